@@ -1,0 +1,199 @@
+// AscendCraft CPU emulation of AscendC: address-space qualifiers, scalar types, enums and parameter
+// structs. Written from the public AscendC documentation; no vendor code.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <type_traits>
+
+// ---- qualifiers of the device compiler: empty on the CPU ------------------------------------
+#define __aicore__
+#define __global__
+#define __gm__
+#define __ubuf__
+#define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
+#define __fbuf__
+#define __vector__
+#define __cube__
+#define __mix__(...)
+
+#ifndef GM_ADDR
+#define GM_ADDR uint8_t*
+#endif
+
+// Kernels guard their `<<<>>>` launch wrappers with these (CANN's CPU debug build defines them).
+#ifndef ASCENDC_CPU_DEBUG
+#define ASCENDC_CPU_DEBUG 1
+#endif
+#ifndef __CCE_KT_TEST__
+#define __CCE_KT_TEST__ 1
+#endif
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
+#endif
+
+// ---- scalar types ---------------------------------------------------------------------------
+using half = _Float16;  // IEEE binary16; GCC rounds conversions from float to nearest-even
+
+// bfloat16: the upper 16 bits of a float, converted with round-to-nearest-even.
+struct bfloat16_t {
+    uint16_t bits = 0;
+    constexpr bfloat16_t() = default;
+    template <typename U, typename = typename std::enable_if<std::is_convertible<U, float>::value &&
+                                                             !std::is_same<U, bfloat16_t>::value>::type>
+    bfloat16_t(U v) : bits(from_float(static_cast<float>(v))) {}
+    operator float() const { return to_float(bits); }
+    static bfloat16_t from_bits(uint16_t b) { bfloat16_t r; r.bits = b; return r; }
+    static uint16_t from_float(float f) {
+        uint32_t u; std::memcpy(&u, &f, 4);
+        if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu)) return static_cast<uint16_t>((u >> 16) | 0x40);  // quiet NaN
+        uint32_t rounding = 0x7fffu + ((u >> 16) & 1u);
+        return static_cast<uint16_t>((u + rounding) >> 16);
+    }
+    static float to_float(uint16_t b) { uint32_t u = static_cast<uint32_t>(b) << 16; float f; std::memcpy(&f, &u, 4); return f; }
+};
+static_assert(sizeof(bfloat16_t) == 2, "bfloat16_t must be 16 bits");
+
+namespace ascendcraft { namespace emu {
+
+// Where an API was called from. Every API function takes `SrcLoc loc = {}` as its last parameter;
+// GCC evaluates __builtin_FILE/__builtin_LINE in a default argument at the call site, so each
+// diagnostic and trace record names the kernel's own source line. The tag parameter keeps integers
+// from converting into a SrcLoc.
+struct SrcLoc {
+    struct Tag {};
+    const char* file;
+    int line;
+    constexpr SrcLoc(Tag = {}, const char* f = __builtin_FILE(), int l = __builtin_LINE()) : file(f), line(l) {}
+};
+
+}}  // namespace ascendcraft::emu
+
+// ---- global enums of the AscendC programming model ------------------------------------------
+enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
+enum event_t : int32_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+
+namespace AscendC {
+
+using ascendcraft::emu::SrcLoc;
+
+enum class TPosition : uint8_t {
+    GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM = SPM, TSCM,
+    C2PIPE2GM, C2PIPE2LOCAL, MAX
+};
+using QuePosition = TPosition;
+
+enum class HardEvent : uint8_t {
+    MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V, MTE3_MTE1, MTE1_MTE3,
+    MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3, S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S,
+    MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3, MAX
+};
+
+using TEventID = int8_t;
+
+enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
+enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
+enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORDER_ONLY_VALUE, ORDER_ONLY_INDEX };
+enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+enum KernelType : uint8_t {
+    KERNEL_TYPE_AIV_ONLY = 0, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2
+};
+enum class TanhAlgo : uint8_t { INTRINSIC = 0, SUBSECTION_COMPENSATION };
+struct TanhConfig { TanhAlgo algo = TanhAlgo::INTRINSIC; };
+constexpr TanhConfig DEFAULT_TANH_CONFIG = {};
+struct ErfConfig { bool highPrecision = false; };
+constexpr ErfConfig defaultErfConfig = {};
+
+// ---- sizes every kernel uses ----------------------------------------------------------------
+constexpr int32_t ONE_BLK_SIZE = 32;              // bytes in a datablock
+constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;     // bytes in one vector repeat
+constexpr int32_t DEFAULT_BLK_NUM = 8;            // datablocks in a repeat
+constexpr int32_t DEFAULT_BLK_STRIDE = 1;
+constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
+constexpr int32_t MAX_REPEAT_TIMES = 255;
+constexpr int32_t BLOCK_CUBE = 16;
+constexpr uint64_t MASK_PLACEHOLDER = 0;
+constexpr int32_t QUE_MAX_EVENT = 8;
+
+// ---- parameter structs ----------------------------------------------------------------------
+// DataCopy bursts. Lengths and gaps are in 32-byte blocks (for DataCopyPad's legacy form, blockLen
+// is in bytes).
+struct DataCopyParams {
+    uint16_t blockCount = 1;
+    uint16_t blockLen = 0;
+    union { uint16_t srcStride = 0; uint16_t srcGap; };
+    union { uint16_t dstStride = 0; uint16_t dstGap; };
+    DataCopyParams() {}
+    DataCopyParams(uint16_t count, uint16_t len, uint16_t srcStrideIn, uint16_t dstStrideIn)
+        : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
+};
+
+// DataCopyPad bursts: blockLen in bytes; a stride is in bytes on the GM side and in 32-byte blocks
+// on the UB side.
+struct DataCopyExtParams {
+    uint16_t blockCount = 1;
+    uint32_t blockLen = 0;
+    uint32_t srcStride = 0;
+    uint32_t dstStride = 0;
+    uint32_t rsv = 0;
+    DataCopyExtParams() {}
+    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn = 0)
+        : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
+};
+
+template <typename T>
+struct DataCopyPadExtParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0;   // elements
+    uint8_t rightPadding = 0;  // elements
+    T paddingValue = T(0);
+    DataCopyPadExtParams() {}
+    DataCopyPadExtParams(bool isPadIn, uint8_t left, uint8_t right, T value)
+        : isPad(isPadIn), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+
+struct DataCopyPadParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    uint64_t paddingValue = 0;
+    DataCopyPadParams() {}
+    DataCopyPadParams(bool isPadIn, uint8_t left, uint8_t right, uint64_t value)
+        : isPad(isPadIn), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+
+// Level-0 strides: block strides in 32-byte blocks within a repeat, repeat strides in 32-byte
+// blocks between repeats.
+struct BinaryRepeatParams {
+    uint32_t blockNumber = 8;
+    uint8_t dstBlkStride = 1, src0BlkStride = 1, src1BlkStride = 1;
+    uint8_t dstRepStride = 8, src0RepStride = 8, src1RepStride = 8;
+    bool repeatStrideMode = false, strideSizeMode = false;
+    BinaryRepeatParams() {}
+    BinaryRepeatParams(uint8_t dstBlk, uint8_t src0Blk, uint8_t src1Blk, uint8_t dstRep, uint8_t src0Rep, uint8_t src1Rep)
+        : dstBlkStride(dstBlk), src0BlkStride(src0Blk), src1BlkStride(src1Blk),
+          dstRepStride(dstRep), src0RepStride(src0Rep), src1RepStride(src1Rep) {}
+};
+
+struct UnaryRepeatParams {
+    uint32_t blockNumber = 8;
+    uint16_t dstBlkStride = 1, srcBlkStride = 1;
+    uint8_t dstRepStride = 8, srcRepStride = 8;
+    bool repeatStrideMode = false, strideSizeMode = false, halfBlock = false;
+    UnaryRepeatParams() {}
+    UnaryRepeatParams(uint16_t dstBlk, uint16_t srcBlk, uint8_t dstRep, uint8_t srcRep)
+        : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep) {}
+    UnaryRepeatParams(uint16_t dstBlk, uint16_t srcBlk, uint8_t dstRep, uint8_t srcRep, bool halfBlockIn)
+        : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep), halfBlock(halfBlockIn) {}
+};
+
+}  // namespace AscendC
