@@ -1,0 +1,191 @@
+"""The modelled eager baseline on stand-in references at full MultiKernelBench shapes (never allocated)."""
+import time
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from ascendcraft.cost import kernel_time, tiled_trace
+from ascendcraft.diagnostics import AscendCraftError
+from ascendcraft.eager import TensorSpec, eager_time, meta_inputs
+from ascendcraft.soc import load_soc
+
+SOC = load_soc("Ascend910B2")
+F32 = 4
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm_up():
+    "The first meta dispatch in a process loads torch's meta kernels (about a second, once)."
+    eager_time(lambda t: t + 1, [TensorSpec((8,))], SOC)
+
+
+# --- stand-in references, written for these tests ------------------------------------------------
+class Relu(nn.Module):
+    def forward(self, x): return torch.relu(x)
+
+
+class RowSoftmax(nn.Module):
+    def forward(self, x): return torch.softmax(x, dim=1)
+
+
+class Mse(nn.Module):
+    def forward(self, p, t): return torch.mean((p - t) ** 2)
+
+
+class SumMiddle(nn.Module):
+    def __init__(self, dim): super().__init__(); self.dim = dim
+    def forward(self, x): return torch.sum(x, dim=self.dim, keepdim=True)
+
+
+class MaxPool(nn.Module):
+    def __init__(self): super().__init__(); self.pool = nn.MaxPool2d(4, stride=1, padding=1)
+    def forward(self, x): return self.pool(x)
+
+
+class Cumsum(nn.Module):
+    def forward(self, x): return torch.cumsum(x, dim=1)
+
+
+def memory_time(nbytes: float) -> float:
+    return nbytes / SOC.hbm_bytes_per_s * 1e6
+
+
+LAUNCH = SOC.launch_us + SOC.block_head_us
+
+CASES = {
+    # name: (model, inputs, bytes every op together must move, number of ops)
+    "relu": (Relu(), [TensorSpec((4096, 393216))], 2 * 4096 * 393216 * F32, 1),
+    "softmax": (RowSoftmax(), [TensorSpec((4096, 393216))], 2 * 4096 * 393216 * F32, 1),
+    # (p - t) reads 2 writes 1; ** 2 reads 1 writes 1; mean reads 1 writes a scalar
+    "mse_loss": (Mse(), [TensorSpec((32768, 32768))] * 2, 6 * 32768 * 32768 * F32 + F32, 3),
+    "layer_norm": (nn.LayerNorm((64, 256, 256)), [TensorSpec((64, 64, 256, 256))],
+                   2 * 64 * 64 * 256 * 256 * F32 + 2 * 64 * 256 * 256 * F32 + 2 * 64 * F32, 1),
+    "sum_middle": (SumMiddle(1), [TensorSpec((128, 4096, 4096))], (128 * 4096 * 4096 + 128 * 4096) * F32, 1),
+    # max_pool2d returns values and int64 indices: 511 = 512 + 2*1 - 4 + 1
+    "max_pool2d": (MaxPool(), [TensorSpec((32, 64, 512, 512))],
+                   32 * 64 * 512 * 512 * F32 + 32 * 64 * 511 * 511 * (F32 + 8), 1),
+    "cumsum": (Cumsum(), [TensorSpec((32768, 32768))], 2 * 32768 * 32768 * F32, 1),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_full_shape_references_cost_in_well_under_a_second(name):
+    model, inputs, nbytes, n_ops = CASES[name]
+    start = time.perf_counter()
+    cost = eager_time(model, inputs, SOC)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 0.5, elapsed
+    assert len(cost.ops) == n_ops, [o.name for o in cost.ops]
+    assert cost.bytes == nbytes
+    assert cost.label == "modelled on Ascend910B2" and not cost.unknown
+    # these are all memory-bound on the 910B2: time = host + launches + bytes / HBM bandwidth (pipelined)
+    assert all(o.bound == "memory" for o in cost.ops)
+    assert cost.device_us == pytest.approx(n_ops * LAUNCH + memory_time(nbytes), rel=1e-9)
+    assert cost.total_us == pytest.approx(SOC.op_host_us + cost.device_us, rel=1e-9)
+
+
+def test_inputs_are_never_allocated():
+    seen = []
+
+    class Probe(nn.Module):
+        def forward(self, x):
+            seen.append(x.device.type)
+            return torch.relu(x)
+
+    real = torch.zeros(4, 4)                     # a real tensor is replaced by a meta one of the same shape
+    eager_time(Probe(), [real], SOC)
+    eager_time(Probe(), [TensorSpec((4096, 393216))], SOC)
+    assert seen == ["meta", "meta"]
+    specs = meta_inputs(lambda: [torch.rand(4096, 393216), torch.rand(4096, 393216) > 0.5])
+    assert [t.device.type for t in specs] == ["meta", "meta"] and specs[1].dtype == torch.bool
+
+
+def test_what_the_level1_references_do():
+    soc = SOC
+    # batch norm in training mode: one native op plus the running-stat counter update
+    bn = eager_time(nn.BatchNorm2d(64), [TensorSpec((64, 64, 512, 512))], soc)
+    assert any("batch_norm" in o.name for o in bn.ops)
+    # instance norm: a batch norm over a reshaped view
+    inorm = eager_time(nn.InstanceNorm2d(64), [TensorSpec((128, 64, 512, 512))], soc)
+    assert any("batch_norm" in o.name for o in inorm.ops) and not inorm.unknown
+    gn = eager_time(nn.GroupNorm(8, 64), [TensorSpec((128, 64, 512, 512))], soc)
+    assert [o.name for o in gn.ops] == ["aten.native_group_norm.default"]
+    # losses with 0-dim outputs and int64 targets
+    ce = eager_time(nn.CrossEntropyLoss(), [TensorSpec((32768, 4096)), TensorSpec((32768,), torch.int64)], soc)
+    assert ce.ops[-1].out_shapes[0] == () and "int64" in ce.ops[-1].dtypes
+    # bool masks and Python-float arguments
+    masked = eager_time(lambda x, m: torch.cumsum(x * m, dim=1), [TensorSpec((32768, 32768)), TensorSpec((32768, 32768), torch.bool)], soc)
+    assert masked.ops[0].bytes == 32768 * 32768 * (F32 + 1 + F32)
+    scal = eager_time(lambda a, s: a * s, [TensorSpec((65536, 16384)), 3.14], soc)
+    assert scal.ops[0].bytes == 2 * 65536 * 16384 * F32
+    # log_softmax, flip-based reverse cumsum, reductions with dims, pooling in 1d/3d
+    rev = eager_time(lambda x: torch.cumsum(x.flip(1), 1).flip(1), [TensorSpec((32768, 32768))], soc)
+    assert [o.name.split(".")[1] for o in rev.ops] == ["flip", "cumsum", "flip"]
+    for fn, shape in ((lambda x: F.log_softmax(x, 1), (4096, 393216)), (lambda x: torch.max(x, dim=1).values, (128, 4096, 4096)),
+                      (lambda x: F.avg_pool1d(x, 8, 1, 4), (64, 128, 65536)), (lambda x: F.max_pool3d(x, 3, 2, 1), (16, 32, 128, 128, 128)),
+                      (lambda x: F.avg_pool3d(x, 3, 2, 1), (16, 32, 128, 128, 256)), (lambda x: torch.prod(x, dim=1), (128, 4096, 4096))):
+        c = eager_time(fn, [TensorSpec(shape)], soc)
+        assert c.ops and not c.unknown
+
+
+def test_pooling_work_grows_with_the_window():
+    small = eager_time(lambda x: F.avg_pool2d(x, 2), [TensorSpec((16, 64, 512, 512))], SOC).ops[0]
+    large = eager_time(lambda x: F.avg_pool2d(x, 8, stride=2), [TensorSpec((16, 64, 512, 512))], SOC).ops[0]
+    per_out = lambda o: o.work_cycles / (o.out_shapes[0][2] * o.out_shapes[0][3])
+    assert per_out(large) == pytest.approx(16 * per_out(small), rel=0.02)
+
+
+def sgd(p, g, vel):
+    vel = 0.9 * vel + g
+    return p - 0.01 * vel
+
+
+def test_small_ops_are_host_bound_and_large_ops_device_bound():
+    small = eager_time(sgd, [TensorSpec((256, 1024))] * 3, SOC)
+    assert len(small.ops) == 4 and all(o.device_us < SOC.op_host_us for o in small.ops)
+    # the device finishes each small op before the host has dispatched the next one
+    assert small.total_us == pytest.approx(4 * SOC.op_host_us + small.ops[-1].device_us, rel=1e-9)
+    assert small.serial_us == pytest.approx(sum(o.host_us + o.device_us for o in small.ops))
+    assert small.total_us < small.serial_us
+    # large ops: the host runs ahead, the device works back to back
+    large = eager_time(sgd, [TensorSpec((8192, 8192))] * 3, SOC)
+    assert all(o.device_us > SOC.op_host_us for o in large.ops)
+    assert large.total_us == pytest.approx(SOC.op_host_us + large.device_us, rel=1e-9)
+
+
+def test_transcendental_heavy_op_can_be_vector_bound_but_never_cheaper_than_its_bytes():
+    c = eager_time(torch.special.erf, [TensorSpec((8192, 8192))], SOC)
+    o = c.ops[0]
+    assert o.device_us >= LAUNCH + memory_time(o.bytes) - 1e-9
+    assert o.work_cycles == pytest.approx(8192 * 8192 * F32 / 256 * SOC.vector_ops["Erf"])
+
+
+def test_matmul_counts_cube_flops():
+    c = eager_time(torch.matmul, [TensorSpec((4096, 4096)), TensorSpec((4096, 4096))], SOC)
+    assert c.ops[0].cube_flops == 2 * 4096**3
+    assert c.ops[0].bound == "cube"
+
+
+def test_unknown_ops_are_listed_and_counted_as_elementwise():
+    c = eager_time(torch.special.bessel_j0, [TensorSpec((1024, 1024))], SOC)
+    assert c.unknown == ["aten.special_bessel_j0.default"] and not c.ops[0].known
+    assert c.ops[0].work_cycles == pytest.approx(1024 * 1024 * F32 / 256 * SOC.vector_ops["Add"])
+    assert "(?)" in c.table()
+
+
+def test_values_read_on_the_host_are_a_diagnostic():
+    with pytest.raises(AscendCraftError) as e:
+        eager_time(lambda x: x * x.sum().item(), [TensorSpec((8,))], SOC)
+    assert e.value.kinds == ["eager-meta"]
+
+
+def test_speedup_against_a_modelled_kernel_on_the_same_chip():
+    eager = eager_time(Relu(), [TensorSpec((4096, 393216))], SOC)
+    kernel = kernel_time(tiled_trace(4096 * 393216, tile=8192, blocks=48), SOC)
+    # both move the same bytes over the same HBM: neither can be much faster than the other
+    assert 0.9 < eager.speedup(kernel) < 1.1
+    other = kernel_time(tiled_trace(4096, tile=4096, blocks=1), load_soc("Ascend910B3"))
+    with pytest.raises(AscendCraftError):
+        eager.speedup(other)
