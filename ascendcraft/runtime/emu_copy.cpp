@@ -1,0 +1,195 @@
+// AscendCraft CPU emulation runtime: DataCopy and DataCopyPad between GM and UB.
+#include <algorithm>
+
+#include "ascendcraft_emu/internal.h"
+
+namespace ascendcraft { namespace emu {
+
+namespace {
+
+uint16_t gm_mod(const void* gm) { return static_cast<uint16_t>(reinterpret_cast<uintptr_t>(gm) % 512); }
+uint8_t gm_flags(const void* gm) { return reinterpret_cast<uintptr_t>(gm) % 32 ? kFlagGmUnaligned : 0; }
+
+// dst += src elementwise in the atomic accumulation type (SetAtomicAdd).
+void atomic_accumulate(Dt dt, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+    switch (dt) {
+    case Dt::f32: for (uint64_t i = 0; i + 4 <= bytes; i += 4) { float a, b; std::memcpy(&a, dst + i, 4); std::memcpy(&b, src + i, 4); a += b; std::memcpy(dst + i, &a, 4); } break;
+    case Dt::f16: for (uint64_t i = 0; i + 2 <= bytes; i += 2) { half a, b; std::memcpy(&a, dst + i, 2); std::memcpy(&b, src + i, 2); a = static_cast<half>(static_cast<float>(a) + static_cast<float>(b)); std::memcpy(dst + i, &a, 2); } break;
+    case Dt::bf16: for (uint64_t i = 0; i + 2 <= bytes; i += 2) { uint16_t a, b; std::memcpy(&a, dst + i, 2); std::memcpy(&b, src + i, 2); uint16_t r = bfloat16_t::from_float(bfloat16_t::to_float(a) + bfloat16_t::to_float(b)); std::memcpy(dst + i, &r, 2); } break;
+    case Dt::i32: for (uint64_t i = 0; i + 4 <= bytes; i += 4) { int32_t a, b; std::memcpy(&a, dst + i, 4); std::memcpy(&b, src + i, 4); a = static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b)); std::memcpy(dst + i, &a, 4); } break;
+    case Dt::i16: for (uint64_t i = 0; i + 2 <= bytes; i += 2) { int16_t a, b; std::memcpy(&a, dst + i, 2); std::memcpy(&b, src + i, 2); a = static_cast<int16_t>(a + b); std::memcpy(dst + i, &a, 2); } break;
+    default: std::memcpy(dst, src, bytes);
+    }
+}
+
+void check_burst_params(const CopyShape& s, uint32_t maxLen, Op op, const SrcLoc& loc, const char* kind) {
+    if (s.blockCount < 1 || s.blockCount > 4095)
+        Report(kind, op, loc).msg("%s: blockCount = %u; it must be 1..4095", op_name(op), s.blockCount)
+            .val("blockCount", s.blockCount).hint("split the copy into several calls of at most 4095 bursts").fail();
+    if (s.blockLen < 1 || s.blockLen > maxLen)
+        Report(kind, op, loc).msg("%s: blockLen = %u; it must be 1..%u", op_name(op), s.blockLen, maxLen)
+            .val("blockLen", s.blockLen).hint("blockLen is %s per burst", op == Op::DataCopy ? "in 32-byte blocks" : "in bytes").fail();
+}
+
+}  // namespace
+
+void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const CopyShape& shape, SrcLoc loc) {
+    enter(Op::DataCopy, loc);
+    const uint32_t esize = dt_size(dt);
+    uint64_t blockCount, burst, srcGap, dstGap;
+    if (shape.countForm) {
+        uint64_t bytes = shape.count * esize;
+        if (bytes % 32 != 0)
+            Report("copy-misaligned", Op::DataCopy, loc)
+                .msg("DataCopy of %llu %s elements = %llu bytes, not a multiple of 32 (the NPU silently copies only %llu bytes)",
+                     static_cast<unsigned long long>(shape.count), dt_name(dt), static_cast<unsigned long long>(bytes),
+                     static_cast<unsigned long long>(bytes / 32 * 32))
+                .val("count", static_cast<int64_t>(shape.count)).val("bytes", static_cast<int64_t>(bytes))
+                .hint("copy a multiple of %u elements, or use DataCopyPad for the unaligned tail", 32 / esize ? 32 / esize : 1).fail();
+        blockCount = 1; burst = bytes; srcGap = dstGap = 0;
+    } else {
+        check_burst_params(shape, 65535, Op::DataCopy, loc, "copy-params");
+        blockCount = shape.blockCount;
+        burst = static_cast<uint64_t>(shape.blockLen) * 32;
+        srcGap = static_cast<uint64_t>(shape.srcStride) * 32;
+        dstGap = static_cast<uint64_t>(shape.dstStride) * 32;
+    }
+    const uint64_t total = blockCount * burst;
+    const uint64_t srcSpan = blockCount ? (blockCount - 1) * (burst + srcGap) + burst : 0;
+    const uint64_t dstSpan = blockCount ? (blockCount - 1) * (burst + dstGap) + burst : 0;
+    const bool execute = !tracing_now();
+
+    if (ubDst && ubSrc) {  // UB -> UB on the vector pipe
+        check_local(*ubSrc, Op::DataCopy, loc, "src", 32);
+        check_local(*ubDst, Op::DataCopy, loc, "dst", 32);
+        check_extent(*ubSrc, srcSpan, Op::DataCopy, loc, "src");
+        check_extent(*ubDst, dstSpan, Op::DataCopy, loc, "dst");
+        for (uint64_t b = 0; b < blockCount; ++b) check_initialised(*ubSrc, b * (burst + srcGap), burst, Op::DataCopy, loc, "src");
+        record(TPipe_::V, TKind::INSTR, Op::DataCopy, dt, kFlagUbToUb, loc, 2 * total, total / esize, 0,
+               static_cast<uint32_t>(blockCount), static_cast<uint32_t>(burst));
+        if (!execute) return;
+        for (uint64_t b = 0; b < blockCount; ++b) {
+            std::memmove(ubDst->addr + b * (burst + dstGap), ubSrc->addr + b * (burst + srcGap), burst);
+            mark_written(*ubDst, b * (burst + dstGap), burst);
+        }
+        return;
+    }
+    if (ubDst) {  // GM -> UB on MTE2
+        check_local(*ubDst, Op::DataCopy, loc, "dst", 32);
+        check_extent(*ubDst, dstSpan, Op::DataCopy, loc, "dst");
+        const GmBuffer& g = check_gm(gm, srcSpan, false, Op::DataCopy, loc);
+        record(TPipe_::MTE2, TKind::INSTR, Op::DataCopy, dt, gm_flags(gm), loc, total, total / esize, 0,
+               static_cast<uint32_t>(blockCount), static_cast<uint32_t>(burst), gm_mod(gm));
+        if (!execute) return;
+        const uint8_t* src = static_cast<const uint8_t*>(gm);
+        for (uint64_t b = 0; b < blockCount; ++b) {
+            if (g.real) std::memcpy(ubDst->addr + b * (burst + dstGap), src + b * (burst + srcGap), burst);
+            mark_written(*ubDst, b * (burst + dstGap), burst);
+        }
+        return;
+    }
+    // UB -> GM on MTE3
+    check_local(*ubSrc, Op::DataCopy, loc, "src", 32);
+    check_extent(*ubSrc, srcSpan, Op::DataCopy, loc, "src");
+    const GmBuffer& g = check_gm(gm, dstSpan, true, Op::DataCopy, loc);
+    uint8_t* dst = static_cast<uint8_t*>(gm);
+    for (uint64_t b = 0; b < blockCount; ++b) {
+        check_initialised(*ubSrc, b * (burst + srcGap), burst, Op::DataCopy, loc, "src");
+        track_gm_write(dst + b * (burst + dstGap), burst, Op::DataCopy, loc);
+    }
+    record(TPipe_::MTE3, TKind::INSTR, Op::DataCopy, dt, gm_flags(gm), loc, total, total / esize, 0,
+           static_cast<uint32_t>(blockCount), static_cast<uint32_t>(burst), gm_mod(gm));
+    if (!execute || !g.real) return;
+    Core& c = core();
+    for (uint64_t b = 0; b < blockCount; ++b) {
+        uint8_t* d = dst + b * (burst + dstGap);
+        const uint8_t* s = ubSrc->addr + b * (burst + srcGap);
+        if (c.atomic_add) atomic_accumulate(c.atomic_dt != Dt::none ? c.atomic_dt : dt, d, s, burst);
+        else std::memcpy(d, s, burst);
+    }
+}
+
+void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const CopyShape& shape, const PadSpec& pad, SrcLoc loc) {
+    enter(Op::DataCopyPad, loc);
+    const uint32_t esize = dt_size(dt);
+    check_burst_params(shape, pad.legacy ? 65535u : 2097151u, Op::DataCopyPad, loc, "pad-limit");
+    const uint64_t count = shape.blockCount, len = shape.blockLen;
+    const bool execute = !tracing_now();
+
+    if (ubDst) {  // GM -> UB: each burst lands as [left pad][data][right pad][dummy up to 32 B]
+        uint64_t left = static_cast<uint64_t>(pad.left) * esize, right = static_cast<uint64_t>(pad.right) * esize;
+        if (left > 32 || right > 32)
+            Report("pad-limit", Op::DataCopyPad, loc)
+                .msg("DataCopyPad: leftPadding = %u and rightPadding = %u elements (%llu and %llu bytes); each side may pad at most 32 bytes",
+                     pad.left, pad.right, static_cast<unsigned long long>(left), static_cast<unsigned long long>(right))
+                .val("leftPadding", pad.left).val("rightPadding", pad.right)
+                .hint("pad at most %u elements of %s per side", 32 / esize, dt_name(dt)).fail();
+        if (esize == 8 && pad.isPad && pad.valueBits != 0)
+            Report("pad-limit", Op::DataCopyPad, loc)
+                .msg("DataCopyPad: paddingValue must be 0 for 64-bit types").hint("pad 64-bit data with 0").fail();
+        const uint64_t row = (left + len + right + 31) / 32 * 32;
+        const uint64_t srcStride = shape.srcStride;            // bytes (GM side)
+        const uint64_t dstStride = static_cast<uint64_t>(shape.dstStride) * 32;  // blocks (UB side)
+        const uint64_t gmSpan = (count - 1) * (len + srcStride) + len;
+        const uint64_t ubSpan = (count - 1) * (row + dstStride) + row;
+        check_local(*ubDst, Op::DataCopyPad, loc, "dst", 32);
+        check_extent(*ubDst, (count - 1) * (row + dstStride) + left + len, Op::DataCopyPad, loc, "dst");
+        if (ubSpan > ubDst->cap)
+            Report("ub-out-of-range", Op::DataCopyPad, loc)
+                .msg("DataCopyPad: with padding to 32 bytes the bursts fill %llu bytes of UB, past the end of the %u-byte buffer",
+                     static_cast<unsigned long long>(ubSpan), ubDst->cap)
+                .val("bytes_needed", static_cast<int64_t>(ubSpan)).val("tensor_bytes", ubDst->cap)
+                .hint("each burst occupies ceil((left + blockLen + right) / 32) * 32 bytes of UB").fail();
+        const GmBuffer& g = check_gm(gm, gmSpan, false, Op::DataCopyPad, loc);
+        record(TPipe_::MTE2, TKind::INSTR, Op::DataCopyPad, dt, static_cast<uint8_t>(kFlagPad | gm_flags(gm)), loc, count * len,
+               count * len / esize, 0, static_cast<uint32_t>(count), static_cast<uint32_t>(len), gm_mod(gm));
+        if (!execute) return;
+        const uint8_t* src = static_cast<const uint8_t*>(gm);
+        for (uint64_t b = 0; b < count; ++b) {
+            uint8_t* row_start = ubDst->addr + b * (row + dstStride);
+            uint64_t row_off = b * (row + dstStride);
+            if (g.real) std::memcpy(row_start + left, src + b * (len + srcStride), len);
+            mark_written(*ubDst, row_off + left, len);
+            auto fill = [&](uint64_t from, uint64_t to) {  // pad value over [from, to) of the row
+                for (uint64_t k = from; k + esize <= to; k += esize) std::memcpy(row_start + k, &pad.valueBits, esize);
+                mark_written(*ubDst, row_off + from, to - from);
+            };
+            if (pad.isPad) { fill(0, left); fill(left + len, left + len + right); }
+            uint64_t used = left + len + right;
+            if (used < row) {
+                if (pad.left == 0 && pad.right == 0) {  // dummy elements repeat the burst's first element
+                    for (uint64_t k = used; k + esize <= row; k += esize) std::memcpy(row_start + k, row_start, esize);
+                    mark_written(*ubDst, row_off + used, row - used);
+                } else if (pad.isPad) {
+                    fill(used, row);
+                }
+            }
+        }
+        return;
+    }
+    // UB -> GM: each burst reads ceil(blockLen / 32) * 32 bytes of UB and writes blockLen bytes
+    const uint64_t row = (len + 31) / 32 * 32;
+    const uint64_t srcStride = static_cast<uint64_t>(shape.srcStride) * 32;  // blocks (UB side)
+    const uint64_t dstStride = shape.dstStride;                              // bytes (GM side)
+    const uint64_t gmSpan = (count - 1) * (len + dstStride) + len;
+    check_local(*ubSrc, Op::DataCopyPad, loc, "src", 32);
+    check_extent(*ubSrc, (count - 1) * (row + srcStride) + len, Op::DataCopyPad, loc, "src");
+    const GmBuffer& g = check_gm(gm, gmSpan, true, Op::DataCopyPad, loc);
+    uint8_t* dst = static_cast<uint8_t*>(gm);
+    for (uint64_t b = 0; b < count; ++b) {
+        check_initialised(*ubSrc, b * (row + srcStride), len, Op::DataCopyPad, loc, "src");
+        track_gm_write(dst + b * (len + dstStride), len, Op::DataCopyPad, loc);
+    }
+    record(TPipe_::MTE3, TKind::INSTR, Op::DataCopyPad, dt, static_cast<uint8_t>(kFlagPad | gm_flags(gm)), loc, count * len,
+           count * len / esize, 0, static_cast<uint32_t>(count), static_cast<uint32_t>(len), gm_mod(gm));
+    if (!execute || !g.real) return;
+    Core& c = core();
+    for (uint64_t b = 0; b < count; ++b) {
+        uint8_t* d = dst + b * (len + dstStride);
+        const uint8_t* s = ubSrc->addr + b * (row + srcStride);
+        if (c.atomic_add) atomic_accumulate(c.atomic_dt != Dt::none ? c.atomic_dt : dt, d, s, len);
+        else std::memcpy(d, s, len);
+    }
+}
+
+}}  // namespace ascendcraft::emu

@@ -1,0 +1,1146 @@
+// AscendCraft CPU emulation runtime: launch state, reports, rule checks, UB/queue management,
+// flags and the cooperative block scheduler. Compiled once into libascendcraft_emu.a.
+#include <algorithm>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdlib>
+#include <unistd.h>
+
+#include "ascendcraft_emu/internal.h"
+
+namespace ascendcraft { namespace emu {
+
+Launch* g_launch = nullptr;
+namespace {
+thread_local Core* t_core = nullptr;
+}
+Core* current_core() { return t_core; }
+void set_current_core(Core* c) { t_core = c; }
+
+// ---- names -------------------------------------------------------------------------------------
+const char* op_name(Op op) {
+    static const char* const names[] = {
+#define ASCENDCRAFT_EMU_NAME(name) #name,
+        ASCENDCRAFT_EMU_OPS(ASCENDCRAFT_EMU_NAME)
+#undef ASCENDCRAFT_EMU_NAME
+    };
+    size_t i = static_cast<size_t>(op);
+    return i < sizeof(names) / sizeof(names[0]) ? names[i] : "?";
+}
+const char* dt_name(Dt dt) {
+    static const char* const names[] = {"?", "half", "bfloat16_t", "float", "double", "int8_t", "uint8_t", "int16_t",
+                                        "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "bool"};
+    return names[static_cast<size_t>(dt) < 14 ? static_cast<size_t>(dt) : 0];
+}
+uint32_t dt_size(Dt dt) {
+    static const uint32_t sizes[] = {1, 2, 2, 4, 8, 1, 1, 2, 2, 4, 4, 8, 8, 1};
+    return sizes[static_cast<size_t>(dt) < 14 ? static_cast<size_t>(dt) : 0];
+}
+const char* position_name(uint8_t pos) {
+    static const char* const names[] = {"GM", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "VECIN", "VECOUT", "VECCALC",
+                                        "SPM", "TSCM", "C2PIPE2GM", "C2PIPE2LOCAL"};
+    return pos < 16 ? names[pos] : "?";
+}
+const char* event_name(uint8_t event) {
+    static const char* const names[] = {
+        "MTE2_MTE1", "MTE1_MTE2", "MTE1_M", "M_MTE1", "MTE2_V", "V_MTE2", "MTE3_V", "V_MTE3", "M_V", "V_M", "V_V",
+        "MTE3_MTE1", "MTE1_MTE3", "MTE1_V", "MTE2_M", "M_MTE2", "V_MTE1", "M_FIX", "FIX_M", "MTE3_MTE2", "MTE2_MTE3",
+        "S_V", "V_S", "S_MTE2", "MTE2_S", "S_MTE3", "MTE3_S", "MTE2_FIX", "FIX_MTE2", "FIX_S", "M_S", "FIX_MTE3"};
+    return event < 32 ? names[event] : "?";
+}
+
+std::string fmt(const char* f, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    return buf;
+}
+
+// ---- reports -------------------------------------------------------------------------------------
+std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') { out += '\\'; out += static_cast<char>(c); }
+        else if (c == '\n') out += "\\n";
+        else if (c < 0x20) { char b[8]; snprintf(b, sizeof b, "\\u%04x", c); out += b; }
+        else out += static_cast<char>(c);
+    }
+    return out + "\"";
+}
+
+void write_line(const std::string& line) {
+    if (!g_launch || g_launch->report_fd < 0) { fputs(line.c_str(), stderr); fputc('\n', stderr); return; }
+    std::string text = line + "\n";
+    const char* p = text.data();
+    size_t left = text.size();
+    while (left) {
+        ssize_t n = ::write(g_launch->report_fd, p, left);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        p += n;
+        left -= static_cast<size_t>(n);
+    }
+}
+
+[[noreturn]] void die(int code) {
+    fflush(stdout);
+    fflush(stderr);
+    _exit(code);
+}
+
+Report::Report(const char* kind, Op op, const SrcLoc& loc) : kind_(kind), op_(op), loc_(loc) {}
+
+Report& Report::msg(const char* f, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    message_ = buf;
+    return *this;
+}
+Report& Report::hint(const char* f, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    hint_ = buf;
+    return *this;
+}
+Report& Report::val(const char* key, int64_t v) {
+    values_ += (values_.empty() ? "" : ",") + json_string(key) + ":" + std::to_string(v);
+    return *this;
+}
+Report& Report::val(const char* key, const char* v) {
+    values_ += (values_.empty() ? "" : ",") + json_string(key) + ":" + json_string(v ? v : "");
+    return *this;
+}
+Report& Report::block(int b) {
+    block_ = b;
+    return *this;
+}
+void Report::write(const char* severity) {
+    int block = block_ != -2 ? block_ : (t_core ? t_core->idx : -1);
+    std::string line = "{\"type\":\"diag\",\"kind\":" + json_string(kind_) + ",\"severity\":" + json_string(severity) +
+                       ",\"message\":" + json_string(message_) + ",\"hint\":" + json_string(hint_) +
+                       ",\"file\":" + json_string(loc_.file ? loc_.file : "") + ",\"line\":" + std::to_string(loc_.line) +
+                       ",\"block\":" + std::to_string(block) + ",\"api\":" + json_string(op_name(op_)) +
+                       ",\"values\":{" + values_ + "}}";
+    write_line(line);
+}
+void Report::fail() {
+    write("error");
+    die(3);
+}
+void Report::note() { write("note"); }
+
+// ---- per-block state -----------------------------------------------------------------------------
+Core::Core(int index) : idx(index) {
+    uint32_t bytes = g_launch->ub_bytes;
+    void* mem = nullptr;
+    if (posix_memalign(&mem, 4096, bytes ? bytes : 32) != 0) {
+        fprintf(stderr, "ascendcraft emulator: cannot allocate %u bytes of UB\n", bytes);
+        die(4);
+    }
+    ub = static_cast<uint8_t*>(mem);
+    if (g_launch->mode == Mode::Trace) {
+        std::memset(ub, 0, bytes);
+    } else {
+        std::memset(ub, g_launch->poison, bytes);
+        written.assign(bytes, 0);
+    }
+}
+Core::~Core() { free(ub); }
+
+Core& core() {
+    if (!t_core) {
+        fprintf(stderr, "ascendcraft emulator: an AscendC API was called outside a kernel launch\n");
+        die(4);
+    }
+    return *t_core;
+}
+
+void enter(Op op, const SrcLoc& loc) {
+    Status* s = g_launch->status;
+    if (!s) return;
+    s->op = static_cast<uint16_t>(op);
+    s->line = static_cast<uint32_t>(loc.line);
+    static thread_local const char* last_file = nullptr;
+    if (loc.file != last_file) {
+        last_file = loc.file;
+        strncpy(s->file, loc.file ? loc.file : "", sizeof(s->file) - 1);
+        s->file[sizeof(s->file) - 1] = 0;
+    }
+}
+
+int64_t block_idx() { return core().idx; }
+int64_t block_num() { return g_launch->block_dim; }
+bool tracing() { return tracing_now(); }
+uint64_t tiling_key() { return g_launch->tiling_key; }
+
+// ---- trace -----------------------------------------------------------------------------------------
+void record(TPipe_ pipe, TKind kind, Op op, Dt dt, uint8_t flags, const SrcLoc& loc, uint64_t bytes, uint64_t elems,
+            uint32_t repeats, uint32_t bursts, uint32_t burst_bytes, uint16_t gm_mod) {
+    if (!tracing_now()) return;
+    Core& c = core();
+    Record r;
+    r.core = static_cast<uint16_t>(c.idx);
+    r.pipe = static_cast<uint8_t>(pipe);
+    r.kind = static_cast<uint8_t>(kind);
+    r.op = static_cast<uint16_t>(op);
+    r.dtype = static_cast<uint8_t>(dt);
+    r.flags = flags;
+    r.line = static_cast<uint32_t>(loc.line);
+    r.bytes = bytes;
+    r.elems = elems;
+    r.repeats = repeats;
+    r.bursts = bursts;
+    r.burst_bytes = burst_bytes;
+    r.gm_mod = gm_mod;
+    c.trace.push_back(r);
+}
+
+void record_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event, Op op, const SrcLoc& loc) {
+    if (!tracing_now()) return;
+    Core& c = core();
+    Record r;
+    r.core = static_cast<uint16_t>(c.idx);
+    r.kind = static_cast<uint8_t>(kind);
+    r.pipe = kind == TKind::SET ? src : dst;  // a SET runs on its source pipe, a WAIT blocks its destination pipe
+    r.op = static_cast<uint16_t>(op);
+    r.src_pipe = src;
+    r.dst_pipe = dst;
+    r.event = event;
+    r.line = static_cast<uint32_t>(loc.line);
+    c.trace.push_back(r);
+}
+
+bool TraceWriter::open(const std::string& path) {
+    file_ = fopen(path.c_str(), "wb");
+    if (file_) setvbuf(file_, nullptr, _IOFBF, 1 << 20);
+    return file_ != nullptr;
+}
+void TraceWriter::finish_block(int block, std::vector<Record>&& records) {
+    if (!file_) return;
+    pending_[block] = std::move(records);
+    while (!pending_.empty() && pending_.begin()->first == next_) {
+        std::vector<Record>& r = pending_.begin()->second;
+        if (!r.empty() && fwrite(r.data(), sizeof(Record), r.size(), file_) != r.size()) {
+            fprintf(stderr, "ascendcraft emulator: cannot write the trace (disk full?)\n");
+            die(4);
+        }
+        written_ += r.size();
+        pending_.erase(pending_.begin());
+        ++next_;
+    }
+}
+void TraceWriter::close() {
+    if (file_) fclose(file_);
+    file_ = nullptr;
+}
+
+// ---- global memory -----------------------------------------------------------------------------------
+void GmRegistry::add(const GmBuffer& buffer) {
+    buffers_.push_back(buffer);
+    std::sort(buffers_.begin(), buffers_.end(), [](const GmBuffer& a, const GmBuffer& b) { return a.base < b.base; });
+}
+const GmBuffer* GmRegistry::find(const void* p, uint64_t bytes) const {
+    const uint8_t* a = static_cast<const uint8_t*>(p);
+    auto inside = [&](const GmBuffer& b) { return a >= b.base && a + bytes <= b.base + b.bytes && a + bytes >= a; };
+    if (last_ < buffers_.size() && inside(buffers_[last_])) return &buffers_[last_];
+    for (size_t i = 0; i < buffers_.size(); ++i)
+        if (inside(buffers_[i])) { last_ = i; return &buffers_[i]; }
+    return nullptr;
+}
+const GmBuffer* GmRegistry::nearest(const void* p) const {
+    const uint8_t* a = static_cast<const uint8_t*>(p);
+    const GmBuffer* best = nullptr;
+    uint64_t best_d = ~0ull;
+    for (const GmBuffer& b : buffers_) {
+        uint64_t d = a < b.base ? static_cast<uint64_t>(b.base - a) : (a < b.base + b.bytes ? 0 : static_cast<uint64_t>(a - (b.base + b.bytes)));
+        if (d < best_d) { best_d = d; best = &b; }
+    }
+    return best;
+}
+
+const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const SrcLoc& loc) {
+    const GmBuffer* b = g_launch->gm.find(p, bytes);
+    if (!b) {
+        const GmBuffer* n = g_launch->gm.nearest(p);
+        const uint8_t* a = static_cast<const uint8_t*>(p);
+        Report r("gm-out-of-bounds", op, loc);
+        r.val("address", static_cast<int64_t>(reinterpret_cast<uintptr_t>(p))).val("bytes", static_cast<int64_t>(bytes));
+        if (n) {
+            int64_t off = static_cast<int64_t>(a - n->base);
+            r.msg("%s %s %llu bytes of GM at offset %lld of '%s' (%llu bytes): bytes %lld..%lld lie outside every buffer the "
+                  "launch was given",
+                  op_name(op), write ? "writes" : "reads", static_cast<unsigned long long>(bytes), static_cast<long long>(off),
+                  n->name.c_str(), static_cast<unsigned long long>(n->bytes), static_cast<long long>(off),
+                  static_cast<long long>(off + static_cast<int64_t>(bytes) - 1))
+                .val("buffer", n->name.c_str()).val("offset", off).val("buffer_bytes", static_cast<int64_t>(n->bytes));
+        } else {
+            r.msg("%s %s %llu bytes of GM at an address outside every buffer the launch was given", op_name(op),
+                  write ? "writes" : "reads", static_cast<unsigned long long>(bytes));
+        }
+        r.hint("check the GM offset (GetBlockIdx() * per-block length + tile offset) and the count of the last tile").fail();
+    }
+    if (write && b->role == Role::In) {
+        Report("gm-write-input", op, loc)
+            .msg("%s writes %llu bytes into '%s', which is an input of the kernel (offset %lld)", op_name(op),
+                 static_cast<unsigned long long>(bytes), b->name.c_str(),
+                 static_cast<long long>(static_cast<const uint8_t*>(p) - b->base))
+            .val("buffer", b->name.c_str()).val("offset", static_cast<int64_t>(static_cast<const uint8_t*>(p) - b->base))
+            .val("bytes", static_cast<int64_t>(bytes))
+            .hint("write results to an output tensor; pass the tensor with role 'inout' if the kernel really updates it in place")
+            .fail();
+    }
+    return *b;
+}
+
+bool OverlapTracker::add(uint64_t lo, uint64_t hi, int block, Conflict* conflict) {
+    if (lo >= hi) return true;
+    auto it = ranges_.upper_bound(lo);
+    if (it != ranges_.begin()) {
+        auto prev = std::prev(it);
+        if (prev->second.hi >= lo) it = prev;
+    }
+    uint64_t new_lo = lo, new_hi = hi;
+    while (it != ranges_.end() && it->first <= hi) {
+        bool overlaps = it->first < hi && it->second.hi > lo;
+        if (overlaps && it->second.block != block) {
+            conflict->lo = std::max(lo, it->first);
+            conflict->hi = std::min(hi, it->second.hi);
+            conflict->other = it->second.block;
+            return false;
+        }
+        if (it->second.block == block && it->second.hi >= lo) {
+            new_lo = std::min(new_lo, it->first);
+            new_hi = std::max(new_hi, it->second.hi);
+            it = ranges_.erase(it);
+            continue;
+        }
+        ++it;
+    }
+    ranges_[new_lo] = Range{new_hi, block};
+    return true;
+}
+
+void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc) {
+    Core& c = core();
+    if (c.atomic_add) return;  // atomic accumulation into the same bytes is how blocks combine results
+    OverlapTracker::Conflict k{};
+    uint64_t lo = reinterpret_cast<uintptr_t>(p);
+    if (!g_launch->overlap.add(lo, lo + bytes, c.idx, &k)) {
+        const GmBuffer* b = g_launch->gm.find(reinterpret_cast<const void*>(k.lo), 1);
+        int64_t off = b ? static_cast<int64_t>(k.lo - reinterpret_cast<uintptr_t>(b->base)) : 0;
+        Report("gm-overlap", op, loc)
+            .msg("blocks %d and %d both write bytes %lld..%lld of '%s' between the same pair of SyncAll points",
+                 k.other, c.idx, static_cast<long long>(off), static_cast<long long>(off + static_cast<int64_t>(k.hi - k.lo) - 1),
+                 b ? b->name.c_str() : "GM")
+            .val("other_block", k.other).val("buffer", b ? b->name.c_str() : "").val("offset", off)
+            .val("bytes", static_cast<int64_t>(k.hi - k.lo))
+            .hint("on the NPU the blocks run at the same time, so the result depends on timing; give each block its own "
+                  "range, or combine with SetAtomicAdd, or separate the writes with SyncAll")
+            .fail();
+    }
+}
+
+// ---- UB checks ---------------------------------------------------------------------------------------
+void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uint32_t align) {
+    Core& c = core();
+    if (!t.addr || t.addr < c.ub || t.addr > c.ub + g_launch->ub_bytes) {
+        Report("ub-out-of-range", op, loc)
+            .msg("%s: the %s LocalTensor does not point into this block's UB (it was never allocated, or it belongs to "
+                 "another kernel launch)", op_name(op), role)
+            .val("operand", role)
+            .hint("get LocalTensors from TQue::AllocTensor, TQue::DeQue or TBuf::Get")
+            .fail();
+    }
+    uint32_t off = ub_offset(t.addr);
+    if (align > 1 && off % align != 0) {
+        Report("ub-misaligned", op, loc)
+            .msg("%s: the %s operand starts at UB offset %u, which is not %u-byte aligned", op_name(op), role, off, align)
+            .val("operand", role).val("ub_offset", off).val("alignment", align)
+            .hint("offset LocalTensors (operator[]) by whole %u-byte blocks (for 32 bytes: 8 floats, 16 halves)", align)
+            .fail();
+    }
+}
+
+void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role) {
+    if (end > t.bytes) {
+        Report("ub-out-of-range", op, loc)
+            .msg("%s: the %s operand reaches %llu bytes into its LocalTensor, which holds only %u bytes", op_name(op), role,
+                 static_cast<unsigned long long>(end), t.bytes)
+            .val("operand", role).val("bytes_needed", static_cast<int64_t>(end)).val("tensor_bytes", t.bytes)
+            .val("ub_offset", ub_offset(t.addr))
+            .hint("lower the count (or repeatTime/strides), or give the tensor a larger buffer in InitBuffer")
+            .fail();
+    }
+}
+
+void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role) {
+    if (tracing_now() || len == 0 || g_launch->uninit_reported.load(std::memory_order_relaxed)) return;
+    Core& c = core();
+    uint32_t start = ub_offset(t.addr) + static_cast<uint32_t>(offset);
+    if (start >= c.written.size()) return;
+    uint64_t n = std::min<uint64_t>(len, c.written.size() - start);
+    const void* hole = memchr(c.written.data() + start, 0, n);
+    if (!hole) return;
+    uint32_t at = static_cast<uint32_t>(static_cast<const uint8_t*>(hole) - c.written.data());
+    if (g_launch->uninit_reported.exchange(true)) return;
+    Report("ub-uninitialised", op, loc)
+        .msg("%s reads UB that nothing has written yet: the %s operand, byte %u of the tensor (UB offset %u)", op_name(op), role,
+             at - ub_offset(t.addr), at)
+        .val("operand", role).val("ub_offset", at)
+        .hint("a hint, not an error: if the output changes with the poison pattern, this read is why")
+        .note();
+}
+
+void mark_written(const Local& t, uint64_t offset, uint64_t len) {
+    if (tracing_now() || len == 0) return;
+    Core& c = core();
+    uint32_t start = ub_offset(t.addr) + static_cast<uint32_t>(offset);
+    if (start >= c.written.size()) return;
+    std::memset(c.written.data() + start, 1, std::min<uint64_t>(len, c.written.size() - start));
+}
+
+// ---- vector geometry -----------------------------------------------------------------------------------
+uint64_t Geometry::active() const {
+    if (contiguous) return count;
+    uint64_t full = static_cast<uint64_t>(__builtin_popcountll(bits[0])) + static_cast<uint64_t>(__builtin_popcountll(bits[1]));
+    if (last_lanes && repeats) return full * (repeats - 1) + last_lanes;
+    return full * repeats;
+}
+uint32_t Geometry::max_lane(uint32_t r) const {
+    if (last_lanes && r + 1 == repeats) return last_lanes;
+    if (bits[1]) return 128 - static_cast<uint32_t>(__builtin_clzll(bits[1]));
+    if (bits[0]) return 64 - static_cast<uint32_t>(__builtin_clzll(bits[0]));
+    return 0;
+}
+
+static void full_mask(Core& c) {
+    c.counter_mode = false;
+    c.mask_bits[0] = c.mask_bits[1] = ~0ull;
+}
+
+void restore_mask_after_level2(const Lanes& lanes) {
+    if (!lanes.level0) full_mask(core());
+}
+
+static void lanes_to_bits(uint64_t n, uint64_t* bits) {
+    bits[0] = n >= 64 ? ~0ull : (n ? (~0ull >> (64 - n)) : 0);
+    bits[1] = n >= 128 ? ~0ull : (n > 64 ? (~0ull >> (128 - n)) : 0);
+}
+
+Geometry resolve(const Lanes& lanes, uint32_t epr, Op op, const SrcLoc& loc, bool ignoreMask) {
+    Geometry g;
+    g.epr = epr;
+    if (!lanes.level0) {
+        if (lanes.negative)
+            Report("vector-count", op, loc).msg("%s was called with a negative element count", op_name(op))
+                .hint("check the tail arithmetic that computes the count").fail();
+        g.contiguous = true;
+        g.count = lanes.count;
+        return g;
+    }
+    Core& c = core();
+    g.contiguous = false;
+    g.level0 = true;
+    if (c.counter_mode && !ignoreMask) {
+        uint64_t total = lanes.setMask ? lanes.mask[0] : c.counter_value;
+        if (lanes.setMask) c.counter_value = total;
+        g.repeats = static_cast<uint32_t>((total + epr - 1) / epr);
+        g.last_lanes = static_cast<uint32_t>(total - static_cast<uint64_t>(g.repeats ? g.repeats - 1 : 0) * epr);
+        if (g.last_lanes == epr) g.last_lanes = 0;
+        lanes_to_bits(epr, g.bits);
+        return g;
+    }
+    g.repeats = lanes.repeats;
+    if (ignoreMask) { lanes_to_bits(epr, g.bits); return g; }
+    if (!lanes.setMask) {
+        g.bits[0] = c.mask_bits[0];
+        g.bits[1] = c.mask_bits[1];
+    } else if (lanes.bitMask) {
+        g.bits[0] = lanes.mask[0];
+        g.bits[1] = epr > 64 ? lanes.mask[1] : 0;
+        if (epr <= 32) g.bits[0] &= 0xffffffffull;
+        if (!g.bits[0] && !g.bits[1])
+            Report("vector-mask", op, loc).msg("%s: the bit mask selects no lane (mask[0] and mask[1] are both 0)", op_name(op))
+                .hint("set at least one bit of the mask").fail();
+    } else {
+        uint64_t n = lanes.mask[0];
+        if (n < 1 || n > epr)
+            Report("vector-mask", op, loc)
+                .msg("%s: mask = %llu lanes, but a repeat of this type has %u lanes (the continuous mask must be 1..%u)",
+                     op_name(op), static_cast<unsigned long long>(n), epr, epr)
+                .val("mask", static_cast<int64_t>(n)).val("lanes_per_repeat", epr)
+                .hint("use mask = min(remaining, %u) for each repeat", epr).fail();
+        lanes_to_bits(n, g.bits);
+    }
+    if (lanes.setMask) { c.mask_bits[0] = g.bits[0]; c.mask_bits[1] = g.bits[1]; }
+    uint64_t valid[2];
+    lanes_to_bits(epr, valid);
+    g.bits[0] &= valid[0];
+    g.bits[1] &= valid[1];
+    return g;
+}
+
+uint64_t operand_extent(const Geometry& g, const Stride& s, uint32_t esize) {
+    if (g.contiguous) return g.count * esize;
+    if (!g.repeats) return 0;
+    uint64_t end = 0;
+    for (uint32_t r = (g.repeats > 1 ? g.repeats - 2 : 0); r < g.repeats; ++r) {
+        uint32_t top = g.max_lane(r);
+        if (!top) continue;
+        // The last active lane is the furthest one unless a block stride of 0 folds blocks together.
+        uint64_t last = lane_offset(g, s, esize, r, top - 1) + esize;
+        if (s.blk == 0) last = lane_offset(g, s, esize, r, 0) + std::min<uint64_t>(32, static_cast<uint64_t>(top) * esize);
+        end = std::max(end, last);
+    }
+    // With repeat stride 0 every repeat overlaps the first one; the last two repeats bound the rest.
+    return end;
+}
+
+void check_operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize, bool read, Op op, const SrcLoc& loc,
+                   const char* role, uint32_t align) {
+    check_local(t, op, loc, role, align);
+    uint64_t end = operand_extent(g, s, esize);
+    check_extent(t, end, op, loc, role);
+    if (!read || tracing_now() || g_launch->uninit_reported.load(std::memory_order_relaxed)) return;
+    if (g.contiguous) { check_initialised(t, 0, end, op, loc, role); return; }
+    for (uint32_t r = 0; r < g.repeats; ++r)
+        for (uint32_t lane = 0; lane < g.epr; ++lane)
+            if (g.on(r, lane)) check_initialised(t, lane_offset(g, s, esize, r, lane), esize, op, loc, role);
+}
+
+void mark_operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize) {
+    if (tracing_now()) return;
+    if (g.contiguous) { mark_written(t, 0, g.count * esize); return; }
+    for (uint32_t r = 0; r < g.repeats; ++r)
+        for (uint32_t lane = 0; lane < g.epr; ++lane)
+            if (g.on(r, lane)) mark_written(t, lane_offset(g, s, esize, r, lane), esize);
+}
+
+// ---- pipes, queues, buffers ------------------------------------------------------------------------------
+static Queue& queue_of(int q, Op op, const SrcLoc& loc) {
+    Core& c = core();
+    if (q < 0 || q >= static_cast<int>(c.queues.size()))
+        Report("queue-protocol", op, loc).msg("%s on a queue or buffer that TPipe::InitBuffer never set up", op_name(op))
+            .hint("call pipe.InitBuffer(queue, num, bytes) in Init() before using the queue").fail();
+    Queue& queue = c.queues[q];
+    if (!queue.live)
+        Report("queue-protocol", op, loc).msg("%s on a queue whose TPipe was reset or destroyed", op_name(op))
+            .hint("InitBuffer the queue again after TPipe::Reset()").fail();
+    return queue;
+}
+
+static uint8_t producer_pipe(uint8_t src) {
+    return src == static_cast<uint8_t>(AscendC::TPosition::VECIN) ? static_cast<uint8_t>(TPipe_::MTE2) : static_cast<uint8_t>(TPipe_::V);
+}
+static uint8_t consumer_pipe(uint8_t dst) {
+    return dst == static_cast<uint8_t>(AscendC::TPosition::VECOUT) ? static_cast<uint8_t>(TPipe_::MTE3) : static_cast<uint8_t>(TPipe_::V);
+}
+
+int pipe_open(void* object, SrcLoc loc) {
+    Core& c = core();
+    PipeState p;
+    p.object = object;
+    p.loc = loc;
+    c.pipes.push_back(p);
+    c.current_pipe = static_cast<int>(c.pipes.size()) - 1;
+    return c.current_pipe;
+}
+
+static void check_leaks(int pipe) {
+    Core& c = core();
+    for (Queue& q : c.queues) {
+        if (q.pipe != pipe || !q.live || q.is_buf) continue;
+        for (size_t i = 0; i < q.slots.size(); ++i) {
+            if (q.slots[i].state == SlotState::Free) continue;
+            Report("queue-leak", Op::AllocTensor, q.slots[i].alloc_loc)
+                .msg("a tensor allocated here (buffer %zu of a %s queue) was never freed%s", i, position_name(q.src),
+                     q.slots[i].state == SlotState::Queued ? "; it is still in the queue (EnQue without DeQue)" : "")
+                .val("buffer", static_cast<int64_t>(i)).val("position", position_name(q.src))
+                .hint("every AllocTensor needs a FreeTensor (after DeQue) before the kernel ends")
+                .fail();
+        }
+    }
+}
+
+void pipe_close(int pipe) {
+    if (!t_core || pipe < 0 || pipe >= static_cast<int>(t_core->pipes.size())) return;
+    Core& c = *t_core;
+    if (!c.pipes[pipe].live) return;
+    check_leaks(pipe);
+    for (Queue& q : c.queues)
+        if (q.pipe == pipe) q.live = false;
+    c.pipes[pipe].live = false;
+    if (c.current_pipe == pipe) c.current_pipe = -1;
+}
+
+void pipe_reset(int pipe, SrcLoc loc) {
+    Core& c = core();
+    enter(Op::InitBuffer, loc);
+    check_leaks(pipe);
+    for (Queue& q : c.queues)
+        if (q.pipe == pipe) q.live = false;
+    c.pipes[pipe].used = 0;
+    c.pipes[pipe].buffers = 0;
+    std::memset(c.in_flight, 0, sizeof c.in_flight);
+}
+
+void* current_pipe_object() {
+    Core& c = core();
+    return c.current_pipe >= 0 ? c.pipes[c.current_pipe].object : nullptr;
+}
+
+int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t num, uint64_t len, bool isBuf, SrcLoc loc) {
+    Core& c = core();
+    enter(Op::InitBuffer, loc);
+    if (pipe < 0 || pipe >= static_cast<int>(c.pipes.size()) || !c.pipes[pipe].live)
+        Report("queue-protocol", Op::InitBuffer, loc).msg("InitBuffer on a TPipe that was destroyed").fail();
+    PipeState& p = c.pipes[pipe];
+    if (num <= 0)
+        Report("queue-protocol", Op::InitBuffer, loc).msg("InitBuffer with num = %d buffers", num)
+            .hint("use num = 1 (single buffer) or 2 (double buffer)").fail();
+    if (len == 0)
+        Report("ub-overflow", Op::InitBuffer, loc).msg("InitBuffer with a length of 0 bytes")
+            .hint("pass the buffer size in bytes (elements * sizeof(T))").fail();
+    uint64_t len32 = (len + 31) / 32 * 32;
+    uint64_t total = len32 * static_cast<uint64_t>(num);
+    uint32_t cap = g_launch->ub_bytes;
+    if (p.used + total > cap) {
+        Report("ub-overflow", Op::InitBuffer, loc)
+            .msg("InitBuffer asks for %d x %llu = %llu bytes of UB at offset %u, but only %u of the %u bytes are left",
+                 num, static_cast<unsigned long long>(len32), static_cast<unsigned long long>(total), p.used, cap - p.used, cap)
+            .val("requested", static_cast<int64_t>(total)).val("available", cap - p.used).val("ub_bytes", cap)
+            .val("offset", p.used)
+            .hint("shrink the tile (elements per buffer) or the number of buffers; all InitBuffer calls together must fit in "
+                  "%u bytes", cap)
+            .fail();
+    }
+    if (p.buffers + static_cast<uint32_t>(num) > 64)
+        Report("pipe-buffers", Op::InitBuffer, loc)
+            .msg("InitBuffer would make %u buffers in this TPipe; a TPipe manages at most 64", p.buffers + num)
+            .val("buffers", p.buffers + num).hint("merge small buffers into one TBuf and slice it with operator[]").fail();
+    Queue q;
+    q.pipe = pipe;
+    q.is_buf = isBuf;
+    q.src = srcPos;
+    q.dst = dstPos;
+    q.depth = depth;
+    q.len = static_cast<uint32_t>(len32);
+    q.base = p.used;
+    q.slots.resize(static_cast<size_t>(num));
+    q.init_loc = loc;
+    q.producer = producer_pipe(srcPos);
+    q.consumer = consumer_pipe(dstPos);
+    q.event_base = c.next_event_key;
+    if (!isBuf) c.next_event_key = static_cast<uint16_t>(c.next_event_key + num);
+    p.used += static_cast<uint32_t>(total);
+    p.buffers += static_cast<uint32_t>(num);
+    c.ub_high = std::max(c.ub_high, p.used);
+    c.queues.push_back(q);
+    if (!isBuf)
+        for (int i = 0; i < num; ++i)  // every buffer starts free: its "free" flag is set
+            record_flag(TKind::SET, q.consumer, q.producer, static_cast<uint16_t>(q.event_base + i), Op::InitBuffer, loc);
+    return static_cast<int>(c.queues.size()) - 1;
+}
+
+static Local slot_tensor(const Queue& q, int queue, int slot) {
+    Local t;
+    t.addr = core().ub + q.base + static_cast<uint64_t>(slot) * q.len;
+    t.bytes = q.len;
+    t.cap = q.len;
+    t.queue = static_cast<int16_t>(queue);
+    t.slot = static_cast<int16_t>(slot);
+    t.pos = q.src;
+    return t;
+}
+
+Local queue_alloc(int queue, SrcLoc loc) {
+    enter(Op::AllocTensor, loc);
+    Core& c = core();
+    Queue& q = queue_of(queue, Op::AllocTensor, loc);
+    int n = static_cast<int>(q.slots.size());
+    int slot = -1;
+    for (int k = 0; k < n; ++k) {
+        int i = (static_cast<int>(q.next) + k) % n;
+        if (q.slots[i].state == SlotState::Free) { slot = i; break; }
+    }
+    if (slot < 0)
+        Report("queue-alloc", Op::AllocTensor, loc)
+            .msg("AllocTensor on a %s queue whose %d buffers are all in use; on the NPU this waits forever",
+                 position_name(q.src), n)
+            .val("buffers", n).hint("FreeTensor a tensor of this queue before allocating the next one, or InitBuffer more buffers")
+            .fail();
+    uint32_t& flight = c.in_flight[q.src & 31];
+    if (flight + 1 > 8)
+        Report("queue-too-many", Op::AllocTensor, loc)
+            .msg("%u queue buffers of position %s would be allocated at once; Ascend 910B allows at most 8 per TPosition",
+                 flight + 1, position_name(q.src))
+            .val("in_flight", flight + 1).val("position", position_name(q.src))
+            .hint("free tensors earlier, or use fewer queues / buffers on this position (a TBuf does not count)").fail();
+    ++flight;
+    q.slots[slot].state = SlotState::Allocated;
+    q.slots[slot].alloc_loc = loc;
+    q.next = static_cast<uint32_t>((slot + 1) % n);
+    record_flag(TKind::WAIT, q.consumer, q.producer, static_cast<uint16_t>(q.event_base + slot), Op::AllocTensor, loc);
+    return slot_tensor(q, queue, slot);
+}
+
+static int slot_of(const Queue& q, int queue, const Local& t, Op op, const SrcLoc& loc) {
+    if (t.queue != queue || t.slot < 0 || t.slot >= static_cast<int>(q.slots.size()))
+        Report("queue-protocol", op, loc)
+            .msg("%s with a tensor that was not allocated from this queue", op_name(op))
+            .hint("EnQue/FreeTensor a tensor on the queue whose AllocTensor (or DeQue) returned it").fail();
+    return t.slot;
+}
+
+bool queue_enque(int queue, const Local& t, SrcLoc loc) {
+    enter(Op::EnQue, loc);
+    Queue& q = queue_of(queue, Op::EnQue, loc);
+    int slot = slot_of(q, queue, t, Op::EnQue, loc);
+    if (q.slots[slot].state != SlotState::Allocated)
+        Report("queue-protocol", Op::EnQue, loc)
+            .msg("EnQue of a tensor that is %s", q.slots[slot].state == SlotState::Queued ? "already in the queue" : "not allocated (it was freed)")
+            .hint("EnQue each allocated tensor once, then DeQue it").fail();
+    if (q.depth > 0 && static_cast<int32_t>(q.fifo.size()) >= q.depth)
+        Report("queue-depth", Op::EnQue, loc)
+            .msg("EnQue into a queue of depth %d that already holds %zu tensor(s)", q.depth, q.fifo.size())
+            .val("depth", q.depth).hint("DeQue before the next EnQue, or declare the queue with a larger depth").fail();
+    q.fifo.push_back(slot);
+    q.slots[slot].state = SlotState::Queued;
+    record_flag(TKind::SET, q.producer, q.consumer, static_cast<uint16_t>(q.event_base + slot), Op::EnQue, loc);
+    return true;
+}
+
+Local queue_deque(int queue, SrcLoc loc) {
+    enter(Op::DeQue, loc);
+    Queue& q = queue_of(queue, Op::DeQue, loc);
+    if (q.fifo.empty())
+        Report("queue-empty", Op::DeQue, loc)
+            .msg("DeQue on an empty %s queue; on the NPU this waits forever", position_name(q.src))
+            .hint("every DeQue needs an earlier EnQue on the same queue (check that CopyIn and Compute loop the same number of "
+                  "times)")
+            .fail();
+    int slot = q.fifo.front();
+    q.fifo.erase(q.fifo.begin());
+    q.slots[slot].state = SlotState::Allocated;
+    record_flag(TKind::WAIT, q.producer, q.consumer, static_cast<uint16_t>(q.event_base + slot), Op::DeQue, loc);
+    return slot_tensor(q, queue, slot);
+}
+
+void queue_free(int queue, const Local& t, SrcLoc loc) {
+    enter(Op::FreeTensor, loc);
+    Core& c = core();
+    Queue& q = queue_of(queue, Op::FreeTensor, loc);
+    int slot = slot_of(q, queue, t, Op::FreeTensor, loc);
+    if (q.slots[slot].state == SlotState::Free)
+        Report("queue-double-free", Op::FreeTensor, loc)
+            .msg("FreeTensor of a %s buffer that is already free", position_name(q.src))
+            .hint("free each tensor exactly once").fail();
+    if (q.slots[slot].state == SlotState::Queued)
+        Report("queue-protocol", Op::FreeTensor, loc)
+            .msg("FreeTensor of a tensor that is still in the queue").hint("DeQue it first").fail();
+    q.slots[slot].state = SlotState::Free;
+    if (c.in_flight[q.src & 31]) --c.in_flight[q.src & 31];
+    record_flag(TKind::SET, q.consumer, q.producer, static_cast<uint16_t>(q.event_base + slot), Op::FreeTensor, loc);
+}
+
+int32_t queue_count(int queue) {
+    Core& c = core();
+    return queue >= 0 && queue < static_cast<int>(c.queues.size()) ? static_cast<int32_t>(c.queues[queue].fifo.size()) : 0;
+}
+bool queue_has_idle(int queue) {
+    Core& c = core();
+    if (queue < 0 || queue >= static_cast<int>(c.queues.size())) return false;
+    for (const Slot& s : c.queues[queue].slots)
+        if (s.state == SlotState::Free) return true;
+    return false;
+}
+
+Local tbuf_get(int queue, uint64_t bytes, uint64_t offsetBytes, bool whole, SrcLoc loc) {
+    enter(Op::TBufGet, loc);
+    Queue& q = queue_of(queue, Op::TBufGet, loc);
+    Local t = slot_tensor(q, queue, 0);
+    t.queue = -1;
+    t.slot = -1;
+    if (whole) return t;
+    if (offsetBytes % 32 != 0)
+        Report("ub-misaligned", Op::TBufGet, loc).msg("TBuf::GetWithOffset with an offset of %llu bytes, not a multiple of 32",
+                                                       static_cast<unsigned long long>(offsetBytes))
+            .val("offset", static_cast<int64_t>(offsetBytes)).hint("use an offset that is a multiple of 32 bytes").fail();
+    if (offsetBytes + bytes > q.len)
+        Report("ub-out-of-range", Op::TBufGet, loc)
+            .msg("TBuf::Get of %llu bytes at offset %llu from a buffer of %u bytes", static_cast<unsigned long long>(bytes),
+                 static_cast<unsigned long long>(offsetBytes), q.len)
+            .val("bytes_needed", static_cast<int64_t>(offsetBytes + bytes)).val("tensor_bytes", q.len)
+            .hint("InitBuffer the TBuf with enough bytes for everything you Get from it").fail();
+    t.addr += offsetBytes;
+    t.bytes = static_cast<uint32_t>(bytes);
+    t.cap = static_cast<uint32_t>(q.len - offsetBytes);
+    return t;
+}
+
+void local_set_size(Local& t, uint64_t bytes, SrcLoc loc) {
+    enter(Op::SetSize, loc);
+    if (t.addr && bytes > t.cap)
+        Report("ub-out-of-range", Op::SetSize, loc)
+            .msg("SetSize to %llu bytes, but the buffer behind this LocalTensor has only %u bytes from its start",
+                 static_cast<unsigned long long>(bytes), t.cap)
+            .val("bytes_needed", static_cast<int64_t>(bytes)).val("tensor_bytes", t.cap)
+            .hint("a LocalTensor cannot grow beyond the buffer InitBuffer gave it").fail();
+    t.bytes = static_cast<uint32_t>(bytes);
+}
+
+// ---- flags and barriers ------------------------------------------------------------------------------------
+uint8_t trace_pipe_of(uint8_t p) {
+    switch (p) {
+    case PIPE_S: return static_cast<uint8_t>(TPipe_::S);
+    case PIPE_V: return static_cast<uint8_t>(TPipe_::V);
+    case PIPE_M: return static_cast<uint8_t>(TPipe_::M);
+    case PIPE_MTE1: return static_cast<uint8_t>(TPipe_::MTE1);
+    case PIPE_MTE2: return static_cast<uint8_t>(TPipe_::MTE2);
+    case PIPE_MTE3: return static_cast<uint8_t>(TPipe_::MTE3);
+    case PIPE_FIX: return static_cast<uint8_t>(TPipe_::FIX);
+    default: return static_cast<uint8_t>(TPipe_::ALL);
+    }
+}
+
+void event_pipes(uint8_t event, uint8_t* src, uint8_t* dst) {
+    static const uint8_t table[][2] = {
+        {PIPE_MTE2, PIPE_MTE1}, {PIPE_MTE1, PIPE_MTE2}, {PIPE_MTE1, PIPE_M}, {PIPE_M, PIPE_MTE1}, {PIPE_MTE2, PIPE_V},
+        {PIPE_V, PIPE_MTE2}, {PIPE_MTE3, PIPE_V}, {PIPE_V, PIPE_MTE3}, {PIPE_M, PIPE_V}, {PIPE_V, PIPE_M}, {PIPE_V, PIPE_V},
+        {PIPE_MTE3, PIPE_MTE1}, {PIPE_MTE1, PIPE_MTE3}, {PIPE_MTE1, PIPE_V}, {PIPE_MTE2, PIPE_M}, {PIPE_M, PIPE_MTE2},
+        {PIPE_V, PIPE_MTE1}, {PIPE_M, PIPE_FIX}, {PIPE_FIX, PIPE_M}, {PIPE_MTE3, PIPE_MTE2}, {PIPE_MTE2, PIPE_MTE3},
+        {PIPE_S, PIPE_V}, {PIPE_V, PIPE_S}, {PIPE_S, PIPE_MTE2}, {PIPE_MTE2, PIPE_S}, {PIPE_S, PIPE_MTE3}, {PIPE_MTE3, PIPE_S},
+        {PIPE_MTE2, PIPE_FIX}, {PIPE_FIX, PIPE_MTE2}, {PIPE_FIX, PIPE_S}, {PIPE_M, PIPE_S}, {PIPE_FIX, PIPE_MTE3}};
+    if (event < 32) {
+        *src = trace_pipe_of(table[event][0]);
+        *dst = trace_pipe_of(table[event][1]);
+    } else {
+        *src = *dst = static_cast<uint8_t>(TPipe_::ALL);
+    }
+}
+
+static void check_event(uint8_t event, int32_t id, Op op, const SrcLoc& loc) {
+    if (event >= static_cast<uint8_t>(AscendC::HardEvent::MAX))
+        Report("event-id", op, loc).msg("%s with HardEvent value %u, which is not a hardware event", op_name(op), event).fail();
+    if (id < 0 || id >= 8)
+        Report("event-id", op, loc)
+            .msg("%s<HardEvent::%s>(%d): event ids on Ascend 910B are 0..7", op_name(op), event_name(event), id)
+            .val("event_id", id).hint("use EVENT_ID0..EVENT_ID7, or an id from GetTPipePtr()->FetchEventID<...>()").fail();
+}
+
+void flag_set(uint8_t event, int32_t id, SrcLoc loc) {
+    enter(Op::SetFlag, loc);
+    check_event(event, id, Op::SetFlag, loc);
+    Core& c = core();
+    if (c.flag_set[event][id])
+        Report("event-unmatched", Op::SetFlag, loc)
+            .msg("SetFlag<HardEvent::%s>(%d) while the same flag is still set (line %d set it and no WaitFlag came between)",
+                 event_name(event), id, c.flag_loc[event][id].line)
+            .val("event", event_name(event)).val("event_id", id)
+            .hint("pair every SetFlag with a WaitFlag of the same event and id before setting it again").fail();
+    c.flag_set[event][id] = 1;
+    c.flag_loc[event][id] = loc;
+    uint8_t src, dst;
+    event_pipes(event, &src, &dst);
+    record_flag(TKind::SET, src, dst, static_cast<uint16_t>(id), Op::SetFlag, loc);
+}
+
+void flag_wait(uint8_t event, int32_t id, SrcLoc loc) {
+    enter(Op::WaitFlag, loc);
+    check_event(event, id, Op::WaitFlag, loc);
+    Core& c = core();
+    if (!c.flag_set[event][id]) {
+        const char* names[] = {"S", "V", "MTE2", "MTE3", "MTE1", "M", "FIX", "ALL"};
+        uint8_t src, dst;
+        event_pipes(event, &src, &dst);
+        Report("event-unmatched", Op::WaitFlag, loc)
+            .msg("WaitFlag<HardEvent::%s>(%d) with no SetFlag before it; on the NPU the %s pipe would wait forever",
+                 event_name(event), id, names[dst & 7])
+            .val("event", event_name(event)).val("event_id", id)
+            .hint("call SetFlag<HardEvent::%s>(%d) before this WaitFlag", event_name(event), id).fail();
+    }
+    c.flag_set[event][id] = 0;
+    uint8_t src, dst;
+    event_pipes(event, &src, &dst);
+    record_flag(TKind::WAIT, src, dst, static_cast<uint16_t>(id), Op::WaitFlag, loc);
+}
+
+int32_t event_alloc(uint8_t event, SrcLoc loc) {
+    enter(Op::AllocEventID, loc);
+    Core& c = core();
+    if (event >= 64) Report("event-id", Op::AllocEventID, loc).msg("AllocEventID with an unknown HardEvent").fail();
+    for (int i = 0; i < 8; ++i)
+        if (!(c.event_ids[event] & (1u << i))) { c.event_ids[event] |= static_cast<uint8_t>(1u << i); return i; }
+    Report("event-id", Op::AllocEventID, loc)
+        .msg("AllocEventID<HardEvent::%s>: all 8 event ids are allocated", event_name(event))
+        .hint("ReleaseEventID ids you no longer need").fail();
+}
+int32_t event_fetch(uint8_t event, SrcLoc loc) {
+    enter(Op::FetchEventID, loc);
+    Core& c = core();
+    if (event >= 64) Report("event-id", Op::FetchEventID, loc).msg("FetchEventID with an unknown HardEvent").fail();
+    for (int i = 0; i < 8; ++i)
+        if (!(c.event_ids[event] & (1u << i))) return i;
+    Report("event-id", Op::FetchEventID, loc)
+        .msg("FetchEventID<HardEvent::%s>: all 8 event ids are allocated", event_name(event)).fail();
+}
+void event_release(uint8_t event, int32_t id, SrcLoc loc) {
+    enter(Op::ReleaseEventID, loc);
+    Core& c = core();
+    if (event >= 64 || id < 0 || id >= 8 || !(c.event_ids[event] & (1u << id)))
+        Report("event-id", Op::ReleaseEventID, loc)
+            .msg("ReleaseEventID<HardEvent::%s>(%d) of an id that AllocEventID did not hand out", event_name(event), id)
+            .val("event_id", id).fail();
+    c.event_ids[event] &= static_cast<uint8_t>(~(1u << id));
+}
+
+void pipe_barrier(uint8_t pipe, SrcLoc loc) {
+    enter(Op::PipeBarrier, loc);
+    if (pipe == PIPE_S)
+        Report("pipe-barrier", Op::PipeBarrier, loc)
+            .msg("PipeBarrier<PIPE_S>: the scalar pipe is ordered by itself and a barrier on it is a hardware error")
+            .hint("remove it; use PipeBarrier<PIPE_V>, <PIPE_MTE2>, <PIPE_MTE3> or <PIPE_ALL>").fail();
+    record(static_cast<TPipe_>(trace_pipe_of(pipe)), TKind::BARRIER, Op::PipeBarrier, Dt::none, 0, loc);
+}
+
+void sync_all(SrcLoc loc) {
+    enter(Op::SyncAll, loc);
+    if (g_launch->block_dim > g_launch->cores)
+        Report("syncall-cores", Op::SyncAll, loc)
+            .msg("SyncAll with block_dim = %u on a chip with %u vector cores: blocks that never get a core never arrive, so "
+                 "the kernel hangs on the NPU",
+                 g_launch->block_dim, g_launch->cores)
+            .val("block_dim", g_launch->block_dim).val("cores", g_launch->cores)
+            .hint("launch at most %u blocks when the kernel synchronises across cores", g_launch->cores).fail();
+    record(TPipe_::ALL, TKind::SYNC_ALL, Op::SyncAll, Dt::none, 0, loc);
+    g_launch->scheduler->arrive(core().idx, loc);
+}
+
+void sync_all_soft(const void* gm, uint64_t gmBytes, const Local& ub, int32_t usedCores, SrcLoc loc) {
+    enter(Op::SyncAll, loc);
+    uint32_t n = usedCores > 0 ? static_cast<uint32_t>(usedCores) : g_launch->block_dim;
+    check_gm(gm, static_cast<uint64_t>(n) * 32, false, Op::SyncAll, loc);
+    (void)gmBytes;
+    check_local(ub, Op::SyncAll, loc, "ubWorkspace", 32);
+    check_extent(ub, static_cast<uint64_t>(n) * 32, Op::SyncAll, loc, "ubWorkspace");
+    sync_all(loc);
+}
+
+// The scheduler hands a baton between its own thread (turn_ = -1) and the blocks (turn_ = block):
+// exactly one of them runs at a time. A block thread that finishes takes the next new block itself,
+// so a kernel without SyncAll runs every block on one thread, in order.
+void Scheduler::start(int block) {
+    state_[block] = kRunning;
+    turn_ = block;
+    threads_.emplace_back([this, block] {
+        int b = block;
+        for (;;) {
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                cv_.wait(lock, [&] { return turn_ == b; });
+            }
+            body_(b);
+            std::unique_lock<std::mutex> lock(mutex_);
+            state_[b] = kDone;
+            int next = -1;
+            bool ready = false;
+            for (int k = 0; k < blocks_; ++k) ready = ready || state_[k] == kReady;
+            if (!ready)
+                for (int k = next_new_; k < blocks_ && next < 0; ++k)
+                    if (state_[k] == kNew) next = k;
+            if (next < 0) {
+                turn_ = -1;
+                cv_.notify_all();
+                return;
+            }
+            next_new_ = next + 1;
+            state_[next] = kRunning;
+            turn_ = next;
+            b = next;
+        }
+    });
+}
+
+void Scheduler::arrive(int block, const SrcLoc& loc) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cooperative_ = true;
+    if (wait_loc_.empty()) wait_loc_.resize(blocks_);
+    wait_loc_[block] = loc;
+    ++epoch_[block];
+    state_[block] = kWaiting;
+    turn_ = -1;
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return turn_ == block; });
+}
+
+void Scheduler::run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+        int next = -1;
+        for (int b = 0; b < blocks_ && next < 0; ++b)
+            if (state_[b] == kReady) next = b;
+        if (next >= 0) {
+            state_[next] = kRunning;
+            turn_ = next;
+            cv_.notify_all();
+        } else {
+            for (int b = next_new_; b < blocks_ && next < 0; ++b)
+                if (state_[b] == kNew) next = b;
+            if (next >= 0) {
+                next_new_ = next + 1;
+                start(next);
+                cv_.notify_all();
+            } else {
+                int waiting = -1, done = -1;
+                for (int b = 0; b < blocks_; ++b) {
+                    if (state_[b] == kWaiting && waiting < 0) waiting = b;
+                    if (state_[b] == kDone && done < 0) done = b;
+                }
+                if (waiting < 0) break;  // every block finished
+                if (done >= 0) {
+                    Report("syncall-mismatch", Op::SyncAll, wait_loc_[waiting])
+                        .block(waiting)
+                        .msg("block %d waits in SyncAll #%u, but block %d finished after only %u SyncAll calls: on the NPU "
+                             "the waiting blocks hang",
+                             waiting, epoch_[waiting], done, epoch_[done])
+                        .val("waiting_block", waiting).val("finished_block", done)
+                        .val("syncall_count", static_cast<int64_t>(epoch_[waiting]))
+                        .hint("every block must call SyncAll the same number of times; keep SyncAll out of branches that "
+                              "depend on GetBlockIdx()")
+                        .fail();
+                }
+                for (int b = 0; b < blocks_; ++b)
+                    if (state_[b] == kWaiting) state_[b] = kReady;
+                g_launch->overlap.clear();
+                ++g_launch->sync_epoch;
+                continue;
+            }
+        }
+        cv_.wait(lock, [&] { return turn_ == -1; });
+    }
+    lock.unlock();
+    for (std::thread& t : threads_) if (t.joinable()) t.join();
+    threads_.clear();
+}
+
+// ---- scalar access --------------------------------------------------------------------------------------------
+static void check_index(const Local& t, uint64_t index, uint32_t size, Op op, const SrcLoc& loc) {
+    check_local(t, op, loc, "tensor", 1);
+    if ((index + 1) * size > t.bytes)
+        Report("ub-out-of-range", op, loc)
+            .msg("%s(%llu) on a LocalTensor of %u elements", op_name(op), static_cast<unsigned long long>(index), t.bytes / size)
+            .val("index", static_cast<int64_t>(index)).val("size", t.bytes / size)
+            .hint("the index must be below GetSize()").fail();
+}
+
+void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc loc) {
+    enter(Op::GetValue, loc);
+    check_index(t, index, size, Op::GetValue, loc);
+    record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
+    if (tracing_now()) std::memset(out, 0, size);
+    else std::memcpy(out, t.addr + index * size, size);
+}
+void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, SrcLoc loc) {
+    enter(Op::SetValue, loc);
+    check_index(t, index, size, Op::SetValue, loc);
+    record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
+    if (tracing_now()) return;
+    std::memcpy(t.addr + index * size, in, size);
+    mark_written(t, index * size, size);
+}
+void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
+    enter(Op::GetValue, loc);
+    check_index(t, index, size, Op::GetValue, loc);
+    record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
+    mark_written(t, index * size, size);
+    return t.addr + index * size;
+}
+
+void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
+    enter(Op::GetValue, loc);
+    const GmBuffer& b = check_gm(p, size, false, Op::GetValue, loc);
+    record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
+    if (b.real) std::memcpy(out, p, size);
+    else std::memset(out, 0, size);
+}
+void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc) {
+    enter(Op::SetValue, loc);
+    const GmBuffer& b = check_gm(p, size, true, Op::SetValue, loc);
+    track_gm_write(p, size, Op::SetValue, loc);
+    record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
+    if (b.real && !tracing_now()) std::memcpy(p, in, size);
+}
+void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc) {
+    enter(Op::InitGlobalMemory, loc);
+    const GmBuffer& b = check_gm(p, count * size, true, Op::InitGlobalMemory, loc);
+    track_gm_write(p, count * size, Op::InitGlobalMemory, loc);
+    record(TPipe_::MTE3, TKind::INSTR, Op::InitGlobalMemory, Dt::none, 0, loc, count * size, count, 0, 1,
+           static_cast<uint32_t>(count * size), static_cast<uint16_t>(reinterpret_cast<uintptr_t>(p) % 512));
+    if (!b.real || tracing_now()) return;
+    uint8_t* d = static_cast<uint8_t*>(p);
+    for (uint64_t i = 0; i < count; ++i) std::memcpy(d + i * size, value, size);
+}
+
+void tiling_read(void* dst, const void* gm, uint64_t bytes, SrcLoc loc) {
+    enter(Op::GET_TILING_DATA, loc);
+    const GmBuffer& b = check_gm(gm, bytes, false, Op::GET_TILING_DATA, loc);
+    if (b.real) std::memcpy(dst, gm, bytes);
+    else std::memset(dst, 0, bytes);
+}
+
+// ---- mask and atomic state ------------------------------------------------------------------------------------
+void mask_set(Dt dt, bool counterTemplate, uint64_t hi, uint64_t lo, bool lenForm, SrcLoc loc) {
+    enter(Op::SetVectorMask, loc);
+    Core& c = core();
+    if (c.counter_mode || counterTemplate) {
+        c.counter_value = lo;
+        return;
+    }
+    if (lenForm) {
+        uint32_t epr = 256 / dt_size(dt);
+        if (lo < 1 || lo > epr)
+            Report("vector-mask", Op::SetVectorMask, loc)
+                .msg("SetVectorMask<%s>(%llu): a repeat of %s has %u lanes", dt_name(dt), static_cast<unsigned long long>(lo),
+                     dt_name(dt), epr)
+                .fail();
+        lanes_to_bits(lo, c.mask_bits);
+    } else {
+        c.mask_bits[0] = lo;
+        c.mask_bits[1] = hi;
+    }
+}
+void mask_mode(bool counter, SrcLoc loc) {
+    enter(counter ? Op::SetMaskCount : Op::SetMaskNorm, loc);
+    core().counter_mode = counter;
+}
+void mask_reset(SrcLoc loc) {
+    enter(Op::ResetMask, loc);
+    Core& c = core();
+    c.mask_bits[0] = c.mask_bits[1] = ~0ull;
+}
+void atomic_set(bool add, Dt dt, SrcLoc loc) {
+    enter(add ? Op::SetAtomicAdd : Op::SetAtomicNone, loc);
+    Core& c = core();
+    c.atomic_add = add;
+    c.atomic_dt = dt;
+}
+
+void dump_tensor(const Local& t, Dt dt, uint32_t desc, uint32_t count, SrcLoc loc) {
+    enter(Op::DumpTensor, loc);
+    check_local(t, Op::DumpTensor, loc, "tensor", 1);
+    uint32_t n = std::min<uint32_t>(count, t.bytes / dt_size(dt));
+    printf("DumpTensor: desc=%u, block=%d, %s[%u]:", desc, core().idx, dt_name(dt), n);
+    for (uint32_t i = 0; i < n; ++i) printf(" %g", tracing_now() ? 0.0 : load_d(dt, t.addr + static_cast<uint64_t>(i) * dt_size(dt)));
+    printf("\n");
+}
+
+
+}}  // namespace ascendcraft::emu

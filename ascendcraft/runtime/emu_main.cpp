@@ -1,0 +1,397 @@
+// AscendCraft CPU emulation runtime: the driver. Reads the run spec written by ascendcraft.emu,
+// maps the GM buffers (files shared with the parent, or address reservations in trace mode), calls
+// the host tiling function, runs every block and writes the report, the status page and the trace.
+#include <csignal>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <ucontext.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "ascendcraft_emu/driver.h"
+#include "ascendcraft_emu/internal.h"
+
+// A symbol whose run-time address tells the parent where the executable was loaded, so it can
+// turn the PCs of a crash into file:line with addr2line.
+extern "C" void ascendcraft_emu_anchor() {}
+
+namespace ascendcraft { namespace emu {
+
+namespace {
+
+struct ArgSpec {
+    std::string kind;   // gm | scalar | tiling | workspace
+    std::string role;   // gm: in | out | inout
+    std::string name;
+    std::string ctype;  // scalar
+    std::string value;  // scalar
+    int64_t bytes = 0;
+    std::string file;   // "-" = none
+};
+
+struct RunSpec {
+    Mode mode = Mode::Execute;
+    int64_t block_dim = 0;
+    uint32_t cores = 48;
+    uint32_t ub_bytes = 196608;
+    uint32_t poison = 0xA5;
+    uint64_t memory_mb = 0;
+    bool sanitize = false;
+    uint64_t tiling_key = 0;
+    std::string report, status, trace_dir;
+    bool has_host_args = false;
+    std::vector<int64_t> host_args;
+    std::vector<ArgSpec> args;
+};
+
+[[noreturn]] void setup_error(const std::string& message) {
+    write_line("{\"type\":\"diag\",\"kind\":\"emu-setup\",\"severity\":\"error\",\"message\":" + json_string(message) +
+               ",\"hint\":\"\",\"file\":\"\",\"line\":0,\"block\":-1,\"api\":\"\",\"values\":{}}");
+    die(4);
+}
+
+RunSpec parse_spec(const char* path) {
+    std::ifstream in(path);
+    if (!in) { fprintf(stderr, "ascendcraft emulator: cannot read the run spec %s\n", path); die(4); }
+    RunSpec spec;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        std::string key;
+        if (!(words >> key)) continue;
+        if (key == "mode") { std::string m; words >> m; spec.mode = m == "trace" ? Mode::Trace : Mode::Execute; }
+        else if (key == "block_dim") words >> spec.block_dim;
+        else if (key == "cores") words >> spec.cores;
+        else if (key == "ub_bytes") words >> spec.ub_bytes;
+        else if (key == "poison") words >> spec.poison;
+        else if (key == "memory_mb") words >> spec.memory_mb;
+        else if (key == "sanitize") { int s = 0; words >> s; spec.sanitize = s != 0; }
+        else if (key == "tiling_key") words >> spec.tiling_key;
+        else if (key == "report") words >> spec.report;
+        else if (key == "status") words >> spec.status;
+        else if (key == "trace") words >> spec.trace_dir;
+        else if (key == "host_args") {
+            size_t n = 0;
+            words >> n;
+            spec.has_host_args = true;
+            spec.host_args.resize(n);
+            for (size_t i = 0; i < n; ++i) words >> spec.host_args[i];
+        } else if (key == "arg") {
+            ArgSpec a;
+            words >> a.kind;
+            if (a.kind == "gm") words >> a.role >> a.name >> a.bytes >> a.file;
+            else if (a.kind == "scalar") words >> a.ctype >> a.name >> a.value;
+            else if (a.kind == "tiling" || a.kind == "workspace") words >> a.name >> a.bytes >> a.file;
+            spec.args.push_back(a);
+        }
+    }
+    return spec;
+}
+
+const size_t kPage = 4096;
+inline uint64_t page_round(uint64_t n) { return (n + kPage - 1) / kPage * kPage; }
+
+// An address range of `bytes` with an inaccessible page before and after it.
+uint8_t* reserve(uint64_t bytes) {
+    uint64_t total = page_round(bytes) + 2 * kPage;
+    void* p = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) setup_error(fmt("cannot reserve %llu bytes of address space for GM", static_cast<unsigned long long>(bytes)));
+    return static_cast<uint8_t*>(p) + kPage;
+}
+
+// Map `file` (created by the parent, or created here with `bytes` bytes) into a reserved range.
+uint8_t* map_file(const std::string& file, uint64_t bytes, bool writable, bool create) {
+    uint8_t* base = reserve(bytes);
+    if (bytes == 0) return base;
+    int fd = open(file.c_str(), (writable ? O_RDWR : O_RDONLY) | (create ? O_CREAT : 0), 0600);
+    if (fd < 0) setup_error("cannot open GM file " + file);
+    if (create && ftruncate(fd, static_cast<off_t>(bytes)) != 0) setup_error("cannot size GM file " + file);
+    struct stat st{};
+    fstat(fd, &st);
+    if (static_cast<uint64_t>(st.st_size) < bytes) setup_error("GM file " + file + " is shorter than the tensor");
+    void* p = mmap(base, bytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) setup_error("cannot map GM file " + file);
+    return base;
+}
+
+Role role_of(const std::string& r) {
+    if (r == "in") return Role::In;
+    if (r == "out") return Role::Out;
+    if (r == "inout") return Role::InOut;
+    return Role::Workspace;
+}
+
+// Scalar arguments live in 8-byte cells; the launch function reads them with the parameter's type.
+void parse_scalar(const ArgSpec& a, uint64_t* cell) {
+    const std::string& t = a.ctype;
+    const char* v = a.value.c_str();
+    *cell = 0;
+    auto put = [&](auto x) { std::memcpy(cell, &x, sizeof(x)); };
+    if (t == "float") put(static_cast<float>(std::strtod(v, nullptr)));
+    else if (t == "double") put(std::strtod(v, nullptr));
+    else if (t == "half") put(static_cast<half>(static_cast<float>(std::strtod(v, nullptr))));
+    else if (t == "bool") put(static_cast<bool>(std::strtoll(v, nullptr, 10) != 0));
+    else if (t == "int8_t" || t == "char" || t == "signed char") put(static_cast<int8_t>(std::strtoll(v, nullptr, 10)));
+    else if (t == "uint8_t" || t == "unsigned char") put(static_cast<uint8_t>(std::strtoull(v, nullptr, 10)));
+    else if (t == "int16_t" || t == "short") put(static_cast<int16_t>(std::strtoll(v, nullptr, 10)));
+    else if (t == "uint16_t" || t == "unsigned short") put(static_cast<uint16_t>(std::strtoull(v, nullptr, 10)));
+    else if (t == "int32_t" || t == "int") put(static_cast<int32_t>(std::strtoll(v, nullptr, 10)));
+    else if (t == "uint32_t" || t == "unsigned" || t == "unsigned int") put(static_cast<uint32_t>(std::strtoull(v, nullptr, 10)));
+    else if (t == "uint64_t" || t == "size_t" || t == "unsigned long" || t == "unsigned long long")
+        put(static_cast<uint64_t>(std::strtoull(v, nullptr, 10)));
+    else put(static_cast<int64_t>(std::strtoll(v, nullptr, 10)));
+}
+
+// ---- crash reporting through the status page ----------------------------------------------------------
+uint64_t faulting_pc(void* context) {
+    const ucontext_t* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+    return static_cast<uint64_t>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return static_cast<uint64_t>(uc->uc_mcontext.pc);
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+void on_fatal_signal(int sig, siginfo_t* info, void* context) {
+    Status* s = g_launch ? g_launch->status : nullptr;
+    if (s) {
+        s->signal = sig;
+        void* frames[8];
+        int n = backtrace(frames, 8);  // preloaded at start-up, so no allocation here
+        s->pc[0] = context ? faulting_pc(context) : 0;
+        uint32_t k = 1;
+        for (int i = 0; i < n && k < 8; ++i) {
+            uint64_t f = reinterpret_cast<uint64_t>(frames[i]);
+            if (f != s->pc[0]) s->pc[k++] = f;
+        }
+        s->frames = k;
+        uintptr_t addr = reinterpret_cast<uintptr_t>(info ? info->si_addr : nullptr);
+        s->fault_addr = addr;
+        s->fault_kind = 3;
+        s->fault_buffer = -1;
+        for (const GmBuffer& b : g_launch->gm.buffers()) {
+            uintptr_t lo = reinterpret_cast<uintptr_t>(b.base);
+            if (addr >= lo - kPage && addr < lo + page_round(b.bytes) + kPage) {
+                s->fault_buffer = b.arg;
+                s->fault_offset = addr - lo;
+                s->fault_kind = (b.role == Role::In && b.real && addr >= lo && addr < lo + b.bytes) ? 1 : 2;
+                break;
+            }
+        }
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void install_handlers() {
+    void* warm[1];
+    backtrace(warm, 1);  // load libgcc's unwinder now rather than inside a signal handler
+    struct sigaction sa{};
+    sa.sa_sigaction = on_fatal_signal;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
+}
+
+void alternate_stack() {
+    static thread_local bool done = false;
+    if (done) return;
+    done = true;
+    stack_t ss{};
+    ss.ss_size = 1 << 16;
+    ss.ss_sp = malloc(ss.ss_size);
+    ss.ss_flags = 0;
+    if (ss.ss_sp) sigaltstack(&ss, nullptr);
+}
+
+uint64_t vm_bytes() {
+    std::ifstream f("/proc/self/statm");
+    uint64_t pages = 0;
+    f >> pages;
+    return pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// ---- one block ------------------------------------------------------------------------------------------------
+LaunchFn g_fn = nullptr;
+void* const* g_args = nullptr;
+bool g_handlers = false;
+
+void finish_block(Core& c) {
+    for (size_t p = 0; p < c.pipes.size(); ++p) pipe_close(static_cast<int>(p));
+    for (int e = 0; e < 64; ++e)
+        for (int id = 0; id < 8; ++id)
+            if (c.flag_set[e][id])
+                Report("event-unmatched", Op::SetFlag, c.flag_loc[e][id])
+                    .msg("SetFlag<HardEvent::%s>(%d) is never waited for before the kernel ends", event_name(static_cast<uint8_t>(e)), id)
+                    .val("event", event_name(static_cast<uint8_t>(e))).val("event_id", id)
+                    .hint("add the matching WaitFlag<HardEvent::%s>(%d); a dangling flag can stall the next kernel on the NPU",
+                          event_name(static_cast<uint8_t>(e)), id)
+                    .fail();
+}
+
+void run_block(int block) {
+    if (g_handlers) alternate_stack();
+    Core c(block);
+    set_current_core(&c);
+    g_launch->status->block = block;
+    g_fn(g_args);
+    finish_block(c);
+    g_launch->ub_used[block] = c.ub_high;
+    g_launch->trace.finish_block(block, std::move(c.trace));
+    write_line("{\"type\":\"block\",\"block\":" + std::to_string(block) + ",\"ub_used\":" + std::to_string(c.ub_high) + "}");
+    g_launch->status->blocks_done++;
+    set_current_core(nullptr);
+}
+
+void write_trace_json(const RunSpec& spec, const Launch& launch, bool cooperative) {
+    std::string names;
+    for (int i = 0; i < static_cast<int>(Op::Count); ++i) names += (i ? "," : "") + json_string(op_name(static_cast<Op>(i)));
+    std::string ub;
+    for (size_t i = 0; i < launch.ub_used.size(); ++i) ub += (i ? "," : "") + std::to_string(launch.ub_used[i]);
+    std::ofstream f(spec.trace_dir + "/trace.json");
+    f << "{\"op_names\":[" << names << "],\"block_dim\":" << launch.block_dim << ",\"record_size\":" << sizeof(Record)
+      << ",\"meta\":{\"ub_bytes_used\":[" << ub << "],\"ub_bytes\":" << launch.ub_bytes << ",\"records\":" << launch.trace.written()
+      << ",\"cooperative\":" << (cooperative ? "true" : "false") << "}}\n";
+}
+
+}  // namespace
+
+int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn tiling) {
+    if (argc < 2) { fprintf(stderr, "usage: %s RUN_SPEC\n", argv[0]); return 2; }
+    static Launch state;
+    g_launch = &state;
+    RunSpec spec = parse_spec(argv[1]);
+    state.report_fd = open(spec.report.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+    int sfd = open(spec.status.c_str(), O_RDWR | O_CREAT, 0600);
+    if (sfd >= 0 && ftruncate(sfd, sizeof(Status)) == 0) {
+        void* p = mmap(nullptr, sizeof(Status), PROT_READ | PROT_WRITE, MAP_SHARED, sfd, 0);
+        if (p != MAP_FAILED) state.status = static_cast<Status*>(p);
+        close(sfd);
+    }
+    static Status fallback;
+    if (!state.status) state.status = &fallback;
+    std::memset(state.status, 0, sizeof(Status));
+    state.status->magic = 0x4d454341u;  // "ACEM"
+    state.status->anchor = reinterpret_cast<uint64_t>(&ascendcraft_emu_anchor);
+    state.status->block = -1;
+    state.status->fault_buffer = -1;
+
+    state.mode = spec.mode;
+    state.cores = spec.cores;
+    state.ub_bytes = spec.ub_bytes;
+    state.poison = static_cast<uint8_t>(spec.poison);
+    state.tiling_key = spec.tiling_key;
+    if (static_cast<int>(spec.args.size()) != nparams)
+        setup_error(fmt("the kernel has %d parameters but the run passed %zu arguments", nparams, spec.args.size()));
+
+    struct rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    if (!spec.sanitize) { install_handlers(); alternate_stack(); g_handlers = true; }
+
+    // Host tiling first: it decides block_dim, the tiling bytes and the workspace size.
+    const uint64_t tiling_capacity = 64 * 1024;
+    std::vector<uint8_t> host_tiling;
+    int64_t host_workspace = -1;
+    if (spec.has_host_args) {
+        if (!tiling) setup_error("host_args were given but the project defines no ascendcraft_tiling function");
+        host_tiling.assign(tiling_capacity, state.poison);
+        uint32_t bd = 0;
+        uint64_t ws = 0;
+        state.status->phase = 0;
+        int rc = tiling(spec.host_args.data(), static_cast<int>(spec.host_args.size()), host_tiling.data(), tiling_capacity, &bd, &ws);
+        write_line("{\"type\":\"tiling\",\"status\":" + std::to_string(rc) + ",\"block_dim\":" + std::to_string(bd) +
+                   ",\"workspace_bytes\":" + std::to_string(ws) + "}");
+        if (rc != 0) {
+            write_line("{\"type\":\"diag\",\"kind\":\"host-tiling\",\"severity\":\"error\",\"message\":" +
+                       json_string(fmt("the host tiling function ascendcraft_tiling returned %d", rc)) +
+                       ",\"hint\":\"check the host arguments (host_args) it was given\",\"file\":\"\",\"line\":0,\"block\":-1,"
+                       "\"api\":\"\",\"values\":{}}");
+            die(3);
+        }
+        if (bd == 0) setup_error("the host tiling function set block_dim = 0");
+        spec.block_dim = bd;
+        host_workspace = static_cast<int64_t>(ws);
+    }
+    if (spec.block_dim <= 0) setup_error("block_dim must be at least 1");
+    state.block_dim = static_cast<uint32_t>(spec.block_dim);
+
+    // GM buffers.
+    std::vector<uint64_t> cells(spec.args.size(), 0);
+    std::vector<void*> args(spec.args.size(), nullptr);
+    const bool trace = spec.mode == Mode::Trace;
+    for (size_t i = 0; i < spec.args.size(); ++i) {
+        ArgSpec& a = spec.args[i];
+        if (a.kind == "scalar") { parse_scalar(a, &cells[i]); args[i] = &cells[i]; continue; }
+        GmBuffer b;
+        b.name = a.name;
+        b.arg = static_cast<int>(i);
+        if (a.kind == "tiling") {
+            b.role = Role::Tiling;
+            if (spec.has_host_args) {
+                b.bytes = tiling_capacity;
+                b.base = reserve(b.bytes);
+                mprotect(b.base, page_round(b.bytes), PROT_READ | PROT_WRITE);
+                std::memcpy(b.base, host_tiling.data(), b.bytes);
+            } else {
+                b.bytes = static_cast<uint64_t>(a.bytes);
+                b.base = map_file(a.file, b.bytes, false, false);
+            }
+        } else if (a.kind == "workspace") {
+            b.role = Role::Workspace;
+            b.bytes = static_cast<uint64_t>(a.bytes >= 0 ? a.bytes : std::max<int64_t>(host_workspace, 0));
+            if (trace) { b.real = false; b.base = reserve(b.bytes); }
+            else {
+                b.base = map_file(a.file, b.bytes, true, true);
+                if (b.bytes) std::memset(b.base, state.poison, b.bytes);
+            }
+        } else {
+            b.role = role_of(a.role);
+            b.bytes = static_cast<uint64_t>(a.bytes);
+            if (trace) { b.real = false; b.base = reserve(b.bytes); }
+            else {
+                b.base = map_file(a.file, b.bytes, b.role != Role::In, false);
+                if (b.role == Role::Out && b.bytes) std::memset(b.base, state.poison, b.bytes);
+            }
+        }
+        state.gm.add(b);
+        args[i] = b.base;
+    }
+    if (!spec.sanitize && spec.memory_mb) {
+        uint64_t limit = vm_bytes() + spec.memory_mb * 1024ull * 1024ull;
+        struct rlimit as{limit, limit};
+        setrlimit(RLIMIT_AS, &as);
+    }
+    if (trace) {
+        mkdir(spec.trace_dir.c_str(), 0700);
+        if (!state.trace.open(spec.trace_dir + "/trace.bin")) setup_error("cannot create the trace file in " + spec.trace_dir);
+    }
+
+    state.ub_used.assign(state.block_dim, 0);
+    g_fn = launch;
+    g_args = args.data();
+    Scheduler scheduler(static_cast<int>(state.block_dim), &run_block);
+    state.scheduler = &scheduler;
+    state.status->phase = 1;
+    scheduler.run();
+    state.status->phase = 2;
+    state.status->block = -1;
+    fflush(stdout);
+    if (trace) {
+        state.status->phase = 3;
+        state.trace.close();
+        write_trace_json(spec, state, scheduler.cooperative());
+    }
+    write_line("{\"type\":\"done\",\"blocks\":" + std::to_string(state.block_dim) + "}");
+    return 0;
+}
+
+}}  // namespace ascendcraft::emu

@@ -1,0 +1,186 @@
+// AscendCraft CPU emulation runtime: reductions. Sums follow the documented order: a pairwise tree
+// inside each 256-byte repeat, then (level 2) sequentially across repeats or (level 0) another tree;
+// half partial sums saturate at +-65504.
+#include <algorithm>
+#include <limits>
+
+#include "ascendcraft_emu/internal.h"
+
+namespace ascendcraft { namespace emu {
+
+namespace {
+
+// One addition in the reduction's arithmetic: float, or half with saturation.
+double add_in(Dt dt, double a, double b) {
+    if (dt == Dt::f16) {
+        double x = a + b;
+        half h = static_cast<half>(x);
+        float f = static_cast<float>(h);
+        if (std::isinf(f) && std::isfinite(x)) return x > 0 ? 65504.0 : -65504.0;
+        return f;
+    }
+    return static_cast<float>(a + b);
+}
+
+// Pairwise tree over `v` (adjacent pairs, an odd element carries up).
+double tree_sum(Dt dt, std::vector<double> v) {
+    if (v.empty()) return 0;
+    while (v.size() > 1) {
+        size_t half_n = v.size() / 2;
+        for (size_t i = 0; i < half_n; ++i) v[i] = add_in(dt, v[2 * i], v[2 * i + 1]);
+        if (v.size() % 2) { v[half_n] = v.back(); v.resize(half_n + 1); }
+        else v.resize(half_n);
+    }
+    return v[0];
+}
+
+void store_value(Dt dt, uint8_t* p, double x) {
+    if (dt == Dt::f16) { half h = static_cast<half>(x); std::memcpy(p, &h, 2); }
+    else { float f = static_cast<float>(x); std::memcpy(p, &f, 4); }
+}
+
+// The index stored in a T slot: uint16 bits for half, uint32 bits for float.
+void store_index(Dt dt, uint8_t* p, uint64_t index) {
+    if (dt == Dt::f16) { uint16_t i = static_cast<uint16_t>(index); std::memcpy(p, &i, 2); }
+    else { uint32_t i = static_cast<uint32_t>(index); std::memcpy(p, &i, 4); }
+}
+
+struct Best { double value; uint64_t index; bool any; };
+void consider(Best& b, bool is_max, double x, uint64_t index) {
+    if (!b.any || (is_max ? x > b.value : x < b.value)) { b.value = x; b.index = index; b.any = true; }
+}
+
+}  // namespace
+
+void reduce_all(Op op, Dt dt, const Local& d, const Local& a, const Local& tmp, const Lanes& lanes, uint32_t srcRepStride,
+                bool calIndex, SrcLoc loc) {
+    enter(op, loc);
+    const uint32_t es = dt_size(dt), epr = 256 / es;
+    Geometry g = resolve(lanes, epr, op, loc);
+    Stride s{1, srcRepStride};
+    const bool sum = op == Op::ReduceSum;
+    check_operand(g, a, s, es, true, op, loc, "src");
+    check_local(d, op, loc, "dst", sum ? es : 2 * es);
+    check_extent(d, (!sum && calIndex) ? 2 * es : es, op, loc, "dst");
+    check_local(tmp, op, loc, "sharedTmpBuffer", 32);
+    record(TPipe_::V, TKind::INSTR, op, dt, g.level0 ? kFlagLevel0 : 0, loc, g.active() * es + es, g.active(),
+           g.contiguous ? static_cast<uint32_t>((g.count * es + 255) / 256) : g.repeats);
+    if (!tracing_now()) {
+        const uint32_t repeats = g.contiguous ? static_cast<uint32_t>((g.count + epr - 1) / epr) : g.repeats;
+        if (sum) {
+            std::vector<double> partial;
+            for (uint32_t r = 0; r < repeats; ++r) {
+                std::vector<double> lane_values;
+                if (g.contiguous) {
+                    uint64_t end = std::min<uint64_t>(g.count, static_cast<uint64_t>(r + 1) * epr);
+                    for (uint64_t i = static_cast<uint64_t>(r) * epr; i < end; ++i) lane_values.push_back(load_d(dt, a.addr + i * es));
+                } else {
+                    for (uint32_t l = 0; l < epr; ++l)
+                        if (g.on(r, l)) lane_values.push_back(load_d(dt, a.addr + lane_offset(g, s, es, r, l)));
+                }
+                partial.push_back(tree_sum(dt, lane_values));
+            }
+            double total = 0;
+            if (g.contiguous) {
+                for (size_t r = 0; r < partial.size(); ++r) total = r ? add_in(dt, total, partial[r]) : partial[r];
+            } else {
+                total = tree_sum(dt, partial);
+            }
+            store_value(dt, d.addr, total);
+            mark_written(d, 0, es);
+        } else {
+            Best best{0, 0, false};
+            const bool is_max = op == Op::ReduceMax;
+            if (g.contiguous) {
+                for (uint64_t i = 0; i < g.count; ++i) consider(best, is_max, load_d(dt, a.addr + i * es), i);
+            } else {
+                for (uint32_t r = 0; r < g.repeats; ++r)
+                    for (uint32_t l = 0; l < epr; ++l)
+                        if (g.on(r, l)) consider(best, is_max, load_d(dt, a.addr + lane_offset(g, s, es, r, l)), static_cast<uint64_t>(r) * epr + l);
+            }
+            if (best.any) {
+                store_value(dt, d.addr, best.value);
+                if (calIndex) store_index(dt, d.addr + es, best.index);
+                mark_written(d, 0, calIndex ? 2 * es : es);
+            }
+        }
+    }
+    restore_mask_after_level2(lanes);
+}
+
+void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lanes, uint32_t dstRepStride, uint32_t srcBlkStride,
+                  uint32_t srcRepStride, uint8_t order, SrcLoc loc) {
+    enter(op, loc);
+    const uint32_t es = dt_size(dt), epr = 256 / es;
+    if (lanes.repeats > 255)
+        Report("vector-repeat", op, loc).msg("%s with repeatTime = %u; it must be 0..255", op_name(op), lanes.repeats)
+            .hint("split the reduction into several calls").fail();
+    Geometry g = resolve(lanes, epr, op, loc);
+    Stride s{srcBlkStride, srcRepStride};
+    const bool sum = op == Op::WholeReduceSum;
+    // Output unit per repeat: value, value+index, or index alone.
+    const uint32_t unit = sum ? es : (order <= 1 ? 2 * es : (order == 2 ? es : 4));
+    check_operand(g, a, s, es, true, op, loc, "src");
+    check_local(d, op, loc, "dst", sum ? es : std::min<uint32_t>(unit, 2 * es));
+    if (g.repeats) check_extent(d, (static_cast<uint64_t>(g.repeats - 1) * dstRepStride + 1) * unit, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, g.active() * es + static_cast<uint64_t>(g.repeats) * unit, g.active(),
+           g.repeats);
+    if (!tracing_now()) {
+        for (uint32_t r = 0; r < g.repeats; ++r) {
+            uint8_t* out = d.addr + static_cast<uint64_t>(r) * dstRepStride * unit;
+            if (sum) {
+                std::vector<double> v;
+                for (uint32_t l = 0; l < epr; ++l)
+                    if (g.on(r, l)) v.push_back(load_d(dt, a.addr + lane_offset(g, s, es, r, l)));
+                store_value(dt, out, tree_sum(dt, v));
+            } else {
+                Best best{0, 0, false};
+                for (uint32_t l = 0; l < epr; ++l)
+                    if (g.on(r, l)) consider(best, op == Op::WholeReduceMax, load_d(dt, a.addr + lane_offset(g, s, es, r, l)), l);
+                switch (order) {
+                case 0: store_value(dt, out, best.value); store_index(dt, out + es, best.index); break;
+                case 1: store_index(dt, out, best.index); store_value(dt, out + es, best.value); break;
+                case 2: store_value(dt, out, best.value); break;
+                default: { uint32_t i = static_cast<uint32_t>(best.index); std::memcpy(out, &i, 4); }
+                }
+            }
+            mark_written(d, static_cast<uint64_t>(r) * dstRepStride * unit, unit);
+        }
+    }
+}
+
+void reduce_block(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lanes, uint32_t dstRepStride, uint32_t srcBlkStride,
+                  uint32_t srcRepStride, SrcLoc loc) {
+    enter(op, loc);
+    const uint32_t es = dt_size(dt), epr = 256 / es, epb = 32 / es;
+    if (lanes.repeats > 255)
+        Report("vector-repeat", op, loc).msg("%s with repeatTime = %u; it must be 0..255", op_name(op), lanes.repeats)
+            .hint("split the reduction into several calls").fail();
+    Geometry g = resolve(lanes, epr, op, loc);
+    Stride s{srcBlkStride, srcRepStride};
+    check_operand(g, a, s, es, true, op, loc, "src");
+    check_local(d, op, loc, "dst", 8 * es);
+    if (g.repeats) check_extent(d, (static_cast<uint64_t>(g.repeats - 1) * dstRepStride * 8 + 8) * es, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, g.active() * es + static_cast<uint64_t>(g.repeats) * 8 * es, g.active(),
+           g.repeats);
+    if (!tracing_now()) {
+        for (uint32_t r = 0; r < g.repeats; ++r) {
+            for (uint32_t k = 0; k < 8; ++k) {
+                std::vector<double> v;
+                Best best{0, 0, false};
+                for (uint32_t l = k * epb; l < (k + 1) * epb; ++l) {
+                    if (!g.on(r, l)) continue;
+                    double x = load_d(dt, a.addr + lane_offset(g, s, es, r, l));
+                    v.push_back(x);
+                    consider(best, op == Op::BlockReduceMax, x, l);
+                }
+                if (v.empty()) continue;  // a block with no active lane produces nothing
+                uint64_t at = (static_cast<uint64_t>(r) * dstRepStride * 8 + k) * es;
+                store_value(dt, d.addr + at, op == Op::BlockReduceSum ? tree_sum(dt, v) : best.value);
+                mark_written(d, at, es);
+            }
+        }
+    }
+}
+
+}}  // namespace ascendcraft::emu

@@ -1,0 +1,600 @@
+// AscendCraft CPU emulation runtime: vector instructions. Each entry point checks its operands
+// (alignment, extent, initialised reads), records a trace record, and in execute mode computes.
+// half and bfloat16 compute in float and round to nearest-even once per instruction.
+#include <algorithm>
+#include <limits>
+
+#include "ascendcraft_emu/internal.h"
+
+namespace ascendcraft { namespace emu {
+
+namespace {
+
+template <typename T> struct Arith { using C = T; };
+template <> struct Arith<half> { using C = float; };
+template <> struct Arith<bfloat16_t> { using C = float; };
+template <> struct Arith<int16_t> { using C = int32_t; };
+template <> struct Arith<uint16_t> { using C = int32_t; };
+template <> struct Arith<int32_t> { using C = int64_t; };
+template <> struct Arith<uint32_t> { using C = int64_t; };
+template <> struct Arith<int8_t> { using C = int32_t; };
+template <> struct Arith<uint8_t> { using C = int32_t; };
+
+template <typename T> inline typename Arith<T>::C ld(const uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return static_cast<typename Arith<T>::C>(v);
+}
+template <typename T, typename C> inline void st(uint8_t* p, C v) {
+    T t = static_cast<T>(v);
+    std::memcpy(p, &t, sizeof(T));
+}
+template <typename T> inline typename Arith<T>::C scalar_as(const Scalar& s) {
+    using C = typename Arith<T>::C;
+    if (std::is_floating_point<C>::value) return static_cast<C>(static_cast<T>(static_cast<float>(s.f)));
+    return static_cast<C>(s.i);
+}
+
+// Visit every active lane: f(repeat, lane, linear index).
+template <typename F> inline void each_lane(const Geometry& g, F&& f) {
+    if (g.contiguous) {
+        for (uint64_t i = 0; i < g.count; ++i) f(0u, i, i);
+        return;
+    }
+    for (uint32_t r = 0; r < g.repeats; ++r) {
+        uint32_t top = g.max_lane(r);
+        for (uint32_t l = 0; l < top; ++l)
+            if (g.on(r, l)) f(r, static_cast<uint64_t>(l), static_cast<uint64_t>(r) * g.epr + l);
+    }
+}
+
+uint32_t repeats_of(const Geometry& g, uint32_t widest) {
+    return g.contiguous ? static_cast<uint32_t>((g.count * widest + 255) / 256) : g.repeats;
+}
+uint8_t level_flags(const Geometry& g) { return g.level0 ? kFlagLevel0 : 0; }
+
+[[noreturn]] void unsupported(Op op, Dt dt, const SrcLoc& loc) {
+    Report("unsupported", op, loc).msg("%s is not supported for %s on Ascend 910B (A2)", op_name(op), dt_name(dt)).fail();
+}
+
+// ---- elementwise kernels ------------------------------------------------------------------------------
+template <typename T, typename F>
+void apply2(const Geometry& g, const Local& d, const Local& a, const Local& b, const Stride* s, F fn) {
+    constexpr uint32_t es = sizeof(T);
+    if (g.contiguous) {
+        uint8_t* pd = d.addr;
+        const uint8_t *pa = a.addr, *pb = b.addr;
+        for (uint64_t i = 0; i < g.count; ++i) st<T>(pd + i * es, fn(ld<T>(pa + i * es), ld<T>(pb + i * es)));
+        return;
+    }
+    each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
+        st<T>(d.addr + lane_offset(g, s[0], es, r, l),
+              fn(ld<T>(a.addr + lane_offset(g, s[1], es, r, l)), ld<T>(b.addr + lane_offset(g, s[2], es, r, l))));
+    });
+}
+
+template <typename T, typename F>
+void apply1(const Geometry& g, const Local& d, const Local& a, const Stride* s, F fn) {
+    constexpr uint32_t es = sizeof(T);
+    if (g.contiguous) {
+        for (uint64_t i = 0; i < g.count; ++i) st<T>(d.addr + i * es, fn(ld<T>(a.addr + i * es)));
+        return;
+    }
+    each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
+        st<T>(d.addr + lane_offset(g, s[0], es, r, l), fn(ld<T>(a.addr + lane_offset(g, s[1], es, r, l))));
+    });
+}
+
+template <typename T> void binary_t(Op op, const Geometry& g, const Local& d, const Local& a, const Local& b, const Stride* s) {
+    using C = typename Arith<T>::C;
+    switch (op) {
+    case Op::Add: apply2<T>(g, d, a, b, s, [](C x, C y) { return x + y; }); break;
+    case Op::Sub: apply2<T>(g, d, a, b, s, [](C x, C y) { return x - y; }); break;
+    case Op::Mul: apply2<T>(g, d, a, b, s, [](C x, C y) { return x * y; }); break;
+    case Op::Div: apply2<T>(g, d, a, b, s, [](C x, C y) { return y == C(0) && !std::is_floating_point<C>::value ? C(0) : x / y; }); break;
+    case Op::Max: apply2<T>(g, d, a, b, s, [](C x, C y) { return x > y ? x : y; }); break;
+    case Op::Min: apply2<T>(g, d, a, b, s, [](C x, C y) { return x < y ? x : y; }); break;
+    default: break;
+    }
+}
+
+template <typename T> void unary_t(Op op, const Geometry& g, const Local& d, const Local& a, const Stride* s) {
+    using C = typename Arith<T>::C;
+    if constexpr (std::is_floating_point<C>::value) {
+        switch (op) {
+        case Op::Exp: apply1<T>(g, d, a, s, [](C x) { return std::exp(x); }); return;
+        case Op::Ln: apply1<T>(g, d, a, s, [](C x) { return std::log(x); }); return;
+        case Op::Abs: apply1<T>(g, d, a, s, [](C x) { return std::fabs(x); }); return;
+        case Op::Sqrt: apply1<T>(g, d, a, s, [](C x) { return std::sqrt(x); }); return;
+        case Op::Rsqrt: apply1<T>(g, d, a, s, [](C x) { return C(1) / std::sqrt(x); }); return;
+        case Op::Reciprocal: apply1<T>(g, d, a, s, [](C x) { return C(1) / x; }); return;
+        default: break;
+        }
+    }
+    if (op == Op::Relu) apply1<T>(g, d, a, s, [](C x) { return x > C(0) ? x : C(0); });
+}
+
+template <typename T> void scalar_t(Op op, const Geometry& g, const Local& d, const Local& a, const Scalar& sc, const Stride* s) {
+    using C = typename Arith<T>::C;
+    const C v = scalar_as<T>(sc);
+    switch (op) {
+    case Op::Adds: apply1<T>(g, d, a, s, [v](C x) { return x + v; }); break;
+    case Op::Muls: apply1<T>(g, d, a, s, [v](C x) { return x * v; }); break;
+    case Op::Maxs: apply1<T>(g, d, a, s, [v](C x) { return x > v ? x : v; }); break;
+    case Op::Mins: apply1<T>(g, d, a, s, [v](C x) { return x < v ? x : v; }); break;
+    case Op::LeakyRelu: apply1<T>(g, d, a, s, [v](C x) { return x >= C(0) ? x : x * v; }); break;
+    default: break;
+    }
+}
+
+#define ASCENDCRAFT_EMU_DISPATCH_ARITH(dt, CALL)                     \
+    switch (dt) {                                                    \
+    case Dt::f16: { using T = half; CALL; break; }                   \
+    case Dt::f32: { using T = float; CALL; break; }                  \
+    case Dt::i16: { using T = int16_t; CALL; break; }                \
+    case Dt::i32: { using T = int32_t; CALL; break; }                \
+    default: unsupported(op, dt, loc);                               \
+    }
+
+// ---- conversions with a rounding mode --------------------------------------------------------------------
+enum Round : uint8_t { kNone = 0, kRint, kFloor, kCeil, kRound, kTrunc, kOdd };
+
+// Next representable value above / below for a 16-bit IEEE-style pattern (half, bfloat16).
+uint16_t next16(uint16_t bits, bool up, uint16_t inf) {
+    bool neg = bits & 0x8000;
+    uint16_t mag = bits & 0x7fff;
+    if (mag > inf) return bits;  // NaN
+    if (mag == 0) return up ? 0x0001 : 0x8001;
+    if (up != neg) return mag == inf ? bits : static_cast<uint16_t>(bits + 1);
+    return static_cast<uint16_t>(bits - 1);
+}
+
+struct HalfFmt {
+    static uint16_t nearest(double x) { half h = static_cast<half>(x); uint16_t b; std::memcpy(&b, &h, 2); return b; }
+    static double value(uint16_t b) { half h; std::memcpy(&h, &b, 2); return static_cast<float>(h); }
+    static constexpr uint16_t inf = 0x7c00;
+};
+struct Bf16Fmt {
+    static uint16_t nearest(double x) { return bfloat16_t::from_float(static_cast<float>(x)); }
+    static double value(uint16_t b) { return bfloat16_t::to_float(b); }
+    static constexpr uint16_t inf = 0x7f80;
+};
+
+template <typename Fmt> uint16_t round16(double x, uint8_t mode) {
+    uint16_t n = Fmt::nearest(x);
+    double dn = Fmt::value(n);
+    if (dn == x || std::isnan(x)) return n;
+    uint16_t lo, hi;
+    if (dn < x) { lo = n; hi = next16(n, true, Fmt::inf); }
+    else { hi = n; lo = next16(n, false, Fmt::inf); }
+    switch (mode) {
+    case kFloor: return lo;
+    case kCeil: return hi;
+    case kTrunc: return x > 0 ? lo : hi;
+    case kRound: {
+        double dl = x - Fmt::value(lo), dh = Fmt::value(hi) - x;
+        return dl < dh ? lo : (dh < dl ? hi : (x > 0 ? hi : lo));
+    }
+    case kOdd: return (lo & 1) ? lo : hi;
+    default: return n;
+    }
+}
+
+float round_float(double x, uint8_t mode) {
+    float n = static_cast<float>(x);
+    if (static_cast<double>(n) == x || std::isnan(x)) return n;
+    float lo, hi;
+    if (static_cast<double>(n) < x) { lo = n; hi = std::nextafter(n, INFINITY); }
+    else { hi = n; lo = std::nextafter(n, -INFINITY); }
+    switch (mode) {
+    case kFloor: return lo;
+    case kCeil: return hi;
+    case kTrunc: return x > 0 ? lo : hi;
+    case kRound: {
+        double dl = x - lo, dh = hi - x;
+        return dl < dh ? lo : (dh < dl ? hi : (x > 0 ? hi : lo));
+    }
+    case kOdd: { uint32_t b; std::memcpy(&b, &lo, 4); return (b & 1) ? lo : hi; }
+    default: return n;
+    }
+}
+
+double round_integral(double x, uint8_t mode) {
+    switch (mode) {
+    case kFloor: return std::floor(x);
+    case kCeil: return std::ceil(x);
+    case kRound: return std::round(x);
+    case kTrunc: return std::trunc(x);
+    default: return std::nearbyint(x);
+    }
+}
+
+template <typename I> I to_int(double x, uint8_t mode) {
+    if (std::isnan(x)) return 0;
+    double r = round_integral(x, mode);
+    double lo = static_cast<double>(std::numeric_limits<I>::min()), hi = static_cast<double>(std::numeric_limits<I>::max());
+    if (r <= lo) return std::numeric_limits<I>::min();
+    if (r >= hi) return std::numeric_limits<I>::max();
+    return static_cast<I>(r);
+}
+
+void convert(Dt dst, Dt src, uint8_t mode, const uint8_t* s, uint8_t* d) {
+    double x = load_d(src, s);
+    switch (dst) {
+    case Dt::f16: { uint16_t b = round16<HalfFmt>(x, mode); std::memcpy(d, &b, 2); break; }
+    case Dt::bf16: { uint16_t b = round16<Bf16Fmt>(x, mode); std::memcpy(d, &b, 2); break; }
+    case Dt::f32: {
+        float f = src == Dt::f32 ? static_cast<float>(mode == kNone ? x : round_integral(x, mode)) : round_float(x, mode);
+        std::memcpy(d, &f, 4);
+        break;
+    }
+    case Dt::i8: { int8_t v = to_int<int8_t>(x, mode); std::memcpy(d, &v, 1); break; }
+    case Dt::u8: { uint8_t v = to_int<uint8_t>(x, mode); std::memcpy(d, &v, 1); break; }
+    case Dt::i16: { int16_t v = to_int<int16_t>(x, mode); std::memcpy(d, &v, 2); break; }
+    case Dt::i32: {
+        int32_t v;
+        if (src == Dt::i64) { int64_t w; std::memcpy(&w, s, 8); v = static_cast<int32_t>(w); }
+        else v = to_int<int32_t>(x, mode);
+        std::memcpy(d, &v, 4);
+        break;
+    }
+    case Dt::i64: {
+        int64_t v;
+        if (src == Dt::i32) { int32_t w; std::memcpy(&w, s, 4); v = w; }
+        else v = to_int<int64_t>(x, mode);
+        std::memcpy(d, &v, 8);
+        break;
+    }
+    default: break;
+    }
+}
+
+// Round modes allowed for a conversion on A2 (bit per RoundMode; the header rejects other pairs).
+uint32_t cast_modes(Dt d, Dt s) {
+    const uint32_t five = 0x3e, none = 0x01, odd = 0x40;
+    if (s == Dt::f16 && d == Dt::f32) return none;
+    if (s == Dt::f16 && (d == Dt::i32 || d == Dt::i16)) return five;
+    if (s == Dt::f16 && (d == Dt::i8 || d == Dt::u8)) return five | none;
+    if (s == Dt::f32 && d == Dt::f32) return five;
+    if (s == Dt::f32 && d == Dt::f16) return five | none | odd;
+    if (s == Dt::f32 && (d == Dt::i32 || d == Dt::i64 || d == Dt::i16 || d == Dt::bf16)) return five;
+    if (s == Dt::bf16 && d == Dt::f32) return none;
+    if (s == Dt::bf16 && d == Dt::i32) return five;
+    if (s == Dt::i16 && d == Dt::f16) return five | none;
+    if (s == Dt::i16 && d == Dt::f32) return none;
+    if (s == Dt::i32 && d == Dt::f32) return five | none;
+    if (s == Dt::i32 && (d == Dt::i16 || d == Dt::i64)) return none;
+    if (s == Dt::i64 && d == Dt::i32) return none;
+    if ((s == Dt::u8 || s == Dt::i8) && d == Dt::f16) return none;
+    if (s == Dt::i64 && d == Dt::f32) return five;
+    return 0;
+}
+
+const char* round_name(uint8_t m) {
+    static const char* const names[] = {"CAST_NONE", "CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
+    return m < 7 ? names[m] : "?";
+}
+
+bool compare(uint8_t mode, double a, double b) {
+    switch (mode) {
+    case 0: return a < b;
+    case 1: return a > b;
+    case 2: return a == b;
+    case 3: return a <= b;
+    case 4: return a >= b;
+    default: return a != b;
+    }
+}
+const char* cmp_name(uint8_t m) {
+    static const char* const names[] = {"LT", "GT", "EQ", "LE", "GE", "NE"};
+    return m < 6 ? names[m] : "?";
+}
+
+inline bool ranges_overlap(const Local& x, uint64_t xb, const Local& y, uint64_t yb) {
+    return x.addr < y.addr + yb && y.addr < x.addr + xb;
+}
+
+uint32_t live_ub_used() {
+    Core& c = core();
+    uint32_t used = 0;
+    for (const PipeState& p : c.pipes) if (p.live) used = std::max(used, p.used);
+    return used;
+}
+
+}  // namespace
+
+// ---- entry points -------------------------------------------------------------------------------------------
+void vec_binary(Op op, Dt dt, const Local& d, const Local& a, const Local& b, const Lanes& lanes, const Stride* s, SrcLoc loc) {
+    enter(op, loc);
+    const uint32_t es = dt_size(dt);
+    Geometry g = resolve(lanes, 256 / es, op, loc);
+    check_operand(g, a, s[1], es, true, op, loc, "src0");
+    check_operand(g, b, s[2], es, true, op, loc, "src1");
+    check_operand(g, d, s[0], es, false, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * 3, g.active(), repeats_of(g, es));
+    if (!tracing_now()) {
+        ASCENDCRAFT_EMU_DISPATCH_ARITH(dt, binary_t<T>(op, g, d, a, b, s));
+        mark_operand(g, d, s[0], es);
+    }
+    restore_mask_after_level2(lanes);
+}
+
+void vec_unary(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lanes, const Stride* s, SrcLoc loc) {
+    enter(op, loc);
+    const uint32_t es = dt_size(dt);
+    Geometry g = resolve(lanes, 256 / es, op, loc);
+    check_operand(g, a, s[1], es, true, op, loc, "src");
+    check_operand(g, d, s[0], es, false, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * 2, g.active(), repeats_of(g, es));
+    if (!tracing_now()) {
+        ASCENDCRAFT_EMU_DISPATCH_ARITH(dt, unary_t<T>(op, g, d, a, s));
+        mark_operand(g, d, s[0], es);
+    }
+    restore_mask_after_level2(lanes);
+}
+
+void vec_scalar(Op op, Dt dt, const Local& d, const Local& a, Scalar v, const Lanes& lanes, const Stride* s, SrcLoc loc) {
+    enter(op, loc);
+    const uint32_t es = dt_size(dt);
+    Geometry g = resolve(lanes, 256 / es, op, loc);
+    check_operand(g, a, s[1], es, true, op, loc, "src");
+    check_operand(g, d, s[0], es, false, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * 2, g.active(), repeats_of(g, es));
+    if (!tracing_now()) {
+        ASCENDCRAFT_EMU_DISPATCH_ARITH(dt, scalar_t<T>(op, g, d, a, v, s));
+        mark_operand(g, d, s[0], es);
+    }
+    restore_mask_after_level2(lanes);
+}
+
+void vec_axpy(Dt dstDt, Dt srcDt, const Local& d, const Local& a, Scalar v, const Lanes& lanes, const Stride* s, SrcLoc loc) {
+    const Op op = Op::Axpy;
+    enter(op, loc);
+    const uint32_t de = dt_size(dstDt), se = dt_size(srcDt);
+    Geometry g = resolve(lanes, 256 / std::max(de, se), op, loc);
+    check_operand(g, a, s[1], se, true, op, loc, "src");
+    check_operand(g, d, s[0], de, true, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dstDt, level_flags(g), loc, g.active() * (se + 2 * de), g.active(), repeats_of(g, std::max(de, se)));
+    if (!tracing_now()) {
+        const float k = static_cast<float>(v.f);
+        each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
+            uint8_t* pd = d.addr + lane_offset(g, s[0], de, r, l);
+            float x = static_cast<float>(load_d(srcDt, a.addr + lane_offset(g, s[1], se, r, l)));
+            float y = static_cast<float>(load_d(dstDt, pd)) + x * k;
+            if (dstDt == Dt::f16) st<half>(pd, y);
+            else st<float>(pd, y);
+        });
+        mark_operand(g, d, s[0], de);
+    }
+    restore_mask_after_level2(lanes);
+}
+
+void vec_duplicate(Dt dt, const Local& d, Scalar v, const Lanes& lanes, const Stride& s, SrcLoc loc) {
+    const Op op = Op::Duplicate;
+    enter(op, loc);
+    const uint32_t es = dt_size(dt);
+    Geometry g = resolve(lanes, 256 / es, op, loc);
+    check_operand(g, d, s, es, false, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es, g.active(), repeats_of(g, es));
+    if (!tracing_now()) {
+        uint8_t value[8] = {};
+        switch (dt) {
+        case Dt::f16: { half h = static_cast<half>(static_cast<float>(v.f)); std::memcpy(value, &h, 2); break; }
+        case Dt::bf16: { uint16_t b = bfloat16_t::from_float(static_cast<float>(v.f)); std::memcpy(value, &b, 2); break; }
+        case Dt::f32: { float f = static_cast<float>(v.f); std::memcpy(value, &f, 4); break; }
+        default: std::memcpy(value, &v.i, es); break;  // little-endian: the low bytes of the integer
+        }
+        each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) { std::memcpy(d.addr + lane_offset(g, s, es, r, l), value, es); });
+        mark_operand(g, d, s, es);
+    }
+    restore_mask_after_level2(lanes);
+}
+
+void vec_cast(Dt dstDt, Dt srcDt, uint8_t round, const Local& d, const Local& a, const Lanes& lanes, const Stride* s, SrcLoc loc) {
+    const Op op = Op::Cast;
+    enter(op, loc);
+    uint32_t allowed = cast_modes(dstDt, srcDt);
+    if (round > 6 || !(allowed & (1u << round)))
+        Report("cast-mode", op, loc)
+            .msg("Cast %s -> %s with RoundMode::%s, which Ascend 910B (A2) does not support for this conversion", dt_name(srcDt),
+                 dt_name(dstDt), round_name(round))
+            .val("round_mode", round_name(round))
+            .hint("%s -> %s allows: %s%s%s%s%s%s%s", dt_name(srcDt), dt_name(dstDt), allowed & 1 ? "CAST_NONE " : "",
+                  allowed & 2 ? "CAST_RINT " : "", allowed & 4 ? "CAST_FLOOR " : "", allowed & 8 ? "CAST_CEIL " : "",
+                  allowed & 16 ? "CAST_ROUND " : "", allowed & 32 ? "CAST_TRUNC " : "", allowed & 64 ? "CAST_ODD" : "")
+            .fail();
+    const uint32_t de = dt_size(dstDt), se = dt_size(srcDt);
+    Geometry g = resolve(lanes, 256 / std::max(de, se), op, loc);
+    check_operand(g, a, s[1], se, true, op, loc, "src");
+    check_operand(g, d, s[0], de, false, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, de >= se ? dstDt : srcDt, level_flags(g), loc, g.active() * (de + se), g.active(),
+           repeats_of(g, std::max(de, se)));
+    if (!tracing_now()) {
+        each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
+            convert(dstDt, srcDt, round, a.addr + lane_offset(g, s[1], se, r, l), d.addr + lane_offset(g, s[0], de, r, l));
+        });
+        mark_operand(g, d, s[0], de);
+    }
+    restore_mask_after_level2(lanes);
+}
+
+void vec_compare(Op op, Dt dt, uint8_t mode, const Local& d, const Local& a, const Local* b, Scalar v, const Lanes& lanes,
+                 const Stride* s, SrcLoc loc) {
+    enter(op, loc);
+    const uint32_t es = dt_size(dt), epr = 256 / es;
+    if (dt == Dt::i32 && mode != 2)
+        Report("unsupported", op, loc).msg("%s on int32_t supports only CMPMODE::EQ on Ascend 910B (A2), not CMPMODE::%s",
+                                           op_name(op), cmp_name(mode))
+            .hint("cast to float first, or compare for equality").fail();
+    if (!lanes.level0 && (lanes.count * es) % 256 != 0)
+        Report("compare-count", op, loc)
+            .msg("%s of %llu %s elements = %llu bytes; the count must cover whole 256-byte repeats (a multiple of %u elements)",
+                 op_name(op), static_cast<unsigned long long>(lanes.count), dt_name(dt),
+                 static_cast<unsigned long long>(lanes.count * es), epr)
+            .val("count", static_cast<int64_t>(lanes.count)).val("multiple", epr)
+            .hint("round the count up to a multiple of %u and size the tensors for it", epr).fail();
+    Geometry g = resolve(lanes, epr, op, loc, true);  // A2 ignores the mask of Compare
+    check_operand(g, a, s[1], es, true, op, loc, "src0");
+    if (b) check_operand(g, *b, s[2], es, true, op, loc, "src1");
+    const uint64_t bits = g.contiguous ? g.count : static_cast<uint64_t>(g.repeats) * epr;
+    check_local(d, op, loc, "dst", 32);
+    check_extent(d, (bits + 7) / 8, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * (b ? 2 : 1) + (bits + 7) / 8, g.active(),
+           repeats_of(g, es));
+    if (!tracing_now()) {
+        std::memset(d.addr, 0, (bits + 7) / 8);
+        each_lane(g, [&](uint32_t r, uint64_t l, uint64_t k) {
+            double x = load_d(dt, a.addr + lane_offset(g, s[1], es, r, l));
+            double y = b ? load_d(dt, b->addr + lane_offset(g, s[2], es, r, l)) : (dt == Dt::i32 ? static_cast<double>(v.i) : v.f);
+            if (compare(mode, x, y)) d.addr[k / 8] |= static_cast<uint8_t>(1u << (k % 8));
+        });
+        mark_written(d, 0, (bits + 7) / 8);
+    }
+    restore_mask_after_level2(lanes);
+}
+
+void vec_select(Dt dt, Dt maskDt, uint8_t mode, const Local& d, const Local& sel, const Local& a, const Local* b, Scalar v,
+                const Lanes& lanes, const Stride* s, SrcLoc loc) {
+    const Op op = Op::Select;
+    enter(op, loc);
+    (void)maskDt;
+    const uint32_t es = dt_size(dt), epr = 256 / es;
+    if (!b && mode != 1)
+        Report("select-mode", op, loc).msg("Select with a scalar src1 needs SELMODE::VSEL_TENSOR_SCALAR_MODE (mode 1), not mode %u", mode)
+            .hint("pass a tensor src1 for modes 0 and 2").fail();
+    if (b && mode != 0 && mode != 2)
+        Report("select-mode", op, loc).msg("Select with a tensor src1 needs SELMODE 0 or 2, not mode %u", mode)
+            .hint("use VSEL_TENSOR_TENSOR_MODE (or pass a scalar src1 for VSEL_TENSOR_SCALAR_MODE)").fail();
+    if (mode == 1 || mode == 2) {
+        uint32_t used = live_ub_used(), top = g_launch->ub_bytes;
+        uint32_t scratch = top > 8192 ? top - 8192 : 0;
+        if (used > scratch)
+            Report("select-scratch", op, loc)
+                .msg("Select in mode %u uses the top 8 KB of UB (offsets %u..%u) as scratch, but InitBuffer allocations reach "
+                     "offset %u and would be overwritten", mode, scratch, top - 1, used)
+                .val("ub_used", used).val("scratch_offset", scratch)
+                .hint("keep the InitBuffer total at or below %u bytes when the kernel uses Select modes 1 or 2", scratch).fail();
+    }
+    Geometry g = resolve(lanes, epr, op, loc);
+    check_operand(g, a, s[1], es, true, op, loc, "src0");
+    if (b) check_operand(g, *b, s[2], es, true, op, loc, "src1");
+    check_operand(g, d, s[0], es, false, op, loc, "dst");
+    const uint64_t bits = mode == 0 ? epr : (g.contiguous ? g.count : static_cast<uint64_t>(g.repeats) * epr);
+    check_local(sel, op, loc, "selMask", 32);
+    check_extent(sel, (bits + 7) / 8, op, loc, "selMask");
+    check_initialised(sel, 0, (bits + 7) / 8, op, loc, "selMask");
+    record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * (b ? 3 : 2) + (bits + 7) / 8, g.active(),
+           repeats_of(g, es));
+    if (!tracing_now()) {
+        uint8_t scalar[8] = {};
+        if (dt == Dt::f16) { half h = static_cast<half>(static_cast<float>(v.f)); std::memcpy(scalar, &h, 2); }
+        else { float f = static_cast<float>(v.f); std::memcpy(scalar, &f, 4); }
+        each_lane(g, [&](uint32_t r, uint64_t l, uint64_t k) {
+            uint64_t bit = mode == 0 ? (g.contiguous ? k % epr : l) : k;
+            bool take0 = (sel.addr[bit / 8] >> (bit % 8)) & 1;
+            const uint8_t* src = take0 ? a.addr + lane_offset(g, s[1], es, r, l) : (b ? b->addr + lane_offset(g, s[2], es, r, l) : scalar);
+            std::memcpy(d.addr + lane_offset(g, s[0], es, r, l), src, es);
+        });
+        mark_operand(g, d, s[0], es);
+    }
+    restore_mask_after_level2(lanes);
+}
+
+void vec_gather(Dt dt, const Local& d, const Local& src, const Local& offsets, uint32_t base, const Lanes& lanes,
+                uint32_t dstRepStride, SrcLoc loc) {
+    const Op op = Op::Gather;
+    enter(op, loc);
+    const uint32_t es = dt_size(dt), epr = 256 / es;
+    Geometry g = resolve(lanes, epr, op, loc);
+    Stride ds{1, dstRepStride};
+    check_operand(g, d, ds, es, false, op, loc, "dst");
+    check_local(src, op, loc, "src", 32);
+    const uint64_t n = g.contiguous ? g.count : static_cast<uint64_t>(g.repeats) * epr;
+    check_local(offsets, op, loc, "srcOffset", 32);
+    check_extent(offsets, n * 4, op, loc, "srcOffset");
+    record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * (2 * es + 4), g.active(), repeats_of(g, es));
+    if (tracing_now()) { restore_mask_after_level2(lanes); return; }
+    each_lane(g, [&](uint32_t r, uint64_t l, uint64_t k) {
+        check_initialised(offsets, k * 4, 4, op, loc, "srcOffset");
+        uint32_t off;
+        std::memcpy(&off, offsets.addr + k * 4, 4);
+        uint64_t at = static_cast<uint64_t>(base) + off;
+        if (at % es != 0)
+            Report("ub-misaligned", op, loc)
+                .msg("Gather: srcBaseAddr + srcOffset[%llu] = %llu bytes is not a multiple of sizeof(%s) = %u",
+                     static_cast<unsigned long long>(k), static_cast<unsigned long long>(at), dt_name(dt), es)
+                .val("index", static_cast<int64_t>(k)).val("offset", static_cast<int64_t>(at))
+                .hint("srcOffset holds byte offsets: element index * sizeof(T)").fail();
+        if (at + es > src.bytes)
+            Report("ub-out-of-range", op, loc)
+                .msg("Gather: srcBaseAddr + srcOffset[%llu] = %llu bytes points past the end of src (%u bytes)",
+                     static_cast<unsigned long long>(k), static_cast<unsigned long long>(at), src.bytes)
+                .val("index", static_cast<int64_t>(k)).val("offset", static_cast<int64_t>(at)).val("tensor_bytes", src.bytes)
+                .hint("srcOffset holds byte offsets (element index * sizeof(T)) relative to src").fail();
+        check_initialised(src, at, es, op, loc, "src");
+        std::memcpy(d.addr + lane_offset(g, ds, es, r, l), src.addr + at, es);
+    });
+    mark_operand(g, d, ds, es);
+    restore_mask_after_level2(lanes);
+}
+
+void vec_index(Dt dt, const Local& d, Scalar first, const Lanes& lanes, const Stride& s, SrcLoc loc) {
+    const Op op = Op::CreateVecIndex;
+    enter(op, loc);
+    const uint32_t es = dt_size(dt);
+    Geometry g = resolve(lanes, 256 / es, op, loc);
+    check_operand(g, d, s, es, false, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es, g.active(), repeats_of(g, es));
+    if (!tracing_now()) {
+        each_lane(g, [&](uint32_t r, uint64_t l, uint64_t k) {
+            uint8_t* p = d.addr + lane_offset(g, s, es, r, l);
+            switch (dt) {
+            case Dt::f16: st<half>(p, static_cast<float>(first.f + static_cast<double>(k))); break;
+            case Dt::f32: st<float>(p, static_cast<float>(first.f + static_cast<double>(k))); break;
+            case Dt::i16: st<int16_t>(p, static_cast<int16_t>(first.i + static_cast<int64_t>(k))); break;
+            default: st<int32_t>(p, static_cast<int32_t>(first.i + static_cast<int64_t>(k))); break;
+            }
+        });
+        mark_operand(g, d, s, es);
+    }
+    restore_mask_after_level2(lanes);
+}
+
+void vec_adv(Op op, Dt dt, const Local& d, const Local& a, const Local* tmp, uint64_t count, SrcLoc loc) {
+    enter(op, loc);
+    const uint32_t es = dt_size(dt);
+    const uint64_t bytes = count * es;
+    Geometry g;
+    g.count = count;
+    Stride s;
+    check_operand(g, a, s, es, true, op, loc, "src");
+    check_operand(g, d, s, es, false, op, loc, "dst");
+    if (ranges_overlap(d, bytes, a, bytes))
+        Report("adv-overlap", op, loc).msg("%s: dst and src overlap; this API does not allow it", op_name(op))
+            .hint("write the result to a different buffer").fail();
+    if (tmp) {
+        check_local(*tmp, op, loc, "sharedTmpBuffer", 32);
+        if (ranges_overlap(*tmp, tmp->bytes, d, bytes) || ranges_overlap(*tmp, tmp->bytes, a, bytes))
+            Report("adv-overlap", op, loc).msg("%s: sharedTmpBuffer overlaps dst or src", op_name(op))
+                .hint("give the temporary buffer its own InitBuffer / TBuf").fail();
+    } else {
+        uint32_t used = live_ub_used(), top = g_launch->ub_bytes;
+        if (top - std::min(top, used) < 256)
+            Report("adv-tmp-space", op, loc)
+                .msg("%s without a sharedTmpBuffer needs free UB for its temporaries, but InitBuffer allocations use %u of "
+                     "the %u bytes", op_name(op), used, top)
+                .val("ub_used", used).val("ub_bytes", top)
+                .hint("pass a sharedTmpBuffer, or leave UB free (the host-side GetXxxMaxMinTmpSize gives the size)").fail();
+    }
+    record(TPipe_::V, TKind::INSTR, op, dt, 0, loc, 2 * bytes, count, static_cast<uint32_t>((bytes + 255) / 256));
+    if (tracing_now()) return;
+    for (uint64_t i = 0; i < count; ++i) {
+        float x = static_cast<float>(load_d(dt, a.addr + i * es));
+        float y = op == Op::Tanh ? std::tanh(x) : op == Op::Sigmoid ? 1.0f / (1.0f + std::exp(-x)) : std::erf(x);
+        if (dt == Dt::f16) st<half>(d.addr + i * es, y);
+        else st<float>(d.addr + i * es, y);
+    }
+    mark_written(d, 0, bytes);
+}
+
+}}  // namespace ascendcraft::emu

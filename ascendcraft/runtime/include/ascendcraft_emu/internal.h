@@ -1,0 +1,311 @@
+// AscendCraft CPU emulation: state and helpers shared by the runtime library's sources. Kernels
+// never include this header.
+#pragma once
+
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime.h"
+
+namespace ascendcraft { namespace emu {
+
+const char* op_name(Op op);
+const char* dt_name(Dt dt);
+uint32_t dt_size(Dt dt);
+const char* position_name(uint8_t pos);
+const char* event_name(uint8_t event);
+
+// ---- trace records (layout = ascendcraft.trace.TRACE_DTYPE) -----------------------------------
+enum class TPipe_ : uint8_t { S = 0, V = 1, MTE2 = 2, MTE3 = 3, MTE1 = 4, M = 5, FIX = 6, ALL = 7 };
+enum class TKind : uint8_t { INSTR = 0, SET = 1, WAIT = 2, BARRIER = 3, SYNC_ALL = 4 };
+constexpr uint16_t kQueueEventBase = 16;
+constexpr uint8_t kFlagUbToUb = 1, kFlagPad = 2, kFlagLevel0 = 4, kFlagGmUnaligned = 8;
+
+#pragma pack(push, 1)
+struct Record {
+    uint16_t core = 0;
+    uint8_t pipe = 0, kind = 0;
+    uint16_t op = 0;
+    uint8_t dtype = 0, flags = 0, src_pipe = 0, dst_pipe = 0;
+    uint16_t event = 0;
+    uint32_t line = 0;
+    uint64_t bytes = 0, elems = 0;
+    uint32_t repeats = 0, bursts = 0, burst_bytes = 0;
+    uint16_t gm_mod = 0, reserved = 0;
+};
+#pragma pack(pop)
+static_assert(sizeof(Record) == 48, "trace records are 48 bytes (ascendcraft.trace.TRACE_DTYPE)");
+
+// ---- the status page: what the parent reads after a crash or a timeout -----------------------
+struct Status {
+    uint32_t magic;         // 'ACEM'
+    int32_t block;          // block running now (-1 = none)
+    uint32_t line;          // kernel line of the last API call
+    uint16_t op;            // last API call
+    uint8_t phase;          // 0 setup, 1 running blocks, 2 blocks done, 3 writing results
+    uint8_t fault_kind;     // 0 none, 1 write to an input buffer, 2 inside a GM buffer, 3 elsewhere
+    int32_t signal;         // signal caught
+    int32_t fault_buffer;   // GM argument index of the fault address, -1 = none
+    uint64_t fault_addr;
+    uint64_t fault_offset;  // offset of the fault address inside that buffer
+    uint32_t blocks_done;
+    uint32_t frames;        // return addresses in `pc`
+    uint64_t anchor;        // run-time address of ascendcraft_emu_anchor (gives the load base)
+    uint64_t pc[8];         // faulting PC, then the caller chain
+    char file[136];         // kernel file of the last API call
+};
+static_assert(sizeof(Status) == 256, "status page layout is shared with ascendcraft.emu");
+
+// ---- global memory ---------------------------------------------------------------------------
+enum class Role : uint8_t { In = 0, Out, InOut, Workspace, Tiling };
+struct GmBuffer {
+    std::string name;
+    uint8_t* base = nullptr;
+    uint64_t bytes = 0;
+    Role role = Role::In;
+    bool real = true;       // false in trace mode: a PROT_NONE reservation, never dereferenced
+    int arg = -1;           // kernel argument index
+};
+
+class GmRegistry {
+public:
+    void add(const GmBuffer& buffer);
+    const GmBuffer* find(const void* p, uint64_t bytes) const;   // the buffer holding [p, p+bytes)
+    const GmBuffer* nearest(const void* p) const;                // the buffer closest to p
+    const std::vector<GmBuffer>& buffers() const { return buffers_; }
+private:
+    std::vector<GmBuffer> buffers_;  // sorted by base
+    mutable size_t last_ = 0;
+};
+
+// Which block wrote which GM bytes since the last SyncAll (for `gm-overlap`).
+class OverlapTracker {
+public:
+    struct Conflict { uint64_t lo, hi; int other; };
+    bool add(uint64_t lo, uint64_t hi, int block, Conflict* conflict);
+    void clear() { ranges_.clear(); }
+private:
+    struct Range { uint64_t hi; int block; };
+    std::map<uint64_t, Range> ranges_;
+};
+
+// Writes the blocks' trace records in block order, whatever order the blocks finish in.
+class TraceWriter {
+public:
+    bool open(const std::string& path);
+    void finish_block(int block, std::vector<Record>&& records);
+    void close();
+    uint64_t written() const { return written_; }
+private:
+    FILE* file_ = nullptr;
+    int next_ = 0;
+    std::map<int, std::vector<Record>> pending_;
+    uint64_t written_ = 0;
+};
+
+// Runs the blocks of a launch one at a time on their own threads; a block that calls SyncAll hands
+// over to the next one, and the barrier opens when every block has arrived.
+class Scheduler {
+public:
+    using Body = void (*)(int block);
+    Scheduler(int blocks, Body body) : blocks_(blocks), body_(body), state_(blocks, kNew), epoch_(blocks, 0) {}
+    void run();
+    void arrive(int block, const SrcLoc& loc);  // SyncAll, called on the block's thread
+    bool cooperative() const { return cooperative_; }
+private:
+    enum State { kNew, kReady, kRunning, kWaiting, kDone };
+    void start(int block);
+    int blocks_;
+    Body body_;
+    std::vector<State> state_;
+    std::vector<uint32_t> epoch_;
+    std::vector<SrcLoc> wait_loc_;
+    std::vector<std::thread> threads_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    int turn_ = -1;  // block allowed to run; -1 = the scheduler
+    int next_new_ = 0;
+    bool cooperative_ = false;
+};
+
+enum class Mode : uint8_t { Execute = 0, Trace = 1 };
+
+// Everything about the current launch (one per process).
+struct Launch {
+    Mode mode = Mode::Execute;
+    uint32_t block_dim = 1;
+    uint32_t cores = 48;
+    uint32_t ub_bytes = 196608;
+    uint8_t poison = 0xA5;
+    uint64_t tiling_key = 0;
+    int report_fd = -1;
+    Status* status = nullptr;
+    GmRegistry gm;
+    OverlapTracker overlap;
+    TraceWriter trace;
+    Scheduler* scheduler = nullptr;
+    std::atomic<bool> uninit_reported{false};
+    std::vector<uint32_t> ub_used;
+    uint32_t sync_epoch = 0;
+};
+extern Launch* g_launch;
+
+// ---- per-block state ---------------------------------------------------------------------------
+enum class SlotState : uint8_t { Free = 0, Allocated, Queued };
+struct Slot {
+    SlotState state = SlotState::Free;
+    SrcLoc alloc_loc;
+};
+struct Queue {
+    int pipe = -1;
+    bool live = true;
+    bool is_buf = false;
+    uint8_t src = 0, dst = 0;
+    int32_t depth = 0;
+    uint32_t len = 0;        // bytes per buffer (rounded up to 32)
+    uint32_t base = 0;       // UB offset of buffer 0
+    uint32_t next = 0;       // next buffer AllocTensor hands out
+    uint16_t event_base = 0; // trace event key of buffer 0
+    uint8_t producer = 0, consumer = 0;  // trace pipes
+    std::vector<Slot> slots;
+    std::vector<int> fifo;
+    SrcLoc init_loc;
+};
+struct PipeState {
+    void* object = nullptr;
+    bool live = true;
+    uint32_t used = 0;       // UB bytes handed out
+    uint32_t buffers = 0;    // buffers handed out (≤ 64)
+    SrcLoc loc;
+};
+
+struct Core {
+    explicit Core(int index);
+    ~Core();
+    Core(const Core&) = delete;
+    Core& operator=(const Core&) = delete;
+
+    int idx;
+    uint8_t* ub = nullptr;
+    std::vector<uint8_t> written;   // per UB byte: ever written (execute mode)
+    std::vector<PipeState> pipes;
+    std::vector<Queue> queues;
+    int current_pipe = -1;
+    uint32_t in_flight[32] = {};    // allocated queue buffers per TPosition
+    uint32_t ub_high = 0;
+    uint16_t next_event_key = kQueueEventBase;
+    // vector mask register
+    bool counter_mode = false;
+    uint64_t mask_bits[2] = {~0ull, ~0ull};
+    uint64_t counter_value = 0;
+    // atomic GM accumulation
+    bool atomic_add = false;
+    Dt atomic_dt = Dt::none;
+    // user flags: set counts and where they were set; allocated event ids
+    uint8_t flag_set[64][8] = {};
+    SrcLoc flag_loc[64][8];
+    uint8_t event_ids[64] = {};
+    std::vector<Record> trace;
+};
+// The block running on this thread (nullptr outside a block). Accessors, not an extern
+// thread_local: a TLS variable shared across translation units trips UBSan's null checks.
+Core* current_core();
+void set_current_core(Core* c);
+
+// ---- reports: JSON lines the parent turns into Diagnostics -----------------------------------
+class Report {
+public:
+    Report(const char* kind, Op op, const SrcLoc& loc);
+    Report& msg(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+    Report& hint(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+    Report& val(const char* key, int64_t v);
+    Report& val(const char* key, const char* v);
+    Report& block(int b);       // the block the report is about (default: the running one)
+    [[noreturn]] void fail();   // an error: write it and stop the run
+    void note();                // a note: write it and carry on
+private:
+    void write(const char* severity);
+    std::string kind_, message_, hint_, values_;
+    Op op_;
+    SrcLoc loc_;
+    int block_ = -2;
+};
+std::string json_string(const std::string& s);
+void write_line(const std::string& line);
+[[noreturn]] void die(int code);
+
+// ---- helpers -------------------------------------------------------------------------------------
+Core& core();
+inline bool tracing_now() { return g_launch->mode == Mode::Trace; }
+void enter(Op op, const SrcLoc& loc);   // status page: the API call being made
+inline uint32_t ub_offset(const uint8_t* p) { return static_cast<uint32_t>(p - core().ub); }
+void record(TPipe_ pipe, TKind kind, Op op, Dt dt, uint8_t flags, const SrcLoc& loc, uint64_t bytes = 0, uint64_t elems = 0,
+            uint32_t repeats = 0, uint32_t bursts = 0, uint32_t burst_bytes = 0, uint16_t gm_mod = 0);
+void record_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event, Op op, const SrcLoc& loc);
+void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uint32_t align);
+void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role);
+void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role);
+void mark_written(const Local& t, uint64_t offset, uint64_t len);
+const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const SrcLoc& loc);
+void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc);
+uint8_t trace_pipe_of(uint8_t pipe_t_value);
+void event_pipes(uint8_t event, uint8_t* src, uint8_t* dst);
+
+// Resolved lanes of a vector instruction.
+struct Geometry {
+    bool contiguous = true;
+    uint64_t count = 0;      // contiguous: elements
+    uint32_t repeats = 0;    // level 0
+    uint32_t epr = 0;        // lanes per repeat
+    uint64_t bits[2] = {0, 0};
+    uint32_t last_lanes = 0; // counter mode: lanes of the last repeat (0 = as the others)
+    bool level0 = false;
+    uint64_t active() const;          // lanes computed in total
+    bool on(uint32_t r, uint32_t lane) const {
+        if (last_lanes && r + 1 == repeats) return lane < last_lanes;
+        return (bits[lane >> 6] >> (lane & 63)) & 1;
+    }
+    uint32_t max_lane(uint32_t r) const;  // highest active lane of repeat r (+1), 0 if none
+};
+Geometry resolve(const Lanes& lanes, uint32_t epr, Op op, const SrcLoc& loc, bool ignoreMask = false);
+void restore_mask_after_level2(const Lanes& lanes);
+// Byte offset of lane `lane` of repeat `r` for an operand with element size `esize`.
+inline uint64_t lane_offset(const Geometry& g, const Stride& s, uint32_t esize, uint32_t r, uint64_t lane) {
+    if (g.contiguous) return lane * esize;
+    uint64_t byte = lane * esize;
+    return (static_cast<uint64_t>(r) * s.rep + (byte / 32) * s.blk) * 32 + byte % 32;
+}
+uint64_t operand_extent(const Geometry& g, const Stride& s, uint32_t esize);
+void check_operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize, bool read, Op op, const SrcLoc& loc,
+                   const char* role, uint32_t align = 32);
+void mark_operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize);
+
+// Element access in float/int arithmetic.
+inline double load_d(Dt dt, const uint8_t* p) {
+    switch (dt) {
+    case Dt::f16: { half v; std::memcpy(&v, p, 2); return static_cast<float>(v); }
+    case Dt::bf16: { uint16_t b; std::memcpy(&b, p, 2); return bfloat16_t::to_float(b); }
+    case Dt::f32: { float v; std::memcpy(&v, p, 4); return v; }
+    case Dt::f64: { double v; std::memcpy(&v, p, 8); return v; }
+    case Dt::i8: return static_cast<int8_t>(*p);
+    case Dt::u8: case Dt::b8: return *p;
+    case Dt::i16: { int16_t v; std::memcpy(&v, p, 2); return v; }
+    case Dt::u16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case Dt::i32: { int32_t v; std::memcpy(&v, p, 4); return v; }
+    case Dt::u32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    case Dt::i64: { int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+    case Dt::u64: { uint64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+    default: return 0;
+    }
+}
+inline bool is_float(Dt dt) { return dt == Dt::f16 || dt == Dt::bf16 || dt == Dt::f32 || dt == Dt::f64; }
+
+std::string fmt(const char* f, ...) __attribute__((format(printf, 1, 2)));
+
+}}  // namespace ascendcraft::emu

@@ -1,0 +1,199 @@
+// AscendCraft CPU emulation: TPipe, TQue/TQueBind, TBuf, flags, barriers and core indexing.
+#pragma once
+
+#include "tensor.h"
+
+namespace AscendC {
+
+class TPipe;
+
+// A queue of UB buffers between two positions (VECIN → compute, compute → VECOUT, ...).
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
+public:
+    TQueBind() {}
+    template <typename T> LocalTensor<T> AllocTensor(SrcLoc loc = {}) {
+        return LocalTensor<T>(ascendcraft::emu::queue_alloc(queue_, loc));
+    }
+    template <typename T> void AllocTensor(LocalTensor<T>& tensor, SrcLoc loc = {}) {
+        tensor = LocalTensor<T>(ascendcraft::emu::queue_alloc(queue_, loc));
+    }
+    template <typename T> bool EnQue(const LocalTensor<T>& tensor, SrcLoc loc = {}) {
+        return ascendcraft::emu::queue_enque(queue_, tensor.emu(), loc);
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T> bool EnQue(const LocalTensor<T>& tensor, SrcLoc loc = {}) {
+        return ascendcraft::emu::queue_enque(queue_, tensor.emu(), loc);
+    }
+    template <typename T> LocalTensor<T> DeQue(SrcLoc loc = {}) {
+        return LocalTensor<T>(ascendcraft::emu::queue_deque(queue_, loc));
+    }
+    template <typename T> void DeQue(LocalTensor<T>& tensor, SrcLoc loc = {}) {
+        tensor = LocalTensor<T>(ascendcraft::emu::queue_deque(queue_, loc));
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T> LocalTensor<T> DeQue(SrcLoc loc = {}) {
+        return LocalTensor<T>(ascendcraft::emu::queue_deque(queue_, loc));
+    }
+    template <typename T> void FreeTensor(const LocalTensor<T>& tensor, SrcLoc loc = {}) {
+        ascendcraft::emu::queue_free(queue_, tensor.emu(), loc);
+    }
+    bool HasTensorInQue() const { return ascendcraft::emu::queue_count(queue_) > 0; }
+    int32_t GetTensorCountInQue() const { return ascendcraft::emu::queue_count(queue_); }
+    bool VacantInQue() const { return depth <= 0 || ascendcraft::emu::queue_count(queue_) < depth; }
+    bool HasIdleBuffer() const { return ascendcraft::emu::queue_has_idle(queue_); }
+    void FreeAllEvent() {}
+
+    int queue_ = -1;  // runtime handle, set by TPipe::InitBuffer
+};
+
+template <TPosition pos, int32_t depth, auto mask = 0> class TQue : public TQueBind<pos, pos, depth, mask> {};
+
+// A scratch buffer without queue semantics.
+template <TPosition pos = TPosition::VECCALC> class TBuf {
+public:
+    TBuf() {}
+    template <typename T> LocalTensor<T> Get(SrcLoc loc = {}) {
+        return LocalTensor<T>(ascendcraft::emu::tbuf_get(queue_, 0, 0, true, loc));
+    }
+    template <typename T> LocalTensor<T> Get(uint32_t len, SrcLoc loc = {}) {
+        return LocalTensor<T>(ascendcraft::emu::tbuf_get(queue_, static_cast<uint64_t>(len) * sizeof(T), 0, false, loc));
+    }
+    template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, SrcLoc loc = {}) {
+        return LocalTensor<T>(ascendcraft::emu::tbuf_get(queue_, static_cast<uint64_t>(size) * sizeof(T), bufOffset, false, loc));
+    }
+    int queue_ = -1;
+};
+
+// The memory manager of one kernel: hands out UB to queues and buffers.
+class TPipe {
+public:
+    TPipe(SrcLoc loc = {}) : pipe_(ascendcraft::emu::pipe_open(this, loc)) {}
+    ~TPipe() { ascendcraft::emu::pipe_close(pipe_); }
+    TPipe(const TPipe&) = delete;
+    TPipe& operator=(const TPipe&) = delete;
+
+    template <TPosition src, TPosition dst, int32_t depth, auto mask>
+    bool InitBuffer(TQueBind<src, dst, depth, mask>& que, uint8_t num, uint32_t len, SrcLoc loc = {}) {
+        que.queue_ = ascendcraft::emu::queue_init(pipe_, static_cast<uint8_t>(src), static_cast<uint8_t>(dst), depth, num, len, false, loc);
+        return true;
+    }
+    template <TPosition pos> bool InitBuffer(TBuf<pos>& buf, uint32_t len, SrcLoc loc = {}) {
+        buf.queue_ = ascendcraft::emu::queue_init(pipe_, static_cast<uint8_t>(pos), static_cast<uint8_t>(pos), 0, 1, len, true, loc);
+        return true;
+    }
+    void Reset(SrcLoc loc = {}) { ascendcraft::emu::pipe_reset(pipe_, loc); }
+    void Destroy(SrcLoc loc = {}) { ascendcraft::emu::pipe_reset(pipe_, loc); }
+    template <HardEvent evt> TEventID AllocEventID(SrcLoc loc = {}) {
+        return static_cast<TEventID>(ascendcraft::emu::event_alloc(static_cast<uint8_t>(evt), loc));
+    }
+    template <HardEvent evt> void ReleaseEventID(TEventID id, SrcLoc loc = {}) {
+        ascendcraft::emu::event_release(static_cast<uint8_t>(evt), id, loc);
+    }
+    template <HardEvent evt> TEventID FetchEventID(SrcLoc loc = {}) {
+        return static_cast<TEventID>(ascendcraft::emu::event_fetch(static_cast<uint8_t>(evt), loc));
+    }
+    TEventID FetchEventID(HardEvent evt, SrcLoc loc = {}) {
+        return static_cast<TEventID>(ascendcraft::emu::event_fetch(static_cast<uint8_t>(evt), loc));
+    }
+
+private:
+    int pipe_;
+};
+
+inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendcraft::emu::current_pipe_object()); }
+
+// ---- flags and barriers ---------------------------------------------------------------------
+template <HardEvent event> inline void SetFlag(int32_t eventID, SrcLoc loc = {}) {
+    ascendcraft::emu::flag_set(static_cast<uint8_t>(event), eventID, loc);
+}
+template <HardEvent event> inline void WaitFlag(int32_t eventID, SrcLoc loc = {}) {
+    ascendcraft::emu::flag_wait(static_cast<uint8_t>(event), eventID, loc);
+}
+template <pipe_t pipe> inline void PipeBarrier(SrcLoc loc = {}) { ascendcraft::emu::pipe_barrier(pipe, loc); }
+
+// The HardEvent that orders pipe `src` before pipe `dst` (HardEvent::MAX if there is none).
+constexpr HardEvent HardEventOf(pipe_t src, pipe_t dst) {
+    return src == PIPE_MTE2 && dst == PIPE_V ? HardEvent::MTE2_V
+         : src == PIPE_V && dst == PIPE_MTE2 ? HardEvent::V_MTE2
+         : src == PIPE_MTE3 && dst == PIPE_V ? HardEvent::MTE3_V
+         : src == PIPE_V && dst == PIPE_MTE3 ? HardEvent::V_MTE3
+         : src == PIPE_V && dst == PIPE_V ? HardEvent::V_V
+         : src == PIPE_MTE3 && dst == PIPE_MTE2 ? HardEvent::MTE3_MTE2
+         : src == PIPE_MTE2 && dst == PIPE_MTE3 ? HardEvent::MTE2_MTE3
+         : src == PIPE_S && dst == PIPE_V ? HardEvent::S_V
+         : src == PIPE_V && dst == PIPE_S ? HardEvent::V_S
+         : src == PIPE_S && dst == PIPE_MTE2 ? HardEvent::S_MTE2
+         : src == PIPE_MTE2 && dst == PIPE_S ? HardEvent::MTE2_S
+         : src == PIPE_S && dst == PIPE_MTE3 ? HardEvent::S_MTE3
+         : src == PIPE_MTE3 && dst == PIPE_S ? HardEvent::MTE3_S
+         : src == PIPE_MTE2 && dst == PIPE_MTE1 ? HardEvent::MTE2_MTE1
+         : src == PIPE_MTE1 && dst == PIPE_MTE2 ? HardEvent::MTE1_MTE2
+         : src == PIPE_MTE1 && dst == PIPE_M ? HardEvent::MTE1_M
+         : src == PIPE_M && dst == PIPE_MTE1 ? HardEvent::M_MTE1
+         : src == PIPE_M && dst == PIPE_V ? HardEvent::M_V
+         : src == PIPE_V && dst == PIPE_M ? HardEvent::V_M
+         : src == PIPE_M && dst == PIPE_FIX ? HardEvent::M_FIX
+         : src == PIPE_FIX && dst == PIPE_M ? HardEvent::FIX_M
+         : src == PIPE_FIX && dst == PIPE_S ? HardEvent::FIX_S
+         : src == PIPE_M && dst == PIPE_S ? HardEvent::M_S
+         : HardEvent::MAX;
+}
+
+// Flags between two pipes, named by the pipes instead of a HardEvent.
+template <pipe_t src, pipe_t dst> class TQueSync {
+    static_assert(HardEventOf(src, dst) != HardEvent::MAX, "TQueSync: there is no hardware event between these two pipes");
+public:
+    void SetFlag(TEventID id, SrcLoc loc = {}) { ascendcraft::emu::flag_set(static_cast<uint8_t>(HardEventOf(src, dst)), id, loc); }
+    void WaitFlag(TEventID id, SrcLoc loc = {}) { ascendcraft::emu::flag_wait(static_cast<uint8_t>(HardEventOf(src, dst)), id, loc); }
+};
+
+// ---- cores ----------------------------------------------------------------------------------
+inline int64_t GetBlockIdx() { return ascendcraft::emu::block_idx(); }
+inline int64_t GetBlockNum() { return ascendcraft::emu::block_num(); }
+inline int64_t GetSubBlockIdx() { return 0; }
+inline int64_t GetSubBlockNum() { return 1; }
+inline int64_t GetTaskRation() { return 1; }
+inline constexpr int64_t GetDataBlockSizeInBytes() { return ONE_BLK_SIZE; }
+
+template <bool isAIVOnly = true> inline void SyncAll(SrcLoc loc = {}) { ascendcraft::emu::sync_all(loc); }
+template <bool isAIVOnly = true>
+inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0,
+                    SrcLoc loc = {}) {
+    ascendcraft::emu::sync_all_soft(gmWorkspace.GetPhyAddr(), gmWorkspace.GetSize() * sizeof(int32_t), ubWorkspace.emu(), usedCores, loc);
+}
+
+// ---- global memory helpers --------------------------------------------------------------------
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
+inline void SetSysWorkspace(GM_ADDR) {}
+template <typename T, CacheLine cl = CacheLine::SINGLE_CACHE_LINE, DcciDst dst = DcciDst::CACHELINE_OUT>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+template <typename T, CacheLine cl = CacheLine::SINGLE_CACHE_LINE, DcciDst dst = DcciDst::CACHELINE_OUT>
+inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
+template <typename T>
+inline void InitGlobalMemory(const GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value, SrcLoc loc = {}) {
+    ascendcraft::emu::gm_fill(gmWorkspaceAddr.GetPhyAddr(), size, sizeof(T), &value, loc);
+}
+template <typename T> inline void SetAtomicAdd(SrcLoc loc = {}) {
+    static_assert(ascendcraft::emu::OneOf<T, half, float, int16_t, int32_t, bfloat16_t>::value,
+                  "SetAtomicAdd on Ascend 910B (A2) supports half, bfloat16_t, int16_t, int32_t and float");
+    ascendcraft::emu::atomic_set(true, ascendcraft::emu::dt_of<T>(), loc);
+}
+inline void SetAtomicNone(SrcLoc loc = {}) { ascendcraft::emu::atomic_set(false, ascendcraft::emu::Dt::none, loc); }
+
+// ---- printing ---------------------------------------------------------------------------------
+template <typename... Args> inline void printf(const char* fmt, Args... args) { std::printf(fmt, args...); }
+template <typename... Args> inline void PRINTF(const char* fmt, Args... args) { std::printf(fmt, args...); }
+template <typename T> inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, SrcLoc loc = {}) {
+    ascendcraft::emu::dump_tensor(tensor.emu(), ascendcraft::emu::dt_of<T>(), desc, dumpSize, loc);
+}
+
+}  // namespace AscendC
+
+// ---- the older intrinsic spellings ----------------------------------------------------------------
+inline void pipe_barrier(pipe_t pipe, ascendcraft::emu::SrcLoc loc = {}) { ascendcraft::emu::pipe_barrier(pipe, loc); }
+inline void set_flag(pipe_t src, pipe_t dst, event_t id, ascendcraft::emu::SrcLoc loc = {}) {
+    ascendcraft::emu::flag_set(static_cast<uint8_t>(AscendC::HardEventOf(src, dst)), id, loc);
+}
+inline void wait_flag(pipe_t src, pipe_t dst, event_t id, ascendcraft::emu::SrcLoc loc = {}) {
+    ascendcraft::emu::flag_wait(static_cast<uint8_t>(AscendC::HardEventOf(src, dst)), id, loc);
+}
+inline int64_t get_block_idx() { return ascendcraft::emu::block_idx(); }
+inline int64_t get_block_num() { return ascendcraft::emu::block_num(); }

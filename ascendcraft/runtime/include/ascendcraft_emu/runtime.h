@@ -1,0 +1,198 @@
+// AscendCraft CPU emulation: the interface between the API headers (templates that kernels
+// instantiate) and the precompiled runtime library (checks, data work, trace, scheduling).
+#pragma once
+
+#include "base.h"
+
+namespace ascendcraft { namespace emu {
+
+// Element types; the order matches ascendcraft.trace.DTYPE_NAMES.
+enum class Dt : uint8_t { none = 0, f16, bf16, f32, f64, i8, u8, i16, u16, i32, u32, i64, u64, b8 };
+
+template <typename T> struct DtOf { static constexpr Dt value = Dt::none; };
+template <> struct DtOf<half> { static constexpr Dt value = Dt::f16; };
+template <> struct DtOf<bfloat16_t> { static constexpr Dt value = Dt::bf16; };
+template <> struct DtOf<float> { static constexpr Dt value = Dt::f32; };
+template <> struct DtOf<double> { static constexpr Dt value = Dt::f64; };
+template <> struct DtOf<char> { static constexpr Dt value = Dt::i8; };
+template <> struct DtOf<signed char> { static constexpr Dt value = Dt::i8; };
+template <> struct DtOf<unsigned char> { static constexpr Dt value = Dt::u8; };
+template <> struct DtOf<short> { static constexpr Dt value = Dt::i16; };
+template <> struct DtOf<unsigned short> { static constexpr Dt value = Dt::u16; };
+template <> struct DtOf<int> { static constexpr Dt value = Dt::i32; };
+template <> struct DtOf<unsigned int> { static constexpr Dt value = Dt::u32; };
+template <> struct DtOf<long> { static constexpr Dt value = Dt::i64; };
+template <> struct DtOf<unsigned long> { static constexpr Dt value = Dt::u64; };
+template <> struct DtOf<long long> { static constexpr Dt value = Dt::i64; };
+template <> struct DtOf<unsigned long long> { static constexpr Dt value = Dt::u64; };
+template <> struct DtOf<bool> { static constexpr Dt value = Dt::b8; };
+template <typename T> constexpr Dt dt_of() { return DtOf<typename std::remove_cv<T>::type>::value; }
+
+template <typename T, typename... Ts> struct OneOf : std::false_type {};
+template <typename T, typename U, typename... Ts>
+struct OneOf<T, U, Ts...> : std::integral_constant<bool, std::is_same<T, U>::value || OneOf<T, Ts...>::value> {};
+
+// The AscendC API names, in the order of trace records' `op` field (Trace.op_names).
+#define ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, ...) \
+    static_assert(::ascendcraft::emu::OneOf<T, __VA_ARGS__>::value, #API " on Ascend 910B (A2) supports " TEXT " only")
+
+#define ASCENDCRAFT_EMU_OPS(X)                                                                        \
+    X(DataCopy) X(DataCopyPad) X(Add) X(Sub) X(Mul) X(Div) X(Max) X(Min) X(Adds) X(Muls) X(Maxs)      \
+    X(Mins) X(Exp) X(Ln) X(Abs) X(Sqrt) X(Rsqrt) X(Reciprocal) X(Relu) X(LeakyRelu) X(Axpy)           \
+    X(Duplicate) X(Cast) X(Compare) X(CompareScalar) X(Select) X(ReduceSum) X(ReduceMax) X(ReduceMin) \
+    X(WholeReduceSum) X(WholeReduceMax) X(WholeReduceMin) X(BlockReduceSum) X(BlockReduceMax)         \
+    X(BlockReduceMin) X(Gather) X(CreateVecIndex) X(Tanh) X(Sigmoid) X(Erf) X(GetValue) X(SetValue)   \
+    X(InitBuffer) X(AllocTensor) X(EnQue) X(DeQue) X(FreeTensor) X(TBufGet) X(SetSize) X(SetFlag)     \
+    X(WaitFlag) X(PipeBarrier) X(SyncAll) X(AllocEventID) X(ReleaseEventID) X(FetchEventID)           \
+    X(SetVectorMask) X(SetMaskCount) X(SetMaskNorm) X(ResetMask) X(SetAtomicAdd) X(SetAtomicNone)     \
+    X(InitGlobalMemory) X(GET_TILING_DATA) X(DumpTensor) X(Kernel) X(SetGlobalBuffer)
+
+enum class Op : uint16_t {
+#define ASCENDCRAFT_EMU_ENUM(name) name,
+    ASCENDCRAFT_EMU_OPS(ASCENDCRAFT_EMU_ENUM)
+#undef ASCENDCRAFT_EMU_ENUM
+    Count
+};
+
+// A LocalTensor as the runtime sees it: a byte range of the block's Unified Buffer.
+struct Local {
+    uint8_t* addr = nullptr;  // host address inside the block's UB
+    uint32_t bytes = 0;       // bytes the view covers (GetSize() * sizeof(T))
+    uint32_t cap = 0;         // bytes from addr to the end of the buffer it came from
+    int16_t queue = -1;       // queue (or TBuf) the buffer belongs to, -1 = none
+    int16_t slot = -1;        // buffer index inside that queue
+    uint8_t pos = static_cast<uint8_t>(AscendC::TPosition::VECCALC);
+};
+
+// A scalar operand, whatever its type.
+struct Scalar {
+    double f = 0;
+    int64_t i = 0;
+};
+template <typename T> inline Scalar scalar_of(T v) {
+    Scalar s;
+    s.f = static_cast<double>(static_cast<float>(v));
+    s.i = static_cast<int64_t>(static_cast<double>(static_cast<float>(v)));
+    return s;
+}
+template <> inline Scalar scalar_of<double>(double v) { Scalar s; s.f = v; s.i = static_cast<int64_t>(v); return s; }
+#define ASCENDCRAFT_EMU_INT_SCALAR(T) \
+    template <> inline Scalar scalar_of<T>(T v) { Scalar s; s.f = static_cast<double>(v); s.i = static_cast<int64_t>(v); return s; }
+ASCENDCRAFT_EMU_INT_SCALAR(int8_t) ASCENDCRAFT_EMU_INT_SCALAR(uint8_t) ASCENDCRAFT_EMU_INT_SCALAR(int16_t)
+ASCENDCRAFT_EMU_INT_SCALAR(uint16_t) ASCENDCRAFT_EMU_INT_SCALAR(int32_t) ASCENDCRAFT_EMU_INT_SCALAR(uint32_t)
+ASCENDCRAFT_EMU_INT_SCALAR(int64_t) ASCENDCRAFT_EMU_INT_SCALAR(uint64_t) ASCENDCRAFT_EMU_INT_SCALAR(bool)
+#undef ASCENDCRAFT_EMU_INT_SCALAR
+
+// Which lanes a vector instruction covers: `count` contiguous elements (level 2), or `repeats`
+// repeats of 256 bytes under a lane mask (level 0).
+struct Lanes {
+    bool level0 = false;
+    uint64_t count = 0;      // level 2
+    bool negative = false;   // level 2: the kernel passed a negative count
+    uint32_t repeats = 0;    // level 0
+    bool setMask = true;     // level 0: the mask comes with the call (isSetMask = true)
+    bool bitMask = false;    // level 0: mask[] form
+    uint64_t mask[2] = {0, 0};
+};
+inline Lanes count_lanes(int64_t n) { Lanes l; l.count = n < 0 ? 0 : static_cast<uint64_t>(n); l.negative = n < 0; return l; }
+inline Lanes mask_lanes(uint64_t mask, int64_t repeats, bool setMask) {
+    Lanes l; l.level0 = true; l.repeats = static_cast<uint32_t>(repeats); l.setMask = setMask; l.mask[0] = mask; return l;
+}
+inline Lanes mask_lanes(const uint64_t mask[], int64_t repeats, bool setMask) {
+    Lanes l; l.level0 = true; l.repeats = static_cast<uint32_t>(repeats); l.setMask = setMask; l.bitMask = true;
+    if (mask) { l.mask[0] = mask[0]; l.mask[1] = mask[1]; }
+    return l;
+}
+
+// Strides of one operand of a level-0 instruction, in 32-byte blocks.
+struct Stride {
+    uint32_t blk = 1;
+    uint32_t rep = 8;
+};
+
+// DataCopy geometry: `count` elements, or bursts.
+struct CopyShape {
+    bool countForm = true;
+    uint64_t count = 0;
+    uint32_t blockCount = 1;
+    uint32_t blockLen = 0;   // DataCopy: 32-byte blocks; DataCopyPad: bytes
+    uint32_t srcStride = 0;
+    uint32_t dstStride = 0;
+};
+struct PadSpec {
+    bool isPad = false;
+    uint32_t left = 0, right = 0;  // elements
+    uint64_t valueBits = 0;        // padding value, bit pattern of T
+    bool legacy = false;           // DataCopyParams + DataCopyPadParams overload
+};
+
+// ---- runtime entry points (libascendcraft_emu) ---------------------------------------------
+int64_t block_idx();
+int64_t block_num();
+bool tracing();
+
+int pipe_open(void* object, SrcLoc loc);
+void pipe_close(int pipe);
+void pipe_reset(int pipe, SrcLoc loc);
+void* current_pipe_object();
+int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t num, uint64_t len, bool isBuf, SrcLoc loc);
+Local queue_alloc(int queue, SrcLoc loc);
+bool queue_enque(int queue, const Local& t, SrcLoc loc);
+Local queue_deque(int queue, SrcLoc loc);
+void queue_free(int queue, const Local& t, SrcLoc loc);
+int32_t queue_count(int queue);
+bool queue_has_idle(int queue);
+Local tbuf_get(int queue, uint64_t bytes, uint64_t offsetBytes, bool whole, SrcLoc loc);
+void local_set_size(Local& t, uint64_t bytes, SrcLoc loc);
+
+void flag_set(uint8_t event, int32_t id, SrcLoc loc);
+void flag_wait(uint8_t event, int32_t id, SrcLoc loc);
+int32_t event_alloc(uint8_t event, SrcLoc loc);
+int32_t event_fetch(uint8_t event, SrcLoc loc);
+void event_release(uint8_t event, int32_t id, SrcLoc loc);
+void pipe_barrier(uint8_t pipe, SrcLoc loc);
+void sync_all(SrcLoc loc);
+void sync_all_soft(const void* gm, uint64_t gmBytes, const Local& ub, int32_t usedCores, SrcLoc loc);
+
+void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc loc);
+void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, SrcLoc loc);
+void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc);
+void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc);
+void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc);
+void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc);
+
+void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const CopyShape& shape, SrcLoc loc);
+void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const CopyShape& shape, const PadSpec& pad, SrcLoc loc);
+
+void vec_binary(Op op, Dt dt, const Local& d, const Local& a, const Local& b, const Lanes& lanes, const Stride* s, SrcLoc loc);
+void vec_unary(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lanes, const Stride* s, SrcLoc loc);
+void vec_scalar(Op op, Dt dt, const Local& d, const Local& a, Scalar v, const Lanes& lanes, const Stride* s, SrcLoc loc);
+void vec_axpy(Dt dstDt, Dt srcDt, const Local& d, const Local& a, Scalar v, const Lanes& lanes, const Stride* s, SrcLoc loc);
+void vec_duplicate(Dt dt, const Local& d, Scalar v, const Lanes& lanes, const Stride& s, SrcLoc loc);
+void vec_cast(Dt dstDt, Dt srcDt, uint8_t round, const Local& d, const Local& a, const Lanes& lanes, const Stride* s, SrcLoc loc);
+void vec_compare(Op op, Dt dt, uint8_t mode, const Local& d, const Local& a, const Local* b, Scalar v, const Lanes& lanes,
+                 const Stride* s, SrcLoc loc);
+void vec_select(Dt dt, Dt maskDt, uint8_t mode, const Local& d, const Local& sel, const Local& a, const Local* b, Scalar v,
+                const Lanes& lanes, const Stride* s, SrcLoc loc);
+void vec_gather(Dt dt, const Local& d, const Local& src, const Local& offsets, uint32_t base, const Lanes& lanes,
+                uint32_t dstRepStride, SrcLoc loc);
+void vec_index(Dt dt, const Local& d, Scalar first, const Lanes& lanes, const Stride& s, SrcLoc loc);
+void vec_adv(Op op, Dt dt, const Local& d, const Local& a, const Local* tmp, uint64_t count, SrcLoc loc);
+
+void reduce_all(Op op, Dt dt, const Local& d, const Local& a, const Local& tmp, const Lanes& lanes, uint32_t srcRepStride,
+                bool calIndex, SrcLoc loc);
+void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lanes, uint32_t dstRepStride,
+                  uint32_t srcBlkStride, uint32_t srcRepStride, uint8_t order, SrcLoc loc);
+void reduce_block(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lanes, uint32_t dstRepStride,
+                  uint32_t srcBlkStride, uint32_t srcRepStride, SrcLoc loc);
+
+void mask_set(Dt dt, bool counterTemplate, uint64_t hi, uint64_t lo, bool lenForm, SrcLoc loc);
+void mask_mode(bool counter, SrcLoc loc);
+void mask_reset(SrcLoc loc);
+void atomic_set(bool add, Dt dt, SrcLoc loc);
+
+void tiling_read(void* dst, const void* gm, uint64_t bytes, SrcLoc loc);
+uint64_t tiling_key();
+void dump_tensor(const Local& t, Dt dt, uint32_t desc, uint32_t count, SrcLoc loc);
+
+}}  // namespace ascendcraft::emu

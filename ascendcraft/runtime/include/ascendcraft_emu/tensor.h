@@ -1,0 +1,79 @@
+// AscendCraft CPU emulation: GlobalTensor and LocalTensor.
+#pragma once
+
+#include "runtime.h"
+
+namespace AscendC {
+
+template <typename T> class LocalTensor;
+
+// A typed view of global memory. operator[] shifts the start; the recorded size stays the same.
+template <typename T> class GlobalTensor {
+public:
+    using PrimType = T;
+    __gm__ T* address_ = nullptr;
+    uint64_t bufferSize_ = 0;
+
+    GlobalTensor() {}
+    void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize, SrcLoc = {}) { address_ = buffer; bufferSize_ = bufferSize; }
+    void SetGlobalBuffer(__gm__ T* buffer, SrcLoc = {}) { address_ = buffer; bufferSize_ = 0; }
+    T GetValue(uint64_t offset, SrcLoc loc = {}) const {
+        T value{};
+        ascendcraft::emu::gm_read(address_ + offset, sizeof(T), &value, loc);
+        return value;
+    }
+    void SetValue(uint64_t offset, T value, SrcLoc loc = {}) const {
+        ascendcraft::emu::gm_write(address_ + offset, sizeof(T), &value, loc);
+    }
+    GlobalTensor operator[](uint64_t offset) const { GlobalTensor view = *this; view.address_ = address_ + offset; return view; }
+    uint64_t GetSize() const { return bufferSize_; }
+    __gm__ T* GetPhyAddr() const { return address_; }
+    __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
+    template <typename... Hint> void SetL2CacheHint(Hint...) {}
+};
+
+// A typed view of a block's Unified Buffer. operator[] shifts the start and shrinks the size.
+template <typename T> class LocalTensor {
+public:
+    using PrimType = T;
+
+    LocalTensor() {}
+    explicit LocalTensor(const ascendcraft::emu::Local& desc) : desc_(desc) {}
+
+    T GetValue(uint32_t index, SrcLoc loc = {}) const {
+        T value{};
+        ascendcraft::emu::local_read(desc_, index, sizeof(T), &value, loc);
+        return value;
+    }
+    template <typename U> void SetValue(uint32_t index, U value, SrcLoc loc = {}) const {
+        T converted = static_cast<T>(value);
+        ascendcraft::emu::local_write(desc_, index, sizeof(T), &converted, loc);
+    }
+    T& operator()(uint32_t index, SrcLoc loc = {}) const {
+        return *static_cast<T*>(ascendcraft::emu::local_ref(desc_, index, sizeof(T), loc));
+    }
+    LocalTensor operator[](uint32_t offset) const {
+        LocalTensor view = *this;
+        uint64_t shift = static_cast<uint64_t>(offset) * sizeof(T);
+        view.desc_.addr = desc_.addr + shift;
+        view.desc_.bytes = shift < desc_.bytes ? static_cast<uint32_t>(desc_.bytes - shift) : 0u;
+        view.desc_.cap = shift < desc_.cap ? static_cast<uint32_t>(desc_.cap - shift) : 0u;
+        return view;
+    }
+    uint32_t GetSize() const { return desc_.bytes / sizeof(T); }
+    void SetSize(uint32_t size, SrcLoc loc = {}) { ascendcraft::emu::local_set_size(desc_, static_cast<uint64_t>(size) * sizeof(T), loc); }
+    uint32_t GetLength() const { return desc_.bytes; }
+    template <typename U> LocalTensor<U> ReinterpretCast() const { return LocalTensor<U>(desc_); }
+    __ubuf__ T* GetPhyAddr() const { return reinterpret_cast<T*>(desc_.addr); }
+    __ubuf__ T* GetPhyAddr(uint32_t offset) const { return reinterpret_cast<T*>(desc_.addr) + offset; }
+    TPosition GetPosition() const { return static_cast<TPosition>(desc_.pos); }
+
+    // The runtime's view of this tensor (not part of the AscendC API).
+    const ascendcraft::emu::Local& emu() const { return desc_; }
+    ascendcraft::emu::Local& emu() { return desc_; }
+
+private:
+    ascendcraft::emu::Local desc_;
+};
+
+}  // namespace AscendC

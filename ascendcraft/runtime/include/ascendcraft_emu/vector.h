@@ -1,0 +1,446 @@
+// AscendCraft CPU emulation: vector instructions (elementwise, Duplicate, Cast, Compare, Select,
+// Gather, CreateVecIndex, masks). Each has the level-2 form `Op(dst, src..., count)` and the level-0
+// form `Op(dst, src..., mask | mask[], repeatTime, repeatParams)`.
+#pragma once
+
+#include "tensor.h"
+
+namespace AscendC {
+namespace vec_detail {
+using ascendcraft::emu::Lanes;
+using ascendcraft::emu::Stride;
+inline void binary_strides(const BinaryRepeatParams& p, Stride* s) {
+    s[0] = {p.dstBlkStride, p.dstRepStride}; s[1] = {p.src0BlkStride, p.src0RepStride}; s[2] = {p.src1BlkStride, p.src1RepStride};
+}
+inline void unary_strides(const UnaryRepeatParams& p, Stride* s) {
+    s[0] = {p.dstBlkStride, p.dstRepStride}; s[1] = {p.srcBlkStride, p.srcRepStride};
+}
+}  // namespace vec_detail
+
+
+// ---- binary: dst = src0 op src1 ---------------------------------------------------------------
+#define ASCENDCRAFT_EMU_BINARY(API, TEXT, ...)                                                                      \
+    template <typename T>                                                                                         \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
+                    const int32_t& count, SrcLoc loc = {}) {                                                      \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                    \
+        ascendcraft::emu::Stride s[3];                                                                            \
+        ascendcraft::emu::vec_binary(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src0.emu(), \
+                                     src1.emu(), ascendcraft::emu::count_lanes(count), s, loc); \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                  \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, \
+                    const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, SrcLoc loc = {}) {           \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                    \
+        ascendcraft::emu::Stride s[3];                                                                            \
+        vec_detail::binary_strides(repeatParams, s);                                                              \
+        ascendcraft::emu::vec_binary(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src0.emu(), \
+                                     src1.emu(), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc); \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                  \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
+                    const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& repeatParams,       \
+                    SrcLoc loc = {}) {                                                                            \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                    \
+        ascendcraft::emu::Stride s[3];                                                                            \
+        vec_detail::binary_strides(repeatParams, s);                                                              \
+        ascendcraft::emu::vec_binary(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src0.emu(), \
+                                     src1.emu(), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc); \
+    }
+
+ASCENDCRAFT_EMU_BINARY(Add, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
+ASCENDCRAFT_EMU_BINARY(Sub, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
+ASCENDCRAFT_EMU_BINARY(Mul, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
+ASCENDCRAFT_EMU_BINARY(Div, "half and float", half, float)
+ASCENDCRAFT_EMU_BINARY(Max, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
+ASCENDCRAFT_EMU_BINARY(Min, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
+#undef ASCENDCRAFT_EMU_BINARY
+
+// ---- unary: dst = f(src) ------------------------------------------------------------------------
+#define ASCENDCRAFT_EMU_UNARY(API, TEXT, ...)                                                                        \
+    template <typename T>                                                                                          \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, SrcLoc loc = {}) {  \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                     \
+        ascendcraft::emu::Stride s[2];                                                                             \
+        ascendcraft::emu::vec_unary(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(),   \
+                                    ascendcraft::emu::count_lanes(count), s, loc);              \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTime,   \
+                    const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {                                      \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                     \
+        ascendcraft::emu::Stride s[2];                                                                             \
+        vec_detail::unary_strides(repeatParams, s);                                                                \
+        ascendcraft::emu::vec_unary(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(),   \
+                                    ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);             \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],                    \
+                    const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {            \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                     \
+        ascendcraft::emu::Stride s[2];                                                                             \
+        vec_detail::unary_strides(repeatParams, s);                                                                \
+        ascendcraft::emu::vec_unary(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(),   \
+                                    ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);             \
+    }
+
+ASCENDCRAFT_EMU_UNARY(Exp, "half and float", half, float)
+ASCENDCRAFT_EMU_UNARY(Ln, "half and float", half, float)
+ASCENDCRAFT_EMU_UNARY(Abs, "half and float", half, float)
+ASCENDCRAFT_EMU_UNARY(Sqrt, "half and float", half, float)
+ASCENDCRAFT_EMU_UNARY(Rsqrt, "half and float", half, float)
+ASCENDCRAFT_EMU_UNARY(Reciprocal, "half and float", half, float)
+ASCENDCRAFT_EMU_UNARY(Relu, "half, int32_t and float", half, int32_t, float)
+#undef ASCENDCRAFT_EMU_UNARY
+
+// ---- tensor-scalar: dst = src op scalar -----------------------------------------------------------
+#define ASCENDCRAFT_EMU_SCALAR(API, TEXT, ...)                                                                        \
+    template <typename T>                                                                                           \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count, \
+                    SrcLoc loc = {}) {                                                                              \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                      \
+        ascendcraft::emu::Stride s[2];                                                                              \
+        ascendcraft::emu::vec_scalar(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(),   \
+                                     ascendcraft::emu::scalar_of(scalarValue),                                       \
+                                     ascendcraft::emu::count_lanes(count), s, loc);              \
+    }                                                                                                               \
+    template <typename T, bool isSetMask = true>                                                                    \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask,        \
+                    const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {             \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                      \
+        ascendcraft::emu::Stride s[2];                                                                              \
+        vec_detail::unary_strides(repeatParams, s);                                                                 \
+        ascendcraft::emu::vec_scalar(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(),   \
+                                     ascendcraft::emu::scalar_of(scalarValue),                                       \
+                                     ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);             \
+    }                                                                                                               \
+    template <typename T, bool isSetMask = true>                                                                    \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const uint64_t mask[], \
+                    const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {             \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                      \
+        ascendcraft::emu::Stride s[2];                                                                              \
+        vec_detail::unary_strides(repeatParams, s);                                                                 \
+        ascendcraft::emu::vec_scalar(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(),   \
+                                     ascendcraft::emu::scalar_of(scalarValue),                                       \
+                                     ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);             \
+    }
+
+ASCENDCRAFT_EMU_SCALAR(Adds, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
+ASCENDCRAFT_EMU_SCALAR(Muls, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
+ASCENDCRAFT_EMU_SCALAR(Maxs, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
+ASCENDCRAFT_EMU_SCALAR(Mins, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
+ASCENDCRAFT_EMU_SCALAR(LeakyRelu, "half and float", half, float)
+#undef ASCENDCRAFT_EMU_SCALAR
+
+// ---- Axpy: dst = src * scalar + dst ------------------------------------------------------------------
+namespace vec_detail {
+template <typename T, typename U> struct AxpyOk {
+    static constexpr bool value = (std::is_same<T, half>::value && std::is_same<U, half>::value) ||
+                                  (std::is_same<T, float>::value && std::is_same<U, float>::value) ||
+                                  (std::is_same<T, float>::value && std::is_same<U, half>::value);
+};
+}  // namespace vec_detail
+#define ASCENDCRAFT_EMU_AXPY_CHECK(T, U) \
+    static_assert(vec_detail::AxpyOk<T, U>::value, "Axpy on Ascend 910B (A2) supports (dst, src) = (half, half), (float, float) and (float, half)")
+template <typename T, typename U>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, const int32_t& count, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_AXPY_CHECK(T, U);
+    ascendcraft::emu::Stride s[2];
+    ascendcraft::emu::vec_axpy(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.emu(), src.emu(),
+                               ascendcraft::emu::scalar_of(scalarValue), ascendcraft::emu::count_lanes(count), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, uint64_t mask, const uint8_t repeatTime,
+                 const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_AXPY_CHECK(T, U);
+    ascendcraft::emu::Stride s[2];
+    vec_detail::unary_strides(repeatParams, s);
+    ascendcraft::emu::vec_axpy(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.emu(), src.emu(),
+                               ascendcraft::emu::scalar_of(scalarValue), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, const uint64_t mask[],
+                 const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_AXPY_CHECK(T, U);
+    ascendcraft::emu::Stride s[2];
+    vec_detail::unary_strides(repeatParams, s);
+    ascendcraft::emu::vec_axpy(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.emu(), src.emu(),
+                               ascendcraft::emu::scalar_of(scalarValue), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+#undef ASCENDCRAFT_EMU_AXPY_CHECK
+
+// ---- Duplicate: fill with a scalar --------------------------------------------------------------------
+#define ASCENDCRAFT_EMU_DUP_CHECK(T)                                                                            \
+    ASCENDCRAFT_EMU_TYPES_CHECK(Duplicate, "int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and float", T, \
+                                int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float)
+template <typename T> inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_DUP_CHECK(T);
+    ascendcraft::emu::vec_duplicate(ascendcraft::emu::dt_of<T>(), dst.emu(), ascendcraft::emu::scalar_of(scalarValue),
+                                    ascendcraft::emu::count_lanes(count), ascendcraft::emu::Stride(), loc);
+}
+template <typename T, bool isSetMask = true>
+inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, uint64_t mask, const uint8_t repeatTime,
+                      const uint16_t dstBlockStride, const uint8_t dstRepeatStride, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_DUP_CHECK(T);
+    ascendcraft::emu::vec_duplicate(ascendcraft::emu::dt_of<T>(), dst.emu(), ascendcraft::emu::scalar_of(scalarValue),
+                                    ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), {dstBlockStride, dstRepeatStride}, loc);
+}
+template <typename T, bool isSetMask = true>
+inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const uint64_t mask[], const uint8_t repeatTime,
+                      const uint16_t dstBlockStride, const uint8_t dstRepeatStride, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_DUP_CHECK(T);
+    ascendcraft::emu::vec_duplicate(ascendcraft::emu::dt_of<T>(), dst.emu(), ascendcraft::emu::scalar_of(scalarValue),
+                                    ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), {dstBlockStride, dstRepeatStride}, loc);
+}
+#undef ASCENDCRAFT_EMU_DUP_CHECK
+
+// ---- Cast<dst, src> -----------------------------------------------------------------------------------
+namespace vec_detail {
+constexpr uint32_t kRound5 = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5);  // RINT FLOOR CEIL ROUND TRUNC
+constexpr uint32_t kNone = 1u << 0;
+constexpr uint32_t kOdd = 1u << 6;
+// Round modes allowed for a conversion from U to T on A2 (0 = conversion not supported).
+template <typename T, typename U> constexpr uint32_t cast_modes() {
+    using std::is_same;
+    return (is_same<U, half>::value && is_same<T, float>::value) ? kNone
+         : (is_same<U, half>::value && (is_same<T, int32_t>::value || is_same<T, int16_t>::value)) ? kRound5
+         : (is_same<U, half>::value && (is_same<T, int8_t>::value || is_same<T, uint8_t>::value)) ? (kRound5 | kNone)
+         : (is_same<U, float>::value && is_same<T, float>::value) ? kRound5
+         : (is_same<U, float>::value && is_same<T, half>::value) ? (kRound5 | kNone | kOdd)
+         : (is_same<U, float>::value && (is_same<T, int32_t>::value || is_same<T, int64_t>::value || is_same<T, int16_t>::value ||
+                                         is_same<T, bfloat16_t>::value)) ? kRound5
+         : (is_same<U, bfloat16_t>::value && is_same<T, float>::value) ? kNone
+         : (is_same<U, bfloat16_t>::value && is_same<T, int32_t>::value) ? kRound5
+         : (is_same<U, int16_t>::value && is_same<T, half>::value) ? (kRound5 | kNone)
+         : (is_same<U, int16_t>::value && is_same<T, float>::value) ? kNone
+         : (is_same<U, int32_t>::value && is_same<T, float>::value) ? (kRound5 | kNone)
+         : (is_same<U, int32_t>::value && (is_same<T, int16_t>::value || is_same<T, int64_t>::value)) ? kNone
+         : (is_same<U, int64_t>::value && is_same<T, int32_t>::value) ? kNone
+         : ((is_same<U, uint8_t>::value || is_same<U, int8_t>::value) && is_same<T, half>::value) ? kNone
+         : (is_same<U, int64_t>::value && is_same<T, float>::value) ? kRound5
+         : 0u;
+}
+}  // namespace vec_detail
+#define ASCENDCRAFT_EMU_CAST_CHECK(T, U)                                                                             \
+    static_assert(vec_detail::cast_modes<T, U>() != 0,                                                               \
+                  "Cast<dst, src>: this conversion is not supported on Ascend 910B (A2); see the Cast conversion table " \
+                  "(e.g. half->float, float->half, float->int32_t, int32_t->float, bfloat16_t->float, float->bfloat16_t)")
+template <typename T, typename U>
+inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_CAST_CHECK(T, U);
+    ascendcraft::emu::Stride s[2];
+    ascendcraft::emu::vec_cast(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(roundMode), dst.emu(),
+                               src.emu(), ascendcraft::emu::count_lanes(count), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, uint64_t mask, const uint8_t repeatTime,
+                 const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_CAST_CHECK(T, U);
+    ascendcraft::emu::Stride s[2];
+    vec_detail::unary_strides(repeatParams, s);
+    ascendcraft::emu::vec_cast(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(roundMode), dst.emu(),
+                               src.emu(), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask[],
+                 const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_CAST_CHECK(T, U);
+    ascendcraft::emu::Stride s[2];
+    vec_detail::unary_strides(repeatParams, s);
+    ascendcraft::emu::vec_cast(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(roundMode), dst.emu(),
+                               src.emu(), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+#undef ASCENDCRAFT_EMU_CAST_CHECK
+
+// ---- Compare / CompareScalar: a bit mask, bit i = (src0[i] op src1[i]) ----------------------------------
+#define ASCENDCRAFT_EMU_CMP_CHECK(API, T, U)                                                                   \
+    ASCENDCRAFT_EMU_TYPES_CHECK(API, "half, float and int32_t sources", T, half, float, int32_t);              \
+    static_assert(ascendcraft::emu::OneOf<U, uint8_t, int8_t>::value, #API ": the result tensor must be uint8_t (a bit mask)")
+template <typename T, typename U>
+inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, uint32_t count,
+                    SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_CMP_CHECK(Compare, T, U);
+    ascendcraft::emu::Stride s[3];
+    ascendcraft::emu::vec_compare(ascendcraft::emu::Op::Compare, ascendcraft::emu::dt_of<T>(), static_cast<uint8_t>(cmpMode), dst.emu(),
+                                  src0.emu(), &src1.emu(), ascendcraft::emu::Scalar(), ascendcraft::emu::count_lanes(count), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, uint64_t mask,
+                    uint8_t repeatTime, const BinaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_CMP_CHECK(Compare, T, U);
+    ascendcraft::emu::Stride s[3];
+    vec_detail::binary_strides(repeatParams, s);
+    ascendcraft::emu::vec_compare(ascendcraft::emu::Op::Compare, ascendcraft::emu::dt_of<T>(), static_cast<uint8_t>(cmpMode), dst.emu(),
+                                  src0.emu(), &src1.emu(), ascendcraft::emu::Scalar(),
+                                  ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+                    const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_CMP_CHECK(Compare, T, U);
+    ascendcraft::emu::Stride s[3];
+    vec_detail::binary_strides(repeatParams, s);
+    ascendcraft::emu::vec_compare(ascendcraft::emu::Op::Compare, ascendcraft::emu::dt_of<T>(), static_cast<uint8_t>(cmpMode), dst.emu(),
+                                  src0.emu(), &src1.emu(), ascendcraft::emu::Scalar(),
+                                  ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+template <typename T, typename U>
+inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode, uint32_t count,
+                          SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_CMP_CHECK(CompareScalar, T, U);
+    ascendcraft::emu::Stride s[3];
+    ascendcraft::emu::vec_compare(ascendcraft::emu::Op::CompareScalar, ascendcraft::emu::dt_of<T>(), static_cast<uint8_t>(cmpMode),
+                                  dst.emu(), src0.emu(), nullptr, ascendcraft::emu::scalar_of(src1Scalar),
+                                  ascendcraft::emu::count_lanes(count), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode, uint64_t mask,
+                          uint8_t repeatTime, const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_CMP_CHECK(CompareScalar, T, U);
+    ascendcraft::emu::Stride s[3];
+    vec_detail::unary_strides(repeatParams, s);
+    ascendcraft::emu::vec_compare(ascendcraft::emu::Op::CompareScalar, ascendcraft::emu::dt_of<T>(), static_cast<uint8_t>(cmpMode),
+                                  dst.emu(), src0.emu(), nullptr, ascendcraft::emu::scalar_of(src1Scalar),
+                                  ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+                          const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_CMP_CHECK(CompareScalar, T, U);
+    ascendcraft::emu::Stride s[3];
+    vec_detail::unary_strides(repeatParams, s);
+    ascendcraft::emu::vec_compare(ascendcraft::emu::Op::CompareScalar, ascendcraft::emu::dt_of<T>(), static_cast<uint8_t>(cmpMode),
+                                  dst.emu(), src0.emu(), nullptr, ascendcraft::emu::scalar_of(src1Scalar),
+                                  ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+#undef ASCENDCRAFT_EMU_CMP_CHECK
+
+// ---- Select: dst[i] = bit i of selMask ? src0[i] : src1[i] (or the scalar) -------------------------------
+#define ASCENDCRAFT_EMU_SEL_CHECK(T, U)                                                     \
+    ASCENDCRAFT_EMU_TYPES_CHECK(Select, "half and float", T, half, float);                 \
+    static_assert(ascendcraft::emu::OneOf<U, uint8_t, uint16_t, uint32_t, uint64_t>::value, \
+                  "Select: selMask must be a uint8_t, uint16_t, uint32_t or uint64_t tensor")
+template <typename T, typename U>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1, SELMODE selMode,
+                   uint32_t count, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_SEL_CHECK(T, U);
+    ascendcraft::emu::Stride s[3];
+    ascendcraft::emu::vec_select(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(selMode), dst.emu(),
+                                 selMask.emu(), src0.emu(), nullptr, ascendcraft::emu::scalar_of(src1),
+                                 ascendcraft::emu::count_lanes(count), s, loc);
+}
+template <typename T, typename U>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                   SELMODE selMode, uint32_t count, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_SEL_CHECK(T, U);
+    ascendcraft::emu::Stride s[3];
+    ascendcraft::emu::vec_select(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(selMode), dst.emu(),
+                                 selMask.emu(), src0.emu(), &src1.emu(), ascendcraft::emu::Scalar(),
+                                 ascendcraft::emu::count_lanes(count), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1, SELMODE selMode,
+                   uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_SEL_CHECK(T, U);
+    ascendcraft::emu::Stride s[3];
+    vec_detail::binary_strides(repeatParams, s);
+    ascendcraft::emu::vec_select(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(selMode), dst.emu(),
+                                 selMask.emu(), src0.emu(), nullptr, ascendcraft::emu::scalar_of(src1),
+                                 ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1, SELMODE selMode,
+                   const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_SEL_CHECK(T, U);
+    ascendcraft::emu::Stride s[3];
+    vec_detail::binary_strides(repeatParams, s);
+    ascendcraft::emu::vec_select(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(selMode), dst.emu(),
+                                 selMask.emu(), src0.emu(), nullptr, ascendcraft::emu::scalar_of(src1),
+                                 ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                   SELMODE selMode, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_SEL_CHECK(T, U);
+    ascendcraft::emu::Stride s[3];
+    vec_detail::binary_strides(repeatParams, s);
+    ascendcraft::emu::vec_select(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(selMode), dst.emu(),
+                                 selMask.emu(), src0.emu(), &src1.emu(), ascendcraft::emu::Scalar(),
+                                 ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                   SELMODE selMode, const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_SEL_CHECK(T, U);
+    ascendcraft::emu::Stride s[3];
+    vec_detail::binary_strides(repeatParams, s);
+    ascendcraft::emu::vec_select(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(selMode), dst.emu(),
+                                 selMask.emu(), src0.emu(), &src1.emu(), ascendcraft::emu::Scalar(),
+                                 ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+#undef ASCENDCRAFT_EMU_SEL_CHECK
+
+// ---- Gather: dst[i] = *(src + srcBaseAddr + srcOffset[i] bytes) ---------------------------------------------
+#define ASCENDCRAFT_EMU_GATHER_CHECK(T) \
+    ASCENDCRAFT_EMU_TYPES_CHECK(Gather, "int16_t, uint16_t, int32_t, uint32_t, float, half and bfloat16_t", T, int16_t, uint16_t, \
+                                int32_t, uint32_t, float, half, bfloat16_t)
+template <typename T>
+inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
+                   const uint32_t count, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_GATHER_CHECK(T);
+    ascendcraft::emu::vec_gather(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), srcOffset.emu(), srcBaseAddr,
+                                 ascendcraft::emu::count_lanes(count), 8, loc);
+}
+template <typename T>
+inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
+                   const uint64_t mask, const uint8_t repeatTime, const uint16_t dstRepStride, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_GATHER_CHECK(T);
+    ascendcraft::emu::vec_gather(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), srcOffset.emu(), srcBaseAddr,
+                                 ascendcraft::emu::mask_lanes(mask, repeatTime, true), dstRepStride, loc);
+}
+template <typename T>
+inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
+                   const uint64_t mask[], const uint8_t repeatTime, const uint16_t dstRepStride, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_GATHER_CHECK(T);
+    ascendcraft::emu::vec_gather(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), srcOffset.emu(), srcBaseAddr,
+                                 ascendcraft::emu::mask_lanes(mask, repeatTime, true), dstRepStride, loc);
+}
+#undef ASCENDCRAFT_EMU_GATHER_CHECK
+
+// ---- CreateVecIndex: dst[i] = firstValue + i ---------------------------------------------------------------------
+#define ASCENDCRAFT_EMU_INDEX_CHECK(T) \
+    ASCENDCRAFT_EMU_TYPES_CHECK(CreateVecIndex, "int16_t, half, int32_t and float", T, int16_t, half, int32_t, float)
+template <typename T> inline void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, uint32_t count, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_INDEX_CHECK(T);
+    ascendcraft::emu::vec_index(ascendcraft::emu::dt_of<T>(), dst.emu(), ascendcraft::emu::scalar_of(firstValue),
+                                ascendcraft::emu::count_lanes(count), ascendcraft::emu::Stride(), loc);
+}
+template <typename T>
+inline void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, uint64_t mask, uint8_t repeatTime, uint16_t dstBlkStride,
+                           uint8_t dstRepStride, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_INDEX_CHECK(T);
+    ascendcraft::emu::vec_index(ascendcraft::emu::dt_of<T>(), dst.emu(), ascendcraft::emu::scalar_of(firstValue),
+                                ascendcraft::emu::mask_lanes(mask, repeatTime, true), {dstBlkStride, dstRepStride}, loc);
+}
+template <typename T>
+inline void CreateVecIndex(const LocalTensor<T>& dst, const T& firstValue, const uint64_t mask[], uint8_t repeatTime,
+                           uint16_t dstBlkStride, uint8_t dstRepStride, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_INDEX_CHECK(T);
+    ascendcraft::emu::vec_index(ascendcraft::emu::dt_of<T>(), dst.emu(), ascendcraft::emu::scalar_of(firstValue),
+                                ascendcraft::emu::mask_lanes(mask, repeatTime, true), {dstBlkStride, dstRepStride}, loc);
+}
+#undef ASCENDCRAFT_EMU_INDEX_CHECK
+
+// ---- mask registers ------------------------------------------------------------------------------------------
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow, SrcLoc loc = {}) {
+    ascendcraft::emu::mask_set(ascendcraft::emu::dt_of<T>(), mode == MaskMode::COUNTER, maskHigh, maskLow, false, loc);
+}
+template <typename T, MaskMode mode = MaskMode::NORMAL> inline void SetVectorMask(int32_t len, SrcLoc loc = {}) {
+    ascendcraft::emu::mask_set(ascendcraft::emu::dt_of<T>(), mode == MaskMode::COUNTER, 0, static_cast<uint64_t>(len), true, loc);
+}
+inline void SetMaskCount(SrcLoc loc = {}) { ascendcraft::emu::mask_mode(true, loc); }
+inline void SetMaskNorm(SrcLoc loc = {}) { ascendcraft::emu::mask_mode(false, loc); }
+inline void ResetMask(SrcLoc loc = {}) { ascendcraft::emu::mask_reset(loc); }
+
+}  // namespace AscendC

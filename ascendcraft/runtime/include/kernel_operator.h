@@ -1,0 +1,15 @@
+// AscendCraft CPU emulation of the AscendC kernel API (Ascend 910B / A2). Kernels written in the
+// ordinary AscendC style compile against this header set with g++ and run on the CPU, with every
+// API call checked against the hardware's rules. Written from the public AscendC documentation;
+// no vendor code.
+#pragma once
+
+#include "ascendcraft_emu/base.h"
+#include "ascendcraft_emu/runtime.h"
+#include "ascendcraft_emu/tensor.h"
+#include "ascendcraft_emu/pipe.h"
+#include "ascendcraft_emu/copy.h"
+#include "ascendcraft_emu/vector.h"
+#include "ascendcraft_emu/reduce.h"
+#include "ascendcraft_emu/adv.h"
+#include "ascendcraft_emu/tiling.h"

@@ -1,0 +1,28 @@
+// AscendCraft: msopgen-style tiling structs as plain C++ structs, usable on the host side
+// (set_<field>, SaveToBuffer, GetDataSize) and on the kernel side (GET_TILING_DATA copies the same
+// bytes back). Written from the public AscendC documentation; no vendor code.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace optiling {}
+
+#define BEGIN_TILING_DATA_DEF(name) struct name {
+#define TILING_DATA_FIELD_DEF(type, field)            \
+    type field = type();                              \
+    void set_##field(type value) { field = value; }   \
+    type get_##field() const { return field; }
+#define TILING_DATA_FIELD_DEF_ARR(type, count, field)                                    \
+    type field[count] = {};                                                              \
+    void set_##field(const type* value) { std::memcpy(field, value, sizeof(field)); }   \
+    const type* get_##field() const { return field; }
+#define TILING_DATA_FIELD_DEF_STRUCT(type, field) type field = type();
+#define END_TILING_DATA_DEF                                                                          \
+    size_t GetDataSize() const { return sizeof(*this); }                                             \
+    void SaveToBuffer(void* dst, size_t capacity) const {                                            \
+        std::memcpy(dst, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);                 \
+    }                                                                                                \
+    }
+#define REGISTER_TILING_DATA_CLASS(op, cls) using AscendCraftTilingData = cls;

@@ -1,0 +1,16 @@
+// Broken: Select in tensor/tensor mode uses the top 8 KB of UB as scratch, but InitBuffer took it.
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void broken(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> big, data, bits;
+    pipe.InitBuffer(data, 3 * 64 * sizeof(float));
+    pipe.InitBuffer(bits, 32);
+    pipe.InitBuffer(big, 190 * 1024);
+    LocalTensor<float> d = data.Get<float>();
+    LocalTensor<uint8_t> m = bits.Get<uint8_t>();
+    Duplicate(d, 1.0f, 3 * 64);
+    Duplicate(m.ReinterpretCast<uint16_t>(), (uint16_t)0x5555, 16);
+    Select(d, m, d[64], d[128], SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);  // EXPECT: select-scratch
+}

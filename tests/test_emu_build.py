@@ -1,0 +1,130 @@
+"""Building kernels for the CPU emulation: finding the entry, mapping g++ errors to the kernel's own
+lines, caching, and the project layouts (dict, folder, msopgen tree, host tiling file)."""
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascendcraft.config import load_settings
+from ascendcraft.emu import GM, INCLUDE_DIR, build, find_entries, parse_param, read_sources, run
+
+HERE = Path(__file__).parent / "emu_kernels"
+
+KERNEL = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 1024);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    q.FreeTensor(t);
+}
+"""
+
+
+def test_entry_and_parameters():
+    (e,) = find_entries({"k.cpp": KERNEL})
+    assert (e.name, e.file, e.line) == ("scale", "k.cpp", 3)
+    assert [(p.name, p.kind, p.scalar) for p in e.params] == [("x", "pointer", ""), ("y", "pointer", ""), ("n", "scalar", "uint32_t")]
+    assert parse_param("__gm__ const half* __restrict__ src").kind == "pointer"
+    assert parse_param("int64_t count").scalar == "int64_t"
+    with pytest.raises(ValueError, match="neither a pointer"):
+        parse_param("TilingData t")
+
+
+def test_missing_ambiguous_and_non_extern_entries_are_diagnostics():
+    b = build({"k.cpp": "int main() { return 0; }"})
+    assert not b.ok and b.errors[0].kind == "no-entry"
+    two = KERNEL + KERNEL.replace("void scale", "void scale2").split("using namespace AscendC;")[1]
+    b = build({"k.cpp": two})
+    assert b.errors[0].kind == "ambiguous-entry" and "scale, scale2" in b.errors[0].message
+    assert build({"k.cpp": two}, entry="scale2").ok
+    b = build({"k.cpp": KERNEL.replace('extern "C" ', "")})
+    assert b.errors[0].kind == "no-entry" and "not extern" in b.errors[0].message
+
+
+def test_errors_point_at_the_kernel_line_not_the_header():
+    src = KERNEL.replace("q.FreeTensor(t);", "q.FreeTensor(t);\n    LocalTensor<int8_t> i8 = t.ReinterpretCast<int8_t>();\n    Relu(i8, i8, 32);")
+    b = build({"k.cpp": src})
+    (err,) = b.errors
+    assert (err.kind, err.file, err.line) == ("compile-error", "k.cpp", 11)
+    assert "Relu on Ascend 910B (A2) supports half, int32_t and float only" in err.message
+    assert str(INCLUDE_DIR) in err.context["origin"] and err.context["chain"]
+    assert err.source_line.strip() == "Relu(i8, i8, 32);"
+
+
+def test_plain_syntax_error_and_link_error():
+    b = build({"k.cpp": KERNEL.replace("q.FreeTensor(t);", "q.FreeTensor(t)")})
+    assert b.errors[0].kind == "compile-error" and b.errors[0].line in (9, 10)
+    b = build({"k.cpp": KERNEL.replace("TPipe pipe;", "void Helper(); Helper();\n    TPipe pipe;")})
+    (err,) = b.errors
+    assert (err.kind, err.file, err.line) == ("link-error", "k.cpp", 5) and "Helper" in err.message
+
+
+def test_warnings_are_diagnostics_when_the_flags_ask_for_them():
+    settings = load_settings()
+    s = settings.replace(cxxflags=settings.cxxflags + " -Wall")
+    b = build({"k.cpp": KERNEL.replace("TPipe pipe;", "int unused = 3;\n    TPipe pipe;")}, settings=s)
+    assert b.ok and [(d.kind, d.severity, d.line) for d in b.diagnostics] == [("compile-warning", "warning", 5)]
+    assert "-Wall" in b.command
+
+
+def test_cache_hit_is_fast_and_keys_on_content_and_sanitizer():
+    src = {"k.cpp": KERNEL.replace("1024", "2048")}
+    first = build(src)
+    t0 = time.perf_counter()
+    again = build(src)
+    assert again.cached and not first.cached or first.cached
+    assert time.perf_counter() - t0 < 0.2 and again.binary == first.binary
+    changed = build({"k.cpp": src["k.cpp"] + "\n// a comment changes the key\n"})
+    assert changed.binary != first.binary
+    assert build(src, sanitize=True).folder != first.folder
+
+
+def test_failed_builds_are_cached_too():
+    src = {"k.cpp": KERNEL.replace("TPipe pipe;", "TPipe pipe; undeclared_thing();")}
+    first = build(src)
+    second = build(src)
+    assert not first.ok and not second.ok and second.cached
+    assert [d.render() for d in second.diagnostics] == [d.render() for d in first.diagnostics]
+
+
+def test_folder_and_dict_sources_build_the_same_binary(tmp_path):
+    folder = tmp_path / "proj"
+    (folder / "kernel").mkdir(parents=True)
+    (folder / "kernel" / "scale.cpp").write_text(KERNEL)
+    (folder / "notes.txt").write_text("not a source file")
+    assert read_sources(folder) == {"kernel/scale.cpp": KERNEL}
+    assert build(folder).binary == build({"kernel/scale.cpp": KERNEL}).binary
+
+
+def test_msopgen_project_includes_its_tiling_header_and_ignores_the_graph_host_file():
+    b = build(HERE / "good" / "msopgen_add")
+    assert b.ok, b.diagnostics
+    assert b.entry == "add_custom" and b.entry_file == "op_kernel/add_custom.cpp"
+    assert [p.name for p in b.params] == ["x", "y", "z", "workspace", "tiling"]
+    assert "op_host/add_custom_emu_tiling.cpp" in b.command and "op_host/add_custom.cpp" not in b.command
+    main = (b.folder / "src" / "__ascendcraft_main.cpp").read_text() if (b.folder / "src").exists() else ""
+    assert not main or '#include "op_host/add_custom_tiling.h"' in main
+
+
+def test_build_uses_the_compiler_and_flags_from_settings():
+    s = load_settings().replace(cxxflags="-std=c++17 -O0")
+    b = build({"k.cpp": KERNEL}, settings=s)
+    assert b.ok and b.command[0] == s.cxx and "-O0" in b.command and "-O1" not in b.command
+
+
+def test_run_argument_mistakes_raise_with_a_hint():
+    b = build({"k.cpp": KERNEL})
+    x = np.zeros(256, np.float32)
+    with pytest.raises(Exception, match="3 parameters but 2 arguments"):
+        run(b, [GM("x", x), GM("y", x, "out")], block_dim=1)
+    with pytest.raises(Exception, match="give block_dim"):
+        run(b, [GM("x", x), GM("y", x, "out"), 256])
+    with pytest.raises(Exception, match="is a scalar"):
+        run(b, [GM("x", x), GM("y", x, "out"), GM("n", x)], block_dim=1)
+    with pytest.raises(ValueError, match="role"):
+        GM("x", x, "input")
+    assert run(b, [GM("x", x), GM("y", x, "out"), 256], block_dim=1).ok   # a plain number is a scalar argument

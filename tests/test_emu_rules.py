@@ -1,0 +1,139 @@
+"""The emulator's rule checks and its isolation: every deliberately broken kernel in
+tests/emu_kernels/broken/ produces its specific diagnostic kind at the line marked `EXPECT: <kind>`;
+crashes, hangs, runaway memory and floods of output come back as diagnostics while the test
+process carries on; uninitialised UB shows up under two poison patterns; and the good kernels pass
+ASan + UBSan with recovery disabled."""
+import re
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascendcraft.config import load_settings
+from ascendcraft.emu import GM, Scalar, build, run, trace
+
+HERE = Path(__file__).parent / "emu_kernels"
+BROKEN = sorted((HERE / "broken").glob("*.cpp"))
+
+
+def expectation(path: Path) -> tuple[str, int, int, float | None]:
+    "(kind, line, blocks, timeout) from the EXPECT / BLOCKS / TIMEOUT comments of a broken kernel."
+    text = path.read_text()
+    marks = [(m[1], i + 1) for i, line in enumerate(text.splitlines()) if (m := re.search(r"EXPECT: ([\w-]+)", line))]
+    assert len(marks) == 1, f"{path.name} must mark exactly one line with EXPECT: <kind>"
+    blocks = int(m[1]) if (m := re.search(r"BLOCKS: (\d+)", text)) else 2
+    timeout = float(m[1]) if (m := re.search(r"TIMEOUT: (\d+)", text)) else None
+    return marks[0][0], marks[0][1], blocks, timeout
+
+
+def standard_args():
+    x = np.arange(4096, dtype=np.float32)
+    return [GM("x", x), GM("y", np.empty_like(x), "out")]
+
+
+def test_there_are_at_least_15_broken_kernels_with_distinct_kinds():
+    kinds = {expectation(p)[0] for p in BROKEN}
+    assert len(BROKEN) >= 15 and len(kinds) >= 15
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=[p.stem for p in BROKEN])
+def test_broken_kernel_reports_its_kind_at_its_line(path):
+    kind, line, blocks, timeout = expectation(path)
+    b = build({path.name: path.read_text()})
+    if kind.startswith("compile"):
+        assert not b.ok
+        found = b.errors[0]
+    else:
+        assert b.ok, "\n".join(map(str, b.diagnostics))
+        settings = load_settings().replace(run_timeout=timeout) if timeout else None
+        t0 = time.perf_counter()
+        r = run(b, standard_args(), block_dim=blocks, settings=settings)
+        if timeout: assert time.perf_counter() - t0 < timeout + 5
+        assert not r.ok and r.errors, f"{path.name} ran clean"
+        found = r.errors[0]
+        assert found.context.get("block") is not None and found.context["block"] >= 0 or kind == "syncall-mismatch"
+    assert (found.kind, found.file, found.line) == (kind, path.name, line), str(found)
+    assert found.message and found.source_line.strip() == path.read_text().splitlines()[line - 1].strip()
+    if not kind.startswith(("compile", "timeout", "crash")):
+        assert found.hint, f"{kind} has no hint"
+
+
+def test_first_error_stops_the_run_and_names_the_block():
+    path = HERE / "broken" / "gm_out_of_bounds.cpp"
+    r = run(build(path), standard_args(), block_dim=4)
+    assert [d.kind for d in r.errors] == ["gm-out-of-bounds"]
+    # blocks 0..2 read inside x (offsets 1032 * block); block 3 reaches past the end
+    assert r.errors[0].context["block"] == 3 and r.errors[0].context["buffer"] == "x"
+    assert r.ub_bytes_used == [4096] * 3                                  # three blocks finished before it
+
+
+def test_crash_and_hang_come_back_as_diagnostics_and_the_caller_carries_on():
+    crash = run(build(HERE / "broken" / "segfault.cpp"), standard_args(), block_dim=2)
+    assert [d.kind for d in crash.errors] == ["crash"] and crash.returncode < 0
+    assert "SIGSEGV" in crash.errors[0].message or "SIGILL" in crash.errors[0].message
+    t0 = time.perf_counter()
+    hang = run(build(HERE / "broken" / "infinite_loop.cpp"), standard_args(), block_dim=2,
+               settings=load_settings().replace(run_timeout=1.0))
+    assert time.perf_counter() - t0 < 6
+    assert [d.kind for d in hang.errors] == ["timeout"]
+    # the process is fine: the next kernel runs normally
+    ok = run(build(HERE / "good" / "uninit_read.cpp"), standard_args()[:1] + [GM("y", np.empty(4096, np.float32), "out")], block_dim=2)
+    assert ok.ok
+
+
+def test_runaway_memory_is_stopped_by_the_limit():
+    b = build(HERE / "misc" / "memory_hog.cpp")
+    r = run(b, standard_args(), block_dim=1, settings=load_settings().replace(run_memory_mb=256, run_timeout=20))
+    assert [d.kind for d in r.errors] == ["out-of-memory"], r.errors
+
+
+def test_huge_output_is_truncated_with_a_marker():
+    r = run(build(HERE / "misc" / "chatty.cpp"), standard_args(), block_dim=1)
+    assert r.ok
+    assert "bytes of output truncated" in r.stdout and len(r.stdout) < 200_000
+    assert r.stdout.startswith("block 0 line 0:") and r.stdout.rstrip().endswith("line 199999: the quick brown fox jumps over the lazy dog")
+
+
+def test_uninitialised_ub_changes_the_output_between_poison_patterns():
+    b = build(HERE / "good" / "uninit_read.cpp")
+    x = np.random.default_rng(3).standard_normal(256).astype(np.float32)
+    runs = [run(b, [GM("x", x), GM("y", np.empty_like(x), "out")], block_dim=2, poison=p) for p in (0x00, 0x3F)]
+    for r in runs:
+        assert r.ok
+        notes = [d for d in r.diagnostics if d.kind == "ub-uninitialised"]
+        assert len(notes) == 1 and notes[0].severity == "note" and "Muls" in notes[0].source_line
+    a, c = (r.outputs["y"].reshape(2, 128) for r in runs)
+    np.testing.assert_array_equal(a[:, :64], x.reshape(2, 128)[:, :64] * 2)   # the loaded half is right in both
+    assert not np.array_equal(a[:, 64:], c[:, 64:])                             # the rest follows the poison
+
+
+def test_trace_mode_reports_raw_gm_access():
+    with pytest.raises(Exception) as e:
+        trace(build(HERE / "broken" / "raw_write_input.cpp"),
+              [GM("x", None, "in", shape=(4096,), dtype=np.float32), GM("y", None, "out", shape=(4096,), dtype=np.float32)], block_dim=1)
+    assert e.value.kinds == ["trace-raw-gm"]
+
+
+GOOD_FOR_SANITIZERS = ["add_custom", "softmax_rows", "sum_syncall", "pad_rows", "square_fp16", "bf16_strided", "level0_select",
+                       "msopgen_host_tiling", "axpy_tiling_gm", "leaky_relu_scalars", "gather_activations"]
+
+
+def test_good_kernels_pass_asan_and_ubsan():
+    import test_emu_kernels as good
+    cases = {c.__name__[5:]: c for c in good.CASES}
+    for name in GOOD_FOR_SANITIZERS:
+        source, args, launch, want, rtol = cases[name]()
+        b = build(good.KERNELS / source, sanitize=True)
+        assert b.ok and b.sanitize and "-fsanitize=address,undefined" in b.command, b.diagnostics
+        r = run(b, args, **launch)
+        assert r.ok, (name, r.diagnostics, r.stderr[-2000:])
+        good.check_outputs(r, want, rtol)
+
+
+def test_sanitizers_find_a_raw_out_of_bounds_write():
+    b = build(HERE / "broken" / "segfault.cpp", sanitize=True)
+    r = run(b, standard_args(), block_dim=1)
+    assert [d.kind for d in r.errors] == ["sanitizer"]
+    assert r.errors[0].message.startswith(("ASan:", "UBSan:"))
+    assert (r.errors[0].file, r.errors[0].line) == ("segfault.cpp", 10)
