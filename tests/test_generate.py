@@ -1,0 +1,106 @@
+"""The LLM stage against a real OpenAI-compatible server on 127.0.0.1 (scripted answers): stage 1,
+LLM-mode passes, tuning, replay from the cache."""
+from pathlib import Path
+
+import pytest
+import torch
+
+from ascendcraft.config import load_settings
+from ascendcraft.generate import (Evaluation, TuningHistory, Variant, examples_root, generate_dsl, llm_passes, tune)
+from ascendcraft.launch import run_kernel
+from ascendcraft.llm import LLMClient
+from ascendcraft.llm_server import FakeLLMServer
+from ascendcraft.pipeline import Pipeline
+from ascendcraft.taskset import get_task
+from ascendcraft.verify import verify
+
+GOOD = (examples_root() / "activation" / "leaky_relu.py").read_text()
+TASK = get_task("leaky_relu")
+
+
+def fenced(code: str, lang: str = "python", title: str = "") -> str:
+    return f"Here you are.\n\n```{lang}{' title=' + title if title else ''}\n{code.rstrip()}\n```\n"
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return load_settings().replace(cache_dir=str(tmp_path / "cache"), llm_model="scripted", llm_max_rounds=3)
+
+
+def client_for(srv, settings):
+    return LLMClient(settings.replace(llm_base_url=srv.base_url))
+
+
+def test_stage1_then_llm_passes_give_a_kernel_that_verifies_on_the_emulator(settings):
+    # stage 1: a first answer with a bug only the interpreter exposes (a wrong default slope), fixed after feedback
+    wrong = GOOD.replace("negative_slope: float = 0.01", "negative_slope: float = 0.1")
+    assert wrong != GOOD
+    with FakeLLMServer([fenced(wrong), fenced(GOOD)]) as srv:
+        record = generate_dsl(TASK, client_for(srv, settings))
+    assert record.ok and not record.pass_at_1 and record.rounds == 2
+    assert "does not match the reference on signed inputs" in record.attempts[0].problems[0]
+    # LLM-mode passes, scripted with what an expert would write; the compute answer first fails to compile
+    ref = Pipeline(record.result, "leaky_relu.py", task=TASK, settings=settings)
+    ref.run_all()
+    names = ref.lowering.names
+    host, init, compute, align = (ref[n].project for n in ("host", "init", "compute", "align"))
+    broken = compute[names.kernel_file].replace("LeakyRelu(", "LeakyReLU(", 1)
+    script = [fenced(host[names.tiling_file], "cpp", names.tiling_file) + fenced(host[names.host_file], "cpp", names.host_file)
+              + fenced(host[names.kernel_file], "cpp", names.kernel_file),
+              fenced(init[names.kernel_file], "cpp", names.kernel_file),
+              fenced(broken, "cpp", names.kernel_file), fenced(compute[names.kernel_file], "cpp", names.kernel_file),
+              fenced(align[names.kernel_file], "cpp", names.kernel_file)]
+    with FakeLLMServer(script) as srv:
+        pipe = Pipeline(record.result, "leaky_relu.py", task=TASK, settings=settings,
+                        passes=llm_passes(client_for(srv, settings)))
+        pipe.run_all()
+        assert len(srv.chat_requests) == 5
+        assert "LeakyReLU" in srv.chat_requests[3].messages[-1]["content"]       # the compiler error went back
+    assert [s.status for s in pipe.steps] == ["ok"] * 5
+    assert all(s.pass_.kind == "llm" for s in pipe.steps[1:])
+    build, program = pipe["align"].build, pipe.program
+    verdict = verify(TASK, lambda inputs: run_kernel(build, program, _values(program, TASK, inputs)).outputs["y"],
+                     settings=settings)
+    assert verdict.passed, verdict.summary
+
+
+def _values(program, task, inputs):
+    from ascendcraft.bind import host_values
+    return host_values(program, task, inputs)
+
+
+def test_stage1_gives_up_after_the_round_budget_and_reports_every_round(settings):
+    with FakeLLMServer([fenced("this is not the DSL"), "no code at all", fenced(GOOD.replace("@kernel", "@kernal"))]) as srv:
+        record = generate_dsl(TASK, client_for(srv, settings))
+    assert not record.ok and record.rounds == 3
+    assert "syntax" in record.attempts[0].problems[0]
+    assert "llm-no-code" in record.attempts[1].problems[0]
+    assert record.attempts[2].problems
+
+
+def test_replay_from_the_cache_makes_no_requests(settings):
+    with FakeLLMServer([fenced(GOOD)]) as srv:
+        first = generate_dsl(TASK, client_for(srv, settings))
+        assert len(srv.chat_requests) == 1
+    replay = settings.replace(llm_replay_only=True, llm_base_url="")
+    again = generate_dsl(TASK, LLMClient(replay))
+    assert again.result == first.result and again.ok
+
+
+def test_tuning_keeps_every_variant_and_picks_the_best_correct_one(settings):
+    times = {"v0": 100.0, "fast": 60.0, "faster-but-wrong": 30.0}
+
+    def evaluate(dsl):
+        label = dsl.splitlines()[0].strip("# ")
+        if label == "faster-but-wrong":
+            return Evaluation(False, ["output 'y' does not match the reference"])
+        return Evaluation(True, [], times[label], 100.0, 100.0 / times[label], "memory-bound", "modelled on test")
+
+    script = [fenced("# faster-but-wrong\n" + GOOD), fenced("# fast\n" + GOOD), "I have no more ideas."]
+    with FakeLLMServer(script) as srv:
+        history = tune(TASK, client_for(srv, settings), evaluate, dsl="# v0\n" + GOOD, rounds=3)
+        prompt = srv.chat_requests[1].messages[-1]["content"]
+    assert [v.correct for v in history.variants] == [True, False, True, False]
+    assert history.best.dsl.startswith("# fast")
+    assert "incorrect" in prompt or "faster-but-wrong" in prompt or "v1" in prompt    # the history went back
+    assert "# fast" in history.diff(2) and "best" in history.table()
