@@ -104,3 +104,21 @@ def test_tuning_keeps_every_variant_and_picks_the_best_correct_one(settings):
     assert history.best.dsl.startswith("# fast")
     assert "incorrect" in prompt or "faster-but-wrong" in prompt or "v1" in prompt    # the history went back
     assert "# fast" in history.diff(2) and "best" in history.table()
+
+
+def test_generate_suite_lays_out_kernels_like_examples_and_resumes(settings, tmp_path):
+    from ascendcraft.generate import generate_suite, suite_table
+    tasks = [get_task("leaky_relu"), get_task("relu")]
+    relu = (examples_root() / "activation" / "relu.py").read_text()
+    out = tmp_path / "generated"
+    with FakeLLMServer([fenced(GOOD), fenced(relu.replace("relu(yout, xin, n)", "relu(yout, xin)")), fenced(relu)]) as srv:
+        records = generate_suite(tasks, client_for(srv, settings), out)
+        assert len(srv.chat_requests) == 3
+    assert [(r.target, r.ok, r.pass_at_1, r.rounds) for r in records] == [("leaky_relu", True, True, 1), ("relu", True, False, 2)]
+    assert (out / "activation" / "relu.py").read_text().strip() == relu.strip()
+    assert (out / "activation" / "relu.generation" / "round1_reply.md").exists()
+    with FakeLLMServer([]) as srv:                       # resume: nothing is asked again
+        again = generate_suite(tasks, client_for(srv, settings), out)
+        assert srv.chat_requests == []
+    assert [(r.ok, r.pass_at_1) for r in again] == [(True, True), (True, False)]
+    assert "| relu | yes | no | 2 |" in suite_table(again)
