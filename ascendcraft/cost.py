@@ -21,13 +21,14 @@ import numpy as np
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
 from .soc import Soc, load_soc
-from .trace import (DTYPE_NAMES, FLAG_GM_UNALIGNED, FLAG_UB_TO_UB, QUEUE_EVENT_BASE, Kind, Pipe, Trace,
-                               make_records)
+from .trace import (DTYPE_NAMES, FLAG_GM_UNALIGNED, FLAG_UB_TO_UB, NO_TENSOR, QUEUE_EVENT_BASE, TRACE_DTYPE, Kind,
+                               Pipe, Trace, make_records)
 
 # %% auto #0
-__all__ = ['LANES', 'TIMELINE_DTYPE', 'tiled_trace', 'RecordCosts', 'record_costs', 'Segment', 'segments', 'ScheduleError',
-           'SegmentTimes', 'schedule_python', 'NativeScheduler', 'PythonScheduler', 'make_scheduler', 'PhaseCost',
-           'KernelCost', 'kernel_time', 'summary_table']
+__all__ = ['LANES', 'TIMELINE_DTYPE', 'tiled_trace', 'columns', 'RecordCosts', 'record_costs', 'apply_l2_hits', 'Segment',
+           'segments', 'ScheduleError', 'SegmentTimes', 'schedule_python', 'NativeScheduler', 'PythonScheduler',
+           'L2Python', 'L2Native', 'make_l2', 'make_scheduler', 'PhaseCost', 'KernelCost', 'kernel_time',
+           'summary_table']
 
 # %% ../nbs/21_cost.ipynb #9750353a
 _DTYPE_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 4,
@@ -46,22 +47,23 @@ class _RecordList:
 
     def array(self) -> np.ndarray:
         "The records as a TRACE_DTYPE array."
-        return make_records(**{k: [r.get(k, 0) for r in self.rows] for k in set().union(*self.rows)}) \
+        default = lambda k: NO_TENSOR if k == "tensor" else 0
+        return make_records(**{k: [r.get(k, default(k)) for r in self.rows] for k in set().union(*self.rows)}) \
             if self.rows else make_records(0)
 
 
 def _tile_records(rl: _RecordList, n: int, j: int, bufs: int, inputs: int, ops, esize: int, dt: int,
-                  gm_mod: int, unaligned: bool):
-    "Records of one tile of `n` elements in buffer `j`."
+                  gm_mod: int, unaligned: bool, offset: int = 0):
+    "Records of one tile of `n` elements in buffer `j`, `offset` bytes into the block's share of each tensor."
     V, M2, M3, S_, W_ = Pipe.V, Pipe.MTE2, Pipe.MTE3, Kind.SET, Kind.WAIT
     nbytes = n * esize
     copy = dict(bytes=nbytes, elems=n, bursts=1, burst_bytes=nbytes, gm_mod=gm_mod, dtype=dt,
-                flags=FLAG_GM_UNALIGNED if unaligned else 0)
+                flags=FLAG_GM_UNALIGNED if unaligned else 0, gm_offset=offset, gm_stride=nbytes)
     ev_in = [QUEUE_EVENT_BASE + q * bufs + j for q in range(inputs)]
     ev_out = QUEUE_EVENT_BASE + inputs * bufs + j
     for q in range(inputs):                                    # CopyIn
         rl.add(M2, W_, "AllocTensor", src=V, dst=M2, event=ev_in[q])
-        rl.add(M2, Kind.INSTR, "DataCopy", **copy)
+        rl.add(M2, Kind.INSTR, "DataCopy", tensor=q, **copy)
         rl.add(M2, S_, "EnQue", src=M2, dst=V, event=ev_in[q])
     for q in range(inputs):                                    # Compute
         rl.add(V, W_, "DeQue", src=M2, dst=V, event=ev_in[q])
@@ -73,12 +75,12 @@ def _tile_records(rl: _RecordList, n: int, j: int, bufs: int, inputs: int, ops, 
     for q in range(inputs):
         rl.add(V, S_, "FreeTensor", src=V, dst=M2, event=ev_in[q])
     rl.add(M3, W_, "DeQue", src=V, dst=M3, event=ev_out)      # CopyOut
-    rl.add(M3, Kind.INSTR, "DataCopy", **copy)
+    rl.add(M3, Kind.INSTR, "DataCopy", tensor=inputs, **copy)
     rl.add(M3, S_, "FreeTensor", src=M3, dst=V, event=ev_out)
 
 
 def _block_records(names, n_elems, tile, bufs, inputs, ops, esize, dt, gm_offset) -> np.ndarray:
-    "All records of one block that handles `n_elems` elements starting at byte `gm_offset`."
+    "All records of one block that handles `n_elems` elements starting at address `gm_offset` (mod 512 matters)."
     init = _RecordList(names)
     for q in range(inputs):
         for j in range(bufs):
@@ -101,11 +103,13 @@ def _block_records(names, n_elems, tile, bufs, inputs, ops, esize, dt, gm_offset
         offsets = gm_offset + tile_index * tile * esize
         body["gm_mod"][copies] = offsets % 512
         body["flags"][copies] = np.where(offsets % 32 != 0, FLAG_GM_UNALIGNED, 0)
+        body["gm_offset"][copies] = tile_index * tile * esize       # within the block's share
+        body["gm_stride"][copies] = tile * esize
         parts.append(body)
     if tail:
         rl = _RecordList(names)
         off = gm_offset + full * tile * esize
-        _tile_records(rl, tail, full % bufs, bufs, inputs, ops, esize, dt, off % 512, off % 32 != 0)
+        _tile_records(rl, tail, full % bufs, bufs, inputs, ops, esize, dt, off % 512, off % 32 != 0, full * tile * esize)
         parts.append(rl.array())
     return np.concatenate(parts)
 
@@ -135,69 +139,104 @@ def tiled_trace(n_elems: int,                    # elements of the tensor
             unique[key] = _block_records(names, n, tile, bufs, inputs, ops, esize, dt, gm_offset + starts[b] * esize)
         rec = unique[key].copy()
         rec["core"] = b
+        rec["gm_offset"][rec["tensor"] != NO_TENSOR] += starts[b] * esize
         parts.append(rec)
-    meta = {"kernel": f"tiled_{'_'.join(ops).lower()}", "tile": tile, "bufs": bufs, "ub_bytes": (inputs + 1) * bufs * tile * esize}
+    tensors = [{"name": f"x{q}", "bytes": n_elems * esize, "role": "in"} for q in range(inputs)]
+    meta = {"kernel": f"tiled_{'_'.join(ops).lower()}", "tile": tile, "bufs": bufs, "ub_bytes": (inputs + 1) * bufs * tile * esize,
+            "tensors": tensors + [{"name": "y", "bytes": n_elems * esize, "role": "out"}]}
     return Trace(np.concatenate(parts), names, blocks, meta)
 
 # %% ../nbs/21_cost.ipynb #71a209e8
-_GM_SCALAR_HINTS = ("global", "gm")                 # S-pipe API names that access GM (e.g. GlobalTensor::GetValue)
+_GM_SCALAR_HINTS = ("global", "gm")                 # S-pipe API names that access GM (synthetic traces without `tensor`)
 LANES = (Pipe.MTE2, Pipe.V, Pipe.MTE3, Pipe.S)       # the pipes shown in reports and timelines
+_COLUMNS = ("core", "pipe", "kind", "op", "dtype", "flags", "src_pipe", "dst_pipe", "event", "bytes", "elems", "repeats",
+            "bursts", "burst_bytes", "gm_mod", "tensor", "gm_offset", "gm_stride")
+
+
+def columns(records: np.ndarray) -> dict[str, np.ndarray]:
+    "Contiguous copies of the record fields the cost model reads (a strided field is slow to filter)."
+    return {name: np.ascontiguousarray(records[name]) for name in _COLUMNS}
 
 
 @dataclass
 class RecordCosts:
     "Per-record cost terms of a trace, in cycles."
     base: np.ndarray       # fixed cycles on the record's pipe
-    stream: np.ndarray     # cycles at the core's full MTE rate (divided by the HBM-sharing factor)
+    stream: np.ndarray     # cycles of the HBM-served bytes at the core's full MTE rate (divided by the HBM-sharing factor)
     issue: np.ndarray      # scalar-unit cycles to issue the record
     unknown_ops: list[str] # vector APIs the profile does not list (costed at the default)
+    l2: np.ndarray | None = None          # cycles of the L2-served bytes at the core's L2 rate (not shared with HBM)
+    efficiency: np.ndarray | None = None  # GM copies: fraction of the peak rate left by size and alignment (else 1)
+
+    def __post_init__(self):
+        if self.l2 is None: self.l2 = np.zeros_like(self.base)
+        if self.efficiency is None: self.efficiency = np.ones_like(self.base)
 
 
-def _repeats(r: np.ndarray) -> np.ndarray:
-    "256-byte repeats of vector records (from `repeats`, else from elements or bytes)."
-    esize = np.array([_DTYPE_BYTES.get(n, 4) if n else 4 for n in DTYPE_NAMES])[np.minimum(r["dtype"], len(DTYPE_NAMES) - 1)]
-    from_elems = -(-(r["elems"].astype(np.float64) * esize) // 256)
-    from_bytes = -(-(r["bytes"].astype(np.float64) / 2) // 256)
-    derived = np.where(r["elems"] > 0, from_elems, from_bytes)
-    return np.where(r["repeats"] > 0, r["repeats"].astype(np.float64), derived)
+def _repeats(c: dict, idx: np.ndarray) -> np.ndarray:
+    "256-byte repeats of the vector records at `idx` (from `repeats`, else from elements or bytes)."
+    esize = np.array([_DTYPE_BYTES.get(n, 4) if n else 4 for n in DTYPE_NAMES])[np.minimum(c["dtype"][idx], len(DTYPE_NAMES) - 1)]
+    elems, repeats = c["elems"][idx], c["repeats"][idx]
+    from_elems = -(-(elems.astype(np.float64) * esize) // 256)
+    from_bytes = -(-(c["bytes"][idx].astype(np.float64) / 2) // 256)
+    derived = np.where(elems > 0, from_elems, from_bytes)
+    return np.where(repeats > 0, repeats.astype(np.float64), derived)
 
 
-def record_costs(trace: Trace, soc: Soc) -> RecordCosts:
-    "Fixed, rate-bound and issue cycles of every record of `trace` on `soc`."
-    r = trace.records
-    n = len(r)
-    base, stream = np.zeros(n), np.zeros(n)
-    instr = r["kind"] == Kind.INSTR
-    pipe = r["pipe"]
-    nbytes = r["bytes"].astype(np.float64)
+def _mte_rates(soc: Soc, pipe: np.ndarray, l2: bool = False) -> np.ndarray:
+    "Peak bytes/cycle of one core for copies on MTE2 (reads) or MTE3 (writes), from HBM or from L2."
+    reads = soc.l2_read_bytes_per_cycle if l2 else soc.mte2_bytes_per_cycle
+    writes = soc.l2_write_bytes_per_cycle if l2 else soc.mte3_bytes_per_cycle
+    return np.where(pipe == Pipe.MTE2, reads, writes)
+
+
+def record_costs(trace: Trace, soc: Soc, cols: dict | None = None) -> RecordCosts:
+    "Fixed, rate-bound and issue cycles of every record of `trace` on `soc` (every GM byte from HBM)."
+    c = cols or columns(trace.records)
+    n = len(trace.records)
+    base, stream, efficiency = np.zeros(n), np.zeros(n), np.ones(n)
+    kind, pipe, op = c["kind"], c["pipe"], c["op"]
+    instr = kind == Kind.INSTR
     # GM <-> UB copies
-    for p, rate in ((Pipe.MTE2, soc.mte2_bytes_per_cycle), (Pipe.MTE3, soc.mte3_bytes_per_cycle)):
-        m = instr & (pipe == p)
-        small = soc.small_copy_min_efficiency + (1 - soc.small_copy_min_efficiency) * np.minimum(1.0, nbytes[m] / soc.small_copy_bytes)
-        aligned = (r["gm_mod"][m] % soc.gm_align_bytes) == 0
-        unaligned = (r["flags"][m] & FLAG_GM_UNALIGNED) != 0
-        align = np.where(unaligned, soc.gm_unaligned_efficiency, np.where(aligned, 1.0, soc.gm_aligned32_efficiency))
-        base[m] = soc.mte_setup_cycles + soc.mte_burst_cycles * np.maximum(1, r["bursts"][m])
-        stream[m] = nbytes[m] / (rate * small * align)
+    idx = np.flatnonzero(instr & ((pipe == Pipe.MTE2) | (pipe == Pipe.MTE3)))
+    nbytes = c["bytes"][idx].astype(np.float64)
+    small = soc.small_copy_min_efficiency + (1 - soc.small_copy_min_efficiency) * np.minimum(1.0, nbytes / soc.small_copy_bytes)
+    aligned = (c["gm_mod"][idx] % soc.gm_align_bytes) == 0
+    unaligned = (c["flags"][idx] & FLAG_GM_UNALIGNED) != 0
+    align = np.where(unaligned, soc.gm_unaligned_efficiency, np.where(aligned, 1.0, soc.gm_aligned32_efficiency))
+    efficiency[idx] = small * align
+    base[idx] = soc.mte_setup_cycles + soc.mte_burst_cycles * np.maximum(1, c["bursts"][idx])
+    stream[idx] = nbytes / (_mte_rates(soc, pipe[idx]) * efficiency[idx])
     # vector instructions, by API
-    m = instr & (pipe == Pipe.V)
+    idx = np.flatnonzero(instr & (pipe == Pipe.V))
     per_op = np.array([soc.vector_op_cycles(name) or soc.default_vector_op_cycles for name in trace.op_names] or [0.0])
-    used = set(np.unique(r["op"][m]).tolist())
+    used = set(np.unique(op[idx]).tolist())
     unknown = sorted(trace.op_names[i] for i in used if soc.vector_op_cycles(trace.op_names[i]) is None)
-    ub_copy = (r["flags"][m] & FLAG_UB_TO_UB) != 0
-    factor = np.where(ub_copy, soc.vector_op_cycles("DataCopy") or 1.0, per_op[r["op"][m]])
-    base[m] = soc.vector_startup_cycles + _repeats(r[m]) * factor
-    # scalar accesses
-    m = instr & (pipe == Pipe.S)
+    ub_copy = (c["flags"][idx] & FLAG_UB_TO_UB) != 0
+    factor = np.where(ub_copy, soc.vector_op_cycles("DataCopy") or 1.0, per_op[op[idx]])
+    base[idx] = soc.vector_startup_cycles + _repeats(c, idx) * factor
+    # scalar accesses: GM when the record names a tensor (or, in hand-made traces, an API called like GlobalGetValue)
+    idx = np.flatnonzero(instr & (pipe == Pipe.S))
     gm_op = np.array([any(h in name.lower() for h in _GM_SCALAR_HINTS) for name in trace.op_names] or [False])
-    base[m] = np.where(gm_op[r["op"][m]], soc.scalar_gm_access_cycles, soc.scalar_ub_access_cycles)
+    gm = (c["tensor"][idx] != NO_TENSOR) | gm_op[op[idx]]
+    base[idx] = np.where(gm, soc.scalar_gm_access_cycles, soc.scalar_ub_access_cycles)
     # cube pipes (crude: L1 moves at the L1->L0 rate, the cube one fractal per repeat)
-    m = instr & np.isin(pipe, [Pipe.MTE1, Pipe.FIX])
-    base[m] = soc.mte_setup_cycles + nbytes[m] / soc.mte1_bytes_per_cycle
-    m = instr & (pipe == Pipe.M)
-    base[m] = soc.vector_startup_cycles + _repeats(r[m])
+    idx = np.flatnonzero(instr & ((pipe == Pipe.MTE1) | (pipe == Pipe.FIX)))
+    base[idx] = soc.mte_setup_cycles + c["bytes"][idx].astype(np.float64) / soc.mte1_bytes_per_cycle
+    idx = np.flatnonzero(instr & (pipe == Pipe.M))
+    base[idx] = soc.vector_startup_cycles + _repeats(c, idx)
     issue = np.where(instr, soc.scalar_issue_cycles, soc.flag_issue_cycles)
-    return RecordCosts(base, stream, issue, unknown)
+    return RecordCosts(base, stream, issue, unknown, np.zeros(n), efficiency)
+
+
+def apply_l2_hits(costs: RecordCosts, index: np.ndarray, pipe: np.ndarray, nbytes: np.ndarray, hit_bytes: np.ndarray,
+                  soc: Soc) -> None:
+    "Serve `hit_bytes` of the copies at `index` (on `pipe`, of `nbytes`) from L2 at the core's L2 rate, the rest from HBM."
+    eff = costs.efficiency[index]
+    total = nbytes.astype(np.float64)
+    hits = np.minimum(hit_bytes.astype(np.float64), total)
+    costs.stream[index] = (total - hits) / (_mte_rates(soc, pipe) * eff)
+    costs.l2[index] = hits / (_mte_rates(soc, pipe, l2=True) * eff)
 
 # %% ../nbs/21_cost.ipynb #e60f3f20
 _ALL_PIPES = 8
@@ -213,27 +252,46 @@ class Segment:
     kind: np.ndarray        # uint8
     key: np.ndarray         # int32 flag key (-1 for non-flag records)
     base: np.ndarray        # float64 cycles
-    stream: np.ndarray      # float64 cycles at full MTE rate
+    stream: np.ndarray      # float64 cycles of HBM-served bytes at full MTE rate
     issue: np.ndarray       # float64 cycles
     blocking: np.ndarray    # uint8: issue waits for this record to finish
     flags_in: np.ndarray    # int32 per key: SETs executed and not yet consumed at the start
     signature: bytes = b""
+    l2: np.ndarray | None = None   # float64 cycles of L2-served bytes (not scaled by HBM sharing)
+
+    def __post_init__(self):
+        if self.l2 is None: self.l2 = np.zeros_like(self.base)
 
     def durations(self, scale: float) -> np.ndarray:
-        "Cycles of every record when the MTE byte rate is scaled by `scale`."
-        return self.base + self.stream / scale
+        "Cycles of every record when the HBM-served MTE byte rate is scaled by `scale`."
+        return self.base + self.stream / scale + self.l2
+
+    def arrays(self) -> tuple:
+        "Everything the scheduler reads of the segment."
+        return (self.pipe, self.kind, self.key, self.base, self.stream, self.l2, self.issue, self.blocking, self.flags_in)
+
+    def sign(self) -> None:
+        "Compute `signature`, a cheap fingerprint: equal for equal segments (`_PhaseRunner` checks equality exactly)."
+        h = hashlib.blake2b(digest_size=16)
+        for a in self.arrays():
+            step = max(1, len(a) // 2048)
+            h.update(np.array([len(a), a.sum()], dtype=np.float64).tobytes())
+            h.update(np.ascontiguousarray(a[::step]).tobytes())
+        self.signature = h.digest()
+
+    def same(self, other: Segment) -> bool:
+        "Whether `other` schedules exactly like this segment."
+        return all(np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays()))
 
 
-def _flag_keys(r: np.ndarray) -> tuple[np.ndarray, int]:
+def _flag_keys(c: dict) -> tuple[np.ndarray, int]:
     "Dense ids of the (src_pipe, dst_pipe, event) pairing keys; -1 for records that are not SET/WAIT."
-    flag = np.isin(r["kind"], [Kind.SET, Kind.WAIT])
-    raw = (r["src_pipe"].astype(np.int64) * 8 + r["dst_pipe"]) * 65536 + r["event"]
-    ids = np.full(len(r), -1, dtype=np.int32)
-    if flag.any():
-        uniq, inv = np.unique(raw[flag], return_inverse=True)
-        ids[flag] = inv
-        return ids, len(uniq)
-    return ids, 0
+    flag = (c["kind"] == Kind.SET) | (c["kind"] == Kind.WAIT)
+    raw = ((c["src_pipe"].astype(np.int32) & 7) * 8 + (c["dst_pipe"] & 7)) * 65536 + c["event"]
+    used = np.zeros(64 * 65536, dtype=bool)                  # every possible key: a table, not a sort
+    used[raw[flag]] = True
+    dense = np.cumsum(used, dtype=np.int32) - 1
+    return np.where(flag, dense[raw], -1).astype(np.int32), int(used.sum())
 
 
 def _place(trace: Trace, i: int) -> dict:
@@ -252,58 +310,83 @@ def _describe(trace: Trace, i: int) -> str:
     return f"{kind} {op} on {Pipe(int(r['pipe'])).name} of block {int(r['core'])}"
 
 
-def _check_records(trace: Trace) -> None:
+def _check_records(trace: Trace, c: dict) -> None:
     "Reject records the scheduler cannot place: unknown pipes/kinds, flags in the wrong pipe's queue."
-    r = trace.records
     diags = []
-    bad = np.flatnonzero((r["pipe"] > Pipe.ALL) | (r["kind"] > Kind.SYNC_ALL))
+    bad = np.flatnonzero((c["pipe"] > Pipe.ALL) | (c["kind"] > Kind.SYNC_ALL))
     if len(bad):
         diags.append(Diagnostic("trace-record", f"record {bad[0]} has an unknown pipe or kind ({len(bad)} such records)",
                                 **_place(trace, bad[0]), hint="the trace was written by a different runtime version; rebuild the kernel"))
     for kind, col, what in ((Kind.SET, "src_pipe", "source"), (Kind.WAIT, "dst_pipe", "destination")):
-        wrong = np.flatnonzero((r["kind"] == kind) & (r["pipe"] != r[col]))
+        wrong = np.flatnonzero((c["kind"] == kind) & (c["pipe"] != c[col]))
         if len(wrong):
             diags.append(Diagnostic("trace-flag-pipe", f"{_describe(trace, wrong[0])} sits in the queue of pipe "
-                                    f"{Pipe(int(r['pipe'][wrong[0]])).name}, not of its {what} pipe ({len(wrong)} such records)",
+                                    f"{Pipe(int(c['pipe'][wrong[0]])).name}, not of its {what} pipe ({len(wrong)} such records)",
                                     **_place(trace, wrong[0]), hint="a SET sits on its source pipe, a WAIT on its destination pipe (09_trace)"))
-    if (r["core"] >= max(trace.block_dim, 1)).any():
-        b = int(r["core"].max())
+    if len(c["core"]) and c["core"].max() >= max(trace.block_dim, 1):
+        b = int(c["core"].max())
         diags.append(Diagnostic("trace-record", f"a record names block {b} but the launch has {trace.block_dim} blocks",
                                 hint="block_dim of the trace is wrong"))
     if diags: raise AscendCraftError(diags, stage="cost")
 
 
-def segments(trace: Trace, costs: RecordCosts) -> list[list[Segment]]:
-    "The segments of every block, `[block][phase]`, with their signatures."
-    _check_records(trace)
-    r = trace.records
-    order = np.argsort(r["core"], kind="stable")
-    cores = r["core"][order]
-    keys, n_keys = _flag_keys(r)
-    pipes = np.where(r["kind"] == Kind.SYNC_ALL, np.uint8(Pipe.ALL), r["pipe"]).astype(np.uint8)  # SyncAll drains all pipes
+@dataclass
+class _Prepared:
+    "What the launch model needs of every record: one pass, native or NumPy."
+    core: np.ndarray        # uint16 block
+    pipe: np.ndarray        # uint8 queue (SYNC_ALL -> ALL)
+    kind: np.ndarray        # uint8
+    key: np.ndarray         # int32 dense flag key, -1 for other records
+    n_keys: int
+    blocking: np.ndarray    # uint8: issue waits for the record
+    costs: RecordCosts
+    gm_move: np.ndarray     # bool: a GM <-> UB copy on MTE2/MTE3
+    l2_seen: np.ndarray     # bool: such a copy whose GM place is known (the L2 model replays it)
+    move_bytes: np.ndarray  # uint64: bytes of GM copies, 0 elsewhere
+
+
+def _prepare_python(trace: Trace, soc: Soc, costs: RecordCosts | None = None, cols: dict | None = None) -> _Prepared:
+    "The reference preparation, with NumPy."
+    c = cols or columns(trace.records)
+    _check_records(trace, c)
+    costs = costs or record_costs(trace, soc, c)
+    keys, n_keys = _flag_keys(c)
+    pipes = np.where(c["kind"] == Kind.SYNC_ALL, np.uint8(Pipe.ALL), c["pipe"]).astype(np.uint8)  # SyncAll drains all pipes
     blocking = ((pipes == Pipe.S) | (pipes == Pipe.ALL)).astype(np.uint8)
-    bounds = np.searchsorted(cores, np.arange(trace.block_dim + 1))
+    move = (c["kind"] == Kind.INSTR) & ((c["pipe"] == Pipe.MTE2) | (c["pipe"] == Pipe.MTE3))
+    return _Prepared(c["core"], pipes, c["kind"], keys, n_keys, blocking, costs, move, move & (c["tensor"] != NO_TENSOR),
+                     np.where(move, c["bytes"], 0).astype(np.uint64))
+
+
+def _segments(trace: Trace, prep: _Prepared) -> list[list[Segment]]:
+    "The segments of every block, `[block][phase]`, from prepared records."
+    core, costs = prep.core, prep.costs
+    in_order = len(core) < 2 or bool((core[1:] >= core[:-1]).all())   # the runtime writes block by block
+    order = None if in_order else np.argsort(core, kind="stable")
+    bounds = np.searchsorted(core if in_order else core[order], np.arange(trace.block_dim + 1))
     out = []
     for b in range(trace.block_dim):
-        idx = order[bounds[b]:bounds[b + 1]]
-        cuts = np.flatnonzero(r["kind"][idx] == Kind.SYNC_ALL) + 1   # each SYNC_ALL closes its segment
+        idx = np.arange(bounds[b], bounds[b + 1]) if in_order else order[bounds[b]:bounds[b + 1]]
+        cuts = np.flatnonzero(prep.kind[idx] == Kind.SYNC_ALL) + 1  # each SYNC_ALL closes its segment
         pieces = np.split(idx, cuts)                                 # SyncAll count + 1 phases (some may be empty)
-        flags = np.zeros(n_keys, dtype=np.int32)
+        flags = np.zeros(prep.n_keys, dtype=np.int32)
         block_segments = []
-        for phase, seg_idx in enumerate(pieces):
-            seg = Segment(b, phase, seg_idx, pipes[seg_idx], r["kind"][seg_idx], keys[seg_idx],
-                          costs.base[seg_idx], costs.stream[seg_idx], costs.issue[seg_idx], blocking[seg_idx],
-                          np.maximum(flags, 0))
-            h = hashlib.blake2b(digest_size=16)
-            for a in (seg.pipe, seg.kind, seg.key, seg.base, seg.stream, seg.issue, seg.flags_in):
-                h.update(np.ascontiguousarray(a).tobytes())
-            seg.signature = h.digest()
+        for phase, i in enumerate(pieces):
+            take = slice(i[0], i[-1] + 1) if in_order and len(i) else i       # in order: views, no copies
+            seg = Segment(b, phase, i, prep.pipe[take], prep.kind[take], prep.key[take], costs.base[take], costs.stream[take],
+                          costs.issue[take], prep.blocking[take], np.maximum(flags, 0), l2=costs.l2[take])
+            seg.sign()
             block_segments.append(seg)
             k = seg.key
-            flags += np.bincount(k[seg.kind == Kind.SET], minlength=n_keys).astype(np.int32)
-            flags -= np.bincount(k[seg.kind == Kind.WAIT], minlength=n_keys).astype(np.int32)
+            flags += np.bincount(k[seg.kind == Kind.SET], minlength=prep.n_keys).astype(np.int32)
+            flags -= np.bincount(k[seg.kind == Kind.WAIT], minlength=prep.n_keys).astype(np.int32)
         out.append(block_segments)
     return out
+
+
+def segments(trace: Trace, costs: RecordCosts, cols: dict | None = None) -> list[list[Segment]]:
+    "The segments of every block, `[block][phase]`, with their signatures."
+    return _segments(trace, _prepare_python(trace, None, costs, cols))
 
 # %% ../nbs/21_cost.ipynb #d9438a0c
 class ScheduleError(Exception):
@@ -480,6 +563,169 @@ extern "C" int ac_schedule_segment(int64_t n, const uint8_t *pipe, const uint8_t
     *finish = std::max(t, m);
     return 0;
 }
+
+// ---- the L2 model of nbs/21_cost.ipynb (keep it equivalent to L2Python.replay) ----------------------
+#include <memory>
+#include <unordered_map>
+
+namespace {
+const int kPageBits = 14;                      // 16 K lines per page of stamps
+const uint64_t kPageLines = uint64_t(1) << kPageBits;
+
+struct L2State {
+    uint64_t capacity_lines, line_bytes, clock = 0;
+    // per tensor: page -> stamp of every line (clock at its last touch + 1; 0 = never touched)
+    std::vector<std::unordered_map<uint64_t, std::unique_ptr<uint32_t[]>>> tensors;
+
+    uint32_t* page(uint16_t tensor, uint64_t line) {
+        if (tensor >= tensors.size()) tensors.resize(tensor + 1);
+        auto& pages = tensors[tensor];
+        auto& p = pages[line >> kPageBits];
+        if (!p) { p.reset(new uint32_t[kPageLines]); std::fill(p.get(), p.get() + kPageLines, 0u); }
+        return p.get();
+    }
+
+    // Stamps are 32-bit: long before they overflow, forget everything older than the capacity.
+    void rebase() {
+        uint64_t keep = capacity_lines + 1, shift = clock > keep ? clock - keep : 0;
+        for (auto& pages : tensors)
+            for (auto& kv : pages)
+                for (uint64_t i = 0; i < kPageLines; ++i) {
+                    uint32_t& s = kv.second[i];
+                    s = s > shift ? uint32_t(s - shift) : 0u;
+                }
+        clock -= shift;
+    }
+};
+}  // namespace
+
+extern "C" void* ac_l2_new(uint64_t capacity_bytes, uint64_t line_bytes) {
+    L2State* s = new L2State();
+    s->line_bytes = line_bytes;
+    s->capacity_lines = capacity_bytes / line_bytes;
+    return s;
+}
+
+extern "C" void ac_l2_free(void* state) { delete static_cast<L2State*>(state); }
+
+// Replays n GM accesses in time order; hits[i] = bytes of access i that found their line resident.
+extern "C" void ac_l2_replay(void* state, int64_t n, const uint16_t* tensor, const uint64_t* offset, const uint32_t* bursts,
+                             const uint32_t* burst_bytes, const uint32_t* stride, uint64_t* hits) {
+    L2State& s = *static_cast<L2State*>(state);
+    const uint64_t L = s.line_bytes;
+    for (int64_t i = 0; i < n; ++i) {
+        uint64_t hit = 0;
+        uint64_t step = stride[i] ? stride[i] : burst_bytes[i];
+        for (uint64_t b = 0; b < bursts[i]; ++b) {
+            uint64_t lo = offset[i] + b * step, hi = lo + burst_bytes[i];
+            uint32_t* pg = nullptr;
+            uint64_t pg_id = ~uint64_t(0);
+            for (uint64_t line = lo / L; line * L < hi; ++line) {
+                if ((line >> kPageBits) != pg_id) { pg_id = line >> kPageBits; pg = s.page(tensor[i], line); }
+                uint32_t& stamp = pg[line & (kPageLines - 1)];
+                if (stamp != 0 && s.clock - (stamp - 1) <= s.capacity_lines) {
+                    uint64_t a = std::max(lo, line * L), e = std::min(hi, (line + 1) * L);
+                    hit += e - a;
+                }
+                stamp = uint32_t(s.clock + 1);
+                if (++s.clock >= 0xFFFFFF00u) { s.rebase(); pg_id = ~uint64_t(0); }
+            }
+        }
+        hits[i] = hit;
+    }
+}
+
+// ---- record preparation of nbs/21_cost.ipynb (keep it equivalent to _prepare_python) -------------------
+#include <cmath>
+#include <cstring>
+
+namespace {
+enum Field { F_CORE, F_PIPE, F_KIND, F_OP, F_DTYPE, F_FLAGS, F_SRC, F_DST, F_EVENT, F_BYTES, F_ELEMS, F_REPEATS, F_BURSTS,
+             F_GM_MOD, F_TENSOR, F_COUNT };
+// profile numbers, in the order _prepare_native passes them
+enum Param { P_SETUP, P_BURST, P_SMALL_BYTES, P_SMALL_MIN, P_ALIGN, P_ALIGNED32, P_UNALIGNED, P_MTE2, P_MTE3, P_VSTART,
+             P_UBCOPY, P_SCALAR_GM, P_SCALAR_UB, P_MTE1, P_ISSUE, P_FLAG_ISSUE, P_COUNT };
+
+template <typename T> T field(const uint8_t* r, const int64_t* off, int f) { T v; std::memcpy(&v, r + off[f], sizeof(T)); return v; }
+
+double repeats_of(const uint8_t* r, const int64_t* off, const double* dtype_bytes) {
+    uint32_t reps = field<uint32_t>(r, off, F_REPEATS);
+    if (reps > 0) return double(reps);
+    uint64_t elems = field<uint64_t>(r, off, F_ELEMS);
+    if (elems > 0) {
+        uint8_t dt = field<uint8_t>(r, off, F_DTYPE);
+        return std::ceil(double(elems) * dtype_bytes[dt < 14 ? dt : 13] / 256.0);
+    }
+    return std::ceil(double(field<uint64_t>(r, off, F_BYTES)) / 2.0 / 256.0);
+}
+}  // namespace
+
+// One pass over the records: durations, flag keys, queues. Returns the number of records the scheduler
+// cannot place (unknown pipe/kind, a flag in the wrong queue, a block past block_dim); 0 = all fine.
+extern "C" int64_t ac_prepare(int64_t n, const uint8_t* rec, int64_t size, const int64_t* off, const double* p,
+                              int64_t n_ops, const double* op_cycles, const uint8_t* op_gm, const double* dtype_bytes,
+                              int64_t block_dim, uint16_t* core, uint8_t* pipe_out, uint8_t* kind_out, int32_t* key,
+                              uint8_t* blocking, double* base, double* stream, double* issue, double* eff, uint8_t* move,
+                              uint8_t* l2_seen, uint64_t* move_bytes, int32_t* n_keys, uint8_t* op_on_v) {
+    std::vector<int32_t> dense(64 * 65536, 0);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        const uint8_t* r = rec + i * size;
+        uint8_t pipe = field<uint8_t>(r, off, F_PIPE), kind = field<uint8_t>(r, off, F_KIND);
+        uint8_t src = field<uint8_t>(r, off, F_SRC), dst = field<uint8_t>(r, off, F_DST);
+        uint16_t op = field<uint16_t>(r, off, F_OP), tensor = field<uint16_t>(r, off, F_TENSOR);
+        uint64_t bytes = field<uint64_t>(r, off, F_BYTES);
+        core[i] = field<uint16_t>(r, off, F_CORE);
+        kind_out[i] = kind;
+        if (pipe > 7 || kind > 4 || (kind == 1 && pipe != src) || (kind == 2 && pipe != dst) ||
+            core[i] >= (block_dim > 1 ? block_dim : 1)) ++bad;
+        uint8_t q = kind == 4 ? 7 : pipe;
+        pipe_out[i] = q;
+        blocking[i] = q == 0 || q == 7;
+        key[i] = -1;
+        if (kind == 1 || kind == 2) {
+            int32_t raw = ((src & 7) * 8 + (dst & 7)) * 65536 + field<uint16_t>(r, off, F_EVENT);
+            key[i] = raw;
+            dense[raw] = 1;
+        }
+        bool instr = kind == 0;
+        base[i] = stream[i] = 0.0;
+        eff[i] = 1.0;
+        issue[i] = instr ? p[P_ISSUE] : p[P_FLAG_ISSUE];
+        move[i] = instr && (pipe == 2 || pipe == 3);
+        l2_seen[i] = move[i] && tensor != 0xFFFF;
+        move_bytes[i] = move[i] ? bytes : 0;
+        if (!instr) continue;
+        if (move[i]) {
+            double b = double(bytes);
+            double small = p[P_SMALL_MIN] + (1 - p[P_SMALL_MIN]) * std::min(1.0, b / p[P_SMALL_BYTES]);
+            bool aligned = field<uint16_t>(r, off, F_GM_MOD) % int64_t(p[P_ALIGN]) == 0;
+            bool unaligned = (field<uint8_t>(r, off, F_FLAGS) & 8) != 0;
+            double align = unaligned ? p[P_UNALIGNED] : (aligned ? 1.0 : p[P_ALIGNED32]);
+            eff[i] = small * align;
+            uint32_t bursts = field<uint32_t>(r, off, F_BURSTS);
+            base[i] = p[P_SETUP] + p[P_BURST] * double(bursts > 1 ? bursts : 1);
+            stream[i] = b / ((pipe == 2 ? p[P_MTE2] : p[P_MTE3]) * eff[i]);
+        } else if (pipe == 1) {
+            if (op < n_ops) op_on_v[op] = 1;
+            double factor = (field<uint8_t>(r, off, F_FLAGS) & 1) ? p[P_UBCOPY] : (op < n_ops ? op_cycles[op] : 0.0);
+            base[i] = p[P_VSTART] + repeats_of(r, off, dtype_bytes) * factor;
+        } else if (pipe == 0) {
+            bool gm = tensor != 0xFFFF || (op < n_ops && op_gm[op]);
+            base[i] = gm ? p[P_SCALAR_GM] : p[P_SCALAR_UB];
+        } else if (pipe == 4 || pipe == 6) {
+            base[i] = p[P_SETUP] + double(bytes) / p[P_MTE1];
+        } else if (pipe == 5) {
+            base[i] = p[P_VSTART] + repeats_of(r, off, dtype_bytes);
+        }
+    }
+    int32_t next = 0;
+    for (auto& d : dense) d = d ? next++ : -1;
+    for (int64_t i = 0; i < n; ++i)
+        if (key[i] >= 0) key[i] = dense[key[i]];
+    *n_keys = next;
+    return bad;
+}
 """
 
 
@@ -512,8 +758,10 @@ class NativeScheduler:
 
     def __init__(self, settings: Settings | None = None):
         lib = ctypes.CDLL(str(_native_library(settings or load_settings())))
+        self.lib = lib
         self._fn = lib.ac_schedule_segment
         self._fn.restype = ctypes.c_int
+        lib.ac_prepare.restype = ctypes.c_int64
 
     def __call__(self, seg: Segment, scale: float, flag_latency: float) -> SegmentTimes:
         "Schedule one segment (same contract as `schedule_python`)."
@@ -537,6 +785,105 @@ class PythonScheduler:
         return schedule_python(seg, scale, flag_latency)
 
 
+class L2Python:
+    "The L2 model, reference implementation: which bytes of a stream of GM accesses find their line resident."
+    name = "python"
+
+    def __init__(self, capacity_bytes: int, line_bytes: int):
+        self.capacity_lines, self.line_bytes = capacity_bytes // line_bytes, line_bytes
+        self.clock = 0                            # lines touched so far
+        self.stamps: dict[tuple, int] = {}       # (tensor, line) -> clock at its last touch + 1
+
+    def replay(self, tensor, offset, bursts, burst_bytes, stride) -> np.ndarray:
+        "Hit bytes of each access (arrays in time order); every line touched becomes the most recent."
+        L, hits = self.line_bytes, np.zeros(len(tensor), dtype=np.uint64)
+        for i, (t, off, nb, bb, st) in enumerate(zip(*(np.asarray(a).tolist() for a in (tensor, offset, bursts, burst_bytes, stride)))):
+            step, hit = st or bb, 0
+            for b in range(nb):
+                lo = off + b * step
+                hi = lo + bb
+                line = lo // L
+                while line * L < hi:
+                    stamp = self.stamps.get((t, line), 0)
+                    if stamp and self.clock - (stamp - 1) <= self.capacity_lines:
+                        hit += min(hi, (line + 1) * L) - max(lo, line * L)
+                    self.stamps[(t, line)] = self.clock + 1
+                    self.clock += 1
+                    line += 1
+            hits[i] = hit
+        return hits
+
+
+class L2Native:
+    "The L2 model in C++ (same results as `L2Python`), state kept between calls."
+    name = "native"
+
+    def __init__(self, capacity_bytes: int, line_bytes: int, settings: Settings | None = None):
+        lib = ctypes.CDLL(str(_native_library(settings or load_settings())))
+        lib.ac_l2_new.restype = ctypes.c_void_p
+        lib.ac_l2_free.argtypes = [ctypes.c_void_p]
+        self._lib = lib
+        self._state = ctypes.c_void_p(lib.ac_l2_new(ctypes.c_uint64(capacity_bytes), ctypes.c_uint64(line_bytes)))
+
+    def replay(self, tensor, offset, bursts, burst_bytes, stride) -> np.ndarray:
+        "Hit bytes of each access (arrays in time order); every line touched becomes the most recent."
+        arrays = [np.ascontiguousarray(a, dtype=d) for a, d in ((tensor, np.uint16), (offset, np.uint64), (bursts, np.uint32),
+                                                                  (burst_bytes, np.uint32), (stride, np.uint32))]
+        hits = np.zeros(len(arrays[0]), dtype=np.uint64)
+        ptr = lambda a: a.ctypes.data_as(ctypes.c_void_p)
+        self._lib.ac_l2_replay(self._state, ctypes.c_int64(len(hits)), *map(ptr, arrays), ptr(hits))
+        return hits
+
+    def __del__(self):
+        if getattr(self, "_state", None): self._lib.ac_l2_free(self._state)
+
+
+_PREPARE_FIELDS = ("core", "pipe", "kind", "op", "dtype", "flags", "src_pipe", "dst_pipe", "event", "bytes", "elems", "repeats",
+                   "bursts", "gm_mod", "tensor")     # the order of `Field` in ac_prepare
+
+
+def _prepare_native(trace: Trace, soc: Soc, lib) -> _Prepared:
+    "`_prepare_python` in one C++ pass over the records (same numbers)."
+    r = np.ascontiguousarray(trace.records)
+    n = len(r)
+    offsets = np.array([TRACE_DTYPE.fields[f][1] for f in _PREPARE_FIELDS], dtype=np.int64)
+    params = np.array([soc.mte_setup_cycles, soc.mte_burst_cycles, soc.small_copy_bytes, soc.small_copy_min_efficiency,
+                       soc.gm_align_bytes, soc.gm_aligned32_efficiency, soc.gm_unaligned_efficiency, soc.mte2_bytes_per_cycle,
+                       soc.mte3_bytes_per_cycle, soc.vector_startup_cycles, soc.vector_op_cycles("DataCopy") or 1.0,
+                       soc.scalar_gm_access_cycles, soc.scalar_ub_access_cycles, soc.mte1_bytes_per_cycle,
+                       soc.scalar_issue_cycles, soc.flag_issue_cycles], dtype=np.float64)
+    names = trace.op_names
+    op_cycles = np.array([soc.vector_op_cycles(x) or soc.default_vector_op_cycles for x in names] or [0.0])
+    op_gm = np.array([any(h in x.lower() for h in _GM_SCALAR_HINTS) for x in names] or [False], dtype=np.uint8)
+    dtype_bytes = np.array([_DTYPE_BYTES.get(x, 4) if x else 4 for x in DTYPE_NAMES], dtype=np.float64)
+    out = dict(core=np.empty(n, np.uint16), pipe=np.empty(n, np.uint8), kind=np.empty(n, np.uint8), key=np.empty(n, np.int32),
+               blocking=np.empty(n, np.uint8), base=np.empty(n), stream=np.empty(n), issue=np.empty(n), eff=np.empty(n),
+               move=np.empty(n, np.uint8), l2_seen=np.empty(n, np.uint8), move_bytes=np.empty(n, np.uint64))
+    n_keys, on_v = ctypes.c_int32(0), np.zeros(len(op_cycles), dtype=np.uint8)
+    ptr = lambda a: a.ctypes.data_as(ctypes.c_void_p)
+    bad = lib.ac_prepare(ctypes.c_int64(n), ptr(r), ctypes.c_int64(r.itemsize), ptr(offsets), ptr(params), ctypes.c_int64(len(op_cycles)),
+                         ptr(op_cycles), ptr(op_gm), ptr(dtype_bytes), ctypes.c_int64(trace.block_dim),
+                         *(ptr(out[k]) for k in ("core", "pipe", "kind", "key", "blocking", "base", "stream", "issue", "eff",
+                                                 "move", "l2_seen", "move_bytes")), ctypes.byref(n_keys), ptr(on_v))
+    if bad: _check_records(trace, columns(trace.records))          # raises the diagnostics
+    unknown = sorted(names[i] for i in np.flatnonzero(on_v[:len(names)]) if soc.vector_op_cycles(names[i]) is None)
+    costs = RecordCosts(out["base"], out["stream"], out["issue"], unknown, np.zeros(n), out["eff"])
+    return _Prepared(out["core"], out["pipe"], out["kind"], out["key"], int(n_keys.value), out["blocking"], costs,
+                     out["move"].view(bool), out["l2_seen"].view(bool), out["move_bytes"])
+
+
+def _prepare(trace: Trace, soc: Soc, scheduler) -> _Prepared:
+    "Prepared records: in C++ with the native scheduler's library, else with NumPy."
+    if scheduler.name == "native": return _prepare_native(trace, soc, scheduler.lib)
+    return _prepare_python(trace, soc)
+
+
+def make_l2(scheduler, soc: Soc, settings: Settings | None = None):
+    "An empty L2 of `soc`, in the same engine as `scheduler` (native when it is)."
+    if scheduler.name == "native": return L2Native(soc.l2_bytes, soc.l2_line_bytes, settings)
+    return L2Python(soc.l2_bytes, soc.l2_line_bytes)
+
+
 def make_scheduler(engine: str = "auto", settings: Settings | None = None):
     "A scheduler: 'native', 'python', or 'auto' (native when it builds, else python)."
     if engine == "python": return PythonScheduler()
@@ -556,7 +903,8 @@ class PhaseCost:
     time_us: float           # until the slowest core reaches the barrier (start-up included)
     core_us: np.ndarray      # each core's busy time in the phase
     gm_bytes: int            # bytes moved between GM and UB in the phase
-    mte_scale: float         # HBM-sharing factor f applied to every core's MTE rate
+    mte_scale: float         # HBM-sharing factor f applied to every core's MTE rate (HBM-served bytes)
+    l2_hit_bytes: int = 0    # of gm_bytes, those served from L2
 
 
 @dataclass
@@ -567,7 +915,7 @@ class KernelCost:
     total_us: float             # launch + phases (+ SyncAll) — device time of the kernel
     launch_us: float
     host_us: float              # host cost of calling the kernel from torch (not in total_us)
-    bound_us: float             # total GM bytes / HBM bandwidth
+    bound_us: float             # max(HBM-served bytes / HBM bandwidth, GM bytes / L2 bandwidth)
     gm_bytes: int
     block_dim: int
     cores_used: int
@@ -589,6 +937,8 @@ class KernelCost:
     engine: str
     notes: list[str] = field(default_factory=list)
     kernel: str = ""
+    l2_hit_bytes: int = 0       # GM bytes served from L2 (re-reads of recently touched lines)
+    hbm_bytes: int = 0          # GM bytes served by HBM (gm_bytes - l2_hit_bytes)
 
     @property
     def call_us(self) -> float:
@@ -611,7 +961,10 @@ class _PhaseRunner:
         self.segs, self.core_of, self.n_cores = segs, core_of, n_cores
         self.scheduler, self.flag_latency = scheduler, flag_latency
         self.unique = {}
-        for s in segs: self.unique.setdefault(s.signature, s)
+        for s in segs:
+            while s.signature in self.unique and not self.unique[s.signature].same(s):
+                s.signature += b"'"                       # a fingerprint collision: tell them apart
+            self.unique.setdefault(s.signature, s)
 
     def run(self, scale: float) -> dict[bytes, SegmentTimes]:
         "Times of every distinct segment at `scale`."
@@ -644,14 +997,16 @@ def _sharing_factor(runner: _PhaseRunner, need_cycles: float, tolerance: float =
     return lo
 
 # %% ../nbs/21_cost.ipynb #8b48d657
-def _verdict(total: float, busy: dict, overhead: float, bound: float, scales: list[float], gm_bytes: int, soc: Soc) -> tuple[str, str]:
+def _verdict(total: float, busy: dict, overhead: float, bound: float, scales: list[float], gm_bytes: int, soc: Soc,
+             l2_hits: int = 0) -> tuple[str, str]:
     "The verdict and the sentence with the numbers behind it."
     mem_pipe = "MTE2" if busy["MTE2"] >= busy["MTE3"] else "MTE3"
     memory = max(busy[mem_pipe], bound)
     candidates = {"memory-bound": memory, "vector-bound": busy["V"], "scalar-bound": busy["S"], "overhead-bound": overhead}
     verdict = max(candidates, key=candidates.get)
     pct = lambda x: 100.0 * x / total if total else 0.0
-    hbm = f"{gm_bytes / 1e9:.3g} GB over HBM at {soc.hbm_bytes_per_s / 1e12:.2g} TB/s needs {bound:,.1f} µs"
+    hbm = f"{(gm_bytes - l2_hits) / 1e9:.3g} GB over HBM at {soc.hbm_bytes_per_s / 1e12:.2g} TB/s needs {bound:,.1f} µs"
+    if l2_hits: hbm += f" ({l2_hits / 1e9:.3g} GB more hit L2)"
     f = min(scales) if scales else 1.0
     if verdict == "memory-bound":
         why = f"{mem_pipe} busy {busy[mem_pipe]:,.1f} µs ({pct(busy[mem_pipe]):.0f}% of {total:,.1f} µs); {hbm}"
@@ -672,36 +1027,89 @@ def _verdict(total: float, busy: dict, overhead: float, bound: float, scales: li
 # %% ../nbs/21_cost.ipynb #a03ef6c6
 class _Launch:
     "The blocks of one launch on the cores of one chip, modelled phase by phase."
-    def __init__(self, trace: Trace, soc: Soc, scheduler, segs: list[list[Segment]], timeline_blocks: int):
+    def __init__(self, trace: Trace, soc: Soc, scheduler, segs: list[list[Segment]], timeline_blocks: int,
+                 prep: _Prepared, l2=None):
         self.trace, self.soc, self.scheduler, self.segs = trace, soc, scheduler, segs
+        self.prep, self.costs, self.l2 = prep, prep.costs, l2
         self.timeline_blocks = timeline_blocks
         self.core_of = np.arange(trace.block_dim) % soc.vector_cores     # block b runs on core b mod cores
         self.head = soc.block_head_us * soc.clock_hz / 1e6               # start-up cycles per block
-        r = trace.records
-        self.gm_move = (r["kind"] == Kind.INSTR) & np.isin(r["pipe"], [Pipe.MTE2, Pipe.MTE3])
+        self.gm_move, self.l2_seen = prep.gm_move, prep.l2_seen           # copies; those the L2 model can place
+        self.hit_bytes = np.zeros(len(self.gm_move), dtype=np.uint64)    # per record: bytes served from L2
+        self.copy_pos = {}                                                # id(segment) -> positions of its placed copies
         self.busy = np.zeros((trace.block_dim, _ALL_PIPES))               # per block: busy cycles per pipe (S: scalar unit)
         self.kept = {}                                                    # (block, phase) -> (segment, times, start µs)
 
     def phase(self, k: int, t_start: float) -> PhaseCost:
         "Model phase `k`, which starts `t_start` µs after the launch."
-        soc, r = self.soc, self.trace.records
+        soc = self.soc
         segs = [s[k] for s in self.segs if len(s) > k]
+        nbytes = int(sum(self.prep.move_bytes[s.index].sum() for s in segs))
+        runner, scale, times = self._schedule(segs, nbytes, 0)
+        hits = self._replay_l2(k, segs, runner, times) if self.l2 is not None else 0
+        if hits:                                    # re-schedule with the hits at L2 rates
+            for s in segs: self._refresh(s)
+            runner, scale, times = self._schedule(segs, nbytes, hits)
+        stream = runner.core_cycles(times)
+        floor = self._floor_cycles(nbytes, hits)   # by definition the phase takes exactly the HBM time at f*
+        if stream.max(initial=0.0) > 0 and (scale < 1.0 or stream.max() < floor):
+            stream *= floor / stream.max()         # (`scale` is f* to within the search tolerance), or the L2 time
+        heads = self.head * np.bincount(runner.core_of, minlength=soc.vector_cores) if k == 0 else 0.0
+        core_cycles = stream + heads
+        self._account(k, segs, times, scale, t_start)
+        return PhaseCost(soc.us(core_cycles.max(initial=0.0)), soc.us(core_cycles), nbytes, scale, int(hits))
+
+    def _floor_cycles(self, nbytes: int, hits: int) -> float:
+        "Cycles the phase's bytes need at the shared bandwidths: HBM for misses, L2 for everything."
+        soc = self.soc
+        hbm = (nbytes - hits) / (soc.hbm_bytes_per_s / soc.clock_hz)
+        return max(hbm, nbytes / (soc.l2_bytes_per_s / soc.clock_hz))
+
+    def _schedule(self, segs: list[Segment], nbytes: int, hits: int):
+        "The phase's runner, HBM-sharing factor and segment times, with the current durations."
+        soc = self.soc
         runner = _PhaseRunner(segs, self.core_of[[s.block for s in segs]], soc.vector_cores, self.scheduler,
                               soc.flag_latency_cycles)
-        nbytes = int(sum(r["bytes"][s.index][self.gm_move[s.index]].sum() for s in segs))
-        need = nbytes / (soc.hbm_bytes_per_s / soc.clock_hz)             # cycles these bytes need at HBM bandwidth
+        need = (nbytes - hits) / (soc.hbm_bytes_per_s / soc.clock_hz)   # cycles the HBM-served bytes need
         try:
             scale = _sharing_factor(runner, need)
             times = runner.run(scale)
         except ScheduleError as e:
             raise _schedule_diagnostic(self.trace, runner, e) from None
-        stream = runner.core_cycles(times)
-        if scale < 1.0 and stream.max() > 0:        # by definition the phase takes exactly the HBM time at f*;
-            stream *= need / stream.max()           # `scale` is f* to within the search tolerance
-        heads = self.head * np.bincount(runner.core_of, minlength=soc.vector_cores) if k == 0 else 0.0
-        core_cycles = stream + heads
-        self._account(k, segs, times, scale, t_start)
-        return PhaseCost(soc.us(core_cycles.max(initial=0.0)), soc.us(core_cycles), nbytes, scale)
+        return runner, scale, times
+
+    def _replay_l2(self, k: int, segs: list[Segment], runner: _PhaseRunner, times: dict) -> int:
+        "Replay the phase's copies through the L2 in the order the schedule starts them; return the hit bytes."
+        t_core = np.full(self.soc.vector_cores, self.head if k == 0 else 0.0)
+        idx, when = [], []
+        for s in segs:
+            c, st = self.core_of[s.block], times[s.signature]
+            pos = self._copies(s)
+            idx.append(s.index[pos]); when.append(t_core[c] + st.start[pos])
+            t_core[c] += st.finish
+        if not idx: return 0
+        idx, when = np.concatenate(idx), np.concatenate(when)
+        order = idx[np.lexsort((idx, when))]                 # global start time, ties in record order
+        r = self.trace.records[order]
+        hits = self.l2.replay(r["tensor"], r["gm_offset"], np.maximum(r["bursts"], 1), r["burst_bytes"], r["gm_stride"])
+        hits = np.minimum(hits, r["bytes"])
+        self.hit_bytes[order] = hits
+        hit = hits > 0
+        if hit.any(): apply_l2_hits(self.costs, order[hit], self.prep.pipe[order[hit]], r["bytes"][hit], hits[hit], self.soc)
+        return int(hits.sum())
+
+    def _copies(self, s: Segment) -> np.ndarray:
+        "Positions in segment `s` of the copies the L2 model places."
+        if id(s) not in self.copy_pos: self.copy_pos[id(s)] = np.flatnonzero(self.l2_seen[s.index])
+        return self.copy_pos[id(s)]
+
+    def _refresh(self, s: Segment) -> None:
+        "Take a segment's copy durations from the (updated) record costs and re-sign it."
+        pos = self._copies(s)
+        if not np.shares_memory(s.stream, self.costs.stream):      # views of the record costs see the update
+            s.stream[pos] = self.costs.stream[s.index[pos]]
+            s.l2[pos] = self.costs.l2[s.index[pos]]
+        s.sign()
 
     def _account(self, k: int, segs: list[Segment], times: dict, scale: float, t_start: float) -> None:
         "Busy time per pipe of every block; start times of the blocks kept for the timeline."
@@ -722,23 +1130,26 @@ def kernel_time(trace: Trace,                 # records of one launch
                 *, settings: Settings | None = None,
                 engine: str = "auto",         # 'auto' | 'native' | 'python'
                 timeline_blocks: int = 4,     # keep per-record times of this many blocks
+                l2: bool = True,              # model the L2 (False: every GM byte from HBM, as before trace v2)
                 ) -> KernelCost:
     "Modelled time of one kernel launch from its instruction trace."
     settings = settings or load_settings()
     soc = soc or load_soc(settings=settings)
     scheduler = make_scheduler(engine, settings)
-    costs = record_costs(trace, soc)
-    segs = segments(trace, costs)
+    prep = _prepare(trace, soc, scheduler)
+    costs = prep.costs
+    segs = _segments(trace, prep)
     n_phases = max((len(s) for s in segs), default=1)
     _check_phases(trace, segs, n_phases, soc)
-    launch = _Launch(trace, soc, scheduler, segs, timeline_blocks)
+    launch = _Launch(trace, soc, scheduler, segs, timeline_blocks, prep, make_l2(scheduler, soc, settings) if l2 else None)
     phases, t = [], soc.launch_us
     for k in range(n_phases):
         phases.append(launch.phase(k, t))
         t += phases[-1].time_us + soc.sync_all_us
     sync_us = soc.sync_all_us * (n_phases - 1)
-    gm_bytes = trace.gm_bytes()
-    bound_us = gm_bytes / soc.hbm_bytes_per_s * 1e6
+    gm_bytes = int(prep.move_bytes.sum())
+    l2_hits = int(launch.hit_bytes.sum())
+    bound_us = max((gm_bytes - l2_hits) / soc.hbm_bytes_per_s, gm_bytes / soc.l2_bytes_per_s) * 1e6
     total_us = soc.launch_us + max(sum(p.time_us for p in phases) + sync_us, bound_us)
     core_us = np.sum([p.core_us for p in phases], axis=0)
     slowest = int(np.argmax(core_us))
@@ -746,25 +1157,26 @@ def kernel_time(trace: Trace,                 # records of one launch
     busy = soc.us(launch.busy[on_slowest].sum(axis=0)) if trace.block_dim else np.zeros(_ALL_PIPES)
     pipe_busy = {Pipe(p).name: float(busy[p]) for p in LANES}
     overhead = soc.launch_us + soc.block_head_us * int(on_slowest.sum()) + sync_us
-    verdict, reason = _verdict(total_us, pipe_busy, overhead, bound_us, [p.mte_scale for p in phases], gm_bytes, soc)
+    verdict, reason = _verdict(total_us, pipe_busy, overhead, bound_us, [p.mte_scale for p in phases], gm_bytes, soc, l2_hits)
     notes = []
     if costs.unknown_ops:
         notes.append(f"vector APIs not in the {soc.name} profile, costed at {soc.default_vector_op_cycles:g} cycles/repeat: "
                      + ", ".join(costs.unknown_ops))
     if scheduler.name == "python" and engine == "auto":
         notes.append("native scheduler unavailable (no working C++ compiler); used the Python reference")
-    r = trace.records
+    if l2 and launch.gm_move.any() and not launch.l2_seen.any():
+        notes.append("the trace has no GM places (tensor / gm_offset): L2 hits are not modelled")
     return KernelCost(
         soc=soc.name, label=f"modelled on {soc.name}", total_us=total_us, launch_us=soc.launch_us,
         host_us=soc.op_host_us, bound_us=bound_us, gm_bytes=gm_bytes, block_dim=trace.block_dim,
         cores_used=min(trace.block_dim, soc.vector_cores), waves=-(-trace.block_dim // soc.vector_cores),
         phases=phases, core_us=core_us, slowest_core=slowest,
         pipe_busy_us=pipe_busy, pipe_busy_pct={k: 100.0 * v / total_us for k, v in pipe_busy.items()},
-        pipe_bytes={p.name: int(r["bytes"][launch.gm_move & (r["pipe"] == p)].sum()) for p in (Pipe.MTE2, Pipe.MTE3)},
+        pipe_bytes={p.name: int(prep.move_bytes[prep.pipe == p].sum()) for p in (Pipe.MTE2, Pipe.MTE3)},
         overhead_us=overhead, verdict=verdict, reason=reason,
-        timeline=_timeline(r, launch.kept, soc), spans=_spans(launch.kept, soc), head_us=soc.block_head_us,
-        op_names=list(trace.op_names), records=len(r), engine=scheduler.name, notes=notes,
-        kernel=str(trace.meta.get("kernel", "")))
+        timeline=_timeline(trace.records, launch.kept, soc), spans=_spans(launch.kept, soc), head_us=soc.block_head_us,
+        op_names=list(trace.op_names), records=len(trace.records), engine=scheduler.name, notes=notes,
+        kernel=str(trace.meta.get("kernel", "")), l2_hit_bytes=l2_hits, hbm_bytes=gm_bytes - l2_hits)
 
 
 def _check_phases(trace: Trace, segs: list, n_phases: int, soc: Soc) -> None:
@@ -835,6 +1247,7 @@ def summary_table(cost: KernelCost) -> str:
     rows += ["", "| | |", "|---|---|",
              f"| blocks / cores used / waves | {cost.block_dim} / {cost.cores_used} / {cost.waves} |",
              f"| GM bytes | {cost.gm_bytes:,} |",
+             f"| served from L2 | {cost.l2_hit_bytes:,} ({100 * cost.l2_hit_bytes / max(cost.gm_bytes, 1):.0f}%) |",
              f"| bandwidth bound | {cost.bound_us:,.1f} µs |",
              f"| launch + start-up | {cost.overhead_us:,.1f} µs |",
              f"| HBM sharing (MTE rate) | {100 * scale:.0f}% |",

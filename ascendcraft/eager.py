@@ -21,7 +21,7 @@ from .soc import Soc, load_soc
 
 # %% auto #0
 __all__ = ['WORK', 'POOLS', 'MATMULS', 'FREE', 'GATHERS', 'PICKS', 'SECTOR_BYTES', 'TensorSpec', 'to_meta', 'meta_inputs',
-           'EagerOp', 'distinct_bytes', 'EagerCost', 'eager_time']
+           'EagerOp', 'distinct_bytes', 'EagerCost', 'TensorL2', 'eager_time']
 
 # %% ../nbs/22_eager.ipynb #d82d1b94
 @dataclass(frozen=True)
@@ -139,6 +139,8 @@ class EagerOp:
     bound: str = ""                # what decides device time: memory | vector | cube | launch
     start_us: float = 0.0          # device start in the pipelined timeline
     end_us: float = 0.0
+    l2_bytes: int = 0              # of `bytes`, those served from L2 (recently touched by earlier ops)
+    touches: list = field(default_factory=list, repr=False)  # (storage key, bytes, written) of every tensor it touches
 
 
 def distinct_bytes(t: torch.Tensor) -> int:
@@ -170,6 +172,7 @@ class _Recorder(TorchDispatchMode):
     def __init__(self, soc: Soc):
         super().__init__()
         self.soc, self.ops = soc, []
+        self.storages = []            # kept alive, so storage keys are never reused during the run
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -180,7 +183,22 @@ class _Recorder(TorchDispatchMode):
         ins = _tensors(args) + _tensors({k: v for k, v in kwargs.items() if k not in written})
         outs = _tensors(out)
         if not ins and not outs: return out                  # dtype/shape queries such as promote_types
-        self.ops.append(_describe_op(func, name, args, ins, outs, self.soc))
+        op = _describe_op(func, name, args, ins, outs, self.soc)
+        op.touches = self._touches(ins, outs, op)
+        self.ops.append(op)
+        return out
+
+    def _touches(self, ins: list, outs: list, op: EagerOp) -> list:
+        "(storage key, bytes, written) of the op's tensors, the bytes split as in `op.bytes`."
+        out = []
+        for ts, written in ((ins, False), (outs, True)):
+            for t in ts:
+                storage = t.untyped_storage()
+                self.storages.append(storage)
+                out.append((storage._cdata, distinct_bytes(t), written))
+        total = sum(b for _, b, _ in out)
+        if total > op.bytes and total:                      # gathers read less than the whole input
+            out = [(k, b * op.bytes // total, w) for k, b, w in out]
         return out
 
 
@@ -240,6 +258,9 @@ class EagerCost:
     @property
     def bytes(self) -> int: return sum(o.bytes for o in self.ops)
 
+    @property
+    def l2_bytes(self) -> int: return sum(o.l2_bytes for o in self.ops)
+
     def speedup(self, kernel) -> float:
         "Eager time / the kernel's call time (`KernelCost.call_us`), both modelled on the same chip."
         if kernel.soc != self.soc:
@@ -267,14 +288,42 @@ class EagerCost:
         return f"EagerCost({self.total_us:,.1f} us {self.label}, {len(self.ops)} ops)"
 
 
-def _time_ops(ops: list[EagerOp], soc: Soc) -> tuple[float, float, float]:
+class TensorL2:
+    "The L2 at tensor granularity: a clock of bytes moved, and when each storage was last streamed."
+    def __init__(self, capacity: int):
+        self.capacity, self.clock = capacity, 0
+        self.first: dict = {}                    # storage key -> (clock when the op that last touched it started, its bytes)
+
+    def resident(self, key, nbytes: int, op_bytes: int) -> int:
+        "Bytes of a touch of `nbytes` of storage `key`, by an op moving `op_bytes` in all, that hit L2."
+        if key not in self.first: return 0
+        start, before = self.first[key]
+        slack = self.capacity - (self.clock - start)            # how far the first byte is from eviction
+        if slack < 0: return 0
+        grow = op_bytes - before                                 # the distance grows by this over the op
+        fraction = 1.0 if grow <= 0 else min(1.0, slack / grow)
+        return int(nbytes * fraction)
+
+    def op(self, touches: list) -> int:
+        "Replay one op's touches; return its bytes served from L2."
+        total = sum(b for _, b, _ in touches)
+        hits = sum(self.resident(k, b, total) for k, b, _ in touches)
+        for k, _, _ in touches: self.first[k] = (self.clock, total)
+        self.clock += total
+        return hits
+
+
+def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True) -> tuple[float, float, float]:
     "Fill in each op's times; return (pipelined total, serial total, device total)."
     launch = soc.launch_us + soc.block_head_us
     lanes = soc.vector_cores * soc.clock_hz
     host_t = device_t = serial = device_sum = 0.0
+    cache = TensorL2(soc.l2_bytes)
     for o in ops:
         f16 = any(d in ("float16", "bfloat16") for d in o.dtypes)
-        parts = {"memory": o.bytes / soc.hbm_bytes_per_s * 1e6, "vector": o.work_cycles / lanes * 1e6,
+        o.l2_bytes = min(o.bytes, cache.op(o.touches)) if l2 else 0
+        memory = max((o.bytes - o.l2_bytes) / soc.hbm_bytes_per_s, o.bytes / soc.l2_bytes_per_s)
+        parts = {"memory": memory * 1e6, "vector": o.work_cycles / lanes * 1e6,
                  "cube": o.cube_flops / (soc.cube_f16_flops_per_s if f16 else soc.cube_f32_flops_per_s) * 1e6}
         work = max(parts.values())
         o.bound = max(parts, key=parts.get) if work > launch * 0.1 else "launch"
@@ -290,7 +339,9 @@ def _time_ops(ops: list[EagerOp], soc: Soc) -> tuple[float, float, float]:
 def eager_time(model: torch.nn.Module | Callable,   # the reference (a Module, or any callable)
                inputs: list,                          # tensors / TensorSpecs / Python values, in forward's order
                soc: Soc | None = None,                # chip profile; None = load_soc(settings.soc)
-               *, settings: Settings | None = None) -> EagerCost:
+               *, settings: Settings | None = None,
+               l2: bool = True,                       # model L2 reuse between ops (False: every byte from HBM)
+               ) -> EagerCost:
     "Modelled PyTorch-eager time of `model(*inputs)`, computed on meta tensors."
     soc = soc or load_soc(settings=settings or load_settings())
     args = [to_meta(v) for v in inputs]
@@ -308,6 +359,6 @@ def eager_time(model: torch.nn.Module | Callable,   # the reference (a Module, o
         raise AscendCraftError(Diagnostic("eager-meta", f"the reference cannot run on meta tensors: {type(e).__name__}: {e}",
                                           hint="the reference may read tensor values (item(), data-dependent shapes); "
                                                "model it with real inputs of a smaller shape"), stage="eager") from None
-    total, serial, device = _time_ops(recorder.ops, soc)
+    total, serial, device = _time_ops(recorder.ops, soc, l2)
     unknown = sorted({o.name for o in recorder.ops if not o.known})
     return EagerCost(recorder.ops, total, serial, device, soc.name, f"modelled on {soc.name}", unknown)

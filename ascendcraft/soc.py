@@ -47,6 +47,10 @@ class Soc:
     hbm_bytes_per_s: float = _q("bytes/s")      # aggregate HBM bandwidth shared by all cores
     mte2_bytes_per_cycle: float = _q("bytes/cycle")  # one core's GM -> UB peak
     mte3_bytes_per_cycle: float = _q("bytes/cycle")  # one core's UB -> GM peak
+    l2_line_bytes: int = _q("bytes", int)        # granularity at which the L2 model tracks residency
+    l2_read_bytes_per_cycle: float = _q("bytes/cycle")   # one core's GM -> UB rate when the bytes are in L2
+    l2_write_bytes_per_cycle: float = _q("bytes/cycle")  # one core's UB -> GM rate when the lines are in L2
+    l2_bytes_per_s: float = _q("bytes/s")        # aggregate L2 bandwidth shared by all cores
     mte_setup_cycles: float = _q("cycles")      # fixed cost per DataCopy
     mte_burst_cycles: float = _q("cycles")      # extra cost per burst of a strided copy
     small_copy_bytes: float = _q("bytes")       # copies below this do not reach full rate

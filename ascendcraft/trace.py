@@ -14,9 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
+from .diagnostics import AscendCraftError, Diagnostic
+
 # %% auto #0
-__all__ = ['QUEUE_EVENT_BASE', 'DTYPE_NAMES', 'FLAG_UB_TO_UB', 'FLAG_PAD', 'FLAG_LEVEL0', 'FLAG_GM_UNALIGNED', 'TRACE_DTYPE',
-           'Pipe', 'Kind', 'Trace', 'make_records']
+__all__ = ['QUEUE_EVENT_BASE', 'DTYPE_NAMES', 'FLAG_UB_TO_UB', 'FLAG_PAD', 'FLAG_LEVEL0', 'FLAG_GM_UNALIGNED', 'TRACE_FORMAT',
+           'NO_TENSOR', 'TRACE_DTYPE', 'Pipe', 'Kind', 'record_layout', 'check_format', 'Trace', 'make_records']
 
 # %% ../nbs/09_trace.ipynb #b0a346a4
 class Pipe(IntEnum):
@@ -50,6 +52,9 @@ FLAG_PAD = 2           # DataCopyPad (byte-granular lengths)
 FLAG_LEVEL0 = 4        # level-0 (mask/repeat) form of a vector API
 FLAG_GM_UNALIGNED = 8  # GM start address not 32-byte aligned
 
+TRACE_FORMAT = 2       # trace.json "format": bump whenever TRACE_DTYPE or the meaning of a field changes
+NO_TENSOR = 0xFFFF     # `tensor` of a record that touches no GM buffer
+
 TRACE_DTYPE = np.dtype([
     ("core", "<u2"),         # block index of the launch
     ("pipe", "u1"),          # Pipe: the queue the record sits in
@@ -64,11 +69,39 @@ TRACE_DTYPE = np.dtype([
     ("bytes", "<u8"),        # MTE2/MTE3: bytes moved through GM; V: UB bytes read + written; S: bytes
     ("elems", "<u8"),        # elements processed
     ("repeats", "<u4"),      # vector: 256-byte repeats issued
-    ("bursts", "<u4"),       # DataCopy: number of bursts (blockCount)
-    ("burst_bytes", "<u4"),  # DataCopy: bytes per burst
-    ("gm_mod", "<u2"),       # DataCopy: GM start address mod 512
-    ("reserved", "<u2"),     # zero; pads the record to 48 bytes
+    ("bursts", "<u4"),       # GM access: number of bursts (blockCount; 1 for a contiguous copy or a scalar)
+    ("burst_bytes", "<u4"),  # GM access: bytes per burst
+    ("gm_mod", "<u2"),       # GM access: GM start address mod 512
+    ("tensor", "<u2"),       # GM access: index of the GM argument touched, in argument order (NO_TENSOR = none)
+    ("gm_offset", "<u8"),    # GM access: byte offset of the first byte touched, within that tensor
+    ("gm_stride", "<u4"),    # GM access: bytes from one burst's first GM byte to the next one's
+    ("reserved", "<u4"),     # zero; pads the record to 64 bytes
 ], align=False)
+
+# %% ../nbs/09_trace.ipynb #f75ba1ad
+def record_layout() -> list[list]:
+    "`[name, byte offset, byte size]` of every field of TRACE_DTYPE, as the runtime writes it into trace.json."
+    return [[name, TRACE_DTYPE.fields[name][1], TRACE_DTYPE.fields[name][0].itemsize] for name in TRACE_DTYPE.names]
+
+
+def _format_error(folder, message: str) -> AscendCraftError:
+    return AscendCraftError(Diagnostic("trace-format", message, file=str(Path(folder) / "trace.json"),
+                                       hint="re-trace the kernel with this version of ascendcraft (the runtime is "
+                                            "rebuilt automatically when its sources change)"), stage="trace")
+
+
+def check_format(info: dict, folder: Path | str = ".") -> None:
+    "Raise `trace-format` unless trace.json `info` describes records of TRACE_FORMAT with TRACE_DTYPE's layout."
+    version = info.get("format", 1)
+    if version != TRACE_FORMAT:
+        raise _format_error(folder, f"the trace is in format {version}; this version of ascendcraft reads format {TRACE_FORMAT} only")
+    if info.get("record_size") != TRACE_DTYPE.itemsize:
+        raise _format_error(folder, f"the trace's records are {info.get('record_size')} bytes; TRACE_DTYPE has {TRACE_DTYPE.itemsize}")
+    layout = [list(f) for f in info.get("fields", [])]
+    if layout != record_layout():
+        theirs = {f[0]: f[1:] for f in layout}
+        bad = [n for n, o, z in record_layout() if theirs.get(n) != [o, z]] or ["(field order)"]
+        raise _format_error(folder, f"the runtime's record layout differs from TRACE_DTYPE in: {', '.join(bad)}")
 
 # %% ../nbs/09_trace.ipynb #0bff93c5
 @dataclass
@@ -77,10 +110,10 @@ class Trace:
     records: np.ndarray                 # TRACE_DTYPE, sorted by core then issue order
     op_names: list[str]                 # `op` field -> AscendC API name
     block_dim: int                      # blocks launched
-    meta: dict = field(default_factory=dict)  # kernel file, ub_bytes per block, …
+    meta: dict = field(default_factory=dict)  # kernel file, ub_bytes per block, tensors (GM arguments), …
 
     def __post_init__(self):
-        if self.records.dtype != TRACE_DTYPE:
+        if getattr(self.records, "dtype", None) != TRACE_DTYPE:
             raise TypeError(f"trace records must have TRACE_DTYPE, not {self.records.dtype}")
 
     def __len__(self): return len(self.records)
@@ -107,24 +140,28 @@ class Trace:
         moves = (r["kind"] == Kind.INSTR) & np.isin(r["pipe"], [Pipe.MTE2, Pipe.MTE3])
         return int(r["bytes"][moves].sum())
 
+    def tensor_names(self) -> list[str]:
+        "Names of the GM arguments, in the order the `tensor` field indexes them."
+        return [t["name"] for t in self.meta.get("tensors", [])]
+
     def save(self, folder: Path | str) -> Path:
         "Write `trace.bin` + `trace.json` into `folder` (the layout the C++ runtime writes)."
         folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
         self.records.tofile(folder / "trace.bin")
-        info = {"op_names": self.op_names, "block_dim": self.block_dim, "meta": self.meta,
-                "record_size": TRACE_DTYPE.itemsize}
+        info = {"format": TRACE_FORMAT, "op_names": self.op_names, "block_dim": self.block_dim, "meta": self.meta,
+                "record_size": TRACE_DTYPE.itemsize, "fields": record_layout()}
         (folder / "trace.json").write_text(json.dumps(info, indent=1))
         return folder
 
     @classmethod
     def load(cls, folder: Path | str) -> Trace:
-        "Read a trace written by the runtime or by `save`."
+        "Read a trace written by the runtime or by `save` (a `trace-format` error if it is another format)."
         folder = Path(folder)
         info = json.loads((folder / "trace.json").read_text())
-        if info.get("record_size", TRACE_DTYPE.itemsize) != TRACE_DTYPE.itemsize:
-            raise ValueError(f"{folder}: record size {info['record_size']} != {TRACE_DTYPE.itemsize}; "
-                             "the runtime and ascendcraft.trace disagree — rebuild the kernel")
-        records = np.fromfile(folder / "trace.bin", dtype=TRACE_DTYPE)
+        check_format(info, folder)
+        path = folder / "trace.bin"
+        # mapped, not read: a large trace's pages are shared with the file (copy-on-write), nothing is copied
+        records = np.memmap(path, dtype=TRACE_DTYPE, mode="c") if path.stat().st_size else np.zeros(0, TRACE_DTYPE)
         return cls(records, list(info["op_names"]), int(info["block_dim"]), info.get("meta", {}))
 
     def __repr__(self):
@@ -132,9 +169,10 @@ class Trace:
 
 # %% ../nbs/09_trace.ipynb #b795a909
 def make_records(n: int = 0, **columns) -> np.ndarray:
-    "An array of `n` zeroed records (or as many as the longest column), columns filled in."
+    "An array of `n` zeroed records (`tensor` = NO_TENSOR), or as many as the longest column, columns filled in."
     lengths = [len(v) for v in columns.values() if np.ndim(v) > 0]
     n = max([n, *lengths]) if lengths else n
     out = np.zeros(n, dtype=TRACE_DTYPE)
+    out["tensor"] = NO_TENSOR
     for name, values in columns.items(): out[name] = values
     return out

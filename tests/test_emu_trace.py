@@ -154,3 +154,28 @@ def test_full_multikernelbench_shape_traces_in_seconds():
     assert t.gm_bytes() == 2 * rows * cols * 4
     assert len(t) == blocks * 4 + tiles * 11                     # 4 initial frees per block, 11 records per tile
     assert seconds < 15, f"tracing took {seconds:.1f} s"
+
+
+def test_trace_v2_records_where_each_copy_lands_and_the_layout_is_checked(add_trace, tmp_path):
+    from ascendcraft.trace import NO_TENSOR, TRACE_DTYPE, TRACE_FORMAT, Trace, record_layout
+    t = add_trace
+    assert TRACE_DTYPE.itemsize == 64 and t.tensor_names() == ["x", "y", "z"]
+    assert [d["bytes"] for d in t.meta["tensors"]] == [8 * 2048 * 2] * 3
+    r = t.records
+    copies = (r["kind"] == Kind.INSTR) & np.isin(r["pipe"], [Pipe.MTE2, Pipe.MTE3])
+    assert (r["tensor"][copies] != NO_TENSOR).all() and (r["tensor"][~copies] == NO_TENSOR).all()
+    for b in range(8):                                  # block b covers bytes [b * 4096, (b + 1) * 4096) of each tensor
+        blk = t.block(b)
+        c = blk[blk["tensor"] == 2]
+        assert c["gm_offset"].tolist() == [b * 4096 + 256 * i for i in range(16)]
+        assert (c["gm_stride"] == 256).all() and (c["burst_bytes"] == 256).all()
+    # the runtime's own layout (offsetof of every field) went through Trace.load's check; a changed one is refused
+    import json
+    folder = t.save(tmp_path / "t")
+    info = json.loads((folder / "trace.json").read_text())
+    assert info["format"] == TRACE_FORMAT and info["fields"] == record_layout()
+    info["fields"][-3][1] += 8
+    (folder / "trace.json").write_text(json.dumps(info))
+    with pytest.raises(AscendCraftError) as e:
+        Trace.load(folder)
+    assert e.value.kinds == ["trace-format"] and "gm_offset" in str(e.value)

@@ -7,9 +7,6 @@ namespace ascendcraft { namespace emu {
 
 namespace {
 
-uint16_t gm_mod(const void* gm) { return static_cast<uint16_t>(reinterpret_cast<uintptr_t>(gm) % 512); }
-uint8_t gm_flags(const void* gm) { return reinterpret_cast<uintptr_t>(gm) % 32 ? kFlagGmUnaligned : 0; }
-
 // dst += src elementwise in the atomic accumulation type (SetAtomicAdd).
 void atomic_accumulate(Dt dt, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
     switch (dt) {
@@ -78,8 +75,8 @@ void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const Co
         check_local(*ubDst, Op::DataCopy, loc, "dst", 32);
         check_extent(*ubDst, dstSpan, Op::DataCopy, loc, "dst");
         const GmBuffer& g = check_gm(gm, srcSpan, false, Op::DataCopy, loc);
-        record(TPipe_::MTE2, TKind::INSTR, Op::DataCopy, dt, gm_flags(gm), loc, total, total / esize, 0,
-               static_cast<uint32_t>(blockCount), static_cast<uint32_t>(burst), gm_mod(gm));
+        record_gm(TPipe_::MTE2, Op::DataCopy, dt, 0, loc, total, total / esize, static_cast<uint32_t>(blockCount),
+                  static_cast<uint32_t>(burst), GmPlace{&g, gm, burst + srcGap});
         if (!execute) return;
         const uint8_t* src = static_cast<const uint8_t*>(gm);
         for (uint64_t b = 0; b < blockCount; ++b) {
@@ -97,8 +94,8 @@ void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const Co
         check_initialised(*ubSrc, b * (burst + srcGap), burst, Op::DataCopy, loc, "src");
         track_gm_write(dst + b * (burst + dstGap), burst, Op::DataCopy, loc);
     }
-    record(TPipe_::MTE3, TKind::INSTR, Op::DataCopy, dt, gm_flags(gm), loc, total, total / esize, 0,
-           static_cast<uint32_t>(blockCount), static_cast<uint32_t>(burst), gm_mod(gm));
+    record_gm(TPipe_::MTE3, Op::DataCopy, dt, 0, loc, total, total / esize, static_cast<uint32_t>(blockCount),
+              static_cast<uint32_t>(burst), GmPlace{&g, gm, burst + dstGap});
     if (!execute || !g.real) return;
     Core& c = core();
     for (uint64_t b = 0; b < blockCount; ++b) {
@@ -141,8 +138,8 @@ void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, cons
                 .val("bytes_needed", static_cast<int64_t>(ubSpan)).val("tensor_bytes", ubDst->cap)
                 .hint("each burst occupies ceil((left + blockLen + right) / 32) * 32 bytes of UB").fail();
         const GmBuffer& g = check_gm(gm, gmSpan, false, Op::DataCopyPad, loc);
-        record(TPipe_::MTE2, TKind::INSTR, Op::DataCopyPad, dt, static_cast<uint8_t>(kFlagPad | gm_flags(gm)), loc, count * len,
-               count * len / esize, 0, static_cast<uint32_t>(count), static_cast<uint32_t>(len), gm_mod(gm));
+        record_gm(TPipe_::MTE2, Op::DataCopyPad, dt, kFlagPad, loc, count * len, count * len / esize, static_cast<uint32_t>(count),
+                  static_cast<uint32_t>(len), GmPlace{&g, gm, len + srcStride});
         if (!execute) return;
         const uint8_t* src = static_cast<const uint8_t*>(gm);
         for (uint64_t b = 0; b < count; ++b) {
@@ -180,8 +177,8 @@ void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, cons
         check_initialised(*ubSrc, b * (row + srcStride), len, Op::DataCopyPad, loc, "src");
         track_gm_write(dst + b * (len + dstStride), len, Op::DataCopyPad, loc);
     }
-    record(TPipe_::MTE3, TKind::INSTR, Op::DataCopyPad, dt, static_cast<uint8_t>(kFlagPad | gm_flags(gm)), loc, count * len,
-           count * len / esize, 0, static_cast<uint32_t>(count), static_cast<uint32_t>(len), gm_mod(gm));
+    record_gm(TPipe_::MTE3, Op::DataCopyPad, dt, kFlagPad, loc, count * len, count * len / esize, static_cast<uint32_t>(count),
+              static_cast<uint32_t>(len), GmPlace{&g, gm, len + dstStride});
     if (!execute || !g.real) return;
     Core& c = core();
     for (uint64_t b = 0; b < count; ++b) {

@@ -203,6 +203,18 @@ void record(TPipe_ pipe, TKind kind, Op op, Dt dt, uint8_t flags, const SrcLoc& 
     c.trace.push_back(r);
 }
 
+void record_gm(TPipe_ pipe, Op op, Dt dt, uint8_t flags, const SrcLoc& loc, uint64_t bytes, uint64_t elems, uint32_t bursts,
+               uint32_t burst_bytes, const GmPlace& at) {
+    if (!tracing_now()) return;
+    const uintptr_t address = reinterpret_cast<uintptr_t>(at.address);
+    record(pipe, TKind::INSTR, op, dt, static_cast<uint8_t>(flags | (address % 32 ? kFlagGmUnaligned : 0)), loc, bytes, elems, 0,
+           bursts, burst_bytes, static_cast<uint16_t>(address % 512));
+    Record& r = core().trace.back();
+    r.tensor = at.buffer->tensor >= 0 ? static_cast<uint16_t>(at.buffer->tensor) : kNoTensor;
+    r.gm_offset = address - reinterpret_cast<uintptr_t>(at.buffer->base);
+    r.gm_stride = static_cast<uint32_t>(std::min<uint64_t>(at.stride, 0xFFFFFFFFull));
+}
+
 void record_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event, Op op, const SrcLoc& loc) {
     if (!tracing_now()) return;
     Core& c = core();
@@ -328,8 +340,42 @@ bool OverlapTracker::add(uint64_t lo, uint64_t hi, int block, Conflict* conflict
     return true;
 }
 
+void ApiWrites::watch(const GmBuffer& b) {
+    Watched& w = buffers_[b.arg];
+    w.bits.assign((b.bytes + 7) / 8, 0);
+    if (b.role == Role::InOut) w.before.assign(b.base, b.base + b.bytes);  // out and workspace start as poison
+}
+
+void ApiWrites::mark(const GmBuffer& b, uint64_t offset, uint64_t bytes) {
+    auto it = buffers_.find(b.arg);
+    if (it == buffers_.end() || bytes == 0) return;
+    std::vector<uint8_t>& bits = it->second.bits;
+    uint64_t lo = offset, hi = std::min<uint64_t>(offset + bytes, b.bytes);
+    for (; lo < hi && lo % 8; ++lo) bits[lo / 8] |= static_cast<uint8_t>(1u << (lo % 8));
+    for (; hi > lo && hi % 8; --hi) bits[(hi - 1) / 8] |= static_cast<uint8_t>(1u << ((hi - 1) % 8));
+    if (hi > lo) std::memset(bits.data() + lo / 8, 0xFF, (hi - lo) / 8);
+}
+
+bool ApiWrites::first_raw_write(const GmBuffer& b, uint8_t poison, uint64_t* offset) const {
+    auto it = buffers_.find(b.arg);
+    if (it == buffers_.end()) return false;
+    const Watched& w = it->second;
+    for (uint64_t k = 0; k < w.bits.size(); ++k) {
+        if (w.bits[k] == 0xFF) continue;
+        for (uint64_t i = k * 8; i < std::min<uint64_t>(k * 8 + 8, b.bytes); ++i) {
+            if ((w.bits[k] >> (i % 8)) & 1) continue;
+            uint8_t initial = w.before.empty() ? poison : w.before[i];
+            if (b.base[i] != initial) { *offset = i; return true; }
+        }
+    }
+    return false;
+}
+
 void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc) {
     Core& c = core();
+    if (!tracing_now())
+        if (const GmBuffer* b = g_launch->gm.find(p, bytes))
+            g_launch->api_writes.mark(*b, static_cast<uint64_t>(static_cast<const uint8_t*>(p) - b->base), bytes);
     if (c.atomic_add) return;  // atomic accumulation into the same bytes is how blocks combine results
     OverlapTracker::Conflict k{};
     uint64_t lo = reinterpret_cast<uintptr_t>(p);
@@ -1067,7 +1113,7 @@ void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
 void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
     enter(Op::GetValue, loc);
     const GmBuffer& b = check_gm(p, size, false, Op::GetValue, loc);
-    record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
+    record_gm(TPipe_::S, Op::GetValue, Dt::none, 0, loc, size, 1, 1, size, GmPlace{&b, p, size});
     if (b.real) std::memcpy(out, p, size);
     else std::memset(out, 0, size);
 }
@@ -1075,15 +1121,15 @@ void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc) {
     enter(Op::SetValue, loc);
     const GmBuffer& b = check_gm(p, size, true, Op::SetValue, loc);
     track_gm_write(p, size, Op::SetValue, loc);
-    record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
+    record_gm(TPipe_::S, Op::SetValue, Dt::none, 0, loc, size, 1, 1, size, GmPlace{&b, p, size});
     if (b.real && !tracing_now()) std::memcpy(p, in, size);
 }
 void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc) {
     enter(Op::InitGlobalMemory, loc);
     const GmBuffer& b = check_gm(p, count * size, true, Op::InitGlobalMemory, loc);
     track_gm_write(p, count * size, Op::InitGlobalMemory, loc);
-    record(TPipe_::MTE3, TKind::INSTR, Op::InitGlobalMemory, Dt::none, 0, loc, count * size, count, 0, 1,
-           static_cast<uint32_t>(count * size), static_cast<uint16_t>(reinterpret_cast<uintptr_t>(p) % 512));
+    record_gm(TPipe_::MTE3, Op::InitGlobalMemory, Dt::none, 0, loc, count * size, count, 1,
+              static_cast<uint32_t>(std::min<uint64_t>(count * size, 0xFFFFFFFFull)), GmPlace{&b, p, count * size});
     if (!b.real || tracing_now()) return;
     uint8_t* d = static_cast<uint8_t*>(p);
     for (uint64_t i = 0; i < count; ++i) std::memcpy(d + i * size, value, size);

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <fstream>
 #include <sstream>
 
@@ -252,15 +254,57 @@ void run_block(int block) {
     set_current_core(nullptr);
 }
 
+const char* role_name(Role r) {
+    switch (r) {
+    case Role::In: return "in";
+    case Role::Out: return "out";
+    case Role::InOut: return "inout";
+    case Role::Workspace: return "workspace";
+    default: return "tiling";
+    }
+}
+
+// trace.json: the format version, the record layout (checked by ascendcraft.trace on load), the op
+// names, and the GM buffers in argument order (what a record's `tensor` field indexes).
 void write_trace_json(const RunSpec& spec, const Launch& launch, bool cooperative) {
     std::string names;
     for (int i = 0; i < static_cast<int>(Op::Count); ++i) names += (i ? "," : "") + json_string(op_name(static_cast<Op>(i)));
     std::string ub;
     for (size_t i = 0; i < launch.ub_used.size(); ++i) ub += (i ? "," : "") + std::to_string(launch.ub_used[i]);
+    std::string layout;
+#define ASCENDCRAFT_EMU_FIELD_JSON(name)                                                                                \
+    layout += std::string(layout.empty() ? "" : ",") + "[\"" #name "\"," + std::to_string(offsetof(Record, name)) + "," + \
+              std::to_string(sizeof(Record::name)) + "]";
+    ASCENDCRAFT_EMU_RECORD_FIELDS(ASCENDCRAFT_EMU_FIELD_JSON)
+#undef ASCENDCRAFT_EMU_FIELD_JSON
+    std::vector<const GmBuffer*> gm;
+    for (const GmBuffer& b : launch.gm.buffers()) gm.push_back(&b);
+    std::sort(gm.begin(), gm.end(), [](const GmBuffer* a, const GmBuffer* b) { return a->tensor < b->tensor; });
+    std::string tensors;
+    for (const GmBuffer* b : gm)
+        tensors += std::string(tensors.empty() ? "" : ",") + "{\"name\":" + json_string(b->name) + ",\"bytes\":" +
+                   std::to_string(b->bytes) + ",\"role\":\"" + role_name(b->role) + "\",\"arg\":" + std::to_string(b->arg) + "}";
     std::ofstream f(spec.trace_dir + "/trace.json");
-    f << "{\"op_names\":[" << names << "],\"block_dim\":" << launch.block_dim << ",\"record_size\":" << sizeof(Record)
+    f << "{\"format\":" << kTraceFormat << ",\"op_names\":[" << names << "],\"block_dim\":" << launch.block_dim
+      << ",\"record_size\":" << sizeof(Record) << ",\"fields\":[" << layout << "]"
       << ",\"meta\":{\"ub_bytes_used\":[" << ub << "],\"ub_bytes\":" << launch.ub_bytes << ",\"records\":" << launch.trace.written()
-      << ",\"cooperative\":" << (cooperative ? "true" : "false") << "}}\n";
+      << ",\"cooperative\":" << (cooperative ? "true" : "false") << ",\"tensors\":[" << tensors << "]}}\n";
+}
+
+// Execute mode: a byte of an out/inout/workspace buffer that changed without an AscendC API write.
+void check_raw_writes(const Launch& launch) {
+    for (const GmBuffer& b : launch.gm.buffers()) {
+        uint64_t offset = 0;
+        if (!b.real || !launch.api_writes.first_raw_write(b, launch.poison, &offset)) continue;
+        Report("gm-raw-write", Op::Kernel, SrcLoc(SrcLoc::Tag{}, "", 0))
+            .block(-1)
+            .msg("'%s' was written at byte offset %llu without an AscendC API call (a raw __gm__ pointer store): the trace "
+                 "and the cost model do not see such writes",
+                 b.name.c_str(), static_cast<unsigned long long>(offset))
+            .val("buffer", b.name.c_str()).val("offset", static_cast<int64_t>(offset))
+            .hint("write GM with DataCopy / DataCopyPad from a LocalTensor, or GlobalTensor::SetValue for single elements")
+            .fail();
+    }
 }
 
 }  // namespace
@@ -328,12 +372,14 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     std::vector<uint64_t> cells(spec.args.size(), 0);
     std::vector<void*> args(spec.args.size(), nullptr);
     const bool trace = spec.mode == Mode::Trace;
+    int tensors = 0;
     for (size_t i = 0; i < spec.args.size(); ++i) {
         ArgSpec& a = spec.args[i];
         if (a.kind == "scalar") { parse_scalar(a, &cells[i]); args[i] = &cells[i]; continue; }
         GmBuffer b;
         b.name = a.name;
         b.arg = static_cast<int>(i);
+        b.tensor = tensors++;
         if (a.kind == "tiling") {
             b.role = Role::Tiling;
             if (spec.has_host_args) {
@@ -362,6 +408,8 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
                 if (b.role == Role::Out && b.bytes) std::memset(b.base, state.poison, b.bytes);
             }
         }
+        if (!trace && b.real && (b.role == Role::Out || b.role == Role::InOut || b.role == Role::Workspace))
+            state.api_writes.watch(b);
         state.gm.add(b);
         args[i] = b.base;
     }
@@ -389,6 +437,8 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         state.status->phase = 3;
         state.trace.close();
         write_trace_json(spec, state, scheduler.cooperative());
+    } else {
+        check_raw_writes(state);
     }
     write_line("{\"type\":\"done\",\"blocks\":" + std::to_string(state.block_dim) + "}");
     return 0;

@@ -1,13 +1,17 @@
 """How fast are the cost model and the eager model at full MultiKernelBench shapes?
 
-Run:  .venv/bin/python examples/benchmarks/bench_cost.py [--skip-python]
+Run:  .venv/bin/python examples/benchmarks/bench_cost.py [--skip-python] [--examples cumsum max_pooling_2d softmax ...]
 
 Prints two tables: (1) scheduling a synthetic full-shape trace (relu over 4096x393216 float32, tile
 8192, 48 blocks: 2.16 M records) with the native and the Python scheduler, including the one-time
 build of the native scheduler; (2) the modelled eager time of a few full-shape references and the
 wall time it takes to model them. All times in the "modelled" columns are model outputs, not
-measurements on an NPU.
+measurements on an NPU. With --examples, (3): the expert DSL examples lowered, traced at full
+MultiKernelBench shape and costed — wall and CPU seconds per step (CPU seconds are what to compare
+on a shared machine), with and without the L2 model.
 """
+import resource
+from pathlib import Path
 import argparse
 import tempfile
 import time
@@ -93,9 +97,44 @@ def bench_eager():
         print(f"| {name} | {len(cost.ops)} | {cost.bytes / 1e9:.2f} | {cost.total_us:,.1f} | {t * 1e3:.1f} |")
 
 
+def cpu_seconds():
+    "CPU seconds of this process and of its finished children (the emulator)."
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
+
+
+def bench_examples(names):
+    from ascendcraft import cost
+    from ascendcraft.bind import shape_bindings
+    from ascendcraft.launch import trace_kernel
+    from ascendcraft.pipeline import Pipeline
+    from ascendcraft.taskset import get_task
+    root = Path(__file__).resolve().parents[1]
+    soc = load_soc()
+    print(f"\nFull-shape examples: trace + cost ({soc.name})")
+    print("| example | records | trace wall s | trace CPU s (emulator + load) | cost wall s | cost CPU s | modelled µs | "
+          "no-L2 µs | L2 hits |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name in names:
+        path = next(p for p in root.glob(f"*/{name}.py") if p.parent.name != "benchmarks")
+        task = get_task(name)
+        pipe = Pipeline(path.read_text(), path.name, task=task)
+        pipe.run_all()
+        full = shape_bindings(pipe.program, task, ("full",))[0]
+        (s0, c0), w0 = cpu_seconds(), time.perf_counter()
+        tr = trace_kernel(pipe["align"].build, pipe.program, full)
+        (s1, c1), w1 = cpu_seconds(), time.perf_counter()
+        kc = cost.kernel_time(tr, soc)
+        (s2, _), w2 = cpu_seconds(), time.perf_counter()
+        plain = cost.kernel_time(tr, soc, l2=False)
+        print(f"| {name} | {len(tr):,} | {w1 - w0:.2f} | {c1 - c0 + s1 - s0:.2f} | {w2 - w1:.2f} | {s2 - s1:.2f} | "
+              f"{kc.total_us:,.1f} | {plain.total_us:,.1f} | {kc.l2_hit_bytes / max(kc.gm_bytes, 1):.0%} |", flush=True)
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--skip-python", action="store_true", help="do not time the (slow) Python reference scheduler")
+    ap.add_argument("--examples", nargs="*", default=None, help="also trace + cost these examples at full shape")
     args = ap.parse_args()
     bench_kernel(args.skip_python)
     bench_eager()
+    if args.examples is not None: bench_examples(args.examples or ["cumsum", "max_pooling_2d", "softmax"])

@@ -26,6 +26,8 @@ enum class TPipe_ : uint8_t { S = 0, V = 1, MTE2 = 2, MTE3 = 3, MTE1 = 4, M = 5,
 enum class TKind : uint8_t { INSTR = 0, SET = 1, WAIT = 2, BARRIER = 3, SYNC_ALL = 4 };
 constexpr uint16_t kQueueEventBase = 16;
 constexpr uint8_t kFlagUbToUb = 1, kFlagPad = 2, kFlagLevel0 = 4, kFlagGmUnaligned = 8;
+constexpr uint32_t kTraceFormat = 2;      // ascendcraft.trace.TRACE_FORMAT: bump with every layout change
+constexpr uint16_t kNoTensor = 0xFFFF;    // `tensor` of records that touch no GM buffer
 
 #pragma pack(push, 1)
 struct Record {
@@ -37,10 +39,19 @@ struct Record {
     uint32_t line = 0;
     uint64_t bytes = 0, elems = 0;
     uint32_t repeats = 0, bursts = 0, burst_bytes = 0;
-    uint16_t gm_mod = 0, reserved = 0;
+    uint16_t gm_mod = 0;
+    uint16_t tensor = kNoTensor;  // GM argument index (among the pointer arguments) the record touches
+    uint64_t gm_offset = 0;       // byte offset of the first byte touched inside that tensor
+    uint32_t gm_stride = 0;       // GM bytes from one burst's start to the next (saturates at 2^32 - 1)
+    uint32_t reserved = 0;
 };
 #pragma pack(pop)
-static_assert(sizeof(Record) == 48, "trace records are 48 bytes (ascendcraft.trace.TRACE_DTYPE)");
+static_assert(sizeof(Record) == 64, "trace records are 64 bytes (ascendcraft.trace.TRACE_DTYPE)");
+// Every field in declaration order: the runtime writes (name, offset, size) of each into trace.json
+// and ascendcraft.trace checks them against TRACE_DTYPE when it loads a trace.
+#define ASCENDCRAFT_EMU_RECORD_FIELDS(X)                                                                       \
+    X(core) X(pipe) X(kind) X(op) X(dtype) X(flags) X(src_pipe) X(dst_pipe) X(event) X(line) X(bytes) X(elems) \
+    X(repeats) X(bursts) X(burst_bytes) X(gm_mod) X(tensor) X(gm_offset) X(gm_stride) X(reserved)
 
 // ---- the status page: what the parent reads after a crash or a timeout -----------------------
 struct Status {
@@ -71,6 +82,7 @@ struct GmBuffer {
     Role role = Role::In;
     bool real = true;       // false in trace mode: a PROT_NONE reservation, never dereferenced
     int arg = -1;           // kernel argument index
+    int tensor = -1;        // index among the pointer arguments (the trace's `tensor` field)
 };
 
 class GmRegistry {
@@ -93,6 +105,20 @@ public:
 private:
     struct Range { uint64_t hi; int block; };
     std::map<uint64_t, Range> ranges_;
+};
+
+// Which bytes of the writable GM buffers (out, inout, workspace) AscendC API calls wrote, in
+// execute mode: after the run, a byte that changed but was never written by the API was written
+// through a raw pointer, past the trace and the cost model (`gm-raw-write`).
+class ApiWrites {
+public:
+    void watch(const GmBuffer& b);                                   // remember b's initial bytes
+    void mark(const GmBuffer& b, uint64_t offset, uint64_t bytes);  // an API call wrote these bytes
+    // The first byte of b that changed without an API write, or false.
+    bool first_raw_write(const GmBuffer& b, uint8_t poison, uint64_t* offset) const;
+private:
+    struct Watched { std::vector<uint8_t> bits, before; };
+    std::map<int, Watched> buffers_;  // by argument index
 };
 
 // Writes the blocks' trace records in block order, whatever order the blocks finish in.
@@ -148,6 +174,7 @@ struct Launch {
     Status* status = nullptr;
     GmRegistry gm;
     OverlapTracker overlap;
+    ApiWrites api_writes;
     TraceWriter trace;
     Scheduler* scheduler = nullptr;
     std::atomic<bool> uninit_reported{false};
@@ -247,6 +274,16 @@ void enter(Op op, const SrcLoc& loc);   // status page: the API call being made
 inline uint32_t ub_offset(const uint8_t* p) { return static_cast<uint32_t>(p - core().ub); }
 void record(TPipe_ pipe, TKind kind, Op op, Dt dt, uint8_t flags, const SrcLoc& loc, uint64_t bytes = 0, uint64_t elems = 0,
             uint32_t repeats = 0, uint32_t bursts = 0, uint32_t burst_bytes = 0, uint16_t gm_mod = 0);
+// Where a GM access lands: the buffer, the address of its first byte, and the GM distance between bursts.
+struct GmPlace {
+    const GmBuffer* buffer;
+    const void* address;
+    uint64_t stride;
+};
+// A record that moves `bursts` x `burst_bytes` between UB and GM buffer `at` (gm_mod, the unaligned
+// flag, tensor, gm_offset and gm_stride are filled from `at`).
+void record_gm(TPipe_ pipe, Op op, Dt dt, uint8_t flags, const SrcLoc& loc, uint64_t bytes, uint64_t elems, uint32_t bursts,
+               uint32_t burst_bytes, const GmPlace& at);
 void record_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event, Op op, const SrcLoc& loc);
 void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uint32_t align);
 void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role);
