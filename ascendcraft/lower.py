@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .check import Analysis, KernelFacts, Range, TensorSpec, _exprs_of, _gets, _reads_writes
+from .check import Analysis, KernelFacts, Range, TensorSpec, _exprs_of, _gets, _reads_writes, range_of
 from ascendcraft.dsl import (
     DTYPES, PRIMS, Assign, BinOp, BoolOp, BufferDecl, Call, Compare, Const, DType, For, Function, GetValue,
     GmRef, If, IfExp, Launch, Load, Loc, Name, Param, Program, SetValue, Slice, Stage, Store, SyncAll, UbRef,
@@ -135,8 +135,18 @@ def _scalar_types(program: Program, kernel: Function, facts: list) -> dict:
         elif sym.type == "float": types[name] = "float"
         elif sym.type == "bool": types[name] = "bool"
     for loop in (s for s, _ in walk(kernel.body) if isinstance(s, For)):
-        types[loop.var] = _int_type(loop.var, facts) if facts else "int64_t"
+        types[loop.var] = _loop_type(loop, facts) if facts else "int64_t"
     return types
+
+
+def _loop_type(loop: For, facts: list) -> str:
+    "A loop variable also holds its value one step past the last iteration: that must fit too."
+    if _int_type(loop.var, facts) == "int64_t": return "int64_t"
+    for f in facts:
+        r, step = f.ranges[loop.var], range_of(loop.step, f.ranges)
+        if step.lo is None or step.hi is None: return "int64_t"
+        if not (-2**31 <= r.lo + min(step.lo, 0) and r.hi + max(step.hi, 0) < 2**31): return "int64_t"
+    return "int32_t"
 
 # %% ../nbs/12_lower.ipynb #951ecd85
 def _assigned_in(body) -> dict:
@@ -419,8 +429,10 @@ class ExprPrinter:
             self.used.add(helper)
             return f"{helper}({self(l)}, {self(r)})", 9
         left = self(l, p + 1 if op in ("*", "/") and isinstance(l, BinOp) and l.op in ("%", "//", "/") else p)
-        if op == "*" and self.side == "kernel" and self.kind(e) == "int" and self.needs_wide(e) \
-                and self.kind(l) == "int" and not self._is_wide(l):
+        # 32-bit scalars whose sum, difference or product can pass 2**31 under some binding are widened
+        # first: `start + per_block` on the last block of a 2**31-element tensor must not wrap.
+        if op in ("*", "+", "-") and self.side == "kernel" and self.kind(e) == "int" and self.needs_wide(e) \
+                and self.kind(l) == "int" and not self._is_wide(l) and not self._is_wide(r):
             left = f"static_cast<int64_t>({self(l)})"
         return f"{left} {op} {self(r, p + 1)}", p
 

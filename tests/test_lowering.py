@@ -15,11 +15,12 @@ from ascendcraft.interp import interpret
 from ascendcraft.launch import run_kernel
 from ascendcraft.pipeline import Pipeline
 from ascendcraft.config import load_settings
-from ascendcraft.taskset import get_task
+from ascendcraft.taskset import get_task, registry
 from ascendcraft.verify import output_tolerances
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/*.py") if p.parent.name != "benchmarks")
+TASK_IDS = {t.id for t in registry()}
+EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/*.py") if p.stem in TASK_IDS)  # one expert kernel per task
 
 
 def lowered(path: Path) -> Pipeline:
@@ -95,3 +96,56 @@ def test_odd_shapes(task_id, shapes):
         want = model(*forward_args)
     got = next(iter(run.outputs.values()))
     assert torch.allclose(got, want, atol=1e-4, rtol=1e-4), (got - want).abs().max()
+
+
+# The last block of a 2**31-element tensor: every scalar fits in 32 bits, but `start + per_block`
+# and the loop variable after its last step do not. The kernel copies 8 elements every 2**20 of
+# its share; traced at the full size, every copy must land where it should, exactly once (a 32-bit
+# sum would wrap negative and skip the last block, a 32-bit loop variable would wrap and loop on).
+LAST_TILE = '''
+@host
+def last_tile(x: gm[f32, ...], y: out[f32, x]):
+    N = numel(x)
+    per_block = align_up(ceil_div(N, cores()), 8)
+    launch(last_tile_kernel, ceil_div(N, per_block), x, y, N, per_block)
+
+
+@kernel
+def last_tile_kernel(x: gm[f32], y: gm[f32], N: int, per_block: int):
+    xin = ub_in(f32, 8)
+    yout = ub_out(f32, 8)
+    start = block_idx() * per_block
+    end = min(start + per_block, N)
+    for off in range(start, end, 2**20):   # on the last block `off += 2**20` passes 2**31
+        with copyin():
+            load(xin, x[off : off + 8])
+        with compute():
+            muls(yout, xin, 1.0, 8)
+        with copyout():
+            store(y[off : off + 8], yout)
+'''
+
+
+def test_32_bit_scalars_are_widened_before_they_can_wrap():
+    import numpy as np
+    from ascendcraft.check import TensorSpec
+    from ascendcraft.dsl import DTYPES
+    from ascendcraft.launch import trace_kernel
+    from ascendcraft.trace import Kind, Pipe
+    n = 2**31
+    binding = {"x": TensorSpec((n,), DTYPES["f32"])}
+    pipe = Pipeline(LAST_TILE, "last_tile.py", bindings=[binding])
+    pipe.run_all()
+    assert pipe.final is not None, pipe.summary()
+    kernel = pipe.final[pipe.lowering.names.kernel_file]
+    assert "int32_t start;" in kernel, "the range analysis should keep `start` in 32 bits (the trap this test is for)"
+    # g++ may hide a wrapping loop variable (signed overflow is undefined, so it can reason the trip
+    # count out in 64 bits), so its type is checked as written
+    assert "for (int64_t off = start;" in kernel
+    trace = trace_kernel(pipe["align"].build, pipe.program, {"x": binding["x"]})
+    r = trace.records
+    y = trace.tensor_names().index("y")
+    stores = r[(r["kind"] == Kind.INSTR) & (r["pipe"] == Pipe.MTE3) & (r["tensor"] == y)]
+    per_block = (-(-n // 48) + 7) // 8 * 8
+    want = sorted(off for b in range(48) for off in range(b * per_block, min(b * per_block + per_block, n), 2**20))
+    assert sorted((stores["gm_offset"] // 4).tolist()) == want, "every block stores exactly once per trip"
