@@ -18,7 +18,7 @@ from .config import load_settings
 from .diagnostics import AscendCraftError
 
 # %% auto #0
-__all__ = ['BENCH', 'TABLE', 'COMMANDS', 'Command', 'build_parser', 'main']
+__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'DOCTOR', 'COMMANDS', 'Command', 'build_parser', 'main']
 
 # %% ../nbs/60_cli.ipynb #2ff11542
 @dataclass(frozen=True)
@@ -82,8 +82,201 @@ def _table(args: argparse.Namespace) -> int:
 
 TABLE = Command("table", "re-render the tables of a finished benchmark run", _table_arguments, _table)
 
+# %% ../nbs/60_cli.ipynb #d1034117
+def _tasks_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--category", action="append", dest="categories", metavar="CAT", help="only this category (repeatable)")
+
+
+def _tasks(args: argparse.Namespace) -> int:
+    from ascendcraft.generate import examples_root
+    from ascendcraft.taskset import registry
+    tasks = registry(args.categories)
+    root = examples_root()
+    print("| task | category | expert kernel |\n|---|---|---|")
+    for t in tasks:
+        path = root / t.category / f"{t.id}.py"
+        print(f"| {t.id} | {t.category} | {path.relative_to(root.parent) if path.exists() else '—'} |")
+    print(f"\n{len(tasks)} task(s)")
+    return 0
+
+
+TASKS = Command("tasks", "list the operators (MultiKernelBench level-1 + mHC) and their expert kernels",
+                _tasks_arguments, _tasks)
+
+# %% ../nbs/60_cli.ipynb #b2355854
+def _lower_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dsl", type=Path, help="DSL kernel file (e.g. examples/activation/relu.py)")
+    p.add_argument("--task", default=None, metavar="ID", help="reference task (default: the file's name, when it is a task)")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR", help="write the pipeline (every snapshot, logs) here")
+    p.add_argument("--verify", action="store_true", help="check the final kernel against PyTorch on the CPU emulation")
+    p.add_argument("--time", action="store_true", help="modelled kernel time at the full shapes vs modelled eager")
+    p.add_argument("--npu-project", type=Path, default=None, metavar="DIR",
+                   help="write the CANN project (kernel library + torch_npu binding) for a real NPU here")
+    p.add_argument("--diff", choices=("host", "init", "compute", "align"), default=None, metavar="PASS",
+                   help="print what this pass changed (host, init, compute or align)")
+
+
+def _task_for(path: Path, task_id: str | None):
+    "The task a DSL file is checked against: --task, else its name when that is a task, else None."
+    from ascendcraft.taskset import get_task, registry
+    if task_id: return get_task(task_id)   # raises a diagnostic for an unknown id
+    return get_task(path.stem) if path.stem in {t.id for t in registry()} else None
+
+
+def _read_dsl(path: Path) -> str:
+    from ascendcraft.diagnostics import Diagnostic
+    if not path.is_file():
+        raise AscendCraftError(Diagnostic("no-file", f"{path} is not a file", file=str(path),
+                                          hint="give the path of a DSL kernel, e.g. examples/activation/relu.py"), "cli")
+    return path.read_text()
+
+
+def _lower(args: argparse.Namespace) -> int:
+    "Lower one DSL file; optionally verify, time, export and write the CANN project."
+    from ascendcraft.pipeline import Pipeline
+    settings = load_settings()
+    text, task = _read_dsl(args.dsl), _task_for(args.dsl, args.task)
+    if (args.verify or args.time) and task is None:
+        from ascendcraft.diagnostics import Diagnostic
+        raise AscendCraftError(Diagnostic("no-task", f"{args.dsl.name} is not a known task, so there is no reference to "
+                                          "verify or time against", file=str(args.dsl),
+                                          hint="name the reference with --task ID (see `ascendcraft tasks`)"), "cli")
+    pipe = Pipeline(text, args.dsl.name, task=task, settings=settings)
+    pipe.run_all()
+    print(pipe.summary())
+    status = 0
+    bad = next((s for s in pipe.steps if not s.ok), None)
+    if bad is not None:
+        print(f"\n{bad.name} failed:\n" + "\n".join(d.render() for d in bad.errors or bad.diagnostics), file=sys.stderr)
+        status = 1
+    if args.diff and pipe[args.diff].project is not None:
+        print(f"\n## What the {args.diff} pass changed\n\n" + (pipe.diff(pipe[args.diff].index - 1, pipe[args.diff].index)
+                                                              or "(nothing)"))
+    if args.out:
+        print(f"\npipeline written to {pipe.export(args.out)}")
+    if bad is None and (args.verify or args.time):
+        from ascendcraft.session import Session
+        session = Session(task, text, settings=settings)
+        session.pipeline = pipe
+        if args.verify:
+            verdict = session.verify()
+            print(f"\nverify: {verdict.kind} — {verdict.summary}")
+            if not verdict.passed: status = 1
+        if args.time and status == 0:
+            print(f"\ntime: {session.time().summary()}")
+    if args.npu_project and bad is None:
+        from ascendcraft.npu import write_cann_project
+        print(f"\nCANN project written to {write_cann_project(pipe, args.npu_project, settings=settings)} "
+              "(build it with `python run.py` on a machine with CANN; see its README.md)")
+    return status
+
+
+LOWER = Command("lower", "lower one DSL kernel to AscendC (and optionally verify, time, export)", _lower_arguments, _lower)
+
+# %% ../nbs/60_cli.ipynb #1023da0e
+def _llm_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--base-url", default=None, metavar="URL", help="OpenAI-compatible endpoint (default: settings.llm_base_url)")
+    p.add_argument("--model", default=None, help="model id (default: settings.llm_model)")
+    p.add_argument("--replay-only", action="store_true", help="answer only from the reply cache; never call the endpoint")
+    p.add_argument("--rounds", type=int, default=None, metavar="N", help="LLM rounds (default: settings.llm_max_rounds)")
+
+
+def _llm_settings(args: argparse.Namespace):
+    changes = {k: v for k, v in (("llm_base_url", args.base_url), ("llm_model", args.model)) if v is not None}
+    if args.replay_only: changes["llm_replay_only"] = True
+    return load_settings().replace(**changes)
+
+
+def _generate_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--category", action="append", dest="categories", metavar="CAT", help="only this category (repeatable)")
+    p.add_argument("--task", action="append", dest="tasks", metavar="ID", help="only this task id (repeatable)")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help="where the generated DSL goes (default: <cache_dir>/generated/<model>)")
+    p.add_argument("--no-resume", dest="resume", action="store_false", help="ask again for tasks that already have an answer")
+    p.add_argument("--bench", action="store_true", help="then benchmark the generated kernels (source 'generated')")
+    p.add_argument("--jobs", type=int, default=None, metavar="N", help="with --bench: task processes at once")
+    _llm_arguments(p)
+
+
+def _generate(args: argparse.Namespace) -> int:
+    "Stage 1 over the chosen tasks; optionally benchmark what came back."
+    from ascendcraft.generate import generate_suite, suite_table
+    from ascendcraft.llm import LLMClient
+    from ascendcraft.taskset import registry
+    settings = _llm_settings(args)
+    tasks = registry(args.categories, args.tasks)
+    model = settings.llm_model.strip() or "no-model"
+    out = args.out or settings.cache_path / "generated" / model.replace("/", "_")
+    with LLMClient(settings) as client:
+        records = generate_suite(list(tasks), client, out, rounds=args.rounds, resume=args.resume,
+                                 progress=lambda message, fraction: print(f"[{fraction:4.0%}] {message}", flush=True))
+        print(suite_table(records))
+        print(f"\n{len(records)} task(s) · DSL in {out}\n\n{client.calls.summary()}")
+    if args.bench:
+        from ascendcraft.bench import DEFAULT_TIMEOUT, run_bench
+        rep = run_bench([t.id for t in tasks], None, kernels=out, size="small", jobs=args.jobs, timeout=DEFAULT_TIMEOUT,
+                        settings=settings, source="generated")
+        print(rep.metrics_table())
+        print(f"report: {rep.out / 'summary.md'}")
+    return 0
+
+
+GENERATE = Command("generate", "ask the LLM for DSL kernels (stage 1) and write them like examples/", _generate_arguments,
+                   _generate)
+
+
+def _tune_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("task", help="task id (see `ascendcraft tasks`)")
+    p.add_argument("--dsl", type=Path, default=None, metavar="FILE", help="start from this DSL (default: the expert kernel)")
+    p.add_argument("--out", type=Path, default=None, metavar="DIR", help="write the session (variants, timing) here")
+    _llm_arguments(p)
+
+
+def _tune(args: argparse.Namespace) -> int:
+    "Tuning rounds on one task; every variant is verified and timed (modelled) before it counts."
+    from ascendcraft.llm import LLMClient
+    from ascendcraft.session import Session
+    settings = _llm_settings(args)
+    with LLMClient(settings) as client:
+        session = Session(args.task, _read_dsl(args.dsl) if args.dsl else None, settings=settings, llm=client)
+        session.ask_faster(rounds=args.rounds or settings.llm_max_rounds)
+    print(session.history.table())
+    best = session.history.best()
+    if best is not None: print(f"\nbest: {best.name} — {best.evaluation.speedup:.2f}x ({best.evaluation.label})")
+    if args.out: print(f"session written to {session.export(args.out)}")
+    return 0 if best is not None else 1
+
+
+TUNE = Command("tune", "LLM-assisted tuning rounds on one task (variants verified and timed)", _tune_arguments, _tune)
+
+# %% ../nbs/60_cli.ipynb #c69398d4
+def _doctor_arguments(p: argparse.ArgumentParser) -> None:
+    pass
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    import shutil
+    from ascendcraft.npu import detect
+    from ascendcraft.soc import load_soc
+    settings = load_settings()
+    cxx = shutil.which(settings.cxx)
+    soc = load_soc(settings=settings)
+    print("## CPU emulation\n")
+    print(f"C++ compiler: {cxx or 'not found — install g++ (apt-get install g++)'}")
+    print(f"\n## Cost model\n\nprofile: {soc.name} (timing is labelled modelled)")
+    print("\n## LLM\n")
+    print(f"endpoint: {settings.llm_base_url or '— (set llm_base_url and llm_model in settings.ini; replies replay from the cache)'}"
+          f"\nmodel: {settings.llm_model or '—'}\ncache: {settings.cache_path / 'llm'}")
+    print("\n## Real NPU\n")
+    print(detect(settings).summary())
+    return 0 if cxx else 1
+
+
+DOCTOR = Command("doctor", "what this machine offers (emulator, cost model, LLM, NPU) and what is missing",
+                 _doctor_arguments, _doctor)
+
 # %% ../nbs/60_cli.ipynb #fcfb72c2
-COMMANDS: tuple[Command, ...] = (BENCH, TABLE)
+COMMANDS: tuple[Command, ...] = (BENCH, TABLE, TASKS, LOWER, GENERATE, TUNE, DOCTOR)
 
 
 def build_parser(commands=COMMANDS) -> argparse.ArgumentParser:
