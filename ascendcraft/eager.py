@@ -20,8 +20,8 @@ from .diagnostics import AscendCraftError, Diagnostic
 from .soc import Soc, load_soc
 
 # %% auto #0
-__all__ = ['WORK', 'POOLS', 'MATMULS', 'FREE', 'GATHERS', 'PICKS', 'SECTOR_BYTES', 'TensorSpec', 'to_meta', 'meta_inputs',
-           'EagerOp', 'distinct_bytes', 'EagerCost', 'TensorL2', 'eager_time']
+__all__ = ['WORK', 'POOLS', 'MATMULS', 'FREE', 'GATHERS', 'TRAINING_BATCH_NORMS', 'PICKS', 'SECTOR_BYTES', 'TensorSpec',
+           'to_meta', 'meta_inputs', 'EagerOp', 'distinct_bytes', 'group_bytes', 'EagerCost', 'TensorL2', 'eager_time']
 
 # %% ../nbs/22_eager.ipynb #d82d1b94
 @dataclass(frozen=True)
@@ -119,6 +119,7 @@ FREE = {"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided"
         "sym_size", "sym_stride", "sym_numel", "sym_storage_offset", "is_same_size", "_reshape_alias", "view",
         "resize_", "set_"}
 GATHERS = {"gather", "index_select", "embedding", "take_along_dim"}  # the source is read only where the output comes from
+TRAINING_BATCH_NORMS = {"native_batch_norm", "_native_batch_norm_legit", "_native_batch_norm_legit_functional"}
 PICKS = {"nll_loss_forward", "nll_loss2d_forward"}                  # one element of the input per target element
 SECTOR_BYTES = 32                                                   # smallest GM read: one 32-byte block
 
@@ -140,6 +141,8 @@ class EagerOp:
     start_us: float = 0.0          # device start in the pipelined timeline
     end_us: float = 0.0
     l2_bytes: int = 0              # of `bytes`, those served from L2 (recently touched by earlier ops)
+    reread: int = 0                # of `bytes`: a second read of the input (its groups do not fit in UB)
+    reread_l2: int = 0             # of `reread`: served from L2 (every core's group in flight fits there)
     touches: list = field(default_factory=list, repr=False)  # (storage key, bytes, written) of every tensor it touches
 
 
@@ -219,6 +222,33 @@ def _matmul_flops(name: str, ins: list, outs: list) -> float:
     return 2.0 * out.numel() * (a.shape[-1] if a.dim() else 1)
 
 
+def group_bytes(name: str, args, ins: list) -> int:
+    "Bytes of one group a fused op needs whole before it can write its output (0: not such an op)."
+    if not ins: return 0
+    x = ins[0]
+    item = x.element_size()
+    if name in ("_softmax", "_log_softmax"):
+        return x.shape[args[1] % x.dim()] * item
+    if name == "native_layer_norm":
+        return math.prod(args[1]) * item
+    if name == "native_group_norm":                       # (input, weight, bias, N, C, HxW, group, eps)
+        channels, hxw, groups = args[4], args[5], args[6]
+        return channels // groups * hxw * item
+    if name in TRAINING_BATCH_NORMS and args[5]:          # (input, weight, bias, mean, var, training, …)
+        return x.numel() // x.shape[1] * item             # one channel over the batch and the spatial dims
+    if name == "_batch_norm_with_update":                 # always training
+        return x.numel() // x.shape[1] * item
+    return 0
+
+
+def _second_read(name: str, args, ins: list, soc: Soc) -> tuple[int, int]:
+    "(bytes, of them from L2) of the input's second read, for a fused op whose groups do not fit in UB."
+    group = group_bytes(name, args, ins)
+    if 2 * group <= soc.ub_runtime_bytes: return 0, 0      # the group and its output tile fit: one read
+    again = distinct_bytes(ins[0])
+    return again, again if soc.vector_cores * group <= soc.l2_bytes else 0
+
+
 def _describe_op(func, name: str, args, ins: list, outs: list, soc: Soc) -> EagerOp:
     "Bytes and work of one recorded op."
     read = [distinct_bytes(t) for t in ins]
@@ -239,9 +269,10 @@ def _describe_op(func, name: str, args, ins: list, outs: list, soc: Soc) -> Eage
         pool = (ins or outs) if basis == "in" else (outs or ins)
         ref = max(pool, key=lambda t: t.numel()) if pool else None
         cycles = _vector_cycles(apis, ref.numel(), ref.element_size(), soc) if ref is not None else 0.0
+    reread, reread_l2 = _second_read(name, args, ins, soc)
     shapes = lambda ts: [tuple(t.shape) for t in ts]
     return EagerOp(str(func), shapes(ins), shapes(outs), [str(t.dtype).removeprefix("torch.") for t in ins + outs],
-                   int(nbytes), float(cycles), float(cube), known)
+                   int(nbytes + reread), float(cycles), float(cube), known, reread=reread, reread_l2=reread_l2)
 
 # %% ../nbs/22_eager.ipynb #b890c676
 @dataclass
@@ -321,7 +352,7 @@ def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True) -> tuple[float, flo
     cache = TensorL2(soc.l2_bytes)
     for o in ops:
         f16 = any(d in ("float16", "bfloat16") for d in o.dtypes)
-        o.l2_bytes = min(o.bytes, cache.op(o.touches)) if l2 else 0
+        o.l2_bytes = min(o.bytes, cache.op(o.touches) + o.reread_l2) if l2 else 0
         memory = max((o.bytes - o.l2_bytes) / soc.hbm_bytes_per_s, o.bytes / soc.l2_bytes_per_s)
         parts = {"memory": memory * 1e6, "vector": o.work_cycles / lanes * 1e6,
                  "cube": o.cube_flops / (soc.cube_f16_flops_per_s if f16 else soc.cube_f32_flops_per_s) * 1e6}
