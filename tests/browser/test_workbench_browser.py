@@ -1,0 +1,183 @@
+"""The standalone workbench page in a real browser: Voila serves examples/workbench.ipynb through
+`launch_workbench`, Chromium loads it, and the test edits the DSL and a snapshot the way a user does
+(CodeMirror's search box, then typing), reruns, and checks what the page shows.
+
+Screenshots land in test-artifacts/; `workbench-side-by-side.png` is the acceptance picture: the DSL, a pass
+diff, the compiler's errors and the timing on one screen.
+"""
+import re
+
+import pytest
+
+from ascendcraft.workbench import launch_workbench
+
+pytestmark = pytest.mark.browser
+TASK = "softmax"                      # the page's default task
+LONG = 240_000                        # ms: a cold cache compiles the emulator runtime and every snapshot
+
+
+@pytest.fixture(scope="module")
+def server():
+    "Voila on a free port, serving the workbench page for TASK."
+    with launch_workbench(TASK, port=0, block=False) as running:
+        yield running.ready()
+
+
+@pytest.fixture
+def wb_page(chromium, server):
+    "A fresh page (and so a fresh kernel) on the workbench, the initial run of all passes finished."
+    from playwright.sync_api import expect
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.console_errors = []
+    page.on("console", lambda m: m.type == "error" and page.console_errors.append((m.text, m.location.get("url", ""))))
+    page.goto(server.url, timeout=LONG)
+    message = page.locator(".ac-progress-message")
+    expect(message).to_have_attribute("data-action", "1", timeout=LONG)      # the page runs all passes at once
+    expect(message).to_have_attribute("data-state", "done", timeout=LONG)
+    yield page
+    context.close()
+
+
+def act(page, label: str, click):
+    "Do `click` and wait until the workbench has finished the action it starts (and says `label: done`)."
+    from playwright.sync_api import expect
+    message = page.locator(".ac-progress-message")
+    before = int(message.get_attribute("data-action"))
+    click()
+    expect(message).to_have_attribute("data-action", str(before + 1))
+    expect(message).to_have_attribute("data-state", re.compile("done|failed"), timeout=LONG)
+    expect(message).to_contain_text(f"{label}: done")
+
+
+def replace_in(page, editor: str, old: str, new: str):
+    "Replace `old` by `new` in a CodeMirror editor: open its search box, find `old`, type over the selection."
+    page.locator(f'.ac-editor[data-name="{editor}"] .cm-content').click()
+    page.keyboard.press("Control+f")
+    field = page.locator(f'.ac-editor[data-name="{editor}"] .cm-search input[name="search"]')
+    field.fill(old)
+    field.press("End")                # CodeMirror takes the query on keyup
+    field.press("Enter")              # select the next match
+    field.press("Escape")             # close the box; the match stays selected
+    page.keyboard.insert_text(new)
+
+
+def status_of(page, k: int) -> str:
+    return page.locator(".ac-pass-list .ac-status").nth(k).get_attribute("data-status")
+
+
+def test_edit_the_dsl_rerun_see_the_new_diff_status_errors_and_timing(wb_page, artifacts):
+    page = wb_page
+    from playwright.sync_api import expect
+    assert [status_of(page, k) for k in range(5)] == ["ok"] * 5
+    expect(page.locator('.ac-editor[data-name="dsl"] .cm-content')).to_contain_text("softmax_kernel")
+    page.screenshot(path=str(artifacts / "workbench-loaded.png"))
+
+    act(page, "time", page.get_by_role("button", name="Time").click)
+    timing = page.locator(".ac-timing-view")
+    expect(timing).to_contain_text("modelled on Ascend910B2")
+    expect(timing).to_contain_text("bottleneck:")
+    expect(timing.locator("svg")).to_be_visible()
+
+    # break the DSL: the front end fails at the edited line, marked in the editor and in the compiler pane
+    replace_in(page, "dsl", "exp(yout, yout, n)", "exp(yout, yout)")
+    expect(page.locator(".ac-dsl-state")).to_contain_text("edited")
+    act(page, "run all", page.get_by_role("button", name="Run all").click)
+    assert status_of(page, 0) == "failed" and status_of(page, 4) == "stale"
+    expect(page.locator('.ac-editor[data-name="dsl"] .ac-error-line')).to_have_count(1)
+    expect(page.locator('.ac-editor[data-name="dsl"] .ac-error-line')).to_contain_text("exp(yout, yout)")
+    expect(page.locator(".ac-compiler-view")).to_contain_text(re.compile(r"softmax\.py:\d+:\d+: error\[arg-count\]"))
+    page.screenshot(path=str(artifacts / "workbench-dsl-error.png"))
+
+    # a different, valid DSL: every step green again and the compute pass's diff shows the new call
+    replace_in(page, "dsl", "exp(yout, yout)", "abs(yout, yout, n)")
+    act(page, "run all", page.get_by_role("button", name="Run all").click)
+    assert [status_of(page, k) for k in range(5)] == ["ok"] * 5
+    expect(page.locator('.ac-editor[data-name="dsl"] .ac-error-line')).to_have_count(0)
+    page.get_by_role("button", name="3 · compute").click()
+    expect(page.locator(".ac-detail-title")).to_contain_text("3 · compute")
+    expect(page.locator(".ac-diff-view").get_by_text("Abs(youtLocal, youtLocal, n);")).to_be_visible()
+    page.get_by_text("side by side", exact=True).click()
+    expect(page.locator(".ac-diff-view table").first).to_be_visible()
+    page.get_by_text("unified", exact=True).click()
+
+    # edit the compute snapshot: a compile error at its line, the later pass stale, the timing kept (stale)
+    page.get_by_role("tab", name="Edit snapshot").click()
+    replace_in(page, "snapshot", "Muls(youtLocal, youtLocal, scale, n)", "Muls(youtLocal, youtLocal, scale)")
+    act(page, "edit compute", page.get_by_role("button", name="Apply edit").click)
+    assert status_of(page, 3) == "compile error" and status_of(page, 4) == "stale"
+    compiler = page.locator(".ac-compiler-view")
+    expect(compiler).to_contain_text(re.compile(r"softmax_kernel\.cpp:\d+:\d+: error\[compile-error\]"))
+    expect(compiler).to_contain_text("g++")                           # the exact command
+    expect(compiler.locator(".ac-diagnostic")).to_contain_text("Muls(youtLocal, youtLocal, scale);")
+    expect(page.locator('.ac-editor[data-name="snapshot"] .ac-error-line')).to_contain_text("Muls(youtLocal, youtLocal, scale);")
+    expect(timing).to_contain_text("stale")
+    page.get_by_role("tab", name="Diff").click()
+    expect(page.locator(".ac-diff-view")).to_contain_text("03_compute/softmax_kernel.cpp")
+    page.screenshot(path=str(artifacts / "workbench-side-by-side.png"))
+    for pane in (".ac-dsl-state", ".ac-diff-view", ".ac-compiler-view", ".ac-timing-view"):   # one screen
+        box = page.locator(pane).bounding_box()
+        assert box and box["y"] < 1080 and box["x"] + 40 < 1920, (pane, box)
+
+    unexpected = [(text, url) for text, url in page.console_errors if "cdn.jsdelivr.net" not in url]
+    assert unexpected == [], unexpected               # only Font Awesome from the (offline) CDN may fail
+
+
+LAB_TOKEN = "workbench-test"
+LAB_NOTEBOOK = {"cells": [{"cell_type": "code", "execution_count": None, "id": "open", "metadata": {}, "outputs": [],
+                           "source": ["from ascendcraft.workbench import open_workbench\n",
+                                      "wb = open_workbench('leaky_relu')\n", "wb"]}],
+                "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
+                "nbformat": 4, "nbformat_minor": 5}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    "JupyterLab on a free port, serving a folder with one notebook that opens the workbench."
+    import json
+    import os
+    import subprocess
+    import sys
+    from ascendcraft.workbench import free_port, WorkbenchServer
+    root = tmp_path_factory.mktemp("lab")
+    (root / "wb.ipynb").write_text(json.dumps(LAB_NOTEBOOK))
+    settings = tmp_path_factory.mktemp("lab-settings")
+    news = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    news.parent.mkdir(parents=True)
+    news.write_text('{"fetchNews": "false", "checkForUpdates": false}')     # no toast over the screenshot
+    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings),
+           "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path_factory.mktemp("lab-workspaces")),
+           "JUPYTER_CONFIG_DIR": str(tmp_path_factory.mktemp("lab-config"))}
+    port = free_port()
+    log = root / "lab.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen([sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+                                    f"--port={port}", f"--IdentityProvider.token={LAB_TOKEN}", f"--ServerApp.root_dir={root}"],
+                                   cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    server = WorkbenchServer(process, "127.0.0.1", port, tmp_path_factory.mktemp("lab-unused"), log)
+    yield server.ready(120)
+    server.stop()
+
+
+def test_the_workbench_works_inside_jupyterlab(chromium, lab, artifacts):
+    from playwright.sync_api import expect
+    context = chromium.new_context(viewport={"width": 1920, "height": 1200})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(f"{lab.url}lab/tree/wb.ipynb?token={LAB_TOKEN}&reset", timeout=LONG)
+        expect(page.locator("#jp-main-statusbar").get_by_text("Idle")).to_be_visible(timeout=LONG)
+        page.locator(".jp-Notebook").click()
+        page.keyboard.press("Shift+Enter")                        # run the cell
+        message = page.locator(".jp-OutputArea .ac-progress-message")
+        expect(message).to_have_attribute("data-state", "done", timeout=LONG)
+        assert page.locator(".ac-pass-list .ac-status").count() == 5
+        expect(page.locator('.ac-pass-list .ac-status[data-status="ok"]')).to_have_count(5)
+        expect(page.locator('.ac-editor[data-name="dsl"] .cm-content')).to_contain_text("leaky_relu_kernel")
+        page.get_by_role("button", name="2 · init").click()      # a round trip through the kernel
+        expect(page.locator(".ac-detail-title")).to_contain_text("2 · init")
+        expect(page.locator(".ac-diff-view")).to_contain_text("01_host/leaky_relu_kernel.cpp")
+        page.screenshot(path=str(artifacts / "workbench-jupyterlab.png"))
+    finally:
+        context.close()
