@@ -18,7 +18,8 @@ from .config import load_settings
 from .diagnostics import AscendCraftError
 
 # %% auto #0
-__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'DOCTOR', 'COMMANDS', 'Command', 'build_parser', 'main']
+__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'WORKBENCH', 'DOCTOR', 'COMMANDS', 'Command', 'build_parser',
+           'main']
 
 # %% ../nbs/60_cli.ipynb #2ff11542
 @dataclass(frozen=True)
@@ -249,6 +250,22 @@ def _tune(args: argparse.Namespace) -> int:
 
 TUNE = Command("tune", "LLM-assisted tuning rounds on one task (variants verified and timed)", _tune_arguments, _tune)
 
+# %% ../nbs/60_cli.ipynb #56e8acae
+def _workbench_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("task", nargs="?", default="softmax", help="task id (default: softmax; see `ascendcraft tasks`)")
+    p.add_argument("--port", type=int, default=8866, help="port to serve on (0: any free port); default 8866")
+    p.add_argument("--ip", default="127.0.0.1", help="interface to listen on (default: 127.0.0.1)")
+    p.add_argument("--open", action="store_true", help="open a browser tab")
+
+
+def _workbench(args: argparse.Namespace) -> int:
+    from ascendcraft.workbench import launch_workbench
+    launch_workbench(args.task, args.port, settings=load_settings(), ip=args.ip, open_browser=args.open)
+    return 0
+
+
+WORKBENCH = Command("workbench", "serve the workbench for a task as a web page (Voila)", _workbench_arguments, _workbench)
+
 # %% ../nbs/60_cli.ipynb #c69398d4
 def _doctor_arguments(p: argparse.ArgumentParser) -> None:
     pass
@@ -276,7 +293,7 @@ DOCTOR = Command("doctor", "what this machine offers (emulator, cost model, LLM,
                  _doctor_arguments, _doctor)
 
 # %% ../nbs/60_cli.ipynb #fcfb72c2
-COMMANDS: tuple[Command, ...] = (BENCH, TABLE, TASKS, LOWER, GENERATE, TUNE, DOCTOR)
+COMMANDS: tuple[Command, ...] = (BENCH, TABLE, TASKS, LOWER, GENERATE, TUNE, WORKBENCH, DOCTOR)
 
 
 def build_parser(commands=COMMANDS) -> argparse.ArgumentParser:
