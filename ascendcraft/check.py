@@ -1225,8 +1225,11 @@ def analyze(program: Program, bindings=None, target: Target | None = None) -> An
     symbols_by_kernel = {}
     for kernel in program.kernels.values():
         checker = _KernelChecker(program, kernel, report)
+        before = len(report.items)
         symbols_by_kernel[kernel.name] = checker.run()
-        _QueueChecker(kernel, symbols_by_kernel[kernel.name], report).run(kernel)
+        # a misspelt operand would also leave its queue unconsumed: report the name, not the cascade
+        if not any(d.kind == "unknown-name" for d in report.items[before:]):
+            _QueueChecker(kernel, symbols_by_kernel[kernel.name], report).run(kernel)
         in_flight = {}
         for s in symbols_by_kernel[kernel.name].values():
             if s.what == "buffer" and s.decl.kind != "buf":

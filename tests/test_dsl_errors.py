@@ -124,3 +124,12 @@ def test_specific_diagnostic(source, binding, kind, line):
 
 def test_there_are_at_least_25_cases():
     assert len({c[3] for c in CASES}) >= 25
+
+
+def test_a_misspelt_operand_is_one_error_not_a_cascade():
+    # `xn` for `xin` leaves the loaded tile unconsumed too; only the cause is reported
+    program = parse(sub("relu(yout, xin, n)", "relu(yout, xn, n)"), "relu.py")
+    errors = [d for d in analyze(program).diagnostics if d.is_error]
+    assert [d.kind for d in errors] == ["unknown-name"]
+    assert errors[0].line == L_RELU and "did you mean 'xin'?" in errors[0].hint
+
