@@ -18,8 +18,8 @@ from .config import load_settings
 from .diagnostics import AscendCraftError
 
 # %% auto #0
-__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'WORKBENCH', 'DOCTOR', 'COMMANDS', 'Command', 'build_parser',
-           'main']
+__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'WORKBENCH', 'DOCTOR', 'COMMANDS', 'Command', 'generated_dsl',
+           'build_parser', 'main']
 
 # %% ../nbs/60_cli.ipynb #2ff11542
 @dataclass(frozen=True)
@@ -49,15 +49,24 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
                    help="where the DSL came from; each source gets its own run folder")
     p.add_argument("--strict", action="store_true", help="Fast_p counts speed-up > p (KernelBench) instead of ≥ p")
     p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument("--generate", action="store_true",
+                   help="first ask the LLM for the DSL (stage 1, see `ascendcraft generate`), then benchmark those "
+                        "kernels as source 'generated'")
+    _llm_arguments(p)            # --base-url, --model, --replay-only, --rounds: defined with `generate` below
 
 
 def _bench(args: argparse.Namespace) -> int:
     "Run the benchmark and print its metrics table."
     from ascendcraft.bench import DEFAULT_TIMEOUT, run_bench
     t0 = time.perf_counter()
-    rep = run_bench(args.tasks, args.categories, kernels=args.kernels, out=args.out, size=args.size, jobs=args.jobs,
+    settings, kernels, source = load_settings(), args.kernels, args.source
+    if args.generate:
+        from ascendcraft.taskset import registry
+        settings = _llm_settings(args)
+        kernels, source = generated_dsl(registry(args.categories, args.tasks), settings, rounds=args.rounds), "generated"
+    rep = run_bench(args.tasks, args.categories, kernels=kernels, out=args.out, size=args.size, jobs=args.jobs,
                     timeout=args.timeout or DEFAULT_TIMEOUT, resume=args.resume, timing=args.timing,
-                    settings=load_settings(), progress=not args.quiet, source=args.source, ge=not args.strict)
+                    settings=settings, progress=not args.quiet, source=source, ge=not args.strict)
     print(rep.metrics_table())
     print(f"\n{len(rep.results)} task(s) in {time.perf_counter() - t0:.1f} s · timing {rep.timing_label}")
     print(f"report: {rep.out / 'summary.md'} · {rep.out / 'summary.json'}")
@@ -199,20 +208,26 @@ def _generate_arguments(p: argparse.ArgumentParser) -> None:
     _llm_arguments(p)
 
 
-def _generate(args: argparse.Namespace) -> int:
-    "Stage 1 over the chosen tasks; optionally benchmark what came back."
+def generated_dsl(tasks, settings, out: Path | None = None, *, rounds: int | None = None, resume: bool = True) -> Path:
+    "Stage 1 over `tasks`, printing its table; the DSL goes to `out` (default <cache_dir>/generated/<model>), returned."
     from ascendcraft.generate import generate_suite, suite_table
     from ascendcraft.llm import LLMClient
+    model = settings.llm_model.strip() or "no-model"
+    out = out or settings.cache_path / "generated" / model.replace("/", "_")
+    with LLMClient(settings) as client:
+        records = generate_suite(list(tasks), client, out, rounds=rounds, resume=resume,
+                                 progress=lambda message, fraction: print(f"[{fraction:4.0%}] {message}", flush=True))
+        print(suite_table(records))
+        print(f"\n{len(records)} task(s) · DSL in {out}\n\n{client.calls.summary()}\n", flush=True)
+    return out
+
+
+def _generate(args: argparse.Namespace) -> int:
+    "Stage 1 over the chosen tasks; optionally benchmark what came back."
     from ascendcraft.taskset import registry
     settings = _llm_settings(args)
     tasks = registry(args.categories, args.tasks)
-    model = settings.llm_model.strip() or "no-model"
-    out = args.out or settings.cache_path / "generated" / model.replace("/", "_")
-    with LLMClient(settings) as client:
-        records = generate_suite(list(tasks), client, out, rounds=args.rounds, resume=args.resume,
-                                 progress=lambda message, fraction: print(f"[{fraction:4.0%}] {message}", flush=True))
-        print(suite_table(records))
-        print(f"\n{len(records)} task(s) · DSL in {out}\n\n{client.calls.summary()}")
+    out = generated_dsl(tasks, settings, args.out, rounds=args.rounds, resume=args.resume)
     if args.bench:
         from ascendcraft.bench import DEFAULT_TIMEOUT, run_bench
         rep = run_bench([t.id for t in tasks], None, kernels=out, size="small", jobs=args.jobs, timeout=DEFAULT_TIMEOUT,
