@@ -7,7 +7,6 @@ Docs: https://ascendcraft.github.io/ascendcraft/bench.html.md"""
 # %% ../nbs/32_bench.ipynb #7958e1fa
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 import hashlib
 import json
@@ -772,16 +771,6 @@ def kill_tree(pid: int) -> None:
     except (ProcessLookupError, PermissionError): pass
 
 
-def _die_with_parent(parent_pid: int) -> None:
-    "Ask Linux to SIGKILL this process when the harness dies; exit now if it already has."
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if parent_pid and os.getppid() != parent_pid:
-        os._exit(3)
-
-
 @dataclass
 class _Job:
     spec: TaskSpec
@@ -805,7 +794,8 @@ def _launch(spec: TaskSpec) -> _Job:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([package_root, *filter(None, [os.environ.get("PYTHONPATH")])])}
     log = open(folder / "task.log", "wb")
     proc = subprocess.Popen([sys.executable, "-m", "ascendcraft.bench", str(folder / "spec.json")], cwd=folder,
-                            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+                            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+                            preexec_fn=emu.dies_with_this_process())   # from the first instruction, not after imports
     now = time.monotonic()
     return _Job(spec, proc, now, now + spec.task_timeout, log)
 
@@ -1000,7 +990,6 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m ascendcraft.bench SPEC.json", file=sys.stderr)
         return 2
     spec = TaskSpec.load(Path(args[0]))
-    _die_with_parent(spec.parent_pid)
     run_task(spec)
     sys.stdout.flush(); sys.stderr.flush()
     os._exit(0)          # the result is on disk; skip the interpreter's slow teardown (torch)

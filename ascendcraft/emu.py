@@ -35,7 +35,7 @@ from .trace import Trace
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS',
            'RUNTIME_FLAGS', 'ROLES', 'read_sources', 'blank_comments', 'Param', 'Entry', 'parse_param', 'find_entries',
            'parse_compiler_output', 'runtime_hash', 'compiler_version', 'runtime_library', 'Build', 'build', 'GM',
-           'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'run', 'trace']
+           'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'run', 'trace']
 
 # %% ../nbs/10_emu.ipynb #ab9ad3c5
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -477,7 +477,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                    *_fast_linker(), "-o", "../kernel.bin", "-lm"]
         try:
             proc = subprocess.run(command, cwd=src, capture_output=True, text=True, timeout=settings.build_timeout,
-                                  env=_compiler_env(), start_new_session=True)
+                                  env=_compiler_env(), start_new_session=True, preexec_fn=dies_with_this_process())
             log, returncode = proc.stdout + proc.stderr, proc.returncode
         except subprocess.TimeoutExpired as e:
             log = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
@@ -634,6 +634,23 @@ def _scratch_root() -> str | None:
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
 
 
+try:                                   # looked up once here: a forked child must not load libraries
+    import ctypes
+    _PRCTL = ctypes.CDLL(None, use_errno=True).prctl
+except (OSError, AttributeError):      # not Linux
+    _PRCTL = None
+
+
+def dies_with_this_process():
+    "A `preexec_fn` for Popen: the child gets SIGKILL when the process that started it dies (Linux)."
+    parent = os.getpid()
+
+    def preexec():
+        if _PRCTL is not None: _PRCTL(1, signal.SIGKILL)     # PR_SET_PDEATHSIG
+        if os.getppid() != parent: os._exit(3)              # the parent died before the line above
+    return preexec
+
+
 def _run_child(binary: Path, run_dir: Path, timeout: float, sanitize: bool) -> _Child:
     "Run the kernel binary on `run_dir/spec.txt` with a wall-time limit; collect what it reported."
     env = dict(os.environ)
@@ -642,7 +659,7 @@ def _run_child(binary: Path, run_dir: Path, timeout: float, sanitize: bool) -> _
         env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
     t0 = time.perf_counter()
     proc = subprocess.Popen([str(binary), "spec.txt"], cwd=run_dir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True, env=env)
+                            stderr=subprocess.PIPE, start_new_session=True, env=env, preexec_fn=dies_with_this_process())
     out, err = _Capture(proc.stdout), _Capture(proc.stderr)
     timed_out = False
     try:

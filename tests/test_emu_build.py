@@ -128,3 +128,33 @@ def test_run_argument_mistakes_raise_with_a_hint():
     with pytest.raises(ValueError, match="role"):
         GM("x", x, "input")
     assert run(b, [GM("x", x), GM("y", x, "out"), 256], block_dim=1).ok   # a plain number is a scalar argument
+
+
+def _alive(pid: int) -> bool:
+    "True while `pid` runs (a zombie waiting for its reaper counts as dead)."
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+def test_children_die_with_the_process_that_started_them():
+    # the emulator's kernel process and g++ are started this way: killing their caller (a benchmark
+    # task that hit its time limit, a harness that was SIGKILLed) must not leave them running
+    import signal
+    import subprocess
+    import sys
+    script = ("import subprocess, time\n"
+              "from ascendcraft.emu import dies_with_this_process\n"
+              "p = subprocess.Popen(['sleep', '60'], start_new_session=True, preexec_fn=dies_with_this_process())\n"
+              "print(p.pid, flush=True)\n"
+              "time.sleep(60)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    assert _alive(child)
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 5
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _alive(child), "the child outlived the process that started it"
