@@ -98,14 +98,13 @@ def _tasks_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _tasks(args: argparse.Namespace) -> int:
-    from ascendcraft.generate import examples_root
+    from ascendcraft.generate import examples_root, expert_path
     from ascendcraft.taskset import registry
     tasks = registry(args.categories)
-    root = examples_root()
     print("| task | category | expert kernel |\n|---|---|---|")
     for t in tasks:
-        path = root / t.category / f"{t.id}.py"
-        print(f"| {t.id} | {t.category} | {path.relative_to(root.parent) if path.exists() else '—'} |")
+        path = expert_path(t)
+        print(f"| {t.id} | {t.category} | {path.relative_to(examples_root().parent) if path.exists() else '—'} |")
     print(f"\n{len(tasks)} task(s)")
     return 0
 
@@ -144,6 +143,7 @@ def _read_dsl(path: Path) -> str:
 def _lower(args: argparse.Namespace) -> int:
     "Lower one DSL file; optionally verify, time, export and write the CANN project."
     from ascendcraft.pipeline import Pipeline
+    from ascendcraft.session import Session
     settings = load_settings()
     text, task = _read_dsl(args.dsl), _task_for(args.dsl, args.task)
     if (args.verify or args.time) and task is None:
@@ -151,7 +151,9 @@ def _lower(args: argparse.Namespace) -> int:
         raise AscendCraftError(Diagnostic("no-task", f"{args.dsl.name} is not a known task, so there is no reference to "
                                           "verify or time against", file=str(args.dsl),
                                           hint="name the reference with --task ID (see `ascendcraft tasks`)"), "cli")
-    pipe = Pipeline(text, args.dsl.name, task=task, settings=settings)
+    # with a reference the Session owns the pipeline (verify and time need it); without one, a bare Pipeline
+    session = Session(task, text, settings=settings, filename=args.dsl.name) if task is not None else None
+    pipe = session.pipeline if session else Pipeline(text, args.dsl.name, task=task, settings=settings)
     pipe.run_all()
     print(pipe.summary())
     status = 0
@@ -165,9 +167,6 @@ def _lower(args: argparse.Namespace) -> int:
     if args.out:
         print(f"\npipeline written to {pipe.export(args.out)}")
     if bad is None and (args.verify or args.time):
-        from ascendcraft.session import Session
-        session = Session(task, text, settings=settings)
-        session.pipeline = pipe
         if args.verify:
             verdict = session.verify()
             print(f"\nverify: {verdict.kind} — {verdict.summary}")

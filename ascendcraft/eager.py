@@ -234,10 +234,9 @@ def group_bytes(name: str, args, ins: list) -> int:
     if name == "native_group_norm":                       # (input, weight, bias, N, C, HxW, group, eps)
         channels, hxw, groups = args[4], args[5], args[6]
         return channels // groups * hxw * item
-    if name in TRAINING_BATCH_NORMS and args[5]:          # (input, weight, bias, mean, var, training, …)
+    training = name == "_batch_norm_with_update" or (name in TRAINING_BATCH_NORMS and args[5])  # (…, training, …)
+    if training:
         return x.numel() // x.shape[1] * item             # one channel over the batch and the spatial dims
-    if name == "_batch_norm_with_update":                 # always training
-        return x.numel() // x.shape[1] * item
     return 0
 
 

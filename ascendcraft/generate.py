@@ -28,9 +28,9 @@ from .passes import Pass, RULE_PASSES
 
 # %% auto #0
 __all__ = ['PROMPTS', 'DEFAULT_EXAMPLES', 'SYSTEM_STAGE1', 'FEEDBACK', 'PASS_RULES', 'ASCENDC_API', 'SYSTEM_TUNE', 'dsl_guide',
-           'examples_root', 'category_examples', 'operator_brief', 'stage1_messages', 'judge_dsl', 'Attempt',
-           'Generation', 'generate_dsl', 'generate_suite', 'suite_table', 'pass_messages', 'llm_pass', 'llm_passes',
-           'Evaluation', 'evaluate_modelled', 'Variant', 'TuningHistory', 'tune_messages', 'tune']
+           'examples_root', 'expert_path', 'category_examples', 'operator_brief', 'stage1_messages', 'judge_dsl',
+           'Attempt', 'Generation', 'generate_dsl', 'generate_suite', 'suite_table', 'pass_messages', 'llm_pass',
+           'llm_passes', 'Evaluation', 'evaluate_modelled', 'Variant', 'TuningHistory', 'tune_messages', 'tune']
 
 # %% ../nbs/41_generate.ipynb #29ba6231
 PROMPTS = Path(__file__).parent / "prompts" if "__file__" in globals() else Path("../ascendcraft/prompts")
@@ -48,6 +48,11 @@ def dsl_guide() -> str:
 def examples_root() -> Path:
     "The expert kernels shipped with the project (examples/<category>/<task>.py)."
     return Path(__file__).resolve().parents[1] / "examples" if "__file__" in globals() else Path("../examples").resolve()
+
+
+def expert_path(task) -> Path:
+    "Where the expert DSL kernel of a task lives, examples/<category>/<task>.py (the file may not exist)."
+    return examples_root() / (task.category or "") / f"{task.id}.py"
 
 
 DEFAULT_EXAMPLES = ("activation/relu", "activation/softmax", "loss/mse_loss", "normalization/layer_norm")

@@ -16,7 +16,7 @@ from .ascendc import KernelProject
 from .bind import host_values, shape_bindings
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
-from .generate import (Evaluation, FEEDBACK, TuningHistory, Variant, examples_root, judge_dsl, llm_passes,
+from .generate import (Evaluation, FEEDBACK, TuningHistory, Variant, expert_path, judge_dsl, llm_passes,
                                   tune, _apply_files)
 from .llm import LLMClient, atomic_write_text
 from .passes import RULE_PASSES
@@ -43,7 +43,7 @@ class Timing:
 
 def expert_dsl(task) -> str:
     "The expert kernel for a task, or '' when there is none."
-    path = examples_root() / (task.category or "") / f"{task.id}.py"
+    path = expert_path(task)
     return path.read_text() if path.exists() else ""
 
 # %% ../nbs/50_session.ipynb #2b7046eb
@@ -51,14 +51,15 @@ class Session:
     "One kernel under development: DSL, pipeline, verification, timing, LLM help, variants."
 
     def __init__(self, task, dsl: str | None = None, *, settings: Settings | None = None,
-                 llm: LLMClient | None = None, llm_pass_names: tuple = ()):
+                 llm: LLMClient | None = None, llm_pass_names: tuple = (),
+                 filename: str | None = None):          # how diagnostics name the DSL (default: <task>.py)
         if isinstance(task, str):
             from ascendcraft.taskset import get_task
             task = get_task(task)
         self.task, self.settings = task, settings or load_settings()
         self.llm = llm
         self.llm_pass_names = tuple(llm_pass_names)
-        self.filename = f"{task.id}.py"
+        self.filename = filename or f"{task.id}.py"
         self.pipeline = self._new_pipeline(dsl if dsl is not None else expert_dsl(task))
         self.verdict = None
         self.timing: Timing | None = None

@@ -90,20 +90,33 @@ def paper_scale(task_id: str, sources: dict, hidden=(1280, 2560, 7168)) -> str:
 
 
 def record():
-    "Run the case study's LLM steps against the scripted server and store the replies in examples/llm_cache."
+    """Ask every LLM step of the case study afresh (the scripted server, an empty cache) and replace the case
+    study's recordings in examples/llm_cache. Recording into the replay cache itself would let unchanged steps hit
+    old replies and hand the script's answers to the wrong steps."""
+    import json
+    import shutil
+    import tempfile
     from ascendcraft.config import load_settings
     from ascendcraft.llm import LLMClient, ReplyCache
     from ascendcraft.llm_server import FakeLLMServer
     script = [answer_text(explanation, file) for _, _, file, explanation in ANSWERS]
+    tasks = {task_id for task_id, _, _, _ in ANSWERS}
     settings = load_settings()
-    with FakeLLMServer(script, models=(MODEL,)) as srv:
-        client = LLMClient(settings.replace(llm_base_url=srv.base_url, llm_model=MODEL),
-                           cache=ReplyCache(RECORDINGS))
+    with tempfile.TemporaryDirectory() as fresh, FakeLLMServer(script, models=(MODEL,)) as srv:
+        client = LLMClient(settings.replace(llm_base_url=srv.base_url, llm_model=MODEL), cache=ReplyCache(Path(fresh)))
         for task_id, rounds in (("mhc_post", 2), ("mhc_post_grad", 3)):
             record_ = first_kernel(task_id, client)
             assert record_.ok, record_.attempts[-1].problems
             tune_session(task_id, record_.result, client, rounds)
-        print(f"recorded {len(srv.chat_requests)} replies into {RECORDINGS}")
+        assert len(srv.chat_requests) == len(script), f"{len(srv.chat_requests)} requests for {len(script)} answers"
+        for old in RECORDINGS.glob("*/*.json"):
+            if json.loads(old.read_text())["purpose"].split(":")[1] in tasks: old.unlink()
+        for new in Path(fresh).glob("*/*.json"):
+            (RECORDINGS / new.parent.name).mkdir(exist_ok=True)
+            shutil.copy2(new, RECORDINGS / new.parent.name / new.name)
+    for folder in RECORDINGS.iterdir():
+        if folder.is_dir() and not any(folder.iterdir()): folder.rmdir()
+    print(f"recorded {len(script)} replies into {RECORDINGS}")
 
 
 if __name__ == "__main__" and "--record" in sys.argv:

@@ -4,7 +4,6 @@ MultiKernelBench protocol (seed 1024, five input sets, allclose atol = rtol = 1e
 outputs; 16-bit outputs get the 16-bit floors of `verify`) on the benchmark's [0, 1) inputs and
 on signed inputs, at each task's small (CI) shapes.
 """
-from pathlib import Path
 
 import pytest
 import torch
@@ -15,12 +14,11 @@ from ascendcraft.bind import shape_bindings
 from ascendcraft.dsl import parse
 from ascendcraft.interp import interpret
 from ascendcraft.config import load_settings
+from ascendcraft.generate import expert_path
 from ascendcraft.taskset import get_task, registry
 from ascendcraft.verify import output_tolerances
 
-ROOT = Path(__file__).resolve().parents[1]
-TASK_IDS = {t.id for t in registry()}
-EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/*.py") if p.stem in TASK_IDS)  # one expert kernel per task
+EXAMPLES = sorted(p for p in map(expert_path, registry()) if p.exists())  # one expert kernel per task
 
 
 def _task_or_skip(path):

@@ -15,12 +15,11 @@ from ascendcraft.interp import interpret
 from ascendcraft.launch import run_kernel
 from ascendcraft.pipeline import Pipeline
 from ascendcraft.config import load_settings
+from ascendcraft.generate import expert_path
 from ascendcraft.taskset import get_task, registry
 from ascendcraft.verify import output_tolerances
 
-ROOT = Path(__file__).resolve().parents[1]
-TASK_IDS = {t.id for t in registry()}
-EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/*.py") if p.stem in TASK_IDS)  # one expert kernel per task
+EXAMPLES = sorted(p for p in map(expert_path, registry()) if p.exists())  # one expert kernel per task
 
 
 def lowered(path: Path) -> Pipeline:

@@ -7,14 +7,13 @@ outside the timed region).
 """
 import statistics
 import time
-from pathlib import Path
 
 from ascendcraft.bind import shape_bindings
 from ascendcraft.check import analyze
 from ascendcraft.dsl import parse
+from ascendcraft.generate import expert_path
 from ascendcraft.taskset import get_task, registry
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def median_ms(fn, repeat=100):
@@ -28,8 +27,7 @@ def median_ms(fn, repeat=100):
 
 def main():
     rows = []
-    task_ids = {t.id for t in registry()}
-    for path in sorted(p for p in (ROOT / "examples").glob("*/*.py") if p.stem in task_ids):   # the expert kernels
+    for path in sorted(p for p in map(expert_path, registry()) if p.exists()):   # the expert kernels
         source = path.read_text()
         program = parse(source, path.name)
         bindings = shape_bindings(program, get_task(path.stem), ("small", "full"))

@@ -7,20 +7,18 @@ computed once beforehand) and the slowest examples; the figure in the README com
 """
 import statistics
 import time
-from pathlib import Path
 
 from ascendcraft.bind import shape_bindings
 from ascendcraft.dsl import parse
 from ascendcraft.pipeline import Pipeline
+from ascendcraft.generate import expert_path
 from ascendcraft.taskset import get_task, registry
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def main(repeat: int = 5):
     cases = []
-    task_ids = {t.id for t in registry()}
-    for path in sorted(p for p in (ROOT / "examples").glob("*/*.py") if p.stem in task_ids):   # the expert kernels
+    for path in sorted(p for p in map(expert_path, registry()) if p.exists()):   # the expert kernels
         source = path.read_text()
         bindings = shape_bindings(parse(source, path.name), get_task(path.stem))
         cases.append((path.stem, source, path.name, bindings))

@@ -1,7 +1,7 @@
 """mhc_post — DeepSeek mHC post-mixing: Y[t, j, :] = H_post[t, j] * h[t, :] + sum_i H_res[t, i, j] * X[t, i, :].
 
 AscendCraft DSL: parsed, never executed. The tuned kernel (variant v2 of examples/mhc/variants/,
-where the case study examples/mhc/case_study.ipynb records how it came about). A work item is
+where the case study examples/mhc_case_study.ipynb records how it came about). A work item is
 one token — the hidden dimension in chunks of up to 2560 elements — and blocks take equal runs of
 items. Per item: load the h row, the S stream rows of X (one strided copy) and the token's
 S + S*S coefficients, all double-buffered; widen bf16 to f32; for each output stream j,

@@ -4,7 +4,7 @@
     dH_post[t, j]  = <G[t, j], h[t]>                        dH_res[t, i, j] = <X[t, i], G[t, j]>
 
 AscendCraft DSL: parsed, never executed. The tuned kernel (variant v3 of examples/mhc/variants/,
-where the case study examples/mhc/case_study.ipynb records how it came about). One pass over G
+where the case study examples/mhc_case_study.ipynb records how it came about). One pass over G
 produces all four outputs. A work item is one token, walked in chunks of 1280 hidden elements:
 widen G, X and h to f32; dh and the S rows of dX are S-term combinations of the G rows (muls +
 axpy), rounded to bf16 and stored; every product row of the S + S*S dot products is folded into
