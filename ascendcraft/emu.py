@@ -261,7 +261,7 @@ RUNTIME_DIR = Path(ascendcraft.__file__).resolve().parent / "runtime"
 INCLUDE_DIR = RUNTIME_DIR / "include"
 SANITIZE_FLAGS = ("-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer")
 RUNTIME_FLAGS = ("-std=c++17", "-O2", "-g", "-fno-omit-frame-pointer", "-pthread")
-_BUILD_FORMAT = "emu-build-2"  # bump when the layout of a build folder or the driver changes
+_BUILD_FORMAT = "emu-build-3"  # bump when the layout of a build folder or the driver changes
 
 
 def runtime_hash() -> str:
@@ -427,8 +427,14 @@ def _build_key(sources, entry, cmd_flags, cxx, sanitize) -> str:
 
 def _save_build(folder: Path, b: Build, root: str, entry: Entry):
     "Store what a later cache hit needs: the compiler log (re-parsed on load), the command, the entry."
-    info = {"ok": b.ok, "log": b.log, "command": b.command, "root": root, "entry": asdict(entry), "sanitize": b.sanitize}
+    info = {"ok": b.ok, "log": b.log, "command": b.command, "root": root, "entry": asdict(entry), "sanitize": b.sanitize,
+            "include": str(INCLUDE_DIR)}
     (folder / "build.json").write_text(json.dumps(info, indent=1))
+
+
+def _reroot(text: str, old: str, new: str) -> str:
+    "Header paths in a stored log or command, moved to where the headers live now."
+    return text.replace(old, new) if old and old != new else text
 
 
 def _load_build(folder: Path, sources: dict[str, str]) -> Build | None:
@@ -439,8 +445,12 @@ def _load_build(folder: Path, sources: dict[str, str]) -> Build | None:
     if info["ok"] and not binary.exists(): return None
     e = info["entry"]
     entry = Entry(e["name"], e["file"], e["line"], tuple(Param(**p) for p in e["params"]))
-    diags = parse_compiler_output(info["log"], sources, root=info["root"], fallback=entry)
-    return Build(info["ok"], diags, info["log"], info["command"], 0.0, True, binary if info["ok"] else None, entry.name,
+    # The cache is shared by every checkout on the machine: a log written by another checkout names its headers.
+    stored_include = info.get("include", "")
+    log = _reroot(info["log"], stored_include, str(INCLUDE_DIR))
+    command = [_reroot(arg, stored_include, str(INCLUDE_DIR)) for arg in info["command"]]
+    diags = parse_compiler_output(log, sources, root=info["root"], fallback=entry)
+    return Build(info["ok"], diags, log, command, 0.0, True, binary if info["ok"] else None, entry.name,
                  list(entry.params), sources, entry.file, info["sanitize"], folder)
 
 

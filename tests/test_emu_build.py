@@ -1,5 +1,6 @@
 """Building kernels for the CPU emulation: finding the entry, mapping g++ errors to the kernel's own
 lines, caching, and the project layouts (dict, folder, msopgen tree, host tiling file)."""
+import json
 import time
 from pathlib import Path
 
@@ -89,6 +90,23 @@ def test_failed_builds_are_cached_too():
     second = build(src)
     assert not first.ok and not second.ok and second.cached
     assert [d.render() for d in second.diagnostics] == [d.render() for d in first.diagnostics]
+
+
+def test_a_cached_log_from_another_checkout_names_this_checkouts_headers():
+    # One cache serves every checkout on a machine; a hit must not point at headers of a checkout that may be gone.
+    src = {"k.cpp": KERNEL.replace("q.FreeTensor(t);", "q.FreeTensor(t);\n    LocalTensor<int8_t> j8 = t.ReinterpretCast<int8_t>();\n    Relu(j8, j8, 16);")}
+    first = build(src)
+    assert not first.ok and str(INCLUDE_DIR) in first.errors[0].context["origin"]
+    info_path = first.folder / "build.json"
+    info = json.loads(info_path.read_text())
+    elsewhere = "/some/other/checkout/ascendcraft/runtime/include"
+    info["log"] = info["log"].replace(str(INCLUDE_DIR), elsewhere)
+    info["command"] = [a.replace(str(INCLUDE_DIR), elsewhere) for a in info["command"]]
+    info["include"] = elsewhere
+    info_path.write_text(json.dumps(info))
+    hit = build(src)
+    assert hit.cached and elsewhere not in hit.log and str(INCLUDE_DIR) in hit.errors[0].context["origin"]
+    assert str(INCLUDE_DIR) in hit.command and [d.render() for d in hit.diagnostics] == [d.render() for d in first.diagnostics]
 
 
 def test_folder_and_dict_sources_build_the_same_binary(tmp_path):
