@@ -583,22 +583,30 @@ def _gets(e) -> list:
 
 
 class _QueueChecker:
-    "Simulates queue states through the kernel in program order."
+    "Simulates, in program order, how many tiles wait in each queue."
 
     def __init__(self, kernel: Function, symbols: dict, report: _Report):
         self.report = report
         self.kind = {n: s.decl.kind for n, s in symbols.items() if s.what == "buffer"}
+        self.bufs = {n: s.decl.bufs for n, s in symbols.items() if s.what == "buffer"}
         self.written: set = set()       # ub_buf buffers written so far (program order)
         self.freed: dict = {}           # in-queue -> Loc of the compute stage that freed it last
+        self.peak: dict = {q: 0 for q, k in self.kind.items() if k != "buf"}   # most tiles waiting at once
 
-    def run(self, kernel: Function):
-        state = {q: "empty" for q, k in self.kind.items() if k != "buf"}
+    def run(self, kernel: Function) -> dict:
+        "Report protocol errors; return the peak number of waiting tiles per queue."
+        state = {q: 0 for q in self.peak}
         state = self.body(kernel.body, state)
-        for q, st in state.items():
-            if st != "empty":
-                what = "loaded but never used by a compute stage" if st == "loaded" else "computed but never stored"
+        for q, n in state.items():
+            if n:
+                what = "loaded but never used by a compute stage" if self.kind[q] == "in" else "computed but never stored"
                 self.report(kernel.loc, "queue-leftover", f"queue '{q}' is {what} at the end of the kernel",
                             "every load() needs a compute stage that reads it; every computed ub_out needs a store()")
+        return dict(self.peak)
+
+    def tiles(self, q: str, n: int) -> str:
+        what = "loaded" if self.kind[q] == "in" else "computed"
+        return "empty" if n == 0 else f"{what}" if n == 1 else f"{n} {what} tiles"
 
     def body(self, stmts, state: dict) -> dict:
         for s in stmts: state = self.stmt(s, state)
@@ -610,9 +618,12 @@ class _QueueChecker:
                 after = self.body(body, dict(state))
                 if after != state:
                     diff = [q for q in state if after[q] != state[q]]
+                    q = diff[0]
                     self.report(s.loc, "queue-unbalanced", f"one iteration of this loop leaves queue{'s' * (len(diff) > 1)} "
-                                f"{', '.join(repr(q) for q in diff)} {after[diff[0]]} instead of {state[diff[0]]}",
-                                "inside a loop, each load() must be consumed by a compute stage and each computed ub_out stored, before the next iteration")
+                                f"{', '.join(repr(q) for q in diff)} {self.tiles(q, after[q])} instead of {self.tiles(q, state[q])}",
+                                "inside a loop, each iteration must consume as many tiles as it produces: each load() "
+                                "one compute stage, each computed ub_out one store() (to prefetch, load the first tile "
+                                "before the loop and the next one inside it)")
                 return state
             case If(body=body, orelse=orelse):
                 a, b = self.body(body, dict(state)), self.body(orelse, dict(state))
@@ -628,15 +639,26 @@ class _QueueChecker:
                 return self.copyout(s, state)
         return state
 
+    def produce(self, q: str, state: dict, loc: Loc):
+        "One more tile waits in `q`; more than its buffers is an error."
+        if state[q] >= self.bufs[q]:
+            if self.bufs[q] == 1:
+                again = "loaded again before a compute stage used" if self.kind[q] == "in" else "computed again before a copyout stored"
+                self.report(loc, "queue-order", f"'{q}' is {again} the previous tile",
+                            "consume each tile before producing the next one, or give the queue bufs=2 to keep one in flight")
+            else:
+                self.report(loc, "queue-order", f"'{q}' would hold {state[q] + 1} {self.tiles(q, 1)} tiles but has bufs={self.bufs[q]}",
+                            "consume a tile before producing another, or raise bufs")
+        state[q] += 1   # counted even when reported, so one extra tile is one error and not a cascade
+        self.peak[q] = max(self.peak[q], state[q])
+
     def copyin(self, stage: Stage, state: dict) -> dict:
         state = dict(state)
-        loaded = [(st.dst.buf, st) for st, _ in walk(stage.body) if isinstance(st, Load)]
-        for q in dict(loaded):
-            if self.kind.get(q) != "in": continue
-            if state[q] == "loaded":
-                self.report(dict(loaded)[q].loc, "queue-order", f"'{q}' is loaded again before a compute stage used the previous tile",
-                            "consume each loaded tile in a compute stage before loading the next one")
-            state[q] = "loaded"
+        loaded = {}
+        for st, _ in walk(stage.body):
+            if isinstance(st, Load): loaded.setdefault(st.dst.buf, st)
+        for q, st in loaded.items():
+            if self.kind.get(q) == "in": self.produce(q, state, st.loc)
         return state
 
     def compute(self, stage: Stage, state: dict) -> dict:
@@ -651,7 +673,7 @@ class _QueueChecker:
                 for b in _gets(e): reads.setdefault(b, st)
         for b, st in {**reads, **writes}.items():
             kind = self.kind.get(b)
-            if kind == "in" and state[b] != "loaded":
+            if kind == "in" and state[b] == 0:
                 if b in self.freed:
                     self.report(st.loc, "read-after-free", f"'{b}' was freed at the end of an earlier compute stage",
                                 "do all work on a loaded tile in one compute stage, or copy() it into a ub_buf there")
@@ -669,19 +691,13 @@ class _QueueChecker:
         for b, st in writes.items():
             kind = self.kind.get(b)
             if kind == "out":
-                if state[b] == "computed":
-                    self.report(st.loc, "queue-order", f"'{b}' is computed again before a copyout stored the previous tile",
-                                "store each computed tile before computing the next, or write both parts in one compute stage")
-                state[b] = "computed"
+                self.produce(b, state, st.loc)
             elif kind == "buf":
                 self.written.add(b)
-        for b in reads:
-            if self.kind.get(b) == "in":
-                state[b] = "empty"
+        for b in {**reads, **writes}:
+            if self.kind.get(b) == "in":    # the oldest waiting tile is taken (DeQue) and freed at the stage's end
+                state[b] = max(0, state[b] - 1)
                 self.freed[b] = stage.loc
-        for b in writes:
-            if self.kind.get(b) == "in":
-                state[b] = "empty"
         return state
 
     def copyout(self, stage: Stage, state: dict) -> dict:
@@ -689,10 +705,10 @@ class _QueueChecker:
         stored = {st.src.buf: st for st, _ in walk(stage.body) if isinstance(st, Store)}
         for q, st in stored.items():
             if self.kind.get(q) != "out": continue
-            if state[q] != "computed":
+            if state[q] == 0:
                 self.report(st.loc, "store-before-compute", f"'{q}' is stored but no compute stage wrote it since the last store",
                             "write the tile in a compute stage before storing it")
-            state[q] = "empty"
+            state[q] = max(0, state[q] - 1)
         return state
 
 
@@ -1212,6 +1228,7 @@ class Analysis:
     diagnostics: list
     plans: list = field(default_factory=list)
     facts: list = field(default_factory=list)
+    queue_depths: dict = field(default_factory=dict)   # kernel -> {queue: most tiles waiting at once}
 
     @property
     def ok(self) -> bool: return not any(d.is_error for d in self.diagnostics)
@@ -1222,14 +1239,14 @@ def analyze(program: Program, bindings=None, target: Target | None = None) -> An
     target = target or Target()
     report = _Report(program)
     _check_host(program, report)
-    symbols_by_kernel = {}
+    symbols_by_kernel, depths = {}, {}
     for kernel in program.kernels.values():
         checker = _KernelChecker(program, kernel, report)
         before = len(report.items)
         symbols_by_kernel[kernel.name] = checker.run()
         # a misspelt operand would also leave its queue unconsumed: report the name, not the cascade
         if not any(d.kind == "unknown-name" for d in report.items[before:]):
-            _QueueChecker(kernel, symbols_by_kernel[kernel.name], report).run(kernel)
+            depths[kernel.name] = _QueueChecker(kernel, symbols_by_kernel[kernel.name], report).run(kernel)
         in_flight = {}
         for s in symbols_by_kernel[kernel.name].values():
             if s.what == "buffer" and s.decl.kind != "buf":
@@ -1238,7 +1255,7 @@ def analyze(program: Program, bindings=None, target: Target | None = None) -> An
             if n > 8:
                 report(kernel.loc, "queue-too-many", f"the {'ub_in' if kind == 'in' else 'ub_out'} queues hold {n} buffers together; the hardware has 8 per position",
                        "use fewer queues or fewer buffers per queue")
-    analysis = Analysis(program, report.items)
+    analysis = Analysis(program, report.items, queue_depths=depths)
     if bindings is None or not analysis.ok:
         return analysis
     for binding in ([bindings] if isinstance(bindings, dict) else bindings):

@@ -256,7 +256,7 @@ def _tune(args: argparse.Namespace) -> int:
         session = Session(args.task, _read_dsl(args.dsl) if args.dsl else None, settings=settings, llm=client)
         session.ask_faster(rounds=args.rounds or settings.llm_max_rounds)
     print(session.history.table())
-    best = session.history.best()
+    best = session.history.best
     if best is not None: print(f"\nbest: {best.name} — {best.evaluation.speedup:.2f}x ({best.evaluation.label})")
     if args.out: print(f"session written to {session.export(args.out)}")
     return 0 if best is not None else 1

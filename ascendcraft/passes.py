@@ -266,7 +266,10 @@ def _member_decls(low: Lowering) -> list:
         else:
             pos = "VECIN" if b.kind == "in" else "VECOUT"
             note = f"  // {b.bufs} buffers: double buffering" if b.bufs == 2 else f"  // {b.bufs} buffers" if b.bufs > 2 else ""
-            lines.append(f"TQue<TPosition::{pos}, 1> {que(b.name)};{note}")
+            # depth: how many tiles are enqueued at once (more than one when the kernel prefetches)
+            depth = max(1, low.analysis.queue_depths.get(low.kernel.name, {}).get(b.name, 1))
+            if depth > 1: note += f"; {depth} tiles wait at once (prefetch)"
+            lines.append(f"TQue<TPosition::{pos}, {depth}> {que(b.name)};{note}")
     members = [s for s in low.scalars.values() if s.home == "member"]
     if members: lines.append("")
     for s in members:
