@@ -8,6 +8,12 @@ so each row is read twice:
    with vector instructions over the per-tile statistics;
 2. per tile: y = exp(x - M) * (1 / S).
 
+Pass 1 reads two scalars per tile (the tile's max and sum), and a scalar read waits for the vector
+unit; if the next tile's copy were issued after it, copy-in and compute would take turns. So the
+kernel prefetches: the next tile is loaded before the current one is reduced (the input queue
+holds two tiles), and the last tile of a row is peeled off the loop. Modelled, that takes the
+kernel from 0.88x to the bandwidth bound (8.59 ms for 12.9 GB over HBM), level with eager.
+
 Rows are spread over the blocks; a block handles whole rows.
 """
 from ascendcraft.dsl import *
@@ -36,20 +42,32 @@ def softmax_kernel(x: gm[f32, R, C], y: gm[f32, R, C], R: int, C: int, rows_per_
     r0 = block_idx() * rows_per_block
     r1 = min(r0 + rows_per_block, R)
     for r in range(r0, r1):
-        # pass 1: per-tile max and sum of exponentials
-        for t in range(ntiles):
-            c = t * tile
-            n = min(tile, C - c)
+        # pass 1: per-tile max and sum of exponentials. The compute stage reads scalars, which
+        # stalls the instruction stream until the vector unit is done; so the next tile's copy is
+        # issued before it (prefetch: xin holds two tiles) and the last tile is peeled off.
+        with copyin():
+            load(xin, x[r, 0 : min(tile, C)])
+        for t in range(ntiles - 1):
+            c = (t + 1) * tile
             with copyin():
-                load(xin, x[r, c : c + n])
+                load(xin, x[r, c : c + min(tile, C - c)])
             with compute("tile_stats"):
-                reduce_max(red, xin, work, n)
+                reduce_max(red, xin, work, tile)
                 m = get(red, 0)
-                adds(work, xin, -m, n)
-                exp(work, work, n)
-                reduce_sum(red, work, work, n)
+                adds(work, xin, -m, tile)
+                exp(work, work, tile)
+                reduce_sum(red, work, work, tile)
                 set(tile_max, t, m)
                 set(tile_sum, t, get(red, 0))
+        last = ntiles - 1
+        with compute("last_tile_stats"):
+            reduce_max(red, xin, work, C - last * tile)
+            m = get(red, 0)
+            adds(work, xin, -m, C - last * tile)
+            exp(work, work, C - last * tile)
+            reduce_sum(red, work, work, C - last * tile)
+            set(tile_max, last, m)
+            set(tile_sum, last, get(red, 0))
         # combine: M = max m_t, S = sum s_t * exp(m_t - M)
         with compute("row_stats"):
             reduce_max(red, tile_max, work, ntiles)
