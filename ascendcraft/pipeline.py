@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from pathlib import Path
 
 from .ascendc import KernelProject, changed_files, unified_diff
@@ -21,7 +22,7 @@ from .lower import Lowering, build_lowering
 from .passes import RULE_PASSES, AnchorMissing, Pass
 
 # %% auto #0
-__all__ = ['NOT_RUN', 'OK', 'COMPILE_ERROR', 'FAILED', 'STALE', 'Step', 'Pipeline']
+__all__ = ['NOT_RUN', 'OK', 'COMPILE_ERROR', 'FAILED', 'STALE', 'Step', 'rebase_text', 'rebase_project', 'Pipeline']
 
 # %% ../nbs/14_pipeline.ipynb #2ec7f2b5
 NOT_RUN, OK, COMPILE_ERROR, FAILED, STALE = "not run", "ok", "compile error", "failed", "stale"
@@ -42,6 +43,8 @@ class Step:
     compile_seconds: float = 0.0
     changed: bool | None = None            # differs from the previous snapshot
     edited: bool = False                   # replaced by hand
+    edit_base: KernelProject | None = None # the pass output the hand edit was made on
+    set_aside: KernelProject | None = None # a hand edit that no longer applied after the pass reran
 
     @property
     def ok(self) -> bool: return self.status == OK
@@ -53,6 +56,62 @@ class Step:
         flags = " (edited)" if self.edited else ""
         change = "" if self.changed is None else (", changed" if self.changed else ", no change")
         return f"Step({self.index} {self.name}: {self.status}{flags}{change})"
+
+# %% ../nbs/14_pipeline.ipynb #b634f25b
+def _line_map(base: list, new: list) -> dict:
+    "Index in `new` of every line of `base` that the new text kept."
+    where = {}
+    for i, j, n in SequenceMatcher(None, base, new, autojunk=False).get_matching_blocks():
+        for d in range(n): where[i + d] = j + d
+    return where
+
+
+def _hunk_start(where: dict, i1: int, i2: int, nbase: int) -> int | None:
+    "Where base lines [i1, i2) start in the new text, if they and their neighbours are unchanged there."
+    if i1 > 0:
+        if i1 - 1 not in where: return None
+        start = where[i1 - 1] + 1
+    else:
+        start = where.get(0, 0) if nbase else 0
+    for x in range(i1, min(i2 + 1, nbase)):        # the changed lines and the line after them
+        if where.get(x) != start + (x - i1): return None
+    return start
+
+
+def rebase_text(base: str, edited: str, new: str) -> tuple[str | None, int | None]:
+    "Re-apply the change base -> edited onto `new`: (text, None), or (None, base line of the first hunk that does not apply)."
+    if edited == base: return new, None
+    if new == base: return edited, None
+    b, e, n = base.splitlines(keepends=True), edited.splitlines(keepends=True), new.splitlines(keepends=True)
+    where = _line_map(b, n)
+    hunks = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, b, e, autojunk=False).get_opcodes():
+        if tag == "equal": continue
+        start = _hunk_start(where, i1, i2, len(b))
+        if start is None: return None, i1 + 1
+        hunks.append((start, start + (i2 - i1), e[j1:j2]))
+    for start, end, lines in reversed(hunks):
+        n[start:end] = lines
+    return "".join(n), None
+
+
+def rebase_project(base: KernelProject, edited: KernelProject, new: KernelProject) -> tuple:
+    "Re-apply a hand edit of `base` onto `new`, file by file: (project, None) or (None, (file, line))."
+    out = new
+    for name in dict.fromkeys([*base.names, *edited.names]):
+        b, e = (base.get(name) if name in base else None), (edited.get(name) if name in edited else None)
+        nw = new.get(name) if name in new else None
+        if b == e: continue                                   # the edit did not touch this file
+        if e is None:                                         # the edit deleted it
+            if nw != b: return None, (name, 1)
+            out = out.without_file(name); continue
+        if b is None or nw is None:                           # the edit added it (or the pass dropped it)
+            if nw is not None and nw != e: return None, (name, 1)
+            out = out.with_file(name, e); continue
+        text, line = rebase_text(b, e, nw)
+        if text is None: return None, (name, line)
+        out = out.with_file(name, text)
+    return out, None
 
 # %% ../nbs/14_pipeline.ipynb #98f62d39
 class Pipeline:
@@ -129,6 +188,7 @@ class Pipeline:
     def run_step(self, k: int) -> Step:
         "Run step k (front end or pass) from the snapshot before it."
         step = self.steps[k]
+        hand_edit = (step.edit_base, step.project) if step.edited else None
         step.notes, step.diagnostics, step.build, step.edited = [], [], None, False
         t = time.perf_counter()
         try:
@@ -144,9 +204,19 @@ class Pipeline:
             prev = self.steps[k - 1].project
             project, step.notes = step.pass_.run(self.lowering, prev)
             step.seconds = time.perf_counter() - t
+            conflict = None
+            if hand_edit is not None:
+                project, conflict = self._reapply(step, hand_edit, project)
             step.project, step.changed = project, bool(changed_files(prev, project))
             step.status = OK
             self._compile(step)
+            if conflict is not None:
+                name, line = conflict
+                step.diagnostics.insert(0, Diagnostic(
+                    "edit-not-reapplied", f"the hand edit of {name} no longer applies to the new {step.name} pass output "
+                    f"(around line {line} of the edited-on output); the step shows the plain pass output",
+                    file=name, severity="warning",
+                    hint=f"the edit is kept in pipeline[{k}].set_aside: re-apply it by hand with edit({k}, ...)"))
         except AscendCraftError as e:
             step.seconds = time.perf_counter() - t
             step.status, step.diagnostics = FAILED, list(e.diagnostics)
@@ -157,6 +227,26 @@ class Pipeline:
                                            hint=f"restore the placeholder comment, or edit this file after the {step.name} pass instead")]
         self._mark_stale(k + 1)
         return step
+
+    def _reapply(self, step: Step, hand_edit: tuple, project: KernelProject) -> tuple:
+        "The new pass output with the step's hand edit re-applied, and the conflict (file, line) if it did not apply."
+        base, edited = hand_edit
+        merged, conflict = rebase_project(base, edited, project)
+        if conflict is not None:
+            step.set_aside, step.edit_base = edited, None
+            return project, conflict
+        step.edited, step.edit_base = merged != project, project
+        if step.edited: step.notes = [*step.notes, "hand edit re-applied to the pass output"]
+        return merged, None
+
+    def discard_edit(self, k: int) -> Step:
+        "Drop the hand edit of step k: rerun its pass without it (downstream goes stale)."
+        step = self.steps[k]
+        if step.edited: step.set_aside = step.project
+        step.edited, step.edit_base = False, None
+        self._mark_stale(k)
+        step.status = STALE
+        return self.run_step(k)
 
     def _mark_stale(self, start: int):
         for s in self.steps[start:]:
@@ -190,6 +280,7 @@ class Pipeline:
         if k < 1 or self.steps[k].project is None:
             raise ValueError(f"step {k} has no snapshot to edit; run it first")
         step = self.steps[k]
+        if not step.edited: step.edit_base = step.project      # the pass output, before any hand edit
         project = files if isinstance(files, KernelProject) else step.project
         if not isinstance(files, KernelProject):
             for name, text in files.items(): project = project.with_file(name, text)

@@ -73,6 +73,51 @@ def test_edit_that_breaks_the_build_then_fixes_it(pipe):
     assert [s.seconds for s in pipe.steps[:4]] == earlier       # nothing upstream reran
 
 
+def test_a_broken_hand_edit_is_not_thrown_away_by_rerunning_later_steps(pipe):
+    # the edit (a comment and a typo) leaves a compile error; rerunning from the next pass, or
+    # running everything, must not quietly regenerate the edited step
+    text = pipe["compute"].project[KERNEL]
+    broken = text.replace("Relu(youtLocal, xinLocal, n);", "Relu(youtLocal, xinLocal, nn);  // reviewed")
+    assert pipe.edit(3, {KERNEL: broken}).status == "compile error"
+    for again in (lambda: pipe.rerun_from(4), pipe.run_all, pipe.step):
+        again()
+        step = pipe["compute"]
+        assert step.edited and step.status == "compile error" and step.project[KERNEL] == broken
+        assert pipe["align"].status == "stale"
+    fixed = broken.replace("xinLocal, nn)", "xinLocal, n)")
+    assert pipe.edit(3, {KERNEL: fixed}).status == "ok"
+    pipe.run_all()
+    assert all(s.status == "ok" for s in pipe.steps) and "// reviewed" in pipe.final[KERNEL]
+
+
+def test_an_edit_is_reapplied_when_the_dsl_changes_elsewhere_and_set_aside_when_it_clashes(pipe):
+    text = pipe["compute"].project[KERNEL]
+    pipe.edit(3, {KERNEL: text.replace("Relu(youtLocal, xinLocal, n);", "Relu(youtLocal, xinLocal, n);  // reviewed")})
+    # a DSL change away from the edited line (same line count, so the `// relu.py:N` comments stay)
+    pipe.set_dsl(RELU.replace("n = min(tile, end - off)", "n = min(end - off, tile)"))
+    pipe.run_all()
+    assert all(s.status == "ok" for s in pipe.steps)
+    assert pipe["compute"].edited and "// reviewed" in pipe.final[KERNEL]
+    assert "ScalarMin(end - off, tile)" in pipe.final[KERNEL]               # and the new pass output around it
+    assert "hand edit re-applied to the pass output" in pipe["compute"].notes
+    # a change on the edited line itself: relu becomes abs in the DSL, so the line the edit changed is gone
+    pipe.set_dsl(RELU.replace("relu(yout, xin, n)", "abs(yout, xin, n)"))
+    pipe.run_all()
+    step = pipe["compute"]
+    assert step.status == "ok" and not step.edited and "Abs(youtLocal, xinLocal, n);" in step.project[KERNEL]
+    (warning,) = [d for d in step.diagnostics if d.kind == "edit-not-reapplied"]
+    assert warning.severity == "warning" and warning.file == KERNEL and "set_aside" in warning.hint
+    assert "// reviewed" in step.set_aside[KERNEL] and "// reviewed" not in pipe.final[KERNEL]
+
+
+def test_discard_edit_restores_the_pass_output(pipe):
+    plain = pipe["init"].project[KERNEL]
+    pipe.edit(2, {KERNEL: plain.replace("pipe_ = pipe;", "pipe_ = pipe;  // x")})
+    step = pipe.discard_edit(2)
+    assert step.status == "ok" and not step.edited and step.project[KERNEL] == plain
+    assert pipe["compute"].status == "stale"
+
+
 def test_a_pass_whose_placeholder_was_edited_away_fails_clearly(pipe):
     text = pipe["init"].project[KERNEL].replace("        // TODO(compute pass): the kernel body\n", "")
     pipe.edit(2, {KERNEL: text})
