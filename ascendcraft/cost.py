@@ -1020,8 +1020,11 @@ def _verdict(total: float, busy: dict, overhead: float, bound: float, scales: li
         why = f"launch + start-up {overhead:,.1f} µs ({pct(overhead):.0f}% of {total:,.1f} µs) exceed the busiest pipe ({work}, {busy[work]:,.2f} µs)"
     busiest = max(pct(v) for v in busy.values())
     if verdict != "overhead-bound" and busiest < 70 and pct(overhead) < 30:
-        why += (f"; no pipe is busy more than {busiest:.0f}% of the time: the pipes wait for each other "
-                "(more buffers per queue would let them overlap)")
+        floor = max(candidates.values())
+        why += (f"; no pipe is busy more than {busiest:.0f}% of the time and the kernel takes {total / floor:.2f}x "
+                "its largest bound: the pipes wait for each other. A queue with one buffer makes copy and compute "
+                "take turns (use bufs=2), and a scalar read of UB (get) waits for the vector unit, holding back "
+                "the copies issued after it (load the next tile before the compute stage that reads scalars)")
     return verdict, why
 
 # %% ../nbs/21_cost.ipynb #a03ef6c6

@@ -4,12 +4,10 @@ Chromium comes from Debian (`apt-get install -y chromium`, done here when it is 
 CI does); Playwright's own browser download (`playwright install`) is never used. Screenshots go to
 test-artifacts/ at the top of the project.
 """
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from _apt import apt_install
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -19,21 +17,17 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
 
 
 def _install_chromium():
-    "Install Debian's chromium when it is missing (root only); skip the browser tests when that is impossible."
+    "Install Debian's chromium when it is missing and we may (root, as in CI); otherwise skip the browser tests."
     if Path(CHROMIUM).exists(): return
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        pytest.skip(f"{CHROMIUM} is missing and cannot be installed here (needs root and apt-get)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"]):
-        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
-        if done.returncode != 0:
-            pytest.fail(f"{' '.join(command)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    problem = apt_install("chromium", CHROMIUM)
+    if problem.endswith("install the 'chromium' package"): pytest.skip(problem)   # a developer machine without root
+    if problem: pytest.fail(problem)
 
 
 @pytest.fixture(scope="session")
 def chromium():
     "A headless Chromium (Debian's) under Playwright (it runs on a temporary profile, never ~/.config)."
-    sync_api = pytest.importorskip("playwright.sync_api")
+    from playwright import sync_api          # a dev dependency: missing means a broken install, not a skip
     _install_chromium()
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
