@@ -511,7 +511,7 @@ Geometry resolve(const Lanes& lanes, uint32_t epr, Op op, const SrcLoc& loc, boo
         g.bits[1] = c.mask_bits[1];
     } else if (lanes.bitMask) {
         g.bits[0] = lanes.mask[0];
-        g.bits[1] = epr > 64 ? lanes.mask[1] : 0;
+        g.bits[1] = epr > 64 && lanes.maskHigh ? *lanes.maskHigh : 0;  // a 32- or 64-bit mask[] has one word
         if (epr <= 32) g.bits[0] &= 0xffffffffull;
         if (!g.bits[0] && !g.bits[1])
             Report("vector-mask", op, loc).msg("%s: the bit mask selects no lane (mask[0] and mask[1] are both 0)", op_name(op))

@@ -1,4 +1,6 @@
-// AscendCraft CPU emulation runtime: vector instructions. Each entry point checks its operands
+// AscendCraft CPU emulation runtime: vector instructions (elementwise, bitwise, shifts,
+// multiply-accumulate, block broadcast/gather, 16 x 16 transpose, casts, compare/select, gather,
+// advanced math). Each entry point checks its operands
 // (alignment, extent, initialised reads), records a trace record, and in execute mode computes.
 // half and bfloat16 compute in float and round to nearest-even once per instruction.
 #include <algorithm>
@@ -85,9 +87,31 @@ void apply1(const Geometry& g, const Local& d, const Local& a, const Stride* s, 
     });
 }
 
+// As apply2, with dst's current value as a third input (multiply-accumulate instructions).
+template <typename T, typename F>
+void apply2_acc(const Geometry& g, const Local& d, const Local& a, const Local& b, const Stride* s, F fn) {
+    constexpr uint32_t es = sizeof(T);
+    each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
+        uint8_t* pd = d.addr + lane_offset(g, s[0], es, r, l);
+        st<T>(pd, fn(ld<T>(a.addr + lane_offset(g, s[1], es, r, l)), ld<T>(b.addr + lane_offset(g, s[2], es, r, l)), ld<T>(pd)));
+    });
+}
+
 template <typename T> void binary_t(Op op, const Geometry& g, const Local& d, const Local& a, const Local& b, const Stride* s) {
     using C = typename Arith<T>::C;
+    // The sum or difference as T (wrapping or rounding like Add/Sub), then Relu.
+    auto relu_of = [](C v) { C r = static_cast<C>(static_cast<T>(v)); return r > C(0) ? r : C(0); };
+    if constexpr (std::is_integral<C>::value) {
+        switch (op) {
+        case Op::And: apply2<T>(g, d, a, b, s, [](C x, C y) { return x & y; }); return;
+        case Op::Or: apply2<T>(g, d, a, b, s, [](C x, C y) { return x | y; }); return;
+        default: break;
+        }
+    }
     switch (op) {
+    case Op::AddRelu: apply2<T>(g, d, a, b, s, [&](C x, C y) { return relu_of(x + y); }); break;
+    case Op::SubRelu: apply2<T>(g, d, a, b, s, [&](C x, C y) { return relu_of(x - y); }); break;
+    case Op::FusedMulAdd: apply2_acc<T>(g, d, a, b, s, [](C x, C y, C z) { return x * z + y; }); break;
     case Op::Add: apply2<T>(g, d, a, b, s, [](C x, C y) { return x + y; }); break;
     case Op::Sub: apply2<T>(g, d, a, b, s, [](C x, C y) { return x - y; }); break;
     case Op::Mul: apply2<T>(g, d, a, b, s, [](C x, C y) { return x * y; }); break;
@@ -111,7 +135,30 @@ template <typename T> void unary_t(Op op, const Geometry& g, const Local& d, con
         default: break;
         }
     }
+    if constexpr (std::is_integral<C>::value) {
+        if (op == Op::Not) { apply1<T>(g, d, a, s, [](C x) { return static_cast<C>(~x); }); return; }
+    }
     if (op == Op::Relu) apply1<T>(g, d, a, s, [](C x) { return x > C(0) ? x : C(0); });
+}
+
+// Shifts on the element's bits: left shifts drop high bits, right shifts are arithmetic for signed
+// types; `roundEn` (signed only) adds the last bit shifted out.
+template <typename T> void shift_t(Op op, const Geometry& g, const Local& d, const Local& a, uint32_t n, bool roundEn, const Stride* s) {
+    constexpr uint32_t es = sizeof(T);
+    using Wide = typename std::conditional<std::is_signed<T>::value, int64_t, uint64_t>::type;
+    auto fn = [&](T x) -> T {
+        if (op == Op::ShiftLeft) return static_cast<T>(static_cast<uint64_t>(static_cast<Wide>(x)) << n);
+        Wide w = static_cast<Wide>(x);
+        Wide r = w >> n;
+        if (roundEn && std::is_signed<T>::value && n > 0) r += (w >> (n - 1)) & 1;
+        return static_cast<T>(r);
+    };
+    each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
+        T x;
+        std::memcpy(&x, a.addr + lane_offset(g, s[1], es, r, l), es);
+        T y = fn(x);
+        std::memcpy(d.addr + lane_offset(g, s[0], es, r, l), &y, es);
+    });
 }
 
 template <typename T> void scalar_t(Op op, const Geometry& g, const Local& d, const Local& a, const Scalar& sc, const Stride* s) {
@@ -126,6 +173,26 @@ template <typename T> void scalar_t(Op op, const Geometry& g, const Local& d, co
     default: break;
     }
 }
+
+// Every element type a same-type vector instruction accepts on A2 (the headers reject the pairs an
+// instruction does not support before a call gets here).
+#define ASCENDCRAFT_EMU_DISPATCH_VEC(dt, CALL)                       \
+    switch (dt) {                                                    \
+    case Dt::f16: { using T = half; CALL; break; }                   \
+    case Dt::f32: { using T = float; CALL; break; }                  \
+    case Dt::i16: { using T = int16_t; CALL; break; }                \
+    case Dt::u16: { using T = uint16_t; CALL; break; }               \
+    case Dt::i32: { using T = int32_t; CALL; break; }                \
+    default: unsupported(op, dt, loc);                               \
+    }
+#define ASCENDCRAFT_EMU_DISPATCH_INT(dt, CALL)                       \
+    switch (dt) {                                                    \
+    case Dt::i16: { using T = int16_t; CALL; break; }                \
+    case Dt::u16: { using T = uint16_t; CALL; break; }               \
+    case Dt::i32: { using T = int32_t; CALL; break; }                \
+    case Dt::u32: { using T = uint32_t; CALL; break; }               \
+    default: unsupported(op, dt, loc);                               \
+    }
 
 #define ASCENDCRAFT_EMU_DISPATCH_ARITH(dt, CALL)                     \
     switch (dt) {                                                    \
@@ -310,10 +377,11 @@ void vec_binary(Op op, Dt dt, const Local& d, const Local& a, const Local& b, co
     Geometry g = resolve(lanes, 256 / es, op, loc);
     check_operand(g, a, s[1], es, true, op, loc, "src0");
     check_operand(g, b, s[2], es, true, op, loc, "src1");
-    check_operand(g, d, s[0], es, false, op, loc, "dst");
-    record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * 3, g.active(), repeats_of(g, es));
+    const bool accumulates = op == Op::FusedMulAdd;  // reads dst as well
+    check_operand(g, d, s[0], es, accumulates, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * (accumulates ? 4 : 3), g.active(), repeats_of(g, es));
     if (!tracing_now()) {
-        ASCENDCRAFT_EMU_DISPATCH_ARITH(dt, binary_t<T>(op, g, d, a, b, s));
+        ASCENDCRAFT_EMU_DISPATCH_VEC(dt, binary_t<T>(op, g, d, a, b, s));
         mark_operand(g, d, s[0], es);
     }
     restore_mask_after_level2(lanes);
@@ -327,7 +395,7 @@ void vec_unary(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lanes,
     check_operand(g, d, s[0], es, false, op, loc, "dst");
     record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * 2, g.active(), repeats_of(g, es));
     if (!tracing_now()) {
-        ASCENDCRAFT_EMU_DISPATCH_ARITH(dt, unary_t<T>(op, g, d, a, s));
+        ASCENDCRAFT_EMU_DISPATCH_VEC(dt, unary_t<T>(op, g, d, a, s));
         mark_operand(g, d, s[0], es);
     }
     restore_mask_after_level2(lanes);
@@ -367,6 +435,140 @@ void vec_axpy(Dt dstDt, Dt srcDt, const Local& d, const Local& a, Scalar v, cons
         mark_operand(g, d, s[0], de);
     }
     restore_mask_after_level2(lanes);
+}
+
+void vec_shift(Op op, Dt dt, const Local& d, const Local& a, Scalar distance, bool roundEn, const Lanes& lanes, const Stride* s,
+               SrcLoc loc) {
+    enter(op, loc);
+    const uint32_t es = dt_size(dt), bits = 8 * es;
+    if (distance.i < 0 || distance.i > static_cast<int64_t>(bits))
+        Report("shift-range", op, loc)
+            .msg("%s by %lld bits on %s; the distance must be 0..%u on Ascend 910B (A2)", op_name(op),
+                 static_cast<long long>(distance.i), dt_name(dt), bits)
+            .val("distance", distance.i).val("bits", bits)
+            .hint("shift by at most the element width (split a longer shift, or use a 32-bit type)").fail();
+    Geometry g = resolve(lanes, 256 / es, op, loc);
+    check_operand(g, a, s[1], es, true, op, loc, "src");
+    check_operand(g, d, s[0], es, false, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * 2, g.active(), repeats_of(g, es));
+    if (!tracing_now()) {
+        ASCENDCRAFT_EMU_DISPATCH_INT(dt, shift_t<T>(op, g, d, a, static_cast<uint32_t>(distance.i), roundEn, s));
+        mark_operand(g, d, s[0], es);
+    }
+    restore_mask_after_level2(lanes);
+}
+
+void vec_muladd_dst(Dt dstDt, Dt srcDt, const Local& d, const Local& a, const Local& b, const Lanes& lanes, const Stride* s,
+                    SrcLoc loc) {
+    const Op op = Op::MulAddDst;
+    enter(op, loc);
+    const uint32_t de = dt_size(dstDt), se = dt_size(srcDt);
+    Geometry g = resolve(lanes, 256 / std::max(de, se), op, loc);  // half -> float: 64 lanes per repeat
+    check_operand(g, a, s[1], se, true, op, loc, "src0");
+    check_operand(g, b, s[2], se, true, op, loc, "src1");
+    check_operand(g, d, s[0], de, true, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dstDt, level_flags(g), loc, g.active() * (2 * se + 2 * de), g.active(),
+           repeats_of(g, std::max(de, se)));
+    if (!tracing_now()) {
+        each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
+            uint8_t* pd = d.addr + lane_offset(g, s[0], de, r, l);
+            float x = static_cast<float>(load_d(srcDt, a.addr + lane_offset(g, s[1], se, r, l)));
+            float y = static_cast<float>(load_d(srcDt, b.addr + lane_offset(g, s[2], se, r, l)));
+            float z = x * y + static_cast<float>(load_d(dstDt, pd));
+            if (dstDt == Dt::f16) st<half>(pd, z);
+            else st<float>(pd, z);
+        });
+        mark_operand(g, d, s[0], de);
+    }
+    restore_mask_after_level2(lanes);
+}
+
+namespace {
+// Bytes from a block-strided dst's start to the end of its last 32-byte block (8 blocks per repeat).
+uint64_t block_dst_extent(uint32_t repeats, const Stride& s) {
+    if (!repeats) return 0;
+    return (static_cast<uint64_t>(repeats - 1) * s.rep + 7ull * s.blk + 1) * 32;
+}
+uint64_t block_dst_offset(uint32_t r, uint32_t k, const Stride& s) {
+    return (static_cast<uint64_t>(r) * s.rep + static_cast<uint64_t>(k) * s.blk) * 32;
+}
+}  // namespace
+
+void vec_brcb(Dt dt, const Local& d, const Local& a, uint32_t repeats, const Stride& dstStride, SrcLoc loc) {
+    const Op op = Op::Brcb;
+    enter(op, loc);
+    const uint32_t es = dt_size(dt), epb = 32 / es;
+    const Stride s{dstStride.blk ? dstStride.blk : 1u, dstStride.rep};  // a block stride of 0 counts as 1
+    check_local(a, op, loc, "src0", 32);
+    check_extent(a, static_cast<uint64_t>(repeats) * 8 * es, op, loc, "src0");
+    check_local(d, op, loc, "dst", 32);
+    check_extent(d, block_dst_extent(repeats, s), op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, static_cast<uint64_t>(repeats) * (8 * es + 256),
+           static_cast<uint64_t>(repeats) * 8 * epb, repeats);
+    if (tracing_now()) return;
+    check_initialised(a, 0, static_cast<uint64_t>(repeats) * 8 * es, op, loc, "src0");
+    for (uint32_t r = 0; r < repeats; ++r)
+        for (uint32_t k = 0; k < 8; ++k) {
+            const uint8_t* value = a.addr + (static_cast<uint64_t>(r) * 8 + k) * es;
+            uint8_t* block = d.addr + block_dst_offset(r, k, s);
+            for (uint32_t e = 0; e < epb; ++e) std::memcpy(block + e * es, value, es);
+            mark_written(d, block_dst_offset(r, k, s), 32);
+        }
+}
+
+void vec_gatherb(Dt dt, const Local& d, const Local& src, const Local& offsets, uint32_t repeats, const Stride& dstStride, SrcLoc loc) {
+    const Op op = Op::Gatherb;
+    enter(op, loc);
+    const uint32_t es = dt_size(dt);
+    const Stride s{dstStride.blk, dstStride.rep};
+    check_local(src, op, loc, "src0", 32);
+    check_local(offsets, op, loc, "offset", 32);
+    check_extent(offsets, static_cast<uint64_t>(repeats) * 8 * 4, op, loc, "offset");
+    check_local(d, op, loc, "dst", 32);
+    check_extent(d, block_dst_extent(repeats, s), op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, static_cast<uint64_t>(repeats) * (2 * 256 + 32),
+           static_cast<uint64_t>(repeats) * 256 / es, repeats);
+    if (tracing_now()) return;
+    check_initialised(offsets, 0, static_cast<uint64_t>(repeats) * 8 * 4, op, loc, "offset");
+    for (uint32_t r = 0; r < repeats; ++r)
+        for (uint32_t k = 0; k < 8; ++k) {
+            const uint64_t index = static_cast<uint64_t>(r) * 8 + k;
+            uint32_t off;
+            std::memcpy(&off, offsets.addr + index * 4, 4);
+            if (off % 32 != 0)
+                Report("ub-misaligned", op, loc)
+                    .msg("Gatherb: offset[%llu] = %u bytes is not a multiple of 32 (it addresses a whole 32-byte block of src0)",
+                         static_cast<unsigned long long>(index), off)
+                    .val("index", static_cast<int64_t>(index)).val("offset", off)
+                    .hint("offsets are byte offsets of 32-byte blocks: block index * 32").fail();
+            if (static_cast<uint64_t>(off) + 32 > src.bytes)
+                Report("ub-out-of-range", op, loc)
+                    .msg("Gatherb: offset[%llu] = %u bytes reaches past the end of src0 (%u bytes)",
+                         static_cast<unsigned long long>(index), off, src.bytes)
+                    .val("index", static_cast<int64_t>(index)).val("offset", off).val("tensor_bytes", src.bytes)
+                    .hint("offsets are relative to src0 and each reads 32 bytes").fail();
+            check_initialised(src, off, 32, op, loc, "src0");
+            std::memcpy(d.addr + block_dst_offset(r, k, s), src.addr + off, 32);
+            mark_written(d, block_dst_offset(r, k, s), 32);
+        }
+}
+
+void vec_transpose16(Dt dt, const Local& d, const Local& a, SrcLoc loc) {
+    const Op op = Op::Transpose;
+    enter(op, loc);
+    constexpr uint32_t kSide = 16, kBytes = kSide * kSide * 2;
+    check_local(a, op, loc, "src", 32);
+    check_extent(a, kBytes, op, loc, "src");
+    check_local(d, op, loc, "dst", 32);
+    check_extent(d, kBytes, op, loc, "dst");
+    record(TPipe_::V, TKind::INSTR, op, dt, 0, loc, 2 * kBytes, kSide * kSide, kBytes / 256);
+    if (tracing_now()) return;
+    check_initialised(a, 0, kBytes, op, loc, "src");
+    uint16_t m[kSide * kSide];  // copied first: src and dst may be the same tensor
+    std::memcpy(m, a.addr, kBytes);
+    for (uint32_t i = 0; i < kSide; ++i)
+        for (uint32_t j = 0; j < kSide; ++j) std::memcpy(d.addr + (j * kSide + i) * 2, &m[i * kSide + j], 2);
+    mark_written(d, 0, kBytes);
 }
 
 void vec_duplicate(Dt dt, const Local& d, Scalar v, const Lanes& lanes, const Stride& s, SrcLoc loc) {
@@ -560,6 +762,24 @@ void vec_index(Dt dt, const Local& d, Scalar first, const Lanes& lanes, const St
     restore_mask_after_level2(lanes);
 }
 
+namespace {
+// One element of an advanced math API, in float.
+float adv_value(Op op, float x) {
+    switch (op) {
+    case Op::Tanh: return std::tanh(x);
+    case Op::Sigmoid: return 1.0f / (1.0f + std::exp(-x));
+    case Op::Erf: return std::erf(x);
+    case Op::Sin: return std::sin(x);
+    case Op::Cos: return std::cos(x);
+    case Op::Floor: return std::floor(x);
+    case Op::Ceil: return std::ceil(x);
+    case Op::Round: return std::round(x);
+    case Op::Trunc: return std::trunc(x);
+    default: return x;
+    }
+}
+}  // namespace
+
 void vec_adv(Op op, Dt dt, const Local& d, const Local& a, const Local* tmp, uint64_t count, SrcLoc loc) {
     enter(op, loc);
     const uint32_t es = dt_size(dt);
@@ -590,7 +810,7 @@ void vec_adv(Op op, Dt dt, const Local& d, const Local& a, const Local* tmp, uin
     if (tracing_now()) return;
     for (uint64_t i = 0; i < count; ++i) {
         float x = static_cast<float>(load_d(dt, a.addr + i * es));
-        float y = op == Op::Tanh ? std::tanh(x) : op == Op::Sigmoid ? 1.0f / (1.0f + std::exp(-x)) : std::erf(x);
+        float y = adv_value(op, x);
         if (dt == Dt::f16) st<half>(d.addr + i * es, y);
         else st<float>(d.addr + i * es, y);
     }

@@ -1,7 +1,8 @@
 /*
  * Calls every API form of the emulation header once with valid arguments (level-0 bit-mask forms,
  * legacy spellings, event-id management, the software SyncAll, in-place queue calls, advanced-API
- * overloads, tiling macros). It checks that the whole surface compiles unmodified and runs clean.
+ * overloads, tiling macros, the bitwise/shift/fused/block APIs). It checks that the whole surface
+ * compiles unmodified and runs clean; test_emu_numerics.py and test_emu_api_extra.py check values.
  */
 #include "kernel_operator.h"
 
@@ -99,6 +100,27 @@ extern "C" __global__ __aicore__ void api_surface(GM_ADDR x, GM_ADDR y, GM_ADDR 
     Sigmoid(f[256], f[768], scratch);   // whole-tensor forms: count = src.GetSize()
     Erf(f[256], f[768]);
     Tanh(f[256], f[768]);
+
+    LocalTensor<int16_t> s16 = i32.ReinterpretCast<int16_t>();
+    And(s16, s16, s16[256], hbits, 2, {1, 1, 1, 8, 8, 8});
+    Or(s16, s16, s16[256], 128, 2, {1, 1, 1, 8, 8, 8});
+    Not(s16.ReinterpretCast<uint16_t>(), s16.ReinterpretCast<uint16_t>(), hbits, 2, {1, 1, 8, 8});
+    ShiftLeft(s16, s16, (int16_t)1, hbits, 2, {1, 1, 8, 8});
+    ShiftRight(i32, i32, (int32_t)2, bits, 4, {1, 1, 8, 8}, true);
+    ShiftRight<int32_t, false>(i32, i32, (int32_t)1, MASK_PLACEHOLDER, 4, {1, 1, 8, 8});
+    AddRelu(h, h, h[256], hbits, 2, {1, 1, 1, 8, 8, 8});
+    SubRelu(f, f, f[256], 64, 4, {1, 1, 1, 8, 8, 8});
+    FusedMulAdd(f, f[256], f[512], bits, 4, {1, 1, 1, 8, 8, 8});
+    MulAddDst(f, h, h[256], bits, 2, {1, 1, 1, 8, 4, 4});
+    MulAddDst(f, f[256], f[512], 64, 4, {1, 1, 1, 8, 8, 8});
+    Brcb(f[512], f, 2, BrcbRepeatParams(1, 8));
+    Transpose(h, h);
+    Sin(f[512], f, scratch, 256);
+    Cos<float, false, defaultCosConfig>(f[768], f, 256);
+    Trunc(f[256], f[768], scratch);   // whole-tensor form: count = src.GetSize()
+    Floor(f[512], f, 256);
+    Ceil(f[512], f, scratch, 256);
+    Round<float>(f[512], f, 256);
 
     TQueSync<PIPE_V, PIPE_S> vs;
     vs.SetFlag(EVENT_ID1);

@@ -1,5 +1,6 @@
-// AscendCraft CPU emulation: advanced-API activations Tanh, Sigmoid and Erf. The emulation
-// computes each element in float with libm and rounds to T; it checks the documented rules
+// AscendCraft CPU emulation: advanced (high-level) math APIs: Tanh, Sigmoid, Erf, Sin, Cos, Trunc
+// (with the whole-tensor forms) and Floor, Ceil, Round (count forms only, as documented for A2). The
+// emulation computes each element in float with libm and rounds to T; it checks the documented rules
 // (no overlap of dst, src and the temporary buffer; the framework-allocated form needs free UB).
 #pragma once
 
@@ -39,6 +40,31 @@ namespace AscendC {
 ASCENDCRAFT_EMU_ACTIVATION(Tanh, const TanhConfig& config = DEFAULT_TANH_CONFIG)
 ASCENDCRAFT_EMU_ACTIVATION(Sigmoid, int config = 0)
 ASCENDCRAFT_EMU_ACTIVATION(Erf, const ErfConfig& config = defaultErfConfig)
+ASCENDCRAFT_EMU_ACTIVATION(Sin, const SinConfig& config = defaultSinConfig)
+ASCENDCRAFT_EMU_ACTIVATION(Cos, const CosConfig& config = defaultCosConfig)
+ASCENDCRAFT_EMU_ACTIVATION(Trunc, int config = 0)   // toward zero
 #undef ASCENDCRAFT_EMU_ACTIVATION
+
+// Rounding to integral values in T: only the forms with a calCount exist.
+#define ASCENDCRAFT_EMU_ROUNDING(API)                                                                               \
+    template <typename T, bool isReuseSource = false>                                                             \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                              \
+                    const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, SrcLoc loc = {}) {        \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, "half and float", T, half, float);                                         \
+        ascendcraft::emu::vec_adv(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dstTensor.emu(),          \
+                                  srcTensor.emu(), &sharedTmpBuffer.emu(), calCount, loc);                         \
+    }                                                                                                              \
+    template <typename T, bool isReuseSource = false>                                                             \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,      \
+                    SrcLoc loc = {}) {                                                                             \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, "half and float", T, half, float);                                         \
+        ascendcraft::emu::vec_adv(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dstTensor.emu(),          \
+                                  srcTensor.emu(), nullptr, calCount, loc);                                        \
+    }
+
+ASCENDCRAFT_EMU_ROUNDING(Floor)   // toward -inf
+ASCENDCRAFT_EMU_ROUNDING(Ceil)    // toward +inf
+ASCENDCRAFT_EMU_ROUNDING(Round)   // to nearest, halves away from zero
+#undef ASCENDCRAFT_EMU_ROUNDING
 
 }  // namespace AscendC

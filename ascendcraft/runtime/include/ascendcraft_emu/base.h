@@ -112,6 +112,10 @@ struct TanhConfig { TanhAlgo algo = TanhAlgo::INTRINSIC; };
 constexpr TanhConfig DEFAULT_TANH_CONFIG = {};
 struct ErfConfig { bool highPrecision = false; };
 constexpr ErfConfig defaultErfConfig = {};
+struct SinConfig { bool highPrecision = false; };
+constexpr SinConfig defaultSinConfig = {};
+struct CosConfig { bool highPrecision = false; };
+constexpr CosConfig defaultCosConfig = {};
 
 // ---- sizes every kernel uses ----------------------------------------------------------------
 constexpr int32_t ONE_BLK_SIZE = 32;              // bytes in a datablock
@@ -194,6 +198,26 @@ struct UnaryRepeatParams {
         : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep) {}
     UnaryRepeatParams(uint16_t dstBlk, uint16_t srcBlk, uint8_t dstRep, uint8_t srcRep, bool halfBlockIn)
         : dstBlkStride(dstBlk), srcBlkStride(srcBlk), dstRepStride(dstRep), srcRepStride(srcRep), halfBlock(halfBlockIn) {}
+};
+
+// Brcb: each source element fills one 32-byte block of dst. Only the dst strides are used.
+struct BrcbRepeatParams {
+    uint32_t blockNumber = 8;
+    uint16_t dstRepStride = 8, dstBlkStride = 1;
+    uint8_t src0BlkStride = 1, src1BlkStride = 1, src0RepStride = 8, src1RepStride = 8;
+    bool repeatStrideMode = false, strideSizeMode = false;
+    BrcbRepeatParams() {}
+    BrcbRepeatParams(uint16_t dstBlk, uint16_t dstRep) : dstRepStride(dstRep), dstBlkStride(dstBlk) {}
+};
+
+// Gatherb: one byte offset per 32-byte block of dst. Only the dst strides are used.
+struct GatherRepeatParams {
+    uint32_t blockNumber = 8;
+    uint16_t dstRepStride = 8, dstBlkStride = 1;
+    uint8_t src0BlkStride = 1, src1BlkStride = 1, src0RepStride = 8, src1RepStride = 8;
+    bool repeatStrideMode = false, strideSizeMode = false;
+    GatherRepeatParams() {}
+    GatherRepeatParams(uint16_t dstBlk, uint16_t dstRep) : dstRepStride(dstRep), dstBlkStride(dstBlk) {}
 };
 
 }  // namespace AscendC

@@ -45,7 +45,9 @@ struct OneOf<T, U, Ts...> : std::integral_constant<bool, std::is_same<T, U>::val
     X(InitBuffer) X(AllocTensor) X(EnQue) X(DeQue) X(FreeTensor) X(TBufGet) X(SetSize) X(SetFlag)     \
     X(WaitFlag) X(PipeBarrier) X(SyncAll) X(AllocEventID) X(ReleaseEventID) X(FetchEventID)           \
     X(SetVectorMask) X(SetMaskCount) X(SetMaskNorm) X(ResetMask) X(SetAtomicAdd) X(SetAtomicNone)     \
-    X(InitGlobalMemory) X(GET_TILING_DATA) X(DumpTensor) X(Kernel) X(SetGlobalBuffer)
+    X(InitGlobalMemory) X(GET_TILING_DATA) X(DumpTensor) X(Kernel) X(SetGlobalBuffer) X(And) X(Or) X(Not)        \
+    X(ShiftLeft) X(ShiftRight) X(AddRelu) X(SubRelu) X(MulAddDst) X(FusedMulAdd) X(Brcb) X(Gatherb)            \
+    X(Transpose) X(Sin) X(Cos) X(Floor) X(Ceil) X(Round) X(Trunc)
 
 enum class Op : uint16_t {
 #define ASCENDCRAFT_EMU_ENUM(name) name,
@@ -92,7 +94,8 @@ struct Lanes {
     uint32_t repeats = 0;    // level 0
     bool setMask = true;     // level 0: the mask comes with the call (isSetMask = true)
     bool bitMask = false;    // level 0: mask[] form
-    uint64_t mask[2] = {0, 0};
+    uint64_t mask[1] = {0};  // level 0: the lane count, or mask[0] of the mask[] form
+    const uint64_t* maskHigh = nullptr;  // mask[] form: &mask[1], read only for 16-bit lanes (32-bit masks are one word)
 };
 inline Lanes count_lanes(int64_t n) { Lanes l; l.count = n < 0 ? 0 : static_cast<uint64_t>(n); l.negative = n < 0; return l; }
 inline Lanes mask_lanes(uint64_t mask, int64_t repeats, bool setMask) {
@@ -100,7 +103,7 @@ inline Lanes mask_lanes(uint64_t mask, int64_t repeats, bool setMask) {
 }
 inline Lanes mask_lanes(const uint64_t mask[], int64_t repeats, bool setMask) {
     Lanes l; l.level0 = true; l.repeats = static_cast<uint32_t>(repeats); l.setMask = setMask; l.bitMask = true;
-    if (mask) { l.mask[0] = mask[0]; l.mask[1] = mask[1]; }
+    if (mask) { l.mask[0] = mask[0]; l.maskHigh = mask + 1; }
     return l;
 }
 
@@ -178,6 +181,13 @@ void vec_gather(Dt dt, const Local& d, const Local& src, const Local& offsets, u
                 uint32_t dstRepStride, SrcLoc loc);
 void vec_index(Dt dt, const Local& d, Scalar first, const Lanes& lanes, const Stride& s, SrcLoc loc);
 void vec_adv(Op op, Dt dt, const Local& d, const Local& a, const Local* tmp, uint64_t count, SrcLoc loc);
+void vec_shift(Op op, Dt dt, const Local& d, const Local& a, Scalar distance, bool roundEn, const Lanes& lanes, const Stride* s,
+               SrcLoc loc);
+void vec_muladd_dst(Dt dstDt, Dt srcDt, const Local& d, const Local& a, const Local& b, const Lanes& lanes, const Stride* s,
+                    SrcLoc loc);
+void vec_brcb(Dt dt, const Local& d, const Local& a, uint32_t repeats, const Stride& dstStride, SrcLoc loc);
+void vec_gatherb(Dt dt, const Local& d, const Local& src, const Local& offsets, uint32_t repeats, const Stride& dstStride, SrcLoc loc);
+void vec_transpose16(Dt dt, const Local& d, const Local& a, SrcLoc loc);
 
 void reduce_all(Op op, Dt dt, const Local& d, const Local& a, const Local& tmp, const Lanes& lanes, uint32_t srcRepStride,
                 bool calIndex, SrcLoc loc);

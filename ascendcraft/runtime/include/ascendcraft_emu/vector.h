@@ -1,6 +1,8 @@
-// AscendCraft CPU emulation: vector instructions (elementwise, Duplicate, Cast, Compare, Select,
-// Gather, CreateVecIndex, masks). Each has the level-2 form `Op(dst, src..., count)` and the level-0
-// form `Op(dst, src..., mask | mask[], repeatTime, repeatParams)`.
+// AscendCraft CPU emulation: vector instructions (elementwise arithmetic and bitwise, shifts,
+// AddRelu/SubRelu, FusedMulAdd/MulAddDst/Axpy, Duplicate, Cast, Compare, Select, Gather,
+// CreateVecIndex, masks). Each has the level-2 form `Op(dst, src..., count)` and the level-0 form
+// `Op(dst, src..., mask | mask[], repeatTime, repeatParams)`. Brcb, Gatherb and the 16 x 16
+// Transpose have only their documented repeat (or single) forms.
 #pragma once
 
 #include "tensor.h"
@@ -54,6 +56,11 @@ ASCENDCRAFT_EMU_BINARY(Mul, "half, int16_t, int32_t and float", half, int16_t, i
 ASCENDCRAFT_EMU_BINARY(Div, "half and float", half, float)
 ASCENDCRAFT_EMU_BINARY(Max, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
 ASCENDCRAFT_EMU_BINARY(Min, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
+ASCENDCRAFT_EMU_BINARY(And, "int16_t and uint16_t", int16_t, uint16_t)
+ASCENDCRAFT_EMU_BINARY(Or, "int16_t and uint16_t", int16_t, uint16_t)
+ASCENDCRAFT_EMU_BINARY(AddRelu, "half, int16_t and float", half, int16_t, float)     // dst = max(src0 + src1, 0)
+ASCENDCRAFT_EMU_BINARY(SubRelu, "half, int16_t and float", half, int16_t, float)     // dst = max(src0 - src1, 0)
+ASCENDCRAFT_EMU_BINARY(FusedMulAdd, "half and float", half, float)                    // dst = src0 * dst + src1
 #undef ASCENDCRAFT_EMU_BINARY
 
 // ---- unary: dst = f(src) ------------------------------------------------------------------------
@@ -91,6 +98,7 @@ ASCENDCRAFT_EMU_UNARY(Sqrt, "half and float", half, float)
 ASCENDCRAFT_EMU_UNARY(Rsqrt, "half and float", half, float)
 ASCENDCRAFT_EMU_UNARY(Reciprocal, "half and float", half, float)
 ASCENDCRAFT_EMU_UNARY(Relu, "half, int32_t and float", half, int32_t, float)
+ASCENDCRAFT_EMU_UNARY(Not, "int16_t and uint16_t", int16_t, uint16_t)          // bitwise complement
 #undef ASCENDCRAFT_EMU_UNARY
 
 // ---- tensor-scalar: dst = src op scalar -----------------------------------------------------------
@@ -168,6 +176,113 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& 
                                ascendcraft::emu::scalar_of(scalarValue), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
 }
 #undef ASCENDCRAFT_EMU_AXPY_CHECK
+
+// ---- ShiftLeft / ShiftRight: dst = src << n, src >> n (arithmetic for signed types) -------------------
+// n must be 0..16 for 16-bit and 0..32 for 32-bit elements. ShiftRight's level-0 form takes roundEn:
+// for signed types it adds the last bit shifted out (round half up).
+#define ASCENDCRAFT_EMU_SHIFT_CHECK(API, T) \
+    ASCENDCRAFT_EMU_TYPES_CHECK(API, "uint16_t, int16_t, uint32_t and int32_t", T, uint16_t, int16_t, uint32_t, int32_t)
+#define ASCENDCRAFT_EMU_SHIFT(API, ROUND_PARAM, ROUND_ARG)                                                           \
+    template <typename T>                                                                                         \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count, \
+                    SrcLoc loc = {}) {                                                                            \
+        ASCENDCRAFT_EMU_SHIFT_CHECK(API, T);                                                                      \
+        ascendcraft::emu::Stride s[2];                                                                            \
+        ascendcraft::emu::vec_shift(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(),  \
+                                    ascendcraft::emu::scalar_of(scalarValue), false,                              \
+                                    ascendcraft::emu::count_lanes(count), s, loc);                                 \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                  \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask,      \
+                    const uint8_t repeatTime, const UnaryRepeatParams& repeatParams ROUND_PARAM, SrcLoc loc = {}) { \
+        ASCENDCRAFT_EMU_SHIFT_CHECK(API, T);                                                                      \
+        ascendcraft::emu::Stride s[2];                                                                            \
+        vec_detail::unary_strides(repeatParams, s);                                                               \
+        ascendcraft::emu::vec_shift(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(),  \
+                                    ascendcraft::emu::scalar_of(scalarValue), ROUND_ARG,                          \
+                                    ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);            \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                  \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const uint64_t mask[], \
+                    const uint8_t repeatTime, const UnaryRepeatParams& repeatParams ROUND_PARAM, SrcLoc loc = {}) { \
+        ASCENDCRAFT_EMU_SHIFT_CHECK(API, T);                                                                      \
+        ascendcraft::emu::Stride s[2];                                                                            \
+        vec_detail::unary_strides(repeatParams, s);                                                               \
+        ascendcraft::emu::vec_shift(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(),  \
+                                    ascendcraft::emu::scalar_of(scalarValue), ROUND_ARG,                          \
+                                    ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);            \
+    }
+
+#define ASCENDCRAFT_EMU_COMMA ,
+ASCENDCRAFT_EMU_SHIFT(ShiftLeft, , false)
+ASCENDCRAFT_EMU_SHIFT(ShiftRight, ASCENDCRAFT_EMU_COMMA bool roundEn = false, roundEn)
+#undef ASCENDCRAFT_EMU_COMMA
+#undef ASCENDCRAFT_EMU_SHIFT
+#undef ASCENDCRAFT_EMU_SHIFT_CHECK
+
+// ---- MulAddDst: dst = src0 * src1 + dst (half sources may accumulate into a float dst) ---------------------
+namespace vec_detail {
+template <typename T, typename U> struct MulAddDstOk {
+    static constexpr bool value = (std::is_same<T, half>::value && std::is_same<U, half>::value) ||
+                                  (std::is_same<T, float>::value && std::is_same<U, float>::value) ||
+                                  (std::is_same<T, float>::value && std::is_same<U, half>::value);
+};
+}  // namespace vec_detail
+#define ASCENDCRAFT_EMU_MULADDDST_CHECK(T, U) \
+    static_assert(vec_detail::MulAddDstOk<T, U>::value, \
+                  "MulAddDst on Ascend 910B (A2) supports (dst, src) = (half, half), (float, float) and (float, half) only")
+template <typename T, typename U>
+inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, const int32_t& count,
+                      SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_MULADDDST_CHECK(T, U);
+    ascendcraft::emu::Stride s[3];
+    ascendcraft::emu::vec_muladd_dst(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.emu(), src0.emu(), src1.emu(),
+                                     ascendcraft::emu::count_lanes(count), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, uint64_t mask,
+                      const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_MULADDDST_CHECK(T, U);
+    ascendcraft::emu::Stride s[3];
+    vec_detail::binary_strides(repeatParams, s);
+    ascendcraft::emu::vec_muladd_dst(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.emu(), src0.emu(), src1.emu(),
+                                     ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, const uint64_t mask[],
+                      const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_MULADDDST_CHECK(T, U);
+    ascendcraft::emu::Stride s[3];
+    vec_detail::binary_strides(repeatParams, s);
+    ascendcraft::emu::vec_muladd_dst(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.emu(), src0.emu(), src1.emu(),
+                                     ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
+}
+#undef ASCENDCRAFT_EMU_MULADDDST_CHECK
+
+// ---- Brcb: each repeat takes 8 elements of src0 and fills 8 blocks of dst, one element per 32-byte block ------
+template <typename T>
+inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t repeatTime, const BrcbRepeatParams& repeatParams,
+                 SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_TYPES_CHECK(Brcb, "int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t and float", T, int16_t, uint16_t, int32_t,
+                                uint32_t, half, bfloat16_t, float);
+    ascendcraft::emu::vec_brcb(ascendcraft::emu::dt_of<T>(), dst.emu(), src0.emu(), repeatTime,
+                               {repeatParams.dstBlkStride, repeatParams.dstRepStride}, loc);
+}
+
+// ---- Gatherb: each repeat copies 8 blocks of 32 bytes from src0 at the byte offsets in `offset` -------------
+template <typename T>
+inline void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<uint32_t>& offset, const uint8_t repeatTime,
+                    const GatherRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_TYPES_CHECK(Gatherb, "uint16_t and uint32_t", T, uint16_t, uint32_t);
+    ascendcraft::emu::vec_gatherb(ascendcraft::emu::dt_of<T>(), dst.emu(), src0.emu(), offset.emu(), repeatTime,
+                                  {repeatParams.dstBlkStride, repeatParams.dstRepStride}, loc);
+}
+
+// ---- Transpose (basic form): dst = the transpose of one 16 x 16 matrix of 2-byte elements -----------------
+template <typename T> inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_TYPES_CHECK(Transpose, "uint16_t, int16_t and half (16 x 16 blocks)", T, uint16_t, int16_t, half);
+    ascendcraft::emu::vec_transpose16(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), loc);
+}
 
 // ---- Duplicate: fill with a scalar --------------------------------------------------------------------
 #define ASCENDCRAFT_EMU_DUP_CHECK(T)                                                                            \
