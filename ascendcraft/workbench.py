@@ -27,19 +27,23 @@ import traitlets
 from fastcore.basics import patch
 
 import ascendcraft
-from .ascendc import MONO, KernelProject, changed_files, diff_html, highlight, language_of, side_by_side_html
+from .ascendc import (MONO, KernelProject, changed_files, diff_html, highlight, language_of, side_by_side_html,
+                                 unified_diff)
 from .config import Settings, load_settings, setting_fields
 from .diagnostics import AscendCraftError, Diagnostic
 from .generate import examples_root
-from .llm import LLMClient, ReplyCache
+from .llm import LLMClient, ReplyCache, extract_all_code
+from .pipeline import Pipeline, Step
 from .session import Session, expert_dsl
 
 # %% auto #0
-__all__ = ['STATIC', 'STATUS_COLOURS', 'SANS', 'NO_LLM', 'RECORDINGS', 'RECORDED_MODEL', 'PAGE', 'VOILA_SKIP', 'CodeEditor',
-           'pill', 'status_badge', 'step_meta_html', 'excerpt_html', 'diagnostic_html', 'diagnostics_html',
-           'command_html', 'compiler_html', 'inline_svg', 'cost_table_html', 'timing_html', 'verdict_html',
-           'variants_html', 'compare_html', 'error_html', 'PassList', 'ActionRunner', 'Workbench', 'recorded_llm',
-           'open_workbench', 'free_port', 'workbench_page', 'WorkbenchServer', 'launch_workbench']
+__all__ = ['STATIC', 'STATUS_COLOURS', 'SANS', 'LLM_COLOURS', 'PASS_MODES', 'MODE_TIPS', 'NO_LLM', 'RECORDINGS', 'RECORDED_MODEL',
+           'PAGE', 'VOILA_SKIP', 'CodeEditor', 'pill', 'status_badge', 'is_llm_step', 'llm_pill', 'step_meta_html',
+           'excerpt_html', 'diagnostic_html', 'diagnostics_html', 'command_html', 'compiler_html', 'inline_svg',
+           'cost_table_html', 'timing_html', 'verdict_html', 'variants_html', 'compare_html', 'error_html',
+           'RuleBaseline', 'LLMRound', 'answer_made', 'llm_pass_rounds', 'rounds_html', 'rules_diff_html',
+           'llm_pass_html', 'PassList', 'ActionRunner', 'Workbench', 'recorded_llm', 'open_workbench', 'free_port',
+           'workbench_page', 'WorkbenchServer', 'launch_workbench']
 
 # %% ../nbs/51_workbench.ipynb #2babdca4
 STATIC = Path(ascendcraft.__file__).parent / "static"
@@ -89,9 +93,27 @@ def _duration(seconds: float) -> str:
     return f"{seconds * 1e3:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
+LLM_COLOURS = ("#0e6e73", "#dcf5f3")   # text, background of the LLM pill
+_ROUNDS_NOTE = re.compile(r"after (\d+) round")
+
+
+def is_llm_step(step) -> bool:
+    "Whether the LLM does this step's pass."
+    return step.pass_ is not None and step.pass_.kind == "llm"
+
+
+def llm_pill(step) -> str:
+    "The pill of a pass the LLM does, with the rounds it took (from the pass's notes) once it ran."
+    rounds = next((int(m.group(1)) for n in step.notes if (m := _ROUNDS_NOTE.search(n))), None)
+    text = "LLM" if rounds is None or step.status == "not run" else f"LLM · {rounds} round{'s' if rounds > 1 else ''}"
+    return pill(text, *LLM_COLOURS, 'class="ac-llm-pill"')
+
+
 def step_meta_html(step) -> str:
-    "One line of the pass list: status, changed / no change, edited, pass and build times."
+    "One line of the pass list: status, LLM-done, changed / no change, edited, pass and build times."
     parts = [status_badge(step.status)]
+    if is_llm_step(step):
+        parts.append(llm_pill(step))
     if step.changed is not None and step.status != "not run":
         parts.append(pill("changed", "#0550ae", "#ddf4ff") if step.changed else pill("no change", "#57606a", "#f6f8fa"))
     if step.edited:
@@ -337,35 +359,240 @@ def error_html(error: BaseException) -> str:
             f'<div style="{SANS};font-weight:600;color:#a40e26;margin-bottom:2px">{_E(title)}</div>{body}</div>')
 
 # %% ../nbs/51_workbench.ipynb #e7e6b4f8
-class PassList(W.VBox):
-    "The steps of a pipeline as rows (select button + status line); can hide passes that changed nothing."
+class RuleBaseline:
+    "The rule-based lowering of a session's DSL: run on first use (snapshots only, not compiled), kept per DSL text."
 
-    def __init__(self, on_select: Callable[[int], None]):
+    def __init__(self, session: Session,
+                 keep: int = 4):              # DSL texts whose rule-based run is kept (least recently used go first)
+        self.session, self.keep = session, keep
+        self.runs = 0                         # rule-based pipelines run so far
+        self._pipelines: dict[str, Pipeline] = {}
+        self._lock = threading.Lock()
+
+    def dsl(self) -> str:
+        "The DSL the session's snapshots were lowered from (its current DSL before the first run)."
+        lowering = self.session.pipeline.lowering
+        return lowering.program.source if lowering is not None else self.session.dsl
+
+    def pipeline(self, dsl: str | None = None) -> Pipeline:
+        "The rule-based pipeline of `dsl` (default: `self.dsl()`), every step run."
+        dsl = self.dsl() if dsl is None else dsl
+        s = self.session
+        with self._lock:
+            pipe = self._pipelines.pop(dsl, None)
+            if pipe is None:
+                pipe = Pipeline(dsl, s.filename, task=s.task, settings=s.settings, compile=False)
+                pipe.run_all()
+                self.runs += 1
+            self._pipelines[dsl] = pipe
+            while len(self._pipelines) > self.keep:
+                del self._pipelines[next(iter(self._pipelines))]
+        return pipe
+
+    def step(self, k: int) -> Step:
+        "The rule-based step of the same pass as the session's step k."
+        return self.pipeline()[self.session.steps[k].name]
+
+    def diff(self, k: int) -> str:
+        "Unified diff from the rule-based snapshot of step k to the session's ('' when equal or not run)."
+        step, rules = self.session.steps[k], self.step(k)
+        if step.project is None or rules.project is None: return ""
+        return unified_diff(rules.project, step.project, (f"rules/{k:02d}_{step.name}", f"{step.pass_.kind}/{k:02d}_{step.name}"))
+
+# %% ../nbs/51_workbench.ipynb #c2e8cedd
+@dataclass
+class LLMRound:
+    "One round of an LLM-mode pass: the model's answer and what AscendCraft sent back about it."
+    round: int
+    answer: str            # the reply, as the model wrote it
+    feedback: str          # the problems sent back after it ('' for the last round)
+    tokens: int = 0
+    seconds: float = 0.0
+    cached: bool = False   # answered from the reply cache
+
+
+_PASS_CALL = re.compile(r"^pass:(?P<name>[^:]+):.*:round(?P<round>\d+)$")   # the purpose llm_pass gives its calls
+
+
+def _last_user_text(request: dict) -> str:
+    "The last user message of a chat request."
+    content = next((m.get("content") for m in reversed(request.get("messages", [])) if m.get("role") == "user"), "")
+    return content if isinstance(content, str) else "".join(p.get("text", "") for p in content if isinstance(p, dict))
+
+
+def answer_made(text: str, project: KernelProject) -> bool:
+    "Whether every file of an LLM answer is, as written, the file of `project` (the answer made this snapshot)."
+    try:
+        blocks = extract_all_code(text)
+    except AscendCraftError:
+        return False
+    for b in blocks:
+        name = b.title or (project.entry if len(blocks) == 1 else "")
+        if name not in project.names or project[name].rstrip() != b.code.rstrip():
+            return False
+    return True
+
+
+def llm_pass_rounds(client: LLMClient | None, step) -> list[LLMRound]:
+    "The rounds of the LLM pass that made `step`'s snapshot, from the client's call log and reply cache ([] when not found)."
+    output = step.edit_base if step.edited else step.project      # the pass's own output, before a hand edit
+    if client is None or output is None: return []
+    runs: list[list] = []
+    for call in client.calls:
+        m = _PASS_CALL.match(call.purpose)
+        if m is None or m["name"] != step.name or not call.ok: continue
+        if m["round"] == "1" or not runs: runs.append([])
+        runs[-1].append((int(m["round"]), call))
+    for run in reversed(runs):                                      # the newest run whose last answer is the snapshot
+        entries = [client.cache.lookup(call.request_key).entry for _, call in run]
+        if any(e is None for e in entries) or not answer_made(entries[-1].text, output): continue
+        feedback = [_last_user_text(e.request) for e in entries[1:]] + [""]
+        return [LLMRound(k, e.text, fb, call.usage.total_tokens, call.latency_s, call.cached)
+                for (k, call), e, fb in zip(run, entries, feedback)]
+    return []
+
+# %% ../nbs/51_workbench.ipynb #c096f72c
+def _first_problem(feedback: str) -> str:
+    "The first error line of a feedback message (else its first line after the preamble)."
+    lines = [l.strip() for l in feedback.splitlines() if l.strip()]
+    return next((l for l in lines if "error" in l.lower()), lines[1] if len(lines) > 1 else "")
+
+
+def _last_answer(step) -> str:
+    "What the LLM pass's notes say of its last answer."
+    text = " ".join(step.notes)
+    return "rejected: no rounds left" if "not accepted" in text else "accepted" if "accepted" in text else "last answer"
+
+
+def rounds_html(step, rounds: list) -> str:
+    "A table of an LLM pass's rounds, each with the feedback sent back and the answer (unfolding)."
+    if not rounds:
+        return _note("the rounds of this pass are not in the LLM client's call log (another session or kernel made them, "
+                     "or the reply cache is read-only): the notes above are what the pass recorded")
+    cell = "padding:2px 8px;border-bottom:1px solid #eaeef2;text-align:left;vertical-align:top"
+    rows = []
+    for r in rounds:
+        took = "cached" if r.cached else _duration(r.seconds)
+        if r.feedback:
+            outcome = f'<span style="color:#a40e26">rejected</span>: <code>{_E(_clip(_first_problem(r.feedback), 160))}</code>'
+        else:
+            outcome = _E(_last_answer(step))
+        unfold = (f'<details><summary style="cursor:pointer;color:#57606a">answer</summary>'
+                  f'<pre style="{MONO};white-space:pre-wrap;font-size:11px;max-height:300px;overflow:auto">{_E(r.answer)}</pre></details>')
+        if r.feedback:
+            unfold = (f'<details><summary style="cursor:pointer;color:#57606a">fed back to the model</summary>'
+                      f'<pre class="ac-llm-feedback" style="{MONO};white-space:pre-wrap;font-size:11px;background:#fff5f5;'
+                      f'max-height:220px;overflow:auto">{_E(r.feedback)}</pre></details>') + unfold
+        rows.append(f'<tr class="ac-llm-round"><td style="{cell}">{r.round}</td><td style="{cell};text-align:right">{r.tokens:,}</td>'
+                    f'<td style="{cell};white-space:nowrap">{took}</td><td style="{cell}">{outcome}{unfold}</td></tr>')
+    head = "".join(f'<th style="{cell};font-weight:600">{h}</th>' for h in ("round", "tokens", "time", "outcome"))
+    return f'<table style="border-collapse:collapse;{SANS};font-size:12px;width:100%"><tr>{head}</tr>{"".join(rows)}</table>'
+
+
+def rules_diff_html(step, rules) -> str:
+    "The diff from the rule-based snapshot of the same pass (`rules`, a Step) to the LLM's."
+    k = step.index
+    about = (f"the rules lower the same DSL through every pass (snapshots only, not compiled); this is the diff from "
+             f"their {_E(step.name)} snapshot to the LLM's")
+    parts = [_note(about)]
+    if step.edited:
+        parts.append(_note("this snapshot was edited by hand after the LLM pass: the diff includes the edit", "#6639ba"))
+    if step.status == "stale":
+        parts.append(_note("stale: an earlier step changed since the LLM pass ran", "#7d4e00"))
+    if rules.project is None:
+        parts.append(_note(f"the rule-based {_E(rules.name)} pass did not give a snapshot ({_E(rules.status)}):", "#a40e26"))
+        parts.append(diagnostics_html(rules.diagnostics))
+        return _section("Compared with the rule-based pass", "".join(parts))
+    labels = (f"rules/{k:02d}_{step.name}", f"llm/{k:02d}_{step.name}")
+    text = unified_diff(rules.project, step.project, labels)
+    if not text:
+        parts.append(_note("✓ the same files as the rule-based pass, character for character", "#116329"))
+        return _section("Compared with the rule-based pass", "".join(parts))
+    body = [l for l in text.splitlines() if not l.startswith(("+++", "---"))]
+    added, removed = sum(l.startswith("+") for l in body), sum(l.startswith("-") for l in body)
+    names = changed_files(rules.project, step.project)
+    right = pill(f"+{added} −{removed} lines", "#0550ae", "#ddf4ff")
+    parts.append(f'<div class="ac-rules-diff">{diff_html(rules.project, step.project, labels)}</div>')
+    parts.append(f'<details style="margin-top:6px"><summary style="{SANS};font-size:12px;cursor:pointer">the changed files '
+                 f'aligned</summary>{"".join(side_by_side_html(rules.project, step.project, n, labels, wrap=None) for n in names)}</details>')
+    return _section("Compared with the rule-based pass", "".join(parts), right)
+
+
+def llm_pass_html(step, rounds: list, rules=None) -> str:
+    "The LLM vs rules pane of a step: the LLM pass's notes and rounds with their feedback, and the diff from the rules."
+    title = f"LLM vs rules · {step.index} {_E(step.name)}"
+    if step.pass_ is None:
+        return _section(title, _note("the DSL front end is not a pass: pick host, init, compute or align"))
+    if not is_llm_step(step):
+        return _section(title, _note(f"the rules do the {_E(step.name)} pass — switch its row in the pass list to "
+                                     "<b>LLM</b> to have the LLM do it, then compare its snapshot with the rules' here"))
+    head = llm_pill(step)
+    if step.status == "not run":
+        return _section(title, _note("not run yet — press <b>Step</b> or <b>Run all</b>"), head)
+    parts = [_note("notes: " + "; ".join(_E(n) for n in step.notes))] if step.notes else []
+    parts.append(rounds_html(step, rounds))
+    if step.project is None:
+        parts.append(_note("no snapshot: the pass failed (the compiler pane says why)", "#a40e26"))
+    elif rules is not None:
+        parts.append('<hr style="border:0;border-top:1px solid #d0d7de;margin:8px 0">' + rules_diff_html(step, rules))
+    return _section(title, "".join(parts), head)
+
+# %% ../nbs/51_workbench.ipynb #d72a4d60
+PASS_MODES = (("rules", "rules"), ("LLM", "llm"))   # (label, value) of the switch on each pass's row
+MODE_TIPS = ("the rule-based pass (deterministic)",
+             "the LLM does this pass: prompt, answer, compile on the CPU emulation, errors fed back (a new run of the passes starts)")
+
+
+class PassList(W.VBox):
+    "The steps of a pipeline as rows (select button, rules | LLM switch, status line); can hide passes that changed nothing."
+
+    def __init__(self, on_select: Callable[[int], None],
+                 on_mode: Callable[[int, str], None] | None = None):   # called with (step index, 'rules' | 'llm')
         super().__init__(layout=W.Layout(margin="0 0 6px 0"))
-        self._on_select = on_select
+        self._on_select, self._on_mode = on_select, on_mode
         self.buttons: list[W.Button] = []
+        self.modes: list[W.ToggleButtons] = []
         self.infos: list[W.HTML] = []
         self.rows: list[W.HBox] = []
+        self._setting = False                 # True while show() sets the switches
 
     def _ensure_rows(self, n: int):
         while len(self.rows) < n:
             k = len(self.rows)
             button = W.Button(layout=W.Layout(width="120px", height="26px", margin="1px 8px 1px 0"))
             button.on_click(lambda _, k=k: self._on_select(k))
+            mode = W.ToggleButtons(options=PASS_MODES, value="rules", tooltips=list(MODE_TIPS), style={"button_width": "52px"},
+                                   layout=W.Layout(width="auto", margin="1px 8px 1px 0"))
+            mode.observe(lambda change, k=k: self._mode_picked(k, change["new"]), "value")
+            mode.add_class("ac-pass-mode")
             info = W.HTML(layout=W.Layout(margin="0"))
-            self.buttons.append(button); self.infos.append(info)
-            self.rows.append(W.HBox([button, info], layout=W.Layout(align_items="center")))
+            self.buttons.append(button); self.modes.append(mode); self.infos.append(info)
+            self.rows.append(W.HBox([button, mode, info], layout=W.Layout(align_items="center")))
         self.children = self.rows[:n]
+
+    def _mode_picked(self, k: int, mode: str):
+        if not self._setting and self._on_mode is not None: self._on_mode(k, mode)
 
     def show(self, steps: list, selected: int, hide_unchanged: bool):
         "Redraw for `steps`, highlighting `selected`."
         self._ensure_rows(len(steps))
-        for s, button, info, row in zip(steps, self.buttons, self.infos, self.rows):
+        for s, button, mode, info, row in zip(steps, self.buttons, self.modes, self.infos, self.rows):
             button.description = f"{s.index} · {s.name}"
             button.button_style = "primary" if s.index == selected else ""
             button.tooltip = s.pass_.description if s.pass_ is not None else "the DSL front end: parse and check"
+            self._setting = True
+            try: mode.value = "llm" if is_llm_step(s) else "rules"
+            finally: self._setting = False
+            mode.layout.visibility = "hidden" if s.pass_ is None else None   # the front end is not a pass
             info.value = step_meta_html(s)
             row.layout.display = "none" if hide_unchanged and s.changed is False else None
+
+    def enable_modes(self, why_not: str = ""):
+        "Enable the rules | LLM switches, or disable them with `why_not` as their tooltip."
+        for mode in self.modes:
+            mode.disabled = bool(why_not)
+            mode.tooltips = [why_not] * len(PASS_MODES) if why_not else list(MODE_TIPS)
+            mode.tooltip = why_not or None
 
     @property
     def visible(self) -> list[int]:
@@ -458,6 +685,7 @@ class Workbench(W.VBox):
                  height: str = "640px"):          # height of the DSL editor
         super().__init__(layout=W.Layout(width="100%"))
         self.session = session
+        self.rule_baseline = RuleBaseline(session)    # the rule-based lowering the LLM passes are compared with
         self.runner = ActionRunner(background=background, on_busy=self._set_busy, on_done=self.refresh)
         session.progress = self.runner.report
         self.selected = 1 if len(session.steps) > 1 else 0
@@ -559,6 +787,20 @@ class Workbench(W.VBox):
                                       + f'<pre style="{MONO};max-height:160px;overflow:auto">{_E(chr(10).join(files))}</pre>')
         return self._act("export", action)
 
+    def set_pass_mode(self, name: str, mode: str) -> bool:
+        "Have pass `name` done by the rules (`mode='rules'`) or the LLM (`'llm'`); the passes start a new run."
+        wanted = set(self.session.llm_pass_names) - {name}
+        if mode == "llm": wanted.add(name)
+        names = tuple(p.name for p in self.session.pipeline.passes if p.name in wanted)
+        if names == tuple(self.session.llm_pass_names): return False
+        label = f"{name} pass by the {'LLM' if mode == 'llm' else 'rules'}"
+        started = self._act(label, lambda: self.session.use_llm_passes(names))
+        if not started: self.refresh()              # refused (another action runs): put the switch back
+        return started
+
+    def _mode_picked(self, k: int, mode: str):
+        self.set_pass_mode(self.session.steps[k].name, mode)
+
     def compare(self):
         "Show the two picked variants side by side (nothing runs)."
         a, b = self.compare_a.value, self.compare_b.value
@@ -637,8 +879,9 @@ def _build(self: Workbench, height: str):
     self.dsl_state = W.HTML()
     left = _pane([self.dsl_state, self.dsl_editor])
 
-    # centre: the pass list and the selected pass
-    self.pass_list = PassList(self.select)
+    # centre: the pass list (each pass by the rules or the LLM) and the selected pass
+    self.pass_list = PassList(self.select, self._mode_picked)
+    self.mode_note = W.HTML()
     self.detail_title = W.HTML()
     self.diff_switch = W.ToggleButtons(options=["unified", "side by side"], value="unified",
                                        style={"button_width": "100px"}, layout=W.Layout(margin="0 0 4px"))
@@ -651,9 +894,13 @@ def _build(self: Workbench, height: str):
     self.edit_state = W.HTML()
     edit_box = W.VBox([W.HBox([self.edit_file, b["apply_edit"], b["reload_edit"]], layout=W.Layout(align_items="center")),
                        self.edit_state, self.snapshot_editor], layout=W.Layout(min_width="0"))
-    self.detail_tabs = W.Tab([W.VBox([self.diff_switch, self.diff_view], layout=W.Layout(min_width="0")), self.files_view, edit_box],
-                             titles=("Diff", "Files", "Edit snapshot"), layout=W.Layout(min_width="0"))
-    centre = _pane([_section_widget("Passes"), self.pass_list, self.detail_title, self.detail_tabs])
+    self.llm_view = _scroll(W.HTML(), "520px")
+    self.detail_tabs = W.Tab([W.VBox([self.diff_switch, self.diff_view], layout=W.Layout(min_width="0")), self.files_view, edit_box,
+                              self.llm_view],
+                             titles=("Diff", "Files", "Edit snapshot", "LLM vs rules"), layout=W.Layout(min_width="0"))
+    self._llm_tab = len(self.detail_tabs.children) - 1
+    self.detail_tabs.observe(lambda _: self._show_llm(), "selected_index")
+    centre = _pane([_section_widget("Passes"), self.pass_list, self.mode_note, self.detail_title, self.detail_tabs])
 
     # right: compiler output and timing
     self.compiler_view = _scroll(W.HTML(), "330px")
@@ -683,7 +930,7 @@ def _build(self: Workbench, height: str):
                              titles=("Verification", "Variants & compare", "Export & log"), layout=W.Layout(margin="10px 0 0"))
     self.children = [header, toolbar, self.runner.error, main, self.bottom_tabs]
     for name in ("pass_list", "diff_view", "files_view", "compiler_view", "timing_view", "verify_view", "variants_view",
-                 "compare_view", "export_view", "dsl_state", "edit_state", "detail_title"):
+                 "compare_view", "export_view", "dsl_state", "edit_state", "detail_title", "llm_view", "mode_note"):
         getattr(self, name).add_class("ac-" + name.replace("_", "-"))   # stable hooks for browser tests
     self.add_class("ac-workbench")
 
@@ -733,6 +980,7 @@ def refresh(self: Workbench):
             self.pass_list.show(s.steps, self.selected, self.hide_unchanged.value)
         self._show_title()
         self._show_dsl_state()
+        self._show_modes()
         self._show_detail()
         self._show_compiler()
         self._show_timing()
@@ -817,6 +1065,7 @@ def _show_detail(self: Workbench):
         self._set_files({n: (t, language_of(n), marks.get(n, {})) for n, t in step.project.files})
     self.diff_view.value = _fit(diff)
     self._load_snapshot()
+    self._show_llm()
 
 
 @patch
@@ -863,6 +1112,35 @@ def _load_snapshot(self: Workbench, force: bool = False):
         self.edit_state.value = _note("this snapshot was edited by hand", "#6639ba")
     else:
         self.edit_state.value = _note(f"the {_E(step.name)} pass's output — edit it, then <b>Apply edit</b>")
+
+# %% ../nbs/51_workbench.ipynb #71c092ce
+@patch
+def _show_modes(self: Workbench):
+    "The note under the pass list: which passes the LLM does, or why it cannot do any."
+    s = self.session
+    by_llm = [st.name for st in s.steps if is_llm_step(st)]
+    if s.llm is None:
+        text, colour = f"every pass is rule-based; an LLM-mode pass needs an LLM client — {_E(NO_LLM)}", "#57606a"
+    elif not by_llm:
+        text, colour = (f"every pass is rule-based — switch a pass to <b>LLM</b> to have the LLM do it (compile errors fed "
+                        f"back, up to {s.settings.llm_max_rounds} rounds), then compare it in <b>LLM vs rules</b>"), "#57606a"
+    else:
+        text, colour = (f"the LLM does {', '.join(f'<b>{_E(n)}</b>' for n in by_llm)} — its rounds and the diff from the "
+                        f"rule-based pass are in <b>LLM vs rules</b>"), LLM_COLOURS[0]
+    self.mode_note.value = _note(text, colour)
+
+
+@patch
+def _show_llm(self: Workbench):
+    "The LLM vs rules tab of the selected step, drawn only while it is shown (the rule-based run is made on first use)."
+    if self.detail_tabs.selected_index != self._llm_tab: return
+    with self._redraw:
+        s = self.session
+        step = s.steps[min(self.selected, len(s.steps) - 1)]
+        compare = is_llm_step(step) and step.project is not None
+        rounds = llm_pass_rounds(s.llm, step) if compare else []
+        rules = self.rule_baseline.step(step.index) if compare else None
+        self.llm_view.value = _fit(llm_pass_html(step, rounds, rules))
 
 
 @patch
@@ -935,6 +1213,7 @@ def _set_busy(self: Workbench, busy: bool):
             button.disabled = busy or name in why
         button.tooltip = why.get(name) or ("wait: an action is running" if busy else self._tooltips[name])
     self.variant_name.disabled = busy
+    self.pass_list.enable_modes("wait: an action is running" if busy else NO_LLM if self.session.llm is None else "")
 
 # %% ../nbs/51_workbench.ipynb #9940ebf8
 RECORDINGS = examples_root() / "llm_cache"
