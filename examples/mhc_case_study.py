@@ -65,7 +65,8 @@ def first_kernel(task_id: str, client):
 
 
 def tune_session(task_id: str, dsl: str, client, rounds: int):
-    "A workbench session on `dsl`: lowered, verified, timed, recorded as v0, then `rounds` LLM tuning rounds."
+    """A workbench session on `dsl`: lowered, verified, timed, recorded as v0, then `rounds` LLM tuning rounds
+    (each proposal verified on the CPU emulation before it is timed)."""
     from ascendcraft.session import Session
     session = Session(task_id, dsl, llm=client)
     session.run_all()
@@ -74,17 +75,24 @@ def tune_session(task_id: str, dsl: str, client, rounds: int):
     return session
 
 
-def paper_scale(task_id: str, sources: dict, hidden=(1280, 2560, 7168)) -> str:
-    "Modelled speed-ups over modelled eager at T = 4096, n = 4 for each hidden size (markdown)."
+def paper_scale(task_id: str, sources: dict, hidden=(1280, 2560, 7168), history=None) -> str:
+    """Modelled speed-ups over modelled eager at T = 4096, n = 4 for each hidden size (markdown).
+
+    Every kernel is verified on the CPU emulation (at the CI size) before it is timed, once for all hidden sizes;
+    a kernel already verified in `history` (a rule-lowered session's TuningHistory) keeps that verdict."""
     from ascendcraft.generate import evaluate_modelled
     from ascendcraft.taskset import get_task
     task = get_task(task_id)
+    verdicts = {v.dsl: v.evaluation.verification for v in (history.variants if history else [])
+                if v.evaluation.verification is not None}
+    evaluators = {c: evaluate_modelled(task, size={"hidden": c}, verdicts=verdicts) for c in hidden}
     rows = ["| variant | " + " | ".join(f"C = {c}" for c in hidden) + " |", "|---|" + "---|" * len(hidden)]
     for name, dsl in sources.items():
         cells = []
         for c in hidden:
-            e = evaluate_modelled(task, size={"hidden": c})(dsl)
-            cells.append(f"{e.speedup:.2f}x ({e.kernel_us:,.0f} µs, {e.verdict})" if e.correct else "incorrect")
+            e = evaluators[c](dsl)
+            cells.append(f"{e.speedup:.2f}x ({e.kernel_us:,.0f} µs, {e.verdict})" if e.correct
+                         else f"incorrect ({e.failed_at})")
         rows.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
@@ -107,7 +115,8 @@ def record():
         for task_id, rounds in (("mhc_post", 2), ("mhc_post_grad", 3)):
             record_ = first_kernel(task_id, client)
             assert record_.ok, record_.attempts[-1].problems
-            tune_session(task_id, record_.result, client, rounds)
+            session = tune_session(task_id, record_.result, client, rounds)
+            print(f"{task_id}:\n{session.history.table()}\n")
         assert len(srv.chat_requests) == len(script), f"{len(srv.chat_requests)} requests for {len(script)} answers"
         for old in RECORDINGS.glob("*/*.json"):
             if json.loads(old.read_text())["purpose"].split(":")[1] in tasks: old.unlink()

@@ -6,7 +6,9 @@ import pytest
 import torch
 
 from ascendcraft.config import load_settings
-from ascendcraft.generate import (Evaluation, TuningHistory, Variant, examples_root, generate_dsl, llm_passes, tune)
+from ascendcraft.generate import (Evaluation, TuningHistory, Variant, category_examples, evaluate_modelled, examples_root,
+                                  generate_dsl, judge_dsl, llm_passes, operator_family, stage1_messages, tune)
+from ascendcraft.passes import RULE_PASSES, Pass
 from ascendcraft.launch import run_kernel
 from ascendcraft.llm import LLMClient
 from ascendcraft.llm_server import FakeLLMServer
@@ -102,7 +104,7 @@ def test_tuning_keeps_every_variant_and_picks_the_best_correct_one(settings):
         prompt = srv.chat_requests[1].messages[-1]["content"]
     assert [v.correct for v in history.variants] == [True, False, True, False]
     assert history.best.dsl.startswith("# fast")
-    assert "incorrect" in prompt or "faster-but-wrong" in prompt or "v1" in prompt    # the history went back
+    assert "- v1: incorrect" in prompt and "output 'y' does not match the reference" in prompt   # why v1 failed went back
     assert "# fast" in history.diff(2) and "best" in history.table()
 
 
@@ -122,3 +124,66 @@ def test_generate_suite_lays_out_kernels_like_examples_and_resumes(settings, tmp
         assert srv.chat_requests == []
     assert [(r.ok, r.pass_at_1) for r in again] == [(True, True), (True, False)]
     assert "| relu | yes | no | 2 |" in suite_table(again)
+
+
+def test_leave_one_out_leaves_out_the_whole_operator_family(settings):
+    mhc = examples_root() / "mhc"
+    own = {p.stem: p.read_text() for p in mhc.glob("*.py")}
+    assert set(own) == {"mhc_post", "mhc_post_grad"}
+    for task_id in own:
+        shown = category_examples(task_id, "mhc", k=20)
+        assert shown and not any(name.startswith("mhc") for name, _ in shown), [n for n, _ in shown]
+        prompt = stage1_messages(get_task(task_id), category_examples(task_id, "mhc"))[1]["content"]
+        for text in own.values():                   # neither mHC expert kernel, not even a part of one
+            assert text.strip().splitlines()[0] not in prompt and "@kernel\ndef mhc_post" not in prompt
+    # the family is by id: a root id and its `_<suffix>` extensions, nothing else
+    assert operator_family("cumsum_exclusive", ["cumsum", "cumsum_reverse", "masked_cumsum"]) == \
+        {"cumsum", "cumsum_exclusive", "cumsum_reverse"}
+    assert operator_family("softmax", ["log_softmax", "relu"]) == {"softmax"}
+    # and what the model is really sent, through the endpoint
+    with FakeLLMServer(["no answer"]) as srv:
+        generate_dsl(get_task("mhc_post_grad"), client_for(srv, settings), rounds=1)
+        sent = "\n".join(m["content"] for m in srv.chat_requests[0].messages)
+    assert "mhc_post_kernel" not in sent and "Expert kernel `mhc_post" not in sent
+    assert "Expert kernel `relu`" in sent
+
+
+def planted(old: str, new: str) -> tuple:
+    """The rule-based passes, except that the compute pass writes `new` for `old`: a real, compiling kernel project
+    that is wrong, as a faulty pass would make it."""
+    rule = next(p for p in RULE_PASSES if p.name == "compute")
+
+    def run(low, prev):
+        project, notes = rule.run(low, prev)
+        text = project[low.names.kernel_file]
+        assert old in text, "the planted bug no longer applies to the lowering"
+        return project.with_file(low.names.kernel_file, text.replace(old, new)), notes
+
+    return tuple(Pass("compute", rule.description, run) if p.name == "compute" else p for p in RULE_PASSES)
+
+
+TAIL = "int32_t n = ScalarMin(tile, end - off);"
+
+
+@pytest.mark.parametrize("old, new, kind, words", [
+    ("LeakyRelu(youtLocal, xinLocal, slope, n);", "LeakyRelu(youtLocal, xinLocal, slope, n / 2);", "mismatch", "out of tolerance"),
+    (TAIL, "int32_t n = tile;", "error", "gm-overlap"),          # forgets the tail: blocks overwrite each other
+], ids=["half-computed-tile", "missing-tail"])
+def test_a_variant_the_interpreter_accepts_but_the_emulator_rejects_is_not_counted(old, new, kind, words):
+    assert judge_dsl(TASK, GOOD, "leaky_relu.py")[1] == []          # the DSL is right: the interpreter accepts it
+    wrong = evaluate_modelled(TASK, passes=planted(old, new))(GOOD)
+    assert not wrong.correct and wrong.failed_at == "emulator"
+    assert wrong.kernel_us is None and wrong.speedup is None                  # no speed-up for a wrong kernel
+    assert wrong.verification.kind == kind and not wrong.verification.passed
+    assert words in wrong.problems[0] and "CPU emulation" in wrong.problems[0]
+    history = TuningHistory()
+    history.add(Variant("v0", GOOD, "llm", wrong))
+    assert history.best is None and "| no (emulator) |" in history.table()
+
+
+def test_a_correct_variant_is_verified_once_on_the_emulator_and_timed_at_each_size():
+    verdicts = {}                                   # DSL -> emulator verdict, shared by evaluators of several sizes
+    small, full = (evaluate_modelled(TASK, size=size, verdicts=verdicts)(GOOD) for size in ("small", "full"))
+    assert small.correct and full.correct and list(verdicts) == [GOOD]
+    assert full.verification is small.verification and full.verification.passed and full.verification.size == "small"
+    assert 0 < small.kernel_us < full.kernel_us and full.speedup > 0 and "| MTE2 |" in full.breakdown
