@@ -23,7 +23,7 @@ from .interp import from_array, to_array
 from .lower import Names
 
 # %% auto #0
-__all__ = ['target_of', 'default_target', 'host_args', 'kernel_args', 'KernelRun', 'run_kernel', 'trace_kernel']
+__all__ = ['target_of', 'default_target', 'host_args', 'kernel_args', 'KernelRun', 'tiling_refusal', 'run_kernel', 'trace_kernel']
 
 # %% ../nbs/15_launch.ipynb #68cdab6b
 def target_of(soc) -> Target:
@@ -86,9 +86,25 @@ def _check_blocks(program: Program, plan: HostPlan, run: emu.Run):
                                           hint="the host file was edited by hand or the host pass has a bug"), "run")
 
 
+def tiling_refusal(run: emu.Run) -> str | None:
+    "The host tiling function's message when it refused the shapes of a run (it prints it and returns 2), else None."
+    if not any(d.kind == "host-tiling" for d in run.errors): return None
+    lines = [line.strip() for line in run.stderr.splitlines() if line.strip()]
+    return lines[0] if lines else "the tiling function gave no reason"
+
+
+def _refused(program: Program, plan: HostPlan, message: str) -> AscendCraftError:
+    names = Names(program.name)
+    shapes = ", ".join(f"{k}={list(v.shape) if isinstance(v, TensorSpec) else v}" for k, v in plan.binding.items())
+    return AscendCraftError(Diagnostic(
+        "host-refused", f"{names.tiling_func}() refused {shapes}: {message}", file=names.host_file,
+        hint="the kernel was lowered and proven for other shapes; lower it again with these among the bindings "
+             "(Pipeline(dsl, bindings=[...]) or a task whose shapes include them)"), "run")
+
+
 def run_kernel(build: emu.Build, program: Program, values: dict, *, target: Target | None = None, poison: int = 0xA5,
                settings: Settings | None = None) -> KernelRun:
-    "Run a built project on host-parameter `values` (tensors / numbers); raise on bad arguments, not on kernel faults."
+    "Run a built project on host-parameter `values` (tensors / numbers); raise on bad arguments (and refused shapes), not on kernel faults."
     settings = settings or load_settings()
     target = target or default_target(settings)
     arrays = {k: to_array(v)[0] for k, v in values.items() if not isinstance(v, (int, float, bool))}
@@ -96,6 +112,7 @@ def run_kernel(build: emu.Build, program: Program, values: dict, *, target: Targ
     plan = evaluate_host(program, binding, target)
     run = emu.run(build, kernel_args(program, plan, arrays), host_args=host_args(program, plan, target),
                   poison=poison, ub_bytes=target.ub_bytes, cores=target.cores, settings=settings)
+    if (message := tiling_refusal(run)) is not None: raise _refused(program, plan, message)
     _check_blocks(program, plan, run)
     outputs = {}
     if run.ok:
@@ -106,9 +123,25 @@ def run_kernel(build: emu.Build, program: Program, values: dict, *, target: Targ
 
 def trace_kernel(build: emu.Build, program: Program, binding: dict, *, target: Target | None = None,
                  settings: Settings | None = None):
-    "Trace a built project from shapes (`TensorSpec`s) and host scalars — nothing is allocated."
+    "Trace a built project from shapes (`TensorSpec`s) and host scalars — nothing is allocated; raise on refused shapes."
     settings = settings or load_settings()
     target = target or default_target(settings)
     plan = evaluate_host(program, binding, target)
-    return emu.trace(build, kernel_args(program, plan, None), host_args=host_args(program, plan, target),
-                     ub_bytes=target.ub_bytes, cores=target.cores, settings=settings)
+    try:
+        return emu.trace(build, kernel_args(program, plan, None), host_args=host_args(program, plan, target),
+                         ub_bytes=target.ub_bytes, cores=target.cores, settings=settings)
+    except AscendCraftError as e:
+        if not any(d.kind == "host-tiling" for d in e.diagnostics): raise
+        raise _refused(program, plan, _tiling_message(build, program, plan, target, settings)) from None
+
+
+def _tiling_message(build: emu.Build, program: Program, plan: HostPlan, target: Target, settings: Settings) -> str:
+    "Why the host tiling function refused `plan`'s shapes: the emulator's trace keeps no stderr, so ask it again in a run."
+    # The tiling function runs before any tensor is touched and refuses the same arguments again, so one-element
+    # stand-ins are enough (and nothing of full size is allocated).
+    args = [emu.GM(a.name, np.zeros(1, a.dtype), "in") if isinstance(a, emu.GM) and a.role == "in" else
+            emu.GM(a.name, None, "out", shape=(1,), dtype=a.dtype) if isinstance(a, emu.GM) else a
+            for a in kernel_args(program, plan, None)]
+    run = emu.run(build, args, host_args=host_args(program, plan, target), ub_bytes=target.ub_bytes, cores=target.cores,
+                  settings=settings)
+    return tiling_refusal(run) or "the tiling function refused them (its message was lost)"

@@ -7,19 +7,26 @@ Docs: https://ascendcraft.github.io/ascendcraft/lower.html.md"""
 # %% ../nbs/12_lower.ipynb #3e7888ef
 from __future__ import annotations
 
+import dataclasses
+import functools
+import math
 import re
 from dataclasses import dataclass, field
 
-from .check import Analysis, KernelFacts, Range, TensorSpec, _exprs_of, _gets, _reads_writes, range_of
+from ascendcraft.check import (
+    TOP, Analysis, KernelFacts, Range, Target, TensorSpec, _alignment_checks, _assignments, _b, _exprs_of, _gets, _mul,
+    _reads_writes, _Report, join, range_of, s_self_ref,
+)
 from ascendcraft.dsl import (
     DTYPES, PRIMS, Assign, BinOp, BoolOp, BufferDecl, Call, Compare, Const, DType, For, Function, GetValue,
     GmRef, If, IfExp, Launch, Load, Loc, Name, Param, Program, SetValue, Slice, Stage, Store, SyncAll, UbRef,
-    UnaryOp, VecOp, Workspace, Assert, names_in, walk,
+    UnaryOp, VecOp, Workspace, Assert, expr_children, names_in, walk,
 )
 
 # %% auto #0
-__all__ = ['CXX_RESERVED', 'HELPERS', 'HELPER_DEPENDS', 'VEC_TEMPLATES', 'ROUND_ENUM', 'camel', 'Names', 'que', 'tbuf', 'local',
-           'gm', 'Scalar', 'StageFn', 'Lowering', 'build_lowering', 'ident', 'helper_names', 'helper_source',
+__all__ = ['INT32_MAX', 'GROWTH_STEPS', 'CXX_RESERVED', 'HELPERS', 'HELPER_DEPENDS', 'VEC_TEMPLATES', 'ROUND_ENUM', 'camel',
+           'Names', 'que', 'tbuf', 'local', 'gm', 'Scalar', 'StageFn', 'Lowering', 'folded_range', 'division_range',
+           'Broken', 'Envelope', 'find_envelope', 'build_lowering', 'ident', 'helper_names', 'helper_source',
            'float_literal', 'ExprPrinter', 'element_cxx', 'ub_operand', 'scalar_operand', 'print_vecop', 'CopyShape',
            'copy_shape', 'load_call', 'store_call', 'hoisted_locals', 'BodyPrinter']
 
@@ -87,8 +94,9 @@ class Lowering:
     buffers: dict = field(default_factory=dict)      # name -> BufferDecl
     setup: list = field(default_factory=list)        # top-level Assigns computed in Init()
     tiling_fields: list = field(default_factory=list)  # (name, cxx type, comment)
-    aligned: dict = field(default_factory=dict)      # (line, col) of a copy -> aligned for every binding
+    aligned: dict = field(default_factory=dict)      # (line, col) of a copy -> aligned for every binding and the envelope
     large: set = field(default_factory=set)          # kernel tensors that can exceed 2**31 elements
+    envelope: Envelope | None = None                 # the runtime values the kernel is proven for (None: no bindings)
 
     @property
     def facts(self) -> list: return self.analysis.facts
@@ -148,6 +156,498 @@ def _loop_type(loop: For, facts: list) -> str:
         if not (-2**31 <= r.lo + min(step.lo, 0) and r.hi + max(step.hi, 0) < 2**31): return "int64_t"
     return "int32_t"
 
+# %% ../nbs/12_lower.ipynb #17fff240
+INT32_MAX = 2**31 - 1
+
+
+def _is_division(e) -> bool:
+    "A division whose divisor is not a literal (the per-binding analysis only divides by constants)."
+    if isinstance(e, BinOp): return e.op in ("//", "%") and not isinstance(e.right, Const)
+    return isinstance(e, Call) and e.func in ("ceil_div", "align_up") and not isinstance(e.args[1], Const)
+
+
+def _loop_remainders(kernel: Function) -> dict:
+    "loop variable -> its For, for loops whose `stop - var` (or `var - stop`, stepping down) stays at least 1 inside them."
+    assigned = {}
+    for s, _ in walk(kernel.body):
+        if isinstance(s, (Assign, For)):
+            name = s.target if isinstance(s, Assign) else s.var
+            assigned[name] = assigned.get(name, 0) + 1
+    out = {}
+    for loop in (s for s, _ in walk(kernel.body) if isinstance(s, For)):
+        inside = {s.target if isinstance(s, Assign) else s.var for s, _ in walk(loop.body) if isinstance(s, (Assign, For))}
+        if assigned[loop.var] == 1 and not names_in(loop.stop) & inside:   # one loop owns the name; its bound stays put
+            out[loop.var] = loop
+    return out
+
+
+class _Folder:
+    "Rewrites expressions for the interval analysis: divisions by non-literals and loop remainders become fresh names."
+
+    def __init__(self, remainders: dict, prefix: str = "$fold"):
+        self.remainders = remainders   # loop variable -> For (see `_loop_remainders`)
+        self.prefix = prefix
+        self.table: dict = {}          # fresh name -> ('division' | 'remainder', expression with folded operands), inner first
+
+    def fresh(self, prefix: str) -> _Folder:
+        "A folder for other expressions of the same kernel, with its own names."
+        return _Folder(self.remainders, prefix)
+
+    def _remainder(self, e):
+        "The loop behind `stop - var` (or `var - stop` for a loop stepping down), if `e` is one."
+        if not (isinstance(e, BinOp) and e.op == "-"): return None
+        for var, bound in ((e.right, e.left), (e.left, e.right)):
+            loop = self.remainders.get(var.id) if isinstance(var, Name) else None
+            if loop is not None and bound == loop.stop and (var is e.right) == (not _steps_down(loop)): return loop
+        return None
+
+    def __call__(self, e):
+        "`e` with its divisions and loop remainders replaced by fresh names (`e` itself when it has none)."
+        match e:
+            case BinOp(op=op, left=l, right=r): parts, make = (l, r), lambda a, b: BinOp(op, a, b, e.loc)
+            case UnaryOp(op=op, operand=o): parts, make = (o,), lambda a: UnaryOp(op, a, e.loc)
+            case Compare(op=op, left=l, right=r): parts, make = (l, r), lambda a, b: Compare(op, a, b, e.loc)
+            case BoolOp(op=op, values=vs): parts, make = tuple(vs), lambda *a: BoolOp(op, a, e.loc)
+            case IfExp(test=t, body=b, orelse=o): parts, make = (t, b, o), lambda *a: IfExp(*a, e.loc)
+            case Call(func=f, args=args): parts, make = tuple(args), lambda *a: Call(f, a, e.loc)
+            case _: return e                # names, constants, GetValue (data: the analysis knows nothing of it)
+        folded = tuple(x if isinstance(x, UbRef) else self(x) for x in parts)
+        new = e if all(a is b for a, b in zip(folded, parts)) else make(*folded)
+        loop = self._remainder(e)
+        kind = "division" if _is_division(new) else "remainder" if loop is not None else None
+        if kind is None: return new
+        name = f"{self.prefix}{len(self.table)}"
+        self.table[name] = (kind, new, loop)
+        return Name(name, e.loc)
+
+
+def _steps_down(loop: For) -> bool:
+    return isinstance(loop.step, Const) and loop.step.value < 0
+
+
+_EXPRESSIONS = (Const, Name, BinOp, UnaryOp, Compare, BoolOp, IfExp, Call, GetValue)
+
+
+@functools.lru_cache(maxsize=None)
+def _tree_fields(cls) -> tuple:
+    "The fields of a DSL statement or reference class that may hold expressions."
+    if not dataclasses.is_dataclass(cls) or cls in (Loc, DType, Param): return ()
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init and f.name != "loc")
+
+
+def _fold_tree(node, folder: _Folder):
+    "A statement, reference or list of them with every expression in it folded."
+    if isinstance(node, (list, tuple)):
+        items = [_fold_tree(x, folder) for x in node]
+        return node if all(a is b for a, b in zip(items, node)) else type(node)(items)
+    if isinstance(node, _EXPRESSIONS): return folder(node)
+    names = _tree_fields(type(node))
+    if not names: return node
+    changes = {k: _fold_tree(getattr(node, k), folder) for k in names}
+    if all(v is getattr(node, k) for k, v in changes.items()): return node
+    return dataclasses.replace(node, **changes)
+
+
+def folded_range(entry: tuple, env) -> Range:
+    "The range of one folded name: a division or a loop remainder, its operands in `env`."
+    kind, e, loop = entry
+    if kind == "division": return division_range(e, env)
+    r = range_of(e, env)                                   # stop - var: at least 1 while the loop runs (var - stop stepping down)
+    step = range_of(loop.step, env)
+    if (step.hi is not None and step.hi < 0) if _steps_down(loop) else (step.lo is not None and step.lo > 0):
+        return Range(1 if r.lo is None else max(r.lo, 1), r.hi, r.div)
+    return r
+
+# %% ../nbs/12_lower.ipynb #0a8785fd
+def _floordiv_interval(a: Range, d: Range) -> Range:
+    "a // d for d >= 1 (Python semantics: rounding towards minus infinity)."
+    if a.lo is not None and a.lo >= 0:
+        lo = a.lo // d.hi if d.hi is not None else 0
+    else:
+        lo = None if a.lo is None else a.lo // d.lo
+    if a.hi is None: hi = None
+    elif a.hi >= 0: hi = a.hi // d.lo
+    else: hi = a.hi // d.hi if d.hi is not None else -1
+    return Range(lo, hi, 1)
+
+
+def _block_share(a, d, env) -> Range | None:
+    "`(block_idx() + c) * X // block_num()`, c 0 or 1, X >= 0: a block's end of an even split of X, within 0..X."
+    if d != Call("block_num", ()) or not (isinstance(a, BinOp) and a.op == "*"): return None
+    for idx, x in ((a.left, a.right), (a.right, a.left)):
+        c = 0 if idx == Call("block_idx", ()) else idx.right.value if (
+            isinstance(idx, BinOp) and idx.op == "+" and idx.left == Call("block_idx", ()) and isinstance(idx.right, Const)) else None
+        rx = range_of(x, env)
+        if c in (0, 1) and rx.lo is not None and rx.lo >= 0: return Range(0, rx.hi, 1)
+    return None
+
+
+def division_range(e, env) -> Range:
+    "The range of a division (`_is_division`) whose operands have the ranges `env` gives."
+    op, (a, d) = (e.op, (e.left, e.right)) if isinstance(e, BinOp) else (e.func, e.args)
+    ra, rd = range_of(a, env), range_of(d, env)
+    if rd.is_const:  # the same arithmetic as the per-binding analysis
+        same = BinOp(op, Name("$a"), Name("$d")) if isinstance(e, BinOp) else Call(op, (Name("$a"), Name("$d")))
+        return range_of(same, {"$a": ra, "$d": rd})
+    if rd.lo is None or rd.lo < 1: return TOP
+    if op == "//" and (share := _block_share(a, d, env)) is not None: return share
+    if op == "//": return _floordiv_interval(ra, rd)
+    if op == "%":
+        hi = None if rd.hi is None else rd.hi - 1
+        if ra.lo is not None and ra.lo >= 0 and ra.hi is not None: hi = ra.hi if hi is None else min(hi, ra.hi)
+        return Range(0, hi, math.gcd(ra.div, rd.div))
+    neg = Range(None if ra.hi is None else -ra.hi, None if ra.lo is None else -ra.lo, ra.div)
+    q = _floordiv_interval(neg, rd)
+    up = Range(None if q.hi is None else -q.hi, None if q.lo is None else -q.lo, 1)   # ceil_div(a, d) = -((-a) // d)
+    if op == "ceil_div": return up
+    r = _mul(up, rd)                                                              # align_up(a, d) = ceil_div(a, d) * d
+    return Range(r.lo, r.hi, rd.div)
+
+# %% ../nbs/12_lower.ipynb #1f526e3a
+@dataclass
+class _FoldedKernel:
+    "A kernel with its divisions and loop remainders folded into names, ready for interval analysis."
+    kernel: Function
+    folder: _Folder            # the folded names (folder.table), inner first
+    assigns: list              # every Assign (folded), in program order
+    accumulators: set          # names assigned from an expression that uses themselves
+    loops: dict                # loop variable -> For (folded)
+
+    @classmethod
+    def of(cls, kernel: Function) -> _FoldedKernel:
+        folder = _Folder(_loop_remainders(kernel))
+        folded = dataclasses.replace(kernel, body=_fold_tree(kernel.body, folder))
+        assigns = _assignments(kernel.body)
+        accumulators = {s.target for s in assigns if s_self_ref(s.target, assigns)}
+        loops = {s.var: s for s, _ in walk(folded.body) if isinstance(s, For)}
+        return cls(folded, folder, _assignments(folded.body), accumulators, loops)
+
+    def ranges(self, constants: dict, values: dict, blocks: Range, rounds: int = 8) -> dict:
+        "name -> Range of every integer of the kernel when its parameters range over `values` and the block count over `blocks`."
+        env = {n: Range.const(v) for n, v in constants.items() if isinstance(v, int) and not isinstance(v, bool)}
+        env.update(values)
+        env["$blocks"] = Range(0, _b(lambda x: x - 1, blocks.hi), 1)
+        env["$block_num"] = Range(blocks.lo, blocks.hi, 1)
+        for _ in range(rounds):
+            changed = False
+            for name, entry in self.folder.table.items():
+                r = folded_range(entry, env)
+                if env.get(name) != r: env[name] = r; changed = True
+            for loop in self.loops.values():
+                a, b, c = (range_of(x, env) for x in (loop.start, loop.stop, loop.step))
+                if c.is_const and c.lo < 0:
+                    r = Range(_b(lambda x: x + 1, b.lo), a.hi, math.gcd(a.div, -c.lo))
+                else:
+                    r = Range(a.lo, _b(lambda x: x - 1, b.hi), math.gcd(a.div, c.div if not c.is_const else c.lo))
+                if env.get(loop.var) != r: env[loop.var] = r; changed = True
+            seen = {}
+            for s in self.assigns:
+                r = range_of(s.value, env)
+                seen[s.target] = join(seen[s.target], r) if s.target in seen else r
+            for name, r in seen.items():
+                if name in self.accumulators: r = TOP
+                if env.get(name) != r: env[name] = r; changed = True
+            if not changed: break
+        return env
+
+# %% ../nbs/12_lower.ipynb #83be46d9
+@dataclass(frozen=True)
+class Broken:
+    "A proof a candidate envelope breaks."
+    kind: str     # 'type' (an int32_t scalar), 'expr' (a printed expression), 'copy' (a plain DataCopy), 'buffer' (a UB size),
+                  # 'check' (a static check of 04_check)
+    key: object   # the scalar name, the copy's (line, col), the buffer name or the diagnostic kind
+    text: str     # a clause for error messages: "`off` would overflow its int32_t in the kernel"
+
+
+def _parameters_behind(kernel: Function) -> dict:
+    "name -> the kernel parameters its value depends on (through assignments and loop bounds)."
+    params = {p.name for p in kernel.params if p.kind == "scalar"}
+    direct = {}
+    for s, _ in walk(kernel.body):
+        if isinstance(s, Assign): direct.setdefault(s.target, set()).update(names_in(s.value))
+        if isinstance(s, For): direct.setdefault(s.var, set()).update(*(names_in(e) for e in (s.start, s.stop, s.step)))
+    out = {p: {p} for p in params}
+    for _ in range(len(direct) + 1):
+        changed = False
+        for name, used in direct.items():
+            behind = set().union(*(out.get(u, set()) for u in used))
+            if behind != out.get(name): out[name] = behind; changed = True
+        if not changed: break
+    return out
+
+
+def _printed(kernel: Function) -> list:
+    "The kernel's integer expressions whose ranges steer the printer, with the ones the copy and vector templates build."
+    out = []
+    for s, _ in walk(kernel.body):
+        out.extend(e for e in _exprs_of(s) if e is not None)
+        if isinstance(s, VecOp) and s.prim in ("fold_add", "row_sum"):
+            out.append(BinOp("//", s.args[-1], Const(64)))   # the repeat count
+        if isinstance(s, (Load, Store)):
+            shape = copy_shape(s.src if isinstance(s, Load) else s.dst, kernel)
+            out += [shape.base, shape.rows, shape.length, BinOp("//", shape.length, Const(8))]
+            if shape.stride is not None:
+                gap = _simplify(BinOp("-", shape.stride, shape.length))
+                out += [gap, BinOp("//", gap, Const(8))]
+            if s.pitch is not None: out.append(BinOp("//", BinOp("-", s.pitch, shape.length), Const(8)))
+            if isinstance(s, Load) and (s.pad_left is not None or s.pad_right is not None):
+                out.append(_simplify(BinOp("+", BinOp("+", s.pad_left or Const(0), shape.length), s.pad_right or Const(0))))
+    return out
+
+
+def _queries(e, out: set):
+    "The range questions the printer asks about `e` and its parts: (expression, 'fits' | 'nonneg')."
+    if isinstance(e, BinOp):
+        if e.op in ("+", "-", "*"): out.add((e, "fits"))
+        if e.op in ("//", "%"): out.update({(e.left, "nonneg"), (e.right, "nonneg")})
+    for c in expr_children(e): _queries(c, out)
+
+
+def _holds(what: str, r: Range) -> bool:
+    if what == "fits": return r.fits_int32()
+    if what == "nonneg": return r.lo is not None and r.lo >= 0
+    if what == "positive": return r.lo is not None and r.lo > 0
+    return r.hi is not None and r.hi < 0                      # 'negative'
+
+
+def _copy_exprs(s, kernel: Function) -> list:
+    "The expressions that decide a load's or store's lengths and strides."
+    ref = s.src if isinstance(s, Load) else s.dst
+    tensor = kernel.param(ref.tensor)
+    out = [e for ix in ref.index for e in ((ix.start, ix.stop) if isinstance(ix, Slice) else (ix,))]
+    out += list(tensor.dims or ()) + [e for e in (s.pitch, getattr(s, "pad_left", None), getattr(s, "pad_right", None)) if e is not None]
+    return out
+
+
+class _Proofs:
+    "The shape-dependent decisions the bindings proved, and a check of a candidate envelope against them."
+
+    def __init__(self, program: Program, analysis: Analysis, folded: _FoldedKernel, types: dict):
+        self.program, self.analysis, self.folded = program, analysis, folded
+        self.filename = program.filename.replace("\\", "/").rsplit("/", 1)[-1]
+        self.narrow = {n for n, t in types.items() if t == "int32_t" and n not in program.constants}
+        aligned = {}
+        for f in analysis.facts:
+            for key, ok in f.copy_aligned.items(): aligned[key] = aligned.get(key, True) and ok
+        self.aligned = {key for key, ok in aligned.items() if ok}
+        self.decls = {s.name: s for s, _ in walk(folded.kernel.body) if isinstance(s, BufferDecl)}
+        self.kernel = program.kernels[analysis.plans[0].kernel]
+        self.depends = _parameters_behind(self.kernel)
+        # what the printer relies on: sums and products that fit 32 bits, non-negative division operands, loop directions
+        asked = set()
+        for e in _printed(self.kernel): _queries(e, asked)
+        steps = [s.step for s, _ in walk(self.kernel.body) if isinstance(s, For)]
+        asked |= {(step, sign) for step in steps for sign in ("positive", "negative")}
+        self.printed = [(folded.folder(e), what, e) for e, what in sorted(asked, key=repr)
+                        if all(_holds(what, range_of(e, f.ranges)) for f in analysis.facts)]
+        self.checks = 0            # candidates analysed (the search's cost)
+
+    def parameters(self, b: Broken) -> set:
+        "The kernel parameters a broken proof depends on (every one for a static check)."
+        if b.kind == "type": used = {b.key}
+        elif b.kind == "expr": used = names_in(b.key[0])
+        elif b.kind == "buffer": used = names_in(self.decls[b.key].count)
+        elif b.kind == "copy":
+            s = next(s for s, _ in walk(self.kernel.body) if isinstance(s, (Load, Store)) and (s.loc.line, s.loc.col) == b.key)
+            used = set().union(*(names_in(e) for e in _copy_exprs(s, self.kernel)))
+        else: return set().union(*self.depends.values()) | set(self.depends)
+        return set().union(*(self.depends.get(n, {n}) for n in used))
+
+    def facts(self, values: dict, blocks: Range, env: dict | None = None) -> KernelFacts:
+        "The analysis over a whole box, as KernelFacts (no buffer sizes: the host checks UB at run time)."
+        env = env if env is not None else self.folded.ranges(self.program.constants, values, blocks)
+        facts = KernelFacts(env, {}, 0)
+        report = _Report(self.program)
+        _alignment_checks(self.program, self.folded.kernel, self.analysis.plans[0], env, self.decls, facts, report)
+        facts.errors = [d for d in report.items if d.is_error]
+        return facts
+
+    def fits(self, name: str, facts: KernelFacts) -> bool:
+        "Does the int32_t scalar `name` still fit 32 bits (a loop variable: one step past its end too)?"
+        loop = self.folded.loops.get(name)
+        return (_loop_type(loop, [facts]) if loop is not None else _int_type(name, [facts])) == "int32_t"
+
+    def broken(self, values: dict, blocks: Range) -> Broken | None:
+        "None when the box keeps every proof, else the first proof it breaks."
+        return next(self._broken(values, blocks), None)
+
+    def all_broken(self, values: dict, blocks: Range) -> list:
+        "Every proof the box breaks."
+        return list(self._broken(values, blocks))
+
+    def _broken(self, values: dict, blocks: Range):
+        self.checks += 1
+        env = self.folded.ranges(self.program.constants, values, blocks)
+        ranges_only = KernelFacts(env, {}, 0)
+        for n in sorted(self.narrow):
+            if not self.fits(n, ranges_only): yield Broken("type", n, f"`{n}` would overflow its int32_t in the kernel")
+        for name, d in self.decls.items():
+            r = range_of(d.count, env)
+            if r.lo is None or r.lo < 1 or not r.multiple_of(d.dtype.per_block):
+                yield Broken("buffer", name, f"UB buffer `{name}` would not be a whole number of 32-byte blocks")
+        for folded, what, e in self.printed:
+            if not _holds(what, range_of(folded, env)):
+                text = ExprPrinter(None, side="host")(e)
+                yield Broken("expr", (e, what), f"`{text}` would " + {"fits": "overflow 32 bits in the kernel",
+                             "nonneg": "go negative in a kernel division", "positive": "stop being a positive loop step",
+                             "negative": "stop being a negative loop step"}[what])
+        facts = self.facts(values, blocks, env)
+        for line, col in sorted(self.aligned):
+            if not facts.copy_aligned.get((line, col), False):
+                yield Broken("copy", (line, col), f"the copy at {self.filename}:{line} (a plain DataCopy) would not be 32-byte aligned")
+        for d in facts.errors:
+            yield Broken("check", d.kind, f"{d.message.rstrip('.')} ({self.filename}:{d.line})" if d.line else d.message.rstrip("."))
+
+    @staticmethod
+    def can_relax(b: Broken) -> bool:
+        "Does the lowering have a fallback for this proof (int64_t, a widened sum, FloorDiv, DataCopyPad)?"
+        return b.kind in ("type", "expr", "copy")
+
+    def relax(self, b: Broken):
+        "Give up a proof the lowering has a fallback for."
+        if b.kind == "type": self.narrow.discard(b.key)
+        elif b.kind == "copy": self.aligned.discard(b.key)
+        elif b.kind == "expr": self.printed = [p for p in self.printed if (p[2], p[1]) != b.key]
+
+# %% ../nbs/12_lower.ipynb #ef15f8e3
+@dataclass
+class Envelope:
+    "The runtime values a lowered kernel is proven for: a Range per integer tiling field and for the block count."
+    values: dict          # kernel int parameter -> Range (lo, hi; None = unbounded; div: the value is a multiple of it)
+    blocks: Range         # the launch's block count
+    why: dict             # (name, 'lo' | 'hi' | 'div') -> why the limit is there, a clause for error messages ('$blocks' for blocks)
+    facts: KernelFacts    # the analysis over the whole envelope
+    folded: _FoldedKernel
+    narrow: set           # int32_t scalars proven over the envelope
+    points: list | None = None   # only these (values, blocks) pairs, when no box keeps the proofs
+    checks: int = 0       # candidate boxes the search analysed
+
+    def range(self, e) -> Range:
+        "The range of a kernel expression over the whole envelope."
+        from collections import ChainMap
+        folder = self.folded.folder.fresh("$q")
+        folded = folder(e)
+        if not folder.table: return range_of(folded, self.facts.ranges)
+        env = ChainMap({}, self.facts.ranges)
+        for name, entry in folder.table.items(): env.maps[0][name] = folded_range(entry, env)
+        return range_of(folded, env)
+
+    def __repr__(self):
+        def show(r): return f"{'' if r.lo is None else r.lo}..{'' if r.hi is None else r.hi}" + (f" %{r.div}" if r.div > 1 else "")
+        if self.points is not None: return f"Envelope(only the {len(self.points)} analysed value sets)"
+        return f"Envelope(blocks {show(self.blocks)}; " + ", ".join(f"{n} {show(r)}" for n, r in self.values.items()) + ")"
+
+
+def _with(values: dict, name: str, **change) -> dict:
+    "`values` with one Range changed."
+    r = values[name]
+    return {**values, name: Range(change.get("lo", r.lo), change.get("hi", r.hi), change.get("div", r.div))}
+
+
+def _units(kernel: Function, decls) -> list:
+    "Alignment units to try as divisors, smallest first: elements per 32-byte block of each dtype, then per 256-byte repeat."
+    dtypes = {p.dtype for p in kernel.params if p.kind == "gm"} | {d.dtype for d in decls.values()}
+    return sorted({dt.per_block for dt in dtypes} | {dt.per_repeat for dt in dtypes})
+
+# %% ../nbs/12_lower.ipynb #6aa6ea53
+GROWTH_STEPS = (2, 6, 12, 20)   # upper bounds grow by 2**k, k in turn, while every proof holds
+
+
+def find_envelope(program: Program, analysis: Analysis, types: dict, cores: int = 48) -> Envelope | None:
+    "The box of runtime values (found by search) over which every proof of the bindings holds; None without bindings."
+    if not analysis.plans: return None
+    kernel = program.kernels[analysis.plans[0].kernel]
+    folded = _FoldedKernel.of(kernel)
+    proofs = _Proofs(program, analysis, folded, types)
+    ints = [(a, p.name) for a, p in zip(program.launch.args, kernel.params) if p.kind == "scalar" and p.scalar == "int"]
+    fixed = {n: Range.const(analysis.plans[0].args[n]) for a, n in ints if names_in(a) <= set(program.constants)}
+    names = [n for _, n in ints if n not in fixed]            # the values that vary with the shapes (not a constant's)
+    seen = {n: [plan.args[n] for plan in analysis.plans] for n in names}
+    hull = {n: Range(min(v), max(v), math.gcd(*v)) for n, v in seen.items()}
+    counts = [plan.blocks for plan in analysis.plans]
+    blocks_hull = Range(min(counts), max(counts), 1)
+    units = _units(kernel, proofs.decls)
+    # the divisors each value may need, smallest first (the last is the bindings' own: every proof holds with it)
+    ladders = {n: [1, *sorted({math.gcd(r.div, u) for u in units} - {1, r.div}), r.div] if r.div > 1 else [r.div]
+               for n, r in hull.items()}
+    why = {}
+
+    def floor(r): return 1 if r.lo >= 1 else 0 if r.lo >= 0 else r.lo
+
+    def box(widen: bool, level: dict) -> tuple:
+        values = {n: Range(floor(r) if widen else r.lo, r.hi, ladders[n][level[n]]) for n, r in hull.items()}
+        return values | fixed, (Range(1, max(blocks_hull.hi, cores), 1) if widen else blocks_hull)
+
+    # 1. the widened hull (lower bounds 1 or 0, every core, divisors 1). A proof it breaks raises the divisors of
+    #    the values that proof depends on; else the proof is given up when the lowering has a fallback for it
+    #    (an int64_t scalar, a widened sum, FloorDiv, DataCopyPad: the interval box loses correlations every
+    #    binding had, and smaller shapes matter more than a 32-bit scalar); else the widening is given up; else
+    #    the kernel is proven for the analysed values only.
+    widen, level, shared = True, {n: 0 for n in names}, set()
+    while found := proofs.all_broken(*box(widen, level)):
+        raise_ = {n for b in found if b.kind in ("copy", "buffer", "check")      # proofs a larger divisor may restore
+                  for n in proofs.parameters(b) & set(names) if level[n] < len(ladders[n]) - 1}
+        b = found[0]
+        if raise_:
+            for n in sorted(raise_, key=names.index):
+                level[n] += 1
+                why[(n, "div")] = f"otherwise {next(x for x in found if n in proofs.parameters(x)).text}"
+            if len(raise_) > 1: shared.update(raise_)
+            for x in found:
+                if x.kind in ("type", "expr"): proofs.relax(x)      # no divisor brings these back
+        elif all(proofs.can_relax(x) for x in found):
+            for x in found: proofs.relax(x)
+        elif widen:
+            widen = False
+            b = next(x for x in found if not proofs.can_relax(x))
+            for n in names: why[(n, "lo")] = f"below it {b.text}"
+            why[("$blocks", "hi")] = f"beyond it {b.text}"
+        elif any(level[n] < len(ladders[n]) - 1 for n in names):
+            level = {n: len(ladders[n]) - 1 for n in names}
+        else:
+            b = next(x for x in found if not proofs.can_relax(x))
+            points = [({n: plan.args[n] for n in names}, plan.blocks) for plan in analysis.plans]
+            return Envelope(hull | fixed, blocks_hull, {("*", "points"): b.text}, proofs.facts(hull | fixed, blocks_hull),
+                            folded, set(proofs.narrow), points, proofs.checks)
+    # a divisor raised together with others may not be needed: try it lower on its own
+    for n in sorted(shared, key=names.index):
+        for lower in range(level[n]):
+            if proofs.broken(*box(widen, {**level, n: lower})) is None:
+                level[n] = lower
+                break
+    values, blocks = box(widen, level)
+    # 2. every upper bound grows by the same factor while the proofs hold (int32_t fields stop at 2**31 - 1)
+    follows_shape = blocks_hull.hi > cores                      # a block count not capped by the cores grows too
+    base, base_blocks = values, blocks
+
+    def grown(k: int) -> tuple:
+        out = dict(fixed)
+        for n in names:
+            r = base[n]
+            hi, lo = (r.hi << k if r.hi > 0 else r.hi), (r.lo << k if r.lo < 0 else r.lo)
+            if n in proofs.narrow: hi, lo = min(hi, INT32_MAX), max(lo, -2**31)
+            out[n] = Range(lo, hi, r.div)
+        return out, Range(base_blocks.lo, min(base_blocks.hi << k, 65535), 1) if follows_shape else base_blocks
+
+    stop, done = None, 0
+    for k in GROWTH_STEPS:
+        if (stop := proofs.broken(*grown(k))) is not None: break
+        values, blocks, done = *grown(k), k
+    if stop is not None:                                        # halve the bracket (in powers of two) down to 2x
+        while k - done > 1:
+            mid = (k + done) // 2
+            if (b := proofs.broken(*grown(mid))) is None: values, blocks, done = *grown(mid), mid
+            else: k, stop = mid, b
+    beyond = f"with every tiling value {2 ** (k - done)}× larger, {stop.text}" if stop else "larger values were not analysed"
+    for n, r in values.items():
+        if n in proofs.narrow and r.hi == INT32_MAX: why[(n, "hi")] = f"`{n}` is an int32_t tiling field"
+        why.setdefault((n, "hi"), beyond)
+        why.setdefault((n, "lo"), "smaller values were not analysed")
+        why.setdefault((n, "div"), "other values were not analysed")
+    why.setdefault(("$blocks", "hi"), beyond if follows_shape else "more blocks were not analysed")
+    return Envelope(values, blocks, why, proofs.facts(values, blocks), folded, set(proofs.narrow), None, proofs.checks)
+
 # %% ../nbs/12_lower.ipynb #951ecd85
 def _assigned_in(body) -> dict:
     "name -> list of (Assign, enclosing Stage or None)."
@@ -186,13 +686,17 @@ def _setup_assigns(kernel: Function, params: set) -> list:
     return [s for s in out if s.target not in assigned_twice]
 
 
-def build_lowering(program: Program, analysis: Analysis) -> Lowering:
-    "Everything the passes need to know, from a checked program and its analysis."
+def build_lowering(program: Program, analysis: Analysis, target: Target | None = None) -> Lowering:
+    "Everything the passes need to know, from a checked program and its analysis (`target`: the chip, for its core count)."
     kernel = program.kernel
     low = Lowering(program, analysis, Names(program.name), kernel)
     low.buffers = {s.name: s for s in kernel.body if isinstance(s, BufferDecl)}
     params = {p.name for p in kernel.params if p.kind == "scalar"} | set(program.constants)
     types = _scalar_types(program, kernel, analysis.facts)
+    low.envelope = find_envelope(program, analysis, types, (target or Target()).cores)
+    if low.envelope is not None:  # a proof the envelope gave up falls back to 64 bits
+        types = {n: "int64_t" if t == "int32_t" and n not in program.constants and n not in low.envelope.narrow else t
+                 for n, t in types.items()}
     low.setup = _setup_assigns(kernel, params)
     setup_names = {s.target for s in low.setup}
     assigned, used = _assigned_in(kernel.body), _used_in(kernel.body)
@@ -230,7 +734,7 @@ def build_lowering(program: Program, analysis: Analysis) -> Lowering:
     workspaces = [s for s in program.host.body if isinstance(s, Workspace)]
     for w in workspaces:
         low.tiling_fields.append((f"{w.name}_offset", "int64_t", f"byte offset of workspace {w.name} in the launch workspace"))
-    for facts in analysis.facts:
+    for facts in analysis.facts + ([low.envelope.facts] if low.envelope else []):
         for key, ok in facts.copy_aligned.items():
             low.aligned[key] = low.aligned.get(key, True) and ok
     low.stages = _stage_functions(low, kernel)
@@ -366,9 +870,10 @@ class ExprPrinter:
         return "int"
 
     def _range(self, e) -> list:
+        "The ranges of a kernel expression under every binding and over the envelope."
         if not (self.low and self.side == "kernel"): return []
-        from ascendcraft.check import range_of
-        return [range_of(e, f.ranges) for f in self.low.facts]
+        out = [range_of(e, f.ranges) for f in self.low.facts]
+        return out + [self.low.envelope.range(e)] if self.low.envelope is not None else out
 
     def nonneg(self, e) -> bool:
         rs = self._range(e)
@@ -561,9 +1066,9 @@ def _dims(p: Param) -> tuple:
     return tuple(p.dims) if p.dims else (Name(f"{p.name}_numel"),)
 
 
-def copy_shape(ref: GmRef, low: Lowering) -> CopyShape:
-    "Base offset, rows, length and row stride of a GM region."
-    p = low.kernel.param(ref.tensor)
+def copy_shape(ref: GmRef, kernel: Function) -> CopyShape:
+    "Base offset, rows, length and row stride of a GM region of one of `kernel`'s tensors."
+    p = kernel.param(ref.tensor)
     dims = _dims(p)
     index = ref.index
     if not index:  # the whole tensor: one contiguous run of all its elements
@@ -626,7 +1131,7 @@ def _blocks(elements, per_block: int, pr) -> str:
 
 def load_call(s: Load, low: Lowering, pr: ExprPrinter, padded: bool) -> str:
     "The AscendC call for a load: aligned DataCopy, or DataCopyPad when `padded` or when it pads."
-    shape = copy_shape(s.src, low)
+    shape = copy_shape(s.src, low.kernel)
     dt = low.kernel.param(s.src.tensor).dtype
     T, pb = dt.cpp, dt.per_block
     dst, src = ub_operand(s.dst, pr), f"{gm(s.src.tensor)}[{pr(shape.base)}]"
@@ -655,7 +1160,7 @@ def load_call(s: Load, low: Lowering, pr: ExprPrinter, padded: bool) -> str:
 
 def store_call(s: Store, low: Lowering, pr: ExprPrinter, padded: bool) -> str:
     "The AscendC call for a store: aligned DataCopy, or DataCopyPad when `padded`."
-    shape = copy_shape(s.dst, low)
+    shape = copy_shape(s.dst, low.kernel)
     dt = low.kernel.param(s.dst.tensor).dtype
     T, pb = dt.cpp, dt.per_block
     dst, src = f"{gm(s.dst.tensor)}[{pr(shape.base)}]", ub_operand(s.src, pr)

@@ -798,6 +798,11 @@ plan = ext.{names.op}_plan({call})        # block_dim, workspace_bytes, tiling (
 
 `core_num` and `ub_bytes` default to {target.cores} and {target.ub_bytes} ({target.name}), the values the CPU
 emulation used, so the device runs the tiling that was verified. Launches go to torch_npu's current stream.
+
+Shapes the kernel was not lowered and proven for — a count past a 32-bit tiling field, a row length that breaks
+an aligned `DataCopy`, buffers larger than `ub_bytes` — are refused by `{names.tiling_func}` before anything is
+launched: `ext.{names.op}` and `ext.{names.op}_plan` raise a `RuntimeError` naming the value, its limit and why.
+Lower the DSL again with those shapes among the bindings to get a kernel proven for them.
 """
 
 # %% ../nbs/16_npu.ipynb #d5d9f424

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .ascendc import KernelProject
-from .check import Analysis, TensorSpec
+from .check import Analysis, TensorSpec, _gets
 from .diagnostics import AscendCraftError, Diagnostic
 from ascendcraft.dsl import (
-    Assert, Assign, BufferDecl, Const, For, GetValue, If, Launch, Load, Name, Param, Program, SetValue, Stage,
-    Store, SyncAll, UbRef, VecOp, Workspace, walk,
+    Assert, Assign, BinOp, BufferDecl, Call, Const, For, GetValue, If, IfExp, Launch, Load, Name, Param, Program,
+    SetValue, Stage, Store, SyncAll, UbRef, UnaryOp, VecOp, Workspace, expr_children, names_in, walk,
 )
 from .interp import stage_roles
 from ascendcraft.lower import (
@@ -25,9 +25,9 @@ from ascendcraft.lower import (
 )
 
 # %% auto #0
-__all__ = ['HELPER_ANCHOR', 'RULE_PASSES', 'Pass', 'AnchorMissing', 'fill', 'ensure_helpers', 'tiling_header', 'host_source',
-           'entry_params', 'kernel_skeleton', 'host_pass', 'init_pass', 'stage_function', 'compute_pass', 'align_pass',
-           'lower_all']
+__all__ = ['HELPER_ANCHOR', 'REFUSED_HELPER', 'INT32_LIMIT', 'RULE_PASSES', 'Pass', 'AnchorMissing', 'fill', 'ensure_helpers',
+           'tiling_header', 'host_source', 'c_string', 'bound_guards', 'ub_guard', 'host_guards', 'entry_params',
+           'kernel_skeleton', 'host_pass', 'init_pass', 'stage_function', 'compute_pass', 'align_pass', 'lower_all']
 
 # %% ../nbs/13_passes.ipynb #084ae447
 @dataclass(frozen=True)
@@ -60,13 +60,17 @@ HELPER_ANCHOR = "TODO(compute pass): scalar helpers"
 
 
 def ensure_helpers(text: str, used: set) -> str:
-    "Make the file define every scalar helper it uses, as one block in dependency order."
+    "Make the file define exactly the scalar helpers it uses (`used` and those it calls), as one block in dependency order."
     from ascendcraft.lower import HELPERS, helper_names
     present = [n for n in HELPERS if HELPERS[n] in text]
-    wanted = helper_names(set(used) | set(present))
+    rest = text
+    for n in present: rest = rest.replace(HELPERS[n], "")
+    called = {n for n in HELPERS if re.search(rf"\b{n}\(", rest)}   # a copy the align pass rewrote may have been the last caller
+    wanted = helper_names(set(used) | called)
     if wanted == present: return text
     first = min((text.index(HELPERS[n]) for n in present), default=None)
     for n in present: text = text.replace(HELPERS[n] + "\n\n", "", 1).replace(HELPERS[n] + "\n", "", 1)
+    if not wanted: return text
     block = "\n\n".join(HELPERS[n] for n in wanted) + "\n\n"
     anchor = f"// {HELPER_ANCHOR}"
     if first is not None: return text[:first] + block + text[first:]
@@ -135,23 +139,17 @@ def _host_body(low: Lowering) -> tuple:
                 kernel = program.kernels[k]
                 lines.append(f"const int64_t blockCount = {pr(b)};  // {low.dsl(s.loc)}  launch({k}, …)")
                 lines.append('if (blockCount < 1 || blockCount > 65535) return "the launch needs 1 to 65535 blocks";')
+                counts = _element_counts(kernel, args, outputs, {w for w, _ in workspaces})
+                lines.extend(host_guards(low, pr, kernel, args, counts))
                 for arg, kp in zip(args, kernel.params):
                     if kp.kind == "scalar":
                         cxx = low.scalars[kp.name].cxx
                         lines.append(f"tiling->{kp.name} = static_cast<{cxx}>({pr(arg)});")
-                ws_names = {w for w, _ in workspaces}
-                offset_lines, offset = [], "0"
-                for arg, kp in zip(args, kernel.params):
+                for kp in kernel.params:
                     if kp.kind != "gm": continue
-                    src = arg.id
-                    if src in ws_names:
-                        count = f"{ident(src)}_count"
-                    elif any(o.name == src for o in outputs):
-                        count = f"{ident(src)}->numel"
-                    else:
-                        count = f"{ident(src)}.numel"
                     cxx = next(t for n, t, _ in low.tiling_fields if n == f"{kp.name}_numel")
-                    lines.append(f"tiling->{kp.name}_numel = static_cast<{cxx}>({count});")
+                    lines.append(f"tiling->{kp.name}_numel = static_cast<{cxx}>({counts[kp.name]});")
+                offset = "0"
                 for w, dt in workspaces:
                     lines.append(f"tiling->{w}_offset = {offset};")
                     offset = f"{w}_end"
@@ -160,6 +158,18 @@ def _host_body(low: Lowering) -> tuple:
                 lines.append("*blockDim = static_cast<uint32_t>(blockCount);")
     lines.append('return "";')
     return lines, pr.used
+
+
+def _element_counts(kernel, args, outputs, workspaces: set) -> dict:
+    "kernel GM parameter -> the host expression (C++) of the element count of what the launch binds to it."
+    out = {}
+    for arg, kp in zip(args, kernel.params):
+        if kp.kind != "gm": continue
+        src = arg.id
+        if src in workspaces: out[kp.name] = f"{ident(src)}_count"
+        elif any(o.name == src for o in outputs): out[kp.name] = f"{ident(src)}->numel"
+        else: out[kp.name] = f"{ident(src)}.numel"
+    return out
 
 
 def host_source(low: Lowering) -> str:
@@ -194,6 +204,7 @@ def host_source(low: Lowering) -> str:
         "#include <cmath>", "#include <cstdint>", "#include <cstdio>", "#include <cstring>", "", f'#include "{n.tiling_file}"', "",
         "struct TensorShape {", "    int64_t rank = 0;", "    int64_t dims[8] = {};", "    int64_t numel = 1;", "};", "",
         *([helpers, ""] if helpers else []), *([*constants, ""] if constants else []),
+        *([REFUSED_HELPER, ""] if any("Refused(" in l for l in body) else []),
         f"// Returns nullptr when the shapes are supported, otherwise the reason they are not.",
         f"const char* {n.tiling_func}({', '.join(params)})", "{",
         *[f"    {l}" for l in body], "}", "",
@@ -219,6 +230,137 @@ def _names(s) -> set:
     return out
 
 # %% ../nbs/13_passes.ipynb #489f298c
+REFUSED_HELPER = """// The message the tiling function returns for a value the lowering did not prove this kernel for.
+inline const char* Refused(const char* what, long long value, const char* relation, long long limit, const char* why)
+{
+    static thread_local char message[768];
+    std::snprintf(message, sizeof(message), "%s = %lld %s %lld: %s; re-lower with this shape among the bindings",
+                  what, value, relation, limit, why);
+    return message;
+}"""
+INT32_LIMIT = 2**31 - 1
+
+
+def c_string(text: str) -> str:
+    "A C++ string literal."
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def _int(v: int) -> str:
+    return f"{v}LL" if abs(v) >= 2**31 else str(v)
+
+
+def _refuse(cond: str, what: str, value: str, relation: str, limit: str, why: str) -> str:
+    return f"if ({cond}) return Refused({c_string(what)}, {value}, {c_string(relation)}, {limit}, {c_string(why)});"
+
+
+def bound_guards(what: str, value: str, r, why: dict, name: str) -> list:
+    "The checks of one runtime value against its proven Range (`why[(name, side)]`: what lies beyond each limit)."
+    out = []
+    if r.lo is not None:
+        out.append(_refuse(f"{value} < {_int(r.lo)}", what, value, "is below", _int(r.lo), why.get((name, "lo"), "")))
+    if r.hi is not None:
+        out.append(_refuse(f"{value} > {_int(r.hi)}", what, value, "exceeds", _int(r.hi), why.get((name, "hi"), "")))
+    if r.div > 1:
+        out.append(_refuse(f"{value} % {r.div} != 0", what, value, "is not a multiple of", str(r.div), why.get((name, "div"), "")))
+    return out
+
+# %% ../nbs/13_passes.ipynb #cfbc82ab
+def _substitute(e, values: dict):
+    "`e` with each Name in `values` replaced by its expression (and `block_num()` too, under the key 'block_num()')."
+    match e:
+        case Name(id=n) if n in values: return values[n]
+        case Call(func="block_num") if "block_num()" in values: return values["block_num()"]
+        case BinOp(op=op, left=l, right=r): return BinOp(op, _substitute(l, values), _substitute(r, values), e.loc)
+        case UnaryOp(op=op, operand=o): return UnaryOp(op, _substitute(o, values), e.loc)
+        case IfExp(test=t, body=b, orelse=o): return IfExp(*(_substitute(x, values) for x in (t, b, o)), e.loc)
+        case Call(func=f, args=args): return Call(f, tuple(_substitute(a, values) for a in args), e.loc)
+    return e
+
+
+def _host_count(count, low: Lowering, kernel, args):
+    "A buffer's element count in host terms (None when it depends on the block): setup values, then launch arguments."
+    values = {p.name: a for a, p in zip(args, kernel.params) if p.kind == "scalar"}
+    constants = {n: Const(v) for n, v in low.program.constants.items()}
+    setup = {s.target: s.value for s in low.setup}
+    for _ in range(len(setup) + 1):
+        if not names_in(count) & set(setup): break
+        count = _substitute(count, setup)
+    count = _substitute(_substitute(count, constants | values | {"block_num()": Name("blockCount")}), constants)
+    if names_in(count) & set(setup) or "block_idx" in _calls(count) or _gets(count): return None
+    return count
+
+
+def _calls(e) -> set:
+    "The built-ins an expression calls."
+    return ({e.func} if isinstance(e, Call) else set()).union(*(_calls(c) for c in expr_children(e)))
+
+
+def ub_guard(low: Lowering, pr: ExprPrinter, kernel, args) -> list:
+    "The UB the kernel's buffers take for the launch's values (one line per buffer whose size varies), checked against `ubBytes`."
+    from ascendcraft.check import Target, eval_scalar
+    if not low.buffers: return []
+    fixed, fixed_names, terms, unknown = 0, [], [], []
+    for b in low.buffers.values():
+        count = _host_count(b.count, low, kernel, args)
+        if count is None:
+            unknown.append(b.name)
+        elif not names_in(count):
+            n = eval_scalar(count, {}, lambda e, env: None)
+            fixed += -(-n * b.dtype.nbytes // 32) * 32 * b.bufs
+            fixed_names.append(b.name)
+        else:
+            pr.used.add("AlignUp")
+            terms.append((f"AlignUp({pr(count, 6)} * {b.dtype.nbytes}, 32) * {b.bufs}",
+                          f"{b.name}: {low.program.text(b.count.loc)} {b.dtype}, {b.bufs} buffer{'s' if b.bufs > 1 else ''}"))
+    if fixed_names: terms.insert(0, (str(fixed), ", ".join(fixed_names)))
+    sums = [f"{'const int64_t ubNeeded =' if i == 0 else '    +'} {t}{';' if i == len(terms) - 1 else ''}" for i, (t, _) in enumerate(terms)]
+    pad = max(len(x) for x in sums) + 2
+    sums = [f"{x:<{pad}}// {why}" for x, (_, why) in zip(sums, terms)]
+    select = any(isinstance(s, VecOp) and s.prim in ("select", "selects") for s, _ in walk(kernel.body))
+    capacity = f"ubBytes - {Target().select_scratch}" if select else "ubBytes"
+    room = "the UB left beside the 8 KB Select keeps" if select else "the Unified Buffer of one core"
+    skipped = [f"// (not counted: {', '.join(unknown)}, whose size depends on the block)"] if unknown else []
+    return ["// UB: the buffers as InitBuffer sizes them (each rounded up to 32 bytes), for these values.", *skipped, *sums,
+            _refuse(f"ubNeeded > {capacity}", "UB bytes the kernel's buffers take", "ubNeeded", "exceeds", capacity,
+                    f"InitBuffer would overrun {room}")]
+
+
+def host_guards(low: Lowering, pr: ExprPrinter, kernel, args, counts: dict) -> list:
+    "The checks the tiling function makes before it writes the tiling struct: values outside the envelope are refused."
+    env = low.envelope
+    lines = []
+    if low.uses_sync_all:
+        lines.append(_refuse("blockCount > coreNum", "the block count", "blockCount", "exceeds", "coreNum",
+                             "sync_all() needs every block resident at once, one per core"))
+    if env is not None and env.points is not None:
+        sets = []
+        for values, blocks in env.points:
+            tests = [f"{pr(a)} == {_int(values[p.name])}" for a, p in zip(args, kernel.params) if p.name in values]
+            sets.append("(" + " && ".join(tests + [f"blockCount == {blocks}"]) + ")")
+        why = env.why[("*", "points")]
+        lines += [f"const bool analysed = {' || '.join(sets)};",
+                  f"if (!analysed) return {c_string(f'the tiling values of these shapes were not analysed and no wider range is proven ({why}); re-lower with this shape among the bindings')};"]
+    elif env is not None:
+        if env.blocks.hi is not None:
+            lines.append(_refuse(f"blockCount > {env.blocks.hi}", "the block count", "blockCount", "exceeds", str(env.blocks.hi),
+                                 env.why.get(("$blocks", "hi"), "")))
+        if env.blocks.lo is not None and env.blocks.lo > 1:
+            lines.append(_refuse(f"blockCount < {env.blocks.lo}", "the block count", "blockCount", "is below", str(env.blocks.lo),
+                                 "fewer blocks were not analysed"))
+        for arg, p in zip(args, kernel.params):
+            if p.name not in env.values or names_in(arg) <= set(low.program.constants): continue   # a constant: nothing to check
+            lines += bound_guards(f"tiling field {p.name}", pr(arg), env.values[p.name], env.why, p.name)
+    for arg, p in zip(args, kernel.params):
+        if p.kind == "gm" and (f"{p.name}_numel", "int32_t") in {(n, t) for n, t, _ in low.tiling_fields}:
+            lines.append(_refuse(f"{counts[p.name]} > {INT32_LIMIT}", f"the elements of {arg.id} (tiling field {p.name}_numel)",
+                                 counts[p.name], "exceed", str(INT32_LIMIT), f"{p.name}_numel is an int32_t tiling field"))
+    lines += ub_guard(low, pr, kernel, args)
+    if lines:
+        lines.insert(0, "// Refuse what the lowering did not prove this kernel for (its envelope): such shapes would run it wrongly.")
+    return lines
+
+# %% ../nbs/13_passes.ipynb #a8f3d17f
 def entry_params(low: Lowering) -> list:
     "GM parameters of the kernel entry: host inputs, host outputs (in declaration order), workspace, tiling."
     inputs, outputs, _ = _host_tensors(low.program)
@@ -253,6 +395,8 @@ def host_pass(low: Lowering, prev: KernelProject | None) -> tuple:
             if name not in project: project = project.with_file(name, text)
     blocks = ", ".join(str(p.blocks) for p in low.plans)
     notes = [f"{len(low.tiling_fields)} tiling fields; blocks for the analysed shapes: {blocks or 'no shapes given'}"]
+    if low.envelope is not None:
+        notes.append(f"the tiling function refuses values outside what was proven: {low.envelope}")
     return project, notes
 
 # %% ../nbs/13_passes.ipynb #ca924609
@@ -435,7 +579,7 @@ def align_pass(low: Lowering, prev: KernelProject) -> tuple:
         if key in copies and not low.aligned.get(key, False):
             s = copies[key]
             printer = load_call if isinstance(s, Load) else store_call
-            if line.strip() != printer(s, low, pr, padded=False):
+            if line.strip() != printer(s, low, ExprPrinter(low, "kernel"), padded=False):   # its helpers are not this file's
                 edited.append(f"{low.dsl(s.loc)}: copy line edited by hand; left as is (check its alignment yourself)")
             else:
                 line = m.group("indent") + printer(s, low, pr, padded=True)

@@ -83,7 +83,7 @@ private:
     __aicore__ inline void CopyIn(int32_t p, int32_t first, int32_t lo, int32_t hi)
     {
         LocalTensor<float> xinLocal = xinQue.AllocTensor<float>();
-        DataCopyPad(xinLocal[(lo - first) * pitch], xGm[(p * H + lo) * W], DataCopyExtParams(hi - lo, W * sizeof(float), 0, (pitch - AlignUp(pad + W + pad, 8)) / 8, 0), DataCopyPadExtParams<float>(true, pad, pad, static_cast<float>(-__builtin_inff())));  // max_pooling_2d.py:57:13
+        DataCopyPad(xinLocal[(lo - first) * pitch], xGm[static_cast<int64_t>(p * H + lo) * W], DataCopyExtParams(hi - lo, W * sizeof(float), 0, (pitch - AlignUp(pad + W + pad, 8)) / 8, 0), DataCopyPadExtParams<float>(true, pad, pad, static_cast<float>(-__builtin_inff())));  // max_pooling_2d.py:57:13
         xinQue.EnQue(xinLocal);
     }
 
@@ -122,7 +122,7 @@ private:
     __aicore__ inline void CopyOut(int32_t p, int32_t oh0, int32_t rb)
     {
         LocalTensor<float> youtLocal = youtQue.DeQue<float>();
-        DataCopyPad(yGm[(p * OH + oh0) * OW], youtLocal, DataCopyExtParams(rb, OW * sizeof(float), (opitch - AlignUp(OW, 8)) / 8, 0, 0));  // max_pooling_2d.py:74:13
+        DataCopyPad(yGm[static_cast<int64_t>(p * OH + oh0) * OW], youtLocal, DataCopyExtParams(rb, OW * sizeof(float), (opitch - AlignUp(OW, 8)) / 8, 0, 0));  // max_pooling_2d.py:74:13
         youtQue.FreeTensor(youtLocal);
     }
 

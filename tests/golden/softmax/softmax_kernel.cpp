@@ -21,32 +21,34 @@ public:
         tile = tiling.tile;
         ntiles = tiling.ntiles;
         stats = tiling.stats;
-        r0 = GetBlockIdx() * rows_per_block;  // softmax.py:36
-        r1 = ScalarMin(r0 + rows_per_block, R);  // softmax.py:37
+        r0 = GetBlockIdx() * rows_per_block;  // softmax.py:42
+        r1 = ScalarMin(r0 + rows_per_block, R);  // softmax.py:43
         xGm.SetGlobalBuffer((__gm__ float*)(x), tiling.x_numel);
         yGm.SetGlobalBuffer((__gm__ float*)(y), tiling.y_numel);
-        pipe_->InitBuffer(xinQue, 2, tile * sizeof(float));  // softmax.py:30
-        pipe_->InitBuffer(youtQue, 2, tile * sizeof(float));  // softmax.py:31
-        pipe_->InitBuffer(workBuf, tile * sizeof(float));  // softmax.py:32
-        pipe_->InitBuffer(tile_maxBuf, stats * sizeof(float));  // softmax.py:33
-        pipe_->InitBuffer(tile_sumBuf, stats * sizeof(float));  // softmax.py:34
-        pipe_->InitBuffer(redBuf, 64 * sizeof(float));  // softmax.py:35
+        pipe_->InitBuffer(xinQue, 2, tile * sizeof(float));  // softmax.py:36
+        pipe_->InitBuffer(youtQue, 2, tile * sizeof(float));  // softmax.py:37
+        pipe_->InitBuffer(workBuf, tile * sizeof(float));  // softmax.py:38
+        pipe_->InitBuffer(tile_maxBuf, stats * sizeof(float));  // softmax.py:39
+        pipe_->InitBuffer(tile_sumBuf, stats * sizeof(float));  // softmax.py:40
+        pipe_->InitBuffer(redBuf, 64 * sizeof(float));  // softmax.py:41
     }
 
     __aicore__ inline void Process()
     {
-        for (int32_t r = r0; r < r1; r++) {  // softmax.py:38
-            for (int32_t t = 0; t < ntiles; t++) {  // softmax.py:40
-                int32_t c = t * tile;  // softmax.py:41
-                int32_t n = ScalarMin(tile, C - c);  // softmax.py:42
-                CopyIn1(r, c, n);
-                ComputeTileStats(t, n);
+        for (int32_t r = r0; r < r1; r++) {  // softmax.py:44
+            CopyIn1(r);
+            for (int32_t t = 0; t < ntiles - 1; t++) {  // softmax.py:50
+                int32_t c = (t + 1) * tile;  // softmax.py:51
+                CopyIn2(r, c);
+                ComputeTileStats(t);
             }
+            int32_t last = ntiles - 1;  // softmax.py:62
+            ComputeLastTileStats(last);
             ComputeRowStats();
-            for (int32_t t = 0; t < ntiles; t++) {  // softmax.py:63
-                int32_t c = t * tile;  // softmax.py:64
-                int32_t n = ScalarMin(tile, C - c);  // softmax.py:65
-                CopyIn2(r, c, n);
+            for (int32_t t = 0; t < ntiles; t++) {  // softmax.py:81
+                int32_t c = t * tile;  // softmax.py:82
+                int32_t n = ScalarMin(tile, C - c);  // softmax.py:83
+                CopyIn3(r, c, n);
                 ComputeNormalise(n);
                 CopyOut(r, c, n);
             }
@@ -54,78 +56,107 @@ public:
     }
 
 private:
-    // softmax.py:43-44  with copyin():
-    __aicore__ inline void CopyIn1(int32_t r, int32_t c, int32_t n)
+    // softmax.py:48-49  with copyin():
+    __aicore__ inline void CopyIn1(int32_t r)
     {
         LocalTensor<float> xinLocal = xinQue.AllocTensor<float>();
-        DataCopyPad(xinLocal, xGm[r * C + c], DataCopyExtParams(1, n * sizeof(float), 0, 0, 0), DataCopyPadExtParams<float>(false, 0, 0, 0));  // softmax.py:44:17
+        DataCopyPad(xinLocal, xGm[r * C], DataCopyExtParams(1, ScalarMin(tile, C) * sizeof(float), 0, 0, 0), DataCopyPadExtParams<float>(false, 0, 0, 0));  // softmax.py:49:13
         xinQue.EnQue(xinLocal);
     }
 
-    // softmax.py:45-52  with compute("tile_stats"):
-    __aicore__ inline void ComputeTileStats(int32_t t, int32_t n)
+    // softmax.py:52-53  with copyin():
+    __aicore__ inline void CopyIn2(int32_t r, int32_t c)
+    {
+        LocalTensor<float> xinLocal = xinQue.AllocTensor<float>();
+        DataCopyPad(xinLocal, xGm[r * C + c], DataCopyExtParams(1, ScalarMin(tile, C - c) * sizeof(float), 0, 0, 0), DataCopyPadExtParams<float>(false, 0, 0, 0));  // softmax.py:53:17
+        xinQue.EnQue(xinLocal);
+    }
+
+    // softmax.py:54-61  with compute("tile_stats"):
+    __aicore__ inline void ComputeTileStats(int32_t t)
     {
         LocalTensor<float> xinLocal = xinQue.DeQue<float>();
         LocalTensor<float> redLocal = redBuf.Get<float>();
         LocalTensor<float> workLocal = workBuf.Get<float>();
         LocalTensor<float> tile_maxLocal = tile_maxBuf.Get<float>();
         LocalTensor<float> tile_sumLocal = tile_sumBuf.Get<float>();
-        ReduceMax(redLocal, xinLocal, workLocal, n);  // softmax.py:46
+        ReduceMax(redLocal, xinLocal, workLocal, tile);  // softmax.py:55
         WaitVector();
-        float m = redLocal.GetValue(0);  // softmax.py:47
-        Adds(workLocal, xinLocal, -m, n);  // softmax.py:48
-        Exp(workLocal, workLocal, n);  // softmax.py:49
-        ReduceSum(redLocal, workLocal, workLocal, n);  // softmax.py:50
-        tile_maxLocal.SetValue(t, m);  // softmax.py:51
+        m = redLocal.GetValue(0);  // softmax.py:56
+        Adds(workLocal, xinLocal, -m, tile);  // softmax.py:57
+        Exp(workLocal, workLocal, tile);  // softmax.py:58
+        ReduceSum(redLocal, workLocal, workLocal, tile);  // softmax.py:59
+        tile_maxLocal.SetValue(t, m);  // softmax.py:60
         WaitVector();
-        tile_sumLocal.SetValue(t, redLocal.GetValue(0));  // softmax.py:52
+        tile_sumLocal.SetValue(t, redLocal.GetValue(0));  // softmax.py:61
         WaitScalar();
         xinQue.FreeTensor(xinLocal);
     }
 
-    // softmax.py:54-61  with compute("row_stats"):
+    // softmax.py:63-70  with compute("last_tile_stats"):
+    __aicore__ inline void ComputeLastTileStats(int32_t last)
+    {
+        LocalTensor<float> xinLocal = xinQue.DeQue<float>();
+        LocalTensor<float> redLocal = redBuf.Get<float>();
+        LocalTensor<float> workLocal = workBuf.Get<float>();
+        LocalTensor<float> tile_maxLocal = tile_maxBuf.Get<float>();
+        LocalTensor<float> tile_sumLocal = tile_sumBuf.Get<float>();
+        ReduceMax(redLocal, xinLocal, workLocal, C - last * tile);  // softmax.py:64
+        WaitVector();
+        m = redLocal.GetValue(0);  // softmax.py:65
+        Adds(workLocal, xinLocal, -m, C - last * tile);  // softmax.py:66
+        Exp(workLocal, workLocal, C - last * tile);  // softmax.py:67
+        ReduceSum(redLocal, workLocal, workLocal, C - last * tile);  // softmax.py:68
+        tile_maxLocal.SetValue(last, m);  // softmax.py:69
+        WaitVector();
+        tile_sumLocal.SetValue(last, redLocal.GetValue(0));  // softmax.py:70
+        WaitScalar();
+        xinQue.FreeTensor(xinLocal);
+    }
+
+    // softmax.py:72-79  with compute("row_stats"):
     __aicore__ inline void ComputeRowStats()
     {
         LocalTensor<float> redLocal = redBuf.Get<float>();
         LocalTensor<float> tile_maxLocal = tile_maxBuf.Get<float>();
         LocalTensor<float> workLocal = workBuf.Get<float>();
         LocalTensor<float> tile_sumLocal = tile_sumBuf.Get<float>();
-        ReduceMax(redLocal, tile_maxLocal, workLocal, ntiles);  // softmax.py:55
+        ReduceMax(redLocal, tile_maxLocal, workLocal, ntiles);  // softmax.py:73
         WaitVector();
-        row_max = redLocal.GetValue(0);  // softmax.py:56
-        Adds(workLocal, tile_maxLocal, -row_max, ntiles);  // softmax.py:57
-        Exp(workLocal, workLocal, ntiles);  // softmax.py:58
-        Mul(workLocal, workLocal, tile_sumLocal, ntiles);  // softmax.py:59
-        ReduceSum(redLocal, workLocal, workLocal, ntiles);  // softmax.py:60
+        row_max = redLocal.GetValue(0);  // softmax.py:74
+        Adds(workLocal, tile_maxLocal, -row_max, ntiles);  // softmax.py:75
+        Exp(workLocal, workLocal, ntiles);  // softmax.py:76
+        Mul(workLocal, workLocal, tile_sumLocal, ntiles);  // softmax.py:77
+        ReduceSum(redLocal, workLocal, workLocal, ntiles);  // softmax.py:78
         WaitVector();
-        scale = 1.0f / redLocal.GetValue(0);  // softmax.py:61
+        scale = 1.0f / redLocal.GetValue(0);  // softmax.py:79
     }
 
-    // softmax.py:66-67  with copyin():
-    __aicore__ inline void CopyIn2(int32_t r, int32_t c, int32_t n)
+    // softmax.py:84-85  with copyin():
+    __aicore__ inline void CopyIn3(int32_t r, int32_t c, int32_t n)
     {
         LocalTensor<float> xinLocal = xinQue.AllocTensor<float>();
-        DataCopyPad(xinLocal, xGm[r * C + c], DataCopyExtParams(1, n * sizeof(float), 0, 0, 0), DataCopyPadExtParams<float>(false, 0, 0, 0));  // softmax.py:67:17
+        DataCopyPad(xinLocal, xGm[r * C + c], DataCopyExtParams(1, n * sizeof(float), 0, 0, 0), DataCopyPadExtParams<float>(false, 0, 0, 0));  // softmax.py:85:17
         xinQue.EnQue(xinLocal);
     }
 
-    // softmax.py:68-71  with compute("normalise"):
+    // softmax.py:86-89  with compute("normalise"):
     __aicore__ inline void ComputeNormalise(int32_t n)
     {
         LocalTensor<float> xinLocal = xinQue.DeQue<float>();
         LocalTensor<float> youtLocal = youtQue.AllocTensor<float>();
-        Adds(youtLocal, xinLocal, -row_max, n);  // softmax.py:69
-        Exp(youtLocal, youtLocal, n);  // softmax.py:70
-        Muls(youtLocal, youtLocal, scale, n);  // softmax.py:71
+        Adds(youtLocal, xinLocal, -row_max, n);  // softmax.py:87
+        Exp(youtLocal, youtLocal, n);  // softmax.py:88
+        Muls(youtLocal, youtLocal, scale, n);  // softmax.py:89
         youtQue.EnQue(youtLocal);
         xinQue.FreeTensor(xinLocal);
     }
 
-    // softmax.py:72-73  with copyout():
+    // softmax.py:90-91  with copyout():
     __aicore__ inline void CopyOut(int32_t r, int32_t c, int32_t n)
     {
         LocalTensor<float> youtLocal = youtQue.DeQue<float>();
-        DataCopyPad(yGm[r * C + c], youtLocal, DataCopyExtParams(1, n * sizeof(float), 0, 0, 0));  // softmax.py:73:17
+        DataCopyPad(yGm[r * C + c], youtLocal, DataCopyExtParams(1, n * sizeof(float), 0, 0, 0));  // softmax.py:91:17
         youtQue.FreeTensor(youtLocal);
     }
 
@@ -148,7 +179,7 @@ private:
     TPipe* pipe_;
     GlobalTensor<float> xGm;
     GlobalTensor<float> yGm;
-    TQue<TPosition::VECIN, 1> xinQue;  // 2 buffers: double buffering
+    TQue<TPosition::VECIN, 2> xinQue;  // 2 buffers: double buffering; 2 tiles wait at once (prefetch)
     TQue<TPosition::VECOUT, 1> youtQue;  // 2 buffers: double buffering
     TBuf<TPosition::VECCALC> workBuf;
     TBuf<TPosition::VECCALC> tile_maxBuf;
@@ -163,6 +194,7 @@ private:
     int32_t stats;
     int32_t r0;
     int32_t r1;
+    float m;
     float row_max;
     float scale;
 };
