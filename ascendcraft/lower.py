@@ -1313,6 +1313,8 @@ class BodyPrinter:
                 if self._scalar_dirty:
                     self.emit(depth, "WaitScalar();"); self.need_wait_scalar = True
                     self._scalar_dirty = False
+                if any(_gets(e) for e in _exprs_of(s)):     # a scalar operand read from UB: after the vector unit's writes
+                    self.emit(depth, "WaitVector();"); self.need_wait_vector = True
                 self.emit(depth, f"{print_vecop(s, low, pr)};  // {low.dsl(s.loc)}")
             case SetValue(buf=ref, index=i, value=v):
                 if _gets(v) or _gets(i):

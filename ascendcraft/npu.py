@@ -374,14 +374,14 @@ def _host_params(project: KernelProject, low: Lowering) -> tuple:
         elif kind == "TensorShape *" and p is not None and p.kind == "out":
             outputs.append(HostTensor(p.name, name, p.dtype.name))
         elif (kind, name) in (("int64_t", "coreNum"), ("int64_t", "ubBytes"), (f"{n.tiling} *", "tiling"),
-                              ("uint32_t *", "blockDim"), ("uint64_t *", "workspaceBytes")):
+                              ("uint32_t *", "blockDim"), ("uint64_t *", "workspaceBytes"), ("char *", "reason")):
             fixed.add(name)
         elif kind in ("double", "int64_t", "bool") and p is not None and p.kind == "scalar":
             scalars.append(HostScalar(p.name, name, p.scalar, _default_of(p.default, low.program)))
         else:
             raise _binding_error(file, f"parameter `{text_}` of {n.tiling_func} matches no host parameter of the DSL "
                                  f"({low.filename})", "keep the signature the host pass wrote: inputs, scalars, coreNum, "
-                                 "ubBytes, outputs, tiling, blockDim, workspaceBytes", line, text)
+                                 "ubBytes, outputs, tiling, blockDim, workspaceBytes, reason", line, text)
         order.append(name)
     missing = {"coreNum", "ubBytes", "tiling", "blockDim", "workspaceBytes"} - fixed
     if missing:
@@ -532,9 +532,10 @@ def _tiling_call(iface: KernelInterface) -> str:
     roles = {t.cxx: f'ShapeOf({t.cxx}, "{t.name}")' for t in iface.inputs}
     roles |= {s.cxx: s.cxx for s in iface.scalars} | {t.cxx: f"&plan.{t.cxx}" for t in iface.outputs}
     roles |= {"coreNum": "coreNum", "ubBytes": "ubBytes", "tiling": "&plan.tiling", "blockDim": "&plan.blockDim",
-              "workspaceBytes": "&plan.workspaceBytes"}
+              "workspaceBytes": "&plan.workspaceBytes", "reason": "reason"}
     args = ",\n".join(f"        {roles[p]}" for p in iface.tiling_params)
-    return f"    const char* error = {iface.names.tiling_func}(\n{args});"
+    room = "    char reason[512] = {};  // the tiling function writes a refusal here\n" if "reason" in iface.tiling_params else ""
+    return f"{room}    const char* error = {iface.names.tiling_func}(\n{args});"
 
 # %% ../nbs/16_npu.ipynb #53a0fc11
 def _binding_functions(iface: KernelInterface) -> str:

@@ -179,7 +179,7 @@ def host_source(low: Lowering) -> str:
     cxx_scalar = {"int": "int64_t", "float": "double", "bool": "bool"}
     params = ([f"const TensorShape& {ident(p.name)}" for p in inputs] + [f"{cxx_scalar[p.scalar]} {ident(p.name)}" for p in scalars]
               + ["int64_t coreNum", "int64_t ubBytes"] + [f"TensorShape* {ident(p.name)}" for p in outputs]
-              + [f"{n.tiling}* tiling", "uint32_t* blockDim", "uint64_t* workspaceBytes"])
+              + [f"{n.tiling}* tiling", "uint32_t* blockDim", "uint64_t* workspaceBytes", "char* reason"])
     unpack = ["    int i = 0;", "    const int64_t coreNum = args[i++];", "    const int64_t ubBytes = args[i++];"]
     for p in inputs:
         unpack += [f"    TensorShape {ident(p.name)};", f"    {ident(p.name)}.rank = args[i++];",
@@ -191,8 +191,9 @@ def host_source(low: Lowering) -> str:
         else:
             unpack += [f"    const {cxx_scalar[p.scalar]} {ident(p.name)} = args[i++];"]
     unpack += [f"    TensorShape {ident(p.name)};" for p in outputs]
+    unpack += ["    char reason[REASON_BYTES] = {};"]
     call_args = ([ident(p.name) for p in inputs] + [ident(p.name) for p in scalars] + ["coreNum", "ubBytes"]
-                 + [f"&{ident(p.name)}" for p in outputs] + [f"static_cast<{n.tiling}*>(tiling)", "blockDim", "workspaceBytes"])
+                 + [f"&{ident(p.name)}" for p in outputs] + [f"static_cast<{n.tiling}*>(tiling)", "blockDim", "workspaceBytes", "reason"])
     helpers = helper_source(used, host=True)
     constants = [f"constexpr {'double' if isinstance(v, float) else 'int64_t'} {k} = {float_literal(v, 'double') if isinstance(v, float) else v};"
                  for k, v in program.constants.items()
@@ -203,9 +204,10 @@ def host_source(low: Lowering) -> str:
         f"// the device and launches {n.entry}<<<blockDim, nullptr, stream>>>(inputs..., outputs..., workspace, tiling).",
         "#include <cmath>", "#include <cstdint>", "#include <cstdio>", "#include <cstring>", "", f'#include "{n.tiling_file}"', "",
         "struct TensorShape {", "    int64_t rank = 0;", "    int64_t dims[8] = {};", "    int64_t numel = 1;", "};", "",
+        "constexpr int REASON_BYTES = 512;  // the caller's buffer for a refusal message (the `reason` parameter)", "",
         *([helpers, ""] if helpers else []), *([*constants, ""] if constants else []),
         *([REFUSED_HELPER, ""] if any("Refused(" in l for l in body) else []),
-        f"// Returns nullptr when the shapes are supported, otherwise the reason they are not.",
+        f"// Returns nullptr when the shapes are supported, otherwise the reason they are not (written into `reason`).",
         f"const char* {n.tiling_func}({', '.join(params)})", "{",
         *[f"    {l}" for l in body], "}", "",
         "// Flat entry point used by AscendCraft's CPU emulation: args = coreNum, ubBytes, then for each input",
@@ -231,12 +233,13 @@ def _names(s) -> set:
 
 # %% ../nbs/13_passes.ipynb #489f298c
 REFUSED_HELPER = """// The message the tiling function returns for a value the lowering did not prove this kernel for.
-inline const char* Refused(const char* what, long long value, const char* relation, long long limit, const char* why)
+// It is written into the caller's buffer: the host code keeps no state from one call to the next.
+inline const char* Refused(char* reason, const char* what, long long value, const char* relation, long long limit,
+                           const char* why)
 {
-    static thread_local char message[768];
-    std::snprintf(message, sizeof(message), "%s = %lld %s %lld: %s; re-lower with this shape among the bindings",
+    std::snprintf(reason, REASON_BYTES, "%s = %lld %s %lld: %s; re-lower with this shape among the bindings",
                   what, value, relation, limit, why);
-    return message;
+    return reason;
 }"""
 INT32_LIMIT = 2**31 - 1
 
@@ -251,7 +254,7 @@ def _int(v: int) -> str:
 
 
 def _refuse(cond: str, what: str, value: str, relation: str, limit: str, why: str) -> str:
-    return f"if ({cond}) return Refused({c_string(what)}, {value}, {c_string(relation)}, {limit}, {c_string(why)});"
+    return f"if ({cond}) return Refused(reason, {c_string(what)}, {value}, {c_string(relation)}, {limit}, {c_string(why)});"
 
 
 def bound_guards(what: str, value: str, r, why: dict, name: str) -> list:

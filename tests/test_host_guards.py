@@ -164,8 +164,8 @@ int main(int argc, char** argv)
 {
     TensorShape x;
     x.rank = 2; x.dims[0] = std::atoll(argv[1]); x.dims[1] = std::atoll(argv[2]); x.numel = x.dims[0] * x.dims[1];
-    TensorShape y; ReluTilingData t{}; uint32_t blockDim = 0; uint64_t workspace = 0;
-    const char* error = ReluTiling(x, 48, 196352, &y, &t, &blockDim, &workspace);
+    TensorShape y; ReluTilingData t{}; uint32_t blockDim = 0; uint64_t workspace = 0; char reason[REASON_BYTES] = {};
+    const char* error = ReluTiling(x, 48, 196352, &y, &t, &blockDim, &workspace, reason);
     std::printf("%s|N=%d blockDim=%u\\n", error ? error : "none", t.N, blockDim);
 }
 """

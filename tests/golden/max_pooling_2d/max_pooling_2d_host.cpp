@@ -14,6 +14,8 @@ struct TensorShape {
     int64_t numel = 1;
 };
 
+constexpr int REASON_BYTES = 512;  // the caller's buffer for a refusal message (the `reason` parameter)
+
 template <typename A, typename B>
 inline auto ScalarMin(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
 
@@ -30,16 +32,17 @@ inline auto AlignUp(A a, B b) -> decltype(a + b) { return CeilDiv(a, b) * b; }
 constexpr int64_t BAND = 8;
 
 // The message the tiling function returns for a value the lowering did not prove this kernel for.
-inline const char* Refused(const char* what, long long value, const char* relation, long long limit, const char* why)
+// It is written into the caller's buffer: the host code keeps no state from one call to the next.
+inline const char* Refused(char* reason, const char* what, long long value, const char* relation, long long limit,
+                           const char* why)
 {
-    static thread_local char message[768];
-    std::snprintf(message, sizeof(message), "%s = %lld %s %lld: %s; re-lower with this shape among the bindings",
+    std::snprintf(reason, REASON_BYTES, "%s = %lld %s %lld: %s; re-lower with this shape among the bindings",
                   what, value, relation, limit, why);
-    return message;
+    return reason;
 }
 
-// Returns nullptr when the shapes are supported, otherwise the reason they are not.
-const char* MaxPooling2dTiling(const TensorShape& x, int64_t kernel_size, int64_t stride, int64_t padding, int64_t coreNum, int64_t ubBytes, TensorShape* y, MaxPooling2dTilingData* tiling, uint32_t* blockDim, uint64_t* workspaceBytes)
+// Returns nullptr when the shapes are supported, otherwise the reason they are not (written into `reason`).
+const char* MaxPooling2dTiling(const TensorShape& x, int64_t kernel_size, int64_t stride, int64_t padding, int64_t coreNum, int64_t ubBytes, TensorShape* y, MaxPooling2dTilingData* tiling, uint32_t* blockDim, uint64_t* workspaceBytes, char* reason)
 {
     if (x.rank != 4) return "x must have 4 dimensions";
     const int64_t N = x.dims[0];  // max_pooling_2d.py:18
@@ -65,42 +68,42 @@ const char* MaxPooling2dTiling(const TensorShape& x, int64_t kernel_size, int64_
     const int64_t blockCount = blocks;  // max_pooling_2d.py:30  launch(max_pool_kernel, …)
     if (blockCount < 1 || blockCount > 65535) return "the launch needs 1 to 65535 blocks";
     // Refuse what the lowering did not prove this kernel for (its envelope): such shapes would run it wrongly.
-    if (blockCount > 48) return Refused("the block count", blockCount, "exceeds", 48, "more blocks were not analysed");
-    if (N * C < 1) return Refused("tiling field P", N * C, "is below", 1, "smaller values were not analysed");
-    if (N * C > 8192) return Refused("tiling field P", N * C, "exceeds", 8192, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
-    if (H < 1) return Refused("tiling field H", H, "is below", 1, "smaller values were not analysed");
-    if (H > 2048) return Refused("tiling field H", H, "exceeds", 2048, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
-    if (W < 1) return Refused("tiling field W", W, "is below", 1, "smaller values were not analysed");
-    if (W > 2048) return Refused("tiling field W", W, "exceeds", 2048, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
-    if (OH < 1) return Refused("tiling field OH", OH, "is below", 1, "smaller values were not analysed");
-    if (OH > 2044) return Refused("tiling field OH", OH, "exceeds", 2044, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
-    if (OW < 1) return Refused("tiling field OW", OW, "is below", 1, "smaller values were not analysed");
-    if (OW > 2044) return Refused("tiling field OW", OW, "exceeds", 2044, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
-    if (kernel_size < 1) return Refused("tiling field k", kernel_size, "is below", 1, "smaller values were not analysed");
-    if (kernel_size > 16) return Refused("tiling field k", kernel_size, "exceeds", 16, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
-    if (padding < 1) return Refused("tiling field pad", padding, "is below", 1, "smaller values were not analysed");
-    if (padding > 4) return Refused("tiling field pad", padding, "exceeds", 4, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
-    if (pitch < 1) return Refused("tiling field pitch", pitch, "is below", 1, "smaller values were not analysed");
-    if (pitch > 2080) return Refused("tiling field pitch", pitch, "exceeds", 2080, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
-    if (pitch % 8 != 0) return Refused("tiling field pitch", pitch, "is not a multiple of", 8, "otherwise UB buffer `xin` would not be a whole number of 32-byte blocks");
-    if (opitch < 1) return Refused("tiling field opitch", opitch, "is below", 1, "smaller values were not analysed");
-    if (opitch > 2048) return Refused("tiling field opitch", opitch, "exceeds", 2048, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
-    if (opitch % 8 != 0) return Refused("tiling field opitch", opitch, "is not a multiple of", 8, "otherwise UB buffer `shifted` would not be a whole number of 32-byte blocks");
-    if (bands < 1) return Refused("tiling field bands", bands, "is below", 1, "smaller values were not analysed");
-    if (bands > 256) return Refused("tiling field bands", bands, "exceeds", 256, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
-    if (items < 1) return Refused("tiling field items", items, "is below", 1, "smaller values were not analysed");
-    if (items > 524288) return Refused("tiling field items", items, "exceeds", 524288, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
-    if (per_block < 1) return Refused("tiling field per_block", per_block, "is below", 1, "smaller values were not analysed");
-    if (per_block > 10924) return Refused("tiling field per_block", per_block, "exceeds", 10924, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
-    if (x.numel > 2147483647) return Refused("the elements of x (tiling field x_numel)", x.numel, "exceed", 2147483647, "x_numel is an int32_t tiling field");
-    if (y->numel > 2147483647) return Refused("the elements of y (tiling field y_numel)", y->numel, "exceed", 2147483647, "y_numel is an int32_t tiling field");
+    if (blockCount > 48) return Refused(reason, "the block count", blockCount, "exceeds", 48, "more blocks were not analysed");
+    if (N * C < 1) return Refused(reason, "tiling field P", N * C, "is below", 1, "smaller values were not analysed");
+    if (N * C > 8192) return Refused(reason, "tiling field P", N * C, "exceeds", 8192, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
+    if (H < 1) return Refused(reason, "tiling field H", H, "is below", 1, "smaller values were not analysed");
+    if (H > 2048) return Refused(reason, "tiling field H", H, "exceeds", 2048, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
+    if (W < 1) return Refused(reason, "tiling field W", W, "is below", 1, "smaller values were not analysed");
+    if (W > 2048) return Refused(reason, "tiling field W", W, "exceeds", 2048, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
+    if (OH < 1) return Refused(reason, "tiling field OH", OH, "is below", 1, "smaller values were not analysed");
+    if (OH > 2044) return Refused(reason, "tiling field OH", OH, "exceeds", 2044, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
+    if (OW < 1) return Refused(reason, "tiling field OW", OW, "is below", 1, "smaller values were not analysed");
+    if (OW > 2044) return Refused(reason, "tiling field OW", OW, "exceeds", 2044, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
+    if (kernel_size < 1) return Refused(reason, "tiling field k", kernel_size, "is below", 1, "smaller values were not analysed");
+    if (kernel_size > 16) return Refused(reason, "tiling field k", kernel_size, "exceeds", 16, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
+    if (padding < 1) return Refused(reason, "tiling field pad", padding, "is below", 1, "smaller values were not analysed");
+    if (padding > 4) return Refused(reason, "tiling field pad", padding, "exceeds", 4, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
+    if (pitch < 1) return Refused(reason, "tiling field pitch", pitch, "is below", 1, "smaller values were not analysed");
+    if (pitch > 2080) return Refused(reason, "tiling field pitch", pitch, "exceeds", 2080, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
+    if (pitch % 8 != 0) return Refused(reason, "tiling field pitch", pitch, "is not a multiple of", 8, "otherwise UB buffer `xin` would not be a whole number of 32-byte blocks");
+    if (opitch < 1) return Refused(reason, "tiling field opitch", opitch, "is below", 1, "smaller values were not analysed");
+    if (opitch > 2048) return Refused(reason, "tiling field opitch", opitch, "exceeds", 2048, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
+    if (opitch % 8 != 0) return Refused(reason, "tiling field opitch", opitch, "is not a multiple of", 8, "otherwise UB buffer `shifted` would not be a whole number of 32-byte blocks");
+    if (bands < 1) return Refused(reason, "tiling field bands", bands, "is below", 1, "smaller values were not analysed");
+    if (bands > 256) return Refused(reason, "tiling field bands", bands, "exceeds", 256, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
+    if (items < 1) return Refused(reason, "tiling field items", items, "is below", 1, "smaller values were not analysed");
+    if (items > 524288) return Refused(reason, "tiling field items", items, "exceeds", 524288, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
+    if (per_block < 1) return Refused(reason, "tiling field per_block", per_block, "is below", 1, "smaller values were not analysed");
+    if (per_block > 10924) return Refused(reason, "tiling field per_block", per_block, "exceeds", 10924, "with every tiling value 2× larger, `p * H` would overflow 32 bits in the kernel");
+    if (x.numel > 2147483647) return Refused(reason, "the elements of x (tiling field x_numel)", x.numel, "exceed", 2147483647, "x_numel is an int32_t tiling field");
+    if (y->numel > 2147483647) return Refused(reason, "the elements of y (tiling field y_numel)", y->numel, "exceed", 2147483647, "y_numel is an int32_t tiling field");
     // UB: the buffers as InitBuffer sizes them (each rounded up to 32 bytes), for these values.
     const int64_t ubNeeded = AlignUp((8 + 7) * pitch * 4, 32) * 2  // xin: (band + 7) * pitch f32, 2 buffers
         + AlignUp(8 * opitch * 4, 32) * 2                          // yout: band * opitch f32, 2 buffers
         + AlignUp(8 * pitch * 4, 32) * 1                           // vmax: band * pitch f32, 1 buffer
         + AlignUp(opitch * 4, 32) * 1                              // shifted: opitch f32, 1 buffer
         + AlignUp(7 * opitch * 4, 32) * 1;                         // offsets: 7 * opitch i32, 1 buffer
-    if (ubNeeded > ubBytes) return Refused("UB bytes the kernel's buffers take", ubNeeded, "exceeds", ubBytes, "InitBuffer would overrun the Unified Buffer of one core");
+    if (ubNeeded > ubBytes) return Refused(reason, "UB bytes the kernel's buffers take", ubNeeded, "exceeds", ubBytes, "InitBuffer would overrun the Unified Buffer of one core");
     tiling->P = static_cast<int32_t>(N * C);
     tiling->H = static_cast<int32_t>(H);
     tiling->W = static_cast<int32_t>(W);
@@ -138,8 +141,9 @@ extern "C" int ascendcraft_tiling(const int64_t* args, int nargs, void* tiling, 
     const int64_t stride = args[i++];
     const int64_t padding = args[i++];
     TensorShape y;
+    char reason[REASON_BYTES] = {};
     (void)nargs;
-    const char* error = MaxPooling2dTiling(x, kernel_size, stride, padding, coreNum, ubBytes, &y, static_cast<MaxPooling2dTilingData*>(tiling), blockDim, workspaceBytes);
+    const char* error = MaxPooling2dTiling(x, kernel_size, stride, padding, coreNum, ubBytes, &y, static_cast<MaxPooling2dTilingData*>(tiling), blockDim, workspaceBytes, reason);
     if (error != nullptr) { std::fprintf(stderr, "%s\n", error); return 2; }
     return 0;
 }

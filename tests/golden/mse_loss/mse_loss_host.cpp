@@ -14,6 +14,8 @@ struct TensorShape {
     int64_t numel = 1;
 };
 
+constexpr int REASON_BYTES = 512;  // the caller's buffer for a refusal message (the `reason` parameter)
+
 template <typename A, typename B>
 inline auto ScalarMin(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
 
@@ -30,16 +32,17 @@ inline auto AlignUp(A a, B b) -> decltype(a + b) { return CeilDiv(a, b) * b; }
 constexpr int64_t TILE = 8192;
 
 // The message the tiling function returns for a value the lowering did not prove this kernel for.
-inline const char* Refused(const char* what, long long value, const char* relation, long long limit, const char* why)
+// It is written into the caller's buffer: the host code keeps no state from one call to the next.
+inline const char* Refused(char* reason, const char* what, long long value, const char* relation, long long limit,
+                           const char* why)
 {
-    static thread_local char message[768];
-    std::snprintf(message, sizeof(message), "%s = %lld %s %lld: %s; re-lower with this shape among the bindings",
+    std::snprintf(reason, REASON_BYTES, "%s = %lld %s %lld: %s; re-lower with this shape among the bindings",
                   what, value, relation, limit, why);
-    return message;
+    return reason;
 }
 
-// Returns nullptr when the shapes are supported, otherwise the reason they are not.
-const char* MseLossTiling(const TensorShape& predictions, const TensorShape& targets, int64_t coreNum, int64_t ubBytes, TensorShape* loss, MseLossTilingData* tiling, uint32_t* blockDim, uint64_t* workspaceBytes)
+// Returns nullptr when the shapes are supported, otherwise the reason they are not (written into `reason`).
+const char* MseLossTiling(const TensorShape& predictions, const TensorShape& targets, int64_t coreNum, int64_t ubBytes, TensorShape* loss, MseLossTilingData* tiling, uint32_t* blockDim, uint64_t* workspaceBytes, char* reason)
 {
     loss->rank = 0;
     loss->numel = 1;
@@ -51,19 +54,19 @@ const char* MseLossTiling(const TensorShape& predictions, const TensorShape& tar
     const int64_t blockCount = blocks;  // mse_loss.py:23  launch(mse_kernel, …)
     if (blockCount < 1 || blockCount > 65535) return "the launch needs 1 to 65535 blocks";
     // Refuse what the lowering did not prove this kernel for (its envelope): such shapes would run it wrongly.
-    if (blockCount > coreNum) return Refused("the block count", blockCount, "exceeds", coreNum, "sync_all() needs every block resident at once, one per core");
-    if (blockCount > 48) return Refused("the block count", blockCount, "exceeds", 48, "more blocks were not analysed");
-    if (N < 1) return Refused("tiling field N", N, "is below", 1, "smaller values were not analysed");
-    if (N > 1073741824) return Refused("tiling field N", N, "exceeds", 1073741824, "with every tiling value 2× larger, `off` would overflow its int32_t in the kernel");
-    if (per_block < 1) return Refused("tiling field per_block", per_block, "is below", 1, "smaller values were not analysed");
-    if (per_block > 22369624) return Refused("tiling field per_block", per_block, "exceeds", 22369624, "with every tiling value 2× larger, `off` would overflow its int32_t in the kernel");
-    if (predictions.numel > 2147483647) return Refused("the elements of predictions (tiling field p_numel)", predictions.numel, "exceed", 2147483647, "p_numel is an int32_t tiling field");
-    if (targets.numel > 2147483647) return Refused("the elements of targets (tiling field t_numel)", targets.numel, "exceed", 2147483647, "t_numel is an int32_t tiling field");
-    if (loss->numel > 2147483647) return Refused("the elements of loss (tiling field loss_numel)", loss->numel, "exceed", 2147483647, "loss_numel is an int32_t tiling field");
-    if (partials_count > 2147483647) return Refused("the elements of partials (tiling field partials_numel)", partials_count, "exceed", 2147483647, "partials_numel is an int32_t tiling field");
+    if (blockCount > coreNum) return Refused(reason, "the block count", blockCount, "exceeds", coreNum, "sync_all() needs every block resident at once, one per core");
+    if (blockCount > 48) return Refused(reason, "the block count", blockCount, "exceeds", 48, "more blocks were not analysed");
+    if (N < 1) return Refused(reason, "tiling field N", N, "is below", 1, "smaller values were not analysed");
+    if (N > 1073741824) return Refused(reason, "tiling field N", N, "exceeds", 1073741824, "with every tiling value 2× larger, `off` would overflow its int32_t in the kernel");
+    if (per_block < 1) return Refused(reason, "tiling field per_block", per_block, "is below", 1, "smaller values were not analysed");
+    if (per_block > 22369624) return Refused(reason, "tiling field per_block", per_block, "exceeds", 22369624, "with every tiling value 2× larger, `off` would overflow its int32_t in the kernel");
+    if (predictions.numel > 2147483647) return Refused(reason, "the elements of predictions (tiling field p_numel)", predictions.numel, "exceed", 2147483647, "p_numel is an int32_t tiling field");
+    if (targets.numel > 2147483647) return Refused(reason, "the elements of targets (tiling field t_numel)", targets.numel, "exceed", 2147483647, "t_numel is an int32_t tiling field");
+    if (loss->numel > 2147483647) return Refused(reason, "the elements of loss (tiling field loss_numel)", loss->numel, "exceed", 2147483647, "loss_numel is an int32_t tiling field");
+    if (partials_count > 2147483647) return Refused(reason, "the elements of partials (tiling field partials_numel)", partials_count, "exceed", 2147483647, "partials_numel is an int32_t tiling field");
     // UB: the buffers as InitBuffer sizes them (each rounded up to 32 bytes), for these values.
     const int64_t ubNeeded = 165920;  // pin, tin, acc, slot, every
-    if (ubNeeded > ubBytes) return Refused("UB bytes the kernel's buffers take", ubNeeded, "exceeds", ubBytes, "InitBuffer would overrun the Unified Buffer of one core");
+    if (ubNeeded > ubBytes) return Refused(reason, "UB bytes the kernel's buffers take", ubNeeded, "exceeds", ubBytes, "InitBuffer would overrun the Unified Buffer of one core");
     tiling->N = static_cast<int32_t>(N);
     tiling->per_block = static_cast<int32_t>(per_block);
     tiling->tile = static_cast<int32_t>(TILE);
@@ -97,8 +100,9 @@ extern "C" int ascendcraft_tiling(const int64_t* args, int nargs, void* tiling, 
     for (int64_t d = 0; d < targets.rank; d++) targets.dims[d] = args[i++];
     for (int64_t d = 0; d < targets.rank; d++) targets.numel *= targets.dims[d];
     TensorShape loss;
+    char reason[REASON_BYTES] = {};
     (void)nargs;
-    const char* error = MseLossTiling(predictions, targets, coreNum, ubBytes, &loss, static_cast<MseLossTilingData*>(tiling), blockDim, workspaceBytes);
+    const char* error = MseLossTiling(predictions, targets, coreNum, ubBytes, &loss, static_cast<MseLossTilingData*>(tiling), blockDim, workspaceBytes, reason);
     if (error != nullptr) { std::fprintf(stderr, "%s\n", error); return 2; }
     return 0;
 }

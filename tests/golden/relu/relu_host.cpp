@@ -14,6 +14,8 @@ struct TensorShape {
     int64_t numel = 1;
 };
 
+constexpr int REASON_BYTES = 512;  // the caller's buffer for a refusal message (the `reason` parameter)
+
 template <typename A, typename B>
 inline auto ScalarMin(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
 
@@ -30,16 +32,17 @@ inline auto AlignUp(A a, B b) -> decltype(a + b) { return CeilDiv(a, b) * b; }
 constexpr int64_t TILE = 8192;
 
 // The message the tiling function returns for a value the lowering did not prove this kernel for.
-inline const char* Refused(const char* what, long long value, const char* relation, long long limit, const char* why)
+// It is written into the caller's buffer: the host code keeps no state from one call to the next.
+inline const char* Refused(char* reason, const char* what, long long value, const char* relation, long long limit,
+                           const char* why)
 {
-    static thread_local char message[768];
-    std::snprintf(message, sizeof(message), "%s = %lld %s %lld: %s; re-lower with this shape among the bindings",
+    std::snprintf(reason, REASON_BYTES, "%s = %lld %s %lld: %s; re-lower with this shape among the bindings",
                   what, value, relation, limit, why);
-    return message;
+    return reason;
 }
 
-// Returns nullptr when the shapes are supported, otherwise the reason they are not.
-const char* ReluTiling(const TensorShape& x, int64_t coreNum, int64_t ubBytes, TensorShape* y, ReluTilingData* tiling, uint32_t* blockDim, uint64_t* workspaceBytes)
+// Returns nullptr when the shapes are supported, otherwise the reason they are not (written into `reason`).
+const char* ReluTiling(const TensorShape& x, int64_t coreNum, int64_t ubBytes, TensorShape* y, ReluTilingData* tiling, uint32_t* blockDim, uint64_t* workspaceBytes, char* reason)
 {
     *y = x;
     const int64_t N = x.numel;  // relu.py:13
@@ -48,16 +51,16 @@ const char* ReluTiling(const TensorShape& x, int64_t coreNum, int64_t ubBytes, T
     const int64_t blockCount = blocks;  // relu.py:16  launch(relu_kernel, …)
     if (blockCount < 1 || blockCount > 65535) return "the launch needs 1 to 65535 blocks";
     // Refuse what the lowering did not prove this kernel for (its envelope): such shapes would run it wrongly.
-    if (blockCount > 48) return Refused("the block count", blockCount, "exceeds", 48, "more blocks were not analysed");
-    if (N < 1) return Refused("tiling field N", N, "is below", 1, "smaller values were not analysed");
-    if (N > 1610612736) return Refused("tiling field N", N, "exceeds", 1610612736, "with every tiling value 2× larger, `off` would overflow its int32_t in the kernel");
-    if (per_block < 1) return Refused("tiling field per_block", per_block, "is below", 1, "smaller values were not analysed");
-    if (per_block > 33554432) return Refused("tiling field per_block", per_block, "exceeds", 33554432, "with every tiling value 2× larger, `off` would overflow its int32_t in the kernel");
-    if (x.numel > 2147483647) return Refused("the elements of x (tiling field x_numel)", x.numel, "exceed", 2147483647, "x_numel is an int32_t tiling field");
-    if (y->numel > 2147483647) return Refused("the elements of y (tiling field y_numel)", y->numel, "exceed", 2147483647, "y_numel is an int32_t tiling field");
+    if (blockCount > 48) return Refused(reason, "the block count", blockCount, "exceeds", 48, "more blocks were not analysed");
+    if (N < 1) return Refused(reason, "tiling field N", N, "is below", 1, "smaller values were not analysed");
+    if (N > 1610612736) return Refused(reason, "tiling field N", N, "exceeds", 1610612736, "with every tiling value 2× larger, `off` would overflow its int32_t in the kernel");
+    if (per_block < 1) return Refused(reason, "tiling field per_block", per_block, "is below", 1, "smaller values were not analysed");
+    if (per_block > 33554432) return Refused(reason, "tiling field per_block", per_block, "exceeds", 33554432, "with every tiling value 2× larger, `off` would overflow its int32_t in the kernel");
+    if (x.numel > 2147483647) return Refused(reason, "the elements of x (tiling field x_numel)", x.numel, "exceed", 2147483647, "x_numel is an int32_t tiling field");
+    if (y->numel > 2147483647) return Refused(reason, "the elements of y (tiling field y_numel)", y->numel, "exceed", 2147483647, "y_numel is an int32_t tiling field");
     // UB: the buffers as InitBuffer sizes them (each rounded up to 32 bytes), for these values.
     const int64_t ubNeeded = 131072;  // xin, yout
-    if (ubNeeded > ubBytes) return Refused("UB bytes the kernel's buffers take", ubNeeded, "exceeds", ubBytes, "InitBuffer would overrun the Unified Buffer of one core");
+    if (ubNeeded > ubBytes) return Refused(reason, "UB bytes the kernel's buffers take", ubNeeded, "exceeds", ubBytes, "InitBuffer would overrun the Unified Buffer of one core");
     tiling->N = static_cast<int32_t>(N);
     tiling->per_block = static_cast<int32_t>(per_block);
     tiling->tile = static_cast<int32_t>(TILE);
@@ -82,8 +85,9 @@ extern "C" int ascendcraft_tiling(const int64_t* args, int nargs, void* tiling, 
     for (int64_t d = 0; d < x.rank; d++) x.dims[d] = args[i++];
     for (int64_t d = 0; d < x.rank; d++) x.numel *= x.dims[d];
     TensorShape y;
+    char reason[REASON_BYTES] = {};
     (void)nargs;
-    const char* error = ReluTiling(x, coreNum, ubBytes, &y, static_cast<ReluTilingData*>(tiling), blockDim, workspaceBytes);
+    const char* error = ReluTiling(x, coreNum, ubBytes, &y, static_cast<ReluTilingData*>(tiling), blockDim, workspaceBytes, reason);
     if (error != nullptr) { std::fprintf(stderr, "%s\n", error); return 2; }
     return 0;
 }

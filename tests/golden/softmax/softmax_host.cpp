@@ -14,6 +14,8 @@ struct TensorShape {
     int64_t numel = 1;
 };
 
+constexpr int REASON_BYTES = 512;  // the caller's buffer for a refusal message (the `reason` parameter)
+
 template <typename A, typename B>
 inline auto ScalarMin(A a, B b) -> decltype(a + b) { return a < b ? a : b; }
 
@@ -30,16 +32,17 @@ inline auto AlignUp(A a, B b) -> decltype(a + b) { return CeilDiv(a, b) * b; }
 constexpr int64_t TILE = 8192;
 
 // The message the tiling function returns for a value the lowering did not prove this kernel for.
-inline const char* Refused(const char* what, long long value, const char* relation, long long limit, const char* why)
+// It is written into the caller's buffer: the host code keeps no state from one call to the next.
+inline const char* Refused(char* reason, const char* what, long long value, const char* relation, long long limit,
+                           const char* why)
 {
-    static thread_local char message[768];
-    std::snprintf(message, sizeof(message), "%s = %lld %s %lld: %s; re-lower with this shape among the bindings",
+    std::snprintf(reason, REASON_BYTES, "%s = %lld %s %lld: %s; re-lower with this shape among the bindings",
                   what, value, relation, limit, why);
-    return message;
+    return reason;
 }
 
-// Returns nullptr when the shapes are supported, otherwise the reason they are not.
-const char* SoftmaxTiling(const TensorShape& x, int64_t coreNum, int64_t ubBytes, TensorShape* y, SoftmaxTilingData* tiling, uint32_t* blockDim, uint64_t* workspaceBytes)
+// Returns nullptr when the shapes are supported, otherwise the reason they are not (written into `reason`).
+const char* SoftmaxTiling(const TensorShape& x, int64_t coreNum, int64_t ubBytes, TensorShape* y, SoftmaxTilingData* tiling, uint32_t* blockDim, uint64_t* workspaceBytes, char* reason)
 {
     if (x.rank != 2) return "x must have 2 dimensions";
     const int64_t R = x.dims[0];  // softmax.py:25
@@ -52,25 +55,25 @@ const char* SoftmaxTiling(const TensorShape& x, int64_t coreNum, int64_t ubBytes
     const int64_t blockCount = blocks;  // softmax.py:30  launch(softmax_kernel, …)
     if (blockCount < 1 || blockCount > 65535) return "the launch needs 1 to 65535 blocks";
     // Refuse what the lowering did not prove this kernel for (its envelope): such shapes would run it wrongly.
-    if (blockCount > 48) return Refused("the block count", blockCount, "exceeds", 48, "more blocks were not analysed");
-    if (R < 1) return Refused("tiling field R", R, "is below", 1, "smaller values were not analysed");
-    if (R > 4096) return Refused("tiling field R", R, "exceeds", 4096, "with every tiling value 2× larger, `r * C` would overflow 32 bits in the kernel");
-    if (C < 1) return Refused("tiling field C", C, "is below", 1, "smaller values were not analysed");
-    if (C > 393216) return Refused("tiling field C", C, "exceeds", 393216, "with every tiling value 2× larger, `r * C` would overflow 32 bits in the kernel");
-    if (rows_per_block < 1) return Refused("tiling field rows_per_block", rows_per_block, "is below", 1, "smaller values were not analysed");
-    if (rows_per_block > 86) return Refused("tiling field rows_per_block", rows_per_block, "exceeds", 86, "with every tiling value 2× larger, `r * C` would overflow 32 bits in the kernel");
-    if (ntiles < 1) return Refused("tiling field ntiles", ntiles, "is below", 1, "smaller values were not analysed");
-    if (ntiles > 48) return Refused("tiling field ntiles", ntiles, "exceeds", 48, "with every tiling value 2× larger, `r * C` would overflow 32 bits in the kernel");
-    if (stats < 1) return Refused("tiling field stats", stats, "is below", 1, "smaller values were not analysed");
-    if (stats > 64) return Refused("tiling field stats", stats, "exceeds", 64, "with every tiling value 2× larger, `r * C` would overflow 32 bits in the kernel");
-    if (stats % 8 != 0) return Refused("tiling field stats", stats, "is not a multiple of", 8, "otherwise UB buffer `tile_max` would not be a whole number of 32-byte blocks");
-    if (x.numel > 2147483647) return Refused("the elements of x (tiling field x_numel)", x.numel, "exceed", 2147483647, "x_numel is an int32_t tiling field");
-    if (y->numel > 2147483647) return Refused("the elements of y (tiling field y_numel)", y->numel, "exceed", 2147483647, "y_numel is an int32_t tiling field");
+    if (blockCount > 48) return Refused(reason, "the block count", blockCount, "exceeds", 48, "more blocks were not analysed");
+    if (R < 1) return Refused(reason, "tiling field R", R, "is below", 1, "smaller values were not analysed");
+    if (R > 4096) return Refused(reason, "tiling field R", R, "exceeds", 4096, "with every tiling value 2× larger, `r * C` would overflow 32 bits in the kernel");
+    if (C < 1) return Refused(reason, "tiling field C", C, "is below", 1, "smaller values were not analysed");
+    if (C > 393216) return Refused(reason, "tiling field C", C, "exceeds", 393216, "with every tiling value 2× larger, `r * C` would overflow 32 bits in the kernel");
+    if (rows_per_block < 1) return Refused(reason, "tiling field rows_per_block", rows_per_block, "is below", 1, "smaller values were not analysed");
+    if (rows_per_block > 86) return Refused(reason, "tiling field rows_per_block", rows_per_block, "exceeds", 86, "with every tiling value 2× larger, `r * C` would overflow 32 bits in the kernel");
+    if (ntiles < 1) return Refused(reason, "tiling field ntiles", ntiles, "is below", 1, "smaller values were not analysed");
+    if (ntiles > 48) return Refused(reason, "tiling field ntiles", ntiles, "exceeds", 48, "with every tiling value 2× larger, `r * C` would overflow 32 bits in the kernel");
+    if (stats < 1) return Refused(reason, "tiling field stats", stats, "is below", 1, "smaller values were not analysed");
+    if (stats > 64) return Refused(reason, "tiling field stats", stats, "exceeds", 64, "with every tiling value 2× larger, `r * C` would overflow 32 bits in the kernel");
+    if (stats % 8 != 0) return Refused(reason, "tiling field stats", stats, "is not a multiple of", 8, "otherwise UB buffer `tile_max` would not be a whole number of 32-byte blocks");
+    if (x.numel > 2147483647) return Refused(reason, "the elements of x (tiling field x_numel)", x.numel, "exceed", 2147483647, "x_numel is an int32_t tiling field");
+    if (y->numel > 2147483647) return Refused(reason, "the elements of y (tiling field y_numel)", y->numel, "exceed", 2147483647, "y_numel is an int32_t tiling field");
     // UB: the buffers as InitBuffer sizes them (each rounded up to 32 bytes), for these values.
     const int64_t ubNeeded = 164096    // xin, yout, work, red
         + AlignUp(stats * 4, 32) * 1   // tile_max: stats f32, 1 buffer
         + AlignUp(stats * 4, 32) * 1;  // tile_sum: stats f32, 1 buffer
-    if (ubNeeded > ubBytes) return Refused("UB bytes the kernel's buffers take", ubNeeded, "exceeds", ubBytes, "InitBuffer would overrun the Unified Buffer of one core");
+    if (ubNeeded > ubBytes) return Refused(reason, "UB bytes the kernel's buffers take", ubNeeded, "exceeds", ubBytes, "InitBuffer would overrun the Unified Buffer of one core");
     tiling->R = static_cast<int32_t>(R);
     tiling->C = static_cast<int32_t>(C);
     tiling->rows_per_block = static_cast<int32_t>(rows_per_block);
@@ -98,8 +101,9 @@ extern "C" int ascendcraft_tiling(const int64_t* args, int nargs, void* tiling, 
     for (int64_t d = 0; d < x.rank; d++) x.dims[d] = args[i++];
     for (int64_t d = 0; d < x.rank; d++) x.numel *= x.dims[d];
     TensorShape y;
+    char reason[REASON_BYTES] = {};
     (void)nargs;
-    const char* error = SoftmaxTiling(x, coreNum, ubBytes, &y, static_cast<SoftmaxTilingData*>(tiling), blockDim, workspaceBytes);
+    const char* error = SoftmaxTiling(x, coreNum, ubBytes, &y, static_cast<SoftmaxTilingData*>(tiling), blockDim, workspaceBytes, reason);
     if (error != nullptr) { std::fprintf(stderr, "%s\n", error); return 2; }
     return 0;
 }
