@@ -126,7 +126,9 @@ def judge_dsl(task, source: str, filename: str = "kernel.py", trials=((0, False)
         if signed and not task.has_signed: continue
         try:
             b = bind(program, task, trial=trial, signed=signed)
-            got = interpret(program, b.values).torch()
+            # outputs, workspaces and UB start as 0xFF bytes (NaN in floats): a value the kernel never wrote
+            # cannot pass for a small number, as the default poison's -2.9e-16 could
+            got = interpret(program, b.values, poison=0xFF).torch()
         except AscendCraftError as e:
             return program, [d.render() for d in e.diagnostics]
         from ascendcraft.verify import output_tolerances

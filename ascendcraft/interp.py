@@ -572,7 +572,8 @@ def interpret(program: Program | str, inputs: dict, target: Target | None = None
     for name, spec in plan.outputs.items():
         storage[name] = (np.full(spec.nbytes, poison, dtype=np.uint8).view(spec.dtype.numpy).copy(), "out")
     for name, spec in plan.workspaces.items():
-        storage[name] = (np.zeros(spec.numel, dtype=spec.dtype.numpy), "workspace")
+        # like the emulator: a workspace's contents are undefined until the kernel writes them
+        storage[name] = (np.full(spec.nbytes, poison, dtype=np.uint8).view(spec.dtype.numpy).copy(), "workspace")
     values = dict(program.constants); values.update({k: v for k, v in plan.args.items() if not isinstance(v, TensorSpec)})
     tensors = {}
     for p in kernel.params:
