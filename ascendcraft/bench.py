@@ -39,18 +39,20 @@ from .pipeline import COMPILE_ERROR, FAILED, OK, Pipeline
 from .report import (FAST_PS, RESULT_FILE, RUN_FILE, SOURCES, BenchReport, TaskResult, diagnostic_record,
                                 report)
 from .soc import Soc, load_soc, quantity_fields
-from .taskset import Task, load_task_file, registry
+from .taskset import Task, TaskList, load_task_file, load_task_folder, registry
+from .timeline import timeline_svg
 from .trace import Kind, Pipe
 from .verify import POISON, verify
 
 # %% auto #0
 __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'code_hash', 'soc_hash', 'read_edits',
            'fingerprint', 'blank_strings', 'scan_project', 'KernelFailure', 'KernelFault', 'EmulatedKernel', 'TaskSpec',
-           'settings_record', 'StageClock', 'written_bytes', 'write_result', 'run_task', 'default_out', 'kernel_paths',
+           'settings_record', 'StageClock', 'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage',
+           'written_bytes', 'write_result', 'run_task', 'default_out', 'kernel_paths', 'result_group', 'select_tasks',
            'run_identity', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute', 'run_bench', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
-BENCH_FORMAT = "ascendcraft-bench/1"     # bump when the harness changes what a result means
+BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
 POISONS = (0xA5, 0xFF)                   # output/UB poison bytes of the two runs of every call (0xFF: unwritten floats are NaN)
 DEFAULT_TIMEOUT = 900.0                  # seconds per task process (lowering + verification + timing)
 EDITS_SUFFIX = ".ascendc"                # <task>.ascendc/: hand-edited AscendC files replacing the lowered project's
@@ -547,9 +549,10 @@ def _run_log(kernel: EmulatedKernel) -> str:
 
 
 def _stage_verify(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path) -> None:
-    "Verify on the emulator (two poisons per call); classify the outcome."
+    "Verify on the emulator (two poisons per call; every input group of a grouped task); classify the outcome."
     kernel = EmulatedKernel(pipe.steps[-1].build, pipe.program, task, spec.size, settings)
-    verdict = verify(task, kernel, size=spec.size, settings=settings, poison=bytes([POISONS[0]]))
+    trials = task.trial_count(settings.trials, spec.size)
+    verdict = verify(task, kernel, size=spec.size, settings=settings, trials=trials, poison=bytes([POISONS[0]]))
     (folder / "verdict.json").write_text(verdict.to_json())
     (folder / "run.log").write_text(_run_log(kernel))
     worst = verdict.worst
@@ -573,8 +576,110 @@ def _stage_verify(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings
     raise _Stop()
 
 # %% ../nbs/32_bench.ipynb #5e734c63
+_GM_WRITES = ("SetValue",)        # S-pipe ops that write GM (MTE3 and FIX records always do)
+
+
+def merge_intervals(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    "The union of the byte intervals [starts, ends) as sorted, disjoint (starts, ends)."
+    starts, ends = np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64)
+    keep = ends > starts
+    starts, ends = starts[keep], ends[keep]
+    if not len(starts): return starts, ends
+    order = np.argsort(starts, kind="stable")
+    s, e = starts[order], ends[order]
+    reach = np.maximum.accumulate(e)                 # furthest byte covered by the first i intervals
+    opens = np.ones(len(s), dtype=bool)
+    opens[1:] = s[1:] > reach[:-1]                   # a gap before interval i: a new piece starts
+    first = np.flatnonzero(opens)
+    last = np.append(first[1:] - 1, len(s) - 1)
+    return s[first], reach[last]
+
+
+def _repeat_bursts(starts: np.ndarray, ends: np.ndarray, stride: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    "[start + k·stride, end + k·stride) for k < count, for every interval."
+    shift = np.arange(count, dtype=np.int64) * stride
+    return (starts[:, None] + shift).reshape(-1), (ends[:, None] + shift).reshape(-1)
+
+
+def write_intervals(offset, length, stride, count) -> tuple[np.ndarray, np.ndarray]:
+    "Byte intervals covered by GM writes of `count` bursts of `length` bytes, `stride` apart, from `offset`."
+    offset, length, stride, count = (np.asarray(a, dtype=np.int64) for a in (offset, length, stride, count))
+    solid = (count <= 1) | (stride <= length)        # one burst, or bursts that touch or overlap
+    starts = [offset[solid]]
+    ends = [offset[solid] + np.where(count[solid] > 1, (count[solid] - 1) * stride[solid], 0) + length[solid]]
+    holes = ~solid
+    if holes.any():
+        o, n, s, c = offset[holes], length[holes], stride[holes], count[holes]
+        groups, which = np.unique(np.stack([s, c], axis=1), axis=0, return_inverse=True)
+        which = which.reshape(-1)
+        for g, (step, bursts) in enumerate(groups.tolist()):
+            mine = which == g
+            a, b = merge_intervals(o[mine], o[mine] + n[mine])   # union of the first bursts
+            wide = b - a >= step                                   # repeated at the stride: one range
+            starts.append(a[wide]); ends.append(b[wide] + (bursts - 1) * step)
+            ra, rb = _repeat_bursts(a[~wide], b[~wide], step, bursts)
+            starts.append(ra); ends.append(rb)
+    return np.concatenate(starts), np.concatenate(ends)
+
+
+@dataclass
+class Coverage:
+    "Which bytes of one GM output a traced kernel wrote."
+    tensor: str                   # output name
+    nbytes: int                   # its size
+    covered: int                  # distinct bytes written at least once
+    written: int                  # bytes written, counting every write (≥ covered)
+    gaps: list                    # the first few never-written [start, end) byte ranges
+    gap_count: int = 0            # how many such ranges in all
+
+    @property
+    def missing(self) -> int: return self.nbytes - self.covered
+
+    @property
+    def rewritten(self) -> int: return self.written - self.covered
+
+    @property
+    def complete(self) -> bool: return self.missing == 0
+
+    def describe(self, itemsize: int | None = None) -> str:
+        "One sentence: how much is missing, where, and how much was written twice."
+        if self.complete: return f"{self.tensor}: all {self.nbytes:,} bytes written"
+        a, b = self.gaps[0]
+        where = f"bytes {a:,}–{b - 1:,}" + (f" (elements {a // itemsize:,}–{(b - 1) // itemsize:,})" if itemsize else "")
+        more = f" and {self.gap_count - 1:,} more range(s)" if self.gap_count > 1 else ""
+        again = (f"; it writes {self.written:,} bytes in all, {self.rewritten:,} of them over bytes it had already written"
+                 if self.rewritten else f"; it writes {self.written:,} bytes in all")
+        return f"{self.tensor}: {self.missing:,} of {self.nbytes:,} bytes are never written ({where}{more}){again}"
+
+
+def output_coverage(trace) -> list[Coverage]:
+    "Exact byte coverage of every output GM tensor (role 'out') by the trace's GM writes."
+    r = trace.records
+    tensors = trace.meta.get("tensors", [])
+    outputs = [i for i, t in enumerate(tensors) if t.get("role") == "out"]
+    touches = np.zeros(1 << 16, dtype=bool)
+    touches[outputs] = True
+    w = r[np.flatnonzero(touches[r["tensor"]])]      # one pass over the (memory-mapped) records: those on an output
+    names = list(trace.op_names)
+    ops = [names.index(n) for n in _GM_WRITES if n in names]
+    w = w[(w["kind"] == Kind.INSTR) & (np.isin(w["pipe"], [Pipe.MTE3, Pipe.FIX]) | np.isin(w["op"], ops)) & (w["bursts"] > 0)]
+    found = []
+    for index in outputs:
+        t = tensors[index]
+        mine = w[w["tensor"] == index]
+        count = mine["bursts"].astype(np.int64)
+        starts, ends = write_intervals(mine["gm_offset"], mine["bytes"].astype(np.int64) // count, mine["gm_stride"], count)
+        nbytes = int(t["bytes"])
+        a, b = merge_intervals(np.clip(starts, 0, nbytes), np.clip(ends, 0, nbytes))
+        gap_start, gap_end = np.append(0, b), np.append(a, nbytes)
+        holes = gap_end > gap_start
+        found.append(Coverage(t["name"], nbytes, int((b - a).sum()), int(mine["bytes"].sum()),
+                              list(zip(gap_start[holes][:5].tolist(), gap_end[holes][:5].tolist())), int(holes.sum())))
+    return found
+
+
 def written_bytes(trace) -> int:
-    "Bytes the traced kernel wrote to GM: MTE3 copies plus scalar and InitGlobalMemory writes (an upper bound)."
+    "Bytes the traced kernel wrote to GM, counting repeats (MTE3 copies plus scalar and InitGlobalMemory writes)."
     r = trace.records
     instr = r["kind"] == Kind.INSTR
     names = list(trace.op_names)
@@ -582,32 +687,43 @@ def written_bytes(trace) -> int:
     mask = instr & ((r["pipe"] == Pipe.MTE3) | np.isin(r["op"], writes))
     return int(r["bytes"][mask].sum())
 
+# %% ../nbs/32_bench.ipynb #4d0e608d
+def _coverage_failure(coverage: list[Coverage], task: Task, kernel_file: str) -> Diagnostic | None:
+    "The `trace-output-coverage` diagnostic when some output byte is never written (None when all are)."
+    if all(c.complete for c in coverage): return None
+    specs = task.output_specs("full")
+    sizes = [s.nbytes // s.numel if s.is_tensor and s.numel else None for s in specs]
+    short = [(c, sizes[i] if i < len(sizes) else None) for i, c in enumerate(coverage) if not c.complete]
+    return Diagnostic("trace-output-coverage",
+                      "at the full shapes the traced kernel leaves part of its output unwritten: "
+                      + "; ".join(c.describe(size) for c, size in short), file=kernel_file,
+                      hint="either the kernel skips work when it is traced, or its offsets do not cover the full-size output "
+                           "(a 32-bit index past 2**31 elements wraps onto space already written); verify it with --size full")
 
-def _timing_record(kc, ec, speedup: float, settings: Settings) -> dict:
+
+def _timing_record(kc, ec, speedup: float, settings: Settings, coverage: list[Coverage]) -> dict:
     "The `timing` part of a result (always 'modelled' here: the cost model, not an NPU)."
     return {"kind": "modelled", "soc": kc.soc, "label": kc.label, "kernel_us": kc.total_us, "call_us": kc.call_us,
             "host_us": kc.host_us, "eager_us": ec.total_us, "eager_device_us": ec.device_us, "speedup": speedup,
-            "verdict": kc.verdict, "reason": kc.reason, "bound_us": kc.bound_us, "gm_bytes": kc.gm_bytes,
+            "verdict": kc.verdict, "reason": kc.reason, "bound_us": kc.bound_us, "launch_us": kc.launch_us,
+            "overhead_us": kc.overhead_us, "gm_bytes": kc.gm_bytes,
             "block_dim": kc.block_dim, "cores_used": kc.cores_used, "records": kc.records, "engine": kc.engine,
             "notes": list(kc.notes), "eager_ops": len(ec.ops), "eager_unknown": list(ec.unknown),
-            "plausible_limit": settings.plausible_speedup}
+            "plausible_limit": settings.plausible_speedup,
+            "outputs": [{"tensor": c.tensor, "bytes": c.nbytes, "covered": c.covered, "written": c.written} for c in coverage]}
 
 
 def _stage_timing(pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path, clock: StageClock) -> None:
-    "Trace at full size, cost it, model eager, and record the speed-up."
+    "Trace at full size, check it writes every output byte, cost it, model eager, record the speed-up and draw the timeline."
     soc = load_soc(settings=settings)
     try:
         with clock("trace"):
             full = shape_bindings(pipe.program, task, sizes=("full",))[0]
             trace = trace_kernel(pipe.steps[-1].build, pipe.program, full, settings=settings)
-        need = sum(s.nbytes for s in task.output_specs("full"))
-        wrote = written_bytes(trace)
-        if wrote < need:
-            d = Diagnostic("trace-output-coverage", f"at the full shapes the traced kernel writes {wrote:,} bytes to GM but "
-                           f"its outputs hold {need:,}: part of the output is never computed there",
-                           file=pipe.lowering.names.kernel_file,
-                           hint="either the kernel skips work when it is traced, or it does not cover the full-size output "
-                                "(look for 32-bit index overflow past 2**31 elements); verify it with --size full")
+        with clock("coverage"):
+            coverage = output_coverage(trace)
+            d = _coverage_failure(coverage, task, pipe.lowering.names.kernel_file)
+        if d is not None:
             (folder / "timing.log").write_text(d.render() + "\n")
             result.status, result.detail, result.correct = "incorrect", d.kind, False
             result.diagnostics, result.log, result.message = _diagnostics([d]), "timing.log", d.message
@@ -623,10 +739,11 @@ def _stage_timing(pipe: Pipeline, task: Task, settings: Settings, result: TaskRe
         result.diagnostics, result.log = _diagnostics(e.diagnostics), "timing.log"
         result.message = f"correct, but timing failed: {result.first_diagnostic}"
         raise _Stop()
-    result.timing = _timing_record(kc, ec, speedup, settings)
+    result.timing = _timing_record(kc, ec, speedup, settings, coverage)
     if speedup > settings.plausible_speedup: result.flags.append("implausible-speedup")
     (folder / "timing.md").write_text(f"# {task.id}: speed-up {speedup:.3f}× ({kc.label})\n\n{summary_table(kc)}\n\n{ec.table()}\n")
     (folder / "timing.json").write_text(json.dumps(result.timing, indent=1, default=str) + "\n")
+    (folder / "timeline.svg").write_text(timeline_svg(kc) + "\n")
 
 # %% ../nbs/32_bench.ipynb #f1c35f55
 def _new_result(spec: TaskSpec) -> TaskResult:
@@ -675,9 +792,11 @@ def run_task(spec: TaskSpec) -> TaskResult:
     return result
 
 # %% ../nbs/32_bench.ipynb #9a6fbb2f
-def default_out(source: str, size: str, settings: Settings) -> Path:
-    "Where results go when no --out is given: the cache folder, one folder per source and size."
-    return settings.cache_path / "bench" / f"{source}-{size}"
+def default_out(source: str, size: str, settings: Settings, tasks: Path | None = None) -> Path:
+    "Where results go when no --out is given: the cache folder, one folder per source, size (and task folder)."
+    if tasks is None: return settings.cache_path / "bench" / f"{source}-{size}"
+    tag = hashlib.sha256(str(Path(tasks).resolve()).encode()).hexdigest()[:8]
+    return settings.cache_path / "bench" / f"{source}-{size}-{Path(tasks).resolve().name}-{tag}"
 
 
 def kernel_paths(kernels: Path, task: Task) -> tuple[Path | None, Path | None]:
@@ -687,25 +806,55 @@ def kernel_paths(kernels: Path, task: Task) -> tuple[Path | None, Path | None]:
     return (dsl if dsl.is_file() else None), (edits if edits.is_dir() else None)
 
 
-def run_identity(source: str, size: str, timing: bool, soc: Soc, kernels: Path) -> dict:
+def result_group(task: Task) -> str:
+    "The category a task's results are filed under: its own, or its folder's name for a flat task file."
+    return task.category or task.path.parent.name
+
+
+def select_tasks(folder: Path | str | None = None,        # a folder of MultiKernelBench-format task files; None = our registry
+                 categories: list[str] | None = None, tasks: list[str] | None = None) -> TaskList:
+    "The tasks of a run: the registry's, or a task folder's, filtered by category and task id."
+    if folder is None: return registry(categories, tasks)
+    suite = load_task_folder(folder)
+    broken = [d for d in suite.skipped if d.severity != "note"]
+    if broken:
+        raise AscendCraftError(broken, stage="bench")
+    if not suite:
+        raise AscendCraftError(Diagnostic("no-tasks", f"{folder} holds no MultiKernelBench-format task file", file=str(folder),
+                                          hint="task files define Model, get_inputs (or get_input_groups) and get_init_inputs"),
+                               stage="bench")
+    if categories is not None:
+        known = sorted({result_group(t) for t in suite})
+        unknown = [c for c in categories if c not in known]
+        if unknown:
+            raise AscendCraftError(Diagnostic("unknown-category", f"{folder} has no category {', '.join(map(repr, unknown))}",
+                                              file=str(folder), hint=f"its categories: {', '.join(known)}"), stage="bench")
+        suite = TaskList([t for t in suite if result_group(t) in categories])
+    if tasks is not None:
+        suite = TaskList([suite.get(key) for key in tasks])
+    return suite
+
+
+def run_identity(source: str, size: str, timing: bool, soc: Soc, kernels: Path, tasks: Path | None = None) -> dict:
     "What `run.json` records about a run."
     return {"format": BENCH_FORMAT, "source": source, "size": size, "timing": "modelled" if timing else "off",
-            "soc": soc.name, "kernels": str(kernels)}
+            "soc": soc.name, "kernels": str(kernels), "tasks": str(tasks) if tasks else "registry"}
 
 
 def _check_run_folder(out: Path, identity: dict) -> None:
-    "Refuse to add results to a folder that holds another source, size or SoC."
+    "Refuse to add results to a folder that holds another source, size, SoC or task set."
     path = out / RUN_FILE
     if not path.exists(): return
     try:
         old = json.loads(path.read_text())
     except ValueError:
         return
-    for key in ("source", "size", "soc"):
+    for key in ("source", "size", "soc", "tasks"):
         if old.get(key) and old[key] != identity[key]:
             raise AscendCraftError(Diagnostic(
                 "mixed-run", f"{out} holds a run with {key} '{old[key]}', not '{identity[key]}'", file=str(path),
-                hint="give this run its own --out folder: one table never mixes sources, sizes or SoC profiles"), stage="bench")
+                hint="give this run its own --out folder: one table never mixes sources, sizes, SoC profiles or task sets"),
+                stage="bench")
 
 
 def plan(suite: list[Task], kernels: Path, out: Path, *, size: str, timing: bool, source: str, settings: Settings,
@@ -718,8 +867,9 @@ def plan(suite: list[Task], kernels: Path, out: Path, *, size: str, timing: bool
         dsl, edits = kernel_paths(kernels, task)
         fp = fingerprint(dsl=dsl.read_text() if dsl else None, edits=read_edits(edits), task_source=task.source, size=size,
                          timing=timing, source=source, settings=settings, soc=soc, code=code, runtime=runtime)
-        specs.append(TaskSpec(task.id, task.category, str(task.path), str(dsl.resolve()) if dsl else None,
-                              str(edits.resolve()) if edits else None, str((out / task.category / task.id).resolve()),
+        group = result_group(task)
+        specs.append(TaskSpec(task.id, group, str(task.path), str(dsl.resolve()) if dsl else None,
+                              str(edits.resolve()) if edits else None, str((out / group / task.id).resolve()),
                               size, timing, source, settings_record(settings), fp, float(task_timeout)))
     return specs
 
@@ -938,6 +1088,7 @@ def run_bench(tasks: list[str] | None = None,        # task ids (or category/id)
               progress: bool = True,                 # status line / one line per task on stderr
               source: str = "expert",                # 'expert' (examples/) or 'generated' (a folder of LLM-written DSL)
               ps=FAST_PS, ge: bool = True,           # Fast_p thresholds and ≥ (True) or > (False)
+              tasks_folder: Path | str | None = None,  # a folder of MultiKernelBench-format task files; None = our registry
               ) -> BenchReport:
     "Run the benchmark over the selected tasks and return (and write) its report."
     settings = settings or load_settings()
@@ -951,15 +1102,16 @@ def run_bench(tasks: list[str] | None = None,        # task ids (or category/id)
     if not kernels.is_dir():
         raise AscendCraftError(Diagnostic("no-kernels", f"kernels folder {kernels} does not exist", file=str(kernels),
                                           hint="run from the project root (examples/) or pass kernels=/--kernels"), stage="bench")
-    out = Path(out) if out is not None else default_out(source, size, settings)
+    folder = Path(tasks_folder).resolve() if tasks_folder is not None else None
+    suite = select_tasks(folder, categories, tasks)
+    out = Path(out) if out is not None else default_out(source, size, settings, folder)
     out.mkdir(parents=True, exist_ok=True)
     lock = _lock(out)
     try:
         soc = load_soc(settings=settings)
-        identity = run_identity(source, size, timing, soc, kernels.resolve())
+        identity = run_identity(source, size, timing, soc, kernels.resolve(), folder)
         _check_run_folder(out, identity)
         atomic_write_text(out / RUN_FILE, json.dumps(identity, indent=1) + "\n")
-        suite = registry(categories, tasks)
         specs = plan(list(suite), kernels, out, size=size, timing=timing, source=source, settings=settings, task_timeout=timeout)
         bar = Progress(len(specs), enabled=progress)
         todo = []

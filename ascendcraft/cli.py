@@ -45,6 +45,10 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-timing", dest="timing", action="store_false", help="skip trace, cost model and eager model")
     p.add_argument("--kernels", type=Path, default=Path("examples"), metavar="DIR",
                    help="folder of <category>/<task>.py DSL kernels (default: examples)")
+    p.add_argument("--tasks-folder", type=Path, default=None, metavar="DIR",
+                   help="take the tasks from this folder of MultiKernelBench-format files (<category>/<task>.py or flat; "
+                        "Model + get_inputs or get_input_groups + get_init_inputs) instead of the registry; the kernels "
+                        "folder mirrors its layout")
     p.add_argument("--source", choices=("expert", "generated"), default="expert",
                    help="where the DSL came from; each source gets its own run folder")
     p.add_argument("--strict", action="store_true", help="Fast_p counts speed-up > p (KernelBench) instead of ≥ p")
@@ -61,15 +65,17 @@ def _bench(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     settings, kernels, source = load_settings(), args.kernels, args.source
     if args.generate:
-        from ascendcraft.taskset import registry
+        from ascendcraft.bench import select_tasks
         settings = _llm_settings(args)
-        kernels, source = generated_dsl(registry(args.categories, args.tasks), settings, rounds=args.rounds), "generated"
+        tasks = select_tasks(args.tasks_folder, args.categories, args.tasks)
+        kernels, source = generated_dsl(tasks, settings, rounds=args.rounds), "generated"
     rep = run_bench(args.tasks, args.categories, kernels=kernels, out=args.out, size=args.size, jobs=args.jobs,
                     timeout=args.timeout or DEFAULT_TIMEOUT, resume=args.resume, timing=args.timing,
-                    settings=settings, progress=not args.quiet, source=source, ge=not args.strict)
+                    settings=settings, progress=not args.quiet, source=source, ge=not args.strict,
+                    tasks_folder=args.tasks_folder)
     print(rep.metrics_table())
     print(f"\n{len(rep.results)} task(s) in {time.perf_counter() - t0:.1f} s · timing {rep.timing_label}")
-    print(f"report: {rep.out / 'summary.md'} · {rep.out / 'summary.json'}")
+    print(f"report: {rep.out / 'summary.md'} · {rep.out / 'summary.json'} · per task: {rep.out / 'tasks.md'}")
     return 0
 
 

@@ -302,12 +302,17 @@ class EagerCost:
         "Markdown table of the ops (the costliest first when there are more than `max_rows`)."
         ops = self.ops if len(self.ops) <= max_rows else sorted(self.ops, key=lambda o: -o.device_us)[:max_rows]
         rows = [f"**eager** — {self.total_us:,.1f} µs for {len(self.ops)} ops, *{self.label}*", "",
-                "| op | inputs | outputs | bytes | device µs | bound |", "|---|---|---|---:|---:|---|"]
+                "| op | inputs | outputs | bytes | vector work (cycles) | cube flops | device µs | bound |",
+                "|---|---|---|---:|---:|---:|---:|---|"]
         fmt = lambda shapes: ", ".join("×".join(map(str, s)) or "scalar" for s in shapes)
         for o in ops:
             flag = "" if o.known else " (?)"
-            rows.append(f"| `{o.name}`{flag} | {fmt(o.in_shapes)} | {fmt(o.out_shapes)} | {o.bytes:,} | {o.device_us:,.1f} | {o.bound} |")
-        if len(ops) < len(self.ops): rows.append(f"| … {len(self.ops) - len(ops)} more | | | | | |")
+            flops = f"{o.cube_flops:,.0f}" if o.cube_flops else ""
+            rows.append(f"| `{o.name}`{flag} | {fmt(o.in_shapes)} | {fmt(o.out_shapes)} | {o.bytes:,} | {o.work_cycles:,.0f} | "
+                        f"{flops} | {o.device_us:,.1f} | {o.bound} |")
+        if len(ops) < len(self.ops): rows.append(f"| … {len(self.ops) - len(ops)} more | | | | | | | |")
+        rows.append("\nvector work: cycles of one core's vector unit, summed over cores (an op's share of the device "
+                    "is this over the cores in use); cube flops: 2·M·N·K of matmul-like ops")
         rows.append(f"\nserial (no host/device overlap): {self.serial_us:,.1f} µs; device only: {self.device_us:,.1f} µs")
         if self.unknown: rows.append(f"\n(?) not in the work table, counted as one simple op per output element: {', '.join(self.unknown)}")
         return "\n".join(rows)

@@ -7,6 +7,8 @@ Docs: https://ascendcraft.github.io/ascendcraft/report.html.md"""
 # %% ../nbs/33_report.ipynb #45e539cc
 from __future__ import annotations
 
+import csv
+import io
 import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -65,6 +67,13 @@ class TaskResult:
     def speedup(self) -> float | None:
         "The modelled (or measured) speed-up over eager, when the task was timed."
         return (self.timing or {}).get("speedup")
+
+    @property
+    def bound_ratio(self) -> float | None:
+        "Kernel device time over its bandwidth bound (GM bytes / bandwidth), when both are known."
+        t = self.timing or {}
+        kernel, bound = t.get("kernel_us"), t.get("bound_us")
+        return kernel / bound if kernel is not None and bound else None
 
     @property
     def first_diagnostic(self) -> str:
@@ -305,6 +314,47 @@ class BenchReport:
 
     def _repr_markdown_(self): return self.markdown()
 
+    # -- per-task timing -------------------------------------------------------------------------
+    TIMING_COLUMNS = ("task", "category", "status", "kernel_us", "call_us", "eager_us", "speedup", "verdict", "bound_us",
+                      "bound_ratio")
+
+    def timing_rows(self) -> list[dict]:
+        "One row per task: kernel (device) and call µs, eager µs, speed-up, verdict, bandwidth bound and the ratio to it."
+        rows = []
+        for r in self.results:
+            t = r.timing or {}
+            rows.append({"task": r.task, "category": r.category, "status": r.status, "kernel_us": t.get("kernel_us"),
+                         "call_us": t.get("call_us"), "eager_us": t.get("eager_us"), "speedup": t.get("speedup"),
+                         "verdict": t.get("verdict", ""), "bound_us": t.get("bound_us"), "bound_ratio": r.bound_ratio})
+        return rows
+
+    def timing_table(self) -> str:
+        "The per-task timing table as Markdown (the content of `tasks.md`)."
+        unit = "modelled" if self.timing_kind == "modelled" else "measured"
+        lines = [f"# Per-task timing — {self.source or 'expert'} kernels", "",
+                 f"Timing {self.timing_label}. *kernel µs* is the kernel's device time; *call µs* adds the host cost "
+                 "of calling it from torch; speed-up = eager µs / call µs. *bound µs* is the kernel's GM bytes over "
+                 "the bandwidth (HBM, or L2 for bytes served from it); *× bound* = kernel µs / bound µs (1.00 = at "
+                 "the bandwidth bound).", "",
+                 f"| task | category | status | kernel µs ({unit}) | call µs | eager µs ({unit}) | speed-up | verdict | "
+                 "bound µs | × bound |",
+                 "|---|---|---|---:|---:|---:|---:|---|---:|---:|"]
+        for row in self.timing_rows():
+            ratio = "" if row["bound_ratio"] is None else f"{row['bound_ratio']:.3f}"
+            lines.append(f"| {row['task']} | {row['category']} | {row['status']} | {_us(row['kernel_us'])} | "
+                         f"{_us(row['call_us'])} | {_us(row['eager_us'])} | {_x(row['speedup'])} | {row['verdict']} | "
+                         f"{_us(row['bound_us'])} | {ratio} |")
+        return "\n".join(lines) + "\n"
+
+    def timing_csv(self) -> str:
+        "The per-task timing rows as CSV (the content of `tasks.csv`, numbers unrounded)."
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=self.TIMING_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        for row in self.timing_rows():
+            writer.writerow({k: "" if v is None else v for k, v in row.items()})
+        return buf.getvalue()
+
     def to_dict(self) -> dict:
         "The report as JSON-ready data."
         return {"format": "ascendcraft-bench-summary/1", "source": self.source, "size": self.size,
@@ -315,12 +365,14 @@ class BenchReport:
                 "failures": [{"task": r.key, "status": r.status, "detail": r.detail, "first_diagnostic": r.first_diagnostic,
                               "log": f"{r.category}/{r.task}/{r.log}" if r.log else ""} for r in self.failures]}
 
-    def write(self, out: Path | None = None) -> tuple[Path, Path]:
-        "Write `summary.md` and `summary.json` (atomically) into the run folder."
+    def write(self, out: Path | None = None) -> tuple[Path, Path, Path, Path]:
+        "Write `summary.md`, `summary.json` and the per-task timing table `tasks.md` / `tasks.csv` (atomically) into the run folder."
         out = Path(out or self.out)
         md = atomic_write_text(out / "summary.md", self.markdown())
         js = atomic_write_text(out / "summary.json", json.dumps(self.to_dict(), indent=1, default=str) + "\n")
-        return md, js
+        table = atomic_write_text(out / "tasks.md", self.timing_table())
+        rows = atomic_write_text(out / "tasks.csv", self.timing_csv())
+        return md, js, table, rows
 
 
 def _rate(n: int, total: int) -> str:  # "96.2% (50)"

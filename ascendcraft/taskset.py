@@ -27,8 +27,9 @@ from fastcore.basics import patch
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
 
 # %% auto #0
-__all__ = ['LEVEL1_COUNTS', 'CATEGORIES', 'TASKS_DIR', 'DEFAULT_SEED', 'SMALL_LIMIT', 'REQUIRED_NAMES', 'EXTRA_NAMES', 'Spec',
-           'spec_of', 'Task', 'load_task_file', 'TaskList', 'load_task_folder', 'registry', 'get_task']
+__all__ = ['LEVEL1_COUNTS', 'CATEGORIES', 'TASKS_DIR', 'DEFAULT_SEED', 'SMALL_LIMIT', 'REQUIRED_NAMES', 'INPUT_GROUPS',
+           'EXTRA_NAMES', 'Spec', 'spec_of', 'Task', 'load_task_file', 'TaskList', 'load_task_folder', 'registry',
+           'get_task']
 
 # %% ../nbs/30_tasks.ipynb #1591e9fe
 LEVEL1_COUNTS = {"activation": 15, "loss": 7, "math": 6, "normalization": 8,
@@ -38,6 +39,7 @@ TASKS_DIR = Path(str(importlib.resources.files("ascendcraft"))) / "tasks"  # our
 DEFAULT_SEED = 1024                           # MultiKernelBench's seed
 SMALL_LIMIT = 1 << 24                         # elements per tensor a 'small' draw may allocate without SMALL
 REQUIRED_NAMES = ("Model", "get_inputs", "get_init_inputs")
+INPUT_GROUPS = "get_input_groups"             # upstream's alternative to get_inputs: a fixed list of input sets
 EXTRA_NAMES = ("SMALL", "SIGNED", "TOLERANCE", "OUTPUT_NAMES")  # ours; stripped from prompts
 
 # %% ../nbs/30_tasks.ipynb #ac1ab73a
@@ -93,9 +95,9 @@ def _top_level_names(tree: ast.Module) -> dict[str, int]:
 
 
 def _missing_task_names(tree: ast.Module) -> list[str]:
-    "Which of `Model`, `get_inputs`, `get_init_inputs` the module does not define."
+    "Which of `Model`, `get_inputs` (or `get_input_groups`), `get_init_inputs` the module does not define."
     names = _top_level_names(tree)
-    return [n for n in REQUIRED_NAMES if n not in names]
+    return [n for n in REQUIRED_NAMES if n not in names and not (n == "get_inputs" and INPUT_GROUPS in names)]
 
 
 def _parse(source: str, path: Path) -> ast.Module:
@@ -196,6 +198,11 @@ class Task:
     def has_signed(self) -> bool: return self.signed_mode is not False
 
     @property
+    def has_input_groups(self) -> bool:
+        "Whether the file defines upstream's `get_input_groups()` (its groups are then the trials)."
+        return callable(getattr(self.module, INPUT_GROUPS, None))
+
+    @property
     def tolerance(self) -> dict | list | None:
         "The file's TOLERANCE (None: the default for each output's dtype)."
         return getattr(self.module, "TOLERANCE", None)
@@ -240,18 +247,52 @@ def _signed_transform(scale: float):
     return transform
 
 
-def _draw_function(task: Task, signed: bool):
-    "The function that draws one input set (signed or not)."
-    module = task.module
-    if not signed: return module.get_inputs
+def _signed_mode(task: Task):
+    "The task's SIGNED value; raise when it has no signed variant."
     mode = task.signed_mode
     if mode is False:
         raise AscendCraftError(Diagnostic(
             "no-signed-inputs", f"{task.id} has no signed input variant (SIGNED = False)", file=str(task.path),
             hint="draw the ordinary inputs (signed=False); the file explains why signed ones are invalid"))
+    return mode
+
+
+def _draw_function(task: Task, signed: bool):
+    "The function that draws one input set (signed or not)."
+    module = task.module
+    if not signed: return module.get_inputs
+    mode = _signed_mode(task)
     if isinstance(mode, str): return getattr(module, mode)
     transform = _signed_transform(1.0 if mode is True else float(mode))
     return lambda: transform(module.get_inputs())
+
+
+def _uses_groups(task: Task, signed: bool) -> bool:
+    "Whether the sets come from `get_input_groups()` (not when the file draws its own signed inputs)."
+    return task.has_input_groups and not (signed and isinstance(task.signed_mode, str))
+
+
+def _group_function(task: Task, signed: bool):
+    "The function that draws every input group at once (signed: each through the signed transform)."
+    def groups() -> list[list]:
+        found = [list(g) for g in getattr(task.module, INPUT_GROUPS)()]
+        if not found:
+            raise AscendCraftError(Diagnostic("no-input-groups", f"{INPUT_GROUPS}() of {task.id} returned no input set",
+                                              file=str(task.path), hint="return a list of input lists, each like get_inputs() returns"))
+        return found
+    if not signed: return groups
+    mode = _signed_mode(task)
+    transform = _signed_transform(1.0 if mode is True else float(mode))
+    return lambda: [transform(g) for g in groups()]
+
+
+def _draw_groups(draw, meta: bool) -> list[list]:
+    "Every group, on `meta` when asked (drawn for real and moved there when the file needs real values)."
+    if not meta: return draw()
+    try:
+        with torch.device("meta"): return draw()
+    except (RuntimeError, NotImplementedError, TypeError, ValueError):
+        return [_to_device(g, "meta") for g in draw()]
 
 
 def _to_device(values: list, device) -> list:
@@ -262,10 +303,17 @@ def _to_device(values: list, device) -> list:
 
 def _input_sets(task: Task, size: str | Mapping = "small", n: int = 1, seed: int = DEFAULT_SEED,
                 signed: bool = False, device=None) -> Iterator[list]:
-    "Reseed, then yield `n` consecutive input sets (trial 0, 1, …)."
-    draw = _draw_function(task, signed)
+    "Reseed, then yield `n` consecutive input sets (trial 0, 1, …), or the first `n` input groups."
     meta = device is not None and torch.device(device).type == "meta"
     if size == "small" and not task.has_small and not meta: _check_affordable(task)
+    if _uses_groups(task, signed):
+        draw = _group_function(task, signed)
+        with task.sized(size), torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed)
+            groups = _draw_groups(draw, meta)[:n]
+        yield from (g if meta else _to_device(g, device) for g in groups)
+        return
+    draw = _draw_function(task, signed)
     with task.sized(size), torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         for _ in range(n):
@@ -279,17 +327,27 @@ def _input_sets(task: Task, size: str | Mapping = "small", n: int = 1, seed: int
 @patch
 def input_sets(self: Task, size: str | Mapping = "small", n: int = 1, seed: int = DEFAULT_SEED,
                signed: bool = False, device=None) -> list[list]:
-    "The first `n` input sets after reseeding (MultiKernelBench's trials 0 … n-1)."
+    "The first `n` input sets after reseeding (MultiKernelBench's trials 0 … n-1; at most every group of a grouped task)."
     return list(_input_sets(self, size, n, seed, signed, device))
 
 
 @patch
 def inputs(self: Task, size: str | Mapping = "small", seed: int = DEFAULT_SEED, trial: int = 0,
            signed: bool = False, device=None) -> list:
-    "Input set number `trial` (the trial-th `get_inputs()` call after reseeding with `seed`)."
-    values = None
-    for values in _input_sets(self, size, trial + 1, seed, signed, device): pass
+    "Input set number `trial` (the trial-th `get_inputs()` call after reseeding with `seed`, or group `trial`)."
+    values, count = None, 0
+    for values in _input_sets(self, size, trial + 1, seed, signed, device): count += 1
+    if count <= trial:
+        raise AscendCraftError(Diagnostic("bad-trial", f"{self.id} has {count} input group(s); there is no trial {trial}",
+                                          file=str(self.path), hint=f"trials of a task with {INPUT_GROUPS}() are 0 … {count - 1}"))
     return values
+
+
+@patch
+def trial_count(self: Task, n: int, size: str | Mapping = "small") -> int:
+    "How many input sets the correctness protocol checks: every input group of a grouped task, else `n` draws."
+    if not self.has_input_groups: return n
+    return sum(1 for _ in _input_sets(self, size, 1 << 30, device="meta"))
 
 
 @patch
@@ -454,7 +512,7 @@ def load_task_file(path: str | Path, category: str | None = None) -> Task:
     if missing:
         raise AscendCraftError(Diagnostic(
             "not-a-task", f"{path.name} does not define {', '.join(missing)}", file=str(path),
-            hint="a MultiKernelBench task file defines class Model(nn.Module), get_inputs() and get_init_inputs()"))
+            hint="a MultiKernelBench task file defines class Model(nn.Module), get_inputs() (or get_input_groups()) and get_init_inputs()"))
     module = _execute(source, path)
     _check_extras(module, source, path, tree)
     return Task(path.stem, path.parent.name if category is None else category, path, source, module)

@@ -94,3 +94,10 @@ def test_hang_past_task_limit_kills_the_emulator(caught):
         except OSError:
             pass
     assert not running, f"emulator processes of the hung kernel survived: {running}"
+
+
+def test_wrapped_output_is_caught_by_exact_coverage(caught):
+    "The wrapped kernel writes exactly the output's byte count; only the per-byte coverage of the trace catches it."
+    results, _ = caught
+    message = results["wrapped_output"].message
+    assert "bytes are never written" in message and "over bytes it had already written" in message, message

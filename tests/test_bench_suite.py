@@ -1,0 +1,172 @@
+"""Every expert kernel in examples/ through the real benchmark harness: the 52 level-1 tasks and the 2 mHC tasks.
+
+One `run_bench` over the whole registry, two task processes at a time — what `ascendcraft bench --jobs 2` does, with
+MultiKernelBench's protocol pinned whatever the environment sets: lower through the four passes compiling every
+snapshot, the honesty scan, the protocol (seed 1024, 5 input sets, allclose atol = rtol = 1e-4, identical shapes and
+dtypes) plus 5 signed input sets, every call run under two poison patterns, the blind-output guard, then the trace at
+the full benchmark shapes with its exact output coverage, the cost model and the modelled eager baseline.
+
+The run folder lives in the cache (`<cache_dir>/bench/ci-expert-small`), so an unchanged tree redoes nothing: the
+harness reuses a task's result only when its fingerprint matches — the hash of AscendCraft's sources, the emulator
+runtime, the DSL, the task file, the verification settings, both poison patterns and the SoC profile (the harness's
+own resume, tested in test_bench_resume.py). Any change to any of those reruns the task.
+
+Issue 6 also asks memory-bound kernels to land within 1.3x of their bytes / bandwidth bound, or to be named with the
+reason; the named ones are strict xfails below, and their reason is checked too.
+"""
+import json
+import math
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from ascendcraft.bench import POISONS, is_done, plan, run_bench
+from ascendcraft.config import load_settings
+from ascendcraft.diagnostics import AscendCraftError
+from ascendcraft.report import RESULT_FILE
+from ascendcraft.taskset import LEVEL1_COUNTS, registry
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+SUITE = registry()
+KEYS = [t.key for t in SUITE]
+STEPS = ["dsl", "host", "init", "compute", "align"]        # the DSL check, then the four lowering passes
+BOUND_FACTOR = 1.3                                          # issue 6: memory-bound kernels within 1.3x of bytes / bandwidth
+# Memory-bound kernels above the factor, and why (issue 6: "or the closing note names those that do not and why").
+BOUND_EXCEPTIONS = {
+    "optimizer/adam": "a 14 µs launch: the fixed launch + block start-up (5 µs) is over a third of the bound",
+    "optimizer/lamb": "a 22 µs launch: the fixed launch + block start-up (5 µs) is nearly a quarter of the bound",
+}
+LOCK_WAIT = 1800.0                                          # seconds to wait for another run of this suite to finish
+PROTOCOL = {"seed": 1024, "trials": 5, "atol": 1e-4, "rtol": 1e-4}   # MultiKernelBench's, whatever the environment says
+
+
+def out_folder(settings) -> Path:
+    return settings.cache_path / "bench" / "ci-expert-small"
+
+
+def drop_stale(out: Path) -> None:
+    "Remove result folders of tasks that are no longer in the registry (renamed or removed tasks)."
+    keep = {tuple(k.split("/")) for k in KEYS}
+    for result in out.glob(f"*/*/{RESULT_FILE}"):
+        folder = result.parent
+        if (folder.parent.name, folder.name) not in keep: shutil.rmtree(folder)
+
+
+def specs_of(settings, out: Path) -> list:
+    "The harness's plan for the whole registry (with every task's fingerprint)."
+    return plan(list(SUITE), EXAMPLES, out, size="small", timing=True, source="expert", settings=settings, task_timeout=900)
+
+
+@pytest.fixture(scope="module")
+def suite():
+    settings = load_settings().replace(**PROTOCOL)
+    out = out_folder(settings)
+    out.mkdir(parents=True, exist_ok=True)
+    specs = {f"{s.category}/{s.task}": s for s in specs_of(settings, out)}   # the plan run_bench makes next
+    todo = sum(1 for s in specs.values() if not is_done(s))
+    deadline = time.monotonic() + LOCK_WAIT
+    t0 = time.perf_counter()
+    while True:
+        try:
+            drop_stale(out)
+            rep = run_bench(kernels=EXAMPLES, out=out, size="small", jobs=2, settings=settings, progress=False)
+            break
+        except AscendCraftError as e:       # another session runs this suite now: wait for it, then resume its results
+            if e.kinds != ["run-busy"] or time.monotonic() > deadline: raise
+            time.sleep(5)
+    seconds = time.perf_counter() - t0
+    print(f"\nbench suite: {len(rep.results)} tasks ({todo} to run, the rest resumed) in {seconds:.1f} s ({out})")
+    return rep, {r.key: r for r in rep.results}, specs, settings, out
+
+
+def test_the_suite_is_complete(suite):
+    rep, results, *_ = suite
+    assert sorted(results) == sorted(KEYS)
+    counts = {}
+    for key in results: counts[key.split("/")[0]] = counts.get(key.split("/")[0], 0) + 1
+    assert counts == {**LEVEL1_COUNTS, "mhc": 2}
+    for key in KEYS:
+        category, task = key.split("/")
+        assert (EXAMPLES / category / f"{task}.py").is_file(), f"no expert kernel for {key}"
+    assert len(set(POISONS)) == 2                       # every call runs under two different poison patterns
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_task_compiles_and_passes_every_check(suite, key):
+    rep, results, specs, settings, out = suite
+    r, spec, task = results[key], specs[key], SUITE.get(key)
+    folder = Path(spec.folder)
+    assert r.status == "ok", f"{key}: {r.status} ({r.detail}): {r.message} — log {folder / r.log}"
+    assert r.compiled is True and r.correct is True and (r.source, r.size) == ("expert", "small")
+    assert r.fingerprint == spec.fingerprint            # produced by this code, kernel, task, settings and poisons
+    steps = json.loads((folder / "pipeline" / "pipeline.json").read_text())["steps"]
+    assert [(s["name"], s["status"]) for s in steps] == [(name, "ok") for name in STEPS]
+    assert (folder / "honesty.txt").read_text() == "no findings\n"
+
+    verdict = json.loads((folder / "verdict.json").read_text())
+    n = task.trial_count(PROTOCOL["trials"])
+    assert verdict["passed"] and verdict["mkb_passed"] and verdict["kind"] in ("pass", "weak")
+    assert verdict["settings"] == {**PROTOCOL, "trials": n, "signed": task.has_signed, "poison": f"{POISONS[0]:02x}"}
+    phases = [t["check"] for t in verdict["trials"]]
+    assert phases == ["mkb"] * n + ["signed"] * (n if task.has_signed else 0)
+    assert [t["trial"] for t in verdict["trials"]] == list(range(n)) * (2 if task.has_signed else 1)
+    for trial in verdict["trials"]:
+        assert trial["kind"] == "pass" and trial["outputs"], trial
+        for o in trial["outputs"]:
+            assert o["kind"] == "pass", (trial["check"], trial["trial"], o)
+            if o["blind"]: assert o["scale_passed"] is not False   # an all-zero or constant output would not pass
+    assert ("weak-test" in r.flags) == bool(verdict["weak"])
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_task_has_its_full_shape_timing(suite, key):
+    rep, results, specs, settings, out = suite
+    r, task, folder = results[key], SUITE.get(key), Path(specs[key].folder)
+    t = r.timing
+    assert t is not None, f"{key}: no timing record"
+    assert t["kind"] == "modelled" and t["soc"] == settings.soc and t["label"] == f"modelled on {settings.soc}"
+    assert t["kernel_us"] > 0 and t["eager_us"] > 0 and t["bound_us"] > 0 and t["call_us"] >= t["kernel_us"]
+    assert math.isclose(t["speedup"], t["eager_us"] / t["call_us"], rel_tol=1e-9)
+    assert t["verdict"] in ("memory-bound", "vector-bound", "scalar-bound", "overhead-bound")
+    full = [s.nbytes for s in task.output_specs("full")]
+    assert [o["bytes"] for o in t["outputs"]] == full                     # traced at the full benchmark shapes …
+    assert all(o["covered"] == o["bytes"] for o in t["outputs"])          # … writing every byte of every output
+    assert json.loads((folder / "timing.json").read_text()) == t
+    assert f"({t['label']})" in (folder / "timing.md").read_text().splitlines()[0]
+    assert (folder / "timeline.svg").read_text().startswith("<svg")
+    assert ("implausible-speedup" in r.flags) == (t["speedup"] > settings.plausible_speedup)
+
+
+def test_per_task_table_is_written(suite):
+    rep, results, specs, settings, out = suite
+    table = (out / "tasks.md").read_text()
+    assert "modelled on the" in table
+    for key, r in results.items():
+        assert f"| {r.task} | {r.category} | {r.status} |" in table
+    assert len((out / "tasks.csv").read_text().splitlines()) == len(KEYS) + 1
+
+
+def bound_cases():
+    for key in KEYS:
+        why = BOUND_EXCEPTIONS.get(key)
+        yield pytest.param(key, marks=pytest.mark.xfail(strict=True, reason=why)) if why else key
+
+
+@pytest.mark.parametrize("key", list(bound_cases()))
+def test_memory_bound_kernel_is_near_its_bandwidth_bound(suite, key):
+    t = suite[1][key].timing
+    if t is None: pytest.skip(f"{key} has no timing record (test_task_has_its_full_shape_timing fails for it)")
+    if t["verdict"] != "memory-bound": pytest.skip(f"{key} is {t['verdict']}")
+    ratio = t["kernel_us"] / t["bound_us"]
+    assert ratio <= BOUND_FACTOR, f"{key}: {t['kernel_us']:,.1f} µs is {ratio:.3f}x its bandwidth bound {t['bound_us']:,.1f} µs"
+
+
+@pytest.mark.parametrize("key", sorted(BOUND_EXCEPTIONS))
+def test_bound_exceptions_are_fixed_overhead(suite, key):
+    "The named exceptions miss the factor only by the fixed launch and start-up costs, as their reason says."
+    t = suite[1][key].timing
+    assert t["verdict"] == "memory-bound"
+    assert (t["kernel_us"] - t["overhead_us"]) / t["bound_us"] <= BOUND_FACTOR
