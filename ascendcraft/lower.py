@@ -105,6 +105,11 @@ class Lowering:
     def plans(self) -> list: return self.analysis.plans
 
     @property
+    def vector_written(self) -> set:
+        "UB buffers a vector instruction writes: a scalar read of one must wait for the vector unit (V -> S)."
+        return {b for st, _ in walk(self.kernel.body) if isinstance(st, VecOp) for b in _reads_writes(st)[1]}
+
+    @property
     def uses_sync_all(self) -> bool:
         return any(isinstance(s, SyncAll) for s, _ in walk(self.kernel.body))
 
@@ -1272,7 +1277,7 @@ class BodyPrinter:
         match s:
             case BufferDecl(): return
             case Assign(target=t, value=v):
-                if _gets(v) and self.where == "stage":
+                if self.where == "stage" and self._after_vector(v):
                     self.emit(depth, "WaitVector();"); self.need_wait_vector = True
                 if t in self.locals and not self.declared(t):
                     self.scopes[-1].add(t)
@@ -1293,7 +1298,7 @@ class BodyPrinter:
                 self.block(body, depth + 1, declare=(var,))
                 self.emit(depth, "}")
             case If(test=t, body=body, orelse=orelse):
-                if self.where == "stage" and _gets(t):
+                if self.where == "stage" and self._after_vector(t):
                     self.emit(depth, "WaitVector();"); self.need_wait_vector = True
                 self.emit(depth, f"if ({pr(t)}) {{  // {low.dsl(s.loc)}")
                 self.block(body, depth + 1)
@@ -1313,17 +1318,22 @@ class BodyPrinter:
                 if self._scalar_dirty:
                     self.emit(depth, "WaitScalar();"); self.need_wait_scalar = True
                     self._scalar_dirty = False
-                if any(_gets(e) for e in _exprs_of(s)):     # a scalar operand read from UB: after the vector unit's writes
+                if self._after_vector(*_exprs_of(s)):     # a scalar operand read from UB the vector unit wrote
                     self.emit(depth, "WaitVector();"); self.need_wait_vector = True
                 self.emit(depth, f"{print_vecop(s, low, pr)};  // {low.dsl(s.loc)}")
             case SetValue(buf=ref, index=i, value=v):
-                if _gets(v) or _gets(i):
+                if self._after_vector(v, i):
                     self.emit(depth, "WaitVector();"); self.need_wait_vector = True
                 dt = low.buffers[ref.buf].dtype
                 idx = i if ref.offset is None else BinOp("+", ref.offset, i)
                 value = scalar_operand(v, dt, pr)
                 self.emit(depth, f"{pr.locals.get(ref.buf, local(ref.buf))}.SetValue({pr(idx)}, {value});  // {low.dsl(s.loc)}")
                 self._scalar_dirty = True
+
+    def _after_vector(self, *exprs) -> bool:
+        "Whether these expressions read (get) a UB buffer that some vector instruction writes."
+        if not hasattr(self, "_v_written"): self._v_written = self.low.vector_written
+        return any(b in self._v_written for e in exprs for b in _gets(e))
 
     def _value(self, target, v) -> str:
         want = self.low.cxx_type(target)

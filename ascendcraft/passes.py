@@ -477,6 +477,10 @@ _SYNC_METHODS = {
                    "__aicore__ inline void WaitVector()", "{",
                    "    event_t event = static_cast<event_t>(pipe_->FetchEventID(HardEvent::V_S));",
                    "    SetFlag<HardEvent::V_S>(event);", "    WaitFlag<HardEvent::V_S>(event);", "}"],
+    "WaitCopyIn": ["// The scalar unit reads a copied-in tile only after MTE2 has written it (DeQue orders only the vector unit).",
+                   "__aicore__ inline void WaitCopyIn()", "{",
+                   "    event_t event = static_cast<event_t>(pipe_->FetchEventID(HardEvent::MTE2_S));",
+                   "    SetFlag<HardEvent::MTE2_S>(event);", "    WaitFlag<HardEvent::MTE2_S>(event);", "}"],
     "WaitScalar": ["// The vector unit reads UB only after the scalar unit's writes have landed.",
                    "__aicore__ inline void WaitScalar()", "{",
                    "    event_t event = static_cast<event_t>(pipe_->FetchEventID(HardEvent::S_V));",
@@ -516,6 +520,10 @@ def stage_function(low: Lowering, fn, pr: ExprPrinter) -> tuple:
         d = low.buffers.get(b)
         if d is not None and d.kind == "buf":
             lines.append(f"    LocalTensor<{d.dtype.cpp}> {local(b)} = {tbuf(b)}.Get<{d.dtype.cpp}>();")
+    from ascendcraft.check import _exprs_of, _gets
+    scalar_reads = {b for st, _ in walk(s.body) for e in _exprs_of(st) for b in _gets(e)}
+    copied_in = any(q in scalar_reads for q, how in acquire if how == "dequeue" and kinds.get(q) == "in")
+    if copied_in: lines.append("    WaitCopyIn();")
     stage_locals = {n for n, sc in low.scalars.items() if sc.home == "stage" and _assigned_within(n, s)}
     bp = BodyPrinter(low, pr, "stage", stage_locals, indent=1)
     bp.declare_hoisted(s.body)
@@ -524,7 +532,10 @@ def stage_function(low: Lowering, fn, pr: ExprPrinter) -> tuple:
     needs = set()
     if bp.need_wait_vector: needs.add("WaitVector")
     if bp.need_wait_scalar: needs.add("WaitScalar")
-    if any(isinstance(st, SetValue) for st, _ in walk(s.body)) and release:
+    if copied_in: needs.add("WaitCopyIn")
+    # scalar writes must land before the next vector instruction or copy-out reads them, in this
+    # stage's queue hand-off or in a later stage (S -> V; V's EnQue then orders MTE3 after it)
+    if any(isinstance(st, SetValue) for st, _ in walk(s.body)):
         lines.append("    WaitScalar();")
         needs.add("WaitScalar")
     for q, how in release:
