@@ -33,7 +33,7 @@ from .trace import Trace
 
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR',
-           'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'ROLES', 'read_sources', 'blank_comments', 'Param', 'Entry',
+           'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'ROLES', 'RACE_MODES', 'read_sources', 'blank_comments', 'Param', 'Entry',
            'parse_param', 'find_entries', 'parse_compiler_output', 'unknown_name_hint', 'runtime_hash',
            'compiler_version', 'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run',
            'op_names', 'dies_with_this_process', 'run', 'trace']
@@ -769,8 +769,11 @@ def _scalar_text(value, ctype: str) -> str:
     return str(int(value))
 
 
+RACE_MODES = ("error", "warning", "off")  # how `run` reports `ub-race`
+
+
 def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, host_args, poison: int, ub_bytes: int,
-             cores: int, settings: Settings) -> list[tuple]:
+             cores: int, settings: Settings, races: str = "error") -> list[tuple]:
     "Write the run spec and the GM files; return the outputs to read back as (name, path, dtype, shape)."
     if not build.ok:
         raise AscendCraftError(build.errors or build.diagnostics, stage="build")
@@ -785,9 +788,10 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
                                          for f, t in build.sources.items() if f != build.entry_file):
         raise _run_args_error(f"host_args were given, but no project file defines {HOST_TILING_FUNCTION}()", build)
     if not 0 <= poison <= 255: raise _run_args_error(f"poison must be a byte value (0..255), not {poison}", build)
+    if races not in RACE_MODES: raise _run_args_error(f"races must be one of {RACE_MODES}, not {races!r}", build)
     lines = [f"mode {mode}", f"block_dim {int(block_dim or 0)}", f"cores {int(cores)}", f"ub_bytes {int(ub_bytes)}",
              f"poison {int(poison)}", f"memory_mb {int(settings.run_memory_mb)}", f"sanitize {int(build.sanitize)}",
-             "report report.jsonl", "status status.bin", "trace trace"]
+             f"races {races}", "report report.jsonl", "status status.bin", "trace trace"]
     if host_args is not None:
         lines.append(f"host_args {len(host_args)} " + " ".join(str(int(a)) for a in host_args))
     outputs, trace_mode = [], mode == "trace"
@@ -977,14 +981,14 @@ def _arg_names(build: Build, args: list) -> list[str]:
 
 
 def run(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None, poison: int = 0xA5,
-        ub_bytes: int = 196608, cores: int = 48, settings: Settings | None = None) -> Run:
+        ub_bytes: int = 196608, cores: int = 48, races: str = "error", settings: Settings | None = None) -> Run:
     "Run a built kernel on the CPU emulation (every block, all rules checked) in a child process."
     settings = settings or load_settings()
     args = list(args)
     run_dir = Path(tempfile.mkdtemp(prefix="ascendcraft-run-", dir=_scratch_root()))
     try:
         outputs = _prepare(build, args, run_dir, mode="execute", block_dim=block_dim, host_args=host_args, poison=poison,
-                           ub_bytes=ub_bytes, cores=cores, settings=settings)
+                           ub_bytes=ub_bytes, cores=cores, settings=settings, races=races)
         child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize)
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")

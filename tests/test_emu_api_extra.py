@@ -218,7 +218,8 @@ def test_a2_dtype_rules_are_compile_errors(tmp_path, body, api, types):
 
 @pytest.mark.parametrize("body,kind,words", [
     ("LocalTensor<int16_t> i = f.ReinterpretCast<int16_t>(); ShiftRight(i, i, (int16_t)17, 256);", "shift-range", "0..16"),
-    ("LocalTensor<uint32_t> u = f.ReinterpretCast<uint32_t>(); u.SetValue(0, 40u);"
+    ("LocalTensor<uint32_t> u = f.ReinterpretCast<uint32_t>(); SetFlag<HardEvent::V_S>(EVENT_ID0);"
+     " WaitFlag<HardEvent::V_S>(EVENT_ID0); u.SetValue(0, 40u);"   # the store waits for Duplicate's vector write
      " SetFlag<HardEvent::S_V>(EVENT_ID0); WaitFlag<HardEvent::S_V>(EVENT_ID0); Gatherb(u[256], u[512], u, 1, {1, 8});",
      "ub-misaligned", "offset[0] = 40"),
     ("LocalTensor<uint32_t> u = f.ReinterpretCast<uint32_t>(); Gatherb(u[256], u[512], u, 1, {1, 8});",

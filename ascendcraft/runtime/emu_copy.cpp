@@ -62,6 +62,10 @@ void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const Co
         check_extent(*ubSrc, srcSpan, Op::DataCopy, loc, "src");
         check_extent(*ubDst, dstSpan, Op::DataCopy, loc, "dst");
         for (uint64_t b = 0; b < blockCount; ++b) check_initialised(*ubSrc, b * (burst + srcGap), burst, Op::DataCopy, loc, "src");
+        if (RaceScope race{TPipe_::V, Op::DataCopy, loc}) {  // copy_ubuf_to_ubuf runs on the vector pipe
+            for (uint64_t b = 0; b < blockCount; ++b) race.read(ubSrc->addr + b * (burst + srcGap), burst);
+            for (uint64_t b = 0; b < blockCount; ++b) race.write(ubDst->addr + b * (burst + dstGap), burst);
+        }
         record(TPipe_::V, TKind::INSTR, Op::DataCopy, dt, kFlagUbToUb, loc, 2 * total, total / esize, 0,
                static_cast<uint32_t>(blockCount), static_cast<uint32_t>(burst));
         if (!execute) return;
@@ -75,6 +79,8 @@ void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const Co
         check_local(*ubDst, Op::DataCopy, loc, "dst", 32);
         check_extent(*ubDst, dstSpan, Op::DataCopy, loc, "dst");
         const GmBuffer& g = check_gm(gm, srcSpan, false, Op::DataCopy, loc);
+        if (RaceScope race{TPipe_::MTE2, Op::DataCopy, loc})
+            for (uint64_t b = 0; b < blockCount; ++b) race.write(ubDst->addr + b * (burst + dstGap), burst);
         record_gm(TPipe_::MTE2, Op::DataCopy, dt, 0, loc, total, total / esize, static_cast<uint32_t>(blockCount),
                   static_cast<uint32_t>(burst), GmPlace{&g, gm, burst + srcGap});
         if (!execute) return;
@@ -94,6 +100,8 @@ void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const Co
         check_initialised(*ubSrc, b * (burst + srcGap), burst, Op::DataCopy, loc, "src");
         track_gm_write(dst + b * (burst + dstGap), burst, Op::DataCopy, loc);
     }
+    if (RaceScope race{TPipe_::MTE3, Op::DataCopy, loc})
+        for (uint64_t b = 0; b < blockCount; ++b) race.read(ubSrc->addr + b * (burst + srcGap), burst);
     record_gm(TPipe_::MTE3, Op::DataCopy, dt, 0, loc, total, total / esize, static_cast<uint32_t>(blockCount),
               static_cast<uint32_t>(burst), GmPlace{&g, gm, burst + dstGap});
     if (!execute || !g.real) return;
@@ -138,6 +146,8 @@ void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, cons
                 .val("bytes_needed", static_cast<int64_t>(ubSpan)).val("tensor_bytes", ubDst->cap)
                 .hint("each burst occupies ceil((left + blockLen + right) / 32) * 32 bytes of UB").fail();
         const GmBuffer& g = check_gm(gm, gmSpan, false, Op::DataCopyPad, loc);
+        if (RaceScope race{TPipe_::MTE2, Op::DataCopyPad, loc})  // whole 32-byte rows: pads and dummy bytes too
+            for (uint64_t b = 0; b < count; ++b) race.write(ubDst->addr + b * (row + dstStride), row);
         record_gm(TPipe_::MTE2, Op::DataCopyPad, dt, kFlagPad, loc, count * len, count * len / esize, static_cast<uint32_t>(count),
                   static_cast<uint32_t>(len), GmPlace{&g, gm, len + srcStride});
         if (!execute) return;
@@ -177,6 +187,8 @@ void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, cons
         check_initialised(*ubSrc, b * (row + srcStride), len, Op::DataCopyPad, loc, "src");
         track_gm_write(dst + b * (len + dstStride), len, Op::DataCopyPad, loc);
     }
+    if (RaceScope race{TPipe_::MTE3, Op::DataCopyPad, loc})
+        for (uint64_t b = 0; b < count; ++b) race.read(ubSrc->addr + b * (row + srcStride), row);
     record_gm(TPipe_::MTE3, Op::DataCopyPad, dt, kFlagPad, loc, count * len, count * len / esize, static_cast<uint32_t>(count),
               static_cast<uint32_t>(len), GmPlace{&g, gm, len + dstStride});
     if (!execute || !g.real) return;

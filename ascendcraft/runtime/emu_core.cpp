@@ -135,6 +135,7 @@ void Report::fail() {
     write("error");
     die(3);
 }
+void Report::warn() { write("warning"); }
 void Report::note() { write("note"); }
 
 // ---- per-block state -----------------------------------------------------------------------------
@@ -151,9 +152,25 @@ Core::Core(int index) : idx(index) {
     } else {
         std::memset(ub, g_launch->poison, bytes);
         written.assign(bytes, 0);
+        if (g_launch->races != RaceMode::Off) {
+            std::lock_guard<std::mutex> lock(g_launch->race_mutex);
+            if (g_launch->race_pool.empty()) {
+                race.reset(new RaceChecker(ub, bytes));
+            } else {
+                race = std::move(g_launch->race_pool.back());
+                g_launch->race_pool.pop_back();
+                race->reset(ub);
+            }
+        }
     }
 }
-Core::~Core() { free(ub); }
+Core::~Core() {
+    if (race) {
+        std::lock_guard<std::mutex> lock(g_launch->race_mutex);
+        g_launch->race_pool.push_back(std::move(race));
+    }
+    free(ub);
+}
 
 Core& core() {
     if (!t_core) {
@@ -228,6 +245,13 @@ void record_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event, Op op, co
     r.event = event;
     r.line = static_cast<uint32_t>(loc.line);
     c.trace.push_back(r);
+}
+
+void race_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event) {
+    if (RaceChecker* race = core().race.get()) {
+        if (kind == TKind::SET) race->set_flag(src, dst, event);
+        else race->wait_flag(src, dst, event);
+    }
 }
 
 bool TraceWriter::open(const std::string& path) {
@@ -692,7 +716,7 @@ int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t 
     c.queues.push_back(q);
     if (!isBuf)
         for (int i = 0; i < num; ++i)  // every buffer starts free: its "free" flag is set
-            record_flag(TKind::SET, q.consumer, q.producer, static_cast<uint16_t>(q.event_base + i), Op::InitBuffer, loc);
+            sync_flag(TKind::SET, q.consumer, q.producer, static_cast<uint16_t>(q.event_base + i), Op::InitBuffer, loc);
     return static_cast<int>(c.queues.size()) - 1;
 }
 
@@ -734,7 +758,7 @@ Local queue_alloc(int queue, SrcLoc loc) {
     q.slots[slot].state = SlotState::Allocated;
     q.slots[slot].alloc_loc = loc;
     q.next = static_cast<uint32_t>((slot + 1) % n);
-    record_flag(TKind::WAIT, q.consumer, q.producer, static_cast<uint16_t>(q.event_base + slot), Op::AllocTensor, loc);
+    sync_flag(TKind::WAIT, q.consumer, q.producer, static_cast<uint16_t>(q.event_base + slot), Op::AllocTensor, loc);
     return slot_tensor(q, queue, slot);
 }
 
@@ -760,7 +784,7 @@ bool queue_enque(int queue, const Local& t, SrcLoc loc) {
             .val("depth", q.depth).hint("DeQue before the next EnQue, or declare the queue with a larger depth").fail();
     q.fifo.push_back(slot);
     q.slots[slot].state = SlotState::Queued;
-    record_flag(TKind::SET, q.producer, q.consumer, static_cast<uint16_t>(q.event_base + slot), Op::EnQue, loc);
+    sync_flag(TKind::SET, q.producer, q.consumer, static_cast<uint16_t>(q.event_base + slot), Op::EnQue, loc);
     return true;
 }
 
@@ -776,7 +800,7 @@ Local queue_deque(int queue, SrcLoc loc) {
     int slot = q.fifo.front();
     q.fifo.erase(q.fifo.begin());
     q.slots[slot].state = SlotState::Allocated;
-    record_flag(TKind::WAIT, q.producer, q.consumer, static_cast<uint16_t>(q.event_base + slot), Op::DeQue, loc);
+    sync_flag(TKind::WAIT, q.producer, q.consumer, static_cast<uint16_t>(q.event_base + slot), Op::DeQue, loc);
     return slot_tensor(q, queue, slot);
 }
 
@@ -794,7 +818,7 @@ void queue_free(int queue, const Local& t, SrcLoc loc) {
             .msg("FreeTensor of a tensor that is still in the queue").hint("DeQue it first").fail();
     q.slots[slot].state = SlotState::Free;
     if (c.in_flight[q.src & 31]) --c.in_flight[q.src & 31];
-    record_flag(TKind::SET, q.consumer, q.producer, static_cast<uint16_t>(q.event_base + slot), Op::FreeTensor, loc);
+    sync_flag(TKind::SET, q.consumer, q.producer, static_cast<uint16_t>(q.event_base + slot), Op::FreeTensor, loc);
 }
 
 int32_t queue_count(int queue) {
@@ -896,7 +920,7 @@ void flag_set(uint8_t event, int32_t id, SrcLoc loc) {
     c.flag_loc[event][id] = loc;
     uint8_t src, dst;
     event_pipes(event, &src, &dst);
-    record_flag(TKind::SET, src, dst, static_cast<uint16_t>(id), Op::SetFlag, loc);
+    sync_flag(TKind::SET, src, dst, static_cast<uint16_t>(id), Op::SetFlag, loc);
 }
 
 void flag_wait(uint8_t event, int32_t id, SrcLoc loc) {
@@ -916,7 +940,7 @@ void flag_wait(uint8_t event, int32_t id, SrcLoc loc) {
     c.flag_set[event][id] = 0;
     uint8_t src, dst;
     event_pipes(event, &src, &dst);
-    record_flag(TKind::WAIT, src, dst, static_cast<uint16_t>(id), Op::WaitFlag, loc);
+    sync_flag(TKind::WAIT, src, dst, static_cast<uint16_t>(id), Op::WaitFlag, loc);
 }
 
 int32_t event_alloc(uint8_t event, SrcLoc loc) {
@@ -955,6 +979,8 @@ void pipe_barrier(uint8_t pipe, SrcLoc loc) {
             .msg("PipeBarrier<PIPE_S>: the scalar pipe is ordered by itself and a barrier on it is a hardware error")
             .hint("remove it; use PipeBarrier<PIPE_V>, <PIPE_MTE2>, <PIPE_MTE3> or <PIPE_ALL>").fail();
     record(static_cast<TPipe_>(trace_pipe_of(pipe)), TKind::BARRIER, Op::PipeBarrier, Dt::none, 0, loc);
+    if (pipe == PIPE_ALL)
+        if (RaceChecker* race = core().race.get()) race->barrier_all();
 }
 
 void sync_all(SrcLoc loc) {
@@ -967,6 +993,7 @@ void sync_all(SrcLoc loc) {
             .val("block_dim", g_launch->block_dim).val("cores", g_launch->cores)
             .hint("launch at most %u blocks when the kernel synchronises across cores", g_launch->cores).fail();
     record(TPipe_::ALL, TKind::SYNC_ALL, Op::SyncAll, Dt::none, 0, loc);
+    if (RaceChecker* race = core().race.get()) race->barrier_all();  // every pipe of the core drains first
     g_launch->scheduler->arrive(core().idx, loc);
 }
 
@@ -1091,6 +1118,7 @@ void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc
     enter(Op::GetValue, loc);
     check_index(t, index, size, Op::GetValue, loc);
     record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
+    RaceScope(TPipe_::S, Op::GetValue, loc).read(t.addr + index * size, size);
     if (tracing_now()) std::memset(out, 0, size);
     else std::memcpy(out, t.addr + index * size, size);
 }
@@ -1098,6 +1126,7 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
     enter(Op::SetValue, loc);
     check_index(t, index, size, Op::SetValue, loc);
     record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
+    RaceScope(TPipe_::S, Op::SetValue, loc).write(t.addr + index * size, size);
     if (tracing_now()) return;
     std::memcpy(t.addr + index * size, in, size);
     mark_written(t, index * size, size);
@@ -1106,6 +1135,8 @@ void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
     enter(Op::GetValue, loc);
     check_index(t, index, size, Op::GetValue, loc);
     record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
+    // operator() hands out a reference: checked as a scalar read (write through SetValue to have it checked as one)
+    RaceScope(TPipe_::S, Op::GetValue, loc).read(t.addr + index * size, size);
     mark_written(t, index * size, size);
     return t.addr + index * size;
 }

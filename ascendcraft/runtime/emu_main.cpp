@@ -45,6 +45,7 @@ struct RunSpec {
     uint64_t memory_mb = 0;
     bool sanitize = false;
     uint64_t tiling_key = 0;
+    RaceMode races = RaceMode::Error;
     std::string report, status, trace_dir;
     bool has_host_args = false;
     std::vector<int64_t> host_args;
@@ -74,6 +75,11 @@ RunSpec parse_spec(const char* path) {
         else if (key == "memory_mb") words >> spec.memory_mb;
         else if (key == "sanitize") { int s = 0; words >> s; spec.sanitize = s != 0; }
         else if (key == "tiling_key") words >> spec.tiling_key;
+        else if (key == "races") {
+            std::string r;
+            words >> r;
+            spec.races = r == "off" ? RaceMode::Off : (r == "warning" ? RaceMode::Warning : RaceMode::Error);
+        }
         else if (key == "report") words >> spec.report;
         else if (key == "status") words >> spec.status;
         else if (key == "trace") words >> spec.trace_dir;
@@ -334,6 +340,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     state.ub_bytes = spec.ub_bytes;
     state.poison = static_cast<uint8_t>(spec.poison);
     state.tiling_key = spec.tiling_key;
+    state.races = spec.races;
     if (static_cast<int>(spec.args.size()) != nparams)
         setup_error(fmt("the kernel has %d parameters but the run passed %zu arguments", nparams, spec.args.size()));
 

@@ -63,6 +63,10 @@ void reduce_all(Op op, Dt dt, const Local& d, const Local& a, const Local& tmp, 
     check_local(d, op, loc, "dst", sum ? es : 2 * es);
     check_extent(d, (!sum && calIndex) ? 2 * es : es, op, loc, "dst");
     check_local(tmp, op, loc, "sharedTmpBuffer", 32);
+    if (RaceScope race{TPipe_::V, op, loc}) {  // sharedTmpBuffer's temporaries are not tracked
+        race.read(g, a, s, es);
+        race.write(d.addr, (!sum && calIndex) ? 2 * es : es);
+    }
     record(TPipe_::V, TKind::INSTR, op, dt, g.level0 ? kFlagLevel0 : 0, loc, g.active() * es + es, g.active(),
            g.contiguous ? static_cast<uint32_t>((g.count * es + 255) / 256) : g.repeats);
     if (!tracing_now()) {
@@ -123,6 +127,10 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
     check_operand(g, a, s, es, true, op, loc, "src");
     check_local(d, op, loc, "dst", sum ? es : std::min<uint32_t>(unit, 2 * es));
     if (g.repeats) check_extent(d, (static_cast<uint64_t>(g.repeats - 1) * dstRepStride + 1) * unit, op, loc, "dst");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(g, a, s, es);
+        for (uint32_t r = 0; r < g.repeats; ++r) race.write(d.addr + static_cast<uint64_t>(r) * dstRepStride * unit, unit);
+    }
     record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, g.active() * es + static_cast<uint64_t>(g.repeats) * unit, g.active(),
            g.repeats);
     if (!tracing_now()) {
@@ -161,6 +169,10 @@ void reduce_block(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
     check_operand(g, a, s, es, true, op, loc, "src");
     check_local(d, op, loc, "dst", 8 * es);
     if (g.repeats) check_extent(d, (static_cast<uint64_t>(g.repeats - 1) * dstRepStride * 8 + 8) * es, op, loc, "dst");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(g, a, s, es);
+        for (uint32_t r = 0; r < g.repeats; ++r) race.write(d.addr + static_cast<uint64_t>(r) * dstRepStride * 8 * es, 8 * es);
+    }
     record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, g.active() * es + static_cast<uint64_t>(g.repeats) * 8 * es, g.active(),
            g.repeats);
     if (!tracing_now()) {

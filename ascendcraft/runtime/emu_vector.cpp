@@ -379,6 +379,12 @@ void vec_binary(Op op, Dt dt, const Local& d, const Local& a, const Local& b, co
     check_operand(g, b, s[2], es, true, op, loc, "src1");
     const bool accumulates = op == Op::FusedMulAdd;  // reads dst as well
     check_operand(g, d, s[0], es, accumulates, op, loc, "dst");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(g, a, s[1], es);
+        race.read(g, b, s[2], es);
+        if (accumulates) race.read(g, d, s[0], es);
+        race.write(g, d, s[0], es);
+    }
     record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * (accumulates ? 4 : 3), g.active(), repeats_of(g, es));
     if (!tracing_now()) {
         ASCENDCRAFT_EMU_DISPATCH_VEC(dt, binary_t<T>(op, g, d, a, b, s));
@@ -393,6 +399,10 @@ void vec_unary(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lanes,
     Geometry g = resolve(lanes, 256 / es, op, loc);
     check_operand(g, a, s[1], es, true, op, loc, "src");
     check_operand(g, d, s[0], es, false, op, loc, "dst");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(g, a, s[1], es);
+        race.write(g, d, s[0], es);
+    }
     record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * 2, g.active(), repeats_of(g, es));
     if (!tracing_now()) {
         ASCENDCRAFT_EMU_DISPATCH_VEC(dt, unary_t<T>(op, g, d, a, s));
@@ -407,6 +417,10 @@ void vec_scalar(Op op, Dt dt, const Local& d, const Local& a, Scalar v, const La
     Geometry g = resolve(lanes, 256 / es, op, loc);
     check_operand(g, a, s[1], es, true, op, loc, "src");
     check_operand(g, d, s[0], es, false, op, loc, "dst");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(g, a, s[1], es);
+        race.write(g, d, s[0], es);
+    }
     record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * 2, g.active(), repeats_of(g, es));
     if (!tracing_now()) {
         ASCENDCRAFT_EMU_DISPATCH_ARITH(dt, scalar_t<T>(op, g, d, a, v, s));
@@ -422,6 +436,11 @@ void vec_axpy(Dt dstDt, Dt srcDt, const Local& d, const Local& a, Scalar v, cons
     Geometry g = resolve(lanes, 256 / std::max(de, se), op, loc);
     check_operand(g, a, s[1], se, true, op, loc, "src");
     check_operand(g, d, s[0], de, true, op, loc, "dst");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(g, a, s[1], se);
+        race.read(g, d, s[0], de);
+        race.write(g, d, s[0], de);
+    }
     record(TPipe_::V, TKind::INSTR, op, dstDt, level_flags(g), loc, g.active() * (se + 2 * de), g.active(), repeats_of(g, std::max(de, se)));
     if (!tracing_now()) {
         const float k = static_cast<float>(v.f);
@@ -450,6 +469,10 @@ void vec_shift(Op op, Dt dt, const Local& d, const Local& a, Scalar distance, bo
     Geometry g = resolve(lanes, 256 / es, op, loc);
     check_operand(g, a, s[1], es, true, op, loc, "src");
     check_operand(g, d, s[0], es, false, op, loc, "dst");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(g, a, s[1], es);
+        race.write(g, d, s[0], es);
+    }
     record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * 2, g.active(), repeats_of(g, es));
     if (!tracing_now()) {
         ASCENDCRAFT_EMU_DISPATCH_INT(dt, shift_t<T>(op, g, d, a, static_cast<uint32_t>(distance.i), roundEn, s));
@@ -467,6 +490,12 @@ void vec_muladd_dst(Dt dstDt, Dt srcDt, const Local& d, const Local& a, const Lo
     check_operand(g, a, s[1], se, true, op, loc, "src0");
     check_operand(g, b, s[2], se, true, op, loc, "src1");
     check_operand(g, d, s[0], de, true, op, loc, "dst");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(g, a, s[1], se);
+        race.read(g, b, s[2], se);
+        race.read(g, d, s[0], de);
+        race.write(g, d, s[0], de);
+    }
     record(TPipe_::V, TKind::INSTR, op, dstDt, level_flags(g), loc, g.active() * (2 * se + 2 * de), g.active(),
            repeats_of(g, std::max(de, se)));
     if (!tracing_now()) {
@@ -507,6 +536,11 @@ void vec_brcb(Dt dt, const Local& d, const Local& a, uint32_t repeats, const Str
            static_cast<uint64_t>(repeats) * 8 * epb, repeats);
     if (tracing_now()) return;
     check_initialised(a, 0, static_cast<uint64_t>(repeats) * 8 * es, op, loc, "src0");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(a.addr, static_cast<uint64_t>(repeats) * 8 * es);
+        for (uint32_t r = 0; r < repeats; ++r)
+            for (uint32_t k = 0; k < 8; ++k) race.write(d.addr + block_dst_offset(r, k, s), 32);
+    }
     for (uint32_t r = 0; r < repeats; ++r)
         for (uint32_t k = 0; k < 8; ++k) {
             const uint8_t* value = a.addr + (static_cast<uint64_t>(r) * 8 + k) * es;
@@ -530,6 +564,8 @@ void vec_gatherb(Dt dt, const Local& d, const Local& src, const Local& offsets, 
            static_cast<uint64_t>(repeats) * 256 / es, repeats);
     if (tracing_now()) return;
     check_initialised(offsets, 0, static_cast<uint64_t>(repeats) * 8 * 4, op, loc, "offset");
+    RaceScope race(TPipe_::V, op, loc);
+    race.read(offsets.addr, static_cast<uint64_t>(repeats) * 8 * 4);
     for (uint32_t r = 0; r < repeats; ++r)
         for (uint32_t k = 0; k < 8; ++k) {
             const uint64_t index = static_cast<uint64_t>(r) * 8 + k;
@@ -548,6 +584,8 @@ void vec_gatherb(Dt dt, const Local& d, const Local& src, const Local& offsets, 
                     .val("index", static_cast<int64_t>(index)).val("offset", off).val("tensor_bytes", src.bytes)
                     .hint("offsets are relative to src0 and each reads 32 bytes").fail();
             check_initialised(src, off, 32, op, loc, "src0");
+            race.read(src.addr + off, 32);
+            race.write(d.addr + block_dst_offset(r, k, s), 32);
             std::memcpy(d.addr + block_dst_offset(r, k, s), src.addr + off, 32);
             mark_written(d, block_dst_offset(r, k, s), 32);
         }
@@ -564,6 +602,10 @@ void vec_transpose16(Dt dt, const Local& d, const Local& a, SrcLoc loc) {
     record(TPipe_::V, TKind::INSTR, op, dt, 0, loc, 2 * kBytes, kSide * kSide, kBytes / 256);
     if (tracing_now()) return;
     check_initialised(a, 0, kBytes, op, loc, "src");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(a.addr, kBytes);
+        race.write(d.addr, kBytes);
+    }
     uint16_t m[kSide * kSide];  // copied first: src and dst may be the same tensor
     std::memcpy(m, a.addr, kBytes);
     for (uint32_t i = 0; i < kSide; ++i)
@@ -577,6 +619,7 @@ void vec_duplicate(Dt dt, const Local& d, Scalar v, const Lanes& lanes, const St
     const uint32_t es = dt_size(dt);
     Geometry g = resolve(lanes, 256 / es, op, loc);
     check_operand(g, d, s, es, false, op, loc, "dst");
+    RaceScope(TPipe_::V, op, loc).write(g, d, s, es);
     record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es, g.active(), repeats_of(g, es));
     if (!tracing_now()) {
         uint8_t value[8] = {};
@@ -609,6 +652,10 @@ void vec_cast(Dt dstDt, Dt srcDt, uint8_t round, const Local& d, const Local& a,
     Geometry g = resolve(lanes, 256 / std::max(de, se), op, loc);
     check_operand(g, a, s[1], se, true, op, loc, "src");
     check_operand(g, d, s[0], de, false, op, loc, "dst");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(g, a, s[1], se);
+        race.write(g, d, s[0], de);
+    }
     record(TPipe_::V, TKind::INSTR, op, de >= se ? dstDt : srcDt, level_flags(g), loc, g.active() * (de + se), g.active(),
            repeats_of(g, std::max(de, se)));
     if (!tracing_now()) {
@@ -641,6 +688,11 @@ void vec_compare(Op op, Dt dt, uint8_t mode, const Local& d, const Local& a, con
     const uint64_t bits = g.contiguous ? g.count : static_cast<uint64_t>(g.repeats) * epr;
     check_local(d, op, loc, "dst", 32);
     check_extent(d, (bits + 7) / 8, op, loc, "dst");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(g, a, s[1], es);
+        if (b) race.read(g, *b, s[2], es);
+        race.write(d.addr, (bits + 7) / 8);
+    }
     record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * (b ? 2 : 1) + (bits + 7) / 8, g.active(),
            repeats_of(g, es));
     if (!tracing_now()) {
@@ -685,6 +737,12 @@ void vec_select(Dt dt, Dt maskDt, uint8_t mode, const Local& d, const Local& sel
     check_local(sel, op, loc, "selMask", 32);
     check_extent(sel, (bits + 7) / 8, op, loc, "selMask");
     check_initialised(sel, 0, (bits + 7) / 8, op, loc, "selMask");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(sel.addr, (bits + 7) / 8);
+        race.read(g, a, s[1], es);
+        if (b) race.read(g, *b, s[2], es);
+        race.write(g, d, s[0], es);
+    }
     record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * (b ? 3 : 2) + (bits + 7) / 8, g.active(),
            repeats_of(g, es));
     if (!tracing_now()) {
@@ -716,6 +774,9 @@ void vec_gather(Dt dt, const Local& d, const Local& src, const Local& offsets, u
     check_extent(offsets, n * 4, op, loc, "srcOffset");
     record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * (2 * es + 4), g.active(), repeats_of(g, es));
     if (tracing_now()) { restore_mask_after_level2(lanes); return; }
+    RaceScope race(TPipe_::V, op, loc);
+    race.read(offsets.addr, n * 4);
+    race.write(g, d, ds, es);
     each_lane(g, [&](uint32_t r, uint64_t l, uint64_t k) {
         check_initialised(offsets, k * 4, 4, op, loc, "srcOffset");
         uint32_t off;
@@ -736,6 +797,15 @@ void vec_gather(Dt dt, const Local& d, const Local& src, const Local& offsets, u
         check_initialised(src, at, es, op, loc, "src");
         std::memcpy(d.addr + lane_offset(g, ds, es, r, l), src.addr + at, es);
     });
+    if (uint32_t* noted = race.notes(src)) {  // the bytes of src the lanes read (each inside one 32-byte block)
+        each_lane(g, [&](uint32_t, uint64_t, uint64_t k) {
+            uint32_t off;
+            std::memcpy(&off, offsets.addr + k * 4, 4);
+            const uint64_t at = static_cast<uint64_t>(base) + off;
+            noted[at / 32] |= ((1u << es) - 1) << (at % 32);
+        });
+        race.read_noted(src);
+    }
     mark_operand(g, d, ds, es);
     restore_mask_after_level2(lanes);
 }
@@ -746,6 +816,7 @@ void vec_index(Dt dt, const Local& d, Scalar first, const Lanes& lanes, const St
     const uint32_t es = dt_size(dt);
     Geometry g = resolve(lanes, 256 / es, op, loc);
     check_operand(g, d, s, es, false, op, loc, "dst");
+    RaceScope(TPipe_::V, op, loc).write(g, d, s, es);
     record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es, g.active(), repeats_of(g, es));
     if (!tracing_now()) {
         each_lane(g, [&](uint32_t r, uint64_t l, uint64_t k) {
@@ -805,6 +876,10 @@ void vec_adv(Op op, Dt dt, const Local& d, const Local& a, const Local* tmp, uin
                      "the %u bytes", op_name(op), used, top)
                 .val("ub_used", used).val("ub_bytes", top)
                 .hint("pass a sharedTmpBuffer, or leave UB free (the host-side GetXxxMaxMinTmpSize gives the size)").fail();
+    }
+    if (RaceScope race{TPipe_::V, op, loc}) {  // the temporaries in sharedTmpBuffer are not tracked
+        race.read(a.addr, bytes);
+        race.write(d.addr, bytes);
     }
     record(TPipe_::V, TKind::INSTR, op, dt, 0, loc, 2 * bytes, count, static_cast<uint32_t>((bytes + 255) / 256));
     if (tracing_now()) return;

@@ -136,8 +136,12 @@ extern "C" __global__ __aicore__ void api_surface(GM_ADDR x, GM_ADDR y, GM_ADDR 
 
     LocalTensor<float> out = outQueue.AllocTensor<float>();
     DataCopy(out, f, DataCopyParams(4, 2, 6, 0));
+    vs.SetFlag(EVENT_ID1);                    // the UB -> UB copy runs on PIPE_V: the scalar reads wait for it
+    vs.WaitFlag(EVENT_ID1);
     float probe = out.GetValue(3) + out(4);
     out.SetValue(5, probe);
+    SetFlag<HardEvent::S_MTE3>(EVENT_ID3);    // and the copy-out (MTE3) waits for the scalar store
+    WaitFlag<HardEvent::S_MTE3>(EVENT_ID3);
     out.SetSize(256);
     DumpTensor(out, 7, 0);
     outQueue.EnQue(out);

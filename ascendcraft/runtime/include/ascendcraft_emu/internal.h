@@ -6,7 +6,9 @@
 #include <cmath>
 #include <condition_variable>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -161,6 +163,8 @@ private:
 };
 
 enum class Mode : uint8_t { Execute = 0, Trace = 1 };
+enum class RaceMode : uint8_t;  // race.h
+class RaceChecker;              // race.h
 
 // Everything about the current launch (one per process).
 struct Launch {
@@ -180,6 +184,11 @@ struct Launch {
     std::atomic<bool> uninit_reported{false};
     std::vector<uint32_t> ub_used;
     uint32_t sync_epoch = 0;
+    RaceMode races{};                 // ub-race: error (default), warning or off
+    std::mutex race_mutex;            // warning mode: the pairs of sites already reported, and how many
+    std::set<std::string> race_seen;
+    uint32_t race_warnings = 0;
+    std::vector<std::unique_ptr<RaceChecker>> race_pool;  // checkers of finished blocks, reused (under race_mutex)
 };
 extern Launch* g_launch;
 
@@ -239,6 +248,7 @@ struct Core {
     SrcLoc flag_loc[64][8];
     uint8_t event_ids[64] = {};
     std::vector<Record> trace;
+    std::unique_ptr<RaceChecker> race;  // execute mode with the race check on, else null
 };
 // The block running on this thread (nullptr outside a block). Accessors, not an extern
 // thread_local: a TLS variable shared across translation units trips UBSan's null checks.
@@ -255,6 +265,7 @@ public:
     Report& val(const char* key, const char* v);
     Report& block(int b);       // the block the report is about (default: the running one)
     [[noreturn]] void fail();   // an error: write it and stop the run
+    void warn();                // a warning: write it and carry on
     void note();                // a note: write it and carry on
 private:
     void write(const char* severity);
@@ -285,6 +296,13 @@ struct GmPlace {
 void record_gm(TPipe_ pipe, Op op, Dt dt, uint8_t flags, const SrcLoc& loc, uint64_t bytes, uint64_t elems, uint32_t bursts,
                uint32_t burst_bytes, const GmPlace& at);
 void record_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event, Op op, const SrcLoc& loc);
+void race_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event);  // execute mode: the race check's edge
+// A flag set or waited for (user flags and the queue protocol's events): its trace record in trace
+// mode, its happens-before edge for the race check in execute mode.
+inline void sync_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event, Op op, const SrcLoc& loc) {
+    record_flag(kind, src, dst, event, op, loc);  // returns at once in execute mode
+    if (!tracing_now()) race_flag(kind, src, dst, event);
+}
 void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uint32_t align);
 void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role);
 void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role);
@@ -346,3 +364,6 @@ inline bool is_float(Dt dt) { return dt == Dt::f16 || dt == Dt::bf16 || dt == Dt
 std::string fmt(const char* f, ...) __attribute__((format(printf, 1, 2)));
 
 }}  // namespace ascendcraft::emu
+
+#include "race.h"
+

@@ -1,0 +1,319 @@
+// AscendCraft CPU emulation runtime: the race check between the pipes of one core (execute mode).
+// The model and its happens-before edges are described in ascendcraft_emu/race.h.
+#include <algorithm>
+#include <cstdlib>
+
+#include "ascendcraft_emu/internal.h"
+
+namespace ascendcraft { namespace emu {
+
+namespace {
+
+constexpr uint8_t kS = static_cast<uint8_t>(TPipe_::S), kV = static_cast<uint8_t>(TPipe_::V),
+                  kMte2 = static_cast<uint8_t>(TPipe_::MTE2), kMte3 = static_cast<uint8_t>(TPipe_::MTE3);
+static_assert(kS == 0 && kV == 1 && kMte2 == 2 && kMte3 == 3, "the race check indexes its clocks by TPipe_ 0..3");
+const char* const kPipeNames[kRacePipes] = {"S", "V", "MTE2", "MTE3"};
+// RaceChecker's tracks: 0..2 the writes of S, V, MTE2; 3..4 the reads of V, MTE3.
+constexpr uint8_t kTrackPipe[5] = {kS, kV, kMte2, kV, kMte3};
+constexpr bool kTrackWrites[5] = {true, true, true, false, false};
+constexpr uint32_t kMaxWarnings = 20;
+constexpr uint32_t kPageBytes = 1024;
+
+int own_track(uint8_t pipe, bool write) {
+    if (write) return pipe <= kMte2 ? pipe : -1;
+    return pipe == kV ? 3 : (pipe == kMte3 ? 4 : -1);
+}
+// The tracks an access can race with: other pipes' writes, and for a write other pipes' reads.
+bool races_with(int track, uint8_t pipe, bool write) {
+    return kTrackPipe[track] != pipe && (write || kTrackWrites[track]);
+}
+const char* hazard_of(int track, bool write) {
+    return !write ? "read-after-write" : (kTrackWrites[track] ? "write-after-write" : "write-after-read");
+}
+// Bytes [lo, hi) of `block` (hi > lo, both inside the UB) as a mask of the block's 32 bytes.
+uint32_t block_mask(uint32_t block, uint32_t lo, uint32_t hi) {
+    const uint32_t first = std::max(lo, block * 32) - block * 32, last = std::min(hi, block * 32 + 32) - 1 - block * 32;
+    return (~0u << first) & (~0u >> (31 - last));
+}
+bool tracked(uint8_t pipe) { return pipe < kRacePipes; }
+const char* base_name(const char* path) {
+    const char* slash = path ? strrchr(path, '/') : nullptr;
+    return slash ? slash + 1 : (path ? path : "");
+}
+
+}  // namespace
+
+// ---- state ---------------------------------------------------------------------------------------------
+RaceChecker::RaceChecker(uint8_t* ub, uint32_t ub_bytes)
+    : ub_(ub), ub_bytes_(ub_bytes), pages_count_((ub_bytes + kPageBytes - 1) / kPageBytes) {
+    const size_t pages = pages_count_ ? pages_count_ : 1;
+    pages_ = static_cast<Page*>(calloc(pages, sizeof(Page)));
+    blocks_ = static_cast<Block*>(malloc(pages * kPageBlocks * sizeof(Block)));
+    if (!pages_ || !blocks_) {
+        fprintf(stderr, "ascendcraft emulator: cannot allocate the race check's shadow state\n");
+        die(4);
+    }
+}
+
+RaceChecker::~RaceChecker() {
+    free(pages_);
+    free(blocks_);
+}
+
+void RaceChecker::reset(uint8_t* ub) {
+    ub_ = ub;
+    std::memset(pages_, 0, static_cast<size_t>(pages_count_ ? pages_count_ : 1) * sizeof(Page));
+    now_ = VClock();
+    for (VClock& k : known_) k = VClock();
+    for (Clock& c : newest_) c = 0;
+    for (auto& from : user_flags_)
+        for (auto& to : from)
+            for (Flag& f : to) f = Flag();
+    queue_flags_.clear();
+}
+
+VClock RaceChecker::row(uint8_t pipe) const {
+    VClock r = known_[pipe];
+    if (pipe != kS) r.join(known_[kS]);  // the scalar unit issued this instruction after all it knows
+    return r;
+}
+
+Clock RaceChecker::issue(uint8_t pipe, VClock* known) {
+    *known = row(pipe);
+    return ++now_.c[pipe];
+}
+
+uint32_t RaceChecker::site(Op op, const SrcLoc& loc) {
+    SiteKey key{loc.file, loc.line, op};
+    auto it = site_index_.find(key);
+    if (it != site_index_.end()) return it->second;
+    uint32_t index = static_cast<uint32_t>(sites_.size());
+    sites_.push_back(Site{op, loc.line, loc.file});
+    site_index_.emplace(key, index);
+    return index;
+}
+
+// ---- synchronisation -----------------------------------------------------------------------------------
+RaceChecker::Flag* RaceChecker::flag(uint8_t src, uint8_t dst, uint16_t event) {
+    if (!tracked(src) || !tracked(dst)) return nullptr;
+    if (event < 8) return &user_flags_[src][dst][event];
+    if (event < kQueueEventBase) return nullptr;
+    // a queue buffer's two flags: producer -> consumer (EnQue / DeQue) and back (FreeTensor / AllocTensor)
+    const size_t index = static_cast<size_t>(event - kQueueEventBase) * 2 + (src > dst ? 1 : 0);
+    if (index >= queue_flags_.size()) queue_flags_.resize(index + 1);
+    return &queue_flags_[index];
+}
+
+void RaceChecker::set_flag(uint8_t src, uint8_t dst, uint16_t event) {
+    Flag* f = flag(src, dst, event);
+    if (!f) return;
+    f->carried = row(src);
+    f->carried.c[src] = now_.c[src];  // the flag fires once every earlier instruction of src is complete
+    f->set = true;
+}
+
+void RaceChecker::wait_flag(uint8_t src, uint8_t dst, uint16_t event) {
+    Flag* f = flag(src, dst, event);
+    if (!f || !f->set) return;
+    known_[dst].join(f->carried);
+    f->set = false;  // WaitFlag clears the flag
+}
+
+void RaceChecker::barrier_all() {
+    for (VClock& k : known_) k = now_;
+}
+
+// ---- accesses -----------------------------------------------------------------------------------------
+void RaceChecker::Track::add(Clock clock, uint32_t site, uint32_t mask) {
+    const uint32_t left = (prior.mask | last.mask) & ~mask;  // earlier bytes this access does not cover
+    if (left) {
+        prior.mask = left;
+        if (last.clock) { prior.clock = last.clock; prior.site = last.site; }
+    } else {
+        prior = Access{0, 0, 0};
+    }
+    last = Access{clock, site, mask};
+}
+
+void RaceChecker::check(RaceScope& s, uint32_t block, uint32_t mask, const Track& track, uint8_t other_pipe,
+                        const char* hazard) {
+    const Clock known = s.known_.c[other_pipe];
+    if (track.last.clock > known && (track.last.mask & mask)) conflict(s, block, track.last.mask & mask, track.last, other_pipe, hazard);
+    if (track.prior.clock > known && (track.prior.mask & mask)) conflict(s, block, track.prior.mask & mask, track.prior, other_pipe, hazard);
+}
+
+void RaceChecker::check_page(RaceScope& s, uint32_t page, uint32_t lo, uint32_t hi, int track) {
+    const uint8_t other = kTrackPipe[track];
+    const Page& pg = pages_[page];
+    if (pg.newest[track] <= s.known_.c[other]) return;  // everything in the page is known to be complete
+    const char* hazard = hazard_of(track, s.write_);
+    if (!(pg.detailed & (1u << track))) {  // one access covers the page: it races on the first byte
+        const uint32_t block = lo / 32;
+        conflict(s, block, block_mask(block, lo, hi), pg.whole[track], other, hazard);
+        return;
+    }
+    for (uint32_t b = lo / 32; b <= (hi - 1) / 32; ++b) check(s, b, block_mask(b, lo, hi), blocks_[b].track[track], other, hazard);
+}
+
+void RaceChecker::record_page(RaceScope& s, uint32_t page, uint32_t lo, uint32_t hi, int track) {
+    Page& pg = pages_[page];
+    pg.newest[track] = s.clock_;
+    const uint8_t bit = static_cast<uint8_t>(1u << track);
+    if (lo == page * kPageBytes && hi == lo + kPageBytes) {  // the whole page: one record
+        pg.whole[track] = Access{s.clock_, s.site_, ~0u};
+        pg.detailed &= static_cast<uint8_t>(~bit);
+        return;
+    }
+    Block* blocks = blocks_ + static_cast<size_t>(page) * kPageBlocks;
+    if (!(pg.detailed & bit)) {  // spread the page's record over its blocks
+        for (uint32_t k = 0; k < kPageBlocks; ++k) blocks[k].track[track] = Track{pg.whole[track], Access{0, 0, 0}};
+        pg.detailed |= bit;
+    }
+    for (uint32_t b = lo / 32; b <= (hi - 1) / 32; ++b) blocks_[b].track[track].add(s.clock_, s.site_, block_mask(b, lo, hi));
+}
+
+void RaceChecker::access(RaceScope& s, uint64_t lo64, uint64_t hi64, bool write) {
+    hi64 = std::min<uint64_t>(hi64, ub_bytes_);
+    if (lo64 >= hi64) return;
+    const uint32_t lo = static_cast<uint32_t>(lo64), hi = static_cast<uint32_t>(hi64);
+    const uint8_t pipe = s.pipe_;
+    const int own = own_track(pipe, write);  // -1 for a scalar read: it needs no record (see race.h)
+    s.write_ = write;
+    int open[kTracks], count = 0;  // tracks with an access this pipe does not know to be complete
+    for (int t = 0; t < kTracks; ++t)
+        if (races_with(t, pipe, write) && newest_[t] > s.known_.c[kTrackPipe[t]]) open[count++] = t;
+    if (own >= 0) newest_[own] = s.clock_;
+    else if (!count) return;
+    for (uint32_t page = lo / kPageBytes; page <= (hi - 1) / kPageBytes; ++page) {
+        const uint32_t plo = std::max(lo, page * kPageBytes), phi = std::min(hi, (page + 1) * kPageBytes);
+        for (int i = 0; i < count; ++i) check_page(s, page, plo, phi, open[i]);
+        if (own >= 0) record_page(s, page, plo, phi, own);
+    }
+}
+
+std::string RaceChecker::describe(uint32_t offset) const {
+    const Core& c = *current_core();
+    const Queue* found = nullptr;
+    for (const Queue& q : c.queues) {
+        const uint64_t end = q.base + static_cast<uint64_t>(q.len) * q.slots.size();
+        if (offset >= q.base && offset < end && (!found || q.live)) found = &q;
+    }
+    if (!found) return "";
+    const uint32_t inside = offset - found->base;
+    if (found->is_buf) return fmt(" (byte %u of a %s TBuf)", inside, position_name(found->src));
+    return fmt(" (byte %u of buffer %u of a %s queue)", inside % found->len, inside / found->len, position_name(found->src));
+}
+
+void RaceChecker::conflict(RaceScope& s, uint32_t block, uint32_t mask, const Access& other, uint8_t other_pipe,
+                           const char* hazard) {
+    if (s.reported_) return;
+    const Site& there = sites_[other.site];
+    const uint32_t lo = block * 32 + static_cast<uint32_t>(__builtin_ctz(mask));
+    const uint32_t hi = block * 32 + 31 - static_cast<uint32_t>(__builtin_clz(mask));  // inclusive
+    const char* mine = kPipeNames[s.pipe_];
+    const char* theirs = kPipeNames[other_pipe];
+    const std::string event = std::string(theirs) + "_" + mine;
+    const bool same_file = there.file && s.loc_->file && strcmp(there.file, s.loc_->file) == 0;
+    const std::string where = same_file ? fmt("line %d", there.line) : fmt("%s:%d", base_name(there.file), there.line);
+    const RaceMode mode = g_launch->races;
+    s.reported_ = true;
+    if (mode == RaceMode::Warning) {  // each pair of sites once, and not too many
+        std::lock_guard<std::mutex> lock(g_launch->race_mutex);
+        std::string key = fmt("%s:%d:%s|%s:%d:%s", s.loc_->file, s.loc_->line, op_name(s.op_), there.file, there.line,
+                              op_name(there.op));
+        if (g_launch->race_warnings >= kMaxWarnings || !g_launch->race_seen.insert(key).second) return;
+        ++g_launch->race_warnings;
+    }
+    const std::string region = describe(lo);
+    Report r("ub-race", s.op_, *s.loc_);
+    if (hazard[0] == 'r')
+        r.msg("%s (PIPE_%s) reads UB bytes %u..%u%s, last written by %s (PIPE_%s) at %s, and no synchronisation orders "
+              "the two: on the NPU the pipes run concurrently and the read can see the old data (%s)",
+              op_name(s.op_), mine, lo, hi, region.c_str(), op_name(there.op), theirs, where.c_str(), hazard);
+    else if (strcmp(hazard, "write-after-read") == 0)
+        r.msg("%s (PIPE_%s) writes UB bytes %u..%u%s, which %s (PIPE_%s) at %s reads, and no synchronisation orders the "
+              "two: on the NPU the write can land before that read has happened (%s)",
+              op_name(s.op_), mine, lo, hi, region.c_str(), op_name(there.op), theirs, where.c_str(), hazard);
+    else
+        r.msg("%s (PIPE_%s) writes UB bytes %u..%u%s, which %s (PIPE_%s) at %s also writes, and no synchronisation "
+              "orders the two: on the NPU the writes can land in either order (%s)",
+              op_name(s.op_), mine, lo, hi, region.c_str(), op_name(there.op), theirs, where.c_str(), hazard);
+    r.hint("make PIPE_%s wait for PIPE_%s after the %s at %s and before this %s: SetFlag<HardEvent::%s>(id); "
+           "WaitFlag<HardEvent::%s>(id); with id = GetTPipePtr()->FetchEventID(HardEvent::%s) (or PipeBarrier<PIPE_ALL>())",
+           mine, theirs, op_name(there.op), where.c_str(), op_name(s.op_), event.c_str(), event.c_str(), event.c_str())
+        .val("hazard", hazard).val("pipe", mine).val("other_api", op_name(there.op)).val("other_line", there.line)
+        .val("other_file", base_name(there.file)).val("other_pipe", theirs).val("ub_offset", lo)
+        .val("bytes", hi - lo + 1).val("event", event.c_str());
+    if (mode == RaceMode::Error) r.fail();
+    r.warn();
+}
+
+// ---- one instruction -------------------------------------------------------------------------------------
+void RaceScope::begin(TPipe_ pipe, Op op, const SrcLoc& loc) {
+    Core* c = current_core();
+    if (!c || !c->race) return;
+    checker_ = c->race.get();
+    loc_ = &loc;
+    op_ = op;
+    pipe_ = static_cast<uint8_t>(pipe);
+    write_ = false;
+    reported_ = false;
+    clock_ = checker_->issue(pipe_, &known_);
+    site_ = checker_->site(op, loc);
+}
+
+void RaceScope::touch(const uint8_t* p, uint64_t bytes, bool write) {
+    if (!checker_ || !bytes || p < checker_->ub()) return;
+    const uint64_t lo = static_cast<uint64_t>(p - checker_->ub());
+    checker_->access(*this, lo, lo + bytes, write);
+}
+
+void RaceScope::operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize, bool write) {
+    if (!checker_) return;
+    if (g.contiguous) { touch(t.addr, g.count * esize, write); return; }
+    // Level 0: each repeat touches up to 8 datablocks; within one, the bytes from its first to its last
+    // active lane. Ranges that continue one another are checked as one.
+    const uint32_t per_block = esize >= 32 ? 1 : 32 / esize;
+    uint64_t run_lo = 0, run_hi = 0;
+    for (uint32_t r = 0; r < g.repeats; ++r) {
+        const uint32_t top = g.max_lane(r);
+        for (uint32_t k = 0; k * per_block < top; ++k) {
+            const uint32_t end = std::min(top, (k + 1) * per_block);
+            uint32_t first = end, last = 0;
+            for (uint32_t lane = k * per_block; lane < end; ++lane)
+                if (g.on(r, lane)) { first = std::min(first, lane); last = lane; }
+            if (first == end) continue;
+            const uint64_t lo = lane_offset(g, s, esize, r, first), hi = lo + static_cast<uint64_t>(last - first + 1) * esize;
+            if (run_hi > run_lo && lo == run_hi) { run_hi = hi; continue; }
+            if (run_hi > run_lo) touch(t.addr + run_lo, run_hi - run_lo, write);
+            run_lo = lo;
+            run_hi = hi;
+        }
+    }
+    if (run_hi > run_lo) touch(t.addr + run_lo, run_hi - run_lo, write);
+}
+
+uint32_t* RaceScope::notes(const Local& t) {
+    if (!checker_) return nullptr;
+    std::vector<uint32_t>& noted = checker_->noted();
+    noted.assign((static_cast<size_t>(t.bytes) + 31) / 32, 0);
+    return noted.data();
+}
+
+void RaceScope::read_noted(const Local& t) {
+    if (!checker_) return;
+    const std::vector<uint32_t>& noted_ = checker_->noted();
+    uint64_t run_lo = 0, run_hi = 0;  // bytes from each noted block's first to its last byte, runs merged
+    for (uint64_t b = 0; b < noted_.size(); ++b) {
+        const uint32_t m = noted_[b];
+        if (!m) continue;
+        const uint64_t lo = b * 32 + static_cast<uint64_t>(__builtin_ctz(m)), hi = b * 32 + 32 - static_cast<uint64_t>(__builtin_clz(m));
+        if (run_hi > run_lo && lo == run_hi) { run_hi = hi; continue; }
+        if (run_hi > run_lo) touch(t.addr + run_lo, run_hi - run_lo, false);
+        run_lo = lo;
+        run_hi = hi;
+    }
+    if (run_hi > run_lo) touch(t.addr + run_lo, run_hi - run_lo, false);
+}
+
+}}  // namespace ascendcraft::emu

@@ -1,0 +1,188 @@
+// AscendCraft CPU emulation runtime: the race check between the pipes of one core (execute mode).
+// Included at the end of internal.h; kernels never include it.
+//
+// The emulator runs every instruction in program order, but on the NPU the scalar unit only issues
+// instructions: MTE2 (GM -> UB copies), V (vector instructions and UB -> UB copies) and MTE3
+// (UB -> GM copies) each execute their own queue in order, concurrently with the others and with
+// the scalar unit's own UB accesses (GetValue / SetValue on a LocalTensor). Two accesses to the
+// same UB bytes from different pipes, at least one a write, are a hazard unless a synchronisation
+// orders them. The check keeps a vector clock per pipe and, per 32-byte UB block, the last writes
+// of each writing pipe and the last reads of each reading pipe (with the bytes they touched); an
+// access conflicts with another pipe's earlier access that its pipe does not know to be complete.
+// A 1 KB page whose bytes one instruction accessed last is kept as one record instead of 32, so
+// tile-sized accesses cost a few operations per page rather than per block.
+//
+// Happens-before edges (the model; see nbs/10_emu.ipynb, "Races between the pipes of a core"):
+//   - program order inside one pipe (same-pipe accesses are never checked);
+//   - SetFlag<X_Y>(id) fires once every earlier X instruction is complete; WaitFlag<X_Y>(id) holds
+//     Y's later instructions until then. The queue protocol is the same thing on fixed pipes:
+//     EnQue / DeQue = producer -> consumer, FreeTensor / AllocTensor = consumer -> producer, and
+//     InitBuffer pre-sets every buffer's "free" flag;
+//   - PipeBarrier<PIPE_ALL> and SyncAll wait for every pipe of the core;
+//   - the scalar unit issues every instruction in program order, so what the scalar unit knows to
+//     be complete (through WaitFlag<X_S> or a barrier) is complete before any later instruction of
+//     any pipe, and a scalar *read* (GetValue) is complete when it returns (the scalar unit needs
+//     the value). A scalar *write* (SetValue) is not known to be complete by other pipes: they
+//     need a flag from PIPE_S (S_V, S_MTE2, S_MTE3), as the AscendC documentation requires;
+//   - nothing else: PipeBarrier<PIPE_X> orders one pipe with itself only, and TPipe::Reset is not
+//     a synchronisation.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ascendcraft { namespace emu {
+
+using Clock = uint32_t;
+constexpr int kRacePipes = 4;  // S, V, MTE2, MTE3 (the TPipe_ values 0..3): the pipes that touch UB
+
+enum class RaceMode : uint8_t { Error = 0, Warning = 1, Off = 2 };
+
+// What one pipe knows: for each pipe, the clock of its last instruction known to be complete.
+struct VClock {
+    Clock c[kRacePipes] = {0, 0, 0, 0};
+    void join(const VClock& o) {
+        for (int p = 0; p < kRacePipes; ++p) c[p] = c[p] > o.c[p] ? c[p] : o.c[p];
+    }
+};
+
+class RaceScope;
+
+// The happens-before state of one core and the shadow state of its UB.
+class RaceChecker {
+public:
+    RaceChecker(uint8_t* ub, uint32_t ub_bytes);
+    ~RaceChecker();
+    void reset(uint8_t* ub);  // for the next block: nothing has happened yet (the call sites are kept)
+    RaceChecker(const RaceChecker&) = delete;
+    RaceChecker& operator=(const RaceChecker&) = delete;
+
+    // An instruction of `pipe` starts: its clock, and what it may assume complete.
+    Clock issue(uint8_t pipe, VClock* known);
+    uint32_t site(Op op, const SrcLoc& loc);
+    // UB bytes [lo, hi) (offsets into this core's UB) read or written by the scope's instruction.
+    void access(RaceScope& scope, uint64_t lo, uint64_t hi, bool write);
+    uint8_t* ub() const { return ub_; }
+    std::vector<uint32_t>& noted() { return noted_; }  // RaceScope::notes's scratch
+
+    // Synchronisation. `event` tells flags with the same pipes apart (a user event id, or a queue
+    // buffer's event key, as in the trace's SET / WAIT records).
+    void set_flag(uint8_t src, uint8_t dst, uint16_t event);
+    void wait_flag(uint8_t src, uint8_t dst, uint16_t event);
+    void barrier_all();
+
+private:
+    struct Access {
+        Clock clock;    // 0 = none
+        uint32_t site;  // index into sites_
+        uint32_t mask;  // bytes of the 32-byte block (bit i = byte i)
+    };
+    // One pipe's reads (or writes) of one block: the last access exactly, and the bytes of the
+    // earlier ones it did not cover, under the most recent of their clocks. A later access of the
+    // same pipe that covers some bytes stands for the earlier accesses of those bytes: whatever waits
+    // for it waits for them (one pipe completes in order).
+    struct Track {
+        Access last;
+        Access prior;
+        void add(Clock clock, uint32_t site, uint32_t mask);
+    };
+    // The tracks of a block: writes by S, V, MTE2 (MTE3 never writes UB), reads by V, MTE3 (a scalar
+    // read is complete when GetValue returns, so it needs no record).
+    static constexpr int kTracks = 5;
+    struct Block {
+        Track track[kTracks];
+    };
+    // 32 blocks. Per track, either one instruction accessed the whole page last (`whole`, every
+    // block's track is {whole, none}), or the blocks hold the track (bit set in `detailed`).
+    static constexpr uint32_t kPageBlocks = 32;
+    struct Page {
+        Access whole[kTracks];
+        Clock newest[kTracks];  // the most recent clock anywhere in the page, per track
+        uint8_t detailed;
+    };
+    // What a set flag carries (user flags by (src, dst, id), a queue buffer's two flags by event key and direction).
+    struct Flag {
+        VClock carried;
+        bool set = false;
+    };
+    struct Site {
+        Op op;
+        int line;
+        const char* file;
+    };
+    struct SiteKey {
+        const char* file;
+        int line;
+        Op op;
+        bool operator==(const SiteKey& o) const { return file == o.file && line == o.line && op == o.op; }
+    };
+    struct SiteHash {
+        size_t operator()(const SiteKey& k) const {
+            return std::hash<const void*>()(k.file) ^ (static_cast<size_t>(k.line) * 0x9E3779B97F4A7C15ull) ^
+                   static_cast<size_t>(k.op);
+        }
+    };
+    VClock row(uint8_t pipe) const;  // what `pipe` knows, with the scalar unit's knowledge
+    Flag* flag(uint8_t src, uint8_t dst, uint16_t event);
+    void check(RaceScope& scope, uint32_t block, uint32_t mask, const Track& track, uint8_t other_pipe, const char* hazard);
+    void check_page(RaceScope& scope, uint32_t page, uint32_t lo, uint32_t hi, int track);  // bytes [lo, hi) of one page
+    void record_page(RaceScope& scope, uint32_t page, uint32_t lo, uint32_t hi, int track);
+    void conflict(RaceScope& scope, uint32_t block, uint32_t mask, const Access& other, uint8_t other_pipe,
+                  const char* hazard);
+    std::string describe(uint32_t offset) const;
+
+    uint8_t* ub_;
+    uint32_t ub_bytes_;
+    uint32_t pages_count_;
+    Page* pages_;
+    Block* blocks_;  // read only where a page's `detailed` bit says it was written: never needs clearing
+    VClock now_;     // instructions issued per pipe
+    VClock known_[kRacePipes];
+    Clock newest_[kTracks] = {};  // the most recent clock anywhere in each track
+    Flag user_flags_[kRacePipes][kRacePipes][8];
+    std::vector<Flag> queue_flags_;
+    std::vector<Site> sites_;
+    std::unordered_map<SiteKey, uint32_t, SiteHash> site_index_;
+    std::vector<uint32_t> noted_;
+};
+
+// One instruction's UB accesses. Construct it after the instruction's operands were validated;
+// it does nothing when the race check is off (races = off), and in trace mode it costs one comparison.
+class RaceScope {
+public:
+    RaceScope(TPipe_ pipe, Op op, const SrcLoc& loc) {
+        if (g_launch->mode != Mode::Trace) begin(pipe, op, loc);
+    }
+    RaceScope(const RaceScope&) = delete;
+    RaceScope& operator=(const RaceScope&) = delete;
+    explicit operator bool() const { return checker_ != nullptr; }
+    void read(const uint8_t* p, uint64_t bytes) { touch(p, bytes, false); }
+    void write(const uint8_t* p, uint64_t bytes) { touch(p, bytes, true); }
+    // A vector operand: `g.count` contiguous elements, or the active lanes of a level-0 instruction.
+    void read(const Geometry& g, const Local& t, const Stride& s, uint32_t esize) { operand(g, t, s, esize, false); }
+    void write(const Geometry& g, const Local& t, const Stride& s, uint32_t esize) { operand(g, t, s, esize, true); }
+    // Scattered reads (Gather): the caller marks the bytes it reads in notes(t), one 32-bit mask per
+    // 32-byte block of t (nullptr when the check is off); read_noted(t) checks them as merged runs.
+    uint32_t* notes(const Local& t);
+    void read_noted(const Local& t);
+
+private:
+    friend class RaceChecker;
+    void begin(TPipe_ pipe, Op op, const SrcLoc& loc);
+    void touch(const uint8_t* p, uint64_t bytes, bool write);
+    void operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize, bool write);
+    // Set by begin() when the check is on; the rest is meaningful only then.
+    RaceChecker* checker_ = nullptr;
+    const SrcLoc* loc_;
+    Op op_;
+    uint8_t pipe_;
+    bool write_;     // the access being checked
+    bool reported_;  // one report per instruction
+    Clock clock_;
+    uint32_t site_;
+    VClock known_;
+};
+
+}}  // namespace ascendcraft::emu
