@@ -20,7 +20,8 @@ from ascendcraft.dsl import (
 
 # %% auto #0
 __all__ = ['TOP', 'Symbol', 'TensorSpec', 'Target', 'HostPlan', 'eval_scalar', 'evaluate_host', 'Range', 'join', 'range_of',
-           'kernel_ranges', 's_self_ref', 'KernelFacts', 'Analysis', 'analyze', 'check', 'check_or_raise', 'load']
+           'widen_ranges', 'kernel_ranges', 's_self_ref', 'KernelFacts', 'Analysis', 'analyze', 'check',
+           'check_or_raise', 'load']
 
 # %% ../nbs/04_check.ipynb #75cedb06
 class _Report:
@@ -1033,6 +1034,26 @@ def range_of(e, env: dict) -> Range:
     return TOP
 
 # %% ../nbs/04_check.ipynb #0ef3876d
+def widen_ranges(env: dict, loops: list, assigns: list, accumulators: set) -> bool:
+    "One round of the range fixed point: loop variables from their bounds, then every assignment; whether `env` changed."
+    changed = False
+    for loop in loops:
+        a, b, c = (range_of(x, env) for x in (loop.start, loop.stop, loop.step))
+        if c.is_const and c.lo < 0:
+            r = Range(_b(lambda x: x + 1, b.lo), a.hi, math.gcd(a.div, -c.lo))
+        else:
+            r = Range(a.lo, _b(lambda x: x - 1, b.hi), math.gcd(a.div, c.div if not c.is_const else c.lo))
+        if env.get(loop.var) != r: env[loop.var] = r; changed = True
+    seen = {}
+    for s in assigns:
+        r = range_of(s.value, env)
+        seen[s.target] = join(seen[s.target], r) if s.target in seen else r
+    for name, r in seen.items():
+        if name in accumulators: r = TOP       # updated from itself: no bound without loop counting
+        if env.get(name) != r: env[name] = r; changed = True
+    return changed
+
+
 def kernel_ranges(kernel: Function, plan: HostPlan, constants: dict) -> dict:
     "Range of every integer name in `kernel` under `plan` (flow-insensitive, joined over assignments)."
     env = {n: Range.const(v) for n, v in constants.items() if isinstance(v, int) and not isinstance(v, bool)}
@@ -1043,25 +1064,9 @@ def kernel_ranges(kernel: Function, plan: HostPlan, constants: dict) -> dict:
     env["$block_num"] = Range.const(plan.blocks)
     assigns = _assignments(kernel.body)
     loops = [s for s, _ in walk(kernel.body) if isinstance(s, For)]
-    counts = {}
-    for s in assigns: counts[s.target] = counts.get(s.target, 0) + 1
+    accumulators = {s.target for s in assigns if s_self_ref(s.target, assigns)}
     for _ in range(4):
-        changed = False
-        for loop in loops:
-            a, b, c = (range_of(x, env) for x in (loop.start, loop.stop, loop.step))
-            if c.is_const and c.lo < 0:
-                r = Range(_b(lambda x: x + 1, b.lo), a.hi, math.gcd(a.div, -c.lo))
-            else:
-                r = Range(a.lo, _b(lambda x: x - 1, b.hi), math.gcd(a.div, c.div if not c.is_const else c.lo))
-            if env.get(loop.var) != r: env[loop.var] = r; changed = True
-        seen = {}
-        for s in assigns:
-            r = range_of(s.value, env)
-            seen[s.target] = join(seen[s.target], r) if s.target in seen else r
-        for name, r in seen.items():
-            if s_self_ref(name, assigns): r = Range(None, None, 1)
-            if env.get(name) != r: env[name] = r; changed = True
-        if not changed: break
+        if not widen_ranges(env, loops, assigns, accumulators): break
     return env
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ascendcraft.check import (
     TOP, Analysis, KernelFacts, Range, Target, TensorSpec, _alignment_checks, _assignments, _b, _exprs_of, _gets, _mul,
-    _reads_writes, _Report, join, range_of, s_self_ref,
+    _reads_writes, _Report, join, range_of, s_self_ref, widen_ranges,
 )
 from ascendcraft.dsl import (
     DTYPES, PRIMS, Assign, BinOp, BoolOp, BufferDecl, Call, Compare, Const, DType, For, Function, GetValue,
@@ -338,20 +338,7 @@ class _FoldedKernel:
             for name, entry in self.folder.table.items():
                 r = folded_range(entry, env)
                 if env.get(name) != r: env[name] = r; changed = True
-            for loop in self.loops.values():
-                a, b, c = (range_of(x, env) for x in (loop.start, loop.stop, loop.step))
-                if c.is_const and c.lo < 0:
-                    r = Range(_b(lambda x: x + 1, b.lo), a.hi, math.gcd(a.div, -c.lo))
-                else:
-                    r = Range(a.lo, _b(lambda x: x - 1, b.hi), math.gcd(a.div, c.div if not c.is_const else c.lo))
-                if env.get(loop.var) != r: env[loop.var] = r; changed = True
-            seen = {}
-            for s in self.assigns:
-                r = range_of(s.value, env)
-                seen[s.target] = join(seen[s.target], r) if s.target in seen else r
-            for name, r in seen.items():
-                if name in self.accumulators: r = TOP
-                if env.get(name) != r: env[name] = r; changed = True
+            changed |= widen_ranges(env, list(self.loops.values()), self.assigns, self.accumulators)
             if not changed: break
         return env
 
@@ -1247,6 +1234,7 @@ class BodyPrinter:
         self.locals = locals_                 # names declared in this function
         self.indent = indent
         self.stage_names = {id(f.stage): f for f in low.stages}
+        self.vector_written = low.vector_written   # buffers whose scalar reads need the V -> S wait
         self.need_wait_vector = False          # the stage used WaitVector()
         self.need_wait_scalar = False
         self._scalar_dirty = False             # set() since the last WaitScalar()
@@ -1332,8 +1320,7 @@ class BodyPrinter:
 
     def _after_vector(self, *exprs) -> bool:
         "Whether these expressions read (get) a UB buffer that some vector instruction writes."
-        if not hasattr(self, "_v_written"): self._v_written = self.low.vector_written
-        return any(b in self._v_written for e in exprs for b in _gets(e))
+        return any(b in self.vector_written for e in exprs for b in _gets(e))
 
     def _value(self, target, v) -> str:
         want = self.low.cxx_type(target)

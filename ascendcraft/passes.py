@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .ascendc import KernelProject
-from .check import Analysis, TensorSpec, _gets
+from .check import Analysis, TensorSpec, _exprs_of, _gets
 from .diagnostics import AscendCraftError, Diagnostic
 from ascendcraft.dsl import (
     Assert, Assign, BinOp, BufferDecl, Call, Const, For, GetValue, If, IfExp, Launch, Load, Name, Param, Program,
@@ -221,7 +221,6 @@ def host_source(low: Lowering) -> str:
 
 
 def _names(s) -> set:
-    from ascendcraft.check import _exprs_of
     from ascendcraft.dsl import names_in
     out = set()
     exprs = list(_exprs_of(s))
@@ -491,7 +490,6 @@ _SYNC_METHODS = {
 def _stage_buffers(stage: Stage) -> list:
     "UB buffer names a stage refers to, in order of first use."
     out = {}
-    from ascendcraft.check import _exprs_of, _gets
     for s, _ in walk(stage.body):
         refs = [a for a in getattr(s, "args", ()) if isinstance(a, UbRef)]
         refs += [x for x in (getattr(s, "dst", None), getattr(s, "src", None), getattr(s, "buf", None)) if isinstance(x, UbRef)]
@@ -520,7 +518,6 @@ def stage_function(low: Lowering, fn, pr: ExprPrinter) -> tuple:
         d = low.buffers.get(b)
         if d is not None and d.kind == "buf":
             lines.append(f"    LocalTensor<{d.dtype.cpp}> {local(b)} = {tbuf(b)}.Get<{d.dtype.cpp}>();")
-    from ascendcraft.check import _exprs_of, _gets
     scalar_reads = {b for st, _ in walk(s.body) for e in _exprs_of(st) for b in _gets(e)}
     copied_in = any(q in scalar_reads for q, how in acquire if how == "dequeue" and kinds.get(q) == "in")
     if copied_in: lines.append("    WaitCopyIn();")
