@@ -34,7 +34,8 @@ class Command:
 def _bench_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--category", action="append", dest="categories", metavar="CAT",
                    help="run only this category (repeatable)")
-    p.add_argument("--task", action="append", dest="tasks", metavar="ID", help="run only this task id (repeatable)")
+    p.add_argument("--task", "--task-file", action="append", dest="tasks", metavar="ID|PATH",
+                   help="run only this task: an id, or the path of a task file such as `ascendcraft new` writes (repeatable)")
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="task processes at once (default: settings.jobs)")
     p.add_argument("--size", choices=("small", "full"), default="small",
                    help="verification size (timing always uses the full shapes); default small")
@@ -121,7 +122,8 @@ TASKS = Command("tasks", "list the operators (MultiKernelBench level-1 + mHC) an
 # %% ../nbs/60_cli.ipynb #b2355854
 def _lower_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dsl", type=Path, help="DSL kernel file (e.g. examples/activation/relu.py)")
-    p.add_argument("--task", default=None, metavar="ID", help="reference task (default: the file's name, when it is a task)")
+    p.add_argument("--task", "--task-file", default=None, metavar="ID|PATH",
+                   help="reference task: an id or a task file's path (default: the DSL file's name, when it is a task)")
     p.add_argument("--out", type=Path, default=None, metavar="DIR", help="write the pipeline (every snapshot, logs) here")
     p.add_argument("--verify", action="store_true", help="check the final kernel against PyTorch on the CPU emulation")
     p.add_argument("--time", action="store_true", help="modelled kernel time at the full shapes vs modelled eager")
@@ -189,6 +191,27 @@ def _lower(args: argparse.Namespace) -> int:
 LOWER = Command("lower", "lower one DSL kernel to AscendC (and optionally verify, time, export)", _lower_arguments, _lower)
 
 # %% ../nbs/60_cli.ipynb #1023da0e
+def _task_argument(p: argparse.ArgumentParser, default: str | None) -> None:
+    "A task named by position (an id or a path) or by --task-file PATH."
+    p.add_argument("task", nargs="?", default=None, metavar="TASK",
+                   help="task id (see `ascendcraft tasks`) or a task file's path" + (f"; default {default}" if default else ""))
+    p.add_argument("--task-file", type=Path, default=None, metavar="PATH",
+                   help="a MultiKernelBench-format task file (e.g. written by `ascendcraft new`)")
+    p.set_defaults(default_task=default)
+
+
+def _chosen_task(args: argparse.Namespace) -> str | Path:
+    "The task of a one-task command: --task-file, else the positional id/path, else the default."
+    from ascendcraft.diagnostics import Diagnostic
+    if args.task_file is not None and args.task is not None:
+        raise AscendCraftError(Diagnostic("two-tasks", f"both a task ({args.task}) and --task-file ({args.task_file}) given",
+                                          hint="name the task once"), "cli")
+    chosen = args.task_file or args.task or args.default_task
+    if chosen is None:
+        raise AscendCraftError(Diagnostic("no-task", "no task given", hint="pass a task id, or --task-file PATH"), "cli")
+    return chosen
+
+
 def _llm_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base-url", default=None, metavar="URL", help="OpenAI-compatible endpoint (default: settings.llm_base_url)")
     p.add_argument("--model", default=None, help="model id (default: settings.llm_model)")
@@ -204,7 +227,8 @@ def _llm_settings(args: argparse.Namespace):
 
 def _generate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--category", action="append", dest="categories", metavar="CAT", help="only this category (repeatable)")
-    p.add_argument("--task", action="append", dest="tasks", metavar="ID", help="only this task id (repeatable)")
+    p.add_argument("--task", "--task-file", action="append", dest="tasks", metavar="ID|PATH",
+                   help="only this task: an id or a task file's path (repeatable)")
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="where the generated DSL goes (default: <cache_dir>/generated/<model>)")
     p.add_argument("--no-resume", dest="resume", action="store_false", help="ask again for tasks that already have an answer")
@@ -247,7 +271,7 @@ GENERATE = Command("generate", "ask the LLM for DSL kernels (stage 1) and write 
 
 
 def _tune_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("task", help="task id (see `ascendcraft tasks`)")
+    _task_argument(p, None)
     p.add_argument("--dsl", type=Path, default=None, metavar="FILE", help="start from this DSL (default: the expert kernel)")
     p.add_argument("--out", type=Path, default=None, metavar="DIR", help="write the session (variants, timing) here")
     _llm_arguments(p)
@@ -259,7 +283,7 @@ def _tune(args: argparse.Namespace) -> int:
     from ascendcraft.session import Session
     settings = _llm_settings(args)
     with LLMClient(settings) as client:
-        session = Session(args.task, _read_dsl(args.dsl) if args.dsl else None, settings=settings, llm=client)
+        session = Session(_chosen_task(args), _read_dsl(args.dsl) if args.dsl else None, settings=settings, llm=client)
         session.ask_faster(rounds=args.rounds or settings.llm_max_rounds)
     print(session.history.table())
     best = session.history.best
@@ -272,7 +296,7 @@ TUNE = Command("tune", "LLM-assisted tuning rounds on one task (variants verifie
 
 # %% ../nbs/60_cli.ipynb #56e8acae
 def _workbench_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("task", nargs="?", default="softmax", help="task id (default: softmax; see `ascendcraft tasks`)")
+    _task_argument(p, "softmax")
     p.add_argument("--port", type=int, default=8866, help="port to serve on (0: any free port); default 8866")
     p.add_argument("--ip", default="127.0.0.1", help="interface to listen on (default: 127.0.0.1)")
     p.add_argument("--open", action="store_true", help="open a browser tab")
@@ -280,7 +304,7 @@ def _workbench_arguments(p: argparse.ArgumentParser) -> None:
 
 def _workbench(args: argparse.Namespace) -> int:
     from ascendcraft.workbench import launch_workbench
-    launch_workbench(args.task, args.port, settings=load_settings(), ip=args.ip, open_browser=args.open)
+    launch_workbench(_chosen_task(args), args.port, settings=load_settings(), ip=args.ip, open_browser=args.open)
     return 0
 
 

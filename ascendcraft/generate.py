@@ -7,6 +7,7 @@ Docs: https://ascendcraft.github.io/ascendcraft/generate.html.md"""
 # %% ../nbs/41_generate.ipynb #cc9f812b
 from __future__ import annotations
 
+import ast
 import difflib
 import json
 import time
@@ -27,11 +28,12 @@ from .llm import LLMClient, atomic_write_text, extract_all_code, extract_code
 from .passes import Pass, RULE_PASSES
 
 # %% auto #0
-__all__ = ['PROMPTS', 'DEFAULT_EXAMPLES', 'SYSTEM_STAGE1', 'FEEDBACK', 'PASS_RULES', 'ASCENDC_API', 'SYSTEM_TUNE', 'dsl_guide',
-           'examples_root', 'expert_path', 'operator_family', 'category_examples', 'operator_brief', 'stage1_messages',
-           'judge_dsl', 'Attempt', 'Generation', 'generate_dsl', 'generate_suite', 'suite_table', 'pass_messages',
-           'llm_pass', 'llm_passes', 'Evaluation', 'emulator_candidate', 'verify_on_emulator', 'emulator_problems',
-           'evaluate_modelled', 'Variant', 'TuningHistory', 'tune_messages', 'tune']
+__all__ = ['PROMPTS', 'DEFAULT_EXAMPLES', 'REDUCTIONS', 'SYSTEM_STAGE1', 'FEEDBACK', 'PASS_RULES', 'ASCENDC_API', 'SYSTEM_TUNE',
+           'dsl_guide', 'examples_root', 'expert_path', 'operator_family', 'category_examples', 'reference_ops',
+           'similar_examples', 'operator_brief', 'stage1_messages', 'judge_dsl', 'Attempt', 'Generation',
+           'generate_dsl', 'generate_suite', 'suite_table', 'pass_messages', 'llm_pass', 'llm_passes', 'Evaluation',
+           'emulator_candidate', 'verify_on_emulator', 'emulator_problems', 'evaluate_modelled', 'Variant',
+           'TuningHistory', 'tune_messages', 'tune']
 
 # %% ../nbs/41_generate.ipynb #fc3c7a76
 PROMPTS = Path(__file__).parent / "prompts" if "__file__" in globals() else Path("../ascendcraft/prompts")
@@ -67,9 +69,11 @@ def operator_family(task_id: str, ids) -> set:
     return {x for x in ids if root(x) == mine}
 
 
-def category_examples(task_id: str, category: str, root: Path | None = None, k: int = 3) -> list:
+def category_examples(task_id: str, category: str, root: Path | None = None, k: int = 3, *,
+                      source: str = "") -> list:  # the task's reference code: examples by similarity when there is no category
     "Up to k expert kernels (name, text) of `category`, none of `task_id`'s operator family (leave-one-out)."
     root = Path(root) if root else examples_root()
+    if not category and source: return similar_examples(source, root, k, exclude=task_id)
     stems = [p.stem for p in (root / category).glob("*.py")] if category else []
     family = operator_family(task_id, stems)
     files = sorted(root / category / f"{stem}.py" for stem in stems if stem not in family)
@@ -78,6 +82,49 @@ def category_examples(task_id: str, category: str, root: Path | None = None, k: 
         files = [root / f"{name}.py" for name in DEFAULT_EXAMPLES if Path(name).name not in family]
         files = [p for p in files if p.exists()]
     return [(p.stem, p.read_text()) for p in files[:k]]
+
+# %% ../nbs/41_generate.ipynb #a7eb684d
+_OP_ALIASES = {"mult": ("mul",), "multiply": ("mul",), "truediv": ("div",), "divide": ("div",), "true_divide": ("div",),
+               "sub": ("sub",), "subtract": ("sub",), "usub": ("neg",), "square": ("pow",), "rsqrt": ("sqrt", "div"),
+               "matmult": ("matmul",), "amax": ("max",), "amin": ("min",)}
+_OP_SKIP = {"", "super", "__init__", "parameter", "ones", "zeros", "module", "float", "int", "tuple", "list", "len"}
+REDUCTIONS = {"mean", "sum", "max", "min", "prod", "cumsum", "cumprod", "logsumexp", "softmax", "log_softmax", "norm",
+              "var", "std", "argmax", "argmin"}  # count three times: what a kernel reduces over decides its shape
+
+
+def reference_ops(source: str) -> set:
+    "The calls and operators of a reference as canonical names ('**' and `.pow` -> 'pow', `rsqrt` -> 'sqrt', 'div'), without the input drawing."
+    names = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name in ("get_inputs", "get_init_inputs", "get_input_groups"): continue
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call):
+                f = sub.func
+                names.add(f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", ""))
+            elif isinstance(sub, (ast.BinOp, ast.AugAssign)) or (isinstance(sub, ast.UnaryOp) and
+                                                                 not isinstance(sub.operand, ast.Constant)):  # not -1
+                names.add(type(sub.op).__name__)
+    ops = set()
+    for name in names:
+        ops.update(_OP_ALIASES.get(name.lower(), (name.lower(),)))
+    return ops - _OP_SKIP
+
+
+def _weight(ops: set) -> int: return sum(3 if op in REDUCTIONS else 1 for op in ops)
+
+
+def similar_examples(source: str, root: Path | None = None, k: int = 3, exclude: str = "") -> list:
+    "Up to k expert kernels (name, text) whose task's reference is most like `source` (weighted Jaccard on `reference_ops`)."
+    from ascendcraft.taskset import TASKS_DIR
+    root = Path(root) if root else examples_root()
+    mine, scored = reference_ops(source), []
+    for reference in sorted(TASKS_DIR.glob("*/*.py")):
+        kernel = root / reference.parent.name / reference.name
+        if not kernel.is_file() or reference.stem == exclude: continue
+        theirs = reference_ops(reference.read_text())
+        score = _weight(mine & theirs) / max(_weight(mine | theirs), 1)
+        scored.append((-score, reference.stem, kernel))
+    return [(stem, kernel.read_text()) for _, stem, kernel in sorted(scored)[:k]]
 
 # %% ../nbs/41_generate.ipynb #b782454e
 def operator_brief(task) -> str:
@@ -104,7 +151,8 @@ SYSTEM_STAGE1 = ("You are an expert Ascend C kernel engineer. You write kernels 
 def stage1_messages(task, examples: list) -> list:
     "The first request of stage 1."
     shots = "\n\n".join(f"Expert kernel `{name}`:\n```python\n{text.strip()}\n```" for name, text in examples)
-    user = (f"{operator_brief(task)}\n\nHere are expert DSL kernels of the same category:\n\n{shots}\n\n"
+    kin = "of the same category" if task.category else "of the most similar operators"
+    user = (f"{operator_brief(task)}\n\nHere are expert DSL kernels {kin}:\n\n{shots}\n\n"
             f"Write the DSL kernel for `{task.id}`: correct for every shape the host accepts (unaligned tails, uneven "
             "splits), fast at the benchmark size. Answer with the complete DSL file in one ```python block.")
     return [{"role": "system", "content": SYSTEM_STAGE1 + dsl_guide()}, {"role": "user", "content": user}]
@@ -221,7 +269,7 @@ def generate_dsl(task, client: LLMClient, *, rounds: int | None = None, examples
     "Stage 1: ask for a DSL kernel, check and interpret it, feed problems back, up to `rounds` rounds."
     settings = settings or client.settings
     rounds = rounds or settings.llm_max_rounds
-    messages = stage1_messages(task, category_examples(task.id, task.category, examples_dir))
+    messages = stage1_messages(task, category_examples(task.id, task.category, examples_dir, source=task.source))
     record = Generation("stage1", task.id)
     for k in range(1, rounds + 1):
         text, code, problems, tokens, seconds = _ask(client, messages, f"stage1:{task.id}:round{k}", "python")
@@ -239,7 +287,7 @@ def generate_suite(tasks, client: LLMClient, out: Path | str, *, rounds: int | N
     "Stage 1 for every task; the last answer's DSL goes to <out>/<category>/<task>.py, the record beside it."
     out, records = Path(out), []
     for k, task in enumerate(tasks):
-        folder = out / (task.category or "uncategorised")
+        folder = out / task.category           # bench.kernel_paths: <kernels>/<category>/<task>.py
         record_dir = folder / f"{task.id}.generation"
         if resume and (record_dir / "generation.json").exists():
             data = json.loads((record_dir / "generation.json").read_text())

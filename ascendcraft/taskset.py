@@ -28,8 +28,8 @@ from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
 
 # %% auto #0
 __all__ = ['LEVEL1_COUNTS', 'CATEGORIES', 'TASKS_DIR', 'DEFAULT_SEED', 'SMALL_LIMIT', 'REQUIRED_NAMES', 'INPUT_GROUPS',
-           'EXTRA_NAMES', 'Spec', 'spec_of', 'Task', 'load_task_file', 'TaskList', 'load_task_folder', 'registry',
-           'get_task']
+           'EXTRA_NAMES', 'Spec', 'spec_of', 'Task', 'load_task_file', 'TaskList', 'load_task_folder', 'task_file_path',
+           'resolve_task', 'registry', 'get_task']
 
 # %% ../nbs/30_tasks.ipynb #1591e9fe
 LEVEL1_COUNTS = {"activation": 15, "loss": 7, "math": 6, "normalization": 8,
@@ -583,6 +583,20 @@ def load_task_folder(folder: str | Path) -> TaskList:
             skipped += [dataclasses.replace(d, severity=severity) for d in e.diagnostics]
     return TaskList(tasks, skipped)
 
+# %% ../nbs/30_tasks.ipynb #24eb4d54
+def task_file_path(key: str | Path) -> Path | None:
+    "The task file `key` names (a Path, or text ending in '.py'), else None (`key` is an id)."
+    if isinstance(key, Path): return key
+    return Path(key).expanduser() if str(key).endswith(".py") else None
+
+
+def resolve_task(key: str | Path, suite: TaskList | None = None) -> Task:
+    "The task `key` names: a task file's path, else an id or 'category/id' of `suite` (default: the registry)."
+    path = task_file_path(key)
+    if path is None: return (suite if suite is not None else registry()).get(key)
+    folder = path.resolve().parent.name
+    return load_task_file(path, folder if folder in CATEGORIES else "")
+
 # %% ../nbs/30_tasks.ipynb #678698e1
 def registry(categories: list[str] | None = None, tasks: list[str] | None = None) -> TaskList:
     "Our tasks (52 level-1 + mHC), optionally only some categories or task ids."
@@ -595,10 +609,10 @@ def registry(categories: list[str] | None = None, tasks: list[str] | None = None
                                               hint=f"categories: {', '.join(CATEGORIES)}"))
         suite = TaskList([t for t in suite if t.category in categories])
     if tasks is not None:
-        suite = TaskList([suite.get(key) for key in tasks])
+        suite = TaskList([resolve_task(key, suite) for key in tasks])
     return suite
 
 
-def get_task(task_id: str) -> Task:
-    "One of our tasks by id (e.g. 'relu') or 'category/id'."
-    return registry().get(task_id)
+def get_task(task_id: str | Path) -> Task:
+    "One of our tasks by id (e.g. 'relu') or 'category/id', or the task file at a path (see `resolve_task`)."
+    return resolve_task(task_id)

@@ -1315,7 +1315,7 @@ class WorkbenchServer:
     def __exit__(self, *exc): self.stop()
 
 
-def launch_workbench(task: str = "softmax",              # task id
+def launch_workbench(task: str = "softmax",              # task id or task file path
                      port: int = 8866,                    # 0: any free port
                      *, settings: Settings | None = None, # None: load_settings() here (the page gets these values)
                      ip: str = "127.0.0.1",               # interface to listen on
@@ -1324,8 +1324,9 @@ def launch_workbench(task: str = "softmax",              # task id
                      page: Path | str = PAGE,             # the page notebook
                      voila_args: tuple = ()) -> WorkbenchServer:
     "Serve the workbench for `task` as a web page with Voila (its kernel works in the current folder)."
-    from ascendcraft.taskset import get_task
+    from ascendcraft.taskset import get_task, task_file_path
     get_task(task)                                        # an unknown task fails here, not in the page
+    if task_file_path(task) is not None: task = str(Path(task).resolve())   # the page runs in another folder
     settings = settings if settings is not None else load_settings()
     port = port or free_port(ip)
     if _port_taken(ip, port):
