@@ -42,6 +42,7 @@ class Settings:
     llm_replay_only: bool = False       # never call the endpoint; cache misses are errors
     llm_max_rounds: int = 3             # feedback rounds (stage 1, LLM-mode passes)
     jobs: int = 2                       # parallel benchmark jobs
+    auto_sync: bool = True              # emulate the compiler's automatic pipe synchronisation (CANN default)
     sources: dict = field(default_factory=dict, compare=False, repr=False)  # key -> where it came from
 
     @property

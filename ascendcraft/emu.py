@@ -773,7 +773,7 @@ RACE_MODES = ("error", "warning", "off")  # how `run` reports `ub-race`
 
 
 def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, host_args, poison: int, ub_bytes: int,
-             cores: int, settings: Settings, races: str = "error") -> list[tuple]:
+             cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None) -> list[tuple]:
     "Write the run spec and the GM files; return the outputs to read back as (name, path, dtype, shape)."
     if not build.ok:
         raise AscendCraftError(build.errors or build.diagnostics, stage="build")
@@ -791,7 +791,7 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
     if races not in RACE_MODES: raise _run_args_error(f"races must be one of {RACE_MODES}, not {races!r}", build)
     lines = [f"mode {mode}", f"block_dim {int(block_dim or 0)}", f"cores {int(cores)}", f"ub_bytes {int(ub_bytes)}",
              f"poison {int(poison)}", f"memory_mb {int(settings.run_memory_mb)}", f"sanitize {int(build.sanitize)}",
-             f"races {races}", "report report.jsonl", "status status.bin", "trace trace"]
+             f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace"]
     if host_args is not None:
         lines.append(f"host_args {len(host_args)} " + " ".join(str(int(a)) for a in host_args))
     outputs, trace_mode = [], mode == "trace"
@@ -981,14 +981,15 @@ def _arg_names(build: Build, args: list) -> list[str]:
 
 
 def run(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None, poison: int = 0xA5,
-        ub_bytes: int = 196608, cores: int = 48, races: str = "error", settings: Settings | None = None) -> Run:
+        ub_bytes: int = 196608, cores: int = 48, races: str = "error", auto_sync: bool | None = None,
+        settings: Settings | None = None) -> Run:
     "Run a built kernel on the CPU emulation (every block, all rules checked) in a child process."
     settings = settings or load_settings()
     args = list(args)
     run_dir = Path(tempfile.mkdtemp(prefix="ascendcraft-run-", dir=_scratch_root()))
     try:
         outputs = _prepare(build, args, run_dir, mode="execute", block_dim=block_dim, host_args=host_args, poison=poison,
-                           ub_bytes=ub_bytes, cores=cores, settings=settings, races=races)
+                           ub_bytes=ub_bytes, cores=cores, settings=settings, races=races, auto_sync=auto_sync)
         child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize)
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")
@@ -1006,14 +1007,14 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
 
 
 def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None,
-          ub_bytes: int = 196608, cores: int = 48, settings: Settings | None = None) -> Trace:
+          ub_bytes: int = 196608, cores: int = 48, auto_sync: bool | None = None, settings: Settings | None = None) -> Trace:
     "Run a built kernel in trace mode: every block's instruction stream, no tensor data (raises on rule violations)."
     settings = settings or load_settings()
     args = list(args)
     run_dir = Path(tempfile.mkdtemp(prefix="ascendcraft-trace-", dir=_scratch_root()))
     try:
         _prepare(build, args, run_dir, mode="trace", block_dim=block_dim, host_args=host_args, poison=0, ub_bytes=ub_bytes,
-                 cores=cores, settings=settings)
+                 cores=cores, settings=settings, auto_sync=auto_sync)
         child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize)
         diags, ok = _collect(child, build, "trace", _arg_names(build, args), settings)
         if not ok:

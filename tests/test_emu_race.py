@@ -5,6 +5,9 @@ Each kernel in tests/emu_kernels/race/ either races or is correctly synchronised
 the racing access is marked `EXPECT: ub-race` and the earlier access it races with `FIRST`. Adding
 the flag the diagnostic's hint names, just before the racing access, must make it run clean and
 match NumPy. The synchronised kernels must run clean and match NumPy as they are.
+
+These tests are about the check itself, so they run with auto-sync off (the compiler's automatic
+synchronisation would otherwise insert the missing flags: tests/test_emu_autosync.py).
 """
 import re
 from pathlib import Path
@@ -13,7 +16,13 @@ import numpy as np
 import pytest
 
 from ascendcraft.diagnostics import AscendCraftError
-from ascendcraft.emu import GM, build, run, trace
+from ascendcraft.emu import GM, build, trace
+from ascendcraft.emu import run as _run
+
+
+def run(*args, **kw):
+    "emu.run with auto-sync off: the race check applies as written."
+    return _run(*args, auto_sync=False, **kw)
 
 RACE = Path(__file__).parent / "emu_kernels" / "race"
 BLOCKS = 2
@@ -236,7 +245,7 @@ def test_off_and_trace_mode_do_not_check():
     off = run(b, args_for("scalar_operand"), block_dim=BLOCKS, races="off")
     assert off.ok and not off.diagnostics
     check_outputs("scalar_operand", off)
-    t = trace(b, args_for("scalar_operand"), block_dim=BLOCKS)
+    t = trace(b, args_for("scalar_operand"), block_dim=BLOCKS, auto_sync=False)
     assert t.count("GetValue") == BLOCKS and not t.meta["notes"]
 
 

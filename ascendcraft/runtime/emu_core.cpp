@@ -147,12 +147,16 @@ Core::Core(int index) : idx(index) {
         die(4);
     }
     ub = static_cast<uint8_t*>(mem);
-    if (g_launch->mode == Mode::Trace) {
+    const bool trace_mode = g_launch->mode == Mode::Trace;
+    if (trace_mode) {
         std::memset(ub, 0, bytes);
     } else {
         std::memset(ub, g_launch->poison, bytes);
         written.assign(bytes, 0);
-        if (g_launch->races != RaceMode::Off) {
+    }
+    // execute mode: the race check (or auto-sync's waits); trace mode: auto-sync's waits only
+    {
+        if (trace_mode ? g_launch->auto_sync : g_launch->races != RaceMode::Off) {
             std::lock_guard<std::mutex> lock(g_launch->race_mutex);
             if (g_launch->race_pool.empty()) {
                 race.reset(new RaceChecker(ub, bytes));
@@ -1117,16 +1121,16 @@ static void check_index(const Local& t, uint64_t index, uint32_t size, Op op, co
 void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc loc) {
     enter(Op::GetValue, loc);
     check_index(t, index, size, Op::GetValue, loc);
-    record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
     RaceScope(TPipe_::S, Op::GetValue, loc).read(t.addr + index * size, size);
+    record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
     if (tracing_now()) std::memset(out, 0, size);
     else std::memcpy(out, t.addr + index * size, size);
 }
 void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, SrcLoc loc) {
     enter(Op::SetValue, loc);
     check_index(t, index, size, Op::SetValue, loc);
-    record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
     RaceScope(TPipe_::S, Op::SetValue, loc).write(t.addr + index * size, size);
+    record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
     if (tracing_now()) return;
     std::memcpy(t.addr + index * size, in, size);
     mark_written(t, index * size, size);
@@ -1134,9 +1138,9 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
 void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
     enter(Op::GetValue, loc);
     check_index(t, index, size, Op::GetValue, loc);
-    record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
     // operator() hands out a reference: checked as a scalar read (write through SetValue to have it checked as one)
     RaceScope(TPipe_::S, Op::GetValue, loc).read(t.addr + index * size, size);
+    record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
     mark_written(t, index * size, size);
     return t.addr + index * size;
 }

@@ -46,6 +46,7 @@ struct RunSpec {
     bool sanitize = false;
     uint64_t tiling_key = 0;
     RaceMode races = RaceMode::Error;
+    bool auto_sync = false;
     std::string report, status, trace_dir;
     bool has_host_args = false;
     std::vector<int64_t> host_args;
@@ -80,6 +81,7 @@ RunSpec parse_spec(const char* path) {
             words >> r;
             spec.races = r == "off" ? RaceMode::Off : (r == "warning" ? RaceMode::Warning : RaceMode::Error);
         }
+        else if (key == "auto_sync") { int a = 0; words >> a; spec.auto_sync = a != 0; }
         else if (key == "report") words >> spec.report;
         else if (key == "status") words >> spec.status;
         else if (key == "trace") words >> spec.trace_dir;
@@ -341,6 +343,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     state.poison = static_cast<uint8_t>(spec.poison);
     state.tiling_key = spec.tiling_key;
     state.races = spec.races;
+    state.auto_sync = spec.auto_sync;
     if (static_cast<int>(spec.args.size()) != nparams)
         setup_error(fmt("the kernel has %d parameters but the run passed %zu arguments", nparams, spec.args.size()));
 

@@ -204,8 +204,26 @@ std::string RaceChecker::describe(uint32_t offset) const {
     return fmt(" (byte %u of buffer %u of a %s queue)", inside % found->len, inside / found->len, position_name(found->src));
 }
 
+void RaceChecker::auto_sync(RaceScope& s, uint8_t other) {
+    if (s.known_.c[other] >= now_.c[other]) return;  // already waited for everything the other pipe issued
+    VClock carried = row(other);
+    carried.c[other] = now_.c[other];
+    known_[s.pipe_].join(carried);
+    s.known_.join(carried);
+    ++auto_waits_;
+    if (!tracing_now()) return;
+    // SET on the other pipe, WAIT on this one, both right before this instruction's own record
+    std::vector<Record>& t = core().trace;
+    const size_t at = std::min(s.trace_mark_, t.size());
+    record_flag(TKind::SET, other, s.pipe_, kAutoSyncEvent, s.op_, *s.loc_);
+    record_flag(TKind::WAIT, other, s.pipe_, kAutoSyncEvent, s.op_, *s.loc_);
+    if (at + 2 < t.size()) std::rotate(t.begin() + static_cast<long>(at), t.end() - 2, t.end());
+    s.trace_mark_ += 2;
+}
+
 void RaceChecker::conflict(RaceScope& s, uint32_t block, uint32_t mask, const Access& other, uint8_t other_pipe,
                            const char* hazard) {
+    if (g_launch->auto_sync) { auto_sync(s, other_pipe); return; }
     if (s.reported_) return;
     const Site& there = sites_[other.site];
     const uint32_t lo = block * 32 + static_cast<uint32_t>(__builtin_ctz(mask));
@@ -238,7 +256,7 @@ void RaceChecker::conflict(RaceScope& s, uint32_t block, uint32_t mask, const Ac
         r.msg("%s (PIPE_%s) writes UB bytes %u..%u%s, which %s (PIPE_%s) at %s also writes, and no synchronisation "
               "orders the two: on the NPU the writes can land in either order (%s)",
               op_name(s.op_), mine, lo, hi, region.c_str(), op_name(there.op), theirs, where.c_str(), hazard);
-    r.hint("make PIPE_%s wait for PIPE_%s after the %s at %s and before this %s: SetFlag<HardEvent::%s>(id); "
+    r.hint("with auto-sync off (auto_sync = false in settings.ini, or auto_sync=False), make PIPE_%s wait for PIPE_%s after the %s at %s and before this %s: SetFlag<HardEvent::%s>(id); "
            "WaitFlag<HardEvent::%s>(id); with id = GetTPipePtr()->FetchEventID(HardEvent::%s) (or PipeBarrier<PIPE_ALL>())",
            mine, theirs, op_name(there.op), where.c_str(), op_name(s.op_), event.c_str(), event.c_str(), event.c_str())
         .val("hazard", hazard).val("pipe", mine).val("other_api", op_name(there.op)).val("other_line", there.line)
@@ -260,6 +278,7 @@ void RaceScope::begin(TPipe_ pipe, Op op, const SrcLoc& loc) {
     reported_ = false;
     clock_ = checker_->issue(pipe_, &known_);
     site_ = checker_->site(op, loc);
+    trace_mark_ = tracing_now() ? c->trace.size() : 0;
 }
 
 void RaceScope::touch(const uint8_t* p, uint64_t bytes, bool write) {

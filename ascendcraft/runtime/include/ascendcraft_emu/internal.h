@@ -185,6 +185,7 @@ struct Launch {
     std::vector<uint32_t> ub_used;
     uint32_t sync_epoch = 0;
     RaceMode races{};                 // ub-race: error (default), warning or off
+    bool auto_sync = false;           // the compiler's automatic pipe synchronisation (race.h)
     std::mutex race_mutex;            // warning mode: the pairs of sites already reported, and how many
     std::set<std::string> race_seen;
     uint32_t race_warnings = 0;
@@ -301,7 +302,7 @@ void race_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event);  // execut
 // mode, its happens-before edge for the race check in execute mode.
 inline void sync_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event, Op op, const SrcLoc& loc) {
     record_flag(kind, src, dst, event, op, loc);  // returns at once in execute mode
-    if (!tracing_now()) race_flag(kind, src, dst, event);
+    race_flag(kind, src, dst, event);             // no-op without a race checker (trace mode without auto-sync)
 }
 void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uint32_t align);
 void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role);

@@ -26,6 +26,13 @@
 //     need a flag from PIPE_S (S_V, S_MTE2, S_MTE3), as the AscendC documentation requires;
 //   - nothing else: PipeBarrier<PIPE_X> orders one pipe with itself only, and TPipe::Reset is not
 //     a synchronisation.
+//
+// Auto-sync (the `auto_sync` setting, on by default as in CANN's build): the compiler inserts the
+// synchronisation a kernel leaves out. Where the check above finds a hazard, the checker instead
+// makes the instruction wait for every instruction the other pipe has issued so far (a SetFlag /
+// WaitFlag pair right before it, the most the compiler can need) and, in trace mode, writes that
+// pair into the trace (event kAutoSyncEvent) so the cost model charges the wait. In trace mode the
+// checker then runs too (addresses only, no data).
 #pragma once
 
 #include <functional>
@@ -36,7 +43,8 @@
 namespace ascendcraft { namespace emu {
 
 using Clock = uint32_t;
-constexpr int kRacePipes = 4;  // S, V, MTE2, MTE3 (the TPipe_ values 0..3): the pipes that touch UB
+constexpr int kRacePipes = 4;
+constexpr uint16_t kAutoSyncEvent = 15;  // trace event of the waits auto-sync inserts (between user ids and queue keys)  // S, V, MTE2, MTE3 (the TPipe_ values 0..3): the pipes that touch UB
 
 enum class RaceMode : uint8_t { Error = 0, Warning = 1, Off = 2 };
 
@@ -72,6 +80,7 @@ public:
     void set_flag(uint8_t src, uint8_t dst, uint16_t event);
     void wait_flag(uint8_t src, uint8_t dst, uint16_t event);
     void barrier_all();
+    uint64_t auto_waits() const { return auto_waits_; }
 
 private:
     struct Access {
@@ -132,6 +141,7 @@ private:
     void conflict(RaceScope& scope, uint32_t block, uint32_t mask, const Access& other, uint8_t other_pipe,
                   const char* hazard);
     std::string describe(uint32_t offset) const;
+    void auto_sync(RaceScope& scope, uint8_t other_pipe);  // the wait the compiler inserts before this instruction
 
     uint8_t* ub_;
     uint32_t ub_bytes_;
@@ -146,6 +156,7 @@ private:
     std::vector<Site> sites_;
     std::unordered_map<SiteKey, uint32_t, SiteHash> site_index_;
     std::vector<uint32_t> noted_;
+    uint64_t auto_waits_ = 0;
 };
 
 // One instruction's UB accesses. Construct it after the instruction's operands were validated;
@@ -153,7 +164,7 @@ private:
 class RaceScope {
 public:
     RaceScope(TPipe_ pipe, Op op, const SrcLoc& loc) {
-        if (g_launch->mode != Mode::Trace) begin(pipe, op, loc);
+        if (g_launch->mode != Mode::Trace || g_launch->auto_sync) begin(pipe, op, loc);
     }
     RaceScope(const RaceScope&) = delete;
     RaceScope& operator=(const RaceScope&) = delete;
@@ -183,6 +194,7 @@ private:
     Clock clock_;
     uint32_t site_;
     VClock known_;
+    size_t trace_mark_;  // trace mode: where this instruction's record goes (auto-sync's waits go before it)
 };
 
 }}  // namespace ascendcraft::emu

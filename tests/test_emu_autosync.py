@@ -1,0 +1,110 @@
+"""Auto-sync: the compiler's automatic synchronisation of the pipes of one core (setting `auto_sync`, on by default).
+
+With it on, the racing kernels of tests/emu_kernels/race/ run clean and match NumPy, and the trace carries the
+SetFlag/WaitFlag pair the compiler inserts, so the cost model charges the wait. With it off, the same kernels stop
+with the ub-race error naming the missing flag. Hazards auto-sync does not cover (blocks writing the same GM bytes
+without SyncAll) are errors in both modes.
+"""
+import numpy as np
+import pytest
+from test_emu_race import BLOCKS, RACE, RACY, args_for, check_outputs, marked
+
+from ascendcraft.config import load_settings
+from ascendcraft.cost import kernel_time
+from ascendcraft.emu import GM, build, run, trace
+from ascendcraft.trace import Kind, Pipe
+
+AUTO_EVENT = 15  # runtime/race.h kAutoSyncEvent
+
+
+def test_auto_sync_is_on_by_default_and_can_be_switched_off():
+    assert load_settings(env={}).auto_sync is True
+    assert load_settings(env={"ASCENDCRAFT_AUTO_SYNC": "false"}).auto_sync is False
+
+
+@pytest.mark.parametrize("name", sorted(RACY))
+def test_a_kernel_relying_on_auto_sync_runs_and_matches(name):
+    b = build(RACE / f"{name}.cpp")
+    on = run(b, args_for(name), block_dim=BLOCKS)
+    assert on.ok and not on.diagnostics, "\n".join(map(str, on.diagnostics))
+    check_outputs(name, on)
+    off = run(b, args_for(name), block_dim=BLOCKS, auto_sync=False)
+    d = off.errors[0]
+    assert d.kind == "ub-race" and d.context["event"] == RACY[name][3]
+    assert f"SetFlag<HardEvent::{RACY[name][3]}>" in d.hint and "auto_sync" in d.hint
+
+
+def test_the_setting_decides_when_no_argument_is_given():
+    b = build(RACE / "v_s_missing.cpp")
+    r = run(b, args_for("v_s_missing"), block_dim=BLOCKS, settings=load_settings().replace(auto_sync=False))
+    assert [d.kind for d in r.errors] == ["ub-race"]
+
+
+def waits(t, auto=True):
+    r = t.records
+    sel = (r["kind"] == Kind.WAIT) & ((r["event"] == AUTO_EVENT) if auto else True)
+    return r[sel]
+
+
+def test_the_trace_carries_the_inserted_wait_before_the_racing_instruction():
+    path = RACE / "v_s_missing.cpp"
+    b = build(path)
+    t = trace(b, args_for("v_s_missing"), block_dim=BLOCKS)
+    w = waits(t)
+    assert len(w) == BLOCKS and set(w["src_pipe"]) == {Pipe.V} and set(w["dst_pipe"]) == {Pipe.S}
+    line = marked(path.read_text(), "EXPECT: ub-race")
+    for core in range(BLOCKS):
+        recs = t.records[t.records["core"] == core]
+        i = int(np.flatnonzero((recs["kind"] == Kind.WAIT) & (recs["event"] == AUTO_EVENT))[0])
+        assert recs[i - 1]["kind"] == Kind.SET and recs[i - 1]["pipe"] == Pipe.V   # SET on the vector pipe ...
+        assert recs[i + 1]["kind"] == Kind.INSTR and recs[i + 1]["line"] == line    # ... then the GetValue that needed it
+        assert t.op_names[recs[i + 1]["op"]] == "GetValue"
+    assert len(waits(trace(b, args_for("v_s_missing"), block_dim=BLOCKS, auto_sync=False))) == 0
+
+
+def test_the_cost_model_charges_auto_sync_like_the_manual_flag():
+    auto = trace(build(RACE / "v_s_missing.cpp"), args_for("v_s_missing"), block_dim=BLOCKS)
+    manual = trace(build(RACE / "v_s_flag.cpp"), args_for("v_s_flag"), block_dim=BLOCKS)
+    free = trace(build(RACE / "v_s_missing.cpp"), args_for("v_s_missing"), block_dim=BLOCKS, auto_sync=False)
+    t_auto, t_manual, t_free = (kernel_time(t).total_us for t in (auto, manual, free))
+    assert t_auto == pytest.approx(t_manual, rel=1e-6)
+    assert t_auto > t_free      # relying on auto-sync is never modelled as free
+
+
+def test_a_synchronised_kernel_gets_no_extra_waits():
+    t = trace(build(RACE / "v_s_flag.cpp"), args_for("v_s_flag"), block_dim=BLOCKS)
+    assert len(waits(t)) == 0
+
+
+GM_OVERLAP = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void both_write(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> qi;
+    TQue<TPosition::VECOUT, 1> qo;
+    pipe.InitBuffer(qi, 1, 256 * sizeof(float));
+    pipe.InitBuffer(qo, 1, 256 * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 256);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 256);   // every block writes the same 256 floats
+    LocalTensor<float> a = qi.AllocTensor<float>();
+    DataCopy(a, xGm, 256);
+    qi.EnQue(a);
+    a = qi.DeQue<float>();
+    LocalTensor<float> b = qo.AllocTensor<float>();
+    Adds(b, a, 1.0f, 256);
+    qo.EnQue(b);
+    qi.FreeTensor(a);
+    b = qo.DeQue<float>();
+    DataCopy(yGm, b, 256);
+    qo.FreeTensor(b);
+}
+"""
+
+
+@pytest.mark.parametrize("auto_sync", [True, False])
+def test_cross_core_gm_hazards_stay_errors_in_both_modes(auto_sync):
+    x = np.arange(256, dtype=np.float32)
+    r = run(build({"both_write.cpp": GM_OVERLAP}), [GM("x", x), GM("y", np.empty_like(x), "out")], block_dim=2,
+            auto_sync=auto_sync)
+    assert [d.kind for d in r.errors] == ["gm-overlap"]
