@@ -324,6 +324,8 @@ def _doctor(args: argparse.Namespace) -> int:
     soc = load_soc(settings=settings)
     print("## CPU emulation\n")
     print(f"C++ compiler: {cxx or 'not found — install g++ (apt-get install g++)'}")
+    from ascendcraft.sandbox import doctor_report
+    print(f"\n## Sandbox (every g++ build and emulated kernel run)\n\n{doctor_report(settings) if cxx else 'needs g++'}")
     print(f"\n## Cost model\n\nprofile: {soc.name} (timing is labelled modelled)")
     print("\n## LLM\n")
     print(f"endpoint: {settings.llm_base_url or '— (set llm_base_url and llm_model in settings.ini; replies replay from the cache)'}"

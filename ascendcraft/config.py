@@ -27,6 +27,9 @@ class Settings:
     build_timeout: float = 180.0        # seconds for one emulator build
     run_timeout: float = 120.0          # seconds for one emulated kernel run
     run_memory_mb: int = 8192           # address-space limit of one emulated run
+    build_memory_mb: int = 3072         # address-space limit of one g++ run (cc1plus included)
+    file_limit_mb: int = 2048           # largest file a sandboxed g++ or kernel may write (traces included)
+    sandbox: str = "auto"               # auto: bubblewrap when it works, else a loud warning and rlimits + seccomp only; require: error without it
     ascend_home: str = ""               # CANN root; empty = $ASCEND_HOME_PATH
     seed: int = 1024                    # correctness protocol seed
     trials: int = 5                     # input sets per correctness check

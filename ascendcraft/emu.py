@@ -30,6 +30,7 @@ import ascendcraft
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, source_line_of
 from .trace import Trace
+from . import sandbox
 
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR',
@@ -378,8 +379,11 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False) ->
         tmp = Path(tempfile.mkdtemp(prefix="runtime-", dir=folder.parent))
         try:
             sources = sorted(RUNTIME_DIR.glob("*.cpp"))
-            procs = [subprocess.Popen([settings.cxx, *flags, "-I", str(INCLUDE_DIR), "-c", str(src), "-o", str(tmp / (src.stem + ".o"))],
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=_compiler_env())
+            limits = sandbox.build_limits(settings)          # our own sources, but every g++ runs in the sandbox
+            procs = [sandbox.start(sandbox.wrap([settings.cxx, *flags, "-I", str(INCLUDE_DIR), "-c", str(src), "-o",
+                                                 str(tmp / (src.stem + ".o"))], scratch=tmp, limits=limits,
+                                                settings=settings, readable=[RUNTIME_DIR]),
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
                      for src in sources]
             failed = []
             for src, p in zip(sources, procs):
@@ -544,16 +548,12 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         command = [settings.cxx, *flags, "-fno-diagnostics-color", "-fmax-errors=30", "-pthread", "-I", str(INCLUDE_DIR),
                    *[a for d in header_dirs for a in ("-iquote", d)], "__ascendcraft_main.cpp", *host_files, str(lib),
                    *_fast_linker(), "-o", "../kernel.bin", "-lm"]
-        try:
-            proc = subprocess.run(command, cwd=src, capture_output=True, text=True, timeout=settings.build_timeout,
-                                  env=_compiler_env(), start_new_session=True, preexec_fn=dies_with_this_process())
-            log, returncode = proc.stdout + proc.stderr, proc.returncode
-        except subprocess.TimeoutExpired as e:
-            log = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-            d = Diagnostic("build-timeout", f"g++ did not finish within {settings.build_timeout:g} s", file=chosen.file,
-                           hint="raise build_timeout in settings.ini, or simplify heavy templates in the kernel")
-            return Build(False, [d], log, command, time.perf_counter() - t0, False, None, chosen.name, list(chosen.params),
-                         sources, chosen.file, sanitize, None)
+        limits = sandbox.build_limits(settings)
+        done = sandbox.run(command, scratch=tmp, cwd=src, limits=limits, settings=settings, readable=[INCLUDE_DIR, lib])
+        log, returncode = done.stdout + done.stderr, done.returncode
+        if (limit := sandbox.build_limit_diagnostic(done, limits, log, chosen.file)) is not None:
+            return Build(False, [limit], log, command, time.perf_counter() - t0, False, None, chosen.name,
+                         list(chosen.params), sources, chosen.file, sanitize, None)
         diags = parse_compiler_output(log, sources, root=str(src), fallback=chosen)
         ok = returncode == 0
         if not ok and not any(d.is_error for d in diags):
@@ -698,6 +698,12 @@ class _Child:
     status: dict | None
 
 
+def _scratch_bytes(run_dir: Path, name: str) -> bytes | None:
+    "A file the kernel's sandbox wrote (no symbolic links followed; an unreadable one counts as missing)."
+    try: return sandbox.read_scratch(run_dir, name)
+    except OSError: return None
+
+
 def _scratch_root() -> str | None:
     shm = Path("/dev/shm")
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
@@ -720,40 +726,38 @@ def dies_with_this_process():
     return preexec
 
 
-def _run_child(binary: Path, run_dir: Path, timeout: float, sanitize: bool) -> _Child:
-    "Run the kernel binary on `run_dir/spec.txt` with a wall-time limit; collect what it reported."
-    env = dict(os.environ)
+def _run_child(binary: Path, run_dir: Path, timeout: float, sanitize: bool, settings: Settings | None = None,
+               gm_bytes: int = 0) -> _Child:
+    "Run the kernel binary on `run_dir/spec.txt` in the sandbox (no fork/exec, limits, nothing survives); collect what it reported."
+    settings = settings or load_settings()
+    env = {}
     if sanitize:
         env["ASAN_OPTIONS"] = "detect_leaks=0:halt_on_error=1:abort_on_error=0:allocator_may_return_null=1"
         env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    limits = sandbox.Limits(**{**sandbox.run_limits(settings, gm_bytes, sanitize).__dict__, "wall": timeout})
+    cmd = sandbox.wrap(["kernel", "spec.txt"], scratch=run_dir, limits=limits, settings=settings, env=env,
+                       programs={"kernel": binary}, kernel=True, proc=True)
     t0 = time.perf_counter()
-    proc = subprocess.Popen([str(binary), "spec.txt"], cwd=run_dir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True, env=env, preexec_fn=dies_with_this_process())
+    proc = sandbox.start(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = _Capture(proc.stdout), _Capture(proc.stderr)
-    timed_out = False
-    try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        try: os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError: pass
-        proc.wait()
+    timed_out = sandbox.wait(proc, timeout)
     seconds = time.perf_counter() - t0
     records = []
-    report = run_dir / "report.jsonl"
-    if report.exists():
-        for line in report.read_text(errors="replace").splitlines():
+    report = _scratch_bytes(run_dir, "report.jsonl")
+    if report:
+        for line in report.decode(errors="replace").splitlines():
             try: records.append(json.loads(line))
             except ValueError: pass
     status = None
-    raw = (run_dir / "status.bin").read_bytes() if (run_dir / "status.bin").exists() else b""
+    raw = _scratch_bytes(run_dir, "status.bin") or b""
     if len(raw) >= _STATUS.size:
         f = _STATUS.unpack(raw[:_STATUS.size])
         if f[0] == _STATUS_MAGIC:
             status = dict(block=f[1], line=f[2], op=f[3], phase=f[4], fault_kind=f[5], signal=f[6], fault_buffer=f[7],
                           fault_addr=f[8], fault_offset=f[9], blocks_done=f[10], frames=f[11], anchor=f[12],
                           pc=list(f[13:21]), file=f[21].split(b"\0")[0].decode(errors="replace"))
-    return _Child(proc.returncode, timed_out, out.text(), err.text(), seconds, records, status)
+    return _Child(sandbox.exit_status(proc.returncode, cmd.sandboxed), timed_out, out.text(), err.text(), seconds, records,
+                  status)
 
 # %% ../nbs/10_emu.ipynb #18248402
 def _run_args_error(message: str, build: Build) -> AscendCraftError:
@@ -886,17 +890,24 @@ def _sanitizer_diagnostic(child: _Child, build: Build) -> Diagnostic | None:
     return None
 
 
+def _binutils(argv: list[str], binary: Path) -> sandbox.Finished:
+    "nm / addr2line on a kernel binary, in the sandbox (the binary holds bytes the kernel's author chose)."
+    with tempfile.TemporaryDirectory(prefix="ascendcraft-binutils-") as d:
+        return sandbox.run(argv, scratch=Path(d), limits=sandbox.Limits(30, cpu=30, memory_mb=2048, file_mb=16),
+                           readable=[binary])
+
+
 def _crash_frames(build: Build, st: dict) -> list[tuple[str, int]]:
     "Project `(file, line)` of a crash's PCs, innermost first, from `nm` + `addr2line` on the kernel binary."
     if not st or not st.get("frames") or not st.get("anchor") or not build.binary: return []
     try:
-        nm = subprocess.run(["nm", str(build.binary)], capture_output=True, text=True, timeout=30)
+        nm = _binutils(["nm", str(build.binary)], build.binary)
         anchor = next(int(l.split()[0], 16) for l in nm.stdout.splitlines() if l.endswith(" ascendcraft_emu_anchor"))
         base = st["anchor"] - anchor
         # the first PC is the faulting instruction; the others are return addresses, one past their call
         addrs = [hex(pc - base - (1 if i else 0)) for i, pc in enumerate(st["pc"][:st["frames"]]) if pc > base]
-        out = subprocess.run(["addr2line", "-e", str(build.binary), "-i", *addrs], capture_output=True, text=True, timeout=30)
-    except (OSError, StopIteration, ValueError, subprocess.SubprocessError):
+        out = _binutils(["addr2line", "-e", str(build.binary), "-i", *addrs], build.binary)
+    except (OSError, StopIteration, ValueError, subprocess.SubprocessError, AscendCraftError):
         return []
     frames = []
     for line in out.stdout.splitlines():
@@ -933,6 +944,12 @@ def _failure_diagnostic(child: _Child, build: Build, mode: str, gm_names: list[s
     if rc is not None and rc < 0:
         sig = -rc
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else f"signal {sig}"
+        if sig in (signal.SIGXFSZ, signal.SIGXCPU):
+            what = ("wrote a file larger than file_limit_mb in settings.ini" if sig == signal.SIGXFSZ else
+                    "used more CPU time than the sandbox allows (twice run_timeout)")
+            return _at(build, file, line, "run-limit", f"the kernel {what}{in_block}{last}",
+                       "a kernel writes only its GM outputs; a trace that large means a huge shape (raise file_limit_mb) "
+                       "or a runaway loop", api=api, block=block, signal=name)
         if (sig == signal.SIGABRT and "bad_alloc" in child.stderr) or sig == signal.SIGKILL:
             return _at(build, file, line, "out-of-memory", f"the kernel ran out of memory{in_block} (limit: {memory_mb} MiB "
                        f"of address space){last}",
@@ -974,6 +991,11 @@ def _collect(child: _Child, build: Build, mode: str, gm_names: list[str], settin
     return diags, not failed and not any(d.is_error for d in diags)
 
 # %% ../nbs/10_emu.ipynb #dd5c01b8
+def _gm_bytes(args: list) -> int:
+    "Bytes of the GM arguments (the sandbox's address-space limit grows with them)."
+    return sum(a.nbytes for a in args if isinstance(a, GM)) + sum(a.nbytes or 0 for a in args if isinstance(a, Workspace))
+
+
 def _arg_names(build: Build, args: list) -> list[str]:
     "The name of each GM-like argument (for crash reports), '' for scalars."
     return [a.name if isinstance(a, GM) else (p.name if isinstance(a, (Tiling, Workspace)) else "")
@@ -990,15 +1012,15 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     try:
         outputs = _prepare(build, args, run_dir, mode="execute", block_dim=block_dim, host_args=host_args, poison=poison,
                            ub_bytes=ub_bytes, cores=cores, settings=settings, races=races, auto_sync=auto_sync)
-        child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize)
+        child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args))
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")
         launched = next((r["block_dim"] for r in child.records if r.get("type") == "tiling"), block_dim) or 0
         result = {}
         for name, path, dtype, shape in outputs:
-            f = run_dir / path
-            if not f.exists(): continue
-            data = np.fromfile(f, dtype=dtype)
+            raw = _scratch_bytes(run_dir, path)
+            if raw is None: continue
+            data = np.frombuffer(raw, dtype=dtype, count=len(raw) // np.dtype(dtype).itemsize).copy()
             result[name] = data.reshape(shape) if shape is not None and data.size == int(np.prod(shape, dtype=np.int64)) else data
         return Run(ok, result, diags, child.stdout, child.seconds, int(launched), [u for _, u in blocks], child.stderr,
                    child.returncode)
@@ -1015,10 +1037,11 @@ def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: 
     try:
         _prepare(build, args, run_dir, mode="trace", block_dim=block_dim, host_args=host_args, poison=0, ub_bytes=ub_bytes,
                  cores=cores, settings=settings, auto_sync=auto_sync)
-        child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize)
+        child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args))
         diags, ok = _collect(child, build, "trace", _arg_names(build, args), settings)
         if not ok:
             raise AscendCraftError(diags, stage="trace")
+        for name in ("trace/trace.json", "trace/trace.bin"): sandbox.scratch_path(run_dir, name)   # no links
         t = Trace.load(run_dir / "trace")
         t.meta.update(entry=build.entry, file=build.entry_file, seconds=child.seconds, notes=[d.render() for d in diags])
         return t

@@ -17,3 +17,8 @@ def pytest_sessionstart(session):
     if shutil.which(cxx) is None and cxx in ("g++", "c++"):
         problem = apt_install("g++", "g++ (9 or newer)")
         if problem: pytest.exit(problem, returncode=3)
+    # every g++ build and kernel run goes through bubblewrap (ascendcraft.sandbox); without it the sandbox falls
+    # back to rlimits + seccomp and warns, and the namespace tests are skipped
+    if shutil.which("bwrap") is None:
+        problem = apt_install("bubblewrap", "bubblewrap (the sandbox of every build and kernel run)")
+        if problem: print(f"\nWARNING: {problem}")
