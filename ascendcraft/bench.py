@@ -1061,6 +1061,16 @@ def execute(specs: list[TaskSpec], jobs: int, progress: Progress, poll: float = 
     return [results[s.folder] for s in specs]
 
 # %% ../nbs/32_bench.ipynb #815a2733
+def _dispatch(todo: list[TaskSpec], bar: Progress, out: Path, executor, settings: Settings, jobs: int | None) -> None:
+    "Hand the specs still to do to the executor (the local pool, or Ray), with the run's execution record."
+    from .executor import Ledger, executor_for      # the executor module builds on this one
+    runner = executor if executor is not None else executor_for(settings, jobs)
+    try:
+        if todo: runner.run_specs(todo, bar, Ledger(out, runner.name, **runner.describe()))
+    finally:
+        if executor is None: runner.close()
+
+
 def _lock(out: Path):
     "An exclusive lock on the run folder (released when the process dies, even by SIGKILL)."
     import fcntl
@@ -1089,6 +1099,7 @@ def run_bench(tasks: list[str] | None = None,        # task ids (or category/id)
               source: str = "expert",                # 'expert' (examples/) or 'generated' (a folder of LLM-written DSL)
               ps=FAST_PS, ge: bool = True,           # Fast_p thresholds and ≥ (True) or > (False)
               tasks_folder: Path | str | None = None,  # a folder of MultiKernelBench-format task files; None = our registry
+              executor=None,                         # where tasks run (`34_executor`); None = settings.ray_address or the local pool
               ) -> BenchReport:
     "Run the benchmark over the selected tasks and return (and write) its report."
     settings = settings or load_settings()
@@ -1128,7 +1139,7 @@ def run_bench(tasks: list[str] | None = None,        # task ids (or category/id)
                 bar.finished(r, 0.0)
             else:
                 todo.append(spec)
-        execute(todo, jobs or settings.jobs, bar)
+        _dispatch(todo, bar, out, executor, settings, jobs)
         bar.close()
         return report(out, ps, ge)
     finally:

@@ -46,6 +46,7 @@ class Settings:
     llm_max_rounds: int = 3             # feedback rounds (stage 1, LLM-mode passes)
     jobs: int = 2                       # parallel benchmark jobs
     auto_sync: bool = True              # emulate the compiler's automatic pipe synchronisation (CANN default)
+    ray_address: str = ""               # Ray cluster for bench/generate/tune ('auto', host:port, ray://…); empty = local pool
     sources: dict = field(default_factory=dict, compare=False, repr=False)  # key -> where it came from
 
     @property
