@@ -103,6 +103,9 @@ enum class ReduceOrder : uint8_t { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE, ORD
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+// L2 cache hints of GlobalTensor::SetL2CacheHint (no effect in the emulation).
+enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
+enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 enum KernelType : uint8_t {
     KERNEL_TYPE_AIV_ONLY = 0, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
     KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2
@@ -150,8 +153,9 @@ struct DataCopyExtParams {
     uint32_t dstStride = 0;
     uint32_t rsv = 0;
     DataCopyExtParams() {}
-    DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcStrideIn, uint32_t dstStrideIn, uint32_t rsvIn = 0)
-        : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
+    // All five fields, as in AscendC: {count, len, srcStride, dstStride} without rsv does not compile.
+    DataCopyExtParams(uint16_t blockCount, uint32_t blockLen, uint32_t srcStride, uint32_t dstStride, uint32_t rsv)
+        : blockCount(blockCount), blockLen(blockLen), srcStride(srcStride), dstStride(dstStride), rsv(rsv) {}
 };
 
 template <typename T>

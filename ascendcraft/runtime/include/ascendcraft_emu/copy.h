@@ -29,11 +29,11 @@ template <typename T> inline uint64_t bits_of(const T& value) {
 // ---- DataCopy: GM -> UB, UB -> GM, UB -> UB; count*sizeof(T) must be a multiple of 32 bytes ----
 template <typename T> inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
-    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), &dst.emu(), nullptr, src.GetPhyAddr(), copy_detail::count_shape(count), loc);
+    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), &dst.emu(), nullptr, src.address_, copy_detail::count_shape(count), loc);
 }
 template <typename T> inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
-    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.GetPhyAddr(), copy_detail::count_shape(count), loc);
+    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.address_, copy_detail::count_shape(count), loc);
 }
 template <typename T> inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
@@ -42,13 +42,13 @@ template <typename T> inline void DataCopy(const LocalTensor<T>& dst, const Loca
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
-    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), &dst.emu(), nullptr, src.GetPhyAddr(),
+    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), &dst.emu(), nullptr, src.address_,
                                 copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
 }
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
-    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.GetPhyAddr(),
+    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.address_,
                                 copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
 }
 template <typename T>
@@ -66,13 +66,13 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
     ascendcraft::emu::PadSpec spec;
     spec.isPad = pad.isPad; spec.left = pad.leftPadding; spec.right = pad.rightPadding;
     spec.valueBits = copy_detail::bits_of(pad.paddingValue);
-    ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), &dst.emu(), nullptr, src.GetPhyAddr(),
+    ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), &dst.emu(), nullptr, src.address_,
                                     copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride), spec, loc);
 }
 template <typename T>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
-    ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.GetPhyAddr(),
+    ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.address_,
                                     copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride),
                                     ascendcraft::emu::PadSpec(), loc);
 }
@@ -83,7 +83,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
     ascendcraft::emu::PadSpec spec;
     spec.isPad = pad.isPad; spec.left = pad.leftPadding; spec.right = pad.rightPadding; spec.valueBits = pad.paddingValue;
     spec.legacy = true;
-    ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), &dst.emu(), nullptr, src.GetPhyAddr(),
+    ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), &dst.emu(), nullptr, src.address_,
                                     copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride), spec, loc);
 }
 template <typename T>
@@ -91,7 +91,7 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
     ascendcraft::emu::PadSpec spec;
     spec.legacy = true;
-    ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.GetPhyAddr(),
+    ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.address_,
                                     copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride), spec, loc);
 }
 

@@ -15,6 +15,8 @@ public:
         return LocalTensor<T>(ascendcraft::emu::queue_alloc(queue_, loc));
     }
     template <typename T> void AllocTensor(LocalTensor<T>& tensor, SrcLoc loc = {}) {
+        static_assert(depth == 0, "AllocTensor(LocalTensor<T>&) allocates in place, which AscendC allows only on a queue of "
+                                  "depth 0 (TQue<pos, 0>); with this depth write `LocalTensor<T> t = que.AllocTensor<T>();`");
         tensor = LocalTensor<T>(ascendcraft::emu::queue_alloc(queue_, loc));
     }
     template <typename T> bool EnQue(const LocalTensor<T>& tensor, SrcLoc loc = {}) {
@@ -27,12 +29,15 @@ public:
         return LocalTensor<T>(ascendcraft::emu::queue_deque(queue_, loc));
     }
     template <typename T> void DeQue(LocalTensor<T>& tensor, SrcLoc loc = {}) {
+        static_assert(depth == 0, "DeQue(LocalTensor<T>&) dequeues in place, which AscendC allows only on a queue of "
+                                  "depth 0 (TQue<pos, 0>); with this depth write `LocalTensor<T> t = que.DeQue<T>();`");
         tensor = LocalTensor<T>(ascendcraft::emu::queue_deque(queue_, loc));
     }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T> LocalTensor<T> DeQue(SrcLoc loc = {}) {
         return LocalTensor<T>(ascendcraft::emu::queue_deque(queue_, loc));
     }
-    template <typename T> void FreeTensor(const LocalTensor<T>& tensor, SrcLoc loc = {}) {
+    // As in AscendC: FreeTensor(LocalTensor<T>& tensor) takes a named, non-const tensor (not DeQue<T>()'s result).
+    template <typename T> void FreeTensor(LocalTensor<T>& tensor, SrcLoc loc = {}) {
         ascendcraft::emu::queue_free(queue_, tensor.emu(), loc);
     }
     bool HasTensorInQue() const { return ascendcraft::emu::queue_count(queue_) > 0; }
@@ -59,6 +64,21 @@ public:
     template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, SrcLoc loc = {}) {
         return LocalTensor<T>(ascendcraft::emu::tbuf_get(queue_, static_cast<uint64_t>(size) * sizeof(T), bufOffset, false, loc));
     }
+    // AscendC's TBuf also has the queue interface. AllocTensor gives the whole buffer (like Get) and FreeTensor
+    // returns nothing; a TBuf has no queue, so EnQue / DeQue stop the run.
+    template <typename T> LocalTensor<T> AllocTensor(SrcLoc loc = {}) { return Get<T>(loc); }
+    template <typename T> void FreeTensor(LocalTensor<T>& tensor, SrcLoc loc = {}) { (void)tensor; (void)loc; }
+    template <typename T> void EnQue(const LocalTensor<T>& tensor, SrcLoc loc = {}) {
+        (void)tensor;
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::EnQue,
+            "TBuf::EnQue: a TBuf is a scratch buffer without a queue, so it cannot hand a tensor between pipes on Ascend 910B (A2)",
+            "use a TQue (TPipe::InitBuffer(que, num, len)) for tensors that move between pipes", loc);
+    }
+    template <typename T> LocalTensor<T> DeQue(SrcLoc loc = {}) {
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::DeQue,
+            "TBuf::DeQue: a TBuf is a scratch buffer without a queue, so it cannot hand a tensor between pipes on Ascend 910B (A2)",
+            "use a TQue (TPipe::InitBuffer(que, num, len)) for tensors that move between pipes", loc);
+    }
     int queue_ = -1;
 };
 
@@ -67,7 +87,12 @@ class TPipe {
 public:
     TPipe(SrcLoc loc = {}) : pipe_(ascendcraft::emu::pipe_open(this, loc)) {}
     ~TPipe() { ascendcraft::emu::pipe_close(pipe_); }
-    TPipe(const TPipe&) = delete;
+    // AscendC lets a TPipe be copied, but a kernel has exactly one: a copy stops the run.
+    TPipe(const TPipe& other, SrcLoc loc = {}) : pipe_(other.pipe_) {
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::InitBuffer,
+            "a copy of the TPipe: a kernel has exactly one TPipe on Ascend 910B (A2), and a copy would manage the same UB twice",
+            "pass the TPipe by pointer (TPipe* pipe) or by reference", loc);
+    }
     TPipe& operator=(const TPipe&) = delete;
 
     template <TPosition src, TPosition dst, int32_t depth, auto mask>
@@ -157,23 +182,24 @@ template <bool isAIVOnly = true> inline void SyncAll(SrcLoc loc = {}) { ascendcr
 template <bool isAIVOnly = true>
 inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0,
                     SrcLoc loc = {}) {
-    ascendcraft::emu::sync_all_soft(gmWorkspace.GetPhyAddr(), gmWorkspace.GetSize() * sizeof(int32_t), ubWorkspace.emu(), usedCores, loc);
+    ascendcraft::emu::sync_all_soft(gmWorkspace.address_, gmWorkspace.GetSize() * sizeof(int32_t), ubWorkspace.emu(), usedCores, loc);
 }
 
 // ---- global memory helpers --------------------------------------------------------------------
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
 inline void SetSysWorkspace(GM_ADDR) {}
-template <typename T, CacheLine cl = CacheLine::SINGLE_CACHE_LINE, DcciDst dst = DcciDst::CACHELINE_OUT>
-inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
-template <typename T, CacheLine cl = CacheLine::SINGLE_CACHE_LINE, DcciDst dst = DcciDst::CACHELINE_OUT>
-inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
+// As in AscendC, every template argument is given: DataCacheCleanAndInvalid<T, CacheLine, DcciDst>(tensor).
+template <typename T, CacheLine cl, DcciDst dst> inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+template <typename T, CacheLine cl, DcciDst dst> inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
 template <typename T>
 inline void InitGlobalMemory(const GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value, SrcLoc loc = {}) {
-    ascendcraft::emu::gm_fill(gmWorkspaceAddr.GetPhyAddr(), size, sizeof(T), &value, loc);
+    ascendcraft::emu::gm_fill(gmWorkspaceAddr.address_, size, sizeof(T), &value, loc);
 }
 template <typename T> inline void SetAtomicAdd(SrcLoc loc = {}) {
-    static_assert(ascendcraft::emu::OneOf<T, half, float, int16_t, int32_t, bfloat16_t>::value,
+    static_assert(ascendcraft::emu::OneOf<T, half, float, int16_t, int32_t, bfloat16_t, int8_t, uint32_t, double>::value,
                   "SetAtomicAdd on Ascend 910B (A2) supports half, bfloat16_t, int16_t, int32_t and float");
+    ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(SetAtomicAdd, "half, bfloat16_t, int16_t, int32_t and float", T, half, float, int16_t,
+                                        int32_t, bfloat16_t);
     ascendcraft::emu::atomic_set(true, ascendcraft::emu::dt_of<T>(), loc);
 }
 inline void SetAtomicNone(SrcLoc loc = {}) { ascendcraft::emu::atomic_set(false, ascendcraft::emu::Dt::none, loc); }

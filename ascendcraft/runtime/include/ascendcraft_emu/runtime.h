@@ -35,6 +35,14 @@ struct OneOf<T, U, Ts...> : std::integral_constant<bool, std::is_same<T, U>::val
 // The AscendC API names, in the order of trace records' `op` field (Trace.op_names).
 #define ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, ...) \
     static_assert(::ascendcraft::emu::OneOf<T, __VA_ARGS__>::value, #API " on Ascend 910B (A2) supports " TEXT " only")
+// The same rule for element types the official headers accept at compile time and AscendC checks only when the
+// kernel runs: the call compiles, and running it stops with an `unsupported` error at the call (a function, not
+// a static_assert, so that the emulator accepts exactly the kernels CANN's compiler accepts).
+#define ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(API, TEXT, T, ...)                                                  \
+    do {                                                                                                      \
+        if (!::ascendcraft::emu::OneOf<T, __VA_ARGS__>::value)                                                \
+            ::ascendcraft::emu::unsupported_type(::ascendcraft::emu::Op::API, ::ascendcraft::emu::dt_of<T>(), TEXT, loc); \
+    } while (0)
 
 #define ASCENDCRAFT_EMU_OPS(X)                                                                        \
     X(DataCopy) X(DataCopyPad) X(Add) X(Sub) X(Mul) X(Div) X(Max) X(Min) X(Adds) X(Muls) X(Maxs)      \
@@ -200,6 +208,11 @@ void mask_set(Dt dt, bool counterTemplate, uint64_t hi, uint64_t lo, bool lenFor
 void mask_mode(bool counter, SrcLoc loc);
 void mask_reset(SrcLoc loc);
 void atomic_set(bool add, Dt dt, SrcLoc loc);
+
+// A call the official headers accept at compile time that cannot run on A2 (or in the emulation): an
+// `unsupported` error at the call, and the run stops. `supported` lists the element types the instruction takes.
+[[noreturn]] void unsupported_type(Op op, Dt dt, const char* supported, SrcLoc loc);
+[[noreturn]] void unsupported_call(Op op, const char* message, const char* hint, SrcLoc loc);
 
 void tiling_read(void* dst, const void* gm, uint64_t bytes, SrcLoc loc);
 uint64_t tiling_key();

@@ -27,9 +27,10 @@ public:
     }
     GlobalTensor operator[](uint64_t offset) const { GlobalTensor view = *this; view.address_ = address_ + offset; return view; }
     uint64_t GetSize() const { return bufferSize_; }
-    __gm__ T* GetPhyAddr() const { return address_; }
+    // As in AscendC: the start address is a pointer to const; GetPhyAddr(offset) is writable.
+    const __gm__ T* GetPhyAddr() const { return address_; }
     __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
-    template <typename... Hint> void SetL2CacheHint(Hint...) {}
+    template <CacheRwMode rwMode = CacheRwMode::RW> void SetL2CacheHint(CacheMode mode) { (void)mode; }
 };
 
 // A typed view of a block's Unified Buffer. operator[] shifts the start and shrinks the size.
@@ -64,9 +65,11 @@ public:
     void SetSize(uint32_t size, SrcLoc loc = {}) { ascendcraft::emu::local_set_size(desc_, static_cast<uint64_t>(size) * sizeof(T), loc); }
     uint32_t GetLength() const { return desc_.bytes; }
     template <typename U> LocalTensor<U> ReinterpretCast() const { return LocalTensor<U>(desc_); }
-    __ubuf__ T* GetPhyAddr() const { return reinterpret_cast<T*>(desc_.addr); }
-    __ubuf__ T* GetPhyAddr(uint32_t offset) const { return reinterpret_cast<T*>(desc_.addr) + offset; }
-    TPosition GetPosition() const { return static_cast<TPosition>(desc_.pos); }
+    // As in AscendC on the device: the UB address is an integer (cast it to a __ubuf__ pointer to use it).
+    uint64_t GetPhyAddr() const { return reinterpret_cast<uintptr_t>(desc_.addr); }
+    uint64_t GetPhyAddr(uint32_t offset) const { return reinterpret_cast<uintptr_t>(desc_.addr) + static_cast<uint64_t>(offset) * sizeof(T); }
+    // As in AscendC: the TPosition as an int32_t (compare with static_cast<int32_t>(TPosition::VECIN)).
+    int32_t GetPosition() const { return static_cast<int32_t>(desc_.pos); }
 
     // The runtime's view of this tensor (not part of the AscendC API).
     const ascendcraft::emu::Local& emu() const { return desc_; }

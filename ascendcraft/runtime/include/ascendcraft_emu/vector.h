@@ -17,6 +17,25 @@ inline void binary_strides(const BinaryRepeatParams& p, Stride* s) {
 inline void unary_strides(const UnaryRepeatParams& p, Stride* s) {
     s[0] = {p.dstBlkStride, p.dstRepStride}; s[1] = {p.srcBlkStride, p.srcRepStride};
 }
+// Element types the official headers accept at compile time but A2 does not support: AscendC checks them when
+// the call runs, and so does the emulator (`unsupported` at the call). Other element types fail to compile.
+// `level0<T>`: whether the level-0 (mask) forms compile for T; AscendC checks those at compile time.
+template <ascendcraft::emu::Op op> struct RunTimeTypes {
+    template <typename T> static void check(const SrcLoc&) {}
+    template <typename T> static constexpr bool level0 = true;
+};
+template <> struct RunTimeTypes<ascendcraft::emu::Op::And> {
+    template <typename T> static void check(const SrcLoc& loc) {
+        ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(And, "int16_t and uint16_t", T, int16_t, uint16_t);
+    }
+    template <typename T> static constexpr bool level0 = ascendcraft::emu::OneOf<T, int16_t, uint16_t>::value;
+};
+template <> struct RunTimeTypes<ascendcraft::emu::Op::Or> {
+    template <typename T> static void check(const SrcLoc& loc) {
+        ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(Or, "int16_t and uint16_t", T, int16_t, uint16_t);
+    }
+    template <typename T> static constexpr bool level0 = ascendcraft::emu::OneOf<T, int16_t, uint16_t>::value;
+};
 }  // namespace vec_detail
 
 
@@ -26,6 +45,7 @@ inline void unary_strides(const UnaryRepeatParams& p, Stride* s) {
     inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
                     const int32_t& count, SrcLoc loc = {}) {                                                      \
         ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                    \
+        vec_detail::RunTimeTypes<ascendcraft::emu::Op::API>::template check<T>(loc);                              \
         ascendcraft::emu::Stride s[3];                                                                            \
         ascendcraft::emu::vec_binary(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src0.emu(), \
                                      src1.emu(), ascendcraft::emu::count_lanes(count), s, loc); \
@@ -34,6 +54,9 @@ inline void unary_strides(const UnaryRepeatParams& p, Stride* s) {
     inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, \
                     const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, SrcLoc loc = {}) {           \
         ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                    \
+        vec_detail::RunTimeTypes<ascendcraft::emu::Op::API>::template check<T>(loc);                              \
+        static_assert(vec_detail::RunTimeTypes<ascendcraft::emu::Op::API>::template level0<T>,                     \
+                      #API " on Ascend 910B (A2) supports " TEXT " only");                                        \
         ascendcraft::emu::Stride s[3];                                                                            \
         vec_detail::binary_strides(repeatParams, s);                                                              \
         ascendcraft::emu::vec_binary(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src0.emu(), \
@@ -44,6 +67,9 @@ inline void unary_strides(const UnaryRepeatParams& p, Stride* s) {
                     const uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& repeatParams,       \
                     SrcLoc loc = {}) {                                                                            \
         ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                    \
+        vec_detail::RunTimeTypes<ascendcraft::emu::Op::API>::template check<T>(loc);                              \
+        static_assert(vec_detail::RunTimeTypes<ascendcraft::emu::Op::API>::template level0<T>,                     \
+                      #API " on Ascend 910B (A2) supports " TEXT " only");                                        \
         ascendcraft::emu::Stride s[3];                                                                            \
         vec_detail::binary_strides(repeatParams, s);                                                              \
         ascendcraft::emu::vec_binary(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src0.emu(), \
@@ -56,8 +82,9 @@ ASCENDCRAFT_EMU_BINARY(Mul, "half, int16_t, int32_t and float", half, int16_t, i
 ASCENDCRAFT_EMU_BINARY(Div, "half and float", half, float)
 ASCENDCRAFT_EMU_BINARY(Max, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
 ASCENDCRAFT_EMU_BINARY(Min, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
-ASCENDCRAFT_EMU_BINARY(And, "int16_t and uint16_t", int16_t, uint16_t)
-ASCENDCRAFT_EMU_BINARY(Or, "int16_t and uint16_t", int16_t, uint16_t)
+// And / Or: int16_t and uint16_t on A2; half, float, int32_t, uint8_t and bfloat16_t compile (checked when they run).
+ASCENDCRAFT_EMU_BINARY(And, "int16_t and uint16_t", int16_t, uint16_t, half, float, int32_t, uint8_t, bfloat16_t)
+ASCENDCRAFT_EMU_BINARY(Or, "int16_t and uint16_t", int16_t, uint16_t, half, float, int32_t, uint8_t, bfloat16_t)
 ASCENDCRAFT_EMU_BINARY(AddRelu, "half, int16_t and float", half, int16_t, float)     // dst = max(src0 + src1, 0)
 ASCENDCRAFT_EMU_BINARY(SubRelu, "half, int16_t and float", half, int16_t, float)     // dst = max(src0 - src1, 0)
 ASCENDCRAFT_EMU_BINARY(FusedMulAdd, "half and float", half, float)                    // dst = src0 * dst + src1
@@ -147,9 +174,18 @@ template <typename T, typename U> struct AxpyOk {
                                   (std::is_same<T, float>::value && std::is_same<U, float>::value) ||
                                   (std::is_same<T, float>::value && std::is_same<U, half>::value);
 };
+// (dst, src) pairs that compile although A2 does not support them (checked when the call runs).
+template <typename T, typename U> struct MixedPairCompiles {
+    static constexpr bool value = AxpyOk<T, U>::value || (std::is_same<T, half>::value && std::is_same<U, float>::value) ||
+                                  (std::is_same<T, U>::value && ascendcraft::emu::OneOf<T, int32_t, int16_t>::value);
+};
 }  // namespace vec_detail
-#define ASCENDCRAFT_EMU_AXPY_CHECK(T, U) \
-    static_assert(vec_detail::AxpyOk<T, U>::value, "Axpy on Ascend 910B (A2) supports (dst, src) = (half, half), (float, float) and (float, half)")
+#define ASCENDCRAFT_EMU_AXPY_CHECK(T, U)                                                                                    \
+    static_assert(vec_detail::MixedPairCompiles<T, U>::value,                                                              \
+                  "Axpy on Ascend 910B (A2) supports (dst, src) = (half, half), (float, float) and (float, half)");        \
+    if (!vec_detail::AxpyOk<T, U>::value)                                                                                  \
+        ascendcraft::emu::unsupported_type(ascendcraft::emu::Op::Axpy, ascendcraft::emu::dt_of<T>(),                        \
+                                           "(dst, src) = (half, half), (float, float) and (float, half)", loc)
 template <typename T, typename U>
 inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, const int32_t& count, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_AXPY_CHECK(T, U);
@@ -228,9 +264,12 @@ template <typename T, typename U> struct MulAddDstOk {
                                   (std::is_same<T, float>::value && std::is_same<U, half>::value);
 };
 }  // namespace vec_detail
-#define ASCENDCRAFT_EMU_MULADDDST_CHECK(T, U) \
-    static_assert(vec_detail::MulAddDstOk<T, U>::value, \
-                  "MulAddDst on Ascend 910B (A2) supports (dst, src) = (half, half), (float, float) and (float, half) only")
+#define ASCENDCRAFT_EMU_MULADDDST_CHECK(T, U)                                                                             \
+    static_assert(vec_detail::MixedPairCompiles<T, U>::value,                                                            \
+                  "MulAddDst on Ascend 910B (A2) supports (dst, src) = (half, half), (float, float) and (float, half) only"); \
+    if (!vec_detail::MulAddDstOk<T, U>::value)                                                                           \
+        ascendcraft::emu::unsupported_type(ascendcraft::emu::Op::MulAddDst, ascendcraft::emu::dt_of<T>(),                 \
+                                           "(dst, src) = (half, half), (float, float) and (float, half)", loc)
 template <typename T, typename U>
 inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1, const int32_t& count,
                       SrcLoc loc = {}) {
@@ -264,7 +303,9 @@ template <typename T>
 inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const uint8_t repeatTime, const BrcbRepeatParams& repeatParams,
                  SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_TYPES_CHECK(Brcb, "int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t and float", T, int16_t, uint16_t, int32_t,
-                                uint32_t, half, bfloat16_t, float);
+                                uint32_t, half, bfloat16_t, float, uint8_t);
+    ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(Brcb, "int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t and float", T, int16_t, uint16_t,
+                                        int32_t, uint32_t, half, bfloat16_t, float);
     ascendcraft::emu::vec_brcb(ascendcraft::emu::dt_of<T>(), dst.emu(), src0.emu(), repeatTime,
                                {repeatParams.dstBlkStride, repeatParams.dstRepStride}, loc);
 }
@@ -273,14 +314,17 @@ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const ui
 template <typename T>
 inline void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<uint32_t>& offset, const uint8_t repeatTime,
                     const GatherRepeatParams& repeatParams, SrcLoc loc = {}) {
-    ASCENDCRAFT_EMU_TYPES_CHECK(Gatherb, "uint16_t and uint32_t", T, uint16_t, uint32_t);
+    ASCENDCRAFT_EMU_TYPES_CHECK(Gatherb, "uint16_t and uint32_t", T, uint16_t, uint32_t, half, float, int16_t, int32_t, uint8_t);
+    ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(Gatherb, "uint16_t and uint32_t", T, uint16_t, uint32_t);
     ascendcraft::emu::vec_gatherb(ascendcraft::emu::dt_of<T>(), dst.emu(), src0.emu(), offset.emu(), repeatTime,
                                   {repeatParams.dstBlkStride, repeatParams.dstRepStride}, loc);
 }
 
 // ---- Transpose (basic form): dst = the transpose of one 16 x 16 matrix of 2-byte elements -----------------
 template <typename T> inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, SrcLoc loc = {}) {
-    ASCENDCRAFT_EMU_TYPES_CHECK(Transpose, "uint16_t, int16_t and half (16 x 16 blocks)", T, uint16_t, int16_t, half);
+    ASCENDCRAFT_EMU_TYPES_CHECK(Transpose, "uint16_t, int16_t and half (16 x 16 blocks)", T, uint16_t, int16_t, half, float, int32_t,
+                                uint8_t, bfloat16_t);
+    ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(Transpose, "uint16_t, int16_t and half (16 x 16 blocks)", T, uint16_t, int16_t, half);
     ascendcraft::emu::vec_transpose16(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), loc);
 }
 
@@ -314,6 +358,7 @@ namespace vec_detail {
 constexpr uint32_t kRound5 = (1u << 1) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5);  // RINT FLOOR CEIL ROUND TRUNC
 constexpr uint32_t kNone = 1u << 0;
 constexpr uint32_t kOdd = 1u << 6;
+constexpr uint32_t kDeqScale = 1u << 7;  // compiles; needs the dequantisation scale (SetDeqScale), not emulated
 // Round modes allowed for a conversion from U to T on A2 (0 = conversion not supported).
 template <typename T, typename U> constexpr uint32_t cast_modes() {
     using std::is_same;
@@ -329,6 +374,7 @@ template <typename T, typename U> constexpr uint32_t cast_modes() {
          : (is_same<U, int16_t>::value && is_same<T, half>::value) ? (kRound5 | kNone)
          : (is_same<U, int16_t>::value && is_same<T, float>::value) ? kNone
          : (is_same<U, int32_t>::value && is_same<T, float>::value) ? (kRound5 | kNone)
+         : (is_same<U, int32_t>::value && is_same<T, half>::value) ? kDeqScale
          : (is_same<U, int32_t>::value && (is_same<T, int16_t>::value || is_same<T, int64_t>::value)) ? kNone
          : (is_same<U, int64_t>::value && is_same<T, int32_t>::value) ? kNone
          : ((is_same<U, uint8_t>::value || is_same<U, int8_t>::value) && is_same<T, half>::value) ? kNone
@@ -339,7 +385,11 @@ template <typename T, typename U> constexpr uint32_t cast_modes() {
 #define ASCENDCRAFT_EMU_CAST_CHECK(T, U)                                                                             \
     static_assert(vec_detail::cast_modes<T, U>() != 0,                                                               \
                   "Cast<dst, src>: this conversion is not supported on Ascend 910B (A2); see the Cast conversion table " \
-                  "(e.g. half->float, float->half, float->int32_t, int32_t->float, bfloat16_t->float, float->bfloat16_t)")
+                  "(e.g. half->float, float->half, float->int32_t, int32_t->float, bfloat16_t->float, float->bfloat16_t)");                                                                                       \
+    if (vec_detail::cast_modes<T, U>() == vec_detail::kDeqScale)                                                   \
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::Cast,                                             \
+            "Cast int32_t -> half on Ascend 910B (A2) scales by the dequantisation factor of SetDeqScale, which the "  \
+            "emulation does not model", "Cast int32_t -> float (CAST_NONE), then float -> half", loc)
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_CAST_CHECK(T, U);
@@ -369,8 +419,13 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
 
 // ---- Compare / CompareScalar: a bit mask, bit i = (src0[i] op src1[i]) ----------------------------------
 #define ASCENDCRAFT_EMU_CMP_CHECK(API, T, U)                                                                   \
-    ASCENDCRAFT_EMU_TYPES_CHECK(API, "half, float and int32_t sources", T, half, float, int32_t);              \
-    static_assert(ascendcraft::emu::OneOf<U, uint8_t, int8_t>::value, #API ": the result tensor must be uint8_t (a bit mask)")
+    ASCENDCRAFT_EMU_TYPES_CHECK(API, "half, float and int32_t sources", T, half, float, int32_t, int16_t, uint8_t); \
+    static_assert(ascendcraft::emu::OneOf<U, uint8_t, int8_t, half, uint16_t>::value,                          \
+                  #API ": the result tensor must be uint8_t (a bit mask)");                                     \
+    ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(API, "half, float and int32_t sources", T, half, float, int32_t);      \
+    if (!ascendcraft::emu::OneOf<U, uint8_t, int8_t>::value)                                                   \
+        ascendcraft::emu::unsupported_type(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<U>(),             \
+                                           "a uint8_t result tensor (a bit mask)", loc)
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, uint32_t count,
                     SrcLoc loc = {}) {
@@ -433,8 +488,11 @@ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
 // ---- Select: dst[i] = bit i of selMask ? src0[i] : src1[i] (or the scalar) -------------------------------
 #define ASCENDCRAFT_EMU_SEL_CHECK(T, U)                                                     \
     ASCENDCRAFT_EMU_TYPES_CHECK(Select, "half and float", T, half, float);                 \
-    static_assert(ascendcraft::emu::OneOf<U, uint8_t, uint16_t, uint32_t, uint64_t>::value, \
-                  "Select: selMask must be a uint8_t, uint16_t, uint32_t or uint64_t tensor")
+    static_assert(ascendcraft::emu::OneOf<U, uint8_t, uint16_t, uint32_t, uint64_t, int8_t, half>::value, \
+                  "Select: selMask must be a uint8_t, uint16_t, uint32_t or uint64_t tensor");            \
+    if (!ascendcraft::emu::OneOf<U, uint8_t, uint16_t, uint32_t, uint64_t>::value)                         \
+        ascendcraft::emu::unsupported_type(ascendcraft::emu::Op::Select, ascendcraft::emu::dt_of<U>(),      \
+                                           "a uint8_t, uint16_t, uint32_t or uint64_t selMask", loc)
 template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1, SELMODE selMode,
                    uint32_t count, SrcLoc loc = {}) {
@@ -496,9 +554,11 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
 #undef ASCENDCRAFT_EMU_SEL_CHECK
 
 // ---- Gather: dst[i] = *(src + srcBaseAddr + srcOffset[i] bytes) ---------------------------------------------
-#define ASCENDCRAFT_EMU_GATHER_CHECK(T) \
+#define ASCENDCRAFT_EMU_GATHER_CHECK(T)                                                                                     \
     ASCENDCRAFT_EMU_TYPES_CHECK(Gather, "int16_t, uint16_t, int32_t, uint32_t, float, half and bfloat16_t", T, int16_t, uint16_t, \
-                                int32_t, uint32_t, float, half, bfloat16_t)
+                                int32_t, uint32_t, float, half, bfloat16_t, uint8_t);                                           \
+    ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(Gather, "int16_t, uint16_t, int32_t, uint32_t, float, half and bfloat16_t", T, int16_t, \
+                                        uint16_t, int32_t, uint32_t, float, half, bfloat16_t)
 template <typename T>
 inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
                    const uint32_t count, SrcLoc loc = {}) {

@@ -1,0 +1,126 @@
+"""Record the official verdict of every API probe: compile each probe kernel against CANN's open-source
+headers (asc-devkit) with the api-oracle and write `official_verdicts.csv` next to this file.
+
+A development tool: it needs a set-up api-oracle (see its README: fetch cannmirror/asc-devkit, then
+`tools/setup_asc.sh <git dir> <commit>`), which CI does not have. CI reads only the CSV.
+
+    python tests/api_probes/oracle.py --oracle /path/to/api-oracle            # probes without a verdict
+    python tests/api_probes/oracle.py --oracle /path/to/api-oracle --all      # every probe again
+    python tests/api_probes/oracle.py --sync      # only the `emulator` column (after editing RUN_TIME / UNEMULATED)
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from probes import PRELUDE, PROBES, Probe  # noqa: E402
+
+CSV_PATH = HERE / "official_verdicts.csv"
+FIELDS = ["id", "official", "emulator", "official_error", "code"]
+
+
+def emulator_column(p: Probe) -> str:
+    "What the emulator does where it deliberately differs from the official compile-time verdict ('' = the same)."
+    if p.runtime: return f"accepts; run-time error {p.runtime}"
+    if p.unemulated: return f"rejects: not emulated ({p.unemulated})"
+    return ""
+
+
+def prelude_hash() -> str:
+    "The verdicts hold for this prelude (the kernel around each probe line)."
+    return hashlib.sha256(PRELUDE.encode()).hexdigest()[:16]
+
+
+def read_table(path: Path = CSV_PATH) -> tuple[dict[str, str], dict[str, dict]]:
+    "(metadata from the leading `# key: value` lines, rows by probe id)."
+    meta, lines = {}, []
+    for line in path.read_text().splitlines():
+        if line.startswith("#"):
+            key, _, value = line[1:].partition(":")
+            meta[key.strip()] = value.strip()
+        else:
+            lines.append(line)
+    return meta, {r["id"]: r for r in csv.DictReader(lines)}
+
+
+def write_table(meta: dict[str, str], rows: dict[str, dict], path: Path = CSV_PATH):
+    order = {p.id: i for i, p in enumerate(PROBES)}
+    with path.open("w", newline="") as f:
+        for key, value in meta.items():
+            f.write(f"# {key}: {value}\n")
+        w = csv.DictWriter(f, FIELDS, lineterminator="\n")
+        w.writeheader()
+        by_id = {p.id: p for p in PROBES}
+        for r in sorted(rows.values(), key=lambda r: order.get(r["id"], len(order))):
+            w.writerow({**{k: r.get(k, "") for k in FIELDS}, "emulator": emulator_column(by_id[r["id"]])})
+
+
+def first_error(text: str, folder: str) -> str:
+    "The oracle's first error line, without paths (file:line:col prefixes and the temporary folder)."
+    m = re.search(r"error: (?:\S+:\d+:\d+: )?(?:fatal )?error: (.*)", text)
+    msg = m[1] if m else text.strip().splitlines()[-1]
+    if msg.startswith("static assertion failed"):  # the devkit's own wording stays in the devkit
+        msg = "static assertion failed"
+    return msg.replace(folder, "").strip()[:240]
+
+
+def check(oracle: Path, probe: Probe, folder: str) -> tuple[str, str]:
+    src = Path(folder) / (re.sub(r"[^\w.]", "_", probe.id) + ".cpp")
+    src.write_text(probe.source())
+    env = dict(os.environ, ORACLE_PCH="1", LC_ALL="C")
+    proc = subprocess.run(["bash", str(oracle / "check.sh"), str(src)], capture_output=True, text=True, env=env)
+    if proc.returncode == 0: return "accept", ""
+    if proc.returncode == 1: return "reject", first_error(proc.stdout, str(src))
+    raise RuntimeError(f"oracle failed on {probe.id}: {proc.stdout}{proc.stderr}")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--oracle", type=Path, default=Path(os.environ.get("ASCENDCRAFT_API_ORACLE", "")),
+                    help="the api-oracle folder (with asc/ set up)")
+    ap.add_argument("--all", action="store_true", help="re-check every probe, not only new or changed ones")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--sync", action="store_true", help="rewrite the emulator column only (no oracle needed)")
+    args = ap.parse_args(argv)
+    if args.sync:
+        meta, rows = read_table()
+        known = {p.id for p in PROBES}
+        write_table(meta, {k: v for k, v in rows.items() if k in known})
+        missing = known - set(rows)
+        print(f"emulator column rewritten; {len(missing)} probes have no official verdict yet" + (": run with --oracle" if missing else ""))
+        return
+    commit_file = args.oracle / "asc" / "DEVKIT_COMMIT"
+    if not commit_file.exists():
+        sys.exit(f"{commit_file} not found: set up the api-oracle first (its README), then pass --oracle")
+    commit = commit_file.read_text().strip()
+    meta, rows = read_table() if CSV_PATH.exists() else ({}, {})
+    if meta.get("asc-devkit commit", commit) != commit or meta.get("prelude sha256", prelude_hash()) != prelude_hash():
+        print("the devkit or the probe prelude changed: re-checking every probe")
+        args.all = True
+    known = {p.id for p in PROBES}
+    rows = {k: v for k, v in rows.items() if k in known}
+    todo = [p for p in PROBES if args.all or p.id not in rows or rows[p.id]["code"] != p.code]
+    print(f"{len(todo)} of {len(PROBES)} probes to check")
+    with tempfile.TemporaryDirectory(prefix="probes-") as folder, ThreadPoolExecutor(args.jobs) as pool:
+        for p, (verdict, err) in zip(todo, pool.map(lambda p: check(args.oracle, p, folder), todo)):
+            rows[p.id] = dict(id=p.id, official=verdict, official_error=err, code=p.code)
+    meta = {"asc-devkit commit": commit, "prelude sha256": prelude_hash(),
+            "checked with": "api-oracle check.sh (g++ -fsyntax-only, __NPU_ARCH__ 2201, AIV core)",
+            "regenerate": "python tests/api_probes/oracle.py --oracle <api-oracle folder>"}
+    write_table(meta, rows)
+    n = sum(r["official"] == "accept" for r in rows.values())
+    print(f"wrote {CSV_PATH.name}: {len(rows)} probes, {n} accepted, {len(rows) - n} rejected")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""API parity: our emulation header accepts exactly what CANN's official headers accept.
+
+Every probe in tests/api_probes/probes.py (one-line AscendC usages and the near-misses an LLM writes) is
+compiled against `ascendcraft/runtime/include` with g++ and must get the official verdict recorded in
+tests/api_probes/official_verdicts.csv (made with the asc-devkit oracle; CI needs only the table). The
+documented exceptions, which the table's `emulator` column names:
+- `run-time error <kind>`: the official headers accept the call and AscendC checks it at run time; we accept it
+  too, and running it must stop with that diagnostic at the probe's line;
+- `not emulated`: a real AscendC API the CPU emulation does not provide; we reject it at compile time.
+"""
+import hashlib
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascendcraft.emu import GM, build, run
+
+PROBE_DIR = Path(__file__).parent / "api_probes"
+sys.path.insert(0, str(PROBE_DIR))
+from oracle import emulator_column, prelude_hash, read_table  # noqa: E402
+from ours import verdicts  # noqa: E402
+from probes import BODY, HEADER, PROBES, RUN_ARGS, SIGNATURE  # noqa: E402
+
+META, TABLE = read_table()
+OFFICIAL = {k: r["official"] == "accept" for k, r in TABLE.items()}
+
+
+def test_the_table_has_a_current_official_verdict_for_every_probe():
+    assert len(PROBES) >= 400 and len({p.id for p in PROBES}) == len(PROBES)
+    assert META["asc-devkit commit"] and META["prelude sha256"] == prelude_hash(), \
+        "the probe prelude changed: re-run tests/api_probes/oracle.py --all --oracle <api-oracle>"
+    missing = [p.id for p in PROBES if p.id not in TABLE]
+    assert not missing, f"no official verdict for {missing}: run tests/api_probes/oracle.py --oracle <api-oracle>"
+    stale = [p.id for p in PROBES if TABLE[p.id]["code"] != p.code]
+    assert not stale, f"probes changed since their verdict: {stale}: run tests/api_probes/oracle.py --oracle <api-oracle>"
+    unsynced = [p.id for p in PROBES if TABLE[p.id]["emulator"] != emulator_column(p)]
+    assert not unsynced, f"the emulator column is out of date for {unsynced}: run tests/api_probes/oracle.py --sync"
+    assert set(TABLE) == {p.id for p in PROBES}, "the table has rows of deleted probes: run oracle.py --sync"
+
+
+def test_exceptions_are_only_calls_the_official_headers_accept():
+    wrong = [p.id for p in PROBES if (p.runtime or p.unemulated) and not OFFICIAL[p.id]]
+    assert not wrong, f"marked as run-time checked or not emulated, but the official headers reject them: {wrong}"
+    assert not [p.id for p in PROBES if p.runtime and p.unemulated]
+
+
+@pytest.fixture(scope="module")
+def ours():
+    return verdicts(PROBES, OFFICIAL)
+
+
+def test_our_header_gives_the_official_verdict(ours):
+    "Every probe: the official accept/reject, except the documented `not emulated` ones (which we reject)."
+    bad = []
+    for p in PROBES:
+        ok, log = ours[p.id]
+        want = OFFICIAL[p.id] and not p.unemulated
+        if ok != want:
+            first = next((line for line in log.splitlines() if "error:" in line), "")
+            bad.append(f"{'accepted' if ok else 'rejected'} {p.id}: {p.code}  official: {TABLE[p.id]['official']}"
+                       f" {TABLE[p.id]['official_error']}  ours: {first[:200]}")
+    assert not bad, f"{len(bad)} disagreements with the official headers:\n" + "\n".join(bad)
+
+
+def test_near_miss_errors_name_the_official_signature(ours):
+    for p in PROBES:
+        if p.says:
+            ok, log = ours[p.id]
+            assert not ok and p.says in log, (p.id, log[-2000:])
+
+
+def run_time_kernel(probes) -> tuple[str, dict[str, int]]:
+    "One kernel with every run-time probe as a case of a switch on `which`, and the line of each probe."
+    text = HEADER + SIGNATURE.format(name="probe", extra=", int32_t which") + BODY + "    switch (which) {\n"
+    where = {}
+    for i, p in enumerate(probes):
+        where[p.id] = text.count("\n") + 1
+        text += f"    case {i}: {{ {p.code} }} break;\n"
+    return text + "    default: break;\n    }\n}\n", where
+
+
+RUN_TIME = [p for p in PROBES if p.runtime]
+
+
+@pytest.fixture(scope="module")
+def run_time_build(tmp_path_factory):
+    src, where = run_time_kernel(RUN_TIME)
+    path = tmp_path_factory.mktemp("runtime") / "probes.cpp"
+    path.write_text(src)
+    b = build(path)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    return b, where
+
+
+@pytest.mark.parametrize("index", range(len(RUN_TIME)), ids=[p.id for p in RUN_TIME])
+def test_run_time_checked_calls_stop_at_their_line(run_time_build, index):
+    b, where = run_time_build
+    p = RUN_TIME[index]
+    args = [GM(name, np.zeros(n, dtype)) for name, dtype, n in RUN_ARGS] + [index]
+    r = run(b, args, block_dim=1)
+    errs = [d for d in r.diagnostics if d.is_error]
+    assert errs and errs[0].kind == p.runtime and errs[0].line == where[p.id], (p.id, errs or r.diagnostics)
+    assert "Ascend 910B" in errs[0].message and errs[0].hint, errs[0]
+
+
+def test_the_run_time_kernel_runs_clean_without_a_probe(run_time_build):
+    "The prelude itself is a correct kernel: only the probe's call stops a run."
+    b, _ = run_time_build
+    r = run(b, [GM(name, np.zeros(n, dtype)) for name, dtype, n in RUN_ARGS] + [-1], block_dim=1)
+    assert r.ok, r.diagnostics
+
+
+def test_batched_verdicts_equal_one_probe_per_translation_unit():
+    "The batching shortcut (one function per probe) gives the same verdicts as compiling each probe alone."
+    sample = [p for p in PROBES if p.id.split(".")[0] in ("Exp", "Cast", "DataCopyExtParams", "TQue")]
+    batched = verdicts(sample, OFFICIAL)
+    alone = verdicts(sample, OFFICIAL, batch=1)
+    assert {k: v[0] for k, v in batched.items()} == {k: v[0] for k, v in alone.items()}
+    assert len(sample) > 40 and any(v[0] for v in alone.values()) and not all(v[0] for v in alone.values())
