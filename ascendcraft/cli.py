@@ -18,8 +18,8 @@ from .config import load_settings
 from .diagnostics import AscendCraftError
 
 # %% auto #0
-__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'WORKBENCH', 'DOCTOR', 'COMMANDS', 'Command', 'generated_dsl',
-           'build_parser', 'main']
+__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'WORKBENCH', 'DOCTOR', 'NEW', 'EXPORT', 'COMMANDS', 'Command',
+           'generated_dsl', 'build_parser', 'main']
 
 # %% ../nbs/60_cli.ipynb #2ff11542
 @dataclass(frozen=True)
@@ -338,8 +338,90 @@ def _doctor(args: argparse.Namespace) -> int:
 DOCTOR = Command("doctor", "what this machine offers (emulator, cost model, LLM, NPU) and what is missing",
                  _doctor_arguments, _doctor)
 
+# %% ../nbs/60_cli.ipynb #05f36a66
+def _new_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", type=Path, help="your Python file")
+    p.add_argument("target", help="the nn.Module class or function in it")
+    p.add_argument("--input", action="append", dest="inputs", default=[], metavar="SPEC",
+                   help="an example input in forward's order: name=f32[4,128,1024] or name=1e-6 (repeatable)")
+    p.add_argument("--inputs-from", default=None, metavar="FUNC", help="or: a function of the file returning the example inputs")
+    p.add_argument("--init", action="append", default=[], metavar="VALUE",
+                   help="a constructor argument of the class, a Python literal (repeatable)")
+    p.add_argument("--small", action="append", default=[], metavar="NAME=SIZE",
+                   help="choose a small size yourself (names as in the task file; repeatable)")
+    p.add_argument("--name", default=None, help="task id (default: the target in snake_case)")
+    p.add_argument("--out", type=Path, default=None, metavar="PATH", help="file or folder to write (default: ./<name>.py)")
+
+
+def _literal(text: str):
+    import ast
+    try: return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        from ascendcraft.diagnostics import Diagnostic
+        raise AscendCraftError(Diagnostic("new-bad-init", f"--init {text!r} is not a Python literal", file="<command line>",
+                                          hint="e.g. --init 1024 --init 1e-6 --init \"'mean'\""), "cli") from None
+
+
+def _new(args: argparse.Namespace) -> int:
+    "Write a task file for a module or function of the user's file."
+    from ascendcraft.new import new_task
+    small = {k: int(v) for k, v in (s.split("=", 1) for s in args.small)} if args.small else None
+    made = new_task(args.file, args.target, args.inputs, [_literal(v) for v in args.init], name=args.name,
+                    inputs_from=args.inputs_from, small=small)
+    path = made.write(args.out or Path.cwd())
+    task = made.task
+    print(f"task file written to {path}\n")
+    print("| | full (your sizes) | small (verification) |\n|---|---|---|")
+    for kind, full, little in [("input", task.input_specs("full"), task.input_specs("small")),
+                               ("output", task.output_specs("full"), task.output_specs("small"))]:
+        for f, s in zip(full, little): print(f"| {kind} | `{f}` | `{s}` |")
+    print(f"\nsmall size: {made.notes[0]}\nsigned inputs: {made.notes[1]}")
+    print(f"\nnext: ascendcraft generate --task-file {path}   (or write the DSL yourself: "
+          f"ascendcraft export KERNEL.py --task-file {path} --out export/)")
+    return 0
+
+
+NEW = Command("new", "write a task file from a module or function of your own model", _new_arguments, _new)
+
+
+def _export_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dsl", type=Path, help="the DSL kernel")
+    p.add_argument("--task", "--task-file", dest="task", default=None, metavar="ID|PATH",
+                   help="the reference task: an id or a task file (default: the DSL file's name, when it is a task)")
+    p.add_argument("--out", type=Path, required=True, metavar="DIR", help="the export folder")
+    p.add_argument("--time", action="store_true", help="also print the modelled time at the full shapes")
+
+
+def _export(args: argparse.Namespace) -> int:
+    "Lower, verify and export one kernel."
+    from ascendcraft.export import export_kernel
+    from ascendcraft.session import Session
+    task = _task_for(args.dsl, args.task)
+    if task is None:
+        from ascendcraft.diagnostics import Diagnostic
+        raise AscendCraftError(Diagnostic("no-task", f"{args.dsl.name} is not a known task: nothing to verify it against",
+                                          file=str(args.dsl), hint="name the reference with --task-file PATH (or --task ID)"), "cli")
+    session = Session(task, _read_dsl(args.dsl), settings=load_settings(), filename=args.dsl.name)
+    session.run_all()
+    bad = next((s for s in session.steps if not s.ok), None)
+    if bad is not None:
+        print(f"{bad.name} failed:\n" + "\n".join(d.render() for d in bad.errors or bad.diagnostics), file=sys.stderr)
+        return 1
+    verdict = session.verify()
+    print(f"verify: {verdict.kind} — {verdict.summary}")
+    if not verdict.passed: return 1
+    if args.time: print(f"time: {session.time().summary()}")
+    out = export_kernel(session, args.out)
+    print(f"\nexported to {out}: npu/ (CANN project + torch_npu binding), kernel/ (CPU emulation), test_swap.py")
+    print(f'in your model:  module = ascendcraft.use(module, "{out}")')
+    return 0
+
+
+EXPORT = Command("export", "verify a kernel and write what your model needs to call it (ascendcraft.use)",
+                 _export_arguments, _export)
+
 # %% ../nbs/60_cli.ipynb #fcfb72c2
-COMMANDS: tuple[Command, ...] = (BENCH, TABLE, TASKS, LOWER, GENERATE, TUNE, WORKBENCH, DOCTOR)
+COMMANDS: tuple[Command, ...] = (NEW, BENCH, TABLE, TASKS, LOWER, GENERATE, TUNE, WORKBENCH, EXPORT, DOCTOR)
 
 
 def build_parser(commands=COMMANDS) -> argparse.ArgumentParser:

@@ -16,7 +16,7 @@ from .ascendc import KernelProject
 from .bind import shape_bindings
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
-from .generate import (Evaluation, FEEDBACK, TuningHistory, Variant, emulator_problems, evaluate_modelled,
+from .generate import (Evaluation, FEEDBACK, TuningHistory, Variant, emulator_problems, evaluate_modelled, generate_dsl,
                                   expert_path, judge_dsl, llm_passes, tune, verify_on_emulator, _apply_files)
 from .llm import LLMClient, atomic_write_text
 from .passes import RULE_PASSES
@@ -269,6 +269,23 @@ def _ask_faster(self: Session, rounds: int = 1):
 
 
 Session.record_variant, Session.use_variant, Session.ask_fix, Session.ask_faster = _record_variant, _use_variant, _ask_fix, _ask_faster
+
+# %% ../nbs/50_session.ipynb #ae38c679
+def _ask_dsl(self: Session, rounds: int | None = None):
+    "Stage 1: ask the LLM for the task's DSL kernel; the accepted answer becomes the DSL. The `Generation` record."
+    client = _need_llm(self)
+    self._progress("asking the LLM for a DSL kernel", 0.2)
+    self.generation = generate_dsl(self.task, client, rounds=rounds)
+    self._progress("done", 1.0)
+    if not self.generation.ok:
+        last = self.generation.attempts[-1].problems[:1] if self.generation.attempts else []
+        raise AscendCraftError(Diagnostic("llm-no-kernel", self.generation.summary() + (f": {last[0]}" if last else ""),
+                                          file=self.filename, hint="ask again (more rounds), or write the DSL yourself"), "llm")
+    self.set_dsl(self.generation.result)
+    return self.generation
+
+
+Session.ask_dsl = _ask_dsl
 
 # %% ../nbs/50_session.ipynb #4ff2c52c
 def _export(self: Session, folder: Path | str) -> Path:

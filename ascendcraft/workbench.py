@@ -776,6 +776,22 @@ class Workbench(W.VBox):
             self.bottom_tabs.selected_index = 1
         return self._act("ask the LLM for a faster variant", action)
 
+    def ask_dsl(self) -> bool:
+        "Ask the LLM to write the DSL (stage 1), then run every pass."
+        return self._act("ask the LLM for a DSL kernel", lambda: (self.session.ask_dsl(), self.session.run_all()))
+
+    def export_kernel(self) -> bool:
+        "Verify the kernel and write the export `ascendcraft.use(module, folder)` reads, into the export box's folder."
+        folder = Path(self.export_folder.value).expanduser()
+
+        def action():
+            from ascendcraft.export import export_kernel
+            self._lowered()
+            out = export_kernel(self.session, folder)
+            self.export_view.value = _note(f"kernel exported to <code>{_E(str(out))}</code>; in your model: "
+                                           f"<code>module = ascendcraft.use(module, {_E(repr(str(out)))})</code>", "#116329")
+        return self._act("export kernel", action)
+
     def export(self) -> bool:
         "Export the run as numbered files into the folder named in the export box."
         folder = Path(self.export_folder.value).expanduser()
@@ -847,17 +863,20 @@ def _build(self: Workbench, height: str):
          "record": _button("Record variant", "add the current DSL, its verdict and its time to the variants"),
          "ask_fix": _button("Ask LLM: fix", "ask the LLM to fix the compile errors of the selected pass"),
          "ask_faster": _button("Ask LLM: faster", "ask the LLM for a faster variant (one tuning round)"),
+         "ask_dsl": _button("Ask LLM: DSL", "ask the LLM to write the DSL kernel for this task (stage 1), then run the passes"),
          "apply_edit": _button("Apply edit", "replace this snapshot's file with the editor's text and recompile it", "success"),
          "reload_edit": _button("Reload", "discard the changes in the editor"),
          "use_variant": _button("Use", "make this variant the current DSL and run its passes"),
          "compare": _button("Compare", "show the two variants side by side"),
-         "export": _button("Export", "write the DSL, every snapshot, the compiler logs, verdict, timing and variants as numbered files")}
+         "export": _button("Export", "write the DSL, every snapshot, the compiler logs, verdict, timing and variants as numbered files"),
+         "export_kernel": _button("Export kernel", "verify the kernel, then write what your model needs to call it: "
+                                  "module = ascendcraft.use(module, folder)", "success")}
     self.buttons = b
     self._tooltips = {name: button.tooltip for name, button in b.items()}
     actions = {"step": self.step, "run_all": self.run_all, "rerun": self.rerun, "verify": self.verify, "time": self.time,
                "record": self.record, "ask_fix": self.ask_fix, "ask_faster": self.ask_faster, "apply_edit": self.apply_edit,
                "reload_edit": lambda: self._load_snapshot(force=True), "use_variant": self.use_variant,
-               "compare": self.compare, "export": self.export}
+               "compare": self.compare, "export": self.export, "ask_dsl": self.ask_dsl, "export_kernel": self.export_kernel}
     for name, action in actions.items():
         b[name].on_click(lambda _, action=action: action())
 
@@ -868,7 +887,7 @@ def _build(self: Workbench, height: str):
     self.variant_name = W.Text(placeholder="variant name", layout=W.Layout(width="130px", height="30px"))
     sep = lambda: W.HTML('<span style="display:inline-block;width:1px;height:22px;background:#d0d7de;margin:0 8px"></span>')
     toolbar = W.HBox([b["step"], b["run_all"], b["rerun"], sep(), b["verify"], b["time"], sep(), self.variant_name, b["record"],
-                      sep(), b["ask_fix"], b["ask_faster"], sep(), self.hide_unchanged],
+                      sep(), b["ask_dsl"], b["ask_fix"], b["ask_faster"], sep(), self.hide_unchanged],
                      layout=W.Layout(flex_flow="row wrap", align_items="center", margin="2px 0 6px"))
     header = W.HBox([self.title, self.runner.bar, self.runner.message],
                     layout=W.Layout(align_items="center", justify_content="space-between", margin="0 0 4px"))
@@ -925,7 +944,7 @@ def _build(self: Workbench, height: str):
                                 layout=W.Layout(width="480px"))
     self.export_view = W.HTML()
     self.log_view = W.HTML()
-    export_box = W.VBox([W.HBox([self.export_folder, b["export"]]), self.export_view, self.log_view])
+    export_box = W.VBox([W.HBox([self.export_folder, b["export"], b["export_kernel"]]), self.export_view, self.log_view])
     self.bottom_tabs = W.Tab([self.verify_view, variants_box, export_box],
                              titles=("Verification", "Variants & compare", "Export & log"), layout=W.Layout(margin="10px 0 0"))
     self.children = [header, toolbar, self.runner.error, main, self.bottom_tabs]
@@ -1188,7 +1207,7 @@ def _why_disabled(self: Workbench) -> dict:
     step = s.steps[k]
     why = {}
     if s.llm is None:
-        why["ask_fix"] = why["ask_faster"] = NO_LLM
+        why["ask_dsl"] = why["ask_fix"] = why["ask_faster"] = NO_LLM
     elif step.project is None or not step.errors or k == 0:
         why["ask_fix"] = "select a pass whose snapshot has compile errors"
     if k == 0 or step.project is None:
