@@ -241,12 +241,21 @@ def test_bench_runs_a_task_file_like_a_registry_task(task_file, tmp_path):
 
 
 # -- done when: user file -> verified kernel -> exported shim, CLI and workbench, LLM and hand DSL ----------------
+def warm_cache(folder: Path, monkeypatch):
+    "A fresh cache folder (no LLM replies from earlier runs) that shares the emulator's builds with the usual one."
+    folder.mkdir(parents=True)
+    builds = load_settings().cache_path / "emu"
+    builds.mkdir(parents=True, exist_ok=True)
+    (folder / "emu").symlink_to(builds, target_is_directory=True)
+    monkeypatch.setenv("ASCENDCRAFT_CACHE_DIR", str(folder))
+
+
 def fenced(code: str) -> str:
     return f"Here is the kernel.\n\n```python\n{code.rstrip()}\n```\n"
 
 
-def check_export(folder: Path, task_file: Path):
-    "The export folder is complete, its shim swaps the module, and its generated test passes."
+def check_export(folder: Path, task_file: Path, generated_test: bool = False):
+    "The export folder is complete, its shim swaps the module (and its generated test passes)."
     assert {p.name for p in folder.iterdir()} >= {"ascendcraft_export.json", "task.py", "kernel.py", "kernel", "npu",
                                                   "test_swap.py", "verdict.json", "README.md"}
     assert (folder / "npu" / "CMakeLists.txt").is_file() and (folder / "npu" / "gated_rms_norm_torch.cpp").is_file()
@@ -259,6 +268,7 @@ def check_export(folder: Path, task_file: Path):
         emulated = ascendcraft.use(net, folder, backend="emulator")
         torch.testing.assert_close(emulated(x, gate), net(x, gate), atol=1e-4, rtol=1e-4)
         assert emulated.last_backend == "emulator"
+    if not generated_test: return
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(folder / "test_swap.py")],
                          capture_output=True, text=True, cwd=folder, timeout=600,
                          env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
@@ -273,7 +283,7 @@ def test_cli_user_file_to_exported_shim_with_the_llm_server(user_file, tmp_path,
     task_file = tmp_path / "gated_rms_norm.py"
     assert f"task file written to {task_file}" in out
     with FakeLLMServer([fenced(GATED_DSL)]) as srv:
-        monkeypatch.setenv("ASCENDCRAFT_CACHE_DIR", str(tmp_path / "cache"))
+        warm_cache(tmp_path / "cache", monkeypatch)
         status, out, err = run_cli("generate", "--task-file", task_file, "--base-url", srv.base_url, "--model", "scripted",
                                    "--out", tmp_path / "gen")
         assert status == 0, err
@@ -285,7 +295,7 @@ def test_cli_user_file_to_exported_shim_with_the_llm_server(user_file, tmp_path,
     assert status == 0, err
     assert "verify: pass" in out and "modelled on Ascend910B2" in out
     assert 'ascendcraft.use(module, "' in out
-    check_export(tmp_path / "export", task_file)
+    check_export(tmp_path / "export", task_file, generated_test=True)
 
 
 def test_workbench_user_file_to_exported_shim_with_a_hand_written_dsl_and_with_the_llm(task_file, tmp_path):
@@ -301,7 +311,7 @@ def test_workbench_user_file_to_exported_shim_with_a_hand_written_dsl_and_with_t
     assert wb.session.verdict.passed and "kernel exported to" in wb.export_view.value
     check_export(tmp_path / "hand", task_file)
     # the LLM writes it: the scripted server answers stage 1 (first a wrong kernel, then the right one)
-    settings = load_settings(llm_base_url="", llm_model="scripted", llm_max_rounds=3).replace(cache_dir=str(tmp_path / "cache"))
+    settings = load_settings(llm_base_url="", llm_model="scripted", llm_max_rounds=3)
     with FakeLLMServer([fenced(GATED_DSL.replace("mul(g, g, xin, D)", "add(g, g, xin, D)")), fenced(GATED_DSL)]) as srv:
         settings = settings.replace(llm_base_url=srv.base_url)
         llm = LLMClient(settings, cache=ReplyCache(tmp_path / "replies"))
