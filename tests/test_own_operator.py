@@ -366,3 +366,17 @@ def test_export_refuses_a_kernel_that_fails_verification(task_file, tmp_path):
     with pytest.raises(AscendCraftError, match=r"export-unverified|failed verification"):
         export_kernel(session, tmp_path / "bad")
     assert not (tmp_path / "bad").exists()
+
+
+def test_one_task_commands_take_the_task_by_position_or_by_task_file(task_file):
+    from ascendcraft.cli import _chosen_task, build_parser
+    parse = build_parser().parse_args
+    assert _chosen_task(parse(["tune", "--task-file", str(task_file)])) == task_file
+    assert _chosen_task(parse(["tune", str(task_file)])) == str(task_file)
+    assert _chosen_task(parse(["workbench"])) == "softmax"
+    assert parse(["generate", "--task-file", "a.py", "--task", "relu"]).tasks == ["a.py", "relu"]
+    assert parse(["lower", "k.py", "--task-file", "a.py"]).task == "a.py"
+    with pytest.raises(AscendCraftError, match="both a task"):
+        _chosen_task(parse(["tune", "relu", "--task-file", str(task_file)]))
+    with pytest.raises(AscendCraftError, match="no task given"):
+        _chosen_task(parse(["tune"]))
