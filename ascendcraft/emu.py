@@ -35,9 +35,9 @@ from . import sandbox
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR',
            'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'ROLES', 'RACE_MODES', 'read_sources', 'blank_comments', 'Param', 'Entry',
-           'parse_param', 'find_entries', 'parse_compiler_output', 'unknown_name_hint', 'runtime_hash',
-           'compiler_version', 'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run',
-           'op_names', 'dies_with_this_process', 'run', 'trace']
+           'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'unknown_name_hint',
+           'runtime_hash', 'compiler_version', 'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling',
+           'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'run', 'trace']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -253,9 +253,36 @@ def _symbol_use(sources: dict[str, str], symbol: str) -> tuple[str | None, int |
 def _compile_hint(message: str, notes: list[str] = ()) -> str:
     "A hint for common compile errors of AscendC kernels (from the message and its folded notes)."
     if "on Ascend 910B" in message: return "use a data type the instruction supports on Ascend 910B (A2), or Cast first"
+    declared = candidate_signatures(notes) if "no matching function for call to" in message else ""
     if "deduced conflicting types" in message or any("deduced conflicting types" in n for n in notes):
-        return "scalar arguments must have the tensor's element type, e.g. (half)1.0 or static_cast<float>(x)"
+        hint = "scalar arguments must have the tensor's element type, e.g. (half)1.0 or static_cast<float>(x)"
+        return f"{hint}; AscendC declares {declared}" if declared else hint
+    if declared: return f"AscendC declares {declared}"
     return unknown_name_hint(message) or ""
+
+# %% ../nbs/10_emu.ipynb #a1dea87d
+_CANDIDATE_RE = re.compile(r"candidate: [‘'](?:template<(?P<head>[^>]*)> )?(?P<decl>.*)[’']$")
+
+
+def candidate_signatures(notes: list[str], limit: int = 4) -> str:
+    "The overloads g++ tried (from its `candidate:` notes), spelled as AscendC declares them, those taking as many arguments as the call first; '' when there are none."
+    found = []                                    # [(declaration match, takes a different number of arguments)]
+    for note in notes:
+        if "candidate expects" in note and found: found[-1] = (found[-1][0], True)
+        if m := _CANDIDATE_RE.search(note): found.append((m, False))
+    out = []
+    for m, _ in sorted(found, key=lambda f: f[1]):
+        decl = re.sub(r"(?:,\s*)?ascendcraft::emu::SrcLoc(?=\))", "", m["decl"])
+        decl = re.sub(r"\b(?:AscendC|ascendcraft::emu)::", "", decl)
+        name, _, params = decl.partition("(")
+        name = name.split()[-1] if name.split() else name
+        if "::" in name and name.split("::")[-1] == name.split("::")[-2]: name = name.split("::")[-1]   # constructor
+        if re.fullmatch(rf"(?:const )?{re.escape(name)}&&?", params.rstrip(")").strip()): continue      # copy / move
+        head = ", ".join(p.split()[-1] for p in m["head"].split(",")) if m["head"] else ""
+        text = f"{name}{f'<{head}>' if head else ''}({params}"
+        if text not in out: out.append(text)
+    shown = "; ".join(out[:limit])
+    return shown + (f"; and {len(out) - limit} more" if len(out) > limit else "")
 
 # %% ../nbs/10_emu.ipynb #03cac200
 UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> what to write with emulated APIs

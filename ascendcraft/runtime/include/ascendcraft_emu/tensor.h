@@ -6,6 +6,10 @@
 namespace AscendC {
 
 template <typename T> class LocalTensor;
+// g++ names a template parameter in diagnostics after the first declaration that used LocalTensor<> with a
+// parameter in that position; declaring this first makes the candidate lists read LocalTensor<T> / LocalTensor<U>
+// as in the API's own declarations (e.g. Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, ...)).
+namespace diag_names { template <typename T, typename U> void names(const LocalTensor<T>&, const LocalTensor<U>&); }
 
 // A typed view of global memory. operator[] shifts the start; the recorded size stays the same.
 template <typename T> class GlobalTensor {
