@@ -14,7 +14,7 @@ diagnostic kind in `runtime=`; the test then runs the probe and requires that di
 `SAYS` (at the end) is text that our compile error must contain (the official signature or rule), for the
 near-misses whose message matters most.
 
-Names in the prelude: tensors `<p>0 <p>1 <p>2` and a scalar `<p>s` for every dtype prefix below,
+Names in the prelude (a probe's own variables must not reuse them): tensors `<p>0 <p>1 <p>2` and a scalar `<p>s` for every dtype prefix below,
 GlobalTensors `gh gf gi gb`, queues `qin qout qbind`, buffer `buf`, the pipe `pipe`, masks `mask`
 (uint64_t) and `mask2` (uint64_t[2]), repeat params `brp urp`, copy params `dcp dce pph ppf ppl`.
 """
@@ -389,11 +389,11 @@ P("DataCopyPadExtParams.fields", "DataCopyPadExtParams<float> p; p.isPad = true;
 P("DataCopyPadParams.fields", "DataCopyPadParams p; p.isPad = true; p.paddingValue = 0;")
 
 # ---- TPipe / TQue / TBuf ----------------------------------------------------------------------------------------
-P("TPipe.InitBuffer.que", "TQue<TPosition::VECIN, 2> q2; pipe.InitBuffer(q2, 2, 1024);")
-P("TPipe.InitBuffer.que.argc", "TQue<TPosition::VECIN, 1> q2; pipe.InitBuffer(q2, 1024);", "argc")
+P("TPipe.InitBuffer.que", "TQue<TPosition::VECIN, 2> que; pipe.InitBuffer(que, 2, 1024);")
+P("TPipe.InitBuffer.que.argc", "TQue<TPosition::VECIN, 1> que; pipe.InitBuffer(que, 1024);", "argc")
 P("TPipe.InitBuffer.buf.argc", "TBuf<TPosition::VECCALC> t2; pipe.InitBuffer(t2, 1, 1024);", "argc")
 P("TPipe.InitBuffer.buf", "TBuf<TPosition::VECCALC> t2; pipe.InitBuffer(t2, 1024);")
-P("TPipe.InitBuffer.bind", "TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> b2; pipe.InitBuffer(b2, 2, 1024);")
+P("TPipe.InitBuffer.bind", "TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> bind; pipe.InitBuffer(bind, 2, 1024);")
 P("TPipe.Reset", "pipe.Reset();")
 P("TPipe.Destroy", "pipe.Destroy();")
 P("TPipe.AllocEventID", "TEventID id = pipe.AllocEventID<HardEvent::V_MTE3>(); pipe.ReleaseEventID<HardEvent::V_MTE3>(id);")
@@ -404,12 +404,12 @@ P("TPipe.ReleaseEventID.notemplate", "pipe.ReleaseEventID(0);", "template")
 P("TPipe.GetTPipePtr", "TPipe* p = GetTPipePtr();")
 P("TPipe.copy", "TPipe p2 = pipe;", "swap")
 P("TPipe.InitBufPool", "pipe.InitBufPool();", "name")
-P("TQue.depth0", "TQue<TPosition::VECIN, 0> q0;")
-P("TQue.no_depth", "TQue<TPosition::VECIN> q0;", "template")
-P("TQue.swapped", "TQue<1, TPosition::VECIN> q0;", "template")
-P("TQue.VECCALC", "TQue<TPosition::VECCALC, 1> q0;")
-P("TQue.unscoped", "TQue<VECIN, 1> q0;", "name")
-P("TQue.QuePosition", "TQue<QuePosition::VECIN, 1> q0;")
+P("TQue.depth0", "TQue<TPosition::VECIN, 0> que;")
+P("TQue.no_depth", "TQue<TPosition::VECIN> que;", "template")
+P("TQue.swapped", "TQue<1, TPosition::VECIN> que;", "template")
+P("TQue.VECCALC", "TQue<TPosition::VECCALC, 1> que;")
+P("TQue.unscoped", "TQue<VECIN, 1> que;", "name")
+P("TQue.QuePosition", "TQue<QuePosition::VECIN, 1> que;")
 P("TQue.AllocTensor", "LocalTensor<half> t = qin.AllocTensor<half>();")
 P("TQue.AllocTensor.ref", "LocalTensor<half> t; qin.AllocTensor<half>(t);")
 P("TQue.AllocTensor.deduced", "LocalTensor<half> t; qin.AllocTensor(t);")
@@ -577,6 +577,77 @@ P("KERNEL_TASK_TYPE_DEFAULT", "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);")
 P("TILING_KEY_IS", "if (TILING_KEY_IS(1)) { Add(h0, h1, h2, 256); }")
 P("SetKernelMode", "SetKernelMode(KernelMode::AIV_MODE);", "name")
 
+# ---- the patterns of ordinary kernels (official samples and LLM-written code) ---------------------------------------
+P("pattern.namespace", "AscendC::DataCopy(h0, gh, 256); AscendC::Add(h0, h0, h1, 256);")
+P("pattern.block_offset", "GlobalTensor<half> g; g.SetGlobalBuffer((__gm__ half*)x + 128 * GetBlockIdx(), 128);")
+P("pattern.block_offset.uint32", "uint32_t off = GetBlockIdx() * 128; DataCopy(h0, gh[off], 128);")
+P("pattern.set_global.wrong_type", "GlobalTensor<float> g; g.SetGlobalBuffer((__gm__ half*)y, 256);", "dtype")
+P("pattern.set_global.gm_addr", "GlobalTensor<uint8_t> g; g.SetGlobalBuffer(x, 256);")
+P("pattern.fetch_event", "event_t e = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_MTE3)); "
+  "SetFlag<HardEvent::V_MTE3>(e); WaitFlag<HardEvent::V_MTE3>(e);")
+P("pattern.fetch_event.pipe", "TEventID e = pipe.FetchEventID(HardEvent::MTE3_V); SetFlag<HardEvent::MTE3_V>(e); WaitFlag<HardEvent::MTE3_V>(e);")
+P("pattern.event_id7", "SetFlag<HardEvent::V_MTE3>(EVENT_ID7); WaitFlag<HardEvent::V_MTE3>(EVENT_ID7);")
+P("pattern.counter_mode", "SetMaskCount(); SetVectorMask<half, MaskMode::COUNTER>(256); "
+  "Add<half, false>(h0, h1, h2, MASK_PLACEHOLDER, 1, brp); SetMaskNorm(); ResetMask();")
+P("pattern.adds_issetmask", "Adds<half, false>(h0, h1, hs, MASK_PLACEHOLDER, 1, urp);")
+P("pattern.explicit.exp", "Exp<half>(h0, h1, 256);")
+P("pattern.explicit.reducesum", "ReduceSum<half>(h0, h1, h2, 256);")
+P("pattern.explicit.axpy", "Axpy<float, half>(f0, h1, hs, 256);")
+P("pattern.explicit.muladddst", "MulAddDst<float, half>(f0, h1, h2, 256);")
+P("pattern.explicit.duplicate_int", "Duplicate<half>(h0, 0, 256);")
+P("pattern.explicit.adds_int", "Adds<float>(f0, f1, 1, 256);")
+P("pattern.explicit.compare", "Compare<half, uint8_t>(b0, h1, h2, CMPMODE::LT, 256);")
+P("pattern.explicit.compare.swapped", "Compare<uint8_t, half>(b0, h1, h2, CMPMODE::LT, 256);", "template")
+P("pattern.explicit.select", "Select<half, uint8_t>(h0, b0, h1, h2, SELMODE::VSEL_TENSOR_TENSOR_MODE, 256);")
+P("pattern.whole_reduce.int_mask", "WholeReduceSum<half>(h0, h1, 128, 4, 1, 1, 8);")
+P("pattern.whole_reduce.uint8_args", "WholeReduceMax(f0, f1, 64, (uint8_t)2, (uint8_t)2, (uint8_t)1, (uint8_t)8);")
+P("pattern.select.mode0.l2", "Select(h0, b0, h1, h2, SELMODE::VSEL_CMPMASK_SPR, 256);")
+P("pattern.compare_select", "CompareScalar(b0, f1, 0.0f, CMPMODE::GT, 256); Select(f0, b0, f1, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 256);")
+P("pattern.tbuf.uint8", "TBuf<TPosition::VECCALC> t2; pipe.InitBuffer(t2, 1024); LocalTensor<uint8_t> tmp = t2.Get<uint8_t>(); Sigmoid(f0, f1, tmp, 256);")
+P("pattern.copy.gm_index", "DataCopy(gh[128], h0, 256);")
+P("pattern.copy.local_index", "DataCopy(h0[128], gh, 128);")
+P("pattern.params.brace", "DataCopyParams p{1, 8, 0, 0}; DataCopy(h0, gh, p);")
+P("pattern.pad.brace", "DataCopyPad(h0, gh, {1, 64, 0, 0, 0}, {false, 0, 0, 0});")
+P("pattern.pad.struct_init", "DataCopyExtParams p{1, static_cast<uint32_t>(100 * sizeof(half)), 0, 0, 0}; DataCopyPad(h0, gh, p, pph);")
+P("pattern.pad.uint8_len", "DataCopyExtParams p{1, 100 * sizeof(half), 0, 0, 0};", "swap")
+P("pattern.primtype", "GlobalTensor<half>::PrimType v = 0; LocalTensor<float>::PrimType w = 0;")
+P("pattern.queue.alloc_enque", "LocalTensor<half> t = qin.AllocTensor<half>(); DataCopy(t, gh, 256); qin.EnQue(t); "
+  "LocalTensor<half> u = qin.DeQue<half>(); qin.FreeTensor(u);")
+P("pattern.queue.enque_template", "LocalTensor<half> t = qout.AllocTensor<half>(); qout.EnQue<half>(t);")
+P("pattern.queue.depth2", "TQue<TPosition::VECIN, 2> que; pipe.InitBuffer(que, 2, 512);")
+P("pattern.buffer_num", "constexpr int32_t BUFFER_NUM = 2; TQue<TPosition::VECOUT, BUFFER_NUM> que; pipe.InitBuffer(que, BUFFER_NUM, 512);")
+P("pattern.pipe_pointer", "TPipe* p = &pipe; TBuf<TPosition::VECCALC> t2; p->InitBuffer(t2, 256);")
+P("pattern.getvalue.float_from_half", "float v = h0.GetValue(0);")
+P("pattern.setvalue.int", "f0.SetValue(0, 1);")
+P("pattern.getvalue.gm.index", "float v = gf.GetValue(GetBlockIdx());")
+P("pattern.local_index.assign", "f0[3] = 2.0f;", "swap")
+P("pattern.sizeof_local", "uint32_t n = f0.GetSize() * sizeof(float);")
+P("pattern.kernel_type.mix", "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);")
+P("pattern.get_block_idx.arg", "int64_t i = GetBlockIdx(0);", "argc")
+P("pattern.alloc_free_function", "LocalTensor<half> t = AllocTensor<half>(qin);", "name")
+P("pattern.half_type.float16", "float16_t v = 0;", "name")
+P("pattern.half_type.half_t", "half_t v = 0;", "name")
+P("pattern.bf16_type", "bfloat16 v = 0;", "name")
+P("pattern.cross_core", "CrossCoreSetFlag<0x2, PIPE_MTE3>(0); CrossCoreWaitFlag(0);")
+P("pattern.ibset", "IBSet(gi, i0, 0, 0);")
+P("pattern.sync_all_mix", "SyncAll<false>();")
+P("pattern.local_copy_ctor", "LocalTensor<float> t(f0);")
+P("pattern.data_copy_float_count", "DataCopy(f0, gf, 256.0f);")
+P("pattern.data_copy_int64_count", "int64_t n = 256; DataCopy(f0, gf, n);")
+P("pattern.vector_count_uint32", "uint32_t n = 256; Add(f0, f1, f2, n);")
+P("pattern.vector_count_int64", "int64_t n = 256; Add(f0, f1, f2, n);")
+P("pattern.cast_roundmode_var", "RoundMode r = RoundMode::CAST_RINT; Cast(i0, f1, r, 256);")
+P("pattern.leakyrelu.half_cast", "LeakyRelu(h0, h1, (half)0.01f, 256);")
+P("pattern.muls.in_place", "Muls(f0, f0, 0.5f, 256);")
+P("pattern.max_scalar_tensor", "Max(f0, f1, fs, 256);", "swap")
+P("pattern.reduce_max.index_read", "ReduceMax(f0, f1, f2, 256, true); float v = f0.GetValue(0); uint32_t idx = f0.ReinterpretCast<uint32_t>().GetValue(1);")
+P("pattern.brcb.after_reduce", "WholeReduceSum(f0, f1, 64, 8, 1, 1, 8); Brcb(f2, f0, 1, {1, 8});")
+P("pattern.gather.offsets", "CreateVecIndex(i0, 0, 64); Muls(i0, i0, 4, 64); Gather(f0, f1, i0.ReinterpretCast<uint32_t>(), 0, 64);")
+P("pattern.init_global_memory.half", "InitGlobalMemory(gh, 256, (half)0);")
+P("pattern.atomic_copy", "SetAtomicAdd<float>(); DataCopy(gf, f0, 256); SetAtomicNone();")
+P("pattern.dump_tensor.half", "DumpTensor(h0, 0, 128);")
+P("pattern.printf.block", "printf(\"block %ld\\n\", GetBlockIdx());")
+
 # ---- invented names an LLM writes ------------------------------------------------------------------------------------
 for code in ["AddScalar(h0, h1, hs, 256);", "Vadd(h0, h1, h2, 256);", "Subs(h0, h1, hs, 256);", "Divs(h0, h1, hs, 256);",
              "ReduceMean(f0, f1, f2, 256);", "Exp2(f0, f1, 256);", "Log(f0, f1, 256);", "Relu6(f0, f1, 256);",
@@ -621,6 +692,8 @@ UNEMULATED: dict[str, str] = {
     "GlobalTensor.SetShapeInfo": _NOT_YET,
     "SetAtomicMax": _NOT_YET, "SetAtomicMin": _NOT_YET, "SetAtomicType": _NOT_YET,
     "assert": _NOT_YET, "ascendc_assert": _NOT_YET,
+    "pattern.cross_core": "cross-core flags are not emulated (README, Known limits): use SyncAll",
+    "pattern.ibset": "IBSet / IBWait are not emulated: use SyncAll",
     **{f"invented.{n}": _NOT_YET for n in ("Subs", "Divs", "Log", "Neg", "Clamp", "Where", "Sign", "Tan", "Gelu")},
 }
 
