@@ -9,6 +9,7 @@ through the CLI and through the workbench, once with the DSL from the local Open
 import json
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -241,15 +242,6 @@ def test_bench_runs_a_task_file_like_a_registry_task(task_file, tmp_path):
 
 
 # -- done when: user file -> verified kernel -> exported shim, CLI and workbench, LLM and hand DSL ----------------
-def warm_cache(folder: Path, monkeypatch):
-    "A fresh cache folder (no LLM replies from earlier runs) that shares the emulator's builds with the usual one."
-    folder.mkdir(parents=True)
-    builds = load_settings().cache_path / "emu"
-    builds.mkdir(parents=True, exist_ok=True)
-    (folder / "emu").symlink_to(builds, target_is_directory=True)
-    monkeypatch.setenv("ASCENDCRAFT_CACHE_DIR", str(folder))
-
-
 def fenced(code: str) -> str:
     return f"Here is the kernel.\n\n```python\n{code.rstrip()}\n```\n"
 
@@ -282,13 +274,15 @@ def test_cli_user_file_to_exported_shim_with_the_llm_server(user_file, tmp_path,
     assert status == 0, err
     task_file = tmp_path / "gated_rms_norm.py"
     assert f"task file written to {task_file}" in out
-    with FakeLLMServer([fenced(GATED_DSL)]) as srv:
-        warm_cache(tmp_path / "cache", monkeypatch)
-        status, out, err = run_cli("generate", "--task-file", task_file, "--base-url", srv.base_url, "--model", "scripted",
+    # the usual cache folder (warm emulator builds; a symlinked one is not followed inside the build sandbox), and a
+    # model name of this run's own, so no reply cached by an earlier run answers in the server's place
+    model = f"scripted-{uuid.uuid4().hex[:12]}"
+    with FakeLLMServer([fenced(GATED_DSL)], models=(model,)) as srv:
+        status, out, err = run_cli("generate", "--task-file", task_file, "--base-url", srv.base_url, "--model", model,
                                    "--out", tmp_path / "gen")
         assert status == 0, err
         prompt = srv.chat_requests[0].body["messages"][1]["content"]
-    assert "expert DSL kernels of the most similar operators" in prompt and "Expert kernel `rms_norm`" in prompt
+    assert len(srv.chat_requests) == 1 and "expert DSL kernels of the most similar operators" in prompt and "Expert kernel `rms_norm`" in prompt
     dsl = tmp_path / "gen" / "gated_rms_norm.py"
     assert dsl.read_text().strip() == GATED_DSL.strip()
     status, out, err = run_cli("export", dsl, "--task-file", task_file, "--out", tmp_path / "export", "--time")
