@@ -9,6 +9,7 @@ documented exceptions, which the table's `emulator` column names:
 - `not emulated`: a real AscendC API the CPU emulation does not provide; we reject it at compile time.
 """
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +23,7 @@ PROBE_DIR = Path(__file__).parent / "api_probes"
 sys.path.insert(0, str(PROBE_DIR))
 from oracle import emulator_column, prelude_hash, read_table  # noqa: E402
 from ours import verdicts  # noqa: E402
-from probes import BODY, HEADER, PROBES, RUN_ARGS, SIGNATURE  # noqa: E402
+from probes import BODY, HEADER, NOT_PROBED, PROBES, RUN_ARGS, SIGNATURE  # noqa: E402
 
 META, TABLE = read_table()
 OFFICIAL = {k: r["official"] == "accept" for k, r in TABLE.items()}
@@ -39,6 +40,30 @@ def test_the_table_has_a_current_official_verdict_for_every_probe():
     unsynced = [p.id for p in PROBES if TABLE[p.id]["emulator"] != emulator_column(p)]
     assert not unsynced, f"the emulator column is out of date for {unsynced}: run tests/api_probes/oracle.py --sync"
     assert set(TABLE) == {p.id for p in PROBES}, "the table has rows of deleted probes: run oracle.py --sync"
+
+
+def api_names() -> set[str]:
+    "The AscendC API names our header declares: functions, methods, API macros (not the emulation's own helpers)."
+    names = set()
+    for f in sorted((INCLUDE_DIR / "ascendcraft_emu").glob("*.h")):
+        if f.name in ("internal.h", "race.h", "driver.h"): continue          # the runtime library's own headers
+        text = re.sub(r"namespace (\w+_detail) \{.*?\}\s*// namespace \1\b", "", f.read_text(), flags=re.S)  # helpers
+        text = re.sub(r"namespace ascendcraft \{ namespace emu \{.*?\}\}", "", text, flags=re.S)
+        names |= set(re.findall(r"^(?:template\s*<[^\n]*>\s*)?inline\s+[^\n(]*?\b(\w+)\s*\(", text, re.M))
+        names |= set(re.findall(r"^ASCENDCRAFT_EMU_\w+\((\w+)", text, re.M))          # macro-generated API families
+        names |= set(re.findall(r"^\s+(?:template <[^\n]*> )?(?:[\w:<>\*&]+ )+([A-Z]\w*)\(", text, re.M))   # methods
+        names |= set(re.findall(r"^#define ([A-Z][A-Z_]{3,})\(", text, re.M))
+    return {n for n in names if not n.startswith("ASCENDCRAFT") and n not in ("API", "LocalTensor", "GlobalTensor")}
+
+
+def test_every_api_of_the_header_has_probes():
+    "The probe set grows with the API: each name the header declares is used by some probe (or NOT_PROBED says why)."
+    names = api_names()
+    assert {"Add", "DataCopyPad", "GetPosition", "SetL2CacheHint", "pipe_barrier", "GET_TILING_DATA"} <= names
+    used = " ".join(p.code for p in PROBES)
+    missing = sorted(n for n in names - set(NOT_PROBED) if not re.search(rf"\b{n}\b", used))
+    assert not missing, (f"APIs without a probe: {missing}; add probes to tests/api_probes/probes.py and record their "
+                         "official verdicts (tests/api_probes/oracle.py), see the README section on API parity")
 
 
 def test_exceptions_are_only_calls_the_official_headers_accept():
