@@ -374,3 +374,20 @@ def test_one_task_commands_take_the_task_by_position_or_by_task_file(task_file):
         _chosen_task(parse(["tune", "relu", "--task-file", str(task_file)]))
     with pytest.raises(AscendCraftError, match="no task given"):
         _chosen_task(parse(["tune"]))
+
+
+def test_the_workbench_server_gets_the_task_file_as_an_absolute_path(task_file, monkeypatch):
+    "The Voila page runs in a folder of its own, so a relative task path is made absolute before it is handed over."
+    import ascendcraft.workbench as wb
+    seen = {}
+
+    class Stop(Exception): pass
+
+    def page(task, *args, **kwargs):
+        seen["task"] = task
+        raise Stop
+    monkeypatch.setattr(wb, "workbench_page", page)
+    monkeypatch.chdir(task_file.parent)
+    with pytest.raises(Stop):
+        wb.launch_workbench(task_file.name, port=0, block=False)
+    assert seen["task"] == str(task_file.resolve())
