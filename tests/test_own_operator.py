@@ -229,6 +229,7 @@ def test_the_registry_and_the_cli_take_a_task_file_where_an_id_goes(task_file, t
     assert "verify: pass — gated_rms_norm (small): passed 5 MultiKernelBench trial(s) and 5 signed trial(s)" in out
 
 
+@pytest.mark.slow
 def test_bench_runs_a_task_file_like_a_registry_task(task_file, tmp_path):
     kernels = tmp_path / "kernels"
     kernels.mkdir()
@@ -267,6 +268,7 @@ def check_export(folder: Path, task_file: Path, generated_test: bool = False):
     assert run.returncode == 0 and "2 passed, 1 skipped" in run.stdout, run.stdout + run.stderr
 
 
+@pytest.mark.slow
 def test_cli_user_file_to_exported_shim_with_the_llm_server(user_file, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     status, out, err = run_cli("new", user_file, "GatedRMSNorm", "--input", "x=f32[2,12,96]", "--input", "gate=f32[2,12,96]",
@@ -292,6 +294,7 @@ def test_cli_user_file_to_exported_shim_with_the_llm_server(user_file, tmp_path,
     check_export(tmp_path / "export", task_file, generated_test=True)
 
 
+@pytest.mark.slow
 def test_workbench_user_file_to_exported_shim_with_a_hand_written_dsl_and_with_the_llm(task_file, tmp_path):
     from ascendcraft.workbench import Workbench
     # hand-written DSL: typed into the workbench's editor
