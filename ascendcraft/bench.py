@@ -11,6 +11,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import pickle
 import re
 import shutil
 import signal
@@ -48,8 +49,9 @@ from .verify import POISON, verify
 __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'code_hash', 'soc_hash', 'read_edits',
            'fingerprint', 'blank_strings', 'scan_project', 'KernelFailure', 'KernelFault', 'EmulatedKernel', 'TaskSpec',
            'settings_record', 'StageClock', 'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage',
-           'written_bytes', 'write_result', 'run_task', 'default_out', 'kernel_paths', 'result_group', 'select_tasks',
-           'run_identity', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute', 'run_bench', 'main']
+           'written_bytes', 'eager_cost', 'write_result', 'run_task', 'default_out', 'kernel_paths', 'result_group',
+           'select_tasks', 'run_identity', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute',
+           'run_bench', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -713,6 +715,24 @@ def _timing_record(kc, ec, speedup: float, settings: Settings, coverage: list[Co
             "outputs": [{"tensor": c.tensor, "bytes": c.nbytes, "covered": c.covered, "written": c.written} for c in coverage]}
 
 
+def eager_cost(task: Task, soc: Soc, settings: Settings):
+    "The modelled eager cost of `task` at its full shapes, from the cache when this task, SoC and code were modelled before."
+    # Meta kernels of many aten ops are Python references wrapped in torch._disable_dynamo, whose first call
+    # imports torch._dynamo (2.6-4 s); the model itself takes milliseconds, so a warm run reads it back instead.
+    key = _sha("eager", task.source, soc_hash(soc), code_hash(), torch.__version__)
+    path = settings.cache_path / "eager" / key[:2] / f"{key}.pickle"
+    try:
+        return pickle.loads(path.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
+        pass
+    ec = eager_time(task.model("full", device="meta"), task.inputs("full", device="meta"), soc, settings=settings)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(pickle.dumps(ec))
+    os.replace(tmp, path)
+    return ec
+
+
 def _stage_timing(pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path, clock: StageClock) -> None:
     "Trace at full size, check it writes every output byte, cost it, model eager, record the speed-up and draw the timeline."
     soc = load_soc(settings=settings)
@@ -731,7 +751,7 @@ def _stage_timing(pipe: Pipeline, task: Task, settings: Settings, result: TaskRe
         with clock("cost"):
             kc = kernel_time(trace, soc, settings=settings)
         with clock("eager"):
-            ec = eager_time(task.model("full", device="meta"), task.inputs("full", device="meta"), soc, settings=settings)
+            ec = eager_cost(task, soc, settings)
         speedup = ec.speedup(kc)
     except AscendCraftError as e:
         (folder / "timing.log").write_text(str(e) + "\n")

@@ -8,6 +8,7 @@ Docs: https://ascendcraft.github.io/ascendcraft/eager.html.md"""
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -172,6 +173,12 @@ def _tensors(x) -> list[torch.Tensor]:
 
 class _Recorder(TorchDispatchMode):
     "Records the aten ops of a forward pass run on meta tensors."
+    @classmethod
+    def _should_skip_dynamo(cls) -> bool:
+        # The recorder never runs under torch.compile. Skipping dynamo would wrap __torch_dispatch__ in
+        # torch._disable_dynamo, whose first call imports torch._dynamo: 2.6-4 s in every task process.
+        return False
+
     def __init__(self, soc: Soc):
         super().__init__()
         self.soc, self.ops = soc, []
@@ -371,6 +378,24 @@ def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True) -> tuple[float, flo
     return device_t, serial, device_sum
 
 # %% ../nbs/22_eager.ipynb #c337421a
+@contextmanager
+def _on_meta(model: torch.nn.Module):
+    "Swap `model`'s parameters and buffers for meta copies while the block runs, then put the real ones back."
+    # torch.func.functional_call does the same, but its first call imports torch._dynamo: 2.6-4 s per task process.
+    saved = []
+    try:
+        for module in model.modules():
+            for table in (module._parameters, module._buffers):
+                for name, value in list(table.items()):
+                    if value is None: continue
+                    saved.append((table, name, value))
+                    meta = to_meta(value)
+                    table[name] = torch.nn.Parameter(meta, requires_grad=False) if isinstance(value, torch.nn.Parameter) else meta
+        yield model
+    finally:
+        for table, name, value in reversed(saved): table[name] = value
+
+
 def eager_time(model: torch.nn.Module | Callable,   # the reference (a Module, or any callable)
                inputs: list,                          # tensors / TensorSpecs / Python values, in forward's order
                soc: Soc | None = None,                # chip profile; None = load_soc(settings.soc)
@@ -384,9 +409,8 @@ def eager_time(model: torch.nn.Module | Callable,   # the reference (a Module, o
     try:
         with torch.no_grad(), torch.device("meta"):
             if isinstance(model, torch.nn.Module):
-                state = {k: to_meta(v) for k, v in [*model.named_parameters(), *model.named_buffers()]}
-                with recorder:
-                    torch.func.functional_call(model, state, tuple(args))
+                with _on_meta(model), recorder:
+                    model(*args)
             else:
                 with recorder:
                     model(*args)

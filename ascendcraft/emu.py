@@ -16,6 +16,7 @@ import shutil
 import signal
 import struct
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -34,10 +35,10 @@ from . import sandbox
 
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR',
-           'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'ROLES', 'RACE_MODES', 'read_sources', 'blank_comments', 'Param', 'Entry',
-           'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'unknown_name_hint',
-           'runtime_hash', 'compiler_version', 'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling',
-           'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'run', 'trace']
+           'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES', 'read_sources',
+           'blank_comments', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
+           'candidate_signatures', 'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_library', 'Build',
+           'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'run', 'trace']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -347,7 +348,7 @@ def unknown_name_hint(message: str) -> str | None:
 RUNTIME_DIR = Path(ascendcraft.__file__).resolve().parent / "runtime"
 INCLUDE_DIR = RUNTIME_DIR / "include"
 SANITIZE_FLAGS = ("-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer")
-RUNTIME_FLAGS = ("-std=c++17", "-O2", "-g", "-fno-omit-frame-pointer", "-pthread")
+RUNTIME_FLAGS = ("-std=c++17", "-O3", "-g1", "-fno-omit-frame-pointer", "-pthread")
 _BUILD_FORMAT = "emu-build-3"  # bump when the layout of a build folder or the driver changes
 
 
@@ -393,8 +394,35 @@ class _FileLock:
         fcntl.flock(self.fd, fcntl.LOCK_UN); os.close(self.fd)
 
 
-def runtime_library(settings: Settings | None = None, sanitize: bool = False) -> Path:
-    "The cached static library of the emulation runtime, built on first use."
+RUNTIME_CPU_SECONDS = 14.0  # g++ CPU time of all runtime sources with RUNTIME_FLAGS, measured on an idle machine
+
+
+def _stderr_progress(message: str) -> None:
+    "Default progress of the runtime build: one line on stderr per step."
+    print(f"ascendcraft: {message}", file=sys.stderr, flush=True)
+
+
+def _expected_runtime_seconds(cache: Path) -> float:
+    "The last runtime build's wall time on this machine, else the measured CPU time spread over the cores."
+    try: return float((cache / "runtime-build-seconds.txt").read_text())
+    except (OSError, ValueError): return RUNTIME_CPU_SECONDS / max(1, min(os.cpu_count() or 1, 6))
+
+
+def _in_finish_order(sources: list, procs: list, timeout: float):
+    "(source, finished process) pairs as the compilers finish; a compiler still running after `timeout` s is killed."
+    pending, deadline = list(zip(sources, procs)), time.monotonic() + timeout
+    while pending:
+        for item in [i for i in pending if i[1].poll() is not None]:
+            pending.remove(item)
+            yield item
+        if pending and time.monotonic() > deadline:
+            for _, p in pending: p.kill()
+            raise subprocess.TimeoutExpired([p.args for _, p in pending], timeout)
+        if pending: time.sleep(0.02)
+
+
+def runtime_library(settings: Settings | None = None, sanitize: bool = False, progress=None) -> Path:
+    "The cached static library of the emulation runtime, built on first use (`progress(message)` hears each step; default: stderr)."
     settings = settings or load_settings()
     flags = [*RUNTIME_FLAGS, *(SANITIZE_FLAGS if sanitize else ())]
     key = hashlib.sha256("\n".join([runtime_hash(), compiler_version(settings.cxx), *flags]).encode()).hexdigest()[:16]
@@ -405,17 +433,24 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False) ->
         if lib.exists(): return lib
         tmp = Path(tempfile.mkdtemp(prefix="runtime-", dir=folder.parent))
         try:
-            sources = sorted(RUNTIME_DIR.glob("*.cpp"))
+            # largest first: they take longest, so they start first
+            sources = sorted(RUNTIME_DIR.glob("*.cpp"), key=lambda p: (-p.stat().st_size, p.name))
+            say = progress or _stderr_progress
+            t0 = time.perf_counter()
+            say(f"building the emulator runtime (once per machine): {len(sources)} files in parallel "
+                f"({', '.join(s.name for s in sources)}), expected about {_expected_runtime_seconds(folder.parent):.0f} s")
             limits = sandbox.build_limits(settings)          # our own sources, but every g++ runs in the sandbox
-            procs = [sandbox.start(sandbox.wrap([settings.cxx, *flags, "-I", str(INCLUDE_DIR), "-c", str(src), "-o",
-                                                 str(tmp / (src.stem + ".o"))], scratch=tmp, limits=limits,
-                                                settings=settings, readable=[RUNTIME_DIR]),
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-                     for src in sources]
+            procs = []
+            for src in sources:                       # compiler output goes to a file: a full pipe would stall g++
+                with open(tmp / f"{src.stem}.log", "wb") as log:
+                    procs.append(sandbox.start(sandbox.wrap([settings.cxx, *flags, "-I", str(INCLUDE_DIR), "-c", str(src), "-o",
+                                                             str(tmp / (src.stem + ".o"))], scratch=tmp, limits=limits,
+                                                            settings=settings, readable=[RUNTIME_DIR]),
+                                               stdout=log, stderr=subprocess.STDOUT))
             failed = []
-            for src, p in zip(sources, procs):
-                out, _ = p.communicate(timeout=settings.build_timeout)
-                if p.returncode != 0: failed.append(f"{src.name}:\n{out}")
+            for k, (src, p) in enumerate(_in_finish_order(sources, procs, settings.build_timeout), 1):
+                if p.returncode != 0: failed.append(f"{src.name}:\n{(tmp / f'{src.stem}.log').read_text(errors='replace')}")
+                say(f"  {src.name} compiled ({k}/{len(sources)}, {time.perf_counter() - t0:.1f} s)")
             if failed:
                 raise AscendCraftError(Diagnostic("runtime-build", "the emulation runtime library does not compile with "
                                                   f"{compiler_version(settings.cxx)}", file=str(RUNTIME_DIR),
@@ -424,6 +459,9 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False) ->
                                        stage="build")
             subprocess.run(["ar", "rcs", str(tmp / lib.name), *[str(tmp / (s.stem + ".o")) for s in sources]], check=True)
             if not folder.exists(): os.replace(tmp, folder)
+            seconds = time.perf_counter() - t0
+            (folder.parent / "runtime-build-seconds.txt").write_text(f"{seconds:.1f}\n")
+            say(f"emulator runtime built in {seconds:.1f} s ({lib})")
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return lib

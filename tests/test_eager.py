@@ -192,3 +192,37 @@ def test_speedup_against_a_modelled_kernel_on_the_same_chip():
     other = kernel_time(tiled_trace(4096, tile=4096, blocks=1), load_soc("Ascend910B3"))
     with pytest.raises(AscendCraftError):
         eager.speedup(other)
+
+
+class Mixer(nn.Module):
+    "A stand-in with a parameter and a buffer."
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(32, 8))
+        self.register_buffer("b", torch.randn(16, 32))
+    def forward(self, x): return torch.softmax(torch.cat([x, self.b]), dim=1) @ self.w
+
+
+def test_module_state_is_costed_on_meta_and_restored():
+    "The parameters and buffers are swapped for meta copies during the model and put back afterwards, unchanged."
+    net = Mixer()
+    w, b = net.w.detach().clone(), net.b.clone()
+    cost = eager_time(net, [torch.randn(16, 32)], SOC)
+    assert [o.name for o in cost.ops] == ["aten.cat.default", "aten._softmax.default", "aten.mm.default"]
+    assert cost.ops[-1].cube_flops == 2 * 32 * 32 * 8
+    assert isinstance(net.w, nn.Parameter) and net.w.requires_grad and net.w.device.type == "cpu"
+    assert torch.equal(net.w, w) and torch.equal(net.b, b) and net.b.device.type == "cpu"
+
+
+def test_recorder_does_not_import_dynamo():
+    "Ops with C++ meta kernels cost milliseconds, not the seconds of importing torch._dynamo (Python reference kernels,\n    e.g. elementwise ops, still import it; bench caches eager costs for those)."
+    import subprocess, sys
+    code = ("import sys, torch\n"
+            "from ascendcraft.eager import eager_time\n"
+            "from ascendcraft.soc import load_soc\n"
+            "cost = eager_time(lambda x: torch.softmax(x, dim=1).sum(1), [torch.randn(16, 32)], load_soc('Ascend910B2'))\n"
+            "assert len(cost.ops) == 2, cost.ops\n"
+            "print('dynamo' if 'torch._dynamo' in sys.modules else 'no-dynamo')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "no-dynamo"

@@ -585,17 +585,13 @@ void check_operand(const Geometry& g, const Local& t, const Stride& s, uint32_t 
     check_extent(t, end, op, loc, role);
     if (!read || tracing_now() || g_launch->uninit_reported.load(std::memory_order_relaxed)) return;
     if (g.contiguous) { check_initialised(t, 0, end, op, loc, role); return; }
-    for (uint32_t r = 0; r < g.repeats; ++r)
-        for (uint32_t lane = 0; lane < g.epr; ++lane)
-            if (g.on(r, lane)) check_initialised(t, lane_offset(g, s, esize, r, lane), esize, op, loc, role);
+    each_run(g, s, esize, [&](uint64_t offset, uint64_t bytes) { check_initialised(t, offset, bytes, op, loc, role); });
 }
 
 void mark_operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize) {
     if (tracing_now()) return;
     if (g.contiguous) { mark_written(t, 0, g.count * esize); return; }
-    for (uint32_t r = 0; r < g.repeats; ++r)
-        for (uint32_t lane = 0; lane < g.epr; ++lane)
-            if (g.on(r, lane)) mark_written(t, lane_offset(g, s, esize, r, lane), esize);
+    each_run(g, s, esize, [&](uint64_t offset, uint64_t bytes) { mark_written(t, offset, bytes); });
 }
 
 // ---- pipes, queues, buffers ------------------------------------------------------------------------------

@@ -124,7 +124,9 @@ uint8_t* map_file(const std::string& file, uint64_t bytes, bool writable, bool c
     struct stat st{};
     fstat(fd, &st);
     if (static_cast<uint64_t>(st.st_size) < bytes) setup_error("GM file " + file + " is shorter than the tensor");
-    void* p = mmap(base, bytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+    // MAP_POPULATE maps every page now, in one pass, instead of one page fault per 4 KiB page later (on a
+    // 64 MB tensor the faults cost more than the kernel's own work).
+    void* p = mmap(base, bytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd, 0);
     close(fd);
     if (p == MAP_FAILED) setup_error("cannot map GM file " + file);
     return base;

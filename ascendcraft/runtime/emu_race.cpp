@@ -292,23 +292,16 @@ void RaceScope::operand(const Geometry& g, const Local& t, const Stride& s, uint
     if (g.contiguous) { touch(t.addr, g.count * esize, write); return; }
     // Level 0: each repeat touches up to 8 datablocks; within one, the bytes from its first to its last
     // active lane. Ranges that continue one another are checked as one.
-    const uint32_t per_block = esize >= 32 ? 1 : 32 / esize;
     uint64_t run_lo = 0, run_hi = 0;
-    for (uint32_t r = 0; r < g.repeats; ++r) {
-        const uint32_t top = g.max_lane(r);
-        for (uint32_t k = 0; k * per_block < top; ++k) {
-            const uint32_t end = std::min(top, (k + 1) * per_block);
-            uint32_t first = end, last = 0;
-            for (uint32_t lane = k * per_block; lane < end; ++lane)
-                if (g.on(r, lane)) { first = std::min(first, lane); last = lane; }
-            if (first == end) continue;
-            const uint64_t lo = lane_offset(g, s, esize, r, first), hi = lo + static_cast<uint64_t>(last - first + 1) * esize;
-            if (run_hi > run_lo && lo == run_hi) { run_hi = hi; continue; }
-            if (run_hi > run_lo) touch(t.addr + run_lo, run_hi - run_lo, write);
-            run_lo = lo;
-            run_hi = hi;
-        }
-    }
+    each_block(g, esize, [&](uint32_t r, uint32_t k, uint32_t mask) {
+        const uint32_t first = static_cast<uint32_t>(__builtin_ctz(mask)), last = 31 - static_cast<uint32_t>(__builtin_clz(mask));
+        const uint64_t lo = block_offset(s, r, k) + static_cast<uint64_t>(first) * esize;
+        const uint64_t hi = lo + static_cast<uint64_t>(last - first + 1) * esize;
+        if (run_hi > run_lo && lo == run_hi) { run_hi = hi; return; }
+        if (run_hi > run_lo) touch(t.addr + run_lo, run_hi - run_lo, write);
+        run_lo = lo;
+        run_hi = hi;
+    });
     if (run_hi > run_lo) touch(t.addr + run_lo, run_hi - run_lo, write);
 }
 

@@ -22,17 +22,18 @@ double add_in(Dt dt, double a, double b) {
     return static_cast<float>(a + b);
 }
 
-// Pairwise tree over `v` (adjacent pairs, an odd element carries up).
-double tree_sum(Dt dt, std::vector<double> v) {
-    if (v.empty()) return 0;
-    while (v.size() > 1) {
-        size_t half_n = v.size() / 2;
+// Pairwise tree over v[0..n) in place (adjacent pairs, an odd element carries up).
+double tree_sum(Dt dt, double* v, size_t n) {
+    if (n == 0) return 0;
+    while (n > 1) {
+        size_t half_n = n / 2;
         for (size_t i = 0; i < half_n; ++i) v[i] = add_in(dt, v[2 * i], v[2 * i + 1]);
-        if (v.size() % 2) { v[half_n] = v.back(); v.resize(half_n + 1); }
-        else v.resize(half_n);
+        if (n % 2) { v[half_n] = v[n - 1]; n = half_n + 1; }
+        else n = half_n;
     }
     return v[0];
 }
+double tree_sum(Dt dt, std::vector<double> v) { return tree_sum(dt, v.data(), v.size()); }
 
 void store_value(Dt dt, uint8_t* p, double x) {
     if (dt == Dt::f16) { half h = static_cast<half>(x); std::memcpy(p, &h, 2); }
@@ -72,17 +73,23 @@ void reduce_all(Op op, Dt dt, const Local& d, const Local& a, const Local& tmp, 
     if (!tracing_now()) {
         const uint32_t repeats = g.contiguous ? static_cast<uint32_t>((g.count + epr - 1) / epr) : g.repeats;
         if (sum) {
-            std::vector<double> partial;
+            std::vector<double> partial(repeats);
+            double lane_values[128];  // one repeat: at most 128 lanes (256 bytes of half)
+            const uint8_t* const src = a.addr;
             for (uint32_t r = 0; r < repeats; ++r) {
-                std::vector<double> lane_values;
+                size_t k = 0;
                 if (g.contiguous) {
-                    uint64_t end = std::min<uint64_t>(g.count, static_cast<uint64_t>(r + 1) * epr);
-                    for (uint64_t i = static_cast<uint64_t>(r) * epr; i < end; ++i) lane_values.push_back(load_d(dt, a.addr + i * es));
+                    uint64_t begin = static_cast<uint64_t>(r) * epr, end = std::min<uint64_t>(g.count, begin + epr);
+                    if (dt == Dt::f32) {
+                        for (uint64_t i = begin; i < end; ++i) { float v; std::memcpy(&v, src + i * 4, 4); lane_values[k++] = v; }
+                    } else {
+                        for (uint64_t i = begin; i < end; ++i) lane_values[k++] = load_d(dt, src + i * es);
+                    }
                 } else {
                     for (uint32_t l = 0; l < epr; ++l)
-                        if (g.on(r, l)) lane_values.push_back(load_d(dt, a.addr + lane_offset(g, s, es, r, l)));
+                        if (g.on(r, l)) lane_values[k++] = load_d(dt, src + lane_offset(g, s, es, r, l));
                 }
-                partial.push_back(tree_sum(dt, lane_values));
+                partial[r] = tree_sum(dt, lane_values, k);
             }
             double total = 0;
             if (g.contiguous) {
@@ -137,10 +144,11 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
         for (uint32_t r = 0; r < g.repeats; ++r) {
             uint8_t* out = d.addr + static_cast<uint64_t>(r) * dstRepStride * unit;
             if (sum) {
-                std::vector<double> v;
+                double v[128];  // at most 128 lanes per repeat
+                size_t k = 0;
                 for (uint32_t l = 0; l < epr; ++l)
-                    if (g.on(r, l)) v.push_back(load_d(dt, a.addr + lane_offset(g, s, es, r, l)));
-                store_value(dt, out, tree_sum(dt, v));
+                    if (g.on(r, l)) v[k++] = load_d(dt, a.addr + lane_offset(g, s, es, r, l));
+                store_value(dt, out, tree_sum(dt, v, k));
             } else {
                 Best best{0, 0, false};
                 for (uint32_t l = 0; l < epr; ++l)

@@ -64,14 +64,20 @@ template <typename T, typename F>
 void apply2(const Geometry& g, const Local& d, const Local& a, const Local& b, const Stride* s, F fn) {
     constexpr uint32_t es = sizeof(T);
     if (g.contiguous) {
-        uint8_t* pd = d.addr;
-        const uint8_t *pa = a.addr, *pb = b.addr;
-        for (uint64_t i = 0; i < g.count; ++i) st<T>(pd + i * es, fn(ld<T>(pa + i * es), ld<T>(pb + i * es)));
+        uint8_t* const pd = d.addr;
+        const uint8_t *const pa = a.addr, *const pb = b.addr;
+        const uint64_t n = g.count;
+        for (uint64_t i = 0; i < n; ++i) st<T>(pd + i * es, fn(ld<T>(pa + i * es), ld<T>(pb + i * es)));
         return;
     }
-    each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
-        st<T>(d.addr + lane_offset(g, s[0], es, r, l),
-              fn(ld<T>(a.addr + lane_offset(g, s[1], es, r, l)), ld<T>(b.addr + lane_offset(g, s[2], es, r, l))));
+    constexpr uint32_t lpb = 32 / es;
+    uint8_t* const d0 = d.addr;
+    const uint8_t *const a0 = a.addr, *const b0 = b.addr;
+    each_block(g, es, [&](uint32_t r, uint32_t k, uint32_t mask) {
+        uint8_t* const pd = d0 + block_offset(s[0], r, k);
+        const uint8_t *const pa = a0 + block_offset(s[1], r, k), *const pb = b0 + block_offset(s[2], r, k);
+        for (uint32_t j = 0; j < lpb; ++j)
+            if ((mask >> j) & 1) st<T>(pd + j * es, fn(ld<T>(pa + j * es), ld<T>(pb + j * es)));
     });
 }
 
@@ -79,11 +85,22 @@ template <typename T, typename F>
 void apply1(const Geometry& g, const Local& d, const Local& a, const Stride* s, F fn) {
     constexpr uint32_t es = sizeof(T);
     if (g.contiguous) {
-        for (uint64_t i = 0; i < g.count; ++i) st<T>(d.addr + i * es, fn(ld<T>(a.addr + i * es)));
+        // Local copies of the pointers and the count: a store through uint8_t* may alias the Local structs,
+        // which would make the compiler reload them every element instead of vectorising the loop.
+        uint8_t* const pd = d.addr;
+        const uint8_t* const pa = a.addr;
+        const uint64_t n = g.count;
+        for (uint64_t i = 0; i < n; ++i) st<T>(pd + i * es, fn(ld<T>(pa + i * es)));
         return;
     }
-    each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
-        st<T>(d.addr + lane_offset(g, s[0], es, r, l), fn(ld<T>(a.addr + lane_offset(g, s[1], es, r, l))));
+    constexpr uint32_t lpb = 32 / es;
+    uint8_t* const d0 = d.addr;
+    const uint8_t* const a0 = a.addr;
+    each_block(g, es, [&](uint32_t r, uint32_t k, uint32_t mask) {
+        uint8_t* const pd = d0 + block_offset(s[0], r, k);
+        const uint8_t* const pa = a0 + block_offset(s[1], r, k);
+        for (uint32_t j = 0; j < lpb; ++j)
+            if ((mask >> j) & 1) st<T>(pd + j * es, fn(ld<T>(pa + j * es)));
     });
 }
 

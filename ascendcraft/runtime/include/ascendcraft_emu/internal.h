@@ -337,6 +337,43 @@ inline uint64_t lane_offset(const Geometry& g, const Stride& s, uint32_t esize, 
     uint64_t byte = lane * esize;
     return (static_cast<uint64_t>(r) * s.rep + (byte / 32) * s.blk) * 32 + byte % 32;
 }
+// Level 0: f(repeat, block, lane bits) for every 32-byte block of every repeat that has an active lane, in
+// lane order. The lane masks are worked out once per instruction (and once more for a partial last repeat in
+// counter mode), so callers check, mark and compute whole blocks instead of testing every lane.
+template <typename F> inline void each_block(const Geometry& g, uint32_t esize, F&& f) {
+    const uint32_t lpb = esize >= 32 ? 1 : 32 / esize;  // lanes per 32-byte block
+    const uint32_t blocks = (g.epr + lpb - 1) / lpb;
+    uint32_t regular[32] = {}, last[32] = {};
+    auto masks = [&](uint32_t r, uint32_t* m) {
+        for (uint32_t lane = 0; lane < g.epr && lane < 128 && lane / lpb < 32; ++lane)
+            if (g.on(r, lane)) m[lane / lpb] |= 1u << (lane % lpb);
+    };
+    const bool partial = g.last_lanes != 0 && g.repeats > 0;
+    if (g.repeats > (partial ? 1u : 0u)) masks(0, regular);
+    if (partial) masks(g.repeats - 1, last);
+    for (uint32_t r = 0; r < g.repeats; ++r) {
+        const uint32_t* m = partial && r + 1 == g.repeats ? last : regular;
+        for (uint32_t k = 0; k < blocks && k < 32; ++k)
+            if (m[k]) f(r, k, m[k]);
+    }
+}
+// Byte offset of block `k` of repeat `r` for an operand with strides `s`.
+inline uint64_t block_offset(const Stride& s, uint32_t r, uint32_t k) {
+    return (static_cast<uint64_t>(r) * s.rep + static_cast<uint64_t>(k) * s.blk) * 32;
+}
+// Level 0: f(byte offset, bytes) for each run of adjacent active lanes inside a block, in lane order.
+template <typename F> inline void each_run(const Geometry& g, const Stride& s, uint32_t esize, F&& f) {
+    each_block(g, esize, [&](uint32_t r, uint32_t k, uint32_t mask) {
+        const uint64_t base = block_offset(s, r, k);
+        uint64_t bits = mask;
+        while (bits) {
+            const uint32_t j = static_cast<uint32_t>(__builtin_ctzll(bits));
+            const uint32_t n = static_cast<uint32_t>(__builtin_ctzll(~(bits >> j)));
+            f(base + static_cast<uint64_t>(j) * esize, static_cast<uint64_t>(n) * esize);
+            bits &= ~(((1ull << n) - 1) << j);
+        }
+    });
+}
 uint64_t operand_extent(const Geometry& g, const Stride& s, uint32_t esize);
 void check_operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize, bool read, Op op, const SrcLoc& loc,
                    const char* role, uint32_t align = 32);

@@ -1,0 +1,210 @@
+"""The emulator against NumPy, side by side in one run: an elementwise op, a reduction and a row-wise op.
+
+For each kernel it reports the ratio emulator / NumPy of
+  * run():        the whole call (input files written, kernel process, every rule check, outputs read back);
+  * process:      the kernel process alone (what `Run.seconds` measures);
+  * process CPU:  user + system CPU time of the kernel process against NumPy's CPU time (steadier than wall
+                  time on a machine other processes share);
+  * trace:        trace mode at the same size (no data, every instruction recorded).
+It also times the runtime library's cold build (in a fresh cache) and a warm one (cache hit), and prints the
+load average, since ratios measured on a busy machine are worse than on a quiet one.
+
+Usage:  .venv/bin/python examples/benchmarks/bench_speed.py [--elements N] [--repeats R] [--skip-cold-build]
+"""
+import argparse
+import os
+import resource
+import tempfile
+import time
+
+import numpy as np
+
+from ascendcraft.config import load_settings
+from ascendcraft.emu import GM, Scalar, build, run, runtime_library, trace
+
+BLOCKS, TILE, ROW = 48, 8192, 64      # 48 blocks, 8192-float tiles, 64-float rows (one 256-byte repeat)
+
+HEAD = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+"""
+
+# y = max(x, 0): the elementwise case (level-2 API, one Relu per tile).
+RELU = HEAD + r"""
+extern "C" __global__ __aicore__ void relu_tiled(GM_ADDR x, GM_ADDR y, uint64_t total, uint32_t tile)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> inQueue;
+    TQue<TPosition::VECOUT, 2> outQueue;
+    GlobalTensor<float> xGm, yGm;
+    uint64_t perBlock = total / GetBlockNum();
+    xGm.SetGlobalBuffer((__gm__ float *)x + perBlock * GetBlockIdx(), perBlock);
+    yGm.SetGlobalBuffer((__gm__ float *)y + perBlock * GetBlockIdx(), perBlock);
+    pipe.InitBuffer(inQueue, 2, tile * sizeof(float));
+    pipe.InitBuffer(outQueue, 2, tile * sizeof(float));
+    for (uint64_t off = 0; off < perBlock; off += tile) {
+        LocalTensor<float> xLocal = inQueue.AllocTensor<float>();
+        DataCopy(xLocal, xGm[off], tile);
+        inQueue.EnQue(xLocal);
+        xLocal = inQueue.DeQue<float>();
+        LocalTensor<float> yLocal = outQueue.AllocTensor<float>();
+        Relu(yLocal, xLocal, tile);
+        outQueue.EnQue(yLocal);
+        inQueue.FreeTensor(xLocal);
+        yLocal = outQueue.DeQue<float>();
+        DataCopy(yGm[off], yLocal, tile);
+        outQueue.FreeTensor(yLocal);
+    }
+}
+"""
+
+# y[r] = sum of row r of x viewed as (N / 64, 64): the reduction case (WholeReduceSum, one value per repeat).
+ROW_SUM = HEAD + r"""
+extern "C" __global__ __aicore__ void row_sum(GM_ADDR x, GM_ADDR y, uint64_t total, uint32_t tile)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> inQueue;
+    TQue<TPosition::VECOUT, 2> outQueue;
+    GlobalTensor<float> xGm, yGm;
+    const uint32_t rows = tile / 64;
+    uint64_t perBlock = total / GetBlockNum();
+    xGm.SetGlobalBuffer((__gm__ float *)x + perBlock * GetBlockIdx(), perBlock);
+    yGm.SetGlobalBuffer((__gm__ float *)y + perBlock / 64 * GetBlockIdx(), perBlock / 64);
+    pipe.InitBuffer(inQueue, 2, tile * sizeof(float));
+    pipe.InitBuffer(outQueue, 2, rows * sizeof(float));
+    for (uint64_t off = 0; off < perBlock; off += tile) {
+        LocalTensor<float> xLocal = inQueue.AllocTensor<float>();
+        DataCopy(xLocal, xGm[off], tile);
+        inQueue.EnQue(xLocal);
+        xLocal = inQueue.DeQue<float>();
+        LocalTensor<float> sums = outQueue.AllocTensor<float>();
+        WholeReduceSum<float>(sums, xLocal, 64, rows, 1, 1, 8);
+        outQueue.EnQue(sums);
+        inQueue.FreeTensor(xLocal);
+        sums = outQueue.DeQue<float>();
+        DataCopy(yGm[off / 64], sums, rows);
+        outQueue.FreeTensor(sums);
+    }
+}
+"""
+
+# y = x - rowmax(x) for x viewed as (N / 64, 64): the row-wise case (WholeReduceMax, Brcb, level-0 Sub with a
+# broadcast operand: block stride 0).
+ROW_CENTER = HEAD + r"""
+extern "C" __global__ __aicore__ void row_center(GM_ADDR x, GM_ADDR y, uint64_t total, uint32_t tile)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> inQueue;
+    TQue<TPosition::VECOUT, 2> outQueue;
+    TBuf<TPosition::VECCALC> maxBuf, bcastBuf;
+    GlobalTensor<float> xGm, yGm;
+    const uint32_t rows = tile / 64;
+    uint64_t perBlock = total / GetBlockNum();
+    xGm.SetGlobalBuffer((__gm__ float *)x + perBlock * GetBlockIdx(), perBlock);
+    yGm.SetGlobalBuffer((__gm__ float *)y + perBlock * GetBlockIdx(), perBlock);
+    pipe.InitBuffer(inQueue, 2, tile * sizeof(float));
+    pipe.InitBuffer(outQueue, 2, tile * sizeof(float));
+    pipe.InitBuffer(maxBuf, rows * sizeof(float));
+    pipe.InitBuffer(bcastBuf, rows * 8 * sizeof(float));
+    LocalTensor<float> rowMax = maxBuf.Get<float>();
+    LocalTensor<float> bcast = bcastBuf.Get<float>();
+    for (uint64_t off = 0; off < perBlock; off += tile) {
+        LocalTensor<float> xLocal = inQueue.AllocTensor<float>();
+        DataCopy(xLocal, xGm[off], tile);
+        inQueue.EnQue(xLocal);
+        xLocal = inQueue.DeQue<float>();
+        LocalTensor<float> yLocal = outQueue.AllocTensor<float>();
+        WholeReduceMax<float>(rowMax, xLocal, 64, rows, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
+        Brcb(bcast, rowMax, rows / 8, {1, 8});
+        Sub(yLocal, xLocal, bcast, 64, rows, {1, 1, 0, 8, 8, 1});
+        outQueue.EnQue(yLocal);
+        inQueue.FreeTensor(xLocal);
+        yLocal = outQueue.DeQue<float>();
+        DataCopy(yGm[off], yLocal, tile);
+        outQueue.FreeTensor(yLocal);
+    }
+}
+"""
+
+
+def children_cpu() -> float:
+    "User + system CPU seconds of every reaped child process so far."
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def best(f, repeats):
+    "(min wall seconds, min CPU seconds of this process, min CPU seconds of its children, last result) over `repeats` calls."
+    walls, cpus, kids, out = [], [], [], None
+    for _ in range(repeats):
+        c0, k0, t0 = time.process_time(), children_cpu(), time.perf_counter()
+        out = f()
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+        kids.append(children_cpu() - k0)
+    return min(walls), min(cpus), min(kids), out
+
+
+CASES = [  # name, kernel source, output elements per input element, NumPy version (writing into `out`)
+    ("elementwise: relu", RELU, 1, lambda x, out: np.maximum(x, 0, out=out)),
+    ("reduction: sum of 64-float rows", ROW_SUM, 1 / ROW, lambda x, out: np.sum(x.reshape(-1, ROW), axis=1, out=out)),
+    ("row-wise: x - rowmax(x)", ROW_CENTER, 1,
+     lambda x, out: np.subtract(x.reshape(-1, ROW), x.reshape(-1, ROW).max(axis=1, keepdims=True), out=out.reshape(-1, ROW))),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--elements", type=int, default=BLOCKS * TILE * 43, help="input floats (default 16.9 M)")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--skip-cold-build", action="store_true", help="do not time a runtime build in a fresh cache")
+    opts = ap.parse_args()
+    load = os.getloadavg()[0]
+    rows = []
+
+    if not opts.skip_cold_build:
+        with tempfile.TemporaryDirectory(prefix="bench-speed-cache-") as cache:
+            fresh = load_settings().replace(cache_dir=cache)
+            k0, t0 = children_cpu(), time.perf_counter()
+            runtime_library(fresh, progress=lambda message: None)
+            cold, cold_cpu = time.perf_counter() - t0, children_cpu() - k0
+            t0 = time.perf_counter()
+            runtime_library(fresh)
+            warm = time.perf_counter() - t0
+        rows.append(("runtime library, cold build", f"{cold:.1f} s wall", f"{cold_cpu:.1f} s g++ CPU on {os.cpu_count()} cores"))
+        rows.append(("runtime library, warm (cache hit)", f"{warm * 1000:.1f} ms", f"{cold / max(warm, 1e-9):,.0f}x faster than cold"))
+
+    n = opts.elements // (BLOCKS * TILE) * BLOCKS * TILE
+    x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    for name, source, ratio, numpy_op in CASES:
+        b = build({"kernel.cpp": source})
+        assert b.ok, b.diagnostics
+        m = int(n * ratio)
+        args = [GM("x", x), GM("y", None, "out", shape=(m,), dtype=np.float32), Scalar(n), Scalar(TILE)]
+        run_s, _, run_cpu, r = best(lambda: run(b, args, block_dim=BLOCKS), opts.repeats)
+        assert r.ok, r.diagnostics
+        child_s = min(run(b, args, block_dim=BLOCKS).seconds for _ in range(opts.repeats))
+        out = np.empty(m, np.float32)
+        np_s, np_cpu, _, _ = best(lambda: numpy_op(x, out), opts.repeats)
+        np.testing.assert_allclose(r.outputs["y"], out, rtol=1e-5, atol=1e-5)
+        targs = [GM("x", None, "in", shape=(n,), dtype=np.float32), GM("y", None, "out", shape=(m,), dtype=np.float32),
+                 Scalar(n), Scalar(TILE)]
+        trace_s, _, _, t = best(lambda: trace(b, targs, block_dim=BLOCKS), opts.repeats)
+        rows.append((f"{name} ({n / 1e6:.1f} M floats)", f"{np_s * 1000:.1f} ms", "NumPy wall time (the 1.0x)"))
+        rows.append(("  emulator run()", f"{run_s / np_s:.1f}x", f"{run_s * 1000:.0f} ms: files in, kernel process, checks, files out"))
+        rows.append(("  kernel process", f"{child_s / np_s:.1f}x", f"{child_s * 1000:.0f} ms, every rule check on"))
+        rows.append(("  kernel process CPU / NumPy CPU", f"{run_cpu / max(np_cpu, 1e-9):.1f}x",
+                     f"{run_cpu * 1000:.0f} ms vs {np_cpu * 1000:.0f} ms of CPU"))
+        rows.append(("  trace mode", f"{trace_s / np_s:.1f}x", f"{trace_s * 1000:.0f} ms, {len(t):,} records"))
+
+    width = max(len(r[0]) for r in rows)
+    print(f"load average at start {load:.1f}, at end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
+          "(ratios are worse on a busy machine)")
+    print(f"{'measure':<{width}}  {'value':>12}  notes")
+    print("-" * (width + 60))
+    for name, value, note in rows:
+        print(f"{name:<{width}}  {value:>12}  {note}")
+
+
+if __name__ == "__main__":
+    main()
