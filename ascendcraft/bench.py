@@ -46,11 +46,12 @@ from .trace import Kind, Pipe
 from .verify import POISON, verify
 
 # %% auto #0
-__all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'code_hash', 'soc_hash', 'read_edits',
-           'fingerprint', 'blank_strings', 'scan_project', 'KernelFailure', 'KernelFault', 'EmulatedKernel', 'TaskSpec',
-           'settings_record', 'StageClock', 'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage',
-           'written_bytes', 'eager_cost', 'write_result', 'run_task', 'default_out', 'kernel_paths', 'result_group',
-           'select_tasks', 'run_identity', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute',
+__all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'SIZES', 'FULL_ELEMENTS_PER_S',
+           'code_hash', 'soc_hash', 'read_edits', 'fingerprint', 'blank_strings', 'scan_project', 'KernelFailure',
+           'KernelFault', 'EmulatedKernel', 'TaskSpec', 'settings_record', 'StageClock', 'merge_intervals',
+           'write_intervals', 'Coverage', 'output_coverage', 'written_bytes', 'eager_cost', 'write_result', 'run_task',
+           'default_out', 'kernel_paths', 'result_group', 'select_tasks', 'run_identity', 'machine_memory_mb',
+           'full_shape_load', 'verification_size', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute',
            'run_bench', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
@@ -877,20 +878,54 @@ def _check_run_folder(out: Path, identity: dict) -> None:
                 stage="bench")
 
 
+SIZES = ("auto", "small", "full")       # bench --size: auto = full shapes where they fit the budgets, else small
+FULL_ELEMENTS_PER_S = 25e6              # tensor elements (inputs + outputs of one input set) per second through one trial
+                                        # at full shape: reference, two emulated runs, comparisons (bench_speed.py; idle 2 cores)
+
+
+def machine_memory_mb() -> float:
+    "This machine's RAM in MiB."
+    try: return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
+    except (ValueError, OSError, AttributeError): return 8192.0
+
+
+def full_shape_load(task: Task) -> tuple[int, int]:
+    "(bytes, elements) of one input set's tensors, inputs and outputs, at `task`'s full shapes (on meta tensors)."
+    specs = [s for s in [*task.input_specs("full"), *task.output_specs("full")] if s.is_tensor]
+    return sum(s.nbytes for s in specs), sum(s.numel for s in specs)
+
+
+def verification_size(task: Task, size: str, settings: Settings) -> str:
+    "The size `task` is verified at: 'small' or 'full' as asked; for 'auto', 'full' when it fits both budgets, else 'small'."
+    if size != "auto": return size
+    try:
+        nbytes, elements = full_shape_load(task)
+    except Exception:                       # a reference that cannot run on meta tensors: its derived small shapes
+        return "small"
+    budget_mb = settings.verify_memory_mb or machine_memory_mb() / 8
+    # inputs three times (the set, the reference's and the candidate's copies) + GM files; the outputs of the
+    # reference and of both poison runs: about six times one input set's tensors
+    memory_ok = 6 * nbytes <= budget_mb * 2**20
+    trials = 2 * settings.trials             # MultiKernelBench's input sets and as many signed ones
+    time_ok = elements * trials / FULL_ELEMENTS_PER_S <= settings.verify_seconds
+    return "full" if memory_ok and time_ok else "small"
+
+
 def plan(suite: list[Task], kernels: Path, out: Path, *, size: str, timing: bool, source: str, settings: Settings,
          task_timeout: float) -> list[TaskSpec]:
-    "One TaskSpec per task, with its fingerprint."
+    "One TaskSpec per task, with its fingerprint and the size it is verified at (`verification_size`)."
     soc = load_soc(settings=settings)
     code, runtime = code_hash(), emu.runtime_hash()
     specs = []
     for task in suite:
         dsl, edits = kernel_paths(kernels, task)
-        fp = fingerprint(dsl=dsl.read_text() if dsl else None, edits=read_edits(edits), task_source=task.source, size=size,
+        task_size = verification_size(task, size, settings)
+        fp = fingerprint(dsl=dsl.read_text() if dsl else None, edits=read_edits(edits), task_source=task.source, size=task_size,
                          timing=timing, source=source, settings=settings, soc=soc, code=code, runtime=runtime)
         group = result_group(task)
         specs.append(TaskSpec(task.id, group, str(task.path), str(dsl.resolve()) if dsl else None,
                               str(edits.resolve()) if edits else None, str((out / group / task.id).resolve()),
-                              size, timing, source, settings_record(settings), fp, float(task_timeout)))
+                              task_size, timing, source, settings_record(settings), fp, float(task_timeout)))
     return specs
 
 
@@ -1109,7 +1144,7 @@ def run_bench(tasks: list[str] | None = None,        # task ids (or category/id)
               *,
               kernels: Path | str = Path("examples"),  # folder of <category>/<task>.py DSL kernels
               out: Path | str | None = None,           # run folder; None = <cache>/bench/<source>-<size>
-              size: str = "small",                   # verification size: 'small' (CI) or 'full'
+              size: str = "small",                   # verification size: 'small' (CI), 'full' or 'auto' (full where it fits)
               jobs: int | None = None,               # task processes at once; None = settings.jobs
               timeout: float = DEFAULT_TIMEOUT,      # seconds per task process
               resume: bool = True,                   # skip tasks whose result matches their fingerprint
@@ -1126,9 +1161,10 @@ def run_bench(tasks: list[str] | None = None,        # task ids (or category/id)
     if source not in SOURCES:
         raise AscendCraftError(Diagnostic("bad-source", f"source must be one of {', '.join(SOURCES)}, not {source!r}",
                                           hint="'expert' reads examples/, 'generated' a folder of generated DSL"), stage="bench")
-    if size not in ("small", "full"):
-        raise AscendCraftError(Diagnostic("bad-size", f"size must be 'small' or 'full', not {size!r}",
-                                          hint="timing always uses the full shapes; size is the verification size"), stage="bench")
+    if size not in SIZES:
+        raise AscendCraftError(Diagnostic("bad-size", f"size must be one of {', '.join(SIZES)}, not {size!r}",
+                                          hint="timing always uses the full shapes; size is the verification size (auto: "
+                                               "full where it fits verify_memory_mb and verify_seconds)"), stage="bench")
     kernels = Path(kernels)
     if not kernels.is_dir():
         raise AscendCraftError(Diagnostic("no-kernels", f"kernels folder {kernels} does not exist", file=str(kernels),

@@ -37,8 +37,9 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--task", "--task-file", action="append", dest="tasks", metavar="ID|PATH",
                    help="run only this task: an id, or the path of a task file such as `ascendcraft new` writes (repeatable)")
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="task processes at once (default: settings.jobs)")
-    p.add_argument("--size", choices=("small", "full"), default="small",
-                   help="verification size (timing always uses the full shapes); default small")
+    p.add_argument("--size", choices=("auto", "small", "full"), default="auto",
+                   help="verification size (timing always uses the full shapes); default auto: a task's full shapes "
+                        "when they fit the budgets verify_memory_mb and verify_seconds, else its small shapes")
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="run folder (default: <cache_dir>/bench/<source>-<size>)")
     p.add_argument("--no-resume", dest="resume", action="store_false", help="rerun tasks that already have a result")

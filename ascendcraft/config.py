@@ -47,6 +47,8 @@ class Settings:
     jobs: int = 2                       # parallel benchmark jobs
     auto_sync: bool = True              # emulate the compiler's automatic pipe synchronisation (CANN default)
     ray_address: str = ""               # Ray cluster for bench/generate/tune ('auto', host:port, ray://…); empty = local pool
+    verify_memory_mb: int = 0           # memory one full-shape verification may use; 0 = an eighth of this machine's RAM
+    verify_seconds: float = 60.0        # estimated time one full-shape verification may take (bench --size auto)
     sources: dict = field(default_factory=dict, compare=False, repr=False)  # key -> where it came from
 
     @property

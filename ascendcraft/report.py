@@ -214,7 +214,10 @@ class BenchReport:
         self.timing_kind, self.soc = _timing_identity(self.results)
         self.source = _one({r.source for r in self.results} | {self.run.get("source", "")}, "source",
                            "expert and generated kernels go to different --out folders")
-        self.size = _one({r.size for r in self.results}, "size", "verify every task of a run at the same size")
+        if self.run.get("size") == "auto":   # each task at its own size (verification_size): full where it fits
+            self.size = "auto"
+        else:
+            self.size = _one({r.size for r in self.results}, "size", "verify every task of a run at the same size")
 
     # -- numbers ---------------------------------------------------------------------------------
     def groups(self) -> list[tuple[str, list[TaskResult]]]:
@@ -262,11 +265,18 @@ class BenchReport:
         where = self.run.get("kernels", "")
         lines = [f"# AscendCraft benchmark — {source} kernels", "",
                  f"- **source**: {source}" + (f" (DSL from `{where}`)" if where else ""),
-                 f"- **verified at**: {self.size or 'small'} shapes; MultiKernelBench protocol + signed inputs, two poison patterns",
+                 f"- **verified at**: {self._sizes()}; MultiKernelBench protocol + signed inputs, two poison patterns",
                  f"- **timing**: {self.timing_label}",
                  f"- **convention**: {self.convention}",
                  f"- **tasks**: {len(self.results)}" + (f" · run folder `{self.out}`" if self.out else "")]
         return "\n".join(lines)
+
+    def _sizes(self) -> str:
+        "The verification size(s) of the run, in words."
+        if self.size != "auto": return f"{self.size or 'small'} shapes"
+        full = sum(1 for r in self.results if r.size == "full")
+        return (f"upstream's full shapes for {full} of {len(self.results)} task(s), small shapes for the rest (size auto: "
+                "full where one input set fits verify_memory_mb and verify_seconds; each task's size is in the table)")
 
     def metrics_table(self) -> str:
         "Comp@1 / Pass@1 / Fast_p per category, level-1 and overall, with counts."
@@ -282,12 +292,12 @@ class BenchReport:
     def task_table(self) -> str:
         "One row per task: status, verdict, errors, timing, bound, flags."
         unit = "modelled" if self.timing_kind == "modelled" else "measured"
-        rows = [f"| task | category | source | status | detail | max abs err | max rel err | kernel µs ({unit}) | "
+        rows = [f"| task | category | source | verified at | status | detail | max abs err | max rel err | kernel µs ({unit}) | "
                 f"eager µs ({unit}) | speed-up | bound | flags |",
-                "|---|---|---|---|---|---:|---:|---:|---:|---:|---|---|"]
+                "|---|---|---|---|---|---|---:|---:|---:|---:|---:|---|---|"]
         for r in self.results:
             t, v = r.timing or {}, r.verdict or {}
-            rows.append(f"| {r.task} | {r.category} | {r.source} | {r.status} | {r.detail} | {_sci(v.get('max_abs_err'))} | "
+            rows.append(f"| {r.task} | {r.category} | {r.source} | {r.size} | {r.status} | {r.detail} | {_sci(v.get('max_abs_err'))} | "
                         f"{_sci(v.get('max_rel_err'))} | {_us(t.get('call_us'))} | {_us(t.get('eager_us'))} | "
                         f"{_x(t.get('speedup'))} | {t.get('verdict', '')} | {', '.join(r.flags)} |")
         return "\n".join(rows)
@@ -316,7 +326,7 @@ class BenchReport:
 
     # -- per-task timing -------------------------------------------------------------------------
     TIMING_COLUMNS = ("task", "category", "status", "kernel_us", "call_us", "eager_us", "speedup", "verdict", "bound_us",
-                      "bound_ratio")
+                      "bound_ratio", "verified_at")
 
     def timing_rows(self) -> list[dict]:
         "One row per task: kernel (device) and call µs, eager µs, speed-up, verdict, bandwidth bound and the ratio to it."
@@ -325,7 +335,8 @@ class BenchReport:
             t = r.timing or {}
             rows.append({"task": r.task, "category": r.category, "status": r.status, "kernel_us": t.get("kernel_us"),
                          "call_us": t.get("call_us"), "eager_us": t.get("eager_us"), "speedup": t.get("speedup"),
-                         "verdict": t.get("verdict", ""), "bound_us": t.get("bound_us"), "bound_ratio": r.bound_ratio})
+                         "verdict": t.get("verdict", ""), "bound_us": t.get("bound_us"), "bound_ratio": r.bound_ratio,
+                         "verified_at": r.size})
         return rows
 
     def timing_table(self) -> str:
