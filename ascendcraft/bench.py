@@ -419,6 +419,8 @@ class EmulatedKernel:
         "Fail when the outputs of the runs under `self.poisons[0]` and `poison` differ."
         for name in self.outputs:
             x, y = _bytes_of(a.outputs[name]), _bytes_of(b.outputs[name])
+            if x.shape == y.shape and all(np.array_equal(x[i:i + (1 << 20)], y[i:i + (1 << 20)])  # bounded chunks
+                                          for i in range(0, len(x), 1 << 20)): continue
             differ = (x != y).any(axis=1)
             if not differ.any(): continue
             unwritten = differ & (x == self.poisons[0]).all(axis=1) & (y == poison).all(axis=1)

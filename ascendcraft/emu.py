@@ -416,7 +416,7 @@ def _in_finish_order(sources: list, procs: list, timeout: float):
             pending.remove(item)
             yield item
         if pending and time.monotonic() > deadline:
-            for _, p in pending: p.kill()
+            for _, p in pending: sandbox.kill(p)
             raise subprocess.TimeoutExpired([p.args for _, p in pending], timeout)
         if pending: time.sleep(0.02)
 
