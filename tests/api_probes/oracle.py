@@ -7,6 +7,7 @@ A development tool: it needs a set-up api-oracle (see its README: fetch cannmirr
     python tests/api_probes/oracle.py --oracle /path/to/api-oracle            # probes without a verdict
     python tests/api_probes/oracle.py --oracle /path/to/api-oracle --all      # every probe again
     python tests/api_probes/oracle.py --sync      # only the `emulator` column (after editing RUN_TIME / UNEMULATED)
+    python tests/api_probes/oracle.py --oracle ... --kernels ~/.cache/ascendcraft/emu/builds   # whole kernels
 """
 from __future__ import annotations
 
@@ -84,6 +85,31 @@ def check(oracle: Path, probe: Probe, folder: str) -> tuple[str, str]:
     raise RuntimeError(f"oracle failed on {probe.id}: {proc.stdout}{proc.stderr}")
 
 
+def compare_kernels(oracle: Path, paths: list[Path], jobs: int):
+    "Official and our verdict of whole kernel files (distinct contents only); prints the disagreements."
+    import hashlib
+    files, seen = [], set()
+    for path in paths:
+        for f in sorted(path.rglob("*_kernel.cpp")) if path.is_dir() else [path]:
+            digest = hashlib.sha256(f.read_bytes()).hexdigest()
+            if digest not in seen: seen.add(digest); files.append(f)
+    include = HERE.parents[1] / "ascendcraft" / "runtime" / "include"
+
+    def both(f: Path):
+        official = subprocess.run(["bash", str(oracle / "check.sh"), str(f)], capture_output=True, text=True,
+                                  env=dict(os.environ, ORACLE_PCH="1", LC_ALL="C"))
+        ours = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-I", str(include), "-iquote", str(f.parent), str(f)],
+                              capture_output=True, text=True, env=dict(os.environ, LC_ALL="C"))
+        return f, official.returncode == 0, ours.returncode == 0, official.stdout
+    with ThreadPoolExecutor(jobs) as pool:
+        results = list(pool.map(both, files))
+    differ = [r for r in results if r[1] != r[2]]
+    for f, off, ours, log in differ:
+        print(f"official {'accepts' if off else 'rejects'}, we {'accept' if ours else 'reject'}: {f}\n{log}")
+    print(f"{len(results)} distinct kernels: {sum(r[1] for r in results)} accepted officially, "
+          f"{sum(r[2] for r in results)} by our header, {len(differ)} disagreements")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--oracle", type=Path, default=Path(os.environ.get("ASCENDCRAFT_API_ORACLE", "")),
@@ -91,7 +117,11 @@ def main(argv=None):
     ap.add_argument("--all", action="store_true", help="re-check every probe, not only new or changed ones")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--sync", action="store_true", help="rewrite the emulator column only (no oracle needed)")
+    ap.add_argument("--kernels", nargs="+", type=Path, metavar="FILE_OR_DIR",
+                    help="instead: compare whole kernel files (*_kernel.cpp under a folder) between the oracle and our header")
     args = ap.parse_args(argv)
+    if args.kernels:
+        return compare_kernels(args.oracle, args.kernels, args.jobs)
     if args.sync:
         meta, rows = read_table()
         known = {p.id for p in PROBES}

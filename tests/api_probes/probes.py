@@ -650,6 +650,37 @@ P("pattern.printf.block", "printf(\"block %ld\\n\", GetBlockIdx());")
 
 P("KERNEL_TASK_TYPE", "KERNEL_TASK_TYPE(1, KERNEL_TYPE_AIV_ONLY);")
 
+# ---- the wider math / activation API (advanced API of kernel_operator.h) ----------------------------------------------
+WIDER_UNARY = ["Acos", "Asin", "Atan", "Cosh", "Sinh", "Tan", "Erfc", "Frac", "Sign", "Log", "Log2", "Log10", "Gelu",
+               "FasterGelu", "FasterGeluV2", "Silu", "Acosh", "Asinh", "Atanh", "Exp2", "Digamma", "Lgamma"]
+for op in WIDER_UNARY:
+    P(f"{op}.float", f"{op}(f0, f1, 256);")
+    P(f"{op}.half", f"{op}(h0, h1, 256);")
+    P(f"{op}.int32_t", f"{op}(i0, i1, 256);", "dtype")
+    P(f"{op}.tmp", f"{op}(f0, f1, b0, 256);")
+    P(f"{op}.nocount", f"{op}(f0, f1);")
+    P(f"{op}.tmp.float", f"{op}(f0, f1, f2, 256);", "dtype")
+    P(f"{op}.scalar", f"{op}(f0, fs, 256);", "swap")
+P("Power.tensor_tensor", "Power(f0, f1, f2, 256);")
+P("Power.tensor_scalar", "Power(f0, f1, fs, 256);")
+P("Power.scalar_tensor", "Power(f0, fs, f1, 256);")
+P("Power.tmp", "Power(f0, f1, f2, b0, 256);")
+P("Power.int32", "Power(i0, i1, i2, 256);")
+P("Power.half", "Power(h0, h1, h2, 256);")
+P("Power.nocount", "Power(f0, f1, f2);")
+P("Power.int_literal", "Power(f0, f1, 2, 256);", "swap")
+P("Power.mixed", "Power(f0, h1, f2, 256);", "dtype")
+P("Swish.float", "Swish(f0, f1, 256, fs);")
+P("Swish.half", "Swish(h0, h1, 256, hs);")
+P("Swish.beta_first", "Swish(f0, f1, fs, 256);", "swap")
+P("Swish.no_beta", "Swish(f0, f1, 256);", "argc")
+P("Swish.float_beta.half", "Swish(h0, h1, 256, 1.0f);", "swap")
+P("ClampMax.float", "ClampMax(f0, f1, fs, 256);")
+P("ClampMin.tmp", "ClampMin(f0, f1, b0, fs, 256);")
+P("ClampMax.int32", "ClampMax(i0, i1, is, 256);", "dtype")
+P("Clamp.invented", "Clamp(f0, f1, 0.0f, 1.0f, 256);", "name")
+P("Log.int_tmp", "Log(f0, f1, i2, 256);", "dtype")
+
 # ---- invented names an LLM writes ------------------------------------------------------------------------------------
 for code in ["AddScalar(h0, h1, hs, 256);", "Vadd(h0, h1, h2, 256);", "Subs(h0, h1, hs, 256);", "Divs(h0, h1, hs, 256);",
              "ReduceMean(f0, f1, f2, 256);", "Exp2(f0, f1, 256);", "Log(f0, f1, 256);", "Relu6(f0, f1, 256);",
@@ -702,6 +733,15 @@ UNEMULATED: dict[str, str] = {
     "pattern.cross_core": "cross-core flags are not emulated (README, Known limits): use SyncAll",
     "pattern.ibset": "IBSet / IBWait are not emulated: use SyncAll",
     **{f"invented.{n}": _NOT_YET for n in ("Subs", "Divs", "Log", "Neg", "Clamp", "Where", "Sign", "Tan", "Gelu")},
+    # the wider math API: official verdicts are recorded; delete these lines as the emulation provides each API
+    **{f"{op}.{form}": _NOT_YET for op, forms in {
+        **{op: ("float", "half", "tmp", "nocount") for op in ("Acos", "Asin", "Atan", "Cosh", "Sinh", "Tan", "Erfc", "Frac",
+                                                             "Sign", "Log2", "Acosh", "Asinh", "Atanh")},
+        **{op: ("float", "half", "nocount") for op in ("Log", "Log10")},
+        **{op: ("float", "half", "tmp") for op in ("Gelu", "FasterGelu", "FasterGeluV2", "Digamma", "Lgamma")},
+        "Silu": ("float", "half"), "Swish": ("float", "half"), "ClampMax": ("float", "int32"), "ClampMin": ("tmp",),
+        "Power": ("tensor_tensor", "tensor_scalar", "scalar_tensor", "tmp", "int32", "half", "nocount"),
+        "Clamp": ("invented",)}.items() for form in forms},
 }
 
 
