@@ -260,7 +260,8 @@ def _generate(args: argparse.Namespace) -> int:
     out = generated_dsl(tasks, settings, args.out, rounds=args.rounds, resume=args.resume)
     if args.bench:
         from ascendcraft.bench import DEFAULT_TIMEOUT, run_bench
-        rep = run_bench([t.id for t in tasks], None, kernels=out, size="small", jobs=args.jobs, timeout=DEFAULT_TIMEOUT,
+        keys = args.tasks or [t.id for t in tasks]          # task files stay paths: an id alone names a registry task
+        rep = run_bench(keys, None, kernels=out, size="small", jobs=args.jobs, timeout=DEFAULT_TIMEOUT,
                         settings=settings, source="generated")
         print(rep.metrics_table())
         print(f"report: {rep.out / 'summary.md'}")

@@ -594,8 +594,9 @@ def resolve_task(key: str | Path, suite: TaskList | None = None) -> Task:
     "The task `key` names: a task file's path, else an id or 'category/id' of `suite` (default: the registry)."
     path = task_file_path(key)
     if path is None: return (suite if suite is not None else registry()).get(key)
-    folder = path.resolve().parent.name
-    return load_task_file(path, folder if folder in CATEGORIES else "")
+    if not path.is_file(): return load_task_file(path)   # refused, naming the path as given
+    path = path.resolve()                    # absolute: task processes (bench) and pages (workbench) run elsewhere
+    return load_task_file(path, path.parent.name if path.parent.name in CATEGORIES else "")
 
 # %% ../nbs/30_tasks.ipynb #678698e1
 def registry(categories: list[str] | None = None, tasks: list[str] | None = None) -> TaskList:

@@ -230,11 +230,12 @@ def test_the_registry_and_the_cli_take_a_task_file_where_an_id_goes(task_file, t
 
 
 @pytest.mark.slow
-def test_bench_runs_a_task_file_like_a_registry_task(task_file, tmp_path):
+def test_bench_runs_a_task_file_like_a_registry_task(task_file, tmp_path, monkeypatch):
     kernels = tmp_path / "kernels"
     kernels.mkdir()
     (kernels / "gated_rms_norm.py").write_text(GATED_DSL)          # a task without a category: <kernels>/<id>.py
-    status, out, err = run_cli("bench", "--task-file", task_file, "--kernels", kernels, "--out", tmp_path / "run",
+    monkeypatch.chdir(task_file.parent)                             # a relative path: the task process runs elsewhere
+    status, out, err = run_cli("bench", "--task-file", task_file.name, "--kernels", kernels, "--out", tmp_path / "run",
                                "--jobs", "1", "--quiet")
     assert status == 0, err
     result = json.loads(next((tmp_path / "run").rglob("result.json")).read_text())
