@@ -28,7 +28,7 @@ import numpy as np
 import torch
 
 import ascendcraft
-from . import emu
+from . import emu, seal
 from .bind import host_values, shape_bindings
 from .config import Settings, load_settings, setting_fields
 from .cost import kernel_time, summary_table
@@ -776,9 +776,31 @@ def _new_result(spec: TaskSpec) -> TaskResult:
                       versions={"ascendcraft": ascendcraft.__version__, "runtime": emu.runtime_hash()[:16]})
 
 
-def write_result(folder: Path, result: TaskResult) -> Path:
-    "Write `result.json` atomically (the last file a task writes)."
+def write_result(folder: Path, result: TaskResult, cache: Path | None = None) -> Path:
+    "Seal and write `result.json` atomically (the last file a task writes)."
+    result.seal = ""
+    result.seal = seal.mac(json.loads(result.to_json()), cache or load_settings().cache_path)
     return atomic_write_text(Path(folder) / RESULT_FILE, result.to_json())
+
+
+def _stored_result(path: Path, cache: Path) -> tuple[TaskResult | None, str | None]:
+    "A task's stored result, and why it cannot be used (unreadable, unsealed, altered, stale inputs)."
+    try:
+        data = json.loads(Path(path).read_text())
+        result = TaskResult.from_dict(data)
+    except (OSError, ValueError, TypeError) as e:
+        return None, f"unreadable ({type(e).__name__})"
+    return result, seal.sealed_result(data, cache)
+
+
+def _judged_hashes(spec: TaskSpec, pipe: Pipeline | None = None) -> dict:
+    "The hashes a result records: the DSL and edits it read, the final sources and the binary it judged."
+    dsl = Path(spec.dsl_file).read_text() if spec.dsl_file else None
+    edits = read_edits(Path(spec.edits_dir)) if spec.edits_dir else {}
+    step = pipe.steps[-1] if pipe is not None and pipe.steps else None
+    build = step.build if step is not None else None
+    sources = step.project.as_dict() if step is not None and step.project is not None else None
+    return seal.artifact_hashes(dsl, sources, build.binary if build is not None and build.ok else None, edits)
 
 
 def run_task(spec: TaskSpec) -> TaskResult:
@@ -796,7 +818,9 @@ def run_task(spec: TaskSpec) -> TaskResult:
         with clock("load"):
             task = load_task_file(spec.task_file, spec.category)
         with clock("lower"):
+            result.hashes = _judged_hashes(spec)
             pipe = _stage_lower(spec, task, settings, result, folder)
+            result.hashes = _judged_hashes(spec, pipe)
         with clock("honesty"):
             _stage_honesty(pipe, result, folder)
         with clock("verify"):
@@ -811,7 +835,7 @@ def run_task(spec: TaskSpec) -> TaskResult:
         result.message = f"AscendCraft raised {type(e).__name__}: {e} (a bug in AscendCraft, not in the kernel)"
         result.correct = False
     result.stage_seconds = {**clock.seconds, "total": round(time.perf_counter() - t0, 4)}
-    write_result(folder, result)
+    write_result(folder, result, settings.cache_path)
     return result
 
 # %% ../nbs/32_bench.ipynb #9a6fbb2f
@@ -934,10 +958,11 @@ def plan(suite: list[Task], kernels: Path, out: Path, *, size: str, timing: bool
 def is_done(spec: TaskSpec) -> bool:
     "Whether the task's result.json exists, parses, matches the fingerprint and need not be redone."
     path = Path(spec.folder) / RESULT_FILE
-    try:
-        data = json.loads(path.read_text())
-        result = TaskResult.from_dict(data)
-    except (OSError, ValueError, TypeError):
+    if not path.exists(): return False
+    result, problem = _stored_result(path, spec.load_settings().cache_path)
+    if result is None: return False
+    if problem:
+        print(f"ascendcraft: not resuming {spec.category}/{spec.task}: its stored result is refused: {problem}", file=sys.stderr)
         return False
     if result.fingerprint != spec.fingerprint or result.status == "harness-error": return False
     timed_out = result.status == "timeout" or (result.status == "runtime-error" and result.detail == "timeout")
@@ -1028,7 +1053,7 @@ def _harness_result(job: _Job, status: str, detail: str, message: str) -> TaskRe
     result.status, result.detail, result.message, result.log = status, detail, message, "task.log"
     result.compiled = _compiled_from_pipeline(job.folder)
     result.stage_seconds = {"total": round(time.monotonic() - job.started, 4)}
-    write_result(job.folder, result)
+    write_result(job.folder, result, job.spec.load_settings().cache_path)
     return result
 
 
@@ -1040,11 +1065,10 @@ def _finish(job: _Job, timed_out: bool) -> TaskResult:
         return _harness_result(job, "timeout", stage, f"the task did not finish within {job.spec.task_timeout:g} s "
                                f"(it was in stage '{stage}'); its processes were killed")
     rc = job.proc.returncode
-    try:
-        result = TaskResult.from_dict(json.loads((job.folder / RESULT_FILE).read_text()))
-        if result.fingerprint == job.spec.fingerprint: return result
-    except (OSError, ValueError, TypeError):
-        pass
+    result, problem = _stored_result(job.folder / RESULT_FILE, job.spec.load_settings().cache_path)
+    if result is not None and result.fingerprint == job.spec.fingerprint:
+        if not problem: return result
+        return _harness_result(job, "harness-error", "refused-result", f"the task's result.json is refused: {problem}")
     how = f"killed by {signal.Signals(-rc).name}" if rc is not None and rc < 0 and -rc in signal.Signals._value2member_map_ \
         else f"exit status {rc}"
     hint = " (the kernel machine's OOM killer?)" if rc == -signal.SIGKILL else ""
@@ -1193,7 +1217,7 @@ def run_bench(tasks: list[str] | None = None,        # task ids (or category/id)
                 folder.mkdir(parents=True)
                 r = _new_result(spec)
                 r.status, r.compiled, r.message = "no-kernel", False, f"no DSL kernel {spec.category}/{spec.task}.py in {kernels}"
-                write_result(folder, r)
+                write_result(folder, r, settings.cache_path)
                 bar.finished(r, 0.0)
             else:
                 todo.append(spec)

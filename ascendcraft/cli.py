@@ -95,7 +95,10 @@ def _table(args: argparse.Namespace) -> int:
     from ascendcraft.report import report
     rep = report(args.dir, ge=not args.strict)
     print(rep.markdown() if args.tasks else rep.metrics_table())
-    return 0
+    refused = [r for r in rep.results if r.detail == "refused-result"]
+    for r in refused:                                  # unsealed, altered or stale: counted as failures, said out loud
+        print(f"\n{r.key}: {r.message}", file=sys.stderr if args.tasks else sys.stdout)
+    return 2 if refused else 0
 
 
 TABLE = Command("table", "re-render the tables of a finished benchmark run", _table_arguments, _table)

@@ -31,7 +31,7 @@ import ascendcraft
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, source_line_of
 from .trace import Trace
-from . import sandbox
+from . import sandbox, seal
 
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR',
@@ -349,7 +349,7 @@ RUNTIME_DIR = Path(ascendcraft.__file__).resolve().parent / "runtime"
 INCLUDE_DIR = RUNTIME_DIR / "include"
 SANITIZE_FLAGS = ("-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer")
 RUNTIME_FLAGS = ("-std=c++17", "-O3", "-g1", "-fno-omit-frame-pointer", "-pthread")
-_BUILD_FORMAT = "emu-build-3"  # bump when the layout of a build folder or the driver changes
+_BUILD_FORMAT = "emu-build-4"  # bump when the layout of a build folder or the driver changes (4: sealed)
 
 
 def runtime_hash() -> str:
@@ -427,11 +427,13 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
     # the sanitized variant is for finding a bad access, not for speed: -O1 compiles several times faster under ASan
     flags = [*(f if f != "-O3" else "-O1" for f in RUNTIME_FLAGS), *SANITIZE_FLAGS] if sanitize else list(RUNTIME_FLAGS)
     key = hashlib.sha256("\n".join([runtime_hash(), compiler_version(settings.cxx), *flags]).encode()).hexdigest()[:16]
-    folder = settings.cache_path / "emu" / f"runtime-{key}{'-san' if sanitize else ''}"
+    cache = seal.private_dir(settings.cache_path)
+    folder = cache / "emu" / f"runtime-{key}{'-san' if sanitize else ''}-sealed"
     lib = folder / "libascendcraft_emu.a"
-    if lib.exists(): return lib
+    if seal.file_sealed(lib, cache, key): return lib
     with _FileLock(folder.with_suffix(".lock")):
-        if lib.exists(): return lib
+        if seal.file_sealed(lib, cache, key): return lib
+        if folder.exists(): shutil.rmtree(folder)      # altered or half-written: build it again
         tmp = Path(tempfile.mkdtemp(prefix="runtime-", dir=folder.parent))
         try:
             # largest first: they take longest, so they start first
@@ -460,6 +462,7 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
                                                        "in the diagnostic's context", context={"log": "\n".join(failed)}),
                                        stage="build")
             subprocess.run(["ar", "rcs", str(tmp / lib.name), *[str(tmp / (s.stem + ".o")) for s in sources]], check=True)
+            seal.seal_file(tmp / lib.name, cache, key)
             if not folder.exists(): os.replace(tmp, folder)
             seconds = time.perf_counter() - t0
             (folder.parent / "runtime-build-seconds.txt").write_text(f"{seconds:.1f}\n")
@@ -555,11 +558,12 @@ def _build_key(sources, entry, cmd_flags, cxx, sanitize) -> str:
     return h.hexdigest()
 
 
-def _save_build(folder: Path, b: Build, root: str, entry: Entry):
-    "Store what a later cache hit needs: the compiler log (re-parsed on load), the command, the entry."
+def _save_build(folder: Path, b: Build, root: str, entry: Entry, cache: Path, key: str):
+    "Store what a later cache hit needs: the compiler log (re-parsed on load), the command, the entry; all sealed."
     info = {"ok": b.ok, "log": b.log, "command": b.command, "root": root, "entry": asdict(entry), "sanitize": b.sanitize,
-            "include": str(INCLUDE_DIR)}
-    (folder / "build.json").write_text(json.dumps(info, indent=1))
+            "include": str(INCLUDE_DIR), "key": key}
+    (folder / "build.json").write_text(json.dumps(seal.sign(info, cache), indent=1))
+    if b.ok: seal.seal_file(folder / "kernel.bin", cache, key)
 
 
 def _reroot(text: str, old: str, new: str) -> str:
@@ -567,12 +571,15 @@ def _reroot(text: str, old: str, new: str) -> str:
     return text.replace(old, new) if old and old != new else text
 
 
-def _load_build(folder: Path, sources: dict[str, str]) -> Build | None:
-    "A cached build, its diagnostics parsed again from the stored log (so parser fixes apply to old builds)."
+def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | None:
+    "A cached build, verified against its content key and seal; its diagnostics parsed again from the stored log."
     try: info = json.loads((folder / "build.json").read_text())
     except (OSError, ValueError, KeyError): return None
     binary = folder / "kernel.bin"
-    if info["ok"] and not binary.exists(): return None
+    if not (isinstance(info, dict) and seal.signed(info, cache) and info.get("key") == folder.name
+            and (not info["ok"] or seal.file_sealed(binary, cache, folder.name))):
+        shutil.rmtree(folder, ignore_errors=True)      # altered, swapped or half-written: build it again
+        return None
     e = info["entry"]
     entry = Entry(e["name"], e["file"], e["line"], tuple(Param(**p) for p in e["params"]))
     # The cache is shared by every checkout on the machine: a log written by another checkout names its headers.
@@ -597,8 +604,9 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         return Build(False, [d], "", [], time.perf_counter() - t0, False, None, entry or "", [], sources)
     flags = shlex.split(settings.cxxflags) + (list(SANITIZE_FLAGS) if sanitize else [])
     key = _build_key(sources, chosen.name, flags, settings.cxx, sanitize)
-    folder = settings.cache_path / "emu" / "builds" / key[:2] / key
-    if (hit := _load_build(folder, sources)) is not None:
+    cache = seal.private_dir(settings.cache_path)
+    folder = cache / "emu" / "builds" / key[:2] / key
+    if (hit := _load_build(folder, sources, cache)) is not None:
         hit.seconds = time.perf_counter() - t0
         return hit
     lib = runtime_library(settings, sanitize)
@@ -628,7 +636,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                                     file=chosen.file, hint="see Build.log for the full compiler output"))
         result = Build(ok, diags, log, command, 0.0, False, folder / "kernel.bin" if ok else None, chosen.name,
                        list(chosen.params), sources, chosen.file, sanitize, folder)
-        _save_build(tmp, result, str(src), chosen)
+        _save_build(tmp, result, str(src), chosen, cache, key)
         try:
             os.replace(tmp, folder)
         except OSError:  # another process published the same build first

@@ -54,6 +54,8 @@ class TaskResult:
     stage_seconds: dict = field(default_factory=dict)  # wall time per stage (startup, load, lower, verify, trace, …)
     inputs: dict = field(default_factory=dict)       # dsl, task_file, edits: the files the task read
     versions: dict = field(default_factory=dict)     # ascendcraft, runtime
+    hashes: dict = field(default_factory=dict)       # sha256 of the DSL, edits, generated sources and binary judged
+    seal: str = ""                        # HMAC of the rest, by the harness (ascendcraft.seal); checked on every read
     format: str = RESULT_FORMAT
 
     def __post_init__(self):
@@ -104,14 +106,22 @@ RUN_FILE = "run.json"
 RESULT_FILE = "result.json"
 
 
-def read_result(path: Path) -> TaskResult:
-    "One `result.json` (a harness-error result when it cannot be read)."
+def read_result(path: Path, cache: Path | None = None) -> TaskResult:
+    "One `result.json` (a harness-error result when it cannot be read, or is refused: unsealed, altered or stale)."
+    from ascendcraft.config import load_settings
+    from ascendcraft.seal import sealed_result
     path = Path(path)
     try:
-        return TaskResult.from_dict(json.loads(path.read_text()))
+        data = json.loads(path.read_text())
+        result = TaskResult.from_dict(data)
     except (OSError, ValueError, TypeError) as e:
         return TaskResult(path.parent.name, path.parent.parent.name, "harness-error", detail="unreadable-result",
                           message=f"{path} cannot be read: {type(e).__name__}: {e}", log=RESULT_FILE)
+    problem = sealed_result(data, cache or load_settings().cache_path)
+    if problem:
+        return TaskResult(result.task, result.category, "harness-error", source=result.source, size=result.size,
+                          detail="refused-result", message=f"refused {path}: {problem}", log=RESULT_FILE)
+    return result
 
 
 def read_run(out: Path) -> tuple[dict, list[TaskResult]]:

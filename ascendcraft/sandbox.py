@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import ascendcraft
+from . import seal
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
 
@@ -178,8 +179,8 @@ def launcher(settings: Settings | None = None) -> Path:
     key = hashlib.sha256(LAUNCHER_SOURCE.read_bytes() + compiler_version(settings.cxx).encode()).hexdigest()[:16]
     folder = settings.cache_path / "sandbox"
     exe = folder / f"launch-{key}"
-    if exe.is_file(): return exe
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if seal.file_sealed(exe, settings.cache_path, key): return exe
+    seal.private_dir(folder)
     scratch = Path(tempfile.mkdtemp(prefix="launcher-", dir=folder))
     try:
         shutil.copy(LAUNCHER_SOURCE, scratch / "launch.cpp")
@@ -189,6 +190,8 @@ def launcher(settings: Settings | None = None) -> Path:
             raise AscendCraftError(Diagnostic("sandbox", f"the sandbox launcher does not compile:\n{done.stderr[-2000:]}",
                                               file=str(LAUNCHER_SOURCE), hint="this is a bug in AscendCraft or an unsupported "
                                               "compiler or architecture (x86-64 and aarch64 are supported)"), stage="sandbox")
+        seal.seal_file(scratch / "launch", settings.cache_path, key)
+        os.replace(Path(str(scratch / "launch") + ".seal"), Path(str(exe) + ".seal"))
         os.replace(scratch / "launch", exe)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -19,6 +19,7 @@ from ascendcraft.config import load_settings
 from ascendcraft.diagnostics import AscendCraftError
 from ascendcraft.pipeline import Pipeline
 from ascendcraft.report import FAST_PS, BenchReport, TaskResult, report
+from ascendcraft.seal import sign
 from ascendcraft.taskset import get_task, registry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,13 +128,13 @@ def test_implausible_speedups_are_flagged_not_dropped(run):
 
 
 def test_table_never_mixes_measured_and_modelled(run, tmp_path):
-    rep, root, *_ = run
+    rep, root, kernels, settings = run
     copy = tmp_path / "mixed"
     shutil.copytree(root / "out", copy)
     path = copy / "activation" / "relu" / "result.json"
     data = json.loads(path.read_text())
     data["timing"]["kind"] = "measured"
-    path.write_text(json.dumps(data))
+    path.write_text(json.dumps(sign(data, settings.cache_path)))        # as a sealed measured run would have written it
     with pytest.raises(AscendCraftError, match="mix measured and modelled"):
         report(copy)
     assert main(["table", str(copy)]) == 2
