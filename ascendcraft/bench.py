@@ -532,8 +532,8 @@ def _stage_lower(spec: TaskSpec, task: Task, settings: Settings, result: TaskRes
 
 def _stage_honesty(pipe: Pipeline, result: TaskResult, folder: Path) -> None:
     "Scan the final project; reject it as a cheat when any rule fires."
-    names = pipe.lowering.names
-    found = scan_project(pipe.final.as_dict(), names.entry, names.host_file)
+    from ascendcraft.honesty import judge
+    found = judge(pipe.final.as_dict(), pipe.lowering.names.entry, pipe.settings)   # raw text + preprocessed tokens
     (folder / "honesty.txt").write_text("\n\n".join(d.render() for d in found) + "\n" if found else "no findings\n")
     if found:
         result.status, result.detail = "cheat", found[0].kind

@@ -496,8 +496,13 @@ def emulator_candidate(task, build, program, settings: Settings | None = None) -
 
 def verify_on_emulator(task, build, program, settings: Settings | None = None, size="small"):
     "Verify a lowered, built kernel on the CPU emulation against the PyTorch reference (`31_verify`); a Verdict."
-    from ascendcraft.verify import verify
+    from ascendcraft.honesty import judge
+    from ascendcraft.verify import Verdict, verify
     settings = settings or load_settings()
+    found = judge(build.sources, build.entry, settings)       # the same judge as bench, before any number counts
+    if found:
+        return Verdict(task.id, size, False, "cheat", False, [], [], {"honesty": [d.render() for d in found]},
+                       summary=f"rejected by the honesty checks ({len(found)} finding(s)): {found[0].render()}")
     return verify(task, emulator_candidate(task, build, program, settings), size=size, settings=settings)
 
 
