@@ -85,7 +85,18 @@ def soc_hash(soc: Soc) -> str:
 def read_edits(folder: Path | None) -> dict[str, str]:
     "The hand-edited AscendC files of a task (`{relative name: text}`), empty when there are none."
     if folder is None or not Path(folder).is_dir(): return {}
-    return {p.relative_to(folder).as_posix(): p.read_text() for p in sorted(Path(folder).rglob("*")) if p.is_file()}
+    # undecodable bytes are replaced here (fingerprints, hashes); the task itself refuses them (`_not_utf8`)
+    return {p.relative_to(folder).as_posix(): p.read_text(errors="replace") for p in sorted(Path(folder).rglob("*"))
+            if p.is_file()}
+
+
+def _not_utf8(paths) -> str | None:
+    "The first kernel file that is not valid UTF-8, said with its byte offset (None: all are)."
+    for p in paths:
+        try: Path(p).read_bytes().decode("utf-8")
+        except UnicodeDecodeError as e:
+            return f"{p} is not valid UTF-8 (byte {e.start}: {e.reason}); save it as UTF-8"
+    return None
 
 
 def fingerprint(*, dsl: str | None, edits: dict, task_source: str, size: str, timing: bool, source: str,
@@ -501,6 +512,11 @@ def _diagnostics(ds, limit: int = 5) -> list[dict]:
 # %% ../nbs/32_bench.ipynb #5ee1d673
 def _stage_lower(spec: TaskSpec, task: Task, settings: Settings, result: TaskResult, folder: Path) -> Pipeline:
     "Parse, check and lower; compile every snapshot; apply hand edits; export the run."
+    edit_files = sorted(p for p in Path(spec.edits_dir).rglob("*") if p.is_file()) if spec.edits_dir else []
+    if problem := _not_utf8([spec.dsl_file, *edit_files]):          # this task fails; the run goes on
+        result.status, result.detail, result.compiled = "dsl-error", "encoding", False
+        result.message = problem
+        raise _Stop()
     dsl = Path(spec.dsl_file).read_text()
     pipe = Pipeline(dsl, Path(spec.dsl_file).name, task=task, settings=settings)
     pipe.run_all()
@@ -795,7 +811,7 @@ def _stored_result(path: Path, cache: Path) -> tuple[TaskResult | None, str | No
 
 def _judged_hashes(spec: TaskSpec, pipe: Pipeline | None = None) -> dict:
     "The hashes a result records: the DSL and edits it read, the final sources and the binary it judged."
-    dsl = Path(spec.dsl_file).read_text() if spec.dsl_file else None
+    dsl = Path(spec.dsl_file).read_text(errors="replace") if spec.dsl_file else None
     edits = read_edits(Path(spec.edits_dir)) if spec.edits_dir else {}
     step = pipe.steps[-1] if pipe is not None and pipe.steps else None
     build = step.build if step is not None else None
@@ -946,7 +962,7 @@ def plan(suite: list[Task], kernels: Path, out: Path, *, size: str, timing: bool
     for task in suite:
         dsl, edits = kernel_paths(kernels, task)
         task_size = verification_size(task, size, settings)
-        fp = fingerprint(dsl=dsl.read_text() if dsl else None, edits=read_edits(edits), task_source=task.source, size=task_size,
+        fp = fingerprint(dsl=dsl.read_text(errors="replace") if dsl else None, edits=read_edits(edits), task_source=task.source, size=task_size,
                          timing=timing, source=source, settings=settings, soc=soc, code=code, runtime=runtime)
         group = result_group(task)
         specs.append(TaskSpec(task.id, group, str(task.path), str(dsl.resolve()) if dsl else None,

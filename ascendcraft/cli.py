@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .config import load_settings
+from .config import SettingsError, load_settings
 from .diagnostics import AscendCraftError
 
 # %% auto #0
@@ -451,6 +451,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except AscendCraftError as e:
         print(e.render(), file=sys.stderr)
+        return 2
+    except SettingsError as e:                 # a bad value in settings.ini or ASCENDCRAFT_*: one line, no traceback
+        print(f"error[settings]: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted; rerun the same command to resume", file=sys.stderr)

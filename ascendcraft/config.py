@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import configparser
 import dataclasses
+import importlib.util
+import math
 import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['SECTION', 'Settings', 'SettingsError', 'setting_fields', 'find_settings_file', 'load_settings', 'llm_api_key']
+__all__ = ['SECTION', 'Settings', 'SettingsError', 'setting_fields', 'find_settings_file', 'load_settings', 'check_settings',
+           'llm_api_key']
 
 # %% ../nbs/00_config.ipynb #bb79a96c
 @dataclass(frozen=True)
@@ -57,9 +60,9 @@ class Settings:
         return Path(self.cache_dir).expanduser()
 
     def replace(self, **changes) -> Settings:
-        "A copy with some values changed (marked as 'argument' in `sources`)."
+        "A copy with some values changed (marked as 'argument' in `sources`); values are checked."
         sources = {**self.sources, **{k: "argument" for k in changes}}
-        return dataclasses.replace(self, sources=sources, **changes)
+        return check_settings(dataclasses.replace(self, sources=sources, **changes), changes)
 
     def table(self) -> str:
         "Markdown table of every setting, its value and where it came from."
@@ -142,8 +145,47 @@ def load_settings(path: Path | str | None = None, env: dict | None = None, **ove
         if var in env:
             values[key] = _convert(key, env[var], kind, f"environment variable {var}")
             sources[key] = f"env {var}"
-    settings = Settings(**values, sources=sources)
+    settings = check_settings(Settings(**values, sources=sources))
     return settings.replace(**overrides) if overrides else settings
+
+# %% ../nbs/00_config.ipynb #a1c0ffe1
+_SOCS = Path(importlib.util.find_spec("ascendcraft").origin).parent / "socs"   # the shipped chip profiles
+
+
+def _finite(low: float, strict: bool = False):
+    return lambda v: math.isfinite(v) and (v > low if strict else v >= low)
+
+
+_VALUE_RULES = {  # setting: (test, what the value must be)
+    "atol": (_finite(0.0), "a finite number >= 0"), "rtol": (_finite(0.0), "a finite number >= 0"),
+    "trials": (lambda v: v >= 1, "at least 1"), "jobs": (lambda v: v >= 1, "at least 1"),
+    "seed": (lambda v: v >= 0, "a number >= 0"),
+    "build_timeout": (_finite(0.0, True), "a finite number of seconds > 0"),
+    "run_timeout": (_finite(0.0, True), "a finite number of seconds > 0"),
+    "llm_timeout": (_finite(0.0, True), "a finite number of seconds > 0"),
+    "run_memory_mb": (lambda v: v >= 16, "at least 16 (MiB)"), "build_memory_mb": (lambda v: v >= 16, "at least 16 (MiB)"),
+    "file_limit_mb": (lambda v: v >= 1, "at least 1 (MiB)"),
+    "plausible_speedup": (_finite(0.0, True), "a finite number > 0"),
+    "llm_temperature": (_finite(0.0), "a finite number >= 0"),
+    "llm_max_retries": (lambda v: v >= 0, "a number >= 0"), "llm_max_rounds": (lambda v: v >= 1, "at least 1"),
+    "sandbox": (lambda v: v in ("auto", "require"), "'auto' or 'require'"),
+    "soc": (lambda v: bool(v.strip()) and ((_SOCS / f"{v}.toml").is_file()
+                                          or (v.endswith(".toml") and Path(v).expanduser().is_file())),
+            "a shipped SoC profile name (a file in ascendcraft/socs/) or the path of a .toml profile"),
+}
+
+
+def check_settings(settings: Settings, names=None) -> Settings:
+    "`settings`, or one SettingsError naming the first setting whose value cannot be used (and where it came from)."
+    for name in (names or _VALUE_RULES):
+        if name not in _VALUE_RULES: continue
+        test, what = _VALUE_RULES[name]
+        value = getattr(settings, name)
+        if not test(value):
+            origin = settings.sources.get(name, "default")
+            raise SettingsError(f"setting '{name}' = {value!r} (from {origin}) must be {what}. Fix it in "
+                                f"{'settings.ini' if origin in ('default', 'argument') else origin}.")
+    return settings
 
 # %% ../nbs/00_config.ipynb #1cb73416
 def llm_api_key(settings: Settings, env: dict | None = None) -> str | None:

@@ -141,7 +141,7 @@ FORBIDDEN_NAMES = {
                  "fexecve posix_spawn posix_spawnp daemon setsid setpgid kill killpg raise ptrace waitpid wait wait3 "
                  "wait4 waitid",
     "files": "fopen fopen64 freopen freopen64 fdopen tmpfile tmpfile64 tmpnam mkstemp mkstemp64 mkostemp open open64 "
-             "openat openat64 creat creat64 fread fwrite fgets fputs fprintf fscanf read write pread pread64 pwrite "
+             "openat openat64 creat creat64 fread fwrite fgets fputs fscanf read write pread pread64 pwrite "
              "pwrite64 readv writev mmap mmap64 munmap mprotect mkfifo unlink unlinkat remove rename renameat link "
              "symlink opendir readdir chdir chroot dup dup2 dup3 pipe pipe2 ioctl fcntl shm_open shmget shmat "
              "ftruncate truncate fsync fileno sendfile splice",
@@ -227,7 +227,7 @@ def scan_tokens(toks: list[Token], includes: list[Include], sources: dict[str, s
         if prev in (".", "->") or i in in_attribute: continue      # a member of one of the kernel's own objects
         if word in _NAME_WHY:
             after = toks[i + 1].text if i + 1 < len(toks) else ""
-            called = after == "(" or (prev == "(" and after == ")") or prev == "&"
+            called = after == "(" or (prev == "(" and after == ")")
             if word in COMMON_WORDS and not (called and prev not in ("class", "struct", "enum", "union")):
                 continue
             if word in COMMON_WORDS and i >= 1 and prev not in ("::", "(", "&", "=", ",", ";", "{", "}", "return", "?", ":",
