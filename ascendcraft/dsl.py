@@ -17,11 +17,11 @@ from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
 # %% auto #0
 __all__ = ['DTYPES', 'f32', 'f16', 'bf16', 'i32', 'i64', 'i16', 'i8', 'u8', 'u16', 'u32', 'BOOL', 'SCALAR_TYPES', 'ARITH',
            'FLOAT', 'MOVABLE', 'FILLABLE', 'GATHERABLE', 'PRIMS', 'CMP_MODES', 'ROUND_MODES', 'CASTS',
-           'SCALAR_BUILTINS', 'SCALAR_CONSTANTS', 'BUFFER_KINDS', 'STAGES', 'NOLOC', 'Expr', 'Stmt', 'DType', 'Prim',
-           'operand_extent', 'Loc', 'Const', 'Name', 'BinOp', 'UnaryOp', 'Compare', 'BoolOp', 'IfExp', 'Call',
-           'GetValue', 'UbRef', 'Slice', 'GmRef', 'Assign', 'BufferDecl', 'For', 'If', 'Stage', 'Load', 'Store',
-           'VecOp', 'SetValue', 'SyncAll', 'Assert', 'Workspace', 'Launch', 'Param', 'Function', 'Program', 'walk',
-           'expr_children', 'names_in', 'parse']
+           'SCALAR_BUILTINS', 'SCALAR_CONSTANTS', 'BUFFER_KINDS', 'STAGES', 'NOLOC', 'Expr', 'Stmt', 'MAX_DSL_LINES',
+           'MAX_DSL_CHARS', 'DType', 'Prim', 'operand_extent', 'Loc', 'Const', 'Name', 'BinOp', 'UnaryOp', 'Compare',
+           'BoolOp', 'IfExp', 'Call', 'GetValue', 'UbRef', 'Slice', 'GmRef', 'Assign', 'BufferDecl', 'For', 'If',
+           'Stage', 'Load', 'Store', 'VecOp', 'SetValue', 'SyncAll', 'Assert', 'Workspace', 'Launch', 'Param',
+           'Function', 'Program', 'walk', 'expr_children', 'names_in', 'parse']
 
 # %% ../nbs/02_dsl.ipynb #4e4ed7f6
 @dataclass(frozen=True)
@@ -995,12 +995,24 @@ def _const_value(self: _Reader, node):
     return v
 
 
+MAX_DSL_LINES, MAX_DSL_CHARS = 5_000, 400_000      # far above any kernel; bounds the parser's work on hostile input
+
+
 def parse(source: str, filename: str = "<dsl>") -> Program:
     "Parse DSL text into a `Program`; raise `AscendCraftError` (stage 'parse') listing every problem."
     __tracebackhide__ = True
+    lines = source.count("\n") + 1                  # linear in the text, before any parsing work is spent
+    if lines > MAX_DSL_LINES or len(source) > MAX_DSL_CHARS:
+        raise AscendCraftError(Diagnostic("dsl-too-large", f"the DSL file has {lines:,} lines and {len(source):,} characters; "
+                                          f"the limit is {MAX_DSL_LINES:,} lines and {MAX_DSL_CHARS:,} characters",
+                                          file=filename, hint="a kernel is a few dozen statements: a file this large is "
+                                          "generated, not written; split the work into loops"), "parse")
     reader = _Reader(source, filename)
     try:
         tree = ast.parse(source, filename)
+    except (RecursionError, MemoryError):
+        raise AscendCraftError(Diagnostic("dsl-too-large", "the DSL nests too deeply to parse", file=filename,
+                                          hint="flatten the expression into several statements"), "parse") from None
     except SyntaxError as e:
         col = e.offset or None
         end = e.end_offset if e.end_offset and e.end_lineno == e.lineno and e.end_offset > (col or 0) else None

@@ -597,6 +597,10 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     t0 = time.perf_counter()
     settings = settings or load_settings()
     sources = read_sources(sources)
+    if bad := next((n for n in sources if Path(n).is_absolute() or ".." in Path(n).parts or not n.strip()), None):
+        d = Diagnostic("source-name", f"the project file name {bad!r} points outside the project folder", file=bad,
+                       hint="name project files by relative paths inside the project (no '..', no leading '/')")
+        return Build(False, [d], "", [], time.perf_counter() - t0, False, None, entry or "", [], sources)
     chosen = _choose_entry(sources, entry)
     if isinstance(chosen, Diagnostic):
         d = chosen if chosen.line is None else diagnostic_at(sources.get(chosen.file, ""), chosen.file, chosen.kind,
@@ -870,7 +874,8 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
     if races not in RACE_MODES: raise _run_args_error(f"races must be one of {RACE_MODES}, not {races!r}", build)
     lines = [f"mode {mode}", f"block_dim {int(block_dim or 0)}", f"cores {int(cores)}", f"ub_bytes {int(ub_bytes)}",
              f"poison {int(poison)}", f"memory_mb {int(settings.run_memory_mb)}", f"sanitize {int(build.sanitize)}",
-             f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace"]
+             f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace",
+             f"trace_cap {(int(settings.file_limit_mb) << 20) if mode == 'trace' else 0}"]
     if host_args is not None:
         lines.append(f"host_args {len(host_args)} " + " ".join(str(int(a)) for a in host_args))
     outputs, trace_mode = [], mode == "trace"
@@ -1002,8 +1007,9 @@ def _status_place(child: _Child) -> tuple[str, int | None, str]:
 
 
 def _failure_diagnostic(child: _Child, build: Build, mode: str, gm_names: list[str], timeout: float,
-                        memory_mb: int) -> Diagnostic:
+                        memory_mb: int, settings: Settings | None = None) -> Diagnostic:
     "Why the child stopped without finishing: timeout, crash, out of memory or an unexpected exit."
+    settings = settings or load_settings()
     st = child.status or {}
     block = st.get("block", -1)
     file, line, api = _status_place(child)
@@ -1020,8 +1026,10 @@ def _failure_diagnostic(child: _Child, build: Build, mode: str, gm_names: list[s
         sig = -rc
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else f"signal {sig}"
         if sig in (signal.SIGXFSZ, signal.SIGXCPU):
-            what = ("wrote a file larger than file_limit_mb in settings.ini" if sig == signal.SIGXFSZ else
-                    "used more CPU time than the sandbox allows (twice run_timeout)")
+            what = ("used more CPU time than the sandbox allows (twice run_timeout)" if sig == signal.SIGXCPU else
+                    f"trace grew past file_limit_mb = {settings.file_limit_mb} MiB (the trace size cap); it was stopped "
+                    "before the trace was read" if mode == "trace" else
+                    f"wrote a file larger than file_limit_mb = {settings.file_limit_mb} MiB")
             return _at(build, file, line, "run-limit", f"the kernel {what}{in_block}{last}",
                        "a kernel writes only its GM outputs; a trace that large means a huge shape (raise file_limit_mb) "
                        "or a runaway loop", api=api, block=block, signal=name)
@@ -1062,7 +1070,8 @@ def _collect(child: _Child, build: Build, mode: str, gm_names: list[str], settin
     done = any(r.get("type") == "done" for r in child.records)
     failed = child.timed_out or child.returncode != 0 or not done
     if failed and not any(d.is_error for d in diags):
-        diags.append(_failure_diagnostic(child, build, mode, gm_names, settings.run_timeout, settings.run_memory_mb))
+        diags.append(_failure_diagnostic(child, build, mode, gm_names, settings.run_timeout, settings.run_memory_mb,
+                                         settings))
     return diags, not failed and not any(d.is_error for d in diags)
 
 # %% ../nbs/10_emu.ipynb #dd5c01b8

@@ -808,7 +808,20 @@ def _attempt(self: LLMClient, request: dict, limit: float, stream: bool, on_text
     extra = {k: v for k, v in request.items() if k not in ("model", "messages")}
     create = self._api().chat.completions.create
     if not stream:
-        completion = create(model=request["model"], messages=request["messages"], timeout=limit, extra_body=extra)
+        # httpx's timeout bounds each read, not the whole answer: an endpoint that trickles a byte every few seconds
+        # would never time out. The call runs on a worker; at the wall-clock limit its connection is dropped.
+        box: dict = {}
+        def call():
+            try: box["value"] = create(model=request["model"], messages=request["messages"], timeout=limit, extra_body=extra)
+            except BaseException as e: box["error"] = e
+        worker = threading.Thread(target=call, daemon=True, name="llm-attempt")
+        worker.start()
+        worker.join(limit + 0.25)
+        if worker.is_alive():
+            self.close()                           # the trickling connection is closed; the worker's read fails
+            raise _AttemptTimeout()
+        if "error" in box: raise box["error"]
+        completion = box["value"]
         if not hasattr(completion, "choices"): raise _MalformedAnswer(f"the body was {str(completion)[:120]!r}")
         choices = completion.choices or []
         first = choices[0] if choices else None

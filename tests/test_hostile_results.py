@@ -118,3 +118,41 @@ def test_a_result_whose_dsl_changed_is_refused(sealed):
     dsl.write_text("# the DSL, edited after the run\n")
     r = read_result(path)
     assert r.detail == "refused-result" and "DSL changed" in r.message
+
+
+def test_an_llm_endpoint_that_trickles_bytes_hits_the_wall_clock_deadline():
+    "A server that sends its (non-streamed) answer one byte every 0.2 s: every read is quick, the call is not."
+    import socket
+    import threading
+    import time
+
+    from ascendcraft.llm import LLMClient
+    from ascendcraft.diagnostics import AscendCraftError
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    stop = threading.Event()
+
+    def serve():
+        while not stop.is_set():
+            try: conn, _ = server.accept()
+            except OSError: return
+            conn.recv(65536)
+            body = b'{"id":"x","object":"chat.completion","choices":[]}' + b" " * 400
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body))
+            for byte in body:
+                if stop.wait(0.2): break
+                try: conn.sendall(bytes([byte]))
+                except OSError: break
+            conn.close()
+    threading.Thread(target=serve, daemon=True).start()
+    settings = SETTINGS.replace(llm_base_url=f"http://127.0.0.1:{server.getsockname()[1]}/v1", llm_model="m",
+                                llm_timeout=1.0, llm_max_retries=0, cache_dir=str(SETTINGS.cache_path / "test-trickle"))
+    started = time.monotonic()
+    try:
+        with pytest.raises(AscendCraftError) as err:
+            LLMClient(settings).chat([{"role": "user", "content": "hi"}])
+    finally:
+        stop.set(); server.close()
+    assert "llm-timeout" in [d.kind for d in err.value.diagnostics]
+    assert time.monotonic() - started < 5                       # not 80 s of trickle

@@ -203,6 +203,19 @@ bool tracing() { return tracing_now(); }
 uint64_t tiling_key() { return g_launch->tiling_key; }
 
 // ---- trace -----------------------------------------------------------------------------------------
+// The trace size cap (file_limit_mb), checked per record before the record's memory is spent.
+static void count_record(Op op, const SrcLoc& loc) {
+    const uint64_t cap = g_launch->trace_cap_records;
+    if (cap && g_launch->trace_records.fetch_add(1, std::memory_order_relaxed) >= cap)
+        Report("trace-too-large", op, loc)
+            .msg("the trace reached its cap of %llu records (%llu MiB, file_limit_mb) at this call",
+                 static_cast<unsigned long long>(cap), static_cast<unsigned long long>(cap * sizeof(Record) >> 20))
+            .val("records", static_cast<int64_t>(cap))
+            .hint("trace a smaller shape, or raise file_limit_mb in settings.ini if the kernel really issues that many "
+                  "instructions")
+            .fail();
+}
+
 void record(TPipe_ pipe, TKind kind, Op op, Dt dt, uint8_t flags, const SrcLoc& loc, uint64_t bytes, uint64_t elems,
             uint32_t repeats, uint32_t bursts, uint32_t burst_bytes, uint16_t gm_mod) {
     if (!tracing_now()) return;
@@ -221,6 +234,7 @@ void record(TPipe_ pipe, TKind kind, Op op, Dt dt, uint8_t flags, const SrcLoc& 
     r.bursts = bursts;
     r.burst_bytes = burst_bytes;
     r.gm_mod = gm_mod;
+    count_record(op, loc);
     c.trace.push_back(r);
 }
 
@@ -248,6 +262,7 @@ void record_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event, Op op, co
     r.dst_pipe = dst;
     r.event = event;
     r.line = static_cast<uint32_t>(loc.line);
+    count_record(op, loc);
     c.trace.push_back(r);
 }
 

@@ -45,6 +45,7 @@ struct RunSpec {
     uint64_t memory_mb = 0;
     bool sanitize = false;
     uint64_t tiling_key = 0;
+    uint64_t trace_cap = 0;     // bytes of trace records at most (0: none)
     RaceMode races = RaceMode::Error;
     bool auto_sync = false;
     std::string report, status, trace_dir;
@@ -76,6 +77,7 @@ RunSpec parse_spec(const char* path) {
         else if (key == "memory_mb") words >> spec.memory_mb;
         else if (key == "sanitize") { int s = 0; words >> s; spec.sanitize = s != 0; }
         else if (key == "tiling_key") words >> spec.tiling_key;
+        else if (key == "trace_cap") words >> spec.trace_cap;
         else if (key == "races") {
             std::string r;
             words >> r;
@@ -344,6 +346,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     state.ub_bytes = spec.ub_bytes;
     state.poison = static_cast<uint8_t>(spec.poison);
     state.tiling_key = spec.tiling_key;
+    state.trace_cap_records = spec.trace_cap / sizeof(Record);
     state.races = spec.races;
     state.auto_sync = spec.auto_sync;
     if (static_cast<int>(spec.args.size()) != nparams)

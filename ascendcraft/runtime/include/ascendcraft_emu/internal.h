@@ -174,6 +174,8 @@ struct Launch {
     uint32_t ub_bytes = 196608;
     uint8_t poison = 0xA5;
     uint64_t tiling_key = 0;
+    uint64_t trace_cap_records = 0;           // 0: no cap (execute mode)
+    std::atomic<uint64_t> trace_records{0};   // records taken so far, all blocks
     int report_fd = -1;
     Status* status = nullptr;
     GmRegistry gm;
