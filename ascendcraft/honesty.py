@@ -173,6 +173,25 @@ PURE_HEADERS = {"kernel_operator.h", "cstdint", "stdint.h", "cstddef", "stddef.h
 HOST_HEADERS = PURE_HEADERS | {"cstring", "string.h"}
 
 
+def _tensor_names(toks: list[Token]) -> set[str]:
+    "Names declared as LocalTensor<…> / GlobalTensor<…> (variables, parameters, members)."
+    names, n = set(), len(toks)
+    for i, t in enumerate(toks):
+        if t.text not in ("LocalTensor", "GlobalTensor") or i + 1 >= n or toks[i + 1].text != "<": continue
+        depth, j = 0, i + 1
+        while j < n:
+            depth += {"<": 1, ">": -1, ">>": -2}.get(toks[j].text, 0)
+            j += 1
+            if depth <= 0: break
+        while j < n and toks[j].text in ("&", "*", "const", "&&"): j += 1
+        while j < n and (toks[j].text[:1].isalpha() or toks[j].text[:1] == "_"):
+            names.add(toks[j].text)
+            j += 1
+            if j < n and toks[j].text == ",": j += 1           # LocalTensor<float> a, b;
+            else: break
+    return names
+
+
 def _attribute_spans(toks: list[Token]):
     "Index ranges of `__attribute__((...))` and `[[...]]` in the token list."
     i, n = 0, len(toks)
@@ -220,8 +239,18 @@ def scan_tokens(toks: list[Token], includes: list[Include], sources: dict[str, s
             if t.text in BAD_ATTRIBUTES:
                 add(t.file, t.line, "link-interposition", f"the attribute '{t.text.strip('_')}' runs or replaces code "
                     "outside the kernel", "remove the attribute", t.text)
+    tensors = _tensor_names(toks)
     for i, t in enumerate(toks):
         word = t.text
+        if word in tensors and i + 1 < len(toks) and toks[i + 1].text == "(":
+            prev = toks[i - 1].text if i else ""
+            ref = i >= 3 and toks[i - 1].text == "=" and toks[i - 3].text in ("&", "&&")    # T& r = t(i);
+            addressof = prev == "(" and i >= 2 and toks[i - 2].text == "addressof"
+            if prev == "&" or addressof or ref:
+                add(t.file, t.line, "raw-ub-access", f"'{'&' if prev == '&' else ''}{word}(…)' takes the address of (or a "
+                    f"reference to) an element of the tensor '{word}': writes through it bypass the AscendC API, so the "
+                    "trace, the cost model and the checks never see them", "read and write single elements with "
+                    "GetValue / SetValue, or whole tiles with the vector API", word)
         if not (word[:1].isalpha() or word[:1] == "_"): continue
         prev = toks[i - 1].text if i else ""
         if prev in (".", "->") or i in in_attribute: continue      # a member of one of the kernel's own objects

@@ -46,6 +46,11 @@ TRICKS = {   # name: (the trick's lines, expected kind, line offset of the findi
     "GetPhyAddr pasted": ("#define P(t) t.GetPhy##Addr()\nvoid* a(LocalTensor<float> t) { return (void*)P(t); }",
                           "raw-gm-access", 1),
     "read through a call": ("int a(int fd, char* b) { return read(fd, b, 4); }", "forbidden-call", 0),
+    "address of a UB element": ("void a(LocalTensor<float> t) { float* p = &t(0); p[1] = 2.0f; }", "raw-ub-access", 0),
+    "reference to a UB element": ("void a(LocalTensor<float> t) {\n    float& r = t(0);\n    (&r)[1] = 2.0f; }",
+                                  "raw-ub-access", 1),
+    "addressof a GM element": ("void a(GlobalTensor<float> g) { auto* p = std::addressof(g(0)); (void)p; }",
+                               "raw-ub-access", 0),
 }
 
 
