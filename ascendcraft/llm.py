@@ -816,7 +816,7 @@ def _attempt(self: LLMClient, request: dict, limit: float, stream: bool, on_text
             except BaseException as e: box["error"] = e
         worker = threading.Thread(target=call, daemon=True, name="llm-attempt")
         worker.start()
-        worker.join(limit + 0.25)
+        worker.join(limit + max(1.0, 0.5 * limit))     # httpx's own timeout normally ends a silent attempt first
         if worker.is_alive():
             self.close()                           # the trickling connection is closed; the worker's read fails
             raise _AttemptTimeout()

@@ -182,6 +182,10 @@ def test_sandbox_require_refuses_to_run_without_namespaces(no_namespaces):
 
 
 def test_an_unknown_sandbox_setting_is_one_clear_error():
+    "Checked when the settings are made (config), and again where the sandbox starts (a Settings built by hand)."
+    from ascendcraft.config import Settings, SettingsError
     from ascendcraft.diagnostics import AscendCraftError
+    with pytest.raises(SettingsError, match="setting 'sandbox'"):
+        load_settings().replace(sandbox="off")
     with pytest.raises(AscendCraftError, match="setting 'sandbox'"):
-        sandbox.active(load_settings().replace(sandbox="off"))
+        sandbox.active(Settings(sandbox="off"))
