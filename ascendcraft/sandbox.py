@@ -184,15 +184,15 @@ def launcher(settings: Settings | None = None) -> Path:
     scratch = Path(tempfile.mkdtemp(prefix="launcher-", dir=folder))
     try:
         shutil.copy(LAUNCHER_SOURCE, scratch / "launch.cpp")
-        done = run([settings.cxx, "-O2", "-std=c++17", "launch.cpp", "-o", "launch"], scratch=scratch,
+        done = run([settings.cxx, "-O2", "-std=c++17", "launch.cpp", "-o", exe.name], scratch=scratch,
                    limits=build_limits(settings), settings=settings)
         if done.returncode != 0:
             raise AscendCraftError(Diagnostic("sandbox", f"the sandbox launcher does not compile:\n{done.stderr[-2000:]}",
                                               file=str(LAUNCHER_SOURCE), hint="this is a bug in AscendCraft or an unsupported "
                                               "compiler or architecture (x86-64 and aarch64 are supported)"), stage="sandbox")
-        seal.seal_file(scratch / "launch", settings.cache_path, key)
-        os.replace(Path(str(scratch / "launch") + ".seal"), Path(str(exe) + ".seal"))
-        os.replace(scratch / "launch", exe)
+        seal.seal_file(scratch / exe.name, settings.cache_path, key)       # the seal names the file: same name here
+        os.replace(Path(str(scratch / exe.name) + ".seal"), Path(str(exe) + ".seal"))
+        os.replace(scratch / exe.name, exe)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return exe
