@@ -18,8 +18,8 @@ namespace optiling {}
     decltype(type::member) var;                                                                           \
     ::ascendcraft::emu::tiling_read(&var, reinterpret_cast<const uint8_t*>(tiling) + offsetof(type, member), \
                                     sizeof(var), ::ascendcraft::emu::SrcLoc())
-#define REGISTER_TILING_DEFAULT(type) \
-    namespace optiling { using AscendCraftTilingData = ::type; }
+// As in AscendC, inside the kernel function (or at file scope): the struct GET_TILING_DATA reads.
+#define REGISTER_TILING_DEFAULT(type) using AscendCraftTilingData = type
 #define TILING_KEY_IS(key) (::ascendcraft::emu::tiling_key() == static_cast<uint64_t>(key))
 
 #define KERNEL_TASK_TYPE_DEFAULT(type) ((void)(type))
