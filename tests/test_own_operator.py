@@ -69,6 +69,11 @@ class RunningScale(nn.Module):
 def square_root(x):
     return torch.sqrt(x)
 
+
+def add_into(x, y):
+    x += y
+    return x
+
 '''
 
 # The DSL for it, as an expert writes it (and as the scripted model answers): one row per step.
@@ -203,6 +208,12 @@ def test_refuses_in_place_mutation_of_a_parameter(user_file):
     text = refusal(user_file, "RunningScale", ["x=f32[3,4]"])
     assert "error[new-mutates-state]: RunningScale.forward changes its parameter 'scale' in place" in text
     assert "self.scale.mul_(0.9)" in text and "return the new value as an output" in text
+
+
+def test_refuses_in_place_mutation_of_an_input(user_file):
+    text = refusal(user_file, "add_into", ["x=f32[3,40]", "y=f32[3,40]"])
+    assert "error[new-mutates-input]: add_into changes its input 'x' in place" in text
+    assert "x += y" in text and "compute into a new tensor" in text
 
 
 def test_refuses_an_unsupported_dtype(user_file):
