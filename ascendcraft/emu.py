@@ -34,11 +34,12 @@ from .trace import Trace
 from . import sandbox, seal
 
 # %% auto #0
-__all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR',
-           'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES', 'read_sources',
-           'blank_comments', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
-           'candidate_signatures', 'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_library', 'Build',
-           'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'run', 'trace']
+__all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR',
+           'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES',
+           'read_sources', 'blank_comments', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
+           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
+           'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
+           'dies_with_this_process', 'run', 'trace']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -254,6 +255,7 @@ def _symbol_use(sources: dict[str, str], symbol: str) -> tuple[str | None, int |
 def _compile_hint(message: str, notes: list[str] = ()) -> str:
     "A hint for common compile errors of AscendC kernels (from the message and its folded notes)."
     if "on Ascend 910B" in message: return "use a data type the instruction supports on Ascend 910B (A2), or Cast first"
+    if rule := api_rule_hint(message): return rule
     declared = candidate_signatures(notes) if "no matching function for call to" in message else ""
     if "deduced conflicting types" in message or any("deduced conflicting types" in n for n in notes):
         hint = "scalar arguments must have the tensor's element type, e.g. (half)1.0 or static_cast<float>(x)"
@@ -284,6 +286,26 @@ def candidate_signatures(notes: list[str], limit: int = 4) -> str:
         if text not in out: out.append(text)
     shown = "; ".join(out[:limit])
     return shown + (f"; and {len(out) - limit} more" if len(out) > limit else "")
+
+
+_Q = "[‘'’]"
+API_RULE_HINTS: list[tuple[re.Pattern, str]] = [  # compile errors from AscendC's signatures that the message alone leaves unclear
+    (re.compile(rf"cannot bind non-const lvalue reference of type {_Q}AscendC::LocalTensor<[^>]*>&{_Q} to an rvalue|"
+                rf"FreeTensor\(const AscendC::LocalTensor"),
+     "FreeTensor takes a named, non-const LocalTensor (as in AscendC): LocalTensor<T> t = que.DeQue<T>(); ...; que.FreeTensor(t);"),
+    (re.compile(rf"cannot convert {_Q}int32_t{_Q}(?: {{aka {_Q}int{_Q}}})? to {_Q}AscendC::TPosition{_Q}|"
+                rf"{_Q}AscendC::TPosition{_Q} and {_Q}int32_t{_Q}|{_Q}int32_t{_Q} {{aka {_Q}int{_Q}}} and {_Q}AscendC::TPosition{_Q}"),
+     "LocalTensor::GetPosition() returns an int32_t (as in AscendC): compare it with static_cast<int32_t>(TPosition::VECIN)"),
+    (re.compile(rf"invalid conversion from {_Q}uint64_t{_Q}.* to {_Q}[^’']*\*{_Q}"),
+     "LocalTensor::GetPhyAddr() returns the UB address as a uint64_t (as in AscendC): cast it, (__ubuf__ T*)t.GetPhyAddr()"),
+    (re.compile(rf"invalid conversion from {_Q}const (\w+)\*{_Q} to {_Q}\1\*{_Q}|assignment of read-only location"),
+     "GlobalTensor::GetPhyAddr() returns a pointer to const (as in AscendC); GetPhyAddr(offset) returns a writable one"),
+]
+
+
+def api_rule_hint(message: str) -> str:
+    "The hint for a compile error that comes from one of AscendC's less obvious signatures ('' when none applies)."
+    return next((hint for pattern, hint in API_RULE_HINTS if pattern.search(message)), "")
 
 # %% ../nbs/10_emu.ipynb #03cac200
 UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> what to write with emulated APIs

@@ -780,6 +780,14 @@ SAYS: dict[str, str] = {
     "Brcb.family.unary": "const BrcbRepeatParams&)",
     "TQue.AllocTensor.ref": "TQue<pos, 0>",
     "Exp.l2.int32_t": "Exp on Ascend 910B (A2) supports half and float only",
+    "TQue.FreeTensor.rvalue": "FreeTensor takes a named, non-const LocalTensor",
+    "TQue.FreeTensor.const": "FreeTensor takes a named, non-const LocalTensor",
+    "LocalTensor.GetPosition.TPosition": "GetPosition() returns an int32_t",
+    "LocalTensor.GetPhyAddr.ptr": "(__ubuf__ T*)t.GetPhyAddr()",
+    "GlobalTensor.GetPhyAddr.nonconst": "GetPhyAddr(offset) returns a writable one",
+    "GlobalTensor.GetPhyAddr.auto_write": "GetPhyAddr(offset) returns a writable one",
+    "DataCacheCleanAndInvalid.deduced": "DataCacheCleanAndInvalid<T, cl, dst>(const GlobalTensor<T>&)",
+    "GlobalTensor.SetL2CacheHint.int": "GlobalTensor<T>::SetL2CacheHint<rwMode>(CacheMode)",
 }
 
 
