@@ -185,7 +185,7 @@ def launcher(settings: Settings | None = None) -> Path:
     try:
         shutil.copy(LAUNCHER_SOURCE, scratch / "launch.cpp")
         done = run([settings.cxx, "-O2", "-std=c++17", "launch.cpp", "-o", exe.name], scratch=scratch,
-                   limits=build_limits(settings), settings=settings)
+                   limits=build_limits(settings), settings=settings, bootstrap=True)
         if done.returncode != 0:
             raise AscendCraftError(Diagnostic("sandbox", f"the sandbox launcher does not compile:\n{done.stderr[-2000:]}",
                                               file=str(LAUNCHER_SOURCE), hint="this is a bug in AscendCraft or an unsupported "
@@ -212,9 +212,12 @@ SANDBOX_BIN = "/sandbox/bin"
 
 
 def wrap(argv: list[str], *, scratch: Path, limits: Limits, settings: Settings, readable=(), programs: dict | None = None,
-         kernel: bool = False, cwd: Path | None = None, env: dict | None = None, proc: bool = False) -> Command:
+         kernel: bool = False, cwd: Path | None = None, env: dict | None = None, proc: bool = False,
+         bootstrap: bool = False) -> Command:
     """The command that runs `argv` in the sandbox (`programs`: {name: host path} bound read-only in /sandbox/bin; an
-    `argv[0]` that is one of those names runs that program)."""
+    `argv[0]` that is one of those names runs that program). Every command starts through the launcher, which sets
+    the limits (and, for `kernel`, the seccomp filter); `bootstrap` (building the launcher itself) sets them in a
+    `preexec_fn` instead."""
     prot = active(settings)
     scratch = Path(scratch).resolve()
     cwd = str(Path(cwd).resolve() if cwd else scratch)
@@ -222,18 +225,22 @@ def wrap(argv: list[str], *, scratch: Path, limits: Limits, settings: Settings, 
     argv = [str(a) for a in argv]
     inner_bin = {name: f"{SANDBOX_BIN}/{name}" for name in programs} if prot.namespaces else {n: str(p) for n, p in programs.items()}
     if argv and argv[0] in inner_bin: argv[0] = inner_bin[argv[0]]
-    if kernel:
+    elif argv and not os.path.isabs(argv[0]):
+        argv[0] = shutil.which(argv[0], path="/usr/bin:/bin") or argv[0]     # the launcher opens a path, not a name
+    if bootstrap:
+        preexec = _limit_preexec(limits)
+    else:
         exe = launcher(settings)
         mb = 1 << 20
         opts = [opt for name, value in (("--cpu", limits.cpu), ("--as", limits.memory_mb and limits.memory_mb * mb),
                                         ("--fsize", limits.file_mb and limits.file_mb * mb), ("--nproc", limits.nproc))
                 if value for opt in (name, str(value))]
+        if not kernel: opts.append("--no-seccomp")               # g++ spawns cc1plus, as and ld
+        if not prot.namespaces: opts += ["--parent", str(os.getpid())]
         launch = f"{SANDBOX_BIN}/ascendcraft-launch" if prot.namespaces else str(exe)
         programs["ascendcraft-launch"] = exe
         argv = [launch, *opts, "--", *argv]
-        preexec = _limit_preexec(Limits(limits.wall))        # the launcher sets the limits, after bubblewrap's setup
-    else:
-        preexec = _limit_preexec(limits)
+        preexec = None         # no preexec_fn: Popen can vfork; bubblewrap (--die-with-parent) or the launcher dies with us
     env = _plain_env(env)
     if not prot.namespaces:
         return Command(argv, {**env, "TMPDIR": str(scratch)}, preexec, cwd, False)

@@ -103,7 +103,9 @@ def test_a_cached_log_from_another_checkout_names_this_checkouts_headers():
     info["log"] = info["log"].replace(str(INCLUDE_DIR), elsewhere)
     info["command"] = [a.replace(str(INCLUDE_DIR), elsewhere) for a in info["command"]]
     info["include"] = elsewhere
-    info_path.write_text(json.dumps(info))
+    from ascendcraft.config import load_settings
+    from ascendcraft.seal import sign
+    info_path.write_text(json.dumps(sign(info, load_settings().cache_path)))   # sealed, as that checkout wrote it
     hit = build(src)
     assert hit.cached and elsewhere not in hit.log and str(INCLUDE_DIR) in hit.errors[0].context["origin"]
     assert str(INCLUDE_DIR) in hit.command and [d.render() for d in hit.diagnostics] == [d.render() for d in first.diagnostics]

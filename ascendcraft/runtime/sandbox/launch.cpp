@@ -12,9 +12,13 @@
 // constructors and .preinit_array included), and it is inherited by every thread. After the exec, EXEC_FD is closed
 // and no descriptor with that number can be created (RLIMIT_NOFILE), so the one allowed execveat is spent.
 //
-// usage: launch [--cpu S] [--as BYTES] [--fsize BYTES] [--nproc N] [--no-seccomp] -- PROGRAM ARGS...
+// It also takes SIGKILL when its parent dies (PR_SET_PDEATHSIG; --parent PID checks the parent is still that one),
+// so the Python side can start it without a preexec_fn (and so with vfork, not a copy of a large process).
+//
+// usage: launch [--cpu S] [--as BYTES] [--fsize BYTES] [--nproc N] [--parent PID] [--no-seccomp] -- PROGRAM ARGS...
 // exit status 120 + message on stderr when the launcher itself fails.
 #include <cerrno>
+#include <csignal>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -115,7 +119,8 @@ void install_filter() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    unsigned long long cpu = 0, as = 0, fsize = 0, nproc = 0;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    unsigned long long cpu = 0, as = 0, fsize = 0, nproc = 0, parent = 0;
     bool seccomp = true;
     int i = 1;
     for (; i < argc; ++i) {
@@ -127,10 +132,12 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "--as")) as = v;
         else if (!strcmp(argv[i], "--fsize")) fsize = v;
         else if (!strcmp(argv[i], "--nproc")) nproc = v;
+        else if (!strcmp(argv[i], "--parent")) parent = v;
         else { fprintf(stderr, "ascendcraft-sandbox: unknown option %s\n", argv[i]); return 120; }
         ++i;
     }
     if (i >= argc) { fprintf(stderr, "ascendcraft-sandbox: no program to run\n"); return 120; }
+    if (parent && static_cast<unsigned long long>(getppid()) != parent) _exit(120);   // it died before the prctl
 
     int fd = open(argv[i], O_RDONLY | O_CLOEXEC);
     if (fd < 0) fail(argv[i]);
