@@ -739,6 +739,7 @@ class Run:
     ub_bytes_used: list[int]              # UB bytes InitBuffer'd, per block (blocks that finished)
     stderr: str = ""                      # the child's stderr (sanitizer reports; truncated)
     returncode: int | None = None         # exit status of the child (negative: killed by a signal)
+    cpu_seconds: float | None = None      # user + system CPU time of the kernel process (None: it did not finish)
 
     @property
     def errors(self) -> list[Diagnostic]: return [d for d in self.diagnostics if d.is_error]
@@ -1128,8 +1129,9 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
             if raw is None: continue
             data = np.frombuffer(raw, dtype=dtype, count=len(raw) // np.dtype(dtype).itemsize).copy()
             result[name] = data.reshape(shape) if shape is not None and data.size == int(np.prod(shape, dtype=np.int64)) else data
+        cpu = next((r.get("cpu_seconds") for r in child.records if r.get("type") == "done"), None)
         return Run(ok, result, diags, child.stdout, child.seconds, int(launched), [u for _, u in blocks], child.stderr,
-                   child.returncode)
+                   child.returncode, cpu)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
 

@@ -69,3 +69,76 @@ def test_chunked_comparison_matches_the_whole_tensor_one(monkeypatch, chunk):
     kinds = {n: V.compare_output(n, r, o, V.Tolerance(1e-4, 1e-4)).kind for n, r, o in _cases()}
     assert kinds["mismatch"] == "mismatch" and kinds["nan"] == "nan" and kinds["constant"] == "constant-output"
     assert kinds["blind-wrong"] == "mismatch" and kinds["pass"] == kinds["blind-right"] == kinds["inf-equal"] == "pass"
+
+
+# --- the verification size: one function decides, reports say what was chosen -----------------------------------
+import subprocess
+import sys
+
+from ascendcraft.bench import SIZES, full_shape_load, machine_memory_mb, verification_size
+from ascendcraft.diagnostics import AscendCraftError
+from ascendcraft.report import BenchReport, TaskResult
+
+
+def test_auto_size_is_full_only_within_both_budgets():
+    "sgd's full shapes (4 tensors of 4 M floats) pass generous budgets and fail a tight memory or time budget."
+    task = get_task("sgd")
+    nbytes, elements = full_shape_load(task)
+    assert nbytes == 4 * elements and elements >= 4 * 4_000_000
+    roomy = load_settings().replace(verify_memory_mb=10 * nbytes >> 20, verify_seconds=1e6)
+    assert verification_size(task, "auto", roomy) == "full"
+    assert verification_size(task, "auto", roomy.replace(verify_memory_mb=1)) == "small"
+    assert verification_size(task, "auto", roomy.replace(verify_seconds=0.01)) == "small"
+    assert verification_size(task, "small", roomy) == "small"             # an explicit size is kept
+    assert verification_size(get_task("relu"), "full", roomy.replace(verify_memory_mb=1)) == "full"
+    # 0 = derived from this machine's memory: a 12.9 GB-per-input-set task never fits an eighth of it here
+    assert machine_memory_mb() > 0
+    relu_bytes = full_shape_load(get_task("relu"))[0]
+    expected = "full" if machine_memory_mb() / 8 * 2**20 >= 6 * relu_bytes else "small"
+    assert verification_size(get_task("relu"), "auto", roomy.replace(verify_memory_mb=0)) == expected
+    assert SIZES == ("auto", "small", "full")
+
+
+def _result(task, size):
+    return TaskResult(task, "activation", "ok", compiled=True, correct=True, size=size)
+
+
+def test_a_report_of_an_auto_run_names_each_tasks_size():
+    "An auto run mixes sizes (and says how many were full); runs at one size still refuse a mix."
+    rep = BenchReport([_result("relu", "small"), _result("sgd", "full"), _result("adam", "full")], run={"size": "auto"})
+    assert rep.size == "auto"
+    text = rep.markdown()
+    assert "full shapes for 2 of 3 task(s)" in text
+    assert "| sgd | activation | expert | full | ok |" in text and "| relu | activation | expert | small | ok |" in text
+    assert [row["verified_at"] for row in rep.timing_rows()] == ["small", "full", "full"]
+    assert "verified_at" in rep.timing_csv().splitlines()[0]
+    with pytest.raises(AscendCraftError, match="mix sizes"):
+        BenchReport([_result("relu", "small"), _result("sgd", "full")], run={"size": "small"})
+
+
+def test_runtime_build_reports_each_file_as_it_finishes(tmp_path):
+    "The runtime build's wait yields compilers in the order they finish and kills the rest at the deadline."
+    from ascendcraft.emu import _expected_runtime_seconds, _in_finish_order
+    slow, fast = (subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({t})"]) for t in (1.0, 0.1))
+    order = [name for name, _ in _in_finish_order(["slow", "fast"], [slow, fast], timeout=30)]
+    assert order == ["fast", "slow"]
+    hang = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    with pytest.raises(subprocess.TimeoutExpired):
+        list(_in_finish_order(["hang"], [hang], timeout=0.3))
+    assert hang.wait(timeout=10) != 0                                        # killed, not left running
+    assert _expected_runtime_seconds(tmp_path) > 0                            # no record yet: the CPU estimate
+    (tmp_path / "runtime-build-seconds.txt").write_text("12.5\n")
+    assert _expected_runtime_seconds(tmp_path) == 12.5
+
+
+def test_a_run_reports_the_kernel_process_cpu_time():
+    "Run.cpu_seconds is the kernel process's own user + system time (what bench_speed.py compares on a busy machine)."
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "examples" / "benchmarks"))
+    from bench_speed import RELU
+    from ascendcraft.emu import GM, Scalar, build, run
+    b = build({"kernel.cpp": RELU})
+    x = np.arange(-4096, 4096, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", None, "out", shape=x.shape, dtype=np.float32), Scalar(x.size), Scalar(1024)], block_dim=8)
+    assert r.ok, r.diagnostics
+    np.testing.assert_array_equal(r.outputs["y"], np.maximum(x, 0))
+    assert isinstance(r.cpu_seconds, float) and 0 < r.cpu_seconds <= r.seconds * 2 + 0.05

@@ -455,7 +455,11 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     } else {
         check_raw_writes(state);
     }
-    write_line("{\"type\":\"done\",\"blocks\":" + std::to_string(state.block_dim) + "}");
+    struct rusage self{};
+    getrusage(RUSAGE_SELF, &self);  // user + system CPU of this process: steadier than wall time on a shared machine
+    const double cpu = static_cast<double>(self.ru_utime.tv_sec + self.ru_stime.tv_sec) +
+                       static_cast<double>(self.ru_utime.tv_usec + self.ru_stime.tv_usec) * 1e-6;
+    write_line("{\"type\":\"done\",\"blocks\":" + std::to_string(state.block_dim) + ",\"cpu_seconds\":" + fmt("%.6f", cpu) + "}");
     return 0;
 }
 
