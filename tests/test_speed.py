@@ -142,3 +142,17 @@ def test_a_run_reports_the_kernel_process_cpu_time():
     assert r.ok, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"], np.maximum(x, 0))
     assert isinstance(r.cpu_seconds, float) and 0 < r.cpu_seconds <= r.seconds * 2 + 0.05
+
+
+@pytest.mark.parametrize("chunk", [1, 4, 1 << 20])
+def test_chunked_integer_comparison_counts_every_difference(monkeypatch, chunk):
+    "Exact comparisons of integer and bool outputs count the same differences and the same worst error in chunks."
+    monkeypatch.setattr(V, "COMPARE_CHUNK", chunk)
+    ref = torch.arange(-50, 50, dtype=torch.int64).reshape(10, 10)
+    out = ref.clone(); out[3, 4] += 7; out[9, 9] -= 100
+    check = V.compare_output("i", ref, out, V.Tolerance(1e-4, 1e-4))
+    assert (check.kind, check.max_abs_err) == ("mismatch", 100.0)
+    assert check.message == "2 of 100 elements differ (exact comparison)"
+    flags = torch.tensor([True, False] * 5)
+    assert V.compare_output("b", flags, flags.clone(), V.Tolerance(0, 0)).passed
+    assert V.compare_output("b", flags, ~flags, V.Tolerance(0, 0)).message == "10 of 10 elements differ (exact comparison)"

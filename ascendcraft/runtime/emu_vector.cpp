@@ -60,48 +60,68 @@ uint8_t level_flags(const Geometry& g) { return g.level0 ? kFlagLevel0 : 0; }
 }
 
 // ---- elementwise kernels ------------------------------------------------------------------------------
+// Lanes that are contiguous in every operand: byte offsets into each operand and a lane count. A level-2
+// instruction is one span; a level-0 one is worked out once per instruction (runs of active lanes inside
+// 32-byte blocks, merged while every operand continues where the last run ended), so each typed kernel has
+// one tight loop, which the compiler vectorises, and no per-lane mask or stride arithmetic.
+struct Span {
+    uint64_t off[3];
+    uint64_t lanes;
+};
+
+const std::vector<Span>& spans_of(const Geometry& g, const Stride* s, int operands, uint32_t es) {
+    thread_local std::vector<Span> out;
+    out.clear();
+    if (g.contiguous) {
+        out.push_back(Span{{0, 0, 0}, g.count});
+        return out;
+    }
+    each_block(g, es, [&](uint32_t r, uint32_t k, uint32_t mask) {
+        uint64_t bits = mask;
+        while (bits) {
+            const uint32_t j = static_cast<uint32_t>(__builtin_ctzll(bits));
+            const uint32_t n = static_cast<uint32_t>(__builtin_ctzll(~(bits >> j)));
+            bits &= ~(((1ull << n) - 1) << j);
+            Span sp{{0, 0, 0}, n};
+            for (int o = 0; o < operands; ++o) sp.off[o] = block_offset(s[o], r, k) + static_cast<uint64_t>(j) * es;
+            if (!out.empty()) {
+                Span& last = out.back();
+                bool continues = true;
+                for (int o = 0; o < operands; ++o) continues = continues && last.off[o] + last.lanes * es == sp.off[o];
+                if (continues) { last.lanes += n; continue; }
+            }
+            out.push_back(sp);
+        }
+    });
+    return out;
+}
+
 template <typename T, typename F>
 void apply2(const Geometry& g, const Local& d, const Local& a, const Local& b, const Stride* s, F fn) {
     constexpr uint32_t es = sizeof(T);
-    if (g.contiguous) {
-        uint8_t* const pd = d.addr;
-        const uint8_t *const pa = a.addr, *const pb = b.addr;
-        const uint64_t n = g.count;
-        for (uint64_t i = 0; i < n; ++i) st<T>(pd + i * es, fn(ld<T>(pa + i * es), ld<T>(pb + i * es)));
-        return;
-    }
-    constexpr uint32_t lpb = 32 / es;
+    // Local copies of the pointers: a store through uint8_t* may alias the Local structs, which would make the
+    // compiler reload them every element instead of vectorising the loop.
     uint8_t* const d0 = d.addr;
     const uint8_t *const a0 = a.addr, *const b0 = b.addr;
-    each_block(g, es, [&](uint32_t r, uint32_t k, uint32_t mask) {
-        uint8_t* const pd = d0 + block_offset(s[0], r, k);
-        const uint8_t *const pa = a0 + block_offset(s[1], r, k), *const pb = b0 + block_offset(s[2], r, k);
-        for (uint32_t j = 0; j < lpb; ++j)
-            if ((mask >> j) & 1) st<T>(pd + j * es, fn(ld<T>(pa + j * es), ld<T>(pb + j * es)));
-    });
+    for (const Span& sp : spans_of(g, s, 3, es)) {
+        uint8_t* const pd = d0 + sp.off[0];
+        const uint8_t *const pa = a0 + sp.off[1], *const pb = b0 + sp.off[2];
+        const uint64_t n = sp.lanes;
+        for (uint64_t i = 0; i < n; ++i) st<T>(pd + i * es, fn(ld<T>(pa + i * es), ld<T>(pb + i * es)));
+    }
 }
 
 template <typename T, typename F>
 void apply1(const Geometry& g, const Local& d, const Local& a, const Stride* s, F fn) {
     constexpr uint32_t es = sizeof(T);
-    if (g.contiguous) {
-        // Local copies of the pointers and the count: a store through uint8_t* may alias the Local structs,
-        // which would make the compiler reload them every element instead of vectorising the loop.
-        uint8_t* const pd = d.addr;
-        const uint8_t* const pa = a.addr;
-        const uint64_t n = g.count;
-        for (uint64_t i = 0; i < n; ++i) st<T>(pd + i * es, fn(ld<T>(pa + i * es)));
-        return;
-    }
-    constexpr uint32_t lpb = 32 / es;
     uint8_t* const d0 = d.addr;
     const uint8_t* const a0 = a.addr;
-    each_block(g, es, [&](uint32_t r, uint32_t k, uint32_t mask) {
-        uint8_t* const pd = d0 + block_offset(s[0], r, k);
-        const uint8_t* const pa = a0 + block_offset(s[1], r, k);
-        for (uint32_t j = 0; j < lpb; ++j)
-            if ((mask >> j) & 1) st<T>(pd + j * es, fn(ld<T>(pa + j * es)));
-    });
+    for (const Span& sp : spans_of(g, s, 2, es)) {
+        uint8_t* const pd = d0 + sp.off[0];
+        const uint8_t* const pa = a0 + sp.off[1];
+        const uint64_t n = sp.lanes;
+        for (uint64_t i = 0; i < n; ++i) st<T>(pd + i * es, fn(ld<T>(pa + i * es)));
+    }
 }
 
 // As apply2, with dst's current value as a third input (multiply-accumulate instructions).
