@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "ascendcraft_emu/internal.h"
+#include "ascendcraft_emu/cube_internal.h"
 
 namespace ascendcraft { namespace emu {
 
@@ -32,6 +33,8 @@ void check_burst_params(const CopyShape& s, uint32_t maxLen, Op op, const SrcLoc
 
 void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const CopyShape& shape, SrcLoc loc) {
     enter(Op::DataCopy, loc);
+    if ((ubDst && cube_region_of(ubDst->pos)) || (ubSrc && cube_region_of(ubSrc->pos)))
+        return cube_data_copy(dt, ubDst, ubSrc, gm, shape, loc);  // a cube-core buffer (emu_cube.cpp)
     const uint32_t esize = dt_size(dt);
     uint64_t blockCount, burst, srcGap, dstGap;
     if (shape.countForm) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "ascendcraft_emu/internal.h"
+#include "ascendcraft_emu/cube_internal.h"
 
 namespace ascendcraft { namespace emu {
 
@@ -623,9 +624,11 @@ static Queue& queue_of(int q, Op op, const SrcLoc& loc) {
 }
 
 static uint8_t producer_pipe(uint8_t src) {
+    if (cube_region_of(src)) return cube_producer_pipe(src);
     return src == static_cast<uint8_t>(AscendC::TPosition::VECIN) ? static_cast<uint8_t>(TPipe_::MTE2) : static_cast<uint8_t>(TPipe_::V);
 }
 static uint8_t consumer_pipe(uint8_t dst) {
+    if (cube_region_of(dst)) return cube_consumer_pipe(dst);
     return dst == static_cast<uint8_t>(AscendC::TPosition::VECOUT) ? static_cast<uint8_t>(TPipe_::MTE3) : static_cast<uint8_t>(TPipe_::V);
 }
 
@@ -673,6 +676,7 @@ void pipe_reset(int pipe, SrcLoc loc) {
     for (Queue& q : c.queues)
         if (q.pipe == pipe) q.live = false;
     c.pipes[pipe].used = 0;
+    std::memset(c.pipes[pipe].cube_used, 0, sizeof c.pipes[pipe].cube_used);
     c.pipes[pipe].buffers = 0;
     std::memset(c.in_flight, 0, sizeof c.in_flight);
 }
@@ -696,8 +700,12 @@ int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t 
             .hint("pass the buffer size in bytes (elements * sizeof(T))").fail();
     uint64_t len32 = (len + 31) / 32 * 32;
     uint64_t total = len32 * static_cast<uint64_t>(num);
+    const uint8_t region = cube_region_of(srcPos);
+    if (region) len32 = cube_round_len(region, len);  // L0 buffers start on 512-byte fractals, L0C on 64 bytes
+    if (region) total = len32 * static_cast<uint64_t>(num);
+    if (region) cube_check_capacity(region, p.cube_used[region], total, num, len32, loc);
     uint32_t cap = g_launch->ub_bytes;
-    if (p.used + total > cap) {
+    if (!region && p.used + total > cap) {
         Report("ub-overflow", Op::InitBuffer, loc)
             .msg("InitBuffer asks for %d x %llu = %llu bytes of UB at offset %u, but only %u of the %u bytes are left",
                  num, static_cast<unsigned long long>(len32), static_cast<unsigned long long>(total), p.used, cap - p.used, cap)
@@ -718,14 +726,16 @@ int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t 
     q.dst = dstPos;
     q.depth = depth;
     q.len = static_cast<uint32_t>(len32);
-    q.base = p.used;
+    q.base = region ? p.cube_used[region] : p.used;
+    q.region = region;
     q.slots.resize(static_cast<size_t>(num));
     q.init_loc = loc;
     q.producer = producer_pipe(srcPos);
     q.consumer = consumer_pipe(dstPos);
     q.event_base = c.next_event_key;
     if (!isBuf) c.next_event_key = static_cast<uint16_t>(c.next_event_key + num);
-    p.used += static_cast<uint32_t>(total);
+    if (region) p.cube_used[region] += static_cast<uint32_t>(total);
+    else p.used += static_cast<uint32_t>(total);
     p.buffers += static_cast<uint32_t>(num);
     c.ub_high = std::max(c.ub_high, p.used);
     c.queues.push_back(q);
@@ -737,7 +747,7 @@ int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t 
 
 static Local slot_tensor(const Queue& q, int queue, int slot) {
     Local t;
-    t.addr = core().ub + q.base + static_cast<uint64_t>(slot) * q.len;
+    t.addr = (q.region ? cube_base(q.region) : core().ub) + q.base + static_cast<uint64_t>(slot) * q.len;
     t.bytes = q.len;
     t.cap = q.len;
     t.queue = static_cast<int16_t>(queue);

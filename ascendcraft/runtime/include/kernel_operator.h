@@ -13,3 +13,4 @@
 #include "ascendcraft_emu/reduce.h"
 #include "ascendcraft_emu/adv.h"
 #include "ascendcraft_emu/tiling.h"
+#include "ascendcraft_emu/cube.h"

@@ -211,6 +211,7 @@ struct Queue {
     uint32_t base = 0;       // UB offset of buffer 0
     uint32_t next = 0;       // next buffer AllocTensor hands out
     uint16_t event_base = 0; // trace event key of buffer 0
+    uint8_t region = 0;      // memory the buffers live in: 0 = UB, else a cube buffer (cube_internal.h, CubeRegion)
     uint8_t producer = 0, consumer = 0;  // trace pipes
     std::vector<Slot> slots;
     std::vector<int> fifo;
@@ -220,6 +221,7 @@ struct PipeState {
     void* object = nullptr;
     bool live = true;
     uint32_t used = 0;       // UB bytes handed out
+    uint32_t cube_used[5] = {};  // bytes handed out in each cube buffer (L1, L0A, L0B, L0C), by CubeRegion
     uint32_t buffers = 0;    // buffers handed out (≤ 64)
     SrcLoc loc;
 };
@@ -252,6 +254,7 @@ struct Core {
     uint8_t event_ids[64] = {};
     std::vector<Record> trace;
     std::unique_ptr<RaceChecker> race;  // execute mode with the race check on, else null
+    std::vector<uint8_t> cube_mem[5];   // the cube core's L1, L0A, L0B, L0C (by CubeRegion), made on first use
 };
 // The block running on this thread (nullptr outside a block). Accessors, not an extern
 // thread_local: a TLS variable shared across translation units trips UBSan's null checks.

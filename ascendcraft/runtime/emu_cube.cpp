@@ -1,0 +1,337 @@
+// AscendCraft CPU emulation runtime: the cube core (AIC). Its buffers (L1 512 KB, L0A/L0B 64 KB, L0C 128 KB),
+// the GM -> L1 copies, LoadData (MTE1), Mmad (M) and Fixpipe (FIX), on the documented fractal layouts
+// (see include/ascendcraft_emu/cube.h). Execute mode moves and computes the data; trace mode records the
+// pipe work only.
+#include <algorithm>
+
+#include "ascendcraft_emu/cube_internal.h"
+#include "ascendcraft_emu/cube.h"
+
+namespace ascendcraft { namespace emu {
+
+namespace {
+constexpr uint32_t kFractalBytes = 512;
+using AscendC::TPosition;
+
+uint8_t pos_u8(TPosition p) { return static_cast<uint8_t>(p); }
+
+// The cube core's buffer a LocalTensor points into (0 = none: UB or never allocated).
+uint8_t region_of_local(const Local& t) {
+    const uint8_t r = cube_region_of(t.pos);
+    if (!r) return 0;
+    const std::vector<uint8_t>& mem = core().cube_mem[r];
+    if (mem.empty() || t.addr < mem.data() || t.addr > mem.data() + mem.size()) return 0;
+    return r;
+}
+
+uint64_t offset_in(const Local& t, uint8_t region) { return static_cast<uint64_t>(t.addr - core().cube_mem[region].data()); }
+
+// The operand must be a tensor of one of the `allowed` cube buffers, start on `align` bytes and hold `bytes`.
+uint8_t check_cube(const Local& t, Op op, const SrcLoc& loc, const char* role, std::initializer_list<uint8_t> allowed,
+                   uint32_t align, uint64_t bytes) {
+    const uint8_t r = region_of_local(t);
+    bool ok = false;
+    for (uint8_t a : allowed) ok = ok || a == r;
+    if (!ok) {
+        std::string want;
+        for (uint8_t a : allowed) want += std::string(want.empty() ? "" : " or ") + cube_region_name(a);
+        Report("cube-position", op, loc)
+            .msg("%s: the %s operand is in %s, but it must be in %s", op_name(op), role,
+                 r ? cube_region_name(r) : (t.addr ? "UB (a vector-core position)" : "no buffer (never allocated)"), want.c_str())
+            .val("operand", role).val("position", position_name(t.pos))
+            .hint("allocate it from a TQue/TBuf on TPosition::%s",
+                  op == Op::Mmad ? (std::string(role) == "dst" ? "CO1" : std::string(role) == "fm" ? "A2" : "B2")
+                  : op == Op::LoadData ? (std::string(role) == "src" ? "A1 or B1" : "A2 or B2")
+                  : op == Op::Fixpipe ? "CO1" : "A1 or B1")
+            .fail();
+    }
+    const uint64_t off = offset_in(t, r);
+    if (align > 1 && off % align != 0)
+        Report("cube-misaligned", op, loc)
+            .msg("%s: the %s operand starts at %s offset %llu, not a multiple of %u bytes", op_name(op), role, cube_region_name(r),
+                 static_cast<unsigned long long>(off), align)
+            .val("operand", role).val("offset", static_cast<int64_t>(off)).val("alignment", align)
+            .hint("offset cube tensors by whole %u-byte units (%s)", align,
+                  align == kFractalBytes ? "one fractal: 256 halves, 512 int8, 128 floats" : "32 bytes")
+            .fail();
+    if (bytes > t.cap)
+        Report(r == kRegionL1 ? "l1-overflow" : "l0-overflow", op, loc)
+            .msg("%s: the %s operand needs %llu bytes of %s from its start, but its buffer has %u", op_name(op), role,
+                 static_cast<unsigned long long>(bytes), cube_region_name(r), t.cap)
+            .val("operand", role).val("bytes_needed", static_cast<int64_t>(bytes)).val("tensor_bytes", t.cap)
+            .hint("InitBuffer the %s queue with at least %llu bytes, or split the work into smaller base blocks",
+                  position_name(t.pos), static_cast<unsigned long long>(bytes))
+            .fail();
+    return r;
+}
+
+uint32_t c0_of(Dt dt) { return 32 / dt_size(dt); }
+uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+void store_d(Dt dt, uint8_t* p, double v) {
+    switch (dt) {
+    case Dt::f16: { half h = static_cast<half>(static_cast<float>(v)); std::memcpy(p, &h, 2); break; }
+    case Dt::bf16: { uint16_t b = bfloat16_t::from_float(static_cast<float>(v)); std::memcpy(p, &b, 2); break; }
+    case Dt::f32: { float f = static_cast<float>(v); std::memcpy(p, &f, 4); break; }
+    case Dt::i32: { int32_t i = static_cast<int32_t>(v); std::memcpy(p, &i, 4); break; }
+    case Dt::i8: { int8_t i = static_cast<int8_t>(std::max(-128.0, std::min(127.0, std::nearbyint(v)))); std::memcpy(p, &i, 1); break; }
+    default: break;
+    }
+}
+}  // namespace
+
+// ---- buffers -----------------------------------------------------------------------------------------
+uint8_t cube_region_of(uint8_t pos) {
+    switch (static_cast<TPosition>(pos)) {
+    case TPosition::A1: case TPosition::B1: case TPosition::C1: return kRegionL1;
+    case TPosition::A2: return kRegionL0A;
+    case TPosition::B2: return kRegionL0B;
+    case TPosition::CO1: return kRegionL0C;
+    default: return kRegionUB;
+    }
+}
+const char* cube_region_name(uint8_t region) {
+    static const char* names[] = {"UB", "L1", "L0A", "L0B", "L0C"};
+    return region < 5 ? names[region] : "?";
+}
+uint32_t cube_region_bytes(uint8_t region) {
+    static const uint32_t bytes[] = {0, 512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024};
+    return region < 5 ? bytes[region] : 0;
+}
+uint8_t cube_producer_pipe(uint8_t pos) {
+    switch (cube_region_of(pos)) {
+    case kRegionL1: return static_cast<uint8_t>(TPipe_::MTE2);
+    case kRegionL0A: case kRegionL0B: return static_cast<uint8_t>(TPipe_::MTE1);
+    default: return static_cast<uint8_t>(TPipe_::M);
+    }
+}
+uint8_t cube_consumer_pipe(uint8_t pos) {
+    switch (cube_region_of(pos)) {
+    case kRegionL1: return static_cast<uint8_t>(TPipe_::MTE1);
+    case kRegionL0A: case kRegionL0B: return static_cast<uint8_t>(TPipe_::M);
+    default: return static_cast<uint8_t>(TPipe_::FIX);
+    }
+}
+uint64_t cube_round_len(uint8_t region, uint64_t len) {
+    const uint64_t unit = region == kRegionL0A || region == kRegionL0B ? kFractalBytes : region == kRegionL0C ? 64 : 32;
+    return (len + unit - 1) / unit * unit;
+}
+void cube_check_capacity(uint8_t region, uint32_t used, uint64_t total, int num, uint64_t len, const SrcLoc& loc) {
+    const uint32_t cap = cube_region_bytes(region);
+    if (used + total <= cap) return;
+    Report(region == kRegionL1 ? "l1-overflow" : "l0-overflow", Op::InitBuffer, loc)
+        .msg("InitBuffer asks for %d x %llu = %llu bytes of %s at offset %u, but only %u of its %u bytes are left", num,
+             static_cast<unsigned long long>(len), static_cast<unsigned long long>(total), cube_region_name(region), used,
+             cap - used, cap)
+        .val("requested", static_cast<int64_t>(total)).val("available", cap - used).val("capacity", cap)
+        .val("buffer", cube_region_name(region))
+        .hint("all %s buffers together must fit in %u bytes: shrink the base block (baseM/baseN/baseK) or use fewer buffers",
+              cube_region_name(region), cap)
+        .fail();
+}
+uint8_t* cube_base(uint8_t region) {
+    std::vector<uint8_t>& mem = core().cube_mem[region];
+    if (mem.empty()) mem.assign(cube_region_bytes(region), tracing_now() ? 0 : g_launch->poison);
+    return mem.data();
+}
+
+// ---- GM -> L1 ------------------------------------------------------------------------------------------
+void cube_data_copy(Dt dt, const Local* dst, const Local* src, void* gm, const CopyShape& shape, SrcLoc loc) {
+    const uint32_t esize = dt_size(dt);
+    if (!dst || !gm || src)
+        unsupported_call(Op::DataCopy, "DataCopy between these positions of the cube core is not emulated yet",
+                         "copy GM -> A1/B1 with DataCopy, L1 -> L0 with LoadData and L0C -> GM with Fixpipe", loc);
+    uint64_t count = shape.countForm ? 1 : shape.blockCount;
+    uint64_t burst = shape.countForm ? shape.count * esize : static_cast<uint64_t>(shape.blockLen) * 32;
+    uint64_t srcGap = shape.countForm ? 0 : static_cast<uint64_t>(shape.srcStride) * 32;
+    uint64_t dstGap = shape.countForm ? 0 : static_cast<uint64_t>(shape.dstStride) * 32;
+    if (burst % 32 != 0)
+        Report("copy-misaligned", Op::DataCopy, loc)
+            .msg("DataCopy of %llu bytes into %s, not a multiple of 32", static_cast<unsigned long long>(burst), position_name(dst->pos))
+            .hint("copy whole 32-byte blocks, or use DataCopy with Nd2NzParams").fail();
+    const uint64_t srcSpan = count ? (count - 1) * (burst + srcGap) + burst : 0;
+    const uint64_t dstSpan = count ? (count - 1) * (burst + dstGap) + burst : 0;
+    check_cube(*dst, Op::DataCopy, loc, "dst", {kRegionL1}, 32, dstSpan);
+    const GmBuffer& g = check_gm(gm, srcSpan, false, Op::DataCopy, loc);
+    record_gm(TPipe_::MTE2, Op::DataCopy, dt, 0, loc, count * burst, count * burst / esize, static_cast<uint32_t>(count),
+              static_cast<uint32_t>(burst), GmPlace{&g, gm, burst + srcGap});
+    if (tracing_now() || !g.real) return;
+    for (uint64_t b = 0; b < count; ++b)
+        std::memcpy(dst->addr + b * (burst + dstGap), static_cast<const uint8_t*>(gm) + b * (burst + srcGap), burst);
+}
+
+void cube_copy_nd2nz(Dt dt, const Local& dst, const void* gm, const Local* l1src, const Nd2NzSpec& p, SrcLoc loc) {
+    enter(Op::DataCopy, loc);
+    if (l1src || !gm)
+        unsupported_call(Op::DataCopy, "DataCopy with Nd2NzParams from a LocalTensor is not emulated yet",
+                         "copy GM -> A1/B1 with Nd2NzParams", loc);
+    const uint32_t esize = dt_size(dt), c0 = c0_of(dt);
+    if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+    if (p.nValue > 16384 || p.dValue > 65535 || p.dstNzC0Stride == 0 || p.dstNzNStride == 0)
+        Report("copy-params", Op::DataCopy, loc)
+            .msg("DataCopy Nd2NzParams: nValue = %u, dValue = %u, dstNzC0Stride = %u, dstNzNStride = %u", p.nValue, p.dValue,
+                 p.dstNzC0Stride, p.dstNzNStride)
+            .hint("nValue is 1..16384 rows, dValue 1..65535 columns, and both dst strides are at least 1 (in %u-element units)", c0)
+            .fail();
+    if (p.srcDValue < p.dValue)
+        Report("copy-params", Op::DataCopy, loc)
+            .msg("DataCopy Nd2NzParams: srcDValue = %llu is smaller than dValue = %u", static_cast<unsigned long long>(p.srcDValue), p.dValue)
+            .hint("srcDValue is the source row length in elements (at least dValue)").fail();
+    // destination extent: the last element's place, rounded up to its C0 block
+    const uint64_t c0Blocks = ceil_div(p.dValue, c0);
+    const uint64_t lastDst = static_cast<uint64_t>(p.ndNum - 1) * p.dstNzMatrixStride +
+                             (c0Blocks - 1) * p.dstNzC0Stride * c0 + static_cast<uint64_t>(p.nValue - 1) * p.dstNzNStride * c0 + c0;
+    check_cube(dst, Op::DataCopy, loc, "dst", {kRegionL1}, 32, lastDst * esize);
+    const uint64_t srcSpan = (static_cast<uint64_t>(p.ndNum - 1) * p.srcNdMatrixStride +
+                              static_cast<uint64_t>(p.nValue - 1) * p.srcDValue + p.dValue) * esize;
+    const GmBuffer& g = check_gm(gm, srcSpan, false, Op::DataCopy, loc);
+    const uint64_t rowBytes = static_cast<uint64_t>(p.dValue) * esize;
+    record_gm(TPipe_::MTE2, Op::DataCopy, dt, 0, loc, rowBytes * p.nValue * p.ndNum, static_cast<uint64_t>(p.dValue) * p.nValue * p.ndNum,
+              p.nValue * p.ndNum, static_cast<uint32_t>(rowBytes), GmPlace{&g, gm, p.srcDValue * esize});
+    if (tracing_now() || !g.real) return;
+    const uint8_t* s = static_cast<const uint8_t*>(gm);
+    for (uint32_t nd = 0; nd < p.ndNum; ++nd)
+        for (uint32_t r = 0; r < p.nValue; ++r)
+            for (uint64_t blk = 0; blk < c0Blocks; ++blk) {
+                uint8_t* d = dst.addr + (static_cast<uint64_t>(nd) * p.dstNzMatrixStride + blk * p.dstNzC0Stride * c0 +
+                                         static_cast<uint64_t>(r) * p.dstNzNStride * c0) * esize;
+                const uint64_t first = blk * c0, n = std::min<uint64_t>(c0, p.dValue - first);
+                std::memcpy(d, s + (nd * p.srcNdMatrixStride + static_cast<uint64_t>(r) * p.srcDValue + first) * esize, n * esize);
+                if (n < c0) std::memset(d + n * esize, 0, (c0 - n) * esize);  // the tail of a C0 block is padded with 0
+            }
+}
+
+// ---- L1 -> L0A / L0B -----------------------------------------------------------------------------------
+void cube_load2d(Dt dt, const Local& dst, const Local& src, const Load2DSpec& p, SrcLoc loc) {
+    enter(Op::LoadData, loc);
+    const uint64_t srcEnd = p.repeatTimes ? (static_cast<uint64_t>(p.startIndex) + (p.repeatTimes - 1) * static_cast<uint64_t>(p.srcStride) + 1) * kFractalBytes : 0;
+    const uint64_t dstEnd = p.repeatTimes ? (static_cast<uint64_t>(p.repeatTimes - 1) * (1 + p.dstGap) + 1) * kFractalBytes : 0;
+    check_cube(src, Op::LoadData, loc, "src", {kRegionL1}, 32, srcEnd);
+    check_cube(dst, Op::LoadData, loc, "dst", {kRegionL0A, kRegionL0B}, kFractalBytes, dstEnd);
+    if (p.transpose && dt_size(dt) != 2)
+        unsupported_call(Op::LoadData, "LoadData with ifTranspose on 8- or 32-bit data (a fractal transposes as 16 x 16 "
+                         "elements of 2 bytes only)", "keep B transposed in GM (B^T, n x k) and load it without ifTranspose, "
+                         "or use LoadDataWithTranspose", loc);
+    record(TPipe_::MTE1, TKind::INSTR, Op::LoadData, dt, 0, loc, static_cast<uint64_t>(p.repeatTimes) * kFractalBytes,
+           static_cast<uint64_t>(p.repeatTimes) * kFractalBytes / dt_size(dt), p.repeatTimes);
+    if (tracing_now()) return;
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        const uint8_t* s = src.addr + (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(r) * p.srcStride) * kFractalBytes;
+        uint8_t* d = dst.addr + static_cast<uint64_t>(r) * (1 + p.dstGap) * kFractalBytes;
+        if (!p.transpose) { std::memmove(d, s, kFractalBytes); continue; }
+        uint8_t tmp[kFractalBytes];
+        for (uint32_t i = 0; i < 16; ++i)
+            for (uint32_t j = 0; j < 16; ++j) std::memcpy(tmp + (j * 16 + i) * 2, s + (i * 16 + j) * 2, 2);
+        std::memcpy(d, tmp, kFractalBytes);
+    }
+}
+
+// ---- L0C (+)= L0A x L0B ----------------------------------------------------------------------------------
+void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc) {
+    enter(Op::Mmad, loc);
+    if (p.m == 0 || p.n == 0 || p.k == 0 || p.m > 4095 || p.n > 4095 || p.k > 4095)
+        Report("mmad-params", Op::Mmad, loc)
+            .msg("Mmad with m = %u, n = %u, k = %u; each must be 1..4095", p.m, p.n, p.k)
+            .hint("split the matrix product into base blocks (baseM x baseN x baseK)").fail();
+    if (p.fromBias)
+        unsupported_call(Op::Mmad, "Mmad with cmatrixSource = 1 (C starts from the bias table) is not emulated yet",
+                         "add the bias in the epilogue, or set cmatrixSource = 0", loc);
+    const uint32_t c0 = c0_of(aDt);
+    const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16), kB = ceil_div(p.k, c0);
+    check_cube(a, Op::Mmad, loc, "fm", {kRegionL0A}, kFractalBytes, static_cast<uint64_t>(mB) * kB * kFractalBytes);
+    check_cube(b, Op::Mmad, loc, "filter", {kRegionL0B}, kFractalBytes, static_cast<uint64_t>(kB) * nB * kFractalBytes);
+    check_cube(c, Op::Mmad, loc, "dst", {kRegionL0C}, 64, static_cast<uint64_t>(mB) * nB * 256 * 4);
+    // one cycle per 16 x C0 x 16 fractal product: 16x16x16 for half/bf16, 16x32x16 for int8, 16x8x16 for float
+    record(TPipe_::M, TKind::INSTR, Op::Mmad, aDt, 0, loc, static_cast<uint64_t>(mB) * kB * kFractalBytes + static_cast<uint64_t>(kB) * nB * kFractalBytes,
+           static_cast<uint64_t>(p.m) * p.n * p.k, mB * nB * kB);
+    if (tracing_now()) return;
+    const uint32_t as = dt_size(aDt), bs = dt_size(bDt);
+    const bool integer = cDt == Dt::i32;
+    std::vector<double> av(static_cast<size_t>(p.m) * p.k), bv(static_cast<size_t>(p.k) * p.n);
+    for (uint32_t i = 0; i < p.m; ++i)  // L0A: ZZ
+        for (uint32_t kk = 0; kk < p.k; ++kk)
+            av[static_cast<size_t>(i) * p.k + kk] = load_d(aDt, a.addr + ((static_cast<uint64_t>(i / 16) * kB + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0) * as);
+    for (uint32_t kk = 0; kk < p.k; ++kk)  // L0B: ZN
+        for (uint32_t j = 0; j < p.n; ++j)
+            bv[static_cast<size_t>(kk) * p.n + j] = load_d(bDt, b.addr + ((static_cast<uint64_t>(kk / c0) * nB + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0) * bs);
+    for (uint32_t i = 0; i < p.m; ++i)
+        for (uint32_t j = 0; j < p.n; ++j) {
+            uint8_t* out = c.addr + ((static_cast<uint64_t>(j / 16) * mB + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4;
+            if (integer) {
+                int64_t acc = 0;
+                for (uint32_t kk = 0; kk < p.k; ++kk)
+                    acc += static_cast<int64_t>(av[static_cast<size_t>(i) * p.k + kk]) * static_cast<int64_t>(bv[static_cast<size_t>(kk) * p.n + j]);
+                int32_t prev = 0;
+                if (!p.initZero) std::memcpy(&prev, out, 4);
+                int32_t r = static_cast<int32_t>(static_cast<uint32_t>(prev) + static_cast<uint32_t>(acc));
+                std::memcpy(out, &r, 4);
+            } else {
+                float acc = 0;  // products of half/bf16 are exact in fp32; the sum accumulates in fp32
+                if (!p.initZero) std::memcpy(&acc, out, 4);
+                for (uint32_t kk = 0; kk < p.k; ++kk)
+                    acc += static_cast<float>(av[static_cast<size_t>(i) * p.k + kk] * bv[static_cast<size_t>(kk) * p.n + j]);
+                std::memcpy(out, &acc, 4);
+            }
+        }
+}
+
+// ---- L0C -> GM -------------------------------------------------------------------------------------------
+void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Local& src, const FixpipeSpec& p, SrcLoc loc) {
+    enter(Op::Fixpipe, loc);
+    if (localDst || !gm)
+        unsupported_call(Op::Fixpipe, "Fixpipe into a LocalTensor (L0C -> L1) is not emulated yet", "Fixpipe into a GlobalTensor", loc);
+    if (p.layout != static_cast<uint8_t>(AscendC::CO2Layout::ROW_MAJOR) || p.ndNum > 1)
+        unsupported_call(Op::Fixpipe, "Fixpipe with the NZ or column-major output layout, or ndNum > 1, is not emulated yet",
+                         "use Fixpipe<T, U, CFG_ROW_MAJOR> with ndNum = 1", loc);
+    if (p.mSize == 0 || p.nSize == 0) return;
+    // the quantisation must turn the L0C type into the output type
+    const bool ok = (srcDt == Dt::f32 && dstDt == Dt::f32 && p.quant == NoQuant) ||
+                    (srcDt == Dt::f32 && dstDt == Dt::f16 && p.quant == F322F16) ||
+                    (srcDt == Dt::f32 && dstDt == Dt::bf16 && p.quant == F322BF16) ||
+                    (srcDt == Dt::i32 && dstDt == Dt::i32 && p.quant == NoQuant);
+    if (!ok)
+        Report("fixpipe-quant", Op::Fixpipe, loc)
+            .msg("Fixpipe from %s in L0C to %s with quantPre = %u: that conversion is not one Fixpipe makes", dt_name(srcDt),
+                 dt_name(dstDt), p.quant)
+            .hint("float -> half needs quantPre = QuantMode_t::F322F16, float -> bfloat16_t F322BF16; float -> float and "
+                  "int32 -> int32 need NoQuant")
+            .fail();
+    if (p.srcStride < p.mSize || p.srcStride % 16 != 0)
+        Report("fixpipe-params", Op::Fixpipe, loc)
+            .msg("Fixpipe with srcStride = %u for mSize = %u: srcStride is the L0C distance between fractal columns in rows, a "
+                 "multiple of 16 and at least mSize", p.srcStride, p.mSize)
+            .hint("use srcStride = (mSize + 15) / 16 * 16").fail();
+    if (p.dstStride < p.nSize)
+        Report("fixpipe-params", Op::Fixpipe, loc)
+            .msg("Fixpipe with dstStride = %u for nSize = %u: the output rows would overlap", p.dstStride, p.nSize)
+            .hint("dstStride is the output row length in elements (N of the output matrix)").fail();
+    const uint32_t nB = ceil_div(p.nSize, 16);
+    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, (static_cast<uint64_t>(nB - 1) * p.srcStride * 16 + p.srcStride * 16) * 4);
+    const uint32_t os = dt_size(dstDt);
+    const uint64_t span = (static_cast<uint64_t>(p.mSize - 1) * p.dstStride + p.nSize) * os;
+    const GmBuffer& g = check_gm(gm, span, true, Op::Fixpipe, loc);
+    uint8_t* d = static_cast<uint8_t*>(gm);
+    for (uint32_t i = 0; i < p.mSize; ++i) track_gm_write(d + static_cast<uint64_t>(i) * p.dstStride * os, static_cast<uint64_t>(p.nSize) * os, Op::Fixpipe, loc);
+    record_gm(TPipe_::FIX, Op::Fixpipe, dstDt, 0, loc, static_cast<uint64_t>(p.mSize) * p.nSize * os,
+              static_cast<uint64_t>(p.mSize) * p.nSize, p.mSize, p.nSize * os, GmPlace{&g, gm, static_cast<uint64_t>(p.dstStride) * os});
+    if (tracing_now() || !g.real) return;
+    for (uint32_t i = 0; i < p.mSize; ++i)
+        for (uint32_t j = 0; j < p.nSize; ++j) {
+            const uint8_t* s = src.addr + ((static_cast<uint64_t>(j / 16) * p.srcStride + i) * 16 + j % 16) * 4;
+            double v = load_d(srcDt, s);
+            if (p.relu && v < 0) v = 0;
+            store_d(dstDt, d + (static_cast<uint64_t>(i) * p.dstStride + j) * os, v);
+        }
+}
+
+// ---- cross-core flags ------------------------------------------------------------------------------------
+void cross_core_set(int32_t, uint8_t, int32_t, SrcLoc loc) {
+    unsupported_call(Op::CrossCoreSetFlag, "CrossCoreSetFlag: mixed AIC/AIV launches are not emulated yet",
+                     "write the kernel for one core type (cube-only with Fixpipe to GM, or vector-only)", loc);
+}
+void cross_core_wait(int32_t, SrcLoc loc) {
+    unsupported_call(Op::CrossCoreWaitFlag, "CrossCoreWaitFlag: mixed AIC/AIV launches are not emulated yet",
+                     "write the kernel for one core type (cube-only with Fixpipe to GM, or vector-only)", loc);
+}
+
+}}  // namespace ascendcraft::emu

@@ -1,0 +1,222 @@
+// AscendCraft CPU emulation: the cube core (AIC) of Ascend 910B. GM -> L1 copies with the ND -> NZ conversion,
+// LoadData (L1 -> L0A/L0B), Mmad (L0A x L0B -> L0C) and Fixpipe (L0C -> GM), on the fractal layouts the
+// hardware uses, so that data in the wrong layout gives wrong numbers as on the NPU. Cross-core flags for
+// mixed AIC/AIV kernels. Written from the public AscendC documentation; no vendor code.
+//
+// Layouts (one fractal = 512 bytes; C0 = 32 bytes / sizeof(T): 16 halves, 32 int8, 8 floats):
+//   L1 (NZ): fractals of 16 rows x C0 columns, row-major inside, column-major between fractals.
+//   L0A (ZZ): A (m x k) as fractals of 16 x C0, row-major inside and between fractals.
+//   L0B (ZN): B (k x n) as fractals of C0 x 16, column-major inside, row-major between fractals.
+//   L0C (NZ): C (m x n) as fractals of 16 x 16 fp32/int32, row-major inside, column-major between fractals.
+#pragma once
+
+#include "tensor.h"
+
+// The quantisation of Fixpipe (a compiler builtin on the NPU): which conversion L0C -> output applies.
+enum QuantMode_t : uint8_t { NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8 };
+
+namespace ascendcraft { namespace emu {
+
+struct Nd2NzSpec {
+    uint32_t ndNum = 1, nValue = 0, dValue = 0;
+    uint64_t srcNdMatrixStride = 0, srcDValue = 0;
+    uint32_t dstNzC0Stride = 0, dstNzNStride = 0, dstNzMatrixStride = 0;
+};
+struct Load2DSpec {
+    uint32_t startIndex = 0, repeatTimes = 0, srcStride = 0, dstGap = 0;
+    bool transpose = false;
+};
+struct MmadSpec {
+    uint32_t m = 0, n = 0, k = 0;
+    bool initZero = true;     // cmatrixInitVal: start from 0, else accumulate onto L0C
+    bool fromBias = false;    // cmatrixSource: start from the bias table
+};
+struct FixpipeSpec {
+    uint32_t nSize = 0, mSize = 0, srcStride = 0, dstStride = 0;
+    uint8_t quant = 0;
+    bool relu = false;
+    uint32_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
+    uint8_t layout = 1;       // AscendC::CO2Layout
+};
+
+void cube_copy_nd2nz(Dt dt, const Local& dst, const void* gm, const Local* l1src, const Nd2NzSpec& p, SrcLoc loc);
+void cube_load2d(Dt dt, const Local& dst, const Local& src, const Load2DSpec& p, SrcLoc loc);
+void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc);
+void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Local& src, const FixpipeSpec& p, SrcLoc loc);
+void cross_core_set(int32_t mode, uint8_t pipe, int32_t flag, SrcLoc loc);
+void cross_core_wait(int32_t flag, SrcLoc loc);
+
+template <typename C, typename A, typename B> struct MmadTypes {
+    static constexpr bool value = (std::is_same<A, half>::value && std::is_same<B, half>::value && std::is_same<C, float>::value) ||
+                                  (std::is_same<A, bfloat16_t>::value && std::is_same<B, bfloat16_t>::value && std::is_same<C, float>::value) ||
+                                  (std::is_same<A, float>::value && std::is_same<B, float>::value && std::is_same<C, float>::value) ||
+                                  (std::is_same<A, int8_t>::value && std::is_same<B, int8_t>::value && std::is_same<C, int32_t>::value);
+};
+
+}}  // namespace ascendcraft::emu
+
+namespace AscendC {
+
+// ---- parameter structs (field names and orders as in AscendC) ------------------------------------
+struct Nd2NzParams {
+    Nd2NzParams() {}
+    Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint32_t dValueIn, const uint64_t srcNdMatrixStrideIn,
+                const uint64_t srcDValueIn, const uint16_t dstNzC0StrideIn, const uint16_t dstNzNStrideIn,
+                const uint32_t dstNzMatrixStrideIn)
+        : ndNum(ndNumIn), nValue(nValueIn), dValue(dValueIn), srcNdMatrixStride(srcNdMatrixStrideIn), srcDValue(srcDValueIn),
+          dstNzC0Stride(dstNzC0StrideIn), dstNzNStride(dstNzNStrideIn), dstNzMatrixStride(dstNzMatrixStrideIn) {}
+    uint16_t ndNum = 0;
+    uint16_t nValue = 0;
+    uint32_t dValue = 0;
+    uint64_t srcNdMatrixStride = 0;
+    uint64_t srcDValue = 0;
+    uint16_t dstNzC0Stride = 0;
+    uint16_t dstNzNStride = 0;
+    uint32_t dstNzMatrixStride = 0;
+};
+
+struct LoadData2DParams {
+    LoadData2DParams() {}
+    LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn, const uint8_t sidIn,
+                     const uint16_t dstGapIn, const bool ifTransposeIn, const uint8_t addrModeIn)
+        : startIndex(startIndexIn), dstGap(dstGapIn), srcStride(srcStrideIn), ifTranspose(ifTransposeIn),
+          repeatTimes(repeatTimesIn), sid(sidIn), addrMode(addrModeIn) {}
+    uint16_t startIndex = 0;
+    uint16_t dstGap = 0;
+    uint16_t srcStride = 0;
+    bool ifTranspose = 0;
+    uint8_t repeatTimes = 0;
+    uint8_t sid = 0;
+    uint8_t addrMode = 0;
+};
+using LoadData2dParams = LoadData2DParams;
+
+struct MmadParams {
+    MmadParams() {}
+    MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn, const int32_t fmOffsetIn,
+               const bool enSsparseIn, const bool enWinogradAIn, const bool enWinogradBIn)
+        : m(mIn), n(nIn), k(kIn), isBias(isBiasIn), fmOffset(fmOffsetIn), enSsparse(enSsparseIn), enWinogradA(enWinogradAIn),
+          enWinogradB(enWinogradBIn) {}
+    MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const uint8_t unitFlagIn, const bool cmatrixSourceIn,
+               const bool cmatrixInitValIn)
+        : m(mIn), n(nIn), k(kIn), unitFlag(unitFlagIn), cmatrixSource(cmatrixSourceIn), cmatrixInitVal(cmatrixInitValIn) {}
+    uint16_t m = 0;
+    uint16_t n = 0;
+    uint16_t k = 0;
+    bool isBias = false;
+    int32_t fmOffset = 0;
+    bool enSsparse = false;
+    bool enWinogradA = false;
+    bool enWinogradB = false;
+    uint8_t unitFlag = 0;
+    bool kDirectionAlign = false;
+    bool cmatrixSource = false;   // true: the initial C comes from the bias table
+    bool cmatrixInitVal = true;   // true: C starts from 0; false: Mmad accumulates onto L0C
+};
+
+enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig { CO2Layout format; };
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+constexpr FixpipeConfig CFG_COLUMN_MAJOR = {CO2Layout::COLUMN_MAJOR};
+
+struct FixpipeParamsV220 {
+    FixpipeParamsV220() {}
+    FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn, const uint32_t dstStrideIn,
+                      const bool reluEnIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), reluEn(reluEnIn) {}
+    FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn, const uint32_t dstStrideIn,
+                      const bool reluEnIn, const QuantMode_t quantPreIn, const int64_t deqScalarIn, const uint16_t ndNumIn,
+                      const uint16_t srcNdStrideIn, const uint16_t dstNdStrideIn, const uint8_t unitFlagIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), quantPre(quantPreIn),
+          deqScalar(static_cast<uint64_t>(deqScalarIn)), ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn),
+          reluEn(reluEnIn), unitFlag(unitFlagIn) {}
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint16_t srcStride = 0;   // L0C: distance between fractal columns, in 16-row units (mSize rounded up to 16)
+    uint32_t dstStride = 0;   // ROW_MAJOR: elements from one output row to the next
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint64_t deqScalar = 0;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint16_t dstNdStride = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    bool isChannelSplit = false;
+};
+using FixpipeParams220 = FixpipeParamsV220;
+
+namespace cube_detail {
+inline ascendcraft::emu::Nd2NzSpec nd2nz(const Nd2NzParams& p) {
+    ascendcraft::emu::Nd2NzSpec s;
+    s.ndNum = p.ndNum; s.nValue = p.nValue; s.dValue = p.dValue; s.srcNdMatrixStride = p.srcNdMatrixStride;
+    s.srcDValue = p.srcDValue; s.dstNzC0Stride = p.dstNzC0Stride; s.dstNzNStride = p.dstNzNStride;
+    s.dstNzMatrixStride = p.dstNzMatrixStride;
+    return s;
+}
+}  // namespace cube_detail
+
+// ---- GM -> L1 with the ND -> NZ conversion (MTE2) ----------------------------------------------------
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, SrcLoc loc = {}) {
+    static_assert(ascendcraft::emu::OneOf<T, int8_t, uint8_t, half, bfloat16_t, float, int32_t, uint32_t, int16_t, uint16_t>::value,
+                  "DataCopy with Nd2NzParams on Ascend 910B (A2) supports int8/uint8, int16/uint16, half, bfloat16_t, int32/uint32 and float");
+    ascendcraft::emu::cube_copy_nd2nz(ascendcraft::emu::dt_of<T>(), dst.emu(), src.address_, nullptr, cube_detail::nd2nz(p), loc);
+}
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Nd2NzParams& p, SrcLoc loc = {}) {
+    ascendcraft::emu::cube_copy_nd2nz(ascendcraft::emu::dt_of<T>(), dst.emu(), nullptr, &src.emu(), cube_detail::nd2nz(p), loc);
+}
+
+// ---- LoadData (2D): L1 -> L0A / L0B, whole 512-byte fractals (MTE1) ------------------------------------
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p, SrcLoc loc = {}) {
+    ascendcraft::emu::Load2DSpec s;
+    s.startIndex = p.startIndex; s.repeatTimes = p.repeatTimes; s.srcStride = p.srcStride; s.dstGap = p.dstGap;
+    s.transpose = p.ifTranspose;
+    ascendcraft::emu::cube_load2d(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
+}
+
+// ---- Mmad: L0C (+)= L0A x L0B (M) ------------------------------------------------------------------------
+template <typename T, typename U, typename S>
+inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p,
+                 SrcLoc loc = {}) {
+    static_assert(ascendcraft::emu::MmadTypes<T, U, S>::value,
+                  "Mmad on Ascend 910B (A2) takes (L0C, L0A, L0B) as (float, half, half), (float, bfloat16_t, bfloat16_t), "
+                  "(float, float, float) or (int32_t, int8_t, int8_t)");
+    ascendcraft::emu::MmadSpec s;
+    s.m = p.m; s.n = p.n; s.k = p.k; s.initZero = p.cmatrixInitVal; s.fromBias = p.cmatrixSource;
+    ascendcraft::emu::cube_mmad(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), ascendcraft::emu::dt_of<S>(),
+                                dst.emu(), fm.emu(), filter.emu(), s, loc);
+}
+
+// ---- Fixpipe: L0C -> GM (or L1) with the NZ -> ND conversion and the output cast (FIX) ----------------
+namespace cube_detail {
+inline ascendcraft::emu::FixpipeSpec fix(const FixpipeParamsV220& p, CO2Layout layout) {
+    ascendcraft::emu::FixpipeSpec s;
+    s.nSize = p.nSize; s.mSize = p.mSize; s.srcStride = p.srcStride; s.dstStride = p.dstStride;
+    s.quant = static_cast<uint8_t>(p.quantPre); s.relu = p.reluEn; s.ndNum = p.ndNum; s.srcNdStride = p.srcNdStride;
+    s.dstNdStride = p.dstNdStride; s.layout = static_cast<uint8_t>(layout);
+    return s;
+}
+}  // namespace cube_detail
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p, SrcLoc loc = {}) {
+    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.address_, nullptr, src.emu(),
+                                   cube_detail::fix(p, config.format), loc);
+}
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p, SrcLoc loc = {}) {
+    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), nullptr, &dst.emu(), src.emu(),
+                                   cube_detail::fix(p, config.format), loc);
+}
+
+// ---- mixed AIC/AIV kernels: which core this code runs on, and the cross-core flags ------------------------
+template <uint8_t modeId, pipe_t pipe> inline void CrossCoreSetFlag(uint16_t flagId, SrcLoc loc = {}) {
+    ascendcraft::emu::cross_core_set(modeId, pipe, flagId, loc);
+}
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFlag(uint16_t flagId, SrcLoc loc = {}) {
+    ascendcraft::emu::cross_core_wait(flagId, loc);
+}
+
+}  // namespace AscendC
