@@ -211,6 +211,12 @@ class Command:
 SANDBOX_BIN = "/sandbox/bin"
 
 
+def _binds(flag: str, path) -> list[str]:
+    "Bind `path` at its real place, and also where a command line may name it through a symlink."
+    real, given = str(Path(path).resolve()), os.path.abspath(path)
+    return [flag, real, real] + ([flag, real, given] if given != real else [])
+
+
 def wrap(argv: list[str], *, scratch: Path, limits: Limits, settings: Settings, readable=(), programs: dict | None = None,
          kernel: bool = False, cwd: Path | None = None, env: dict | None = None, proc: bool = False,
          bootstrap: bool = False) -> Command:
@@ -219,7 +225,7 @@ def wrap(argv: list[str], *, scratch: Path, limits: Limits, settings: Settings, 
     the limits (and, for `kernel`, the seccomp filter); `bootstrap` (building the launcher itself) sets them in a
     `preexec_fn` instead."""
     prot = active(settings)
-    scratch = Path(scratch).resolve()
+    given_scratch, scratch = os.path.abspath(scratch), Path(scratch).resolve()
     cwd = str(Path(cwd).resolve() if cwd else scratch)
     programs = dict(programs or {})
     argv = [str(a) for a in argv]
@@ -246,12 +252,10 @@ def wrap(argv: list[str], *, scratch: Path, limits: Limits, settings: Settings, 
         return Command(argv, {**env, "TMPDIR": str(scratch)}, preexec, cwd, False)
     args = [prot.bwrap, *_namespace_args(), *_root_binds(), "--dev-bind", "/dev/null", "/dev/null", "--tmpfs", "/tmp"]
     if proc: args += ["--proc", "/proc"]
-    for path in readable:
-        p = str(Path(path).resolve())
-        args += ["--ro-bind", p, p]
+    for path in readable: args += _binds("--ro-bind", path)
     for name, path in programs.items():
         args += ["--ro-bind", str(Path(path).resolve()), f"{SANDBOX_BIN}/{name}"]
-    args += ["--bind", str(scratch), str(scratch), "--chdir", cwd, "--", *argv]
+    args += [*_binds("--bind", given_scratch), "--chdir", cwd, "--", *argv]
     return Command(args, env, preexec, cwd, True)
 
 # %% ../nbs/17_sandbox.ipynb #a7f191a6
