@@ -80,3 +80,55 @@ def test_trace_records_cube_pipes():
     assert int(mm["elems"][0]) == 32 * 48 * 64
     pipes = {int(p) for p in t.records["pipe"][t.records["kind"] == 0]}
     assert {2, 4, 5, 6} <= pipes   # MTE2, MTE1, M, FIX
+
+
+# ---- the Matmul high-level API ------------------------------------------------------------------------
+TCUBE_FIELDS = ("usedCoreNum M N Ka Kb singleCoreM singleCoreN singleCoreK baseM baseN baseK depthA1 depthB1 stepM stepN "
+                "isBias transLength iterateOrder shareMode shareL1Size shareL0CSize shareUbSize batchM batchN singleBatchM "
+                "singleBatchN stepKa stepKb depthAL1CacheUB depthBL1CacheUB dbL0A dbL0B dbL0C").split() + \
+               [f"{m}LayoutInfo{d}" for m, ds in (("A", "BSNGD"), ("B", "BSNGD")) for d in ds] + \
+               ["CLayoutInfoB", "CLayoutInfoS1", "CLayoutInfoN", "CLayoutInfoG", "CLayoutInfoS2", "BatchNum", "mxTypePara"]
+
+
+def tcube_tiling(**values) -> bytes:
+    "TCubeTiling's bytes as a host tiling function writes them (51 int32 fields)."
+    assert set(values) <= set(TCUBE_FIELDS)
+    return np.array([values.get(f, 0) for f in TCUBE_FIELDS], np.int32).tobytes()
+
+
+@pytest.mark.parametrize("entry,use_iterate", [("matmul_bias_f16", 0), ("matmul_bias_f16", 1), ("matmul_bias_i8", 1)])
+def test_matmul_api_kernel_matches_numpy(entry, use_iterate):
+    from ascendcraft.emu import Tiling
+    m, n, k = 100, 96, 64                      # M is irregular: the bottom tiles are 36 rows
+    sm, sn = 64, 48
+    int8 = entry.endswith("i8")
+    if int8:
+        a = RNG.integers(-128, 128, (m, k)).astype(np.int8)
+        bm = RNG.integers(-128, 128, (k, n)).astype(np.int8)
+        bias = RNG.integers(-1000, 1000, n).astype(np.int32)
+        ref = a.astype(np.int64) @ bm.astype(np.int64) + bias
+        b_in, out = np.ascontiguousarray(bm.T), np.empty((m, n), np.int32)
+    else:
+        a = RNG.standard_normal((m, k)).astype(np.float16)
+        bm = RNG.standard_normal((k, n)).astype(np.float16)
+        bias = RNG.standard_normal(n).astype(np.float32)
+        ref = a.astype(np.float64) @ bm.astype(np.float64) + bias
+        b_in, out = bm, np.empty((m, n), np.float32)
+    tiles = -(-m // sm) * -(-n // sn)
+    tiling = tcube_tiling(usedCoreNum=tiles, M=m, N=n, Ka=k, Kb=k, singleCoreM=sm, singleCoreN=sn, singleCoreK=k,
+                          baseM=32, baseN=32, baseK=32, depthA1=1, depthB1=1, stepM=1, stepN=1, isBias=1, iterateOrder=0,
+                          dbL0A=2, dbL0B=2, dbL0C=1) + np.int32(use_iterate).tobytes()
+    b = build(KERNELS / "matmul_api_bias.cpp", entry=entry)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    args = [GM("a", a), GM("b", b_in), GM("bias", bias), GM("c", out, "out"), GM("workspace", np.zeros(16, np.uint8), "workspace"),
+            Tiling(tiling)]
+    r = run(b, args, block_dim=tiles)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    if int8:
+        np.testing.assert_array_equal(r.outputs["c"], ref)
+    else:
+        np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)
+    t = trace(b, args, block_dim=tiles)
+    names = op_names()
+    mm = t.records[(t.records["op"] == names.index("Matmul")) & (t.records["pipe"] == 5)]
+    assert int(mm["elems"].sum()) == m * n * k   # every product once, over all blocks and base blocks

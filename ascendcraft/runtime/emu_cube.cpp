@@ -6,6 +6,7 @@
 
 #include "ascendcraft_emu/cube_internal.h"
 #include "ascendcraft_emu/cube.h"
+#include "ascendcraft_emu/matmul.h"
 
 namespace ascendcraft { namespace emu {
 
@@ -324,14 +325,92 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
         }
 }
 
-// ---- cross-core flags ------------------------------------------------------------------------------------
-void cross_core_set(int32_t, uint8_t, int32_t, SrcLoc loc) {
-    unsupported_call(Op::CrossCoreSetFlag, "CrossCoreSetFlag: mixed AIC/AIV launches are not emulated yet",
-                     "write the kernel for one core type (cube-only with Fixpipe to GM, or vector-only)", loc);
+// ---- which core type a block's code runs as ----------------------------------------------------------
+namespace {
+thread_local bool t_on_aic = false;  // each block runs on its own thread (Scheduler)
 }
-void cross_core_wait(int32_t, SrcLoc loc) {
-    unsupported_call(Op::CrossCoreWaitFlag, "CrossCoreWaitFlag: mixed AIC/AIV launches are not emulated yet",
-                     "write the kernel for one core type (cube-only with Fixpipe to GM, or vector-only)", loc);
+void kernel_type_set(int type) { t_on_aic = type == AscendC::KERNEL_TYPE_AIC_ONLY; }
+bool kernel_on_aic() { return t_on_aic; }
+
+// ---- the Matmul high-level API -------------------------------------------------------------------------
+void matmul_misuse(const char* message, const char* hint, SrcLoc loc) {
+    enter(Op::Matmul, loc);
+    Report("matmul-usage", Op::Matmul, loc).msg("%s", message).hint("%s", hint).fail();
+}
+
+void matmul_block(const MatmulCall& p, SrcLoc loc) {
+    enter(Op::Matmul, loc);
+    if (p.m == 0 || p.n == 0 || p.k == 0) return;
+    const uint32_t as = dt_size(p.aDt), bs = dt_size(p.bDt), cs = dt_size(p.cDt);
+    // A's block: rows row0.. of A (or columns of A^T), all of k; B's: columns col0.. of B (or rows of B^T)
+    const uint64_t aSpan = p.aTrans ? (static_cast<uint64_t>(p.k - 1) * p.lda + p.row0 + p.m) * as
+                                    : (static_cast<uint64_t>(p.row0 + p.m - 1) * p.lda + p.k) * as;
+    const uint64_t bSpan = p.bTrans ? (static_cast<uint64_t>(p.col0 + p.n - 1) * p.ldb + p.k) * bs
+                                    : (static_cast<uint64_t>(p.k - 1) * p.ldb + p.col0 + p.n) * bs;
+    if ((p.aTrans ? p.lda < p.row0 + p.m : p.lda < p.k) || (p.bTrans ? p.ldb < p.k : p.ldb < p.col0 + p.n))
+        Report("matmul-usage", Op::Matmul, loc)
+            .msg("Matmul: the org shape (M, N, Ka, Kb) of the tiling or SetOrgShape is smaller than the single-core shape it "
+                 "holds (A row stride %u, B row stride %u for a %u x %u x %u block)", p.lda, p.ldb, p.m, p.n, p.k)
+            .hint("set M, N, Ka and Kb to the full matrices' shapes, and singleCoreM/N/K to one core's part").fail();
+    const GmBuffer& ga = check_gm(p.a, aSpan, false, Op::Matmul, loc);
+    const GmBuffer& gb = check_gm(p.b, bSpan, false, Op::Matmul, loc);
+    const GmBuffer* gbias = p.bias ? &check_gm(p.bias, (static_cast<uint64_t>(p.col0) + p.n) * dt_size(p.biasDt), false, Op::Matmul, loc) : nullptr;
+    auto cAt = [&](uint32_t i, uint32_t j) -> uint64_t {
+        return p.packed ? static_cast<uint64_t>(i) * p.ldc + j : static_cast<uint64_t>(p.row0 + i) * p.ldc + p.col0 + j;
+    };
+    const uint64_t cSpan = (cAt(p.m - 1, p.n - 1) + 1) * cs;
+    const GmBuffer& gc = check_gm(p.c, cSpan, true, Op::Matmul, loc);
+    uint8_t* c = static_cast<uint8_t*>(p.c);
+    for (uint32_t i = 0; i < p.m; ++i) track_gm_write(c + cAt(i, 0) * cs, static_cast<uint64_t>(p.n) * cs, Op::Matmul, loc);
+    // the cube core's work: A and B blocks into L1 (MTE2), base blocks through L0 (MTE1), the products (M), C out (FIX)
+    const uint32_t c0 = 32 / as;
+    const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16), kB = ceil_div(p.k, c0);
+    const void* aFirst = static_cast<const uint8_t*>(p.a) + (p.aTrans ? static_cast<uint64_t>(p.row0) * as : static_cast<uint64_t>(p.row0) * p.lda * as);
+    const void* bFirst = static_cast<const uint8_t*>(p.b) + (p.bTrans ? static_cast<uint64_t>(p.col0) * p.ldb * bs : static_cast<uint64_t>(p.col0) * bs);
+    record_gm(TPipe_::MTE2, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(p.m) * p.k * as, static_cast<uint64_t>(p.m) * p.k,
+              p.aTrans ? p.k : p.m, (p.aTrans ? p.m : p.k) * as, GmPlace{&ga, aFirst, static_cast<uint64_t>(p.lda) * as});
+    record_gm(TPipe_::MTE2, Op::Matmul, p.bDt, 0, loc, static_cast<uint64_t>(p.k) * p.n * bs, static_cast<uint64_t>(p.k) * p.n,
+              p.bTrans ? p.n : p.k, (p.bTrans ? p.k : p.n) * bs, GmPlace{&gb, bFirst, static_cast<uint64_t>(p.ldb) * bs});
+    record(TPipe_::MTE1, TKind::INSTR, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(mB + nB) * kB * kFractalBytes,
+           static_cast<uint64_t>(mB + nB) * kB * kFractalBytes / as, (mB + nB) * kB);
+    record(TPipe_::M, TKind::INSTR, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(mB + nB) * kB * kFractalBytes,
+           static_cast<uint64_t>(p.m) * p.n * p.k, mB * nB * kB);
+    record_gm(TPipe_::FIX, Op::Matmul, p.cDt, 0, loc, static_cast<uint64_t>(p.m) * p.n * cs, static_cast<uint64_t>(p.m) * p.n, p.m,
+              p.n * cs, GmPlace{&gc, c + cAt(0, 0) * cs, static_cast<uint64_t>(p.ldc) * cs});
+    if (tracing_now() || !ga.real || !gb.real || !gc.real) return;
+    const uint8_t* a = static_cast<const uint8_t*>(p.a);
+    const uint8_t* b = static_cast<const uint8_t*>(p.b);
+    const bool integer = p.cDt == Dt::i32;
+    std::vector<double> av(static_cast<size_t>(p.m) * p.k), bv(static_cast<size_t>(p.k) * p.n);
+    for (uint32_t i = 0; i < p.m; ++i)
+        for (uint32_t kk = 0; kk < p.k; ++kk)
+            av[static_cast<size_t>(i) * p.k + kk] = load_d(p.aDt, a + (p.aTrans ? static_cast<uint64_t>(kk) * p.lda + p.row0 + i
+                                                                                  : static_cast<uint64_t>(p.row0 + i) * p.lda + kk) * as);
+    for (uint32_t kk = 0; kk < p.k; ++kk)
+        for (uint32_t j = 0; j < p.n; ++j)
+            bv[static_cast<size_t>(kk) * p.n + j] = load_d(p.bDt, b + (p.bTrans ? static_cast<uint64_t>(p.col0 + j) * p.ldb + kk
+                                                                                  : static_cast<uint64_t>(kk) * p.ldb + p.col0 + j) * bs);
+    Core& core_ = core();
+    const bool atomicAdd = p.atomic || core_.atomic_add;
+    for (uint32_t i = 0; i < p.m; ++i)
+        for (uint32_t j = 0; j < p.n; ++j) {
+            uint8_t* out = c + cAt(i, j) * cs;
+            double v;
+            if (integer) {
+                int64_t acc = 0;
+                for (uint32_t kk = 0; kk < p.k; ++kk)
+                    acc += static_cast<int64_t>(av[static_cast<size_t>(i) * p.k + kk]) * static_cast<int64_t>(bv[static_cast<size_t>(kk) * p.n + j]);
+                if (gbias) acc += static_cast<int64_t>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt)));
+                v = static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(acc)));
+            } else {
+                float acc = gbias ? static_cast<float>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt))) : 0.0f;
+                for (uint32_t kk = 0; kk < p.k; ++kk)
+                    acc += static_cast<float>(av[static_cast<size_t>(i) * p.k + kk] * bv[static_cast<size_t>(kk) * p.n + j]);
+                v = acc;
+            }
+            if (atomicAdd) v += load_d(p.cDt, out);
+            store_d(p.cDt, out, v);
+        }
 }
 
 }}  // namespace ascendcraft::emu

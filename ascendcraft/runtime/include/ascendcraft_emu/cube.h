@@ -1,7 +1,7 @@
 // AscendCraft CPU emulation: the cube core (AIC) of Ascend 910B. GM -> L1 copies with the ND -> NZ conversion,
 // LoadData (L1 -> L0A/L0B), Mmad (L0A x L0B -> L0C) and Fixpipe (L0C -> GM), on the fractal layouts the
-// hardware uses, so that data in the wrong layout gives wrong numbers as on the NPU. Cross-core flags for
-// mixed AIC/AIV kernels. Written from the public AscendC documentation; no vendor code.
+// hardware uses, so that data in the wrong layout gives wrong numbers as on the NPU. (Cross-core flags for mixed AIC/AIV
+// kernels are not emulated yet.) Written from the public AscendC documentation; no vendor code.
 //
 // Layouts (one fractal = 512 bytes; C0 = 32 bytes / sizeof(T): 16 halves, 32 int8, 8 floats):
 //   L1 (NZ): fractals of 16 rows x C0 columns, row-major inside, column-major between fractals.
@@ -43,8 +43,6 @@ void cube_copy_nd2nz(Dt dt, const Local& dst, const void* gm, const Local* l1src
 void cube_load2d(Dt dt, const Local& dst, const Local& src, const Load2DSpec& p, SrcLoc loc);
 void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc);
 void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Local& src, const FixpipeSpec& p, SrcLoc loc);
-void cross_core_set(int32_t mode, uint8_t pipe, int32_t flag, SrcLoc loc);
-void cross_core_wait(int32_t flag, SrcLoc loc);
 
 template <typename C, typename A, typename B> struct MmadTypes {
     static constexpr bool value = (std::is_same<A, half>::value && std::is_same<B, half>::value && std::is_same<C, float>::value) ||
@@ -211,12 +209,23 @@ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
                                    cube_detail::fix(p, config.format), loc);
 }
 
-// ---- mixed AIC/AIV kernels: which core this code runs on, and the cross-core flags ------------------------
-template <uint8_t modeId, pipe_t pipe> inline void CrossCoreSetFlag(uint16_t flagId, SrcLoc loc = {}) {
-    ascendcraft::emu::cross_core_set(modeId, pipe, flagId, loc);
-}
-template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFlag(uint16_t flagId, SrcLoc loc = {}) {
-    ascendcraft::emu::cross_core_wait(flagId, loc);
-}
-
 }  // namespace AscendC
+
+// ---- which core type runs this code: a kernel marked KERNEL_TYPE_AIC_ONLY runs its blocks as cube cores; any
+// other runs them as vector cores, and a Matmul object does the cube core's work in place -----------------------
+namespace ascendcraft { namespace emu {
+void kernel_type_set(int type);   // KERNEL_TASK_TYPE_DEFAULT: AIC_ONLY makes this block's code cube-core code
+bool kernel_on_aic();
+}}  // namespace ascendcraft::emu
+#ifndef ASCEND_IS_AIV
+#define ASCEND_IS_AIV (!::ascendcraft::emu::kernel_on_aic())
+#endif
+#ifndef ASCEND_IS_AIC
+#define ASCEND_IS_AIC (::ascendcraft::emu::kernel_on_aic())
+#endif
+#ifndef ASCEND_IS_NOT_AIV
+#define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
+#endif
+#ifndef ASCEND_IS_NOT_AIC
+#define ASCEND_IS_NOT_AIC (!ASCEND_IS_AIC)
+#endif

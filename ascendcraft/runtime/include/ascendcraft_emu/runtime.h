@@ -56,7 +56,7 @@ struct OneOf<T, U, Ts...> : std::integral_constant<bool, std::is_same<T, U>::val
     X(InitGlobalMemory) X(GET_TILING_DATA) X(DumpTensor) X(Kernel) X(SetGlobalBuffer) X(And) X(Or) X(Not)        \
     X(ShiftLeft) X(ShiftRight) X(AddRelu) X(SubRelu) X(MulAddDst) X(FusedMulAdd) X(Brcb) X(Gatherb)            \
     X(Transpose) X(Sin) X(Cos) X(Floor) X(Ceil) X(Round) X(Trunc)                                \
-    X(LoadData) X(Mmad) X(Fixpipe) X(Matmul) X(CrossCoreSetFlag) X(CrossCoreWaitFlag)
+    X(LoadData) X(Mmad) X(Fixpipe) X(Matmul)
 
 enum class Op : uint16_t {
 #define ASCENDCRAFT_EMU_ENUM(name) name,

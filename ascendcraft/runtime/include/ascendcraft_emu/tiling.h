@@ -22,5 +22,6 @@ namespace optiling {}
 #define REGISTER_TILING_DEFAULT(type) using AscendCraftTilingData = type
 #define TILING_KEY_IS(key) (::ascendcraft::emu::tiling_key() == static_cast<uint64_t>(key))
 
-#define KERNEL_TASK_TYPE_DEFAULT(type) ((void)(type))
-#define KERNEL_TASK_TYPE(key, type) ((void)(key), (void)(type))
+#define KERNEL_TASK_TYPE_DEFAULT(type) ::ascendcraft::emu::kernel_type_set(static_cast<int>(type))
+#define KERNEL_TASK_TYPE(key, type) \
+    ((::ascendcraft::emu::tiling_key() == static_cast<uint64_t>(key)) ? ::ascendcraft::emu::kernel_type_set(static_cast<int>(type)) : (void)0)

@@ -1,0 +1,319 @@
+// AscendCraft CPU emulation: the Matmul high-level API (lib/matmul_intf.h) and the TCubeTiling it reads.
+// A Matmul object computes C = A x B (+ bias) for one core's single-core shape, block by block (baseM x baseN),
+// with half/bfloat16_t/float inputs accumulating in fp32 and int8 in int32, as the cube core does. On the NPU
+// the object on the vector core sends messages to a server on the cube core; here the work runs where it is
+// asked for, in the calling block, and trace mode records it as the cube core's MTE2, M and FIX pipe work.
+// Written from the public AscendC documentation; no vendor code.
+#pragma once
+
+#include "cube.h"
+#include "pipe.h"
+
+namespace AscendC {
+namespace tiling {
+// The matmul tiling a host tiling function fills (field names and order as in AscendC's kernel_tiling.h).
+struct TCubeTiling {
+    int32_t usedCoreNum = 0;
+    int32_t M = 0;
+    int32_t N = 0;
+    int32_t Ka = 0;
+    int32_t Kb = 0;
+    int32_t singleCoreM = 0;
+    int32_t singleCoreN = 0;
+    int32_t singleCoreK = 0;
+    int32_t baseM = 0;
+    int32_t baseN = 0;
+    int32_t baseK = 0;
+    int32_t depthA1 = 0;
+    int32_t depthB1 = 0;
+    int32_t stepM = 0;
+    int32_t stepN = 0;
+    int32_t isBias = 0;
+    int32_t transLength = 0;
+    int32_t iterateOrder = 0;
+    int32_t shareMode = 0;
+    int32_t shareL1Size = 0;
+    int32_t shareL0CSize = 0;
+    int32_t shareUbSize = 0;
+    int32_t batchM = 0;
+    int32_t batchN = 0;
+    int32_t singleBatchM = 0;
+    int32_t singleBatchN = 0;
+    int32_t stepKa = 0;
+    int32_t stepKb = 0;
+    int32_t depthAL1CacheUB = 0;
+    int32_t depthBL1CacheUB = 0;
+    int32_t dbL0A = 0;
+    int32_t dbL0B = 0;
+    int32_t dbL0C = 0;
+    int32_t ALayoutInfoB = 0;
+    int32_t ALayoutInfoS = 0;
+    int32_t ALayoutInfoN = 0;
+    int32_t ALayoutInfoG = 0;
+    int32_t ALayoutInfoD = 0;
+    int32_t BLayoutInfoB = 0;
+    int32_t BLayoutInfoS = 0;
+    int32_t BLayoutInfoN = 0;
+    int32_t BLayoutInfoG = 0;
+    int32_t BLayoutInfoD = 0;
+    int32_t CLayoutInfoB = 0;
+    int32_t CLayoutInfoS1 = 0;
+    int32_t CLayoutInfoN = 0;
+    int32_t CLayoutInfoG = 0;
+    int32_t CLayoutInfoS2 = 0;
+    int32_t BatchNum = 0;
+    int32_t mxTypePara = 0;
+};
+}  // namespace tiling
+}  // namespace AscendC
+using AscendC::tiling::TCubeTiling;
+
+namespace ascendcraft { namespace emu {
+
+// One Matmul call as the runtime sees it: a block of C from GM operands.
+struct MatmulCall {
+    Dt aDt = Dt::none, bDt = Dt::none, cDt = Dt::none, biasDt = Dt::none;
+    const void* a = nullptr;  const void* b = nullptr;  const void* bias = nullptr;  void* c = nullptr;
+    bool aTrans = false, bTrans = false, atomic = false;
+    uint32_t lda = 0, ldb = 0, ldc = 0;   // row strides in elements of A (or A^T), B (or B^T) and C
+    uint32_t row0 = 0, col0 = 0;          // first row / column of the block inside the single-core shape
+    uint32_t m = 0, n = 0, k = 0;         // block shape
+    uint32_t baseM = 0, baseN = 0, baseK = 0;
+    bool packed = false;                  // C is the block itself (row0/col0 do not move it)
+};
+void matmul_block(const MatmulCall& call, SrcLoc loc);
+[[noreturn]] void matmul_misuse(const char* message, const char* hint, SrcLoc loc);
+
+}}  // namespace ascendcraft::emu
+
+namespace AscendC {
+
+enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, ROW_MAJOR = ND, COLUMN_MAJOR = 8 };
+enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
+enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
+enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT };
+enum class BatchOutMode { SINGLE_BATCH = 0, MULTI_BATCH, DYNAMIC };
+enum class MatmulVersion { NORMAL = 0, MULTI_DATA_LOAD, BASIC_BLOCK, IBSHARE_NORM };
+
+// The compile-time configuration of a Matmul (which implementation the device code picks). The emulation
+// computes the same numbers under every configuration.
+struct MatmulConfig {
+    bool doNorm = true;
+    bool doBasicBlock = false;
+    bool doMultiDataLoad = false;
+    uint32_t basicM = 0, basicN = 0, basicK = 0;
+    bool intrinsicsCheck = false;
+    bool isNBatch = false;
+    bool enVecND2NZ = false;
+    bool doSpecialBasicBlock = false;
+    uint32_t doMTE2Preload = 0;
+    uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
+    uint32_t stepM = 0, stepN = 0;
+    uint32_t baseMN = 0, singleCoreMN = 0;
+    bool enUnitFlag = true;
+    bool isPerTensor = false, hasAntiQuantOffset = false;
+    bool doIBShareNorm = false, doSpecialMDL = false;
+    bool enableInit = true;
+    BatchMode batchMode = BatchMode::NONE;
+    bool enableEnd = true, enableGetTensorC = true, enableSetOrgShape = true, enableSetBias = true;
+    bool enableSetTail = true, enableQuantVector = true, enableSetDefineData = true;
+    uint8_t iterateMode = 0;
+    bool enableReuse = true, enableUBReuse = false, enableL1CacheUB = false, intraBlockPartSum = false;
+    IterateOrder iterateOrder = IterateOrder::UNDEF;
+    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
+    bool enableDoubleCache = false, isBiasBatch = true, enableStaticPadZeros = false, isPartialOutput = false;
+    bool enableMixDualMaster = false, isA2B2Shared = false, isEnableChannelSplit = false, enableKdimReorderLoad = false;
+    bool isCO1Shared = false;
+    uint32_t sharedCO1BufferSize = 0;
+    BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH;
+};
+// Any of AscendC's arguments are accepted: they choose a device implementation, not the numbers.
+template <typename... Args> constexpr MatmulConfig GetNormalConfig(Args...) { return MatmulConfig{}; }
+template <typename... Args> constexpr MatmulConfig GetMDLConfig(Args...) { MatmulConfig c; c.doNorm = false; c.doMultiDataLoad = true; return c; }
+template <typename... Args> constexpr MatmulConfig GetSpecialMDLConfig(Args...) { MatmulConfig c; c.doNorm = false; c.doSpecialMDL = true; return c; }
+template <typename... Args> constexpr MatmulConfig GetBasicConfig(uint32_t m, uint32_t n, uint32_t k, Args...) {
+    MatmulConfig c; c.doNorm = false; c.doBasicBlock = true; c.basicM = m; c.basicN = n; c.basicK = k; return c;
+}
+template <typename... Args> constexpr MatmulConfig GetIBShareNormConfig(Args...) { MatmulConfig c; c.doNorm = false; c.doIBShareNorm = true; return c; }
+constexpr MatmulConfig CFG_NORM = GetNormalConfig();
+constexpr MatmulConfig CFG_MDL = GetMDLConfig();
+constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
+constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
+
+// An operand's place, format, element type and transposition.
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false, LayoutMode LAYOUT = LayoutMode::NONE,
+          bool IBSHARE = false>
+struct MatmulType {
+    constexpr static TPosition pos = POSITION;
+    constexpr static CubeFormat format = FORMAT;
+    using T = TYPE;
+    constexpr static bool isTrans = ISTRANS;
+    constexpr static LayoutMode layout = LAYOUT;
+    constexpr static bool ibShare = IBSHARE;
+};
+
+template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr> struct MatmulCallBackFunc {};
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, class... POLICY>
+class MatmulImpl {
+    using A = typename A_TYPE::T;
+    using B = typename B_TYPE::T;
+    using C = typename C_TYPE::T;
+    using Bias = typename BIAS_TYPE::T;
+    static_assert(std::is_same<A, B>::value || (std::is_same<A, int8_t>::value && std::is_same<B, int8_t>::value),
+                  "Matmul: A and B must have the same element type");
+    static_assert(ascendcraft::emu::OneOf<A, half, bfloat16_t, float, int8_t>::value,
+                  "Matmul on Ascend 910B (A2) takes half, bfloat16_t, float or int8_t inputs");
+    static_assert(ascendcraft::emu::OneOf<C, half, bfloat16_t, float, int32_t>::value,
+                  "Matmul on Ascend 910B (A2) writes half, bfloat16_t, float or int32_t");
+
+public:
+    MatmulImpl() {}
+    void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr, SrcLoc loc = {}) {
+        (void)tpipe;
+        if (!cubeTiling) ascendcraft::emu::matmul_misuse("Matmul::Init with a null TCubeTiling", "pass &tilingData.cubeTilingData", loc);
+        tiling_ = *cubeTiling;
+        inited_ = true;
+        singleM_ = tiling_.singleCoreM; singleN_ = tiling_.singleCoreN; singleK_ = tiling_.singleCoreK;
+        orgM_ = tiling_.M; orgN_ = tiling_.N; orgKa_ = tiling_.Ka; orgKb_ = tiling_.Kb; orgKc_ = tiling_.N;
+        if (tiling_.baseM <= 0 || tiling_.baseN <= 0 || tiling_.baseK <= 0 || singleM_ <= 0 || singleN_ <= 0 || singleK_ <= 0)
+            ascendcraft::emu::matmul_misuse("Matmul::Init with a TCubeTiling whose single-core or base shape is not positive",
+                                            "fill the tiling with the host tiling function (MultiCoreMatmulTiling::GetTiling) "
+                                            "and copy it in with GET_TILING_DATA", loc);
+        hasBias_ = tiling_.isBias != 0;
+    }
+    template <class T> void SetSubBlockIdx(T) {}
+    void SetOrgShape(int orgM, int orgN, int orgK) { orgM_ = orgM; orgN_ = orgN; orgKa_ = orgKb_ = orgK; orgKc_ = orgN; }
+    void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
+        orgM_ = orgM; orgN_ = orgN; orgKa_ = orgKa; orgKb_ = orgKb; orgKc_ = orgKc ? orgKc : orgN;
+    }
+    void SetSingleShape(int singleM, int singleN, int singleK) { singleM_ = singleM; singleN_ = singleN; singleK_ = singleK; }
+    void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+        if (tailM > 0) singleM_ = tailM;
+        if (tailN > 0) singleN_ = tailN;
+        if (tailK > 0) singleK_ = tailK;
+    }
+    void SetTensorA(const GlobalTensor<A>& gm, bool isTransposeA = false) { a_ = gm.address_; aTrans_ = isTransposeA || A_TYPE::isTrans; }
+    void SetTensorB(const GlobalTensor<B>& gm, bool isTransposeB = false) { b_ = gm.address_; bTrans_ = isTransposeB || B_TYPE::isTrans; }
+    void SetBias(const GlobalTensor<Bias>& gm) { bias_ = gm.address_; hasBias_ = true; }
+    void ClearBias() { bias_ = nullptr; hasBias_ = false; }
+    void DisableBias() { ClearBias(); }
+    template <class T> void SetWorkspace(const GlobalTensor<T>&) {}
+    template <class T> void SetWorkspace(__gm__ T*, int) {}
+    void SetHF32(bool = false, int32_t = 0) {}
+
+    // The whole single-core C, block by block.
+    void IterateAll(const GlobalTensor<C>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false, bool waitIterateAll = false,
+                    bool fakeMsg = false, SrcLoc loc = {}) {
+        (void)enSequentialWrite; (void)waitIterateAll; (void)fakeMsg;
+        start(loc);
+        while (next()) emit(gm.address_, enAtomic != 0, false, loc);
+        iterating_ = false;
+    }
+    // The next baseM x baseN block of C (false when every block is done).
+    template <bool sync = true> bool Iterate(bool enPartialSum = false, SrcLoc loc = {}) {
+        (void)enPartialSum;
+        if (!iterating_) start(loc);
+        if (next()) return true;
+        iterating_ = false;
+        return false;
+    }
+    // The current block into C in GM: at its place in C, or (enSequentialWrite) packed one block after another.
+    template <bool sync = true>
+    void GetTensorC(const GlobalTensor<C>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false, SrcLoc loc = {}) {
+        if (!block_) ascendcraft::emu::matmul_misuse("Matmul::GetTensorC before Iterate() returned true",
+                                                      "call GetTensorC inside `while (mm.Iterate()) { ... }`", loc);
+        emit(gm.address_, enAtomic != 0, enSequentialWrite, loc);
+    }
+    void End() { iterating_ = false; block_ = false; }
+
+private:
+    void start(const SrcLoc& loc) {
+        if (!inited_) ascendcraft::emu::matmul_misuse("Matmul used before Init (or REGIST_MATMUL_OBJ with its tiling)",
+                                                       "call REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) first", loc);
+        if (!a_ || !b_) ascendcraft::emu::matmul_misuse("Matmul::Iterate/IterateAll before SetTensorA and SetTensorB",
+                                                         "set both input matrices first", loc);
+        if (hasBias_ && !bias_) ascendcraft::emu::matmul_misuse("Matmul: the tiling says isBias = 1 but SetBias was not called",
+                                                                 "call SetBias(biasGm), or set isBias = 0 in the tiling", loc);
+        mBlocks_ = (singleM_ + tiling_.baseM - 1) / tiling_.baseM;
+        nBlocks_ = (singleN_ + tiling_.baseN - 1) / tiling_.baseN;
+        index_ = -1;
+        iterating_ = true;
+        block_ = false;
+    }
+    bool next() {
+        if (++index_ >= mBlocks_ * nBlocks_) { block_ = false; return false; }
+        // iterateOrder 0: along M first, then N; 1: along N first
+        if (tiling_.iterateOrder == 1) { bm_ = index_ / nBlocks_; bn_ = index_ % nBlocks_; }
+        else { bm_ = index_ % mBlocks_; bn_ = index_ / mBlocks_; }
+        block_ = true;
+        return true;
+    }
+    void emit(void* c, bool atomic, bool sequential, const SrcLoc& loc) {
+        ascendcraft::emu::MatmulCall call;
+        call.aDt = ascendcraft::emu::dt_of<A>(); call.bDt = ascendcraft::emu::dt_of<B>();
+        call.cDt = ascendcraft::emu::dt_of<C>(); call.biasDt = ascendcraft::emu::dt_of<Bias>();
+        call.a = a_; call.b = b_; call.bias = hasBias_ ? bias_ : nullptr;
+        call.aTrans = aTrans_; call.bTrans = bTrans_; call.atomic = atomic;
+        call.lda = aTrans_ ? orgM_ : orgKa_;
+        call.ldb = bTrans_ ? orgKb_ : orgN_;
+        call.row0 = bm_ * tiling_.baseM; call.col0 = bn_ * tiling_.baseN;
+        const int restM = singleM_ - static_cast<int>(call.row0), restN = singleN_ - static_cast<int>(call.col0);
+        call.m = static_cast<uint32_t>(restM < tiling_.baseM ? restM : tiling_.baseM);
+        call.n = static_cast<uint32_t>(restN < tiling_.baseN ? restN : tiling_.baseN);
+        call.k = singleK_;
+        call.baseM = tiling_.baseM; call.baseN = tiling_.baseN; call.baseK = tiling_.baseK;
+        if (sequential) {  // blocks packed one after another, each as wide as the block
+            call.c = static_cast<C*>(c) + static_cast<uint64_t>(index_) * tiling_.baseM * tiling_.baseN;
+            call.ldc = call.n;
+            call.packed = true;
+            ascendcraft::emu::matmul_block(call, loc);
+            return;
+        }
+        call.c = c;
+        call.ldc = orgKc_;
+        ascendcraft::emu::matmul_block(call, loc);
+    }
+
+    TCubeTiling tiling_;
+    bool inited_ = false, iterating_ = false, block_ = false, hasBias_ = false, aTrans_ = false, bTrans_ = false;
+    const A* a_ = nullptr;
+    const B* b_ = nullptr;
+    const Bias* bias_ = nullptr;
+    int singleM_ = 0, singleN_ = 0, singleK_ = 0, orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0, orgKc_ = 0;
+    int mBlocks_ = 0, nBlocks_ = 0, index_ = -1, bm_ = 0, bn_ = 0;
+};
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, class... POLICY>
+using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, POLICY...>;
+
+// The system workspace AscendC's Matmul client and server talk through; the emulation needs none.
+inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
+
+// REGIST_MATMUL_OBJ(&pipe, workspace, mm1, &tiling1, mm2, &tiling2, ...): Init each Matmul with its tiling
+// (a null tiling leaves the object for a later Init).
+namespace matmul_detail {
+inline void regist(TPipe*) {}
+template <class MM, class... Rest> inline void regist(TPipe* pipe, MM& mm, const TCubeTiling* tiling, Rest&&... rest) {
+    if (tiling) mm.Init(tiling, pipe);
+    regist(pipe, rest...);
+}
+template <class MM, class... Rest> inline void regist(TPipe* pipe, MM& mm, std::nullptr_t, Rest&&... rest) {
+    regist(pipe, rest...);
+}
+template <class MM> inline void regist(TPipe*, MM&) {}
+}  // namespace matmul_detail
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
+    do { (void)(workspace); ::AscendC::matmul_detail::regist((tpipe), __VA_ARGS__); } while (0)
+#define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
+#define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
+
+}  // namespace AscendC
+
+// Older kernels name the API through `matmul::`.
+namespace matmul {
+using namespace AscendC;
+}
