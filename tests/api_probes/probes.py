@@ -692,6 +692,30 @@ P("REGISTER_NONE_TILING", "REGISTER_NONE_TILING;")
 P("REGISTER_TILING_DEFAULT", "REGISTER_TILING_DEFAULT(DataCopyParams);")
 P("REGISTER_TILING_FOR_TILINGKEY", "REGISTER_TILING_FOR_TILINGKEY(\"TILING_KEY_VAR == 1\", DataCopyParams);")
 
+# ---- the cube core (cube.h): L1 / L0A / L0B / L0C buffers, ND -> NZ copies, LoadData, Mmad, Fixpipe --------------------
+_CUBE = ("TBuf<TPosition::A1> ta1; TBuf<TPosition::A2> ta2; TBuf<TPosition::B2> tb2; TBuf<TPosition::CO1> tc1; "
+         "pipe.InitBuffer(ta1, 1024); pipe.InitBuffer(ta2, 512); pipe.InitBuffer(tb2, 512); pipe.InitBuffer(tc1, 1024); ")
+P("cube.DataCopy.nd2nz", _CUBE + "LocalTensor<half> ka1 = ta1.Get<half>(); DataCopy(ka1, gh, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));")
+P("cube.DataCopy.nd2nz.argc", _CUBE + "LocalTensor<half> ka1 = ta1.Get<half>(); DataCopy(ka1, gh, Nd2NzParams(1, 16, 16, 0, 16, 16, 1));",
+  "argc")
+P("cube.LoadData.2d", _CUBE + "LocalTensor<half> ka1 = ta1.Get<half>(); LocalTensor<half> ka2 = ta2.Get<half>(); "
+  "LoadData(ka2, ka1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));")
+P("cube.LoadData.2d.fields", _CUBE + "LocalTensor<half> ka1 = ta1.Get<half>(); LocalTensor<half> ka2 = ta2.Get<half>(); "
+  "LoadData2DParams lp; lp.startIndex = 0; lp.repeatTimes = 1; lp.srcStride = 1; lp.ifTranspose = true; LoadData(ka2, ka1, lp);")
+P("cube.Mmad.half", _CUBE + "LocalTensor<half> ka2 = ta2.Get<half>(); LocalTensor<half> kb2 = tb2.Get<half>(); "
+  "LocalTensor<float> kc1 = tc1.Get<float>(); Mmad(kc1, ka2, kb2, MmadParams(16, 16, 16, 0, false, true));")
+P("cube.Mmad.int8", _CUBE + "LocalTensor<int8_t> ka2 = ta2.Get<int8_t>(); LocalTensor<int8_t> kb2 = tb2.Get<int8_t>(); "
+  "LocalTensor<int32_t> kc1 = tc1.Get<int32_t>(); MmadParams mp; mp.m = 16; mp.n = 16; mp.k = 32; mp.cmatrixInitVal = false; "
+  "Mmad(kc1, ka2, kb2, mp);")
+P("cube.Mmad.argc", _CUBE + "LocalTensor<half> ka2 = ta2.Get<half>(); LocalTensor<half> kb2 = tb2.Get<half>(); "
+  "LocalTensor<float> kc1 = tc1.Get<float>(); Mmad(kc1, ka2, kb2, 16, 16, 16);", "argc")
+P("cube.Fixpipe.gm.row_major", _CUBE + "LocalTensor<float> kc1 = tc1.Get<float>(); "
+  "Fixpipe<float, float, CFG_ROW_MAJOR>(gf, kc1, FixpipeParamsV220(16, 16, 16, 16, false));")
+P("cube.Fixpipe.gm.f16", _CUBE + "LocalTensor<float> kc1 = tc1.Get<float>(); FixpipeParamsV220 fp; fp.nSize = 16; fp.mSize = 16; "
+  "fp.srcStride = 16; fp.dstStride = 16; fp.quantPre = QuantMode_t::F322F16; Fixpipe(gh, kc1, fp);")
+P("cube.Fixpipe.params.argc", _CUBE + "LocalTensor<float> kc1 = tc1.Get<float>(); Fixpipe(gf, kc1, FixpipeParamsV220(16, 16, 16));",
+  "argc")
+
 # ---- invented names an LLM writes ------------------------------------------------------------------------------------
 for code in ["AddScalar(h0, h1, hs, 256);", "Vadd(h0, h1, h2, 256);", "Subs(h0, h1, hs, 256);", "Divs(h0, h1, hs, 256);",
              "ReduceMean(f0, f1, f2, 256);", "Exp2(f0, f1, 256);", "Log(f0, f1, 256);", "Relu6(f0, f1, 256);",
@@ -725,6 +749,13 @@ RUN_TIME: dict[str, str] = {
 # generated header of a msopgen op project (the oracle compiles against kernel_operator.h alone, which lacks them).
 NOT_PROBED: dict[str, str] = {n: "tiling macros of the op project's generated header: outside kernel_operator.h"
                               for n in ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_MEMBER")}
+# The Matmul high-level API lives in lib/matmul_intf.h, which the probe prelude does not include; the kernel
+# tests/emu_kernels/good/matmul_api_bias.cpp uses these and compiles against the official headers (api-oracle, with
+# its GET_TILING_DATA written out as a struct copy).
+NOT_PROBED.update({n: "the Matmul API (lib/matmul_intf.h, outside the probe prelude): see tests/test_emu_cube.py"
+                   for n in ("ClearBias", "DisableBias", "End", "GetTensorC", "Iterate", "IterateAll", "REGIST_MATMUL_OBJ",
+                             "SetBias", "SetHF32", "SetOrgShape", "SetSingleShape", "SetSubBlockIdx", "SetTail",
+                             "SetTensorA", "SetTensorB", "SetWorkspace")})
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"
 UNEMULATED: dict[str, str] = {
