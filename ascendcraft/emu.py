@@ -455,7 +455,8 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
     if seal.file_sealed(lib, cache, key): return lib
     with _FileLock(folder.with_suffix(".lock")):
         if seal.file_sealed(lib, cache, key): return lib
-        if folder.exists(): shutil.rmtree(folder)      # altered or half-written: build it again
+        stale = folder.exists()       # altered or half-written: build it again, then swap the files in (never delete
+                                      # a folder another process may be linking against)
         tmp = Path(tempfile.mkdtemp(prefix="runtime-", dir=folder.parent))
         try:
             # largest first: they take longest, so they start first
@@ -485,7 +486,10 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
                                        stage="build")
             subprocess.run(["ar", "rcs", str(tmp / lib.name), *[str(tmp / (s.stem + ".o")) for s in sources]], check=True)
             seal.seal_file(tmp / lib.name, cache, key)
-            if not folder.exists(): os.replace(tmp, folder)
+            if stale:
+                print(f"ascendcraft: the cached runtime library {lib} did not match its seal; rebuilt it", file=sys.stderr)
+                for name in (lib.name, lib.name + ".seal"): os.replace(tmp / name, folder / name)
+            elif not folder.exists(): os.replace(tmp, folder)
             seconds = time.perf_counter() - t0
             (folder.parent / "runtime-build-seconds.txt").write_text(f"{seconds:.1f}\n")
             say(f"emulator runtime built in {seconds:.1f} s ({lib})")
@@ -600,8 +604,7 @@ def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | N
     binary = folder / "kernel.bin"
     if not (isinstance(info, dict) and seal.signed(info, cache) and info.get("key") == folder.name
             and (not info["ok"] or seal.file_sealed(binary, cache, folder.name))):
-        shutil.rmtree(folder, ignore_errors=True)      # altered, swapped or half-written: build it again
-        return None
+        return None                                    # altered, swapped or half-written: build it again (`_publish`)
     e = info["entry"]
     entry = Entry(e["name"], e["file"], e["line"], tuple(Param(**p) for p in e["params"]))
     # The cache is shared by every checkout on the machine: a log written by another checkout names its headers.
@@ -652,6 +655,10 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         limits = sandbox.build_limits(settings)
         done = sandbox.run(command, scratch=tmp, cwd=src, limits=limits, settings=settings, readable=[INCLUDE_DIR, lib])
         log, returncode = done.stdout + done.stderr, done.returncode
+        if problem := sandbox.setup_failure(done):       # the sandbox, not the kernel: never cached
+            raise AscendCraftError(Diagnostic("sandbox", f"the build sandbox could not start g++: {problem}", file=chosen.file,
+                                              hint="a file it binds vanished (was the cache cleared meanwhile?); build again"),
+                                   stage="build")
         if (limit := sandbox.build_limit_diagnostic(done, limits, log, chosen.file)) is not None:
             return Build(False, [limit], log, command, time.perf_counter() - t0, False, None, chosen.name,
                          list(chosen.params), sources, chosen.file, sanitize, None)
@@ -663,14 +670,27 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         result = Build(ok, diags, log, command, 0.0, False, folder / "kernel.bin" if ok else None, chosen.name,
                        list(chosen.params), sources, chosen.file, sanitize, folder)
         _save_build(tmp, result, str(src), chosen, cache, key)
-        try:
-            os.replace(tmp, folder)
-        except OSError:  # another process published the same build first
-            pass
+        _publish(tmp, folder, cache, key)
         result.seconds = time.perf_counter() - t0
         return result
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _publish(tmp: Path, folder: Path, cache: Path, key: str) -> None:
+    "Move a finished build into the cache: the whole folder, or its files over a cache entry that failed its seal."
+    try:
+        os.replace(tmp, folder)
+        return
+    except OSError:
+        pass
+    try: sealed = seal.signed(json.loads((folder / "build.json").read_text()), cache)
+    except (OSError, ValueError): sealed = False
+    if sealed and (not (folder / "kernel.bin").exists() or seal.file_sealed(folder / "kernel.bin", cache, key)):
+        return                                          # another process published the same build first
+    print(f"ascendcraft: the cached build {folder} did not match its seal; replaced it", file=sys.stderr)
+    for name in ("kernel.bin", "kernel.bin.seal", "build.json"):   # file by file: each rename is atomic
+        if (tmp / name).exists(): os.replace(tmp / name, folder / name)
 
 
 def _fast_linker() -> list[str]:

@@ -31,8 +31,8 @@ from .diagnostics import AscendCraftError, Diagnostic
 # %% auto #0
 __all__ = ['BWRAP', 'NOBODY', 'LAUNCHER_SOURCE', 'LAUNCHER_FAILED', 'SANDBOX_MODES', 'SANDBOX_BIN', 'Limits', 'build_limits',
            'run_limits', 'Protections', 'probe', 'active', 'launcher', 'Command', 'wrap', 'Capture', 'Finished',
-           'exit_status', 'start', 'kill', 'wait', 'run', 'build_limit_diagnostic', 'ScratchError', 'scratch_path',
-           'read_scratch', 'seccomp_works', 'doctor_report']
+           'exit_status', 'setup_failure', 'start', 'kill', 'wait', 'run', 'build_limit_diagnostic', 'ScratchError',
+           'scratch_path', 'read_scratch', 'seccomp_works', 'doctor_report']
 
 # %% ../nbs/17_sandbox.ipynb #444cebba
 BWRAP = "/usr/bin/bwrap"
@@ -312,6 +312,14 @@ def exit_status(returncode: int | None, sandboxed: bool) -> int | None:
     "The command's own exit status: bubblewrap reports a child killed by signal N as 128 + N; we say -N, like Popen."
     if sandboxed and returncode is not None and 128 < returncode < 128 + 65: return -(returncode - 128)
     return returncode
+
+
+def setup_failure(done) -> str | None:
+    "What went wrong when the sandbox itself could not start the command (bubblewrap or the launcher), else None."
+    err = (done.stderr or "").strip()
+    if done.returncode == LAUNCHER_FAILED or (done.sandboxed and done.returncode == 1 and err.startswith("bwrap:")):
+        return err.splitlines()[0] if err else f"exit status {done.returncode}"
+    return None
 
 
 def start(cmd: Command, **popen) -> subprocess.Popen:
