@@ -605,6 +605,8 @@ def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | N
     if not (isinstance(info, dict) and seal.signed(info, cache) and info.get("key") == folder.name
             and (not info["ok"] or seal.file_sealed(binary, cache, folder.name))):
         return None                                    # altered, swapped or half-written: build it again (`_publish`)
+    if not info["ok"] and info["log"].lstrip().startswith(("bwrap:", "ascendcraft-sandbox:")):
+        return None                                    # a sandbox failure stored by an older version: not the kernel's
     e = info["entry"]
     entry = Entry(e["name"], e["file"], e["line"], tuple(Param(**p) for p in e["params"]))
     # The cache is shared by every checkout on the machine: a log written by another checkout names its headers.
