@@ -61,7 +61,7 @@ def test_killed_run_resumes_and_matches_an_uninterrupted_run(tmp_path):
 
     settings = load_settings().replace(trials=1)
     resumed = run_bench(TASKS, kernels=ROOT / "examples", out=killed, jobs=1, timing=False, settings=settings,
-                        progress=False)
+                        progress=False, size="auto")     # the CLI's default size
     assert len(resumed.results) == len(TASKS) and all(r.status == "ok" for r in resumed.results)
     for path, (mtime, data) in finished.items():
         assert path.stat().st_mtime_ns == mtime and path.read_bytes() == data, f"{path} was redone"
