@@ -192,7 +192,7 @@ def test_a_wrong_kernel_for_an_own_task_is_incorrect(run, tmp_path):
 def test_a_run_folder_holds_one_task_set(run):
     root, ops, kernels, out, _ = run
     with pytest.raises(AscendCraftError, match="holds a run with tasks"):
-        run_bench(["relu"], kernels=ROOT / "examples", out=out, progress=False)
+        run_bench(["relu"], kernels=ROOT / "examples", out=out, progress=False, size="auto")   # the CLI's default size
 
 
 def test_a_broken_task_file_stops_the_run_before_anything_runs(run, tmp_path):
