@@ -367,8 +367,10 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16), kB = ceil_div(p.k, c0);
     const void* aFirst = static_cast<const uint8_t*>(p.a) + (p.aTrans ? static_cast<uint64_t>(p.row0) * as : static_cast<uint64_t>(p.row0) * p.lda * as);
     const void* bFirst = static_cast<const uint8_t*>(p.b) + (p.bTrans ? static_cast<uint64_t>(p.col0) * p.ldb * bs : static_cast<uint64_t>(p.col0) * bs);
+    if (p.loadA)
     record_gm(TPipe_::MTE2, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(p.m) * p.k * as, static_cast<uint64_t>(p.m) * p.k,
               p.aTrans ? p.k : p.m, (p.aTrans ? p.m : p.k) * as, GmPlace{&ga, aFirst, static_cast<uint64_t>(p.lda) * as});
+    if (p.loadB)
     record_gm(TPipe_::MTE2, Op::Matmul, p.bDt, 0, loc, static_cast<uint64_t>(p.k) * p.n * bs, static_cast<uint64_t>(p.k) * p.n,
               p.bTrans ? p.n : p.k, (p.bTrans ? p.k : p.n) * bs, GmPlace{&gb, bFirst, static_cast<uint64_t>(p.ldb) * bs});
     record(TPipe_::MTE1, TKind::INSTR, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(mB + nB) * kB * kFractalBytes,

@@ -80,6 +80,7 @@ struct MatmulCall {
     uint32_t m = 0, n = 0, k = 0;         // block shape
     uint32_t baseM = 0, baseN = 0, baseK = 0;
     bool packed = false;                  // C is the block itself (row0/col0 do not move it)
+    bool loadA = true, loadB = true;      // trace: the block's A rows / B columns come from GM (else L1 still holds them)
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 [[noreturn]] void matmul_misuse(const char* message, const char* hint, SrcLoc loc);
@@ -265,6 +266,10 @@ private:
         call.n = static_cast<uint32_t>(restN < tiling_.baseN ? restN : tiling_.baseN);
         call.k = singleK_;
         call.baseM = tiling_.baseM; call.baseN = tiling_.baseN; call.baseK = tiling_.baseK;
+        // L1 reuse (trace only): an L1 tile holds stepM rows of A blocks and stepN columns of B blocks, so A's rows are
+        // fetched once per stepN block columns and B's columns once per stepM block rows
+        call.loadA = tiling_.stepN <= 1 || bn_ % tiling_.stepN == 0;
+        call.loadB = tiling_.stepM <= 1 || bm_ % tiling_.stepM == 0;
         if (sequential) {  // blocks packed one after another, each as wide as the block
             call.c = static_cast<C*>(c) + static_cast<uint64_t>(index_) * tiling_.baseM * tiling_.baseN;
             call.ldc = call.n;
