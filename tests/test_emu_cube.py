@@ -132,3 +132,20 @@ def test_matmul_api_kernel_matches_numpy(entry, use_iterate):
     names = op_names()
     mm = t.records[(t.records["op"] == names.index("Matmul")) & (t.records["pipe"] == 5)]
     assert int(mm["elems"].sum()) == m * n * k   # every product once, over all blocks and base blocks
+
+
+def test_matmul_api_block_into_ub_for_a_vector_epilogue():
+    from ascendcraft.emu import Tiling
+    m = n = k = 64
+    a = RNG.standard_normal((m, k)).astype(np.float16)
+    bm = RNG.standard_normal((k, n)).astype(np.float16)
+    c = a.astype(np.float64) @ bm.astype(np.float64)
+    ref = np.where(c >= 0, c, 0.1 * c)
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=32, baseK=32, stepM=1, stepN=1, iterateOrder=0) + np.float32(0.1).tobytes()
+    b = build(KERNELS / "matmul_api_epilogue.cpp")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bm), GM("y", np.empty((m, n), np.float32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["y"], ref, rtol=1e-5, atol=1e-4)

@@ -359,9 +359,16 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
         return p.packed ? static_cast<uint64_t>(i) * p.ldc + j : static_cast<uint64_t>(p.row0 + i) * p.ldc + p.col0 + j;
     };
     const uint64_t cSpan = (cAt(p.m - 1, p.n - 1) + 1) * cs;
-    const GmBuffer& gc = check_gm(p.c, cSpan, true, Op::Matmul, loc);
+    const GmBuffer* gcp = nullptr;
     uint8_t* c = static_cast<uint8_t*>(p.c);
-    for (uint32_t i = 0; i < p.m; ++i) track_gm_write(c + cAt(i, 0) * cs, static_cast<uint64_t>(p.n) * cs, Op::Matmul, loc);
+    if (p.ub) {  // GetTensorC into UB: the block, row-major with row stride ldc
+        check_local(*p.ub, Op::Matmul, loc, "dst", 32);
+        check_extent(*p.ub, cSpan, Op::Matmul, loc, "dst");
+        c = p.ub->addr;
+    } else {
+        gcp = &check_gm(p.c, cSpan, true, Op::Matmul, loc);
+        for (uint32_t i = 0; i < p.m; ++i) track_gm_write(c + cAt(i, 0) * cs, static_cast<uint64_t>(p.n) * cs, Op::Matmul, loc);
+    }
     // the cube core's work: A and B blocks into L1 (MTE2), base blocks through L0 (MTE1), the products (M), C out (FIX)
     const uint32_t c0 = 32 / as;
     const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16), kB = ceil_div(p.k, c0);
@@ -377,9 +384,15 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
            static_cast<uint64_t>(mB + nB) * kB * kFractalBytes / as, (mB + nB) * kB);
     record(TPipe_::M, TKind::INSTR, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(mB + nB) * kB * kFractalBytes,
            static_cast<uint64_t>(p.m) * p.n * p.k, mB * nB * kB);
-    record_gm(TPipe_::FIX, Op::Matmul, p.cDt, 0, loc, static_cast<uint64_t>(p.m) * p.n * cs, static_cast<uint64_t>(p.m) * p.n, p.m,
-              p.n * cs, GmPlace{&gc, c + cAt(0, 0) * cs, static_cast<uint64_t>(p.ldc) * cs});
-    if (tracing_now() || !ga.real || !gb.real || !gc.real) return;
+    if (gcp)
+        record_gm(TPipe_::FIX, Op::Matmul, p.cDt, 0, loc, static_cast<uint64_t>(p.m) * p.n * cs, static_cast<uint64_t>(p.m) * p.n, p.m,
+                  p.n * cs, GmPlace{gcp, c + cAt(0, 0) * cs, static_cast<uint64_t>(p.ldc) * cs});
+    else
+        record(TPipe_::FIX, TKind::INSTR, Op::Matmul, p.cDt, 0, loc, static_cast<uint64_t>(p.m) * p.n * cs,
+               static_cast<uint64_t>(p.m) * p.n, 0, p.m, p.n * cs);
+    if (p.ub)
+        for (uint32_t i = 0; i < p.m; ++i) mark_written(*p.ub, cAt(i, 0) * cs, static_cast<uint64_t>(p.n) * cs);
+    if (tracing_now() || !ga.real || !gb.real || (gcp && !gcp->real)) return;
     const uint8_t* a = static_cast<const uint8_t*>(p.a);
     const uint8_t* b = static_cast<const uint8_t*>(p.b);
     const bool integer = p.cDt == Dt::i32;
@@ -393,7 +406,7 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
             bv[static_cast<size_t>(kk) * p.n + j] = load_d(p.bDt, b + (p.bTrans ? static_cast<uint64_t>(p.col0 + j) * p.ldb + kk
                                                                                   : static_cast<uint64_t>(kk) * p.ldb + p.col0 + j) * bs);
     Core& core_ = core();
-    const bool atomicAdd = p.atomic || core_.atomic_add;
+    const bool atomicAdd = p.atomic || (core_.atomic_add && !p.ub);
     for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t j = 0; j < p.n; ++j) {
             uint8_t* out = c + cAt(i, j) * cs;

@@ -81,6 +81,7 @@ struct MatmulCall {
     uint32_t baseM = 0, baseN = 0, baseK = 0;
     bool packed = false;                  // C is the block itself (row0/col0 do not move it)
     bool loadA = true, loadB = true;      // trace: the block's A rows / B columns come from GM (else L1 still holds them)
+    const Local* ub = nullptr;            // C goes to this UB tensor (row stride ldc) instead of GM
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 [[noreturn]] void matmul_misuse(const char* message, const char* hint, SrcLoc loc);
@@ -228,6 +229,33 @@ public:
                                                       "call GetTensorC inside `while (mm.Iterate()) { ... }`", loc);
         emit(gm.address_, enAtomic != 0, enSequentialWrite, loc);
     }
+    // The current block into a UB tensor (VECIN / VECCALC), row-major baseM x baseN (row stride baseN), for the
+    // vector core's epilogue.
+    template <bool sync = true>
+    void GetTensorC(const LocalTensor<C>& ub, uint8_t enAtomic = 0, bool enSequentialWrite = false, SrcLoc loc = {}) {
+        (void)enSequentialWrite;
+        if (!block_) ascendcraft::emu::matmul_misuse("Matmul::GetTensorC before Iterate() returned true",
+                                                      "call GetTensorC inside `while (mm.Iterate()) { ... }`", loc);
+        emit_ub(ub, enAtomic != 0, loc);
+    }
+    template <bool sync = true>
+    void IterateAll(const LocalTensor<C>& ub, uint8_t enAtomic = 0, SrcLoc loc = {}) {
+        (void)ub; (void)enAtomic;
+        ascendcraft::emu::matmul_misuse("Matmul::IterateAll into a LocalTensor is not emulated yet",
+                                        "use `while (mm.Iterate()) { mm.GetTensorC(ubTensor); ... }`, or IterateAll into GM", loc);
+    }
+    void WaitIterateAll() {}
+    template <class T> void SetLocalWorkspace(const LocalTensor<T>&) {}
+    template <class T> void SetSelfDefineData(T) {}
+    template <class T> void SetUserDefInfo(T) {}
+    template <class T> void SetQuantScalar(T, SrcLoc loc = {}) {
+        ascendcraft::emu::matmul_misuse("Matmul::SetQuantScalar (quantised output) is not emulated yet",
+                                        "write a float/half/int32 output and quantise in the vector epilogue", loc);
+    }
+    template <class T> void SetQuantVector(const GlobalTensor<T>&, SrcLoc loc = {}) {
+        ascendcraft::emu::matmul_misuse("Matmul::SetQuantVector (quantised output) is not emulated yet",
+                                        "write a float/half/int32 output and quantise in the vector epilogue", loc);
+    }
     void End() { iterating_ = false; block_ = false; }
 
 private:
@@ -252,7 +280,7 @@ private:
         block_ = true;
         return true;
     }
-    void emit(void* c, bool atomic, bool sequential, const SrcLoc& loc) {
+    ascendcraft::emu::MatmulCall block_call(bool atomic) const {
         ascendcraft::emu::MatmulCall call;
         call.aDt = ascendcraft::emu::dt_of<A>(); call.bDt = ascendcraft::emu::dt_of<B>();
         call.cDt = ascendcraft::emu::dt_of<C>(); call.biasDt = ascendcraft::emu::dt_of<Bias>();
@@ -270,6 +298,10 @@ private:
         // fetched once per stepN block columns and B's columns once per stepM block rows
         call.loadA = tiling_.stepN <= 1 || bn_ % tiling_.stepN == 0;
         call.loadB = tiling_.stepM <= 1 || bm_ % tiling_.stepM == 0;
+        return call;
+    }
+    void emit(void* c, bool atomic, bool sequential, const SrcLoc& loc) {
+        ascendcraft::emu::MatmulCall call = block_call(atomic);
         if (sequential) {  // blocks packed one after another, each as wide as the block
             call.c = static_cast<C*>(c) + static_cast<uint64_t>(index_) * tiling_.baseM * tiling_.baseN;
             call.ldc = call.n;
@@ -279,6 +311,15 @@ private:
         }
         call.c = c;
         call.ldc = orgKc_;
+        ascendcraft::emu::matmul_block(call, loc);
+    }
+
+    void emit_ub(const LocalTensor<C>& ub, bool atomic, const SrcLoc& loc) {
+        ascendcraft::emu::MatmulCall call = block_call(atomic);
+        call.ub = &ub.emu();
+        call.c = nullptr;
+        call.ldc = tiling_.baseN;
+        call.packed = true;
         ascendcraft::emu::matmul_block(call, loc);
     }
 
