@@ -32,9 +32,11 @@ def _gemm(entry, m, n, k, *, int8=False, b_trans=False, out_dtype=np.float16):
     return b, args, run(b, args, block_dim=1), ref
 
 
-@pytest.mark.parametrize("m", [32, 16])   # m = 16 runs k as two Mmads, the second accumulating onto L0C
-def test_gemm_half_matches_numpy(m):
-    _, _, r, ref = _gemm("gemm_f16", m, 48, 64)
+@pytest.mark.parametrize("m,entry", [(32, "gemm_f16"), (16, "gemm_f16"), (32, "gemm_f16_aic_only")])
+def test_gemm_half_matches_numpy(m, entry):
+    # m = 16 runs k as two Mmads, the second accumulating onto L0C; the AIC_ONLY kernel runs its `if ASCEND_IS_AIV`-guarded
+    # cube code as a cube core
+    _, _, r, ref = _gemm(entry, m, 48, 64)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     np.testing.assert_allclose(r.outputs["c"].astype(np.float64), ref, rtol=2e-3, atol=2e-2)  # half output rounding
 

@@ -167,3 +167,15 @@ extern "C" __global__ __aicore__ void gemm_f16_wrong_layout(GM_ADDR a, GM_ADDR b
     op.Init(a, b, c, m, n, k);
     op.Process();
 }
+
+// A cube-only kernel as CANN builds them: marked AIC_ONLY, with its cube code guarded for the cube core.
+extern "C" __global__ __aicore__ void gemm_f16_aic_only(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    if ASCEND_IS_AIV {
+        return;
+    }
+    CubeGemm<half, float, half, false, false> op;
+    op.Init(a, b, c, m, n, k);
+    op.Process();
+}
