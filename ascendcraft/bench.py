@@ -1,4 +1,4 @@
-"""Run the MultiKernelBench level-1 suite (and the mHC tasks) end to end — lower, compile, check for cheats, verify on the emulator, time with the cost model — one isolated process per task, resumable, with honest failure classes.
+"""Run the seven MultiKernelBench categories of the AscendCraft paper (and the mHC tasks, or any folder of MultiKernelBench-format task files) end to end — lower, compile, check for cheats, verify on the emulator, time with the cost model — one isolated process per task, resumable, with honest failure classes.
 
 Docs: https://ascendcraft.github.io/ascendcraft/bench.html.md"""
 
@@ -43,16 +43,18 @@ from .soc import Soc, load_soc, quantity_fields
 from .taskset import Task, TaskList, load_task_file, load_task_folder, registry
 from .timeline import timeline_svg
 from .trace import Kind, Pipe
-from .verify import POISON, verify
+from .verify import POISON, PROTOCOLS, verify, verify_mkb
+from .shapes import parse_size, size_choice, size_label
 
 # %% auto #0
-__all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'SIZES', 'FULL_ELEMENTS_PER_S',
-           'code_hash', 'soc_hash', 'read_edits', 'fingerprint', 'blank_strings', 'scan_project', 'KernelFailure',
-           'KernelFault', 'EmulatedKernel', 'TaskSpec', 'settings_record', 'StageClock', 'merge_intervals',
-           'write_intervals', 'Coverage', 'output_coverage', 'written_bytes', 'eager_cost', 'write_result', 'run_task',
-           'default_out', 'kernel_paths', 'result_group', 'select_tasks', 'run_identity', 'machine_memory_mb',
-           'full_shape_load', 'verification_size', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute',
-           'run_bench', 'main']
+__all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'TASK_FILE_KINDS', 'SIZES',
+           'FULL_ELEMENTS_PER_S', 'code_hash', 'soc_hash', 'read_edits', 'fingerprint', 'blank_strings', 'scan_project',
+           'KernelFailure', 'KernelFault', 'EmulatedKernel', 'TaskSpec', 'settings_record', 'StageClock',
+           'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage', 'written_bytes', 'eager_cost',
+           'is_task_file_problem', 'task_file_result', 'write_result', 'run_task', 'default_out', 'kernel_paths',
+           'result_group', 'select_tasks', 'unloaded_results', 'run_identity', 'machine_memory_mb', 'full_shape_load',
+           'verification_size', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute', 'run_bench',
+           'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -100,11 +102,13 @@ def _not_utf8(paths) -> str | None:
 
 
 def fingerprint(*, dsl: str | None, edits: dict, task_source: str, size: str, timing: bool, source: str,
-                settings: Settings, soc: Soc, code: str | None = None, runtime: str | None = None) -> str:
+                settings: Settings, soc: Soc, code: str | None = None, runtime: str | None = None,
+                protocol: str = "ours") -> str:
     "The fingerprint of one task's result: everything that could change it."
     verification = {k: getattr(settings, k) for k in ("seed", "trials", "atol", "rtol", "plausible_speedup", "cxx", "cxxflags")}
+    extra = [] if protocol == "ours" else [protocol]
     return _sha(BENCH_FORMAT, dsl, edits, task_source, size, timing, source, ascendcraft.__version__,
-                code or code_hash(), runtime or emu.runtime_hash(), verification, list(POISONS), soc_hash(soc))
+                code or code_hash(), runtime or emu.runtime_hash(), verification, list(POISONS), soc_hash(soc), *extra)
 
 # %% ../nbs/32_bench.ipynb #d16a22bb
 _PURE_HEADERS = {"kernel_operator.h", "cstdint", "stdint.h", "cstddef", "stddef.h", "cmath", "math.h", "climits",
@@ -464,6 +468,7 @@ class TaskSpec:
     task_timeout: float
     parent_pid: int = 0
     launched_at: float = 0.0
+    protocol: str = "ours"        # ours (MultiKernelBench's trials + signed inputs + two poisons) | mkb (upstream's alone)
 
     def to_json(self) -> str: return json.dumps(dataclasses.asdict(self), indent=1) + "\n"
 
@@ -570,15 +575,23 @@ def _run_log(kernel: EmulatedKernel) -> str:
 
 
 def _stage_verify(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path) -> None:
-    "Verify on the emulator (two poisons per call; every input group of a grouped task); classify the outcome."
-    kernel = EmulatedKernel(pipe.steps[-1].build, pipe.program, task, spec.size, settings)
-    trials = task.trial_count(settings.trials, spec.size)
-    verdict = verify(task, kernel, size=spec.size, settings=settings, trials=trials, poison=bytes([POISONS[0]]))
+    "Verify on the emulator (ours: two poisons per call, every input group, signed trials; mkb: upstream's check alone)."
+    shapes = size_choice(task, spec.size)
+    if spec.protocol == "mkb":
+        kernel = EmulatedKernel(pipe.steps[-1].build, pipe.program, task, spec.size, settings, poisons=POISONS[:1])
+        verdict = verify_mkb(task, kernel, size=spec.size, settings=settings)
+    else:
+        kernel = EmulatedKernel(pipe.steps[-1].build, pipe.program, task, spec.size, settings)
+        trials = task.trial_count(settings.trials, spec.size)
+        verdict = verify(task, kernel, size=spec.size, settings=settings, trials=trials, poison=bytes([POISONS[0]]))
+    verdict.settings["shapes"] = shapes.to_dict()
+    verdict.summary += f" Shapes: {shapes.describe()}."
     (folder / "verdict.json").write_text(verdict.to_json())
     (folder / "run.log").write_text(_run_log(kernel))
     worst = verdict.worst
     result.verdict = {"kind": verdict.kind, "mkb_passed": verdict.mkb_passed, "weak": verdict.weak, "summary": verdict.summary,
-                      "trials": len(verdict.trials), **worst}
+                      "trials": len(verdict.trials), "protocol": spec.protocol, "shapes": shapes.to_dict(),
+                      "dropped": verdict.settings.get("dropped", 0), **worst}
     if verdict.passed:
         result.correct, result.message = True, verdict.summary
         if verdict.weak: result.flags.append("weak-test")
@@ -784,6 +797,27 @@ def _stage_timing(pipe: Pipeline, task: Task, settings: Settings, result: TaskRe
     (folder / "timing.json").write_text(json.dumps(result.timing, indent=1, default=str) + "\n")
     (folder / "timeline.svg").write_text(timeline_svg(kc) + "\n")
 
+# %% ../nbs/32_bench.ipynb #bbfc50b4
+TASK_FILE_KINDS = ("not-a-task", "no-derived-size", "reference-nan", "no-input-groups", "bad-trial", "bad-size",
+                   "no-signed-inputs")          # and every "task-…" kind (syntax, load error, missing dependency, …)
+
+
+def is_task_file_problem(e: AscendCraftError) -> bool:
+    "Whether every diagnostic of `e` is about the task file (or the size asked of it), not the kernel or AscendCraft."
+    return bool(e.diagnostics) and all(d.kind in TASK_FILE_KINDS or d.kind.startswith("task-") for d in e.diagnostics)
+
+
+def task_file_result(result: TaskResult, diagnostics: list, folder: Path | None = None) -> TaskResult:
+    "Fill `result` for a task-file problem: status task-error (or not-a-task), the diagnostic, and its text in task.txt."
+    first = diagnostics[0]
+    result.status = "not-a-task" if first.kind == "not-a-task" else "task-error"
+    result.detail, result.diagnostics, result.correct = first.kind, _diagnostics(diagnostics), False
+    result.message = f"a property of the task file (not of the kernel, not a bug in AscendCraft): {first.message}"
+    if folder is not None:
+        (Path(folder) / "task.txt").write_text("\n\n".join(d.render() for d in diagnostics) + "\n")
+        result.log = "task.txt"
+    return result
+
 # %% ../nbs/32_bench.ipynb #f1c35f55
 def _new_result(spec: TaskSpec) -> TaskResult:
     "A result for `spec` with everything but the outcome filled in."
@@ -846,9 +880,12 @@ def run_task(spec: TaskSpec) -> TaskResult:
     except _Stop:
         pass
     except Exception as e:
-        (folder / "traceback.txt").write_text(traceback.format_exc())
-        result.status, result.detail, result.log = "harness-error", type(e).__name__, "traceback.txt"
-        result.message = f"AscendCraft raised {type(e).__name__}: {e} (a bug in AscendCraft, not in the kernel)"
+        if isinstance(e, AscendCraftError) and is_task_file_problem(e):
+            task_file_result(result, e.diagnostics, folder)
+        else:
+            (folder / "traceback.txt").write_text(traceback.format_exc())
+            result.status, result.detail, result.log = "harness-error", type(e).__name__, "traceback.txt"
+            result.message = f"AscendCraft raised {type(e).__name__}: {e} (a bug in AscendCraft, not in the kernel)"
         result.correct = False
     result.stage_seconds = {**clock.seconds, "total": round(time.perf_counter() - t0, 4)}
     write_result(folder, result, settings.cache_path)
@@ -857,6 +894,7 @@ def run_task(spec: TaskSpec) -> TaskResult:
 # %% ../nbs/32_bench.ipynb #9a6fbb2f
 def default_out(source: str, size: str, settings: Settings, tasks: Path | None = None) -> Path:
     "Where results go when no --out is given: the cache folder, one folder per source, size (and task folder)."
+    size = re.sub(r"[^\w.=,+-]", "_", size)       # scale=1/64 -> scale=1_64
     if tasks is None: return settings.cache_path / "bench" / f"{source}-{size}"
     tag = hashlib.sha256(str(Path(tasks).resolve()).encode()).hexdigest()[:8]
     return settings.cache_path / "bench" / f"{source}-{size}-{Path(tasks).resolve().name}-{tag}"
@@ -876,32 +914,41 @@ def result_group(task: Task) -> str:
 
 def select_tasks(folder: Path | str | None = None,        # a folder of MultiKernelBench-format task files; None = our registry
                  categories: list[str] | None = None, tasks: list[str] | None = None) -> TaskList:
-    "The tasks of a run: the registry's, or a task folder's, filtered by category and task id."
+    "The tasks of a run: the registry's, or a task folder's chosen files (chosen before loading; `.skipped`: the files that did not load)."
     if folder is None: return registry(categories, tasks)
-    suite = load_task_folder(folder)
-    broken = [d for d in suite.skipped if d.severity != "note"]
-    if broken:
-        raise AscendCraftError(broken, stage="bench")
-    if not suite:
+    try:
+        suite = load_task_folder(folder, categories, tasks)
+    except AscendCraftError as e:
+        raise AscendCraftError(e.diagnostics, stage="bench") from None
+    if not suite and not suite.skipped:
         raise AscendCraftError(Diagnostic("no-tasks", f"{folder} holds no MultiKernelBench-format task file", file=str(folder),
                                           hint="task files define Model, get_inputs (or get_input_groups) and get_init_inputs"),
                                stage="bench")
-    if categories is not None:
-        known = sorted({result_group(t) for t in suite})
-        unknown = [c for c in categories if c not in known]
-        if unknown:
-            raise AscendCraftError(Diagnostic("unknown-category", f"{folder} has no category {', '.join(map(repr, unknown))}",
-                                              file=str(folder), hint=f"its categories: {', '.join(known)}"), stage="bench")
-        suite = TaskList([t for t in suite if result_group(t) in categories])
-    if tasks is not None:
-        suite = TaskList([suite.get(key) for key in tasks])
     return suite
 
 
-def run_identity(source: str, size: str, timing: bool, soc: Soc, kernels: Path, tasks: Path | None = None) -> dict:
+def unloaded_results(suite: TaskList, folder: Path, out: Path, *, size: str, source: str) -> list[TaskResult]:
+    "A result (task-error / not-a-task) for every file of `suite.skipped`, written under out/<category>/<stem>/."
+    results = []
+    for d in suite.skipped:
+        path = Path(d.file)
+        group = path.parent.name
+        task_folder = out / group / path.stem
+        if task_folder.exists(): shutil.rmtree(task_folder)
+        task_folder.mkdir(parents=True)
+        r = TaskResult(path.stem, group, "task-error", source=source, size=size, inputs={"task_file": str(path)},
+                       versions={"ascendcraft": ascendcraft.__version__})
+        task_file_result(r, [d], task_folder)
+        write_result(task_folder, r)
+        results.append(r)
+    return results
+
+
+def run_identity(source: str, size: str, timing: bool, soc: Soc, kernels: Path, tasks: Path | None = None,
+                 protocol: str = "ours") -> dict:
     "What `run.json` records about a run."
     return {"format": BENCH_FORMAT, "source": source, "size": size, "timing": "modelled" if timing else "off",
-            "soc": soc.name, "kernels": str(kernels), "tasks": str(tasks) if tasks else "registry"}
+            "soc": soc.name, "kernels": str(kernels), "tasks": str(tasks) if tasks else "registry", "protocol": protocol}
 
 
 def _check_run_folder(out: Path, identity: dict) -> None:
@@ -912,7 +959,7 @@ def _check_run_folder(out: Path, identity: dict) -> None:
         old = json.loads(path.read_text())
     except ValueError:
         return
-    for key in ("source", "size", "soc", "tasks"):
+    for key in ("source", "size", "soc", "tasks", "protocol"):
         if old.get(key) and old[key] != identity[key]:
             raise AscendCraftError(Diagnostic(
                 "mixed-run", f"{out} holds a run with {key} '{old[key]}', not '{identity[key]}'", file=str(path),
@@ -954,7 +1001,7 @@ def verification_size(task: Task, size: str, settings: Settings) -> str:
 
 
 def plan(suite: list[Task], kernels: Path, out: Path, *, size: str, timing: bool, source: str, settings: Settings,
-         task_timeout: float) -> list[TaskSpec]:
+         task_timeout: float, protocol: str = "ours") -> list[TaskSpec]:
     "One TaskSpec per task, with its fingerprint and the size it is verified at (`verification_size`)."
     soc = load_soc(settings=settings)
     code, runtime = code_hash(), emu.runtime_hash()
@@ -963,11 +1010,12 @@ def plan(suite: list[Task], kernels: Path, out: Path, *, size: str, timing: bool
         dsl, edits = kernel_paths(kernels, task)
         task_size = verification_size(task, size, settings)
         fp = fingerprint(dsl=dsl.read_text(errors="replace") if dsl else None, edits=read_edits(edits), task_source=task.source, size=task_size,
-                         timing=timing, source=source, settings=settings, soc=soc, code=code, runtime=runtime)
+                         timing=timing, source=source, settings=settings, soc=soc, code=code, runtime=runtime,
+                         protocol=protocol)
         group = result_group(task)
         specs.append(TaskSpec(task.id, group, str(task.path), str(dsl.resolve()) if dsl else None,
                               str(edits.resolve()) if edits else None, str((out / group / task.id).resolve()),
-                              task_size, timing, source, settings_record(settings), fp, float(task_timeout)))
+                              task_size, timing, source, settings_record(settings), fp, float(task_timeout), protocol=protocol))
     return specs
 
 
@@ -1186,7 +1234,7 @@ def run_bench(tasks: list[str] | None = None,        # task ids (or category/id)
               *,
               kernels: Path | str = Path("examples"),  # folder of <category>/<task>.py DSL kernels
               out: Path | str | None = None,           # run folder; None = <cache>/bench/<source>-<size>
-              size: str = "small",                   # verification size: 'small' (CI), 'full' or 'auto' (full where it fits)
+              size: str = "small",                   # verification size: 'auto' (full where it fits, else small), 'small' (SMALL, else derived), 'full', NAME=V,… or scale=F
               jobs: int | None = None,               # task processes at once; None = settings.jobs
               timeout: float = DEFAULT_TIMEOUT,      # seconds per task process
               resume: bool = True,                   # skip tasks whose result matches their fingerprint
@@ -1197,6 +1245,7 @@ def run_bench(tasks: list[str] | None = None,        # task ids (or category/id)
               ps=FAST_PS, ge: bool = True,           # Fast_p thresholds and ≥ (True) or > (False)
               tasks_folder: Path | str | None = None,  # a folder of MultiKernelBench-format task files; None = our registry
               executor=None,                         # where tasks run (`34_executor`); None = settings.ray_address or the local pool
+              protocol: str = "ours",                # 'ours' (stricter, default) or 'mkb' (upstream's correctness check alone)
               ) -> BenchReport:
     "Run the benchmark over the selected tasks and return (and write) its report."
     settings = settings or load_settings()
@@ -1204,25 +1253,36 @@ def run_bench(tasks: list[str] | None = None,        # task ids (or category/id)
         raise AscendCraftError(Diagnostic("bad-source", f"source must be one of {', '.join(SOURCES)}, not {source!r}",
                                           hint="'expert' reads examples/, 'generated' a folder of generated DSL"), stage="bench")
     if size not in SIZES:
-        raise AscendCraftError(Diagnostic("bad-size", f"size must be one of {', '.join(SIZES)}, not {size!r}",
-                                          hint="timing always uses the full shapes; size is the verification size (auto: "
-                                               "full where it fits verify_memory_mb and verify_seconds)"), stage="bench")
+        try:
+            size = size_label(parse_size(size))
+        except AscendCraftError as e:
+            raise AscendCraftError(e.diagnostics, stage="bench") from None
+    if protocol not in PROTOCOLS:
+        raise AscendCraftError(Diagnostic("bad-protocol", f"protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}",
+                                          hint="'ours' (MultiKernelBench's trials + signed inputs + poisons) or 'mkb' (upstream's alone)"),
+                               stage="bench")
     kernels = Path(kernels)
     if not kernels.is_dir():
         raise AscendCraftError(Diagnostic("no-kernels", f"kernels folder {kernels} does not exist", file=str(kernels),
                                           hint="run from the project root (examples/) or pass kernels=/--kernels"), stage="bench")
     folder = Path(tasks_folder).resolve() if tasks_folder is not None else None
     suite = select_tasks(folder, categories, tasks)
-    out = Path(out) if out is not None else default_out(source, size, settings, folder)
+    if out is None:
+        out = default_out(source, size, settings, folder)
+        if protocol != "ours": out = out.with_name(f"{out.name}-{protocol}")
+    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     lock = _lock(out)
     try:
         soc = load_soc(settings=settings)
-        identity = run_identity(source, size, timing, soc, kernels.resolve(), folder)
+        identity = run_identity(source, size, timing, soc, kernels.resolve(), folder, protocol)
         _check_run_folder(out, identity)
         atomic_write_text(out / RUN_FILE, json.dumps(identity, indent=1) + "\n")
-        specs = plan(list(suite), kernels, out, size=size, timing=timing, source=source, settings=settings, task_timeout=timeout)
-        bar = Progress(len(specs), enabled=progress)
+        specs = plan(list(suite), kernels, out, size=size, timing=timing, source=source, settings=settings, task_timeout=timeout,
+                     protocol=protocol)
+        unloaded = unloaded_results(suite, folder, out, size=size, source=source) if folder is not None else []
+        bar = Progress(len(specs) + len(unloaded), enabled=progress)
+        for r in unloaded: bar.finished(r, 0.0)
         todo = []
         for spec in specs:
             if resume and is_done(spec):

@@ -31,15 +31,30 @@ class Command:
     run: Callable[[argparse.Namespace], int]                   # runs it; returns the exit status
 
 # %% ../nbs/60_cli.ipynb #ca5d19bc
+def _size_arg(text: str) -> str:
+    "A --size value checked and normalised (auto, small, full, NAME=VALUE,… or scale=F)."
+    from ascendcraft.shapes import parse_size, size_label
+    if text == "auto": return text
+    try:
+        return size_label(parse_size(text))
+    except AscendCraftError as e:
+        raise argparse.ArgumentTypeError(f"{e.diagnostics[0].message} ({e.diagnostics[0].hint})") from None
+
+
 def _bench_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--category", action="append", dest="categories", metavar="CAT",
                    help="run only this category (repeatable)")
     p.add_argument("--task", "--task-file", action="append", dest="tasks", metavar="ID|PATH",
                    help="run only this task: an id, or the path of a task file such as `ascendcraft new` writes (repeatable)")
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="task processes at once (default: settings.jobs)")
-    p.add_argument("--size", choices=("auto", "small", "full"), default="auto",
-                   help="verification size (timing always uses the full shapes); default auto: a task's full shapes "
-                        "when they fit the budgets verify_memory_mb and verify_seconds, else its small shapes")
+    p.add_argument("--size", default="auto", metavar="SIZE", type=_size_arg,
+                   help="verification size (timing always uses the full shapes): auto (the default: a task's full shapes "
+                        "when they fit the budgets verify_memory_mb and verify_seconds, else small), small (the file's "
+                        "SMALL, else shapes derived from its own, structure kept), full, NAME=VALUE,… overrides of the "
+                        "file's shape constants, or scale=F (every dimension times F, e.g. scale=1/64)")
+    p.add_argument("--protocol", choices=("ours", "mkb"), default="ours",
+                   help="correctness protocol: ours (default; MultiKernelBench's trials + signed inputs + two poisons) or "
+                        "mkb (upstream MultiKernelBench's check alone: 5 trials, allclose, its seeding)")
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="run folder (default: <cache_dir>/bench/<source>-<size>)")
     p.add_argument("--no-resume", dest="resume", action="store_false", help="rerun tasks that already have a result")
@@ -74,14 +89,14 @@ def _bench(args: argparse.Namespace) -> int:
     rep = run_bench(args.tasks, args.categories, kernels=kernels, out=args.out, size=args.size, jobs=args.jobs,
                     timeout=args.timeout or DEFAULT_TIMEOUT, resume=args.resume, timing=args.timing,
                     settings=settings, progress=not args.quiet, source=source, ge=not args.strict,
-                    tasks_folder=args.tasks_folder)
+                    tasks_folder=args.tasks_folder, protocol=args.protocol)
     print(rep.metrics_table())
     print(f"\n{len(rep.results)} task(s) in {time.perf_counter() - t0:.1f} s · timing {rep.timing_label}")
     print(f"report: {rep.out / 'summary.md'} · {rep.out / 'summary.json'} · per task: {rep.out / 'tasks.md'}")
     return 0
 
 
-BENCH = Command("bench", "run the MultiKernelBench level-1 suite (+ mHC): lower, verify, time", _bench_arguments, _bench)
+BENCH = Command("bench", "run the seven MultiKernelBench categories of the AscendCraft paper (+ mHC), or a folder of task files: lower, verify, time", _bench_arguments, _bench)
 
 # %% ../nbs/60_cli.ipynb #0faf5bc6
 def _table_arguments(p: argparse.ArgumentParser) -> None:
@@ -120,7 +135,7 @@ def _tasks(args: argparse.Namespace) -> int:
     return 0
 
 
-TASKS = Command("tasks", "list the operators (MultiKernelBench level-1 + mHC) and their expert kernels",
+TASKS = Command("tasks", "list the operators (the paper's seven MultiKernelBench categories + mHC) and their expert kernels",
                 _tasks_arguments, _tasks)
 
 # %% ../nbs/60_cli.ipynb #b2355854

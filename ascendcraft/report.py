@@ -15,17 +15,19 @@ from pathlib import Path
 
 from .diagnostics import AscendCraftError, Diagnostic
 from .llm import atomic_write_text
-from .taskset import CATEGORIES, LEVEL1_COUNTS
+from .taskset import CATEGORIES, PAPER_COUNTS
 
 # %% auto #0
-__all__ = ['RESULT_FORMAT', 'STATUSES', 'CORRECT_STATUSES', 'SOURCES', 'TIMING_KINDS', 'RUN_FILE', 'RESULT_FILE', 'FAST_PS',
-           'TaskResult', 'diagnostic_record', 'read_result', 'read_run', 'is_fast', 'Metrics', 'metrics_of',
-           'BenchReport', 'report']
+__all__ = ['RESULT_FORMAT', 'STATUSES', 'NOT_RUN_STATUSES', 'PAPER_GROUP', 'CORRECT_STATUSES', 'SOURCES', 'TIMING_KINDS',
+           'RUN_FILE', 'RESULT_FILE', 'FAST_PS', 'TaskResult', 'diagnostic_record', 'read_result', 'read_run',
+           'is_fast', 'Metrics', 'metrics_of', 'BenchReport', 'report']
 
 # %% ../nbs/33_report.ipynb #36de7940
 RESULT_FORMAT = "ascendcraft-bench-result/1"
 STATUSES = ("ok", "no-kernel", "dsl-error", "lower-error", "compile-error", "runtime-error", "incorrect",
-            "timing-error", "cheat", "harness-error", "timeout")
+            "timing-error", "cheat", "harness-error", "timeout", "task-error", "not-a-task")
+NOT_RUN_STATUSES = ("task-error", "not-a-task")   # problems of the task file: listed, not counted in the kernels' metrics
+PAPER_GROUP = "paper's seven"            # the seven MultiKernelBench categories of the AscendCraft paper (52 tasks)
 CORRECT_STATUSES = ("ok", "timing-error")
 SOURCES = ("expert", "generated")        # where the DSL came from; results of different sources never share a table
 TIMING_KINDS = ("modelled", "measured")
@@ -231,23 +233,34 @@ class BenchReport:
 
     # -- numbers ---------------------------------------------------------------------------------
     def groups(self) -> list[tuple[str, list[TaskResult]]]:
-        "(name, results) per category, then level-1 and everything."
-        cats = list(dict.fromkeys(r.category for r in self.results))
-        out = [(c, [r for r in self.results if r.category == c]) for c in cats]
-        level1 = [r for r in self.results if r.category in LEVEL1_COUNTS]
-        if level1 and len(level1) != len(self.results): out.append(("level-1", level1))
-        out.append(("all", list(self.results)))
+        "(name, results) per category, then the paper's seven categories and everything (task files that did not run apart)."
+        ran = self.ran
+        cats = list(dict.fromkeys(r.category for r in ran))
+        out = [(c, [r for r in ran if r.category == c]) for c in cats]
+        paper = [r for r in ran if r.category in PAPER_COUNTS]
+        if paper and len(paper) != len(ran): out.append((PAPER_GROUP, paper))
+        out.append(("all", list(ran)))
         return out
+
+    @property
+    def ran(self) -> list[TaskResult]:
+        "The results of tasks whose file loaded (the kernels' metrics count these)."
+        return [r for r in self.results if r.status not in NOT_RUN_STATUSES]
+
+    @property
+    def not_run(self) -> list[TaskResult]:
+        "Task files that did not load or are not tasks, with their reasons."
+        return [r for r in self.results if r.status in NOT_RUN_STATUSES]
 
     def metrics(self) -> list[Metrics]:
         "One `Metrics` per group."
         return [metrics_of(name, rs, self.ps, self.ge) for name, rs in self.groups()]
 
     @property
-    def overall(self) -> Metrics: return metrics_of("all", self.results, self.ps, self.ge)
+    def overall(self) -> Metrics: return metrics_of("all", self.ran, self.ps, self.ge)
 
     @property
-    def failures(self) -> list[TaskResult]: return [r for r in self.results if not r.correct]
+    def failures(self) -> list[TaskResult]: return [r for r in self.ran if not r.correct]
 
     @property
     def flagged(self) -> list[TaskResult]: return [r for r in self.results if r.flags]
@@ -261,6 +274,14 @@ class BenchReport:
         return f"modelled on the {self.soc or 'configured'} profile (AscendCraft's cost model at the full MultiKernelBench shapes; not a measurement)"
 
     @property
+    def protocol_label(self) -> str:
+        "Which correctness protocol the run used, in words."
+        if self.run.get("protocol") == "mkb":
+            return ("mkb — upstream MultiKernelBench's check alone (5 trials, torch.allclose(ref, out, atol=1e-4, rtol=1e-4), "
+                    "seeded as upstream)")
+        return "ours — MultiKernelBench's trials + signed inputs + scale-aware comparison + two poison patterns (stricter)"
+
+    @property
     def convention(self) -> str:
         return (f"Fast_p = correct and speed-up {'≥' if self.ge else '>'} p, over all tasks "
                 f"({'the AscendCraft paper: “match or exceed”' if self.ge else 'KernelBench’s strict >'})")
@@ -268,17 +289,29 @@ class BenchReport:
     def markdown(self) -> str:
         "The whole report as Markdown."
         return "\n".join([self._header(), "", self.metrics_table(), "", self.task_table(), "", self._failures_md(),
-                          self._flagged_md()]).rstrip() + "\n"
+                          self._flagged_md(), self._not_run_md()]).rstrip() + "\n"
+
+    def _not_run_md(self) -> str:
+        "The task files that did not run, each with its reason (a property of the file, not of a kernel)."
+        if not self.not_run: return ""
+        rows = ["", f"## Task files not run ({len(self.not_run)})", "",
+                "Problems of the task files themselves (not counted in the metrics above):", ""]
+        for r in self.not_run:
+            rows.append(f"- **{r.key}** — {r.status} ({r.detail}): {r.first_diagnostic.replace(chr(10), ' ')}")
+        return "\n".join(rows)
 
     def _header(self) -> str:
         source = self.source or "expert"
         where = self.run.get("kernels", "")
         lines = [f"# AscendCraft benchmark — {source} kernels", "",
                  f"- **source**: {source}" + (f" (DSL from `{where}`)" if where else ""),
-                 f"- **verified at**: {self._sizes()}; MultiKernelBench protocol + signed inputs, two poison patterns",
+                 f"- **verified at**: {self._sizes()} (small: the file's SMALL, else derived from its own; "
+                 "each task's verdict names its shapes)",
+                 f"- **protocol**: {self.protocol_label}",
                  f"- **timing**: {self.timing_label}",
                  f"- **convention**: {self.convention}",
-                 f"- **tasks**: {len(self.results)}" + (f" · run folder `{self.out}`" if self.out else "")]
+                 f"- **tasks**: {len(self.ran)}" + (f" · {len(self.not_run)} task file(s) not run (listed at the end)" if self.not_run else "")
+                 + (f" · run folder `{self.out}`" if self.out else "")]
         return "\n".join(lines)
 
     def _sizes(self) -> str:
@@ -289,12 +322,12 @@ class BenchReport:
                 "full where one input set fits verify_memory_mb and verify_seconds; each task's size is in the table)")
 
     def metrics_table(self) -> str:
-        "Comp@1 / Pass@1 / Fast_p per category, level-1 and overall, with counts."
+        "Comp@1 / Pass@1 / Fast_p per category, the paper's seven categories and overall, with counts."
         fast_heads = [f"Fast_{_p(p)}" for p in self.ps]
         rows = ["| group | tasks | Comp@1 | Pass@1 | " + " | ".join(fast_heads) + " | flagged |",
                 "|---|---:|---:|---:|" + "---:|" * len(self.ps) + "---:|"]
         for m in self.metrics():
-            name = f"**{m.group}**" if m.group in ("level-1", "all") else m.group
+            name = f"**{m.group}**" if m.group in (PAPER_GROUP, "all") else m.group
             cells = [_rate(m.compiled, m.tasks), _rate(m.correct, m.tasks), *(_rate(m.fast[p], m.tasks) for p in self.ps)]
             rows.append(f"| {name} | {m.tasks} | " + " | ".join(cells) + f" | {m.flagged or ''} |")
         return "\n".join(rows)
@@ -379,6 +412,9 @@ class BenchReport:
     def to_dict(self) -> dict:
         "The report as JSON-ready data."
         return {"format": "ascendcraft-bench-summary/1", "source": self.source, "size": self.size,
+                "protocol": self.run.get("protocol", "ours"),
+                "not_run": [{"task": r.key, "status": r.status, "detail": r.detail, "reason": r.first_diagnostic}
+                            for r in self.not_run],
                 "timing": {"kind": self.timing_kind, "soc": self.soc, "label": self.timing_label},
                 "fast_p": {"ps": list(self.ps), "comparison": ">=" if self.ge else ">"},
                 "run": self.run, "metrics": [m.to_dict() for m in self.metrics()],

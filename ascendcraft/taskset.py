@@ -1,4 +1,4 @@
-"""The 52 MultiKernelBench level-1 operators and the two mHC operators as PyTorch references, a loader for any folder of MultiKernelBench-format task files, and the seeded input protocol.
+"""The 52 operators of the seven MultiKernelBench categories of the AscendCraft paper and the two mHC operators as PyTorch references, a loader for any folder of MultiKernelBench-format task files, and the seeded input protocol.
 
 Docs: https://ascendcraft.github.io/ascendcraft/tasks.html.md"""
 
@@ -25,19 +25,20 @@ import torch
 from fastcore.basics import patch
 
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
+from .shapes import lift_shape_literals, resolve_size
 
 # %% auto #0
-__all__ = ['LEVEL1_COUNTS', 'CATEGORIES', 'TASKS_DIR', 'DEFAULT_SEED', 'SMALL_LIMIT', 'REQUIRED_NAMES', 'INPUT_GROUPS',
+__all__ = ['PAPER_COUNTS', 'LEVEL1_COUNTS', 'CATEGORIES', 'TASKS_DIR', 'DEFAULT_SEED', 'REQUIRED_NAMES', 'INPUT_GROUPS',
            'EXTRA_NAMES', 'Spec', 'spec_of', 'Task', 'load_task_file', 'TaskList', 'load_task_folder', 'task_file_path',
            'resolve_task', 'registry', 'get_task']
 
 # %% ../nbs/30_tasks.ipynb #1591e9fe
-LEVEL1_COUNTS = {"activation": 15, "loss": 7, "math": 6, "normalization": 8,
-                 "optimizer": 5, "reduce": 5, "pooling": 6}
-CATEGORIES = (*LEVEL1_COUNTS, "mhc")          # registry order
+PAPER_COUNTS = {"activation": 15, "loss": 7, "math": 6, "normalization": 8,   # the seven MultiKernelBench categories
+                "optimizer": 5, "reduce": 5, "pooling": 6}                     # of the AscendCraft paper (upstream: reference/<category>)
+LEVEL1_COUNTS = PAPER_COUNTS                  # the old name (upstream's npukernelbench_level1 is another set: not these)
+CATEGORIES = (*PAPER_COUNTS, "mhc")           # registry order
 TASKS_DIR = Path(str(importlib.resources.files("ascendcraft"))) / "tasks"  # our task files (package data)
 DEFAULT_SEED = 1024                           # MultiKernelBench's seed
-SMALL_LIMIT = 1 << 24                         # elements per tensor a 'small' draw may allocate without SMALL
 REQUIRED_NAMES = ("Model", "get_inputs", "get_init_inputs")
 INPUT_GROUPS = "get_input_groups"             # upstream's alternative to get_inputs: a fixed list of input sets
 EXTRA_NAMES = ("SMALL", "SIGNED", "TOLERANCE", "OUTPUT_NAMES")  # ours; stripped from prompts
@@ -119,13 +120,18 @@ def _error_line(error: BaseException, path: Path) -> int | None:
     return line
 
 
-def _execute(source: str, path: Path) -> types.ModuleType:
-    "Run a task file in a fresh module that is not entered in `sys.modules`."
+def _execute(source: str, path: Path, tree: ast.Module | None = None) -> types.ModuleType:
+    "Run a task file (or its parsed `tree`) in a fresh module that is not entered in `sys.modules`."
     module = types.ModuleType(f"ascendcraft_task_{path.stem}")
     module.__file__ = str(path)
-    code = compile(source, str(path), "exec")
+    code = compile(source if tree is None else tree, str(path), "exec")
     try:
         exec(code, module.__dict__)
+    except ModuleNotFoundError as e:
+        raise AscendCraftError(diagnostic_at(
+            source, str(path), "task-missing-dependency", f"the task file needs the module '{e.name}', which is not installed",
+            _error_line(e, path), hint=f"pip install {e.name} to run this task" + (
+                " (torch_npu needs an Ascend NPU and CANN)" if e.name and e.name.startswith("torch_npu") else ""))) from None
     except Exception as e:
         raise AscendCraftError(diagnostic_at(
             source, str(path), "task-load-error", f"running the task file failed: {type(e).__name__}: {e}",
@@ -175,6 +181,7 @@ class Task:
     source: str                              # its text
     module: types.ModuleType = field(repr=False)  # the file's own namespace (fresh per load)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    _sizes: dict = field(default_factory=dict, repr=False)  # derived sizes, computed once per task
 
     @property
     def key(self) -> str:
@@ -211,18 +218,15 @@ class Task:
 
 # %% ../nbs/30_tasks.ipynb #d5ac3661
 def _overrides(task: Task, size: str | Mapping) -> dict:
-    "The constant overrides that `size` means for `task`."
-    if isinstance(size, Mapping):
-        unknown = [k for k in size if k not in task.module.__dict__ or callable(task.module.__dict__[k])]
+    "The constant overrides that `size` means for `task` (see `shapes.resolve_size`: small is SMALL, else derived)."
+    kind, overrides, _ = resolve_size(task, size)
+    if kind == "overrides":
+        unknown = [k for k in overrides if k not in task.module.__dict__ or callable(task.module.__dict__[k])]
         if unknown:
             raise AscendCraftError(Diagnostic(
                 "bad-size", f"size overrides {', '.join(map(repr, unknown))}, which {task.id} does not define",
                 file=str(task.path), hint="override only the task file's module-level shape constants"))
-        return dict(size)
-    if size == "full": return {}
-    if size == "small": return task.small_overrides
-    raise AscendCraftError(Diagnostic("bad-size", f"size must be 'small', 'full' or a dict of constants, not {size!r}",
-                                      hint="use size='small' for CI-sized inputs, 'full' for the benchmark shapes"))
+    return overrides
 
 
 @patch
@@ -305,7 +309,6 @@ def _input_sets(task: Task, size: str | Mapping = "small", n: int = 1, seed: int
                 signed: bool = False, device=None) -> Iterator[list]:
     "Reseed, then yield `n` consecutive input sets (trial 0, 1, …), or the first `n` input groups."
     meta = device is not None and torch.device(device).type == "meta"
-    if size == "small" and not task.has_small and not meta: _check_affordable(task)
     if _uses_groups(task, signed):
         draw = _group_function(task, signed)
         with task.sized(size), torch.random.fork_rng(devices=[]):
@@ -440,14 +443,6 @@ def output_names(self: Task, count: int | None = None) -> list[str]:
     return ["out"] if count == 1 else [f"out{i}" for i in range(count)]
 
 
-def _check_affordable(task: Task) -> None:
-    "Refuse a 'small' draw of a task without SMALL whose own shapes are large."
-    biggest = max((s.numel for s in task.input_specs("full") if s.is_tensor), default=0)
-    if biggest > SMALL_LIMIT:
-        raise AscendCraftError(Diagnostic(
-            "no-small-size", f"{task.id} has no SMALL variant and its own shapes hold {biggest:,} elements per tensor",
-            file=str(task.path), hint="add SMALL = {...} to the task file, pass size={...} overrides, or use size='full'"))
-
 # %% ../nbs/30_tasks.ipynb #e0052690
 def _signed_text(mode) -> str:
     "Human wording of a SIGNED value."
@@ -513,7 +508,9 @@ def load_task_file(path: str | Path, category: str | None = None) -> Task:
         raise AscendCraftError(Diagnostic(
             "not-a-task", f"{path.name} does not define {', '.join(missing)}", file=str(path),
             hint="a MultiKernelBench task file defines class Model(nn.Module), get_inputs() (or get_input_groups()) and get_init_inputs()"))
-    module = _execute(source, path)
+    if "SMALL" not in _top_level_names(tree):     # shape literals become constants a derived size can scale
+        tree = lift_shape_literals(tree)[0]
+    module = _execute(source, path, tree)
     _check_extras(module, source, path, tree)
     return Task(path.stem, path.parent.name if category is None else category, path, source, module)
 
@@ -568,20 +565,46 @@ def _task_files(folder: Path) -> list[tuple[Path, str]]:
     return [(p, c) for p, c in files if not p.name.startswith("__")]  # __init__.py: package plumbing
 
 
-def load_task_folder(folder: str | Path) -> TaskList:
-    "Load every task of a folder (upstream `<category>/<task>.py` layout or flat); note the rest."
+def _select_files(folder: Path, files: list[tuple[Path, str]], categories, tasks) -> list[tuple[Path, str]]:
+    "The files of the chosen categories (a flat file's is its folder's name) and task ids, chosen before any is loaded."
+    group = lambda p, c: c or folder.name
+    if categories is not None:
+        known = sorted({group(p, c) for p, c in files})
+        unknown = [c for c in categories if c not in known]
+        if unknown:
+            raise AscendCraftError(Diagnostic("unknown-category", f"{folder} has no category {', '.join(map(repr, unknown))}",
+                                              file=str(folder), hint=f"its categories: {', '.join(known)}"))
+        files = [(p, c) for p, c in files if group(p, c) in categories]
+    if tasks is not None:
+        chosen = []
+        for key in tasks:
+            found = [(p, c) for p, c in files if key in (p.stem, f"{group(p, c)}/{p.stem}")]
+            if not found:
+                close = difflib.get_close_matches(key, sorted({p.stem for p, _ in files}), n=3)
+                raise AscendCraftError(Diagnostic("unknown-task", f"no task file {key!r} in {folder}", file=str(folder),
+                                                  hint=f"did you mean {' or '.join(close)}?" if close else "give a file stem or category/stem"))
+            if len(found) > 1:
+                raise AscendCraftError(Diagnostic("ambiguous-task", f"{key!r} names {len(found)} files: "
+                                                  f"{', '.join(f'{group(p, c)}/{p.stem}' for p, c in found)}", hint="use category/id"))
+            chosen += [f for f in found if f not in chosen]
+        files = chosen
+    return files
+
+
+def load_task_folder(folder: str | Path, categories: list[str] | None = None, tasks: list[str] | None = None) -> TaskList:
+    "Load the tasks of a folder (upstream `<category>/<task>.py` layout or flat), only the chosen ones; note the rest."
     folder = Path(folder)
     if not folder.is_dir():
         raise AscendCraftError(Diagnostic("task-folder", f"{folder} is not a folder", file=str(folder),
                                           hint="give a folder of task files or of category folders"))
-    tasks, skipped = [], []
-    for path, category in _task_files(folder):
+    tasks_, skipped = [], []
+    for path, category in _select_files(folder, _task_files(folder), categories, tasks):
         try:
-            tasks.append(load_task_file(path, category))
+            tasks_.append(load_task_file(path, category))
         except AscendCraftError as e:
             severity = "note" if e.kinds == ["not-a-task"] else "warning"
             skipped += [dataclasses.replace(d, severity=severity) for d in e.diagnostics]
-    return TaskList(tasks, skipped)
+    return TaskList(tasks_, skipped)
 
 # %% ../nbs/30_tasks.ipynb #24eb4d54
 def task_file_path(key: str | Path) -> Path | None:
@@ -600,7 +623,7 @@ def resolve_task(key: str | Path, suite: TaskList | None = None) -> Task:
 
 # %% ../nbs/30_tasks.ipynb #678698e1
 def registry(categories: list[str] | None = None, tasks: list[str] | None = None) -> TaskList:
-    "Our tasks (52 level-1 + mHC), optionally only some categories or task ids."
+    "Our tasks (the paper's seven MultiKernelBench categories + mHC), optionally only some categories or task ids."
     suite = load_task_folder(TASKS_DIR)
     if suite.skipped: raise AscendCraftError(suite.skipped, stage="registry")
     if categories is not None:

@@ -17,11 +17,12 @@ import torch
 
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
-from .taskset import Task
+from .taskset import INPUT_GROUPS, Task
 
 # %% auto #0
-__all__ = ['POISON', 'HALF_FLOORS', 'COMPARE_CHUNK', 'Tolerance', 'default_tolerance', 'output_tolerances', 'fingerprint',
-           'matches_poison', 'OutputCheck', 'compare_output', 'TrialRecord', 'Verdict', 'run_trial', 'verify']
+__all__ = ['POISON', 'HALF_FLOORS', 'COMPARE_CHUNK', 'PROTOCOLS', 'MKB_TOLERANCE', 'Tolerance', 'default_tolerance',
+           'output_tolerances', 'fingerprint', 'matches_poison', 'OutputCheck', 'compare_output', 'TrialRecord',
+           'Verdict', 'run_trial', 'verify', 'verify_mkb']
 
 # %% ../nbs/31_verify.ipynb #1f977ec3
 POISON = b"\xa5"                 # default poison byte pattern: 0xA5A5A5A5… (fp32 ≈ -2.9e-16)
@@ -305,6 +306,11 @@ class TrialRecord:
     @property
     def passed(self) -> bool: return self.kind == "pass"
 
+    @property
+    def dropped(self) -> bool:
+        "A signed trial left out because the reference itself is not finite there (noted, not counted)."
+        return self.kind == "dropped"
+
 
 @dataclass
 class Verdict:
@@ -359,13 +365,29 @@ def _as_list(out) -> list:
     return list(out) if isinstance(out, (tuple, list)) else [out]
 
 
-def _check_reference(task: Task, ref: list, record: TrialRecord) -> None:
-    "A NaN in the reference means a broken task (e.g. invalid signed inputs): raise."
+def _not_finite(ref: list, infinite: bool) -> str | None:
+    "'NaN' / 'Inf' when a floating reference output holds one (Inf only when `infinite`), else None."
     for r in ref:
-        if isinstance(r, torch.Tensor) and r.is_floating_point() and bool(torch.isnan(r).any()):
-            raise AscendCraftError(Diagnostic(
-                "reference-nan", f"the reference of {task.id} produced NaN on {record.check} trial {record.trial}",
-                file=str(task.path), hint="fix the task's inputs (SIGNED) so that the reference is defined"))
+        if isinstance(r, torch.Tensor) and r.is_floating_point():
+            if bool(torch.isnan(r).any()): return "NaN"
+            if infinite and bool(torch.isinf(r).any()): return "Inf"
+    return None
+
+
+def _check_reference(task: Task, ref: list, record: TrialRecord) -> bool:
+    "False (the trial is dropped, with a note) when a signed trial's reference is not finite; raise on a NaN from the file's own inputs."
+    if record.check == "signed":
+        what = _not_finite(ref, infinite=True)
+        if what:
+            record.kind = "dropped"
+            record.message = (f"dropped: the reference is {what} on these signed inputs (outside the operator's domain, "
+                              "e.g. the square root of a negative state); the trial is not counted")
+        return what is None
+    if _not_finite(ref, infinite=False):
+        raise AscendCraftError(Diagnostic(
+            "reference-nan", f"the reference of {task.id} produced NaN on {record.check} trial {record.trial} (the file's own inputs)",
+            file=str(task.path), hint="a property of the task file: its reference is undefined on the inputs its get_inputs() draws"))
+    return True
 
 
 @dataclass
@@ -389,7 +411,7 @@ def run_trial(task: Task, net: torch.nn.Module, candidate: Callable, inputs: lis
     with task.sized(size), torch.no_grad():
         raw = net(*ref_inputs)
     ref, ref_is_tuple = _as_list(raw), isinstance(raw, (tuple, list))
-    _check_reference(task, ref, record)
+    if not _check_reference(task, ref, record): return record, ref
     record.inputs = before = {n: fingerprint(v) for n, v in zip(names, cand_inputs)}
     try:
         with torch.no_grad():
@@ -434,7 +456,8 @@ def _weak_reasons(records: list[TrialRecord], ref_prints: dict[str, list[str]]) 
 def _summary(task: Task, size, verdict: Verdict, signed: bool) -> str:
     "One paragraph saying what happened."
     label = size if isinstance(size, str) else f"size {size}"
-    counts = {c: sum(1 for r in verdict.trials if r.check == c) for c in ("mkb", "signed")}
+    counts = {c: sum(1 for r in verdict.trials if r.check == c and not r.dropped) for c in ("mkb", "signed")}
+    dropped = sum(r.dropped for r in verdict.trials)
     done = f"{counts['mkb']} MultiKernelBench trial(s)" + (f" and {counts['signed']} signed trial(s)" if counts["signed"] else "")
     if verdict.passed:
         worst = verdict.worst
@@ -453,6 +476,9 @@ def _summary(task: Task, size, verdict: Verdict, signed: bool) -> str:
         text += " The test is weak: " + "; ".join(verdict.weak) + "."
     if signed and not task.has_signed:
         text += " No signed check: the task file says SIGNED = False."
+    if dropped:
+        text += (f" {dropped} signed trial(s) dropped: the reference is NaN or Inf on them (inputs outside the operator's "
+                 "domain), so they say nothing about the kernel.")
     return text
 
 
@@ -468,10 +494,11 @@ def verify(task: Task, candidate: Callable[[list], Any], *, size="small", settin
         for k, inputs in enumerate(task.input_sets(size, n, settings.seed, signed=is_signed)):
             record, ref = run_trial(task, net, candidate, inputs, TrialRecord(check, k), size, settings, poison, history)
             records.append(record)
+            if record.dropped: continue
             ref_prints.setdefault(check, []).append(fingerprint(ref))
             if not record.passed: break
-        if not records[-1].passed: break
-    failed = next((r for r in records if not r.passed), None)
+        if not (records[-1].passed or records[-1].dropped): break
+    failed = next((r for r in records if not (r.passed or r.dropped)), None)
     mkb = [r for r in records if r.check == "mkb"]
     weak = _weak_reasons(records, ref_prints)
     verdict = Verdict(
@@ -479,6 +506,87 @@ def verify(task: Task, candidate: Callable[[list], Any], *, size="small", settin
         kind=failed.kind if failed else ("weak" if weak else "pass"),
         mkb_passed=len(mkb) == n and all(r.passed for r in mkb), trials=records, weak=weak,
         settings={"seed": settings.seed, "trials": n, "atol": settings.atol, "rtol": settings.rtol,
-                  "signed": signed and task.has_signed, "poison": poison.hex()})
+                  "signed": signed and task.has_signed, "poison": poison.hex(), "protocol": "ours",
+                  "dropped": sum(r.dropped for r in records)})
     verdict.summary = _summary(task, size, verdict, signed)
+    return verdict
+
+# %% ../nbs/31_verify.ipynb #d732dff5
+PROTOCOLS = ("ours", "mkb")       # ours: MultiKernelBench's trials + signed inputs + scale-aware checks; mkb: upstream's alone
+MKB_TOLERANCE = Tolerance(1e-4, 1e-4)  # utils/correctness.py: torch.allclose(ref, new, atol=1e-04, rtol=1e-04)
+
+
+def _mkb_compare(ref, new) -> str | None:
+    "Upstream's `_compare_outputs`, rule for rule: None when equal enough, else its [FAIL] message."
+    if isinstance(ref, torch.Tensor) and isinstance(new, torch.Tensor):
+        if ref.shape != new.shape:
+            return f"[FAIL] Output shape mismatch: Expected {ref.shape}, got {new.shape}"
+        if ref.dtype == torch.bool or new.dtype == torch.bool:
+            if not torch.equal(ref, new): return "[FAIL] Output mismatch"
+        elif not torch.allclose(ref, new, atol=MKB_TOLERANCE.atol, rtol=MKB_TOLERANCE.rtol):  # rtol * |new|: the candidate's
+            return "[FAIL] Output mismatch"
+        return None
+    if isinstance(ref, (tuple, list)) and isinstance(new, (tuple, list)):
+        if len(ref) != len(new):
+            return f"[FAIL] Output length mismatch: Expected {len(ref)}, got {len(new)}"
+        for r, n in zip(ref, new):
+            feedback = _mkb_compare(r, n)
+            if feedback is not None: return feedback
+        return None
+    if ref != new:
+        return f"[FAIL] Output mismatch: Expected {ref}, got {new}"
+    return None
+
+
+def _mkb_checks(task: Task, ref, new) -> list[OutputCheck]:
+    "Error figures of each tensor output (for the report; the verdict is `_mkb_compare`'s)."
+    checks = []
+    for name, r, o in zip(task.output_names(len(_as_list(ref))), _as_list(ref), _as_list(new)):
+        check = OutputCheck(name, "pass", tuple(getattr(r, "shape", ())), str(getattr(r, "dtype", "")).removeprefix("torch."),
+                            MKB_TOLERANCE.atol, MKB_TOLERANCE.rtol)
+        if isinstance(r, torch.Tensor) and isinstance(o, torch.Tensor) and r.shape == o.shape and r.is_floating_point() \
+                and o.dtype == r.dtype:
+            _, check.max_abs_err, check.max_rel_err = _errors(o.detach().cpu().double(), r.double())
+        checks.append(check)
+    return checks
+
+
+def verify_mkb(task: Task, candidate: Callable[[list], Any], *, size="small", settings: Settings | None = None) -> Verdict:
+    "Upstream MultiKernelBench's correctness check, exactly: seeding order, 5 trials (or every input group), allclose."
+    settings = settings or load_settings()
+    seed, n = settings.seed, 5                    # config.py: seed_num = 1024, num_correct_trials = 5
+    records = []
+    with task.sized(size), torch.no_grad():
+        init = list(task.module.get_init_inputs())
+        torch.manual_seed(seed)
+        net = task.module.Model(*init)            # the reference
+        torch.manual_seed(seed)
+        task.module.Model(*init)                  # ModelNew's constructor: it builds what Model builds (same weights)
+        groups = getattr(task.module, INPUT_GROUPS, None)
+        trials = list(groups()) if callable(groups) else [task.module.get_inputs() for _ in range(n)]
+        for k, inputs in enumerate(trials):
+            record = TrialRecord("mkb", k)
+            records.append(record)
+            try:
+                ref = net(*inputs)
+                new = candidate(list(inputs))
+                feedback = _mkb_compare(ref, new)
+                record.outputs = _mkb_checks(task, ref, new)
+            except Exception as e:                # upstream: any exception fails the task with "[FAIL] <e>"
+                record.kind, record.message = "error", f"[FAIL] {type(e).__name__}: {e}"
+                break
+            if feedback is not None:
+                record.kind, record.message = ("shape" if "shape" in feedback else "mismatch"), feedback
+                for c in record.outputs: c.kind = "mismatch"
+                break
+    passed = all(r.passed for r in records) and bool(records)
+    kind = "pass" if passed else records[-1].kind
+    verdict = Verdict(task=task.id, size=size if isinstance(size, str) else json.dumps(size), passed=passed, kind=kind,
+                      mkb_passed=passed, trials=records, weak=[],
+                      settings={"seed": seed, "trials": len(trials), "atol": MKB_TOLERANCE.atol, "rtol": MKB_TOLERANCE.rtol,
+                                "signed": False, "protocol": "mkb", "dropped": 0})
+    label = size if isinstance(size, str) else f"size {size}"
+    verdict.summary = (f"{task.id} ({label}): {'passed' if passed else 'FAILED'} MultiKernelBench's own protocol "
+                       f"({len(records)} of {len(trials)} trial(s); torch.allclose(ref, out, atol=1e-4, rtol=1e-4))"
+                       + ("." if passed else f": {records[-1].message}."))
     return verdict

@@ -1,4 +1,4 @@
-"""Every expert kernel in examples/ through the real benchmark harness: the 52 level-1 tasks and the 2 mHC tasks.
+"""Every expert kernel in examples/ through the real benchmark harness: the 52 tasks of the seven MultiKernelBench categories of the AscendCraft paper and the 2 mHC tasks.
 
 One `run_bench` over the whole registry, two task processes at a time — what `ascendcraft bench --jobs 2` does, with
 MultiKernelBench's protocol pinned whatever the environment sets: lower through the four passes compiling every

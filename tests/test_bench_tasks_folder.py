@@ -154,7 +154,8 @@ def test_own_tasks_run_through_the_harness(run):
     summary = json.loads((out / "summary.json").read_text())
     got = {f"{t['category']}/{t['task']}": (t["status"], t["compiled"], t["correct"]) for t in summary["tasks"]}
     assert got == {"activation/shifted_relu": ("ok", True, True), "activation/relu_groups": ("ok", True, True),
-                   "my_ops/negate": ("no-kernel", False, False)}
+                   "my_ops/negate": ("no-kernel", False, False), "activation/shapes": ("not-a-task", None, False)}
+    assert [t["task"] for t in summary["not_run"]] == ["activation/shapes"]
     assert json.loads((out / "run.json").read_text())["tasks"] == str(ops.resolve())
     assert "| activation | 2 | 100.0% (2) | 100.0% (2) |" in printed
     shifted = result(out, "activation/shifted_relu")
@@ -195,15 +196,45 @@ def test_a_run_folder_holds_one_task_set(run):
         run_bench(["relu"], kernels=ROOT / "examples", out=out, progress=False, size="auto")   # the CLI's default size
 
 
-def test_a_broken_task_file_stops_the_run_before_anything_runs(run, tmp_path):
+def test_a_broken_task_file_is_a_per_task_status_and_the_run_goes_on(run, tmp_path):
+    "A syntax error, a missing module, a failing import and a non-task are each listed with their reason; the rest runs."
     root, ops, kernels, out, _ = run
     broken = tmp_path / "ops"
     broken.mkdir()
     (broken / "good.py").write_text(NEGATE)
     (broken / "bad.py").write_text(NEGATE + "\nraise ValueError('cannot load')\n")
-    err = io.StringIO()
-    with redirect_stderr(err), redirect_stdout(io.StringIO()):
+    (broken / "syntax.py").write_text(NEGATE + "\ndef broken(:\n")
+    (broken / "needs_npu.py").write_text("import torch_npu\n" + NEGATE)
+    (broken / "helper.py").write_text("LIMIT = 4\n")
+    printed = io.StringIO()
+    with redirect_stderr(io.StringIO()), redirect_stdout(printed):
         status = main(["bench", "--tasks-folder", str(broken), "--kernels", str(kernels), "--out", str(tmp_path / "o"),
-                       "--quiet"])
-    assert status == 2 and "cannot load" in err.getvalue() and "task-load-error" in err.getvalue()
-    assert not (tmp_path / "o").exists()
+                       "--quiet", "--no-timing"])
+    assert status == 0
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    got = {t["task"]: (t["status"], t["detail"]) for t in summary["tasks"]}
+    assert got == {"good": ("no-kernel", ""), "bad": ("task-error", "task-load-error"),
+                   "syntax": ("task-error", "task-syntax"), "needs_npu": ("task-error", "task-missing-dependency"),
+                   "helper": ("not-a-task", "not-a-task")}
+    reasons = {t["task"]: t["reason"] for t in summary["not_run"]}
+    assert "cannot load" in reasons["ops/bad"] and "torch_npu" in reasons["ops/needs_npu"]
+    assert "bug in AscendCraft" not in (tmp_path / "o" / "summary.md").read_text()
+    assert "## Task files not run (4)" in (tmp_path / "o" / "summary.md").read_text()
+    assert [m["tasks"] for m in summary["metrics"] if m["group"] == "all"] == [1]
+
+
+def test_task_and_category_choose_files_before_loading(run, tmp_path):
+    "--task names one file: a broken neighbour is never loaded."
+    root, ops, kernels, out, _ = run
+    broken = tmp_path / "ops"
+    (broken / "cat").mkdir(parents=True)
+    (broken / "cat" / "good.py").write_text(NEGATE)
+    (broken / "cat" / "syntax.py").write_text("def broken(:\n")
+    (broken / "other").mkdir()
+    (broken / "other" / "bad.py").write_text("raise SystemError('never load me')\n")
+    rep = run_bench(["good"], kernels=kernels, out=tmp_path / "o1", tasks_folder=broken, timing=False, progress=False)
+    assert [(r.key, r.status) for r in rep.results] == [("cat/good", "no-kernel")]
+    rep = run_bench(None, ["cat"], kernels=kernels, out=tmp_path / "o2", tasks_folder=broken, timing=False, progress=False)
+    assert sorted((r.key, r.status) for r in rep.results) == [("cat/good", "no-kernel"), ("cat/syntax", "task-error")]
+    with pytest.raises(AscendCraftError, match="no task file 'godo'"):
+        run_bench(["godo"], kernels=kernels, out=tmp_path / "o3", tasks_folder=broken, progress=False)

@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from ascendcraft.diagnostics import AscendCraftError
-from ascendcraft.taskset import LEVEL1_COUNTS, Task, get_task, load_task_file, load_task_folder, registry
+from ascendcraft.shapes import DERIVED_ELEMENTS
+from ascendcraft.taskset import PAPER_COUNTS, Task, get_task, load_task_file, load_task_folder, registry
 
 FIXTURES = Path(__file__).parent / "fixtures" / "upstream_tasks"
 f32, i64, b8, bf16 = "float32", "int64", "bool", "bfloat16"
@@ -85,11 +86,11 @@ def suite():
     return registry()
 
 
-def test_registry_holds_the_52_level1_tasks_and_mhc(suite):
+def test_registry_holds_the_52_tasks_of_the_papers_seven_categories_and_mhc(suite):
     by_category = {}
     for task in suite: by_category.setdefault(task.category, []).append(task.id)
     assert {c: sorted(ids) for c, ids in by_category.items() if c != "mhc"} == {c: sorted(t) for c, t in EXPECTED.items()}
-    assert {c: len(t) for c, t in EXPECTED.items()} == LEVEL1_COUNTS
+    assert {c: len(t) for c, t in EXPECTED.items()} == PAPER_COUNTS
     assert sorted(by_category["mhc"]) == ["mhc_post", "mhc_post_grad"]
     assert len(suite) == 54
 
@@ -436,14 +437,16 @@ def test_each_load_is_a_fresh_module_outside_sys_modules():
     assert not [name for name in set(sys.modules) - before if "leaky" in name or "task" in name]
 
 
-def test_small_without_small_refuses_huge_shapes(tmp_path):
+def test_small_without_small_derives_shapes_that_keep_the_structure(tmp_path):
+    "An upstream-style file (no SMALL) gets a derived small size: its constants scaled, ranks and small ints kept."
     text = (FIXTURES / "activation" / "leaky_relu.py").read_text().replace("batch_size = 16", "batch_size = 40000")
     (tmp_path / "big.py").write_text(text)
     task = load_task_file(tmp_path / "big.py")
-    with pytest.raises(AscendCraftError) as e:
-        task.inputs("small")
-    assert e.value.kinds == ["no-small-size"]
-    assert task.input_specs("small")[0].shape == (40000, 1000)   # specs stay free (meta)
+    assert not task.has_small
+    small = task.input_specs("small")[0]
+    assert len(small.shape) == 2 and small.numel <= DERIVED_ELEMENTS
+    assert small.shape[0] < 40000 and task.inputs("small")[0].shape == small.shape
+    assert task.input_specs("full")[0].shape == (40000, 1000)    # the file's own size is untouched
     assert task.inputs({"batch_size": 2})[0].shape == (2, 1000)
 
 

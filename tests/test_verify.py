@@ -196,11 +196,22 @@ def test_weak_tasks_are_reported_not_silently_passed(tmp_path):
     assert "weak" in verdict.summary
 
 
-def test_a_reference_that_produces_nan_is_a_broken_task(tmp_path):
-    broken = _task_file(tmp_path, "log", "torch.log(x)")      # signed inputs: log of negatives
+def test_signed_trials_whose_reference_is_not_finite_are_dropped_with_a_note(tmp_path):
+    "log of a negative input is NaN in the reference itself: those signed trials say nothing and are dropped."
+    log = _task_file(tmp_path, "log", "torch.log(x)")
+    verdict = verify(log, lambda xs: torch.log(xs[0]), settings=SETTINGS)
+    assert verdict.passed and verdict.settings["dropped"] == SETTINGS.trials
+    assert [t.kind for t in verdict.trials if t.check == "signed"] == ["dropped"] * SETTINGS.trials
+    assert "dropped" in verdict.summary
+    wrong = verify(log, lambda xs: torch.log(xs[0] + 1), settings=SETTINGS)     # the unsigned trials still judge
+    assert not wrong.passed and wrong.kind == "mismatch"
+
+
+def test_a_reference_that_is_nan_on_the_files_own_inputs_is_a_task_file_problem(tmp_path):
+    broken = _task_file(tmp_path, "logm", "torch.log(x - 2)")      # NaN on U[0,1) already
     with pytest.raises(AscendCraftError) as e:
-        verify(broken, lambda xs: torch.log(xs[0]), settings=SETTINGS)
-    assert e.value.kinds == ["reference-nan"]
+        verify(broken, lambda xs: torch.log(xs[0] - 2), settings=SETTINGS)
+    assert e.value.kinds == ["reference-nan"] and "property of the task file" in e.value.diagnostics[0].hint
 
 
 def test_reference_and_candidate_share_nothing():
