@@ -151,3 +151,19 @@ def test_matmul_api_block_into_ub_for_a_vector_epilogue():
                 GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     np.testing.assert_allclose(r.outputs["y"], ref, rtol=1e-5, atol=1e-4)
+
+
+def test_matmul_api_iterate_batch_broadcasts_b():
+    from ascendcraft.emu import Tiling
+    batch, m, n, k = 3, 32, 48, 64
+    a = RNG.standard_normal((batch, m, k)).astype(np.float16)
+    bm = RNG.standard_normal((k, n)).astype(np.float16)
+    ref = a.astype(np.float64) @ bm.astype(np.float64)
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=32, baseK=32, stepM=1, stepN=1, BatchNum=batch) + np.uint32(batch).tobytes()
+    b = build(KERNELS / "matmul_api_batch.cpp")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.empty((batch, m, n), np.float32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)

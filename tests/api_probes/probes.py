@@ -756,7 +756,7 @@ NOT_PROBED.update({n: "the Matmul API (lib/matmul_intf.h, outside the probe prel
                    for n in ("ClearBias", "DisableBias", "End", "GetTensorC", "Iterate", "IterateAll", "REGIST_MATMUL_OBJ",
                              "SetBias", "SetHF32", "SetOrgShape", "SetSingleShape", "SetSubBlockIdx", "SetTail",
                              "SetTensorA", "SetTensorB", "SetWorkspace", "WaitIterateAll", "SetLocalWorkspace",
-                             "SetSelfDefineData", "SetUserDefInfo", "SetQuantScalar", "SetQuantVector")})
+                             "SetSelfDefineData", "SetUserDefInfo", "SetQuantScalar", "SetQuantVector", "IterateBatch")})
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"
 UNEMULATED: dict[str, str] = {

@@ -214,6 +214,31 @@ public:
         while (next()) emit(gm.address_, enAtomic != 0, false, loc);
         iterating_ = false;
     }
+    // max(batchA, batchB) products C[i] = A[i % batchA] x B[i % batchB] (+ bias), one after another (batches in the NORMAL
+    // layout: matrix after matrix, `matrixStride*` elements apart, or the whole matrix when 0).
+    void IterateBatch(const GlobalTensor<C>& gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                      const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                      const bool enPartialSum = false, const uint8_t enAtomic = 0, SrcLoc loc = {}) {
+        (void)enSequentialWrite; (void)enPartialSum;
+        if (batchA == 0 || batchB == 0 || (batchA != batchB && batchA != 1 && batchB != 1 && batchA % batchB && batchB % batchA))
+            ascendcraft::emu::matmul_misuse("Matmul::IterateBatch with batch counts that do not broadcast",
+                                            "batchA and batchB are equal, or one divides the other", loc);
+        const A* a0 = a_;
+        const B* b0 = b_;
+        const uint64_t sa = matrixStrideA ? matrixStrideA : static_cast<uint64_t>(orgM_) * orgKa_;
+        const uint64_t sb = matrixStrideB ? matrixStrideB : static_cast<uint64_t>(orgKb_) * orgN_;
+        const uint64_t sc = matrixStrideC ? matrixStrideC : static_cast<uint64_t>(orgM_) * orgKc_;
+        const uint32_t batches = batchA > batchB ? batchA : batchB;
+        for (uint32_t i = 0; i < batches; ++i) {
+            a_ = a0 + (i % batchA) * sa;
+            b_ = b0 + (i % batchB) * sb;
+            start(loc);
+            while (next()) emit(gm.address_ + i * sc, enAtomic != 0, false, loc);
+            iterating_ = false;
+        }
+        a_ = a0;
+        b_ = b0;
+    }
     // The next baseM x baseN block of C (false when every block is done).
     template <bool sync = true> bool Iterate(bool enPartialSum = false, SrcLoc loc = {}) {
         (void)enPartialSum;
