@@ -23,7 +23,7 @@ PROBE_DIR = Path(__file__).parent / "api_probes"
 sys.path.insert(0, str(PROBE_DIR))
 from oracle import emulator_column, prelude_hash, read_table  # noqa: E402
 from ours import verdicts  # noqa: E402
-from probes import BODY, HEADER, NOT_PROBED, PROBES, RUN_ARGS, SIGNATURE  # noqa: E402
+from probes import BODY, CUBE_PRELUDE, HEADER, NOT_PROBED, PROBES, RUN_ARGS, SIGNATURE  # noqa: E402
 
 META, TABLE = read_table()
 OFFICIAL = {k: r["official"] == "accept" for k, r in TABLE.items()}
@@ -31,7 +31,8 @@ OFFICIAL = {k: r["official"] == "accept" for k, r in TABLE.items()}
 
 def test_the_table_has_a_current_official_verdict_for_every_probe():
     assert len(PROBES) >= 400 and len({p.id for p in PROBES}) == len(PROBES)
-    assert META["asc-devkit commit"] and META["prelude sha256"] == prelude_hash(), \
+    assert META["asc-devkit commit"] and META["prelude sha256"] == prelude_hash() \
+        and META["cube prelude sha256"] == prelude_hash(CUBE_PRELUDE), \
         "the probe prelude changed: re-run tests/api_probes/oracle.py --all --oracle <api-oracle>"
     missing = [p.id for p in PROBES if p.id not in TABLE]
     assert not missing, f"no official verdict for {missing}: run tests/api_probes/oracle.py --oracle <api-oracle>"
@@ -106,32 +107,37 @@ def test_near_miss_errors_name_the_official_signature(probe, tmp_path):
 
 
 def run_time_kernel(probes) -> tuple[str, dict[str, int]]:
-    "One kernel with every run-time probe as a case of a switch on `which`, and the line of each probe."
-    text = HEADER + SIGNATURE.format(name="probe", extra=", int32_t which") + BODY + "    switch (which) {\n"
+    "One kernel with every run-time probe (of one core) as a case of a switch on `which`, and the line of each probe."
+    text = HEADER + SIGNATURE.format(name="probe", extra=", int32_t which") + probes[0].body + "    switch (which) {\n"
     where = {}
     for i, p in enumerate(probes):
         where[p.id] = text.count("\n") + 1
         text += f"    case {i}: {{ {p.code} }} break;\n"
-    return text + "    default: break;\n    }\n}\n", where
+    free = "    qa1.FreeTensor(a1); qb1.FreeTensor(b1); qa2.FreeTensor(a2); qb2.FreeTensor(b2); qc1.FreeTensor(c1);\n"
+    return text + "    default: break;\n    }\n" + (free if probes[0].core == "aic" else "") + "}\n", where
 
 
-RUN_TIME = [p for p in PROBES if p.runtime]
+RUN_TIME = {core: [p for p in PROBES if p.runtime and p.core == core] for core in ("aiv", "aic")}
 
 
 @pytest.fixture(scope="module")
-def run_time_build(tmp_path_factory):
-    src, where = run_time_kernel(RUN_TIME)
-    path = tmp_path_factory.mktemp("runtime") / "probes.cpp"
-    path.write_text(src)
-    b = build(path)
-    assert b.ok, "\n".join(map(str, b.diagnostics))
-    return b, where
+def run_time_builds(tmp_path_factory):
+    out = {}
+    for core, probes in RUN_TIME.items():
+        src, where = run_time_kernel(probes)
+        path = tmp_path_factory.mktemp("runtime") / f"probes_{core}.cpp"
+        path.write_text(src)
+        b = build(path)
+        assert b.ok, "\n".join(map(str, b.diagnostics))
+        out[core] = (b, where)
+    return out
 
 
-@pytest.mark.parametrize("index", range(len(RUN_TIME)), ids=[p.id for p in RUN_TIME])
-def test_run_time_checked_calls_stop_at_their_line(run_time_build, index):
-    b, where = run_time_build
-    p = RUN_TIME[index]
+@pytest.mark.parametrize("core,index", [(c, i) for c, ps in RUN_TIME.items() for i in range(len(ps))],
+                         ids=[p.id for ps in RUN_TIME.values() for p in ps])
+def test_run_time_checked_calls_stop_at_their_line(run_time_builds, core, index):
+    b, where = run_time_builds[core]
+    p = RUN_TIME[core][index]
     args = [GM(name, np.zeros(n, dtype)) for name, dtype, n in RUN_ARGS] + [index]
     r = run(b, args, block_dim=1)
     errs = [d for d in r.diagnostics if d.is_error]
@@ -139,9 +145,10 @@ def test_run_time_checked_calls_stop_at_their_line(run_time_build, index):
     assert "Ascend 910B" in errs[0].message and errs[0].hint, errs[0]
 
 
-def test_the_run_time_kernel_runs_clean_without_a_probe(run_time_build):
+@pytest.mark.parametrize("core", list(RUN_TIME))
+def test_the_run_time_kernel_runs_clean_without_a_probe(run_time_builds, core):
     "The prelude itself is a correct kernel: only the probe's call stops a run."
-    b, _ = run_time_build
+    b, _ = run_time_builds[core]
     r = run(b, [GM(name, np.zeros(n, dtype)) for name, dtype, n in RUN_ARGS] + [-1], block_dim=1)
     assert r.ok, r.diagnostics
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from probes import PRELUDE, PROBES, Probe  # noqa: E402
+from probes import CUBE_PRELUDE, PRELUDE, PROBES, Probe  # noqa: E402
 
 CSV_PATH = HERE / "official_verdicts.csv"
 FIELDS = ["id", "official", "emulator", "official_error", "code"]
@@ -37,9 +37,9 @@ def emulator_column(p: Probe) -> str:
     return ""
 
 
-def prelude_hash() -> str:
+def prelude_hash(prelude: str = PRELUDE) -> str:
     "The verdicts hold for this prelude (the kernel around each probe line)."
-    return hashlib.sha256(PRELUDE.encode()).hexdigest()[:16]
+    return hashlib.sha256(prelude.encode()).hexdigest()[:16]
 
 
 def read_table(path: Path = CSV_PATH) -> tuple[dict[str, str], dict[str, dict]]:
@@ -78,7 +78,7 @@ def first_error(text: str, folder: str) -> str:
 def check(oracle: Path, probe: Probe, folder: str) -> tuple[str, str]:
     src = Path(folder) / (re.sub(r"[^\w.]", "_", probe.id) + ".cpp")
     src.write_text(probe.source())
-    env = dict(os.environ, ORACLE_PCH="1", LC_ALL="C")
+    env = dict(os.environ, ORACLE_PCH="1", LC_ALL="C", ORACLE_CORE=probe.core)
     proc = subprocess.run(["bash", str(oracle / "check.sh"), str(src)], capture_output=True, text=True, env=env)
     if proc.returncode == 0: return "accept", ""
     if proc.returncode == 1: return "reject", first_error(proc.stdout, str(src))
@@ -134,7 +134,8 @@ def main(argv=None):
         sys.exit(f"{commit_file} not found: set up the api-oracle first (its README), then pass --oracle")
     commit = commit_file.read_text().strip()
     meta, rows = read_table() if CSV_PATH.exists() else ({}, {})
-    if meta.get("asc-devkit commit", commit) != commit or meta.get("prelude sha256", prelude_hash()) != prelude_hash():
+    if meta.get("asc-devkit commit", commit) != commit or meta.get("prelude sha256", prelude_hash()) != prelude_hash() \
+            or meta.get("cube prelude sha256", prelude_hash(CUBE_PRELUDE)) != prelude_hash(CUBE_PRELUDE):
         print("the devkit or the probe prelude changed: re-checking every probe")
         args.all = True
     known = {p.id for p in PROBES}
@@ -144,8 +145,8 @@ def main(argv=None):
     with tempfile.TemporaryDirectory(prefix="probes-") as folder, ThreadPoolExecutor(args.jobs) as pool:
         for p, (verdict, err) in zip(todo, pool.map(lambda p: check(args.oracle, p, folder), todo)):
             rows[p.id] = dict(id=p.id, official=verdict, official_error=err, code=p.code)
-    meta = {"asc-devkit commit": commit, "prelude sha256": prelude_hash(),
-            "checked with": "api-oracle check.sh (g++ -fsyntax-only, __NPU_ARCH__ 2201, AIV core)",
+    meta = {"asc-devkit commit": commit, "prelude sha256": prelude_hash(), "cube prelude sha256": prelude_hash(CUBE_PRELUDE),
+            "checked with": "api-oracle check.sh (g++ -fsyntax-only, __NPU_ARCH__ 2201; AIV core, cube probes AIC)",
             "regenerate": "python tests/api_probes/oracle.py --oracle <api-oracle folder>"}
     write_table(meta, rows)
     n = sum(r["official"] == "accept" for r in rows.values())

@@ -25,7 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from probes import BODY, EPILOGUE, HEADER, PROBES, SIGNATURE, Probe  # noqa: E402
+from probes import EPILOGUE, HEADER, PROBES, SIGNATURE, Probe  # noqa: E402
 
 INCLUDE = HERE.parents[1] / "ascendcraft" / "runtime" / "include"
 BATCH = 48
@@ -54,7 +54,7 @@ def batch_source(probes: list[Probe]) -> tuple[str, list[tuple[int, int]]]:
     "One translation unit with a function per probe, and each probe's line range [first, last]."
     parts, ranges, line = [HEADER], [], HEADER.count("\n") + 1
     for i, p in enumerate(probes):
-        text = SIGNATURE.format(name=f"probe_{i}", extra="") + BODY + "    " + p.code + EPILOGUE
+        text = SIGNATURE.format(name=f"probe_{i}", extra="") + p.body + "    " + p.code + EPILOGUE
         ranges.append((line, line + text.count("\n") - 1))
         line += text.count("\n")
         parts.append(text)

@@ -69,6 +69,31 @@ BODY = '''    TPipe pipe;
     DataCopyPadParams ppl(false, 0, 0, 0);
 '''
 PRELUDE = HEADER + SIGNATURE.format(name="probe", extra="") + BODY
+# The cube core's kernel (probes with core="aic", checked by the oracle for the AIC core): L1, L0A/L0B, L0C.
+CUBE_BODY = '''    TPipe pipe;
+    TQue<TPosition::A1, 1> qa1;
+    TQue<TPosition::B1, 1> qb1;
+    TQue<TPosition::A2, 1> qa2;
+    TQue<TPosition::B2, 1> qb2;
+    TQue<TPosition::CO1, 1> qc1;
+    pipe.InitBuffer(qa1, 1, 16384);
+    pipe.InitBuffer(qb1, 1, 16384);
+    pipe.InitBuffer(qa2, 1, 8192);
+    pipe.InitBuffer(qb2, 1, 8192);
+    pipe.InitBuffer(qc1, 1, 16384);
+    GlobalTensor<half> gh; gh.SetGlobalBuffer((__gm__ half*)x, 4096);
+    GlobalTensor<float> gf; gf.SetGlobalBuffer((__gm__ float*)y, 4096);
+    LocalTensor<half> a1 = qa1.AllocTensor<half>();
+    LocalTensor<half> b1 = qb1.AllocTensor<half>();
+    LocalTensor<half> a2 = qa2.AllocTensor<half>();
+    LocalTensor<half> b2 = qb2.AllocTensor<half>();
+    LocalTensor<float> c1 = qc1.AllocTensor<float>();
+    Nd2NzParams nd;
+    LoadData2DParams ld;
+    MmadParams mm;
+    FixpipeParamsV220 fp;
+'''
+CUBE_PRELUDE = HEADER + SIGNATURE.format(name="probe", extra="") + CUBE_BODY
 EPILOGUE = "\n}\n"
 # GM arguments of the probe kernel for the run-time probes: x (half), y (float), z (bytes)
 RUN_ARGS = (("x", "float16", 1024), ("y", "float32", 1024), ("z", "uint8", 1024))
@@ -82,21 +107,30 @@ class Probe:
     runtime: str = ""     # the official headers accept it; the emulator checks it at run time: the diagnostic kind
     unemulated: str = ""  # the official headers accept it; the emulator does not provide it: why, and what to use
     says: str = ""        # text our compile error must contain
+    core: str = "aiv"     # aiv: the vector core's prelude; aic: the cube core's (CUBE_BODY)
+
+    @property
+    def body(self) -> str: return CUBE_BODY if self.core == "aic" else BODY
 
     def source(self) -> str:
-        return PRELUDE + "    " + self.code + EPILOGUE
+        return (CUBE_PRELUDE if self.core == "aic" else PRELUDE) + "    " + self.code + EPILOGUE
 
     @property
     def line(self) -> int:
         "Line of the probe's code in `source()` (1-based)."
-        return PRELUDE.count("\n") + 1
+        return (CUBE_PRELUDE if self.core == "aic" else PRELUDE).count("\n") + 1
 
 
 PROBES: list[Probe] = []
 
 
-def P(id: str, code: str, group: str = "api", runtime: str = "", unemulated: str = "", says: str = ""):
-    PROBES.append(Probe(id, code, group, runtime, unemulated, says))
+def P(id: str, code: str, group: str = "api", runtime: str = "", unemulated: str = "", says: str = "", core: str = "aiv"):
+    PROBES.append(Probe(id, code, group, runtime, unemulated, says, core))
+
+
+def C(id: str, code: str, group: str = "api"):
+    "A probe on the cube core."
+    P(id, code, group, core="aic")
 
 
 def T(dtype: str, k: int = 0) -> str: return f"{DT[dtype]}{k}"
@@ -715,6 +749,47 @@ P("cube.Fixpipe.gm.f16", _CUBE + "LocalTensor<float> kc1 = tc1.Get<float>(); Fix
   "fp.srcStride = 16; fp.dstStride = 16; fp.quantPre = QuantMode_t::F322F16; Fixpipe(gh, kc1, fp);")
 P("cube.Fixpipe.params.argc", _CUBE + "LocalTensor<float> kc1 = tc1.Get<float>(); Fixpipe(gf, kc1, FixpipeParamsV220(16, 16, 16));",
   "argc")
+# ---- the cube core: GM -> L1 (Nd2Nz), L1 -> L0A/L0B (LoadData), Mmad, Fixpipe -----------------------------------------
+ND = "nd.ndNum = 1; nd.nValue = 16; nd.dValue = 16; nd.srcDValue = 16; nd.dstNzC0Stride = 16; nd.dstNzNStride = 1; "
+C("Cube.DataCopy.nd2nz", ND + "DataCopy(a1, gh, nd);")
+C("Cube.DataCopy.nd2nz.ctor", "DataCopy(a1, gh, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));")
+C("Cube.DataCopy.nd2nz.brace", "DataCopy(a1, gh, {1, 16, 16, 0, 16, 16, 1, 0});")
+C("Cube.DataCopy.count", "DataCopy(a1, gh, 256);")
+C("Cube.DataCopy.nd2nz.mixed", ND + "DataCopy(c1, gh, nd);", "dtype")
+C("Cube.Nd2NzParams.argc.7", "Nd2NzParams p(1, 16, 16, 0, 16, 16, 1);", "argc")
+C("Cube.LoadData", "ld.repeatTimes = 1; ld.srcStride = 1; LoadData(a2, a1, ld);")
+C("Cube.LoadData.ctor", "LoadData(b2, b1, LoadData2DParams(0, 1, 1, 0, 0, true, 0));")
+C("Cube.LoadData.alias", "LoadData2dParams p; p.repeatTimes = 1; LoadData(a2, a1, p);", "name")
+C("Cube.LoadData2DParams.argc.6", "LoadData2DParams p(0, 1, 1, 0, 0, false);", "argc")
+C("Cube.LoadData.family.nd2nz", "LoadData(a2, a1, nd);", "family")
+C("Cube.LoadData.mixed", "LoadData(c1, a1, ld);", "dtype")
+C("Cube.LoadData.gm", "LoadData(a2, gh, ld);", "swap")
+C("Cube.Mmad", "mm.m = 16; mm.n = 16; mm.k = 16; Mmad(c1, a2, b2, mm);")
+C("Cube.Mmad.ctor6", "Mmad(c1, a2, b2, MmadParams(16, 16, 16, 0, false, true));")
+C("Cube.Mmad.ctor8", "Mmad(c1, a2, b2, MmadParams(16, 16, 16, false, 0, false, false, false));")
+C("Cube.Mmad.int8", "Mmad(c1.ReinterpretCast<int32_t>(), a2.ReinterpretCast<int8_t>(), b2.ReinterpretCast<int8_t>(), mm);")
+C("Cube.Mmad.float_in", "Mmad(c1, a2.ReinterpretCast<float>(), b2.ReinterpretCast<float>(), mm);")
+C("Cube.Mmad.half_out", "Mmad(a2, a2, b2, mm);", "dtype")
+C("Cube.Mmad.argc", "Mmad(c1, a2, b2);", "argc")
+C("Cube.Mmad.swapped", "Mmad(a2, b2, c1, mm);", "swap")
+C("Cube.Mmad.fields", "mm.cmatrixInitVal = false; mm.cmatrixSource = false; mm.unitFlag = 0; mm.isBias = false;")
+C("Cube.Fixpipe.f16", "fp.nSize = 16; fp.mSize = 16; fp.srcStride = 16; fp.dstStride = 16; fp.quantPre = QuantMode_t::F322F16; "
+  "Fixpipe(gh, c1, fp);")
+C("Cube.Fixpipe.f32", "fp.nSize = 16; fp.mSize = 16; fp.srcStride = 16; fp.dstStride = 16; Fixpipe(gf, c1, fp);")
+C("Cube.Fixpipe.row_major", "Fixpipe<float, float, CFG_ROW_MAJOR>(gf, c1, fp);")
+C("Cube.Fixpipe.nz", "Fixpipe<float, float, CFG_NZ>(gf, c1, fp);")
+C("Cube.Fixpipe.ctor5", "Fixpipe(gf, c1, FixpipeParamsV220(16, 16, 16, 16, false));")
+C("Cube.Fixpipe.quant_unscoped", "fp.quantPre = F322F16;", "name")
+C("Cube.Fixpipe.family.mmad", "Fixpipe(gf, c1, mm);", "family")
+C("Cube.Fixpipe.argc", "Fixpipe(gf, c1);", "argc")
+C("Cube.Fixpipe.l0c_to_l1", "Fixpipe(a1, c1, fp);")
+C("Cube.FixpipeParamsV220.argc.4", "FixpipeParamsV220 p(16, 16, 16, 16);", "argc")
+C("Cube.CrossCoreSetFlag", "CrossCoreSetFlag<0x2, PIPE_FIX>(3); CrossCoreWaitFlag(3);")
+C("Cube.queue", "qa1.EnQue(a1); LocalTensor<half> t = qa1.DeQue<half>(); qa1.FreeTensor(t);")
+C("Cube.SetFlag.MTE1_M", "SetFlag<HardEvent::MTE1_M>(EVENT_ID0); WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);")
+C("Cube.SetFlag.M_FIX", "SetFlag<HardEvent::M_FIX>(EVENT_ID0); WaitFlag<HardEvent::M_FIX>(EVENT_ID0);")
+C("Cube.PipeBarrier.M", "PipeBarrier<PIPE_M>();")
+C("Cube.Matmul.invented", "MatMul(c1, a2, b2, 16, 16, 16);", "name")
 
 # ---- invented names an LLM writes ------------------------------------------------------------------------------------
 for code in ["AddScalar(h0, h1, hs, 256);", "Vadd(h0, h1, h2, 256);", "Subs(h0, h1, hs, 256);", "Divs(h0, h1, hs, 256);",
@@ -744,6 +819,7 @@ RUN_TIME: dict[str, str] = {
     **{f"SetAtomicAdd.{t}": "unsupported" for t in ("int8_t", "uint32_t", "double")},
     "TBuf.EnQue": "unsupported", "TBuf.DeQue": "unsupported",
     "TPipe.copy": "unsupported",
+    "Cube.Mmad.half_out": "unsupported", "Cube.Mmad.swapped": "unsupported",
 }
 # API names of our header that no probe can pin down with the oracle: the kernel-side tiling macros come from the
 # generated header of a msopgen op project (the oracle compiles against kernel_operator.h alone, which lacks them).
@@ -772,7 +848,7 @@ UNEMULATED: dict[str, str] = {
     "GlobalTensor.SetShapeInfo": _NOT_YET,
     "SetAtomicMax": _NOT_YET, "SetAtomicMin": _NOT_YET, "SetAtomicType": _NOT_YET,
     "assert": _NOT_YET, "ascendc_assert": _NOT_YET,
-    "pattern.cross_core": "cross-core flags are not emulated (README, Known limits): use SyncAll",
+    "Cube.LoadData.gm": "LoadData from GM is not emulated: DataCopy GM -> L1 (Nd2NzParams), then LoadData L1 -> L0A/L0B",
     "pattern.ibset": "IBSet / IBWait are not emulated: use SyncAll",
     **{f"invented.{n}": _NOT_YET for n in ("Subs", "Divs", "Log", "Neg", "Clamp", "Where", "Sign", "Tan", "Gelu")},
     **{n: _NOT_YET for n in ("TPipe.Init", "GetSysWorkSpacePtr", "InitSocState", "ASSERT", "TILING_KEY_LIST",

@@ -179,9 +179,16 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 template <typename T, typename U, typename S>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p,
                  SrcLoc loc = {}) {
-    static_assert(ascendcraft::emu::MmadTypes<T, U, S>::value,
+    // AscendC's headers accept other element types and check them when the call runs: so does the emulator.
+    static_assert(ascendcraft::emu::OneOf<T, half, float, bfloat16_t, int8_t, int32_t>::value &&
+                      ascendcraft::emu::OneOf<U, half, float, bfloat16_t, int8_t, int32_t>::value &&
+                      ascendcraft::emu::OneOf<S, half, float, bfloat16_t, int8_t, int32_t>::value,
                   "Mmad on Ascend 910B (A2) takes (L0C, L0A, L0B) as (float, half, half), (float, bfloat16_t, bfloat16_t), "
                   "(float, float, float) or (int32_t, int8_t, int8_t)");
+    if (!ascendcraft::emu::MmadTypes<T, U, S>::value)
+        ascendcraft::emu::unsupported_type(ascendcraft::emu::Op::Mmad, ascendcraft::emu::dt_of<T>(),
+                                           "(L0C, L0A, L0B) as (float, half, half), (float, bfloat16_t, bfloat16_t), "
+                                           "(float, float, float) or (int32_t, int8_t, int8_t)", loc);
     ascendcraft::emu::MmadSpec s;
     s.m = p.m; s.n = p.n; s.k = p.k; s.initZero = p.cmatrixInitVal; s.fromBias = p.cmatrixSource;
     ascendcraft::emu::cube_mmad(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), ascendcraft::emu::dt_of<S>(),
