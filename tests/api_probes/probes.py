@@ -848,6 +848,8 @@ UNEMULATED: dict[str, str] = {
     "GlobalTensor.SetShapeInfo": _NOT_YET,
     "SetAtomicMax": _NOT_YET, "SetAtomicMin": _NOT_YET, "SetAtomicType": _NOT_YET,
     "assert": _NOT_YET, "ascendc_assert": _NOT_YET,
+    "pattern.cross_core": "cross-core flags are not emulated (README, Known limits): use SyncAll",
+    "Cube.CrossCoreSetFlag": "cross-core flags are not emulated (README, Known limits): use SyncAll",
     "Cube.LoadData.gm": "LoadData from GM is not emulated: DataCopy GM -> L1 (Nd2NzParams), then LoadData L1 -> L0A/L0B",
     "pattern.ibset": "IBSet / IBWait are not emulated: use SyncAll",
     **{f"invented.{n}": _NOT_YET for n in ("Subs", "Divs", "Log", "Neg", "Clamp", "Where", "Sign", "Tan", "Gelu")},
