@@ -349,10 +349,6 @@ UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> w
     "PairReduceSum": "use BlockReduceSum or WholeReduceSum",
     "RepeatReduceSum": "use WholeReduceSum",
     "TransposeParamsExt": "use the basic Transpose(dst, src) on 16 x 16 blocks, or Gather with byte offsets",
-    "Matmul": "the cube unit is not emulated: write the product with vector APIs (Mul, ReduceSum / Axpy)",
-    "Mmad": "the cube unit is not emulated: write the product with vector APIs (Mul, ReduceSum / Axpy)",
-    "LoadData": "the cube unit is not emulated: write the product with vector APIs (Mul, ReduceSum / Axpy)",
-    "Fixpipe": "the cube unit is not emulated: write the product with vector APIs (Mul, ReduceSum / Axpy)",
 }
 
 _UNDECLARED_RE = re.compile(r"[‘'](?:\w+::)*(\w+)[’'] (?:was not declared in this scope|is not a member of |has not been declared)")
