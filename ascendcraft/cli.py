@@ -30,6 +30,21 @@ class Command:
     add_arguments: Callable[[argparse.ArgumentParser], None]   # declares the subcommand's arguments
     run: Callable[[argparse.Namespace], int]                   # runs it; returns the exit status
 
+# %% ../nbs/60_cli.ipynb #a7e1c0d3
+def _ray_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ray", nargs="?", const="auto", default=None, metavar="ADDRESS",
+                   help="run the tasks on a Ray cluster (pip install ascendcraft[ray]): host:port of its head, "
+                        "ray://host:10001, or nothing for the ray_address setting or else the cluster this machine "
+                        "joined ('auto'); default: the ray_address setting, empty = the local process pool")
+
+
+def _with_ray(args: argparse.Namespace, settings):
+    "`settings` with the Ray address of --ray (unchanged without the flag)."
+    address = getattr(args, "ray", None)
+    if address is None: return settings
+    if address == "auto" and settings.ray_address: address = settings.ray_address
+    return settings.replace(ray_address=address)
+
 # %% ../nbs/60_cli.ipynb #ca5d19bc
 def _size_arg(text: str) -> str:
     "A --size value checked and normalised (auto, small, full, NAME=VALUE,… or scale=F)."
@@ -74,16 +89,17 @@ def _bench_arguments(p: argparse.ArgumentParser) -> None:
                    help="first ask the LLM for the DSL (stage 1, see `ascendcraft generate`), then benchmark those "
                         "kernels as source 'generated'")
     _llm_arguments(p)            # --base-url, --model, --replay-only, --rounds: defined with `generate` below
+    _ray_argument(p)
 
 
 def _bench(args: argparse.Namespace) -> int:
     "Run the benchmark and print its metrics table."
     from ascendcraft.bench import DEFAULT_TIMEOUT, run_bench
     t0 = time.perf_counter()
-    settings, kernels, source = load_settings(), args.kernels, args.source
+    settings, kernels, source = _with_ray(args, load_settings()), args.kernels, args.source
     if args.generate:
         from ascendcraft.bench import select_tasks
-        settings = _llm_settings(args)
+        settings = _with_ray(args, _llm_settings(args))
         tasks = select_tasks(args.tasks_folder, args.categories, args.tasks)
         kernels, source = generated_dsl(tasks, settings, rounds=args.rounds), "generated"
     rep = run_bench(args.tasks, args.categories, kernels=kernels, out=args.out, size=args.size, jobs=args.jobs,
@@ -253,7 +269,14 @@ def _generate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-resume", dest="resume", action="store_false", help="ask again for tasks that already have an answer")
     p.add_argument("--bench", action="store_true", help="then benchmark the generated kernels (source 'generated')")
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="with --bench: task processes at once")
+    p.add_argument("--samples", type=int, default=None, metavar="K",
+                   help="K independent samples per task, each benchmarked; reports pass@k and Fast_p@k "
+                        "(set llm_temperature > 0 so the samples differ)")
+    p.add_argument("--soc", action="append", dest="socs", metavar="SOC",
+                   help="with --samples: benchmark on this SoC profile (repeatable; default: the soc setting)")
+    p.add_argument("--no-timing", dest="timing", action="store_false", help="with --samples: verification only")
     _llm_arguments(p)
+    _ray_argument(p)
 
 
 def generated_dsl(tasks, settings, out: Path | None = None, *, rounds: int | None = None, resume: bool = True) -> Path:
@@ -273,8 +296,10 @@ def generated_dsl(tasks, settings, out: Path | None = None, *, rounds: int | Non
 def _generate(args: argparse.Namespace) -> int:
     "Stage 1 over the chosen tasks; optionally benchmark what came back."
     from ascendcraft.taskset import registry
-    settings = _llm_settings(args)
+    settings = _with_ray(args, _llm_settings(args))
     tasks = registry(args.categories, args.tasks)
+    if args.samples:
+        return _generate_samples(args, settings, tasks)
     out = generated_dsl(tasks, settings, args.out, rounds=args.rounds, resume=args.resume)
     if args.bench:
         from ascendcraft.bench import DEFAULT_TIMEOUT, run_bench
@@ -283,6 +308,18 @@ def _generate(args: argparse.Namespace) -> int:
                         settings=settings, source="generated")
         print(rep.metrics_table())
         print(f"report: {rep.out / 'summary.md'}")
+    return 0
+
+
+def _generate_samples(args: argparse.Namespace, settings, tasks) -> int:
+    "K samples per task through the executor (local pool or --ray), benchmarked per SoC; print pass@k and Fast_p@k."
+    from ascendcraft.samples import sample_sweep
+    model = (settings.llm_model.strip() or "no-model").replace("/", "_")
+    out = args.out or settings.cache_path / "samples" / model
+    sweep = sample_sweep([f"{t.category}/{t.id}" for t in tasks], samples=args.samples, out=out, socs=args.socs,
+                         settings=settings, rounds=args.rounds, timing=args.timing, resume=args.resume, progress=True)
+    print(sweep.table())
+    print(f"\n{len(tasks)} task(s) × {args.samples} sample(s) · {out / 'passk.md'}")
     return 0
 
 

@@ -28,7 +28,7 @@ from .bench import Progress, TaskSpec, execute, write_result
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
 from .llm import atomic_write_text
-from .report import RESULT_FILE, TaskResult
+from .report import RESULT_FILE, TaskResult, read_execution_record
 
 # %% auto #0
 __all__ = ['EXECUTION_FILE', 'EXECUTION_FORMAT', 'NPU_RESOURCE', 'CPU_TASK', 'NPU_TASK', 'Placement', 'Ledger', 'read_execution',
@@ -73,11 +73,11 @@ class Ledger:
             self._cpu += place.cpu_seconds or 0.0
             self._save()
 
-    def close(self, cpu_seconds: float | None = None) -> dict:
-        "End the session: its wall time and CPU seconds (measured by the executor, else the tasks' sum)."
+    def close(self, cpu_seconds: float | None = None, known: bool = True) -> dict:
+        "End the session: its wall time and CPU seconds (measured by the executor, else the tasks' sum; None: unknown)."
         with self._lock:
             self.session["wall_s"] = round(time.monotonic() - self._t0, 3)
-            self.session["cpu_s"] = round(self._cpu if cpu_seconds is None else cpu_seconds, 3)
+            self.session["cpu_s"] = None if not known else round(self._cpu if cpu_seconds is None else cpu_seconds, 3)
             self._save()
         return self.session
 
@@ -88,8 +88,7 @@ class Ledger:
 
 def read_execution(out: Path | str) -> dict:
     "The execution record of a run folder (empty when there is none)."
-    try: return json.loads((Path(out) / EXECUTION_FILE).read_text())
-    except (OSError, ValueError): return {}
+    return read_execution_record(out)
 
 
 def execution_markdown(data: dict) -> str:
@@ -102,7 +101,7 @@ def execution_markdown(data: dict) -> str:
             if t.get("session") == i: nodes[t["node"]] = nodes.get(t["node"], 0) + 1
         where = ", ".join(f"{n}: {c}" for n, c in sorted(nodes.items()))
         rows.append(f"| {i} | {s['executor']}{' ' + s['address'] if s.get('address') else ''} | {s['started']} | "
-                    f"{s['tasks']} | {s['wall_s']:.1f} | {s['cpu_s']:.1f} | {where} |")
+                    f"{s['tasks']} | {s['wall_s']:.1f} | {'—' if s['cpu_s'] is None else format(s['cpu_s'], '.1f')} | {where} |")
     return "\n".join(rows)
 
 # %% ../nbs/34_executor.ipynb #2f4b4824
@@ -140,6 +139,21 @@ def _children_cpu() -> float:
 def _task_key(spec: TaskSpec) -> str: return f"{spec.category}/{spec.task}"
 
 
+class _Recording:
+    "A `Progress` that also notes every finished task in the execution record (as soon as the harness sees it)."
+    def __init__(self, progress: Progress, ledger: Ledger, node: str):
+        self.progress, self.ledger, self.node = progress, ledger, node
+
+    def started(self, key: str): self.progress.started(key)
+
+    def finished(self, result: TaskResult, seconds: float | None = None, resumed: bool = False):
+        if not resumed:
+            self.ledger.record(result.key, Placement(self.node, round(seconds or 0.0, 4)))
+        self.progress.finished(result, seconds, resumed)
+
+    def __getattr__(self, name): return getattr(self.progress, name)
+
+
 class LocalPool:
     "Run tasks on this machine: `jobs` task processes at a time (the default executor)."
     name = "local"
@@ -147,13 +161,23 @@ class LocalPool:
     def __init__(self, jobs: int = 2):
         self.jobs = max(1, int(jobs))
 
+    _active, _starts, _lock = 0, 0, threading.Lock()   # sessions running at once in this process, sessions started
+
     def run_specs(self, specs: list[TaskSpec], progress: Progress, ledger: Ledger | None = None) -> list[TaskResult]:
+        with LocalPool._lock:
+            LocalPool._active += 1
+            LocalPool._starts += 1
+            alone, starts = LocalPool._active == 1, LocalPool._starts
         cpu0 = _children_cpu()
-        results = execute(specs, self.jobs, progress)
+        try:
+            results = execute(specs, self.jobs, _Recording(progress, ledger, self.name) if ledger is not None else progress)
+        finally:
+            with LocalPool._lock:
+                alone = alone and LocalPool._active == 1 and LocalPool._starts == starts
+                LocalPool._active -= 1
         if ledger is not None:
-            for spec, r in zip(specs, results):
-                ledger.record(_task_key(spec), Placement(self.name, (r.stage_seconds or {}).get("total", 0.0)))
-            ledger.close(cpu_seconds=_children_cpu() - cpu0)
+            # the children's CPU is this session's only when no other session ran beside it in this process
+            ledger.close(cpu_seconds=_children_cpu() - cpu0 if alone else None, known=alone)
         return results
 
     def map(self, fn: Callable, items: Sequence, *, needs: dict | None = None,
@@ -231,8 +255,9 @@ def run_shipment(shipment: Shipment, root: Path | str) -> dict:
             "cpu_s": round(cpu, 4)}
 
 
-def land(spec: TaskSpec, payload: dict) -> TaskResult:
-    "Write a task's returned files into its run folder, then its spec and result (last)."
+def land(spec: TaskSpec, payload: dict, before_result: Callable[[], None] | None = None) -> TaskResult:
+    "Write a task's returned files into its run folder, then its spec, then (`before_result`, e.g. the execution "
+    "record, and) its result, last."
     folder = Path(spec.folder)
     if folder.exists(): shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -247,6 +272,7 @@ def land(spec: TaskSpec, payload: dict) -> TaskResult:
         path.write_bytes(data)
     (folder / "spec.json").write_text(spec.to_json())
     result = TaskResult.from_dict(payload["result"])
+    if before_result is not None: before_result()
     write_result(folder, result)
     return result
 
@@ -257,6 +283,7 @@ def ray_module():
         import ray
     except ImportError:
         raise AscendCraftError(Diagnostic("no-ray", "Ray is not installed, so --ray / ray_address cannot be used",
+                                          file="--ray / ray_address",
                                           hint="pip install 'ascendcraft[ray]' (or `pip install ray`), or run on the "
                                                "local pool: leave ray_address empty and drop --ray"),
                                stage="executor") from None
@@ -353,8 +380,10 @@ class RayExecutor:
                  *, max_retries: int = 3,          # resubmissions of a task whose worker or node died
                  needs: Callable[[TaskSpec], dict] | None = None,   # resources of a spec (default: one CPU)
                  ship_code: bool = True,           # send this AscendCraft to the workers (runtime_env py_modules)
+                 spread: bool = True,              # spread tasks over the nodes (else Ray packs them onto few)
                  poll: float = 1.0, stream=None):
         self.address, self.max_retries, self.ship_code, self.poll = address, max_retries, ship_code, poll
+        self.spread = spread
         self.needs = needs or (lambda spec: CPU_TASK)
         self.stream = stream or sys.stderr
         self._ray, self._owned, self._board = None, False, None
@@ -372,16 +401,21 @@ class RayExecutor:
                          namespace="ascendcraft", logging_level="ERROR", log_to_driver=False, configure_logging=False)
             except (ConnectionError, RuntimeError, ValueError) as e:
                 raise AscendCraftError(Diagnostic("ray-connect", f"cannot join the Ray cluster at {self.address!r}: {e}",
+                                                  file="--ray / ray_address",
                                                   hint="start one (`ray start --head`), check the address "
                                                        "(host:port of the head, or ray://host:10001), or drop --ray"),
                                        stage="executor") from None
             self._owned = True
         self._ray = ray
-        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
-        here = ray.get_runtime_context().get_node_id()
-        self._board = ray.remote(_Board).options(
-            num_cpus=0, scheduling_strategy=NodeAffinitySchedulingStrategy(here, soft=True)).remote()
         return ray
+
+    def _new_board(self):
+        "A fresh board actor for one run, on the driver's node when it is one (it must outlive the workers)."
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+        here = self._ray.get_runtime_context().get_node_id()
+        self._board = self._ray.remote(_Board).options(
+            num_cpus=0, scheduling_strategy=NodeAffinitySchedulingStrategy(here, soft=True)).remote()
+        return self._board
 
     def nodes(self) -> list[dict]:
         "The cluster's live nodes and their resources."
@@ -392,14 +426,17 @@ class RayExecutor:
     def _options(self, needs: dict) -> dict:
         other = {k: float(v) for k, v in needs.items() if k != "CPU"}
         return {"num_cpus": float(needs.get("CPU", 1.0)), "resources": other or None, "max_retries": self.max_retries,
-                "retry_exceptions": False}
+                "retry_exceptions": False, **({"scheduling_strategy": "SPREAD"} if self.spread else {})}
 
-    def _attempts(self) -> tuple[dict, dict]:
-        try: return self._ray.get(self._board.snapshot.remote(), timeout=10)
+    def _attempts(self, board=None) -> tuple[dict, dict]:
+        "A run's board (default: the latest run's): {task: node it runs on}, {task: attempts started}."
+        board = board or self._board
+        if board is None: return {}, {}
+        try: return self._ray.get(board.snapshot.remote(), timeout=10)
         except Exception: return {}, {}
 
-    def _show(self, board: NodeBoard, finished: set, enabled: bool):
-        running, _ = self._attempts()
+    def _show(self, board: NodeBoard, finished: set, enabled: bool, actor=None):
+        running, _ = self._attempts(actor)
         board.update(running, finished)
         if enabled: self.stream.write(f"  nodes: {board.line()}\n"); self.stream.flush()
 
@@ -407,10 +444,10 @@ class RayExecutor:
     def run_specs(self, specs: list[TaskSpec], progress: Progress, ledger: Ledger | None = None) -> list[TaskResult]:
         ray = self.connect()
         if ledger is not None: ledger.session.update(self.describe())
-        remote = ray.remote(_ray_bench_task)
+        remote, board_actor = ray.remote(_ray_bench_task), self._new_board()
         pending = {}
         for spec in specs:
-            ref = remote.options(**self._options(self.needs(spec))).remote(ship(spec), self._board)
+            ref = remote.options(**self._options(self.needs(spec))).remote(ship(spec), board_actor)
             pending[ref] = spec
             progress.started(_task_key(spec))
         results, board, finished, last = {}, NodeBoard(), set(), time.monotonic()
@@ -429,17 +466,16 @@ class RayExecutor:
                         board.lost["?"] = board.lost.get("?", 0) + 1
                         progress.finished(result, None)
                     else:
-                        result = land(spec, payload)
-                        _, attempts = self._attempts()
-                        if ledger is not None:
-                            ledger.record(key, Placement(payload["node"], payload["seconds"], payload["cpu_s"],
-                                                         max(1, attempts.get(key, 1))))
+                        _, attempts = self._attempts(board_actor)
+                        place = Placement(payload["node"], payload["seconds"], payload["cpu_s"], max(1, attempts.get(key, 1)))
+                        # the record is written before the result: a driver killed in between reruns the task
+                        result = land(spec, payload, (lambda: ledger.record(key, place)) if ledger is not None else None)
                         board.finished(payload["node"], result.correct)
                         progress.finished(result, payload["seconds"])
                     finished.add(key)
                     results[spec.folder] = result
                 if pending and (ready or time.monotonic() - last > 10 * self.poll):
-                    self._show(board, finished, progress.enabled)
+                    self._show(board, finished, progress.enabled, board_actor)
                     last = time.monotonic()
         except BaseException:
             for ref in pending:
@@ -456,14 +492,15 @@ class RayExecutor:
         ray = self.connect()
         remote = ray.remote(_ray_map_task).options(**self._options(needs or CPU_TASK))
         labels = list(labels) if labels is not None else [f"item{i}" for i in range(len(items))]
-        pending = {remote.remote(fn, item, labels[i], self._board): i for i, item in enumerate(items)}
+        board_actor = self._new_board()
+        pending = {remote.remote(fn, item, labels[i], board_actor): i for i, item in enumerate(items)}
         try:
             while pending:
                 ready, _ = ray.wait(list(pending), num_returns=1, timeout=self.poll)
                 for ref in ready:
                     i = pending.pop(ref)
                     out = ray.get(ref)
-                    _, attempts = self._attempts()
+                    _, attempts = self._attempts(board_actor)
                     yield i, out["value"], Placement(out["node"], out["seconds"], out["cpu_s"], max(1, attempts.get(labels[i], 1)))
         finally:
             for ref in pending:

@@ -251,10 +251,10 @@ FEEDBACK = ("AscendCraft checked your answer and found these problems:\n\n{probl
             "Fix them and answer again with the complete corrected file in one ```{lang} block.")
 
 
-def _ask(client: LLMClient, messages: list, purpose: str, language: str):
-    "Ask; return (reply text, extracted code or '', problem if no code, tokens, seconds)."
+def _ask(client: LLMClient, messages: list, purpose: str, language: str, sample: int = 0):
+    "Ask (sample `sample` of this request); return (reply text, extracted code or '', problem if no code, tokens, seconds)."
     t = time.perf_counter()
-    reply = client.chat(messages, purpose=purpose)
+    reply = client.chat(messages, purpose=purpose, sample=sample)
     seconds = time.perf_counter() - t
     try:
         code = extract_code(reply.text, (language,))
@@ -265,14 +265,19 @@ def _ask(client: LLMClient, messages: list, purpose: str, language: str):
 
 
 def generate_dsl(task, client: LLMClient, *, rounds: int | None = None, examples_dir: Path | None = None,
-                 settings: Settings | None = None) -> Generation:
+                 settings: Settings | None = None,
+                 sample: int = 0,                  # which of k independent samples (part of every request's cache key)
+                 examples: list | None = None,     # the few-shot (name, text) pairs; None = category_examples(...)
+                 ) -> Generation:
     "Stage 1: ask for a DSL kernel, check and interpret it, feed problems back, up to `rounds` rounds."
     settings = settings or client.settings
     rounds = rounds or settings.llm_max_rounds
-    messages = stage1_messages(task, category_examples(task.id, task.category, examples_dir, source=task.source))
+    if examples is None: examples = category_examples(task.id, task.category, examples_dir, source=task.source)
+    messages = stage1_messages(task, examples)
     record = Generation("stage1", task.id)
+    tag = f":sample{sample}" if sample else ""
     for k in range(1, rounds + 1):
-        text, code, problems, tokens, seconds = _ask(client, messages, f"stage1:{task.id}:round{k}", "python")
+        text, code, problems, tokens, seconds = _ask(client, messages, f"stage1:{task.id}:round{k}{tag}", "python", sample)
         if code:
             _, problems = judge_dsl(task, code, f"{task.id}.py")
         record.attempts.append(Attempt(k, text, code, problems, tokens, seconds))

@@ -20,7 +20,7 @@ from .taskset import CATEGORIES, PAPER_COUNTS
 # %% auto #0
 __all__ = ['RESULT_FORMAT', 'STATUSES', 'NOT_RUN_STATUSES', 'PAPER_GROUP', 'CORRECT_STATUSES', 'SOURCES', 'TIMING_KINDS',
            'RUN_FILE', 'RESULT_FILE', 'FAST_PS', 'TaskResult', 'diagnostic_record', 'read_result', 'read_run',
-           'is_fast', 'Metrics', 'metrics_of', 'BenchReport', 'report']
+           'is_fast', 'Metrics', 'metrics_of', 'BenchReport', 'read_execution_record', 'report']
 
 # %% ../nbs/33_report.ipynb #36de7940
 RESULT_FORMAT = "ascendcraft-bench-result/1"
@@ -289,7 +289,7 @@ class BenchReport:
     def markdown(self) -> str:
         "The whole report as Markdown."
         return "\n".join([self._header(), "", self.metrics_table(), "", self.task_table(), "", self._failures_md(),
-                          self._flagged_md(), self._not_run_md()]).rstrip() + "\n"
+                          self._flagged_md(), self._not_run_md(), self._execution_md()]).rstrip() + "\n"
 
     def _not_run_md(self) -> str:
         "The task files that did not run, each with its reason (a property of the file, not of a kernel)."
@@ -298,6 +298,20 @@ class BenchReport:
                 "Problems of the task files themselves (not counted in the metrics above):", ""]
         for r in self.not_run:
             rows.append(f"- **{r.key}** — {r.status} ({r.detail}): {r.first_diagnostic.replace(chr(10), ' ')}")
+        return "\n".join(rows)
+
+    def _execution_md(self) -> str:
+        "Where and how long the tasks ran (the executor's `execution.json`), when there is a record."
+        ex = read_execution_record(self.out) if self.out else {}
+        if not ex.get("sessions"): return ""
+        rows = ["", "## Execution", "", "| session | executor | tasks | wall s | CPU s | tasks per node |", "|---:|---|---:|---:|---:|---|"]
+        for i, s in enumerate(ex["sessions"]):
+            nodes = {}
+            for t in ex.get("tasks", {}).values():
+                if t.get("session") == i: nodes[t["node"]] = nodes.get(t["node"], 0) + 1
+            cpu = "—" if s.get("cpu_s") is None else f"{s['cpu_s']:.1f}"
+            rows.append(f"| {i} | {s['executor']}{' ' + s['address'] if s.get('address') else ''} | {s['tasks']} | "
+                        f"{s['wall_s']:.1f} | {cpu} | {', '.join(f'{n}: {c}' for n, c in sorted(nodes.items()))} |")
         return "\n".join(rows)
 
     def _header(self) -> str:
@@ -419,6 +433,7 @@ class BenchReport:
                 "fast_p": {"ps": list(self.ps), "comparison": ">=" if self.ge else ">"},
                 "run": self.run, "metrics": [m.to_dict() for m in self.metrics()],
                 "tasks": [r.to_dict() for r in self.results],
+                "execution": read_execution_record(self.out) if self.out else {},
                 "failures": [{"task": r.key, "status": r.status, "detail": r.detail, "first_diagnostic": r.first_diagnostic,
                               "log": f"{r.category}/{r.task}/{r.log}" if r.log else ""} for r in self.failures]}
 
@@ -437,6 +452,13 @@ def _rate(n: int, total: int) -> str:  # "96.2% (50)"
 def _sci(x) -> str: return "" if x is None else f"{x:.2g}"
 def _us(x) -> str: return "" if x is None else f"{x:,.1f}"
 def _x(x) -> str: return "" if x is None else f"{x:.2f}×"
+
+
+def read_execution_record(out: Path | str) -> dict:
+    "The executor's record of a run folder, `execution.json` (node, time, attempts per task; wall time and CPU seconds "
+    "per session; see `34_executor`); empty when there is none."
+    try: return json.loads((Path(out) / "execution.json").read_text())
+    except (OSError, ValueError): return {}
 
 
 def report(out: Path | str, ps=FAST_PS, ge: bool = True, write: bool = True) -> BenchReport:

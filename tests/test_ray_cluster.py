@@ -1,0 +1,169 @@
+"""The benchmark on a real two-node Ray cluster on this machine (a head and a worker, two `ray start` processes on
+loopback): the same verdicts and modelled timings as the local pool, a killed driver resumes, a killed worker's
+tasks are rerun elsewhere, and nothing is lost or duplicated. One cluster for the module, stopped at the end with
+every process it started."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from _ray_cluster import LocalCluster
+from ascendcraft.bench import run_bench
+from ascendcraft.config import load_settings
+from ascendcraft.executor import LocalPool, RayExecutor, read_execution
+from ascendcraft.report import report
+
+ROOT = Path(__file__).resolve().parents[1]
+KERNELS = ROOT / "examples"
+SETTINGS = load_settings().replace(trials=1, ray_address="")
+VOLATILE = ("stage_seconds",)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    c = LocalCluster(cpus=1)
+    executor = None
+    try:
+        c.start()
+        executor = RayExecutor(c.address, poll=0.2)
+        executor.connect()
+        deadline = time.monotonic() + 240
+        while len(executor.nodes()) < 2:
+            assert time.monotonic() < deadline, f"the worker did not join: {c.logs()}"
+            time.sleep(0.5)
+        yield c, executor
+    finally:
+        if executor is not None: executor.close()
+        c.stop()
+        assert not c.leftovers(), "processes of the test cluster outlived it"
+
+
+def node_of(executor: RayExecutor, role: str) -> str:
+    "The node name (as tasks report it) of the head or the worker."
+    for n in executor.connect().nodes():
+        if n["Alive"] and f"ascendcraft_{role}" in n["Resources"]:
+            return f"{n['NodeManagerAddress']}/{n['NodeID'][:6]}"
+    raise AssertionError(f"no live {role} node")
+
+
+def results(out: Path) -> list[dict]:
+    return [{k: v for k, v in r.to_dict().items() if k not in VOLATILE} for r in report(out, write=False).results]
+
+
+def test_ray_run_gives_the_local_verdicts_and_modelled_timings(cluster, tmp_path):
+    c, executor = cluster
+    tasks = ["relu", "sgd"]
+    on_ray = run_bench(tasks, kernels=KERNELS, out=tmp_path / "ray", settings=SETTINGS, progress=False, executor=executor)
+    local = run_bench(tasks, kernels=KERNELS, out=tmp_path / "local", settings=SETTINGS, progress=False,
+                      executor=LocalPool(2))
+    assert [r.status for r in on_ray.results] == ["ok", "ok"]
+    assert all(r.timing and r.timing["kind"] == "modelled" for r in on_ray.results)
+    assert results(tmp_path / "ray") == results(tmp_path / "local")
+    assert on_ray.metrics_table() == local.metrics_table()
+    record = read_execution(tmp_path / "ray")
+    [session] = record["sessions"]
+    assert session["executor"] == "ray" and len(session["nodes"]) == 2 and session["cpu_s"] > 0
+    assert {t["node"] for t in record["tasks"].values()} == {node_of(executor, "head"), node_of(executor, "worker")}
+
+
+def staged_task_processes() -> list[int]:
+    "Task processes working in a Ray scratch folder (their command line names a spec.json in it)."
+    found = []
+    for cmd in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            text = cmd.read_bytes().decode(errors="replace")
+            if "ascendcraft-ray-" in text and "spec.json" in text: found.append(int(cmd.parent.name))
+        except (OSError, ValueError):
+            pass
+    return found
+
+
+def test_killed_driver_resumes_without_redoing_finished_tasks(cluster, tmp_path):
+    c, executor = cluster
+    tasks, out = ["relu", "softsign", "sgd"], tmp_path / "killed"
+    env = {**os.environ, "ASCENDCRAFT_TRIALS": "1", "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.Popen([sys.executable, "-m", "ascendcraft.cli", "bench", "--ray", c.address, "--no-timing", "--quiet",
+                             "--out", str(out), "--kernels", str(KERNELS), *[a for t in tasks for a in ("--task", t)]],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 300
+    while not list(out.glob("*/*/result.json")):
+        assert proc.poll() is None, proc.stderr.read().decode()
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    finished = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in out.glob("*/*/result.json")}
+    assert 1 <= len(finished) < len(tasks)
+    deadline = time.monotonic() + 60           # Ray ends the dead driver's tasks, and with them the task processes
+    while staged_task_processes():
+        assert time.monotonic() < deadline, "task processes outlived the killed driver"
+        time.sleep(0.5)
+    time.sleep(1.0)
+    assert set(out.glob("*/*/result.json")) == set(finished)                # nobody writes after the kill
+
+    resumed = run_bench(tasks, kernels=KERNELS, out=out, timing=False, settings=SETTINGS, progress=False, executor=executor)
+    assert [r.status for r in resumed.results] == ["ok"] * len(tasks)
+    for path, (mtime, data) in finished.items():
+        assert path.stat().st_mtime_ns == mtime and path.read_bytes() == data, f"{path} was redone"
+    record = read_execution(out)
+    assert sorted(record["tasks"]) == sorted(f"{r.category}/{r.task}" for r in resumed.results)
+    assert record["sessions"][-1]["tasks"] == len(tasks) - len(finished)
+
+
+def test_pass_at_k_of_four_samples_on_ray(cluster, tmp_path):
+    "Stage 1 and the benchmarks of the samples run as Ray tasks; the scripted endpoint answers the nodes."
+    from test_samples import GOOD, KEY, WRONG, fenced, scripted_settings
+    from ascendcraft.llm_server import FakeLLMServer
+    from ascendcraft.samples import sample_sweep
+    c, executor = cluster
+    import uuid
+    with FakeLLMServer([fenced(GOOD), fenced(WRONG), fenced(GOOD), fenced(WRONG)], models=None) as srv:
+        sweep = sample_sweep(["leaky_relu"], samples=4, out=tmp_path, settings=scripted_settings(srv.base_url, f"scripted-{uuid.uuid4().hex[:8]}"),
+                             rounds=1, timing=False, executor=executor)
+        assert len(srv.chat_requests) == 4
+    assert sweep.counts("Ascend910B2") == {KEY: (4, 2)}
+    assert [round(sweep.at_k("Ascend910B2", k), 4) for k in (1, 2, 4)] == [0.5, round(1 - 1 / 6, 4), 1.0]
+    nodes = {t["node"] for j in range(4) for t in read_execution(tmp_path / "bench" / "Ascend910B2" / f"s{j}")["tasks"].values()}
+    assert nodes and all("/" in n for n in nodes)                     # Ray nodes, not the local pool
+
+
+def test_killed_worker_tasks_are_rerun_on_the_head_nothing_lost_or_duplicated(cluster, tmp_path):
+    "Runs last: it takes the worker away."
+    c, executor = cluster
+    tasks, out = ["relu", "softsign", "sgd", "leaky_relu"], tmp_path / "lost"
+    worker, head = node_of(executor, "worker"), node_of(executor, "head")
+    box = {}
+    thread = threading.Thread(target=lambda: box.update(rep=run_bench(
+        tasks, kernels=KERNELS, out=out, timing=False, settings=SETTINGS, progress=False, executor=executor)))
+    thread.start()
+    deadline, victims = time.monotonic() + 300, []
+    while not victims:
+        assert thread.is_alive() and time.monotonic() < deadline, "no task ever ran on the worker"
+        time.sleep(0.2)
+        running, _ = executor._attempts()
+        victims = [k for k, n in running.items() if n == worker and not (out / k / "result.json").exists()]
+    time.sleep(0.5)                             # let it get going: a staged task process is at work
+    running, _ = executor._attempts()
+    victims = sorted({*victims, *(k for k, n in running.items() if n == worker)})
+    victims = [k for k in victims if not (out / k / "result.json").exists()]   # still at work when the node dies
+    c.kill("worker")
+    thread.join(600)
+    assert not thread.is_alive()
+    rep = box["rep"]
+    assert [r.status for r in rep.results] == ["ok"] * len(tasks), [r.message for r in rep.results]
+    assert sorted(p.parent.relative_to(out).as_posix() for p in out.rglob("result.json")) == sorted(
+        f"{r.category}/{r.task}" for r in rep.results)                        # one result per task, none extra
+    record = read_execution(out)
+    assert sorted(record["tasks"]) == sorted(f"{r.category}/{r.task}" for r in rep.results)
+    assert victims
+    for victim in victims:
+        assert record["tasks"][victim]["node"] == head and record["tasks"][victim]["attempts"] >= 2, record["tasks"][victim]
+
