@@ -273,7 +273,7 @@ def land(spec: TaskSpec, payload: dict, before_result: Callable[[], None] | None
     (folder / "spec.json").write_text(spec.to_json())
     result = TaskResult.from_dict(payload["result"])
     if before_result is not None: before_result()
-    write_result(folder, result)
+    write_result(folder, result, spec.load_settings().cache_path)     # sealed with the driver's key
     return result
 
 # %% ../nbs/34_executor.ipynb #7daaf593
@@ -462,7 +462,7 @@ class RayExecutor:
                     except ray.exceptions.RayError as e:
                         result = _lost_result(spec, e)
                         Path(spec.folder).mkdir(parents=True, exist_ok=True)
-                        write_result(Path(spec.folder), result)
+                        write_result(Path(spec.folder), result, spec.load_settings().cache_path)
                         board.lost["?"] = board.lost.get("?", 0) + 1
                         progress.finished(result, None)
                     else:
