@@ -90,7 +90,7 @@ def test_killed_driver_resumes_without_redoing_finished_tasks(cluster, tmp_path)
     c, executor = cluster
     tasks, out = ["relu", "softsign", "sgd"], tmp_path / "killed"
     env = {**os.environ, "ASCENDCRAFT_TRIALS": "1", "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.Popen([sys.executable, "-m", "ascendcraft.cli", "bench", "--ray", c.address, "--no-timing", "--quiet",
+    proc = subprocess.Popen([sys.executable, "-m", "ascendcraft.cli", "bench", "--ray", c.address, "--no-timing", "--size", "small", "--quiet",
                              "--out", str(out), "--kernels", str(KERNELS), *[a for t in tasks for a in ("--task", t)]],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 300
