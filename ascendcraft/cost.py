@@ -880,8 +880,8 @@ def _prepare(trace: Trace, soc: Soc, scheduler) -> _Prepared:
 
 def make_l2(scheduler, soc: Soc, settings: Settings | None = None):
     "An empty L2 of `soc`, in the same engine as `scheduler` (native when it is)."
-    if scheduler.name == "native": return L2Native(soc.l2_bytes, soc.l2_line_bytes, settings)
-    return L2Python(soc.l2_bytes, soc.l2_line_bytes)
+    if scheduler.name == "native": return L2Native(soc.l2_effective_bytes, soc.l2_line_bytes, settings)
+    return L2Python(soc.l2_effective_bytes, soc.l2_line_bytes)
 
 
 def make_scheduler(engine: str = "auto", settings: Settings | None = None):
@@ -1065,7 +1065,7 @@ class _Launch:
     def _floor_cycles(self, nbytes: int, hits: int) -> float:
         "Cycles the phase's bytes need at the shared bandwidths: HBM for misses, L2 for everything."
         soc = self.soc
-        hbm = (nbytes - hits) / (soc.hbm_bytes_per_s / soc.clock_hz)
+        hbm = (nbytes - hits) / (soc.hbm_effective_bytes_per_s(nbytes - hits) / soc.clock_hz)
         return max(hbm, nbytes / (soc.l2_bytes_per_s / soc.clock_hz))
 
     def _schedule(self, segs: list[Segment], nbytes: int, hits: int):
@@ -1073,7 +1073,7 @@ class _Launch:
         soc = self.soc
         runner = _PhaseRunner(segs, self.core_of[[s.block for s in segs]], soc.vector_cores, self.scheduler,
                               soc.flag_latency_cycles)
-        need = (nbytes - hits) / (soc.hbm_bytes_per_s / soc.clock_hz)   # cycles the HBM-served bytes need
+        need = (nbytes - hits) / (soc.hbm_effective_bytes_per_s(nbytes - hits) / soc.clock_hz)  # cycles the HBM-served bytes need
         try:
             scale = _sharing_factor(runner, need)
             times = runner.run(scale)
@@ -1134,6 +1134,7 @@ def kernel_time(trace: Trace,                 # records of one launch
                 engine: str = "auto",         # 'auto' | 'native' | 'python'
                 timeline_blocks: int = 4,     # keep per-record times of this many blocks
                 l2: bool = True,              # model the L2 (False: every GM byte from HBM, as before trace v2)
+                warm_l2: bool = False,        # repeated calls without an L2 flush: a footprint that fits stays in L2
                 ) -> KernelCost:
     "Modelled time of one kernel launch from its instruction trace."
     settings = settings or load_settings()
@@ -1144,7 +1145,9 @@ def kernel_time(trace: Trace,                 # records of one launch
     segs = _segments(trace, prep)
     n_phases = max((len(s) for s in segs), default=1)
     _check_phases(trace, segs, n_phases, soc)
-    launch = _Launch(trace, soc, scheduler, segs, timeline_blocks, prep, make_l2(scheduler, soc, settings) if l2 else None)
+    cache = make_l2(scheduler, soc, settings) if l2 else None
+    if cache is not None and warm_l2: _warm(cache, trace, soc)
+    launch = _Launch(trace, soc, scheduler, segs, timeline_blocks, prep, cache)
     phases, t = [], soc.launch_us
     for k in range(n_phases):
         phases.append(launch.phase(k, t))
@@ -1152,7 +1155,7 @@ def kernel_time(trace: Trace,                 # records of one launch
     sync_us = soc.sync_all_us * (n_phases - 1)
     gm_bytes = int(prep.move_bytes.sum())
     l2_hits = int(launch.hit_bytes.sum())
-    bound_us = max((gm_bytes - l2_hits) / soc.hbm_bytes_per_s, gm_bytes / soc.l2_bytes_per_s) * 1e6
+    bound_us = max(soc.hbm_us(gm_bytes - l2_hits), gm_bytes / soc.l2_bytes_per_s * 1e6)
     total_us = soc.launch_us + max(sum(p.time_us for p in phases) + sync_us, bound_us)
     core_us = np.sum([p.core_us for p in phases], axis=0)
     slowest = int(np.argmax(core_us))
@@ -1171,7 +1174,7 @@ def kernel_time(trace: Trace,                 # records of one launch
         notes.append("the trace has no GM places (tensor / gm_offset): L2 hits are not modelled")
     return KernelCost(
         soc=soc.name, label=f"modelled on {soc.name}", total_us=total_us, launch_us=soc.launch_us,
-        host_us=soc.op_host_us, bound_us=bound_us, gm_bytes=gm_bytes, block_dim=trace.block_dim,
+        host_us=soc.call_host_us + soc.op_host_us, bound_us=bound_us, gm_bytes=gm_bytes, block_dim=trace.block_dim,
         cores_used=min(trace.block_dim, soc.vector_cores), waves=-(-trace.block_dim // soc.vector_cores),
         phases=phases, core_us=core_us, slowest_core=slowest,
         pipe_busy_us=pipe_busy, pipe_busy_pct={k: 100.0 * v / total_us for k, v in pipe_busy.items()},
@@ -1180,6 +1183,17 @@ def kernel_time(trace: Trace,                 # records of one launch
         timeline=_timeline(trace.records, launch.kept, soc), spans=_spans(launch.kept, soc), head_us=soc.block_head_us,
         op_names=list(trace.op_names), records=len(trace.records), engine=scheduler.name, notes=notes,
         kernel=str(trace.meta.get("kernel", "")), l2_hit_bytes=l2_hits, hbm_bytes=gm_bytes - l2_hits)
+
+
+def _warm(cache, trace: Trace, soc: Soc) -> None:
+    "Put the kernel's GM tensors in `cache`, as a previous call without an L2 flush leaves them (if they all fit)."
+    tensors = trace.meta.get("tensors", [])
+    ins = [(i, int(t.get("bytes", 0))) for i, t in enumerate(tensors)]
+    if not ins or sum(b for _, b in ins) > soc.l2_effective_bytes: return
+    chunk = 1 << 30                                          # burst_bytes is 32-bit
+    rows = [(i, off, min(chunk, b - off)) for i, b in ins for off in range(0, b, chunk)]
+    tensor, offset, nbytes = (np.array(a) for a in zip(*rows))
+    cache.replay(tensor, offset, np.ones(len(rows)), nbytes, np.zeros(len(rows)))
 
 
 def _check_phases(trace: Trace, segs: list, n_phases: int, soc: Soc) -> None:

@@ -22,7 +22,8 @@ from .soc import Soc, load_soc
 
 # %% auto #0
 __all__ = ['WORK', 'POOLS', 'MATMULS', 'FREE', 'GATHERS', 'TRAINING_BATCH_NORMS', 'PICKS', 'SECTOR_BYTES', 'TensorSpec',
-           'to_meta', 'meta_inputs', 'EagerOp', 'distinct_bytes', 'group_bytes', 'EagerCost', 'TensorL2', 'eager_time']
+           'to_meta', 'meta_inputs', 'EagerOp', 'distinct_bytes', 'group_bytes', 'run_bytes', 'EagerCost', 'TensorL2',
+           'footprint', 'eager_time']
 
 # %% ../nbs/22_eager.ipynb #d82d1b94
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ WORK: dict[str, tuple[str, tuple[str, ...]]] = {
     "silu": ("out", ("Silu",)), "elu": ("out", ("Exp", "Adds", "Muls", "Select")),
     "selu": ("out", ("Exp", "Adds", "Muls", "Select", "Muls")), "celu": ("out", ("Exp", "Adds", "Muls", "Select")),
     "softplus": ("out", ("Exp", "Adds", "Ln", "Select")), "mish": ("out", ("Exp", "Adds", "Ln", "Tanh", "Mul")),
-    "hardswish": ("out", ("Adds", "Maxs", "Mins", "Mul")),
+    "hardswish": ("out", ("Adds", "Maxs", "Mins", "Mul")), "glu": ("out", ("Sigmoid", "Mul")),
     **{n: ("in", ("Add",)) for n in ("sum", "mean", "nansum", "amax", "amin", "max", "min", "argmax", "argmin",
                                      "any", "all", "aminmax")},
     "prod": ("in", ("Mul",)), "linalg_vector_norm": ("in", ("Mul", "Add")), "norm": ("in", ("Mul", "Add")),
@@ -144,6 +145,9 @@ class EagerOp:
     l2_bytes: int = 0              # of `bytes`, those served from L2 (recently touched by earlier ops)
     reread: int = 0                # of `bytes`: a second read of the input (its groups do not fit in UB)
     reread_l2: int = 0             # of `reread`: served from L2 (every core's group in flight fits there)
+    run_bytes: int = 0             # shortest contiguous run of its accesses (0: every tensor is one long run)
+    launches: int = 1              # kernels it launches (a reduction to fewer values than cores needs a second pass)
+    views: int = 0                 # metadata-only aten calls dispatched on the host just before it
     touches: list = field(default_factory=list, repr=False)  # (storage key, bytes, written) of every tensor it touches
 
 
@@ -183,18 +187,23 @@ class _Recorder(TorchDispatchMode):
         super().__init__()
         self.soc, self.ops = soc, []
         self.storages = []            # kept alive, so storage keys are never reused during the run
+        self.views = 0                # metadata-only calls since the last recorded op (they cost host time)
+        self.inputs: list = []        # storage keys of the reference's inputs (a warm L2 holds them)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         out = func(*args, **kwargs)
         name = _op_name(func)
-        if func.is_view or name in FREE: return out
+        if func.is_view or name in FREE:
+            self.views += 1
+            return out
         written = _written_args(func)
         ins = _tensors(args) + _tensors({k: v for k, v in kwargs.items() if k not in written})
         outs = _tensors(out)
         if not ins and not outs: return out                  # dtype/shape queries such as promote_types
         op = _describe_op(func, name, args, ins, outs, self.soc)
         op.touches = self._touches(ins, outs, op)
+        op.views, self.views = self.views, 0
         self.ops.append(op)
         return out
 
@@ -212,9 +221,12 @@ class _Recorder(TorchDispatchMode):
         return out
 
 
-def _vector_cycles(apis: tuple[str, ...], elems: int, itemsize: int, soc: Soc) -> float:
+def _vector_cycles(apis: tuple[str, ...], elems: int, itemsize: int, soc: Soc, half: bool = False) -> float:
     "Vector cycles for `elems` elements through `apis` (256-byte repeats × cycles per repeat)."
-    per_repeat = sum(soc.vector_op_cycles(a) or soc.default_vector_op_cycles for a in apis)
+    cost = lambda a: soc.vector_op_cycles(a) or soc.default_vector_op_cycles
+    if half and any(cost(a) > 2 for a in apis):     # fp16/bf16 special functions are computed in fp32:
+        apis, itemsize = (*apis, "Cast", "Cast"), 4  # cast up, work at half the lanes, cast down
+    per_repeat = sum(cost(a) for a in apis)
     return math.ceil(elems * itemsize / soc.vector_bytes_per_cycle) * per_repeat
 
 
@@ -252,7 +264,29 @@ def _second_read(name: str, args, ins: list, soc: Soc) -> tuple[int, int]:
     group = group_bytes(name, args, ins)
     if 2 * group <= soc.ub_runtime_bytes: return 0, 0      # the group and its output tile fit: one read
     again = distinct_bytes(ins[0])
-    return again, again if soc.vector_cores * group <= soc.l2_bytes else 0
+    # between a core's two reads of its group, every core reads its group and writes its output: the reuse distance
+    return again, again if soc.l2_holds(2 * soc.vector_cores * group) else 0
+
+
+def run_bytes(name: str, args, tensors: list) -> int:
+    "Shortest contiguous run (bytes) among the op's accesses; 0 when every tensor is read or written in one run."
+    runs = []
+    if name == "glu" and tensors:                          # each half of the split dimension is its own run
+        x = tensors[0]
+        dim = (args[1] if len(args) > 1 else -1) % max(x.dim(), 1)
+        if x.dim(): runs.append(x.shape[dim] // 2 * math.prod(x.shape[dim + 1:]) * x.element_size())
+    for t in tensors:
+        if t.dim() == 0 or t.is_contiguous(): continue
+        # in memory order (a transposing copy reads each side in its own order and permutes in UB)
+        run = 1
+        for stride, size in sorted((st, s) for s, st in zip(t.shape, t.stride()) if s > 1 and st > 0):
+            if stride != run: break
+            run *= size
+        runs.append(run * t.element_size())
+    return int(min(runs)) if runs else 0
+
+
+_REDUCTIONS = {n for n, (basis, _) in WORK.items() if basis == "in"}
 
 
 def _describe_op(func, name: str, args, ins: list, outs: list, soc: Soc) -> EagerOp:
@@ -274,11 +308,16 @@ def _describe_op(func, name: str, args, ins: list, outs: list, soc: Soc) -> Eage
         known = name in WORK
         pool = (ins or outs) if basis == "in" else (outs or ins)
         ref = max(pool, key=lambda t: t.numel()) if pool else None
-        cycles = _vector_cycles(apis, ref.numel(), ref.element_size(), soc) if ref is not None else 0.0
+        half = ref is not None and ref.dtype in (torch.float16, torch.bfloat16)
+        cycles = _vector_cycles(apis, ref.numel(), ref.element_size(), soc, half) if ref is not None else 0.0
     reread, reread_l2 = _second_read(name, args, ins, soc)
+    # a reduction to fewer values than there are cores combines the cores' partial results in a second kernel
+    few = outs and ins and max(t.numel() for t in outs) < soc.vector_cores < ins[0].numel()
+    launches = 2 if name in _REDUCTIONS and few else 1
     shapes = lambda ts: [tuple(t.shape) for t in ts]
     return EagerOp(str(func), shapes(ins), shapes(outs), [str(t.dtype).removeprefix("torch.") for t in ins + outs],
-                   int(nbytes + reread), float(cycles), float(cube), known, reread=reread, reread_l2=reread_l2)
+                   int(nbytes + reread), float(cycles), float(cube), known, reread=reread, reread_l2=reread_l2,
+                   run_bytes=run_bytes(name, args, ins + outs), launches=launches)
 
 # %% ../nbs/22_eager.ipynb #b890c676
 @dataclass
@@ -291,6 +330,7 @@ class EagerCost:
     soc: str
     label: str                     # 'modelled on Ascend910B2'
     unknown: list[str] = field(default_factory=list)   # ops costed as one simple op per output element
+    warm: list | None = field(default=None, repr=False)  # the footprint a warm L2 held (warm_l2=True and it fits)
 
     @property
     def bytes(self) -> int: return sum(o.bytes for o in self.ops)
@@ -355,21 +395,30 @@ class TensorL2:
         return hits
 
 
-def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True) -> tuple[float, float, float]:
+def footprint(ops: list[EagerOp]) -> list:
+    "Every storage the ops touch, once, as (key, bytes, False): what a previous identical call leaves in L2."
+    seen: dict = {}
+    for o in ops:
+        for key, nbytes, _ in o.touches: seen[key] = max(nbytes, seen.get(key, 0))
+    return [(k, b, False) for k, b in seen.items()]
+
+
+def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True, warm: list | None = None) -> tuple[float, float, float]:
     "Fill in each op's times; return (pipelined total, serial total, device total)."
     launch = soc.launch_us + soc.block_head_us
     lanes = soc.vector_cores * soc.clock_hz
-    host_t = device_t = serial = device_sum = 0.0
-    cache = TensorL2(soc.l2_bytes)
+    host_t, device_t, serial, device_sum = soc.call_host_us, 0.0, soc.call_host_us, 0.0
+    cache = TensorL2(soc.l2_effective_bytes)
     for o in ops:
         f16 = any(d in ("float16", "bfloat16") for d in o.dtypes)
-        o.l2_bytes = min(o.bytes, cache.op(o.touches) + o.reread_l2) if l2 else 0
-        memory = max((o.bytes - o.l2_bytes) / soc.hbm_bytes_per_s, o.bytes / soc.l2_bytes_per_s)
-        parts = {"memory": memory * 1e6, "vector": o.work_cycles / lanes * 1e6,
-                 "cube": o.cube_flops / (soc.cube_f16_flops_per_s if f16 else soc.cube_f32_flops_per_s) * 1e6}
+        # a warm footprint (it fits: the caller checked) is all in L2 for the whole call: every access hits
+        o.l2_bytes = (o.bytes if warm else min(o.bytes, cache.op(o.touches) + o.reread_l2)) if l2 else 0
+        memory = max(soc.hbm_us(o.bytes - o.l2_bytes, o.run_bytes or None), o.bytes / soc.l2_bytes_per_s * 1e6)
+        cube = o.cube_flops / (soc.cube_f16_flops_per_s if f16 else soc.cube_f32_flops_per_s) * 1e6
+        parts = {"memory": memory, "vector": o.work_cycles / lanes * 1e6, "cube": cube + soc.cube_startup_us if cube else 0.0}
         work = max(parts.values())
         o.bound = max(parts, key=parts.get) if work > launch * 0.1 else "launch"
-        o.host_us, o.device_us = soc.op_host_us, launch + work
+        o.host_us, o.device_us = soc.op_host_us + o.views * soc.view_host_us, o.launches * launch + work
         host_t += o.host_us
         o.start_us = max(host_t, device_t)
         o.end_us = device_t = o.start_us + o.device_us
@@ -401,6 +450,7 @@ def eager_time(model: torch.nn.Module | Callable,   # the reference (a Module, o
                soc: Soc | None = None,                # chip profile; None = load_soc(settings.soc)
                *, settings: Settings | None = None,
                l2: bool = True,                       # model L2 reuse between ops (False: every byte from HBM)
+               warm_l2: bool = False,                 # repeated calls without an L2 flush: a footprint that fits stays in L2
                ) -> EagerCost:
     "Modelled PyTorch-eager time of `model(*inputs)`, computed on meta tensors."
     soc = soc or load_soc(settings=settings or load_settings())
@@ -418,6 +468,8 @@ def eager_time(model: torch.nn.Module | Callable,   # the reference (a Module, o
         raise AscendCraftError(Diagnostic("eager-meta", f"the reference cannot run on meta tensors: {type(e).__name__}: {e}",
                                           hint="the reference may read tensor values (item(), data-dependent shapes); "
                                                "model it with real inputs of a smaller shape"), stage="eager") from None
-    total, serial, device = _time_ops(recorder.ops, soc, l2)
+    warm = footprint(recorder.ops) if warm_l2 and l2 else None
+    if warm and sum(b for _, b, _ in warm) > soc.l2_effective_bytes: warm = None   # a cyclic sweep larger than L2 keeps nothing
+    total, serial, device = _time_ops(recorder.ops, soc, l2, warm)
     unknown = sorted({o.name for o in recorder.ops if not o.known})
-    return EagerCost(recorder.ops, total, serial, device, soc.name, f"modelled on {soc.name}", unknown)
+    return EagerCost(recorder.ops, total, serial, device, soc.name, f"modelled on {soc.name}", unknown, warm)

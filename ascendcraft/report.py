@@ -20,7 +20,8 @@ from .taskset import CATEGORIES, PAPER_COUNTS
 # %% auto #0
 __all__ = ['RESULT_FORMAT', 'STATUSES', 'NOT_RUN_STATUSES', 'PAPER_GROUP', 'CORRECT_STATUSES', 'SOURCES', 'TIMING_KINDS',
            'RUN_FILE', 'RESULT_FILE', 'FAST_PS', 'TaskResult', 'diagnostic_record', 'read_result', 'read_run',
-           'is_fast', 'Metrics', 'metrics_of', 'BenchReport', 'read_execution_record', 'report']
+           'is_fast', 'is_level', 'Metrics', 'metrics_of', 'timing_uncertainty', 'BenchReport', 'read_execution_record',
+           'report']
 
 # %% ../nbs/33_report.ipynb #36de7940
 RESULT_FORMAT = "ascendcraft-bench-result/1"
@@ -159,6 +160,12 @@ def is_fast(r: TaskResult, p: float, ge: bool = True) -> bool:
     return s >= p if ge else s > p
 
 
+def is_level(r: TaskResult, uncertainty: float) -> bool:
+    "Correct and speed-up within the timing's uncertainty of 1: a tie, neither faster nor slower than eager."
+    s = r.speedup
+    return bool(r.correct and s is not None and abs(s - 1) <= uncertainty)
+
+
 @dataclass
 class Metrics:
     "Comp@1, Pass@1 and Fast_p of one group of tasks, as counts."
@@ -166,9 +173,12 @@ class Metrics:
     tasks: int
     compiled: int
     correct: int
-    fast: dict             # p -> count
+    fast: dict             # p -> count (≥ p, or > p when the report is strict)
     flagged: int           # fast tasks whose speed-up is flagged for review
     statuses: dict         # status -> count
+    strict: dict = field(default_factory=dict)   # p -> count with speed-up > p (KernelBench's convention)
+    level: int = 0         # correct tasks whose speed-up is within `uncertainty` of 1 (ties)
+    uncertainty: float = 0.0
 
     def rate(self, count: int) -> float: return count / self.tasks if self.tasks else 0.0
 
@@ -176,17 +186,30 @@ class Metrics:
         return {"group": self.group, "tasks": self.tasks, "compiled": self.compiled, "correct": self.correct,
                 "comp@1": self.rate(self.compiled), "pass@1": self.rate(self.correct),
                 "fast": {_p(p): {"count": n, "rate": self.rate(n)} for p, n in self.fast.items()},
+                "fast_strict": {_p(p): {"count": n, "rate": self.rate(n)} for p, n in self.strict.items()},
+                "level": {"count": self.level, "rate": self.rate(self.level), "uncertainty": self.uncertainty},
                 "flagged": self.flagged, "statuses": self.statuses}
 
 
-def metrics_of(group: str, results: list[TaskResult], ps=FAST_PS, ge: bool = True) -> Metrics:
-    "Count compiled, correct and fast tasks of `results`."
+def metrics_of(group: str, results: list[TaskResult], ps=FAST_PS, ge: bool = True, uncertainty: float = 0.0) -> Metrics:
+    "Count compiled, correct and fast tasks of `results` (≥ p and > p), and the ties within `uncertainty` of 1."
     statuses = {}
     for r in results: statuses[r.status] = statuses.get(r.status, 0) + 1
     fast = {p: sum(is_fast(r, p, ge) for r in results) for p in ps}
+    strict = {p: sum(is_fast(r, p, False) for r in results) for p in ps}
     flagged = sum(1 for r in results if "implausible-speedup" in r.flags and is_fast(r, min(ps), ge))
     return Metrics(group, len(results), sum(bool(r.compiled) for r in results), sum(r.correct for r in results),
-                   fast, flagged, statuses)
+                   fast, flagged, statuses, strict, sum(is_level(r, uncertainty) for r in results), uncertainty)
+
+
+def timing_uncertainty(kind: str, soc: str) -> float:
+    "± of a speed-up: the SoC profile's calibrated `speedup_uncertainty` for modelled timings, 0 for measured ones."
+    if kind == "measured" or not soc: return 0.0
+    from ascendcraft.soc import load_soc
+    try:
+        return load_soc(soc).speedup_uncertainty
+    except AscendCraftError:
+        return 0.0
 
 # %% ../nbs/33_report.ipynb #26feaa25
 def _timing_identity(results: list[TaskResult]) -> tuple[str, str]:
@@ -221,9 +244,11 @@ class BenchReport:
     run: dict = field(default_factory=dict)    # run.json: source, size, timing, kernels folder, …
     ps: tuple = FAST_PS
     ge: bool = True                            # Fast_p uses speed-up ≥ p (False: > p)
+    uncertainty: float | None = None           # ± of a speed-up; None: from the SoC profile (modelled) or 0 (measured)
 
     def __post_init__(self):
         self.timing_kind, self.soc = _timing_identity(self.results)
+        if self.uncertainty is None: self.uncertainty = timing_uncertainty(self.timing_kind, self.soc)
         self.source = _one({r.source for r in self.results} | {self.run.get("source", "")}, "source",
                            "expert and generated kernels go to different --out folders")
         if self.run.get("size") == "auto":   # each task at its own size (verification_size): full where it fits
@@ -254,10 +279,10 @@ class BenchReport:
 
     def metrics(self) -> list[Metrics]:
         "One `Metrics` per group."
-        return [metrics_of(name, rs, self.ps, self.ge) for name, rs in self.groups()]
+        return [metrics_of(name, rs, self.ps, self.ge, self.uncertainty) for name, rs in self.groups()]
 
     @property
-    def overall(self) -> Metrics: return metrics_of("all", self.ran, self.ps, self.ge)
+    def overall(self) -> Metrics: return metrics_of("all", self.ran, self.ps, self.ge, self.uncertainty)
 
     @property
     def failures(self) -> list[TaskResult]: return [r for r in self.ran if not r.correct]
@@ -284,7 +309,9 @@ class BenchReport:
     @property
     def convention(self) -> str:
         return (f"Fast_p = correct and speed-up {'≥' if self.ge else '>'} p, over all tasks "
-                f"({'the AscendCraft paper: “match or exceed”' if self.ge else 'KernelBench’s strict >'})")
+                f"({'the AscendCraft paper: “match or exceed”' if self.ge else 'KernelBench’s strict >'}); "
+                f"every table also gives the strict count (> p) and the ties: *level* = speed-up within "
+                f"±{100 * self.uncertainty:.0f}% of 1, the {'calibrated uncertainty of a modelled speed-up' if self.timing_kind == 'modelled' else 'measurement'}")
 
     def markdown(self) -> str:
         "The whole report as Markdown."
@@ -337,12 +364,15 @@ class BenchReport:
 
     def metrics_table(self) -> str:
         "Comp@1 / Pass@1 / Fast_p per category, the paper's seven categories and overall, with counts."
-        fast_heads = [f"Fast_{_p(p)}" for p in self.ps]
-        rows = ["| group | tasks | Comp@1 | Pass@1 | " + " | ".join(fast_heads) + " | flagged |",
-                "|---|---:|---:|---:|" + "---:|" * len(self.ps) + "---:|"]
+        sign = "≥" if self.ge else ">"
+        fast_heads = [f"Fast_{_p(p)} ({sign} / > {_p(p)})" if self.ge else f"Fast_{_p(p)} (>)" for p in self.ps]
+        level = f"level (±{100 * self.uncertainty:.0f}%)"
+        rows = ["| group | tasks | Comp@1 | Pass@1 | " + " | ".join(fast_heads) + f" | {level} | flagged |",
+                "|---|---:|---:|---:|" + "---:|" * len(self.ps) + "---:|---:|"]
         for m in self.metrics():
             name = f"**{m.group}**" if m.group in (PAPER_GROUP, "all") else m.group
-            cells = [_rate(m.compiled, m.tasks), _rate(m.correct, m.tasks), *(_rate(m.fast[p], m.tasks) for p in self.ps)]
+            fast = [f"{_rate(m.fast[p], m.tasks)} / {m.strict[p]}" if self.ge else _rate(m.fast[p], m.tasks) for p in self.ps]
+            cells = [_rate(m.compiled, m.tasks), _rate(m.correct, m.tasks), *fast, _rate(m.level, m.tasks)]
             rows.append(f"| {name} | {m.tasks} | " + " | ".join(cells) + f" | {m.flagged or ''} |")
         return "\n".join(rows)
 
@@ -356,8 +386,15 @@ class BenchReport:
             t, v = r.timing or {}, r.verdict or {}
             rows.append(f"| {r.task} | {r.category} | {r.source} | {r.size} | {r.status} | {r.detail} | {_sci(v.get('max_abs_err'))} | "
                         f"{_sci(v.get('max_rel_err'))} | {_us(t.get('call_us'))} | {_us(t.get('eager_us'))} | "
-                        f"{_x(t.get('speedup'))} | {t.get('verdict', '')} | {', '.join(r.flags)} |")
+                        f"{self._speedup(r)} | {t.get('verdict', '')} | {', '.join(r.flags)} |")
         return "\n".join(rows)
+
+    def _speedup(self, r: TaskResult) -> str:
+        "A speed-up with its uncertainty, and 'level' when it is a tie: '1.02× ±35% level'."
+        s = r.speedup
+        if s is None: return ""
+        u = f" ±{100 * self.uncertainty:.0f}%" if self.uncertainty else ""
+        return _x(s) + u + (" level" if is_level(r, self.uncertainty) else "")
 
     def _failures_md(self) -> str:
         "Each failure with its first diagnostic and its log."
@@ -383,7 +420,7 @@ class BenchReport:
 
     # -- per-task timing -------------------------------------------------------------------------
     TIMING_COLUMNS = ("task", "category", "status", "kernel_us", "call_us", "eager_us", "speedup", "verdict", "bound_us",
-                      "bound_ratio", "verified_at")
+                      "bound_ratio", "verified_at", "speedup_low", "speedup_high", "level")
 
     def timing_rows(self) -> list[dict]:
         "One row per task: kernel (device) and call µs, eager µs, speed-up, verdict, bandwidth bound and the ratio to it."
@@ -393,8 +430,15 @@ class BenchReport:
             rows.append({"task": r.task, "category": r.category, "status": r.status, "kernel_us": t.get("kernel_us"),
                          "call_us": t.get("call_us"), "eager_us": t.get("eager_us"), "speedup": t.get("speedup"),
                          "verdict": t.get("verdict", ""), "bound_us": t.get("bound_us"), "bound_ratio": r.bound_ratio,
-                         "verified_at": r.size})
+                         "verified_at": r.size, **self._range(r)})
         return rows
+
+    def _range(self, r: TaskResult) -> dict:
+        "The speed-up's range under the uncertainty (s / (1 + u) to s × (1 + u)) and whether it is a tie."
+        s = r.speedup
+        if s is None: return {"speedup_low": None, "speedup_high": None, "level": None}
+        return {"speedup_low": s / (1 + self.uncertainty), "speedup_high": s * (1 + self.uncertainty),
+                "level": is_level(r, self.uncertainty)}
 
     def timing_table(self) -> str:
         "The per-task timing table as Markdown (the content of `tasks.md`)."
@@ -403,14 +447,16 @@ class BenchReport:
                  f"Timing {self.timing_label}. *kernel µs* is the kernel's device time; *call µs* adds the host cost "
                  "of calling it from torch; speed-up = eager µs / call µs. *bound µs* is the kernel's GM bytes over "
                  "the bandwidth (HBM, or L2 for bytes served from it); *× bound* = kernel µs / bound µs (1.00 = at "
-                 "the bandwidth bound).", "",
+                 f"the bandwidth bound). The speed-up carries ±{100 * self.uncertainty:.0f}% "
+                 f"({'the profile’s calibrated uncertainty' if self.timing_kind == 'modelled' else 'measurement'}); "
+                 "*level* marks a tie, a speed-up within that of 1.", "",
                  f"| task | category | status | kernel µs ({unit}) | call µs | eager µs ({unit}) | speed-up | verdict | "
                  "bound µs | × bound |",
                  "|---|---|---|---:|---:|---:|---:|---|---:|---:|"]
         for row in self.timing_rows():
             ratio = "" if row["bound_ratio"] is None else f"{row['bound_ratio']:.3f}"
             lines.append(f"| {row['task']} | {row['category']} | {row['status']} | {_us(row['kernel_us'])} | "
-                         f"{_us(row['call_us'])} | {_us(row['eager_us'])} | {_x(row['speedup'])} | {row['verdict']} | "
+                         f"{_us(row['call_us'])} | {_us(row['eager_us'])} | {_x(row['speedup'])}{' level' if row['level'] else ''} | {row['verdict']} | "
                          f"{_us(row['bound_us'])} | {ratio} |")
         return "\n".join(lines) + "\n"
 
@@ -430,7 +476,8 @@ class BenchReport:
                 "not_run": [{"task": r.key, "status": r.status, "detail": r.detail, "reason": r.first_diagnostic}
                             for r in self.not_run],
                 "timing": {"kind": self.timing_kind, "soc": self.soc, "label": self.timing_label},
-                "fast_p": {"ps": list(self.ps), "comparison": ">=" if self.ge else ">"},
+                "fast_p": {"ps": list(self.ps), "comparison": ">=" if self.ge else ">", "strict_comparison": ">",
+                           "level_uncertainty": self.uncertainty},
                 "run": self.run, "metrics": [m.to_dict() for m in self.metrics()],
                 "tasks": [r.to_dict() for r in self.results],
                 "execution": read_execution_record(self.out) if self.out else {},
@@ -461,10 +508,10 @@ def read_execution_record(out: Path | str) -> dict:
     except (OSError, ValueError): return {}
 
 
-def report(out: Path | str, ps=FAST_PS, ge: bool = True, write: bool = True) -> BenchReport:
+def report(out: Path | str, ps=FAST_PS, ge: bool = True, write: bool = True, uncertainty: float | None = None) -> BenchReport:
     "Read a finished (or partial) run folder, build its report, and write summary.md / summary.json."
     out = Path(out)
     run, results = read_run(out)
-    rep = BenchReport(results, out, run, tuple(ps), ge)
+    rep = BenchReport(results, out, run, tuple(ps), ge, uncertainty)
     if write: rep.write()
     return rep

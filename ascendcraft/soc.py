@@ -42,9 +42,12 @@ class Soc:
     ub_bytes: int = _q("bytes", int)            # Unified Buffer per AIV
     ub_runtime_bytes: int = _q("bytes", int)    # what GetCoreMemSize(UB) reports at run time
     l2_bytes: int = _q("bytes", int)
+    l2_usable_fraction: float = _q("fraction")  # share of L2 a re-read can count on (the one residency rule)
     hbm_bytes: int = _q("bytes", int)           # HBM capacity
     # GM <-> UB traffic
-    hbm_bytes_per_s: float = _q("bytes/s")      # aggregate HBM bandwidth shared by all cores
+    hbm_bytes_per_s: float = _q("bytes/s")      # aggregate HBM bandwidth a long stream reaches (fitted)
+    hbm_ramp_bytes: float = _q("bytes")         # transfer size at which a stream reaches half of that
+    gm_burst_overhead_bytes: float = _q("bytes")  # per contiguous run: costs like this many extra bytes
     mte2_bytes_per_cycle: float = _q("bytes/cycle")  # one core's GM -> UB peak
     mte3_bytes_per_cycle: float = _q("bytes/cycle")  # one core's UB -> GM peak
     l2_line_bytes: int = _q("bytes", int)        # granularity at which the L2 model tracks residency
@@ -71,12 +74,17 @@ class Soc:
     # cube unit (only for matmul-like eager ops and the crude cube-pipe model)
     cube_f16_flops_per_s: float = _q("FLOP/s")
     cube_f32_flops_per_s: float = _q("FLOP/s")
+    cube_startup_us: float = _q("us")           # a matmul's fill: first tiles through L1/L0 before the cube streams
     mte1_bytes_per_cycle: float = _q("bytes/cycle")
     # launch and host overheads
     launch_us: float = _q("us")                 # device-side launch of one kernel
     block_head_us: float = _q("us")             # start-up of each block on its core
     sync_all_us: float = _q("us")               # one cross-core SyncAll
     op_host_us: float = _q("us")                # host cost of one torch op call
+    view_host_us: float = _q("us")              # host cost of one metadata-only aten call (view, permute, ...)
+    call_host_us: float = _q("us")              # host cost of the timed call itself (Python forward, event record)
+    # what the calibration says about the model on this chip
+    speedup_uncertainty: float = _q("fraction") # ± of a modelled speed-up (eager / kernel), from the calibration error
     vector_ops: Mapping[str, float] = field(default_factory=dict, repr=False, hash=False)  # API -> cycles per 256 B repeat
     sources: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)  # key -> source
     origins: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)  # key -> profile it came from
@@ -93,6 +101,25 @@ class Soc:
     def vector_op_cycles(self, api: str) -> float | None:
         "Cycles per 256-byte repeat of vector API `api`, or None when the profile does not list it."
         return self.vector_ops.get(api)
+
+    @property
+    def l2_effective_bytes(self) -> int:
+        "Bytes of L2 a re-read can count on: the one residency rule of the kernel and eager models."
+        return int(self.l2_bytes * self.l2_usable_fraction)
+
+    def l2_holds(self, reuse_bytes: float) -> bool:
+        "Whether data touched again after `reuse_bytes` of other traffic is still in L2."
+        return reuse_bytes <= self.l2_effective_bytes
+
+    def hbm_effective_bytes_per_s(self, nbytes: float, run_bytes: float | None = None) -> float:
+        "HBM bandwidth a transfer of `nbytes` reaches, in contiguous runs of `run_bytes` (None: one long run)."
+        size = max(float(nbytes), 1.0)
+        per_byte = 1.0 if not run_bytes else 1.0 + self.gm_burst_overhead_bytes / run_bytes   # each run's overhead
+        return self.hbm_bytes_per_s * size / (size * per_byte + self.hbm_ramp_bytes)          # plus the ramp: a latency
+
+    def hbm_us(self, nbytes: float, run_bytes: float | None = None) -> float:
+        "Microseconds HBM needs for `nbytes` (the saturating curve of `hbm_effective_bytes_per_s`)."
+        return 0.0 if nbytes <= 0 else nbytes / self.hbm_effective_bytes_per_s(nbytes, run_bytes) * 1e6
 
     @property
     def vector_peak_bytes_per_s(self) -> float:

@@ -108,3 +108,16 @@ def test_eager_reuses_what_the_previous_op_wrote():
     assert mid.device_us < cold.device_us
     big = eager_time(chain, [TensorSpec((65536, 4096))], SOC)      # 1 GB: nothing left in L2
     assert big.l2_bytes == 0
+
+
+def test_one_residency_rule_for_kernels_and_eager():
+    # both models size the L2 by the same usable share of it
+    from ascendcraft.cost import make_l2, make_scheduler
+    l2 = make_l2(make_scheduler("python"), SOC)
+    assert l2.capacity_lines * SOC.l2_line_bytes == SOC.l2_effective_bytes < SOC.l2_bytes
+    # a warm L2 (repeated calls, no flush) holds a kernel's whole footprint when it fits, nothing when it does not
+    fits = cost.tiled_trace(8 << 20, tile=8192, blocks=48)            # 32 MB in, 32 MB out
+    cold, warm = cost.kernel_time(fits, SOC), cost.kernel_time(fits, SOC, warm_l2=True)
+    assert cold.l2_hit_bytes == 0 and warm.l2_hit_bytes > 0.9 * warm.gm_bytes and warm.total_us < cold.total_us
+    big = cost.tiled_trace(SOC.l2_effective_bytes // 4, tile=8192, blocks=48)   # in + out twice the usable L2
+    assert cost.kernel_time(big, SOC, warm_l2=True).l2_hit_bytes == 0

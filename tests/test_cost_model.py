@@ -65,7 +65,9 @@ def test_one_core_runs_at_its_mte_rate():
 
 
 def test_blocks_beyond_the_core_count_run_in_waves():
-    ops = ("Exp", "Ln") * 4                          # vector-bound: HBM sharing does not blur the waves
+    # vector-bound: HBM sharing does not blur the waves (6 pairs: at the fitted 1.35 TB/s stream rate, 4 pairs of
+    # special functions take about as long as the bytes, so they no longer make the kernel clearly vector-bound)
+    ops = ("Exp", "Ln") * 6
     per_block = 2**18
     w1 = kernel_time(tiled_trace(48 * per_block, tile=8192, blocks=48, ops=ops), SOC)
     w2 = kernel_time(tiled_trace(96 * per_block, tile=8192, blocks=96, ops=ops), SOC)
@@ -90,7 +92,8 @@ def test_tiny_launches_are_overhead_bound():
     tiny = kernel_time(tiled_trace(1024, tile=1024, blocks=1), SOC)
     assert tiny.verdict == "overhead-bound"
     assert tiny.total_us < 2 * (SOC.launch_us + SOC.block_head_us)
-    assert tiny.call_us == pytest.approx(tiny.total_us + SOC.op_host_us)
+    # a call from torch: the timed call's own host cost plus the op's dispatch, then the device time
+    assert tiny.call_us == pytest.approx(tiny.total_us + SOC.call_host_us + SOC.op_host_us)
 
 
 def test_small_copies_and_misaligned_gm_are_slower():

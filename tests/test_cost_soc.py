@@ -28,7 +28,10 @@ def test_910b2_numbers_from_the_research_notes():
     assert (soc.vector_cores, soc.cube_cores, soc.clock_hz) == (48, 24, 1.8e9)
     assert (soc.ub_bytes, soc.ub_runtime_bytes, soc.vector_bytes_per_cycle) == (196608, 196352, 256)
     assert soc.gm_aligned32_efficiency == 0.7 and soc.small_copy_bytes == 16384
-    assert 1.4e12 <= soc.hbm_bytes_per_s <= 1.8e12
+    # fitted to what long streams were measured to reach on 910B (1.22-1.43 TB/s, socs/calibration/910b.csv),
+    # below the 1.5-1.8 TB/s peaks of the research notes
+    assert 1.2e12 <= soc.hbm_bytes_per_s <= 1.5e12
+    assert soc.sources["hbm_bytes_per_s"].startswith("fitted") and "calibration" in soc.sources["hbm_bytes_per_s"]
     # 48 cores at the per-core MTE rate must be able to oversubscribe HBM, one core must not
     per_core = soc.mte2_bytes_per_cycle * soc.clock_hz
     assert per_core < soc.hbm_bytes_per_s < soc.vector_cores * per_core
@@ -36,7 +39,12 @@ def test_910b2_numbers_from_the_research_notes():
     assert soc.vector_ops["Add"] == 1
     assert min(soc.vector_ops[k] for k in ("Exp", "Ln", "Sqrt", "Div", "Reciprocal", "Rsqrt")) > 1
     assert all(2 <= soc.vector_ops[k] <= 5 for k in ("WholeReduceSum", "WholeReduceMax", "ReduceSum", "BlockReduceSum"))
-    assert soc.sources["launch_us"].startswith("assumption")
+    assert soc.sources["launch_us"].startswith("fitted")
+    # the saturating curve: a long stream gets close to the fitted rate, a 1 MB transfer less than half of it
+    assert soc.hbm_effective_bytes_per_s(4e9) > 0.99 * soc.hbm_bytes_per_s
+    assert soc.hbm_effective_bytes_per_s(1e6) < 0.5 * soc.hbm_bytes_per_s
+    # short contiguous runs cost more per byte than long ones (access pattern)
+    assert soc.hbm_us(1e9, run_bytes=128) > 1.5 * soc.hbm_us(1e9, run_bytes=65536)
 
 
 def test_inherited_profiles_say_where_numbers_came_from():
