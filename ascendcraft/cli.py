@@ -18,8 +18,8 @@ from .config import SettingsError, load_settings
 from .diagnostics import AscendCraftError
 
 # %% auto #0
-__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'WORKBENCH', 'DOCTOR', 'NEW', 'EXPORT', 'COMMANDS', 'Command',
-           'generated_dsl', 'build_parser', 'main']
+__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'WORKBENCH', 'DOCTOR', 'CALIBRATE', 'NEW', 'EXPORT',
+           'COMMANDS', 'Command', 'generated_dsl', 'build_parser', 'main']
 
 # %% ../nbs/60_cli.ipynb #2ff11542
 @dataclass(frozen=True)
@@ -395,6 +395,39 @@ def _doctor(args: argparse.Namespace) -> int:
 DOCTOR = Command("doctor", "what this machine offers (emulator, cost model, LLM, NPU) and what is missing",
                  _doctor_arguments, _doctor)
 
+
+def _calibrate_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", type=Path, default=None, metavar="FILE",
+                   help="where to write the fitted profile (default: <cache_dir>/calibrate/<chip>-calibrated.toml)")
+    p.add_argument("--base", default=None, metavar="PROFILE", help="the default profile to start from (default: settings.soc)")
+    p.add_argument("--device", default="npu:0", help="the NPU to measure (default npu:0)")
+    p.add_argument("--stand-in", dest="stand_in", action="store_true",
+                   help="no NPU: run the same microbenchmarks with the cost model as the timer (tests the path, measures nothing)")
+    p.add_argument("--truth", default=None, metavar="PROFILE",
+                   help="with --stand-in: the profile that times the microbenchmarks (default: the base profile, perturbed)")
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    "Measure this host's NPU (or a stand-in), fit a profile for it, print how far the default was."
+    from ascendcraft.calibrate import StandInDevice, TorchNpuDevice, calibrate, perturbed
+    from ascendcraft.soc import load_soc
+    settings = load_settings()
+    base = load_soc(args.base, settings=settings) if args.base else load_soc(settings=settings)
+    if args.stand_in:
+        device = StandInDevice(load_soc(args.truth) if args.truth else perturbed(base))
+        print("NO NPU IS USED: a stand-in device times every microbenchmark with the cost model.\n")
+    else:
+        device = TorchNpuDevice(args.device, settings)
+    out = args.out or settings.cache_path / "calibrate" / f"{device.chip}-calibrated.toml"
+    run = calibrate(device, base, out=out)
+    print(run.distance())
+    print(f"\nprofile: {run.path} — use it with `soc = {run.path}` in settings.ini")
+    return 0
+
+
+CALIBRATE = Command("calibrate", "fit a SoC profile to this host's NPU from fixed microbenchmarks (MultiKernelBench timing)",
+                    _calibrate_arguments, _calibrate)
+
 # %% ../nbs/60_cli.ipynb #05f36a66
 def _new_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path, help="your Python file")
@@ -478,7 +511,7 @@ EXPORT = Command("export", "verify a kernel and write what your model needs to c
                  _export_arguments, _export)
 
 # %% ../nbs/60_cli.ipynb #fcfb72c2
-COMMANDS: tuple[Command, ...] = (NEW, BENCH, TABLE, TASKS, LOWER, GENERATE, TUNE, WORKBENCH, EXPORT, DOCTOR)
+COMMANDS: tuple[Command, ...] = (NEW, BENCH, TABLE, TASKS, LOWER, GENERATE, TUNE, WORKBENCH, EXPORT, DOCTOR, CALIBRATE)
 
 
 def build_parser(commands=COMMANDS) -> argparse.ArgumentParser:

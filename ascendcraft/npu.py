@@ -34,12 +34,12 @@ from .lower import Lowering, Names, float_literal, ident
 # %% auto #0
 __all__ = ['DEFAULT_CANN_ROOTS', 'COMPILER_DIRS', 'CMAKE_MODULE_DIRS', 'SET_ENV_SCRIPTS', 'LIBRARY_DIRS', 'VERSION_FILES',
            'TOOLCHAIN_PROBLEMS', 'TORCH_NPU_PROBLEMS', 'WITHOUT_NPU', 'NO_CANN_HOW', 'TORCH_SCALAR_TYPES',
-           'TORCH_DTYPE_NAMES', 'CXX_SCALAR_TYPES', 'NPU_MANIFEST', 'find_in', 'Problem', 'NpuEnvironment',
-           'cann_version', 'run_probe', 'detect', 'HostTensor', 'HostScalar', 'KernelInterface', 'kernel_interface',
-           'extension_name', 'kernel_library_name', 'torch_binding', 'cmake_lists', 'setup_py', 'readme', 'run_script',
-           'cann_project', 'write_cann_project', 'CannStep', 'CannBuild', 'cmake_diagnostics', 'run_step',
-           'read_manifest', 'build_cann', 'Measurement', 'HostClock', 'NpuClock', 'measure', 'NpuTiming', 'time_on_npu',
-           'NpuKernel', 'load_kernel']
+           'TORCH_DTYPE_NAMES', 'CXX_SCALAR_TYPES', 'NPU_MANIFEST', 'MKB_WARMUP', 'MKB_ITERS', 'find_in', 'Problem',
+           'NpuEnvironment', 'cann_version', 'run_probe', 'detect', 'HostTensor', 'HostScalar', 'KernelInterface',
+           'kernel_interface', 'extension_name', 'kernel_library_name', 'torch_binding', 'cmake_lists', 'setup_py',
+           'readme', 'run_script', 'cann_project', 'write_cann_project', 'CannStep', 'CannBuild', 'cmake_diagnostics',
+           'run_step', 'read_manifest', 'build_cann', 'Measurement', 'HostClock', 'NpuClock', 'measure', 'measure_mkb',
+           'NpuTiming', 'time_on_npu', 'NpuKernel', 'load_kernel']
 
 # %% ../nbs/16_npu.ipynb #0b2cef6b
 DEFAULT_CANN_ROOTS = ("/usr/local/Ascend/ascend-toolkit/latest", "~/Ascend/ascend-toolkit/latest")
@@ -1119,6 +1119,7 @@ class Measurement:
     warmup_calls: int = 0
     warmup_ms: float = 0.0     # wall time spent warming up
     flush_bytes: int = 0       # bytes written before each run to flush the cache (0: no flush)
+    statistic: str = "median"  # the figure the protocol reports: 'mean' (MultiKernelBench) or 'median'
 
     @property
     def runs(self) -> int: return len(self.samples_ms)
@@ -1130,6 +1131,10 @@ class Measurement:
     def mean_ms(self) -> float: return statistics.fmean(self.samples_ms)
     @property
     def stdev_ms(self) -> float: return statistics.stdev(self.samples_ms) if self.runs > 1 else 0.0
+    @property
+    def value_ms(self) -> float:
+        "The figure the protocol reports (its `statistic`)."
+        return self.mean_ms if self.statistic == "mean" else self.median_ms
 
     def __str__(self):
         return (f"{self.label}: median {self.median_ms:.4g} ms (min {self.min_ms:.4g}, mean {self.mean_ms:.4g}, "
@@ -1198,6 +1203,28 @@ def measure(fn: Callable[[], Any], clock, label: str, *,
         if len(samples) >= min_runs and time.perf_counter() - t1 > budget_s: break
     return Measurement(label, clock.where, tuple(samples), calls, warm, clock.flush_bytes if flush else 0)
 
+
+MKB_WARMUP, MKB_ITERS = 3, 100     # upstream MultiKernelBench: utils/performance.py (research multikernelbench.md §2)
+
+
+def measure_mkb(fn: Callable[[], Any], clock, label: str, *, warmup: int = MKB_WARMUP, iters: int = MKB_ITERS) -> Measurement:
+    "Time `fn` as upstream MultiKernelBench does: 3 warm-up calls (each synchronised), then 100 calls, each between a new "
+    "pair of device events and synchronised; no cache flush; the mean is the reported figure."
+    t0 = time.perf_counter()
+    for _ in range(warmup):
+        fn()
+        clock.synchronize()
+    warm = (time.perf_counter() - t0) * 1e3
+    samples = []
+    for _ in range(iters):
+        start, end = clock.event(), clock.event()
+        clock.record(start)
+        fn()
+        clock.record(end)
+        clock.synchronize()
+        samples.append(clock.elapsed_ms(start, end))
+    return Measurement(label, clock.where, tuple(samples), warmup, warm, 0, "mean")
+
 # %% ../nbs/16_npu.ipynb #4e31f820
 @dataclass(frozen=True)
 class NpuTiming:
@@ -1212,23 +1239,25 @@ class NpuTiming:
 
     @property
     def speedup(self) -> float | None:
-        "eager median / kernel-call median (kernel median when there is no call)."
+        "eager / kernel call (kernel when there is no call), each by its protocol's figure (mean or median)."
         if self.eager is None: return None
         mine = self.call or self.kernel
-        return self.eager.median_ms / mine.median_ms if mine.median_ms > 0 else None
+        return self.eager.value_ms / mine.value_ms if mine.value_ms > 0 else None
 
     def render(self) -> str:
         "A markdown table, headed by where it was measured and how."
         k = self.kernel
-        how = (f"{k.runs} timed runs after {k.warmup_ms:.0f} ms of warm-up"
+        how = (f"MultiKernelBench protocol: {k.warmup_calls} warm-up calls, {k.runs} timed runs, the mean" if k.statistic == "mean" else
+               f"{k.runs} timed runs after {k.warmup_ms:.0f} ms of warm-up"
                + (f", {k.flush_bytes / 2**20:.0f} MiB written before each run to flush the cache" if k.flush_bytes else "")
                + "; times in ms")
         rows = [f"**{self.where[:1].upper() + self.where[1:]}** ({how})", "", "| | median | min | mean | stdev | runs |", "|---|---|---|---|---|---|"]
         rows += [f"| {m.label} | {m.median_ms:.4g} | {m.min_ms:.4g} | {m.mean_ms:.4g} | {m.stdev_ms:.2g} | {m.runs} |"
                  for m in self.measurements]
         if self.speedup is not None:
-            rows += ["", f"speed-up over eager: **{self.speedup:.2f}×** (eager median / "
-                         f"{'kernel call' if self.call else 'kernel'} median)"]
+            stat = k.statistic
+            rows += ["", f"speed-up over eager: **{self.speedup:.2f}×** (eager {stat} / "
+                         f"{'kernel call' if self.call else 'kernel'} {stat})"]
         return "\n".join(rows)
 
     def _repr_markdown_(self): return self.render()
@@ -1239,13 +1268,23 @@ def time_on_npu(kernel: Callable[[], Any],             # the launch alone (e.g. 
                 *, call: Callable[[], Any] | None = None,  # the full kernel call (host tiling + launch)
                 iters: int = 100, warmup_ms: float = 100.0, budget_s: float = 30.0, flush: bool = True,
                 clock=None,                            # default: an NpuClock on `device` (needs an NPU)
-                device: str = "npu:0", env: NpuEnvironment | None = None, settings: Settings | None = None) -> NpuTiming:
-    "Time kernel, full call and eager with NPU events: warm-up by time, L2 flush, median of N."
+                device: str = "npu:0", env: NpuEnvironment | None = None, settings: Settings | None = None,
+                protocol: str = "mkb",                 # 'mkb': upstream MultiKernelBench's; 'flushed': ours (below)
+                ) -> NpuTiming:
+    """Time kernel, full call and eager with NPU events. `protocol='mkb'` (default) is upstream MultiKernelBench's:
+    3 warm-up calls, `iters` (100) timed calls between device events, no flush, the mean — directly comparable with
+    published MultiKernelBench results. `protocol='flushed'`: warm-up by time, L2 flush before each run, the median."""
+    if protocol not in ("mkb", "flushed"):
+        raise AscendCraftError(Diagnostic("npu-protocol", f"unknown timing protocol {protocol!r}",
+                                          hint="use 'mkb' (upstream MultiKernelBench) or 'flushed'"), "npu")
     if clock is None:
         env = env or detect(settings)
         env.require("run")
-        clock = NpuClock(device, env.device_name, _flush_bytes(env, settings))
-    timed = lambda fn, label: measure(fn, clock, label, iters=iters, warmup_ms=warmup_ms, budget_s=budget_s, flush=flush)
+        clock = NpuClock(device, env.device_name, _flush_bytes(env, settings) if protocol == "flushed" else 4)
+    if protocol == "mkb":
+        timed = lambda fn, label: measure_mkb(fn, clock, label, iters=iters)
+    else:
+        timed = lambda fn, label: measure(fn, clock, label, iters=iters, warmup_ms=warmup_ms, budget_s=budget_s, flush=flush)
     return NpuTiming(clock.where, timed(kernel, "kernel"), call and timed(call, "kernel call"), eager and timed(eager, "eager"))
 
 

@@ -770,3 +770,38 @@ def test_loaded_kernel_glue_launcher_candidate_and_arguments(tmp_path):
     values = norm.arguments(task, inputs, "small")
     weight = task.model("small").ln.weight
     assert sorted(values) == ["ln_bias", "ln_weight", "x"] and values["ln_weight"].shape == weight.shape
+
+
+class _StepClock:
+    "A stand-in clock: every timed call takes `step` ms more than the one before; counts synchronisations."
+    where = "stand-in clock (no NPU)"
+    flush_bytes = 0
+
+    def __init__(self): self.t, self.syncs, self.flushes = 0.0, 0, 0
+    def event(self): return [0.0]
+    def record(self, e): e[0] = self.t
+    def elapsed_ms(self, a, b): return b[0] - a[0]
+    def synchronize(self): self.syncs += 1
+    def flush(self): self.flushes += 1
+
+
+def test_time_on_npu_follows_upstream_multikernelbench_protocol_by_default():
+    clock, calls = _StepClock(), []
+
+    def fn():                                   # each call advances the injected clock: 1, 2, 3, ... ms
+        calls.append(1)
+        clock.t += len(calls)
+
+    timing = time_on_npu(fn, clock=clock)
+    k = timing.kernel
+    assert (k.warmup_calls, k.runs, k.flush_bytes, k.statistic) == (3, 100, 0, "mean")
+    assert k.samples_ms == tuple(float(i) for i in range(4, 104))     # the 3 warm-up calls are not timed
+    assert k.value_ms == pytest.approx(53.5) and clock.flushes == 0
+    assert clock.syncs == 103                                        # every warm-up and every timed call synchronised
+    both = time_on_npu(fn, eager=fn, clock=clock)
+    assert both.speedup == pytest.approx(both.eager.mean_ms / both.kernel.mean_ms) and both.speedup > 1
+    assert "MultiKernelBench protocol: 3 warm-up calls, 100 timed runs, the mean" in both.render()
+    flushed = time_on_npu(fn, clock=clock, protocol="flushed", iters=10, warmup_ms=0.0)
+    assert flushed.kernel.statistic == "median" and clock.flushes > 0
+    with pytest.raises(AscendCraftError, match="unknown timing protocol"):
+        time_on_npu(fn, clock=clock, protocol="fast")

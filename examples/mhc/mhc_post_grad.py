@@ -3,7 +3,7 @@
     dh[t]          = sum_j H_post[t, j] * G[t, j]          dX[t, i] = sum_j H_res[t, i, j] * G[t, j]
     dH_post[t, j]  = <G[t, j], h[t]>                        dH_res[t, i, j] = <X[t, i], G[t, j]>
 
-AscendCraft DSL: parsed, never executed. The tuned kernel (variant v3 of examples/mhc/variants/,
+AscendCraft DSL: parsed, never executed. The tuned kernel (variant v4 of examples/mhc/variants/,
 where the case study examples/mhc_case_study.ipynb records how it came about). One pass over G
 produces all four outputs. A work item is one token, walked in chunks of 1280 hidden elements:
 widen G, X and h to f32; dh and the S rows of dX are S-term combinations of the G rows (muls +
@@ -11,7 +11,8 @@ axpy), rounded to bf16 and stored; every product row of the S + S*S dot products
 a 64-lane accumulator with one fold_add (a level-0 Add whose destination is also its
 repeat-stride-0 second source) — X is widened one row at a time for this. After the last chunk,
 one row_sum (WholeReduceSum over the 72 stacked accumulators) gives every coefficient gradient of
-the token at once. Requires C to be a multiple of 64.
+the token at once. The coefficients arrive with every chunk as a copied-in tile, so their scalar reads
+wait once for MTE2, never for the vector unit. Requires C to be a multiple of 64.
 """
 from ascendcraft.dsl import *
 
@@ -37,11 +38,10 @@ def mhc_post_grad_kernel(G: gm[bf16, T, S, C], X: gm[bf16, T, S, C], h: gm[bf16,
     gin = ub_in(bf16, S * ct, bufs=2)
     xin = ub_in(bf16, S * ct, bufs=2)
     hin = ub_in(bf16, ct, bufs=2)
-    coef_in = ub_in(f32, 8 + 8 * 8)          # H_post[t] at 0, row i of H_res[t] at 8 + 8 i
+    coef = ub_in(f32, 8 + 8 * 8, bufs=2)     # H_post[t] at 0, row i of H_res[t] at 8 + 8 i, with every chunk
     dhout = ub_out(bf16, ct, bufs=2)
     dxout = ub_out(bf16, S * ct, bufs=2)
     gradout = ub_out(f32, 8 + 8 * 8)         # dH_post[t] at 0, row i of dH_res[t] at 8 + 8 i
-    coef = ub_buf(f32, 8 + 8 * 8)
     lanes = ub_buf(f32, (8 + 8 * 8) * 64)    # 64-lane accumulator k for output k of the layout above
     gf = ub_buf(f32, S * ct)
     xf = ub_buf(f32, S * ct)
@@ -50,11 +50,7 @@ def mhc_post_grad_kernel(G: gm[bf16, T, S, C], X: gm[bf16, T, S, C], h: gm[bf16,
     t0 = block_idx() * per_block
     t1 = min(t0 + per_block, T)
     for t in range(t0, t1):
-        with copyin():
-            load(coef_in, H_post[t, 0 : S])
-            load(coef_in[8], H_res[t, 0 : S, 0 : S], pitch=8)
         with compute("token_start"):
-            copy(coef, coef_in, 8 + 8 * 8)
             dup(lanes, 0.0, (8 + 8 * 8) * 64)
         for c0 in range(0, C, ct):
             n = min(ct, C - c0)
@@ -62,6 +58,8 @@ def mhc_post_grad_kernel(G: gm[bf16, T, S, C], X: gm[bf16, T, S, C], h: gm[bf16,
                 load(gin, G[t, 0 : S, c0 : c0 + n], pitch=ct)
                 load(xin, X[t, 0 : S, c0 : c0 + n], pitch=ct)
                 load(hin, h[t, c0 : c0 + n])
+                load(coef, H_post[t, 0 : S])
+                load(coef[8], H_res[t, 0 : S, 0 : S], pitch=8)
             with compute("chunk"):
                 cast(gf, gin, S * ct)
                 cast(xf, xin, S * ct)
