@@ -21,9 +21,9 @@ from .diagnostics import AscendCraftError, Diagnostic
 from .soc import Soc, load_soc
 
 # %% auto #0
-__all__ = ['WORK', 'POOLS', 'MATMULS', 'FREE', 'GATHERS', 'TRAINING_BATCH_NORMS', 'PICKS', 'SECTOR_BYTES', 'TensorSpec',
-           'to_meta', 'meta_inputs', 'EagerOp', 'distinct_bytes', 'group_bytes', 'run_bytes', 'EagerCost', 'TensorL2',
-           'footprint', 'eager_time']
+__all__ = ['WORK', 'POOLS', 'MATMULS', 'FREE', 'GATHERS', 'TRAINING_BATCH_NORMS', 'PICKS', 'SECTOR_BYTES', 'FRACTAL',
+           'TensorSpec', 'to_meta', 'meta_inputs', 'EagerOp', 'distinct_bytes', 'group_bytes', 'run_bytes', 'EagerCost',
+           'TensorL2', 'footprint', 'eager_time']
 
 # %% ../nbs/22_eager.ipynb #d82d1b94
 @dataclass(frozen=True)
@@ -244,6 +244,27 @@ def _matmul_flops(name: str, ins: list, outs: list) -> float:
     return 2.0 * out.numel() * (a.shape[-1] if a.dim() else 1)
 
 
+FRACTAL = 16                                                        # fractal rows; a fractal row is 32 bytes
+
+
+def _fractal(name: str, ins: list, outs: list, flops: float) -> tuple[float, int, int]:
+    "(flops on whole fractals, bytes of the ND <-> fractal layout conversions, their kernels) of a matmul-like op."
+    if name not in ("mm", "bmm", "addmm", "baddbmm", "matmul") or len(ins) < 2 or not outs: return flops, 0, 0
+    a, b = (ins[-2], ins[-1]) if name in ("addmm", "baddbmm") else (ins[0], ins[1])
+    if a.dim() < 2 or b.dim() < 2: return flops, 0, 0
+    up = lambda v, q: -(-v // q) * q
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    batch = outs[0].numel() // max(m * n, 1)
+    col = lambda t: max(1, 32 // t.element_size())                  # 16 fp16 / 8 fp32 elements per fractal row
+    padded = 2.0 * batch * up(m, FRACTAL) * up(k, col(a)) * up(n, FRACTAL)
+    moved, kernels = 0, 0
+    for t, rows, cols in ((a, m, k), (b, k, n), (outs[0], m, n)):       # operands and result not on whole fractals
+        if rows % FRACTAL or cols % col(t):                             # are converted in a pass of their own
+            moved += distinct_bytes(t) + t.numel() // max(rows * cols, 1) * up(rows, FRACTAL) * up(cols, col(t)) * t.element_size()
+            kernels += 1
+    return max(flops, padded), moved, kernels
+
+
 def group_bytes(name: str, args, ins: list) -> int:
     "Bytes of one group a fused op needs whole before it can write its output (0: not such an op)."
     if not ins: return 0
@@ -301,8 +322,12 @@ def _describe_op(func, name: str, args, ins: list, outs: list, soc: Soc) -> Eage
         read[0] = min(read[0], ins[1].numel() * SECTOR_BYTES)  # one 32-byte block per target
     nbytes = sum(read) + sum(distinct_bytes(t) for t in outs)
     known, cube = True, 0.0
+    fractal, launches = 0, 1
     if name in MATMULS:
         cycles, cube = 0.0, _matmul_flops(name, ins, outs)
+        cube, fractal, extra = _fractal(name, ins, outs, cube)
+        nbytes += fractal
+        launches += extra
     elif name in POOLS and outs:
         window = math.prod(int(k) for k in args[1]) if len(args) > 1 and isinstance(args[1], (list, tuple)) else 1
         cycles = _vector_cycles(POOLS[name] * window, outs[0].numel(), outs[0].element_size(), soc)
@@ -316,7 +341,7 @@ def _describe_op(func, name: str, args, ins: list, outs: list, soc: Soc) -> Eage
     reread, reread_l2 = _second_read(name, args, ins, soc)
     # a reduction to fewer values than there are cores combines the cores' partial results in a second kernel
     few = outs and ins and max(t.numel() for t in outs) < soc.vector_cores < ins[0].numel()
-    launches = 2 if name in _REDUCTIONS and few else 1
+    launches = 2 if name in _REDUCTIONS and few else launches
     shapes = lambda ts: [tuple(t.shape) for t in ts]
     return EagerOp(str(func), shapes(ins), shapes(outs), [str(t.dtype).removeprefix("torch.") for t in ins + outs],
                    int(nbytes + reread), float(cycles), float(cube), known, reread=reread, reread_l2=reread_l2,

@@ -279,3 +279,17 @@ def test_a_reduction_to_fewer_values_than_cores_launches_a_second_pass():
     assert eager_time(torch.sum, [TensorSpec((4096, 4096))], SOC).ops[0].launches == 2
     assert eager_time(lambda x: x.sum(1), [TensorSpec((4096, 4096))], SOC).ops[0].launches == 1
     assert eager_time(torch.relu, [TensorSpec((16,))], SOC).ops[0].launches == 1
+
+
+def test_matmuls_off_the_cube_fractals_pay_layout_conversions():
+    # aligned operands (multiples of 16 rows and of one 32-byte fractal row) go straight to the cube
+    aligned = eager_time(torch.bmm, [TensorSpec((64, 256, 256)), TensorSpec((64, 256, 256))], SOC).ops[0]
+    assert aligned.launches == 1 and aligned.cube_flops == 2 * 64 * 256**3
+    assert aligned.bytes == 3 * 64 * 256 * 256 * F32
+    # K = N = 4 (the mHC stream count): the cube computes on padded fractals and both the 4-column operand and the
+    # 4-column result are converted in passes of their own, each reading the tensor and writing it padded
+    small = eager_time(torch.bmm, [TensorSpec((1, 1 << 20, 4)), TensorSpec((1, 4, 4))], SOC).ops[0]
+    a, out = (1 << 20) * 4 * F32, (1 << 20) * 4 * F32
+    assert small.launches == 4                                    # a, b (4 x 4) and the result are off the fractals
+    assert small.cube_flops == 2.0 * (1 << 20) * 8 * 16           # K up to 8 fp32 columns, N up to 16 rows
+    assert small.bytes >= a + out + (a + 2 * a) + (out + 2 * out)  # plain traffic plus the conversions
