@@ -151,6 +151,7 @@ class EagerOp:
     run_bytes: int = 0             # shortest contiguous run of its accesses (0: every tensor is one long run)
     launches: int = 1              # kernels it launches (a reduction to fewer values than cores needs a second pass)
     views: int = 0                 # metadata-only aten calls dispatched on the host just before it
+    cube_padded: float = 0.0       # matmul-like ops: the flops the cube does on whole fractals (>= cube_flops)
     touches: list = field(default_factory=list, repr=False)  # (storage key, bytes, written) of every tensor it touches
 
 
@@ -322,10 +323,10 @@ def _describe_op(func, name: str, args, ins: list, outs: list, soc: Soc) -> Eage
         read[0] = min(read[0], ins[1].numel() * SECTOR_BYTES)  # one 32-byte block per target
     nbytes = sum(read) + sum(distinct_bytes(t) for t in outs)
     known, cube = True, 0.0
-    fractal, launches = 0, 1
+    fractal, launches, padded = 0, 1, 0.0
     if name in MATMULS:
         cycles, cube = 0.0, _matmul_flops(name, ins, outs)
-        cube, fractal, extra = _fractal(name, ins, outs, cube)
+        padded, fractal, extra = _fractal(name, ins, outs, cube)
         nbytes += fractal
         launches += extra
     elif name in POOLS and outs:
@@ -345,7 +346,7 @@ def _describe_op(func, name: str, args, ins: list, outs: list, soc: Soc) -> Eage
     shapes = lambda ts: [tuple(t.shape) for t in ts]
     return EagerOp(str(func), shapes(ins), shapes(outs), [str(t.dtype).removeprefix("torch.") for t in ins + outs],
                    int(nbytes + reread), float(cycles), float(cube), known, reread=reread, reread_l2=reread_l2,
-                   run_bytes=run_bytes(name, args, ins + outs), launches=launches)
+                   run_bytes=run_bytes(name, args, ins + outs), launches=launches, cube_padded=float(padded))
 
 # %% ../nbs/22_eager.ipynb #b890c676
 @dataclass
@@ -442,7 +443,7 @@ def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True, warm: list | None =
         # a warm footprint (it fits: the caller checked) is all in L2 for the whole call: every access hits
         o.l2_bytes = (o.bytes if warm else min(o.bytes, cache.op(o.touches) + o.reread_l2)) if l2 else 0
         memory = max(soc.hbm_us(o.bytes - o.l2_bytes, o.run_bytes or None), o.bytes / soc.l2_bytes_per_s * 1e6)
-        cube = o.cube_flops / (soc.cube_f16_flops_per_s if f16 else soc.cube_f32_flops_per_s) * 1e6
+        cube = max(o.cube_flops, o.cube_padded) / (soc.cube_f16_flops_per_s if f16 else soc.cube_f32_flops_per_s) * 1e6
         parts = {"memory": memory, "vector": o.work_cycles / lanes * 1e6, "cube": cube + soc.cube_startup_us if cube else 0.0}
         work = max(parts.values())
         o.bound = max(parts, key=parts.get) if work > launch * 0.1 else "launch"

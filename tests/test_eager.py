@@ -291,5 +291,6 @@ def test_matmuls_off_the_cube_fractals_pay_layout_conversions():
     small = eager_time(torch.bmm, [TensorSpec((1, 1 << 20, 4)), TensorSpec((1, 4, 4))], SOC).ops[0]
     a, out = (1 << 20) * 4 * F32, (1 << 20) * 4 * F32
     assert small.launches == 4                                    # a, b (4 x 4) and the result are off the fractals
-    assert small.cube_flops == 2.0 * (1 << 20) * 8 * 16           # K up to 8 fp32 columns, N up to 16 rows
+    assert small.cube_flops == 2.0 * (1 << 20) * 4 * 4            # the op's own 2·M·N·K ...
+    assert small.cube_padded == 2.0 * (1 << 20) * 8 * 16          # ... the cube's: K up to 8 fp32 columns, N up to 16 rows
     assert small.bytes >= a + out + (a + 2 * a) + (out + 2 * out)  # plain traffic plus the conversions
