@@ -18,7 +18,7 @@ from .config import SettingsError, load_settings
 from .diagnostics import AscendCraftError
 
 # %% auto #0
-__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'WORKBENCH', 'DOCTOR', 'CALIBRATE', 'NEW', 'EXPORT',
+__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'WORKBENCH', 'DOCTOR', 'CALIBRATE', 'OP', 'NEW', 'EXPORT',
            'COMMANDS', 'Command', 'generated_dsl', 'build_parser', 'main']
 
 # %% ../nbs/60_cli.ipynb #2ff11542
@@ -428,6 +428,21 @@ def _calibrate(args: argparse.Namespace) -> int:
 CALIBRATE = Command("calibrate", "fit a SoC profile to this host's NPU from fixed microbenchmarks (MultiKernelBench timing)",
                     _calibrate_arguments, _calibrate)
 
+# %% ../nbs/60_cli.ipynb #e6f83894
+def _op_arguments(p: argparse.ArgumentParser) -> None:
+    from ascendcraft.opproject import op_arguments
+    op_arguments(p)
+
+
+def _op(args: argparse.Namespace) -> int:
+    "Run an msopgen-style op project's cases on the emulator (ascendcraft.opproject)."
+    from ascendcraft.opproject import op_command
+    return op_command(args)
+
+
+OP = Command("op", "run a CANN msopgen-style op project (op_host/, op_kernel/, ascendcraft_case.py) on the emulator "
+             "against its PyTorch reference", _op_arguments, _op)
+
 # %% ../nbs/60_cli.ipynb #05f36a66
 def _new_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path, help="your Python file")
@@ -511,7 +526,7 @@ EXPORT = Command("export", "verify a kernel and write what your model needs to c
                  _export_arguments, _export)
 
 # %% ../nbs/60_cli.ipynb #fcfb72c2
-COMMANDS: tuple[Command, ...] = (NEW, BENCH, TABLE, TASKS, LOWER, GENERATE, TUNE, WORKBENCH, EXPORT, DOCTOR, CALIBRATE)
+COMMANDS: tuple[Command, ...] = (NEW, BENCH, TABLE, TASKS, LOWER, GENERATE, TUNE, WORKBENCH, EXPORT, DOCTOR, CALIBRATE, OP)
 
 
 def build_parser(commands=COMMANDS) -> argparse.ArgumentParser:

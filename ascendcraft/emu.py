@@ -20,6 +20,7 @@ import sys
 import tempfile
 import threading
 import time
+import dataclasses
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -39,7 +40,7 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'API_RULE
            'read_sources', 'blank_comments', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
            'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
            'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
-           'dies_with_this_process', 'run', 'trace']
+           'dies_with_this_process', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -107,19 +108,31 @@ class Entry:
     file: str     # the project file that defines it
     line: int     # 1-based line of its name
     params: tuple[Param, ...]
+    template: str = ""   # a template entry's parameter list, e.g. 'typename T, int N' ('' = not a template)
+    targs: str = ""      # the template arguments the driver instantiates it with, e.g. 'float, 4'
 
 
-_ENTRY_RE = re.compile(r'extern\s+"C"\s+((?:[A-Za-z_]\w*(?:\s*\(\([^)]*\)\))?\s+)*?)void\s+([A-Za-z_]\w*)\s*\(([^)]*)\)\s*\{')
+# An entry: [template <...>] [extern "C"] qualifiers including __global__, void name(params) {  -- extern "C" may be
+# written without a space (extern"C"), and C++ linkage is accepted too (the driver calls the entry in the same TU).
+_ENTRY_RE = re.compile(r'(?:\btemplate\s*<(?P<tpl>[^{};]*?)>\s*)?(?P<pre>(?:(?:\bextern\s*"C"|[A-Za-z_]\w*(?:\s*\(\([^)]*\)\))?)\s*)*?)'
+                       r'\bvoid\s+(?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^)]*)\)\s*\{')
 _GLOBAL_RE = re.compile(r'\b__global__\b[^;{]*?\bvoid\s+([A-Za-z_]\w*)\s*\(')
 
 
-def parse_param(text: str) -> Param:
-    "A `Param` from one parameter declaration such as `__gm__ float* x` (ValueError if unsupported)."
+_TYPE_WORDS = {"int", "char", "short", "long", "unsigned", "signed", "float", "double", "bool", "half", "GM_ADDR", "size_t",
+               "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "const", "volatile"}
+
+
+def parse_param(text: str, index: int | None = None) -> Param:
+    "A `Param` from one parameter declaration such as `__gm__ float* x` (ValueError if unsupported); an unnamed one (`GM_ADDR`) is called `arg<index>`."
     words = text.strip()
     m = re.match(r"^(.*?)([A-Za-z_]\w*)\s*$", words, re.S)
-    if not m or not m.group(1).strip():
-        raise ValueError(f"kernel parameter {words!r} has no name")
-    ctype, name = " ".join(m.group(1).split()), m.group(2)
+    unnamed = not m or not m.group(1).strip() or m.group(2) in _TYPE_WORDS
+    if unnamed:
+        if index is None or not words: raise ValueError(f"kernel parameter {words!r} has no name")
+        ctype, name = " ".join(words.split()), f"arg{index}"
+    else:
+        ctype, name = " ".join(m.group(1).split()), m.group(2)
     bare = " ".join(w for w in re.sub(r"[*&]", " * ", ctype).split() if w not in ("const", "volatile", "__gm__", "__restrict__", "__restrict"))
     if "*" in ctype or bare in ("GM_ADDR",):
         return Param(name, ctype, "pointer")
@@ -129,16 +142,17 @@ def parse_param(text: str) -> Param:
 
 
 def find_entries(sources: dict[str, str]) -> list[Entry]:
-    "Every `extern \"C\" __global__` function defined in the project's .cpp files."
+    "Every `__global__` function (extern \"C\" or not, template or not) defined in the project's .cpp files."
     found = []
     for file, text in sources.items():
         if not file.endswith((".cpp", ".cc", ".cxx", ".asc")): continue
         code = blank_comments(text)
         for m in _ENTRY_RE.finditer(code):
-            if "__global__" not in m.group(1): continue
-            line = code.count("\n", 0, m.start(2)) + 1
-            params = [p for p in m.group(3).split(",") if p.strip() and p.strip() != "void"]
-            found.append(Entry(m.group(2), file, line, tuple(parse_param(p) for p in params)))
+            if not re.search(r"\b__global__\b", m["pre"]): continue
+            line = code.count("\n", 0, m.start("name")) + 1
+            params = [p for p in m["params"].split(",") if p.strip() and p.strip() != "void"]
+            found.append(Entry(m["name"], file, line, tuple(parse_param(p, i) for i, p in enumerate(params)),
+                               " ".join((m["tpl"] or "").split()) if m["tpl"] is not None else ""))
     return found
 
 # %% ../nbs/10_emu.ipynb #d4729e59
@@ -309,14 +323,9 @@ def api_rule_hint(message: str) -> str:
 
 # %% ../nbs/10_emu.ipynb #03cac200
 UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> what to write with emulated APIs
-    "Power": "compose it: Ln, Mul, Exp (x ** y = exp(y * ln x) for x > 0), or Mul for small integer powers",
     "Log": "use Ln (natural log)",
     "Log2": "use Ln, then Muls by 1 / ln(2)",
     "Log10": "use Ln, then Muls by 1 / ln(10)",
-    "Gelu": "compose it: Mul, Muls, Adds and Tanh (the tanh approximation), or Muls by 1.702 then Sigmoid and Mul",
-    "FasterGelu": "compose it: Muls by 1.702, Sigmoid, Mul",
-    "Silu": "use Sigmoid, then Mul by the input",
-    "Swish": "use Muls by beta, Sigmoid, then Mul by the input",
     "SwiGLU": "use Sigmoid and Mul on the gate half, then Mul by the other half",
     "GeGLU": "compose Gelu (Mul, Muls, Adds, Tanh) on the gate half, then Mul",
     "ReGlu": "use Relu on the gate half, then Mul",
@@ -334,9 +343,6 @@ UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> w
     "TopK": "use ReduceMax with calIndex k times, masking each winner with SetValue",
     "Broadcast": "use Brcb (one value per 32-byte block) or Duplicate with a value read by GetValue",
     "Pad": "use DataCopyPad with DataCopyPadExtParams, or Duplicate then DataCopy",
-    "Acos": "compose it from Sqrt, Div, Mul and a polynomial (Axpy / Adds)",
-    "Asin": "compose it from Sqrt, Div, Mul and a polynomial (Axpy / Adds)",
-    "Atan": "compose it from Div, Mul and a polynomial (Axpy / Adds)",
     "Acosh": "compose it: Ln(x + Sqrt(x * x - 1)) with Mul, Adds, Sqrt, Add, Ln",
     "Asinh": "compose it: Ln(x + Sqrt(x * x + 1)) with Mul, Adds, Sqrt, Add, Ln",
     "Atanh": "compose it: 0.5 * Ln((1 + x) / (1 - x)) with Adds, Muls, Div, Ln",
@@ -541,7 +547,7 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str])
         else:
             t = " ".join(w for w in p.ctype.split() if w not in ("const", "volatile"))
             args.append(f"*static_cast<const {t}*>(a[{i}])")
-    lines += ["static void ascendcraft_launch(void* const* a) {", f"    (void)a;", f"    {entry.name}({', '.join(args)});", "}",
+    lines += ["static void ascendcraft_launch(void* const* a) {", f"    (void)a;", f"    {entry.name}{f'<{entry.targs}>' if entry.template else ''}({', '.join(args)});", "}",
               "int main(int argc, char** argv) {",
               f"    return ascendcraft::emu::driver_main(argc, argv, &ascendcraft_launch, {len(entry.params)}, "
               f"{'&' + HOST_TILING_FUNCTION if host_files else 'nullptr'});", "}", ""]
@@ -555,20 +561,38 @@ def _choose_entry(sources: dict[str, str], entry: str | None) -> Entry | Diagnos
     except ValueError as e:
         return Diagnostic("entry-params", str(e), file=next(iter(sources), "<sources>"),
                           hint="AscendC kernel parameters are GM pointers (GM_ADDR) or primitive scalars")
+    targs = None
+    if entry is not None and "<" in entry:          # a template entry with its arguments: 'name<float, 4>'
+        entry, targs = entry.split("<", 1)[0].strip(), entry.split("<", 1)[1].rsplit(">", 1)[0].strip()
     if entry is not None: entries = [e for e in entries if e.name == entry]
-    if len(entries) == 1: return entries[0]
+    if len(entries) == 1: return _instantiate(entries[0], targs)
     where = next((f for f in sources if f.endswith(".cpp")), next(iter(sources), "<sources>"))
     if not entries:
         plain = [(f, m[1]) for f, t in sources.items() for m in _GLOBAL_RE.finditer(blank_comments(t))]
         if entry is None and plain:
-            return Diagnostic("no-entry", f"kernel '{plain[0][1]}' is __global__ but not extern \"C\"", file=plain[0][0],
-                              hint='declare the entry as extern "C" __global__ __aicore__ void name(GM_ADDR ...)')
+            return Diagnostic("no-entry", f"kernel '{plain[0][1]}' is __global__ but its definition was not recognised", file=plain[0][0],
+                              hint='declare the entry as extern "C" __global__ __aicore__ void name(GM_ADDR ...) { ... }')
         what = f"no extern \"C\" __global__ function named '{entry}'" if entry else "no extern \"C\" __global__ __aicore__ kernel entry"
         return Diagnostic("no-entry", f"{what} in the project", file=where,
                           hint='the entry looks like: extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y)')
     names = ", ".join(e.name for e in entries)
     return Diagnostic("ambiguous-entry", f"the project defines several kernel entries ({names})", file=entries[1].file,
                       line=entries[1].line, hint="pass entry='name' to build()")
+
+
+def _instantiate(e: Entry, targs: str | None) -> Entry | Diagnostic:
+    "A template entry with the arguments the driver instantiates it with (or its defaults), or why it cannot be."
+    if not e.template:
+        if targs is not None:
+            return Diagnostic("entry-template", f"kernel '{e.name}' is not a template, but entry='{e.name}<{targs}>' gives "
+                              "template arguments", file=e.file, line=e.line, hint=f"pass entry='{e.name}'")
+        return e
+    params = [p for p in re.split(r",(?![^<]*>)", e.template) if p.strip()]
+    if targs is None and not all("=" in p for p in params):
+        return Diagnostic("entry-template", f"kernel '{e.name}' is a template (template <{e.template}>) and has no default "
+                          "for every parameter: say which instance to run", file=e.file, line=e.line,
+                          hint=f"pass entry='{e.name}<...>' with its template arguments, as the <<<>>> launch names them")
+    return dataclasses.replace(e, targs=targs or "")
 
 
 def _build_key(sources, entry, cmd_flags, cxx, sanitize) -> str:
@@ -604,7 +628,7 @@ def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | N
     if not info["ok"] and info["log"].lstrip().startswith(("bwrap:", "ascendcraft-sandbox:")):
         return None                                    # a sandbox failure stored by an older version: not the kernel's
     e = info["entry"]
-    entry = Entry(e["name"], e["file"], e["line"], tuple(Param(**p) for p in e["params"]))
+    entry = Entry(**{**e, "params": tuple(Param(**p) for p in e["params"])})
     # The cache is shared by every checkout on the machine: a log written by another checkout names its headers.
     stored_include = info.get("include", "")
     log = _reroot(info["log"], stored_include, str(INCLUDE_DIR))
@@ -630,7 +654,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                                                               chosen.message, chosen.line, hint=chosen.hint)
         return Build(False, [d], "", [], time.perf_counter() - t0, False, None, entry or "", [], sources)
     flags = shlex.split(settings.cxxflags) + (list(SANITIZE_FLAGS) if sanitize else [])
-    key = _build_key(sources, chosen.name, flags, settings.cxx, sanitize)
+    key = _build_key(sources, chosen.name + (f"<{chosen.targs}>" if chosen.template else ""), flags, settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key
     if (hit := _load_build(folder, sources, cache)) is not None:
@@ -758,6 +782,7 @@ class Run:
     stderr: str = ""                      # the child's stderr (sanitizer reports; truncated)
     returncode: int | None = None         # exit status of the child (negative: killed by a signal)
     cpu_seconds: float | None = None      # user + system CPU time of the kernel process (None: it did not finish)
+    tiling_key: int = 0                   # the launch's tiling key (tiling_key=, or SetTilingKey in the host tiling)
 
     @property
     def errors(self) -> list[Diagnostic]: return [d for d in self.diagnostics if d.is_error]
@@ -897,7 +922,8 @@ RACE_MODES = ("error", "warning", "off")  # how `run` reports `ub-race`
 
 
 def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, host_args, poison: int, ub_bytes: int,
-             cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None) -> list[tuple]:
+             cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None,
+             tiling_key: int | None = None) -> list[tuple]:
     "Write the run spec and the GM files; return the outputs to read back as (name, path, dtype, shape)."
     if not build.ok:
         raise AscendCraftError(build.errors or build.diagnostics, stage="build")
@@ -913,10 +939,13 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
         raise _run_args_error(f"host_args were given, but no project file defines {HOST_TILING_FUNCTION}()", build)
     if not 0 <= poison <= 255: raise _run_args_error(f"poison must be a byte value (0..255), not {poison}", build)
     if races not in RACE_MODES: raise _run_args_error(f"races must be one of {RACE_MODES}, not {races!r}", build)
+    if tiling_key is not None and not 0 <= int(tiling_key) < 1 << 64:
+        raise _run_args_error(f"tiling_key must be an unsigned 64-bit value, not {tiling_key}", build)
     lines = [f"mode {mode}", f"block_dim {int(block_dim or 0)}", f"cores {int(cores)}", f"ub_bytes {int(ub_bytes)}",
              f"poison {int(poison)}", f"memory_mb {int(settings.run_memory_mb)}", f"sanitize {int(build.sanitize)}",
              f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace",
              f"trace_cap {(int(settings.file_limit_mb) << 20) if mode == 'trace' else 0}"]
+    if tiling_key is not None: lines.append(f"tiling_key {int(tiling_key)}")
     if host_args is not None:
         lines.append(f"host_args {len(host_args)} " + " ".join(str(int(a)) for a in host_args))
     outputs, trace_mode = [], mode == "trace"
@@ -1129,14 +1158,15 @@ def _arg_names(build: Build, args: list) -> list[str]:
 
 def run(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None, poison: int = 0xA5,
         ub_bytes: int = 196608, cores: int = 48, races: str = "error", auto_sync: bool | None = None,
-        settings: Settings | None = None) -> Run:
+        tiling_key: int | None = None, settings: Settings | None = None) -> Run:
     "Run a built kernel on the CPU emulation (every block, all rules checked) in a child process."
     settings = settings or load_settings()
     args = list(args)
     run_dir = Path(tempfile.mkdtemp(prefix="ascendcraft-run-", dir=_scratch_root()))
     try:
         outputs = _prepare(build, args, run_dir, mode="execute", block_dim=block_dim, host_args=host_args, poison=poison,
-                           ub_bytes=ub_bytes, cores=cores, settings=settings, races=races, auto_sync=auto_sync)
+                           ub_bytes=ub_bytes, cores=cores, settings=settings, races=races, auto_sync=auto_sync,
+                           tiling_key=tiling_key)
         child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args))
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")
@@ -1148,21 +1178,27 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
             data = np.frombuffer(raw, dtype=dtype, count=len(raw) // np.dtype(dtype).itemsize).copy()
             result[name] = data.reshape(shape) if shape is not None and data.size == int(np.prod(shape, dtype=np.int64)) else data
         cpu = next((r.get("cpu_seconds") for r in child.records if r.get("type") == "done"), None)
+        writes = next((r.get("gm_writes") for r in child.records if r.get("type") == "done"), None)
+        if ok and writes == 0 and (silent := no_output_diagnostic(build, args, result, poison)) is not None:
+            diags.append(silent)
+            ok = False
+        key = next((r.get("tiling_key", 0) for r in child.records if r.get("type") == "tiling"), tiling_key or 0)
         return Run(ok, result, diags, child.stdout, child.seconds, int(launched), [u for _, u in blocks], child.stderr,
-                   child.returncode, cpu)
+                   child.returncode, cpu, int(key))
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
 
 
 def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None,
-          ub_bytes: int = 196608, cores: int = 48, auto_sync: bool | None = None, settings: Settings | None = None) -> Trace:
+          ub_bytes: int = 196608, cores: int = 48, auto_sync: bool | None = None, tiling_key: int | None = None,
+          settings: Settings | None = None) -> Trace:
     "Run a built kernel in trace mode: every block's instruction stream, no tensor data (raises on rule violations)."
     settings = settings or load_settings()
     args = list(args)
     run_dir = Path(tempfile.mkdtemp(prefix="ascendcraft-trace-", dir=_scratch_root()))
     try:
         _prepare(build, args, run_dir, mode="trace", block_dim=block_dim, host_args=host_args, poison=0, ub_bytes=ub_bytes,
-                 cores=cores, settings=settings, auto_sync=auto_sync)
+                 cores=cores, settings=settings, auto_sync=auto_sync, tiling_key=tiling_key)
         child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args))
         diags, ok = _collect(child, build, "trace", _arg_names(build, args), settings)
         if not ok:
@@ -1173,3 +1209,22 @@ def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: 
         return t
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
+
+# %% ../nbs/10_emu.ipynb #752b9278
+def no_output_diagnostic(build: Build, args: list, outputs: dict[str, np.ndarray], poison: int) -> Diagnostic | None:
+    "A `no-output` error when the run left every out / inout GM buffer exactly as it was handed over, else None."
+    written = [a for a in args if isinstance(a, GM) and a.role in ("out", "inout") and a.nbytes]
+    if not written: return None
+    for a in written:
+        got = outputs.get(a.name)
+        if got is None: return None
+        before = np.full(a.nbytes, poison, np.uint8) if a.role == "out" else np.ascontiguousarray(a.array).view(np.uint8).ravel()
+        if not np.array_equal(np.ascontiguousarray(got).view(np.uint8).ravel(), before): return None
+    names = ", ".join(f"'{a.name}'" for a in written)
+    entry = next((e for e in find_entries({build.entry_file: build.sources.get(build.entry_file, "")}) if e.name == build.entry), None) \
+        if build.entry_file in build.sources else None
+    return diagnostic_at(build.sources.get(build.entry_file, ""), build.entry_file or "<run>", "no-output",
+                         f"{build.entry} finished without writing any output: {names} still hold what they were given "
+                         f"(poison byte 0x{poison:02X} for out buffers)", entry.line if entry else None,
+                         hint="check the TILING_KEY_IS branches and the tiling key, the per-block work range "
+                              "(GetBlockIdx / GetBlockNum) and that CopyOut runs")

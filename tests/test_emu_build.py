@@ -42,8 +42,37 @@ def test_missing_ambiguous_and_non_extern_entries_are_diagnostics():
     b = build({"k.cpp": two})
     assert b.errors[0].kind == "ambiguous-entry" and "scale, scale2" in b.errors[0].message
     assert build({"k.cpp": two}, entry="scale2").ok
-    b = build({"k.cpp": KERNEL.replace('extern "C" ', "")})
-    assert b.errors[0].kind == "no-entry" and "not extern" in b.errors[0].message
+    # C++ linkage is accepted (CANN compiles such kernels for <<<>>> launches); so is extern"C" without a space
+    assert build({"k.cpp": KERNEL.replace('extern "C" ', "")}).ok
+    assert build({"k.cpp": KERNEL.replace('extern "C" ', 'extern"C"')}).ok
+
+
+TEMPLATE = """#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T, int N = 8>
+__global__ __aicore__ void twice(GM_ADDR x, GM_ADDR y, uint32_t)
+{
+    GlobalTensor<T> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ T *)x, N);
+    yGm.SetGlobalBuffer((__gm__ T *)y, N);
+    for (int i = 0; i < N; ++i) yGm.SetValue(i, xGm.GetValue(i) * 2);
+}
+"""
+
+
+def test_unnamed_parameters_and_template_entries():
+    (e,) = find_entries({"k.cpp": TEMPLATE})
+    assert (e.name, e.template, [p.name for p in e.params]) == ("twice", "typename T, int N = 8", ["x", "y", "arg2"])
+    assert e.params[2].scalar == "uint32_t"
+    b = build({"k.cpp": TEMPLATE})
+    assert [d.kind for d in b.errors] == ["entry-template"] and b.errors[0].line == 4 and "twice<" in b.errors[0].hint
+    for targs, dtype in (("float", np.float32), ("int32_t, 8", np.int32)):
+        b = build({"k.cpp": TEMPLATE}, entry=f"twice<{targs}>")
+        x = np.arange(8, dtype=dtype)
+        r = run(b, [GM("x", x), GM("y", np.empty_like(x), "out"), 0], block_dim=1)
+        assert r.ok, r.diagnostics
+        np.testing.assert_array_equal(r.outputs["y"], 2 * x)
+    assert [d.kind for d in build({"k.cpp": KERNEL}, entry="scale<float>").errors] == ["entry-template"]
 
 
 def test_errors_point_at_the_kernel_line_not_the_header():

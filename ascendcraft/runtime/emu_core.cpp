@@ -417,6 +417,7 @@ bool ApiWrites::first_raw_write(const GmBuffer& b, uint8_t poison, uint64_t* off
 
 void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc) {
     Core& c = core();
+    ++c.gm_writes;
     if (!tracing_now())
         if (const GmBuffer* b = g_launch->gm.find(p, bytes))
             g_launch->api_writes.mark(*b, static_cast<uint64_t>(static_cast<const uint8_t*>(p) - b->base), bytes);

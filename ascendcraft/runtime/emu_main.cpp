@@ -46,6 +46,7 @@ struct RunSpec {
     bool sanitize = false;
     uint64_t tiling_key = 0;
     uint64_t trace_cap = 0;     // bytes of trace records at most (0: none)
+    bool key_given = false;
     RaceMode races = RaceMode::Error;
     bool auto_sync = false;
     std::string report, status, trace_dir;
@@ -76,7 +77,7 @@ RunSpec parse_spec(const char* path) {
         else if (key == "poison") words >> spec.poison;
         else if (key == "memory_mb") words >> spec.memory_mb;
         else if (key == "sanitize") { int s = 0; words >> s; spec.sanitize = s != 0; }
-        else if (key == "tiling_key") words >> spec.tiling_key;
+        else if (key == "tiling_key") { words >> spec.tiling_key; spec.key_given = true; }
         else if (key == "trace_cap") words >> spec.trace_cap;
         else if (key == "races") {
             std::string r;
@@ -259,6 +260,8 @@ void run_block(int block) {
     g_launch->status->block = block;
     g_fn(g_args);
     finish_block(c);
+    check_tiling_key(c);
+    g_launch->gm_writes += c.gm_writes;
     g_launch->ub_used[block] = c.ub_high;
     g_launch->trace.finish_block(block, std::move(c.trace));
     write_line("{\"type\":\"block\",\"block\":" + std::to_string(block) + ",\"ub_used\":" + std::to_string(c.ub_high) + "}");
@@ -347,6 +350,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     state.poison = static_cast<uint8_t>(spec.poison);
     state.tiling_key = spec.tiling_key;
     state.trace_cap_records = spec.trace_cap / sizeof(Record);
+    state.key_given = spec.key_given;
     state.races = spec.races;
     state.auto_sync = spec.auto_sync;
     if (static_cast<int>(spec.args.size()) != nparams)
@@ -367,8 +371,10 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         uint64_t ws = 0;
         state.status->phase = 0;
         int rc = tiling(spec.host_args.data(), static_cast<int>(spec.host_args.size()), host_tiling.data(), tiling_capacity, &bd, &ws);
+        if (spec.key_given) state.tiling_key = spec.tiling_key;  // an explicit key wins over SetTilingKey
         write_line("{\"type\":\"tiling\",\"status\":" + std::to_string(rc) + ",\"block_dim\":" + std::to_string(bd) +
-                   ",\"workspace_bytes\":" + std::to_string(ws) + "}");
+                   ",\"workspace_bytes\":" + std::to_string(ws) + ",\"tiling_key\":" + std::to_string(state.tiling_key) +
+                   ",\"key_from_host\":" + (state.key_from_host ? "true" : "false") + "}");
         if (rc != 0) {
             write_line("{\"type\":\"diag\",\"kind\":\"host-tiling\",\"severity\":\"error\",\"message\":" +
                        json_string(fmt("the host tiling function ascendcraft_tiling returned %d", rc)) +
@@ -459,7 +465,8 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     getrusage(RUSAGE_SELF, &self);  // user + system CPU of this process: steadier than wall time on a shared machine
     const double cpu = static_cast<double>(self.ru_utime.tv_sec + self.ru_stime.tv_sec) +
                        static_cast<double>(self.ru_utime.tv_usec + self.ru_stime.tv_usec) * 1e-6;
-    write_line("{\"type\":\"done\",\"blocks\":" + std::to_string(state.block_dim) + ",\"cpu_seconds\":" + fmt("%.6f", cpu) + "}");
+    write_line("{\"type\":\"done\",\"blocks\":" + std::to_string(state.block_dim) + ",\"cpu_seconds\":" + fmt("%.6f", cpu) +
+               ",\"gm_writes\":" + std::to_string(state.gm_writes.load()) + "}");
     return 0;
 }
 

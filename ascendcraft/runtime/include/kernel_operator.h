@@ -12,5 +12,6 @@
 #include "ascendcraft_emu/vector.h"
 #include "ascendcraft_emu/reduce.h"
 #include "ascendcraft_emu/adv.h"
+#include "ascendcraft_emu/math.h"
 #include "ascendcraft_emu/tiling.h"
 #include "ascendcraft_emu/cube.h"

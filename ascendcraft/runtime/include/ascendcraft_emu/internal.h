@@ -176,6 +176,8 @@ struct Launch {
     uint64_t tiling_key = 0;
     uint64_t trace_cap_records = 0;           // 0: no cap (execute mode)
     std::atomic<uint64_t> trace_records{0};   // records taken so far, all blocks
+    bool key_from_host = false;       // the host tiling function set the key (SetTilingKey)
+    bool key_given = false;           // the run passed tiling_key= explicitly
     int report_fd = -1;
     Status* status = nullptr;
     GmRegistry gm;
@@ -184,6 +186,7 @@ struct Launch {
     TraceWriter trace;
     Scheduler* scheduler = nullptr;
     std::atomic<bool> uninit_reported{false};
+    std::atomic<uint64_t> gm_writes{0};   // AscendC API writes to GM, all blocks (no-output check)
     std::vector<uint32_t> ub_used;
     uint32_t sync_epoch = 0;
     RaceMode races{};                 // ub-race: error (default), warning or off
@@ -255,7 +258,14 @@ struct Core {
     std::vector<Record> trace;
     std::unique_ptr<RaceChecker> race;  // execute mode with the race check on, else null
     std::vector<uint8_t> cube_mem[5];   // the cube core's L1, L0A, L0B, L0C (by CubeRegion), made on first use
+    // tiling keys (emu_tiling.cpp): TILING_KEY_IS / TILING_KEY_LIST tests, whether one matched, GM writes
+    uint32_t key_tests = 0;
+    bool key_hit = false;
+    SrcLoc key_loc;
+    std::vector<uint64_t> keys_seen;
+    uint64_t gm_writes = 0;
 };
+void check_tiling_key(const Core& c);  // emu_tiling.cpp: at the end of a block
 // The block running on this thread (nullptr outside a block). Accessors, not an extern
 // thread_local: a TLS variable shared across translation units trips UBSan's null checks.
 Core* current_core();

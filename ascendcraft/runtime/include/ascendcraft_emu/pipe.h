@@ -104,6 +104,7 @@ public:
         buf.queue_ = ascendcraft::emu::queue_init(pipe_, static_cast<uint8_t>(pos), static_cast<uint8_t>(pos), 0, 1, len, true, loc);
         return true;
     }
+    void Init() {}  // the constructor already initialised the pipe
     void Reset(SrcLoc loc = {}) { ascendcraft::emu::pipe_reset(pipe_, loc); }
     void Destroy(SrcLoc loc = {}) { ascendcraft::emu::pipe_reset(pipe_, loc); }
     template <HardEvent evt> TEventID AllocEventID(SrcLoc loc = {}) {
@@ -187,6 +188,9 @@ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<
 
 // ---- global memory helpers --------------------------------------------------------------------
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
+// The system workspace the framework reserves in front of the user's: the emulator gives kernels no separate one.
+inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
+inline void InitSocState() {}
 inline void SetSysWorkspace(GM_ADDR) {}
 // As in AscendC, every template argument is given: DataCacheCleanAndInvalid<T, CacheLine, DcciDst>(tensor).
 template <typename T, CacheLine cl, DcciDst dst> inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}

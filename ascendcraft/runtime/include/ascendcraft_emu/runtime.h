@@ -56,7 +56,8 @@ struct OneOf<T, U, Ts...> : std::integral_constant<bool, std::is_same<T, U>::val
     X(InitGlobalMemory) X(GET_TILING_DATA) X(DumpTensor) X(Kernel) X(SetGlobalBuffer) X(And) X(Or) X(Not)        \
     X(ShiftLeft) X(ShiftRight) X(AddRelu) X(SubRelu) X(MulAddDst) X(FusedMulAdd) X(Brcb) X(Gatherb)            \
     X(Transpose) X(Sin) X(Cos) X(Floor) X(Ceil) X(Round) X(Trunc)                                \
-    X(LoadData) X(Mmad) X(Fixpipe) X(Matmul)
+    X(LoadData) X(Mmad) X(Fixpipe) X(Matmul) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh)          \
+    X(Erfc) X(Sign) X(Frac) X(Silu) X(Gelu) X(FasterGelu) X(FasterGeluV2) X(Swish) X(Power)
 
 enum class Op : uint16_t {
 #define ASCENDCRAFT_EMU_ENUM(name) name,
@@ -217,6 +218,11 @@ void atomic_set(bool add, Dt dt, SrcLoc loc);
 
 void tiling_read(void* dst, const void* gm, uint64_t bytes, SrcLoc loc);
 uint64_t tiling_key();
+bool tiling_key_test(const uint64_t* keys, uint32_t n, SrcLoc loc);  // TILING_KEY_IS / TILING_KEY_LIST (emu_tiling.cpp)
+template <typename... K> inline bool tiling_key_list(SrcLoc loc, K... keys) {
+    const uint64_t ks[] = {static_cast<uint64_t>(keys)...};
+    return tiling_key_test(ks, static_cast<uint32_t>(sizeof...(K)), loc);
+}
 void dump_tensor(const Local& t, Dt dt, uint32_t desc, uint32_t count, SrcLoc loc);
 
 }}  // namespace ascendcraft::emu

@@ -7,9 +7,16 @@ namespace optiling {}
 
 // Copy the tiling struct registered by REGISTER_TILING_DATA_CLASS / REGISTER_TILING_DEFAULT out of
 // the tiling buffer in GM (bounds-checked like any GM read).
+#define ASCENDCRAFT_CAT_(a, b) a##b
+#define ASCENDCRAFT_CAT(a, b) ASCENDCRAFT_CAT_(a, b)
+#if defined(ASCENDCRAFT_OP_TYPE) && !defined(ASCENDCRAFT_TILING_DEFAULT)
+#define ASCENDCRAFT_TILING_TYPE ASCENDCRAFT_CAT(AscendCraftTilingData_, ASCENDCRAFT_OP_TYPE)
+#else
+#define ASCENDCRAFT_TILING_TYPE AscendCraftTilingData
+#endif
 #define GET_TILING_DATA(var, tiling)                                                   \
     using namespace optiling;                                                          \
-    AscendCraftTilingData var;                                                         \
+    ASCENDCRAFT_TILING_TYPE var;                                                       \
     ::ascendcraft::emu::tiling_read(&var, (tiling), sizeof(var), ::ascendcraft::emu::SrcLoc())
 #define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
     type var;                                          \
@@ -20,7 +27,16 @@ namespace optiling {}
                                     sizeof(var), ::ascendcraft::emu::SrcLoc())
 // As in AscendC, inside the kernel function (or at file scope): the struct GET_TILING_DATA reads.
 #define REGISTER_TILING_DEFAULT(type) using AscendCraftTilingData = type
-#define TILING_KEY_IS(key) (::ascendcraft::emu::tiling_key() == static_cast<uint64_t>(key))
+// Tiling keys: the launch's key (run(tiling_key=) or SetTilingKey in the host tiling function). The tests are
+// recorded so that a block that matched no branch and wrote nothing is an error (tiling-key).
+#define TILING_KEY_IS(key) (::ascendcraft::emu::tiling_key_list(::ascendcraft::emu::SrcLoc(), (key)))
+#define TILING_KEY_LIST(...) (::ascendcraft::emu::tiling_key_list(::ascendcraft::emu::SrcLoc(), __VA_ARGS__))
+#ifndef TILING_KEY_VAR
+#define TILING_KEY_VAR (::ascendcraft::emu::tiling_key())
+#endif
+// Per-key tiling structs: the emulator reads the struct GET_TILING_DATA_WITH_STRUCT names (or the default one).
+#define REGISTER_TILING_FOR_TILINGKEY(expression, type) static_assert(true, "")
+#define REGISTER_NONE_TILING static_assert(true, "")
 
 #define KERNEL_TASK_TYPE_DEFAULT(type) ::ascendcraft::emu::kernel_type_set(static_cast<int>(type))
 #define KERNEL_TASK_TYPE(key, type) \

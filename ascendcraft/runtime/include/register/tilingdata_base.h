@@ -25,4 +25,11 @@ namespace optiling {}
         std::memcpy(dst, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);                 \
     }                                                                                                \
     }
+// An op project build (ascendcraft.opproject) defines ASCENDCRAFT_OP_TYPE: every registration gets its own
+// name (nested structs are registered too) and GET_TILING_DATA takes the op's. Otherwise the one registration
+// is the kernel's tiling struct.
+#ifdef ASCENDCRAFT_OP_TYPE
+#define REGISTER_TILING_DATA_CLASS(op, cls) using AscendCraftTilingData_##op = cls;
+#else
 #define REGISTER_TILING_DATA_CLASS(op, cls) using AscendCraftTilingData = cls;
+#endif

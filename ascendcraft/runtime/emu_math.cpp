@@ -1,0 +1,115 @@
+// AscendCraft CPU emulation runtime: the advanced math / activation APIs of math.h and kernel assertions.
+#include <algorithm>
+#include <cmath>
+
+#include "ascendcraft_emu/internal.h"
+#include "ascendcraft_emu/math.h"
+
+namespace ascendcraft { namespace emu {
+
+namespace {
+
+bool overlap(const Local& x, uint64_t xb, const Local& y, uint64_t yb) { return x.addr < y.addr + yb && y.addr < x.addr + xb; }
+
+uint32_t ub_in_use() {
+    uint32_t used = 0;
+    for (const PipeState& p : core().pipes) if (p.live) used = std::max(used, p.used);
+    return used;
+}
+
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+// One element, in double (rounded to T by the caller).
+double math_value(Op op, double x, double y) {
+    switch (op) {
+    case Op::Tan: return std::tan(x);
+    case Op::Asin: return std::asin(x);
+    case Op::Acos: return std::acos(x);
+    case Op::Atan: return std::atan(x);
+    case Op::Sinh: return std::sinh(x);
+    case Op::Cosh: return std::cosh(x);
+    case Op::Erfc: return std::erfc(x);
+    case Op::Sign: return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0);
+    case Op::Frac: return x - std::trunc(x);
+    case Op::Silu: return x * sigmoid(x);
+    case Op::Swish: return x * sigmoid(y * x);
+    // GELU, tanh form: x * sigmoid(1.5957691 * (x + 0.044715 x^3)) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    case Op::Gelu: return x * sigmoid(1.5957691216057308 * (x + 0.044715 * x * x * x));
+    case Op::FasterGelu: return x * sigmoid(1.702 * x);
+    case Op::FasterGeluV2: {
+        const double c = std::min(std::fabs(0.7071 * x), 1.769) - 1.769;
+        const double sgn = (x + 1e-7) / std::fabs(x + 1e-7);
+        return x * (sgn * (-0.1444 * c * c + 0.5) + 0.5);
+    }
+    case Op::Power: return std::pow(x, y);
+    default: return x;
+    }
+}
+
+}  // namespace
+
+void vec_math(Op op, Dt dt, const Local& d, const Local& a, const Local* b, Scalar v, int scalar_first, const Local* tmp,
+              uint64_t count, SrcLoc loc) {
+    enter(op, loc);
+    const uint32_t es = dt_size(dt);
+    const uint64_t bytes = count * es;
+    Geometry g;
+    g.count = count;
+    Stride s;
+    check_operand(g, a, s, es, true, op, loc, "src");
+    if (b) check_operand(g, *b, s, es, true, op, loc, "src1");
+    check_operand(g, d, s, es, false, op, loc, "dst");
+    if (overlap(d, bytes, a, bytes) || (b && overlap(d, bytes, *b, bytes)))
+        Report("adv-overlap", op, loc).msg("%s: dst and a source overlap; this API does not allow it", op_name(op))
+            .hint("write the result to a different buffer").fail();
+    if (tmp) {
+        check_local(*tmp, op, loc, "sharedTmpBuffer", 32);
+        if (overlap(*tmp, tmp->bytes, d, bytes) || overlap(*tmp, tmp->bytes, a, bytes) || (b && overlap(*tmp, tmp->bytes, *b, bytes)))
+            Report("adv-overlap", op, loc).msg("%s: sharedTmpBuffer overlaps dst or a source", op_name(op))
+                .hint("give the temporary buffer its own InitBuffer / TBuf").fail();
+    } else if (op != Op::Silu && op != Op::Swish && op != Op::Sign) {
+        const uint32_t used = ub_in_use(), top = g_launch->ub_bytes;
+        if (top - std::min(top, used) < 256)
+            Report("adv-tmp-space", op, loc)
+                .msg("%s without a sharedTmpBuffer needs free UB for its temporaries, but InitBuffer allocations use %u of the "
+                     "%u bytes", op_name(op), used, top)
+                .val("ub_used", used).val("ub_bytes", top)
+                .hint("pass a sharedTmpBuffer, or leave UB free (the host-side GetXxxMaxMinTmpSize gives the size)").fail();
+    }
+    if (RaceScope race{TPipe_::V, op, loc}) {  // the temporaries in sharedTmpBuffer are not tracked
+        race.read(a.addr, bytes);
+        if (b) race.read(b->addr, bytes);
+        race.write(d.addr, bytes);
+    }
+    record(TPipe_::V, TKind::INSTR, op, dt, 0, loc, (b ? 3 : 2) * bytes, count, static_cast<uint32_t>((bytes + 255) / 256));
+    if (tracing_now()) return;
+    const double scalar = dt == Dt::i32 ? static_cast<double>(v.i) : v.f;
+    for (uint64_t i = 0; i < count; ++i) {
+        const double x = load_d(dt, a.addr + i * es);
+        const double y = b ? load_d(dt, b->addr + i * es) : scalar;
+        double r = scalar_first ? math_value(op, y, x) : math_value(op, x, y);
+        uint8_t* p = d.addr + i * es;
+        if (dt == Dt::f16) { half h = static_cast<half>(static_cast<float>(r)); std::memcpy(p, &h, 2); }
+        else if (dt == Dt::f32) { float f = static_cast<float>(r); std::memcpy(p, &f, 4); }
+        else {  // int32 Power: an exact integer power, 0 for negative exponents of |base| > 1 (as integer division would)
+            const int64_t base = static_cast<int64_t>(scalar_first ? y : x), e = static_cast<int64_t>(scalar_first ? x : y);
+            int64_t acc = 1;
+            if (e < 0) acc = (base == 1) ? 1 : (base == -1 ? ((-e) % 2 ? -1 : 1) : 0);
+            else for (int64_t k = 0; k < e && k < 64; ++k) acc *= base;
+            int32_t out = static_cast<int32_t>(acc);
+            std::memcpy(p, &out, 4);
+        }
+    }
+    mark_written(d, 0, bytes);
+}
+
+void kernel_assert_failed(const char* expr, const char* text, SrcLoc loc) {
+    enter(Op::Kernel, loc);
+    Report("kernel-assert", Op::Kernel, loc)
+        .msg("assertion failed: %s%s%s", expr, text && *text ? ": " : "", text ? text : "")
+        .val("condition", expr)
+        .hint("the kernel's own check (ASSERT / ascendc_assert) failed: on the NPU the kernel stops here too")
+        .fail();
+}
+
+}}  // namespace ascendcraft::emu

@@ -1,0 +1,50 @@
+// AscendCraft CPU emulation runtime: tiling keys. A kernel dispatches on the launch's tiling key with
+// TILING_KEY_IS(k) / TILING_KEY_LIST(k1, k2, ...); the key comes from the run (tiling_key=) or from the
+// host tiling function (SetTilingKey, or ascendcraft_set_tiling_key in a plain ascendcraft_tiling).
+// A block that tested the key, matched no branch and wrote nothing to GM did no work on the NPU
+// either: that is an error naming the key and the keys the kernel knows, never a silent success.
+#include <algorithm>
+
+#include "ascendcraft_emu/internal.h"
+
+namespace ascendcraft { namespace emu {
+
+bool tiling_key_test(const uint64_t* keys, uint32_t n, SrcLoc loc) {
+    Core& c = core();
+    const uint64_t key = g_launch->tiling_key;
+    bool hit = false;
+    for (uint32_t i = 0; i < n; ++i) {
+        hit = hit || keys[i] == key;
+        if (c.keys_seen.size() < 16 && std::find(c.keys_seen.begin(), c.keys_seen.end(), keys[i]) == c.keys_seen.end())
+            c.keys_seen.push_back(keys[i]);
+    }
+    if (!c.key_tests++) c.key_loc = loc;
+    c.key_hit = c.key_hit || hit;
+    return hit;
+}
+
+void check_tiling_key(const Core& c) {
+    if (!c.key_tests || c.key_hit || c.gm_writes) return;
+    std::string known;
+    for (uint64_t k : c.keys_seen) known += (known.empty() ? "" : ", ") + std::to_string(k);
+    const unsigned long long key = static_cast<unsigned long long>(g_launch->tiling_key);
+    Report("tiling-key", Op::Kernel, c.key_loc)
+        .msg("tiling key %llu matched no TILING_KEY_IS / TILING_KEY_LIST branch of the kernel (it tests %s), and the "
+             "block wrote nothing: on the NPU this launch does no work",
+             key, known.c_str())
+        .val("tiling_key", static_cast<int64_t>(key)).val("keys", known.c_str())
+        .hint("run with tiling_key= one of %s, or have the host tiling function call SetTilingKey with a key the kernel "
+              "handles",
+              known.c_str())
+        .fail();
+}
+
+}}  // namespace ascendcraft::emu
+
+// Host side: what gert::TilingContext::SetTilingKey does, for a plain ascendcraft_tiling function.
+extern "C" void ascendcraft_set_tiling_key(uint64_t key) {
+    if (ascendcraft::emu::g_launch) {
+        ascendcraft::emu::g_launch->tiling_key = key;
+        ascendcraft::emu::g_launch->key_from_host = true;
+    }
+}

@@ -1,0 +1,179 @@
+// AscendCraft CPU emulation: the lib/math and activation advanced APIs beyond adv.h (Tan, Asin, Acos,
+// Atan, Sinh, Cosh, Erfc, Sign, Frac, Silu, Gelu, FasterGelu, FasterGeluV2, Swish, Power), the kernel-side
+// debugging calls (ASSERT / ascendc_assert) and small scalar helpers (ToFloat, ToBfloat16). Each element
+// is computed in float (double for Power) and rounded to T; the documented rules are checked as in adv.h:
+// half and float only (Power also int32_t), no overlap of dst / src / sharedTmpBuffer, free UB for the
+// framework-allocated temporaries. Signatures from the public AscendC API reference; no vendor code.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "tensor.h"
+
+namespace ascendcraft { namespace emu {
+// op, dt, dst, src0, src1 (nullptr: scalar), scalar, scalar side (0: src1 is the scalar, 1: src0 is), tmp, count
+void vec_math(Op op, Dt dt, const Local& d, const Local& a, const Local* b, Scalar v, int scalar_first, const Local* tmp,
+              uint64_t count, SrcLoc loc);
+[[noreturn]] void kernel_assert_failed(const char* expr, const char* text, SrcLoc loc);
+}}  // namespace ascendcraft::emu
+
+namespace AscendC {
+
+// Unary advanced APIs with the four usual forms: (dst, src, tmp, count), (dst, src, tmp), (dst, src, count), (dst, src).
+#define ASCENDCRAFT_EMU_MATH(API)                                                                                  \
+    template <typename T, bool isReuseSource = false>                                                             \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                              \
+                    const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, SrcLoc loc = {}) {        \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, "half and float", T, half, float);                                         \
+        ascendcraft::emu::vec_math(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dstTensor.emu(),         \
+                                   srcTensor.emu(), nullptr, {}, 0, &sharedTmpBuffer.emu(), calCount, loc);        \
+    }                                                                                                              \
+    template <typename T, bool isReuseSource = false>                                                             \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                              \
+                    const LocalTensor<uint8_t>& sharedTmpBuffer, SrcLoc loc = {}) {                                \
+        API<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc);                    \
+    }                                                                                                              \
+    template <typename T, bool isReuseSource = false>                                                             \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,      \
+                    SrcLoc loc = {}) {                                                                             \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, "half and float", T, half, float);                                         \
+        ascendcraft::emu::vec_math(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dstTensor.emu(),         \
+                                   srcTensor.emu(), nullptr, {}, 0, nullptr, calCount, loc);                       \
+    }                                                                                                              \
+    template <typename T, bool isReuseSource = false>                                                             \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, SrcLoc loc = {}) {            \
+        API<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);                                     \
+    }
+
+ASCENDCRAFT_EMU_MATH(Tan)
+ASCENDCRAFT_EMU_MATH(Asin)
+ASCENDCRAFT_EMU_MATH(Acos)
+ASCENDCRAFT_EMU_MATH(Atan)
+ASCENDCRAFT_EMU_MATH(Sinh)
+ASCENDCRAFT_EMU_MATH(Cosh)
+ASCENDCRAFT_EMU_MATH(Erfc)
+ASCENDCRAFT_EMU_MATH(Sign)
+ASCENDCRAFT_EMU_MATH(Frac)
+#undef ASCENDCRAFT_EMU_MATH
+
+// Activations with (dst, src, [tmp,] dataSize) and the highPrecision / highPerformance switches.
+#define ASCENDCRAFT_EMU_GELU(API)                                                                                  \
+    template <typename T, bool highPrecision = false, bool highPerformance = false>                               \
+    inline void API(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,                                \
+                    const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize, SrcLoc loc = {}) {        \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, "half and float", T, half, float);                                         \
+        ascendcraft::emu::vec_math(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dstLocal.emu(),          \
+                                   srcLocal.emu(), nullptr, {}, 0, &sharedTmpBuffer.emu(), dataSize, loc);         \
+    }                                                                                                              \
+    template <typename T, bool highPrecision = false, bool highPerformance = false>                               \
+    inline void API(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dataSize,        \
+                    SrcLoc loc = {}) {                                                                             \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, "half and float", T, half, float);                                         \
+        ascendcraft::emu::vec_math(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dstLocal.emu(),          \
+                                   srcLocal.emu(), nullptr, {}, 0, nullptr, dataSize, loc);                        \
+    }
+
+ASCENDCRAFT_EMU_GELU(Gelu)
+ASCENDCRAFT_EMU_GELU(FasterGelu)
+ASCENDCRAFT_EMU_GELU(FasterGeluV2)
+#undef ASCENDCRAFT_EMU_GELU
+
+// Silu(dst, src, dataSize): x * sigmoid(x).
+template <typename T, bool isReuseSource = false>
+inline void Silu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_TYPES_CHECK(Silu, "half and float", T, half, float);
+    ascendcraft::emu::vec_math(ascendcraft::emu::Op::Silu, ascendcraft::emu::dt_of<T>(), dstLocal.emu(), srcLocal.emu(), nullptr,
+                               {}, 0, nullptr, dataSize, loc);
+}
+// Swish(dst, src, dataSize, beta): x * sigmoid(beta * x).
+template <typename T, bool isReuseSource = false>
+inline void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint32_t dataSize, const T scalarValue,
+                  SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_TYPES_CHECK(Swish, "half and float", T, half, float);
+    ascendcraft::emu::vec_math(ascendcraft::emu::Op::Swish, ascendcraft::emu::dt_of<T>(), dstLocal.emu(), srcLocal.emu(), nullptr,
+                               ascendcraft::emu::scalar_of(scalarValue), 0, nullptr, dataSize, loc);
+}
+
+// Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor; half, float and int32_t.
+#define ASCENDCRAFT_EMU_POWER_CHECK ASCENDCRAFT_EMU_TYPES_CHECK(Power, "half, float and int32_t", T, half, float, int32_t)
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
+                  const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_POWER_CHECK;
+    ascendcraft::emu::vec_math(ascendcraft::emu::Op::Power, ascendcraft::emu::dt_of<T>(), dstTensor.emu(), src0Tensor.emu(),
+                               &src1Tensor.emu(), {}, 0, &sharedTmpBuffer.emu(), calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
+                  uint32_t calCount, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_POWER_CHECK;
+    ascendcraft::emu::vec_math(ascendcraft::emu::Op::Power, ascendcraft::emu::dt_of<T>(), dstTensor.emu(), src0Tensor.emu(),
+                               &src1Tensor.emu(), {}, 0, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
+                  SrcLoc loc = {}) {
+    Power<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, src0Tensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar,
+                  const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_POWER_CHECK;
+    ascendcraft::emu::vec_math(ascendcraft::emu::Op::Power, ascendcraft::emu::dt_of<T>(), dstTensor.emu(), src0Tensor.emu(),
+                               nullptr, ascendcraft::emu::scalar_of(src1Scalar), 0, &sharedTmpBuffer.emu(), calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar, uint32_t calCount,
+                  SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_POWER_CHECK;
+    ascendcraft::emu::vec_math(ascendcraft::emu::Op::Power, ascendcraft::emu::dt_of<T>(), dstTensor.emu(), src0Tensor.emu(),
+                               nullptr, ascendcraft::emu::scalar_of(src1Scalar), 0, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar, SrcLoc loc = {}) {
+    Power<T, isReuseSource>(dstTensor, src0Tensor, src1Scalar, src0Tensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor,
+                  const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_POWER_CHECK;
+    ascendcraft::emu::vec_math(ascendcraft::emu::Op::Power, ascendcraft::emu::dt_of<T>(), dstTensor.emu(), src1Tensor.emu(),
+                               nullptr, ascendcraft::emu::scalar_of(src0Scalar), 1, &sharedTmpBuffer.emu(), calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor, uint32_t calCount,
+                  SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_POWER_CHECK;
+    ascendcraft::emu::vec_math(ascendcraft::emu::Op::Power, ascendcraft::emu::dt_of<T>(), dstTensor.emu(), src1Tensor.emu(),
+                               nullptr, ascendcraft::emu::scalar_of(src0Scalar), 1, nullptr, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor, SrcLoc loc = {}) {
+    Power<T, isReuseSource>(dstTensor, src0Scalar, src1Tensor, src1Tensor.GetSize(), loc);
+}
+#undef ASCENDCRAFT_EMU_POWER_CHECK
+
+// bfloat16 <-> float scalar conversions.
+inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
+inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
+
+}  // namespace AscendC
+
+// Kernel assertions: a failing condition stops the run with an error at the kernel line, showing the message.
+#define ascendc_assert(cond, ...)                                                                              \
+    ((cond) ? (void)0                                                                                            \
+            : ::ascendcraft::emu::kernel_assert_failed(#cond, ::ascendcraft::emu::assert_text("" __VA_ARGS__).c_str(), \
+                                                       ::ascendcraft::emu::SrcLoc()))
+#ifndef ASSERT
+#define ASSERT(cond) ascendc_assert(cond)
+#endif
+
+namespace ascendcraft { namespace emu {
+inline std::string assert_text(const char* fmt) { return fmt ? fmt : ""; }
+template <typename... A> inline std::string assert_text(const char* fmt, A... args) {
+    char buf[512];
+    std::snprintf(buf, sizeof(buf), fmt, args...);
+    return buf;
+}
+}}  // namespace ascendcraft::emu

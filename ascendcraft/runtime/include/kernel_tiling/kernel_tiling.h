@@ -1,0 +1,7 @@
+// AscendCraft: what CANN's build generates as kernel_tiling/kernel_tiling.h for an op project's kernel:
+// the tiling macros (GET_TILING_DATA, TILING_KEY_IS, ...) and the tiling structs, which the emulator takes
+// from the op's op_host/<op>_tiling.h (included by the generated driver). No vendor code.
+#pragma once
+
+#include "kernel_operator.h"
+#include "register/tilingdata_base.h"

@@ -1,0 +1,317 @@
+// AscendCraft host-side emulation of the CANN op-project API that an msopgen op_host/<op>.cpp uses:
+// the operator definition (OpDef, OP_ADD), the graph types (ge::DataType, ge::Format, graphStatus)
+// and the subset of gert::TilingContext / InferShapeContext a tiling function needs (shapes, dtypes,
+// attrs, block dim, tiling key, raw tiling data, workspace, platform info). Anything else is a compile
+// error naming the missing member. Written from the public CANN documentation; no vendor code.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "register/tilingdata_base.h"
+
+namespace ge {
+using graphStatus = uint32_t;
+constexpr graphStatus GRAPH_SUCCESS = 0;
+constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
+enum DataType : int32_t {
+    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7, DT_UINT32 = 8,
+    DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_BF16 = 27, DT_UNDEFINED = 28
+};
+enum Format : int32_t { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4,
+                        FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_NDHWC = 27 };
+inline int GetSizeByDataType(DataType dt) {
+    switch (dt) {
+    case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
+    case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
+    case DT_INT8: case DT_UINT8: case DT_BOOL: return 1;
+    case DT_INT64: case DT_UINT64: case DT_DOUBLE: return 8;
+    default: return -1;
+    }
+}
+class InferShapeContextPlaceholder;
+}  // namespace ge
+
+namespace gert {
+
+class Shape {
+public:
+    Shape() = default;
+    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
+    size_t GetDimNum() const { return dims_.size(); }
+    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+    void SetDimNum(size_t n) { dims_.resize(n, 1); }
+    void SetDim(size_t i, int64_t v) { if (i < dims_.size()) dims_[i] = v; }
+    void AppendDim(int64_t v) { dims_.push_back(v); }
+    int64_t GetShapeSize() const {
+        int64_t n = 1;
+        for (int64_t d : dims_) n *= d;
+        return n;
+    }
+    int64_t operator[](size_t i) const { return GetDim(i); }
+    bool operator==(const Shape& o) const { return dims_ == o.dims_; }
+    bool operator!=(const Shape& o) const { return dims_ != o.dims_; }
+private:
+    std::vector<int64_t> dims_;
+};
+
+class StorageShape {
+public:
+    StorageShape() = default;
+    explicit StorageShape(const Shape& s) : origin_(s), storage_(s) {}
+    const Shape& GetOriginShape() const { return origin_; }
+    const Shape& GetStorageShape() const { return storage_; }
+    Shape& MutableOriginShape() { return origin_; }
+    Shape& MutableStorageShape() { return storage_; }
+private:
+    Shape origin_, storage_;
+};
+
+class CompileTimeTensorDesc {
+public:
+    ge::DataType GetDataType() const { return dtype_; }
+    ge::Format GetOriginFormat() const { return format_; }
+    ge::Format GetStorageFormat() const { return format_; }
+    ge::DataType dtype_ = ge::DT_FLOAT;
+    ge::Format format_ = ge::FORMAT_ND;
+};
+
+class Tensor {
+public:
+    const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
+    const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
+    int64_t GetShapeSize() const { return shape_.GetOriginShape().GetShapeSize(); }
+    ge::DataType GetDataType() const { return desc_.dtype_; }
+    StorageShape shape_;
+    CompileTimeTensorDesc desc_;
+};
+
+template <typename T> class TypedContinuousVector {
+public:
+    size_t GetSize() const { return data_.size(); }
+    const T* GetData() const { return data_.data(); }
+    std::vector<T> data_;
+};
+using ContinuousVector = TypedContinuousVector<int64_t>;
+
+class RuntimeAttrs {
+public:
+    template <typename T> const T* GetAttrPointer(size_t i) const {
+        return i < slots_.size() ? reinterpret_cast<const T*>(slots_[i].bytes) : nullptr;
+    }
+    const int64_t* GetInt(size_t i) const { return GetAttrPointer<int64_t>(i); }
+    const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
+    const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
+    const TypedContinuousVector<int64_t>* GetListInt(size_t i) const {
+        return i < lists_.size() && slots_[i].is_list ? &lists_[i] : nullptr;
+    }
+    size_t GetAttrNum() const { return slots_.size(); }
+    struct Slot { alignas(8) unsigned char bytes[8] = {}; bool is_list = false; };
+    std::vector<Slot> slots_;
+    std::vector<TypedContinuousVector<int64_t>> lists_;
+};
+
+class TilingData {
+public:
+    void* GetData() { return data_; }
+    size_t GetCapacity() const { return capacity_; }
+    size_t GetDataSize() const { return size_; }
+    void SetDataSize(size_t n) { size_ = n; }
+    void* data_ = nullptr;
+    size_t capacity_ = 0;
+    size_t size_ = 0;
+};
+
+struct PlatformInfoHandle {
+    uint32_t aiv = 48, aic = 24;
+    uint64_t ub = 196608, l1 = 524288, l0a = 65536, l0b = 65536, l0c = 131072, l2 = 201326592;
+};
+
+// The tiling context of one launch (the emulated subset).
+class TilingContext {
+public:
+    const StorageShape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i].shape_ : nullptr; }
+    const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+    const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
+    const Tensor* GetInputTensor(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+    const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
+    const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < inputs_.size() ? &inputs_[i].desc_ : nullptr; }
+    const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < outputs_.size() ? &outputs_[i].desc_ : nullptr; }
+    size_t GetComputeNodeInputNum() const { return inputs_.size(); }
+    const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+    const char* GetNodeName() const { return name_.c_str(); }
+    const char* GetNodeType() const { return name_.c_str(); }
+    ge::graphStatus SetBlockDim(uint32_t n) { block_dim_ = n; return ge::GRAPH_SUCCESS; }
+    uint32_t GetBlockDim() const { return block_dim_; }
+    ge::graphStatus SetTilingKey(uint64_t k) { key_ = k; key_set_ = true; return ge::GRAPH_SUCCESS; }
+    uint64_t GetTilingKey() const { return key_; }
+    ge::graphStatus SetScheduleMode(uint32_t m) { schedule_mode_ = m; return ge::GRAPH_SUCCESS; }
+    TilingData* GetRawTilingData() { return &raw_; }
+    template <typename T> T* GetTilingData() {
+        raw_.size_ = sizeof(T) < raw_.capacity_ ? sizeof(T) : raw_.capacity_;
+        return reinterpret_cast<T*>(raw_.data_);
+    }
+    size_t* GetWorkspaceSizes(size_t n) {
+        if (workspaces_.size() < n) workspaces_.resize(n, 0);
+        return workspaces_.data();
+    }
+    size_t GetWorkspaceNum() const { return workspaces_.size(); }
+    PlatformInfoHandle* GetPlatformInfo() const { return const_cast<PlatformInfoHandle*>(&platform_); }
+
+    // set up by the AscendCraft glue
+    std::string name_;
+    std::vector<Tensor> inputs_, outputs_;
+    RuntimeAttrs attrs_;
+    TilingData raw_;
+    std::vector<size_t> workspaces_;
+    PlatformInfoHandle platform_;
+    uint32_t block_dim_ = 0, schedule_mode_ = 0;
+    uint64_t key_ = 0;
+    bool key_set_ = false;
+};
+
+class InferShapeContext {
+public:
+    const Shape* GetInputShape(size_t i) const { return i < in_.size() ? &in_[i] : nullptr; }
+    const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+    Shape* GetOutputShape(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
+    const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+    std::vector<Shape> in_, out_;
+    RuntimeAttrs attrs_;
+};
+
+class InferDataTypeContext {
+public:
+    ge::DataType GetInputDataType(size_t i) const { return i < in_.size() ? in_[i] : ge::DT_UNDEFINED; }
+    ge::graphStatus SetOutputDataType(size_t i, ge::DataType dt) {
+        if (out_.size() <= i) out_.resize(i + 1, ge::DT_UNDEFINED);
+        out_[i] = dt;
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::DataType GetOutputDataType(size_t i) const { return i < out_.size() ? out_[i] : ge::DT_UNDEFINED; }
+    std::vector<ge::DataType> in_, out_;
+};
+
+class InferShapeRangeContext;
+class TilingParseContext;
+
+}  // namespace gert
+
+namespace ops {
+
+enum Option { REQUIRED = 0, OPTIONAL = 1, DYNAMIC = 2 };
+enum class AttrDataType { ATTR_DT_BOOL, ATTR_DT_FLOAT, ATTR_DT_INT, ATTR_DT_STR, ATTR_DT_LIST_INT };
+
+using TilingKernelFunc = ge::graphStatus (*)(gert::TilingContext*);
+using InferShapeKernelFunc = ge::graphStatus (*)(gert::InferShapeContext*);
+using InferDataTypeKernelFunc = ge::graphStatus (*)(gert::InferDataTypeContext*);
+
+class OpParamDef {
+public:
+    explicit OpParamDef(const char* name) : name_(name) {}
+    OpParamDef& ParamType(Option o) { option_ = o; return *this; }
+    OpParamDef& DataType(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
+    OpParamDef& DataTypeList(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
+    OpParamDef& Format(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
+    OpParamDef& FormatList(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
+    OpParamDef& UnknownShapeFormat(std::vector<ge::Format> f) { (void)f; return *this; }
+    OpParamDef& ValueDepend(Option o) { (void)o; return *this; }
+    OpParamDef& AutoContiguous() { return *this; }
+    OpParamDef& IgnoreContiguous() { return *this; }
+    OpParamDef& Scalar() { return *this; }
+    OpParamDef& ScalarList() { return *this; }
+    OpParamDef& Follow(const char* other) { (void)other; return *this; }
+    OpParamDef& InitValue(uint64_t v) { (void)v; return *this; }
+    std::string name_;
+    Option option_ = REQUIRED;
+    std::vector<ge::DataType> dtypes_;
+    std::vector<ge::Format> formats_;
+};
+
+class OpAttrDef {
+public:
+    explicit OpAttrDef(const char* name) : name_(name) {}
+    OpAttrDef& AttrType(Option o) { option_ = o; return *this; }
+    OpAttrDef& Bool(bool v = false) { type_ = AttrDataType::ATTR_DT_BOOL; b_ = v; return *this; }
+    OpAttrDef& Float(float v = 0) { type_ = AttrDataType::ATTR_DT_FLOAT; f_ = v; return *this; }
+    OpAttrDef& Int(int64_t v = 0) { type_ = AttrDataType::ATTR_DT_INT; i_ = v; return *this; }
+    OpAttrDef& String(const char* v = "") { type_ = AttrDataType::ATTR_DT_STR; s_ = v; return *this; }
+    OpAttrDef& ListInt(std::vector<int64_t> v = {}) { type_ = AttrDataType::ATTR_DT_LIST_INT; li_ = std::move(v); return *this; }
+    std::string name_;
+    Option option_ = OPTIONAL;
+    AttrDataType type_ = AttrDataType::ATTR_DT_INT;
+    bool b_ = false;
+    float f_ = 0;
+    int64_t i_ = 0;
+    std::string s_;
+    std::vector<int64_t> li_;
+};
+
+class OpAICoreConfig {
+public:
+    OpAICoreConfig& DynamicCompileStaticFlag(bool) { return *this; }
+    OpAICoreConfig& DynamicFormatFlag(bool) { return *this; }
+    OpAICoreConfig& DynamicRankSupportFlag(bool) { return *this; }
+    OpAICoreConfig& DynamicShapeSupportFlag(bool) { return *this; }
+    OpAICoreConfig& NeedCheckSupportFlag(bool) { return *this; }
+    OpAICoreConfig& PrecisionReduceFlag(bool) { return *this; }
+    OpAICoreConfig& ExtendCfgInfo(const char*, const char*) { return *this; }
+    OpParamDef& Input(const char* name) { params_.emplace_back(name); return params_.back(); }
+    OpParamDef& Output(const char* name) { params_.emplace_back(name); return params_.back(); }
+    std::vector<OpParamDef> params_;
+};
+
+class OpAICoreDef {
+public:
+    OpAICoreDef& SetTiling(TilingKernelFunc f) { tiling_ = f; return *this; }
+    template <typename F> OpAICoreDef& SetTilingParse(F) { return *this; }
+    template <typename F> OpAICoreDef& SetCheckSupport(F) { return *this; }
+    template <typename F> OpAICoreDef& SetOpSelectFormat(F) { return *this; }
+    OpAICoreDef& AddConfig(const char* soc) { (void)soc; return *this; }
+    OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig& cfg) { (void)soc; (void)cfg; return *this; }
+    TilingKernelFunc tiling_ = nullptr;
+};
+
+class OpMC2Def {
+public:
+    OpMC2Def& HcclGroup(const char*) { return *this; }
+};
+
+class OpDef {
+public:
+    explicit OpDef(const char* type) : type_(type) {}
+    virtual ~OpDef() = default;
+    OpParamDef& Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
+    OpParamDef& Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
+    OpAttrDef& Attr(const char* name) { attrs_.emplace_back(name); return attrs_.back(); }
+    OpDef& SetInferShape(InferShapeKernelFunc f) { infer_shape_ = f; return *this; }
+    OpDef& SetInferDataType(InferDataTypeKernelFunc f) { infer_dtype_ = f; return *this; }
+    template <typename F> OpDef& SetInferShapeRange(F) { return *this; }
+    OpAICoreDef& AICore() { return aicore_; }
+    OpMC2Def& MC2() { return mc2_; }
+    std::string type_;
+    std::vector<OpParamDef> inputs_, outputs_;
+    std::vector<OpAttrDef> attrs_;
+    InferShapeKernelFunc infer_shape_ = nullptr;
+    InferDataTypeKernelFunc infer_dtype_ = nullptr;
+    OpAICoreDef aicore_;
+    OpMC2Def mc2_;
+};
+
+// Every OP_ADD'ed operator of the program (the glue looks its tiling function up by type name).
+struct OpRegistry {
+    std::vector<OpDef*> ops;
+    static OpRegistry& get() { static OpRegistry r; return r; }
+};
+template <typename T> struct OpRegistrar {
+    explicit OpRegistrar(const char* name) { OpRegistry::get().ops.push_back(new T(name)); }
+};
+
+}  // namespace ops
+
+#define OP_ADD(name, ...) static ::ops::OpRegistrar<name> ascendcraft_op_registrar_##name(#name)

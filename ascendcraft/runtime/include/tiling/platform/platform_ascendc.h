@@ -1,0 +1,50 @@
+// AscendCraft host-side emulation of platform_ascendc::PlatformAscendC: the core counts and memory
+// sizes of the emulated chip (set by the op-project glue from the SoC profile). Written from the public
+// CANN documentation; no vendor code.
+#pragma once
+
+#include <cstdint>
+
+#include "register/op_def_registry.h"
+
+namespace platform_ascendc {
+
+enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, RESERVED };
+enum class SocVersion { ASCEND910 = 0, ASCEND910B, ASCEND910_93, ASCEND310P, ASCEND310B, RESERVED_VERSION };
+
+class PlatformAscendC {
+public:
+    PlatformAscendC() = default;
+    explicit PlatformAscendC(const gert::PlatformInfoHandle* info) : info_(info ? *info : gert::PlatformInfoHandle()) {}
+    uint32_t GetCoreNum() const { return info_.aiv; }
+    uint32_t GetCoreNumAic() const { return info_.aic; }
+    uint32_t GetCoreNumAiv() const { return info_.aiv; }
+    uint32_t GetCoreNumVector() const { return info_.aiv; }
+    SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
+    void GetCoreMemSize(CoreMemType t, uint64_t& size) const {
+        switch (t) {
+        case CoreMemType::UB: size = info_.ub; break;
+        case CoreMemType::L1: size = info_.l1; break;
+        case CoreMemType::L0_A: size = info_.l0a; break;
+        case CoreMemType::L0_B: size = info_.l0b; break;
+        case CoreMemType::L0_C: size = info_.l0c; break;
+        case CoreMemType::L2: size = info_.l2; break;
+        default: size = 0;
+        }
+    }
+    uint32_t GetLibApiWorkSpaceSize() const { return 16u * 1024u * 1024u; }
+    uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
+        if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;
+        const uint32_t ratio = aivCoreNum / aicCoreNum;
+        return (sliceNum + ratio - 1) / ratio;
+    }
+private:
+    gert::PlatformInfoHandle info_;
+};
+
+class PlatformAscendCManager {
+public:
+    static PlatformAscendC* GetInstance() { static PlatformAscendC p; return &p; }
+};
+
+}  // namespace platform_ascendc
