@@ -112,10 +112,11 @@ class Entry:
     targs: str = ""      # the template arguments the driver instantiates it with, e.g. 'float, 4'
 
 
-# An entry: [template <...>] [extern "C"] qualifiers including __global__, void name(params) {  -- extern "C" may be
+# An entry: [template <...>] [extern "C"] qualifiers including __global__, void name(params) {  -- found from each
+# `void name(params) {` by looking back to the previous ';', '{' or '}' (linear in the file's size). extern "C" may be
 # written without a space (extern"C"), and C++ linkage is accepted too (the driver calls the entry in the same TU).
-_ENTRY_RE = re.compile(r'(?:\btemplate\s*<(?P<tpl>[^{};]*?)>\s*)?(?P<pre>(?:(?:\bextern\s*"C"|[A-Za-z_]\w*(?:\s*\(\([^)]*\)\))?)\s*)*?)'
-                       r'\bvoid\s+(?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^)]*)\)\s*\{')
+_VOID_RE = re.compile(r'\bvoid\s+(?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^)]*)\)\s*\{')
+_TEMPLATE_RE = re.compile(r'\btemplate\s*<(?P<tpl>.*)>', re.S)
 _GLOBAL_RE = re.compile(r'\b__global__\b[^;{]*?\bvoid\s+([A-Za-z_]\w*)\s*\(')
 
 
@@ -147,12 +148,15 @@ def find_entries(sources: dict[str, str]) -> list[Entry]:
     for file, text in sources.items():
         if not file.endswith((".cpp", ".cc", ".cxx", ".asc")): continue
         code = blank_comments(text)
-        for m in _ENTRY_RE.finditer(code):
-            if not re.search(r"\b__global__\b", m["pre"]): continue
+        for m in _VOID_RE.finditer(code):
+            start = max(code.rfind(c, 0, m.start()) for c in ";{}") + 1
+            pre = "\n".join(l for l in code[start:m.start()].split("\n") if not l.lstrip().startswith("#"))
+            if not re.search(r"\b__global__\b", pre): continue
             line = code.count("\n", 0, m.start("name")) + 1
             params = [p for p in m["params"].split(",") if p.strip() and p.strip() != "void"]
+            tpl = _TEMPLATE_RE.search(pre)
             found.append(Entry(m["name"], file, line, tuple(parse_param(p, i) for i, p in enumerate(params)),
-                               " ".join((m["tpl"] or "").split()) if m["tpl"] is not None else ""))
+                               " ".join(tpl["tpl"].split()) if tpl else ""))
     return found
 
 # %% ../nbs/10_emu.ipynb #d4729e59
