@@ -542,6 +542,8 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str])
             if name.endswith((".h", ".hpp", ".hh")) and "BEGIN_TILING_DATA_DEF" in blank_comments(text) \
                     and not any(name == inc or name.endswith("/" + inc) for inc in included):
                 lines.append(f'#include "{name}"')
+    if "GET_TILING_DATA" in code:   # CANN's generated kernel header declares the tiling structs at global scope
+        lines += ["namespace optiling {}", "using namespace optiling;"]
     lines += [f'#include "{entry.file}"', '#include "ascendcraft_emu/driver.h"', ""]
     if host_files:
         lines.append(f'extern "C" int {HOST_TILING_FUNCTION}(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*);')

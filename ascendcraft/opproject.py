@@ -76,10 +76,14 @@ _CALL_RE = re.compile(r"\.\s*(\w+)\s*\(((?:[^()]|\([^()]*\))*)\)")
 
 
 def _attr_value(kind: str, text: str):
+    "The default an OpDef gives an attribute, or None when it is not a literal (e.g. a named constant: pass it)."
     text = text.strip()
     if not text: return None
-    if kind == "float": return float(text.rstrip("fF"))
-    if kind == "int": return int(text.rstrip("lLuU"), 0)
+    try:
+        if kind == "float": return float(text.rstrip("fF"))
+        if kind == "int": return int(text.rstrip("lLuU"), 0)
+    except ValueError:
+        return None
     if kind == "bool": return text == "true"
     if kind == "str": return text.strip('"')
     if kind == "list_int": return [int(v) for v in re.findall(r"-?\d+", text)]

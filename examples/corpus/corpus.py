@@ -60,8 +60,14 @@ def first_error(build) -> str:
 
 
 def try_entry(args: tuple) -> dict:
-    "Compile the entry's kernel alone, then the whole project; the outcome of each."
-    entry, gitdir = args
+    "Compile the entry's kernel alone, then the whole project; the outcome of each (never raises)."
+    try:
+        return _try_entry(*args)
+    except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
+        return dict(args[0], kernel_ok=False, project_ok=False, error=f"{type(e).__name__}: {e}"[:300])
+
+
+def _try_entry(entry: dict, gitdir: str) -> dict:
     from ascendcraft.emu import build
     from ascendcraft.opproject import build_project, dtype_macros, load_project
     from ascendcraft.config import load_settings
@@ -74,7 +80,12 @@ def try_entry(args: tuple) -> dict:
             out.update(kernel_ok=False, project_ok=False, error=f"load: {e}"[:200])
             return out
         settings = load_settings()
-        macros = " ".join(f"-D{k}={v}" for k, v in dtype_macros(project.op, 0).items()) + f" -DASCENDCRAFT_OP_TYPE={project.op.type}"
+        try:
+            macros = " ".join(f"-D{k}={v}" for k, v in dtype_macros(project.op, 0).items())
+        except Exception as e:  # noqa: BLE001 - a dtype outside the emulated subset
+            out.update(kernel_ok=False, project_ok=False, error=f"dtype: {e}"[:300])
+            return out
+        macros += f" -DASCENDCRAFT_OP_TYPE={project.op.type}"
         kernel_sources = {k: v for k, v in project.sources.items() if k.startswith("op_kernel/") or k.endswith(".h")}
         kb = build(kernel_sources, project.entry, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"))
         out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))

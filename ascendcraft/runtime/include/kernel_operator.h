@@ -15,3 +15,8 @@
 #include "ascendcraft_emu/math.h"
 #include "ascendcraft_emu/tiling.h"
 #include "ascendcraft_emu/cube.h"
+
+// AscendC also declares the core queries at global scope: kernels call GetBlockIdx() / GetBlockNum() without
+// `using namespace AscendC` (using-declarations, so a kernel that has the using-directive sees one function).
+using AscendC::GetBlockIdx;
+using AscendC::GetBlockNum;

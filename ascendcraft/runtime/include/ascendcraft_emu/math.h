@@ -177,3 +177,4 @@ template <typename... A> inline std::string assert_text(const char* fmt, A... ar
     return buf;
 }
 }}  // namespace ascendcraft::emu
+

@@ -10,6 +10,10 @@
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <algorithm>
 #include <string>
 #include <vector>
 
