@@ -157,7 +157,6 @@ extern "C" __global__ __aicore__ void pipe_api(GM_ADDR x, GM_ADDR y)
     buf.FreeTensor(t);
     pipe.Reset();
     pipe.Destroy();
-    (void)GetSysWorkSpacePtr();
 }
 """
 

@@ -717,6 +717,8 @@ P("Log.int_tmp", "Log(f0, f1, i2, 256);", "dtype")
 
 # ---- kernel-side framework calls of op projects -----------------------------------------------------------------------
 P("TPipe.Init", "pipe.Init();")
+P("ToFloat", "float v = ToFloat(es);")
+P("ToBfloat16", "bfloat16_t v = ToBfloat16(fs);")
 P("GetSysWorkSpacePtr", "GM_ADDR w = GetSysWorkSpacePtr();")
 P("InitSocState", "InitSocState();")
 P("ASSERT", "ASSERT(GetBlockIdx() >= 0);")

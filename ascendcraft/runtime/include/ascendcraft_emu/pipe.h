@@ -188,8 +188,6 @@ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<
 
 // ---- global memory helpers --------------------------------------------------------------------
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
-// The system workspace the framework reserves in front of the user's: the emulator gives kernels no separate one.
-inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
 inline void InitSocState() {}
 inline void SetSysWorkspace(GM_ADDR) {}
 // As in AscendC, every template argument is given: DataCacheCleanAndInvalid<T, CacheLine, DcciDst>(tensor).
