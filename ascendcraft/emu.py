@@ -18,7 +18,6 @@ import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import dataclasses
 from dataclasses import asdict, dataclass, field
@@ -800,7 +799,6 @@ class Run:
 # %% ../nbs/10_emu.ipynb #6a614d07
 _STATUS = struct.Struct("<IiIHBBiiQQIIQ8Q136s")
 _STATUS_MAGIC = 0x4D454341
-_HEAD, _TAIL = 64 * 1024, 16 * 1024
 
 
 @lru_cache(maxsize=1)
@@ -810,32 +808,6 @@ def op_names() -> tuple[str, ...]:
     body = text[text.index("#define ASCENDCRAFT_EMU_OPS(X)"):]
     body = body[:body.index("\n\n")]
     return tuple(re.findall(r"X\((\w+)\)", body))
-
-
-class _Capture:
-    "Drain a pipe on a thread, keeping the first and last bytes and counting the rest."
-    def __init__(self, stream):
-        self.head, self.tail, self.dropped = bytearray(), bytearray(), 0
-        self.thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
-        self.thread.start()
-
-    def _pump(self, stream):
-        while chunk := stream.read(65536):
-            room = _HEAD - len(self.head)
-            self.head += chunk[:room]
-            rest = chunk[room:]
-            if rest:
-                self.tail += rest
-                if len(self.tail) > _TAIL:
-                    self.dropped += len(self.tail) - _TAIL
-                    del self.tail[:len(self.tail) - _TAIL]
-        stream.close()
-
-    def text(self) -> str:
-        self.thread.join(timeout=5)
-        out = self.head.decode(errors="replace")
-        if self.dropped: out += f"\n[... {self.dropped:,} bytes of output truncated ...]\n"
-        return out + self.tail.decode(errors="replace")
 
 
 @dataclass
@@ -890,7 +862,7 @@ def _run_child(binary: Path, run_dir: Path, timeout: float, sanitize: bool, sett
                        programs={"kernel": binary}, kernel=True, proc=True)
     t0 = time.perf_counter()
     proc = sandbox.start(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = _Capture(proc.stdout), _Capture(proc.stderr)
+    out, err = sandbox.Capture(proc.stdout), sandbox.Capture(proc.stderr)
     timed_out = sandbox.wait(proc, timeout)
     seconds = time.perf_counter() - t0
     records = []
