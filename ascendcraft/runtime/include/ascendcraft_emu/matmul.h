@@ -361,9 +361,6 @@ template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, co
           class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, class... POLICY>
 using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, POLICY...>;
 
-// The system workspace AscendC's Matmul client and server talk through; the emulation needs none.
-inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
-
 // REGIST_MATMUL_OBJ(&pipe, workspace, mm1, &tiling1, mm2, &tiling2, ...): Init each Matmul with its tiling
 // (a null tiling leaves the object for a later Init).
 namespace matmul_detail {

@@ -174,6 +174,8 @@ public:
 // ---- cores ----------------------------------------------------------------------------------
 inline int64_t GetBlockIdx() { return ascendcraft::emu::block_idx(); }
 inline int64_t GetBlockNum() { return ascendcraft::emu::block_num(); }
+// The system workspace that AscendC's Matmul client and server talk through; the emulation needs none.
+inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
 inline int64_t GetSubBlockIdx() { return 0; }
 inline int64_t GetSubBlockNum() { return 1; }
 inline int64_t GetTaskRation() { return 1; }
