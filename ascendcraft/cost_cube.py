@@ -23,10 +23,12 @@ CUBE_OPS = ("Mmad", "LoadData", "Fixpipe", "Matmul")
 
 
 def cube_flops_per_s(soc: Soc, dtype: str = "float16") -> float:
-    "Peak cube rate of the chip for an input dtype: fp16/bf16 as profiled, int8 twice that (16x32x16), fp32 as profiled."
-    if dtype in ("int8", "uint8"): return 2 * soc.cube_f16_flops_per_s
+    """Peak cube rate at the documented clock: one 16x16x16 fp16/bf16 fractal product (a multiply-add each) per cycle per
+    AIC, int8 twice that (16x32x16); fp32 as profiled. The profile's `cube_f16_flops_per_s` is what eager matmuls
+    *sustain* (fitted to measurements), below this peak."""
     if dtype in ("float32", "tf32"): return soc.cube_f32_flops_per_s
-    return soc.cube_f16_flops_per_s
+    fp16 = 2 * 16 * 16 * 16 * soc.cube_cores * soc.clock_hz
+    return 2 * fp16 if dtype in ("int8", "uint8") else fp16
 
 
 def cube_roofline_us(m: int, n: int, k: int, soc: Soc, dtype: str = "float16", out_bytes: int = 2) -> float:
@@ -38,8 +40,13 @@ def cube_roofline_us(m: int, n: int, k: int, soc: Soc, dtype: str = "float16", o
 
 
 def eager_matmul_us(m: int, n: int, k: int, soc: Soc, dtype: str = "float16", out_bytes: int = 2) -> float:
-    "What PyTorch eager runs for a matmul: one aclnn matmul at its roofline, plus the kernel launch and block start-up."
-    return soc.launch_us + soc.block_head_us + cube_roofline_us(m, n, k, soc, dtype, out_bytes)
+    """What PyTorch eager runs for a matmul: one aclnn matmul at the rate eager matmuls sustain (the profile's fitted
+    rate) or at its memory bound, plus the cube's fill, the kernel launch and block start-up."""
+    size = 1 if dtype in ("int8", "uint8") else 4 if dtype in ("float32", "tf32") else 2
+    sustained = soc.cube_f32_flops_per_s if size == 4 else soc.cube_f16_flops_per_s
+    compute = 2.0 * m * n * k / sustained
+    memory = ((m * k + k * n) * size + m * n * out_bytes) / soc.hbm_bytes_per_s
+    return soc.launch_us + soc.block_head_us + soc.cube_startup_us + max(compute, memory) * 1e6
 
 # %% ../nbs/24_cost_cube.ipynb #d966a61a
 @dataclass
