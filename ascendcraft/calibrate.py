@@ -22,7 +22,8 @@ from .soc import Soc, load_soc, quantity_fields
 
 # %% auto #0
 __all__ = ['MICROBENCHMARKS', 'Microbenchmark', 'Device', 'TorchNpuDevice', 'StandInDevice', 'perturbed', 'Measured',
-           'run_microbenchmark', 'CalibrationRun', 'calibrate', 'profile_text']
+           'run_microbenchmark', 'CalibrationRun', 'calibrate', 'profile_text', 'NpuOnWorker', 'identify',
+           'measure_item', 'measure_with']
 
 # %% ../nbs/25_calibrate.ipynb #001c8767
 @dataclass(frozen=True)
@@ -205,9 +206,12 @@ class CalibrationRun:
 
 
 def calibrate(device: Device, base: Soc | str = "Ascend910B2", out: Path | str | None = None,
-              benches: tuple = MICROBENCHMARKS, measured: list[Measured] | None = None, rounds: int = 3) -> CalibrationRun:
-    "Run the microbenchmarks on `device` (or take `measured`), fit a profile for its chip, write it to `out`."
+              benches: tuple = MICROBENCHMARKS, measured: list[Measured] | None = None, rounds: int = 3,
+              executor=None) -> CalibrationRun:
+    "Run the microbenchmarks on `device` (or take `measured`; through `executor` when given), fit a profile for its chip, write it to `out`."
     base = load_soc(base) if isinstance(base, str) else base
+    if measured is None and executor is not None:
+        device, measured = measure_with(executor, device, benches)
     measured = measured if measured is not None else [run_microbenchmark(b, device) for b in benches]
     points = [_point(m.bench, m.us, device) for m in measured]
     fitted = fit(points, base, FIT_KEYS, rounds=rounds, prior=0.002)     # the chip's own data: a light prior
@@ -243,3 +247,39 @@ def profile_text(run: CalibrationRun) -> str:
         for api, c in sorted(run.vector_ops.items()):
             lines.append(f'{api} = {{ value = {c:.4g}, unit = "cycles/repeat", source = "{how}: vector-{api.lower()} on data held in L2" }}')
     return "\n".join(lines) + "\n"
+
+# %% ../nbs/25_calibrate.ipynb #f0b6a432
+@dataclass(frozen=True)
+class NpuOnWorker:
+    "A torch_npu device opened where the microbenchmark runs (the driver of a cluster run needs no NPU)."
+    device: str = "npu:0"
+    name: str = ""               # filled in by `identify` on a worker
+    chip: str = ""
+    is_npu = True
+
+    def open(self) -> TorchNpuDevice: return TorchNpuDevice(self.device)
+
+
+def identify(device: NpuOnWorker) -> NpuOnWorker:
+    "The device's name and chip, read on the worker that has it."
+    d = device.open()
+    return NpuOnWorker(device.device, d.name, d.chip)
+
+
+def measure_item(item: tuple) -> Measured:
+    "One (microbenchmark, device) item of an executor run: the same `run_microbenchmark` as the local path."
+    bench, device = item
+    return run_microbenchmark(bench, device.open() if isinstance(device, NpuOnWorker) else device)
+
+
+def measure_with(executor, device, benches: tuple = MICROBENCHMARKS) -> tuple:
+    "Run `benches` on `device` through `executor` (NPU_TASK for an NPU, one CPU for a stand-in); (device, [Measured] in order)."
+    from ascendcraft.executor import CPU_TASK, NPU_TASK
+    needs = NPU_TASK if device.is_npu else CPU_TASK
+    if isinstance(device, NpuOnWorker) and not device.chip:
+        [(_, device, _)] = list(executor.map(identify, [device], needs=needs, labels=["identify"]))
+    measured = [None] * len(benches)
+    for i, m, _ in executor.map(measure_item, [(b, device) for b in benches], needs=needs, labels=[b.name for b in benches]):
+        measured[i] = m
+    return device, measured
+

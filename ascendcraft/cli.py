@@ -332,16 +332,22 @@ def _tune_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dsl", type=Path, default=None, metavar="FILE", help="start from this DSL (default: the expert kernel)")
     p.add_argument("--out", type=Path, default=None, metavar="DIR", help="write the session (variants, timing) here")
     _llm_arguments(p)
+    _ray_argument(p)
 
 
 def _tune(args: argparse.Namespace) -> int:
     "Tuning rounds on one task; every variant is verified and timed (modelled) before it counts."
     from ascendcraft.llm import LLMClient
+    from ascendcraft.executor import executor_for
     from ascendcraft.session import Session
-    settings = _llm_settings(args)
-    with LLMClient(settings) as client:
-        session = Session(_chosen_task(args), _read_dsl(args.dsl) if args.dsl else None, settings=settings, llm=client)
-        session.ask_faster(rounds=args.rounds or settings.llm_max_rounds)
+    settings = _with_ray(args, _llm_settings(args))
+    executor = executor_for(settings, jobs=1)          # each variant's verification and timing (--ray: on the cluster)
+    try:
+        with LLMClient(settings) as client:
+            session = Session(_chosen_task(args), _read_dsl(args.dsl) if args.dsl else None, settings=settings, llm=client)
+            session.ask_faster(rounds=args.rounds or settings.llm_max_rounds, executor=executor)
+    finally:
+        executor.close()
     print(session.history.table())
     best = session.history.best
     if best is not None: print(f"\nbest: {best.name} — {best.evaluation.speedup:.2f}x ({best.evaluation.label})")
@@ -405,21 +411,33 @@ def _calibrate_arguments(p: argparse.ArgumentParser) -> None:
                    help="no NPU: run the same microbenchmarks with the cost model as the timer (tests the path, measures nothing)")
     p.add_argument("--truth", default=None, metavar="PROFILE",
                    help="with --stand-in: the profile that times the microbenchmarks (default: the base profile, perturbed)")
+    _ray_argument(p)
 
 
 def _calibrate(args: argparse.Namespace) -> int:
     "Measure this host's NPU (or a stand-in), fit a profile for it, print how far the default was."
-    from ascendcraft.calibrate import StandInDevice, TorchNpuDevice, calibrate, perturbed
+    from ascendcraft.calibrate import NpuOnWorker, StandInDevice, TorchNpuDevice, calibrate, perturbed
+    from ascendcraft.executor import executor_for
     from ascendcraft.soc import load_soc
-    settings = load_settings()
+    settings = _with_ray(args, load_settings())
     base = load_soc(args.base, settings=settings) if args.base else load_soc(settings=settings)
     if args.stand_in:
         device = StandInDevice(load_soc(args.truth) if args.truth else perturbed(base))
         print("NO NPU IS USED: a stand-in device times every microbenchmark with the cost model.\n")
+    elif settings.ray_address:
+        device = NpuOnWorker(args.device)              # opened on the Ascend host Ray picks (NPU resource)
     else:
         device = TorchNpuDevice(args.device, settings)
-    out = args.out or settings.cache_path / "calibrate" / f"{device.chip}-calibrated.toml"
-    run = calibrate(device, base, out=out)
+    executor = executor_for(settings, jobs=1)          # one microbenchmark at a time here: timings must not overlap
+    try:
+        run = calibrate(device, base, executor=executor, out=args.out)
+    finally:
+        executor.close()
+    if args.out is None:                               # the chip is known once the (possibly remote) device answered
+        run.path = settings.cache_path / "calibrate" / f"{run.fitted.name}.toml"
+        run.path.parent.mkdir(parents=True, exist_ok=True)
+        run.path.write_text(run.text)
+        load_soc(run.path)                             # the written profile must load and check
     print(run.distance())
     print(f"\nprofile: {run.path} — use it with `soc = {run.path}` in settings.ini")
     return 0

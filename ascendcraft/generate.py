@@ -32,8 +32,8 @@ __all__ = ['PROMPTS', 'DEFAULT_EXAMPLES', 'REDUCTIONS', 'SYSTEM_STAGE1', 'FEEDBA
            'dsl_guide', 'examples_root', 'expert_path', 'operator_family', 'category_examples', 'reference_ops',
            'similar_examples', 'operator_brief', 'stage1_messages', 'judge_dsl', 'Attempt', 'Generation',
            'generate_dsl', 'generate_suite', 'suite_table', 'pass_messages', 'llm_pass', 'llm_passes', 'Evaluation',
-           'emulator_candidate', 'verify_on_emulator', 'emulator_problems', 'evaluate_modelled', 'Variant',
-           'TuningHistory', 'tune_messages', 'tune']
+           'emulator_candidate', 'verify_on_emulator', 'emulator_problems', 'evaluate_modelled', 'VariantJob',
+           'evaluate_variant', 'evaluate_through', 'Variant', 'TuningHistory', 'tune_messages', 'tune']
 
 # %% ../nbs/41_generate.ipynb #fc3c7a76
 PROMPTS = Path(__file__).parent / "prompts" if "__file__" in globals() else Path("../ascendcraft/prompts")
@@ -550,6 +550,46 @@ def evaluate_modelled(task, settings: Settings | None = None, size="full", *, pa
         return Evaluation(True, [], cost.total_us, eager.total_us, eager.speedup(cost), cost.verdict, cost.label,
                           summary_table(cost), cost, verification=checked)
     return evaluate
+
+# %% ../nbs/41_generate.ipynb #61ea67f5
+@dataclass(frozen=True)
+class VariantJob:
+    "One variant's evaluation, self-contained (it runs wherever the executor puts it)."
+    task_file: tuple             # (file name, text)
+    category: str
+    settings: dict               # settings_record(...) of the driver
+    passes: tuple
+    size: str
+    dsl: str
+
+
+def evaluate_variant(job: VariantJob) -> Evaluation:
+    "Load the shipped task file and evaluate the DSL with `evaluate_modelled` (the local path's code)."
+    import tempfile
+    from ascendcraft.samples import _settings_of
+    from ascendcraft.taskset import load_task_file
+    with tempfile.TemporaryDirectory(prefix="ascendcraft-variant-") as tmp:
+        path = Path(tmp) / job.task_file[0]
+        path.write_text(job.task_file[1])
+        task = load_task_file(path, job.category)
+        return evaluate_modelled(task, _settings_of(job.settings), job.size, passes=job.passes)(job.dsl)
+
+
+def evaluate_through(executor, task, settings: Settings | None = None, size="full", *, passes: tuple = RULE_PASSES,
+                     verdicts: dict | None = None) -> Callable:
+    "An `evaluate(dsl) -> Evaluation` like `evaluate_modelled`'s, each variant evaluated through `executor` (one CPU)."
+    from ascendcraft.bench import settings_record
+    from ascendcraft.executor import CPU_TASK
+    record = settings_record(settings or load_settings())
+    done = {} if verdicts is None else verdicts          # DSL text -> Evaluation (a variant asked twice runs once)
+
+    def evaluate(dsl: str) -> Evaluation:
+        if dsl not in done:
+            job = VariantJob((Path(task.path).name, task.source), task.category, record, tuple(passes), size, dsl)
+            [(_, done[dsl], _)] = list(executor.map(evaluate_variant, [job], needs=CPU_TASK, labels=[f"{task.id}#variant"]))
+        return done[dsl]
+    return evaluate
+
 
 # %% ../nbs/41_generate.ipynb #3828acff
 @dataclass

@@ -16,7 +16,7 @@ from .ascendc import KernelProject
 from .bind import shape_bindings
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
-from .generate import (Evaluation, FEEDBACK, TuningHistory, Variant, emulator_problems, evaluate_modelled, generate_dsl,
+from .generate import (Evaluation, FEEDBACK, TuningHistory, Variant, emulator_problems, evaluate_modelled, evaluate_through, generate_dsl,
                                   expert_path, judge_dsl, llm_passes, tune, verify_on_emulator, _apply_files)
 from .llm import LLMClient, atomic_write_text
 from .passes import RULE_PASSES
@@ -255,13 +255,15 @@ def _ask_fix(self: Session, k: int):
     return self.edit(k, {n: project[n] for n in project.names if project[n] != step.project.get(n, None)})
 
 
-def _ask_faster(self: Session, rounds: int = 1):
+def _ask_faster(self: Session, rounds: int = 1, executor=None):
     "One (or more) tuning rounds from the best correct variant; each proposal is lowered with the session's passes, verified on the emulator, timed, and kept."
     client = _need_llm(self)
     if not self.history.variants:
         self.record_variant("v0", "expert")
     self._progress("asking the LLM for a faster variant", 0.2)
-    evaluate = evaluate_modelled(self.task, self.settings, passes=self.pipeline.passes)
+    # each variant is verified and timed here, or through `executor` (e.g. Ray) when given; the LLM stays here
+    evaluate = (evaluate_modelled(self.task, self.settings, passes=self.pipeline.passes) if executor is None else
+                evaluate_through(executor, self.task, self.settings, passes=self.pipeline.passes))
     tune(self.task, client, evaluate, history=self.history, rounds=rounds)
     self._progress("done", 1.0)
     self._changed("tuning")

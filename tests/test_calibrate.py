@@ -61,7 +61,7 @@ def test_calibrate_finds_the_stand_ins_chip_and_writes_a_profile_the_model_uses(
 
 def test_the_command_says_no_npu_was_used(tmp_path, stand_in_run, monkeypatch):
     import ascendcraft.calibrate as cal
-    monkeypatch.setattr(cal, "calibrate", lambda device, base, out: stand_in_run)   # the fit itself is tested above
+    monkeypatch.setattr(cal, "calibrate", lambda device, base, out, **how: stand_in_run)   # the fit itself is tested above
     buf = io.StringIO()
     with redirect_stdout(buf):
         assert main(["calibrate", "--stand-in", "--out", str(tmp_path / "p.toml")]) == 0

@@ -136,6 +136,47 @@ def test_pass_at_k_of_four_samples_on_ray(cluster, tmp_path):
     assert nodes and all("/" in n for n in nodes)                     # Ray nodes, not the local pool
 
 
+def fresh_cache(tmp_path, monkeypatch) -> Path:
+    "A cache of the test's own (no earlier LLM replies), sharing this machine's content-addressed emulator builds."
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    builds = load_settings().cache_path / "emu"
+    builds.mkdir(parents=True, exist_ok=True)
+    (cache / "emu").symlink_to(builds, target_is_directory=True)
+    monkeypatch.setenv("ASCENDCRAFT_CACHE_DIR", str(cache))
+    return cache
+
+
+def test_calibrate_and_tune_on_ray_match_the_local_run(cluster, tmp_path, monkeypatch, capsys):
+    "`calibrate --stand-in --ray` writes the local profile; `tune --ray` prints the local variant table."
+    import ascendcraft.executor as ex
+    from ascendcraft.calibrate import measure_item
+    from ascendcraft.cli import main
+    from ascendcraft.generate import evaluate_variant
+    from ascendcraft.llm_server import FakeLLMServer
+    from test_executor_commands import BIGGER_TILES, without_date
+    c, _ = cluster
+    on_ray, real_map = [], ex.RayExecutor.map
+    def noting_map(self, fn, items, **kw):
+        on_ray.append((fn, len(items)))
+        return real_map(self, fn, items, **kw)
+    monkeypatch.setattr(ex.RayExecutor, "map", noting_map)
+    fresh_cache(tmp_path, monkeypatch)
+    assert main(["calibrate", "--stand-in", "--out", str(tmp_path / "local.toml")]) == 0
+    assert main(["calibrate", "--stand-in", "--ray", c.address, "--out", str(tmp_path / "ray.toml")]) == 0
+    assert without_date((tmp_path / "ray.toml").read_text()) == without_date((tmp_path / "local.toml").read_text())
+    tables = []
+    for extra in ([], ["--ray", c.address]):
+        capsys.readouterr()
+        with FakeLLMServer([f"Bigger tiles.\n\n```python\n{BIGGER_TILES}```\n"], models=None) as srv:
+            assert main(["tune", "leaky_relu", "--base-url", srv.base_url, "--model", f"scripted-{len(tables)}",
+                         "--rounds", "1", *extra]) == 0
+        printed = capsys.readouterr().out
+        tables.append(printed[printed.index("| # |"):])
+    assert tables[0] == tables[1] and "| 1 | v1" in tables[1] and "| llm | yes |" in tables[1]
+    assert [fn for fn, _ in on_ray] == [measure_item, evaluate_variant]
+
+
 def working_on(pids) -> list[str]:
     "The tasks (category/task) whose staged task process is among `pids`."
     keys = []
