@@ -592,8 +592,10 @@ def _stage_verify(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings
     result.verdict = {"kind": verdict.kind, "mkb_passed": verdict.mkb_passed, "weak": verdict.weak, "summary": verdict.summary,
                       "trials": len(verdict.trials), "protocol": spec.protocol, "shapes": shapes.to_dict(),
                       "dropped": verdict.settings.get("dropped", 0), **worst}
+    if verdict.passed and spec.protocol != "mkb":
+        _stage_sizecheck(spec, pipe, task, settings, result, folder)
     if verdict.passed:
-        result.correct, result.message = True, verdict.summary
+        result.correct, result.message = True, verdict.summary + " " + result.verdict.get("sizecheck_summary", "")
         if verdict.weak: result.flags.append("weak-test")
         return
     if verdict.kind == "error":
@@ -608,6 +610,36 @@ def _stage_verify(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings
         raise _Stop()
     result.status, result.detail, result.message, result.log = "incorrect", verdict.kind, verdict.summary, "verdict.json"
     raise _Stop()
+
+def _stage_sizecheck(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path) -> None:
+    "Value checks where a kernel could hide (`sizecheck`): shapes on both sides of every size threshold, magnitude sets."
+    from ascendcraft import sizecheck
+    dsl = Path(spec.dsl_file).read_text() if spec.dsl_file else None
+    conditions = sizecheck.task_conditions(dsl, Path(spec.dsl_file or "<dsl>").name, pipe.final.as_dict(), settings)
+    kernels = []
+    def make(size):
+        kernels.append(EmulatedKernel(pipe.steps[-1].build, pipe.program, task, size, settings))
+        return kernels[-1]
+    report = sizecheck.run_checks(task, make, size=spec.size, conditions=conditions, settings=settings,
+                                  poison=bytes([POISONS[0]]))
+    (folder / "sizecheck.json").write_text(json.dumps(report.to_dict(), indent=1, default=str) + "\n")
+    result.verdict["sizecheck"] = {"conditions": [c.describe() for c in conditions],
+                                   "shapes": [{k: s[k] for k in ("threshold", "side", "quantity", "overrides", "checked")}
+                                              for s in report.shapes],
+                                   "magnitudes": [{k: m[k] for k in ("scale", "kind")} for m in report.magnitudes],
+                                   "review": report.review}
+    result.verdict["sizecheck_summary"] = report.describe()
+    if report.review: result.flags.append("size-unchecked")
+    if report.failure is None: return
+    failed = next((k.failure for k in kernels if k.failure is not None), None)
+    if report.failure["kind"] == "error" and failed is not None:
+        result.status, result.detail, result.diagnostics = failed.status, failed.detail, _diagnostics(failed.diagnostics)
+        result.message = f"{report.failure['message']} ({failed.message})"
+    else:
+        result.status, result.detail, result.message = "incorrect", report.failure["detail"], report.failure["message"]
+    result.log = "sizecheck.json"
+    raise _Stop()
+
 
 # %% ../nbs/32_bench.ipynb #5e734c63
 _GM_WRITES = ("SetValue",)        # S-pipe ops that write GM (MTE3 and FIX records always do)
