@@ -249,6 +249,9 @@ def profile_text(run: CalibrationRun) -> str:
     return "\n".join(lines) + "\n"
 
 # %% ../nbs/25_calibrate.ipynb #f0b6a432
+import dataclasses
+
+
 @dataclass(frozen=True)
 class NpuOnWorker:
     "A torch_npu device opened where the microbenchmark runs (the driver of a cluster run needs no NPU)."
@@ -263,7 +266,7 @@ class NpuOnWorker:
 def identify(device: NpuOnWorker) -> NpuOnWorker:
     "The device's name and chip, read on the worker that has it."
     d = device.open()
-    return NpuOnWorker(device.device, d.name, d.chip)
+    return dataclasses.replace(device, name=d.name, chip=d.chip)
 
 
 def measure_item(item: tuple) -> Measured:

@@ -2,16 +2,19 @@
 and every tuning variant is one `Executor.map` item (here a local pool that notes the calls, so no Ray is needed),
 with the same results as without the flag."""
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 import ascendcraft.executor as ex
-from ascendcraft.calibrate import MICROBENCHMARKS, measure_item
+from ascendcraft.calibrate import (MICROBENCHMARKS, NpuOnWorker, StandInDevice, calibrate, identify, measure_item,
+                                   perturbed)
 from ascendcraft.cli import main
 from ascendcraft.config import load_settings
 from ascendcraft.generate import evaluate_variant, examples_root
 from ascendcraft.llm_server import FakeLLMServer
+from ascendcraft.soc import load_soc
 
 EXPERT = (examples_root() / "activation" / "leaky_relu.py").read_text()
 BIGGER_TILES = re.sub(r"^TILE = 8192 .*$", "TILE = 10240  # fewer, larger tiles", EXPERT, flags=re.M)
@@ -67,3 +70,25 @@ def test_tune_ray_verifies_each_variant_through_the_executor(routed, tmp_path, m
     assert status == 0 and routed["addresses"] == ["10.1.2.3:6379"]
     assert routed["calls"] == [(evaluate_variant, 1, ex.CPU_TASK), "closed"]     # v1 went through the executor
     assert re.search(r"^\| 1 \| v1( \*\*best\*\*)? \| llm \| yes \| [\d,.]+ \| [\d.]+x \|", printed, re.M), printed
+
+
+class StandInNpu(StandInDevice):
+    "A stand-in that claims to be an NPU (the timer is still the cost model)."
+    is_npu = True
+
+
+@dataclass(frozen=True)
+class FakeNpuOnWorker(NpuOnWorker):
+    "An NPU named by the driver and opened 'on the worker' as the NPU-claiming stand-in."
+    def open(self): return StandInNpu(perturbed(load_soc("Ascend910B2")))
+
+
+def test_a_real_device_declares_the_npu_resource_and_is_opened_where_it_runs():
+    calls = []
+    base = load_soc("Ascend910B2")
+    run = calibrate(FakeNpuOnWorker("npu:3"), base, executor=Noting(calls))
+    # one task reads the device's name and chip on a worker, then every microbenchmark runs there: NPU each time
+    assert calls == [(identify, 1, ex.NPU_TASK), (measure_item, len(MICROBENCHMARKS), ex.NPU_TASK)]
+    assert run.is_npu and run.fitted.name == "Ascend910B2-standin-calibrated"
+    local = calibrate(StandInNpu(perturbed(base)), base)
+    assert run.text == local.text and [m.us for m in run.measured] == [m.us for m in local.measured]
