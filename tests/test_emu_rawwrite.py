@@ -39,3 +39,37 @@ def test_a_kernel_that_writes_only_through_the_api_is_not_flagged():
     assert not [d for d in r.diagnostics if d.kind == "gm-raw-write"]
     np.testing.assert_array_equal(r.outputs["y"], x)
     assert r.outputs["acc"][0] == 11.0 and (r.outputs["acc"][1:] == 10.0).all()
+
+
+def test_one_raw_byte_inside_a_large_api_written_output_is_found():
+    "The check skips fully API-written stretches a word of its bitmap at a time; one raw byte at an odd offset is still named."
+    n = 1 << 16                                        # written by DataCopy but for the 32 bytes around element k
+    x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    b = build(MISC / "raw_write_one_byte.cpp")
+    for k in (0, 12345, n - 1):
+        r = run(b, [GM("x", x), GM("y", None, "out", shape=(n,), dtype=np.float32), Scalar(n), Scalar(k)], block_dim=1)
+        assert [d.kind for d in r.errors] == ["gm-raw-write"], r.diagnostics
+        assert r.errors[0].context["offset"] == k * 4 + 1
+        tile = slice(k // 8 * 8, k // 8 * 8 + 8)
+        assert (r.outputs["y"][:tile.start] == x[:tile.start]).all() and (r.outputs["y"][tile.stop:] == x[tile.stop:]).all()
+
+
+def test_outputs_map_the_kernels_file_and_can_be_written(tmp_path):
+    "Run.outputs are writable arrays over the output file's pages: a write changes the array only, and a file the kernel "
+    "shortened gives a shorter array (no fault); a symbolic link is refused."
+    from ascendcraft.emu import _map_output
+    data = np.arange(1000, dtype=np.float32)
+    data.tofile(tmp_path / "y.bin")
+    a = _map_output(tmp_path, "y.bin", np.float32)
+    np.testing.assert_array_equal(a, data)
+    a[3] = -1.0                                        # private: copy on write
+    np.testing.assert_array_equal(np.fromfile(tmp_path / "y.bin", np.float32), data)
+    (tmp_path / "y.bin").unlink()                      # the run folder is deleted after the run
+    assert a[999] == 999.0 and a[3] == -1.0
+    (tmp_path / "short.bin").write_bytes(data.tobytes()[:4 * 10 + 2])
+    assert _map_output(tmp_path, "short.bin", np.float32).size == 10
+    (tmp_path / "empty.bin").write_bytes(b"")
+    assert _map_output(tmp_path, "empty.bin", np.float32).size == 0
+    assert _map_output(tmp_path, "missing.bin", np.float32) is None
+    (tmp_path / "link.bin").symlink_to(tmp_path / "short.bin")
+    assert _map_output(tmp_path, "link.bin", np.float32) is None
