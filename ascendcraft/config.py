@@ -52,6 +52,8 @@ class Settings:
     ray_address: str = ""               # Ray cluster for bench/generate/tune ('auto', host:port, ray://…); empty = local pool
     verify_memory_mb: int = 0           # memory one full-shape verification may use; 0 = an eighth of this machine's RAM
     verify_seconds: float = 60.0        # estimated time one full-shape verification may take (bench --size auto)
+    workbench_start: str = "fresh"      # fresh: the workbench opens with nothing run (step from the start); run: it runs every pass
+    workbench_folder: str = ".ascendcraft-session"  # the workbench saves its session in <notebook folder>/<this>/<task>; empty: never saved
     sources: dict = field(default_factory=dict, compare=False, repr=False)  # key -> where it came from
 
     @property
@@ -169,6 +171,7 @@ _VALUE_RULES = {  # setting: (test, what the value must be)
     "llm_temperature": (_finite(0.0), "a finite number >= 0"),
     "llm_max_retries": (lambda v: v >= 0, "a number >= 0"), "llm_max_rounds": (lambda v: v >= 1, "at least 1"),
     "sandbox": (lambda v: v in ("auto", "require"), "'auto' or 'require'"),
+    "workbench_start": (lambda v: v in ("fresh", "run"), "'fresh' or 'run'"),
     "soc": (lambda v: bool(v.strip()) and ((_SOCS / f"{v}.toml").is_file()
                                           or (v.endswith(".toml") and Path(v).expanduser().is_file())),
             "a shipped SoC profile name (a file in ascendcraft/socs/) or the path of a .toml profile"),

@@ -45,6 +45,9 @@ class Step:
     edited: bool = False                   # replaced by hand
     edit_base: KernelProject | None = None # the pass output the hand edit was made on
     set_aside: KernelProject | None = None # a hand edit that no longer applied after the pass reran
+    edited_by: str = "hand"                # who made the edit: 'hand', or what else did ('LLM fix', ...)
+    carried: tuple | None = None           # (base, edited): a hand edit waiting for this pass to run (restored, or kept
+                                           # over a change of passes); re-applied to the pass output like any edit
 
     @property
     def ok(self) -> bool: return self.status == OK
@@ -53,7 +56,7 @@ class Step:
     def errors(self) -> list: return [d for d in self.diagnostics if d.is_error]
 
     def __repr__(self):
-        flags = " (edited)" if self.edited else ""
+        flags = " (edited)" if self.edited else " (edit waiting)" if self.carried else ""
         change = "" if self.changed is None else (", changed" if self.changed else ", no change")
         return f"Step({self.index} {self.name}: {self.status}{flags}{change})"
 
@@ -188,7 +191,8 @@ class Pipeline:
     def run_step(self, k: int) -> Step:
         "Run step k (front end or pass) from the snapshot before it."
         step = self.steps[k]
-        hand_edit = (step.edit_base, step.project) if step.edited else None
+        hand_edit = (step.edit_base, step.project) if step.edited else step.carried
+        step.carried = None
         step.notes, step.diagnostics, step.build, step.edited = [], [], None, False
         t = time.perf_counter()
         try:
@@ -240,8 +244,11 @@ class Pipeline:
         return merged, None
 
     def discard_edit(self, k: int) -> Step:
-        "Drop the hand edit of step k: rerun its pass without it (downstream goes stale)."
+        "Drop the hand edit of step k: rerun its pass without it (downstream goes stale); the edit goes to `set_aside`."
         step = self.steps[k]
+        if step.carried is not None and not step.edited:      # waiting for its pass: nothing ran with it
+            step.set_aside, step.carried = step.carried[1], None
+            return step
         if step.edited: step.set_aside = step.project
         step.edited, step.edit_base = False, None
         self._mark_stale(k)
@@ -275,7 +282,8 @@ class Pipeline:
         self.dsl = text
         self._mark_stale(0)
 
-    def edit(self, k: int, files) -> Step:
+    def edit(self, k: int, files,
+             by: str = "hand") -> Step:           # who made the edit ('hand', 'LLM fix', ...): shown with the step
         "Replace snapshot k (k >= 1) with edited files (a dict of changed files, or a project); recompile it."
         if k < 1 or self.steps[k].project is None:
             raise ValueError(f"step {k} has no snapshot to edit; run it first")
@@ -284,8 +292,8 @@ class Pipeline:
         project = files if isinstance(files, KernelProject) else step.project
         if not isinstance(files, KernelProject):
             for name, text in files.items(): project = project.with_file(name, text)
-        step.project, step.edited, step.status = project, True, OK
-        step.notes = [f"edited by hand: {', '.join(changed_files(self.steps[k - 1].project, project)) or 'no change'}"]
+        step.project, step.edited, step.status, step.edited_by, step.carried = project, True, OK, by, None
+        step.notes = [f"edited {'by hand' if by == 'hand' else 'by the ' + by}: {', '.join(changed_files(self.steps[k - 1].project, project)) or 'no change'}"]
         step.changed = bool(changed_files(self.steps[k - 1].project, project))
         self._compile(step)
         self._mark_stale(k + 1)

@@ -68,9 +68,16 @@ class Session:
         self._listeners: list = []
         self.progress: Callable | None = None   # (message, fraction) -> None
 
-    def _new_pipeline(self, dsl: str) -> Pipeline:
+    def _new_pipeline(self, dsl: str, carry_from: Pipeline | None = None) -> Pipeline:
+        "A pipeline on `dsl` with the session's passes; the hand edits (and edits set aside) of `carry_from` move over."
         passes = llm_passes(self.llm, self.llm_pass_names) if self.llm and self.llm_pass_names else RULE_PASSES
-        return Pipeline(dsl, self.filename, task=self.task, passes=passes, settings=self.settings)
+        pipe = Pipeline(dsl, self.filename, task=self.task, passes=passes, settings=self.settings)
+        for old in (carry_from.steps if carry_from is not None else []):
+            new = pipe[old.name]
+            if old.edited: new.carried = (old.edit_base, old.project)
+            elif old.carried is not None: new.carried = old.carried
+            new.set_aside, new.edited_by = old.set_aside, old.edited_by
+        return pipe
 
     # -- notification ----------------------------------------------------------------------------
     def on_change(self, callback: Callable):
@@ -103,24 +110,47 @@ class Session:
         return s
 
     def run_all(self):
-        todo = [s for s in self.steps if s.status != "ok"]
+        return self.run_to(len(self.steps) - 1, "run all")
+
+    def run_to(self, k: int, what: str = ""):
+        "Run the steps that are not ok, up to and including step k (stopping at the first that fails)."
+        todo = [s for s in self.steps[:k + 1] if s.status != "ok"]
         for i, s in enumerate(todo):
             self._progress(f"{s.name} pass" if s.index else "checking the DSL", i / max(len(todo), 1))
             step = self.pipeline.run_step(s.index)
             if step.status != "ok": break
         self._progress("done", 1.0)
-        self._changed("run all")
+        self._changed(what or f"run to {self.steps[k].name}")
         return self.steps
+
+    def reset(self):
+        "A fresh pipeline on the same DSL with nothing run; hand edits wait for their passes (`Step.carried`)."
+        self.pipeline = self._new_pipeline(self.dsl, carry_from=self.pipeline)
+        self.verdict, self.timing = None, None
+        self._changed("reset")
 
     def rerun_from(self, k: int):
         self.pipeline.rerun_from(k)
         self._changed(f"rerun from {self.steps[k].name}")
         return self.steps
 
-    def edit(self, k: int, files: dict):
-        step = self.pipeline.edit(k, files)
+    def edit(self, k: int, files: dict, by: str = "hand"):
+        "Replace files of snapshot k (`by`: who edited, 'hand' or e.g. 'LLM fix'); it is recompiled, later steps go stale."
+        step = self.pipeline.edit(k, files, by=by)
         self.verdict, self.timing = None, None
         self._changed(f"edit {step.name}: {step.status}")
+        return step
+
+    def discard_edit(self, k: int):
+        "Drop the hand edit of step k (it goes to `set_aside`); the pass's own output comes back if the pass ran."
+        step = self.steps[k]
+        if not step.edited and step.carried is None:
+            raise AscendCraftError(Diagnostic("no-edit", f"step {k} ({step.name}) has no hand edit to discard",
+                                              file=self.filename, hint="pick a pass marked 'edited'"), "session")
+        ran = step.edited
+        self.pipeline.discard_edit(k)
+        self.verdict, self.timing = None, None
+        self._changed(f"discard edit {step.name}" + (f": {step.status}" if ran else ""))
         return step
 
     def use_llm_passes(self, names: tuple):
@@ -129,7 +159,7 @@ class Session:
             raise AscendCraftError(Diagnostic("llm-no-endpoint", "this session has no LLM client",
                                               hint="create the session with llm=LLMClient(settings)"), "llm")
         self.llm_pass_names = tuple(names)
-        self.pipeline = self._new_pipeline(self.dsl)
+        self.pipeline = self._new_pipeline(self.dsl, carry_from=self.pipeline)   # hand edits wait for their passes
         self._changed("passes")
 
     # -- views for displays ------------------------------------------------------------------------
@@ -252,7 +282,7 @@ def _ask_fix(self: Session, k: int):
     if problems:
         raise AscendCraftError(Diagnostic("llm-bad-answer", problems[0], file="<llm>",
                                           hint="ask again, or edit the snapshot by hand"), "llm")
-    return self.edit(k, {n: project[n] for n in project.names if project[n] != step.project.get(n, None)})
+    return self.edit(k, {n: project[n] for n in project.names if project[n] != step.project.get(n, None)}, by="LLM fix")
 
 
 def _ask_faster(self: Session, rounds: int = 1, executor=None):
