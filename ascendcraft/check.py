@@ -15,7 +15,7 @@ from ascendcraft.dsl import (
     BOOL, CASTS, DTYPES, NOLOC, PRIMS, SCALAR_BUILTINS, SCALAR_CONSTANTS, Assert, Assign, BinOp, BoolOp,
     BufferDecl, Call, Compare, Const, DType, For, Function, GetValue, GmRef, If, IfExp, Launch, Load, Loc, operand_extent,
     Name, Param, Program, SetValue, Slice, Stage, Store, SyncAll, UbRef, UnaryOp, VecOp, Workspace, _suggest,
-    expr_children, names_in, parse, walk,
+    expr_children, names_in, parse, walk, is_cube,
 )
 
 # %% auto #0
@@ -1241,6 +1241,9 @@ class Analysis:
 
 def analyze(program: Program, bindings=None, target: Target | None = None) -> Analysis:
     "Shape-free checks, then for each binding (dict or list of dicts) host evaluation and shape checks."
+    if is_cube(program):                      # the cube statements have their own checks (cube_dsl)
+        from ascendcraft.cube_dsl import analyze_cube
+        return analyze_cube(program, bindings, target)
     target = target or Target()
     report = _Report(program)
     _check_host(program, report)

@@ -18,10 +18,11 @@ from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
 __all__ = ['DTYPES', 'f32', 'f16', 'bf16', 'i32', 'i64', 'i16', 'i8', 'u8', 'u16', 'u32', 'BOOL', 'SCALAR_TYPES', 'ARITH',
            'FLOAT', 'MOVABLE', 'FILLABLE', 'GATHERABLE', 'PRIMS', 'CMP_MODES', 'ROUND_MODES', 'CASTS',
            'SCALAR_BUILTINS', 'SCALAR_CONSTANTS', 'BUFFER_KINDS', 'STAGES', 'NOLOC', 'Expr', 'Stmt', 'MAX_DSL_LINES',
-           'MAX_DSL_CHARS', 'DType', 'Prim', 'operand_extent', 'Loc', 'Const', 'Name', 'BinOp', 'UnaryOp', 'Compare',
-           'BoolOp', 'IfExp', 'Call', 'GetValue', 'UbRef', 'Slice', 'GmRef', 'Assign', 'BufferDecl', 'For', 'If',
-           'Stage', 'Load', 'Store', 'VecOp', 'SetValue', 'SyncAll', 'Assert', 'Workspace', 'Launch', 'Param',
-           'Function', 'Program', 'walk', 'expr_children', 'names_in', 'parse']
+           'MAX_DSL_CHARS', 'CUBE_BUFFERS', 'CUBE_STAGES', 'CUBE_CALLS', 'CUBE_STMTS', 'DType', 'Prim',
+           'operand_extent', 'Loc', 'Const', 'Name', 'BinOp', 'UnaryOp', 'Compare', 'BoolOp', 'IfExp', 'Call',
+           'GetValue', 'UbRef', 'Slice', 'GmRef', 'Assign', 'BufferDecl', 'For', 'If', 'Stage', 'Load', 'Store',
+           'VecOp', 'SetValue', 'SyncAll', 'Assert', 'Workspace', 'Launch', 'Param', 'Function', 'Program', 'walk',
+           'expr_children', 'names_in', 'parse', 'CubeBuffer', 'MatmulObj', 'LoadL0', 'Mmad', 'MatmulCall', 'is_cube']
 
 # %% ../nbs/02_dsl.ipynb #4e4ed7f6
 @dataclass(frozen=True)
@@ -794,6 +795,8 @@ def _read_kernel_stmt(self: _Reader, node, ctx: _Context):
             return None
         case ast.Assign(targets=[ast.Name(id=target)], value=value) if _call_name(value) in BUFFER_KINDS:
             return _read_buffer(self, node, target, value, ctx)
+        case ast.Assign(targets=[ast.Name(id=target)], value=value) if _call_name(value) in (*CUBE_BUFFERS, "matmul_api"):
+            return _read_cube_buffer(self, node, target, value, ctx)
         case ast.Assign(targets=[ast.Name(id=target)], value=value):
             return Assign(target, self.expr(value), loc)
         case ast.Assign():
@@ -824,7 +827,7 @@ def _read_kernel_stmt(self: _Reader, node, ctx: _Context):
             inner = _Context(ctx.role, ctx.stage, ctx.depth + 1)
             read = lambda n: _read_kernel_stmt(self, n, inner)
             return If(self.expr(test), self.statements(body, read), self.statements(orelse, read), loc)
-        case ast.With(items=[ast.withitem(context_expr=ast.Call(func=ast.Name(id=kind), args=args, keywords=[]), optional_vars=None)], body=body) if kind in STAGES:
+        case ast.With(items=[ast.withitem(context_expr=ast.Call(func=ast.Name(id=kind), args=args, keywords=[]), optional_vars=None)], body=body) if kind in STAGES + CUBE_STAGES:
             if ctx.stage:
                 raise _Reject(node, "nested-stage", f"a {kind} stage inside a {ctx.stage} stage",
                               "stages do not nest; close the outer `with` block first")
@@ -888,6 +891,8 @@ def _read_call_stmt(self: _Reader, call: ast.Call, name: str, ctx: _Context):
         if call.args or call.keywords:
             raise _Reject(call, "arg-count", "sync_all() takes no arguments")
         return SyncAll(loc)
+    if name in CUBE_CALLS:
+        return _read_cube_call(self, call, name, ctx)
     if name in PRIMS:
         return _read_vecop(self, call, PRIMS[name])
     if name in SCALAR_BUILTINS:
@@ -1075,3 +1080,130 @@ def parse(source: str, filename: str = "<dsl>") -> Program:
     if reader.diagnostics and any(d.is_error for d in reader.diagnostics):
         raise AscendCraftError(reader.diagnostics, "parse") from None
     return Program(host, kernels, constants, source, filename, doc)
+
+# %% ../nbs/02_dsl.ipynb #9c3e31ad
+CUBE_BUFFERS = {"l1": "L1", "l0a": "L0A", "l0b": "L0B", "l0c": "L0C"}
+CUBE_STAGES = ("copyl1", "split", "cube", "fixpipe")
+CUBE_CALLS = ("load_l0", "mmad", "matmul")
+
+
+@dataclass(frozen=True)
+class CubeBuffer:
+    "A cube buffer l1/l0a/l0b/l0c(dtype, rows, cols, bufs=): it holds a rows x cols tile of a matrix."
+    name: str
+    kind: str          # 'l1' | 'l0a' | 'l0b' | 'l0c'
+    dtype: DType
+    rows: Expr
+    cols: Expr
+    bufs: int = 1
+    loc: Loc = _loc()
+
+
+@dataclass(frozen=True)
+class MatmulObj:
+    "mm = matmul_api(in_dtype, out_dtype, TM, TN, TK): a Matmul<...> object for blocks of at most TM x TN, base block TM x TN x TK."
+    name: str
+    dtype: DType
+    out_dtype: DType
+    m: Expr
+    n: Expr
+    k: Expr
+    loc: Loc = _loc()
+
+
+@dataclass(frozen=True)
+class LoadL0:
+    "load_l0(dst, src, transpose=False): L1 (NZ) -> L0A (ZZ) or L0B (ZN) with LoadData on MTE1."
+    dst: UbRef
+    src: UbRef
+    transpose: bool = False
+    loc: Loc = _loc()
+
+
+@dataclass(frozen=True)
+class Mmad:
+    "mmad(c, a, b, m, n, k, init=): L0C = L0A x L0B (init true) or L0C += L0A x L0B, an m x n x k product."
+    dst: UbRef
+    a: UbRef
+    b: UbRef
+    m: Expr
+    n: Expr
+    k: Expr
+    init: Expr
+    loc: Loc = _loc()
+
+
+@dataclass(frozen=True)
+class MatmulCall:
+    "matmul(mm, c_region, a_region, b_region, transpose_a=, transpose_b=): the Matmul API computes one block of C."
+    obj: str
+    dst: GmRef
+    a: GmRef
+    b: GmRef
+    transpose_a: bool = False
+    transpose_b: bool = False
+    loc: Loc = _loc()
+
+
+CUBE_STMTS = (CubeBuffer, MatmulObj, LoadL0, Mmad, MatmulCall)
+
+# %% ../nbs/02_dsl.ipynb #22cdc809
+def _flag(node, what: str) -> bool:
+    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return node.value
+    raise _Reject(node, "bad-argument", f"{what} must be True or False")
+
+
+def _read_cube_buffer(self: _Reader, node, target, call: ast.Call, ctx: _Context):
+    kind = call.func.id
+    if ctx.depth or ctx.stage:
+        raise _Reject(node, "misplaced-buffer", f"buffer '{target}' is declared inside a block",
+                      "declare L1/L0 buffers at the top of the kernel; they are allocated once in Init()")
+    if kind == "matmul_api":
+        _kwargs(call, ())
+        if len(call.args) != 5:
+            raise _Reject(call, "arg-count", "matmul_api() takes 5 arguments: matmul_api(in_dtype, out_dtype, TM, TN, TK)",
+                          "TM x TN is the largest block of C one call computes, TK the base block's depth")
+        return MatmulObj(target, self.dtype(call.args[0]), self.dtype(call.args[1]),
+                         *(self.expr(a) for a in call.args[2:]), Loc.of(node))
+    kw = _kwargs(call, ("bufs",) if kind == "l1" else ())
+    if len(call.args) != 3:
+        raise _Reject(call, "arg-count", f"{kind}() takes 3 arguments: {kind}(dtype, rows, cols)"
+                      + (", with optional bufs=" if kind == "l1" else ""),
+                      "a cube buffer holds a rows x cols tile of a matrix")
+    bufs = 1
+    if "bufs" in kw:
+        if not (isinstance(kw["bufs"], ast.Constant) and type(kw["bufs"].value) is int):
+            raise _Reject(kw["bufs"], "bad-argument", "bufs= must be an integer literal")
+        bufs = kw["bufs"].value
+    return CubeBuffer(target, kind, self.dtype(call.args[0]), self.expr(call.args[1]), self.expr(call.args[2]), bufs,
+                      Loc.of(node))
+
+
+def _read_cube_call(self: _Reader, call: ast.Call, name: str, ctx: _Context):
+    loc = Loc.of(call)
+    if name == "load_l0":
+        kw = _kwargs(call, ("transpose",))
+        if len(call.args) != 2:
+            raise _Reject(call, "arg-count", "load_l0() takes 2 arguments: load_l0(l0_buffer, l1_buffer)")
+        return LoadL0(self.ubref(call.args[0]), self.ubref(call.args[1]),
+                      _flag(kw["transpose"], "transpose=") if "transpose" in kw else False, loc)
+    if name == "mmad":
+        kw = _kwargs(call, ("init",))
+        if len(call.args) != 6 or "init" not in kw:
+            raise _Reject(call, "arg-count", "mmad() takes 6 arguments and init=: mmad(c, a, b, m, n, k, init=...)",
+                          "init=True starts L0C from zero; init=False accumulates onto it")
+        return Mmad(*(self.ubref(a) for a in call.args[:3]), *(self.expr(a) for a in call.args[3:]),
+                    self.expr(kw["init"]), loc)
+    kw = _kwargs(call, ("transpose_a", "transpose_b"))
+    if len(call.args) != 4 or not isinstance(call.args[0], ast.Name):
+        raise _Reject(call, "arg-count", "matmul() takes 4 arguments: matmul(mm, c_region, a_region, b_region)",
+                      "mm is a matmul_api(...) object declared at the top of the kernel")
+    return MatmulCall(call.args[0].id, *(self.gmref(a) for a in call.args[1:]),
+                      *(_flag(kw[k], f"{k}=") if k in kw else False for k in ("transpose_a", "transpose_b")), loc)
+
+
+def is_cube(program: Program) -> bool:
+    "Whether any kernel of `program` uses the cube unit."
+    return any(isinstance(s, CUBE_STMTS) or (isinstance(s, Stage) and s.kind in CUBE_STAGES)
+               for k in program.kernels.values() for s, _ in walk(k.body))

@@ -17,7 +17,7 @@ from .check import HostPlan, Target, TensorSpec, _align_up, eval_scalar, evaluat
 from .diagnostics import AscendCraftError, diagnostic_at
 from ascendcraft.dsl import (
     DTYPES, PRIMS, operand_extent, Assign, BufferDecl, Call, Const, DType, For, Function, GetValue, GmRef, If, Load, Loc, Name,
-    Program, SetValue, Slice, Stage, Store, SyncAll, UbRef, VecOp, parse,
+    Program, SetValue, Slice, Stage, Store, SyncAll, UbRef, VecOp, parse, is_cube,
 )
 
 # %% auto #0
@@ -562,6 +562,9 @@ def interpret(program: Program | str, inputs: dict, target: Target | None = None
     "Run `program` on `inputs` (host parameter name -> array/tensor/scalar); raise AscendCraftError on any violation."
     __tracebackhide__ = True
     if isinstance(program, str): program = parse(program)
+    if is_cube(program):                      # cube kernels run on their own NumPy machine (cube_dsl)
+        from ascendcraft.cube_dsl import interpret_cube
+        return interpret_cube(program, inputs, target, poison)
     target = target or Target()
     binding, arrays = binding_of(inputs)
     plan = evaluate_host(program, binding, target)

@@ -20,7 +20,7 @@ from ascendcraft.check import (
 from ascendcraft.dsl import (
     DTYPES, PRIMS, Assign, BinOp, BoolOp, BufferDecl, Call, Compare, Const, DType, For, Function, GetValue,
     GmRef, If, IfExp, Launch, Load, Loc, Name, Param, Program, SetValue, Slice, Stage, Store, SyncAll, UbRef,
-    UnaryOp, VecOp, Workspace, Assert, expr_children, names_in, walk,
+    UnaryOp, VecOp, Workspace, Assert, expr_children, names_in, walk, is_cube,
 )
 
 # %% auto #0
@@ -97,6 +97,7 @@ class Lowering:
     aligned: dict = field(default_factory=dict)      # (line, col) of a copy -> aligned for every binding and the envelope
     large: set = field(default_factory=set)          # kernel tensors that can exceed 2**31 elements
     envelope: Envelope | None = None                 # the runtime values the kernel is proven for (None: no bindings)
+    cube: Program | None = None                      # a cube kernel's whole program (`program` is then its vector view)
 
     @property
     def facts(self) -> list: return self.analysis.facts
@@ -680,6 +681,11 @@ def _setup_assigns(kernel: Function, params: set) -> list:
 
 def build_lowering(program: Program, analysis: Analysis, target: Target | None = None) -> Lowering:
     "Everything the passes need to know, from a checked program and its analysis (`target`: the chip, for its core count)."
+    if is_cube(program):                      # scalars and host from the vector view; cube stages in passes_cube
+        from ascendcraft.cube_dsl import vector_view
+        low = build_lowering(vector_view(program), analysis, target)
+        low.cube = program
+        return low
     kernel = program.kernel
     low = Lowering(program, analysis, Names(program.name), kernel)
     low.buffers = {s.name: s for s in kernel.body if isinstance(s, BufferDecl)}

@@ -458,6 +458,9 @@ def _entry_body(low: Lowering) -> list:
 
 def init_pass(low: Lowering, prev: KernelProject) -> tuple:
     "Kernel entry, members, Init(): SetGlobalBuffer, InitBuffer, block offsets."
+    if low.cube is not None:
+        from ascendcraft.passes_cube import cube_init_pass
+        return cube_init_pass(low, prev)
     f = low.names.kernel_file
     text = prev[f]
     pr = ExprPrinter(low, "kernel")
@@ -549,6 +552,9 @@ def _assigned_within(name: str, stage: Stage) -> bool:
 
 def compute_pass(low: Lowering, prev: KernelProject) -> tuple:
     "Process() and one CopyIn/Compute/CopyOut function per DSL stage; SyncAll for cross-core barriers."
+    if low.cube is not None:
+        from ascendcraft.passes_cube import cube_compute_pass
+        return cube_compute_pass(low, prev)
     f = low.names.kernel_file
     text = prev[f]
     pr = ExprPrinter(low, "kernel")

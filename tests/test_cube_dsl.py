@@ -1,0 +1,97 @@
+"""The cube unit in the DSL (issue 15, items 1-2): L1/L0 buffers and cube stages parse, pass their static checks or
+fail them with a line error (L0 overflow, fractal alignment, wrong format into mmad, a 32-bit transpose), run on the
+NumPy interpreter, and lower to AscendC that compiles after every pass and matches the interpreter on the emulator."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from ascendcraft.check import TensorSpec, analyze
+from ascendcraft.diagnostics import AscendCraftError
+from ascendcraft.dsl import DTYPES, is_cube, parse
+from ascendcraft.interp import interpret
+
+ROOT = Path(__file__).parent.parent
+TB = (ROOT / "examples" / "matmul" / "matmul_with_transposed_b.py").read_text()
+F32 = DTYPES["f32"]
+RNG = np.random.default_rng(15)
+
+
+def _errors(src, shapes, dtype=F32):
+    program = parse(src, "mm.py")
+    binding = {k: TensorSpec(v, dtype) for k, v in shapes.items()}
+    return [d for d in analyze(program, [binding]).diagnostics if d.is_error]
+
+
+def test_cube_kernel_parses_and_passes_its_checks():
+    program = parse(TB, "mm.py")
+    assert is_cube(program)
+    assert _errors(TB, {"a": (200, 100), "b": (150, 100)}) == []
+
+
+@pytest.mark.parametrize("m,n,k", [(200, 150, 100), (16, 16, 8), (129, 7, 67)])
+def test_interpreter_runs_the_cube_kernel(m, n, k):
+    a = RNG.standard_normal((m, k)).astype(np.float32)
+    b = RNG.standard_normal((n, k)).astype(np.float32)
+    out = interpret(parse(TB, "mm.py"), {"a": a, "b": b}).outputs["c"]
+    np.testing.assert_allclose(out, a @ b.T, rtol=1e-5, atol=1e-4)
+
+
+def test_l0_overflow_names_the_buffer_line():
+    src = TB.replace("TK = 64 ", "TK = 256 ")       # L0A: 128 x 256 fp32 = 128 KB > 64 KB
+    errs = _errors(src, {"a": (200, 300), "b": (150, 300)})
+    kinds = {d.kind for d in errs}
+    assert "l0-overflow" in kinds
+    d = next(d for d in errs if d.kind == "l0-overflow")
+    assert d.line == src.splitlines().index("    a2 = l0a(f32, TM, TK)") + 1
+    assert "65,536" in d.message and d.hint and "^" in d.render()
+
+
+def test_fractal_alignment_of_k_and_m():
+    errs = _errors(TB.replace("TK = 64 ", "TK = 60 "), {"a": (64, 64), "b": (64, 64)})
+    assert any(d.kind == "fractal-alignment" and "k = 60" in d.message and "8" in d.message for d in errs)
+    errs = _errors(TB.replace("TM = 128 ", "TM = 120 "), {"a": (64, 64), "b": (64, 64)})
+    assert any(d.kind == "fractal-alignment" and "m = 120" in d.message for d in errs)
+    int8 = TB.replace("f32", "i8").replace("l0c(i8", "l0c(i32").replace("c: out[i8", "c: out[i32").replace("c: gm[i8", "c: gm[i32")
+    errs = _errors(int8, {"a": (64, 64), "b": (64, 64)}, DTYPES["i8"])     # TK = 64 is fine for int8 (C0 = 32) ...
+    assert not any(d.kind == "fractal-alignment" for d in errs), [d.render() for d in errs]
+    errs = _errors(int8.replace("TK = 64 ", "TK = 48 "), {"a": (64, 64), "b": (64, 64)}, DTYPES["i8"])   # ... 48 is not
+    assert any(d.kind == "fractal-alignment" and "32" in d.message for d in errs)
+
+
+def test_wrong_format_into_mmad_and_transposed_fp32():
+    src = TB.replace("mmad(c1, a2, b2,", "mmad(c1, a1, b2,")     # the L1 tile (NZ), not L0A's ZZ
+    errs = _errors(src, {"a": (64, 64), "b": (64, 64)})
+    d = next(d for d in errs if d.kind == "mmad-format")
+    assert d.line == next(i for i, l in enumerate(src.splitlines(), 1) if "mmad(c1, a1" in l)
+    assert "L0A" in d.message and "load_l0" in d.hint
+    src = TB.replace("load_l0(b2, b1)", "load_l0(b2, b1, transpose=True)")
+    assert any(d.kind == "cube-format" and "16-bit" in d.message for d in _errors(src, {"a": (64, 64), "b": (64, 64)}))
+    src = TB.replace("            load_l0(a2, a1)\n", "").replace("        with fixpipe():", "            load_l0(a2, a1)\n        with fixpipe():")
+    assert any(d.kind == "cube-stage" for d in _errors(src, {"a": (64, 64), "b": (64, 64)}))
+
+
+def test_interpreter_stops_at_a_shape_mismatch():
+    src = TB.replace("mmad(c1, a2, b2, m, n, k,", "mmad(c1, a2, b2, m, n, TK,")
+    a, b = RNG.standard_normal((40, 70)).astype(np.float32), RNG.standard_normal((30, 70)).astype(np.float32)
+    with pytest.raises(AscendCraftError) as e:
+        interpret(parse(src, "mm.py"), {"a": a, "b": b})
+    assert e.value.kinds == ["mmad-shape"]
+
+
+def test_pipeline_compiles_every_snapshot_and_matches_on_the_emulator():
+    from ascendcraft.launch import run_kernel
+    from ascendcraft.pipeline import Pipeline
+    shapes = {"a": (200, 100), "b": (150, 100)}
+    pipe = Pipeline(TB, "matmul_with_transposed_b.py", bindings=[{k: TensorSpec(v, F32) for k, v in shapes.items()}])
+    pipe.run_all()
+    assert all(s.ok for s in pipe.steps), pipe.summary()
+    kernel = pipe.final[pipe.lowering.names.kernel_file]
+    for api in ("TQue<TPosition::A1", "TQue<TPosition::B1", "TQue<TPosition::A2", "TQue<TPosition::B2",
+                "TQue<TPosition::CO1", "Nd2NzParams", "LoadData(", "Mmad(", "Fixpipe<float, float, CFG_ROW_MAJOR>"):
+        assert api in kernel, api
+    vals = {k: torch.from_numpy(RNG.standard_normal(v).astype(np.float32)) for k, v in shapes.items()}
+    r = run_kernel(pipe.steps[-1].build, pipe.program, vals)
+    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    np.testing.assert_allclose(r.outputs["c"].numpy(), (vals["a"] @ vals["b"].T).numpy(), rtol=1e-5, atol=1e-4)
