@@ -54,6 +54,7 @@ class Settings:
     verify_seconds: float = 60.0        # estimated time one full-shape verification may take (bench --size auto)
     workbench_start: str = "fresh"      # fresh: the workbench opens with nothing run (step from the start); run: it runs every pass
     workbench_folder: str = ".ascendcraft-session"  # the workbench saves its session in <notebook folder>/<this>/<task>; empty: never saved
+    emu_threads: int = 0                # threads that run one launch's blocks at once; 0 = this machine's cores, 1 = one after another
     sources: dict = field(default_factory=dict, compare=False, repr=False)  # key -> where it came from
 
     @property
@@ -166,7 +167,7 @@ _VALUE_RULES = {  # setting: (test, what the value must be)
     "run_timeout": (_finite(0.0, True), "a finite number of seconds > 0"),
     "llm_timeout": (_finite(0.0, True), "a finite number of seconds > 0"),
     "run_memory_mb": (lambda v: v >= 16, "at least 16 (MiB)"), "build_memory_mb": (lambda v: v >= 16, "at least 16 (MiB)"),
-    "file_limit_mb": (lambda v: v >= 1, "at least 1 (MiB)"),
+    "file_limit_mb": (lambda v: v >= 1, "at least 1 (MiB)"), "emu_threads": (lambda v: v >= 0, "a number >= 0"),
     "plausible_speedup": (_finite(0.0, True), "a finite number > 0"),
     "llm_temperature": (_finite(0.0), "a finite number >= 0"),
     "llm_max_retries": (lambda v: v >= 0, "a number >= 0"), "llm_max_rounds": (lambda v: v >= 1, "at least 1"),

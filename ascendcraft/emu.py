@@ -41,7 +41,7 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'API_RULE
            'read_sources', 'blank_comments', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
            'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
            'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
-           'dies_with_this_process', 'run', 'trace', 'no_output_diagnostic']
+           'dies_with_this_process', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -790,6 +790,7 @@ class Run:
     returncode: int | None = None         # exit status of the child (negative: killed by a signal)
     cpu_seconds: float | None = None      # user + system CPU time of the kernel process (None: it did not finish)
     tiling_key: int = 0                   # the launch's tiling key (tiling_key=, or SetTilingKey in the host tiling)
+    threads: int = 1                      # threads the blocks ran on (1: one after another, also after a rerun)
 
     @property
     def errors(self) -> list[Diagnostic]: return [d for d in self.diagnostics if d.is_error]
@@ -903,7 +904,7 @@ RACE_MODES = ("error", "warning", "off")  # how `run` reports `ub-race`
 
 def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, host_args, poison: int, ub_bytes: int,
              cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None,
-             tiling_key: int | None = None) -> list[tuple]:
+             tiling_key: int | None = None, threads: int = 1) -> list[tuple]:
     "Write the run spec and the GM files; return the outputs to read back as (name, path, dtype, shape)."
     if not build.ok:
         raise AscendCraftError(build.errors or build.diagnostics, stage="build")
@@ -924,7 +925,7 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
     lines = [f"mode {mode}", f"block_dim {int(block_dim or 0)}", f"cores {int(cores)}", f"ub_bytes {int(ub_bytes)}",
              f"poison {int(poison)}", f"memory_mb {int(settings.run_memory_mb)}", f"sanitize {int(build.sanitize)}",
              f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace",
-             f"trace_cap {(int(settings.file_limit_mb) << 20) if mode == 'trace' else 0}"]
+             f"trace_cap {(int(settings.file_limit_mb) << 20) if mode == 'trace' else 0}", f"threads {int(threads)}"]
     if tiling_key is not None: lines.append(f"tiling_key {int(tiling_key)}")
     if host_args is not None:
         lines.append(f"host_args {len(host_args)} " + " ".join(str(int(a)) for a in host_args))
@@ -1162,6 +1163,36 @@ def _map_output(run_dir: Path, path: str, dtype) -> np.ndarray | None:
     return np.frombuffer(m, dtype=dtype, count=count)
 
 
+_SEQUENTIAL_EXIT = 75  # the runtime's kSequentialExit (internal.h)
+
+
+def emu_threads(settings: Settings) -> int:
+    "Threads that run one launch's blocks at once: the `emu_threads` setting, 0 meaning this machine's cores."
+    if settings.emu_threads: return int(settings.emu_threads)
+    try: return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError): return max(1, os.cpu_count() or 1)
+
+
+def _launch(build: Build, args: list, run_dir: Path, settings: Settings, **prepare) -> tuple[list, _Child]:
+    """Write the run folder and run the kernel process, its blocks on `emu_threads` threads. A parallel run whose
+    result could depend on the blocks' order stops early with a `sequential` record (any report, SyncAll, atomic
+    accumulation, blocks sharing GM bytes, a crash); it, and a parallel run that printed to stdout, is run again
+    from fresh files one block at a time, so diagnostics, outputs and their order are exactly the sequential ones."""
+    threads = 1 if build.sanitize else emu_threads(settings)
+    outputs = _prepare(build, args, run_dir, settings=settings, threads=threads, **prepare)
+    child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args))
+    done = next((r for r in child.records if r.get("type") == "done"), {})
+    asked = child.returncode == _SEQUENTIAL_EXIT and any(r.get("type") == "sequential" for r in child.records)
+    if threads > 1 and (asked or (done.get("threads", 1) > 1 and child.stdout)):
+        first = child.seconds
+        shutil.rmtree(run_dir, ignore_errors=True)
+        run_dir.mkdir(mode=0o700)
+        outputs = _prepare(build, args, run_dir, settings=settings, threads=1, **prepare)
+        child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args))
+        child.seconds += first              # what the launch cost in all
+    return outputs, child
+
+
 def run(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None, poison: int = 0xA5,
         ub_bytes: int = 196608, cores: int = 48, races: str = "error", auto_sync: bool | None = None,
         tiling_key: int | None = None, settings: Settings | None = None) -> Run:
@@ -1170,10 +1201,9 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     args = list(args)
     run_dir = Path(tempfile.mkdtemp(prefix="ascendcraft-run-", dir=_scratch_root()))
     try:
-        outputs = _prepare(build, args, run_dir, mode="execute", block_dim=block_dim, host_args=host_args, poison=poison,
-                           ub_bytes=ub_bytes, cores=cores, settings=settings, races=races, auto_sync=auto_sync,
-                           tiling_key=tiling_key)
-        child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args))
+        outputs, child = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,
+                                 poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync,
+                                 tiling_key=tiling_key)
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")
         launched = next((r["block_dim"] for r in child.records if r.get("type") == "tiling"), block_dim) or 0
@@ -1188,8 +1218,9 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
             diags.append(silent)
             ok = False
         key = next((r.get("tiling_key", 0) for r in child.records if r.get("type") == "tiling"), tiling_key or 0)
+        threads = next((r.get("threads", 1) for r in child.records if r.get("type") == "done"), 1)
         return Run(ok, result, diags, child.stdout, child.seconds, int(launched), [u for _, u in blocks], child.stderr,
-                   child.returncode, cpu, int(key))
+                   child.returncode, cpu, int(key), int(threads))
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
 
@@ -1202,9 +1233,8 @@ def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: 
     args = list(args)
     run_dir = Path(tempfile.mkdtemp(prefix="ascendcraft-trace-", dir=_scratch_root()))
     try:
-        _prepare(build, args, run_dir, mode="trace", block_dim=block_dim, host_args=host_args, poison=0, ub_bytes=ub_bytes,
-                 cores=cores, settings=settings, auto_sync=auto_sync, tiling_key=tiling_key)
-        child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args))
+        _, child = _launch(build, args, run_dir, settings, mode="trace", block_dim=block_dim, host_args=host_args, poison=0,
+                           ub_bytes=ub_bytes, cores=cores, auto_sync=auto_sync, tiling_key=tiling_key)
         diags, ok = _collect(child, build, "trace", _arg_names(build, args), settings)
         if not ok:
             raise AscendCraftError(diags, stage="trace")

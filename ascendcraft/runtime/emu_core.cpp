@@ -91,6 +91,13 @@ void write_line(const std::string& line) {
     _exit(code);
 }
 
+[[noreturn]] void require_sequential(const char* why) {
+    static std::atomic<bool> once{false};
+    if (!once.exchange(true)) write_line(std::string("{\"type\":\"sequential\",\"why\":") + json_string(why) + "}");
+    else for (;;) pause();  // another thread is ending the process
+    die(kSequentialExit);
+}
+
 Report::Report(const char* kind, Op op, const SrcLoc& loc) : kind_(kind), op_(op), loc_(loc) {}
 
 Report& Report::msg(const char* f, ...) {
@@ -124,6 +131,8 @@ Report& Report::block(int b) {
     return *this;
 }
 void Report::write(const char* severity) {
+    // with blocks in parallel, which report comes first (and whether later ones are made at all) depends on timing
+    if (g_launch && g_launch->parallel) require_sequential("report");
     int block = block_ != -2 ? block_ : (t_core ? t_core->idx : -1);
     std::string line = "{\"type\":\"diag\",\"kind\":" + json_string(kind_) + ",\"severity\":" + json_string(severity) +
                        ",\"message\":" + json_string(message_) + ",\"hint\":" + json_string(hint_) +
@@ -280,6 +289,7 @@ bool TraceWriter::open(const std::string& path) {
     return file_ != nullptr;
 }
 void TraceWriter::finish_block(int block, std::vector<Record>&& records) {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!file_) return;
     pending_[block] = std::move(records);
     while (!pending_.empty() && pending_.begin()->first == next_) {
@@ -306,9 +316,10 @@ void GmRegistry::add(const GmBuffer& buffer) {
 const GmBuffer* GmRegistry::find(const void* p, uint64_t bytes) const {
     const uint8_t* a = static_cast<const uint8_t*>(p);
     auto inside = [&](const GmBuffer& b) { return a >= b.base && a + bytes <= b.base + b.bytes && a + bytes >= a; };
-    if (last_ < buffers_.size() && inside(buffers_[last_])) return &buffers_[last_];
+    static thread_local size_t last = 0;  // the buffer found last on this thread (blocks may run in parallel)
+    if (last < buffers_.size() && inside(buffers_[last])) return &buffers_[last];
     for (size_t i = 0; i < buffers_.size(); ++i)
-        if (inside(buffers_[i])) { last_ = i; return &buffers_[i]; }
+        if (inside(buffers_[i])) { last = i; return &buffers_[i]; }
     return nullptr;
 }
 const GmBuffer* GmRegistry::nearest(const void* p) const {
@@ -342,6 +353,11 @@ const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const
                   write ? "writes" : "reads", static_cast<unsigned long long>(bytes));
         }
         r.hint("check the GM offset (GetBlockIdx() * per-block length + tile offset) and the count of the last tile").fail();
+    }
+    if (!write && (b->role == Role::Out || b->role == Role::InOut || b->role == Role::Workspace) && g_launch->parallel && bytes) {  // may read what another block writes
+        uint64_t lo = reinterpret_cast<uintptr_t>(p);
+        OverlapTracker::Conflict k{};
+        g_launch->block_reads[core().idx].add(lo, lo + bytes, core().idx, &k);
     }
     if (write && b->role == Role::In) {
         Report("gm-write-input", op, loc)
@@ -395,8 +411,10 @@ void ApiWrites::mark(const GmBuffer& b, uint64_t offset, uint64_t bytes) {
     if (it == buffers_.end() || bytes == 0) return;
     std::vector<uint8_t>& bits = it->second.bits;
     uint64_t lo = offset, hi = std::min<uint64_t>(offset + bytes, b.bytes);
-    for (; lo < hi && lo % 8; ++lo) bits[lo / 8] |= static_cast<uint8_t>(1u << (lo % 8));
-    for (; hi > lo && hi % 8; --hi) bits[(hi - 1) / 8] |= static_cast<uint8_t>(1u << ((hi - 1) % 8));
+    // the partial bytes at either end may be shared with a neighbouring range another block marks at the same time
+    for (; lo < hi && lo % 8; ++lo) __atomic_fetch_or(&bits[lo / 8], static_cast<uint8_t>(1u << (lo % 8)), __ATOMIC_RELAXED);
+    for (; hi > lo && hi % 8; --hi)
+        __atomic_fetch_or(&bits[(hi - 1) / 8], static_cast<uint8_t>(1u << ((hi - 1) % 8)), __ATOMIC_RELAXED);
     if (hi > lo) std::memset(bits.data() + lo / 8, 0xFF, (hi - lo) / 8);
 }
 
@@ -433,9 +451,16 @@ void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc) {
     if (!tracing_now())
         if (const GmBuffer* b = g_launch->gm.find(p, bytes))
             g_launch->api_writes.mark(*b, static_cast<uint64_t>(static_cast<const uint8_t*>(p) - b->base), bytes);
-    if (c.atomic_add) return;  // atomic accumulation into the same bytes is how blocks combine results
+    if (c.atomic_add) {  // atomic accumulation into the same bytes is how blocks combine results
+        if (g_launch->parallel) require_sequential("atomic GM accumulation");  // the sum's order is the blocks' order
+        return;
+    }
     OverlapTracker::Conflict k{};
     uint64_t lo = reinterpret_cast<uintptr_t>(p);
+    if (g_launch->parallel) {  // this block's own ranges; other blocks' are compared after the launch
+        g_launch->block_writes[c.idx].add(lo, lo + bytes, c.idx, &k);
+        return;
+    }
     if (!g_launch->overlap.add(lo, lo + bytes, c.idx, &k)) {
         const GmBuffer* b = g_launch->gm.find(reinterpret_cast<const void*>(k.lo), 1);
         int64_t off = b ? static_cast<int64_t>(k.lo - reinterpret_cast<uintptr_t>(b->base)) : 0;
@@ -1081,6 +1106,7 @@ void Scheduler::start(int block) {
 }
 
 void Scheduler::arrive(int block, const SrcLoc& loc) {
+    if (g_launch->parallel) require_sequential("SyncAll");  // the cooperative hand-over runs one block at a time
     std::unique_lock<std::mutex> lock(mutex_);
     cooperative_ = true;
     if (wait_loc_.empty()) wait_loc_.resize(blocks_);
@@ -1090,6 +1116,17 @@ void Scheduler::arrive(int block, const SrcLoc& loc) {
     turn_ = -1;
     cv_.notify_all();
     cv_.wait(lock, [&] { return turn_ == block; });
+}
+
+void Scheduler::run_parallel(int threads) {
+    std::atomic<int> next{0};
+    auto work = [&] {
+        for (int b; (b = next.fetch_add(1)) < blocks_;) body_(b);
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < std::min(threads, blocks_); ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
 }
 
 void Scheduler::run() {

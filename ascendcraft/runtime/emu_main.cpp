@@ -46,6 +46,7 @@ struct RunSpec {
     bool sanitize = false;
     uint64_t tiling_key = 0;
     uint64_t trace_cap = 0;     // bytes of trace records at most (0: none)
+    uint32_t threads = 1;       // blocks run at the same time (1: one after another)
     bool key_given = false;
     RaceMode races = RaceMode::Error;
     bool auto_sync = false;
@@ -79,6 +80,7 @@ RunSpec parse_spec(const char* path) {
         else if (key == "sanitize") { int s = 0; words >> s; spec.sanitize = s != 0; }
         else if (key == "tiling_key") { words >> spec.tiling_key; spec.key_given = true; }
         else if (key == "trace_cap") words >> spec.trace_cap;
+        else if (key == "threads") words >> spec.threads;
         else if (key == "races") {
             std::string r;
             words >> r;
@@ -177,6 +179,14 @@ uint64_t faulting_pc(void* context) {
 }
 
 void on_fatal_signal(int sig, siginfo_t* info, void* context) {
+    if (g_launch && g_launch->parallel && g_launch->report_fd >= 0) {
+        // a crash with blocks in parallel: the parent runs the launch again one block at a time, which reports the
+        // first crash in block order with its own status page (only async-signal-safe calls here)
+        static const char line[] = "{\"type\":\"sequential\",\"why\":\"crash\"}\n";
+        ssize_t ignored = ::write(g_launch->report_fd, line, sizeof(line) - 1);
+        (void)ignored;
+        _exit(kSequentialExit);
+    }
     Status* s = g_launch ? g_launch->status : nullptr;
     if (s) {
         s->signal = sig;
@@ -304,6 +314,32 @@ void write_trace_json(const RunSpec& spec, const Launch& launch, bool cooperativ
       << ",\"record_size\":" << sizeof(Record) << ",\"fields\":[" << layout << "]"
       << ",\"meta\":{\"ub_bytes_used\":[" << ub << "],\"ub_bytes\":" << launch.ub_bytes << ",\"records\":" << launch.trace.written()
       << ",\"cooperative\":" << (cooperative ? "true" : "false") << ",\"tensors\":[" << tensors << "]}}\n";
+}
+
+// Parallel launches: whether the blocks' order could have changed the result. Run one after another, a block
+// sees the GM writes of the blocks before it; in parallel it may not. So two blocks writing the same bytes, or a
+// block reading (through the API) bytes another block writes, make the launch order-dependent. Each block's
+// ranges are merged already; the writes of all blocks are swept in address order, then each read range is
+// looked up among them.
+bool parallel_conflict(const Launch& launch) {
+    struct Span { uint64_t lo, hi; int block; };
+    std::vector<Span> writes;
+    for (const OverlapTracker& t : launch.block_writes)
+        for (const auto& [lo, r] : t.ranges()) writes.push_back({lo, r.hi, r.block});
+    std::sort(writes.begin(), writes.end(), [](const Span& a, const Span& b) { return a.lo < b.lo; });
+    uint64_t reach = 0;  // the furthest end of the ranges swept so far
+    for (const Span& w : writes) {
+        if (w.lo < reach) return true;  // ranges of one block never overlap (merged), so this one is another block's
+        reach = std::max(reach, w.hi);
+    }
+    for (const OverlapTracker& t : launch.block_reads)
+        for (const auto& [lo, r] : t.ranges()) {
+            auto it = std::upper_bound(writes.begin(), writes.end(), lo, [](uint64_t v, const Span& s) { return v < s.lo; });
+            if (it != writes.begin()) --it;  // the last write starting at or before lo may reach into the read
+            for (; it != writes.end() && it->lo < r.hi; ++it)
+                if (it->hi > lo && it->block != r.block) return true;
+        }
+    return false;
 }
 
 // Execute mode: a byte of an out/inout/workspace buffer that changed without an AscendC API write.
@@ -450,7 +486,16 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     Scheduler scheduler(static_cast<int>(state.block_dim), &run_block);
     state.scheduler = &scheduler;
     state.status->phase = 1;
-    scheduler.run();
+    state.threads = std::max<uint32_t>(1, std::min<uint32_t>(spec.threads, state.block_dim));
+    state.parallel = state.threads > 1 && !spec.sanitize;
+    if (state.parallel) {
+        state.block_writes.resize(state.block_dim);
+        state.block_reads.resize(state.block_dim);
+        scheduler.run_parallel(static_cast<int>(state.threads));
+        if (parallel_conflict(state)) require_sequential("blocks share GM bytes");
+    } else {
+        scheduler.run();
+    }
     state.status->phase = 2;
     state.status->block = -1;
     fflush(stdout);
@@ -465,7 +510,8 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     getrusage(RUSAGE_SELF, &self);  // user + system CPU of this process: steadier than wall time on a shared machine
     const double cpu = static_cast<double>(self.ru_utime.tv_sec + self.ru_stime.tv_sec) +
                        static_cast<double>(self.ru_utime.tv_usec + self.ru_stime.tv_usec) * 1e-6;
-    write_line("{\"type\":\"done\",\"blocks\":" + std::to_string(state.block_dim) + ",\"cpu_seconds\":" + fmt("%.6f", cpu) +
+    write_line("{\"type\":\"done\",\"blocks\":" + std::to_string(state.block_dim) + ",\"threads\":" +
+               std::to_string(state.parallel ? state.threads : 1) + ",\"cpu_seconds\":" + fmt("%.6f", cpu) +
                ",\"gm_writes\":" + std::to_string(state.gm_writes.load()) + "}");
     return 0;
 }

@@ -25,6 +25,15 @@ double add_in(Dt dt, double a, double b) {
 // Pairwise tree over v[0..n) in place (adjacent pairs, an odd element carries up).
 double tree_sum(Dt dt, double* v, size_t n) {
     if (n == 0) return 0;
+    if (dt == Dt::f32) {  // add_in for float, with the type known outside the loop
+        while (n > 1) {
+            size_t half_n = n / 2;
+            for (size_t i = 0; i < half_n; ++i) v[i] = static_cast<float>(v[2 * i] + v[2 * i + 1]);
+            if (n % 2) { v[half_n] = v[n - 1]; n = half_n + 1; }
+            else n = half_n;
+        }
+        return v[0];
+    }
     while (n > 1) {
         size_t half_n = n / 2;
         for (size_t i = 0; i < half_n; ++i) v[i] = add_in(dt, v[2 * i], v[2 * i + 1]);
@@ -136,11 +145,38 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
     if (g.repeats) check_extent(d, (static_cast<uint64_t>(g.repeats - 1) * dstRepStride + 1) * unit, op, loc, "dst");
     if (RaceScope race{TPipe_::V, op, loc}) {
         race.read(g, a, s, es);
-        for (uint32_t r = 0; r < g.repeats; ++r) race.write(d.addr + static_cast<uint64_t>(r) * dstRepStride * unit, unit);
+        if (dstRepStride == 1) race.write(d.addr, static_cast<uint64_t>(g.repeats) * unit);  // the repeats' results abut
+        else
+            for (uint32_t r = 0; r < g.repeats; ++r) race.write(d.addr + static_cast<uint64_t>(r) * dstRepStride * unit, unit);
     }
     record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, g.active() * es + static_cast<uint64_t>(g.repeats) * unit, g.active(),
            g.repeats);
-    if (!tracing_now()) {
+    if (!tracing_now() && sum && !g.contiguous && (dt == Dt::f32 || dt == Dt::f16)) {
+        // The lanes' offsets inside a repeat are the same for every repeat but a partial last one (counter mode):
+        // work them out once, then load each repeat's lanes with the element type known.
+        uint64_t regular[128], last[128];
+        auto offsets = [&](uint32_t r, uint64_t* o) {
+            uint32_t k = 0;
+            for (uint32_t l = 0; l < epr && l < 128; ++l)
+                if (g.on(r, l)) o[k++] = lane_offset(g, s, es, 0, l);
+            return k;
+        };
+        const uint32_t n_regular = offsets(0, regular);
+        const uint32_t n_last = g.last_lanes && g.repeats ? offsets(g.repeats - 1, last) : n_regular;
+        for (uint32_t r = 0; r < g.repeats; ++r) {
+            const bool is_last = g.last_lanes && r + 1 == g.repeats;
+            const uint64_t* o = is_last ? last : regular;
+            const uint32_t n = is_last ? n_last : n_regular;
+            const uint8_t* base = a.addr + static_cast<uint64_t>(r) * s.rep * 32;
+            double v[128];
+            if (dt == Dt::f32)
+                for (uint32_t k = 0; k < n; ++k) { float x; std::memcpy(&x, base + o[k], 4); v[k] = x; }
+            else
+                for (uint32_t k = 0; k < n; ++k) { half x; std::memcpy(&x, base + o[k], 2); v[k] = static_cast<float>(x); }
+            store_value(dt, d.addr + static_cast<uint64_t>(r) * dstRepStride * unit, tree_sum(dt, v, n));
+            mark_written(d, static_cast<uint64_t>(r) * dstRepStride * unit, unit);
+        }
+    } else if (!tracing_now()) {
         for (uint32_t r = 0; r < g.repeats; ++r) {
             uint8_t* out = d.addr + static_cast<uint64_t>(r) * dstRepStride * unit;
             if (sum) {

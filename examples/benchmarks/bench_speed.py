@@ -2,7 +2,8 @@
 
 For each kernel it reports the ratio emulator / NumPy of
   * run():        the whole call (input files written, kernel process, every rule check, outputs read back);
-  * process:      the kernel process alone (what `Run.seconds` measures);
+  * process:      the kernel process alone (what `Run.seconds` measures), its blocks on `emu_threads` threads, and
+                  again one block at a time;
   * process CPU:  user + system CPU time of the kernel process (its own getrusage, `Run.cpu_seconds`) against
                   NumPy's CPU time (steadier than wall time on a machine other processes share);
   * trace:        trace mode at the same size (no data, every instruction recorded).
@@ -166,6 +167,7 @@ def main():
         rows.append(("runtime library, cold build", f"{cold:.1f} s", f"wall, its g++ runs in parallel on {os.cpu_count()} cores"))
         rows.append(("runtime library, warm (cache hit)", f"{warm * 1000:.1f} ms", f"{cold / max(warm, 1e-9):,.0f}x faster than cold"))
 
+    one_thread = load_settings().replace(emu_threads=1)
     n = opts.elements // (BLOCKS * TILE) * BLOCKS * TILE
     x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
     for name, source, ratio, numpy_op in CASES:
@@ -177,6 +179,9 @@ def main():
         assert r.ok, r.diagnostics
         runs = [run(b, args, block_dim=BLOCKS) for _ in range(opts.repeats)]
         child_s, run_cpu = min(x.seconds for x in runs), min(x.cpu_seconds for x in runs)
+        serial = [run(b, args, block_dim=BLOCKS, settings=one_thread) for _ in range(opts.repeats)]
+        serial_s = min(x.seconds for x in serial)
+        assert all(np.array_equal(x.outputs["y"], r.outputs["y"]) for x in serial)
         out = np.empty(m, np.float32)
         np_s, np_cpu, _ = best(lambda: numpy_op(x, out), opts.repeats)
         np.testing.assert_allclose(r.outputs["y"], out, rtol=1e-5, atol=1e-5)
@@ -185,7 +190,9 @@ def main():
         trace_s, _, t = best(lambda: trace(b, targs, block_dim=BLOCKS), opts.repeats)
         rows.append((f"{name} ({n / 1e6:.1f} M floats)", f"{np_s * 1000:.1f} ms", "NumPy wall time (the 1.0x)"))
         rows.append(("  emulator run()", f"{run_s / np_s:.1f}x", f"{run_s * 1000:.0f} ms: files in, kernel process, checks, files out"))
-        rows.append(("  kernel process", f"{child_s / np_s:.1f}x", f"{child_s * 1000:.0f} ms, every rule check on"))
+        rows.append(("  kernel process", f"{child_s / np_s:.1f}x",
+                     f"{child_s * 1000:.0f} ms, every rule check on, blocks on {r.threads} thread(s) (emu_threads)"))
+        rows.append(("  kernel process, one block at a time", f"{serial_s / np_s:.1f}x", f"{serial_s * 1000:.0f} ms (emu_threads = 1)"))
         rows.append(("  kernel process CPU / NumPy CPU", f"{run_cpu / max(np_cpu, 1e-9):.1f}x",
                      f"{run_cpu * 1000:.0f} ms vs {np_cpu * 1000:.0f} ms of CPU"))
         rows.append(("  trace mode", f"{trace_s / np_s:.1f}x", f"{trace_s * 1000:.0f} ms, {len(t):,} records"))

@@ -95,7 +95,6 @@ public:
     const std::vector<GmBuffer>& buffers() const { return buffers_; }
 private:
     std::vector<GmBuffer> buffers_;  // sorted by base
-    mutable size_t last_ = 0;
 };
 
 // Which block wrote which GM bytes since the last SyncAll (for `gm-overlap`).
@@ -104,8 +103,9 @@ public:
     struct Conflict { uint64_t lo, hi; int other; };
     bool add(uint64_t lo, uint64_t hi, int block, Conflict* conflict);
     void clear() { ranges_.clear(); }
-private:
     struct Range { uint64_t hi; int block; };
+    const std::map<uint64_t, Range>& ranges() const { return ranges_; }
+private:
     std::map<uint64_t, Range> ranges_;
 };
 
@@ -132,6 +132,7 @@ public:
     uint64_t written() const { return written_; }
 private:
     FILE* file_ = nullptr;
+    std::mutex mutex_;      // blocks finish on several threads when they run in parallel
     int next_ = 0;
     std::map<int, std::vector<Record>> pending_;
     uint64_t written_ = 0;
@@ -144,7 +145,11 @@ public:
     using Body = void (*)(int block);
     Scheduler(int blocks, Body body) : blocks_(blocks), body_(body), state_(blocks, kNew), epoch_(blocks, 0) {}
     void run();
-    void arrive(int block, const SrcLoc& loc);  // SyncAll, called on the block's thread
+    // Parallel launches (Launch::parallel): `threads` workers take the blocks in index order, each block on one
+    // worker from start to end. Only for launches whose result cannot depend on the order of the blocks: anything
+    // order-dependent calls require_sequential(), and the parent runs the launch again one block at a time.
+    void run_parallel(int threads);
+    void arrive(int block, const SrcLoc& loc);  // SyncAll, called on the block's thread (parallel: require_sequential)
     bool cooperative() const { return cooperative_; }
 private:
     enum State { kNew, kReady, kRunning, kWaiting, kDone };
@@ -195,8 +200,20 @@ struct Launch {
     std::set<std::string> race_seen;
     uint32_t race_warnings = 0;
     std::vector<std::unique_ptr<RaceChecker>> race_pool;  // checkers of finished blocks, reused (under race_mutex)
+    // Blocks in parallel (spec `threads` > 1): each block's GM writes and its API reads of writable GM, for the
+    // cross-block check after the launch (parallel_conflict in emu_main.cpp); each vector entry belongs to one block.
+    bool parallel = false;
+    uint32_t threads = 1;
+    std::vector<OverlapTracker> block_writes, block_reads;
 };
 extern Launch* g_launch;
+
+// Parallel launches only: end the run now with a "sequential" record, so that the parent runs the launch again
+// one block at a time and every report, its order and the first error come out exactly as they do there. Called
+// by every report, SyncAll, atomic GM accumulation, a crash, and a cross-block conflict; a new cross-block
+// wait or any other order-dependent runtime feature must call it too.
+[[noreturn]] void require_sequential(const char* why);
+constexpr int kSequentialExit = 75;  // ascendcraft.emu._SEQUENTIAL_EXIT
 
 // ---- per-block state ---------------------------------------------------------------------------
 enum class SlotState : uint8_t { Free = 0, Allocated, Queued };
@@ -376,18 +393,27 @@ template <typename F> inline void each_block(const Geometry& g, uint32_t esize, 
 inline uint64_t block_offset(const Stride& s, uint32_t r, uint32_t k) {
     return (static_cast<uint64_t>(r) * s.rep + static_cast<uint64_t>(k) * s.blk) * 32;
 }
-// Level 0: f(byte offset, bytes) for each run of adjacent active lanes inside a block, in lane order.
+// Level 0: f(byte offset, bytes) for each run of adjacent active lanes, in lane order. A run that starts where
+// the one before it ended continues it (across blocks and repeats too), so a dense operand is one call.
 template <typename F> inline void each_run(const Geometry& g, const Stride& s, uint32_t esize, F&& f) {
+    uint64_t lo = 0, hi = 0;  // the run being gathered (empty when lo == hi)
     each_block(g, esize, [&](uint32_t r, uint32_t k, uint32_t mask) {
         const uint64_t base = block_offset(s, r, k);
         uint64_t bits = mask;
         while (bits) {
             const uint32_t j = static_cast<uint32_t>(__builtin_ctzll(bits));
             const uint32_t n = static_cast<uint32_t>(__builtin_ctzll(~(bits >> j)));
-            f(base + static_cast<uint64_t>(j) * esize, static_cast<uint64_t>(n) * esize);
+            const uint64_t start = base + static_cast<uint64_t>(j) * esize, bytes = static_cast<uint64_t>(n) * esize;
+            if (hi > lo && start == hi) hi += bytes;
+            else {
+                if (hi > lo) f(lo, hi - lo);
+                lo = start;
+                hi = start + bytes;
+            }
             bits &= ~(((1ull << n) - 1) << j);
         }
     });
+    if (hi > lo) f(lo, hi - lo);
 }
 uint64_t operand_extent(const Geometry& g, const Stride& s, uint32_t esize);
 void check_operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize, bool read, Op op, const SrcLoc& loc,
