@@ -15,7 +15,8 @@ from .soc import Soc
 from .trace import NO_TENSOR, Kind, Pipe, Trace
 
 # %% auto #0
-__all__ = ['CUBE_OPS', 'cube_flops_per_s', 'cube_roofline_us', 'eager_matmul_us', 'CubeCost', 'cube_cost']
+__all__ = ['CUBE_OPS', 'cube_flops_per_s', 'cube_roofline_us', 'eager_matmul_us', 'CoreLayout', 'core_layout', 'CubeCost',
+           'cube_cost', 'MixedCost', 'mixed_cost']
 
 # %% ../nbs/24_cost_cube.ipynb #6bab33dd
 # FIX writes L0C to GM through the same path as MTE3: at the per-core HBM write rate unless the profile says otherwise.
@@ -47,6 +48,30 @@ def eager_matmul_us(m: int, n: int, k: int, soc: Soc, dtype: str = "float16", ou
     compute = 2.0 * m * n * k / sustained
     memory = ((m * k + k * n) * size + m * n * out_bytes) / soc.hbm_bytes_per_s
     return soc.launch_us + soc.block_head_us + soc.cube_startup_us + max(compute, memory) * 1e6
+
+# %% ../nbs/24_cost_cube.ipynb #f63d3815
+@dataclass
+class CoreLayout:
+    "How a trace's `core` numbers map to AI Core groups (from `trace.meta['cores']`; a plain launch: one core per group)."
+    aic: int = 0                   # AICs per group
+    aiv: int = 1                   # AIVs per group
+    groups: int = 0
+
+    @property
+    def mixed(self) -> bool: return self.aic > 0 and self.aiv > 0
+
+    @property
+    def per_group(self) -> int: return max(self.aic + self.aiv, 1)
+
+    def group(self, core): return np.asarray(core) // self.per_group
+
+    def is_aic(self, core): return (np.asarray(core) % self.per_group < self.aic) if self.aic else np.zeros(np.shape(core), bool)
+
+
+def core_layout(trace: Trace) -> CoreLayout:
+    "The launch's core layout; traces without it (older or hand-made ones) have one core per group."
+    m = trace.meta.get("cores") or {}
+    return CoreLayout(int(m.get("aic_per_group", 0)), int(m.get("aiv_per_group", 1)), int(m.get("groups", trace.block_dim)))
 
 # %% ../nbs/24_cost_cube.ipynb #d966a61a
 @dataclass
@@ -109,9 +134,13 @@ def cube_cost(trace: Trace, soc: Soc) -> CubeCost:
     names = trace.op_names
     instr = c["kind"] == Kind.INSTR
     pipe, block = c["pipe"], c["core"].astype(np.int64)
-    aic = block % soc.cube_cores
+    layout = core_layout(trace)
+    aic = layout.group(block) % soc.cube_cores           # a group's cube work runs on its AIC, whichever core asked
     cube_blocks = np.unique(block[instr & (pipe == Pipe.M)])
     loads = instr & (pipe == Pipe.MTE2) & np.isin(block, cube_blocks) & (c["tensor"] != NO_TENSOR)
+    if layout.mixed:                                     # a vector core's own GM -> UB copies are not the cube's loads
+        matmul = np.array([n == "Matmul" for n in names] or [False])[c["op"]]
+        loads &= layout.is_aic(block) | matmul
     writes = instr & (pipe == Pipe.FIX)
     # where the loads come from: first touches from HBM, re-reads from L2 when everything read fits in L2
     li = np.flatnonzero(loads)
@@ -171,3 +200,60 @@ def cube_cost(trace: Trace, soc: Soc) -> CubeCost:
                    "reuse more of each load (larger base blocks, stepM/stepN > 1) or keep operands in L1")
     return CubeCost(soc.name, time_us, pipe_us, hbm_us, l2_us, flops, int(hbm_bytes), int(l2_bytes),
                     int(len(np.unique(aic[im]))), roofline_us, bound, ratio, verdict)
+
+# %% ../nbs/24_cost_cube.ipynb #5e6f5460
+@dataclass
+class MixedCost:
+    "A mixed AIC/AIV kernel's modelled time: the cube side, the vector side, and how much of them overlaps."
+    soc: str
+    time_us: float                 # launch + block start-up + max(A, V) + min(A, V) / handovers
+    cube: CubeCost                 # the AICs' work (its own verdict: compute- or bandwidth-bound)
+    cube_us: float                 # A: the busiest AIC's pipes (max of cube and data movement)
+    vector_us: float               # V: the vector cores' busy time (the slowest core, launch excluded)
+    handovers: int                 # cube -> vector hand-overs per group (mode-2 sets of the busiest AIC)
+    overlap_us: float              # what running the two sides at the same time saves over A + V
+    bound: str                     # cube | vector | launch
+    ratio: float                   # the bound side's time over the other side's
+    verdict: str
+
+
+def mixed_cost(trace: Trace, soc: Soc) -> MixedCost:
+    "Model a mixed kernel's trace: the cube side by `cube_cost`, the vector side by `kernel_time`, overlapped per hand-over."
+    from ascendcraft.cost import kernel_time
+    layout = core_layout(trace)
+    if not layout.mixed: raise ValueError("mixed_cost needs a trace of a mixed AIC/AIV launch (trace.meta['cores'])")
+    r, names = trace.records, trace.op_names
+    core = r["core"].astype(np.int64)
+    cube_pipes = np.isin(r["pipe"], (Pipe.MTE1, Pipe.M, Pipe.FIX))
+    matmul = np.array([n == "Matmul" for n in names] or [False])[r["op"]]
+    on_aic = layout.is_aic(core)
+    cube = cube_cost(Trace(r[on_aic | cube_pipes | matmul], names, trace.block_dim, trace.meta), soc)
+    overhead = soc.launch_us + soc.block_head_us
+    cube_us = max(cube.time_us - overhead, 0.0)           # the busiest AIC, its pipeline fill included
+    vec = r[~on_aic & ~cube_pipes & ~matmul].copy()
+    vector_us = 0.0
+    if len(vec):
+        g, sub = layout.group(vec["core"]), vec["core"].astype(np.int64) % layout.per_group - layout.aic
+        vec["core"] = (g * layout.aiv + sub).astype(vec["core"].dtype)       # the AIVs as blocks 0..groups*aiv-1
+        vt = kernel_time(Trace(vec, names, layout.groups * layout.aiv, {k: v for k, v in trace.meta.items() if k != "cores"}),
+                         soc, timeline_blocks=0)
+        vector_us = max(vt.total_us - vt.launch_us - soc.block_head_us, 0.0)
+    sets = (r["op"] == names.index("CrossCoreSetFlag")) & on_aic & (r["elems"] == 2) if "CrossCoreSetFlag" in names \
+        else np.zeros(len(r), bool)
+    per_aic = np.bincount(core[sets], minlength=int(core.max()) + 1 if len(core) else 1)
+    handovers = max(int(per_aic.max()) if sets.any() else 1, 1)
+    busy = max(cube_us, vector_us) + min(cube_us, vector_us) / handovers
+    time_us = overhead + busy
+    overlap_us = cube_us + vector_us - busy
+    if busy < overhead:
+        bound, ratio = "launch", overhead / max(busy, 1e-9)
+        verdict = f"launch-bound: the launch and start-up ({overhead:.1f} us) outweigh the cube ({cube_us:.1f} us) and vector ({vector_us:.1f} us) work"
+    else:
+        bound = "cube" if cube_us >= vector_us else "vector"
+        ratio = max(cube_us, vector_us) / max(min(cube_us, vector_us), 1e-9)
+        side = (f"cube-side-bound by {ratio:.2f}x over the vector epilogue ({cube.verdict})" if bound == "cube" else
+                f"vector-side-bound by {ratio:.2f}x over the cube ({vector_us:,.1f} us of vector work against {cube_us:,.1f} us)")
+        verdict = (f"{side}; AIC and AIV overlap over {handovers} hand-over(s) per group, saving {overlap_us:,.1f} us of "
+                   f"{cube_us + vector_us:,.1f} us")
+    return MixedCost(soc.name, time_us, cube, cube_us, vector_us, handovers, overlap_us, bound, ratio, verdict)
+

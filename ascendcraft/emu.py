@@ -546,6 +546,7 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str])
     if "GET_TILING_DATA" in code:   # CANN's generated kernel header declares the tiling structs at global scope
         lines += ["namespace optiling {}", "using namespace optiling;"]
     lines += [f'#include "{entry.file}"', '#include "ascendcraft_emu/driver.h"', ""]
+    from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the kernel type lays out the launch's AIC/AIV cores
     if host_files:
         lines.append(f'extern "C" int {HOST_TILING_FUNCTION}(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*);')
     args = []
@@ -555,7 +556,7 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str])
             t = " ".join(w for w in p.ctype.split() if w not in ("const", "volatile"))
             args.append(f"*static_cast<const {t}*>(a[{i}])")
     lines += ["static void ascendcraft_launch(void* const* a) {", f"    (void)a;", f"    {entry.name}{f'<{entry.targs}>' if entry.template else ''}({', '.join(args)});", "}",
-              "int main(int argc, char** argv) {",
+              "int main(int argc, char** argv) {", f"    {kind_declaration(kernel_kind(sources, entry))}",
               f"    return ascendcraft::emu::driver_main(argc, argv, &ascendcraft_launch, {len(entry.params)}, "
               f"{'&' + HOST_TILING_FUNCTION if host_files else 'nullptr'});", "}", ""]
     return "\n".join(lines)
@@ -661,7 +662,9 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                                                               chosen.message, chosen.line, hint=chosen.hint)
         return Build(False, [d], "", [], time.perf_counter() - t0, False, None, entry or "", [], sources)
     flags = shlex.split(settings.cxxflags) + (list(SANITIZE_FLAGS) if sanitize else [])
-    key = _build_key(sources, chosen.name + (f"<{chosen.targs}>" if chosen.template else ""), flags, settings.cxx, sanitize)
+    from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the driver declares the kernel type: part of the key
+    key = _build_key(sources, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
+                     + kind_declaration(kernel_kind(sources, chosen)), flags, settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key
     if (hit := _load_build(folder, sources, cache)) is not None:

@@ -1,4 +1,4 @@
-"""A picture of a modelled kernel: one lane per pipe (MTE2, V, MTE3, S) for the first blocks, time in µs, the verdict on top.
+"""A picture of a modelled kernel: one lane per pipe (MTE2, V, MTE3, S, and MTE1, M, FIX for the cube) for the first blocks, time in µs, the verdict on top.
 
 Docs: https://ascendcraft.github.io/ascendcraft/timeline.html.md"""
 
@@ -18,8 +18,10 @@ from .trace import Kind, Pipe
 __all__ = ['PIPE_COLOURS', 'PIPE_LEGEND', 'OVERHEAD_COLOUR', 'busy_fraction', 'timeline_svg']
 
 # %% ../nbs/23_timeline.ipynb #38944fdf
-PIPE_COLOURS = {"MTE2": "#4C78A8", "V": "#F58518", "MTE3": "#54A24B", "S": "#B279A2"}
-PIPE_LEGEND = {"MTE2": "MTE2 (GM→UB)", "V": "V (vector)", "MTE3": "MTE3 (UB→GM)", "S": "S (scalar)"}
+PIPE_COLOURS = {"MTE2": "#4C78A8", "V": "#F58518", "MTE3": "#54A24B", "S": "#B279A2",
+                "MTE1": "#72B7B2", "M": "#E45756", "FIX": "#9D755D"}   # the cube core's pipes
+PIPE_LEGEND = {"MTE2": "MTE2 (GM→UB)", "V": "V (vector)", "MTE3": "MTE3 (UB→GM)", "S": "S (scalar)",
+               "MTE1": "MTE1 (L1→L0)", "M": "M (cube)", "FIX": "FIX (L0C→GM)"}
 OVERHEAD_COLOUR = "#BDBDBD"
 _FONT = 'font-family="Helvetica, Arial, sans-serif"'
 
@@ -75,6 +77,9 @@ def timeline_svg(cost: KernelCost,              # result of `kernel_time`
     "SVG timeline of the first blocks of a modelled kernel, one lane per pipe, with verdict and label."
     tl = cost.timeline
     shown = sorted({int(b) for b in np.unique(tl["block"])})[:blocks] if len(tl) else []
+    # the cube core's pipes get lanes when the blocks shown use them (a cube or mixed kernel)
+    cube = [p for p in (Pipe.MTE1, Pipe.M, Pipe.FIX) if ((tl["pipe"] == p) & np.isin(tl["block"], shown)).any()]
+    lanes = (*LANES, *cube)
     t0, t1 = window if window else (0.0, cost.total_us)
     if not t1 > t0: raise ValueError(f"empty time window {window}")
     left, right, lane_h, lane_gap, block_gap = 96, 18, 12, 3, 10
@@ -84,7 +89,7 @@ def timeline_svg(cost: KernelCost,              # result of `kernel_time`
     edges = np.linspace(t0, t1, cols + 1)
     x_of = lambda t: left + (t - t0) / (t1 - t0) * plot_w
     top = 58
-    block_h = len(LANES) * (lane_h + lane_gap) - lane_gap
+    block_h = len(lanes) * (lane_h + lane_gap) - lane_gap
     lanes_bottom = top + max(len(shown), 1) * (block_h + block_gap) - block_gap
     height = lanes_bottom + 106
     e = html.escape
@@ -102,7 +107,7 @@ def timeline_svg(cost: KernelCost,              # result of `kernel_time`
     svg.append(clip)
     svg.append('<g clip-path="url(#plot)">')
     for row, b in enumerate(shown):                               # lane backgrounds
-        for lane in range(len(LANES)):
+        for lane in range(len(lanes)):
             y = top + row * (block_h + block_gap) + lane * (lane_h + lane_gap)
             svg.append(f'<rect x="{left}" y="{y}" width="{plot_w}" height="{lane_h}" fill="#F4F4F4"/>')
     launch_w = x_of(min(cost.launch_us, t1)) - x_of(t0) if cost.launch_us > t0 else 0
@@ -117,7 +122,7 @@ def timeline_svg(cost: KernelCost,              # result of `kernel_time`
     for row, b in enumerate(shown):                               # the pipes' work
         y_block = top + row * (block_h + block_gap)
         mine = tl[tl["block"] == b]
-        for lane, p in enumerate(LANES):
+        for lane, p in enumerate(lanes):
             y = y_block + lane * (lane_h + lane_gap)
             work = mine[(mine["pipe"] == p) & (mine["kind"] == Kind.INSTR) & (mine["end_us"] > mine["start_us"])]
             frac = busy_fraction(work["start_us"], work["end_us"], edges)
@@ -126,7 +131,7 @@ def timeline_svg(cost: KernelCost,              # result of `kernel_time`
     for row, b in enumerate(shown):                               # labels on top of the plot
         y_block = top + row * (block_h + block_gap)
         svg.append(f'<text x="8" y="{y_block + lane_h - 2}" font-size="11" font-weight="bold" fill="#222">block {b}</text>')
-        for lane, p in enumerate(LANES):
+        for lane, p in enumerate(lanes):
             y = y_block + lane * (lane_h + lane_gap)
             svg.append(f'<text x="{left - 6}" y="{y + lane_h - 2}" font-size="10" fill="#444" text-anchor="end">{Pipe(p).name}</text>')
     if not shown:
@@ -144,7 +149,7 @@ def timeline_svg(cost: KernelCost,              # result of `kernel_time`
     svg.append(f'<text x="{left + plot_w / 2:.1f}" y="{ya + 32}" font-size="11" fill="#444" text-anchor="middle">time since launch (µs)</text>')
     # legend
     yl, x = ya + 56, float(left)
-    items = [(PIPE_COLOURS[k], PIPE_LEGEND[k]) for k in ("MTE2", "V", "MTE3", "S")] + [(OVERHEAD_COLOUR, "launch / block start-up")]
+    items = [(PIPE_COLOURS[Pipe(p).name], PIPE_LEGEND[Pipe(p).name]) for p in lanes] + [(OVERHEAD_COLOUR, "launch / block start-up")]
     for colour, text in items:
         svg.append(f'<rect x="{x:.1f}" y="{yl - 10}" width="12" height="12" fill="{colour}"/>')
         svg.append(f'<text x="{x + 16:.1f}" y="{yl}" font-size="11" fill="#222">{e(text)}</text>')

@@ -56,3 +56,45 @@ def test_eager_matmul_is_the_aclnn_kernel_at_its_roofline_plus_launch():
     e = eager_time(lambda a, b: a @ b, [spec(4096, 4096), spec(4096, 4096)], soc)
     assert len(e.ops) == 1
     assert e.ops[0].device_us == pytest.approx(eager_matmul_us(4096, 4096, 4096, soc), rel=1e-6)
+
+
+# ---- mixed AIC/AIV kernels: the cube and the vector epilogue overlap -----------------------------------------------
+MIXED = Path(__file__).parent / "emu_kernels" / "good" / "cross_mixed.cpp"
+
+
+def _mixed_trace(tiles, groups=24, n=64, k=512):
+    from ascendcraft.emu import Scalar
+    b = build(MIXED, entry="matmul_relu")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    m = groups * tiles * 16
+    args = [GM("a", None, "in", (m, k), np.float16), GM("bt", None, "in", (n, k), np.float16),
+            GM("y", None, "out", (m, n), np.float32), GM("ws", None, "workspace", (groups * 2 * 16 * n,), np.float32),
+            Scalar(n, "uint32_t"), Scalar(k, "uint32_t"), Scalar(tiles, "uint32_t")]
+    return trace(b, args, block_dim=groups)
+
+
+def test_mixed_kernel_overlaps_the_cube_with_the_vector_epilogue():
+    from ascendcraft.cost_cube import mixed_cost
+    soc = load_soc("Ascend910B2")
+    one, many = mixed_cost(_mixed_trace(1), soc), mixed_cost(_mixed_trace(16), soc)
+    assert one.handovers == 1 and one.overlap_us == pytest.approx(0.0, abs=1e-9)     # one hand-over: A + V
+    assert many.handovers == 16 and many.cube.aic_used == soc.cube_cores
+    a, v = many.cube_us, many.vector_us
+    assert a > 0 and v > 0
+    # a two-stage pipeline of 16 steps: max(A, V) + min(A, V) / 16, plus the launch counted once
+    assert many.time_us == pytest.approx(soc.launch_us + soc.block_head_us + max(a, v) + min(a, v) / 16, rel=1e-9)
+    assert many.time_us < soc.launch_us + soc.block_head_us + a + v
+    assert f"over 16 hand-over(s) per group" in many.verdict and many.bound in ("cube", "vector")
+    assert many.verdict.startswith(f"{many.bound}-side-bound by")
+
+
+def test_timeline_of_a_mixed_kernel_has_cube_mte1_and_fix_lanes():
+    from ascendcraft.cost import kernel_time
+    from ascendcraft.timeline import timeline_svg
+    soc = load_soc("Ascend910B2")
+    t = _mixed_trace(2, groups=2)
+    kc = kernel_time(t, soc)                  # the AIC is block 0, its AIVs blocks 1 and 2
+    svg = timeline_svg(kc, blocks=3)
+    for label in ("M (cube)", "MTE1 (L1→L0)", "FIX (L0C→GM)", "V (vector)"):
+        assert label in svg
+    assert ">MTE1<" in svg and ">FIX<" in svg

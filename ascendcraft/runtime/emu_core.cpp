@@ -207,7 +207,7 @@ void enter(Op op, const SrcLoc& loc) {
     }
 }
 
-int64_t block_idx() { return core().idx; }
+int64_t block_idx() { return g_launch->mixed ? cross_block_idx(core().idx) : core().idx; }
 int64_t block_num() { return g_launch->block_dim; }
 bool tracing() { return tracing_now(); }
 uint64_t tiling_key() { return g_launch->tiling_key; }
@@ -250,6 +250,8 @@ void record(TPipe_ pipe, TKind kind, Op op, Dt dt, uint8_t flags, const SrcLoc& 
 
 void record_gm(TPipe_ pipe, Op op, Dt dt, uint8_t flags, const SrcLoc& loc, uint64_t bytes, uint64_t elems, uint32_t bursts,
                uint32_t burst_bytes, const GmPlace& at) {
+    if (g_launch->cross && op != Op::Matmul && (pipe == TPipe_::MTE2 || (pipe == TPipe_::S && op == Op::GetValue)))
+        cross_gm_read(at.address, bursts, burst_bytes, bursts > 1 ? at.stride : burst_bytes, op, loc);  // emu_sync_cross.cpp
     if (!tracing_now()) return;
     const uintptr_t address = reinterpret_cast<uintptr_t>(at.address);
     record(pipe, TKind::INSTR, op, dt, static_cast<uint8_t>(flags | (address % 32 ? kFlagGmUnaligned : 0)), loc, bytes, elems, 0,
@@ -451,6 +453,7 @@ void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc) {
     if (!tracing_now())
         if (const GmBuffer* b = g_launch->gm.find(p, bytes))
             g_launch->api_writes.mark(*b, static_cast<uint64_t>(static_cast<const uint8_t*>(p) - b->base), bytes);
+    if (g_launch->cross) return cross_gm_write(p, bytes, c.atomic_add, op, loc);  // cores ordered by flags (emu_sync_cross.cpp)
     if (c.atomic_add) {  // atomic accumulation into the same bytes is how blocks combine results
         if (g_launch->parallel) require_sequential("atomic GM accumulation");  // the sum's order is the blocks' order
         return;
@@ -1048,7 +1051,7 @@ void pipe_barrier(uint8_t pipe, SrcLoc loc) {
 
 void sync_all(SrcLoc loc) {
     enter(Op::SyncAll, loc);
-    if (g_launch->block_dim > g_launch->cores)
+    if (!g_launch->mixed && g_launch->block_dim > g_launch->cores)
         Report("syncall-cores", Op::SyncAll, loc)
             .msg("SyncAll with block_dim = %u on a chip with %u vector cores: blocks that never get a core never arrive, so "
                  "the kernel hangs on the NPU",
@@ -1057,6 +1060,7 @@ void sync_all(SrcLoc loc) {
             .hint("launch at most %u blocks when the kernel synchronises across cores", g_launch->cores).fail();
     record(TPipe_::ALL, TKind::SYNC_ALL, Op::SyncAll, Dt::none, 0, loc);
     if (RaceChecker* race = core().race.get()) race->barrier_all();  // every pipe of the core drains first
+    if (g_launch->cross) return cross_sync_all(loc);                 // among the cores of one type (emu_sync_cross.cpp)
     g_launch->scheduler->arrive(core().idx, loc);
 }
 

@@ -30,6 +30,12 @@ uint64_t offset_in(const Local& t, uint8_t region) { return static_cast<uint64_t
 // The operand must be a tensor of one of the `allowed` cube buffers, start on `align` bytes and hold `bytes`.
 uint8_t check_cube(const Local& t, Op op, const SrcLoc& loc, const char* role, std::initializer_list<uint8_t> allowed,
                    uint32_t align, uint64_t bytes) {
+    if (kernel_declared() && !kernel_on_aic())
+        Report("cube-on-vector-core", op, loc)
+            .msg("%s runs on the cube core (AIC), but this code runs on a vector core (AIV) of the launch", op_name(op))
+            .hint("in a mixed kernel put the cube stages under `if ASCEND_IS_AIC { ... }` and hand the result to the "
+                  "vector cores through GM with CrossCoreSetFlag / CrossCoreWaitFlag")
+            .fail();
     const uint8_t r = region_of_local(t);
     bool ok = false;
     for (uint8_t a : allowed) ok = ok || a == r;
@@ -325,13 +331,6 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
         }
 }
 
-// ---- which core type a block's code runs as ----------------------------------------------------------
-namespace {
-thread_local bool t_on_aic = false;  // each block runs on its own thread (Scheduler)
-}
-void kernel_type_set(int type) { t_on_aic = type == AscendC::KERNEL_TYPE_AIC_ONLY; }
-bool kernel_on_aic() { return t_on_aic; }
-
 // ---- the Matmul high-level API -------------------------------------------------------------------------
 void matmul_misuse(const char* message, const char* hint, SrcLoc loc) {
     enter(Op::Matmul, loc);
@@ -374,6 +373,15 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16), kB = ceil_div(p.k, c0);
     const void* aFirst = static_cast<const uint8_t*>(p.a) + (p.aTrans ? static_cast<uint64_t>(p.row0) * as : static_cast<uint64_t>(p.row0) * p.lda * as);
     const void* bFirst = static_cast<const uint8_t*>(p.b) + (p.bTrans ? static_cast<uint64_t>(p.col0) * p.ldb * bs : static_cast<uint64_t>(p.col0) * bs);
+    // what another core must have handed over (emu_sync_cross.cpp): A's rows, B's columns, the bias
+    cross_gm_read(aFirst, p.aTrans ? p.k : p.m, static_cast<uint64_t>(p.aTrans ? p.m : p.k) * as, static_cast<uint64_t>(p.lda) * as,
+                  Op::Matmul, loc);
+    cross_gm_read(bFirst, p.bTrans ? p.n : p.k, static_cast<uint64_t>(p.bTrans ? p.k : p.n) * bs, static_cast<uint64_t>(p.ldb) * bs,
+                  Op::Matmul, loc);
+    if (gbias) {
+        const uint64_t bb = dt_size(p.biasDt);
+        cross_gm_read(static_cast<const uint8_t*>(p.bias) + p.col0 * bb, 1, p.n * bb, p.n * bb, Op::Matmul, loc);
+    }
     if (p.loadA)
     record_gm(TPipe_::MTE2, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(p.m) * p.k * as, static_cast<uint64_t>(p.m) * p.k,
               p.aTrans ? p.k : p.m, (p.aTrans ? p.m : p.k) * as, GmPlace{&ga, aFirst, static_cast<uint64_t>(p.lda) * as});

@@ -267,8 +267,12 @@ void run_block(int block) {
     if (g_handlers) alternate_stack();
     Core c(block);
     set_current_core(&c);
+    cross_begin_core(block);
     g_launch->status->block = block;
-    g_fn(g_args);
+    try {
+        g_fn(g_args);
+    } catch (const CoreExit&) {  // the AIC of a mixed launch that serves Matmul requests (emu_sync_cross.cpp)
+    }
     finish_block(c);
     check_tiling_key(c);
     g_launch->gm_writes += c.gm_writes;
@@ -291,6 +295,7 @@ const char* role_name(Role r) {
 
 // trace.json: the format version, the record layout (checked by ascendcraft.trace on load), the op
 // names, and the GM buffers in argument order (what a record's `tensor` field indexes).
+// block_dim is the number of cores the records number: a mixed launch's AICs and AIVs (meta.cores has its groups).
 void write_trace_json(const RunSpec& spec, const Launch& launch, bool cooperative) {
     std::string names;
     for (int i = 0; i < static_cast<int>(Op::Count); ++i) names += (i ? "," : "") + json_string(op_name(static_cast<Op>(i)));
@@ -310,10 +315,10 @@ void write_trace_json(const RunSpec& spec, const Launch& launch, bool cooperativ
         tensors += std::string(tensors.empty() ? "" : ",") + "{\"name\":" + json_string(b->name) + ",\"bytes\":" +
                    std::to_string(b->bytes) + ",\"role\":\"" + role_name(b->role) + "\",\"arg\":" + std::to_string(b->arg) + "}";
     std::ofstream f(spec.trace_dir + "/trace.json");
-    f << "{\"format\":" << kTraceFormat << ",\"op_names\":[" << names << "],\"block_dim\":" << launch.block_dim
+    f << "{\"format\":" << kTraceFormat << ",\"op_names\":[" << names << "],\"block_dim\":" << launch.ub_used.size()
       << ",\"record_size\":" << sizeof(Record) << ",\"fields\":[" << layout << "]"
       << ",\"meta\":{\"ub_bytes_used\":[" << ub << "],\"ub_bytes\":" << launch.ub_bytes << ",\"records\":" << launch.trace.written()
-      << ",\"cooperative\":" << (cooperative ? "true" : "false") << ",\"tensors\":[" << tensors << "]}}\n";
+      << ",\"cooperative\":" << (cooperative ? "true" : "false") << ",\"cores\":" << cross_layout_json() << ",\"tensors\":[" << tensors << "]}}\n";
 }
 
 // Parallel launches: whether the blocks' order could have changed the result. Run one after another, a block
@@ -480,17 +485,20 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         if (!state.trace.open(spec.trace_dir + "/trace.bin")) setup_error("cannot create the trace file in " + spec.trace_dir);
     }
 
-    state.ub_used.assign(state.block_dim, 0);
+    const uint32_t slots = cross_prepare(state.block_dim, state.tiling_key);  // cores: by the kernel type (AIC, AIV)
+    state.ub_used.assign(slots, 0);
     g_fn = launch;
     g_args = args.data();
-    Scheduler scheduler(static_cast<int>(state.block_dim), &run_block);
+    Scheduler scheduler(static_cast<int>(slots), &run_block);
     state.scheduler = &scheduler;
     state.status->phase = 1;
-    state.threads = std::max<uint32_t>(1, std::min<uint32_t>(spec.threads, state.block_dim));
-    state.parallel = state.threads > 1 && !spec.sanitize;
-    if (state.parallel) {
-        state.block_writes.resize(state.block_dim);
-        state.block_reads.resize(state.block_dim);
+    state.threads = std::max<uint32_t>(1, std::min<uint32_t>(spec.threads, slots));
+    state.parallel = state.threads > 1 && !spec.sanitize && !state.cross;  // cross-core launches run cooperatively
+    if (state.cross) {
+        cross_run(slots, &run_block);
+    } else if (state.parallel) {
+        state.block_writes.resize(slots);
+        state.block_reads.resize(slots);
         scheduler.run_parallel(static_cast<int>(state.threads));
         if (parallel_conflict(state)) require_sequential("blocks share GM bytes");
     } else {
@@ -502,7 +510,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     if (trace) {
         state.status->phase = 3;
         state.trace.close();
-        write_trace_json(spec, state, scheduler.cooperative());
+        write_trace_json(spec, state, scheduler.cooperative() || state.cross);
     } else {
         check_raw_writes(state);
     }

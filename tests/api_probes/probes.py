@@ -552,6 +552,7 @@ P("GetBlockNum", "int64_t n = GetBlockNum();")
 P("GetSubBlockIdx", "int64_t i = GetSubBlockIdx();")
 P("GetSubBlockNum", "int64_t n = GetSubBlockNum();")
 P("GetTaskRation", "int64_t n = GetTaskRation();")
+P("GetTaskRatio", "int64_t n = GetTaskRatio();")
 P("GetDataBlockSizeInBytes", "int64_t n = GetDataBlockSizeInBytes();")
 P("get_block_idx", "int64_t i = get_block_idx(); int64_t n = get_block_num();")
 P("GetBlockId.invented", "int64_t i = GetBlockId();", "name")
@@ -808,6 +809,8 @@ for code in ["AddScalar(h0, h1, hs, 256);", "Vadd(h0, h1, h2, 256);", "Subs(h0, 
 # Calls the official headers accept at compile time whose types AscendC checks only at run time (or that the
 # emulator can only refuse when they run): we accept them too and report this diagnostic kind at the call.
 RUN_TIME: dict[str, str] = {
+    # mode 2 hands over between the AIC and the AIVs of a group: a vector-only or cube-only launch has no partner
+    "pattern.cross_core": "cross-flag-mode", "Cube.CrossCoreSetFlag": "cross-flag-mode",
     **{f"{op}.l2.{t}": "unsupported" for op in ("And", "Or") for t in ("half", "float", "int32_t", "uint8_t", "bfloat16_t")},
     **{f"{op}.l2.{d}.{s}": "unsupported" for op in ("Axpy", "MulAddDst")
        for d, s in (("half", "float"), ("int32_t", "int32_t"), ("int16_t", "int16_t"))},
@@ -850,8 +853,6 @@ UNEMULATED: dict[str, str] = {
     "GlobalTensor.SetShapeInfo": _NOT_YET,
     "SetAtomicMax": _NOT_YET, "SetAtomicMin": _NOT_YET, "SetAtomicType": _NOT_YET,
     "assert": _NOT_YET,
-    "pattern.cross_core": "cross-core flags are not emulated (README, Known limits): use SyncAll",
-    "Cube.CrossCoreSetFlag": "cross-core flags are not emulated (README, Known limits): use SyncAll",
     "Cube.LoadData.gm": "LoadData from GM is not emulated: DataCopy GM -> L1 (Nd2NzParams), then LoadData L1 -> L0A/L0B",
     "pattern.ibset": "IBSet / IBWait are not emulated: use SyncAll",
     **{f"invented.{n}": _NOT_YET for n in ("Subs", "Divs", "Log", "Neg", "Clamp", "Where")},

@@ -24,9 +24,12 @@ __aicore__ inline void GemmBiasTile(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
     using BiasType = MatmulType<TPosition::GM, CubeFormat::ND, OUT>;
     const TCubeTiling &t = td.cube;
 
+    // one tile per group: in a mixed launch (1 AIC + 2 AIV) the AIVs are GetBlockIdx() 2g and 2g + 1, and the first
+    // of them asks the group's AIC for the product
     const int32_t tilesN = (t.N + t.singleCoreN - 1) / t.singleCoreN;
-    const int32_t tileM = GetBlockIdx() / tilesN;
-    const int32_t tileN = GetBlockIdx() % tilesN;
+    const int32_t tile = GetBlockIdx() / GetTaskRation();
+    const int32_t tileM = tile / tilesN;
+    const int32_t tileN = tile % tilesN;
     const int32_t rows = t.M - tileM * t.singleCoreM < t.singleCoreM ? t.M - tileM * t.singleCoreM : t.singleCoreM;
     const int32_t cols = t.N - tileN * t.singleCoreN < t.singleCoreN ? t.N - tileN * t.singleCoreN : t.singleCoreN;
 
@@ -44,6 +47,7 @@ __aicore__ inline void GemmBiasTile(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
     TPipe pipe;
     Matmul<AType, BType, CType, BiasType> mm;
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    if (GetSubBlockIdx() != 0) return;
     mm.SetTensorA(aGm[offsetA]);
     mm.SetTensorB(bGm[offsetB], transB);
     mm.SetBias(biasGm[tileN * t.singleCoreN]);

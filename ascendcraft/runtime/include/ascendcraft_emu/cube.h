@@ -1,7 +1,7 @@
 // AscendCraft CPU emulation: the cube core (AIC) of Ascend 910B. GM -> L1 copies with the ND -> NZ conversion,
 // LoadData (L1 -> L0A/L0B), Mmad (L0A x L0B -> L0C) and Fixpipe (L0C -> GM), on the fractal layouts the
 // hardware uses, so that data in the wrong layout gives wrong numbers as on the NPU. (Cross-core flags for mixed AIC/AIV
-// kernels are not emulated yet.) Written from the public AscendC documentation; no vendor code.
+// kernels: sync_cross.h.) Written from the public AscendC documentation; no vendor code.
 //
 // Layouts (one fractal = 512 bytes; C0 = 32 bytes / sizeof(T): 16 halves, 32 int8, 8 floats):
 //   L1 (NZ): fractals of 16 rows x C0 columns, row-major inside, column-major between fractals.
@@ -218,11 +218,13 @@ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
 
 }  // namespace AscendC
 
-// ---- which core type runs this code: a kernel marked KERNEL_TYPE_AIC_ONLY runs its blocks as cube cores; any
-// other runs them as vector cores, and a Matmul object does the cube core's work in place -----------------------
+// ---- which core type runs this code: the launch's cores follow the kernel type (sync_cross.h); a Matmul object on a
+// vector core does the cube core's work in place ------------------------------------------------------------------
 namespace ascendcraft { namespace emu {
-void kernel_type_set(int type);   // KERNEL_TASK_TYPE_DEFAULT: AIC_ONLY makes this block's code cube-core code
+void kernel_type_set(int type);   // KERNEL_TASK_TYPE_DEFAULT at run time (the build lays the cores out by it already)
 bool kernel_on_aic();
+bool kernel_mixed_aic();          // the AIC of a mixed launch
+[[noreturn]] void matmul_server();  // REGIST_MATMUL_OBJ on that AIC: it serves the AIVs' Matmul calls, its own code ends
 }}  // namespace ascendcraft::emu
 #ifndef ASCEND_IS_AIV
 #define ASCEND_IS_AIV (!::ascendcraft::emu::kernel_on_aic())

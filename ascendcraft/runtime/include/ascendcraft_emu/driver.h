@@ -12,6 +12,10 @@ using LaunchFn = void (*)(void* const* args);
 using TilingFn = int (*)(const int64_t* args, int nargs, void* tiling, uint64_t capacity, uint32_t* block_dim,
                          uint64_t* workspace_bytes);
 
+// The kernel type the build found (KERNEL_TYPE_* or -1), per tiling key where KERNEL_TASK_TYPE names one, and whether
+// the kernel uses cross-core flags: the driver lays the launch's cores out by it (emu_sync_cross.cpp).
+void declare_kernel_kind(int def, const uint64_t* keys, const int* types, int n, bool cross);
+
 // Reads the run spec named by argv[1], maps GM, runs every block, writes the report.
 int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn tiling);
 

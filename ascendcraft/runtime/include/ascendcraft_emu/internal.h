@@ -190,6 +190,8 @@ struct Launch {
     ApiWrites api_writes;
     TraceWriter trace;
     Scheduler* scheduler = nullptr;
+    bool mixed = false;               // cube and vector cores (emu_sync_cross.cpp): slots are groups' AIC and AIVs
+    bool cross = false;               // the cores synchronise across cores: the CrossScheduler runs them
     std::atomic<bool> uninit_reported{false};
     std::atomic<uint64_t> gm_writes{0};   // AscendC API writes to GM, all blocks (no-output check)
     std::vector<uint32_t> ub_used;
@@ -282,6 +284,18 @@ struct Core {
     std::vector<uint64_t> keys_seen;
     uint64_t gm_writes = 0;
 };
+// emu_sync_cross.cpp: the launch's cores by kernel type, cross-core flags, and the GM hand-over check
+uint32_t cross_prepare(uint32_t block_dim, uint64_t tiling_key);   // the number of cores (slots) to run
+void cross_run(uint32_t slots, void (*body)(int));
+void cross_begin_core(int slot);
+std::string cross_layout_json();
+int64_t cross_block_idx(int slot);
+void cross_sync_all(SrcLoc loc);
+void cross_gm_read(const void* p, uint64_t bursts, uint64_t burst_bytes, uint64_t stride, Op op, const SrcLoc& loc);
+void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const SrcLoc& loc);
+bool kernel_mixed_aic();  // this core is the AIC of a mixed launch
+bool kernel_declared();   // the build declared the kernel type (cores were laid out by it)
+struct CoreExit {};       // thrown to end a core early: the AIC of a mixed launch becomes the Matmul server
 void check_tiling_key(const Core& c);  // emu_tiling.cpp: at the end of a block
 // The block running on this thread (nullptr outside a block). Accessors, not an extern
 // thread_local: a TLS variable shared across translation units trips UBSan's null checks.

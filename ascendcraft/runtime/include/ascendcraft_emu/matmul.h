@@ -374,8 +374,16 @@ template <class MM, class... Rest> inline void regist(TPipe* pipe, MM& mm, std::
 }
 template <class MM> inline void regist(TPipe*, MM&) {}
 }  // namespace matmul_detail
+// In a mixed launch the AIC that reaches it becomes the server of its AIVs' Matmul calls (which the emulation runs in
+// place on the AIVs), unless ASCENDC_CUBE_ONLY says the Matmul runs on the cube core itself.
+#ifdef ASCENDC_CUBE_ONLY
+#define ASCENDCRAFT_MATMUL_SERVER() ((void)0)
+#else
+#define ASCENDCRAFT_MATMUL_SERVER() \
+    do { if (::ascendcraft::emu::kernel_mixed_aic()) ::ascendcraft::emu::matmul_server(); } while (0)
+#endif
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
-    do { (void)(workspace); ::AscendC::matmul_detail::regist((tpipe), __VA_ARGS__); } while (0)
+    do { (void)(workspace); ASCENDCRAFT_MATMUL_SERVER(); ::AscendC::matmul_detail::regist((tpipe), __VA_ARGS__); } while (0)
 #define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
 #define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tensor.h"
+#include "sync_cross.h"
 
 namespace AscendC {
 
@@ -176,9 +177,10 @@ inline int64_t GetBlockIdx() { return ascendcraft::emu::block_idx(); }
 inline int64_t GetBlockNum() { return ascendcraft::emu::block_num(); }
 // The system workspace that AscendC's Matmul client and server talk through; the emulation needs none.
 inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
-inline int64_t GetSubBlockIdx() { return 0; }
-inline int64_t GetSubBlockNum() { return 1; }
-inline int64_t GetTaskRation() { return 1; }
+inline int64_t GetSubBlockIdx() { return ascendcraft::emu::cross_sub_block_idx(); }
+inline int64_t GetSubBlockNum() { return ascendcraft::emu::cross_task_ration(); }
+inline int64_t GetTaskRation() { return ascendcraft::emu::cross_task_ration(); }
+inline int64_t GetTaskRatio() { return ascendcraft::emu::cross_task_ration(); }
 inline constexpr int64_t GetDataBlockSizeInBytes() { return ONE_BLK_SIZE; }
 
 template <bool isAIVOnly = true> inline void SyncAll(SrcLoc loc = {}) { ascendcraft::emu::sync_all(loc); }

@@ -56,6 +56,7 @@ struct OneOf<T, U, Ts...> : std::integral_constant<bool, std::is_same<T, U>::val
     X(InitGlobalMemory) X(GET_TILING_DATA) X(DumpTensor) X(Kernel) X(SetGlobalBuffer) X(And) X(Or) X(Not)        \
     X(ShiftLeft) X(ShiftRight) X(AddRelu) X(SubRelu) X(MulAddDst) X(FusedMulAdd) X(Brcb) X(Gatherb)            \
     X(Transpose) X(Sin) X(Cos) X(Floor) X(Ceil) X(Round) X(Trunc)                                \
+    X(CrossCoreSetFlag) X(CrossCoreWaitFlag)                                                    \
     X(LoadData) X(Mmad) X(Fixpipe) X(Matmul) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh)          \
     X(Erfc) X(Sign) X(Frac) X(Silu) X(Gelu) X(FasterGelu) X(FasterGeluV2) X(Swish) X(Power)
 

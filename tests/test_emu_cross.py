@@ -1,0 +1,106 @@
+"""Mixed AIC/AIV launches on the emulator (runtime/emu_sync_cross.cpp): a MIX_AIC_1_2 launch of n blocks runs n cube
+cores and 2n vector cores with the documented GetBlockIdx / GetSubBlockIdx / GetTaskRation; CrossCoreSetFlag /
+CrossCoreWaitFlag hand a GEMM's tiles from the cube core to the vector cores through a GM workspace and back; a missing
+hand-over (the vector core reads the cube's output without waiting, or the cube core overwrites a slot the vector cores
+still read) is a `cross-core-race` error at the line of the read; a wait nobody can release is a deadlock error at the
+wait, not a hang; mode 0 synchronises all vector cores. The kernel type comes from the source (ascendcraft.emu_kind)."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascendcraft.emu import GM, Scalar, build, run, trace, op_names
+
+KERNEL = Path(__file__).parent / "emu_kernels" / "good" / "cross_mixed.cpp"
+SRC = KERNEL.read_text().splitlines()
+RNG = np.random.default_rng(1515)
+
+
+def _line(d) -> str:
+    return SRC[d.line - 1]
+
+
+def _matmul_relu(entry, groups=2, tiles=3, n=32, k=64):
+    m = groups * tiles * 16
+    a = RNG.standard_normal((m, k)).astype(np.float16)
+    bt = RNG.standard_normal((n, k)).astype(np.float16)
+    ref = np.maximum(a.astype(np.float64) @ bt.astype(np.float64).T, 0)
+    b = build(KERNEL, entry=entry)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    args = [GM("a", a), GM("bt", bt), GM("y", np.empty((m, n), np.float32), "out"),
+            GM("ws", np.empty(groups * 2 * 16 * n, np.float32), "workspace"),
+            Scalar(n, "uint32_t"), Scalar(k, "uint32_t"), Scalar(tiles, "uint32_t")]
+    return b, args, run(b, args, block_dim=groups), ref
+
+
+def test_core_ids_follow_the_documented_mixed_layout():
+    b = build(KERNEL, entry="core_ids")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("ids", np.full((9, 8), -1, np.int32), "out")], block_dim=3)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    ids = r.outputs["ids"][:, :5]
+    for g in range(3):   # GetBlockIdx, GetSubBlockIdx, GetTaskRation, GetBlockNum, ASCEND_IS_AIC
+        assert ids[3 * g].tolist() == [g, 0, 1, 3, 1]
+        assert ids[3 * g + 1].tolist() == [2 * g, 0, 2, 3, 0]
+        assert ids[3 * g + 2].tolist() == [2 * g + 1, 1, 2, 3, 0]
+
+
+def test_cube_to_vector_hand_over_through_gm_matches_numpy():
+    _, _, r, ref = _matmul_relu("matmul_relu")
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    assert not r.diagnostics
+    np.testing.assert_allclose(r.outputs["y"], ref, rtol=1e-5, atol=1e-4)
+
+
+def test_reading_the_cubes_output_without_waiting_is_an_error_at_the_read():
+    _, _, r, _ = _matmul_relu("matmul_relu_no_wait")
+    assert not r.ok
+    d = next(d for d in r.diagnostics if d.kind == "cross-core-race")
+    assert "DataCopy(x, wsGm" in _line(d)                      # the vector core's read
+    assert "Fixpipe" in d.message and "AIV 0 of group 0" in d.message and "the AIC of group 0" in d.message
+    assert "CrossCoreWaitFlag" in d.hint
+
+
+def test_overwriting_a_slot_the_vector_cores_still_read_is_an_error():
+    _, _, r, _ = _matmul_relu("matmul_relu_no_back_pressure")
+    assert not r.ok
+    d = next(d for d in r.diagnostics if d.kind == "cross-core-race")
+    # the cube core ran ahead and refilled slot 0 with tile 2 before the vector cores read tile 0
+    assert "DataCopy(x, wsGm" in _line(d) and "Fixpipe" in d.message
+
+
+def test_a_wait_nobody_releases_is_a_deadlock_error_not_a_hang():
+    _, _, r, _ = _matmul_relu("matmul_relu_wrong_flag")
+    assert not r.ok
+    d = next(d for d in r.diagnostics if d.kind == "cross-core-deadlock")
+    assert "CrossCoreWaitFlag" in _line(d)
+    assert "CrossCoreWaitFlag(5)" in d.message and "hangs" in d.message
+
+
+@pytest.mark.parametrize("entry,ok", [("rotate", True), ("rotate_no_barrier", False)])
+def test_mode_0_synchronises_all_vector_cores(entry, ok):
+    b = build(KERNEL, entry=entry)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.arange(32, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("ws", np.empty(32, np.float32), "workspace"), GM("y", np.empty(32, np.float32), "out")],
+            block_dim=4)
+    assert r.ok == ok, "\n".join(map(str, r.diagnostics))
+    if ok:
+        np.testing.assert_array_equal(r.outputs["y"], np.roll(x, -8))
+    else:
+        d = next(d for d in r.diagnostics if d.kind == "cross-core-race")
+        assert "DataCopy(wsGm[i * 8], t, 8)" in _line(d)       # a neighbour's publish races this core's read
+
+
+def test_trace_records_the_cores_and_their_flags():
+    b, args, _, _ = _matmul_relu("matmul_relu")
+    t = trace(b, args, block_dim=2)
+    assert t.meta["cores"] == {"kernel_type": "KERNEL_TYPE_MIX_AIC_1_2", "aic_per_group": 1, "aiv_per_group": 2, "groups": 2}
+    names = op_names()
+    core = t.records["core"]
+    op = t.records["op"]
+    mmad = np.unique(core[op == names.index("Mmad")])
+    relu = np.unique(core[op == names.index("Relu")])
+    assert mmad.tolist() == [0, 3] and relu.tolist() == [1, 2, 4, 5]   # slot 3g is the AIC of group g
+    sets = t.records[(op == names.index("CrossCoreSetFlag")) & (core == 0)]
+    assert len(sets) == 3 and set(sets["pipe"].tolist()) == {6}        # the cube core's sets ride the FIX pipe
