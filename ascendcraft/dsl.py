@@ -172,6 +172,7 @@ CASTS = {  # (src, dst) -> allowed round modes
     ("i32", "f32"): ("none",) + _FIVE, ("i64", "f32"): _FIVE,
     ("i32", "i16"): ("none",), ("i32", "i64"): ("none",), ("i64", "i32"): ("none",),
     ("u8", "f16"): ("none",), ("i8", "f16"): ("none",), ("bool", "f16"): ("none",),
+    ("f16", "bool"): ("none",) + _FIVE,   # a 0/1 half vector back to a torch.bool mask (Cast half -> uint8_t)
 }
 
 # %% ../nbs/02_dsl.ipynb #bb1a9cb9

@@ -28,15 +28,17 @@ from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
 from .shapes import lift_shape_literals, resolve_size
 
 # %% auto #0
-__all__ = ['PAPER_COUNTS', 'LEVEL1_COUNTS', 'CATEGORIES', 'TASKS_DIR', 'DEFAULT_SEED', 'REQUIRED_NAMES', 'INPUT_GROUPS',
-           'EXTRA_NAMES', 'Spec', 'spec_of', 'Task', 'load_task_file', 'TaskList', 'load_task_folder', 'task_file_path',
-           'resolve_task', 'registry', 'get_task']
+__all__ = ['PAPER_COUNTS', 'LEVEL1_COUNTS', 'BEYOND_COUNTS', 'DEFAULT_CATEGORIES', 'CATEGORIES', 'TASKS_DIR', 'DEFAULT_SEED',
+           'REQUIRED_NAMES', 'INPUT_GROUPS', 'EXTRA_NAMES', 'Spec', 'spec_of', 'Task', 'load_task_file', 'TaskList',
+           'load_task_folder', 'task_file_path', 'resolve_task', 'registry', 'get_task']
 
 # %% ../nbs/30_tasks.ipynb #1591e9fe
 PAPER_COUNTS = {"activation": 15, "loss": 7, "math": 6, "normalization": 8,   # the seven MultiKernelBench categories
                 "optimizer": 5, "reduce": 5, "pooling": 6}                     # of the AscendCraft paper (upstream: reference/<category>)
 LEVEL1_COUNTS = PAPER_COUNTS                  # the old name (upstream's npukernelbench_level1 is another set: not these)
-CATEGORIES = (*PAPER_COUNTS, "mhc")           # registry order
+BEYOND_COUNTS = {"broadcast": 10, "index": 12, "resize": 10}  # upstream's vector-only categories beyond the seven
+DEFAULT_CATEGORIES = (*PAPER_COUNTS, "mhc")   # what `registry()` and `bench` run when no category is named
+CATEGORIES = (*DEFAULT_CATEGORIES, *BEYOND_COUNTS)  # registry order
 TASKS_DIR = Path(str(importlib.resources.files("ascendcraft"))) / "tasks"  # our task files (package data)
 DEFAULT_SEED = 1024                           # MultiKernelBench's seed
 REQUIRED_NAMES = ("Model", "get_inputs", "get_init_inputs")
@@ -616,14 +618,14 @@ def task_file_path(key: str | Path) -> Path | None:
 def resolve_task(key: str | Path, suite: TaskList | None = None) -> Task:
     "The task `key` names: a task file's path, else an id or 'category/id' of `suite` (default: the registry)."
     path = task_file_path(key)
-    if path is None: return (suite if suite is not None else registry()).get(key)
+    if path is None: return (suite if suite is not None else registry(list(CATEGORIES))).get(key)
     if not path.is_file(): return load_task_file(path)   # refused, naming the path as given
     path = path.resolve()                    # absolute: task processes (bench) and pages (workbench) run elsewhere
     return load_task_file(path, path.parent.name if path.parent.name in CATEGORIES else "")
 
 # %% ../nbs/30_tasks.ipynb #678698e1
 def registry(categories: list[str] | None = None, tasks: list[str] | None = None) -> TaskList:
-    "Our tasks (the paper's seven MultiKernelBench categories + mHC), optionally only some categories or task ids."
+    "Our tasks: by default the paper's seven MultiKernelBench categories + mHC; named `categories` (any of `CATEGORIES`), or task ids from every category."
     suite = load_task_folder(TASKS_DIR)
     if suite.skipped: raise AscendCraftError(suite.skipped, stage="registry")
     if categories is not None:
@@ -632,6 +634,8 @@ def registry(categories: list[str] | None = None, tasks: list[str] | None = None
             raise AscendCraftError(Diagnostic("unknown-category", f"no category {', '.join(map(repr, unknown))}",
                                               hint=f"categories: {', '.join(CATEGORIES)}"))
         suite = TaskList([t for t in suite if t.category in categories])
+    elif tasks is None:
+        suite = TaskList([t for t in suite if t.category in DEFAULT_CATEGORIES])
     if tasks is not None:
         suite = TaskList([resolve_task(key, suite) for key in tasks])
     return suite
