@@ -328,18 +328,11 @@ def api_rule_hint(message: str) -> str:
 
 # %% ../nbs/10_emu.ipynb #03cac200
 UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> what to write with emulated APIs
-    "Log": "use Ln (natural log)",
-    "Log2": "use Ln, then Muls by 1 / ln(2)",
-    "Log10": "use Ln, then Muls by 1 / ln(10)",
     "SwiGLU": "use Sigmoid and Mul on the gate half, then Mul by the other half",
     "GeGLU": "compose Gelu (Mul, Muls, Adds, Tanh) on the gate half, then Mul",
     "ReGlu": "use Relu on the gate half, then Mul",
     "ClampMax": "use Mins with the bound",
     "ClampMin": "use Maxs with the bound",
-    "SoftMax": "per row: ReduceMax, Adds of minus the max, Exp, ReduceSum, Muls by the reciprocal of the sum",
-    "LayerNorm": "per row: ReduceSum for the mean, Adds, Mul and ReduceSum for the variance, Sqrt and Div (or Rsqrt), "
-                 "then Mul and Add for gamma and beta",
-    "RmsNorm": "per row: Mul, ReduceSum, Muls by 1/n, Adds epsilon, Sqrt and Div (or Rsqrt), then Mul by gamma",
     "BatchNorm": "compose it from ReduceSum, Adds, Mul, Sqrt and Div per channel",
     "Sum": "use ReduceSum (one tile) or WholeReduceSum (one result per 256-byte row)",
     "Mean": "use ReduceSum or WholeReduceSum, then Muls by 1/n",

@@ -90,6 +90,17 @@ def _attr_value(kind: str, text: str):
     return text
 
 
+def _dtype_list(arg: str, code: str, inputs: list) -> list[str]:
+    """The ge dtypes of a DataType(...) call: its literals, or those of the `std::vector<ge::DataType>` it names.
+    A list that the definition computes at run time (filled by a loop) takes the first input's dtypes: the kernel
+    then compiles with the same DTYPE_<NAME> as that input, as the public Foreach*Scalar projects have it."""
+    found = re.findall(r"DT_\w+", arg)
+    if found or not re.fullmatch(r"\s*\w+\s*", arg): return found
+    decl = re.search(r"(?:std::vector\s*<\s*(?:ge::)?DataType\s*>|auto)\s+" + arg.strip() + r"\s*=?\s*(?:\w+\s*)?[({]([^;]*?)[)}]\s*;", code)
+    found = re.findall(r"DT_\w+", decl.group(1)) if decl else []
+    return found or next((list(p.dtypes) for p in inputs if p.dtypes), [])
+
+
 def parse_op_definition(text: str, file: str) -> OpDefinition | None:
     "The operator definition in one op_host source, or None when it has none."
     code = blank_comments(text)
@@ -106,7 +117,7 @@ def parse_op_definition(text: str, file: str) -> OpDefinition | None:
             value = calls.get({"float": "Float", "int": "Int", "bool": "Bool", "str": "String", "list_int": "ListInt"}[kind], "")
             attrs.append(OpAttr(name, kind, _attr_value(kind, value), "REQUIRED" in calls.get("AttrType", "")))
             continue
-        dtypes = re.findall(r"DT_\w+", calls.get("DataType", calls.get("DataTypeList", "")))
+        dtypes = _dtype_list(calls.get("DataType", calls.get("DataTypeList", "")), code, inputs)
         formats = re.findall(r"FORMAT_\w+", calls.get("Format", calls.get("FormatList", "")))
         option = next((o for o in ("OPTIONAL", "DYNAMIC") if o in calls.get("ParamType", "")), "REQUIRED")
         (inputs if what == "Input" else outputs).append(OpParam(name, option, dtypes, formats))

@@ -17,6 +17,7 @@ PROJECTS = {  # folder -> (op type, tiling keys its cases expect, nested / array
     "scale_add_custom": ("ScaleAddCustom", {1, 2}),
     "leaky_relu_custom": ("LeakyReluCustom", {1, 2}),
     "rms_scale_custom": ("RmsScaleCustom", {1, 2}),
+    "row_norm_custom": ("RowNormCustom", {1, 2}),     # SoftMax / RmsNorm with their host tiling functions
 }
 
 
@@ -91,3 +92,24 @@ def test_a_failing_tiling_function_and_bad_attributes_are_errors(tmp_path):
 def test_a_folder_that_is_not_a_project_is_refused(tmp_path):
     with pytest.raises(AscendCraftError, match="op_host/ and op_kernel/"):
         load_project(tmp_path)
+
+
+def test_dtype_lists_named_by_a_variable_or_computed_at_run_time():
+    from ascendcraft.opproject import dtype_macros, parse_op_definition
+    src = """namespace ops {
+class ForeachScaleCustom : public OpDef {
+public:
+    explicit ForeachScaleCustom(const char* name) : OpDef(name) {
+        std::vector<ge::DataType> tensor_dtypes = {ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_INT32};
+        std::vector<ge::DataType> scalar_dtypes;
+        std::for_each(tensor_dtypes.cbegin(), tensor_dtypes.cend(), [&](ge::DataType d) { scalar_dtypes.push_back(d); });
+        this->Input("x").ParamType(REQUIRED).DataType(tensor_dtypes).Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Input("scalar").ParamType(REQUIRED).DataType(scalar_dtypes);
+        this->Output("y").ParamType(REQUIRED).DataType(tensor_dtypes);
+    }
+};
+OP_ADD(ForeachScaleCustom);
+}"""
+    op = parse_op_definition(src, "op_host/foreach_scale_custom.cpp")
+    assert [p.dtypes for p in op.inputs + op.outputs] == [["DT_FLOAT16", "DT_FLOAT", "DT_INT32"]] * 3
+    assert dtype_macros(op, 1)["DTYPE_SCALAR"] == "float"

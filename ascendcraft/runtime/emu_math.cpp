@@ -42,6 +42,9 @@ double math_value(Op op, double x, double y) {
         return x * (sgn * (-0.1444 * c * c + 0.5) + 0.5);
     }
     case Op::Power: return std::pow(x, y);
+    case Op::Log: return std::log(x);
+    case Op::Log2: return std::log2(x);
+    case Op::Log10: return std::log10(x);
     default: return x;
     }
 }
@@ -67,7 +70,8 @@ void vec_math(Op op, Dt dt, const Local& d, const Local& a, const Local* b, Scal
         if (overlap(*tmp, tmp->bytes, d, bytes) || overlap(*tmp, tmp->bytes, a, bytes) || (b && overlap(*tmp, tmp->bytes, *b, bytes)))
             Report("adv-overlap", op, loc).msg("%s: sharedTmpBuffer overlaps dst or a source", op_name(op))
                 .hint("give the temporary buffer its own InitBuffer / TBuf").fail();
-    } else if (op != Op::Silu && op != Op::Swish && op != Op::Sign) {
+    } else if (op != Op::Silu && op != Op::Swish && op != Op::Sign && op != Op::Log && op != Op::Log10 &&
+               !(op == Op::Log2 && dt == Dt::f32)) {  // these need no temporaries (Log2 only for half)
         const uint32_t used = ub_in_use(), top = g_launch->ub_bytes;
         if (top - std::min(top, used) < 256)
             Report("adv-tmp-space", op, loc)

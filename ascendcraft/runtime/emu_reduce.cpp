@@ -56,6 +56,13 @@ void store_index(Dt dt, uint8_t* p, uint64_t index) {
 }
 
 struct Best { double value; uint64_t index; bool any; };
+// The special register GetReduceMaxMinCount reads: the last max/min reduction's value and index.
+void note_maxmin(const Best& b) {
+    Core& c = core();
+    c.maxmin_value = b.value;
+    c.maxmin_index = b.index;
+    c.maxmin_set = true;
+}
 void consider(Best& b, bool is_max, double x, uint64_t index) {
     if (!b.any || (is_max ? x > b.value : x < b.value)) { b.value = x; b.index = index; b.any = true; }
 }
@@ -119,6 +126,7 @@ void reduce_all(Op op, Dt dt, const Local& d, const Local& a, const Local& tmp, 
                         if (g.on(r, l)) consider(best, is_max, load_d(dt, a.addr + lane_offset(g, s, es, r, l)), static_cast<uint64_t>(r) * epr + l);
             }
             if (best.any) {
+                note_maxmin(best);
                 store_value(dt, d.addr, best.value);
                 if (calIndex) store_index(dt, d.addr + es, best.index);
                 mark_written(d, 0, calIndex ? 2 * es : es);
@@ -177,6 +185,7 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
             mark_written(d, static_cast<uint64_t>(r) * dstRepStride * unit, unit);
         }
     } else if (!tracing_now()) {
+        Best overall{0, 0, false};  // over all repeats: what GetReduceMaxMinCount reads afterwards
         for (uint32_t r = 0; r < g.repeats; ++r) {
             uint8_t* out = d.addr + static_cast<uint64_t>(r) * dstRepStride * unit;
             if (sum) {
@@ -189,6 +198,7 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
                 Best best{0, 0, false};
                 for (uint32_t l = 0; l < epr; ++l)
                     if (g.on(r, l)) consider(best, op == Op::WholeReduceMax, load_d(dt, a.addr + lane_offset(g, s, es, r, l)), l);
+                if (best.any) consider(overall, op == Op::WholeReduceMax, best.value, static_cast<uint64_t>(r) * epr + best.index);
                 switch (order) {
                 case 0: store_value(dt, out, best.value); store_index(dt, out + es, best.index); break;
                 case 1: store_index(dt, out, best.index); store_value(dt, out + es, best.value); break;
@@ -198,6 +208,7 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
             }
             mark_written(d, static_cast<uint64_t>(r) * dstRepStride * unit, unit);
         }
+        if (!sum && overall.any) note_maxmin(overall);
     }
 }
 

@@ -2,55 +2,115 @@
 
     # 1. bring a repository onto the machine (the search tool's fetch, or git clone), then list its kernels:
     python examples/corpus/corpus.py collect weich97/NPUKernelBench /path/to/its/git/dir
-    # 2. compile (and link) every kernel of the manifest on the emulator; a table by source:
-    python examples/corpus/corpus.py run --git weich97/NPUKernelBench=/path/to/its/git/dir [--jobs 2] [--limit N]
+    # 2. compile (and link) every kernel of the manifest on the emulator, run and match where a reference can be
+    #    derived; a table by source, and the failure reasons:
+    python examples/corpus/corpus.py run --git weich97/NPUKernelBench=/path/to/its/git/dir [--git ...] [--jobs 2] \
+        [--limit N] [--source TEXT] [--match]
 
-Sources so far:
-- weich97/NPUKernelBench `tasks/level*/**/answer/0/`: the golden answers of NPUKernelBench, msopgen-style op projects
-  (op_host/ + op_kernel/) that pass on real Ascend hardware. Each is tried two ways: the kernel alone (op_kernel with
-  the op's tiling header, the DTYPE_<NAME> macros of the first dtype column) and the whole project (with op_host's
-  TilingFunc compiled against the emulated gert::TilingContext; ascendcraft.opproject).
+Sources (kinds):
+- weich97/NPUKernelBench `tasks/level*/**/answer/0/` (op-project): the golden answers of NPUKernelBench, msopgen-style
+  op projects (op_host/ + op_kernel/) that pass on real Ascend hardware. Each is tried two ways: the kernel alone
+  (op_kernel with the op's tiling header, the DTYPE_<NAME> macros of the first dtype column) and the whole project
+  (op_host's TilingFunc compiled against the emulated gert::TilingContext; ascendcraft.opproject). With --match, the
+  project runs on the smallest of the task's own test cases (validation/test_cases.csv, prepare_inputs.py) and is
+  compared with the task's PyTorch Model (validation/module.py) under NPUKernelBench's precision rule
+  (|got - want| <= rtol * max(1, |want|), rtol 1/512 half, 1/256 bfloat16, 1/2048 float).
+- wzzll123/MultiKernelBench `prompts/ascendc_new_model_*.py` (mkb-prompt): the AscendC examples of MultiKernelBench's
+  prompts; the op project is rebuilt from the file's project_json_src / host_tiling_src / host_operator_src /
+  kernel_src strings.
+- Ascend/samples `.../kernel_invocation/<Op>/` (kernel-dir): official direct-invocation samples; the kernel file(s)
+  without the host main.
+- Hayden727/cann-ops `src/**/op_kernel/..` (op-project): Huawei's open operator repository (cann-ops), kernel alone.
 """
 import argparse
+import ast
+import csv
+import io
 import json
+import re
 import subprocess
 import sys
 import tempfile
 import time
+import types
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).parent
 MANIFEST = HERE / "manifest.json"
+SOURCES = {  # repo -> source group name
+    "weich97/NPUKernelBench": "NPUKernelBench golden answers",
+    "wzzll123/MultiKernelBench": "MultiKernelBench prompt examples",
+    "Ascend/samples": "Ascend samples (direct invocation)",
+    "Hayden727/cann-ops": "cann-ops (Huawei open operators)",
+}
 
 
 def git(gitdir: str, *args: str) -> str:
     return subprocess.run(["git", "--git-dir", gitdir, *args], capture_output=True, text=True, check=True).stdout
 
 
+def show(gitdir: str, commit: str, path: str) -> bytes:
+    return subprocess.run(["git", "--git-dir", gitdir, "show", f"{commit}:{path}"], capture_output=True, check=True).stdout
+
+
 def collect(repo: str, gitdir: str) -> list[dict]:
     "Manifest entries for one repository at its HEAD."
     commit = git(gitdir, "rev-parse", "HEAD").strip()
     files = git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines()
-    entries = []
+    src = SOURCES.get(repo, repo)
+    entry = lambda path, kind: {"source": src, "repo": repo, "commit": commit, "path": path, "kind": kind}
     if repo == "weich97/NPUKernelBench":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if "/answer/0/op_kernel/" in f and f.endswith(".cpp")})
-        for root in roots:
-            entries.append({"source": "NPUKernelBench golden answers", "repo": repo, "commit": commit, "path": root,
-                            "kind": "op-project"})
-    return entries
+        return [entry(r, "op-project") for r in roots]
+    if repo == "wzzll123/MultiKernelBench":
+        return [entry(f, "mkb-prompt") for f in files if re.fullmatch(r"prompts/ascendc_new_model_\w+\.py", f)]
+    if repo == "Ascend/samples":
+        roots = sorted({f.rsplit("/", 1)[0] for f in files if "/kernel_invocation/" in f and f.endswith(".cpp")
+                        and not f.endswith("/main.cpp")})
+        return [entry(r, "kernel-dir") for r in roots]
+    if repo == "Hayden727/cann-ops":
+        roots = sorted({f.split("/op_kernel/")[0] for f in files if f.startswith("src/") and "/op_kernel/" in f and f.endswith(".cpp")})
+        have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
+        return [entry(r, "op-project") for r in roots if r in have_host]
+    return []
+
+
+def _strings(text: str) -> dict[str, str]:
+    "The module-level string assignments of a Python file (MultiKernelBench's prompt examples)."
+    out = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            for t in node.targets:
+                if isinstance(t, ast.Name): out[t.id] = node.value.value
+    return out
+
+
+def snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
 
 
 def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
-    "Write the entry's files (op_host/, op_kernel/) from git into dest."
-    files = git(gitdir, "ls-tree", "-r", "--name-only", entry["commit"], "--", entry["path"] + "/").splitlines()
+    "Write the entry's files into dest: an op project (op_host/, op_kernel/) or a folder of kernel sources."
+    kind, commit, path = entry["kind"], entry["commit"], entry["path"]
+    if kind == "mkb-prompt":
+        s = _strings(show(gitdir, commit, path).decode())
+        op = json.loads(s["project_json_src"])[0]["op"]
+        base = snake(op)
+        for rel, key in ((f"op_host/{base}_tiling.h", "host_tiling_src"), (f"op_host/{base}.cpp", "host_operator_src"),
+                         (f"op_kernel/{base}.cpp", "kernel_src")):
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            (dest / rel).write_text(s[key])
+        return dest
+    files = git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", path + "/").splitlines()
     for f in files:
-        rel = f[len(entry["path"]) + 1:]
-        if not rel.startswith(("op_host/", "op_kernel/")): continue
+        rel = f[len(path) + 1:]
+        if kind == "op-project" and not rel.startswith(("op_host/", "op_kernel/")): continue
+        if kind == "kernel-dir" and ("/" in rel or rel == "main.cpp" or not rel.endswith((".cpp", ".h"))): continue
         out = dest / rel
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(subprocess.run(["git", "--git-dir", gitdir, "show", f"{entry['commit']}:{f}"],
-                                       capture_output=True, check=True).stdout)
+        out.write_bytes(show(gitdir, commit, f))
     return dest
 
 
@@ -60,26 +120,30 @@ def first_error(build) -> str:
 
 
 def try_entry(args: tuple) -> dict:
-    "Compile the entry's kernel alone, then the whole project; the outcome of each (never raises)."
+    "Compile the entry (kernel alone, then the whole project) and, with match, run it against its reference (never raises)."
     try:
         return _try_entry(*args)
     except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
         return dict(args[0], kernel_ok=False, project_ok=False, error=f"{type(e).__name__}: {e}"[:300])
 
 
-def _try_entry(entry: dict, gitdir: str) -> dict:
-    from ascendcraft.emu import build
-    from ascendcraft.opproject import build_project, dtype_macros, load_project
+def _try_entry(entry: dict, gitdir: str, match: bool) -> dict:
     from ascendcraft.config import load_settings
+    from ascendcraft.emu import build, read_sources
+    from ascendcraft.opproject import build_project, dtype_macros, load_project
     out = dict(entry)
+    settings = load_settings()
     with tempfile.TemporaryDirectory() as tmp:
         folder = materialise(entry, gitdir, Path(tmp))
+        if entry["kind"] == "kernel-dir":
+            kb = build(read_sources(folder), settings=settings)
+            out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
+            return out
         try:
             project = load_project(folder)
         except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
             out.update(kernel_ok=False, project_ok=False, error=f"load: {e}"[:200])
             return out
-        settings = load_settings()
         try:
             macros = " ".join(f"-D{k}={v}" for k, v in dtype_macros(project.op, 0).items())
         except Exception as e:  # noqa: BLE001 - a dtype outside the emulated subset
@@ -94,7 +158,125 @@ def _try_entry(entry: dict, gitdir: str) -> dict:
             out.update(project_ok=pb.ok, project_error=first_error(pb))
         except Exception as e:  # noqa: BLE001
             out.update(project_ok=False, project_error=str(e)[:200])
+        if match and out.get("project_ok") and entry["repo"] == "weich97/NPUKernelBench":
+            out.update(match_npukb(entry, gitdir, project))
     return out
+
+
+# ---- run and match: NPUKernelBench's own validation (Model, inputs, test cases, precision rule) -------------------
+RTOL = {"float16": 1 / 512, "bfloat16": 1 / 256 + 1 / 16384, "float32": 1 / 2048 + 1 / 16384}
+
+
+class _Captured(Exception):
+    "Raised by the stand-in kernel_gen_ops to hand over the arguments ModelNew passes to the NPU op."
+    def __init__(self, args): super().__init__("captured"); self.args = args
+
+
+def _load_validation(gitdir: str, commit: str, task: str):
+    "The task's module.py (Model, ModelNew), prepare_inputs.py and test cases, with torch_npu / kernel_gen_ops stood in."
+    stubs = {}
+    for name in ("torch_npu", "torch_npu.contrib", "torch_npu.contrib.transfer_to_npu"):
+        stubs[name] = types.ModuleType(name)
+    stubs["torch_npu.contrib"].transfer_to_npu = stubs["torch_npu.contrib.transfer_to_npu"]
+    gen = types.ModuleType("kernel_gen_ops")
+    gen.__getattr__ = lambda attr: (lambda *a, **k: (_ for _ in ()).throw(_Captured(a)))
+    stubs["kernel_gen_ops"] = gen
+    sys.modules.update(stubs)
+    ns_mod, ns_in = {"__name__": "task_module"}, {"__name__": "task_inputs"}
+    exec(compile(show(gitdir, commit, f"{task}/validation/module.py").decode(), "module.py", "exec"), ns_mod)
+    exec(compile(show(gitdir, commit, f"{task}/validation/prepare_inputs.py").decode(), "prepare_inputs.py", "exec"), ns_in)
+    rows = list(csv.DictReader(io.StringIO(show(gitdir, commit, f"{task}/validation/test_cases.csv").decode()), delimiter=";"))
+    return ns_mod, ns_in, rows
+
+
+def _size(row: dict) -> int:
+    "Elements in the shapes a test case names (smallest first)."
+    total = 0
+    for k, v in row.items():
+        if "shape" in k and v and v.strip().startswith("["):
+            try:
+                dims = [int(d) for d in re.findall(r"-?\d+", v)]
+                n = 1
+                for d in dims: n *= max(d, 1)
+                total += n
+            except ValueError:
+                pass
+    return total or 1 << 40
+
+
+def match_npukb(entry: dict, gitdir: str, project) -> dict:
+    "Run the project on the task's smallest test case and compare with its Model (match: pass | mismatch | ...)."
+    import numpy as np
+    import torch
+    from ascendcraft.opproject import run_project
+    task = entry["path"].rsplit("/answer/", 1)[0]
+    try:
+        ns_mod, ns_in, rows = _load_validation(gitdir, entry["commit"], task)
+    except Exception as e:  # noqa: BLE001
+        return dict(match="no-reference", match_detail=f"validation: {type(e).__name__}: {e}"[:200])
+    row = min(rows, key=_size)
+    param = dict(row)
+    torch.manual_seed(0)
+    init = ns_in["get_init_inputs"](param) if "get_init_inputs" in ns_in else []
+    inputs = ns_in["get_inputs"](param)
+    inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+    try:
+        want = ns_mod["Model"](*init)(*inputs)
+        ns_mod["ModelNew"](*init)(*inputs)
+        return dict(match="no-reference", match_detail="ModelNew did not call kernel_gen_ops")
+    except _Captured as c:
+        call = list(c.args)
+    except Exception as e:  # noqa: BLE001
+        return dict(match="no-reference", match_detail=f"reference: {type(e).__name__}: {e}"[:200])
+    op = project.op
+    if any(p.option == "DYNAMIC" for p in op.inputs + op.outputs):
+        return dict(match="no-reference", match_detail="dynamic (tensor-list) inputs or outputs")
+    flat = []
+    for a in call: flat.extend(a if isinstance(a, (list, tuple)) and a and all(torch.is_tensor(t) for t in a) else [a])
+    tensors = [a for a in flat if torch.is_tensor(a)]
+    scalars = [a for a in flat if not torch.is_tensor(a)]
+    wants = list(want) if isinstance(want, (list, tuple)) else [want]
+    if len(tensors) != len(op.inputs) or len(scalars) > len(op.attrs) or len(wants) != len(op.outputs):
+        return dict(match="no-reference", match_detail=f"{len(tensors)} tensors / {len(scalars)} scalars / {len(wants)} outputs "
+                                                       f"for {len(op.inputs)} inputs / {len(op.attrs)} attrs / {len(op.outputs)} outputs")
+    attrs = {a.name: (v.item() if hasattr(v, "item") else v) for a, v in zip(op.attrs, scalars)}
+    outputs = {p.name: (tuple(w.shape), w.dtype) for p, w in zip(op.outputs, wants)}
+    np_out = {k: (s, np.dtype(str(d).replace("torch.", "")) if d != torch.bfloat16 else np.dtype("uint16")) for k, (s, d) in outputs.items()}
+    try:
+        r = run_project(project, {p.name: t.contiguous() for p, t in zip(op.inputs, tensors)}, attrs=attrs, outputs=np_out)
+    except Exception as e:  # noqa: BLE001
+        return dict(match="run-error", match_detail=f"{type(e).__name__}: {e}"[:300], case=row)
+    if not r.run.ok:
+        errs = [d for d in r.run.diagnostics if d.is_error]
+        return dict(match="run-error", match_detail=(f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300], case=row)
+    worst = 0.0
+    for p, w in zip(op.outputs, wants):
+        got = r.outputs[p.name]
+        if w.dtype == torch.bfloat16:
+            got = torch.from_numpy(got.view(np.int16)).view(torch.bfloat16).float().numpy()
+        ref = w.detach().float().numpy() if w.is_floating_point() else w.detach().numpy()
+        got = got.astype(np.float64).reshape(ref.shape)
+        rtol = RTOL.get(str(w.dtype).replace("torch.", ""), 0)
+        tol = rtol * np.maximum(1.0, np.abs(ref))
+        bad = np.abs(got - ref) > tol if w.is_floating_point() else got != ref
+        if np.any(bad):
+            i = int(np.flatnonzero(bad.ravel())[0])
+            return dict(match="mismatch", case=row, match_detail=f"{p.name}: {int(bad.sum())} of {bad.size} elements differ "
+                                                                   f"(first at {i}: {got.ravel()[i]} vs {ref.ravel()[i]})")
+        worst = max(worst, float(np.max(np.abs(got - ref))) if ref.size else 0.0)
+    return dict(match="pass", case=row, match_detail=f"worst abs error {worst:.3g}, tiling key {r.tiling_key}")
+
+
+# ---- the failure reasons, grouped --------------------------------------------------------------------------------
+def reason(res: dict) -> str:
+    "A short class for a failed compile: the missing header / name, or the error's text without its particulars."
+    text = res.get("kernel_error") or res.get("error") or ""
+    m = re.search(r"([\w./]+\.h): No such file", text)
+    if m: return f"missing header {m.group(1)}"
+    m = re.search(r"'([\w:]+)' (?:was not declared|is not a member|does not name a type|has not been declared)", text)
+    if m: return f"undeclared {m.group(1)}"
+    if text.startswith("dtype:"): return "dtype outside the emulated subset"
+    return re.sub(r"'[^']*'", "'…'", text)[:90]
 
 
 def main(argv=None) -> int:
@@ -107,6 +289,8 @@ def main(argv=None) -> int:
     r.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
     r.add_argument("--jobs", type=int, default=2)
     r.add_argument("--limit", type=int, default=None)
+    r.add_argument("--source", default=None, help="only entries whose source or path contains this text")
+    r.add_argument("--match", action="store_true", help="also run and compare where the source gives a reference")
     r.add_argument("--out", type=Path, default=HERE / "results.json")
     a = ap.parse_args(argv)
     manifest = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else []
@@ -116,20 +300,38 @@ def main(argv=None) -> int:
         print(f"{len(manifest)} entries in {MANIFEST}")
         return 0
     gitdirs = dict(g.split("=", 1) for g in a.git)
-    todo = [(e, gitdirs[e["repo"]]) for e in manifest if e["repo"] in gitdirs][: a.limit]
+    todo = [(e, gitdirs[e["repo"]], a.match) for e in manifest if e["repo"] in gitdirs
+            and (a.source is None or a.source in e["source"] or a.source in e["path"])][: a.limit]
     t0 = time.time()
-    with ProcessPoolExecutor(a.jobs) as pool:
-        results = list(pool.map(try_entry, todo))
+    results = []
+    with ProcessPoolExecutor(a.jobs) as pool, open(a.out.with_suffix(".jsonl"), "w") as log:
+        for res in pool.map(try_entry, todo):  # one line per entry as it finishes: a long run can be read half-way
+            results.append(res)
+            log.write(json.dumps(res) + "\n")
+            log.flush()
     a.out.write_text(json.dumps(results, indent=1) + "\n")
     by = {}
     for res in results: by.setdefault(res["source"], []).append(res)
-    print("| source | kernels | kernel compiles + links | project (with TilingFunc) compiles + links |")
-    print("|---|---|---|---|")
+    print("| source | kernels | kernel compiles + links | project (with TilingFunc) compiles + links | run against a reference | match |")
+    print("|---|---|---|---|---|---|")
     for src, rs in by.items():
         k = sum(r.get("kernel_ok", False) for r in rs)
-        p = sum(r.get("project_ok", False) for r in rs)
-        print(f"| {src} | {len(rs)} | {k} ({100 * k / len(rs):.0f} %) | {p} ({100 * p / len(rs):.0f} %) |")
+        projects = [r for r in rs if r["kind"] != "kernel-dir"]
+        p = sum(r.get("project_ok", False) for r in projects)
+        ran = [r for r in rs if r.get("match") in ("pass", "mismatch", "run-error")]
+        ok = sum(r["match"] == "pass" for r in ran)
+        pcol = f"{p} ({100 * p / len(projects):.0f} %)" if projects else "–"
+        mcol = f"{ok} ({100 * ok / len(ran):.0f} %)" if ran else "–"
+        print(f"| {src} | {len(rs)} | {k} ({100 * k / len(rs):.0f} %) | {pcol} | {len(ran)} | {mcol} |")
     print(f"\n{len(results)} kernels in {time.time() - t0:.0f} s; details in {a.out}")
+    reasons = Counter(reason(r) for r in results if not r.get("kernel_ok"))
+    if reasons:
+        print("\nWhy kernels did not compile (most common first):")
+        for why, n in reasons.most_common(15): print(f"  {n:4d}  {why}")
+    runs = Counter(f"{r['match']}: {r.get('match_detail', '')[:90]}" for r in results if r.get("match") in ("mismatch", "run-error"))
+    if runs:
+        print("\nRuns that did not match:")
+        for why, n in runs.most_common(15): print(f"  {n:4d}  {why}")
     return 0
 
 

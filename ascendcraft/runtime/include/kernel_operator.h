@@ -4,6 +4,9 @@
 // no vendor code.
 #pragma once
 
+#include <cassert>
+#include <cmath>
+
 #include "ascendcraft_emu/base.h"
 #include "ascendcraft_emu/runtime.h"
 #include "ascendcraft_emu/tensor.h"
@@ -13,6 +16,9 @@
 #include "ascendcraft_emu/reduce.h"
 #include "ascendcraft_emu/adv.h"
 #include "ascendcraft_emu/math.h"
+#include "ascendcraft_emu/norm.h"
+#include "ascendcraft_emu/fnptr.h"
+#include "ascendcraft_emu/compat.h"
 #include "ascendcraft_emu/tiling.h"
 #include "ascendcraft_emu/cube.h"
 

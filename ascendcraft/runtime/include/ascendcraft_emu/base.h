@@ -21,6 +21,11 @@
 #define __vector__
 #define __cube__
 #define __mix__(...)
+#define __forceinline__ inline   // as the device compiler spells it in AscendC's own headers
+#ifndef likely
+#define likely(...) __builtin_expect(!!(__VA_ARGS__), 1)
+#define unlikely(...) __builtin_expect(!!(__VA_ARGS__), 0)
+#endif
 
 #ifndef GM_ADDR
 #define GM_ADDR uint8_t*
@@ -35,6 +40,10 @@
 #endif
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
+#endif
+// The AI core version of Ascend 910B (A2) that kernels test with `#if __CCE_AICORE__ == 220`.
+#ifndef __CCE_AICORE__
+#define __CCE_AICORE__ 220
 #endif
 
 // ---- scalar types ---------------------------------------------------------------------------
@@ -58,6 +67,9 @@ struct bfloat16_t {
     static float to_float(uint16_t b) { uint32_t u = static_cast<uint32_t>(b) << 16; float f; std::memcpy(&f, &u, 4); return f; }
 };
 static_assert(sizeof(bfloat16_t) == 2, "bfloat16_t must be 16 bits");
+// The device compiler's spellings of the IEEE types.
+using float16_t = half;
+using float32_t = float;
 
 namespace ascendcraft { namespace emu {
 

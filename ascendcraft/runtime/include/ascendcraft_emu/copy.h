@@ -7,7 +7,7 @@ namespace AscendC {
 namespace copy_detail {
 template <typename T> struct Copyable {
     static constexpr bool value = ascendcraft::emu::OneOf<T, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t,
-                                                          uint64_t, half, bfloat16_t, float, double>::value;
+                                                          uint64_t, half, bfloat16_t, float, double, bool>::value;
 };
 inline ascendcraft::emu::CopyShape count_shape(uint64_t count) {
     ascendcraft::emu::CopyShape s; s.countForm = true; s.count = count; return s;
@@ -24,7 +24,7 @@ template <typename T> inline uint64_t bits_of(const T& value) {
 #define ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T)                                                                       \
     static_assert(copy_detail::Copyable<T>::value,                                                           \
                   "DataCopy on Ascend 910B (A2) supports int8/uint8/int16/uint16/int32/uint32/int64/uint64, half, " \
-                  "bfloat16_t, float and double")
+                  "bfloat16_t, float, double and bool")
 
 // ---- DataCopy: GM -> UB, UB -> GM, UB -> UB; count*sizeof(T) must be a multiple of 32 bytes ----
 template <typename T> inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count, SrcLoc loc = {}) {

@@ -283,6 +283,10 @@ struct Core {
     SrcLoc key_loc;
     std::vector<uint64_t> keys_seen;
     uint64_t gm_writes = 0;
+    // the special register of the last ReduceMax/Min or WholeReduceMax/Min (GetReduceMaxMinCount, emu_norm.cpp)
+    double maxmin_value = 0;
+    uint64_t maxmin_index = 0;
+    bool maxmin_set = false;
 };
 // emu_sync_cross.cpp: the launch's cores by kernel type, cross-core flags, and the GM hand-over check
 uint32_t cross_prepare(uint32_t block_dim, uint64_t tiling_key);   // the number of cores (slots) to run

@@ -165,8 +165,10 @@ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
     ((cond) ? (void)0                                                                                            \
             : ::ascendcraft::emu::kernel_assert_failed(#cond, ::ascendcraft::emu::assert_text("" __VA_ARGS__).c_str(), \
                                                        ::ascendcraft::emu::SrcLoc()))
+// ASSERT is empty in CANN's device build and assert() in its CPU debug build. Written as `+0 * check`, it stops the
+// run like assert and still parses where a kernel relies on the empty device form (`x = n ASSERT(n != 0);`).
 #ifndef ASSERT
-#define ASSERT(cond) ascendc_assert(cond)
+#define ASSERT(cond) +0 * ((cond) ? 0 : (ascendc_assert(cond), 0))
 #endif
 
 namespace ascendcraft { namespace emu {

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,11 @@ public:
     }
     size_t GetWorkspaceNum() const { return workspaces_.size(); }
     PlatformInfoHandle* GetPlatformInfo() const { return const_cast<PlatformInfoHandle*>(&platform_); }
+    // The compile info a TilingParse function prepares: outside the emulated subset (the glue runs TilingFunc only).
+    template <typename T> const T* GetCompileInfo() const {
+        throw std::runtime_error("ascendcraft: TilingContext::GetCompileInfo (the compile info of a TilingParse / "
+                                 "TilingPrepare function) is outside the emulated subset; read the platform in TilingFunc");
+    }
 
     // set up by the AscendCraft glue
     std::string name_;
@@ -204,6 +210,17 @@ public:
 class InferShapeRangeContext;
 class TilingParseContext;
 
+// The context of a TilingParse (TilingPrepare) function. Projects declare such functions; the emulated build
+// compiles them but never runs them.
+class TilingParseContext {
+public:
+    template <typename T> T* GetCompiledInfo() {
+        throw std::runtime_error("ascendcraft: TilingParseContext::GetCompiledInfo is outside the emulated subset");
+    }
+    PlatformInfoHandle* GetPlatformInfo() const { return const_cast<PlatformInfoHandle*>(&platform_); }
+    const char* GetNodeName() const { return ""; }
+    PlatformInfoHandle platform_;
+};
 }  // namespace gert
 
 namespace ops {

@@ -8,6 +8,8 @@
 #include <cstring>
 
 namespace optiling {}
+// The advanced APIs' tiling structs, for TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, ...) and the like.
+#include "ascendcraft_emu/norm_tiling_data.h"
 
 #define BEGIN_TILING_DATA_DEF(name) struct name {
 #define TILING_DATA_FIELD_DEF(type, field)            \
@@ -33,3 +35,6 @@ namespace optiling {}
 #else
 #define REGISTER_TILING_DATA_CLASS(op, cls) using AscendCraftTilingData = cls;
 #endif
+// CANN's tiling headers see the graph and context types (gert::, ge::) wherever they are included, the kernel
+// build's copy of an op's tiling header too.
+#include "register/op_def_registry.h"

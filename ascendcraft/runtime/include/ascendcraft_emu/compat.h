@@ -1,0 +1,39 @@
+// AscendCraft CPU emulation: small helpers of AscendC that public kernels call besides the documented APIs
+// (IsSameType, AscendCUtils::SetMask / GetC0Count, InitOutput) and the tik2 namespace of the 2023 samples.
+// Written from the public AscendC documentation and from how the public kernels use them; no vendor code.
+#pragma once
+
+#include <type_traits>
+
+#include "pipe.h"
+#include "vector.h"
+
+namespace AscendC {
+
+// AscendC's type-trait helper, as kernels spell it.
+template <typename T, typename U> struct IsSameType : std::is_same<T, U> {};
+
+// The mask helpers kernels reach through AscendCUtils: SetMask<T>(len) covers the first len lanes,
+// SetMask<T>(high, low) sets the 128 mask bits; GetC0Count(bytes) is the elements of one 32-byte block.
+struct AscendCUtils {
+    template <typename T, bool isSetMask = true> static void SetMask(const int32_t len, SrcLoc loc = {}) {
+        if (isSetMask) SetVectorMask<T, MaskMode::NORMAL>(len, loc);
+    }
+    template <typename T, bool isSetMask = true>
+    static void SetMask(const uint64_t maskHigh, const uint64_t maskLow, SrcLoc loc = {}) {
+        if (isSetMask) SetVectorMask<T, MaskMode::NORMAL>(maskHigh, maskLow, loc);
+    }
+    static constexpr int32_t GetC0Count(const int32_t dtypeSize) { return 32 / dtypeSize; }
+    static constexpr int32_t GetC0Size() { return 32; }
+};
+
+// The older name of InitGlobalMemory: fill `size` elements of a GM tensor with `value`.
+template <typename T>
+inline void InitOutput(const GlobalTensor<T>& gmWorkspaceAddr, const uint32_t size, const T value = 0, SrcLoc loc = {}) {
+    InitGlobalMemory(gmWorkspaceAddr, static_cast<uint64_t>(size), value, loc);
+}
+
+}  // namespace AscendC
+
+// The 2023 samples (CANN 6.x) spell the namespace tik2.
+namespace tik2 = AscendC;

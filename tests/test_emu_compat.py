@@ -1,0 +1,83 @@
+"""What public kernels take for granted from CANN's headers besides the documented APIs, found by the conformance
+corpus (examples/corpus): the APIs as function values (template arguments of the Foreach* kernels), the device
+compiler's macros and type names, AscendCUtils, IsSameType, InitOutput, the tik2 namespace, <cmath> in scalar code,
+the empty-in-device-builds ASSERT, and the advanced API header paths. Kernels written here in those styles."""
+import numpy as np
+
+from ascendcraft.emu import GM, Scalar, build, run
+
+STYLES = r'''#include "kernel_operator.h"
+#include "lib/math/kernel_operator_sin_intf.h"
+#include "lib/normalization/rmsnorm.h"
+#include "impl/dav_c220/kernel_operator_reg_others_impl.h"
+using namespace tik2;
+
+template <typename T> using BinaryOp = void(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&);
+template <typename T> using UnaryOp = void(const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&);
+template <typename T> using ScalarOp = void(const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&);
+template <typename T> using TriangleOp = void(const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t);
+
+template <typename T, BinaryOp<T>* bin, UnaryOp<T>* un, ScalarOp<T>* sc, TriangleOp<T>* tri>
+class Chain {
+public:
+    __aicore__ __forceinline__ void Run(LocalTensor<T> a, LocalTensor<T> b, LocalTensor<T> c, LocalTensor<T> d, int32_t n) {
+        bin(c, a, b, n);    // a / b
+        un(d, c, n);        // exp
+        sc(d, d, (T)0.5f, n);
+        tri(c, d, n);       // sin
+    }
+};
+
+extern "C" __global__ __aicore__ void styles(GM_ADDR x, GM_ADDR y, GM_ADDR s, uint32_t n)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4 * 64 * sizeof(float32_t));
+    GlobalTensor<float32_t> xg, yg;
+    GlobalTensor<int32_t> sg;
+    xg.SetGlobalBuffer((__gm__ float32_t *)x, 128);
+    yg.SetGlobalBuffer((__gm__ float32_t *)y, 64);
+    sg.SetGlobalBuffer((__gm__ int32_t *)s, 8);
+    LocalTensor<float> a = buf.Get<float>(), b = a[64], c = a[128], d = a[192];
+    DataCopy(a, xg, 64);
+    DataCopy(b, xg[64], 64);
+    uint32_t tiles = n ASSERT(n % 8 == 0);    // empty on the device: the kernel still assigns n
+    if (likely(IsSameType<float, float32_t>::value && __CCE_AICORE__ == 220)) {
+        Chain<float, Div, Exp, Muls, Sin> chain;
+        chain.Run(a, b, c, d, 64);
+    }
+    AscendCUtils::SetMask<float>(64);
+    DataCopy(yg, c, 64);
+    sg.SetValue(0, (int32_t)tiles);
+    sg.SetValue(1, (int32_t)std::lround(sqrt(2.0) * 1000));     // <cmath> in scalar code
+    sg.SetValue(2, AscendCUtils::GetC0Count(sizeof(half)));
+    InitOutput(sg[3], 5, (int32_t)7);
+}
+'''
+
+
+def test_public_kernel_styles_compile_and_compute():
+    b = build({"styles.cpp": STYLES})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    x = np.random.default_rng(1).uniform(0.5, 1.5, 128).astype(np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out"), GM("s", np.zeros(8, np.int32), "out"),
+                Scalar(64, "uint32_t")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_allclose(r.outputs["y"], np.sin(0.5 * np.exp(x[:64] / x[64:])), rtol=1e-5)
+    assert list(r.outputs["s"]) == [64, 1414, 16, 7, 7, 7, 7, 7]
+    # the ASSERT in the suffix position still checks, as CANN's CPU debug build does
+    bad = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out"), GM("s", np.zeros(8, np.int32), "out"),
+                  Scalar(63, "uint32_t")], block_dim=1)
+    assert [d.kind for d in bad.errors] == ["kernel-assert"] and "n % 8 == 0" in bad.errors[0].message
+
+
+def test_a_direct_call_keeps_its_source_line_next_to_the_function_value_form():
+    src = STYLES.replace("        bin(c, a, b, n);    // a / b", "        bin(c, a, b, n);")
+    src = src.replace("    AscendCUtils::SetMask<float>(64);", "    Div(d, a, b, 72);")  # d holds the last 64 floats of the buffer
+    b = build({"styles.cpp": src})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    x = np.ones(128, np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out"), GM("s", np.zeros(8, np.int32), "out"),
+                Scalar(64, "uint32_t")], block_dim=1)
+    d = r.errors[0]
+    assert d.kind == "ub-out-of-range" and "Div(d, a, b, 72)" in d.source_line
