@@ -21,9 +21,10 @@ from .eager import TensorSpec, eager_time
 from .soc import Soc, load_soc, quantity_fields
 
 # %% auto #0
-__all__ = ['MICROBENCHMARKS', 'Microbenchmark', 'Device', 'TorchNpuDevice', 'StandInDevice', 'perturbed', 'Measured',
-           'run_microbenchmark', 'CalibrationRun', 'calibrate', 'profile_text', 'NpuOnWorker', 'identify',
-           'measure_item', 'measure_with']
+__all__ = ['MICROBENCHMARKS', 'MICROKERNELS', 'Microbenchmark', 'Microkernel', 'Device', 'TorchNpuDevice', 'StandInDevice',
+           'perturbed', 'Measured', 'run_microbenchmark', 'MeasuredKernel', 'microkernel_pipeline', 'run_microkernel',
+           'CalibrationRun', 'calibrate', 'profile_text', 'NpuOnWorker', 'identify', 'measure_item',
+           'measure_kernel_item', 'measure_kernels_with', 'measure_with']
 
 # %% ../nbs/25_calibrate.ipynb #001c8767
 @dataclass(frozen=True)
@@ -58,6 +59,56 @@ MICROBENCHMARKS: tuple[Microbenchmark, ...] = (
       for dt in ("f32", "f16") for n in (256, 8192)),
 )
 
+# %% ../nbs/25_calibrate.ipynb #84908018
+@dataclass(frozen=True)
+class Microkernel:
+    "A vector-instruction microkernel (AscendCraft DSL): each block copies one tile in, applies `prim` `reps` times in UB, copies it out."
+    name: str
+    api: str               # the [vector_ops] key it measures
+    prim: str              # the DSL primitive
+    form: str = "unary"    # unary: op(w, w, n) | binary: op(w, w, w, n) | scalar: op(w, w, 1.0, n) | advanced: w -> v -> w
+    tile: int = 4096       # f32 elements per block: 16 KB, 64 repeats of 256 B per instruction
+    reps: tuple = (64, 320)  # two repeat counts: their time difference is vector work alone
+
+    def dsl(self) -> str:
+        "The DSL source: one host function (reps is a host scalar, so one build serves both repeat counts)."
+        call = {"unary": f"{self.prim}(work, work, tile)", "binary": f"{self.prim}(work, work, work, tile)",
+                "scalar": f"{self.prim}(work, work, 1.0, tile)",     # advanced APIs may not write their source:
+                "advanced": f"{self.prim}(other, work, tile)\n            {self.prim}(work, other, tile)"}[self.form]
+        loop = "range(reps // 2)" if self.form == "advanced" else "range(reps)"  # two instructions per turn
+        return (f"from ascendcraft.dsl import *\n\n\n@host\n"
+                f"def {self.entry}(x: gm[f32, ...], y: out[f32, x], reps: int):\n"
+                f"    blocks = min(cores(), numel(x) // {self.tile})\n"
+                f"    launch({self.entry}_kernel, blocks, x, y, {self.tile}, reps)\n\n\n@kernel\n"
+                f"def {self.entry}_kernel(x: gm[f32], y: gm[f32], tile: int, reps: int):\n"
+                f"    xin = ub_in(f32, tile)\n    yout = ub_out(f32, tile)\n    work = ub_buf(f32, tile)\n    other = ub_buf(f32, tile)\n"
+                f"    off = block_idx() * tile\n"
+                f"    with copyin():\n        load(xin, x[off : off + tile])\n"
+                f"    with compute():\n        muls(work, xin, 0.5, tile)\n"
+                f"        for r in {loop}:\n            {call}\n"
+                f"        muls(yout, work, 1.0, tile)\n"
+                f"    with copyout():\n        store(y[off : off + tile], yout)\n")
+
+    @property
+    def entry(self) -> str: return self.name.replace("-", "_")
+
+    def binding(self, reps: int, cores: int) -> dict:
+        "Shapes and the host scalar for one launch: one tile per core."
+        from ascendcraft.bind import spec_of_value
+        spec = spec_of_value(torch.empty(cores * self.tile, device="meta"))
+        return {"x": spec, "y": spec, "reps": reps}
+
+    def cycles_per_repeat(self, t_lo: float, t_hi: float, soc: Soc) -> float:
+        "Cycles per 256-byte repeat of `api` from the times (µs) at the two repeat counts (launch and copies cancel)."
+        per_instruction = (t_hi - t_lo) * 1e-6 * soc.clock_hz / (self.reps[1] - self.reps[0])
+        return max(per_instruction - soc.vector_startup_cycles, 0.0) / math.ceil(self.tile * 4 / soc.vector_bytes_per_cycle)
+
+
+MICROKERNELS = tuple(Microkernel(f"mk-{api.lower()}", api, prim, form) for api, prim, form in (
+    ("Add", "add", "binary"), ("Mul", "mul", "binary"), ("Muls", "muls", "scalar"), ("Exp", "exp", "unary"),
+    ("Sqrt", "sqrt", "unary"), ("Div", "div", "binary"), ("Sigmoid", "sigmoid", "advanced"), ("Tanh", "tanh", "advanced")))
+
+
 # %% ../nbs/25_calibrate.ipynb #58bc61ec
 class Device(Protocol):
     "What `calibrate` needs of a device."
@@ -67,6 +118,7 @@ class Device(Protocol):
     def inputs(self, specs: list[TensorSpec]) -> list: ...
     def time(self, fn: Callable, inputs: list, flush: bool) -> float: ...
     def host_time(self, fn: Callable, inputs: list, calls: int = 2000) -> float: ...
+    def time_microkernel(self, mk: Microkernel, pipe, reps: int) -> float: ...   # µs of one launch, reps repeats
 
 
 class TorchNpuDevice:
@@ -101,6 +153,23 @@ class TorchNpuDevice:
         self.clock.synchronize()
         return host
 
+    def time_microkernel(self, mk, pipe, reps):
+        "Build the lowered microkernel with CANN (once per kernel), launch it alone, MultiKernelBench protocol."
+        from ascendcraft.npu import build_cann, load_kernel, time_on_npu, write_cann_project
+        built = getattr(self, "_built", {})
+        self._built = built
+        if mk.name not in built:
+            import tempfile
+            folder = Path(tempfile.mkdtemp(prefix=f"ascendcraft-{mk.entry}-"))
+            write_cann_project(pipe, folder, soc_version=self.chip)
+            build = build_cann(folder)
+            if not build.ok:
+                raise AscendCraftError(build.errors or [Diagnostic("calibrate-build", f"CANN could not build {mk.name}",
+                                                                   hint=f"see the build logs in {folder}")], stage="calibrate")
+            built[mk.name] = load_kernel(folder, device=self.device)
+        x = torch.randn(64 * mk.tile, device=self.device)      # one tile per core: the host launches min(cores, 64) blocks
+        return time_on_npu(built[mk.name].launcher(x=x, reps=reps), clock=self.clock, protocol="mkb").kernel.mean_ms * 1e3
+
 
 class StandInDevice:
     "No NPU: the same microbenchmarks on meta tensors, each timed by the cost model on a `truth` profile."
@@ -115,12 +184,19 @@ class StandInDevice:
         return eager_time(fn, inputs, self.truth, warm_l2=not flush).device_us
     def host_time(self, fn, inputs, calls=2000):
         return sum(o.host_us for o in eager_time(fn, inputs, self.truth).ops)
+    def time_microkernel(self, mk, pipe, reps):
+        "The lowered microkernel traced on the emulator (no data), timed by the cost model on the truth profile."
+        from ascendcraft.cost import kernel_time
+        from ascendcraft.launch import trace_kernel
+        return kernel_time(trace_kernel(pipe["align"].build, pipe.program, mk.binding(reps, self.truth.vector_cores)),
+                           self.truth).total_us
 
 
 def perturbed(soc: Soc) -> Soc:
-    "The stand-in's default truth: `soc` with a slower HBM, dearer host calls and launches, a faster cube fill."
+    "The stand-in's default truth: `soc` with a slower HBM, dearer host calls and launches, a faster cube fill, dearer Exp and Mul."
     return soc.replace(name=f"{soc.name}-standin", hbm_bytes_per_s=soc.hbm_bytes_per_s * 0.8, op_host_us=soc.op_host_us * 1.5,
-                       launch_us=soc.launch_us * 1.4, cube_startup_us=soc.cube_startup_us * 0.7)
+                       launch_us=soc.launch_us * 1.4, cube_startup_us=soc.cube_startup_us * 0.7,
+                       vector_ops={**soc.vector_ops, "Exp": soc.vector_ops["Exp"] * 1.5, "Mul": soc.vector_ops["Mul"] * 2})
 
 # %% ../nbs/25_calibrate.ipynb #22a15afd
 @dataclass(frozen=True)
@@ -150,6 +226,40 @@ def _point(b: Microbenchmark, us: float, device: Device) -> Point:
     return Point(b.name, "eager", device.chip, "https://ascendcraft.github.io/ascendcraft/calibrate.html", device.name,
                  "ascendcraft calibrate: " + ("MultiKernelBench protocol" if b.l2 == "warm" else "L2 flushed before each run"),
                  b.timing, b.l2, b.expr, b.inputs, f"{us:.3f} us", us)
+
+# %% ../nbs/25_calibrate.ipynb #6e33a768
+@dataclass(frozen=True)
+class MeasuredKernel:
+    "One microkernel's times (µs) at its two repeat counts."
+    kernel: Microkernel
+    us: tuple
+    where: str
+
+    def cycles_per_repeat(self, soc: Soc) -> float: return self.kernel.cycles_per_repeat(*self.us, soc)
+
+
+def microkernel_pipeline(mk: Microkernel, cores: int = 48):
+    "The microkernel lowered by the rule passes (the AscendC a CANN host builds, the emulator traces)."
+    from ascendcraft.pipeline import Pipeline
+    pipe = Pipeline(mk.dsl(), f"{mk.entry}.py", bindings=[mk.binding(r, cores) for r in mk.reps])
+    pipe.run_all()
+    if pipe.final is None:
+        bad = next(s for s in pipe.steps if not s.ok)
+        raise AscendCraftError(bad.errors or [Diagnostic("calibrate-microkernel", f"{mk.name} did not lower ({bad.name})",
+                                                         hint="a microkernel's DSL is generated: report this")], stage="calibrate")
+    return pipe
+
+
+def run_microkernel(mk: Microkernel | str, device: Device) -> MeasuredKernel:
+    "Time one microkernel on `device` at both repeat counts (callable on its own, e.g. by a cluster executor)."
+    if isinstance(mk, str):
+        known = {k.name: k for k in MICROKERNELS}
+        if mk not in known:
+            raise AscendCraftError(Diagnostic("calibrate-bench", f"no microkernel named {mk!r}", hint="one of " + ", ".join(known)),
+                                   stage="calibrate")
+        mk = known[mk]
+    pipe = microkernel_pipeline(mk)
+    return MeasuredKernel(mk, tuple(float(device.time_microkernel(mk, pipe, r)) for r in mk.reps), device.name)
 
 # %% ../nbs/25_calibrate.ipynb #d49572e9
 def _vector_cycles(m: Measured, soc: Soc) -> float | None:
@@ -181,6 +291,7 @@ class CalibrationRun:
     measured: list[Measured]
     text: str = ""              # the profile as TOML
     path: Path | None = None
+    kernels: list = field(default_factory=list)   # MeasuredKernel: the microkernels' readings (they set vector_ops)
 
     def distance(self) -> str:
         "Markdown: every fitted number, default vs this chip, and the model's error before and after."
@@ -207,7 +318,7 @@ class CalibrationRun:
 
 def calibrate(device: Device, base: Soc | str = "Ascend910B2", out: Path | str | None = None,
               benches: tuple = MICROBENCHMARKS, measured: list[Measured] | None = None, rounds: int = 3,
-              executor=None) -> CalibrationRun:
+              executor=None, microkernels: tuple = MICROKERNELS) -> CalibrationRun:
     "Run the microbenchmarks on `device` (or take `measured`; through `executor` when given), fit a profile for its chip, write it to `out`."
     base = load_soc(base) if isinstance(base, str) else base
     if measured is None and executor is not None:
@@ -217,7 +328,10 @@ def calibrate(device: Device, base: Soc | str = "Ascend910B2", out: Path | str |
     fitted = fit(points, base, FIT_KEYS, rounds=rounds, prior=0.002)     # the chip's own data: a light prior
     fitted = fitted.replace(name=f"{device.chip}-calibrated")
     vec = {m.bench.api: c for m in measured if m.bench.kind == "vector" and (c := _vector_cycles(m, fitted)) is not None}
-    run = CalibrationRun(device.name, device.is_npu, base, fitted, vec, measured)
+    kernels = (measure_kernels_with(executor, device, microkernels) if executor is not None
+               else [run_microkernel(k, device) for k in microkernels])
+    vec.update({k.kernel.api: k.cycles_per_repeat(fitted) for k in kernels})   # direct readings win over eager ones
+    run = CalibrationRun(device.name, device.is_npu, base, fitted, vec, measured, kernels=kernels)
     run.text = profile_text(run)
     if out is not None:
         run.path = Path(out)
@@ -244,8 +358,12 @@ def profile_text(run: CalibrationRun) -> str:
                      f'fit over {len(run.measured)} microbenchmarks ({", ".join(f"{n} {k2}" for k2, n in ((k2, len(v)) for k2, v in by_kind.items()))})" }}')
     if run.vector_ops:
         lines += ["", "[vector_ops]"]
+        direct = {k.kernel.api: k.kernel for k in run.kernels}
         for api, c in sorted(run.vector_ops.items()):
-            lines.append(f'{api} = {{ value = {c:.4g}, unit = "cycles/repeat", source = "{how}: vector-{api.lower()} on data held in L2" }}')
+            what = (f"microkernel {direct[api].name} (DSL lowered to AscendC, {'built with CANN, ' if run.is_npu else 'traced, '}"
+                    f"{direct[api].reps[0]} vs {direct[api].reps[1]} repeats on UB data)" if api in direct
+                    else f"vector-{api.lower()} on data held in L2")
+            lines.append(f'{api} = {{ value = {c:.4g}, unit = "cycles/repeat", source = "{how}: {what}" }}')
     return "\n".join(lines) + "\n"
 
 # %% ../nbs/25_calibrate.ipynb #f0b6a432
@@ -273,6 +391,22 @@ def measure_item(item: tuple) -> Measured:
     "One (microbenchmark, device) item of an executor run: the same `run_microbenchmark` as the local path."
     bench, device = item
     return run_microbenchmark(bench, device.open() if isinstance(device, NpuOnWorker) else device)
+
+
+def measure_kernel_item(item: tuple) -> MeasuredKernel:
+    "One (microkernel, device) item of an executor run: the same `run_microkernel` as the local path."
+    kernel, device = item
+    return run_microkernel(kernel, device.open() if isinstance(device, NpuOnWorker) else device)
+
+
+def measure_kernels_with(executor, device, kernels: tuple = MICROKERNELS) -> list:
+    "Run the microkernels on `device` through `executor` (NPU_TASK for an NPU, one CPU for a stand-in), in order."
+    from ascendcraft.executor import CPU_TASK, NPU_TASK
+    out = [None] * len(kernels)
+    for i, m, _ in executor.map(measure_kernel_item, [(k, device) for k in kernels], needs=NPU_TASK if device.is_npu else CPU_TASK,
+                                labels=[k.name for k in kernels]):
+        out[i] = m
+    return out
 
 
 def measure_with(executor, device, benches: tuple = MICROBENCHMARKS) -> tuple:

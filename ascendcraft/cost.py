@@ -914,7 +914,7 @@ class KernelCost:
     label: str                  # 'modelled on Ascend910B2'
     total_us: float             # launch + phases (+ SyncAll) — device time of the kernel
     launch_us: float
-    host_us: float              # host cost of calling the kernel from torch (not in total_us)
+    host_us: float              # calling the kernel from torch as an aclnn op: call, enqueue, launch thread (not in total_us)
     bound_us: float             # max(HBM-served bytes / HBM bandwidth, GM bytes / L2 bandwidth)
     gm_bytes: int
     block_dim: int
@@ -1174,7 +1174,7 @@ def kernel_time(trace: Trace,                 # records of one launch
         notes.append("the trace has no GM places (tensor / gm_offset): L2 hits are not modelled")
     return KernelCost(
         soc=soc.name, label=f"modelled on {soc.name}", total_us=total_us, launch_us=soc.launch_us,
-        host_us=soc.call_host_us + soc.op_host_us, bound_us=bound_us, gm_bytes=gm_bytes, block_dim=trace.block_dim,
+        host_us=soc.call_host_us + soc.op_host_us + soc.op_dispatch_us, bound_us=bound_us, gm_bytes=gm_bytes, block_dim=trace.block_dim,
         cores_used=min(trace.block_dim, soc.vector_cores), waves=-(-trace.block_dim // soc.vector_cores),
         phases=phases, core_us=core_us, slowest_core=slowest,
         pipe_busy_us=pipe_busy, pipe_busy_pct={k: 100.0 * v / total_us for k, v in pipe_busy.items()},

@@ -140,7 +140,8 @@ class EagerOp:
     work_cycles: float             # vector cycles summed over all cores' lanes (one core = 1 repeat/cycle on Add)
     cube_flops: float              # matmul-like ops: 2·M·N·K
     known: bool                    # False: not in the work table, counted as one simple op per output element
-    host_us: float = 0.0
+    host_us: float = 0.0           # the Python thread: aten dispatch and enqueue on the NPU task queue
+    dispatch_us: float = 0.0       # the task queue's launch thread: aclnn workspace/tiling and the kernel launch
     device_us: float = 0.0
     bound: str = ""                # what decides device time: memory | vector | cube | launch
     start_us: float = 0.0          # device start in the pipelined timeline
@@ -270,7 +271,8 @@ def group_bytes(name: str, args, ins: list) -> int:
     "Bytes of one group a fused op needs whole before it can write its output (0: not such an op)."
     if not ins: return 0
     x = ins[0]
-    item = x.element_size()
+    # fp16/bf16 normalisations compute in fp32: the group sits in UB cast up, at 4 bytes an element
+    item = 4 if x.dtype in (torch.float16, torch.bfloat16) else x.element_size()
     if name in ("_softmax", "_log_softmax"):
         return x.shape[args[1] % x.dim()] * item
     if name == "native_layer_norm":
@@ -285,10 +287,12 @@ def group_bytes(name: str, args, ins: list) -> int:
 
 
 def _second_read(name: str, args, ins: list, soc: Soc) -> tuple[int, int]:
-    "(bytes, of them from L2) of the input's second read, for a fused op whose groups do not fit in UB."
+    "(bytes, of them from L2) of the input's further reads, for a fused op whose groups do not fit in UB."
     group = group_bytes(name, args, ins)
     if 2 * group <= soc.ub_runtime_bytes: return 0, 0      # the group and its output tile fit: one read
-    again = distinct_bytes(ins[0])
+    # softmax makes three passes over a group that does not fit (max, sum of exponentials, normalise): two more
+    # reads; the norms two (statistics, then normalise): one more
+    again = distinct_bytes(ins[0]) * (2 if name in ("_softmax", "_log_softmax") else 1)
     # between a core's two reads of its group, every core reads its group and writes its output: the reuse distance
     return again, again if soc.l2_holds(2 * soc.vector_cores * group) else 0
 
@@ -433,10 +437,14 @@ def footprint(ops: list[EagerOp]) -> list:
 
 
 def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True, warm: list | None = None) -> tuple[float, float, float]:
-    "Fill in each op's times; return (pipelined total, serial total, device total)."
+    """Fill in each op's times; return (pipelined total, serial total, device total).
+
+    Three stages in a pipeline, as torch_npu runs them with its task queue on: the Python thread dispatches each
+    op and enqueues it (`host_us`), one launch thread per device dequeues it, runs the aclnn workspace/tiling
+    step and launches the kernel (`dispatch_us`), and the device runs it (`device_us`)."""
     launch = soc.launch_us + soc.block_head_us
     lanes = soc.vector_cores * soc.clock_hz
-    host_t, device_t, serial, device_sum = soc.call_host_us, 0.0, soc.call_host_us, 0.0
+    host_t, dispatch_t, device_t, serial, device_sum = soc.call_host_us, 0.0, 0.0, soc.call_host_us, 0.0
     cache = TensorL2(soc.l2_effective_bytes)
     for o in ops:
         f16 = any(d in ("float16", "bfloat16") for d in o.dtypes)
@@ -444,14 +452,20 @@ def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True, warm: list | None =
         o.l2_bytes = (o.bytes if warm else min(o.bytes, cache.op(o.touches) + o.reread_l2)) if l2 else 0
         memory = max(soc.hbm_us(o.bytes - o.l2_bytes, o.run_bytes or None), o.bytes / soc.l2_bytes_per_s * 1e6)
         cube = max(o.cube_flops, o.cube_padded) / (soc.cube_f16_flops_per_s if f16 else soc.cube_f32_flops_per_s) * 1e6
-        parts = {"memory": memory, "vector": o.work_cycles / lanes * 1e6, "cube": cube + soc.cube_startup_us if cube else 0.0}
-        work = max(parts.values())
+        vector = o.work_cycles / lanes * 1e6
+        parts = {"memory": memory, "vector": vector, "cube": cube + soc.cube_startup_us if cube else 0.0}
+        # double buffering hides most of the shorter of memory and vector work, not all of it (the stages of a
+        # multi-instruction op wait on each other within a tile)
+        streamed = max(memory, vector) + soc.eager_unhidden_fraction * min(memory, vector)
+        work = max(streamed, parts["cube"])
         o.bound = max(parts, key=parts.get) if work > launch * 0.1 else "launch"
         o.host_us, o.device_us = soc.op_host_us + o.views * soc.view_host_us, o.launches * launch + work
+        o.dispatch_us = soc.op_dispatch_us
         host_t += o.host_us
-        o.start_us = max(host_t, device_t)
+        dispatch_t = max(host_t, dispatch_t) + o.dispatch_us
+        o.start_us = max(dispatch_t, device_t)
         o.end_us = device_t = o.start_us + o.device_us
-        serial += o.host_us + o.device_us
+        serial += o.host_us + o.dispatch_us + o.device_us
         device_sum += o.device_us
     return device_t, serial, device_sum
 

@@ -18,7 +18,7 @@ from .bench import run_bench, select_tasks, settings_record
 from .config import Settings, load_settings
 from .generate import Attempt, Generation, category_examples, generate_dsl
 from .llm import LLMClient, ReplyCache, atomic_write_text
-from .report import FAST_PS, TaskResult, is_fast
+from .report import FAST_PS, TaskResult, is_fast, is_level, timing_uncertainty
 from .taskset import load_task_file
 
 # %% auto #0
@@ -133,23 +133,32 @@ class SweepReport:
     ps: tuple = FAST_PS
     ge: bool = True
 
-    def counts(self, soc: str, p: float | None = None) -> dict:
-        "Per task: (n, c) — c samples correct (and, with p, at least p times faster)."
-        return {key: (len(rs), sum(r.correct if p is None else is_fast(r, p, self.ge) for r in rs))
-                for key, rs in self.results[soc].items()}
+    def counts(self, soc: str, p: float | None = None, ge: bool | None = None, level: bool = False) -> dict:
+        "Per task: (n, c) — c samples correct (with p: and at least / more than p times faster; level: and a tie)."
+        ge = self.ge if ge is None else ge
+        u = self.uncertainty(soc)
+        good = lambda r: is_level(r, u) if level else (r.correct if p is None else is_fast(r, p, ge))
+        return {key: (len(rs), sum(good(r) for r in rs)) for key, rs in self.results[soc].items()}
 
-    def at_k(self, soc: str, k: int, p: float | None = None) -> float:
-        "pass@k (p None) or Fast_p@k, the mean over tasks of the unbiased estimate."
-        counts = self.counts(soc, p)
+    def uncertainty(self, soc: str) -> float:
+        "± of a speed-up on `soc`: the profile's calibrated uncertainty (samples are timed by the model)."
+        return timing_uncertainty("modelled", soc)
+
+    def at_k(self, soc: str, k: int, p: float | None = None, ge: bool | None = None, level: bool = False) -> float:
+        "pass@k (p None), Fast_p@k (≥ p, or > p with ge=False) or level@k, the mean over tasks of the unbiased estimate."
+        counts = self.counts(soc, p, ge, level)
         return sum(pass_at_k(n, c, k) for n, c in counts.values()) / max(1, len(counts))
 
     def table(self) -> str:
-        "One row per SoC profile and k: pass@k and Fast_p@k."
-        heads = ["SoC", "k", "pass@k", *(f"Fast_{p:g}@k" for p in self.ps)]
-        rows = ["| " + " | ".join(heads) + " |", "|---|---:|" + "---:|" * (1 + len(self.ps))]
+        "One row per SoC profile and k: pass@k, Fast_p@k as ≥ p / strict > p, and level@k (a tie within the ±)."
+        sign = "≥" if self.ge else ">"
+        heads = ["SoC", "k", "pass@k", *(f"Fast_{p:g}@k ({sign} / > {p:g})" for p in self.ps), "level@k (±)"]
+        rows = ["| " + " | ".join(heads) + " |", "|---|---:|" + "---:|" * (2 + len(self.ps))]
         for soc in self.results:
+            u = self.uncertainty(soc)
             for k in ks_for(self.samples):
-                cells = [f"{self.at_k(soc, k):.3f}", *(f"{self.at_k(soc, k, p):.3f}" for p in self.ps)]
+                cells = [f"{self.at_k(soc, k):.3f}", *(f"{self.at_k(soc, k, p):.3f} / {self.at_k(soc, k, p, ge=False):.3f}"
+                                                       for p in self.ps), f"{self.at_k(soc, k, level=True):.3f} (±{100 * u:.0f}%)"]
                 rows.append(f"| {soc} | {k} | " + " | ".join(cells) + " |")
         return "\n".join(rows)
 

@@ -83,6 +83,8 @@ class Soc:
     op_host_us: float = _q("us")                # host cost of one torch op call
     view_host_us: float = _q("us")              # host cost of one metadata-only aten call (view, permute, ...)
     call_host_us: float = _q("us")              # host cost of the timed call itself (Python forward, event record)
+    op_dispatch_us: float = _q("us")            # the task queue's launch thread per aclnn op (workspace, tiling, launch)
+    eager_unhidden_fraction: float = _q("fraction")  # share of an eager op's shorter of memory/vector time left unhidden
     # what the calibration says about the model on this chip
     speedup_uncertainty: float = _q("fraction") # ± of a modelled speed-up (eager / kernel), from the calibration error
     vector_ops: Mapping[str, float] = field(default_factory=dict, repr=False, hash=False)  # API -> cycles per 256 B repeat

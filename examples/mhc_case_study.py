@@ -80,24 +80,31 @@ def tune_session(task_id: str, dsl: str, client, rounds: int):
     return session
 
 
+def _pm(speedup: float, uncertainty: float) -> str:
+    "A modelled speed-up with its calibrated ± and 'level' when it is a tie (within the uncertainty of 1)."
+    tie = " level" if abs(speedup - 1) <= uncertainty else ""
+    return f"{speedup:.2f}× ±{100 * uncertainty:.0f}%{tie}"
+
+
 def paper_scale(task_id: str, sources: dict, hidden=(1280, 2560, 7168), history=None, tokens: int = 4096) -> str:
     """Modelled speed-ups over modelled eager at T = `tokens`, n = 4 for each hidden size (markdown).
 
     Every kernel is verified on the CPU emulation (at the CI size) before it is timed, once for all hidden sizes;
     a kernel already verified in `history` (a rule-lowered session's TuningHistory) keeps that verdict."""
     from ascendcraft.generate import evaluate_modelled
-    from ascendcraft.taskset import get_task
-    task = get_task(task_id)
+    from ascendcraft.taskset import resolve_task
+    task = resolve_task(task_id)                      # an id, or a task file's path (the fp32 tasks in examples/mhc/fp32)
     verdicts = {v.dsl: v.evaluation.verification for v in (history.variants if history else [])
                 if v.evaluation.verification is not None}
+    from ascendcraft.soc import load_soc
     evaluators = {c: evaluate_modelled(task, size={"hidden": c, "num_tokens": tokens}, verdicts=verdicts) for c in hidden}
     rows = ["| variant | " + " | ".join(f"C = {c}" for c in hidden) + " |", "|---|" + "---|" * len(hidden)]
     for name, dsl in sources.items():
         cells = []
         for c in hidden:
             e = evaluators[c](dsl)
-            cells.append(f"{e.speedup:.2f}x ({e.kernel_us:,.0f} µs, {e.verdict})" if e.correct
-                         else f"incorrect ({e.failed_at})")
+            cells.append(f"{_pm(e.speedup, load_soc(e.cost.soc).speedup_uncertainty)} ({e.kernel_us:,.0f} µs, {e.verdict})"
+                         if e.correct else f"incorrect ({e.failed_at})")
         rows.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
@@ -133,5 +140,32 @@ def record():
     print(f"recorded {len(script)} replies into {RECORDINGS}")
 
 
+def tables() -> str:
+    """The README's mHC tables on the shipped profile (markdown): the first, v3 and tuned kernels at T = 4096 for the
+    paper's three hidden sizes; other token counts at C = 2560; and the float32-stream kernels (examples/mhc/fp32)."""
+    here = Path(__file__).resolve().parent
+    read = lambda rel: (here / rel).read_text()
+    out = ["### bf16 streams, T = 4096", "",
+           paper_scale("mhc_post", {"mHC_post, first kernel": read("mhc/variants/mhc_post_v0.py"),
+                                    "mHC_post, tuned": read("mhc/mhc_post.py")}), "",
+           paper_scale("mhc_post_grad", {"mHC_post_grad, first kernel": read("mhc/variants/mhc_post_grad_v0.py"),
+                                         "mHC_post_grad, v3": read("mhc/variants/mhc_post_grad_v3.py"),
+                                         "mHC_post_grad, tuned (v4)": read("mhc/mhc_post_grad.py")}), ""]
+    for tokens in (1024, 16384):
+        out += [f"### bf16 streams, T = {tokens}", "",
+                paper_scale("mhc_post", {"mHC_post, first kernel": read("mhc/variants/mhc_post_v0.py"),
+                                         "mHC_post, tuned": read("mhc/mhc_post.py")}, hidden=(2560,), tokens=tokens), "",
+                paper_scale("mhc_post_grad", {"mHC_post_grad, first kernel": read("mhc/variants/mhc_post_grad_v0.py"),
+                                              "mHC_post_grad, tuned (v4)": read("mhc/mhc_post_grad.py")},
+                            hidden=(2560,), tokens=tokens), ""]
+    out += ["### float32 streams, T = 4096", "",
+            paper_scale(str(here / "mhc/fp32/mhc_post_f32.py"), {"mHC_post, fp32": read("mhc/fp32/mhc_post_f32_kernel.py")}), "",
+            paper_scale(str(here / "mhc/fp32/mhc_post_grad_f32.py"),
+                        {"mHC_post_grad, fp32": read("mhc/fp32/mhc_post_grad_f32_kernel.py")})]
+    return "\n".join(out)
+
+
 if __name__ == "__main__" and "--record" in sys.argv:
     record()
+elif __name__ == "__main__" and "--tables" in sys.argv:
+    print(tables())

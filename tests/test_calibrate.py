@@ -5,7 +5,8 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from ascendcraft.calibrate import (MICROBENCHMARKS, StandInDevice, calibrate, perturbed, run_microbenchmark)
+from ascendcraft.calibrate import (MICROBENCHMARKS, MICROKERNELS, StandInDevice, calibrate, perturbed, run_microbenchmark,
+                                   run_microkernel)
 from ascendcraft.cli import main
 from ascendcraft.cost import kernel_time, tiled_trace
 from ascendcraft.diagnostics import AscendCraftError
@@ -22,6 +23,17 @@ def test_the_fixed_set_covers_what_the_issue_asks_for():
     assert len(copies) >= 6 and all(b.l2 == "flushed" for b in copies)          # bandwidth by size needs HBM, not L2
     assert {b.api for b in MICROBENCHMARKS if b.kind == "vector"} >= {"Add", "Exp", "Div", "Sqrt", "Sigmoid"}
     assert len({b.name for b in MICROBENCHMARKS}) == len(MICROBENCHMARKS)
+
+
+def test_the_microkernels_cover_the_instruction_classes_and_cancel_the_fixed_costs():
+    apis = {k.api for k in MICROKERNELS}
+    assert {"Add", "Mul", "Muls", "Exp", "Sqrt", "Div", "Sigmoid", "Tanh"} <= apis
+    truth = perturbed(BASE)
+    m = run_microkernel("mk-exp", StandInDevice(truth))
+    # a dearer launch moves both times alike: the reading is the difference, so it does not change
+    slow_launch = run_microkernel("mk-exp", StandInDevice(truth.replace(launch_us=truth.launch_us * 3)))
+    assert slow_launch.us[0] > m.us[0] and slow_launch.cycles_per_repeat(BASE) == pytest.approx(m.cycles_per_repeat(BASE))
+    assert m.cycles_per_repeat(BASE) == pytest.approx(truth.vector_ops["Exp"], rel=0.02)
 
 
 def test_each_microbenchmark_runs_on_its_own_through_the_device_layer():
@@ -51,6 +63,12 @@ def test_calibrate_finds_the_stand_ins_chip_and_writes_a_profile_the_model_uses(
         assert getattr(mine, key) == pytest.approx(getattr(truth, key), rel=0.12), key
         assert "NO NPU USED" in mine.sources[key]
     assert mine.view_host_us == pytest.approx(BASE.view_host_us, rel=0.12)   # and what it left alone
+    # the microkernels read each instruction class directly: the truth's dearer Exp and Mul, and Add as it was
+    assert {k.kernel.api for k in run.kernels} == {k.api for k in MICROKERNELS}
+    for api in ("Exp", "Mul", "Add", "Sigmoid"):
+        assert mine.vector_ops[api] == pytest.approx(truth.vector_ops[api], rel=0.05), api
+        assert f"microkernel mk-{api.lower()}" in mine.sources[f"vector_ops.{api}"] and "NO NPU USED" in mine.sources[f"vector_ops.{api}"]
+    assert mine.vector_ops["Exp"] == pytest.approx(1.5 * BASE.vector_ops["Exp"], rel=0.05)
     big = tiled_trace(1 << 24)
     assert kernel_time(big, mine).total_us > kernel_time(big, BASE).total_us  # slower HBM: the model uses the profile
     text = run.distance()

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import ascendcraft.executor as ex
-from ascendcraft.calibrate import (MICROBENCHMARKS, NpuOnWorker, StandInDevice, calibrate, identify, measure_item,
-                                   perturbed)
+from ascendcraft.calibrate import (MICROBENCHMARKS, MICROKERNELS, NpuOnWorker, StandInDevice, calibrate, identify,
+                                   measure_item, measure_kernel_item, perturbed)
 from ascendcraft.cli import main
 from ascendcraft.config import load_settings
 from ascendcraft.generate import evaluate_variant, examples_root
@@ -51,8 +51,10 @@ def test_calibrate_ray_routes_every_microbenchmark_through_the_executor(routed, 
     assert main(["calibrate", "--stand-in", "--out", str(tmp_path / "local.toml")]) == 0
     assert main(["calibrate", "--stand-in", "--ray", "10.1.2.3:6379", "--out", str(tmp_path / "ray.toml")]) == 0
     assert routed["addresses"] == ["", "10.1.2.3:6379"]
-    # both runs mapped all microbenchmarks in one call, on one CPU each (a stand-in needs no NPU)
-    assert routed["calls"] == [(measure_item, len(MICROBENCHMARKS), ex.CPU_TASK), "closed"] * 2
+    # both runs mapped all microbenchmarks in one call and all microkernels in another, on one CPU each (a stand-in
+    # needs no NPU)
+    assert routed["calls"] == [(measure_item, len(MICROBENCHMARKS), ex.CPU_TASK),
+                               (measure_kernel_item, len(MICROKERNELS), ex.CPU_TASK), "closed"] * 2
     assert without_date((tmp_path / "ray.toml").read_text()) == without_date((tmp_path / "local.toml").read_text())
 
 
@@ -87,8 +89,10 @@ def test_a_real_device_declares_the_npu_resource_and_is_opened_where_it_runs():
     calls = []
     base = load_soc("Ascend910B2")
     run = calibrate(FakeNpuOnWorker("npu:3"), base, executor=Noting(calls))
-    # one task reads the device's name and chip on a worker, then every microbenchmark runs there: NPU each time
-    assert calls == [(identify, 1, ex.NPU_TASK), (measure_item, len(MICROBENCHMARKS), ex.NPU_TASK)]
+    # one task reads the device's name and chip on a worker, then every microbenchmark and microkernel runs there:
+    # NPU each time
+    assert calls == [(identify, 1, ex.NPU_TASK), (measure_item, len(MICROBENCHMARKS), ex.NPU_TASK),
+                     (measure_kernel_item, len(MICROKERNELS), ex.NPU_TASK)]
     assert run.is_npu and run.fitted.name == "Ascend910B2-standin-calibrated"
     local = calibrate(StandInNpu(perturbed(base)), base)
     assert run.text == local.text and [m.us for m in run.measured] == [m.us for m in local.measured]

@@ -8,7 +8,7 @@ import torch
 from ascendcraft.bind import host_values
 from ascendcraft.launch import run_kernel
 from ascendcraft.pipeline import Pipeline
-from ascendcraft.taskset import get_task
+from ascendcraft.taskset import get_task, resolve_task
 from ascendcraft.verify import verify
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -17,8 +17,8 @@ KERNELS = sorted([*MHC.glob("*.py"), *(MHC / "variants").glob("*.py")])
 
 
 def verdict_of(source: str, task_id: str):
-    task = get_task(task_id)
-    pipe = Pipeline(source, f"{task_id}.py", task=task)
+    task = resolve_task(task_id)                 # an id, or the path of a task file (the fp32 tasks)
+    pipe = Pipeline(source, f"{task.id}.py", task=task)
     pipe.run_all()
     assert pipe.final is not None, pipe.summary()
     build, program = pipe["align"].build, pipe.program
@@ -37,6 +37,18 @@ def verdict_of(source: str, task_id: str):
 def test_variant_verifies_on_the_emulator(path):
     task_id = "mhc_post_grad" if path.stem.startswith("mhc_post_grad") else "mhc_post"
     verdict = verdict_of(path.read_text(), task_id)
+    assert verdict.passed, verdict.summary
+
+
+FP32 = MHC / "fp32"
+
+
+@pytest.mark.parametrize("name", ["mhc_post", "mhc_post_grad"])
+def test_fp32_stream_kernels_verify_against_fp32_tasks(name):
+    # the paper times fp32 streams too: their own kernels (no widening casts), checked on fp32 inputs
+    task = resolve_task(str(FP32 / f"{name}_f32.py"))
+    assert task.id == f"{name}_f32" and all(t.dtype == torch.float32 for t in task.inputs("small")[:-2])
+    verdict = verdict_of((FP32 / f"{name}_f32_kernel.py").read_text(), str(FP32 / f"{name}_f32.py"))
     assert verdict.passed, verdict.summary
 
 
