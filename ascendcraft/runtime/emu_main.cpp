@@ -119,8 +119,9 @@ uint8_t* reserve(uint64_t bytes) {
     return static_cast<uint8_t*>(p) + kPage;
 }
 
-// Map `file` (created by the parent, or created here with `bytes` bytes) into a reserved range.
-uint8_t* map_file(const std::string& file, uint64_t bytes, bool writable, bool create) {
+// Map `file` (created by the parent, or created here with `bytes` bytes) into a reserved range; `populate`: map
+// every page now (else prepare_gm does it, on several threads).
+uint8_t* map_file(const std::string& file, uint64_t bytes, bool writable, bool create, bool populate = true) {
     uint8_t* base = reserve(bytes);
     if (bytes == 0) return base;
     int fd = open(file.c_str(), (writable ? O_RDWR : O_RDONLY) | (create ? O_CREAT : 0), 0600);
@@ -131,10 +132,35 @@ uint8_t* map_file(const std::string& file, uint64_t bytes, bool writable, bool c
     if (static_cast<uint64_t>(st.st_size) < bytes) setup_error("GM file " + file + " is shorter than the tensor");
     // MAP_POPULATE maps every page now, in one pass, instead of one page fault per 4 KiB page later (on a
     // 64 MB tensor the faults cost more than the kernel's own work).
-    void* p = mmap(base, bytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED | MAP_FIXED | MAP_POPULATE, fd, 0);
+    void* p = mmap(base, bytes, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED | MAP_FIXED | (populate ? MAP_POPULATE : 0),
+                   fd, 0);
     close(fd);
     if (p == MAP_FAILED) setup_error("cannot map GM file " + file);
     return base;
+}
+
+// A GM buffer to get ready before the blocks run: its pages mapped, and for out / workspace buffers the poison
+// written. With several threads each takes one slice of every buffer: on a 64 MB output, allocating the file's pages
+// and writing the poison costs about as much as the kernel's own work, and it divides across cores.
+struct GmPrep {
+    uint8_t* base;
+    uint64_t bytes;
+    bool writable, fill;
+};
+void prepare_gm(const std::vector<GmPrep>& jobs, uint8_t poison, uint32_t threads) {
+    auto slice = [&](uint32_t t) {
+        for (const GmPrep& j : jobs) {
+            const uint64_t step = page_round((j.bytes + threads - 1) / threads);
+            const uint64_t lo = std::min<uint64_t>(j.bytes, step * t), hi = std::min<uint64_t>(j.bytes, lo + step);
+            if (lo >= hi) continue;
+            madvise(j.base + lo, page_round(hi - lo), j.writable ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);  // faults if refused
+            if (j.fill) std::memset(j.base + lo, poison, hi - lo);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (uint32_t t = 1; t < threads; ++t) pool.emplace_back(slice, t);
+    slice(0);
+    for (std::thread& t : pool) t.join();
 }
 
 Role role_of(const std::string& r) {
@@ -434,6 +460,10 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     std::vector<uint64_t> cells(spec.args.size(), 0);
     std::vector<void*> args(spec.args.size(), nullptr);
     const bool trace = spec.mode == Mode::Trace;
+    // execute mode with blocks in parallel: the GM pages are mapped and poisoned on as many threads
+    const uint32_t prep_threads = trace || spec.sanitize ? 1 : std::max<uint32_t>(1, std::min<uint32_t>(spec.threads, 64));
+    const bool populate = prep_threads == 1;
+    std::vector<GmPrep> prep;
     int tensors = 0;
     for (size_t i = 0; i < spec.args.size(); ++i) {
         ArgSpec& a = spec.args[i];
@@ -458,23 +488,30 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
             b.bytes = static_cast<uint64_t>(a.bytes >= 0 ? a.bytes : std::max<int64_t>(host_workspace, 0));
             if (trace) { b.real = false; b.base = reserve(b.bytes); }
             else {
-                b.base = map_file(a.file, b.bytes, true, true);
-                if (b.bytes) std::memset(b.base, state.poison, b.bytes);
+                b.base = map_file(a.file, b.bytes, true, true, populate);
+                if (b.bytes) prep.push_back({b.base, b.bytes, true, true});
             }
         } else {
             b.role = role_of(a.role);
             b.bytes = static_cast<uint64_t>(a.bytes);
             if (trace) { b.real = false; b.base = reserve(b.bytes); }
             else {
-                b.base = map_file(a.file, b.bytes, b.role != Role::In, false);
-                if (b.role == Role::Out && b.bytes) std::memset(b.base, state.poison, b.bytes);
+                b.base = map_file(a.file, b.bytes, b.role != Role::In, false, populate);
+                if (b.bytes) prep.push_back({b.base, b.bytes, b.role != Role::In, b.role == Role::Out});
             }
         }
-        if (!trace && b.real && (b.role == Role::Out || b.role == Role::InOut || b.role == Role::Workspace))
-            state.api_writes.watch(b);
         state.gm.add(b);
         args[i] = b.base;
     }
+    if (populate) {
+        for (const GmPrep& j : prep)
+            if (j.fill) std::memset(j.base, state.poison, j.bytes);
+    } else {
+        prepare_gm(prep, state.poison, prep_threads);
+    }
+    for (const GmBuffer& b : state.gm.buffers())  // after the poison: an inout buffer's first bytes are remembered
+        if (!trace && b.real && (b.role == Role::Out || b.role == Role::InOut || b.role == Role::Workspace))
+            state.api_writes.watch(b);
     if (!spec.sanitize && spec.memory_mb) {
         uint64_t limit = vm_bytes() + spec.memory_mb * 1024ull * 1024ull;
         struct rlimit as{limit, limit};

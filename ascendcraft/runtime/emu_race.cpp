@@ -290,6 +290,7 @@ void RaceScope::touch(const uint8_t* p, uint64_t bytes, bool write) {
 void RaceScope::operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize, bool write) {
     if (!checker_) return;
     if (g.contiguous) { touch(t.addr, g.count * esize, write); return; }
+    if (uint64_t bytes; dense_operand(g, s, esize, &bytes)) { touch(t.addr, bytes, write); return; }  // as the loop would
     // Level 0: each repeat touches up to 8 datablocks; within one, the bytes from its first to its last
     // active lane. Ranges that continue one another are checked as one.
     uint64_t run_lo = 0, run_hi = 0;

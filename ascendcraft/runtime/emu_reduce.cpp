@@ -67,6 +67,16 @@ void consider(Best& b, bool is_max, double x, uint64_t index) {
     if (!b.any || (is_max ? x > b.value : x < b.value)) { b.value = x; b.index = index; b.any = true; }
 }
 
+// A WholeReduceMax/Min result in the order ReduceOrder asks for: value and index, index and value, value, index.
+void store_best(Dt dt, uint8_t* out, const Best& best, uint8_t order, uint32_t es) {
+    switch (order) {
+    case 0: store_value(dt, out, best.value); store_index(dt, out + es, best.index); break;
+    case 1: store_index(dt, out, best.index); store_value(dt, out + es, best.value); break;
+    case 2: store_value(dt, out, best.value); break;
+    default: { uint32_t i = static_cast<uint32_t>(best.index); std::memcpy(out, &i, 4); }
+    }
+}
+
 }  // namespace
 
 void reduce_all(Op op, Dt dt, const Local& d, const Local& a, const Local& tmp, const Lanes& lanes, uint32_t srcRepStride,
@@ -159,31 +169,43 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
     }
     record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, g.active() * es + static_cast<uint64_t>(g.repeats) * unit, g.active(),
            g.repeats);
-    if (!tracing_now() && sum && !g.contiguous && (dt == Dt::f32 || dt == Dt::f16)) {
+    if (!tracing_now() && !g.contiguous && (dt == Dt::f32 || dt == Dt::f16)) {
         // The lanes' offsets inside a repeat are the same for every repeat but a partial last one (counter mode):
         // work them out once, then load each repeat's lanes with the element type known.
         uint64_t regular[128], last[128];
-        auto offsets = [&](uint32_t r, uint64_t* o) {
+        uint32_t regular_lane[128], last_lane[128];
+        auto offsets = [&](uint32_t r, uint64_t* o, uint32_t* lane) {
             uint32_t k = 0;
             for (uint32_t l = 0; l < epr && l < 128; ++l)
-                if (g.on(r, l)) o[k++] = lane_offset(g, s, es, 0, l);
+                if (g.on(r, l)) { lane[k] = l; o[k++] = lane_offset(g, s, es, 0, l); }
             return k;
         };
-        const uint32_t n_regular = offsets(0, regular);
-        const uint32_t n_last = g.last_lanes && g.repeats ? offsets(g.repeats - 1, last) : n_regular;
+        const uint32_t n_regular = offsets(0, regular, regular_lane);
+        const uint32_t n_last = g.last_lanes && g.repeats ? offsets(g.repeats - 1, last, last_lane) : n_regular;
+        Best overall{0, 0, false};  // over all repeats: what GetReduceMaxMinCount reads afterwards
         for (uint32_t r = 0; r < g.repeats; ++r) {
             const bool is_last = g.last_lanes && r + 1 == g.repeats;
             const uint64_t* o = is_last ? last : regular;
+            const uint32_t* lane = is_last ? last_lane : regular_lane;
             const uint32_t n = is_last ? n_last : n_regular;
             const uint8_t* base = a.addr + static_cast<uint64_t>(r) * s.rep * 32;
+            uint8_t* out = d.addr + static_cast<uint64_t>(r) * dstRepStride * unit;
             double v[128];
             if (dt == Dt::f32)
                 for (uint32_t k = 0; k < n; ++k) { float x; std::memcpy(&x, base + o[k], 4); v[k] = x; }
             else
                 for (uint32_t k = 0; k < n; ++k) { half x; std::memcpy(&x, base + o[k], 2); v[k] = static_cast<float>(x); }
-            store_value(dt, d.addr + static_cast<uint64_t>(r) * dstRepStride * unit, tree_sum(dt, v, n));
+            if (sum) {
+                store_value(dt, out, tree_sum(dt, v, n));
+            } else {
+                Best best{0, 0, false};
+                for (uint32_t k = 0; k < n; ++k) consider(best, op == Op::WholeReduceMax, v[k], lane[k]);
+                if (best.any) consider(overall, op == Op::WholeReduceMax, best.value, static_cast<uint64_t>(r) * epr + best.index);
+                store_best(dt, out, best, order, es);
+            }
             mark_written(d, static_cast<uint64_t>(r) * dstRepStride * unit, unit);
         }
+        if (!sum && overall.any) note_maxmin(overall);
     } else if (!tracing_now()) {
         Best overall{0, 0, false};  // over all repeats: what GetReduceMaxMinCount reads afterwards
         for (uint32_t r = 0; r < g.repeats; ++r) {
@@ -199,12 +221,7 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
                 for (uint32_t l = 0; l < epr; ++l)
                     if (g.on(r, l)) consider(best, op == Op::WholeReduceMax, load_d(dt, a.addr + lane_offset(g, s, es, r, l)), l);
                 if (best.any) consider(overall, op == Op::WholeReduceMax, best.value, static_cast<uint64_t>(r) * epr + best.index);
-                switch (order) {
-                case 0: store_value(dt, out, best.value); store_index(dt, out + es, best.index); break;
-                case 1: store_index(dt, out, best.index); store_value(dt, out + es, best.value); break;
-                case 2: store_value(dt, out, best.value); break;
-                default: { uint32_t i = static_cast<uint32_t>(best.index); std::memcpy(out, &i, 4); }
-                }
+                store_best(dt, out, best, order, es);
             }
             mark_written(d, static_cast<uint64_t>(r) * dstRepStride * unit, unit);
         }

@@ -76,6 +76,13 @@ const std::vector<Span>& spans_of(const Geometry& g, const Stride* s, int operan
         out.push_back(Span{{0, 0, 0}, g.count});
         return out;
     }
+    bool dense = true;  // every operand one run from its first byte: one span, as the merging below would make it
+    uint64_t bytes = 0;
+    for (int o = 0; o < operands && dense; ++o) dense = dense_operand(g, s[o], es, &bytes);
+    if (dense) {
+        out.push_back(Span{{0, 0, 0}, bytes / es});
+        return out;
+    }
     each_block(g, es, [&](uint32_t r, uint32_t k, uint32_t mask) {
         uint64_t bits = mask;
         while (bits) {

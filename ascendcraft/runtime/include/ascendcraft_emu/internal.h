@@ -411,10 +411,24 @@ template <typename F> inline void each_block(const Geometry& g, uint32_t esize, 
 inline uint64_t block_offset(const Stride& s, uint32_t r, uint32_t k) {
     return (static_cast<uint64_t>(r) * s.rep + static_cast<uint64_t>(k) * s.blk) * 32;
 }
+// Level 0: whether the active lanes of an operand with strides `s` are one run from its first byte: every lane of
+// every repeat on (a partial last repeat in counter mode keeps a prefix), blocks and repeats back to back. Then
+// `bytes` is the run's length, and each_run / the race check / spans_of take it in one step instead of per block.
+inline bool dense_operand(const Geometry& g, const Stride& s, uint32_t esize, uint64_t* bytes) {
+    if (g.contiguous || !g.repeats || esize < 2 || g.epr * esize != 256 || s.blk != 1 || s.rep != 8) return false;
+    const bool partial = g.last_lanes != 0;
+    if (g.repeats > (partial ? 1u : 0u))
+        for (uint32_t lane = 0; lane < g.epr; ++lane)
+            if (!g.on(0, lane)) return false;
+    const uint64_t last = partial && g.last_lanes < g.epr ? g.last_lanes : g.epr;
+    *bytes = (static_cast<uint64_t>(g.repeats - 1) * g.epr + last) * esize;
+    return true;
+}
 // Level 0: f(byte offset, bytes) for each run of adjacent active lanes, in lane order. A run that starts where
 // the one before it ended continues it (across blocks and repeats too), so a dense operand is one call.
 template <typename F> inline void each_run(const Geometry& g, const Stride& s, uint32_t esize, F&& f) {
     uint64_t lo = 0, hi = 0;  // the run being gathered (empty when lo == hi)
+    if (dense_operand(g, s, esize, &hi)) { f(0, hi); return; }
     each_block(g, esize, [&](uint32_t r, uint32_t k, uint32_t mask) {
         const uint64_t base = block_offset(s, r, k);
         uint64_t bits = mask;
