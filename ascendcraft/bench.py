@@ -112,7 +112,8 @@ def fingerprint(*, dsl: str | None, edits: dict, task_source: str, size: str, ti
 
 # %% ../nbs/32_bench.ipynb #d16a22bb
 _PURE_HEADERS = {"kernel_operator.h", "cstdint", "stdint.h", "cstddef", "stddef.h", "cmath", "math.h", "climits",
-                 "limits.h", "cfloat", "float.h", "limits", "type_traits", "utility", "algorithm", "cinttypes", "array"}
+                 "limits.h", "cfloat", "float.h", "limits", "type_traits", "utility", "algorithm", "cinttypes", "array",
+                 "lib/matmul_intf.h"}      # AscendC's Matmul high-level API (cube kernels), a kernel header like kernel_operator.h
 _HOST_HEADERS = _PURE_HEADERS | {"cstdio", "stdio.h", "cstring", "string.h"}
 _HEADER_WHY = {
     "threads or processes": {"thread", "pthread.h", "future", "mutex", "condition_variable", "semaphore", "atomic",

@@ -114,7 +114,7 @@ WORK: dict[str, tuple[str, tuple[str, ...]]] = {
     "nll_loss_forward": ("out", _SIMPLE), "nll_loss2d_forward": ("out", _SIMPLE),
     **{n: ("out", ("DataCopy",)) for n in ("flip", "roll", "cat", "stack", "constant_pad_nd", "index", "gather",
                                            "index_select", "embedding", "take_along_dim", "slice_scatter", "select_scatter",
-                                           "repeat", "tril", "triu")},
+                                           "repeat", "tril", "triu", "diag_embed")},
 }
 POOLS = {"max_pool2d_with_indices": ("Max", "Select"), "max_pool3d_with_indices": ("Max", "Select"),
          "max_pool2d": ("Max",), "max_pool3d": ("Max",), "avg_pool2d": ("Add",), "avg_pool3d": ("Add",),

@@ -20,7 +20,7 @@ from .shapes import DIM_MIN, scaled_overrides, _largest
 # %% auto #0
 __all__ = ['SIZE_MIN', 'EXTRA_ELEMENTS', 'MAGNITUDES', 'MAX_THRESHOLDS', 'Condition', 'dsl_conditions', 'cpp_conditions',
            'raw_tokens', 'project_conditions', 'ExtraShape', 'threshold_shapes', 'magnitude_sets', 'SizeReport',
-           'run_checks', 'task_conditions']
+           'output_growth', 'run_checks', 'task_conditions']
 
 # %% ../nbs/37_sizecheck.ipynb #93e186d1
 SIZE_MIN = DIM_MIN            # a constant below this in a comparison is a loop bound or an index, not a size threshold
@@ -246,6 +246,21 @@ class SizeReport:
                 + (f"; NOT value-checked: {'; '.join(skipped)}" if skipped else "") + f"; magnitude sets: {mags}.")
 
 # %% ../nbs/37_sizecheck.ipynb #0daf1bc6
+def output_growth(task, size, seed: int, inputs: list, scale: float) -> float:
+    "How much the reference's largest output grows when its floating inputs grow by `scale`: scale for a linear operator, scale² for a matmul (1 when unknown)."
+    model = task.model(size, seed)
+    base = [x / scale if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
+    def amax(out):
+        ts = [t for t in (out if isinstance(out, (tuple, list)) else [out]) if isinstance(t, torch.Tensor) and t.numel()]
+        return max((float(t.detach().abs().max()) for t in ts), default=0.0)
+    with torch.no_grad():
+        try:
+            big, small = amax(model(*inputs)), amax(model(*base))
+        except Exception:                      # the trial itself reports a reference that cannot run
+            return 1.0
+    return big / small if small > 0 and math.isfinite(big) and math.isfinite(small) else 1.0
+
+
 def run_checks(task, make_candidate, *, size, conditions, settings, poison: bytes, budget: int = EXTRA_ELEMENTS) -> SizeReport:
     "Verify at shapes on both sides of every threshold in `conditions`, and on the magnitude sets at `size`."
     from ascendcraft.verify import TrialRecord, _History, run_trial
@@ -253,8 +268,9 @@ def run_checks(task, make_candidate, *, size, conditions, settings, poison: byte
     shapes, report.notes = threshold_shapes(task, [c.value for c in conditions if not c.guard], budget)
 
     def trial(label, candidate, inputs, at, scale=1.0):   # "signed": a non-finite reference drops the set (noted)
-        # Rounding errors grow with the data: inputs scaled by 1e3 get atol x 1e3 (rtol unchanged). A clamp or a
-        # range trick is off by the size of the data itself, far beyond that.
+        # Rounding errors grow with the data: inputs scaled by 1e3 get atol x 1e3 (rtol unchanged), x 1e6 when the
+        # output grows with the square (a matmul: sums of products cancel). A clamp or a range trick is off by the
+        # size of the data itself, far beyond that.
         used = settings.replace(atol=settings.atol * max(1.0, scale))
         record, _ = run_trial(task, task.model(at, settings.seed), candidate, inputs, TrialRecord("signed", 0), at,
                               used, poison, _History())
@@ -278,7 +294,7 @@ def run_checks(task, make_candidate, *, size, conditions, settings, poison: byte
     candidate = make_candidate(size)
     for scale, inputs in magnitude_sets(task, size, settings.seed):
         if report.failure: break
-        r = trial(f"magnitude x{scale:g}", candidate, inputs, size, scale)
+        r = trial(f"magnitude x{scale:g}", candidate, inputs, size, max(scale, output_growth(task, size, settings.seed, inputs, scale)))
         kind = "dropped (the reference is not finite)" if r.dropped else r.kind
         report.magnitudes.append({"scale": scale, "kind": kind, "message": r.message})
         if not (r.passed or r.dropped):

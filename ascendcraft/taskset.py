@@ -28,9 +28,9 @@ from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
 from .shapes import lift_shape_literals, resolve_size
 
 # %% auto #0
-__all__ = ['PAPER_COUNTS', 'LEVEL1_COUNTS', 'BEYOND_COUNTS', 'DEFAULT_CATEGORIES', 'CATEGORIES', 'TASKS_DIR', 'DEFAULT_SEED',
-           'REQUIRED_NAMES', 'INPUT_GROUPS', 'EXTRA_NAMES', 'Spec', 'spec_of', 'Task', 'load_task_file', 'TaskList',
-           'load_task_folder', 'task_file_path', 'resolve_task', 'registry', 'get_task']
+__all__ = ['PAPER_COUNTS', 'LEVEL1_COUNTS', 'BEYOND_COUNTS', 'DEFAULT_CATEGORIES', 'CUBE_COUNTS', 'CATEGORIES', 'TASKS_DIR',
+           'DEFAULT_SEED', 'REQUIRED_NAMES', 'INPUT_GROUPS', 'EXTRA_NAMES', 'Spec', 'spec_of', 'Task', 'load_task_file',
+           'TaskList', 'load_task_folder', 'task_file_path', 'resolve_task', 'registry', 'get_task']
 
 # %% ../nbs/30_tasks.ipynb #1591e9fe
 PAPER_COUNTS = {"activation": 15, "loss": 7, "math": 6, "normalization": 8,   # the seven MultiKernelBench categories
@@ -38,7 +38,8 @@ PAPER_COUNTS = {"activation": 15, "loss": 7, "math": 6, "normalization": 8,   # 
 LEVEL1_COUNTS = PAPER_COUNTS                  # the old name (upstream's npukernelbench_level1 is another set: not these)
 BEYOND_COUNTS = {"broadcast": 10, "index": 12, "resize": 10}  # upstream's vector-only categories beyond the seven
 DEFAULT_CATEGORIES = (*PAPER_COUNTS, "mhc")   # what `registry()` and `bench` run when no category is named
-CATEGORIES = (*DEFAULT_CATEGORIES, *BEYOND_COUNTS)  # registry order
+CUBE_COUNTS = {"matmul": 17, "fuse": 11}      # the cube unit (issue 15): upstream's 17 matmul tasks, 11 matmul + epilogue
+CATEGORIES = (*DEFAULT_CATEGORIES, *BEYOND_COUNTS, *CUBE_COUNTS)  # registry order
 TASKS_DIR = Path(str(importlib.resources.files("ascendcraft"))) / "tasks"  # our task files (package data)
 DEFAULT_SEED = 1024                           # MultiKernelBench's seed
 REQUIRED_NAMES = ("Model", "get_inputs", "get_init_inputs")

@@ -27,20 +27,20 @@ def _errors(src, shapes, dtype=F32):
 def test_cube_kernel_parses_and_passes_its_checks():
     program = parse(TB, "mm.py")
     assert is_cube(program)
-    assert _errors(TB, {"a": (200, 100), "b": (150, 100)}) == []
+    assert _errors(TB, {"A": (200, 100), "B": (150, 100)}) == []
 
 
 @pytest.mark.parametrize("m,n,k", [(200, 150, 100), (16, 16, 8), (129, 7, 67)])
 def test_interpreter_runs_the_cube_kernel(m, n, k):
     a = RNG.standard_normal((m, k)).astype(np.float32)
     b = RNG.standard_normal((n, k)).astype(np.float32)
-    out = interpret(parse(TB, "mm.py"), {"a": a, "b": b}).outputs["c"]
+    out = interpret(parse(TB, "mm.py"), {"A": a, "B": b}).outputs["c"]
     np.testing.assert_allclose(out, a @ b.T, rtol=1e-5, atol=1e-4)
 
 
 def test_l0_overflow_names_the_buffer_line():
     src = TB.replace("TK = 64 ", "TK = 256 ")       # L0A: 128 x 256 fp32 = 128 KB > 64 KB
-    errs = _errors(src, {"a": (200, 300), "b": (150, 300)})
+    errs = _errors(src, {"A": (200, 300), "B": (150, 300)})
     kinds = {d.kind for d in errs}
     assert "l0-overflow" in kinds
     d = next(d for d in errs if d.kind == "l0-overflow")
@@ -49,41 +49,41 @@ def test_l0_overflow_names_the_buffer_line():
 
 
 def test_fractal_alignment_of_k_and_m():
-    errs = _errors(TB.replace("TK = 64 ", "TK = 60 "), {"a": (64, 64), "b": (64, 64)})
+    errs = _errors(TB.replace("TK = 64 ", "TK = 60 "), {"A": (64, 64), "B": (64, 64)})
     assert any(d.kind == "fractal-alignment" and "k = 60" in d.message and "8" in d.message for d in errs)
-    errs = _errors(TB.replace("TM = 128 ", "TM = 120 "), {"a": (64, 64), "b": (64, 64)})
+    errs = _errors(TB.replace("TM = 128 ", "TM = 120 "), {"A": (64, 64), "B": (64, 64)})
     assert any(d.kind == "fractal-alignment" and "m = 120" in d.message for d in errs)
     int8 = TB.replace("f32", "i8").replace("l0c(i8", "l0c(i32").replace("c: out[i8", "c: out[i32").replace("c: gm[i8", "c: gm[i32")
-    errs = _errors(int8, {"a": (64, 64), "b": (64, 64)}, DTYPES["i8"])     # TK = 64 is fine for int8 (C0 = 32) ...
+    errs = _errors(int8, {"A": (64, 64), "B": (64, 64)}, DTYPES["i8"])     # TK = 64 is fine for int8 (C0 = 32) ...
     assert not any(d.kind == "fractal-alignment" for d in errs), [d.render() for d in errs]
-    errs = _errors(int8.replace("TK = 64 ", "TK = 48 "), {"a": (64, 64), "b": (64, 64)}, DTYPES["i8"])   # ... 48 is not
+    errs = _errors(int8.replace("TK = 64 ", "TK = 48 "), {"A": (64, 64), "B": (64, 64)}, DTYPES["i8"])   # ... 48 is not
     assert any(d.kind == "fractal-alignment" and "32" in d.message for d in errs)
 
 
 def test_wrong_format_into_mmad_and_transposed_fp32():
     src = TB.replace("mmad(c1, a2, b2,", "mmad(c1, a1, b2,")     # the L1 tile (NZ), not L0A's ZZ
-    errs = _errors(src, {"a": (64, 64), "b": (64, 64)})
+    errs = _errors(src, {"A": (64, 64), "B": (64, 64)})
     d = next(d for d in errs if d.kind == "mmad-format")
     assert d.line == next(i for i, l in enumerate(src.splitlines(), 1) if "mmad(c1, a1" in l)
     assert "L0A" in d.message and "load_l0" in d.hint
     src = TB.replace("load_l0(b2, b1)", "load_l0(b2, b1, transpose=True)")
-    assert any(d.kind == "cube-format" and "16-bit" in d.message for d in _errors(src, {"a": (64, 64), "b": (64, 64)}))
+    assert any(d.kind == "cube-format" and "16-bit" in d.message for d in _errors(src, {"A": (64, 64), "B": (64, 64)}))
     src = TB.replace("            load_l0(a2, a1)\n", "").replace("        with fixpipe():", "            load_l0(a2, a1)\n        with fixpipe():")
-    assert any(d.kind == "cube-stage" for d in _errors(src, {"a": (64, 64), "b": (64, 64)}))
+    assert any(d.kind == "cube-stage" for d in _errors(src, {"A": (64, 64), "B": (64, 64)}))
 
 
 def test_interpreter_stops_at_a_shape_mismatch():
     src = TB.replace("mmad(c1, a2, b2, m, n, k,", "mmad(c1, a2, b2, m, n, TK,")
     a, b = RNG.standard_normal((40, 70)).astype(np.float32), RNG.standard_normal((30, 70)).astype(np.float32)
     with pytest.raises(AscendCraftError) as e:
-        interpret(parse(src, "mm.py"), {"a": a, "b": b})
+        interpret(parse(src, "mm.py"), {"A": a, "B": b})
     assert e.value.kinds == ["mmad-shape"]
 
 
 def test_pipeline_compiles_every_snapshot_and_matches_on_the_emulator():
     from ascendcraft.launch import run_kernel
     from ascendcraft.pipeline import Pipeline
-    shapes = {"a": (200, 100), "b": (150, 100)}
+    shapes = {"A": (200, 100), "B": (150, 100)}
     pipe = Pipeline(TB, "matmul_with_transposed_b.py", bindings=[{k: TensorSpec(v, F32) for k, v in shapes.items()}])
     pipe.run_all()
     assert all(s.ok for s in pipe.steps), pipe.summary()
@@ -94,4 +94,46 @@ def test_pipeline_compiles_every_snapshot_and_matches_on_the_emulator():
     vals = {k: torch.from_numpy(RNG.standard_normal(v).astype(np.float32)) for k, v in shapes.items()}
     r = run_kernel(pipe.steps[-1].build, pipe.program, vals)
     assert r.run.ok, [d.render() for d in r.run.diagnostics]
-    np.testing.assert_allclose(r.outputs["c"].numpy(), (vals["a"] @ vals["b"].T).numpy(), rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(r.outputs["c"].numpy(), (vals["A"] @ vals["B"].T).numpy(), rtol=1e-5, atol=1e-4)
+
+
+# ---- mixed kernels: the cube's block of C handed to the vector core (AIC:AIV = 1:2) ------------------------------
+FUSE = ROOT / "examples" / "fuse" / "gemm_add_relu.py"
+
+
+def test_mixed_kernel_matches_on_the_interpreter_and_the_emulator():
+    from ascendcraft.bind import bind
+    from ascendcraft.launch import run_kernel
+    from ascendcraft.pipeline import Pipeline
+    from ascendcraft.taskset import get_task
+    task = get_task("fuse/gemm_add_relu")
+    pipe = Pipeline(FUSE.read_text(), FUSE.name, task=task)
+    pipe.run_all()
+    assert all(s.ok for s in pipe.steps), pipe.summary()
+    kernel = pipe.final[pipe.lowering.names.kernel_file]
+    for api in ("KERNEL_TYPE_MIX_AIC_1_2", "MatmulType<TPosition::VECCALC", "REGIST_MATMUL_OBJ", "SetTensorB(",
+                ".Iterate();", ".GetTensorC(", "GetTaskRation()", "TQue<TPosition::VECIN"):
+        assert api in kernel, api
+    bound = bind(pipe.program, task, "small", signed=True)
+    ref = bound.reference[0]
+    r = run_kernel(pipe.steps[-1].build, pipe.program, bound.values)
+    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    torch.testing.assert_close(r.outputs["y"], ref, rtol=1e-5, atol=1e-4)
+    out = interpret(pipe.program, bound.values).outputs["y"]
+    np.testing.assert_allclose(out, ref.numpy(), rtol=1e-5, atol=1e-4)
+
+
+def test_missing_handover_is_a_line_error():
+    src = FUSE.read_text()
+    cube = "        with cube():\n            matmul(mm, cblk, x[m0 : m0 + m, 0 : K], w[n0 : n0 + n, 0 : K], transpose_b=True)\n"
+    assert cube in src
+    src = src.replace(cube, "")                                     # the vector core reads a block nobody handed over
+    errs = [d for d in analyze(parse(src, "gemm_add_relu.py")).diagnostics if d.is_error]
+    d = next(d for d in errs if d.kind == "missing-handover")
+    assert d.line == next(i for i, l in enumerate(src.splitlines(), 1) if "add(yout[r * TN], cblk[r * TN]" in l)
+    assert "cblk" in d.message and "matmul(mm, cblk" in d.hint
+    late = FUSE.read_text().replace(cube, "").replace("        with copyout():", cube + "        with copyout():")
+    errs = [d for d in analyze(parse(late, "gemm_add_relu.py")).diagnostics if d.is_error]
+    assert [d.kind for d in errs] == ["missing-handover"], [d.render() for d in errs]   # handed over after it is read
+    queue = FUSE.read_text().replace("cblk = ub_buf(f32, TM * TN)", "cblk = ub_in(f32, TM * TN)")
+    assert any(d.kind == "cube-format" and "ub_buf" in d.message for d in analyze(parse(queue, "g.py")).diagnostics)

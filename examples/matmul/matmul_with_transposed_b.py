@@ -13,12 +13,12 @@ TK = 64    # K step: 8 fp32 fractal columns (C0 = 8 for fp32)
 
 
 @host
-def matmul_with_transposed_b(a: gm[f32, M, K], b: gm[f32, N, K], c: out[f32, M, N]):
+def matmul_with_transposed_b(A: gm[f32, M, K], B: gm[f32, N, K], c: out[f32, M, N]):
     tiles_n = ceil_div(N, TN)
     tiles = ceil_div(M, TM) * tiles_n
     blocks = min(cores() // 2, tiles)      # one cube core per two vector cores on the 910B2
     per_block = ceil_div(tiles, blocks)
-    launch(mm_kernel, blocks, a, b, c, M, N, K, tiles_n, tiles, per_block)
+    launch(mm_kernel, blocks, A, B, c, M, N, K, tiles_n, tiles, per_block)
 
 
 @kernel

@@ -1,0 +1,35 @@
+"""matmul_for_lower_triangular_matrices — MultiKernelBench matmul: C = tril(A @ B) with A and B lower triangular (M, M), fp32.
+
+AscendCraft DSL: parsed, never executed. The Matmul high-level API form: C is cut into TM x TN blocks. Only k from the block's first column to its last row can meet a non-zero A[i, k] and B[k, j] (A[i, k] = 0 for k > i, B[k, j] = 0 for k < j), so each matmul() walks that band of K and the product is exactly lower triangular; a block above the diagonal walks one k where B is zero and writes its zeros. About a third of the full GEMM's work.
+"""
+from ascendcraft.dsl import *
+
+TM = 128   # rows of a C block (the base block's m)
+TN = 256   # columns of a C block (the base block's n)
+TK = 64    # the base block's k: 8 fp32 fractal columns
+
+
+@host
+def matmul_for_lower_triangular_matrices(A: gm[f32, M, M], B: gm[f32, M, M], c: out[f32, M, M]):
+    tiles_n = ceil_div(M, TN)
+    tiles = ceil_div(M, TM) * tiles_n
+    blocks = min(cores() // 2, tiles)      # one cube core per two vector cores on the 910B2
+    per_block = ceil_div(tiles, blocks)
+    launch(mm_kernel, blocks, A, B, c, M, M, M, tiles_n, tiles, per_block)
+
+
+@kernel
+def mm_kernel(a: gm[f32, M, K], b: gm[f32, K, N], c: gm[f32, M, N], M: int, N: int, K: int, tiles_n: int,
+              tiles: int, per_block: int):
+    mm = matmul_api(f32, f32, TM, TN, TK)
+    t0 = block_idx() * per_block
+    t1 = min(t0 + per_block, tiles)
+    for t in range(t0, t1):
+        m0 = (t // tiles_n) * TM
+        n0 = (t % tiles_n) * TN
+        m = min(TM, M - m0)
+        n = min(TN, N - n0)
+        k_lo = min(n0, m0 + m - 1)
+        k_hi = m0 + m
+        with cube():
+            matmul(mm, c[m0 : m0 + m, n0 : n0 + n], a[m0 : m0 + m, k_lo : k_hi], b[k_lo : k_hi, n0 : n0 + n])
