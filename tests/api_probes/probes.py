@@ -838,6 +838,17 @@ NOT_PROBED.update({n: "the Matmul API (lib/matmul_intf.h, outside the probe prel
                              "SetBias", "SetHF32", "SetOrgShape", "SetSingleShape", "SetSubBlockIdx", "SetTail",
                              "SetTensorA", "SetTensorB", "SetWorkspace", "WaitIterateAll", "SetLocalWorkspace",
                              "SetSelfDefineData", "SetUserDefInfo", "SetQuantScalar", "SetQuantVector", "IterateBatch")})
+NOT_PROBED.update({n: "the Matmul API's constant tiling (lib/matmul_intf.h): see tests/test_matmul_api_host.py"
+                   for n in ("GetMMConfig",)})
+# The host side of tiling/tiling_api.h (matmul_tiling::MultiCoreMatmulTiling and the TCubeTiling accessors) is host
+# code of an op project, not kernel code: tests/test_matmul_api_host.py runs it through an op project's TilingFunc.
+NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h), not kernel code: see tests/test_matmul_api_host.py"
+                   for n in ("EnableBias", "GetBaseK", "GetBaseM", "GetBaseN", "GetDataSize", "GetSingleShape", "GetTiling",
+                             "MatmulApiTiling", "SetALayout", "SetAType", "SetAlignSplit", "SetBLayout", "SetBType",
+                             "SetBatchInfoForNormal", "SetBatchNum", "SetBiasType", "SetBufferSpace", "SetCLayout", "SetCType",
+                             "SetDequantType", "SetDim", "SetDoubleBuffer", "SetFixSplit", "SetMadType",
+                             "SetMatmulConfigParams", "SetShape", "SetSingleRange", "SetSparse", "SetSplitRange",
+                             "SetTraverse")})
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"
 UNEMULATED: dict[str, str] = {

@@ -112,6 +112,7 @@ struct MmadParams {
     bool cmatrixInitVal = true;   // true: C starts from 0; false: Mmad accumulates onto L0C
 };
 
+constexpr int32_t DEFAULT_C0_SIZE = 32;   // bytes of one C0 row of a fractal (16 halves, 32 int8, 8 floats)
 enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
 struct FixpipeConfig { CO2Layout format; };
 constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};

@@ -9,64 +9,7 @@
 #include "cube.h"
 #include "pipe.h"
 
-namespace AscendC {
-namespace tiling {
-// The matmul tiling a host tiling function fills (field names and order as in AscendC's kernel_tiling.h).
-struct TCubeTiling {
-    int32_t usedCoreNum = 0;
-    int32_t M = 0;
-    int32_t N = 0;
-    int32_t Ka = 0;
-    int32_t Kb = 0;
-    int32_t singleCoreM = 0;
-    int32_t singleCoreN = 0;
-    int32_t singleCoreK = 0;
-    int32_t baseM = 0;
-    int32_t baseN = 0;
-    int32_t baseK = 0;
-    int32_t depthA1 = 0;
-    int32_t depthB1 = 0;
-    int32_t stepM = 0;
-    int32_t stepN = 0;
-    int32_t isBias = 0;
-    int32_t transLength = 0;
-    int32_t iterateOrder = 0;
-    int32_t shareMode = 0;
-    int32_t shareL1Size = 0;
-    int32_t shareL0CSize = 0;
-    int32_t shareUbSize = 0;
-    int32_t batchM = 0;
-    int32_t batchN = 0;
-    int32_t singleBatchM = 0;
-    int32_t singleBatchN = 0;
-    int32_t stepKa = 0;
-    int32_t stepKb = 0;
-    int32_t depthAL1CacheUB = 0;
-    int32_t depthBL1CacheUB = 0;
-    int32_t dbL0A = 0;
-    int32_t dbL0B = 0;
-    int32_t dbL0C = 0;
-    int32_t ALayoutInfoB = 0;
-    int32_t ALayoutInfoS = 0;
-    int32_t ALayoutInfoN = 0;
-    int32_t ALayoutInfoG = 0;
-    int32_t ALayoutInfoD = 0;
-    int32_t BLayoutInfoB = 0;
-    int32_t BLayoutInfoS = 0;
-    int32_t BLayoutInfoN = 0;
-    int32_t BLayoutInfoG = 0;
-    int32_t BLayoutInfoD = 0;
-    int32_t CLayoutInfoB = 0;
-    int32_t CLayoutInfoS1 = 0;
-    int32_t CLayoutInfoN = 0;
-    int32_t CLayoutInfoG = 0;
-    int32_t CLayoutInfoS2 = 0;
-    int32_t BatchNum = 0;
-    int32_t mxTypePara = 0;
-};
-}  // namespace tiling
-}  // namespace AscendC
-using AscendC::tiling::TCubeTiling;
+#include "cube_tiling.h"
 
 namespace ascendcraft { namespace emu {
 
@@ -138,6 +81,64 @@ template <typename... Args> constexpr MatmulConfig GetBasicConfig(uint32_t m, ui
     MatmulConfig c; c.doNorm = false; c.doBasicBlock = true; c.basicM = m; c.basicN = n; c.basicK = k; return c;
 }
 template <typename... Args> constexpr MatmulConfig GetIBShareNormConfig(Args...) { MatmulConfig c; c.doNorm = false; c.doIBShareNorm = true; return c; }
+// The constant-tiling form: a MatmulConfig from the single-core and base shapes known at compile time
+// (GetMMConfig<mode>(MatmulShapeParams{...}, ...)), and a whole static tiling from it (GetMatmulApiTiling), which the
+// Matmul takes as its MM_CFG and which can stand in for the TCubeTiling (REGIST_MATMUL_OBJ with nullptr).
+enum class MatmulConfigMode { CONFIG_NORM, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
+struct MatmulShapeParams {
+    uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0, basicM = 0, basicN = 0, basicK = 0;
+};
+struct MatmulQuantParams { bool isPerTensor = false; bool hasAntiQuantOffset = false; };
+struct MatmulBatchParams { bool isNBatch = false; BatchMode batchMode = BatchMode::NONE; bool isBiasBatch = true;
+                           BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH; };
+struct MatmulFuncParams {
+    bool intrinsicsCheck = false, enVecND2NZ = false, enableDoubleCache = false, enableL1CacheUB = false;
+    uint32_t doMTE2Preload = 0;
+    IterateOrder iterateOrder = IterateOrder::UNDEF;
+    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
+    bool enableReuse = true, enableUBReuse = false, isPartialOutput = false, isA2B2Shared = false;
+    bool isEnableChannelSplit = false, enableKdimReorderLoad = false;
+};
+struct MatmulBiasParams { bool enableSetBias = true; };
+namespace matmul_detail {
+constexpr void apply(MatmulConfig&) {}
+template <class... Rest> constexpr void apply(MatmulConfig& c, const MatmulShapeParams& s, const Rest&... rest) {
+    c.singleCoreM = s.singleCoreM; c.singleCoreN = s.singleCoreN; c.singleCoreK = s.singleCoreK;
+    c.basicM = s.basicM; c.basicN = s.basicN; c.basicK = s.basicK;
+    apply(c, rest...);
+}
+template <class P, class... Rest> constexpr void apply(MatmulConfig& c, const P&, const Rest&... rest) { apply(c, rest...); }
+}  // namespace matmul_detail
+template <MatmulConfigMode mode, class... Args> constexpr MatmulConfig GetMMConfig(const Args&... args) {
+    MatmulConfig c;
+    c.doNorm = mode == MatmulConfigMode::CONFIG_NORM;
+    c.doMultiDataLoad = mode == MatmulConfigMode::CONFIG_MDL;
+    c.doSpecialMDL = mode == MatmulConfigMode::CONFIG_SPECIALMDL;
+    c.doIBShareNorm = mode == MatmulConfigMode::CONFIG_IBSHARE;
+    matmul_detail::apply(c, args...);
+    return c;
+}
+struct MatmulApiStaticTiling {
+#define ASCENDCRAFT_STATIC_FIELD(name) int32_t name = -1;
+    ASCENDCRAFT_TCUBE_FIELDS(ASCENDCRAFT_STATIC_FIELD)
+#undef ASCENDCRAFT_STATIC_FIELD
+    MatmulConfig cfg = MatmulConfig{};
+};
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& cfg, int32_t l1Size = 512 * 1024) {
+    (void)l1Size;
+    MatmulApiStaticTiling t;
+    t.cfg = cfg;
+    if (cfg.singleCoreM && cfg.singleCoreN && cfg.singleCoreK && cfg.basicM && cfg.basicN && cfg.basicK) {
+        t.singleCoreM = static_cast<int32_t>(cfg.singleCoreM); t.singleCoreN = static_cast<int32_t>(cfg.singleCoreN);
+        t.singleCoreK = static_cast<int32_t>(cfg.singleCoreK);
+        t.M = t.singleCoreM; t.N = t.singleCoreN; t.Ka = t.Kb = t.singleCoreK;
+        t.baseM = static_cast<int32_t>(cfg.basicM); t.baseN = static_cast<int32_t>(cfg.basicN); t.baseK = static_cast<int32_t>(cfg.basicK);
+        t.depthA1 = t.depthB1 = 2; t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+        t.iterateOrder = 0; t.dbL0A = t.dbL0B = 2; t.dbL0C = 1; t.usedCoreNum = 1; t.isBias = 0;
+    }
+    return t;
+}
 constexpr MatmulConfig CFG_NORM = GetNormalConfig();
 constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
@@ -185,6 +186,18 @@ public:
                                             "fill the tiling with the host tiling function (MultiCoreMatmulTiling::GetTiling) "
                                             "and copy it in with GET_TILING_DATA", loc);
         hasBias_ = tiling_.isBias != 0;
+    }
+    // A constant tiling (GetMatmulApiTiling as the MM_CFG) with its shapes: Init from it; otherwise wait for Init.
+    void emuInitStatic() {
+        using Cfg = std::decay_t<decltype(MM_CFG)>;
+        if constexpr (std::is_same<Cfg, MatmulApiStaticTiling>::value) {
+            if (MM_CFG.baseM <= 0 || MM_CFG.singleCoreM <= 0) return;
+            TCubeTiling t;
+#define ASCENDCRAFT_STATIC_COPY(name) t.name = MM_CFG.name < 0 ? 0 : MM_CFG.name;
+            ASCENDCRAFT_TCUBE_FIELDS(ASCENDCRAFT_STATIC_COPY)
+#undef ASCENDCRAFT_STATIC_COPY
+            Init(&t);
+        }
     }
     template <class T> void SetSubBlockIdx(T) {}
     void SetOrgShape(int orgM, int orgN, int orgK) { orgM_ = orgM; orgN_ = orgN; orgKa_ = orgKb_ = orgK; orgKc_ = orgN; }
@@ -370,9 +383,10 @@ template <class MM, class... Rest> inline void regist(TPipe* pipe, MM& mm, const
     regist(pipe, rest...);
 }
 template <class MM, class... Rest> inline void regist(TPipe* pipe, MM& mm, std::nullptr_t, Rest&&... rest) {
+    mm.emuInitStatic();  // a constant tiling in the Matmul's MM_CFG stands in for the TCubeTiling
     regist(pipe, rest...);
 }
-template <class MM> inline void regist(TPipe*, MM&) {}
+template <class MM> inline void regist(TPipe*, MM& mm) { mm.emuInitStatic(); }
 }  // namespace matmul_detail
 // In a mixed launch the AIC that reaches it becomes the server of its AIVs' Matmul calls (which the emulation runs in
 // place on the AIVs), unless ASCENDC_CUBE_ONLY says the Matmul runs on the cube core itself.

@@ -5,3 +5,4 @@
 
 #include "kernel_operator.h"
 #include "register/tilingdata_base.h"
+#include "ascendcraft_emu/cube_tiling.h"   // TCubeTiling

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "ascendcraft_emu/cube_tiling.h"   // TCubeTiling, for TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, ...)
+
 namespace optiling {}
 // The advanced APIs' tiling structs, for TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, ...) and the like.
 #include "ascendcraft_emu/norm_tiling_data.h"

@@ -1,6 +1,9 @@
 // AscendCraft: what an op's host code gets from CANN's tiling/tiling_api.h — the advanced APIs' host tiling
-// functions and structs (emulated subset). No vendor code.
+// functions and structs (emulated subset): normalisation tilings, and the matmul tiling (matmul_tiling::
+// MultiCoreMatmulTiling and TCubeTiling). No vendor code.
 #pragma once
 
 #include "register/op_def_registry.h"
+#include "register/tilingdata_base.h"
 #include "ascendcraft_emu/norm_tiling.h"
+#include "ascendcraft_emu/matmul_tiling.h"
