@@ -124,3 +124,14 @@ def test_syncall_and_atomic_accumulation_run_one_block_at_a_time():
     want = np.zeros(256, np.float32)
     for block in x.reshape(4, 256): want = want + block
     np.testing.assert_array_equal(r.outputs["y"], want)
+
+
+def test_large_inputs_are_written_in_slices_with_the_same_bytes(tmp_path):
+    "A GM input over the threshold is written by several threads; the file holds exactly the array's bytes."
+    from ascendcraft.emu import _PARALLEL_WRITE_BYTES, _write_input
+    big = np.random.default_rng(2).standard_normal((3, _PARALLEL_WRITE_BYTES // 4 // 3 + 1001)).astype(np.float32)
+    for array in (big, big.T, big[:, ::2], np.zeros(0, np.float32), np.arange(10, dtype=np.int16)):
+        for threads in (1, 3):
+            path = tmp_path / f"gm{threads}.bin"
+            _write_input(path, array, threads)
+            assert path.read_bytes() == np.ascontiguousarray(array).tobytes()
