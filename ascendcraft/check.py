@@ -328,6 +328,11 @@ def _kernel_symbols(program: Program, kernel: Function, report: _Report) -> dict
             typer.want_int(d, t, "a tensor dimension")
     return symbols
 
+# %% ../nbs/04_check.ipynb #8ad112eb
+def _row_index(ref: GmRef, pos: int) -> bool:
+    "Whether index `pos` of a GM region picks one row: a plain index before the range of the last dimension."
+    return len(ref.index) >= 2 and pos < len(ref.index) - 1 and not isinstance(ref.index[pos], Slice)
+
 # %% ../nbs/04_check.ipynb #45e79da1
 _UB_KINDS = ("dst", "src", "tmp", "mask_out", "mask", "offsets")
 
@@ -454,11 +459,11 @@ class _KernelChecker:
         if any(i < len(ref.index) - 2 for i in slices):
             self.report(ref.loc, "bad-index", "ranges are allowed only in the last two dimensions",
                         "the last dimension is the contiguous run, the one before it the rows of a strided copy")
-        for ix in ref.index:
+        for pos, ix in enumerate(ref.index):
             for e in ((ix.start, ix.stop) if isinstance(ix, Slice) else (ix,)):
                 t = self.scalar(e)
                 self.typer.want_int(e, t, "a GM index")
-                if t.data:
+                if t.data and not _row_index(ref, pos):
                     self.report(e.loc, "data-dependent-offset", "GM offsets may not depend on values read from UB",
                                 "load the whole region and pick elements in UB with get() or gather()")
         return sym

@@ -128,6 +128,22 @@ TRAINING_BATCH_NORMS = {"native_batch_norm", "_native_batch_norm_legit", "_nativ
 PICKS = {"nll_loss_forward", "nll_loss2d_forward"}                  # one element of the input per target element
 SECTOR_BYTES = 32                                                   # smallest GM read: one 32-byte block
 
+# %% ../nbs/22_eager.ipynb #df6a45d5
+def _taps(n: int, coords: tuple = ()) -> tuple[str, ...]:
+    "Vector APIs per output element of an interpolation over `n` taps (a Gather, a Mul and an Add each), after `coords`."
+    return coords + ("Gather", "Mul", "Add") * n
+
+WORK.update({
+    **{n: ("out", ("DataCopy",)) for n in ("scatter", "index_copy", "index_put", "upsample_nearest1d", "upsample_nearest2d",
+                                           "upsample_nearest3d", "_upsample_nearest_exact2d")},
+    **{n: ("out", ("DataCopy", "Add")) for n in ("scatter_add", "index_add", "scatter_reduce")},
+    "upsample_linear1d": ("out", _taps(2)), "upsample_bilinear2d": ("out", _taps(4)),
+    "upsample_trilinear3d": ("out", _taps(8)), "upsample_bicubic2d": ("out", _taps(16)),
+    "_upsample_bilinear2d_aa": ("out", _taps(16)),
+    "grid_sampler_2d": ("out", _taps(4, ("Muls", "Adds", "Muls", "Adds", "Cast", "Cast", "Sub", "Sub"))),
+    "affine_grid_generator": ("out", ("Mul", "Mul", "Add", "Add")),
+})
+
 # %% ../nbs/22_eager.ipynb #6539d4cb
 @dataclass
 class EagerOp:

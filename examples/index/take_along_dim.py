@@ -39,7 +39,7 @@ def gather_kernel(x: gm[f32, R, C], idx: gm[i64, R, K], y: gm[f32, R, K], R: int
     raw = ub_buf(i32, kw)        # unclamped
     got = ub_buf(f32, kw)
     acc = ub_buf(f32, kw)
-    hit = ub_buf(u8, kw // 8)
+    hit = ub_buf(u8, align_up(kw // 8, 32))
     u0 = block_idx() * per_block
     u1 = min(u0 + per_block, units)
     for u in range(u0, u1):

@@ -1,0 +1,67 @@
+"""index_add — MultiKernelBench index/index_add: y = x.index_add(dim=0, index=indices, source=values), x (R, D), indices (K,) int64, values (K, D).
+
+AscendCraft DSL: parsed, never executed. values row i is added to output row indices[i]. Work units are
+(row band, column strip) pairs of the output, split evenly over the blocks; each unit is owned by
+one block, so no two blocks write the same bytes and the order of the updates is kept:
+
+1. the unit's band of x (RB rows by W columns, one strided copy) goes into a UB slab with one
+   spare row;
+2. the K indices are walked in order, a chunk at a time: the chunk's values strip is loaded with one
+   strided copy, and for each update the scalar unit reads its row (GetValue) and a vector copy
+   adds the values row to the slab row, or to the spare row when the row is outside the
+   band (no data-dependent branch). Repeated indices add up in the order of the updates;
+3. the slab is stored once.
+"""
+from ascendcraft.dsl import *
+
+W = 16        # columns per strip (64 bytes)
+RB = 512      # output rows per band
+KB = 256      # updates per chunk
+
+
+@host
+def index_add(x: gm[f32, R, D], indices: gm[i64, K], values: gm[f32, K, D], y: out[f32, x]):
+    rb = min(RB, R)
+    strips = ceil_div(D, W)
+    bands = ceil_div(R, rb)
+    units = strips * bands
+    per_block = ceil_div(units, cores())
+    blocks = ceil_div(units, per_block)
+    launch(index_add_kernel, blocks, x, indices, values, y, R, D, K, rb, W, KB, bands, units, per_block)
+
+
+@kernel
+def index_add_kernel(x: gm[f32, R, D], idx: gm[i64], src: gm[f32, K, D], y: gm[f32, R, D], R: int, D: int, K: int,
+                      rb: int, w: int, kb: int, bands: int, units: int, per_block: int):
+    xin = ub_in(f32, rb * w)
+    iin = ub_in(i64, kb, bufs=2)
+    sin = ub_in(f32, kb * w, bufs=2)
+    yout = ub_out(f32, rb * w)
+    slab = ub_buf(f32, (rb + 1) * w)
+    pos = ub_buf(i32, kb)
+    u0 = block_idx() * per_block
+    u1 = min(u0 + per_block, units)
+    for u in range(u0, u1):
+        r0 = (u % bands) * rb
+        c0 = (u // bands) * w
+        nr = min(rb, R - r0)
+        nc = min(w, D - c0)
+        with copyin():
+            load(xin, x[r0 : r0 + nr, c0 : c0 + nc], pitch=w)
+        with compute("band"):
+            copy(slab, xin, rb * w)
+        for k0 in range(0, K, kb):
+            n = min(kb, K - k0)
+            with copyin():
+                load(iin, idx[k0 : k0 + n])
+                load(sin, src[k0 : k0 + n, c0 : c0 + nc], pitch=w)
+            with compute("update"):
+                cast(pos, iin, n)
+                for j in range(n):
+                    p = get(pos, j) - r0
+                    q = p if p >= 0 and p < nr else rb
+                    add(slab[q * w], slab[q * w], sin[j * w], w)
+        with compute("out"):
+            copy(yout, slab, rb * w)
+        with copyout():
+            store(y[r0 : r0 + nr, c0 : c0 + nc], yout, pitch=w)
