@@ -34,10 +34,10 @@ def pow_kernel(x: gm[f32, R, M], e: gm[f32], y: gm[f32, R, M], R: int, M: int, c
     mag = ub_buf(f32, cw)        # |x| ** e
     alt = ub_buf(f32, cw)        # scratch: -mag, trunc(e), e / 2
     sgn = ub_buf(f32, cw)        # the integer-exponent result
-    m_int = ub_buf(u8, cw // 8)
-    m_even = ub_buf(u8, cw // 8)
-    m_neg = ub_buf(u8, cw // 8)
-    m_nz = ub_buf(u8, cw // 8)
+    m_int = ub_buf(u8, align_up(cw // 8, 32))
+    m_even = ub_buf(u8, align_up(cw // 8, 32))
+    m_neg = ub_buf(u8, align_up(cw // 8, 32))
+    m_nz = ub_buf(u8, align_up(cw // 8, 32))
     u0 = block_idx() * per_block
     u1 = min(u0 + per_block, units)
     for u in range(u0, u1):

@@ -40,7 +40,7 @@ def where_kernel(cond: gm[bool], x: gm[f32], y: gm[f32], out: gm[f32], N: int, C
     pos = ub_buf(f32, w)          # position -> row, as float
     row = ub_buf(i32, w)          # row byte offsets into flags
     spread = ub_buf(f32, w)       # each position's flag
-    mask = ub_buf(u8, w // 8)
+    mask = ub_buf(u8, align_up(w // 8, 32))
     with copyin():
         load(cin, cond[0:C])
     with compute("flags"):
