@@ -53,6 +53,49 @@ def test_gemm_int8_accumulates_exactly_in_int32():
     np.testing.assert_array_equal(r.outputs["c"], ref)
 
 
+def _bf16(x: np.ndarray) -> np.ndarray:
+    "float32 -> bfloat16 bit patterns (round to nearest even), as uint16."
+    u = x.astype(np.float32).view(np.uint32)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def test_gemm_bf16_accumulates_in_fp32():
+    m, n, k = 32, 48, 64
+    a, bt = RNG.standard_normal((m, k)).astype(np.float32), RNG.standard_normal((n, k)).astype(np.float32)
+    a16, b16 = _bf16(a), _bf16(bt)
+    up = lambda h: (h.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    ref = up(a16) @ up(b16).T                                  # exact products of the bf16 inputs, summed in float64
+    b = build(KERNELS / "cube_gemm.cpp", entry="gemm_bf16_bt_f32")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a16), GM("b", b16), GM("c", np.empty((m, n), np.float32), "out"), Scalar(m, "uint32_t"),
+                Scalar(n, "uint32_t"), Scalar(k, "uint32_t")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)   # fp32 accumulation, not bf16
+
+
+def test_misaligned_l0_operand_is_an_error_at_its_line():
+    b, args, r, _ = _gemm("gemm_f16_misaligned_l0a", 32, 48, 64)
+    assert not r.ok
+    d = next(d for d in r.diagnostics if d.kind == "cube-misaligned")
+    assert "LoadData(a2[" in (KERNELS / "cube_gemm.cpp").read_text().splitlines()[d.line - 1]
+    assert "L0A" in d.message and "512" in d.message
+
+
+def test_l1_overflow_is_an_error_at_its_line():
+    from ascendcraft.emu import Scalar as S
+    kernel = KERNELS / "cross_mixed.cpp"
+    b = build(kernel, entry="matmul_relu")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    n, k = 256, 1024                                           # B^T alone needs 512 KB of L1
+    args = [GM("a", np.zeros((32, k), np.float16)), GM("bt", np.zeros((n, k), np.float16)),
+            GM("y", np.empty((32, n), np.float32), "out"), GM("ws", np.empty(2 * 16 * n, np.float32), "workspace"),
+            S(n, "uint32_t"), S(k, "uint32_t"), S(1, "uint32_t")]
+    r = run(b, args, block_dim=1)
+    assert not r.ok
+    d = next(d for d in r.diagnostics if d.kind == "l1-overflow")
+    assert "InitBuffer(inB1" in kernel.read_text().splitlines()[d.line - 1] and "524288" in d.message
+
+
 def test_wrong_fractal_layout_gives_wrong_numbers():
     _, _, r, ref = _gemm("gemm_f16_wrong_layout", 32, 48, 64)
     assert r.ok  # the hardware does not notice either: the numbers are wrong

@@ -12,7 +12,7 @@
 
 using namespace AscendC;
 
-template <typename AT, typename CT, typename OT, bool bTrans, bool wrongA>
+template <typename AT, typename CT, typename OT, bool bTrans, bool wrongA, bool misalignA = false>
 class CubeGemm {
 public:
     __aicore__ inline CubeGemm() {}
@@ -72,7 +72,8 @@ private:
         } else {                  // one row of fractals at a time: fractal (i, j) of NZ is at j * m1 + i
             for (uint32_t i = 0; i < m1; ++i) {
                 p.startIndex = i; p.repeatTimes = k1; p.srcStride = m1; p.ifTranspose = false;
-                LoadData(a2[i * k1 * fractal], a1, p);
+                // misalignA: 16 elements (32 bytes) into L0A, where LoadData's destination must start on a 512-byte fractal
+                LoadData(a2[i * k1 * fractal + (misalignA ? 16 : 0)], a1, p);
             }
         }
         inA2.EnQue(a2);
@@ -176,6 +177,20 @@ extern "C" __global__ __aicore__ void gemm_f16_aic_only(GM_ADDR a, GM_ADDR b, GM
         return;
     }
     CubeGemm<half, float, half, false, false> op;
+    op.Init(a, b, c, m, n, k);
+    op.Process();
+}
+
+extern "C" __global__ __aicore__ void gemm_bf16_bt_f32(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k)
+{
+    CubeGemm<bfloat16_t, float, float, true, false> op;
+    op.Init(a, b, c, m, n, k);
+    op.Process();
+}
+
+extern "C" __global__ __aicore__ void gemm_f16_misaligned_l0a(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k)
+{
+    CubeGemm<half, float, half, false, false, true> op;
     op.Init(a, b, c, m, n, k);
     op.Process();
 }
