@@ -41,3 +41,39 @@ def test_constant_tiling_stands_in_for_the_tcubetiling():
     r = run(k, [GM("a", a), GM("b", b), GM("c", np.empty((64, 64), np.float32), "out")], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     np.testing.assert_allclose(r.outputs["c"], a.astype(np.float64) @ b.astype(np.float64), rtol=1e-5, atol=1e-4)
+
+
+def test_tiling_base_class_runs_its_steps_in_order_and_stops_at_a_failure(tmp_path):
+    "tiling/tiling_base.h on the host: DoTiling calls the steps in order, stops at the first failure, sets the key."
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    src = tmp_path / "t.cpp"
+    src.write_text(r'''
+#include <cstdio>
+#include <string>
+#include "tiling/tiling_base.h"
+std::string trail;
+struct T : optiling::TilingBaseClass {
+    using TilingBaseClass::TilingBaseClass;
+    bool failLib = false;
+    ge::graphStatus GetShapeAttrsInfo() override { trail += "S"; return ge::GRAPH_SUCCESS; }
+    ge::graphStatus GetPlatformInfo() override { trail += "P"; return ge::GRAPH_SUCCESS; }
+    bool IsCapable() override { trail += "C"; return true; }
+    ge::graphStatus DoOpTiling() override { trail += "O"; return ge::GRAPH_SUCCESS; }
+    ge::graphStatus DoLibApiTiling() override { trail += "L"; return failLib ? ge::GRAPH_FAILED : ge::GRAPH_SUCCESS; }
+    ge::graphStatus GetWorkspaceSize() override { trail += "W"; return ge::GRAPH_SUCCESS; }
+    ge::graphStatus PostTiling() override { trail += "T"; return ge::GRAPH_SUCCESS; }
+    uint64_t GetTilingKey() const override { return 7; }
+};
+int main() {
+    T ok(nullptr), bad(nullptr);
+    bad.failLib = true;
+    const bool a = ok.DoTiling() == ge::GRAPH_SUCCESS;
+    trail += "|";
+    const bool b = bad.DoTiling() == ge::GRAPH_FAILED;
+    std::printf("%s %d %d\n", trail.c_str(), a, b);
+}
+''')
+    exe = tmp_path / "t"
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), str(src), "-o", str(exe)], check=True, capture_output=True)
+    assert subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split() == ["SPCOLWT|SPCOL", "1", "1"]
