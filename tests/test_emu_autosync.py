@@ -108,3 +108,48 @@ def test_cross_core_gm_hazards_stay_errors_in_both_modes(auto_sync):
     r = run(build({"both_write.cpp": GM_OVERLAP}), [GM("x", x), GM("y", np.empty_like(x), "out")], block_dim=2,
             auto_sync=auto_sync)
     assert [d.kind for d in r.errors] == ["gm-overlap"]
+
+
+GATHERS = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void gathers(GM_ADDR x, GM_ADDR idx, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ab, ob, db;
+    pipe.InitBuffer(ab, 4 * 256 * sizeof(half));
+    pipe.InitBuffer(ob, 2 * 64 * sizeof(uint32_t));
+    pipe.InitBuffer(db, 4 * 256 * sizeof(half));
+    GlobalTensor<half> xg, yg;
+    GlobalTensor<uint32_t> ig;
+    xg.SetGlobalBuffer((__gm__ half *)x, 256);
+    ig.SetGlobalBuffer((__gm__ uint32_t *)idx, 128);
+    yg.SetGlobalBuffer((__gm__ half *)y, 4 * 256);
+    LocalTensor<half> a = ab.Get<half>(), d = db.Get<half>();
+    LocalTensor<uint32_t> off = ob.Get<uint32_t>();
+    DataCopy(a, xg, 256);
+    Brcb(d, a, 2, {1, 8});                                           // reads a right after MTE2 wrote it
+    DataCopy(a[256], xg, 256);
+    Transpose(d[256], a[256]);
+    DataCopy(off, ig, 64);
+    Gather(d[512], a[512], off, 0, 64);                                    // offsets and src: MTE2 -> V
+    DataCopy(off[64], ig[64], 64);
+    Gatherb(d[768].ReinterpretCast<uint16_t>(), a[768].ReinterpretCast<uint16_t>(), off[64], 1, {1, 8});
+    DataCopy(yg, d, 4 * 256);
+}
+'''
+
+
+def test_auto_sync_inserts_the_waits_of_gather_brcb_and_transpose_in_trace_mode():
+    import numpy as np
+    b = build({"gathers.cpp": GATHERS})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    args = [GM("x", None, shape=(256,), dtype=np.float16), GM("idx", None, shape=(128,), dtype=np.uint32),
+            GM("y", None, "out", shape=(1024,), dtype=np.float16)]
+    t = trace(b, args, block_dim=1)
+    recs = t.records
+    for api in ("Brcb", "Transpose", "Gather", "Gatherb"):
+        i = int(np.flatnonzero((recs["kind"] == Kind.INSTR) & (recs["op"] == t.op_index(api)))[0])
+        before = recs[i - 1]
+        assert before["kind"] == Kind.WAIT and before["event"] == AUTO_EVENT, api     # the wait the compiler inserts ...
+        assert (before["src_pipe"], before["dst_pipe"]) == (Pipe.MTE2, Pipe.V), api   # ... for the copy in, just before
+    assert len(waits(trace(b, args, block_dim=1, auto_sync=False))) == 0

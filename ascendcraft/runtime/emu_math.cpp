@@ -116,4 +116,14 @@ void kernel_assert_failed(const char* expr, const char* text, SrcLoc loc) {
         .fail();
 }
 
+void kernel_assert_warning(const char* expr, SrcLoc loc) {
+    enter(Op::Kernel, loc);
+    Report("kernel-assert", Op::Kernel, loc)
+        .msg("ASSERT(%s) failed", expr)
+        .val("condition", expr)
+        .hint("CANN compiles ASSERT out of device builds, so on the NPU the kernel carries on past this check; "
+              "ascendc_assert is the check the device keeps")
+        .warn();
+}
+
 }}  // namespace ascendcraft::emu

@@ -576,15 +576,16 @@ void vec_brcb(Dt dt, const Local& d, const Local& a, uint32_t repeats, const Str
     check_extent(a, static_cast<uint64_t>(repeats) * 8 * es, op, loc, "src0");
     check_local(d, op, loc, "dst", 32);
     check_extent(d, block_dst_extent(repeats, s), op, loc, "dst");
-    record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, static_cast<uint64_t>(repeats) * (8 * es + 256),
-           static_cast<uint64_t>(repeats) * 8 * epb, repeats);
-    if (tracing_now()) return;
-    check_initialised(a, 0, static_cast<uint64_t>(repeats) * 8 * es, op, loc, "src0");
+    // before the record: in trace mode auto-sync's waits go in front of the instruction
     if (RaceScope race{TPipe_::V, op, loc}) {
         race.read(a.addr, static_cast<uint64_t>(repeats) * 8 * es);
         for (uint32_t r = 0; r < repeats; ++r)
             for (uint32_t k = 0; k < 8; ++k) race.write(d.addr + block_dst_offset(r, k, s), 32);
     }
+    record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, static_cast<uint64_t>(repeats) * (8 * es + 256),
+           static_cast<uint64_t>(repeats) * 8 * epb, repeats);
+    if (tracing_now()) return;
+    check_initialised(a, 0, static_cast<uint64_t>(repeats) * 8 * es, op, loc, "src0");
     for (uint32_t r = 0; r < repeats; ++r)
         for (uint32_t k = 0; k < 8; ++k) {
             const uint8_t* value = a.addr + (static_cast<uint64_t>(r) * 8 + k) * es;
@@ -604,6 +605,14 @@ void vec_gatherb(Dt dt, const Local& d, const Local& src, const Local& offsets, 
     check_extent(offsets, static_cast<uint64_t>(repeats) * 8 * 4, op, loc, "offset");
     check_local(d, op, loc, "dst", 32);
     check_extent(d, block_dst_extent(repeats, s), op, loc, "dst");
+    if (tracing_now()) {  // the offsets are data the trace does not have: all of src counts as read, as for auto-sync
+        if (RaceScope race{TPipe_::V, op, loc}) {
+            race.read(offsets.addr, static_cast<uint64_t>(repeats) * 8 * 4);
+            race.read(src.addr, src.bytes);
+            for (uint32_t r = 0; r < repeats; ++r)
+                for (uint32_t k = 0; k < 8; ++k) race.write(d.addr + block_dst_offset(r, k, s), 32);
+        }
+    }
     record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, static_cast<uint64_t>(repeats) * (2 * 256 + 32),
            static_cast<uint64_t>(repeats) * 256 / es, repeats);
     if (tracing_now()) return;
@@ -643,13 +652,13 @@ void vec_transpose16(Dt dt, const Local& d, const Local& a, SrcLoc loc) {
     check_extent(a, kBytes, op, loc, "src");
     check_local(d, op, loc, "dst", 32);
     check_extent(d, kBytes, op, loc, "dst");
-    record(TPipe_::V, TKind::INSTR, op, dt, 0, loc, 2 * kBytes, kSide * kSide, kBytes / 256);
-    if (tracing_now()) return;
-    check_initialised(a, 0, kBytes, op, loc, "src");
-    if (RaceScope race{TPipe_::V, op, loc}) {
+    if (RaceScope race{TPipe_::V, op, loc}) {  // before the record: auto-sync's waits go in front of it
         race.read(a.addr, kBytes);
         race.write(d.addr, kBytes);
     }
+    record(TPipe_::V, TKind::INSTR, op, dt, 0, loc, 2 * kBytes, kSide * kSide, kBytes / 256);
+    if (tracing_now()) return;
+    check_initialised(a, 0, kBytes, op, loc, "src");
     uint16_t m[kSide * kSide];  // copied first: src and dst may be the same tensor
     std::memcpy(m, a.addr, kBytes);
     for (uint32_t i = 0; i < kSide; ++i)
@@ -816,6 +825,13 @@ void vec_gather(Dt dt, const Local& d, const Local& src, const Local& offsets, u
     const uint64_t n = g.contiguous ? g.count : static_cast<uint64_t>(g.repeats) * epr;
     check_local(offsets, op, loc, "srcOffset", 32);
     check_extent(offsets, n * 4, op, loc, "srcOffset");
+    if (tracing_now()) {  // the offsets are data the trace does not have: all of src counts as read, as for auto-sync
+        if (RaceScope race{TPipe_::V, op, loc}) {
+            race.read(offsets.addr, n * 4);
+            race.read(src.addr, src.bytes);
+            race.write(g, d, ds, es);
+        }
+    }
     record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * (2 * es + 4), g.active(), repeats_of(g, es));
     if (tracing_now()) { restore_mask_after_level2(lanes); return; }
     RaceScope race(TPipe_::V, op, loc);

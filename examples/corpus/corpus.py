@@ -214,12 +214,19 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         ns_mod, ns_in, rows = _load_validation(gitdir, entry["commit"], task)
     except Exception as e:  # noqa: BLE001
         return dict(match="no-reference", match_detail=f"validation: {type(e).__name__}: {e}"[:200])
-    row = min(rows, key=_size)
-    param = dict(row)
-    torch.manual_seed(0)
-    init = ns_in["get_init_inputs"](param) if "get_init_inputs" in ns_in else []
-    inputs = ns_in["get_inputs"](param)
-    inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+    # the smallest case of at least 1024 elements (tinier ones write the 32-byte padding of the output's allocation,
+    # which the emulator's GM bounds refuse) and not bfloat16 (run_project takes bfloat16 inputs, not outputs)
+    # ... and one whose input dtypes the op definition lists (some cases exercise the framework's casts)
+    from ascendcraft.opproject import _ge_of
+    op = project.op
+    for row in sorted(rows, key=lambda r: ("bfloat16" in r.values(), _size(r) < 1024, _size(r))):
+        param = dict(row)
+        torch.manual_seed(0)
+        init = ns_in["get_init_inputs"](param) if "get_init_inputs" in ns_in else []
+        inputs = ns_in["get_inputs"](param)
+        inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        ge = [_ge_of(t) if t.dtype != torch.bfloat16 else "DT_BF16" for t in inputs if torch.is_tensor(t)]
+        if not op.inputs or all(any(d in p.dtypes for d in ge[:1]) for p in op.inputs[:1]): break
     try:
         want = ns_mod["Model"](*init)(*inputs)
         ns_mod["ModelNew"](*init)(*inputs)
@@ -228,7 +235,6 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         call = list(c.args)
     except Exception as e:  # noqa: BLE001
         return dict(match="no-reference", match_detail=f"reference: {type(e).__name__}: {e}"[:200])
-    op = project.op
     if any(p.option == "DYNAMIC" for p in op.inputs + op.outputs):
         return dict(match="no-reference", match_detail="dynamic (tensor-list) inputs or outputs")
     flat = []
@@ -240,8 +246,17 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         return dict(match="no-reference", match_detail=f"{len(tensors)} tensors / {len(scalars)} scalars / {len(wants)} outputs "
                                                        f"for {len(op.inputs)} inputs / {len(op.attrs)} attrs / {len(op.outputs)} outputs")
     attrs = {a.name: (v.item() if hasattr(v, "item") else v) for a, v in zip(op.attrs, scalars)}
-    outputs = {p.name: (tuple(w.shape), w.dtype) for p, w in zip(op.outputs, wants)}
-    np_out = {k: (s, np.dtype(str(d).replace("torch.", "")) if d != torch.bfloat16 else np.dtype("uint16")) for k, (s, d) in outputs.items()}
+    # the outputs' dtypes: the op definition's column that the inputs select (the reference may return another dtype)
+    from ascendcraft.opproject import GE_DTYPES
+    ins = [_ge_of(t) if t.dtype != torch.bfloat16 else "DT_BF16" for t in tensors]
+    columns = [c for c in range(max((len(p.dtypes) for p in op.inputs + op.outputs), default=0))
+               if all(not p.dtypes or p.dtypes[min(c, len(p.dtypes) - 1)] == g for p, g in zip(op.inputs, ins))]
+    np_out, out_names = {}, {}
+    for p, w in zip(op.outputs, wants):
+        ge = p.dtypes[min(columns[0], len(p.dtypes) - 1)] if columns and p.dtypes else None
+        name = GE_DTYPES[ge][0] if ge in GE_DTYPES else str(w.dtype).replace("torch.", "")
+        np_out[p.name] = (tuple(w.shape), np.dtype("uint16") if name == "bfloat16" else np.dtype(name))
+        out_names[p.name] = name
     try:
         r = run_project(project, {p.name: t.contiguous() for p, t in zip(op.inputs, tensors)}, attrs=attrs, outputs=np_out)
     except Exception as e:  # noqa: BLE001
@@ -252,13 +267,13 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     worst = 0.0
     for p, w in zip(op.outputs, wants):
         got = r.outputs[p.name]
-        if w.dtype == torch.bfloat16:
+        if out_names[p.name] == "bfloat16":
             got = torch.from_numpy(got.view(np.int16)).view(torch.bfloat16).float().numpy()
-        ref = w.detach().float().numpy() if w.is_floating_point() else w.detach().numpy()
+        ref = w.detach().double().numpy()
         got = got.astype(np.float64).reshape(ref.shape)
-        rtol = RTOL.get(str(w.dtype).replace("torch.", ""), 0)
+        rtol = RTOL.get(out_names[p.name], 0)
         tol = rtol * np.maximum(1.0, np.abs(ref))
-        bad = np.abs(got - ref) > tol if w.is_floating_point() else got != ref
+        bad = np.abs(got - ref) > tol if rtol else got != ref
         if np.any(bad):
             i = int(np.flatnonzero(bad.ravel())[0])
             return dict(match="mismatch", case=row, match_detail=f"{p.name}: {int(bad.sum())} of {bad.size} elements differ "

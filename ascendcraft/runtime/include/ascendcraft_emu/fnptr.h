@@ -30,10 +30,32 @@ namespace AscendC {
                                          const int32_t& count, P...) {                                           \
         API<T>(dst, src, scalar, count, SrcLoc{});                                                               \
     }
+// The advanced APIs' second template parameter is isReuseSource (kernels write Sin<half, false>).
 #define ASCENDCRAFT_EMU_FN_ADV(API)                                                                              \
-    ASCENDCRAFT_EMU_PACK inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, \
-                                         P...) {                                                                 \
-        API<T, false>(dst, src, count, SrcLoc{});                                                                \
+    template <typename T, bool isReuseSource = false, typename... P,                                             \
+              typename = typename std::enable_if<sizeof...(P) == 0>::type>                                       \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, P...) {          \
+        API<T, isReuseSource>(dst, src, count, SrcLoc{});                                                        \
+    }
+// The level-0 forms (mask, repeatTime, repeat parameters); the second template parameter is isSetMask.
+#define ASCENDCRAFT_EMU_L0_TEMPLATE                                                                              \
+    template <typename T, bool isSetMask = true, typename... P, typename = typename std::enable_if<sizeof...(P) == 0>::type>
+#define ASCENDCRAFT_EMU_FN_BINARY_L0(API)                                                                        \
+    ASCENDCRAFT_EMU_L0_TEMPLATE inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src0,           \
+                                                const LocalTensor<T>& src1, uint64_t mask, const uint8_t repeatTime, \
+                                                const BinaryRepeatParams& repeatParams, P...) {                  \
+        API<T, isSetMask>(dst, src0, src1, mask, repeatTime, repeatParams, SrcLoc{});                            \
+    }
+#define ASCENDCRAFT_EMU_FN_UNARY_L0(API)                                                                         \
+    ASCENDCRAFT_EMU_L0_TEMPLATE inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, \
+                                                const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, P...) { \
+        API<T, isSetMask>(dst, src, mask, repeatTime, repeatParams, SrcLoc{});                                   \
+    }
+#define ASCENDCRAFT_EMU_FN_SCALAR_L0(API)                                                                        \
+    ASCENDCRAFT_EMU_L0_TEMPLATE inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalar, \
+                                                uint64_t mask, const uint8_t repeatTime,                         \
+                                                const UnaryRepeatParams& repeatParams, P...) {                   \
+        API<T, isSetMask>(dst, src, scalar, mask, repeatTime, repeatParams, SrcLoc{});                           \
     }
 
 ASCENDCRAFT_EMU_FN_BINARY(Add) ASCENDCRAFT_EMU_FN_BINARY(Sub) ASCENDCRAFT_EMU_FN_BINARY(Mul) ASCENDCRAFT_EMU_FN_BINARY(Div)
@@ -47,10 +69,21 @@ ASCENDCRAFT_EMU_FN_ADV(Sin) ASCENDCRAFT_EMU_FN_ADV(Cos) ASCENDCRAFT_EMU_FN_ADV(T
 ASCENDCRAFT_EMU_FN_ADV(Erf) ASCENDCRAFT_EMU_FN_ADV(Tan) ASCENDCRAFT_EMU_FN_ADV(Asin) ASCENDCRAFT_EMU_FN_ADV(Acos)
 ASCENDCRAFT_EMU_FN_ADV(Atan) ASCENDCRAFT_EMU_FN_ADV(Sinh) ASCENDCRAFT_EMU_FN_ADV(Cosh) ASCENDCRAFT_EMU_FN_ADV(Erfc)
 ASCENDCRAFT_EMU_FN_ADV(Log) ASCENDCRAFT_EMU_FN_ADV(Log10)
+ASCENDCRAFT_EMU_FN_BINARY_L0(Add) ASCENDCRAFT_EMU_FN_BINARY_L0(Sub) ASCENDCRAFT_EMU_FN_BINARY_L0(Mul)
+ASCENDCRAFT_EMU_FN_BINARY_L0(Div) ASCENDCRAFT_EMU_FN_BINARY_L0(Max) ASCENDCRAFT_EMU_FN_BINARY_L0(Min)
+ASCENDCRAFT_EMU_FN_UNARY_L0(Exp) ASCENDCRAFT_EMU_FN_UNARY_L0(Ln) ASCENDCRAFT_EMU_FN_UNARY_L0(Abs)
+ASCENDCRAFT_EMU_FN_UNARY_L0(Sqrt) ASCENDCRAFT_EMU_FN_UNARY_L0(Rsqrt) ASCENDCRAFT_EMU_FN_UNARY_L0(Reciprocal)
+ASCENDCRAFT_EMU_FN_UNARY_L0(Relu)
+ASCENDCRAFT_EMU_FN_SCALAR_L0(Adds) ASCENDCRAFT_EMU_FN_SCALAR_L0(Muls) ASCENDCRAFT_EMU_FN_SCALAR_L0(Maxs)
+ASCENDCRAFT_EMU_FN_SCALAR_L0(Mins)
 #undef ASCENDCRAFT_EMU_FN_BINARY
 #undef ASCENDCRAFT_EMU_FN_UNARY
 #undef ASCENDCRAFT_EMU_FN_SCALAR
 #undef ASCENDCRAFT_EMU_FN_ADV
+#undef ASCENDCRAFT_EMU_FN_BINARY_L0
+#undef ASCENDCRAFT_EMU_FN_UNARY_L0
+#undef ASCENDCRAFT_EMU_FN_SCALAR_L0
+#undef ASCENDCRAFT_EMU_L0_TEMPLATE
 #undef ASCENDCRAFT_EMU_PACK
 
 }  // namespace AscendC

@@ -27,6 +27,13 @@ public:
         default: return "DT_UNDEFINED";
         }
     }
+    // The bytes of one element (false for a dtype without a size), as op hosts size their buffers with it.
+    static bool GetDataTypeLength(DataType dt, uint32_t& length) {
+        const int size = GetSizeByDataType(dt);
+        if (size <= 0) return false;
+        length = static_cast<uint32_t>(size);
+        return true;
+    }
     static std::string FormatToSerialString(Format f) {
         return f == FORMAT_NCHW ? "NCHW" : (f == FORMAT_NHWC ? "NHWC" : "ND");
     }
