@@ -417,7 +417,8 @@ class EmulatedKernel:
     def _fail(self, *args, **kwargs):
         "Record why this call failed and raise `KernelFault`."
         self.failure = KernelFailure(*args, **kwargs)
-        raise KernelFault(self.failure.message)
+        shown = [d.render() for d in self.failure.diagnostics if d.is_error][:2]   # file:line:col, excerpt, hint
+        raise KernelFault("\n".join([f"{self.failure.detail}: {self.failure.message}", *shown]))
 
     def _run(self, values: dict, poison: int):
         "One emulated launch under `poison`; a launch the emulator stops is a failure."
@@ -577,14 +578,9 @@ def _run_log(kernel: EmulatedKernel) -> str:
 
 def _stage_verify(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path) -> None:
     "Verify on the emulator (ours: two poisons per call, every input group, signed trials; mkb: upstream's check alone)."
+    from ascendcraft.judge import emulator_verdict          # the one judge (38_judge); here we record what it found
     shapes = size_choice(task, spec.size)
-    if spec.protocol == "mkb":
-        kernel = EmulatedKernel(pipe.steps[-1].build, pipe.program, task, spec.size, settings, poisons=POISONS[:1])
-        verdict = verify_mkb(task, kernel, size=spec.size, settings=settings)
-    else:
-        kernel = EmulatedKernel(pipe.steps[-1].build, pipe.program, task, spec.size, settings)
-        trials = task.trial_count(settings.trials, spec.size)
-        verdict = verify(task, kernel, size=spec.size, settings=settings, trials=trials, poison=bytes([POISONS[0]]))
+    verdict, kernel = emulator_verdict(task, pipe.steps[-1].build, pipe.program, settings, spec.size, spec.protocol)
     verdict.settings["shapes"] = shapes.to_dict()
     verdict.summary += f" Shapes: {shapes.describe()}."
     (folder / "verdict.json").write_text(verdict.to_json())
@@ -615,16 +611,13 @@ def _stage_verify(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings
 def _stage_sizecheck(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path) -> None:
     "Value checks where a kernel could hide (`sizecheck`): shapes on both sides of every size threshold, magnitude sets."
     from ascendcraft import sizecheck
+    from ascendcraft.judge import size_checks
     dsl = Path(spec.dsl_file).read_text() if spec.dsl_file else None
-    conditions = sizecheck.task_conditions(dsl, Path(spec.dsl_file or "<dsl>").name, pipe.final.as_dict(), settings)
-    kernels = []
-    def make(size):
-        kernels.append(EmulatedKernel(pipe.steps[-1].build, pipe.program, task, size, settings))
-        return kernels[-1]
-    report = sizecheck.run_checks(task, make, size=spec.size, conditions=conditions, settings=settings,
-                                  poison=bytes([POISONS[0]]))
+    report, kernels = size_checks(task, pipe.steps[-1].build, pipe.program, settings, spec.size, dsl=dsl,
+                                  filename=Path(spec.dsl_file or "<dsl>").name)
+    conditions = report.conditions
     (folder / "sizecheck.json").write_text(json.dumps(report.to_dict(), indent=1, default=str) + "\n")
-    result.verdict["sizecheck"] = {"conditions": [c.describe() for c in conditions],
+    result.verdict["sizecheck"] = {"conditions": [sizecheck.Condition(**c).describe() for c in conditions],
                                    "shapes": [{k: s[k] for k in ("threshold", "side", "quantity", "overrides", "checked")}
                                               for s in report.shapes],
                                    "magnitudes": [{k: m[k] for k in ("scale", "kind")} for m in report.magnitudes],

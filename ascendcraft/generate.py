@@ -499,16 +499,11 @@ def emulator_candidate(task, build, program, settings: Settings | None = None) -
     return candidate
 
 
-def verify_on_emulator(task, build, program, settings: Settings | None = None, size="small"):
-    "Verify a lowered, built kernel on the CPU emulation against the PyTorch reference (`31_verify`); a Verdict."
-    from ascendcraft.honesty import judge
-    from ascendcraft.verify import Verdict, verify
-    settings = settings or load_settings()
-    found = judge(build.sources, build.entry, settings)       # the same judge as bench, before any number counts
-    if found:
-        return Verdict(task.id, size, False, "cheat", False, [], [], {"honesty": [d.render() for d in found]},
-                       summary=f"rejected by the honesty checks ({len(found)} finding(s)): {found[0].render()}")
-    return verify(task, emulator_candidate(task, build, program, settings), size=size, settings=settings)
+def verify_on_emulator(task, build, program, settings: Settings | None = None, size="small", *, dsl: str | None = None,
+                       filename: str = "kernel.py"):
+    "Judge a lowered, built kernel as `bench` does (`38_judge`: honesty scan, two poisons and signed trials, size checks); a Verdict."
+    from ascendcraft.judge import judge_kernel
+    return judge_kernel(task, build, program, settings, size, dsl=dsl, filename=filename)
 
 
 def emulator_problems(verdict) -> list:
@@ -542,7 +537,7 @@ def evaluate_modelled(task, settings: Settings | None = None, size="full", *, pa
             return Evaluation(False, [f"{bad.name} pass: {bad.status}"] + [d.render() for d in bad.errors], failed_at="lowering")
         build = pipe["align"].build
         if dsl not in verdicts:
-            verdicts[dsl] = verify_on_emulator(task, build, pipe.program, settings)
+            verdicts[dsl] = verify_on_emulator(task, build, pipe.program, settings, dsl=dsl, filename=f"{task.id}.py")
         checked = verdicts[dsl]
         if not checked.passed:
             return Evaluation(False, emulator_problems(checked), failed_at="emulator", verification=checked)

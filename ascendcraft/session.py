@@ -189,7 +189,7 @@ def _verify(self: Session):
     "Check the final kernel against the PyTorch reference on the CPU emulation; a Verdict."
     build, program = _need_final(self)
     self._progress("verifying on the CPU emulation", 0.1)
-    self.verdict = verify_on_emulator(self.task, build, program, self.settings)
+    self.verdict = verify_on_emulator(self.task, build, program, self.settings, dsl=self.dsl, filename=self.filename)
     self._progress("done", 1.0)
     self._changed(f"verify: {self.verdict.kind}")
     return self.verdict

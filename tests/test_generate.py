@@ -166,7 +166,8 @@ TAIL = "int32_t n = ScalarMin(tile, end - off);"
 
 
 @pytest.mark.parametrize("old, new, kind, words", [
-    ("LeakyRelu(youtLocal, xinLocal, slope, n);", "LeakyRelu(youtLocal, xinLocal, slope, n / 2);", "mismatch", "out of tolerance"),
+    # half the tile never computed: its UB half is copied out, so the output depends on the poison (38_judge, as bench)
+    ("LeakyRelu(youtLocal, xinLocal, slope, n);", "LeakyRelu(youtLocal, xinLocal, slope, n / 2);", "uninitialised-read", "memory nobody wrote"),
     (TAIL, "int32_t n = tile;", "error", "gm-overlap"),          # forgets the tail: blocks overwrite each other
 ], ids=["half-computed-tile", "missing-tail"])
 def test_a_variant_the_interpreter_accepts_but_the_emulator_rejects_is_not_counted(old, new, kind, words):
