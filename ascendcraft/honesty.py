@@ -19,8 +19,8 @@ from .diagnostics import Diagnostic, diagnostic_at
 
 # %% auto #0
 __all__ = ['TRANSLATION_UNITS', 'FORBIDDEN_NAMES', 'COMMON_WORDS', 'ASM', 'BAD_ATTRIBUTES', 'INTERNALS', 'PURE_HEADERS',
-           'HOST_HEADERS', 'Token', 'Include', 'tokens', 'translation_units', 'preprocess', 'scan_tokens', 'scan',
-           'host_files', 'judge']
+           'HOST_HEADERS', 'TENSOR_MAKERS', 'BYTE_COPIES', 'Token', 'Include', 'tokens', 'translation_units',
+           'preprocess', 'scan_tokens', 'scan', 'host_files', 'judge']
 
 # %% ../nbs/19_honesty.ipynb #d3d47ce5
 @dataclass(frozen=True)
@@ -189,7 +189,40 @@ def _tensor_names(toks: list[Token]) -> set[str]:
             j += 1
             if j < n and toks[j].text == ",": j += 1           # LocalTensor<float> a, b;
             else: break
+    for i, t in enumerate(toks):                               # auto x = que.DeQue<float>(); auto y = buf.Get<half>();
+        if t.text != "auto" or i + 2 >= n or toks[i + 2].text != "=": continue
+        for u in toks[i + 3:i + 16]:
+            if u.text == ";": break
+            if u.text in TENSOR_MAKERS: names.add(toks[i + 1].text); break
     return names
+
+
+TENSOR_MAKERS = {"DeQue", "AllocTensor", "Get", "GetWithOffset", "ReinterpretCast"}
+BYTE_COPIES = {"memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove", "bit_cast", "__builtin_bit_cast",
+               "__builtin_memcpy_inline"}
+
+
+def _object_punning(toks: list[Token], tensors: set[str]):
+    "Where the bytes of a tensor object are reinterpreted: a byte copy or bit_cast of it, or a union holding one."
+    kinds = {"LocalTensor", "GlobalTensor"} | tensors
+    n = len(toks)
+    for i, t in enumerate(toks):
+        if t.text in BYTE_COPIES and i + 1 < n and toks[i + 1].text in ("(", "<"):
+            depth, j = 0, i + 1
+            while j < n:
+                depth += {"(": 1, ")": -1}.get(toks[j].text, 0)
+                if toks[j].text in kinds: yield t, f"'{t.text}' copies the bytes of the tensor object '{toks[j].text}'"; break
+                if depth == 0 and toks[j].text == ")": break
+                j += 1
+        elif t.text == "union":
+            j = i + 1
+            while j < n and toks[j].text not in ("{", ";"): j += 1
+            depth = 0
+            while j < n:
+                depth += {"{": 1, "}": -1}.get(toks[j].text, 0)
+                if toks[j].text in kinds: yield t, f"a union holds the tensor object '{toks[j].text}'"; break
+                if depth == 0: break
+                j += 1
 
 
 def _attribute_spans(toks: list[Token]):
@@ -240,6 +273,10 @@ def scan_tokens(toks: list[Token], includes: list[Include], sources: dict[str, s
                 add(t.file, t.line, "link-interposition", f"the attribute '{t.text.strip('_')}' runs or replaces code "
                     "outside the kernel", "remove the attribute", t.text)
     tensors = _tensor_names(toks)
+    for t, what in _object_punning(toks, tensors):
+        add(t.file, t.line, "raw-ub-access", f"{what}: the raw address inside reaches GM/UB past the AscendC API, so "
+            "the trace, the cost model and the checks never see what is done through it",
+            "pass tensors by value or reference, and use GetValue / SetValue or the vector API", t.text)
     for i, t in enumerate(toks):
         word = t.text
         if word in tensors and i + 1 < len(toks) and toks[i + 1].text == "(":

@@ -51,6 +51,14 @@ TRICKS = {   # name: (the trick's lines, expected kind, line offset of the findi
                                   "raw-ub-access", 1),
     "addressof a GM element": ("void a(GlobalTensor<float> g) { auto* p = std::addressof(g(0)); (void)p; }",
                                "raw-ub-access", 0),
+    "byte copy of a tensor object": ("void a(LocalTensor<float> t) { float* p; __builtin_memcpy(&p, &t, sizeof p); p[1] = 2; }",
+                                     "raw-ub-access", 0),
+    "bit_cast of a tensor object": ("void a(LocalTensor<float> t) {\n    struct R { float* p; char pad[64]; };\n"
+                                    "    auto r = __builtin_bit_cast(R, t); r.p[1] = 2; }", "raw-ub-access", 2),
+    "union holding a tensor": ("union U { LocalTensor<float> t; float* p; U() {} };\n"
+                               "void a(LocalTensor<float> t) { U u; u.t = t; u.p[1] = 2; }", "raw-ub-access", 0),
+    "element address of an auto tensor": ("void a(TQue<TPosition::VECIN, 1>& q) {\n    auto t = q.DeQue<float>();\n"
+                                          "    float* p = &t(0); p[1] = 2; }", "raw-ub-access", 2),
 }
 
 
