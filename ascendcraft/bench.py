@@ -403,12 +403,15 @@ class EmulatedKernel:
         self.failure: KernelFailure | None = None
         self.calls = 0
         self.notes: list[Diagnostic] = []          # notes of the first run (e.g. ub-uninitialised)
+        self.work: dict | None = None              # instructions and bytes per pipe of the first run (emu.Run.work)
 
     def __call__(self, inputs: list):
         self.failure, self.calls = None, self.calls + 1
         values = host_values(self.program, self.task, inputs, self.size)
         first = self._run(values, self.poisons[0])
-        if self.calls == 1: self.notes = [d for d in first.run.diagnostics if not d.is_error]
+        if self.calls == 1:
+            self.notes = [d for d in first.run.diagnostics if not d.is_error]
+            self.work = first.run.work       # what the first run issued, per pipe: the judge compares it with a trace
         for poison in self.poisons[1:]:
             self._compare(first, self._run(values, poison), poison)
         outs = [first.outputs[n] for n in self.outputs]

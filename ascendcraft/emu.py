@@ -788,6 +788,7 @@ class Run:
     cpu_seconds: float | None = None      # user + system CPU time of the kernel process (None: it did not finish)
     tiling_key: int = 0                   # the launch's tiling key (tiling_key=, or SetTilingKey in the host tiling)
     threads: int = 1                      # threads the blocks ran on (1: one after another, also after a rerun)
+    work: dict = field(default_factory=dict)  # instructions and bytes issued per pipe: {"MTE2": [n, bytes], ...}
 
     @property
     def errors(self) -> list[Diagnostic]: return [d for d in self.diagnostics if d.is_error]
@@ -1242,8 +1243,9 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
             ok = False
         key = next((r.get("tiling_key", 0) for r in child.records if r.get("type") == "tiling"), tiling_key or 0)
         threads = next((r.get("threads", 1) for r in child.records if r.get("type") == "done"), 1)
+        work = next((r.get("work", {}) for r in child.records if r.get("type") == "done"), {})
         return Run(ok, result, diags, child.stdout, child.seconds, int(launched), [u for _, u in blocks], child.stderr,
-                   child.returncode, cpu, int(key), int(threads))
+                   child.returncode, cpu, int(key), int(threads), work)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
 

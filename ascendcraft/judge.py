@@ -13,7 +13,24 @@ from .config import Settings, load_settings
 from .verify import Verdict, verify, verify_mkb
 
 # %% auto #0
-__all__ = ['emulator_verdict', 'size_checks', 'honesty_verdict', 'judge_kernel']
+__all__ = ['trace_disagreement', 'emulator_verdict', 'size_checks', 'honesty_verdict', 'judge_kernel']
+
+# %% ../nbs/38_judge.ipynb #35fe6062
+def trace_disagreement(task, build, program, settings: Settings, size, work: dict | None) -> str | None:
+    "Why the trace at `size` is not the work an executed run issued (`work`: emu.Run.work), or None when they agree."
+    from ascendcraft.bind import shape_bindings
+    from ascendcraft.launch import trace_kernel
+    if work is None: return None                          # the kernel never ran (nothing was verified either)
+    traced = trace_kernel(build, program, shape_bindings(program, task, (size,))[0], settings=settings).work()
+    differ = [(p, work.get(p, [0, 0]), traced.get(p, [0, 0])) for p in sorted(set(work) | set(traced))
+              if list(work.get(p, [0, 0])) != list(traced.get(p, [0, 0]))]
+    if not differ: return None
+    pipes = "; ".join(f"{p}: {r[0]:,} instructions / {r[1]:,} bytes when run, {t[0]:,} / {t[1]:,} when traced"
+                      for p, r, t in differ)
+    return (f"the kernel issues different work when it runs on data than when it is traced without data ({pipes}; "
+            f"shapes {size}): its modelled time would be of work it does not do. Control flow that depends on tensor "
+            f"values (a GetValue that decides an if or a loop bound) is the usual cause; make the kernel's work "
+            f"depend on the shapes and the tiling only")
 
 # %% ../nbs/38_judge.ipynb #9081b394
 def emulator_verdict(task, build, program, settings: Settings, size="small", protocol: str = "ours"):
@@ -24,7 +41,10 @@ def emulator_verdict(task, build, program, settings: Settings, size="small", pro
         return verify_mkb(task, kernel, size=size, settings=settings), kernel
     kernel = EmulatedKernel(build, program, task, size, settings)
     trials = task.trial_count(settings.trials, size)
-    return verify(task, kernel, size=size, settings=settings, trials=trials, poison=bytes([POISONS[0]])), kernel
+    verdict = verify(task, kernel, size=size, settings=settings, trials=trials, poison=bytes([POISONS[0]]))
+    if verdict.passed and (problem := trace_disagreement(task, build, program, settings, size, kernel.work)):
+        verdict = dataclasses.replace(verdict, passed=False, kind="trace-mismatch", summary=problem)
+    return verdict, kernel
 
 
 def size_checks(task, build, program, settings: Settings, size="small", *, dsl: str | None = None,
@@ -39,6 +59,10 @@ def size_checks(task, build, program, settings: Settings, size="small", *, dsl: 
         return kernels[-1]
     report = sizecheck.run_checks(task, make, size=size, conditions=conditions, settings=settings,
                                   poison=bytes([POISONS[0]]))
+    for k in kernels:               # the threshold shapes: a kernel may change its work only above a size
+        if report.failure is None and isinstance(k.size, dict) and k.work is not None and k.failure is None:
+            if problem := trace_disagreement(task, build, program, settings, k.size, k.work):
+                report.failure = {"detail": "trace-mismatch", "kind": "trace-mismatch", "message": problem}
     return report, kernels
 
 # %% ../nbs/38_judge.ipynb #cf7a7465

@@ -134,6 +134,15 @@ class Trace:
         if pipe is not None: mask &= r["pipe"] == pipe
         return int(np.count_nonzero(mask))
 
+    def work(self) -> dict:
+        "Instructions and their bytes per pipe, as an executed run counts them (`Run.work`): {'MTE2': [n, bytes], ...}."
+        r = self.records[self.records["kind"] == Kind.INSTR]
+        out = {}
+        for p in Pipe:
+            sel = r["pipe"] == p
+            if sel.any(): out[p.name] = [int(sel.sum()), int(r["bytes"][sel].sum(dtype=np.uint64))]
+        return out
+
     def gm_bytes(self) -> int:
         "Total bytes moved between GM and UB (MTE2 + MTE3)."
         r = self.records

@@ -226,9 +226,19 @@ static void count_record(Op op, const SrcLoc& loc) {
             .fail();
 }
 
+// Execute mode: count what a trace would record (Launch::work_count), nothing more.
+static inline void count_work(TPipe_ pipe, uint64_t bytes) {
+    const auto p = static_cast<uint8_t>(pipe) & 7u;
+    g_launch->work_count[p].fetch_add(1, std::memory_order_relaxed);
+    g_launch->work_bytes[p].fetch_add(bytes, std::memory_order_relaxed);
+}
+
 void record(TPipe_ pipe, TKind kind, Op op, Dt dt, uint8_t flags, const SrcLoc& loc, uint64_t bytes, uint64_t elems,
             uint32_t repeats, uint32_t bursts, uint32_t burst_bytes, uint16_t gm_mod) {
-    if (!tracing_now()) return;
+    if (!tracing_now()) {
+        if (kind == TKind::INSTR) count_work(pipe, bytes);
+        return;
+    }
     Core& c = core();
     Record r;
     r.core = static_cast<uint16_t>(c.idx);
@@ -252,7 +262,10 @@ void record_gm(TPipe_ pipe, Op op, Dt dt, uint8_t flags, const SrcLoc& loc, uint
                uint32_t burst_bytes, const GmPlace& at) {
     if (g_launch->cross && op != Op::Matmul && (pipe == TPipe_::MTE2 || (pipe == TPipe_::S && op == Op::GetValue)))
         cross_gm_read(at.address, bursts, burst_bytes, bursts > 1 ? at.stride : burst_bytes, op, loc);  // emu_sync_cross.cpp
-    if (!tracing_now()) return;
+    if (!tracing_now()) {
+        count_work(pipe, bytes);
+        return;
+    }
     const uintptr_t address = reinterpret_cast<uintptr_t>(at.address);
     record(pipe, TKind::INSTR, op, dt, static_cast<uint8_t>(flags | (address % 32 ? kFlagGmUnaligned : 0)), loc, bytes, elems, 0,
            bursts, burst_bytes, static_cast<uint16_t>(address % 512));

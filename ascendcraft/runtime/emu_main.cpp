@@ -389,6 +389,18 @@ void check_raw_writes(const Launch& launch) {
     }
 }
 
+// Execute mode: {"pipe": [instructions, bytes], ...} over the pipes that issued any (Launch::work_count).
+std::string work_json(const Launch& launch) {
+    static const char* const names[8] = {"S", "V", "MTE2", "MTE3", "MTE1", "M", "FIX", "ALL"};
+    std::string out;
+    for (int p = 0; p < 8; ++p) {
+        const uint64_t n = launch.work_count[p].load(), b = launch.work_bytes[p].load();
+        if (!n) continue;
+        out += std::string(out.empty() ? "" : ",") + "\"" + names[p] + "\":[" + std::to_string(n) + "," + std::to_string(b) + "]";
+    }
+    return "{" + out + "}";
+}
+
 }  // namespace
 
 int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn tiling) {
@@ -557,7 +569,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
                        static_cast<double>(self.ru_utime.tv_usec + self.ru_stime.tv_usec) * 1e-6;
     write_line("{\"type\":\"done\",\"blocks\":" + std::to_string(state.block_dim) + ",\"threads\":" +
                std::to_string(state.parallel ? state.threads : 1) + ",\"cpu_seconds\":" + fmt("%.6f", cpu) +
-               ",\"gm_writes\":" + std::to_string(state.gm_writes.load()) + "}");
+               ",\"gm_writes\":" + std::to_string(state.gm_writes.load()) + ",\"work\":" + work_json(state) + "}");
     return 0;
 }
 

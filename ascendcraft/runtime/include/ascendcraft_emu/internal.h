@@ -207,6 +207,11 @@ struct Launch {
     bool parallel = false;
     uint32_t threads = 1;
     std::vector<OverlapTracker> block_writes, block_reads;
+    // Execute mode: the instructions issued and their bytes, per pipe, all blocks. The parent compares them with a
+    // trace of the same shapes (ascendcraft.judge): a kernel whose work depends on data the trace does not have
+    // would otherwise be timed on work it never does.
+    std::atomic<uint64_t> work_count[8] = {};
+    std::atomic<uint64_t> work_bytes[8] = {};
 };
 extern Launch* g_launch;
 
