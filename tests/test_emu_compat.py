@@ -49,7 +49,7 @@ extern "C" __global__ __aicore__ void styles(GM_ADDR x, GM_ADDR y, GM_ADDR s, ui
     DataCopy(a, xg, 64);
     DataCopy(b, xg[64], 64);
     uint32_t tiles = n ASSERT(n % 8 == 0);    // empty on the device: the kernel still assigns n
-    if (likely(IsSameType<float, float32_t>::value && __CCE_AICORE__ == 220)) {
+    if (likely(IsSameType<float, float32_t>::value && __CCE_AICORE__ == 220 && g_coreType == AIV)) {
         Chain<float, Div, Exp, Muls, Sin<float, false>> chain;
         chain.Run(a, b, c, d, 64);
         LevelZero<float, Sub>(c, c, b);
@@ -60,6 +60,8 @@ extern "C" __global__ __aicore__ void styles(GM_ADDR x, GM_ADDR y, GM_ADDR s, ui
     sg.SetValue(1, (int32_t)std::lround(sqrt(2.0) * 1000));     // <cmath> in scalar code
     sg.SetValue(2, AscendCUtils::GetC0Count(sizeof(half)));
     InitOutput(sg[3], 5, (int32_t)7);
+    SetSysWorkspace(s);
+    if (GetSysWorkSpacePtr() != s) sg.SetValue(0, -1);   // the workspace the kernel set comes back
 }
 '''
 

@@ -27,6 +27,10 @@ struct AscendCUtils {
     static constexpr int32_t GetC0Size() { return 32; }
 };
 
+// The core type the code runs on, as kernels test it: `if (g_coreType == AIV)`.
+constexpr int AIC = 1;
+constexpr int AIV = 2;
+
 // The older name of InitGlobalMemory: fill `size` elements of a GM tensor with `value`.
 template <typename T>
 inline void InitOutput(const GlobalTensor<T>& gmWorkspaceAddr, const uint32_t size, const T value = 0, SrcLoc loc = {}) {
@@ -34,6 +38,9 @@ inline void InitOutput(const GlobalTensor<T>& gmWorkspaceAddr, const uint32_t si
 }
 
 }  // namespace AscendC
+
+namespace ascendcraft { namespace emu { bool kernel_on_aic(); }}
+#define g_coreType (::ascendcraft::emu::kernel_on_aic() ? ::AscendC::AIC : ::AscendC::AIV)
 
 // The 2023 samples (CANN 6.x) spell the namespace tik2.
 namespace tik2 = AscendC;

@@ -175,8 +175,10 @@ public:
 // ---- cores ----------------------------------------------------------------------------------
 inline int64_t GetBlockIdx() { return ascendcraft::emu::block_idx(); }
 inline int64_t GetBlockNum() { return ascendcraft::emu::block_num(); }
-// The system workspace that AscendC's Matmul client and server talk through; the emulation needs none.
-inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
+// The system workspace: what the kernel gave SetSysWorkspace (every block gives the launch's one workspace), or
+// null before it. The Matmul client and server of the emulation need none of it.
+namespace detail_ws { inline GM_ADDR& sys_workspace() { static thread_local GM_ADDR p = nullptr; return p; } }
+inline GM_ADDR GetSysWorkSpacePtr() { return detail_ws::sys_workspace(); }
 inline int64_t GetSubBlockIdx() { return ascendcraft::emu::cross_sub_block_idx(); }
 inline int64_t GetSubBlockNum() { return ascendcraft::emu::cross_task_ration(); }
 inline int64_t GetTaskRation() { return ascendcraft::emu::cross_task_ration(); }
@@ -193,7 +195,7 @@ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<
 // ---- global memory helpers --------------------------------------------------------------------
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
 inline void InitSocState() {}
-inline void SetSysWorkspace(GM_ADDR) {}
+inline void SetSysWorkspace(GM_ADDR workspace) { detail_ws::sys_workspace() = workspace; }
 // As in AscendC, every template argument is given: DataCacheCleanAndInvalid<T, CacheLine, DcciDst>(tensor).
 template <typename T, CacheLine cl, DcciDst dst> inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
 template <typename T, CacheLine cl, DcciDst dst> inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
