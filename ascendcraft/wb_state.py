@@ -112,7 +112,7 @@ class WorkState:
     pending: dict = field(default_factory=dict)    # pass -> {file: {"base": text, "text": typed}}
     variants: list = field(default_factory=list)   # variant_to_dict(...)
     conversations: list = field(default_factory=list)  # Conversation.to_dict()
-    ran_to: int = -1                  # the last step of the unbroken run of ok steps from the front end
+    ran_to: int = -1                  # the last step that had run (restoring runs the passes to it)
     selected: int = 1                 # the pass shown
     version: int = STATE_VERSION
 
@@ -134,11 +134,8 @@ class WorkState:
 
 # %% ../nbs/55_wb_state.ipynb #266cefee
 def _ran_to(steps: list) -> int:
-    k = -1
-    for s in steps:
-        if s.status != "ok": break
-        k = s.index
-    return k
+    "The last step that had run (stale ones too: restoring runs them again, so their snapshots are shown)."
+    return max((s.index for s in steps if s.status != "not run"), default=-1)
 
 
 def capture(session, pending: PendingEdits | None = None, typed_dsl: str | None = None, conversations: list = (),

@@ -35,15 +35,17 @@ from .generate import examples_root
 from .llm import LLMClient, ReplyCache, extract_all_code
 from .pipeline import Pipeline, Step
 from .session import Session, expert_dsl
+from .wb_state import Cancelled, CancelToken, Desk, Outcome, outcome, prepare_runtime, session_folder
 
 # %% auto #0
-__all__ = ['STATIC', 'STATUS_COLOURS', 'SANS', 'LLM_COLOURS', 'PASS_MODES', 'MODE_TIPS', 'NO_LLM', 'RECORDINGS', 'RECORDED_MODEL',
-           'PAGE', 'VOILA_SKIP', 'CodeEditor', 'pill', 'status_badge', 'is_llm_step', 'llm_pill', 'step_meta_html',
-           'excerpt_html', 'diagnostic_html', 'diagnostics_html', 'command_html', 'compiler_html', 'inline_svg',
-           'cost_table_html', 'timing_html', 'verdict_html', 'variants_html', 'compare_html', 'error_html',
-           'RuleBaseline', 'LLMRound', 'answer_made', 'llm_pass_rounds', 'rounds_html', 'rules_diff_html',
-           'llm_pass_html', 'PassList', 'ActionRunner', 'Workbench', 'recorded_llm', 'open_workbench', 'free_port',
-           'workbench_page', 'WorkbenchServer', 'launch_workbench']
+__all__ = ['STATIC', 'STATUS_COLOURS', 'SANS', 'LLM_COLOURS', 'PASS_MODES', 'MODE_TIPS', 'SHORTCUTS', 'NO_LLM', 'NO_LLM_SHORT',
+           'RECORDINGS', 'RECORDED_MODEL', 'PAGE', 'VOILA_SKIP', 'CodeEditor', 'pill', 'status_badge', 'is_llm_step',
+           'llm_pill', 'step_meta_html', 'excerpt_html', 'diagnostic_html', 'diagnostics_html', 'command_html',
+           'compiler_html', 'inline_svg', 'cost_table_html', 'timing_html', 'verdict_html', 'variants_html',
+           'compare_html', 'error_html', 'RuleBaseline', 'LLMRound', 'answer_made', 'llm_pass_rounds', 'rounds_html',
+           'rules_diff_html', 'llm_pass_html', 'PassList', 'ActionRunner', 'Workbench', 'Shortcuts', 'operator_choices',
+           'conversation_html', 'recorded_llm', 'open_workbench', 'free_port', 'workbench_page', 'WorkbenchServer',
+           'launch_workbench']
 
 # %% ../nbs/51_workbench.ipynb #2babdca4
 STATIC = Path(ascendcraft.__file__).parent / "static"
@@ -52,7 +54,9 @@ STATIC = Path(ascendcraft.__file__).parent / "static"
 class CodeEditor(anywidget.AnyWidget):
     "A CodeMirror 6 editor (bundled, no CDN) with syntax colours, line numbers and error marks."
     _esm = STATIC / "editor.js"
-    value = traitlets.Unicode("").tag(sync=True)        # the text
+    # the text; never echoed back: the page sends every change, also those Python made, and an echo of an older
+    # text arriving after Python's newer one would put the older text back in the page (seen with Run to here)
+    value = traitlets.Unicode("").tag(sync=True, echo_update=False)
     language = traitlets.Unicode("python").tag(sync=True)  # python | cpp | text
     marks = traitlets.Dict().tag(sync=True)             # {"<1-based line>": message} shown as errors
     read_only = traitlets.Bool(False).tag(sync=True)
@@ -109,15 +113,20 @@ def llm_pill(step) -> str:
     return pill(text, *LLM_COLOURS, 'class="ac-llm-pill"')
 
 
-def step_meta_html(step) -> str:
-    "One line of the pass list: status, LLM-done, changed / no change, edited, pass and build times."
+def step_meta_html(step, pending: bool = False) -> str:
+    "One line of the pass list: status, LLM-done, changed / no change, edited (by whom), edits waiting / set aside / typed, times."
     parts = [status_badge(step.status)]
     if is_llm_step(step):
         parts.append(llm_pill(step))
     if step.changed is not None and step.status != "not run":
         parts.append(pill("changed", "#0550ae", "#ddf4ff") if step.changed else pill("no change", "#57606a", "#f6f8fa"))
     if step.edited:
-        parts.append(pill("edited", "#6639ba", "#fbefff"))
+        parts.append(pill("edited", "#6639ba", "#fbefff", 'class="ac-edited"') if getattr(step, "edited_by", "hand") == "hand"
+                     else pill(f"edited · {step.edited_by}", *LLM_COLOURS, 'class="ac-edited"'))
+    if getattr(step, "carried", None) is not None:
+        parts.append(pill("edit waiting", "#6639ba", "#fbefff", 'class="ac-edit-waiting"'))
+    if pending:
+        parts.append(pill("unapplied edit", "#7d4e00", "#fff8c5", 'class="ac-pending-pill"'))
     if step.status != "not run":
         took = f"pass {_duration(step.seconds)}"
         if step.build is not None:
@@ -496,7 +505,8 @@ def rules_diff_html(step, rules) -> str:
              f"their {_E(step.name)} snapshot to the LLM's")
     parts = [_note(about)]
     if step.edited:
-        parts.append(_note("this snapshot was edited by hand after the LLM pass: the diff includes the edit", "#6639ba"))
+        who = "by hand" if getattr(step, "edited_by", "hand") == "hand" else f"by the {_E(step.edited_by)}"
+        parts.append(_note(f"this snapshot was edited {who} after the LLM pass: the diff includes the edit", "#6639ba"))
     if step.status == "stale":
         parts.append(_note("stale: an earlier step changed since the LLM pass ran", "#7d4e00"))
     if rules.project is None:
@@ -573,8 +583,8 @@ class PassList(W.VBox):
     def _mode_picked(self, k: int, mode: str):
         if not self._setting and self._on_mode is not None: self._on_mode(k, mode)
 
-    def show(self, steps: list, selected: int, hide_unchanged: bool):
-        "Redraw for `steps`, highlighting `selected`."
+    def show(self, steps: list, selected: int, hide_unchanged: bool, pending: list = ()):
+        "Redraw for `steps`, highlighting `selected`; `pending`: names of the passes with typed, unapplied text."
         self._ensure_rows(len(steps))
         for s, button, mode, info, row in zip(steps, self.buttons, self.modes, self.infos, self.rows):
             button.description = f"{s.index} · {s.name}"
@@ -584,7 +594,7 @@ class PassList(W.VBox):
             try: mode.value = "llm" if is_llm_step(s) else "rules"
             finally: self._setting = False
             mode.layout.visibility = "hidden" if s.pass_ is None else None   # the front end is not a pass
-            info.value = step_meta_html(s)
+            info.value = step_meta_html(s, s.name in pending)
             row.layout.display = "none" if hide_unchanged and s.changed is False else None
 
     def enable_modes(self, why_not: str = ""):
@@ -600,6 +610,10 @@ class PassList(W.VBox):
         return [k for k, row in enumerate(self.children) if row.layout.display != "none"]
 
 # %% ../nbs/51_workbench.ipynb #9c2b003b
+_OUTCOME_STYLES = {"done": ("success", "#116329"), "warning": ("warning", "#7d4e00"), "failed": ("danger", "#a40e26"),
+                   "cancelled": ("warning", "#7d4e00")}   # outcome state -> (bar style, text colour)
+
+
 class ActionRunner:
     "Runs actions one at a time (in a background thread by default), with progress, busy state and errors shown."
 
@@ -613,6 +627,12 @@ class ActionRunner:
         self.actions = 0                  # actions started so far (the message carries it, for browser tests)
         self.error = W.HTML("")
         self.last_error: BaseException | None = None
+        self.last_outcome: Outcome | None = None
+        self.token = CancelToken()        # cancel() sets it; the action stops at its next progress report
+        self.cancel_button = W.Button(description="Cancel", tooltip="stop the running action at its next step",
+                                      disabled=True, layout=W.Layout(width="auto", height="26px", margin="0 0 0 6px"))
+        self.cancel_button.on_click(lambda _: self.cancel())
+        self.cancel_button.add_class("ac-cancel")
         self._thread: threading.Thread | None = None
         self._busy = False
         self._lock = threading.Lock()
@@ -626,16 +646,27 @@ class ActionRunner:
                               f'style="{SANS};font-size:12px;color:{colour}">{_E(text)}</span>')
 
     def report(self, message: str, fraction: float):
-        "Progress callback: show `message` and move the bar to `fraction` (0..1)."
+        "Progress callback: show `message` and move the bar to `fraction` (0..1); raises `Cancelled` once cancelled."
+        self.token.check()
         self.bar.value = min(max(float(fraction), 0.0), 1.0)
         self._say(message + ("…" if fraction < 1 else ""), "#0550ae")
 
+    def cancel(self) -> bool:
+        "Ask the running action to stop at its next progress report (False when none runs)."
+        if not self._busy: return False
+        self.token.cancel()
+        self.cancel_button.disabled = True
+        self._say("cancelling… (the action stops at its next step)", "#7d4e00")
+        return True
+
     def run(self, label: str, action: Callable[[], object]) -> bool:
-        "Start `action` (False, and nothing happens, when another action is running)."
+        "Start `action` (False, and nothing happens, when another action is running); it may return an `Outcome`."
         with self._lock:
             if self._busy: return False
             self._busy = True
-        self.error.value, self.last_error = "", None
+        self.error.value, self.last_error, self.last_outcome = "", None, None
+        self.token.reset()
+        self.cancel_button.disabled = False
         self.actions += 1
         self.bar.bar_style, self.bar.value = "info", 0.02
         self._say(f"{label}…", "#0550ae")
@@ -650,13 +681,24 @@ class ActionRunner:
     def _body(self, label: str, action: Callable[[], object]):
         started = time.perf_counter()
         try:
-            action()
-            self.bar.bar_style, self.bar.value = "success", 1.0
-            self._say(f"{label}: done in {_duration(time.perf_counter() - started)}", "#116329", "done")
+            result = action()
+            done = result if isinstance(result, Outcome) else Outcome("done", f"{label}: done")
+            self.last_outcome = done
+            style, colour = _OUTCOME_STYLES[done.state]
+            self.bar.bar_style, self.bar.value = style, 1.0
+            took = _duration(time.perf_counter() - started)
+            self._say(done.message.replace(": done", f": done in {took}", 1) if done.ok else f"{done.message} ({took})",
+                      colour, done.state)
+        except Cancelled:
+            self.last_outcome = Outcome("cancelled", f"{label}: cancelled")
+            self.bar.bar_style, self.bar.value = "warning", 1.0
+            self._say(f"{label}: cancelled after {_duration(time.perf_counter() - started)} — what it finished is kept",
+                      "#7d4e00", "cancelled")
         except Exception as e:   # every failure ends in the view, never as a traceback in the cell
             self.show_error(label, e)
         finally:
             with self._lock: self._busy = False
+            self.cancel_button.disabled = True
             try:
                 if self.on_busy: self.on_busy(False)
                 if self.on_done: self.on_done()
@@ -667,8 +709,10 @@ class ActionRunner:
         "Show a failure in the view: the error banner, a red bar, the message."
         self.last_error = error
         self.error.value = error_html(error)
+        self.last_outcome = Outcome("failed", f"{label}: failed")
         self.bar.bar_style, self.bar.value = "danger", 1.0
-        self._say(f"{label}: failed", "#a40e26", "failed")
+        reason = error.diagnostics[0].message if isinstance(error, AscendCraftError) and error.diagnostics else str(error)
+        self._say(f"{label}: failed — {_clip(reason, 200)}", "#a40e26", "failed")
 
     def wait(self, timeout: float | None = None) -> bool:
         "Wait for the running action; True when none is running any more."
@@ -682,11 +726,13 @@ class Workbench(W.VBox):
 
     def __init__(self, session: Session,
                  *, background: bool = True,      # run long actions in a thread (False: inline, for scripts)
-                 height: str = "640px"):          # height of the DSL editor
+                 height: str = "640px",           # height of the DSL editor
+                 folder: Path | None = None):     # where the session's work is saved (None: not saved); see `reopen`
         super().__init__(layout=W.Layout(width="100%"))
         self.session = session
+        self.desk = Desk(session, folder)             # pending edits, undo, LLM conversations, the saved copy (wb_state)
         self.rule_baseline = RuleBaseline(session)    # the rule-based lowering the LLM passes are compared with
-        self.runner = ActionRunner(background=background, on_busy=self._set_busy, on_done=self.refresh)
+        self.runner = ActionRunner(background=background, on_busy=self._set_busy, on_done=self._after_action)
         session.progress = self.runner.report
         self.selected = 1 if len(session.steps) > 1 else 0
         self.diff_mode = "unified"
@@ -695,31 +741,49 @@ class Workbench(W.VBox):
         self._timing_html: tuple | None = None     # (timing, stale, html) last drawn
         self._redraw = threading.RLock()
         self._updating = False                     # True while the view itself sets a dropdown
+        self._runtime_ready = False                # the emulator runtime was built (or found) by an action
+        self._save_timer: threading.Timer | None = None
         self._build(height)
+        self._build_state_controls()
         session.on_change(self._changed)
         self.refresh()
 
     # -- the actions the buttons call (each one Session method, run by the runner) ----------------
+    def _dsl_typed(self) -> bool:
+        "Whether the DSL editor holds text the session does not have yet (running hands it over: undoable)."
+        return self.dsl_editor.value != self.session.dsl
+
     def _sync_dsl(self):
         "Hand the editor's DSL to the session when it was edited."
         if self.dsl_editor.value != self.session.dsl:
             self.session.set_dsl(self.dsl_editor.value)
 
-    def _act(self, label: str, action: Callable[[], object]) -> bool:
-        return self.runner.run(label, action)
+    def _act(self, label: str, action: Callable[[], object], checks: str = "steps", *, undo: bool = True,
+             compiles: bool = True, produced: Callable[[], str] | None = None) -> bool:
+        "Run `action` through the runner: runtime built first, undo checkpoint, LLM turns kept, a truthful outcome."
+        def body():
+            if compiles and not self._runtime_ready:
+                prepare_runtime(self.session.settings, self.runner.report)
+                self._runtime_ready = True
+            if undo: self.desk.checkpoint(label)
+            before = len(self.session.history.variants)
+            self.desk.converse(label, action, produced or (lambda: self._produced(before)))
+            return outcome(self.session, label, checks)
+        return self.runner.run(label, body)
 
     def step(self) -> bool:
         "Run the next step (after handing over an edited DSL)."
-        return self._act("step", lambda: (self._sync_dsl(), self.session.step()))
+        return self._act("step", lambda: (self._sync_dsl(), self.session.step()), undo=self._dsl_typed())
 
     def run_all(self) -> bool:
         "Run every remaining step."
-        return self._act("run all", lambda: (self._sync_dsl(), self.session.run_all()))
+        return self._act("run all", lambda: (self._sync_dsl(), self.session.run_all()), undo=self._dsl_typed())
 
     def rerun(self) -> bool:
         "Rerun the selected pass and everything after it."
         k = self.selected
-        return self._act(f"rerun from {self.session.steps[k].name}", lambda: (self._sync_dsl(), self.session.rerun_from(k)))
+        return self._act(f"rerun from {self.session.steps[k].name}", lambda: (self._sync_dsl(), self.session.rerun_from(k)),
+                         undo=self._dsl_typed())
 
     def _lowered(self):
         self._sync_dsl()
@@ -731,11 +795,11 @@ class Workbench(W.VBox):
             self._lowered()
             self.session.verify()
             self.bottom_tabs.selected_index = 0
-        return self._act("verify", action)
+        return self._act("verify", action, "verify", undo=False)
 
     def time(self) -> bool:
         "Time the final kernel (modelled) against PyTorch eager."
-        return self._act("time", lambda: (self._lowered(), self.session.time()))
+        return self._act("time", lambda: (self._lowered(), self.session.time()), undo=False)
 
     def record(self) -> bool:
         "Record the current DSL as a variant, with its verdict and time."
@@ -747,7 +811,7 @@ class Workbench(W.VBox):
             self.session.record_variant(name, origin)
             self.variant_name.value = ""
             self.bottom_tabs.selected_index = 1
-        return self._act("record variant", action)
+        return self._act("record variant", action, "none")
 
     def use_variant(self) -> bool:
         "Make the picked variant the current DSL and run its passes."
@@ -759,12 +823,18 @@ class Workbench(W.VBox):
         "Apply the snapshot editor's text as an edit of the selected step (recompiled at once)."
         k, name = self.selected, self.edit_file.value
         text = self.snapshot_editor.value
-        return self._act(f"edit {self.session.steps[k].name}", lambda: self.session.edit(k, {name: text}))
+        step = self.session.steps[k].name
+
+        def action():
+            self.session.edit(k, {name: text})
+            self.desk.pending.drop(step, name)
+        return self._act(f"edit {step}", action)
 
     def ask_fix(self) -> bool:
         "Ask the LLM to fix the compile errors of the selected step."
         k = self.selected
-        return self._act("ask the LLM for a fix", lambda: self.session.ask_fix(k))
+        return self._act("ask the LLM for a fix", lambda: self.session.ask_fix(k),
+                         produced=lambda: f"edit of {k} {self.session.steps[k].name} (LLM fix)")
 
     def ask_faster(self) -> bool:
         "Ask the LLM for a faster variant (one tuning round), then compare it with the variant it started from."
@@ -774,11 +844,13 @@ class Workbench(W.VBox):
             self.compare_a.value, self.compare_b.value = history.variants[new].parent or 0, new
             self.compare()
             self.bottom_tabs.selected_index = 1
-        return self._act("ask the LLM for a faster variant", action)
+        return self._act("ask the LLM for a faster variant", action, "none",
+                         produced=lambda: f"variant {self.session.history.variants[-1].name}" if self.session.history.variants else "")
 
     def ask_dsl(self) -> bool:
         "Ask the LLM to write the DSL (stage 1), then run every pass."
-        return self._act("ask the LLM for a DSL kernel", lambda: (self.session.ask_dsl(), self.session.run_all()))
+        return self._act("ask the LLM for a DSL kernel", lambda: (self.session.ask_dsl(), self.session.run_all()),
+                         produced=lambda: "the DSL in the editor")
 
     def export_kernel(self) -> bool:
         "Verify the kernel and write the export `ascendcraft.use(module, folder)` reads, into the export box's folder."
@@ -790,7 +862,7 @@ class Workbench(W.VBox):
             out = export_kernel(self.session, folder)
             self.export_view.value = _note(f"kernel exported to <code>{_E(str(out))}</code>; in your model: "
                                            f"<code>module = ascendcraft.use(module, {_E(repr(str(out)))})</code>", "#116329")
-        return self._act("export kernel", action)
+        return self._act("export kernel", action, "none", undo=False)
 
     def export(self) -> bool:
         "Export the run as numbered files into the folder named in the export box."
@@ -801,7 +873,7 @@ class Workbench(W.VBox):
             files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
             self.export_view.value = (_note(f"exported {len(files)} files to <code>{_E(str(out))}</code>", "#116329")
                                       + f'<pre style="{MONO};max-height:160px;overflow:auto">{_E(chr(10).join(files))}</pre>')
-        return self._act("export", action)
+        return self._act("export", action, "none", undo=False, compiles=False)
 
     def set_pass_mode(self, name: str, mode: str) -> bool:
         "Have pass `name` done by the rules (`mode='rules'`) or the LLM (`'llm'`); the passes start a new run."
@@ -810,7 +882,7 @@ class Workbench(W.VBox):
         names = tuple(p.name for p in self.session.pipeline.passes if p.name in wanted)
         if names == tuple(self.session.llm_pass_names): return False
         label = f"{name} pass by the {'LLM' if mode == 'llm' else 'rules'}"
-        started = self._act(label, lambda: self.session.use_llm_passes(names))
+        started = self._act(label, lambda: self.session.use_llm_passes(names), "none", compiles=False)
         if not started: self.refresh()              # refused (another action runs): put the switch back
         return started
 
@@ -865,7 +937,7 @@ def _build(self: Workbench, height: str):
          "ask_faster": _button("Ask LLM: faster", "ask the LLM for a faster variant (one tuning round)"),
          "ask_dsl": _button("Ask LLM: DSL", "ask the LLM to write the DSL kernel for this task (stage 1), then run the passes"),
          "apply_edit": _button("Apply edit", "replace this snapshot's file with the editor's text and recompile it", "success"),
-         "reload_edit": _button("Reload", "discard the changes in the editor"),
+         "reload_edit": _button("Revert typing", "drop the typed, unapplied changes in the editor (the applied edit stays)"),
          "use_variant": _button("Use", "make this variant the current DSL and run its passes"),
          "compare": _button("Compare", "show the two variants side by side"),
          "export": _button("Export", "write the DSL, every snapshot, the compiler logs, verdict, timing and variants as numbered files"),
@@ -875,7 +947,7 @@ def _build(self: Workbench, height: str):
     self._tooltips = {name: button.tooltip for name, button in b.items()}
     actions = {"step": self.step, "run_all": self.run_all, "rerun": self.rerun, "verify": self.verify, "time": self.time,
                "record": self.record, "ask_fix": self.ask_fix, "ask_faster": self.ask_faster, "apply_edit": self.apply_edit,
-               "reload_edit": lambda: self._load_snapshot(force=True), "use_variant": self.use_variant,
+               "reload_edit": lambda: (self._load_snapshot(force=True), self.refresh(), self._typed()), "use_variant": self.use_variant,
                "compare": self.compare, "export": self.export, "ask_dsl": self.ask_dsl, "export_kernel": self.export_kernel}
     for name, action in actions.items():
         b[name].on_click(lambda _, action=action: action())
@@ -889,7 +961,8 @@ def _build(self: Workbench, height: str):
     toolbar = W.HBox([b["step"], b["run_all"], b["rerun"], sep(), b["verify"], b["time"], sep(), self.variant_name, b["record"],
                       sep(), b["ask_dsl"], b["ask_fix"], b["ask_faster"], sep(), self.hide_unchanged],
                      layout=W.Layout(flex_flow="row wrap", align_items="center", margin="2px 0 6px"))
-    header = W.HBox([self.title, self.runner.bar, self.runner.message],
+    self.toolbar, self.edit_bar = toolbar, None       # (wb_state's controls are added to both by _build_state_controls)
+    header = W.HBox([self.title, self.runner.bar, self.runner.message, self.runner.cancel_button],
                     layout=W.Layout(align_items="center", justify_content="space-between", margin="0 0 4px"))
 
     # left: the DSL
@@ -908,11 +981,11 @@ def _build(self: Workbench, height: str):
     self.diff_view = _scroll(W.HTML(), "520px")
     self.files_view = W.Tab(layout=W.Layout(min_width="0"))
     self.edit_file = W.Dropdown(layout=W.Layout(width="220px"))
-    self.edit_file.observe(lambda _: self._updating or self._load_snapshot(force=True), "value")
+    self.edit_file.observe(lambda _: self._updating or self._reload_file(), "value")
     self.snapshot_editor = CodeEditor(language="cpp", height="440px", name="snapshot")
     self.edit_state = W.HTML()
-    edit_box = W.VBox([W.HBox([self.edit_file, b["apply_edit"], b["reload_edit"]], layout=W.Layout(align_items="center")),
-                       self.edit_state, self.snapshot_editor], layout=W.Layout(min_width="0"))
+    self.edit_bar = W.HBox([self.edit_file, b["apply_edit"], b["reload_edit"]], layout=W.Layout(align_items="center"))
+    edit_box = W.VBox([self.edit_bar, self.edit_state, self.snapshot_editor], layout=W.Layout(min_width="0"))
     self.llm_view = _scroll(W.HTML(), "520px")
     self.detail_tabs = W.Tab([W.VBox([self.diff_switch, self.diff_view], layout=W.Layout(min_width="0")), self.files_view, edit_box,
                               self.llm_view],
@@ -957,8 +1030,286 @@ def _build(self: Workbench, height: str):
 def _section_widget(title: str) -> W.HTML:
     return W.HTML(f'<div style="{SANS};font-size:13px;font-weight:600;color:#24292f;margin:2px 0 4px">{title}</div>')
 
+# %% ../nbs/51_workbench.ipynb #5a7e0c02
+import anywidget
+
+SHORTCUTS = {"F10": "step", "Ctrl+F10": "run_to", "F8": "run_all", "Ctrl+Enter": "apply_edit"}   # key -> button
+_SHORTCUTS_JS = """
+const KEYS = %s;
+const name = (e) => (e.ctrlKey || e.metaKey ? "Ctrl+" : "") + (e.shiftKey ? "Shift+" : "") + (e.altKey ? "Alt+" : "") + e.key;
+export default { render({ model, el }) {
+  el.style.display = "none";
+  const on = (e) => {
+    const action = KEYS[name(e)], root = el.closest(".ac-workbench"), t = e.target;
+    if (!action || !root) return;
+    if (!(root.contains(t) || t === document.body || t === document.documentElement)) return;
+    if (action === "apply_edit" && !(t.closest && t.closest('[data-name="snapshot"]'))) return;
+    e.preventDefault(); e.stopPropagation();
+    model.send({ shortcut: action });
+  };
+  document.addEventListener("keydown", on, true);
+  return () => document.removeEventListener("keydown", on, true);
+} };
+"""
+
+
+class Shortcuts(anywidget.AnyWidget):
+    "Keyboard shortcuts of the workbench it sits in (keys pressed in it, or on an empty page); `on_key(button name)`."
+    _esm = _SHORTCUTS_JS % json.dumps(SHORTCUTS)
+
+    def __init__(self, on_key: Callable[[str], None]):
+        super().__init__()
+        self.on_msg(lambda _, content, buffers: on_key(str(content.get("shortcut", ""))))
+
+
+def operator_choices() -> list[str]:
+    "The task ids of the registry (each has an expert DSL in examples/); a path typed in the box opens your own task file."
+    from ascendcraft.taskset import TASKS_DIR
+    return sorted({p.stem for p in TASKS_DIR.rglob("*.py") if not p.name.startswith("_")})
+
+
+@patch
+def _build_state_controls(self: Workbench):
+    "Add Run to here, Reset, Undo, Discard edit, the operator box, the LLM note, the conversation tab and the keys."
+    b = self.buttons
+    new = {"run_to": _button("Run to here ▸|", "run the passes up to the selected one (Ctrl+F10)", "primary"),
+           "reset": _button("Reset", "a fresh pipeline with nothing run; hand edits wait for their passes"),
+           "undo": _button("Undo", "take back the last action"),
+           "discard_edit": _button("Discard edit", "drop this pass's hand edit (it is kept as 'set aside'); the pass's own output comes back"),
+           "open": _button("Open", "open this operator (your work on the current one is saved)")}
+    b.update(new)
+    for name, button in new.items(): self._tooltips[name] = button.tooltip
+    for name, key in (("step", "F10"), ("run_all", "F8"), ("apply_edit", "Ctrl+Enter")):
+        self._tooltips[name] = b[name].tooltip = f"{b[name].tooltip} ({key})"
+    actions = {"run_to": self.run_to, "reset": self.reset, "undo": self.undo, "discard_edit": self.discard_edit,
+               "open": lambda: self.open_operator(self.operator.value)}
+    for name, action in actions.items():
+        b[name].on_click(lambda _, action=action: action())
+    self.operator = W.Combobox(value=self.session.task.id, options=operator_choices(), ensure_option=False,
+                               placeholder="task id, or the path of your task file", layout=W.Layout(width="230px"))
+    self.operator.add_class("ac-operator")
+    self.llm_note = W.HTML(layout=W.Layout(margin="0 0 0 6px"))
+    items = list(self.toolbar.children)
+    at = items.index(b["run_all"]) + 1
+    items[at:at] = [b["run_to"]]
+    at = items.index(b["rerun"]) + 1
+    items[at:at] = [b["reset"], b["undo"]]
+    at = items.index(b["ask_faster"]) + 1
+    items[at:at] = [self.llm_note]
+    self.shortcuts = Shortcuts(self._shortcut)
+    self.toolbar.children = [self.operator, b["open"], W.HTML('<span style="display:inline-block;width:8px"></span>'),
+                             *items, self.shortcuts]
+    self.edit_bar.children = [*self.edit_bar.children, b["discard_edit"]]
+    self.conversation_view = W.HTML()
+    self.conversation_view.add_class("ac-conversation-view")
+    titles = tuple(self.bottom_tabs.titles)[:len(self.bottom_tabs.children)]
+    self.bottom_tabs.children = [*self.bottom_tabs.children, self.conversation_view]
+    self.bottom_tabs.titles = (*titles, "LLM conversation")
+    self._conversation_tab = len(self.bottom_tabs.children) - 1
+    self.snapshot_editor.observe(self._on_snapshot_typed, "value")
+    self.dsl_editor.observe(lambda _: self._typed(), "value")
+
+
+@patch
+def _shortcut(self: Workbench, name: str):
+    "A key was pressed: press its button (when the button can act now)."
+    button = self.buttons.get(name)
+    if button is not None and not button.disabled: button.click()
+
+
+@patch
+def _produced(self: Workbench, variants_before: int) -> str:
+    "What an action that asked the LLM made: new variants, LLM edits, snapshots of LLM passes."
+    s, made = self.session, []
+    made += [f"variant {v.name}" for v in s.history.variants[variants_before:]]
+    made += [f"edit of {st.index} {st.name} ({st.edited_by})" for st in s.steps if st.edited and st.edited_by != "hand"]
+    made += [f"the {st.name} snapshot (LLM pass)" for st in s.steps if is_llm_step(st) and st.project is not None]
+    return ", ".join(made)
+
+
+@patch
+def _after_action(self: Workbench):
+    "After every action: redraw, then save the work."
+    self.refresh()
+    self._save()
+
+
+@patch
+def _save(self: Workbench):
+    with self._redraw:
+        self.desk.selected = self.selected
+        self.desk.typed_dsl = self.dsl_editor.value
+    try:
+        self.desk.save()
+    except OSError as e:
+        self.runner.show_error("save the session", e)
+
+
+@patch
+def _typed(self: Workbench):
+    "Typing: save half a second after the last key."
+    if self.desk.folder is None: return
+    if self._save_timer is not None: self._save_timer.cancel()
+    self._save_timer = threading.Timer(0.5, self._save)
+    self._save_timer.daemon = True
+    self._save_timer.start()
+
+
+@patch
+def _on_snapshot_typed(self: Workbench, change):
+    "The snapshot editor changed: keep typed text as a pending edit of its pass and file."
+    if self._updating: return
+    k, name, text = self._loaded
+    if k is None or name is None: return
+    self.desk.pending.put(self.session.steps[k].name, name, text, change["new"])
+    with self._redraw:
+        self._show_edit_state()
+        self.pass_list.show(self.session.steps, self.selected, self.hide_unchanged.value, self.desk.pending.steps)
+    self._typed()
+
+# %% ../nbs/51_workbench.ipynb #5a7e0c03
+@patch
+def run_to(self: Workbench) -> bool:
+    "Run the passes up to the selected one."
+    k = self.selected
+    return self._act(f"run to {self.session.steps[k].name}", lambda: (self._sync_dsl(), self.session.run_to(k)),
+                     undo=self._dsl_typed())
+
+
+@patch
+def reset(self: Workbench) -> bool:
+    "A fresh pipeline on the current DSL, nothing run (hand edits wait for their passes)."
+    def action():
+        self._sync_dsl()
+        self.session.reset()
+        self.selected = 0
+    return self._act("reset", action, "none", compiles=False)
+
+
+@patch
+def discard_edit(self: Workbench) -> bool:
+    "Drop the selected pass's hand edit (kept as set aside)."
+    k = self.selected
+    return self._act(f"discard edit {self.session.steps[k].name}", lambda: self.session.discard_edit(k))
+
+
+@patch
+def undo(self: Workbench) -> bool:
+    "Take back the last action that changed the work (the passes run again up to where they had run)."
+    label = self.desk.undo_label
+    if label is None: return False
+
+    def action():
+        _, ran_to = self.desk.undo()
+        self._put_back()
+        if ran_to >= 0: self.session.run_to(ran_to)
+    return self._act(f"undo {label}", action, undo=False)
+
+
+@patch
+def _put_back(self: Workbench):
+    "After the desk put work back into the session: the editors and the selection follow."
+    with self._redraw:
+        self._updating = True
+        try: self.dsl_editor.value = self.desk.typed_dsl or self.session.dsl
+        finally: self._updating = False
+        self.selected = min(self.desk.selected, len(self.session.steps) - 1)
+        self._loaded = (None, None, None)
+
+
+@patch
+def reopen(self: Workbench) -> bool:
+    "Restore the work saved in the folder (and run the passes as far as they had run); False when nothing was saved."
+    try:
+        state, notes = self.desk.reopen()
+    except AscendCraftError as e:
+        self.runner.show_error("open the saved session", e)
+        self.desk.folder = None                      # never overwrite a file the user may want back
+        return False
+    if state is None: return False
+    self._put_back()
+    self.restore_notes = notes
+    self._act("restore the saved session", lambda: state.ran_to >= 0 and self.session.run_to(state.ran_to), undo=False)
+    return True
+
+
+@patch
+def open_operator(self: Workbench, task) -> bool:
+    "Save this session and open `task` (an id or a task file path) in its place, restoring its saved work if any."
+    if self.runner.busy or not str(task).strip(): return False
+    try:
+        session = Session(str(task).strip(), settings=self.session.settings, llm=self.session.llm)
+    except AscendCraftError as e:
+        self.runner.show_error(f"open {task}", e)
+        return False
+    self._save()
+    where = self.desk.folder.parent.parent if self.desk.folder is not None else None
+    self.session = session
+    self.desk = Desk(session, session_folder(session.settings, session.task, where) if where is not None else None)
+    self.rule_baseline = RuleBaseline(session)
+    session.progress = self.runner.report
+    session.on_change(self._changed)
+    if getattr(self, "nav", None) is not None and hasattr(self.nav, "session"): self.nav.session = session
+    self._last_timing = self._last_verdict = None
+    self._timing_html, self._loaded = None, (None, None, None)
+    self.selected = 0
+    self._put_back()
+    self.operator.value = session.task.id
+    self.export_folder.value = str(Path.cwd() / f"{session.task.id}-workbench")
+    if not self.reopen():
+        self.refresh()
+        if session.settings.workbench_start == "run": self.run_all()
+    return True
+
+# %% ../nbs/51_workbench.ipynb #5a7e0c05
+def _turn_html(k: int, t, first: bool) -> str:
+    who = "prompt" if first else "feedback sent back"
+    parts = []
+    if first and t.system:
+        parts.append(f'<details><summary style="cursor:pointer;color:#57606a">system prompt</summary>'
+                     f'<pre style="{MONO};white-space:pre-wrap;font-size:11px">{_E(t.system)}</pre></details>')
+    parts.append(f'<details class="ac-turn-prompt"{" open" if not first else ""}><summary style="cursor:pointer;color:#57606a">'
+                 f'{who}</summary><pre style="{MONO};white-space:pre-wrap;font-size:11px;max-height:260px;overflow:auto;'
+                 f'background:{"#f6f8fa" if first else "#fff5f5"}">{_E(t.prompt)}</pre></details>')
+    took = "cached reply" if t.cached else f"{t.tokens:,} tokens · {_duration(t.seconds)}"
+    if t.ok:
+        parts.append(f'<div style="{SANS};font-size:12px;margin-top:4px">{pill("LLM reply", *LLM_COLOURS)} '
+                     f'<span style="color:#57606a">{_E(t.purpose)} · {took}</span></div>'
+                     f'<pre class="ac-turn-reply" style="{MONO};white-space:pre-wrap;font-size:11px;max-height:320px;overflow:auto;'
+                     f'border-left:3px solid {LLM_COLOURS[0]};padding-left:8px">{_E(t.reply)}</pre>')
+    else:
+        parts.append(_note(f"no reply: the call failed ({_E(t.error)})", "#a40e26"))
+    return f'<div class="ac-turn" style="margin:6px 0 10px">{"".join(parts)}</div>'
+
+
+def conversation_html(conversations: list) -> str:
+    "The LLM conversations of a session, newest first: prompt, each reply, the feedback sent back, what it produced."
+    if not conversations:
+        return _note("no conversation yet — the LLM buttons and LLM-mode passes show theirs here")
+    blocks = []
+    for c in reversed(conversations):
+        made = (pill(f"produced: {c.produced}", *LLM_COLOURS) if c.produced and c.ok
+                else pill("produced nothing", "#a40e26", "#ffebe9"))
+        head = (f'<div style="{SANS};font-size:13px;font-weight:600;display:flex;gap:8px;align-items:center">'
+                f'{_E(c.action)} {made}<span style="font-weight:400;font-size:11px;color:#57606a">'
+                f'{len(c.turns)} turn{"s" if len(c.turns) != 1 else ""} · {time.strftime("%H:%M:%S", time.localtime(c.when))}</span></div>')
+        turns = "".join(_turn_html(k, t, k == 0 or len(t.messages) <= 2) for k, t in enumerate(c.turns))
+        blocks.append(f'<div class="ac-conversation" style="border:1px solid #d0d7de;border-radius:6px;padding:6px 10px;'
+                      f'margin:0 0 8px">{head}{turns}</div>')
+    return "".join(blocks)
+
+
+@patch
+def _show_conversations(self: Workbench):
+    self.conversation_view.value = _fit(conversation_html(self.desk.conversations))
+    s = self.session
+    if s.llm is None:
+        self.llm_note.value = f'<span class="ac-llm-off" style="{SANS};font-size:12px;color:#a40e26">LLM off: {_E(NO_LLM_SHORT)}</span>'
+    else:
+        self.llm_note.value = ""
+
 # %% ../nbs/51_workbench.ipynb #86eda4b6
-_RUN_EVENTS = ("step ", "run all", "rerun ")
+_RUN_EVENTS = ("step ", "run all", "rerun ", "run to ")
 
 
 @patch
@@ -992,11 +1343,11 @@ def refresh(self: Workbench):
         if s.timing is not None: self._last_timing = s.timing
         if s.verdict is not None: self._last_verdict = s.verdict
         self.selected = min(self.selected, len(s.steps) - 1)
-        self.pass_list.show(s.steps, self.selected, self.hide_unchanged.value)
+        self.pass_list.show(s.steps, self.selected, self.hide_unchanged.value, self.desk.pending.steps)
         visible = self.pass_list.visible
         if self.selected not in visible:
             self.selected = max([k for k in visible if k < self.selected] or visible[:1])
-            self.pass_list.show(s.steps, self.selected, self.hide_unchanged.value)
+            self.pass_list.show(s.steps, self.selected, self.hide_unchanged.value, self.desk.pending.steps)
         self._show_title()
         self._show_dsl_state()
         self._show_modes()
@@ -1006,6 +1357,7 @@ def refresh(self: Workbench):
         self.verify_view.value = _fit(verdict_html(self._last_verdict, stale=s.verdict is None and self._last_verdict is not None))
         self._show_variants()
         self._show_log()
+        self._show_conversations()
         self._set_busy(self.runner.busy)
 
 
@@ -1102,35 +1454,72 @@ def _set_files(self: Workbench, files: dict):
 
 @patch
 def _load_snapshot(self: Workbench, force: bool = False):
-    "Put the selected step's file into the snapshot editor (keeping unapplied changes unless forced)."
+    "Put the selected step's file into the snapshot editor: its pending (typed, unapplied) text if any (`force`: drop that)."
     s, k = self.session, self.selected
     project = s.steps[k].project if k > 0 else None
     if project is None:
         self._set_options(self.edit_file, [], None)
         self._loaded = (None, None, None)
-        self.snapshot_editor.value, self.snapshot_editor.read_only = "", True
-        self.edit_state.value = _note("pick a pass that has a snapshot to edit it")
+        self._set_editor("")
+        self.snapshot_editor.read_only = True
+        self._show_edit_state()
         return
     if list(self.edit_file.options) != project.names:
         self._set_options(self.edit_file, project.names, project.entry if project.entry in project.names else project.names[0])
     name = self.edit_file.value or project.names[0]
-    text = project[name]
-    step0, name0, text0 = self._loaded
-    shown = self.snapshot_editor.value
-    if force or (k, name) != (step0, name0) or (text != text0 and shown == text0):
-        self.snapshot_editor.value = text          # another file, or the snapshot changed under an unmodified editor
+    text, step = project[name], s.steps[k]
+    if force: self.desk.pending.drop(step.name, name)
+    pending = self.desk.pending.get(step.name, name)
+    self._set_editor(pending["text"] if pending else text)
     self._loaded = (k, name, text)
-    unapplied = self.snapshot_editor.value != text
     self.snapshot_editor.read_only = False
     self.snapshot_editor.language = language_of(name)
-    self.snapshot_editor.mark(s.marks(k).get(name, {}) if not unapplied else {})
-    step = s.steps[k]
-    if unapplied:
-        self.edit_state.value = _note("changed — <b>Apply edit</b> recompiles this snapshot; later passes continue from it", "#7d4e00")
-    elif step.edited:
-        self.edit_state.value = _note("this snapshot was edited by hand", "#6639ba")
-    else:
-        self.edit_state.value = _note(f"the {_E(step.name)} pass's output — edit it, then <b>Apply edit</b>")
+    self._show_edit_state()
+
+
+@patch
+def _set_editor(self: Workbench, text: str):
+    "Set the snapshot editor's text without taking it for typing."
+    if self.snapshot_editor.value == text: return
+    self._updating = True
+    try: self.snapshot_editor.value = text
+    finally: self._updating = False
+
+
+@patch
+def _reload_file(self: Workbench):
+    "Another file picked in the snapshot editor's list."
+    with self._redraw:
+        self._load_snapshot()
+
+
+@patch
+def _show_edit_state(self: Workbench):
+    "The notes above the snapshot editor: pending text, who edited the snapshot, an edit waiting or set aside."
+    s, (k, name, text) = self.session, self._loaded
+    step = s.steps[k if k is not None else self.selected]
+    parts = []
+    pending = self.desk.pending.get(step.name, name) if k is not None else None
+    if k is not None:
+        self.snapshot_editor.mark(s.marks(k).get(name, {}) if pending is None else {})
+    if pending is not None:
+        older = " · typed over an older output of this pass" if pending["base"] != text else ""
+        parts.append(_note(f'<span class="ac-pending">unapplied edit</span> — kept when you switch passes, and saved; '
+                           f"<b>Apply edit</b> (Ctrl+Enter) recompiles it, <b>Revert typing</b> drops it{older}", "#7d4e00"))
+    if step.edited:
+        who = "by hand" if step.edited_by == "hand" else f"by the {_E(step.edited_by)}"
+        parts.append(_note(f"this snapshot was edited {who} — <b>Discard edit</b> brings the pass's own output back",
+                           "#6639ba" if step.edited_by == "hand" else LLM_COLOURS[0]))
+    if step.carried is not None:
+        parts.append(_note("a hand edit waits for this pass: it is re-applied to the pass output when the pass runs", "#6639ba"))
+    if step.set_aside is not None:
+        parts.append(_note("a hand edit of this pass is set aside (discarded, or it no longer fitted the pass output)", "#57606a"))
+    if k is None and not parts:
+        parts.append(_note("pick a pass that has a snapshot to edit it"))
+    elif not parts:
+        parts.append(_note(f"the {_E(step.name)} pass's output — edit it, then <b>Apply edit</b>"))
+    self.edit_state.value = "".join(parts)
+
 
 # %% ../nbs/51_workbench.ipynb #71c092ce
 @patch
@@ -1198,6 +1587,7 @@ def _show_log(self: Workbench):
 
 NO_LLM = ("no LLM client: set llm_base_url and llm_model in settings.ini (or ASCENDCRAFT_LLM_BASE_URL), "
           "or open the session with recorded replies: Session(task, llm=recorded_llm())")
+NO_LLM_SHORT = "no endpoint — set llm_base_url and llm_model in settings.ini (or ASCENDCRAFT_LLM_BASE_URL)"
 
 
 @patch
@@ -1212,6 +1602,16 @@ def _why_disabled(self: Workbench) -> dict:
         why["ask_fix"] = "select a pass whose snapshot has compile errors"
     if k == 0 or step.project is None:
         why["apply_edit"] = why["reload_edit"] = "select a pass that has a snapshot"
+    if not step.edited and step.carried is None:
+        why["discard_edit"] = "this pass has no hand edit"
+    if self.desk.undo_label is None:
+        why["undo"] = "nothing to undo yet"
+    else:
+        self._tooltips["undo"] = f"take back: {self.desk.undo_label}"
+    if all(st.status == "not run" for st in s.steps) and self.dsl_editor.value == s.dsl:
+        why["reset"] = "nothing has run: the pipeline is fresh"
+    if all(st.ok for st in s.steps[:k + 1]) and self.dsl_editor.value == s.dsl:
+        why["run_to"] = f"every step up to {step.name} is ok"
     if not s.history.variants:
         why["use_variant"] = "no variants yet: record one first"
     if len(s.history.variants) < 2:
@@ -1250,16 +1650,20 @@ def recorded_llm(settings: Settings | None = None,      # None: load_settings()
     return LLMClient(settings, cache=ReplyCache(settings.cache_path / "llm", recordings=folders))
 
 
-def open_workbench(task="softmax",                       # task id (or a Task)
+def open_workbench(task="softmax",                       # task id, task file path (or a Task)
                    *, settings: Settings | None = None,   # None: load_settings()
-                   llm: LLMClient | bool | None = True,   # True: recorded_llm(settings); None/False: no LLM
-                   run: bool = True,                      # run every pass at once (in the background)
-                   background: bool = True) -> Workbench:
-    "A workbench on a new session for `task`."
+                   llm: LLMClient | bool | None = True,   # True: the endpoint of the settings (with the recorded replies), none without one
+                   run: bool | None = None,               # run every pass at once; None: the workbench_start setting ('fresh': no)
+                   background: bool = True,
+                   folder: Path | str | bool | None = True) -> Workbench:  # where the work is saved; True: session_folder(settings, task); None: nowhere
+    "A workbench on a new session for `task`, with the work saved for it restored (the passes rerun as far as they had run)."
     settings = settings if settings is not None else load_settings()
-    client = recorded_llm(settings) if llm is True else (llm or None)
-    wb = Workbench(Session(task, settings=settings, llm=client), background=background)
-    if run: wb.run_all()
+    client = (recorded_llm(settings) if settings.llm_base_url.strip() else None) if llm is True else (llm or None)
+    session = Session(task, settings=settings, llm=client)
+    folder = session_folder(settings, session.task) if folder is True else (Path(folder) if folder else None)
+    wb = Workbench(session, background=background, folder=folder)
+    if wb.reopen(): return wb
+    if run if run is not None else settings.workbench_start == "run": wb.run_all()
     return wb
 
 # %% ../nbs/51_workbench.ipynb #9c020795
@@ -1341,7 +1745,8 @@ def launch_workbench(task: str = "softmax",              # task id or task file 
                      open_browser: bool = False,
                      block: bool = True,                  # serve until Ctrl-C (False: return the running server)
                      page: Path | str = PAGE,             # the page notebook
-                     voila_args: tuple = ()) -> WorkbenchServer:
+                     voila_args: tuple = (),
+                     workdir: Path | str | None = None) -> WorkbenchServer:   # the page's folder (exports, saved session); None: cwd
     "Serve the workbench for `task` as a web page with Voila (its kernel works in the current folder)."
     from ascendcraft.taskset import get_task, task_file_path
     get_task(task)                                        # an unknown task fails here, not in the page
@@ -1352,7 +1757,7 @@ def launch_workbench(task: str = "softmax",              # task id or task file 
         raise AscendCraftError(Diagnostic("port-in-use", f"port {port} on {ip} is already in use", file="<workbench>",
                                           hint="pass another port (0 picks a free one)"), "workbench")
     folder = Path(tempfile.mkdtemp(prefix="ascendcraft-workbench-"))
-    path = workbench_page(task, settings, folder, Path(page), workdir=Path.cwd())
+    path = workbench_page(task, settings, folder, Path(page), workdir=Path(workdir).resolve() if workdir else Path.cwd())
     log = folder / "voila.log"
     command = [sys.executable, "-m", "voila", str(path), f"--port={port}", f"--Voila.ip={ip}", "--theme=light",
                "--show_tracebacks=True", *[f"--VoilaConfiguration.extension_denylist={x}" for x in VOILA_SKIP],

@@ -3,6 +3,7 @@
 Every test drives the view the way a user would (editor values, button clicks) and checks what the view shows
 against the session underneath. The kernels are leaky_relu's (small, fast to compile and time).
 """
+import html
 import json
 import re
 import socket
@@ -39,7 +40,7 @@ def count_runs(session) -> list:
 @pytest.fixture
 def wb():
     "A workbench on leaky_relu with every pass run (inline, so each click completes before it returns)."
-    return open_workbench(TASK, llm=None, background=False)
+    return open_workbench(TASK, llm=None, background=False, run=True, folder=None)
 
 
 def test_pass_list_diff_and_compiler_panes(wb):
@@ -263,3 +264,11 @@ def test_ask_the_llm_to_fix_the_selected_snapshot(tmp_path):
     assert wb.session.steps[3].status == "ok" and wb.session.steps[3].edited and runs == []
     assert GOOD_CALL in wb.snapshot_editor.value and wb.snapshot_editor.marks == {}
     assert len(asked) == 1 and BAD_CALL in asked[0].body["messages"][-1]["content"]   # the broken snapshot was sent
+    # the conversation is shown as the LLM's, with what it produced; the edit is the LLM's, not "by hand"
+    assert "edited · LLM fix" in wb.pass_list.infos[3].value and "edited by the LLM fix" in wb.edit_state.value
+    assert "by hand" not in wb.edit_state.value
+    [talk] = wb.desk.conversations
+    assert talk.produced == "edit of 3 compute (LLM fix)" and len(talk.turns) == 1
+    shown = html.unescape(wb.conversation_view.value)
+    assert "produced: edit of 3 compute (LLM fix)" in shown and "LLM reply" in shown
+    assert BAD_CALL in shown and "Pass the count." in shown              # the prompt with the broken snapshot, the reply

@@ -106,6 +106,14 @@ def test_an_llm_compute_pass_fixed_by_feedback_beside_the_rule_based_one(rules, 
         assert "LLM · 2 rounds" in wb.pass_list.infos[3].value
         assert wb.rule_baseline.runs == 0                 # nobody compared yet: the rules did not run
 
+        # the conversation tab: the prompt, both replies as the LLM's, the feedback sent back, what it produced
+        [talk] = wb.desk.conversations
+        assert talk.action == "run all" and talk.produced == "the compute snapshot (LLM pass)" and len(talk.turns) == 2
+        assert talk.turns[1].prompt == feedback
+        shown = text_of(wb.conversation_view.value)
+        assert shown.count("LLM reply") == 2 and "feedback sent back" in shown and feedback in shown
+        assert "produced: the compute snapshot (LLM pass)" in shown
+
         # the pass detail: both rounds, the feedback sent back after the first, the diff from the rule-based pass
         view = show_llm_tab(wb, 3)
         shown = text_of(view)

@@ -17,9 +17,11 @@ LONG = 240_000                        # ms: a cold cache compiles the emulator r
 
 
 @pytest.fixture(scope="module")
-def server():
-    "Voila on a free port, serving the workbench page for TASK."
-    with launch_workbench(TASK, port=0, block=False) as running:
+def server(tmp_path_factory):
+    "Voila on a free port, serving the workbench page for TASK (every pass run on opening, the work saved in a temporary folder)."
+    from ascendcraft.config import load_settings
+    with launch_workbench(TASK, port=0, block=False, settings=load_settings(workbench_start="run"),
+                          workdir=tmp_path_factory.mktemp("page")) as running:
         yield running.ready()
 
 
@@ -40,15 +42,16 @@ def wb_page(chromium, server):
     context.close()
 
 
-def act(page, label: str, click):
-    "Do `click` and wait until the workbench has finished the action it starts (and says `label: done`)."
+def act(page, label: str, click, state: str = "done"):
+    "Do `click` and wait until the workbench has finished the action it starts (and says `label: <state>`)."
     from playwright.sync_api import expect
     message = page.locator(".ac-progress-message")
     before = int(message.get_attribute("data-action"))
     click()
     expect(message).to_have_attribute("data-action", str(before + 1))
-    expect(message).to_have_attribute("data-state", re.compile("done|failed"), timeout=LONG)
-    expect(message).to_contain_text(f"{label}: done")
+    expect(message).to_have_attribute("data-state", re.compile("done|failed|warning|cancelled"), timeout=LONG)
+    expect(message).to_have_attribute("data-state", state)
+    expect(message).to_contain_text(f"{label}: {state}")
 
 
 def replace_in(page, editor: str, old: str, new: str):
@@ -83,7 +86,7 @@ def test_edit_the_dsl_rerun_see_the_new_diff_status_errors_and_timing(wb_page, a
     # break the DSL: the front end fails at the edited line, marked in the editor and in the compiler pane
     replace_in(page, "dsl", "exp(yout, yout, n)", "exp(yout, yout)")
     expect(page.locator(".ac-dsl-state")).to_contain_text("edited")
-    act(page, "run all", page.get_by_role("button", name="Run all").click)
+    act(page, "run all", page.get_by_role("button", name="Run all").click, "failed")
     assert status_of(page, 0) == "failed" and status_of(page, 4) == "stale"
     expect(page.locator('.ac-editor[data-name="dsl"] .ac-error-line')).to_have_count(1)
     expect(page.locator('.ac-editor[data-name="dsl"] .ac-error-line')).to_contain_text("exp(yout, yout)")
@@ -105,7 +108,7 @@ def test_edit_the_dsl_rerun_see_the_new_diff_status_errors_and_timing(wb_page, a
     # edit the compute snapshot: a compile error at its line, the later pass stale, the timing kept (stale)
     page.get_by_role("tab", name="Edit snapshot").click()
     replace_in(page, "snapshot", "Muls(youtLocal, youtLocal, scale, n)", "Muls(youtLocal, youtLocal, scale)")
-    act(page, "edit compute", page.get_by_role("button", name="Apply edit").click)
+    act(page, "edit compute", page.get_by_role("button", name="Apply edit").click, "failed")   # red, never "done"
     assert status_of(page, 3) == "compile error" and status_of(page, 4) == "stale"
     compiler = page.locator(".ac-compiler-view")
     expect(compiler).to_contain_text(re.compile(r"softmax_kernel\.cpp:\d+:\d+: error\[compile-error\]"))
@@ -127,7 +130,7 @@ def test_edit_the_dsl_rerun_see_the_new_diff_status_errors_and_timing(wb_page, a
 LAB_TOKEN = "workbench-test"
 LAB_NOTEBOOK = {"cells": [{"cell_type": "code", "execution_count": None, "id": "open", "metadata": {}, "outputs": [],
                            "source": ["from ascendcraft.workbench import open_workbench\n",
-                                      "wb = open_workbench('leaky_relu')\n", "wb"]}],
+                                      "wb = open_workbench('leaky_relu', run=True)\n", "wb"]}],
                 "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
                 "nbformat": 4, "nbformat_minor": 5}
 
