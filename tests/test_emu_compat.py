@@ -122,3 +122,35 @@ def test_reads_of_the_allocations_padding_are_legal_and_beyond_it_an_error():
     bad = run(build({"padded.cpp": PADDED.replace("READ", "48")}), [GM("x", x), GM("y", np.zeros(16, np.float16), "out")],
               block_dim=1)
     assert [d.kind for d in bad.errors] == ["gm-out-of-bounds"] and "reads 96 bytes" in bad.errors[0].message
+
+
+VCADD = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void vc(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, out;
+    pipe.InitBuffer(buf, 256 * sizeof(float));
+    pipe.InitBuffer(out, 16 * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 256);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 16);
+    LocalTensor<float> t = buf.Get<float>(), o = out.Get<float>();
+    DataCopy(t, xGm, 256);
+    Duplicate(o, 0.0f, 16);
+    AscendCUtils::SetMask<float>(64);
+    vcadd((__ubuf__ float *)o.GetPhyAddr(), (__ubuf__ float *)t.GetPhyAddr(), 4, 1, 1, 8, false);   // a sum per repeat
+    vcadd(nullptr, (__ubuf__ float *)t.GetPhyAddr(), 4, 1, 1, 8, true);                              // all into ACC
+    uint64_t acc = get_acc_val();
+    o.SetValue(8, *reinterpret_cast<float *>(&acc));
+    DataCopy(yGm, o, 16);
+}
+'''
+
+
+def test_the_raw_vcadd_intrinsic_and_the_accumulator():
+    x = np.random.default_rng(2).uniform(-1, 1, 256).astype(np.float32)
+    r = run(build({"vc.cpp": VCADD}), [GM("x", x), GM("y", np.zeros(16, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_allclose(r.outputs["y"][:4], x.reshape(4, 64).sum(1), rtol=1e-5)
+    np.testing.assert_allclose(r.outputs["y"][8], x.sum(), rtol=1e-5)

@@ -229,6 +229,50 @@ void vec_norm(const NormCall& c, SrcLoc loc) {
         if (o.t && op != Op::SimpleSoftMax && (o.t != c.exp_max || c.update)) mark_written(*o.t, 0, o.bytes);
 }
 
+// A raw UB pointer (LocalTensor::GetPhyAddr()) as a Local reaching to the end of the block's UB.
+static Local raw_ub(const void* p, Op op, SrcLoc loc) {
+    Core& c = core();
+    const uint8_t* a = static_cast<const uint8_t*>(p);
+    Local t;
+    t.addr = const_cast<uint8_t*>(a);
+    if (a >= c.ub && a < c.ub + g_launch->ub_bytes) t.bytes = t.cap = static_cast<uint32_t>(c.ub + g_launch->ub_bytes - a);
+    check_local(t, op, loc, "src", 32);
+    return t;
+}
+
+void vcadd_raw(Dt dt, void* dst, const void* src, uint32_t repeats, uint32_t dstRepStride, uint32_t srcBlkStride,
+               uint32_t srcRepStride, SrcLoc loc) {
+    const Lanes lanes = mask_lanes(static_cast<uint64_t>(0), repeats, false);  // the lanes of the mask register
+    if (dst) {  // one sum per repeat: WholeReduceSum with the mask register
+        reduce_whole(Op::WholeReduceSum, dt, raw_ub(dst, Op::WholeReduceSum, loc), raw_ub(src, Op::WholeReduceSum, loc), lanes,
+                     dstRepStride, srcBlkStride, srcRepStride, 0, loc);
+        return;
+    }
+    const Op op = Op::WholeReduceSum;  // the accumulating form: every repeat's lanes summed into the accumulator
+    enter(op, loc);
+    const Local a = raw_ub(src, op, loc);
+    const uint32_t es = dt_size(dt), epr = 256 / es;
+    Geometry g = resolve(lanes, epr, op, loc);
+    Stride s{srcBlkStride, srcRepStride};
+    check_operand(g, a, s, es, true, op, loc, "src");
+    if (RaceScope race{TPipe_::V, op, loc}) race.read(g, a, s, es);
+    record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, g.active() * es, g.active(), g.repeats);
+    if (tracing_now()) return;
+    double total = 0;
+    for (uint32_t r = 0; r < g.repeats; ++r)
+        for (uint32_t l = 0; l < epr; ++l)
+            if (g.on(r, l)) total += load_d(dt, a.addr + lane_offset(g, s, es, r, l));
+    core().acc_value = total;
+}
+
+uint64_t acc_value_bits(Dt dt) {
+    const double v = core().acc_value;
+    uint64_t bits = 0;
+    if (dt == Dt::f16) { half h = static_cast<half>(static_cast<float>(v)); std::memcpy(&bits, &h, 2); }
+    else { float f = static_cast<float>(v); std::memcpy(&bits, &f, 4); }
+    return bits;
+}
+
 void reduce_maxmin_result(Dt dt, uint8_t* value, uint8_t* index, uint32_t index_bytes, SrcLoc loc) {
     enter(Op::GetReduceMaxMinCount, loc);
     record(TPipe_::S, TKind::INSTR, Op::GetReduceMaxMinCount, dt, 0, loc);

@@ -3,6 +3,7 @@
 // Written from the public AscendC documentation and from how the public kernels use them; no vendor code.
 #pragma once
 
+#include <cstddef>
 #include <type_traits>
 
 #include "pipe.h"
@@ -39,7 +40,28 @@ inline void InitOutput(const GlobalTensor<T>& gmWorkspaceAddr, const uint32_t si
 
 }  // namespace AscendC
 
-namespace ascendcraft { namespace emu { bool kernel_on_aic(); }}
+namespace ascendcraft { namespace emu {
+bool kernel_on_aic();
+// The raw intrinsic vcadd: with a dst, one sum per repeat (WholeReduceSum under the mask register); with nullptr,
+// the sum of every repeat's lanes into the accumulator that get_acc_val / GetAccVal read (as float bits).
+void vcadd_raw(Dt dt, void* dst, const void* src, uint32_t repeats, uint32_t dstRepStride, uint32_t srcBlkStride,
+               uint32_t srcRepStride, SrcLoc loc);
+uint64_t acc_value_bits(Dt dt);
+}}
+template <typename T>
+inline void vcadd(T* dst, T* src, uint32_t repeat, uint32_t dstRepStride, uint32_t srcBlkStride, uint32_t srcRepStride,
+                  bool /*mode*/, ::ascendcraft::emu::SrcLoc loc = {}) {
+    ::ascendcraft::emu::vcadd_raw(::ascendcraft::emu::dt_of<T>(), dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride, loc);
+}
+template <typename T>
+inline void vcadd(std::nullptr_t, T* src, uint32_t repeat, uint32_t dstRepStride, uint32_t srcBlkStride, uint32_t srcRepStride,
+                  bool /*mode*/, ::ascendcraft::emu::SrcLoc loc = {}) {
+    ::ascendcraft::emu::vcadd_raw(::ascendcraft::emu::dt_of<T>(), nullptr, src, repeat, dstRepStride, srcBlkStride, srcRepStride, loc);
+}
+inline uint64_t get_acc_val() { return ::ascendcraft::emu::acc_value_bits(::ascendcraft::emu::Dt::f32); }
+namespace AscendC {
+inline uint64_t GetAccVal() { return ::ascendcraft::emu::acc_value_bits(::ascendcraft::emu::Dt::f32); }
+}
 #define g_coreType (::ascendcraft::emu::kernel_on_aic() ? ::AscendC::AIC : ::AscendC::AIV)
 
 // The 2023 samples (CANN 6.x) spell the namespace tik2.

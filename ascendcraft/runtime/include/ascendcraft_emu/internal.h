@@ -292,6 +292,7 @@ struct Core {
     double maxmin_value = 0;
     uint64_t maxmin_index = 0;
     bool maxmin_set = false;
+    double acc_value = 0;  // the accumulator the raw vcadd(nullptr, ...) sums into (get_acc_val, emu_norm.cpp)
 };
 // emu_sync_cross.cpp: the launch's cores by kernel type, cross-core flags, and the GM hand-over check
 uint32_t cross_prepare(uint32_t block_dim, uint64_t tiling_key);   // the number of cores (slots) to run
