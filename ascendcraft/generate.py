@@ -601,6 +601,11 @@ class Variant:
     def correct(self) -> bool: return self.evaluation.correct
 
 
+def _tie(speedup: float | None, uncertainty: float) -> bool:
+    "A modelled speed-up within the uncertainty of 1: neither faster nor slower than eager as far as the model can tell."
+    return speedup is not None and uncertainty > 0 and abs(speedup - 1) <= uncertainty
+
+
 @dataclass
 class TuningHistory:
     "Every variant of a kernel, in the order they were made."
@@ -621,8 +626,16 @@ class TuningHistory:
         a, b = (self.variants[self.variants[i].parent or 0], self.variants[i]) if j is None else (self.variants[i], self.variants[j])
         return "".join(difflib.unified_diff(a.dsl.splitlines(True), b.dsl.splitlines(True), a.name, b.name))
 
+    def uncertainty(self) -> float:
+        "± of the modelled speed-ups: the calibrated uncertainty of the SoC profile they were modelled on (0: measured)."
+        from ascendcraft.soc import load_soc
+        socs = {v.evaluation.cost.soc for v in self.variants if getattr(v.evaluation.cost, "soc", None)}
+        return max((load_soc(s).speedup_uncertainty for s in socs), default=0.0)
+
     def table(self) -> str:
-        rows = ["| # | variant | origin | correct | kernel µs | speedup | bound |", "|---|---|---|---|---|---|---|"]
+        u = self.uncertainty()
+        head = f"speedup (±{100 * u:.0f}%)" if u else "speedup"
+        rows = [f"| # | variant | origin | correct | kernel µs | {head} | bound |", "|---|---|---|---|---|---|---|"]
         best = self.best
         for i, v in enumerate(self.variants):
             e = v.evaluation
@@ -630,7 +643,7 @@ class TuningHistory:
             correct = "yes" if e.correct else f"no ({e.failed_at})" if e.failed_at else "no"
             rows.append(f"| {i} | {v.name}{mark} | {v.origin} | {correct} | "
                         f"{'' if e.kernel_us is None else f'{e.kernel_us:,.1f}'} | "
-                        f"{'' if e.speedup is None else f'{e.speedup:.2f}x'} | {e.verdict} |")
+                        f"{'' if e.speedup is None else f'{e.speedup:.2f}x'}{' level' if _tie(e.speedup, u) else ''} | {e.verdict} |")
         return "\n".join(rows)
 
     def _repr_markdown_(self): return self.table()

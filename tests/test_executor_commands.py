@@ -71,7 +71,7 @@ def test_tune_ray_verifies_each_variant_through_the_executor(routed, tmp_path, m
     printed = capsys.readouterr().out
     assert status == 0 and routed["addresses"] == ["10.1.2.3:6379"]
     assert routed["calls"] == [(evaluate_variant, 1, ex.CPU_TASK), "closed"]     # v1 went through the executor
-    assert re.search(r"^\| 1 \| v1( \*\*best\*\*)? \| llm \| yes \| [\d,.]+ \| [\d.]+x \|", printed, re.M), printed
+    assert re.search(r"^\| 1 \| v1( \*\*best\*\*)? \| llm \| yes \| [\d,.]+ \| [\d.]+x( level)? \|", printed, re.M), printed
 
 
 class StandInNpu(StandInDevice):
