@@ -510,6 +510,11 @@ template <typename T> inline void GetReduceMaxMinCount(uint32_t& maxMinValue, ui
     ascendcraft::emu::reduce_maxmin_result(ascendcraft::emu::dt_of<T>(), reinterpret_cast<uint8_t*>(&maxMinValue),
                                            reinterpret_cast<uint8_t*>(&maxMinIndex), 4, loc);
 }
+// The value alone (a reduction run with calIndex = false).
+template <typename T> inline void GetReduceMaxMinCount(T& maxMinValue, SrcLoc loc = {}) {
+    T index{};
+    GetReduceMaxMinCount<T>(maxMinValue, index, loc);
+}
 template <typename T> inline void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex, SrcLoc loc = {}) {
     GetReduceMaxMinCount<T>(maxMinValue, maxMinIndex, loc);
 }
