@@ -952,7 +952,7 @@ class KernelCost:
 
 
 TIMELINE_DTYPE = np.dtype([("block", "<u4"), ("pipe", "u1"), ("kind", "u1"), ("op", "<u2"), ("line", "<u4"),
-                           ("start_us", "<f8"), ("end_us", "<f8")])
+                           ("start_us", "<f8"), ("end_us", "<f8"), ("bytes", "<u8")])   # bytes: as the trace record
 
 # %% ../nbs/21_cost.ipynb #f3458a06
 class _PhaseRunner:
@@ -1241,7 +1241,7 @@ def _timeline(r: np.ndarray, kept: dict, soc: Soc) -> np.ndarray:
     for (b, k), (s, times, t0) in sorted(kept.items()):
         out = np.zeros(len(s.pipe), dtype=TIMELINE_DTYPE)
         out["block"], out["pipe"], out["kind"] = b, s.pipe, s.kind
-        out["op"], out["line"] = r["op"][s.index], r["line"][s.index]
+        out["op"], out["line"], out["bytes"] = r["op"][s.index], r["line"][s.index], r["bytes"][s.index]
         out["start_us"] = t0 + times.start * soc.cycle_us
         out["end_us"] = t0 + times.end * soc.cycle_us
         parts.append(out)

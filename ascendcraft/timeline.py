@@ -15,7 +15,8 @@ from .cost import LANES, KernelCost
 from .trace import Kind, Pipe
 
 # %% auto #0
-__all__ = ['PIPE_COLOURS', 'PIPE_LEGEND', 'OVERHEAD_COLOUR', 'busy_fraction', 'timeline_svg']
+__all__ = ['PIPE_COLOURS', 'PIPE_LEGEND', 'OVERHEAD_COLOUR', 'RELEASE_TOLERANCE_US', 'busy_fraction', 'timeline_svg',
+           'timeline_records', 'timeline_figure']
 
 # %% ../nbs/23_timeline.ipynb #38944fdf
 PIPE_COLOURS = {"MTE2": "#4C78A8", "V": "#F58518", "MTE3": "#54A24B", "S": "#B279A2",
@@ -157,3 +158,94 @@ def timeline_svg(cost: KernelCost,              # result of `kernel_time`
     svg.append(f'<text x="{left}" y="{yl + 18}" font-size="10" fill="#777">shade = share of each pixel\'s time span the pipe is busy</text>')
     svg.append('</svg>')
     return "\n".join(svg)
+
+# %% ../nbs/23_timeline.ipynb #575601b3
+RELEASE_TOLERANCE_US = 0.02   # a record of another pipe ending this close before a start is what it waited for
+
+
+def _releaser(rec: np.ndarray, pipe: int, t: float, op_names: list) -> str:
+    "The record of another pipe whose end is the latest at or before `t` (what a wait ending at `t` waited for)."
+    other = rec[(rec["pipe"] != pipe) & (rec["end_us"] <= t + 1e-9) & (rec["end_us"] > rec["start_us"])]
+    if not len(other): return ""
+    q = other[np.argmax(other["end_us"])]
+    if t - q["end_us"] > RELEASE_TOLERANCE_US: return ""
+    return f"{Pipe(int(q['pipe'])).name} {_op(op_names, q)} (line {int(q['line'])})"
+
+
+def _op(op_names: list, r) -> str:
+    k = int(r["op"])
+    return op_names[k] if 0 <= k < len(op_names) else f"op {k}"
+
+
+def timeline_records(cost: KernelCost,              # result of `kernel_time`
+                     blocks: int = 2,               # the first blocks (kept by kernel_time's timeline_blocks)
+                     max_records: int = 3000,       # instructions per block at most (the earliest)
+                     ) -> list[dict]:
+    "The instructions of the first blocks with their times, bytes and what each waited for before it started."
+    tl, names = cost.timeline, list(cost.op_names)
+    if not len(tl): return []
+    out = []
+    for b in sorted({int(x) for x in np.unique(tl["block"])})[:blocks]:
+        rec = np.sort(tl[tl["block"] == b], order="start_us")
+        instr = np.flatnonzero(rec["kind"] == Kind.INSTR)[:max_records]
+        begin = float(rec["start_us"].min())
+        for p in np.unique(rec["pipe"]):
+            on = np.flatnonzero(rec["pipe"] == p)
+            free = np.maximum.accumulate(rec["end_us"][on])          # the pipe is free again after this
+            waits = on[rec["kind"][on] == Kind.WAIT]
+            for k in np.flatnonzero(np.isin(on, instr)):
+                i = on[k]
+                r = rec[i]
+                ready = float(free[k - 1]) if k else begin
+                stall, why = float(r["start_us"]) - ready, ""
+                if stall > RELEASE_TOLERANCE_US:
+                    by = _releaser(rec, int(p), float(r["start_us"]), names)
+                    held = waits[np.abs(rec["end_us"][waits] - r["start_us"]) <= RELEASE_TOLERANCE_US]
+                    if len(held):
+                        w = rec[held[-1]]
+                        why = f"{_op(names, w)} wait (line {int(w['line'])})" + (f" until {by} finished" if by else "")
+                    else:
+                        why = f"waited for {by} to finish" if by else "pipe idle (nothing issued)"
+                else:
+                    stall = 0.0
+                out.append({"block": b, "pipe": Pipe(int(p)).name, "op": _op(names, r), "line": int(r["line"]),
+                            "start_us": float(r["start_us"]), "end_us": float(r["end_us"]),
+                            "bytes": int(r["bytes"]) if "bytes" in tl.dtype.names else None,
+                            "stall_us": stall, "stall": why})
+    return sorted(out, key=lambda d: (d["block"], d["start_us"]))
+
+# %% ../nbs/23_timeline.ipynb #49c7c43a
+def timeline_figure(cost: KernelCost,       # result of `kernel_time`
+                    blocks: int = 2,        # the first blocks
+                    max_records: int = 3000,  # per block (the earliest)
+                    height: int | None = None):
+    "An interactive plotly figure of the first blocks: a row per pipe and block, hover for instruction, bytes, stall."
+    import plotly.graph_objects as go
+    recs = timeline_records(cost, blocks, max_records)
+    pipes = [p for p in ("MTE2", "V", "MTE3", "S", "MTE1", "M", "FIX") if any(r["pipe"] == p for r in recs)]
+    shown = sorted({r["block"] for r in recs})
+    rows = [f"block {b} · {p}" for b in shown for p in pipes]
+    fig = go.Figure()
+    for p in pipes:
+        mine = [r for r in recs if r["pipe"] == p]
+        custom = [[r["op"], r["line"], f"{r['bytes']:,}" if r["bytes"] is not None else "—",
+                   f"{r['start_us']:,.3f}", f"{r['end_us']:,.3f}",
+                   (f"stall {r['stall_us']:,.3f} µs: {r['stall']}" if r["stall_us"] > 0 else "no stall")] for r in mine]
+        fig.add_trace(go.Bar(
+            orientation="h", base=[r["start_us"] for r in mine], x=[max(r["end_us"] - r["start_us"], 1e-6) for r in mine],
+            y=[f"block {r['block']} · {p}" for r in mine], name=PIPE_LEGEND.get(p, p), customdata=custom,
+            marker=dict(color=PIPE_COLOURS.get(p, "#888888"), line=dict(width=0)),
+            hovertemplate="<b>%{customdata[0]}</b> · AscendC line %{customdata[1]}<br>%{customdata[3]} – %{customdata[4]} µs"
+                          "<br>bytes %{customdata[2]}<br>%{customdata[5]}<extra>%{y}</extra>"))
+    truncated = any(int(np.count_nonzero((cost.timeline["block"] == b) & (cost.timeline["kind"] == Kind.INSTR))) > max_records
+                    for b in shown)
+    title = f"{cost.kernel or 'kernel'} — {cost.total_us:,.1f} µs, {cost.label}"
+    if truncated: title += f" · first {max_records:,} instructions per block"
+    fig.update_layout(
+        barmode="overlay", bargap=0.3, title=dict(text=title, font=dict(size=13), x=0.01),
+        height=height or 120 + 26 * max(len(rows), 1), margin=dict(l=10, r=10, t=40, b=40),
+        xaxis=dict(title=dict(text="time since launch (µs)", font=dict(size=12)), tickfont=dict(size=11)),
+        yaxis=dict(categoryorder="array", categoryarray=rows[::-1], tickfont=dict(size=12)),
+        legend=dict(orientation="h", y=-0.25, font=dict(size=11)), font=dict(size=12), template="plotly_white",
+        dragmode="zoom", hoverlabel=dict(font=dict(size=12)))
+    return fig

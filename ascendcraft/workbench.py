@@ -10,7 +10,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import shlex
 import socket
 import subprocess
 import sys
@@ -21,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-import anywidget
 import ipywidgets as W
 import traitlets
 from fastcore.basics import patch
@@ -35,38 +33,18 @@ from .generate import examples_root
 from .llm import LLMClient, ReplyCache, extract_all_code
 from .pipeline import Pipeline, Step
 from .session import Session, expert_dsl
+from .wb_views import (STATIC, CodeEditor, DiffPane, HtmlView, Navigator, compiler_pane_html,
+                                  workbench_style)
 from .wb_state import Cancelled, CancelToken, Desk, Outcome, outcome, prepare_runtime, session_folder
 
 # %% auto #0
-__all__ = ['STATIC', 'STATUS_COLOURS', 'SANS', 'LLM_COLOURS', 'PASS_MODES', 'MODE_TIPS', 'SHORTCUTS', 'NO_LLM', 'NO_LLM_SHORT',
-           'RECORDINGS', 'RECORDED_MODEL', 'PAGE', 'VOILA_SKIP', 'CodeEditor', 'pill', 'status_badge', 'is_llm_step',
-           'llm_pill', 'step_meta_html', 'excerpt_html', 'diagnostic_html', 'diagnostics_html', 'command_html',
-           'compiler_html', 'inline_svg', 'cost_table_html', 'timing_html', 'verdict_html', 'variants_html',
-           'compare_html', 'error_html', 'RuleBaseline', 'LLMRound', 'answer_made', 'llm_pass_rounds', 'rounds_html',
-           'rules_diff_html', 'llm_pass_html', 'PassList', 'ActionRunner', 'Workbench', 'Shortcuts', 'operator_choices',
-           'conversation_html', 'recorded_llm', 'open_workbench', 'free_port', 'workbench_page', 'WorkbenchServer',
-           'launch_workbench']
-
-# %% ../nbs/51_workbench.ipynb #2babdca4
-STATIC = Path(ascendcraft.__file__).parent / "static"
-
-
-class CodeEditor(anywidget.AnyWidget):
-    "A CodeMirror 6 editor (bundled, no CDN) with syntax colours, line numbers and error marks."
-    _esm = STATIC / "editor.js"
-    # the text; never echoed back: the page sends every change, also those Python made, and an echo of an older
-    # text arriving after Python's newer one would put the older text back in the page (seen with Run to here)
-    value = traitlets.Unicode("").tag(sync=True, echo_update=False)
-    language = traitlets.Unicode("python").tag(sync=True)  # python | cpp | text
-    marks = traitlets.Dict().tag(sync=True)             # {"<1-based line>": message} shown as errors
-    read_only = traitlets.Bool(False).tag(sync=True)
-    height = traitlets.Unicode("360px").tag(sync=True)  # CSS height
-    wrap = traitlets.Bool(False).tag(sync=True)         # wrap long lines (else scroll sideways)
-    name = traitlets.Unicode("").tag(sync=True)         # the element's data-name (for browser tests)
-
-    def mark(self, marks: dict | None):
-        "Mark lines as errors: `{line: message}` (None or {} clears the marks)."
-        self.marks = {str(line): str(message) for line, message in (marks or {}).items()}
+__all__ = ['STATUS_COLOURS', 'SANS', 'LLM_COLOURS', 'PASS_MODES', 'MODE_TIPS', 'SHORTCUTS', 'NO_LLM', 'NO_LLM_SHORT',
+           'RECORDINGS', 'RECORDED_MODEL', 'PAGE', 'VOILA_SKIP', 'pill', 'status_badge', 'is_llm_step', 'llm_pill',
+           'step_meta_html', 'excerpt_html', 'diagnostic_html', 'diagnostics_html', 'inline_svg', 'cost_table_html',
+           'timing_html', 'verdict_html', 'variants_html', 'compare_html', 'error_html', 'RuleBaseline', 'LLMRound',
+           'answer_made', 'llm_pass_rounds', 'rounds_html', 'rules_diff_html', 'llm_pass_html', 'PassList',
+           'ActionRunner', 'Workbench', 'Shortcuts', 'operator_choices', 'conversation_html', 'recorded_llm',
+           'open_workbench', 'free_port', 'workbench_page', 'WorkbenchServer', 'launch_workbench']
 
 # %% ../nbs/51_workbench.ipynb #57c3c08c
 STATUS_COLOURS = {                     # status -> (text, background)
@@ -184,41 +162,6 @@ def _section(title: str, body: str, right: str = "") -> str:
 def _note(text: str, colour: str = "#57606a") -> str:
     return f'<div style="{SANS};font-size:12px;color:{colour};margin:4px 0">{text}</div>'
 
-
-def command_html(build) -> str:
-    "The exact compile command of a build, with the folder it ran in."
-    line = "$ " + " ".join(shlex.quote(str(c)) for c in build.command)
-    where = f"# in {build.folder / 'src'}\n" if build.folder is not None else ""
-    return (f'<pre class="ac-command" style="{MONO};white-space:pre-wrap;word-break:break-all;background:#24292f;'
-            f'color:#f6f8fa;border-radius:4px;padding:6px 8px;font-size:11px">{_E(where + line)}</pre>')
-
-
-def compiler_html(step, dsl: str = "", filename: str = "") -> str:
-    "The compiler pane of one step: status, exact command, errors at their lines, notes, full log."
-    title = f"Compiler · {step.index} {_E(step.name)}" if step.index else "DSL check · front end"
-    head = status_badge(step.status)
-    if step.status == "not run":
-        return _section(title, _note("not run yet — press <b>Step</b> or <b>Run all</b>"), head)
-    sources = dict(step.project.files) if step.project is not None else {}
-    if step.index == 0: sources = {filename: dsl}
-    parts = []
-    if step.status == "stale":
-        parts.append(_note("stale: an earlier step changed since this ran — the results below are from before", "#7d4e00"))
-    if step.build is not None:
-        parts.append(command_html(step.build))
-    errors = [d for d in step.diagnostics if d.is_error]
-    if errors:
-        parts.append(_note(f"<b>{len(errors)} error{'s' if len(errors) > 1 else ''}</b>", "#a40e26"))
-    elif step.status in ("ok", "stale"):
-        what = "compiles on the CPU emulation of AscendC" if step.build is not None else "parses and checks"
-        parts.append(_note(f"✓ {what}", "#116329"))
-    parts.append(diagnostics_html(step.diagnostics, sources))
-    if step.notes:
-        parts.append(_note("notes: " + "; ".join(_E(n) for n in step.notes)))
-    if step.build is not None and step.build.log.strip():
-        parts.append(f'<details><summary style="{SANS};font-size:12px;cursor:pointer">full compiler output</summary>'
-                     f'<pre style="{MONO};white-space:pre-wrap;font-size:11px">{_E(step.build.log)}</pre></details>')
-    return _section(title, "".join(parts), head)
 
 # %% ../nbs/51_workbench.ipynb #7e01bf7f
 def inline_svg(svg: str, uid: str) -> str:
@@ -576,8 +519,10 @@ class PassList(W.VBox):
             mode.observe(lambda change, k=k: self._mode_picked(k, change["new"]), "value")
             mode.add_class("ac-pass-mode")
             info = W.HTML(layout=W.Layout(margin="0"))
+            info.add_class("ac-pass-info")
             self.buttons.append(button); self.modes.append(mode); self.infos.append(info)
             self.rows.append(W.HBox([button, mode, info], layout=W.Layout(align_items="center")))
+            self.rows[-1].add_class("ac-pass-row")
         self.children = self.rows[:n]
 
     def _mode_picked(self, k: int, mode: str):
@@ -735,7 +680,6 @@ class Workbench(W.VBox):
         self.runner = ActionRunner(background=background, on_busy=self._set_busy, on_done=self._after_action)
         session.progress = self.runner.report
         self.selected = 1 if len(session.steps) > 1 else 0
-        self.diff_mode = "unified"
         self._last_timing, self._last_verdict = session.timing, session.verdict
         self._loaded: tuple = (None, None, None)   # (step, file, text) shown in the snapshot editor
         self._timing_html: tuple | None = None     # (timing, stale, html) last drawn
@@ -969,16 +913,15 @@ def _build(self: Workbench, height: str):
     self.dsl_editor = CodeEditor(value=s.dsl, language="python", height=height, name="dsl", wrap=True)
     self.dsl_editor.observe(self._on_dsl_typed, "value")
     self.dsl_state = W.HTML()
-    left = _pane([self.dsl_state, self.dsl_editor])
+    self.where_view = HtmlView(name="where")          # where a clicked DSL line went (wb_views.Navigator)
+    left = _pane([self.dsl_state, self.dsl_editor, self.where_view])
 
     # centre: the pass list (each pass by the rules or the LLM) and the selected pass
     self.pass_list = PassList(self.select, self._mode_picked)
     self.mode_note = W.HTML()
     self.detail_title = W.HTML()
-    self.diff_switch = W.ToggleButtons(options=["unified", "side by side"], value="unified",
-                                       style={"button_width": "100px"}, layout=W.Layout(margin="0 0 4px"))
-    self.diff_switch.observe(self._on_diff_mode, "value")
-    self.diff_view = _scroll(W.HTML(), "520px")
+    self.diff_pane = DiffPane(height="480px")         # CodeMirror's merge view (wb_views)
+    self.diff_view = self.diff_pane.view
     self.files_view = W.Tab(layout=W.Layout(min_width="0"))
     self.edit_file = W.Dropdown(layout=W.Layout(width="220px"))
     self.edit_file.observe(lambda _: self._updating or self._reload_file(), "value")
@@ -987,7 +930,7 @@ def _build(self: Workbench, height: str):
     self.edit_bar = W.HBox([self.edit_file, b["apply_edit"], b["reload_edit"]], layout=W.Layout(align_items="center"))
     edit_box = W.VBox([self.edit_bar, self.edit_state, self.snapshot_editor], layout=W.Layout(min_width="0"))
     self.llm_view = _scroll(W.HTML(), "520px")
-    self.detail_tabs = W.Tab([W.VBox([self.diff_switch, self.diff_view], layout=W.Layout(min_width="0")), self.files_view, edit_box,
+    self.detail_tabs = W.Tab([self.diff_pane, self.files_view, edit_box,
                               self.llm_view],
                              titles=("Diff", "Files", "Edit snapshot", "LLM vs rules"), layout=W.Layout(min_width="0"))
     self._llm_tab = len(self.detail_tabs.children) - 1
@@ -995,12 +938,15 @@ def _build(self: Workbench, height: str):
     centre = _pane([_section_widget("Passes"), self.pass_list, self.mode_note, self.detail_title, self.detail_tabs])
 
     # right: compiler output and timing
-    self.compiler_view = _scroll(W.HTML(), "330px")
+    self.compiler_view = _scroll(HtmlView(name="compiler"), "330px")   # errors link to their lines
     self.timing_view = _scroll(W.HTML(), "460px")
-    right = _pane([self.compiler_view, W.HTML('<hr style="border:0;border-top:1px solid #d0d7de;margin:8px 0">'), self.timing_view])
+    rule = W.HTML('<hr style="border:0;border-top:1px solid #d0d7de;margin:8px 0">')
+    rule.add_class("ac-rule")
+    right = _pane([self.compiler_view, rule, self.timing_view])
 
-    main = W.GridBox([left, centre, right], layout=W.Layout(
-        grid_template_columns="minmax(0, 1fr) minmax(0, 1.15fr) minmax(0, 0.9fr)", grid_gap="14px", width="100%"))
+    main = W.Box([left, centre, right], layout=W.Layout(width="100%"))   # a grid that reflows (wb_views.WORKBENCH_CSS)
+    for box, name in ((main, "ac-main"), (left, "ac-left"), (centre, "ac-centre"), (right, "ac-right")):
+        box.add_class(name)
 
     # below: verification, variants, export and log
     self.verify_view = W.HTML()
@@ -1020,9 +966,13 @@ def _build(self: Workbench, height: str):
     export_box = W.VBox([W.HBox([self.export_folder, b["export"], b["export_kernel"]]), self.export_view, self.log_view])
     self.bottom_tabs = W.Tab([self.verify_view, variants_box, export_box],
                              titles=("Verification", "Variants & compare", "Export & log"), layout=W.Layout(margin="10px 0 0"))
-    self.children = [header, toolbar, self.runner.error, main, self.bottom_tabs]
+    self.children = [W.HTML(workbench_style()), header, toolbar, self.runner.error, main, self.bottom_tabs]
+    self.nav = Navigator(s, self.dsl_editor, self.diff_pane, self.where_view, select=self.select,
+                         selected=lambda: self.selected, show_diff=lambda: setattr(self.detail_tabs, "selected_index", 0))
+    self.compiler_view.on_goto(self.nav.goto)
+    self.snapshot_editor.on_line(lambda n, _: self.nav.from_ascendc(self.selected, self.edit_file.value, n))
     for name in ("pass_list", "diff_view", "files_view", "compiler_view", "timing_view", "verify_view", "variants_view",
-                 "compare_view", "export_view", "dsl_state", "edit_state", "detail_title", "llm_view", "mode_note"):
+                 "compare_view", "export_view", "dsl_state", "edit_state", "detail_title", "llm_view", "mode_note", "where_view"):
         getattr(self, name).add_class("ac-" + name.replace("_", "-"))   # stable hooks for browser tests
     self.add_class("ac-workbench")
 
@@ -1402,12 +1352,6 @@ def _on_dsl_typed(self: Workbench, change):
         self._show_dsl_state()
         self._set_busy(self.runner.busy)
 
-
-@patch
-def _on_diff_mode(self: Workbench, change):
-    self.diff_mode = change["new"]
-    self._show_detail()
-
 # %% ../nbs/51_workbench.ipynb #5ab1fa01
 @patch
 def _show_detail(self: Workbench):
@@ -1420,21 +1364,17 @@ def _show_detail(self: Workbench):
     marks = s.marks(k)
     if k == 0:
         dsl_marks = marks.get(s.filename, {})
-        diff = _note("the front end has no snapshot: the DSL as checked") + highlight(s.dsl, "python", dsl_marks)
+        self.diff_pane.show(None, None, note="the front end has no snapshot: the DSL is checked (see the DSL pane and the Files tab)")
         self._set_files({s.filename: (s.dsl, "python", dsl_marks)})
     elif step.project is None:
-        diff = _note("no snapshot yet — run this pass")
+        self.diff_pane.show(None, None, note="no snapshot yet — run this pass")
         self._set_files({})
     else:
         prev = s.steps[k - 1].project
         labels = (f"{k - 1:02d}_{s.steps[k - 1].name}", f"{k:02d}_{step.name}")
-        if self.diff_mode == "unified":
-            diff = diff_html(prev, step.project, labels)
-        else:
-            names = changed_files(prev, step.project)
-            diff = "".join(side_by_side_html(prev, step.project, n, labels, wrap=None) for n in names) or _note("(no change)")
+        self.diff_pane.show(prev, step.project, labels, pass_output=step.edit_base if step.edited else None,
+                            note="" if step.changed is not False else "this pass changed nothing")
         self._set_files({n: (t, language_of(n), marks.get(n, {})) for n, t in step.project.files})
-    self.diff_view.value = _fit(diff)
     self._load_snapshot()
     self._show_llm()
 
@@ -1553,8 +1493,12 @@ def _show_llm(self: Workbench):
 
 @patch
 def _show_compiler(self: Workbench):
+    "The compiler pane (wb_views.compiler_pane_html): the error first, linked to its AscendC and DSL lines."
     s = self.session
-    self.compiler_view.value = _fit(compiler_html(s.steps[self.selected], s.dsl, s.filename))
+    if s.steps[0].status == "ok": self._good_dsl = s.dsl         # the DSL a UB error is compared with
+    step = s.steps[self.selected]
+    self.compiler_view.value = _fit(compiler_pane_html(step, s.dsl, s.filename, self.nav.maps(),
+                                                       getattr(self, "_good_dsl", None), status_badge(step.status)))
 
 
 @patch

@@ -50,9 +50,10 @@ def test_pass_list_diff_and_compiler_panes(wb):
         assert 'data-status="ok"' in info.value
         assert ("changed" in info.value) == (k > 0)               # the front end has no snapshot to compare
     wb.select(4)                                                  # align: DataCopy -> DataCopyPad
-    assert "DataCopyPad" in wb.diff_view.value and "03_compute/leaky_relu_kernel.cpp" in wb.diff_view.value
-    wb.diff_switch.value = "side by side"
-    assert "<table" in wb.diff_view.value and "DataCopyPad" in wb.diff_view.value
+    assert "DataCopyPad" in wb.diff_view.value and "03_compute/leaky_relu_kernel.cpp" in wb.diff_view.labels
+    assert wb.diff_view.original == s.steps[3].project["leaky_relu_kernel.cpp"]   # the pass before, as code
+    wb.diff_pane.layout_pick.value = "side"
+    assert wb.diff_view.layout_mode == "side" and "DataCopyPad" in wb.diff_view.value
     build = s.steps[4].build
     assert " ".join(build.command[:2]) in wb.compiler_view.value  # the exact command, as it was run
     assert str(build.folder) in wb.compiler_view.value

@@ -134,7 +134,7 @@ def test_an_llm_compute_pass_fixed_by_feedback_beside_the_rule_based_one(rules, 
         assert s.pipeline["align"].project[KERNEL] == rules["align"].project[KERNEL].replace(GOOD_CALL, GOOD_CALL + NOTE)
         assert "the rules do the align pass" in show_llm_tab(wb, 4)
         wb.select(3)
-        assert "02_init/leaky_relu_kernel.cpp" in wb.diff_view.value and NOTE.strip() in text_of(wb.diff_view.value)
+        assert "02_init/leaky_relu_kernel.cpp" in wb.diff_view.labels and NOTE.strip() in wb.diff_view.value
 
         # back to the rules: no request, the rules' compute snapshot, no pill
         wb.pass_list.modes[3].value = "rules"

@@ -66,6 +66,16 @@ def replace_in(page, editor: str, old: str, new: str):
     page.keyboard.insert_text(new)
 
 
+def find_in_diff(page, text: str):
+    "Search the pass diff (its search button, then type and Enter): the first match is scrolled into view."
+    diff = page.locator('.ac-diffview[data-name="pass-diff"]')
+    diff.locator(".ac-diff-search").click()
+    field = diff.locator('.cm-search input[name="search"]')
+    field.fill(text)
+    field.press("End")
+    field.press("Enter")
+
+
 def status_of(page, k: int) -> str:
     return page.locator(".ac-pass-list .ac-status").nth(k).get_attribute("data-status")
 
@@ -100,10 +110,12 @@ def test_edit_the_dsl_rerun_see_the_new_diff_status_errors_and_timing(wb_page, a
     expect(page.locator('.ac-editor[data-name="dsl"] .ac-error-line')).to_have_count(0)
     page.get_by_role("button", name="3 · compute").click()
     expect(page.locator(".ac-detail-title")).to_contain_text("3 · compute")
-    expect(page.locator(".ac-diff-view").get_by_text("Abs(youtLocal, youtLocal, n);")).to_be_visible()
+    find_in_diff(page, "Abs(youtLocal, youtLocal, n);")          # the diff is code: search it as a user would
+    expect(page.locator(".ac-diff-view .cm-line", has_text="Abs(youtLocal, youtLocal, n);").first).to_be_visible()
     page.get_by_text("side by side", exact=True).click()
-    expect(page.locator(".ac-diff-view table").first).to_be_visible()
+    expect(page.locator('.ac-diffview[data-layout="side"] .cm-mergeView')).to_be_visible()
     page.get_by_text("unified", exact=True).click()
+    expect(page.locator('.ac-diffview[data-layout="unified"]')).to_be_visible()
 
     # edit the compute snapshot: a compile error at its line, the later pass stale, the timing kept (stale)
     page.get_by_role("tab", name="Edit snapshot").click()
