@@ -22,8 +22,9 @@ LONG = 240_000                        # ms: a cold cache compiles the emulator r
 
 
 @pytest.fixture(scope="module")
-def server():
-    with launch_workbench(TASK, port=0, block=False) as running:
+def server(tmp_path_factory):
+    # the page's own folder: its saved session (wb_state) starts empty and stays out of the working tree
+    with launch_workbench(TASK, port=0, block=False, workdir=tmp_path_factory.mktemp("wb-views")) as running:
         yield running.ready()
 
 
@@ -43,20 +44,24 @@ def open_page(chromium, server, width: int, height: int = 1000):
     page.set_default_timeout(60_000)
     page.goto(server.url, timeout=LONG)
     page.locator(".ac-pass-list").wait_for(timeout=LONG)
-    if page.locator('.ac-pass-list .ac-status[data-status="ok"]').count() == 0:      # the page opens fresh: run it
-        act(page, "run all", page.get_by_role("button", name=re.compile("Run all")).click)
+    # the page opens fresh, or restores the saved session (wb_state) in an action of its own: let that finish,
+    # then run what is not run yet
+    expect(page.locator(".ac-progress-message")).not_to_have_attribute("data-state", "running", timeout=LONG)
+    run_all = page.get_by_role("button", name=re.compile("Run all"))
+    if run_all.is_enabled():
+        act(page, "run all", run_all.click)
     return context, page
 
 
-def act(page, label: str, click):
-    "Do `click` and wait until the workbench says `label: done`."
+def act(page, label: str, click, outcome: str = "done"):
+    "Do `click` and wait until the workbench says `label: <outcome>` (green 'done', or red 'failed' with the reason)."
     from playwright.sync_api import expect
     message = page.locator(".ac-progress-message")
     before = int(message.get_attribute("data-action"))
     click()
     expect(message).to_have_attribute("data-action", str(before + 1))
     expect(message).to_have_attribute("data-state", re.compile("done|failed"), timeout=LONG)
-    expect(message).to_contain_text(f"{label}: done")
+    expect(message).to_contain_text(f"{label}: {outcome}")
 
 
 def search(page, scope: str, text: str, close: bool = True):
@@ -196,7 +201,7 @@ def test_navigation_dsl_to_ascendc_to_dsl_and_from_a_compiler_error(chromium, se
         page.get_by_role("tab", name="Edit snapshot").click()
         search(page, '.ac-editor[data-name="snapshot"]', "Muls(youtLocal, youtLocal, scale, n)")
         page.keyboard.insert_text("Muls(youtLocal, youtLocal, scale)")
-        act(page, "edit compute", page.get_by_role("button", name="Apply edit").click)
+        act(page, "edit compute", page.get_by_role("button", name="Apply edit").click, "failed")   # it does not compile
         compiler = page.locator(".ac-compiler-view")
         first = compiler.locator(".ac-diagnostic").first
         expect(first).to_contain_text(re.compile(r"softmax_kernel\.cpp:\d+:\d+: error"))
@@ -210,6 +215,9 @@ def test_navigation_dsl_to_ascendc_to_dsl_and_from_a_compiler_error(chromium, se
         expect(nav).to_contain_text("Muls(youtLocal, youtLocal, scale);")
         expect(back).to_contain_text("muls(yout, yout, scale, n)")
         page.screenshot(path=str(artifacts / "wb-navigation-error.png"))
+        # the page keeps its session (wb_state): take the broken edit back, as a user would, for the next test
+        page.get_by_role("tab", name="Edit snapshot").click()
+        act(page, "discard edit compute", page.get_by_role("button", name="Discard edit").click)
     finally:
         context.close()
 
