@@ -150,7 +150,7 @@ def fresh_cache(tmp_path, monkeypatch) -> Path:
 def test_calibrate_and_tune_on_ray_match_the_local_run(cluster, tmp_path, monkeypatch, capsys):
     "`calibrate --stand-in --ray` writes the local profile; `tune --ray` prints the local variant table."
     import ascendcraft.executor as ex
-    from ascendcraft.calibrate import measure_item
+    from ascendcraft.calibrate import measure_item, measure_kernel_item
     from ascendcraft.cli import main
     from ascendcraft.generate import evaluate_variant
     from ascendcraft.llm_server import FakeLLMServer
@@ -174,7 +174,8 @@ def test_calibrate_and_tune_on_ray_match_the_local_run(cluster, tmp_path, monkey
         printed = capsys.readouterr().out
         tables.append(printed[printed.index("| # |"):])
     assert tables[0] == tables[1] and "| 1 | v1" in tables[1] and "| llm | yes |" in tables[1]
-    assert [fn for fn, _ in on_ray] == [measure_item, evaluate_variant]
+    # calibrate's eager microbenchmarks, then its vector-instruction microkernels, then tune's variants
+    assert [fn for fn, _ in on_ray] == [measure_item, measure_kernel_item, evaluate_variant]
 
 
 def working_on(pids) -> list[str]:
