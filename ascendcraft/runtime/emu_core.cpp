@@ -501,6 +501,34 @@ void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc) {
 }
 
 // ---- UB checks ---------------------------------------------------------------------------------------
+uint32_t ub_in_use() {
+    uint32_t used = 0;
+    for (const PipeState& p : core().pipes) if (p.live) used = std::max(used, p.used);
+    return used;
+}
+
+void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local& a, const Local* b, const Local* tmp,
+                           uint64_t bytes, bool needs_temporaries) {
+    if (ub_overlap(d, bytes, a, bytes) || (b && ub_overlap(d, bytes, *b, bytes)))
+        Report("adv-overlap", op, loc).msg("%s: dst and a source overlap; this API does not allow it", op_name(op))
+            .hint("write the result to a different buffer").fail();
+    if (tmp) {
+        check_local(*tmp, op, loc, "sharedTmpBuffer", 32);
+        if (ub_overlap(*tmp, tmp->bytes, d, bytes) || ub_overlap(*tmp, tmp->bytes, a, bytes) ||
+            (b && ub_overlap(*tmp, tmp->bytes, *b, bytes)))
+            Report("adv-overlap", op, loc).msg("%s: sharedTmpBuffer overlaps dst or a source", op_name(op))
+                .hint("give the temporary buffer its own InitBuffer / TBuf").fail();
+    } else if (needs_temporaries) {
+        const uint32_t used = ub_in_use(), top = g_launch->ub_bytes;
+        if (top - std::min(top, used) < 256)
+            Report("adv-tmp-space", op, loc)
+                .msg("%s without a sharedTmpBuffer needs free UB for its temporaries, but InitBuffer allocations use %u of "
+                     "the %u bytes", op_name(op), used, top)
+                .val("ub_used", used).val("ub_bytes", top)
+                .hint("pass a sharedTmpBuffer, or leave UB free (the host-side GetXxxMaxMinTmpSize gives the size)").fail();
+    }
+}
+
 void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uint32_t align) {
     Core& c = core();
     if (!t.addr || t.addr < c.ub || t.addr > c.ub + g_launch->ub_bytes) {

@@ -9,14 +9,6 @@ namespace ascendcraft { namespace emu {
 
 namespace {
 
-bool overlap(const Local& x, uint64_t xb, const Local& y, uint64_t yb) { return x.addr < y.addr + yb && y.addr < x.addr + xb; }
-
-uint32_t ub_in_use() {
-    uint32_t used = 0;
-    for (const PipeState& p : core().pipes) if (p.live) used = std::max(used, p.used);
-    return used;
-}
-
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 // One element, in double (rounded to T by the caller).
@@ -62,24 +54,10 @@ void vec_math(Op op, Dt dt, const Local& d, const Local& a, const Local* b, Scal
     check_operand(g, a, s, es, true, op, loc, "src");
     if (b) check_operand(g, *b, s, es, true, op, loc, "src1");
     check_operand(g, d, s, es, false, op, loc, "dst");
-    if (overlap(d, bytes, a, bytes) || (b && overlap(d, bytes, *b, bytes)))
-        Report("adv-overlap", op, loc).msg("%s: dst and a source overlap; this API does not allow it", op_name(op))
-            .hint("write the result to a different buffer").fail();
-    if (tmp) {
-        check_local(*tmp, op, loc, "sharedTmpBuffer", 32);
-        if (overlap(*tmp, tmp->bytes, d, bytes) || overlap(*tmp, tmp->bytes, a, bytes) || (b && overlap(*tmp, tmp->bytes, *b, bytes)))
-            Report("adv-overlap", op, loc).msg("%s: sharedTmpBuffer overlaps dst or a source", op_name(op))
-                .hint("give the temporary buffer its own InitBuffer / TBuf").fail();
-    } else if (op != Op::Silu && op != Op::Swish && op != Op::Sign && op != Op::Log && op != Op::Log10 &&
-               !(op == Op::Log2 && dt == Dt::f32)) {  // these need no temporaries (Log2 only for half)
-        const uint32_t used = ub_in_use(), top = g_launch->ub_bytes;
-        if (top - std::min(top, used) < 256)
-            Report("adv-tmp-space", op, loc)
-                .msg("%s without a sharedTmpBuffer needs free UB for its temporaries, but InitBuffer allocations use %u of the "
-                     "%u bytes", op_name(op), used, top)
-                .val("ub_used", used).val("ub_bytes", top)
-                .hint("pass a sharedTmpBuffer, or leave UB free (the host-side GetXxxMaxMinTmpSize gives the size)").fail();
-    }
+    // Silu, Swish, Sign and the logarithms need no temporaries (Log2 only for half).
+    const bool needs_temporaries = op != Op::Silu && op != Op::Swish && op != Op::Sign && op != Op::Log &&
+                                   op != Op::Log10 && !(op == Op::Log2 && dt == Dt::f32);
+    check_adv_elementwise(op, loc, d, a, b, tmp, bytes, needs_temporaries);
     if (RaceScope race{TPipe_::V, op, loc}) {  // the temporaries in sharedTmpBuffer are not tracked
         race.read(a.addr, bytes);
         if (b) race.read(b->addr, bytes);

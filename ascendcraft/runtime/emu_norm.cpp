@@ -12,18 +12,10 @@ namespace ascendcraft { namespace emu {
 
 namespace {
 
-bool overlap(const Local& x, uint64_t xb, const Local& y, uint64_t yb) { return x.addr < y.addr + yb && y.addr < x.addr + xb; }
-
 void store_d(Dt dt, uint8_t* p, double v) {
     if (dt == Dt::f16) { half h = static_cast<half>(static_cast<float>(v)); std::memcpy(p, &h, 2); }
     else if (dt == Dt::bf16) { bfloat16_t b(static_cast<float>(v)); std::memcpy(p, &b, 2); }
     else { float f = static_cast<float>(v); std::memcpy(p, &f, 4); }
-}
-
-uint32_t ub_in_use() {
-    uint32_t used = 0;
-    for (const PipeState& p : core().pipes) if (p.live) used = std::max(used, p.used);
-    return used;
 }
 
 // Vector passes over the data that each API makes on the NPU (reduce, broadcast, sub, exp, div, ...): the
@@ -106,10 +98,10 @@ void vec_norm(const NormCall& c, SrcLoc loc) {
                           {c.reduce_max, stat_bytes, "outReduceMax"}};
     if (op != Op::SimpleSoftMax)
         for (const Named& o : outs)
-            if (o.t && (overlap(*o.t, o.bytes, *c.dst, data_bytes) || overlap(*o.t, o.bytes, *c.src, data_bytes)))
+            if (o.t && (ub_overlap(*o.t, o.bytes, *c.dst, data_bytes) || ub_overlap(*o.t, o.bytes, *c.src, data_bytes)))
                 Report("adv-overlap", op, loc).msg("%s: the %s output overlaps src or dst", op_name(op), o.role)
                     .hint("give the row statistics their own buffer (one 32-byte block per row)").fail();
-    if (op == Op::RmsNorm && overlap(*c.dst, data_bytes, *c.gamma, gb_bytes))
+    if (op == Op::RmsNorm && ub_overlap(*c.dst, data_bytes, *c.gamma, gb_bytes))
         Report("adv-overlap", op, loc).msg("RmsNorm: dst and gamma overlap; this API does not allow it")
             .hint("write the result to a buffer of its own").fail();
     // The temporaries: a sharedTmpBuffer of its own, or free UB for the framework's.
@@ -120,7 +112,7 @@ void vec_norm(const NormCall& c, SrcLoc loc) {
                              {c.max, stat_bytes, "max"}, {c.exp_max, em_bytes, "expMax"}, {c.in_sum, stat_bytes, "inSum"},
                              {c.in_max, stat_bytes, "inMax"}, {c.gamma, gb_bytes, "gamma"}, {c.beta, gb_bytes, "beta"}};
         for (const Named& o : all)
-            if (o.t && overlap(*c.tmp, c.tmp->bytes, *o.t, o.bytes))
+            if (o.t && ub_overlap(*c.tmp, c.tmp->bytes, *o.t, o.bytes))
                 Report("adv-overlap", op, loc).msg("%s: sharedTmpBuffer overlaps %s", op_name(op), o.role)
                     .hint("give the temporary buffer its own InitBuffer / TBuf").fail();
         if (c.tmp->bytes < min_tmp)

@@ -401,17 +401,6 @@ const char* cmp_name(uint8_t m) {
     return m < 6 ? names[m] : "?";
 }
 
-inline bool ranges_overlap(const Local& x, uint64_t xb, const Local& y, uint64_t yb) {
-    return x.addr < y.addr + yb && y.addr < x.addr + xb;
-}
-
-uint32_t live_ub_used() {
-    Core& c = core();
-    uint32_t used = 0;
-    for (const PipeState& p : c.pipes) if (p.live) used = std::max(used, p.used);
-    return used;
-}
-
 }  // namespace
 
 // ---- entry points -------------------------------------------------------------------------------------------
@@ -773,7 +762,7 @@ void vec_select(Dt dt, Dt maskDt, uint8_t mode, const Local& d, const Local& sel
         Report("select-mode", op, loc).msg("Select with a tensor src1 needs SELMODE 0 or 2, not mode %u", mode)
             .hint("use VSEL_TENSOR_TENSOR_MODE (or pass a scalar src1 for VSEL_TENSOR_SCALAR_MODE)").fail();
     if (mode == 1 || mode == 2) {
-        uint32_t used = live_ub_used(), top = g_launch->ub_bytes;
+        uint32_t used = ub_in_use(), top = g_launch->ub_bytes;
         uint32_t scratch = top > 8192 ? top - 8192 : 0;
         if (used > scratch)
             Report("select-scratch", op, loc)
@@ -920,23 +909,7 @@ void vec_adv(Op op, Dt dt, const Local& d, const Local& a, const Local* tmp, uin
     Stride s;
     check_operand(g, a, s, es, true, op, loc, "src");
     check_operand(g, d, s, es, false, op, loc, "dst");
-    if (ranges_overlap(d, bytes, a, bytes))
-        Report("adv-overlap", op, loc).msg("%s: dst and src overlap; this API does not allow it", op_name(op))
-            .hint("write the result to a different buffer").fail();
-    if (tmp) {
-        check_local(*tmp, op, loc, "sharedTmpBuffer", 32);
-        if (ranges_overlap(*tmp, tmp->bytes, d, bytes) || ranges_overlap(*tmp, tmp->bytes, a, bytes))
-            Report("adv-overlap", op, loc).msg("%s: sharedTmpBuffer overlaps dst or src", op_name(op))
-                .hint("give the temporary buffer its own InitBuffer / TBuf").fail();
-    } else {
-        uint32_t used = live_ub_used(), top = g_launch->ub_bytes;
-        if (top - std::min(top, used) < 256)
-            Report("adv-tmp-space", op, loc)
-                .msg("%s without a sharedTmpBuffer needs free UB for its temporaries, but InitBuffer allocations use %u of "
-                     "the %u bytes", op_name(op), used, top)
-                .val("ub_used", used).val("ub_bytes", top)
-                .hint("pass a sharedTmpBuffer, or leave UB free (the host-side GetXxxMaxMinTmpSize gives the size)").fail();
-    }
+    check_adv_elementwise(op, loc, d, a, nullptr, tmp, bytes, true);
     if (RaceScope race{TPipe_::V, op, loc}) {  // the temporaries in sharedTmpBuffer are not tracked
         race.read(a.addr, bytes);
         race.write(d.addr, bytes);

@@ -361,6 +361,18 @@ inline void sync_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event, Op o
     race_flag(kind, src, dst, event);             // no-op without a race checker (trace mode without auto-sync)
 }
 void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uint32_t align);
+// Do two UB ranges share a byte? (the advanced APIs forbid some operand overlaps)
+inline bool ub_overlap(const Local& x, uint64_t xb, const Local& y, uint64_t yb) {
+    return x.addr < y.addr + yb && y.addr < x.addr + xb;
+}
+// UB bytes that the live TPipe's InitBuffer allocations use: an advanced API called without a sharedTmpBuffer
+// takes its temporaries from the rest.
+uint32_t ub_in_use();
+// The operand rules shared by the elementwise advanced APIs (math.h, activations): dst may not overlap a source;
+// a sharedTmpBuffer is 32-byte aligned and overlaps no operand; without one, the API needs free UB when
+// `needs_temporaries`. `b` is the second source or null.
+void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local& a, const Local* b, const Local* tmp,
+                           uint64_t bytes, bool needs_temporaries);
 void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role);
 void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role);
 void mark_written(const Local& t, uint64_t offset, uint64_t len);
