@@ -21,6 +21,7 @@
 #include "ascendcraft_emu/compat.h"
 #include "ascendcraft_emu/tiling.h"
 #include "ascendcraft_emu/cube.h"
+#include "ascendcraft_emu/arith.h"
 
 // AscendC also declares the core queries at global scope: kernels call GetBlockIdx() / GetBlockNum() without
 // `using namespace AscendC` (using-declarations, so a kernel that has the using-directive sees one function).
