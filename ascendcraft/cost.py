@@ -183,6 +183,12 @@ def _repeats(c: dict, idx: np.ndarray) -> np.ndarray:
     return np.where(repeats > 0, repeats.astype(np.float64), derived)
 
 
+def _gm_moves(c: dict) -> np.ndarray:
+    "Records that move bytes between GM and a core: MTE2 reads, MTE3 writes, and FIX writes that name a GM tensor."
+    pipe = c["pipe"]
+    return (pipe == Pipe.MTE2) | (pipe == Pipe.MTE3) | ((pipe == Pipe.FIX) & (c["tensor"] != NO_TENSOR))
+
+
 def _mte_rates(soc: Soc, pipe: np.ndarray, l2: bool = False) -> np.ndarray:
     "Peak bytes/cycle of one core for copies on MTE2 (reads) or MTE3 (writes), from HBM or from L2."
     reads = soc.l2_read_bytes_per_cycle if l2 else soc.mte2_bytes_per_cycle
@@ -197,8 +203,8 @@ def record_costs(trace: Trace, soc: Soc, cols: dict | None = None) -> RecordCost
     base, stream, efficiency = np.zeros(n), np.zeros(n), np.ones(n)
     kind, pipe, op = c["kind"], c["pipe"], c["op"]
     instr = kind == Kind.INSTR
-    # GM <-> UB copies
-    idx = np.flatnonzero(instr & ((pipe == Pipe.MTE2) | (pipe == Pipe.MTE3)))
+    # GM <-> UB copies, and a cube core's Fixpipe writes L0C -> GM (the same write path and HBM as MTE3)
+    idx = np.flatnonzero(instr & _gm_moves(c))
     nbytes = c["bytes"][idx].astype(np.float64)
     small = soc.small_copy_min_efficiency + (1 - soc.small_copy_min_efficiency) * np.minimum(1.0, nbytes / soc.small_copy_bytes)
     aligned = (c["gm_mod"][idx] % soc.gm_align_bytes) == 0
@@ -220,8 +226,8 @@ def record_costs(trace: Trace, soc: Soc, cols: dict | None = None) -> RecordCost
     gm_op = np.array([any(h in name.lower() for h in _GM_SCALAR_HINTS) for name in trace.op_names] or [False])
     gm = (c["tensor"][idx] != NO_TENSOR) | gm_op[op[idx]]
     base[idx] = np.where(gm, soc.scalar_gm_access_cycles, soc.scalar_ub_access_cycles)
-    # cube pipes (crude: L1 moves at the L1->L0 rate, the cube one fractal per repeat)
-    idx = np.flatnonzero(instr & ((pipe == Pipe.MTE1) | (pipe == Pipe.FIX)))
+    # cube pipes (crude: L1 moves and FIX into UB at the L1->L0 rate, the cube one fractal per repeat)
+    idx = np.flatnonzero(instr & ((pipe == Pipe.MTE1) | (pipe == Pipe.FIX)) & ~_gm_moves(c))
     base[idx] = soc.mte_setup_cycles + c["bytes"][idx].astype(np.float64) / soc.mte1_bytes_per_cycle
     idx = np.flatnonzero(instr & (pipe == Pipe.M))
     base[idx] = soc.vector_startup_cycles + _repeats(c, idx)
@@ -353,7 +359,7 @@ def _prepare_python(trace: Trace, soc: Soc, costs: RecordCosts | None = None, co
     keys, n_keys = _flag_keys(c)
     pipes = np.where(c["kind"] == Kind.SYNC_ALL, np.uint8(Pipe.ALL), c["pipe"]).astype(np.uint8)  # SyncAll drains all pipes
     blocking = ((pipes == Pipe.S) | (pipes == Pipe.ALL)).astype(np.uint8)
-    move = (c["kind"] == Kind.INSTR) & ((c["pipe"] == Pipe.MTE2) | (c["pipe"] == Pipe.MTE3))
+    move = (c["kind"] == Kind.INSTR) & _gm_moves(c)
     return _Prepared(c["core"], pipes, c["kind"], keys, n_keys, blocking, costs, move, move & (c["tensor"] != NO_TENSOR),
                      np.where(move, c["bytes"], 0).astype(np.uint64))
 
@@ -692,7 +698,7 @@ extern "C" int64_t ac_prepare(int64_t n, const uint8_t* rec, int64_t size, const
         base[i] = stream[i] = 0.0;
         eff[i] = 1.0;
         issue[i] = instr ? p[P_ISSUE] : p[P_FLAG_ISSUE];
-        move[i] = instr && (pipe == 2 || pipe == 3);
+        move[i] = instr && (pipe == 2 || pipe == 3 || (pipe == 6 && tensor != 0xFFFF));  // FIX to GM: an MTE3-like write
         l2_seen[i] = move[i] && tensor != 0xFFFF;
         move_bytes[i] = move[i] ? bytes : 0;
         if (!instr) continue;

@@ -98,3 +98,20 @@ def test_timeline_of_a_mixed_kernel_has_cube_mte1_and_fix_lanes():
     for label in ("M (cube)", "MTE1 (L1→L0)", "FIX (L0C→GM)", "V (vector)"):
         assert label in svg
     assert ">MTE1<" in svg and ">FIX<" in svg
+
+
+# ---- kernel_time (what bench uses) charges Fixpipe's GM writes like MTE3's --------------------------------------
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_kernel_time_charges_fixpipe_gm_writes_against_hbm(engine):
+    # small K, large C: the output writes are the kernel's cost (the tall_skinny / small_k shape); fp32 C of 4096 x 4096
+    from ascendcraft.cost import kernel_time
+    from ascendcraft.trace import Pipe
+    soc = load_soc("Ascend910B2")
+    m = n = 4096
+    t = _gemm_trace(m, n, 32, 6, 4, 128, 256, 1)
+    fix = t.records[(t.records["pipe"] == Pipe.FIX) & (t.records["kind"] == 0)]
+    assert fix["bytes"].sum() == m * n * 4                              # C, once
+    kc = kernel_time(t, soc, engine=engine)
+    reads = int(t.records["bytes"][(t.records["pipe"] == Pipe.MTE2) & (t.records["kind"] == 0)].sum())
+    assert kc.gm_bytes == reads + m * n * 4                             # the writes are GM traffic too
+    assert kc.total_us >= m * n * 4 / soc.hbm_bytes_per_s * 1e6         # ... and at least HBM's time for them
