@@ -224,10 +224,14 @@ def ship(spec: TaskSpec) -> Shipment:
 _DRIVER_WRITES = {RESULT_FILE, "spec.json"}
 
 
-def run_shipment(shipment: Shipment, root: Path | str) -> dict:
-    "Run a shipped task in scratch folder `root` with the harness's `execute`; its result and files as one object."
+def run_shipment(shipment: Shipment, root: Path | str, cpus: int | None = None) -> dict:
+    """Run a shipped task in scratch folder `root` with the harness's `execute`; its result and files as one object.
+    `cpus`: the CPUs a scheduler gave the task; the emulator then runs the kernel's blocks on that many threads,
+    unless the settings name a thread count themselves."""
     root = Path(root)
     spec = TaskSpec(**shipment.spec)
+    if cpus and not spec.settings.get("emu_threads"):
+        spec = dataclasses.replace(spec, settings={**spec.settings, "emu_threads": max(1, int(cpus))})
     inputs = root / "in" / spec.category
     inputs.mkdir(parents=True, exist_ok=True)
     task_file = inputs / "task" / shipment.task_file[0]
@@ -321,10 +325,17 @@ def _ray_bench_task(shipment: Shipment, board) -> dict:
     node = _tell(board, shipment.key)
     root = Path(tempfile.mkdtemp(prefix="ascendcraft-ray-"))
     try:
-        payload = run_shipment(shipment, root)
+        payload = run_shipment(shipment, root, cpus=_assigned_cpus())
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return {**payload, "node": node}
+
+
+def _assigned_cpus() -> int | None:
+    "The CPUs Ray reserved for the running task (its `num_cpus`): what the task may keep busy."
+    import ray
+    cpus = ray.get_runtime_context().get_assigned_resources().get("CPU")
+    return int(cpus) if cpus else None
 
 
 def _ray_map_task(fn: Callable, item, key: str, board) -> dict:
