@@ -11,6 +11,7 @@ import hashlib
 import os
 import re
 import resource
+import select
 import shutil
 import signal
 import subprocess
@@ -336,15 +337,33 @@ def kill(proc: subprocess.Popen) -> None:
     except ProcessLookupError: pass
 
 
+def _exited_within(proc: subprocess.Popen, wall: float) -> bool:
+    """Whether `proc` ends within `wall` seconds, told the moment it ends: Linux wakes a poll on the process's pidfd.
+    (`Popen.wait(timeout)` polls with sleeps that grow to 50 ms, which added up to 50 ms to every kernel run.)"""
+    try: fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):                      # not Linux >= 5.3: Popen's own polling
+        try: proc.wait(timeout=wall)
+        except subprocess.TimeoutExpired: return False
+        return True
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        deadline = time.monotonic() + wall
+        while not poller.poll(max(0, int((deadline - time.monotonic()) * 1000) + 1)):
+            if time.monotonic() >= deadline: return proc.poll() is not None
+        return True
+    finally:
+        os.close(fd)
+
+
 def wait(proc: subprocess.Popen, wall: float) -> bool:
     "Wait up to `wall` seconds; kill the sandbox after that. True when it timed out."
-    try:
-        proc.wait(timeout=wall)
-        return False
-    except subprocess.TimeoutExpired:
-        kill(proc)
+    if _exited_within(proc, wall):
         proc.wait()
-        return True
+        return False
+    kill(proc)
+    proc.wait()
+    return True
 
 
 def run(argv: list[str], *, scratch: Path, limits: Limits, settings: Settings | None = None, **wrap_args) -> Finished:

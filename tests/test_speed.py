@@ -156,3 +156,14 @@ def test_chunked_integer_comparison_counts_every_difference(monkeypatch, chunk):
     flags = torch.tensor([True, False] * 5)
     assert V.compare_output("b", flags, flags.clone(), V.Tolerance(0, 0)).passed
     assert V.compare_output("b", flags, ~flags, V.Tolerance(0, 0)).message == "10 of 10 elements differ (exact comparison)"
+
+
+@pytest.mark.parametrize("pidfd", [True, False])
+def test_sandbox_wait_returns_when_the_process_ends_and_kills_it_at_the_wall(monkeypatch, pidfd):
+    import subprocess
+    from ascendcraft import sandbox
+    if not pidfd: monkeypatch.delattr(sandbox.os, "pidfd_open", raising=False)   # Popen's own polling
+    quick = subprocess.Popen(["/bin/sh", "-c", "exit 7"], start_new_session=True)
+    assert sandbox.wait(quick, 30) is False and quick.returncode == 7
+    slow = subprocess.Popen(["/bin/sleep", "30"], start_new_session=True)
+    assert sandbox.wait(slow, 0.2) is True and slow.returncode is not None and slow.returncode < 0
