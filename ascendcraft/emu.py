@@ -20,7 +20,9 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import weakref
 import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -42,7 +44,7 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'API_RULE
            'read_sources', 'blank_comments', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
            'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
            'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
-           'dies_with_this_process', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'dies_with_this_process', 'GmFiles', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -515,6 +517,7 @@ class Build:
     entry_file: str = ""              # the file that defines the entry
     sanitize: bool = False            # built with ASan + UBSan
     folder: Path | None = None        # cache folder of this build
+    gm_files: Any = field(default=None, repr=False, compare=False)   # GmFiles its runs keep for the next run
 
     @property
     def errors(self) -> list[Diagnostic]: return [d for d in self.diagnostics if d.is_error]
@@ -908,12 +911,14 @@ def _write_input(path: Path, array: np.ndarray, threads: int = 1) -> None:
     cost is the file system allocating pages, which divides across cores (the copy releases the GIL)."""
     data = np.ascontiguousarray(array)
     view = memoryview(data.reshape(-1).view(np.uint8)) if data.size else memoryview(b"")
-    if threads <= 1 or len(view) < _PARALLEL_WRITE_BYTES:
-        data.tofile(path)
-        return
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    # no O_TRUNC: a file kept from an earlier run (GmFiles) is written over in the pages it has
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
         os.ftruncate(fd, len(view))
+        if threads <= 1 or len(view) < _PARALLEL_WRITE_BYTES:
+            at = 0
+            while at < len(view): at += os.pwrite(fd, view[at:], at)
+            return
         step = (-(-len(view) // threads) + 4095) & ~4095     # a slice per thread, whole pages
         def put(lo):
             part, at = view[lo:lo + step], lo
@@ -928,8 +933,9 @@ def _write_input(path: Path, array: np.ndarray, threads: int = 1) -> None:
 
 def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, host_args, poison: int, ub_bytes: int,
              cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None,
-             tiling_key: int | None = None, threads: int = 1) -> list[tuple]:
-    "Write the run spec and the GM files; return the outputs to read back as (name, path, dtype, shape)."
+             tiling_key: int | None = None, threads: int = 1, files: GmFiles | None = None) -> list[tuple]:
+    """Write the run spec and the GM files (`files`: ones kept from earlier runs, moved in and written over); return the
+    outputs to read back as (name, path, dtype, shape)."""
     if not build.ok:
         raise AscendCraftError(build.errors or build.diagnostics, stage="build")
     if build.binary is None or not Path(build.binary).exists():
@@ -964,11 +970,15 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
         elif isinstance(a, GM):
             path = f"gm{i}.bin"
             if not trace_mode:
+                if a.role in ("in", "inout") and a.array is None:
+                    raise _run_args_error(f"GM '{a.name}' has role '{a.role}' but no data", build)
+                if files is not None: files.place(run_dir / path, a.nbytes)
                 if a.role in ("in", "inout"):
-                    if a.array is None: raise _run_args_error(f"GM '{a.name}' has role '{a.role}' but no data", build)
                     _write_input(run_dir / path, a.array, threads)
-                else:
-                    with open(run_dir / path, "wb") as f: f.truncate(a.nbytes)
+                else:   # the kernel process writes the poison into every byte
+                    fd = os.open(run_dir / path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+                    try: os.ftruncate(fd, a.nbytes)
+                    finally: os.close(fd)
                 if a.role != "in": outputs.append((a.name, path, a.dtype, a.shape))
             role = "out" if a.role == "workspace" else a.role
             lines.append(f"arg gm {role} {safe} {a.nbytes} {'-' if trace_mode else path}")
@@ -1149,6 +1159,82 @@ def _collect(child: _Child, build: Build, mode: str, gm_names: list[str], settin
                                          settings))
     return diags, not failed and not any(d.is_error for d in diags)
 
+# %% ../nbs/10_emu.ipynb #5e1f0a12
+class GmFiles:
+    "The GM files of a built kernel's earlier runs, kept for its next runs (see above)."
+
+    def __init__(self, limit: int):
+        self.limit, self.folder, self._count = int(limit), None, 0
+        self.placed = 0                                                 # files moved into a run (reused)
+        self._free: list[tuple[Path, int]] = []                        # (path, bytes) ready for a run
+        self._held: list[tuple[Path, int, Any]] = []                   # (path, bytes, weak reference to the mapping)
+        self._lock = threading.Lock()
+
+    def __reduce__(self): return (GmFiles, (self.limit,))               # a copy in another process starts empty
+
+    def _release(self):
+        "Outputs whose arrays are gone become free."
+        alive = [(p, n, ref) for p, n, ref in self._held if ref() is not None]
+        self._free += [(p, n) for p, n, ref in self._held if ref() is None]
+        self._held = alive
+
+    def kept_bytes(self) -> int:
+        with self._lock:
+            self._release()
+            return sum(n for _, n in self._free) + sum(n for _, n, _ in self._held)
+
+    def place(self, path: Path, nbytes: int) -> bool:
+        "Move a kept file (the one closest in size) to `path`; False when none is free."
+        with self._lock:
+            self._release()
+            if not self._free: return False
+            i = min(range(len(self._free)), key=lambda k: (self._free[k][1] != nbytes, abs(self._free[k][1] - nbytes)))
+            kept, _ = self._free.pop(i)
+        try:
+            os.rename(kept, path)
+            self.placed += 1
+            return True
+        except OSError:
+            try: os.unlink(kept)
+            except OSError: pass
+            return False
+
+    def keep(self, path: Path, mapping=None) -> bool:
+        "Keep a run's GM file (`mapping`: the mmap an output array uses; the file is reused once it is gone)."
+        try: st = os.lstat(path)
+        except OSError: return False
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1: return False   # a link the kernel made: not ours alone
+        with self._lock:
+            self._release()
+            if sum(n for _, n in self._free) + sum(n for _, n, _ in self._held) + st.st_size > self.limit: return False
+            if self.folder is None:
+                self.folder = Path(tempfile.mkdtemp(prefix="ascendcraft-gm-", dir=_scratch_root()))
+                weakref.finalize(self, shutil.rmtree, str(self.folder), True)
+            self._count += 1
+            dest = self.folder / f"{self._count}.bin"
+            try: os.rename(path, dest)
+            except OSError: return False
+            if mapping is None: self._free.append((dest, st.st_size))
+            else: self._held.append((dest, st.st_size, weakref.ref(mapping)))
+            return True
+
+
+def _gm_files(build: Build, settings: Settings) -> GmFiles | None:
+    "The build's kept GM files (made on its first run), or None when keeping is off (gm_keep_mb = 0)."
+    if not settings.gm_keep_mb: return None
+    if build.gm_files is None or build.gm_files.limit != settings.gm_keep_mb << 20:
+        build.gm_files = GmFiles(settings.gm_keep_mb << 20)
+    return build.gm_files
+
+
+def _keep_files(files: GmFiles | None, run_dir: Path, arrays: dict[str, np.ndarray] | None = None):
+    "Before a run folder is deleted: keep its GM files (`arrays`: the output arrays mapping some of them, by file)."
+    if files is None: return
+    for path in sorted(run_dir.glob("gm*.bin")):
+        array = (arrays or {}).get(path.name)
+        mapping = array.base.obj if array is not None and isinstance(array.base, memoryview) else None
+        files.keep(path, mapping)
+
 # %% ../nbs/10_emu.ipynb #dd5c01b8
 def _gm_bytes(args: list) -> int:
     "Bytes of the GM arguments (the sandbox's address-space limit grows with them)."
@@ -1203,18 +1289,20 @@ def _launch(build: Build, args: list, run_dir: Path, settings: Settings, **prepa
     accumulation, blocks sharing GM bytes, a crash); it, and a parallel run that printed to stdout, is run again
     from fresh files one block at a time, so diagnostics, outputs and their order are exactly the sequential ones."""
     threads = 1 if build.sanitize else emu_threads(settings)
-    outputs = _prepare(build, args, run_dir, settings=settings, threads=threads, **prepare)
+    files = _gm_files(build, settings) if prepare.get("mode") == "execute" else None
+    outputs = _prepare(build, args, run_dir, settings=settings, threads=threads, files=files, **prepare)
     child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args))
     done = next((r for r in child.records if r.get("type") == "done"), {})
     asked = child.returncode == _SEQUENTIAL_EXIT and any(r.get("type") == "sequential" for r in child.records)
     if threads > 1 and (asked or (done.get("threads", 1) > 1 and child.stdout)):
         first = child.seconds
+        _keep_files(files, run_dir)
         shutil.rmtree(run_dir, ignore_errors=True)
         run_dir.mkdir(mode=0o700)
-        outputs = _prepare(build, args, run_dir, settings=settings, threads=1, **prepare)
+        outputs = _prepare(build, args, run_dir, settings=settings, threads=1, files=files, **prepare)
         child = _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args))
         child.seconds += first              # what the launch cost in all
-    return outputs, child
+    return outputs, child, files
 
 
 def run(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None, poison: int = 0xA5,
@@ -1224,8 +1312,9 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     settings = settings or load_settings()
     args = list(args)
     run_dir = Path(tempfile.mkdtemp(prefix="ascendcraft-run-", dir=_scratch_root()))
+    files, mapped = None, {}
     try:
-        outputs, child = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,
+        outputs, child, files = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,
                                  poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync,
                                  tiling_key=tiling_key)
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
@@ -1235,6 +1324,7 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
         for name, path, dtype, shape in outputs:
             data = _map_output(run_dir, path, dtype)
             if data is None: continue
+            mapped[path] = data
             result[name] = data.reshape(shape) if shape is not None and data.size == int(np.prod(shape, dtype=np.int64)) else data
         cpu = next((r.get("cpu_seconds") for r in child.records if r.get("type") == "done"), None)
         writes = next((r.get("gm_writes") for r in child.records if r.get("type") == "done"), None)
@@ -1247,6 +1337,7 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
         return Run(ok, result, diags, child.stdout, child.seconds, int(launched), [u for _, u in blocks], child.stderr,
                    child.returncode, cpu, int(key), int(threads), work)
     finally:
+        _keep_files(files, run_dir, mapped)
         shutil.rmtree(run_dir, ignore_errors=True)
 
 
@@ -1258,7 +1349,7 @@ def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: 
     args = list(args)
     run_dir = Path(tempfile.mkdtemp(prefix="ascendcraft-trace-", dir=_scratch_root()))
     try:
-        _, child = _launch(build, args, run_dir, settings, mode="trace", block_dim=block_dim, host_args=host_args, poison=0,
+        _, child, _ = _launch(build, args, run_dir, settings, mode="trace", block_dim=block_dim, host_args=host_args, poison=0,
                            ub_bytes=ub_bytes, cores=cores, auto_sync=auto_sync, tiling_key=tiling_key)
         diags, ok = _collect(child, build, "trace", _arg_names(build, args), settings)
         if not ok:

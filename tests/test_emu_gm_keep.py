@@ -1,0 +1,75 @@
+"""GM files kept between runs (issue 17, setting `gm_keep_mb`): a build's next run writes over its last run's GM files
+instead of creating new ones; nothing of an earlier run shows through, and an output array still alive is never
+written over."""
+import numpy as np
+
+from ascendcraft.config import load_settings
+from ascendcraft.emu import GM, Scalar, build, run
+
+HEAD = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
+
+# y[b*T:(b+1)*T] = x[...] + 1, each block on its own slice
+ADD_ONE = HEAD + r"""
+extern "C" __global__ __aicore__ void add_one(GM_ADDR x, GM_ADDR y, uint32_t tile)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, tile * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x + tile * GetBlockIdx(), tile);
+    yGm.SetGlobalBuffer((__gm__ float *)y + tile * GetBlockIdx(), tile);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, xGm, tile);
+    PipeBarrier<PIPE_ALL>();
+    Adds(t, t, 1.0f, tile);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, t, tile);
+}
+"""
+TILE, N = 64, 512
+
+
+def _run(b, x, blocks, settings=None):
+    return run(b, [GM("x", x), GM("y", None, "out", shape=(N,), dtype=np.float32), Scalar(TILE)], block_dim=blocks,
+               settings=settings)
+
+
+def test_later_runs_reuse_the_files_and_see_nothing_of_earlier_runs():
+    b = build({"k.cpp": ADD_ONE})
+    assert b.ok, b.diagnostics
+    x1 = np.arange(N, dtype=np.float32)
+    r = _run(b, x1, N // TILE)                       # writes every byte of y
+    assert r.ok and np.array_equal(r.outputs["y"], x1 + 1)
+    del r                                            # its output array is gone: the file is free again
+    x2 = np.full(N, 7, np.float32)
+    r = _run(b, x2, N // TILE // 2)                  # writes the first half of y only
+    assert r.ok, r.diagnostics
+    assert b.gm_files.placed == 2                    # the input and the output file were both reused
+    y = r.outputs["y"]
+    assert np.array_equal(y[:N // 2], x2[:N // 2] + 1)
+    assert (y[N // 2:].view(np.uint8) == 0xA5).all()  # the poison, not the first run's x1 + 1
+
+
+def test_an_output_array_still_alive_is_never_written_over():
+    b = build({"k.cpp": ADD_ONE})
+    x1, x2 = np.arange(N, dtype=np.float32), -np.arange(N, dtype=np.float32)
+    first = _run(b, x1, N // TILE)
+    view = first.outputs["y"][::2]                   # a view keeps the mapping alive as well
+    second = _run(b, x2, N // TILE)
+    third = _run(b, x1 * 3, N // TILE)
+    assert np.array_equal(first.outputs["y"], x1 + 1) and np.array_equal(view, (x1 + 1)[::2])
+    assert np.array_equal(second.outputs["y"], x2 + 1) and np.array_equal(third.outputs["y"], x1 * 3 + 1)
+    del first
+    fourth = _run(b, x2 * 5, N // TILE)
+    assert np.array_equal(view, (x1 + 1)[::2]) and np.array_equal(fourth.outputs["y"], x2 * 5 + 1)
+
+
+def test_keeping_is_off_at_zero_and_bounded_by_the_setting():
+    b = build({"k.cpp": ADD_ONE})
+    x = np.arange(N, dtype=np.float32)
+    off = load_settings().replace(gm_keep_mb=0)
+    for _ in range(2): assert _run(b, x, N // TILE, off).ok
+    assert b.gm_files is None
+    r = _run(b, x, N // TILE)
+    assert 0 < b.gm_files.kept_bytes() <= b.gm_files.limit
+    assert b.gm_files.kept_bytes() == 2 * N * 4      # the input and the output (still held by r)
