@@ -18,6 +18,12 @@ from .dsl import DTYPES, Program, _suggest
 # %% auto #0
 __all__ = ['spec_of_value', 'host_values', 'output_count_check', 'Bound', 'bind', 'shape_bindings']
 
+# %% ../nbs/06_bind.ipynb #2b57f978
+def _number_tuple(value) -> bool:
+    "A tuple or list of plain numbers (not a tensor), e.g. an output size passed to `forward`."
+    return isinstance(value, (tuple, list)) and bool(value) and \
+        all(isinstance(v, (int, float, bool)) and not isinstance(v, torch.Tensor) for v in value)
+
 # %% ../nbs/06_bind.ipynb #88aca2ac
 _TORCH_TO_DSL = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16", torch.int32: "i32",
                  torch.int64: "i64", torch.int16: "i16", torch.int8: "i8", torch.uint8: "u8", torch.bool: "bool"}
@@ -36,7 +42,10 @@ def spec_of_value(value):
 def _sources(task, inputs: list, size, device=None) -> dict:
     "Every value the operator offers, by name: forward inputs, init arguments, parameters/buffers."
     offered = {}
-    for name, value in zip(task.forward_params, inputs): offered[name] = ("forward input", value)
+    for name, value in zip(task.forward_params, inputs):
+        offered[name] = ("forward input", value)
+        if _number_tuple(value):         # a size such as (200, 300): element i is offered as <name>_<i>
+            for i, v in enumerate(value): offered.setdefault(f"{name}_{i}", ("forward input element", v))
     for name, value in zip(task.init_params, task.init_inputs(size)): offered.setdefault(name, ("init argument", value))
     net = task.model(size, device=device)
     for name, value in [*net.named_parameters(), *net.named_buffers()]:

@@ -29,8 +29,9 @@ from .shapes import lift_shape_literals, resolve_size
 
 # %% auto #0
 __all__ = ['PAPER_COUNTS', 'LEVEL1_COUNTS', 'BEYOND_COUNTS', 'DEFAULT_CATEGORIES', 'CUBE_COUNTS', 'CATEGORIES', 'TASKS_DIR',
-           'DEFAULT_SEED', 'REQUIRED_NAMES', 'INPUT_GROUPS', 'EXTRA_NAMES', 'Spec', 'spec_of', 'Task', 'load_task_file',
-           'TaskList', 'load_task_folder', 'task_file_path', 'resolve_task', 'registry', 'get_task']
+           'DEFAULT_SEED', 'REQUIRED_NAMES', 'INPUT_GROUPS', 'EXTRA_NAMES', 'Spec', 'spec_of', 'Task',
+           'deterministic_torch', 'load_task_file', 'TaskList', 'load_task_folder', 'task_file_path', 'resolve_task',
+           'registry', 'get_task']
 
 # %% ../nbs/30_tasks.ipynb #1591e9fe
 PAPER_COUNTS = {"activation": 15, "loss": 7, "math": 6, "normalization": 8,   # the seven MultiKernelBench categories
@@ -377,7 +378,7 @@ def model(self: Task, size: str | Mapping = "small", seed: int = DEFAULT_SEED, d
 def reference(self: Task, inputs: list, size: str | Mapping = "small", seed: int = DEFAULT_SEED):
     "The reference output(s) for `inputs` (a fresh seeded model, no autograd)."
     net = self.model(size, seed, device=_device_of(inputs))
-    with self.sized(size), torch.no_grad():
+    with self.sized(size), torch.no_grad(), deterministic_torch():
         return net(*inputs)
 
 
@@ -386,6 +387,17 @@ def _device_of(values: list):
     for v in values:
         if isinstance(v, torch.Tensor): return None if v.device.type == "cpu" else v.device
     return None
+
+# %% ../nbs/30_tasks.ipynb #56609acd
+@contextlib.contextmanager
+def deterministic_torch() -> Iterator[None]:
+    "Run the block under PyTorch's deterministic algorithms (warn-only), then restore the caller's mode."
+    saved = torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled()
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    try:
+        yield
+    finally:
+        torch.use_deterministic_algorithms(saved[0], warn_only=saved[1])
 
 # %% ../nbs/30_tasks.ipynb #73dc44d0
 def _params_of(function) -> list[str]:

@@ -17,7 +17,7 @@ import torch
 
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
-from .taskset import INPUT_GROUPS, Task
+from .taskset import INPUT_GROUPS, Task, deterministic_torch
 
 # %% auto #0
 __all__ = ['POISON', 'HALF_FLOORS', 'COMPARE_CHUNK', 'PROTOCOLS', 'MKB_TOLERANCE', 'Tolerance', 'default_tolerance',
@@ -412,7 +412,7 @@ def run_trial(task: Task, net: torch.nn.Module, candidate: Callable, inputs: lis
     names = task.forward_params
     names = [names[i] if i < len(names) else f"arg{i}" for i in range(len(inputs))]
     ref_inputs, cand_inputs = _clone(inputs), _clone(inputs)
-    with task.sized(size), torch.no_grad():
+    with task.sized(size), torch.no_grad(), deterministic_torch():
         raw = net(*ref_inputs)
     ref, ref_is_tuple = _as_list(raw), isinstance(raw, (tuple, list))
     if not _check_reference(task, ref, record): return record, ref
@@ -572,7 +572,8 @@ def verify_mkb(task: Task, candidate: Callable[[list], Any], *, size="small", se
             record = TrialRecord("mkb", k)
             records.append(record)
             try:
-                ref = net(*inputs)
+                with deterministic_torch():
+                    ref = net(*inputs)
                 new = candidate(list(inputs))
                 feedback = _mkb_compare(ref, new)
                 record.outputs = _mkb_checks(task, ref, new)

@@ -23,9 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 UPSTREAM = ROOT / "tests" / "upstream_mkb" / "reference"
 BEYOND = registry(list(BEYOND_COUNTS))
 KERNELS = [(t, expert_path(t)) for t in BEYOND if expert_path(t).exists()]
-# Tasks whose reference result is undefined for the inputs it draws, so no kernel can be checked against it.
-UNDEFINED = {"index/inplace_update": "x[idx] = value with repeated indices: PyTorch leaves the winner undefined, and "
-                                     "its CPU result keeps neither the first nor the last of the repeated rows"}
 
 
 def test_the_three_categories_are_upstreams_files_unmodified():
@@ -56,8 +53,6 @@ def test_kernel_checks_clean_at_both_sizes(task, path):
 @pytest.mark.parametrize("signed", [False, True], ids=["unsigned", "signed"])
 @pytest.mark.parametrize("task,path", KERNELS, ids=[t.key for t, _ in KERNELS])
 def test_kernel_matches_torch_in_the_interpreter(task, path, signed):
-    if task.key in UNDEFINED:
-        pytest.xfail(UNDEFINED[task.key])
     program = parse(path.read_text(), str(path))
     for trial in range(2):
         b = bind(program, task, trial=trial, signed=signed)
@@ -70,16 +65,14 @@ def test_kernel_matches_torch_in_the_interpreter(task, path, signed):
             assert torch.allclose(out, want, atol=tol.atol, rtol=tol.rtol, equal_nan=True), f"{name} trial {trial}"
 
 
-def test_the_undefined_reference_really_is_undefined():
-    "On some of index/inplace_update's own trials the reference agrees with neither order of applying its repeated rows."
-    task = registry(tasks=["index/inplace_update"])[0]
-    neither = 0
-    for x, idx, value in task.input_sets("small", n=5):
-        want = task.reference([x.clone(), idx, value], "small")
-        agree = []
-        for order in (range(len(idx)), reversed(range(len(idx)))):
-            y = x.clone()
-            for i in order: y[idx[i]] = value[i]
-            agree.append(torch.equal(y, want))
-        neither += not any(agree)
-    assert neither > 0
+@pytest.mark.parametrize("key", ["index/inplace_update", "index/index_copy"])
+@pytest.mark.parametrize("size", ["small", "full"])
+def test_repeated_indices_apply_in_order_in_the_reference(key, size):
+    "The reference runs in PyTorch's deterministic mode: repeated indices land in order, the last one wins."
+    task = registry(tasks=[key])[0]
+    x, idx, value = task.inputs(size)
+    assert len(set(idx.tolist())) < len(idx)             # the draw really repeats indices
+    want = x.clone()
+    for i in range(len(idx)): want[idx[i]] = value[i]
+    for _ in range(2):
+        assert torch.equal(task.reference([x.clone(), idx, value], size), want)
