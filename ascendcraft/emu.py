@@ -41,10 +41,10 @@ from . import sandbox, seal
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR',
            'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES',
-           'read_sources', 'blank_comments', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
-           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
-           'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
-           'dies_with_this_process', 'GmFiles', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'read_sources', 'blank_comments', 'device_spellings', 'Param', 'Entry', 'parse_param', 'find_entries',
+           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
+           'compiler_version', 'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run',
+           'op_names', 'dies_with_this_process', 'GmFiles', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -91,6 +91,22 @@ def blank_comments(text: str) -> str:
         else:
             out.append(text[i]); i += 1
     return "".join(out)
+
+# %% ../nbs/10_emu.ipynb #3e194cba
+_EXEC_SPACE_RE = re.compile(r"\[\s*(?:aicore|host)(?:\s*,\s*(?:aicore|host))*\s*\]")
+
+
+def device_spellings(text: str) -> str:
+    "`text` with the device compiler's `[aicore]`-style execution-space attributes blanked (same line/column layout)."
+    if "aicore]" not in text and "host]" not in text: return text
+    code = blank_comments(text)
+    rest = _EXEC_SPACE_RE.sub(lambda m: " " * len(m[0]), code)
+    if re.search(r"\b(?:aicore|host)\b", re.sub(r'"(?:\\.|[^"\\\n])*"', '""', rest)):
+        return text   # the word is a name here too: leave the file as it is (g++ reports the attribute if it is one)
+    out, last = [], 0
+    for m in _EXEC_SPACE_RE.finditer(code):   # spans found in the comment-blanked text; comments stay as written
+        out += [text[last:m.start()], " " * (m.end() - m.start())]; last = m.end()
+    return "".join(out + [text[last:]])
 
 # %% ../nbs/10_emu.ipynb #b08b1127
 @dataclass(frozen=True)
@@ -660,7 +676,8 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         return Build(False, [d], "", [], time.perf_counter() - t0, False, None, entry or "", [], sources)
     flags = shlex.split(settings.cxxflags) + (list(SANITIZE_FLAGS) if sanitize else [])
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the driver declares the kernel type: part of the key
-    key = _build_key(sources, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
+    compiled = {n: device_spellings(t) for n, t in sources.items()}   # what g++ reads (diagnostics quote `sources`)
+    key = _build_key(compiled, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
                      + kind_declaration(kernel_kind(sources, chosen)), flags, settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key
@@ -673,7 +690,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     tmp = Path(tempfile.mkdtemp(prefix="build-", dir=_mkdir(folder.parent)))
     try:
         src = tmp / "src"
-        for name, text in sources.items():
+        for name, text in compiled.items():
             (src / name).parent.mkdir(parents=True, exist_ok=True)
             (src / name).write_text(text)
         (src / "__ascendcraft_main.cpp").write_text(_driver_source(chosen, sources, host_files))

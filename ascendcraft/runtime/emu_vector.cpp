@@ -437,7 +437,12 @@ void vec_unary(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lanes,
         race.write(g, d, s[0], es);
     }
     record(TPipe_::V, TKind::INSTR, op, dt, level_flags(g), loc, g.active() * es * 2, g.active(), repeats_of(g, es));
-    if (!tracing_now()) {
+    if (!tracing_now() && op == Op::Copy) {   // vcopy: the element's bits, whatever its type
+        each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
+            std::memcpy(d.addr + lane_offset(g, s[0], es, r, l), a.addr + lane_offset(g, s[1], es, r, l), es);
+        });
+        mark_operand(g, d, s[0], es);
+    } else if (!tracing_now()) {
         ASCENDCRAFT_EMU_DISPATCH_VEC(dt, unary_t<T>(op, g, d, a, s));
         mark_operand(g, d, s[0], es);
     }

@@ -86,6 +86,12 @@ struct SrcLoc {
 
 }}  // namespace ascendcraft::emu
 
+// complex64 / complex32: the element types the build names for DT_COMPLEX64 / DT_COMPLEX32 (DTYPE_<NAME>). A2 has no
+// complex vector instructions; kernels treat the data as pairs of float (half) lanes. Real part first.
+struct complex64 { float real = 0.0f, imag = 0.0f; };
+struct complex32 { half real = half(0), imag = half(0); };
+static_assert(sizeof(complex64) == 8 && sizeof(complex32) == 4, "complex element sizes");
+
 // ---- global enums of the AscendC programming model ------------------------------------------
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
 enum event_t : int32_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };

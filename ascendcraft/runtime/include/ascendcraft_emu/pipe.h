@@ -125,7 +125,12 @@ private:
     int pipe_;
 };
 
-inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(ascendcraft::emu::current_pipe_object()); }
+}  // namespace AscendC
+// The device headers declare GetTPipePtr at global scope (catlass-style kernels call it unqualified inside templates);
+// AscendC:: names the same function, so `using namespace AscendC;` code is not ambiguous.
+inline AscendC::TPipe* GetTPipePtr() { return static_cast<AscendC::TPipe*>(ascendcraft::emu::current_pipe_object()); }
+namespace AscendC {
+using ::GetTPipePtr;
 
 // ---- flags and barriers ---------------------------------------------------------------------
 template <HardEvent event> inline void SetFlag(int32_t eventID, SrcLoc loc = {}) {

@@ -128,6 +128,37 @@ ASCENDCRAFT_EMU_UNARY(Relu, "half, int32_t and float", half, int32_t, float)
 ASCENDCRAFT_EMU_UNARY(Not, "int16_t and uint16_t", int16_t, uint16_t)          // bitwise complement
 #undef ASCENDCRAFT_EMU_UNARY
 
+// ---- Copy: UB -> UB on the vector pipe (level 0 only on A2), the element's bits under the mask -------------------
+// CopyRepeatParams' dstStride/srcStride are block strides within a repeat, dstRepeatSize/srcRepeatSize the repeat
+// strides (in 32-byte blocks). 16- and 32-bit element types only.
+struct CopyRepeatParams {
+    CopyRepeatParams() {}
+    CopyRepeatParams(uint16_t dstStrideIn, uint16_t srcStrideIn, uint16_t dstRepeatSizeIn, uint16_t srcRepeatSizeIn)
+        : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn), srcRepeatSize(srcRepeatSizeIn) {}
+    uint16_t dstStride = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstRepeatSize = DEFAULT_REPEAT_STRIDE;
+    uint16_t srcRepeatSize = DEFAULT_REPEAT_STRIDE;
+};
+namespace vec_detail {
+template <typename T> inline void copy_level0(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Lanes& lanes,
+                                              const CopyRepeatParams& p, const SrcLoc& loc) {
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy supports 16-bit and 32-bit element types only");
+    ascendcraft::emu::Stride s[2] = {{p.dstStride, p.dstRepeatSize}, {p.srcStride, p.srcRepeatSize}};
+    ascendcraft::emu::vec_unary(ascendcraft::emu::Op::Copy, ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), lanes, s, loc);
+}
+}  // namespace vec_detail
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTime,
+                 const CopyRepeatParams& repeatParams, SrcLoc loc = {}) {
+    vec_detail::copy_level0(dst, src, ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), repeatParams, loc);
+}
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const uint8_t repeatTime,
+                 const CopyRepeatParams& repeatParams, SrcLoc loc = {}) {
+    vec_detail::copy_level0(dst, src, ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), repeatParams, loc);
+}
+
 // ---- tensor-scalar: dst = src op scalar -----------------------------------------------------------
 #define ASCENDCRAFT_EMU_SCALAR(API, TEXT, ...)                                                                        \
     template <typename T>                                                                                           \

@@ -26,7 +26,8 @@ constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 enum DataType : int32_t {
     DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7, DT_UINT32 = 8,
-    DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_BF16 = 27, DT_UNDEFINED = 28
+    DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_BF16 = 27,
+    DT_UNDEFINED = 28, DT_COMPLEX32 = 33
 };
 enum Format : int32_t { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4,
                         FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_NDHWC = 27 };
@@ -35,7 +36,9 @@ inline int GetSizeByDataType(DataType dt) {
     case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
     case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
     case DT_INT8: case DT_UINT8: case DT_BOOL: return 1;
-    case DT_INT64: case DT_UINT64: case DT_DOUBLE: return 8;
+    case DT_INT64: case DT_UINT64: case DT_DOUBLE: case DT_COMPLEX64: return 8;
+    case DT_COMPLEX32: return 4;
+    case DT_COMPLEX128: return 16;
     default: return -1;
     }
 }
@@ -336,3 +339,45 @@ template <typename T> struct OpRegistrar {
 }  // namespace ops
 
 #define OP_ADD(name, ...) static ::ops::OpRegistrar<name> ascendcraft_op_registrar_##name(#name)
+
+// ---- IMPL_OP registrations: the tiling / infer functions registered apart from the OpDef --------------------------
+// Many projects keep the OpDef in op_host/<op>_def.cpp and register the tiling function in another file with
+// `IMPL_OP_OPTILING(Op).Tiling(TilingFunc).TilingParse<CompileInfo>(Prepare);`. The glue looks the tiling function up
+// here when the OpDef names none (AICore().SetTiling). The other chained calls are accepted and not run.
+namespace ops {
+struct OpImplRegistry {
+    std::vector<std::pair<std::string, TilingKernelFunc>> tilings;
+    static OpImplRegistry& get() { static OpImplRegistry r; return r; }
+    TilingKernelFunc tiling(const std::string& type) const {
+        for (const auto& t : tilings) if (t.first == type) return t.second;
+        return nullptr;
+    }
+};
+class OpImplRegisterV2 {
+public:
+    explicit OpImplRegisterV2(const char* type) : type_(type) {}
+    OpImplRegisterV2& Tiling(TilingKernelFunc f) { OpImplRegistry::get().tilings.emplace_back(type_, f); return *this; }
+    template <typename F> OpImplRegisterV2& Tiling(F f, size_t) { return Tiling(static_cast<TilingKernelFunc>(f)); }
+    template <typename CompileInfo, typename F> OpImplRegisterV2& TilingParse(F) { return *this; }
+    template <typename F> OpImplRegisterV2& TilingParse(F) { return *this; }
+    template <typename F> OpImplRegisterV2& InferShape(F) { return *this; }
+    template <typename F> OpImplRegisterV2& InferDataType(F) { return *this; }
+    template <typename F> OpImplRegisterV2& InferShapeRange(F) { return *this; }
+    template <typename F> OpImplRegisterV2& GenSimplifiedKey(F) { return *this; }
+    OpImplRegisterV2& InferOutDataTypeSameWithFirstInput() { return *this; }
+    OpImplRegisterV2& InputsDataDependency(std::initializer_list<int32_t>) { return *this; }
+    OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t>) { return *this; }
+    template <typename... A> OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t>, A...) { return *this; }
+    template <typename V> OpImplRegisterV2& PrivateAttr(const char*, V) { return *this; }
+    OpImplRegisterV2& PrivateAttr(const char*) { return *this; }
+private:
+    std::string type_;
+};
+}  // namespace ops
+#define ASCENDCRAFT_IMPL_CAT2(a, b) a##b
+#define ASCENDCRAFT_IMPL_CAT(a, b) ASCENDCRAFT_IMPL_CAT2(a, b)
+#define IMPL_OP(op_type) \
+    static ::ops::OpImplRegisterV2 ASCENDCRAFT_IMPL_CAT(ascendcraft_impl_##op_type##_, __COUNTER__) = ::ops::OpImplRegisterV2(#op_type)
+#define IMPL_OP_OPTILING(op_type) IMPL_OP(op_type)
+#define IMPL_OP_INFERSHAPE(op_type) IMPL_OP(op_type)
+#define IMPL_OP_DEFAULT(op_type) IMPL_OP(op_type)

@@ -24,6 +24,9 @@ public:
         case DT_UINT64: return "DT_UINT64";
         case DT_DOUBLE: return "DT_DOUBLE";
         case DT_BOOL: return "DT_BOOL";
+        case DT_COMPLEX64: return "DT_COMPLEX64";
+        case DT_COMPLEX32: return "DT_COMPLEX32";
+        case DT_COMPLEX128: return "DT_COMPLEX128";
         default: return "DT_UNDEFINED";
         }
     }

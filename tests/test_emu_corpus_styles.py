@@ -1,0 +1,164 @@
+"""More of what public kernels take for granted, found by this round's corpus run (examples/corpus): the device
+compiler's `[aicore]` execution-space attribute (catlass-style kernels), `GetTPipePtr` at global scope, the level-0
+vector `Copy`. Kernels written here in those styles; each test fails without its construct."""
+import numpy as np
+
+from ascendcraft.emu import GM, build, run
+
+CATLASS = r'''#include "kernel_operator.h"
+
+template <uint32_t ALIGN, typename T>
+__forceinline__ [aicore]
+constexpr T RoundUp(const T &val) { return (val + ALIGN - 1) / ALIGN * ALIGN; }
+
+#define TOY_DEVICE __forceinline__ [aicore]
+
+namespace Toy {
+template <class Element>
+struct Scale {
+    TOY_DEVICE Scale(Element f) : factor(f) {}
+    template <class T>
+    __forceinline__ [aicore] void operator()(AscendC::LocalTensor<T> t, uint32_t n) {
+        // GetTPipePtr unqualified inside a template: declared at global scope, as the device headers have it
+        GetTPipePtr()->InitBuffer(extra, RoundUp<32>(n * (uint32_t)sizeof(T)));
+        AscendC::Muls(t, t, (T)factor, n);
+    }
+    Element factor;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> extra;
+};
+}  // namespace Toy
+
+extern "C" __global__ __aicore__ void catlass_style(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * 64 * sizeof(float));
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 64);
+    yg.SetGlobalBuffer((__gm__ float *)y, 64);
+    AscendC::LocalTensor<float> a = buf.Get<float>(), b = a[64];
+    AscendC::DataCopy(a, xg, 64);
+    Toy::Scale<float> scale(3.0f);
+    scale(a, 64);
+    AscendC::Duplicate(b, -1.0f, 64);
+    // level-0 Copy: 8 lanes per repeat (mask), 2 repeats; the source repeats 2 blocks apart, the destination 1
+    AscendC::Copy(b, a, 8, 2, {1, 1, 1, 2});
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::DataCopy(yg, b, 64);
+}
+'''
+
+
+def test_catlass_style_aicore_attribute_global_tpipe_and_copy():
+    b = build({"catlass_style.cpp": CATLASS})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    x = np.arange(64, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    want = np.full(64, -1.0, np.float32)
+    want[0:8] = 3 * x[0:8]       # repeat 0: source block 0 -> destination block 0
+    want[8:16] = 3 * x[16:24]    # repeat 1: source block 2 (repeat size 2) -> destination block 1 (repeat size 1)
+    np.testing.assert_array_equal(r.outputs["y"], want)
+
+
+def test_aicore_attribute_is_left_alone_where_aicore_is_a_name():
+    src = CATLASS.replace("extern \"C\"", "int aicore = 0;\nextern \"C\"")   # then `[aicore]` could be an index: g++ decides
+    b = build({"catlass_style.cpp": src})
+    assert not b.ok and any("aicore" in d.source_line for d in b.errors)
+
+
+def test_copy_rejects_8_bit_elements_at_compile_time():
+    src = CATLASS.replace("AscendC::Copy(b, a, 8, 2, {1, 1, 1, 2});",
+                          "AscendC::LocalTensor<int8_t> c = a.ReinterpretCast<int8_t>(); AscendC::Copy(c, c, 8, 1, {1, 1, 8, 8});")
+    b = build({"catlass_style.cpp": src})
+    assert not b.ok and any("16-bit and 32-bit" in d.message for d in b.errors)
+
+
+# ---- op projects whose tiling function is registered apart from the OpDef ------------------------------------------
+def split_project(tmp_path):
+    "scale_add_custom rewritten in the two-file layout: op_host/<op>_def.cpp (OpDef) + op_host/<op>.cpp (IMPL_OP_*)."
+    import shutil
+    from pathlib import Path
+    src = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
+    dst = tmp_path / "scale_add_custom"
+    shutil.copytree(src, dst)
+    host = (dst / "op_host" / "scale_add_custom.cpp").read_text()
+    head, opdef = host.split("namespace ops {", 1)
+    (dst / "op_host" / "scale_add_custom.cpp").write_text(
+        head + "namespace optiling {\nstruct ScaleAddCompileInfo {};\n"
+        "static ge::graphStatus TilingPrepare(gert::TilingParseContext*) { return ge::GRAPH_SUCCESS; }\n"
+        "IMPL_OP_OPTILING(ScaleAddCustom).Tiling(TilingFunc).TilingParse<ScaleAddCompileInfo>(TilingPrepare);\n}\n"
+        "using namespace ge;   // as public projects write it: `ops` below must still name the registry's namespace\n"
+        "namespace ge { namespace ops {\n"
+        "IMPL_OP_INFERSHAPE(ScaleAddCustom).InferShape(InferShape).InferDataType(InferDataType);\n} }\n")
+    opdef = opdef.replace("        this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);\n", "")
+    opdef = opdef.replace("        this->AICore().SetTiling(optiling::TilingFunc);\n", "")
+    (dst / "op_host" / "scale_add_custom_def.cpp").write_text('#include "register/op_def_registry.h"\nnamespace ops {' + opdef)
+    return dst
+
+
+def test_a_tiling_function_registered_with_impl_op_optiling_runs(tmp_path):
+    from ascendcraft.opproject import load_project, run_cases
+    folder = split_project(tmp_path)
+    assert load_project(folder).host_file == "op_host/scale_add_custom_def.cpp"
+    results = run_cases(folder)
+    for name, r in results:
+        assert r.ok, (name, r.mismatches, [d.render() for d in r.run.diagnostics])
+    assert {r.tiling_key for _, r in results} == {1, 2}
+
+
+def test_without_any_tiling_registration_the_run_names_both_forms(tmp_path):
+    import torch
+    from ascendcraft.opproject import run_project
+    folder = split_project(tmp_path)
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text(host.read_text().replace("IMPL_OP_OPTILING(ScaleAddCustom).Tiling(TilingFunc)", "IMPL_OP_OPTILING(ScaleAddCustom)"))
+    r = run_project(folder, {"x": torch.zeros(512), "y": torch.zeros(512)}, outputs={"z": ((512,), "float32")})
+    assert [d.kind for d in r.run.errors] == ["host-tiling"]
+    assert "registers no tiling function (this->AICore().SetTiling or IMPL_OP_OPTILING(Op).Tiling)" in r.run.stderr
+
+
+# ---- DT_COMPLEX64: the op definition's dtype, the kernel's complex64 type, complex GM tensors ------------------------
+CONJ = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void conj(GM_ADDR x, GM_ADDR y)
+{
+    static_assert(sizeof(DTYPE_X) == 2 * sizeof(float), "complex64 is a pair of floats");
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    GlobalTensor<float> xg, yg;                    // 32 complex values, read as 64 floats (real, imaginary)
+    xg.SetGlobalBuffer((__gm__ float *)x, 64);
+    yg.SetGlobalBuffer((__gm__ float *)y, 64);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, xg, 64);
+    uint64_t imag[2] = {0xAAAAAAAAAAAAAAAAull, 0};
+    Muls(t, t, -1.0f, imag, 1, {1, 1, 8, 8});      // negate the odd lanes: the imaginary parts
+    DataCopy(yg, t, 64);
+}
+'''
+
+
+def test_complex64_op_dtype_and_kernel_type():
+    from ascendcraft.config import load_settings
+    from ascendcraft.opproject import dtype_macros, parse_op_definition
+    op = parse_op_definition("""namespace ops {
+class ConjCustom : public OpDef {
+public:
+    explicit ConjCustom(const char* name) : OpDef(name) {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_COMPLEX64});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_COMPLEX64});
+    }
+};
+OP_ADD(ConjCustom);
+}""", "op_host/conj_custom.cpp")
+    macros = dtype_macros(op, 0)
+    assert macros["DTYPE_X"] == "complex64" and macros["ORIG_DTYPE_Y"] == "16"
+    s = load_settings()
+    b = build({"conj.cpp": CONJ}, settings=s.replace(cxxflags=f"{s.cxxflags} -DDTYPE_X={macros['DTYPE_X']}"))
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal(32) + 1j * rng.standard_normal(32)).astype(np.complex64)
+    r = run(b, [GM("x", x), GM("y", np.zeros(32, np.complex64), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], np.conj(x))
