@@ -30,9 +30,12 @@ __all__ = ['TIMINGS', 'GROUPS', 'L2_STATES', 'FIT_KEYS', 'PRIOR_WEIGHT', 'Point'
            'evaluate', 'fit', 'cross_validate', 'robust_sigma', 'speedup_uncertainty']
 
 # %% ../nbs/24_calibration.ipynb #c703ff35
-TIMINGS = ("device", "throughput", "call", "host")
+# device: device events around the call (each kernel's launch included); kernel: the profiler's duration of the
+# kernels themselves (msprof, torch_npu.profiler): device time without each launch's scheduling (`launch_us`);
+# throughput: back-to-back calls (host hidden); call: the whole call from Python; host: the host's share only
+TIMINGS = ("device", "throughput", "call", "host", "kernel")
 GROUPS = ("eager", "kernel")
-L2_STATES = ("warm", "flushed")
+L2_STATES = ("warm", "flushed", "cold")
 _COLUMNS = ("id", "group", "chip", "source", "where", "method", "timing", "l2", "expr", "inputs", "published", "measured_us", "notes")
 
 
@@ -46,7 +49,9 @@ class Point:
     where: str            # the place in the source
     method: str           # how it was measured
     timing: str           # one of TIMINGS
-    l2: str               # 'warm': repeated calls found their footprint in L2; 'flushed': L2 cleared between runs
+    l2: str               # 'warm': repeated calls found their footprint in L2 (when it fits); 'flushed': L2 cleared
+                          # before each run by writing a buffer larger than it (Triton's do_bench), so it starts full of
+                          # dirty lines; 'cold': none of the op's data in L2 and nothing dirty (the model's default)
     expr: str             # eager: a lambda over the inputs; kernel: stream(read=…, write=…)
     inputs: str           # e.g. 'f32[4,512,256]; f32[4]'
     published: str        # the figure as published (e.g. '84.53 TFLOPS', '0.021 ms')
@@ -144,6 +149,7 @@ def chip_soc(chip: str, soc: Soc) -> Soc:
 
 def _kernel_call(k, m: re.Match, soc: Soc, timing: str) -> float:
     "A kernel point's modelled figure: device time, or the call; a handler launch (path=direct) skips the aclnn step."
+    if timing == "kernel": return k.total_us - soc.launch_us
     if timing != "call": return k.total_us
     return k.call_us - (soc.op_dispatch_us if m.group(4) == "direct" else 0.0)
 
@@ -157,14 +163,15 @@ def model_us(p: Point, soc: Soc) -> float:
         if not m:
             raise AscendCraftError(Diagnostic("calibration-expr", f"{p.id}: kernel points are written stream(read=N, write=N)",
                                               line=p.line, hint="give the bytes the kernel reads and writes"), stage="calibration")
-        return _kernel_call(kernel_time(_stream_of(m), soc, warm_l2=warm), m, soc, p.timing)
-    cost = eager_time(reference(p), parse_inputs(p.inputs), soc, warm_l2=warm)
-    return _read(cost.ops, cost.total_us, cost.device_us, p.timing)
+        return _kernel_call(kernel_time(_stream_of(m), soc, warm_l2=warm, dirty_l2=p.l2 == "flushed"), m, soc, p.timing)
+    cost = eager_time(reference(p), parse_inputs(p.inputs), soc, warm_l2=warm, dirty_l2=p.l2 == "flushed")
+    return _read(cost.ops, cost.total_us, cost.device_us, p.timing, soc)
 
 
-def _read(ops: list, total: float, device: float, timing: str) -> float:
+def _read(ops: list, total: float, device: float, timing: str, soc: Soc) -> float:
     "The modelled eager figure that corresponds to `timing`."
     if timing == "host": return sum(o.host_us for o in ops)
+    if timing == "kernel": return device - soc.launch_us * sum(o.launches for o in ops)
     return total if timing == "call" else device
 
 # %% ../nbs/24_calibration.ipynb #5097a9a4
@@ -260,13 +267,14 @@ class _Modeller:
             if p.group == "kernel":
                 key = (p.id, *(getattr(chip, k) for k in _KERNEL_KEYS))
                 if key not in self.memo:
-                    k = kernel_time(self.traces[p.id], chip, warm_l2=warm)
+                    k = kernel_time(self.traces[p.id], chip, warm_l2=warm, dirty_l2=p.l2 == "flushed")
                     self.memo[key] = _kernel_call(k, _STREAM.match(p.expr), chip, p.timing)
                 out[p.id] = self.memo[key]
             else:
                 ops, warm_list = self.recorded[p.id]
-                total, _, device = _time_ops(ops, chip, True, warm_list if warm else None)
-                out[p.id] = _read(ops, total, device, p.timing)
+                total, _, device = _time_ops(ops, chip, True, warm_list if warm else None,
+                                             dirty=p.l2 == "flushed" and not (warm and warm_list))
+                out[p.id] = _read(ops, total, device, p.timing, chip)
         return out
 
 

@@ -1141,6 +1141,7 @@ def kernel_time(trace: Trace,                 # records of one launch
                 timeline_blocks: int = 4,     # keep per-record times of this many blocks
                 l2: bool = True,              # model the L2 (False: every GM byte from HBM, as before trace v2)
                 warm_l2: bool = False,        # repeated calls without an L2 flush: a footprint that fits stays in L2
+                dirty_l2: bool = False,       # after a flush that writes a buffer: L2 starts full of dirty lines
                 ) -> KernelCost:
     "Modelled time of one kernel launch from its instruction trace."
     settings = settings or load_settings()
@@ -1161,7 +1162,9 @@ def kernel_time(trace: Trace,                 # records of one launch
     sync_us = soc.sync_all_us * (n_phases - 1)
     gm_bytes = int(prep.move_bytes.sum())
     l2_hits = int(launch.hit_bytes.sum())
-    bound_us = max(soc.hbm_us(gm_bytes - l2_hits), gm_bytes / soc.l2_bytes_per_s * 1e6)
+    # after a write flush, the lines this launch brings in first write other data's dirty lines back (Soc.dirty_writeback)
+    back = soc.dirty_writeback(gm_bytes - l2_hits, soc.l2_dirty_after_flush) if dirty_l2 and not warm_l2 else 0.0
+    bound_us = max(soc.hbm_us(gm_bytes - l2_hits) + back / soc.hbm_bytes_per_s * 1e6, gm_bytes / soc.l2_bytes_per_s * 1e6)
     total_us = soc.launch_us + max(sum(p.time_us for p in phases) + sync_us, bound_us)
     core_us = np.sum([p.core_us for p in phases], axis=0)
     slowest = int(np.argmax(core_us))

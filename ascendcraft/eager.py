@@ -452,7 +452,8 @@ def footprint(ops: list[EagerOp]) -> list:
     return [(k, b, False) for k, b in seen.items()]
 
 
-def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True, warm: list | None = None) -> tuple[float, float, float]:
+def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True, warm: list | None = None,
+              dirty: bool = False) -> tuple[float, float, float]:
     """Fill in each op's times; return (pipelined total, serial total, device total).
 
     Three stages in a pipeline, as torch_npu runs them with its task queue on: the Python thread dispatches each
@@ -462,11 +463,15 @@ def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True, warm: list | None =
     lanes = soc.vector_cores * soc.clock_hz
     host_t, dispatch_t, device_t, serial, device_sum = soc.call_host_us, 0.0, 0.0, soc.call_host_us, 0.0
     cache = TensorL2(soc.l2_effective_bytes)
+    dirty_left = soc.l2_dirty_after_flush if dirty else 0.0   # after a write flush: other data's dirty lines in L2
     for o in ops:
         f16 = any(d in ("float16", "bfloat16") for d in o.dtypes)
         # a warm footprint (it fits: the caller checked) is all in L2 for the whole call: every access hits
         o.l2_bytes = (o.bytes if warm else min(o.bytes, cache.op(o.touches) + o.reread_l2)) if l2 else 0
-        memory = max(soc.hbm_us(o.bytes - o.l2_bytes, o.run_bytes or None), o.bytes / soc.l2_bytes_per_s * 1e6)
+        back = soc.dirty_writeback(o.bytes - o.l2_bytes, dirty_left)
+        dirty_left -= back
+        memory = max(soc.hbm_us(o.bytes - o.l2_bytes, o.run_bytes or None) + back / soc.hbm_bytes_per_s * 1e6,
+                     o.bytes / soc.l2_bytes_per_s * 1e6)
         cube = max(o.cube_flops, o.cube_padded) / (soc.cube_f16_flops_per_s if f16 else soc.cube_f32_flops_per_s) * 1e6
         vector = o.work_cycles / lanes * 1e6
         parts = {"memory": memory, "vector": vector, "cube": cube + soc.cube_startup_us if cube else 0.0}
@@ -510,6 +515,7 @@ def eager_time(model: torch.nn.Module | Callable,   # the reference (a Module, o
                *, settings: Settings | None = None,
                l2: bool = True,                       # model L2 reuse between ops (False: every byte from HBM)
                warm_l2: bool = False,                 # repeated calls without an L2 flush: a footprint that fits stays in L2
+               dirty_l2: bool = False,                # after a flush that writes a buffer: L2 starts full of dirty lines
                ) -> EagerCost:
     "Modelled PyTorch-eager time of `model(*inputs)`, computed on meta tensors."
     soc = soc or load_soc(settings=settings or load_settings())
@@ -529,6 +535,6 @@ def eager_time(model: torch.nn.Module | Callable,   # the reference (a Module, o
                                                "model it with real inputs of a smaller shape"), stage="eager") from None
     warm = footprint(recorder.ops) if warm_l2 and l2 else None
     if warm and sum(b for _, b, _ in warm) > soc.l2_effective_bytes: warm = None   # a cyclic sweep larger than L2 keeps nothing
-    total, serial, device = _time_ops(recorder.ops, soc, l2, warm)
+    total, serial, device = _time_ops(recorder.ops, soc, l2, warm, dirty=dirty_l2 and l2 and not warm)
     unknown = sorted({o.name for o in recorder.ops if not o.known})
     return EagerCost(recorder.ops, total, serial, device, soc.name, f"modelled on {soc.name}", unknown, warm)

@@ -124,6 +124,19 @@ class Soc:
         return 0.0 if nbytes <= 0 else nbytes / self.hbm_effective_bytes_per_s(nbytes, run_bytes) * 1e6
 
     @property
+    def l2_dirty_after_flush(self) -> int:
+        "Dirty bytes a flush leaves in L2: flushing writes a buffer larger than L2 (Triton's do_bench zeroes 256 MB)."
+        return self.l2_bytes
+
+    @staticmethod
+    def dirty_writeback(hbm_bytes: float, dirty_left: float) -> float:
+        """Bytes written back when `hbm_bytes` come in from HBM while `dirty_left` dirty bytes of other data sit in L2.
+
+        Each line brought in evicts one dirty line, which goes back to HBM first: the one rule for the kernel and the
+        eager models after a write flush (the flush's own traffic is outside the timed window, its write-back is not)."""
+        return float(min(max(hbm_bytes, 0.0), max(dirty_left, 0.0)))
+
+    @property
     def vector_peak_bytes_per_s(self) -> float:
         "Operand bytes per second all vector cores process on simple ops."
         return self.vector_bytes_per_cycle * self.vector_cores * self.clock_hz
