@@ -928,31 +928,15 @@ RACE_MODES = ("error", "warning", "off")  # how `run` reports `ub-race`
 _PARALLEL_WRITE_BYTES = 16 << 20  # inputs at least this large are written by several threads
 
 
-def _holds(fd: int, view: memoryview) -> bool:
-    "Whether the file `fd` holds exactly the bytes of `view` (compared in 1 MiB steps: no copy of either)."
-    n = len(view)
-    if n < _PARALLEL_WRITE_BYTES or os.fstat(fd).st_size != n: return False
-    try: m = mmap.mmap(fd, n, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ)
-    except (OSError, ValueError): return False
-    try:
-        file, mine, step = np.frombuffer(m, np.uint8), np.frombuffer(view, np.uint8), 1 << 20
-        same = all(np.array_equal(file[lo:lo + step], mine[lo:lo + step]) for lo in range(0, n, step))
-        del file
-        return same
-    finally:
-        m.close()
-
-
 def _write_input(path: Path, array: np.ndarray, threads: int = 1) -> None:
     """Write an input tensor's bytes to its GM file. A large one is written in `threads` slices at once: most of the
     cost is the file system allocating pages, which divides across cores (the copy releases the GIL)."""
     data = np.ascontiguousarray(array)
     view = memoryview(data.reshape(-1).view(np.uint8)) if data.size else memoryview(b"")
-    # no O_TRUNC: a file kept from an earlier run (GmFiles) is written over in the pages it has, or left as it is
-    # when it holds these bytes already (the same input run again: reading is cheaper than writing)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    # no O_TRUNC: a file kept from an earlier run (GmFiles) is written over in the pages it has. (Comparing it with
+    # the array first, to skip writing the same input again, cost as much CPU as writing: pread + memcmp or a mapping.)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
-        if _holds(fd, view): return
         os.ftruncate(fd, len(view))
         if threads <= 1 or len(view) < _PARALLEL_WRITE_BYTES:
             at = 0
