@@ -22,8 +22,8 @@ from .soc import Soc, load_soc
 
 # %% auto #0
 __all__ = ['WORK', 'POOLS', 'MATMULS', 'FREE', 'GATHERS', 'TRAINING_BATCH_NORMS', 'PICKS', 'SECTOR_BYTES', 'FRACTAL',
-           'TensorSpec', 'to_meta', 'meta_inputs', 'EagerOp', 'distinct_bytes', 'group_bytes', 'run_bytes', 'EagerCost',
-           'TensorL2', 'footprint', 'eager_time']
+           'COMPOSITE_KERNELS', 'TensorSpec', 'to_meta', 'meta_inputs', 'EagerOp', 'distinct_bytes', 'group_bytes',
+           'run_bytes', 'EagerCost', 'TensorL2', 'footprint', 'eager_time']
 
 # %% ../nbs/22_eager.ipynb #d82d1b94
 @dataclass(frozen=True)
@@ -100,6 +100,7 @@ WORK: dict[str, tuple[str, tuple[str, ...]]] = {
     **{n: ("in", ("Add",)) for n in ("sum", "mean", "nansum", "amax", "amin", "max", "min", "argmax", "argmin",
                                      "any", "all", "aminmax")},
     "prod": ("in", ("Mul",)), "linalg_vector_norm": ("in", ("Mul", "Add")), "norm": ("in", ("Mul", "Add")),
+    "dist": ("in", ("Sub", "Mul", "Add")),                   # ‖x − y‖_p: a difference, then a norm
     **{n: ("in", ("Sub", "Mul", "Add", "Add")) for n in ("var", "std", "var_mean", "std_mean")},
     "logsumexp": ("in", ("Max", "Sub", "Exp", "Add")),
     "cumsum": ("in", ("Add", "Add")), "cumprod": ("in", ("Mul", "Mul")), "logcumsumexp": ("in", ("Exp", "Add", "Add", "Ln")),
@@ -332,6 +333,7 @@ def run_bytes(name: str, args, tensors: list) -> int:
 
 
 _REDUCTIONS = {n for n, (basis, _) in WORK.items() if basis == "in"}
+COMPOSITE_KERNELS = {"dist": 1}   # extra kernels of ATen composites: dist(x, y, p) = norm(x - y, p), x - y written and read back
 
 
 def _describe_op(func, name: str, args, ins: list, outs: list, soc: Soc) -> EagerOp:
@@ -363,6 +365,9 @@ def _describe_op(func, name: str, args, ins: list, outs: list, soc: Soc) -> Eage
     # a reduction to fewer values than there are cores combines the cores' partial results in a second kernel
     few = outs and ins and max(t.numel() for t in outs) < soc.vector_cores < ins[0].numel()
     launches = 2 if name in _REDUCTIONS and few else launches
+    # ATen ops that are composites of others run one kernel per part (dist is norm(x - y): the difference is written)
+    launches += COMPOSITE_KERNELS.get(name, 0)
+    nbytes += COMPOSITE_KERNELS.get(name, 0) * 2 * (distinct_bytes(ins[0]) if ins else 0)
     shapes = lambda ts: [tuple(t.shape) for t in ts]
     return EagerOp(str(func), shapes(ins), shapes(outs), [str(t.dtype).removeprefix("torch.") for t in ins + outs],
                    int(nbytes + reread), float(cycles), float(cube), known, reread=reread, reread_l2=reread_l2,

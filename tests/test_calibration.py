@@ -140,3 +140,13 @@ def test_cross_validation_models_each_source_with_a_fit_that_never_saw_it(points
     # the host point's fit saw only matmuls, which do not depend on op_host_us: it keeps the profile's value
     host, = [p for p in few if p.id.startswith("host-")]
     assert cv.modelled[host.id] == pytest.approx(model_us(host, SOC))
+
+
+def test_a_composite_aten_op_runs_its_parts_kernels():
+    # ATen's dist is norm(x - y, p): as many kernels and bytes as the two ops written out
+    for n in (16, 512, 1 << 20):
+        specs = [TensorSpec((n,)), TensorSpec((n,))]
+        one = eager_time(lambda x, y: torch.dist(x, y, 2.0), specs, SOC)
+        two = eager_time(lambda x, y: torch.norm(x - y, 2.0), specs, SOC)
+        assert sum(o.launches for o in one.ops) == sum(o.launches for o in two.ops) >= 2
+        assert one.bytes == two.bytes
