@@ -162,3 +162,37 @@ def test_every_api_form_compiles_unmodified_and_runs_clean():
     r = run(b, args, block_dim=2)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     assert r.stdout.count("done") == 2 and "DumpTensor: desc=7" in r.stdout
+
+
+WHOLE_SUM = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void whole_sum(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b;
+    pipe.InitBuffer(a, 64 * 32 * sizeof(float));
+    pipe.InitBuffer(b, 2 * 32 * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 64 * 32);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 2 * 32);
+    LocalTensor<float> t = a.Get<float>(), s = b.Get<float>();
+    DataCopy(t, xGm, 64 * 32);
+    PipeBarrier<PIPE_ALL>();
+    WholeReduceSum<float>(s, t, 64, 32, 1, 1, 8);          // all 64 lanes of each repeat
+    WholeReduceSum<float>(s[32], t, 37, 32, 1, 1, 8);      // the first 37 lanes (an odd count carries up)
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, s, 2 * 32);
+}
+"""
+
+
+def test_whole_reduce_sum_of_floats_is_the_float_pair_tree_bit_for_bit():
+    "Sums over rows whose values span 60 binary orders of magnitude: every rounding step shows."
+    x = (RNG.standard_normal((32, 64)) * 2.0 ** RNG.integers(-30, 30, (32, 64))).astype(np.float32)
+    b = build({"k.cpp": WHOLE_SUM})
+    assert b.ok, b.diagnostics
+    r = run(b, [GM("x", x.ravel()), GM("y", None, "out", shape=(64,), dtype=np.float32)], block_dim=1)
+    assert r.ok, r.diagnostics
+    want = [pairwise(row, np.float32) for row in x] + [pairwise(row[:37], np.float32) for row in x]
+    np.testing.assert_array_equal(r.outputs["y"], np.array(want, np.float32))

@@ -5,6 +5,9 @@
 #include <limits>
 
 #include "ascendcraft_emu/internal.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ascendcraft { namespace emu {
 
@@ -43,6 +46,29 @@ double tree_sum(Dt dt, double* v, size_t n) {
     return v[0];
 }
 double tree_sum(Dt dt, std::vector<double> v) { return tree_sum(dt, v.data(), v.size()); }
+
+// The same tree over floats: each step of the double version rounds the exact sum of two floats to float, which is
+// the float addition itself (a double holds that sum exactly, or rounds it innocuously: 53 >= 2 * 24 + 2 bits), so
+// the results are bit for bit the same, at half the width (WholeReduceSum over float rows spends most of its time here).
+// A level's adjacent pairs are added four at a time where SSE2 is there (x86-64): the even and the odd elements of
+// two vectors, then one vector addition, which rounds each sum as the scalar addition does.
+float tree_sum_f32(float* v, size_t n) {
+    if (n == 0) return 0;
+    while (n > 1) {
+        size_t half_n = n / 2, i = 0;
+#if defined(__SSE2__)
+        for (; i + 4 <= half_n; i += 4) {  // reads v[2i, 2i + 8) before writing v[i, i + 4): in place is safe
+            const __m128 a = _mm_loadu_ps(v + 2 * i), b = _mm_loadu_ps(v + 2 * i + 4);
+            _mm_storeu_ps(v + i, _mm_add_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)),
+                                            _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1))));
+        }
+#endif
+        for (; i < half_n; ++i) v[i] = v[2 * i] + v[2 * i + 1];
+        if (n % 2) { v[half_n] = v[n - 1]; n = half_n + 1; }
+        else n = half_n;
+    }
+    return v[0];
+}
 
 void store_value(Dt dt, uint8_t* p, double x) {
     if (dt == Dt::f16) { half h = static_cast<half>(x); std::memcpy(p, &h, 2); }
@@ -182,6 +208,11 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
         };
         const uint32_t n_regular = offsets(0, regular, regular_lane);
         const uint32_t n_last = g.last_lanes && g.repeats ? offsets(g.repeats - 1, last, last_lane) : n_regular;
+        auto packed = [&](const uint64_t* o, uint32_t n) {  // lane k at byte 4k: one copy loads the repeat
+            for (uint32_t k = 0; k < n; ++k) if (o[k] != 4ull * k) return false;
+            return true;
+        };
+        const bool dense[2] = {packed(regular, n_regular), packed(g.last_lanes && g.repeats ? last : regular, n_last)};
         Best overall{0, 0, false};  // over all repeats: what GetReduceMaxMinCount reads afterwards
         for (uint32_t r = 0; r < g.repeats; ++r) {
             const bool is_last = g.last_lanes && r + 1 == g.repeats;
@@ -190,6 +221,14 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
             const uint32_t n = is_last ? n_last : n_regular;
             const uint8_t* base = a.addr + static_cast<uint64_t>(r) * s.rep * 32;
             uint8_t* out = d.addr + static_cast<uint64_t>(r) * dstRepStride * unit;
+            if (sum && dt == Dt::f32) {
+                float w[128];
+                if (dense[is_last]) std::memcpy(w, base, 4 * static_cast<size_t>(n));
+                else for (uint32_t k = 0; k < n; ++k) std::memcpy(&w[k], base + o[k], 4);
+                store_value(dt, out, tree_sum_f32(w, n));
+                mark_written(d, static_cast<uint64_t>(r) * dstRepStride * unit, unit);
+                continue;
+            }
             double v[128];
             if (dt == Dt::f32)
                 for (uint32_t k = 0; k < n; ++k) { float x; std::memcpy(&x, base + o[k], 4); v[k] = x; }
@@ -210,7 +249,13 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
         Best overall{0, 0, false};  // over all repeats: what GetReduceMaxMinCount reads afterwards
         for (uint32_t r = 0; r < g.repeats; ++r) {
             uint8_t* out = d.addr + static_cast<uint64_t>(r) * dstRepStride * unit;
-            if (sum) {
+            if (sum && dt == Dt::f32) {
+                float w[128];  // at most 128 lanes per repeat
+                size_t k = 0;
+                for (uint32_t l = 0; l < epr; ++l)
+                    if (g.on(r, l)) std::memcpy(&w[k++], a.addr + lane_offset(g, s, es, r, l), 4);
+                store_value(dt, out, tree_sum_f32(w, k));
+            } else if (sum) {
                 double v[128];  // at most 128 lanes per repeat
                 size_t k = 0;
                 for (uint32_t l = 0; l < epr; ++l)
