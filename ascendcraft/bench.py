@@ -49,7 +49,7 @@ from .shapes import parse_size, size_choice, size_label
 # %% auto #0
 __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'TASK_FILE_KINDS', 'SIZES',
            'FULL_ELEMENTS_PER_S', 'code_hash', 'soc_hash', 'read_edits', 'fingerprint', 'blank_strings', 'scan_project',
-           'KernelFailure', 'KernelFault', 'EmulatedKernel', 'TaskSpec', 'settings_record', 'StageClock',
+           'KernelFailure', 'KernelFault', 'EmulatedKernel', 'TaskSpec', 'settings_record', 'StageClock', 'check_sizes',
            'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage', 'written_bytes', 'eager_cost',
            'is_task_file_problem', 'task_file_result', 'write_result', 'run_task', 'default_out', 'kernel_paths',
            'result_group', 'select_tasks', 'unloaded_results', 'run_identity', 'machine_memory_mb', 'full_shape_load',
@@ -519,6 +519,11 @@ def _diagnostics(ds, limit: int = 5) -> list[dict]:
     "The first `limit` diagnostics in their JSON form."
     return [diagnostic_record(d) for d in list(ds)[:limit]]
 
+# %% ../nbs/32_bench.ipynb #2c06a886
+def check_sizes(size) -> tuple:
+    "The sizes the checker binds for verification size `size`: it and 'full' (only 'full' when it is 'full')."
+    return ("full",) if size == "full" else (size, "full")
+
 # %% ../nbs/32_bench.ipynb #5ee1d673
 def _stage_lower(spec: TaskSpec, task: Task, settings: Settings, result: TaskResult, folder: Path) -> Pipeline:
     "Parse, check and lower; compile every snapshot; apply hand edits; export the run."
@@ -528,7 +533,7 @@ def _stage_lower(spec: TaskSpec, task: Task, settings: Settings, result: TaskRes
         result.message = problem
         raise _Stop()
     dsl = Path(spec.dsl_file).read_text()
-    pipe = Pipeline(dsl, Path(spec.dsl_file).name, task=task, settings=settings)
+    pipe = Pipeline(dsl, Path(spec.dsl_file).name, task=task, settings=settings, sizes=check_sizes(spec.size))
     pipe.run_all()
     edits = read_edits(Path(spec.edits_dir)) if spec.edits_dir else {}
     last = pipe.steps[-1]

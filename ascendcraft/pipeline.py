@@ -122,9 +122,10 @@ class Pipeline:
 
     def __init__(self, dsl: str, filename: str = "kernel.py", *, task=None, bindings=None,
                  passes: tuple = RULE_PASSES, settings: Settings | None = None, target: Target | None = None,
-                 compile: bool = True):
+                 compile: bool = True, sizes: tuple = ("small", "full")):
         self.settings = settings or load_settings()
         self.filename, self.task, self._bindings = filename, task, bindings
+        self.sizes = tuple(sizes)       # the task sizes the checker binds (when `bindings` is not given)
         self.passes, self.compile_snapshots = tuple(passes), compile
         self.target = target
         self.dsl = dsl
@@ -163,7 +164,7 @@ class Pipeline:
         if self._bindings is not None: return self._bindings
         if self.task is not None and self.program is not None:
             from ascendcraft.bind import shape_bindings
-            return shape_bindings(self.program, self.task)
+            return shape_bindings(self.program, self.task, self.sizes)
         return None
 
     def _front(self, step: Step):
