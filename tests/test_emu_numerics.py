@@ -196,3 +196,39 @@ def test_whole_reduce_sum_of_floats_is_the_float_pair_tree_bit_for_bit():
     assert r.ok, r.diagnostics
     want = [pairwise(row, np.float32) for row in x] + [pairwise(row[:37], np.float32) for row in x]
     np.testing.assert_array_equal(r.outputs["y"], np.array(want, np.float32))
+
+
+WHOLE_MIN_MAX = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void whole_min_max(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b;
+    pipe.InitBuffer(a, 64 * 16 * sizeof(float));
+    pipe.InitBuffer(b, 4 * 16 * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 64 * 16);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 4 * 16);
+    LocalTensor<float> t = a.Get<float>(), s = b.Get<float>();
+    DataCopy(t, xGm, 64 * 16);
+    PipeBarrier<PIPE_ALL>();
+    WholeReduceMax<float>(s, t, 64, 16, 1, 1, 8);          // value and lane per repeat
+    WholeReduceMin<float>(s[32], t, 37, 16, 1, 1, 8);      // over the first 37 lanes
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, s, 4 * 16);
+}
+"""
+
+
+def test_whole_reduce_max_and_min_of_floats_give_the_first_lane_of_the_extreme():
+    x = RNG.integers(-4, 5, (16, 64)).astype(np.float32)   # few distinct values: ties in every row
+    b = build({"k.cpp": WHOLE_MIN_MAX})
+    assert b.ok, b.diagnostics
+    r = run(b, [GM("x", x.ravel()), GM("y", None, "out", shape=(64,), dtype=np.float32)], block_dim=1)
+    assert r.ok, r.diagnostics
+    mx, mn = r.outputs["y"][:32].reshape(16, 2), r.outputs["y"][32:].reshape(16, 2)
+    np.testing.assert_array_equal(mx[:, 0], x.max(1))
+    np.testing.assert_array_equal(mx[:, 1].view(np.uint32), x.argmax(1))
+    np.testing.assert_array_equal(mn[:, 0], x[:, :37].min(1))
+    np.testing.assert_array_equal(mn[:, 1].view(np.uint32), x[:, :37].argmin(1))
