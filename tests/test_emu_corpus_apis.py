@@ -40,3 +40,30 @@ def test_arith_progression_is_vector_work_in_the_trace(arith):
     names = op_names()
     used = {names[o] for o in np.unique(t.records["op"])}
     assert {"CreateVecIndex", "Muls", "Adds"} <= used
+
+
+MATMUL_LOCAL_WORKSPACE = r'''
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+static_assert(AscendC::TOTAL_UB_SIZE == 192 * 1024, "910B UB");
+extern "C" __global__ __aicore__ void ws_kernel(GM_ADDR out)
+{
+    TPipe pipe;
+    TBuf<> tmpMMFormatUb;                              // as the Matmul samples reserve the API's local workspace
+    pipe.InitBuffer(tmpMMFormatUb, AscendC::TOTAL_VEC_LOCAL_SIZE);
+    LocalTensor<uint8_t> ws = tmpMMFormatUb.Get<uint8_t>(AscendC::TOTAL_VEC_LOCAL_SIZE);
+    GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t *)out, 8);
+    o.SetValue(0, static_cast<int32_t>(ws.GetSize()));
+}
+'''
+
+
+def test_total_vec_local_size_is_the_910b_value_and_fits_the_ub():
+    # TOTAL_VEC_LOCAL_SIZE (184 KB on the 910B) is what a Matmul sample gives the API as its local workspace
+    b = build({"ws.cpp": MATMUL_LOCAL_WORKSPACE}, "ws_kernel")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("out", np.zeros(8, np.int32), "out")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    assert r.outputs["out"][0] == 184 * 1024

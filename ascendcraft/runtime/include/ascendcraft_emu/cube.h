@@ -112,6 +112,10 @@ struct MmadParams {
     bool cmatrixInitVal = true;   // true: C starts from 0; false: Mmad accumulates onto L0C
 };
 
+// Buffer sizes of the 910B (A2) core, as the devkit names them: the UB (TOTAL_UB_SIZE) and the part of it kernels and
+// the Matmul API's local workspace (SetLocalWorkspace) may take (TOTAL_VEC_LOCAL_SIZE).
+constexpr uint32_t TOTAL_UB_SIZE = 192 * 1024;
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
 constexpr int32_t DEFAULT_C0_SIZE = 32;   // bytes of one C0 row of a fractal (16 halves, 32 int8, 8 floats)
 enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
 struct FixpipeConfig { CO2Layout format; };
