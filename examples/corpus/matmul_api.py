@@ -1,0 +1,115 @@
+"""The Matmul-API part of the conformance corpus: which public kernels that use the Matmul high-level API compile on
+the emulator, why the others do not, and a few of them run against a reference.
+
+    # the mirrors as the search tool's `fetch` leaves them (/work/.mirror/<owner>+<name>/repo), or --git OWNER/NAME=DIR
+    python examples/corpus/matmul_api.py [--jobs 2] [--match]
+
+An entry belongs to the subset when one of its files includes lib/matmul_intf.h or declares a Matmul object
+(`Matmul<`, `MatmulImpl<`, `REGIST_MATMUL_OBJ`). Compiling reuses corpus.try_entry (the kernel alone, then the whole
+project with its TilingFunc); --match runs the entries of REFERENCES on the emulator and compares them with PyTorch.
+"""
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+import corpus  # noqa: E402
+
+USES_MATMUL = re.compile(rb"matmul_intf\.h|REGIST_MATMUL_OBJ|Matmul<|MatmulImpl<")
+MIRRORS = Path("/work/.mirror")
+
+
+def gitdir(repo: str, given: dict) -> str:
+    return given.get(repo) or str(MIRRORS / repo.replace("/", "+") / "repo")
+
+
+def uses_matmul_api(entry: dict, git: str) -> bool:
+    with tempfile.TemporaryDirectory() as tmp:
+        corpus.materialise(entry, git, Path(tmp))
+        return any(USES_MATMUL.search(p.read_bytes()) for p in Path(tmp).rglob("*") if p.is_file())
+
+
+# ---- references: inputs and the PyTorch result, for entries whose op a few lines of torch describe ----------------
+def _mkb_matmul_add(rng):
+    import torch
+    a, b, bias = (torch.from_numpy(rng.standard_normal(s).astype(np.float32)) for s in ((64, 96), (96, 80), (80,)))
+    return {"a": a, "b": b, "bias": bias}, {}, lambda a, b, bias: a @ b + bias, 1e-4, 1e-3
+
+
+def _cann_matmul_leakyrelu(rng):
+    # its TilingFunc fixes M, N, K = 1024, 640, 256 and alpha = 0.001; signed inputs so that both branches count
+    import torch
+    a = torch.from_numpy(rng.integers(-9, 10, (1024, 256)).astype(np.float16))
+    b = torch.from_numpy(rng.integers(-9, 10, (256, 640)).astype(np.float16))
+    bias = torch.from_numpy(rng.integers(-9, 10, (640,)).astype(np.float32))
+
+    def ref(a, b, bias):
+        c = a.float() @ b.float() + bias
+        return torch.where(c >= 0, c, c * np.float32(0.001))
+    return {"a": a, "b": b, "bias": bias}, {}, ref, 1e-5, 1e-3
+
+
+REFERENCES = {
+    ("wzzll123/MultiKernelBench", "prompts/ascendc_new_model_matmul_add.py"): _mkb_matmul_add,
+    ("Hayden727/cann-ops", "src/math/matmul_leakyrelu"): _cann_matmul_leakyrelu,
+}
+
+
+def match(entry: dict, git: str) -> dict:
+    "Run one REFERENCES entry as a whole op project on the emulator and compare it with its reference."
+    from ascendcraft.opproject import run_project
+    make = REFERENCES[(entry["repo"], entry["path"])]
+    inputs, attrs, ref, rtol, atol = make(np.random.default_rng(0))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = corpus.materialise(entry, git, Path(tmp))
+        r = run_project(folder, inputs, attrs=attrs, reference=ref, rtol=rtol, atol=atol)
+    errs = [str(d).splitlines()[0] for d in r.run.diagnostics if d.is_error][:1]
+    return {"path": entry["path"], "ok": bool(r.ok), "detail": "; ".join(errs) or str(r.mismatches)[:200]}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--match", action="store_true", help="also run the entries that have a reference here")
+    ap.add_argument("--out", type=Path, default=Path(__file__).parent / "matmul_api_results.json")
+    a = ap.parse_args(argv)
+    given = dict(g.split("=", 1) for g in a.git)
+    manifest = json.loads(corpus.MANIFEST.read_text())
+    subset = [e for e in manifest if Path(gitdir(e["repo"], given)).exists() and uses_matmul_api(e, gitdir(e["repo"], given))]
+    t0 = time.time()
+    with ProcessPoolExecutor(a.jobs) as pool:
+        results = list(pool.map(corpus.try_entry, [(e, gitdir(e["repo"], given), False) for e in subset]))
+    by = Counter(r["source"] for r in results)
+    ok = Counter(r["source"] for r in results if r.get("kernel_ok"))
+    proj = Counter(r["source"] for r in results if r.get("project_ok"))
+    print("| source | Matmul-API entries | kernel compiles + links | project (with TilingFunc) builds |")
+    print("|---|---:|---:|---:|")
+    for src, n in by.items(): print(f"| {src} | {n} | {ok[src]} | {proj[src]} |")
+    print(f"| all | {len(results)} | {sum(ok.values())} | {sum(proj.values())} |")
+    print(f"\n{len(results)} entries in {time.time() - t0:.0f} s")
+    reasons = Counter(corpus.reason(r) for r in results if not r.get("kernel_ok"))
+    print("\nWhy kernels did not compile (most common first):")
+    for why, n in reasons.most_common(): print(f"  {n:4d}  {why}")
+    matches = []
+    if a.match:
+        print("\nRun against a reference:")
+        for e in subset:
+            if (e["repo"], e["path"]) in REFERENCES:
+                m = match(e, gitdir(e["repo"], given))
+                matches.append(m)
+                print(f"  {'match' if m['ok'] else 'MISMATCH'}  {e['repo']}:{e['path']}  {'' if m['ok'] else m['detail']}")
+    a.out.write_text(json.dumps({"compile": results, "match": matches}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
