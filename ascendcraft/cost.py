@@ -27,7 +27,7 @@ from .trace import (DTYPE_NAMES, FLAG_GM_UNALIGNED, FLAG_UB_TO_UB, NO_TENSOR, QU
 # %% auto #0
 __all__ = ['LANES', 'TIMELINE_DTYPE', 'tiled_trace', 'columns', 'RecordCosts', 'record_costs', 'apply_l2_hits', 'Segment',
            'segments', 'ScheduleError', 'SegmentTimes', 'schedule_python', 'NativeScheduler', 'PythonScheduler',
-           'L2Python', 'L2Native', 'make_l2', 'make_scheduler', 'PhaseCost', 'KernelCost', 'kernel_time',
+           'L2Python', 'L2Native', 'make_l2', 'make_scheduler', 'PhaseCost', 'KernelCost', 'block_cores', 'kernel_time',
            'summary_table']
 
 # %% ../nbs/21_cost.ipynb #9750353a
@@ -1034,6 +1034,17 @@ def _verdict(total: float, busy: dict, overhead: float, bound: float, scales: li
     return verdict, why
 
 # %% ../nbs/21_cost.ipynb #a03ef6c6
+def block_cores(trace: Trace, cores: int) -> np.ndarray:
+    """The vector core each block of `trace` runs on: block b on core b mod cores, or, in a mixed AIC/AIV launch
+    (trace.meta['cores']), AIV s of group g on core g * aiv + s, with its group's AIC work on the group's first AIV."""
+    b = np.arange(trace.block_dim)
+    m = trace.meta.get("cores") or {}
+    aic, aiv = int(m.get("aic_per_group", 0)), int(m.get("aiv_per_group", 1))
+    if not (aic and aiv): return b % cores
+    g, s = b // (aic + aiv), b % (aic + aiv)
+    return (g * aiv + np.maximum(s - aic, 0)) % cores
+
+
 class _Launch:
     "The blocks of one launch on the cores of one chip, modelled phase by phase."
     def __init__(self, trace: Trace, soc: Soc, scheduler, segs: list[list[Segment]], timeline_blocks: int,
@@ -1041,7 +1052,7 @@ class _Launch:
         self.trace, self.soc, self.scheduler, self.segs = trace, soc, scheduler, segs
         self.prep, self.costs, self.l2 = prep, prep.costs, l2
         self.timeline_blocks = timeline_blocks
-        self.core_of = np.arange(trace.block_dim) % soc.vector_cores     # block b runs on core b mod cores
+        self.core_of = block_cores(trace, soc.vector_cores)              # block b runs on core b mod cores
         self.head = soc.block_head_us * soc.clock_hz / 1e6               # start-up cycles per block
         self.gm_move, self.l2_seen = prep.gm_move, prep.l2_seen           # copies; those the L2 model can place
         self.hit_bytes = np.zeros(len(self.gm_move), dtype=np.uint64)    # per record: bytes served from L2
@@ -1207,13 +1218,22 @@ def _warm(cache, trace: Trace, soc: Soc) -> None:
 
 def _check_phases(trace: Trace, segs: list, n_phases: int, soc: Soc) -> None:
     "Every block must reach the same number of SyncAlls, and SyncAll needs all blocks resident."
-    counts = {len(s) for s in segs}
+    # a mixed AIC/AIV launch synchronises the cores of one type (trace.meta['cores']); a core with no records (an AIC
+    # that only serves its AIVs' Matmul calls) reaches none
+    cores = trace.meta.get("cores") or {}
+    aic, aiv = int(cores.get("aic_per_group", 0)), int(cores.get("aiv_per_group", 1))
+    kind = lambda b: "aic" if aic and aiv and b % (aic + aiv) < aic else "aiv"
+    by_kind = {}
+    for b, s in enumerate(segs):
+        if any(len(x.index) for x in s): by_kind.setdefault(kind(b), set()).add(len(s))
+    counts = max(by_kind.values(), key=len, default={1})
     if len(counts) > 1:
         raise AscendCraftError(Diagnostic("trace-syncall-mismatch", f"blocks reach different numbers of SyncAll ({sorted(c - 1 for c in counts)})",
                                           file=str(trace.meta.get("kernel_file", "<kernel>")),
                                           hint="every block must call SyncAll the same number of times"), stage="cost")
-    if n_phases > 1 and trace.block_dim > soc.vector_cores:
-        raise AscendCraftError(Diagnostic("cost-syncall-waves", f"{trace.block_dim} blocks use SyncAll but {soc.name} has only "
+    n_vector = sum(kind(b) == "aiv" for b in range(trace.block_dim))       # the blocks a SyncAll waits for
+    if n_phases > 1 and n_vector > soc.vector_cores:
+        raise AscendCraftError(Diagnostic("cost-syncall-waves", f"{n_vector} blocks use SyncAll but {soc.name} has only "
                                           f"{soc.vector_cores} vector cores: blocks of the second wave never start, the first wave waits forever",
                                           file=str(trace.meta.get("kernel_file", "<kernel>")),
                                           hint=f"launch at most {soc.vector_cores} blocks when the kernel synchronises across cores"), stage="cost")

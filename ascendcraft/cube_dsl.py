@@ -188,6 +188,9 @@ def _check_statements(program: Program, kernel: Function, report: _Report):
                     report(s.loc, "cube-format", f"'{o}' is not a matmul_api(...) object",
                            "declare `mm = matmul_api(in_dtype, out_dtype, TM, TN, TK)` at the top of the kernel")
                 ub = ub_decls(kernel).get(s.dst.tensor)
+                if ub is not None and s.atomic:
+                    report(s.loc, "cube-format", f"matmul(..., atomic=True) adds onto a region of C in GM; '{ub.name}' is a UB block",
+                           "hand the block to UB without atomic=, and add it to the running sum in a vector stage")
                 if ub is not None:           # the block of C goes to the vector unit (GetTensorC into UB)
                     if ub.kind != "buf":
                         report(s.dst.loc, "cube-format", f"matmul() hands its block of C to a ub_buf scratch buffer; '{ub.name}' is a queue",
@@ -438,6 +441,9 @@ class _CubeMachine:
         acc = np.int64 if obj.dtype.name == "i8" else np.float32
         c = a.astype(acc) @ b.astype(acc)
         if s.dst.tensor in self.tensors:
+            if s.atomic:                 # enAtomic: C's region plus the block, in the output's precision
+                view, index = self.region(s.dst, env)
+                c = np.asarray(view[index]).astype(acc) + c if view[index].shape == c.shape else c
             self._write(s.dst, env, c, s.loc)
             return
         # GetTensorC into UB: the block row-major, row stride TN (the base block's n)

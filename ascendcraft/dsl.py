@@ -1136,7 +1136,9 @@ class Mmad:
 
 @dataclass(frozen=True)
 class MatmulCall:
-    "matmul(mm, c_region, a_region, b_region, transpose_a=, transpose_b=): the Matmul API computes one block of C."
+    """matmul(mm, c_region, a_region, b_region, transpose_a=, transpose_b=, atomic=): the Matmul API computes one block of C.
+    atomic=True adds the block onto what C holds (IterateAll with enAtomic: blocks that share a region of C, such as
+    the K slices of a split-K product, sum in GM)."""
     obj: str
     dst: GmRef
     a: GmRef
@@ -1144,6 +1146,7 @@ class MatmulCall:
     transpose_a: bool = False
     transpose_b: bool = False
     loc: Loc = _loc()
+    atomic: bool = False
 
 
 CUBE_STMTS = (CubeBuffer, MatmulObj, LoadL0, Mmad, MatmulCall)
@@ -1196,12 +1199,13 @@ def _read_cube_call(self: _Reader, call: ast.Call, name: str, ctx: _Context):
                           "init=True starts L0C from zero; init=False accumulates onto it")
         return Mmad(*(self.ubref(a) for a in call.args[:3]), *(self.expr(a) for a in call.args[3:]),
                     self.expr(kw["init"]), loc)
-    kw = _kwargs(call, ("transpose_a", "transpose_b"))
+    kw = _kwargs(call, ("transpose_a", "transpose_b", "atomic"))
     if len(call.args) != 4 or not isinstance(call.args[0], ast.Name):
         raise _Reject(call, "arg-count", "matmul() takes 4 arguments: matmul(mm, c_region, a_region, b_region)",
                       "mm is a matmul_api(...) object declared at the top of the kernel")
     return MatmulCall(call.args[0].id, *(self.gmref(a) for a in call.args[1:]),
-                      *(_flag(kw[k], f"{k}=") if k in kw else False for k in ("transpose_a", "transpose_b")), loc)
+                      *(_flag(kw[k], f"{k}=") if k in kw else False for k in ("transpose_a", "transpose_b")), loc,
+                      _flag(kw["atomic"], "atomic=") if "atomic" in kw else False)
 
 
 def is_cube(program: Program) -> bool:

@@ -259,7 +259,8 @@ def _matmul(s: MatmulCall, low, program, pr, bufs) -> list:
                        f"{mm}.Iterate();", f"{mm}.GetTensorC({local(s.dst.tensor)});  // the block, row-major with row stride TN",
                        f"{mm}.End();"]
     return head + [f"{mm}.SetTail({pr(cr)}, {pr(cc)}, {pr(k)});",
-                   f"{mm}.IterateAll({gm(s.dst.tensor)}[{pr(co)}]);", f"{mm}.End();"]
+                   f"{mm}.IterateAll({gm(s.dst.tensor)}[{pr(co)}]{', 1' if s.atomic else ''});"
+                   + ("  // enAtomic: add the block onto C" if s.atomic else ""), f"{mm}.End();"]
 
 
 def cube_stage_function(low: Lowering, program, stage: Stage, name: str, args: list, pr: ExprPrinter) -> list:

@@ -115,3 +115,51 @@ def test_kernel_time_charges_fixpipe_gm_writes_against_hbm(engine):
     reads = int(t.records["bytes"][(t.records["pipe"] == Pipe.MTE2) & (t.records["kind"] == 0)].sum())
     assert kc.gm_bytes == reads + m * n * 4                             # the writes are GM traffic too
     assert kc.total_us >= m * n * 4 / soc.hbm_bytes_per_s * 1e6         # ... and at least HBM's time for them
+
+
+# ---- kernel_time on mixed launches: AIVs on cores of their own, SyncAll among the AIVs -----------------------------
+def _mixed_rows(groups, syncall=True):
+    from ascendcraft.trace import Kind, Pipe, make_records
+    rows = []
+    for g in range(groups):
+        for sub in (1, 2):                               # core 3g is the group's AIC: a Matmul server with no records
+            b = 3 * g + sub
+            rows += [dict(core=b, pipe=Pipe.V, kind=Kind.INSTR, op=0, repeats=20000)]
+            if syncall: rows.append(dict(core=b, pipe=Pipe.ALL, kind=Kind.SYNC_ALL, op=1))
+            rows.append(dict(core=b, pipe=Pipe.V, kind=Kind.INSTR, op=0, repeats=1000))
+    rows.sort(key=lambda r: r["core"])
+    cols = {k: [r.get(k, 0) for r in rows] for k in set().union(*rows)}
+    return make_records(**cols)
+
+
+def test_kernel_time_puts_each_aiv_of_a_mixed_launch_on_its_own_core():
+    from ascendcraft.cost import block_cores, kernel_time
+    from ascendcraft.trace import Trace
+    soc = load_soc("Ascend910B2")
+    meta = {"cores": {"aic_per_group": 1, "aiv_per_group": 2, "groups": 24}}
+    t = Trace(_mixed_rows(24), ["Add", "SyncAll"], 72, meta)
+    cores = block_cores(t, soc.vector_cores)
+    aivs = [b for b in range(72) if b % 3]
+    assert sorted(cores[aivs]) == list(range(48))                  # 48 AIVs on 48 vector cores, none shared
+    assert all(cores[3 * g] == cores[3 * g + 1] for g in range(24))  # the AIC's work lands on its group's first AIV
+    # SyncAll is among the AIVs: the AICs that reach none are no mismatch, and 48 AIVs fit the 48 vector cores
+    c = kernel_time(t, soc)
+    assert len(c.phases) == 2
+    one = soc.us(soc.scalar_issue_cycles + soc.vector_startup_cycles + 20000)
+    # one AIV's work per core, not two (the AIC's start-up shares its group's first core)
+    assert one + soc.block_head_us <= c.phases[0].time_us <= one + 2 * soc.block_head_us + 1e-9
+    # without the layout, blocks 48..71 wrap onto the cores of blocks 0..23: some cores run two AIVs' work
+    laid = kernel_time(Trace(_mixed_rows(24, syncall=False), ["Add", "SyncAll"], 72, meta), soc)
+    plain = kernel_time(Trace(_mixed_rows(24, syncall=False), ["Add", "SyncAll"], 72, {}), soc)
+    assert plain.total_us - laid.total_us > 0.9 * soc.us(20000 + 1000)
+
+
+def test_aivs_that_reach_different_syncall_counts_are_still_an_error():
+    from ascendcraft.cost import kernel_time
+    from ascendcraft.diagnostics import AscendCraftError
+    from ascendcraft.trace import Trace
+    rows = _mixed_rows(2)
+    rows = rows[~((rows["core"] == 5) & (rows["kind"] == 4))]       # one AIV skips its SyncAll
+    with pytest.raises(AscendCraftError, match="different numbers of SyncAll"):
+        kernel_time(Trace(rows, ["Add", "SyncAll"], 6, {"cores": {"aic_per_group": 1, "aiv_per_group": 2, "groups": 2}}),
+                    load_soc("Ascend910B2"))

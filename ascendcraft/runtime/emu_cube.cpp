@@ -366,7 +366,12 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
         c = p.ub->addr;
     } else {
         gcp = &check_gm(p.c, cSpan, true, Op::Matmul, loc);
+        // IterateAll(gm, enAtomic = 1) accumulates like SetAtomicAdd: cores adding into one region is not a race
+        Core& writer = core();
+        const bool was_atomic = writer.atomic_add;
+        writer.atomic_add = was_atomic || p.atomic;
         for (uint32_t i = 0; i < p.m; ++i) track_gm_write(c + cAt(i, 0) * cs, static_cast<uint64_t>(p.n) * cs, Op::Matmul, loc);
+        writer.atomic_add = was_atomic;
     }
     // the cube core's work: A and B blocks into L1 (MTE2), base blocks through L0 (MTE1), the products (M), C out (FIX)
     const uint32_t c0 = 32 / as;
