@@ -102,12 +102,31 @@ def _refused(program: Program, plan: HostPlan, message: str) -> AscendCraftError
              "(Pipeline(dsl, bindings=[...]) or a task whose shapes include them)"), "run")
 
 
+def _input_view(value) -> np.ndarray:
+    "A tensor's (or array's) elements as a NumPy array that shares its memory when it can (bf16 as uint16 bit patterns): the emulator only reads it, to write its GM file."
+    import torch                     # here, not at the top: launching a kernel on NumPy arrays needs no torch
+    if isinstance(value, torch.Tensor):
+        t = value.detach().cpu().contiguous()
+        if t.dtype == torch.bfloat16: return t.view(torch.int16).numpy().view(np.uint16)
+        return t.numpy()
+    return to_array(value)[0]
+
+
+def _output_tensor(data: np.ndarray, dtype, shape) -> torch.Tensor:
+    "An emulator output (a private mapping of the GM file: writable, copy-on-write) as a tensor, without copying it."
+    import torch
+    arr = np.asarray(data)
+    if not (arr.flags.writeable and arr.flags.c_contiguous): return from_array(arr, dtype).reshape(shape)
+    if dtype.name == "bf16": return torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16).reshape(shape)
+    return torch.from_numpy(arr).reshape(shape)
+
+
 def run_kernel(build: emu.Build, program: Program, values: dict, *, target: Target | None = None, poison: int = 0xA5,
                settings: Settings | None = None) -> KernelRun:
     "Run a built project on host-parameter `values` (tensors / numbers); raise on bad arguments (and refused shapes), not on kernel faults."
     settings = settings or load_settings()
     target = target or default_target(settings)
-    arrays = {k: to_array(v)[0] for k, v in values.items() if not isinstance(v, (int, float, bool))}
+    arrays = {k: _input_view(v) for k, v in values.items() if not isinstance(v, (int, float, bool))}   # no copies
     binding = {k: (spec_of_value(v) if not isinstance(v, (int, float, bool)) else v) for k, v in values.items()}
     plan = evaluate_host(program, binding, target)
     run = emu.run(build, kernel_args(program, plan, arrays), host_args=host_args(program, plan, target),
@@ -117,7 +136,7 @@ def run_kernel(build: emu.Build, program: Program, values: dict, *, target: Targ
     outputs = {}
     if run.ok:
         for name, spec in plan.outputs.items():
-            outputs[name] = from_array(run.outputs[name], spec.dtype).reshape(spec.shape)
+            outputs[name] = _output_tensor(run.outputs[name], spec.dtype, spec.shape)
     return KernelRun(outputs, run, plan)
 
 

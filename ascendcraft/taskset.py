@@ -321,14 +321,17 @@ def _input_sets(task: Task, size: str | Mapping = "small", n: int = 1, seed: int
         yield from (g if meta else _to_device(g, device) for g in groups)
         return
     draw = _draw_function(task, signed)
-    with task.sized(size), torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        for _ in range(n):
+    state = None                # the draws' own RNG state, kept between yields: whatever runs between two sets
+    for _ in range(n):          # (a reference, a kernel) neither changes the next set nor sees the draws' state
+        with task.sized(size), torch.random.fork_rng(devices=[]):
+            if state is None: torch.manual_seed(seed)
+            else: torch.set_rng_state(state)
             if meta:
                 with torch.device("meta"): values = list(draw())
             else:
                 values = _to_device(list(draw()), device)
-            yield values
+            state = torch.get_rng_state()
+        yield values
 
 
 @patch
@@ -336,6 +339,13 @@ def input_sets(self: Task, size: str | Mapping = "small", n: int = 1, seed: int 
                signed: bool = False, device=None) -> list[list]:
     "The first `n` input sets after reseeding (MultiKernelBench's trials 0 … n-1; at most every group of a grouped task)."
     return list(_input_sets(self, size, n, seed, signed, device))
+
+
+@patch
+def iter_input_sets(self: Task, size: str | Mapping = "small", n: int = 1, seed: int = DEFAULT_SEED,
+                    signed: bool = False, device=None) -> Iterator[list]:
+    "`input_sets`, drawn one set at a time: only the set in use is alive (at full shapes one set can be GBs)."
+    return _input_sets(self, size, n, seed, signed, device)
 
 
 @patch

@@ -411,7 +411,9 @@ def run_trial(task: Task, net: torch.nn.Module, candidate: Callable, inputs: lis
     "Run reference and candidate on one input set and fill `record`; also return the reference outputs."
     names = task.forward_params
     names = [names[i] if i < len(names) else f"arg{i}" for i in range(len(inputs))]
-    ref_inputs, cand_inputs = _clone(inputs), _clone(inputs)
+    # the reference gets a copy (a reference may update its inputs in place, as the optimizers do); the candidate gets
+    # the input set itself, fingerprinted before and after: one copy of the inputs per trial, not two
+    ref_inputs, cand_inputs = _clone(inputs), list(inputs)
     with task.sized(size), torch.no_grad(), deterministic_torch():
         raw = net(*ref_inputs)
     ref, ref_is_tuple = _as_list(raw), isinstance(raw, (tuple, list))
@@ -495,7 +497,7 @@ def verify(task: Task, candidate: Callable[[list], Any], *, size="small", settin
     phases = [("mkb", False)] + ([("signed", True)] if signed and task.has_signed else [])
     records, ref_prints, history = [], {}, _History()
     for check, is_signed in phases:
-        for k, inputs in enumerate(task.input_sets(size, n, settings.seed, signed=is_signed)):
+        for k, inputs in enumerate(task.iter_input_sets(size, n, settings.seed, signed=is_signed)):   # one set alive
             record, ref = run_trial(task, net, candidate, inputs, TrialRecord(check, k), size, settings, poison, history)
             records.append(record)
             if record.dropped: continue

@@ -1,5 +1,6 @@
 """Shared pytest options and set-up for the AscendCraft test suite."""
 import shutil
+from pathlib import Path
 
 import pytest
 from _apt import apt_install
@@ -22,3 +23,41 @@ def pytest_sessionstart(session):
     if shutil.which("bwrap") is None:
         problem = apt_install("bubblewrap", "bubblewrap (the sandbox of every build and kernel run)")
         if problem: print(f"\nWARNING: {problem}")
+
+
+# Parallel runs (`pytest -n auto --dist loadgroup`, the README's test command). A test that uses a module-, package-
+# or session-scoped fixture of this suite (a benchmark run, a Ray cluster, a browser, a built kernel) runs on the same
+# worker as every other test that uses it, so each such fixture is built once; every other test is free to go to
+# whichever worker is idle. The longest groups are handed out first, so that they do not start last.
+LONG_FIRST = ("test_bench_suite", "browser", "test_ray_cluster", "test_api_parity", "test_bench_category",
+              "test_workbench_tutorial", "test_calibrate", "test_own_operator", "test_case_study", "test_mhc")
+
+
+# Notebooks that open the workbench on the same operators save sessions in the same folder: one after the other.
+TOGETHER = {"workbench-notebooks": ("51_workbench", "52_tutorial", "55_wb_state")}
+
+
+def _shared_fixture_group(item) -> str | None:
+    "The group of `item` when it uses a fixture of this suite wider than one test: its file's (the browser tests': one), else None."
+    for group, names in TOGETHER.items():
+        if getattr(item, "callspec", None) is not None and item.callspec.id in names: return group
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None: return None
+    shared = any(d.scope != "function" and d.baseid      # plugins' own (tmp_path_factory, ...) are cheap: not counted
+                 for defs in info.name2fixturedefs.values() for d in defs)
+    if not shared: return None
+    path = Path(str(item.fspath))
+    return "browser" if path.parent.name == "browser" else path.stem
+
+
+def pytest_collection_modifyitems(config, items):
+    if not getattr(config.option, "numprocesses", None): return      # a serial run: collection order, no groups
+    for item in items:
+        group = _shared_fixture_group(item)
+        if group is not None and not any(m.name == "xdist_group" for m in item.iter_markers()):
+            item.add_marker(pytest.mark.xdist_group(group))
+    def rank(item):
+        marks = [m.args[0] for m in item.iter_markers("xdist_group") if m.args]
+        name = marks[0] if marks else Path(str(item.fspath)).stem
+        return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
+    items.sort(key=rank)                                             # stable: each file keeps its own order
