@@ -21,8 +21,9 @@ from .eager import TensorSpec, eager_time
 from .soc import Soc, load_soc, quantity_fields
 
 # %% auto #0
-__all__ = ['MICROBENCHMARKS', 'MICROKERNELS', 'Microbenchmark', 'Microkernel', 'Device', 'TorchNpuDevice', 'StandInDevice',
-           'perturbed', 'Measured', 'run_microbenchmark', 'MeasuredKernel', 'microkernel_pipeline', 'run_microkernel',
+__all__ = ['MICROBENCHMARKS', 'MICROKERNELS', 'CUBE_MICROKERNEL', 'Microbenchmark', 'Microkernel', 'CubeMicrokernel',
+           'cube_peak_tflops', 'Device', 'TorchNpuDevice', 'StandInDevice', 'perturbed', 'Measured',
+           'run_microbenchmark', 'MeasuredKernel', 'microkernel_pipeline', 'run_microkernel', 'export_microkernel',
            'CalibrationRun', 'calibrate', 'profile_text', 'NpuOnWorker', 'identify', 'measure_item',
            'measure_kernel_item', 'measure_kernels_with', 'measure_with']
 
@@ -103,10 +104,87 @@ class Microkernel:
         per_instruction = (t_hi - t_lo) * 1e-6 * soc.clock_hz / (self.reps[1] - self.reps[0])
         return max(per_instruction - soc.vector_startup_cycles, 0.0) / math.ceil(self.tile * 4 / soc.vector_bytes_per_cycle)
 
+    def cores_of(self, soc: Soc) -> int: return soc.vector_cores
+
+    def npu_inputs(self, device: str, reps: int) -> dict:
+        "Random inputs for a launch on the NPU: 64 tiles; the host launches min(cores, 64) blocks."
+        return {"x": torch.randn(64 * self.tile, device=device), "reps": reps}
+
+    def model_us(self, trace, soc: Soc) -> float:
+        "The cost model's time of one launch of this kernel's trace."
+        from ascendcraft.cost import kernel_time
+        return kernel_time(trace, soc).total_us
+
 
 MICROKERNELS = tuple(Microkernel(f"mk-{api.lower()}", api, prim, form) for api, prim, form in (
     ("Add", "add", "binary"), ("Mul", "mul", "binary"), ("Muls", "muls", "scalar"), ("Exp", "exp", "unary"),
     ("Sqrt", "sqrt", "unary"), ("Div", "div", "binary"), ("Sigmoid", "sigmoid", "advanced"), ("Tanh", "tanh", "advanced")))
+
+
+@dataclass(frozen=True)
+class CubeMicrokernel:
+    """The cube microkernel (AscendCraft DSL): each AIC loads one fp16 A and B tile into L0 once, runs `Mmad` on them
+    `reps` times into L0C and writes C out once. The Mmads are written out (one build per repeat count: a loop inside a
+    cube stage does not lower yet), so two builds' time difference is the M pipe alone."""
+    name: str = "mk-cube"
+    api: str = "cube"
+    tile: int = 128          # M = N = K: 8 x 8 x 8 fractals of 16 x 16 x 16 per Mmad
+    reps: tuple = (32, 96)   # both well above the one-time loads and the write (even at half the HBM rate): M bounds both
+
+    @property
+    def entry(self) -> str: return self.name.replace("-", "_")
+
+    @property
+    def fractals(self) -> int: return (self.tile // 16) ** 3
+
+    def dsl(self, reps: int) -> str:
+        "The DSL source with `reps` Mmads on the same L0 operands (the first one initialises L0C)."
+        t = self.tile
+        mmads = "\n".join(f"        mmad(c1, a2, b2, {t}, {t}, {t}, init={i == 0})" for i in range(reps))
+        return (f"from ascendcraft.dsl import *\n\n\n@host\n"
+                f"def {self.entry}(a: gm[f16, R, K], b: gm[f16, K, N], c: out[f32, R, N]):\n"
+                f"    launch({self.entry}_kernel, min(cores() // 2, R // {t}), a, b, c, R, N, K)\n\n\n@kernel\n"
+                f"def {self.entry}_kernel(a: gm[f16, R, K], b: gm[f16, K, N], c: gm[f32, R, N], R: int, N: int, K: int):\n"
+                f"    a1 = l1(f16, {t}, {t})\n    b1 = l1(f16, {t}, {t})\n"
+                f"    a2 = l0a(f16, {t}, {t})\n    b2 = l0b(f16, {t}, {t})\n    c1 = l0c(f32, {t}, {t})\n"
+                f"    off = block_idx() * {t}\n"
+                f"    with copyl1():\n        load(a1, a[off : off + {t}, 0:{t}])\n        load(b1, b[0:{t}, 0:{t}])\n"
+                f"    with split():\n        load_l0(a2, a1)\n        load_l0(b2, b1)\n"
+                f"    with cube():\n{mmads}\n"
+                f"    with fixpipe():\n        store(c[off : off + {t}, 0:{t}], c1)\n")
+
+    def binding(self, reps: int, cores: int) -> dict:
+        "Shapes for one launch: an A and a C tile per AIC (`cores` of them), one shared B tile."
+        from ascendcraft.bind import spec_of_value
+        t = self.tile
+        meta = lambda rows, dt: spec_of_value(torch.empty(rows, t, dtype=dt, device="meta"))
+        return {"a": meta(cores * t, torch.float16), "b": meta(t, torch.float16), "c": meta(cores * t, torch.float32)}
+
+    def cores_of(self, soc: Soc) -> int: return soc.cube_cores
+
+    def npu_inputs(self, device: str, reps: int) -> dict:
+        "Random inputs for a launch on the NPU: 64 A tiles; the host launches one block per AIC (cores() // 2)."
+        t = self.tile
+        return {"a": torch.randn(64 * t, t, dtype=torch.float16, device=device),
+                "b": torch.randn(t, t, dtype=torch.float16, device=device)}
+
+    def cycles_per_fractal(self, t_lo: float, t_hi: float, soc: Soc) -> float:
+        "Cycles one AIC spends per 16x16x16 fractal product, from the times (µs) of the two builds."
+        return (t_hi - t_lo) * 1e-6 * soc.clock_hz / ((self.reps[1] - self.reps[0]) * self.fractals)
+
+    def model_us(self, trace, soc: Soc) -> float:
+        "The cost model's time of one launch of this kernel's trace."
+        from ascendcraft.cost_cube import cube_cost
+        return cube_cost(trace, soc).time_us
+
+
+CUBE_MICROKERNEL = CubeMicrokernel()
+
+
+def cube_peak_tflops(soc: Soc) -> float:
+    "The fp16 cube peak a profile implies: one fractal product per `cube_fractal_cycles` on every AIC."
+    from ascendcraft.cost_cube import cube_flops_per_s
+    return cube_flops_per_s(soc) / 1e12
 
 
 # %% ../nbs/25_calibrate.ipynb #58bc61ec
@@ -155,20 +233,19 @@ class TorchNpuDevice:
 
     def time_microkernel(self, mk, pipe, reps):
         "Build the lowered microkernel with CANN (once per kernel), launch it alone, MultiKernelBench protocol."
-        from ascendcraft.npu import build_cann, load_kernel, time_on_npu, write_cann_project
+        from ascendcraft.npu import build_cann, load_kernel, time_on_npu
         built = getattr(self, "_built", {})
         self._built = built
-        if mk.name not in built:
-            import tempfile
-            folder = Path(tempfile.mkdtemp(prefix=f"ascendcraft-{mk.entry}-"))
-            write_cann_project(pipe, folder, soc_version=self.chip)
+        key = (mk.name, reps if isinstance(mk, CubeMicrokernel) else None)   # the cube kernel: one build per repeat count
+        if key not in built:
+            folder = export_microkernel(mk, pipe, soc_version=self.chip)
             build = build_cann(folder)
             if not build.ok:
                 raise AscendCraftError(build.errors or [Diagnostic("calibrate-build", f"CANN could not build {mk.name}",
                                                                    hint=f"see the build logs in {folder}")], stage="calibrate")
-            built[mk.name] = load_kernel(folder, device=self.device)
-        x = torch.randn(64 * mk.tile, device=self.device)      # one tile per core: the host launches min(cores, 64) blocks
-        return time_on_npu(built[mk.name].launcher(x=x, reps=reps), clock=self.clock, protocol="mkb").kernel.mean_ms * 1e3
+            built[key] = load_kernel(folder, device=self.device)
+        launch = built[key].launcher(**mk.npu_inputs(self.device, reps))
+        return time_on_npu(launch, clock=self.clock, protocol="mkb").kernel.mean_ms * 1e3
 
 
 class StandInDevice:
@@ -187,16 +264,16 @@ class StandInDevice:
         return sum(o.host_us for o in eager_time(fn, inputs, self.truth).ops)
     def time_microkernel(self, mk, pipe, reps):
         "The lowered microkernel traced on the emulator (no data), timed by the cost model on the truth profile."
-        from ascendcraft.cost import kernel_time
         from ascendcraft.launch import trace_kernel
-        return kernel_time(trace_kernel(pipe["align"].build, pipe.program, mk.binding(reps, self.truth.vector_cores)),
-                           self.truth).total_us
+        return mk.model_us(trace_kernel(pipe["align"].build, pipe.program, mk.binding(reps, mk.cores_of(self.truth))),
+                           self.truth)
 
 
 def perturbed(soc: Soc) -> Soc:
     "The stand-in's default truth: `soc` with a slower HBM, dearer host calls and launches, a faster cube fill, dearer Exp and Mul."
     return soc.replace(name=f"{soc.name}-standin", hbm_bytes_per_s=soc.hbm_bytes_per_s * 0.8, op_host_us=soc.op_host_us * 1.5,
                        launch_us=soc.launch_us * 1.4, cube_startup_us=soc.cube_startup_us * 0.7,
+                       cube_fractal_cycles=soc.cube_fractal_cycles * 1.25,
                        vector_ops={**soc.vector_ops, "Exp": soc.vector_ops["Exp"] * 1.5, "Mul": soc.vector_ops["Mul"] * 2})
 
 # %% ../nbs/25_calibrate.ipynb #22a15afd
@@ -239,10 +316,13 @@ class MeasuredKernel:
     def cycles_per_repeat(self, soc: Soc) -> float: return self.kernel.cycles_per_repeat(*self.us, soc)
 
 
-def microkernel_pipeline(mk: Microkernel, cores: int = 48):
-    "The microkernel lowered by the rule passes (the AscendC a CANN host builds, the emulator traces)."
+def microkernel_pipeline(mk: Microkernel | CubeMicrokernel, cores: int = 48, reps: int | None = None):
+    "The microkernel lowered by the rule passes (the AscendC a CANN host builds, the emulator traces); the cube one per `reps`."
     from ascendcraft.pipeline import Pipeline
-    pipe = Pipeline(mk.dsl(), f"{mk.entry}.py", bindings=[mk.binding(r, cores) for r in mk.reps])
+    if isinstance(mk, CubeMicrokernel):
+        pipe = Pipeline(mk.dsl(reps or mk.reps[0]), f"{mk.entry}.py", bindings=[mk.binding(reps or mk.reps[0], cores // 2)])
+    else:
+        pipe = Pipeline(mk.dsl(), f"{mk.entry}.py", bindings=[mk.binding(r, cores) for r in mk.reps])
     pipe.run_all()
     if pipe.final is None:
         bad = next(s for s in pipe.steps if not s.ok)
@@ -254,13 +334,26 @@ def microkernel_pipeline(mk: Microkernel, cores: int = 48):
 def run_microkernel(mk: Microkernel | str, device: Device) -> MeasuredKernel:
     "Time one microkernel on `device` at both repeat counts (callable on its own, e.g. by a cluster executor)."
     if isinstance(mk, str):
-        known = {k.name: k for k in MICROKERNELS}
+        known = {k.name: k for k in (*MICROKERNELS, CUBE_MICROKERNEL)}
         if mk not in known:
             raise AscendCraftError(Diagnostic("calibrate-bench", f"no microkernel named {mk!r}", hint="one of " + ", ".join(known)),
                                    stage="calibrate")
         mk = known[mk]
+    if isinstance(mk, CubeMicrokernel):            # one build per repeat count
+        return MeasuredKernel(mk, tuple(float(device.time_microkernel(mk, microkernel_pipeline(mk, reps=r), r)) for r in mk.reps),
+                              device.name)
     pipe = microkernel_pipeline(mk)
     return MeasuredKernel(mk, tuple(float(device.time_microkernel(mk, pipe, r)) for r in mk.reps), device.name)
+
+
+def export_microkernel(mk: Microkernel | CubeMicrokernel, pipe, folder: Path | str | None = None,
+                       soc_version: str | None = None) -> Path:
+    "Write the CANN project of a lowered microkernel (what an Ascend host builds and `calibrate` launches); its folder."
+    import tempfile
+    from ascendcraft.npu import write_cann_project
+    folder = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix=f"ascendcraft-{mk.entry}-"))
+    write_cann_project(pipe, folder, soc_version=soc_version)
+    return folder
 
 # %% ../nbs/25_calibrate.ipynb #d49572e9
 def _vector_cycles(m: Measured, soc: Soc) -> float | None:
@@ -304,6 +397,9 @@ class CalibrationRun:
         for api, c in sorted(self.vector_ops.items()):
             a = self.base.vector_op_cycles(api) or self.base.default_vector_op_cycles
             rows.append(f"| `vector_ops.{api}` | {a:.3g} | {c:.3g} | {c / a:.2f} |")
+        if any(isinstance(k.kernel, CubeMicrokernel) for k in self.kernels):
+            a, b = self.base.cube_fractal_cycles, self.fitted.cube_fractal_cycles
+            rows.append(f"| `cube_fractal_cycles` (cube peak {cube_peak_tflops(self.fitted):.0f} TFLOPS fp16) | {a:.3g} | {b:.3g} | {b / a:.2f} |")
         points = [_point(m.bench, m.us, _Named(self.fitted.name)) for m in self.measured]
         before, after = evaluate(points, self.base).group(), evaluate(points, self.fitted).group()
         rows += ["", "| profile | microbenchmarks within 1.25× | within 1.5× | median modelled / measured |", "|---|---:|---:|---:|",
@@ -319,7 +415,8 @@ class CalibrationRun:
 
 def calibrate(device: Device, base: Soc | str = "Ascend910B2", out: Path | str | None = None,
               benches: tuple = MICROBENCHMARKS, measured: list[Measured] | None = None, rounds: int = 3,
-              executor=None, microkernels: tuple = MICROKERNELS) -> CalibrationRun:
+              executor=None, microkernels: tuple = MICROKERNELS,
+              cube_kernel: CubeMicrokernel | None = CUBE_MICROKERNEL) -> CalibrationRun:
     "Run the microbenchmarks on `device` (or take `measured`; through `executor` when given), fit a profile for its chip, write it to `out`."
     base = load_soc(base) if isinstance(base, str) else base
     if measured is None and executor is not None:
@@ -329,9 +426,14 @@ def calibrate(device: Device, base: Soc | str = "Ascend910B2", out: Path | str |
     fitted = fit(points, base, FIT_KEYS, rounds=rounds, prior=0.002)     # the chip's own data: a light prior
     fitted = fitted.replace(name=f"{device.chip}-calibrated")
     vec = {m.bench.api: c for m in measured if m.bench.kind == "vector" and (c := _vector_cycles(m, fitted)) is not None}
-    kernels = (measure_kernels_with(executor, device, microkernels) if executor is not None
-               else [run_microkernel(k, device) for k in microkernels])
-    vec.update({k.kernel.api: k.cycles_per_repeat(fitted) for k in kernels})   # direct readings win over eager ones
+    every = (*microkernels, *((cube_kernel,) if cube_kernel is not None else ()))
+    kernels = (measure_kernels_with(executor, device, every) if executor is not None
+               else [run_microkernel(k, device) for k in every])
+    vec.update({k.kernel.api: k.cycles_per_repeat(fitted) for k in kernels    # direct readings win over eager ones
+                if isinstance(k.kernel, Microkernel)})
+    for k in kernels:                             # the cube: Mmad cycles per fractal, operands held in L0
+        if isinstance(k.kernel, CubeMicrokernel):
+            fitted = fitted.replace(cube_fractal_cycles=k.kernel.cycles_per_fractal(*k.us, fitted))
     run = CalibrationRun(device.name, device.is_npu, base, fitted, vec, measured, kernels=kernels)
     run.text = profile_text(run)
     if out is not None:
@@ -357,6 +459,11 @@ def profile_text(run: CalibrationRun) -> str:
     for k in FIT_KEYS:
         lines.append(f'{k} = {{ value = {getattr(run.fitted, k):.6g}, unit = "{units[k]}", source = "{how}: '
                      f'fit over {len(run.measured)} microbenchmarks ({", ".join(f"{n} {k2}" for k2, n in ((k2, len(v)) for k2, v in by_kind.items()))})" }}')
+    for k in run.kernels:
+        if isinstance(k.kernel, CubeMicrokernel):
+            lines.append(f'cube_fractal_cycles = {{ value = {run.fitted.cube_fractal_cycles:.4g}, unit = "cycles", source = "{how}: '
+                         f'microkernel {k.kernel.name} (DSL lowered to AscendC, {"built with CANN, " if run.is_npu else "traced, "}'
+                         f'{k.kernel.reps[0]} vs {k.kernel.reps[1]} Mmads of {k.kernel.fractals} fractals on operands held in L0)" }}')
     if run.vector_ops:
         lines += ["", "[vector_ops]"]
         direct = {k.kernel.api: k.kernel for k in run.kernels}

@@ -230,7 +230,7 @@ def record_costs(trace: Trace, soc: Soc, cols: dict | None = None) -> RecordCost
     idx = np.flatnonzero(instr & ((pipe == Pipe.MTE1) | (pipe == Pipe.FIX)) & ~_gm_moves(c))
     base[idx] = soc.mte_setup_cycles + c["bytes"][idx].astype(np.float64) / soc.mte1_bytes_per_cycle
     idx = np.flatnonzero(instr & (pipe == Pipe.M))
-    base[idx] = soc.vector_startup_cycles + _repeats(c, idx)
+    base[idx] = soc.vector_startup_cycles + _repeats(c, idx) * soc.cube_fractal_cycles
     issue = np.where(instr, soc.scalar_issue_cycles, soc.flag_issue_cycles)
     return RecordCosts(base, stream, issue, unknown, np.zeros(n), efficiency)
 

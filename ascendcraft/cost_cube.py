@@ -28,7 +28,7 @@ def cube_flops_per_s(soc: Soc, dtype: str = "float16") -> float:
     AIC, int8 twice that (16x32x16); fp32 as profiled. The profile's `cube_f16_flops_per_s` is what eager matmuls
     *sustain* (fitted to measurements), below this peak."""
     if dtype in ("float32", "tf32"): return soc.cube_f32_flops_per_s
-    fp16 = 2 * 16 * 16 * 16 * soc.cube_cores * soc.clock_hz
+    fp16 = 2 * 16 * 16 * 16 * soc.cube_cores * soc.clock_hz / soc.cube_fractal_cycles
     return 2 * fp16 if dtype in ("int8", "uint8") else fp16
 
 
@@ -158,7 +158,7 @@ def cube_cost(trace: Trace, soc: Soc) -> CubeCost:
     i1 = np.flatnonzero(instr & (pipe == Pipe.MTE1))
     np.add.at(busy["MTE1"], aic[i1], soc.mte_setup_cycles + c["bytes"][i1] / soc.mte1_bytes_per_cycle)
     im = np.flatnonzero(instr & (pipe == Pipe.M))
-    np.add.at(busy["M"], aic[im], c["repeats"][im].astype(np.float64))
+    np.add.at(busy["M"], aic[im], c["repeats"][im].astype(np.float64) * soc.cube_fractal_cycles)
     iw = np.flatnonzero(writes)
     np.add.at(busy["FIX"], aic[iw], soc.mte_setup_cycles + c["bytes"][iw] / soc.mte3_bytes_per_cycle)
     pipe_us = {p: float(v.max()) * 1e6 / soc.clock_hz for p, v in busy.items()}

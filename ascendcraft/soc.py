@@ -75,6 +75,7 @@ class Soc:
     cube_f16_flops_per_s: float = _q("FLOP/s")
     cube_f32_flops_per_s: float = _q("FLOP/s")
     cube_startup_us: float = _q("us")           # a matmul's fill: first tiles through L1/L0 before the cube streams
+    cube_fractal_cycles: float = _q("cycles")   # one AIC's Mmad time per 16x16x16 fp16 fractal product (1 at peak)
     mte1_bytes_per_cycle: float = _q("bytes/cycle")
     # launch and host overheads
     launch_us: float = _q("us")                 # device-side launch of one kernel

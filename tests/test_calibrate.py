@@ -5,8 +5,8 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from ascendcraft.calibrate import (MICROBENCHMARKS, MICROKERNELS, StandInDevice, calibrate, perturbed, run_microbenchmark,
-                                   run_microkernel)
+from ascendcraft.calibrate import (CUBE_MICROKERNEL, MICROBENCHMARKS, MICROKERNELS, StandInDevice, calibrate, export_microkernel,
+                                   microkernel_pipeline, perturbed, run_microbenchmark, run_microkernel)
 from ascendcraft.cli import main
 from ascendcraft.cost import kernel_time, tiled_trace
 from ascendcraft.diagnostics import AscendCraftError
@@ -67,7 +67,11 @@ def test_calibrate_finds_the_stand_ins_chip_and_writes_a_profile_the_model_uses(
         assert "NO NPU USED" in mine.sources[key]
     assert mine.view_host_us == pytest.approx(BASE.view_host_us, rel=0.12)   # and what it left alone
     # the microkernels read each instruction class directly: the truth's dearer Exp and Mul, and Add as it was
-    assert {k.kernel.api for k in run.kernels} == {k.api for k in MICROKERNELS}
+    assert {k.kernel.api for k in run.kernels} == {k.api for k in MICROKERNELS} | {"cube"}
+    # the cube microkernel reads the M pipe directly: the truth's slower cube (1.25 cycles per fractal)
+    assert mine.cube_fractal_cycles == pytest.approx(truth.cube_fractal_cycles, rel=0.02) != BASE.cube_fractal_cycles
+    assert "microkernel mk-cube" in mine.sources["cube_fractal_cycles"] and "NO NPU USED" in mine.sources["cube_fractal_cycles"]
+    assert "| `cube_fractal_cycles`" in run.distance()
     for api in ("Exp", "Mul", "Add", "Sigmoid"):
         assert mine.vector_ops[api] == pytest.approx(truth.vector_ops[api], rel=0.05), api
         assert f"microkernel mk-{api.lower()}" in mine.sources[f"vector_ops.{api}"] and "NO NPU USED" in mine.sources[f"vector_ops.{api}"]
@@ -93,3 +97,33 @@ def test_without_an_npu_and_without_the_stand_in_the_command_says_what_is_missin
     assert main(["calibrate"]) == 2
     err = capsys.readouterr().err
     assert "error" in err and ("CANN" in err or "NPU" in err or "torch_npu" in err)
+
+
+def test_the_cube_microkernel_reads_the_m_pipe_alone():
+    truth = perturbed(BASE)
+    m = run_microkernel(CUBE_MICROKERNEL, StandInDevice(truth))
+    assert m.us[1] > m.us[0]
+    assert CUBE_MICROKERNEL.cycles_per_fractal(*m.us, truth) == pytest.approx(truth.cube_fractal_cycles, rel=0.02)
+    # a dearer launch and a slower HBM move both builds alike: the reading is the difference
+    other = truth.replace(launch_us=truth.launch_us * 3, hbm_bytes_per_s=truth.hbm_bytes_per_s / 2)
+    m2 = run_microkernel(CUBE_MICROKERNEL, StandInDevice(other))
+    assert m2.us[0] > m.us[0]
+    assert CUBE_MICROKERNEL.cycles_per_fractal(*m2.us, other) == pytest.approx(truth.cube_fractal_cycles, rel=0.02)
+
+
+@pytest.mark.parametrize("mk", [CUBE_MICROKERNEL, MICROKERNELS[0]], ids=lambda k: k.name)
+def test_the_microkernels_export_as_cann_projects(tmp_path, mk):
+    # as far as the CANN path runs without CANN: the lowered microkernel's project, which an Ascend host builds
+    import json
+    reps = mk.reps[1]
+    pipe = microkernel_pipeline(mk, reps=reps)
+    folder = export_microkernel(mk, pipe, tmp_path / mk.entry, soc_version="Ascend910B2")
+    manifest = json.loads((folder / "ascendcraft_npu.json").read_text())
+    assert manifest["soc_version"] == "Ascend910B2"
+    kernel = (folder / f"{mk.entry}_kernel.cpp").read_text()
+    assert (folder / "CMakeLists.txt").is_file() and (folder / f"{mk.entry}_host.cpp").is_file()
+    if mk is CUBE_MICROKERNEL:
+        assert kernel.count("Mmad(") == reps               # the Mmads written out, one per repeat
+        assert [t["name"] for t in manifest["inputs"]] == ["a", "b"]
+    else:
+        assert [t["name"] for t in manifest["inputs"]][0] == "x"
