@@ -55,7 +55,7 @@ class Settings:
     workbench_start: str = "fresh"      # fresh: the workbench opens with nothing run (step from the start); run: it runs every pass
     workbench_folder: str = ".ascendcraft-session"  # the workbench saves its session in <notebook folder>/<this>/<task>; empty: never saved
     emu_threads: int = 0                # threads that run one launch's blocks at once; 0 = this machine's cores, 1 = one after another
-    gm_keep_mb: int = 1024              # GM files a built kernel keeps for its next run (reused, not created again); 0 = none
+    gm_keep_mb: int = 256               # GM files one built kernel keeps for its next run (reused, not created again); 0 = none
     sources: dict = field(default_factory=dict, compare=False, repr=False)  # key -> where it came from
 
     @property
