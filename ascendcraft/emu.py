@@ -39,13 +39,13 @@ from .trace import Trace
 from . import sandbox, seal
 
 # %% auto #0
-__all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR',
-           'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_CPU_SECONDS', 'ROLES',
-           'RACE_MODES', 'read_sources', 'blank_comments', 'device_spellings', 'Param', 'Entry', 'parse_param',
-           'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint',
-           'runtime_hash', 'compiler_version', 'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling',
-           'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'GmFiles', 'emu_threads', 'run', 'trace',
-           'no_output_diagnostic']
+__all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
+           'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES',
+           'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES', 'read_sources', 'blank_comments', 'device_spellings',
+           'entry_linkage', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
+           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
+           'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
+           'dies_with_this_process', 'GmFiles', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -108,6 +108,23 @@ def device_spellings(text: str) -> str:
     for m in _EXEC_SPACE_RE.finditer(code):   # spans found in the comment-blanked text; comments stay as written
         out += [text[last:m.start()], " " * (m.end() - m.start())]; last = m.end()
     return "".join(out + [text[last:]])
+
+
+# Functions of the C library the emulation's headers declare (<cmath>, <cstdlib>, <cstring>, <cstdio>). A kernel entry
+# named like one (`extern "C" ... void sqrt(GM_ADDR x, ...)`) is fine on the device, where no C library is linked, but
+# g++ refuses a second C function of that name; with C++ linkage it is an overload, and the driver calls it as before.
+C_LIBRARY_NAMES = frozenset("""abs fabs sqrt cbrt exp exp2 expm1 log log2 log10 log1p pow sin cos tan asin acos atan atan2
+    sinh cosh tanh asinh acosh atanh erf erfc tgamma lgamma floor ceil round lround trunc rint nearbyint fmod remainder
+    fmax fmin fdim hypot copysign nextafter frexp ldexp modf scalbn logb ilogb fma div labs exit free malloc calloc
+    realloc rand srand atof atoi atol qsort bsearch memcpy memmove memset memcmp strlen strcpy strcmp printf puts""".split())
+
+
+def entry_linkage(text: str, name: str) -> str:
+    "`text` with `extern \"C\"` blanked before the definition of entry `name`, when `name` is a C library function."
+    if name not in C_LIBRARY_NAMES: return text
+    code = blank_comments(text)
+    m = re.search(rf'\bextern\s*"C"(?=(?:\s|__global__|__aicore__|__attribute__\(\([^)]*\)\))*\bvoid\s+{name}\s*\()', code)
+    return text if not m else text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
 
 # %% ../nbs/10_emu.ipynb #b08b1127
 @dataclass(frozen=True)
@@ -682,6 +699,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     flags = shlex.split(settings.cxxflags) + (list(SANITIZE_FLAGS) if sanitize else [])
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the driver declares the kernel type: part of the key
     compiled = {n: device_spellings(t) for n, t in sources.items()}   # what g++ reads (diagnostics quote `sources`)
+    compiled[chosen.file] = entry_linkage(compiled[chosen.file], chosen.name)
     key = _build_key(compiled, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
                      + kind_declaration(kernel_kind(sources, chosen)), flags, settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)

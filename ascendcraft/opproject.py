@@ -19,6 +19,7 @@ import numpy as np
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
 from .emu import GM, Build, Run, Tiling, Workspace, blank_comments, build, find_entries, read_sources, run
+from .soc import load_soc
 
 # %% auto #0
 __all__ = ['GE_DTYPES', 'FORMATS', 'GLUE_FILE', 'CASE_FILE', 'OpParam', 'OpAttr', 'OpDefinition', 'parse_op_definition',
@@ -387,7 +388,8 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     b = build_project(project, column, settings=settings)
     if not b.ok: raise AscendCraftError(b.errors, stage="build")
     tensors = [arrays[p.name] for p in op.inputs] + [np.empty(shape, dt) for shape, dt in out_specs.values()]
-    host = host_arguments(project, tensors, attrs)
+    soc = load_soc((settings or load_settings()).soc)   # the platform API reports the chosen chip profile
+    host = host_arguments(project, tensors, attrs, aiv=soc.vector_cores, aic=soc.cube_cores, ub=soc.ub_bytes)
     gm_args = [GM(p.name, arrays[p.name]) for p in op.inputs] + \
               [GM(name, None, "out", shape=shape, dtype=dt) for name, (shape, dt) in out_specs.items()]
     pointers = [p for p in b.params if p.is_pointer]

@@ -162,3 +162,134 @@ OP_ADD(ConjCustom);
     r = run(b, [GM("x", x), GM("y", np.zeros(32, np.complex64), "out")], block_dim=1)
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     np.testing.assert_array_equal(r.outputs["y"], np.conj(x))
+
+
+def test_the_platform_api_reports_the_chosen_chip_profile():
+    "GetCoreNumAiv in the host tiling function: 48 on the default Ascend910B2 profile, 40 on Ascend910B3."
+    import torch
+    from pathlib import Path
+    from ascendcraft.config import load_settings
+    from ascendcraft.opproject import run_project
+    folder = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
+    x = torch.randn(240 * 64)      # 1920 blocks of 8 floats: divisible by 48 and by 40 cores alike
+    dims = {}
+    for soc in ("Ascend910B2", "Ascend910B3"):
+        r = run_project(folder, {"x": x, "y": x}, attrs={"alpha": 1.0}, reference=lambda x, y, alpha: x + alpha * y,
+                        settings=load_settings().replace(soc=soc))
+        assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+        dims[soc] = r.block_dim
+    assert dims == {"Ascend910B2": 48, "Ascend910B3": 40}
+
+
+# ---- InitBuffer past the end of UB: an error only when the kernel uses the buffer ----------------------------------
+SPARE = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void spare(GM_ADDR x, GM_ADDR y, uint32_t useSpare)
+{
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inQ;
+    TBuf<TPosition::VECCALC> spare;
+    pipe.InitBuffer(inQ, 1, 160 * 1024);
+    pipe.InitBuffer(spare, 64 * 1024);     // past the end of the 192 KB UB: only a branch for another dtype uses it
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 64);
+    yg.SetGlobalBuffer((__gm__ float *)y, 64);
+    LocalTensor<float> t = inQ.AllocTensor<float>();
+    DataCopy(t, xg, 64);
+    inQ.EnQue(t);
+    t = inQ.DeQue<float>();
+    if (useSpare) {
+        LocalTensor<float> s = spare.Get<float>();
+        Adds(s, t, 1.0f, 64);
+    }
+    Muls(t, t, 2.0f, 64);
+    DataCopy(yg, t, 64);
+    inQ.FreeTensor(t);
+}
+'''
+
+
+def test_initbuffer_past_ub_is_a_warning_until_the_buffer_is_used():
+    from ascendcraft.emu import Scalar
+    b = build({"spare.cpp": SPARE})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    x = np.arange(64, dtype=np.float32)
+    args = lambda use: [GM("x", x), GM("y", np.zeros(64, np.float32), "out"), Scalar(use, "uint32_t")]
+    ok = run(b, args(0), block_dim=1)
+    assert ok.ok, "\n".join(d.render() for d in ok.diagnostics)
+    np.testing.assert_array_equal(ok.outputs["y"], 2 * x)
+    w = [d for d in ok.diagnostics if d.kind == "ub-overflow"]
+    assert w and w[0].severity == "warning" and "InitBuffer(spare" in w[0].source_line
+    bad = run(b, args(1), block_dim=1)
+    e = [d for d in bad.errors if d.kind == "ub-overflow"]
+    assert not bad.ok and e and "InitBuffer(spare" in e[0].source_line and "uses this buffer at line 18" in e[0].message
+
+
+# ---- PairReduceSum (the BLAS-style i?amax kernels) -------------------------------------------------------------------
+PAIRS = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void pairs(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256 * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 128);
+    yg.SetGlobalBuffer((__gm__ float *)y, 128);
+    LocalTensor<float> a = buf.Get<float>(), d = a[128];
+    DataCopy(a, xg, 128);
+    Duplicate(d, -7.0f, 128);
+    PipeBarrier<PIPE_V>();
+    PairReduceSum<float>(d, a, 2, 64, 1, 1, 8);        // 2 repeats of 64 lanes -> 32 sums each, 128 bytes apart
+    PairReduceSum<float>(d[64], a, 1, 5, 1, 1, 8);     // 5 lanes: 2 pairs and the lone lane 4
+    PipeBarrier<PIPE_V>();
+    DataCopy(yg, d, 128);
+}
+'''
+
+
+def test_pair_reduce_sum_adds_adjacent_lanes_under_the_mask():
+    x = np.random.default_rng(4).uniform(-1, 1, 128).astype(np.float32)
+    r = run(build({"pairs.cpp": PAIRS}), [GM("x", x), GM("y", np.zeros(128, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    want = np.full(128, -7.0, np.float32)
+    want[:64] = x[0::2] + x[1::2]
+    want[64:67] = [x[0] + x[1], x[2] + x[3], x[4]]
+    np.testing.assert_array_equal(r.outputs["y"], want)
+
+
+def test_an_entry_named_like_a_c_library_function_compiles_and_runs():
+    src = PAIRS.replace("void pairs(", "void sqrt(").replace("PairReduceSum<float>(d[64], a, 1, 5, 1, 1, 8);",
+                                                           "d.SetValue(64, (float)std::sqrt(16.0));")
+    b = build({"sqrt.cpp": src})
+    assert b.ok and b.entry == "sqrt", "\n".join(d.render() for d in b.errors)
+    x = np.arange(128, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(128, np.float32), "out")], block_dim=1)
+    assert r.ok and r.outputs["y"][64] == 4.0 and r.outputs["y"][0] == 1.0
+
+
+def test_end_tiling_data_def_with_and_without_its_semicolon():
+    head = """#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ATiling)
+    TILING_DATA_FIELD_DEF(uint32_t, n);
+END_TILING_DATA_DEF
+BEGIN_TILING_DATA_DEF(BTiling)
+    TILING_DATA_FIELD_DEF(uint32_t, m);
+END_TILING_DATA_DEF;
+}
+"""
+    src = head + r'''#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void tiled(GM_ADDR y)
+{
+    optiling::ATiling a; a.set_n(3);
+    optiling::BTiling b; b.set_m(4);
+    AscendC::GlobalTensor<uint32_t> yg;
+    yg.SetGlobalBuffer((__gm__ uint32_t *)y, 8);
+    yg.SetValue(0, a.get_n() * 10 + b.get_m());
+}
+'''
+    b = build({"tiled.cpp": src})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    r = run(b, [GM("y", np.zeros(8, np.uint32), "out")], block_dim=1)
+    assert r.ok and r.outputs["y"][0] == 34

@@ -776,6 +776,33 @@ void* current_pipe_object() {
     return c.current_pipe >= 0 ? c.pipes[c.current_pipe].object : nullptr;
 }
 
+// The ub-overflow report of an InitBuffer past the end of UB; `used` = where the kernel first uses such a buffer.
+static Report ub_overflow_report(const SrcLoc& loc, int num, uint64_t len32, uint64_t total, uint32_t offset, uint32_t cap,
+                                 const SrcLoc* used) {
+    Report r("ub-overflow", Op::InitBuffer, loc);
+    if (used)
+        r.msg("InitBuffer asks for %d x %llu = %llu bytes of UB at offset %u, but only %u of the %u bytes are left; "
+              "the kernel uses this buffer at line %d", num, static_cast<unsigned long long>(len32),
+              static_cast<unsigned long long>(total), offset, offset < cap ? cap - offset : 0, cap, used->line);
+    else
+        r.msg("InitBuffer asks for %d x %llu = %llu bytes of UB at offset %u, but only %u of the %u bytes are left",
+              num, static_cast<unsigned long long>(len32), static_cast<unsigned long long>(total), offset,
+              offset < cap ? cap - offset : 0, cap);
+    r.val("requested", static_cast<int64_t>(total)).val("available", offset < cap ? cap - offset : 0).val("ub_bytes", cap)
+        .val("offset", offset);
+    return r;
+}
+
+static void check_within_ub(const Queue& q, const SrcLoc& loc) {
+    if (!q.beyond_ub) return;
+    const uint32_t offset = q.base, n = static_cast<uint32_t>(q.slots.size());
+    ub_overflow_report(q.init_loc, static_cast<int>(n), q.len, static_cast<uint64_t>(q.len) * n, offset,
+                       g_launch->ub_bytes, &loc)
+        .hint("shrink the tile (elements per buffer) or the number of buffers; all InitBuffer calls together must fit in "
+              "%u bytes", g_launch->ub_bytes)
+        .fail();
+}
+
 int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t num, uint64_t len, bool isBuf, SrcLoc loc) {
     Core& c = core();
     enter(Op::InitBuffer, loc);
@@ -795,16 +822,17 @@ int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t 
     if (region) total = len32 * static_cast<uint64_t>(num);
     if (region) cube_check_capacity(region, p.cube_used[region], total, num, len32, loc);
     uint32_t cap = g_launch->ub_bytes;
-    if (!region && p.used + total > cap) {
-        Report("ub-overflow", Op::InitBuffer, loc)
-            .msg("InitBuffer asks for %d x %llu = %llu bytes of UB at offset %u, but only %u of the %u bytes are left",
-                 num, static_cast<unsigned long long>(len32), static_cast<unsigned long long>(total), p.used, cap - p.used, cap)
-            .val("requested", static_cast<int64_t>(total)).val("available", cap - p.used).val("ub_bytes", cap)
-            .val("offset", p.used)
-            .hint("shrink the tile (elements per buffer) or the number of buffers; all InitBuffer calls together must fit in "
-                  "%u bytes", cap)
-            .fail();
-    }
+    // Past the end of UB: on the NPU, InitBuffer only hands out addresses, and a kernel that never uses such a buffer
+    // (a branch for another dtype) runs correctly. So this is a warning here, and the error when the buffer is used.
+    const bool beyond = !region && p.used + total > cap;
+    if (beyond && p.used + total > (1ull << 30))   // no NPU has a GB of UB: a size gone wrong, stop at once
+        ub_overflow_report(loc, num, len32, total, p.used, cap, nullptr)
+            .hint("all InitBuffer calls together must fit in %u bytes", cap).fail();
+    if (beyond)
+        ub_overflow_report(loc, num, len32, total, p.used, cap, nullptr)
+            .hint("the run stops if the kernel uses this buffer (AllocTensor / Get); shrink the tile or the number of "
+                  "buffers so that all InitBuffer calls together fit in %u bytes", cap)
+            .warn();
     if (p.buffers + static_cast<uint32_t>(num) > 64)
         Report("pipe-buffers", Op::InitBuffer, loc)
             .msg("InitBuffer would make %u buffers in this TPipe; a TPipe manages at most 64", p.buffers + num)
@@ -820,6 +848,7 @@ int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t 
     q.region = region;
     q.slots.resize(static_cast<size_t>(num));
     q.init_loc = loc;
+    if (beyond) q.beyond_ub = p.used > 0 ? p.used : 1;
     q.producer = producer_pipe(srcPos);
     q.consumer = consumer_pipe(dstPos);
     q.event_base = c.next_event_key;
@@ -850,6 +879,7 @@ Local queue_alloc(int queue, SrcLoc loc) {
     enter(Op::AllocTensor, loc);
     Core& c = core();
     Queue& q = queue_of(queue, Op::AllocTensor, loc);
+    check_within_ub(q, loc);
     int n = static_cast<int>(q.slots.size());
     int slot = -1;
     for (int k = 0; k < n; ++k) {
@@ -951,6 +981,7 @@ bool queue_has_idle(int queue) {
 Local tbuf_get(int queue, uint64_t bytes, uint64_t offsetBytes, bool whole, SrcLoc loc) {
     enter(Op::TBufGet, loc);
     Queue& q = queue_of(queue, Op::TBufGet, loc);
+    check_within_ub(q, loc);
     Local t = slot_tensor(q, queue, 0);
     t.queue = -1;
     t.slot = -1;

@@ -326,4 +326,47 @@ void reduce_block(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
     }
 }
 
+// PairReduceSum (vcpadd): each repeat's adjacent lanes (2i, 2i+1) summed into lane i of half a repeat's width;
+// dstRepStride counts those halves (128 bytes). A pair with no active lane writes nothing; one active lane passes on.
+void reduce_pair(Dt dt, const Local& d, const Local& a, const Lanes& lanes, uint32_t dstRepStride, uint32_t srcBlkStride,
+                 uint32_t srcRepStride, SrcLoc loc) {
+    const Op op = Op::PairReduceSum;
+    enter(op, loc);
+    const uint32_t es = dt_size(dt), epr = 256 / es, half_n = epr / 2;
+    if (lanes.repeats > 255)
+        Report("vector-repeat", op, loc).msg("PairReduceSum with repeatTime = %u; it must be 0..255", lanes.repeats)
+            .hint("split the reduction into several calls").fail();
+    Geometry g = resolve(lanes, epr, op, loc);
+    Stride s{srcBlkStride, srcRepStride};
+    check_operand(g, a, s, es, true, op, loc, "src");
+    check_local(d, op, loc, "dst", 32);
+    std::vector<uint32_t> pairs(g.repeats, 0);   // per repeat: 1 + the last pair with an active lane (0: none)
+    uint64_t end = 0;
+    for (uint32_t r = 0; r < g.repeats; ++r) {
+        for (uint32_t l = 0; l < epr; ++l) if (g.on(r, l)) pairs[r] = l / 2 + 1;
+        if (pairs[r]) end = std::max<uint64_t>(end, static_cast<uint64_t>(r) * dstRepStride * 128 + pairs[r] * es);
+    }
+    if (end) check_extent(d, end, op, loc, "dst");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(g, a, s, es);
+        for (uint32_t r = 0; r < g.repeats; ++r)
+            if (pairs[r]) race.write(d.addr + static_cast<uint64_t>(r) * dstRepStride * 128, pairs[r] * es);
+    }
+    record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, g.active() * es + static_cast<uint64_t>(g.repeats) * 128,
+           g.active(), g.repeats);
+    if (tracing_now()) return;
+    for (uint32_t r = 0; r < g.repeats; ++r) {
+        for (uint32_t i = 0; i < half_n; ++i) {
+            double v[2];
+            size_t k = 0;
+            for (uint32_t l = 2 * i; l < 2 * i + 2; ++l)
+                if (g.on(r, l)) v[k++] = load_d(dt, a.addr + lane_offset(g, s, es, r, l));
+            if (!k) continue;
+            const uint64_t at = static_cast<uint64_t>(r) * dstRepStride * 128 + static_cast<uint64_t>(i) * es;
+            store_value(dt, d.addr + at, tree_sum(dt, v, k));
+            mark_written(d, at, es);
+        }
+    }
+}
+
 }}  // namespace ascendcraft::emu

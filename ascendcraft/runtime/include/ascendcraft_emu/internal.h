@@ -243,6 +243,7 @@ struct Queue {
     std::vector<Slot> slots;
     std::vector<int> fifo;
     SrcLoc init_loc;
+    uint32_t beyond_ub = 0;  // > 0: InitBuffer placed these buffers past the end of UB (the UB offset it asked at)
 };
 struct PipeState {
     void* object = nullptr;

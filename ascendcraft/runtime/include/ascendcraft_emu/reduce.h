@@ -91,6 +91,24 @@ ASCENDCRAFT_EMU_WHOLE(WholeReduceMin, ASCENDCRAFT_EMU_COMMA const ReduceOrder or
                                        srcBlkStride, srcRepStride, loc);                                          \
     }
 
+// PairReduceSum: adjacent lanes summed, (a0 + a1, a2 + a3, ...); dstRepStride in units of 128 bytes (half a repeat).
+template <typename T, bool isSetMask = true>
+inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const int32_t mask,
+                          const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_RED_CHECK(PairReduceSum, T);
+    ascendcraft::emu::reduce_pair(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(),
+                                  ascendcraft::emu::mask_lanes(static_cast<uint64_t>(mask), repeatTime, isSetMask),
+                                  dstRepStride, srcBlkStride, srcRepStride, loc);
+}
+template <typename T, bool isSetMask = true>
+inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const uint64_t mask[],
+                          const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_RED_CHECK(PairReduceSum, T);
+    ascendcraft::emu::reduce_pair(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(),
+                                  ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), dstRepStride, srcBlkStride,
+                                  srcRepStride, loc);
+}
+
 ASCENDCRAFT_EMU_BLOCK(BlockReduceSum)
 ASCENDCRAFT_EMU_BLOCK(BlockReduceMax)
 ASCENDCRAFT_EMU_BLOCK(BlockReduceMin)

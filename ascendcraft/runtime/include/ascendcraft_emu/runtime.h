@@ -60,7 +60,7 @@ struct OneOf<T, U, Ts...> : std::integral_constant<bool, std::is_same<T, U>::val
     X(LoadData) X(Mmad) X(Fixpipe) X(Matmul) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh)          \
     X(Erfc) X(Sign) X(Frac) X(Silu) X(Gelu) X(FasterGelu) X(FasterGeluV2) X(Swish) X(Power)          \
     X(SoftMax) X(SimpleSoftMax) X(SoftmaxFlash) X(SoftmaxFlashV2) X(LayerNorm) X(RmsNorm) X(Log) X(Log2)  \
-    X(Log10) X(GetReduceMaxMinCount) X(Copy)
+    X(Log10) X(GetReduceMaxMinCount) X(Copy) X(PairReduceSum)
 
 enum class Op : uint16_t {
 #define ASCENDCRAFT_EMU_ENUM(name) name,
@@ -208,6 +208,8 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
                   uint32_t srcBlkStride, uint32_t srcRepStride, uint8_t order, SrcLoc loc);
 void reduce_block(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lanes, uint32_t dstRepStride,
                   uint32_t srcBlkStride, uint32_t srcRepStride, SrcLoc loc);
+void reduce_pair(Dt dt, const Local& d, const Local& a, const Lanes& lanes, uint32_t dstRepStride, uint32_t srcBlkStride,
+                 uint32_t srcRepStride, SrcLoc loc);
 
 void mask_set(Dt dt, bool counterTemplate, uint64_t hi, uint64_t lo, bool lenForm, SrcLoc loc);
 void mask_mode(bool counter, SrcLoc loc);

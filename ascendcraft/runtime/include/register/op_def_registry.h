@@ -21,6 +21,7 @@
 #include "register/tilingdata_base.h"
 
 namespace ge {
+using char_t = char;
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;

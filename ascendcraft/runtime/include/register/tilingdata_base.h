@@ -28,7 +28,7 @@ namespace optiling {}
     void SaveToBuffer(void* dst, size_t capacity) const {                                            \
         std::memcpy(dst, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);                 \
     }                                                                                                \
-    }
+    };  /* the struct ends here: projects write END_TILING_DATA_DEF; and END_TILING_DATA_DEF alike */
 // An op project build (ascendcraft.opproject) defines ASCENDCRAFT_OP_TYPE: every registration gets its own
 // name (nested structs are registered too) and GET_TILING_DATA takes the op's. Otherwise the one registration
 // is the kernel's tiling struct.
