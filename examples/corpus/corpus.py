@@ -21,10 +21,16 @@ Sources (kinds):
 - Ascend/samples `.../kernel_invocation/<Op>/` (kernel-dir): official direct-invocation samples; the kernel file(s)
   without the host main.
 - Hayden727/cann-ops `src/**/op_kernel/..` (op-project): Huawei's open operator repository (cann-ops), kernel alone.
+  Its ops include the repository's shared headers (src/common/inc, src/common/op_host/op_tiling), which the
+  repository's own build puts on the include path; they are added to each op's folder (the shared tiling-struct
+  headers only where the op registers or names them). Ops whose OpDef is made by a macro (FOREACH_OPDEF) have no
+  definition to read: their kernel is compiled alone without DTYPE_<NAME> macros.
+  `--kernel-only` skips the whole-project build (faster; the project column then reads "–").
 """
 import argparse
 import ast
 import csv
+import functools
 import io
 import json
 import re
@@ -47,10 +53,12 @@ SOURCES = {  # repo -> source group name
 }
 
 
+@functools.lru_cache(maxsize=1024)
 def git(gitdir: str, *args: str) -> str:
     return subprocess.run(["git", "--git-dir", gitdir, *args], capture_output=True, text=True, check=True).stdout
 
 
+@functools.lru_cache(maxsize=4096)   # cann-ops entries share their repository's common headers
 def show(gitdir: str, commit: str, path: str) -> bytes:
     return subprocess.run(["git", "--git-dir", gitdir, "show", f"{commit}:{path}"], capture_output=True, check=True).stdout
 
@@ -111,6 +119,24 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         out = dest / rel
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(show(gitdir, commit, f))
+    if entry["repo"] == "Hayden727/cann-ops":   # the repository's shared headers, on the include paths its build sets
+        own = b"".join(p.read_bytes() for p in dest.rglob("*") if p.is_file())
+        common = {}
+        for root, into in (("src/common/inc", "common_inc"), ("src/common/op_host/op_tiling", "common_op_tiling")):
+            for f in git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", root + "/").splitlines():
+                if f.endswith((".h", ".hpp")): common[f] = (dest / into / f[len(root) + 1:], show(gitdir, commit, f))
+        # tiling-struct headers only where the op (or a shared header it names) names them: the emulator's build adds
+        # every tiling-struct header of the project, and two of them may define the same constants
+        named = own + b"".join(t for f, (_, t) in common.items() if f.rsplit("/", 1)[-1].encode() in own)
+        op_type = "".join(w.capitalize() for w in path.rsplit("/", 1)[-1].split("_")).encode()   # foreach_abs -> ForeachAbs
+        for f, (out, text) in common.items():
+            registers = re.search(rb"REGISTER_TILING_DATA_CLASS\(\s*" + op_type + rb"\s*,", text)
+            if b"BEGIN_TILING_DATA_DEF" in text and f.rsplit("/", 1)[-1].encode() not in named and not registers: continue
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(text)
+        for root, into in (("src/common/inc", "common_inc"), ("src/common/op_host/op_tiling", "common_op_tiling")):
+            # a header at the folder's top makes it an include directory of the emulator's build (-iquote)
+            (dest / into / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
     return dest
 
 
@@ -142,7 +168,11 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         try:
             project = load_project(folder)
         except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
-            out.update(kernel_ok=False, project_ok=False, error=f"load: {e}"[:200])
+            out.update(kernel_ok=False, error=f"load: {e}"[:200], **({"project_ok": False} if project_build else {}))
+            if entry["repo"] == "Hayden727/cann-ops":   # no OpDef class to read (macro-made): the kernel alone still builds
+                srcs = {k: v for k, v in read_sources(folder).items() if k.startswith("op_kernel/") or k.endswith((".h", ".hpp"))}
+                kb = build(srcs, settings=settings)
+                out.update(kernel_ok=kb.ok, kernel_error=first_error(kb) or out["error"])
             return out
         try:
             macros = " ".join(f"-D{k}={v}" for k, v in dtype_macros(project.op, 0).items())

@@ -336,6 +336,12 @@ for op in ["BlockReduceSum", "BlockReduceMax", "BlockReduceMin"]:
 P("PairReduceSum.half", "PairReduceSum(h0, h1, 2, mask, 1, 1, 8);")
 P("RepeatReduceSum.half", "RepeatReduceSum(h0, h1, 2, mask, 0, 1, 1, 8);")
 
+# ---- Copy (level 0, UB -> UB on the vector pipe) ---------------------------------------------------------------
+for t in ["half", "float", "int16_t", "uint32_t", "uint8_t"]:
+    P(f"Copy.{t}", f"Copy({T(t)}, {T(t, 1)}, mask, 2, {{1, 1, 8, 8}});")
+P("Copy.mask2", "Copy(f0, f1, mask2, 1, CopyRepeatParams(1, 1, 8, 8));")
+P("Copy.l2", "Copy(f0, f1, 64);", "argc")
+
 # ---- Gather / Gatherb / Brcb / Transpose ----------------------------------------------------------------------
 for t in ["half", "float", "int32_t", "int16_t", "uint16_t", "uint32_t", "bfloat16_t", "uint8_t"]:
     P(f"Gather.l2.{t}", f"Gather({T(t)}, {T(t, 1)}, u2, 0, 64);", "api" if t in ("half", "float") else "dtype")
@@ -819,7 +825,7 @@ RUN_TIME: dict[str, str] = {
     **{f"{op}.l2.{t}": "unsupported" for op in ("Compare", "CompareScalar") for t in ("int16_t", "uint8_t")},
     "Compare.dst.half": "unsupported", "Compare.dst.uint16": "unsupported",
     "Select.mask.int8_t": "unsupported", "Select.mask.half": "unsupported",
-    "Gather.l2.uint8_t": "unsupported", "Brcb.uint8_t": "unsupported",
+    "Gather.l2.uint8_t": "unsupported", "Brcb.uint8_t": "unsupported", "Copy.uint8_t": "unsupported",
     **{f"Gatherb.{t}": "unsupported" for t in ("half", "float", "int16_t", "int32_t", "uint8_t")},
     **{f"Transpose.{t}": "unsupported" for t in ("float", "int32_t", "uint8_t", "bfloat16_t")},
     **{f"SetAtomicAdd.{t}": "unsupported" for t in ("int8_t", "uint32_t", "double")},
@@ -886,7 +892,7 @@ UNEMULATED: dict[str, str] = {
     "ShiftLeft.tensor_scalar": "the tensor-shift form is not emulated: shift by a scalar",
     "ShiftRight.tensor_scalar": "the tensor-shift form is not emulated: shift by a scalar",
     "Compare.no_dst.l0": "Compare into the CMPMASK register is not emulated: pass a uint8_t dst tensor",
-    "PairReduceSum.half": _NOT_YET, "RepeatReduceSum.half": _NOT_YET,
+    "RepeatReduceSum.half": _NOT_YET,
     "Exp.adv.taylor": "the advanced Exp (Taylor expansion) is not emulated: use the basic Exp(dst, src, count)",
     "Exp.adv.taylor.nocount": "the advanced Exp (Taylor expansion) is not emulated: use the basic Exp(dst, src, count)",
     "GlobalTensor.call": "GlobalTensor::operator() (a raw GM reference) is not emulated: use GetValue / SetValue",

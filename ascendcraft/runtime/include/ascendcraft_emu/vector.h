@@ -143,7 +143,9 @@ struct CopyRepeatParams {
 namespace vec_detail {
 template <typename T> inline void copy_level0(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Lanes& lanes,
                                               const CopyRepeatParams& p, const SrcLoc& loc) {
-    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy supports 16-bit and 32-bit element types only");
+    // 8-bit (and 64-bit) types compile, as in AscendC's headers, and stop when the call runs
+    if (sizeof(T) != 2 && sizeof(T) != 4)
+        ascendcraft::emu::unsupported_type(ascendcraft::emu::Op::Copy, ascendcraft::emu::dt_of<T>(), "16-bit and 32-bit types", loc);
     ascendcraft::emu::Stride s[2] = {{p.dstStride, p.dstRepeatSize}, {p.srcStride, p.srcRepeatSize}};
     ascendcraft::emu::vec_unary(ascendcraft::emu::Op::Copy, ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), lanes, s, loc);
 }
