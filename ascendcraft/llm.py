@@ -31,7 +31,8 @@ from .diagnostics import AscendCraftError, Diagnostic
 __all__ = ['LLM_ERROR_KINDS', 'KEY_FORMAT', 'TRANSPORT_PARAMS', 'ENTRY_FORMAT', 'NO_KEY_PLACEHOLDER', 'llm_error',
            'normalize_language', 'CodeBlock', 'scan_code_blocks', 'extract_code', 'extract_all_code', 'canonical_json',
            'build_request', 'request_key', 'atomic_write_text', 'Usage', 'CachedReply', 'CacheLookup', 'ReplyCache',
-           'default_cache', 'RetryPolicy', 'parse_retry_after', 'LLMReply', 'CallRecord', 'CallLog', 'LLMClient']
+           'default_cache', 'RetryPolicy', 'parse_retry_after', 'LLMReply', 'CallRecord', 'CallLog', 'Interrupted',
+           'LLMClient']
 
 # %% ../nbs/40_llm.ipynb #1d384507
 LLM_ERROR_KINDS = {
@@ -517,6 +518,10 @@ class _Failure:
     retry_after: float | None = None
 
 
+class Interrupted(Exception):
+    "The caller stopped a call while it waited for the endpoint (what `LLMClient.stop_check` raised, or this)."
+
+
 class _AttemptTimeout(Exception):
     "A streamed attempt ran past its time limit."
 
@@ -605,6 +610,9 @@ class LLMClient:
         self._rng = random.Random()
         self._client = None
         self._client_lock = threading.Lock()
+        # called about every 0.1 s while a request waits for the endpoint (and between retries); to stop the call it
+        # raises an `Interrupted` (e.g. the workbench's Cancel): the connection is dropped and nothing is retried
+        self.stop_check: Callable[[], None] | None = None
 
     @property
     def base_url(self) -> str:
@@ -782,6 +790,9 @@ def _send_with_retries(self: LLMClient, request: dict, stream: bool, on_text, no
         begun, made = time.monotonic(), attempt
         try:
             return self._attempt(request, limit, stream, on_text), attempt
+        except Interrupted:
+            notes.append(f"attempt {attempt}: stopped by the caller after {time.monotonic() - begun:.2f} s")
+            raise
         except Exception as exc:
             failure = _classify(exc, policy)
         notes.append(f"attempt {attempt}: {failure.detail} after {time.monotonic() - begun:.2f} s")
@@ -791,7 +802,7 @@ def _send_with_retries(self: LLMClient, request: dict, stream: bool, on_text, no
             notes.append(f"gave up: waiting {wait:.2f} s would pass the call's {policy.budget(s):g} s budget")
             raise self._error_for(failure, attempt, limit)
         notes.append(f"waited {wait:.2f} s" + (" (Retry-After)" if failure.retry_after is not None else ""))
-        time.sleep(wait)
+        self._pause(wait)
     raise self._error_for(failure or _Failure("llm-timeout", "the call's time budget was used up", False), made, 0.0)
 
 
@@ -800,6 +811,21 @@ def _wait_before(self: LLMClient, failure: _Failure, attempt: int) -> float:
     "Seconds to wait before the next attempt: Retry-After (capped) or jittered exponential back-off."
     if failure.retry_after is not None: return min(failure.retry_after, self.retry.max_retry_after)
     return self.retry.backoff(attempt, self._rng)
+
+
+@patch
+def _check_stop(self: LLMClient):
+    "Call `stop_check` (when set): what it raises stops the call."
+    if self.stop_check is not None: self.stop_check()
+
+
+@patch
+def _pause(self: LLMClient, seconds: float):
+    "Sleep `seconds` between attempts, checking `stop_check` every 0.1 s."
+    ends = time.monotonic() + seconds
+    while (left := ends - time.monotonic()) > 0:
+        self._check_stop()
+        time.sleep(min(0.1, left))
 
 
 @patch
@@ -816,7 +842,13 @@ def _attempt(self: LLMClient, request: dict, limit: float, stream: bool, on_text
             except BaseException as e: box["error"] = e
         worker = threading.Thread(target=call, daemon=True, name="llm-attempt")
         worker.start()
-        worker.join(limit + max(1.0, 0.5 * limit))     # httpx's own timeout normally ends a silent attempt first
+        ends = time.monotonic() + limit + max(1.0, 0.5 * limit)   # httpx's own timeout normally ends a silent attempt first
+        while worker.is_alive() and time.monotonic() < ends:
+            worker.join(0.1)
+            try: self._check_stop()
+            except BaseException:
+                self.close()                       # the caller stopped the call: its connection is dropped
+                raise
         if worker.is_alive():
             self.close()                           # the trickling connection is closed; the worker's read fails
             raise _AttemptTimeout()
@@ -834,6 +866,7 @@ def _attempt(self: LLMClient, request: dict, limit: float, stream: bool, on_text
                 stream=True, stream_options={"include_usage": True}) as chunks:
         for chunk in chunks:
             if time.monotonic() > ends: raise _AttemptTimeout()
+            self._check_stop()
             model = chunk.model or model
             if chunk.usage is not None: usage = Usage.of(chunk.usage)
             for choice in chunk.choices[:1]:

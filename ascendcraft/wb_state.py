@@ -19,12 +19,12 @@ from .ascendc import KernelProject
 from .config import Settings
 from .diagnostics import AscendCraftError, Diagnostic
 from .generate import Evaluation, TuningHistory, Variant
-from .llm import atomic_write_text
+from .llm import Interrupted, atomic_write_text
 
 # %% auto #0
-__all__ = ['STATE_VERSION', 'Turn', 'Conversation', 'turns_since', 'variant_to_dict', 'variant_from_dict', 'WorkState', 'capture',
-           'restore', 'PendingEdits', 'Outcome', 'outcome', 'Cancelled', 'CancelToken', 'prepare_runtime',
-           'session_folder', 'Desk']
+__all__ = ['STATE_VERSION', 'LAST_OPERATOR', 'Turn', 'Conversation', 'turns_since', 'variant_to_dict', 'variant_from_dict',
+           'WorkState', 'capture', 'restore', 'PendingEdits', 'Outcome', 'outcome', 'Cancelled', 'CancelToken',
+           'prepare_runtime', 'session_folder', 'Desk', 'remember_operator', 'last_operator']
 
 # %% ../nbs/55_wb_state.ipynb #c37441b5
 @dataclass
@@ -236,8 +236,8 @@ def outcome(session, label: str, checks: str = "steps") -> Outcome:
     return Outcome("done", f"{label}: done")
 
 
-class Cancelled(Exception):
-    "The user cancelled the running action."
+class Cancelled(Interrupted):
+    "The user cancelled the running action (an `llm.Interrupted`: an LLM call waiting for its answer stops too)."
 
 
 class CancelToken:
@@ -364,3 +364,24 @@ class Desk:
             notes = self._put(state)
             self.conversations = [Conversation.from_dict(c) for c in state.conversations]
         return state, notes
+
+# %% ../nbs/55_wb_state.ipynb #a1b2c3d5
+LAST_OPERATOR = "last-operator.txt"
+
+
+def remember_operator(folder: Path | None,       # the session folder of the operator now shown (session_folder)
+                      task: str):                # what opened it: a task id or a task file's path
+    "Note `task` as the operator shown last, beside the sessions (nothing when the work is not saved)."
+    if folder is None: return
+    atomic_write_text(Path(folder).parent / LAST_OPERATOR, str(task).strip() + "\n")
+
+
+def last_operator(settings: Settings, where: Path | str | None = None,
+                  since: float | None = None) -> str | None:   # only when noted at or after this time (time.time())
+    "The operator the workbench showed last in this folder (`remember_operator`), or None."
+    root = session_folder(settings, "x", where)
+    note = None if root is None else root.parent / LAST_OPERATOR
+    if note is None or not note.is_file(): return None
+    if since is not None and note.stat().st_mtime < since: return None
+    return note.read_text().strip() or None
+

@@ -28,7 +28,8 @@ from .diagnostics import Diagnostic
 __all__ = ['STATIC', 'SANS', 'WIDE_PX', 'MEDIUM_PX', 'WORKBENCH_CSS', 'LAYOUTS', 'SCOPES', 'LEGEND', 'DslSpan', 'source_map',
            'project_source_map', 'PassLines', 'pass_source_maps', 'ascendc_of', 'dsl_of', 'hand_lines', 'CodeEditor',
            'DiffView', 'HtmlView', 'goto_attr', 'focus_diagnostics', 'diagnostic_block', 'compiler_pane_html',
-           'workbench_style', 'DiffPane', 'Navigator', 'where_html', 'plotly_esm', 'PlotView', 'timeline_widget']
+           'workbench_style', 'diff_legend', 'DiffPane', 'Navigator', 'where_html', 'plotly_library', 'PlotViewWidget',
+           'PlotView', 'timeline_widget']
 
 # %% ../nbs/56_wb_views.ipynb #c49e0e83
 @dataclass(frozen=True)
@@ -394,16 +395,25 @@ import ipywidgets as W
 
 LAYOUTS = (("auto", "auto"), ("side by side", "side"), ("unified", "unified"))
 SCOPES = (("changes", True), ("whole file", False))
-LEGEND = (f'<span style="{SANS};font-size:11px;color:#57606a;white-space:nowrap">'
-          '<span style="background:#dafbe1;padding:0 4px">pass added</span> '
-          '<span style="background:#ffebe9;padding:0 4px">pass removed</span> '
-          '<span style="background:#f3e8ff;box-shadow:inset 3px 0 #8250df;padding:0 4px">edited by hand</span></span>')
+
+
+def diff_legend(added: str = "pass added", removed: str = "pass removed", hand: str | None = "edited by hand") -> str:
+    "The colour key of a diff: what its green (newer side), red (older side) and purple (hand-edited) lines are."
+    keys = [f'<span style="background:#dafbe1;padding:0 4px">{_E(added)}</span>',
+            f'<span style="background:#ffebe9;padding:0 4px">{_E(removed)}</span>']
+    if hand: keys.append(f'<span style="background:#f3e8ff;box-shadow:inset 3px 0 #8250df;padding:0 4px">{_E(hand)}</span>')
+    return f'<span style="{SANS};font-size:11px;color:#57606a;white-space:nowrap">{" ".join(keys)}</span>'
+
+
+LEGEND = diff_legend()
 
 
 class DiffPane(W.VBox):
-    "A pass's snapshot against the previous one, one file at a time, in a `DiffView`."
+    "Two versions of a project (a pass's snapshot against the previous one, by default), a file at a time, in a `DiffView`."
 
-    def __init__(self, height: str = "460px"):
+    def __init__(self, height: str = "460px",
+                 name: str = "pass-diff",        # the view's data-name (browser tests find it by it)
+                 legend: str = LEGEND):          # the colour key shown beside the controls
         self.file = W.Dropdown(layout=W.Layout(width="auto", min_width="170px", max_width="260px"))
         self.layout_pick = W.ToggleButtons(options=LAYOUTS, value="auto", style={"button_width": "auto"},
                                            tooltips=["side by side when the pane is wide enough, else unified",
@@ -411,8 +421,8 @@ class DiffPane(W.VBox):
         self.scope = W.ToggleButtons(options=SCOPES, value=True, style={"button_width": "auto"},
                                      tooltips=["only the changed stretches (click a fold to open it)", "every line of the file"])
         self.note = W.HTML()
-        self.view = DiffView(height=height, name="pass-diff")
-        controls = W.HBox([self.file, self.layout_pick, self.scope, W.HTML(LEGEND)],
+        self.view = DiffView(height=height, name=name)
+        controls = W.HBox([self.file, self.layout_pick, self.scope, W.HTML(legend)],
                           layout=W.Layout(flex_flow="row wrap", align_items="center", margin="0 0 4px"))
         controls.add_class("ac-diff-controls")
         super().__init__([controls, self.note, self.view], layout=W.Layout(min_width="0"))
@@ -544,33 +554,57 @@ def where_html(dsl_file: str, line: int, where: list, ran: bool = True) -> str:
 
 # %% ../nbs/56_wb_views.ipynb #baa61eb4
 _PLOT_RENDER = """
-const Plotly = module.exports;
+// plotly.js is not part of this module: the page asks the kernel for it (once, for every plot of the page) the first
+// time a figure is to be drawn. The module stays small, so the widget manager's 2-second limit on initialising a
+// model is never hit while a page with several widgets loads (a 5 MB module did hit it, on a loaded machine).
+function plotly(model) {
+  if (!globalThis.__ascendcraftPlotly) {
+    globalThis.__ascendcraftPlotly = new Promise((resolve, reject) => {
+      const got = (msg) => {
+        if (!msg || typeof msg.plotly !== "string") return;
+        model.off("msg:custom", got);
+        const url = URL.createObjectURL(new Blob([msg.plotly], { type: "text/javascript" }));
+        import(url).then((m) => resolve(m.default), (e) => { globalThis.__ascendcraftPlotly = null; reject(e); });
+      };
+      model.on("msg:custom", got);
+      model.send({ want: "plotly" });
+    });
+  }
+  return globalThis.__ascendcraftPlotly;
+}
+
 function render({ model, el }) {
   el.classList.add("ac-plot");
   el.dataset.name = model.get("name") || "";
   const area = document.createElement("div");
   el.append(area);
-  const draw = () => {
+  let Plotly = null, alive = true;
+  const draw = async () => {
     const figure = JSON.parse(model.get("figure") || "{}");
-    Plotly.react(area, figure.data || [], { ...(figure.layout || {}), autosize: true },
-                 { responsive: true, displaylogo: false, scrollZoom: false });
+    if (!figure.data && !Plotly) return;                 // nothing to draw yet: plotly.js is not loaded for it
+    if (!Plotly) Plotly = await plotly(model);
+    if (!alive) return;
+    await Plotly.react(area, figure.data || [], { ...(figure.layout || {}), autosize: true },
+                       { responsive: true, displaylogo: false, scrollZoom: false });
+    el.dataset.drawn = String(Number(el.dataset.drawn || 0) + 1);   // how many figures it has drawn
   };
-  const resize = new ResizeObserver(() => { if (area.offsetParent !== null) Plotly.Plots.resize(area); });
+  const resize = new ResizeObserver(() => { if (Plotly && area.offsetParent !== null) Plotly.Plots.resize(area); });
   resize.observe(el);
   model.on("change:figure", draw);
   draw();
-  return () => { resize.disconnect(); model.off("change:figure", draw); Plotly.purge(area); };
+  return () => { alive = false; resize.disconnect(); model.off("change:figure", draw); if (Plotly) Plotly.purge(area); };
 }
 export default { render };
 """
 
 
-def plotly_esm() -> str:
-    "An ES module: the plotly.js of the installed plotly package (escaped to ASCII), and a renderer of a figure's JSON."
+@functools.cache
+def plotly_library() -> str:
+    "An ES module whose default export is the plotly.js of the installed plotly package (escaped to ASCII)."
     import plotly
     js = (Path(plotly.__file__).parent / "package_data" / "plotly.min.js").read_text(encoding="utf-8")
     js = re.sub(r"[^\x20-\x7e\n\t\r]", lambda m: "".join(f"\\u{u:04x}" for u in _utf16(m[0])), js)
-    return "const module = { exports: {} };\n" + js + "\n" + _PLOT_RENDER
+    return "const module = { exports: {} };\n" + js + "\nexport default module.exports;\n"
 
 
 def _utf16(ch: str) -> list[int]:
@@ -579,17 +613,24 @@ def _utf16(ch: str) -> list[int]:
     return [int.from_bytes(b[i:i + 2], "big") for i in range(0, len(b), 2)]
 
 
-@functools.cache
-def _plot_class() -> type:
-    "The widget class, made on first use (its 5 MB module is read then, not when this module is imported)."
-    return type("PlotView", (anywidget.AnyWidget,), {"_esm": plotly_esm(), "figure": traitlets.Unicode("{}").tag(sync=True),
-                                                      "name": traitlets.Unicode("").tag(sync=True),   # the element's data-name
-                                                      "__doc__": "A plotly figure (as JSON) drawn by plotly.js."})
+class PlotViewWidget(anywidget.AnyWidget):
+    "A plotly figure (as JSON) drawn by plotly.js, which the page asks for when it first draws one (nothing fetched)."
+    _esm = _PLOT_RENDER
+    figure = traitlets.Unicode("{}").tag(sync=True)
+    name = traitlets.Unicode("").tag(sync=True)         # the element's data-name
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.on_msg(self._asked)
+
+    def _asked(self, _, content, buffers=None):
+        if isinstance(content, dict) and content.get("want") == "plotly":
+            self.send({"plotly": plotly_library()})
 
 
-def PlotView(figure, name: str = "") -> anywidget.AnyWidget:
+def PlotView(figure=None, name: str = "") -> anywidget.AnyWidget:
     "A plotly figure as a widget (plotly.js from the plotly package, nothing fetched); `name`: its element's data-name."
-    return _plot_class()(figure=figure.to_json(), name=name)
+    return PlotViewWidget(figure="{}" if figure is None else figure.to_json(), name=name)
 
 
 def timeline_widget(cost,                   # cost.KernelCost of the timed kernel

@@ -33,18 +33,21 @@ from .generate import examples_root
 from .llm import LLMClient, ReplyCache, extract_all_code
 from .pipeline import Pipeline, Step
 from .session import Session, expert_dsl
-from .wb_views import (STATIC, CodeEditor, DiffPane, HtmlView, Navigator, compiler_pane_html,
+from .wb_views import (STATIC, CodeEditor, DiffPane, HtmlView, Navigator, PlotView, compiler_pane_html,
+                                  diff_legend,
                                   workbench_style)
-from .wb_state import Cancelled, CancelToken, Desk, Outcome, outcome, prepare_runtime, session_folder
+from .wb_state import (Cancelled, CancelToken, Desk, Outcome, last_operator, outcome, prepare_runtime,
+                                  remember_operator, session_folder)
 
 # %% auto #0
-__all__ = ['STATUS_COLOURS', 'SANS', 'LLM_COLOURS', 'PASS_MODES', 'MODE_TIPS', 'SHORTCUTS', 'NO_LLM', 'NO_LLM_SHORT',
-           'RECORDINGS', 'RECORDED_MODEL', 'PAGE', 'VOILA_SKIP', 'pill', 'status_badge', 'is_llm_step', 'llm_pill',
-           'step_meta_html', 'excerpt_html', 'diagnostic_html', 'diagnostics_html', 'inline_svg', 'cost_table_html',
-           'timing_html', 'verdict_html', 'variants_html', 'compare_html', 'error_html', 'RuleBaseline', 'LLMRound',
-           'answer_made', 'llm_pass_rounds', 'rounds_html', 'rules_diff_html', 'llm_pass_html', 'PassList',
-           'ActionRunner', 'Workbench', 'Shortcuts', 'operator_choices', 'conversation_html', 'recorded_llm',
-           'open_workbench', 'free_port', 'workbench_page', 'WorkbenchServer', 'launch_workbench']
+__all__ = ['STATUS_COLOURS', 'SANS', 'LLM_COLOURS', 'PASS_MODES', 'MODE_TIPS', 'TIMELINE_RECORDS', 'SHORTCUTS', 'NO_LLM',
+           'NO_LLM_SHORT', 'RECORDINGS', 'RECORDED_MODEL', 'PAGE', 'VOILA_SKIP', 'pill', 'status_badge', 'is_llm_step',
+           'llm_pill', 'step_meta_html', 'excerpt_html', 'diagnostic_html', 'diagnostics_html', 'inline_svg',
+           'cost_table_html', 'timing_html', 'verdict_html', 'variants_html', 'compare_html', 'error_html',
+           'RuleBaseline', 'LLMRound', 'answer_made', 'llm_pass_rounds', 'rounds_html', 'rules_diff_html',
+           'rules_diff_pair', 'llm_pass_html', 'PassList', 'ActionRunner', 'Workbench', 'Shortcuts', 'operator_choices',
+           'conversation_html', 'recorded_llm', 'open_workbench', 'free_port', 'workbench_page', 'WorkbenchServer',
+           'launch_workbench']
 
 # %% ../nbs/51_workbench.ipynb #57c3c08c
 STATUS_COLOURS = {                     # status -> (text, background)
@@ -191,8 +194,9 @@ def cost_table_html(cost) -> str:
             f"<tr>{head}</tr>{''.join(rows)}{fact_rows}</table>")
 
 
-def timing_html(timing, soc: str, stale: bool = False, width: int = 700) -> str:
-    "The timing pane: label, kernel vs eager, bottleneck verdict, pipe timeline, per-pipe table."
+def timing_html(timing, soc: str, stale: bool = False, width: int = 700,
+                interactive: bool = False) -> str:   # an interactive timeline is shown beside: the picture folds away
+    "The timing pane: label, kernel vs eager, bottleneck verdict, pipe timeline (static SVG), per-pipe table."
     from ascendcraft.timeline import timeline_svg
     if timing is None:
         return _section(f"Timing · modelled on {_E(soc)}", _note("not timed yet — press <b>Time</b> (a trace at the full "
@@ -207,8 +211,13 @@ def timing_html(timing, soc: str, stale: bool = False, width: int = 700) -> str:
                  f'PyTorch eager <b>{e.total_us:,.1f} µs</b> {speed}</div>')
     parts.append(f'<div class="ac-verdict" style="{SANS};font-size:12px;margin-bottom:6px">bottleneck: '
                  f'<b>{_E(k.verdict)}</b> — {_E(k.reason)}</div>')
-    parts.append(inline_svg(timeline_svg(k, blocks=2, width=width), f"t{id(timing)}"))
-    parts.append(cost_table_html(k))
+    picture = inline_svg(timeline_svg(k, blocks=2, width=width), f"t{id(timing)}")
+    if interactive:
+        parts.append(cost_table_html(k))
+        parts.append(f'<details class="ac-static-timeline"><summary style="{SANS};font-size:12px;cursor:pointer;color:#57606a">'
+                     f'static picture (what Export writes as timeline.svg, for reports)</summary>{picture}</details>')
+    else:
+        parts += [picture, cost_table_html(k)]
     return _section(f"Timing · {_E(timing.label)}", "".join(parts), pill("stale", "#7d4e00", "#fff8c5") if stale else "")
 
 # %% ../nbs/51_workbench.ipynb #bc0b4bf4
@@ -266,13 +275,12 @@ def variants_html(history) -> str:
 
 
 def compare_html(history, a: int, b: int, filename: str = "kernel.py") -> str:
-    "Two variants side by side: their DSL diff and their timings (with timelines when modelled)."
+    "Two variants side by side: their timings (with timelines when modelled); the workbench shows their DSL diff as code."
     from ascendcraft.timeline import timeline_svg
     va, vb = history.variants[a], history.variants[b]
-    pa, pb = KernelProject.of({filename: va.dsl}), KernelProject.of({filename: vb.dsl})
-    dsl = (diff_html(pa, pb, (f"{a}_{va.name}", f"{b}_{vb.name}"))
-           + f'<details style="margin-top:6px"><summary style="{SANS};font-size:12px;cursor:pointer">the whole DSL side by side'
-           f'</summary>{side_by_side_html(pa, pb, filename, (f"{a} {va.name}", f"{b} {vb.name}"), wrap=72)}</details>')
+    same = va.dsl == vb.dsl
+    dsl = _note("the same DSL, character for character" if same else
+                f"their DSL ({_E(filename)}) differs: the code view below shows {a} {_E(va.name)} → {b} {_E(vb.name)}")
     cell = "padding:2px 10px;border-bottom:1px solid #eaeef2;text-align:right"
 
     def value(v, get):
@@ -465,10 +473,16 @@ def rules_diff_html(step, rules) -> str:
     added, removed = sum(l.startswith("+") for l in body), sum(l.startswith("-") for l in body)
     names = changed_files(rules.project, step.project)
     right = pill(f"+{added} −{removed} lines", "#0550ae", "#ddf4ff")
-    parts.append(f'<div class="ac-rules-diff">{diff_html(rules.project, step.project, labels)}</div>')
-    parts.append(f'<details style="margin-top:6px"><summary style="{SANS};font-size:12px;cursor:pointer">the changed files '
-                 f'aligned</summary>{"".join(side_by_side_html(rules.project, step.project, n, labels, wrap=None) for n in names)}</details>')
+    parts.append(_note(f"changed: {', '.join(f'<b>{_E(n)}</b>' for n in names)} — the code view below shows "
+                       f"{_E(labels[0])} → {_E(labels[1])}, each side with its file's own line numbers"))
     return _section("Compared with the rule-based pass", "".join(parts), right)
+
+
+def rules_diff_pair(step, rules) -> tuple | None:
+    "(rules' project, LLM's project, labels) for the LLM vs rules code view, or None when there is nothing to show."
+    if rules is None or rules.project is None or step.project is None: return None
+    if not unified_diff(rules.project, step.project, ("a", "b")): return None
+    return rules.project, step.project, (f"rules/{step.index:02d}_{step.name}", f"llm/{step.index:02d}_{step.name}")
 
 
 def llm_pass_html(step, rounds: list, rules=None) -> str:
@@ -666,6 +680,9 @@ class ActionRunner:
         return not self._busy
 
 # %% ../nbs/51_workbench.ipynb #c83dfd34
+TIMELINE_RECORDS = 1000    # instructions per block in the interactive timeline (the earliest; its title says so when cut)
+
+
 class Workbench(W.VBox):
     "A view over a `Session`: DSL editor, pass list with diffs, compiler output, verification, timing, variants."
 
@@ -711,7 +728,12 @@ class Workbench(W.VBox):
                 self._runtime_ready = True
             if undo: self.desk.checkpoint(label)
             before = len(self.session.history.variants)
-            self.desk.converse(label, action, produced or (lambda: self._produced(before)))
+            client = self.session.llm
+            if client is not None: client.stop_check = self.runner.token.check   # Cancel stops a waiting LLM call
+            try:
+                self.desk.converse(label, action, produced or (lambda: self._produced(before)))
+            finally:
+                if client is not None: client.stop_check = None
             return outcome(self.session, label, checks)
         return self.runner.run(label, body)
 
@@ -743,7 +765,20 @@ class Workbench(W.VBox):
 
     def time(self) -> bool:
         "Time the final kernel (modelled) against PyTorch eager."
-        return self._act("time", lambda: (self._lowered(), self.session.time()), undo=False)
+        def action():
+            self._lowered()
+            timing = self.session.time()
+            self._timeline_figure(timing)                 # drawn here, so "done" comes with its timeline
+        return self._act("time", action, undo=False)
+
+    def _timeline_figure(self, timing) -> str:
+        "The interactive timeline of `timing` as plotly JSON (made once per timing: it takes seconds on a big trace)."
+        from ascendcraft.timeline import timeline_figure
+        if timing is None: return "{}"
+        made = getattr(self, "_timeline_made", None)
+        if made is None or made[0] is not timing:
+            made = self._timeline_made = (timing, timeline_figure(timing.kernel, blocks=2, max_records=TIMELINE_RECORDS).to_json())
+        return made[1]
 
     def record(self) -> bool:
         "Record the current DSL as a variant, with its verdict and time."
@@ -837,7 +872,12 @@ class Workbench(W.VBox):
         "Show the two picked variants side by side (nothing runs)."
         a, b = self.compare_a.value, self.compare_b.value
         if a is None or b is None: return
-        self.compare_view.value = _fit(compare_html(self.session.history, a, b, self.session.filename))
+        h, fn = self.session.history, self.session.filename
+        self.compare_view.value = _fit(compare_html(h, a, b, fn))
+        va, vb = h.variants[a], h.variants[b]
+        self.compare_diff.show(KernelProject.of({fn: va.dsl}), KernelProject.of({fn: vb.dsl}),
+                               (f"{a}_{va.name}", f"{b}_{vb.name}"))
+        self.compare_diff.layout.display = None
 
     def select(self, k: int):
         "Show step k in the diff, files, edit and compiler panes."
@@ -922,6 +962,7 @@ def _build(self: Workbench, height: str):
     self.detail_title = W.HTML()
     self.diff_pane = DiffPane(height="480px")         # CodeMirror's merge view (wb_views)
     self.diff_view = self.diff_pane.view
+    self.diff_pane.add_class("ac-pass-diff-pane")     # (the LLM vs rules and variant diffs are DiffPanes too)
     self.files_view = W.Tab(layout=W.Layout(min_width="0"))
     self.edit_file = W.Dropdown(layout=W.Layout(width="220px"))
     self.edit_file.observe(lambda _: self._updating or self._reload_file(), "value")
@@ -929,9 +970,12 @@ def _build(self: Workbench, height: str):
     self.edit_state = W.HTML()
     self.edit_bar = W.HBox([self.edit_file, b["apply_edit"], b["reload_edit"]], layout=W.Layout(align_items="center"))
     edit_box = W.VBox([self.edit_bar, self.edit_state, self.snapshot_editor], layout=W.Layout(min_width="0"))
-    self.llm_view = _scroll(W.HTML(), "520px")
+    self.llm_view = W.HTML()
+    self.rules_diff = DiffPane(height="420px", name="rules-diff",     # the rules' snapshot -> the LLM's, as code
+                               legend=diff_legend("the LLM's", "the rules'", "edited after the LLM pass"))
+    self.rules_diff.layout.display = "none"
     self.detail_tabs = W.Tab([self.diff_pane, self.files_view, edit_box,
-                              self.llm_view],
+                              W.VBox([self.llm_view, self.rules_diff], layout=W.Layout(min_width="0"))],
                              titles=("Diff", "Files", "Edit snapshot", "LLM vs rules"), layout=W.Layout(min_width="0"))
     self._llm_tab = len(self.detail_tabs.children) - 1
     self.detail_tabs.observe(lambda _: self._show_llm(), "selected_index")
@@ -940,9 +984,11 @@ def _build(self: Workbench, height: str):
     # right: compiler output and timing
     self.compiler_view = _scroll(HtmlView(name="compiler"), "330px")   # errors link to their lines
     self.timing_view = _scroll(W.HTML(), "460px")
+    self.timeline_plot = PlotView(name="timeline")    # plotly.js from the plotly package: zoom, hover (wb_views)
+    self.timeline_plot.layout = W.Layout(display="none", min_width="0", width="100%")
     rule = W.HTML('<hr style="border:0;border-top:1px solid #d0d7de;margin:8px 0">')
     rule.add_class("ac-rule")
-    right = _pane([self.compiler_view, rule, self.timing_view])
+    right = _pane([self.compiler_view, rule, self.timing_view, self.timeline_plot])
 
     main = W.Box([left, centre, right], layout=W.Layout(width="100%"))   # a grid that reflows (wb_views.WORKBENCH_CSS)
     for box, name in ((main, "ac-main"), (left, "ac-left"), (centre, "ac-centre"), (right, "ac-right")):
@@ -955,10 +1001,12 @@ def _build(self: Workbench, height: str):
     self.compare_a = W.Dropdown(description="compare", layout=W.Layout(width="220px"))
     self.compare_b = W.Dropdown(description="with", layout=W.Layout(width="200px"))
     self.compare_view = W.HTML()
+    self.compare_diff = DiffPane(height="360px", name="variant-diff", legend=diff_legend("the second", "the first", None))
+    self.compare_diff.layout.display = "none"
     variants_box = W.VBox([self.variants_view,
                            W.HBox([self.variant_pick, b["use_variant"], sep(), self.compare_a, self.compare_b, b["compare"]],
                                   layout=W.Layout(align_items="center", flex_flow="row wrap", margin="6px 0")),
-                           self.compare_view])
+                           self.compare_view, self.compare_diff])
     self.export_folder = W.Text(value=str(Path.cwd() / f"{s.task.id}-workbench"), description="folder",
                                 layout=W.Layout(width="480px"))
     self.export_view = W.HTML()
@@ -972,7 +1020,8 @@ def _build(self: Workbench, height: str):
     self.compiler_view.on_goto(self.nav.goto)
     self.snapshot_editor.on_line(lambda n, _: self.nav.from_ascendc(self.selected, self.edit_file.value, n))
     for name in ("pass_list", "diff_view", "files_view", "compiler_view", "timing_view", "verify_view", "variants_view",
-                 "compare_view", "export_view", "dsl_state", "edit_state", "detail_title", "llm_view", "mode_note", "where_view"):
+                 "compare_view", "export_view", "dsl_state", "edit_state", "detail_title", "llm_view", "mode_note", "where_view",
+                 "timeline_plot", "rules_diff", "compare_diff"):
         getattr(self, name).add_class("ac-" + name.replace("_", "-"))   # stable hooks for browser tests
     self.add_class("ac-workbench")
 
@@ -989,16 +1038,22 @@ const KEYS = %s;
 const name = (e) => (e.ctrlKey || e.metaKey ? "Ctrl+" : "") + (e.shiftKey ? "Shift+" : "") + (e.altKey ? "Alt+" : "") + e.key;
 export default { render({ model, el }) {
   el.style.display = "none";
+  // the keys act when pressed in the workbench, on an empty page, or (JupyterLab) when the last click was in the
+  // workbench and the focus went to what holds it (the notebook takes the focus from a click on plain text)
+  let clickedIn = false;
+  const click = (e) => { const root = el.closest(".ac-workbench"); clickedIn = !!root && root.contains(e.target); };
   const on = (e) => {
     const action = KEYS[name(e)], root = el.closest(".ac-workbench"), t = e.target;
     if (!action || !root) return;
-    if (!(root.contains(t) || t === document.body || t === document.documentElement)) return;
+    const holder = t.contains && t.contains(root) && clickedIn;
+    if (!(root.contains(t) || t === document.body || t === document.documentElement || holder)) return;
     if (action === "apply_edit" && !(t.closest && t.closest('[data-name="snapshot"]'))) return;
     e.preventDefault(); e.stopPropagation();
     model.send({ shortcut: action });
   };
   document.addEventListener("keydown", on, true);
-  return () => document.removeEventListener("keydown", on, true);
+  document.addEventListener("pointerdown", click, true);
+  return () => { document.removeEventListener("keydown", on, true); document.removeEventListener("pointerdown", click, true); };
 } };
 """
 
@@ -1205,6 +1260,7 @@ def open_operator(self: Workbench, task) -> bool:
     self.selected = 0
     self._put_back()
     self.operator.value = session.task.id
+    remember_operator(self.desk.folder, str(task).strip())   # a reloaded page comes back on it
     self.export_folder.value = str(Path.cwd() / f"{session.task.id}-workbench")
     if not self.reopen():
         self.refresh()
@@ -1489,6 +1545,9 @@ def _show_llm(self: Workbench):
         rounds = llm_pass_rounds(s.llm, step) if compare else []
         rules = self.rule_baseline.step(step.index) if compare else None
         self.llm_view.value = _fit(llm_pass_html(step, rounds, rules))
+        pair = rules_diff_pair(step, rules) if compare else None
+        if pair is not None: self.rules_diff.show(*pair)
+        self.rules_diff.layout.display = None if pair is not None else "none"
 
 
 @patch
@@ -1507,8 +1566,11 @@ def _show_timing(self: Workbench):
     timing, stale = self._last_timing, self.session.timing is None and self._last_timing is not None
     drawn = self._timing_html
     if drawn is None or drawn[0] is not timing or drawn[1] != stale:
-        self._timing_html = (timing, stale, timing_html(timing, self.session.settings.soc, stale))
+        self._timing_html = (timing, stale, timing_html(timing, self.session.settings.soc, stale, interactive=True))
+        if drawn is None or drawn[0] is not timing:        # a new timing: draw its interactive timeline
+            self.timeline_plot.figure = self._timeline_figure(timing)
     self.timing_view.value = _fit(self._timing_html[2])
+    self.timeline_plot.layout.display = None if timing is not None else "none"
 
 # %% ../nbs/51_workbench.ipynb #69f69fbb
 @patch
@@ -1599,12 +1661,20 @@ def open_workbench(task="softmax",                       # task id, task file pa
                    llm: LLMClient | bool | None = True,   # True: the endpoint of the settings (with the recorded replies), none without one
                    run: bool | None = None,               # run every pass at once; None: the workbench_start setting ('fresh': no)
                    background: bool = True,
-                   folder: Path | str | bool | None = True) -> Workbench:  # where the work is saved; True: session_folder(settings, task); None: nowhere
+                   folder: Path | str | bool | None = True,  # where the work is saved; True: session_folder(settings, task); None: nowhere
+                   resume_since: float | None = None,      # open the operator shown last instead, if it was noted after this time
+                   ) -> Workbench:
     "A workbench on a new session for `task`, with the work saved for it restored (the passes rerun as far as they had run)."
     settings = settings if settings is not None else load_settings()
     client = (recorded_llm(settings) if settings.llm_base_url.strip() else None) if llm is True else (llm or None)
-    session = Session(task, settings=settings, llm=client)
+    last = last_operator(settings, since=resume_since) if resume_since is not None and folder is True else None
+    session, opened = None, getattr(task, "id", task)
+    if last and last != str(opened):                    # the page was reloaded after another operator was picked
+        try: session, opened = Session(last, settings=settings, llm=client), last
+        except AscendCraftError: session = None         # gone since (e.g. a deleted task file): the page's own operator
+    session = session or Session(task, settings=settings, llm=client)
     folder = session_folder(settings, session.task) if folder is True else (Path(folder) if folder else None)
+    remember_operator(folder, str(opened))
     wb = Workbench(session, background=background, folder=folder)
     if wb.reopen(): return wb
     if run if run is not None else settings.workbench_start == "run": wb.run_all()
@@ -1638,7 +1708,8 @@ def workbench_page(task: str, settings: Settings | None, folder: Path, page: Pat
                                           hint="give the page a first cell setting `task` and `settings_values`, tagged 'parameters'"),
                                "workbench")
     values = None if settings is None else {f.name: getattr(settings, f.name) for f in setting_fields()}
-    cell["source"] = f"task = {task!r}\nsettings_values = {values!r}\nworkdir = {None if workdir is None else str(workdir)!r}\n"
+    cell["source"] = (f"task = {task!r}\nsettings_values = {values!r}\nworkdir = {None if workdir is None else str(workdir)!r}\n"
+                      f"started = {time.time()!r}   # a reload after this opens the operator shown last\n")
     out = Path(folder) / "workbench.ipynb"
     out.write_text(json.dumps(nb, indent=1))
     return out

@@ -8,6 +8,7 @@ import json
 import re
 import socket
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -173,7 +174,12 @@ def test_verify_time_variants_and_compare(wb, tmp_path):
     wb.buttons["time"].click()
     view = wb.timing_view.value
     assert f"Timing · {s.timing.label}" in view and s.timing.label.startswith("modelled on Ascend910B2")
-    assert f"bottleneck: <b>{s.timing.kernel.verdict}</b>" in view and "<svg" in view
+    assert f"bottleneck: <b>{s.timing.kernel.verdict}</b>" in view and "<svg" in view   # the static picture, folded
+    figure = json.loads(wb.timeline_plot.figure)     # the interactive timeline: a row per pipe and block, hover details
+    assert wb.timeline_plot.layout.display is None and "ac-timeline-plot" in wb.timeline_plot._dom_classes and wb.timeline_plot.name == "timeline"
+    rows = {y for trace in figure["data"] for y in trace["y"]}
+    assert {"block 0 · MTE2", "block 1 · MTE2", "block 0 · V"} <= rows, rows
+    assert all("bytes" in t["hovertemplate"] and "AscendC line" in t["hovertemplate"] for t in figure["data"])
     assert f"{s.timing.kernel.total_us:,.1f} µs" in view
 
     wb.variant_name.value = "tile8k"
@@ -192,8 +198,10 @@ def test_verify_time_variants_and_compare(wb, tmp_path):
     wb.buttons["compare"].click()
     a, b = (v.evaluation.kernel_us for v in s.history.variants)
     assert f"{a / b:.2f}×" in wb.compare_view.value and "1 tile4k" in wb.compare_view.value
-    assert "+TILE = 4096" in wb.compare_view.value and "-TILE = 8192" in wb.compare_view.value   # the DSL diff
-    assert "background:#fff5b1" in wb.compare_view.value          # and the whole DSL side by side, TILE marked
+    diff = wb.compare_diff.view                       # the DSL diff as code: CodeMirror, Python, the files' own lines
+    assert wb.compare_diff.layout.display is None and diff.language == "python"
+    assert diff.labels == [f"0_tile8k/{s.filename}", f"1_tile4k/{s.filename}"]
+    assert "TILE = 8192" in diff.original and "TILE = 4096" not in diff.original and "TILE = 4096" in diff.value
     assert wb.compare_view.value.count("<svg") == 2   # both timelines
 
     wb.variant_pick.value = 0
@@ -222,7 +230,11 @@ def test_the_page_gets_the_task_and_settings(tmp_path):
     for cell in page["cells"]: cell["metadata"] = {}
     (tmp_path / "clean").mkdir(); (tmp_path / "clean.ipynb").write_text(json.dumps(page))
     again = json.loads(workbench_page("gelu", None, tmp_path / "clean", tmp_path / "clean.ipynb").read_text())
-    assert "task = 'gelu'\nsettings_values = None\nworkdir = None\n" in ["".join(c["source"]) for c in again["cells"]]
+    cell = next("".join(c["source"]) for c in again["cells"] if "".join(c["source"]).startswith("task = 'gelu'"))
+    assert cell.startswith("task = 'gelu'\nsettings_values = None\nworkdir = None\nstarted = ")
+    scope = {}
+    exec(cell, scope)
+    assert abs(scope["started"] - time.time()) < 600          # when the page was made: a reload after it resumes
 
 
 def test_launch_refuses_an_unknown_task_before_starting_a_server():
@@ -273,3 +285,20 @@ def test_ask_the_llm_to_fix_the_selected_snapshot(tmp_path):
     shown = html.unescape(wb.conversation_view.value)
     assert "produced: edit of 3 compute (LLM fix)" in shown and "LLM reply" in shown
     assert BAD_CALL in shown and "Pass the count." in shown              # the prompt with the broken snapshot, the reply
+
+
+def test_a_reloaded_page_comes_back_on_the_operator_picked_last(tmp_path, monkeypatch):
+    "The page opens its own operator; once another is picked, a reload (after the server started) opens that one."
+    import time
+    monkeypatch.chdir(tmp_path)
+    started = time.time() - 1
+    first = open_workbench("relu", run=False, background=False, llm=None, resume_since=started)
+    assert first.session.task.id == "relu"
+    assert first.open_operator("gelu") and first.session.task.id == "gelu"
+    again = open_workbench("relu", run=False, background=False, llm=None, resume_since=started)
+    assert again.session.task.id == "gelu" and again.operator.value == "gelu"      # the reload: where the user was
+    assert open_workbench("relu", run=False, background=False, llm=None).session.task.id == "relu"   # a plain open
+    later = open_workbench("relu", run=False, background=False, llm=None, resume_since=time.time() + 60)
+    assert later.session.task.id == "relu"            # a server started after the note: its own operator
+    (tmp_path / ".ascendcraft-session" / "last-operator.txt").write_text("no_such_task_here\n")
+    assert open_workbench("relu", run=False, background=False, llm=None, resume_since=started).session.task.id == "relu"

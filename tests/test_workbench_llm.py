@@ -122,8 +122,11 @@ def test_an_llm_compute_pass_fixed_by_feedback_beside_the_rule_based_one(rules, 
         rule_line = next(l for l in ruled.splitlines() if GOOD_CALL in l)
         diff = wb.rule_baseline.diff(3)
         assert changed_lines(diff) == ["-" + rule_line, "+" + rule_line.replace(GOOD_CALL, GOOD_CALL + NOTE)]
-        assert "--- rules/03_compute/leaky_relu_kernel.cpp" in shown and "+++ llm/03_compute/leaky_relu_kernel.cpp" in shown
-        assert all(line in shown for line in changed_lines(diff)) and "+1 −1 lines" in view
+        assert "+1 −1 lines" in view
+        code = wb.rules_diff.view                         # the diff itself is code: CodeMirror, C++, the files' own lines
+        assert wb.rules_diff.layout.display is None and code.language == "cpp" and code.name == "rules-diff"
+        assert code.labels == ["rules/03_compute/leaky_relu_kernel.cpp", "llm/03_compute/leaky_relu_kernel.cpp"]
+        assert code.original == ruled and code.value == second
         assert wb.rule_baseline.runs == 1
         show_llm_tab(wb, 2); show_llm_tab(wb, 3)
         assert wb.rule_baseline.runs == 1                 # kept for this DSL text
@@ -133,6 +136,7 @@ def test_an_llm_compute_pass_fixed_by_feedback_beside_the_rule_based_one(rules, 
             assert s.pipeline[name].project == rules[name].project
         assert s.pipeline["align"].project[KERNEL] == rules["align"].project[KERNEL].replace(GOOD_CALL, GOOD_CALL + NOTE)
         assert "the rules do the align pass" in show_llm_tab(wb, 4)
+        assert wb.rules_diff.layout.display == "none"     # a rule-based pass: no code view left from the LLM's
         wb.select(3)
         assert "02_init/leaky_relu_kernel.cpp" in wb.diff_view.labels and NOTE.strip() in wb.diff_view.value
 
@@ -213,3 +217,33 @@ def test_an_llm_pass_without_an_endpoint_fails_at_its_step_and_says_why(tmp_path
     assert [st.status for st in wb.session.steps] == ["ok", "ok", "failed", "not run", "not run"]
     assert wb.selected == 2 and "llm-no-endpoint" in wb.compiler_view.value    # the failing pass, and why
     assert "no snapshot: the pass failed" in show_llm_tab(wb, 2) and wb.rule_baseline.runs == 0
+
+
+def test_cancel_stops_ask_faster_while_the_llm_is_still_answering(tmp_path):
+    "Cancel during 'Ask LLM: faster': the waiting request is dropped at once (not retried), the action says cancelled."
+    import time
+    from ascendcraft.generate import Evaluation, Variant
+    from ascendcraft.llm_server import Reply
+    slow = Reply(f"Faster:\n\n```python\n{Session(TASK).dsl}```\n", delay=60.0)    # the model takes a minute
+    with FakeLLMServer([slow, slow]) as server:
+        wb = llm_workbench(server, tmp_path, background=True)
+        # the variant to speed up, with a stand-in evaluation (verifying and timing it is not what is tested here)
+        start = Evaluation(True, kernel_us=10.0, eager_us=12.0, speedup=1.2, verdict="memory-bound",
+                           label="modelled on Ascend910B2", breakdown="MTE2 8 µs")
+        wb.session.history.add(Variant("v0", wb.session.dsl, "expert", start))
+        assert wb.ask_faster()
+        deadline = time.monotonic() + 120
+        while not server.chat_requests and time.monotonic() < deadline and wb.runner.busy: time.sleep(0.05)
+        assert len(server.chat_requests) == 1 and wb.runner.busy, wb.runner.message.value
+        time.sleep(0.3)
+        asked = time.monotonic()
+        assert wb.runner.cancel()
+        assert wb.wait(10), "the action did not stop within 10 s of Cancel"
+        took = time.monotonic() - asked
+        assert took < 3, took
+        assert wb.runner.last_outcome.state == "cancelled"
+        assert "ask the LLM for a faster variant: cancelled" in wb.runner.message.value
+        assert len(server.chat_requests) == 1             # nothing retried after the cancel
+        assert [v.name for v in wb.session.history.variants] == ["v0"]    # no variant from the dropped round
+        assert wb.session.llm.calls[-1].error == "Cancelled"
+        assert not wb.buttons["ask_faster"].disabled       # the workbench is usable again

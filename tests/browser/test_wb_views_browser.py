@@ -119,8 +119,8 @@ def test_diffs_are_read_only_cpp_code_with_file_lines_hand_edits_and_search(chro
         assert box["x"] + box["width"] <= pane["x"] + pane["width"] + 1  # the diff fits its pane
 
         # side by side, the whole file: each side numbered with its own file's lines
-        page.get_by_text("whole file", exact=True).click()
-        page.get_by_text("side by side", exact=True).click()
+        page.locator(".ac-pass-diff-pane").get_by_text("whole file", exact=True).click()
+        page.locator(".ac-pass-diff-pane").get_by_text("side by side", exact=True).click()
         expect(page.locator(f'{DIFF}[data-layout="side"] .cm-mergeView')).to_be_visible()
         end = 'extern "C" __global__'
         search(page, DIFF, end)
@@ -135,9 +135,9 @@ def test_diffs_are_read_only_cpp_code_with_file_lines_hand_edits_and_search(chro
 
         # the whole file or only the changes
         expect(diff.locator(".cm-collapsedLines")).to_have_count(0)
-        page.get_by_text("changes", exact=True).click()
+        page.locator(".ac-pass-diff-pane").get_by_text("changes", exact=True).click()
         expect(diff.locator(".cm-collapsedLines").first).to_be_visible()
-        page.get_by_text("unified", exact=True).click()
+        page.locator(".ac-pass-diff-pane").get_by_text("unified", exact=True).click()
 
         # search: the match is highlighted and shown
         search(page, DIFF, "Exp(workLocal, workLocal, tile)", close=False)
