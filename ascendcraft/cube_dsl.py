@@ -116,6 +116,12 @@ def _check_statements(program: Program, kernel: Function, report: _Report):
         if isinstance(b, CubeBuffer) and b.kind != "l1" and b.bufs != 1:
             report(b.loc, "cube-bufs", "only L1 buffers take bufs=", "L0 buffers are single")
     for s, stage in walk(kernel.body):
+        if stage is not None and stage.kind in CUBE_STAGES and isinstance(s, (For, If)):
+            word = "for" if isinstance(s, For) else "if"
+            report(s.loc, "cube-control", f"an `{word}` inside `with {stage.kind}():` is not lowered: a cube stage runs "
+                   "its statements once, in order",
+                   "put the loop or the test around the stages (`for k in range(...):` with `with copyl1():`, "
+                   "`with split():`, `with cube():` inside it), or write the statements out")
         match s:
             case Load(dst=d) if d.buf in bufs:
                 kind = _kind_of(bufs, d)

@@ -184,3 +184,42 @@ def test_split_k_kernel_lowers_and_matches_on_the_emulator():
     assert run.ok, "\n".join(map(str, run.run.diagnostics))       # 48 AIVs adding into one C: no cross-core race
     for name, want in zip(b.outputs, b.reference):
         assert torch.allclose(run.outputs[name], want, rtol=1e-4, atol=1e-2), name
+
+
+LOOP_IN_CUBE = '''from ascendcraft.dsl import *
+
+@host
+def mk(a: gm[f16, M, K], b: gm[f16, K, N], c: out[f32, M, N], reps: int):
+    launch(mk_kernel, 1, a, b, c, M, N, K, reps)
+
+@kernel
+def mk_kernel(a: gm[f16, M, K], b: gm[f16, K, N], c: gm[f32, M, N], M: int, N: int, K: int, reps: int):
+    a1 = l1(f16, 32, 32)
+    b1 = l1(f16, 32, 32)
+    a2 = l0a(f16, 32, 32)
+    b2 = l0b(f16, 32, 32)
+    c1 = l0c(f32, 32, 32)
+    with copyl1():
+        load(a1, a[0:32, 0:32])
+        load(b1, b[0:32, 0:32])
+    with split():
+        load_l0(a2, a1)
+        load_l0(b2, b1)
+    with cube():
+        for r in range(reps):
+            mmad(c1, a2, b2, 32, 32, 32, init=r == 0)
+    with fixpipe():
+        store(c[0:32, 0:32], c1)
+'''
+
+
+def test_a_loop_inside_a_cube_stage_is_a_line_error_not_a_dropped_loop():
+    # The stage functions are lowered statement by statement: a loop inside one used to vanish from the AscendC
+    # (its variable then undeclared). It is refused at its line, with the way to write it.
+    errors = _errors(LOOP_IN_CUBE, {"a": (32, 32), "b": (32, 32)}, DTYPES["f16"])
+    [e] = [d for d in errors if d.kind == "cube-control"]
+    assert e.line == LOOP_IN_CUBE.splitlines().index("        for r in range(reps):") + 1
+    assert "with cube()" in e.message and "around the stages" in e.hint
+    fixed = LOOP_IN_CUBE.replace("        for r in range(reps):\n            mmad(c1, a2, b2, 32, 32, 32, init=r == 0)",
+                                 "        mmad(c1, a2, b2, 32, 32, 32, init=True)")
+    assert not [d for d in _errors(fixed, {"a": (32, 32), "b": (32, 32)}, DTYPES["f16"]) if d.kind == "cube-control"]
