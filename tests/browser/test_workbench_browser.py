@@ -76,6 +76,47 @@ def find_in_diff(page, text: str):
     field.press("Enter")
 
 
+def check_timeline(page, artifacts, shot: str):
+    """The interactive timeline (plotly.js, offline): a row per pipe and core, readable text, a hover that names the
+    instruction, its AscendC line, bytes and stall, and a box drag that zooms in."""
+    from playwright.sync_api import expect
+    plot = page.locator('.ac-plot[data-name="timeline"]')
+    graph = plot.locator(".js-plotly-plot")
+    expect(graph).to_be_visible(timeout=60_000)
+    plot.scroll_into_view_if_needed()
+    expect(plot.locator(".barlayer .point path").first).to_be_attached(timeout=60_000)   # drawn once its figure arrives
+    rows = set(plot.locator(".ytick text").all_text_contents())
+    assert {"block 0 · MTE2", "block 0 · V", "block 1 · MTE2", "block 1 · V"} <= rows, rows   # per pipe, per core
+    sizes = plot.locator(".ytick text, .xtick text").evaluate_all("ts => ts.map(t => parseFloat(getComputedStyle(t).fontSize))")
+    assert min(sizes) >= 11, sizes                                   # not 6 px text
+    box, pane = plot.bounding_box(), page.locator(".ac-right").bounding_box()
+    assert box["x"] >= pane["x"] - 1 and box["x"] + box["width"] <= pane["x"] + pane["width"] + 1   # it fits its pane
+    # hover the widest bar: its instruction, AscendC line, bytes and stall
+    x, y = plot.evaluate("""el => { const bars = [...el.querySelectorAll('.barlayer .point path')]
+            .map(p => p.getBoundingClientRect()).filter(r => r.width > 0);
+        const r = bars.reduce((a, b) => (b.width > a.width ? b : a));
+        return [r.left + r.width / 2, r.top + r.height / 2]; }""")
+    page.mouse.move(x - 3, y)
+    page.mouse.move(x, y)
+    hover = plot.locator(".hoverlayer .hovertext")
+    expect(hover).to_be_visible()
+    expect(hover).to_contain_text("AscendC line")
+    expect(hover).to_contain_text("bytes")
+    expect(hover).to_contain_text(re.compile(r"no stall|stall [\d.]+ µs"))
+    page.screenshot(path=str(artifacts / shot))
+    # zoom: drag a box over the middle third of the time axis
+    span = lambda: graph.evaluate("g => g._fullLayout.xaxis.range[1] - g._fullLayout.xaxis.range[0]")
+    before = span()
+    drag = plot.locator(".nsewdrag").first.bounding_box()
+    page.mouse.move(drag["x"] + drag["width"] * 0.35, drag["y"] + drag["height"] * 0.5)
+    page.mouse.down()
+    page.mouse.move(drag["x"] + drag["width"] * 0.55, drag["y"] + drag["height"] * 0.5, steps=8)
+    page.mouse.up()
+    page.wait_for_function("([g, b]) => { const r = g._fullLayout.xaxis.range; return r[1] - r[0] < 0.5 * b; }",
+                           arg=[graph.element_handle(), before])
+    assert span() < 0.5 * before
+
+
 def status_of(page, k: int) -> str:
     return page.locator(".ac-pass-list .ac-status").nth(k).get_attribute("data-status")
 
@@ -91,6 +132,7 @@ def test_edit_the_dsl_rerun_see_the_new_diff_status_errors_and_timing(wb_page, a
     timing = page.locator(".ac-timing-view")
     expect(timing).to_contain_text("modelled on Ascend910B2")
     expect(timing).to_contain_text("bottleneck:")
+    check_timeline(page, artifacts, "workbench-timeline-voila.png")
     timing.locator(".ac-static-timeline summary").click()            # the static picture (as exported) is kept
     expect(timing.locator(".ac-static-timeline svg")).to_be_visible()
 
@@ -114,9 +156,9 @@ def test_edit_the_dsl_rerun_see_the_new_diff_status_errors_and_timing(wb_page, a
     find_in_diff(page, "Abs(youtLocal, youtLocal, n);")          # the diff is code: search it as a user would
     expect(page.locator(".ac-diff-view .cm-line", has_text="Abs(youtLocal, youtLocal, n);").first).to_be_visible()
     page.locator(".ac-pass-diff-pane").get_by_text("side by side", exact=True).click()
-    expect(page.locator('.ac-diffview[data-layout="side"] .cm-mergeView')).to_be_visible()
+    expect(page.locator('.ac-diffview[data-name="pass-diff"][data-layout="side"] .cm-mergeView')).to_be_visible()
     page.locator(".ac-pass-diff-pane").get_by_text("unified", exact=True).click()
-    expect(page.locator('.ac-diffview[data-layout="unified"]')).to_be_visible()
+    expect(page.locator('.ac-diffview[data-name="pass-diff"][data-layout="unified"]')).to_be_visible()
 
     # edit the compute snapshot: a compile error at its line, the later pass stale, the timing kept (stale)
     page.get_by_role("tab", name="Edit snapshot").click()
@@ -218,5 +260,9 @@ def test_the_workbench_works_inside_jupyterlab(chromium, lab, artifacts):
         expect(page.locator(".ac-pass-list .ac-edited")).to_have_count(1)
         assert page.locator(".jp-Cell .jp-InputPrompt").first.text_content() == prompt    # the cell did not run again
         assert page.locator(".ac-workbench").count() == 1
+
+        # the interactive timeline works in JupyterLab too
+        act(page, "time", page.get_by_role("button", name="Time").click)
+        check_timeline(page, artifacts, "workbench-timeline-lab.png")
     finally:
         context.close()
