@@ -27,7 +27,8 @@ from ascendcraft.lower import (
 # %% auto #0
 __all__ = ['HELPER_ANCHOR', 'REFUSED_HELPER', 'INT32_LIMIT', 'RULE_PASSES', 'Pass', 'AnchorMissing', 'fill', 'ensure_helpers',
            'tiling_header', 'host_source', 'c_string', 'bound_guards', 'ub_guard', 'host_guards', 'entry_params',
-           'kernel_skeleton', 'host_pass', 'init_pass', 'stage_function', 'compute_pass', 'align_pass', 'lower_all']
+           'kernel_skeleton', 'host_pass', 'launch_sources', 'init_pass', 'stage_function', 'compute_pass',
+           'align_pass', 'lower_all']
 
 # %% ../nbs/13_passes.ipynb #084ae447
 @dataclass(frozen=True)
@@ -423,6 +424,15 @@ def _member_decls(low: Lowering) -> list:
     return lines
 
 
+def launch_sources(program: Program) -> dict:
+    """Kernel tensor parameter -> the host tensor or workspace passed for it, read from the host's `launch(...)`.
+    The shape-checked plan gives the same map; this one needs no shapes (a pipeline lowered without a task)."""
+    launch = next((s for s, _ in walk(program.host.body) if isinstance(s, Launch)), None)
+    if launch is None or launch.kernel not in program.kernels: return {}
+    return {p.name: a.id for a, p in zip(launch.args, program.kernels[launch.kernel].params)
+            if p.kind == "gm" and isinstance(a, Name)}
+
+
 def _init_body(low: Lowering, pr: ExprPrinter) -> list:
     n = low.names
     lines = ["pipe_ = pipe;"]
@@ -431,7 +441,7 @@ def _init_body(low: Lowering, pr: ExprPrinter) -> list:
     for s in low.setup:
         lines.append(f"{ident(s.target)} = {pr(s.value)};  // {low.dsl(s.loc)}")
     plan = low.plans[0] if low.plans else None
-    sources = plan.arg_sources if plan else {}
+    sources = plan.arg_sources if plan else launch_sources(low.program)
     workspaces = {s.name for s in low.program.host.body if isinstance(s, Workspace)}
     for p in low.kernel.params:
         if p.kind != "gm": continue

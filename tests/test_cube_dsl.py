@@ -223,3 +223,15 @@ def test_a_loop_inside_a_cube_stage_is_a_line_error_not_a_dropped_loop():
     fixed = LOOP_IN_CUBE.replace("        for r in range(reps):\n            mmad(c1, a2, b2, 32, 32, 32, init=r == 0)",
                                  "        mmad(c1, a2, b2, 32, 32, 32, init=True)")
     assert not [d for d in _errors(fixed, {"a": (32, 32), "b": (32, 32)}, DTYPES["f16"]) if d.kind == "cube-control"]
+
+
+def test_a_pipeline_without_a_task_names_the_host_tensors_in_init():
+    # The square matmul example names its host tensors A, B and its kernel parameters a, b. Lowered without a task
+    # (no shapes, no plan), Init() used the kernel names for the entry's GM addresses: 'a' was not declared.
+    from ascendcraft.pipeline import Pipeline
+    src = (ROOT / "examples" / "matmul" / "square_matrix_multiplication.py").read_text()
+    pipe = Pipeline(src, "square_matrix_multiplication.py")
+    pipe.run_all()
+    assert all(s.ok for s in pipe.steps), pipe.summary()
+    kernel = pipe.final[pipe.lowering.names.kernel_file]
+    assert "aGm.SetGlobalBuffer((__gm__ float*)(A)" in kernel and "bGm.SetGlobalBuffer((__gm__ float*)(B)" in kernel
