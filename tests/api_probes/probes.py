@@ -843,6 +843,9 @@ P("GetAccVal", "uint64_t acc = GetAccVal();")
 P("InitOutput.float", "InitOutput<float>(gf, 256, 0.0f);")
 P("AscendCUtils.GetC0Count", "int32_t blockElems = AscendCUtils::GetC0Count(sizeof(half));")
 P("AscendCUtils.GetC0Size", "int32_t c0s = AscendCUtils::GetC0Size();")
+for t in ["half", "float", "int16_t", "int32_t", "uint8_t"]:
+    P(f"Arange.{t}", f"Arange({T(t)}, {DT[t]}s, {DT[t]}s, 64);", "api" if t != "uint8_t" else "dtype")
+P("Arange.argc", "Arange(f0, 0.0f, 1.0f);", "argc")
 
 NOT_PROBED: dict[str, str] = {n: "tiling macros of the op project's generated header: outside kernel_operator.h"
                               for n in ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_MEMBER")}
@@ -881,6 +884,10 @@ NOT_PROBED.update({n: "the emulation's own helper in norm.h, not an AscendC API"
                              "row_tmp", "rows_cols", "softmax_call", "softmax_shape")})
 # Raw bisheng intrinsics some public kernels call; the official headers declare them only as compiler builtins,
 # which the api-oracle stubs, so a probe would not test the headers: tests/test_emu_compat.py runs them.
+# ArithProgression is lib/index's name in earlier CANN releases (the cann-ops kernels call it); the pinned devkit
+# names the same API Arange, which the probes above check: tests/test_emu_corpus_apis.py runs ArithProgression.
+NOT_PROBED.update({"ArithProgression": "earlier CANN name of Arange (lib/index), absent from the pinned devkit: "
+                                       "see tests/test_emu_corpus_apis.py"})
 NOT_PROBED.update({n: "raw compiler intrinsic, not a header API: see tests/test_emu_compat.py"
                    for n in ("vcadd", "get_acc_val")})
 

@@ -19,4 +19,12 @@ inline void ArithProgression(const LocalTensor<T>& dstLocal, const T firstValue,
     Adds(dstLocal, dstLocal, firstValue, n, loc);                                 // firstValue + i * diffValue
 }
 
+// The same sequence under the name the current devkit gives it (lib/index: Arange); ArithProgression is the name
+// of earlier CANN releases, which the public kernels use.
+template <typename T>
+inline void Arange(const LocalTensor<T>& dst, const T firstValue, const T diffValue, const int32_t count, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_TYPES_CHECK(Arange, "half, float, int16_t and int32_t", T, half, float, int16_t, int32_t);
+    ArithProgression(dst, firstValue, diffValue, count, loc);
+}
+
 }  // namespace AscendC
