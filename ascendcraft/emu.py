@@ -381,7 +381,6 @@ UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> w
     "Acosh": "compose it: Ln(x + Sqrt(x * x - 1)) with Mul, Adds, Sqrt, Add, Ln",
     "Asinh": "compose it: Ln(x + Sqrt(x * x + 1)) with Mul, Adds, Sqrt, Add, Ln",
     "Atanh": "compose it: 0.5 * Ln((1 + x) / (1 - x)) with Adds, Muls, Div, Ln",
-    "Arange": "use CreateVecIndex (then Muls by the step)",
     "AddReluCast": "use AddRelu, then Cast",
     "AscendQuant": "use Muls, Adds and a rounding Cast",
     "AscendDequant": "use Cast, then Muls and Adds",

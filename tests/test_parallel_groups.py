@@ -1,11 +1,22 @@
 """The grouping that lets the suite run on a worker per core (`pytest -n auto --dist loadgroup`, tests/conftest.py):
 tests that share a module-scoped fixture get one xdist group (so the fixture is built once), tests that share nothing
 get none (so they spread), the workbench notebooks share one, and a serial run is left exactly as collected."""
+import importlib.util
 import types
+from pathlib import Path
 
 import pytest
 
-import conftest
+
+def _suite_conftest():
+    "tests/conftest.py itself: `import conftest` may find another conftest module (tests/browser/) under xdist."
+    spec = importlib.util.spec_from_file_location("suite_conftest", Path(__file__).with_name("conftest.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+conftest = _suite_conftest()
 
 pytest_plugins = ["pytester"]
 
