@@ -25,7 +25,7 @@ def pytest_sessionstart(session):
         if problem: print(f"\nWARNING: {problem}")
 
 
-# Parallel runs (`pytest -n auto --dist loadgroup`, the README's test command). A test that uses a module-, package-
+# Parallel runs (`pytest -n auto --dist loadgroup`; the README's test command is serial, which measured faster on 2 cores). A test that uses a module-, package-
 # or session-scoped fixture of this suite (a benchmark run, a Ray cluster, a browser, a built kernel) runs on the same
 # worker as every other test that uses it, so each such fixture is built once; every other test is free to go to
 # whichever worker is idle. The longest groups are handed out first, so that they do not start last.
