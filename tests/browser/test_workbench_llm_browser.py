@@ -24,6 +24,8 @@ from ascendcraft.pipeline import Pipeline
 from ascendcraft.session import Session
 from ascendcraft.workbench import launch_workbench
 
+from test_wb_views_browser import gutter_number, line_of  # noqa: E402  (the diff views' gutter and line helpers)
+
 pytestmark = pytest.mark.browser
 TASK = "leaky_relu"
 KERNEL = "leaky_relu_kernel.cpp"
@@ -73,26 +75,6 @@ def act(page, label: str, do, state: str = "done", timeout: int = LONG):
     expect(message).to_have_attribute("data-state", re.compile("done|failed|warning|cancelled"), timeout=timeout)
     assert message.get_attribute("data-state") == state, message.text_content()
     expect(message).to_contain_text(f"{label}: {state}")
-
-
-def gutter_number(page, scope: str, text: str) -> list[str]:
-    "The line number(s) beside the line holding `text`, one per editor side under `scope`."
-    return page.evaluate("""([scope, text]) => {
-        const out = [];
-        for (const editor of document.querySelectorAll(scope + ' .cm-editor')) {
-            const line = [...editor.querySelectorAll('.cm-line')].find(l => l.textContent.includes(text));
-            if (!line) continue;
-            const top = line.getBoundingClientRect().top;
-            const number = [...editor.querySelectorAll('.cm-lineNumbers .cm-gutterElement')]
-                .find(g => Math.abs(g.getBoundingClientRect().top - top) < 3 && g.textContent.trim());
-            out.push(number ? number.textContent.trim() : '');
-        }
-        return out;
-    }""", [scope, text])
-
-
-def line_of(text: str, needle: str) -> int:
-    return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
 
 
 def test_llm_pass_conversation_cancel_and_compare_as_a_user_sees_them(chromium, scripted, artifacts):
