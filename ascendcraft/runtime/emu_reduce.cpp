@@ -221,25 +221,21 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
             const uint32_t n = is_last ? n_last : n_regular;
             const uint8_t* base = a.addr + static_cast<uint64_t>(r) * s.rep * 32;
             uint8_t* out = d.addr + static_cast<uint64_t>(r) * dstRepStride * unit;
-            if (sum && dt == Dt::f32) {
+            if (dt == Dt::f32 && (sum || n)) {  // floats as floats: the sum's pair tree, max / min in their own order
                 float w[128];
                 if (dense[is_last]) std::memcpy(w, base, 4 * static_cast<size_t>(n));
                 else for (uint32_t k = 0; k < n; ++k) std::memcpy(&w[k], base + o[k], 4);
-                store_value(dt, out, tree_sum_f32(w, n));
-                mark_written(d, static_cast<uint64_t>(r) * dstRepStride * unit, unit);
-                continue;
-            }
-            if (!sum && dt == Dt::f32 && n) {  // max / min compared as floats: the order of their doubles, no conversion
-                float w[128];
-                if (dense[is_last]) std::memcpy(w, base, 4 * static_cast<size_t>(n));
-                else for (uint32_t k = 0; k < n; ++k) std::memcpy(&w[k], base + o[k], 4);
-                const bool is_max = op == Op::WholeReduceMax;
-                uint32_t at = 0;  // the first lane holding the result, as `consider` keeps it
-                for (uint32_t k = 1; k < n; ++k)
-                    if (is_max ? w[k] > w[at] : w[k] < w[at]) at = k;
-                const Best best{w[at], lane[at], true};
-                consider(overall, is_max, best.value, static_cast<uint64_t>(r) * epr + best.index);
-                store_best(dt, out, best, order, es);
+                if (sum) {
+                    store_value(dt, out, tree_sum_f32(w, n));
+                } else {
+                    const bool is_max = op == Op::WholeReduceMax;
+                    uint32_t at = 0;  // the first lane holding the result, as `consider` keeps it
+                    for (uint32_t k = 1; k < n; ++k)
+                        if (is_max ? w[k] > w[at] : w[k] < w[at]) at = k;
+                    const Best best{w[at], lane[at], true};
+                    consider(overall, is_max, best.value, static_cast<uint64_t>(r) * epr + best.index);
+                    store_best(dt, out, best, order, es);
+                }
                 mark_written(d, static_cast<uint64_t>(r) * dstRepStride * unit, unit);
                 continue;
             }
