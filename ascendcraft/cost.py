@@ -1052,7 +1052,7 @@ class _Launch:
         self.trace, self.soc, self.scheduler, self.segs = trace, soc, scheduler, segs
         self.prep, self.costs, self.l2 = prep, prep.costs, l2
         self.timeline_blocks = timeline_blocks
-        self.core_of = block_cores(trace, soc.vector_cores)              # block b runs on core b mod cores
+        self.core_of = block_cores(trace, soc.vector_cores)              # block -> vector core (mixed launches too)
         self.head = soc.block_head_us * soc.clock_hz / 1e6               # start-up cycles per block
         self.gm_move, self.l2_seen = prep.gm_move, prep.l2_seen           # copies; those the L2 model can place
         self.hit_bytes = np.zeros(len(self.gm_move), dtype=np.uint64)    # per record: bytes served from L2
