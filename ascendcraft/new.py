@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import hashlib
 import math
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -19,6 +19,7 @@ from typing import Any, Callable
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
+from .config import load_settings
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
 from .taskset import Task, load_task_file
 
@@ -409,9 +410,13 @@ def snake_case(name: str) -> str:
 
 
 def _load_text(text: str, name: str) -> Task:
-    folder = Path(tempfile.mkdtemp(prefix="ascendcraft-new-"))
+    "Load a rendered task text from a scratch file named by its content (the task keeps its path, so the file stays;"
+    " the same text reuses the same file, so repeated calls add nothing)."
+    folder = load_settings().cache_path / "new" / hashlib.sha256(text.encode()).hexdigest()[:16]
     path = folder / f"{name}.py"
-    path.write_text(text)
+    if not path.is_file() or path.read_text() != text:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
     return load_task_file(path, "")
 
 

@@ -189,6 +189,17 @@ def test_a_reference_that_is_not_finite_on_negative_inputs_gets_no_signed_inputs
     assert "# Signed inputs: the reference is not finite on inputs in [-1, 1)" in made.text
 
 
+def test_new_keeps_its_scratch_task_files_in_the_cache_by_content(user_file, tmp_path, monkeypatch):
+    "A made task's scratch file lives under the cache, named by its text: making the same task again adds no file."
+    monkeypatch.setenv("ASCENDCRAFT_CACHE_DIR", str(tmp_path / "cache"))
+    first = new_task(user_file, "square_root", ["x=f32[3,40]"])
+    again = new_task(user_file, "square_root", ["x=f32[3,40]"])
+    assert first.task.path == again.task.path and first.task.path.is_relative_to(tmp_path / "cache" / "new")
+    assert first.task.path.read_text() == first.text
+    files = sorted((tmp_path / "cache" / "new").rglob("*.py"))
+    assert first.task.path in files and len(files) <= 2      # the probe text (size not yet decided) and the final one
+
+
 # -- `new`: one test per refusal, each asserting its message -------------------------------------------------
 def refusal(user_file, target, inputs, init=()) -> str:
     with pytest.raises(AscendCraftError) as e:
