@@ -18,22 +18,69 @@ from test_emu_cube import tcube_tiling
 KERNEL = Path(__file__).parent / "emu_kernels" / "good" / "matmul_api_bias.cpp"
 
 
-def _gemm_trace(m, n, k, grid_m, grid_n, base_m, base_n, step):
+def _gemm_tiling(m, n, k, grid_m, grid_n, base_m, base_n, step, step_k=1, depth=None):
     sm, sn = (-(-m // grid_m) + 15) // 16 * 16, (-(-n // grid_n) + 15) // 16 * 16
-    tiling = tcube_tiling(usedCoreNum=grid_m * grid_n, M=m, N=n, Ka=k, Kb=k, singleCoreM=sm, singleCoreN=sn, singleCoreK=k,
-                          baseM=base_m, baseN=base_n, baseK=64, depthA1=2 * step, depthB1=2 * step, stepM=step, stepN=step,
-                          isBias=1, iterateOrder=0, dbL0A=2, dbL0B=2, dbL0C=1) + np.int32(0).tobytes()
-    b = build(KERNEL, entry="matmul_bias_f16")
-    assert b.ok, "\n".join(map(str, b.diagnostics))
-    args = [GM("a", None, "in", (m, k), np.float16), GM("b", None, "in", (k, n), np.float16),
+    depth = depth or 2 * step * step_k
+    return tcube_tiling(usedCoreNum=grid_m * grid_n, M=m, N=n, Ka=k, Kb=k, singleCoreM=sm, singleCoreN=sn, singleCoreK=k,
+                        baseM=base_m, baseN=base_n, baseK=64, depthA1=depth, depthB1=depth, stepM=step, stepN=step,
+                        stepKa=step_k, stepKb=step_k, isBias=1, iterateOrder=0, dbL0A=2, dbL0B=2, dbL0C=1) + np.int32(0).tobytes()
+
+
+def _gemm_args(m, n, k, tiling):
+    return [GM("a", None, "in", (m, k), np.float16), GM("b", None, "in", (k, n), np.float16),
             GM("bias", None, "in", (n,), np.float32), GM("c", None, "out", (m, n), np.float32),
             GM("workspace", None, "workspace", (16,), np.uint8), Tiling(tiling)]
-    return trace(b, args, block_dim=grid_m * grid_n)
+
+
+def _gemm_trace(m, n, k, grid_m, grid_n, base_m, base_n, step, step_k=1):
+    tiling = _gemm_tiling(m, n, k, grid_m, grid_n, base_m, base_n, step, step_k)
+    b = build(KERNEL, entry="matmul_bias_f16")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    return trace(b, _gemm_args(m, n, k, tiling), block_dim=grid_m * grid_n)
+
+
+def _mte2_bytes(t):
+    from ascendcraft.trace import Pipe
+    return int(t.records["bytes"][(t.records["pipe"] == Pipe.MTE2) & (t.records["kind"] == 0)].sum())
+
+
+def test_l1_reuse_across_blocks_needs_the_whole_k_panel_in_l1():
+    # one core, 4 x 4 base blocks of 64 x 64: with stepM = stepN = 2 a block of A serves two block columns and a block
+    # of B two block rows -- but only when the operand's whole K panel sits in L1 (stepKa x baseK >= K)
+    m = n = 256
+    small_k, large_k = 256, 1024
+    plain = _mte2_bytes(_gemm_trace(m, n, small_k, 1, 1, 64, 64, 1, step_k=4))
+    reused = _mte2_bytes(_gemm_trace(m, n, small_k, 1, 1, 64, 64, 2, step_k=4))        # 4 x 64 = 256 = K: the panel fits
+    assert plain == 16 * (64 + 64) * small_k * 2                  # every block loads its A rows and B columns
+    assert reused == plain // 2                                   # half the loads: each block serves two
+    streamed = _mte2_bytes(_gemm_trace(m, n, large_k, 1, 1, 64, 64, 2, step_k=4))      # 256 < K = 1024: streams
+    assert streamed == 16 * (64 + 64) * large_k * 2
+
+
+def test_a_tiling_that_overflows_l1_is_an_error_at_the_matmul_call():
+    from ascendcraft.emu import run
+    m = n = k = 256
+    b = build(KERNEL, entry="matmul_bias_f16")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    rng = np.random.default_rng(0)
+    data = [rng.standard_normal(s).astype(np.float16) for s in ((m, k), (k, n))]
+    tiling = _gemm_tiling(m, n, k, 1, 1, 128, 256, 1, depth=16)   # 16 x (128 + 256) x 64 halves + bias = 787,456 B > 512 KB
+    args = [GM("a", data[0]), GM("b", data[1]), GM("bias", np.zeros(n, np.float32)), GM("c", np.zeros((m, n), np.float32), "out"),
+            GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)]
+    r = run(b, args, block_dim=1)
+    errs = [d for d in r.diagnostics if d.is_error]
+    assert not r.ok and errs and errs[0].kind == "l1-overflow", r.diagnostics
+    line = next(i for i, s in enumerate(KERNEL.read_text().splitlines(), 1) if "mm.IterateAll(cGm[offsetC]);" in s)
+    assert errs[0].line == line and "787456 bytes" in errs[0].message and "depthA1" in errs[0].hint
+    ok = run(b, args[:-1] + [Tiling(_gemm_tiling(m, n, k, 1, 1, 128, 256, 1, depth=4))], block_dim=1)
+    assert ok.ok, ok.diagnostics
 
 
 def test_square_fp16_gemm_4096_is_within_15_percent_of_the_cube_roofline_and_compute_bound():
     soc = load_soc("Ascend910B2")
-    t = _gemm_trace(4096, 4096, 4096, 6, 4, 128, 256, 2)
+    # 4 x 6 cores, 128 x 256 base blocks, K streamed through L1 four base blocks at a time: a K panel of 4096 does not
+    # fit L1, so no block is reused across blocks and every byte comes from L2 -- the cube and MTE2 are nearly balanced
+    t = _gemm_trace(4096, 4096, 4096, 4, 6, 128, 256, 1, step_k=4)
     cc = cube_cost(t, soc)
     roof = cube_roofline_us(4096, 4096, 4096, soc, out_bytes=4)
     assert cc.flops == 2 * 4096 ** 3 and cc.aic_used == soc.cube_cores

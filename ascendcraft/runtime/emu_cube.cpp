@@ -337,6 +337,47 @@ void matmul_misuse(const char* message, const char* hint, SrcLoc loc) {
     Report("matmul-usage", Op::Matmul, loc).msg("%s", message).hint("%s", hint).fail();
 }
 
+MatmulL1Plan matmul_l1_plan(const TCubeTilingView& t, int singleK, uint32_t aBytes, uint32_t bBytes, bool bias, SrcLoc loc) {
+    auto at_least_1 = [](int v) { return static_cast<uint64_t>(v > 1 ? v : 1); };
+    const uint64_t blockA = static_cast<uint64_t>(t.baseM) * t.baseK * aBytes, blockB = static_cast<uint64_t>(t.baseN) * t.baseK * bBytes;
+    const uint64_t l1A = at_least_1(t.depthA1) * blockA, l1B = at_least_1(t.depthB1) * blockB;
+    const uint64_t l1 = l1A + l1B + (bias ? static_cast<uint64_t>(t.baseN) * 4 : 0);
+    const uint32_t capL1 = cube_region_bytes(kRegionL1);
+    if (l1 > capL1) {
+        enter(Op::Matmul, loc);
+        Report("l1-overflow", Op::Matmul, loc)
+            .msg("Matmul: the tiling keeps %d base blocks of A (%d x %d) and %d of B (%d x %d) in L1: %llu bytes, but L1 has %u",
+                 static_cast<int>(at_least_1(t.depthA1)), t.baseM, t.baseK, static_cast<int>(at_least_1(t.depthB1)), t.baseN,
+                 t.baseK, static_cast<unsigned long long>(l1), capL1)
+            .val("bytes_needed", static_cast<int64_t>(l1)).val("capacity", capL1)
+            .hint("lower depthA1 / depthB1 (stepM x stepKa, stepN x stepKb) or the base block, so that "
+                  "depthA1 x baseM x baseK + depthB1 x baseN x baseK elements fit in %u bytes", capL1)
+            .fail();
+    }
+    struct L0 { const char* name; uint8_t region; uint64_t bytes; };
+    const L0 l0s[] = {{"L0A", kRegionL0A, at_least_1(t.dbL0A) * blockA}, {"L0B", kRegionL0B, at_least_1(t.dbL0B) * blockB},
+                      {"L0C", kRegionL0C, at_least_1(t.dbL0C) * static_cast<uint64_t>(t.baseM) * t.baseN * 4}};
+    for (const L0& b : l0s)
+        if (b.bytes > cube_region_bytes(b.region)) {
+            enter(Op::Matmul, loc);
+            Report("l0-overflow", Op::Matmul, loc)
+                .msg("Matmul: the tiling's base block (baseM %d, baseN %d, baseK %d, double-buffered as dbL0A/dbL0B/dbL0C say) "
+                     "needs %llu bytes of %s, which has %u", t.baseM, t.baseN, t.baseK, static_cast<unsigned long long>(b.bytes),
+                     b.name, cube_region_bytes(b.region))
+                .val("bytes_needed", static_cast<int64_t>(b.bytes)).val("capacity", cube_region_bytes(b.region))
+                .hint("make the base block smaller (or buffer it once): baseM x baseK fits L0A, baseN x baseK L0B, "
+                      "baseM x baseN x 4 bytes L0C")
+                .fail();
+        }
+    MatmulL1Plan plan;
+    const int64_t panel = static_cast<int64_t>(singleK);
+    plan.reuseA = at_least_1(t.stepKa) * t.baseK >= static_cast<uint64_t>(panel) &&
+                  at_least_1(t.depthA1) >= at_least_1(t.stepM) * at_least_1(t.stepKa);
+    plan.reuseB = at_least_1(t.stepKb) * t.baseK >= static_cast<uint64_t>(panel) &&
+                  at_least_1(t.depthB1) >= at_least_1(t.stepN) * at_least_1(t.stepKb);
+    return plan;
+}
+
 void matmul_block(const MatmulCall& p, SrcLoc loc) {
     enter(Op::Matmul, loc);
     if (p.m == 0 || p.n == 0 || p.k == 0) return;

@@ -13,6 +13,11 @@
 
 namespace ascendcraft { namespace emu {
 
+// The TCubeTiling fields that decide what a Matmul keeps in L1 and L0.
+struct TCubeTilingView {
+    int baseM, baseN, baseK, depthA1, depthB1, stepM, stepN, stepKa, stepKb, dbL0A, dbL0B, dbL0C;
+};
+
 // One Matmul call as the runtime sees it: a block of C from GM operands.
 struct MatmulCall {
     Dt aDt = Dt::none, bDt = Dt::none, cDt = Dt::none, biasDt = Dt::none;
@@ -27,6 +32,13 @@ struct MatmulCall {
     const Local* ub = nullptr;            // C goes to this UB tensor (row stride ldc) instead of GM
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
+// What a Matmul's tiling keeps in the cube core's buffers: depthA1 base blocks of A (baseM x baseK) and depthB1 of B
+// (baseN x baseK) in L1 beside the bias, dbL0A / dbL0B base blocks in L0A / L0B and dbL0C in L0C. A tiling that does not
+// fit is an error at `loc` (the first Iterate / IterateAll). A block of A stays in L1 for the next blocks of C only
+// when its whole K panel is there at once (stepKa x baseK >= singleK, and depthA1 holds stepM x stepKa blocks); the
+// same for B. The two flags say which operand the trace may reuse across blocks.
+struct MatmulL1Plan { bool reuseA = false, reuseB = false; };
+MatmulL1Plan matmul_l1_plan(const TCubeTilingView& t, int singleK, uint32_t aBytes, uint32_t bBytes, bool bias, SrcLoc loc);
 [[noreturn]] void matmul_misuse(const char* message, const char* hint, SrcLoc loc);
 
 }}  // namespace ascendcraft::emu
@@ -304,6 +316,10 @@ private:
                                                          "set both input matrices first", loc);
         if (hasBias_ && !bias_) ascendcraft::emu::matmul_misuse("Matmul: the tiling says isBias = 1 but SetBias was not called",
                                                                  "call SetBias(biasGm), or set isBias = 0 in the tiling", loc);
+        l1_ = ascendcraft::emu::matmul_l1_plan(ascendcraft::emu::TCubeTilingView{tiling_.baseM, tiling_.baseN, tiling_.baseK,
+                                                  tiling_.depthA1, tiling_.depthB1, tiling_.stepM, tiling_.stepN, tiling_.stepKa,
+                                                  tiling_.stepKb, tiling_.dbL0A, tiling_.dbL0B, tiling_.dbL0C},
+                                              singleK_, sizeof(A), sizeof(B), hasBias_, loc);
         mBlocks_ = (singleM_ + tiling_.baseM - 1) / tiling_.baseM;
         nBlocks_ = (singleN_ + tiling_.baseN - 1) / tiling_.baseN;
         index_ = -1;
@@ -333,9 +349,10 @@ private:
         call.k = singleK_;
         call.baseM = tiling_.baseM; call.baseN = tiling_.baseN; call.baseK = tiling_.baseK;
         // L1 reuse (trace only): an L1 tile holds stepM rows of A blocks and stepN columns of B blocks, so A's rows are
-        // fetched once per stepN block columns and B's columns once per stepM block rows
-        call.loadA = tiling_.stepN <= 1 || bn_ % tiling_.stepN == 0;
-        call.loadB = tiling_.stepM <= 1 || bm_ % tiling_.stepM == 0;
+        // fetched once per stepN block columns and B's columns once per stepM block rows -- when the whole K panel of
+        // the operand fits in L1 (matmul_l1_plan); otherwise every block streams its K panel through L1 again
+        call.loadA = !l1_.reuseA || tiling_.stepN <= 1 || bn_ % tiling_.stepN == 0;
+        call.loadB = !l1_.reuseB || tiling_.stepM <= 1 || bm_ % tiling_.stepM == 0;
         return call;
     }
     void emit(void* c, bool atomic, bool sequential, const SrcLoc& loc) {
@@ -362,6 +379,7 @@ private:
     }
 
     TCubeTiling tiling_;
+    ascendcraft::emu::MatmulL1Plan l1_;
     bool inited_ = false, iterating_ = false, block_ = false, hasBias_ = false, aTrans_ = false, bTrans_ = false;
     const A* a_ = nullptr;
     const B* b_ = nullptr;
