@@ -7,6 +7,7 @@ Docs: https://ascendcraft.github.io/ascendcraft/emu.html.md"""
 # %% ../nbs/10_emu.ipynb #f89a38eb
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import mmap
@@ -45,7 +46,8 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'entry_linkage', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
            'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
            'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
-           'dies_with_this_process', 'GmFiles', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles', 'emu_threads', 'run', 'trace',
+           'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -924,6 +926,56 @@ def _run_child(binary: Path, run_dir: Path, timeout: float, sanitize: bool, sett
     return _Child(sandbox.exit_status(proc.returncode, cmd.sandboxed), timed_out, out.text(), err.text(), seconds, records,
                   status)
 
+# %% ../nbs/10_emu.ipynb #5c7a9e11
+_HELD = ".held"
+
+
+def _hold(folder: Path) -> int:
+    "Lock `<folder>.held` for as long as the returned descriptor is open (locked before it gets its name: no gap)."
+    tmp = folder.with_name(f"{folder.name}.{os.getpid()}-{threading.get_ident()}.new")
+    fd = os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_RDWR | os.O_CLOEXEC, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    os.rename(tmp, folder.with_name(folder.name + _HELD))
+    return fd
+
+
+def sweep_orphans(root: str | Path) -> list[Path]:
+    "Remove the scratch folders under `root` whose process died without removing them; return what was removed."
+    removed = []
+    for held in Path(root).glob(f"ascendcraft-*{_HELD}"):
+        try: fd = os.open(held, os.O_RDWR | os.O_CLOEXEC)
+        except OSError: continue
+        try:
+            try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError: continue                   # its process is alive
+            folder = held.with_name(held.name[:-len(_HELD)])
+            shutil.rmtree(folder, ignore_errors=True)
+            held.unlink(missing_ok=True)
+            removed.append(folder)
+        finally:
+            os.close(fd)
+    return removed
+
+
+class ScratchFolder:
+    "A run's folder (in /dev/shm where there is one), held by a lock until `close` removes it; see above."
+
+    def __init__(self, kind: str):
+        root = _scratch_root()
+        if root is not None: sweep_orphans(root)
+        self.path = Path(tempfile.mkdtemp(prefix=f"ascendcraft-{kind}-", dir=root))
+        self._held = self.path.with_name(self.path.name + _HELD)
+        self._fd: int | None = _hold(self.path)
+
+    def close(self, _rmtree=shutil.rmtree, _close=os.close):   # bound here: a finalizer may run at exit
+        "Remove the folder and release its lock (once)."
+        if self._fd is None: return
+        _rmtree(self.path, ignore_errors=True)
+        self._held.unlink(missing_ok=True)
+        _close(self._fd)
+        self._fd = None
+
+
 # %% ../nbs/10_emu.ipynb #18248402
 def _run_args_error(message: str, build: Build) -> AscendCraftError:
     return AscendCraftError(Diagnostic("run-args", message, file=build.entry_file or "<run>",
@@ -1247,8 +1299,9 @@ class GmFiles:
             self._release()
             if sum(n for _, n in self._free) + sum(n for _, n, _ in self._held) + st.st_size > self.limit: return False
             if self.folder is None:
-                self.folder = Path(tempfile.mkdtemp(prefix="ascendcraft-gm-", dir=_scratch_root()))
-                weakref.finalize(self, shutil.rmtree, str(self.folder), True)
+                scratch = ScratchFolder("gm")
+                self.folder = scratch.path
+                weakref.finalize(self, scratch.close)
             self._count += 1
             dest = self.folder / f"{self._count}.bin"
             try: os.rename(path, dest)
@@ -1350,8 +1403,8 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     "Run a built kernel on the CPU emulation (every block, all rules checked) in a child process."
     settings = settings or load_settings()
     args = list(args)
-    run_dir = Path(tempfile.mkdtemp(prefix="ascendcraft-run-", dir=_scratch_root()))
-    files, mapped = None, {}
+    scratch = ScratchFolder("run")
+    run_dir, files, mapped = scratch.path, None, {}
     try:
         outputs, child, files = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,
                                  poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync,
@@ -1377,7 +1430,7 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
                    child.returncode, cpu, int(key), int(threads), work)
     finally:
         _keep_files(files, run_dir, mapped)
-        shutil.rmtree(run_dir, ignore_errors=True)
+        scratch.close()
 
 
 def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None,
@@ -1386,7 +1439,8 @@ def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: 
     "Run a built kernel in trace mode: every block's instruction stream, no tensor data (raises on rule violations)."
     settings = settings or load_settings()
     args = list(args)
-    run_dir = Path(tempfile.mkdtemp(prefix="ascendcraft-trace-", dir=_scratch_root()))
+    scratch = ScratchFolder("trace")
+    run_dir = scratch.path
     try:
         _, child, _ = _launch(build, args, run_dir, settings, mode="trace", block_dim=block_dim, host_args=host_args, poison=0,
                            ub_bytes=ub_bytes, cores=cores, auto_sync=auto_sync, tiling_key=tiling_key)
@@ -1399,7 +1453,7 @@ def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: 
                       cpu_seconds=next((r.get("cpu_seconds") for r in child.records if r.get("type") == "done"), None))
         return t
     finally:
-        shutil.rmtree(run_dir, ignore_errors=True)
+        scratch.close()
 
 # %% ../nbs/10_emu.ipynb #752b9278
 def no_output_diagnostic(build: Build, args: list, outputs: dict[str, np.ndarray], poison: int) -> Diagnostic | None:
