@@ -18,6 +18,7 @@ PROJECTS = {  # folder -> (op type, tiling keys its cases expect, nested / array
     "leaky_relu_custom": ("LeakyReluCustom", {1, 2}),
     "rms_scale_custom": ("RmsScaleCustom", {1, 2}),
     "row_norm_custom": ("RowNormCustom", {1, 2}),     # SoftMax / RmsNorm with their host tiling functions
+    "scale_by_scalar_custom": ("ScaleByScalarCustom", {1, 2}),   # the OpDef written by a macro, a computed dtype list
 }
 
 
@@ -113,3 +114,22 @@ OP_ADD(ForeachScaleCustom);
     op = parse_op_definition(src, "op_host/foreach_scale_custom.cpp")
     assert [p.dtypes for p in op.inputs + op.outputs] == [["DT_FLOAT16", "DT_FLOAT", "DT_INT32"]] * 3
     assert dtype_macros(op, 1)["DTYPE_SCALAR"] == "float"
+
+
+def test_a_definition_written_by_a_macro_is_read_from_the_compiled_op_host():
+    # EWISE_TENSOR_SCALAR_OPDEF (include/ewise/ewise_opdef.h) writes the class; the scalar's dtypes are computed in a
+    # loop (float for float16 tensors): only the compiled definition gives them, as CANN's build reads it
+    from ascendcraft.opproject import dtype_macros
+    op = load_project(EXAMPLES / "scale_by_scalar_custom").op
+    assert op.type == "ScaleByScalarCustom" and [p.name for p in op.inputs] == ["x", "scalar"]
+    assert [p.dtypes for p in op.inputs + op.outputs] == [["DT_FLOAT16", "DT_FLOAT"], ["DT_FLOAT", "DT_FLOAT"],
+                                                         ["DT_FLOAT16", "DT_FLOAT"]]
+    assert dtype_macros(op, 0)["DTYPE_SCALAR"] == "float" and dtype_macros(op, 0)["DTYPE_X"] == "half"
+
+
+def test_a_macro_definition_that_does_not_compile_names_the_compiler_error(tmp_path):
+    folder = copy_project(tmp_path, "scale_by_scalar_custom")
+    shutil.rmtree(folder / "include")
+    with pytest.raises(AscendCraftError) as e:
+        load_project(folder)
+    assert "no operator definition" in str(e.value) and "ewise/ewise_opdef.h" in str(e.value)
