@@ -76,7 +76,7 @@ class Protections:
     def rows(self, seccomp: bool | None = None) -> list[tuple[str, bool, str]]:
         "(protection, active, how) for `ascendcraft doctor`."
         ns = self.namespaces
-        rows = [("no network", ns, "bubblewrap network namespace"),
+        rows = [("no network", ns, "bubblewrap network namespace (g++); kernels: the seccomp filter refuses sockets"),
                 ("read-only toolchain + one private scratch folder; no $HOME, project, cache or run folders", ns,
                  "bubblewrap mount namespace on an empty tmpfs"),
                 ("unprivileged user (nobody, no capabilities)", ns, "bubblewrap user namespace"),
@@ -105,10 +105,11 @@ def _root_binds() -> list[str]:
     return args
 
 
-def _namespace_args() -> list[str]:
-    return ["--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
-            "--uid", str(NOBODY), "--gid", str(NOBODY), "--hostname", "sandbox", "--die-with-parent", "--new-session",
-            "--cap-drop", "ALL"]
+def _namespace_args(net: bool = True) -> list[str]:
+    "bubblewrap's namespace options (`net`: a new network namespace; kernel runs get none, their seccomp filter refuses sockets)."
+    return ["--unshare-user", "--unshare-ipc", "--unshare-pid", *(["--unshare-net"] if net else []), "--unshare-uts",
+            "--unshare-cgroup-try", "--uid", str(NOBODY), "--gid", str(NOBODY), "--hostname", "sandbox", "--die-with-parent",
+            "--new-session", "--cap-drop", "ALL"]
 
 
 @lru_cache(maxsize=4)
@@ -251,7 +252,8 @@ def wrap(argv: list[str], *, scratch: Path, limits: Limits, settings: Settings, 
     env = _plain_env(env)
     if not prot.namespaces:
         return Command(argv, {**env, "TMPDIR": str(scratch)}, preexec, cwd, False)
-    args = [prot.bwrap, *_namespace_args(), *_root_binds(), "--dev-bind", "/dev/null", "/dev/null", "--tmpfs", "/tmp"]
+    seccomp = kernel and not bootstrap                           # the launcher's filter refuses sockets
+    args = [prot.bwrap, *_namespace_args(net=not seccomp), *_root_binds(), "--dev-bind", "/dev/null", "/dev/null", "--tmpfs", "/tmp"]
     if proc: args += ["--proc", "/proc"]
     for path in readable: args += _binds("--ro-bind", path)
     for name, path in programs.items():

@@ -49,11 +49,23 @@ def escape(tmp_path_factory):
 
 
 @NAMESPACES
-@pytest.mark.parametrize("what", ["home", "project", "cache", "rundir", "forge-result", "socket", "fork", "clone",
-                                  "posix_spawn", "system", "env-secret", "execve"])
+@pytest.mark.parametrize("what", ["home", "project", "cache", "rundir", "forge-result", "socket", "socket-unix",
+                                  "socket-netlink", "socketpair", "fork", "clone", "posix_spawn", "system", "env-secret",
+                                  "execve"])
 def test_from_inside_a_kernel_nothing_outside_is_reachable(escape, what):
     r, x, rundir = escape
     assert _lines(r.stdout).get(what) == "blocked", r.stdout + r.stderr
+
+
+@NAMESPACES
+def test_only_kernels_go_without_a_network_namespace(tmp_path):
+    "A kernel's 'no network' is its seccomp filter (no socket at all); g++ runs, which have no filter, keep the namespace."
+    settings, limits = load_settings(), sandbox.Limits(10)
+    kernel = sandbox.wrap(["kernel", "spec.txt"], scratch=tmp_path, limits=limits, settings=settings,
+                          programs={"kernel": "/usr/bin/true"}, kernel=True).argv
+    gxx = sandbox.wrap(["g++", "--version"], scratch=tmp_path, limits=limits, settings=settings).argv
+    assert "--unshare-net" not in kernel and "--no-seccomp" not in kernel
+    assert "--unshare-net" in gxx and "--no-seccomp" in gxx
 
 
 @NAMESPACES

@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <linux/netlink.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,6 +56,11 @@ extern "C" __global__ __aicore__ void probe_escape(GM_ADDR x, GM_ADDR y, uint32_
         a.sin_addr.s_addr = inet_addr("1.1.1.1");
         say("connect", connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
     }
+    // kernel runs have no network namespace of their own: the seccomp filter must refuse every socket family
+    say("socket-unix", socket(AF_UNIX, SOCK_STREAM, 0) >= 0);
+    say("socket-netlink", socket(AF_NETLINK, SOCK_RAW, 0) >= 0);
+    int pair[2];
+    say("socketpair", socketpair(AF_UNIX, SOCK_STREAM, 0, pair) == 0);
     pid_t p = fork();
     if (p == 0) _exit(0);
     say("fork", p > 0);
