@@ -112,3 +112,17 @@ def test_a_large_input_changed_in_one_element_is_written_again():
     y = run(b, args(x), block_dim=8).outputs["y"]
     assert y[n // 2 + 3] == -2.0 and np.array_equal(y, x * 2)
     assert b.gm_files.placed >= 4
+
+
+def test_a_large_output_is_poisoned_to_its_last_byte_on_one_thread_and_on_two():
+    "Outputs of 1 MiB and more are poisoned with streaming stores (runtime fill_bytes): same bytes, odd lengths too."
+    b = build({"k.cpp": ADD_ONE})
+    tile, n = 8192, 3_000_001                        # 12 MB + 4 bytes: neither slice a multiple of 64 bytes
+    x = np.arange(2 * tile, dtype=np.float32)
+    for threads, poison in ((1, 0x5A), (2, 0xC3)):
+        r = run(b, [GM("x", x), GM("y", None, "out", shape=(n,), dtype=np.float32), Scalar(tile)], block_dim=2,
+                poison=poison, settings=load_settings().replace(emu_threads=threads, gm_keep_mb=0))
+        assert r.ok, r.diagnostics
+        y = r.outputs["y"]
+        assert np.array_equal(y[:2 * tile], x + 1)
+        assert (y[2 * tile:].view(np.uint8) == poison).all(), threads

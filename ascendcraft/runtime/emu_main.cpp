@@ -12,6 +12,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <cstddef>
 #include <fstream>
 #include <sstream>
@@ -140,6 +145,32 @@ uint8_t* map_file(const std::string& file, uint64_t bytes, bool writable, bool c
     return base;
 }
 
+// Every byte of [p, p + n) set to `value`. A large range (an out buffer's poison) is written with streaming stores:
+// they skip reading each cache line before overwriting it, which plain memset does at these sizes, and the kernel
+// does not read the poison back soon. Filling a 64 MB mapped /dev/shm file took 9-14 ms of CPU this way against
+// 13-18 ms with memset (2-core Xeon, load 13); the bytes are the same.
+void fill_bytes(uint8_t* p, uint64_t n, uint8_t value) {
+#if defined(__SSE2__)
+    if (n >= (1u << 20)) {
+        const uint64_t head = (64 - reinterpret_cast<uintptr_t>(p) % 64) % 64;
+        std::memset(p, value, head);
+        const __m128i v = _mm_set1_epi8(static_cast<char>(value));
+        uint8_t* q = p + head;
+        const uint64_t body = (n - head) / 64 * 64;
+        for (uint64_t i = 0; i < body; i += 64) {
+            _mm_stream_si128(reinterpret_cast<__m128i*>(q + i), v);
+            _mm_stream_si128(reinterpret_cast<__m128i*>(q + i + 16), v);
+            _mm_stream_si128(reinterpret_cast<__m128i*>(q + i + 32), v);
+            _mm_stream_si128(reinterpret_cast<__m128i*>(q + i + 48), v);
+        }
+        _mm_sfence();  // the streaming stores are visible before the blocks (other threads) start
+        std::memset(q + body, value, n - head - body);
+        return;
+    }
+#endif
+    std::memset(p, value, n);
+}
+
 // A GM buffer to get ready before the blocks run: its pages mapped, and for out / workspace buffers the poison
 // written. With several threads each takes one slice of every buffer: on a 64 MB output, allocating the file's pages
 // and writing the poison costs about as much as the kernel's own work, and it divides across cores.
@@ -155,7 +186,7 @@ void prepare_gm(const std::vector<GmPrep>& jobs, uint8_t poison, uint32_t thread
             const uint64_t lo = std::min<uint64_t>(j.bytes, step * t), hi = std::min<uint64_t>(j.bytes, lo + step);
             if (lo >= hi) continue;
             madvise(j.base + lo, page_round(hi - lo), j.writable ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);  // faults if refused
-            if (j.fill) std::memset(j.base + lo, poison, hi - lo);
+            if (j.fill) fill_bytes(j.base + lo, hi - lo, poison);
         }
     };
     std::vector<std::thread> pool;
@@ -523,7 +554,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     }
     if (populate) {
         for (const GmPrep& j : prep)
-            if (j.fill) std::memset(j.base, state.poison, j.bytes);
+            if (j.fill) fill_bytes(j.base, j.bytes, state.poison);
     } else {
         prepare_gm(prep, state.poison, prep_threads);
     }
