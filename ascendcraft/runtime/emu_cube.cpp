@@ -395,6 +395,15 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     const GmBuffer& ga = check_gm(p.a, aSpan, false, Op::Matmul, loc);
     const GmBuffer& gb = check_gm(p.b, bSpan, false, Op::Matmul, loc);
     const GmBuffer* gbias = p.bias ? &check_gm(p.bias, (static_cast<uint64_t>(p.col0) + p.n) * dt_size(p.biasDt), false, Op::Matmul, loc) : nullptr;
+    if (p.quant == 2) {
+        if (!p.quantVec)
+            Report("matmul-usage", Op::Matmul, loc).msg("Matmul: SetQuantVector was given no tensor")
+                .hint("pass the per-column scales as a GlobalTensor<uint64_t> of N elements").fail();
+        check_gm(p.quantVec, (static_cast<uint64_t>(p.col0) + p.n) * 8, false, Op::Matmul, loc);
+    }
+    if (p.cDt == Dt::i8 && !p.quant)
+        Report("matmul-usage", Op::Matmul, loc).msg("Matmul: an int8_t C needs a quantisation scale (SetQuantScalar or SetQuantVector)")
+            .hint("call mm.SetQuantScalar(scaleBits) or mm.SetQuantVector(scalesGm) before Iterate/IterateAll").fail();
     auto cAt = [&](uint32_t i, uint32_t j) -> uint64_t {
         return p.packed ? static_cast<uint64_t>(i) * p.ldc + j : static_cast<uint64_t>(p.row0 + i) * p.ldc + p.col0 + j;
     };
@@ -461,6 +470,11 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
                                                                                   : static_cast<uint64_t>(kk) * p.ldb + p.col0 + j) * bs);
     Core& core_ = core();
     const bool atomicAdd = p.atomic || (core_.atomic_add && !p.ub);
+    auto scale_of = [](uint64_t bits) { const uint32_t low = static_cast<uint32_t>(bits); float f; std::memcpy(&f, &low, 4); return f; };
+    std::vector<float> scales;
+    if (p.quant == 1) scales.assign(p.n, scale_of(p.quantScalar));
+    if (p.quant == 2)
+        for (uint32_t j = 0; j < p.n; ++j) scales.push_back(scale_of(p.quantVec[p.col0 + j]));
     for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t j = 0; j < p.n; ++j) {
             uint8_t* out = c + cAt(i, j) * cs;
@@ -477,6 +491,7 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
                     acc += static_cast<float>(av[static_cast<size_t>(i) * p.k + kk] * bv[static_cast<size_t>(kk) * p.n + j]);
                 v = acc;
             }
+            if (p.quant) v = static_cast<double>(static_cast<float>(v) * scales[j]);   // in fp32 on the way out of L0C
             if (atomicAdd) v += load_d(p.cDt, out);
             store_d(p.cDt, out, v);
         }

@@ -30,6 +30,11 @@ struct MatmulCall {
     bool packed = false;                  // C is the block itself (row0/col0 do not move it)
     bool loadA = true, loadB = true;      // trace: the block's A rows / B columns come from GM (else L1 still holds them)
     const Local* ub = nullptr;            // C goes to this UB tensor (row stride ldc) instead of GM
+    // (de)quantisation on the way out of L0C: 1 = one scale for all of C, 2 = one per column of C (quantVec[col0 + j]);
+    // a scale is the float whose bits are the low 32 bits of the uint64 the kernel passes
+    uint8_t quant = 0;
+    uint64_t quantScalar = 0;
+    const uint64_t* quantVec = nullptr;
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 // What a Matmul's tiling keeps in the cube core's buffers: depthA1 base blocks of A (baseM x baseK) and depthB1 of B
@@ -181,8 +186,8 @@ class MatmulImpl {
                   "Matmul: A and B must have the same element type");
     static_assert(ascendcraft::emu::OneOf<A, half, bfloat16_t, float, int8_t>::value,
                   "Matmul on Ascend 910B (A2) takes half, bfloat16_t, float or int8_t inputs");
-    static_assert(ascendcraft::emu::OneOf<C, half, bfloat16_t, float, int32_t>::value,
-                  "Matmul on Ascend 910B (A2) writes half, bfloat16_t, float or int32_t");
+    static_assert(ascendcraft::emu::OneOf<C, half, bfloat16_t, float, int32_t, int8_t>::value,
+                  "Matmul on Ascend 910B (A2) writes half, bfloat16_t, float, int32_t or (quantised) int8_t");
 
 public:
     MatmulImpl() {}
@@ -222,9 +227,9 @@ public:
         if (tailN > 0) singleN_ = tailN;
         if (tailK > 0) singleK_ = tailK;
     }
-    void SetTensorA(const GlobalTensor<A>& gm, bool isTransposeA = false) { a_ = gm.address_; aTrans_ = isTransposeA || A_TYPE::isTrans; }
-    void SetTensorB(const GlobalTensor<B>& gm, bool isTransposeB = false) { b_ = gm.address_; bTrans_ = isTransposeB || B_TYPE::isTrans; }
-    void SetBias(const GlobalTensor<Bias>& gm) { bias_ = gm.address_; hasBias_ = true; }
+    void SetTensorA(const GlobalTensor<A>& gm, bool isTransposeA = false) { a_ = gm.address_; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = false; }
+    void SetTensorB(const GlobalTensor<B>& gm, bool isTransposeB = false) { b_ = gm.address_; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = false; }
+    void SetBias(const GlobalTensor<Bias>& gm) { bias_ = gm.address_; hasBias_ = true; localBias_ = false; }
     void ClearBias() { bias_ = nullptr; hasBias_ = false; }
     void DisableBias() { ClearBias(); }
     template <class T> void SetWorkspace(const GlobalTensor<T>&) {}
@@ -298,20 +303,76 @@ public:
     template <class T> void SetLocalWorkspace(const LocalTensor<T>&) {}
     template <class T> void SetSelfDefineData(T) {}
     template <class T> void SetUserDefInfo(T) {}
-    template <class T> void SetQuantScalar(T, SrcLoc loc = {}) {
-        ascendcraft::emu::matmul_misuse("Matmul::SetQuantScalar (quantised output) is not emulated yet",
-                                        "write a float/half/int32 output and quantise in the vector epilogue", loc);
+    // Quantisation / dequantisation of C on its way out of L0C: C = acc x scale, the scale being the float whose bits
+    // are the low 32 bits of the argument (one for all of C, or one per column of C from a uint64 vector in GM).
+    void SetQuantScalar(const uint64_t quantScalar) { quant_ = 1; quantScalar_ = quantScalar; }
+    void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) { quant_ = 2; quantVec_ = quantTensor.address_; }
+    void SetQuantVector(const LocalTensor<uint64_t>&, SrcLoc loc = {}) {
+        ascendcraft::emu::matmul_misuse("Matmul::SetQuantVector from a LocalTensor is not emulated yet",
+                                        "pass the per-channel scales as a GlobalTensor<uint64_t>", loc);
     }
-    template <class T> void SetQuantVector(const GlobalTensor<T>&, SrcLoc loc = {}) {
-        ascendcraft::emu::matmul_misuse("Matmul::SetQuantVector (quantised output) is not emulated yet",
-                                        "write a float/half/int32 output and quantise in the vector epilogue", loc);
+    template <class T> void SetAntiQuantScalar(const T, const T, SrcLoc loc = {}) {
+        ascendcraft::emu::matmul_misuse("Matmul::SetAntiQuantScalar (int8 weights dequantised on the way in) is not emulated yet",
+                                        "dequantise B with Cast/Muls in the vector unit before the Matmul", loc);
     }
+    template <class T> void SetAntiQuantVector(const LocalTensor<T>&, const LocalTensor<T>&, SrcLoc loc = {}) {
+        ascendcraft::emu::matmul_misuse("Matmul::SetAntiQuantVector (int8 weights dequantised on the way in) is not emulated yet",
+                                        "dequantise B with Cast/Muls in the vector unit before the Matmul", loc);
+    }
+    void SetSparseIndex(const GlobalTensor<uint8_t>&, SrcLoc loc = {}) {
+        ascendcraft::emu::matmul_misuse("Matmul::SetSparseIndex (sparse B) is not on Ascend 910B", "use a dense B", loc);
+    }
+    // A, B or the bias from a LocalTensor (UB or L1) or as a scalar: accepted as the API spells them; running them is
+    // not emulated yet and stops with a named error at the Iterate / IterateAll.
+    void SetTensorA(const LocalTensor<A>&, bool isTransposeA = false) { a_ = nullptr; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = true; }
+    void SetTensorB(const LocalTensor<B>&, bool isTransposeB = false) { b_ = nullptr; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = true; }
+    void SetTensorA(A) { a_ = nullptr; localA_ = true; }
+    void SetTensorB(B) { b_ = nullptr; localB_ = true; }
+    void SetBias(const LocalTensor<Bias>&) { bias_ = nullptr; hasBias_ = true; localBias_ = true; }
+    // Batched calls with the counts set beforehand (the second IterateBatch form).
+    void SetBatchNum(int32_t batchA, int32_t batchB) { batchA_ = batchA; batchB_ = batchB; }
+    template <class P, typename std::enable_if<std::is_same<P, bool>::value, int>::type = 0>
+    void IterateBatch(const GlobalTensor<C>& gm, P enPartialSum, uint8_t enAtomic, bool enSequentialWrite,
+                      const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                      SrcLoc loc = {}) {
+        if (batchA_ <= 0 || batchB_ <= 0)
+            ascendcraft::emu::matmul_misuse("Matmul::IterateBatch(gm, enPartialSum, enAtomic, ...) before SetBatchNum",
+                                            "call SetBatchNum(batchA, batchB) first, or pass the counts: IterateBatch(gm, batchA, batchB, ...)", loc);
+        IterateBatch(gm, static_cast<uint32_t>(batchA_), static_cast<uint32_t>(batchB_), enSequentialWrite, matrixStrideA,
+                     matrixStrideB, matrixStrideC, enPartialSum, enAtomic, loc);
+    }
+    template <class... Args> void IterateBatch(const LocalTensor<C>&, Args...) {
+        ascendcraft::emu::matmul_misuse("Matmul::IterateBatch into a LocalTensor is not emulated yet",
+                                        "IterateBatch into GM, then copy the part the vector core needs", SrcLoc{});
+    }
+    template <bool sync = true>
+    void IterateNBatch(const uint32_t, uint32_t, uint32_t, bool, const uint32_t = 0, const uint32_t = 0, const uint32_t = 0,
+                       SrcLoc loc = {}) {
+        ascendcraft::emu::matmul_misuse("Matmul::IterateNBatch (batches into the workspace) is not emulated yet",
+                                        "loop over IterateBatch(gm, batchA, batchB, ...) with the C offset of each step", loc);
+    }
+    template <bool sync = true, typename T>
+    bool Iterate(bool, const LocalTensor<T>&, SrcLoc loc = {}) {
+        ascendcraft::emu::matmul_misuse("Matmul::Iterate into a user-given L0C tensor is not emulated yet",
+                                        "use Iterate() and GetTensorC", loc);
+        return false;
+    }
+    template <bool sync = true>
+    void GetTensorC(const GlobalTensor<C>& gm, const LocalTensor<C>& co2Local, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    SrcLoc loc = {}) {   // the block to GM and to a UB copy
+        GetTensorC<sync>(gm, enAtomic, enSequentialWrite, loc);
+        GetTensorC<sync>(co2Local, enAtomic, enSequentialWrite, loc);
+    }
+    uint8_t GetSubBlockIdx() { return 0; }
     void End() { iterating_ = false; block_ = false; }
 
 private:
     void start(const SrcLoc& loc) {
         if (!inited_) ascendcraft::emu::matmul_misuse("Matmul used before Init (or REGIST_MATMUL_OBJ with its tiling)",
                                                        "call REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) first", loc);
+        if (localA_ || localB_ || localBias_)
+            ascendcraft::emu::matmul_misuse("Matmul: A, B or the bias from a LocalTensor or a scalar is not emulated yet",
+                                            "keep A, B and the bias in GM (SetTensorA/B(globalTensor), SetBias(globalTensor))", loc);
         if (!a_ || !b_) ascendcraft::emu::matmul_misuse("Matmul::Iterate/IterateAll before SetTensorA and SetTensorB",
                                                          "set both input matrices first", loc);
         if (hasBias_ && !bias_) ascendcraft::emu::matmul_misuse("Matmul: the tiling says isBias = 1 but SetBias was not called",
@@ -348,6 +409,7 @@ private:
         call.n = static_cast<uint32_t>(restN < tiling_.baseN ? restN : tiling_.baseN);
         call.k = singleK_;
         call.baseM = tiling_.baseM; call.baseN = tiling_.baseN; call.baseK = tiling_.baseK;
+        call.quant = quant_; call.quantScalar = quantScalar_; call.quantVec = quantVec_;
         // L1 reuse (trace only): an L1 tile holds stepM rows of A blocks and stepN columns of B blocks, so A's rows are
         // fetched once per stepN block columns and B's columns once per stepM block rows -- when the whole K panel of
         // the operand fits in L1 (matmul_l1_plan); otherwise every block streams its K panel through L1 again
@@ -380,6 +442,11 @@ private:
 
     TCubeTiling tiling_;
     ascendcraft::emu::MatmulL1Plan l1_;
+    uint8_t quant_ = 0;
+    uint64_t quantScalar_ = 0;
+    const uint64_t* quantVec_ = nullptr;
+    bool localA_ = false, localB_ = false, localBias_ = false;
+    int32_t batchA_ = 0, batchB_ = 0;
     bool inited_ = false, iterating_ = false, block_ = false, hasBias_ = false, aTrans_ = false, bTrans_ = false;
     const A* a_ = nullptr;
     const B* b_ = nullptr;

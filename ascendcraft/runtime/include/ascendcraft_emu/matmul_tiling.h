@@ -40,6 +40,21 @@ constexpr int32_t data_type_bytes(DataType t) {
     }
 }
 
+// SetMatmulConfigParams' settings in one struct (the kernel's MatmulConfig choice); they steer CANN's search, not the
+// numbers, and this tiling keeps them only to accept the call.
+struct MatmulConfigParams {
+    int32_t mmConfigType = 1;
+    bool enableL1CacheUB = false;
+    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
+    MatrixTraverse traverse = MatrixTraverse::NOSET;
+    bool enVecND2NZ = false;
+    MatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                       ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT, MatrixTraverse traverseIn = MatrixTraverse::NOSET,
+                       bool enVecND2NZIn = false)
+        : mmConfigType(mmConfigTypeIn), enableL1CacheUB(enableL1CacheUBIn), scheduleType(scheduleTypeIn), traverse(traverseIn),
+          enVecND2NZ(enVecND2NZIn) {}
+};
+
 struct MatmulOperand {
     TPosition pos = TPosition::GM;
     CubeFormat format = CubeFormat::ND;
@@ -81,7 +96,23 @@ public:
     int32_t SetDequantType(DequantType) { return 0; }
     int32_t SetMatmulConfigParams(int32_t = 0, bool = false, ScheduleType = ScheduleType::INNER_PRODUCT,
                                   MatrixTraverse t = MatrixTraverse::NOSET, bool = false) { traverse_ = t; return 0; }
-    void SetSparse(bool = false) {}
+    int32_t SetMatmulConfigParams(const MatmulConfigParams& p) { traverse_ = p.traverse; return 0; }
+    // The scale operands of mx (fp8 / fp4) matmuls, which Ascend 910B does not have: GetTiling refuses them.
+    int32_t SetScaleAType(TPosition, CubeFormat, bool = false) { scaled_ = true; return 0; }
+    int32_t SetScaleBType(TPosition, CubeFormat, bool = true) { scaled_ = true; return 0; }
+    int32_t SetSparse(bool isSparse = false) { sparse_ = isSparse; return 0; }
+    // Batched layouts: the axes of A, B and C (BSNGD / SBNGD / BNGS1S2) and the batch count, into the tiling's
+    // *LayoutInfo* and BatchNum fields; NORMAL batches give the counts and M, N, K.
+    int32_t SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) { al_[0] = b; al_[1] = s; al_[2] = n; al_[3] = g; al_[4] = d; return 0; }
+    int32_t SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) { bl_[0] = b; bl_[1] = s; bl_[2] = n; bl_[3] = g; bl_[4] = d; return 0; }
+    int32_t SetCLayout(int32_t b, int32_t s1, int32_t n, int32_t g, int32_t s2) { cl_[0] = b; cl_[1] = s1; cl_[2] = n; cl_[3] = g; cl_[4] = s2; return 0; }
+    int32_t SetBatchNum(int32_t batch) { batch_ = batch; return 0; }
+    int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k) {
+        batch_ = std::max(batchA, batchB);
+        SetShape(m, n, k);
+        SetOrgShape(m, n, k);
+        return 0;
+    }
     void SetHF32(bool = false, int32_t = 0) {}
     int32_t GetBaseM() const { return baseM_; }
     int32_t GetBaseN() const { return baseN_; }
@@ -110,6 +141,8 @@ protected:
         const int32_t orgKa = orgKa_ > 0 ? orgKa_ : k_, orgKb = orgKb_ > 0 ? orgKb_ : k_;
         const int32_t M = m_ > 0 ? m_ : orgM, N = n_ > 0 ? n_ : orgN, K = k_ > 0 ? k_ : orgKa;
         if (M <= 0 || N <= 0 || K <= 0) return fail("SetShape / SetOrgShape give no positive M, N and K");
+        if (scaled_) return fail("SetScaleAType / SetScaleBType: mx (fp8 / fp4) matmuls with scales are not on Ascend 910B");
+        if (sparse_) return fail("SetSparse(true): sparse matmuls are not on Ascend 910B");
         const int32_t sa = data_type_bytes(a_.type), c0 = 32 / sa;
         // single-core shape: the given one, else the split of M x N over the cores with the least work per core
         int32_t sM = singleM_ > 0 ? singleM_ : M, sN = singleN_ > 0 ? singleN_ : N;
@@ -155,6 +188,9 @@ protected:
         t.dbL0A = 2; t.dbL0B = 2; t.dbL0C = 1;
         t.transLength = 0;
         t.BatchNum = batch_;
+        t.ALayoutInfoB = al_[0]; t.ALayoutInfoS = al_[1]; t.ALayoutInfoN = al_[2]; t.ALayoutInfoG = al_[3]; t.ALayoutInfoD = al_[4];
+        t.BLayoutInfoB = bl_[0]; t.BLayoutInfoS = bl_[1]; t.BLayoutInfoN = bl_[2]; t.BLayoutInfoG = bl_[3]; t.BLayoutInfoD = bl_[4];
+        t.CLayoutInfoB = cl_[0]; t.CLayoutInfoS1 = cl_[1]; t.CLayoutInfoN = cl_[2]; t.CLayoutInfoG = cl_[3]; t.CLayoutInfoS2 = cl_[4];
         return true;
     }
 
@@ -162,7 +198,8 @@ protected:
     int32_t m_ = -1, n_ = -1, k_ = -1, orgM_ = -1, orgN_ = -1, orgKa_ = -1, orgKb_ = -1;
     int32_t singleM_ = -1, singleN_ = -1, singleK_ = -1, fixM_ = -1, fixN_ = -1, fixK_ = -1;
     int32_t baseM_ = 0, baseN_ = 0, baseK_ = 0, mDim_ = 1, nDim_ = 1, batch_ = 0;
-    bool isBias_ = false;
+    int32_t al_[5] = {}, bl_[5] = {}, cl_[5] = {};
+    bool isBias_ = false, scaled_ = false, sparse_ = false;
     MatrixTraverse traverse_ = MatrixTraverse::NOSET;
     int64_t l1_ = 512 * 1024, l0a_ = 64 * 1024, l0b_ = 64 * 1024, l0c_ = 128 * 1024;
 };
@@ -176,6 +213,8 @@ public:
     int64_t GetTiling(optiling::TCubeTiling& tiling) { return compute(tiling, dim_) ? 0 : -1; }
     int32_t GetSingleShape(int32_t& m, int32_t& n, int32_t& k) const { m = lastM_; n = lastN_; k = lastK_; return 0; }
     int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim) const { dim = mDim_ * nDim_; mDim = mDim_; nDim = nDim_; return 0; }
+    // Split K over cores too: accepted; this tiling splits M and N only (the kernel's own K offsets still work).
+    void EnableMultiCoreSplitK(bool flag) { splitK_ = flag; }
 
 private:
     bool compute(optiling::TCubeTiling& t, int32_t cores) {
@@ -184,32 +223,14 @@ private:
         return true;
     }
     int32_t dim_ = 1, lastM_ = 0, lastN_ = 0, lastK_ = 0;
+    bool splitK_ = false;
 };
 
-// Batched matmul: the layouts and the batch count go into the tiling's *LayoutInfo* and BatchNum fields.
+// Batched matmul: the layouts and the batch count (set on the base class) go into the tiling's *LayoutInfo* and BatchNum fields.
 class BatchMatmulTiling : public MatmulApiTiling {
 public:
     using MatmulApiTiling::MatmulApiTiling;
-    int32_t SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) { al_[0] = b; al_[1] = s; al_[2] = n; al_[3] = g; al_[4] = d; return 0; }
-    int32_t SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) { bl_[0] = b; bl_[1] = s; bl_[2] = n; bl_[3] = g; bl_[4] = d; return 0; }
-    int32_t SetCLayout(int32_t b, int32_t s1, int32_t n, int32_t g, int32_t s2) { cl_[0] = b; cl_[1] = s1; cl_[2] = n; cl_[3] = g; cl_[4] = s2; return 0; }
-    int32_t SetBatchNum(int32_t batch) { batch_ = batch; return 0; }
-    int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k) {
-        batch_ = std::max(batchA, batchB);
-        SetShape(m, n, k);
-        SetOrgShape(m, n, k);
-        return 0;
-    }
-    int64_t GetTiling(optiling::TCubeTiling& t) {
-        if (!compute(t, 1)) return -1;
-        t.ALayoutInfoB = al_[0]; t.ALayoutInfoS = al_[1]; t.ALayoutInfoN = al_[2]; t.ALayoutInfoG = al_[3]; t.ALayoutInfoD = al_[4];
-        t.BLayoutInfoB = bl_[0]; t.BLayoutInfoS = bl_[1]; t.BLayoutInfoN = bl_[2]; t.BLayoutInfoG = bl_[3]; t.BLayoutInfoD = bl_[4];
-        t.CLayoutInfoB = cl_[0]; t.CLayoutInfoS1 = cl_[1]; t.CLayoutInfoN = cl_[2]; t.CLayoutInfoG = cl_[3]; t.CLayoutInfoS2 = cl_[4];
-        return 0;
-    }
-
-private:
-    int32_t al_[5] = {}, bl_[5] = {}, cl_[5] = {};
+    int64_t GetTiling(optiling::TCubeTiling& t) { return compute(t, 1) ? 0 : -1; }
 };
 
 using MultiCoreMatmulTilingBase = MultiCoreMatmulTiling;

@@ -1,0 +1,114 @@
+"""More of the Matmul API as public kernels spell it: dequantised int8 output (SetQuantScalar / SetQuantVector: int32
+accumulators times a float scale on the way out of L0C), batches with the counts set beforehand (SetBatchNum +
+IterateBatch(gm, enPartialSum, enAtomic, enSequentialWrite)), and the host tiling API's remaining setters
+(MatmulConfigParams, scale operands, layouts on MultiCoreMatmulTiling, EnableMultiCoreSplitK)."""
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascendcraft.emu import GM, INCLUDE_DIR, Tiling, build, run
+
+from test_emu_cube import tcube_tiling
+
+KERNEL = Path(__file__).parent / "emu_kernels" / "good" / "matmul_api_quant.cpp"
+BATCH_NUM = Path(__file__).parent / "emu_kernels" / "good" / "matmul_api_batch_num.cpp"
+RNG = np.random.default_rng(15)
+
+
+def _bits(x: np.ndarray) -> np.ndarray:
+    "The uint64 a kernel passes for float scales: the float's bits in the low 32 bits."
+    return np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+
+
+@pytest.mark.parametrize("per_channel", [0, 1])
+def test_int8_matmul_dequantised_to_half_matches_numpy(per_channel):
+    m, n, k = 48, 64, 96
+    a = RNG.integers(-128, 128, (m, k)).astype(np.int8)
+    bt = RNG.integers(-128, 128, (n, k)).astype(np.int8)          # B^T in GM
+    acc = a.astype(np.int64) @ bt.astype(np.int64).T
+    scale = np.float32(1 / 1024)
+    col_scales = (RNG.uniform(0.5, 2.0, n) / 2048).astype(np.float32)
+    ref = (acc.astype(np.float32) * (col_scales if per_channel else scale)).astype(np.float16)
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=32, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
+    tiling += np.int32(per_channel).tobytes() + scale.tobytes()
+    b = build(KERNEL, entry="matmul_dequant")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bt), GM("scales", _bits(col_scales)), GM("c", np.zeros((m, n), np.float16), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_array_equal(r.outputs["c"], ref)           # acc x scale in fp32, then one rounding to half
+    # without the scale the output would be the raw accumulators (way past half's range): the scale was applied
+    assert np.abs(r.outputs["c"].astype(np.float32)).max() < np.abs(acc).max() / 100
+
+
+def test_iterate_batch_with_set_batch_num_broadcasts_b():
+    batch, m, n, k = 3, 32, 48, 64
+    a = RNG.standard_normal((batch, m, k)).astype(np.float16)
+    bm = RNG.standard_normal((k, n)).astype(np.float16)
+    ref = a.astype(np.float64) @ bm.astype(np.float64)
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=32, baseK=32, stepM=1, stepN=1, BatchNum=batch) + np.int32(batch).tobytes()
+    b = build(BATCH_NUM)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    args = [GM("a", a), GM("b", bm), GM("c", np.zeros((batch, m, n), np.float32), "out"),
+            GM("workspace", np.zeros(16, np.uint8), "workspace")]
+    r = run(b, args + [Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)
+    # SetBatchNum(0, 1): the counts are missing -- a named error at the IterateBatch line
+    bad = run(b, args + [Tiling(tiling[:-4] + np.int32(0).tobytes())], block_dim=1)
+    errs = [d for d in bad.diagnostics if d.is_error]
+    line = next(i for i, s in enumerate(BATCH_NUM.read_text().splitlines(), 1) if "mm.IterateBatch(cGm, false, 0, false);" in s)
+    assert not bad.ok and errs[0].kind == "matmul-usage" and "SetBatchNum" in errs[0].message and errs[0].line == line
+
+
+HOST = r'''
+#include <cstdio>
+#include "tiling/tiling_api.h"
+using namespace matmul_tiling;
+int main() {
+    optiling::TCubeTiling t;
+    MultiCoreMatmulTiling mm;
+    mm.SetDim(4);
+    mm.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    mm.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16, true);
+    mm.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    mm.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    mm.SetShape(256, 128, 64);
+    mm.SetOrgShape(256, 128, 64);
+    mm.EnableBias(false);
+    mm.SetBufferSpace(-1, -1, -1);
+    mm.SetMatmulConfigParams(MatmulConfigParams(1, false, ScheduleType::INNER_PRODUCT, MatrixTraverse::FIRSTN, false));
+    mm.EnableMultiCoreSplitK(false);
+    mm.SetALayout(2, 256, 1, 1, 64);
+    mm.SetBatchNum(2);
+    long ok = mm.GetTiling(t);
+    int32_t dim = 0, mDim = 0, nDim = 0;
+    mm.GetCoreNum(dim, mDim, nDim);
+    MatmulApiTiling scaled;
+    scaled.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT8_E4M3FN);
+    scaled.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT8_E4M3FN);
+    scaled.SetScaleAType(TPosition::GM, CubeFormat::ND);
+    scaled.SetShape(64, 64, 64);
+    optiling::TCubeTiling t2;
+    long refused = scaled.GetTiling(t2);
+    std::printf("%ld %d %d %d %d %d %d %ld\n", ok, t.iterateOrder, t.ALayoutInfoS, t.ALayoutInfoD, t.BatchNum, dim,
+                t.singleCoreM * mDim >= 256 && t.singleCoreN * nDim >= 128, refused);
+}
+'''
+
+
+def test_host_tiling_setters_public_projects_use(tmp_path):
+    src = tmp_path / "host.cpp"
+    src.write_text(HOST)
+    exe = tmp_path / "host"
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), str(src), "-o", str(exe)], check=True, capture_output=True)
+    done = subprocess.run([str(exe)], capture_output=True, text=True)
+    ok, order, s, d, batch, dim, covers, refused = map(int, done.stdout.split())
+    assert ok == 0 and order == 1                                 # FIRSTN from the config params struct
+    assert (s, d, batch) == (256, 64, 2)                          # the layout and batch count reach the tiling
+    assert 1 <= dim <= 4 and covers == 1
+    assert refused == -1 and "not on Ascend 910B" in done.stderr  # fp8 with scales: GetTiling refuses, saying why
