@@ -22,9 +22,10 @@ from .generate import Evaluation, TuningHistory, Variant
 from .llm import Interrupted, atomic_write_text
 
 # %% auto #0
-__all__ = ['STATE_VERSION', 'LAST_OPERATOR', 'Turn', 'Conversation', 'turns_since', 'variant_to_dict', 'variant_from_dict',
-           'WorkState', 'capture', 'restore', 'PendingEdits', 'Outcome', 'outcome', 'Cancelled', 'CancelToken',
-           'prepare_runtime', 'session_folder', 'Desk', 'remember_operator', 'last_operator']
+__all__ = ['STATE_VERSION', 'TIMING_FILES', 'LAST_OPERATOR', 'Turn', 'Conversation', 'turns_since', 'variant_to_dict',
+           'variant_from_dict', 'WorkState', 'capture', 'restore', 'PendingEdits', 'Outcome', 'outcome', 'Cancelled',
+           'CancelToken', 'prepare_runtime', 'session_folder', 'Desk', 'timing_key', 'save_timing', 'load_timing',
+           'remember_operator', 'last_operator']
 
 # %% ../nbs/55_wb_state.ipynb #c37441b5
 @dataclass
@@ -287,6 +288,7 @@ class Desk:
         self._undo: list[tuple[str, WorkState]] = []
         self._lock = threading.RLock()
         self.saves = 0                                  # states written so far
+        self._timing_saved = None                       # the session.Timing last written (save_timing)
 
     @property
     def path(self) -> Path | None: return None if self.folder is None else self.folder / "state.json"
@@ -348,6 +350,7 @@ class Desk:
             state = self.state()
             atomic_write_text(self.folder / "state.json", state.to_json())
             atomic_write_text(self.folder / self.session.filename, state.dsl)
+            self.save_timing()
             self.saves += 1
         return self.path
 
@@ -364,6 +367,104 @@ class Desk:
             notes = self._put(state)
             self.conversations = [Conversation.from_dict(c) for c in state.conversations]
         return state, notes
+
+# %% ../nbs/55_wb_state.ipynb #290b1685
+import hashlib
+from dataclasses import fields, is_dataclass
+
+import numpy as np
+
+TIMING_FILES = ("timing.json", "timing.npz")
+
+
+def _timing_types() -> dict:
+    from ascendcraft.cost import KernelCost, PhaseCost
+    from ascendcraft.eager import EagerCost, EagerOp
+    from ascendcraft.session import Timing
+    return {c.__name__: c for c in (Timing, KernelCost, PhaseCost, EagerCost, EagerOp)}
+
+
+def timing_key(project: KernelProject | None, soc: str) -> str | None:
+    "What a timing was made for: a hash of the final kernel's files and the SoC (None: nothing is lowered)."
+    if project is None: return None
+    return hashlib.sha256(json.dumps([project.as_dict(), soc], sort_keys=True).encode()).hexdigest()[:20]
+
+
+def _encode(obj, arrays: dict, types: dict):
+    if is_dataclass(obj) and type(obj).__name__ in types:
+        return {"__type__": type(obj).__name__, **{f.name: _encode(getattr(obj, f.name), arrays, types) for f in fields(obj)}}
+    if isinstance(obj, np.ndarray):
+        key = f"a{len(arrays)}"
+        arrays[key] = obj
+        return {"__array__": key}
+    if isinstance(obj, np.generic): return obj.item()
+    if isinstance(obj, dict): return {"__dict__": [[_encode(k, arrays, types), _encode(v, arrays, types)] for k, v in obj.items()]}
+    if isinstance(obj, tuple): return {"__tuple__": [_encode(v, arrays, types) for v in obj]}
+    if isinstance(obj, list): return [_encode(v, arrays, types) for v in obj]
+    if obj is None or isinstance(obj, (str, int, float, bool)): return obj
+    raise TypeError(f"a timing holds a {type(obj).__name__}, which is not saved")
+
+
+def _decode(data, arrays, types: dict):
+    if isinstance(data, list): return [_decode(v, arrays, types) for v in data]
+    if not isinstance(data, dict): return data
+    if "__array__" in data: return arrays[data["__array__"]]
+    if "__tuple__" in data: return tuple(_decode(v, arrays, types) for v in data["__tuple__"])
+    if "__dict__" in data: return {_decode(k, arrays, types): _decode(v, arrays, types) for k, v in data["__dict__"]}
+    kind = types[data["__type__"]]            # only the timing's own classes (a KeyError for anything else)
+    return kind(**{k: _decode(v, arrays, types) for k, v in data.items() if k != "__type__"})
+
+
+def save_timing(folder: Path, timing, key: str):
+    "Write `timing` (a session.Timing) for the kernel `key` names to timing.json and timing.npz in `folder`."
+    arrays: dict = {}
+    data = {"version": STATE_VERSION, "key": key, "timing": _encode(timing, arrays, _timing_types())}
+    folder.mkdir(parents=True, exist_ok=True)
+    part = folder / "timing.npz.part"
+    with open(part, "wb") as out: np.savez(out, **arrays)
+    part.replace(folder / "timing.npz")
+    atomic_write_text(folder / "timing.json", json.dumps(data))
+
+
+def load_timing(folder: Path, key: str | None):
+    "The timing saved in `folder` for the kernel `key` names; None when there is none, or it timed another kernel."
+    where = folder / "timing.json"
+    if key is None or not where.is_file() or not (folder / "timing.npz").is_file(): return None
+    try:
+        data = json.loads(where.read_text())
+        if data.get("key") != key: return None
+        with np.load(folder / "timing.npz", allow_pickle=False) as saved:
+            arrays = {k: saved[k] for k in saved.files}
+        return _decode(data["timing"], arrays, _timing_types())
+    except (ValueError, TypeError, KeyError, OSError) as e:
+        raise AscendCraftError(Diagnostic("session-timing", f"cannot read the saved timing: {e}", file=str(where),
+                                          hint="delete timing.json and timing.npz (press Time to make them again)"),
+                               "workbench") from None
+
+# %% ../nbs/55_wb_state.ipynb #32e26e6f
+from fastcore.basics import patch
+
+
+@patch
+def save_timing(self: Desk):
+    "Write the session's timing beside the state when it is new (the timeline can be megabytes: written once per timing)."
+    timing = self.session.timing
+    if self.folder is None or timing is None or timing is self._timing_saved: return
+    key = timing_key(self.session.pipeline.final, self.session.settings.soc)
+    if key is None: return
+    save_timing(self.folder, timing, key)
+    self._timing_saved = timing
+
+
+@patch
+def restore_timing(self: Desk) -> bool:
+    "After the passes were run again: put back the saved timing when it timed this very kernel (True when it did)."
+    if self.folder is None or self.session.timing is not None: return False
+    timing = load_timing(self.folder, timing_key(self.session.pipeline.final, self.session.settings.soc))
+    if timing is None: return False
+    self.session.timing = self._timing_saved = timing
+    self.session._changed("time")
+    return True
 
 # %% ../nbs/55_wb_state.ipynb #a1b2c3d5
 LAST_OPERATOR = "last-operator.txt"

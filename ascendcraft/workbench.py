@@ -1224,7 +1224,7 @@ def _put_back(self: Workbench):
 
 @patch
 def reopen(self: Workbench) -> bool:
-    "Restore the work saved in the folder (and run the passes as far as they had run); False when nothing was saved."
+    "Restore the work saved in the folder (run the passes as far as they had run, put back the timing); False when nothing was saved."
     try:
         state, notes = self.desk.reopen()
     except AscendCraftError as e:
@@ -1234,7 +1234,11 @@ def reopen(self: Workbench) -> bool:
     if state is None: return False
     self._put_back()
     self.restore_notes = notes
-    self._act("restore the saved session", lambda: state.ran_to >= 0 and self.session.run_to(state.ran_to), undo=False)
+
+    def action():
+        if state.ran_to >= 0: self.session.run_to(state.ran_to)
+        self.desk.restore_timing()                   # the saved timing, when it timed the kernel the passes gave again
+    self._act("restore the saved session", action, undo=False)
     return True
 
 

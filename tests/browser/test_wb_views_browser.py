@@ -95,6 +95,37 @@ def gutter_number(page, scope: str, text: str) -> list[str]:
     }""", [scope, text])
 
 
+def misaligned_rows(page, scope: str) -> list:
+    """The code lines under `scope` inside the browser window whose line-number row is not level with them, as
+    (number, line top, row top, line height, row height); [] when every number stands beside its line.
+
+    Only lines in the window are looked at: CodeMirror measures the lines it shows and estimates the others at 14 px
+    until they are scrolled into view (an editor below the fold has its numbers 14 px apart until the user scrolls to
+    it, and then they line up). So scroll the editor into view first (`look_at`), as a reader does."""
+    return page.evaluate("""(scope) => {
+        const bad = [];
+        for (const editor of document.querySelectorAll(scope + ' .cm-editor')) {
+            const view = editor.querySelector('.cm-scroller').getBoundingClientRect();
+            const rows = [...editor.querySelectorAll('.cm-lineNumbers .cm-gutterElement')]
+                .filter(g => g.textContent.trim()).map(g => g.getBoundingClientRect());
+            for (const line of editor.querySelectorAll('.cm-content > .cm-line')) {
+                const r = line.getBoundingClientRect();
+                if (r.top < Math.max(view.top, 0) || r.bottom > Math.min(view.bottom, window.innerHeight)) continue;
+                const row = rows.find(g => Math.abs(g.top - r.top) < 2);
+                if (!row || Math.abs(row.height - r.height) > 1)
+                    bad.push([line.textContent.slice(0, 40), r.top, row ? row.top : null, r.height, row ? row.height : null]);
+            }
+        }
+        return bad;
+    }""", scope)
+
+
+def look_at(page, scope: str, text: str):
+    "Scroll the line holding `text` (under `scope`) into the window, then let CodeMirror measure what it now shows."
+    page.locator(f"{scope} .cm-line", has_text=text).first.scroll_into_view_if_needed()
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 100))))")
+
+
 def line_of(text: str, needle: str) -> int:
     return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
 

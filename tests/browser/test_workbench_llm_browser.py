@@ -24,7 +24,7 @@ from ascendcraft.pipeline import Pipeline
 from ascendcraft.session import Session
 from ascendcraft.workbench import launch_workbench
 
-from test_wb_views_browser import gutter_number, line_of  # noqa: E402  (the diff views' gutter and line helpers)
+from test_wb_views_browser import gutter_number, line_of, look_at, misaligned_rows  # noqa: E402  (the diff views' helpers)
 
 pytestmark = pytest.mark.browser
 TASK = "leaky_relu"
@@ -58,7 +58,7 @@ def scripted(tmp_path_factory):
         settings = settings.replace(llm_base_url=llm.base_url)
         with launch_workbench(TASK, port=0, block=False, settings=settings,
                               workdir=tmp_path_factory.mktemp("llm-page")) as page_server:
-            yield page_server.ready(), llm, ruled, second
+            yield page_server.ready(), llm, ruled, second, faster
     for entry in (settings.cache_path / "llm").rglob("*.json"):        # this run's replies: keyed by its model name
         try:
             if model in entry.read_text(errors="replace"): entry.unlink()
@@ -79,7 +79,7 @@ def act(page, label: str, do, state: str = "done", timeout: int = LONG):
 
 def test_llm_pass_conversation_cancel_and_compare_as_a_user_sees_them(chromium, scripted, artifacts):
     from playwright.sync_api import expect
-    server, llm, ruled, second = scripted
+    server, llm, ruled, second, faster = scripted
     expect.set_options(timeout=30_000)
     context = chromium.new_context(viewport={"width": 1600, "height": 1000})
     page = context.new_page()
@@ -166,9 +166,10 @@ def test_llm_pass_conversation_cancel_and_compare_as_a_user_sees_them(chromium, 
         expect(content).to_have_attribute("data-language", "python")
         expect(content).to_have_attribute("aria-readonly", "true")
         expect(page.locator(f"{variant_diff} .cm-line", has_text="TILE = 4096").first).to_be_visible()
-        # Not checked here: the file line number beside the changed line. In this diff, built while its tab is
-        # hidden, the gutter rows are 14 px apart and the code lines 18.8 px, so the numbers drift from their lines
-        # (a known bug of the variant diff, in the README's known limits).
+        # scrolled to (it opens below the fold), each changed line has its own file's number beside it
+        look_at(page, variant_diff, "TILE = 4096")
+        assert misaligned_rows(page, variant_diff) == []
+        assert gutter_number(page, variant_diff, "TILE = 4096")[-1] == str(line_of(faster, "TILE = 4096"))
         expect(page.locator(".ac-compare")).to_contain_text("v1")
         page.get_by_role("tab", name="LLM conversation").click()
         newest = page.locator(".ac-conversation").first
