@@ -336,7 +336,7 @@ def dtype_macros(op: OpDefinition, column: int) -> dict[str, str]:
 
 # %% ../nbs/18_opproject.ipynb #5572f218
 GLUE_FILE = "__ascendcraft_op_glue.cpp"
-_ATTR_KINDS = {"int": 0, "float": 1, "bool": 2, "list_int": 3}
+_ATTR_KINDS = {"int": 0, "float": 1, "bool": 2, "list_int": 3, "str": 4}
 
 
 def _impl_includes(project: OpProject) -> str:
@@ -352,6 +352,7 @@ def glue_source(project: OpProject) -> str:
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "{project.host_file}"
@@ -361,7 +362,8 @@ extern "C" void ascendcraft_set_tiling_key(uint64_t key);
 extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_t capacity, uint32_t* blockDim,
                                   uint64_t* workspaceBytes)
 {{
-    // a = n_in, n_out, n_attr, aiv, aic, ub; per tensor: dtype, format, rank, dims...; per attr: kind, payload
+    // a = n_in, n_out, n_attr, aiv, aic, ub; per input/output of the definition: instances (1; 0 for an absent optional
+    // one; a tensor list's length), then per instance: dtype, format, rank, dims...; per attr: kind, payload
     int i = 0;
     auto next = [&]() -> int64_t {{ return i < n ? a[i++] : 0; }};
     gert::TilingContext ctx;
@@ -371,25 +373,32 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
     ctx.platform_.aic = static_cast<uint32_t>(next());
     ctx.platform_.ub = static_cast<uint64_t>(next());
     for (int64_t t = 0; t < nin + nout; ++t) {{
-        gert::Tensor tensor;
-        tensor.desc_.dtype_ = static_cast<ge::DataType>(next());
-        tensor.desc_.format_ = static_cast<ge::Format>(next());
-        const int64_t rank = next();
-        gert::Shape shape;
-        for (int64_t d = 0; d < rank; ++d) shape.AppendDim(next());
-        tensor.shape_ = gert::StorageShape(shape);
-        (t < nin ? ctx.inputs_ : ctx.outputs_).push_back(tensor);
+        const int64_t instances = next();
+        if (t < nin) ctx.ir_inputs_.emplace_back(static_cast<uint32_t>(ctx.inputs_.size()), static_cast<uint32_t>(instances));
+        for (int64_t k = 0; k < instances; ++k) {{
+            gert::Tensor tensor;
+            tensor.desc_.dtype_ = static_cast<ge::DataType>(next());
+            tensor.desc_.format_ = static_cast<ge::Format>(next());
+            const int64_t rank = next();
+            gert::Shape shape;
+            for (int64_t d = 0; d < rank; ++d) shape.AppendDim(next());
+            tensor.shape_ = gert::StorageShape(shape);
+            (t < nin ? ctx.inputs_ : ctx.outputs_).push_back(tensor);
+        }}
     }}
     for (int64_t k = 0; k < nattr; ++k) {{
         gert::RuntimeAttrs::Slot slot;
         gert::TypedContinuousVector<int64_t> list;
+        std::string text;
         const int64_t kind = next();
         if (kind == 0) {{ const int64_t v = next(); std::memcpy(slot.bytes, &v, 8); }}
         else if (kind == 1) {{ const int64_t bits = next(); double d; std::memcpy(&d, &bits, 8); const float f = static_cast<float>(d); std::memcpy(slot.bytes, &f, 4); }}
         else if (kind == 2) {{ const bool b = next() != 0; std::memcpy(slot.bytes, &b, 1); }}
+        else if (kind == 4) {{ slot.is_str = true; const int64_t len = next(); for (int64_t j = 0; j < len; ++j) text.push_back(static_cast<char>(next())); }}
         else {{ slot.is_list = true; const int64_t len = next(); for (int64_t j = 0; j < len; ++j) list.data_.push_back(next()); }}
         ctx.attrs_.slots_.push_back(slot);
         ctx.attrs_.lists_.push_back(list);
+        ctx.attrs_.strs_.push_back(text);
     }}
     ctx.raw_.data_ = tiling;
     ctx.raw_.capacity_ = static_cast<size_t>(capacity);
@@ -411,14 +420,18 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
 
 
 def host_arguments(project: OpProject, tensors: list, attrs: dict, *, aiv: int = 48, aic: int = 24, ub: int = 196608) -> list[int]:
-    "The host arguments that describe shapes, dtypes, formats and attrs to the glue's TilingContext."
+    """The host arguments that describe shapes, dtypes, formats and attrs to the glue's TilingContext. `tensors` has one
+    entry per input and output of the definition: a tensor, a list of tensors (a DYNAMIC, tensor-list parameter) or
+    None (an absent OPTIONAL input)."""
     op = project.op
     params = op.inputs + op.outputs
     out = [len(op.inputs), len(op.outputs), len(op.attrs), aiv, aic, ub]
     for p, t in zip(params, tensors):
-        ge = _ge_of(t)
+        instances = [] if t is None else list(t) if isinstance(t, (list, tuple)) else [t]
         fmt = p.formats[0] if p.formats else "FORMAT_ND"
-        out += [GE_DTYPES[ge][2], FORMATS.get(fmt, 2), len(t.shape), *[int(s) for s in t.shape]]
+        out.append(len(instances))
+        for x in instances:
+            out += [GE_DTYPES[_ge_of(x)][2], FORMATS.get(fmt, 2), len(x.shape), *[int(s) for s in x.shape]]
     unknown = sorted(set(attrs) - {a.name for a in op.attrs})
     if unknown:
         raise _project_error("op-attr", f"{op.type} has no attribute {', '.join(unknown)} "
@@ -431,9 +444,11 @@ def host_arguments(project: OpProject, tensors: list, attrs: dict, *, aiv: int =
                                  f"pass attrs={{'{a.name}': ...}}")
         if a.kind not in _ATTR_KINDS:
             raise _project_error("op-attr", f"attribute '{a.name}' of {op.type} is a {a.kind}: outside the emulated subset "
-                                 "(int, float, bool, list_int)", op.file, "use an int, float, bool or list-of-int attribute")
+                                 "(int, float, bool, str, list_int)", op.file,
+                                 "use an int, float, bool, string or list-of-int attribute")
         if a.kind == "float": out += [1, struct.unpack("<q", struct.pack("<d", float(value)))[0]]
         elif a.kind == "list_int": out += [3, len(value), *[int(v) for v in value]]
+        elif a.kind == "str": out += [4, len(str(value).encode()), *str(value).encode()]
         else: out += [_ATTR_KINDS[a.kind], int(value)]
     return out
 
@@ -483,6 +498,22 @@ def _numpy(t) -> np.ndarray:
     return np.asarray(t)
 
 
+def _launchable(project: OpProject, inputs: dict) -> None:
+    "Refuse, naming the parameter, what the emulated launch cannot pass to the kernel (tensor lists, absent inputs)."
+    op = project.op
+    for p in op.inputs + op.outputs:
+        if p.option == "DYNAMIC":
+            raise _project_error("op-inputs", f"{op.type}: '{p.name}' is a tensor list (ParamType(DYNAMIC)); the host side "
+                                 "(GetDynamicInputTensor, GetIrInputInstanceInfo) is emulated, the kernel launch with a "
+                                 "tensor-list GM argument (ListTensorDesc layout) is not", op.file,
+                                 "run the tiling function with host_arguments(project, [[t1, t2], ...], attrs); run the "
+                                 "kernel on a definition whose inputs are single tensors")
+        if p in op.inputs and p.name not in inputs:
+            raise _project_error("op-inputs", f"{op.type}: optional input '{p.name}' is absent; the emulated launch passes "
+                                 "every GM argument a buffer (a null GM address is outside the emulated subset)", op.file,
+                                 f"pass inputs['{p.name}'] (the kernel then sees it present)")
+
+
 def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: dict | None = None,
                 outputs: dict | None = None, reference: Callable | None = None, tiling_key: int | None = None,
                 rtol: float = 1e-4, atol: float = 1e-4, settings: Settings | None = None) -> ProjectRun:
@@ -496,6 +527,7 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     if missing:
         raise _project_error("op-inputs", f"{op.type} needs input(s) {', '.join(missing)}", op.file,
                              f"pass inputs={{{', '.join(repr(p.name) + ': ...' for p in op.inputs)}}}")
+    _launchable(project, inputs)
     expected = None
     if reference is not None:
         got = reference(**inputs, **attrs)

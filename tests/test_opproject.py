@@ -133,3 +133,96 @@ def test_a_macro_definition_that_does_not_compile_names_the_compiler_error(tmp_p
     with pytest.raises(AscendCraftError) as e:
         load_project(folder)
     assert "no operator definition" in str(e.value) and "ewise/ewise_opdef.h" in str(e.value)
+
+
+def test_a_string_attribute_reaches_the_tiling_function(tmp_path):
+    # ScaleAddCustom with a string attribute 'mode' that its TilingFunc reads (GetAttrs()->GetStr / GetAttrPointer<char>)
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    text = host.read_text()
+    text = text.replace('this->Attr("alpha").AttrType(OPTIONAL).Float(1.0);',
+                        'this->Attr("alpha").AttrType(OPTIONAL).Float(1.0);\n'
+                        '        this->Attr("mode").AttrType(OPTIONAL).String("add");')
+    text = text.replace("tiling.set_alpha(alpha ? *alpha : 1.0f);",
+                        'const char* mode = context->GetAttrs()->GetStr(1);\n'
+                        '    const bool sub = mode != nullptr && std::strcmp(mode, context->GetAttrs()->GetAttrPointer<char>(1)) == 0\n'
+                        '                     && std::strcmp(mode, "sub") == 0;\n'
+                        '    tiling.set_alpha((alpha ? *alpha : 1.0f) * (sub ? -1.0f : 1.0f));')
+    host.write_text("#include <cstring>\n" + text)
+    x, y = torch.randn(4096), torch.randn(4096)
+    for mode, sign in (("sub", -1.0), ("add", 1.0), (None, 1.0)):
+        attrs = {"alpha": 0.5} | ({"mode": mode} if mode else {})
+        r = run_project(folder, {"x": x, "y": y}, attrs=attrs, reference=lambda x, y, alpha, mode="add": x + sign * alpha * y)
+        assert r.ok, (mode, r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
+HOST_LIST_PROGRAM = r"""
+#include <cstdio>
+#include "register/op_def_registry.h"
+int main() {
+    gert::TilingContext ctx;                       // inputs: x (a list of 2), bias (optional, absent), y (one tensor)
+    for (int64_t n : {3, 5, 7}) { gert::Tensor t; gert::Shape s; s.AppendDim(n); t.shape_ = gert::StorageShape(s);
+                                  ctx.inputs_.push_back(t); }
+    ctx.ir_inputs_ = {{0, 2}, {2, 0}, {2, 1}};
+    auto* info = ctx.GetIrInputInstanceInfo(0);
+    std::printf("%zu %zu|", info->GetInstanceStart(), info->GetInstanceNum());
+    std::printf("%lld %lld|", (long long)ctx.GetDynamicInputTensor(0, 1)->GetStorageShape().GetDim(0),
+                (long long)ctx.GetDynamicInputShape(2, 0)->GetOriginShape().GetDim(0));
+    std::printf("%d %d|", ctx.GetDynamicInputTensor(0, 2) == nullptr, ctx.GetOptionalInputShape(1) == nullptr);
+    std::printf("%lld|", (long long)ctx.GetInputShape(2)->GetStorageShape().GetDim(0));
+    std::printf("%zu %zu", ctx.GetComputeNodeInfo()->GetInputsNum(), ctx.GetComputeNodeInfo()->GetIrInputsNum());
+    return 0;
+}
+"""
+
+
+def test_tensor_list_inputs_on_the_emulated_tiling_context(tmp_path):
+    # by instance (GetInputShape) and by the definition's index (GetDynamicInputTensor, GetOptionalInputShape,
+    # GetIrInputInstanceInfo), as CANN's context answers them
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    (tmp_path / "t.cpp").write_text(HOST_LIST_PROGRAM)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "t.cpp", "-o", "t"], cwd=tmp_path, check=True)
+    out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout
+    assert out == "0 2|5 7|1 1|7|3 3"
+
+
+def test_a_tensor_list_kernel_launch_is_refused_naming_the_parameter(tmp_path):
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text(host.read_text().replace('this->Input("y").ParamType(REQUIRED)', 'this->Input("y").ParamType(DYNAMIC)'))
+    with pytest.raises(AscendCraftError, match="'y' is a tensor list"):
+        run_project(folder, {"x": torch.zeros(512), "y": [torch.zeros(512)]}, outputs={"z": ((512,), "float32")})
+
+
+def test_sdk_headers_that_shared_tiling_frameworks_include(tmp_path):
+    # cann-ops' src/common/inc/tiling/tiling_base.h and log/inner/dfx_base.h include SDK headers
+    # (exe_graph/runtime/*_context.h, base/alog_pub.h, base/err_msg.h, securec.h) and use the node info
+    folder = copy_project(tmp_path, "scale_add_custom")
+    (folder / "common_inc" / "tiling").mkdir(parents=True)
+    (folder / "common_inc" / "tiling" / "shared_tiling_base.h").write_text("""#pragma once
+#include <exe_graph/runtime/tiling_context.h>
+#include <exe_graph/runtime/tiling_parse_context.h>
+#include <base/alog_pub.h>
+#include <base/err_msg.h>
+#include <securec.h>
+inline ge::graphStatus CheckNode(gert::TilingContext* context, float alpha, void* dst, size_t capacity) {
+    if (context->GetComputeNodeInfo()->GetInputsNum() != 2 || ge::GetPrimaryFormat(ge::FORMAT_ND) != ge::FORMAT_ND) {
+        REPORT_INNER_ERR_MSG("EZ9999", "%s: two inputs expected", context->GetNodeName());
+        return ge::GRAPH_PARAM_INVALID;
+    }
+    if (AlogCheckDebugLevel(OP, DLOG_DEBUG) == 1) return ge::GRAPH_FAILED;   // debug logging is off
+    char name[8];
+    if (snprintf_s(name, sizeof(name), sizeof(name) - 1, "%s", "toolongname") != -1) return ge::GRAPH_FAILED;
+    return memcpy_s(dst, capacity, &alpha, sizeof(alpha)) == EOK ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+}
+""")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text('#include "tiling/shared_tiling_base.h"\n' + host.read_text().replace(
+        "    tiling.set_alpha(alpha ? *alpha : 1.0f);",
+        "    float checked = 0;\n"
+        "    if (CheckNode(context, alpha ? *alpha : 1.0f, &checked, sizeof(checked)) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;\n"
+        "    tiling.set_alpha(checked);"))
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.25}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])

@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <initializer_list>
+#include <type_traits>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -25,6 +27,7 @@ using char_t = char;
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
+constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;   // a tiling class that cannot tile the case (the next one tries)
 enum DataType : int32_t {
     DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7, DT_UINT32 = 8,
     DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_BF16 = 27,
@@ -44,6 +47,8 @@ inline int GetSizeByDataType(DataType dt) {
     }
 }
 class InferShapeContextPlaceholder;
+// A storage format may carry a sub-format in its upper bits; the primary format is its lowest byte.
+inline int32_t GetPrimaryFormat(int32_t format) { return format & 0xff; }
 }  // namespace ge
 
 namespace gert {
@@ -111,8 +116,10 @@ using ContinuousVector = TypedContinuousVector<int64_t>;
 class RuntimeAttrs {
 public:
     template <typename T> const T* GetAttrPointer(size_t i) const {
+        if constexpr (std::is_same_v<T, char>) return GetStr(i);   // a string attribute: its characters
         return i < slots_.size() ? reinterpret_cast<const T*>(slots_[i].bytes) : nullptr;
     }
+    const char* GetStr(size_t i) const { return i < strs_.size() && slots_[i].is_str ? strs_[i].c_str() : nullptr; }
     const int64_t* GetInt(size_t i) const { return GetAttrPointer<int64_t>(i); }
     const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
     const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
@@ -120,8 +127,9 @@ public:
         return i < lists_.size() && slots_[i].is_list ? &lists_[i] : nullptr;
     }
     size_t GetAttrNum() const { return slots_.size(); }
-    struct Slot { alignas(8) unsigned char bytes[8] = {}; bool is_list = false; };
+    struct Slot { alignas(8) unsigned char bytes[8] = {}; bool is_list = false; bool is_str = false; };
     std::vector<Slot> slots_;
+    std::vector<std::string> strs_;
     std::vector<TypedContinuousVector<int64_t>> lists_;
 };
 
@@ -136,6 +144,30 @@ public:
     size_t size_ = 0;
 };
 
+// Where the instances of one input of the definition (its IR index) start among the node's inputs, and how many there
+// are: one for a required input, none for an absent optional one, the list's length for a dynamic (tensor-list) one.
+class AnchorInstanceInfo {
+public:
+    AnchorInstanceInfo() = default;
+    AnchorInstanceInfo(uint32_t start, uint32_t num) : start_(start), num_(num) {}
+    size_t GetInstanceStart() const { return start_; }
+    size_t GetInstanceNum() const { return num_; }
+    uint32_t start_ = 0, num_ = 0;
+};
+
+class TilingContext;
+// What the node is: its name and type, and how many inputs and outputs (instances) it has.
+class ComputeNodeInfo {
+public:
+    const char* GetNodeName() const { return name_; }
+    const char* GetNodeType() const { return name_; }
+    size_t GetInputsNum() const { return inputs_; }
+    size_t GetOutputsNum() const { return outputs_; }
+    size_t GetIrInputsNum() const { return ir_inputs_; }
+    const char* name_ = "";
+    size_t inputs_ = 0, outputs_ = 0, ir_inputs_ = 0;
+};
+
 struct PlatformInfoHandle {
     uint32_t aiv = 48, aic = 24;
     uint64_t ub = 196608, l1 = 524288, l0a = 65536, l0b = 65536, l0c = 131072, l2 = 201326592;
@@ -145,10 +177,35 @@ struct PlatformInfoHandle {
 class TilingContext {
 public:
     const StorageShape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i].shape_ : nullptr; }
-    const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
     const Tensor* GetInputTensor(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
-    const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
+    // By the definition's input index (IR index): an optional input (nullptr when absent), an instance of a list
+    const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const {
+        return ir_inputs_.empty() ? (ir < inputs_.size() ? &ones_.emplace_back(ir, 1) : nullptr)
+                                  : (ir < ir_inputs_.size() ? &ir_inputs_[ir] : nullptr);
+    }
+    const Tensor* GetOptionalInputTensor(size_t ir) const { return GetDynamicInputTensor(ir, 0); }
+    const StorageShape* GetOptionalInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
+    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetDynamicInputDesc(ir, 0); }
+    const Tensor* GetDynamicInputTensor(size_t ir, size_t k) const {
+        const AnchorInstanceInfo* info = GetIrInputInstanceInfo(ir);
+        return info && k < info->num_ ? GetInputTensor(info->start_ + k) : nullptr;
+    }
+    const StorageShape* GetDynamicInputShape(size_t ir, size_t k) const {
+        const Tensor* t = GetDynamicInputTensor(ir, k);
+        return t ? &t->shape_ : nullptr;
+    }
+    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t k) const {
+        const Tensor* t = GetDynamicInputTensor(ir, k);
+        return t ? &t->desc_ : nullptr;
+    }
+    const ComputeNodeInfo* GetComputeNodeInfo() const {
+        node_.name_ = name_.c_str();
+        node_.inputs_ = inputs_.size();
+        node_.outputs_ = outputs_.size();
+        node_.ir_inputs_ = ir_inputs_.empty() ? inputs_.size() : ir_inputs_.size();
+        return &node_;
+    }
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < inputs_.size() ? &inputs_[i].desc_ : nullptr; }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < outputs_.size() ? &outputs_[i].desc_ : nullptr; }
     size_t GetComputeNodeInputNum() const { return inputs_.size(); }
@@ -179,7 +236,10 @@ public:
 
     // set up by the AscendCraft glue
     std::string name_;
-    std::vector<Tensor> inputs_, outputs_;
+    std::vector<Tensor> inputs_, outputs_;   // instances: a tensor list's tensors one after another
+    std::vector<AnchorInstanceInfo> ir_inputs_;
+    mutable std::deque<AnchorInstanceInfo> ones_;
+    mutable ComputeNodeInfo node_;
     RuntimeAttrs attrs_;
     TilingData raw_;
     std::vector<size_t> workspaces_;
@@ -191,6 +251,9 @@ public:
 
 class InferShapeContext {
 public:
+    const char* GetNodeName() const { return name_.c_str(); }
+    const char* GetNodeType() const { return name_.c_str(); }
+    std::string name_;
     const Shape* GetInputShape(size_t i) const { return i < in_.size() ? &in_[i] : nullptr; }
     const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
     Shape* GetOutputShape(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
@@ -201,6 +264,9 @@ public:
 
 class InferDataTypeContext {
 public:
+    const char* GetNodeName() const { return name_.c_str(); }
+    const char* GetNodeType() const { return name_.c_str(); }
+    std::string name_;
     ge::DataType GetInputDataType(size_t i) const { return i < in_.size() ? in_[i] : ge::DT_UNDEFINED; }
     ge::graphStatus SetOutputDataType(size_t i, ge::DataType dt) {
         if (out_.size() <= i) out_.resize(i + 1, ge::DT_UNDEFINED);
@@ -223,6 +289,7 @@ public:
     }
     PlatformInfoHandle* GetPlatformInfo() const { return const_cast<PlatformInfoHandle*>(&platform_); }
     const char* GetNodeName() const { return ""; }
+    const char* GetNodeType() const { return ""; }
     PlatformInfoHandle platform_;
 };
 }  // namespace gert
