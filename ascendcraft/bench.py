@@ -108,7 +108,8 @@ def fingerprint(*, dsl: str | None, edits: dict, task_source: str, size: str, ti
     verification = {k: getattr(settings, k) for k in ("seed", "trials", "atol", "rtol", "plausible_speedup", "cxx", "cxxflags")}
     extra = [] if protocol == "ours" else [protocol]
     return _sha(BENCH_FORMAT, dsl, edits, task_source, size, timing, source, ascendcraft.__version__,
-                code or code_hash(), runtime or emu.runtime_hash(), verification, list(POISONS), soc_hash(soc), *extra)
+                code or code_hash(), runtime or emu.runtime_hash(), verification, list(POISONS), soc_hash(soc),
+                settings.l2_state, *extra)
 
 # %% ../nbs/32_bench.ipynb #d16a22bb
 _PURE_HEADERS = {"kernel_operator.h", "cstdint", "stdint.h", "cstddef", "stddef.h", "cmath", "math.h", "climits",
@@ -785,7 +786,7 @@ def eager_cost(task: Task, soc: Soc, settings: Settings):
     "The modelled eager cost of `task` at its full shapes, from the cache when this task, SoC and code were modelled before."
     # Meta kernels of many aten ops are Python references wrapped in torch._disable_dynamo, whose first call
     # imports torch._dynamo (2.6-4 s); the model itself takes milliseconds, so a warm run reads it back instead.
-    key = _sha("eager", task.source, soc_hash(soc), code_hash(), torch.__version__)
+    key = _sha("eager", task.source, soc_hash(soc), settings.l2_state, code_hash(), torch.__version__)
     path = settings.cache_path / "eager" / key[:2] / f"{key}.pickle"
     try:
         return pickle.loads(path.read_bytes())

@@ -259,7 +259,7 @@ class StandInDevice:
     def inputs(self, specs): return list(specs)
     def time(self, fn, inputs, flush):
         # the flush zeroes a buffer larger than L2, as on the NPU (npu.NpuClock): the run starts with L2 dirty
-        return eager_time(fn, inputs, self.truth, warm_l2=not flush, dirty_l2=flush).device_us
+        return eager_time(fn, inputs, self.truth, l2_state="flushed" if flush else "warm").device_us
     def host_time(self, fn, inputs, calls=2000):
         return sum(o.host_us for o in eager_time(fn, inputs, self.truth).ops)
     def time_microkernel(self, mk, pipe, reps):
@@ -359,7 +359,7 @@ def export_microkernel(mk: Microkernel | CubeMicrokernel, pipe, folder: Path | s
 def _vector_cycles(m: Measured, soc: Soc) -> float | None:
     "Cycles per 256-byte repeat of the benchmark's instruction class, or None when the vector unit did not bind."
     specs = parse_inputs(m.bench.inputs)
-    ops = eager_time(reference(_point(m.bench, m.us, _Named(soc.name))), specs, soc, warm_l2=True).ops
+    ops = eager_time(reference(_point(m.bench, m.us, _Named(soc.name))), specs, soc, l2_state="warm").ops
     if len(ops) != 1 or not ops[0].work_cycles: return None
     launch = ops[0].launches * (soc.launch_us + soc.block_head_us)
     if m.us <= 1.05 * (launch + ops[0].bytes / soc.l2_bytes_per_s * 1e6): return None   # L2- or launch-bound: no reading

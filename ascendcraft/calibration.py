@@ -22,7 +22,7 @@ import torch.nn.functional as F
 from .cost import kernel_time, tiled_trace
 from .diagnostics import AscendCraftError, Diagnostic
 from .eager import TensorSpec, eager_time
-from .soc import Soc, list_socs, load_soc
+from .soc import L2_STATES as SOC_L2_STATES, Soc, list_socs, load_soc
 
 # %% auto #0
 __all__ = ['TIMINGS', 'GROUPS', 'L2_STATES', 'FIT_KEYS', 'PRIOR_WEIGHT', 'Point', 'calibration_file', 'load_points',
@@ -35,7 +35,7 @@ __all__ = ['TIMINGS', 'GROUPS', 'L2_STATES', 'FIT_KEYS', 'PRIOR_WEIGHT', 'Point'
 # throughput: back-to-back calls (host hidden); call: the whole call from Python; host: the host's share only
 TIMINGS = ("device", "throughput", "call", "host", "kernel")
 GROUPS = ("eager", "kernel")
-L2_STATES = ("warm", "flushed", "cold")
+L2_STATES = SOC_L2_STATES    # the states of `Soc.l2_start`: a point is modelled in the state it was measured in
 _COLUMNS = ("id", "group", "chip", "source", "where", "method", "timing", "l2", "expr", "inputs", "published", "measured_us", "notes")
 
 
@@ -156,15 +156,14 @@ def _kernel_call(k, m: re.Match, soc: Soc, timing: str) -> float:
 
 def model_us(p: Point, soc: Soc) -> float:
     "What the model says for point `p`, read the way the point was measured."
-    warm = p.l2 == "warm"                                     # repeated calls, no flush between them
     soc = chip_soc(p.chip, soc)
     if p.group == "kernel":
         m = _STREAM.match(p.expr)
         if not m:
             raise AscendCraftError(Diagnostic("calibration-expr", f"{p.id}: kernel points are written stream(read=N, write=N)",
                                               line=p.line, hint="give the bytes the kernel reads and writes"), stage="calibration")
-        return _kernel_call(kernel_time(_stream_of(m), soc, warm_l2=warm, dirty_l2=p.l2 == "flushed"), m, soc, p.timing)
-    cost = eager_time(reference(p), parse_inputs(p.inputs), soc, warm_l2=warm, dirty_l2=p.l2 == "flushed")
+        return _kernel_call(kernel_time(_stream_of(m), soc, l2_state=p.l2), m, soc, p.timing)
+    cost = eager_time(reference(p), parse_inputs(p.inputs), soc, l2_state=p.l2)
     return _read(cost.ops, cost.total_us, cost.device_us, p.timing, soc)
 
 
@@ -262,26 +261,26 @@ class _Modeller:
         out = {}
         for p in self.points:
             if only is not None and p.id not in only: continue
-            warm = p.l2 == "warm"
             chip = chip_soc(p.chip, soc)
             if p.group == "kernel":
                 key = (p.id, *(getattr(chip, k) for k in _KERNEL_KEYS))
                 if key not in self.memo:
-                    k = kernel_time(self.traces[p.id], chip, warm_l2=warm, dirty_l2=p.l2 == "flushed")
+                    k = kernel_time(self.traces[p.id], chip, l2_state=p.l2)
                     self.memo[key] = _kernel_call(k, _STREAM.match(p.expr), chip, p.timing)
                 out[p.id] = self.memo[key]
             else:
-                ops, warm_list = self.recorded[p.id]
-                total, _, device = _time_ops(ops, chip, True, warm_list if warm else None,
-                                             dirty=p.l2 == "flushed" and not (warm and warm_list))
+                ops, held = self.recorded[p.id]
+                start = chip.l2_start(p.l2, sum(b for _, b, _ in held))      # the rule eager_time applies
+                total, _, device = _time_ops(ops, chip, True, held if start.warm else None, dirty_bytes=start.dirty_bytes)
                 out[p.id] = _read(ops, total, device, p.timing, chip)
         return out
 
 
 def _record(p: Point, soc: Soc):
-    "The recorded ops of an eager point and the inputs a warm L2 holds (what eager_time computes before timing)."
-    cost = eager_time(reference(p), parse_inputs(p.inputs), soc, warm_l2=True)
-    return cost.ops, cost.warm
+    "The recorded ops of an eager point and its footprint (what eager_time computes before timing)."
+    from ascendcraft.eager import footprint
+    ops = eager_time(reference(p), parse_inputs(p.inputs), soc, l2_state="cold").ops
+    return ops, footprint(ops)
 
 
 def _loss(modelled: dict, points: list[Point]) -> float:

@@ -56,6 +56,7 @@ class Settings:
     workbench_folder: str = ".ascendcraft-session"  # the workbench saves its session in <notebook folder>/<this>/<task>; empty: never saved
     emu_threads: int = 0                # threads that run one launch's blocks at once; 0 = this machine's cores, 1 = one after another
     gm_keep_mb: int = 256               # GM files one built kernel keeps for its next run (reused, not created again); 0 = none
+    l2_state: str = "warm"              # L2 a modelled call starts with: warm (repeated calls, MultiKernelBench), cold, flushed
     sources: dict = field(default_factory=dict, compare=False, repr=False)  # key -> where it came from
 
     @property
@@ -175,6 +176,7 @@ _VALUE_RULES = {  # setting: (test, what the value must be)
     "llm_max_retries": (lambda v: v >= 0, "a number >= 0"), "llm_max_rounds": (lambda v: v >= 1, "at least 1"),
     "sandbox": (lambda v: v in ("auto", "require"), "'auto' or 'require'"),
     "workbench_start": (lambda v: v in ("fresh", "run"), "'fresh' or 'run'"),
+    "l2_state": (lambda v: v in ("warm", "cold", "flushed"), "'warm', 'cold' or 'flushed'"),
     "soc": (lambda v: bool(v.strip()) and ((_SOCS / f"{v}.toml").is_file()
                                           or (v.endswith(".toml") and Path(v).expanduser().is_file())),
             "a shipped SoC profile name (a file in ascendcraft/socs/) or the path of a .toml profile"),

@@ -20,15 +20,15 @@ import numpy as np
 
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
-from .soc import Soc, load_soc
+from .soc import L2Start, Soc, load_soc
 from .trace import (DTYPE_NAMES, FLAG_GM_UNALIGNED, FLAG_UB_TO_UB, NO_TENSOR, QUEUE_EVENT_BASE, TRACE_DTYPE, Kind,
                                Pipe, Trace, make_records)
 
 # %% auto #0
 __all__ = ['LANES', 'TIMELINE_DTYPE', 'tiled_trace', 'columns', 'RecordCosts', 'record_costs', 'apply_l2_hits', 'Segment',
            'segments', 'ScheduleError', 'SegmentTimes', 'schedule_python', 'NativeScheduler', 'PythonScheduler',
-           'L2Python', 'L2Native', 'make_l2', 'make_scheduler', 'PhaseCost', 'KernelCost', 'block_cores', 'kernel_time',
-           'summary_table']
+           'L2Python', 'L2Resident', 'L2Native', 'make_l2', 'make_scheduler', 'PhaseCost', 'KernelCost', 'block_cores',
+           'kernel_time', 'footprint_bytes', 'summary_table']
 
 # %% ../nbs/21_cost.ipynb #9750353a
 _DTYPE_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 4,
@@ -820,6 +820,15 @@ class L2Python:
         return hits
 
 
+class L2Resident:
+    "A warm L2 holding a launch's whole footprint (`Soc.l2_start` found it fits): every access to a GM tensor hits."
+    name = "resident"
+
+    def replay(self, tensor, offset, bursts, burst_bytes, stride) -> np.ndarray:
+        "Hit bytes of each access: all of them."
+        return np.asarray(bursts, dtype=np.uint64) * np.asarray(burst_bytes, dtype=np.uint64)
+
+
 class L2Native:
     "The L2 model in C++ (same results as `L2Python`), state kept between calls."
     name = "native"
@@ -945,6 +954,7 @@ class KernelCost:
     kernel: str = ""
     l2_hit_bytes: int = 0       # GM bytes served from L2 (re-reads of recently touched lines)
     hbm_bytes: int = 0          # GM bytes served by HBM (gm_bytes - l2_hit_bytes)
+    l2_state: str = "warm"      # the L2 the launch started with (Soc.l2_start; 'off' when L2 was not modelled)
 
     @property
     def call_us(self) -> float:
@@ -1151,8 +1161,7 @@ def kernel_time(trace: Trace,                 # records of one launch
                 engine: str = "auto",         # 'auto' | 'native' | 'python'
                 timeline_blocks: int = 4,     # keep per-record times of this many blocks
                 l2: bool = True,              # model the L2 (False: every GM byte from HBM, as before trace v2)
-                warm_l2: bool = False,        # repeated calls without an L2 flush: a footprint that fits stays in L2
-                dirty_l2: bool = False,       # after a flush that writes a buffer: L2 starts full of dirty lines
+                l2_state: str | None = None,  # L2 at the start (Soc.l2_start): 'warm', 'cold', 'flushed'; None = settings.l2_state
                 ) -> KernelCost:
     "Modelled time of one kernel launch from its instruction trace."
     settings = settings or load_settings()
@@ -1163,8 +1172,10 @@ def kernel_time(trace: Trace,                 # records of one launch
     segs = _segments(trace, prep)
     n_phases = max((len(s) for s in segs), default=1)
     _check_phases(trace, segs, n_phases, soc)
-    cache = make_l2(scheduler, soc, settings) if l2 else None
-    if cache is not None and warm_l2: _warm(cache, trace, soc)
+    state = l2_state or settings.l2_state
+    start = soc.l2_start(state, footprint_bytes(trace)) if l2 else L2Start(False, 0)   # the rule eager_time shares
+    # a warm start holds the whole footprint, which fits: every access hits, as in eager_time (no replay needed)
+    cache = (L2Resident() if start.warm else make_l2(scheduler, soc, settings)) if l2 else None
     launch = _Launch(trace, soc, scheduler, segs, timeline_blocks, prep, cache)
     phases, t = [], soc.launch_us
     for k in range(n_phases):
@@ -1174,7 +1185,7 @@ def kernel_time(trace: Trace,                 # records of one launch
     gm_bytes = int(prep.move_bytes.sum())
     l2_hits = int(launch.hit_bytes.sum())
     # after a write flush, the lines this launch brings in first write other data's dirty lines back (Soc.dirty_writeback)
-    back = soc.dirty_writeback(gm_bytes - l2_hits, soc.l2_dirty_after_flush) if dirty_l2 and not warm_l2 else 0.0
+    back = soc.dirty_writeback(gm_bytes - l2_hits, start.dirty_bytes)
     bound_us = max(soc.hbm_us(gm_bytes - l2_hits) + back / soc.hbm_bytes_per_s * 1e6, gm_bytes / soc.l2_bytes_per_s * 1e6)
     total_us = soc.launch_us + max(sum(p.time_us for p in phases) + sync_us, bound_us)
     core_us = np.sum([p.core_us for p in phases], axis=0)
@@ -1202,18 +1213,14 @@ def kernel_time(trace: Trace,                 # records of one launch
         overhead_us=overhead, verdict=verdict, reason=reason,
         timeline=_timeline(trace.records, launch.kept, soc), spans=_spans(launch.kept, soc), head_us=soc.block_head_us,
         op_names=list(trace.op_names), records=len(trace.records), engine=scheduler.name, notes=notes,
-        kernel=str(trace.meta.get("kernel", "")), l2_hit_bytes=l2_hits, hbm_bytes=gm_bytes - l2_hits)
+        kernel=str(trace.meta.get("kernel", "")), l2_hit_bytes=l2_hits, hbm_bytes=gm_bytes - l2_hits,
+        l2_state=state if l2 else "off")
 
 
-def _warm(cache, trace: Trace, soc: Soc) -> None:
-    "Put the kernel's GM tensors in `cache`, as a previous call without an L2 flush leaves them (if they all fit)."
-    tensors = trace.meta.get("tensors", [])
-    ins = [(i, int(t.get("bytes", 0))) for i, t in enumerate(tensors)]
-    if not ins or sum(b for _, b in ins) > soc.l2_effective_bytes: return
-    chunk = 1 << 30                                          # burst_bytes is 32-bit
-    rows = [(i, off, min(chunk, b - off)) for i, b in ins for off in range(0, b, chunk)]
-    tensor, offset, nbytes = (np.array(a) for a in zip(*rows))
-    cache.replay(tensor, offset, np.ones(len(rows)), nbytes, np.zeros(len(rows)))
+def footprint_bytes(trace: Trace) -> int:
+    "The GM bytes of every tensor the kernel was launched with (inputs and outputs, once each)."
+    return sum(int(t.get("bytes", 0)) for t in trace.meta.get("tensors", []))
+
 
 
 def _check_phases(trace: Trace, segs: list, n_phases: int, soc: Soc) -> None:

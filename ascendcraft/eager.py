@@ -18,7 +18,7 @@ from torch.utils._pytree import tree_flatten
 
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
-from .soc import Soc, load_soc
+from .soc import L2Start, Soc, load_soc
 
 # %% auto #0
 __all__ = ['WORK', 'POOLS', 'MATMULS', 'FREE', 'GATHERS', 'TRAINING_BATCH_NORMS', 'PICKS', 'SECTOR_BYTES', 'FRACTAL',
@@ -384,7 +384,8 @@ class EagerCost:
     soc: str
     label: str                     # 'modelled on Ascend910B2'
     unknown: list[str] = field(default_factory=list)   # ops costed as one simple op per output element
-    warm: list | None = field(default=None, repr=False)  # the footprint a warm L2 held (warm_l2=True and it fits)
+    warm: list | None = field(default=None, repr=False)  # the footprint a warm L2 held (l2_state 'warm' and it fits)
+    l2_state: str = "warm"         # the L2 the call started with (Soc.l2_start; 'off' when L2 was not modelled)
 
     @property
     def bytes(self) -> int: return sum(o.bytes for o in self.ops)
@@ -458,7 +459,7 @@ def footprint(ops: list[EagerOp]) -> list:
 
 
 def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True, warm: list | None = None,
-              dirty: bool = False) -> tuple[float, float, float]:
+              dirty_bytes: float = 0.0) -> tuple[float, float, float]:
     """Fill in each op's times; return (pipelined total, serial total, device total).
 
     Three stages in a pipeline, as torch_npu runs them with its task queue on: the Python thread dispatches each
@@ -468,7 +469,7 @@ def _time_ops(ops: list[EagerOp], soc: Soc, l2: bool = True, warm: list | None =
     lanes = soc.vector_cores * soc.clock_hz
     host_t, dispatch_t, device_t, serial, device_sum = soc.call_host_us, 0.0, 0.0, soc.call_host_us, 0.0
     cache = TensorL2(soc.l2_effective_bytes)
-    dirty_left = soc.l2_dirty_after_flush if dirty else 0.0   # after a write flush: other data's dirty lines in L2
+    dirty_left = dirty_bytes                 # other data's dirty lines in L2 at the start (Soc.l2_start: after a write flush)
     for o in ops:
         f16 = any(d in ("float16", "bfloat16") for d in o.dtypes)
         # a warm footprint (it fits: the caller checked) is all in L2 for the whole call: every access hits
@@ -519,11 +520,12 @@ def eager_time(model: torch.nn.Module | Callable,   # the reference (a Module, o
                soc: Soc | None = None,                # chip profile; None = load_soc(settings.soc)
                *, settings: Settings | None = None,
                l2: bool = True,                       # model L2 reuse between ops (False: every byte from HBM)
-               warm_l2: bool = False,                 # repeated calls without an L2 flush: a footprint that fits stays in L2
-               dirty_l2: bool = False,                # after a flush that writes a buffer: L2 starts full of dirty lines
+               l2_state: str | None = None,           # L2 at the start (Soc.l2_start): 'warm', 'cold', 'flushed'; None = settings.l2_state
                ) -> EagerCost:
     "Modelled PyTorch-eager time of `model(*inputs)`, computed on meta tensors."
-    soc = soc or load_soc(settings=settings or load_settings())
+    settings = settings or load_settings()
+    soc = soc or load_soc(settings=settings)
+    state = l2_state or settings.l2_state
     args = [to_meta(v) for v in inputs]
     recorder = _Recorder(soc)
     try:
@@ -538,8 +540,10 @@ def eager_time(model: torch.nn.Module | Callable,   # the reference (a Module, o
         raise AscendCraftError(Diagnostic("eager-meta", f"the reference cannot run on meta tensors: {type(e).__name__}: {e}",
                                           hint="the reference may read tensor values (item(), data-dependent shapes); "
                                                "model it with real inputs of a smaller shape"), stage="eager") from None
-    warm = footprint(recorder.ops) if warm_l2 and l2 else None
-    if warm and sum(b for _, b, _ in warm) > soc.l2_effective_bytes: warm = None   # a cyclic sweep larger than L2 keeps nothing
-    total, serial, device = _time_ops(recorder.ops, soc, l2, warm, dirty=dirty_l2 and l2 and not warm)
+    held = footprint(recorder.ops)
+    start = soc.l2_start(state, sum(b for _, b, _ in held)) if l2 else L2Start(False, 0)   # the rule kernel_time shares
+    warm = held if start.warm else None
+    total, serial, device = _time_ops(recorder.ops, soc, l2, warm, dirty_bytes=start.dirty_bytes)
     unknown = sorted({o.name for o in recorder.ops if not o.known})
-    return EagerCost(recorder.ops, total, serial, device, soc.name, f"modelled on {soc.name}", unknown, warm)
+    return EagerCost(recorder.ops, total, serial, device, soc.name, f"modelled on {soc.name}", unknown, warm,
+                     state if l2 else "off")

@@ -21,9 +21,21 @@ from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, raise_if_errors, source_line_of
 
 # %% auto #0
-__all__ = ['Soc', 'quantity_fields', 'soc_dir', 'list_socs', 'load_soc']
+__all__ = ['L2_STATES', 'L2Start', 'Soc', 'quantity_fields', 'soc_dir', 'list_socs', 'load_soc']
 
 # %% ../nbs/20_soc.ipynb #4deb2bb4
+# What L2 holds when a timed call starts (`Soc.l2_start`): 'warm' (the default, setting `l2_state`) is
+# MultiKernelBench's protocol, repeated calls on the same inputs with no flush between them
+L2_STATES = ("warm", "cold", "flushed")
+
+
+@dataclass(frozen=True)
+class L2Start:
+    "The L2 a timed call starts with."
+    warm: bool            # the call's whole footprint is in L2 (every access hits)
+    dirty_bytes: int      # other data's dirty lines in L2, written back as the call brings its own lines in
+
+
 def _q(unit: str, kind: type = float):
     "A profile quantity: its expected unit and numeric type."
     return field(metadata={"unit": unit, "kind": kind})
@@ -136,6 +148,25 @@ class Soc:
         Each line brought in evicts one dirty line, which goes back to HBM first: the one rule for the kernel and the
         eager models after a write flush (the flush's own traffic is outside the timed window, its write-back is not)."""
         return float(min(max(hbm_bytes, 0.0), max(dirty_left, 0.0)))
+
+    def l2_start(self, state: str, footprint_bytes: float) -> L2Start:
+        """What L2 holds when a timed call starts, in L2 state `state` (one of `L2_STATES`), for a call whose GM
+        footprint (every tensor it reads or writes, once) is `footprint_bytes`: the one rule `kernel_time` and
+        `eager_time` both start from.
+
+        - 'warm': the call ran just before with the same tensors and nothing flushed L2 (MultiKernelBench's
+          protocol: warm-up calls, then timed calls of the same op on the same inputs). A footprint that fits in the
+          usable L2 is all there; a larger one was swept through an LRU cache by the previous call, so nothing of it
+          is (what stays is the end of the previous sweep, which this call evicts before reaching it). Its outputs'
+          dirty lines are its own: their write-back is the steady-state write traffic the call pays anyway.
+        - 'cold': nothing of the call's data in L2 and nothing dirty (a first call).
+        - 'flushed': L2 cleared by writing a buffer larger than it just before (Triton's `do_bench`): nothing of the
+          call's data, and every line dirty (`l2_dirty_after_flush`, written back as the call brings lines in)."""
+        if state not in L2_STATES:
+            raise AscendCraftError(Diagnostic("l2-state", f"unknown L2 state {state!r}",
+                                              hint=f"use one of {', '.join(L2_STATES)} (setting l2_state)"), stage="timing")
+        if state == "flushed": return L2Start(False, self.l2_dirty_after_flush)
+        return L2Start(state == "warm" and 0 < footprint_bytes <= self.l2_effective_bytes, 0)
 
     @property
     def vector_peak_bytes_per_s(self) -> float:

@@ -44,7 +44,7 @@ def test_each_microbenchmark_runs_on_its_own_through_the_device_layer():
     # the stand-in's timer is the cost model on the truth profile, read the way the benchmark is timed: L2 flushed by
     # writing a buffer larger than it, so the run starts with L2 dirty (its lines are written back as the copy comes in)
     spec = [TensorSpec((16 << 20,))]
-    assert m.us == pytest.approx(eager_time(lambda x: x.clone(), spec, truth, dirty_l2=True).device_us)
+    assert m.us == pytest.approx(eager_time(lambda x: x.clone(), spec, truth, l2_state="flushed").device_us)
     assert m.us > eager_time(lambda x: x.clone(), spec, truth).device_us
     host = run_microbenchmark("host-add", dev)
     assert host.us == pytest.approx(truth.op_host_us)

@@ -86,25 +86,26 @@ def test_a_write_flush_leaves_l2_dirty_alike_for_kernel_and_eager():
     # Triton's do_bench zeroes a 256 MB buffer before each run: the op's reads first write those dirty lines back.
     # A 64 MB read-only op after such a flush moves about twice its bytes through HBM, a 4 GB one barely more.
     mid = [TensorSpec((4096, 4096), torch.float32)]
-    cold, dirty = (eager_time(lambda x: torch.mean(x), mid, SOC, dirty_l2=d).device_us for d in (False, True))
+    cold, dirty = (eager_time(lambda x: torch.mean(x), mid, SOC, l2_state=s).device_us for s in ("cold", "flushed"))
     extra = (4096 * 4096 * 4) / SOC.hbm_bytes_per_s * 1e6
     assert dirty - cold == pytest.approx(extra, rel=0.01)
     big = [TensorSpec((1024, 1024, 1024), torch.float32)]
-    cold_big, dirty_big = (eager_time(lambda x: torch.mean(x), big, SOC, dirty_l2=d).device_us for d in (False, True))
+    cold_big, dirty_big = (eager_time(lambda x: torch.mean(x), big, SOC, l2_state=s).device_us for s in ("cold", "flushed"))
     assert dirty_big - cold_big == pytest.approx(SOC.l2_dirty_after_flush / SOC.hbm_bytes_per_s * 1e6, rel=0.01)
     assert dirty_big / cold_big < 1.1 < 1.5 < dirty / cold
     # the kernel model pays the same write-back for the same bytes (one rule: Soc.dirty_writeback)
     trace = stream_trace(64 << 20, 0)
-    k_cold, k_dirty = (kernel_time(trace, SOC, dirty_l2=d).total_us for d in (False, True))
+    k_cold, k_dirty = (kernel_time(trace, SOC, l2_state=s).total_us for s in ("cold", "flushed"))
     back = trace_bytes(trace) / SOC.hbm_bytes_per_s * 1e6      # (the cold phases may run a little over their HBM bound)
     assert 0.95 * back <= k_dirty - k_cold <= back + 1e-6
-    # a warm L2 holds the footprint: nothing to evict, no write-back
-    assert kernel_time(trace, SOC, warm_l2=True, dirty_l2=True).total_us == kernel_time(trace, SOC, warm_l2=True).total_us
+    # repeated calls (warm): the footprint is in L2, nothing comes from HBM, nothing is written back
+    warm = kernel_time(trace, SOC, l2_state="warm")
+    assert warm.hbm_bytes == 0 and warm.total_us < k_cold
     assert SOC.dirty_writeback(10, 4) == 4 and SOC.dirty_writeback(3, 4) == 3 and SOC.dirty_writeback(-1, 4) == 0
 
 
 def trace_bytes(trace) -> int:
-    return int(kernel_time(trace, SOC).gm_bytes)
+    return int(kernel_time(trace, SOC, l2_state="cold").gm_bytes)
 
 
 def test_bad_rows_are_diagnostics_with_their_line(tmp_path):

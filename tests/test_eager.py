@@ -275,11 +275,12 @@ def test_half_precision_special_functions_are_computed_in_fp32():
 
 
 def test_a_warm_l2_holds_a_footprint_that_fits_and_nothing_of_one_that_does_not():
-    small = eager_time(sgd, [TensorSpec((1024, 4096))] * 3, SOC, warm_l2=True)
+    small = eager_time(sgd, [TensorSpec((1024, 4096))] * 3, SOC, l2_state="warm")
     assert small.l2_bytes == small.bytes                       # every byte of every op from L2
-    assert small.device_us < eager_time(sgd, [TensorSpec((1024, 4096))] * 3, SOC).device_us
-    big = eager_time(sgd, [TensorSpec((8192, 8192))] * 3, SOC, warm_l2=True)
-    assert big.warm is None and big.device_us == pytest.approx(eager_time(sgd, [TensorSpec((8192, 8192))] * 3, SOC).device_us)
+    assert small.device_us < eager_time(sgd, [TensorSpec((1024, 4096))] * 3, SOC, l2_state="cold").device_us
+    big = eager_time(sgd, [TensorSpec((8192, 8192))] * 3, SOC, l2_state="warm")
+    cold_big = eager_time(sgd, [TensorSpec((8192, 8192))] * 3, SOC, l2_state="cold")
+    assert big.warm is None and big.device_us == pytest.approx(cold_big.device_us)
 
 
 def test_a_reduction_to_fewer_values_than_cores_launches_a_second_pass():
