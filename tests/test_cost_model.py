@@ -12,6 +12,12 @@ from ascendcraft.trace import Kind, Pipe, Trace, make_records
 SOC = load_soc("Ascend910B2")
 
 
+@pytest.fixture(autouse=True)
+def cold_l2(monkeypatch):
+    "These tests check one call's HBM and pipe times from a cold L2; the default warm start is in test_l2_state.py."
+    monkeypatch.setenv("ASCENDCRAFT_L2_STATE", "cold")
+
+
 def device_work(cost) -> float:
     "Modelled time minus launch and start-up: the part that scales with the work."
     return cost.total_us - cost.overhead_us
