@@ -41,13 +41,13 @@ from . import sandbox, seal
 
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
-           'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES',
+           'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
            'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES', 'read_sources', 'blank_comments', 'device_spellings',
            'entry_linkage', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
            'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
-           'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
-           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles', 'emu_threads', 'run', 'trace',
-           'no_output_diagnostic']
+           'runtime_units', 'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run',
+           'op_names', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles', 'emu_threads', 'run',
+           'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -411,6 +411,7 @@ RUNTIME_FLAGS = ("-std=c++17", "-O3", "-g1", "-fno-omit-frame-pointer", "-pthrea
 # The run's set-up, the driver and the cross-core scheduler have no per-element loop: -O1 compiles them in about 60 %
 # of -O3's CPU time (these two are the longest files to compile), with no difference a run can measure.
 RUNTIME_COLD_SOURCES = ("emu_main.cpp", "emu_sync_cross.cpp")
+RUNTIME_HOT_UNITS = 2     # translation units the hot (-O3) runtime files are grouped into; the cold ones make one more
 _BUILD_FORMAT = "emu-build-4"  # bump when the layout of a build folder or the driver changes (4: sealed)
 
 
@@ -456,7 +457,21 @@ class _FileLock:
         fcntl.flock(self.fd, fcntl.LOCK_UN); os.close(self.fd)
 
 
-RUNTIME_CPU_SECONDS = 14.0  # g++ CPU time of all runtime sources with RUNTIME_FLAGS, measured on an idle machine
+# g++ CPU time of the runtime's three units with RUNTIME_FLAGS: 22.7 s at load average 9-13 on 2 cores (the twelve
+# files one by one: 40 s). An idle machine needs less; this is only the first build's estimate (later ones show the
+# last build's wall time).
+RUNTIME_CPU_SECONDS = 22.7
+
+
+def runtime_units(sources: list[Path]) -> list[tuple[str, list[Path], bool]]:
+    "(unit name, its source files, cold) for the runtime build: RUNTIME_HOT_UNITS units of hot files, one of cold ones."
+    hot = sorted((s for s in sources if s.name not in RUNTIME_COLD_SOURCES), key=lambda p: (-p.stat().st_size, p.name))
+    cold = sorted((s for s in sources if s.name in RUNTIME_COLD_SOURCES), key=lambda p: p.name)
+    bins: list[list[Path]] = [[] for _ in range(min(RUNTIME_HOT_UNITS, len(hot)))]
+    for src in hot:                                   # largest first, each into the lighter unit
+        min(bins, key=lambda b: sum(p.stat().st_size for p in b)).append(src)
+    units = [(f"unit{k + 1}", sorted(b, key=lambda p: p.name), False) for k, b in enumerate(bins) if b]
+    return units + ([(f"unit{len(units) + 1}", cold, True)] if cold else [])
 
 
 def _stderr_progress(message: str) -> None:
@@ -467,7 +482,7 @@ def _stderr_progress(message: str) -> None:
 def _expected_runtime_seconds(cache: Path) -> float:
     "The last runtime build's wall time on this machine, else the measured CPU time spread over the cores."
     try: return float((cache / "runtime-build-seconds.txt").read_text())
-    except (OSError, ValueError): return RUNTIME_CPU_SECONDS / max(1, min(os.cpu_count() or 1, 6))
+    except (OSError, ValueError): return RUNTIME_CPU_SECONDS / max(1, min(os.cpu_count() or 1, RUNTIME_HOT_UNITS + 1))
 
 
 def _in_finish_order(sources: list, procs: list, timeout: float):
@@ -488,7 +503,8 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
     settings = settings or load_settings()
     # the sanitized variant is for finding a bad access, not for speed: -O1 compiles several times faster under ASan
     flags = [*(f if f != "-O3" else "-O1" for f in RUNTIME_FLAGS), *SANITIZE_FLAGS] if sanitize else list(RUNTIME_FLAGS)
-    key = hashlib.sha256("\n".join([runtime_hash(), compiler_version(settings.cxx), *flags, *RUNTIME_COLD_SOURCES]).encode()).hexdigest()[:16]
+    layout = [f"{name}:{cold}:" + ",".join(s.name for s in files) for name, files, cold in runtime_units(list(RUNTIME_DIR.glob("*.cpp")))]
+    key = hashlib.sha256("\n".join([runtime_hash(), compiler_version(settings.cxx), *flags, *RUNTIME_COLD_SOURCES, *layout]).encode()).hexdigest()[:16]
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / f"runtime-{key}{'-san' if sanitize else ''}-sealed"
     lib = folder / "libascendcraft_emu.a"
@@ -499,33 +515,36 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
                                       # a folder another process may be linking against)
         tmp = Path(tempfile.mkdtemp(prefix="runtime-", dir=folder.parent))
         try:
-            # largest first: they take longest, so they start first
-            sources = sorted(RUNTIME_DIR.glob("*.cpp"), key=lambda p: (-p.stat().st_size, p.name))
+            units = runtime_units(list(RUNTIME_DIR.glob("*.cpp")))
             say = progress or _stderr_progress
             t0 = time.perf_counter()
-            say(f"building the emulator runtime (once per machine): {len(sources)} files in parallel "
-                f"({', '.join(s.name for s in sources)}), expected about {_expected_runtime_seconds(folder.parent):.0f} s")
+            say(f"building the emulator runtime (once per machine): {len(units)} compiler runs in parallel "
+                f"({'; '.join(', '.join(s.name for s in files) for _, files, _ in units)}), "
+                f"expected about {_expected_runtime_seconds(folder.parent):.0f} s")
             limits = sandbox.build_limits(settings)          # our own sources, but every g++ runs in the sandbox
             procs = []
-            for src in sources:                       # compiler output goes to a file: a full pipe would stall g++
-                with open(tmp / f"{src.stem}.log", "wb") as log:
-                    own = [("-O1" if f == "-O3" and src.name in RUNTIME_COLD_SOURCES else f) for f in flags]
-                    procs.append(sandbox.start(sandbox.wrap([settings.cxx, *own, "-I", str(INCLUDE_DIR), "-c", str(src), "-o",
-                                                             str(tmp / (src.stem + ".o"))], scratch=tmp, limits=limits,
+            for name, files, cold in units:           # compiler output goes to a file: a full pipe would stall g++
+                (tmp / f"{name}.cpp").write_text("".join(f'#include "{s}"\n' for s in files))
+                with open(tmp / f"{name}.log", "wb") as log:
+                    own = [("-O1" if f == "-O3" and cold else f) for f in flags]
+                    procs.append(sandbox.start(sandbox.wrap([settings.cxx, *own, "-I", str(INCLUDE_DIR), "-c", f"{name}.cpp",
+                                                             "-o", str(tmp / f"{name}.o")], scratch=tmp, limits=limits,
                                                             settings=settings, readable=[RUNTIME_DIR]),
                                                stdout=log, stderr=subprocess.STDOUT))
             failed = []
-            # as before, each file may take build_timeout (they share the cores, so the limit is on the sum)
-            for k, (src, p) in enumerate(_in_finish_order(sources, procs, settings.build_timeout * len(sources)), 1):
-                if p.returncode != 0: failed.append(f"{src.name}:\n{(tmp / f'{src.stem}.log').read_text(errors='replace')}")
-                say(f"  {src.name} compiled ({k}/{len(sources)}, {time.perf_counter() - t0:.1f} s)")
+            # each unit may take build_timeout per file it holds (they share the cores, so the limit is on the sum)
+            files_count = sum(len(files) for _, files, _ in units)
+            for k, ((name, files, _), p) in enumerate(_in_finish_order(units, procs, settings.build_timeout * files_count), 1):
+                if p.returncode != 0: failed.append(f"{name} ({', '.join(s.name for s in files)}):\n"
+                                                    f"{(tmp / f'{name}.log').read_text(errors='replace')}")
+                say(f"  {', '.join(s.name for s in files)} compiled ({k}/{len(units)}, {time.perf_counter() - t0:.1f} s)")
             if failed:
                 raise AscendCraftError(Diagnostic("runtime-build", "the emulation runtime library does not compile with "
                                                   f"{compiler_version(settings.cxx)}", file=str(RUNTIME_DIR),
                                                   hint="this is a bug in AscendCraft or an unsupported compiler; the log is "
                                                        "in the diagnostic's context", context={"log": "\n".join(failed)}),
                                        stage="build")
-            subprocess.run(["ar", "rcs", str(tmp / lib.name), *[str(tmp / (s.stem + ".o")) for s in sources]], check=True)
+            subprocess.run(["ar", "rcs", str(tmp / lib.name), *[str(tmp / f"{name}.o") for name, _, _ in units]], check=True)
             seal.seal_file(tmp / lib.name, cache, key)
             if stale:
                 print(f"ascendcraft: the cached runtime library {lib} did not match its seal; rebuilt it", file=sys.stderr)

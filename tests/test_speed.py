@@ -131,6 +131,23 @@ def test_runtime_build_reports_each_file_as_it_finishes(tmp_path):
     assert _expected_runtime_seconds(tmp_path) == 12.5
 
 
+def test_runtime_units_hold_every_source_once_with_the_cold_ones_apart(tmp_path):
+    "The runtime build compiles each source in exactly one unit: hot files split by size, the cold ones alone at -O1."
+    from ascendcraft.emu import RUNTIME_COLD_SOURCES, RUNTIME_DIR, RUNTIME_HOT_UNITS, runtime_units
+    real = sorted(RUNTIME_DIR.glob("*.cpp"))
+    units = runtime_units(real)
+    assert sorted(s for _, files, _ in units for s in files) == real             # each file once, none left out
+    assert len(units) == RUNTIME_HOT_UNITS + 1 and len({name for name, _, _ in units}) == len(units)
+    assert [cold for *_, cold in units] == [False] * RUNTIME_HOT_UNITS + [True]
+    assert {s.name for s in units[-1][1]} == set(RUNTIME_COLD_SOURCES)
+    # a file added later goes to the lighter hot unit (largest first, each to the lighter one)
+    sizes = {"a.cpp": 900, "b.cpp": 500, "c.cpp": 300, "new.cpp": 50, RUNTIME_COLD_SOURCES[0]: 400}
+    for name, n in sizes.items(): (tmp_path / name).write_bytes(b"x" * n)
+    units = runtime_units(sorted(tmp_path.glob("*.cpp")))
+    assert [[s.name for s in files] for _, files, _ in units] == [["a.cpp"], ["b.cpp", "c.cpp", "new.cpp"],
+                                                                  [RUNTIME_COLD_SOURCES[0]]]
+
+
 def test_a_run_reports_the_kernel_process_cpu_time():
     "Run.cpu_seconds is the kernel process's own user + system time (what bench_speed.py compares on a busy machine)."
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "examples" / "benchmarks"))

@@ -6,11 +6,14 @@ For each kernel it reports the ratio emulator / NumPy of
                   again one block at a time;
   * process CPU:  user + system CPU time of the kernel process (its own getrusage, `Run.cpu_seconds`) against
                   NumPy's CPU time (steadier than wall time on a machine other processes share);
+  * run() CPU:    that plus this process's CPU during run() (writing the input files, reading the report, mapping
+                  the outputs): what the whole call costs on a machine others share;
   * trace:        trace mode at the same size (no data, every instruction recorded), wall time of the whole call and
                   CPU time of its kernel process.
 Runs are called as the benchmark and the judge call them: with the settings passed, the same build run again
 (so the GM files of its last run are reused: setting gm_keep_mb).
-It also times the runtime library's cold build (in a fresh cache) and a warm one (cache hit), and prints the load
+It also times the sandbox's start (bubblewrap and the seccomp launcher running a program that does nothing: the
+fixed cost inside every kernel-process row), the runtime library's cold build (in a fresh cache) and a warm one (cache hit), and prints the load
 average, since ratios measured on a busy machine are worse than on a quiet one.
 On a machine others share, compare the CPU-time rows: wall times there measure the other processes too.
 
@@ -24,7 +27,8 @@ import time
 import numpy as np
 
 from ascendcraft.config import load_settings
-from ascendcraft.emu import GM, Scalar, build, run, runtime_library, trace
+from ascendcraft import sandbox
+from ascendcraft.emu import GM, RUNTIME_DIR, Scalar, build, run, runtime_library, runtime_units, trace
 
 BLOCKS, TILE, ROW = 48, 8192, 64      # 48 blocks, 8192-float tiles, 64-float rows (one 256-byte repeat)
 
@@ -168,11 +172,20 @@ def main():
             t0 = time.perf_counter()
             runtime_library(fresh)
             warm = time.perf_counter() - t0
-        rows.append(("runtime library, cold build", f"{cold:.1f} s", f"wall, its g++ runs in parallel on {os.cpu_count()} cores"))
+        units = len(runtime_units(list(RUNTIME_DIR.glob("*.cpp"))))
+        rows.append(("runtime library, cold build", f"{cold:.1f} s",
+                     f"wall, {units} g++ runs (translation units) in parallel on {os.cpu_count()} cores"))
         rows.append(("runtime library, warm (cache hit)", f"{warm * 1000:.1f} ms", f"{cold / max(warm, 1e-9):,.0f}x faster than cold"))
 
     settings = load_settings()
     one_thread = settings.replace(emu_threads=1)
+    # the fixed cost of every kernel run: bubblewrap + the seccomp launcher starting a program that does nothing
+    with tempfile.TemporaryDirectory(prefix="bench-speed-start-") as scratch:
+        start_s, _, done = best(lambda: sandbox.run(["true"], scratch=scratch, limits=sandbox.Limits(30), settings=settings,
+                                                   programs={"true": "/usr/bin/true"}, kernel=True), max(5, opts.repeats))
+        assert done.returncode == 0, done.stderr
+    rows.append(("sandbox start (bubblewrap + seccomp launcher, a no-op program)", f"{start_s * 1000:.1f} ms",
+                 "wall, best of the repeats: part of every kernel process row below"))
     n = opts.elements // (BLOCKS * TILE) * BLOCKS * TILE
     x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
     for name, source, ratio, numpy_op in CASES:
@@ -180,7 +193,7 @@ def main():
         assert b.ok, b.diagnostics
         m = int(n * ratio)
         args = [GM("x", x), GM("y", None, "out", shape=(m,), dtype=np.float32), Scalar(n), Scalar(TILE)]
-        run_s, _, r = best(lambda: run(b, args, block_dim=BLOCKS, settings=settings), opts.repeats)
+        run_s, run_parent_cpu, r = best(lambda: run(b, args, block_dim=BLOCKS, settings=settings), opts.repeats)
         assert r.ok, r.diagnostics
         child_s = run_cpu = serial_s = float("inf")
         for _ in range(opts.repeats):      # one result alive at a time, as in a loop over runs
@@ -204,6 +217,8 @@ def main():
         rows.append(("  kernel process, one block at a time", f"{serial_s / np_s:.1f}x", f"{serial_s * 1000:.0f} ms (emu_threads = 1)"))
         rows.append(("  kernel process CPU / NumPy CPU", f"{run_cpu / max(np_cpu, 1e-9):.1f}x",
                      f"{run_cpu * 1000:.0f} ms vs {np_cpu * 1000:.0f} ms of CPU"))
+        rows.append(("  run() CPU (this process + kernel process) / NumPy CPU", f"{(run_parent_cpu + run_cpu) / max(np_cpu, 1e-9):.1f}x",
+                     f"{run_parent_cpu * 1000:.0f} + {run_cpu * 1000:.0f} ms: input files written, outputs mapped, checks"))
         rows.append(("  trace mode", f"{trace_s / np_s:.1f}x", f"{trace_s * 1000:.0f} ms, {len(t):,} records"))
         rows.append(("  trace kernel process CPU / NumPy CPU", f"{trace_cpu / max(np_cpu, 1e-9):.1f}x",
                      f"{trace_cpu * 1000:.0f} ms vs {np_cpu * 1000:.0f} ms of CPU"))
