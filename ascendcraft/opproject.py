@@ -407,6 +407,15 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
         if (op->type_ == "{project.op.type}") fn = op->AICore().tiling_;
     if (!fn) fn = ::ops::OpImplRegistry::get().tiling("{project.op.type}");   // IMPL_OP_OPTILING({project.op.type}).Tiling(...)
     if (!fn) {{ std::fprintf(stderr, "ascendcraft: {project.op.type} registers no tiling function (this->AICore().SetTiling or IMPL_OP_OPTILING(Op).Tiling)\\n"); return 2; }}
+    std::shared_ptr<void> compileInfo;   // IMPL_OP_OPTILING(Op).TilingParse<CompileInfo>(fn): fn fills it, TilingFunc reads it
+    if (const ::ops::TilingParseRunner* parse = ::ops::OpImplRegistry::get().parse("{project.op.type}")) {{
+        gert::TilingParseContext parseCtx;
+        parseCtx.platform_ = ctx.platform_;
+        ge::graphStatus status = ge::GRAPH_SUCCESS;
+        compileInfo = (*parse)(&parseCtx, &status);
+        if (status != ge::GRAPH_SUCCESS) {{ std::fprintf(stderr, "ascendcraft: the tiling parse function (TilingParse) of {project.op.type} failed\\n"); return 3; }}
+        ctx.compile_info_ = compileInfo.get();
+    }}
     if (fn(&ctx) != ge::GRAPH_SUCCESS) {{ std::fprintf(stderr, "ascendcraft: the tiling function of {project.op.type} failed\\n"); return 3; }}
     if (ctx.raw_.size_ == 0) {{ std::fprintf(stderr, "ascendcraft: the tiling function of {project.op.type} set no tiling data size (GetRawTilingData()->SetDataSize)\\n"); }}
     *blockDim = ctx.block_dim_;

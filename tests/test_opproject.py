@@ -226,3 +226,30 @@ inline ge::graphStatus CheckNode(gert::TilingContext* context, float alpha, void
     x, y = torch.randn(4096), torch.randn(4096)
     r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.25}, reference=lambda x, y, alpha: x + alpha * y)
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
+def test_the_tiling_parse_function_fills_the_compile_info_that_tiling_reads(tmp_path):
+    # ops-nn / NPUKernelBench style: IMPL_OP_OPTILING(Op).Tiling(f).TilingParse<CompileInfo>(prepare); prepare reads the
+    # platform into the CompileInfo, TilingFunc reads it back with GetCompileInfo() (the untyped and the typed form)
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    text = host.read_text().replace("        this->AICore().SetTiling(optiling::TilingFunc);\n", "")
+    text = text.replace("static ge::graphStatus TilingFunc(gert::TilingContext* context)\n{", """struct ScaleAddCompileInfo { uint32_t cores = 0; float scale = 0; };
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    auto info = (const ScaleAddCompileInfo*)(context->GetCompileInfo());
+    if (info == nullptr || info != context->GetCompileInfo<ScaleAddCompileInfo>() || info->cores == 0) return ge::GRAPH_FAILED;""")
+    text = text.replace("tiling.set_alpha(alpha ? *alpha : 1.0f);", "tiling.set_alpha((alpha ? *alpha : 1.0f) * info->scale);")
+    text = text.replace("}  // namespace optiling", """static ge::graphStatus TilingPrepare(gert::TilingParseContext* context)
+{
+    auto info = context->GetCompiledInfo<ScaleAddCompileInfo>();
+    info->cores = platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetCoreNumAiv();
+    info->scale = 2.0f;
+    return ge::GRAPH_SUCCESS;
+}
+IMPL_OP_OPTILING(ScaleAddCustom).Tiling(TilingFunc).TilingParse<ScaleAddCompileInfo>(TilingPrepare);
+}  // namespace optiling""", 1)
+    host.write_text(text)
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.25}, reference=lambda x, y, alpha: x + 2 * alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])

@@ -147,10 +147,13 @@ def first_error(build) -> str:
 
 def try_entry(args: tuple) -> dict:
     "Compile the entry (kernel alone, then the whole project) and, with match, run it against its reference (never raises)."
+    t0 = time.time()
     try:
-        return _try_entry(*args)
+        out = _try_entry(*args)
     except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
-        return dict(args[0], kernel_ok=False, project_ok=False, error=f"{type(e).__name__}: {e}"[:300])
+        out = dict(args[0], kernel_ok=False, project_ok=False, error=f"{type(e).__name__}: {e}"[:300])
+    out["seconds"] = round(time.time() - t0, 1)   # builds and runs are bounded by build_timeout / run_timeout
+    return out
 
 
 def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True) -> dict:
@@ -392,6 +395,9 @@ def main(argv=None) -> int:
         print(f"{len(manifest)} entries in {MANIFEST}")
         return 0
     gitdirs = dict(g.split("=", 1) for g in a.git)
+    missing = Counter(e["repo"] for e in manifest if e["repo"] not in gitdirs)
+    for repo, n in sorted(missing.items()):   # never a silent skip: say what this run leaves out and why
+        print(f"not run: {n} entries of {repo} (no --git {repo}=<git dir>)", file=sys.stderr)
     todo = [(e, gitdirs[e["repo"]], a.match, not a.kernel_only) for e in manifest if e["repo"] in gitdirs
             and (a.source is None or a.source in e["source"] or a.source in e["path"])][: a.limit]
     t0 = time.time()
@@ -416,6 +422,8 @@ def main(argv=None) -> int:
         mcol = f"{ok} ({100 * ok / len(ran):.0f} %)" if ran else "–"
         print(f"| {src} | {len(rs)} | {k} ({100 * k / len(rs):.0f} %) | {pcol} | {len(ran)} | {mcol} |")
     print(f"\n{len(results)} kernels in {time.time() - t0:.0f} s; details in {a.out}")
+    slow = sorted(results, key=lambda r: -r.get("seconds", 0))[:3]
+    print("slowest: " + ", ".join(f"{r['path']} {r.get('seconds', 0):.0f} s" for r in slow))
     reasons = Counter(reason(r) for r in results if not r.get("kernel_ok"))
     if reasons:
         print("\nWhy kernels did not compile (most common first):")

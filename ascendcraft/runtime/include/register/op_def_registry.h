@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <initializer_list>
 #include <type_traits>
 #include <iostream>
@@ -228,10 +229,13 @@ public:
     }
     size_t GetWorkspaceNum() const { return workspaces_.size(); }
     PlatformInfoHandle* GetPlatformInfo() const { return const_cast<PlatformInfoHandle*>(&platform_); }
-    // The compile info a TilingParse function prepares: outside the emulated subset (the glue runs TilingFunc only).
+    // The compile info that the op's TilingParse<CompileInfo> function filled (the glue runs it before TilingFunc).
+    const void* GetCompileInfo() const { return compile_info_; }
     template <typename T> const T* GetCompileInfo() const {
-        throw std::runtime_error("ascendcraft: TilingContext::GetCompileInfo (the compile info of a TilingParse / "
-                                 "TilingPrepare function) is outside the emulated subset; read the platform in TilingFunc");
+        if (compile_info_ == nullptr)
+            throw std::runtime_error("ascendcraft: TilingContext::GetCompileInfo: the op registers no "
+                                     "IMPL_OP_OPTILING(Op).TilingParse<CompileInfo>(...) to fill it");
+        return static_cast<const T*>(compile_info_);
     }
 
     // set up by the AscendCraft glue
@@ -247,6 +251,7 @@ public:
     uint32_t block_dim_ = 0, schedule_mode_ = 0;
     uint64_t key_ = 0;
     bool key_set_ = false;
+    const void* compile_info_ = nullptr;
 };
 
 class InferShapeContext {
@@ -280,13 +285,17 @@ public:
 class InferShapeRangeContext;
 class TilingParseContext;
 
-// The context of a TilingParse (TilingPrepare) function. Projects declare such functions; the emulated build
-// compiles them but never runs them.
+// The context of a TilingParse (TilingPrepare) function: the glue runs the one registered with
+// IMPL_OP_OPTILING(Op).TilingParse<CompileInfo>(fn) on a fresh CompileInfo, which TilingFunc then reads.
 class TilingParseContext {
 public:
     template <typename T> T* GetCompiledInfo() {
-        throw std::runtime_error("ascendcraft: TilingParseContext::GetCompiledInfo is outside the emulated subset");
+        if (compiled_ == nullptr)
+            throw std::runtime_error("ascendcraft: TilingParseContext::GetCompiledInfo: no CompileInfo (register the "
+                                     "parse function with TilingParse<CompileInfo>(fn))");
+        return static_cast<T*>(compiled_);
     }
+    void* compiled_ = nullptr;
     PlatformInfoHandle* GetPlatformInfo() const { return const_cast<PlatformInfoHandle*>(&platform_); }
     const char* GetNodeName() const { return ""; }
     const char* GetNodeType() const { return ""; }
@@ -413,11 +422,18 @@ template <typename T> struct OpRegistrar {
 // `IMPL_OP_OPTILING(Op).Tiling(TilingFunc).TilingParse<CompileInfo>(Prepare);`. The glue looks the tiling function up
 // here when the OpDef names none (AICore().SetTiling). The other chained calls are accepted and not run.
 namespace ops {
+// A registered TilingParse<CompileInfo>(fn): makes a CompileInfo, runs fn on it (status in the second argument).
+using TilingParseRunner = std::function<std::shared_ptr<void>(gert::TilingParseContext*, ge::graphStatus*)>;
 struct OpImplRegistry {
     std::vector<std::pair<std::string, TilingKernelFunc>> tilings;
+    std::vector<std::pair<std::string, TilingParseRunner>> parses;
     static OpImplRegistry& get() { static OpImplRegistry r; return r; }
     TilingKernelFunc tiling(const std::string& type) const {
         for (const auto& t : tilings) if (t.first == type) return t.second;
+        return nullptr;
+    }
+    const TilingParseRunner* parse(const std::string& type) const {
+        for (const auto& p : parses) if (p.first == type) return &p.second;
         return nullptr;
     }
 };
@@ -426,7 +442,15 @@ public:
     explicit OpImplRegisterV2(const char* type) : type_(type) {}
     OpImplRegisterV2& Tiling(TilingKernelFunc f) { OpImplRegistry::get().tilings.emplace_back(type_, f); return *this; }
     template <typename F> OpImplRegisterV2& Tiling(F f, size_t) { return Tiling(static_cast<TilingKernelFunc>(f)); }
-    template <typename CompileInfo, typename F> OpImplRegisterV2& TilingParse(F) { return *this; }
+    template <typename CompileInfo, typename F> OpImplRegisterV2& TilingParse(F f) {
+        OpImplRegistry::get().parses.emplace_back(type_, [f](gert::TilingParseContext* ctx, ge::graphStatus* status) {
+            std::shared_ptr<CompileInfo> info = std::make_shared<CompileInfo>();
+            ctx->compiled_ = info.get();
+            *status = f(ctx);
+            return std::shared_ptr<void>(info);
+        });
+        return *this;
+    }
     template <typename F> OpImplRegisterV2& TilingParse(F) { return *this; }
     template <typename F> OpImplRegisterV2& InferShape(F) { return *this; }
     template <typename F> OpImplRegisterV2& InferDataType(F) { return *this; }
