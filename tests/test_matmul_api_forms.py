@@ -112,3 +112,24 @@ def test_host_tiling_setters_public_projects_use(tmp_path):
     assert (s, d, batch) == (256, 64, 2)                          # the layout and batch count reach the tiling
     assert 1 <= dim <= 4 and covers == 1
     assert refused == -1 and "not on Ascend 910B" in done.stderr  # fp8 with scales: GetTiling refuses, saying why
+
+
+@pytest.mark.parametrize("entry", ["matmul_upper", "matmul_lower"])
+def test_triangular_policy_computes_only_its_blocks(entry):
+    m, n, k, base = 96, 128, 64, 32                     # 3 x 4 base blocks
+    a = RNG.standard_normal((m, k)).astype(np.float16)
+    bm = RNG.standard_normal((k, n)).astype(np.float16)
+    before = RNG.standard_normal((m, n)).astype(np.float32)
+    full = a.astype(np.float64) @ bm.astype(np.float64)
+    rows, cols = np.arange(m)[:, None] // base, np.arange(n)[None, :] // base
+    inside = rows <= cols if entry == "matmul_upper" else rows >= cols
+    ref = np.where(inside, full, before)
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=base,
+                          baseN=base, baseK=base, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
+    b = build(Path(__file__).parent / "emu_kernels" / "good" / "matmul_api_triangle.cpp", entry=entry)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", before.copy(), "inout"), GM("workspace", np.zeros(16, np.uint8), "workspace"),
+                Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)
+    assert 0 < inside.sum() < inside.size                 # both parts exist: the untouched one kept C's values

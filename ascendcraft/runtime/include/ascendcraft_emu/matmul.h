@@ -48,8 +48,8 @@ MatmulL1Plan matmul_l1_plan(const TCubeTilingView& t, int singleK, uint32_t aByt
 
 }}  // namespace ascendcraft::emu
 
-namespace AscendC {
-
+// The Matmul configuration types live at global scope, as in AscendC's matmul_config.h / tiling.h (kernels name them
+// with or without `AscendC::`); namespace AscendC sees them through using-declarations below.
 enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, ROW_MAJOR = ND, COLUMN_MAJOR = 8 };
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
@@ -160,11 +160,25 @@ constexpr MatmulConfig CFG_NORM = GetNormalConfig();
 constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
 constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
+// Which of Iterate / IterateAll / IterateBatch / IterateNBatch a kernel calls (MatmulConfig's iterateMode).
+enum IterateMode : uint8_t { ITERATE_MODE_NORMAL = 0b00000001, ITERATE_MODE_ALL = 0b00000010, ITERATE_MODE_BATCH = 0b00000100,
+                             ITERATE_MODE_N_BATCH = 0b00001000, ITERATE_MODE_DEFAULT = 0b11111111 };
+// GetOffsetC's answer (reserved fields in AscendC; zero here).
+struct MatrixOffset { int32_t offset = 0, row = 0, col = 0, height = 0, width = 0; };
+
+namespace AscendC {
+using ::CubeFormat; using ::LayoutMode; using ::BatchMode; using ::IterateOrder; using ::ScheduleType; using ::BatchOutMode;
+using ::MatmulVersion; using ::MatmulConfig; using ::MatmulConfigMode; using ::MatmulShapeParams; using ::MatmulQuantParams;
+using ::MatmulBatchParams; using ::MatmulFuncParams; using ::MatmulBiasParams; using ::MatmulApiStaticTiling; using ::GetMatmulApiTiling;
+using ::GetNormalConfig; using ::GetMDLConfig; using ::GetSpecialMDLConfig; using ::GetBasicConfig; using ::GetIBShareNormConfig;
+using ::GetMMConfig; using ::CFG_NORM; using ::CFG_MDL; using ::MM_CFG_BB; using ::CFG_IBSHARE_NORM; using ::IterateMode;
+using ::MatrixOffset;
 
 // An operand's place, format, element type and transposition.
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false, LayoutMode LAYOUT = LayoutMode::NONE,
-          bool IBSHARE = false>
+          bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
 struct MatmulType {
+    constexpr static TPosition srcPos = SRCPOS;
     constexpr static TPosition pos = POSITION;
     constexpr static CubeFormat format = FORMAT;
     using T = TYPE;
@@ -175,9 +189,28 @@ struct MatmulType {
 
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr> struct MatmulCallBackFunc {};
 
+// The L0C element type of a Matmul on inputs of type T: fp32 for half / bfloat16_t / float, int32 for int8.
+template <typename T> struct GetMmDstType { using Type = float; };
+template <> struct GetMmDstType<int8_t> { using Type = int32_t; };
+
+// The Matmul's policy (its last template arguments). The emulation computes every policy's numbers the same way,
+// except the triangular ones, which compute only the base blocks on or above (upper) / on or below (lower) the
+// block diagonal -- block row <= block column, resp. >= -- and leave the others of C untouched.
+namespace Impl { namespace Detail {
+template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct MatmulPolicy {};
+template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct NBuffer33MatmulPolicy {};
+template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct TrianUpperMatmulPolicy {};
+template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct TrianLowerMatmulPolicy {};
+template <template <const auto&, typename...> class P> struct TriangleOf { static constexpr int value = 0; };
+template <> struct TriangleOf<TrianUpperMatmulPolicy> { static constexpr int value = 1; };
+template <> struct TriangleOf<TrianLowerMatmulPolicy> { static constexpr int value = 2; };
+}}  // namespace Impl::Detail
+
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, class... POLICY>
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+          template <const auto&, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
 class MatmulImpl {
+    static constexpr int kTriangle = Impl::Detail::TriangleOf<MATMUL_POLICY>::value;   // 0 full, 1 upper, 2 lower
     using A = typename A_TYPE::T;
     using B = typename B_TYPE::T;
     using C = typename C_TYPE::T;
@@ -237,6 +270,7 @@ public:
     void SetHF32(bool = false, int32_t = 0) {}
 
     // The whole single-core C, block by block.
+    template <bool sync = true>
     void IterateAll(const GlobalTensor<C>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false, bool waitIterateAll = false,
                     bool fakeMsg = false, SrcLoc loc = {}) {
         (void)enSequentialWrite; (void)waitIterateAll; (void)fakeMsg;
@@ -246,6 +280,7 @@ public:
     }
     // max(batchA, batchB) products C[i] = A[i % batchA] x B[i % batchB] (+ bias), one after another (batches in the NORMAL
     // layout: matrix after matrix, `matrixStride*` elements apart, or the whole matrix when 0).
+    template <bool sync = true, bool waitIterateBatch = false>
     void IterateBatch(const GlobalTensor<C>& gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
                       const bool enPartialSum = false, const uint8_t enAtomic = 0, SrcLoc loc = {}) {
@@ -364,6 +399,7 @@ public:
         GetTensorC<sync>(co2Local, enAtomic, enSequentialWrite, loc);
     }
     uint8_t GetSubBlockIdx() { return 0; }
+    template <bool isTurnOnDebug = true> MatrixOffset GetOffsetC() { return MatrixOffset{}; }
     void End() { iterating_ = false; block_ = false; }
 
 private:
@@ -388,12 +424,15 @@ private:
         block_ = false;
     }
     bool next() {
-        if (++index_ >= mBlocks_ * nBlocks_) { block_ = false; return false; }
-        // iterateOrder 0: along M first, then N; 1: along N first
-        if (tiling_.iterateOrder == 1) { bm_ = index_ / nBlocks_; bn_ = index_ % nBlocks_; }
-        else { bm_ = index_ % mBlocks_; bn_ = index_ / mBlocks_; }
-        block_ = true;
-        return true;
+        for (;;) {
+            if (++index_ >= mBlocks_ * nBlocks_) { block_ = false; return false; }
+            // iterateOrder 0: along M first, then N; 1: along N first
+            if (tiling_.iterateOrder == 1) { bm_ = index_ / nBlocks_; bn_ = index_ % nBlocks_; }
+            else { bm_ = index_ % mBlocks_; bn_ = index_ / mBlocks_; }
+            if ((kTriangle == 1 && bm_ > bn_) || (kTriangle == 2 && bm_ < bn_)) continue;   // outside the triangle
+            block_ = true;
+            return true;
+        }
     }
     ascendcraft::emu::MatmulCall block_call(bool atomic) const {
         ascendcraft::emu::MatmulCall call;
@@ -456,8 +495,9 @@ private:
 };
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, class... POLICY>
-using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, POLICY...>;
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+          template <const auto&, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
+using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY>;
 
 // REGIST_MATMUL_OBJ(&pipe, workspace, mm1, &tiling1, mm2, &tiling2, ...): Init each Matmul with its tiling
 // (a null tiling leaves the object for a later Init).
@@ -487,6 +527,13 @@ template <class MM> inline void regist(TPipe*, MM& mm) { mm.emuInitStatic(); }
 #define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
 
 }  // namespace AscendC
+
+// AscendC declares the system workspace's getter at global scope; kernels call it unqualified from their own namespaces.
+using AscendC::GetSysWorkSpacePtr;
+// The device compiler's mark of the Matmul's workspace parameter in a kernel entry (`__kfc_workspace__ __gm__ uint8_t* ws`).
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
+#endif
 
 // Older kernels name the API through `matmul::`.
 namespace matmul {
