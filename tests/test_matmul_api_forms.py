@@ -133,3 +133,32 @@ def test_triangular_policy_computes_only_its_blocks(entry):
     assert r.ok, "\n".join(map(str, r.diagnostics))
     np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)
     assert 0 < inside.sum() < inside.size                 # both parts exist: the untouched one kept C's values
+
+
+TRANSPOSE_LOAD = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void load_t(GM_ADDR b)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    TPipe pipe;
+    TQue<TPosition::B1, 1> l1;
+    TQue<TPosition::B2, 1> l0b;
+    pipe.InitBuffer(l1, 1, 32 * 32);
+    pipe.InitBuffer(l0b, 1, 32 * 32);
+    LocalTensor<int8_t> src = l1.AllocTensor<int8_t>();
+    LocalTensor<int8_t> dst = l0b.AllocTensor<int8_t>();
+    LoadData2dTransposeParams p;
+    p.repeatTimes = 1;
+    LoadDataWithTranspose(dst, src, p);
+}
+'''
+
+
+def test_load_data_with_transpose_compiles_and_stops_with_a_named_error_when_run():
+    b = build({"load_t.cpp": TRANSPOSE_LOAD})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("b", np.zeros(16, np.int8))], block_dim=1)
+    errs = [d for d in r.diagnostics if d.is_error]
+    line = next(i for i, s in enumerate(TRANSPOSE_LOAD.splitlines(), 1) if "LoadDataWithTranspose(dst" in s)
+    assert not r.ok and errs[0].kind == "unsupported" and "not emulated" in errs[0].message and errs[0].line == line

@@ -180,6 +180,28 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     ascendcraft::emu::cube_load2d(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
 }
 
+// ---- LoadDataWithTranspose: L1 -> L0B transposing whole fractals (int8 / float B^T) ---------------------------
+// Accepted as the API spells it; the transposing load is not emulated yet and stops with a named error at its line.
+struct LoadData2dTransposeParams {
+    LoadData2dTransposeParams() {}
+    LoadData2dTransposeParams(uint16_t startIndexIn, uint8_t repeatTimesIn, uint16_t srcStrideIn, uint16_t dstGapIn,
+                              uint16_t dstFracGapIn, uint8_t addrModeIn = 0)
+        : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+          dstFracGap(dstFracGapIn), addrMode(addrModeIn) {}
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstGap = 0;
+    uint16_t dstFracGap = 0;
+    uint8_t addrMode = 0;
+};
+template <typename T>
+inline void LoadDataWithTranspose(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2dTransposeParams&, SrcLoc loc = {}) {
+    ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::LoadData, "LoadDataWithTranspose (L1 -> L0B with a fractal transpose) is not emulated yet",
+                                       "load B^T with LoadData and LoadData2DParams.ifTranspose = true, or keep B in the "
+                                       "orientation Mmad takes", loc);
+}
+
 // ---- Mmad: L0C (+)= L0A x L0B (M) ------------------------------------------------------------------------
 template <typename T, typename U, typename S>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p,
