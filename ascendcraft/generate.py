@@ -644,7 +644,14 @@ class TuningHistory:
             rows.append(f"| {i} | {v.name}{mark} | {v.origin} | {correct} | "
                         f"{'' if e.kernel_us is None else f'{e.kernel_us:,.1f}'} | "
                         f"{'' if e.speedup is None else f'{e.speedup:.2f}x'}{' level' if _tie(e.speedup, u) else ''} | {e.verdict} |")
+        rows.append(self._counts(u))
         return "\n".join(rows)
+
+    def _counts(self, u: float) -> str:
+        "The closing row: correct variants at least as fast as eager (≥ 1, the paper's count), strictly faster (> 1), and level."
+        s = [v.evaluation.speedup for v in self.variants if v.evaluation.correct and v.evaluation.speedup is not None]
+        ge, gt, level = sum(x >= 1 for x in s), sum(x > 1 for x in s), sum(_tie(x, u) for x in s)
+        return (f"| | **{len(s)} correct** | | | | ≥ 1.0: {ge} / > 1.0: {gt} / level: {level} | |")
 
     def _repr_markdown_(self): return self.table()
 

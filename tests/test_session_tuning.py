@@ -65,6 +65,10 @@ def test_a_proposal_that_fails_on_the_emulator_is_incorrect_and_its_verdict_goes
     assert history.best is v0
     table = history.table()
     assert "| 0 | v0 **best** | expert | yes |" in table and "| 1 | v1 | llm | no (emulator) |  |  |" in table
+    # the closing row counts the correct variants both ways (≥ 1 and > 1) and the ties
+    s, u = v0.evaluation.speedup, history.uncertainty()
+    assert (f"| | **1 correct** | | | | ≥ 1.0: {int(s >= 1)} / > 1.0: {int(s > 1)} / level: {int(abs(s - 1) <= u)} | |"
+            == table.splitlines()[-1])
     # round 2 asked from v0 again, and told the model why v1 was rejected, in the emulator's words
     second = requests[3][1]["content"]
     assert "The current kernel (`v0`)" in second
