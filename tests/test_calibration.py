@@ -17,8 +17,10 @@ from ascendcraft.soc import load_soc
 SOC = load_soc("Ascend910B2")
 
 # (group, least share within 1.5x, least share within 2x, median ratio range) -- README "Calibration"
+# (in-sample: eager 63/67 and 66/67, median 1.01; kernels 14/16 and 15/16, median 1.02; all 77/83 and 81/83, 1.01)
 LIMITS = {"eager": (0.90, 0.97, (0.85, 1.15)),
-          "kernel": (0.75, 0.85, (0.85, 1.25))}
+          "kernel": (0.85, 0.90, (0.85, 1.25)),
+          None: (0.90, 0.95, (0.80, 1.25))}       # all points: the bar (>= 90 % within 1.5x, median in [0.8, 1.25])
 
 
 @pytest.fixture(scope="module")
