@@ -162,3 +162,25 @@ def test_load_data_with_transpose_compiles_and_stops_with_a_named_error_when_run
     errs = [d for d in r.diagnostics if d.is_error]
     line = next(i for i, s in enumerate(TRANSPOSE_LOAD.splitlines(), 1) if "LoadDataWithTranspose(dst" in s)
     assert not r.ok and errs[0].kind == "unsupported" and "not emulated" in errs[0].message and errs[0].line == line
+
+
+FILL = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void fill_c(GM_ADDR c)
+{
+    GlobalTensor<float> cGm;
+    cGm.SetGlobalBuffer((__gm__ float *)c, 100);
+    Fill(cGm, 60, 2.5f);
+}
+'''
+
+
+def test_fill_of_a_global_tensor_initialises_its_first_elements():
+    "Fill(gm, size, value): the devkit's name for InitGlobalMemory, which split-K Matmul kernels call to zero C."
+    b = build({"fill.cpp": FILL})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    c = np.full(100, -1.0, np.float32)
+    r = run(b, [GM("c", c, "inout")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_array_equal(r.outputs["c"], np.r_[np.full(60, 2.5, np.float32), np.full(40, -1.0, np.float32)])

@@ -37,6 +37,11 @@ template <typename T>
 inline void InitOutput(const GlobalTensor<T>& gmWorkspaceAddr, const uint32_t size, const T value = 0, SrcLoc loc = {}) {
     InitGlobalMemory(gmWorkspaceAddr, static_cast<uint64_t>(size), value, loc);
 }
+// The pinned devkit's name for it (lib/utils/init_global_memory.h): zero C before split-K Matmuls add into it.
+template <typename T>
+inline void Fill(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value, SrcLoc loc = {}) {
+    InitGlobalMemory(gmWorkspaceAddr, size, value, loc);
+}
 
 }  // namespace AscendC
 

@@ -196,7 +196,9 @@ template <> struct GetMmDstType<int8_t> { using Type = int32_t; };
 // The Matmul's policy (its last template arguments). The emulation computes every policy's numbers the same way,
 // except the triangular ones, which compute only the base blocks on or above (upper) / on or below (lower) the
 // block diagonal -- block row <= block column, resp. >= -- and leave the others of C untouched.
-namespace Impl { namespace Detail {
+namespace Impl {
+constexpr int32_t QUEUE_DEPTH = 1;   // the Matmul's own queues are single-buffered (kernels size their CO1 queue by it)
+namespace Detail {
 template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct MatmulPolicy {};
 template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct NBuffer33MatmulPolicy {};
 template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct TrianUpperMatmulPolicy {};
@@ -204,7 +206,8 @@ template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct TrianLowerMatmu
 template <template <const auto&, typename...> class P> struct TriangleOf { static constexpr int value = 0; };
 template <> struct TriangleOf<TrianUpperMatmulPolicy> { static constexpr int value = 1; };
 template <> struct TriangleOf<TrianLowerMatmulPolicy> { static constexpr int value = 2; };
-}}  // namespace Impl::Detail
+}  // namespace Detail
+}  // namespace Impl
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
           class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
