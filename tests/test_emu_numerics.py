@@ -232,3 +232,32 @@ def test_whole_reduce_max_and_min_of_floats_give_the_first_lane_of_the_extreme()
     np.testing.assert_array_equal(mx[:, 1].view(np.uint32), x.argmax(1))
     np.testing.assert_array_equal(mn[:, 0], x[:, :37].min(1))
     np.testing.assert_array_equal(mn[:, 1].view(np.uint32), x[:, :37].argmin(1))
+
+
+def _first_extreme(row, is_max):
+    "The serial scan the hardware order gives: a later lane wins only when strictly greater (smaller); NaN never wins."
+    at = 0
+    for k in range(1, len(row)):
+        if (row[k] > row[at]) if is_max else (row[k] < row[at]): at = k
+    return at
+
+
+def test_whole_reduce_max_and_min_keep_the_serial_choice_with_nans_signed_zeros_and_infinities():
+    "The SSE2 path (no NaN in the row) and the serial one (a NaN anywhere) pick the same lane, bit for bit."
+    rows = RNG.integers(-2, 3, (16, 64)).astype(np.float32)
+    rows[0, 0] = np.nan                                     # NaN first: kept
+    rows[1, 5] = np.nan                                     # NaN later: skipped
+    rows[2, 40] = np.nan                                    # NaN past Min's 37 lanes: only Max sees it
+    rows[3] = np.where(RNG.random(64) < 0.5, 0.0, -0.0)     # +0 and -0 only: the first zero, its own sign
+    rows[4] = -np.abs(rows[4]) - 1; rows[4, [7, 30]] = [-0.0, 0.0]
+    rows[5, [3, 50]] = [np.inf, np.inf]; rows[5, 36] = -np.inf
+    rows[6, 36] = -5                                        # Min's last lane (the 37-lane tail)
+    b = build({"k.cpp": WHOLE_MIN_MAX})
+    assert b.ok, b.diagnostics
+    r = run(b, [GM("x", rows.ravel()), GM("y", None, "out", shape=(64,), dtype=np.float32)], block_dim=1)
+    assert r.ok, r.diagnostics
+    mx, mn = r.outputs["y"][:32].reshape(16, 2), r.outputs["y"][32:].reshape(16, 2)
+    for i, row in enumerate(rows):
+        a, c = _first_extreme(row, True), _first_extreme(row[:37], False)
+        assert mx[i, 1].view(np.uint32) == a and mx[i, :1].view(np.uint32) == row[a:a + 1].view(np.uint32), i
+        assert mn[i, 1].view(np.uint32) == c and mn[i, :1].view(np.uint32) == row[c:c + 1].view(np.uint32), i

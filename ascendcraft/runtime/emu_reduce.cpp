@@ -70,6 +70,40 @@ float tree_sum_f32(float* v, size_t n) {
     return v[0];
 }
 
+// The index of the first maximum (or minimum) of w[0..n) as the serial scan `if (w[k] > w[at]) at = k` finds it: a NaN
+// is never chosen unless it is w[0], and among equal values (+0 and -0 included) the first wins. Without a NaN the
+// extreme value is order-free, so SSE2 finds it four lanes at a time, then the first lane equal to it is the answer;
+// a NaN anywhere takes the serial scan itself. (WholeReduceMax / Min over float rows spent most of their time in the
+// serial scan, a chain of dependent compares.)
+uint32_t first_extreme_f32(const float* w, uint32_t n, bool is_max) {
+    uint32_t at = 0;
+#if defined(__SSE2__)
+    if (n >= 8) {
+        const uint32_t body = n / 4 * 4;
+        __m128 nan = _mm_setzero_ps(), m = _mm_loadu_ps(w);
+        for (uint32_t k = 0; k < body; k += 4) {
+            const __m128 x = _mm_loadu_ps(w + k);
+            nan = _mm_or_ps(nan, _mm_cmpunord_ps(x, x));
+            m = is_max ? _mm_max_ps(m, x) : _mm_min_ps(m, x);
+        }
+        bool any_nan = _mm_movemask_ps(nan) != 0;
+        for (uint32_t k = body; k < n; ++k) any_nan = any_nan || w[k] != w[k];
+        if (!any_nan) {
+            float lanes[4];
+            _mm_storeu_ps(lanes, m);
+            float e = lanes[0];
+            for (int j = 1; j < 4; ++j) e = is_max ? std::max(e, lanes[j]) : std::min(e, lanes[j]);
+            for (uint32_t k = body; k < n; ++k) e = is_max ? std::max(e, w[k]) : std::min(e, w[k]);
+            while (w[at] != e) ++at;  // e is one of the values: the first lane equal to it (-0 == +0)
+            return at;
+        }
+    }
+#endif
+    for (uint32_t k = 1; k < n; ++k)
+        if (is_max ? w[k] > w[at] : w[k] < w[at]) at = k;
+    return at;
+}
+
 void store_value(Dt dt, uint8_t* p, double x) {
     if (dt == Dt::f16) { half h = static_cast<half>(x); std::memcpy(p, &h, 2); }
     else { float f = static_cast<float>(x); std::memcpy(p, &f, 4); }
@@ -229,9 +263,7 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
                     store_value(dt, out, tree_sum_f32(w, n));
                 } else {
                     const bool is_max = op == Op::WholeReduceMax;
-                    uint32_t at = 0;  // the first lane holding the result, as `consider` keeps it
-                    for (uint32_t k = 1; k < n; ++k)
-                        if (is_max ? w[k] > w[at] : w[k] < w[at]) at = k;
+                    const uint32_t at = first_extreme_f32(w, n, is_max);  // the first lane holding the result, as `consider` keeps it
                     const Best best{w[at], lane[at], true};
                     consider(overall, is_max, best.value, static_cast<uint64_t>(r) * epr + best.index);
                     store_best(dt, out, best, order, es);
