@@ -772,7 +772,7 @@ def _coverage_failure(coverage: list[Coverage], task: Task, kernel_file: str) ->
 
 def _timing_record(kc, ec, speedup: float, settings: Settings, coverage: list[Coverage]) -> dict:
     "The `timing` part of a result (always 'modelled' here: the cost model, not an NPU)."
-    return {"kind": "modelled", "soc": kc.soc, "label": kc.label, "kernel_us": kc.total_us, "call_us": kc.call_us,
+    return {"kind": "modelled", "soc": kc.soc, "label": kc.label, "l2_state": kc.l2_state, "kernel_us": kc.total_us, "call_us": kc.call_us,
             "host_us": kc.host_us, "eager_us": ec.total_us, "eager_device_us": ec.device_us, "speedup": speedup,
             "verdict": kc.verdict, "reason": kc.reason, "bound_us": kc.bound_us, "launch_us": kc.launch_us,
             "overhead_us": kc.overhead_us, "gm_bytes": kc.gm_bytes,

@@ -296,7 +296,11 @@ class BenchReport:
         "How the speed-ups were obtained, in words."
         if self.timing_kind == "measured":
             return f"measured on {self.soc or 'an NPU'} (NPU events)"
-        return f"modelled on the {self.soc or 'configured'} profile (AscendCraft's cost model at the full MultiKernelBench shapes; not a measurement)"
+        states = sorted({str((r.timing or {}).get("l2_state")) for r in self.results if (r.timing or {}).get("l2_state")})
+        l2 = (f"; L2 at the start of each call: {', '.join(states)}" + (" (repeated calls with no flush between them, as "
+              "MultiKernelBench times)" if states == ["warm"] else "")) if states else ""
+        return (f"modelled on the {self.soc or 'configured'} profile (AscendCraft's cost model at the full MultiKernelBench "
+                f"shapes; not a measurement{l2})")
 
     @property
     def protocol_label(self) -> str:

@@ -53,3 +53,12 @@ def test_the_uncertainty_comes_from_the_calibrated_profile():
     assert timing_uncertainty("measured", "Ascend910B2") == 0.0
     measured = [result(t.task, t.speedup, t.correct, "measured") for t in RESULTS]
     assert BenchReport(measured).uncertainty == 0.0
+
+
+def test_the_timing_label_names_the_l2_state_the_calls_started_with():
+    warm = [result("a", 2.0), result("b", 3.0)]
+    for r in warm: r.timing["l2_state"] = "warm"
+    assert "L2 at the start of each call: warm (repeated calls with no flush" in BenchReport(warm).timing_label
+    warm[1].timing["l2_state"] = "cold"
+    assert "L2 at the start of each call: cold, warm)" in BenchReport(warm).timing_label
+    assert "L2" not in BenchReport([result("a", 2.0)]).timing_label       # results from before the state was recorded
