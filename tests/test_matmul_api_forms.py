@@ -184,3 +184,52 @@ def test_fill_of_a_global_tensor_initialises_its_first_elements():
     r = run(b, [GM("c", c, "inout")], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     np.testing.assert_array_equal(r.outputs["c"], np.r_[np.full(60, 2.5, np.float32), np.full(40, -1.0, np.float32)])
+
+
+RELU = r'''
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+constexpr MatmulConfig GetReluConfig()
+{
+    MatmulConfig cfg = GetNormalConfig();
+    cfg.enableRelu = true;
+    return cfg;
+}
+constexpr MatmulConfig RELU_CFG = GetReluConfig();
+extern "C" __global__ __aicore__ void matmul_relu_cfg(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
+{
+    REGISTER_TILING_DEFAULT(TCubeTiling);
+    GET_TILING_DATA(t, tiling);
+    using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    using CType = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half *)a, t.M * t.Ka);
+    bGm.SetGlobalBuffer((__gm__ half *)b, t.Kb * t.N);
+    cGm.SetGlobalBuffer((__gm__ float *)c, t.M * t.N);
+    TPipe pipe;
+    Matmul<AType, AType, CType, CType, RELU_CFG> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    mm.IterateAll(cGm);
+    mm.End();
+}
+'''
+
+
+def test_matmul_config_enable_relu_clamps_c_at_zero():
+    m, n, k = 48, 80, 64
+    a = RNG.standard_normal((m, k)).astype(np.float16)
+    bm = RNG.standard_normal((k, n)).astype(np.float16)
+    full = a.astype(np.float64) @ bm.astype(np.float64)
+    assert (full < 0).any() and (full > 0).any()
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=32, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
+    b = build({"relu.cpp": RELU})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.full((m, n), 7.0, np.float32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], np.maximum(full, 0), rtol=1e-5, atol=1e-4)

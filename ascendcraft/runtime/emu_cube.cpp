@@ -492,6 +492,7 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
                 v = acc;
             }
             if (p.quant) v = static_cast<double>(static_cast<float>(v) * scales[j]);   // in fp32 on the way out of L0C
+            if (p.relu && v < 0) v = 0;
             if (atomicAdd) v += load_d(p.cDt, out);
             store_d(p.cDt, out, v);
         }

@@ -35,6 +35,7 @@ struct MatmulCall {
     uint8_t quant = 0;
     uint64_t quantScalar = 0;
     const uint64_t* quantVec = nullptr;
+    bool relu = false;                    // MatmulConfig::enableRelu: max(C, 0) on the way out of L0C, after the scale
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 // What a Matmul's tiling keeps in the cube core's buffers: depthA1 base blocks of A (baseM x baseK) and depthB1 of B
@@ -57,6 +58,11 @@ enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
 enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT };
 enum class BatchOutMode { SINGLE_BATCH = 0, MULTI_BATCH, DYNAMIC };
 enum class MatmulVersion { NORMAL = 0, MULTI_DATA_LOAD, BASIC_BLOCK, IBSHARE_NORM };
+
+constexpr uint32_t SHARED_CO1_BUFFER_SIZE = 64 * 1024;
+enum class DecompressionMode { DECOMP_NONE = 0b0000, DECOMP_2bitTo8bit = 0b0001, DECOMP_3bitTo8bit = 0b0010,
+                               DECOMP_4bitTo8bit = 0b0011, DECOMP_16bitTo64bit = 0b100, DECOMP_1bitTo8bit = 0b0101,
+                               DECOMP_1bitTo4bit = 0b0110, DECOMP_2bitTo4bit = 0b0111, DECOMP_3bitTo4bit = 0b1000 };
 
 // The compile-time configuration of a Matmul (which implementation the device code picks). The emulation
 // computes the same numbers under every configuration.
@@ -87,8 +93,11 @@ struct MatmulConfig {
     bool enableDoubleCache = false, isBiasBatch = true, enableStaticPadZeros = false, isPartialOutput = false;
     bool enableMixDualMaster = false, isA2B2Shared = false, isEnableChannelSplit = false, enableKdimReorderLoad = false;
     bool isCO1Shared = false;
-    uint32_t sharedCO1BufferSize = 0;
+    uint32_t sharedCO1BufferSize = 64 * 1024;
     BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH;
+    bool enableL1BankConflictOptimise = false;
+    bool enableRelu = false;      // ReLU on C on its way out of L0C (the emulation applies it)
+    DecompressionMode decompMode = DecompressionMode::DECOMP_NONE;
 };
 // Any of AscendC's arguments are accepted: they choose a device implementation, not the numbers.
 template <typename... Args> constexpr MatmulConfig GetNormalConfig(Args...) { return MatmulConfig{}; }
@@ -172,7 +181,7 @@ using ::MatmulVersion; using ::MatmulConfig; using ::MatmulConfigMode; using ::M
 using ::MatmulBatchParams; using ::MatmulFuncParams; using ::MatmulBiasParams; using ::MatmulApiStaticTiling; using ::GetMatmulApiTiling;
 using ::GetNormalConfig; using ::GetMDLConfig; using ::GetSpecialMDLConfig; using ::GetBasicConfig; using ::GetIBShareNormConfig;
 using ::GetMMConfig; using ::CFG_NORM; using ::CFG_MDL; using ::MM_CFG_BB; using ::CFG_IBSHARE_NORM; using ::IterateMode;
-using ::MatrixOffset;
+using ::MatrixOffset; using ::DecompressionMode;
 
 // An operand's place, format, element type and transposition.
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false, LayoutMode LAYOUT = LayoutMode::NONE,
@@ -406,6 +415,11 @@ public:
     void End() { iterating_ = false; block_ = false; }
 
 private:
+    // The MatmulConfig behind MM_CFG (itself, or the one a constant tiling carries).
+    static constexpr MatmulConfig config() {
+        if constexpr (std::is_same<std::decay_t<decltype(MM_CFG)>, MatmulApiStaticTiling>::value) return MM_CFG.cfg;
+        else return MM_CFG;
+    }
     void start(const SrcLoc& loc) {
         if (!inited_) ascendcraft::emu::matmul_misuse("Matmul used before Init (or REGIST_MATMUL_OBJ with its tiling)",
                                                        "call REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) first", loc);
@@ -452,6 +466,7 @@ private:
         call.k = singleK_;
         call.baseM = tiling_.baseM; call.baseN = tiling_.baseN; call.baseK = tiling_.baseK;
         call.quant = quant_; call.quantScalar = quantScalar_; call.quantVec = quantVec_;
+        call.relu = config().enableRelu;
         // L1 reuse (trace only): an L1 tile holds stepM rows of A blocks and stepN columns of B blocks, so A's rows are
         // fetched once per stepN block columns and B's columns once per stepM block rows -- when the whole K panel of
         // the operand fits in L1 (matmul_l1_plan); otherwise every block streams its K panel through L1 again
