@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendcraft.emu import GM, build, run
+from ascendcraft.emu import GM, Scalar, build, run
 
 GOOD = Path(__file__).parent / "emu_kernels" / "good"
 RNG = np.random.default_rng(7)
@@ -261,3 +261,19 @@ def test_whole_reduce_max_and_min_keep_the_serial_choice_with_nans_signed_zeros_
         a, c = _first_extreme(row, True), _first_extreme(row[:37], False)
         assert mx[i, 1].view(np.uint32) == a and mx[i, :1].view(np.uint32) == row[a:a + 1].view(np.uint32), i
         assert mn[i, 1].view(np.uint32) == c and mn[i, :1].view(np.uint32) == row[c:c + 1].view(np.uint32), i
+
+
+def test_level0_sub_with_a_broadcast_operand_is_exact():
+    "x - rowmax(x) with Brcb and a block-stride-0 operand (the full-block direct loop of level-0 binary ops)."
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "benchmarks"))
+    from bench_speed import ROW_CENTER
+    tile = 8192
+    x = RNG.standard_normal(2 * tile).astype(np.float32)
+    b = build({"k.cpp": ROW_CENTER})
+    assert b.ok, b.diagnostics
+    r = run(b, [GM("x", x), GM("y", None, "out", shape=x.shape, dtype=np.float32), Scalar(x.size), Scalar(tile)],
+            block_dim=2)
+    assert r.ok, r.diagnostics
+    rows = x.reshape(-1, 64)
+    np.testing.assert_array_equal(r.outputs["y"].reshape(-1, 64), rows - rows.max(1, keepdims=True))
