@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
 import html
 import json
 import re
@@ -26,10 +27,10 @@ from .diagnostics import Diagnostic
 
 # %% auto #0
 __all__ = ['STATIC', 'SANS', 'WIDE_PX', 'MEDIUM_PX', 'WORKBENCH_CSS', 'LAYOUTS', 'SCOPES', 'LEGEND', 'DslSpan', 'source_map',
-           'project_source_map', 'PassLines', 'pass_source_maps', 'ascendc_of', 'dsl_of', 'hand_lines', 'CodeEditor',
-           'DiffView', 'HtmlView', 'goto_attr', 'focus_diagnostics', 'diagnostic_block', 'compiler_pane_html',
-           'workbench_style', 'diff_legend', 'DiffPane', 'Navigator', 'where_html', 'plotly_library', 'PlotViewWidget',
-           'PlotView', 'timeline_widget']
+           'project_source_map', 'PassLines', 'pass_source_maps', 'ascendc_of', 'dsl_of', 'hand_lines',
+           'editor_library', 'CodeEditor', 'DiffView', 'HtmlView', 'goto_attr', 'focus_diagnostics', 'diagnostic_block',
+           'compiler_pane_html', 'workbench_style', 'diff_legend', 'DiffPane', 'Navigator', 'where_html',
+           'plotly_library', 'PlotViewWidget', 'PlotView', 'timeline_widget']
 
 # %% ../nbs/56_wb_views.ipynb #c49e0e83
 @dataclass(frozen=True)
@@ -123,15 +124,52 @@ def hand_lines(pass_output: str, edited: str) -> list[int]:
 STATIC = Path(ascendcraft.__file__).parent / "static"
 
 
+@functools.cache
+def editor_library() -> str:
+    "The CodeMirror bundle (static/editor.js, an ES module), which the page asks for once (see `_EDITOR_STUB`)."
+    return (STATIC / "editor.js").read_text(encoding="utf-8")
+
+
+# Each editor, diff and HTML view's module is this stub, not the 0.6 MB bundle: the widget manager gives a model two
+# seconds to load its module (anywidget's hard limit), and a page of eight views each parsing the bundle missed it on
+# a loaded machine ("Failed to initialize model": a view never drawn). The stub asks the kernel for the bundle the
+# first time a view is drawn, once for the whole page (keyed by the bundle's hash: a rebuilt bundle is loaded anew).
+_EDITOR_STUB = """
+const KEY = "__ascendcraftEditor_%s";
+function editor(model) {
+  if (!globalThis[KEY]) {
+    globalThis[KEY] = new Promise((resolve, reject) => {
+      const got = (msg) => {
+        if (!msg || typeof msg.editor !== "string") return;
+        model.off("msg:custom", got);
+        const url = URL.createObjectURL(new Blob([msg.editor], { type: "text/javascript" }));
+        import(url).then((m) => resolve(m.default), (e) => { globalThis[KEY] = null; reject(e); });
+      };
+      model.on("msg:custom", got);
+      model.send({ want: "editor" });
+    });
+  }
+  return globalThis[KEY];
+}
+async function render(context) {
+  const bundle = await editor(context.model);
+  return bundle.render(context);
+}
+export default { render };
+""" % hashlib.sha256((STATIC / "editor.js").read_bytes()).hexdigest()[:12]
+
+
 class _Clicks:
-    "Mixin: dispatch the front end's click messages to Python callbacks."
+    "Mixin: dispatch the front end's click messages to Python callbacks (and send the editor bundle when asked)."
     def _init_clicks(self):
         self._line_handlers, self._goto_handlers = [], []
         self.on_msg(self._message)
 
     def _message(self, _, content, buffers=None):
         if not isinstance(content, dict): return
-        if content.get("event") == "line":
+        if content.get("want") == "editor":
+            self.send({"editor": editor_library()})
+        elif content.get("event") == "line":
             for f in self._line_handlers: f(int(content.get("line", 0)), str(content.get("side", "")))
         elif content.get("event") == "goto":
             try: target = json.loads(content.get("goto") or "{}")
@@ -149,7 +187,7 @@ class _Clicks:
 
 class CodeEditor(anywidget.AnyWidget, _Clicks):
     "A CodeMirror 6 editor (bundled, no CDN) with syntax colours, line numbers, error marks and coloured lines."
-    _esm = STATIC / "editor.js"
+    _esm = _EDITOR_STUB
     value = traitlets.Unicode("").tag(sync=True)        # the text
     language = traitlets.Unicode("python").tag(sync=True)  # python | cpp | text
     marks = traitlets.Dict().tag(sync=True)             # {"<1-based line>": message} shown as errors
@@ -179,7 +217,7 @@ class CodeEditor(anywidget.AnyWidget, _Clicks):
 
 class DiffView(anywidget.AnyWidget, _Clicks):
     "Two versions of a file in CodeMirror's merge view: read-only, coloured, numbered with the files' own lines."
-    _esm = STATIC / "editor.js"
+    _esm = _EDITOR_STUB
     kind = traitlets.Unicode("diff").tag(sync=True)
     original = traitlets.Unicode("").tag(sync=True)     # the older file (left / deleted lines)
     value = traitlets.Unicode("").tag(sync=True)        # the newer file (right / the numbered lines when unified)
@@ -216,7 +254,7 @@ class DiffView(anywidget.AnyWidget, _Clicks):
 
 class HtmlView(anywidget.AnyWidget, _Clicks):
     "An HTML pane whose `[data-goto='<json>']` elements call the `on_goto` callbacks when clicked."
-    _esm = STATIC / "editor.js"
+    _esm = _EDITOR_STUB
     kind = traitlets.Unicode("html").tag(sync=True)
     value = traitlets.Unicode("").tag(sync=True)
     name = traitlets.Unicode("").tag(sync=True)
@@ -422,7 +460,8 @@ class DiffPane(W.VBox):
                                      tooltips=["only the changed stretches (click a fold to open it)", "every line of the file"])
         self.note = W.HTML()
         self.view = DiffView(height=height, name=name)
-        controls = W.HBox([self.file, self.layout_pick, self.scope, W.HTML(legend)],
+        self._legend, self.legend = legend, W.HTML(legend)
+        controls = W.HBox([self.file, self.layout_pick, self.scope, self.legend],
                           layout=W.Layout(flex_flow="row wrap", align_items="center", margin="0 0 4px"))
         controls.add_class("ac-diff-controls")
         super().__init__([controls, self.note, self.view], layout=W.Layout(min_width="0"))
@@ -435,9 +474,13 @@ class DiffPane(W.VBox):
 
     def show(self, before: KernelProject | None, after: KernelProject | None, labels: tuple = ("", ""),
              pass_output: KernelProject | None = None,   # the pass's own output when `after` was edited by hand
-             note: str = ""):
+             note: str = "",
+             edited_by: str = "hand"):                   # who edited `after` ('hand', 'LLM fix', ...): the legend says so
         "Show `before` -> `after` (keeping the file shown when it is still there)."
         self._pair = (before, after, labels, pass_output)
+        who = self._legend if pass_output is None or self._legend != LEGEND else diff_legend(
+            hand="edited by hand" if edited_by == "hand" else f"edited by the {edited_by}")
+        if self.legend.value != who: self.legend.value = who
         self.note.value = _note(note) if note else ""
         if after is None:
             self.view.layout.display = "none"

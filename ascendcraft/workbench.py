@@ -34,6 +34,7 @@ from .llm import LLMClient, ReplyCache, extract_all_code
 from .pipeline import Pipeline, Step
 from .session import Session, expert_dsl
 from .wb_views import (STATIC, CodeEditor, DiffPane, HtmlView, Navigator, PlotView, compiler_pane_html,
+                                  focus_diagnostics,
                                   diff_legend,
                                   workbench_style)
 from .wb_state import (Cancelled, CancelToken, Desk, Outcome, last_operator, outcome, prepare_runtime,
@@ -1390,8 +1391,12 @@ def _show_dsl_state(self: Workbench):
     state = (pill("edited — Step or Run all applies it", "#7d4e00", "#fff8c5") if edited else status_badge(front.status))
     self.dsl_state.value = (f'<div style="{SANS};font-size:13px;font-weight:600;display:flex;gap:8px;align-items:center;'
                             f'margin:2px 0 4px">DSL · {_E(s.filename)} {state}</div>')
-    marks = {} if edited else s.marks(0).get(s.filename, {})
-    self.dsl_editor.mark(marks)
+    # the errors the compiler pane shows (one per place; a UB overflow at the buffer line that changed), not the raw ones
+    shown = focus_diagnostics(front.diagnostics, s.dsl, getattr(self, "_good_dsl", None))
+    marks = {}
+    for d in shown:
+        if d.file == s.filename and d.line is not None: marks.setdefault(d.line, d.message)
+    self.dsl_editor.mark({} if edited else marks)
 
 
 @patch
@@ -1433,7 +1438,7 @@ def _show_detail(self: Workbench):
         prev = s.steps[k - 1].project
         labels = (f"{k - 1:02d}_{s.steps[k - 1].name}", f"{k:02d}_{step.name}")
         self.diff_pane.show(prev, step.project, labels, pass_output=step.edit_base if step.edited else None,
-                            note="" if step.changed is not False else "this pass changed nothing")
+                            note="" if step.changed is not False else "this pass changed nothing", edited_by=step.edited_by)
         self._set_files({n: (t, language_of(n), marks.get(n, {})) for n, t in step.project.files})
     self._load_snapshot()
     self._show_llm()

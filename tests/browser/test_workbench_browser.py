@@ -91,13 +91,24 @@ def check_timeline(page, artifacts, shot: str):
     assert min(sizes) >= 11, sizes                                   # not 6 px text
     box, pane = plot.bounding_box(), page.locator(".ac-right").bounding_box()
     assert box["x"] >= pane["x"] - 1 and box["x"] + box["width"] <= pane["x"] + pane["width"] + 1   # it fits its pane
-    # hover the widest bar: its instruction, AscendC line, bytes and stall
+    # hover a bar as a user does: on the widest bar's lane, moving right from it until a label shows. The bar is
+    # scrolled into the window first (a mouse outside it hovers nothing). At 1600 px the timeline stands in the third
+    # column, 455 px wide for thousands of instructions: every bar is at most 2 px wide there, and plotly can show no
+    # label for the point a 2 px bar's centre is drawn at, so the mouse moves on, a pixel or two at a time.
     x, y = plot.evaluate("""el => { const bars = [...el.querySelectorAll('.barlayer .point path')]
-            .map(p => p.getBoundingClientRect()).filter(r => r.width > 0);
-        const r = bars.reduce((a, b) => (b.width > a.width ? b : a));
+            .filter(p => p.getBoundingClientRect().width > 0);
+        const bar = bars.reduce((a, b) => (b.getBoundingClientRect().width > a.getBoundingClientRect().width ? b : a));
+        bar.scrollIntoView({block: 'center', inline: 'nearest'});
+        const r = bar.getBoundingClientRect();
         return [r.left + r.width / 2, r.top + r.height / 2]; }""")
+    assert 0 <= y < page.viewport_size["height"], y                 # the bar is in the window, where the mouse can go
+    assert plot.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y])   # nothing covers it
+    labels = plot.locator(".hoverlayer .hovertext")
     page.mouse.move(x - 3, y)
-    page.mouse.move(x, y)
+    for step in range(60):
+        page.mouse.move(x + 1.5 * step, y)
+        page.wait_for_timeout(80)
+        if labels.count(): break
     hover = plot.locator(".hoverlayer .hovertext")
     expect(hover).to_be_visible()
     expect(hover).to_contain_text("AscendC line")

@@ -1,0 +1,173 @@
+"""The issue author's walk-through (issue 19, "Done when"), done as a first-time user would, in headless Chromium at
+1000 and 1600 px on the Voila page: open the workbench, pick an operator, step pass by pass from the beginning,
+edit a pass and rerun the rest, break and fix the DSL, time it, and reload the page with everything (the timing
+too) still there.
+At each stage a screenshot is taken and its layout checked pixel by pixel (test_wb_views_browser.check_layout:
+the panes where the width puts them, nothing spilling into the gutters), and no label is cut.
+
+JupyterLab's share of the walk-through (the keys, a snapshot edit, Time and the timeline, the layout in a
+notebook column) is in test_workbench_browser and test_wb_views_browser.
+"""
+import io
+import re
+
+import pytest
+
+from ascendcraft.config import load_settings
+from ascendcraft.workbench import launch_workbench
+from test_wb_views_browser import check_layout
+from test_workbench_browser import check_timeline, replace_in
+
+pytestmark = pytest.mark.browser
+START = "softmax"                   # the page opens on this operator; the user picks another
+TASK = "leaky_relu"
+MINE = "  // checked by hand"
+LONG = 300_000
+
+
+@pytest.fixture
+def server(tmp_path_factory):
+    "Voila for START, opening fresh (nothing runs), the work saved in a new temporary folder (one server per width)."
+    settings = load_settings(workbench_start="fresh", llm_base_url="", llm_model="")
+    with launch_workbench(START, port=0, block=False, settings=settings,
+                          workdir=tmp_path_factory.mktemp("walk")) as running:
+        yield running.ready()
+
+
+def statuses(page) -> list:
+    return [page.locator(".ac-pass-list .ac-status").nth(k).get_attribute("data-status") for k in range(5)]
+
+
+def act(page, label: str, do, state: str = "done"):
+    "Do `do()` and wait for its action to end; the status line must say `label: <state>`."
+    from playwright.sync_api import expect
+    message = page.locator(".ac-progress-message")
+    before = int(message.get_attribute("data-action"))
+    do()
+    expect(message).to_have_attribute("data-action", str(before + 1))
+    expect(message).to_have_attribute("data-state", re.compile("done|failed|warning|cancelled"), timeout=LONG)
+    assert message.get_attribute("data-state") == state, message.text_content()
+    expect(message).to_contain_text(f"{label}: {state}")
+
+
+def kernel_time(page) -> str:
+    "The kernel and eager times the timing pane shows."
+    text = page.locator(".ac-timing-view").text_content()
+    found = re.search(r"kernel ([\d,.]+ µs) · PyTorch eager ([\d,.]+ µs)", text)
+    assert found, text
+    return found.group(0)
+
+
+def looks_right(page, artifacts, width: int, stage: str):
+    "A full-page screenshot at this stage, its layout checked, and no cut label on any control."
+    from PIL import Image
+    page.wait_for_timeout(300)
+    shot = page.screenshot(path=str(artifacts / f"wb-walk-{width}-{stage}.png"), full_page=True)
+    check_layout(page, Image.open(io.BytesIO(shot)), width)
+    cut = page.evaluate("""() => [...document.querySelectorAll(
+            '.ac-workbench .widget-button, .ac-workbench .widget-toggle-button, .ac-workbench .lm-TabBar-tab-label')]
+        .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())""")
+    assert cut == [], (width, stage, cut)
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth + 1"), (width, stage)
+
+
+@pytest.mark.parametrize("width", [1000, 1600])
+def test_a_first_time_user_walks_through_the_workbench(chromium, server, artifacts, width):
+    from playwright.sync_api import expect
+    expect.set_options(timeout=30_000)
+    context = chromium.new_context(viewport={"width": width, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(server.url, timeout=LONG)
+        expect(page.locator(".ac-pass-list .ac-status")).to_have_count(5, timeout=LONG)
+        expect(page.locator(".ac-progress-message")).to_have_attribute("data-state", re.compile("idle|done"), timeout=LONG)
+
+        # pick an operator: type its id in the operator box, Open; it opens fresh, nothing run
+        box = page.locator(".ac-operator input")
+        box.fill(TASK)
+        page.get_by_role("button", name="Open", exact=True).click()
+        expect(page.locator('.ac-editor[data-name="dsl"] .cm-content')).to_contain_text("leaky_relu_kernel")
+        expect(page.locator(".ac-pass-list .ac-status").first).to_have_attribute("data-status", "not run")
+        assert statuses(page) == ["not run"] * 5
+        looks_right(page, artifacts, width, "opened")
+
+        # step pass by pass from the beginning: each Step runs one more pass
+        for k in range(5):
+            act(page, "step", page.get_by_role("button", name=re.compile("^Step")).click)
+            assert statuses(page) == ["ok"] * (k + 1) + ["not run"] * (4 - k)
+        looks_right(page, artifacts, width, "stepped")
+
+        # edit a pass and rerun the rest: the edit is applied, the later pass stale, then rerun with the edit in it
+        page.get_by_role("button", name="3 · compute").click()
+        page.get_by_role("tab", name="Edit snapshot").click()
+        # type only once the editor holds the compute pass's file (the align pass's, shown before, has the same line)
+        expect(page.locator(".ac-edit-state")).to_contain_text("the compute pass's output")
+        replace_in(page, "snapshot", "LeakyRelu(youtLocal, xinLocal, slope, n);",
+                   "LeakyRelu(youtLocal, xinLocal, slope, n);" + MINE)
+        expect(page.locator(".ac-pass-list .ac-pending-pill")).to_have_count(1)
+        act(page, "edit compute", page.get_by_role("button", name="Apply edit").click)
+        assert statuses(page) == ["ok"] * 4 + ["stale"]
+        act(page, "rerun from compute", page.get_by_role("button", name="Rerun from here").click)
+        assert statuses(page) == ["ok"] * 5
+        page.get_by_role("button", name="4 · align").click()
+        page.get_by_role("tab", name="Diff").click()
+        expect(page.locator('.ac-diffview[data-name="pass-diff"]')).to_contain_text("04_align/leaky_relu_kernel.cpp")
+        page.locator(".ac-pass-diff-pane").get_by_text("whole file", exact=True).click()
+        diff = page.locator('.ac-diffview[data-name="pass-diff"]')
+        diff.locator(".ac-diff-search").click()                        # search the diff: the line is scrolled into view
+        field = diff.locator('.cm-search input[name="search"]')
+        field.fill(MINE.strip())
+        field.press("End")
+        field.press("Enter")
+        expect(diff.locator(".cm-line", has_text=MINE.strip()).first).to_be_visible()
+        field.press("Escape")
+        looks_right(page, artifacts, width, "edited")
+
+        # break the DSL: red, the line marked; fix it: green again, the hand edit still applied
+        replace_in(page, "dsl", "leaky_relu(yout, xin, slope, n)", "leaky_relu(yout, xin, slope)")
+        act(page, "run all", page.get_by_role("button", name=re.compile("Run all")).click, "failed")
+        message = page.locator(".ac-progress-message")
+        assert message.evaluate("e => getComputedStyle(e).color") == "rgb(164, 14, 38)"           # red
+        expect(page.locator('.ac-editor[data-name="dsl"] .ac-error-line')).to_contain_text("leaky_relu(yout, xin, slope)")
+        expect(page.locator(".ac-compiler-view")).to_contain_text(re.compile(r"leaky_relu\.py:\d+:\d+: error"))
+        looks_right(page, artifacts, width, "broken")
+        replace_in(page, "dsl", "leaky_relu(yout, xin, slope)", "leaky_relu(yout, xin, slope, n)")
+        act(page, "run all", page.get_by_role("button", name=re.compile("Run all")).click)
+        assert statuses(page) == ["ok"] * 5
+        expect(page.locator('.ac-editor[data-name="dsl"] .ac-error-line')).to_have_count(0)
+        expect(page.locator(".ac-pass-list .ac-edited")).to_have_count(1)
+
+        # time it: modelled, with the interactive timeline
+        act(page, "time", page.get_by_role("button", name="Time").click)
+        expect(page.locator(".ac-timing-view")).to_contain_text("modelled on Ascend910B2")
+        timed = kernel_time(page)
+        check_timeline(page, artifacts, f"wb-walk-{width}-timeline.png")
+        looks_right(page, artifacts, width, "timed")
+    finally:
+        context.close()
+
+    # reload: the operator picked (not the page's first one), the passes as far as they ran, the hand edit, all back
+    context = chromium.new_context(viewport={"width": width, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(server.url, timeout=LONG)
+        message = page.locator(".ac-progress-message")
+        expect(message).to_contain_text("restore the saved session", timeout=LONG)
+        expect(message).to_have_attribute("data-state", "done", timeout=LONG)
+        expect(page.locator('.ac-editor[data-name="dsl"] .cm-content')).to_contain_text("leaky_relu_kernel")
+        expect(page.locator(".ac-operator input")).to_have_value(TASK)
+        assert statuses(page) == ["ok"] * 5
+        expect(page.locator(".ac-pass-list .ac-edited")).to_have_count(1)
+        page.get_by_role("button", name="3 · compute").click()
+        page.get_by_role("tab", name="Edit snapshot").click()
+        expect(page.locator('.ac-editor[data-name="snapshot"] .cm-content')).to_contain_text(MINE.strip())
+        # the timing, saved with the session: the same numbers, not stale, with its interactive timeline
+        expect(page.locator(".ac-timing-view")).to_contain_text("modelled on Ascend910B2")
+        assert kernel_time(page) == timed
+        expect(page.locator(".ac-timing-view")).not_to_contain_text("stale")
+        expect(page.locator('.ac-plot[data-name="timeline"] .barlayer .point path').first).to_be_attached(timeout=60_000)
+        looks_right(page, artifacts, width, "reloaded")
+    finally:
+        context.close()
