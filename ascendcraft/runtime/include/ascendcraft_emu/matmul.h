@@ -39,8 +39,8 @@ struct MatmulCall {
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 // What a Matmul's tiling keeps in the cube core's buffers: depthA1 base blocks of A (baseM x baseK) and depthB1 of B
-// (baseN x baseK) in L1 beside the bias, dbL0A / dbL0B base blocks in L0A / L0B and dbL0C in L0C. A tiling that does not
-// fit is an error at `loc` (the first Iterate / IterateAll). A block of A stays in L1 for the next blocks of C only
+// (baseN x baseK) in L1 beside the bias, and one base block each in L0A / L0B / L0C. A tiling that does not fit is an
+// error at `loc` (the first Iterate / IterateAll). A block of A stays in L1 for the next blocks of C only
 // when its whole K panel is there at once (stepKa x baseK >= singleK, and depthA1 holds stepM x stepKa blocks); the
 // same for B. The two flags say which operand the trace may reuse across blocks.
 struct MatmulL1Plan { bool reuseA = false, reuseB = false; };
