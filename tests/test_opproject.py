@@ -187,12 +187,17 @@ def test_tensor_list_inputs_on_the_emulated_tiling_context(tmp_path):
     assert out == "0 2|5 7|1 1|7|3 3"
 
 
-def test_a_tensor_list_kernel_launch_is_refused_naming_the_parameter(tmp_path):
-    folder = copy_project(tmp_path, "scale_add_custom")
-    host = folder / "op_host" / "scale_add_custom.cpp"
-    host.write_text(host.read_text().replace('this->Input("y").ParamType(REQUIRED)', 'this->Input("y").ParamType(DYNAMIC)'))
-    with pytest.raises(AscendCraftError, match="'y' is a tensor list"):
-        run_project(folder, {"x": torch.zeros(512), "y": [torch.zeros(512)]}, outputs={"z": ((512,), "float32")})
+def test_tensor_list_inputs_and_outputs_run_end_to_end():
+    # ForeachScaleCustom: x and y are ParamType(DYNAMIC); the kernel reads the list descriptors' data pointers as the
+    # public Foreach kernels do; each tensor of the list has its own length
+    results = run_cases(EXAMPLES / "foreach_scale_custom")
+    for name, r in results:
+        assert r.ok, (name, r.mismatches, [d.render() for d in r.run.diagnostics])
+        assert isinstance(r.outputs["y"], list) and r.block_dim == len(r.outputs["y"])
+    assert {r.tiling_key for _, r in results} == {1, 2}
+    x = [torch.randn(64), torch.randn(2, 64)]
+    with pytest.raises(AscendCraftError, match="different ranks"):
+        run_project(EXAMPLES / "foreach_scale_custom", {"x": x}, reference=lambda x, alpha=1.0: x)
 
 
 def test_sdk_headers_that_shared_tiling_frameworks_include(tmp_path):
@@ -243,8 +248,11 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     text = text.replace("}  // namespace optiling", """static ge::graphStatus TilingPrepare(gert::TilingParseContext* context)
 {
     auto info = context->GetCompiledInfo<ScaleAddCompileInfo>();
-    info->cores = platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetCoreNumAiv();
-    info->scale = 2.0f;
+    fe::PlatFormInfos* platform = context->GetPlatformInfo();          // CANN's name for the handle
+    uint64_t ub = 0;
+    platform->GetLocalMemSize(fe::LocalMemType::UB, ub);
+    info->cores = platform_ascendc::PlatformAscendC(platform).GetCoreNumAiv();
+    info->scale = ub > 0 ? 2.0f : 0.0f;
     return ge::GRAPH_SUCCESS;
 }
 IMPL_OP_OPTILING(ScaleAddCustom).Tiling(TilingFunc).TilingParse<ScaleAddCompileInfo>(TilingPrepare);

@@ -285,7 +285,8 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         init = ns_in["get_init_inputs"](param) if "get_init_inputs" in ns_in else []
         inputs = ns_in["get_inputs"](param)
         inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
-        ge = [_ge_of(t) if t.dtype != torch.bfloat16 else "DT_BF16" for t in inputs if torch.is_tensor(t)]
+        firsts = [t[0] if isinstance(t, (list, tuple)) and t and torch.is_tensor(t[0]) else t for t in inputs]   # lists
+        ge = [_ge_of(t) if t.dtype != torch.bfloat16 else "DT_BF16" for t in firsts if torch.is_tensor(t)]
         if not op.inputs or all(any(d in p.dtypes for d in ge[:1]) for p in op.inputs[:1]): break
     try:
         want = ns_mod["Model"](*init)(*inputs)
@@ -295,41 +296,56 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         call = list(c.args)
     except Exception as e:  # noqa: BLE001
         return dict(match="no-reference", match_detail=f"reference: {type(e).__name__}: {e}"[:200])
-    if any(p.option == "DYNAMIC" for p in op.inputs + op.outputs):
-        return dict(match="no-reference", match_detail="dynamic (tensor-list) inputs or outputs")
-    flat = []
-    for a in call: flat.extend(a if isinstance(a, (list, tuple)) and a and all(torch.is_tensor(t) for t in a) else [a])
-    tensors = [a for a in flat if torch.is_tensor(a)]
-    scalars = [a for a in flat if not torch.is_tensor(a)]
-    wants = list(want) if isinstance(want, (list, tuple)) else [want]
+    dynamic = {p.name for p in op.inputs + op.outputs if p.option == "DYNAMIC"}
+    is_list = lambda a: isinstance(a, (list, tuple)) and a and all(torch.is_tensor(t) for t in a)
+    flat = []   # the call's tensors (a tensor list stays one entry where the definition has a DYNAMIC input) and scalars
+    for a in call:
+        flat.extend([list(a)] if is_list(a) and dynamic else a if is_list(a) else [a])
+    tensors = [a for a in flat if torch.is_tensor(a) or is_list(a)]
+    scalars = [a for a in flat if not (torch.is_tensor(a) or is_list(a))]
+    wants = [list(want)] if len(op.outputs) == 1 and op.outputs[0].name in dynamic and is_list(want) else \
+        list(want) if isinstance(want, (list, tuple)) else [want]
+    if [p.name in dynamic for p in op.inputs] != [isinstance(t, list) for t in tensors[:len(op.inputs)]]:
+        return dict(match="no-reference", match_detail="the call's tensor lists do not line up with the DYNAMIC inputs")
     if len(tensors) != len(op.inputs) or len(scalars) > len(op.attrs) or len(wants) != len(op.outputs):
         return dict(match="no-reference", match_detail=f"{len(tensors)} tensors / {len(scalars)} scalars / {len(wants)} outputs "
                                                        f"for {len(op.inputs)} inputs / {len(op.attrs)} attrs / {len(op.outputs)} outputs")
     attrs = {a.name: (v.item() if hasattr(v, "item") else v) for a, v in zip(op.attrs, scalars)}
     # the outputs' dtypes: the op definition's column that the inputs select (the reference may return another dtype)
     from ascendcraft.opproject import GE_DTYPES
-    ins = [_ge_of(t) if t.dtype != torch.bfloat16 else "DT_BF16" for t in tensors]
+    first = lambda t: t[0] if isinstance(t, list) else t
+    ins = [_ge_of(first(t)) if first(t).dtype != torch.bfloat16 else "DT_BF16" for t in tensors]
     columns = [c for c in range(max((len(p.dtypes) for p in op.inputs + op.outputs), default=0))
                if all(not p.dtypes or p.dtypes[min(c, len(p.dtypes) - 1)] == g for p, g in zip(op.inputs, ins))]
     np_out, out_names = {}, {}
     for p, w in zip(op.outputs, wants):
         ge = p.dtypes[min(columns[0], len(p.dtypes) - 1)] if columns and p.dtypes else None
-        name = GE_DTYPES[ge][0] if ge in GE_DTYPES else str(w.dtype).replace("torch.", "")
-        np_out[p.name] = (tuple(w.shape), np.dtype("uint16") if name == "bfloat16" else np.dtype(name))
+        name = GE_DTYPES[ge][0] if ge in GE_DTYPES else str(first(w).dtype).replace("torch.", "")
+        dt = np.dtype("uint16") if name == "bfloat16" else np.dtype(name)
+        np_out[p.name] = [(tuple(m.shape), dt) for m in w] if isinstance(w, list) else (tuple(w.shape), dt)
         out_names[p.name] = name
+    contiguous = lambda t: [m.contiguous() for m in t] if isinstance(t, list) else t.contiguous()
     try:
-        r = run_project(project, {p.name: t.contiguous() for p, t in zip(op.inputs, tensors)}, attrs=attrs, outputs=np_out)
+        r = run_project(project, {p.name: contiguous(t) for p, t in zip(op.inputs, tensors)}, attrs=attrs, outputs=np_out)
     except Exception as e:  # noqa: BLE001
         return dict(match="run-error", match_detail=f"{type(e).__name__}: {e}"[:300], case=row)
     if not r.run.ok:
         errs = [d for d in r.run.diagnostics if d.is_error]
         return dict(match="run-error", match_detail=(f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300], case=row)
-    gots = []   # ours, as torch tensors in the reference's shapes (the task's own precision rule takes those)
+    def as_torch(got, w, name):   # ours, as a torch tensor in the reference's shape (the task's own rule takes those)
+        if name == "bfloat16": got = torch.from_numpy(got.view(np.int16)).view(torch.bfloat16)
+        else: got = torch.from_numpy(np.ascontiguousarray(got))
+        return got.reshape(w.shape)
+    gots = []
     for p, w in zip(op.outputs, wants):
         got = r.outputs[p.name]
-        if out_names[p.name] == "bfloat16": got = torch.from_numpy(got.view(np.int16)).view(torch.bfloat16)
-        else: got = torch.from_numpy(np.ascontiguousarray(got))
-        gots.append(got.reshape(w.shape))
+        gots.append([as_torch(g, m, out_names[p.name]) for g, m in zip(got, w)] if isinstance(w, list)
+                    else as_torch(got, w, out_names[p.name]))
+    if dynamic and len(gots) == 1 and isinstance(gots[0], list):   # one tensor-list output: the reference's list
+        want, gots, wants = wants[0], gots[0], wants[0]
+        op_outputs = [op.outputs[0]] * len(gots)
+    else:
+        op_outputs = op.outputs
     if "custom_check_precision" in ns_in:   # the task's own rule (NPUKernelBench's prepare_inputs.py)
         try:
             verdict = ns_in["custom_check_precision"](row, want if torch.is_tensor(want) else list(want),
@@ -344,7 +360,7 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
             return dict(match="mismatch", case=row, match_detail=f"the task's custom_check_precision fails; worst abs error {worst:.3g}")
         return dict(match="pass", case=row, match_detail=f"worst abs error {worst:.3g} (task's own rule), tiling key {r.tiling_key}")
     worst = 0.0
-    for p, w, got in zip(op.outputs, wants, gots):
+    for p, w, got in zip(op_outputs, wants, gots):
         name = out_names[p.name]
         if got.is_complex():   # compared as float pairs (real, imaginary) under the float rule
             got, w, name = torch.view_as_real(got), torch.view_as_real(w.to(got.dtype)) if w.is_complex() else w, "float32"

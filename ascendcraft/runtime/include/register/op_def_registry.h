@@ -172,6 +172,17 @@ public:
 struct PlatformInfoHandle {
     uint32_t aiv = 48, aic = 24;
     uint64_t ub = 196608, l1 = 524288, l0a = 65536, l0b = 65536, l0c = 131072, l2 = 201326592;
+    // fe::PlatFormInfos::GetLocalMemSize, as op hosts call it on the handle directly
+    template <typename MemType> void GetLocalMemSize(MemType type, uint64_t& size) const {
+        switch (static_cast<int>(type)) {
+        case 0: size = l0a; break;
+        case 1: size = l0b; break;
+        case 2: size = l0c; break;
+        case 3: size = l1; break;
+        case 5: size = ub; break;
+        default: size = l2; break;
+        }
+    }
 };
 
 // The tiling context of one launch (the emulated subset).
@@ -302,6 +313,12 @@ public:
     PlatformInfoHandle platform_;
 };
 }  // namespace gert
+
+// CANN's name for the platform handle the contexts hand out (TilingParseContext::GetPlatformInfo returns it).
+namespace fe {
+using PlatFormInfos = gert::PlatformInfoHandle;
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6 };
+}  // namespace fe
 
 namespace ops {
 
