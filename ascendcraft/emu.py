@@ -43,11 +43,11 @@ from . import sandbox, seal
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
            'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
            'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES', 'read_sources', 'blank_comments', 'device_spellings',
-           'entry_linkage', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
-           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
-           'runtime_units', 'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run',
-           'op_names', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles', 'emu_threads', 'run',
-           'trace', 'no_output_diagnostic']
+           'entry_linkage', 'core_type_templates', 'Param', 'Entry', 'parse_param', 'find_entries',
+           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
+           'compiler_version', 'runtime_units', 'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling',
+           'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles',
+           'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -127,6 +127,75 @@ def entry_linkage(text: str, name: str) -> str:
     code = blank_comments(text)
     m = re.search(rf'\bextern\s*"C"(?=(?:\s|__global__|__aicore__|__attribute__\(\([^)]*\)\))*\bvoid\s+{name}\s*\()', code)
     return text if not m else text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+
+# %% ../nbs/10_emu.ipynb #f932e8ab
+_CORE_PRIMARY_RE = re.compile(
+    r"\btemplate\s*<\s*(?:const\s+)?(?:int32_t|int|uint32_t|int64_t|auto)\s+(?P<tp>[A-Za-z_]\w*)\s*=\s*g_coreType\s*>"
+    r"(?P<head>[^;{}()]*?)(?P<name>\boperator\s*\(\s*\)|\b[A-Za-z_]\w*)\s*\((?P<params>[^()]*)\)"
+    r"(?P<quals>(?:\s*\bconst\b)?)\s*(?P<tail>[;{])")
+_CORE_CONSTEXPR_RE = re.compile(r"(?<![\w:])(?<!static )\bconstexpr\b(?P<decl>[^;={}()]*)=(?P<expr>[^;{}]*\bg_coreType\b[^;{}]*);")
+_CORE_AIC, _CORE_AIV, _CORE_NOW = "::AscendC::AIC", "::AscendC::AIV", "::ascendcraft::emu::kCoreRuntime"
+
+
+def _name_re(name: str) -> str:
+    return r"\boperator\s*\(\s*\)" if name.startswith("operator") else rf"\b{re.escape(name)}\b"
+
+
+def _closing_brace(code: str, at: int) -> int:
+    "The index just past the `}` that closes the `{` at `at` (in comment-blanked code; len(code) if unbalanced)."
+    depth = 0
+    for i in range(at, len(code)):
+        if code[i] == "{": depth += 1
+        elif code[i] == "}":
+            depth -= 1
+            if depth == 0: return i + 1
+    return len(code)
+
+
+def core_type_templates(text: str) -> str:
+    """`text` with catlass-style member templates chosen by core type rewritten for g++ (same lines): the primary
+    `template <int32_t CORE_TYPE = g_coreType> R f(P);` becomes a forwarding template that calls the overload of the
+    running core; each in-class `template <> R f<AscendC::AIC>(P) {...}` an overload taking `CoreTag<AscendC::AIC>`
+    first; `f<g_coreType>(...)` picks at run time; `constexpr T v = ...g_coreType...;` becomes a `const` chosen at run
+    time. Files without `g_coreType` come back unchanged."""
+    if "g_coreType" not in text: return text
+    code = blank_comments(text)
+    edits, names = [], []          # (start, end, replacement) on text positions; the primaries' names
+    for m in _CORE_PRIMARY_RE.finditer(code):
+        tp, name, params, quals = m["tp"], " ".join(m["name"].split()), text[m.start("params"):m.end("params")], m["quals"]
+        head = text[m.start("head"):m.start("name")]
+        fwd = "static_cast<AcArgs_&&>(acArgs_)..."
+        call = f"this->{name}(acTag_, {fwd})"
+        dispatcher = (f"template <int32_t {tp} = {_CORE_NOW}, class... AcArgs_, ::std::enable_if_t<!::ascendcraft::emu::"
+                      f"FirstIsCoreTag<AcArgs_...>::value, int> = 0> {' '.join(head.split())} {name}(AcArgs_&&... acArgs_)"
+                      f"{quals} {{ return ::ascendcraft::emu::core_dispatch<{tp}>([&](auto acTag_) -> decltype({call}) "
+                      f"{{ return {call}; }}, \"{name}\"); }}")
+        tag = f"::ascendcraft::emu::CoreTag<{tp}>" + (", " if params.strip() else "")
+        if m["tail"] == ";":   # declared only: the specialisations are all there is
+            edits.append((m.start(), m.end(), dispatcher + "\n" * text[m.start():m.end()].count("\n")))
+        else:                  # with a body: it stays, for the core types no specialisation names
+            edits.append((m.start(), m.start("params"), f"{dispatcher} template <int32_t {tp}>{head}{name}({tag}"))
+        names.append(name)
+    for name in dict.fromkeys(names):
+        spec = re.compile(rf"\btemplate\s*<\s*>(?P<head>[^;{{}}()<>]*?)(?P<name>{_name_re(name)})\s*<(?P<arg>[^<>();{{}}]+)>\s*\((?P<empty>\s*\))?")
+        for m in spec.finditer(code):
+            arg = " ".join(text[m.start("arg"):m.end("arg")].split())
+            new = (" " * len(text[m.start():m.start("head")]) + text[m.start("head"):m.end("name")] +
+                   f"(::ascendcraft::emu::CoreTag<{arg}>" + ("" if m["empty"] else ", "))
+            edits.append((m.start(), m.end() - (len(m["empty"]) if m["empty"] else 0), new))
+        for m in re.finditer(rf"(?P<name>{_name_re(name)})\s*<\s*g_coreType\s*>", code):
+            edits.append((m.start(), m.end(), text[m.start():m.end("name")] + f"<{_CORE_NOW}>"))
+    for m in _CORE_CONSTEXPR_RE.finditer(code):
+        expr = text[m.start("expr"):m.end("expr")]
+        on = lambda core, e: re.sub(r"\bg_coreType\b", core, e)
+        edits.append((m.start(), m.end(), "const    " + text[m.start("decl"):m.end("decl")] + "= (::ascendcraft::emu::"
+                      f"kernel_on_aic() ? ({on(_CORE_AIC, expr)}) : ({' '.join(on(_CORE_AIV, expr).split())}));"))
+    out, last = [], 0
+    for start, end, new in sorted(edits):
+        if start < last: continue      # overlapping matches: the first wins
+        out += [text[last:start], new]; last = end
+    return "".join(out + [text[last:]])
+
 
 # %% ../nbs/10_emu.ipynb #b08b1127
 @dataclass(frozen=True)
@@ -717,7 +786,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         return Build(False, [d], "", [], time.perf_counter() - t0, False, None, entry or "", [], sources)
     flags = shlex.split(settings.cxxflags) + (list(SANITIZE_FLAGS) if sanitize else [])
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the driver declares the kernel type: part of the key
-    compiled = {n: device_spellings(t) for n, t in sources.items()}   # what g++ reads (diagnostics quote `sources`)
+    compiled = {n: core_type_templates(device_spellings(t)) for n, t in sources.items()}   # what g++ reads (diagnostics quote `sources`)
     compiled[chosen.file] = entry_linkage(compiled[chosen.file], chosen.name)
     key = _build_key(compiled, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
                      + kind_declaration(kernel_kind(sources, chosen)), flags, settings.cxx, sanitize)

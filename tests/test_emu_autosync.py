@@ -86,13 +86,13 @@ extern "C" __global__ __aicore__ void both_write(GM_ADDR x, GM_ADDR y) {
     pipe.InitBuffer(qo, 1, 256 * sizeof(float));
     GlobalTensor<float> xGm, yGm;
     xGm.SetGlobalBuffer((__gm__ float *)x, 256);
-    yGm.SetGlobalBuffer((__gm__ float *)y, 256);   // every block writes the same 256 floats
+    yGm.SetGlobalBuffer((__gm__ float *)y, 256);   // every block writes the same 256 floats, with its own values
     LocalTensor<float> a = qi.AllocTensor<float>();
     DataCopy(a, xGm, 256);
     qi.EnQue(a);
     a = qi.DeQue<float>();
     LocalTensor<float> b = qo.AllocTensor<float>();
-    Adds(b, a, 1.0f, 256);
+    Adds(b, a, 1.0f + GetBlockIdx(), 256);
     qo.EnQue(b);
     qi.FreeTensor(a);
     b = qo.DeQue<float>();

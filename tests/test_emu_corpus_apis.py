@@ -67,3 +67,39 @@ def test_total_vec_local_size_is_the_910b_value_and_fits_the_ub():
     r = run(b, [GM("out", np.zeros(8, np.int32), "out")], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     assert r.outputs["out"][0] == 184 * 1024
+
+
+# ---- SetDeqScale: the factor of Cast int32_t -> half (the norm kernels' float -> int8 rounding goes through it) -------
+DEQ = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void deq(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 128 * sizeof(int32_t) + 128 * sizeof(half));
+    GlobalTensor<int32_t> xg;
+    GlobalTensor<half> yg;
+    xg.SetGlobalBuffer((__gm__ int32_t *)x, 128);
+    yg.SetGlobalBuffer((__gm__ half *)y, 128);
+    LocalTensor<int32_t> a = buf.Get<int32_t>();
+    LocalTensor<half> h = buf.Get<half>()[256];
+    DataCopy(a, xg, 128);
+    PipeBarrier<PIPE_ALL>();
+    SET_SCALE
+    Cast(h, a, RoundMode::CAST_TRUNC, 128);      // the round mode does not apply: times the factor, to nearest
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, h, 128);
+}
+'''
+
+
+def test_set_deq_scale_scales_cast_int32_to_half_and_is_required():
+    x = np.random.default_rng(6).integers(-3000, 3000, 128).astype(np.int32)
+    args = lambda: [GM("x", x), GM("y", np.zeros(128, np.float16), "out")]
+    r = run(build({"deq.cpp": DEQ.replace("SET_SCALE", "SetDeqScale((half)0.25f);")}), args(), block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], (x.astype(np.float64) * 0.25).astype(np.float16))
+    # without SetDeqScale the factor is whatever the register holds: stopped at the Cast
+    bad = run(build({"deq.cpp": DEQ.replace("SET_SCALE", "")}), args(), block_dim=1)
+    assert not bad.ok and bad.errors[0].kind == "unsupported" and "SetDeqScale" in bad.errors[0].message
+    assert "Cast(h, a" in bad.errors[0].source_line

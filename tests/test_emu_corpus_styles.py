@@ -296,3 +296,166 @@ extern "C" __global__ __aicore__ void tiled(GM_ADDR y)
     assert b.ok, "\n".join(d.render() for d in b.errors)
     r = run(b, [GM("y", np.zeros(8, np.uint32), "out")], block_dim=1)
     assert r.ok and r.outputs["y"][0] == 34
+
+
+# ---- what the NPU tolerates: blocks writing the same GM values, Tanh/Sigmoid in place, an int8_t Select mask ---------
+SHARED = r'''#include "kernel_operator.h"
+using namespace AscendC;
+// Each block zeroes the whole result (as BLAS-style reductions do before their atomic adds), sets a shared flag,
+// and copies a 64-element window of x that overlaps the next block's window by 32 elements.
+extern "C" __global__ __aicore__ void shared_writes(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR flag)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    GlobalTensor<float> xg, yg, zg;
+    GlobalTensor<int32_t> fg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 160);
+    yg.SetGlobalBuffer((__gm__ float *)y, 160);
+    zg.SetGlobalBuffer((__gm__ float *)z, 16);
+    fg.SetGlobalBuffer((__gm__ int32_t *)flag, 8);
+    InitGlobalMemory(zg, 16, 0.0f);
+    fg.SetValue(0, 7);
+    const int32_t at = GetBlockIdx() * 32;
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, xg[at], 64);
+    PipeBarrier<PIPE_ALL>();
+    Adds(t, t, SHIFT, 64);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg[at], t, 64);
+}
+'''
+
+
+def _shared_args(x):
+    return [GM("x", x), GM("y", np.zeros(160, np.float32), "out"), GM("z", np.ones(16, np.float32), "out"),
+            GM("flag", np.zeros(8, np.int32), "out")]
+
+
+def test_blocks_writing_the_same_values_to_the_same_gm_bytes_is_not_an_overlap():
+    x = np.arange(160, dtype=np.float32)
+    b = build({"shared.cpp": SHARED.replace("SHIFT", "0.0f")})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    r = run(b, _shared_args(x), block_dim=4)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], x)
+    assert not r.outputs["z"].any() and r.outputs["flag"][0] == 7
+    # different values in the shared bytes: the result depends on which block writes last, an error as before
+    bad = run(build({"shared.cpp": SHARED.replace("SHIFT", "(float)GetBlockIdx()")}), _shared_args(x), block_dim=4)
+    e = [d for d in bad.errors if d.kind == "gm-overlap"]
+    assert not bad.ok and e and "with different values" in e[0].message and "DataCopy(yg[at]" in e[0].source_line
+
+
+IN_PLACE = r'''#include "kernel_operator.h"
+using namespace AscendC;
+// Tanh and Sigmoid written back over their input (activation kernels that keep one UB tile), and Select with a
+// mask tensor declared int8_t.
+extern "C" __global__ __aicore__ void in_place(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, tmp;
+    pipe.InitBuffer(buf, 3 * 256 * sizeof(float) + 256);
+    pipe.InitBuffer(tmp, 8192);
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 256);
+    yg.SetGlobalBuffer((__gm__ float *)y, 768);
+    LocalTensor<float> a = buf.Get<float>(), s = a[256], c = a[512];
+    LocalTensor<MASK_T> m = buf.Get<MASK_T>()[3 * 256 * 4 / sizeof(MASK_T)];
+    DataCopy(a, xg, 256);
+    DataCopy(s, xg, 256);
+    PipeBarrier<PIPE_ALL>();
+    Tanh(a, a, tmp.Get<uint8_t>(), 256);
+    Sigmoid(s, s, tmp.Get<uint8_t>(), 256);
+    PipeBarrier<PIPE_V>();
+    CompareScalar(m.template ReinterpretCast<uint8_t>(), a, 0.0f, CMPMODE::GT, 256);
+    PipeBarrier<PIPE_V>();
+    Select(c, m, s, -1.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 256);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, a, 256);
+    DataCopy(yg[256], s, 256);
+    DataCopy(yg[512], c, 256);
+}
+'''
+
+
+def test_tanh_and_sigmoid_in_place_and_an_int8_select_mask_run_as_on_the_npu():
+    x = np.random.default_rng(5).uniform(-3, 3, 256).astype(np.float32)
+    r = run(build({"in_place.cpp": IN_PLACE.replace("MASK_T", "int8_t")}),
+            [GM("x", x), GM("y", np.zeros(768, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    y = r.outputs["y"]
+    np.testing.assert_allclose(y[:256], np.tanh(x), rtol=1e-5, atol=1e-6)
+    sig = 1 / (1 + np.exp(-x.astype(np.float64)))
+    np.testing.assert_allclose(y[256:512], sig, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(y[512:], np.where(np.tanh(x) > 0, y[256:512], -1.0).astype(np.float32))
+    warned = {d.kind: d for d in r.diagnostics if d.severity == "warning"}
+    in_place = [d.source_line.strip().split("(")[0] for d in r.diagnostics if d.kind == "adv-in-place"]
+    assert in_place == ["Tanh", "Sigmoid"] and warned["adv-in-place"].severity == "warning"   # once per call site
+    assert "int8_t selMask" in warned["select-mask-type"].message
+    # the documented uint8_t mask: the same values, no mask warning
+    ok = run(build({"in_place.cpp": IN_PLACE.replace("MASK_T", "uint8_t")}),
+             [GM("x", x), GM("y", np.zeros(768, np.float32), "out")], block_dim=1)
+    assert ok.ok and not any(d.kind == "select-mask-type" for d in ok.diagnostics)
+    np.testing.assert_array_equal(ok.outputs["y"], y)
+
+
+# ---- catlass: member templates chosen by core type (in-class `template <>`, g_coreType as a template argument) --------
+CORE_TYPED = r'''#include "kernel_operator.h"
+#define TOY_DEVICE __forceinline__ [aicore]
+template <uint8_t MODE, int32_t CORE_TYPE> struct Bias { static_assert(MODE != MODE, "no such core"); };
+template <> struct Bias<0, AscendC::AIV> { static constexpr float VALUE = 2.0f; };
+template <> struct Bias<0, AscendC::AIC> { static constexpr float VALUE = -100.0f; };
+
+template <class Element>
+class ToyKernel {
+public:
+    struct Params { GM_ADDR x; GM_ADDR y; uint32_t n; };
+
+    template <int32_t CORE_TYPE = g_coreType>
+    TOY_DEVICE
+    void operator()(Params const &params);
+
+    template <>
+    TOY_DEVICE
+    void operator()<AscendC::AIV>(Params const &params) {
+        constexpr float bias = Bias<0, g_coreType>::VALUE;
+        AscendC::GlobalTensor<Element> xg, yg;
+        xg.SetGlobalBuffer((__gm__ Element *)params.x, params.n);
+        yg.SetGlobalBuffer((__gm__ Element *)params.y, params.n);
+        AscendC::LocalTensor<Element> t = buf.Get<Element>();
+        AscendC::DataCopy(t, xg, params.n);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::Adds(t, t, (Element)bias, params.n);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::DataCopy(yg, t, params.n);
+    }
+AIC_VERSION
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+};
+
+extern "C" __global__ __aicore__ void core_typed(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    ToyKernel<float> kernel;
+    pipe.InitBuffer(kernel.buf, 64 * sizeof(float));
+    ToyKernel<float>::Params params{x, y, 64};
+    kernel(params);
+    kernel.template operator()<g_coreType>(params);
+}
+'''
+AIC_VERSION = "    template <> TOY_DEVICE void operator()<AscendC::AIC>(Params const &params) {}\n"
+
+
+def test_catlass_member_templates_chosen_by_core_type_run_the_running_cores_version():
+    x = np.arange(64, dtype=np.float32)
+    b = build({"core_typed.cpp": CORE_TYPED.replace("AIC_VERSION", AIC_VERSION)})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], x + 2)       # the AIV version, with the AIV's constant
+    # a core type with no version: the run stops and names it (the device compiler would find no AIV version)
+    only_aic = CORE_TYPED.replace("AIC_VERSION", AIC_VERSION).replace("template <>\n    TOY_DEVICE\n    void operator()<AscendC::AIV>",
+                                                                      "TOY_DEVICE void Unused")
+    r = run(build({"core_typed.cpp": only_aic}), [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
+    e = [d for d in r.errors if d.kind == "core-type"]
+    assert not r.ok and e and "AIV" in e[0].message and "operator()" in e[0].message, r.diagnostics

@@ -59,7 +59,7 @@ def test_a_proposal_that_fails_on_the_emulator_is_incorrect_and_its_verdict_goes
     v0, v1, v2 = history.variants
     assert v0.correct and v0.evaluation.verification.passed and v0.evaluation.kernel_us > 0
     assert not v1.correct and v1.evaluation.failed_at == "emulator"
-    assert v1.evaluation.verification.kind == "error" and "gm-overlap" in v1.evaluation.problems[0]
+    assert v1.evaluation.verification.kind == "error" and "gm-out-of-bounds" in v1.evaluation.problems[0]
     assert v1.evaluation.kernel_us is None and v1.evaluation.speedup is None        # no speed-up reported
     assert not v2.correct and v2.evaluation.failed_at == "answer"
     assert history.best is v0
@@ -72,7 +72,7 @@ def test_a_proposal_that_fails_on_the_emulator_is_incorrect_and_its_verdict_goes
     # round 2 asked from v0 again, and told the model why v1 was rejected, in the emulator's words
     second = requests[3][1]["content"]
     assert "The current kernel (`v0`)" in second
-    assert "- v1: incorrect" in second and "rejected at the emulator step" in second and "gm-overlap" in second
+    assert "- v1: incorrect" in second and "rejected at the emulator step" in second and "gm-out-of-bounds" in second
     # round 1 showed v0's timing table (the breakdown the cost model gives)
     assert "| MTE2 |" in requests[1][1]["content"]
 

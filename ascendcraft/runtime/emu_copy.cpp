@@ -101,7 +101,7 @@ void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const Co
     uint8_t* dst = static_cast<uint8_t*>(gm);
     for (uint64_t b = 0; b < blockCount; ++b) {
         check_initialised(*ubSrc, b * (burst + srcGap), burst, Op::DataCopy, loc, "src");
-        track_gm_write(dst + b * (burst + dstGap), burst, Op::DataCopy, loc);
+        track_gm_write(dst + b * (burst + dstGap), burst, Op::DataCopy, loc, ubSrc->addr + b * (burst + srcGap));
     }
     if (RaceScope race{TPipe_::MTE3, Op::DataCopy, loc})
         for (uint64_t b = 0; b < blockCount; ++b) race.read(ubSrc->addr + b * (burst + srcGap), burst);
@@ -188,7 +188,7 @@ void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, cons
     uint8_t* dst = static_cast<uint8_t*>(gm);
     for (uint64_t b = 0; b < count; ++b) {
         check_initialised(*ubSrc, b * (row + srcStride), len, Op::DataCopyPad, loc, "src");
-        track_gm_write(dst + b * (len + dstStride), len, Op::DataCopyPad, loc);
+        track_gm_write(dst + b * (len + dstStride), len, Op::DataCopyPad, loc, ubSrc->addr + b * (row + srcStride));
     }
     if (RaceScope race{TPipe_::MTE3, Op::DataCopyPad, loc})
         for (uint64_t b = 0; b < count; ++b) race.read(ubSrc->addr + b * (row + srcStride), row);

@@ -397,20 +397,21 @@ const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const
 
 bool OverlapTracker::add(uint64_t lo, uint64_t hi, int block, Conflict* conflict) {
     if (lo >= hi) return true;
-    auto it = ranges_.upper_bound(lo);
-    if (it != ranges_.begin()) {
-        auto prev = std::prev(it);
-        if (prev->second.hi >= lo) it = prev;
+    auto first = ranges_.upper_bound(lo);
+    if (first != ranges_.begin()) {
+        auto prev = std::prev(first);
+        if (prev->second.hi >= lo) first = prev;
     }
-    uint64_t new_lo = lo, new_hi = hi;
-    while (it != ranges_.end() && it->first <= hi) {
-        bool overlaps = it->first < hi && it->second.hi > lo;
-        if (overlaps && it->second.block != block) {
+    for (auto it = first; it != ranges_.end() && it->first < hi; ++it)   // a conflict leaves the ranges as they were
+        if (it->second.block != block && it->second.hi > lo) {
             conflict->lo = std::max(lo, it->first);
             conflict->hi = std::min(hi, it->second.hi);
             conflict->other = it->second.block;
             return false;
         }
+    auto it = first;
+    uint64_t new_lo = lo, new_hi = hi;
+    while (it != ranges_.end() && it->first <= hi) {
         if (it->second.block == block && it->second.hi >= lo) {
             new_lo = std::min(new_lo, it->first);
             new_hi = std::max(new_hi, it->second.hi);
@@ -468,7 +469,7 @@ bool ApiWrites::first_raw_write(const GmBuffer& b, uint8_t poison, uint64_t* off
     return false;
 }
 
-void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc) {
+void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc, const void* src, uint32_t period) {
     Core& c = core();
     ++c.gm_writes;
     if (!tracing_now())
@@ -485,13 +486,38 @@ void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc) {
         g_launch->block_writes[c.idx].add(lo, lo + bytes, c.idx, &k);
         return;
     }
-    if (!g_launch->overlap.add(lo, lo + bytes, c.idx, &k)) {
+    bool ok = g_launch->overlap.add(lo, lo + bytes, c.idx, &k);
+    // Another block wrote these bytes in this phase. If it wrote the values this write brings (every block zeroing
+    // a result before atomic adds, copies of overlapping tiles), the NPU ends with those values whichever block
+    // writes last: shared, not an overlap. The values are known only when executing.
+    const GmBuffer* real = ok || !src ? nullptr : g_launch->gm.find(p, bytes);
+    if (real && tracing_now()) {   // no values while tracing: the execute run decides; say so once, and carry on
+        if (!g_launch->gm_shared_warned.exchange(true))
+            Report("gm-overlap", op, loc)
+                .msg("blocks %d and %d both write bytes of '%s' between the same pair of SyncAll points; the trace has "
+                     "no values, so only an execute run can tell whether they write the same bytes", k.other, c.idx,
+                     real->name.c_str())
+                .val("other_block", k.other).val("buffer", real->name.c_str())
+                .hint("run the kernel (execute) to check this write; give each block its own range to be sure")
+                .warn();
+        ok = g_launch->overlap.add_shared(lo, lo + bytes, c.idx, &k, [](uint64_t, uint64_t) { return true; });
+    } else if (real && real->real) {
+        const uint8_t* from = static_cast<const uint8_t*>(src);
+        ok = g_launch->overlap.add_shared(lo, lo + bytes, c.idx, &k, [&](uint64_t a, uint64_t b) {
+            const uint8_t* gm = reinterpret_cast<const uint8_t*>(a);
+            if (!period) return std::memcmp(gm, from + (a - lo), b - a) == 0;
+            for (uint64_t i = a; i < b; ++i)
+                if (gm[i - a] != from[(i - lo) % period]) return false;
+            return true;
+        });
+    }
+    if (!ok) {
         const GmBuffer* b = g_launch->gm.find(reinterpret_cast<const void*>(k.lo), 1);
         int64_t off = b ? static_cast<int64_t>(k.lo - reinterpret_cast<uintptr_t>(b->base)) : 0;
         Report("gm-overlap", op, loc)
-            .msg("blocks %d and %d both write bytes %lld..%lld of '%s' between the same pair of SyncAll points",
+            .msg("blocks %d and %d both write bytes %lld..%lld of '%s' between the same pair of SyncAll points%s",
                  k.other, c.idx, static_cast<long long>(off), static_cast<long long>(off + static_cast<int64_t>(k.hi - k.lo) - 1),
-                 b ? b->name.c_str() : "GM")
+                 b ? b->name.c_str() : "GM", real && real->real ? ", with different values" : "")
             .val("other_block", k.other).val("buffer", b ? b->name.c_str() : "").val("offset", off)
             .val("bytes", static_cast<int64_t>(k.hi - k.lo))
             .hint("on the NPU the blocks run at the same time, so the result depends on timing; give each block its own "
@@ -507,9 +533,25 @@ uint32_t ub_in_use() {
     return used;
 }
 
+bool first_report_at(const char* kind, const SrcLoc& loc) {
+    std::lock_guard<std::mutex> lock(g_launch->race_mutex);
+    return g_launch->once_seen.insert(std::string(kind) + "@" + (loc.file ? loc.file : "") + ":" + std::to_string(loc.line)).second;
+}
+
 void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local& a, const Local* b, const Local* tmp,
                            uint64_t bytes, bool needs_temporaries) {
-    if (ub_overlap(d, bytes, a, bytes) || (b && ub_overlap(d, bytes, *b, bytes)))
+    // Tanh and Sigmoid in place (dst is src, same start): the API reference forbids it and AscendC's CPU debug
+    // check stops, but on A2 each chunk of the source is read (into the temporaries, or by the first instruction)
+    // before dst is written, so kernels that do it run correctly on the NPU. A warning (once per call site);
+    // any other overlap, and any other API, stays an error.
+    const bool in_place_ok = (op == Op::Tanh || op == Op::Sigmoid) && !b && d.addr == a.addr;
+    if (in_place_ok) {
+        if (first_report_at("adv-in-place", loc))
+            Report("adv-in-place", op, loc)
+                .msg("%s with dst the same tensor as src: the API reference does not allow it (AscendC's CPU debug "
+                     "check stops here); on A2 the NPU computes it correctly, and so does the emulator", op_name(op))
+                .hint("write the result to a different buffer to keep to the documented contract").warn();
+    } else if (ub_overlap(d, bytes, a, bytes) || (b && ub_overlap(d, bytes, *b, bytes)))
         Report("adv-overlap", op, loc).msg("%s: dst and a source overlap; this API does not allow it", op_name(op))
             .hint("write the result to a different buffer").fail();
     if (tmp) {
@@ -1310,14 +1352,14 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc) {
     enter(Op::SetValue, loc);
     const GmBuffer& b = check_gm(p, size, true, Op::SetValue, loc);
-    track_gm_write(p, size, Op::SetValue, loc);
+    track_gm_write(p, size, Op::SetValue, loc, in);
     record_gm(TPipe_::S, Op::SetValue, Dt::none, 0, loc, size, 1, 1, size, GmPlace{&b, p, size});
     if (b.real && !tracing_now()) std::memcpy(p, in, size);
 }
 void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc) {
     enter(Op::InitGlobalMemory, loc);
     const GmBuffer& b = check_gm(p, count * size, true, Op::InitGlobalMemory, loc);
-    track_gm_write(p, count * size, Op::InitGlobalMemory, loc);
+    track_gm_write(p, count * size, Op::InitGlobalMemory, loc, value, size);
     record_gm(TPipe_::MTE3, Op::InitGlobalMemory, Dt::none, 0, loc, count * size, count, 1,
               static_cast<uint32_t>(std::min<uint64_t>(count * size, 0xFFFFFFFFull)), GmPlace{&b, p, count * size});
     if (!b.real || tracing_now()) return;

@@ -20,4 +20,16 @@ void unsupported_call(Op op, const char* message, const char* hint, SrcLoc loc) 
     Report("unsupported", op, loc).msg("%s", message).hint("%s", hint).fail();
 }
 
+void no_core_version(const char* name, bool aic, SrcLoc loc) {
+    enter(Op::Kernel, loc);
+    Report("core-type", Op::Kernel, loc)
+        .msg("%s is called on an %s core, but it is defined only for the other core type (its `template <>` "
+             "specialisations); the device compiler would find no %s version of it", name, aic ? "AIC" : "AIV",
+             aic ? "AIC" : "AIV")
+        .val("core", aic ? "AIC" : "AIV")
+        .hint("add the %s specialisation, or declare the kernel type so that this core does not run the code "
+              "(KERNEL_TASK_TYPE_DEFAULT)", aic ? "AscendC::AIC" : "AscendC::AIV")
+        .fail();
+}
+
 }}  // namespace ascendcraft::emu

@@ -395,6 +395,7 @@ uint32_t cast_modes(Dt d, Dt s) {
     if (s == Dt::i16 && d == Dt::f16) return five | none;
     if (s == Dt::i16 && d == Dt::f32) return none;
     if (s == Dt::i32 && d == Dt::f32) return five | none;
+    if (s == Dt::i32 && d == Dt::f16) return five | none | odd;   // by SetDeqScale's factor; the round mode does not apply
     if (s == Dt::i32 && (d == Dt::i16 || d == Dt::i64)) return none;
     if (s == Dt::i64 && d == Dt::i32) return none;
     if ((s == Dt::u8 || s == Dt::i8) && d == Dt::f16) return none;
@@ -727,8 +728,16 @@ void vec_cast(Dt dstDt, Dt srcDt, uint8_t round, const Local& d, const Local& a,
     record(TPipe_::V, TKind::INSTR, op, de >= se ? dstDt : srcDt, level_flags(g), loc, g.active() * (de + se), g.active(),
            repeats_of(g, std::max(de, se)));
     if (!tracing_now()) {
+        const bool deq = srcDt == Dt::i32 && dstDt == Dt::f16;   // s322fp16: times the DEQSCALE register
+        const float scale = core().deq_scale;
         each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
-            convert(dstDt, srcDt, round, a.addr + lane_offset(g, s[1], se, r, l), d.addr + lane_offset(g, s[0], de, r, l));
+            const uint8_t* from = a.addr + lane_offset(g, s[1], se, r, l);
+            uint8_t* to = d.addr + lane_offset(g, s[0], de, r, l);
+            if (!deq) return convert(dstDt, srcDt, round, from, to);
+            int32_t v;
+            std::memcpy(&v, from, 4);
+            const half h = static_cast<half>(static_cast<float>(static_cast<double>(v) * scale));
+            std::memcpy(to, &h, 2);
         });
         mark_operand(g, d, s[0], de);
     }
@@ -925,6 +934,22 @@ float adv_value(Op op, float x) {
     }
 }
 }  // namespace
+
+void set_deq_scale(float scale, SrcLoc loc) {
+    enter(Op::SetDeqScale, loc);
+    Core& c = core();
+    c.deq_set = true;
+    c.deq_scale = scale;
+}
+bool deq_scale_set() { return core().deq_set; }
+
+void signed_select_mask(SrcLoc loc) {
+    if (!first_report_at("select-mask-type", loc)) return;
+    Report("select-mask-type", Op::Select, loc)
+        .msg("Select with an int8_t selMask: the API reference lists uint8_t, uint16_t, uint32_t and uint64_t masks; "
+             "the NPU reads the mask's bits all the same, and so does the emulator")
+        .hint("declare the mask tensor as uint8_t (Compare writes the same bits)").warn();
+}
 
 void vec_adv(Op op, Dt dt, const Local& d, const Local& a, const Local* tmp, uint64_t count, SrcLoc loc) {
     enter(op, loc);

@@ -69,5 +69,34 @@ inline uint64_t GetAccVal() { return ::ascendcraft::emu::acc_value_bits(::ascend
 }
 #define g_coreType (::ascendcraft::emu::kernel_on_aic() ? ::AscendC::AIC : ::AscendC::AIV)
 
+// Member templates chosen by core type, catlass style: `template <int32_t CORE_TYPE = g_coreType> void operator()(P&);`
+// with in-class explicit specialisations `template <> void operator()<AscendC::AIC>(P&) {...}`. The device compiler
+// builds the kernel once per core type, so g_coreType is a constant there; here it is known when the code runs, and
+// g++ refuses explicit specialisations in a class. emu.core_type_templates rewrites the source: each specialisation
+// becomes an overload taking CoreTag<AIC> (or <AIV>) first, a primary with a body one taking any CoreTag<C>, and the
+// primary's declaration a forwarding template that picks the overload of the running core (core_dispatch) or, given
+// an explicit core type, that one.
+namespace ascendcraft { namespace emu {
+template <int C> struct CoreTag { static constexpr int value = C; };
+constexpr int kCoreRuntime = -1;   // the default core type of a rewritten primary: the core the code runs on
+template <class T> struct IsCoreTag : std::false_type {};
+template <int C> struct IsCoreTag<CoreTag<C>> : std::true_type {};
+template <class... A> struct FirstIsCoreTag : std::false_type {};
+template <class F, class... A> struct FirstIsCoreTag<F, A...> : IsCoreTag<typename std::decay<F>::type> {};
+[[noreturn]] void no_core_version(const char* name, bool aic, SrcLoc loc);
+template <int C, class F> decltype(auto) core_call(F& f, const char* name, SrcLoc loc) {
+    if constexpr (std::is_invocable<F&, CoreTag<C>>::value) return f(CoreTag<C>{});
+    else no_core_version(name, C == ::AscendC::AIC, loc);
+}
+template <int C, class F> decltype(auto) core_dispatch(F&& f, const char* name, SrcLoc loc = {}) {
+    if constexpr (C == kCoreRuntime) {
+        if (kernel_on_aic()) return core_call<::AscendC::AIC>(f, name, loc);
+        return core_call<::AscendC::AIV>(f, name, loc);
+    } else {
+        return core_call<C>(f, name, loc);
+    }
+}
+}}  // namespace ascendcraft::emu
+
 // The 2023 samples (CANN 6.x) spell the namespace tik2.
 namespace tik2 = AscendC;

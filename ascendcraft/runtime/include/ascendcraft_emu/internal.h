@@ -102,12 +102,39 @@ class OverlapTracker {
 public:
     struct Conflict { uint64_t lo, hi; int other; };
     bool add(uint64_t lo, uint64_t hi, int block, Conflict* conflict);
+    // As add, but another block's bytes that `same(lo, hi)` finds written with the values this write brings are
+    // shared, not a conflict (the result does not depend on which block writes last); this block records the rest.
+    template <class Same> bool add_shared(uint64_t lo, uint64_t hi, int block, Conflict* conflict, Same same);
     void clear() { ranges_.clear(); }
     struct Range { uint64_t hi; int block; };
     const std::map<uint64_t, Range>& ranges() const { return ranges_; }
 private:
     std::map<uint64_t, Range> ranges_;
 };
+
+template <class Same>
+bool OverlapTracker::add_shared(uint64_t lo, uint64_t hi, int block, Conflict* conflict, Same same) {
+    std::vector<std::pair<uint64_t, uint64_t>> shared;  // other blocks' bytes inside [lo, hi), in address order
+    auto it = ranges_.upper_bound(lo);
+    if (it != ranges_.begin() && std::prev(it)->second.hi > lo) --it;
+    for (; it != ranges_.end() && it->first < hi; ++it) {
+        if (it->second.block == block || it->second.hi <= lo) continue;
+        const uint64_t a = std::max(lo, it->first), b = std::min(hi, it->second.hi);
+        if (!same(a, b)) {
+            *conflict = Conflict{a, b, it->second.block};
+            return false;
+        }
+        shared.emplace_back(a, b);
+    }
+    uint64_t at = lo;
+    Conflict none{};
+    for (const auto& [a, b] : shared) {
+        if (a > at) add(at, a, block, &none);
+        at = std::max(at, b);
+    }
+    if (at < hi) add(at, hi, block, &none);
+    return true;
+}
 
 // Which bytes of the writable GM buffers (out, inout, workspace) AscendC API calls wrote, in
 // execute mode: after the run, a byte that changed but was never written by the API was written
@@ -194,12 +221,14 @@ struct Launch {
     bool cross = false;               // the cores synchronise across cores: the CrossScheduler runs them
     std::atomic<bool> uninit_reported{false};
     std::atomic<uint64_t> gm_writes{0};   // AscendC API writes to GM, all blocks (no-output check)
+    std::atomic<bool> gm_shared_warned{false};  // trace mode: the gm-overlap whose values only execute can compare
     std::vector<uint32_t> ub_used;
     uint32_t sync_epoch = 0;
     RaceMode races{};                 // ub-race: error (default), warning or off
     bool auto_sync = false;           // the compiler's automatic pipe synchronisation (race.h)
     std::mutex race_mutex;            // warning mode: the pairs of sites already reported, and how many
     std::set<std::string> race_seen;
+    std::set<std::string> once_seen;  // warnings given once per call site (first_report_at, under race_mutex)
     uint32_t race_warnings = 0;
     std::vector<std::unique_ptr<RaceChecker>> race_pool;  // checkers of finished blocks, reused (under race_mutex)
     // Blocks in parallel (spec `threads` > 1): each block's GM writes and its API reads of writable GM, for the
@@ -276,6 +305,9 @@ struct Core {
     // atomic GM accumulation
     bool atomic_add = false;
     Dt atomic_dt = Dt::none;
+    // the DEQSCALE register (SetDeqScale): Cast int32_t -> half multiplies by it
+    bool deq_set = false;
+    float deq_scale = 0.0f;
     // user flags: set counts and where they were set; allocated event ids
     uint8_t flag_set[64][8] = {};
     SrcLoc flag_loc[64][8];
@@ -372,13 +404,16 @@ uint32_t ub_in_use();
 // The operand rules shared by the elementwise advanced APIs (math.h, activations): dst may not overlap a source;
 // a sharedTmpBuffer is 32-byte aligned and overlaps no operand; without one, the API needs free UB when
 // `needs_temporaries`. `b` is the second source or null.
+bool first_report_at(const char* kind, const SrcLoc& loc);  // true the first time this launch asks for (kind, loc)
 void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local& a, const Local* b, const Local* tmp,
                            uint64_t bytes, bool needs_temporaries);
 void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role);
 void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role);
 void mark_written(const Local& t, uint64_t offset, uint64_t len);
 const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const SrcLoc& loc);
-void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc);
+// `src` (optional): the bytes being written, `period` > 0 if they are one value of that many bytes repeated. With
+// them, another block's earlier write of the same bytes with the same values is not a gm-overlap.
+void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc, const void* src = nullptr, uint32_t period = 0);
 uint8_t trace_pipe_of(uint8_t pipe_t_value);
 void event_pipes(uint8_t event, uint8_t* src, uint8_t* dst);
 

@@ -60,7 +60,7 @@ struct OneOf<T, U, Ts...> : std::integral_constant<bool, std::is_same<T, U>::val
     X(LoadData) X(Mmad) X(Fixpipe) X(Matmul) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh)          \
     X(Erfc) X(Sign) X(Frac) X(Silu) X(Gelu) X(FasterGelu) X(FasterGeluV2) X(Swish) X(Power)          \
     X(SoftMax) X(SimpleSoftMax) X(SoftmaxFlash) X(SoftmaxFlashV2) X(LayerNorm) X(RmsNorm) X(Log) X(Log2)  \
-    X(Log10) X(GetReduceMaxMinCount) X(Copy) X(PairReduceSum)
+    X(Log10) X(GetReduceMaxMinCount) X(Copy) X(PairReduceSum) X(SetDeqScale)
 
 enum class Op : uint16_t {
 #define ASCENDCRAFT_EMU_ENUM(name) name,
@@ -219,6 +219,12 @@ void atomic_set(bool add, Dt dt, SrcLoc loc);
 // A call the official headers accept at compile time that cannot run on A2 (or in the emulation): an
 // `unsupported` error at the call, and the run stops. `supported` lists the element types the instruction takes.
 [[noreturn]] void unsupported_type(Op op, Dt dt, const char* supported, SrcLoc loc);
+// Select with an int8_t selMask: the documented mask types are unsigned, but the NPU reads the mask's bits whatever
+// their type (a warning, once per call site).
+void signed_select_mask(SrcLoc loc);
+// SetDeqScale(half): the core's DEQSCALE register, the factor of Cast int32_t -> half (dst = src * scale).
+void set_deq_scale(float scale, SrcLoc loc);
+bool deq_scale_set();
 [[noreturn]] void unsupported_call(Op op, const char* message, const char* hint, SrcLoc loc);
 
 void tiling_read(void* dst, const void* gm, uint64_t bytes, SrcLoc loc);

@@ -419,10 +419,14 @@ template <typename T, typename U> constexpr uint32_t cast_modes() {
     static_assert(vec_detail::cast_modes<T, U>() != 0,                                                               \
                   "Cast<dst, src>: this conversion is not supported on Ascend 910B (A2); see the Cast conversion table " \
                   "(e.g. half->float, float->half, float->int32_t, int32_t->float, bfloat16_t->float, float->bfloat16_t)");                                                                                       \
-    if (vec_detail::cast_modes<T, U>() == vec_detail::kDeqScale)                                                   \
+    if (vec_detail::cast_modes<T, U>() == vec_detail::kDeqScale && !ascendcraft::emu::deq_scale_set())            \
         ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::Cast,                                             \
-            "Cast int32_t -> half on Ascend 910B (A2) scales by the dequantisation factor of SetDeqScale, which the "  \
-            "emulation does not model", "Cast int32_t -> float (CAST_NONE), then float -> half", loc)
+            "Cast int32_t -> half on Ascend 910B (A2) multiplies by the dequantisation factor that SetDeqScale sets, " \
+            "and this core has not called SetDeqScale (the register holds whatever it held)",                        \
+            "call SetDeqScale((half)1.0) first (the round mode does not apply), or Cast int32_t -> float, then "      \
+            "float -> half", loc)
+// The DEQSCALE register for Cast int32_t -> half (s322fp16): dst = half(src * scale), whatever the RoundMode.
+inline void SetDeqScale(half scale, SrcLoc loc = {}) { ascendcraft::emu::set_deq_scale(static_cast<float>(scale), loc); }
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_CAST_CHECK(T, U);
@@ -523,7 +527,8 @@ inline void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
     ASCENDCRAFT_EMU_TYPES_CHECK(Select, "half and float", T, half, float);                 \
     static_assert(ascendcraft::emu::OneOf<U, uint8_t, uint16_t, uint32_t, uint64_t, int8_t, half>::value, \
                   "Select: selMask must be a uint8_t, uint16_t, uint32_t or uint64_t tensor");            \
-    if (!ascendcraft::emu::OneOf<U, uint8_t, uint16_t, uint32_t, uint64_t>::value)                         \
+    if (std::is_same<U, int8_t>::value) ascendcraft::emu::signed_select_mask(loc);                           \
+    else if (!ascendcraft::emu::OneOf<U, uint8_t, uint16_t, uint32_t, uint64_t>::value)                    \
         ascendcraft::emu::unsupported_type(ascendcraft::emu::Op::Select, ascendcraft::emu::dt_of<U>(),      \
                                            "a uint8_t, uint16_t, uint32_t or uint64_t selMask", loc)
 template <typename T, typename U>
