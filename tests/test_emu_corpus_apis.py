@@ -103,3 +103,36 @@ def test_set_deq_scale_scales_cast_int32_to_half_and_is_required():
     bad = run(build({"deq.cpp": DEQ.replace("SET_SCALE", "")}), args(), block_dim=1)
     assert not bad.ok and bad.errors[0].kind == "unsupported" and "SetDeqScale" in bad.errors[0].message
     assert "Cast(h, a" in bad.errors[0].source_line
+
+
+# ---- RepeatReduceSum (the norm kernels' older WholeReduceSum spelling) and the device compiler's scalar min/max ------
+REPEAT_SUM = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void repeat_sum(GM_ADDR x, GM_ADDR y, uint32_t rows)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 2 * 128 * sizeof(float) + 32);
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 128);
+    yg.SetGlobalBuffer((__gm__ float *)y, 8);
+    LocalTensor<float> a = buf.Get<float>(), s = a[128];
+    DataCopy(a, xg, 128);
+    Duplicate(s, -1.0f, 8);
+    PipeBarrier<PIPE_ALL>();
+    const uint32_t lanes = min(40u, rows * 64);          // unqualified, mixed types: the device's builtin
+    RepeatReduceSum<float, true>(s, a, max(1, (int32_t)rows), lanes, 0, 1, 1, 8);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, s, 8);
+}
+'''
+
+
+def test_repeat_reduce_sum_sums_the_masked_lanes_of_each_repeat_and_min_max_are_builtins():
+    x = np.random.default_rng(7).uniform(-1, 1, 128).astype(np.float32)
+    r = run(build({"repeat_sum.cpp": REPEAT_SUM}), [GM("x", x), GM("y", np.zeros(8, np.float32), "out"), Scalar(2, "uint32_t")],
+            block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    y = r.outputs["y"]
+    np.testing.assert_allclose(y[:2], [x[:40].sum(), x[64:104].sum()], rtol=1e-5)
+    np.testing.assert_array_equal(y[2:], -1.0)

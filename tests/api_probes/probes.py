@@ -338,6 +338,8 @@ for op in ["BlockReduceSum", "BlockReduceMax", "BlockReduceMin"]:
     P(f"{op}.l2", f"{op}(f0, f1, 256);", "argc")
 P("PairReduceSum.half", "PairReduceSum(h0, h1, 2, mask, 1, 1, 8);")
 P("RepeatReduceSum.half", "RepeatReduceSum(h0, h1, 2, mask, 0, 1, 1, 8);")
+P("RepeatReduceSum.float.no_mask", "RepeatReduceSum<float, false>(f0, f1, 1, 64, 0, 0, 1, 8);")
+P("RepeatReduceSum.argc.7", "RepeatReduceSum(f0, f1, 1, 64, 0, 1, 8);", "argc")
 
 # ---- Copy (level 0, UB -> UB on the vector pipe) ---------------------------------------------------------------
 for t in ["half", "float", "int16_t", "uint32_t", "uint8_t"]:
@@ -902,7 +904,6 @@ UNEMULATED: dict[str, str] = {
     "ShiftLeft.tensor_scalar": "the tensor-shift form is not emulated: shift by a scalar",
     "ShiftRight.tensor_scalar": "the tensor-shift form is not emulated: shift by a scalar",
     "Compare.no_dst.l0": "Compare into the CMPMASK register is not emulated: pass a uint8_t dst tensor",
-    "RepeatReduceSum.half": _NOT_YET,
     "Exp.adv.taylor": "the advanced Exp (Taylor expansion) is not emulated: use the basic Exp(dst, src, count)",
     "Exp.adv.taylor.nocount": "the advanced Exp (Taylor expansion) is not emulated: use the basic Exp(dst, src, count)",
     "GlobalTensor.call": "GlobalTensor::operator() (a raw GM reference) is not emulated: use GetValue / SetValue",

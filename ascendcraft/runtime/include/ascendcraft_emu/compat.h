@@ -98,5 +98,16 @@ template <int C, class F> decltype(auto) core_dispatch(F&& f, const char* name, 
 }
 }}  // namespace ascendcraft::emu
 
+// The device compiler's scalar min/max builtins, which kernels call unqualified in device code
+// (`uint32_t m = min(baseM, rowNum);`); std::min/std::max stay as they are (more specialised for equal types).
+template <typename A, typename B> inline typename std::common_type<A, B>::type min(A a, B b) {
+    using C = typename std::common_type<A, B>::type;
+    return static_cast<C>(b) < static_cast<C>(a) ? static_cast<C>(b) : static_cast<C>(a);
+}
+template <typename A, typename B> inline typename std::common_type<A, B>::type max(A a, B b) {
+    using C = typename std::common_type<A, B>::type;
+    return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
+}
+
 // The 2023 samples (CANN 6.x) spell the namespace tik2.
 namespace tik2 = AscendC;

@@ -72,6 +72,17 @@ ASCENDCRAFT_EMU_WHOLE(WholeReduceMin, ASCENDCRAFT_EMU_COMMA const ReduceOrder or
 #undef ASCENDCRAFT_EMU_COMMA
 #undef ASCENDCRAFT_EMU_WHOLE
 
+// The older spelling of WholeReduceSum (the same vcadd): the mask is a lane count and comes after repeatTime, and
+// dstBlkStride has no effect (the API reference calls it invalid; its successor ReduceRepeat drops it).
+template <typename T, bool isSetMask = true>
+inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                            const int32_t elemsInOneRepeat, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                            const int32_t dstRepStride, const int32_t srcRepStride, SrcLoc loc = {}) {
+    (void)dstBlkStride;
+    WholeReduceSum<T, isSetMask>(dst, src, static_cast<uint64_t>(elemsInOneRepeat), repeatTime, dstRepStride, srcBlkStride,
+                                 srcRepStride, loc);
+}
+
 // ---- one result per 32-byte block -------------------------------------------------------------------------
 #define ASCENDCRAFT_EMU_BLOCK(API)                                                                                 \
     template <typename T, bool isSetMask = true>                                                                  \
