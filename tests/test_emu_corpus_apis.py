@@ -136,3 +136,26 @@ def test_repeat_reduce_sum_sums_the_masked_lanes_of_each_repeat_and_min_max_are_
     y = r.outputs["y"]
     np.testing.assert_allclose(y[:2], [x[:40].sum(), x[64:104].sum()], rtol=1e-5)
     np.testing.assert_array_equal(y[2:], -1.0)
+
+
+# ---- the device's built-in block_idx / block_num and AscendC's block-size constants -------------------------------------
+BUILTINS = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void builtins(GM_ADDR y)
+{
+    GlobalTensor<int32_t> yg;
+    yg.SetGlobalBuffer((__gm__ int32_t *)y, 64);
+    const int64_t at = block_idx * ONE_BLK_FLOAT_NUM;           // the built-in variable and the constant (8)
+    yg.SetValue(at, block_num * 100 + ONE_BLK_HALF_NUM);          // 16
+    int32_t block_idx = 7;                                         // a kernel's own variable hides the built-in
+    yg.SetValue(at + 1, block_idx + ONE_REPEAT_FLOAT_SIZE + ONE_REPEAT_HALF_SIZE);
+}
+'''
+
+
+def test_block_idx_block_num_builtins_and_block_size_constants():
+    r = run(build({"builtins.cpp": BUILTINS}), [GM("y", np.zeros(64, np.int32), "out")], block_dim=3)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    y = r.outputs["y"].reshape(8, 8)
+    np.testing.assert_array_equal(y[:3, 0], [316, 316, 316])
+    np.testing.assert_array_equal(y[:3, 1], [7 + 64 + 128] * 3)

@@ -338,6 +338,8 @@ for op in ["BlockReduceSum", "BlockReduceMax", "BlockReduceMin"]:
     P(f"{op}.l2", f"{op}(f0, f1, 256);", "argc")
 P("PairReduceSum.half", "PairReduceSum(h0, h1, 2, mask, 1, 1, 8);")
 P("RepeatReduceSum.half", "RepeatReduceSum(h0, h1, 2, mask, 0, 1, 1, 8);")
+P("min.mixed", "uint32_t m = min(8u, (int32_t)3); (void)m;")
+P("max.mixed", "int64_t m = max((int64_t)8, 3); (void)m;")
 P("RepeatReduceSum.float.no_mask", "RepeatReduceSum<float, false>(f0, f1, 1, 64, 0, 0, 1, 8);")
 P("RepeatReduceSum.argc.7", "RepeatReduceSum(f0, f1, 1, 64, 0, 1, 8);", "argc")
 

@@ -109,5 +109,12 @@ template <typename A, typename B> inline typename std::common_type<A, B>::type m
     return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
 }
 
+// The device compiler's built-in variables block_idx and block_num (what GetBlockIdx / GetBlockNum return), which
+// kernels read unqualified; a kernel's own variable of that name hides them, as on the device.
+struct AscendcraftBlockIdx { operator int64_t() const { return AscendC::GetBlockIdx(); } };
+struct AscendcraftBlockNum { operator int64_t() const { return AscendC::GetBlockNum(); } };
+inline constexpr AscendcraftBlockIdx block_idx{};
+inline constexpr AscendcraftBlockNum block_num{};
+
 // The 2023 samples (CANN 6.x) spell the namespace tik2.
 namespace tik2 = AscendC;
