@@ -149,6 +149,7 @@ extern "C" __global__ __aicore__ void builtins(GM_ADDR y)
     yg.SetValue(at, block_num * 100 + ONE_BLK_HALF_NUM);          // 16
     int32_t block_idx = 7;                                         // a kernel's own variable hides the built-in
     yg.SetValue(at + 1, block_idx + ONE_REPEAT_FLOAT_SIZE + ONE_REPEAT_HALF_SIZE);
+    yg.SetValue(at + 2, AlignUp(100, 32) * 10 + DivCeil(100, 32));   // AscendC's helpers, unqualified
 }
 '''
 
@@ -159,3 +160,4 @@ def test_block_idx_block_num_builtins_and_block_size_constants():
     y = r.outputs["y"].reshape(8, 8)
     np.testing.assert_array_equal(y[:3, 0], [316, 316, 316])
     np.testing.assert_array_equal(y[:3, 1], [7 + 64 + 128] * 3)
+    np.testing.assert_array_equal(y[:3, 2], [1284] * 3)

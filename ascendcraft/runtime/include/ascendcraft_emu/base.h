@@ -145,6 +145,10 @@ constexpr int32_t DEFAULT_BLK_NUM = 8;            // datablocks in a repeat
 constexpr int32_t DEFAULT_BLK_STRIDE = 1;
 constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr int32_t MAX_REPEAT_TIMES = 255;
+// AscendC's integer helpers (kernels call them unqualified): a / b rounded up, and a rounded up to a multiple of b.
+constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
+constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 constexpr uint32_t ONE_BLK_HALF_NUM = 16;         // elements of one datablock (32 bytes)
 constexpr uint32_t ONE_BLK_FLOAT_NUM = 8;
 constexpr uint32_t ONE_REPEAT_HALF_SIZE = 128;    // elements of one repeat (256 bytes)
