@@ -108,6 +108,10 @@ def test_set_deq_scale_scales_cast_int32_to_half_and_is_required():
 # ---- RepeatReduceSum (the norm kernels' older WholeReduceSum spelling) and the device compiler's scalar min/max ------
 REPEAT_SUM = r'''#include "kernel_operator.h"
 using namespace AscendC;
+namespace lib {   // a library's own two-parameter min (catlass's tla::min): it wins where both are visible
+template <class T, class U> constexpr auto min(T const& t, U const& u) { return t < u ? t : u; }
+inline uint32_t Smaller(const uint32_t& a, const uint32_t& b) { return min(a, b); }
+}
 extern "C" __global__ __aicore__ void repeat_sum(GM_ADDR x, GM_ADDR y, uint32_t rows)
 {
     TPipe pipe;
@@ -120,7 +124,7 @@ extern "C" __global__ __aicore__ void repeat_sum(GM_ADDR x, GM_ADDR y, uint32_t 
     DataCopy(a, xg, 128);
     Duplicate(s, -1.0f, 8);
     PipeBarrier<PIPE_ALL>();
-    const uint32_t lanes = min(40u, rows * 64);          // unqualified, mixed types: the device's builtin
+    const uint32_t lanes = min(40u, lib::Smaller(rows * 64, 1000));   // unqualified: the device's builtin
     RepeatReduceSum<float, true>(s, a, max(1, (int32_t)rows), lanes, 0, 1, 1, 8);
     PipeBarrier<PIPE_ALL>();
     DataCopy(yg, s, 8);

@@ -99,12 +99,13 @@ template <int C, class F> decltype(auto) core_dispatch(F&& f, const char* name, 
 }}  // namespace ascendcraft::emu
 
 // The device compiler's scalar min/max builtins, which kernels call unqualified in device code
-// (`uint32_t m = min(baseM, rowNum);`); std::min/std::max stay as they are (more specialised for equal types).
-template <typename A, typename B> inline typename std::common_type<A, B>::type min(A a, B b) {
+// (`uint32_t m = min(baseM, rowNum);`). The unused trailing pack makes them less specialised than any two-parameter
+// min/max template a kernel or library declares (std::min, catlass's tla::min), so those win where both are visible.
+template <typename A, typename B, typename... None> inline typename std::common_type<A, B>::type min(A a, B b, None...) {
     using C = typename std::common_type<A, B>::type;
     return static_cast<C>(b) < static_cast<C>(a) ? static_cast<C>(b) : static_cast<C>(a);
 }
-template <typename A, typename B> inline typename std::common_type<A, B>::type max(A a, B b) {
+template <typename A, typename B, typename... None> inline typename std::common_type<A, B>::type max(A a, B b, None...) {
     using C = typename std::common_type<A, B>::type;
     return static_cast<C>(a) < static_cast<C>(b) ? static_cast<C>(b) : static_cast<C>(a);
 }
