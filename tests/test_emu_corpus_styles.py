@@ -459,3 +459,16 @@ def test_catlass_member_templates_chosen_by_core_type_run_the_running_cores_vers
     r = run(build({"core_typed.cpp": only_aic}), [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
     e = [d for d in r.errors if d.kind == "core-type"]
     assert not r.ok and e and "AIV" in e[0].message and "operator()" in e[0].message, r.diagnostics
+def test_the_corpus_reads_test_cases_as_npukernelbench_does():
+    # its framework reads validation/test_cases.csv with pandas: all-integer columns are ints, numeric ones floats
+    # (ForeachAddList's get_inputs makes its alpha tensor from the 'scalars' column: a string there is a TypeError)
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("corpus_harness", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    rows = corpus._typed([{"id": "0", "scalars": "1.0", "shape": "[[1]]", "dtype": "float16"},
+                          {"id": "1", "scalars": "2", "shape": "[[512, 3]]", "dtype": "float32"}])
+    assert rows == [{"id": 0, "scalars": 1.0, "shape": "[[1]]", "dtype": "float16"},
+                    {"id": 1, "scalars": 2.0, "shape": "[[512, 3]]", "dtype": "float32"}]
+    assert corpus._size(rows[1]) == 1536

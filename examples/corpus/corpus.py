@@ -246,14 +246,29 @@ def _load_validation(gitdir: str, commit: str, task: str):
     exec(compile(show(gitdir, commit, f"{task}/validation/module.py").decode(), "module.py", "exec"), ns_mod)
     exec(compile(show(gitdir, commit, f"{task}/validation/prepare_inputs.py").decode(), "prepare_inputs.py", "exec"), ns_in)
     rows = list(csv.DictReader(io.StringIO(show(gitdir, commit, f"{task}/validation/test_cases.csv").decode()), delimiter=";"))
-    return ns_mod, ns_in, rows
+    return ns_mod, ns_in, _typed(rows)
+
+
+def _typed(rows: list[dict]) -> list[dict]:
+    """The test cases as NPUKernelBench's framework reads them (pandas' read_csv): a column whose every cell is an
+    integer holds ints, one whose every cell is a number holds floats, any other column strings."""
+    kinds = {}
+    for col in (rows[0] if rows else {}):
+        for kind in (int, float):
+            try:
+                [kind(r[col]) for r in rows]
+                kinds[col] = kind
+                break
+            except (TypeError, ValueError):
+                pass
+    return [{k: kinds[k](v) if k in kinds else v for k, v in r.items()} for r in rows]
 
 
 def _size(row: dict) -> int:
     "Elements in the shapes a test case names (smallest first)."
     total = 0
     for k, v in row.items():
-        if "shape" in k and v and v.strip().startswith("["):
+        if "shape" in k and isinstance(v, str) and v.strip().startswith("["):
             try:
                 dims = [int(d) for d in re.findall(r"-?\d+", v)]
                 n = 1
