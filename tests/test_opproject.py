@@ -251,7 +251,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     fe::PlatFormInfos* platform = context->GetPlatformInfo();          // CANN's name for the handle
     uint64_t ub = 0;
     platform->GetLocalMemSize(fe::LocalMemType::UB, ub);
-    info->cores = platform_ascendc::PlatformAscendC(platform).GetCoreNumAiv();
+    info->cores = platform->GetCoreNum() == platform_ascendc::PlatformAscendC(platform).GetCoreNumAiv() ? platform->GetCoreNum() : 0;
     info->scale = ub > 0 ? 2.0f : 0.0f;
     return ge::GRAPH_SUCCESS;
 }

@@ -172,7 +172,9 @@ public:
 struct PlatformInfoHandle {
     uint32_t aiv = 48, aic = 24;
     uint64_t ub = 196608, l1 = 524288, l0a = 65536, l0b = 65536, l0c = 131072, l2 = 201326592;
-    // fe::PlatFormInfos::GetLocalMemSize, as op hosts call it on the handle directly
+    // fe::PlatFormInfos::GetCoreNum / GetLocalMemSize, as op hosts call them on the handle directly (the core count
+    // as PlatformAscendC::GetCoreNum gives it: the vector cores of an A2 chip)
+    uint32_t GetCoreNum() const { return aiv; }
     template <typename MemType> void GetLocalMemSize(MemType type, uint64_t& size) const {
         switch (static_cast<int>(type)) {
         case 0: size = l0a; break;
