@@ -88,6 +88,14 @@ int main() {
     long ok = mm.GetTiling(t);
     int32_t dim = 0, mDim = 0, nDim = 0;
     mm.GetCoreNum(dim, mDim, nDim);
+    PlatformInfo small{platform_ascendc::SocVersion::ASCEND910B, 512 * 1024, 32 * 1024, 192 * 1024, 64 * 1024, 64 * 1024};
+    MatmulApiTiling sized(small);                  // L0C of 32 KB: the base block shrinks to fit it
+    sized.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    sized.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    sized.SetShape(128, 256, 64);
+    optiling::TCubeTiling t3;
+    sized.GetTiling(t3);
+    if (t3.baseM * t3.baseN * 4 > 32 * 1024) return 3;
     MatmulApiTiling scaled;
     scaled.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT8_E4M3FN);
     scaled.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT8_E4M3FN);

@@ -55,6 +55,12 @@ struct MatmulConfigParams {
           enVecND2NZ(enVecND2NZIn) {}
 };
 
+// The buffer sizes a tiling may use, given directly instead of through PlatformAscendC (0: the 910B's own).
+struct PlatformInfo {
+    platform_ascendc::SocVersion socVersion = platform_ascendc::SocVersion::ASCEND910B;
+    uint64_t l1Size = 0, l0CSize = 0, ubSize = 0, l0ASize = 0, l0BSize = 0;
+};
+
 struct MatmulOperand {
     TPosition pos = TPosition::GM;
     CubeFormat format = CubeFormat::ND;
@@ -68,6 +74,12 @@ public:
     MatmulApiTiling() = default;
     explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC& p) { take(p); }
     explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC* p) { if (p) take(*p); }
+    explicit MatmulApiTiling(const PlatformInfo& p) {
+        if (p.l1Size) l1_ = static_cast<int64_t>(p.l1Size);
+        if (p.l0ASize) l0a_ = static_cast<int64_t>(p.l0ASize);
+        if (p.l0BSize) l0b_ = static_cast<int64_t>(p.l0BSize);
+        if (p.l0CSize) l0c_ = static_cast<int64_t>(p.l0CSize);
+    }
     virtual ~MatmulApiTiling() = default;
 
     int32_t SetAType(TPosition pos, CubeFormat format, DataType type, bool isTrans = false) { a_ = {pos, format, type, isTrans}; return 0; }
