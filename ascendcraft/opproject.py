@@ -313,7 +313,9 @@ def dtype_column(op: OpDefinition, dtypes: dict[str, str]) -> int:
     params = [p for p in op.inputs + op.outputs if p.dtypes]
     columns = max((len(p.dtypes) for p in params), default=0)
     for c in range(columns):
-        if all(p.name not in dtypes or (c < len(p.dtypes) and p.dtypes[c] == dtypes[p.name]) for p in params):
+        # a list shorter than the others (one dtype the text gave for a list the definition computes) serves every
+        # column with its last entry, as dtype_macros reads it
+        if all(p.name not in dtypes or p.dtypes[min(c, len(p.dtypes) - 1)] == dtypes[p.name] for p in params):
             return c
     offered = "; ".join(f"{p.name}: {', '.join(p.dtypes)}" for p in params)
     given = ", ".join(f"{k}={v}" for k, v in dtypes.items())

@@ -261,3 +261,19 @@ IMPL_OP_OPTILING(ScaleAddCustom).Tiling(TilingFunc).TilingParse<ScaleAddCompileI
     x, y = torch.randn(4096), torch.randn(4096)
     r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.25}, reference=lambda x, y, alpha: x + 2 * alpha * y)
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
+def test_a_one_entry_dtype_list_serves_every_column():
+    # ForeachLerpScalar's text gives its computed 'weight' list one dtype (DT_FLOAT) beside three-column tensor lists:
+    # the float32 column must still match (dtype_macros reads the short list's last entry for every column)
+    from ascendcraft.opproject import dtype_column, dtype_macros, parse_op_definition
+    op = parse_op_definition("""namespace ops { class LerpCustom : public OpDef { public:
+    explicit LerpCustom(const char* name) : OpDef(name) {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16});
+        this->Input("weight").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16});
+    } }; OP_ADD(LerpCustom); }""", "op_host/lerp_custom.cpp")
+    assert dtype_column(op, {"x": "DT_FLOAT", "weight": "DT_FLOAT", "y": "DT_FLOAT"}) == 1
+    assert dtype_macros(op, 1)["DTYPE_WEIGHT"] == "float"
+    with pytest.raises(AscendCraftError, match="no dtype combination"):
+        dtype_column(op, {"x": "DT_FLOAT", "weight": "DT_FLOAT16"})
