@@ -241,3 +241,50 @@ def test_matmul_config_enable_relu_clamps_c_at_zero():
                 GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     np.testing.assert_allclose(r.outputs["c"], np.maximum(full, 0), rtol=1e-5, atol=1e-4)
+
+
+# The forms the emulation accepts as AscendC spells them but does not run: each stops with a named error at its line.
+NOT_RUN = {
+    "IterateNBatch": "mm.IterateNBatch(1, td.batchA, 1, false);",
+    "SetAntiQuantScalar": "mm.SetAntiQuantScalar(static_cast<half>(1.0f), static_cast<half>(0.0f));",
+    "SetSparseIndex": "GlobalTensor<uint8_t> idx; idx.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t *>(workspace), 16); "
+                      "mm.SetSparseIndex(idx);",
+}
+
+
+@pytest.mark.parametrize("api", sorted(NOT_RUN))
+def test_accepted_but_not_run_matmul_forms_stop_at_their_line(api, tmp_path):
+    batch, m, n, k = 2, 32, 32, 32
+    source = BATCH_NUM.read_text().replace("    mm.IterateBatch(cGm, false, 0, false);\n",
+                                           f"    {NOT_RUN[api]}\n    mm.IterateBatch(cGm, false, 0, false);\n")
+    kernel = tmp_path / f"{api}.cpp"
+    kernel.write_text(source)
+    b = build(kernel)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=32, baseK=32, stepM=1, stepN=1, BatchNum=batch) + np.int32(batch).tobytes()
+    r = run(b, [GM("a", np.ones((batch, m, k), np.float16)), GM("b", np.ones((k, n), np.float16)),
+                GM("c", np.zeros((batch, m, n), np.float32), "out"), GM("workspace", np.zeros(16, np.uint8), "workspace"),
+                Tiling(tiling)], block_dim=1)
+    errs = [d for d in r.diagnostics if d.is_error]
+    line = next(i for i, s in enumerate(source.splitlines(), 1) if NOT_RUN[api] in s)
+    assert not r.ok and errs[0].kind == "matmul-usage" and api in errs[0].message and errs[0].line == line
+
+
+def test_get_offset_c_compiles_and_leaves_the_result_alone(tmp_path):
+    "GetOffsetC (a debugging query whose fields AscendC reserves) answers zeros; the batch still computes."
+    batch, m, n, k = 2, 32, 32, 32
+    source = BATCH_NUM.read_text().replace("    mm.End();\n", "    MatrixOffset o = mm.GetOffsetC();\n"
+                                           "    if (o.offset != 0 || o.row != 0) return;\n    mm.End();\n")
+    kernel = tmp_path / "offset_c.cpp"
+    kernel.write_text(source)
+    b = build(kernel)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    a = RNG.standard_normal((batch, m, k)).astype(np.float16)
+    bm = RNG.standard_normal((k, n)).astype(np.float16)
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=32, baseK=32, stepM=1, stepN=1, BatchNum=batch) + np.int32(batch).tobytes()
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.zeros((batch, m, n), np.float32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], a.astype(np.float64) @ bm.astype(np.float64), rtol=1e-5, atol=1e-4)

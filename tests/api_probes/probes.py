@@ -784,6 +784,10 @@ C("Cube.LoadData2DParams.argc.6", "LoadData2DParams p(0, 1, 1, 0, 0, false);", "
 C("Cube.LoadData.family.nd2nz", "LoadData(a2, a1, nd);", "family")
 C("Cube.LoadData.mixed", "LoadData(c1, a1, ld);", "dtype")
 C("Cube.LoadData.gm", "LoadData(a2, gh, ld);", "swap")
+# L1 -> L0B with a fractal transpose (int8 / float B^T): compiles; running it is a named 'unsupported' error (RUN_TIME)
+C("Cube.LoadDataWithTranspose.float", "LoadData2dTransposeParams tp; tp.repeatTimes = 1; tp.srcStride = 1; "
+  "LoadDataWithTranspose(b2.ReinterpretCast<float>(), b1.ReinterpretCast<float>(), tp);")
+C("Cube.LoadDataWithTranspose.family", "LoadDataWithTranspose(b2, b1, ld);", "family")
 C("Cube.Mmad", "mm.m = 16; mm.n = 16; mm.k = 16; Mmad(c1, a2, b2, mm);")
 C("Cube.Mmad.ctor6", "Mmad(c1, a2, b2, MmadParams(16, 16, 16, 0, false, true));")
 C("Cube.Mmad.ctor8", "Mmad(c1, a2, b2, MmadParams(16, 16, 16, false, 0, false, false, false));")
@@ -842,6 +846,7 @@ RUN_TIME: dict[str, str] = {
     "TBuf.EnQue": "unsupported", "TBuf.DeQue": "unsupported",
     "TPipe.copy": "unsupported",
     "Cube.Mmad.half_out": "unsupported", "Cube.Mmad.swapped": "unsupported",
+    "Cube.LoadDataWithTranspose.float": "unsupported",
 }
 # API names of our header that no probe can pin down with the oracle: the kernel-side tiling macros come from the
 # generated header of a msopgen op project (the oracle compiles against kernel_operator.h alone, which lacks them).
@@ -867,6 +872,8 @@ NOT_PROBED.update({n: "the Matmul API (lib/matmul_intf.h, outside the probe prel
                              "SetBias", "SetHF32", "SetOrgShape", "SetSingleShape", "SetSubBlockIdx", "SetTail",
                              "SetTensorA", "SetTensorB", "SetWorkspace", "WaitIterateAll", "SetLocalWorkspace",
                              "SetSelfDefineData", "SetUserDefInfo", "SetQuantScalar", "SetQuantVector", "IterateBatch")})
+NOT_PROBED.update({n: "the Matmul API (lib/matmul_intf.h, outside the probe prelude): see tests/test_matmul_api_forms.py"
+                   for n in ("GetOffsetC", "IterateNBatch", "SetAntiQuantScalar", "SetAntiQuantVector", "SetSparseIndex")})
 NOT_PROBED.update({n: "the Matmul API's constant tiling (lib/matmul_intf.h): see tests/test_matmul_api_host.py"
                    for n in ("GetMMConfig",)})
 # The host side of tiling/tiling_api.h (matmul_tiling::MultiCoreMatmulTiling and the TCubeTiling accessors) is host
@@ -877,7 +884,7 @@ NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h), not kernel code: s
                              "SetBatchInfoForNormal", "SetBatchNum", "SetBiasType", "SetBufferSpace", "SetCLayout", "SetCType",
                              "SetDequantType", "SetDim", "SetDoubleBuffer", "SetFixSplit", "SetMadType",
                              "SetMatmulConfigParams", "SetShape", "SetSingleRange", "SetSparse", "SetSplitRange",
-                             "SetTraverse")})
+                             "SetTraverse", "EnableMultiCoreSplitK", "SetScaleAType", "SetScaleBType")})
 # The normalisation advanced APIs (lib/normalization, lib/activation in CANN) and their host tiling functions:
 # value-checked against NumPy and their A2 rules in tests/test_emu_norm.py, like the Matmul API above.
 NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/normalization): see tests/test_emu_norm.py"

@@ -197,7 +197,7 @@ struct LoadData2dTransposeParams {
 };
 template <typename T>
 inline void LoadDataWithTranspose(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2dTransposeParams&, SrcLoc loc = {}) {
-    ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::LoadData, "LoadDataWithTranspose (L1 -> L0B with a fractal transpose) is not emulated yet",
+    ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::LoadData, "LoadDataWithTranspose (L1 -> L0B with a fractal transpose, which Ascend 910B runs) is not emulated yet",
                                        "load B^T with LoadData and LoadData2DParams.ifTranspose = true, or keep B in the "
                                        "orientation Mmad takes", loc);
 }
