@@ -457,7 +457,6 @@ UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> w
     "AscendDequant": "use Cast, then Muls and Adds",
     "AscendAntiQuant": "use Cast, then Adds and Muls",
     "CastDeq": "use Cast, then Muls by the scale",
-    "RepeatReduceSum": "use WholeReduceSum",
     "TransposeParamsExt": "use the basic Transpose(dst, src) on 16 x 16 blocks, or Gather with byte offsets",
 }
 
