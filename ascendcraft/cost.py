@@ -1021,8 +1021,13 @@ def _verdict(total: float, busy: dict, overhead: float, bound: float, scales: li
     candidates = {"memory-bound": memory, "vector-bound": busy["V"], "scalar-bound": busy["S"], "overhead-bound": overhead}
     verdict = max(candidates, key=candidates.get)
     pct = lambda x: 100.0 * x / total if total else 0.0
-    hbm = f"{(gm_bytes - l2_hits) / 1e9:.3g} GB over HBM at {soc.hbm_bytes_per_s / 1e12:.2g} TB/s needs {bound:,.1f} µs"
-    if l2_hits: hbm += f" ({l2_hits / 1e9:.3g} GB more hit L2)"
+    through_l2 = gm_bytes / soc.l2_bytes_per_s * 1e6
+    if l2_hits and through_l2 >= bound:          # the L2 side of the bound: every byte passes through L2
+        hbm = (f"{gm_bytes / 1e9:.3g} GB through L2 at {soc.l2_bytes_per_s / 1e12:.2g} TB/s needs {bound:,.1f} µs "
+               f"({l2_hits / 1e9:.3g} GB of it hit L2)")
+    else:
+        hbm = f"{(gm_bytes - l2_hits) / 1e9:.3g} GB over HBM at {soc.hbm_bytes_per_s / 1e12:.2g} TB/s needs {bound:,.1f} µs"
+        if l2_hits: hbm += f" ({l2_hits / 1e9:.3g} GB more hit L2)"
     f = min(scales) if scales else 1.0
     if verdict == "memory-bound":
         why = f"{mem_pipe} busy {busy[mem_pipe]:,.1f} µs ({pct(busy[mem_pipe]):.0f}% of {total:,.1f} µs); {hbm}"
@@ -1035,8 +1040,9 @@ def _verdict(total: float, busy: dict, overhead: float, bound: float, scales: li
         work = max(busy, key=busy.get)
         why = f"launch + start-up {overhead:,.1f} µs ({pct(overhead):.0f}% of {total:,.1f} µs) exceed the busiest pipe ({work}, {busy[work]:,.2f} µs)"
     busiest = max(pct(v) for v in busy.values())
-    if verdict != "overhead-bound" and busiest < 70 and pct(overhead) < 30:
-        floor = max(candidates.values())
+    floor = max(candidates.values())
+    # pipes that wait for each other: time past the largest bound that the fixed launch and start-up do not explain
+    if verdict != "overhead-bound" and busiest < 70 and pct(overhead) < 30 and total - overhead > 1.05 * floor:
         why += (f"; no pipe is busy more than {busiest:.0f}% of the time and the kernel takes {total / floor:.2f}x "
                 "its largest bound: the pipes wait for each other. A queue with one buffer makes copy and compute "
                 "take turns (use bufs=2), and a scalar read of UB (get) waits for the vector unit, holding back "

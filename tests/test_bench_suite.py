@@ -35,8 +35,12 @@ KEYS = [t.key for t in SUITE]
 STEPS = ["dsl", "host", "init", "compute", "align"]        # the DSL check, then the four lowering passes
 BOUND_FACTOR = 1.3                                          # issue 6: memory-bound kernels within 1.3x of bytes / bandwidth
 # Memory-bound kernels above the factor, and why (issue 6: "or the closing note names those that do not and why").
-# None since the calibrated profile (issue 16): at the fitted HBM curve adam and lamb are within the factor.
-BOUND_EXCEPTIONS: dict[str, str] = {}
+# Since the warm L2 default (issue 16: MultiKernelBench times repeated calls on the same inputs), the optimizers'
+# 20-67 MB footprints are served from L2: their bound is bytes / L2 bandwidth, 12-14 us, so the fixed launch and
+# start-up (5-6 us) alone put them past the factor.
+_FITS_L2 = ("its footprint fits in L2 under the warm default: bound by L2 bandwidth at 12-14 us, the 5-6 us launch and "
+            "start-up alone exceed 1.3x")
+BOUND_EXCEPTIONS: dict[str, str] = {f"optimizer/{t}": _FITS_L2 for t in ("adagrad", "lamb", "rmsprop", "sgd")}
 LOCK_WAIT = 1800.0                                          # seconds to wait for another run of this suite to finish
 PROTOCOL = {"seed": 1024, "trials": 5, "atol": 1e-4, "rtol": 1e-4}   # MultiKernelBench's, whatever the environment says
 

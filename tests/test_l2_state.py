@@ -60,3 +60,12 @@ def test_the_default_is_the_setting_and_warm_unless_changed():
     assert e.device_us == eager_time(fn, specs, SOC, l2_state="cold").device_us
     with pytest.raises(ValueError, match="l2_state"):
         load_settings().replace(l2_state="hot")
+
+
+def test_a_warm_call_names_the_l2_side_of_its_bound():
+    "A warm footprint that fits is bound by L2's bandwidth: the verdict says so, not 'N GB over HBM'."
+    trace, _, _ = _pair(4 * 2**20)                                # 32 MB in + out: fits L2
+    warm, cold = kernel_time(trace, SOC, l2_state="warm"), kernel_time(trace, SOC, l2_state="cold")
+    assert warm.l2_hit_bytes == warm.gm_bytes and "through L2" in warm.reason and "GB of it hit L2" in warm.reason
+    assert f"{warm.bound_us:,.1f} µs" in warm.reason
+    assert cold.l2_hit_bytes == 0 and "over HBM" in cold.reason and "through L2" not in cold.reason
