@@ -24,6 +24,7 @@ from ascendcraft.session import Session
 from ascendcraft.workbench import launch_workbench
 
 from test_wb_views_browser import DIFF, line_of, search  # noqa: E402
+from test_workbench_llm_browser import fenced as llm_fenced  # noqa: E402
 from test_workbench_state_browser import act, replace_in, statuses  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -40,7 +41,7 @@ LONG = 300_000
 
 
 def fenced(code: str) -> str:
-    return f"Here it is.\n\n```cpp title={KERNEL}\n{code}```\n"
+    return llm_fenced("cpp", code, KERNEL)
 
 
 @pytest.fixture(scope="module")

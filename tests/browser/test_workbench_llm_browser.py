@@ -12,6 +12,7 @@ what a user does:
 The page's model name is new for each run, so no reply recorded by an earlier run is replayed; the replies this
 run writes to the reply cache are removed afterwards.
 """
+import functools
 import re
 import time
 import uuid
@@ -25,6 +26,7 @@ from ascendcraft.session import Session
 from ascendcraft.workbench import launch_workbench
 
 from test_wb_views_browser import gutter_number, line_of, look_at, misaligned_rows  # noqa: E402  (the diff views' helpers)
+from test_workbench_state_browser import act as state_act  # noqa: E402
 
 pytestmark = pytest.mark.browser
 TASK = "leaky_relu"
@@ -65,16 +67,8 @@ def scripted(tmp_path_factory):
         except OSError: pass
 
 
-def act(page, label: str, do, state: str = "done", timeout: int = LONG):
-    "Do `do()` and wait until the workbench's status line says `label: <state>`."
-    from playwright.sync_api import expect
-    message = page.locator(".ac-progress-message")
-    before = int(message.get_attribute("data-action"))
-    do()
-    expect(message).to_have_attribute("data-action", str(before + 1))
-    expect(message).to_have_attribute("data-state", re.compile("done|failed|warning|cancelled"), timeout=timeout)
-    assert message.get_attribute("data-state") == state, message.text_content()
-    expect(message).to_contain_text(f"{label}: {state}")
+# the status line waits of the state test, with this test's longer limit (LLM rounds)
+act = functools.partial(state_act, timeout=LONG)
 
 
 def test_llm_pass_conversation_cancel_and_compare_as_a_user_sees_them(chromium, scripted, artifacts):

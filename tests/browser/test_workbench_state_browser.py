@@ -37,14 +37,14 @@ def statuses(page) -> list:
     return [status_of(page, k) for k in range(5)]
 
 
-def act(page, label: str, do, state: str = "done"):
+def act(page, label: str, do, state: str = "done", timeout: int = LONG):
     "Do `do()` and wait for the action it starts to end with `state` (the status line says `label: <state>`)."
     from playwright.sync_api import expect
     message = page.locator(".ac-progress-message")
     before = int(message.get_attribute("data-action"))
     do()
     expect(message).to_have_attribute("data-action", str(before + 1))
-    expect(message).to_have_attribute("data-state", re.compile("done|failed|warning|cancelled"), timeout=LONG)
+    expect(message).to_have_attribute("data-state", re.compile("done|failed|warning|cancelled"), timeout=timeout)
     assert message.get_attribute("data-state") == state, message.text_content()
     expect(message).to_contain_text(f"{label}: {state}")
 
