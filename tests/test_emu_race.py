@@ -182,6 +182,12 @@ CASES = [
     ("Adds(f, f, 1.0f, 64, 1, {2, 2, 16, 16}); float v = f.GetValue(16); (void)v;", ("GetValue", "read-after-write", "V_S")),
     ("Adds(f, f, 1.0f, 4, 1, {1, 1, 8, 8}); float v = f.GetValue(6); (void)v;", None),
     ("Adds(f, f, 1.0f, 4, 1, {1, 1, 8, 8}); float v = f.GetValue(2); (void)v;", ("GetValue", "read-after-write", "V_S")),
+    # one instruction that touches a block twice (two repeats on the same 8 bytes) keeps the older writer of the
+    # block's other bytes: byte 16 was written before the V -> S flag, so reading it after the flag is ordered
+    ("Adds(f, f, 1.0f, 8); SetFlag<HardEvent::V_S>(EVENT_ID1); WaitFlag<HardEvent::V_S>(EVENT_ID1);"
+     " Adds(f, f, 1.0f, 2, 2, {1, 1, 0, 0}); float v = f.GetValue(4); (void)v;", None),
+    ("Adds(f, f, 1.0f, 8); SetFlag<HardEvent::V_S>(EVENT_ID1); WaitFlag<HardEvent::V_S>(EVENT_ID1);"
+     " Adds(f, f, 1.0f, 2, 2, {1, 1, 0, 0}); float v = f.GetValue(1); (void)v;", ("GetValue", "read-after-write", "V_S")),
     # a UB -> UB DataCopy runs on the vector pipe
     ("DataCopy(f[256], f, 64); float v = f.GetValue(256); (void)v;", ("GetValue", "read-after-write", "V_S")),
     ("f.SetValue(3, 2.0f); DataCopy(f[256], f, 64);", ("DataCopy", "read-after-write", "S_V")),

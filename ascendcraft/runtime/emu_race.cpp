@@ -125,6 +125,12 @@ void RaceChecker::barrier_all() {
 
 // ---- accesses -----------------------------------------------------------------------------------------
 void RaceChecker::Track::add(Clock clock, uint32_t site, uint32_t mask) {
+    if (last.clock == clock) {  // the same instruction touches this block again: one access, the union of its bytes
+        last.mask |= mask;
+        prior.mask &= ~mask;
+        if (!prior.mask) prior = Access{0, 0, 0};
+        return;
+    }
     const uint32_t left = (prior.mask | last.mask) & ~mask;  // earlier bytes this access does not cover
     if (left) {
         prior.mask = left;

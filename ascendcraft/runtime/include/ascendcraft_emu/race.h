@@ -91,7 +91,8 @@ private:
     // One pipe's reads (or writes) of one block: the last access exactly, and the bytes of the
     // earlier ones it did not cover, under the most recent of their clocks. A later access of the
     // same pipe that covers some bytes stands for the earlier accesses of those bytes: whatever waits
-    // for it waits for them (one pipe completes in order).
+    // for it waits for them (one pipe completes in order). An instruction that touches a block twice
+    // (two operands, or repeats that overlap) is one access: the union of its bytes.
     struct Track {
         Access last;
         Access prior;
