@@ -73,3 +73,21 @@ def test_outputs_map_the_kernels_file_and_can_be_written(tmp_path):
     assert _map_output(tmp_path, "missing.bin", np.float32) is None
     (tmp_path / "link.bin").symlink_to(tmp_path / "short.bin")
     assert _map_output(tmp_path, "link.bin", np.float32) is None
+
+
+def test_raw_bytes_are_found_around_whole_chunk_writes():
+    "The check keeps a bit per 4 KiB chunk an API call wrote whole and byte bits only for the chunks written in part: a "
+    "raw byte is found in a skipped tile that starts inside a chunk, in the short last tile and in the first copy; an "
+    "honest run with the same layout is not flagged."
+    n, head, tile = 3 * 2048 + 8 + 24, 8, 2048          # tiles of 8 KiB starting 32 bytes into a chunk, a 96-byte tail
+    x = np.random.default_rng(1).standard_normal(n).astype(np.float32)
+    b = build(MISC / "raw_write_big_tiles.cpp")
+    for k in (3, head + 1000, head + 2048 + 1023, n - 1):
+        r = run(b, [GM("x", x), GM("y", None, "out", shape=(n,), dtype=np.float32), Scalar(n), Scalar(k), Scalar(head), Scalar(tile)],
+                block_dim=1)
+        assert [d.kind for d in r.errors] == ["gm-raw-write"], (k, r.diagnostics)
+        assert r.errors[0].context["offset"] == k * 4 + 1, k     # the rest of the skipped tile still holds the poison
+    r = run(b, [GM("x", x), GM("y", None, "out", shape=(n,), dtype=np.float32), Scalar(n), Scalar(n), Scalar(head), Scalar(tile)],
+            block_dim=1)
+    assert r.ok, r.diagnostics
+    np.testing.assert_array_equal(r.outputs["y"], x)

@@ -1,5 +1,8 @@
 // AscendCraft CPU emulation runtime: DataCopy and DataCopyPad between GM and UB.
 #include <algorithm>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "ascendcraft_emu/internal.h"
 #include "ascendcraft_emu/cube_internal.h"
@@ -18,6 +21,35 @@ void atomic_accumulate(Dt dt, uint8_t* dst, const uint8_t* src, uint64_t bytes) 
     case Dt::i16: for (uint64_t i = 0; i + 2 <= bytes; i += 2) { int16_t a, b; std::memcpy(&a, dst + i, 2); std::memcpy(&b, src + i, 2); a = static_cast<int16_t>(a + b); std::memcpy(dst + i, &a, 2); } break;
     default: std::memcpy(dst, src, bytes);
     }
+}
+
+// A UB -> GM burst: the bytes of `n` at `s` to `d`. A burst of 4 KiB or more goes with streaming stores: GM is far
+// larger than the cache, the kernel does not read what it just wrote back soon, and a plain copy would first read
+// every destination cache line (the poison) from memory only to overwrite it. The bytes are the same.
+void gm_store(uint8_t* d, const uint8_t* s, uint64_t n) {
+#if defined(__SSE2__)
+    if (n >= 4096) {
+        const uint64_t head = (16 - reinterpret_cast<uintptr_t>(d) % 16) % 16;
+        std::memcpy(d, s, head);
+        uint8_t* q = d + head;
+        const uint8_t* r = s + head;
+        const uint64_t body = (n - head) / 64 * 64;
+        for (uint64_t i = 0; i < body; i += 64) {
+            const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + i));
+            const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + i + 16));
+            const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + i + 32));
+            const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + i + 48));
+            _mm_stream_si128(reinterpret_cast<__m128i*>(q + i), a);
+            _mm_stream_si128(reinterpret_cast<__m128i*>(q + i + 16), b);
+            _mm_stream_si128(reinterpret_cast<__m128i*>(q + i + 32), c);
+            _mm_stream_si128(reinterpret_cast<__m128i*>(q + i + 48), e);
+        }
+        _mm_sfence();  // ordered before whatever this core does next (a flag, another block's read)
+        std::memcpy(q + body, r + body, n - head - body);
+        return;
+    }
+#endif
+    std::memcpy(d, s, n);
 }
 
 void check_burst_params(const CopyShape& s, uint32_t maxLen, Op op, const SrcLoc& loc, const char* kind) {
@@ -113,7 +145,7 @@ void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const Co
         uint8_t* d = dst + b * (burst + dstGap);
         const uint8_t* s = ubSrc->addr + b * (burst + srcGap);
         if (c.atomic_add) atomic_accumulate(c.atomic_dt != Dt::none ? c.atomic_dt : dt, d, s, burst);
-        else std::memcpy(d, s, burst);
+        else gm_store(d, s, burst);
     }
 }
 

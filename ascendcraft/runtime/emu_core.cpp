@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdlib>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "ascendcraft_emu/internal.h"
@@ -424,45 +425,74 @@ bool OverlapTracker::add(uint64_t lo, uint64_t hi, int block, Conflict* conflict
     return true;
 }
 
+ApiWrites::ByteBits::~ByteBits() {
+    if (p) munmap(p, n);
+}
+
 void ApiWrites::watch(const GmBuffer& b) {
     Watched& w = buffers_[b.arg];
-    w.bits.assign((b.bytes + 7) / 8, 0);
+    const uint64_t chunks = (b.bytes + kChunk - 1) / kChunk;
+    w.full.assign((chunks + 63) / 64, 0);
+    if (b.bytes) {  // zero pages until a partial write touches them (MAP_NORESERVE: no commit charge for the rest)
+        w.bits.n = (b.bytes + 7) / 8;
+        void* p = mmap(nullptr, w.bits.n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) { w.bits.n = 0; throw std::bad_alloc(); }
+        w.bits.p = static_cast<uint8_t*>(p);
+    }
     if (b.role == Role::InOut) w.before.assign(b.base, b.base + b.bytes);  // out and workspace start as poison
 }
 
 void ApiWrites::mark(const GmBuffer& b, uint64_t offset, uint64_t bytes) {
     auto it = buffers_.find(b.arg);
     if (it == buffers_.end() || bytes == 0) return;
-    std::vector<uint8_t>& bits = it->second.bits;
-    uint64_t lo = offset, hi = std::min<uint64_t>(offset + bytes, b.bytes);
-    // the partial bytes at either end may be shared with a neighbouring range another block marks at the same time
-    for (; lo < hi && lo % 8; ++lo) __atomic_fetch_or(&bits[lo / 8], static_cast<uint8_t>(1u << (lo % 8)), __ATOMIC_RELAXED);
-    for (; hi > lo && hi % 8; --hi)
-        __atomic_fetch_or(&bits[(hi - 1) / 8], static_cast<uint8_t>(1u << ((hi - 1) % 8)), __ATOMIC_RELAXED);
-    if (hi > lo) std::memset(bits.data() + lo / 8, 0xFF, (hi - lo) / 8);
+    Watched& w = it->second;
+    const uint64_t lo = std::min<uint64_t>(offset, b.bytes), hi = std::min<uint64_t>(offset + bytes, b.bytes);
+    if (lo >= hi) return;
+    // whole chunks inside [lo, hi): their bit; the partial chunks at either end: their bytes' bits
+    const uint64_t c_lo = (lo + kChunk - 1) / kChunk, c_hi = hi == b.bytes ? (hi + kChunk - 1) / kChunk : hi / kChunk;
+    auto bytes_bits = [&](uint64_t a, uint64_t z) {   // the byte bits of [a, z)
+        uint8_t* bits = w.bits.p;
+        // the partial bytes at either end may be shared with a neighbouring range another block marks at the same time
+        for (; a < z && a % 8; ++a) __atomic_fetch_or(&bits[a / 8], static_cast<uint8_t>(1u << (a % 8)), __ATOMIC_RELAXED);
+        for (; z > a && z % 8; --z) __atomic_fetch_or(&bits[(z - 1) / 8], static_cast<uint8_t>(1u << ((z - 1) % 8)), __ATOMIC_RELAXED);
+        if (z > a) std::memset(bits + a / 8, 0xFF, (z - a) / 8);
+    };
+    if (c_lo >= c_hi) { bytes_bits(lo, hi); return; }
+    bytes_bits(lo, c_lo * kChunk);
+    bytes_bits(std::min<uint64_t>(c_hi * kChunk, hi), hi);
+    for (uint64_t k = c_lo; k < c_hi;) {              // a word of chunk bits at a time
+        const uint64_t word = k / 64, first = k % 64, last = std::min<uint64_t>(64, first + (c_hi - k));
+        const uint64_t mask = (last == 64 ? ~0ull : (1ull << last) - 1) & ~((1ull << first) - 1);
+        __atomic_fetch_or(&w.full[word], mask, __ATOMIC_RELAXED);
+        k += last - first;
+    }
 }
 
 bool ApiWrites::first_raw_write(const GmBuffer& b, uint8_t poison, uint64_t* offset) const {
     auto it = buffers_.find(b.arg);
     if (it == buffers_.end()) return false;
     const Watched& w = it->second;
-    const uint8_t* bits = w.bits.data();
-    const uint64_t n = w.bits.size();
-    // Whole 64-bit words of the bitmap first: an output the API wrote completely costs one pass over its bitmap
-    // (1/8 of its bytes) at memory speed, and no byte of the buffer itself is read.
-    for (uint64_t k = 0; k < n;) {
-        if (k + 8 <= n) {
-            uint64_t word;
-            std::memcpy(&word, bits + k, 8);
-            if (word == ~0ull) { k += 8; continue; }
-        }
-        const uint64_t end = std::min<uint64_t>(k + 8, n);
-        for (; k < end; ++k) {
-            if (bits[k] == 0xFF) continue;
-            for (uint64_t i = k * 8; i < std::min<uint64_t>(k * 8 + 8, b.bytes); ++i) {
-                if ((bits[k] >> (i % 8)) & 1) continue;
-                uint8_t initial = w.before.empty() ? poison : w.before[i];
-                if (b.base[i] != initial) { *offset = i; return true; }
+    const uint8_t* bits = w.bits.p;
+    const uint64_t chunks = (b.bytes + kChunk - 1) / kChunk;
+    for (uint64_t c = 0; c < chunks; ++c) {
+        if (w.full[c / 64] == ~0ull && c % 64 == 0 && c + 64 <= chunks) { c += 63; continue; }
+        if ((w.full[c / 64] >> (c % 64)) & 1) continue;
+        // a chunk not written whole: its byte bits, whole 64-bit words first (bytes the API wrote in pieces)
+        const uint64_t k_end = std::min<uint64_t>((c + 1) * kChunk, b.bytes) / 8 + ((std::min<uint64_t>((c + 1) * kChunk, b.bytes) % 8) ? 1 : 0);
+        for (uint64_t k = c * kChunk / 8; k < k_end;) {
+            if (k + 8 <= k_end) {
+                uint64_t word;
+                std::memcpy(&word, bits + k, 8);
+                if (word == ~0ull) { k += 8; continue; }
+            }
+            const uint64_t end = std::min<uint64_t>(k + 8, k_end);
+            for (; k < end; ++k) {
+                if (bits[k] == 0xFF) continue;
+                for (uint64_t i = k * 8; i < std::min<uint64_t>(k * 8 + 8, b.bytes); ++i) {
+                    if ((bits[k] >> (i % 8)) & 1) continue;
+                    uint8_t initial = w.before.empty() ? poison : w.before[i];
+                    if (b.base[i] != initial) { *offset = i; return true; }
+                }
             }
         }
     }

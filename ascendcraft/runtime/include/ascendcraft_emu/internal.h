@@ -146,7 +146,23 @@ public:
     // The first byte of b that changed without an API write, or false.
     bool first_raw_write(const GmBuffer& b, uint8_t poison, uint64_t* offset) const;
 private:
-    struct Watched { std::vector<uint8_t> bits, before; };
+    // A bit per 4 KiB chunk the API wrote whole, and a bit per byte only for the chunks it wrote in part: a 64 MB
+    // output written by whole-tile copies costs a few hundred words, not an 8 MB bitmap to clear, fill and scan.
+    // The byte bitmap is anonymous memory mapped on first use: its pages exist only where a partial write landed.
+    static constexpr uint64_t kChunk = 4096;
+    struct ByteBits {
+        uint8_t* p = nullptr;
+        uint64_t n = 0;
+        ByteBits() = default;
+        ByteBits(const ByteBits&) = delete;
+        ByteBits& operator=(const ByteBits&) = delete;
+        ~ByteBits();
+    };
+    struct Watched {
+        std::vector<uint64_t> full;     // chunk k written whole: bit k % 64 of full[k / 64]
+        ByteBits bits;                  // byte i written: bit i % 8 of bits.p[i / 8] (chunks not written whole)
+        std::vector<uint8_t> before;
+    };
     std::map<int, Watched> buffers_;  // by argument index
 };
 
