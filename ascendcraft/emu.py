@@ -484,9 +484,9 @@ _BUILD_FORMAT = "emu-build-4"  # bump when the layout of a build folder or the d
 
 
 def runtime_hash() -> str:
-    "Content hash of the runtime headers and sources (part of every cache key)."
+    "Content hash of the runtime headers (.h, and the vendored .hpp) and sources (part of every cache key)."
     h = hashlib.sha256()
-    for p in sorted([*INCLUDE_DIR.rglob("*.h"), *RUNTIME_DIR.glob("*.cpp")]):
+    for p in sorted([*INCLUDE_DIR.rglob("*.h"), *INCLUDE_DIR.rglob("*.hpp"), *RUNTIME_DIR.glob("*.cpp")]):
         h.update(p.relative_to(RUNTIME_DIR).as_posix().encode()); h.update(p.read_bytes())
     return h.hexdigest()
 
@@ -667,7 +667,9 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str])
                 lines.append(f'#include "{name}"')
     if "GET_TILING_DATA" in code:   # CANN's generated kernel header declares the tiling structs at global scope
         lines += ["namespace optiling {}", "using namespace optiling;"]
-    lines += [f'#include "{entry.file}"', '#include "ascendcraft_emu/driver.h"', ""]
+    # kernel_type.h's DT_* / FORMAT_* macros, which the op compiler's ORIG_DTYPE_<NAME> / FORMAT_<NAME> are compared
+    # with in #if: after the tiling headers, whose host code names the ge enumerators of the same names
+    lines += ['#include "ascendcraft_emu/kernel_type.h"', f'#include "{entry.file}"', '#include "ascendcraft_emu/driver.h"', ""]
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the kernel type lays out the launch's AIC/AIV cores
     if host_files:
         lines.append(f'extern "C" int {HOST_TILING_FUNCTION}(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*);')

@@ -37,7 +37,17 @@ GE_DTYPES = {
     "DT_UINT64": ("uint64", "uint64_t", 10), "DT_BOOL": ("bool", "bool", 12), "DT_BF16": ("bfloat16", "bfloat16_t", 27),
     "DT_COMPLEX64": ("complex64", "complex64", 16),   # pairs of float (real, imaginary); kernels read them as floats
 }
-FORMATS = {"FORMAT_NCHW": 0, "FORMAT_NHWC": 1, "FORMAT_ND": 2}
+# ge::Format's values (the op compiler's FORMAT_<NAME> macros and kernel_type.h's FORMAT_* name them; the glue passes them)
+FORMATS = {"FORMAT_NCHW": 0, "FORMAT_NHWC": 1, "FORMAT_ND": 2, "FORMAT_NC1HWC0": 3, "FORMAT_FRACTAL_Z": 4,
+           "FORMAT_NC1C0HWPAD": 5, "FORMAT_NHWC1C0": 6, "FORMAT_FSR_NCHW": 7, "FORMAT_FRACTAL_DECONV": 8,
+           "FORMAT_C1HWNC0": 9, "FORMAT_FRACTAL_DECONV_TRANSPOSE": 10, "FORMAT_FRACTAL_DECONV_SP_STRIDE_TRANS": 11,
+           "FORMAT_NC1HWC0_C04": 12, "FORMAT_FRACTAL_Z_C04": 13, "FORMAT_CHWN": 14,
+           "FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS": 15, "FORMAT_HWCN": 16, "FORMAT_NC1KHKWHWC0": 17,
+           "FORMAT_BN_WEIGHT": 18, "FORMAT_FILTER_HWCK": 19, "FORMAT_C1HWNCoC0": 25, "FORMAT_MD": 26,
+           "FORMAT_NDHWC": 27, "FORMAT_FRACTAL_ZZ": 28, "FORMAT_FRACTAL_NZ": 29, "FORMAT_NCDHW": 30, "FORMAT_DHWCN": 31,
+           "FORMAT_NDC1HWC0": 32, "FORMAT_FRACTAL_Z_3D": 33, "FORMAT_CN": 34, "FORMAT_NC": 35, "FORMAT_DHWNC": 36,
+           "FORMAT_FRACTAL_Z_3D_TRANSPOSE": 37, "FORMAT_FRACTAL_ZN_LSTM": 38, "FORMAT_FRACTAL_Z_G": 39,
+           "FORMAT_ND_RNN_BIAS": 43, "FORMAT_FRACTAL_ZN_RNN": 44, "FORMAT_NYUV": 45, "FORMAT_NYUV_A": 46, "FORMAT_NCL": 47}
 
 
 @dataclass
@@ -324,9 +334,15 @@ def dtype_column(op: OpDefinition, dtypes: dict[str, str]) -> int:
 
 
 def dtype_macros(op: OpDefinition, column: int) -> dict[str, str]:
-    "DTYPE_<NAME> (the C++ type) and ORIG_DTYPE_<NAME> (the ge enum value) for every input and output, as CANN's build defines them."
+    """DTYPE_<NAME> (the C++ type), ORIG_DTYPE_<NAME> (the ge enum value) and FORMAT_<NAME> (FORMAT_<ge format>, a name
+    kernel_type.h defines) for every input and output, as CANN's op compiler defines them."""
     out = {}
     for p in op.inputs + op.outputs:
+        if p.formats:   # the column's format (one entry stands for every column, as with dtypes)
+            fmt = p.formats[min(column, len(p.formats) - 1)]
+            out[f"FORMAT_{p.name.upper()}"] = fmt
+        elif p.dtypes:
+            out[f"FORMAT_{p.name.upper()}"] = "FORMAT_ND"   # the op compiler's default when the definition names none
         if not p.dtypes: continue
         ge = p.dtypes[min(column, len(p.dtypes) - 1)]
         if ge not in GE_DTYPES:

@@ -211,7 +211,20 @@ def test_sdk_headers_that_shared_tiling_frameworks_include(tmp_path):
 #include <base/alog_pub.h>
 #include <base/err_msg.h>
 #include <securec.h>
+#include <toolchain/slog.h>
+#include <common/util/error_manager/error_manager.h>
+#include <platform/platform_infos_def.h>
+#include <nlohmann/json.hpp>
+inline float JsonScale() {   // compile info as cann-ops' conv tiling reads it (nlohmann/json, vendored in the SDK shims)
+    return nlohmann::json::parse(R"({"scale": {"alpha": 2.0}})")["scale"]["alpha"].get<float>();
+}
 inline ge::graphStatus CheckNode(gert::TilingContext* context, float alpha, void* dst, size_t capacity) {
+    fe::PlatFormInfos* platform = context->GetPlatformInfo();
+    if (platform == nullptr || platform->GetCoreNum() == 0) {
+        REPORT_INNER_ERROR("EZ9999", "%s: no platform", context->GetNodeName());
+        return ge::GRAPH_FAILED;
+    }
+    if (CheckLogLevel(OP, DLOG_DEBUG) == 1) DlogSub(OP, "OP_TILING", DLOG_DEBUG, "debug logging is off");
     if (context->GetComputeNodeInfo()->GetInputsNum() != 2 || ge::GetPrimaryFormat(ge::FORMAT_ND) != ge::FORMAT_ND) {
         REPORT_INNER_ERR_MSG("EZ9999", "%s: two inputs expected", context->GetNodeName());
         return ge::GRAPH_PARAM_INVALID;
@@ -227,9 +240,9 @@ inline ge::graphStatus CheckNode(gert::TilingContext* context, float alpha, void
         "    tiling.set_alpha(alpha ? *alpha : 1.0f);",
         "    float checked = 0;\n"
         "    if (CheckNode(context, alpha ? *alpha : 1.0f, &checked, sizeof(checked)) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;\n"
-        "    tiling.set_alpha(checked);"))
+        "    tiling.set_alpha(checked * JsonScale());"))
     x, y = torch.randn(4096), torch.randn(4096)
-    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.25}, reference=lambda x, y, alpha: x + alpha * y)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.25}, reference=lambda x, y, alpha: x + 2 * alpha * y)
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
 
 
@@ -277,3 +290,48 @@ def test_a_one_entry_dtype_list_serves_every_column():
     assert dtype_macros(op, 1)["DTYPE_WEIGHT"] == "float"
     with pytest.raises(AscendCraftError, match="no dtype combination"):
         dtype_column(op, {"x": "DT_FLOAT", "weight": "DT_FLOAT16"})
+
+
+def test_the_op_compiler_dtype_and_format_macros_compare_in_preprocessor_conditions(tmp_path):
+    # CANN's op compiler passes -DORIG_DTYPE_<NAME>=<ge dtype> -DFORMAT_<NAME>=FORMAT_<format>, and kernel_type.h makes
+    # DT_* / FORMAT_* numbers, so `#if ORIG_DTYPE_X == DT_FLOAT16` picks the column's branch. A tiling header that names
+    # the ge enumerators of the same names (host code in the kernel's translation unit) still compiles.
+    from ascendcraft.opproject import dtype_macros
+    folder = copy_project(tmp_path, "leaky_relu_custom")
+    host = folder / "op_host" / "leaky_relu_custom.cpp"
+    host.write_text(host.read_text().replace('this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16})'
+                                             '.Format({ge::FORMAT_ND, ge::FORMAT_ND})',
+                                             'this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16})'
+                                             '.Format({ge::FORMAT_ND, ge::FORMAT_NCHW})'))
+    op = load_project(folder).op
+    assert dtype_macros(op, 0)["FORMAT_X"] == "FORMAT_ND" and dtype_macros(op, 1)["FORMAT_X"] == "FORMAT_NCHW"
+    tiling = folder / "op_host" / "leaky_relu_custom_tiling.h"
+    tiling.write_text(tiling.read_text().replace("namespace optiling {", """#include <type_traits>
+#include <utility>
+namespace optiling {
+inline bool IsHalfNd(ge::DataType dt, ge::Format f) { return dt == ge::DT_FLOAT16 && f == ge::FORMAT_ND; }""", 1).replace(
+        "REGISTER_TILING_DATA_CLASS", """// an array field's getter hands host code a pointer it may keep and write through (CANN's does)
+static_assert(std::is_same<decltype(std::declval<LeakyReluTilingData&>().get_coreOffset()), uint32_t*>::value, "");
+REGISTER_TILING_DATA_CLASS""", 1))
+    kernel = folder / "op_kernel" / "leaky_relu_custom.cpp"
+    kernel.write_text(kernel.read_text().replace('#include "kernel_operator.h"\n', """#include "kernel_operator.h"
+#if !defined(FORMAT_X) || !defined(FORMAT_Y) || FORMAT_Y != FORMAT_ND || FORMAT_FRACTAL_NZ != 29 || DT_BF16 != 27
+#error "the op compiler's FORMAT_<NAME> and kernel_type.h's numbers"
+#endif
+#if ORIG_DTYPE_X == DT_FLOAT16 && FORMAT_X == FORMAT_NCHW
+static_assert(sizeof(DTYPE_X) == 2, "float16 column");
+#elif ORIG_DTYPE_X == DT_FLOAT && FORMAT_X == FORMAT_ND
+static_assert(sizeof(DTYPE_X) == 4, "float column");
+#else
+#error "no branch for this column"
+#endif
+""", 1))
+    ref = lambda x, negative_slope: torch.nn.functional.leaky_relu(x.float(), negative_slope).to(x.dtype)
+    for dtype in (torch.float32, torch.float16):
+        x = torch.randn(6400).to(dtype)
+        r = run_project(folder, {"x": x}, attrs={"negative_slope": 0.2}, reference=ref, atol=1e-3, rtol=1e-3)
+        assert r.ok, (dtype, r.mismatches, [d.render() for d in r.run.diagnostics])
+    (folder / "op_kernel" / "leaky_relu_custom.cpp").write_text(kernel.read_text().replace(
+        "FORMAT_X == FORMAT_NCHW", "FORMAT_X == FORMAT_NC1HWC0"))
+    with pytest.raises(AscendCraftError, match="no branch for this column"):
+        run_project(folder, {"x": torch.randn(6400).half()}, attrs={"negative_slope": 0.2}, reference=ref)

@@ -33,6 +33,7 @@ import csv
 import functools
 import io
 import json
+import posixpath
 import re
 import subprocess
 import sys
@@ -119,25 +120,52 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         out = dest / rel
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(show(gitdir, commit, f))
-    if entry["repo"] == "Hayden727/cann-ops":   # the repository's shared headers, on the include paths its build sets
+    if entry["repo"] in COMMON_INCLUDES:   # the repository's shared headers, on the include paths its build sets
+        roots = COMMON_INCLUDES[entry["repo"]]
         own = b"".join(p.read_bytes() for p in dest.rglob("*") if p.is_file())
         common = {}
-        for root, into in (("src/common/inc", "common_inc"), ("src/common/op_host/op_tiling", "common_op_tiling")):
+        for root, into in roots:
             for f in git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", root + "/").splitlines():
                 if f.endswith((".h", ".hpp")): common[f] = (dest / into / f[len(root) + 1:], show(gitdir, commit, f))
-        # tiling-struct headers only where the op (or a shared header it names) names them: the emulator's build adds
-        # every tiling-struct header of the project, and two of them may define the same constants
-        named = own + b"".join(t for f, (_, t) in common.items() if f.rsplit("/", 1)[-1].encode() in own)
-        op_type = "".join(w.capitalize() for w in path.rsplit("/", 1)[-1].split("_")).encode()   # foreach_abs -> ForeachAbs
+        # only the shared headers the op's sources include (directly or through each other): the emulator's build puts
+        # every folder above a project header on the include path, and a folder deep in the tree (op_tiling/cube/)
+        # would then shadow an SDK header of the same relative name (cube/platform/platform_info.h)
+        rel = {f: (into, f[len(root) + 1:]) for root, into in roots for f in common if f.startswith(root + "/")}
+        by_name = {}
+        for f, (into, r) in rel.items(): by_name.setdefault(r, []).append(f)
+        include = re.compile(rb'#\s*include\s*[<"]([^>"]+)[>"]')
+        needed, todo = set(), [(None, own)]
+        while todo:
+            at, text = todo.pop()
+            for name in include.findall(text):
+                name = name.decode(errors="replace")
+                here = [] if at is None else by_name.get(posixpath.normpath(posixpath.join(posixpath.dirname(rel[at][1]), name)), [])
+                for f in (here or by_name.get(name, [])):
+                    if f not in needed:
+                        needed.add(f)
+                        todo.append((f, common[f][1]))
+        # ... and the tiling-struct headers that register the op's tiling data (the emulator's build adds those)
+        op_dir = path.split("/answer/")[0] if "/answer/" in path else path
+        op_type = "".join(w[:1].upper() + w[1:] for w in op_dir.rsplit("/", 1)[-1].split("_")).encode()   # foreach_abs -> ForeachAbs
         for f, (out, text) in common.items():
             registers = re.search(rb"REGISTER_TILING_DATA_CLASS\(\s*" + op_type + rb"\s*,", text)
-            if b"BEGIN_TILING_DATA_DEF" in text and f.rsplit("/", 1)[-1].encode() not in named and not registers: continue
+            if f not in needed and not registers: continue
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(text)
-        for root, into in (("src/common/inc", "common_inc"), ("src/common/op_host/op_tiling", "common_op_tiling")):
+        for root, into in roots:
             # a header at the folder's top makes it an include directory of the emulator's build (-iquote)
-            (dest / into / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+            if (dest / into).is_dir(): (dest / into / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
     return dest
+
+
+# The shared header folders each repository's own build puts on the include path (-I), and the folder of the entry's
+# copy they go to. NPUKernelBench builds its golden answers inside its copy of cann-ops (framework/task_object.py,
+# compile mode "cann-ops"), so they see the same two folders, at libs/common_include/cann-ops.
+COMMON_INCLUDES = {
+    "Hayden727/cann-ops": (("src/common/inc", "common_inc"), ("src/common/op_host/op_tiling", "common_op_tiling")),
+    "weich97/NPUKernelBench": (("libs/common_include/cann-ops/src/common/inc", "common_inc"),
+                               ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
+}
 
 
 def first_error(build) -> str:
@@ -392,6 +420,20 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     return dict(match="pass", case=row, match_detail=f"worst abs error {worst:.3g}, tiling key {r.tiling_key}")
 
 
+def _read_results(path: Path) -> list[dict]:
+    "A run's results: its .json (a list) or its .jsonl (one entry a line, as written while it runs)."
+    text = Path(path).read_text()
+    return json.loads(text) if text.lstrip().startswith("[") else [json.loads(l) for l in text.splitlines() if l.strip()]
+
+
+def passed(res: dict | None, match: bool, project_build: bool) -> bool:
+    "Did this result pass every step the run asks for (kernel, project, a run that matched where one was made)?"
+    if not res or not res.get("kernel_ok"): return False
+    if project_build and res["kind"] != "kernel-dir" and not res.get("project_ok"): return False
+    if project_build and "project_ok" not in res and res["kind"] != "kernel-dir": return False
+    return not match or res.get("match") in (None, "pass")
+
+
 # ---- the failure reasons, grouped --------------------------------------------------------------------------------
 def reason(res: dict) -> str:
     "A short class for a failed compile: the missing header / name, or the error's text without its particulars."
@@ -418,6 +460,10 @@ def main(argv=None) -> int:
     r.add_argument("--match", action="store_true", help="also run and compare where the source gives a reference")
     r.add_argument("--kernel-only", action="store_true", help="compile the kernel alone; skip the whole-project build")
     r.add_argument("--out", type=Path, default=HERE / "results.json")
+    r.add_argument("--rerun-failed", type=Path, default=None, metavar="PREVIOUS.jsonl",
+                   help="run only the entries that did not pass in a previous run's results (.json or .jsonl); the "
+                        "table counts the others as that run found them, and says how many it carried over")
+    r.add_argument("--offset", type=int, default=0, help="skip the first N selected entries (resume a stopped run)")
     a = ap.parse_args(argv)
     manifest = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else []
     if a.cmd == "collect":
@@ -430,15 +476,25 @@ def main(argv=None) -> int:
     for repo, n in sorted(missing.items()):   # never a silent skip: say what this run leaves out and why
         print(f"not run: {n} entries of {repo} (no --git {repo}=<git dir>)", file=sys.stderr)
     todo = [(e, gitdirs[e["repo"]], a.match, not a.kernel_only) for e in manifest if e["repo"] in gitdirs
-            and (a.source is None or a.source in e["source"] or a.source in e["path"])][: a.limit]
+            and (a.source is None or a.source in e["source"] or a.source in e["path"])]
+    carried = []
+    if a.rerun_failed:   # the previous run's passes stay as they were; everything else runs again
+        before = {(r["repo"], r["path"]): r for r in _read_results(a.rerun_failed)}
+        again = [t for t in todo if not passed(before.get((t[0]["repo"], t[0]["path"])), a.match, not a.kernel_only)]
+        carried = [dict(before[(t[0]["repo"], t[0]["path"])], carried_over=str(a.rerun_failed)) for t in todo if t not in again]
+        print(f"{len(carried)} entries passed in {a.rerun_failed} and are carried over; {len(again)} run again", file=sys.stderr)
+        todo = again
+    todo = todo[a.offset:][: a.limit]
     t0 = time.time()
-    results = []
+    results = list(carried)
     with ProcessPoolExecutor(a.jobs) as pool, open(a.out.with_suffix(".jsonl"), "w") as log:
+        for res in carried: log.write(json.dumps(res) + "\n")
         for res in pool.map(try_entry, todo):  # one line per entry as it finishes: a long run can be read half-way
             results.append(res)
             log.write(json.dumps(res) + "\n")
             log.flush()
     a.out.write_text(json.dumps(results, indent=1) + "\n")
+    if carried: print(f"{len(carried)} of the {len(results)} rows are carried over from {a.rerun_failed} (they passed there)")
     by = {}
     for res in results: by.setdefault(res["source"], []).append(res)
     print("| source | kernels | kernel compiles + links | project (with TilingFunc) compiles + links | run against a reference | match |")

@@ -6,6 +6,7 @@
 // larger than L0, or zero-sized shapes) makes GetTiling return -1, as CANN's does. Written from the public CANN
 // documentation; no vendor code.
 #pragma once
+#include "ascendcraft_emu/type_macros_push.h"   // kernel_type.h's DT_* / FORMAT_* macros are ge enumerators here
 
 #include <algorithm>
 #include <cstdint>
@@ -248,3 +249,4 @@ public:
 using MultiCoreMatmulTilingBase = MultiCoreMatmulTiling;
 
 }  // namespace matmul_tiling
+#include "ascendcraft_emu/type_macros_pop.h"

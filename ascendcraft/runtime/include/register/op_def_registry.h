@@ -4,6 +4,7 @@
 // attrs, block dim, tiling key, raw tiling data, workspace, platform info). Anything else is a compile
 // error naming the missing member. Written from the public CANN documentation; no vendor code.
 #pragma once
+#include "ascendcraft_emu/type_macros_push.h"   // kernel_type.h's DT_* / FORMAT_* macros are ge enumerators here
 
 #include <cstddef>
 #include <cstdint>
@@ -34,8 +35,18 @@ enum DataType : int32_t {
     DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_BF16 = 27,
     DT_UNDEFINED = 28, DT_COMPLEX32 = 33
 };
-enum Format : int32_t { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4,
-                        FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_NDHWC = 27 };
+enum Format : int32_t {   // ge::Format's values (ascendcraft.opproject.FORMATS)
+    FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_NC1C0HWPAD = 5,
+    FORMAT_NHWC1C0 = 6, FORMAT_FSR_NCHW = 7, FORMAT_FRACTAL_DECONV = 8, FORMAT_C1HWNC0 = 9,
+    FORMAT_FRACTAL_DECONV_TRANSPOSE = 10, FORMAT_FRACTAL_DECONV_SP_STRIDE_TRANS = 11, FORMAT_NC1HWC0_C04 = 12,
+    FORMAT_FRACTAL_Z_C04 = 13, FORMAT_CHWN = 14, FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS = 15, FORMAT_HWCN = 16,
+    FORMAT_NC1KHKWHWC0 = 17, FORMAT_BN_WEIGHT = 18, FORMAT_FILTER_HWCK = 19, FORMAT_C1HWNCoC0 = 25, FORMAT_MD = 26,
+    FORMAT_NDHWC = 27, FORMAT_FRACTAL_ZZ = 28, FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_DHWCN = 31,
+    FORMAT_NDC1HWC0 = 32, FORMAT_FRACTAL_Z_3D = 33, FORMAT_CN = 34, FORMAT_NC = 35, FORMAT_DHWNC = 36,
+    FORMAT_FRACTAL_Z_3D_TRANSPOSE = 37, FORMAT_FRACTAL_ZN_LSTM = 38, FORMAT_FRACTAL_Z_G = 39,
+    FORMAT_ND_RNN_BIAS = 43, FORMAT_FRACTAL_ZN_RNN = 44, FORMAT_NYUV = 45, FORMAT_NYUV_A = 46, FORMAT_NCL = 47,
+    FORMAT_RESERVED = 40, FORMAT_ALL = 41, FORMAT_NULL = 42, FORMAT_MAX = 0xff
+};
 inline int GetSizeByDataType(DataType dt) {
     switch (dt) {
     case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
@@ -492,3 +503,4 @@ private:
 #define IMPL_OP_OPTILING(op_type) IMPL_OP(op_type)
 #define IMPL_OP_INFERSHAPE(op_type) IMPL_OP(op_type)
 #define IMPL_OP_DEFAULT(op_type) IMPL_OP(op_type)
+#include "ascendcraft_emu/type_macros_pop.h"

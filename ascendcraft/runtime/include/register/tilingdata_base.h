@@ -21,6 +21,7 @@ namespace optiling {}
 #define TILING_DATA_FIELD_DEF_ARR(type, count, field)                                    \
     type field[count] = {};                                                              \
     void set_##field(const type* value) { std::memcpy(field, value, sizeof(field)); }   \
+    type* get_##field() { return field; }   /* host code keeps and writes through it */   \
     const type* get_##field() const { return field; }
 #define TILING_DATA_FIELD_DEF_STRUCT(type, field) type field = type();
 #define END_TILING_DATA_DEF                                                                          \

@@ -1,6 +1,7 @@
 // AscendCraft host-side emulation of ge::TypeUtils (graph/utils/type_utils.h): dtype and format names for
 // messages. Written from the public CANN documentation; no vendor code.
 #pragma once
+#include "ascendcraft_emu/type_macros_push.h"   // kernel_type.h's DT_* / FORMAT_* macros are ge enumerators here
 
 #include <string>
 
@@ -42,3 +43,4 @@ public:
     }
 };
 }  // namespace ge
+#include "ascendcraft_emu/type_macros_pop.h"
