@@ -137,3 +137,19 @@ def test_sanitizers_find_a_raw_out_of_bounds_write():
     assert [d.kind for d in r.errors] == ["sanitizer"]
     assert r.errors[0].message.startswith(("ASan:", "UBSan:"))
     assert (r.errors[0].file, r.errors[0].line) == ("segfault.cpp", 10)
+
+
+def test_the_uninitialised_note_names_the_first_unwritten_byte():
+    "UB bytes written are a bitmap: the first unwritten byte is found inside a 64-bit word, on a word boundary and past "
+    "written words; a read of UB written in two pieces with no hole has no note."
+    b = build(HERE / "good" / "uninit_hole.cpp")
+    x = np.random.default_rng(4).standard_normal(512).astype(np.float32)
+    for a in (8, 16, 24, 200, 496):
+        r = run(b, [GM("x", x), GM("y", None, "out", shape=(512,), dtype=np.float32), Scalar(a)], block_dim=1)
+        notes = [d for d in r.diagnostics if d.kind == "ub-uninitialised"]
+        assert r.ok and len(notes) == 1, (a, r.diagnostics)
+        assert f"byte {a * 4} of the tensor" in notes[0].message, (a, notes[0].message)
+        keep = np.r_[0:a, a + 8:512]
+        np.testing.assert_array_equal(r.outputs["y"][keep], 2 * x[keep])
+    r = run(b, [GM("x", x), GM("y", None, "out", shape=(512,), dtype=np.float32), Scalar(512)], block_dim=1)
+    assert r.ok and not [d for d in r.diagnostics if d.kind == "ub-uninitialised"], r.diagnostics

@@ -163,7 +163,8 @@ Core::Core(int index) : idx(index) {
         std::memset(ub, 0, bytes);
     } else {
         std::memset(ub, g_launch->poison, bytes);
-        written.assign(bytes, 0);
+        written.assign((static_cast<uint64_t>(bytes) + 63) / 64, 0);
+        written_bytes = bytes;
     }
     // execute mode: the race check (or auto-sync's waits); trace mode: auto-sync's waits only
     {
@@ -633,15 +634,43 @@ void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const 
     }
 }
 
+namespace {
+// The first clear bit of [lo, hi) in a bitmap, or hi.
+uint64_t first_clear_bit(const uint64_t* w, uint64_t lo, uint64_t hi) {
+    for (uint64_t at = lo; at < hi;) {
+        const uint64_t k = at / 64, shift = at % 64;
+        const uint64_t top = std::min<uint64_t>(hi - k * 64, 64);                  // bits of this word in range: [shift, top)
+        const uint64_t in_range = (top == 64 ? ~0ull : (1ull << top) - 1) & ~((1ull << shift) - 1);
+        const uint64_t clear = ~w[k] & in_range;
+        if (clear) return k * 64 + static_cast<uint64_t>(__builtin_ctzll(clear));
+        at = k * 64 + top;
+    }
+    return hi;
+}
+// Set the bits [lo, hi) of a bitmap.
+void set_bits(uint64_t* w, uint64_t lo, uint64_t hi) {
+    while (lo < hi && lo % 64) {
+        const uint64_t top = std::min<uint64_t>(hi - lo / 64 * 64, 64);
+        w[lo / 64] |= (top == 64 ? ~0ull : (1ull << top) - 1) & ~((1ull << (lo % 64)) - 1);
+        lo = lo / 64 * 64 + top;
+    }
+    if (hi - lo >= 64) {
+        std::memset(w + lo / 64, 0xFF, (hi - lo) / 64 * 8);
+        lo += (hi - lo) / 64 * 64;
+    }
+    if (lo < hi) w[lo / 64] |= (1ull << (hi - lo)) - 1;
+}
+}  // namespace
+
 void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role) {
     if (tracing_now() || len == 0 || g_launch->uninit_reported.load(std::memory_order_relaxed)) return;
     Core& c = core();
     uint32_t start = ub_offset(t.addr) + static_cast<uint32_t>(offset);
-    if (start >= c.written.size()) return;
-    uint64_t n = std::min<uint64_t>(len, c.written.size() - start);
-    const void* hole = memchr(c.written.data() + start, 0, n);
-    if (!hole) return;
-    uint32_t at = static_cast<uint32_t>(static_cast<const uint8_t*>(hole) - c.written.data());
+    if (start >= c.written_bytes) return;
+    const uint64_t end = start + std::min<uint64_t>(len, c.written_bytes - start);
+    const uint64_t hole = first_clear_bit(c.written.data(), start, end);
+    if (hole == end) return;
+    uint32_t at = static_cast<uint32_t>(hole);
     if (g_launch->uninit_reported.exchange(true)) return;
     Report("ub-uninitialised", op, loc)
         .msg("%s reads UB that nothing has written yet: the %s operand, byte %u of the tensor (UB offset %u)", op_name(op), role,
@@ -655,8 +684,8 @@ void mark_written(const Local& t, uint64_t offset, uint64_t len) {
     if (tracing_now() || len == 0) return;
     Core& c = core();
     uint32_t start = ub_offset(t.addr) + static_cast<uint32_t>(offset);
-    if (start >= c.written.size()) return;
-    std::memset(c.written.data() + start, 1, std::min<uint64_t>(len, c.written.size() - start));
+    if (start >= c.written_bytes) return;
+    set_bits(c.written.data(), start, start + std::min<uint64_t>(len, c.written_bytes - start));
 }
 
 // ---- vector geometry -----------------------------------------------------------------------------------

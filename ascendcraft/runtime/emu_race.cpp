@@ -305,6 +305,9 @@ void RaceScope::operand(const Geometry& g, const Local& t, const Stride& s, uint
         const uint64_t lo = block_offset(s, r, k) + static_cast<uint64_t>(first) * esize;
         const uint64_t hi = lo + static_cast<uint64_t>(last - first + 1) * esize;
         if (run_hi > run_lo && lo == run_hi) { run_hi = hi; return; }
+        // bytes the current run already covers (a broadcast operand, block stride 0: the same block 8 times per
+        // repeat): touching them again in the same instruction finds and records nothing new
+        if (run_hi > run_lo && lo >= run_lo && hi <= run_hi) return;
         if (run_hi > run_lo) touch(t.addr + run_lo, run_hi - run_lo, write);
         run_lo = lo;
         run_hi = hi;

@@ -307,7 +307,10 @@ struct Core {
 
     int idx;
     uint8_t* ub = nullptr;
-    std::vector<uint8_t> written;   // per UB byte: ever written (execute mode)
+    // per UB byte: ever written (execute mode), bit i % 64 of written[i / 64]: a tile's copy sets 1/8 of the bytes a
+    // byte per byte map did, and the read check looks at whole 64-bit words
+    std::vector<uint64_t> written;
+    uint32_t written_bytes = 0;
     std::vector<PipeState> pipes;
     std::vector<Queue> queues;
     int current_pipe = -1;
