@@ -43,11 +43,11 @@ from . import sandbox, seal
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
            'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
            'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES', 'read_sources', 'blank_comments', 'device_spellings',
-           'entry_linkage', 'core_type_templates', 'Param', 'Entry', 'parse_param', 'find_entries',
-           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
-           'compiler_version', 'runtime_units', 'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling',
-           'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles',
-           'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'entry_linkage', 'core_type_templates', 'member_class_specialisations', 'Param', 'Entry', 'parse_param',
+           'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint',
+           'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'Build', 'build', 'GM', 'Scalar',
+           'Tiling', 'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder',
+           'GmFiles', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -193,6 +193,99 @@ def core_type_templates(text: str) -> str:
     out, last = [], 0
     for start, end, new in sorted(edits):
         if start < last: continue      # overlapping matches: the first wins
+        out += [text[last:start], new]; last = end
+    return "".join(out + [text[last:]])
+
+
+# %% ../nbs/10_emu.ipynb #8fbfc64f
+_MEMBER_SPEC_RE = re.compile(r"\btemplate\s*<\s*>\s*(?P<key>struct|class)\s+(?P<name>[A-Za-z_]\w*)\s*<")
+_CLASS_HEAD_RE = re.compile(r"^\s*(?:class|struct|union)\b[^()]*$")
+
+
+def _angle_close(code: str, at: int) -> int:
+    "The index of the `>` that closes the `<` at `at` (counting nested `<>`, `()`; -1 if none before a `;`/`{`)."
+    depth = 0
+    for i in range(at, len(code)):
+        c = code[i]
+        if c in "<(": depth += 1
+        elif c in ">)":
+            depth -= 1
+            if depth == 0: return i
+        elif c in ";{}": return -1
+    return -1
+
+
+def _top_level_count(args: str) -> int:
+    "How many comma-separated items `args` holds at its top level (0 when blank)."
+    if not args.strip(): return 0
+    depth, n = 0, 1
+    for c in args:
+        if c in "<([": depth += 1
+        elif c in ">)]": depth -= 1
+        elif c == "," and depth == 0: n += 1
+    return n
+
+
+def _enclosing_brace(code: str, at: int) -> int:
+    "The index of the innermost `{` still open at `at` (-1 at file scope)."
+    depth = 0
+    for i in range(at - 1, -1, -1):
+        if code[i] == "}": depth += 1
+        elif code[i] == "{":
+            if depth == 0: return i
+            depth -= 1
+    return -1
+
+
+def _is_class_body(code: str, brace: int) -> bool:
+    "Whether the `{` at `brace` opens a class, struct or union body (not a namespace, function or initializer)."
+    if brace < 0: return False
+    start = max(code.rfind(c, 0, brace) for c in ";{}") + 1
+    head = code[start:brace]
+    m = re.match(r"\s*template\s*<", head)
+    if m:   # the class template's own header: skip its parameter list
+        close = _angle_close(head, m.end() - 1)
+        if close < 0: return False
+        head = head[close + 1:]
+    return bool(_CLASS_HEAD_RE.match(head))
+
+
+def member_class_specialisations(text: str) -> str:
+    """`text` with each explicit specialisation of a member class template written inside its class (`template <>
+    struct X<void> {...};`, which clang takes and g++ refuses) turned into the partial specialisation g++ takes: the
+    primary gains a last parameter `class AcSpec_ = void`, and the specialisation becomes `template <class AcSpec_>
+    struct X<void, AcSpec_>`. Same lines. Left as written (for g++ to report) when the primary is not in the same class,
+    ends with a parameter pack, or the specialisation leaves some of its parameters to their defaults."""
+    if "template" not in text: return text
+    code = blank_comments(text)
+    code = re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: '"' + " " * (len(m[0]) - 2) + '"', code)
+    edits, done = [], set()
+    for m in _MEMBER_SPEC_RE.finditer(code):
+        brace = _enclosing_brace(code, m.start())
+        if not _is_class_body(code, brace): continue
+        name, end = m["name"], _closing_brace(code, brace)
+        close = _angle_close(code, m.end() - 1)
+        if close < 0: continue
+        primaries = [p for p in re.finditer(rf"\btemplate\s*<(?!\s*>)", code[:end])
+                     if p.start() > brace and _enclosing_brace(code, p.start()) == brace]
+        found = []
+        for p in primaries:
+            pclose = _angle_close(code, p.end() - 1)
+            if pclose < 0: continue
+            d = re.match(rf"\s*(?:struct|class)\s+{name}\b\s*(?P<after>[<;{{:]|final\b)", code[pclose + 1:])
+            if d and d["after"] != "<": found.append((p.end(), pclose))
+        if not found: continue
+        params = code[found[0][0]:found[0][1]]
+        if "..." in params or _top_level_count(params) != _top_level_count(code[m.end():close]): continue
+        if (brace, name) not in done:
+            done.add((brace, name))
+            for i, (_, pclose) in enumerate(found):   # the default once, on the first declaration
+                edits.append((pclose, pclose, ", class AcSpec_ = void" if i == 0 else ", class AcSpec_"))
+        t = re.match(r"template\s*<\s*>", code[m.start():])
+        edits.append((m.start(), m.start() + t.end(), "template <class AcSpec_>"))
+        edits.append((close, close, ", AcSpec_"))
+    out, last = [], 0
+    for start, end, new in sorted(edits):
         out += [text[last:start], new]; last = end
     return "".join(out + [text[last:]])
 
@@ -787,7 +880,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         return Build(False, [d], "", [], time.perf_counter() - t0, False, None, entry or "", [], sources)
     flags = shlex.split(settings.cxxflags) + (list(SANITIZE_FLAGS) if sanitize else [])
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the driver declares the kernel type: part of the key
-    compiled = {n: core_type_templates(device_spellings(t)) for n, t in sources.items()}   # what g++ reads (diagnostics quote `sources`)
+    compiled = {n: member_class_specialisations(core_type_templates(device_spellings(t))) for n, t in sources.items()}   # what g++ reads (diagnostics quote `sources`)
     compiled[chosen.file] = entry_linkage(compiled[chosen.file], chosen.name)
     key = _build_key(compiled, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
                      + kind_declaration(kernel_kind(sources, chosen)), flags, settings.cxx, sanitize)

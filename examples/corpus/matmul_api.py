@@ -2,7 +2,7 @@
 the emulator, why the others do not, and a few of them run against a reference.
 
     # the mirrors as the search tool's `fetch` leaves them (/work/.mirror/<owner>+<name>/repo), or --git OWNER/NAME=DIR
-    python examples/corpus/matmul_api.py [--jobs 2] [--match]
+    python examples/corpus/matmul_api.py [--jobs 2] [--match] [--only GMM/]
 
 An entry belongs to the subset when one of its files includes lib/matmul_intf.h or declares a Matmul object
 (`Matmul<`, `MatmulImpl<`, `REGIST_MATMUL_OBJ`). Compiling reuses corpus.try_entry (the kernel alone, then the whole
@@ -80,11 +80,13 @@ def main(argv=None) -> int:
     ap.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--match", action="store_true", help="also run the entries that have a reference here")
+    ap.add_argument("--only", metavar="REGEX", help="only the entries whose repository:path matches (e.g. GMM/)")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "matmul_api_results.json")
     a = ap.parse_args(argv)
     given = dict(g.split("=", 1) for g in a.git)
     manifest = json.loads(corpus.MANIFEST.read_text())
     subset = [e for e in manifest if Path(gitdir(e["repo"], given)).exists() and uses_matmul_api(e, gitdir(e["repo"], given))]
+    if a.only: subset = [e for e in subset if re.search(a.only, f"{e['repo']}:{e['path']}")]
     t0 = time.time()
     with ProcessPoolExecutor(a.jobs) as pool:
         results = list(pool.map(corpus.try_entry, [(e, gitdir(e["repo"], given), False) for e in subset]))
