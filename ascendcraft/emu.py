@@ -43,11 +43,11 @@ from . import sandbox, seal
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
            'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
            'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES', 'read_sources', 'blank_comments', 'device_spellings',
-           'entry_linkage', 'core_type_templates', 'member_class_specialisations', 'Param', 'Entry', 'parse_param',
-           'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint',
-           'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'Build', 'build', 'GM', 'Scalar',
-           'Tiling', 'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder',
-           'GmFiles', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'entry_linkage', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param',
+           'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
+           'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'Build',
+           'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'sweep_orphans',
+           'ScratchFolder', 'GmFiles', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -241,7 +241,7 @@ def _is_class_body(code: str, brace: int) -> bool:
     "Whether the `{` at `brace` opens a class, struct or union body (not a namespace, function or initializer)."
     if brace < 0: return False
     start = max(code.rfind(c, 0, brace) for c in ";{}") + 1
-    head = code[start:brace]
+    head = re.sub(r"(?m)^\s*#.*$", "", code[start:brace])   # preprocessor lines between the last statement and the class
     m = re.match(r"\s*template\s*<", head)
     if m:   # the class template's own header: skip its parameter list
         close = _angle_close(head, m.end() - 1)
@@ -284,6 +284,62 @@ def member_class_specialisations(text: str) -> str:
         t = re.match(r"template\s*<\s*>", code[m.start():])
         edits.append((m.start(), m.start() + t.end(), "template <class AcSpec_>"))
         edits.append((close, close, ", AcSpec_"))
+    out, last = [], 0
+    for start, end, new in sorted(edits):
+        out += [text[last:start], new]; last = end
+    return "".join(out + [text[last:]])
+
+
+# %% ../nbs/10_emu.ipynb #d6ccb8ac
+_CONSTEXPR_CTOR_RE = re.compile(r"\bconstexpr\s+(?:explicit\s+)?(?:inline\s+)?(?P<name>[A-Za-z_]\w*)\s*\(")
+_MEMBER_DECL_RE = re.compile(r"^\s*(?:mutable\s+)?(?P<type>[A-Za-z_][\w:<>,\s*]*?)[\s*](?P<name>[A-Za-z_]\w*)\s*(?:\[[^\[\]]*\]\s*)*$")
+_NOT_MEMBER_WORDS = {"using", "typedef", "static", "friend", "template", "enum", "struct", "class", "union", "return",
+                     "static_assert", "operator", "virtual", "extern", "constexpr", "inline"}
+
+
+def _class_body_statements(code: str, brace: int, end: int):
+    "(start, end) of each statement directly in the class body opening at `brace` that ends with `;` (end = its `;`)."
+    depth, start, i = 0, brace + 1, brace + 1
+    while i < end - 1:
+        c = code[i]
+        if c in "{([": depth += 1
+        elif c in "})]":
+            depth -= 1
+            if depth == 0 and c == "}":
+                nxt = re.match(r"\s*;", code[i + 1:end])       # `struct X {...};` ends at its `;`
+                if nxt is None: start = i + 1
+        elif c == ";" and depth == 0:
+            yield start, i
+            start = i + 1
+        elif c == ":" and depth == 0 and re.search(r"\b(?:public|private|protected)\s*$", code[start:i]):
+            start = i + 1
+        i += 1
+
+
+def constexpr_member_defaults(text: str) -> str:
+    """`text` with a `{}` default initialiser on each plain data member of a class that declares a `constexpr`
+    constructor (catlass's `Coord`: `constexpr explicit Coord(Index value) { for (...) idx[i] = value; }` leaves
+    `Index idx[RANK];` to the loop). Before C++20 such a constructor is not a constant expression; clang takes it (a
+    C++20 extension, warned), g++ 12 in C++17 refuses its use in a `constexpr` variable. A member the constructor does
+    not initialise starts from zero instead of an indeterminate value; one it does is as before. Same lines; references,
+    bit-fields, declarations of several names and members with an initialiser are left as written."""
+    if "constexpr" not in text: return text
+    code = blank_comments(text)
+    code = re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: '"' + " " * (len(m[0]) - 2) + '"', code)
+    edits, seen = [], set()
+    for m in _CONSTEXPR_CTOR_RE.finditer(code):
+        brace = _enclosing_brace(code, m.start())
+        if brace in seen or not _is_class_body(code, brace): continue
+        head = code[max(code.rfind(c, 0, brace) for c in ";{}") + 1:brace]
+        if not re.search(rf"\b(?:class|struct)\s+{m['name']}\b", head): continue      # a constructor of this class
+        seen.add(brace)
+        end = _closing_brace(code, brace)
+        for s, e in _class_body_statements(code, brace, end):
+            stmt = code[s:e]
+            d = _MEMBER_DECL_RE.match(stmt)
+            if (d is None or set(re.findall(r"[A-Za-z_]\w*", stmt)) & _NOT_MEMBER_WORDS or "&" in stmt
+                    or _top_level_count(d["type"]) > 1): continue
+            edits.append((e, e, "{}"))
     out, last = [], 0
     for start, end, new in sorted(edits):
         out += [text[last:start], new]; last = end
@@ -880,7 +936,8 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         return Build(False, [d], "", [], time.perf_counter() - t0, False, None, entry or "", [], sources)
     flags = shlex.split(settings.cxxflags) + (list(SANITIZE_FLAGS) if sanitize else [])
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the driver declares the kernel type: part of the key
-    compiled = {n: member_class_specialisations(core_type_templates(device_spellings(t))) for n, t in sources.items()}   # what g++ reads (diagnostics quote `sources`)
+    compiled = {n: constexpr_member_defaults(member_class_specialisations(core_type_templates(device_spellings(t))))
+                for n, t in sources.items()}   # what g++ reads (diagnostics quote `sources`)
     compiled[chosen.file] = entry_linkage(compiled[chosen.file], chosen.name)
     key = _build_key(compiled, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
                      + kind_declaration(kernel_kind(sources, chosen)), flags, settings.cxx, sanitize)

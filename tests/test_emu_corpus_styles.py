@@ -459,6 +459,71 @@ def test_catlass_member_templates_chosen_by_core_type_run_the_running_cores_vers
     r = run(build({"core_typed.cpp": only_aic}), [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
     e = [d for d in r.errors if d.kind == "core-type"]
     assert not r.ok and e and "AIV" in e[0].message and "operator()" in e[0].message, r.diagnostics
+
+# ---- catlass: a member class template specialised inside its class, a constexpr constructor that fills by a loop ------
+LAYOUT_HELPER = r"""#include "kernel_operator.h"
+#include <type_traits>
+#define TOY_DEVICE __forceinline__ [aicore]
+template <int RANK_, class Index_ = uint32_t>
+struct Coord {
+    static const int RANK = RANK_;
+    using Index = Index_;
+    TOY_DEVICE constexpr explicit Coord(Index value = Index(0)) { for (int i = 0; i < RANK; ++i) idx[i] = value; }
+    TOY_DEVICE constexpr Index operator[](int i) const { return idx[i]; }
+    Index idx[RANK];
+};
+struct Shift { using LayoutIn = float; static constexpr float VALUE = 5.0f; };
+
+template <class Prologue>
+class Toy {
+public:
+    template <class T>
+    struct Helper { using type = typename T::LayoutIn; static constexpr float add = T::VALUE; };
+    template <>
+    struct Helper<void> { using type = float; static constexpr float add = 0.5f; };
+    using Element = typename Helper<Prologue>::type;
+    static constexpr Coord<2> SHAPE{Coord<2>(32)};       // C++20's constexpr constructor rule: 32 x 32 = 1,024 / 16
+    TOY_DEVICE void operator()(GM_ADDR x, GM_ADDR y, AscendC::LocalTensor<Element> t) {
+        AscendC::GlobalTensor<Element> xg, yg;
+        constexpr uint32_t n = SHAPE[0] * SHAPE[1] / 16;
+        xg.SetGlobalBuffer((__gm__ Element *)x, n);
+        yg.SetGlobalBuffer((__gm__ Element *)y, n);
+        AscendC::DataCopy(t, xg, n);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::Adds(t, t, (Element)Helper<Prologue>::add, n);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::DataCopy(yg, t, n);
+    }
+};
+
+extern "C" __global__ __aicore__ void layout_helper(GM_ADDR x, GM_ADDR y, GM_ADDR z)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    Toy<void>()(x, y, buf.Get<float>());          // the specialisation (void): + 0.5
+    AscendC::PipeBarrier<PIPE_ALL>();
+    Toy<Shift>()(x, z, buf.Get<float>());         // the primary: + Shift::VALUE
+}
+"""
+
+
+def test_catlass_member_class_specialisation_and_constexpr_loop_constructor_run():
+    "clang takes both (CWG 727; C++20's constexpr constructors); g++ takes them after emu's same-line rewrites."
+    b = build({"layout_helper.cpp": LAYOUT_HELPER})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    x = np.arange(64, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out"), GM("z", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], x + 0.5)
+    np.testing.assert_array_equal(r.outputs["z"], x + 5)
+    # an error g++ reports in the file is still at the line the user wrote (the rewrites keep lines)
+    broken = LAYOUT_HELPER.replace("using type = float; static", "using type = flaot; static")
+    b = build({"layout_helper.cpp": broken})
+    line = broken[:broken.index("flaot")].count("\n") + 1
+    assert not b.ok and any(d.line == line for d in b.errors), [d.render() for d in b.errors]
+
+
 def test_the_corpus_reads_test_cases_as_npukernelbench_does():
     # its framework reads validation/test_cases.csv with pandas: all-integer columns are ints, numeric ones floats
     # (ForeachAddList's get_inputs makes its alpha tensor from the 'scalars' column: a string there is a TypeError)
