@@ -537,3 +537,104 @@ def test_the_corpus_reads_test_cases_as_npukernelbench_does():
     assert rows == [{"id": 0, "scalars": 1.0, "shape": "[[1]]", "dtype": "float16"},
                     {"id": 1, "scalars": 2.0, "shape": "[[512, 3]]", "dtype": "float32"}]
     assert corpus._size(rows[1]) == 1536
+
+
+SDK_NAMES = r'''#include "kernel_operator_intf.h"
+#include "kernel_tpipe.h"
+#include "kernel_operator_data_copy_intf.h"
+#include "kernel_type.h"
+// cann-ops kernels include the SDK's interface headers by name and compare dtype numbers in #if
+#if DT_FLOAT16 != 1 || DT_BF16 != 27 || FORMAT_ND != 2 || FORMAT_NC1HWC0 != 3
+#error "kernel_type.h numbers"
+#endif
+#define ORIG_DTYPE_X DT_FLOAT16
+extern "C" __global__ __aicore__ void sdk_names(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 64);
+    yg.SetGlobalBuffer((__gm__ float *)y, 64);
+    AscendC::LocalTensor<float> a = buf.Get<float>();
+    AscendC::DataCopy(a, xg, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+#if ORIG_DTYPE_X == DT_FLOAT16
+    AscendC::Muls(a, a, 2.0f, 64);
+#else
+    AscendC::Muls(a, a, 3.0f, 64);
+#endif
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, a, 64);
+}
+'''
+
+
+def test_sdk_interface_header_names_and_kernel_type_numbers():
+    b = build({"k.cpp": SDK_NAMES})
+    assert b.ok, [d.render() for d in b.diagnostics]
+    x = np.arange(64, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], 2 * x)   # the DT_FLOAT16 branch
+
+
+def _corpus_harness():
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("corpus_harness", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    return corpus
+
+
+def test_the_corpus_copies_the_shared_and_sibling_headers_an_op_includes(tmp_path):
+    # a stand-in of cann-ops' layout: the op includes a shared tiling header (which includes another) and a sibling
+    # op's header by a ../ path; a shared header deep in the tree that nothing includes is not copied (its folder would
+    # shadow SDK headers), and the sibling resolves through the include folder the harness makes
+    import subprocess
+    corpus = _corpus_harness()
+    repo = tmp_path / "repo"
+    files = {
+        "src/common/op_host/op_tiling/cache_tiling.h": '#pragma once\n#include "cube/include/cube_run_info.h"\n',
+        "src/common/op_host/op_tiling/cube/include/cube_run_info.h": "#pragma once\nstruct RunInfo { int n; };\n",
+        "src/common/op_host/op_tiling/cube/platform/platform_info.h": "#error never included\n",
+        "src/conv/pad_grad/op_host/pad_grad_tiling.h": '#include "cache_tiling.h"\n#include "../../pad/op_host/pad_common.h"\n',
+        "src/conv/pad_grad/op_host/pad_grad.cpp": "",
+        "src/conv/pad_grad/op_kernel/pad_grad.cpp": "",
+        "src/conv/pad/op_host/pad_common.h": '#pragma once\n#include "pad_consts.h"\n',
+        "src/conv/pad/op_host/pad_consts.h": "#pragma once\nconstexpr int PAD = 1;\n",
+    }
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    git = lambda *a: subprocess.run(["git", "-C", str(repo), *a], check=True, capture_output=True, text=True).stdout
+    git("init", "-q"); git("add", "-A"); git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "c")
+    entry = {"source": "cann-ops", "repo": "Hayden727/cann-ops", "commit": git("rev-parse", "HEAD").strip(),
+             "path": "src/conv/pad_grad", "kind": "op-project"}
+    dest = tmp_path / "dest"
+    corpus.materialise(entry, str(repo / ".git"), dest)
+    assert (dest / "common_op_tiling" / "cache_tiling.h").exists()
+    assert (dest / "common_op_tiling" / "cube" / "include" / "cube_run_info.h").exists()
+    assert not (dest / "common_op_tiling" / "cube" / "platform").exists()
+    src = '#include "op_host/pad_grad_tiling.h"\nint main() { RunInfo r{PAD}; return r.n - 1; }\n'
+    (dest / "main.cpp").write_text(src)
+    from ascendcraft.opproject import include_dirs
+    dirs = include_dirs({p.relative_to(dest).as_posix(): "" for p in dest.rglob("*.h")})
+    done = subprocess.run(["g++", "-fsyntax-only", *[a for d in dirs for a in ("-iquote", d)], "main.cpp"], cwd=dest,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_corpus_counts_a_golden_answer_fault_apart_and_reruns_only_failures():
+    corpus = _corpus_harness()
+    path = next(iter(corpus.GOLDEN_FAULTS))
+    row = {"source": "s", "repo": "r", "path": path, "kind": "op-project", "kernel_ok": True, "project_ok": True,
+           "match": "mismatch", "match_detail": "1 of 8 elements differ"}
+    assert corpus.classify(row)["match"] == "golden-fault"
+    assert corpus.classify(dict(row, match="pass"))["match"] == "pass"   # a fault never hides a pass
+    table = corpus.summary([row, dict(row, path="other", match="pass")])
+    assert "| s | 2 | 2 (100 %) | 2 (100 %) | 1 | 1 (100 %) |" in table and "Golden answers at fault (1" in table
+    assert corpus.passed(dict(row, match="pass"), True, True) and not corpus.passed(row, True, True)
+    assert not corpus.passed(dict(row, project_ok=False, match=None), False, True)
+    assert corpus.passed(dict(row, project_ok=False, match=None), False, False)
