@@ -11,9 +11,15 @@ import ast
 import contextlib
 import dataclasses
 import difflib
+import functools
+import hashlib
 import importlib.resources
+import importlib.util
 import inspect
+import json
 import math
+import os
+import sys
 import threading
 import types
 from collections.abc import Iterator, Mapping
@@ -399,15 +405,23 @@ def _device_of(values: list):
     return None
 
 # %% ../nbs/30_tasks.ipynb #56609acd
+def _set_deterministic(mode: bool, warn_only: bool) -> None:
+    "PyTorch's deterministic switch for eager ops; Inductor's copy of the flag too once Inductor is loaded."
+    # torch.use_deterministic_algorithms imports torch._inductor.config, which imports torch._dynamo: 1.6-1.8 s of CPU
+    # in every task process. The references run eagerly, and eager ops read only the switch in torch._C.
+    if "torch._inductor.config" in sys.modules: torch.use_deterministic_algorithms(mode, warn_only=warn_only)
+    else: torch._C._set_deterministic_algorithms(mode, warn_only=warn_only)
+
+
 @contextlib.contextmanager
 def deterministic_torch() -> Iterator[None]:
     "Run the block under PyTorch's deterministic algorithms (warn-only), then restore the caller's mode."
     saved = torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled()
-    torch.use_deterministic_algorithms(True, warn_only=True)
+    _set_deterministic(True, warn_only=True)
     try:
         yield
     finally:
-        torch.use_deterministic_algorithms(saved[0], warn_only=saved[1])
+        _set_deterministic(saved[0], warn_only=saved[1])
 
 # %% ../nbs/30_tasks.ipynb #73dc44d0
 def _params_of(function) -> list[str]:
@@ -450,12 +464,22 @@ def input_specs(self: Task, size: str | Mapping = "small") -> list[Spec]:
 
 @patch
 def output_specs(self: Task, size: str | Mapping = "small") -> list[Spec]:
-    "Name, shape and dtype of every output at `size` (the reference run on meta tensors)."
-    values = self.inputs(size, device="meta")
-    net = self.model(size, device="meta")
-    with self.sized(size), torch.no_grad():
+    "Name, shape and dtype of every output at `size` (the reference run on meta tensors; read back from the spec cache when this task text was run at these shapes before)."
+    key = _spec_key(self, size)
+    cached = _read_specs(key)
+    if cached is not None: return cached
+    specs = _meta_output_specs(self, size)
+    _write_specs(key, specs)
+    return specs
+
+
+def _meta_output_specs(task: Task, size: str | Mapping) -> list[Spec]:
+    "The output specs from running the reference on meta tensors."
+    values = task.inputs(size, device="meta")
+    net = task.model(size, device="meta")
+    with task.sized(size), torch.no_grad():
         outs = _flat_outputs(net(*values))
-    names = self.output_names(len(outs))
+    names = task.output_names(len(outs))
     return [spec_of(name, v) for name, v in zip(names, outs)]
 
 
@@ -466,6 +490,48 @@ def output_names(self: Task, count: int | None = None) -> list[str]:
     if count is None: count = len(names) or 1
     if len(names) == count: return names
     return ["out"] if count == 1 else [f"out{i}" for i in range(count)]
+
+
+# %% ../nbs/30_tasks.ipynb #b5fb38e8
+@functools.cache
+def _module_text_hash() -> str:
+    "Hash of this module's exported text (a change to how specs are computed invalidates the spec cache)."
+    return hashlib.sha256(Path(importlib.util.find_spec("ascendcraft.taskset").origin).read_bytes()).hexdigest()
+
+
+def _spec_key(task: Task, size: str | Mapping) -> str:
+    "The spec cache key of `task`'s outputs at `size`."
+    overrides = _overrides(task, size)
+    parts = [task.source, task.category, sorted((k, repr(v)) for k, v in overrides.items()), torch.__version__, _module_text_hash()]
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+
+def _spec_path(key: str) -> Path:
+    from ascendcraft.config import load_settings
+    return load_settings().cache_path / "specs" / key[:2] / f"{key}.json"
+
+
+def _read_specs(key: str) -> list[Spec] | None:
+    "Cached specs (None when absent or unreadable)."
+    try:
+        rows = json.loads(_spec_path(key).read_text())
+        return [Spec(r["name"], None if r["shape"] is None else tuple(r["shape"]), r["dtype"], r["value"]) for r in rows]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _write_specs(key: str, specs: list[Spec]) -> None:
+    "Store `specs` when JSON gives each back unchanged (tensors, plain scalars); never fail the caller."
+    rows = [{"name": s.name, "shape": None if s.shape is None else list(s.shape), "dtype": s.dtype, "value": s.value} for s in specs]
+    if any(s.value is not None and type(s.value) not in (int, float, bool, str) for s in specs): return
+    try:
+        path = _spec_path(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(rows))
+        os.replace(tmp, path)
+    except (OSError, ValueError, TypeError):
+        pass
 
 
 # %% ../nbs/30_tasks.ipynb #e0052690

@@ -468,3 +468,26 @@ def test_loader_diagnostics_point_at_the_problem(tmp_path):
     with pytest.raises(AscendCraftError) as e:
         load_task_folder(tmp_path / "nowhere")
     assert e.value.kinds == ["task-folder"]
+
+
+def test_output_specs_come_back_from_the_spec_cache_keyed_by_the_task_text(tmp_path, monkeypatch):
+    "The meta run of a reference imports torch._dynamo (1.6-1.8 s a process): its specs are cached by the file's text and size."
+    import ascendcraft.taskset as ts
+    monkeypatch.setenv("ASCENDCRAFT_CACHE_DIR", str(tmp_path / "cache"))
+    source = (FIXTURES / "activation" / "leaky_relu.py").read_text()
+    (tmp_path / "a").mkdir()
+    path = tmp_path / "a" / "leaky_relu.py"
+    path.write_text(source)
+    task = load_task_file(path)
+    computed = ts._meta_output_specs(task, "full")
+    assert task.output_specs("full") == computed
+    assert len(list((tmp_path / "cache" / "specs").rglob("*.json"))) == 1
+    runs = []
+    real = ts._meta_output_specs
+    monkeypatch.setattr(ts, "_meta_output_specs", lambda t, size: runs.append(size) or real(t, size))
+    assert load_task_file(path).output_specs("full") == computed and runs == []          # read back, not run again
+    assert task.output_specs({"batch_size": 3}) == real(task, {"batch_size": 3}) and len(runs) == 1   # other shapes: run
+    n = computed[0].shape[0]
+    path.write_text(source.replace(f"batch_size = {n}", f"batch_size = {n + 1}"))    # a changed file is run again
+    changed = load_task_file(path).output_specs("full")
+    assert len(runs) == 2 and changed[0].shape == (n + 1, *computed[0].shape[1:])
