@@ -601,7 +601,8 @@ def test_the_corpus_copies_the_shared_and_sibling_headers_an_op_includes(tmp_pat
         "src/common/op_host/op_tiling/cube/platform/platform_info.h": "#error never included\n",
         "src/conv/pad_grad/op_host/pad_grad_tiling.h": '#include "cache_tiling.h"\n#include "../../pad/op_host/pad_common.h"\n',
         "src/conv/pad_grad/op_host/pad_grad.cpp": "",
-        "src/conv/pad_grad/op_kernel/pad_grad.cpp": "",
+        "src/conv/pad_grad/op_kernel/pad_grad.cpp": '#include "foreach_tail.h"\n',   # by its name only
+        "src/common/inc/foreach/op_kernel/foreach_tail.h": "#pragma once\n",
         "src/conv/pad/op_host/pad_common.h": '#pragma once\n#include "pad_consts.h"\n',
         "src/conv/pad/op_host/pad_consts.h": "#pragma once\nconstexpr int PAD = 1;\n",
     }
@@ -617,6 +618,7 @@ def test_the_corpus_copies_the_shared_and_sibling_headers_an_op_includes(tmp_pat
     assert (dest / "common_op_tiling" / "cache_tiling.h").exists()
     assert (dest / "common_op_tiling" / "cube" / "include" / "cube_run_info.h").exists()
     assert not (dest / "common_op_tiling" / "cube" / "platform").exists()
+    assert (dest / "common_inc" / "foreach" / "op_kernel" / "foreach_tail.h").exists()
     src = '#include "op_host/pad_grad_tiling.h"\nint main() { RunInfo r{PAD}; return r.n - 1; }\n'
     (dest / "main.cpp").write_text(src)
     from ascendcraft.opproject import include_dirs

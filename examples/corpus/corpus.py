@@ -132,8 +132,13 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         # every folder above a project header on the include path, and a folder deep in the tree (op_tiling/cube/)
         # would then shadow an SDK header of the same relative name (cube/platform/platform_info.h)
         rel = {f: (into, f[len(root) + 1:]) for root, into in roots for f in common if f.startswith(root + "/")}
-        by_name = {}
+        by_name, by_tail = {}, {}
         for f, (into, r) in rel.items(): by_name.setdefault(r, []).append(f)
+        # a name not found at its path under a root is found by its tail (the repository's build also puts folders
+        # like src/common/inc/foreach/op_kernel on the path: `#include "foreach_triangle.h"`), unless the SDK has it
+        for f, (into, r) in rel.items():
+            for i in range(1, r.count("/") + 1): by_tail.setdefault(r.split("/", i)[-1], []).append(f)
+        from ascendcraft.emu import INCLUDE_DIR
         include = re.compile(rb'#\s*include\s*[<"]([^>"]+)[>"]')
         needed, todo = set(), [(None, own)]
         while todo:
@@ -141,7 +146,8 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
             for name in include.findall(text):
                 name = name.decode(errors="replace")
                 here = [] if at is None else by_name.get(posixpath.normpath(posixpath.join(posixpath.dirname(rel[at][1]), name)), [])
-                for f in (here or by_name.get(name, [])):
+                found = here or by_name.get(name) or ([] if (INCLUDE_DIR / name).exists() else by_tail.get(name, []))
+                for f in found:
                     if f not in needed:
                         needed.add(f)
                         todo.append((f, common[f][1]))
