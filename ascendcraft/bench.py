@@ -405,6 +405,26 @@ class EmulatedKernel:
         self.calls = 0
         self.notes: list[Diagnostic] = []          # notes of the first run (e.g. ub-uninitialised)
         self.work: dict | None = None              # instructions and bytes per pipe of the first run (emu.Run.work)
+        self.shared: emu.SharedInputs | None = None  # the current input set's files (`share_inputs`)
+
+    def share_inputs(self, inputs: list) -> None:
+        """Move an input set's tensors into files both poison runs link as their GM (`emu.SharedInputs`), in place: each
+        drawn tensor is replaced by one that maps its file, with the same values, dtype, shape and strides, and is
+        freed. Only whole contiguous tensors move (an input that is a view of another stays as it is, and is copied
+        into its run's GM file as before). The previous set's files are removed."""
+        if self.shared is not None: self.shared.close()
+        self.shared = shared = emu.SharedInputs()
+        for i, v in enumerate(inputs):
+            if not (isinstance(v, torch.Tensor) and v.device.type == "cpu" and not v.requires_grad and v.numel()
+                    and v.is_contiguous() and v.storage_offset() == 0 and v.untyped_storage().nbytes() == v.nbytes):
+                continue
+            try:
+                bits = v.view(torch.int16) if v.dtype == torch.bfloat16 else v
+                mapped = shared.share(bits.detach().numpy())
+            except (TypeError, RuntimeError, ValueError):      # a dtype NumPy has no view of: left as it is
+                continue
+            t = torch.from_numpy(mapped)
+            inputs[i] = t.view(torch.bfloat16) if v.dtype == torch.bfloat16 else t
 
     def __call__(self, inputs: list):
         self.failure, self.calls = None, self.calls + 1
@@ -427,7 +447,7 @@ class EmulatedKernel:
     def _run(self, values: dict, poison: int):
         "One emulated launch under `poison`; a launch the emulator stops is a failure."
         try:
-            r = run_kernel(self.build, self.program, values, poison=poison, settings=self.settings)
+            r = run_kernel(self.build, self.program, values, poison=poison, settings=self.settings, inputs=self.shared)
         except AscendCraftError as e:
             self._fail("runtime-error", e.diagnostics[0].kind if e.diagnostics else "run", str(e).splitlines()[0], e.diagnostics)
         if not r.ok:

@@ -47,7 +47,7 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
            'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'Build',
            'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'GmFiles', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'ScratchFolder', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -1263,9 +1263,10 @@ def _write_input(path: Path, array: np.ndarray, threads: int = 1) -> None:
 
 def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, host_args, poison: int, ub_bytes: int,
              cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None,
-             tiling_key: int | None = None, threads: int = 1, files: GmFiles | None = None) -> list[tuple]:
-    """Write the run spec and the GM files (`files`: ones kept from earlier runs, moved in and written over); return the
-    outputs to read back as (name, path, dtype, shape)."""
+             tiling_key: int | None = None, threads: int = 1, files: GmFiles | None = None,
+             inputs: SharedInputs | None = None) -> list[tuple]:
+    """Write the run spec and the GM files (`files`: ones kept from earlier runs, moved in and written over; `inputs`:
+    an input set whose `in` files are linked, not written); return the outputs to read back as (name, path, dtype, shape)."""
     if not build.ok:
         raise AscendCraftError(build.errors or build.diagnostics, stage="build")
     if build.binary is None or not Path(build.binary).exists():
@@ -1302,10 +1303,13 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
             if not trace_mode:
                 if a.role in ("in", "inout") and a.array is None:
                     raise _run_args_error(f"GM '{a.name}' has role '{a.role}' but no data", build)
-                if files is not None: files.place(run_dir / path, a.nbytes)
-                if a.role in ("in", "inout"):
+                if a.role == "in" and inputs is not None and inputs.link(a.array, run_dir / path):
+                    pass                                # the set's own file: no copy (mapped read-only by the runtime)
+                elif a.role in ("in", "inout"):
+                    if files is not None: files.place(run_dir / path, a.nbytes)
                     _write_input(run_dir / path, a.array, threads)
                 else:   # the kernel process writes the poison into every byte
+                    if files is not None: files.place(run_dir / path, a.nbytes)
                     fd = os.open(run_dir / path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
                     try: os.ftruncate(fd, a.nbytes)
                     finally: os.close(fd)
@@ -1566,6 +1570,55 @@ def _keep_files(files: GmFiles | None, run_dir: Path, arrays: dict[str, np.ndarr
         mapping = array.base.obj if array is not None and isinstance(array.base, memoryview) else None
         files.keep(path, mapping)
 
+# %% ../nbs/10_emu.ipynb #b7e1c0a2
+class SharedInputs:
+    """An input set's arrays held in files of one scratch folder (in /dev/shm where there is one), mapped shared into
+    this process: every run of the set links a file into its run folder as the GM file instead of writing a copy."""
+
+    def __init__(self):
+        self.scratch: ScratchFolder | None = None
+        self.files: dict[int, tuple[Path, int]] = {}    # array address -> (file, bytes)
+        self.linked = 0                                  # GM files linked into runs (instead of written)
+
+    def share(self, array: np.ndarray) -> np.ndarray | None:
+        "A C-contiguous array with `array`'s values that maps a new file of the set (None for an empty array)."
+        nbytes = int(array.nbytes)
+        if nbytes == 0: return None
+        if self.scratch is None:
+            self.scratch = ScratchFolder("in")
+            weakref.finalize(self, self.scratch.close)
+        path = self.scratch.path / f"in{len(self.files)}.bin"
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            os.ftruncate(fd, nbytes)
+            m = mmap.mmap(fd, nbytes, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+        finally:
+            os.close(fd)
+        out = np.frombuffer(m, dtype=array.dtype, count=array.size).reshape(array.shape)
+        np.copyto(out, array)
+        self.files[out.ctypes.data] = (path, nbytes)
+        return out
+
+    def file_of(self, array: np.ndarray) -> Path | None:
+        "The file that holds exactly `array`'s bytes, or None."
+        if array is None or not array.flags.c_contiguous: return None
+        hit = self.files.get(array.ctypes.data)
+        return hit[0] if hit is not None and hit[1] == array.nbytes else None
+
+    def link(self, array: np.ndarray, dest: Path) -> bool:
+        "Make `dest` a second name of the file holding `array` (False: none does, or the link failed)."
+        source = self.file_of(array)
+        if source is None: return False
+        try: os.link(source, dest)
+        except OSError: return False
+        self.linked += 1
+        return True
+
+    def close(self):
+        "Remove the files' names (mappings still in use keep their pages until they are gone)."
+        if self.scratch is not None: self.scratch.close()
+        self.files = {}
+
 # %% ../nbs/10_emu.ipynb #dd5c01b8
 def _gm_bytes(args: list) -> int:
     "Bytes of the GM arguments (the sandbox's address-space limit grows with them)."
@@ -1638,8 +1691,9 @@ def _launch(build: Build, args: list, run_dir: Path, settings: Settings, **prepa
 
 def run(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None, poison: int = 0xA5,
         ub_bytes: int = 196608, cores: int = 48, races: str = "error", auto_sync: bool | None = None,
-        tiling_key: int | None = None, settings: Settings | None = None) -> Run:
-    "Run a built kernel on the CPU emulation (every block, all rules checked) in a child process."
+        tiling_key: int | None = None, settings: Settings | None = None, inputs: SharedInputs | None = None) -> Run:
+    """Run a built kernel on the CPU emulation (every block, all rules checked) in a child process (`inputs`: the
+    `SharedInputs` that hold some of the `in` arrays: their files are linked into the run, not copied)."""
     settings = settings or load_settings()
     args = list(args)
     scratch = ScratchFolder("run")
@@ -1647,7 +1701,7 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     try:
         outputs, child, files = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,
                                  poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync,
-                                 tiling_key=tiling_key)
+                                 tiling_key=tiling_key, inputs=inputs)
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")
         launched = next((r["block_dim"] for r in child.records if r.get("type") == "tiling"), block_dim) or 0

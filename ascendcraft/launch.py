@@ -122,15 +122,16 @@ def _output_tensor(data: np.ndarray, dtype, shape) -> torch.Tensor:
 
 
 def run_kernel(build: emu.Build, program: Program, values: dict, *, target: Target | None = None, poison: int = 0xA5,
-               settings: Settings | None = None) -> KernelRun:
-    "Run a built project on host-parameter `values` (tensors / numbers); raise on bad arguments (and refused shapes), not on kernel faults."
+               settings: Settings | None = None, inputs: emu.SharedInputs | None = None) -> KernelRun:
+    """Run a built project on host-parameter `values` (tensors / numbers); raise on bad arguments (and refused shapes),
+    not on kernel faults. `inputs`: the `emu.SharedInputs` holding some of the values (linked into GM, not copied)."""
     settings = settings or load_settings()
     target = target or default_target(settings)
     arrays = {k: _input_view(v) for k, v in values.items() if not isinstance(v, (int, float, bool))}   # no copies
     binding = {k: (spec_of_value(v) if not isinstance(v, (int, float, bool)) else v) for k, v in values.items()}
     plan = evaluate_host(program, binding, target)
     run = emu.run(build, kernel_args(program, plan, arrays), host_args=host_args(program, plan, target),
-                  poison=poison, ub_bytes=target.ub_bytes, cores=target.cores, settings=settings)
+                  poison=poison, ub_bytes=target.ub_bytes, cores=target.cores, settings=settings, inputs=inputs)
     if (message := tiling_refusal(run)) is not None: raise _refused(program, plan, message)
     _check_blocks(program, plan, run)
     outputs = {}

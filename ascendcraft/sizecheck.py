@@ -12,6 +12,7 @@ import math
 import re
 from dataclasses import dataclass, field, asdict
 from fractions import Fraction
+from functools import partial
 
 import torch
 
@@ -19,8 +20,8 @@ from .shapes import DIM_MIN, scaled_overrides, _largest
 
 # %% auto #0
 __all__ = ['SIZE_MIN', 'EXTRA_ELEMENTS', 'MAGNITUDES', 'MAX_THRESHOLDS', 'Condition', 'dsl_conditions', 'cpp_conditions',
-           'raw_tokens', 'project_conditions', 'ExtraShape', 'threshold_shapes', 'magnitude_sets', 'SizeReport',
-           'output_growth', 'run_checks', 'task_conditions']
+           'raw_tokens', 'project_conditions', 'ExtraShape', 'threshold_shapes', 'magnitude_set', 'magnitude_sets',
+           'SizeReport', 'output_growth', 'run_checks', 'task_conditions']
 
 # %% ../nbs/37_sizecheck.ipynb #93e186d1
 SIZE_MIN = DIM_MIN            # a constant below this in a comparison is a loop bound or an index, not a size threshold
@@ -218,10 +219,20 @@ def threshold_shapes(task, thresholds, budget: int = EXTRA_ELEMENTS) -> tuple[li
     return shapes, notes
 
 # %% ../nbs/37_sizecheck.ipynb #1eeffecd
+def magnitude_set(task, size, seed: int, scale: float) -> list:
+    """The signed input set with its floating tensors multiplied by `scale` (so a clamp or a range trick fails), drawn
+    afresh and scaled in place: at full shapes only the set in use is alive."""
+    values, done = task.inputs(size, seed, 0, signed=task.has_signed), set()
+    for x in values:
+        if isinstance(x, torch.Tensor) and x.is_floating_point() and id(x) not in done:
+            x.mul_(scale)
+            done.add(id(x))
+    return values
+
+
 def magnitude_sets(task, size, seed: int, scales=MAGNITUDES) -> list[tuple[float, list]]:
-    "One signed input set per scale, its floating tensors multiplied by the scale (so a clamp or a range trick fails)."
-    base = next(iter(task.input_sets(size, 1, seed, signed=task.has_signed)))
-    return [(s, [x * s if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in base]) for s in scales]
+    "`magnitude_set` for every scale (all alive at once: for small shapes; `run_checks` draws one at a time)."
+    return [(s, magnitude_set(task, size, seed, s)) for s in scales]
 
 
 @dataclass
@@ -246,16 +257,20 @@ class SizeReport:
                 + (f"; NOT value-checked: {'; '.join(skipped)}" if skipped else "") + f"; magnitude sets: {mags}.")
 
 # %% ../nbs/37_sizecheck.ipynb #0daf1bc6
-def output_growth(task, size, seed: int, inputs: list, scale: float) -> float:
-    "How much the reference's largest output grows when its floating inputs grow by `scale`: scale for a linear operator, scale² for a matmul (1 when unknown)."
+def output_growth(task, size, seed: int, scale: float) -> float:
+    """How much the reference's largest output grows when its floating inputs grow by `scale`: scale for a linear
+    operator, scale² for a matmul (1 when unknown). Each of the two reference runs gets its own fresh draw (the
+    reference may update its inputs in place), one after the other: one input set alive at a time."""
     model = task.model(size, seed)
-    base = [x / scale if isinstance(x, torch.Tensor) and x.is_floating_point() else x for x in inputs]
-    def amax(out):
+    def amax(at):
+        with task.sized(size):
+            out = model(*magnitude_set(task, size, seed, at))
         ts = [t for t in (out if isinstance(out, (tuple, list)) else [out]) if isinstance(t, torch.Tensor) and t.numel()]
         return max((float(t.detach().abs().max()) for t in ts), default=0.0)
     with torch.no_grad():
         try:
-            big, small = amax(model(*inputs)), amax(model(*base))
+            big = amax(scale)
+            small = amax(1.0)
         except Exception:                      # the trial itself reports a reference that cannot run
             return 1.0
     return big / small if small > 0 and math.isfinite(big) and math.isfinite(small) else 1.0
@@ -267,20 +282,22 @@ def run_checks(task, make_candidate, *, size, conditions, settings, poison: byte
     report = SizeReport(conditions=[asdict(c) for c in conditions])
     shapes, report.notes = threshold_shapes(task, [c.value for c in conditions if not c.guard], budget)
 
-    def trial(label, candidate, inputs, at, scale=1.0):   # "signed": a non-finite reference drops the set (noted)
+    def trial(label, candidate, draw, at, scale=1.0):   # "signed": a non-finite reference drops the set (noted)
         # Rounding errors grow with the data: inputs scaled by 1e3 get atol x 1e3 (rtol unchanged), x 1e6 when the
         # output grows with the square (a matmul: sums of products cancel). A clamp or a range trick is off by the
         # size of the data itself, far beyond that.
         used = settings.replace(atol=settings.atol * max(1.0, scale))
+        inputs = draw()
+        if (share := getattr(candidate, "share_inputs", None)) is not None: share(inputs)   # as verify does
         record, _ = run_trial(task, task.model(at, settings.seed), candidate, inputs, TrialRecord("signed", 0), at,
-                              used, poison, _History())
+                              used, poison, _History(), draw)
         return record
 
     for s in shapes:
         if s.checked: report.review = True; continue
-        inputs = next(iter(task.input_sets(s.overrides, 1, settings.seed, signed=task.has_signed)))
         candidate = make_candidate(s.overrides)
-        r = trial(f"threshold {s.side} {s.threshold}", candidate, inputs, s.overrides)
+        r = trial(f"threshold {s.side} {s.threshold}", candidate,
+                  partial(task.inputs, s.overrides, settings.seed, 0, task.has_signed), s.overrides)
         refused = getattr(getattr(candidate, "failure", None), "detail", "") == "host-refused"
         if refused:      # the kernel's own host code refuses this shape loudly: no wrong numbers can come out there
             s.checked = "not value-checked: the host tiling refuses this shape (outside the lowered envelope)"
@@ -292,9 +309,11 @@ def run_checks(task, make_candidate, *, size, conditions, settings, poison: byte
                               f"wrong at a shape {s.side} the threshold {s.threshold:,} ({s.quantity:,} elements, "
                               f"overrides {s.overrides}): {r.message}"}
     candidate = make_candidate(size)
-    for scale, inputs in magnitude_sets(task, size, settings.seed):
+    for scale in MAGNITUDES:                     # one scaled set at a time (each is a whole input set)
         if report.failure: break
-        r = trial(f"magnitude x{scale:g}", candidate, inputs, size, max(scale, output_growth(task, size, settings.seed, inputs, scale)))
+        growth = output_growth(task, size, settings.seed, scale)
+        r = trial(f"magnitude x{scale:g}", candidate, partial(magnitude_set, task, size, settings.seed, scale), size,
+                  max(scale, growth))
         kind = "dropped (the reference is not finite)" if r.dropped else r.kind
         report.magnitudes.append({"scale": scale, "kind": kind, "message": r.message})
         if not (r.passed or r.dropped):

@@ -257,7 +257,16 @@ def sized(self: Task, size: str | Mapping = "small") -> Iterator[dict]:
 def _signed_transform(scale: float):
     "x -> (2x - 1) * scale for every floating tensor; other values unchanged."
     def transform(values: list) -> list:
-        return [(v * 2 - 1) * scale if isinstance(v, torch.Tensor) and v.is_floating_point() else v for v in values]
+        # in place on the fresh tensors get_inputs() drew (the same float operations, so the same bits): a full-shape
+        # set needs no temporaries; a tensor sharing memory with another input (or needing grad) is transformed out of place
+        starts = [v.untyped_storage().data_ptr() for v in values if isinstance(v, torch.Tensor)]
+        def own(v): return not v.requires_grad and starts.count(v.untyped_storage().data_ptr()) == 1
+        def signed(v):
+            if not (isinstance(v, torch.Tensor) and v.is_floating_point()): return v
+            if not own(v): return (v * 2 - 1) * scale
+            v.mul_(2).sub_(1)
+            return v.mul_(scale) if scale != 1.0 else v
+        return [signed(v) for v in values]
     return transform
 
 
@@ -337,7 +346,9 @@ def _input_sets(task: Task, size: str | Mapping = "small", n: int = 1, seed: int
             else:
                 values = _to_device(list(draw()), device)
             state = torch.get_rng_state()
-        yield values
+        held = [values]       # not kept in a local while the caller uses it: the next draw starts with this set freed
+        del values
+        yield held.pop()
 
 
 @patch

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import partial
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
@@ -20,9 +21,9 @@ from .diagnostics import AscendCraftError, Diagnostic
 from .taskset import INPUT_GROUPS, Task, deterministic_torch
 
 # %% auto #0
-__all__ = ['POISON', 'HALF_FLOORS', 'COMPARE_CHUNK', 'PROTOCOLS', 'MKB_TOLERANCE', 'Tolerance', 'default_tolerance',
-           'output_tolerances', 'fingerprint', 'matches_poison', 'OutputCheck', 'compare_output', 'TrialRecord',
-           'Verdict', 'run_trial', 'verify', 'verify_mkb']
+__all__ = ['POISON', 'HALF_FLOORS', 'CHECK_CHUNK', 'COMPARE_CHUNK', 'PROTOCOLS', 'MKB_TOLERANCE', 'Tolerance',
+           'default_tolerance', 'output_tolerances', 'fingerprint', 'matches_poison', 'OutputCheck', 'compare_output',
+           'TrialRecord', 'Verdict', 'run_trial', 'verify', 'verify_mkb']
 
 # %% ../nbs/31_verify.ipynb #1f977ec3
 POISON = b"\xa5"                 # default poison byte pattern: 0xA5A5A5A5… (fp32 ≈ -2.9e-16)
@@ -74,10 +75,19 @@ def fingerprint(value) -> str:
     return digest.hexdigest()
 
 
+CHECK_CHUNK = 1 << 24     # elements per step of the NaN / Inf / poison scans (a bool mask of 16 MB at most)
+
+
+def _any_chunked(t: torch.Tensor, test) -> bool:
+    "Whether `test(chunk)` (a bool tensor) holds anywhere in `t`, scanned in bounded chunks (no mask of `t`'s size)."
+    flat = t.detach().reshape(-1)
+    return any(bool(test(flat[i:i + CHECK_CHUNK]).any()) for i in range(0, flat.numel(), CHECK_CHUNK))
+
+
 def matches_poison(t: torch.Tensor, poison: bytes = POISON) -> bool:
     "Whether every element of `t` is NaN, or its bytes are `poison` repeated."
     if t.numel() == 0: return False
-    if t.is_floating_point() and bool(torch.isnan(t).all()): return True
+    if t.is_floating_point() and not _any_chunked(t, lambda c: ~torch.isnan(c)): return True
     data = _raw_bytes(t)
     step = len(poison) * (1 << 20)                  # compare in bounded chunks against one chunk of the pattern
     pattern = np.frombuffer(poison * (step // len(poison)), dtype=np.uint8)
@@ -359,11 +369,6 @@ class Verdict:
 def _num(x) -> str: return "—" if x is None else f"{x:.3g}"
 
 # %% ../nbs/31_verify.ipynb #2da353f1
-def _clone(values: list) -> list:
-    "Deep copies of the tensors of an input set (other values are immutable scalars)."
-    return [v.detach().clone() if isinstance(v, torch.Tensor) else v for v in values]
-
-
 def _as_list(out) -> list:
     "Outputs as a list (a tuple/list result item by item)."
     return list(out) if isinstance(out, (tuple, list)) else [out]
@@ -373,8 +378,8 @@ def _not_finite(ref: list, infinite: bool) -> str | None:
     "'NaN' / 'Inf' when a floating reference output holds one (Inf only when `infinite`), else None."
     for r in ref:
         if isinstance(r, torch.Tensor) and r.is_floating_point():
-            if bool(torch.isnan(r).any()): return "NaN"
-            if infinite and bool(torch.isinf(r).any()): return "Inf"
+            if _any_chunked(r, torch.isnan): return "NaN"
+            if infinite and _any_chunked(r, torch.isinf): return "Inf"
     return None
 
 
@@ -383,7 +388,7 @@ def _check_reference(task: Task, ref: list, record: TrialRecord) -> bool:
     if record.check == "signed":
         what = _not_finite(ref, infinite=True)
         if what:
-            record.kind = "dropped"
+            record.kind, record.outputs, record.inputs = "dropped", [], {}
             record.message = (f"dropped: the reference is {what} on these signed inputs (outside the operator's domain, "
                               "e.g. the square root of a negative state); the trial is not counted")
         return what is None
@@ -406,34 +411,63 @@ class _History:
         return None
 
 
+def _span(t: torch.Tensor) -> tuple[int, int]:
+    "The address range of a CPU tensor's storage."
+    s = t.untyped_storage()
+    return s.data_ptr(), s.data_ptr() + s.nbytes()
+
+
+def _unalias(outs: list, inputs: list) -> list:
+    "The candidate's outputs, each one that shares memory with an input copied (the reference may update its inputs in place)."
+    spans = [_span(v) for v in inputs if isinstance(v, torch.Tensor) and v.device.type == "cpu" and v.untyped_storage().nbytes()]
+    def shared(o):
+        if not (isinstance(o, torch.Tensor) and o.device.type == "cpu" and o.untyped_storage().nbytes()): return False
+        lo, hi = _span(o)
+        return any(lo < b and a < hi for a, b in spans)
+    return [o.detach().clone() if shared(o) else o for o in outs]
+
+
 def run_trial(task: Task, net: torch.nn.Module, candidate: Callable, inputs: list, record: TrialRecord,
-              size, settings: Settings, poison: bytes, history: _History) -> tuple[TrialRecord, list]:
-    "Run reference and candidate on one input set and fill `record`; also return the reference outputs."
+              size, settings: Settings, poison: bytes, history: _History,
+              redraw: Callable[[], list] | None = None) -> tuple[TrialRecord, list]:
+    """Run candidate and reference on one input set and fill `record`; also return the reference outputs.
+    `redraw()` draws the same input set again (for the reference, when the candidate changed its inputs)."""
     names = task.forward_params
     names = [names[i] if i < len(names) else f"arg{i}" for i in range(len(inputs))]
-    # the reference gets a copy (a reference may update its inputs in place, as the optimizers do); the candidate gets
-    # the input set itself, fingerprinted before and after: one copy of the inputs per trial, not two
-    ref_inputs, cand_inputs = _clone(inputs), list(inputs)
-    with task.sized(size), torch.no_grad(), deterministic_torch():
-        raw = net(*ref_inputs)
-    ref, ref_is_tuple = _as_list(raw), isinstance(raw, (tuple, list))
-    if not _check_reference(task, ref, record): return record, ref
-    record.inputs = before = {n: fingerprint(v) for n, v in zip(names, cand_inputs)}
+    # the candidate runs first, on the input set itself, fingerprinted before and after; the reference then runs on the
+    # same tensors (no copy: a reference may update its inputs in place, as the optimizers do, once the candidate is done)
+    record.inputs = before = {n: fingerprint(v) for n, v in zip(names, inputs)}
+    out, error = None, None
     try:
         with torch.no_grad():
-            out = candidate(cand_inputs)
+            out = candidate(list(inputs))
     except Exception as e:
-        record.kind, record.message = "error", f"{type(e).__name__}: {e}"
+        error = f"{type(e).__name__}: {e}"
+    changed = [n for n, v in zip(names, inputs) if fingerprint(v) != before[n]]
+    if changed:                              # the reference gets the set as drawn
+        inputs = redraw() if redraw is not None else None
+        if inputs is None or [fingerprint(v) for v in inputs] != list(before.values()):
+            raise AscendCraftError(Diagnostic(
+                "input-redraw", f"the candidate changed its inputs on {record.check} trial {record.trial} of {task.id} "
+                "and the input set could not be drawn again identically for the reference", file=str(task.path),
+                hint="verify passes redraw=; a task file's get_inputs() must depend only on the seed"))
+    outs = _unalias(_as_list(out), inputs) if error is None else []
+    with task.sized(size), torch.no_grad(), deterministic_torch():
+        raw = net(*inputs)
+    ref, ref_is_tuple = _as_list(raw), isinstance(raw, (tuple, list))
+    del raw
+    if not _check_reference(task, ref, record): return record, ref
+    if error is not None:
+        record.kind, record.message = "error", error
         return record, ref
-    changed = [n for n, v in zip(names, cand_inputs) if fingerprint(v) != before[n]]
     if changed:
         record.kind, record.message = "mutated-input", f"the candidate changed its input(s) {', '.join(changed)}"
         return record, ref
-    outs = _as_list(out)
     if len(outs) != len(ref) or isinstance(out, (tuple, list)) != ref_is_tuple:
         what = f"a {type(out).__name__} of {len(outs)}" if isinstance(out, (tuple, list)) else "a single output"
         record.kind, record.message = "structure", f"{what} instead of {len(ref) if ref_is_tuple else 'a single output'}"
         return record, ref
+    del out
     tols = output_tolerances(task, ref, settings)
     for name, r, o, tol in zip(task.output_names(len(ref)), ref, outs, tols):
         record.outputs.append(compare_output(name, r, o, tol, poison))
@@ -496,13 +530,18 @@ def verify(task: Task, candidate: Callable[[list], Any], *, size="small", settin
     net = task.model(size, settings.seed)
     phases = [("mkb", False)] + ([("signed", True)] if signed and task.has_signed else [])
     records, ref_prints, history = [], {}, _History()
+    share = getattr(candidate, "share_inputs", None)   # moves a set where the candidate's runs read it (EmulatedKernel: GM files)
     for check, is_signed in phases:
         for k, inputs in enumerate(task.iter_input_sets(size, n, settings.seed, signed=is_signed)):   # one set alive
-            record, ref = run_trial(task, net, candidate, inputs, TrialRecord(check, k), size, settings, poison, history)
+            if share is not None: share(inputs)         # in place: each drawn tensor is freed once it is moved
+            redraw = partial(task.inputs, size, settings.seed, k, is_signed)
+            record, ref = run_trial(task, net, candidate, inputs, TrialRecord(check, k), size, settings, poison, history,
+                                    redraw)
+            del inputs                                  # this set and its reference outputs are gone before the next draw
             records.append(record)
-            if record.dropped: continue
-            ref_prints.setdefault(check, []).append(fingerprint(ref))
-            if not record.passed: break
+            if not record.dropped: ref_prints.setdefault(check, []).append(fingerprint(ref))
+            del ref
+            if not (record.passed or record.dropped): break
         if not (records[-1].passed or records[-1].dropped): break
     failed = next((r for r in records if not (r.passed or r.dropped)), None)
     mkb = [r for r in records if r.check == "mkb"]

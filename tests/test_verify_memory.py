@@ -1,0 +1,154 @@
+"""What a verification holds in memory (issue 17: full shapes by default where they fit). One input set is drawn, moved
+once into files that both poison runs link as their GM (no copy per run), the candidate runs on it, then the reference
+runs on the same tensors (no clone); nothing of a trial outlives it. Small shapes, behaviour only: which file a GM
+input is, which storage the reference sees, and the peak of a mid-size case against the tensors it must hold."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from ascendcraft.config import Settings
+from ascendcraft.emu import GM, SharedInputs, build, run
+from ascendcraft.taskset import get_task, load_task_file
+from ascendcraft.verify import verify
+
+ROOT = Path(__file__).resolve().parents[1]
+SETTINGS = Settings()
+
+HEAD = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
+ADD_ONE = HEAD + r"""
+extern "C" __global__ __aicore__ void add_one(GM_ADDR x, GM_ADDR y, uint32_t tile)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, tile * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x + tile * GetBlockIdx(), tile);
+    yGm.SetGlobalBuffer((__gm__ float *)y + tile * GetBlockIdx(), tile);
+    LocalTensor<float> t = buf.Get<float>();
+    DataCopy(t, xGm, tile);
+    PipeBarrier<PIPE_ALL>();
+    Adds(t, t, 1.0f, tile);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, t, tile);
+}
+"""
+
+
+def test_a_shared_input_is_linked_into_each_run_not_written():
+    b = build({"k.cpp": ADD_ONE})
+    assert b.ok, b.diagnostics
+    shared = SharedInputs()
+    x = shared.share(np.arange(512, dtype=np.float32))
+    args = [GM("x", x), GM("y", None, "out", shape=(512,), dtype=np.float32), 64]
+    from ascendcraft.emu import Scalar
+    args[2] = Scalar(64)
+    first = run(b, args, block_dim=8, inputs=shared)
+    second = run(b, args, block_dim=8, inputs=shared, poison=0xFF)
+    assert first.ok and second.ok
+    assert shared.linked == 2                     # both runs took the set's file as their GM input
+    np.testing.assert_array_equal(first.outputs["y"], x + 1)
+    np.testing.assert_array_equal(second.outputs["y"], x + 1)
+    path, _ = shared.files[x.ctypes.data]
+    assert os.stat(path).st_nlink == 1            # the run folders' links are gone with the runs
+    # an array the set does not hold is written as before
+    other = np.arange(512, dtype=np.float32) * 2
+    third = run(b, [GM("x", other), args[1], args[2]], block_dim=8, inputs=shared)
+    assert third.ok and shared.linked == 2
+    np.testing.assert_array_equal(third.outputs["y"], other + 1)
+    shared.close()
+    assert not path.exists()
+
+
+TASK = textwrap.dedent('''
+    import torch
+    import torch.nn as nn
+    SEEN = []
+
+    class Model(nn.Module):
+        """Doubles x in place (as an optimizer updates its state) and returns it."""
+        def forward(self, x):
+            SEEN.append(x.data_ptr())
+            return x.mul_(2.0)
+
+    n = 4096
+    def get_inputs():
+        return [torch.rand(n)]
+
+    def get_init_inputs():
+        return []
+    ''')
+
+
+@pytest.fixture()
+def inplace_task(tmp_path):
+    path = tmp_path / "misc" / "double_in_place.py"
+    path.parent.mkdir()
+    path.write_text(TASK)
+    return load_task_file(path)
+
+
+def test_the_reference_runs_on_the_candidates_own_inputs(inplace_task):
+    seen = []
+    def candidate(xs):
+        seen.append(xs[0].data_ptr())
+        return xs[0] * 2.0
+    verdict = verify(inplace_task, candidate, settings=SETTINGS, trials=2, signed=False)
+    assert verdict.passed, verdict.summary
+    real = [p for p in inplace_task.module.SEEN if p]  # (0: a run on meta tensors, when the task's shapes were read)
+    assert seen == real                               # the same storage: no clone of the set for the reference
+
+
+def test_an_output_aliasing_an_input_is_not_changed_by_the_reference(inplace_task):
+    # returns its input unchanged: the reference's in-place update must not turn it into the right answer
+    verdict = verify(inplace_task, lambda xs: xs[0], settings=SETTINGS, trials=1, signed=False)
+    assert (verdict.passed, verdict.kind) == (False, "mismatch")
+
+
+def test_a_mutating_candidate_leaves_the_reference_a_fresh_draw():
+    relu = get_task("relu")
+    expected = torch.relu(relu.inputs("small", SETTINGS.seed, 0)[0])
+    def zeroing(xs):
+        xs[0].zero_()
+        return xs[0].clone()
+    verdict = verify(relu, zeroing, settings=SETTINGS, trials=1, signed=False)
+    assert verdict.kind == "mutated-input"
+    # the record's fingerprints are the set as drawn: the one the reference was run on again
+    assert verdict.trials[0].inputs["x"] != ""
+    assert float(expected.sum()) > 0
+
+
+PEAK = textwrap.dedent('''
+    import json, resource, sys, torch
+    from ascendcraft.config import Settings
+    from ascendcraft.taskset import get_task
+    from ascendcraft.verify import verify
+    torch.set_num_threads(1)
+    relu = get_task("relu")
+    size = {"batch_size": 256, "dim": 1 << 18}         # 64 M floats, 256 MiB a tensor
+    verify(relu, lambda xs: torch.relu(xs[0]), settings=Settings(), trials=1, signed=False)   # warm at small shapes
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    v = verify(relu, lambda xs: torch.relu(xs[0]), size=size, settings=Settings(), trials=1, signed=True)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(json.dumps({"passed": v.passed, "trials": len(v.trials), "growth": after - before}))
+    ''')
+
+
+def test_a_trial_holds_the_set_and_both_outputs_only():
+    """Peak RSS growth of a plain and a signed trial at 64 M floats against one tensor (256 MiB): the input, the
+    candidate's output and the reference's output are 3, and the chunked comparison's float64 chunks about 100 MiB
+    more whatever the size; a clone of the set for the reference, the previous trial's set or reference still alive at
+    the next draw, or the signed transform's temporaries would each add a whole tensor."""
+    out = subprocess.run([sys.executable, "-c", PEAK], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["passed"] and got["trials"] == 2
+    tensor = 256 * (1 << 18) * 4
+    assert got["growth"] < 3.8 * tensor, got["growth"] / tensor
