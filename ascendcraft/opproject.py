@@ -300,7 +300,11 @@ def load_project(folder: Path | str, *, settings: Settings | None = None) -> OpP
     sources = {**_headers(folder), **sources}   # shared headers beside op_host/ and op_kernel/ are on the include path
     host_file, op = defs[0]
     kernels = [e for e in find_entries({k: v for k, v in sources.items() if k.startswith("op_kernel/")})]
-    chosen = [e for e in kernels if e.name == op.kernel_name] or kernels
+    # CANN's build looks for the kernel under more than one snake_case form of the type (Conv2DBackpropInputV2:
+    # conv2_d_backprop_input_v2, and the project's own conv2d_backprop_input_v2): the forms differ only in underscores
+    plain = lambda name: name.replace("_", "")
+    chosen = [e for e in kernels if e.name == op.kernel_name] or \
+        [e for e in kernels if plain(e.name) == plain(op.kernel_name)] or kernels
     if len(chosen) != 1:
         what = "no kernel entry" if not chosen else f"several kernel entries ({', '.join(e.name for e in chosen)})"
         raise _project_error("op-project", f"{what} in op_kernel/ for operator {op.type}", f"{folder}/op_kernel",

@@ -335,3 +335,17 @@ static_assert(sizeof(DTYPE_X) == 4, "float column");
         "FORMAT_X == FORMAT_NCHW", "FORMAT_X == FORMAT_NC1HWC0"))
     with pytest.raises(AscendCraftError, match="no branch for this column"):
         run_project(folder, {"x": torch.randn(6400).half()}, attrs={"negative_slope": 0.2}, reference=ref)
+
+
+def test_the_kernel_entry_is_found_under_either_snake_case_form_of_the_type(tmp_path):
+    # cann-ops Conv2DBackpropInputV2: the entry is conv2d_backprop_input_v2 (not conv2_d_...), beside another op's
+    # entry in a sub-folder; CANN's build tries both snake_case forms of the type, which differ only in underscores
+    folder = copy_project(tmp_path, "leaky_relu_custom")
+    for f in [*folder.glob("op_host/*"), *folder.glob("op_kernel/*")]:
+        f.write_text(f.read_text().replace("LeakyReluCustom", "LeakyRelu2DCustom").replace("leaky_relu_custom(", "leaky_relu2d_custom("))
+    (folder / "op_kernel" / "other").mkdir()
+    (folder / "op_kernel" / "other" / "other.cpp").write_text(
+        '#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void other_entry(GM_ADDR x, GM_ADDR y, '
+        'GM_ADDR workspace, GM_ADDR tiling) {}\n')
+    project = load_project(folder)
+    assert project.op.type == "LeakyRelu2DCustom" and project.entry == "leaky_relu2d_custom"
