@@ -638,6 +638,13 @@ namespace {
 // The first clear bit of [lo, hi) in a bitmap, or hi.
 uint64_t first_clear_bit(const uint64_t* w, uint64_t lo, uint64_t hi) {
     for (uint64_t at = lo; at < hi;) {
+        if (at % 64 == 0) {                                                       // whole words set: skip them
+            uint64_t k = at / 64;
+            const uint64_t whole_end = hi / 64;
+            while (k < whole_end && w[k] == ~0ull) ++k;
+            at = k * 64;
+            if (at >= hi) break;
+        }
         const uint64_t k = at / 64, shift = at % 64;
         const uint64_t top = std::min<uint64_t>(hi - k * 64, 64);                  // bits of this word in range: [shift, top)
         const uint64_t in_range = (top == 64 ? ~0ull : (1ull << top) - 1) & ~((1ull << shift) - 1);
