@@ -53,6 +53,26 @@ def test_gemm_int8_accumulates_exactly_in_int32():
     np.testing.assert_array_equal(r.outputs["c"], ref)
 
 
+def test_gemm_with_the_bias_table_starts_c_from_the_bias_row():
+    "L1 (half) -> bias table (float, DataCopy on MTE1), then Mmad(c, a, b, bias, p): each row of C is bias + A x B."
+    m, n, k = 32, 64, 64
+    b = build(KERNELS / "cube_gemm.cpp", entry="gemm_f16_bias")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    a = RNG.standard_normal((m, k)).astype(np.float16)
+    bm = RNG.standard_normal((k, n)).astype(np.float16)
+    bias = RNG.standard_normal(n).astype(np.float16)
+    args = [GM("a", a), GM("b", np.ascontiguousarray(bm.T)), GM("bias", bias), GM("c", np.empty((m, n), np.float32), "out"),
+            Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t")]
+    r = run(b, args, block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    ref = a.astype(np.float64) @ bm.astype(np.float64) + bias.astype(np.float64)
+    np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)
+    # the bias table holds 1 KB (256 floats): a longer bias row is an error at its InitBuffer
+    r = run(b, args[:4] + [Scalar(m, "uint32_t"), Scalar(512, "uint32_t"), Scalar(k, "uint32_t")], block_dim=1)
+    e = [d for d in r.errors if d.kind == "l1-overflow"]
+    assert not r.ok and e and "bias table" in e[0].message and "InitBuffer" in e[0].source_line, r.diagnostics
+
+
 def _bf16(x: np.ndarray) -> np.ndarray:
     "float32 -> bfloat16 bit patterns (round to nearest even), as uint16."
     u = x.astype(np.float32).view(np.uint32)

@@ -49,7 +49,8 @@ uint8_t check_cube(const Local& t, Op op, const SrcLoc& loc, const char* role, s
             .hint("allocate it from a TQue/TBuf on TPosition::%s",
                   op == Op::Mmad ? (std::string(role) == "dst" ? "CO1" : std::string(role) == "fm" ? "A2" : "B2")
                   : op == Op::LoadData ? (std::string(role) == "src" ? "A1 or B1" : "A2 or B2")
-                  : op == Op::Fixpipe ? "CO1" : "A1 or B1")
+                  : op == Op::Fixpipe ? "CO1" : std::string(role) == "bias" || (std::string(role) == "dst" && *allowed.begin() == kRegionBT)
+                  ? "C2 (the bias table)" : "A1 or B1")
             .fail();
     }
     const uint64_t off = offset_in(t, r);
@@ -94,39 +95,40 @@ uint8_t cube_region_of(uint8_t pos) {
     case TPosition::A2: return kRegionL0A;
     case TPosition::B2: return kRegionL0B;
     case TPosition::CO1: return kRegionL0C;
+    case TPosition::C2: return kRegionBT;
     default: return kRegionUB;
     }
 }
 const char* cube_region_name(uint8_t region) {
-    static const char* names[] = {"UB", "L1", "L0A", "L0B", "L0C"};
-    return region < 5 ? names[region] : "?";
+    static const char* names[] = {"UB", "L1", "L0A", "L0B", "L0C", "the bias table"};
+    return region < 6 ? names[region] : "?";
 }
 uint32_t cube_region_bytes(uint8_t region) {
-    static const uint32_t bytes[] = {0, 512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024};
-    return region < 5 ? bytes[region] : 0;
+    static const uint32_t bytes[] = {0, 512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024};
+    return region < 6 ? bytes[region] : 0;
 }
 uint8_t cube_producer_pipe(uint8_t pos) {
     switch (cube_region_of(pos)) {
     case kRegionL1: return static_cast<uint8_t>(TPipe_::MTE2);
-    case kRegionL0A: case kRegionL0B: return static_cast<uint8_t>(TPipe_::MTE1);
+    case kRegionL0A: case kRegionL0B: case kRegionBT: return static_cast<uint8_t>(TPipe_::MTE1);
     default: return static_cast<uint8_t>(TPipe_::M);
     }
 }
 uint8_t cube_consumer_pipe(uint8_t pos) {
     switch (cube_region_of(pos)) {
     case kRegionL1: return static_cast<uint8_t>(TPipe_::MTE1);
-    case kRegionL0A: case kRegionL0B: return static_cast<uint8_t>(TPipe_::M);
+    case kRegionL0A: case kRegionL0B: case kRegionBT: return static_cast<uint8_t>(TPipe_::M);
     default: return static_cast<uint8_t>(TPipe_::FIX);
     }
 }
 uint64_t cube_round_len(uint8_t region, uint64_t len) {
-    const uint64_t unit = region == kRegionL0A || region == kRegionL0B ? kFractalBytes : region == kRegionL0C ? 64 : 32;
+    const uint64_t unit = region == kRegionL0A || region == kRegionL0B ? kFractalBytes : region == kRegionL0C || region == kRegionBT ? 64 : 32;
     return (len + unit - 1) / unit * unit;
 }
 void cube_check_capacity(uint8_t region, uint32_t used, uint64_t total, int num, uint64_t len, const SrcLoc& loc) {
     const uint32_t cap = cube_region_bytes(region);
     if (used + total <= cap) return;
-    Report(region == kRegionL1 ? "l1-overflow" : "l0-overflow", Op::InitBuffer, loc)
+    Report(region == kRegionL1 || region == kRegionBT ? "l1-overflow" : "l0-overflow", Op::InitBuffer, loc)
         .msg("InitBuffer asks for %d x %llu = %llu bytes of %s at offset %u, but only %u of its %u bytes are left", num,
              static_cast<unsigned long long>(len), static_cast<unsigned long long>(total), cube_region_name(region), used,
              cap - used, cap)
@@ -142,9 +144,44 @@ uint8_t* cube_base(uint8_t region) {
     return mem.data();
 }
 
+// ---- L1 -> bias table (C2) -----------------------------------------------------------------------------
+// DataCopy(C2 tensor, L1 tensor, DataCopyParams) on MTE1: blockCount bursts of blockLen x 64 bytes of the L1 data, the
+// source bursts srcStride x 32 bytes apart, the destination's dstStride x 64 bytes apart; half data is widened to float
+// on the way (the bias table holds fp32). The documents give 64 bytes as the burst unit; that it counts the L1 side's
+// bytes when half widens to float is how catlass's L1 -> bias-table copy sizes it (n / (64 / sizeof(source))).
+void cube_copy_bias(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, const CopyShape& shape, SrcLoc loc) {
+    enter(Op::DataCopy, loc);
+    const bool ok = (dstDt == Dt::f32 && (srcDt == Dt::f32 || srcDt == Dt::f16)) || (dstDt == Dt::i32 && srcDt == Dt::i32);
+    if (!ok)
+        Report("copy-types", Op::DataCopy, loc)
+            .msg("DataCopy from %s in L1 to %s in the bias table: the bias table takes float (from float or half) or int32_t",
+                 dt_name(srcDt), dt_name(dstDt))
+            .hint("declare the bias table tensor as float (int32_t for int8 products) and the L1 bias as half or float").fail();
+    if (shape.countForm)
+        unsupported_call(Op::DataCopy, "DataCopy L1 -> bias table with an element count is not emulated yet",
+                         "use the DataCopyParams form (blockCount, blockLen in 64-byte units)", loc);
+    if (shape.blockCount < 1 || shape.blockCount > 4095 || shape.blockLen < 1)
+        Report("copy-params", Op::DataCopy, loc)
+            .msg("DataCopy L1 -> bias table: blockCount = %u, blockLen = %u", shape.blockCount, shape.blockLen)
+            .hint("blockCount is 1..4095 bursts and blockLen at least 1 (64-byte units of the L1 data)").fail();
+    const uint32_t ss = dt_size(srcDt), ds = dt_size(dstDt);
+    const uint64_t srcBurst = static_cast<uint64_t>(shape.blockLen) * 64, n = srcBurst / ss, dstBurst = n * ds;
+    const uint64_t srcStep = srcBurst + static_cast<uint64_t>(shape.srcStride) * 32;
+    const uint64_t dstStep = dstBurst + static_cast<uint64_t>(shape.dstStride) * 64;
+    const uint64_t count = shape.blockCount;
+    check_cube(src, Op::DataCopy, loc, "src", {kRegionL1}, 32, (count - 1) * srcStep + srcBurst);
+    check_cube(dst, Op::DataCopy, loc, "dst", {kRegionBT}, 64, (count - 1) * dstStep + dstBurst);
+    record(TPipe_::MTE1, TKind::INSTR, Op::DataCopy, srcDt, 0, loc, count * srcBurst, count * n, static_cast<uint32_t>(count));
+    if (tracing_now()) return;
+    for (uint64_t b = 0; b < count; ++b)
+        for (uint64_t i = 0; i < n; ++i)
+            store_d(dstDt, dst.addr + b * dstStep + i * ds, load_d(srcDt, src.addr + b * srcStep + i * ss));
+}
+
 // ---- GM -> L1 ------------------------------------------------------------------------------------------
 void cube_data_copy(Dt dt, const Local* dst, const Local* src, void* gm, const CopyShape& shape, SrcLoc loc) {
     const uint32_t esize = dt_size(dt);
+    if (dst && src && !gm && cube_region_of(dst->pos) == kRegionBT) return cube_copy_bias(dt, dt, *dst, *src, shape, loc);
     if (!dst || !gm || src)
         unsupported_call(Op::DataCopy, "DataCopy between these positions of the cube core is not emulated yet",
                          "copy GM -> A1/B1 with DataCopy, L1 -> L0 with LoadData and L0C -> GM with Fixpipe", loc);
@@ -234,20 +271,22 @@ void cube_load2d(Dt dt, const Local& dst, const Local& src, const Load2DSpec& p,
 }
 
 // ---- L0C (+)= L0A x L0B ----------------------------------------------------------------------------------
-void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc) {
+void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc,
+               const Local* bias) {
     enter(Op::Mmad, loc);
     if (p.m == 0 || p.n == 0 || p.k == 0 || p.m > 4095 || p.n > 4095 || p.k > 4095)
         Report("mmad-params", Op::Mmad, loc)
             .msg("Mmad with m = %u, n = %u, k = %u; each must be 1..4095", p.m, p.n, p.k)
             .hint("split the matrix product into base blocks (baseM x baseN x baseK)").fail();
-    if (p.fromBias)
-        unsupported_call(Op::Mmad, "Mmad with cmatrixSource = 1 (C starts from the bias table) is not emulated yet",
-                         "add the bias in the epilogue, or set cmatrixSource = 0", loc);
+    if (p.fromBias && !bias)
+        unsupported_call(Op::Mmad, "Mmad with cmatrixSource = 1 and no bias tensor is not emulated",
+                         "pass the bias table tensor: Mmad(c, a, b, bias, params) (C starts from the bias row)", loc);
     const uint32_t c0 = c0_of(aDt);
     const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16), kB = ceil_div(p.k, c0);
     check_cube(a, Op::Mmad, loc, "fm", {kRegionL0A}, kFractalBytes, static_cast<uint64_t>(mB) * kB * kFractalBytes);
     check_cube(b, Op::Mmad, loc, "filter", {kRegionL0B}, kFractalBytes, static_cast<uint64_t>(kB) * nB * kFractalBytes);
     check_cube(c, Op::Mmad, loc, "dst", {kRegionL0C}, 64, static_cast<uint64_t>(mB) * nB * 256 * 4);
+    if (bias) check_cube(*bias, Op::Mmad, loc, "bias", {kRegionBT}, 64, static_cast<uint64_t>(p.n) * 4);
     // one cycle per 16 x C0 x 16 fractal product: 16x16x16 for half/bf16, 16x32x16 for int8, 16x8x16 for float
     record(TPipe_::M, TKind::INSTR, Op::Mmad, aDt, 0, loc, static_cast<uint64_t>(mB) * kB * kFractalBytes + static_cast<uint64_t>(kB) * nB * kFractalBytes,
            static_cast<uint64_t>(p.m) * p.n * p.k, mB * nB * kB);
@@ -269,12 +308,14 @@ void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Loc
                 for (uint32_t kk = 0; kk < p.k; ++kk)
                     acc += static_cast<int64_t>(av[static_cast<size_t>(i) * p.k + kk]) * static_cast<int64_t>(bv[static_cast<size_t>(kk) * p.n + j]);
                 int32_t prev = 0;
-                if (!p.initZero) std::memcpy(&prev, out, 4);
+                if (bias) std::memcpy(&prev, bias->addr + static_cast<uint64_t>(j) * 4, 4);   // C starts from the bias row
+                else if (!p.initZero) std::memcpy(&prev, out, 4);
                 int32_t r = static_cast<int32_t>(static_cast<uint32_t>(prev) + static_cast<uint32_t>(acc));
                 std::memcpy(out, &r, 4);
             } else {
                 float acc = 0;  // products of half/bf16 are exact in fp32; the sum accumulates in fp32
-                if (!p.initZero) std::memcpy(&acc, out, 4);
+                if (bias) std::memcpy(&acc, bias->addr + static_cast<uint64_t>(j) * 4, 4);    // C starts from the bias row
+                else if (!p.initZero) std::memcpy(&acc, out, 4);
                 for (uint32_t kk = 0; kk < p.k; ++kk)
                     acc += static_cast<float>(av[static_cast<size_t>(i) * p.k + kk] * bv[static_cast<size_t>(kk) * p.n + j]);
                 std::memcpy(out, &acc, 4);

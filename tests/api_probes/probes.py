@@ -763,6 +763,14 @@ P("cube.Mmad.int8", _CUBE + "LocalTensor<int8_t> ka2 = ta2.Get<int8_t>(); LocalT
   "Mmad(kc1, ka2, kb2, mp);")
 P("cube.Mmad.argc", _CUBE + "LocalTensor<half> ka2 = ta2.Get<half>(); LocalTensor<half> kb2 = tb2.Get<half>(); "
   "LocalTensor<float> kc1 = tc1.Get<float>(); Mmad(kc1, ka2, kb2, 16, 16, 16);", "argc")
+# the bias table (TPosition::C2, 1 KB): L1 -> bias table on MTE1 (half widened to float), Mmad starting C from it
+_BT = "TBuf<TPosition::C2> tbt; pipe.InitBuffer(tbt, 256); LocalTensor<float> kbt = tbt.Get<float>(); "
+P("cube.DataCopy.l1_to_bias.half", _CUBE + _BT + "LocalTensor<half> ka1 = ta1.Get<half>(); DataCopy(kbt, ka1, DataCopyParams(1, 1, 0, 0));")
+P("cube.DataCopy.l1_to_bias.float", _CUBE + _BT + "LocalTensor<float> ka1 = ta1.Get<float>(); DataCopy(kbt, ka1, DataCopyParams(1, 1, 0, 0));")
+P("cube.Mmad.bias", _CUBE + _BT + "LocalTensor<half> ka2 = ta2.Get<half>(); LocalTensor<half> kb2 = tb2.Get<half>(); "
+  "LocalTensor<float> kc1 = tc1.Get<float>(); Mmad(kc1, ka2, kb2, kbt, MmadParams(16, 16, 16, 0, true, false));")
+P("cube.Mmad.bias.argc", _CUBE + _BT + "LocalTensor<half> ka2 = ta2.Get<half>(); LocalTensor<half> kb2 = tb2.Get<half>(); "
+  "LocalTensor<float> kc1 = tc1.Get<float>(); Mmad(kc1, ka2, kb2, kbt, kbt, MmadParams(16, 16, 16, 0, true, false));", "argc")
 P("cube.Fixpipe.gm.row_major", _CUBE + "LocalTensor<float> kc1 = tc1.Get<float>(); "
   "Fixpipe<float, float, CFG_ROW_MAJOR>(gf, kc1, FixpipeParamsV220(16, 16, 16, 16, false));")
 P("cube.Fixpipe.gm.f16", _CUBE + "LocalTensor<float> kc1 = tc1.Get<float>(); FixpipeParamsV220 fp; fp.nSize = 16; fp.mSize = 16; "

@@ -12,7 +12,7 @@
 
 using namespace AscendC;
 
-template <typename AT, typename CT, typename OT, bool bTrans, bool wrongA, bool misalignA = false>
+template <typename AT, typename CT, typename OT, bool bTrans, bool wrongA, bool misalignA = false, bool withBias = false>
 class CubeGemm {
 public:
     __aicore__ inline CubeGemm() {}
@@ -29,6 +29,13 @@ public:
         pipe.InitBuffer(inA2, 1, m1 * k1 * 512);
         pipe.InitBuffer(inB2, 1, n1 * k1 * 512);
         pipe.InitBuffer(outCO1, 1, m1 * n1 * 16 * 16 * sizeof(CT));
+    }
+    // withBias: a half bias row of N elements, copied GM -> L1 -> the bias table (widened to float), where Mmad starts C
+    __aicore__ inline void InitBias(GM_ADDR bias)
+    {
+        biasGm.SetGlobalBuffer((__gm__ half *)bias, N);
+        pipe.InitBuffer(inBias1, 1, N * sizeof(half));
+        pipe.InitBuffer(biasTable, N * sizeof(float));
     }
     __aicore__ inline void Process()
     {
@@ -105,7 +112,20 @@ private:
         // k in two halves: the first starts from 0, the second accumulates onto L0C
         const uint32_t kHalf = (k1 / 2) * c0;
         const uint32_t fractal = 512 / sizeof(AT);
-        if (kHalf > 0 && m1 == 1) {
+        if constexpr (withBias) {
+            LocalTensor<half> l1Bias = inBias1.AllocTensor<half>();
+            DataCopy(l1Bias, biasGm, N);
+            inBias1.EnQue(l1Bias);
+            l1Bias = inBias1.DeQue<half>();
+            LocalTensor<float> bt = biasTable.Get<float>();
+            DataCopy(bt, l1Bias, DataCopyParams(1, N * sizeof(half) / 64, 0, 0));   // 64-byte units of the L1 data
+            SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+            WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+            MmadParams p;
+            p.m = M; p.n = N; p.k = K;
+            Mmad(c1, a2, b2, bt, p);   // C = bias row (each row of C) + A x B
+            inBias1.FreeTensor(l1Bias);
+        } else if (kHalf > 0 && m1 == 1) {
             MmadParams p(M, N, kHalf, 0, false, true);
             Mmad(c1, a2, b2, p);
             MmadParams q(M, N, K - kHalf, 0, false, false);
@@ -136,6 +156,9 @@ private:
     TQue<TPosition::A2, 1> inA2;
     TQue<TPosition::B2, 1> inB2;
     TQue<TPosition::CO1, 1> outCO1;
+    TQue<TPosition::C1, 1> inBias1;
+    TBuf<TPosition::C2> biasTable;
+    GlobalTensor<half> biasGm;
     GlobalTensor<AT> aGm, bGm;
     GlobalTensor<OT> cGm;
     uint32_t M = 0, N = 0, K = 0, c0 = 16, m1 = 0, n1 = 0, k1 = 0;
@@ -192,5 +215,13 @@ extern "C" __global__ __aicore__ void gemm_f16_misaligned_l0a(GM_ADDR a, GM_ADDR
 {
     CubeGemm<half, float, half, false, false, true> op;
     op.Init(a, b, c, m, n, k);
+    op.Process();
+}
+
+extern "C" __global__ __aicore__ void gemm_f16_bias(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k)
+{
+    CubeGemm<half, float, float, true, false, false, true> op;
+    op.Init(a, b, c, m, n, k);
+    op.InitBias(bias);
     op.Process();
 }

@@ -41,7 +41,9 @@ struct FixpipeSpec {
 
 void cube_copy_nd2nz(Dt dt, const Local& dst, const void* gm, const Local* l1src, const Nd2NzSpec& p, SrcLoc loc);
 void cube_load2d(Dt dt, const Local& dst, const Local& src, const Load2DSpec& p, SrcLoc loc);
-void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc);
+void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc,
+               const Local* bias = nullptr);
+void cube_copy_bias(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, const CopyShape& shape, SrcLoc loc);
 void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Local& src, const FixpipeSpec& p, SrcLoc loc);
 
 template <typename C, typename A, typename B> struct MmadTypes {
@@ -220,6 +222,30 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
     s.m = p.m; s.n = p.n; s.k = p.k; s.initZero = p.cmatrixInitVal; s.fromBias = p.cmatrixSource;
     ascendcraft::emu::cube_mmad(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), ascendcraft::emu::dt_of<S>(),
                                 dst.emu(), fm.emu(), filter.emu(), s, loc);
+}
+// With the bias table (C2): C starts from the bias row, broadcast over C's rows, then adds A x B (cmatrixSource = 1).
+template <typename T, typename U, typename S, typename V>
+inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const LocalTensor<V>& bias,
+                 const MmadParams& p, SrcLoc loc = {}) {
+    static_assert(std::is_same<V, T>::value, "Mmad's bias table tensor has the L0C type (float, or int32_t for int8)");
+    if (!ascendcraft::emu::MmadTypes<T, U, S>::value)
+        ascendcraft::emu::unsupported_type(ascendcraft::emu::Op::Mmad, ascendcraft::emu::dt_of<T>(),
+                                           "(L0C, L0A, L0B) as (float, half, half), (float, bfloat16_t, bfloat16_t), "
+                                           "(float, float, float) or (int32_t, int8_t, int8_t)", loc);
+    ascendcraft::emu::MmadSpec s;
+    s.m = p.m; s.n = p.n; s.k = p.k; s.initZero = false; s.fromBias = true;
+    const ascendcraft::emu::Local b = bias.emu();
+    ascendcraft::emu::cube_mmad(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), ascendcraft::emu::dt_of<S>(),
+                                dst.emu(), fm.emu(), filter.emu(), s, loc, &b);
+}
+
+// ---- DataCopy L1 -> bias table (C2) that widens half to float (MTE1); same-type copies take DataCopy's own form --
+template <typename T, typename U, typename std::enable_if<!std::is_same<T, U>::value, int>::type = 0>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p, SrcLoc loc = {}) {
+    ascendcraft::emu::CopyShape shape;
+    shape.countForm = false; shape.blockCount = p.blockCount; shape.blockLen = p.blockLen;
+    shape.srcStride = p.srcStride; shape.dstStride = p.dstStride;
+    ascendcraft::emu::cube_copy_bias(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.emu(), src.emu(), shape, loc);
 }
 
 // ---- Fixpipe: L0C -> GM (or L1) with the NZ -> ND conversion and the output cast (FIX) ----------------

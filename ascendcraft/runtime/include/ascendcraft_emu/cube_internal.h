@@ -1,5 +1,5 @@
 // AscendCraft CPU emulation runtime: the cube core's buffers (L1, L0A, L0B, L0C) as the queue allocator
-// sees them. Kernels never include this header.
+// sees them (and the bias table, C2). Kernels never include this header.
 #pragma once
 
 #include "internal.h"
@@ -7,7 +7,7 @@
 namespace ascendcraft { namespace emu {
 
 // Where a TPosition's buffers live: 0 = UB (the vector core), else one of the cube core's buffers.
-enum CubeRegion : uint8_t { kRegionUB = 0, kRegionL1 = 1, kRegionL0A = 2, kRegionL0B = 3, kRegionL0C = 4 };
+enum CubeRegion : uint8_t { kRegionUB = 0, kRegionL1 = 1, kRegionL0A = 2, kRegionL0B = 3, kRegionL0C = 4, kRegionBT = 5 };
 uint8_t cube_region_of(uint8_t pos);
 const char* cube_region_name(uint8_t region);
 uint32_t cube_region_bytes(uint8_t region);

@@ -294,7 +294,7 @@ struct PipeState {
     void* object = nullptr;
     bool live = true;
     uint32_t used = 0;       // UB bytes handed out
-    uint32_t cube_used[5] = {};  // bytes handed out in each cube buffer (L1, L0A, L0B, L0C), by CubeRegion
+    uint32_t cube_used[6] = {};  // bytes handed out in each cube buffer (L1, L0A, L0B, L0C, bias table), by CubeRegion
     uint32_t buffers = 0;    // buffers handed out (≤ 64)
     SrcLoc loc;
 };
@@ -333,7 +333,7 @@ struct Core {
     uint8_t event_ids[64] = {};
     std::vector<Record> trace;
     std::unique_ptr<RaceChecker> race;  // execute mode with the race check on, else null
-    std::vector<uint8_t> cube_mem[5];   // the cube core's L1, L0A, L0B, L0C (by CubeRegion), made on first use
+    std::vector<uint8_t> cube_mem[6];   // the cube core's L1, L0A, L0B, L0C, bias table (by CubeRegion), made on first use
     // tiling keys (emu_tiling.cpp): TILING_KEY_IS / TILING_KEY_LIST tests, whether one matched, GM writes
     uint32_t key_tests = 0;
     bool key_hit = false;
