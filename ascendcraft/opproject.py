@@ -517,18 +517,20 @@ def _list_entry_source(project: OpProject, lists: dict[str, list[tuple]]) -> str
 static void ascendcraft_list_fill(uint64_t* word, std::initializer_list<GM_ADDR> data,
                                   std::initializer_list<std::vector<uint64_t>> shapes)
 {{
-    const uint64_t rank = shapes.begin()->size(), desc = rank == 0 ? 2 : 1 + rank, n = data.size();
-    word[0] = 8 * (1 + n * desc);                               // where the data pointers start, in bytes
-    uint64_t i = 0;
+    uint64_t words = 1, i = 0;                                  // each tensor's description: its own rank's length
+    for (const std::vector<uint64_t>& shape : shapes) words += shape.empty() ? 2 : 1 + shape.size();
+    word[0] = 8 * words;                                        // where the data pointers start, in bytes
+    uint64_t* d = word + 1;
     for (const std::vector<uint64_t>& shape : shapes) {{
-        uint64_t* d = word + 1 + i * desc;
+        const uint64_t rank = shape.size();
         d[0] = rank | (i << 32);                                // rank (low word) and index (high word)
         if (rank == 0) d[1] = 0xffffffffull;
         for (uint64_t k = 0; k < rank; ++k) d[1 + k] = shape[k];
+        d += rank == 0 ? 2 : 1 + rank;
         ++i;
     }}
     i = 0;
-    for (GM_ADDR p : data) word[1 + n * desc + i++] = reinterpret_cast<uint64_t>(p);
+    for (GM_ADDR p : data) word[words + i++] = reinterpret_cast<uint64_t>(p);
 }}
 
 extern "C" __global__ __aicore__ void {LIST_ENTRY}({", ".join(params + ["GM_ADDR workspace", "GM_ADDR tiling"])})
@@ -540,9 +542,8 @@ extern "C" __global__ __aicore__ void {LIST_ENTRY}({", ".join(params + ["GM_ADDR
 
 
 def _list_bytes(shapes: list[tuple]) -> int:
-    "Bytes of a tensor list's GM descriptor."
-    rank = len(shapes[0]) if shapes else 0
-    return 8 * (1 + len(shapes) * (2 if rank == 0 else 1 + rank) + len(shapes))
+    "Bytes of a tensor list's GM descriptor (a tensor's description is as long as its own rank needs)."
+    return 8 * (1 + sum(2 if not s else 1 + len(s) for s in shapes) + len(shapes))
 
 
 # %% ../nbs/18_opproject.ipynb #aa209303
@@ -596,7 +597,7 @@ def _numpy(t) -> np.ndarray:
 
 
 def _launchable(project: OpProject, inputs: dict) -> None:
-    "Refuse, naming the parameter, what the emulated launch cannot pass to the kernel (absent inputs, mixed-rank lists)."
+    "Refuse, naming the parameter, what the emulated launch cannot pass to the kernel (absent inputs, empty lists)."
     op = project.op
     for p in op.inputs:
         if p.name not in inputs:
@@ -607,10 +608,6 @@ def _launchable(project: OpProject, inputs: dict) -> None:
         if p.option == "DYNAMIC" and not (isinstance(value, (list, tuple)) and value):
             raise _project_error("op-inputs", f"{op.type}: '{p.name}' is a tensor list (ParamType(DYNAMIC)); pass a "
                                  "non-empty list of tensors", op.file, f"inputs['{p.name}'] = [t1, t2, ...]")
-        if p.option == "DYNAMIC" and len({len(t.shape) for t in value}) > 1:
-            raise _project_error("op-inputs", f"{op.type}: the tensors of list '{p.name}' have different ranks; the "
-                                 "emulated list descriptor holds one rank for all", op.file,
-                                 "reshape the list's tensors to one rank")
 
 
 def _members(value) -> list:

@@ -195,9 +195,14 @@ def test_tensor_list_inputs_and_outputs_run_end_to_end():
         assert r.ok, (name, r.mismatches, [d.render() for d in r.run.diagnostics])
         assert isinstance(r.outputs["y"], list) and r.block_dim == len(r.outputs["y"])
     assert {r.tiling_key for _, r in results} == {1, 2}
-    x = [torch.randn(64), torch.randn(2, 64)]
-    with pytest.raises(AscendCraftError, match="different ranks"):
-        run_project(EXAMPLES / "foreach_scale_custom", {"x": x}, reference=lambda x, alpha=1.0: x)
+    # tensors of different ranks: each tensor's description in the list descriptor is as long as its own rank needs
+    from ascendcraft.opproject import _list_bytes
+    assert _list_bytes([(64,), (2, 64), ()]) == 8 * (1 + 2 + 3 + 2 + 3)
+    x = [torch.randn(64), torch.randn(2, 64), torch.randn(3, 1, 64)]
+    r = run_project(EXAMPLES / "foreach_scale_custom", {"x": x}, attrs={"alpha": 0.5},
+                    reference=lambda x, alpha: [t * alpha for t in x])
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    assert [o.shape for o in r.outputs["y"]] == [(64,), (2, 64), (3, 1, 64)]
 
 
 def test_sdk_headers_that_shared_tiling_frameworks_include(tmp_path):
