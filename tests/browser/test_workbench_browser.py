@@ -194,23 +194,29 @@ def test_edit_the_dsl_rerun_see_the_new_diff_status_errors_and_timing(wb_page, a
 
 
 LAB_TOKEN = "workbench-test"
-LAB_NOTEBOOK = {"cells": [{"cell_type": "code", "execution_count": None, "id": "open", "metadata": {}, "outputs": [],
-                           "source": ["from ascendcraft.workbench import open_workbench\n",
-                                      "wb = open_workbench('leaky_relu', run=True)\n", "wb"]}],
-                "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
-                "nbformat": 4, "nbformat_minor": 5}
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    "JupyterLab on a free port, serving a folder with one notebook that opens the workbench."
+def notebook(*lines: str) -> dict:
+    "A one-cell notebook (Python 3 kernel) whose cell holds `lines`."
+    return {"cells": [{"cell_type": "code", "execution_count": None, "id": "open", "metadata": {}, "outputs": [],
+                       "source": [line + "\n" for line in lines]}],
+            "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
+            "nbformat": 4, "nbformat_minor": 5}
+
+
+def start_lab(tmp_path_factory, notebooks: dict):
+    """JupyterLab on a free port, serving a new folder with `notebooks` ({relative path: notebook}); a context
+    manager that gives the running server (its kernels start in their notebook's folder)."""
+    import contextlib
     import json
     import os
     import subprocess
     import sys
     from ascendcraft.workbench import free_port, WorkbenchServer
     root = tmp_path_factory.mktemp("lab")
-    (root / "wb.ipynb").write_text(json.dumps(LAB_NOTEBOOK))
+    for name, content in notebooks.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(json.dumps(content))
     settings = tmp_path_factory.mktemp("lab-settings")
     news = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     news.parent.mkdir(parents=True)
@@ -225,8 +231,32 @@ def lab(tmp_path_factory):
                                     f"--port={port}", f"--IdentityProvider.token={LAB_TOKEN}", f"--ServerApp.root_dir={root}"],
                                    cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     server = WorkbenchServer(process, "127.0.0.1", port, tmp_path_factory.mktemp("lab-unused"), log)
-    yield server.ready(120)
-    server.stop()
+
+    @contextlib.contextmanager
+    def running():
+        try: yield server.ready(120)
+        finally: server.stop()
+    return running()
+
+
+def open_notebook(page, lab, name: str):
+    "Open notebook `name` of `lab` in JupyterLab and run its cell (Shift+Enter) once its kernel is idle."
+    from playwright.sync_api import expect
+    page.goto(f"{lab.url}lab/tree/{name}?token={LAB_TOKEN}&reset", timeout=LONG)
+    expect(page.locator("#jp-main-statusbar").get_by_text("Idle")).to_be_visible(timeout=LONG)
+    page.locator(".jp-Notebook").click()
+    page.keyboard.press("Shift+Enter")
+
+
+LAB_NOTEBOOK = notebook("from ascendcraft.workbench import open_workbench",
+                        "wb = open_workbench('leaky_relu', run=True)", "wb")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    "JupyterLab serving a folder with one notebook that opens the workbench."
+    with start_lab(tmp_path_factory, {"wb.ipynb": LAB_NOTEBOOK}) as server:
+        yield server
 
 
 def test_the_workbench_works_inside_jupyterlab(chromium, lab, artifacts):
@@ -235,10 +265,7 @@ def test_the_workbench_works_inside_jupyterlab(chromium, lab, artifacts):
     page = context.new_page()
     page.set_default_timeout(60_000)
     try:
-        page.goto(f"{lab.url}lab/tree/wb.ipynb?token={LAB_TOKEN}&reset", timeout=LONG)
-        expect(page.locator("#jp-main-statusbar").get_by_text("Idle")).to_be_visible(timeout=LONG)
-        page.locator(".jp-Notebook").click()
-        page.keyboard.press("Shift+Enter")                        # run the cell
+        open_notebook(page, lab, "wb.ipynb")                      # and run its cell
         message = page.locator(".jp-OutputArea .ac-progress-message")
         expect(message).to_have_attribute("data-state", "done", timeout=LONG)
         assert page.locator(".ac-pass-list .ac-status").count() == 5
