@@ -31,6 +31,8 @@ _GLOBAL_NAME_RE = re.compile(r"\b__global__\b[^;{]*?\bvoid\s+(?P<name>[A-Za-z_]\
 _DEVICE_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc", ".h", ".hpp", ".hh", ".inc")
 _HOST_RE = re.compile(r"\b(?:TilingContext|ascendcraft_tiling)\b|\bMultiCoreMatmulTiling\b|\bMatmulApiTiling\b")
 _CROSS_RE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b")
+_CORE_TYPED_RE = re.compile(r"=\s*g_coreType\s*>")             # a member template chosen by core type (catlass)
+_AIV_NAMED_RE = re.compile(r"\bAIV\b|\bASCEND_IS_AIV\b")          # code that names the vector core
 
 
 @dataclass
@@ -90,6 +92,12 @@ def kernel_kind(sources: dict[str, str], entry: Entry) -> KernelKind:
         kind.reason = f"__mix__({aic}, {aiv})"
     else:
         cube, vector = bool(_CUBE_RE.search(code)), bool(_VECTOR_RE.search(code))
+        if cube and vector and _CORE_TYPED_RE.search(code) and not _AIV_NAMED_RE.search(code):
+            # catlass style: the kernel's work is in members chosen by core type, and none has an AIV version (nothing
+            # names the AIV): the device compiler's AIV pass would have no code to link, so the kernel is AIC only; its
+            # vector positions are in templates (epilogues, tile copies) the kernel never instantiates
+            kind.default, kind.reason = 1, "inferred: cube work only (members chosen by core type, none for the AIV)"
+            return kind
         kind.default = 5 if cube and vector else 1 if cube else (2 if kind.cross else 0)
         kind.reason = ("inferred: " + ("cube and vector work" if cube and vector else "cube work only" if cube
                                        else "vector work only"))
