@@ -571,11 +571,14 @@ bool first_report_at(const char* kind, const SrcLoc& loc) {
 
 void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local& a, const Local* b, const Local* tmp,
                            uint64_t bytes, bool needs_temporaries) {
-    // Tanh and Sigmoid in place (dst is src, same start): the API reference forbids it and AscendC's CPU debug
-    // check stops, but on A2 each chunk of the source is read (into the temporaries, or by the first instruction)
-    // before dst is written, so kernels that do it run correctly on the NPU. A warning (once per call site);
-    // any other overlap, and any other API, stays an error.
-    const bool in_place_ok = (op == Op::Tanh || op == Op::Sigmoid) && !b && d.addr == a.addr;
+    // Tanh, Sigmoid, Log, Log2 and Log10 in place (dst is src, same start): the API reference forbids it and
+    // AscendC's CPU debug check stops, but on A2 each chunk of the source is read (into the temporaries, or by the
+    // first instruction) before dst is written, so kernels that do it run correctly on the NPU. (A2's Log is one Ln
+    // instruction; Log2 and Log10 are Ln then Muls on dst, or for half a Cast to float temporaries, Ln, Muls and a
+    // Cast back, chunk by chunk: all element-wise.) A warning (once per call site); any other overlap, and any other
+    // API, stays an error.
+    const bool in_place_op = op == Op::Tanh || op == Op::Sigmoid || op == Op::Log || op == Op::Log2 || op == Op::Log10;
+    const bool in_place_ok = in_place_op && !b && d.addr == a.addr;
     if (in_place_ok) {
         if (first_report_at("adv-in-place", loc))
             Report("adv-in-place", op, loc)

@@ -784,6 +784,45 @@ void vec_compare(Op op, Dt dt, uint8_t mode, const Local& d, const Local& a, con
     restore_mask_after_level2(lanes);
 }
 
+namespace {
+// Select modes 1 and 2 on A2 first write 32 elements (mode 1: the scalar src1; mode 2: the selMask address as 32-bit
+// words) into the devkit's temporary buffer at the top of UB (8 KB below the end: 184 KB on the 910B) and load the
+// compare-mask register from there. Those bytes are clobbered on the NPU whatever the kernel keeps in them. If
+// InitBuffer allocations reach them: the kernel's written data there is an error (it would be lost); bytes nothing
+// has written yet (a buffer of a branch the kernel does not take, or filled only later) get the scratch value, as on
+// the NPU, with a warning.
+void select_scratch(Dt dt, uint8_t mode, Scalar v, Op op, const SrcLoc& loc) {
+    const uint32_t top = g_launch->ub_bytes, lo = top > 8192 ? top - 8192 : 0;
+    const uint32_t n = 32 * (mode == 1 ? dt_size(dt) : 4u), used = ub_in_use();
+    if (used <= lo) return;
+    const uint32_t hi = std::min(lo + n, std::min(used, top));
+    Core& c = core();
+    const bool holds_data = !tracing_now() && hi <= c.written.size() &&
+                            std::memchr(c.written.data() + lo, 1, hi - lo) != nullptr;
+    if (holds_data)
+        Report("select-scratch", op, loc)
+            .msg("Select in mode %u writes %u bytes of scratch at UB offset %u (the top 8 KB of UB, offsets %u..%u, is the "
+                 "API's temporary buffer on A2), where the kernel's InitBuffer allocations (up to offset %u) hold data it "
+                 "wrote: the data would be overwritten", mode, n, lo, lo, top - 1, used)
+            .val("ub_used", used).val("scratch_offset", lo)
+            .hint("keep the InitBuffer total at or below %u bytes when the kernel uses Select modes 1 or 2", lo).fail();
+    if (first_report_at("select-scratch", loc))
+        Report("select-scratch", op, loc)
+            .msg("Select in mode %u writes %u bytes of scratch at UB offset %u (the API's temporary buffer at the top of UB on "
+                 "A2), inside the kernel's InitBuffer allocations (up to offset %u); nothing is stored there yet, so the "
+                 "kernel runs as on the NPU, and those bytes now hold the scratch value", mode, n, lo, used)
+            .val("ub_used", used).val("scratch_offset", lo)
+            .hint("keep the InitBuffer total at or below %u bytes when the kernel uses Select modes 1 or 2", lo).warn();
+    if (tracing_now()) return;
+    uint8_t word[4] = {};
+    uint32_t es = mode == 1 ? dt_size(dt) : 4u;
+    if (mode == 2) std::memcpy(word, &lo, 4);  // the mask address (any value: no kernel reads it)
+    else if (dt == Dt::f16) { half h = static_cast<half>(static_cast<float>(v.f)); std::memcpy(word, &h, 2); }
+    else { float f = static_cast<float>(v.f); std::memcpy(word, &f, 4); }
+    for (uint32_t off = lo; off + es <= hi; off += es) std::memcpy(c.ub + off, word, es);
+}
+}  // namespace
+
 void vec_select(Dt dt, Dt maskDt, uint8_t mode, const Local& d, const Local& sel, const Local& a, const Local* b, Scalar v,
                 const Lanes& lanes, const Stride* s, SrcLoc loc) {
     const Op op = Op::Select;
@@ -796,16 +835,7 @@ void vec_select(Dt dt, Dt maskDt, uint8_t mode, const Local& d, const Local& sel
     if (b && mode != 0 && mode != 2)
         Report("select-mode", op, loc).msg("Select with a tensor src1 needs SELMODE 0 or 2, not mode %u", mode)
             .hint("use VSEL_TENSOR_TENSOR_MODE (or pass a scalar src1 for VSEL_TENSOR_SCALAR_MODE)").fail();
-    if (mode == 1 || mode == 2) {
-        uint32_t used = ub_in_use(), top = g_launch->ub_bytes;
-        uint32_t scratch = top > 8192 ? top - 8192 : 0;
-        if (used > scratch)
-            Report("select-scratch", op, loc)
-                .msg("Select in mode %u uses the top 8 KB of UB (offsets %u..%u) as scratch, but InitBuffer allocations reach "
-                     "offset %u and would be overwritten", mode, scratch, top - 1, used)
-                .val("ub_used", used).val("scratch_offset", scratch)
-                .hint("keep the InitBuffer total at or below %u bytes when the kernel uses Select modes 1 or 2", scratch).fail();
-    }
+    if (mode == 1 || mode == 2) select_scratch(dt, mode, v, op, loc);
     Geometry g = resolve(lanes, epr, op, loc);
     check_operand(g, a, s[1], es, true, op, loc, "src0");
     if (b) check_operand(g, *b, s[2], es, true, op, loc, "src1");

@@ -368,6 +368,29 @@ P("Gatherb.params", "Gatherb(u0, u1, u2, 1, GatherRepeatParams(1, 8));")
 for t in ["half", "float", "int32_t", "int16_t", "uint16_t", "uint32_t", "bfloat16_t", "uint8_t"]:
     P(f"Brcb.{t}", f"Brcb({T(t)}, {T(t, 1)}, 1, {{1, 8}});", "api" if t in ("half", "float") else "dtype")
 P("Brcb.params", "Brcb(f0, f1, 2, BrcbRepeatParams(1, 8));")
+P("TQue.DeQue.handle", "{ LocalTensor<half> t = qin.AllocTensor<half>(); qin.EnQue(t); TBufHandle hd = qin.DeQue(); (void)hd; qin.FreeTensor(t); }")
+# ---- GatherMask (built-in pattern 1..7 or a pattern tensor: uint16_t bits for 2-byte, uint32_t for 4-byte) ---------
+for t in ["half", "float", "int32_t", "int16_t", "uint16_t", "uint32_t", "bfloat16_t", "uint8_t"]:
+    P(f"GatherMask.builtin.{t}", f"{{ uint64_t n = 0; GatherMask({T(t)}, {T(t, 1)}, 1, false, 0, {{1, 1, 8, 0}}, n); }}",
+      "api" if t != "uint8_t" else "dtype")
+P("GatherMask.tensor.float", "{ uint64_t n = 0; GatherMask(f0, f1, u2, true, 64, {1, 1, 8, 1}, n); }")
+P("GatherMask.tensor.half", "{ uint64_t n = 0; GatherMask(h0, h1, w2, false, 0, {1, 2, 8, 1}, n); }")
+P("GatherMask.params", "{ uint64_t n = 0; GatherMaskParams gp; gp.repeatTimes = 1; GatherMask(f0, f1, 7, false, 0, gp, n); }")
+P("GatherMask.params.ctor", "{ uint64_t n = 0; GatherMask(f0, f1, 3, false, 0, GatherMaskParams(1, 2, 8, 0), n); }")
+P("GatherMask.tensor.wrong_width", "{ uint64_t n = 0; GatherMask(f0, f1, w2, true, 64, {1, 1, 8, 1}, n); }", "dtype")
+P("GatherMask.no_count", "GatherMask(f0, f1, 1, false, 0, {1, 1, 8, 0});", "argc")
+P("GatherMask.int_count", "{ uint32_t n = 0; GatherMask(f0, f1, 1, false, 0, {1, 1, 8, 0}, n); }", "argc")
+P("GatherMask.family.gather", "{ uint64_t n = 0; GatherMask(f0, f1, 1, false, 0, GatherRepeatParams(1, 8), n); }", "family")
+# ---- BroadCast / Broadcast (advanced API, dim 1 or 2, axis 0 or 1) ------------------------------------------------
+P("BroadCast.col.float", "{ const uint32_t ds[2] = {8, 16}, ss[2] = {8, 1}; LocalTensor<uint8_t> tb = b2; BroadCast<float, 2, 1>(f0, f1, ds, ss, tb); }")
+P("BroadCast.row.half", "{ const uint32_t ds[2] = {8, 16}, ss[2] = {1, 16}; BroadCast<half, 2, 0>(h0, h1, ds, ss); }")
+P("BroadCast.dim1.float", "{ const uint32_t ds[1] = {64}, ss[1] = {1}; BroadCast<float, 1, 0>(f0, f1, ds, ss); }")
+P("Broadcast.col.float", "{ const uint32_t ds[2] = {8, 16}, ss[2] = {8, 1}; Broadcast<float, 2, 1>(f0, f1, ds, ss); }")
+P("Broadcast.tmp.half", "{ const uint32_t ds[2] = {8, 16}, ss[2] = {1, 16}; LocalTensor<uint8_t> tb = b2; Broadcast<half, 2, 0>(h0, h1, ds, ss, tb); }")
+P("BroadCast.int32", "{ const uint32_t ds[2] = {8, 16}, ss[2] = {8, 1}; BroadCast<int32_t, 2, 1>(i0, i1, ds, ss); }", "dtype")
+P("BroadCast.dim3", "{ const uint32_t ds[3] = {2, 8, 16}, ss[3] = {2, 8, 1}; BroadCast<float, 3, 1>(f0, f1, ds, ss); }", "template")
+P("BroadCast.no_template", "{ const uint32_t ds[2] = {8, 16}, ss[2] = {8, 1}; BroadCast(f0, f1, ds, ss); }", "template")
+
 P("Brcb.family.unary", "Brcb(f0, f1, 2, urp);", "family")
 P("Brcb.family.gather", "Brcb(f0, f1, 2, GatherRepeatParams(1, 8));", "family")
 P("Brcb.argc.l2", "Brcb(f0, f1, 256);", "argc")
@@ -848,6 +871,8 @@ RUN_TIME: dict[str, str] = {
     "Compare.dst.half": "unsupported", "Compare.dst.uint16": "unsupported",
     "Select.mask.half": "unsupported",   # an int8_t mask runs: the NPU reads its bits (a warning)
     "Gather.l2.uint8_t": "unsupported", "Brcb.uint8_t": "unsupported", "Copy.uint8_t": "unsupported",
+    "GatherMask.builtin.uint8_t": "unsupported", "GatherMask.tensor.wrong_width": "unsupported",
+    "BroadCast.int32": "unsupported", "BroadCast.dim3": "unsupported",
     **{f"Gatherb.{t}": "unsupported" for t in ("half", "float", "int16_t", "int32_t", "uint8_t")},
     **{f"Transpose.{t}": "unsupported" for t in ("float", "int32_t", "uint8_t", "bfloat16_t")},
     **{f"SetAtomicAdd.{t}": "unsupported" for t in ("int8_t", "uint32_t", "double")},

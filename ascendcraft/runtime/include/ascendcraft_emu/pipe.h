@@ -7,6 +7,7 @@
 namespace AscendC {
 
 class TPipe;
+using TBufHandle = uint8_t*;  // a queue buffer's address (the typeless DeQue's result)
 
 // A queue of UB buffers between two positions (VECIN → compute, compute → VECOUT, ...).
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
@@ -37,6 +38,9 @@ public:
     template <TPosition srcUserPos, TPosition dstUserPos, typename T> LocalTensor<T> DeQue(SrcLoc loc = {}) {
         return LocalTensor<T>(ascendcraft::emu::queue_deque(queue_, loc));
     }
+    // DeQue without a type: dequeues the front buffer and returns its address as a handle. Kernels call it to wait
+    // for their EnQue and go on using the tensor they enqueued (then FreeTensor it).
+    TBufHandle DeQue(SrcLoc loc = {}) { return ascendcraft::emu::queue_deque(queue_, loc).addr; }
     // As in AscendC: FreeTensor(LocalTensor<T>& tensor) takes a named, non-const tensor (not DeQue<T>()'s result).
     template <typename T> void FreeTensor(LocalTensor<T>& tensor, SrcLoc loc = {}) {
         ascendcraft::emu::queue_free(queue_, tensor.emu(), loc);

@@ -1,0 +1,236 @@
+"""GatherMask and the BroadCast advanced API (public kernels: ComplexMatDot, GeGluV2, MaskedSelectV3 and TopKV3 pick
+elements with GatherMask; the RmsNorm / LayerNorm families broadcast a row or a column with BroadCast), checked
+against NumPy, as priced instructions in the trace, and with their documented misuses stopping at the call. Also the
+logarithms in place (ForeachLog*), which A2 computes element by element."""
+import numpy as np
+import pytest
+
+from ascendcraft.emu import GM, build, op_names, run, trace
+
+GATHER = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void gather_mask(GM_ADDR x, GM_ADDR xh, GM_ADDR p, GM_ADDR y, GM_ADDR yh, GM_ADDR cnt)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 16 * 1024);
+    GlobalTensor<float> xg, yg; GlobalTensor<half> xhg, yhg; GlobalTensor<uint32_t> pg; GlobalTensor<int32_t> cg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 256);
+    xhg.SetGlobalBuffer((__gm__ half *)xh, 256);
+    pg.SetGlobalBuffer((__gm__ uint32_t *)p, 16);
+    yg.SetGlobalBuffer((__gm__ float *)y, 768);
+    yhg.SetGlobalBuffer((__gm__ half *)yh, 256);
+    cg.SetGlobalBuffer((__gm__ int32_t *)cnt, 8);
+    LocalTensor<float> a = buf.Get<float>(), d0 = a[256], d1 = a[512], d2 = a[768];
+    LocalTensor<half> h = a[1024].ReinterpretCast<half>(), hd = a[1280].ReinterpretCast<half>();
+    LocalTensor<uint32_t> pat = a[1536].ReinterpretCast<uint32_t>();
+    DataCopy(a, xg, 256);
+    DataCopy(h, xhg, 256);
+    DataCopy(pat, pg, 16);
+    PipeBarrier<PIPE_ALL>();
+    uint64_t n0 = 0, n1 = 0, n2 = 0, n3 = 0;
+    GatherMask(d0, a, 2, false, 0, {1, 4, 8, 0}, n0);          // normal mode, built-in 2: odd elements of 4 x 64
+    GatherMask(d1, a, pat, true, 100, {1, 2, 8, 1}, n1);       // counter mode: 100 elements a repeat, own bits a repeat
+    GatherMask(d2, a, 4, false, 0, {1, 2, 16, 0}, n2);         // the second of every four, repeats 512 bytes apart
+    GatherMask(hd, h, pat.ReinterpretCast<uint16_t>(), false, 0, {1, 2, 8, 0}, n3);  // half: the same 128 bits twice
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, d0, 256);
+    DataCopy(yg[256], d1, 256);
+    DataCopy(yg[512], d2, 256);
+    DataCopy(yhg, hd, 256);
+    cg.SetValue(0, (int32_t)n0); cg.SetValue(1, (int32_t)n1); cg.SetValue(2, (int32_t)n2); cg.SetValue(3, (int32_t)n3);
+}
+'''
+
+
+def _gather_args(x, xh, p):
+    return [GM("x", x), GM("xh", xh), GM("p", p), GM("y", np.zeros(768, np.float32), "out"),
+            GM("yh", np.zeros(256, np.float16), "out"), GM("cnt", np.zeros(8, np.int32), "out")]
+
+
+@pytest.fixture(scope="module")
+def gather(tmp_path_factory):
+    src = tmp_path_factory.mktemp("gm") / "gather_mask.cpp"
+    src.write_text(GATHER)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    return b
+
+
+def _bits(words, n):
+    return np.unpackbits(np.asarray(words).view(np.uint8), bitorder="little")[:n].astype(bool)
+
+
+def test_gather_mask_keeps_the_selected_elements_packed(gather):
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal(256).astype(np.float32)
+    xh = rng.standard_normal(256).astype(np.float16)
+    p = rng.integers(0, 2 ** 32, 16, dtype=np.uint64).astype(np.uint32)
+    r = run(gather, _gather_args(x, xh, p), block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    y, yh, cnt = r.outputs["y"], r.outputs["yh"], r.outputs["cnt"]
+    np.testing.assert_array_equal(y[:128], x[1::2])
+    assert cnt[0] == 128
+    # counter mode: repeat r takes 100 elements from 256 * r bytes on, with the pattern bits from 32 * r bytes on
+    want = np.concatenate([x[64 * r:64 * r + 100][_bits(p[8 * r:], 100)] for r in range(2)])
+    assert cnt[1] == len(want)
+    np.testing.assert_array_equal(y[256:256 + len(want)], want)
+    # built-in 4 (element 1 of every four) on repeats of 64 elements that start 128 elements apart
+    want2 = np.concatenate([x[128 * r:128 * r + 64][1::4] for r in range(2)])
+    assert cnt[2] == 32
+    np.testing.assert_array_equal(y[512:544], want2)
+    # half with a uint16_t pattern: 128 elements a repeat, src1RepeatStride 0 reuses the same 128 bits
+    keep = _bits(p, 128)
+    want3 = np.concatenate([xh[:128][keep], xh[128:][keep]])
+    assert cnt[3] == len(want3)
+    np.testing.assert_array_equal(yh[:len(want3)], want3)
+
+
+def test_gather_mask_is_vector_work_in_the_trace(gather):
+    z = np.zeros(256, np.float32)
+    t = trace(gather, _gather_args(z, z.astype(np.float16), np.zeros(16, np.uint32)), block_dim=1)
+    names = op_names()
+    ops = [names[o] for o in t.records["op"]]
+    assert ops.count("GatherMask") == 4
+
+
+MISUSE = GATHER.replace("GatherMask(d0, a, 2, false", "GatherMask(d0, a, 9, false")
+
+
+def test_a_built_in_pattern_outside_1_to_7_stops_at_the_call(tmp_path):
+    src = tmp_path / "bad.cpp"
+    src.write_text(MISUSE)
+    b = build(src)
+    assert b.ok
+    z = np.zeros(256, np.float32)
+    r = run(b, _gather_args(z, z.astype(np.float16), np.zeros(16, np.uint32)), block_dim=1)
+    e = [d for d in r.diagnostics if d.is_error]
+    assert e and e[0].kind == "bad-argument" and "pattern 9" in e[0].message and "GatherMask(d0, a, 9" in e[0].source_line
+
+
+def test_a_pattern_tensor_of_the_wrong_width_stops_at_the_call(tmp_path):
+    "CANN's headers accept any pattern type; A2 reads uint16_t bits for 2-byte elements, uint32_t for 4-byte ones."
+    src = tmp_path / "bad_type.cpp"
+    src.write_text(GATHER.replace("GatherMask(d1, a, pat,", "GatherMask(d1, a, pat.ReinterpretCast<uint16_t>(),"))
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    z = np.zeros(256, np.float32)
+    r = run(b, _gather_args(z, z.astype(np.float16), np.zeros(16, np.uint32)), block_dim=1)
+    e = [d for d in r.diagnostics if d.is_error]
+    assert e and e[0].kind == "unsupported" and "uint32_t for 4-byte" in e[0].message and "GatherMask(d1" in e[0].source_line
+
+
+BROADCAST = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void broadcast(GM_ADDR col, GM_ADDR row, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, tmp;
+    pipe.InitBuffer(buf, 5 * 16 * 16 * 4);
+    pipe.InitBuffer(tmp, 4096);
+    GlobalTensor<float> cg, rg, yg;
+    cg.SetGlobalBuffer((__gm__ float *)col, 16);
+    rg.SetGlobalBuffer((__gm__ float *)row, 16);
+    yg.SetGlobalBuffer((__gm__ float *)y, 3 * 256);
+    LocalTensor<float> c = buf.Get<float>(), r = c[256], d0 = c[512], d1 = c[768], d2 = c[1024];
+    DataCopy(c, cg, 16);
+    DataCopy(r, rg, 16);
+    DataCopy(d2, rg, 16);
+    PipeBarrier<PIPE_ALL>();
+    const uint32_t colShape[2] = {16, 1}, rowShape[2] = {1, 16}, full[2] = {16, 16};
+    LocalTensor<uint8_t> t = tmp.Get<uint8_t>();
+    BroadCast<float, 2, 1>(d0, c, full, colShape, t);    // [16, 1] -> [16, 16]
+    Broadcast<float, 2, 0>(d1, r, full, rowShape);       // [1, 16] -> [16, 16]
+    BroadCast<float, 2, 0>(d2, d2, full, rowShape, t);   // in place: the row is dst's first row
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, d0, 256);
+    DataCopy(yg[256], d1, 256);
+    DataCopy(yg[512], d2, 256);
+}
+'''
+
+
+def test_broadcast_stretches_a_column_and_a_row(tmp_path):
+    src = tmp_path / "broadcast.cpp"
+    src.write_text(BROADCAST)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    col = np.arange(16, dtype=np.float32) + 0.5
+    row = -np.arange(16, dtype=np.float32) * 2
+    r = run(b, [GM("col", col), GM("row", row), GM("y", np.zeros(768, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    y = r.outputs["y"].reshape(3, 16, 16)
+    np.testing.assert_array_equal(y[0], np.broadcast_to(col[:, None], (16, 16)))
+    np.testing.assert_array_equal(y[1], np.broadcast_to(row[None, :], (16, 16)))
+    np.testing.assert_array_equal(y[2], y[1])
+    warned = [d for d in r.diagnostics if d.kind == "adv-in-place"]
+    assert len(warned) == 1 and warned[0].severity == "warning" and "BroadCast" in warned[0].source_line
+    t = trace(b, [GM("col", col), GM("row", row), GM("y", np.zeros(768, np.float32), "out")], block_dim=1)
+    assert [op_names()[o] for o in t.records["op"]].count("BroadCast") == 3
+
+
+@pytest.mark.parametrize("edit,kind,words", [
+    ("BroadCast<float, 2, 1>(d0, c, full, colShape, t);", "bad-argument", "does not broadcast"),
+    ("BroadCast<float, 2, 1>(d0, d0[8], full, colShape, t);", "adv-overlap", "dst and src overlap"),
+])
+def test_broadcast_misuse_stops_at_the_call(tmp_path, edit, kind, words):
+    bad = BROADCAST.replace("const uint32_t colShape[2] = {16, 1}", "const uint32_t colShape[2] = {16, 1}, wrong[2] = {8, 1}")
+    if kind == "bad-argument":
+        bad = bad.replace("BroadCast<float, 2, 1>(d0, c, full, colShape, t);", "BroadCast<float, 2, 1>(d0, c, full, wrong, t);")
+    else:
+        bad = bad.replace("BroadCast<float, 2, 1>(d0, c, full, colShape, t);", edit)
+    src = tmp_path / "bad.cpp"
+    src.write_text(bad)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    z = np.zeros(16, np.float32)
+    r = run(b, [GM("col", z), GM("row", z), GM("y", np.zeros(768, np.float32), "out")], block_dim=1)
+    e = [d for d in r.diagnostics if d.is_error]
+    assert e and e[0].kind == kind and words in e[0].message and "BroadCast<float, 2, 1>(d0" in e[0].source_line
+
+
+LOGS = r'''#include "kernel_operator.h"
+using namespace AscendC;
+// ForeachLog / Log2 / Log10 keep one UB tile and write the result over the input.
+extern "C" __global__ __aicore__ void logs(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, tmp;
+    pipe.InitBuffer(buf, 3 * 256 * sizeof(float));
+    pipe.InitBuffer(tmp, 8192);
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 256);
+    yg.SetGlobalBuffer((__gm__ float *)y, 768);
+    LocalTensor<float> a = buf.Get<float>(), b = a[256], c = a[512];
+    DataCopy(a, xg, 256);
+    DataCopy(b, xg, 256);
+    DataCopy(c, xg, 256);
+    PipeBarrier<PIPE_ALL>();
+    Log(a, a, 256);
+    Log2(b, b, tmp.Get<uint8_t>(), 256);
+    Log10(c, c, 256);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, a, 768);
+}
+'''
+
+
+def test_logarithms_in_place_run_as_on_the_npu_with_a_warning(tmp_path):
+    src = tmp_path / "logs.cpp"
+    src.write_text(LOGS)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.random.default_rng(4).uniform(0.1, 20, 256).astype(np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(768, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    y = r.outputs["y"]
+    np.testing.assert_allclose(y[:256], np.log(x), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(y[256:512], np.log2(x), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(y[512:], np.log10(x), rtol=1e-5, atol=1e-6)
+    warned = [d.source_line.strip().split("(")[0] for d in r.diagnostics if d.kind == "adv-in-place"]
+    assert warned == ["Log", "Log2", "Log10"]
+    # a shifted overlap is still an error: dst starts one element into the source
+    src.write_text(LOGS.replace("Log10(c, c, 256);", "Log10(c[8], c, 200);"))
+    bad = run(build(src), [GM("x", x), GM("y", np.zeros(768, np.float32), "out")], block_dim=1)
+    e = [d for d in bad.diagnostics if d.is_error]
+    assert e and e[0].kind == "adv-overlap" and "Log10" in e[0].message
