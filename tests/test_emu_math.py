@@ -138,6 +138,17 @@ def test_assertions_stop_the_run_with_the_message_and_cmath_works_in_scalar_code
     assert (d.kind, d.line) == ("kernel-assert", 6) and "n = 12 is not a multiple of 8" in d.message
 
 
+def test_device_assert_takes_a_message_like_ascendc_assert():
+    "The device headers' assert(cond, fmt, args...) (kernels ported from CANN samples write it) stops with the message."
+    b = build({"checked.cpp": ASSERTS.replace('ascendc_assert(n % 8 == 0, "n = %u is not a multiple of 8", n);',
+                                               'assert(n % 8 == 0, "n = %u is not a multiple of 8", n); assert(n > 0);')})
+    x = np.linspace(-4, 4, 16).astype(np.float32)
+    assert run(b, [GM("x", x), GM("y", np.empty_like(x), "out"), Scalar(16, "uint32_t")], block_dim=1).ok
+    bad = run(b, [GM("x", x), GM("y", np.empty_like(x), "out"), Scalar(12, "uint32_t")], block_dim=1)
+    d = bad.errors[0]
+    assert (d.kind, d.line) == ("kernel-assert", 6) and "n = 12 is not a multiple of 8" in d.message
+
+
 PIPE_API = """#include "kernel_operator.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void pipe_api(GM_ADDR x, GM_ADDR y)

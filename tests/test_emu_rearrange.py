@@ -1,7 +1,8 @@
 """GatherMask and the BroadCast advanced API (public kernels: ComplexMatDot, GeGluV2, MaskedSelectV3 and TopKV3 pick
 elements with GatherMask; the RmsNorm / LayerNorm families broadcast a row or a column with BroadCast), checked
 against NumPy, as priced instructions in the trace, and with their documented misuses stopping at the call. Also the
-logarithms in place (ForeachLog*), which A2 computes element by element."""
+logarithms in place (ForeachLog*), which A2 computes element by element; TransDataTo5HD (ScatterList, GeGluGradV2,
+LayerNormV4); the advanced last-axis Sum and Mean (FeedsRepeat, MulMulReduceMeanDTwice)."""
 import numpy as np
 import pytest
 
@@ -234,3 +235,163 @@ def test_logarithms_in_place_run_as_on_the_npu_with_a_warning(tmp_path):
     bad = run(build(src), [GM("x", x), GM("y", np.zeros(768, np.float32), "out")], block_dim=1)
     e = [d for d in bad.diagnostics if d.is_error]
     assert e and e[0].kind == "adv-overlap" and "Log10" in e[0].message
+
+
+TRANS5HD = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void trans5hd(GM_ADDR xh, GM_ADDR xf, GM_ADDR xb, GM_ADDR yh, GM_ADDR yf, GM_ADDR yb)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 6 * 1024);
+    GlobalTensor<half> xhg, yhg; GlobalTensor<float> xfg, yfg; GlobalTensor<uint8_t> xbg, ybg;
+    xhg.SetGlobalBuffer((__gm__ half *)xh, 256); yhg.SetGlobalBuffer((__gm__ half *)yh, 256);
+    xfg.SetGlobalBuffer((__gm__ float *)xf, 128); yfg.SetGlobalBuffer((__gm__ float *)yf, 128);
+    xbg.SetGlobalBuffer((__gm__ uint8_t *)xb, 512); ybg.SetGlobalBuffer((__gm__ uint8_t *)yb, 512);
+    LocalTensor<half> h = buf.Get<half>(), hd = h[256];
+    LocalTensor<float> f = h[512].ReinterpretCast<float>(), fd = f[128];
+    LocalTensor<uint8_t> b = h[1024].ReinterpretCast<uint8_t>(), bd = b[512];
+    DataCopy(h, xhg, 256); DataCopy(f, xfg, 128); DataCopy(b, xbg, 512);
+    Duplicate(bd.ReinterpretCast<half>(), (half)0, 256);
+    PipeBarrier<PIPE_ALL>();
+    TransDataTo5HDParams p(false, false, 1, 0, 0);
+    LocalTensor<half> hs[16], hdl[16];                       // LocalTensor lists: a 16 x 16 transpose
+    for (int i = 0; i < 16; ++i) { hs[i] = h[16 * i]; hdl[i] = hd[16 * i]; }
+    TransDataTo5HD<half>(hdl, hs, p);
+    uint64_t fs[16], fdl[16];                                // address lists: 16 x 8 floats -> 8 rows of 16
+    for (int i = 0; i < 16; ++i) { fs[i] = f[8 * i].GetPhyAddr(); fdl[i] = fd[8 * i].GetPhyAddr(); }
+    TransDataTo5HD<float>(fdl, fs, p);
+    __ubuf__ uint8_t* bs[16]; __ubuf__ uint8_t* bdl[16];      // bytes, the devkit's Impl with __ubuf__ pointers
+    for (int i = 0; i < 16; ++i) { bs[i] = (__ubuf__ uint8_t*)b[32 * i].GetPhyAddr(); bdl[i] = (__ubuf__ uint8_t*)bd[32 * i].GetPhyAddr(); }
+    TransDataTo5HDImpl(bdl, bs, TransDataTo5HDParams(true, false, 1, 0, 0));   // low halves in, upper halves out
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yhg, hd, 256); DataCopy(yfg, fd, 128); DataCopy(ybg, bd, 512);
+}
+'''
+
+
+def test_trans_data_to_5hd_transposes_blocks(tmp_path):
+    src = tmp_path / "trans5hd.cpp"
+    src.write_text(TRANS5HD)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    xh = np.arange(256).astype(np.float16)
+    xf = np.arange(128).astype(np.float32)
+    xb = (np.arange(512) % 251).astype(np.uint8)
+    args = [GM("xh", xh), GM("xf", xf), GM("xb", xb), GM("yh", np.zeros(256, np.float16), "out"),
+            GM("yf", np.zeros(128, np.float32), "out"), GM("yb", np.zeros(512, np.uint8), "out")]
+    r = run(b, args, block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["yh"].reshape(16, 16), xh.reshape(16, 16).T)
+    # floats: element k of sources 0..7 fills destination block 2k, of sources 8..15 block 2k + 1
+    np.testing.assert_array_equal(r.outputs["yf"].reshape(8, 16), xf.reshape(16, 8).T)
+    # bytes: element k of the 16 sources' low halves fills the upper half of destination block k
+    yb = r.outputs["yb"].reshape(16, 32)
+    np.testing.assert_array_equal(yb[:, 16:], xb.reshape(16, 32)[:, :16].T)
+    assert not yb[:, :16].any()
+    t = trace(b, args, block_dim=1)
+    assert [op_names()[o] for o in t.records["op"]].count("TransDataTo5HD") == 3
+
+
+ROWS = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void rows(GM_ADDR x, GM_ADDR xh, GM_ADDR y, GM_ADDR yh)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, tmp;
+    pipe.InitBuffer(buf, 4 * 1024);
+    pipe.InitBuffer(tmp, 4096);
+    GlobalTensor<float> xg, yg; GlobalTensor<half> xhg, yhg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 3 * 24); yg.SetGlobalBuffer((__gm__ float *)y, 16);
+    xhg.SetGlobalBuffer((__gm__ half *)xh, 2 * 32); yhg.SetGlobalBuffer((__gm__ half *)yh, 16);
+    LocalTensor<float> a = buf.Get<float>(), s = a[128], m = a[160];
+    LocalTensor<half> h = a[256].ReinterpretCast<half>(), hm = a[320].ReinterpretCast<half>();
+    DataCopy(a, xg, 3 * 24);
+    DataCopy(h, xhg, 2 * 32);
+    PipeBarrier<PIPE_ALL>();
+    SumParams sp{3, 24, 21};                       // 3 rows of 21 floats, padded to 24
+    Sum(s, a, sp);
+    MeanParams mp; mp.outter = 3; mp.inner = 24; mp.n = 21;
+    Mean<float>(m, a, tmp.Get<uint8_t>(), mp);
+    MeanParams hp; hp.outter = 2; hp.inner = 32; hp.n = 30;
+    Mean<half, float>(hm, h, hp);                  // half rows computed in float
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, s, 8);
+    DataCopy(yg[8], m, 8);
+    DataCopy(yhg, hm, 16);
+}
+'''
+
+
+def test_sum_and_mean_reduce_each_row_to_one_value(tmp_path):
+    src = tmp_path / "rows.cpp"
+    src.write_text(ROWS)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-2, 2, 72).astype(np.float32)
+    xh = rng.uniform(-2, 2, 64).astype(np.float16)
+    args = [GM("x", x), GM("xh", xh), GM("y", np.zeros(16, np.float32), "out"), GM("yh", np.zeros(16, np.float16), "out")]
+    r = run(b, args, block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    rows = x.reshape(3, 24)[:, :21].astype(np.float64)
+    np.testing.assert_allclose(r.outputs["y"][:3], rows.sum(1), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(r.outputs["y"][8:11], rows.mean(1), rtol=1e-6, atol=1e-6)
+    hrows = xh.reshape(2, 32)[:, :30].astype(np.float64)
+    np.testing.assert_allclose(r.outputs["yh"][:2].astype(np.float64), hrows.mean(1), rtol=2e-3, atol=1e-3)
+    t = trace(b, args, block_dim=1)
+    ops = [op_names()[o] for o in t.records["op"]]
+    assert ops.count("Sum") == 1 and ops.count("Mean") == 2
+
+
+def test_an_inner_length_that_is_not_n_padded_to_32_bytes_stops_at_the_call(tmp_path):
+    src = tmp_path / "rows.cpp"
+    src.write_text(ROWS.replace("SumParams sp{3, 24, 21};", "SumParams sp{3, 21, 21};"))
+    b = build(src)
+    z = np.zeros(72, np.float32)
+    r = run(b, [GM("x", z), GM("xh", np.zeros(64, np.float16)), GM("y", np.zeros(16, np.float32), "out"),
+                GM("yh", np.zeros(16, np.float16), "out")], block_dim=1)
+    e = [d for d in r.diagnostics if d.is_error]
+    assert e and e[0].kind == "bad-argument" and "inner = 21" in e[0].message and "Sum(s, a, sp)" in e[0].source_line
+
+
+STACK = r'''#include "kernel_operator.h"
+using namespace AscendC;
+constexpr TPosition kNone[8] = {TPosition::MAX, TPosition::MAX, TPosition::MAX, TPosition::MAX,
+                                TPosition::MAX, TPosition::MAX, TPosition::MAX, TPosition::MAX};
+constexpr TQueConfig kConf{false, false, false, 0, 1, 0, {kNone[0]}};
+// GeGluV2 takes its scratch with PopStackBuffer; MseLossGradV2 configures its queues with a TQueConfig.
+extern "C" __global__ __aicore__ void stack(GM_ADDR x, GM_ADDR y, GM_ADDR n)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1, &kConf> q;
+    pipe.InitBuffer(q, 1, 1000);
+    GlobalTensor<float> xg, yg; GlobalTensor<int32_t> ng;
+    xg.SetGlobalBuffer((__gm__ float *)x, 64); yg.SetGlobalBuffer((__gm__ float *)y, 64); ng.SetGlobalBuffer((__gm__ int32_t *)n, 8);
+    LocalTensor<float> a = q.AllocTensor<float>();
+    DataCopy(a, xg, 64);
+    q.EnQue(a);
+    LocalTensor<float> b = q.DeQue<float>();
+    LocalTensor<float> s;
+    PopStackBuffer<float, TPosition::LCM>(s);
+    Muls(s, b, 2.0f, 64);
+    PipeBarrier<PIPE_V>();
+    DataCopy(yg, s, 64);
+    q.FreeTensor(b);
+    ng.SetValue(0, (int32_t)s.GetSize());
+    ng.SetValue(1, (int32_t)(s.GetPhyAddr() - b.GetPhyAddr()));
+}
+'''
+
+
+def test_pop_stack_buffer_is_the_ub_after_the_allocations(tmp_path):
+    src = tmp_path / "stack.cpp"
+    src.write_text(STACK)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.arange(64, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out"), GM("n", np.zeros(8, np.int32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], 2 * x)
+    size, start = r.outputs["n"][:2]
+    assert start == 1024 and size == (192 * 1024 - 1024) // 4     # from the 32-byte aligned end of the queue to UB's end

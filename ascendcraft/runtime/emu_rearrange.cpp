@@ -156,4 +156,54 @@ void vec_broadcast(Dt dt, const Local& d, const Local& a, const Local* tmp, int 
     mark_written(d, 0, dst_bytes);
 }
 
+void vec_trans_5hd(Dt dt, const uint64_t* dst, const uint64_t* src, bool dstHighHalf, bool srcHighHalf, uint32_t repeats,
+                   uint32_t dstRepStride, uint32_t srcRepStride, SrcLoc loc) {
+    const Op op = Op::TransDataTo5HD;
+    enter(op, loc);
+    const uint32_t es = dt_size(dt);
+    Core& c = core();
+    const uint32_t ub = g_launch->ub_bytes;
+    // A block address: inside this core's UB, 32-byte aligned, the whole block in UB.
+    auto block = [&](const uint64_t* list, int i, uint32_t r, uint32_t stride, const char* role) -> uint8_t* {
+        const uint64_t moves = repeats == 1 ? 1 : r;  // repeatTimes 1 moves the addresses by the stride once
+        uint8_t* p = reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(list[i])) + moves * stride * 32;
+        if (p < c.ub || p + 32 > c.ub + ub)
+            Report("ub-out-of-range", op, loc)
+                .msg("TransDataTo5HD: %s address %d (repeat %u) is not a block of this core's Unified Buffer", role, i, r)
+                .val("index", i).val("repeat", r)
+                .hint("the lists hold UB addresses: LocalTensor::GetPhyAddr() of 32-byte aligned tensors").fail();
+        if (ub_offset(p) % 32)
+            Report("ub-misaligned", op, loc)
+                .msg("TransDataTo5HD: %s address %d is UB offset %u, not a multiple of 32", role, i, ub_offset(p))
+                .val("index", i).val("ub_offset", ub_offset(p))
+                .hint("each address starts a 32-byte block").fail();
+        return p;
+    };
+    auto local = [](uint8_t* p) { Local l; l.addr = p; l.bytes = l.cap = 32; return l; };
+    for (uint32_t r = 0; r < repeats; ++r) {
+        uint8_t* s[16];
+        uint8_t* d[16];
+        for (int i = 0; i < 16; ++i) { s[i] = block(src, i, r, srcRepStride, "source"); d[i] = block(dst, i, r, dstRepStride, "destination"); }
+        if (RaceScope race{TPipe_::V, op, loc}) {
+            for (int i = 0; i < 16; ++i) race.read(s[i] + (es == 1 && srcHighHalf ? 16 : 0), es == 1 ? 16 : 32);
+            for (int i = 0; i < 16; ++i) race.write(d[i] + (es == 1 && dstHighHalf ? 16 : 0), es == 1 ? 16 : 32);
+        }
+        record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, 2 * 512, 512 / es, 1);
+        if (tracing_now()) continue;
+        uint8_t in[16][32];
+        for (int i = 0; i < 16; ++i) {
+            check_initialised(local(s[i]), es == 1 && srcHighHalf ? 16 : 0, es == 1 ? 16 : 32, op, loc, "source");
+            std::memcpy(in[i], s[i], 32);  // all read first: sources and destinations may be the same blocks
+        }
+        for (int i = 0; i < 16; ++i)
+            if (es == 2)
+                for (int k = 0; k < 16; ++k) std::memcpy(d[k] + i * 2, in[i] + k * 2, 2);
+            else if (es == 4)
+                for (int k = 0; k < 8; ++k) std::memcpy(d[2 * k + i / 8] + (i % 8) * 4, in[i] + k * 4, 4);
+            else
+                for (int k = 0; k < 16; ++k) d[k][(dstHighHalf ? 16 : 0) + i] = in[i][(srcHighHalf ? 16 : 0) + k];
+        for (int k = 0; k < 16; ++k) mark_written(local(d[k]), es == 1 && dstHighHalf ? 16 : 0, es == 1 ? 16 : 32);
+    }
+}
+
 }}  // namespace ascendcraft::emu

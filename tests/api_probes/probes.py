@@ -369,6 +369,12 @@ for t in ["half", "float", "int32_t", "int16_t", "uint16_t", "uint32_t", "bfloat
     P(f"Brcb.{t}", f"Brcb({T(t)}, {T(t, 1)}, 1, {{1, 8}});", "api" if t in ("half", "float") else "dtype")
 P("Brcb.params", "Brcb(f0, f1, 2, BrcbRepeatParams(1, 8));")
 P("TQue.DeQue.handle", "{ LocalTensor<half> t = qin.AllocTensor<half>(); qin.EnQue(t); TBufHandle hd = qin.DeQue(); (void)hd; qin.FreeTensor(t); }")
+P("assert.message", 'assert(fs > 0.0f, "value %d", 1);')
+P("assert.message.double", 'assert(fs > 0.0f, "value %f", 1.0);', "dtype")
+P("assert.plain", "assert(fs > 0.0f);")
+P("PopStackBuffer.uint8", "{ LocalTensor<uint8_t> sb; bool got = PopStackBuffer<uint8_t, TPosition::LCM>(sb); (void)got; }")
+P("PopStackBuffer.no_template", "{ LocalTensor<uint8_t> sb; PopStackBuffer(sb); }", "template")
+P("TQueConfig.queue", "{ static constexpr TQueConfig qc{false, false, false, 0, 1, 0, {}}; TQue<TPosition::VECIN, 1, &qc> q2; (void)q2; }")
 # ---- GatherMask (built-in pattern 1..7 or a pattern tensor: uint16_t bits for 2-byte, uint32_t for 4-byte) ---------
 for t in ["half", "float", "int32_t", "int16_t", "uint16_t", "uint32_t", "bfloat16_t", "uint8_t"]:
     P(f"GatherMask.builtin.{t}", f"{{ uint64_t n = 0; GatherMask({T(t)}, {T(t, 1)}, 1, false, 0, {{1, 1, 8, 0}}, n); }}",
@@ -381,6 +387,22 @@ P("GatherMask.tensor.wrong_width", "{ uint64_t n = 0; GatherMask(f0, f1, w2, tru
 P("GatherMask.no_count", "GatherMask(f0, f1, 1, false, 0, {1, 1, 8, 0});", "argc")
 P("GatherMask.int_count", "{ uint32_t n = 0; GatherMask(f0, f1, 1, false, 0, {1, 1, 8, 0}, n); }", "argc")
 P("GatherMask.family.gather", "{ uint64_t n = 0; GatherMask(f0, f1, 1, false, 0, GatherRepeatParams(1, 8), n); }", "family")
+# ---- TransDataTo5HD (16 block addresses in, 16 out; LocalTensor lists, address lists, address tensors) ----------------
+P("TransDataTo5HD.list.half", "{ LocalTensor<half> dl[16], sl[16]; for (int k = 0; k < 16; ++k) { dl[k] = h0[16 * k]; sl[k] = h1[16 * k]; } TransDataTo5HDParams tp(false, false, 1, 0, 0); TransDataTo5HD<half>(dl, sl, tp); }")
+P("TransDataTo5HD.addr.float", "{ uint64_t dl[16], sl[16]; for (int k = 0; k < 16; ++k) { dl[k] = f0[8 * k].GetPhyAddr(); sl[k] = f1[8 * k].GetPhyAddr(); } TransDataTo5HDParams tp; tp.repeatTimes = 1; TransDataTo5HD<float>(dl, sl, tp); }")
+P("TransDataTo5HD.tensor.b8", "{ TransDataTo5HDParams tp(true, false, 1, 0, 0); TransDataTo5HD<uint8_t>(q0, q1, tp); }")
+P("TransDataTo5HDImpl.half", "{ __ubuf__ half* dl[16]; __ubuf__ half* sl[16]; for (int k = 0; k < 16; ++k) { dl[k] = (__ubuf__ half*)h0[16 * k].GetPhyAddr(); sl[k] = (__ubuf__ half*)h1[16 * k].GetPhyAddr(); } TransDataTo5HDImpl(dl, sl, TransDataTo5HDParams(false, false, 1, 0, 0)); }")
+P("TransDataTo5HD.addr.no_template", "{ uint64_t dl[16], sl[16]; TransDataTo5HDParams tp; TransDataTo5HD(dl, sl, tp); }", "template")
+P("TransDataTo5HD.list.bfloat16", "{ LocalTensor<bfloat16_t> dl[16], sl[16]; TransDataTo5HDParams tp; TransDataTo5HD<bfloat16_t>(dl, sl, tp); }", "dtype")
+P("TransDataTo5HD.params.family", "{ LocalTensor<half> dl[16], sl[16]; TransDataTo5HD<half>(dl, sl, urp); }", "family")
+# ---- Sum / Mean (advanced API: last-axis reductions of outter rows of n elements, inner = n padded to 32 bytes) ---------
+P("Sum.float", "{ SumParams sp{2, 64, 60}; Sum(f0, f1, sp); }")
+P("Sum.tmp.half", "{ SumParams sp{1, 128, 100}; LocalTensor<uint8_t> tb = b2; Sum<half>(h0, h1, tb, sp); }")
+P("Sum.int32", "{ SumParams sp{1, 64, 64}; Sum(i0, i1, sp); }", "dtype")
+P("Mean.float", "{ MeanParams mp; mp.outter = 2; mp.inner = 64; mp.n = 60; Mean<float>(f0, f1, mp); }")
+P("Mean.acc.half", "{ MeanParams mp; mp.outter = 1; mp.inner = 128; mp.n = 128; LocalTensor<uint8_t> tb = b2; Mean<half, float>(h0, h1, tb, mp); }")
+P("Mean.int32", "{ MeanParams mp; mp.outter = 1; mp.inner = 64; mp.n = 64; Mean<int32_t>(i0, i1, mp); }", "dtype")
+P("Mean.family.sum", "{ SumParams sp{1, 64, 64}; Mean<float>(f0, f1, sp); }", "family")
 # ---- BroadCast / Broadcast (advanced API, dim 1 or 2, axis 0 or 1) ------------------------------------------------
 P("BroadCast.col.float", "{ const uint32_t ds[2] = {8, 16}, ss[2] = {8, 1}; LocalTensor<uint8_t> tb = b2; BroadCast<float, 2, 1>(f0, f1, ds, ss, tb); }")
 P("BroadCast.row.half", "{ const uint32_t ds[2] = {8, 16}, ss[2] = {1, 16}; BroadCast<half, 2, 0>(h0, h1, ds, ss); }")

@@ -23,6 +23,7 @@
 #include "ascendcraft_emu/cube.h"
 #include "ascendcraft_emu/arith.h"
 #include "ascendcraft_emu/rearrange.h"
+#include "ascendcraft_emu/reduce_adv.h"
 
 // AscendC also declares the core queries at global scope: kernels call GetBlockIdx() / GetBlockNum() without
 // `using namespace AscendC` (using-declarations, so a kernel that has the using-directive sees one function).

@@ -166,6 +166,10 @@ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
     ((cond) ? (void)0                                                                                            \
             : ::ascendcraft::emu::kernel_assert_failed(#cond, ::ascendcraft::emu::assert_text("" __VA_ARGS__).c_str(), \
                                                        ::ascendcraft::emu::SrcLoc()))
+// The device headers make assert() the same check as ascendc_assert, with an optional printf-style message
+// (`assert(n > 0, "n = %d", n)`); <cassert>'s one-argument assert would not take the message.
+#undef assert
+#define assert(...) ascendc_assert(__VA_ARGS__)
 // ASSERT is empty in CANN's device build and assert() in its CPU debug build. Here a failing ASSERT is a warning in
 // the run's output (on the NPU the kernel carries on); written as `+0 * check`, it also parses where a kernel relies
 // on the empty device form (`x = n ASSERT(n != 0);`). ascendc_assert, which the device keeps, stops the run.
@@ -176,6 +180,8 @@ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
 namespace ascendcraft { namespace emu {
 inline std::string assert_text(const char* fmt) { return fmt ? fmt : ""; }
 template <typename... A> inline std::string assert_text(const char* fmt, A... args) {
+    static_assert(!std::disjunction<std::is_same<A, double>...>::value,
+                  "assert / ascendc_assert message: a double argument is not supported on the device; pass a float");
     char buf[512];
     std::snprintf(buf, sizeof(buf), fmt, args...);
     return buf;

@@ -9,6 +9,20 @@ namespace AscendC {
 class TPipe;
 using TBufHandle = uint8_t*;  // a queue buffer's address (the typeless DeQue's result)
 
+// A queue's configuration (a TQue's third template argument, `TQue<pos, depth, &conf>`). The emulated queues behave
+// the same whatever it says.
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+    bool enableStaticEvtId = false;
+    bool enableLoopQueue = false;
+};
+
 // A queue of UB buffers between two positions (VECIN → compute, compute → VECOUT, ...).
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
 public:
@@ -55,6 +69,18 @@ public:
 };
 
 template <TPosition pos, int32_t depth, auto mask = 0> class TQue : public TQueBind<pos, pos, depth, mask> {};
+
+}  // namespace AscendC
+namespace ascendcraft { namespace emu { Local stack_buffer(SrcLoc loc); }}
+namespace AscendC {
+
+// PopStackBuffer: a tensor over the UB that the InitBuffer allocations leave free, from the end of the last one to the
+// end of UB (false only where none is left; the emulator stops there with ub-overflow).
+template <typename T, TPosition pos>
+inline bool PopStackBuffer(LocalTensor<T>& popBuffer, SrcLoc loc = {}) {
+    popBuffer = LocalTensor<T>(ascendcraft::emu::stack_buffer(loc));
+    return true;
+}
 
 // A scratch buffer without queue semantics.
 template <TPosition pos = TPosition::VECCALC> class TBuf {

@@ -14,6 +14,9 @@ void vec_gather_mask(Dt dt, const Local& d, const Local& src0, const Local* patt
                      uint32_t mask, const GatherMaskGeometry& p, uint64_t* kept, SrcLoc loc);
 void vec_broadcast(Dt dt, const Local& d, const Local& a, const Local* tmp, int dim, int axis, const uint32_t* dstShape,
                    const uint32_t* srcShape, SrcLoc loc);
+// TransDataTo5HD: 16 destination and 16 source block addresses (UB host addresses).
+void vec_trans_5hd(Dt dt, const uint64_t* dst, const uint64_t* src, bool dstHighHalf, bool srcHighHalf, uint32_t repeats,
+                   uint32_t dstRepStride, uint32_t srcRepStride, SrcLoc loc);
 }}  // namespace ascendcraft::emu
 
 namespace AscendC {
@@ -57,7 +60,7 @@ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, co
     ASCENDCRAFT_EMU_GATHERMASK_TYPES(T);
     if (!((sizeof(T) == 2 && std::is_same<U, uint16_t>::value) || (sizeof(T) == 4 && std::is_same<U, uint32_t>::value)))
         ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::GatherMask,
-                                           "GatherMask: the pattern tensor's type does not match the elements: it is "
+                                           "GatherMask on Ascend 910B (A2): the pattern tensor's type does not match the elements: it is "
                                            "uint16_t for 2-byte elements and uint32_t for 4-byte elements",
                                            "ReinterpretCast the pattern tensor to the matching unsigned type", loc);
     const ascendcraft::emu::Local pattern = src1Pattern.emu();
@@ -109,5 +112,64 @@ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcL
     BroadCast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, loc);
 }
 #undef ASCENDCRAFT_EMU_BROADCAST_CHECK
+
+// ---- TransDataTo5HD: one repeat reads 16 source blocks (32 bytes each) and writes 16 destination blocks ---------------
+// 2-byte elements: destination block k gathers element k of the 16 source blocks (a 16 x 16 transpose). 4-byte: element
+// k of sources 0..7 goes to destination block 2k, of sources 8..15 to block 2k + 1. 1-byte: element k (of the source
+// blocks' upper halves when srcHighHalf) of the 16 sources fills one half of destination block k (the upper half when
+// dstHighHalf). Repeats move every address by the rep strides (in blocks); with repeatTimes 1 the addresses move by
+// the strides once, as the API reference states (set them to 0 to start at the lists).
+constexpr int NCHW_CONV_ADDR_LIST_SIZE = 16;
+struct TransDataTo5HDParams {
+    TransDataTo5HDParams() {}
+    TransDataTo5HDParams(const bool dstHighHalfIn, const bool srcHighHalfIn, const uint8_t repeatTimesIn,
+                         const uint16_t dstRepStrideIn, const uint16_t srcRepStrideIn)
+        : dstHighHalf(dstHighHalfIn), srcHighHalf(srcHighHalfIn), repeatTimes(repeatTimesIn), dstRepStride(dstRepStrideIn),
+          srcRepStride(srcRepStrideIn) {}
+    bool dstHighHalf = false;
+    bool srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0;
+    uint16_t srcRepStride = 0;
+};
+#define ASCENDCRAFT_EMU_5HD_TYPES(T)                                                                                       \
+    ASCENDCRAFT_EMU_TYPES_CHECK(TransDataTo5HD, "int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t and float", \
+                                        T, int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float)
+template <typename T>
+inline void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                           const TransDataTo5HDParams& nchwconvParams, ascendcraft::emu::SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_5HD_TYPES(T);
+    ascendcraft::emu::vec_trans_5hd(ascendcraft::emu::dt_of<T>(), dstList, srcList, nchwconvParams.dstHighHalf,
+                                    nchwconvParams.srcHighHalf, nchwconvParams.repeatTimes, nchwconvParams.dstRepStride,
+                                    nchwconvParams.srcRepStride, loc);
+}
+template <typename T>
+inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
+                           const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams& nchwconvParams,
+                           ascendcraft::emu::SrcLoc loc = {}) {
+    uint64_t d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
+    for (int i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) { d[i] = dstList[i].GetPhyAddr(); s[i] = srcList[i].GetPhyAddr(); }
+    TransDataTo5HD<T>(d, s, nchwconvParams, loc);
+}
+// The address lists stored in UB, as uint64_t tensors.
+template <typename T>
+inline void TransDataTo5HD(const LocalTensor<uint64_t>& dst, const LocalTensor<uint64_t>& src, const TransDataTo5HDParams& nchwconvParams,
+                           ascendcraft::emu::SrcLoc loc = {}) {
+    uint64_t d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
+    for (int i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) { d[i] = dst.GetValue(i); s[i] = src.GetValue(i); }
+    TransDataTo5HD<T>(d, s, nchwconvParams, loc);
+}
+// The devkit's implementation function, which kernels also call directly with __ubuf__ pointer lists.
+template <typename T>
+inline void TransDataTo5HDImpl(T* dstList[NCHW_CONV_ADDR_LIST_SIZE], T* srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams& nchwconvParams, ascendcraft::emu::SrcLoc loc = {}) {
+    uint64_t d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
+    for (int i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+        d[i] = reinterpret_cast<uintptr_t>(dstList[i]);
+        s[i] = reinterpret_cast<uintptr_t>(srcList[i]);
+    }
+    TransDataTo5HD<T>(d, s, nchwconvParams, loc);
+}
+#undef ASCENDCRAFT_EMU_5HD_TYPES
 
 }  // namespace AscendC
