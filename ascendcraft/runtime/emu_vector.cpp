@@ -797,8 +797,9 @@ void select_scratch(Dt dt, uint8_t mode, Scalar v, Op op, const SrcLoc& loc) {
     if (used <= lo) return;
     const uint32_t hi = std::min(lo + n, std::min(used, top));
     Core& c = core();
-    const bool holds_data = !tracing_now() && hi <= c.written.size() &&
-                            std::memchr(c.written.data() + lo, 1, hi - lo) != nullptr;
+    bool holds_data = false;  // a byte of [lo, hi) the kernel wrote (bit i % 64 of c.written[i / 64])
+    for (uint32_t i = lo; !tracing_now() && i < hi && i < c.written_bytes && !holds_data; ++i)
+        holds_data = (c.written[i / 64] >> (i % 64)) & 1u;
     if (holds_data)
         Report("select-scratch", op, loc)
             .msg("Select in mode %u writes %u bytes of scratch at UB offset %u (the top 8 KB of UB, offsets %u..%u, is the "
