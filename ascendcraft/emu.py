@@ -878,7 +878,9 @@ def _instantiate(e: Entry, targs: str | None) -> Entry | Diagnostic:
 
 def _build_key(sources, entry, cmd_flags, cxx, sanitize) -> str:
     h = hashlib.sha256()
-    for part in (_BUILD_FORMAT, entry, cxx, compiler_version(cxx), " ".join(cmd_flags), str(sanitize), runtime_hash()):
+    # the runtime library a kernel links against: its sources, and how they are compiled and grouped
+    runtime = (runtime_hash(), " ".join(RUNTIME_FLAGS), " ".join(RUNTIME_COLD_SOURCES), str(RUNTIME_HOT_UNITS))
+    for part in (_BUILD_FORMAT, entry, cxx, compiler_version(cxx), " ".join(cmd_flags), str(sanitize), *runtime):
         h.update(part.encode()); h.update(b"\0")
     for name in sorted(sources):
         h.update(name.encode()); h.update(b"\0"); h.update(sources[name].encode()); h.update(b"\0")
