@@ -587,6 +587,12 @@ class ProjectRun:
         return f"ProjectRun({state}, block_dim={self.block_dim}, tiling_key={self.tiling_key}, dtypes={self.dtypes})"
 
 
+def _copy(t):
+    "A copy of an input (a tensor list: of each member), for a reference that writes its inputs in place."
+    if isinstance(t, (list, tuple)): return [_copy(m) for m in t]
+    return t.clone() if hasattr(t, "clone") else np.array(t, copy=True)
+
+
 def _numpy(t) -> np.ndarray:
     if hasattr(t, "detach"):
         import torch
@@ -630,11 +636,14 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
                              f"pass inputs={{{', '.join(repr(p.name) + ': ...' for p in op.inputs)}}}")
     _launchable(project, inputs)
     dynamic = {p.name for p in op.inputs + op.outputs if p.option == "DYNAMIC"}
+    # an op without outputs writes its results into its inputs (ForeachZeroInplace, Sscal): the inputs are read back
+    inplace = not op.outputs
+    results = op.outputs or op.inputs
     expected = None
     if reference is not None:
-        got = reference(**inputs, **attrs)
-        if isinstance(got, (list, tuple)) and len(op.outputs) == 1 and op.outputs[0].name in dynamic: got = [got]
-        got = got if isinstance(got, dict) else dict(zip((p.name for p in op.outputs), got if isinstance(got, (tuple, list)) else [got]))
+        got = reference(**{k: _copy(v) for k, v in inputs.items()} if inplace else inputs, **attrs)
+        if isinstance(got, (list, tuple)) and len(results) == 1 and results[0].name in dynamic: got = [got]
+        got = got if isinstance(got, dict) else dict(zip((p.name for p in results), got if isinstance(got, (tuple, list)) else [got]))
         expected = {k: [_numpy(t) for t in v] if k in dynamic else _numpy(v) for k, v in got.items()}
     if outputs is None:
         if expected is None:
@@ -661,11 +670,11 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
         out = p in op.outputs
         if p.name not in lists:
             gm_args.append(GM(p.name, None, "out", shape=out_specs[p.name][0], dtype=out_specs[p.name][1]) if out
-                           else GM(p.name, arrays[p.name]))
+                           else GM(p.name, arrays[p.name], "inout" if inplace else "in"))
             continue
         for k, member in enumerate(out_specs[p.name] if out else arrays[p.name]):
             gm_args.append(GM(f"{p.name}__{k}", None, "out", shape=member[0], dtype=member[1]) if out
-                           else GM(f"{p.name}__{k}", member))
+                           else GM(f"{p.name}__{k}", member, "inout" if inplace else "in"))
     pointers = [p for p in b.params if p.is_pointer]
     if len(pointers) != len(gm_args) + 2 or len(b.params) != len(pointers):
         raise _project_error("op-kernel", f"kernel {b.entry} has {len(b.params)} parameters; an op project kernel takes "
@@ -673,7 +682,8 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
                              project.kernel_file, "parameter order: inputs, outputs, workspace, tiling")
     r = run(b, gm_args + [Workspace(), Tiling()], host_args=host, tiling_key=tiling_key, settings=settings)
     produced = {}
-    for name, spec in out_specs.items():
+    read_back = {p.name: ([None] * len(lists[p.name]) if p.name in lists else None) for p in op.inputs} if inplace else out_specs
+    for name, spec in read_back.items():
         if name in lists:
             if all(f"{name}__{k}" in r.outputs for k in range(len(spec))):
                 produced[name] = [r.outputs[f"{name}__{k}"] for k in range(len(spec))]

@@ -4,6 +4,7 @@ PyTorch reference), through the Python API and the CLI; what lies outside the em
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -354,3 +355,26 @@ def test_the_kernel_entry_is_found_under_either_snake_case_form_of_the_type(tmp_
         'GM_ADDR workspace, GM_ADDR tiling) {}\n')
     project = load_project(folder)
     assert project.op.type == "LeakyRelu2DCustom" and project.entry == "leaky_relu2d_custom"
+
+
+def test_an_op_without_outputs_writes_its_inputs_in_place(tmp_path):
+    # NPUKernelBench ForeachZeroInplace, Sscal: the definition has no Output; the kernel writes its results into the
+    # input's GM, and the reference (which may write its own argument in place) gets a copy
+    folder = copy_project(tmp_path, "leaky_relu_custom")
+    host = folder / "op_host" / "leaky_relu_custom.cpp"
+    host.write_text(host.read_text().replace(
+        '        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16}).Format({ge::FORMAT_ND, ge::FORMAT_ND});\n', ""))
+    kernel = folder / "op_kernel" / "leaky_relu_custom.cpp"
+    kernel.write_text(kernel.read_text().replace("DTYPE_Y", "DTYPE_X").replace("GM_ADDR x, GM_ADDR y, GM_ADDR workspace",
+                                                                               "GM_ADDR x, GM_ADDR workspace").replace("op.Init(x, y,", "op.Init(x, x,"))
+    assert load_project(folder).op.outputs == []
+    x = torch.randn(6400)
+    original = x.clone()
+
+    def in_place(x, negative_slope):
+        return x.copy_(torch.nn.functional.leaky_relu(x, negative_slope))
+    r = run_project(folder, {"x": x}, attrs={"negative_slope": 0.2}, reference=in_place, atol=1e-6, rtol=1e-6)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    assert torch.equal(x, original)   # the caller's tensor is left alone
+    np_out = r.outputs["x"]
+    assert np.allclose(np_out, torch.nn.functional.leaky_relu(original, 0.2).numpy())

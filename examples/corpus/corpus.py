@@ -365,8 +365,9 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         firsts = [t[0] if isinstance(t, (list, tuple)) and t and torch.is_tensor(t[0]) else t for t in inputs]   # lists
         ge = [_ge_of(t) if t.dtype != torch.bfloat16 else "DT_BF16" for t in firsts if torch.is_tensor(t)]
         if not op.inputs or all(any(d in p.dtypes for d in ge[:1]) for p in op.inputs[:1]): break
+    clone = lambda a: [clone(m) for m in a] if isinstance(a, (list, tuple)) else a.clone() if torch.is_tensor(a) else a
     try:
-        want = ns_mod["Model"](*init)(*inputs)
+        want = ns_mod["Model"](*init)(*clone(inputs))   # a Model may write its inputs in place (ForeachZeroInplace)
         ns_mod["ModelNew"](*init)(*inputs)
         return dict(match="no-reference", match_detail="ModelNew did not call kernel_gen_ops")
     except _Captured as c:
@@ -380,11 +381,12 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         flat.extend([list(a)] if is_list(a) and dynamic else a if is_list(a) else [a])
     tensors = [a for a in flat if torch.is_tensor(a) or is_list(a)]
     scalars = [a for a in flat if not (torch.is_tensor(a) or is_list(a))]
-    wants = [list(want)] if len(op.outputs) == 1 and op.outputs[0].name in dynamic and is_list(want) else \
+    results = op.outputs or op.inputs   # an op without outputs writes its results into its inputs
+    wants = [list(want)] if len(results) == 1 and results[0].name in dynamic and is_list(want) else \
         list(want) if isinstance(want, (list, tuple)) else [want]
     if [p.name in dynamic for p in op.inputs] != [isinstance(t, list) for t in tensors[:len(op.inputs)]]:
         return dict(match="no-reference", match_detail="the call's tensor lists do not line up with the DYNAMIC inputs")
-    if len(tensors) != len(op.inputs) or len(scalars) > len(op.attrs) or len(wants) != len(op.outputs):
+    if len(tensors) != len(op.inputs) or len(scalars) > len(op.attrs) or len(wants) != len(results):
         return dict(match="no-reference", match_detail=f"{len(tensors)} tensors / {len(scalars)} scalars / {len(wants)} outputs "
                                                        f"for {len(op.inputs)} inputs / {len(op.attrs)} attrs / {len(op.outputs)} outputs")
     attrs = {a.name: (v.item() if hasattr(v, "item") else v) for a, v in zip(op.attrs, scalars)}
@@ -395,7 +397,7 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     columns = [c for c in range(max((len(p.dtypes) for p in op.inputs + op.outputs), default=0))
                if all(not p.dtypes or p.dtypes[min(c, len(p.dtypes) - 1)] == g for p, g in zip(op.inputs, ins))]
     np_out, out_names = {}, {}
-    for p, w in zip(op.outputs, wants):
+    for p, w in zip(results, wants):
         ge = p.dtypes[min(columns[0], len(p.dtypes) - 1)] if columns and p.dtypes else None
         name = GE_DTYPES[ge][0] if ge in GE_DTYPES else str(first(w).dtype).replace("torch.", "")
         dt = np.dtype("uint16") if name == "bfloat16" else np.dtype(name)
@@ -414,15 +416,15 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         else: got = torch.from_numpy(np.ascontiguousarray(got))
         return got.reshape(w.shape)
     gots = []
-    for p, w in zip(op.outputs, wants):
+    for p, w in zip(results, wants):
         got = r.outputs[p.name]
         gots.append([as_torch(g, m, out_names[p.name]) for g, m in zip(got, w)] if isinstance(w, list)
                     else as_torch(got, w, out_names[p.name]))
     if dynamic and len(gots) == 1 and isinstance(gots[0], list):   # one tensor-list output: the reference's list
         want, gots, wants = wants[0], gots[0], wants[0]
-        op_outputs = [op.outputs[0]] * len(gots)
+        op_outputs = [results[0]] * len(gots)
     else:
-        op_outputs = op.outputs
+        op_outputs = results
     if "custom_check_precision" in ns_in:   # the task's own rule (NPUKernelBench's prepare_inputs.py)
         try:
             verdict = ns_in["custom_check_precision"](row, want if torch.is_tensor(want) else list(want),
