@@ -53,6 +53,14 @@ void vcadd_raw(Dt dt, void* dst, const void* src, uint32_t repeats, uint32_t dst
                uint32_t srcRepStride, SrcLoc loc);
 uint64_t acc_value_bits(Dt dt);
 }}
+// The device compiler's raw mask-register intrinsics, which kernels ported from the devkit's implementations call:
+// counter / normal mode and the 128-bit mask (in counter mode its low word is the element count).
+inline void set_mask_count(ascendcraft::emu::SrcLoc loc = {}) { AscendC::SetMaskCount(loc); }
+inline void set_mask_norm(ascendcraft::emu::SrcLoc loc = {}) { AscendC::SetMaskNorm(loc); }
+inline void set_vector_mask(uint64_t maskHigh, uint64_t maskLow, ascendcraft::emu::SrcLoc loc = {}) {
+    AscendC::SetVectorMask<half>(maskHigh, maskLow, loc);
+}
+
 template <typename T>
 inline void vcadd(T* dst, T* src, uint32_t repeat, uint32_t dstRepStride, uint32_t srcBlkStride, uint32_t srcRepStride,
                   bool /*mode*/, ::ascendcraft::emu::SrcLoc loc = {}) {
