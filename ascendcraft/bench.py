@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import traceback
+import weakref
 from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
 
 import ascendcraft
 from . import emu, seal
@@ -47,14 +49,15 @@ from .verify import POISON, PROTOCOLS, verify, verify_mkb
 from .shapes import parse_size, size_choice, size_label
 
 # %% auto #0
-__all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'TASK_FILE_KINDS', 'SIZES',
-           'FULL_ELEMENTS_PER_S', 'code_hash', 'soc_hash', 'read_edits', 'fingerprint', 'blank_strings', 'scan_project',
-           'KernelFailure', 'KernelFault', 'EmulatedKernel', 'TaskSpec', 'settings_record', 'StageClock', 'check_sizes',
-           'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage', 'written_bytes', 'eager_cost',
-           'is_task_file_problem', 'task_file_result', 'write_result', 'run_task', 'default_out', 'kernel_paths',
+__all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'TASK_FILE_KINDS', 'VERIFY_OVERHEAD_MB',
+           'MEMORY_MARGIN', 'SIZES', 'FULL_ELEMENTS_PER_S', 'code_hash', 'soc_hash', 'read_edits', 'fingerprint',
+           'blank_strings', 'scan_project', 'KernelFailure', 'KernelFault', 'EmulatedKernel', 'TaskSpec',
+           'settings_record', 'StageClock', 'check_sizes', 'merge_intervals', 'write_intervals', 'Coverage',
+           'output_coverage', 'written_bytes', 'eager_cost', 'is_task_file_problem', 'task_file_result', 'write_result',
+           'run_task', 'VerifyMemory', 'verification_memory', 'memory_budget_mb', 'default_out', 'kernel_paths',
            'result_group', 'select_tasks', 'unloaded_results', 'run_identity', 'machine_memory_mb', 'full_shape_load',
-           'verification_size', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute', 'run_bench',
-           'main']
+           'verification_size', 'verification_mb', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute',
+           'run_bench', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -495,6 +498,7 @@ class TaskSpec:
     parent_pid: int = 0
     launched_at: float = 0.0
     protocol: str = "ours"        # ours (MultiKernelBench's trials + signed inputs + two poisons) | mkb (upstream's alone)
+    memory_mb: float = 0.0        # the verification's estimated peak at full shapes (`verification_memory`); 0 below them
 
     def to_json(self) -> str: return json.dumps(dataclasses.asdict(self), indent=1) + "\n"
 
@@ -946,6 +950,83 @@ def run_task(spec: TaskSpec) -> TaskResult:
     write_result(folder, result, settings.cache_path)
     return result
 
+# %% ../nbs/32_bench.ipynb #c4d1a7e1
+class _LiveBytes(TorchDispatchMode):
+    """Bytes of the tensors an operation sequence allocates, alive at once (peak), on meta tensors: a storage counts
+    from the op that made it until its last tensor is gone. Storages that existed before (inputs, parameters) are free."""
+
+    def __init__(self, existing=()):
+        super().__init__()
+        self.existing = {t.untyped_storage()._cdata for t in existing if isinstance(t, torch.Tensor)}
+        self.refs, self.size, self.live, self.peak = {}, {}, 0, 0
+
+    def _drop(self, key):
+        self.refs[key] -= 1
+        if not self.refs[key]:
+            del self.refs[key]
+            self.live -= self.size.pop(key)
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        for t in torch.utils._pytree.tree_leaves(out):
+            if not isinstance(t, torch.Tensor): continue
+            key = t.untyped_storage()._cdata
+            if key in self.existing: continue
+            if key not in self.refs:
+                self.refs[key], self.size[key] = 0, t.untyped_storage().nbytes()
+                self.live += self.size[key]
+                self.peak = max(self.peak, self.live)
+            self.refs[key] += 1
+            weakref.finalize(t, self._drop, key)
+        return out
+
+
+VERIFY_OVERHEAD_MB = 512      # beside the tensors: the comparison's float64 chunks (about 100 MiB), the kernel process, Python
+
+
+@dataclass(frozen=True)
+class VerifyMemory:
+    "What one full-shape verification of a task holds at once, in bytes (`verification_memory`)."
+    inputs: int           # one input set
+    largest_input: int    # its largest tensor (moved into GM files one tensor at a time)
+    outputs: int          # the reference's outputs, the same as the kernel's GM outputs
+    reference: int        # the peak the reference allocates: its temporaries and outputs
+    draw: int             # the peak while one set is drawn (the signed transform included)
+    elements: int         # tensor elements of one set, inputs and outputs
+
+    @property
+    def peak(self) -> int:
+        """The largest of: drawing a set; moving it into GM files; the two poison runs (the set, the first run's mapped
+        outputs and the second's); the reference after them (the set, the candidate's outputs, the reference's peak)."""
+        return max(self.draw, self.inputs + self.largest_input, self.inputs + 2 * self.outputs,
+                   self.inputs + self.outputs + self.reference) + (VERIFY_OVERHEAD_MB << 20)
+
+
+def verification_memory(task: Task, settings: Settings | None = None) -> VerifyMemory:
+    "The memory of one verification of `task` at its full shapes, measured on meta tensors (nothing is allocated)."
+    settings = settings or load_settings()
+    draws = []
+    for signed in ([False, True] if task.has_signed else [False]):
+        with _LiveBytes() as live:
+            values = task.inputs("full", settings.seed, 0, signed=signed, device="meta")
+        draws.append(live.peak)
+    tensors = [v for v in values if isinstance(v, torch.Tensor)]
+    net = task.model("full", settings.seed, device="meta")
+    with task.sized("full"), torch.no_grad(), _LiveBytes([*tensors, *net.parameters(), *net.buffers()]) as live:
+        outs = [t for t in torch.utils._pytree.tree_leaves(net(*values)) if isinstance(t, torch.Tensor)]
+    nbytes = [t.untyped_storage().nbytes() for t in tensors]
+    return VerifyMemory(inputs=sum(nbytes), largest_input=max(nbytes, default=0), outputs=sum(t.nbytes for t in outs),
+                        reference=live.peak, draw=max(draws),
+                        elements=sum(t.numel() for t in tensors) + sum(t.numel() for t in outs))
+
+
+def memory_budget_mb(settings: Settings) -> float:
+    "What verifications may hold at once: `verify_memory_mb`, or (0) this machine's memory less `MEMORY_MARGIN`."
+    return settings.verify_memory_mb or machine_memory_mb() * (1 - MEMORY_MARGIN)
+
+
+MEMORY_MARGIN = 0.25          # of the machine's memory left to everything else (the OS, page cache, other programs)
+
 # %% ../nbs/32_bench.ipynb #9a6fbb2f
 def default_out(source: str, size: str, settings: Settings, tasks: Path | None = None) -> Path:
     "Where results go when no --out is given: the cache folder, one folder per source, size (and task folder)."
@@ -1040,20 +1121,24 @@ def full_shape_load(task: Task) -> tuple[int, int]:
 
 
 def verification_size(task: Task, size: str, settings: Settings) -> str:
-    "The size `task` is verified at: 'small' or 'full' as asked; for 'auto', 'full' when it fits both budgets, else 'small'."
+    """The size `task` is verified at: 'small' or 'full' as asked; for 'auto', 'full' when its verification fits the
+    memory budget (`verification_memory`, `memory_budget_mb`) and the time budget (`verify_seconds`), else 'small'."""
     if size != "auto": return size
     try:
-        nbytes, elements = full_shape_load(task)
+        need = verification_memory(task, settings)
     except Exception:                       # a reference that cannot run on meta tensors: its derived small shapes
         return "small"
-    budget_mb = settings.verify_memory_mb or machine_memory_mb() / 8
-    # the set, the reference's copy of it and its GM files; the reference's outputs (and its temporaries) and both
-    # poison runs' mapped outputs: about six times one input set's tensors (max_pooling_1d at its full shapes, 192 MiB
-    # a set: 5.8x in RSS growth + /dev/shm; 8.5x before the candidate's copy and the run_kernel copies were dropped)
-    memory_ok = 6 * nbytes <= budget_mb * 2**20
+    memory_ok = need.peak <= memory_budget_mb(settings) * 2**20
     trials = 2 * settings.trials             # MultiKernelBench's input sets and as many signed ones
-    time_ok = elements * trials / FULL_ELEMENTS_PER_S <= settings.verify_seconds
+    time_ok = need.elements * trials / FULL_ELEMENTS_PER_S <= settings.verify_seconds
     return "full" if memory_ok and time_ok else "small"
+
+
+def verification_mb(task: Task, size: str, settings: Settings) -> float:
+    "The memory a task process's verification at `size` is scheduled with: the full-shape estimate, 0 for smaller sizes."
+    if size != "full": return 0.0
+    try: return verification_memory(task, settings).peak / 2**20
+    except Exception: return 0.0
 
 
 def plan(suite: list[Task], kernels: Path, out: Path, *, size: str, timing: bool, source: str, settings: Settings,
@@ -1071,7 +1156,8 @@ def plan(suite: list[Task], kernels: Path, out: Path, *, size: str, timing: bool
         group = result_group(task)
         specs.append(TaskSpec(task.id, group, str(task.path), str(dsl.resolve()) if dsl else None,
                               str(edits.resolve()) if edits else None, str((out / group / task.id).resolve()),
-                              task_size, timing, source, settings_record(settings), fp, float(task_timeout), protocol=protocol))
+                              task_size, timing, source, settings_record(settings), fp, float(task_timeout), protocol=protocol,
+                              memory_mb=verification_mb(task, task_size, settings)))
     return specs
 
 
@@ -1235,12 +1321,20 @@ class Progress:
 
 
 def execute(specs: list[TaskSpec], jobs: int, progress: Progress, poll: float = 0.05) -> list[TaskResult]:
-    "Run the task processes of `specs`, `jobs` at a time; return their results in order."
+    """Run the task processes of `specs`, `jobs` at a time, and full-shape ones only while their estimated memory fits
+    the budget beside the running ones' (`memory_budget_mb`; one alone always runs); return their results in order."""
     pending, running, results = deque(specs), [], {}
+    budget = memory_budget_mb(specs[0].load_settings()) if specs else 0.0
+
+    def fits(spec: TaskSpec) -> bool:
+        return not running or sum(j.spec.memory_mb for j in running) + spec.memory_mb <= budget
     try:
         while pending or running:
             while pending and len(running) < max(1, jobs):
-                job = _launch(pending.popleft())
+                spec = next((s for s in pending if fits(s)), None)
+                if spec is None: break          # the next fitting one starts when a running one ends
+                pending.remove(spec)
+                job = _launch(spec)
                 running.append(job)
                 progress.started(f"{job.spec.category}/{job.spec.task}")
             time.sleep(poll)

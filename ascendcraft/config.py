@@ -50,7 +50,7 @@ class Settings:
     jobs: int = 2                       # parallel benchmark jobs
     auto_sync: bool = True              # emulate the compiler's automatic pipe synchronisation (CANN default)
     ray_address: str = ""               # Ray cluster for bench/generate/tune ('auto', host:port, ray://…); empty = local pool
-    verify_memory_mb: int = 0           # memory one full-shape verification may use; 0 = an eighth of this machine's RAM
+    verify_memory_mb: int = 0           # memory full-shape verifications may hold at once; 0 = this machine's RAM less a quarter
     verify_seconds: float = 60.0        # estimated time one full-shape verification may take (bench --size auto)
     workbench_start: str = "fresh"      # fresh: the workbench opens with nothing run (step from the start); run: it runs every pass
     workbench_folder: str = ".ascendcraft-session"  # the workbench saves its session in <notebook folder>/<this>/<task>; empty: never saved

@@ -259,8 +259,8 @@ def _signed_transform(scale: float):
     def transform(values: list) -> list:
         # in place on the fresh tensors get_inputs() drew (the same float operations, so the same bits): a full-shape
         # set needs no temporaries; a tensor sharing memory with another input (or needing grad) is transformed out of place
-        starts = [v.untyped_storage().data_ptr() for v in values if isinstance(v, torch.Tensor)]
-        def own(v): return not v.requires_grad and starts.count(v.untyped_storage().data_ptr()) == 1
+        starts = [v.untyped_storage()._cdata for v in values if isinstance(v, torch.Tensor)]   # (meta tensors too)
+        def own(v): return not v.requires_grad and starts.count(v.untyped_storage()._cdata) == 1
         def signed(v):
             if not (isinstance(v, torch.Tensor) and v.is_floating_point()): return v
             if not own(v): return (v * 2 - 1) * scale

@@ -75,7 +75,7 @@ def test_chunked_comparison_matches_the_whole_tensor_one(monkeypatch, chunk):
 import subprocess
 import sys
 
-from ascendcraft.bench import SIZES, full_shape_load, machine_memory_mb, verification_size
+from ascendcraft.bench import SIZES, full_shape_load, machine_memory_mb, memory_budget_mb, verification_memory, verification_size
 from ascendcraft.diagnostics import AscendCraftError
 from ascendcraft.report import BenchReport, TaskResult
 
@@ -91,11 +91,11 @@ def test_auto_size_is_full_only_within_both_budgets():
     assert verification_size(task, "auto", roomy.replace(verify_seconds=0.01)) == "small"
     assert verification_size(task, "small", roomy) == "small"             # an explicit size is kept
     assert verification_size(get_task("relu"), "full", roomy.replace(verify_memory_mb=1)) == "full"
-    # 0 = derived from this machine's memory: a 12.9 GB-per-input-set task never fits an eighth of it here
+    # 0 = derived from this machine's memory (less a margin), against the verification's estimated peak
     assert machine_memory_mb() > 0
-    relu_bytes = full_shape_load(get_task("relu"))[0]
-    expected = "full" if machine_memory_mb() / 8 * 2**20 >= 6 * relu_bytes else "small"
-    assert verification_size(get_task("relu"), "auto", roomy.replace(verify_memory_mb=0)) == expected
+    relu = roomy.replace(verify_memory_mb=0)
+    expected = "full" if memory_budget_mb(relu) * 2**20 >= verification_memory(get_task("relu"), relu).peak else "small"
+    assert verification_size(get_task("relu"), "auto", relu) == expected
     assert SIZES == ("auto", "small", "full")
 
 

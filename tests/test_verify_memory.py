@@ -152,3 +152,52 @@ def test_a_trial_holds_the_set_and_both_outputs_only():
     assert got["passed"] and got["trials"] == 2
     tensor = 256 * (1 << 18) * 4
     assert got["growth"] < 3.8 * tensor, got["growth"] / tensor
+
+
+def test_the_estimate_counts_what_a_verification_holds():
+    "Meta-tensor estimates (nothing allocated): relu holds its set and two outputs; mse's reference holds (a - b) and its square."
+    from ascendcraft.bench import VERIFY_OVERHEAD_MB, verification_memory
+    relu = verification_memory(get_task("relu"), SETTINGS)
+    one = 4096 * 393216 * 4
+    assert (relu.inputs, relu.outputs, relu.reference, relu.draw) == (one, one, one, one)
+    assert relu.peak == 3 * one + (VERIFY_OVERHEAD_MB << 20)
+    mse = verification_memory(get_task("mse_loss"), SETTINGS)
+    assert mse.reference == mse.inputs and mse.outputs == 4
+
+
+def test_full_shape_tasks_start_only_while_their_memory_fits(monkeypatch):
+    "Three 10 GB full-shape tasks and two small ones on 2 jobs with a 16 GB budget: never two large ones at once."
+    import dataclasses
+    from ascendcraft import bench
+    running, peaks = [], []
+
+    class Proc:
+        def __init__(self): self.polls = 0
+        def poll(self):
+            self.polls += 1
+            return 0 if self.polls > 3 else None
+
+    def launch(spec):
+        running.append(spec)
+        peaks.append(sum(s.memory_mb for s in running))
+        return bench._Job(spec, Proc(), 0.0, float("inf"), None)
+
+    def finish(job, timed_out):
+        running.remove(job.spec)
+        return job.spec.task
+
+    class Quiet:
+        def started(self, name): pass
+        def finished(self, result, seconds): pass
+
+    settings = dataclasses.asdict(Settings(verify_memory_mb=16_000))
+    settings.pop("sources")
+    base = bench.TaskSpec("t", "c", "f", None, None, "/nonexistent", "full", False, "expert", settings, "", 60.0)
+    specs = [dataclasses.replace(base, task=f"big{i}", folder=f"/x/big{i}", memory_mb=10_000.0) for i in range(3)]
+    specs += [dataclasses.replace(base, task=f"small{i}", folder=f"/x/small{i}", size="small") for i in range(2)]
+    monkeypatch.setattr(bench, "_launch", launch)
+    monkeypatch.setattr(bench, "_finish", finish)
+    got = bench.execute(specs, 2, Quiet(), poll=0)
+    assert got == [s.task for s in specs]                       # every task ran, results in order
+    assert max(peaks) <= 16_000                                 # two 10 GB verifications never side by side
+    assert len(peaks) == 5

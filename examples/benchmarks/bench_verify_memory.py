@@ -3,8 +3,8 @@
 Verifies a task's expert kernel at its full shapes (the judge's path: `judge.emulator_verdict`, two poison runs per
 trial) and reports this process's peak RSS growth plus the peak growth of /dev/shm (the emulator's GM files live
 there), as a multiple of one input set's tensors (inputs + outputs). `bench --size auto` budgets a full-shape
-verification at six times one input set (`bench.verification_size`). /dev/shm is shared by the whole machine, so run
-this on a quiet one: other processes' files count too.
+verification by its estimated peak (`bench.verification_memory`); `bench_full_shapes.py` compares the two for every task.
+/dev/shm is shared by the whole machine, so run this on a quiet one: other processes' files count too.
 
 Usage:  .venv/bin/python examples/benchmarks/bench_verify_memory.py [TASK] [--trials N]
 """
