@@ -221,10 +221,19 @@ def test_sdk_headers_that_shared_tiling_frameworks_include(tmp_path):
 #include <common/util/error_manager/error_manager.h>
 #include <platform/platform_infos_def.h>
 #include <nlohmann/json.hpp>
+#include <register/tuning_bank_key_registry.h>
+namespace tuningtiling {   // AOE's tuning structs, as cann-ops' shared conv tiling headers declare them
+BEGIN_TUNING_TILING_DEF(ToyTunnerTiling)
+  TUNING_TILING_DATA_FIELD_DEF(uint32_t, m_dim);
+END_TUNING_TILING_DEF
+DECLARE_SCHEMA(ToyTunnerTiling, FIELD(ToyTunnerTiling, m_dim));
+}
 inline float JsonScale() {   // compile info as cann-ops' conv tiling reads it (nlohmann/json, vendored in the SDK shims)
     return nlohmann::json::parse(R"({"scale": {"alpha": 2.0}})")["scale"]["alpha"].get<float>();
 }
 inline ge::graphStatus CheckNode(gert::TilingContext* context, float alpha, void* dst, size_t capacity) {
+    tuningtiling::TuningTilingDefPtr tuned = std::make_shared<tuningtiling::ToyTunnerTiling>();
+    if (static_cast<tuningtiling::ToyTunnerTiling*>(tuned.get())->m_dim != 0) return ge::GRAPH_FAILED;
     fe::PlatFormInfos* platform = context->GetPlatformInfo();
     if (platform == nullptr || platform->GetCoreNum() == 0) {
         REPORT_INNER_ERROR("EZ9999", "%s: no platform", context->GetNodeName());
@@ -267,6 +276,8 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     text = text.replace("}  // namespace optiling", """static ge::graphStatus TilingPrepare(gert::TilingParseContext* context)
 {
     auto info = context->GetCompiledInfo<ScaleAddCompileInfo>();
+    tuningtiling::TuningTilingDefPtr tuned = std::make_shared<tuningtiling::ToyTunnerTiling>();
+    if (static_cast<tuningtiling::ToyTunnerTiling*>(tuned.get())->m_dim != 0) return ge::GRAPH_FAILED;
     fe::PlatFormInfos* platform = context->GetPlatformInfo();          // CANN's name for the handle
     uint64_t ub = 0;
     platform->GetLocalMemSize(fe::LocalMemType::UB, ub);
