@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from _cache import share_builds
 from ascendcraft.cli import main
 from ascendcraft.config import load_settings
 from ascendcraft.generate import examples_root
@@ -25,11 +26,7 @@ def fenced(note: str, code: str) -> str:
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch):
     "A cache folder of the test's own (no earlier LLM replies), sharing the emulator's build cache of this machine."
-    cache = tmp_path / "cache"
-    cache.mkdir()
-    builds = load_settings().cache_path / "emu"
-    builds.mkdir(parents=True, exist_ok=True)
-    (cache / "emu").symlink_to(builds, target_is_directory=True)    # content-addressed builds: safe to share
+    cache = share_builds(tmp_path / "cache")       # content-addressed builds (and the key of their seals): safe to share
     monkeypatch.setenv("ASCENDCRAFT_CACHE_DIR", str(cache))
     return cache
 

@@ -208,3 +208,15 @@ def test_children_die_with_the_process_that_started_them():
     while _alive(child) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not _alive(child), "the child outlived the process that started it"
+
+
+def test_a_tests_own_cache_with_the_machines_builds_linked_in_hits_them(tmp_path):
+    "tests/_cache.share_builds: a kernel built in the machine's cache is a hit from a test's own cache (same seal key)."
+    from _cache import share_builds
+    src = {"k.cpp": KERNEL.replace("1024", "3072")}
+    first = build(src)
+    own = load_settings().replace(cache_dir=str(share_builds(tmp_path / "cache")))
+    again = build(src, settings=own)
+    assert again.cached and again.folder.resolve() == first.folder.resolve() and again.binary.resolve() == first.binary.resolve()
+    assert not (tmp_path / "cache" / "llm").exists()                 # nothing else of the machine's cache came along
+    assert build(src).cached                                          # and the machine's cache still trusts its build

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from _cache import share_builds
 import ascendcraft.executor as ex
 from ascendcraft.calibrate import (MICROBENCHMARKS, MICROKERNELS, NpuOnWorker, StandInDevice, calibrate, identify,
                                    measure_item, measure_kernel_item, perturbed)
@@ -59,11 +60,7 @@ def test_calibrate_ray_routes_every_microbenchmark_through_the_executor(routed, 
 
 
 def test_tune_ray_verifies_each_variant_through_the_executor(routed, tmp_path, monkeypatch, capsys):
-    cache = tmp_path / "cache"
-    cache.mkdir()
-    builds = load_settings().cache_path / "emu"
-    builds.mkdir(parents=True, exist_ok=True)
-    (cache / "emu").symlink_to(builds, target_is_directory=True)
+    cache = share_builds(tmp_path / "cache")
     monkeypatch.setenv("ASCENDCRAFT_CACHE_DIR", str(cache))
     with FakeLLMServer([f"Bigger tiles.\n\n```python\n{BIGGER_TILES}```\n"]) as srv:
         status = main(["tune", "leaky_relu", "--base-url", srv.base_url, "--model", "scripted", "--rounds", "1",

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from _cache import share_builds
 from ascendcraft.config import load_settings
 from ascendcraft.generate import (Evaluation, TuningHistory, Variant, category_examples, evaluate_modelled, examples_root,
                                   generate_dsl, judge_dsl, llm_passes, operator_family, stage1_messages, tune)
@@ -26,7 +27,7 @@ def fenced(code: str, lang: str = "python", title: str = "") -> str:
 
 @pytest.fixture
 def settings(tmp_path):
-    return load_settings().replace(cache_dir=str(tmp_path / "cache"), llm_model="scripted", llm_max_rounds=3)
+    return load_settings().replace(cache_dir=str(share_builds(tmp_path / "cache")), llm_model="scripted", llm_max_rounds=3)
 
 
 def client_for(srv, settings):

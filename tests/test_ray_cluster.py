@@ -16,6 +16,7 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
+from _cache import share_builds
 from _ray_cluster import LocalCluster
 from ascendcraft.bench import run_bench
 from ascendcraft.config import load_settings
@@ -138,11 +139,7 @@ def test_pass_at_k_of_four_samples_on_ray(cluster, tmp_path):
 
 def fresh_cache(tmp_path, monkeypatch) -> Path:
     "A cache of the test's own (no earlier LLM replies), sharing this machine's content-addressed emulator builds."
-    cache = tmp_path / "cache"
-    cache.mkdir()
-    builds = load_settings().cache_path / "emu"
-    builds.mkdir(parents=True, exist_ok=True)
-    (cache / "emu").symlink_to(builds, target_is_directory=True)
+    cache = share_builds(tmp_path / "cache")
     monkeypatch.setenv("ASCENDCRAFT_CACHE_DIR", str(cache))
     return cache
 
