@@ -7,6 +7,7 @@ Docs: https://ascendcraft.github.io/ascendcraft/bench.html.md"""
 # %% ../nbs/32_bench.ipynb #7958e1fa
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
 import json
@@ -50,8 +51,8 @@ from .shapes import parse_size, size_choice, size_label
 
 # %% auto #0
 __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'TASK_FILE_KINDS', 'VERIFY_OVERHEAD_MB',
-           'MEMORY_MARGIN', 'SIZES', 'FULL_ELEMENTS_PER_S', 'code_hash', 'soc_hash', 'read_edits', 'fingerprint',
-           'blank_strings', 'scan_project', 'KernelFailure', 'KernelFault', 'EmulatedKernel', 'TaskSpec',
+           'MEMORY_MARGIN', 'SIZES', 'FULL_ELEMENTS_PER_S', 'imported_modules', 'code_hash', 'soc_hash', 'read_edits',
+           'fingerprint', 'blank_strings', 'scan_project', 'KernelFailure', 'KernelFault', 'EmulatedKernel', 'TaskSpec',
            'settings_record', 'StageClock', 'check_sizes', 'merge_intervals', 'write_intervals', 'Coverage',
            'output_coverage', 'written_bytes', 'eager_cost', 'is_task_file_problem', 'task_file_result', 'write_result',
            'run_task', 'VerifyMemory', 'verification_memory', 'memory_budget_mb', 'default_out', 'kernel_paths',
@@ -71,12 +72,31 @@ def _sha(*parts) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def code_hash() -> str:
-    "Hash of AscendCraft's Python modules (not the generated `_modidx.py`)."
+def imported_modules(*names: str) -> set[str]:
+    "`names` (AscendCraft module names) and every AscendCraft module they import, directly or not (anywhere in the file)."
+    root = Path(ascendcraft.__file__).resolve().parent
+    seen, todo = set(), list(names)
+    while todo:
+        name = todo.pop()
+        if name in seen or not (root / f"{name}.py").is_file(): continue
+        seen.add(name)
+        for node in ast.walk(ast.parse((root / f"{name}.py").read_bytes())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                todo += [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("ascendcraft."):
+                todo.append(node.module.split(".")[1])
+            elif isinstance(node, ast.Import):
+                todo += [a.name.split(".")[1] for a in node.names if a.name.startswith("ascendcraft.")]
+    return seen
+
+
+def code_hash(*modules: str) -> str:
+    "Hash of AscendCraft's Python modules (not the generated `_modidx.py`); given names, of those and the modules they import."
     h = hashlib.sha256()
     root = Path(ascendcraft.__file__).resolve().parent
+    chosen = imported_modules(*modules) if modules else None
     for p in sorted(root.glob("*.py")):
-        if p.name == "_modidx.py": continue
+        if p.name == "_modidx.py" or (chosen is not None and p.stem not in chosen): continue
         h.update(p.name.encode()); h.update(p.read_bytes())
     return h.hexdigest()
 
@@ -810,7 +830,9 @@ def eager_cost(task: Task, soc: Soc, settings: Settings):
     "The modelled eager cost of `task` at its full shapes, from the cache when this task, SoC and code were modelled before."
     # Meta kernels of many aten ops are Python references wrapped in torch._disable_dynamo, whose first call
     # imports torch._dynamo (2.6-4 s); the model itself takes milliseconds, so a warm run reads it back instead.
-    key = _sha("eager", task.source, soc_hash(soc), settings.l2_state, code_hash(), torch.__version__)
+    # The key holds the code the model runs (the eager model, the task loader and what they import), not every module:
+    # a change elsewhere in AscendCraft (every commit) would otherwise model every task again.
+    key = _sha("eager", task.source, soc_hash(soc), settings.l2_state, code_hash("eager", "taskset"), torch.__version__)
     path = settings.cache_path / "eager" / key[:2] / f"{key}.pickle"
     try:
         return pickle.loads(path.read_bytes())

@@ -184,3 +184,13 @@ def test_sandbox_wait_returns_when_the_process_ends_and_kills_it_at_the_wall(mon
     assert sandbox.wait(quick, 30) is False and quick.returncode == 7
     slow = subprocess.Popen(["/bin/sleep", "30"], start_new_session=True)
     assert sandbox.wait(slow, 0.2) is True and slow.returncode is not None and slow.returncode < 0
+
+
+def test_the_eager_cache_key_holds_the_code_the_model_runs_not_every_module():
+    "A commit elsewhere in AscendCraft keeps the eager cache warm; the eager model's own modules (and their imports) key it."
+    from ascendcraft.bench import code_hash, imported_modules
+    used = imported_modules("eager", "taskset")
+    assert {"eager", "taskset", "soc", "config", "diagnostics", "shapes"} <= used
+    assert not {"bench", "cli", "emu", "cost", "verify", "workbench"} & used
+    assert code_hash("eager", "taskset") != code_hash() and code_hash("eager") != code_hash("eager", "taskset")
+    assert code_hash("eager", "taskset") == code_hash("taskset", "eager")
