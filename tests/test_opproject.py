@@ -232,6 +232,10 @@ inline float JsonScale() {   // compile info as cann-ops' conv tiling reads it (
     return nlohmann::json::parse(R"({"scale": {"alpha": 2.0}})")["scale"]["alpha"].get<float>();
 }
 inline ge::graphStatus CheckNode(gert::TilingContext* context, float alpha, void* dst, size_t capacity) {
+    optiling::vector<int64_t> dims{1};   // std's names as op hosts use them unqualified in namespace optiling
+    optiling::string where = "node";
+    const gert::AnchorInstanceInfo* first = context->GetComputeNodeInfo()->GetInputInstanceInfo(0);
+    if (first == nullptr || first->GetInstanceNum() != 1 || dims.size() != 1 || where.empty()) return ge::GRAPH_FAILED;
     tuningtiling::TuningTilingDefPtr tuned = std::make_shared<tuningtiling::ToyTunnerTiling>();
     if (static_cast<tuningtiling::ToyTunnerTiling*>(tuned.get())->m_dim != 0) return ge::GRAPH_FAILED;
     fe::PlatFormInfos* platform = context->GetPlatformInfo();
@@ -276,6 +280,10 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     text = text.replace("}  // namespace optiling", """static ge::graphStatus TilingPrepare(gert::TilingParseContext* context)
 {
     auto info = context->GetCompiledInfo<ScaleAddCompileInfo>();
+    optiling::vector<int64_t> dims{1};   // std's names as op hosts use them unqualified in namespace optiling
+    optiling::string where = "node";
+    const gert::AnchorInstanceInfo* first = context->GetComputeNodeInfo()->GetInputInstanceInfo(0);
+    if (first == nullptr || first->GetInstanceNum() != 1 || dims.size() != 1 || where.empty()) return ge::GRAPH_FAILED;
     tuningtiling::TuningTilingDefPtr tuned = std::make_shared<tuningtiling::ToyTunnerTiling>();
     if (static_cast<tuningtiling::ToyTunnerTiling*>(tuned.get())->m_dim != 0) return ge::GRAPH_FAILED;
     fe::PlatFormInfos* platform = context->GetPlatformInfo();          // CANN's name for the handle

@@ -176,8 +176,11 @@ public:
     size_t GetInputsNum() const { return inputs_; }
     size_t GetOutputsNum() const { return outputs_; }
     size_t GetIrInputsNum() const { return ir_inputs_; }
+    // by the definition's input index, as TilingContext::GetIrInputInstanceInfo gives it (ScatterList's tiling)
+    const AnchorInstanceInfo* GetInputInstanceInfo(size_t ir) const { return instance_ ? instance_(ir) : nullptr; }
     const char* name_ = "";
     size_t inputs_ = 0, outputs_ = 0, ir_inputs_ = 0;
+    std::function<const AnchorInstanceInfo*(size_t)> instance_;
 };
 
 struct PlatformInfoHandle {
@@ -229,6 +232,7 @@ public:
         node_.inputs_ = inputs_.size();
         node_.outputs_ = outputs_.size();
         node_.ir_inputs_ = ir_inputs_.empty() ? inputs_.size() : ir_inputs_.size();
+        node_.instance_ = [this](size_t ir) { return GetIrInputInstanceInfo(ir); };
         return &node_;
     }
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < inputs_.size() ? &inputs_[i].desc_ : nullptr; }
