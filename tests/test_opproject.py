@@ -234,8 +234,9 @@ inline float JsonScale() {   // compile info as cann-ops' conv tiling reads it (
 inline ge::graphStatus CheckNode(gert::TilingContext* context, float alpha, void* dst, size_t capacity) {
     optiling::vector<int64_t> dims{1};   // std's names as op hosts use them unqualified in namespace optiling
     optiling::string where = "node";
+    optiling::map<int, int> seen{{1, 2}};
     const gert::AnchorInstanceInfo* first = context->GetComputeNodeInfo()->GetInputInstanceInfo(0);
-    if (first == nullptr || first->GetInstanceNum() != 1 || dims.size() != 1 || where.empty()) return ge::GRAPH_FAILED;
+    if (first == nullptr || first->GetInstanceNum() != 1 || dims.size() != 1 || where.empty() || seen.size() != 1) return ge::GRAPH_FAILED;
     tuningtiling::TuningTilingDefPtr tuned = std::make_shared<tuningtiling::ToyTunnerTiling>();
     if (static_cast<tuningtiling::ToyTunnerTiling*>(tuned.get())->m_dim != 0) return ge::GRAPH_FAILED;
     fe::PlatFormInfos* platform = context->GetPlatformInfo();
@@ -280,12 +281,6 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     text = text.replace("}  // namespace optiling", """static ge::graphStatus TilingPrepare(gert::TilingParseContext* context)
 {
     auto info = context->GetCompiledInfo<ScaleAddCompileInfo>();
-    optiling::vector<int64_t> dims{1};   // std's names as op hosts use them unqualified in namespace optiling
-    optiling::string where = "node";
-    const gert::AnchorInstanceInfo* first = context->GetComputeNodeInfo()->GetInputInstanceInfo(0);
-    if (first == nullptr || first->GetInstanceNum() != 1 || dims.size() != 1 || where.empty()) return ge::GRAPH_FAILED;
-    tuningtiling::TuningTilingDefPtr tuned = std::make_shared<tuningtiling::ToyTunnerTiling>();
-    if (static_cast<tuningtiling::ToyTunnerTiling*>(tuned.get())->m_dim != 0) return ge::GRAPH_FAILED;
     fe::PlatFormInfos* platform = context->GetPlatformInfo();          // CANN's name for the handle
     uint64_t ub = 0;
     platform->GetLocalMemSize(fe::LocalMemType::UB, ub);

@@ -41,10 +41,11 @@ namespace optiling {}
 // CANN's tiling headers see the graph and context types (gert::, ge::) wherever they are included, the kernel
 // build's copy of an op's tiling header too.
 #include "register/op_def_registry.h"
-// Public op hosts that build with CANN name std's string and vector unqualified inside namespace optiling
-// (NPUKernelBench ScatterList's `vector<int64_t>`, cann-ops op_tiling/cube_tiling_runtime.h's `const string&`): the
+// Public op hosts that build with CANN name std's string, vector and map unqualified inside namespace optiling
+// (NPUKernelBench ScatterList's `vector<int64_t>`, GeGluGradV2's map, cann-ops cube_tiling_runtime.h's `string`): the
 // SDK's headers make them visible there.
 namespace optiling {
 using std::string;
 using std::vector;
+using std::map;
 }  // namespace optiling
