@@ -293,6 +293,8 @@ def member_class_specialisations(text: str) -> str:
 # %% ../nbs/10_emu.ipynb #d6ccb8ac
 _CONSTEXPR_CTOR_RE = re.compile(r"\bconstexpr\s+(?:explicit\s+)?(?:inline\s+)?(?P<name>[A-Za-z_]\w*)\s*\(")
 _MEMBER_DECL_RE = re.compile(r"^\s*(?:mutable\s+)?(?P<type>[A-Za-z_][\w:<>,\s*]*?)[\s*](?P<name>[A-Za-z_]\w*)\s*(?:\[[^\[\]]*\]\s*)*$")
+_BUILTIN_TYPE_RE = re.compile(r"^\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:bool|char|short|int|long|long long|float|double|"
+                              r"half|bfloat16_t|size_t|u?int(?:8|16|32|64)_t)\s*$")
 _NOT_MEMBER_WORDS = {"using", "typedef", "static", "friend", "template", "enum", "struct", "class", "union", "return",
                      "static_assert", "operator", "virtual", "extern", "constexpr", "inline"}
 
@@ -322,7 +324,8 @@ def constexpr_member_defaults(text: str) -> str:
     `Index idx[RANK];` to the loop). Before C++20 such a constructor is not a constant expression; clang takes it (a
     C++20 extension, warned), g++ 12 in C++17 refuses its use in a `constexpr` variable. A member the constructor does
     not initialise starts from zero instead of an indeterminate value; one it does is as before. Same lines; references,
-    bit-fields, declarations of several names and members with an initialiser are left as written."""
+    bit-fields, declarations of several names, members with an initialiser and members of class type (whose
+    default constructor may not exist) are left as written."""
     if "constexpr" not in text: return text
     code = blank_comments(text)
     code = re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: '"' + " " * (len(m[0]) - 2) + '"', code)
@@ -339,6 +342,8 @@ def constexpr_member_defaults(text: str) -> str:
             d = _MEMBER_DECL_RE.match(stmt)
             if (d is None or set(re.findall(r"[A-Za-z_]\w*", stmt)) & _NOT_MEMBER_WORDS or "&" in stmt
                     or _top_level_count(d["type"]) > 1): continue
+            if not (re.search(r"\]\s*$", stmt) or "*" in stmt or _BUILTIN_TYPE_RE.match(d["type"])):
+                continue   # a class-type member: its default constructor may not exist; arrays, pointers, scalars only
             edits.append((e, e, "{}"))
     out, last = [], 0
     for start, end, new in sorted(edits):
