@@ -64,6 +64,9 @@ enum class DecompressionMode { DECOMP_NONE = 0b0000, DECOMP_2bitTo8bit = 0b0001,
                                DECOMP_4bitTo8bit = 0b0011, DECOMP_16bitTo64bit = 0b100, DECOMP_1bitTo8bit = 0b0101,
                                DECOMP_1bitTo4bit = 0b0110, DECOMP_2bitTo4bit = 0b0111, DECOMP_3bitTo4bit = 0b1000 };
 
+// The global-scope helpers below name it `::MatmulConfig`: a kernel's project may bring another `MatmulConfig` into the
+// global scope with a using-directive (cann-ops' tiling_type.h has `optiling::MatmulConfig`), and a qualified name
+// does not follow using-directives when the global namespace declares the name itself.
 // The compile-time configuration of a Matmul (which implementation the device code picks). The emulation
 // computes the same numbers under every configuration.
 struct MatmulConfig {
@@ -100,13 +103,13 @@ struct MatmulConfig {
     DecompressionMode decompMode = DecompressionMode::DECOMP_NONE;
 };
 // Any of AscendC's arguments are accepted: they choose a device implementation, not the numbers.
-template <typename... Args> constexpr MatmulConfig GetNormalConfig(Args...) { return MatmulConfig{}; }
-template <typename... Args> constexpr MatmulConfig GetMDLConfig(Args...) { MatmulConfig c; c.doNorm = false; c.doMultiDataLoad = true; return c; }
-template <typename... Args> constexpr MatmulConfig GetSpecialMDLConfig(Args...) { MatmulConfig c; c.doNorm = false; c.doSpecialMDL = true; return c; }
-template <typename... Args> constexpr MatmulConfig GetBasicConfig(uint32_t m, uint32_t n, uint32_t k, Args...) {
-    MatmulConfig c; c.doNorm = false; c.doBasicBlock = true; c.basicM = m; c.basicN = n; c.basicK = k; return c;
+template <typename... Args> constexpr ::MatmulConfig GetNormalConfig(Args...) { return ::MatmulConfig{}; }
+template <typename... Args> constexpr ::MatmulConfig GetMDLConfig(Args...) { ::MatmulConfig c; c.doNorm = false; c.doMultiDataLoad = true; return c; }
+template <typename... Args> constexpr ::MatmulConfig GetSpecialMDLConfig(Args...) { ::MatmulConfig c; c.doNorm = false; c.doSpecialMDL = true; return c; }
+template <typename... Args> constexpr ::MatmulConfig GetBasicConfig(uint32_t m, uint32_t n, uint32_t k, Args...) {
+    ::MatmulConfig c; c.doNorm = false; c.doBasicBlock = true; c.basicM = m; c.basicN = n; c.basicK = k; return c;
 }
-template <typename... Args> constexpr MatmulConfig GetIBShareNormConfig(Args...) { MatmulConfig c; c.doNorm = false; c.doIBShareNorm = true; return c; }
+template <typename... Args> constexpr ::MatmulConfig GetIBShareNormConfig(Args...) { ::MatmulConfig c; c.doNorm = false; c.doIBShareNorm = true; return c; }
 // The constant-tiling form: a MatmulConfig from the single-core and base shapes known at compile time
 // (GetMMConfig<mode>(MatmulShapeParams{...}, ...)), and a whole static tiling from it (GetMatmulApiTiling), which the
 // Matmul takes as its MM_CFG and which can stand in for the TCubeTiling (REGIST_MATMUL_OBJ with nullptr).
@@ -127,16 +130,16 @@ struct MatmulFuncParams {
 };
 struct MatmulBiasParams { bool enableSetBias = true; };
 namespace matmul_detail {
-constexpr void apply(MatmulConfig&) {}
-template <class... Rest> constexpr void apply(MatmulConfig& c, const MatmulShapeParams& s, const Rest&... rest) {
+constexpr void apply(::MatmulConfig&) {}
+template <class... Rest> constexpr void apply(::MatmulConfig& c, const MatmulShapeParams& s, const Rest&... rest) {
     c.singleCoreM = s.singleCoreM; c.singleCoreN = s.singleCoreN; c.singleCoreK = s.singleCoreK;
     c.basicM = s.basicM; c.basicN = s.basicN; c.basicK = s.basicK;
     apply(c, rest...);
 }
-template <class P, class... Rest> constexpr void apply(MatmulConfig& c, const P&, const Rest&... rest) { apply(c, rest...); }
+template <class P, class... Rest> constexpr void apply(::MatmulConfig& c, const P&, const Rest&... rest) { apply(c, rest...); }
 }  // namespace matmul_detail
-template <MatmulConfigMode mode, class... Args> constexpr MatmulConfig GetMMConfig(const Args&... args) {
-    MatmulConfig c;
+template <MatmulConfigMode mode, class... Args> constexpr ::MatmulConfig GetMMConfig(const Args&... args) {
+    ::MatmulConfig c;
     c.doNorm = mode == MatmulConfigMode::CONFIG_NORM;
     c.doMultiDataLoad = mode == MatmulConfigMode::CONFIG_MDL;
     c.doSpecialMDL = mode == MatmulConfigMode::CONFIG_SPECIALMDL;
@@ -148,10 +151,10 @@ struct MatmulApiStaticTiling {
 #define ASCENDCRAFT_STATIC_FIELD(name) int32_t name = -1;
     ASCENDCRAFT_TCUBE_FIELDS(ASCENDCRAFT_STATIC_FIELD)
 #undef ASCENDCRAFT_STATIC_FIELD
-    MatmulConfig cfg = MatmulConfig{};
+    ::MatmulConfig cfg = ::MatmulConfig{};
 };
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
-constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& cfg, int32_t l1Size = 512 * 1024) {
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const ::MatmulConfig& cfg, int32_t l1Size = 512 * 1024) {
     (void)l1Size;
     MatmulApiStaticTiling t;
     t.cfg = cfg;
@@ -165,10 +168,10 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& cfg, int3
     }
     return t;
 }
-constexpr MatmulConfig CFG_NORM = GetNormalConfig();
-constexpr MatmulConfig CFG_MDL = GetMDLConfig();
-constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
-constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
+constexpr ::MatmulConfig CFG_NORM = GetNormalConfig();
+constexpr ::MatmulConfig CFG_MDL = GetMDLConfig();
+constexpr ::MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
+constexpr ::MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
 // Which of Iterate / IterateAll / IterateBatch / IterateNBatch a kernel calls (MatmulConfig's iterateMode).
 enum IterateMode : uint8_t { ITERATE_MODE_NORMAL = 0b00000001, ITERATE_MODE_ALL = 0b00000010, ITERATE_MODE_BATCH = 0b00000100,
                              ITERATE_MODE_N_BATCH = 0b00001000, ITERATE_MODE_DEFAULT = 0b11111111 };
