@@ -90,7 +90,12 @@ def measure(task_id: str, trials: int, sizecheck: bool) -> dict:
     def read() -> str:
         try: return os.read(fd, 1 << 16).decode(errors="replace")
         except BlockingIOError: return ""
-    while proc.poll() is None:
+    usage = None
+    while usage is None:
+        pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)   # reaped here: its CPU time, children included
+        if pid:
+            usage, proc.returncode = rusage, os.waitstatus_to_exitcode(status)
+            break
         out += read()
         now = _anon(proc.pid) + max(0, shutil.disk_usage("/dev/shm").used - shm0)
         if base is None and "READY" in out: base = now
@@ -99,7 +104,7 @@ def measure(task_id: str, trials: int, sizecheck: bool) -> dict:
     os.set_blocking(fd, True)
     out += proc.stdout.read().decode(errors="replace")
     result = next((json.loads(l[7:]) for l in out.splitlines() if l.startswith("RESULT ")), {"kind": f"exit {proc.returncode}"})
-    return {**result, "peak": peak, "wall_s": time.perf_counter() - started}
+    return {**result, "peak": peak, "wall_s": time.perf_counter() - started, "cpu_s": usage.ru_utime + usage.ru_stime}
 
 
 def main():
@@ -134,13 +139,13 @@ def main():
     print(f"\n{len(fits)} of {len(rows)} tasks fit the memory budget; {full} are verified at full shapes by `--size auto`")
     todo = [t for name in args.run for t in (fits if name == "fits" else [name])]
     if not todo: return
-    print("\n| task | result | trials | estimated peak GiB | measured peak GiB | verify s | with size checks s |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("\n| task | result | trials | estimated peak GiB | measured peak GiB | verify s | with size checks s | CPU s (build included) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     estimates = {r[1]: r[0] for r in rows}
     for tid in todo:                       # one at a time: a full-shape verification can take most of the machine
         m = measure(tid, args.trials, not args.no_sizecheck)
         print(f"| {tid} | {m.get('kind')} | {m.get('trials', '—')} | {estimates.get(tid, 0) / GIB:.2f} | {m['peak'] / GIB:.2f} "
-              f"| {m.get('verify_s', 0):.0f} | {m.get('total_s', 0):.0f} |", flush=True)
+              f"| {m.get('verify_s', 0):.0f} | {m.get('total_s', 0):.0f} | {m['cpu_s']:.0f} |", flush=True)
 
 
 if __name__ == "__main__":
