@@ -42,12 +42,13 @@ from . import sandbox, seal
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
            'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
-           'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES', 'read_sources', 'blank_comments', 'device_spellings',
-           'entry_linkage', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param',
-           'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
-           'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'Build',
-           'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES', 'read_sources', 'blank_comments', 'blank_comments_and_strings',
+           'device_spellings', 'entry_linkage', 'core_type_templates', 'member_class_specialisations',
+           'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
+           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
+           'runtime_units', 'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run',
+           'op_names', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles', 'SharedInputs',
+           'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -94,6 +95,11 @@ def blank_comments(text: str) -> str:
         else:
             out.append(text[i]); i += 1
     return "".join(out)
+
+
+def blank_comments_and_strings(text: str) -> str:
+    "`text` with comments and the insides of string literals replaced by spaces (lines and columns still match)."
+    return re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: '"' + " " * (len(m[0]) - 2) + '"', blank_comments(text))
 
 # %% ../nbs/10_emu.ipynb #3e194cba
 _EXEC_SPACE_RE = re.compile(r"\[\s*(?:aicore|host)(?:\s*,\s*(?:aicore|host))*\s*\]")
@@ -257,8 +263,7 @@ def member_class_specialisations(text: str) -> str:
     struct X<void, AcSpec_>`. Same lines. Left as written (for g++ to report) when the primary is not in the same class,
     ends with a parameter pack, or the specialisation leaves some of its parameters to their defaults."""
     if "template" not in text: return text
-    code = blank_comments(text)
-    code = re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: '"' + " " * (len(m[0]) - 2) + '"', code)
+    code = blank_comments_and_strings(text)
     edits, done = [], set()
     for m in _MEMBER_SPEC_RE.finditer(code):
         brace = _enclosing_brace(code, m.start())
@@ -327,8 +332,7 @@ def constexpr_member_defaults(text: str) -> str:
     bit-fields, declarations of several names, members with an initialiser and members of class type (whose
     default constructor may not exist) are left as written."""
     if "constexpr" not in text: return text
-    code = blank_comments(text)
-    code = re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: '"' + " " * (len(m[0]) - 2) + '"', code)
+    code = blank_comments_and_strings(text)
     edits, seen = [], set()
     for m in _CONSTEXPR_CTOR_RE.finditer(code):
         brace = _enclosing_brace(code, m.start())

@@ -1,6 +1,8 @@
 """GM files kept between runs (issue 17, setting `gm_keep_mb`): a build's next run writes over its last run's GM files
 instead of creating new ones; nothing of an earlier run shows through, and an output array still alive is never
 written over."""
+from pathlib import Path
+
 import numpy as np
 
 from ascendcraft.config import load_settings
@@ -9,23 +11,7 @@ from ascendcraft.emu import GM, Scalar, build, run
 HEAD = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
 
 # y[b*T:(b+1)*T] = x[...] + 1, each block on its own slice
-ADD_ONE = HEAD + r"""
-extern "C" __global__ __aicore__ void add_one(GM_ADDR x, GM_ADDR y, uint32_t tile)
-{
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, tile * sizeof(float));
-    GlobalTensor<float> xGm, yGm;
-    xGm.SetGlobalBuffer((__gm__ float *)x + tile * GetBlockIdx(), tile);
-    yGm.SetGlobalBuffer((__gm__ float *)y + tile * GetBlockIdx(), tile);
-    LocalTensor<float> t = buf.Get<float>();
-    DataCopy(t, xGm, tile);
-    PipeBarrier<PIPE_ALL>();
-    Adds(t, t, 1.0f, tile);
-    PipeBarrier<PIPE_ALL>();
-    DataCopy(yGm, t, tile);
-}
-"""
+ADD_ONE = (Path(__file__).parent / "emu_kernels" / "misc" / "add_one.cpp").read_text()
 TILE, N = 64, 512
 
 

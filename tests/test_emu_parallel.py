@@ -14,23 +14,7 @@ HERE = Path(__file__).parent / "emu_kernels"
 HEAD = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
 
 # y[b*T:(b+1)*T] = x[...] + 1, each block on its own slice: order-free.
-ADD_ONE = HEAD + r"""
-extern "C" __global__ __aicore__ void add_one(GM_ADDR x, GM_ADDR y, uint32_t tile)
-{
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, tile * sizeof(float));
-    GlobalTensor<float> xGm, yGm;
-    xGm.SetGlobalBuffer((__gm__ float *)x + tile * GetBlockIdx(), tile);
-    yGm.SetGlobalBuffer((__gm__ float *)y + tile * GetBlockIdx(), tile);
-    LocalTensor<float> t = buf.Get<float>();
-    DataCopy(t, xGm, tile);
-    PipeBarrier<PIPE_ALL>();
-    Adds(t, t, 1.0f, tile);
-    PipeBarrier<PIPE_ALL>();
-    DataCopy(yGm, t, tile);
-}
-"""
+ADD_ONE = (Path(__file__).parent / "emu_kernels" / "misc" / "add_one.cpp").read_text()
 
 # Block b > 0 reads the slice block b - 1 wrote, with no SyncAll: a running sum one after another, a race in
 # parallel. (A bug on the NPU too, but the emulator must give the one-at-a-time answer every time.)

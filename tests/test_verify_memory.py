@@ -21,24 +21,7 @@ from ascendcraft.verify import verify
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = Settings()
 
-HEAD = '#include "kernel_operator.h"\nusing namespace AscendC;\n'
-ADD_ONE = HEAD + r"""
-extern "C" __global__ __aicore__ void add_one(GM_ADDR x, GM_ADDR y, uint32_t tile)
-{
-    TPipe pipe;
-    TBuf<TPosition::VECCALC> buf;
-    pipe.InitBuffer(buf, tile * sizeof(float));
-    GlobalTensor<float> xGm, yGm;
-    xGm.SetGlobalBuffer((__gm__ float *)x + tile * GetBlockIdx(), tile);
-    yGm.SetGlobalBuffer((__gm__ float *)y + tile * GetBlockIdx(), tile);
-    LocalTensor<float> t = buf.Get<float>();
-    DataCopy(t, xGm, tile);
-    PipeBarrier<PIPE_ALL>();
-    Adds(t, t, 1.0f, tile);
-    PipeBarrier<PIPE_ALL>();
-    DataCopy(yGm, t, tile);
-}
-"""
+ADD_ONE = (Path(__file__).parent / "emu_kernels" / "misc" / "add_one.cpp").read_text()
 
 
 def test_a_shared_input_is_linked_into_each_run_not_written():
