@@ -75,7 +75,7 @@ def test_chunked_comparison_matches_the_whole_tensor_one(monkeypatch, chunk):
 import subprocess
 import sys
 
-from ascendcraft.bench import SIZES, full_shape_load, machine_memory_mb, memory_budget_mb, verification_memory, verification_size
+from ascendcraft.bench import SIZES, VERIFY_OVERHEAD_MB, full_shape_load, machine_memory_mb, memory_budget_mb, verification_memory, verification_size
 from ascendcraft.diagnostics import AscendCraftError
 from ascendcraft.report import BenchReport, TaskResult
 
@@ -85,7 +85,7 @@ def test_auto_size_is_full_only_within_both_budgets():
     task = get_task("sgd")
     nbytes, elements = full_shape_load(task)
     assert nbytes == 4 * elements and elements >= 4 * 4_000_000
-    roomy = load_settings().replace(verify_memory_mb=10 * nbytes >> 20, verify_seconds=1e6)
+    roomy = load_settings().replace(verify_memory_mb=(10 * nbytes >> 20) + VERIFY_OVERHEAD_MB, verify_seconds=1e6)
     assert verification_size(task, "auto", roomy) == "full"
     assert verification_size(task, "auto", roomy.replace(verify_memory_mb=1)) == "small"
     assert verification_size(task, "auto", roomy.replace(verify_seconds=0.01)) == "small"
