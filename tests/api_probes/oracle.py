@@ -2,7 +2,8 @@
 headers (asc-devkit) with the api-oracle and write `official_verdicts.csv` next to this file.
 
 A development tool: it needs a set-up api-oracle (see its README: fetch cannmirror/asc-devkit, then
-`tools/setup_asc.sh <git dir> <commit>`), which CI does not have. CI reads only the CSV.
+`tools/setup_asc.sh <git dir> <commit>`), which CI does not have. CI reads only the CSV. Each oracle compiler runs under a memory cap (--memory-gb) and a time
+limit: running out of either stops with an error that names the probe, never a 'reject' verdict.
 
     python tests/api_probes/oracle.py --oracle /path/to/api-oracle            # probes without a verdict
     python tests/api_probes/oracle.py --oracle /path/to/api-oracle --all      # every probe again
@@ -75,14 +76,41 @@ def first_error(text: str, folder: str) -> str:
     return msg.replace(folder, "").strip()[:240]
 
 
-def check(oracle: Path, probe: Probe, folder: str) -> tuple[str, str]:
+MEMORY_GB = 6          # address space of one oracle compiler: the devkit headers need 1-2 GB; one probe once took 20
+TIMEOUT_S = 600        # (a template the official headers instantiate without end), so every oracle run is capped
+
+
+OUT_OF_MEMORY = ("out of memory", "memory exhausted", "cannot allocate memory", "pch allocation failure")
+
+
+def capped(memory_gb: float):
+    "A preexec_fn that caps the address space of the oracle's shell and its compilers at `memory_gb`."
+    import resource
+    limit = int(memory_gb * 2**30)
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def run_oracle(oracle: Path, src: Path, env: dict, memory_gb: float = MEMORY_GB) -> subprocess.CompletedProcess:
+    "check.sh on `src` under the memory cap and TIMEOUT_S; running out of either is an error that names the file."
+    try:
+        proc = subprocess.run(["bash", str(oracle / "check.sh"), str(src)], capture_output=True, text=True, env=env,
+                              preexec_fn=capped(memory_gb), timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"the oracle took over {TIMEOUT_S} s on {src.name}: record its verdict by hand") from None
+    said = (proc.stdout + proc.stderr).lower()
+    if proc.returncode not in (0, 1) or any(m in said for m in OUT_OF_MEMORY):
+        raise RuntimeError(f"the oracle failed on {src.name} (memory capped at {memory_gb} GB: --memory-gb raises it):\n"
+                           f"{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    return proc
+
+
+def check(oracle: Path, probe: Probe, folder: str, memory_gb: float = MEMORY_GB) -> tuple[str, str]:
     src = Path(folder) / (re.sub(r"[^\w.]", "_", probe.id) + ".cpp")
     src.write_text(probe.source())
     env = dict(os.environ, ORACLE_PCH="1", LC_ALL="C", ORACLE_CORE=probe.core)
-    proc = subprocess.run(["bash", str(oracle / "check.sh"), str(src)], capture_output=True, text=True, env=env)
+    proc = run_oracle(oracle, src, env, memory_gb)
     if proc.returncode == 0: return "accept", ""
-    if proc.returncode == 1: return "reject", first_error(proc.stdout, str(src))
-    raise RuntimeError(f"oracle failed on {probe.id}: {proc.stdout}{proc.stderr}")
+    return "reject", first_error(proc.stdout, str(src))
 
 
 def compare_kernels(oracle: Path, paths: list[Path], jobs: int):
@@ -96,8 +124,7 @@ def compare_kernels(oracle: Path, paths: list[Path], jobs: int):
     include = HERE.parents[1] / "ascendcraft" / "runtime" / "include"
 
     def both(f: Path):
-        official = subprocess.run(["bash", str(oracle / "check.sh"), str(f)], capture_output=True, text=True,
-                                  env=dict(os.environ, ORACLE_PCH="1", LC_ALL="C"))
+        official = run_oracle(oracle, f, dict(os.environ, ORACLE_PCH="1", LC_ALL="C"))
         ours = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-I", str(include), "-iquote", str(f.parent), str(f)],
                               capture_output=True, text=True, env=dict(os.environ, LC_ALL="C"))
         return f, official.returncode == 0, ours.returncode == 0, official.stdout
@@ -116,6 +143,7 @@ def main(argv=None):
                     help="the api-oracle folder (with asc/ set up)")
     ap.add_argument("--all", action="store_true", help="re-check every probe, not only new or changed ones")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--memory-gb", type=float, default=MEMORY_GB, help="address-space cap of each oracle compiler")
     ap.add_argument("--sync", action="store_true", help="rewrite the emulator column only (no oracle needed)")
     ap.add_argument("--kernels", nargs="+", type=Path, metavar="FILE_OR_DIR",
                     help="instead: compare whole kernel files (*_kernel.cpp under a folder) between the oracle and our header")
@@ -143,7 +171,7 @@ def main(argv=None):
     todo = [p for p in PROBES if args.all or p.id not in rows or rows[p.id]["code"] != p.code]
     print(f"{len(todo)} of {len(PROBES)} probes to check")
     with tempfile.TemporaryDirectory(prefix="probes-") as folder, ThreadPoolExecutor(args.jobs) as pool:
-        for p, (verdict, err) in zip(todo, pool.map(lambda p: check(args.oracle, p, folder), todo)):
+        for p, (verdict, err) in zip(todo, pool.map(lambda p: check(args.oracle, p, folder, args.memory_gb), todo)):
             rows[p.id] = dict(id=p.id, official=verdict, official_error=err, code=p.code)
     meta = {"asc-devkit commit": commit, "prelude sha256": prelude_hash(), "cube prelude sha256": prelude_hash(CUBE_PRELUDE),
             "checked with": "api-oracle check.sh (g++ -fsyntax-only, __NPU_ARCH__ 2201; AIV core, cube probes AIC)",
