@@ -13,25 +13,18 @@ The page's model name is new for each run, so no reply recorded by an earlier ru
 run writes to the reply cache are removed afterwards.
 """
 import re
-import uuid
 
 import pytest
 
-from ascendcraft.config import load_settings
-from ascendcraft.llm_server import FakeLLMServer, Reply
-from ascendcraft.pipeline import Pipeline
-from ascendcraft.session import Session
-from ascendcraft.workbench import launch_workbench
+from ascendcraft.llm_server import Reply
 
 from test_wb_views_browser import DIFF, line_of, search  # noqa: E402
+from test_workbench_llm_browser import (BAD_CALL, GOOD_CALL, KERNEL,  # noqa: E402  (the same operator and page)
+                                        compute_by_rules, scripted_page)
 from test_workbench_llm_browser import fenced as llm_fenced  # noqa: E402
 from test_workbench_state_browser import act, replace_in, statuses  # noqa: E402
 
 pytestmark = pytest.mark.browser
-TASK = "leaky_relu"
-KERNEL = "leaky_relu_kernel.cpp"
-GOOD_CALL = "LeakyRelu(youtLocal, xinLocal, slope, n);"
-BAD_CALL = "LeakyRelu(youtLocal, xinLocal, slope);"          # no element count: does not compile
 MINE = "  // checked by hand"
 MODEL_LINE = "// tiles streamed by the model\n"                 # what the LLM's compute pass adds (a line of its own)
 FIXED = "  // fixed by the model"
@@ -47,23 +40,11 @@ def fenced(code: str) -> str:
 @pytest.fixture(scope="module")
 def scripted(tmp_path_factory):
     "The script: the compute pass by the LLM (its own line added), then a fix of the broken compute pass."
-    s = Session(TASK)
-    rules = Pipeline(s.dsl, s.filename, task=s.task, compile=False)
-    rules.run_all()
-    ruled = rules["compute"].project[KERNEL]
+    s, ruled = compute_by_rules()
     assert GOOD_CALL in ruled and s.dsl.count(BUFFER) == 1
     script = [Reply(fenced(MODEL_LINE + ruled)), Reply(fenced(ruled.replace(GOOD_CALL, GOOD_CALL + FIXED)))]
-    model = f"scripted-{uuid.uuid4().hex[:10]}"
-    settings = load_settings(workbench_start="fresh", llm_model=model)
-    with FakeLLMServer(script, models=None) as llm:
-        settings = settings.replace(llm_base_url=llm.base_url)
-        with launch_workbench(TASK, port=0, block=False, settings=settings,
-                              workdir=tmp_path_factory.mktemp("edits-page")) as page_server:
-            yield page_server.ready(), llm, s.dsl
-    for entry in (settings.cache_path / "llm").rglob("*.json"):        # this run's replies: keyed by its model name
-        try:
-            if model in entry.read_text(errors="replace"): entry.unlink()
-        except OSError: pass
+    with scripted_page(tmp_path_factory, script, "edits-page") as (page, llm):
+        yield page, llm, s.dsl
 
 
 def show_compute(page):

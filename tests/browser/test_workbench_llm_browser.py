@@ -12,6 +12,7 @@ what a user does:
 The page's model name is new for each run, so no reply recorded by an earlier run is replayed; the replies this
 run writes to the reply cache are removed afterwards.
 """
+import contextlib
 import functools
 import re
 import time
@@ -41,30 +42,46 @@ def fenced(language: str, code: str, title: str = "") -> str:
     return f"Here it is.\n\n```{language}{' title=' + title if title else ''}\n{code}```\n"
 
 
+def compute_by_rules(task: str = TASK) -> tuple[Session, str]:
+    "The task's session and its compute pass's kernel file as the rules write it."
+    s = Session(task)
+    rules = Pipeline(s.dsl, s.filename, task=s.task, compile=False)
+    rules.run_all()
+    return s, rules["compute"].project[KERNEL]
+
+
+@contextlib.contextmanager
+def scripted_page(tmp_path_factory, script: list, folder: str):
+    """The workbench page for TASK, opening fresh, its LLM a FakeLLMServer answering `script`; yields (page server,
+    LLM server). The model name is new for each run, so no earlier run's reply is replayed; this run's replies are
+    removed from the reply cache afterwards."""
+    model = f"scripted-{uuid.uuid4().hex[:10]}"
+    settings = load_settings(workbench_start="fresh", llm_model=model)
+    try:
+        with FakeLLMServer(script, models=None) as llm:
+            settings = settings.replace(llm_base_url=llm.base_url)
+            with launch_workbench(TASK, port=0, block=False, settings=settings,
+                                  workdir=tmp_path_factory.mktemp(folder)) as page_server:
+                yield page_server.ready(), llm
+    finally:
+        for entry in (settings.cache_path / "llm").rglob("*.json"):        # this run's replies: keyed by its model name
+            try:
+                if model in entry.read_text(errors="replace"): entry.unlink()
+            except OSError: pass
+
+
 @pytest.fixture(scope="module")
 def scripted(tmp_path_factory):
     "The script: the compute pass (a broken answer, then a good one), a tuning answer that is slow, then a fast one."
-    s = Session(TASK)
-    rules = Pipeline(s.dsl, s.filename, task=s.task, compile=False)
-    rules.run_all()
-    ruled = rules["compute"].project[KERNEL]
+    s, ruled = compute_by_rules()
     second = ruled.replace(GOOD_CALL, GOOD_CALL + NOTE)
     faster = s.dsl.replace("TILE = 8192", "TILE = 4096")
     assert faster != s.dsl
     script = [Reply(fenced("cpp", second.replace(GOOD_CALL, BAD_CALL), KERNEL)), Reply(fenced("cpp", second, KERNEL)),
               Reply(fenced("python", faster), delay=120.0),       # cancelled while the model "thinks"
               Reply(fenced("python", faster))]
-    model = f"scripted-{uuid.uuid4().hex[:10]}"
-    settings = load_settings(workbench_start="fresh", llm_model=model)
-    with FakeLLMServer(script, models=None) as llm:
-        settings = settings.replace(llm_base_url=llm.base_url)
-        with launch_workbench(TASK, port=0, block=False, settings=settings,
-                              workdir=tmp_path_factory.mktemp("llm-page")) as page_server:
-            yield page_server.ready(), llm, ruled, second, faster
-    for entry in (settings.cache_path / "llm").rglob("*.json"):        # this run's replies: keyed by its model name
-        try:
-            if model in entry.read_text(errors="replace"): entry.unlink()
-        except OSError: pass
+    with scripted_page(tmp_path_factory, script, "llm-page") as (page, llm):
+        yield page, llm, ruled, second, faster
 
 
 # the status line waits of the state test, with this test's longer limit (LLM rounds)
