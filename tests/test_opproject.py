@@ -392,3 +392,62 @@ def test_an_op_without_outputs_writes_its_inputs_in_place(tmp_path):
     assert torch.equal(x, original)   # the caller's tensor is left alone
     np_out = r.outputs["x"]
     assert np.allclose(np_out, torch.nn.functional.leaky_relu(original, 0.2).numpy())
+
+
+def _ref_output_project(tmp_path):
+    """ScaleAddCustom turned into an op whose output is named like its input x (a ref output, as InplaceAddRmsNorm's
+    x1 and x2) and that takes an optional `bias`: the kernel writes x + (alpha + bias[0]) * y into the even blocks of
+    the output only, so the odd blocks hold x only when the output IS x's memory; the tiling function picks key 2 when
+    the bias is present."""
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text(host.read_text().replace(
+        'this->Output("z")', 'this->Input("bias").ParamType(OPTIONAL).DataType({ge::DT_FLOAT16, ge::DT_FLOAT}).Format('
+        '{ge::FORMAT_ND, ge::FORMAT_ND});\n        this->Output("x")').replace(
+        "    tiling.SaveToBuffer(", "    if (context->GetOptionalInputShape(2) != nullptr) context->SetTilingKey(2);\n"
+        "    tiling.SaveToBuffer("))
+    kernel = folder / "op_kernel" / "scale_add_custom.cpp"
+    text = kernel.read_text().replace("GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace",
+                                      "GM_ADDR x, GM_ADDR y, GM_ADDR bias, GM_ADDR xOut, GM_ADDR workspace")
+    text = text.replace("GET_TILING_DATA(tilingData, tiling);",
+                        "GET_TILING_DATA(tilingData, tiling);\n    float alpha = tilingData.alpha;\n"
+                        "    if (bias != nullptr) { GlobalTensor<DTYPE_X> b; b.SetGlobalBuffer((__gm__ DTYPE_X *)bias, 1); "
+                        "alpha += static_cast<float>(b.GetValue(0)); }\n    if (GetBlockIdx() % 2 == 1) return;")
+    kernel.write_text(text.replace("op.Init(x, y, z,", "op.Init(x, y, xOut,").replace("tilingData.alpha)", "alpha)"))
+    return folder
+
+
+def test_an_output_named_like_an_input_is_that_inputs_memory(tmp_path):
+    # GE gives a ref output (named like an input) the input's memory; the kernel leaves the odd blocks alone, which
+    # then still hold x (with an output buffer of its own, they would hold the poison)
+    folder = _ref_output_project(tmp_path)
+    project = load_project(folder)
+    assert [p.name for p in project.op.outputs] == ["x"] and project.op.inputs[2].option == "OPTIONAL"
+    x, y = torch.randn(48, 512), torch.randn(48, 512)
+    original = x.clone()
+
+    def reference(x, y, alpha):
+        x[0::2] += alpha * y[0::2]
+        return x
+    r = run_project(project, {"x": x.reshape(-1), "y": y.reshape(-1)}, attrs={"alpha": 0.5},
+                    reference=lambda x, y, alpha: reference(x.reshape(48, 512), y.reshape(48, 512), alpha).reshape(-1),
+                    atol=1e-5, rtol=1e-5)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    assert r.tiling_key == 1 and torch.equal(x, original)   # no bias: key 1; the caller's tensor is left alone
+    assert np.array_equal(r.outputs["x"].reshape(48, 512)[1::2], original.numpy()[1::2])
+
+
+def test_an_absent_optional_input_is_a_null_gm_address(tmp_path):
+    # CANN passes an optional input that is not given as a null GM address and the tiling context has no tensor for it
+    project = load_project(_ref_output_project(tmp_path))
+    x, y = torch.randn(48 * 512), torch.randn(48 * 512)
+    bias = torch.full((8,), 0.25)
+    want = x.reshape(48, 512).clone()
+    want[0::2] += 0.75 * y.reshape(48, 512)[0::2]
+    r = run_project(project, {"x": x, "y": y, "bias": bias}, attrs={"alpha": 0.5}, outputs={"x": ((48 * 512,), np.float32)})
+    assert r.run.ok and r.tiling_key == 2, [d.render() for d in r.run.diagnostics]
+    assert np.allclose(r.outputs["x"].reshape(48, 512), want.numpy(), atol=1e-5)
+    r = run_project(project, {"x": x, "y": y, "bias": None}, attrs={"alpha": 0.5}, outputs={"x": ((48 * 512,), np.float32)})
+    assert r.run.ok and r.tiling_key == 1
+    with pytest.raises(AscendCraftError, match="needs input"):   # a required input stays required
+        run_project(project, {"x": x, "bias": bias}, attrs={"alpha": 0.5}, outputs={"x": ((48 * 512,), np.float32)})

@@ -341,6 +341,124 @@ def _size(row: dict) -> int:
     return total or 1 << 40
 
 
+# ---- which call argument is which op input: the task's validation/pybind.cpp, else ModelNew's parameter names ---------
+def _balanced(text: str, at: int) -> str:
+    "The text inside the parentheses that open at text[at]."
+    depth = 0
+    for i in range(at, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0: return text[at + 1:i]
+    return text[at + 1:]
+
+
+def _split_args(text: str) -> list[str]:
+    "Top-level comma-separated parts (commas inside (), <>, {} do not split)."
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += {"(": 1, "<": 1, "{": 1, ")": -1, ">": -1, "}": -1}.get(ch, 0)
+        if ch == "," and depth == 0: out.append(cur.strip()); cur = ""
+        else: cur += ch
+    return [a for a in out + [cur.strip()] if a]
+
+
+def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
+    """Where the NPU op's inputs, attributes and outputs sit in the call ModelNew makes, read from the task's
+    validation/pybind.cpp: the bound function's parameters are the call's arguments, and its EXEC_NPU_CMD calls the
+    op's generated aclnn API (aclnnCustomOp or aclnn<OpType>), whose arguments are the definition's inputs, attributes,
+    then its outputs other than the ref ones (an output named like an input is that input's memory and no argument).
+    The function's result list says which outputs the reference returns, in its order. Returns {"inputs": [call index
+    or None (absent)], "attrs": [call index or None], "results": [output names] or None}, or None when the file does not
+    say (another API, as MseLossGradV2's hand-written aclnnMseLossBackward, whose order the op_host's own code decides)."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", pybind, flags=re.S)
+    bound = re.search(r"\.def\(\s*\"\w+\"\s*,\s*&?\s*(\w+)", code)
+    if not bound: return None
+    fn = re.search(rf"\b{bound.group(1)}\s*\(([^)]*)\)\s*\{{", code)
+    if not fn: return None
+    params = [re.sub(r"=.*", "", p).strip().split()[-1].lstrip("&*") for p in _split_args(fn.group(1))]
+    body = code[fn.end():]
+    names = {"aclnnCustomOp", f"aclnn{op.type}"}
+    call = None
+    for m in re.finditer(r"EXEC_NPU_CMD\s*\(", body):
+        args = _split_args(_balanced(body, m.end() - 1))
+        if args and args[0] in names: call = args[1:]; break
+    if call is None or any(re.search(rf"\b{re.escape(n)}GetWorkspaceSize\s*\(", t) for n in names
+                           for f, t in host_sources.items() if f.startswith("op_host/")):
+        return None   # no generated aclnn call, or one the op_host writes by hand (its order is its own)
+    in_names = {p.name for p in op.inputs}
+    plain_outputs = [p for p in op.outputs if p.name not in in_names]
+    if len(call) != len(op.inputs) + len(op.attrs) + len(plain_outputs): return None
+    def where(arg):   # the call index of a parameter; None for an absent one (an empty tensor / nullptr / nullopt)
+        if arg in params: return params.index(arg)
+        if re.fullmatch(r"nullptr|c10::nullopt|std::nullopt|at::Tensor\(\)|empty_tensor|\w*[Nn]ull\w*", arg): return None
+        # a local made from one parameter (auto input = at::TensorList(x); const char* r = reduction.c_str())
+        made = re.findall(rf"\b{re.escape(arg)}\s*(?:=|\(|\{{)([^;]*);", body)
+        used = {p for m in made[:1] for p in params if re.search(rf"\b{re.escape(p)}\b", m)}
+        if len(used) == 1: return params.index(used.pop())
+        raise LookupError(arg)
+    try:
+        inputs = [where(a) for a in call[:len(op.inputs)]]
+        attrs = [where(a) for a in call[len(op.inputs):len(op.inputs) + len(op.attrs)]]
+    except LookupError:
+        return None   # an argument the function computes: not a call argument
+    outs = call[len(op.inputs) + len(op.attrs):]
+    results = None
+    ret = re.findall(r"\breturn\s+(\{[^}]*\}|\w+)\s*;", body[:_function_end(body)])
+    if len(ret) == 1:
+        listed = ret[0]
+        if not listed.startswith("{"):
+            lists = set(re.findall(rf"\b{listed}\s*(?:=\s*)?(\{{[^}}]*\}})\s*;", body[:_function_end(body)]))
+            listed = lists.pop() if len(lists) == 1 else ("{" + listed + "}" if listed in outs or listed in params else "")
+        if listed:
+            results = []
+            for r in _split_args(listed.strip("{}")):
+                if r in outs: results.append(plain_outputs[outs.index(r)].name)
+                elif r in call[:len(op.inputs)] and op.inputs[call.index(r)].name in {p.name for p in op.outputs}:
+                    results.append(op.inputs[call.index(r)].name)
+                else: results = None; break
+    return dict(inputs=inputs, attrs=attrs, results=results)
+
+
+def _function_end(body: str) -> int:
+    "Where the function whose body starts at body[0] ends (its closing brace)."
+    depth = 1
+    for i, ch in enumerate(body):
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth == 0: return i
+    return len(body)
+
+
+def _norm(name: str) -> str:
+    "A parameter name without the words that wrappers add (input_x, x_input -> x), its case and underscores."
+    return re.sub(r"^(input|in)_|_(input|in|tensor)$", "", name.strip("_").lower()).replace("_", "")
+
+
+def order_by_names(op_inputs: list[str], forward, given: list, call_tensors: list) -> tuple[list, str]:
+    """The call's tensors in the definition's input order where ModelNew's forward parameters name them (for a call
+    that pybind_layout cannot read): MseLossGradV2's ModelNew calls the op in aclnnMseLossBackward's order
+    (gradOutput, self, target) while its definition's inputs are predict, label, dout, as ModelNew's parameters
+    input_predict, input_label, input_dout are. A definition input is taken by name only when exactly one forward
+    parameter has its name and that very tensor object is in the call; the others keep the call's order.
+    Returns (tensors, a note saying what moved, or "")."""
+    import inspect
+    try:
+        params = list(inspect.signature(forward).parameters)
+    except (TypeError, ValueError):
+        return call_tensors, ""
+    chosen = {}
+    for j, name in enumerate(op_inputs):
+        hits = [i for i, m in enumerate(params) if _norm(m) == _norm(name)]
+        if len(hits) != 1 or hits[0] >= len(given): continue
+        at = [k for k, t in enumerate(call_tensors) if t is given[hits[0]]]
+        if len(at) == 1: chosen[j] = at[0]
+    if len(set(chosen.values())) != len(chosen): return call_tensors, ""
+    rest = iter(k for k in range(len(call_tensors)) if k not in chosen.values())
+    order = [chosen[j] if j in chosen else next(rest, None) for j in range(len(op_inputs))]
+    if None in order or order == list(range(len(order))): return call_tensors, ""
+    order += [k for k in range(len(call_tensors)) if k not in order]
+    return [call_tensors[k] for k in order], "inputs lined up by ModelNew's parameter names (" + ", ".join(
+        f"{op_inputs[j]} = argument {order[j]}" for j in range(len(op_inputs)) if order[j] != j) + ")"
+
+
 def match_npukb(entry: dict, gitdir: str, project) -> dict:
     "Run the project on the task's smallest test case and compare with its Model (match: pass | mismatch | ...)."
     import numpy as np
@@ -368,7 +486,8 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     clone = lambda a: [clone(m) for m in a] if isinstance(a, (list, tuple)) else a.clone() if torch.is_tensor(a) else a
     try:
         want = ns_mod["Model"](*init)(*clone(inputs))   # a Model may write its inputs in place (ForeachZeroInplace)
-        ns_mod["ModelNew"](*init)(*inputs)
+        model_new = ns_mod["ModelNew"](*init)
+        model_new(*inputs)
         return dict(match="no-reference", match_detail="ModelNew did not call kernel_gen_ops")
     except _Captured as c:
         call = list(c.args)
@@ -376,12 +495,31 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         return dict(match="no-reference", match_detail=f"reference: {type(e).__name__}: {e}"[:200])
     dynamic = {p.name for p in op.inputs + op.outputs if p.option == "DYNAMIC"}
     is_list = lambda a: isinstance(a, (list, tuple)) and a and all(torch.is_tensor(t) for t in a)
-    flat = []   # the call's tensors (a tensor list stays one entry where the definition has a DYNAMIC input) and scalars
-    for a in call:
-        flat.extend([list(a)] if is_list(a) and dynamic else a if is_list(a) else [a])
-    tensors = [a for a in flat if torch.is_tensor(a) or is_list(a)]
-    scalars = [a for a in flat if not (torch.is_tensor(a) or is_list(a))]
+    try:   # which call argument is which input, attribute and output: the task's pybind.cpp says, where it can
+        layout = pybind_layout(show(gitdir, entry["commit"], f"{task}/validation/pybind.cpp").decode(errors="replace"),
+                               op, project.sources)
+    except subprocess.CalledProcessError:   # no pybind.cpp
+        layout = None
+    if layout is not None and any(i is not None and i >= len(call) for i in layout["inputs"] + layout["attrs"]):
+        layout = None   # ModelNew passes fewer arguments than the bound function takes (defaults)
+    if layout is not None:
+        take = lambda i: None if i is None or call[i] is None else list(call[i]) if is_list(call[i]) else call[i]
+        tensors = [take(i) for i in layout["inputs"]]   # None: an absent optional input (a null GM address)
+        scalars = [call[i] for i in layout["attrs"] if i is not None and call[i] is not None]
+        attrs = {a.name: call[i] for a, i in zip(op.attrs, layout["attrs"]) if i is not None and call[i] is not None}
+        note = "; arguments as validation/pybind.cpp passes them"
+    else:
+        flat = []   # the call's tensors (a tensor list stays one entry where the definition has a DYNAMIC input), scalars
+        for a in call:
+            flat.extend([list(a)] if is_list(a) and dynamic else a if is_list(a) else [a])
+        tensors = [a for a in flat if torch.is_tensor(a) or is_list(a)]
+        scalars = [a for a in flat if not (torch.is_tensor(a) or is_list(a))]
+        attrs = dict(zip((a.name for a in op.attrs), scalars))
+        tensors, note = order_by_names([p.name for p in op.inputs], model_new.forward, inputs, tensors)
+        note = f"; {note}" if note else ""
     results = op.outputs or op.inputs   # an op without outputs writes its results into its inputs
+    if layout is not None and layout["results"] is not None and op.outputs:   # the outputs the reference returns
+        results = [next(p for p in op.outputs if p.name == n) for n in layout["results"]]
     wants = [list(want)] if len(results) == 1 and results[0].name in dynamic and is_list(want) else \
         list(want) if isinstance(want, (list, tuple)) else [want]
     if [p.name in dynamic for p in op.inputs] != [isinstance(t, list) for t in tensors[:len(op.inputs)]]:
@@ -389,13 +527,13 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     if len(tensors) != len(op.inputs) or len(scalars) > len(op.attrs) or len(wants) != len(results):
         return dict(match="no-reference", match_detail=f"{len(tensors)} tensors / {len(scalars)} scalars / {len(wants)} outputs "
                                                        f"for {len(op.inputs)} inputs / {len(op.attrs)} attrs / {len(op.outputs)} outputs")
-    attrs = {a.name: (v.item() if hasattr(v, "item") else v) for a, v in zip(op.attrs, scalars)}
+    attrs = {k: (v.item() if hasattr(v, "item") else v) for k, v in attrs.items()}
     # the outputs' dtypes: the op definition's column that the inputs select (the reference may return another dtype)
     from ascendcraft.opproject import GE_DTYPES
     first = lambda t: t[0] if isinstance(t, list) else t
-    ins = [_ge_of(first(t)) if first(t).dtype != torch.bfloat16 else "DT_BF16" for t in tensors]
+    ins = [None if t is None else _ge_of(first(t)) if first(t).dtype != torch.bfloat16 else "DT_BF16" for t in tensors]
     columns = [c for c in range(max((len(p.dtypes) for p in op.inputs + op.outputs), default=0))
-               if all(not p.dtypes or p.dtypes[min(c, len(p.dtypes) - 1)] == g for p, g in zip(op.inputs, ins))]
+               if all(not p.dtypes or g is None or p.dtypes[min(c, len(p.dtypes) - 1)] == g for p, g in zip(op.inputs, ins))]
     np_out, out_names = {}, {}
     for p, w in zip(results, wants):
         ge = p.dtypes[min(columns[0], len(p.dtypes) - 1)] if columns and p.dtypes else None
@@ -403,7 +541,16 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         dt = np.dtype("uint16") if name == "bfloat16" else np.dtype(name)
         np_out[p.name] = [(tuple(m.shape), dt) for m in w] if isinstance(w, list) else (tuple(w.shape), dt)
         out_names[p.name] = name
-    contiguous = lambda t: [m.contiguous() for m in t] if isinstance(t, list) else t.contiguous()
+    given = {p.name for p, t in zip(op.inputs, tensors) if t is not None}
+    unchecked = [p for p in op.outputs if p.name not in np_out and p.name not in given]
+    if unchecked:   # outputs the reference does not return (RmsNorm's rstd): a buffer as large as the largest input
+        big = max((m for t in tensors if t is not None for m in (t if isinstance(t, list) else [t])), key=lambda m: m.numel())
+        for p in unchecked:
+            ge = p.dtypes[min(columns[0], len(p.dtypes) - 1)] if columns and p.dtypes else None
+            name = GE_DTYPES[ge][0] if ge in GE_DTYPES else "float32"
+            np_out[p.name] = ((big.numel(),), np.dtype("uint16") if name == "bfloat16" else np.dtype(name))
+        note += f"; not compared (the reference does not return them): {', '.join(p.name for p in unchecked)}"
+    contiguous = lambda t: None if t is None else [m.contiguous() for m in t] if isinstance(t, list) else t.contiguous()
     try:
         r = run_project(project, {p.name: contiguous(t) for p, t in zip(op.inputs, tensors)}, attrs=attrs, outputs=np_out)
     except Exception as e:  # noqa: BLE001
@@ -436,8 +583,8 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
             torch.complex128 if w.is_complex() else torch.float64)).abs().max()) if w.numel() else 0.0
             for g, w in zip(gots, wants))
         if not ok:
-            return dict(match="mismatch", case=row, match_detail=f"the task's custom_check_precision fails; worst abs error {worst:.3g}")
-        return dict(match="pass", case=row, match_detail=f"worst abs error {worst:.3g} (task's own rule), tiling key {r.tiling_key}")
+            return dict(match="mismatch", case=row, match_detail=f"the task's custom_check_precision fails; worst abs error {worst:.3g}{note}")
+        return dict(match="pass", case=row, match_detail=f"worst abs error {worst:.3g} (task's own rule), tiling key {r.tiling_key}{note}")
     worst = 0.0
     for p, w, got in zip(op_outputs, wants, gots):
         name = out_names[p.name]
@@ -451,9 +598,9 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         if np.any(bad):
             i = int(np.flatnonzero(bad.ravel())[0])
             return dict(match="mismatch", case=row, match_detail=f"{p.name}: {int(bad.sum())} of {bad.size} elements differ "
-                                                                   f"(first at {i}: {got.ravel()[i]} vs {ref.ravel()[i]})")
+                                                                   f"(first at {i}: {got.ravel()[i]} vs {ref.ravel()[i]}){note}")
         worst = max(worst, float(np.max(np.abs(got - ref))) if ref.size else 0.0)
-    return dict(match="pass", case=row, match_detail=f"worst abs error {worst:.3g}, tiling key {r.tiling_key}")
+    return dict(match="pass", case=row, match_detail=f"worst abs error {worst:.3g}, tiling key {r.tiling_key}{note}")
 
 
 def _read_results(path: Path) -> list[dict]:

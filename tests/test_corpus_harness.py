@@ -1,0 +1,101 @@
+"""The corpus harness's argument mapping (examples/corpus/corpus.py): which argument of the call a task's ModelNew makes is
+which input, attribute and output of the op definition, read from the task's validation/pybind.cpp (the generated aclnn
+API's order) or, where that file calls another API, from ModelNew's parameter names. Fast: no build, no run."""
+import importlib.util
+from pathlib import Path
+
+import torch
+
+from ascendcraft.opproject import OpAttr, OpDefinition, OpParam
+
+spec = importlib.util.spec_from_file_location("corpus_harness_map", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
+corpus = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(corpus)
+
+
+def op(type_, inputs, outputs, attrs=()):
+    return OpDefinition(type_, "op_host/x.cpp", 1, [OpParam(n) for n in inputs], [OpParam(n) for n in outputs],
+                        [OpAttr(a, "float") for a in attrs])
+
+
+ADD_LAYER_NORM = """
+#include "pytorch_npu_helper.hpp"
+// EXEC_NPU_CMD(aclnnCustomOp, commented, out);
+std::vector<at::Tensor> custom_pybind_api(at::Tensor x1, at::Tensor x2, c10::optional<at::Tensor> bias, at::Tensor gamma,
+                                          at::Tensor beta, float epsilon)
+{
+    at::Tensor yOut = torch::empty_like(x1);
+    if (bias.has_value()) {
+        EXEC_NPU_CMD(aclnnCustomOp, x1, x2, gamma, beta, bias, epsilon, yOut);
+    } else {
+        at::Tensor empty_tensor = at::Tensor();
+        EXEC_NPU_CMD(aclnnCustomOp, x1, x2, gamma, beta, empty_tensor, epsilon, yOut);
+    }
+    return {yOut};
+}
+PYBIND11_MODULE(kernel_gen_ops, m) { m.def("add_layer_norm", &custom_pybind_api, ""); }
+"""
+
+
+def test_the_generated_aclnn_call_in_pybind_says_which_argument_is_which_input():
+    # the call passes (x1, x2, bias, gamma, beta, epsilon); the definition's inputs are x1, x2, gamma, beta, bias
+    layout = corpus.pybind_layout(ADD_LAYER_NORM, op("AddLayerNorm", ["x1", "x2", "gamma", "beta", "bias"], ["y"], ["epsilon"]), {})
+    assert layout == {"inputs": [0, 1, 3, 4, 2], "attrs": [5], "results": ["y"]}
+
+
+def test_ref_outputs_and_outputs_the_reference_does_not_return():
+    # InplaceAddRmsNorm: the outputs x1, x2 are named like inputs (ref outputs: no aclnn argument); rstd is the only
+    # plain output, and the bound function returns {x1, rstdOut, x2}
+    inplace = """std::vector<at::Tensor> f(at::Tensor x1, at::Tensor x2, at::Tensor gamma, double epsilon) {
+        at::Tensor rstdOut = at::empty({1});
+        EXEC_NPU_CMD(aclnnCustomOp, x1, x2, gamma, epsilon, rstdOut);
+        std::vector<at::Tensor> result = {x1, rstdOut, x2};
+        return result;
+    }
+    PYBIND11_MODULE(kernel_gen_ops, m) { m.def("inplace_add_rms_norm", &f, ""); }"""
+    definition = op("InplaceAddRmsNorm", ["x1", "x2", "gamma"], ["x1", "rstd", "x2"], ["epsilon"])
+    assert corpus.pybind_layout(inplace, definition, {}) == {"inputs": [0, 1, 2], "attrs": [3], "results": ["x1", "rstd", "x2"]}
+    # RmsNorm: aclnn<OpType>, outputs y and rstd, and only y returned
+    rms = """std::vector<at::Tensor> rms_norm(at::Tensor x, at::Tensor gamma, float epsilon) {
+        at::Tensor yOut = at::empty_like(x); at::Tensor rstdOut = at::empty({1});
+        EXEC_NPU_CMD(aclnnRmsNorm, x, gamma, epsilon, yOut, rstdOut);
+        std::vector<at::Tensor> result = {yOut};
+        return result;
+    }
+    PYBIND11_MODULE(kernel_gen_ops, m) { m.def("rms_norm", &rms_norm, ""); }"""
+    assert corpus.pybind_layout(rms, op("RmsNorm", ["x", "gamma"], ["y", "rstd"], ["epsilon"]), {})["results"] == ["y"]
+
+
+def test_a_hand_written_aclnn_or_a_computed_argument_is_not_read_from_pybind():
+    mse = """std::vector<at::Tensor> mse_loss_grad(at::Tensor gradOutput, at::Tensor self_input, at::Tensor target_input) {
+        at::Tensor out = torch::empty_like(gradOutput);
+        EXEC_NPU_CMD(aclnnMseLossBackward, gradOutput, self_input, target_input, out);
+        return out;
+    }
+    PYBIND11_MODULE(kernel_gen_ops, m) { m.def("mse_loss_grad", &mse_loss_grad, ""); }"""
+    definition = op("MseLossGradV2", ["predict", "label", "dout"], ["y"])
+    assert corpus.pybind_layout(mse, definition, {}) is None   # another API: its order is its own
+    # the same call named as the op's generated API but written by the op_host itself: its order is the op_host's
+    generated = mse.replace("aclnnMseLossBackward", "aclnnMseLossGradV2")
+    assert corpus.pybind_layout(generated, definition, {})["inputs"] == [0, 1, 2]
+    host = {"op_host/aclnn_mse.cpp": "aclnnStatus aclnnMseLossGradV2GetWorkspaceSize(const aclTensor* a) { return 0; }"}
+    assert corpus.pybind_layout(generated, definition, host) is None
+    computed = generated.replace("gradOutput, self_input, target_input, out);", "gradOutput, self_input, target_input.abs() + gradOutput, out);")
+    assert corpus.pybind_layout(computed, definition, {}) is None
+
+
+def test_without_pybind_the_inputs_line_up_by_modelnew_parameter_names():
+    # MseLossGradV2: ModelNew calls the op with (dout, predict, label); the definition's inputs are predict, label, dout
+    class ModelNew(torch.nn.Module):
+        def forward(self, input_predict, input_label, input_dout):
+            return None
+    given = [torch.zeros(2), torch.ones(2), torch.full((2,), 2.0)]
+    call = [given[2], given[0], given[1]]
+    got, note = corpus.order_by_names(["predict", "label", "dout"], ModelNew().forward, given, call)
+    assert [t is g for t, g in zip(got, given)] == [True, True, True] and "dout = argument 0" in note
+    # names that do not match, or a tensor ModelNew made itself, leave the call's order alone
+    got, note = corpus.order_by_names(["a", "b", "c"], ModelNew().forward, given, call)
+    assert got == call and note == ""
+    made = [given[0] + 1, given[1], given[2]]
+    got, note = corpus.order_by_names(["predict", "label", "dout"], ModelNew().forward, given, made)
+    assert [id(t) for t in got] == [id(made[0]), id(made[1]), id(made[2])] and note == ""
