@@ -30,7 +30,7 @@ _VECTOR_RE = re.compile(r"\b(?:TPosition|QuePosition)::(?:VECIN|VECOUT|VECCALC)\
 _GLOBAL_NAME_RE = re.compile(r"\b__global__\b[^;{]*?\bvoid\s+(?P<name>[A-Za-z_]\w*)\s*\(")
 _DEVICE_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc", ".h", ".hpp", ".hh", ".inc")
 _HOST_RE = re.compile(r"\b(?:TilingContext|ascendcraft_tiling)\b|\bMultiCoreMatmulTiling\b|\bMatmulApiTiling\b")
-_CROSS_RE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b")
+_CROSS_RE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b|\b(?:ffts_cross_core_sync|wait_flag_dev|NotifyEvent|WaitEvent)\b")
 _CORE_TYPED_RE = re.compile(r"=\s*g_coreType\s*>")             # a member template chosen by core type (catlass)
 _AIV_NAMED_RE = re.compile(r"\bAIV\b|\bASCEND_IS_AIV\b")          # code that names the vector core
 

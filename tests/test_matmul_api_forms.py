@@ -288,3 +288,41 @@ def test_get_offset_c_compiles_and_leaves_the_result_alone(tmp_path):
                 GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     np.testing.assert_allclose(r.outputs["c"], a.astype(np.float64) @ bm.astype(np.float64), rtol=1e-5, atol=1e-4)
+
+
+# An MC2 kernel (cann-ops matmul_all_reduce): the Matmul's local work next to HCCL collective communication, which the
+# emulator (one device) cannot do. The kernel compiles; the set-up runs (rank 0 of 1); a collective stops at its line.
+# Like that kernel it defines its own AscendC::CFG_MDL and calls the Matmul library's Ceil / CeilAlign.
+CEIL_CHECK = "    if (Ceil(td.batchA, 2) != 1 || Ceil(int64_t{33}, int64_t{16}) != 3 || CeilAlign(td.batchA + 1, 2) != 4) return;\n"
+HCCL_SETUP = ("    Hccl hccl;\n    hccl.Init(GetHcclContext<HCCL_GROUP_ID_0>(), nullptr);\n"
+              "    if (hccl.GetRankId() != 0 || hccl.GetRankDim() != 1) return;\n")
+HCCL_ALL_REDUCE = "    HcclHandle h = hccl.AllReduce<true>(c, c, 8, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM);\n    hccl.Wait(h);\n"
+
+
+@pytest.mark.parametrize("communicates", [False, True])
+def test_hccl_kernels_compile_and_a_collective_is_a_named_error_at_its_line(communicates, tmp_path):
+    batch, m, n, k = 2, 32, 32, 32
+    source = BATCH_NUM.read_text().replace('#include "lib/matmul_intf.h"\n', '#include "lib/matmul_intf.h"\n'
+                                           '#include "lib/hccl/hccl.h"\n\nnamespace AscendC {   // kernels name their own\n'
+                                           'constexpr MatmulConfig CFG_MDL = GetMDLConfig(false, false, false, true);\n}\n')
+    source = source.replace("    mm.SetTensorA(aGm);\n", CEIL_CHECK + "    mm.SetTensorA(aGm);\n")   # else C stays 0
+    source = source.replace("    mm.End();\n", "    mm.End();\n" + HCCL_SETUP + (HCCL_ALL_REDUCE if communicates else "")
+                            + "    hccl.Finalize();\n")
+    kernel = tmp_path / "mc2.cpp"
+    kernel.write_text(source)
+    b = build(kernel)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    a = RNG.standard_normal((batch, m, k)).astype(np.float16)
+    bm = RNG.standard_normal((k, n)).astype(np.float16)
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=32, baseK=32, stepM=1, stepN=1, BatchNum=batch) + np.int32(batch).tobytes()
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.zeros((batch, m, n), np.float32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    if not communicates:
+        assert r.ok, "\n".join(map(str, r.diagnostics))
+        np.testing.assert_allclose(r.outputs["c"], a.astype(np.float64) @ bm.astype(np.float64), rtol=1e-5, atol=1e-4)
+    else:
+        errs = [d for d in r.diagnostics if d.is_error]
+        line = next(i for i, s in enumerate(source.splitlines(), 1) if "hccl.AllReduce" in s)
+        assert not r.ok and errs[0].kind == "unsupported" and errs[0].line == line
+        assert "Hccl::AllReduce" in errs[0].message and "not emulate" in errs[0].message

@@ -245,6 +245,8 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             out.update(kernel_ok=False, project_ok=False, error=f"dtype: {e}"[:300])
             return out
         macros += f" -DASCENDCRAFT_OP_TYPE={project.op.type}"
+        if "REGISTER_TILING_DEFAULT" in project.sources[project.kernel_file]:   # as build_project does
+            macros += " -DASCENDCRAFT_TILING_DEFAULT"
         kernel_sources = {k: v for k, v in project.sources.items() if k.startswith("op_kernel/") or k.endswith(".h")}
         kb = build(kernel_sources, project.entry, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"))
         out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))

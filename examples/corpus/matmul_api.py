@@ -6,7 +6,9 @@ the emulator, why the others do not, and a few of them run against a reference.
 
 An entry belongs to the subset when one of its files includes lib/matmul_intf.h or declares a Matmul object
 (`Matmul<`, `MatmulImpl<`, `REGIST_MATMUL_OBJ`). Compiling reuses corpus.try_entry (the kernel alone, then the whole
-project with its TilingFunc); --match runs the entries of REFERENCES on the emulator and compares them with PyTorch.
+project with its TilingFunc); --match runs the entries of REFERENCES on the emulator and compares them with PyTorch,
+and runs each NPUKernelBench entry that builds against its task's own validation (Model, smallest test case, precision
+rule: corpus.match_npukb).
 """
 import argparse
 import json
@@ -89,7 +91,9 @@ def main(argv=None) -> int:
     if a.only: subset = [e for e in subset if re.search(a.only, f"{e['repo']}:{e['path']}")]
     t0 = time.time()
     with ProcessPoolExecutor(a.jobs) as pool:
-        results = list(pool.map(corpus.try_entry, [(e, gitdir(e["repo"], given), False) for e in subset]))
+        # with --match, NPUKernelBench entries also run against their task's own reference (corpus.match_npukb)
+        results = list(pool.map(corpus.try_entry, [(e, gitdir(e["repo"], given), a.match) for e in subset]))
+    results = [corpus.classify(r) for r in results]
     by = Counter(r["source"] for r in results)
     ok = Counter(r["source"] for r in results if r.get("kernel_ok"))
     proj = Counter(r["source"] for r in results if r.get("project_ok"))
@@ -109,6 +113,16 @@ def main(argv=None) -> int:
                 m = match(e, gitdir(e["repo"], given))
                 matches.append(m)
                 print(f"  {'match' if m['ok'] else 'MISMATCH'}  {e['repo']}:{e['path']}  {'' if m['ok'] else m['detail']}")
+        for r in results:   # the entries run under their own task's validation (Model, test case, precision rule)
+            if r.get("match") in ("pass", "mismatch", "run-error", "golden-fault"):
+                matches.append({"path": r["path"], "ok": r["match"] == "pass", "detail": r.get("match_detail", ""),
+                                "golden_fault": r["match"] == "golden-fault"})
+                word = {"pass": "match", "golden-fault": "golden-fault"}.get(r["match"], r["match"].upper())
+                print(f"  {word}  {r['repo']}:{r['path']}  {'' if r['match'] == 'pass' else r.get('match_detail', '')[:160]}")
+        ran = [m for m in matches if not m.get("golden_fault")]
+        print(f"\n{sum(m['ok'] for m in ran)} of {len(ran)} entries run against a reference match"
+              f"{f' ({len(matches) - len(ran)} golden faults apart)' if len(ran) < len(matches) else ''}; "
+              f"{sum(r.get('match') == 'no-reference' for r in results)} built but have no usable reference")
     a.out.write_text(json.dumps({"compile": results, "match": matches}, indent=1) + "\n")
     return 0
 

@@ -183,8 +183,9 @@ using ::CubeFormat; using ::LayoutMode; using ::BatchMode; using ::IterateOrder;
 using ::MatmulVersion; using ::MatmulConfig; using ::MatmulConfigMode; using ::MatmulShapeParams; using ::MatmulQuantParams;
 using ::MatmulBatchParams; using ::MatmulFuncParams; using ::MatmulBiasParams; using ::MatmulApiStaticTiling; using ::GetMatmulApiTiling;
 using ::GetNormalConfig; using ::GetMDLConfig; using ::GetSpecialMDLConfig; using ::GetBasicConfig; using ::GetIBShareNormConfig;
-using ::GetMMConfig; using ::CFG_NORM; using ::CFG_MDL; using ::MM_CFG_BB; using ::CFG_IBSHARE_NORM; using ::IterateMode;
-using ::MatrixOffset; using ::DecompressionMode;
+using ::GetMMConfig; using ::IterateMode; using ::MatrixOffset; using ::DecompressionMode;
+// (CFG_NORM, CFG_MDL, MM_CFG_BB and CFG_IBSHARE_NORM stay global only, as in AscendC: kernels define their own
+// AscendC::CFG_MDL, cann-ops matmul_all_reduce, and a using-declaration here would clash with it.)
 
 // An operand's place, format, element type and transposition.
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false, LayoutMode LAYOUT = LayoutMode::NONE,
@@ -200,6 +201,11 @@ struct MatmulType {
 };
 
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr> struct MatmulCallBackFunc {};
+
+// The Matmul library's integer helpers, which kernels that include it call unqualified (cann-ops matmul_all_reduce):
+// a / b rounded up, and a rounded up to a multiple of b, in the arguments' own type.
+template <typename T, typename = std::enable_if_t<std::is_arithmetic<T>::value>> inline T Ceil(T a, T b) { return (a + b - 1) / b; }
+template <typename T, typename = std::enable_if_t<std::is_arithmetic<T>::value>> inline T CeilAlign(T a, T b) { return Ceil(a, b) * b; }
 
 // The L0C element type of a Matmul on inputs of type T: fp32 for half / bfloat16_t / float, int32 for int8.
 template <typename T> struct GetMmDstType { using Type = float; };

@@ -32,4 +32,27 @@ inline void CrossCoreWaitFlag(uint16_t flagId, SrcLoc loc = {}) { ascendcraft::e
 template <uint8_t modeId, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFlag(uint16_t flagId, SrcLoc loc = {}) {
     ascendcraft::emu::cross_wait_flag(flagId, loc);
 }
+// The message word of the raw set below: bit 0 set, the mode in bits 4..5, the flag id in bits 8..11.
+inline uint16_t GetffstMsg(uint16_t mode, uint16_t flagId) {
+    return static_cast<uint16_t>(0x1 | ((mode & 0x3) << 4) | ((flagId & 0xf) << 8));
+}
+}  // namespace AscendC
+
+// ---- the device compiler's raw spellings of the same two operations (kernels ported from the devkit's own code call
+// them): ffts_cross_core_sync(pipe, config) is CrossCoreSetFlag<mode, pipe>(id) with the mode in bits 4..5 and the id in
+// bits 8..11 of config; wait_flag_dev(id) is CrossCoreWaitFlag(id). Same checks and hand-over as the AscendC names.
+inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config, ascendcraft::emu::SrcLoc loc = {}) {
+    ascendcraft::emu::cross_set_flag(static_cast<uint8_t>((config >> 4) & 0x3), static_cast<uint8_t>(pipe),
+                                     static_cast<int64_t>((config >> 8) & 0xf), loc);
+}
+inline void wait_flag_dev(int64_t flagId, ascendcraft::emu::SrcLoc loc = {}) { ascendcraft::emu::cross_wait_flag(flagId, loc); }
+namespace AscendC {
+// The Matmul library's names for the AIC <-> AIV hand-over on Ascend 910B (A2): NotifyEvent<pipe>(id) is a mode-2 set
+// (CrossCoreSetFlag<2, pipe>), WaitEvent(id) the wait.
+template <pipe_t pipe> inline void NotifyEvent(uint16_t flagId, SrcLoc loc = {}) {
+    ascendcraft::emu::cross_set_flag(2, static_cast<uint8_t>(pipe), flagId, loc);
+}
+template <pipe_t pipe = PIPE_S> inline void WaitEvent(uint16_t flagId, SrcLoc loc = {}) {
+    ascendcraft::emu::cross_wait_flag(flagId, loc);
+}
 }  // namespace AscendC

@@ -6,3 +6,4 @@
 #include "kernel_operator.h"
 #include "register/tilingdata_base.h"
 #include "ascendcraft_emu/cube_tiling.h"   // TCubeTiling
+#include "ascendcraft_emu/hccl_tiling.h"   // Mc2InitTiling, Mc2CcTiling
