@@ -150,3 +150,28 @@ def test_other_spellings_of_the_hand_over_work_like_the_named_api(tmp_path, spel
         assert not r.ok
         d = next(d for d in r.diagnostics if d.kind == "cross-core-race")
         assert "DataCopy(x, wsGm" in path.read_text().splitlines()[d.line - 1]
+
+
+
+AIC_ONLY = """#include "kernel_operator.h"
+
+extern "C" __global__ __aicore__ void aic_only(GM_ADDR ids)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    static_assert(KERNEL_TYPE_MIX_AIC_1_2 == AscendC::KERNEL_TYPE_MIX_AIC_1_2 && KERNEL_TYPE_MIX_VECTOR_CORE == 9, "");
+    AscendC::GlobalTensor<int32_t> out;
+    out.SetGlobalBuffer((__gm__ int32_t *)ids);
+    out.SetValue(AscendC::GetBlockIdx(), ASCEND_IS_AIC ? 1 : 2);
+}
+"""
+
+
+def test_kernel_types_are_global_names_as_in_ascendc(tmp_path):
+    "KERNEL_TYPE_* are global (cann-ops mmad names KERNEL_TYPE_AIC_ONLY without `using namespace AscendC`)."
+    path = tmp_path / "aic_only.cpp"
+    path.write_text(AIC_ONLY)
+    b = build(path, entry="aic_only")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("ids", np.zeros(8, np.int32), "out")], block_dim=3)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    assert r.outputs["ids"][:3].tolist() == [1, 1, 1]   # three AICs (an AIV would write 2)

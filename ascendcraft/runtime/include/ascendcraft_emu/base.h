@@ -96,6 +96,14 @@ static_assert(sizeof(complex64) == 8 && sizeof(complex32) == 4, "complex element
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
 enum event_t : int32_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 
+// The kernel types of KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE, at global scope as AscendC declares them (kernels
+// name them unqualified without `using namespace AscendC`: cann-ops mmad). The emulator lays out the first six (A2).
+enum KernelMetaType : uint8_t {
+    KERNEL_TYPE_AIV_ONLY = 0, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_AICORE, KERNEL_TYPE_VECTORCORE, KERNEL_TYPE_MIX_AICORE,
+    KERNEL_TYPE_MIX_VECTOR_CORE, KERNEL_TYPE_MAX
+};
+
 namespace AscendC {
 
 using ascendcraft::emu::SrcLoc;
@@ -124,10 +132,9 @@ enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, C
 // L2 cache hints of GlobalTensor::SetL2CacheHint (no effect in the emulation).
 enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
 enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
-enum KernelType : uint8_t {
-    KERNEL_TYPE_AIV_ONLY = 0, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
-    KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2
-};
+using KernelType = ::KernelMetaType;   // the kernel types are global, as in AscendC; also reachable as AscendC::
+using ::KERNEL_TYPE_AIV_ONLY; using ::KERNEL_TYPE_AIC_ONLY; using ::KERNEL_TYPE_MIX_AIV_1_0; using ::KERNEL_TYPE_MIX_AIC_1_0;
+using ::KERNEL_TYPE_MIX_AIC_1_1; using ::KERNEL_TYPE_MIX_AIC_1_2;
 enum class TanhAlgo : uint8_t { INTRINSIC = 0, SUBSECTION_COMPENSATION };
 struct TanhConfig { TanhAlgo algo = TanhAlgo::INTRINSIC; };
 constexpr TanhConfig DEFAULT_TANH_CONFIG = {};
