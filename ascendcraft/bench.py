@@ -46,7 +46,7 @@ from .report import (FAST_PS, RESULT_FILE, RUN_FILE, SOURCES, BenchReport, TaskR
 from .soc import Soc, load_soc, quantity_fields
 from .taskset import Task, TaskList, load_task_file, load_task_folder, registry
 from .timeline import timeline_svg
-from .trace import Kind, Pipe
+from .trace import Kind, Pipe, SummarisedTrace
 from .verify import POISON, PROTOCOLS, verify, verify_mkb
 from .shapes import parse_size, size_choice, size_label
 
@@ -768,15 +768,18 @@ class Coverage:
 
 def output_coverage(trace) -> list[Coverage]:
     "Exact byte coverage of every output GM tensor (role 'out') by the trace's GM writes."
-    r = trace.records
+    summary = trace if isinstance(trace, SummarisedTrace) else None
+    r = summary.stored if summary is not None else trace.records   # repeated blocks: their writes come from `select`
     tensors = trace.meta.get("tensors", [])
     outputs = [i for i, t in enumerate(tensors) if t.get("role") == "out"]
     touches = np.zeros(1 << 16, dtype=bool)
     touches[outputs] = True
-    w = r[np.flatnonzero(touches[r["tensor"]])]      # one pass over the (memory-mapped) records: those on an output
+    at = np.flatnonzero(touches[r["tensor"]])        # one pass over the (memory-mapped) records: those on an output
+    w = r[at]
     names = list(trace.op_names)
     ops = [names.index(n) for n in _GM_WRITES if n in names]
-    w = w[(w["kind"] == Kind.INSTR) & (np.isin(w["pipe"], [Pipe.MTE3, Pipe.FIX]) | np.isin(w["op"], ops)) & (w["bursts"] > 0)]
+    keep = (w["kind"] == Kind.INSTR) & (np.isin(w["pipe"], [Pipe.MTE3, Pipe.FIX]) | np.isin(w["op"], ops)) & (w["bursts"] > 0)
+    w = summary.select(at[keep]) if summary is not None else w[keep]
     found = []
     for index in outputs:
         t = tensors[index]
@@ -794,11 +797,12 @@ def output_coverage(trace) -> list[Coverage]:
 
 def written_bytes(trace) -> int:
     "Bytes the traced kernel wrote to GM, counting repeats (MTE3 copies plus scalar and InitGlobalMemory writes)."
-    r = trace.records
+    r = trace.stored if isinstance(trace, SummarisedTrace) else trace.records
     instr = r["kind"] == Kind.INSTR
     names = list(trace.op_names)
     writes = [names.index(n) for n in ("SetValue", "InitGlobalMemory") if n in names]
     mask = instr & ((r["pipe"] == Pipe.MTE3) | np.isin(r["op"], writes))
+    if isinstance(trace, SummarisedTrace): return int((r["bytes"][mask] * trace.weights()[mask].astype(np.uint64)).sum())
     return int(r["bytes"][mask].sum())
 
 # %% ../nbs/32_bench.ipynb #4d0e608d

@@ -21,14 +21,14 @@ import numpy as np
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
 from .soc import L2Start, Soc, load_soc
-from .trace import (DTYPE_NAMES, FLAG_GM_UNALIGNED, FLAG_UB_TO_UB, NO_TENSOR, QUEUE_EVENT_BASE, TRACE_DTYPE, Kind,
+from .trace import (SummarisedTrace, DTYPE_NAMES, FLAG_GM_UNALIGNED, FLAG_UB_TO_UB, NO_TENSOR, QUEUE_EVENT_BASE, TRACE_DTYPE, Kind,
                                Pipe, Trace, make_records)
 
 # %% auto #0
 __all__ = ['LANES', 'TIMELINE_DTYPE', 'tiled_trace', 'columns', 'RecordCosts', 'record_costs', 'apply_l2_hits', 'Segment',
-           'segments', 'ScheduleError', 'SegmentTimes', 'schedule_python', 'NativeScheduler', 'PythonScheduler',
-           'L2Python', 'L2Resident', 'L2Native', 'make_l2', 'make_scheduler', 'PhaseCost', 'KernelCost', 'block_cores',
-           'kernel_time', 'footprint_bytes', 'summary_table']
+           'segments', 'repeat_segments', 'segment_gm_offsets', 'ScheduleError', 'SegmentTimes', 'schedule_python',
+           'NativeScheduler', 'PythonScheduler', 'L2Python', 'L2Resident', 'L2Native', 'make_l2', 'make_scheduler',
+           'PhaseCost', 'KernelCost', 'block_cores', 'kernel_time', 'footprint_bytes', 'summary_table']
 
 # %% ../nbs/21_cost.ipynb #9750353a
 _DTYPE_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 4,
@@ -287,7 +287,7 @@ class Segment:
 
     def same(self, other: Segment) -> bool:
         "Whether `other` schedules exactly like this segment."
-        return all(np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays()))
+        return all(a is b or np.array_equal(a, b) for a, b in zip(self.arrays(), other.arrays()))
 
 
 def _flag_keys(c: dict) -> tuple[np.ndarray, int]:
@@ -393,6 +393,26 @@ def _segments(trace: Trace, prep: _Prepared) -> list[list[Segment]]:
 def segments(trace: Trace, costs: RecordCosts, cols: dict | None = None) -> list[list[Segment]]:
     "The segments of every block, `[block][phase]`, with their signatures."
     return _segments(trace, _prepare_python(trace, None, costs, cols))
+
+# %% ../nbs/21_cost.ipynb #022581e2
+def repeat_segments(trace: SummarisedTrace, segs: list[list[Segment]]) -> list[list[Segment]]:
+    "The segments of every block of a summarised trace: a repeated block shares its stored block's arrays."
+    out = [list(s) for s in segs]
+    for b in range(trace.block_dim):
+        t = int(trace.template_of[b])
+        if t == b: continue
+        out[b] = [Segment(b, s.phase, s.index, s.pipe, s.kind, s.key, s.base, s.stream, s.issue, s.blocking, s.flags_in,
+                          s.signature, s.l2) for s in segs[t]]
+    return out
+
+
+def segment_gm_offsets(trace: Trace, s: Segment, pos: np.ndarray) -> np.ndarray:
+    "GM offsets, in block `s.block`, of the records at positions `pos` of segment `s` (records that name a tensor)."
+    idx = s.index[pos]
+    if not isinstance(trace, SummarisedTrace) or trace.template_of[s.block] == s.block:
+        stored = trace.stored if isinstance(trace, SummarisedTrace) else trace.records
+        return np.asarray(stored["gm_offset"][idx], dtype=np.uint64)
+    return trace.offsets[s.block][trace.gm_rank[idx]]
 
 # %% ../nbs/21_cost.ipynb #d9438a0c
 class ScheduleError(Exception):
@@ -1064,8 +1084,9 @@ def block_cores(trace: Trace, cores: int) -> np.ndarray:
 class _Launch:
     "The blocks of one launch on the cores of one chip, modelled phase by phase."
     def __init__(self, trace: Trace, soc: Soc, scheduler, segs: list[list[Segment]], timeline_blocks: int,
-                 prep: _Prepared, l2=None):
+                 prep: _Prepared, l2=None, summary: SummarisedTrace | None = None):
         self.trace, self.soc, self.scheduler, self.segs = trace, soc, scheduler, segs
+        self.summary = summary                                            # repeated blocks share their template's arrays
         self.prep, self.costs, self.l2 = prep, prep.costs, l2
         self.timeline_blocks = timeline_blocks
         self.core_of = block_cores(trace, soc.vector_cores)              # block -> vector core (mixed launches too)
@@ -1075,16 +1096,21 @@ class _Launch:
         self.copy_pos = {}                                                # id(segment) -> positions of its placed copies
         self.busy = np.zeros((trace.block_dim, _ALL_PIPES))               # per block: busy cycles per pipe (S: scalar unit)
         self.kept = {}                                                    # (block, phase) -> (segment, times, start µs)
+        self.hit_total = 0                                                # GM bytes served from L2, all phases
+        self._seen = {}                                                   # summary: per-array results computed once
 
     def phase(self, k: int, t_start: float) -> PhaseCost:
         "Model phase `k`, which starts `t_start` µs after the launch."
         soc = self.soc
         segs = [s[k] for s in self.segs if len(s) > k]
-        nbytes = int(sum(self.prep.move_bytes[s.index].sum() for s in segs))
+        nbytes = int(sum(self._once(("bytes", id(s.index)), lambda s=s: int(self.prep.move_bytes[s.index].sum())) for s in segs))
         runner, scale, times = self._schedule(segs, nbytes, 0)
-        hits = self._replay_l2(k, segs, runner, times) if self.l2 is not None else 0
-        if hits:                                    # re-schedule with the hits at L2 rates
+        replay = self._replay_l2 if self.summary is None else self._replay_l2_summary
+        hits = replay(k, segs, runner, times) if self.l2 is not None else 0
+        self.hit_total += hits
+        if hits and self.summary is None:           # re-schedule with the hits at L2 rates
             for s in segs: self._refresh(s)
+        if hits:
             runner, scale, times = self._schedule(segs, nbytes, hits)
         stream = runner.core_cycles(times)
         floor = self._floor_cycles(nbytes, hits)   # by definition the phase takes exactly the HBM time at f*
@@ -1134,10 +1160,61 @@ class _Launch:
         if hit.any(): apply_l2_hits(self.costs, order[hit], self.prep.pipe[order[hit]], r["bytes"][hit], hits[hit], self.soc)
         return int(hits.sum())
 
+    def _once(self, key, compute):
+        "Summary: `compute()` once per key (arrays shared by repeated blocks); else every time."
+        if self.summary is None: return compute()
+        if key not in self._seen: self._seen[key] = compute()
+        return self._seen[key]
+
+    def _replay_l2_summary(self, k: int, segs: list[Segment], runner: _PhaseRunner, times: dict) -> int:
+        """`_replay_l2` for a summarised trace: each block's copies with its own GM offsets, in the same order (start
+        time, then block and position: the expanded trace's record order); blocks with hits get their own durations."""
+        t_core = np.full(self.soc.vector_cores, self.head if k == 0 else 0.0)
+        parts = []
+        for j, s in enumerate(segs):
+            c, st = self.core_of[s.block], times[s.signature]
+            pos = self._copies(s)
+            parts.append((pos, t_core[c] + st.start[pos]))
+            t_core[c] += st.finish
+        if not parts or not sum(len(p) for p, _ in parts): return 0
+        when = np.concatenate([w for _, w in parts])
+        seg_of = np.repeat(np.arange(len(segs)), [len(p) for p, _ in parts])
+        pos = np.concatenate([p for p, _ in parts])
+        block = np.array([s.block for s in segs], dtype=np.int64)[seg_of]
+        order = np.lexsort((pos, block, when))
+        stored = np.asarray(self.trace.records)
+        idx = np.concatenate([s.index[p] for s, (p, _) in zip(segs, parts)])
+        offset = np.concatenate([segment_gm_offsets(self.summary, s, p) for s, (p, _) in zip(segs, parts)])
+        r = stored[idx[order]]
+        hits_sorted = self.l2.replay(r["tensor"], offset[order], np.maximum(r["bursts"], 1), r["burst_bytes"], r["gm_stride"])
+        hits_sorted = np.minimum(hits_sorted, r["bytes"])
+        hits = np.empty_like(hits_sorted)
+        hits[order] = hits_sorted
+        bounds = np.cumsum([0] + [len(p) for p, _ in parts])
+        shared = {}
+        for j, s in enumerate(segs):
+            h, p = hits[bounds[j]:bounds[j + 1]], parts[j][0]
+            if not h.any(): continue
+            key = (id(s.stream), h.tobytes())
+            if key not in shared:                    # the durations with these hits, as apply_l2_hits sets them
+                stream, l2 = s.stream.copy(), s.l2.copy()
+                at, hit = p[h > 0], h[h > 0]
+                i = s.index[at]
+                eff, pipe = self.costs.efficiency[i], self.prep.pipe[i]
+                total = self.prep.move_bytes[i].astype(np.float64)
+                served = np.minimum(hit.astype(np.float64), total)
+                stream[at] = (total - served) / (_mte_rates(self.soc, pipe) * eff)
+                l2[at] = served / (_mte_rates(self.soc, pipe, l2=True) * eff)
+                shared[key] = (stream, l2)
+            s.stream, s.l2 = shared[key]
+            s.sign()
+        return int(hits.sum())
+
     def _copies(self, s: Segment) -> np.ndarray:
         "Positions in segment `s` of the copies the L2 model places."
-        if id(s) not in self.copy_pos: self.copy_pos[id(s)] = np.flatnonzero(self.l2_seen[s.index])
-        return self.copy_pos[id(s)]
+        key = id(s.index) if self.summary is not None else id(s)
+        if key not in self.copy_pos: self.copy_pos[key] = np.flatnonzero(self.l2_seen[s.index])
+        return self.copy_pos[key]
 
     def _refresh(self, s: Segment) -> None:
         "Take a segment's copy durations from the (updated) record costs and re-sign it."
@@ -1156,9 +1233,16 @@ class _Launch:
             if s.block < self.timeline_blocks:
                 self.kept[(s.block, k)] = (s, times[s.signature], t_start + self.soc.us(t_core[c]))
             t_core[c] += times[s.signature].finish
-            d, instr = s.durations(scale), s.kind == Kind.INSTR
-            self.busy[s.block] += np.bincount(s.pipe[instr], weights=d[instr], minlength=_ALL_PIPES)
-            self.busy[s.block, Pipe.S] += s.issue.sum()
+            self.busy[s.block] += self._once(("busy", id(s.base), id(s.stream), id(s.l2), id(s.issue), scale),
+                                             lambda s=s: self._busy(s, scale))
+
+    @staticmethod
+    def _busy(s: Segment, scale: float) -> np.ndarray:
+        "Busy cycles per pipe of one segment at `scale` (S: the scalar unit's issue cycles added)."
+        d, instr = s.durations(scale), s.kind == Kind.INSTR
+        out = np.bincount(s.pipe[instr], weights=d[instr], minlength=_ALL_PIPES)
+        out[Pipe.S] += s.issue.sum()
+        return out
 
 
 def kernel_time(trace: Trace,                 # records of one launch
@@ -1173,23 +1257,27 @@ def kernel_time(trace: Trace,                 # records of one launch
     settings = settings or load_settings()
     soc = soc or load_soc(settings=settings)
     scheduler = make_scheduler(engine, settings)
+    summary = trace if isinstance(trace, SummarisedTrace) else None
+    full, trace = trace, (summary.stored_trace() if summary is not None else trace)   # repeated blocks: stored records only
     prep = _prepare(trace, soc, scheduler)
     costs = prep.costs
     segs = _segments(trace, prep)
+    if summary is not None: segs = repeat_segments(summary, segs)
+    weight = summary.weights().astype(np.uint64) if summary is not None else np.uint64(1)   # blocks issuing each record
     n_phases = max((len(s) for s in segs), default=1)
     _check_phases(trace, segs, n_phases, soc)
     state = l2_state or settings.l2_state
     start = soc.l2_start(state, footprint_bytes(trace)) if l2 else L2Start(False, 0)   # the rule eager_time shares
     # a warm start holds the whole footprint, which fits: every access hits, as in eager_time (no replay needed)
     cache = (L2Resident() if start.warm else make_l2(scheduler, soc, settings)) if l2 else None
-    launch = _Launch(trace, soc, scheduler, segs, timeline_blocks, prep, cache)
+    launch = _Launch(trace, soc, scheduler, segs, timeline_blocks, prep, cache, summary)
     phases, t = [], soc.launch_us
     for k in range(n_phases):
         phases.append(launch.phase(k, t))
         t += phases[-1].time_us + soc.sync_all_us
     sync_us = soc.sync_all_us * (n_phases - 1)
-    gm_bytes = int(prep.move_bytes.sum())
-    l2_hits = int(launch.hit_bytes.sum())
+    gm_bytes = int((prep.move_bytes * weight).sum())
+    l2_hits = int(launch.hit_total)
     # after a write flush, the lines this launch brings in first write other data's dirty lines back (Soc.dirty_writeback)
     back = soc.dirty_writeback(gm_bytes - l2_hits, start.dirty_bytes)
     bound_us = max(soc.hbm_us(gm_bytes - l2_hits) + back / soc.hbm_bytes_per_s * 1e6, gm_bytes / soc.l2_bytes_per_s * 1e6)
@@ -1215,10 +1303,10 @@ def kernel_time(trace: Trace,                 # records of one launch
         cores_used=min(trace.block_dim, soc.vector_cores), waves=-(-trace.block_dim // soc.vector_cores),
         phases=phases, core_us=core_us, slowest_core=slowest,
         pipe_busy_us=pipe_busy, pipe_busy_pct={k: 100.0 * v / total_us for k, v in pipe_busy.items()},
-        pipe_bytes={p.name: int(prep.move_bytes[prep.pipe == p].sum()) for p in (Pipe.MTE2, Pipe.MTE3)},
+        pipe_bytes={p.name: int((prep.move_bytes * weight)[prep.pipe == p].sum()) for p in (Pipe.MTE2, Pipe.MTE3)},
         overhead_us=overhead, verdict=verdict, reason=reason,
         timeline=_timeline(trace.records, launch.kept, soc), spans=_spans(launch.kept, soc), head_us=soc.block_head_us,
-        op_names=list(trace.op_names), records=len(trace.records), engine=scheduler.name, notes=notes,
+        op_names=list(trace.op_names), records=len(full), engine=scheduler.name, notes=notes,
         kernel=str(trace.meta.get("kernel", "")), l2_hit_bytes=l2_hits, hbm_bytes=gm_bytes - l2_hits,
         l2_state=state if l2 else "off")
 

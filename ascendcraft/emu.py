@@ -1748,7 +1748,8 @@ def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: 
         diags, ok = _collect(child, build, "trace", _arg_names(build, args), settings)
         if not ok:
             raise AscendCraftError(diags, stage="trace")
-        for name in ("trace/trace.json", "trace/trace.bin"): sandbox.scratch_path(run_dir, name)   # no links
+        for name in ("trace/trace.json", "trace/trace.bin", "trace/trace_repeats.bin"):
+            sandbox.scratch_path(run_dir, name)   # no links
         t = Trace.load(run_dir / "trace")
         t.meta.update(entry=build.entry, file=build.entry_file, seconds=child.seconds, notes=[d.render() for d in diags],
                       cpu_seconds=next((r.get("cpu_seconds") for r in child.records if r.get("type") == "done"), None))

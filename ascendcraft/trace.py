@@ -18,7 +18,8 @@ from .diagnostics import AscendCraftError, Diagnostic
 
 # %% auto #0
 __all__ = ['QUEUE_EVENT_BASE', 'DTYPE_NAMES', 'FLAG_UB_TO_UB', 'FLAG_PAD', 'FLAG_LEVEL0', 'FLAG_GM_UNALIGNED', 'TRACE_FORMAT',
-           'NO_TENSOR', 'TRACE_DTYPE', 'Pipe', 'Kind', 'record_layout', 'check_format', 'Trace', 'make_records']
+           'NO_TENSOR', 'TRACE_DTYPE', 'REPEATS_FILE', 'Pipe', 'Kind', 'record_layout', 'check_format', 'Trace',
+           'BlockRepeats', 'read_repeats', 'SummarisedTrace', 'make_records']
 
 # %% ../nbs/09_trace.ipynb #b0a346a4
 class Pipe(IntEnum):
@@ -52,7 +53,8 @@ FLAG_PAD = 2           # DataCopyPad (byte-granular lengths)
 FLAG_LEVEL0 = 4        # level-0 (mask/repeat) form of a vector API
 FLAG_GM_UNALIGNED = 8  # GM start address not 32-byte aligned
 
-TRACE_FORMAT = 2       # trace.json "format": bump whenever TRACE_DTYPE or the meaning of a field changes
+TRACE_FORMAT = 3       # trace.json "format": bump whenever TRACE_DTYPE or the meaning of a field changes
+                       # (3: trace.bin holds each repeated block once; trace_repeats.bin the repeats)
 NO_TENSOR = 0xFFFF     # `tensor` of a record that touches no GM buffer
 
 TRACE_DTYPE = np.dtype([
@@ -157,6 +159,7 @@ class Trace:
         "Write `trace.bin` + `trace.json` into `folder` (the layout the C++ runtime writes)."
         folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
         self.records.tofile(folder / "trace.bin")
+        (folder / REPEATS_FILE).unlink(missing_ok=True)
         info = {"format": TRACE_FORMAT, "op_names": self.op_names, "block_dim": self.block_dim, "meta": self.meta,
                 "record_size": TRACE_DTYPE.itemsize, "fields": record_layout()}
         (folder / "trace.json").write_text(json.dumps(info, indent=1))
@@ -171,10 +174,151 @@ class Trace:
         path = folder / "trace.bin"
         # mapped, not read: a large trace's pages are shared with the file (copy-on-write), nothing is copied
         records = np.memmap(path, dtype=TRACE_DTYPE, mode="c") if path.stat().st_size else np.zeros(0, TRACE_DTYPE)
+        repeats = folder / REPEATS_FILE
+        if repeats.is_file() and repeats.stat().st_size:
+            return SummarisedTrace(records, list(info["op_names"]), int(info["block_dim"]), info.get("meta", {}),
+                                   read_repeats(repeats))
         return cls(records, list(info["op_names"]), int(info["block_dim"]), info.get("meta", {}))
 
     def __repr__(self):
-        return f"Trace({len(self.records):,} records, {self.block_dim} blocks, {self.gm_bytes():,} GM bytes)"
+        return f"Trace({len(self):,} records, {self.block_dim} blocks, {self.gm_bytes():,} GM bytes)"
+
+# %% ../nbs/09_trace.ipynb #1581647b
+REPEATS_FILE = "trace_repeats.bin"
+
+
+@dataclass
+class BlockRepeats:
+    "Blocks a trace stores once: block `block[i]` issued block `template[i]`'s records with other GM offsets."
+    block: np.ndarray          # int64: the repeated blocks
+    template: np.ndarray       # int64: the stored block each one repeats
+    offsets: list              # per repeated block: uint64 gm_offset of each template record that names a tensor, in order
+
+
+def read_repeats(path: Path | str) -> BlockRepeats:
+    "Parse `trace_repeats.bin` (a `trace-format` error when it is cut short)."
+    data, at = np.fromfile(path, dtype=np.uint8), 0
+    blocks, templates, offsets = [], [], []
+    while at < len(data):
+        if at + 16 > len(data): raise _format_error(Path(path).parent, f"{REPEATS_FILE} ends inside an entry")
+        b, t = data[at:at + 8].view("<u4").tolist()
+        n = int(data[at + 8:at + 16].view("<u8")[0])
+        if at + 16 + 8 * n > len(data): raise _format_error(Path(path).parent, f"{REPEATS_FILE} ends inside block {b}'s offsets")
+        blocks.append(b); templates.append(t)
+        offsets.append(data[at + 16:at + 16 + 8 * n].view("<u8"))
+        at += 16 + 8 * n
+    return BlockRepeats(np.array(blocks, dtype=np.int64), np.array(templates, dtype=np.int64), offsets)
+
+
+class SummarisedTrace(Trace):
+    "A trace whose repeated blocks are stored once (`stored` + `repeats`); `records` expands all blocks on first use."
+    def __init__(self, stored: np.ndarray, op_names: list[str], block_dim: int, meta: dict, repeats: BlockRepeats):
+        if getattr(stored, "dtype", None) != TRACE_DTYPE:
+            raise TypeError(f"trace records must have TRACE_DTYPE, not {stored.dtype}")
+        self.stored, self.repeats = stored, repeats
+        self.op_names, self.block_dim, self.meta = op_names, block_dim, meta
+        self._records = None
+        core = np.asarray(stored["core"])
+        self.span = np.searchsorted(core, np.arange(block_dim + 1))      # stored block b: stored[span[b]:span[b + 1]]
+        self.template_of = np.arange(block_dim)                          # block -> the stored block it issues
+        self.template_of[repeats.block] = repeats.template
+        for b, t, off in zip(repeats.block.tolist(), repeats.template.tolist(), repeats.offsets):
+            if b >= block_dim or t >= block_dim or self.span[t + 1] == self.span[t] or \
+                    len(off) != np.count_nonzero(stored["tensor"][self.span[t]:self.span[t + 1]] != NO_TENSOR):
+                raise _format_error(".", f"{REPEATS_FILE}: block {b} repeats block {t}, which is not stored as it says")
+        self.offsets = dict(zip(repeats.block.tolist(), repeats.offsets))
+        named = np.asarray(stored["tensor"]) != NO_TENSOR
+        before = np.concatenate([[0], np.cumsum(named)])                 # named records before each position
+        self.gm_rank = before[:-1] - before[self.span[np.minimum(core.astype(np.int64), block_dim - 1)]] if len(core) else before[:0]
+
+    @property
+    def records(self) -> np.ndarray:
+        "Every block's records, expanded (once)."
+        if self._records is None:
+            stored = np.asarray(self.stored)
+            out = np.empty(len(self), dtype=TRACE_DTYPE)
+            at = 0
+            for b in range(self.block_dim):
+                t = int(self.template_of[b])
+                lo, hi = int(self.span[t]), int(self.span[t + 1])
+                rows = out[at:at + hi - lo]
+                rows[...] = stored[lo:hi]
+                if t != b:
+                    rows["core"] = b
+                    offsets = rows["gm_offset"]
+                    offsets[stored["tensor"][lo:hi] != NO_TENSOR] = self.offsets[b]
+                    rows["gm_offset"] = offsets
+                at += hi - lo
+            self._records = out
+        return self._records
+
+    def __len__(self) -> int: return int(np.diff(self.span)[self.template_of].sum())
+
+    def block_weights(self) -> np.ndarray:
+        "Per block: how many blocks issue its stored records (1 + its repeats; 0 for a repeated block)."
+        return np.bincount(self.template_of, minlength=self.block_dim)
+
+    def weights(self) -> np.ndarray:
+        "Per stored record: how many blocks issued it."
+        return self.block_weights()[np.asarray(self.stored["core"], dtype=np.int64)]
+
+    def stored_trace(self) -> Trace:
+        "The stored records as a plain `Trace` (what the cost model prepares)."
+        return Trace(self.stored, self.op_names, self.block_dim, self.meta)
+
+    def select(self, index: np.ndarray) -> np.ndarray:
+        "The records at stored positions `index` (sorted) in every block that issues them, in block order."
+        index = np.asarray(index, dtype=np.int64)
+        which = np.searchsorted(self.span, index, side="right") - 1       # the stored block of each position
+        parts = []
+        for b in range(self.block_dim):
+            t = int(self.template_of[b])
+            lo, hi = np.searchsorted(which, [t, t + 1])
+            parts.append(self._rows(b, index[lo:hi]))
+        return np.concatenate(parts) if parts else np.zeros(0, TRACE_DTYPE)
+
+    def _rows(self, b: int, index: np.ndarray) -> np.ndarray:
+        "Block `b`'s records at the stored positions `index` (inside its template's span)."
+        rows = np.asarray(self.stored[index])
+        if self.template_of[b] != b and len(rows):
+            rows["core"] = b
+            named = rows["tensor"] != NO_TENSOR
+            rows["gm_offset"][named] = self.offsets[b][self.gm_rank[index[named]]]
+        return rows
+
+    def block(self, b: int) -> np.ndarray:
+        t = int(self.template_of[b])
+        return self._rows(b, np.arange(self.span[t], self.span[t + 1]))
+
+    def count(self, op: str | None = None, pipe: Pipe | None = None, kind: Kind = Kind.INSTR) -> int:
+        r = self.stored
+        mask = r["kind"] == kind
+        if op is not None: mask &= r["op"] == self.op_index(op) if op in self.op_names else False
+        if pipe is not None: mask &= r["pipe"] == pipe
+        return int(self.weights()[mask].sum())
+
+    def work(self) -> dict:
+        r, w = self.stored, self.weights()
+        instr = r["kind"] == Kind.INSTR
+        out = {}
+        for p in Pipe:
+            sel = instr & (r["pipe"] == p)
+            if sel.any(): out[p.name] = [int(w[sel].sum()), int((r["bytes"][sel] * w[sel].astype(np.uint64)).sum(dtype=np.uint64))]
+        return out
+
+    def gm_bytes(self) -> int:
+        r = self.stored
+        moves = (r["kind"] == Kind.INSTR) & np.isin(r["pipe"], [Pipe.MTE2, Pipe.MTE3])
+        return int((r["bytes"][moves] * self.weights()[moves].astype(np.uint64)).sum())
+
+    def save(self, folder: Path | str) -> Path:
+        "Write the stored form: `trace.bin` (stored blocks), `trace_repeats.bin` and `trace.json`."
+        folder = Trace(self.stored, self.op_names, self.block_dim, self.meta).save(folder)
+        with open(Path(folder) / REPEATS_FILE, "wb") as f:
+            for b, t in zip(self.repeats.block.tolist(), self.repeats.template.tolist()):
+                off = np.ascontiguousarray(self.offsets[b], dtype="<u8")
+                f.write(np.array([b, t], dtype="<u4").tobytes() + np.array([len(off)], dtype="<u8").tobytes() + off.tobytes())
+        return folder
 
 # %% ../nbs/09_trace.ipynb #b795a909
 def make_records(n: int = 0, **columns) -> np.ndarray:

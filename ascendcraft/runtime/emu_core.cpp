@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdlib>
+#include <cstring>
+#include <cstddef>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -303,26 +305,91 @@ void race_flag(TKind kind, uint8_t src, uint8_t dst, uint16_t event) {
 bool TraceWriter::open(const std::string& path) {
     file_ = fopen(path.c_str(), "wb");
     if (file_) setvbuf(file_, nullptr, _IOFBF, 1 << 20);
-    return file_ != nullptr;
+    const std::string folder = path.substr(0, path.find_last_of('/') + 1);
+    repeats_file_ = file_ ? fopen((folder + "trace_repeats.bin").c_str(), "wb") : nullptr;
+    if (repeats_file_) setvbuf(repeats_file_, nullptr, _IOFBF, 1 << 20);
+    return file_ != nullptr && repeats_file_ != nullptr;
 }
+
+namespace {
+constexpr size_t kTemplates = 4;                       // stored blocks a new block is compared with
+constexpr size_t kTemplateBytes = size_t(256) << 20;   // at most this much of them kept
+// Whether `b` is `a` on other GM addresses: every field equal but `core`, and `gm_offset` where `tensor` names a buffer.
+bool same_stream(const std::vector<Record>& a, const std::vector<Record>& b) {
+    if (a.size() != b.size()) return false;
+    constexpr size_t from = offsetof(Record, pipe), to = offsetof(Record, gm_offset), after = offsetof(Record, gm_stride);
+    static_assert(offsetof(Record, core) == 0 && from == sizeof(Record::core), "core first, then the compared fields");
+    for (size_t i = 0; i < a.size(); ++i) {
+        const char* x = reinterpret_cast<const char*>(&a[i]);
+        const char* y = reinterpret_cast<const char*>(&b[i]);
+        if (std::memcmp(x + from, y + from, to - from) != 0 || std::memcmp(x + after, y + after, sizeof(Record) - after) != 0)
+            return false;
+        if (a[i].tensor == kNoTensor && a[i].gm_offset != b[i].gm_offset) return false;
+    }
+    return true;
+}
+}  // namespace
+
+std::vector<Record> TraceWriter::take_buffer() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) return {};
+    std::vector<Record> r = std::move(free_.back());
+    free_.pop_back();
+    return r;
+}
+
+void TraceWriter::write_block(int block, std::vector<Record>& r) {
+    auto fail = [] {
+        fprintf(stderr, "ascendcraft emulator: cannot write the trace (disk full?)\n");
+        die(4);
+    };
+    written_ += r.size();
+    for (const auto& [tb, t] : templates_) {
+        if (!same_stream(t, r)) continue;
+        std::vector<uint64_t> offsets;
+        for (const Record& x : r)
+            if (x.tensor != kNoTensor) offsets.push_back(x.gm_offset);
+        const uint32_t head[2] = {static_cast<uint32_t>(block), static_cast<uint32_t>(tb)};
+        const uint64_t n = offsets.size();
+        if (fwrite(head, sizeof(head), 1, repeats_file_) != 1 || fwrite(&n, sizeof(n), 1, repeats_file_) != 1 ||
+            (n && fwrite(offsets.data(), sizeof(uint64_t), n, repeats_file_) != n))
+            fail();
+        ++repeats_;
+        recycle(r);
+        return;
+    }
+    if (!r.empty() && fwrite(r.data(), sizeof(Record), r.size(), file_) != r.size()) fail();
+    stored_ += r.size();
+    if (r.empty() || r.size() * sizeof(Record) > kTemplateBytes / kTemplates) return recycle(r);
+    if (templates_.size() == kTemplates) {
+        recycle(templates_.back().second);
+        templates_.pop_back();
+    }
+    templates_.insert(templates_.begin(), {block, std::move(r)});
+}
+
+void TraceWriter::recycle(std::vector<Record>& r) {
+    if (free_.size() >= kTemplates || r.capacity() == 0) return;
+    r.clear();
+    free_.push_back(std::move(r));
+}
+
 void TraceWriter::finish_block(int block, std::vector<Record>&& records) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!file_) return;
     pending_[block] = std::move(records);
     while (!pending_.empty() && pending_.begin()->first == next_) {
-        std::vector<Record>& r = pending_.begin()->second;
-        if (!r.empty() && fwrite(r.data(), sizeof(Record), r.size(), file_) != r.size()) {
-            fprintf(stderr, "ascendcraft emulator: cannot write the trace (disk full?)\n");
-            die(4);
-        }
-        written_ += r.size();
+        write_block(next_, pending_.begin()->second);
         pending_.erase(pending_.begin());
         ++next_;
     }
 }
 void TraceWriter::close() {
     if (file_) fclose(file_);
-    file_ = nullptr;
+    if (repeats_file_) fclose(repeats_file_);
+    file_ = repeats_file_ = nullptr;
+    templates_.clear();
+    free_.clear();
 }
 
 // ---- global memory -----------------------------------------------------------------------------------

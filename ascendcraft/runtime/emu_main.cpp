@@ -324,6 +324,7 @@ void finish_block(Core& c) {
 void run_block(int block) {
     if (g_handlers) alternate_stack();
     Core c(block);
+    if (g_launch->mode == Mode::Trace) c.trace = g_launch->trace.take_buffer();  // pages of an earlier block's records
     set_current_core(&c);
     cross_begin_core(block);
     g_launch->status->block = block;
@@ -375,7 +376,7 @@ void write_trace_json(const RunSpec& spec, const Launch& launch, bool cooperativ
     std::ofstream f(spec.trace_dir + "/trace.json");
     f << "{\"format\":" << kTraceFormat << ",\"op_names\":[" << names << "],\"block_dim\":" << launch.ub_used.size()
       << ",\"record_size\":" << sizeof(Record) << ",\"fields\":[" << layout << "]"
-      << ",\"meta\":{\"ub_bytes_used\":[" << ub << "],\"ub_bytes\":" << launch.ub_bytes << ",\"records\":" << launch.trace.written()
+      << ",\"meta\":{\"ub_bytes_used\":[" << ub << "],\"ub_bytes\":" << launch.ub_bytes << ",\"records\":" << launch.trace.written() << ",\"stored_records\":" << launch.trace.stored() << ",\"repeated_blocks\":" << launch.trace.repeated_blocks()
       << ",\"cooperative\":" << (cooperative ? "true" : "false") << ",\"cores\":" << cross_layout_json() << ",\"tensors\":[" << tensors << "]}}\n";
 }
 

@@ -28,7 +28,7 @@ enum class TPipe_ : uint8_t { S = 0, V = 1, MTE2 = 2, MTE3 = 3, MTE1 = 4, M = 5,
 enum class TKind : uint8_t { INSTR = 0, SET = 1, WAIT = 2, BARRIER = 3, SYNC_ALL = 4 };
 constexpr uint16_t kQueueEventBase = 16;
 constexpr uint8_t kFlagUbToUb = 1, kFlagPad = 2, kFlagLevel0 = 4, kFlagGmUnaligned = 8;
-constexpr uint32_t kTraceFormat = 2;      // ascendcraft.trace.TRACE_FORMAT: bump with every layout change
+constexpr uint32_t kTraceFormat = 3;      // ascendcraft.trace.TRACE_FORMAT: bump with every layout change
 constexpr uint16_t kNoTensor = 0xFFFF;    // `tensor` of records that touch no GM buffer
 
 #pragma pack(push, 1)
@@ -167,18 +167,33 @@ private:
 };
 
 // Writes the blocks' trace records in block order, whatever order the blocks finish in.
+// A block whose records equal an earlier stored block's in every field but `core` and the `gm_offset` of records
+// that name a GM tensor (the same instruction stream on other addresses) is not written again: trace_repeats.bin
+// gets {uint32 block, uint32 template block, uint64 n} and the n GM offsets of those records, in record order
+// (ascendcraft.trace.Trace.load expands them; the cost model and the coverage check use them as they are).
 class TraceWriter {
 public:
-    bool open(const std::string& path);
+    bool open(const std::string& path);   // also opens trace_repeats.bin beside it
     void finish_block(int block, std::vector<Record>&& records);
     void close();
-    uint64_t written() const { return written_; }
+    uint64_t written() const { return written_; }      // records of every block, repeated ones included
+    uint64_t stored() const { return stored_; }        // records in trace.bin
+    uint64_t repeated_blocks() const { return repeats_; }
+    // A cleared record buffer with the capacity of an earlier block's, for the next block: its pages are already
+    // mapped, so a block's records cost no page zeroing and no regrowth (empty when none is free).
+    std::vector<Record> take_buffer();
 private:
+    void write_block(int block, std::vector<Record>& records);
+    void recycle(std::vector<Record>& records);   // keep a written block's buffer for take_buffer (under mutex_)
     FILE* file_ = nullptr;
+    FILE* repeats_file_ = nullptr;
     std::mutex mutex_;      // blocks finish on several threads when they run in parallel
     int next_ = 0;
     std::map<int, std::vector<Record>> pending_;
-    uint64_t written_ = 0;
+    // the last few stored blocks, newest first: (block, records); a new block is compared with them
+    std::vector<std::pair<int, std::vector<Record>>> templates_;
+    std::vector<std::vector<Record>> free_;   // buffers of written blocks, for take_buffer
+    uint64_t written_ = 0, stored_ = 0, repeats_ = 0;
 };
 
 // Runs the blocks of a launch one at a time on their own threads; a block that calls SyncAll hands
