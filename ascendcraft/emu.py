@@ -46,9 +46,9 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'device_spellings', 'entry_linkage', 'core_type_templates', 'member_class_specialisations',
            'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
            'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
-           'runtime_units', 'runtime_library', 'Build', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run',
-           'op_names', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles', 'SharedInputs',
-           'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'runtime_units', 'runtime_library', 'Build', 'tiling_struct_usings', 'build', 'GM', 'Scalar', 'Tiling',
+           'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles',
+           'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -808,6 +808,29 @@ class Build:
                 f"{', cached' if self.cached else ''}{', sanitize' if self.sanitize else ''})")
 
 
+def tiling_struct_usings(headers) -> list[str]:
+    """`using optiling::<name>;` for each tiling struct (BEGIN_TILING_DATA_DEF) and registration alias
+    (REGISTER_TILING_DATA_CLASS) that the given tiling headers declare inside `namespace optiling { ... }`."""
+    out = []
+    for text in headers:
+        code = blank_comments(text)
+        spans = []
+        for m in re.finditer(r"\bnamespace\s+optiling\s*\{", code):
+            depth, i = 1, m.end()
+            while i < len(code) and depth:
+                depth += {"{": 1, "}": -1}.get(code[i], 0)
+                i += 1
+            spans.append((m.end(), i))
+        inside = lambda at: any(a <= at < b for a, b in spans)
+        for m in re.finditer(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)", code):
+            if inside(m.start()): out.append(f"using optiling::{m.group(1)};")
+        for m in re.finditer(r"\bREGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,", code):
+            if inside(m.start()):
+                out.append(f"#ifdef ASCENDCRAFT_OP_TYPE\nusing optiling::AscendCraftTilingData_{m.group(1)};\n#else\n"
+                           "using optiling::AscendCraftTilingData;\n#endif")
+    return list(dict.fromkeys(out))
+
+
 def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str]) -> str:
     "The generated main TU: kernel_operator.h, the tiling header if the build system would add it, the kernel, the driver."
     kernel = sources[entry.file]
@@ -816,12 +839,19 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str])
              '#include "kernel_operator.h"']
     if "GET_TILING_DATA" in code:
         included = set(re.findall(r'#\s*include\s*[<"]([^>"]+)[>"]', code))
-        for name, text in sources.items():
-            if name.endswith((".h", ".hpp", ".hh")) and "BEGIN_TILING_DATA_DEF" in blank_comments(text) \
-                    and not any(name == inc or name.endswith("/" + inc) for inc in included):
-                lines.append(f'#include "{name}"')
-    if "GET_TILING_DATA" in code:   # CANN's generated kernel header declares the tiling structs at global scope
-        lines += ["namespace optiling {}", "using namespace optiling;"]
+        tiling_headers = {name: text for name, text in sources.items() if name.endswith((".h", ".hpp", ".hh"))
+                          and "BEGIN_TILING_DATA_DEF" in blank_comments(text)}
+        mine = [name for name in tiling_headers if not any(name == inc or name.endswith("/" + inc) for inc in included)]
+        lines += [f'#include "{name}"' for name in mine]
+        # CANN's generated kernel header declares the tiling structs at global scope, and nothing else of the host's
+        # namespace optiling: name just those structs here, so that a kernel's own constant of the same name as one of
+        # the tiling header's (StridedSliceAssignV2's MAX_DIM_NUM) is not ambiguous. A tiling header the kernel
+        # includes itself is declared after this point: then the whole namespace is made visible.
+        if len(mine) == len(tiling_headers):
+            lines += ["namespace optiling {}", *tiling_struct_usings(tiling_headers.values()),
+                      "#undef ASCENDCRAFT_TILING_NAMES", "#define ASCENDCRAFT_TILING_NAMES static_assert(true, \"\")"]
+        else:
+            lines += ["namespace optiling {}", "using namespace optiling;"]
     # kernel_type.h's DT_* / FORMAT_* macros, which the op compiler's ORIG_DTYPE_<NAME> / FORMAT_<NAME> are compared
     # with in #if: after the tiling headers, whose host code names the ge enumerators of the same names
     lines += ['#include "ascendcraft_emu/kernel_type.h"', f'#include "{entry.file}"', '#include "ascendcraft_emu/driver.h"', ""]

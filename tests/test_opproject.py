@@ -451,3 +451,82 @@ def test_an_absent_optional_input_is_a_null_gm_address(tmp_path):
     assert r.run.ok and r.tiling_key == 1
     with pytest.raises(AscendCraftError, match="needs input"):   # a required input stays required
         run_project(project, {"x": x, "bias": bias}, attrs={"alpha": 0.5}, outputs={"x": ((48 * 512,), np.float32)})
+
+
+HOST_API_PROGRAM = r"""
+#include <cstdio>
+#include "register/op_def_registry.h"
+#include "tiling/tiling_api.h"
+namespace ops {
+class MaskedCustom : public OpDef {
+public:
+    explicit MaskedCustom(const char* name) : OpDef(name) {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+        this->Output("y").OutputShapeDependOnCompute().ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+    }
+};
+}  // namespace ops
+static ge::graphStatus Infer(gert::InferShapeContext* context) {
+    auto* ext = reinterpret_cast<gert::ExtendedKernelContext*>(context);   // NPUKernelBench ScatterList
+    std::printf("%zu %zu %d|", ext->GetComputeNodeInputNum(), ext->GetComputeNodeOutputNum(),
+                static_cast<int>(context->GetInputDesc(0)->GetOriginFormat()));
+    return ge::GRAPH_SUCCESS;
+}
+int main() {
+    ops::MaskedCustom op("MaskedCustom");
+    std::printf("%d|", op.outputs_[0].shape_depends_on_compute_ ? 1 : 0);
+    gert::InferShapeContext infer;
+    infer.in_.resize(3); infer.out_.resize(2); infer.in_desc_.resize(3); infer.in_desc_[0].format_ = ge::FORMAT_NCHW;
+    Infer(&infer);
+    gert::TilingContext ctx;
+    ctx.inputs_.resize(2);
+    std::printf("%d %zu|", ctx.GetDeterministic(), reinterpret_cast<gert::ExtendedKernelContext*>(&ctx)->GetComputeNodeInputNum());
+    uint32_t mx = 0, mn = 0;
+    AscendC::GetMeanMaxMinTmpSize(1000, 4, 4, false, mx, mn); std::printf("%u %u ", mx, mn);
+    AscendC::GetMeanMaxMinTmpSize(1000, 2, 4, false, mx, mn); std::printf("%u ", mn);
+    AscendC::GetMeanMaxMinTmpSize(1000, 2, 2, false, mx, mn); std::printf("%u ", mn);
+    AscendC::GetSumMaxMinTmpSize(1000, 2, false, mx, mn); std::printf("%u ", mn);
+    AscendC::GetSumMaxMinTmpSize(4000, 4, false, mx, mn); std::printf("%u", mn);
+    return 0;
+}
+"""
+
+
+def test_host_apis_of_public_op_hosts(tmp_path):
+    # MaskedSelectV3's OutputShapeDependOnCompute, RmsNormGrad's GetDeterministic (off, as CANN's default),
+    # AddSigmoidMulReduceSumD's InferShapeContext::GetInputDesc, ScatterList's ExtendedKernelContext, and
+    # MulMulReduceMeanDTwice's GetMeanMaxMinTmpSize: one value per 256-byte repeat in 32-byte blocks (+ the row in
+    # float for half computed in float)
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    (tmp_path / "t.cpp").write_text(HOST_API_PROGRAM)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "t.cpp", "-o", "t"], cwd=tmp_path, check=True)
+    out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout
+    # Mean 1000 floats: 16 repeats -> 32 bytes; half in float: 32 + 1008 * 4; half: 8 repeats -> 32;
+    # Sum 1000 halves: 8 partial sums -> one 32-byte block; 4000 floats: 63 partial sums -> 64 floats
+    assert out == f"1|3 2 {int(ge_format('FORMAT_NCHW'))}|0 2|32 32 {32 + 1008 * 4} 32 32 256"
+
+
+def ge_format(name):
+    from ascendcraft.opproject import FORMATS
+    return FORMATS[name]
+
+
+def test_a_kernel_constant_named_like_one_of_the_tiling_headers_is_not_ambiguous():
+    # StridedSliceAssignV2: the kernel's global MAX_DIM_NUM and optiling::MAX_DIM_NUM of its op_host tiling header;
+    # CANN's kernel sees only the tiling structs at global scope, so the kernel's own constant is the one it names
+    from ascendcraft.emu import build, run, GM, Tiling
+    import struct
+    tiling_h = ("#include \"register/tilingdata_base.h\"\nnamespace optiling {\nconstexpr size_t MAX_DIM_NUM = 8;\n"
+                "BEGIN_TILING_DATA_DEF(DimTiling)\nTILING_DATA_FIELD_DEF_ARR(int64_t, MAX_DIM_NUM, dims);\n"
+                "END_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(DimCustom, DimTiling)\n}\n")
+    kernel = ('#include "kernel_operator.h"\nusing namespace AscendC;\nconstexpr uint32_t MAX_DIM_NUM = 4;\n'
+              'extern "C" __global__ __aicore__ void dim_custom(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {\n'
+              '    GET_TILING_DATA(t, tiling);\n    GlobalTensor<int64_t> out; out.SetGlobalBuffer((__gm__ int64_t*)y, 8);\n'
+              '    for (uint32_t i = 0; i < MAX_DIM_NUM; ++i) out.SetValue(i, t.dims[i]);\n'
+              '    for (uint32_t i = MAX_DIM_NUM; i < 8; ++i) out.SetValue(i, -1);\n}\n')
+    b = build({"op_host/dim_tiling.h": tiling_h, "op_kernel/dim_custom.cpp": kernel}, "dim_custom")
+    assert b.ok, [d.render() for d in b.diagnostics]
+    r = run(b, [GM("y", None, "out", shape=(8,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
+                Tiling(struct.pack("<8q", *range(10, 18)))], block_dim=1)
+    assert r.ok and list(r.outputs["y"]) == [10, 11, 12, 13, -1, -1, -1, -1]

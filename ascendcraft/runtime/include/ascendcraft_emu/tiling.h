@@ -14,8 +14,11 @@ namespace optiling {}
 #else
 #define ASCENDCRAFT_TILING_TYPE AscendCraftTilingData
 #endif
+// The structs' names: the emulator's driver declares them at global scope as CANN's kernel build does (and then
+// redefines ASCENDCRAFT_TILING_NAMES to nothing); otherwise the host namespace is made visible in the function.
+#define ASCENDCRAFT_TILING_NAMES using namespace optiling
 #define GET_TILING_DATA(var, tiling)                                                   \
-    using namespace optiling;                                                          \
+    ASCENDCRAFT_TILING_NAMES;                                                          \
     ASCENDCRAFT_TILING_TYPE var;                                                       \
     ::ascendcraft::emu::tiling_read(&var, (tiling), sizeof(var), ::ascendcraft::emu::SrcLoc())
 #define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \

@@ -201,9 +201,31 @@ struct PlatformInfoHandle {
     }
 };
 
-// The tiling context of one launch (the emulated subset).
-class TilingContext {
+// What CANN's kernel contexts (TilingContext, InferShapeContext) have in common, as op hosts reach it through
+// reinterpret_cast<gert::ExtendedKernelContext*>(context) (NPUKernelBench ScatterList's InferShape): the node's name
+// and how many inputs and outputs it has. The contexts derive from it and keep these counts up to date.
+class ExtendedKernelContext {
 public:
+    size_t GetComputeNodeInputNum() const { return count_ ? count_(this, false) : 0; }
+    size_t GetComputeNodeOutputNum() const { return count_ ? count_(this, true) : 0; }
+    const char* GetNodeName() const { return name_of_ ? name_of_(this) : ""; }
+    const char* GetNodeType() const { return GetNodeName(); }
+protected:
+    // set by the derived context's constructor to functions of its own type (a copy keeps them right)
+    size_t (*count_)(const ExtendedKernelContext*, bool outputs) = nullptr;
+    const char* (*name_of_)(const ExtendedKernelContext*) = nullptr;
+};
+
+// The tiling context of one launch (the emulated subset).
+class TilingContext : public ExtendedKernelContext {
+public:
+    TilingContext() {
+        count_ = [](const ExtendedKernelContext* c, bool o) {
+            auto* t = static_cast<const TilingContext*>(c);
+            return o ? t->outputs_.size() : t->inputs_.size();
+        };
+        name_of_ = [](const ExtendedKernelContext* c) { return static_cast<const TilingContext*>(c)->name_.c_str(); };
+    }
     const StorageShape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i].shape_ : nullptr; }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
     const Tensor* GetInputTensor(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
@@ -246,6 +268,8 @@ public:
     ge::graphStatus SetTilingKey(uint64_t k) { key_ = k; key_set_ = true; return ge::GRAPH_SUCCESS; }
     uint64_t GetTilingKey() const { return key_; }
     ge::graphStatus SetScheduleMode(uint32_t m) { schedule_mode_ = m; return ge::GRAPH_SUCCESS; }
+    // Deterministic computing (aclrtCtxSetSysParamOpt ACL_OPT_DETERMINISTIC): off unless the run asks for it, as in CANN
+    int32_t GetDeterministic() const { return deterministic_; }
     TilingData* GetRawTilingData() { return &raw_; }
     template <typename T> T* GetTilingData() {
         raw_.size_ = sizeof(T) < raw_.capacity_ ? sizeof(T) : raw_.capacity_;
@@ -277,17 +301,28 @@ public:
     std::vector<size_t> workspaces_;
     PlatformInfoHandle platform_;
     uint32_t block_dim_ = 0, schedule_mode_ = 0;
+    int32_t deterministic_ = 0;
     uint64_t key_ = 0;
     bool key_set_ = false;
     const void* compile_info_ = nullptr;
 };
 
-class InferShapeContext {
+class InferShapeContext : public ExtendedKernelContext {
 public:
+    InferShapeContext() {
+        count_ = [](const ExtendedKernelContext* c, bool o) {
+            auto* t = static_cast<const InferShapeContext*>(c);
+            return o ? t->out_.size() : t->in_.size();
+        };
+        name_of_ = [](const ExtendedKernelContext* c) { return static_cast<const InferShapeContext*>(c)->name_.c_str(); };
+    }
     const char* GetNodeName() const { return name_.c_str(); }
     const char* GetNodeType() const { return name_.c_str(); }
     std::string name_;
     const Shape* GetInputShape(size_t i) const { return i < in_.size() ? &in_[i] : nullptr; }
+    // the inputs' dtype and format (AddSigmoidMulReduceSumD's InferShape reads GetOriginFormat)
+    const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < in_desc_.size() ? &in_desc_[i] : nullptr; }
+    std::vector<CompileTimeTensorDesc> in_desc_;
     const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
     Shape* GetOutputShape(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
@@ -362,6 +397,9 @@ public:
     OpParamDef& ScalarList() { return *this; }
     OpParamDef& Follow(const char* other) { (void)other; return *this; }
     OpParamDef& InitValue(uint64_t v) { (void)v; return *this; }
+    // the output's shape is known only once the kernel ran (MaskedSelectV3's y): the caller gives the buffer
+    OpParamDef& OutputShapeDependOnCompute() { shape_depends_on_compute_ = true; return *this; }
+    bool shape_depends_on_compute_ = false;
     std::string name_;
     Option option_ = REQUIRED;
     std::vector<ge::DataType> dtypes_;

@@ -1,5 +1,5 @@
 // AscendCraft: what an op's host code gets from CANN's tiling/tiling_api.h — the advanced APIs' host tiling
-// functions and structs (emulated subset): normalisation tilings, and the matmul tiling (matmul_tiling::
+// functions and structs (emulated subset): normalisation tilings, Sum / Mean temporary sizes, and the matmul tiling (matmul_tiling::
 // MultiCoreMatmulTiling and TCubeTiling). No vendor code.
 #pragma once
 
@@ -7,3 +7,4 @@
 #include "register/tilingdata_base.h"
 #include "ascendcraft_emu/norm_tiling.h"
 #include "ascendcraft_emu/matmul_tiling.h"
+#include "ascendcraft_emu/reduce_tiling.h"
