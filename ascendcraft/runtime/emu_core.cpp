@@ -233,8 +233,9 @@ static void count_record(Op op, const SrcLoc& loc) {
 // Execute mode: count what a trace would record (Launch::work_count), nothing more.
 static inline void count_work(TPipe_ pipe, uint64_t bytes) {
     const auto p = static_cast<uint8_t>(pipe) & 7u;
-    g_launch->work_count[p].fetch_add(1, std::memory_order_relaxed);
-    g_launch->work_bytes[p].fetch_add(bytes, std::memory_order_relaxed);
+    Core& c = core();
+    ++c.work_count[p];
+    c.work_bytes[p] += bytes;
 }
 
 void record(TPipe_ pipe, TKind kind, Op op, Dt dt, uint8_t flags, const SrcLoc& loc, uint64_t bytes, uint64_t elems,
@@ -466,6 +467,17 @@ const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const
 
 bool OverlapTracker::add(uint64_t lo, uint64_t hi, int block, Conflict* conflict) {
     if (lo >= hi) return true;
+    if (!ranges_.empty()) {  // in address order, as tiles usually are: nothing lies past the last range
+        auto last = std::prev(ranges_.end());
+        if (lo > last->second.hi || (lo == last->second.hi && last->second.block != block)) {
+            ranges_.emplace_hint(ranges_.end(), lo, Range{hi, block});
+            return true;
+        }
+        if (last->second.block == block && lo >= last->first) {  // continues (or lies inside) this block's last range
+            last->second.hi = std::max(last->second.hi, hi);
+            return true;
+        }
+    }
     auto first = ranges_.upper_bound(lo);
     if (first != ranges_.begin()) {
         auto prev = std::prev(first);

@@ -85,11 +85,18 @@ Clock RaceChecker::issue(uint8_t pipe, VClock* known) {
 
 uint32_t RaceChecker::site(Op op, const SrcLoc& loc) {
     SiteKey key{loc.file, loc.line, op};
+    SiteSlot& slot = site_cache_[SiteHash()(key) % kSiteSlots];
+    if (slot.key == key) return slot.index;
     auto it = site_index_.find(key);
-    if (it != site_index_.end()) return it->second;
-    uint32_t index = static_cast<uint32_t>(sites_.size());
-    sites_.push_back(Site{op, loc.line, loc.file});
-    site_index_.emplace(key, index);
+    uint32_t index;
+    if (it != site_index_.end()) {
+        index = it->second;
+    } else {
+        index = static_cast<uint32_t>(sites_.size());
+        sites_.push_back(Site{op, loc.line, loc.file});
+        site_index_.emplace(key, index);
+    }
+    slot = SiteSlot{key, index};
     return index;
 }
 

@@ -20,7 +20,11 @@ compilers' CPU time) and a warm one (cache hit), and prints the load average, si
 are worse than on a quiet one. It ends with the wall-time ratios issue 17 sets goals for.
 On a machine others share, compare the CPU-time rows: wall times there measure the other processes too.
 
+It also runs the ReLU kernel on small tiles (64 floats) and reports instructions per second: the fixed cost of each
+API call, which dominates kernels that issue many small instructions.
+
 Usage:  .venv/bin/python examples/benchmarks/bench_speed.py [--elements N] [--repeats R] [--skip-cold-build]
+                                                             [--small-elements N]
 """
 import argparse
 import os
@@ -37,6 +41,7 @@ from ascendcraft.emu import (GM, INCLUDE_DIR, RUNTIME_DIR, RUNTIME_FLAGS, Scalar
                              runtime_units, trace)
 
 BLOCKS, TILE, ROW = 48, 8192, 64      # 48 blocks, 8192-float tiles, 64-float rows (one 256-byte repeat)
+SMALL_TILE = 64                        # the per-instruction case: 64-float (256-byte) tiles
 
 HEAD = r"""
 #include "kernel_operator.h"
@@ -166,6 +171,8 @@ def main():
     ap.add_argument("--elements", type=int, default=BLOCKS * TILE * 43, help="input floats (default 16.9 M)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--skip-cold-build", action="store_true", help="do not time a runtime build in a fresh cache")
+    ap.add_argument("--small-elements", type=int, default=BLOCKS * SMALL_TILE * 1000,
+                    help="input floats of the small-tile case (default 3.1 M: 48,000 tiles)")
     opts = ap.parse_args()
     load = os.getloadavg()[0]
     rows, goals = [], []
@@ -277,6 +284,28 @@ def main():
         goals.append(f"{name}: execute run() {within(run_s, 3)}, run() with shared inputs {within(shared_s, 3)}, "
                      f"kernel process {within(child_s, 3)}; "
                      f"trace {within(trace_s, 1.5)}")
+
+    # per-instruction cost: the same ReLU kernel on small tiles (SMALL_TILE floats: one 256-byte repeat per
+    # instruction), as the row-wise and many real tasks issue them; every instruction pays the fixed costs of an API
+    # call (its checks, the race check's bookkeeping, the queue protocol) on little data
+    small_n = opts.small_elements // (BLOCKS * SMALL_TILE) * BLOCKS * SMALL_TILE
+    xs_small = np.random.default_rng(1).standard_normal(small_n).astype(np.float32)
+    b = build({"kernel.cpp": RELU})
+    sargs = [GM("x", xs_small), GM("y", None, "out", shape=(small_n,), dtype=np.float32), Scalar(small_n), Scalar(SMALL_TILE)]
+    small_cpu = small_wall = float("inf")
+    for _ in range(opts.repeats):
+        k = run(b, sargs, block_dim=BLOCKS, settings=one_thread)
+        assert k.ok, k.diagnostics
+        np.testing.assert_array_equal(k.outputs["y"], np.maximum(xs_small, 0))
+        small_cpu, small_wall, work = min(small_cpu, k.cpu_seconds), min(small_wall, k.seconds), k.work
+        del k
+    instructions = sum(n for n, _ in work.values())
+    rows.append((f"small tiles: ReLU on {SMALL_TILE}-float tiles ({small_n / 1e6:.1f} M floats), one block at a time",
+                 f"{instructions / small_cpu / 1e6:.1f} M/s",
+                 f"instructions per second of kernel-process CPU: {instructions:,} instructions "
+                 f"({' / '.join(f'{p} {n:,}' for p, (n, _) in sorted(work.items()))}) in {small_cpu * 1000:.0f} ms of CPU, "
+                 f"{small_cpu / instructions * 1e9:.0f} ns each with the queue calls around them; "
+                 f"{small_wall * 1000:.0f} ms wall"))
 
     width = max(len(r[0]) for r in rows)
     print(f"load average at start {load:.1f}, at end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "

@@ -355,6 +355,10 @@ struct Core {
     SrcLoc key_loc;
     std::vector<uint64_t> keys_seen;
     uint64_t gm_writes = 0;
+    // execute mode: this block's instructions and bytes per pipe, added to Launch::work_count when the block ends (a
+    // counter per block: atomics shared by blocks running in parallel bounced one cache line between the cores)
+    uint64_t work_count[8] = {};
+    uint64_t work_bytes[8] = {};
     // the special register of the last ReduceMax/Min or WholeReduceMax/Min (GetReduceMaxMinCount, emu_norm.cpp)
     double maxmin_value = 0;
     uint64_t maxmin_index = 0;

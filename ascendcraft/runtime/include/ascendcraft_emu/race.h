@@ -156,6 +156,10 @@ private:
     std::vector<Flag> queue_flags_;
     std::vector<Site> sites_;
     std::unordered_map<SiteKey, uint32_t, SiteHash> site_index_;
+    // the sites looked up last, by a hash of the key: a kernel's loop calls the same few sites again and again
+    struct SiteSlot { SiteKey key{nullptr, -1, Op::Count}; uint32_t index = 0; };
+    static constexpr uint32_t kSiteSlots = 64;
+    SiteSlot site_cache_[kSiteSlots];
     std::vector<uint32_t> noted_;
     uint64_t auto_waits_ = 0;
 };
