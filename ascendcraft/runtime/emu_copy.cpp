@@ -119,7 +119,7 @@ void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const Co
         record_gm(TPipe_::MTE2, Op::DataCopy, dt, 0, loc, total, total / esize, static_cast<uint32_t>(blockCount),
                   static_cast<uint32_t>(burst), GmPlace{&g, gm, burst + srcGap});
         if (!execute) return;
-        const uint8_t* src = static_cast<const uint8_t*>(gm);
+        const uint8_t* src = g.real ? gm_source(g, gm) : nullptr;
         for (uint64_t b = 0; b < blockCount; ++b) {
             if (g.real) std::memcpy(ubDst->addr + b * (burst + dstGap), src + b * (burst + srcGap), burst);
             mark_written(*ubDst, b * (burst + dstGap), burst);
@@ -141,8 +141,9 @@ void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const Co
               static_cast<uint32_t>(burst), GmPlace{&g, gm, burst + dstGap});
     if (!execute || !g.real) return;
     Core& c = core();
+    uint8_t* to = gm_target(g, dst);  // an alias while the buffer's poison is deferred (atomic accumulation ended that)
     for (uint64_t b = 0; b < blockCount; ++b) {
-        uint8_t* d = dst + b * (burst + dstGap);
+        uint8_t* d = to + b * (burst + dstGap);
         const uint8_t* s = ubSrc->addr + b * (burst + srcGap);
         if (c.atomic_add) atomic_accumulate(c.atomic_dt != Dt::none ? c.atomic_dt : dt, d, s, burst);
         else gm_store(d, s, burst);
@@ -186,7 +187,7 @@ void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, cons
         record_gm(TPipe_::MTE2, Op::DataCopyPad, dt, kFlagPad, loc, count * len, count * len / esize, static_cast<uint32_t>(count),
                   static_cast<uint32_t>(len), GmPlace{&g, gm, len + srcStride});
         if (!execute) return;
-        const uint8_t* src = static_cast<const uint8_t*>(gm);
+        const uint8_t* src = g.real ? gm_source(g, gm) : nullptr;
         for (uint64_t b = 0; b < count; ++b) {
             uint8_t* row_start = ubDst->addr + b * (row + dstStride);
             uint64_t row_off = b * (row + dstStride);
@@ -228,8 +229,9 @@ void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, cons
               static_cast<uint32_t>(len), GmPlace{&g, gm, len + dstStride});
     if (!execute || !g.real) return;
     Core& c = core();
+    uint8_t* to = gm_target(g, dst);
     for (uint64_t b = 0; b < count; ++b) {
-        uint8_t* d = dst + b * (len + dstStride);
+        uint8_t* d = to + b * (len + dstStride);
         const uint8_t* s = ubSrc->addr + b * (row + srcStride);
         if (c.atomic_add) atomic_accumulate(c.atomic_dt != Dt::none ? c.atomic_dt : dt, d, s, len);
         else std::memcpy(d, s, len);

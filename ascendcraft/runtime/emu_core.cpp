@@ -426,7 +426,10 @@ const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const
         const GmBuffer* n = g_launch->gm.nearest(p);
         const uint8_t* a = static_cast<const uint8_t*>(p);
         const uint64_t padded = n ? std::min<uint64_t>((n->bytes + 31) / 32 * 32 + 32, (n->bytes + 4095) / 4096 * 4096) : 0;
-        if (n && n->bytes && a >= n->base && a + bytes <= n->base + padded) return *n;
+        if (n && n->bytes && a >= n->base && a + bytes <= n->base + padded) {
+            if (n->alias) gm_materialise(*n);  // the read sees the poison
+            return *n;
+        }
     }
     if (!b) {
         const GmBuffer* n = g_launch->gm.nearest(p);
@@ -462,6 +465,10 @@ const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const
             .hint("write results to an output tensor; pass the tensor with role 'inout' if the kernel really updates it in place")
             .fail();
     }
+    // the read sees the poison where nothing was written (bytes API calls wrote are read from the alias, as they are)
+    if (!write && b->alias &&
+        !g_launch->api_writes.all_written(*b, static_cast<uint64_t>(static_cast<const uint8_t*>(p) - b->base), bytes))
+        gm_materialise(*b);
     return *b;
 }
 
@@ -548,6 +555,52 @@ void ApiWrites::mark(const GmBuffer& b, uint64_t offset, uint64_t bytes) {
     }
 }
 
+void ApiWrites::fill_unwritten(const GmBuffer& b, uint8_t* to, uint8_t poison) const {
+    auto it = buffers_.find(b.arg);
+    if (it == buffers_.end()) { std::memset(to, poison, b.bytes); return; }
+    const Watched& w = it->second;
+    const uint8_t* bits = w.bits.p;
+    const uint64_t chunks = (b.bytes + kChunk - 1) / kChunk;
+    for (uint64_t c = 0; c < chunks; ++c) {
+        if (w.full[c / 64] == ~0ull && c % 64 == 0 && c + 64 <= chunks) { c += 63; continue; }
+        if ((w.full[c / 64] >> (c % 64)) & 1) continue;
+        const uint64_t lo = c * kChunk, hi = std::min<uint64_t>(lo + kChunk, b.bytes);
+        uint64_t i = lo;
+        while (i < hi) {  // runs of unwritten bytes (clear bits), a whole zero word of bits at a time where it can
+            if (i % 64 == 0 && i + 64 <= hi) {
+                uint64_t word;
+                std::memcpy(&word, bits + i / 8, 8);
+                if (word == ~0ull) { i += 64; continue; }
+                if (word == 0) {
+                    uint64_t j = i + 64;
+                    for (; j + 64 <= hi; j += 64) {
+                        std::memcpy(&word, bits + j / 8, 8);
+                        if (word != 0) break;
+                    }
+                    std::memset(to + i, poison, j - i);
+                    i = j;
+                    continue;
+                }
+            }
+            if (!((bits[i / 8] >> (i % 8)) & 1)) to[i] = poison;
+            ++i;
+        }
+    }
+}
+
+bool ApiWrites::all_written(const GmBuffer& b, uint64_t offset, uint64_t bytes) const {
+    auto it = buffers_.find(b.arg);
+    if (it == buffers_.end() || offset > b.bytes || bytes > b.bytes - offset) return false;
+    const Watched& w = it->second;
+    for (uint64_t i = offset, hi = offset + bytes; i < hi;) {
+        const uint64_t c = i / kChunk, end = std::min<uint64_t>((c + 1) * kChunk, hi);
+        if ((w.full[c / 64] >> (c % 64)) & 1) { i = end; continue; }
+        for (; i < end; ++i)
+            if (!((w.bits.p[i / 8] >> (i % 8)) & 1)) return false;
+    }
+    return true;
+}
+
 bool ApiWrites::first_raw_write(const GmBuffer& b, uint8_t poison, uint64_t* offset) const {
     auto it = buffers_.find(b.arg);
     if (it == buffers_.end()) return false;
@@ -583,8 +636,13 @@ void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc, con
     Core& c = core();
     ++c.gm_writes;
     if (!tracing_now())
-        if (const GmBuffer* b = g_launch->gm.find(p, bytes))
-            g_launch->api_writes.mark(*b, static_cast<uint64_t>(static_cast<const uint8_t*>(p) - b->base), bytes);
+        if (const GmBuffer* watched = g_launch->gm.find(p, bytes)) {
+            if (c.atomic_add && watched->alias) {  // the accumulation reads what is there: the poison, before this write counts
+                if (g_launch->parallel) require_sequential("atomic GM accumulation");
+                gm_materialise(*watched);
+            }
+            g_launch->api_writes.mark(*watched, static_cast<uint64_t>(static_cast<const uint8_t*>(p) - watched->base), bytes);
+        }
     if (g_launch->cross) return cross_gm_write(p, bytes, c.atomic_add, op, loc);  // cores ordered by flags (emu_sync_cross.cpp)
     if (c.atomic_add) {  // atomic accumulation into the same bytes is how blocks combine results
         if (g_launch->parallel) require_sequential("atomic GM accumulation");  // the sum's order is the blocks' order
@@ -601,6 +659,7 @@ void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc, con
     // a result before atomic adds, copies of overlapping tiles), the NPU ends with those values whichever block
     // writes last: shared, not an overlap. The values are known only when executing.
     const GmBuffer* real = ok || !src ? nullptr : g_launch->gm.find(p, bytes);
+    if (real && real->alias) gm_materialise(*real);   // the comparison below reads the bytes there
     if (real && tracing_now()) {   // no values while tracing: the execute run decides; say so once, and carry on
         if (!g_launch->gm_shared_warned.exchange(true))
             Report("gm-overlap", op, loc)
@@ -1494,7 +1553,7 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
     enter(Op::GetValue, loc);
     const GmBuffer& b = check_gm(p, size, false, Op::GetValue, loc);
     record_gm(TPipe_::S, Op::GetValue, Dt::none, 0, loc, size, 1, 1, size, GmPlace{&b, p, size});
-    if (b.real) std::memcpy(out, p, size);
+    if (b.real) std::memcpy(out, gm_source(b, p), size);
     else std::memset(out, 0, size);
 }
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc) {
@@ -1502,7 +1561,7 @@ void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc) {
     const GmBuffer& b = check_gm(p, size, true, Op::SetValue, loc);
     track_gm_write(p, size, Op::SetValue, loc, in);
     record_gm(TPipe_::S, Op::SetValue, Dt::none, 0, loc, size, 1, 1, size, GmPlace{&b, p, size});
-    if (b.real && !tracing_now()) std::memcpy(p, in, size);
+    if (b.real && !tracing_now()) std::memcpy(gm_target(b, p), in, size);
 }
 void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc) {
     enter(Op::InitGlobalMemory, loc);
@@ -1511,7 +1570,7 @@ void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc l
     record_gm(TPipe_::MTE3, Op::InitGlobalMemory, Dt::none, 0, loc, count * size, count, 1,
               static_cast<uint32_t>(std::min<uint64_t>(count * size, 0xFFFFFFFFull)), GmPlace{&b, p, count * size});
     if (!b.real || tracing_now()) return;
-    uint8_t* d = static_cast<uint8_t*>(p);
+    uint8_t* d = gm_target(b, p);
     for (uint64_t i = 0; i < count; ++i) std::memcpy(d + i * size, value, size);
 }
 

@@ -368,7 +368,7 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
             const uint8_t* s = src.addr + ((static_cast<uint64_t>(j / 16) * p.srcStride + i) * 16 + j % 16) * 4;
             double v = load_d(srcDt, s);
             if (p.relu && v < 0) v = 0;
-            store_d(dstDt, d + (static_cast<uint64_t>(i) * p.dstStride + j) * os, v);
+            store_d(dstDt, gm_target(g, d) + (static_cast<uint64_t>(i) * p.dstStride + j) * os, v);
         }
 }
 
@@ -518,7 +518,7 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
         for (uint32_t j = 0; j < p.n; ++j) scales.push_back(scale_of(p.quantVec[p.col0 + j]));
     for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t j = 0; j < p.n; ++j) {
-            uint8_t* out = c + cAt(i, j) * cs;
+            uint8_t* out = (gcp ? gm_target(*gcp, c) : c) + cAt(i, j) * cs;
             double v;
             if (integer) {
                 int64_t acc = 0;

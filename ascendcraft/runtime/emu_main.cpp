@@ -164,6 +164,49 @@ uint8_t* map_file(const std::string& file, uint64_t bytes, bool writable, bool c
     return base;
 }
 
+// ---- Deferred poison -------------------------------------------------------------------------------------------
+// An out buffer must hold the poison wherever the kernel does not write it, and a read of a byte not yet written must
+// see it. Writing 64 MB of poison only for whole-tile copies to overwrite it cost as much as the copies. So in execute
+// mode (with the fault handler installed) an out buffer's own address range is left unmapped, and the runtime's API
+// writes go to a second mapping of the file (GmBuffer::alias). Anything that needs the poison first makes it real
+// (gm_materialise): an API read of bytes no API call wrote, atomic accumulation, or any access through the kernel's
+// pointer, which faults and is resumed by the handler once the buffer is mapped. After the blocks, the bytes no API
+// call wrote get the poison; no raw pointer can have written a buffer that was never mapped, so the gm-raw-write
+// check has nothing to compare there. Blocks in parallel: making the poison real would race with the other blocks'
+// writes, so the run ends and the parent runs it again one block at a time (as for any order-dependent event).
+uint8_t* map_deferred(const std::string& file, uint64_t bytes, bool populate, int* advice, int* fd_out) {
+    int fd = open(file.c_str(), O_RDWR);
+    if (fd < 0) setup_error("cannot open GM file " + file);
+    struct stat st{};
+    fstat(fd, &st);
+    if (static_cast<uint64_t>(st.st_size) < bytes) setup_error("GM file " + file + " is shorter than the tensor");
+    *advice = populate_advice(fd, bytes, true);
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) setup_error("cannot map GM file " + file);
+    if (populate) madvise(p, page_round(bytes), *advice);
+    *fd_out = fd;
+    return static_cast<uint8_t*>(p);
+}
+
+}  // namespace
+
+void gm_materialise(const GmBuffer& b) {
+    if (!b.alias) return;
+    if (g_launch->parallel) require_sequential("a read of an output's unwritten bytes (its poison is written when needed)");
+    g_launch->api_writes.fill_unwritten(b, b.alias, g_launch->poison);
+    void* p = mmap(b.base, b.bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, b.fd, 0);
+    if (p == MAP_FAILED) {
+        static const char line[] = "ascendcraft emulator: cannot map an output's GM file\n";
+        ssize_t ignored = ::write(2, line, sizeof(line) - 1);
+        (void)ignored;
+        _exit(4);
+    }
+    madvise(b.base, page_round(b.bytes), MADV_POPULATE_READ);  // the file's pages exist (written through the alias)
+    b.alias = nullptr;
+}
+
+namespace {
+
 // Every byte of [p, p + n) set to `value`. A large range (an out buffer's poison) is written with streaming stores:
 // they skip reading each cache line before overwriting it, which plain memset does at these sizes, and the kernel
 // does not read the poison back soon. Filling a 64 MB mapped /dev/shm file took 9-14 ms of CPU this way against
@@ -264,6 +307,16 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
         ssize_t ignored = ::write(g_launch->report_fd, line, sizeof(line) - 1);
         (void)ignored;
         _exit(kSequentialExit);
+    }
+    if (sig == SIGSEGV && g_launch && info) {  // an out buffer whose poison was deferred: make it real, then resume
+        const uintptr_t at = reinterpret_cast<uintptr_t>(info->si_addr);
+        for (const GmBuffer& b : g_launch->gm.buffers()) {
+            const uintptr_t lo = reinterpret_cast<uintptr_t>(b.base);
+            if (b.alias && at >= lo && at < lo + page_round(b.bytes)) {
+                gm_materialise(b);
+                return;
+            }
+        }
     }
     Status* s = g_launch ? g_launch->status : nullptr;
     if (s) {
@@ -433,6 +486,10 @@ bool parallel_conflict(const Launch& launch) {
 // Execute mode: a byte of an out/inout/workspace buffer that changed without an AscendC API write.
 void check_raw_writes(const Launch& launch) {
     for (const GmBuffer& b : launch.gm.buffers()) {
+        if (b.alias) {  // never mapped for the kernel, so no raw pointer wrote it: the unwritten bytes get the poison
+            launch.api_writes.fill_unwritten(b, b.alias, launch.poison);
+            continue;
+        }
         uint64_t offset = 0;
         if (!b.real || !launch.api_writes.first_raw_write(b, launch.poison, &offset)) continue;
         Report("gm-raw-write", Op::Kernel, SrcLoc(SrcLoc::Tag{}, "", 0))
@@ -570,7 +627,12 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
             b.role = role_of(a.role);
             b.bytes = static_cast<uint64_t>(a.bytes);
             if (trace) { b.real = false; b.base = reserve(b.bytes); }
-            else {
+            else if (b.role == Role::Out && b.bytes && g_handlers) {  // deferred poison (above): the kernel's range unmapped
+                int advice = 0;
+                b.base = reserve(b.bytes);
+                b.alias = map_deferred(a.file, b.bytes, populate, &advice, &b.fd);
+                prep.push_back({b.alias, b.bytes, advice, false});
+            } else {
                 int advice = 0;
                 b.base = map_file(a.file, b.bytes, b.role != Role::In, false, populate, &advice);
                 if (b.bytes) prep.push_back({b.base, b.bytes, advice, b.role == Role::Out});

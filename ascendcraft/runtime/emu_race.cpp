@@ -165,7 +165,12 @@ void RaceChecker::check_page(RaceScope& s, uint32_t page, uint32_t lo, uint32_t 
         conflict(s, block, block_mask(block, lo, hi), pg.whole[track], other, hazard);
         return;
     }
-    for (uint32_t b = lo / 32; b <= (hi - 1) / 32; ++b) check(s, b, block_mask(b, lo, hi), blocks_[b].track[track], other, hazard);
+    const Clock known = s.known_.c[other];
+    for (uint32_t b = lo / 32; b <= (hi - 1) / 32; ++b) {
+        const Track& t = blocks_[b].track[track];
+        if (t.last.clock <= known && t.prior.clock <= known) continue;  // this block's accesses are known complete
+        check(s, b, block_mask(b, lo, hi), t, other, hazard);
+    }
 }
 
 void RaceChecker::record_page(RaceScope& s, uint32_t page, uint32_t lo, uint32_t hi, int track) {
@@ -182,7 +187,17 @@ void RaceChecker::record_page(RaceScope& s, uint32_t page, uint32_t lo, uint32_t
         for (uint32_t k = 0; k < kPageBlocks; ++k) blocks[k].track[track] = Track{pg.whole[track], Access{0, 0, 0}};
         pg.detailed |= bit;
     }
-    for (uint32_t b = lo / 32; b <= (hi - 1) / 32; ++b) blocks_[b].track[track].add(s.clock_, s.site_, block_mask(b, lo, hi));
+    const uint32_t first = lo / 32, last = (hi - 1) / 32;
+    for (uint32_t b = first; b <= last; ++b) {
+        Track& t = blocks_[b].track[track];
+        const uint32_t mask = b != first && b != last ? ~0u : block_mask(b, lo, hi);
+        if (mask == ~0u) {  // a whole block: Track::add with every byte's bit set comes to this
+            t.last = Access{s.clock_, s.site_, ~0u};
+            t.prior = Access{0, 0, 0};
+        } else {
+            t.add(s.clock_, s.site_, mask);
+        }
+    }
 }
 
 void RaceChecker::access(RaceScope& s, uint64_t lo64, uint64_t hi64, bool write) {

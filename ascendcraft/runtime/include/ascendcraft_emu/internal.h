@@ -85,7 +85,25 @@ struct GmBuffer {
     bool real = true;       // false in trace mode: a PROT_NONE reservation, never dereferenced
     int arg = -1;           // kernel argument index
     int tensor = -1;        // index among the pointer arguments (the trace's `tensor` field)
+    // Execute mode, an out buffer whose poison is deferred (emu_main.cpp, "Deferred poison"): while `alias` is set,
+    // the kernel's own address range [base, base + bytes) is not mapped, API writes land in `alias` (a second mapping
+    // of the same file) and the bytes no API call wrote get the poison at the end. Whatever needs the poison sooner (an
+    // API read, atomic accumulation, an access through the kernel's pointer) calls gm_materialise first.
+    mutable uint8_t* alias = nullptr;
+    int fd = -1;            // the file, while the poison is deferred
 };
+// Where an API write of GM bytes at `p` (inside `b`) lands: the buffer's alias while its poison is deferred.
+inline uint8_t* gm_target(const GmBuffer& b, void* p) {
+    return b.alias ? b.alias + (static_cast<uint8_t*>(p) - b.base) : static_cast<uint8_t*>(p);
+}
+// Where an API read of GM bytes at `p` (inside `b`, checked by check_gm) finds them.
+inline const uint8_t* gm_source(const GmBuffer& b, const void* p) {
+    return b.alias ? b.alias + (static_cast<const uint8_t*>(p) - b.base) : static_cast<const uint8_t*>(p);
+}
+// The deferred poison now: every byte of `b` no API call wrote gets it, and the kernel's range maps the file. With
+// blocks in parallel it ends the run for a sequential one instead (the fill would race with the other blocks' writes).
+// Async-signal-safe enough for the fault handler: no allocation, no lock.
+void gm_materialise(const GmBuffer& b);
 
 class GmRegistry {
 public:
@@ -145,6 +163,10 @@ public:
     void mark(const GmBuffer& b, uint64_t offset, uint64_t bytes);  // an API call wrote these bytes
     // The first byte of b that changed without an API write, or false.
     bool first_raw_write(const GmBuffer& b, uint8_t poison, uint64_t* offset) const;
+    // Every byte of b that no API call wrote set to `poison`, written at `to` (b's bytes, or a second mapping of them).
+    void fill_unwritten(const GmBuffer& b, uint8_t* to, uint8_t poison) const;
+    // Whether API calls wrote every byte of [offset, offset + bytes) of b.
+    bool all_written(const GmBuffer& b, uint64_t offset, uint64_t bytes) const;
 private:
     // A bit per 4 KiB chunk the API wrote whole, and a bit per byte only for the chunks it wrote in part: a 64 MB
     // output written by whole-tile copies costs a few hundred words, not an 8 MB bitmap to clear, fill and scan.
