@@ -75,6 +75,23 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, uint32_t n)
     SetAtomicNone();
 }
 '''
+# writes the first half of its output, then reads past the end of its input: the run stops with an error
+FAILS_HALFWAY = HEAD + r'''
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    TPipe pipe; TBuf<TPosition::VECCALC> a;
+    pipe.InitBuffer(a, n * 4);
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, n);
+    yg.SetGlobalBuffer((__gm__ float *)y, 2 * n);
+    LocalTensor<float> la = a.Get<float>();
+    DataCopy(la, xg, n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, la, n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(la, xg[n], n);
+}
+'''
 
 
 def _poison_float(byte: int) -> np.float32:
@@ -122,3 +139,11 @@ def test_atomic_accumulation_starts_from_the_poison(x, threads):
             block_dim=BLOCKS, poison=0x3C, settings=load_settings().replace(emu_threads=threads))
     assert not r.errors, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"], x + _poison_float(0x3C))
+
+
+def test_a_run_that_stops_with_an_error_leaves_the_poison_where_nothing_was_written(x):
+    r = run(build({"k.cpp": FAILS_HALFWAY}), [GM("x", x[:N]), GM("y", None, "out", shape=(2 * N,), dtype=np.float32), Scalar(N)],
+            block_dim=1, poison=0x3C)
+    assert [d.kind for d in r.errors] == ["gm-out-of-bounds"], r.diagnostics
+    np.testing.assert_array_equal(r.outputs["y"][:N], x[:N])
+    assert (r.outputs["y"][N:].view(np.uint8) == 0x3C).all()

@@ -89,6 +89,11 @@ void write_line(const std::string& line) {
 }
 
 [[noreturn]] void die(int code) {
+    // an out buffer whose poison was deferred holds it wherever nothing was written, as if it had been poisoned up
+    // front (not in a parallel launch: the other blocks may still be writing, and its end only asks for a sequential run)
+    if (g_launch && code != kSequentialExit && !g_launch->parallel)
+        for (const GmBuffer& b : g_launch->gm.buffers())
+            if (b.alias) g_launch->api_writes.fill_unwritten(b, b.alias, g_launch->poison);
     fflush(stdout);
     fflush(stderr);
     _exit(code);
