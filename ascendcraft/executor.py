@@ -33,7 +33,7 @@ from .report import RESULT_FILE, TaskResult, read_execution_record
 # %% auto #0
 __all__ = ['EXECUTION_FILE', 'EXECUTION_FORMAT', 'NPU_RESOURCE', 'CPU_TASK', 'NPU_TASK', 'Placement', 'Ledger', 'read_execution',
            'execution_markdown', 'Executor', 'LocalPool', 'Shipment', 'ship', 'run_shipment', 'land', 'ray_module',
-           'node_name', 'NodeBoard', 'RayExecutor', 'executor_for']
+           'node_name', 'ray_memory', 'NodeBoard', 'RayExecutor', 'executor_for']
 
 # %% ../nbs/34_executor.ipynb #c1c6c295
 EXECUTION_FILE = "execution.json"
@@ -47,6 +47,7 @@ class Placement:
     seconds: float                # wall time of the task (its process, not the queueing)
     cpu_seconds: float | None = None  # user+system CPU of the task's processes (None: not measured)
     attempts: int = 1             # >1: an earlier attempt was lost with its node
+    memory_mb: float = 0.0        # memory the scheduler reserved for it (Ray's `memory` resource; 0 = none)
 
 
 class Ledger:
@@ -328,7 +329,8 @@ def _ray_bench_task(shipment: Shipment, board) -> dict:
         payload = run_shipment(shipment, root, cpus=_assigned_cpus())
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    return {**payload, "node": node}
+    reserved = ray_module().get_runtime_context().get_assigned_resources().get("memory", 0.0)
+    return {**payload, "node": node, "memory_mb": round(float(reserved) / 2**20, 1)}
 
 
 def _assigned_cpus() -> int | None:
@@ -350,6 +352,16 @@ def _ray_map_task(fn: Callable, item, key: str, board) -> dict:
 def _self_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
+
+# %% ../nbs/34_executor.ipynb #8457d202
+def ray_memory(memory_mb: float, largest_node_bytes: float) -> int | None:
+    """Ray's `memory` reservation (bytes) for a task whose verification holds `memory_mb` (`TaskSpec.memory_mb`, set for
+    full-shape verifications): Ray then never runs two on one node whose memory resource they do not fit together. At
+    most the largest node's memory resource, so that a task the driver's budget admitted still finds a node (it runs
+    alone there); None when the task needs no reservation."""
+    if memory_mb <= 0: return None
+    want = int(memory_mb * 2**20)
+    return min(want, int(largest_node_bytes)) if largest_node_bytes > 0 else want
 
 # %% ../nbs/34_executor.ipynb #c56574f5
 class NodeBoard:
@@ -456,9 +468,12 @@ class RayExecutor:
         ray = self.connect()
         if ledger is not None: ledger.session.update(self.describe())
         remote, board_actor = ray.remote(_ray_bench_task), self._new_board()
+        largest = max((float(n["resources"].get("memory", 0)) for n in self.nodes()), default=0.0)
         pending = {}
         for spec in specs:
-            ref = remote.options(**self._options(self.needs(spec))).remote(ship(spec), board_actor)
+            options = self._options(self.needs(spec))
+            if (memory := ray_memory(spec.memory_mb, largest)) is not None: options["memory"] = memory
+            ref = remote.options(**options).remote(ship(spec), board_actor)
             pending[ref] = spec
             progress.started(_task_key(spec))
         results, board, finished, last = {}, NodeBoard(), set(), time.monotonic()
@@ -478,7 +493,8 @@ class RayExecutor:
                         progress.finished(result, None)
                     else:
                         _, attempts = self._attempts(board_actor)
-                        place = Placement(payload["node"], payload["seconds"], payload["cpu_s"], max(1, attempts.get(key, 1)))
+                        place = Placement(payload["node"], payload["seconds"], payload["cpu_s"], max(1, attempts.get(key, 1)),
+                                          payload.get("memory_mb", 0.0))
                         # the record is written before the result: a driver killed in between reruns the task
                         result = land(spec, payload, (lambda: ledger.record(key, place)) if ledger is not None else None)
                         board.finished(payload["node"], result.correct)

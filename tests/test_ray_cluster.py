@@ -18,10 +18,11 @@ ray = pytest.importorskip("ray")
 
 from _cache import share_builds
 from _ray_cluster import LocalCluster
-from ascendcraft.bench import run_bench
+from ascendcraft.bench import run_bench, verification_mb
 from ascendcraft.config import load_settings
 from ascendcraft.executor import LocalPool, RayExecutor, read_execution
 from ascendcraft.report import report
+from ascendcraft.taskset import get_task
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "examples"
@@ -74,6 +75,18 @@ def test_ray_run_gives_the_local_verdicts_and_modelled_timings(cluster, tmp_path
     [session] = record["sessions"]
     assert session["executor"] == "ray" and len(session["nodes"]) == 2 and session["cpu_s"] > 0
     assert {t["node"] for t in record["tasks"].values()} == {node_of(executor, "head"), node_of(executor, "worker")}
+
+
+def test_a_full_shape_task_reserves_its_verification_memory_on_ray(cluster, tmp_path):
+    "Ray schedules a full-shape verification by the memory it holds (TaskSpec.memory_mb), as the local pool does."
+    c, executor = cluster
+    run = run_bench(["sgd"], kernels=KERNELS, out=tmp_path / "ray", settings=SETTINGS, progress=False, executor=executor,
+                    size="full", timing=False)
+    [result] = run.results
+    assert (result.status, result.size) == ("ok", "full")
+    [task] = read_execution(tmp_path / "ray")["tasks"].values()
+    need = verification_mb(get_task("sgd"), "full", SETTINGS)
+    assert need > 100 and task["memory_mb"] == pytest.approx(need, abs=0.1)     # Ray's `memory` resource, as it saw it
 
 
 def staged_task_processes() -> list[int]:
