@@ -339,21 +339,25 @@ def dtype_column(op: OpDefinition, dtypes: dict[str, str]) -> int:
 
 def dtype_macros(op: OpDefinition, column: int) -> dict[str, str]:
     """DTYPE_<NAME> (the C++ type), ORIG_DTYPE_<NAME> (the ge enum value) and FORMAT_<NAME> (FORMAT_<ge format>, a name
-    kernel_type.h defines) for every input and output, as CANN's op compiler defines them."""
+    kernel_type.h defines) for every input and output, as CANN's op compiler defines them. An output named like an
+    input (a ref output) gets them with a _REF suffix (cann-ops eye_fp64's DTYPE_Y_REF); the plain names stay the
+    input's."""
     out = {}
-    for p in op.inputs + op.outputs:
+    names = {p.name for p in op.inputs}
+    for p, is_out in [(p, False) for p in op.inputs] + [(p, True) for p in op.outputs]:
+        name = p.name.upper() + ("_REF" if is_out and p.name in names else "")
         if p.formats:   # the column's format (one entry stands for every column, as with dtypes)
             fmt = p.formats[min(column, len(p.formats) - 1)]
-            out[f"FORMAT_{p.name.upper()}"] = fmt
+            out[f"FORMAT_{name}"] = fmt
         elif p.dtypes:
-            out[f"FORMAT_{p.name.upper()}"] = "FORMAT_ND"   # the op compiler's default when the definition names none
+            out[f"FORMAT_{name}"] = "FORMAT_ND"   # the op compiler's default when the definition names none
         if not p.dtypes: continue
         ge = p.dtypes[min(column, len(p.dtypes) - 1)]
         if ge not in GE_DTYPES:
             raise _project_error("op-dtype", f"{op.type}: dtype {ge} of '{p.name}' is outside the emulated subset",
                                  op.file, f"supported: {', '.join(GE_DTYPES)}")
-        out[f"DTYPE_{p.name.upper()}"] = GE_DTYPES[ge][1]
-        out[f"ORIG_DTYPE_{p.name.upper()}"] = str(GE_DTYPES[ge][2])
+        out[f"DTYPE_{name}"] = GE_DTYPES[ge][1]
+        out[f"ORIG_DTYPE_{name}"] = str(GE_DTYPES[ge][2])
     return out
 
 # %% ../nbs/18_opproject.ipynb #5572f218

@@ -486,7 +486,11 @@ int main() {
     AscendC::GetMeanMaxMinTmpSize(1000, 2, 4, false, mx, mn); std::printf("%u ", mn);
     AscendC::GetMeanMaxMinTmpSize(1000, 2, 2, false, mx, mn); std::printf("%u ", mn);
     AscendC::GetSumMaxMinTmpSize(1000, 2, false, mx, mn); std::printf("%u ", mn);
-    AscendC::GetSumMaxMinTmpSize(4000, 4, false, mx, mn); std::printf("%u", mn);
+    AscendC::GetSumMaxMinTmpSize(4000, 4, false, mx, mn); std::printf("%u|", mn);
+    gert::Shape scalar, vec{4};
+    gert::StorageShape a(vec), b(vec), c(scalar);
+    gert::TilingParseContext parse;
+    std::printf("%d %d %d %d %s", scalar.IsScalar(), vec.IsScalar(), a == b, a != c, parse.GetCompiledJson());
     return 0;
 }
 """
@@ -504,7 +508,17 @@ def test_host_apis_of_public_op_hosts(tmp_path):
     out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout
     # Mean 1000 floats: 16 repeats -> 32 bytes; half in float: 32 + 1008 * 4; half: 8 repeats -> 32;
     # Sum 1000 halves: 8 partial sums -> one 32-byte block; 4000 floats: 63 partial sums -> 64 floats
-    assert out == f"1|3 2 {int(ge_format('FORMAT_NCHW'))}|0 2|32 32 {32 + 1008 * 4} 32 32 256"
+    assert out == f"1|3 2 {int(ge_format('FORMAT_NCHW'))}|0 2|32 32 {32 + 1008 * 4} 32 32 256|1 0 1 1 {{}}"
+
+
+def test_a_ref_output_has_its_own_dtype_macros_with_a_ref_suffix():
+    # cann-ops eye_fp64: Input("y") and Output("y"); the kernel declares GlobalTensor<DTYPE_Y_REF> for the output
+    from ascendcraft.opproject import OpDefinition, OpParam, dtype_macros
+    op = OpDefinition("EyeCustom", "op_host/eye.cpp", 1, [OpParam("y", dtypes=["DT_FLOAT"], formats=["FORMAT_ND"])],
+                      [OpParam("y", dtypes=["DT_FLOAT16"], formats=["FORMAT_NCHW"])], [])
+    m = dtype_macros(op, 0)
+    assert (m["DTYPE_Y"], m["DTYPE_Y_REF"], m["FORMAT_Y"], m["FORMAT_Y_REF"]) == ("float", "half", "FORMAT_ND", "FORMAT_NCHW")
+    assert m["ORIG_DTYPE_Y_REF"] != m["ORIG_DTYPE_Y"]
 
 
 def ge_format(name):
@@ -530,3 +544,34 @@ def test_a_kernel_constant_named_like_one_of_the_tiling_headers_is_not_ambiguous
     r = run(b, [GM("y", None, "out", shape=(8,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
                 Tiling(struct.pack("<8q", *range(10, 18)))], block_dim=1)
     assert r.ok and list(r.outputs["y"]) == [10, 11, 12, 13, -1, -1, -1, -1]
+
+
+def test_the_tiling_header_is_found_beside_a_kernel_header_of_the_same_name(monkeypatch):
+    # cann-ops strided_slice_assign_v2: op_kernel/x.cpp includes its own op_kernel/x.h, and op_host/x.h (same name)
+    # defines the tiling struct; the driver includes the op_host one (the kernel's include is not it). Also a header that
+    # only registers a shared struct under the op's type (cann-ops foreach_custom).
+    from ascendcraft import emu
+    host_h = ('#include "register/tilingdata_base.h"\nnamespace optiling {\nBEGIN_TILING_DATA_DEF(SameTiling)\n'
+              'TILING_DATA_FIELD_DEF(int64_t, v);\nEND_TILING_DATA_DEF;\n}\n')
+    register_h = '#include "register/tilingdata_base.h"\nnamespace optiling {\nREGISTER_TILING_DATA_CLASS(SameCustom, SameTiling)\n}\n'
+    kernel_h = "#pragma once\n#include \"kernel_operator.h\"\ninline int64_t twice(const SameTiling& t) { return 2 * t.v; }\n"
+    kernel = ('#include "same.h"\nusing namespace AscendC;\n'
+              'extern "C" __global__ __aicore__ void same_custom(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {\n'
+              '    GET_TILING_DATA(t, tiling);\n    GlobalTensor<int64_t> out; out.SetGlobalBuffer((__gm__ int64_t*)y, 4);\n'
+              '    out.SetValue(0, twice(t));\n}\n')
+    sources = {"op_host/same.h": host_h, "op_host/same_register.h": register_h, "op_kernel/same.h": kernel_h,
+               "op_kernel/same_custom.cpp": kernel}
+    settings = load_settings()
+    b = emu.build(sources, "same_custom", settings=settings.replace(cxxflags=f"{settings.cxxflags} -DASCENDCRAFT_OP_TYPE=SameCustom"))
+    assert b.ok, [d.render() for d in b.diagnostics]
+    import struct
+    r = emu.run(b, [emu.GM("y", None, "out", shape=(4,), dtype=np.int64), emu.GM("workspace", np.zeros(8, np.uint8), "workspace"),
+                    emu.Tiling(struct.pack("<q", 21))], block_dim=1)
+    assert r.ok and r.outputs["y"][0] == 42
+    # the generated driver is part of the build's cache key: a changed driver is a new build, never a stale hit
+    driver = emu._driver_source
+    import uuid
+    mark = f"\n// changed {uuid.uuid4()}\n"   # a driver this cache has never seen
+    monkeypatch.setattr(emu, "_driver_source", lambda *a: driver(*a) + mark)
+    again = emu.build(sources, "same_custom", settings=settings.replace(cxxflags=f"{settings.cxxflags} -DASCENDCRAFT_OP_TYPE=SameCustom"))
+    assert again.ok and not again.cached

@@ -74,6 +74,7 @@ public:
     void SetDimNum(size_t n) { dims_.resize(n, 1); }
     void SetDim(size_t i, int64_t v) { if (i < dims_.size()) dims_[i] = v; }
     void AppendDim(int64_t v) { dims_.push_back(v); }
+    bool IsScalar() const { return dims_.empty(); }   // rank 0 (cann-ops pooling 3d, group_quant)
     int64_t GetShapeSize() const {
         int64_t n = 1;
         for (int64_t d : dims_) n *= d;
@@ -94,6 +95,9 @@ public:
     const Shape& GetStorageShape() const { return storage_; }
     Shape& MutableOriginShape() { return origin_; }
     Shape& MutableStorageShape() { return storage_; }
+    // both shapes equal (NPUKernelBench AddLayerNormGrad compares its inputs' StorageShapes)
+    bool operator==(const StorageShape& o) const { return origin_ == o.origin_ && storage_ == o.storage_; }
+    bool operator!=(const StorageShape& o) const { return !(*this == o); }
 private:
     Shape origin_, storage_;
 };
@@ -360,6 +364,11 @@ public:
     }
     void* compiled_ = nullptr;
     PlatformInfoHandle* GetPlatformInfo() const { return const_cast<PlatformInfoHandle*>(&platform_); }
+    // The op's compile info as CANN's TBE compiler hands it over (a JSON text). The emulated build has no such
+    // compiler step: it is an empty JSON object, and a parse function that needs a field of it fails at run time
+    // with its own message (cann-ops' conv and quant matmul ops read it).
+    const char* GetCompiledJson() const { return compiled_json_.c_str(); }
+    std::string compiled_json_ = "{}";
     const char* GetNodeName() const { return ""; }
     const char* GetNodeType() const { return ""; }
     PlatformInfoHandle platform_;
