@@ -414,6 +414,29 @@ P("Broadcast.tmp.half", "{ const uint32_t ds[2] = {8, 16}, ss[2] = {1, 16}; Loca
 P("BroadCast.int32", "{ const uint32_t ds[2] = {8, 16}, ss[2] = {8, 1}; BroadCast<int32_t, 2, 1>(i0, i1, ds, ss); }", "dtype")
 P("BroadCast.dim3", "{ const uint32_t ds[3] = {2, 8, 16}, ss[3] = {2, 8, 1}; BroadCast<float, 3, 1>(f0, f1, ds, ss); }", "template")
 P("BroadCast.no_template", "{ const uint32_t ds[2] = {8, 16}, ss[2] = {8, 1}; BroadCast(f0, f1, ds, ss); }", "template")
+# ---- LocalTensor operator overloads (dst = a op b on dst's whole size; mask = a cmp b from half / float on A2) -------
+P("Symbol.sub_div.float", "f0 = f1 - f2; f0 = f1 / f2;")
+P("Symbol.and_or.int16", "s0 = s1 & s2; s0 = s1 | s2;")
+P("Symbol.cmp.ge.float", "b0 = f1 >= f2;")
+P("Symbol.cmp.lt_ne.half", "b0 = h1 < h2; b0 = h1 != h2;")
+P("Symbol.mixed_types", "f0 = h1 * h2;", "dtype")
+P("Symbol.cmp.int32", "b0 = i1 < i2;", "dtype")
+# ---- the devkit's implementation functions on raw pointers, as kernels call them -------------------------------------
+P("DuplicateImpl.count", "DuplicateImpl<int16_t>((__ubuf__ int16_t*)s0.GetPhyAddr(), (int16_t)0, 64);")
+P("DuplicateImpl.mask", "DuplicateImpl<float>((__ubuf__ float*)f0.GetPhyAddr(), 1.0f, (uint64_t)64, 1, 1, 8);")
+P("DataCopyUB2GMImpl.half", "DataCopyUB2GMImpl((__gm__ half*)gh.GetPhyAddr(0), (__ubuf__ half*)h0.GetPhyAddr(), {1, 2, 0, 0});")
+P("DataCopyGM2UBImpl.half", "DataCopyGM2UBImpl((__ubuf__ half*)h0.GetPhyAddr(), (__gm__ half*)gh.GetPhyAddr(0), dcp);")
+P("DataCopyPadGm2UBImpl.ext", "DataCopyPadGm2UBImpl((__ubuf__ float*)f0.GetPhyAddr(), (__gm__ float*)gf.GetPhyAddr(0), dce, ppf);")
+P("DataCopyUB2UBImpl.float", "DataCopyUB2UBImpl((__ubuf__ float*)f0.GetPhyAddr(), (__ubuf__ float*)f1.GetPhyAddr(), dcp);")
+P("DataCopyPadUB2GMImpl.ext", "DataCopyPadUB2GMImpl((__gm__ float*)gf.GetPhyAddr(0), (__ubuf__ float*)f0.GetPhyAddr(), dce);")
+P("AscendCUtils.GetBitSize", "{ int32_t bits = AscendCUtils::GetBitSize(sizeof(half)); (void)bits; }")
+P("DataCopyUB2GMImpl.family.ext", "DataCopyUB2GMImpl((__gm__ half*)gh.GetPhyAddr(0), (__ubuf__ half*)h0.GetPhyAddr(), dce);", "family")
+# ---- helpers: AscendCUtils mask modes, ASSERT_MSG, kernel types, the devkit's block constants, bit patterns ---------
+P("AscendCUtils.mask_modes", "AscendCUtils::SetMaskCount<float>(); AscendCUtils::SetMask<float>(0, 100); AscendCUtils::SetMaskNorm<float>(); AscendCUtils::ResetMask();")
+P("ASSERT_MSG", 'ASSERT_MSG(fs > 0.0f, "value %d", 1);')
+P("KernelType.mix_vector_core", "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_VECTOR_CORE);")
+P("DataNumPerBlock", "{ uint32_t n = B32_DATA_NUM_PER_BLOCK + B16_DATA_NUM_PER_BLOCK + FULL_MASK; (void)n; }")
+P("GetScalarBitcodeValue.float", "{ uint32_t bits = GetScalarBitcodeValue(fs); (void)bits; }")
 
 P("Brcb.family.unary", "Brcb(f0, f1, 2, urp);", "family")
 P("Brcb.family.gather", "Brcb(f0, f1, 2, GatherRepeatParams(1, 8));", "family")
@@ -929,6 +952,7 @@ P("Arange.argc", "Arange(f0, 0.0f, 1.0f);", "argc")
 
 NOT_PROBED: dict[str, str] = {n: "tiling macros of the op project's generated header: outside kernel_operator.h"
                               for n in ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_MEMBER")}
+NOT_PROBED["Process"] = "the step LocalTensor's operator= runs for `dst = a + b`: probed through the operators (Symbol.*)"
 # The Matmul high-level API lives in lib/matmul_intf.h, which the probe prelude does not include; the kernel
 # tests/emu_kernels/good/matmul_api_bias.cpp uses these and compiles against the official headers (api-oracle, with
 # its GET_TILING_DATA written out as a struct copy).
@@ -979,8 +1003,6 @@ NOT_PROBED.update({n: "raw compiler intrinsic, not a header API: see tests/test_
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"
 UNEMULATED: dict[str, str] = {
-    "Add.operator": "the operator form (dst = a + b) is not emulated: call Add(dst, a, b, count)",
-    "Mul.operator": "the operator form (dst = a * b) is not emulated: call Mul(dst, a, b, count)",
     "ShiftLeft.tensor_scalar": "the tensor-shift form is not emulated: shift by a scalar",
     "ShiftRight.tensor_scalar": "the tensor-shift form is not emulated: shift by a scalar",
     "Compare.no_dst.l0": "Compare into the CMPMASK register is not emulated: pass a uint8_t dst tensor",

@@ -24,6 +24,8 @@
 #include "ascendcraft_emu/arith.h"
 #include "ascendcraft_emu/rearrange.h"
 #include "ascendcraft_emu/reduce_adv.h"
+#include "ascendcraft_emu/symbol.h"
+#include "ascendcraft_emu/devkit_impl.h"
 
 // AscendC also declares the core queries at global scope: kernels call GetBlockIdx() / GetBlockNum() without
 // `using namespace AscendC` (using-declarations, so a kernel that has the using-directive sees one function).

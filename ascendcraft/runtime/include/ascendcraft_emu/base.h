@@ -134,7 +134,8 @@ enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE
 enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 using KernelType = ::KernelMetaType;   // the kernel types are global, as in AscendC; also reachable as AscendC::
 using ::KERNEL_TYPE_AIV_ONLY; using ::KERNEL_TYPE_AIC_ONLY; using ::KERNEL_TYPE_MIX_AIV_1_0; using ::KERNEL_TYPE_MIX_AIC_1_0;
-using ::KERNEL_TYPE_MIX_AIC_1_1; using ::KERNEL_TYPE_MIX_AIC_1_2;
+using ::KERNEL_TYPE_MIX_AIC_1_1; using ::KERNEL_TYPE_MIX_AIC_1_2; using ::KERNEL_TYPE_AICORE; using ::KERNEL_TYPE_VECTORCORE;
+using ::KERNEL_TYPE_MIX_AICORE; using ::KERNEL_TYPE_MIX_VECTOR_CORE;
 enum class TanhAlgo : uint8_t { INTRINSIC = 0, SUBSECTION_COMPENSATION };
 struct TanhConfig { TanhAlgo algo = TanhAlgo::INTRINSIC; };
 constexpr TanhConfig DEFAULT_TANH_CONFIG = {};

@@ -4,12 +4,19 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <type_traits>
 
 #include "pipe.h"
 #include "vector.h"
 
 namespace AscendC {
+
+// All 64 bits of one half of the 128-bit vector mask.
+constexpr uint64_t FULL_MASK = 0xffffffffffffffffULL;
+// Elements of one 32-byte block for 4-byte and 2-byte types, as the devkit's constants name them.
+constexpr uint8_t B32_DATA_NUM_PER_BLOCK = 8;
+constexpr uint8_t B16_DATA_NUM_PER_BLOCK = 16;
 
 // AscendC's type-trait helper, as kernels spell it.
 template <typename T, typename U> struct IsSameType : std::is_same<T, U> {};
@@ -26,6 +33,13 @@ struct AscendCUtils {
     }
     static constexpr int32_t GetC0Count(const int32_t dtypeSize) { return 32 / dtypeSize; }
     static constexpr int32_t GetC0Size() { return 32; }
+    static constexpr int32_t GetBitSize(int32_t byteSize) { return byteSize * 8; }
+    // The mask register's mode (counter / normal) and its reset to all 128 lanes, as the devkit's helpers set them.
+    template <typename T> static void SetMaskCount(SrcLoc loc = {}) { AscendC::SetMaskCount(loc); }
+    template <typename T> static void SetMaskNorm(SrcLoc loc = {}) { AscendC::SetMaskNorm(loc); }
+    template <bool isSetMask = true> static void ResetMask(SrcLoc loc = {}) {
+        if (isSetMask) SetVectorMask<half, MaskMode::NORMAL>(FULL_MASK, FULL_MASK, loc);
+    }
 };
 
 // The core type the code runs on, as kernels test it: `if (g_coreType == AIV)`.
@@ -127,3 +141,33 @@ inline constexpr AscendcraftBlockNum block_num{};
 
 // The 2023 samples (CANN 6.x) spell the namespace tik2.
 namespace tik2 = AscendC;
+
+// The device compiler's bit-pattern builtin: a scalar's bits as the unsigned integer of its size (half -> uint16_t,
+// float -> uint32_t), e.g. for a padding value register.
+namespace ascendcraft { namespace emu {
+template <size_t N> struct UintOfSize;
+template <> struct UintOfSize<1> { using type = uint8_t; };
+template <> struct UintOfSize<2> { using type = uint16_t; };
+template <> struct UintOfSize<4> { using type = uint32_t; };
+template <> struct UintOfSize<8> { using type = uint64_t; };
+}}  // namespace ascendcraft::emu
+template <typename T, typename U = typename ::ascendcraft::emu::UintOfSize<sizeof(T)>::type>
+inline U GetScalarBitcodeValue(T value) {
+    static_assert(sizeof(T) == sizeof(U), "GetScalarBitcodeValue: the result type has the scalar's size");
+    U bits;
+    std::memcpy(&bits, &value, sizeof(U));
+    return bits;
+}
+
+// The 4-bit signed integer of the quantisation kernels (two per byte in memory). Here it is a type kernels can name
+// and test (IsSameType<yDtype, int4b_t>); the emulated vector APIs do not take int4b_t tensors.
+struct int4b_t {
+    uint8_t storage = 0;
+    int4b_t() = default;
+    int4b_t(int32_t v) : storage(static_cast<uint8_t>(v) & 0xF) {}
+    operator int8_t() const { return static_cast<int8_t>((storage & 0x8) ? (storage | 0xF0) : storage); }
+};
+
+// ASSERT_MSG(expr, fmt, ...): the devkit's assertion with a printf-style message; a failing one stops the run at the
+// kernel line with the message, as ascendc_assert does.
+#define ASSERT_MSG(expr, ...) ascendc_assert(expr, __VA_ARGS__)

@@ -1,11 +1,22 @@
 // AscendCraft CPU emulation: GlobalTensor and LocalTensor.
 #pragma once
 
+#include <utility>
+
 #include "runtime.h"
 
 namespace AscendC {
 
 template <typename T> class LocalTensor;
+// `dst = a + b` (and - * / | & < > <= >= == !=): an operand with the kernel line where it stands, and the pending
+// operation that LocalTensor's operator= runs on dst (symbol.h).
+template <typename T> struct SymbolOperand {
+    const LocalTensor<T>& tensor;
+    SrcLoc loc;
+    SymbolOperand(const LocalTensor<T>& t, SrcLoc l = {}) : tensor(t), loc(l) {}
+};
+enum class SymbolOp : uint8_t { Add, Sub, Mul, Div, Or, And, LT, GT, LE, GE, EQ, NE };
+template <typename T, SymbolOp op> struct SymbolOverride;
 // g++ names a template parameter in diagnostics after the first declaration that used LocalTensor<> with a
 // parameter in that position; declaring this first makes the candidate lists read LocalTensor<T> / LocalTensor<U>
 // as in the API's own declarations (e.g. Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, ...)).
@@ -74,6 +85,19 @@ public:
     uint64_t GetPhyAddr(uint32_t offset) const { return reinterpret_cast<uintptr_t>(desc_.addr) + static_cast<uint64_t>(offset) * sizeof(T); }
     // As in AscendC: the TPosition as an int32_t (compare with static_cast<int32_t>(TPosition::VECIN)).
     int32_t GetPosition() const { return static_cast<int32_t>(desc_.pos); }
+
+    // AscendC's operator overloads: `dst = a * b` runs Mul(dst, a, b, dst.GetSize()) (symbol.h).
+    template <typename E, typename = decltype(std::declval<const E&>().Process(std::declval<const LocalTensor&>()))>
+    void operator=(const E& expr) { expr.Process(*this); }
+#define ASCENDCRAFT_EMU_SYMBOL(OPER, OP)                                                                     \
+    friend SymbolOverride<T, SymbolOp::OP> operator OPER(SymbolOperand<T> a, const LocalTensor& b) {         \
+        return SymbolOverride<T, SymbolOp::OP>{a.tensor, b, a.loc};                                          \
+    }
+    ASCENDCRAFT_EMU_SYMBOL(+, Add) ASCENDCRAFT_EMU_SYMBOL(-, Sub) ASCENDCRAFT_EMU_SYMBOL(*, Mul)
+    ASCENDCRAFT_EMU_SYMBOL(/, Div) ASCENDCRAFT_EMU_SYMBOL(|, Or) ASCENDCRAFT_EMU_SYMBOL(&, And)
+    ASCENDCRAFT_EMU_SYMBOL(<, LT) ASCENDCRAFT_EMU_SYMBOL(>, GT) ASCENDCRAFT_EMU_SYMBOL(<=, LE)
+    ASCENDCRAFT_EMU_SYMBOL(>=, GE) ASCENDCRAFT_EMU_SYMBOL(==, EQ) ASCENDCRAFT_EMU_SYMBOL(!=, NE)
+#undef ASCENDCRAFT_EMU_SYMBOL
 
     // The runtime's view of this tensor (not part of the AscendC API).
     const ascendcraft::emu::Local& emu() const { return desc_; }
