@@ -53,6 +53,16 @@ def test_gemm_int8_accumulates_exactly_in_int32():
     np.testing.assert_array_equal(r.outputs["c"], ref)
 
 
+@pytest.mark.parametrize("entry", ["gemm_i8_trans_load", "gemm_f16_trans_load"])
+def test_load_data_with_transpose_brings_b_into_l0b_as_mmad_reads_it(entry):
+    "B [K, N] in GM -> NZ in L1 -> LoadDataWithTranspose (int8: 32 x 32-byte squares split in two fractals) -> Mmad."
+    int8 = "i8" in entry
+    _, _, r, ref = _gemm(entry, 32, 64, 64, int8=int8, out_dtype=np.float32)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    if int8: np.testing.assert_array_equal(r.outputs["c"], ref)
+    else: np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)
+
+
 def test_gemm_with_the_bias_table_starts_c_from_the_bias_row():
     "L1 (half) -> bias table (float, DataCopy on MTE1), then Mmad(c, a, b, bias, p): each row of C is bias + A x B."
     m, n, k = 32, 64, 64

@@ -157,19 +157,20 @@ extern "C" __global__ __aicore__ void load_t(GM_ADDR b)
     LocalTensor<int8_t> src = l1.AllocTensor<int8_t>();
     LocalTensor<int8_t> dst = l0b.AllocTensor<int8_t>();
     LoadData2dTransposeParams p;
-    p.repeatTimes = 1;
+    p.repeatTimes = 2; p.srcStride = 1; p.addrMode = 1;   // decreasing from square 0: square -1 does not exist
     LoadDataWithTranspose(dst, src, p);
 }
 '''
 
 
-def test_load_data_with_transpose_compiles_and_stops_with_a_named_error_when_run():
+def test_load_data_with_transpose_decreasing_below_the_source_is_an_error_at_its_line():
+    "LoadDataWithTranspose runs (tests/test_emu_cube.py); addrMode's decreasing addresses must stay inside the source."
     b = build({"load_t.cpp": TRANSPOSE_LOAD})
     assert b.ok, "\n".join(map(str, b.diagnostics))
     r = run(b, [GM("b", np.zeros(16, np.int8))], block_dim=1)
     errs = [d for d in r.diagnostics if d.is_error]
     line = next(i for i, s in enumerate(TRANSPOSE_LOAD.splitlines(), 1) if "LoadDataWithTranspose(dst" in s)
-    assert not r.ok and errs[0].kind == "unsupported" and "not emulated" in errs[0].message and errs[0].line == line
+    assert not r.ok and errs[0].kind == "load-params" and "addrMode" in errs[0].message and errs[0].line == line
 
 
 FILL = r'''

@@ -270,6 +270,55 @@ void cube_load2d(Dt dt, const Local& dst, const Local& src, const Load2DSpec& p,
     }
 }
 
+// LoadDataWithTranspose (Ascend 910B): one repeat transposes one square of the source. 2-byte data: the square is one
+// 16 x 16 fractal. 1-byte data: 32 x 32 bytes, row-major over two stacked 16 x 32 fractals; its transpose is split into
+// two 16 x 32 fractals. 4-byte data: 16 x 16 words made of two 16 x 8 fractals side by side (left columns first); its
+// transpose is split into its left and right 16 x 8 halves. Repeat r reads the square startIndex + r * srcStride
+// (minus with addrMode) and writes its first fractal (dstGap + 1) * r fractals into dst, the second one
+// (dstFracGap + 1) fractals after the first.
+void cube_load2d_transpose(Dt dt, const Local& dst, const Local& src, const Load2DTransposeSpec& p, SrcLoc loc) {
+    enter(Op::LoadData, loc);
+    const uint32_t es = dt_size(dt);
+    if (!(dt == Dt::f16 || dt == Dt::bf16 || dt == Dt::i8 || dt == Dt::u8 || dt == Dt::f32 || dt == Dt::i32 || dt == Dt::u32))
+        unsupported_type(Op::LoadData, dt, "int8_t, uint8_t, half, bfloat16_t, int32_t, uint32_t and float (LoadDataWithTranspose)", loc);
+    const uint32_t fracs = es == 2 ? 1 : 2;
+    const uint64_t square = static_cast<uint64_t>(fracs) * kFractalBytes;
+    const uint64_t last = p.repeatTimes ? static_cast<uint64_t>(p.repeatTimes - 1) * p.srcStride : 0;
+    if (p.decrement && p.repeatTimes && last > p.startIndex)
+        Report("load-params", Op::LoadData, loc)
+            .msg("LoadDataWithTranspose with addrMode (decreasing) reads square %lld - %llu: before the source tensor",
+                 static_cast<long long>(p.startIndex), static_cast<unsigned long long>(last))
+            .hint("start at a square at least (repeatTimes - 1) * srcStride").fail();
+    const uint64_t srcEnd = p.repeatTimes ? ((p.decrement ? p.startIndex : p.startIndex + last) + 1) * square : 0;
+    const uint64_t dstEnd = p.repeatTimes ? (static_cast<uint64_t>(p.repeatTimes - 1) * (1 + p.dstGap) +
+                                             static_cast<uint64_t>(fracs - 1) * (1 + p.dstFracGap) + 1) * kFractalBytes : 0;
+    check_cube(src, Op::LoadData, loc, "src", {kRegionL1}, 32, srcEnd);
+    check_cube(dst, Op::LoadData, loc, "dst", {kRegionL0A, kRegionL0B}, kFractalBytes, dstEnd);
+    record(TPipe_::MTE1, TKind::INSTR, Op::LoadData, dt, 0, loc, static_cast<uint64_t>(p.repeatTimes) * square,
+           static_cast<uint64_t>(p.repeatTimes) * square / es, p.repeatTimes * fracs);
+    if (tracing_now()) return;
+    const uint32_t n = es == 1 ? 32 : 16;      // the square is n x n elements
+    uint8_t t[2 * kFractalBytes];              // the transposed square, row-major
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        const uint64_t sq = p.decrement ? p.startIndex - static_cast<uint64_t>(r) * p.srcStride
+                                        : p.startIndex + static_cast<uint64_t>(r) * p.srcStride;
+        const uint8_t* s = src.addr + sq * square;
+        // element (i, j) of the square
+        auto at = [&](uint32_t i, uint32_t j) -> const uint8_t* {
+            if (es != 4) return s + (static_cast<uint64_t>(i) * n + j) * es;
+            return s + (j < 8 ? 0 : kFractalBytes) + (static_cast<uint64_t>(i) * 8 + j % 8) * 4;   // [F0 | F1]
+        };
+        for (uint32_t i = 0; i < n; ++i)
+            for (uint32_t j = 0; j < n; ++j) std::memcpy(t + (static_cast<uint64_t>(i) * n + j) * es, at(j, i), es);
+        uint8_t* d = dst.addr + static_cast<uint64_t>(r) * (1 + p.dstGap) * kFractalBytes;
+        for (uint32_t f = 0; f < fracs; ++f) {
+            uint8_t* df = d + static_cast<uint64_t>(f) * (1 + p.dstFracGap) * kFractalBytes;
+            if (es != 4) { std::memcpy(df, t + static_cast<uint64_t>(f) * kFractalBytes, kFractalBytes); continue; }
+            for (uint32_t i = 0; i < 16; ++i) std::memcpy(df + i * 8 * 4, t + (i * 16 + f * 8) * 4, 8 * 4);   // half f
+        }
+    }
+}
+
 // ---- L0C (+)= L0A x L0B ----------------------------------------------------------------------------------
 void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc,
                const Local* bias) {

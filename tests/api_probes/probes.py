@@ -934,7 +934,6 @@ RUN_TIME: dict[str, str] = {
     "TBuf.EnQue": "unsupported", "TBuf.DeQue": "unsupported",
     "TPipe.copy": "unsupported",
     "Cube.Mmad.half_out": "unsupported", "Cube.Mmad.swapped": "unsupported",
-    "Cube.LoadDataWithTranspose.float": "unsupported",
 }
 # API names of our header that no probe can pin down with the oracle: the kernel-side tiling macros come from the
 # generated header of a msopgen op project (the oracle compiles against kernel_operator.h alone, which lacks them).

@@ -12,7 +12,9 @@
 
 using namespace AscendC;
 
-template <typename AT, typename CT, typename OT, bool bTrans, bool wrongA, bool misalignA = false, bool withBias = false>
+// transLoad: B [K, N] goes L1 -> L0B with LoadDataWithTranspose (squares of 32 x 32 bytes for int8, fractals for half)
+template <typename AT, typename CT, typename OT, bool bTrans, bool wrongA, bool misalignA = false, bool withBias = false,
+          bool transLoad = false>
 class CubeGemm {
 public:
     __aicore__ inline CubeGemm() {}
@@ -60,8 +62,8 @@ private:
         pb.ndNum = 1; pb.srcNdMatrixStride = 0; pb.dstNzNStride = 1; pb.dstNzMatrixStride = 0;
         if constexpr (bTrans) {   // B^T [N, K]
             pb.nValue = N; pb.dValue = K; pb.srcDValue = K; pb.dstNzC0Stride = n1 * 16;
-        } else {                  // B [K, N]
-            pb.nValue = K; pb.dValue = N; pb.srcDValue = N; pb.dstNzC0Stride = k1 * 16;
+        } else {                  // B [K, N]: column blocks of c0 elements, K rows tall
+            pb.nValue = K; pb.dValue = N; pb.srcDValue = N; pb.dstNzC0Stride = transLoad ? k1 * c0 : k1 * 16;
         }
         DataCopy(b1, bGm, pb);
         inA1.EnQue(a1);
@@ -92,7 +94,17 @@ private:
         LocalTensor<AT> b2 = inB2.AllocTensor<AT>();
         const uint32_t fractal = 512 / sizeof(AT);
         LoadData2DParams p;
-        if constexpr (bTrans) {   // B^T's NZ fractal (j, kk) is at kk * n1 + j, as L0B wants; no transpose
+        if constexpr (transLoad) {
+            // square (kk, jj) of B's NZ (c0 rows of one column block: two stacked fractals for int8) is at jj * k1 + kk;
+            // its transpose gives L0B's fractals (kk, 2 jj) and (kk, 2 jj + 1) for int8 (dstGap 1 leaves room for the
+            // second), fractal (kk, jj) for half
+            const uint32_t perSquare = sizeof(AT) == 1 ? 2 : 1;
+            LoadData2dTransposeParams t;
+            for (uint32_t kk = 0; kk < k1; ++kk) {
+                t.startIndex = kk; t.repeatTimes = n1 / perSquare; t.srcStride = k1; t.dstGap = perSquare - 1; t.dstFracGap = 0;
+                LoadDataWithTranspose(b2[kk * n1 * fractal], b1, t);
+            }
+        } else if constexpr (bTrans) {   // B^T's NZ fractal (j, kk) is at kk * n1 + j, as L0B wants; no transpose
             p.startIndex = 0; p.repeatTimes = k1 * n1; p.srcStride = 1; p.ifTranspose = false;
             LoadData(b2, b1, p);
         } else {                  // B's NZ fractal (kk, j) is at j * k1 + kk; L0B wants kk * n1 + j, transposed
@@ -181,6 +193,20 @@ extern "C" __global__ __aicore__ void gemm_f16_bt_f32(GM_ADDR a, GM_ADDR b, GM_A
 extern "C" __global__ __aicore__ void gemm_i8(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k)
 {
     CubeGemm<int8_t, int32_t, int32_t, true, false> op;
+    op.Init(a, b, c, m, n, k);
+    op.Process();
+}
+
+extern "C" __global__ __aicore__ void gemm_i8_trans_load(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k)
+{
+    CubeGemm<int8_t, int32_t, int32_t, false, false, false, false, true> op;
+    op.Init(a, b, c, m, n, k);
+    op.Process();
+}
+
+extern "C" __global__ __aicore__ void gemm_f16_trans_load(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t m, uint32_t n, uint32_t k)
+{
+    CubeGemm<half, float, float, false, false, false, false, true> op;
     op.Init(a, b, c, m, n, k);
     op.Process();
 }

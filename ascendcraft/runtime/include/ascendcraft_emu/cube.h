@@ -41,6 +41,13 @@ struct FixpipeSpec {
 
 void cube_copy_nd2nz(Dt dt, const Local& dst, const void* gm, const Local* l1src, const Nd2NzSpec& p, SrcLoc loc);
 void cube_load2d(Dt dt, const Local& dst, const Local& src, const Load2DSpec& p, SrcLoc loc);
+// LoadDataWithTranspose: each repeat transposes one square (b16: a 16 x 16 fractal; b8: 32 x 32 bytes, two 16 x 32
+// fractals stacked; b32: 16 x 16 words, two 16 x 8 fractals side by side) into 1 / 2 / 2 fractals of dst.
+struct Load2DTransposeSpec {
+    uint32_t startIndex = 0, repeatTimes = 0, srcStride = 0, dstGap = 0, dstFracGap = 0;
+    bool decrement = false;   // addrMode: each repeat's source square srcStride squares before the previous one
+};
+void cube_load2d_transpose(Dt dt, const Local& dst, const Local& src, const Load2DTransposeSpec& p, SrcLoc loc);
 void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc,
                const Local* bias = nullptr);
 void cube_copy_bias(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, const CopyShape& shape, SrcLoc loc);
@@ -182,8 +189,8 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     ascendcraft::emu::cube_load2d(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
 }
 
-// ---- LoadDataWithTranspose: L1 -> L0B transposing whole fractals (int8 / float B^T) ---------------------------
-// Accepted as the API spells it; the transposing load is not emulated yet and stops with a named error at its line.
+// ---- LoadDataWithTranspose: L1 -> L0A / L0B transposing whole squares of fractals (MTE1) -------------------------
+// For 8- and 32-bit data, where a 16 x 16-element fractal is not square: B^T of int8 / float matmuls.
 struct LoadData2dTransposeParams {
     LoadData2dTransposeParams() {}
     LoadData2dTransposeParams(uint16_t startIndexIn, uint8_t repeatTimesIn, uint16_t srcStrideIn, uint16_t dstGapIn,
@@ -198,10 +205,12 @@ struct LoadData2dTransposeParams {
     uint8_t addrMode = 0;
 };
 template <typename T>
-inline void LoadDataWithTranspose(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2dTransposeParams&, SrcLoc loc = {}) {
-    ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::LoadData, "LoadDataWithTranspose (L1 -> L0B with a fractal transpose, which Ascend 910B runs) is not emulated yet",
-                                       "load B^T with LoadData and LoadData2DParams.ifTranspose = true, or keep B in the "
-                                       "orientation Mmad takes", loc);
+inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2dTransposeParams& p,
+                                  SrcLoc loc = {}) {
+    ascendcraft::emu::Load2DTransposeSpec s;
+    s.startIndex = p.startIndex; s.repeatTimes = p.repeatTimes; s.srcStride = p.srcStride; s.dstGap = p.dstGap;
+    s.dstFracGap = p.dstFracGap; s.decrement = p.addrMode != 0;
+    ascendcraft::emu::cube_load2d_transpose(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
 }
 
 // ---- Mmad: L0C (+)= L0A x L0B (M) ------------------------------------------------------------------------
