@@ -51,7 +51,7 @@ class Settings:
     auto_sync: bool = True              # emulate the compiler's automatic pipe synchronisation (CANN default)
     ray_address: str = ""               # Ray cluster for bench/generate/tune ('auto', host:port, ray://…); empty = local pool
     verify_memory_mb: int = 0           # memory full-shape verifications may hold at once; 0 = this machine's RAM less a quarter
-    verify_seconds: float = 60.0        # estimated time one full-shape verification may take (bench --size auto)
+    verify_seconds: float = 300.0       # estimated time one full-shape verification may take (bench --size auto)
     workbench_start: str = "fresh"      # fresh: the workbench opens with nothing run (step from the start); run: it runs every pass
     workbench_folder: str = ".ascendcraft-session"  # the workbench saves its session in <notebook folder>/<this>/<task>; empty: never saved
     emu_threads: int = 0                # threads that run one launch's blocks at once; 0 = this machine's cores, 1 = one after another
