@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from _apt import apt_install
+from _servers import wait_for_stops
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -33,6 +34,14 @@ def chromium():
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def servers_stopped():
+    "At the session's end, every Voila and JupyterLab server the tests stopped in the background has stopped."
+    yield
+    left = wait_for_stops()
+    assert not left, f"servers still running at the end of the session: {left}"
 
 
 @pytest.fixture(scope="session")

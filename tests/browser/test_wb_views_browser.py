@@ -15,6 +15,7 @@ from ascendcraft.pipeline import Pipeline
 from ascendcraft.session import Session
 from ascendcraft.wb_views import MEDIUM_PX, WIDE_PX
 from ascendcraft.workbench import launch_workbench
+from _servers import stopped_later
 
 pytestmark = pytest.mark.browser
 TASK = "softmax"
@@ -24,7 +25,7 @@ LONG = 240_000                        # ms: a cold cache compiles the emulator r
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     # the page's own folder: its saved session (wb_state) starts empty and stays out of the working tree
-    with launch_workbench(TASK, port=0, block=False, workdir=tmp_path_factory.mktemp("wb-views")) as running:
+    with stopped_later(launch_workbench(TASK, port=0, block=False, workdir=tmp_path_factory.mktemp("wb-views"))) as running:
         yield running.ready()
 
 

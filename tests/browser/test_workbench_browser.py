@@ -10,6 +10,7 @@ import re
 import pytest
 
 from ascendcraft.workbench import launch_workbench
+from _servers import stopped_later
 
 pytestmark = pytest.mark.browser
 TASK = "softmax"                      # the page's default task
@@ -20,8 +21,8 @@ LONG = 240_000                        # ms: a cold cache compiles the emulator r
 def server(tmp_path_factory):
     "Voila on a free port, serving the workbench page for TASK (every pass run on opening, the work saved in a temporary folder)."
     from ascendcraft.config import load_settings
-    with launch_workbench(TASK, port=0, block=False, settings=load_settings(workbench_start="run"),
-                          workdir=tmp_path_factory.mktemp("page")) as running:
+    with stopped_later(launch_workbench(TASK, port=0, block=False, settings=load_settings(workbench_start="run"),
+                                        workdir=tmp_path_factory.mktemp("page"))) as running:
         yield running.ready()
 
 
@@ -207,7 +208,6 @@ def notebook(*lines: str) -> dict:
 def start_lab(tmp_path_factory, notebooks: dict):
     """JupyterLab on a free port, serving a new folder with `notebooks` ({relative path: notebook}); a context
     manager that gives the running server (its kernels start in their notebook's folder)."""
-    import contextlib
     import json
     import os
     import subprocess
@@ -232,11 +232,7 @@ def start_lab(tmp_path_factory, notebooks: dict):
                                    cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     server = WorkbenchServer(process, "127.0.0.1", port, tmp_path_factory.mktemp("lab-unused"), log)
 
-    @contextlib.contextmanager
-    def running():
-        try: yield server.ready(120)
-        finally: server.stop()
-    return running()
+    return stopped_later(server.ready(120))
 
 
 def open_notebook(page, lab, name: str):

@@ -13,6 +13,7 @@ from ascendcraft.generate import Evaluation, Variant
 from ascendcraft.session import Session
 from ascendcraft.wb_state import capture, session_folder
 from ascendcraft.workbench import launch_workbench
+from _servers import stopped_later
 
 from test_wb_views_browser import gutter_number, line_of, look_at, misaligned_rows  # noqa: E402
 
@@ -35,7 +36,7 @@ def saved(tmp_path_factory):
     folder = session_folder(settings, s.task, work)
     folder.mkdir(parents=True)
     (folder / "state.json").write_text(capture(s).to_json())
-    with launch_workbench(TASK, port=0, block=False, settings=settings, workdir=work) as running:
+    with stopped_later(launch_workbench(TASK, port=0, block=False, settings=settings, workdir=work)) as running:
         yield running.ready(), s.dsl, smaller
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from ascendcraft.config import load_settings
 from ascendcraft.workbench import launch_workbench
+from _servers import stopped_later
 
 pytestmark = pytest.mark.browser
 TASK = "leaky_relu"
@@ -24,7 +25,7 @@ def server(tmp_path_factory):
     "Voila on a free port for TASK, with no LLM endpoint, the session saved under a temporary folder."
     settings = load_settings(workbench_start="fresh", llm_base_url="", llm_model="")
     folder = tmp_path_factory.mktemp("page")
-    with launch_workbench(TASK, port=0, block=False, settings=settings, workdir=folder) as running:
+    with stopped_later(launch_workbench(TASK, port=0, block=False, settings=settings, workdir=folder)) as running:
         running.workdir = folder
         yield running.ready()
 

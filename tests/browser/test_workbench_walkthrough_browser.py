@@ -15,6 +15,7 @@ import pytest
 
 from ascendcraft.config import load_settings
 from ascendcraft.workbench import launch_workbench
+from _servers import stopped_later
 from test_wb_views_browser import check_layout
 from test_workbench_browser import LAB_TOKEN, check_timeline, notebook, open_notebook, replace_in, start_lab
 
@@ -29,8 +30,8 @@ LONG = 300_000
 def server(tmp_path_factory):
     "Voila for START, opening fresh (nothing runs), the work saved in a new temporary folder (one server per width)."
     settings = load_settings(workbench_start="fresh", llm_base_url="", llm_model="")
-    with launch_workbench(START, port=0, block=False, settings=settings,
-                          workdir=tmp_path_factory.mktemp("walk")) as running:
+    with stopped_later(launch_workbench(START, port=0, block=False, settings=settings,
+                                        workdir=tmp_path_factory.mktemp("walk"))) as running:
         yield running.ready()
 
 
