@@ -8,6 +8,7 @@ import pytest
 from ascendcraft.bench import output_coverage, written_bytes
 from ascendcraft.bind import shape_bindings
 from ascendcraft.check import TensorSpec
+from ascendcraft.config import load_settings
 from ascendcraft.cost import kernel_time
 from ascendcraft.diagnostics import AscendCraftError
 from ascendcraft.dsl import DTYPES
@@ -133,3 +134,16 @@ def test_a_real_example_costs_and_covers_the_same(rms_norm):
     ours, theirs = output_coverage(rms_norm), output_coverage(full)
     assert [(c.tensor, c.covered, c.written, c.gaps) for c in ours] == [(c.tensor, c.covered, c.written, c.gaps) for c in theirs]
     assert ours[0].complete and written_bytes(rms_norm) == written_bytes(full) > 0
+
+
+def test_the_trace_cap_counts_what_is_stored_not_the_repeats():
+    "file_limit_mb caps the records written and held: 200 blocks of one stream pass a cap that 2 such blocks fit."
+    rows = 200
+    shape = {"x": TensorSpec((rows, COLS), DTYPES["f32"])}
+    pipe = Pipeline(TWO_PASSES, "two_passes.py", bindings=[shape])
+    pipe.run_all()
+    assert pipe.final is not None, pipe.summary()
+    settings = load_settings().replace(file_limit_mb=1)                 # 16,384 records of 64 bytes
+    t = trace_kernel(pipe.steps[-1].build, pipe.program, shape, settings=settings)
+    assert isinstance(t, SummarisedTrace) and len(t) > (1 << 20) // 64 > 2 * len(t.stored)
+    assert len(t) == rows * len(t.stored)

@@ -361,6 +361,8 @@ void TraceWriter::write_block(int block, std::vector<Record>& r) {
             (n && fwrite(offsets.data(), sizeof(uint64_t), n, repeats_file_) != n))
             fail();
         ++repeats_;
+        // the cap (file_limit_mb) is on what is written and held: a repeated block's records are neither
+        g_launch->trace_records.fetch_sub(std::min<uint64_t>(r.size(), g_launch->trace_records.load()), std::memory_order_relaxed);
         recycle(r);
         return;
     }

@@ -193,6 +193,8 @@ private:
 // that name a GM tensor (the same instruction stream on other addresses) is not written again: trace_repeats.bin
 // gets {uint32 block, uint32 template block, uint64 n} and the n GM offsets of those records, in record order
 // (ascendcraft.trace.Trace.load expands them; the cost model and the coverage check use them as they are).
+// The trace cap (file_limit_mb, Launch::trace_records) then counts only what is written and held: a repeated
+// block's records are released when it is found to repeat.
 class TraceWriter {
 public:
     bool open(const std::string& path);   // also opens trace_repeats.bin beside it
