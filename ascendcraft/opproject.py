@@ -57,6 +57,7 @@ class OpParam:
     option: str = "REQUIRED"                          # REQUIRED | OPTIONAL | DYNAMIC
     dtypes: list[str] = field(default_factory=list)   # ge names, one per supported combination (column)
     formats: list[str] = field(default_factory=list)
+    value_depend: bool = False                        # ValueDepend(...): the tiling function reads the input's values
 
 
 @dataclass
@@ -136,7 +137,7 @@ def parse_op_definition(text: str, file: str) -> OpDefinition | None:
         dtypes = _dtype_list(calls.get("DataType", calls.get("DataTypeList", "")), code, inputs, computed)
         formats = re.findall(r"FORMAT_\w+", calls.get("Format", calls.get("FormatList", "")))
         option = next((o for o in ("OPTIONAL", "DYNAMIC") if o in calls.get("ParamType", "")), "REQUIRED")
-        (inputs if what == "Input" else outputs).append(OpParam(name, option, dtypes, formats))
+        (inputs if what == "Input" else outputs).append(OpParam(name, option, dtypes, formats, "ValueDepend" in calls))
     line = code.count("\n", 0, m.start()) + 1
     return OpDefinition(m.group(1), file, line, inputs, outputs, attrs, computed)
 
@@ -389,7 +390,8 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
                                   uint64_t* workspaceBytes)
 {{
     // a = n_in, n_out, n_attr, aiv, aic, ub; per input/output of the definition: instances (1; 0 for an absent optional
-    // one; a tensor list's length), then per instance: dtype, format, rank, dims...; per attr: kind, payload
+    // one; a tensor list's length), then per instance: dtype, format, rank, dims..., words of data (0 unless the input
+    // is value-dependent), the data; per attr: kind, payload
     int i = 0;
     auto next = [&]() -> int64_t {{ return i < n ? a[i++] : 0; }};
     gert::TilingContext ctx;
@@ -409,6 +411,8 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
             gert::Shape shape;
             for (int64_t d = 0; d < rank; ++d) shape.AppendDim(next());
             tensor.shape_ = gert::StorageShape(shape);
+            const int64_t words = next();
+            for (int64_t w = 0; w < words; ++w) tensor.data_.push_back(static_cast<uint64_t>(next()));
             (t < nin ? ctx.inputs_ : ctx.outputs_).push_back(tensor);
         }}
     }}
@@ -467,6 +471,13 @@ def host_arguments(project: OpProject, tensors: list, attrs: dict, *, aiv: int =
         out.append(len(instances))
         for x in instances:
             out += [GE_DTYPES[_ge_of(x)][2], FORMATS.get(fmt, 2), len(x.shape), *[int(s) for s in x.shape]]
+            if not (p.value_depend and any(p is q for q in op.inputs)):   # (outputs never carry data)
+                out.append(0)
+                continue
+            # a value-dependent input's bytes, as 8-byte words (Tensor::GetData<T>() in the tiling function)
+            raw = np.ascontiguousarray(_numpy(x)).tobytes()
+            raw += b"\0" * (-len(raw) % 8)
+            out += [len(raw) // 8, *np.frombuffer(raw, dtype="<i8").tolist()]
     unknown = sorted(set(attrs) - {a.name for a in op.attrs})
     if unknown:
         raise _project_error("op-attr", f"{op.type} has no attribute {', '.join(unknown)} "

@@ -99,3 +99,42 @@ def test_without_pybind_the_inputs_line_up_by_modelnew_parameter_names():
     made = [given[0] + 1, given[1], given[2]]
     got, note = corpus.order_by_names(["predict", "label", "dout"], ModelNew().forward, given, made)
     assert [id(t) for t in got] == [id(made[0]), id(made[1]), id(made[2])] and note == ""
+
+
+ASC_FILE = """#include "acl/acl.h"
+#include "data_utils.h"
+#include "kernel_operator.h"
+template <uint32_t N>
+__global__ __vector__ void scale_custom(__gm__ uint8_t* x, __gm__ uint8_t* y)
+{
+    // N elements
+}
+int32_t main(int32_t argc, char* argv[])
+{
+    constexpr uint32_t LEN = 256;
+    aclrtSetDevice(0);
+    scale_custom<LEN><<<8, nullptr, stream>>>(xDevice, yDevice);
+    return 0;
+}
+"""
+
+
+def test_a_single_source_asc_file_is_compiled_as_its_device_part():
+    # asc-devkit's examples: kernels, then a host main() that launches them through ACL; the kernel is compiled alone,
+    # line numbers kept, and the launch in main says which kernel and which template instance
+    device = corpus.asc_kernel_source(ASC_FILE)
+    lines = device.split("\n")
+    assert len(lines) == len(ASC_FILE.split("\n")) and lines[2] == '#include "kernel_operator.h"'
+    assert "acl" not in device and "data_utils" not in device and "main" not in device and "scale_custom(" in device
+    assert corpus.asc_entry(ASC_FILE) == "scale_custom<256>"
+    assert corpus.asc_entry(ASC_FILE.replace("<LEN><<<", "<<<")) == "scale_custom"
+    assert corpus.asc_entry("__global__ void k() {}\nint main() { return 0; }\n") is None
+
+
+def test_an_examples_cmake_defaults_give_its_architecture_and_defines():
+    cmake = """set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "NPU architecture: dav-2201, dav-3510")
+set(SCENARIO_NUM "1" CACHE STRING "Scene number (1-7)")
+add_definitions(-DSCENARIO_NUM=${SCENARIO_NUM})
+add_compile_definitions(USE_FAST)"""
+    assert corpus.cmake_defaults(cmake) == ("dav-2201", "-DSCENARIO_NUM=1 -DUSE_FAST")
+    assert corpus.cmake_defaults('set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE STRING "")')[0] == "dav-3510"

@@ -575,3 +575,26 @@ def test_the_tiling_header_is_found_beside_a_kernel_header_of_the_same_name(monk
     monkeypatch.setattr(emu, "_driver_source", lambda *a: driver(*a) + mark)
     again = emu.build(sources, "same_custom", settings=settings.replace(cxxflags=f"{settings.cxxflags} -DASCENDCRAFT_OP_TYPE=SameCustom"))
     assert again.ok and not again.cached
+
+
+def test_a_value_dependent_input_gives_the_tiling_function_its_values(tmp_path):
+    # NPUKernelBench Fill / StridedSliceAssignV2: Input(...).ValueDepend(REQUIRED), and the tiling function reads the
+    # values with GetInputTensor(i)->GetData<int64_t>(); here a second input `scale` (one float) scales y
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text(host.read_text().replace(
+        'this->Output("z")', 'this->Input("scale").ParamType(REQUIRED).ValueDepend(REQUIRED).DataType({ge::DT_FLOAT, '
+        'ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});\n        this->Output("z")').replace(
+        "    tiling.set_alpha(alpha ? *alpha : 1.0f);",
+        "    const float* scale = context->GetInputTensor(2)->GetData<float>();\n"
+        "    if (scale == nullptr || context->GetInputTensor(0)->GetData<float>() != nullptr) return ge::GRAPH_FAILED;\n"
+        "    tiling.set_alpha((alpha ? *alpha : 1.0f) * scale[0]);"))
+    kernel = folder / "op_kernel" / "scale_add_custom.cpp"
+    kernel.write_text(kernel.read_text().replace("GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace",
+                                                 "GM_ADDR x, GM_ADDR y, GM_ADDR scale, GM_ADDR z, GM_ADDR workspace"))
+    project = load_project(folder)
+    assert [p.value_depend for p in project.op.inputs] == [False, False, True]
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(project, {"x": x, "y": y, "scale": torch.tensor([3.0] * 8)}, attrs={"alpha": 0.5},
+                    reference=lambda x, y, scale, alpha: x + alpha * 3.0 * y, atol=1e-5, rtol=1e-5)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])

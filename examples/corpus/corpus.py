@@ -20,6 +20,10 @@ Sources (kinds):
   kernel_src strings.
 - Ascend/samples `.../kernel_invocation/<Op>/` (kernel-dir): official direct-invocation samples; the kernel file(s)
   without the host main.
+- cannmirror/asc-devkit `examples/01_simd_cpp_api/**/*.asc` (asc-file): the official examples of the open-source AscendC
+  devkit, single-source files (kernels, then a host main that launches them with <<<...>>> through ACL); the kernels
+  are compiled alone: the host part (from the first main() on) and the host-only includes are left out
+  (asc_kernel_source). Their CI builds and runs them on hardware, so they are known-good kernels of the newest style.
 - Hayden727/cann-ops `src/**/op_kernel/..` (op-project): Huawei's open operator repository (cann-ops), kernel alone.
   Its ops include the repository's shared headers (src/common/inc, src/common/op_host/op_tiling), which the
   repository's own build puts on the include path; they are added to each op's folder (the shared tiling-struct
@@ -51,6 +55,7 @@ SOURCES = {  # repo -> source group name
     "wzzll123/MultiKernelBench": "MultiKernelBench prompt examples",
     "Ascend/samples": "Ascend samples (direct invocation)",
     "Hayden727/cann-ops": "cann-ops (Huawei open operators)",
+    "cannmirror/asc-devkit": "asc-devkit examples (official, kernel alone)",
 }
 
 
@@ -79,6 +84,16 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         roots = sorted({f.rsplit("/", 1)[0] for f in files if "/kernel_invocation/" in f and f.endswith(".cpp")
                         and not f.endswith("/main.cpp")})
         return [entry(r, "kernel-dir") for r in roots]
+    if repo == "cannmirror/asc-devkit":   # the examples built for A2 (dav-2201) by default, with their CMake defines
+        out = []
+        for f in files:
+            if not (f.startswith("examples/01_simd_cpp_api/") and f.endswith(".asc")): continue
+            folder = posixpath.dirname(f)
+            while folder and f"{folder}/CMakeLists.txt" not in files: folder = posixpath.dirname(folder)
+            if not folder: continue
+            arch, defines = cmake_defaults(show(gitdir, commit, f"{folder}/CMakeLists.txt").decode(errors="replace"))
+            if arch == "dav-2201": out.append(dict(entry(f, "asc-file"), **({"defines": defines} if defines else {})))
+        return out
     if repo == "Hayden727/cann-ops":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if f.startswith("src/") and "/op_kernel/" in f and f.endswith(".cpp")})
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
@@ -96,6 +111,53 @@ def _strings(text: str) -> dict[str, str]:
     return out
 
 
+HOST_ONLY_INCLUDES = ("acl/acl.h", "data_utils.h", "cpu_debug_launch.h", "tiling/platform/platform_ascendc.h")
+
+
+def asc_kernel_source(text: str) -> str:
+    """The device part of a single-source .asc file: the text before its host main() (the kernels and their helpers),
+    without the includes only the host part uses (ACL, the examples' file helpers). Lines are kept in place (blanked,
+    not removed), so that diagnostics point at the file's own line numbers."""
+    lines = text.split("\n")
+    main_at = next((i for i, l in enumerate(lines) if re.match(r"\s*(?:int|int32_t)\s+main\s*\(", l)), len(lines))
+    out = []
+    for i, line in enumerate(lines):
+        inc = re.match(r'\s*#\s*include\s*[<"]([^>"]+)[>"]', line)
+        out.append("" if i >= main_at or (inc and inc.group(1) in HOST_ONLY_INCLUDES) else line)
+    return "\n".join(out)
+
+
+def cmake_defaults(text: str) -> tuple[str | None, str]:
+    """From an example's CMakeLists.txt: the default NPU architecture (CMAKE_ASC_ARCHITECTURES, dav-2201 is A2) and the
+    -D flags its add_definitions / add_compile_definitions give with the cache variables' defaults
+    (`set(SCENARIO_NUM "1" CACHE ...)` + `add_definitions(-DSCENARIO_NUM=${SCENARIO_NUM})`)."""
+    values = dict(re.findall(r'\bset\(\s*(\w+)\s+"([^"]*)"', text))
+    arch = values.get("CMAKE_ASC_ARCHITECTURES")
+    flags = []
+    for body in re.findall(r"\badd_(?:compile_)?definitions\s*\(([^)]*)\)", text):
+        for d in body.split():
+            d = re.sub(r"\$\{(\w+)\}", lambda m: values.get(m.group(1), ""), d)
+            if not d.startswith("-D"): d = "-D" + d
+            if re.fullmatch(r"-D\w+(=[-\w.]+)?", d): flags.append(d)
+    return arch, " ".join(flags)
+
+
+def asc_entry(text: str) -> str | None:
+    """The kernel a single-source .asc file's host part launches first (`name<args><<<blocks, ...>>>(...)`), with its
+    template arguments, as build()'s entry ('name' or 'name<args>'). A template argument that names a host constant
+    with a literal value (`constexpr uint32_t M = 32;`) is replaced by the value. None when the file launches nothing."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
+    main = re.search(r"(?m)^\s*(?:int|int32_t)\s+main\s*\(", code)
+    host = code[main.start():] if main else code
+    launch = re.search(r"\b(\w+)\s*(?:<((?:[^<>;]|<[^<>;]*>)*)>)?\s*<<<", host)
+    if not launch: return None
+    targs = launch.group(2)
+    if targs is None: return launch.group(1)
+    consts = dict(re.findall(r"\bconstexpr\s+[\w:]+\s+(\w+)\s*=\s*([-\w.]+)\s*;", host))
+    targs = re.sub(r"\b\w+\b", lambda m: consts.get(m.group(0), m.group(0)), targs)
+    return f"{launch.group(1)}<{' '.join(targs.split())}>"
+
+
 def snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
 
@@ -111,6 +173,13 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
                          (f"op_kernel/{base}.cpp", "kernel_src")):
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             (dest / rel).write_text(s[key])
+        return dest
+    if kind == "asc-file":   # the kernels of a single-source file, and the headers beside it
+        folder = posixpath.dirname(path)
+        (dest / posixpath.basename(path)).with_suffix(".cpp").write_text(asc_kernel_source(show(gitdir, commit, path).decode(errors="replace")))
+        for f in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
+            if f.endswith((".h", ".hpp")) and posixpath.basename(f) not in HOST_ONLY_INCLUDES:
+                (dest / posixpath.basename(f)).write_bytes(show(gitdir, commit, f))
         return dest
     files = git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", path + "/").splitlines()
     for f in files:
@@ -226,8 +295,11 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
     settings = load_settings()
     with tempfile.TemporaryDirectory() as tmp:
         folder = materialise(entry, gitdir, Path(tmp))
-        if entry["kind"] == "kernel-dir":
-            kb = build(read_sources(folder), settings=settings)
+        if entry["kind"] in ("kernel-dir", "asc-file"):
+            chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace")) \
+                if entry["kind"] == "asc-file" else None
+            flags = settings.cxxflags + (f" {entry['defines']}" if entry.get("defines") else "")
+            kb = build(read_sources(folder), chosen, settings=settings.replace(cxxflags=flags))
             out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
             return out
         try:
@@ -505,7 +577,13 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     if layout is not None and any(i is not None and i >= len(call) for i in layout["inputs"] + layout["attrs"]):
         layout = None   # ModelNew passes fewer arguments than the bound function takes (defaults)
     if layout is not None:
-        take = lambda i: None if i is None or call[i] is None else list(call[i]) if is_list(call[i]) else call[i]
+        def take(i):   # an op input from the call: a tensor, a tensor list, absent (None), or an int / float array
+            a = None if i is None else call[i]
+            if a is None or torch.is_tensor(a): return a
+            if is_list(a): return list(a)
+            if isinstance(a, (list, tuple)) and all(isinstance(v, (int, float)) for v in a):   # aclIntArray / FloatArray
+                return torch.tensor(a, dtype=torch.int64 if all(isinstance(v, int) for v in a) else torch.float32)
+            return a
         tensors = [take(i) for i in layout["inputs"]]   # None: an absent optional input (a null GM address)
         scalars = [call[i] for i in layout["attrs"] if i is not None and call[i] is not None]
         attrs = {a.name: call[i] for a, i in zip(op.attrs, layout["attrs"]) if i is not None and call[i] is not None}
@@ -614,8 +692,8 @@ def _read_results(path: Path) -> list[dict]:
 def passed(res: dict | None, match: bool, project_build: bool) -> bool:
     "Did this result pass every step the run asks for (kernel, project, a run that matched where one was made)?"
     if not res or not res.get("kernel_ok"): return False
-    if project_build and res["kind"] != "kernel-dir" and not res.get("project_ok"): return False
-    if project_build and "project_ok" not in res and res["kind"] != "kernel-dir": return False
+    if project_build and res["kind"] not in ("kernel-dir", "asc-file") and not res.get("project_ok"): return False
+    if project_build and "project_ok" not in res and res["kind"] not in ("kernel-dir", "asc-file"): return False
     return not match or res.get("match") in (None, "pass")
 
 
@@ -651,7 +729,7 @@ def summary(results: list[dict]) -> str:
     for res in results: by.setdefault(res["source"], []).append(res)
     for src, rs in by.items():
         k = sum(r.get("kernel_ok", False) for r in rs)
-        projects = [r for r in rs if r["kind"] != "kernel-dir" and "project_ok" in r]
+        projects = [r for r in rs if r["kind"] not in ("kernel-dir", "asc-file") and "project_ok" in r]
         p = sum(r.get("project_ok", False) for r in projects)
         ran = [r for r in rs if r.get("match") in ("pass", "mismatch", "run-error")]
         ok = sum(r["match"] == "pass" for r in ran)

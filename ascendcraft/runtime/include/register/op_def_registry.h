@@ -12,6 +12,11 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
 #include <initializer_list>
 #include <type_traits>
 #include <iostream>
@@ -117,8 +122,14 @@ public:
     const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
     int64_t GetShapeSize() const { return shape_.GetOriginShape().GetShapeSize(); }
     ge::DataType GetDataType() const { return desc_.dtype_; }
+    // The values of a value-dependent input (ValueDepend in the definition: Fill's dims, StridedSliceAssignV2's begin /
+    // end / strides), which the glue copies in; nullptr for any other input, as the tiling function has no data then.
+    template <typename T = void> const T* GetData() const {
+        return data_.empty() ? nullptr : reinterpret_cast<const T*>(data_.data());
+    }
     StorageShape shape_;
     CompileTimeTensorDesc desc_;
+    std::vector<uint64_t> data_;   // the bytes, in 8-byte words (aligned for any element type)
 };
 
 template <typename T> class TypedContinuousVector {
