@@ -92,6 +92,24 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, uint32_t n)
     DataCopy(la, xg[n], n);
 }
 '''
+# writes the first half of its output, then crashes (a null pointer store)
+CRASHES_HALFWAY = HEAD + r'''
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    TPipe pipe; TBuf<TPosition::VECCALC> a;
+    pipe.InitBuffer(a, n * 4);
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, n);
+    yg.SetGlobalBuffer((__gm__ float *)y, 2 * n);
+    LocalTensor<float> la = a.Get<float>();
+    DataCopy(la, xg, n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, la, n);
+    PipeBarrier<PIPE_ALL>();
+    volatile float *nowhere = nullptr;
+    *nowhere = 1.0f;
+}
+'''
 
 
 def _poison_float(byte: int) -> np.float32:
@@ -145,5 +163,13 @@ def test_a_run_that_stops_with_an_error_leaves_the_poison_where_nothing_was_writ
     r = run(build({"k.cpp": FAILS_HALFWAY}), [GM("x", x[:N]), GM("y", None, "out", shape=(2 * N,), dtype=np.float32), Scalar(N)],
             block_dim=1, poison=0x3C)
     assert [d.kind for d in r.errors] == ["gm-out-of-bounds"], r.diagnostics
+    np.testing.assert_array_equal(r.outputs["y"][:N], x[:N])
+    assert (r.outputs["y"][N:].view(np.uint8) == 0x3C).all()
+
+
+def test_a_run_that_crashes_leaves_the_poison_where_nothing_was_written(x):
+    r = run(build({"k.cpp": CRASHES_HALFWAY}), [GM("x", x[:N]), GM("y", None, "out", shape=(2 * N,), dtype=np.float32), Scalar(N)],
+            block_dim=1, poison=0x3C)
+    assert r.errors and not r.ok, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"][:N], x[:N])
     assert (r.outputs["y"][N:].view(np.uint8) == 0x3C).all()

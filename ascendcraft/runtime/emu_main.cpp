@@ -344,6 +344,10 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
             }
         }
     }
+    // out buffers whose poison was deferred hold it wherever nothing was written, as if poisoned up front
+    if (g_launch)
+        for (const GmBuffer& b : g_launch->gm.buffers())
+            if (b.alias) g_launch->api_writes.fill_unwritten(b, b.alias, g_launch->poison);
     signal(sig, SIG_DFL);
     raise(sig);
 }
