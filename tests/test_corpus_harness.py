@@ -138,3 +138,15 @@ add_definitions(-DSCENARIO_NUM=${SCENARIO_NUM})
 add_compile_definitions(USE_FAST)"""
     assert corpus.cmake_defaults(cmake) == ("dav-2201", "-DSCENARIO_NUM=1 -DUSE_FAST")
     assert corpus.cmake_defaults('set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE STRING "")')[0] == "dav-3510"
+
+
+def test_the_outputs_compared_are_the_ones_the_model_returns():
+    definition = op("RmsNorm", ["x", "gamma"], ["y", "rstd"], ["epsilon"])
+    y = torch.zeros(4)
+    layout = {"inputs": [0, 1], "attrs": [2], "results": ["y"]}
+    results, wants = corpus.compared_outputs(definition, layout, [y], definition.outputs, set())
+    assert [p.name for p in results] == ["y"] and wants[0] is y
+    # the Model returns every output although pybind returns fewer: compared in the definition's order
+    four = [torch.zeros(1) for _ in range(2)]
+    results, wants = corpus.compared_outputs(definition, layout, four, definition.outputs, set())
+    assert [p.name for p in results] == ["y", "rstd"] and len(wants) == 2

@@ -533,6 +533,20 @@ def order_by_names(op_inputs: list[str], forward, given: list, call_tensors: lis
         f"{op_inputs[j]} = argument {order[j]}" for j in range(len(op_inputs)) if order[j] != j) + ")"
 
 
+def compared_outputs(op, layout: dict | None, want, results: list, dynamic: set) -> tuple[list, list]:
+    """Which op outputs the Model's results are compared with, and those results: the outputs the task's pybind.cpp
+    returns (pybind_layout's "results": RmsNorm returns y, not rstd) when the Model returns as many, else `results`
+    in order (CrossEntropyLoss's Model returns all four outputs while its pybind returns two)."""
+    import torch
+    is_list = lambda a: isinstance(a, (list, tuple)) and a and all(torch.is_tensor(t) for t in a)
+    returned = lambda rs: [list(want)] if len(rs) == 1 and rs[0].name in dynamic and is_list(want) else \
+        list(want) if isinstance(want, (list, tuple)) else [want]
+    if layout is not None and layout["results"] is not None and op.outputs:
+        chosen = [next(p for p in op.outputs if p.name == n) for n in layout["results"]]
+        if len(returned(chosen)) == len(chosen): return chosen, returned(chosen)
+    return results, returned(results)
+
+
 def match_npukb(entry: dict, gitdir: str, project) -> dict:
     "Run the project on the task's smallest test case and compare with its Model (match: pass | mismatch | ...)."
     import numpy as np
@@ -598,10 +612,7 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         tensors, note = order_by_names([p.name for p in op.inputs], model_new.forward, inputs, tensors)
         note = f"; {note}" if note else ""
     results = op.outputs or op.inputs   # an op without outputs writes its results into its inputs
-    if layout is not None and layout["results"] is not None and op.outputs:   # the outputs the reference returns
-        results = [next(p for p in op.outputs if p.name == n) for n in layout["results"]]
-    wants = [list(want)] if len(results) == 1 and results[0].name in dynamic and is_list(want) else \
-        list(want) if isinstance(want, (list, tuple)) else [want]
+    results, wants = compared_outputs(op, layout, want, results, dynamic)
     if [p.name in dynamic for p in op.inputs] != [isinstance(t, list) for t in tensors[:len(op.inputs)]]:
         return dict(match="no-reference", match_detail="the call's tensor lists do not line up with the DYNAMIC inputs")
     if len(tensors) != len(op.inputs) or len(scalars) > len(op.attrs) or len(wants) != len(results):
