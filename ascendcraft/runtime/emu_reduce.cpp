@@ -70,6 +70,27 @@ float tree_sum_f32(float* v, size_t n) {
     return v[0];
 }
 
+#if defined(__SSE2__)
+// tree_sum_f32 of a whole 64-float repeat, read where it lies: the same pair sums level by level (adjacent pairs of
+// four-float registers, then the last four as the loop above takes them), kept in registers instead of being
+// copied out and written back at every level. WholeReduceSum over float rows, one repeat per row, spent most of its
+// time copying and looping for these 63 additions.
+inline __m128 pair_sums(__m128 a, __m128 b) {  // (a0+a1, a2+a3, b0+b1, b2+b3)
+    return _mm_add_ps(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)), _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+}
+float tree_sum64_f32(const uint8_t* bytes) {
+    const float* p = reinterpret_cast<const float*>(bytes);
+    __m128 l1[8], l2[4];
+    for (int i = 0; i < 8; ++i) l1[i] = pair_sums(_mm_loadu_ps(p + 8 * i), _mm_loadu_ps(p + 8 * i + 4));  // 32 sums
+    for (int i = 0; i < 4; ++i) l2[i] = pair_sums(l1[2 * i], l1[2 * i + 1]);                             // 16
+    const __m128 l4 = pair_sums(pair_sums(l2[0], l2[1]), pair_sums(l2[2], l2[3]));                       // 8, then 4
+    float f[4];
+    _mm_storeu_ps(f, l4);
+    const float x = f[0] + f[1], y = f[2] + f[3];                                                          // 2, then 1
+    return x + y;
+}
+#endif
+
 // The index of the first maximum (or minimum) of w[0..n) as the serial scan `if (w[k] > w[at]) at = k` finds it: a NaN
 // is never chosen unless it is w[0], and among equal values (+0 and -0 included) the first wins. Without a NaN the
 // extreme value is order-free, so SSE2 finds it four lanes at a time, then the first lane equal to it is the answer;
@@ -255,6 +276,13 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
             const uint32_t n = is_last ? n_last : n_regular;
             const uint8_t* base = a.addr + static_cast<uint64_t>(r) * s.rep * 32;
             uint8_t* out = d.addr + static_cast<uint64_t>(r) * dstRepStride * unit;
+#if defined(__SSE2__)
+            if (dt == Dt::f32 && sum && n == 64 && dense[is_last]) {
+                store_value(dt, out, tree_sum64_f32(base));
+                mark_written(d, static_cast<uint64_t>(r) * dstRepStride * unit, unit);
+                continue;
+            }
+#endif
             if (dt == Dt::f32 && (sum || n)) {  // floats as floats: the sum's pair tree, max / min in their own order
                 float w[128];
                 if (dense[is_last]) std::memcpy(w, base, 4 * static_cast<size_t>(n));
