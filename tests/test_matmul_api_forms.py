@@ -327,3 +327,42 @@ def test_hccl_kernels_compile_and_a_collective_is_a_named_error_at_its_line(comm
         line = next(i for i, s in enumerate(source.splitlines(), 1) if "hccl.AllReduce" in s)
         assert not r.ok and errs[0].kind == "unsupported" and errs[0].line == line
         assert "Hccl::AllReduce" in errs[0].message and "not emulate" in errs[0].message
+
+
+# cann-ops mat_mul_v3 / gemm_v2 copy through the device compiler's raw intrinsics (DataCopyPad on pointers) and use
+# PRELOAD, a __BLOCK_LOCAL__ variable and the batch Matmul's 16-bit CeilDiv.
+RAW_COPY = r'''
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+__BLOCK_LOCAL__ __inline__ int32_t calls;
+extern "C" __global__ __aicore__ void raw_copy(GM_ADDR x, GM_ADDR y)
+{
+    PRELOAD(4);
+    calls += 1;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4096);
+    LocalTensor<half> t = buf.Get<half>();
+    // 3 bursts of 20 halves, 4 halves apart in GM; each lands on its own 64-byte UB row
+    copy_gm_to_ubuf_align_b16((__ubuf__ void *)t.GetPhyAddr(), (__gm__ void *)x, 0, 3, 20 * sizeof(half), 0, 0,
+                              4 * sizeof(half), DEFAULT_DATA_COPY_STRIDE);
+    PipeBarrier<PIPE_ALL>();
+    // back out with 2 halves between the bursts in GM (the gap in bytes), or 2 bursts only when CeilDiv truncated
+    const uint16_t bursts = CeilDiv(uint32_t(65536 + 3), uint32_t(1)) == 3 ? 3 : 2;
+    copy_ubuf_to_gm_align_b16((__gm__ void *)y, (__ubuf__ void *)t.GetPhyAddr(), 0, bursts * DEFAULT_DATA_COPY_NBURST,
+                              20 * sizeof(half), 0, 0, 0, 2 * sizeof(half));
+    if (calls != 1) y[0] = 0;
+}
+'''
+
+
+def test_raw_copy_intrinsics_are_data_copy_pad_on_pointers():
+    b = build({"raw_copy.cpp": RAW_COPY})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = RNG.standard_normal(3 * 24).astype(np.float16)
+    r = run(b, [GM("x", x), GM("y", np.full(3 * 22, 7, np.float16), "out")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    y = r.outputs["y"]
+    for i in range(3):   # burst i: 20 halves from x[24 i], written at y[22 i] (the 2-half gaps are not written)
+        np.testing.assert_array_equal(y[22 * i:22 * i + 20], x[24 * i:24 * i + 20])

@@ -888,6 +888,9 @@ C("Cube.Fixpipe.l0c_to_l1", "Fixpipe(a1, c1, fp);")
 C("Cube.FixpipeParamsV220.argc.4", "FixpipeParamsV220 p(16, 16, 16, 16);", "argc")
 C("Cube.CrossCoreSetFlag", "CrossCoreSetFlag<0x2, PIPE_FIX>(3); CrossCoreWaitFlag(3);")
 # the same hand-over as the Matmul library (NotifyEvent / WaitEvent) and the devkit's own code (raw intrinsics) spell it
+P("raw.copy_gm_to_ubuf_align_b16", "copy_gm_to_ubuf_align_b16((__ubuf__ void*)h0.GetPhyAddr(), (__gm__ void*)x, 0, 2, 40, 0, 0, 8, 0); "
+  "PipeBarrier<PIPE_ALL>(); copy_ubuf_to_gm_align_b16((__gm__ void*)y, (__ubuf__ void*)h0.GetPhyAddr(), 0, 2, 40, 0, 0, 0, 4);")
+P("raw.PRELOAD", "PRELOAD(4);")
 C("Cube.NotifyEvent", "NotifyEvent<PIPE_FIX>(3); WaitEvent(3);")
 C("Cube.WaitEvent.pipe", "NotifyEvent<PIPE_FIX>(3); WaitEvent<PIPE_S>(3);")
 C("Cube.NotifyEvent.no_pipe", "NotifyEvent(3);", "template")
@@ -962,7 +965,7 @@ NOT_PROBED.update({n: "the Matmul API (lib/matmul_intf.h, outside the probe prel
                              "SetSelfDefineData", "SetUserDefInfo", "SetQuantScalar", "SetQuantVector", "IterateBatch")})
 NOT_PROBED.update({n: "the Matmul library's integer helpers (lib/matmul_intf.h, outside the probe prelude): see "
                       "tests/test_matmul_api_forms.py::test_hccl_kernels_compile_and_a_collective_is_a_named_error_at_its_line"
-                   for n in ("CeilAlign",)})
+                   for n in ("CeilAlign", "CeilDiv")})
 NOT_PROBED.update({n: "the Matmul API (lib/matmul_intf.h, outside the probe prelude): see tests/test_matmul_api_forms.py"
                    for n in ("GetOffsetC", "IterateNBatch", "SetAntiQuantScalar", "SetAntiQuantVector", "SetSparseIndex")})
 NOT_PROBED.update({n: "the Matmul API's constant tiling (lib/matmul_intf.h): see tests/test_matmul_api_host.py"

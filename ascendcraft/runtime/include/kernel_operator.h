@@ -26,6 +26,7 @@
 #include "ascendcraft_emu/reduce_adv.h"
 #include "ascendcraft_emu/symbol.h"
 #include "ascendcraft_emu/devkit_impl.h"
+#include "ascendcraft_emu/raw_intrinsics.h"
 
 // AscendC also declares the core queries at global scope: kernels call GetBlockIdx() / GetBlockNum() without
 // `using namespace AscendC` (using-declarations, so a kernel that has the using-directive sees one function).

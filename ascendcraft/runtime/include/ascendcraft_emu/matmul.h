@@ -206,6 +206,9 @@ template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullp
 // a / b rounded up, and a rounded up to a multiple of b, in the arguments' own type.
 template <typename T, typename = std::enable_if_t<std::is_arithmetic<T>::value>> inline T Ceil(T a, T b) { return (a + b - 1) / b; }
 template <typename T, typename = std::enable_if_t<std::is_arithmetic<T>::value>> inline T CeilAlign(T a, T b) { return Ceil(a, b) * b; }
+// ... and the batch Matmul's 16-bit pair (cann-ops batch_mat_mul_v3 calls CeilDiv on uint32_t counts: they convert).
+inline uint16_t CeilDiv(uint16_t a, uint16_t b) { return static_cast<uint16_t>((a + b - 1) / b); }
+inline uint16_t CeilAlign(uint16_t a, uint16_t b) { return static_cast<uint16_t>(CeilDiv(a, b) * b); }
 
 // The L0C element type of a Matmul on inputs of type T: fp32 for half / bfloat16_t / float, int32 for int8.
 template <typename T> struct GetMmDstType { using Type = float; };

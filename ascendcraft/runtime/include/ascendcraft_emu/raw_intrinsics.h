@@ -1,0 +1,61 @@
+// AscendCraft CPU emulation: the device compiler's raw copy intrinsics and macros that kernels ported from the
+// devkit's own code use beside the AscendC API (cann-ops mat_mul_v3 / gemm_v2 / batch_mat_mul_v3):
+//   copy_gm_to_ubuf_align_b8/b16/b32(ub, gm, sid, nBurst, lenBurst, leftPad, rightPad, srcGap, dstGap) and
+//   copy_ubuf_to_gm_align_b8/b16/b32(gm, ub, ...): DataCopyPad on pointers -- nBurst bursts of lenBurst bytes, the GM
+//   gap in bytes, the UB gap in 32-byte blocks, left / right padding in elements of 1 / 2 / 4 bytes (GM -> UB; the pad
+//   value is the pad register's reset value 0);
+//   PRELOAD(len) (an instruction-cache preload: nothing to do here), __BLOCK_LOCAL__ (a variable per core: one per
+//   emulated core thread), and the DEFAULT_DATA_COPY_NBURST / DEFAULT_DATA_COPY_STRIDE constants (1 and 0).
+// Written from the public AscendC documentation of DataCopyPad; no vendor code.
+#pragma once
+
+#include "devkit_impl.h"
+
+#ifndef PRELOAD
+#define PRELOAD(len) {}
+#endif
+#ifndef __BLOCK_LOCAL__
+#define __BLOCK_LOCAL__ thread_local
+#endif
+
+namespace AscendC {
+const uint8_t DEFAULT_DATA_COPY_NBURST = 1;
+const uint8_t DEFAULT_DATA_COPY_STRIDE = 0;
+
+namespace raw_copy_detail {
+template <typename T>
+inline void gm_to_ub(void* ub, void* gm, uint16_t nBurst, uint32_t lenBurst, uint8_t left, uint8_t right, uint32_t srcGap,
+                     uint32_t dstGap, const char* api, SrcLoc loc) {
+    DataCopyPad(devkit_detail::ub(static_cast<T*>(ub), api, loc), devkit_detail::gm(static_cast<T*>(gm)),
+                DataCopyExtParams(nBurst, lenBurst, srcGap, dstGap, 0),
+                DataCopyPadExtParams<T>(left != 0 || right != 0, left, right, T(0)), loc);
+}
+template <typename T>
+inline void ub_to_gm(void* gm, void* ub, uint16_t nBurst, uint32_t lenBurst, uint8_t left, uint8_t right, uint32_t srcGap,
+                     uint32_t dstGap, const char* api, SrcLoc loc) {
+    if (left != 0 || right != 0)
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::DataCopyPad, "copy_ubuf_to_gm_align with left / right "
+            "padding is not emulated (padding belongs to the GM -> UB direction)", "pass 0 for both padding counts", loc);
+    DataCopyPad(devkit_detail::gm(static_cast<T*>(gm)), devkit_detail::ub(static_cast<T*>(ub), api, loc),
+                DataCopyExtParams(nBurst, lenBurst, srcGap, dstGap, 0), loc);
+}
+}  // namespace raw_copy_detail
+}  // namespace AscendC
+
+#define ASCENDCRAFT_RAW_COPY(bits, T)                                                                                    \
+    inline void copy_gm_to_ubuf_align_b##bits(void* ub, void* gm, uint8_t /*sid*/, uint16_t nBurst, uint32_t lenBurst,    \
+                                              uint8_t left, uint8_t right, uint32_t srcGap, uint32_t dstGap,            \
+                                              ascendcraft::emu::SrcLoc loc = {}) {                                     \
+        AscendC::raw_copy_detail::gm_to_ub<T>(ub, gm, nBurst, lenBurst, left, right, srcGap, dstGap,                    \
+                                              "copy_gm_to_ubuf_align_b" #bits, loc);                                  \
+    }                                                                                                                  \
+    inline void copy_ubuf_to_gm_align_b##bits(void* gm, void* ub, uint8_t /*sid*/, uint16_t nBurst, uint32_t lenBurst,    \
+                                              uint8_t left, uint8_t right, uint32_t srcGap, uint32_t dstGap,            \
+                                              ascendcraft::emu::SrcLoc loc = {}) {                                     \
+        AscendC::raw_copy_detail::ub_to_gm<T>(gm, ub, nBurst, lenBurst, left, right, srcGap, dstGap,                    \
+                                              "copy_ubuf_to_gm_align_b" #bits, loc);                                  \
+    }
+ASCENDCRAFT_RAW_COPY(8, uint8_t)
+ASCENDCRAFT_RAW_COPY(16, uint16_t)
+ASCENDCRAFT_RAW_COPY(32, uint32_t)
+#undef ASCENDCRAFT_RAW_COPY
