@@ -601,7 +601,6 @@ UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> w
     "ClampMin": "use Maxs with the bound",
     "BatchNorm": "compose it from ReduceSum, Adds, Mul, Sqrt and Div per channel",
     "CumSum": "add rows in a loop with Add (one row to the next), or a scalar GetValue/SetValue loop",
-    "Sort": "use ReduceMax / ReduceMin with calIndex repeatedly, or a scalar loop",
     "TopK": "use ReduceMax with calIndex k times, masking each winner with SetValue",
     "Pad": "use DataCopyPad with DataCopyPadExtParams, or Duplicate then DataCopy",
     "Acosh": "compose it: Ln(x + Sqrt(x * x - 1)) with Mul, Adds, Sqrt, Add, Ln",

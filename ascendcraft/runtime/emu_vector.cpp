@@ -823,6 +823,8 @@ void select_scratch(Dt dt, uint8_t mode, Scalar v, Op op, const SrcLoc& loc) {
     for (uint32_t off = lo; off + es <= hi; off += es) std::memcpy(c.ub + off, word, es);
 }
 }  // namespace
+// The same scratch write for the advanced APIs built on Select (SelectWithBytesMask, emu_select_bytes.cpp).
+void select_reserved_scratch(Dt dt, uint8_t mode, Scalar v, Op op, const SrcLoc& loc) { select_scratch(dt, mode, v, op, loc); }
 
 void vec_select(Dt dt, Dt maskDt, uint8_t mode, const Local& d, const Local& sel, const Local& a, const Local* b, Scalar v,
                 const Lanes& lanes, const Stride* s, SrcLoc loc) {

@@ -27,6 +27,9 @@
 #include "ascendcraft_emu/symbol.h"
 #include "ascendcraft_emu/devkit_impl.h"
 #include "ascendcraft_emu/raw_intrinsics.h"
+#include "ascendcraft_emu/sort.h"
+#include "ascendcraft_emu/select_bytes.h"
+#include "ascendcraft_emu/exp_taylor.h"
 
 // AscendC also declares the core queries at global scope: kernels call GetBlockIdx() / GetBlockNum() without
 // `using namespace AscendC` (using-declarations, so a kernel that has the using-directive sees one function).

@@ -17,6 +17,15 @@ constexpr uint64_t FULL_MASK = 0xffffffffffffffffULL;
 // Elements of one 32-byte block for 4-byte and 2-byte types, as the devkit's constants name them.
 constexpr uint8_t B32_DATA_NUM_PER_BLOCK = 8;
 constexpr uint8_t B16_DATA_NUM_PER_BLOCK = 16;
+// Element sizes, and elements of one 256-byte repeat, likewise.
+constexpr uint8_t B64_BYTE_SIZE = 8;
+constexpr uint8_t B32_BYTE_SIZE = 4;
+constexpr uint8_t B16_BYTE_SIZE = 2;
+constexpr uint8_t B8_BYTE_SIZE = 1;
+constexpr int32_t B16_DATA_NUM_PER_REPEAT = 128;
+constexpr int32_t B32_DATA_NUM_PER_REPEAT = 64;
+constexpr uint32_t HALF_REPEAT_SIZE = 128;
+constexpr uint32_t FLOAT_REPEAT_SIZE = 64;
 
 // AscendC's type-trait helper, as kernels spell it.
 template <typename T, typename U> struct IsSameType : std::is_same<T, U> {};

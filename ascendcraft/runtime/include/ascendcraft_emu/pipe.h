@@ -234,6 +234,8 @@ inline void SetSysWorkspace(GM_ADDR workspace) { detail_ws::sys_workspace() = wo
 // As in AscendC, every template argument is given: DataCacheCleanAndInvalid<T, CacheLine, DcciDst>(tensor).
 template <typename T, CacheLine cl, DcciDst dst> inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
 template <typename T, CacheLine cl, DcciDst dst> inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
+// The GM form without a DcciDst (the whole cache line(s) of the tensor): no effect either.
+template <typename T, CacheLine cl> inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
 template <typename T>
 inline void InitGlobalMemory(const GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value, SrcLoc loc = {}) {
     ascendcraft::emu::gm_fill(gmWorkspaceAddr.address_, size, sizeof(T), &value, loc);

@@ -8,3 +8,4 @@
 #include "ascendcraft_emu/norm_tiling.h"
 #include "ascendcraft_emu/matmul_tiling.h"
 #include "ascendcraft_emu/reduce_tiling.h"
+#include "ascendcraft_emu/activation_tiling.h"
