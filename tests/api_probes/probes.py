@@ -1035,8 +1035,6 @@ UNEMULATED: dict[str, str] = {
     "ShiftLeft.tensor_scalar": "the tensor-shift form is not emulated: shift by a scalar",
     "ShiftRight.tensor_scalar": "the tensor-shift form is not emulated: shift by a scalar",
     "Compare.no_dst.l0": "Compare into the CMPMASK register is not emulated: pass a uint8_t dst tensor",
-    "Exp.adv.taylor": "the advanced Exp (Taylor expansion) is not emulated: use the basic Exp(dst, src, count)",
-    "Exp.adv.taylor.nocount": "the advanced Exp (Taylor expansion) is not emulated: use the basic Exp(dst, src, count)",
     "GlobalTensor.call": "GlobalTensor::operator() (a raw GM reference) is not emulated: use GetValue / SetValue",
     "GlobalTensor.SetShapeInfo": _NOT_YET,
     "SetAtomicMax": _NOT_YET, "SetAtomicMin": _NOT_YET, "SetAtomicType": _NOT_YET,

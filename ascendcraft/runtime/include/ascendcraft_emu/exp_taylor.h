@@ -1,7 +1,7 @@
 // The advanced Exp of AscendC, Exp<T, taylorExpandLevel, isReuseSource>: e^x computed in float as e^floor(x) (the Exp
 // instruction) times a Taylor series of the fraction x - floor(x) with taylorExpandLevel terms (1 + c + c^2/2! + ...),
 // each term the previous one times c times the float 1/i; half sources go through float and back (round to nearest).
-// With isReuseSource on float, src ends holding the fractions, as the API uses it for them. Written from the public
+// With isReuseSource on float, src ends holding the fractions, as the API uses it for them. Level 0 is the basic Exp. Written from the public
 // AscendC documentation and the algorithm it describes; no vendor code.
 #pragma once
 
@@ -15,6 +15,10 @@ namespace AscendC {
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 inline void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t calCount, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_TYPES_CHECK(Exp, "half and float", T, half, float);
+    if (taylorExpandLevel == 0) {  // no series: the basic Exp instruction
+        Exp(dstLocal, srcLocal, static_cast<int32_t>(calCount), loc);
+        return;
+    }
     ascendcraft::emu::vec_exp_taylor(ascendcraft::emu::dt_of<T>(), dstLocal.emu(), srcLocal.emu(), calCount, taylorExpandLevel,
                                      isReuseSource, loc);
 }
