@@ -191,3 +191,46 @@ extern "C" __global__ __aicore__ void amsg(GM_ADDR y)
     assert not r.ok
     text = r.diagnostics[0].render()
     assert "amsg.cpp:6" in text and "Division by zero error! 0" in text, text
+
+
+def test_raw_max_min_register(tmp_path):
+    # get_max_min_cnt: the last max/min reduction's value bits in the low half, its index in the high 32 bits
+    src = tmp_path / "mmc.cpp"
+    src.write_text(r"""#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void mmc(GM_ADDR x, GM_ADDR xh, GM_ADDR out)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 4096);
+    GlobalTensor<float> xg; GlobalTensor<half> xhg; GlobalTensor<uint64_t> og;
+    xg.SetGlobalBuffer((__gm__ float *)x, 64);
+    xhg.SetGlobalBuffer((__gm__ half *)xh, 128);
+    og.SetGlobalBuffer((__gm__ uint64_t *)out, 4);
+    LocalTensor<float> a = buf.GetWithOffset<float>(64, 0), d = buf.GetWithOffset<float>(64, 256), w = buf.GetWithOffset<float>(64, 512);
+    LocalTensor<half> h = buf.GetWithOffset<half>(128, 1024), hd = buf.GetWithOffset<half>(64, 1536), hw = buf.GetWithOffset<half>(128, 2048);
+    DataCopy(a, xg, 64);
+    DataCopy(h, xhg, 128);
+    PipeBarrier<PIPE_ALL>();
+    ReduceMax(d, a, w, 64, true);
+    SetFlag<HardEvent::V_S>(EVENT_ID0);
+    WaitFlag<HardEvent::V_S>(EVENT_ID0);
+    og.SetValue(0, (uint64_t)get_max_min_cnt());
+    ReduceMin(hd, h, hw, 128, true);
+    SetFlag<HardEvent::V_S>(EVENT_ID0);
+    WaitFlag<HardEvent::V_S>(EVENT_ID0);
+    og.SetValue(1, (uint64_t)get_max_min_cnt());
+}
+""")
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal(64).astype(np.float32)
+    xh = rng.standard_normal(128).astype(np.float16)
+    r = run(b, [GM("x", x), GM("xh", xh), GM("out", np.zeros(4, np.uint64), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    o = r.outputs["out"]
+    i = int(np.argmax(x))
+    assert o[0] & 0xFFFFFFFF == x[i:i + 1].view(np.uint32)[0] and o[0] >> 32 == i
+    j = int(np.argmin(xh))
+    assert o[1] & 0xFFFF == xh[j:j + 1].view(np.uint16)[0] and o[1] >> 32 == j

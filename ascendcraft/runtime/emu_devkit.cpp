@@ -3,6 +3,8 @@
 #include "ascendcraft_emu/devkit_impl.h"
 #include "ascendcraft_emu/internal.h"
 
+#include <cstring>
+
 namespace ascendcraft { namespace emu {
 
 Local ub_raw_view(const void* p, const char* api, SrcLoc loc) {
@@ -17,6 +19,24 @@ Local ub_raw_view(const void* p, const char* api, SrcLoc loc) {
     t.addr = const_cast<uint8_t*>(q);
     t.bytes = t.cap = static_cast<uint32_t>(c.ub + top - q);
     return t;
+}
+
+// The special register of the last ReduceMax/Min or WholeReduceMax/Min as the raw get_max_min_cnt reads it: the value's
+// bits in the low half (16 bits for half, 32 for float), the index in the high 32 bits.
+uint64_t maxmin_register(SrcLoc loc) {
+    enter(Op::GetReduceMaxMinCount, loc);
+    record(TPipe_::S, TKind::INSTR, Op::GetReduceMaxMinCount, Dt::none, 0, loc);
+    Core& c = core();
+    if (tracing_now()) return 0;
+    if (!c.maxmin_set)
+        Report("reduce-register", Op::GetReduceMaxMinCount, loc)
+            .msg("get_max_min_cnt reads the result of the last ReduceMax / ReduceMin / WholeReduceMax / WholeReduceMin, "
+                 "but this block has made none")
+            .hint("call it after a max or min reduction (and a V_S flag, so the scalar unit sees the result)").fail();
+    uint64_t bits = 0;
+    if (c.maxmin_dt == Dt::f16) { const half h(static_cast<float>(c.maxmin_value)); uint16_t u; std::memcpy(&u, &h, 2); bits = u; }
+    else { const float f = static_cast<float>(c.maxmin_value); uint32_t u; std::memcpy(&u, &f, 4); bits = u; }
+    return bits | (static_cast<uint64_t>(static_cast<uint32_t>(c.maxmin_index)) << 32);
 }
 
 }}  // namespace ascendcraft::emu

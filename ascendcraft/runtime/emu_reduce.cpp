@@ -138,8 +138,9 @@ void store_index(Dt dt, uint8_t* p, uint64_t index) {
 
 struct Best { double value; uint64_t index; bool any; };
 // The special register GetReduceMaxMinCount reads: the last max/min reduction's value and index.
-void note_maxmin(const Best& b) {
+void note_maxmin(const Best& b, Dt dt) {
     Core& c = core();
+    c.maxmin_dt = dt;
     c.maxmin_value = b.value;
     c.maxmin_index = b.index;
     c.maxmin_set = true;
@@ -217,7 +218,7 @@ void reduce_all(Op op, Dt dt, const Local& d, const Local& a, const Local& tmp, 
                         if (g.on(r, l)) consider(best, is_max, load_d(dt, a.addr + lane_offset(g, s, es, r, l)), static_cast<uint64_t>(r) * epr + l);
             }
             if (best.any) {
-                note_maxmin(best);
+                note_maxmin(best, dt);
                 store_value(dt, d.addr, best.value);
                 if (calIndex) store_index(dt, d.addr + es, best.index);
                 mark_written(d, 0, calIndex ? 2 * es : es);
@@ -314,7 +315,7 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
             }
             mark_written(d, static_cast<uint64_t>(r) * dstRepStride * unit, unit);
         }
-        if (!sum && overall.any) note_maxmin(overall);
+        if (!sum && overall.any) note_maxmin(overall, dt);
     } else if (!tracing_now()) {
         Best overall{0, 0, false};  // over all repeats: what GetReduceMaxMinCount reads afterwards
         for (uint32_t r = 0; r < g.repeats; ++r) {
@@ -340,7 +341,7 @@ void reduce_whole(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lan
             }
             mark_written(d, static_cast<uint64_t>(r) * dstRepStride * unit, unit);
         }
-        if (!sum && overall.any) note_maxmin(overall);
+        if (!sum && overall.any) note_maxmin(overall, dt);
     }
 }
 

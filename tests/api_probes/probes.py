@@ -376,6 +376,7 @@ P("PopStackBuffer.uint8", "{ LocalTensor<uint8_t> sb; bool got = PopStackBuffer<
 P("PopStackBuffer.no_template", "{ LocalTensor<uint8_t> sb; PopStackBuffer(sb); }", "template")
 P("TQueConfig.queue", "{ static constexpr TQueConfig qc{false, false, false, 0, 1, 0, {}}; TQue<TPosition::VECIN, 1, &qc> q2; (void)q2; }")
 P("intrinsic.mask_count", "set_mask_count(); set_vector_mask(0, 100); Adds<float, false>(f0, f1, 1.0f, MASK_PLACEHOLDER, 1, urp); set_mask_norm();")
+P("intrinsic.max_min_cnt", "{ ReduceMax(f0, f1, f2, 64, true); int64_t r = get_max_min_cnt(); (void)r; }")
 P("intrinsic.vector_mask", "set_vector_mask(0, 0xFFull); Adds<float, false>(f0, f1, 1.0f, MASK_PLACEHOLDER, 1, urp);")
 # ---- GatherMask (built-in pattern 1..7 or a pattern tensor: uint16_t bits for 2-byte, uint32_t for 4-byte) ---------
 for t in ["half", "float", "int32_t", "int16_t", "uint16_t", "uint32_t", "bfloat16_t", "uint8_t"]:

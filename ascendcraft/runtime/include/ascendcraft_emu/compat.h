@@ -94,6 +94,12 @@ inline void vcadd(std::nullptr_t, T* src, uint32_t repeat, uint32_t dstRepStride
                   bool /*mode*/, ::ascendcraft::emu::SrcLoc loc = {}) {
     ::ascendcraft::emu::vcadd_raw(::ascendcraft::emu::dt_of<T>(), nullptr, src, repeat, dstRepStride, srcBlkStride, srcRepStride, loc);
 }
+namespace ascendcraft { namespace emu { uint64_t maxmin_register(SrcLoc loc); }}
+// The raw special-register read behind GetReduceMaxMinCount: the last max/min reduction's value bits (low half) and
+// index (high 32 bits).
+inline int64_t get_max_min_cnt(::ascendcraft::emu::SrcLoc loc = {}) {
+    return static_cast<int64_t>(::ascendcraft::emu::maxmin_register(loc));
+}
 inline uint64_t get_acc_val() { return ::ascendcraft::emu::acc_value_bits(::ascendcraft::emu::Dt::f32); }
 namespace AscendC {
 inline uint64_t GetAccVal() { return ::ascendcraft::emu::acc_value_bits(::ascendcraft::emu::Dt::f32); }

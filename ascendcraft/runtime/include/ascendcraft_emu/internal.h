@@ -387,6 +387,7 @@ struct Core {
     double maxmin_value = 0;
     uint64_t maxmin_index = 0;
     bool maxmin_set = false;
+    Dt maxmin_dt = Dt::none;  // the element type of that reduction (the raw get_max_min_cnt packs the value's bits)
     double acc_value = 0;  // the accumulator the raw vcadd(nullptr, ...) sums into (get_acc_val, emu_norm.cpp)
 };
 // emu_sync_cross.cpp: the launch's cores by kernel type, cross-core flags, and the GM hand-over check
