@@ -49,6 +49,7 @@ extern "C" __global__ __aicore__ void styles(GM_ADDR x, GM_ADDR y, GM_ADDR s, ui
     DataCopy(a, xg, 64);
     DataCopy(b, xg[64], 64);
     uint32_t tiles = n ASSERT(n % 8 == 0);    // empty on the device: the kernel still assigns n
+    ASSERT(tiles != 0)                        // the statement form without its semicolon (NPUKernelBench MulSigmoid)
     if (likely(IsSameType<float, float32_t>::value && __CCE_AICORE__ == 220 && g_coreType == AIV)) {
         Chain<float, Div, Exp, Muls, Sin<float, false>> chain;
         chain.Run(a, b, c, d, 64);

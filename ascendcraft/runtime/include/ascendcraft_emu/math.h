@@ -171,10 +171,13 @@ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
 #undef assert
 #define assert(...) ascendc_assert(__VA_ARGS__)
 // ASSERT is empty in CANN's device build and assert() in its CPU debug build. Here a failing ASSERT is a warning in
-// the run's output (on the NPU the kernel carries on); written as `+0 * check`, it also parses where a kernel relies
-// on the empty device form (`x = n ASSERT(n != 0);`). ascendc_assert, which the device keeps, stops the run.
+// the run's output (on the NPU the kernel carries on). Kernels rely on the empty device form in two ways, both of which
+// parse: inside an expression (`x = n ASSERT(n != 0);`: the check is `+0 * check` added to it) and as a statement
+// without its semicolon (`ASSERT(n != 0)` then the next statement: the check's own `;` ends it, and the trailing
+// `if (false) {}` takes the semicolon a kernel does write). ascendc_assert, which the device keeps, stops the run.
 #ifndef ASSERT
-#define ASSERT(cond) +0 * ((cond) ? 0 : (::ascendcraft::emu::kernel_assert_warning(#cond, ::ascendcraft::emu::SrcLoc()), 0))
+#define ASSERT(cond)                                                                                                   \
+    +0 * ((cond) ? 0 : (::ascendcraft::emu::kernel_assert_warning(#cond, ::ascendcraft::emu::SrcLoc()), 0)); if (false) {}
 #endif
 
 namespace ascendcraft { namespace emu {
