@@ -7,6 +7,7 @@ Docs: https://ascendcraft.github.io/ascendcraft/emu.html.md"""
 # %% ../nbs/10_emu.ipynb #f89a38eb
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import hashlib
 import json
@@ -361,7 +362,7 @@ class Param:
     "One parameter of the kernel entry."
     name: str
     ctype: str    # as written in the signature, e.g. 'GM_ADDR', '__gm__ float*', 'uint32_t'
-    kind: str     # 'pointer' | 'scalar'
+    kind: str     # 'pointer' | 'scalar' | 'value' (a struct passed by value, e.g. a tiling struct)
     scalar: str = ""  # scalar: the driver's type name (int32_t, float, half, …)
 
     @property
@@ -391,8 +392,11 @@ _TYPE_WORDS = {"int", "char", "short", "long", "unsigned", "signed", "float", "d
                "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "const", "volatile"}
 
 
+_VALUE_TYPE_RE = re.compile(r"^(?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*(?:\s*<[^;{}()]*>)?$")
+
+
 def parse_param(text: str, index: int | None = None) -> Param:
-    "A `Param` from one parameter declaration such as `__gm__ float* x` (ValueError if unsupported); an unnamed one (`GM_ADDR`) is called `arg<index>`."
+    "A `Param` from one parameter declaration such as `__gm__ float* x` or `TCubeTiling tiling` (by value; ValueError if unsupported); an unnamed one (`GM_ADDR`) is called `arg<index>`."
     words = text.strip()
     m = re.match(r"^(.*?)([A-Za-z_]\w*)\s*$", words, re.S)
     unnamed = not m or not m.group(1).strip() or m.group(2) in _TYPE_WORDS
@@ -406,7 +410,9 @@ def parse_param(text: str, index: int | None = None) -> Param:
         return Param(name, ctype, "pointer")
     if bare in SCALAR_CTYPES:
         return Param(name, ctype, "scalar", SCALAR_CTYPES[bare])
-    raise ValueError(f"kernel parameter '{words}': type '{ctype}' is neither a pointer nor a primitive type")
+    if _VALUE_TYPE_RE.match(bare):     # a struct by value (asc-devkit's `TCubeTiling tiling`): its bytes are given at run time
+        return Param(name, ctype, "value")
+    raise ValueError(f"kernel parameter '{words}': type '{ctype}' is neither a pointer, a primitive type nor a type name")
 
 
 def find_entries(sources: dict[str, str]) -> list[Entry]:
@@ -866,10 +872,10 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str])
         lines.append(f'extern "C" int {HOST_TILING_FUNCTION}(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*);')
     args = []
     for i, p in enumerate(entry.params):
+        t = " ".join(w for w in p.ctype.split() if w not in ("const", "volatile"))
         if p.is_pointer: args.append(f"({p.ctype})a[{i}]")
-        else:
-            t = " ".join(w for w in p.ctype.split() if w not in ("const", "volatile"))
-            args.append(f"*static_cast<const {t}*>(a[{i}])")
+        elif p.kind == "value": args.append(f"ascendcraft::emu::value_arg<{t}>(a, {i})")   # checks the bytes given fit
+        else: args.append(f"*static_cast<const {t}*>(a[{i}])")
     lines += ["static void ascendcraft_launch(void* const* a) {", f"    (void)a;", f"    {entry.name}{f'<{entry.targs}>' if entry.template else ''}({', '.join(args)});", "}",
               "int main(int argc, char** argv) {", f"    {kind_declaration(kernel_kind(sources, entry))}",
               f"    return ascendcraft::emu::driver_main(argc, argv, &ascendcraft_launch, {len(entry.params)}, "
@@ -915,7 +921,30 @@ def _instantiate(e: Entry, targs: str | None) -> Entry | Diagnostic:
         return Diagnostic("entry-template", f"kernel '{e.name}' is a template (template <{e.template}>) and has no default "
                           "for every parameter: say which instance to run", file=e.file, line=e.line,
                           hint=f"pass entry='{e.name}<...>' with its template arguments, as the <<<>>> launch names them")
-    return dataclasses.replace(e, targs=targs or "")
+    bound = _template_bindings(e.template, targs or "")
+    params = tuple(parse_param(f"{_substitute(p.ctype, bound)} {p.name}") for p in e.params)   # `__gm__ T* x` too: the driver casts to it
+    return dataclasses.replace(e, targs=targs or "", params=params)
+
+
+def _split_template_list(text: str) -> list[str]:
+    return [p.strip() for p in re.split(r",(?![^<]*>)", text) if p.strip()]
+
+
+def _template_bindings(template: str, targs: str) -> dict[str, str]:
+    "Each template parameter's name -> the argument the entry is instantiated with (the given one, else its default)."
+    given, out = _split_template_list(targs), {}
+    for i, p in enumerate(_split_template_list(template)):
+        decl, _, default = p.partition("=")
+        names = re.findall(r"[A-Za-z_]\w*", decl)
+        value = given[i] if i < len(given) else default.strip()
+        if names and value: out[names[-1]] = value
+    return out
+
+
+def _substitute(ctype: str, bound: dict[str, str]) -> str:
+    "A parameter type with the template's parameters replaced by their arguments (`T` -> `float`), so a by-value `T` is a scalar."
+    for name, value in bound.items(): ctype = re.sub(rf"(?<![\w:])\b{re.escape(name)}\b", value, ctype)
+    return ctype
 
 
 def _build_key(sources, entry, cmd_flags, cxx, sanitize) -> str:
@@ -1261,11 +1290,22 @@ class ScratchFolder:
 
 
 # %% ../nbs/10_emu.ipynb #18248402
+_ARG_KINDS = {"pointer": "GM/Tiling/Workspace", "scalar": "Scalar", "value": "the bytes of a struct"}
+
+
 def _run_args_error(message: str, build: Build) -> AscendCraftError:
     return AscendCraftError(Diagnostic("run-args", message, file=build.entry_file or "<run>",
                                        hint=f"pass one argument per parameter of {build.entry}: "
-                                            + ", ".join(f"{p.name} ({'GM/Tiling/Workspace' if p.is_pointer else 'Scalar'})"
+                                            + ", ".join(f"{p.name} ({_ARG_KINDS[p.kind]})"
                                                         for p in build.params)), stage="run")
+
+
+def _value_bytes(a) -> bytes | None:
+    "The bytes of an argument for a struct parameter passed by value, or None when `a` gives none."
+    if isinstance(a, Tiling): a = a.data
+    if isinstance(a, np.ndarray): return np.ascontiguousarray(a).tobytes()
+    if isinstance(a, (bytes, bytearray, memoryview, ctypes.Structure, ctypes.Array)): return bytes(a)
+    return None
 
 
 def _scalar_text(value, ctype: str) -> str:
@@ -1338,7 +1378,14 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
     outputs, trace_mode = [], mode == "trace"
     for i, (p, a) in enumerate(zip(build.params, args)):
         safe = re.sub(r"\s+", "_", getattr(a, "name", p.name) or p.name)
-        if not p.is_pointer:
+        if p.kind == "value":
+            data = _value_bytes(a)
+            if data is None:
+                raise _run_args_error(f"parameter {i} '{p.name}' is a {p.ctype} passed by value: give its bytes (bytes, a "
+                                      f"ctypes.Structure, a NumPy array or Tiling(bytes)), not {type(a).__name__}", build)
+            (run_dir / f"value{i}.bin").write_bytes(data)
+            lines.append(f"arg value {p.name} {len(data)} value{i}.bin")
+        elif not p.is_pointer:
             if isinstance(a, (GM, Tiling, Workspace)):
                 raise _run_args_error(f"parameter {i} '{p.name}' is a scalar ({p.ctype}), not a GM buffer", build)
             value = a.value if isinstance(a, Scalar) else a

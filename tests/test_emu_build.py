@@ -31,8 +31,10 @@ def test_entry_and_parameters():
     assert [(p.name, p.kind, p.scalar) for p in e.params] == [("x", "pointer", ""), ("y", "pointer", ""), ("n", "scalar", "uint32_t")]
     assert parse_param("__gm__ const half* __restrict__ src").kind == "pointer"
     assert parse_param("int64_t count").scalar == "int64_t"
+    # a struct by value (the official single-source examples' tiling): its bytes are given at run time (10_emu)
+    assert (parse_param("const AscendC::tiling::TCubeTiling t").kind, parse_param("Custom::Tiling<half> t").kind) == ("value", "value")
     with pytest.raises(ValueError, match="neither a pointer"):
-        parse_param("TilingData t")
+        parse_param("TilingData& t")
 
 
 def test_missing_ambiguous_and_non_extern_entries_are_diagnostics():

@@ -69,6 +69,19 @@ struct RunSpec {
     die(4);
 }
 
+// The bytes given for each by-value struct parameter (empty for the others), and every parameter's name.
+std::vector<std::vector<uint8_t>> g_values;
+std::vector<std::string> g_value_names;
+
+std::vector<uint8_t> read_value_file(const std::string& file, uint64_t bytes) {
+    std::vector<uint8_t> data(bytes ? bytes : 1, 0);
+    std::ifstream in(file, std::ios::binary);
+    if (!in || !in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(bytes)))
+        setup_error(fmt("cannot read %llu bytes of a by-value argument from %s", static_cast<unsigned long long>(bytes), file.c_str()));
+    data.resize(bytes);
+    return data;
+}
+
 RunSpec parse_spec(const char* path) {
     std::ifstream in(path);
     if (!in) { fprintf(stderr, "ascendcraft emulator: cannot read the run spec %s\n", path); die(4); }
@@ -108,7 +121,7 @@ RunSpec parse_spec(const char* path) {
             words >> a.kind;
             if (a.kind == "gm") words >> a.role >> a.name >> a.bytes >> a.file;
             else if (a.kind == "scalar") words >> a.ctype >> a.name >> a.value;
-            else if (a.kind == "tiling" || a.kind == "workspace") words >> a.name >> a.bytes >> a.file;
+            else if (a.kind == "tiling" || a.kind == "workspace" || a.kind == "value") words >> a.name >> a.bytes >> a.file;
             spec.args.push_back(a);
         }
     }
@@ -521,6 +534,20 @@ std::string work_json(const Launch& launch) {
 
 }  // namespace
 
+void check_value_arg(int index, unsigned long size) {
+    const size_t i = static_cast<size_t>(index);
+    if (i < g_values.size() && g_values[i].size() == size) return;
+    const std::string name = i < g_value_names.size() ? g_value_names[i] : fmt("%d", index);
+    const unsigned long long given = i < g_values.size() ? g_values[i].size() : 0;
+    write_line("{\"type\":\"diag\",\"kind\":\"run-args\",\"severity\":\"error\",\"message\":" +
+               json_string(fmt("parameter '%s' is a struct of %lu bytes passed by value, but %llu bytes were given for it",
+                               name.c_str(), size, given)) +
+               ",\"hint\":" + json_string(fmt("give exactly sizeof() = %lu bytes for '%s' (e.g. bytes(a ctypes.Structure of the same layout))",
+                                              size, name.c_str())) +
+               ",\"file\":\"\",\"line\":0,\"block\":-1,\"api\":\"\",\"values\":{}}");
+    die(4);
+}
+
 int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn tiling) {
     if (argc < 2) { fprintf(stderr, "usage: %s RUN_SPEC\n", argv[0]); return 2; }
     // Each block allocates its UB (192 KB) and per-byte bookkeeping and frees them at its end. Above glibc's default
@@ -594,6 +621,10 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     // GM buffers.
     std::vector<uint64_t> cells(spec.args.size(), 0);
     std::vector<void*> args(spec.args.size(), nullptr);
+    std::vector<std::vector<uint8_t>>& values = g_values;
+    values.assign(spec.args.size(), {});
+    g_value_names.clear();
+    for (const ArgSpec& a : spec.args) g_value_names.push_back(a.name);
     const bool trace = spec.mode == Mode::Trace;
     // execute mode with blocks in parallel: the GM pages are mapped and poisoned on as many threads
     const uint32_t prep_threads = trace || spec.sanitize ? 1 : std::max<uint32_t>(1, std::min<uint32_t>(spec.threads, 64));
@@ -603,6 +634,11 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     for (size_t i = 0; i < spec.args.size(); ++i) {
         ArgSpec& a = spec.args[i];
         if (a.kind == "scalar") { parse_scalar(a, &cells[i]); args[i] = &cells[i]; continue; }
+        if (a.kind == "value") {   // a struct by value: its bytes, not GM (the kernel gets a copy)
+            values[i] = read_value_file(a.file, static_cast<uint64_t>(a.bytes));
+            args[i] = values[i].data();
+            continue;
+        }
         GmBuffer b;
         b.name = a.name;
         b.arg = static_cast<int>(i);

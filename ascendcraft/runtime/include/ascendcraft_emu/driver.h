@@ -16,6 +16,15 @@ using TilingFn = int (*)(const int64_t* args, int nargs, void* tiling, uint64_t 
 // the kernel uses cross-core flags: the driver lays the launch's cores out by it (emu_sync_cross.cpp).
 void declare_kernel_kind(int def, const uint64_t* keys, const int* types, int n, bool cross);
 
+// A struct parameter passed by value (`TCubeTiling tiling`): args[index] points at the bytes the run gave for it.
+// Stops the run with a run-args error naming the parameter when their count is not sizeof(T).
+void check_value_arg(int index, unsigned long size);
+template <typename T>
+const T& value_arg(void* const* args, int index) {
+    check_value_arg(index, sizeof(T));
+    return *static_cast<const T*>(args[index]);
+}
+
 // Reads the run spec named by argv[1], maps GM, runs every block, writes the report.
 int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn tiling);
 
