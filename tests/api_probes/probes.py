@@ -459,6 +459,8 @@ P("DataCopyUB2GMImpl.family.ext", "DataCopyUB2GMImpl((__gm__ half*)gh.GetPhyAddr
 # ---- helpers: AscendCUtils mask modes, ASSERT_MSG, kernel types, the devkit's block constants, bit patterns ---------
 P("AscendCUtils.mask_modes", "AscendCUtils::SetMaskCount<float>(); AscendCUtils::SetMask<float>(0, 100); AscendCUtils::SetMaskNorm<float>(); AscendCUtils::ResetMask();")
 P("ASSERT_MSG", 'ASSERT_MSG(fs > 0.0f, "value %d", 1);')
+P("ASCENDC_ASSERT", 'ASCENDC_ASSERT(fs > 0.0f, { KERNEL_LOG(KERNEL_ERROR, "value %f", fs); });')
+P("KERNEL_LOG", 'KERNEL_LOG(KERNEL_INFO, "block %d", 1); ASCENDC_REPORT_NOT_SUPPORT(fs > 0.0f, "x"); ASCENDC_CHECK_VALUE_RANGE(1, 0, 2, "n", "x");')
 P("KernelType.mix_vector_core", "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_VECTOR_CORE);")
 P("DataNumPerRepeat", "{ uint32_t n = B16_DATA_NUM_PER_REPEAT + B32_DATA_NUM_PER_REPEAT + HALF_REPEAT_SIZE + FLOAT_REPEAT_SIZE + B64_BYTE_SIZE + B32_BYTE_SIZE + B16_BYTE_SIZE + B8_BYTE_SIZE; (void)n; }")
 P("DataNumPerRepeat.b64", "{ uint32_t n = B64_DATA_NUM_PER_REPEAT; (void)n; }", "name")

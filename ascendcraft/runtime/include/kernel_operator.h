@@ -30,6 +30,7 @@
 #include "ascendcraft_emu/sort.h"
 #include "ascendcraft_emu/select_bytes.h"
 #include "ascendcraft_emu/exp_taylor.h"
+#include "ascendcraft_emu/device_log.h"
 
 // AscendC also declares the core queries at global scope: kernels call GetBlockIdx() / GetBlockNum() without
 // `using namespace AscendC` (using-declarations, so a kernel that has the using-directive sees one function).
