@@ -984,6 +984,9 @@ P("Arange.argc", "Arange(f0, 0.0f, 1.0f);", "argc")
 NOT_PROBED: dict[str, str] = {n: "tiling macros of the op project's generated header: outside kernel_operator.h"
                               for n in ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_MEMBER")}
 NOT_PROBED["GetSigmoidMaxMinTmpSize"] = "host tiling API (tiling/tiling_api.h), not kernel code: an op's TilingFunc calls it (NPUKernelBench MulSigmoid)"
+NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h: Sum / Mean temporary sizes), not kernel code: an op's TilingFunc "
+                      "calls it (NPUKernelBench MulMulReduceMeanDTwice); values in tests/test_opproject.py"
+                   for n in ("GetSumMaxMinTmpSize", "GetMeanMaxMinTmpSize", "GetMeanTmpBufferFactorSize")})
 NOT_PROBED["Process"] = "the step LocalTensor's operator= runs for `dst = a + b`: probed through the operators (Symbol.*)"
 # The Matmul high-level API lives in lib/matmul_intf.h, which the probe prelude does not include; the kernel
 # tests/emu_kernels/good/matmul_api_bias.cpp uses these and compiles against the official headers (api-oracle, with

@@ -8,13 +8,13 @@
 #include <cstdint>
 
 namespace AscendC {
-namespace detail_reduce_tiling {
+namespace reduce_tiling_detail {
 inline uint32_t repeats(uint32_t n, uint32_t elem_size) {
     const uint32_t per_repeat = 256 / elem_size;
     return (n + per_repeat - 1) / per_repeat;
 }
 inline uint32_t round_up(uint32_t v, uint32_t to) { return (v + to - 1) / to * to; }
-}  // namespace detail_reduce_tiling
+}  // namespace reduce_tiling_detail
 
 // Sum: one partial sum (of the input's type) per repeat, whole 32-byte blocks.
 inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
@@ -22,7 +22,7 @@ inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const
     (void)isReuseSource;   // accepted and without effect, as the API reference says
     if (typeSize == 0 || n == 0) { maxValue = minValue = 0; return; }
     const uint32_t per_block = 32 / typeSize;
-    maxValue = minValue = detail_reduce_tiling::round_up(detail_reduce_tiling::repeats(n, typeSize), per_block) * typeSize;
+    maxValue = minValue = reduce_tiling_detail::round_up(reduce_tiling_detail::repeats(n, typeSize), per_block) * typeSize;
 }
 
 // Mean: srcTypeSize / accTypeSize (2, 2), (4, 4) or (2, 4) (half computed in float).
@@ -30,7 +30,7 @@ inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t srcTypeSize, c
                                  const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
     (void)isReuseSource;
     if (srcTypeSize == 0 || n == 0) { maxValue = minValue = 0; return; }
-    using namespace detail_reduce_tiling;
+    using namespace reduce_tiling_detail;
     if (srcTypeSize == 2 && accTypeSize == 4) {
         const uint32_t row = round_up(n * 2, 32) / 2;   // the row padded to 32 bytes, in elements
         maxValue = minValue = round_up(repeats(n, 4), 32) + row * 4;
