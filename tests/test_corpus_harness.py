@@ -125,7 +125,11 @@ def test_a_single_source_asc_file_is_compiled_as_its_device_part():
     device = corpus.asc_kernel_source(ASC_FILE)
     lines = device.split("\n")
     assert len(lines) == len(ASC_FILE.split("\n")) and lines[2] == '#include "kernel_operator.h"'
-    assert "acl" not in device and "data_utils" not in device and "main" not in device and "scale_custom(" in device
+    # the host helpers' includes stay (the emulation's acl/acl.h, the example's data_utils.h); main() and its launch go
+    assert lines[:2] == ['#include "acl/acl.h"', '#include "data_utils.h"']
+    assert "aclrtSetDevice" not in device and "main" not in device and "scale_custom(" in device
+    debug = corpus.asc_kernel_source('#include "cpu_debug_launch.h"\n' + ASC_FILE)   # the CPU-debug launcher: host only
+    assert debug.split("\n")[0] == "" and debug.split("\n")[1] == '#include "acl/acl.h"'
     assert corpus.asc_entry(ASC_FILE) == "scale_custom<256>"
     assert corpus.asc_entry(ASC_FILE.replace("<LEN><<<", "<<<")) == "scale_custom"
     assert corpus.asc_entry("__global__ void k() {}\nint main() { return 0; }\n") is None

@@ -111,13 +111,14 @@ def _strings(text: str) -> dict[str, str]:
     return out
 
 
-HOST_ONLY_INCLUDES = ("acl/acl.h", "data_utils.h", "cpu_debug_launch.h", "tiling/platform/platform_ascendc.h")
+HOST_ONLY_INCLUDES = ("cpu_debug_launch.h",)   # the CPU-debug build's launcher; ACL, platform and data_utils.h compile here
 
 
 def asc_kernel_source(text: str) -> str:
     """The device part of a single-source .asc file: the text before its host main() (the kernels and their helpers),
-    without the includes only the host part uses (ACL, the examples' file helpers). Lines are kept in place (blanked,
-    not removed), so that diagnostics point at the file's own line numbers."""
+    without the CPU-debug launcher's include. The host helpers before main() stay: they call ACL (the emulation's
+    acl/acl.h over host memory) and the examples' data_utils.h. Lines are kept in place (blanked, not removed), so
+    that diagnostics point at the file's own line numbers."""
     lines = text.split("\n")
     main_at = next((i for i, l in enumerate(lines) if re.match(r"\s*(?:int|int32_t)\s+main\s*\(", l)), len(lines))
     out = []

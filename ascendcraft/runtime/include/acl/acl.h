@@ -1,0 +1,109 @@
+// AscendCraft: the part of CANN's host runtime API (acl/acl.h) that single-source kernels' host helpers call, over
+// this machine's memory.
+//
+// An official .asc example or a direct-invocation sample keeps host code beside its kernel: helpers that allocate and
+// copy buffers with aclrtMallocHost / aclrtMemcpy, and a main() that launches the kernel with <<<>>>. The emulation
+// builds the kernel with those helpers in the same file, so they must compile and link. Here the "device" is the
+// host: device and host memory are both the process's memory, a copy of either kind is a memcpy, a stream is a token
+// and synchronising it returns at once (the emulated kernel has finished when its run returns). One device (id 0) is
+// present. Error codes and enumerator values are CANN's documented ones. Written from the public ACL documentation;
+// no vendor code.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+typedef int aclError;
+typedef void* aclrtStream;
+typedef void* aclrtContext;
+typedef void* aclrtEvent;
+
+static const aclError ACL_SUCCESS = 0;
+static const aclError ACL_ERROR_INVALID_PARAM = 100000;
+static const aclError ACL_ERROR_BAD_ALLOC = 200000;
+
+typedef enum aclrtMemMallocPolicy {
+    ACL_MEM_MALLOC_HUGE_FIRST = 0,
+    ACL_MEM_MALLOC_HUGE_ONLY = 1,
+    ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+} aclrtMemMallocPolicy;
+
+typedef enum aclrtMemcpyKind {
+    ACL_MEMCPY_HOST_TO_HOST = 0,
+    ACL_MEMCPY_HOST_TO_DEVICE = 1,
+    ACL_MEMCPY_DEVICE_TO_HOST = 2,
+    ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+} aclrtMemcpyKind;
+
+typedef enum aclDataType {
+    ACL_DT_UNDEFINED = -1, ACL_FLOAT = 0, ACL_FLOAT16 = 1, ACL_INT8 = 2, ACL_INT32 = 3, ACL_UINT8 = 4, ACL_INT16 = 6,
+    ACL_UINT16 = 7, ACL_UINT32 = 8, ACL_INT64 = 9, ACL_UINT64 = 10, ACL_DOUBLE = 11, ACL_BOOL = 12, ACL_BF16 = 27,
+} aclDataType;
+
+typedef enum aclFormat {
+    ACL_FORMAT_UNDEFINED = -1, ACL_FORMAT_NCHW = 0, ACL_FORMAT_NHWC = 1, ACL_FORMAT_ND = 2, ACL_FORMAT_NC1HWC0 = 3,
+    ACL_FORMAT_FRACTAL_Z = 4, ACL_FORMAT_FRACTAL_NZ = 29, ACL_FORMAT_NCDHW = 30, ACL_FORMAT_NCL = 47,
+} aclFormat;
+
+namespace ascendcraft_acl_detail {
+inline int& stream_token() { static int token = 0; return token; }
+inline bool valid_device(int32_t id) { return id == 0; }
+}  // namespace ascendcraft_acl_detail
+
+inline aclError aclInit(const char* /*configPath*/) { return ACL_SUCCESS; }
+inline aclError aclFinalize() { return ACL_SUCCESS; }
+
+inline aclError aclrtGetDeviceCount(uint32_t* count) {
+    if (!count) return ACL_ERROR_INVALID_PARAM;
+    *count = 1;
+    return ACL_SUCCESS;
+}
+inline aclError aclrtSetDevice(int32_t deviceId) {
+    return ascendcraft_acl_detail::valid_device(deviceId) ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
+}
+inline aclError aclrtResetDevice(int32_t deviceId) { return aclrtSetDevice(deviceId); }
+inline aclError aclrtSynchronizeDevice() { return ACL_SUCCESS; }
+
+inline aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+    if (!context || !ascendcraft_acl_detail::valid_device(deviceId)) return ACL_ERROR_INVALID_PARAM;
+    *context = &ascendcraft_acl_detail::stream_token();
+    return ACL_SUCCESS;
+}
+inline aclError aclrtDestroyContext(aclrtContext context) { return context ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
+
+inline aclError aclrtCreateStream(aclrtStream* stream) {
+    if (!stream) return ACL_ERROR_INVALID_PARAM;
+    *stream = &ascendcraft_acl_detail::stream_token();
+    return ACL_SUCCESS;
+}
+inline aclError aclrtDestroyStream(aclrtStream stream) { return stream ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
+inline aclError aclrtSynchronizeStream(aclrtStream stream) { return stream ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
+
+// Device and host allocations: 32-byte aligned, as GM addresses are.
+inline aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
+    if (!devPtr || size == 0) return ACL_ERROR_INVALID_PARAM;
+    *devPtr = std::aligned_alloc(32, (size + 31) / 32 * 32);
+    return *devPtr ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC;
+}
+inline aclError aclrtFree(void* devPtr) {
+    if (!devPtr) return ACL_ERROR_INVALID_PARAM;
+    std::free(devPtr);
+    return ACL_SUCCESS;
+}
+inline aclError aclrtMallocHost(void** hostPtr, size_t size) { return aclrtMalloc(hostPtr, size, ACL_MEM_MALLOC_NORMAL_ONLY); }
+inline aclError aclrtFreeHost(void* hostPtr) { return aclrtFree(hostPtr); }
+
+// A copy of `count` bytes into a destination of `destMax` bytes: more than fits is an error, as in CANN.
+inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+    if (!dst || !src || count > destMax || kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEVICE_TO_DEVICE)
+        return ACL_ERROR_INVALID_PARAM;
+    std::memmove(dst, src, count);
+    return ACL_SUCCESS;
+}
+inline aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    if (!devPtr || count > maxCount) return ACL_ERROR_INVALID_PARAM;
+    std::memset(devPtr, value, count);
+    return ACL_SUCCESS;
+}
