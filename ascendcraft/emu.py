@@ -866,7 +866,10 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str])
             lines += ["namespace optiling {}", "using namespace optiling;"]
     # kernel_type.h's DT_* / FORMAT_* macros, which the op compiler's ORIG_DTYPE_<NAME> / FORMAT_<NAME> are compared
     # with in #if: after the tiling headers, whose host code names the ge enumerators of the same names
-    lines += ['#include "ascendcraft_emu/kernel_type.h"', f'#include "{entry.file}"', '#include "ascendcraft_emu/driver.h"', ""]
+    # (the op compiler's; a single-source .asc file is built by bisheng's own path, whose host code names the enumerators
+    # matmul_tiling::DataType::DT_FLOAT16 and the like: no macros there)
+    if not entry.file.endswith(".asc"): lines.append('#include "ascendcraft_emu/kernel_type.h"')
+    lines += [f'#include "{entry.file}"', '#include "ascendcraft_emu/driver.h"', ""]
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the kernel type lays out the launch's AIC/AIV cores
     if host_files:
         lines.append(f'extern "C" int {HOST_TILING_FUNCTION}(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*);')

@@ -40,9 +40,12 @@ def test_acl_host_calls_work_over_host_memory(tmp_path):
 
 def test_a_kernel_file_with_acl_host_helpers_builds():
     "An official-example-style file: a host helper using ACL before the kernel, compiled and linked with it."
+    # its host code names matmul_tiling's DT_* enumerators: a .asc file gets no op-compiler DT_* macros
     src = '''#include "acl/acl.h"
+#include "tiling/tiling_api.h"
 #include "kernel_operator.h"
 void* AllocHost(size_t bytes) { void* p = nullptr; return aclrtMallocHost(&p, bytes) == ACL_SUCCESS ? p : nullptr; }
+int HalfType() { return static_cast<int>(matmul_tiling::DataType::DT_FLOAT16); }
 __global__ __aicore__ void fill(GM_ADDR y) {
     AscendC::GlobalTensor<float> ys; ys.SetGlobalBuffer((__gm__ float*)y, 8);
     for (int i = 0; i < 8; ++i) ys.SetValue(i, 1.0f);
