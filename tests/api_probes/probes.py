@@ -446,6 +446,23 @@ P("SelectWithBytesMask.no_tmp", "{ SelectWithBytesMaskShapeInfo si; SelectWithBy
 P("SelectWithBytesMask.two_tensors", "{ SelectWithBytesMaskShapeInfo si; SelectWithBytesMask(f0, f1, f2, b2, b1, si); }", "family")
 P("Exp.taylor.float", "Exp<float, 15, false>(f0, f1, 64);")
 P("Exp.taylor.half.tmp", "Exp<half, 4>(h0, h1, b2, 64);")
+# ---- static Tensor programming: LocalMemAllocator<Hardware> and LocalTensor(TPosition, addr, tileSize) ---------------
+P("LocalMemAllocator.Alloc.const", "{ LocalMemAllocator<Hardware::UB> ua; LocalTensor<float> st = ua.Alloc<float, 256>(); }")
+P("LocalMemAllocator.Alloc.pos_const", "{ LocalMemAllocator<Hardware::UB> ua; LocalTensor<half> st = ua.Alloc<TPosition::VECIN, half, 128>(); }")
+P("LocalMemAllocator.Alloc.count", "{ LocalMemAllocator<> ua; LocalTensor<int32_t> st = ua.Alloc<int32_t>(64); }")
+P("LocalMemAllocator.Alloc.pos_count", "{ LocalMemAllocator<Hardware::UB> ua; LocalTensor<float> st = ua.Alloc<TPosition::VECOUT, float>(64); }")
+P("LocalMemAllocator.GetCurAddr", "{ LocalMemAllocator<Hardware::UB> ua; uint32_t at = ua.GetCurAddr(); (void)at; }")
+P("LocalMemAllocator.Alloc.other_memory", "{ LocalMemAllocator<Hardware::UB> ua; LocalTensor<float> st = ua.Alloc<TPosition::A1, float, 64>(); }", "known")
+P("LocalMemAllocator.Alloc.no_type", "{ LocalMemAllocator<Hardware::UB> ua; LocalTensor<float> st = ua.Alloc(64); }", "template")
+P("LocalMemAllocator.GM", "{ LocalMemAllocator<Hardware::GM> ua; (void)ua; }", "known")
+P("LocalMemAllocator.Alloc.misaligned", "{ LocalMemAllocator<Hardware::UB> ua; LocalTensor<half> st = ua.Alloc<half>(40); }")
+C("Cube.LocalMemAllocator.L1", "{ LocalMemAllocator<Hardware::L1> l1a; LocalTensor<half> st = l1a.Alloc<TPosition::A1, half>(256); }")
+C("Cube.LocalMemAllocator.L0C", "{ LocalMemAllocator<Hardware::L0C> l0c; LocalTensor<float> st = l0c.Alloc<float, 256>(); }")
+P("LocalTensor.ctor.pos_addr_size", "{ LocalTensor<float> st(TPosition::VECCALC, 0, 64); }")
+P("LocalTensor.ctor.u64_addr", "{ uint64_t at = 1024; uint16_t n = 32; LocalTensor<half> st(TPosition::VECIN, at, n); }")
+P("LocalTensor.ctor.no_size", "{ LocalTensor<float> st(TPosition::VECCALC, 0); }", "argc")
+P("LocalTensor.ctor.past_ub", "{ LocalTensor<float> st(TPosition::VECCALC, 196608 - 128, 64); }")
+C("Cube.LocalTensor.ctor.A2", "{ LocalTensor<half> st(TPosition::A2, 0, 512); }")
 # ---- the devkit's implementation functions on raw pointers, as kernels call them -------------------------------------
 P("DuplicateImpl.count", "DuplicateImpl<int16_t>((__ubuf__ int16_t*)s0.GetPhyAddr(), (int16_t)0, 64);")
 P("DuplicateImpl.mask", "DuplicateImpl<float>((__ubuf__ float*)f0.GetPhyAddr(), 1.0f, (uint64_t)64, 1, 1, 8);")
@@ -947,6 +964,8 @@ for code in ["AddScalar(h0, h1, hs, 256);", "Vadd(h0, h1, h2, 256);", "Subs(h0, 
 # Calls the official headers accept at compile time whose types AscendC checks only at run time (or that the
 # emulator can only refuse when they run): we accept them too and report this diagnostic kind at the call.
 RUN_TIME: dict[str, str] = {
+    # static tensors: AscendC checks their length and place at run time (CPU-debug asserts), as the emulator does
+    "LocalMemAllocator.Alloc.misaligned": "ub-misaligned", "LocalTensor.ctor.past_ub": "ub-out-of-range",
     # mode 2 hands over between the AIC and the AIVs of a group: a vector-only or cube-only launch has no partner
     "pattern.cross_core": "cross-flag-mode", "Cube.CrossCoreSetFlag": "cross-flag-mode",
     **{f"Cube.{p}": "cross-flag-mode" for p in ("NotifyEvent", "WaitEvent.pipe", "GetffstMsg", "ffts_cross_core_sync")},

@@ -10,6 +10,7 @@
 #include "ascendcraft_emu/base.h"
 #include "ascendcraft_emu/runtime.h"
 #include "ascendcraft_emu/tensor.h"
+#include "ascendcraft_emu/static_tensor.h"
 #include "ascendcraft_emu/pipe.h"
 #include "ascendcraft_emu/copy.h"
 #include "ascendcraft_emu/vector.h"

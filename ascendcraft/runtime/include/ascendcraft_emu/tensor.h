@@ -55,6 +55,8 @@ public:
 
     LocalTensor() {}
     explicit LocalTensor(const ascendcraft::emu::Local& desc) : desc_(desc) {}
+    // Static Tensor programming: `tileSize` elements at byte address `addr` of the memory of `pos` (static_tensor.h).
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, SrcLoc loc = {});
 
     T GetValue(uint32_t index, SrcLoc loc = {}) const {
         T value{};

@@ -1,0 +1,93 @@
+"""Static Tensor programming (the asc-devkit single-source examples): LocalMemAllocator<Hardware::UB> hands out
+LocalTensors one after the other from UB address 0, and LocalTensor(TPosition, addr, tileSize) places one by hand.
+Checked against NumPy, against the addresses AscendC documents (GetCurAddr moves by the tensor's bytes), and with the
+documented misuses (a length that is not whole 32-byte blocks, a tensor past the end of its memory) stopping at the
+call."""
+import numpy as np
+import pytest
+
+from ascendcraft.emu import GM, build, run
+
+KERNEL = r'''#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void static_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR addrs)
+{
+    constexpr uint32_t n = 256;
+    AscendC::GlobalTensor<float> xg, yg, zg;
+    AscendC::GlobalTensor<uint32_t> ag;
+    xg.SetGlobalBuffer((__gm__ float *)x + AscendC::GetBlockIdx() * n, n);
+    yg.SetGlobalBuffer((__gm__ float *)y + AscendC::GetBlockIdx() * n, n);
+    zg.SetGlobalBuffer((__gm__ float *)z + AscendC::GetBlockIdx() * n, n);
+    ag.SetGlobalBuffer((__gm__ uint32_t *)addrs, 8);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    uint32_t a0 = ub.GetCurAddr();
+    AscendC::LocalTensor<float> xl = ub.Alloc<float, n>();
+    uint32_t a1 = ub.GetCurAddr();
+    AscendC::LocalTensor<float> yl = ub.Alloc<AscendC::TPosition::VECIN, float>(n);
+    uint32_t a2 = ub.GetCurAddr();
+    AscendC::LocalTensor<half> hl = ub.Alloc<half>(48);
+    uint32_t a3 = ub.GetCurAddr();
+    AscendC::LocalTensor<float> zl(AscendC::TPosition::VECOUT, a3, n);     // by hand, after the allocator's tensors
+    AscendC::DataCopy(xl, xg, n);
+    AscendC::DataCopy(yl, yg, n);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Add(zl, xl, yl, n);
+    AscendC::Mul(zl, zl, xl, n);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(zg, zl, n);
+    if (AscendC::GetBlockIdx() == 0) {
+        ag.SetValue(0, a0); ag.SetValue(1, a1); ag.SetValue(2, a2); ag.SetValue(3, a3);
+        ag.SetValue(4, (uint32_t)(xl.GetSize())); ag.SetValue(5, (uint32_t)hl.GetSize());
+        ag.SetValue(6, (uint32_t)(zl.GetPhyAddr() - xl.GetPhyAddr())); ag.SetValue(7, (uint32_t)yl.GetPosition());
+    }
+}
+'''
+
+
+def _args(x, y):
+    return [GM("x", x), GM("y", y), GM("z", np.zeros_like(x), "out"), GM("addrs", np.zeros(8, np.uint32), "out")]
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    src = tmp_path_factory.mktemp("st") / "static_add.cpp"
+    src.write_text(KERNEL)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    return b
+
+
+def test_allocator_tensors_compute_as_numpy_and_sit_where_ascendc_puts_them(kernel):
+    rng = np.random.default_rng(7)
+    x, y = rng.standard_normal(512).astype(np.float32), rng.standard_normal(512).astype(np.float32)
+    r = run(kernel, _args(x, y), block_dim=2)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_allclose(r.outputs["z"], (x + y) * x, rtol=1e-6)
+    # from UB address 0, each Alloc moves the next address by exactly its bytes (48 halves = 96 bytes)
+    assert r.outputs["addrs"].tolist() == [0, 1024, 2048, 2144, 256, 48, 2144, 9]   # 9 = TPosition::VECIN
+
+
+@pytest.mark.parametrize("edit, kind, words, line", [
+    ("ub.Alloc<half>(48)", "ub-misaligned", "a whole number of 32-byte blocks", "ub.Alloc<half>(40)"),
+    ("zl(AscendC::TPosition::VECOUT, a3, n)", "ub-out-of-range", "past the 196608 bytes of UB on Ascend 910B",
+     "zl(AscendC::TPosition::VECOUT, 196608 - 512, n)"),
+    ("ub.Alloc<float, n>()", "ub-out-of-range", "past the 196608 bytes of UB on Ascend 910B", "ub.Alloc<float, 50000>()"),
+])
+def test_a_misplaced_static_tensor_stops_at_its_line(tmp_path, edit, kind, words, line):
+    src = tmp_path / "bad.cpp"
+    src.write_text(KERNEL.replace(edit, line))
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.ones(256, np.float32)
+    r = run(b, _args(x, x), block_dim=1)
+    e = [d for d in r.diagnostics if d.is_error]
+    assert e and e[0].kind == kind and words in e[0].message and line in e[0].source_line, [d.render() for d in e]
+
+
+def test_the_allocator_checks_the_position_against_its_memory(tmp_path):
+    "As in AscendC, a logical position of another memory does not compile (a static_assert)."
+    src = tmp_path / "pos.cpp"
+    src.write_text(KERNEL.replace("ub.Alloc<AscendC::TPosition::VECIN, float>(n)", "ub.Alloc<AscendC::TPosition::A1, float>(n)"))
+    b = build(src)
+    assert not b.ok and any("hardware pos not matched" in d.message for d in b.diagnostics)
