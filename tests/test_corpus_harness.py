@@ -135,6 +135,90 @@ def test_a_single_source_asc_file_is_compiled_as_its_device_part():
     assert corpus.asc_entry("__global__ void k() {}\nint main() { return 0; }\n") is None
 
 
+HELPER_LAUNCH = """#include <vector>
+#include "acl/acl.h"
+#include "kernel_operator.h"
+constexpr uint32_t scenarioNum = SCENARIO_NUM;
+template <typename T, uint32_t blockLength>
+__global__ __vector__ void twice(__gm__ T* x, __gm__ T* y)
+{
+    AscendC::GlobalTensor<T> xg, yg;
+    xg.SetGlobalBuffer(x + AscendC::GetBlockIdx() * blockLength, blockLength);
+    yg.SetGlobalBuffer(y + AscendC::GetBlockIdx() * blockLength, blockLength);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<T> a = ub.Alloc<T, blockLength>();
+    AscendC::DataCopy(a, xg, blockLength);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Add(a, a, a, blockLength);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(yg, a, blockLength);
+}
+template <typename T>
+std::vector<T> run_twice(std::vector<T>& x)
+{
+    constexpr uint32_t numBlocks = 2;
+    constexpr uint32_t blockLength = (scenarioNum == 1) ? 2 * 64 : 256;
+    twice<T, blockLength>
+        <<<numBlocks, 0, stream>>>(xDevice, yDevice);
+    return x;
+}
+int32_t main(int32_t argc, char* argv[])
+{
+    using DataType = float;
+    std::vector<DataType> x(256);
+    std::vector<DataType> y = run_twice(x);
+    return 0;
+}
+"""
+
+
+def test_a_launch_in_a_template_host_helper_names_the_instance_and_compiles_away(tmp_path):
+    "asc-devkit's add / msprof / cpu_debug: the launch sits in a host helper, its arguments are the helper's."
+    assert corpus.asc_entry(HELPER_LAUNCH, "-DSCENARIO_NUM=1") == "twice<float, 128>"
+    assert corpus.asc_entry(HELPER_LAUNCH, "-DSCENARIO_NUM=2") == "twice<float, 256>"
+    explicit = HELPER_LAUNCH.replace("template <typename T>\nstd::vector<T> run_twice", "template <typename T, uint32_t L>\nstd::vector<T> run_twice") \
+        .replace("twice<T, blockLength>", "twice<T, L>").replace("run_twice(x)", "run_twice<int32_t, 512>(x)")
+    assert corpus.asc_entry(explicit) == "twice<int32_t, 512>"
+    device = corpus.asc_kernel_source(HELPER_LAUNCH)
+    assert "<<<" not in device and len(device.split("\n")) == len(HELPER_LAUNCH.split("\n"))
+    import numpy as np
+
+    from ascendcraft.config import load_settings
+    from ascendcraft.emu import GM, build, run
+    b = build({"twice.cpp": device}, corpus.asc_entry(HELPER_LAUNCH, "-DSCENARIO_NUM=1"),
+              settings=load_settings().replace(cxxflags=load_settings().cxxflags + " -DSCENARIO_NUM=1"))
+    assert b.ok, [d.render() for d in b.diagnostics]
+    x = np.arange(256, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(256, np.float32), "out")], block_dim=2)
+    assert r.ok, [d.render() for d in r.diagnostics]
+    np.testing.assert_array_equal(r.outputs["y"], 2 * x)
+
+
+def test_constant_expressions_of_an_example_reduce_to_numbers():
+    names = corpus._constants("constexpr uint32_t A = 8 * 2048;\nconstexpr int32_t B = (A > 100) ? A / 2 : 1;\n"
+                              "constexpr uint32_t C = B * sizeof(half) + (S == 3 ? 1 : 0);\nconstexpr uint32_t D = E + 1;\n",
+                              "-DS=3")
+    assert names == {"S": "3", "A": "16384", "B": "8192", "C": "16385"}   # D names an unknown E: not a number
+
+
+def test_cmake_scenarios_without_a_default_take_the_first_allowed_value():
+    valid = """set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "")
+set(VALID_SCENARIOS 0 1)
+if(NOT SCENARIO_NUM IN_LIST VALID_SCENARIOS)
+endif()
+target_compile_definitions(demo PRIVATE
+    SCENARIO_NUM=${SCENARIO_NUM}
+)"""
+    assert corpus.cmake_defaults(valid) == ("dav-2201", "-DSCENARIO_NUM=0")
+    equal = valid.replace("if(NOT SCENARIO_NUM IN_LIST VALID_SCENARIOS)", "if(NOT SCENARIO_NUM EQUAL 2 AND NOT SCENARIO_NUM EQUAL 3)") \
+        .replace("set(VALID_SCENARIOS 0 1)", "")
+    assert corpus.cmake_defaults(equal) == ("dav-2201", "-DSCENARIO_NUM=2")
+    cached = valid.replace("set(VALID_SCENARIOS 0 1)", 'set(SCENARIO_NUM 4 CACHE STRING "1: a; 4: b")')
+    assert corpus.cmake_defaults(cached) == ("dav-2201", "-DSCENARIO_NUM=4")
+
+
 def test_an_examples_cmake_defaults_give_its_architecture_and_defines():
     cmake = """set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "NPU architecture: dav-2201, dav-3510")
 set(SCENARIO_NUM "1" CACHE STRING "Scene number (1-7)")

@@ -117,8 +117,12 @@ HOST_ONLY_INCLUDES = ("cpu_debug_launch.h",)   # the CPU-debug build's launcher;
 def asc_kernel_source(text: str) -> str:
     """The device part of a single-source .asc file: the text before its host main() (the kernels and their helpers),
     without the CPU-debug launcher's include. The host helpers before main() stay: they call ACL (the emulation's
-    acl/acl.h over host memory) and the examples' data_utils.h. Lines are kept in place (blanked, not removed), so
-    that diagnostics point at the file's own line numbers."""
+    acl/acl.h over host memory) and the examples' data_utils.h; a `<<<>>>` launch in them becomes a no-op statement.
+    Lines are kept in place (blanked, not removed), so that diagnostics point at the file's own line numbers."""
+    # a launch in a host helper before main() (`kernel<T, N><<<blocks, 0, stream>>>(x, y);`) is no C++ for g++: the
+    # statement becomes `(void)0;`, keeping its line breaks (build() is told the kernel to run)
+    text = re.sub(r"\b\w+\s*(?:<(?:[^<>;]|<[^<>;]*>)*>)?\s*<<<[^;]*?>>>\s*\([^;]*\)\s*;",
+                  lambda m: "(void)0;" + "\n" * m.group(0).count("\n"), text)
     lines = text.split("\n")
     main_at = next((i for i, l in enumerate(lines) if re.match(r"\s*(?:int|int32_t)\s+main\s*\(", l)), len(lines))
     out = []
@@ -130,33 +134,167 @@ def asc_kernel_source(text: str) -> str:
 
 def cmake_defaults(text: str) -> tuple[str | None, str]:
     """From an example's CMakeLists.txt: the default NPU architecture (CMAKE_ASC_ARCHITECTURES, dav-2201 is A2) and the
-    -D flags its add_definitions / add_compile_definitions give with the cache variables' defaults
-    (`set(SCENARIO_NUM "1" CACHE ...)` + `add_definitions(-DSCENARIO_NUM=${SCENARIO_NUM})`)."""
+    -D flags its add_definitions / add_compile_definitions / target_compile_definitions give with the cache variables'
+    defaults (`set(SCENARIO_NUM "1" CACHE ...)` + `add_definitions(-DSCENARIO_NUM=${SCENARIO_NUM})`). A variable with
+    no default that the file checks against a list (`set(VALID_SCENARIOS 0 1)` + `if(NOT SCENARIO_NUM IN_LIST
+    VALID_SCENARIOS)` or `if(NOT SCENARIO_NUM EQUAL 1 AND NOT SCENARIO_NUM EQUAL 2)`, where the README says which to
+    pass) takes the first value allowed."""
     values = dict(re.findall(r'\bset\(\s*(\w+)\s+"([^"]*)"', text))
+    values.update({k: v for k, v in re.findall(r"\bset\(\s*(\w+)\s+(\w+)\s+CACHE\b", text) if k not in values})
+    lists = {k: v.split() for k, v in re.findall(r"\bset\(\s*(\w+)\s+([-\w.]+(?:\s+[-\w.]+)*)\s*\)", text)}
+    for var, lst in re.findall(r"\bif\s*\(\s*NOT\s+(\w+)\s+IN_LIST\s+(\w+)\s*\)", text):
+        if var not in values and lists.get(lst): values[var] = lists[lst][0]
+    for var, first in re.findall(r"\bif\s*\(\s*NOT\s+(\w+)\s+EQUAL\s+([-\w.]+)", text):   # if(NOT N EQUAL 1 AND NOT ...)
+        values.setdefault(var, first)
     arch = values.get("CMAKE_ASC_ARCHITECTURES")
     flags = []
-    for body in re.findall(r"\badd_(?:compile_)?definitions\s*\(([^)]*)\)", text):
+    bodies = re.findall(r"\badd_(?:compile_)?definitions\s*\(([^)]*)\)", text)
+    bodies += [re.sub(r"^\s*\S+|\b(?:PRIVATE|PUBLIC|INTERFACE)\b", " ", b)
+               for b in re.findall(r"\btarget_compile_definitions\s*\(([^)]*)\)", text)]
+    for body in bodies:
         for d in body.split():
             d = re.sub(r"\$\{(\w+)\}", lambda m: values.get(m.group(1), ""), d)
             if not d.startswith("-D"): d = "-D" + d
-            if re.fullmatch(r"-D\w+(=[-\w.]+)?", d): flags.append(d)
+            if re.fullmatch(r"-D\w+(=[-\w.]+)?", d) and d not in flags: flags.append(d)
     return arch, " ".join(flags)
 
 
-def asc_entry(text: str) -> str | None:
+_SIZEOF = {"half": 2, "bfloat16_t": 2, "float": 4, "double": 8, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2,
+           "int32_t": 4, "uint32_t": 4, "int64_t": 8, "uint64_t": 8, "int": 4, "char": 1, "bool": 1}
+
+
+def _eval_int(expr: str, names: dict[str, str]) -> int | None:
+    """The value of a C integer constant expression (literals, names with known values, sizeof of a basic type,
+    + - * / % << >>, comparisons, ! && ||, ?:, parentheses), or None when it is not one."""
+    expr = re.sub(r"\bsizeof\s*\(\s*(\w+)\s*\)", lambda m: str(_SIZEOF[m.group(1)]) if m.group(1) in _SIZEOF else m.group(0), expr)
+    expr = re.sub(r"\bstatic_cast\s*<\s*[\w:]+\s*>", "", expr)
+    toks = re.findall(r"\d+[uUlL]*|[A-Za-z_]\w*|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%()<>?:!]|\S", expr)
+    pos = 0
+
+    def peek(): return toks[pos] if pos < len(toks) else None
+    def take():
+        nonlocal pos
+        pos += 1
+        return toks[pos - 1]
+    def primary():
+        t = take() if peek() is not None else None
+        if t is None: raise ValueError
+        if t == "(":
+            v = ternary()
+            if take() != ")": raise ValueError
+            return v
+        if t == "-": return -primary()
+        if t == "+": return primary()
+        if t == "!": return int(not primary())
+        if re.fullmatch(r"\d+[uUlL]*", t): return int(re.sub(r"[uUlL]+$", "", t))
+        if t in names and re.fullmatch(r"-?\d+", str(names[t])): return int(names[t])
+        raise ValueError(t)
+    levels = [("*", "/", "%"), ("+", "-"), ("<<", ">>"), ("<", ">", "<=", ">="), ("==", "!="), ("&&",), ("||",)]
+    ops = {"*": lambda x, y: x * y, "/": lambda x, y: int(x / y), "%": lambda x, y: x % y, "+": lambda x, y: x + y,
+           "-": lambda x, y: x - y, "<<": lambda x, y: x << y, ">>": lambda x, y: x >> y, "<": lambda x, y: int(x < y),
+           ">": lambda x, y: int(x > y), "<=": lambda x, y: int(x <= y), ">=": lambda x, y: int(x >= y),
+           "==": lambda x, y: int(x == y), "!=": lambda x, y: int(x != y), "&&": lambda x, y: int(bool(x and y)),
+           "||": lambda x, y: int(bool(x or y))}
+    def binary(level):
+        if level < 0: return primary()
+        v = binary(level - 1)
+        while peek() in levels[level]:
+            v = ops[take()](v, binary(level - 1))
+        return v
+    def ternary():
+        c = binary(len(levels) - 1)
+        if peek() != "?": return c
+        take()
+        a = ternary()
+        if take() != ":": raise ValueError
+        b = ternary()
+        return a if c else b
+    try:
+        v = ternary()
+        return v if pos == len(toks) else None
+    except (ValueError, ZeroDivisionError, IndexError):
+        return None
+
+
+def _constants(code: str, defines: str = "") -> dict[str, str]:
+    """The file's integer constants (`constexpr uint32_t N = 8 * 2048;`, `constexpr uint32_t M = (scenarioNum == 1) ?
+    256 : 128;`), anywhere in it, with their values where they reduce to a number under the build's -D flags; the first
+    definition of a name counts."""
+    values: dict[str, str] = dict(re.findall(r"-D(\w+)=(-?\d+)\b", defines))
+    raw: dict[str, str] = {}
+    for name, expr in re.findall(r"\bconstexpr\s+(?:static\s+)?[\w:]+\s+(\w+)\s*=\s*([^;{}]+);", code):
+        raw.setdefault(name, expr.strip())
+    for name, expr in re.findall(r"(?m)^\s*#\s*define\s+(\w+)\s+([^\n]+)$", code):
+        raw.setdefault(name, expr.strip())
+    for _ in range(6):   # names defined through other names
+        for name, expr in raw.items():
+            if name in values: continue
+            if re.fullmatch(r"-?\d+\.\d*f?", expr): values[name] = expr; continue
+            v = _eval_int(expr, values)
+            if v is not None: values[name] = str(v)
+    return values
+
+
+def _split_args(text: str) -> list[str]:
+    "Top-level comma-separated parts of a template argument list."
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "<" or ch == "(": depth += 1
+        elif ch == ">" or ch == ")": depth -= 1
+        if ch == "," and depth == 0: out.append(cur.strip()); cur = ""
+        else: cur += ch
+    return out + ([cur.strip()] if cur.strip() else [])
+
+
+def _enclosing_template(code: str, at: int) -> tuple[str, list[str]] | None:
+    "(name, template parameter names) of the template function whose body holds position `at`, if any."
+    best = None
+    for m in re.finditer(r"template\s*<([^<>]*)>\s*(?:static\s+|inline\s+)*[\w:<>,\s\*&]+?\b(\w+)\s*\([^;{]*\)\s*\{", code):
+        if m.start() > at: break
+        depth, i = 1, m.end()
+        while i < len(code) and depth:
+            depth += {"{": 1, "}": -1}.get(code[i], 0); i += 1
+        if i > at: best = (m.group(2), [p.split()[-1].split("=")[0] for p in _split_args(m.group(1)) if p.split()])
+    return best
+
+
+def asc_entry(text: str, defines: str = "") -> str | None:
     """The kernel a single-source .asc file's host part launches first (`name<args><<<blocks, ...>>>(...)`), with its
-    template arguments, as build()'s entry ('name' or 'name<args>'). A template argument that names a host constant
-    with a literal value (`constexpr uint32_t M = 32;`) is replaced by the value. None when the file launches nothing."""
+    template arguments, as build()'s entry ('name' or 'name<args>'): the launch in main(), else the first launch in a
+    host helper before it. A template argument that names an integer constant of the file (`constexpr uint32_t M =
+    8 * 32;`) is replaced by its value; one that names a template parameter of the helper holding the launch
+    (`template <typename T, uint32_t N> void run() { kernel<T, N><<<...>>>(); }`) takes the argument of the helper's
+    call (`run<float, 256>()`); a type the call leaves to deduction is the element type of its first argument
+    (`std::vector<float> x; kernel_add(x, y)`). `defines` are the build's -D flags (the example's scenario). None
+    when the file launches nothing."""
     code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
     main = re.search(r"(?m)^\s*(?:int|int32_t)\s+main\s*\(", code)
-    host = code[main.start():] if main else code
-    launch = re.search(r"\b(\w+)\s*(?:<((?:[^<>;]|<[^<>;]*>)*)>)?\s*<<<", host)
+    pattern = r"\b(\w+)\s*(?:<((?:[^<>;]|<[^<>;]*>)*)>)?\s*<<<"
+    launch = (re.search(pattern, code[main.start():]) if main else None)
+    start = main.start() if launch else 0
+    launch = launch or re.search(pattern, code)
     if not launch: return None
     targs = launch.group(2)
     if targs is None: return launch.group(1)
-    consts = dict(re.findall(r"\bconstexpr\s+[\w:]+\s+(\w+)\s*=\s*([-\w.]+)\s*;", host))
-    targs = re.sub(r"\b\w+\b", lambda m: consts.get(m.group(0), m.group(0)), targs)
-    return f"{launch.group(1)}<{' '.join(targs.split())}>"
+    consts = _constants(code, defines)
+    args = _split_args(targs)
+    helper = _enclosing_template(code, start + launch.start())
+    if helper:
+        name, params = helper
+        call = re.search(rf"\b{name}\s*(?:<((?:[^<>;]|<[^<>;]*>)*)>)?\s*\(([^;]*)\)\s*;", code[start + launch.end():]) \
+            or re.search(rf"\b{name}\s*(?:<((?:[^<>;]|<[^<>;]*>)*)>)?\s*\(([^;]*)\)\s*;", code[main.start():] if main else "")
+        given = _split_args(call.group(1)) if call and call.group(1) else []
+        bound = dict(zip(params, given))
+        if call and len(given) < len(params) and call.group(2).strip():   # a type left to deduction: the first argument's
+            first = call.group(2).split(",")[0].strip()
+            decl = re.search(rf"\bstd::vector\s*<\s*([\w:]+)\s*>\s*&?\s*{re.escape(first)}\b", code[main.start():] if main else code)
+            if decl:
+                t = decl.group(1)
+                alias = re.search(rf"\busing\s+{t}\s*=\s*([\w:]+)\s*;", code)
+                bound.setdefault(params[len(given)], alias.group(1) if alias else t)
+        args = [bound.get(a, a) for a in args]
+    args = [re.sub(r"\b\w+\b", lambda m: consts.get(m.group(0), m.group(0)), a) for a in args]
+    return f"{launch.group(1)}<{', '.join(' '.join(a.split()) for a in args)}>"
 
 
 def snake(name: str) -> str:
@@ -297,7 +435,7 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
     with tempfile.TemporaryDirectory() as tmp:
         folder = materialise(entry, gitdir, Path(tmp))
         if entry["kind"] in ("kernel-dir", "asc-file"):
-            chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace")) \
+            chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace"), entry.get("defines", "")) \
                 if entry["kind"] == "asc-file" else None
             flags = settings.cxxflags + (f" {entry['defines']}" if entry.get("defines") else "")
             kb = build(read_sources(folder), chosen, settings=settings.replace(cxxflags=flags))

@@ -182,6 +182,8 @@ struct int4b_t {
     int4b_t(int32_t v) : storage(static_cast<uint8_t>(v) & 0xF) {}
     operator int8_t() const { return static_cast<int8_t>((storage & 0x8) ? (storage | 0xF0) : storage); }
 };
+// AscendC declares it in its namespace (the devkit's examples write AscendC::int4b_t); kernels also name it unqualified.
+namespace AscendC { using ::int4b_t; }
 
 // ASSERT_MSG(expr, fmt, ...): the devkit's assertion with a printf-style message; a failing one stops the run at the
 // kernel line with the message, as ascendc_assert does.
