@@ -23,6 +23,8 @@ int main() {
     aclError other_device = aclrtSetDevice(1);
     std::printf("%u %d %d %d %d %d %d %d %g %lu\n", n, alloc, in, sync, out, over, other_device,
                 aclrtFree(dev), back[7], (unsigned long)((uintptr_t)dev % 32));
+    aclFloat16 h = aclFloatToFloat16(-2.5f);     // IEEE binary16 bits: 0xC100
+    std::printf("%x %g %g\n", (unsigned)h, aclFloat16ToFloat(h), aclFloat16ToFloat(aclFloatToFloat16(1.0f / 3)));
     aclrtDestroyStream(stream); aclrtResetDevice(0); aclFinalize();
     return 0;
 }
@@ -35,7 +37,9 @@ def test_acl_host_calls_work_over_host_memory(tmp_path):
     got = subprocess.run([str(tmp_path / "host")], capture_output=True, text=True, check=True).stdout.split()
     # 1 device; allocation, copies and sync succeed; a copy larger than its destination and device 1 are
     # ACL_ERROR_INVALID_PARAM (100000); the data made the round trip; device memory is 32-byte aligned
-    assert got == ["1", "0", "0", "0", "0", "100000", "100000", "0", "10.5", "0"]
+    assert got[:10] == ["1", "0", "0", "0", "0", "100000", "100000", "0", "10.5", "0"]
+    # aclFloat16 holds binary16 bits; 1/3 comes back rounded to half precision (0.333251953125)
+    assert got[10:] == ["c100", "-2.5", "0.333252"]
 
 
 def test_a_kernel_file_with_acl_host_helpers_builds():
@@ -53,3 +57,25 @@ __global__ __aicore__ void fill(GM_ADDR y) {
 '''
     b = build({"k.asc": src})
     assert b.ok, b.errors
+
+
+def test_a_host_tcube_tiling_saves_its_fields_to_a_buffer(tmp_path):
+    "The asc-devkit Matmul examples' GenerateTiling: optiling::TCubeTiling -> SaveToBuffer -> the kernel's bytes."
+    (tmp_path / "tiling.cpp").write_text(r'''
+#include "tiling/tiling_api.h"
+#include <cstdio>
+int main() {
+    optiling::TCubeTiling t;
+    t.set_M(128); t.set_N(256); t.set_mxTypePara(7);
+    int32_t buf[52]; for (int i = 0; i < 52; ++i) buf[i] = -1;
+    t.SaveToBuffer(buf, t.GetDataSize());
+    int32_t part[2] = {-1, -1};
+    t.SaveToBuffer(part, 4);                      // at most `capacity` bytes
+    std::printf("%d %d %d %d %d %d %d\n", (int)t.GetDataSize(), buf[1], buf[2], buf[49], buf[50], part[0], part[1]);
+    return 0;
+}
+''')
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "tiling.cpp", "-o", "tiling"], cwd=tmp_path, check=True)
+    got = subprocess.run([str(tmp_path / "tiling")], capture_output=True, text=True, check=True).stdout.split()
+    # 50 int32 fields (200 bytes) in AscendC's order: M second, N third, mxTypePara last; nothing past them is written
+    assert got == ["200", "128", "256", "7", "-1", "0", "-1"]

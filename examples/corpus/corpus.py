@@ -315,7 +315,7 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         return dest
     if kind == "asc-file":   # the kernels of a single-source file, and the headers beside it
         folder = posixpath.dirname(path)
-        (dest / posixpath.basename(path)).with_suffix(".cpp").write_text(asc_kernel_source(show(gitdir, commit, path).decode(errors="replace")))
+        (dest / posixpath.basename(path)).write_text(asc_kernel_source(show(gitdir, commit, path).decode(errors="replace")))
         for f in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
             if f.endswith((".h", ".hpp")) and posixpath.basename(f) not in HOST_ONLY_INCLUDES:
                 (dest / posixpath.basename(f)).write_bytes(show(gitdir, commit, f))

@@ -1031,6 +1031,8 @@ NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h), not kernel code: s
                              "SetDequantType", "SetDim", "SetDoubleBuffer", "SetFixSplit", "SetMadType",
                              "SetMatmulConfigParams", "SetShape", "SetSingleRange", "SetSparse", "SetSplitRange",
                              "SetTraverse", "EnableMultiCoreSplitK", "SetScaleAType", "SetScaleBType")})
+NOT_PROBED["SaveToBuffer"] = ("host tiling API (optiling::TCubeTiling of tiling/tiling_api.h, the asc-devkit Matmul examples' "
+                               "GenerateTiling), not kernel code: see tests/test_acl_host.py")
 # The normalisation advanced APIs (lib/normalization, lib/activation in CANN) and their host tiling functions:
 # value-checked against NumPy and their A2 rules in tests/test_emu_norm.py, like the Matmul API above.
 NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/normalization): see tests/test_emu_norm.py"

@@ -19,6 +19,15 @@ typedef int aclError;
 typedef void* aclrtStream;
 typedef void* aclrtContext;
 typedef void* aclrtEvent;
+// The half-precision value of host buffers (IEEE binary16 bits) and its conversions, as CANN names them.
+typedef uint16_t aclFloat16;
+inline float aclFloat16ToFloat(aclFloat16 value) { _Float16 h; std::memcpy(&h, &value, sizeof h); return static_cast<float>(h); }
+inline aclFloat16 aclFloatToFloat16(float value) {
+    _Float16 h = static_cast<_Float16>(value);
+    aclFloat16 bits;
+    std::memcpy(&bits, &h, sizeof bits);
+    return bits;
+}
 
 static const aclError ACL_SUCCESS = 0;
 static const aclError ACL_ERROR_INVALID_PARAM = 100000;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #define ASCENDCRAFT_TCUBE_FIELDS(X) \
     X(usedCoreNum) X(M) X(N) X(Ka) X(Kb) X(singleCoreM) X(singleCoreN) X(singleCoreK) X(baseM) X(baseN) X(baseK) \
@@ -26,6 +27,11 @@ struct TCubeTiling {
     ASCENDCRAFT_TCUBE_FIELDS(ASCENDCRAFT_TCUBE_FIELD)
 #undef ASCENDCRAFT_TCUBE_FIELD
     static constexpr uint64_t GetDataSize() { return 50 * sizeof(int32_t); }
+    // Host side (optiling::TCubeTiling): the 50 fields' bytes into a buffer (at most `capacity` bytes), as the
+    // single-source examples hand them to the kernel.
+    void SaveToBuffer(void* dst, uint64_t capacity) const {
+        std::memcpy(dst, this, sizeof(*this) < capacity ? sizeof(*this) : static_cast<size_t>(capacity));
+    }
 };
 static_assert(sizeof(TCubeTiling) == 50 * sizeof(int32_t), "TCubeTiling is 50 int32 fields, as in AscendC");
 }  // namespace tiling
