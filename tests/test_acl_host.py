@@ -79,3 +79,20 @@ int main() {
     got = subprocess.run([str(tmp_path / "tiling")], capture_output=True, text=True, check=True).stdout.split()
     # 50 int32 fields (200 bytes) in AscendC's order: M second, N third, mxTypePara last; nothing past them is written
     assert got == ["200", "128", "256", "7", "-1", "0", "-1"]
+
+
+def test_an_example_that_includes_only_asc_printf_builds_and_prints(tmp_path):
+    "asc-devkit's hello_world: utils/debug/asc_printf.h instead of kernel_operator.h, a plain printf in the kernel."
+    from ascendcraft.emu import run
+    src = '''#include "utils/debug/asc_printf.h"
+#include "acl/acl.h"
+#include "tiling/platform/platform_ascendc.h"
+uint32_t Cores() { return platform_ascendc::PlatformAscendCManager::GetInstance("Ascend910B1")->GetCoreNumAic(); }
+bool Same() { return platform_ascendc::PlatformAscendCManager::GetInstance("Ascend910B1") ==
+                     platform_ascendc::PlatformAscendCManager::GetInstance(); }
+__global__ __vector__ void hello_world() { printf("Hello World from block %d\\n", (int)AscendC::GetBlockIdx()); }
+'''
+    b = build({"hello_world.asc": src})
+    assert b.ok, b.errors
+    r = run(b, [], block_dim=2)
+    assert r.ok and "Hello World from block 0" in r.stdout and "Hello World from block 1" in r.stdout, r.stdout

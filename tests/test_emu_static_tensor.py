@@ -91,3 +91,33 @@ def test_the_allocator_checks_the_position_against_its_memory(tmp_path):
     src.write_text(KERNEL.replace("ub.Alloc<AscendC::TPosition::VECIN, float>(n)", "ub.Alloc<AscendC::TPosition::A1, float>(n)"))
     b = build(src)
     assert not b.ok and any("hardware pos not matched" in d.message for d in b.diagnostics)
+
+
+ATOMIC = r'''#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void atomic_then_plain(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 64);
+    yg.SetGlobalBuffer((__gm__ float *)y, 128);
+    AscendC::LocalMemAllocator<> ub;
+    AscendC::LocalTensor<float> a = ub.Alloc<float, 64>();
+    AscendC::DataCopy(a, xg, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::SetAtomicAdd<float>();
+    AscendC::DataCopy(yg, a, 64);              // adds x to y[0:64]
+    AscendC::DisableDmaAtomic();
+    AscendC::DataCopy(yg[64], a, 64);          // overwrites y[64:128]
+}
+'''
+
+
+def test_disable_dma_atomic_ends_the_atomic_add(tmp_path):
+    "The devkit examples' DisableDmaAtomic: after it, a copy to GM overwrites again (as SetAtomicNone)."
+    src = tmp_path / "atomic.cpp"
+    src.write_text(ATOMIC)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x, y = np.arange(64, dtype=np.float32), np.full(128, 10, np.float32)
+    r = run(b, [GM("x", x), GM("y", y, "inout")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], np.concatenate([x + 10, x]))

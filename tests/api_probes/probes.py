@@ -700,6 +700,8 @@ P("SetAtomicAdd.float", "SetAtomicAdd<float>(); SetAtomicNone();")
 for t in ["half", "int32_t", "int16_t", "bfloat16_t", "int8_t", "uint32_t", "double"]:
     P(f"SetAtomicAdd.{t}", f"SetAtomicAdd<{t}>();", "api" if t in ("half", "int32_t") else "dtype")
 P("SetAtomicAdd.notype", "SetAtomicAdd();", "template")
+P("DisableDmaAtomic", "SetAtomicAdd<float>(); DataCopy(gf, f0, 256); DisableDmaAtomic();")
+P("DisableDmaAtomic.argc", "DisableDmaAtomic(1);", "argc")
 P("SetAtomicMax", "SetAtomicMax<float>();")
 P("SetAtomicMin", "SetAtomicMin<half>();")
 P("SetAtomicType", "SetAtomicType<float>();")

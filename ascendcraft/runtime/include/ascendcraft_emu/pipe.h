@@ -248,6 +248,8 @@ template <typename T> inline void SetAtomicAdd(SrcLoc loc = {}) {
     ascendcraft::emu::atomic_set(true, ascendcraft::emu::dt_of<T>(), loc);
 }
 inline void SetAtomicNone(SrcLoc loc = {}) { ascendcraft::emu::atomic_set(false, ascendcraft::emu::Dt::none, loc); }
+// DisableDmaAtomic: the devkit's name for ending SetAtomicAdd/Max/Min (copies to GM overwrite again).
+inline void DisableDmaAtomic(SrcLoc loc = {}) { SetAtomicNone(loc); }
 
 // ---- printing ---------------------------------------------------------------------------------
 template <typename... Args> inline void printf(const char* fmt, Args... args) { std::printf(fmt, args...); }

@@ -45,6 +45,8 @@ private:
 class PlatformAscendCManager {
 public:
     static PlatformAscendC* GetInstance() { static PlatformAscendC p; return &p; }
+    // The CPU-debug form that names a SoC ("Ascend910B1"): the emulated chip is the same whatever the name.
+    static PlatformAscendC* GetInstance(const char* /*customSocVersion*/) { return GetInstance(); }
 };
 
 }  // namespace platform_ascendc
