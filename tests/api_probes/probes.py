@@ -463,6 +463,14 @@ P("LocalTensor.ctor.u64_addr", "{ uint64_t at = 1024; uint16_t n = 32; LocalTens
 P("LocalTensor.ctor.no_size", "{ LocalTensor<float> st(TPosition::VECCALC, 0); }", "argc")
 P("LocalTensor.ctor.past_ub", "{ LocalTensor<float> st(TPosition::VECCALC, 196608 - 128, 64); }")
 C("Cube.LocalTensor.ctor.A2", "{ LocalTensor<half> st(TPosition::A2, 0, 512); }")
+# ---- AscendC::Std type traits: the standard's, but half is floating point and is_integral lists the integer types -----
+P("Std.is_same_v", "static_assert(Std::is_same_v<half, half> && !Std::is_same_v<half, float>);")
+P("Std.is_floating_point.half", "static_assert(Std::is_floating_point<half>::value && !Std::is_floating_point<int32_t>::value);")
+P("Std.is_floating_point.bf16", "static_assert(Std::is_floating_point<bfloat16_t>::value);", "known")
+P("Std.is_integral.char16", "static_assert(!Std::is_integral<char16_t>::value && Std::is_integral<const int8_t>::value);")
+P("Std.conditional_t", "{ Std::conditional_t<sizeof(half) == 2, float, half> v = 1.0f; Std::remove_cv_t<const float> w = v; (void)w; }")
+P("Std.forward", "{ float v = 1.0f; float w = Std::forward<float&>(v); (void)w; }")
+P("Std.enable_if", "{ typename Std::enable_if<Std::is_pointer<float*>::value, int>::type n = 0; (void)n; }")
 # ---- the devkit's implementation functions on raw pointers, as kernels call them -------------------------------------
 P("DuplicateImpl.count", "DuplicateImpl<int16_t>((__ubuf__ int16_t*)s0.GetPhyAddr(), (int16_t)0, 64);")
 P("DuplicateImpl.mask", "DuplicateImpl<float>((__ubuf__ float*)f0.GetPhyAddr(), 1.0f, (uint64_t)64, 1, 1, 8);")
