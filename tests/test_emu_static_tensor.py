@@ -121,3 +121,39 @@ def test_disable_dma_atomic_ends_the_atomic_add(tmp_path):
     r = run(b, [GM("x", x), GM("y", y, "inout")], block_dim=1)
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     np.testing.assert_array_equal(r.outputs["y"], np.concatenate([x + 10, x]))
+
+
+PAD = r'''#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void pad_value(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::GlobalTensor<half> xg, yg;
+    xg.SetGlobalBuffer((__gm__ half *)x, 40);
+    yg.SetGlobalBuffer((__gm__ half *)y, 64);
+    AscendC::LocalMemAllocator<> ub;
+    AscendC::LocalTensor<half> a = ub.Alloc<half, 64>();
+    AscendC::DataCopyExtParams copy{2, 20 * sizeof(half), 0, 0, 0};   // 2 rows of 20 halves from GM
+    AscendC::DataCopyPadExtParams<half> pad{false, 0, 12, (half)7};    // isPad false: paddingValue is not used
+    AscendC::SetPadValue((half)1.5f);
+    AscendC::DataCopyPad(a, xg, copy, pad);                            // each row: 20 values, then 12 x 1.5
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(yg, a, 64);
+}
+'''
+
+
+def test_set_pad_value_fills_the_padding_of_a_datacopypad_without_ispad(tmp_path):
+    "asc-devkit data_copy_pad scenario 1: SetPadValue gives the value; isPad = true would use paddingValue instead."
+    src = tmp_path / "pad.cpp"
+    src.write_text(PAD)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.arange(40, dtype=np.float16)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float16), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    row = lambda k: np.concatenate([x[20 * k:20 * k + 20], np.full(12, 1.5, np.float16)])
+    np.testing.assert_array_equal(r.outputs["y"], np.concatenate([row(0), row(1)]))
+    src.write_text(PAD.replace("pad{false,", "pad{true,"))             # isPad: the paddingValue, 7
+    b = build(src)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float16), "out")], block_dim=1)
+    assert r.ok and (r.outputs["y"][20:32] == 7).all() and (r.outputs["y"][52:] == 7).all()

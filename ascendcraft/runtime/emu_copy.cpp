@@ -188,22 +188,26 @@ void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, cons
                   static_cast<uint32_t>(len), GmPlace{&g, gm, len + srcStride});
         if (!execute) return;
         const uint8_t* src = g.real ? gm_source(g, gm) : nullptr;
+        // isPad: paddingValue; otherwise the value SetPadValue set, if any (else the pads are left as they were)
+        const Core& cur = core();
+        const bool pad_with = pad.isPad || cur.pad_value_set;
+        const uint64_t pad_bits = pad.isPad ? pad.valueBits : cur.pad_value_bits;
         for (uint64_t b = 0; b < count; ++b) {
             uint8_t* row_start = ubDst->addr + b * (row + dstStride);
             uint64_t row_off = b * (row + dstStride);
             if (g.real) std::memcpy(row_start + left, src + b * (len + srcStride), len);
             mark_written(*ubDst, row_off + left, len);
             auto fill = [&](uint64_t from, uint64_t to) {  // pad value over [from, to) of the row
-                for (uint64_t k = from; k + esize <= to; k += esize) std::memcpy(row_start + k, &pad.valueBits, esize);
+                for (uint64_t k = from; k + esize <= to; k += esize) std::memcpy(row_start + k, &pad_bits, esize);
                 mark_written(*ubDst, row_off + from, to - from);
             };
-            if (pad.isPad) { fill(0, left); fill(left + len, left + len + right); }
+            if (pad_with) { fill(0, left); fill(left + len, left + len + right); }
             uint64_t used = left + len + right;
             if (used < row) {
                 if (pad.left == 0 && pad.right == 0) {  // dummy elements repeat the burst's first element
                     for (uint64_t k = used; k + esize <= row; k += esize) std::memcpy(row_start + k, row_start, esize);
                     mark_written(*ubDst, row_off + used, row - used);
-                } else if (pad.isPad) {
+                } else if (pad_with) {
                     fill(used, row);
                 }
             }
@@ -236,6 +240,14 @@ void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, cons
         if (c.atomic_add) atomic_accumulate(c.atomic_dt != Dt::none ? c.atomic_dt : dt, d, s, len);
         else std::memcpy(d, s, len);
     }
+}
+
+// SetPadValue<T>(value): the value DataCopyPad GM -> UB writes into the padding when isPad is false.
+void set_pad_value(uint64_t bits, SrcLoc loc) {
+    enter(Op::DataCopyPad, loc);
+    Core& c = core();
+    c.pad_value_bits = bits;
+    c.pad_value_set = true;
 }
 
 }}  // namespace ascendcraft::emu

@@ -3,6 +3,10 @@
 
 #include "tensor.h"
 
+namespace ascendcraft { namespace emu {
+void set_pad_value(uint64_t bits, SrcLoc loc);  // emu_copy.cpp
+}}  // namespace ascendcraft::emu
+
 namespace AscendC {
 namespace copy_detail {
 template <typename T> struct Copyable {
@@ -93,6 +97,14 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
     spec.legacy = true;
     ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.address_,
                                     copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride), spec, loc);
+}
+
+// SetPadValue: the value a later DataCopyPad GM -> UB with isPad = false writes into its padding (per core).
+template <typename T, TPosition pos = TPosition::MAX> inline void SetPadValue(T paddingValue, SrcLoc loc = {}) {
+    static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::MAX,
+                  "SetPadValue: the destination is TPosition::VECIN, VECOUT or MAX (either)");
+    ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
+    ascendcraft::emu::set_pad_value(copy_detail::bits_of(paddingValue), loc);
 }
 
 #undef ASCENDCRAFT_EMU_COPY_TYPE_CHECK

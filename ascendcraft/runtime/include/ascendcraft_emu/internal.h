@@ -363,6 +363,8 @@ struct Core {
     // atomic GM accumulation
     bool atomic_add = false;
     Dt atomic_dt = Dt::none;
+    uint64_t pad_value_bits = 0;  // SetPadValue: what DataCopyPad GM -> UB pads with when isPad is false
+    bool pad_value_set = false;
     // the DEQSCALE register (SetDeqScale): Cast int32_t -> half multiplies by it
     bool deq_set = false;
     float deq_scale = 0.0f;
