@@ -160,7 +160,8 @@ def test_full_shape_tasks_start_only_while_their_memory_fits(monkeypatch):
             self.polls += 1
             return 0 if self.polls > 3 else None
 
-    def launch(spec):
+    def launch(spec, server=None):
+        assert server is None
         running.append(spec)
         peaks.append(sum(s.memory_mb for s in running))
         return bench._Job(spec, Proc(), 0.0, float("inf"), None)
@@ -180,6 +181,7 @@ def test_full_shape_tasks_start_only_while_their_memory_fits(monkeypatch):
     specs += [dataclasses.replace(base, task=f"small{i}", folder=f"/x/small{i}", size="small") for i in range(2)]
     monkeypatch.setattr(bench, "_launch", launch)
     monkeypatch.setattr(bench, "_finish", finish)
+    monkeypatch.setattr(bench, "_fork_server", lambda specs: None)   # no task process is started: no server for them
     got = bench.execute(specs, 2, Quiet(), poll=0)
     assert got == [s.task for s in specs]                       # every task ran, results in order
     assert max(peaks) <= 16_000                                 # two 10 GB verifications never side by side
