@@ -32,7 +32,6 @@ Sources (kinds):
   `--kernel-only` skips the whole-project build (faster; the project column then reads "–").
 """
 import argparse
-import ast
 import csv
 import functools
 import io
@@ -49,6 +48,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+from mkb import answer_strings, match_mkb  # noqa: E402 - MultiKernelBench's answer format, beside this file
 MANIFEST = HERE / "manifest.json"
 SOURCES = {  # repo -> source group name
     "weich97/NPUKernelBench": "NPUKernelBench golden answers",
@@ -56,6 +57,7 @@ SOURCES = {  # repo -> source group name
     "Ascend/samples": "Ascend samples (direct invocation)",
     "Hayden727/cann-ops": "cann-ops (Huawei open operators)",
     "cannmirror/asc-devkit": "asc-devkit examples (official, kernel alone)",
+    "CenZhihan/LLM4AscendC": "LLM4AscendC kernelbench165",   # split by hardware verdict: mkb.LLM4ASCENDC_SOURCES
 }
 
 
@@ -80,6 +82,9 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         return [entry(r, "op-project") for r in roots]
     if repo == "wzzll123/MultiKernelBench":
         return [entry(f, "mkb-prompt") for f in files if re.fullmatch(r"prompts/ascendc_new_model_\w+\.py", f)]
+    if repo == "CenZhihan/LLM4AscendC":   # LLM-made answers in MultiKernelBench's format, and their 910B verdicts
+        from mkb import LLM4ASCENDC_PASSED_LIST, llm4ascendc_entries
+        return llm4ascendc_entries(files, show(gitdir, commit, LLM4ASCENDC_PASSED_LIST).decode(), entry)
     if repo == "Ascend/samples":
         roots = sorted({f.rsplit("/", 1)[0] for f in files if "/kernel_invocation/" in f and f.endswith(".cpp")
                         and not f.endswith("/main.cpp")})
@@ -99,16 +104,6 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
         return [entry(r, "op-project") for r in roots if r in have_host]
     return []
-
-
-def _strings(text: str) -> dict[str, str]:
-    "The module-level string assignments of a Python file (MultiKernelBench's prompt examples)."
-    out = {}
-    for node in ast.parse(text).body:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-            for t in node.targets:
-                if isinstance(t, ast.Name): out[t.id] = node.value.value
-    return out
 
 
 HOST_ONLY_INCLUDES = ("cpu_debug_launch.h",)   # the CPU-debug build's launcher; ACL, platform and data_utils.h compile here
@@ -305,7 +300,7 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
     "Write the entry's files into dest: an op project (op_host/, op_kernel/) or a folder of kernel sources."
     kind, commit, path = entry["kind"], entry["commit"], entry["path"]
     if kind == "mkb-prompt":
-        s = _strings(show(gitdir, commit, path).decode())
+        s = answer_strings(show(gitdir, commit, path).decode(errors="replace"))
         op = json.loads(s["project_json_src"])[0]["op"]
         base = snake(op)
         for rel, key in ((f"op_host/{base}_tiling.h", "host_tiling_src"), (f"op_host/{base}.cpp", "host_operator_src"),
@@ -467,6 +462,12 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             out.update(project_ok=pb.ok, project_error=first_error(pb))
         except Exception as e:  # noqa: BLE001
             out.update(project_ok=False, project_error=str(e)[:200])
+        if match and out.get("project_ok") and entry["kind"] == "mkb-prompt" and entry.get("reference"):
+            try:   # MultiKernelBench's own correctness step against the task's reference Model
+                out.update(match_mkb(entry, answer_strings(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace")),
+                                     show(gitdir, entry["commit"], entry["reference"]).decode(), project))
+            except Exception as e:  # noqa: BLE001 - the reference / ModelNew code: not the kernel's compile
+                out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
         if match and out.get("project_ok") and entry["repo"] == "weich97/NPUKernelBench":
             try:
                 out.update(match_npukb(entry, gitdir, project))

@@ -1,0 +1,199 @@
+"""MultiKernelBench's answer format in the corpus: the six source strings an LLM returns for one op, and MKB's own
+correctness check run on the emulator.
+
+An answer (MultiKernelBench's prompt examples, and the published outputs of LLM kernel generators that use its format,
+such as CenZhihan/LLM4AscendC's `output/**/<op_key>.txt`) is Python text that assigns six strings:
+project_json_src (the op's msopgen JSON), host_tiling_src (op_host/<op>_tiling.h), host_operator_src (op_host/<op>.cpp:
+TilingFunc, InferShape, the OpDef), kernel_src (op_kernel/<op>.cpp), python_bind_src (the torch extension that calls
+aclnn<Op>) and model_src (ModelNew, calling the extension's function). An LLM's reply usually wraps it in a markdown
+fence (```python ... ```), which MultiKernelBench strips before it runs the text; so does answer_strings.
+
+match_mkb runs the rebuilt op project as MultiKernelBench's correctness step does (its execute_template): the task's
+reference Model and ModelNew are made after seeding torch with MKB's seed, one trial's get_inputs() go to both, and
+the outputs must agree under torch.allclose(atol=1e-4, rtol=1e-4) (compared as float32). ModelNew runs on the CPU with
+torch_npu stood in, and its call into the extension is captured: python_bind_src says which call argument is which op
+input and attribute (corpus.pybind_layout), the reference's result gives the output's shape, the op definition its
+dtype. Only one of MKB's five trials is run (each is a full-size emulated run).
+"""
+import ast
+import posixpath
+import re
+import sys
+import types
+
+FIELDS = ("project_json_src", "host_tiling_src", "host_operator_src", "kernel_src", "python_bind_src", "model_src")
+MKB_SEED = 1024          # MultiKernelBench's seed_num (LLM4AscendC's vendor/mkb/mkb_eval_config.py carries it)
+MKB_ATOL = MKB_RTOL = 1e-4
+
+
+class AnswerFormatError(ValueError):
+    "An answer text that does not hold MultiKernelBench's source strings."
+
+
+def _fenced(text: str) -> str:
+    "The body of the text's first markdown code fence (```python ... ```), or the text itself when it has none."
+    m = re.search(r"^[ \t]*```[\w+-]*[ \t]*\n(.*?)^[ \t]*```[ \t]*$", text, flags=re.S | re.M)
+    return m.group(1) if m else text
+
+
+def answer_strings(text: str) -> dict[str, str]:
+    """The module-level string assignments of an answer (`kernel_src = \"\"\"...\"\"\"`), read with Python's parser
+    from the text or, when the text is wrapped in a markdown fence, from the fence's body. Raises AnswerFormatError
+    naming the line when neither parses, or when a source string the op project needs is missing."""
+    errors = []
+    for body in dict.fromkeys((text, _fenced(text))):
+        try:
+            tree = ast.parse(body)
+        except SyntaxError as e:
+            errors.append(f"line {e.lineno}: {e.msg}")
+            continue
+        out = {}
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                for t in node.targets:
+                    if isinstance(t, ast.Name): out[t.id] = node.value.value
+        missing = [f for f in FIELDS[:4] if f not in out]
+        if missing:
+            errors.append(f"no {', '.join(missing)}")
+            continue
+        return out
+    raise AnswerFormatError("not a MultiKernelBench answer (" + "; ".join(errors) + "): it assigns the strings "
+                            + ", ".join(FIELDS) + ", optionally inside one ```python fence")
+
+
+# ---- LLM4AscendC (CenZhihan/LLM4AscendC): kernelbench165_txt, and which of them passed on their 910B ---------------
+LLM4ASCENDC_PASSED_LIST = "generator/kernelbench102_ops.py"   # "102 op_keys that passed numerical correctness"
+LLM4ASCENDC_SOURCES = {True: "LLM4AscendC kernelbench165 (LLM-made; passed on their 910B)",
+                       False: "LLM4AscendC kernelbench165 (LLM-made; failed on their 910B)"}
+
+
+def passed_on_hardware(listing: str) -> set[str]:
+    "The op keys of LLM4AscendC's generator/kernelbench102_ops.py (the string literals of its KERNELBENCH102_OP_KEYS)."
+    for node in ast.parse(listing).body:
+        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0] if isinstance(node, ast.Assign) else None
+        if isinstance(target, ast.Name) and target.id == "KERNELBENCH102_OP_KEYS" and isinstance(node.value, ast.Tuple):
+            return {e.value for e in node.value.elts if isinstance(e, ast.Constant)}
+    raise AnswerFormatError("no KERNELBENCH102_OP_KEYS tuple")
+
+
+def llm4ascendc_entries(files: list[str], listing: str, entry) -> list[dict]:
+    """Manifest entries for LLM4AscendC's output/kernelbench165_txt/<op_key>.txt (kind mkb-prompt), each with the MKB
+    reference its own evaluator uses (vendor/mkb/reference/<category>/<op_key>.py) and whether it is in the
+    repository's list of kernels that passed on their NPU (hardware: passed / failed)."""
+    refs = {posixpath.basename(f)[:-3]: f for f in files if f.startswith("vendor/mkb/reference/") and f.endswith(".py")}
+    ok = passed_on_hardware(listing)
+    out = []
+    for f in files:
+        if not re.fullmatch(r"output/kernelbench165_txt/\w+\.txt", f): continue
+        key = posixpath.basename(f)[:-4]
+        e = dict(entry(f, "mkb-prompt"), source=LLM4ASCENDC_SOURCES[key in ok], hardware="passed" if key in ok else "failed")
+        if key in refs: e["reference"] = refs[key]
+        out.append(e)
+    return out
+
+
+# ---- MKB's correctness step on the emulator -------------------------------------------------------------------------
+class _Captured(Exception):
+    def __init__(self, name, args):
+        super().__init__(name)
+        self.name, self.args_ = name, args
+
+
+def _stubs() -> dict:
+    "torch_npu (empty) and custom_ops_lib (every function captures its call), as ModelNew imports them."
+    npu = types.ModuleType("torch_npu")
+    lib = types.ModuleType("custom_ops_lib")
+
+    def attr(name):
+        if name.startswith("__"): raise AttributeError(name)
+        def call(*a, **k): raise _Captured(name, list(a) + list(k.values()))
+        return call
+    lib.__getattr__ = attr
+    return {"torch_npu": npu, "custom_ops_lib": lib}
+
+
+def match_mkb(entry: dict, strings: dict, reference_text: str, project) -> dict:
+    "Run the project as MKB's correctness step does, against the task's reference (match: pass | mismatch | ...)."
+    import numpy as np
+    import torch
+    from ascendcraft.opproject import GE_DTYPES, run_project
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+    from corpus import compared_outputs, pybind_layout
+    if "model_src" not in strings or "python_bind_src" not in strings:
+        return dict(match="no-reference", match_detail="the answer has no model_src / python_bind_src")
+    saved = {k: sys.modules.get(k) for k in ("torch_npu", "custom_ops_lib")}
+    sys.modules.update(_stubs())
+    try:
+        ref, new = {"__name__": "mkb_reference"}, {"__name__": "mkb_model_new"}
+        exec(compile(reference_text, entry.get("reference", "reference.py"), "exec"), ref)
+        init = ref["get_init_inputs"]()
+        with torch.no_grad():
+            torch.manual_seed(MKB_SEED)
+            model = ref["Model"](*init)
+            try:
+                exec(compile(strings["model_src"], "model_src", "exec"), new)
+                torch.manual_seed(MKB_SEED)
+                model_new = new["ModelNew"](*init)
+            except Exception as e:  # noqa: BLE001 - the answer's own Python
+                return dict(match="mismatch", match_detail=f"ModelNew (the answer's model_src): {type(e).__name__}: {e}"[:300])
+            inputs = ref["get_inputs"]()
+            want = model(*[t.clone() if torch.is_tensor(t) else t for t in inputs])
+            try:
+                model_new(*inputs)
+                return dict(match="no-reference", match_detail="ModelNew did not call custom_ops_lib")
+            except _Captured as c:
+                call = c.args_
+            except Exception as e:  # noqa: BLE001
+                return dict(match="mismatch", match_detail=f"ModelNew before the op: {type(e).__name__}: {e}"[:300])
+    finally:
+        for k, v in saved.items():
+            if v is None: sys.modules.pop(k, None)
+            else: sys.modules[k] = v
+    op = project.op
+    layout = pybind_layout(strings["python_bind_src"], op, project.sources)
+    if layout is None or any(i is not None and i >= len(call) for i in layout["inputs"] + layout["attrs"]):
+        return dict(match="no-reference", match_detail="python_bind_src does not say which call argument is which op input")
+    tensors = [None if i is None else call[i] for i in layout["inputs"]]
+    if not all(t is None or torch.is_tensor(t) for t in tensors):
+        return dict(match="no-reference", match_detail="an op input that is not one tensor (a list or a scalar)")
+    attrs = {a.name: (call[i].item() if hasattr(call[i], "item") else call[i])
+             for a, i in zip(op.attrs, layout["attrs"]) if i is not None and call[i] is not None}
+    results, wants = compared_outputs(op, layout, want, op.outputs, set())
+    if len(wants) != len(results):
+        return dict(match="no-reference", match_detail=f"the reference returns {len(wants)} outputs, the op has {len(results)}")
+    dtypes = {p.name: ("DT_BF16" if t.dtype == torch.bfloat16 else None) for p, t in zip(op.inputs, tensors) if t is not None}
+    out_specs, names = {}, {}
+    for p, w in zip(results, wants):   # the definition's dtype for the output, in the column the inputs select
+        col = next((c for c in range(max(len(q.dtypes) for q in op.inputs + op.outputs)) if all(
+            not q.dtypes or t is None or GE_DTYPES.get(q.dtypes[min(c, len(q.dtypes) - 1)], ("",))[0] == str(t.dtype).replace("torch.", "")
+            for q, t in zip(op.inputs, tensors))), 0)
+        ge = p.dtypes[min(col, len(p.dtypes) - 1)] if p.dtypes else None
+        name = GE_DTYPES[ge][0] if ge in GE_DTYPES else str(w.dtype).replace("torch.", "")
+        names[p.name] = name
+        out_specs[p.name] = (tuple(w.shape), np.dtype("uint16") if name == "bfloat16" else np.dtype(name))
+    for p in op.outputs:
+        if p.name not in out_specs:
+            return dict(match="no-reference", match_detail=f"output {p.name}: the reference does not return it")
+    try:
+        r = run_project(project, {p.name: None if t is None else t.contiguous() for p, t in zip(op.inputs, tensors)},
+                        attrs=attrs, outputs=out_specs)
+    except Exception as e:  # noqa: BLE001
+        return dict(match="run-error", match_detail=f"{type(e).__name__}: {e}"[:300])
+    if not r.run.ok:
+        errs = [d for d in r.run.diagnostics if d.is_error]
+        return dict(match="run-error", match_detail=(f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300])
+    worst = 0.0
+    for p, w in zip(results, wants):
+        got = r.outputs[p.name]
+        got = torch.from_numpy(got.view(np.int16)).view(torch.bfloat16) if names[p.name] == "bfloat16" else torch.from_numpy(np.ascontiguousarray(got))
+        ref_f, got_f = w.detach().float(), got.float()
+        if got_f.numel() != ref_f.numel():
+            return dict(match="mismatch", match_detail=f"{p.name}: {got_f.numel()} elements, the reference has {ref_f.numel()}")
+        got_f = got_f.reshape(ref_f.shape)
+        if not torch.allclose(ref_f, got_f, atol=MKB_ATOL, rtol=MKB_RTOL):
+            bad = ~torch.isclose(ref_f, got_f, atol=MKB_ATOL, rtol=MKB_RTOL)
+            i = int(bad.reshape(-1).nonzero()[0])
+            return dict(match="mismatch", match_detail=f"{p.name}: {int(bad.sum())} of {bad.numel()} elements differ (first at "
+                                                       f"{i}: {float(got_f.reshape(-1)[i])} vs {float(ref_f.reshape(-1)[i])})")
+        worst = max(worst, float((ref_f - got_f).abs().max()) if ref_f.numel() else 0.0)
+    return dict(match="pass", match_detail=f"worst abs error {worst:.3g} (MKB's allclose, 1 trial), tiling key {r.tiling_key}")
