@@ -49,7 +49,7 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
-from mkb import answer_strings, match_mkb  # noqa: E402 - MultiKernelBench's answer format, beside this file
+from mkb import answer_strings, match_mkb, write_project  # noqa: E402 - MultiKernelBench's answer format, beside this file
 MANIFEST = HERE / "manifest.json"
 SOURCES = {  # repo -> source group name
     "weich97/NPUKernelBench": "NPUKernelBench golden answers",
@@ -292,22 +292,11 @@ def asc_entry(text: str, defines: str = "") -> str | None:
     return f"{launch.group(1)}<{', '.join(' '.join(a.split()) for a in args)}>"
 
 
-def snake(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
-
-
 def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
     "Write the entry's files into dest: an op project (op_host/, op_kernel/) or a folder of kernel sources."
     kind, commit, path = entry["kind"], entry["commit"], entry["path"]
     if kind == "mkb-prompt":
-        s = answer_strings(show(gitdir, commit, path).decode(errors="replace"))
-        op = json.loads(s["project_json_src"])[0]["op"]
-        base = snake(op)
-        for rel, key in ((f"op_host/{base}_tiling.h", "host_tiling_src"), (f"op_host/{base}.cpp", "host_operator_src"),
-                         (f"op_kernel/{base}.cpp", "kernel_src")):
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            (dest / rel).write_text(s[key])
-        return dest
+        return write_project(answer_strings(show(gitdir, commit, path).decode(errors="replace")), dest)
     if kind == "asc-file":   # the kernels of a single-source file, and the headers beside it
         folder = posixpath.dirname(path)
         (dest / posixpath.basename(path)).write_text(asc_kernel_source(show(gitdir, commit, path).decode(errors="replace")))

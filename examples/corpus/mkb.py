@@ -68,6 +68,28 @@ def answer_strings(text: str) -> dict[str, str]:
                             + ", ".join(FIELDS) + ", optionally inside one ```python fence")
 
 
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
+
+
+def write_project(strings: dict[str, str], dest) -> "Path":
+    """The op project an answer describes, as MultiKernelBench's build lays it out from the op's name in
+    project_json_src (AddCustom -> op_host/add_custom_tiling.h, op_host/add_custom.cpp, op_kernel/add_custom.cpp).
+    Raises AnswerFormatError when project_json_src is not a JSON list of op descriptions."""
+    import json
+    from pathlib import Path
+    try:
+        op = json.loads(strings["project_json_src"])[0]["op"]
+    except (ValueError, LookupError, TypeError) as e:
+        raise AnswerFormatError(f"project_json_src does not name the op ([{{\"op\": \"AddCustom\", ...}}]): {e}") from None
+    dest, base = Path(dest), _snake(op)
+    for rel, key in ((f"op_host/{base}_tiling.h", "host_tiling_src"), (f"op_host/{base}.cpp", "host_operator_src"),
+                     (f"op_kernel/{base}.cpp", "kernel_src")):
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dest / rel).write_text(strings[key])
+    return dest
+
+
 # ---- LLM4AscendC (CenZhihan/LLM4AscendC): kernelbench165_txt, and which of them passed on their 910B ---------------
 LLM4ASCENDC_PASSED_LIST = "generator/kernelbench102_ops.py"   # "102 op_keys that passed numerical correctness"
 LLM4ASCENDC_SOURCES = {True: "LLM4AscendC kernelbench165 (LLM-made; passed on their 910B)",

@@ -1,0 +1,204 @@
+"""MultiKernelBench's answer format in the corpus harness (examples/corpus/mkb.py): the six source strings an LLM
+returns (here inside a markdown fence, as LLM kernel generators publish them), the op project rebuilt from them, and
+MKB's own correctness step (its seed, one trial, allclose 1e-4) run on the emulator against a reference Model. The
+answer and the reference below are written for this test; one build of each kernel."""
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parents[1] / "examples" / "corpus"
+sys.path.insert(0, str(HERE))
+spec = importlib.util.spec_from_file_location("corpus_mkb", HERE / "mkb.py")
+mkb = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mkb)
+
+PROJECT_JSON = '''[
+  {"op": "TwiceAddCustom", "language": "cpp",
+   "input_desc": [{"name": "x", "param_type": "required", "format": ["ND"], "type": ["float"]}],
+   "output_desc": [{"name": "y", "param_type": "required", "format": ["ND"], "type": ["float"]}],
+   "attr": [{"name": "bias", "param_type": "optional", "type": "float", "default_value": "0.0"}]}
+]'''
+
+HOST_TILING = '''
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(TwiceAddCustomTilingData)
+  TILING_DATA_FIELD_DEF(uint32_t, perCore);
+  TILING_DATA_FIELD_DEF(float, bias);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(TwiceAddCustom, TwiceAddCustomTilingData)
+}
+'''
+
+HOST_OPERATOR = '''
+#include "twice_add_custom_tiling.h"
+#include "register/op_def_registry.h"
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    TwiceAddCustomTilingData tiling;
+    uint32_t total = context->GetInputShape(0)->GetOriginShape().GetShapeSize();
+    const float* bias = context->GetAttrs()->GetAttrPointer<float>(0);
+    context->SetBlockDim(4);
+    tiling.set_perCore(total / 4);
+    tiling.set_bias(*bias);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    size_t* ws = context->GetWorkspaceSizes(1);
+    ws[0] = 0;
+    return ge::GRAPH_SUCCESS;
+}
+}
+namespace ops {
+class TwiceAddCustom : public OpDef {
+public:
+    explicit TwiceAddCustom(const char* name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Attr("bias").AttrType(OPTIONAL).Float(0.0);
+        this->AICore().SetTiling(optiling::TilingFunc);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(TwiceAddCustom);
+}
+'''
+
+KERNEL = '''
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void twice_add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, t.perCore * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x + GetBlockIdx() * t.perCore, t.perCore);
+    yGm.SetGlobalBuffer((__gm__ float*)y + GetBlockIdx() * t.perCore, t.perCore);
+    LocalTensor<float> v = buf.Get<float>();
+    DataCopy(v, xGm, t.perCore);
+    PipeBarrier<PIPE_ALL>();
+    Muls(v, v, FACTOR, t.perCore);
+    Adds(v, v, t.bias, t.perCore);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, v, t.perCore);
+}
+'''
+
+PYTHON_BIND = '''
+#include <torch/extension.h>
+#include "pytorch_npu_helper.hpp"
+at::Tensor twice_add_impl_npu(const at::Tensor& self, double bias) {
+    at::Tensor result = at::empty_like(self);
+    EXEC_NPU_CMD(aclnnTwiceAddCustom, self, bias, result);
+    return result;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+    m.def("twice_add_custom", &twice_add_impl_npu, "2 * x + bias");
+}
+'''
+
+MODEL_NEW = '''
+import torch
+import torch_npu
+import custom_ops_lib
+
+class ModelNew(torch.nn.Module):
+    def __init__(self, bias):
+        super().__init__()
+        self.bias = bias
+
+    def forward(self, x):
+        return custom_ops_lib.twice_add_custom(x, self.bias)
+'''
+
+REFERENCE = '''
+import torch
+
+class Model(torch.nn.Module):
+    def __init__(self, bias):
+        super().__init__()
+        self.bias = bias
+
+    def forward(self, x):
+        return 2 * x + self.bias
+
+batch_size = 64
+dim = 1024
+
+def get_inputs():
+    return [torch.rand(batch_size, dim)]
+
+def get_init_inputs():
+    return [0.5]
+'''
+
+
+def answer(factor: str = "2.0f", fence: bool = True) -> str:
+    "An answer as an LLM returns it: the six assignments, wrapped in a ```python fence."
+    parts = {"project_json_src": PROJECT_JSON, "host_tiling_src": HOST_TILING, "host_operator_src": HOST_OPERATOR,
+             "kernel_src": KERNEL.replace("FACTOR", factor), "python_bind_src": PYTHON_BIND, "model_src": MODEL_NEW}
+    body = "\n".join(f"{k}={chr(34) * 3}{v}{chr(34) * 3}\n" for k, v in parts.items())
+    return f"Here is the kernel.\n```python\n{body}```\nIt doubles x." if fence else body
+
+
+def test_the_answer_strings_are_read_with_or_without_a_markdown_fence():
+    for fenced in (True, False):
+        s = mkb.answer_strings(answer(fence=fenced))
+        assert set(mkb.FIELDS) <= set(s)
+        assert "TwiceAddCustomTilingData" in s["host_tiling_src"]
+    with pytest.raises(mkb.AnswerFormatError, match=r"no host_operator_src, kernel_src"):
+        mkb.answer_strings("project_json_src = '[]'\nhost_tiling_src = ''\n")
+    with pytest.raises(mkb.AnswerFormatError, match=r"line 1"):
+        mkb.answer_strings("this is prose, not the answer")
+
+
+def test_the_project_is_laid_out_from_the_ops_name(tmp_path):
+    mkb.write_project(mkb.answer_strings(answer()), tmp_path)
+    assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.*")) == [
+        "op_host/twice_add_custom.cpp", "op_host/twice_add_custom_tiling.h", "op_kernel/twice_add_custom.cpp"]
+    with pytest.raises(mkb.AnswerFormatError, match="does not name the op"):
+        mkb.write_project(dict(mkb.answer_strings(answer()), project_json_src="{}"), tmp_path)
+
+
+def test_the_hardware_verdicts_and_references_go_into_the_manifest_entries():
+    listing = 'KERNELBENCH102_OP_KEYS: tuple[str, ...] = (\n    "relu",\n    "gelu",\n)\n'
+    assert mkb.passed_on_hardware(listing) == {"relu", "gelu"}
+    files = ["output/kernelbench165_txt/relu.txt", "output/kernelbench165_txt/softmax.txt",
+             "output/kernelbench165_txt/sub/relu.txt", "vendor/mkb/reference/activation/relu.py"]
+    entry = lambda path, kind: {"repo": "CenZhihan/LLM4AscendC", "commit": "c" * 40, "path": path, "kind": kind}
+    got = mkb.llm4ascendc_entries(files, listing, entry)
+    assert [(e["path"].rsplit("/", 1)[1], e["hardware"], e.get("reference")) for e in got] == [
+        ("relu.txt", "passed", "vendor/mkb/reference/activation/relu.py"), ("softmax.txt", "failed", None)]
+    assert got[0]["source"] != got[1]["source"] and all(e["kind"] == "mkb-prompt" for e in got)
+
+
+def test_large_inputs_run_with_a_smaller_batch_and_say_so():
+    import torch
+    ns = {"torch": torch}
+    exec(REFERENCE, ns)
+    assert mkb.shrink_batch(ns) == "" and ns["batch_size"] == 64          # 256 KiB: the task's own size
+    ns["batch_size"] = 1 << 17                                            # 512 MiB of inputs
+    note = mkb.shrink_batch(ns)
+    assert ns["batch_size"] == 1 << 14 and "131072 -> 16384" in note      # halved until within 64 MiB
+    ns.pop("batch_size")
+    ns["get_inputs"] = lambda: [torch.rand(1 << 20, 256)]                 # 1 GiB, and no batch_size to reduce
+    with pytest.raises(ValueError, match="no batch_size"):
+        mkb.shrink_batch(ns)
+
+
+@pytest.mark.parametrize("factor, verdict", [("2.0f", "pass"), ("3.0f", "mismatch")])
+def test_mkbs_correctness_step_runs_the_answer_against_the_reference(tmp_path, factor, verdict):
+    "A right answer passes; a wrong one (3x instead of 2x: the LLM's fault) is a mismatch that names an element."
+    from ascendcraft.opproject import load_project
+    strings = mkb.answer_strings(answer(factor))
+    project = load_project(mkb.write_project(strings, tmp_path))
+    got = mkb.match_mkb({"reference": "twice_add.py"}, strings, REFERENCE, project)
+    assert got["match"] == verdict, got
+    if verdict == "mismatch":
+        assert re.match(r"y: \d+ of 65536 elements differ \(first at 0: ", got["match_detail"]), got
