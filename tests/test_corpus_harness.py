@@ -238,3 +238,51 @@ def test_the_outputs_compared_are_the_ones_the_model_returns():
     four = [torch.zeros(1) for _ in range(2)]
     results, wants = corpus.compared_outputs(definition, layout, four, definition.outputs, set())
     assert [p.name for p in results] == ["y", "rstd"] and len(wants) == 2
+
+
+def test_an_inplace_op_returns_the_input_it_writes_and_a_shorter_model_compares_the_first_results():
+    gemm = """at::Tensor custom_pybind_fun(at::Tensor &a, at::Tensor &b, at::Tensor &c, double alpha, double beta)
+{
+    EXEC_NPU_CMD(aclnnCustomOp, a, b, c, alpha, beta);
+    return c;
+}
+PYBIND11_MODULE(kernel_gen_ops, m) { m.def("custom_pybind_api", &custom_pybind_fun, ""); }"""
+    definition = op("Gemm", ["a", "b", "c"], [], ["alpha", "beta"])
+    layout = corpus.pybind_layout(gemm, definition, {})
+    assert layout == {"inputs": [0, 1, 2], "attrs": [3, 4], "results": ["c"]}
+    c = torch.zeros(4)
+    results, wants = corpus.compared_outputs(definition, layout, c, definition.inputs, set())
+    assert [p.name for p in results] == ["c"] and wants[0] is c
+    # a tensor-list input returned by the parameter it is made from (ScatterList: at::TensorList(varRef))
+    scatter = """std::vector<at::Tensor> custom_pybind_api(std::vector<at::Tensor> &varRef, at::Tensor &indice, int64_t axis)
+{
+    at::TensorList varRefList = at::TensorList(varRef);
+    EXEC_NPU_CMD(aclnnCustomOp, varRefList, indice, axis);
+    return varRef;
+}
+PYBIND11_MODULE(kernel_gen_ops, m) { m.def("scatter_list", &custom_pybind_api, ""); }"""
+    assert corpus.pybind_layout(scatter, op("ScatterList", ["var", "indice"], [], ["axis"]), {})["results"] == ["var"]
+    # an op with outputs does not return a plain input as a result
+    assert corpus.pybind_layout(gemm, op("Gemm", ["a", "b", "c"], ["y"], ["alpha"]), {})["results"] is None
+    # GeluQuant: pybind returns {y, out_scale}, the Model (static mode) only the quantised y
+    quant = op("GeluQuant", ["x", "scale", "offset"], ["y", "out_scale"], ["approximate", "quant_mode"])
+    layout = {"inputs": [0, 1, 2], "attrs": [3, 4], "results": ["y", "out_scale"]}
+    y = torch.zeros(4)
+    results, wants = corpus.compared_outputs(quant, layout, [y], quant.outputs, set())
+    assert [p.name for p in results] == ["y"] and wants == [y]
+
+
+def test_test_case_columns_read_as_pandas_does_and_sizes_from_dims():
+    rows = corpus._typed([{"id": "0", "present": "False", "dims": "[1]"}, {"id": "1", "present": "True", "dims": "[512, 3]"}])
+    assert [r["present"] for r in rows] == [False, True]   # not the truthy text 'False'
+    assert [corpus._size(r) for r in rows] == [1, 1536]     # Fill names its shape `dims`
+    assert corpus._size({"x_shape": "[4, 4]", "dims": "[100]"}) == 16   # *shape* columns first
+    assert corpus._size({"m": 4}) == 1 << 40
+
+
+def test_a_block_comment_that_lost_its_opener_to_the_sanitiser_gets_it_back():
+    text = b'int a; // keep\n  // Implementation note.\n  x used mem: [a, b]\n  */\nint b; /* c */ int d; // Implementation note.\n'
+    fixed = corpus.restore_comment_openers(text)
+    assert fixed.split(b"\n")[1] == b"  /* Implementation note." and fixed.split(b"\n")[4] == text.split(b"\n")[4]
+    balanced = b"// Implementation note.\n/* a\n   b */\nint x;\n"
+    assert corpus.restore_comment_openers(balanced) == balanced

@@ -311,7 +311,8 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         if kind == "kernel-dir" and ("/" in rel or rel == "main.cpp" or not rel.endswith((".cpp", ".h"))): continue
         out = dest / rel
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(show(gitdir, commit, f))
+        text = show(gitdir, commit, f)
+        out.write_bytes(restore_comment_openers(text) if entry["repo"] == "weich97/NPUKernelBench" else text)
     if kind == "op-project": _sibling_headers(entry, gitdir, dest, files)
     if entry["repo"] in COMMON_INCLUDES:   # the repository's shared headers, on the include paths its build sets
         roots = COMMON_INCLUDES[entry["repo"]]
@@ -355,6 +356,40 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
             # a header at the folder's top makes it an include directory of the emulator's build (-iquote)
             if (dest / into).is_dir(): (dest / into / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
     return dest
+
+
+SANITISED = b"// Implementation note."   # what NPUKernelBench's publishing put in place of each non-English comment line
+
+
+def restore_comment_openers(text: bytes) -> bytes:
+    """NPUKernelBench's published sources replaced each line of a non-English comment by `// Implementation note.`;
+    where that line opened a block comment (`/* ...`), the block's `*/` is left without its opener and the lines
+    between are read as code (DequantSwigluQuant's op_host: `x used mem: [...]`). A `*/` outside any comment gets its
+    opener back on the nearest such line above it; every other byte stays as published."""
+    if SANITISED not in text: return text
+    lines = text.split(b"\n")
+    in_comment, last_note = False, None
+    for n, line in enumerate(lines):
+        code = re.sub(rb'"(?:\\.|[^"\\])*"', b'""', line)
+        i = 0
+        while i < len(code):
+            if in_comment:
+                j = code.find(b"*/", i)
+                if j < 0: break
+                in_comment, i = False, j + 2
+                continue
+            starts = [k for k in (code.find(b"//", i), code.find(b"/*", i), code.find(b"*/", i)) if k >= 0]
+            if not starts: break
+            k = min(starts)
+            if code.startswith(b"//", k):
+                if line.strip() == SANITISED: last_note = n
+                break
+            if code.startswith(b"/*", k): in_comment, i = True, k + 2; continue
+            if last_note is not None:   # a stray */: its block opened on the last sanitised line
+                lines[last_note] = lines[last_note].replace(SANITISED, b"/* Implementation note.", 1)
+                last_note = None
+            i = k + 2
+    return b"\n".join(lines)
 
 
 SIBLINGS = "ascendcraft_corpus_repo"   # where another op's headers that an op names by a ../ path go
@@ -516,10 +551,16 @@ def _load_validation(gitdir: str, commit: str, task: str):
 
 def _typed(rows: list[dict]) -> list[dict]:
     """The test cases as NPUKernelBench's framework reads them (pandas' read_csv): a column whose every cell is an
-    integer holds ints, one whose every cell is a number holds floats, any other column strings."""
+    integer holds ints, one whose every cell is a number holds floats, one whose every cell is True or False holds
+    bools (DequantSwigluQuant's `if param.get('group_index_present', False)`: the text 'False' would be true), any
+    other column strings."""
+    def boolean(v):
+        if v in ("True", "true", "TRUE"): return True
+        if v in ("False", "false", "FALSE"): return False
+        raise ValueError(v)
     kinds = {}
     for col in (rows[0] if rows else {}):
-        for kind in (int, float):
+        for kind in (int, float, boolean):
             try:
                 [kind(r[col]) for r in rows]
                 kinds[col] = kind
@@ -530,18 +571,26 @@ def _typed(rows: list[dict]) -> list[dict]:
 
 
 def _size(row: dict) -> int:
-    "Elements in the shapes a test case names (smallest first)."
-    total = 0
-    for k, v in row.items():
-        if "shape" in k and isinstance(v, str) and v.strip().startswith("["):
-            try:
-                dims = [int(d) for d in re.findall(r"-?\d+", v)]
-                n = 1
-                for d in dims: n *= max(d, 1)
-                total += n
-            except ValueError:
-                pass
-    return total or 1 << 40
+    """Elements in the shapes a test case names (smallest first): its *shape* columns, else (Fill's `dims`) the columns
+    that hold a list of integers."""
+    def elements(v):
+        n = 1
+        for d in re.findall(r"-?\d+", v): n *= max(int(d), 1)
+        return n
+    named = [v for k, v in row.items() if "shape" in k and isinstance(v, str) and v.strip().startswith("[")]
+    lists = [v for v in row.values() if isinstance(v, str) and re.fullmatch(r"\s*\[[-\d\s,\[\]]*\]\s*", v)]
+    return sum(elements(v) for v in named or lists) or 1 << 40
+
+
+def _ge_or_none(t) -> str | None:
+    "The ge dtype name of a torch tensor, or None for a dtype outside the emulated subset (float64)."
+    import torch
+    from ascendcraft.opproject import _ge_of
+    if t.dtype == torch.bfloat16: return "DT_BF16"
+    try:
+        return _ge_of(t)
+    except ValueError:
+        return None
 
 
 # ---- which call argument is which op input: the task's validation/pybind.cpp, else ModelNew's parameter names ---------
@@ -614,9 +663,14 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
         if listed:
             results = []
             for r in _split_args(listed.strip("{}")):
+                # an input returned: the call's argument, or the parameter it is made from (ScatterList returns varRef,
+                # passed as at::TensorList(varRef)); it is a result when it is a ref output, or when the op has no
+                # outputs and writes into its inputs (Gemm's c)
+                at = call.index(r) if r in call[:len(op.inputs)] else \
+                    inputs.index(params.index(r)) if r in params and params.index(r) in inputs else None
                 if r in outs: results.append(plain_outputs[outs.index(r)].name)
-                elif r in call[:len(op.inputs)] and op.inputs[call.index(r)].name in {p.name for p in op.outputs}:
-                    results.append(op.inputs[call.index(r)].name)
+                elif at is not None and (not op.outputs or op.inputs[at].name in {p.name for p in op.outputs}):
+                    results.append(op.inputs[at].name)
                 else: results = None; break
     return dict(inputs=inputs, attrs=attrs, results=results)
 
@@ -663,16 +717,21 @@ def order_by_names(op_inputs: list[str], forward, given: list, call_tensors: lis
 
 
 def compared_outputs(op, layout: dict | None, want, results: list, dynamic: set) -> tuple[list, list]:
-    """Which op outputs the Model's results are compared with, and those results: the outputs the task's pybind.cpp
-    returns (pybind_layout's "results": RmsNorm returns y, not rstd) when the Model returns as many, else `results`
-    in order (CrossEntropyLoss's Model returns all four outputs while its pybind returns two)."""
+    """Which op outputs (or, for an op that writes into its inputs, inputs) the Model's results are compared with, and
+    those results: the ones the task's pybind.cpp returns (pybind_layout's "results": RmsNorm returns y, not rstd;
+    Gemm returns its input c) when the Model returns as many; the first of them when the Model returns fewer (GeluQuant's
+    ModelNew keeps `gelu_quant(...)[0]` of y, out_scale, GroupNormSwish's `y, _, _ = ...`); else `results` in order
+    (CrossEntropyLoss's Model returns all four outputs while its pybind returns two)."""
     import torch
     is_list = lambda a: isinstance(a, (list, tuple)) and a and all(torch.is_tensor(t) for t in a)
     returned = lambda rs: [list(want)] if len(rs) == 1 and rs[0].name in dynamic and is_list(want) else \
         list(want) if isinstance(want, (list, tuple)) else [want]
-    if layout is not None and layout["results"] is not None and op.outputs:
-        chosen = [next(p for p in op.outputs if p.name == n) for n in layout["results"]]
+    if layout is not None and layout["results"]:
+        chosen = [next(p for p in op.outputs + op.inputs if p.name == n) for n in layout["results"]]
         if len(returned(chosen)) == len(chosen): return chosen, returned(chosen)
+        if len(returned(results)) != len(results) and len(returned(chosen[:1])) < len(chosen):   # the first ones
+            chosen = chosen[:len(returned(chosen[:1]))]
+            return chosen, returned(chosen)
     return results, returned(results)
 
 
@@ -698,7 +757,8 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         inputs = ns_in["get_inputs"](param)
         inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
         firsts = [t[0] if isinstance(t, (list, tuple)) and t and torch.is_tensor(t[0]) else t for t in inputs]   # lists
-        ge = [_ge_of(t) if t.dtype != torch.bfloat16 else "DT_BF16" for t in firsts if torch.is_tensor(t)]
+        # (a tensor of a dtype outside the subset is skipped: Muls' float64 value becomes an attribute)
+        ge = [g for g in (_ge_or_none(t) for t in firsts if torch.is_tensor(t)) if g is not None]
         if not op.inputs or all(any(d in p.dtypes for d in ge[:1]) for p in op.inputs[:1]): break
     clone = lambda a: [clone(m) for m in a] if isinstance(a, (list, tuple)) else a.clone() if torch.is_tensor(a) else a
     try:
@@ -748,8 +808,21 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         return dict(match="no-reference", match_detail=f"{len(tensors)} tensors / {len(scalars)} scalars / {len(wants)} outputs "
                                                        f"for {len(op.inputs)} inputs / {len(op.attrs)} attrs / {len(op.outputs)} outputs")
     attrs = {k: (v.item() if hasattr(v, "item") else v) for k, v in attrs.items()}
-    # the outputs' dtypes: the op definition's column that the inputs select (the reference may return another dtype)
+    # a bool tensor for an input that lists DT_UINT8 and not DT_BOOL goes as its bytes (ScatterList's mask): aclnn
+    # passes torch.bool as one byte per element, which the uint8 column reads as 0 / 1
+    as_bytes = lambda p, t: t.to(torch.uint8) if torch.is_tensor(t) and t.dtype == torch.bool and p.dtypes \
+        and "DT_BOOL" not in p.dtypes and "DT_UINT8" in p.dtypes else t
+    bytes_in = [p.name for p, t in zip(op.inputs, tensors) if as_bytes(p, t) is not t]
+    tensors = [as_bytes(p, t) for p, t in zip(op.inputs, tensors)]
+    if bytes_in: note += f"; bool {', '.join(bytes_in)} passed as uint8 (the definition's dtype)"
+    # a tensor of a dtype outside the subset (float64) for an input of one dtype in every column is converted to it, as
+    # aclnn makes a scalar input's tensor (Muls' value: pybind passes c10::Scalar(value.item<float>()), DT_FLOAT)
     from ascendcraft.opproject import GE_DTYPES
+    one = lambda p: p.dtypes[0] if p.dtypes and len(set(p.dtypes)) == 1 and p.dtypes[0] in GE_DTYPES else None
+    cast = [p.name for p, t in zip(op.inputs, tensors) if torch.is_tensor(t) and _ge_or_none(t) is None and one(p)]
+    tensors = [t.to(getattr(torch, GE_DTYPES[one(p)][0])) if p.name in cast else t for p, t in zip(op.inputs, tensors)]
+    if cast: note += f"; {', '.join(cast)} converted to the one dtype the definition lists"
+    # the outputs' dtypes: the op definition's column that the inputs select (the reference may return another dtype)
     first = lambda t: t[0] if isinstance(t, list) else t
     ins = [None if t is None else _ge_of(first(t)) if first(t).dtype != torch.bfloat16 else "DT_BF16" for t in tensors]
     columns = [c for c in range(max((len(p.dtypes) for p in op.inputs + op.outputs), default=0))
