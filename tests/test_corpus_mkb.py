@@ -170,12 +170,14 @@ def test_the_hardware_verdicts_and_references_go_into_the_manifest_entries():
     listing = 'KERNELBENCH102_OP_KEYS: tuple[str, ...] = (\n    "relu",\n    "gelu",\n)\n'
     assert mkb.passed_on_hardware(listing) == {"relu", "gelu"}
     files = ["output/kernelbench165_txt/relu.txt", "output/kernelbench165_txt/softmax.txt",
-             "output/kernelbench165_txt/sub/relu.txt", "vendor/mkb/reference/activation/relu.py"]
+             "output/kernelbench165_txt/sub/relu.txt", "vendor/mkb/reference/activation/relu.py",
+             mkb.LLM4ASCENDC_GPT5_RUN + "/relu.txt", mkb.LLM4ASCENDC_GPT5_RUN + "/relu_report.json"]
     entry = lambda path, kind: {"repo": "CenZhihan/LLM4AscendC", "commit": "c" * 40, "path": path, "kind": kind}
     got = mkb.llm4ascendc_entries(files, listing, entry)
     assert [(e["path"].rsplit("/", 1)[1], e["hardware"], e.get("reference")) for e in got] == [
-        ("relu.txt", "passed", "vendor/mkb/reference/activation/relu.py"), ("softmax.txt", "failed", None)]
-    assert got[0]["source"] != got[1]["source"] and all(e["kind"] == "mkb-prompt" for e in got)
+        ("relu.txt", "passed", "vendor/mkb/reference/activation/relu.py"), ("softmax.txt", "failed", None),
+        ("relu.txt", "unknown", "vendor/mkb/reference/activation/relu.py")]
+    assert len({e["source"] for e in got}) == 3 and all(e["kind"] == "mkb-prompt" for e in got)
 
 
 def test_large_inputs_run_with_a_smaller_batch_and_say_so():
@@ -202,3 +204,29 @@ def test_mkbs_correctness_step_runs_the_answer_against_the_reference(tmp_path, f
     assert got["match"] == verdict, got
     if verdict == "mismatch":
         assert re.match(r"y: \d+ of 65536 elements differ \(first at 0: ", got["match_detail"]), got
+
+
+def test_an_agents_asc_kernels_are_listed_with_their_hardware_verdicts(tmp_path):
+    "cannbot's layout: operators/<op>/ascendc/src/<op>_host.asc includes the kernel .asc; the README says what is unverified."
+    import subprocess
+    spec = importlib.util.spec_from_file_location("corpus_for_cannbot", HERE / "corpus.py")
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    files = {"operators/README.md": "| **relu** | COMPLETE | 2 us |\n| **scan** | PARTIAL | TRUE_DEVICE (unverified) |\n",
+             "operators/relu/ascendc/src/relu_host.asc": '#include "acl/acl.h"\n#include "relu_kernel.asc"\nint main() {}\n',
+             "operators/relu/ascendc/src/relu_kernel.asc": "// kernel\n",
+             "operators/scan/ascendc/src/scan_host.asc": '#include "scan_v2.asc"\n',
+             "operators/scan/ascendc/src/scan_v2.asc": "// kernel\n",
+             "operators/mul/ascendc/src/mul_host.asc": '#include "missing_kernel.asc"\n'}
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    git = lambda *a: subprocess.run(["git", "-C", str(tmp_path), *a], check=True, capture_output=True)
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+    got = corpus.collect("BobbyWeng/cannbot-ascendc-vs-pypto", str(tmp_path / ".git"))
+    assert [(e["path"], e["kind"], e["hardware"]) for e in got] == [
+        ("operators/relu/ascendc/src/relu_kernel.asc", "asc-file", "passed"),
+        ("operators/scan/ascendc/src/scan_v2.asc", "asc-file", "unverified")]
+    assert got[0]["source"] != got[1]["source"]

@@ -58,6 +58,7 @@ SOURCES = {  # repo -> source group name
     "Hayden727/cann-ops": "cann-ops (Huawei open operators)",
     "cannmirror/asc-devkit": "asc-devkit examples (official, kernel alone)",
     "CenZhihan/LLM4AscendC": "LLM4AscendC kernelbench165",   # split by hardware verdict: mkb.LLM4ASCENDC_SOURCES
+    "BobbyWeng/cannbot-ascendc-vs-pypto": "cannbot agent kernels (LLM-made .asc, kernel alone)",
 }
 
 
@@ -85,6 +86,8 @@ def collect(repo: str, gitdir: str) -> list[dict]:
     if repo == "CenZhihan/LLM4AscendC":   # LLM-made answers in MultiKernelBench's format, and their 910B verdicts
         from mkb import LLM4ASCENDC_PASSED_LIST, llm4ascendc_entries
         return llm4ascendc_entries(files, show(gitdir, commit, LLM4ASCENDC_PASSED_LIST).decode(), entry)
+    if repo == "BobbyWeng/cannbot-ascendc-vs-pypto":   # an LLM agent's kernels: the .asc each op's host file includes
+        return cannbot_entries(gitdir, commit, files, entry)
     if repo == "Ascend/samples":
         roots = sorted({f.rsplit("/", 1)[0] for f in files if "/kernel_invocation/" in f and f.endswith(".cpp")
                         and not f.endswith("/main.cpp")})
@@ -104,6 +107,29 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
         return [entry(r, "op-project") for r in roots if r in have_host]
     return []
+
+
+CANNBOT_SOURCES = {True: "cannbot agent (LLM-made .asc; passed on their NPU)",
+                   False: "cannbot agent (LLM-made .asc; not verified on an NPU)"}
+
+
+def cannbot_entries(gitdir: str, commit: str, files: list[str], entry) -> list[dict]:
+    """BobbyWeng/cannbot-ascendc-vs-pypto: an LLM agent's (Cannbot's) AscendC kernels, one folder per op,
+    operators/<op>/ascendc/src/<op>_host.asc (ACL host code, built for dav-2201) #including the kernel .asc it launches.
+    Each entry is that kernel file (kind asc-file, compiled alone). `hardware` says whether operators/README.md reports
+    the Ascend C kernel's correctness on their NPU (passed) or says it was not collected there (unverified)."""
+    readme = show(gitdir, commit, "operators/README.md").decode(errors="replace")
+    unverified = {m.group(1) for m in re.finditer(r"^\|\s*\*\*(\w+)\*\*\s*\|.*unverified", readme, flags=re.M)}
+    out = []
+    for host in sorted(f for f in files if re.fullmatch(r"operators/\w+/ascendc/src/\w+_host\.asc", f)):
+        op = host.split("/")[1]
+        text = show(gitdir, commit, host).decode(errors="replace")
+        kernel = re.search(r'#\s*include\s*"(\w+\.asc)"', text)
+        if not kernel or posixpath.join(posixpath.dirname(host), kernel.group(1)) not in files: continue
+        e = entry(posixpath.join(posixpath.dirname(host), kernel.group(1)), "asc-file")
+        ok = op not in unverified
+        out.append(dict(e, source=CANNBOT_SOURCES[ok], hardware="passed" if ok else "unverified"))
+    return out
 
 
 HOST_ONLY_INCLUDES = ("cpu_debug_launch.h",)   # the CPU-debug build's launcher; ACL, platform and data_utils.h compile here

@@ -94,6 +94,9 @@ def write_project(strings: dict[str, str], dest) -> "Path":
 LLM4ASCENDC_PASSED_LIST = "generator/kernelbench102_ops.py"   # "102 op_keys that passed numerical correctness"
 LLM4ASCENDC_SOURCES = {True: "LLM4AscendC kernelbench165 (LLM-made; passed on their 910B)",
                        False: "LLM4AscendC kernelbench165 (LLM-made; failed on their 910B)"}
+# one of their gpt-5 generation runs (the 102 op keys above), whose results the repository does not record
+LLM4ASCENDC_GPT5_RUN = "output/ascendc/gpt-5/agent_kb_only/one_shot/run0"
+LLM4ASCENDC_GPT5_SOURCE = "LLM4AscendC gpt-5 agent_kb_only run0 (LLM-made; no hardware verdict)"
 
 
 def passed_on_hardware(listing: str) -> set[str]:
@@ -108,7 +111,8 @@ def passed_on_hardware(listing: str) -> set[str]:
 def llm4ascendc_entries(files: list[str], listing: str, entry) -> list[dict]:
     """Manifest entries for LLM4AscendC's output/kernelbench165_txt/<op_key>.txt (kind mkb-prompt), each with the MKB
     reference its own evaluator uses (vendor/mkb/reference/<category>/<op_key>.py) and whether it is in the
-    repository's list of kernels that passed on their NPU (hardware: passed / failed)."""
+    repository's list of kernels that passed on their NPU (hardware: passed / failed); then the answers of one gpt-5
+    run (LLM4ASCENDC_GPT5_RUN/<op_key>.txt, hardware: unknown)."""
     refs = {posixpath.basename(f)[:-3]: f for f in files if f.startswith("vendor/mkb/reference/") and f.endswith(".py")}
     ok = passed_on_hardware(listing)
     out = []
@@ -116,6 +120,12 @@ def llm4ascendc_entries(files: list[str], listing: str, entry) -> list[dict]:
         if not re.fullmatch(r"output/kernelbench165_txt/\w+\.txt", f): continue
         key = posixpath.basename(f)[:-4]
         e = dict(entry(f, "mkb-prompt"), source=LLM4ASCENDC_SOURCES[key in ok], hardware="passed" if key in ok else "failed")
+        if key in refs: e["reference"] = refs[key]
+        out.append(e)
+    for f in files:
+        if not re.fullmatch(re.escape(LLM4ASCENDC_GPT5_RUN) + r"/\w+\.txt", f): continue
+        key = posixpath.basename(f)[:-4]
+        e = dict(entry(f, "mkb-prompt"), source=LLM4ASCENDC_GPT5_SOURCE, hardware="unknown")
         if key in refs: e["reference"] = refs[key]
         out.append(e)
     return out
