@@ -62,3 +62,87 @@ def test_the_workbench_notebooks_run_one_after_the_other():
         item = types.SimpleNamespace(callspec=types.SimpleNamespace(id=name))
         assert conftest._shared_fixture_group(item) == "workbench-notebooks"
     assert conftest._shared_fixture_group(types.SimpleNamespace(callspec=types.SimpleNamespace(id="02_dsl"))) is None
+
+
+# The head start of test_bench_suite.py's benchmark run (tests/_bench_suite.py), started by conftest.py.
+import os
+import sys
+import time
+
+import _bench_suite
+from ascendcraft.diagnostics import AscendCraftError, Diagnostic
+
+
+def _items(*files):
+    return [types.SimpleNamespace(fspath=f"/repo/tests/{f}") for f in files]
+
+
+def _config(numprocesses=None, collectonly=False, no_head_start=False, worker=False):
+    options = {"collectonly": collectonly, "no_head_start": no_head_start}
+    config = types.SimpleNamespace(option=types.SimpleNamespace(numprocesses=numprocesses),
+                                   getoption=lambda name, default=None: options.get(name, default))
+    if worker: config.workerinput = {}
+    return config
+
+
+def test_the_bench_suite_gets_a_head_start_only_when_other_tests_run_before_it():
+    serial = _config()
+    assert conftest.wants_head_start(serial, _items("test_acl_host.py", "test_bench_suite.py", "test_tasks.py"))
+    assert not conftest.wants_head_start(serial, _items("test_bench_suite.py", "test_bench_suite.py"))   # it alone
+    assert not conftest.wants_head_start(serial, _items("test_bench_suite.py", "test_tasks.py"))         # it first
+    assert not conftest.wants_head_start(serial, _items("test_acl_host.py", "test_tasks.py"))            # not collected
+    both = _items("test_acl_host.py", "test_bench_suite.py")
+    assert not conftest.wants_head_start(_config(numprocesses=2), both)        # xdist: the workers fill the cores
+    assert not conftest.wants_head_start(_config(worker=True), both)
+    assert not conftest.wants_head_start(_config(collectonly=True), both)
+    assert not conftest.wants_head_start(_config(no_head_start=True), both)
+
+
+def test_the_fixture_waits_for_the_head_starts_lock_then_resumes(monkeypatch, tmp_path):
+    "While the background run holds the run folder, the fixture's run_bench is refused as run-busy: it waits and retries."
+    calls = []
+
+    def fake_run_bench(**kwargs):
+        calls.append(kwargs)
+        if len(calls) < 3:
+            raise AscendCraftError(Diagnostic("run-busy", "another benchmark run is writing to it"), stage="bench")
+        return "report"
+    monkeypatch.setattr("ascendcraft.bench.run_bench", fake_run_bench)
+    settings = _bench_suite.suite_settings().replace(cache_dir=str(tmp_path))
+    assert _bench_suite.run_suite(settings, wait=30, poll=0.01) == "report"
+    assert len(calls) == 3 and all(c["out"] == tmp_path / "bench" / "ci-expert-small" for c in calls)
+    assert (calls[0]["size"], calls[0]["jobs"], calls[0]["settings"].seed) == ("small", 2, 1024)
+
+    def other_error(**kwargs):
+        raise AscendCraftError(Diagnostic("no-kernels", "kernels folder missing"), stage="bench")
+    monkeypatch.setattr("ascendcraft.bench.run_bench", other_error)
+    with pytest.raises(AscendCraftError):                 # any other error is raised at once
+        _bench_suite.run_suite(settings, wait=30, poll=0.01)
+    calls.clear()
+    monkeypatch.setattr("ascendcraft.bench.run_bench", fake_run_bench)
+    with pytest.raises(AscendCraftError):                 # and a lock held past the wait is an error, not a hang
+        _bench_suite.run_suite(settings, wait=0, poll=0.01)
+
+
+def test_the_head_start_runs_at_low_priority_and_is_killed_with_its_children(tmp_path):
+    log = tmp_path / "head-start.log"
+    child = "import os, subprocess, sys, time; print(os.nice(0), flush=True); " \
+            "c = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)']); print(c.pid, flush=True); time.sleep(60)"
+    proc = _bench_suite.start_head_start(tmp_path, argv=[sys.executable, "-c", child], log_path=log)
+    deadline = time.monotonic() + 30
+    while len(log.read_text().split()) < 2 and time.monotonic() < deadline: time.sleep(0.05)
+    nice, grandchild = map(int, log.read_text().split())
+    assert nice == os.nice(0) + _bench_suite.NICE or nice == 19
+    assert os.getsid(proc.pid) == proc.pid                # a session of its own: the tests' signals do not reach it
+    _bench_suite.stop_head_start(proc)
+    assert proc.returncode == -9
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:                    # its child is killed with it (then reaped by init)
+        try:
+            os.kill(grandchild, 0)
+        except ProcessLookupError:
+            break
+        if open(f"/proc/{grandchild}/stat").read().split()[2] == "Z": break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"the head start's child {grandchild} survived")
