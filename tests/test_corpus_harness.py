@@ -286,3 +286,18 @@ def test_a_block_comment_that_lost_its_opener_to_the_sanitiser_gets_it_back():
     assert fixed.split(b"\n")[1] == b"  /* Implementation note." and fixed.split(b"\n")[4] == text.split(b"\n")[4]
     balanced = b"// Implementation note.\n/* a\n   b */\nint x;\n"
     assert corpus.restore_comment_openers(balanced) == balanced
+
+
+def test_integer_random_tensors_are_drawn_as_floats_then_converted_only_inside_the_block():
+    with corpus.integer_random():
+        z = torch.rand(3, 4, dtype=torch.int32)
+        n = torch.randn((5,), dtype=torch.int64)
+        f = torch.rand(2, dtype=torch.float16)
+    assert z.dtype == torch.int32 and z.shape == (3, 4) and not z.any()   # [0, 1) truncates to 0
+    assert n.dtype == torch.int64 and n.shape == (5,) and f.dtype == torch.float16
+    try:
+        torch.rand(2, dtype=torch.int32)
+        raised = False
+    except (RuntimeError, NotImplementedError):
+        raised = True
+    assert raised   # torch itself is back as it was

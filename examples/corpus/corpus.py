@@ -32,6 +32,7 @@ Sources (kinds):
   `--kernel-only` skips the whole-project build (faster; the project column then reads "–").
 """
 import argparse
+import contextlib
 import csv
 import functools
 import io
@@ -575,6 +576,26 @@ def _load_validation(gitdir: str, commit: str, task: str):
     return ns_mod, ns_in, _typed(rows)
 
 
+@contextlib.contextmanager
+def integer_random():
+    """torch.rand / torch.randn with an integer dtype, as the tasks' input makers call them on the NPU (AddRmsNormQuant's
+    int32 zero points, CoalesceSparse): CPU torch refuses ("not implemented for 'Int'"), so inside this block they draw
+    float32 values and convert them (rand gives zeros, randn small integers). The Model and the kernel get the same
+    tensors, whatever their values."""
+    import torch
+    real = {"rand": torch.rand, "randn": torch.randn}
+    def drawing(name):
+        def draw(*size, dtype=None, **kw):
+            if dtype is None or dtype.is_floating_point or dtype.is_complex: return real[name](*size, dtype=dtype, **kw)
+            return real[name](*size, dtype=torch.float32, **kw).to(dtype)
+        return draw
+    torch.rand, torch.randn = drawing("rand"), drawing("randn")
+    try:
+        yield
+    finally:
+        torch.rand, torch.randn = real["rand"], real["randn"]
+
+
 def _typed(rows: list[dict]) -> list[dict]:
     """The test cases as NPUKernelBench's framework reads them (pandas' read_csv): a column whose every cell is an
     integer holds ints, one whose every cell is a number holds floats, one whose every cell is True or False holds
@@ -779,8 +800,9 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     for row in sorted(rows, key=lambda r: ("bfloat16" in r.values(), _size(r) < 1024, _size(r))):
         param = dict(row)
         torch.manual_seed(0)
-        init = ns_in["get_init_inputs"](param) if "get_init_inputs" in ns_in else []
-        inputs = ns_in["get_inputs"](param)
+        with integer_random():
+            init = ns_in["get_init_inputs"](param) if "get_init_inputs" in ns_in else []
+            inputs = ns_in["get_inputs"](param)
         inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
         firsts = [t[0] if isinstance(t, (list, tuple)) and t and torch.is_tensor(t[0]) else t for t in inputs]   # lists
         # (a tensor of a dtype outside the subset is skipped: Muls' float64 value becomes an attribute)
