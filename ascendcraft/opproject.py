@@ -23,10 +23,10 @@ from .emu import GM, Build, Run, Tiling, Workspace, blank_comments, build, find_
 from .soc import load_soc
 
 # %% auto #0
-__all__ = ['GE_DTYPES', 'FORMATS', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_FILE', 'CASE_FILE', 'OpParam', 'OpAttr', 'OpDefinition',
-           'parse_op_definition', 'include_dirs', 'registered_definition', 'OpProject', 'load_project', 'dtype_column',
-           'dtype_macros', 'glue_source', 'host_arguments', 'build_project', 'ProjectRun', 'run_project', 'load_cases',
-           'run_cases', 'op_arguments', 'op_command']
+__all__ = ['GE_DTYPES', 'FORMATS', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_FILE', 'SHAPE_OUT', 'CASE_FILE', 'OpParam', 'OpAttr',
+           'OpDefinition', 'parse_op_definition', 'include_dirs', 'registered_definition', 'OpProject', 'load_project',
+           'dtype_column', 'dtype_macros', 'glue_source', 'host_arguments', 'build_project', 'ProjectRun',
+           'run_project', 'load_cases', 'run_cases', 'op_arguments', 'op_command']
 
 # %% ../nbs/18_opproject.ipynb #936828c9
 # ge::DataType names of the op definition -> (numpy dtype name, C++ type of the DTYPE_<NAME> macro, ge enum value)
@@ -58,6 +58,7 @@ class OpParam:
     dtypes: list[str] = field(default_factory=list)   # ge names, one per supported combination (column)
     formats: list[str] = field(default_factory=list)
     value_depend: bool = False                        # ValueDepend(...): the tiling function reads the input's values
+    shape_depends: bool = False                       # OutputShapeDependOnCompute(): the kernel writes the output's shape
 
 
 @dataclass
@@ -137,7 +138,8 @@ def parse_op_definition(text: str, file: str) -> OpDefinition | None:
         dtypes = _dtype_list(calls.get("DataType", calls.get("DataTypeList", "")), code, inputs, computed)
         formats = re.findall(r"FORMAT_\w+", calls.get("Format", calls.get("FormatList", "")))
         option = next((o for o in ("OPTIONAL", "DYNAMIC") if o in calls.get("ParamType", "")), "REQUIRED")
-        (inputs if what == "Input" else outputs).append(OpParam(name, option, dtypes, formats, "ValueDepend" in calls))
+        (inputs if what == "Input" else outputs).append(OpParam(name, option, dtypes, formats, "ValueDepend" in calls,
+                                                                "OutputShapeDependOnCompute" in calls))
     line = code.count("\n", 0, m.start()) + 1
     return OpDefinition(m.group(1), file, line, inputs, outputs, attrs, computed)
 
@@ -161,7 +163,7 @@ int main() {{
                 for (auto d : p.dtypes_) std::printf("%d,", static_cast<int>(d));
                 std::printf("\t");
                 for (auto f : p.formats_) std::printf("%d,", static_cast<int>(f));
-                std::printf("\n");
+                std::printf("\t%d\n", p.shape_depends_on_compute_ ? 1 : 0);
             }}
         for (const auto& a : op->attrs_) {{
             std::printf("A\t%s\t%d\t%d\t%lld\t%.9g\t%d\t", a.name_.c_str(), static_cast<int>(a.type_),
@@ -187,7 +189,7 @@ def _read_dump(text: str, file: str) -> OpDefinition | None:
             op = OpDefinition(f[1], file, 1, [], [], [])
         elif f[0] == "P" and op is not None:
             param = OpParam(f[2], _OPTIONS.get(int(f[3]), "REQUIRED"), [_GE_NAMES.get(d, f"DT_{d}") for d in ints(f[4])],
-                            [fmt_names.get(v, f"FORMAT_{v}") for v in ints(f[5])])
+                            [fmt_names.get(v, f"FORMAT_{v}") for v in ints(f[5])], shape_depends=f[6:7] == ["1"])
             (op.outputs if f[1] == "1" else op.inputs).append(param)
         elif f[0] == "A" and op is not None:
             kind = _ATTR_TYPES.get(int(f[2]), "int")
@@ -501,6 +503,9 @@ def host_arguments(project: OpProject, tensors: list, attrs: dict, *, aiv: int =
 # %% ../nbs/18_opproject.ipynb #cb5bc86b
 LIST_ENTRY = "ascendcraft_list_entry"
 LIST_FILE = "__ascendcraft_list_entry.cpp"
+# the GM buffer CANN adds after the outputs of an op with OutputShapeDependOnCompute outputs: per such output (in the
+# definition's order) 9 uint64 words, its rank then up to 8 dims, which the kernel writes (MaskedSelectV3's count)
+SHAPE_OUT = "ascendcraft_shape_out"
 
 
 def _launch_entry_source(project: OpProject, lists: dict[str, list[tuple]] | None = None,
@@ -530,6 +535,9 @@ def _launch_entry_source(project: OpProject, lists: dict[str, list[tuple]] | Non
         if not out and name in absent: return "nullptr"
         return f"reinterpret_cast<GM_ADDR>({name}__list)" if name in lists else name
     args = [arg(p, False) for p in op.inputs] + [arg(p, True) for p in op.outputs]
+    if any(p.shape_depends for p in op.outputs):   # CANN's extra output after the outputs: the computed shapes
+        params.append(f"GM_ADDR {SHAPE_OUT}")
+        args.append(SHAPE_OUT)
     tiling_note = ("#ifndef GET_TILING_DATA\n#error \"the kernel reads its tiling with GET_TILING_DATA\"\n#endif\n"
                    if "GET_TILING_DATA" in blank_comments(project.sources[project.kernel_file]) else "")
     return f'''// Generated by ascendcraft.opproject: {op.type}'s kernel launched as CANN's runtime would (tensor lists, ref outputs, absent inputs).
@@ -641,6 +649,25 @@ def _launchable(project: OpProject, inputs: dict) -> None:
                                  "non-empty list of tensors", op.file, f"inputs['{p.name}'] = [t1, t2, ...]")
 
 
+def _apply_computed_shapes(result: "ProjectRun", shaped: list, words) -> None:
+    """Cut each OutputShapeDependOnCompute output to the shape its kernel wrote into the shape output (9 uint64 words
+    per output: the rank, with bit 31 set when the dims are 64-bit, then the dims); an output whose shape words hold no
+    rank of 1..8 or more elements than its buffer is a mismatch that says so, never its whole buffer."""
+    words = np.asarray(words).view(np.uint64).reshape(-1) if words is not None else np.zeros(0, np.uint64)
+    for k, p in enumerate(shaped):
+        got = result.outputs.get(p.name)
+        if got is None: continue
+        head = int(words[9 * k]) if words.size >= 9 * (k + 1) else 0
+        rank, wide = head & 0x7FFFFFFF, bool(head & 0x80000000)
+        dims = [int(d) if wide else int(d) & 0xFFFFFFFF for d in words[9 * k + 1:9 * k + 1 + rank]] if 1 <= rank <= 8 else []
+        count = int(np.prod(dims)) if dims else -1
+        if not dims or count > got.size:
+            result.mismatches[p.name] = (f"the kernel wrote no valid shape for this OutputShapeDependOnCompute output "
+                                         f"(words {[int(w) for w in words[9 * k:9 * k + 3]]}; its buffer holds {got.size})")
+            continue
+        result.outputs[p.name] = got.reshape(-1)[:count].reshape(dims)
+
+
 def _members(value) -> list:
     return list(value) if isinstance(value, (list, tuple)) else [value]
 
@@ -708,11 +735,15 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
         for k, member in enumerate(out_specs[p.name] if out else arrays[p.name]):
             gm_args.append(GM(f"{p.name}__{k}", None, "out", shape=member[0], dtype=member[1]) if out
                            else GM(f"{p.name}__{k}", member, role))
+    shaped = [p for p in op.outputs if p.shape_depends]
+    if shaped: gm_args.append(GM(SHAPE_OUT, None, "out", shape=(9 * len(shaped),), dtype=np.uint64))
     pointers = [p for p in b.params if p.is_pointer]
     if len(pointers) != len(gm_args) + 2 or len(b.params) != len(pointers):
+        shape_out = ", the shape output (OutputShapeDependOnCompute)" if shaped else ""
         raise _project_error("op-kernel", f"kernel {b.entry} has {len(b.params)} parameters; an op project kernel takes "
-                             f"{len(op.inputs)} input(s), {len(op.outputs)} output(s), workspace and tiling (all GM_ADDR)",
-                             project.kernel_file, "parameter order: inputs, outputs, workspace, tiling")
+                             f"{len(op.inputs)} input(s), {len(op.outputs)} output(s){shape_out}, workspace and tiling "
+                             "(all GM_ADDR)", project.kernel_file,
+                             f"parameter order: inputs, outputs{', shape output' if shaped else ''}, workspace, tiling")
     r = run(b, gm_args + [Workspace(), Tiling()], host_args=host, tiling_key=tiling_key, settings=settings)
     produced = {}
     read_back = {p.name: ([None] * len(lists[p.name]) if p.name in lists else None) for p in results} if inplace \
@@ -724,6 +755,7 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
                 produced[name] = [r.outputs[f"{name}__{k}"] for k in range(len(spec))]
         elif name in r.outputs: produced[name] = r.outputs[name]
     result = ProjectRun(r, dtypes, r.block_dim, r.tiling_key, produced)
+    if shaped and r.ok: _apply_computed_shapes(result, shaped, r.outputs.get(SHAPE_OUT))
     if expected is not None and r.ok:
         for name, want in expected.items():
             got = result.outputs.get(name)

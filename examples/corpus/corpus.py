@@ -899,6 +899,8 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     if not r.run.ok:
         errs = [d for d in r.run.diagnostics if d.is_error]
         return dict(match="run-error", match_detail=(f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300], case=row)
+    if r.mismatches:   # the run's own finding (an output shape the kernel did not write)
+        return dict(match="run-error", match_detail="; ".join(f"{k}: {v}" for k, v in r.mismatches.items())[:300], case=row)
     def as_torch(got, w, name):   # ours, as a torch tensor in the reference's shape (the task's own rule takes those)
         if name == "bfloat16": got = torch.from_numpy(got.view(np.int16)).view(torch.bfloat16)
         else: got = torch.from_numpy(np.ascontiguousarray(got))
