@@ -210,10 +210,14 @@ public:
 // ---- cores ----------------------------------------------------------------------------------
 inline int64_t GetBlockIdx() { return ascendcraft::emu::block_idx(); }
 inline int64_t GetBlockNum() { return ascendcraft::emu::block_num(); }
-// The system workspace: what the kernel gave SetSysWorkspace (every block gives the launch's one workspace), or
-// null before it. The Matmul client and server of the emulation need none of it.
+// The system workspace: what the kernel gave SetSysWorkspace (every block gives the launch's one workspace), else the
+// launch's workspace argument, as CANN's kernel wrapper sets it before the kernel runs (null for a launch without one).
+// The Matmul client and server of the emulation need none of it.
 namespace detail_ws { inline GM_ADDR& sys_workspace() { static thread_local GM_ADDR p = nullptr; return p; } }
-inline GM_ADDR GetSysWorkSpacePtr() { return detail_ws::sys_workspace(); }
+inline GM_ADDR GetSysWorkSpacePtr() {
+    GM_ADDR set = detail_ws::sys_workspace();
+    return set ? set : reinterpret_cast<GM_ADDR>(ascendcraft::emu::launch_workspace());
+}
 inline int64_t GetSubBlockIdx() { return ascendcraft::emu::cross_sub_block_idx(); }
 inline int64_t GetSubBlockNum() { return ascendcraft::emu::cross_task_ration(); }
 inline int64_t GetTaskRation() { return ascendcraft::emu::cross_task_ration(); }

@@ -145,6 +145,7 @@ struct PadSpec {
 // ---- runtime entry points (libascendcraft_emu) ---------------------------------------------
 int64_t block_idx();
 int64_t block_num();
+uint8_t* launch_workspace();   // the launch's Workspace argument (null without one): emu_workspace.cpp
 bool tracing();
 
 int pipe_open(void* object, SrcLoc loc);
