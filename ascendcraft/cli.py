@@ -18,8 +18,8 @@ from .config import SettingsError, load_settings
 from .diagnostics import AscendCraftError
 
 # %% auto #0
-__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'WORKBENCH', 'DOCTOR', 'CALIBRATE', 'OP', 'NEW', 'EXPORT',
-           'COMMANDS', 'Command', 'generated_dsl', 'build_parser', 'main']
+__all__ = ['BENCH', 'TABLE', 'TASKS', 'LOWER', 'GENERATE', 'TUNE', 'WORKBENCH_MODULES', 'WORKBENCH', 'DOCTOR', 'CALIBRATE', 'OP',
+           'NEW', 'EXPORT', 'COMMANDS', 'Command', 'generated_dsl', 'require_workbench', 'build_parser', 'main']
 
 # %% ../nbs/60_cli.ipynb #2ff11542
 @dataclass(frozen=True)
@@ -365,7 +365,23 @@ def _workbench_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--open", action="store_true", help="open a browser tab")
 
 
+WORKBENCH_MODULES = ("ipywidgets", "anywidget", "voila", "jupyterlab", "plotly")   # the `workbench` extra's imports
+
+
+def require_workbench(modules=WORKBENCH_MODULES) -> None:
+    "Raise a `missing-extra` error naming the modules of the `workbench` extra that are not installed, if any."
+    import importlib.util
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        from ascendcraft.diagnostics import Diagnostic
+        raise AscendCraftError(Diagnostic("missing-extra", f"the workbench needs {', '.join(missing)}, which "
+                                          f"{'is' if len(missing) == 1 else 'are'} not installed",
+                                          hint='pip install "ascendcraft[workbench]" (or -e ".[workbench]" in a checkout)'),
+                               stage="workbench")
+
+
 def _workbench(args: argparse.Namespace) -> int:
+    require_workbench()
     from ascendcraft.workbench import launch_workbench
     launch_workbench(_chosen_task(args), args.port, settings=load_settings(), ip=args.ip, open_browser=args.open)
     return 0
