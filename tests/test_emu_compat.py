@@ -155,3 +155,90 @@ def test_the_raw_vcadd_intrinsic_and_the_accumulator():
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     np.testing.assert_allclose(r.outputs["y"][:4], x.reshape(4, 64).sum(1), rtol=1e-5)
     np.testing.assert_allclose(r.outputs["y"][8], x.sum(), rtol=1e-5)
+
+
+# The CTRL register through the device compiler's raw intrinsics (cann-ops batch_mat_mul_v3: set_ctrl(sbitset1(get_ctrl(),
+# 51))): bit 56 is the vector mask's mode, so set_ctrl switches SetMaskCount / SetMaskNorm and get_ctrl reads it back;
+# other bits read back as written.
+CTRL = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void ctrl(GM_ADDR x, GM_ADDR y, GM_ADDR flags)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, out;
+    pipe.InitBuffer(buf, 256 * sizeof(float));
+    pipe.InitBuffer(out, 256 * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    GlobalTensor<int32_t> fGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 256);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 256);
+    fGm.SetGlobalBuffer((__gm__ int32_t *)flags, 8);
+    LocalTensor<float> t = buf.Get<float>(), o = out.Get<float>();
+    DataCopy(t, xGm, 256);
+    Duplicate(o, 0.0f, 256);
+    PipeBarrier<PIPE_ALL>();
+    fGm.SetValue(0, (get_ctrl() >> 56) & 1);                 // normal mode at the start
+    SetMaskCount();
+    fGm.SetValue(1, (get_ctrl() >> 56) & 1);                 // SetMaskCount shows in bit 56
+    set_ctrl(sbitset1(get_ctrl(), 51));
+    fGm.SetValue(2, (get_ctrl() >> 51) & 1);                 // an undescribed bit reads back
+    fGm.SetValue(3, (get_ctrl() >> 56) & 1);                 // and the mode is still counter
+    set_ctrl(sbitset0(get_ctrl(), 56));                      // = SetMaskNorm
+    fGm.SetValue(4, (get_ctrl() >> 56) & 1);
+    set_ctrl(sbitset1(get_ctrl(), 56));                      // = SetMaskCount: the next mask is an element count
+    SetVectorMask<float, MaskMode::COUNTER>(0, 100);
+    Add<float, false>(o, t, t, MASK_PLACEHOLDER, 1, {1, 1, 1, 8, 8, 8});
+    SetMaskNorm();
+    ResetMask();
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, o, 256);
+}
+'''
+
+
+def test_get_ctrl_and_set_ctrl_drive_the_mask_mode_and_keep_other_bits():
+    x = np.random.default_rng(3).uniform(-1, 1, 256).astype(np.float32)
+    r = run(build({"ctrl.cpp": CTRL}), [GM("x", x), GM("y", np.zeros(256, np.float32), "out"),
+                                        GM("flags", np.full(8, 7, np.int32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    assert r.outputs["flags"][:5].tolist() == [0, 1, 1, 1, 0]
+    want = np.zeros(256, np.float32)
+    want[:100] = 2 * x[:100]                                 # counter mode: 100 elements, not a 64-lane bit mask
+    np.testing.assert_array_equal(r.outputs["y"], want)
+
+
+# Integer division by zero in scalar code: x86 traps, the NPU does not (catlass's BlockMmad computes `i % 0` in a value
+# it never uses, NPUKernelBench GMM/OptimizedMatmul). The emulation carries on with quotient 0 and the dividend as the
+# remainder, and warns once. The divisors come from GM, so the compiler cannot fold them away; register and memory
+# operands, 32 and 64 bits, signed and unsigned, and INT_MIN / -1 (the other x86 divide error).
+DIVZERO = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void divz(GM_ADDR d, GM_ADDR y)
+{
+    GlobalTensor<int32_t> dz;
+    GlobalTensor<int64_t> out;
+    dz.SetGlobalBuffer((__gm__ int32_t *)d, 4);
+    out.SetGlobalBuffer((__gm__ int64_t *)y + GetBlockIdx() * 8, 8);
+    int32_t zero = dz.GetValue(0), minus1 = dz.GetValue(1), a = dz.GetValue(2) + GetBlockIdx();
+    volatile int64_t z64 = dz.GetValue(0);
+    uint32_t uz = static_cast<uint32_t>(dz.GetValue(0));
+    out.SetValue(0, a / zero);
+    out.SetValue(1, a % zero);
+    out.SetValue(2, (int64_t{1} << 40) / z64);
+    out.SetValue(3, ((int64_t{1} << 40) + 5) % z64);
+    out.SetValue(4, (static_cast<uint32_t>(a) + 3u) % uz);
+    out.SetValue(5, dz.GetValue(3) / minus1);            // INT32_MIN / -1: wraps
+    out.SetValue(6, a / (zero + 7));                     // an ordinary division still divides
+}
+'''
+
+
+def test_integer_division_by_zero_carries_on_like_the_npu_with_one_warning():
+    d = np.array([0, -1, 100, np.iinfo(np.int32).min], np.int32)
+    r = run(build({"divz.cpp": DIVZERO}), [GM("d", d), GM("y", np.full(16, -7, np.int64), "out")], block_dim=2)
+    assert r.ok, "\n".join(x.render() for x in r.diagnostics)
+    for blk in range(2):
+        a = 100 + blk
+        assert r.outputs["y"][blk * 8: blk * 8 + 7].tolist() == [0, a, 0, (1 << 40) + 5, a + 3, np.iinfo(np.int32).min, a // 7]
+    warns = [x for x in r.diagnostics if x.kind == "int-div-by-zero"]
+    assert len(warns) == 1 and not warns[0].is_error and "quotient of 0" in warns[0].message

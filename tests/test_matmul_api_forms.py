@@ -366,3 +366,126 @@ def test_raw_copy_intrinsics_are_data_copy_pad_on_pointers():
     y = r.outputs["y"]
     for i in range(3):   # burst i: 20 halves from x[24 i], written at y[22 i] (the 2-half gaps are not written)
         np.testing.assert_array_equal(y[22 * i:22 * i + 20], x[24 * i:24 * i + 20])
+
+
+# A in TPosition::TSCM (asc-devkit matmul_tscm): the kernel copies A into an L1 queue of its own (TSCM<TPosition::GM>)
+# and hands the Matmul that LocalTensor. The queue lives in L1 (512 KB), not UB (192 KB): a 256 KB A fits. Computing
+# from it is not emulated yet: the Matmul stops with a named error at its IterateAll.
+TSCM = r'''#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void mm_tscm(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
+{
+    REGISTER_TILING_DEFAULT(TCubeTiling);
+    GET_TILING_DATA(td, tiling);
+    using AType = MatmulType<TPosition::TSCM, CubeFormat::NZ, half>;
+    using BType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    using CType = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(a), 128 * 1024);
+    bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(b), td.Kb * td.N);
+    cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(c), td.M * td.N);
+    TPipe pipe;
+    Matmul<AType, BType, CType> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &td);
+    TSCM<TPosition::GM, 1> scm;
+    pipe.InitBuffer(scm, 1, 128 * 1024 * sizeof(half));
+    LocalTensor<half> s = scm.AllocTensor<half>();
+    DataCopy(s, aGm, 128 * 1024);
+    scm.EnQue(s);
+    LocalTensor<half> sl = scm.DeQue<half>();
+    mm.SetTensorA(sl);
+    mm.SetTensorB(bGm);
+    mm.IterateAll(cGm);
+    mm.End();
+    scm.FreeTensor(sl);
+}
+'''
+
+
+def test_a_tscm_queue_is_in_l1_and_a_matmul_reading_it_stops_at_its_line():
+    m = n = k = 32
+    b = build({"tscm.cpp": TSCM})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=32, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
+    r = run(b, [GM("a", np.ones(128 * 1024, np.float16)), GM("b", np.ones((k, n), np.float16)),
+                GM("c", np.zeros((m, n), np.float32), "out"), GM("workspace", np.zeros(16, np.uint8), "workspace"),
+                Tiling(tiling)], block_dim=1)
+    assert not [d for d in r.diagnostics if d.kind == "ub-overflow"]          # 256 KB: in L1, not in UB
+    errs = [d for d in r.diagnostics if d.is_error]
+    line = next(i for i, s in enumerate(TSCM.splitlines(), 1) if "mm.IterateAll" in s)
+    assert errs and errs[0].kind == "matmul-usage" and "LocalTensor" in errs[0].message and errs[0].line == line, errs
+
+
+def test_n_buffer_33_schedule_is_accepted_by_the_host_tiling(tmp_path):
+    "MatmulConfigParams with ScheduleType::N_BUFFER_33 (asc-devkit matmul_nbuffer33): the tiling is still made."
+    src = tmp_path / "nb33.cpp"
+    src.write_text('#include "tiling/tiling_api.h"\n#include <cstdio>\nint main() {\n'
+                   '    matmul_tiling::MultiCoreMatmulTiling t;\n    t.SetDim(1);\n'
+                   '    t.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);\n'
+                   '    t.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);\n'
+                   '    t.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);\n'
+                   '    t.SetShape(128, 128, 128);\n    t.SetOrgShape(128, 128, 128);\n'
+                   '    t.SetMatmulConfigParams(matmul_tiling::MatmulConfigParams(1, false, matmul_tiling::ScheduleType::N_BUFFER_33,\n'
+                   '                                                              matmul_tiling::MatrixTraverse::NOSET, false));\n'
+                   '    optiling::TCubeTiling td;\n    long r = t.GetTiling(td);\n'
+                   '    std::printf("%ld %d %d\\n", r, int(matmul_tiling::ScheduleType::N_BUFFER_33), td.get_baseM());\n}\n')
+    exe = tmp_path / "nb33"
+    cc = subprocess.run(["g++", "-std=c++17", f"-I{INCLUDE_DIR}", str(src), "-o", str(exe)], capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr
+    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == "0" and out[1] == "2" and int(out[2]) > 0
+
+
+# int4 inputs (asc-devkit matmul_int4 / matmul_s4 on A2): two 4-bit integers per byte in GM, the even element in the
+# low 4 bits, accumulated in int32. Two cores split M, so each core's A starts at aGm[element offset]: an offset into a
+# GlobalTensor<int4b_t> counts 4-bit elements (half a byte each).
+INT4 = r'''#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void mm_int4(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
+{
+    REGISTER_TILING_DEFAULT(TCubeTiling);
+    GET_TILING_DATA(td, tiling);
+    using AType = MatmulType<TPosition::GM, CubeFormat::ND, int4b_t>;
+    using CType = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+    GlobalTensor<int4b_t> aGm, bGm;
+    GlobalTensor<int32_t> cGm;
+    aGm.SetGlobalBuffer(reinterpret_cast<__gm__ int4b_t *>(a), td.M * td.Ka);
+    bGm.SetGlobalBuffer(reinterpret_cast<__gm__ int4b_t *>(b), td.Kb * td.N);
+    cGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t *>(c), td.M * td.N);
+    TPipe pipe;
+    Matmul<AType, AType, CType, CType> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &td);
+    const int32_t row = GetBlockIdx() * td.singleCoreM;
+    mm.SetTensorA(aGm[row * td.Ka]);
+    mm.SetTensorB(bGm, TRANS_B);
+    mm.IterateAll(cGm[row * td.N]);
+    mm.End();
+}
+'''
+
+
+def _pack_int4(x: np.ndarray) -> np.ndarray:
+    "Two per byte, the even element in the low 4 bits (AscendC's int4b_t in memory)."
+    flat = (x.reshape(-1).astype(np.int16) & 0xF).astype(np.uint8)
+    return (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)
+
+
+@pytest.mark.parametrize("trans_b", [0, 1])
+def test_int4_matmul_matches_numpy(trans_b):
+    m, n, k = 64, 48, 96                                     # 2 cores x 32 rows; K odd multiples are not needed
+    a = RNG.integers(-8, 8, (m, k)).astype(np.int8)
+    bm = RNG.integers(-8, 8, (k, n)).astype(np.int8)
+    assert (a < 0).any() and (bm == -8).any()               # the sign bit of a nibble matters
+    b_stored = np.ascontiguousarray(bm.T) if trans_b else bm
+    tiling = tcube_tiling(usedCoreNum=2, M=m, N=n, Ka=k, Kb=k, singleCoreM=m // 2, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=48, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
+    b = build({"int4.cpp": INT4.replace("TRANS_B", "true" if trans_b else "false")})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", _pack_int4(a)), GM("b", _pack_int4(b_stored)), GM("c", np.zeros((m, n), np.int32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=2)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_array_equal(r.outputs["c"], a.astype(np.int32) @ bm.astype(np.int32))

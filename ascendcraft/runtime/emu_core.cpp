@@ -1065,6 +1065,8 @@ int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t 
     if (pipe < 0 || pipe >= static_cast<int>(c.pipes.size()) || !c.pipes[pipe].live)
         Report("queue-protocol", Op::InitBuffer, loc).msg("InitBuffer on a TPipe that was destroyed").fail();
     PipeState& p = c.pipes[pipe];
+    // a TSCM queue (TQueBind<src, TSCM>) holds its tensors in L1, positioned TSCM: GM -> L1 on MTE2, read by MTE1
+    if (dstPos == static_cast<uint8_t>(AscendC::TPosition::TSCM)) srcPos = dstPos;
     if (num <= 0)
         Report("queue-protocol", Op::InitBuffer, loc).msg("InitBuffer with num = %d buffers", num)
             .hint("use num = 1 (single buffer) or 2 (double buffer)").fail();
@@ -1612,6 +1614,14 @@ void mask_set(Dt dt, bool counterTemplate, uint64_t hi, uint64_t lo, bool lenFor
 void mask_mode(bool counter, SrcLoc loc) {
     enter(counter ? Op::SetMaskCount : Op::SetMaskNorm, loc);
     core().counter_mode = counter;
+}
+// The CTRL register as get_ctrl / set_ctrl see it: bit 56 is the mask mode the vector APIs follow (SetMaskCount /
+// SetMaskNorm); the other bits are kept as written and change nothing in the emulation.
+constexpr uint64_t kCtrlMaskMode = 1ull << 56;
+uint64_t ctrl_read() { return (core().ctrl_rest & ~kCtrlMaskMode) | (core().counter_mode ? kCtrlMaskMode : 0); }
+void ctrl_write(uint64_t value, SrcLoc loc) {
+    core().ctrl_rest = value & ~kCtrlMaskMode;
+    if (((value & kCtrlMaskMode) != 0) != core().counter_mode) mask_mode((value & kCtrlMaskMode) != 0, loc);
 }
 void mask_reset(SrcLoc loc) {
     enter(Op::ResetMask, loc);

@@ -91,7 +91,7 @@ void store_d(Dt dt, uint8_t* p, double v) {
 // ---- buffers -----------------------------------------------------------------------------------------
 uint8_t cube_region_of(uint8_t pos) {
     switch (static_cast<TPosition>(pos)) {
-    case TPosition::A1: case TPosition::B1: case TPosition::C1: return kRegionL1;
+    case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: return kRegionL1;
     case TPosition::A2: return kRegionL0A;
     case TPosition::B2: return kRegionL0B;
     case TPosition::CO1: return kRegionL0C;
@@ -472,11 +472,14 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     enter(Op::Matmul, loc);
     if (p.m == 0 || p.n == 0 || p.k == 0) return;
     const uint32_t as = dt_size(p.aDt), bs = dt_size(p.bDt), cs = dt_size(p.cDt);
+    // int4 operands (p.int4, aDt = bDt = int8): two elements per byte, the even one in the low 4 bits
+    auto aBytes = [&](uint64_t elems) { return p.int4 ? (elems + 1) / 2 : elems * as; };
+    auto bBytes = [&](uint64_t elems) { return p.int4 ? (elems + 1) / 2 : elems * bs; };
     // A's block: rows row0.. of A (or columns of A^T), all of k; B's: columns col0.. of B (or rows of B^T)
-    const uint64_t aSpan = p.aTrans ? (static_cast<uint64_t>(p.k - 1) * p.lda + p.row0 + p.m) * as
-                                    : (static_cast<uint64_t>(p.row0 + p.m - 1) * p.lda + p.k) * as;
-    const uint64_t bSpan = p.bTrans ? (static_cast<uint64_t>(p.col0 + p.n - 1) * p.ldb + p.k) * bs
-                                    : (static_cast<uint64_t>(p.k - 1) * p.ldb + p.col0 + p.n) * bs;
+    const uint64_t aSpan = aBytes(p.aTrans ? static_cast<uint64_t>(p.k - 1) * p.lda + p.row0 + p.m
+                                           : static_cast<uint64_t>(p.row0 + p.m - 1) * p.lda + p.k);
+    const uint64_t bSpan = bBytes(p.bTrans ? static_cast<uint64_t>(p.col0 + p.n - 1) * p.ldb + p.k
+                                           : static_cast<uint64_t>(p.k - 1) * p.ldb + p.col0 + p.n);
     if ((p.aTrans ? p.lda < p.row0 + p.m : p.lda < p.k) || (p.bTrans ? p.ldb < p.k : p.ldb < p.col0 + p.n))
         Report("matmul-usage", Op::Matmul, loc)
             .msg("Matmul: the org shape (M, N, Ka, Kb) of the tiling or SetOrgShape is smaller than the single-core shape it "
@@ -516,23 +519,21 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     // the cube core's work: A and B blocks into L1 (MTE2), base blocks through L0 (MTE1), the products (M), C out (FIX)
     const uint32_t c0 = 32 / as;
     const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16), kB = ceil_div(p.k, c0);
-    const void* aFirst = static_cast<const uint8_t*>(p.a) + (p.aTrans ? static_cast<uint64_t>(p.row0) * as : static_cast<uint64_t>(p.row0) * p.lda * as);
-    const void* bFirst = static_cast<const uint8_t*>(p.b) + (p.bTrans ? static_cast<uint64_t>(p.col0) * p.ldb * bs : static_cast<uint64_t>(p.col0) * bs);
+    const void* aFirst = static_cast<const uint8_t*>(p.a) + aBytes(p.aTrans ? static_cast<uint64_t>(p.row0) : static_cast<uint64_t>(p.row0) * p.lda);
+    const void* bFirst = static_cast<const uint8_t*>(p.b) + bBytes(p.bTrans ? static_cast<uint64_t>(p.col0) * p.ldb : static_cast<uint64_t>(p.col0));
     // what another core must have handed over (emu_sync_cross.cpp): A's rows, B's columns, the bias
-    cross_gm_read(aFirst, p.aTrans ? p.k : p.m, static_cast<uint64_t>(p.aTrans ? p.m : p.k) * as, static_cast<uint64_t>(p.lda) * as,
-                  Op::Matmul, loc);
-    cross_gm_read(bFirst, p.bTrans ? p.n : p.k, static_cast<uint64_t>(p.bTrans ? p.k : p.n) * bs, static_cast<uint64_t>(p.ldb) * bs,
-                  Op::Matmul, loc);
+    cross_gm_read(aFirst, p.aTrans ? p.k : p.m, aBytes(p.aTrans ? p.m : p.k), aBytes(p.lda), Op::Matmul, loc);
+    cross_gm_read(bFirst, p.bTrans ? p.n : p.k, bBytes(p.bTrans ? p.k : p.n), bBytes(p.ldb), Op::Matmul, loc);
     if (gbias) {
         const uint64_t bb = dt_size(p.biasDt);
         cross_gm_read(static_cast<const uint8_t*>(p.bias) + p.col0 * bb, 1, p.n * bb, p.n * bb, Op::Matmul, loc);
     }
     if (p.loadA)
-    record_gm(TPipe_::MTE2, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(p.m) * p.k * as, static_cast<uint64_t>(p.m) * p.k,
-              p.aTrans ? p.k : p.m, (p.aTrans ? p.m : p.k) * as, GmPlace{&ga, aFirst, static_cast<uint64_t>(p.lda) * as});
+    record_gm(TPipe_::MTE2, Op::Matmul, p.aDt, 0, loc, aBytes(static_cast<uint64_t>(p.m) * p.k), static_cast<uint64_t>(p.m) * p.k,
+              p.aTrans ? p.k : p.m, aBytes(p.aTrans ? p.m : p.k), GmPlace{&ga, aFirst, aBytes(p.lda)});
     if (p.loadB)
-    record_gm(TPipe_::MTE2, Op::Matmul, p.bDt, 0, loc, static_cast<uint64_t>(p.k) * p.n * bs, static_cast<uint64_t>(p.k) * p.n,
-              p.bTrans ? p.n : p.k, (p.bTrans ? p.k : p.n) * bs, GmPlace{&gb, bFirst, static_cast<uint64_t>(p.ldb) * bs});
+    record_gm(TPipe_::MTE2, Op::Matmul, p.bDt, 0, loc, bBytes(static_cast<uint64_t>(p.k) * p.n), static_cast<uint64_t>(p.k) * p.n,
+              p.bTrans ? p.n : p.k, bBytes(p.bTrans ? p.k : p.n), GmPlace{&gb, bFirst, bBytes(p.ldb)});
     record(TPipe_::MTE1, TKind::INSTR, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(mB + nB) * kB * kFractalBytes,
            static_cast<uint64_t>(mB + nB) * kB * kFractalBytes / as, (mB + nB) * kB);
     record(TPipe_::M, TKind::INSTR, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(mB + nB) * kB * kFractalBytes,
@@ -550,14 +551,19 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     const uint8_t* b = static_cast<const uint8_t*>(p.b);
     const bool integer = p.cDt == Dt::i32;
     std::vector<double> av(static_cast<size_t>(p.m) * p.k), bv(static_cast<size_t>(p.k) * p.n);
+    auto element = [&](Dt dt, const uint8_t* base, uint64_t idx, uint32_t size) -> double {
+        if (!p.int4) return load_d(dt, base + idx * size);
+        const int nib = (base[idx / 2] >> (4 * (idx % 2))) & 0xF;
+        return nib & 0x8 ? nib - 16 : nib;
+    };
     for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t kk = 0; kk < p.k; ++kk)
-            av[static_cast<size_t>(i) * p.k + kk] = load_d(p.aDt, a + (p.aTrans ? static_cast<uint64_t>(kk) * p.lda + p.row0 + i
-                                                                                  : static_cast<uint64_t>(p.row0 + i) * p.lda + kk) * as);
+            av[static_cast<size_t>(i) * p.k + kk] = element(p.aDt, a, p.aTrans ? static_cast<uint64_t>(kk) * p.lda + p.row0 + i
+                                                                               : static_cast<uint64_t>(p.row0 + i) * p.lda + kk, as);
     for (uint32_t kk = 0; kk < p.k; ++kk)
         for (uint32_t j = 0; j < p.n; ++j)
-            bv[static_cast<size_t>(kk) * p.n + j] = load_d(p.bDt, b + (p.bTrans ? static_cast<uint64_t>(p.col0 + j) * p.ldb + kk
-                                                                                  : static_cast<uint64_t>(kk) * p.ldb + p.col0 + j) * bs);
+            bv[static_cast<size_t>(kk) * p.n + j] = element(p.bDt, b, p.bTrans ? static_cast<uint64_t>(p.col0 + j) * p.ldb + kk
+                                                                               : static_cast<uint64_t>(kk) * p.ldb + p.col0 + j, bs);
     Core& core_ = core();
     const bool atomicAdd = p.atomic || (core_.atomic_add && !p.ub);
     auto scale_of = [](uint64_t bits) { const uint32_t low = static_cast<uint32_t>(bits); float f; std::memcpy(&f, &low, 4); return f; };

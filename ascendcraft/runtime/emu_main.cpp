@@ -313,6 +313,8 @@ uint64_t faulting_pc(void* context) {
 }
 
 void on_fatal_signal(int sig, siginfo_t* info, void* context) {
+    // an integer division by zero: the NPU carries on, so does the emulation (emu_divzero.cpp)
+    if (sig == SIGFPE && int_div_resume(context)) return;
     if (g_launch && g_launch->parallel && g_launch->report_fd >= 0) {
         // a crash with blocks in parallel: the parent runs the launch again one block at a time, which reports the
         // first crash in block order with its own status page (only async-signal-safe calls here)
@@ -721,6 +723,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     }
     state.status->phase = 2;
     state.status->block = -1;
+    int_div_report();
     fflush(stdout);
     if (trace) {
         state.status->phase = 3;

@@ -958,6 +958,8 @@ C("Cube.GetffstMsg", "ffts_cross_core_sync(PIPE_FIX, GetffstMsg(0x2, 3)); wait_f
 C("Cube.FftsCrossCoreSync", "FftsCrossCoreSync(PIPE_FIX, GetffstMsg(0x2, 3));", "name")   # an implementation detail, not API
 C("Cube.ffts_cross_core_sync", "ffts_cross_core_sync(PIPE_FIX, 0x321); wait_flag_dev(3);")
 C("Cube.queue", "qa1.EnQue(a1); LocalTensor<half> t = qa1.DeQue<half>(); qa1.FreeTensor(t);")
+C("Cube.TSCM", "TSCM<TPosition::GM, 1> scm; pipe.InitBuffer(scm, 1, 4096); LocalTensor<half> s = scm.AllocTensor<half>(); "
+  "DataCopy(s, gh, 2048); scm.EnQue(s); LocalTensor<half> sl = scm.DeQue<half>(); scm.FreeTensor(sl);")
 C("Cube.SetFlag.MTE1_M", "SetFlag<HardEvent::MTE1_M>(EVENT_ID0); WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);")
 C("Cube.SetFlag.M_FIX", "SetFlag<HardEvent::M_FIX>(EVENT_ID0); WaitFlag<HardEvent::M_FIX>(EVENT_ID0);")
 C("Cube.PipeBarrier.M", "PipeBarrier<PIPE_M>();")
@@ -1068,7 +1070,7 @@ NOT_PROBED.update({n: "the emulation's own helper in norm.h, not an AscendC API"
 NOT_PROBED.update({"ArithProgression": "earlier CANN name of Arange (lib/index), absent from the pinned devkit: "
                                        "see tests/test_emu_corpus_apis.py"})
 NOT_PROBED.update({n: "raw compiler intrinsic, not a header API: see tests/test_emu_compat.py"
-                   for n in ("vcadd", "get_acc_val")})
+                   for n in ("vcadd", "get_acc_val", "get_ctrl", "set_ctrl", "sbitset0", "sbitset1")})
 
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"

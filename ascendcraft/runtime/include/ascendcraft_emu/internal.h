@@ -74,6 +74,10 @@ struct Status {
     char file[136];         // kernel file of the last API call
 };
 static_assert(sizeof(Status) == 256, "status page layout is shared with ascendcraft.emu");
+// An x86 divide error in kernel code (emu_divzero.cpp): resume past it with the result the emulation gives (true), or
+// leave it a crash (false); and the one warning of the run, written after the blocks.
+bool int_div_resume(void* context);
+void int_div_report();
 
 // ---- global memory ---------------------------------------------------------------------------
 enum class Role : uint8_t { In = 0, Out, InOut, Workspace, Tiling };
@@ -358,6 +362,7 @@ struct Core {
     uint16_t next_event_key = kQueueEventBase;
     // vector mask register
     bool counter_mode = false;
+    uint64_t ctrl_rest = 0;         // the CTRL register's bits other than the mask mode (get_ctrl / set_ctrl)
     uint64_t mask_bits[2] = {~0ull, ~0ull};
     uint64_t counter_value = 0;
     // atomic GM accumulation

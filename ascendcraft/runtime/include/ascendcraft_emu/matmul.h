@@ -36,6 +36,7 @@ struct MatmulCall {
     uint64_t quantScalar = 0;
     const uint64_t* quantVec = nullptr;
     bool relu = false;                    // MatmulConfig::enableRelu: max(C, 0) on the way out of L0C, after the scale
+    bool int4 = false;                    // A and B are int4b_t (aDt = bDt = int8): two per byte, the even element low
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 // What a Matmul's tiling keeps in the cube core's buffers: depthA1 base blocks of A (baseM x baseK) and depthB1 of B
@@ -178,6 +179,7 @@ enum IterateMode : uint8_t { ITERATE_MODE_NORMAL = 0b00000001, ITERATE_MODE_ALL 
 // GetOffsetC's answer (reserved fields in AscendC; zero here).
 struct MatrixOffset { int32_t offset = 0, row = 0, col = 0, height = 0, width = 0; };
 
+struct int4b_t;   // compat.h: the 4-bit integer, two per byte (the even element in the low 4 bits)
 namespace AscendC {
 using ::CubeFormat; using ::LayoutMode; using ::BatchMode; using ::IterateOrder; using ::ScheduleType; using ::BatchOutMode;
 using ::MatmulVersion; using ::MatmulConfig; using ::MatmulConfigMode; using ::MatmulShapeParams; using ::MatmulQuantParams;
@@ -213,6 +215,7 @@ inline uint16_t CeilAlign(uint16_t a, uint16_t b) { return static_cast<uint16_t>
 // The L0C element type of a Matmul on inputs of type T: fp32 for half / bfloat16_t / float, int32 for int8.
 template <typename T> struct GetMmDstType { using Type = float; };
 template <> struct GetMmDstType<int8_t> { using Type = int32_t; };
+template <> struct GetMmDstType<::int4b_t> { using Type = int32_t; };
 
 // The Matmul's policy (its last template arguments). The emulation computes every policy's numbers the same way,
 // except the triangular ones, which compute only the base blocks on or above (upper) / on or below (lower) the
@@ -239,10 +242,11 @@ class MatmulImpl {
     using B = typename B_TYPE::T;
     using C = typename C_TYPE::T;
     using Bias = typename BIAS_TYPE::T;
+    static constexpr bool kInt4 = std::is_same<A, ::int4b_t>::value;   // two per byte in GM, accumulated in int32
     static_assert(std::is_same<A, B>::value || (std::is_same<A, int8_t>::value && std::is_same<B, int8_t>::value),
                   "Matmul: A and B must have the same element type");
-    static_assert(ascendcraft::emu::OneOf<A, half, bfloat16_t, float, int8_t>::value,
-                  "Matmul on Ascend 910B (A2) takes half, bfloat16_t, float or int8_t inputs");
+    static_assert(ascendcraft::emu::OneOf<A, half, bfloat16_t, float, int8_t, ::int4b_t>::value,
+                  "Matmul on Ascend 910B (A2) takes half, bfloat16_t, float, int8_t or int4b_t inputs");
     static_assert(ascendcraft::emu::OneOf<C, half, bfloat16_t, float, int32_t, int8_t>::value,
                   "Matmul on Ascend 910B (A2) writes half, bfloat16_t, float, int32_t or (quantised) int8_t");
 
@@ -465,9 +469,12 @@ private:
     }
     ascendcraft::emu::MatmulCall block_call(bool atomic) const {
         ascendcraft::emu::MatmulCall call;
-        call.aDt = ascendcraft::emu::dt_of<A>(); call.bDt = ascendcraft::emu::dt_of<B>();
+        using AIn = std::conditional_t<kInt4, int8_t, A>;
+        using BIn = std::conditional_t<kInt4, int8_t, B>;
+        call.aDt = ascendcraft::emu::dt_of<AIn>(); call.bDt = ascendcraft::emu::dt_of<BIn>();
         call.cDt = ascendcraft::emu::dt_of<C>(); call.biasDt = ascendcraft::emu::dt_of<Bias>();
         call.a = a_; call.b = b_; call.bias = hasBias_ ? bias_ : nullptr;
+        call.int4 = kInt4;
         call.aTrans = aTrans_; call.bTrans = bTrans_; call.atomic = atomic;
         call.lda = aTrans_ ? orgM_ : orgKa_;
         call.ldb = bTrans_ ? orgKb_ : orgN_;

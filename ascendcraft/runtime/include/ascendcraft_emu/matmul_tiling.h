@@ -28,7 +28,8 @@ enum class DataType : int32_t { DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_IN
 enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 enum class MatrixMadType : int32_t { NORMAL = 0, HF32 = 1, MXMODE = 2 };
 enum class DequantType : int32_t { SCALAR = 0, TENSOR = 1 };
-enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT = 1 };
+// N_BUFFER_33: the NBuffer33 policy's schedule (A's 3 x 3 base blocks fully in L1, loaded 1 x 3 at a time)
+enum class ScheduleType : int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT = 1, N_BUFFER_33 = 2 };
 enum class MatrixLayout : int32_t { NORMAL = 0, BSNGD, SBNGD, BNGS1S2 };
 
 constexpr int32_t data_type_bytes(DataType t) {

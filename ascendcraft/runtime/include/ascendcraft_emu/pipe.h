@@ -69,6 +69,9 @@ public:
 };
 
 template <TPosition pos, int32_t depth, auto mask = 0> class TQue : public TQueBind<pos, pos, depth, mask> {};
+// A queue into the L1 buffer that a Matmul object reads its A, B or bias from when their MatmulType's position is
+// TPosition::TSCM (a tensor the kernel copies there itself): queued like an L1 queue, MTE2 in and MTE1 out.
+template <TPosition pos, int32_t depth = 1, auto mask = 0> using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
 
 }  // namespace AscendC
 namespace ascendcraft { namespace emu { Local stack_buffer(SrcLoc loc); }}

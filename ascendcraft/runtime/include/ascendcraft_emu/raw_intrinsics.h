@@ -6,7 +6,8 @@
 //   value is the pad register's reset value 0);
 //   PRELOAD(len) (an instruction-cache preload: nothing to do here), __BLOCK_LOCAL__ (a variable per core: one per
 //   emulated core thread), and the DEFAULT_DATA_COPY_NBURST / DEFAULT_DATA_COPY_STRIDE constants (1 and 0).
-// Written from the public AscendC documentation of DataCopyPad; no vendor code.
+//   get_ctrl / set_ctrl / sbitset0 / sbitset1: the CTRL register (below).
+// Written from the public AscendC documentation of DataCopyPad and of the CTRL register's bits; no vendor code.
 #pragma once
 
 #include "devkit_impl.h"
@@ -59,3 +60,13 @@ ASCENDCRAFT_RAW_COPY(8, uint8_t)
 ASCENDCRAFT_RAW_COPY(16, uint16_t)
 ASCENDCRAFT_RAW_COPY(32, uint32_t)
 #undef ASCENDCRAFT_RAW_COPY
+
+// The scalar unit's CTRL register (the device compiler's get_ctrl / set_ctrl, and sbitset0 / sbitset1 that clear / set
+// one bit of a word): bit 56 is the vector mask's mode -- set_ctrl with it set is SetMaskCount, with it clear
+// SetMaskNorm, and get_ctrl reads back the mode the mask is in. The saturation and data-cache bits (48, 49, 53, 59, 60)
+// and the bits the documentation leaves undescribed (cann-ops' batch_mat_mul_v3 sets bit 51) are kept as written, so
+// get_ctrl reads back what set_ctrl wrote, and change nothing in the emulation.
+inline int64_t get_ctrl() { return static_cast<int64_t>(ascendcraft::emu::ctrl_read()); }
+inline void set_ctrl(uint64_t value, ascendcraft::emu::SrcLoc loc = {}) { ascendcraft::emu::ctrl_write(value, loc); }
+inline uint64_t sbitset0(uint64_t x, int64_t bit) { return x & ~(uint64_t{1} << (bit & 63)); }
+inline uint64_t sbitset1(uint64_t x, int64_t bit) { return x | (uint64_t{1} << (bit & 63)); }

@@ -214,6 +214,8 @@ void reduce_pair(Dt dt, const Local& d, const Local& a, const Lanes& lanes, uint
 
 void mask_set(Dt dt, bool counterTemplate, uint64_t hi, uint64_t lo, bool lenForm, SrcLoc loc);
 void mask_mode(bool counter, SrcLoc loc);
+uint64_t ctrl_read();                       // the core's CTRL word (bit 56: the mask's counter mode)
+void ctrl_write(uint64_t value, SrcLoc loc);
 void mask_reset(SrcLoc loc);
 void atomic_set(bool add, Dt dt, SrcLoc loc);
 

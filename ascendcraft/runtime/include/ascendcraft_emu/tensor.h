@@ -22,8 +22,13 @@ template <typename T, SymbolOp op> struct SymbolOverride;
 // as in the API's own declarations (e.g. Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, ...)).
 namespace diag_names { template <typename T, typename U> void names(const LocalTensor<T>&, const LocalTensor<U>&); }
 
-// A typed view of global memory. operator[] shifts the start; the recorded size stays the same.
+}  // namespace AscendC
+struct int4b_t;   // compat.h: two per byte, the even element in the low 4 bits
+namespace AscendC {
+// A typed view of global memory. operator[] shifts the start; the recorded size stays the same. An offset into
+// GlobalTensor<int4b_t> counts 4-bit elements, two per byte (AscendC asks for an even offset there).
 template <typename T> class GlobalTensor {
+    static uint64_t steps_of(uint64_t offset) { return std::is_same<T, ::int4b_t>::value ? offset / 2 : offset; }
 public:
     using PrimType = T;
     __gm__ T* address_ = nullptr;
@@ -40,11 +45,11 @@ public:
     void SetValue(uint64_t offset, T value, SrcLoc loc = {}) const {
         ascendcraft::emu::gm_write(address_ + offset, sizeof(T), &value, loc);
     }
-    GlobalTensor operator[](uint64_t offset) const { GlobalTensor view = *this; view.address_ = address_ + offset; return view; }
+    GlobalTensor operator[](uint64_t offset) const { GlobalTensor view = *this; view.address_ = address_ + steps_of(offset); return view; }
     uint64_t GetSize() const { return bufferSize_; }
     // As in AscendC: the start address is a pointer to const; GetPhyAddr(offset) is writable.
     const __gm__ T* GetPhyAddr() const { return address_; }
-    __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
+    __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + steps_of(offset); }
     template <CacheRwMode rwMode = CacheRwMode::RW> void SetL2CacheHint(CacheMode mode) { (void)mode; }
 };
 
