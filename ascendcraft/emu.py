@@ -47,9 +47,9 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'device_spellings', 'entry_linkage', 'core_type_templates', 'member_class_specialisations',
            'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
            'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
-           'runtime_units', 'runtime_library', 'Build', 'tiling_struct_usings', 'build', 'GM', 'Scalar', 'Tiling',
-           'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles',
-           'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'runtime_units', 'runtime_library', 'Build', 'tiling_struct_usings', 'shadowed_tiling_headers', 'build',
+           'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'sweep_orphans',
+           'ScratchFolder', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -836,6 +836,19 @@ def tiling_struct_usings(headers) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def shadowed_tiling_headers(tiling_headers: dict[str, str], sources: dict[str, str]) -> set[str]:
+    """Tiling headers that define a tiling struct another one defines too, when no source includes them and some source
+    includes the other: an op's stale copy beside the shared header its op_host includes (cann-ops conv3d_transpose_v2's
+    own conv3d_transpose_v2_tiling.h, while its tiling code includes conv3d_backprop_input_v2's). CANN's kernel sees the
+    structs the op_host registers, so the driver includes the one in use; both would redefine the structs."""
+    defined = {n: set(re.findall(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)", blank_comments(t))) for n, t in tiling_headers.items()}
+    named = {os.path.basename(inc) for n, t in sources.items()
+             for inc in re.findall(r'#\s*include\s*[<"]([^>"]+)[>"]', blank_comments(t))}
+    used = {n for n in tiling_headers if os.path.basename(n) in named}
+    return {n for n in tiling_headers if n not in used and defined[n]
+            and any(defined[n] & defined[o] for o in used if o != n)}
+
+
 def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str]) -> str:
     "The generated main TU: kernel_operator.h, the tiling header if the build system would add it, the kernel, the driver."
     kernel = sources[entry.file]
@@ -853,6 +866,7 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str])
         # a struct of a shared header under its own op type)
         tiling_headers = {name: text for name, text in sources.items() if name.endswith((".h", ".hpp", ".hh"))
                           and re.search(r"\b(BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b", blank_comments(text))}
+        for name in shadowed_tiling_headers(tiling_headers, sources): del tiling_headers[name]
         mine = [name for name in tiling_headers if name not in included]
         lines += [f'#include "{name}"' for name in mine]
         # CANN's generated kernel header declares the tiling structs at global scope, and nothing else of the host's

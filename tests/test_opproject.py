@@ -598,3 +598,18 @@ def test_a_value_dependent_input_gives_the_tiling_function_its_values(tmp_path):
     r = run_project(project, {"x": x, "y": y, "scale": torch.tensor([3.0] * 8)}, attrs={"alpha": 0.5},
                     reference=lambda x, y, scale, alpha: x + alpha * 3.0 * y, atol=1e-5, rtol=1e-5)
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
+def test_a_stale_copy_of_a_tiling_header_is_shadowed_by_the_one_the_op_host_includes():
+    # cann-ops conv3d_transpose_v2: its own op_host tiling header redefines the structs of conv3d_backprop_input_v2's,
+    # which its tiling code includes by a ../ path; CANN's kernel sees the registered (included) ones only
+    from ascendcraft.emu import shadowed_tiling_headers
+    struct = "BEGIN_TILING_DATA_DEF(InputV2Tiling)\nTILING_DATA_FIELD_DEF(int64_t, v);\nEND_TILING_DATA_DEF;\n"
+    headers = {"op_host/transpose_tiling.h": struct, "repo/input_v2/op_host/input_v2_tiling.h": struct,
+               "op_host/other_tiling.h": struct.replace("InputV2Tiling", "OtherTiling")}
+    sources = {**headers, "op_host/transpose.cpp": '#include "../../input_v2/op_host/input_v2_tiling.h"\n'}
+    assert shadowed_tiling_headers(headers, sources) == {"op_host/transpose_tiling.h"}
+    # nothing includes either copy (the kernel alone, without the op_host sources): both stay, and the build says so
+    assert shadowed_tiling_headers(headers, headers) == set()
+    # a header // commented out is not an include
+    assert shadowed_tiling_headers(headers, {**headers, "op_host/t.cpp": '// #include "input_v2_tiling.h"\n'}) == set()

@@ -505,6 +505,11 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         if "REGISTER_TILING_DEFAULT" in project.sources[project.kernel_file]:   # as build_project does
             macros += " -DASCENDCRAFT_TILING_DEFAULT"
         kernel_sources = {k: v for k, v in project.sources.items() if k.startswith("op_kernel/") or k.endswith(".h")}
+        # a tiling header that only redefines the structs of the one the op_host includes (an op's stale copy) is left
+        # out, as the project build does, which sees the op_host sources (emu.shadowed_tiling_headers)
+        from ascendcraft.emu import shadowed_tiling_headers
+        tiling = {k: v for k, v in kernel_sources.items() if k.endswith(".h") and "BEGIN_TILING_DATA_DEF" in v}
+        for name in shadowed_tiling_headers(tiling, project.sources): del kernel_sources[name]
         kb = build(kernel_sources, project.entry, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"))
         out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
         if not project_build: return out

@@ -42,8 +42,30 @@ constexpr Status FAILED = 0xFFFFFFFF;
 enum DataType : int32_t {
     DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7, DT_UINT32 = 8,
     DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_BF16 = 27,
-    DT_UNDEFINED = 28, DT_COMPLEX32 = 33
+    DT_UNDEFINED = 28, DT_COMPLEX32 = 33,
+    // the rest of GE's enumerators, which shared host headers name (cann-ops op_tiling_util.h's dtype-name table);
+    // no emulated kernel runs on them
+    DT_STRING = 13, DT_DUAL_SUB_INT8 = 14, DT_DUAL_SUB_UINT8 = 15, DT_QINT8 = 18, DT_QINT16 = 19, DT_QINT32 = 20,
+    DT_QUINT8 = 21, DT_QUINT16 = 22, DT_RESOURCE = 23, DT_STRING_REF = 24, DT_DUAL = 25, DT_VARIANT = 26, DT_INT4 = 29,
+    DT_UINT1 = 30, DT_INT2 = 31, DT_UINT2 = 32, DT_HIFLOAT8 = 34, DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36,
+    DT_FLOAT8_E8M0 = 37, DT_FLOAT6_E3M2 = 38, DT_FLOAT6_E2M3 = 39, DT_FLOAT4_E2M1 = 40, DT_FLOAT4_E1M2 = 41
 };
+// GE's string (compile info, operator names in host helpers' signatures)
+class AscendString {
+public:
+    AscendString() = default;
+    AscendString(const char* text) : text_(text ? text : "") {}
+    const char* GetString() const { return text_.c_str(); }
+    size_t GetLength() const { return text_.size(); }
+    bool operator<(const AscendString& o) const { return text_ < o.text_; }
+    bool operator==(const AscendString& o) const { return text_ == o.text_; }
+    bool operator!=(const AscendString& o) const { return text_ != o.text_; }
+private:
+    std::string text_;
+};
+// GE's graph operator: the old-style (TBE) tiling helpers of shared host headers name it in their signatures; the
+// emulated host runs no graph, so it is declared only (a helper that uses one does not compile)
+class Operator;
 enum Format : int32_t {   // ge::Format's values (ascendcraft.opproject.FORMATS)
     FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_NC1C0HWPAD = 5,
     FORMAT_NHWC1C0 = 6, FORMAT_FSR_NCHW = 7, FORMAT_FRACTAL_DECONV = 8, FORMAT_C1HWNC0 = 9,
