@@ -47,9 +47,10 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'device_spellings', 'entry_linkage', 'core_type_templates', 'member_class_specialisations',
            'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
            'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
-           'runtime_units', 'runtime_library', 'Build', 'tiling_struct_usings', 'shadowed_tiling_headers', 'build',
-           'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'runtime_units', 'runtime_library', 'Build', 'tiling_struct_usings', 'clashing_include_guards',
+           'shadowed_tiling_headers', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
+           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles', 'SharedInputs', 'emu_threads', 'run',
+           'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -836,6 +837,22 @@ def tiling_struct_usings(headers) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _include_guard(text: str) -> str | None:
+    "The macro of a header's include guard (`#ifndef X` + `#define X` before anything else), or None."
+    m = re.match(r"\s*#\s*ifndef\s+(\w+)\s*\n\s*#\s*define\s+(\w+)\b", blank_comments(text))
+    return m.group(1) if m and m.group(1) == m.group(2) else None
+
+
+def clashing_include_guards(included: dict[str, str], sources: dict[str, str]) -> list[str]:
+    """The include guards of the tiling headers the driver includes that another header of the sources uses too
+    (cann-ops ctc_loss_v3_grad: op_host/ctc_loss_v3_grad.h and the kernel's own op_kernel/ctc_loss_v3_grad.h both
+    guard with CTC_LOSS_V3_GRAD_H_). CANN's kernel never includes the host header (its tiling structs are generated),
+    so the driver undefines such a guard after the tiling header, and the kernel's header of that guard still counts."""
+    guards = {n: _include_guard(t) for n, t in sources.items() if n.endswith((".h", ".hpp", ".hh"))}
+    return list(dict.fromkeys(guards[n] for n in included if guards.get(n)
+                              and any(g == guards[n] for o, g in guards.items() if o not in included)))
+
+
 def shadowed_tiling_headers(tiling_headers: dict[str, str], sources: dict[str, str]) -> set[str]:
     """Tiling headers that define a tiling struct another one defines too, when no source includes them and some source
     includes the other: an op's stale copy beside the shared header its op_host includes (cann-ops conv3d_transpose_v2's
@@ -869,6 +886,7 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str])
         for name in shadowed_tiling_headers(tiling_headers, sources): del tiling_headers[name]
         mine = [name for name in tiling_headers if name not in included]
         lines += [f'#include "{name}"' for name in mine]
+        lines += [f"#undef {guard}" for guard in clashing_include_guards({n: sources[n] for n in mine}, sources)]
         # CANN's generated kernel header declares the tiling structs at global scope, and nothing else of the host's
         # namespace optiling: name just those structs here, so that a kernel's own constant of the same name as one of
         # the tiling header's (StridedSliceAssignV2's MAX_DIM_NUM) is not ambiguous. A tiling header the kernel

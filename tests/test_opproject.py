@@ -613,3 +613,15 @@ def test_a_stale_copy_of_a_tiling_header_is_shadowed_by_the_one_the_op_host_incl
     assert shadowed_tiling_headers(headers, headers) == set()
     # a header // commented out is not an include
     assert shadowed_tiling_headers(headers, {**headers, "op_host/t.cpp": '// #include "input_v2_tiling.h"\n'}) == set()
+
+
+def test_a_tiling_header_guarded_like_a_kernel_header_does_not_hide_it():
+    # cann-ops ctc_loss_v3_grad: op_host/ctc_loss_v3_grad.h (tiling) and op_kernel/ctc_loss_v3_grad.h (the kernel class)
+    # share the guard CTC_LOSS_V3_GRAD_H_; the driver undefines it after the tiling header
+    from ascendcraft.emu import clashing_include_guards
+    host = "// (c)\n#ifndef CTC_H_\n#define CTC_H_\nBEGIN_TILING_DATA_DEF(CtcTiling)\nEND_TILING_DATA_DEF;\n#endif\n"
+    kernel = "#ifndef CTC_H_\n#define CTC_H_\nnamespace CtcNS { struct Op {}; }\n#endif\n"
+    other = "#pragma once\nstruct X {};\n"
+    sources = {"op_host/ctc.h": host, "op_kernel/ctc.h": kernel, "op_kernel/x.h": other}
+    assert clashing_include_guards({"op_host/ctc.h": host}, sources) == ["CTC_H_"]
+    assert clashing_include_guards({"op_host/ctc.h": host}, {"op_host/ctc.h": host, "op_kernel/x.h": other}) == []
