@@ -5,9 +5,10 @@ protocol pinned. Its results are reused only when their fingerprints match (code
 poisons, SoC), so any change to the tree reruns it: on CI that is every run, 170-250 s of the serial suite.
 
 A serial run of the suite keeps one core busy most of the time (one test at a time), so `tests/conftest.py` starts this
-same run in a background process, at a lower CPU priority, as soon as the tests are collected: it fills the second core
-while the browser and the other tests run, and when `test_bench_suite.py`'s fixture gets there it finds the results
-done (or waits for the run-folder lock the background run holds, then resumes). The fixture makes the same call, so
+same run in a background process, at a lower CPU priority, as soon as the tests are collected, and moves
+`test_bench_suite.py` to the end of the session: the run fills the second core while the other tests run, and when the
+fixture gets there it finds the results done (or waits for the run-folder lock the background run holds, then
+resumes). The fixture makes the same call, so
 whatever the background run did not finish (killed, crashed, fingerprints changed) is run there; nothing is trusted
 that the harness would not reuse on its own."""
 from __future__ import annotations

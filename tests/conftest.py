@@ -56,6 +56,8 @@ def _shared_fixture_group(item) -> str | None:
 
 
 def pytest_collection_modifyitems(config, items):
+    if wants_head_start(config, items):       # its run (started in the background) gets the whole session to finish
+        items.sort(key=lambda item: Path(str(item.fspath)).name == HEAD_START_FILE)          # stable: only it moves
     if not getattr(config.option, "numprocesses", None): return      # a serial run: collection order, no groups
     for item in items:
         group = _shared_fixture_group(item)
@@ -69,17 +71,18 @@ def pytest_collection_modifyitems(config, items):
 
 
 def wants_head_start(config, items) -> bool:
-    """Start test_bench_suite.py's benchmark run in the background (tests/_bench_suite.py) when other tests run before
-    it in this serial session: it then fills the core the serial tests leave idle. Not under xdist (the workers share
-    the cores already), not for `--collect-only`, and not when that file is all there is to run (nothing to overlap)."""
+    """Start test_bench_suite.py's benchmark run in the background (tests/_bench_suite.py) when this serial session runs
+    other tests too: it then fills the core the serial tests leave idle, and the file's tests move to the end of the
+    session. Not under xdist (the workers share the cores already), and not when that file is all there is to run
+    (nothing to overlap). `--collect-only` shows that order but starts nothing."""
     if getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"): return False
-    if config.getoption("collectonly", False) or config.getoption("no_head_start", False): return False
-    names = [Path(str(item.fspath)).name for item in items]
-    return HEAD_START_FILE in names and names.index(HEAD_START_FILE) > 0
+    if config.getoption("no_head_start", False): return False
+    names = {Path(str(item.fspath)).name for item in items}
+    return HEAD_START_FILE in names and len(names) > 1
 
 
 def pytest_collection_finish(session):
-    if not wants_head_start(session.config, session.items): return
+    if session.config.getoption("collectonly", False) or not wants_head_start(session.config, session.items): return
     from _bench_suite import start_head_start
     session.config.stash[HEAD_START] = start_head_start()
 

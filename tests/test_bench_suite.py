@@ -9,9 +9,10 @@ the full benchmark shapes with its exact output coverage, the cost model and the
 The run folder lives in the cache (`<cache_dir>/bench/ci-expert-small`), so an unchanged tree redoes nothing: the
 harness reuses a task's result only when its fingerprint matches — the hash of AscendCraft's sources, the emulator
 runtime, the DSL, the task file, the verification settings, both poison patterns and the SoC profile (the harness's
-own resume, tested in test_bench_resume.py). Any change to any of those reruns the task. In a run of more than this
-file, tests/conftest.py starts the same run in the background when the tests are collected (tests/_bench_suite.py):
-the fixture below then waits for it and resumes its results, or runs whatever it did not finish.
+own resume, tested in test_bench_resume.py). Any change to any of those reruns the task. In a serial run of more than this
+file, tests/conftest.py starts the same run in the background when the tests are collected (tests/_bench_suite.py) and
+moves this file's tests to the end: the fixture below then waits for it and resumes its results, or runs whatever it
+did not finish.
 
 Issue 6 also asks memory-bound kernels to land within 1.3x of their bytes / bandwidth bound, or to be named with the
 reason; the named ones are strict xfails below, and their reason is checked too.

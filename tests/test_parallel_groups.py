@@ -53,7 +53,7 @@ def test_a_shared_module_fixture_is_one_group_and_the_rest_spread(pytester):
 def test_a_serial_run_is_left_as_collected(pytester):
     items = collected(pytester)
     order = [i.name for i in items]
-    conftest.pytest_collection_modifyitems(types.SimpleNamespace(option=types.SimpleNamespace(numprocesses=None)), items)
+    conftest.pytest_collection_modifyitems(_config(), items)
     assert [i.name for i in items] == order and all(not g for g in groups(items).values())
 
 
@@ -85,17 +85,26 @@ def _config(numprocesses=None, collectonly=False, no_head_start=False, worker=Fa
     return config
 
 
-def test_the_bench_suite_gets_a_head_start_only_when_other_tests_run_before_it():
+def test_the_bench_suite_gets_a_head_start_only_when_other_tests_run_too():
     serial = _config()
     assert conftest.wants_head_start(serial, _items("test_acl_host.py", "test_bench_suite.py", "test_tasks.py"))
+    assert conftest.wants_head_start(serial, _items("test_bench_suite.py", "test_tasks.py"))
     assert not conftest.wants_head_start(serial, _items("test_bench_suite.py", "test_bench_suite.py"))   # it alone
-    assert not conftest.wants_head_start(serial, _items("test_bench_suite.py", "test_tasks.py"))         # it first
     assert not conftest.wants_head_start(serial, _items("test_acl_host.py", "test_tasks.py"))            # not collected
     both = _items("test_acl_host.py", "test_bench_suite.py")
     assert not conftest.wants_head_start(_config(numprocesses=2), both)        # xdist: the workers fill the cores
     assert not conftest.wants_head_start(_config(worker=True), both)
-    assert not conftest.wants_head_start(_config(collectonly=True), both)
     assert not conftest.wants_head_start(_config(no_head_start=True), both)
+
+
+def test_with_a_head_start_the_bench_suite_runs_last_and_the_rest_keeps_its_order():
+    items = _items("test_acl_host.py", "test_bench_suite.py", "test_bench_suite.py", "test_tasks.py", "test_zeta.py")
+    for n, item in enumerate(items): item.n = n
+    conftest.pytest_collection_modifyitems(_config(), items)
+    assert [i.n for i in items] == [0, 3, 4, 1, 2]
+    items = _items("test_bench_suite.py", "test_tasks.py")
+    conftest.pytest_collection_modifyitems(_config(no_head_start=True), items)     # no head start: order kept
+    assert [Path(str(i.fspath)).name for i in items] == ["test_bench_suite.py", "test_tasks.py"]
 
 
 def test_the_fixture_waits_for_the_head_starts_lock_then_resumes(monkeypatch, tmp_path):
@@ -146,3 +155,17 @@ def test_the_head_start_runs_at_low_priority_and_is_killed_with_its_children(tmp
         time.sleep(0.05)
     else:
         pytest.fail(f"the head start's child {grandchild} survived")
+
+
+def test_collect_only_starts_no_head_start_and_the_session_end_stops_it(monkeypatch):
+    started, stopped = [], []
+    monkeypatch.setattr(_bench_suite, "start_head_start", lambda: started.append(1) or "proc")
+    monkeypatch.setattr(_bench_suite, "stop_head_start", stopped.append)
+    items = _items("test_acl_host.py", "test_bench_suite.py")
+    for collectonly in (True, False):
+        config = _config(collectonly=collectonly)
+        config.stash = pytest.Stash()
+        session = types.SimpleNamespace(config=config, items=items)
+        conftest.pytest_collection_finish(session)
+        conftest.pytest_sessionfinish(session)
+    assert started == [1] and stopped == ["proc"]
