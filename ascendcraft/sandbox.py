@@ -325,10 +325,10 @@ def setup_failure(done) -> str | None:
     return None
 
 
-def start(cmd: Command, **popen) -> subprocess.Popen:
-    "Start a wrapped command in its own session."
+def start(cmd: Command, stdin=subprocess.DEVNULL, **popen) -> subprocess.Popen:
+    "Start a wrapped command in its own session (`stdin`: nothing, unless a pipe is asked for)."
     return subprocess.Popen(cmd.argv, cwd=cmd.cwd, env=cmd.env, preexec_fn=cmd.preexec, start_new_session=True,
-                            stdin=subprocess.DEVNULL, **popen)
+                            stdin=stdin, **popen)
 
 
 def kill(proc: subprocess.Popen) -> None:

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -55,6 +56,7 @@ struct RunSpec {
     uint64_t trace_cap = 0;     // bytes of trace records at most (0: none)
     uint32_t threads = 1;       // blocks run at the same time (1: one after another)
     bool key_given = false;
+    bool inputs_on_stdin = false;  // the parent writes the input files while this process starts (wait_for_inputs)
     RaceMode races = RaceMode::Error;
     bool auto_sync = false;
     std::string report, status, trace_dir;
@@ -101,6 +103,7 @@ RunSpec parse_spec(const char* path) {
         else if (key == "tiling_key") { words >> spec.tiling_key; spec.key_given = true; }
         else if (key == "trace_cap") words >> spec.trace_cap;
         else if (key == "threads") words >> spec.threads;
+        else if (key == "inputs") { std::string w; words >> w; spec.inputs_on_stdin = w == "stdin"; }
         else if (key == "races") {
             std::string r;
             words >> r;
@@ -269,6 +272,21 @@ void prepare_gm(const std::vector<GmPrep>& jobs, uint8_t poison, uint32_t thread
     for (uint32_t t = 1; t < threads; ++t) pool.emplace_back(slice, t);
     slice(0);
     for (std::thread& t : pool) t.join();
+}
+
+// The parent writes the GM input files while this process starts, maps GM and writes the poison (spec line
+// `inputs stdin`; the files exist at their full size from the start): it sends one byte on stdin once every input
+// file holds its bytes. Nothing reads an input's bytes before this returns. Returns the seconds spent waiting (not
+// this process's own time: the parent reports the run's time without them).
+double wait_for_inputs() {
+    timespec from{}, to{};
+    clock_gettime(CLOCK_MONOTONIC, &from);
+    char go = 0;
+    ssize_t n;
+    do n = read(0, &go, 1); while (n < 0 && errno == EINTR);
+    clock_gettime(CLOCK_MONOTONIC, &to);
+    if (n != 1 || go != '1') setup_error("the run's input files were not handed over: the parent stopped before writing them");
+    return static_cast<double>(to.tv_sec - from.tv_sec) + static_cast<double>(to.tv_nsec - from.tv_nsec) * 1e-9;
 }
 
 Role role_of(const std::string& r) {
@@ -689,6 +707,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     } else {
         prepare_gm(prep, state.poison, prep_threads);
     }
+    const double input_wait = spec.inputs_on_stdin && !trace ? wait_for_inputs() : 0.0;
     for (const GmBuffer& b : state.gm.buffers())  // after the poison: an inout buffer's first bytes are remembered
         if (!trace && b.real && (b.role == Role::Out || b.role == Role::InOut || b.role == Role::Workspace))
             state.api_writes.watch(b);
@@ -738,7 +757,8 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
                        static_cast<double>(self.ru_utime.tv_usec + self.ru_stime.tv_usec) * 1e-6;
     write_line("{\"type\":\"done\",\"blocks\":" + std::to_string(state.block_dim) + ",\"threads\":" +
                std::to_string(state.parallel ? state.threads : 1) + ",\"cpu_seconds\":" + fmt("%.6f", cpu) +
-               ",\"gm_writes\":" + std::to_string(state.gm_writes.load()) + ",\"work\":" + work_json(state) + "}");
+               ",\"gm_writes\":" + std::to_string(state.gm_writes.load()) + ",\"work\":" + work_json(state) +
+               ",\"input_wait\":" + fmt("%.6f", input_wait) + "}");
     return 0;
 }
 
