@@ -1418,11 +1418,11 @@ def _write_input(path: Path, array: np.ndarray, threads: int = 1) -> None:
 def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, host_args, poison: int, ub_bytes: int,
              cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None,
              tiling_key: int | None = None, threads: int = 1, files: GmFiles | None = None,
-             inputs: SharedInputs | None = None, deferred: list | None = None) -> list[tuple]:
+             inputs: SharedInputs | None = None, deferred: list | None = None, stage: Path | None = None) -> list[tuple]:
     """Write the run spec and the GM files (`files`: ones kept from earlier runs, moved in and written over; `inputs`:
-    an input set whose `in` files are linked, not written; `deferred`: a list that gets the (path, array) of each input
-    file to write while the kernel process starts; the files exist at full size now and the spec says `inputs stdin`);
-    return the outputs to read back as (name, path, dtype, shape)."""
+    an input set whose `in` files are linked, not written; `deferred`: a list that gets (file in `stage`, its name in
+    the run folder, array) for each input file to write while the kernel process starts, the spec saying
+    `inputs stdin`); return the outputs to read back as (name, path, dtype, shape)."""
     if not build.ok:
         raise AscendCraftError(build.errors or build.diagnostics, stage="build")
     if build.binary is None or not Path(build.binary).exists():
@@ -1469,13 +1469,12 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
                 if a.role == "in" and inputs is not None and inputs.link(a.array, run_dir / path):
                     pass                                # the set's own file: no copy (mapped read-only by the runtime)
                 elif a.role in ("in", "inout"):
-                    if files is not None: files.place(run_dir / path, a.nbytes)
-                    if deferred is None: _write_input(run_dir / path, a.array, threads)
-                    else:
-                        fd = os.open(run_dir / path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-                        try: os.ftruncate(fd, a.nbytes)
-                        finally: os.close(fd)
-                        deferred.append((run_dir / path, a.array))
+                    if deferred is None:
+                        if files is not None: files.place(run_dir / path, a.nbytes)
+                        _write_input(run_dir / path, a.array, threads)
+                    else:                               # written later, outside the kernel's reach (_start)
+                        if files is not None: files.place(stage / path, a.nbytes)
+                        deferred.append((stage / path, run_dir / path, a.array))
                 else:   # the kernel process writes the poison into every byte
                     if files is not None: files.place(run_dir / path, a.nbytes)
                     fd = os.open(run_dir / path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
@@ -1837,12 +1836,25 @@ def emu_threads(settings: Settings) -> int:
 
 
 def _start(build: Build, args: list, run_dir: Path, settings: Settings, threads: int, files, prepare: dict):
-    """Write the run folder and run the kernel process once; in execute mode the input files are written while the
-    process starts (it maps GM and writes the poison meanwhile): (outputs to read back, the finished process)."""
+    """Write the run folder and run the kernel process once: (outputs to read back, the finished process). In execute
+    mode the input files are written while the process starts (it maps the other GM buffers and writes the poison
+    meanwhile). They are written in a folder of their own, out of the sandbox's reach, and moved into the run folder
+    when complete: a file the kernel process could shorten while this process writes it through a mapping would kill
+    this process with SIGBUS."""
     deferred = [] if prepare.get("mode") == "execute" else None
-    outputs = _prepare(build, args, run_dir, settings=settings, threads=threads, files=files, deferred=deferred, **prepare)
-    feed = (lambda: [_write_input(path, array, threads) for path, array in deferred]) if deferred else None
-    return outputs, _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args), feed)
+    stage = ScratchFolder("stage") if deferred is not None else None
+    try:
+        outputs = _prepare(build, args, run_dir, settings=settings, threads=threads, files=files, deferred=deferred,
+                           stage=stage and stage.path, **prepare)
+
+        def feed():
+            for staged, dest, array in deferred:
+                _write_input(staged, array, threads)
+                os.rename(staged, dest)
+        return outputs, _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args),
+                                   feed if deferred else None)
+    finally:
+        if stage is not None: stage.close()
 
 
 def _launch(build: Build, args: list, run_dir: Path, settings: Settings, **prepare) -> tuple[list, _Child]:

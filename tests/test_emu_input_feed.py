@@ -21,16 +21,23 @@ def _args(x, role="in"):
 
 
 def test_inputs_written_late_are_the_ones_the_kernel_reads(monkeypatch):
-    "The input write is held back 0.4 s: the kernel still reads the new bytes, and its time leaves the wait out."
+    """The input write is held back 0.4 s while the kernel process runs: the kernel still reads the new bytes, the file
+    is written outside the run folder (the sandbox's reach) and its time leaves the wait out."""
     b = build({"k.cpp": ADD_ONE})
     assert b.ok, b.diagnostics
-    real, specs = emu._write_input, []
+    real_write, real_prepare, seen, folders = emu._write_input, emu._prepare, [], []
+
+    def prepare(build_, args, run_dir, **kw):
+        folders.append(Path(run_dir))
+        return real_prepare(build_, args, run_dir, **kw)
 
     def slow(path, array, threads=1):
-        specs.append((Path(path).parent / "spec.txt").read_text())
+        run_dir = folders[-1]
+        seen.append(((run_dir / "spec.txt").read_text(), Path(path).parent != run_dir, (run_dir / Path(path).name).exists()))
         time.sleep(0.4)                        # the kernel process is running by now, waiting for its inputs
-        real(path, array, threads)
+        real_write(path, array, threads)
 
+    monkeypatch.setattr(emu, "_prepare", prepare)
     monkeypatch.setattr(emu, "_write_input", slow)
     x = np.arange(N, dtype=np.float32)
     t0 = time.perf_counter()
@@ -38,7 +45,8 @@ def test_inputs_written_late_are_the_ones_the_kernel_reads(monkeypatch):
     wall = time.perf_counter() - t0
     assert r.ok, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"], x + 1)
-    assert len(specs) == 1 and "inputs stdin" in specs[0].splitlines()
+    [(spec, elsewhere, in_run_folder)] = seen
+    assert "inputs stdin" in spec.splitlines() and elsewhere and not in_run_folder
     assert r.seconds < wall - 0.3, (r.seconds, wall)   # the 0.4 s spent waiting are not the kernel's
 
 
@@ -73,10 +81,13 @@ def test_a_process_fed_nothing_reports_a_setup_error(tmp_path):
     "The kernel process told `inputs stdin` whose stdin ends without the byte stops with an emu-setup diagnostic."
     b = build({"k.cpp": ADD_ONE})
     x = np.arange(N, dtype=np.float32)
-    deferred = []
-    emu._prepare(b, _args(x), tmp_path, mode="execute", block_dim=1, host_args=None, poison=0xA5, ub_bytes=196608,
-                 cores=48, settings=emu.load_settings(), deferred=deferred)
-    assert [p.name for p, _ in deferred] == ["gm0.bin"] and (tmp_path / "gm0.bin").stat().st_size == x.nbytes
-    proc_child = emu._run_child(b.binary, tmp_path, 60, False, emu.load_settings(), x.nbytes * 2)   # stdin: /dev/null
+    deferred, stage = [], tmp_path / "stage"
+    (run_dir := tmp_path / "run").mkdir()
+    stage.mkdir()
+    emu._prepare(b, _args(x), run_dir, mode="execute", block_dim=1, host_args=None, poison=0xA5, ub_bytes=196608,
+                 cores=48, settings=emu.load_settings(), deferred=deferred, stage=stage)
+    assert [(s.parent, d.parent, d.name) for s, d, _ in deferred] == [(stage, run_dir, "gm0.bin")]
+    assert not (run_dir / "gm0.bin").exists()          # nothing written yet
+    proc_child = emu._run_child(b.binary, run_dir, 60, False, emu.load_settings(), x.nbytes * 2)   # stdin: /dev/null
     setup = [r for r in proc_child.records if r.get("kind") == "emu-setup"]
     assert proc_child.returncode == 4 and setup and "input files were not handed over" in setup[0]["message"]

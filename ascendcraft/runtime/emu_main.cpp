@@ -158,8 +158,8 @@ int populate_advice(int fd, uint64_t bytes, bool writable) {
 // Map `file` (created by the parent, or created here with `bytes` bytes) into a reserved range; `populate`: map
 // every page now (else prepare_gm does it, on several threads, with *advice).
 uint8_t* map_file(const std::string& file, uint64_t bytes, bool writable, bool create, bool populate = true,
-                  int* advice = nullptr) {
-    uint8_t* base = reserve(bytes);
+                  int* advice = nullptr, uint8_t* reserved = nullptr) {
+    uint8_t* base = reserved ? reserved : reserve(bytes);
     if (bytes == 0) return base;
     int fd = open(file.c_str(), (writable ? O_RDWR : O_RDONLY) | (create ? O_CREAT : 0), 0600);
     if (fd < 0) setup_error("cannot open GM file " + file);
@@ -274,10 +274,10 @@ void prepare_gm(const std::vector<GmPrep>& jobs, uint8_t poison, uint32_t thread
     for (std::thread& t : pool) t.join();
 }
 
-// The parent writes the GM input files while this process starts, maps GM and writes the poison (spec line
-// `inputs stdin`; the files exist at their full size from the start): it sends one byte on stdin once every input
-// file holds its bytes. Nothing reads an input's bytes before this returns. Returns the seconds spent waiting (not
-// this process's own time: the parent reports the run's time without them).
+// The parent writes the GM input files while this process starts, maps the other GM buffers and writes the poison
+// (spec line `inputs stdin`): it writes them where this process cannot reach them, moves them into the run folder and
+// then sends one byte on stdin. Input buffers get their address range at once and their file mapped only after that
+// byte. Returns the seconds spent waiting (not this process's own time: the parent reports the run's time without them).
 double wait_for_inputs() {
     timespec from{}, to{};
     clock_gettime(CLOCK_MONOTONIC, &from);
@@ -650,6 +650,8 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     const uint32_t prep_threads = trace || spec.sanitize ? 1 : std::max<uint32_t>(1, std::min<uint32_t>(spec.threads, 64));
     const bool populate = prep_threads == 1;
     std::vector<GmPrep> prep;
+    struct LateInput { std::string file; uint8_t* base; uint64_t bytes; bool writable; };
+    std::vector<LateInput> late;  // input files the parent is still writing
     int tensors = 0;
     for (size_t i = 0; i < spec.args.size(); ++i) {
         ArgSpec& a = spec.args[i];
@@ -692,6 +694,9 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
                 b.base = reserve(b.bytes);
                 b.alias = map_deferred(a.file, b.bytes, populate, &advice, &b.fd);
                 prep.push_back({b.alias, b.bytes, advice, false});
+            } else if (spec.inputs_on_stdin && (b.role == Role::In || b.role == Role::InOut)) {
+                b.base = reserve(b.bytes);  // its file is mapped here once the parent has written it (wait_for_inputs)
+                late.push_back({a.file, b.base, b.bytes, b.role != Role::In});
             } else {
                 int advice = 0;
                 b.base = map_file(a.file, b.bytes, b.role != Role::In, false, populate, &advice);
@@ -708,6 +713,15 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         prepare_gm(prep, state.poison, prep_threads);
     }
     const double input_wait = spec.inputs_on_stdin && !trace ? wait_for_inputs() : 0.0;
+    if (!late.empty()) {
+        std::vector<GmPrep> inputs;
+        for (const LateInput& in : late) {
+            int advice = 0;
+            map_file(in.file, in.bytes, in.writable, false, populate, &advice, in.base);
+            if (in.bytes) inputs.push_back({in.base, in.bytes, advice, false});
+        }
+        if (!populate) prepare_gm(inputs, state.poison, prep_threads);
+    }
     for (const GmBuffer& b : state.gm.buffers())  // after the poison: an inout buffer's first bytes are remembered
         if (!trace && b.real && (b.role == Role::Out || b.role == Role::InOut || b.role == Role::Workspace))
             state.api_writes.watch(b);
