@@ -207,6 +207,7 @@ void reduce_all(Op op, Dt dt, const Local& d, const Local& a, const Local& tmp, 
             }
             store_value(dt, d.addr, total);
             mark_written(d, 0, es);
+            if (g.contiguous) core().acc_value = total;   // the scalar register GetReduceRepeatSumSpr reads (count form)
         } else {
             Best best{0, 0, false};
             const bool is_max = op == Op::ReduceMax;

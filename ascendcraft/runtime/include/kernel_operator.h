@@ -16,6 +16,8 @@
 #include "ascendcraft_emu/copy.h"
 #include "ascendcraft_emu/vector.h"
 #include "ascendcraft_emu/reduce.h"
+#include "ascendcraft_emu/reduce_repeat.h"
+#include "ascendcraft_emu/block_sync.h"
 #include "ascendcraft_emu/adv.h"
 #include "ascendcraft_emu/math.h"
 #include "ascendcraft_emu/norm.h"

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "rearrange.h"
+#include "pipe.h"
 #include "tensor.h"
 
 namespace ascendcraft { namespace emu {

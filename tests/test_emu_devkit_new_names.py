@@ -1,0 +1,146 @@
+"""The asc-devkit examples' newer API spellings, checked against NumPy (block_sync.h, reduce_repeat.h):
+ReduceRepeat / ReduceDataBlock / ReducePairElem (the ReduceType-templated level-0 reductions), GetReduceRepeatSumSpr,
+Compare into the compare-mask register + GetCmpMask, Compares, IBSet / IBWait between two blocks (and a wait nothing
+releases), WaitPreBlock / NotifyNextBlock, GroupBarrier, Read/WriteGmByPassDCache and GetSystemCycle."""
+import numpy as np
+import pytest
+
+from ascendcraft.emu import GM, build, run
+
+KERNEL = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void newnames(GM_ADDR x, GM_ADDR sync, GM_ADDR red, GM_ADDR bits, GM_ADDR copied,
+                                               GM_ADDR scal)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, ubw;
+    pipe.InitBuffer(buf, 1024 * sizeof(float));
+    pipe.InitBuffer(ubw, 32);
+    GlobalTensor<float> xg, rg, cg;
+    GlobalTensor<int32_t> sg, scg;
+    GlobalTensor<uint8_t> bg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 256);
+    rg.SetGlobalBuffer((__gm__ float *)red, 104);
+    cg.SetGlobalBuffer((__gm__ float *)copied, 8);
+    sg.SetGlobalBuffer((__gm__ int32_t *)sync, 64);
+    scg.SetGlobalBuffer((__gm__ int32_t *)scal, 8);
+    bg.SetGlobalBuffer((__gm__ uint8_t *)bits, 32);
+    LocalTensor<float> a = buf.Get<float>(), d = a[256], tmp = a[512];
+    LocalTensor<int32_t> w = ubw.Get<int32_t>();
+    if (GetBlockIdx() == 0) {
+        int64_t t0 = GetSystemCycle();
+        DataCopy(a, xg, 256);
+        Duplicate(d, -7.0f, 104);
+        PipeBarrier<PIPE_V>();
+        ReduceRepeat<ReduceType::SUM, float>(d, a, 64, 4, 1, 1, 8);                            // d[0..4)
+        ReduceRepeat<ReduceType::MAX, float, float, true>(d[4], a, 64, 4, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);  // d[4..8)
+        ReduceDataBlock<ReduceType::MIN, float>(d[8], a, 64, 4, 1, 1, 8);                      // d[8..40)
+        ReducePairElem<ReduceType::SUM, float>(d[40], a, 64, 2, 1, 1, 8);                       // d[40..104)
+        ReduceSum(tmp, a, tmp[64], 256);
+        SetFlag<HardEvent::V_S>(0);
+        WaitFlag<HardEvent::V_S>(0);
+        float total = GetReduceRepeatSumSpr<float>();
+        BinaryRepeatParams rp;
+        LocalTensor<uint8_t> m = buf.GetWithOffset<uint8_t>(32, 3072);
+        Compare(a, a[64], CMPMODE::LT, 64, rp);
+        GetCmpMask(m);
+        PipeBarrier<PIPE_V>();
+        SetFlag<HardEvent::V_MTE3>(0);
+        WaitFlag<HardEvent::V_MTE3>(0);
+        DataCopy(rg, d, 104);
+        DataCopy(bg, m, 32);
+        WriteGmByPassDCache<int32_t>((__gm__ int32_t *)scal, static_cast<int32_t>(total * 1000));
+        int64_t t1 = GetSystemCycle();
+        WriteGmByPassDCache<int32_t>((__gm__ int32_t *)scal + 1, t1 > t0 ? 1 : 0);
+        PipeBarrier<PIPE_ALL>();
+        IBSet(sg, w, 0, 0);
+    } else {
+        IBWait(sg, w, 0, 0);
+        DataCopy(a, rg, 8);
+        SetFlag<HardEvent::MTE2_MTE3>(0);
+        WaitFlag<HardEvent::MTE2_MTE3>(0);
+        DataCopy(cg, a, 8);
+    }
+}
+'''
+
+
+def test_new_reduce_names_compare_register_and_ib_flags_against_numpy():
+    x = np.random.default_rng(8).uniform(-4, 4, 256).astype(np.float32)
+    outs = [GM("red", np.zeros(104, np.float32), "out"), GM("bits", np.zeros(32, np.uint8), "out"),
+            GM("copied", np.zeros(8, np.float32), "out"), GM("scal", np.zeros(8, np.int32), "out")]
+    r = run(build({"newnames.cpp": KERNEL}), [GM("x", x), GM("sync", np.zeros(64, np.int32))] + outs, block_dim=2)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    red, rows = r.outputs["red"], x.reshape(4, 64)
+    np.testing.assert_allclose(red[0:4], rows.sum(1), rtol=1e-5)
+    np.testing.assert_array_equal(red[4:8], rows.max(1))
+    np.testing.assert_array_equal(red[8:40], x.reshape(32, 8).min(1))
+    np.testing.assert_allclose(red[40:104], x[:128][0::2] + x[:128][1::2], rtol=1e-6)
+    assert abs(r.outputs["scal"][0] - x.sum() * 1000) <= max(2, abs(x.sum()) * 1000 * 1e-5)   # GetReduceRepeatSumSpr
+    assert r.outputs["scal"][1] == 1                                                           # GetSystemCycle advances
+    want_bits = np.packbits(x[:64] < x[64:128], bitorder="little")
+    np.testing.assert_array_equal(r.outputs["bits"][:8], want_bits)
+    np.testing.assert_array_equal(r.outputs["bits"][8:16], 0)                                   # float: 64 lanes only
+    np.testing.assert_array_equal(r.outputs["copied"], red[:8])                                  # block 1 after IBWait
+
+
+WAIT_FIRST = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void waitfirst(GM_ADDR sync, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ubw;
+    pipe.InitBuffer(ubw, 32);
+    GlobalTensor<int32_t> sg, yg;
+    sg.SetGlobalBuffer((__gm__ int32_t *)sync, 64);
+    yg.SetGlobalBuffer((__gm__ int32_t *)y, 8);
+    LocalTensor<int32_t> w = ubw.Get<int32_t>();
+    if (GetBlockIdx() == 0) {
+        IBWait(sg, w, 1, 0);
+    } else {
+        IBSet(sg, w, 1, 0);
+    }
+    yg.SetValue(GetBlockIdx(), 1);
+}
+'''
+
+
+def test_a_wait_no_block_has_released_is_an_error_naming_the_flag():
+    r = run(build({"waitfirst.cpp": WAIT_FIRST}), [GM("sync", np.zeros(64, np.int32)), GM("y", np.zeros(8, np.int32), "out")],
+            block_dim=2)
+    assert not r.ok
+    e = [d for d in r.diagnostics if d.kind == "block-flag-wait"]
+    assert e and "IBWait(blockIdx = 1, eventID = 0)" in e[0].message and "IBWait(sg, w, 1, 0)" in e[0].source_line
+
+
+CHAIN = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void chain(GM_ADDR ws, GM_ADDR bar, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ubw;
+    pipe.InitBuffer(ubw, 32);
+    GlobalTensor<int32_t> wg;
+    wg.SetGlobalBuffer((__gm__ int32_t *)ws, 64);
+    LocalTensor<int32_t> w = ubw.Get<int32_t>();
+    __gm__ int32_t* out = (__gm__ int32_t *)y;
+    int32_t b = GetBlockIdx();
+    WaitPreBlock(wg, w);
+    int32_t prev = b == 0 ? 0 : ReadGmByPassDCache<int32_t>(out + b - 1);   // the running sum of the blocks before
+    WriteGmByPassDCache<int32_t>(out + b, prev + b + 1);
+    NotifyNextBlock(wg, w);
+    GroupBarrier<PipeMode::MTE3_MODE> g(bar, 2, 2);
+    if (b < 2) g.Arrive(b); else g.Wait(b - 2);
+}
+'''
+
+
+def test_wait_pre_block_chains_the_blocks_in_order_and_group_barrier_releases_after_the_arrivals():
+    r = run(build({"chain.cpp": CHAIN}), [GM("ws", np.zeros(64, np.int32)), GM("bar", np.zeros(64, np.int32)),
+                                          GM("y", np.zeros(4, np.int32), "out")], block_dim=4)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], np.cumsum([1, 2, 3, 4]))
