@@ -773,7 +773,8 @@ def compared_outputs(op, layout: dict | None, want, results: list, dynamic: set)
     those results: the ones the task's pybind.cpp returns (pybind_layout's "results": RmsNorm returns y, not rstd;
     Gemm returns its input c) when the Model returns as many; the first of them when the Model returns fewer (GeluQuant's
     ModelNew keeps `gelu_quant(...)[0]` of y, out_scale, GroupNormSwish's `y, _, _ = ...`); else `results` in order
-    (CrossEntropyLoss's Model returns all four outputs while its pybind returns two)."""
+    (CrossEntropyLoss's Model returns all four outputs while its pybind returns two), or the first of them when the
+    Model returns fewer (GroupNormSwishGrad's dx of dx, dgamma, dbeta)."""
     import torch
     is_list = lambda a: isinstance(a, (list, tuple)) and a and all(torch.is_tensor(t) for t in a)
     returned = lambda rs: [list(want)] if len(rs) == 1 and rs[0].name in dynamic and is_list(want) else \
@@ -784,6 +785,8 @@ def compared_outputs(op, layout: dict | None, want, results: list, dynamic: set)
         if len(returned(results)) != len(results) and len(returned(chosen[:1])) < len(chosen):   # the first ones
             chosen = chosen[:len(returned(chosen[:1]))]
             return chosen, returned(chosen)
+    if len(returned(results[:1])) < len(results):   # no pybind order to read (GroupNormSwishGrad's helper): the
+        results = results[:len(returned(results[:1]))]   # definition's first outputs, as its ModelNew keeps [0]
     return results, returned(results)
 
 
