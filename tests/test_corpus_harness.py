@@ -311,3 +311,20 @@ def test_without_a_pybind_order_a_model_returning_fewer_results_compares_the_fir
     three = [torch.zeros(1) for _ in range(3)]
     results, wants = corpus.compared_outputs(definition, None, three, definition.outputs, set())
     assert [p.name for p in results] == ["dx", "dgamma", "dbeta"] and len(wants) == 3
+
+
+def test_results_pybind_appends_under_a_bool_argument():
+    cel = """std::vector<at::Tensor> cel(at::Tensor input, at::Tensor target, bool returnZloss)
+{
+    at::Tensor lossOut = torch::empty({1}), logProbOut = torch::empty_like(input), zlossOut = torch::empty({1});
+    EXEC_NPU_CMD(aclnnCrossEntropyLoss, input, target, returnZloss, lossOut, logProbOut, zlossOut);
+    std::vector<at::Tensor> result = {lossOut, logProbOut};
+    if (returnZloss) {
+        result.push_back(zlossOut);
+    }
+    return result;
+}
+PYBIND11_MODULE(kernel_gen_ops, m) { m.def("cross_entropy_loss", &cel, ""); }"""
+    definition = op("CrossEntropyLoss", ["input", "target"], ["loss", "log_prob", "zloss"], ["return_zloss"])
+    layout = corpus.pybind_layout(cel, definition, {})
+    assert layout["results"] == ["loss", "log_prob"] and layout["results_if"] == [(2, "zloss")]

@@ -707,11 +707,17 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
     outs = call[len(op.inputs) + len(op.attrs):]
     results = None
     ret = re.findall(r"\breturn\s+(\{[^}]*\}|\w+)\s*;", body[:_function_end(body)])
+    more = []   # results appended when a bool parameter is set (CrossEntropyLoss: if (returnZloss) result.push_back(...))
     if len(ret) == 1:
         listed = ret[0]
         if not listed.startswith("{"):
+            name = listed
             lists = set(re.findall(rf"\b{listed}\s*(?:=\s*)?(\{{[^}}]*\}})\s*;", body[:_function_end(body)]))
             listed = lists.pop() if len(lists) == 1 else ("{" + listed + "}" if listed in outs or listed in params else "")
+            for cond, block in re.findall(r"\bif\s*\(\s*(\w+)\s*\)\s*\{([^{}]*)\}", body[:_function_end(body)]):
+                pushed = re.findall(rf"\b{name}\s*\.\s*(?:push|emplace)_back\s*\(\s*(\w+)\s*\)", block)
+                if pushed and (cond not in params or any(x not in outs for x in pushed)): listed = ""; break
+                more += [(params.index(cond), plain_outputs[outs.index(x)].name) for x in pushed]
         if listed:
             results = []
             for r in _split_args(listed.strip("{}")):
@@ -724,7 +730,8 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
                 elif at is not None and (not op.outputs or op.inputs[at].name in {p.name for p in op.outputs}):
                     results.append(op.inputs[at].name)
                 else: results = None; break
-    return dict(inputs=inputs, attrs=attrs, results=results)
+    if results is None or not more: return dict(inputs=inputs, attrs=attrs, results=results)
+    return dict(inputs=inputs, attrs=attrs, results=results, results_if=more)
 
 
 def _function_end(body: str) -> int:
@@ -835,6 +842,9 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         layout = None
     if layout is not None and any(i is not None and i >= len(call) for i in layout["inputs"] + layout["attrs"]):
         layout = None   # ModelNew passes fewer arguments than the bound function takes (defaults)
+    if layout is not None and layout.get("results_if"):   # results pybind appends when a bool argument is set
+        if any(i >= len(call) for i, _ in layout["results_if"]): layout = dict(layout, results=None)
+        else: layout = dict(layout, results=layout["results"] + [n for i, n in layout["results_if"] if call[i]])
     if layout is not None:
         def take(i):   # an op input from the call: a tensor, a tensor list, absent (None), or an int / float array
             a = None if i is None else call[i]
@@ -923,6 +933,14 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         op_outputs = [results[0]] * len(gots)
     else:
         op_outputs = results
+    # NPUKernelBench pairs the Model's results with what ModelNew returns, in order (zip): where pybind returns fewer
+    # than the Model (CrossEntropyLoss without return_zloss: loss and logProb of the four), only those are compared
+    listed = layout["results"] if layout is not None and layout["results"] else None
+    if listed and len(listed) < len(op_outputs) and [p.name for p in op_outputs[:len(listed)]] == listed \
+            and not (dynamic and isinstance(want, (list, tuple)) and len(gots) != len(results)):
+        op_outputs, wants, gots = op_outputs[:len(listed)], wants[:len(listed)], gots[:len(listed)]
+        want = wants
+        note += f"; compared: {', '.join(listed)} (what pybind returns; the Model's other results are not paired)"
     if "custom_check_precision" in ns_in:   # the task's own rule (NPUKernelBench's prepare_inputs.py)
         try:
             verdict = ns_in["custom_check_precision"](row, want if torch.is_tensor(want) else list(want),
