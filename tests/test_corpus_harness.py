@@ -328,3 +328,98 @@ PYBIND11_MODULE(kernel_gen_ops, m) { m.def("cross_entropy_loss", &cel, ""); }"""
     definition = op("CrossEntropyLoss", ["input", "target"], ["loss", "log_prob", "zloss"], ["return_zloss"])
     layout = corpus.pybind_layout(cel, definition, {})
     assert layout["results"] == ["loss", "log_prob"] and layout["results_if"] == [(2, "zloss")]
+
+# ---- an asc-devkit-style example of our own, in a git repository: a kernel over two .asc files of one CMake target,
+# the README's commands, its own data and check scripts (corpus.match_asc) ------------------------------------------
+EXAMPLE_MAIN = """#include "acl/acl.h"
+#include "data_utils.h"
+#include "kernel_operator.h"
+extern __aicore__ void scale_add(AscendC::LocalTensor<float>& z, AscendC::LocalTensor<float>& x, uint32_t n);
+constexpr uint32_t LEN = 256;
+__global__ __vector__ void twice_plus(__gm__ uint8_t* x, __gm__ uint8_t* z)
+{
+    AscendC::GlobalTensor<float> xg, zg;
+    xg.SetGlobalBuffer((__gm__ float*)x + AscendC::GetBlockIdx() * LEN, LEN);
+    zg.SetGlobalBuffer((__gm__ float*)z + AscendC::GetBlockIdx() * LEN, LEN);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> a = ub.Alloc<float, LEN>();
+    AscendC::LocalTensor<float> b = ub.Alloc<float, LEN>();
+    AscendC::DataCopy(a, xg, LEN);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    scale_add(b, a, LEN);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(zg, b, LEN);
+}
+int32_t main(int32_t argc, char* argv[])
+{
+    constexpr uint32_t NUM_BLOCKS = SCENARIO_NUM + 1;
+    size_t bytes = NUM_BLOCKS * LEN * sizeof(float);
+    uint8_t *xHost, *zHost, *xDevice, *zDevice;
+    ReadFile("./input/input_x.bin", bytes, xHost, bytes);
+    aclrtMemcpy(xDevice, bytes, xHost, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    twice_plus<<<NUM_BLOCKS, 0, stream>>>(xDevice, zDevice);
+    aclrtMemcpy(zHost, bytes, zDevice, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    WriteFile("./output/output.bin", zHost, bytes);
+    return 0;
+}
+"""
+EXAMPLE_HELPER = """#include "kernel_operator.h"
+__aicore__ void scale_add(AscendC::LocalTensor<float>& z, AscendC::LocalTensor<float>& x, uint32_t n)
+{
+    AscendC::Muls(z, x, 2.0f, n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(z, z, OFFSET, n);
+}
+"""
+EXAMPLE_FILES = {
+    "ex/CMakeLists.txt": 'set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "")\n'
+                         'if(NOT SCENARIO_NUM MATCHES "^[1-3]$")\n  message(FATAL_ERROR "1-3")\nendif()\n'
+                         "add_executable(demo\n    k_main.asc\n    k_helper.asc\n)\n"
+                         "target_compile_definitions(demo PRIVATE\n    SCENARIO_NUM=${SCENARIO_NUM}\n)\n",
+    "ex/README.md": "```\npython3 ../scripts/gen_data.py -scenarioNum=$SCENARIO_NUM   # data\n./demo\n"
+                    "python3 ../scripts/verify_result.py ./output/output.bin ./output/golden.bin\n```\n",
+    "ex/scripts/gen_data.py": "import os, sys\nimport numpy as np\nblocks = int(sys.argv[1].split('=')[1]) + 1\n"
+                              "x = np.random.default_rng(3).uniform(-1, 1, 256 * blocks).astype(np.float32)\n"
+                              "os.makedirs('input', exist_ok=True); os.makedirs('output', exist_ok=True)\n"
+                              "x.tofile('input/input_x.bin'); (2 * x + 1).astype(np.float32).tofile('output/golden.bin')\n",
+    "ex/scripts/verify_result.py": "import sys\nimport numpy as np\n"
+                                   "ok = np.allclose(np.fromfile(sys.argv[1], np.float32), np.fromfile(sys.argv[2], np.float32))\n"
+                                   "print('test pass' if ok else '[ERROR] result error')\n",
+    "ex/data_utils.h": "#pragma once\n",
+    "ex/k_main.asc": EXAMPLE_MAIN,
+}
+
+
+def _example_repo(tmp_path, helper: str):
+    import subprocess
+    for name, text in {**EXAMPLE_FILES, "ex/k_helper.asc": helper}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    git = ["git", "-C", str(tmp_path), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "example"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    return str(tmp_path / ".git"), commit
+
+
+def test_an_example_over_two_asc_files_builds_and_matches_its_own_golden(tmp_path):
+    gitdir, commit = _example_repo(tmp_path, EXAMPLE_HELPER.replace("OFFSET", "1.0f"))
+    arch, defines = corpus.cmake_defaults(EXAMPLE_FILES["ex/CMakeLists.txt"])
+    assert (arch, defines) == ("dav-2201", "-DSCENARIO_NUM=1")       # `MATCHES "^[1-3]$"`: the first value allowed
+    assert corpus.asc_target_siblings(gitdir, commit, "ex/k_main.asc") == ["ex/k_helper.asc"]
+    for path in ("ex/k_main.asc", "ex/k_helper.asc"):    # the helper file alone launches nothing: its target's launch
+        entry = {"source": "s", "repo": "me/ex", "commit": commit, "path": path, "kind": "asc-file", "defines": defines}
+        res = corpus.try_entry((entry, gitdir, True, False))
+        assert res["kernel_ok"], res
+        assert res["match"] == "pass" and "test pass" in res["match_detail"], res   # two blocks (SCENARIO_NUM + 1)
+
+
+def test_an_example_whose_output_differs_from_its_golden_is_a_mismatch(tmp_path):
+    gitdir, commit = _example_repo(tmp_path, EXAMPLE_HELPER.replace("OFFSET", "1.5f"))
+    entry = {"source": "s", "repo": "me/ex", "commit": commit, "path": "ex/k_main.asc", "kind": "asc-file",
+             "defines": "-DSCENARIO_NUM=1"}
+    res = corpus.try_entry((entry, gitdir, True, False))
+    assert res["kernel_ok"] and res["match"] == "mismatch" and "result error" in res["match_detail"], res

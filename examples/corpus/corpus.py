@@ -24,6 +24,9 @@ Sources (kinds):
   devkit, single-source files (kernels, then a host main that launches them with <<<...>>> through ACL); the kernels
   are compiled alone: the host part (from the first main() on) and the host-only includes are left out
   (asc_kernel_source). Their CI builds and runs them on hardware, so they are known-good kernels of the newest style.
+  The other .asc files of the example's CMake target come along (a kernel split over two files). With --match, an
+  example whose README runs `../scripts/gen_data.py` and `../scripts/verify_result.py` runs on that data and is checked
+  by that script (match_asc), where its launch's arguments are all files the host code reads or writes.
 - Hayden727/cann-ops `src/**/op_kernel/..` (op-project): Huawei's open operator repository (cann-ops), kernel alone.
   Its ops include the repository's shared headers (src/common/inc, src/common/op_host/op_tiling), which the
   repository's own build puts on the include path; they are added to each op's folder (the shared tiling-struct
@@ -159,8 +162,8 @@ def cmake_defaults(text: str) -> tuple[str | None, str]:
     -D flags its add_definitions / add_compile_definitions / target_compile_definitions give with the cache variables'
     defaults (`set(SCENARIO_NUM "1" CACHE ...)` + `add_definitions(-DSCENARIO_NUM=${SCENARIO_NUM})`). A variable with
     no default that the file checks against a list (`set(VALID_SCENARIOS 0 1)` + `if(NOT SCENARIO_NUM IN_LIST
-    VALID_SCENARIOS)` or `if(NOT SCENARIO_NUM EQUAL 1 AND NOT SCENARIO_NUM EQUAL 2)`, where the README says which to
-    pass) takes the first value allowed."""
+    VALID_SCENARIOS)` or `if(NOT SCENARIO_NUM EQUAL 1 AND NOT SCENARIO_NUM EQUAL 2)` or `if(NOT SCENARIO_NUM MATCHES "^[1-8]$")`, where
+    the README says which to pass) takes the first value allowed."""
     values = dict(re.findall(r'\bset\(\s*(\w+)\s+"([^"]*)"', text))
     values.update({k: v for k, v in re.findall(r"\bset\(\s*(\w+)\s+(\w+)\s+CACHE\b", text) if k not in values})
     lists = {k: v.split() for k, v in re.findall(r"\bset\(\s*(\w+)\s+([-\w.]+(?:\s+[-\w.]+)*)\s*\)", text)}
@@ -168,6 +171,9 @@ def cmake_defaults(text: str) -> tuple[str | None, str]:
         if var not in values and lists.get(lst): values[var] = lists[lst][0]
     for var, first in re.findall(r"\bif\s*\(\s*NOT\s+(\w+)\s+EQUAL\s+([-\w.]+)", text):   # if(NOT N EQUAL 1 AND NOT ...)
         values.setdefault(var, first)
+    for var, pattern in re.findall(r'\bif\s*\(\s*NOT\s+(\w+)\s+MATCHES\s+"([^"]+)"', text):   # if(NOT N MATCHES "^[1-8]$")
+        first = re.match(r"\^?(?:\[(\w)|\(?(\w+))", pattern)
+        if first and var not in values: values[var] = first.group(1) or first.group(2)
     arch = values.get("CMAKE_ASC_ARCHITECTURES")
     flags = []
     bodies = re.findall(r"\badd_(?:compile_)?definitions\s*\(([^)]*)\)", text)
@@ -326,7 +332,14 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         return write_project(answer_strings(show(gitdir, commit, path).decode(errors="replace")), dest)
     if kind == "asc-file":   # the kernels of a single-source file, and the headers beside it
         folder = posixpath.dirname(path)
-        (dest / posixpath.basename(path)).write_text(asc_kernel_source(show(gitdir, commit, path).decode(errors="replace")))
+        group = [path, *asc_target_siblings(gitdir, commit, path)]   # with the other .asc files its CMake target compiles
+        texts = {posixpath.basename(f): asc_kernel_source(show(gitdir, commit, f).decode(errors="replace")) for f in group}
+        # the emulator compiles the kernel's file into one program: a file with kernels takes the target's files
+        # without kernels (device functions it calls) by an #include at its end, as the target's link would join them
+        helpers = [n for n, t in texts.items() if not re.search(r"\b__global__\b", t)]
+        for n, t in texts.items():
+            extra = "".join(f'\n#include "{h}"' for h in helpers if h != n) if re.search(r"\b__global__\b", t) else ""
+            (dest / n).write_text(t + extra)
         for f in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
             if f.endswith((".h", ".hpp")) and posixpath.basename(f) not in HOST_ONLY_INCLUDES:
                 (dest / posixpath.basename(f)).write_bytes(show(gitdir, commit, f))
@@ -419,6 +432,22 @@ def restore_comment_openers(text: bytes) -> bytes:
     return b"\n".join(lines)
 
 
+def asc_target_siblings(gitdir: str, commit: str, path: str) -> list[str]:
+    """The other .asc files of the CMake target (add_executable / add_library) that compiles `path`, in its folder:
+    a kernel split over two files (02_features/04_compile/01_separate_compile: add_kernel.asc calls add_compute(),
+    defined in add_compute.asc) links only as the target's files together."""
+    folder, name = posixpath.dirname(path), posixpath.basename(path)
+    try:
+        cmake = show(gitdir, commit, f"{folder}/CMakeLists.txt").decode(errors="replace")
+    except subprocess.CalledProcessError:
+        return []
+    cmake = re.sub(r"#[^\n]*", "", cmake)
+    for body in re.findall(r"\badd_(?:executable|library)\s*\(([^)]*)\)", cmake):
+        files = [f for f in body.split() if f.endswith(".asc")]
+        if name in files: return [f"{folder}/{f}" for f in files if f != name]
+    return []
+
+
 SIBLINGS = "ascendcraft_corpus_repo"   # where another op's headers that an op names by a ../ path go
 
 
@@ -483,9 +512,18 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         if entry["kind"] in ("kernel-dir", "asc-file"):
             chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace"), entry.get("defines", "")) \
                 if entry["kind"] == "asc-file" else None
+            if entry["kind"] == "asc-file" and chosen is None:   # a file of a kernel split over several: its target's launch
+                chosen = next(filter(None, (asc_entry(show(gitdir, entry["commit"], other).decode(errors="replace"),
+                                                      entry.get("defines", ""))
+                                            for other in asc_target_siblings(gitdir, entry["commit"], entry["path"]))), None)
             flags = settings.cxxflags + (f" {entry['defines']}" if entry.get("defines") else "")
             kb = build(read_sources(folder), chosen, settings=settings.replace(cxxflags=flags))
             out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
+            if match and kb.ok and entry["kind"] == "asc-file":
+                try:
+                    out.update(match_asc(entry, gitdir, kb))
+                except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
+                    out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
             return out
         try:
             project = load_project(folder)
@@ -530,6 +568,104 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             except Exception as e:  # noqa: BLE001 - the task's input/reference code: not the kernel's compile
                 out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
     return out
+
+
+# ---- run and match: an asc-devkit example's own data and check (scripts/gen_data.py, scripts/verify_result.py) ----
+def _asc_commands(readme: str, defines: str) -> tuple[list[str], list[str]] | None:
+    "The README's `python3 ../scripts/gen_data.py ...` and `... verify_result.py ...` commands, with the -D values put in."
+    values = dict(re.findall(r"-D(\w+)=([-\w.]+)", defines))
+    found = {}
+    for kind in ("gen_data", "verify_result"):
+        m = re.search(rf"python3?\s+\.\./scripts/{kind}\.py([^\n#|&;]*)", readme)
+        if not m: return None
+        args = re.sub(r"\$\{?(\w+)\}?", lambda v: values.get(v.group(1), v.group(0)), m.group(1)).split()
+        if any("$" in a for a in args): return None
+        found[kind] = [f"../scripts/{kind}.py", *args]
+    return found["gen_data"], found["verify_result"]
+
+
+def match_asc(entry: dict, gitdir: str, kb) -> dict:
+    """Run an asc-devkit example's kernel on the data its own scripts/gen_data.py makes and check the output with its
+    own scripts/verify_result.py, as its README does (`python3 ../scripts/gen_data.py ...`, `./demo`, `python3
+    ../scripts/verify_result.py ...`). The host main's launch gives the block count and the device arguments; each
+    argument's file is followed through the host code (ReadFile -> aclrtMemcpy host-to-device; aclrtMemcpy
+    device-to-host -> WriteFile), an output's size is its golden file's. Examples whose arguments are not all such files
+    (tiling structs, workspaces, scalars) have no reference here."""
+    import numpy as np
+    from ascendcraft.emu import GM, run
+    commit, path = entry["commit"], entry["path"]
+    folder = posixpath.dirname(path)
+    code = ""
+    for f in [path, *asc_target_siblings(gitdir, commit, path)]:   # the file of the target whose host code launches
+        code = re.sub(r"//[^\n]*|/\*.*?\*/", "", show(gitdir, commit, f).decode(errors="replace"), flags=re.S)
+        if "<<<" in code: break
+    try:
+        readme = show(gitdir, commit, f"{folder}/README.md").decode(errors="replace")
+    except subprocess.CalledProcessError:
+        return dict(match="no-reference", match_detail="no README.md with the example's commands")
+    cmds = _asc_commands(readme, entry.get("defines", ""))
+    if cmds is None: return dict(match="no-reference", match_detail="the README names no gen_data.py / verify_result.py run")
+    main = re.search(r"(?m)^\s*(?:int|int32_t)\s+main\s*\(", code)
+    launch = re.search(r"<<<\s*([^,>]+?)\s*,[^>]*>>>\s*\(([^;]*)\)\s*;", code[main.start():] if main else code)
+    if not launch: return dict(match="no-reference", match_detail="no <<<>>> launch found")
+    consts = _constants(code, entry.get("defines", ""))
+    consts.update({k: v for k, v in re.findall(r"\b(\w+)\s*=\s*(\d+)\s*;", code) if k not in consts})
+    blocks = _eval_int(launch.group(1), consts)
+    if not blocks: return dict(match="no-reference", match_detail=f"block count '{launch.group(1)}' is not a constant")
+    args = [a.strip() for a in _split_args(launch.group(2))]
+    params = [p for p in kb.params]
+    if len(args) != len(params): return dict(match="no-reference", match_detail="the launch's arguments do not line up")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for f in git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", folder + "/scripts/").splitlines():
+            (root / "scripts").mkdir(exist_ok=True)
+            (root / "scripts" / posixpath.basename(f)).write_bytes(show(gitdir, commit, f))
+        work = root / "build"
+        work.mkdir()
+        gen = subprocess.run([sys.executable, *cmds[0]], cwd=work, capture_output=True, text=True, timeout=300)
+        if gen.returncode != 0:
+            return dict(match="no-reference", match_detail=f"gen_data.py: {(gen.stderr or gen.stdout).strip()[-160:]}")
+        verify_files = [a for a in cmds[1] if a.endswith(".bin")]
+        gms, outs = [], []
+        for arg, param in zip(args, params):
+            name = re.escape(re.sub(r"^\(.*?\)\s*", "", arg).strip("&* "))
+            host = re.search(rf"aclrtMemcpy\s*\(\s*{name}\s*,[^;]*?,\s*(?:\([\w:\s*]+\)\s*)?(\w+)\s*,[^;]*HOST_TO_DEVICE", code)
+            src = host and re.search(rf'ReadFile\s*\(\s*"([\w./-]+)"\s*,[^,]*,\s*(?:\([\w:\s*]+\)\s*)?{re.escape(host.group(1))}\b', code)
+            if src:
+                gms.append(GM(param.name, np.fromfile(work / src.group(1), np.uint8)))
+                continue
+            back = re.search(rf"aclrtMemcpy\s*\(\s*(?:\([\w:\s*]+\)\s*)?(\w+)\s*,[^;]*?,\s*{name}\s*,[^;]*DEVICE_TO_HOST", code)
+            dst = back and re.search(rf'WriteFile\s*\(\s*"([\w./-]+)"\s*,\s*(?:\([\w:\s*]+\)\s*)?{re.escape(back.group(1))}\b', code)
+            if not dst: return dict(match="no-reference", match_detail=f"argument '{arg}' is not an input or output file")
+            out_file = dst.group(1)
+            at = next((i for i, a in enumerate(verify_files) if posixpath.basename(a) == posixpath.basename(out_file)), None)
+            if at is None or at + 1 >= len(verify_files):
+                return dict(match="no-reference", match_detail=f"verify_result.py does not check {out_file}")
+            size = (work / verify_files[at + 1]).stat().st_size
+            gms.append(GM(param.name, np.zeros(size, np.uint8), "out"))
+            outs.append((param.name, out_file))
+        def verify(poison: int) -> tuple[bool, str, object]:
+            r = run(kb, gms, block_dim=blocks, poison=poison)
+            if not r.ok: return False, "", r
+            for name, out_file in outs:
+                (work / out_file).parent.mkdir(parents=True, exist_ok=True)
+                np.asarray(r.outputs[name]).tofile(work / out_file)
+            check = subprocess.run([sys.executable, *cmds[1]], cwd=work, capture_output=True, text=True, timeout=300)
+            said = (check.stdout + check.stderr).strip()
+            ok = check.returncode == 0 and re.search(r"pass|success", said, re.I) and not re.search(r"\bfail", said, re.I)
+            return bool(ok), said.splitlines()[-1][:200] if said else "", r
+        ok, said, r = verify(0xA5)   # output bytes the kernel does not write hold the poison
+        if not r.ok:
+            errs = [d for d in r.diagnostics if d.is_error]
+            return dict(match="run-error", match_detail=(f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300])
+        if ok: return dict(match="pass", match_detail=said)
+        # a golden that expects 0 in output bytes the kernel leaves alone (gm_by_pass_dcache writes one int32 of 1024 and
+        # copies all back): the same run with those bytes 0 is checked, and a pass says so
+        ok0, said0, r0 = verify(0)
+        if ok0 and r0.ok:
+            return dict(match="pass", match_detail=f"{said0} (with the output bytes the kernel does not write as 0, as the "
+                                                   "example's golden assumes of fresh device memory)")
+        return dict(match="mismatch", match_detail=said)
 
 
 # ---- run and match: NPUKernelBench's own validation (Model, inputs, test cases, precision rule) -------------------
