@@ -156,10 +156,10 @@ def compare_output(name: str, ref, out, tol: Tolerance, poison: bytes = POISON) 
         return check
     if not (ref.is_floating_point() or ref.is_complex()):
         wrong, worst, flat_out, flat_ref = 0, 0.0, out.reshape(-1), ref.reshape(-1)
-        for i in range(0, ref.numel(), COMPARE_CHUNK):          # bounded chunks, as the float comparison
-            o, r = flat_out[i:i + COMPARE_CHUNK], flat_ref[i:i + COMPARE_CHUNK]
-            wrong += int((o != r).sum())
-            worst = max(worst, float((o.double() - r.double()).abs().max()))
+        for i, r, o in _chunks(ref, out):                       # bounded chunks, as the float comparison
+            k = len(r)                                          # differences counted exactly, the worst in float64
+            wrong += int((flat_out[i:i + k] != flat_ref[i:i + k]).sum())
+            worst = max(worst, float(np.abs(o - r).max()))
         check.max_abs_err = worst
         if wrong: check.kind, check.message = "mismatch", f"{wrong} of {ref.numel()} elements differ (exact comparison)"
         return check
@@ -167,14 +167,29 @@ def compare_output(name: str, ref, out, tol: Tolerance, poison: bytes = POISON) 
     return _compare_chunked(check, ref, out)
 
 
-COMPARE_CHUNK = 1 << 20   # elements per step of the chunked comparison (8 MB per float64 operand)
+COMPARE_CHUNK = 1 << 15   # elements per step of the chunked comparison: 256 KB per float64 operand, so a step's
+                          # few buffers stay in the core's cache, and torch's copies of a step stay below its parallel
+                          # grain (32,768 elements: above it every copy wakes the intra-op threads, which spin)
+
+
+def _float64(src: torch.Tensor, dst: np.ndarray) -> np.ndarray:
+    "The 1-D tensor `src` converted into the float64 buffer `dst` (as long), on this thread."
+    try:
+        np.copyto(dst, src.numpy(), casting="unsafe")          # NumPy's conversion: float16/32/64 and the integers
+    except TypeError:                                           # a dtype NumPy has none of (bfloat16): torch's copy
+        torch.from_numpy(dst).copy_(src)
+    return dst
 
 
 def _chunks(ref: torch.Tensor, out: torch.Tensor):
-    "(start, ref, out) float64 NumPy chunks of the flattened tensors: only one chunk of each is ever converted."
+    """(start, ref, out) float64 NumPy chunks of the flattened tensors, converted one chunk at a time into two buffers
+    this generator reuses (a chunk is valid until the next is asked for)."""
     r, o, chunk = ref.detach().reshape(-1), out.detach().reshape(-1), COMPARE_CHUNK
-    for i in range(0, r.numel(), chunk):
-        yield i, r[i:i + chunk].to(torch.float64).numpy(), o[i:i + chunk].to(torch.float64).numpy()
+    n = r.numel()
+    rb, ob = np.empty(min(n, chunk)), np.empty(min(n, chunk))
+    for i in range(0, n, chunk):
+        k = min(chunk, n - i)
+        yield i, _float64(r[i:i + k], rb[:k]), _float64(o[i:i + k], ob[:k])
 
 
 def _close(diff: np.ndarray, ref: np.ndarray, atol: float, rtol: float) -> bool:
@@ -196,7 +211,8 @@ def _nanmax(a: float, b: float) -> float:
 
 
 def _compare_chunked(check: OutputCheck, ref: torch.Tensor, out: torch.Tensor) -> OutputCheck:
-    "`_compare_float` over bounded float64 chunks (no full-size copies); the same verdicts and figures."
+    """`_compare_float` over bounded float64 chunks (no full-size copies); the same verdicts and figures. Each chunk is
+    read a few times into buffers reused from chunk to chunk: |out - ref|, |ref|, the tolerance and the relative error."""
     n = ref.numel()
     atol, rtol = check.atol, check.rtol
     nans = 0
@@ -205,21 +221,39 @@ def _compare_chunked(check: OutputCheck, ref: torch.Tensor, out: torch.Tensor) -
     ok = zero_ok = True
     r0 = o0 = None
     ref_const = out_const = n > 1
+    m = min(n, COMPARE_CHUNK)
+    d_buf, a_buf, t_buf, nz_buf = np.empty(m), np.empty(m), np.empty(m), np.empty(m, dtype=bool)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         for _, r, o in _chunks(ref, out):
-            nans += int(np.isnan(o).sum())
-            if nans: continue
+            k = len(r)
+            d, a, t, nz = d_buf[:k], a_buf[:k], t_buf[:k], nz_buf[:k]
+            np.subtract(o, r, out=d)
+            np.abs(d, out=d)
+            if np.isnan(d.max()):                  # a NaN in out (counted) or in ref, or the same infinity on both sides
+                nans += int(np.count_nonzero(np.isnan(o)))
+                if nans: continue
+                d[o == r] = 0                      # `_diff`: equal values differ by 0, infinities included
+            elif nans:
+                continue
             if r0 is None: r0, o0 = r[0], o[0]
             ref_const = ref_const and bool(np.all(r == r0))
             out_const = out_const and bool(np.all(o == o0))
-            d = _diff(r, o)
             max_abs = _nanmax(max_abs, float(d.max()))
-            nz = r != 0
-            if nz.any(): max_rel = _nanmax(max_rel, float((d[nz] / np.abs(r[nz])).max()))
-            scale = max(scale, float(np.abs(r).max()))
+            np.abs(r, out=a)
+            np.not_equal(r, 0, out=nz)
+            if nz.any():                           # max of d / |r| over r != 0 (0 elsewhere: the errors are >= 0 or NaN)
+                t.fill(0)
+                np.divide(d, a, out=t, where=nz)
+                max_rel = _nanmax(max_rel, float(t.max()))
+            top = float(a.max())                   # NaN or inf when ref is not finite in this chunk
+            scale = max(scale, top)
             total += float(r.sum())
-            ok = ok and _close(d, r, atol, rtol)
-            zero_ok = zero_ok and _close(np.abs(r), r, atol, rtol)
+            if ok or zero_ok:                      # `_close`: the tolerance atol + rtol * |r|, computed once for both
+                np.multiply(a, rtol, out=t)
+                t += atol
+                finite = top == top and top != np.inf
+                ok = ok and bool(np.all(d <= t)) and (finite or bool(np.all(np.isfinite(r) | (d == 0))))
+                zero_ok = zero_ok and bool(np.all(a <= t)) and (finite or bool(np.all(np.isfinite(r) | (a == 0))))
     if nans:
         check.kind, check.message = "nan", f"{nans} of {n} elements are NaN"
         return check

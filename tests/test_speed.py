@@ -51,6 +51,14 @@ def _cases():
     yield "half", ref.half(), (ref + 1e-3).half()
     yield "bf16", ref.bfloat16(), (ref * 1.5).bfloat16()
     yield "scalar", torch.tensor(3.0), torch.tensor(3.5)
+    nan_ref = ref.clone(); nan_ref[1, 1] = float("nan")
+    yield "ref-nan", nan_ref, ref.clone()                   # a NaN in the reference only: its error is NaN
+    yield "nans-in-chunks", ref, torch.where(torch.arange(65).reshape(5, 13) % 20 == 3, torch.tensor(float("nan")), ref)
+    zeros = ref.clone(); zeros[:, ::3] = 0
+    yield "ref-zeros", zeros, zeros + 1e-5                   # the relative error skips the zeros of the reference
+    both = ref.clone(); both[0, 0], both[4, 12] = -float("inf"), float("inf")
+    yield "infinities-equal", both, both.clone()
+    yield "infinity-missed", both, torch.where(torch.isinf(both), torch.tensor(3e38), both)
 
 
 @pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 20])
@@ -170,6 +178,9 @@ def test_chunked_integer_comparison_counts_every_difference(monkeypatch, chunk):
     check = V.compare_output("i", ref, out, V.Tolerance(1e-4, 1e-4))
     assert (check.kind, check.max_abs_err) == ("mismatch", 100.0)
     assert check.message == "2 of 100 elements differ (exact comparison)"
+    big = torch.tensor([2 ** 60, 5, -(2 ** 62)])               # values float64 cannot tell apart still differ
+    check = V.compare_output("i", big, big + torch.tensor([1, 0, 1]), V.Tolerance(0, 0))
+    assert (check.kind, check.message) == ("mismatch", "2 of 3 elements differ (exact comparison)")
     flags = torch.tensor([True, False] * 5)
     assert V.compare_output("b", flags, flags.clone(), V.Tolerance(0, 0)).passed
     assert V.compare_output("b", flags, ~flags, V.Tolerance(0, 0)).message == "10 of 10 elements differ (exact comparison)"
