@@ -330,13 +330,13 @@ PYBIND11_MODULE(kernel_gen_ops, m) { m.def("cross_entropy_loss", &cel, ""); }"""
     assert layout["results"] == ["loss", "log_prob"] and layout["results_if"] == [(2, "zloss")]
 
 # ---- an asc-devkit-style example of our own, in a git repository: a kernel over two .asc files of one CMake target,
-# the README's commands, its own data and check scripts (corpus.match_asc) ------------------------------------------
+# a scalar argument, the README's commands, its own data and check scripts (corpus.match_asc) ------------------------------------------
 EXAMPLE_MAIN = """#include "acl/acl.h"
 #include "data_utils.h"
 #include "kernel_operator.h"
 extern __aicore__ void scale_add(AscendC::LocalTensor<float>& z, AscendC::LocalTensor<float>& x, uint32_t n);
 constexpr uint32_t LEN = 256;
-__global__ __vector__ void twice_plus(__gm__ uint8_t* x, __gm__ uint8_t* z)
+__global__ __vector__ void twice_plus(__gm__ uint8_t* x, __gm__ uint8_t* z, uint32_t n)
 {
     AscendC::GlobalTensor<float> xg, zg;
     xg.SetGlobalBuffer((__gm__ float*)x + AscendC::GetBlockIdx() * LEN, LEN);
@@ -347,7 +347,7 @@ __global__ __vector__ void twice_plus(__gm__ uint8_t* x, __gm__ uint8_t* z)
     AscendC::DataCopy(a, xg, LEN);
     AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
     AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
-    scale_add(b, a, LEN);
+    scale_add(b, a, n);
     AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::DataCopy(zg, b, LEN);
@@ -359,7 +359,7 @@ int32_t main(int32_t argc, char* argv[])
     uint8_t *xHost, *zHost, *xDevice, *zDevice;
     ReadFile("./input/input_x.bin", bytes, xHost, bytes);
     aclrtMemcpy(xDevice, bytes, xHost, bytes, ACL_MEMCPY_HOST_TO_DEVICE);
-    twice_plus<<<NUM_BLOCKS, 0, stream>>>(xDevice, zDevice);
+    twice_plus<<<NUM_BLOCKS, 0, stream>>>(xDevice, zDevice, LEN);
     aclrtMemcpy(zHost, bytes, zDevice, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
     WriteFile("./output/output.bin", zHost, bytes);
     return 0;

@@ -628,6 +628,11 @@ def match_asc(entry: dict, gitdir: str, kb) -> dict:
         verify_files = [a for a in cmds[1] if a.endswith(".bin")]
         gms, outs = [], []
         for arg, param in zip(args, params):
+            if param.kind == "scalar":   # a scalar argument: a constant of the host code (`totalLength`)
+                value = _eval_int(arg, consts)
+                if value is None: return dict(match="no-reference", match_detail=f"scalar argument '{arg}' is not a constant")
+                gms.append(value)
+                continue
             name = re.escape(re.sub(r"^\(.*?\)\s*", "", arg).strip("&* "))
             host = re.search(rf"aclrtMemcpy\s*\(\s*{name}\s*,[^;]*?,\s*(?:\([\w:\s*]+\)\s*)?(\w+)\s*,[^;]*HOST_TO_DEVICE", code)
             src = host and re.search(rf'ReadFile\s*\(\s*"([\w./-]+)"\s*,[^,]*,\s*(?:\([\w:\s*]+\)\s*)?{re.escape(host.group(1))}\b', code)
