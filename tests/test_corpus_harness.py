@@ -423,3 +423,21 @@ def test_an_example_whose_output_differs_from_its_golden_is_a_mismatch(tmp_path)
              "defines": "-DSCENARIO_NUM=1"}
     res = corpus.try_entry((entry, gitdir, True, False))
     assert res["kernel_ok"] and res["match"] == "mismatch" and "result error" in res["match_detail"], res
+
+def test_what_pybind_builds_from_the_inputs_an_inplace_op_wrote():
+    foreach = """std::vector<at::Tensor> wrapper(std::vector<at::Tensor> scaled_grads, at::Tensor found_inf, at::Tensor scale) {
+    at::TensorList grads = at::TensorList(scaled_grads);
+    EXEC_NPU_CMD(aclnnForeachNonFiniteCheckAndUnscale, grads, found_inf, scale);
+    std::vector<at::Tensor> ret;
+    for (const auto& g : grads) ret.emplace_back(g);
+    ret.emplace_back(found_inf);
+    return ret;
+}
+PYBIND11_MODULE(kernel_gen_ops, m) { m.def("foreach_non_finite_check_and_unscale", &wrapper, ""); }"""
+    definition = op("ForeachNonFiniteCheckAndUnscale", ["scaled_grads", "found_inf", "in_scale"], [])
+    layout = corpus.pybind_layout(foreach, definition, {})
+    assert layout["inputs"] == [0, 1, 2] and layout["results"] is None
+    assert corpus.pybind_returned_inputs(foreach, definition, layout) == [("list", "scaled_grads"), ("tensor", "found_inf")]
+    # the in-place op's inputs are never lined up with a shorter Model's results by position
+    results, wants = corpus.compared_outputs(definition, layout, [torch.zeros(3), torch.zeros(1)], definition.inputs, set())
+    assert len(results) == 3 and len(wants) == 2
