@@ -189,6 +189,63 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     ascendcraft::emu::cube_load2d(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
 }
 
+// ---- LoadData 3D (img2col: a convolution's feature map in L1 -> L0A / L0B, MTE1): accepted, not emulated yet -------
+// The parameters as AscendC spells them (LoadData3DParamsV2<T>, the Fmatrix / padding / repeat registers that
+// SetFmatrix, SetLoadDataPaddingValue, SetLoadDataBoundary and SetLoadDataRepeat set, the IsResetLoad3dConfig template
+// argument), so that convolution kernels compile; the register settings are taken and change nothing, and the load
+// itself stops the run with an `unsupported` error at its line.
+constexpr int32_t PAD_SIZE = 4;   // padList: left, right, top, bottom
+struct IsResetLoad3dConfig {
+    bool isSetFMatrix = true;
+    bool isSetPadding = true;
+};
+constexpr IsResetLoad3dConfig IS_RESER_LOAD3D_DEFAULT_CONFIG = {true, true};
+enum class FmatrixMode : uint8_t { FMATRIX_LEFT = 0, FMATRIX_RIGHT = 1 };
+template <typename T> struct LoadData3DParamsV2 {
+    LoadData3DParamsV2() {}
+    LoadData3DParamsV2(const uint8_t padListIn[PAD_SIZE], uint16_t l1HIn, uint16_t l1WIn, uint16_t channelSizeIn, uint16_t kExtensionIn,
+                       uint16_t mExtensionIn, uint16_t kStartPtIn, uint16_t mStartPtIn, uint8_t strideWIn, uint8_t strideHIn,
+                       uint8_t filterWIn, uint8_t filterHIn, uint8_t dilationFilterWIn, uint8_t dilationFilterHIn,
+                       bool enTransposeIn, bool enSmallKIn, T padValueIn, bool filterSizeWIn = false, bool filterSizeHIn = false,
+                       bool fMatrixCtrlIn = false)
+        : l1H(l1HIn), l1W(l1WIn), channelSize(channelSizeIn), kExtension(kExtensionIn), mExtension(mExtensionIn),
+          kStartPt(kStartPtIn), mStartPt(mStartPtIn), strideW(strideWIn), strideH(strideHIn), filterW(filterWIn),
+          filterH(filterHIn), dilationFilterW(dilationFilterWIn), dilationFilterH(dilationFilterHIn), enTranspose(enTransposeIn),
+          enSmallK(enSmallKIn), padValue(padValueIn), filterSizeW(filterSizeWIn), filterSizeH(filterSizeHIn),
+          fMatrixCtrl(fMatrixCtrlIn) {
+        for (int i = 0; i < PAD_SIZE; ++i) padList[i] = padListIn[i];
+    }
+    uint8_t padList[PAD_SIZE] = {0, 0, 0, 0};
+    uint16_t l1H = 0, l1W = 0, channelSize = 0, kExtension = 0, mExtension = 0, kStartPt = 0, mStartPt = 0;
+    uint8_t strideW = 1, strideH = 1, filterW = 1, filterH = 1, dilationFilterW = 1, dilationFilterH = 1;
+    bool enTranspose = false, enSmallK = false;
+    T padValue = 0;
+    bool filterSizeW = false, filterSizeH = false, fMatrixCtrl = false;
+};
+struct LoadDataRepeatParam {
+    LoadDataRepeatParam() {}
+    LoadDataRepeatParam(uint16_t repeatStrideIn, uint8_t repeatTimeIn, uint8_t repeatModeIn)
+        : repeatStride(repeatStrideIn), repeatTime(repeatTimeIn), repeatMode(repeatModeIn) {}
+    uint16_t repeatStride = 0;
+    uint8_t repeatTime = 1;
+    uint8_t repeatMode = 0;
+    uint8_t reserved = 0;
+};
+inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[PAD_SIZE], const FmatrixMode& fmatrixMode) {
+    (void)l1H; (void)l1W; (void)padList; (void)fmatrixMode;
+}
+template <typename T> inline void SetLoadDataPaddingValue(const T padValue) { (void)padValue; }
+inline void SetLoadDataBoundary(uint32_t boundaryValue) { (void)boundaryValue; }
+inline void SetLoadDataRepeat(const LoadDataRepeatParam& repeatParams) { (void)repeatParams; }
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<U>& p, SrcLoc loc = {}) {
+    (void)dst; (void)src; (void)p;
+    ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::LoadData,
+                                       "LoadData with LoadData3DParamsV2 (img2col of a feature map in L1, which Ascend 910B "
+                                       "runs) is not emulated yet",
+                                       "for a matmul, load the operand with LoadData2DParams; a convolution cannot run here yet", loc);
+}
+
 // ---- LoadDataWithTranspose: L1 -> L0A / L0B transposing whole squares of fractals (MTE1) -------------------------
 // For 8- and 32-bit data, where a 16 x 16-element fractal is not square: B^T of int8 / float matmuls.
 struct LoadData2dTransposeParams {
