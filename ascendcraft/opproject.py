@@ -714,6 +714,9 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     for name, spec in out_specs.items():
         shape, dt = spec[0] if name in dynamic else spec
         dtypes[name] = _ge_of(np.empty(0, dt)) if str(dt) != "bfloat16" else "DT_BF16"
+    # a bfloat16 output (outputs={name: (shape, "bfloat16")}; numpy has no bfloat16): its buffer holds the raw bits
+    bits = lambda s: (s[0], np.dtype(np.uint16)) if str(s[1]) == "bfloat16" else s
+    out_specs = {k: [bits(s) for s in v] if k in dynamic else bits(v) for k, v in out_specs.items()}
     column = dtype_column(op, dtypes)
     lists = {p.name: [tuple(a.shape) for a in arrays[p.name]] for p in op.inputs if p.name in dynamic}
     lists |= {name: [tuple(s) for s, _ in spec] for name, spec in out_specs.items() if name in dynamic}

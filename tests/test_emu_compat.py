@@ -242,3 +242,34 @@ def test_integer_division_by_zero_carries_on_like_the_npu_with_one_warning():
         assert r.outputs["y"][blk * 8: blk * 8 + 7].tolist() == [0, a, 0, (1 << 40) + 5, a + 3, np.iinfo(np.int32).min, a // 7]
     warns = [x for x in r.diagnostics if x.kind == "int-div-by-zero"]
     assert len(warns) == 1 and not warns[0].is_error and "quotient of 0" in warns[0].message
+
+
+# Coordinates and flat layouts (asc-devkit matmul_l2cache): a layout's offset of a coordinate is sum(coord[i] *
+# stride[i]); the kernel writes, for every (row, col) of a 3 x 5 grid, its offset in a row-major 3 x 5 layout and in a
+# column-major one (strides 1, 3), and reads a Coord's components back with Std::get.
+LAYOUT = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void lay(GM_ADDR y)
+{
+    GlobalTensor<int64_t> out;
+    out.SetGlobalBuffer((__gm__ int64_t *)y, 32);
+    auto rowMajor = MakeLayout(MakeShape(3, 5), MakeStride(5, 1));
+    auto colMajor = MakeLayout(MakeShape(3, 5), MakeStride(int64_t{1}, int64_t{3}));
+    for (int64_t r = 0; r < 3; ++r)
+        for (int64_t c = 0; c < 5; ++c) {
+            Coord<int64_t, int64_t> at = MakeCoord(r, c);
+            out.SetValue(rowMajor(at), colMajor(at));
+        }
+    Coord<int64_t, int64_t, int64_t> three = MakeCoord(int64_t{7}, int64_t{8}, int64_t{9});
+    out.SetValue(16, Std::get<0>(three) * 100 + Std::get<1>(three) * 10 + Std::get<2>(three));
+    out.SetValue(17, Std::get<1>(rowMajor.GetShape()) * 10 + Std::get<0>(rowMajor.GetStride()));
+}
+'''
+
+
+def test_coordinates_and_flat_layouts_give_offsets():
+    r = run(build({"lay.cpp": LAYOUT}), [GM("y", np.full(32, -1, np.int64), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    rows, cols = np.meshgrid(np.arange(3), np.arange(5), indexing="ij")
+    assert r.outputs["y"][:15].tolist() == (rows + 3 * cols).reshape(-1).tolist()   # the column-major offset, row-major order
+    assert r.outputs["y"][16] == 789 and r.outputs["y"][17] == 55

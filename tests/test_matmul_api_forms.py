@@ -489,3 +489,35 @@ def test_int4_matmul_matches_numpy(trans_b):
                 GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=2)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     np.testing.assert_array_equal(r.outputs["c"], a.astype(np.int32) @ bm.astype(np.int32))
+
+
+def test_a_sparse_b_type_compiles_its_host_tiling_is_made_and_set_sparse_index_stops_at_its_line(tmp_path):
+    "4:2 sparse Matmul (asc-devkit matmul_sparse, an A2 feature): SparseMatmulType compiles; the index is not emulated yet."
+    source = TSCM.replace("using AType = MatmulType<TPosition::TSCM, CubeFormat::NZ, half>;",
+                          "using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;") \
+                 .replace("using BType = MatmulType<TPosition::GM, CubeFormat::ND, half>;",
+                          "using BType = SparseMatmulType<TPosition::GM, TPosition::GM, CubeFormat::ND, half, true>;") \
+                 .replace("    mm.SetTensorA(sl);\n", "    mm.SetTensorA(aGm);\n    GlobalTensor<uint8_t> idx;\n"
+                          "    idx.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t *>(workspace), 16);\n    mm.SetSparseIndex(idx);\n")
+    b = build({"sparse.cpp": source})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    m = n = k = 32
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=32, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
+    r = run(b, [GM("a", np.ones(128 * 1024, np.float16)), GM("b", np.ones((k, n), np.float16)),
+                GM("c", np.zeros((m, n), np.float32), "out"), GM("workspace", np.zeros(16, np.uint8), "workspace"),
+                Tiling(tiling)], block_dim=1)
+    errs = [d for d in r.diagnostics if d.is_error]
+    line = next(i for i, s in enumerate(source.splitlines(), 1) if "mm.SetSparseIndex" in s)
+    assert errs and errs[0].kind == "matmul-usage" and "not emulated yet" in errs[0].message and errs[0].line == line, errs
+    host = tmp_path / "sparse_host.cpp"
+    host.write_text('#include "tiling/tiling_api.h"\n#include <cstdio>\nint main() {\n    matmul_tiling::MultiCoreMatmulTiling t;\n'
+                    '    t.SetDim(1);\n    t.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_INT8);\n'
+                    '    t.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_INT8, true);\n'
+                    '    t.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_INT32);\n'
+                    '    t.SetShape(128, 256, 64);\n    t.SetOrgShape(128, 256, 64);\n    t.SetSparse(true);\n'
+                    '    optiling::TCubeTiling td;\n    std::printf("%ld\\n", long(t.GetTiling(td)));\n}\n')
+    exe = tmp_path / "sparse_host"
+    cc = subprocess.run(["g++", "-std=c++17", f"-I{INCLUDE_DIR}", str(host), "-o", str(exe)], capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr
+    assert subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split() == ["0"]

@@ -625,3 +625,22 @@ def test_a_tiling_header_guarded_like_a_kernel_header_does_not_hide_it():
     sources = {"op_host/ctc.h": host, "op_kernel/ctc.h": kernel, "op_kernel/x.h": other}
     assert clashing_include_guards({"op_host/ctc.h": host}, sources) == ["CTC_H_"]
     assert clashing_include_guards({"op_host/ctc.h": host}, {"op_host/ctc.h": host, "op_kernel/x.h": other}) == []
+
+
+def test_a_bfloat16_output_is_given_as_the_string_and_read_back_as_its_bits(tmp_path):
+    # numpy has no bfloat16: outputs={name: (shape, "bfloat16")} selects the op's DT_BF16 column and the output comes
+    # back as its raw bits (uint16), which torch views as bfloat16 again (NPUKernelBench's PerTokenDequant tasks)
+    folder = copy_project(tmp_path, "leaky_relu_custom")
+    host = folder / "op_host" / "leaky_relu_custom.cpp"
+    host.write_text(host.read_text().replace("DataType({ge::DT_FLOAT, ge::DT_FLOAT16}).Format({ge::FORMAT_ND, ge::FORMAT_ND})",
+                                             "DataType({ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_BF16})"
+                                             ".Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND})"))
+    kernel = folder / "op_kernel" / "leaky_relu_custom.cpp"
+    kernel.write_text(kernel.read_text().replace("            LeakyRelu(yLocal, xLocal, slope, n);\n",
+                                                 "#if ORIG_DTYPE_X == DT_BF16\n            DataCopy(yLocal, xLocal, n);\n"
+                                                 "#else\n            LeakyRelu(yLocal, xLocal, slope, n);\n#endif\n"))
+    x = torch.randn(6400).to(torch.bfloat16)
+    r = run_project(folder, {"x": x}, attrs={"negative_slope": 0.2}, outputs={"y": ((6400,), "bfloat16")})
+    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    assert r.dtypes["y"] == "DT_BF16" and r.outputs["y"].dtype == np.uint16
+    assert torch.equal(torch.from_numpy(r.outputs["y"].view(np.int16)).view(torch.bfloat16), x)

@@ -1130,7 +1130,7 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     for p, w in zip(results, wants):
         ge = p.dtypes[min(columns[0], len(p.dtypes) - 1)] if columns and p.dtypes else None
         name = GE_DTYPES[ge][0] if ge in GE_DTYPES else str(first(w).dtype).replace("torch.", "")
-        dt = np.dtype("uint16") if name == "bfloat16" else np.dtype(name)
+        dt = "bfloat16" if name == "bfloat16" else np.dtype(name)   # run_project keeps bfloat16 outputs as raw bits
         np_out[p.name] = [(tuple(m.shape), dt) for m in w] if isinstance(w, list) else (tuple(w.shape), dt)
         out_names[p.name] = name
     given = {p.name for p, t in zip(op.inputs, tensors) if t is not None}
@@ -1140,7 +1140,7 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         for p in unchecked:
             ge = p.dtypes[min(columns[0], len(p.dtypes) - 1)] if columns and p.dtypes else None
             name = GE_DTYPES[ge][0] if ge in GE_DTYPES else "float32"
-            np_out[p.name] = ((big.numel(),), np.dtype("uint16") if name == "bfloat16" else np.dtype(name))
+            np_out[p.name] = ((big.numel(),), "bfloat16" if name == "bfloat16" else np.dtype(name))
         note += f"; not compared (the reference does not return them): {', '.join(p.name for p in unchecked)}"
     contiguous = lambda t: None if t is None else [m.contiguous() for m in t] if isinstance(t, list) else t.contiguous()
     try:

@@ -1010,6 +1010,11 @@ C("Cube.LoadData3DParamsV2.ctor", "uint8_t pads[PAD_SIZE] = {1, 1, 1, 1}; "
   "LoadData3DParamsV2<half> l3(pads, 4, 16, 16, 144, 16, 0, 0, 1, 1, 3, 3, 1, 1, false, false, (half)0); (void)l3;")
 C("Cube.LoadData3DParamsV2.config", "LoadData3DParamsV2<half> l3; l3.l1H = 4; l3.l1W = 16; l3.channelSize = 16; "
   "LoadData<half, IS_RESER_LOAD3D_DEFAULT_CONFIG>(a2, a1, l3);")
+# coordinates and flat layouts (asc-devkit matmul_l2cache: a tile's offsets in A, B and C)
+P("Layout.MakeLayout", "auto lay = MakeLayout(MakeShape(4, 8), MakeStride(8, 1)); int64_t off = lay(MakeCoord(1, 2)); (void)off;")
+P("Layout.GetShape", "auto lay = MakeLayout(MakeShape(4, 8), MakeStride(8, 1)); auto s = lay.GetShape(); auto d = lay.GetStride(); "
+  "(void)s; (void)d;")
+P("Coord.int64", "Coord<int64_t, int64_t> c = MakeCoord(int64_t{1}, int64_t{2}); (void)c;")
 C("Cube.TSCM", "TSCM<TPosition::GM, 1> scm; pipe.InitBuffer(scm, 1, 4096); LocalTensor<half> s = scm.AllocTensor<half>(); "
   "DataCopy(s, gh, 2048); scm.EnQue(s); LocalTensor<half> sl = scm.DeQue<half>(); scm.FreeTensor(sl);")
 C("Cube.SetFlag.MTE1_M", "SetFlag<HardEvent::MTE1_M>(EVENT_ID0); WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);")

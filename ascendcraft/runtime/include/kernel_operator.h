@@ -12,6 +12,7 @@
 #include "ascendcraft_emu/tensor.h"
 #include "ascendcraft_emu/static_tensor.h"
 #include "ascendcraft_emu/std_traits.h"
+#include "ascendcraft_emu/coord.h"
 #include "ascendcraft_emu/pipe.h"
 #include "ascendcraft_emu/copy.h"
 #include "ascendcraft_emu/vector.h"

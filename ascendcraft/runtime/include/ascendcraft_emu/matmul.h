@@ -202,6 +202,14 @@ struct MatmulType {
     constexpr static bool ibShare = IBSHARE;
 };
 
+// B of a 4:2 sparse Matmul (B densified: 2 of every 4 elements along K, their places in an index matrix that
+// SetSparseIndex gives; INDEX_POSITION is where that matrix lives). Accepted; SetSparseIndex stops the run (not emulated).
+template <TPosition POSITION, TPosition INDEX_POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct SparseMatmulType : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> {
+    constexpr static TPosition indexPosition = INDEX_POSITION;
+};
+
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr> struct MatmulCallBackFunc {};
 
 // The Matmul library's integer helpers, which kernels that include it call unqualified (cann-ops matmul_all_reduce):
@@ -383,7 +391,8 @@ public:
                                         "dequantise B with Cast/Muls in the vector unit before the Matmul", loc);
     }
     void SetSparseIndex(const GlobalTensor<uint8_t>&, SrcLoc loc = {}) {
-        ascendcraft::emu::matmul_misuse("Matmul::SetSparseIndex (sparse B) is not on Ascend 910B", "use a dense B", loc);
+        ascendcraft::emu::matmul_misuse("Matmul::SetSparseIndex (4:2 sparse B with its index matrix, which Ascend 910B runs) "
+                                        "is not emulated yet", "expand B to its dense K x N form and use a dense Matmul", loc);
     }
     // A, B or the bias from a LocalTensor (UB or L1) or as a scalar: accepted as the API spells them; running them is
     // not emulated yet and stops with a named error at the Iterate / IterateAll.

@@ -114,6 +114,8 @@ public:
     // The scale operands of mx (fp8 / fp4) matmuls, which Ascend 910B does not have: GetTiling refuses them.
     int32_t SetScaleAType(TPosition, CubeFormat, bool = false) { scaled_ = true; return 0; }
     int32_t SetScaleBType(TPosition, CubeFormat, bool = true) { scaled_ = true; return 0; }
+    // A 4:2 sparse B (Ascend 910B has it): the tiling is the dense one of the logical K (the kernel's Matmul then stops
+    // at SetSparseIndex: not emulated yet).
     int32_t SetSparse(bool isSparse = false) { sparse_ = isSparse; return 0; }
     // Batched layouts: the axes of A, B and C (BSNGD / SBNGD / BNGS1S2) and the batch count, into the tiling's
     // *LayoutInfo* and BatchNum fields; NORMAL batches give the counts and M, N, K.
@@ -156,7 +158,6 @@ protected:
         const int32_t M = m_ > 0 ? m_ : orgM, N = n_ > 0 ? n_ : orgN, K = k_ > 0 ? k_ : orgKa;
         if (M <= 0 || N <= 0 || K <= 0) return fail("SetShape / SetOrgShape give no positive M, N and K");
         if (scaled_) return fail("SetScaleAType / SetScaleBType: mx (fp8 / fp4) matmuls with scales are not on Ascend 910B");
-        if (sparse_) return fail("SetSparse(true): sparse matmuls are not on Ascend 910B");
         const int32_t sa = data_type_bytes(a_.type), c0 = 32 / sa;
         // single-core shape: the given one, else the split of M x N over the cores with the least work per core
         int32_t sM = singleM_ > 0 ? singleM_ : M, sN = singleN_ > 0 ? singleN_ : N;
