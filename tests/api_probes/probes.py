@@ -1014,6 +1014,7 @@ C("Cube.LoadData3DParamsV2.config", "LoadData3DParamsV2<half> l3; l3.l1H = 4; l3
 P("Layout.MakeLayout", "auto lay = MakeLayout(MakeShape(4, 8), MakeStride(8, 1)); int64_t off = lay(MakeCoord(1, 2)); (void)off;")
 P("Layout.GetShape", "auto lay = MakeLayout(MakeShape(4, 8), MakeStride(8, 1)); auto s = lay.GetShape(); auto d = lay.GetStride(); "
   "(void)s; (void)d;")
+P("Layout.type", "Layout<Std::tuple<int, int>, Std::tuple<int, int>> lay = MakeLayout(MakeShape(4, 8), MakeStride(8, 1)); (void)lay;")
 P("Coord.int64", "Coord<int64_t, int64_t> c = MakeCoord(int64_t{1}, int64_t{2}); (void)c;")
 C("Cube.TSCM", "TSCM<TPosition::GM, 1> scm; pipe.InitBuffer(scm, 1, 4096); LocalTensor<half> s = scm.AllocTensor<half>(); "
   "DataCopy(s, gh, 2048); scm.EnQue(s); LocalTensor<half> sl = scm.DeQue<half>(); scm.FreeTensor(sl);")
