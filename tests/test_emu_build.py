@@ -222,3 +222,17 @@ def test_a_tests_own_cache_with_the_machines_builds_linked_in_hits_them(tmp_path
     assert again.cached and again.folder.resolve() == first.folder.resolve() and again.binary.resolve() == first.binary.resolve()
     assert not (tmp_path / "cache" / "llm").exists()                 # nothing else of the machine's cache came along
     assert build(src).cached                                          # and the machine's cache still trusts its build
+
+
+def test_kernel_binaries_carry_their_cxx_runtime_and_start_without_loading_it():
+    "libstdc++ and libgcc are linked into a kernel binary (no loader lookups for them at every run); it still runs."
+    import subprocess
+    from ascendcraft.emu import _static_cxx_flags
+    b = build({"k.cpp": KERNEL})
+    assert b.ok, b.diagnostics
+    needed = subprocess.run(["readelf", "-d", str(b.binary)], capture_output=True, text=True, check=True).stdout
+    libs = [line.split("[")[1].rstrip("]") for line in needed.splitlines() if "(NEEDED)" in line]
+    assert libs and not any(lib.startswith(("libstdc++", "libgcc_s")) for lib in libs), libs
+    assert _static_cxx_flags(True) == ()                                   # sanitizer builds keep them shared
+    r = run(b, [GM("x", np.zeros(8, np.float32)), GM("y", np.zeros(8, np.float32), "out"), 8], block_dim=1)
+    assert r.returncode == 0 and [d.kind for d in r.errors] == ["no-output"], r.diagnostics   # ran to its end (it writes nothing)
