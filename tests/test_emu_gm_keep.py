@@ -112,3 +112,23 @@ def test_a_large_output_is_poisoned_to_its_last_byte_on_one_thread_and_on_two():
         y = r.outputs["y"]
         assert np.array_equal(y[:2 * tile], x + 1)
         assert (y[2 * tile:].view(np.uint8) == poison).all(), threads
+
+
+def test_kept_input_files_are_written_through_mappings_kept_with_them():
+    "From its second write on, a kept input file is written through this process's own mapping of it, kept with the file."
+    b = build({"k.cpp": ADD_ONE})
+    writers = []
+    for k in range(1, 6):
+        x = np.arange(N, dtype=np.float32) * k
+        r = _run(b, x, N // TILE)
+        assert r.ok and np.array_equal(r.outputs["y"], x + 1), r.diagnostics   # the kernel read what went through the mapping
+        del r
+        writers.append({key: id(m) for key, m in b.gm_files._writers.items()})
+    assert writers[0] == {} and writers[1]                      # a new file is written with pwrite, a kept one mapped
+    assert len(writers[-1]) <= 2                                # at most one per kept file (two: x and y)
+    assert set(writers[-1].items()) <= set(writers[-2].items()) | set(writers[-3].items())   # reused, not made again
+    for path, _ in list(b.gm_files._free):                     # files that are gone (a kernel could delete them)
+        path.unlink()
+    b.gm_files._free.clear()
+    b.gm_files.prune()
+    assert b.gm_files._writers == {}                            # no mapping holds the pages of a deleted file

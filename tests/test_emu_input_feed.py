@@ -31,11 +31,11 @@ def test_inputs_written_late_are_the_ones_the_kernel_reads(monkeypatch):
         folders.append(Path(run_dir))
         return real_prepare(build_, args, run_dir, **kw)
 
-    def slow(path, array, threads=1):
+    def slow(path, array, threads=1, files=None):
         run_dir = folders[-1]
         seen.append(((run_dir / "spec.txt").read_text(), Path(path).parent != run_dir, (run_dir / Path(path).name).exists()))
         time.sleep(0.4)                        # the kernel process is running by now, waiting for its inputs
-        real_write(path, array, threads)
+        real_write(path, array, threads, files)
 
     monkeypatch.setattr(emu, "_prepare", prepare)
     monkeypatch.setattr(emu, "_write_input", slow)
@@ -59,7 +59,7 @@ def test_a_failed_input_write_kills_the_process_and_raises(monkeypatch):
         started.append(real_start(cmd, **kw))
         return started[-1]
 
-    def broken(path, array, threads=1): raise OSError(28, "No space left on device")
+    def broken(path, array, threads=1, files=None): raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(sandbox, "start", start)
     monkeypatch.setattr(emu, "_write_input", broken)
