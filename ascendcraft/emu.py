@@ -416,12 +416,17 @@ def parse_param(text: str, index: int | None = None) -> Param:
     raise ValueError(f"kernel parameter '{words}': type '{ctype}' is neither a pointer, a primitive type nor a type name")
 
 
+_COND_RE = re.compile(r"(?m)^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*")
+
+
 def find_entries(sources: dict[str, str]) -> list[Entry]:
     "Every `__global__` function (extern \"C\" or not, template or not) defined in the project's .cpp files."
     found = []
     for file, text in sources.items():
         if not file.endswith((".cpp", ".cc", ".cxx", ".asc")): continue
-        code = blank_comments(text)
+        # the conditional directives too: an entry declared once per branch (`#if X` `__global__ __cube__ void k(...)`
+        # `#else` `__global__ __aicore__ void k(...)` `#endif` `{`) is found at the declaration right before its body
+        code = _COND_RE.sub(lambda d: " " * len(d.group(0)), blank_comments(text))
         for m in _VOID_RE.finditer(code):
             start = max(code.rfind(c, 0, m.start()) for c in ";{}") + 1
             pre = "\n".join(l for l in code[start:m.start()].split("\n") if not l.lstrip().startswith("#"))

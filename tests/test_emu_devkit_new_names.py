@@ -144,3 +144,33 @@ def test_wait_pre_block_chains_the_blocks_in_order_and_group_barrier_releases_af
                                           GM("y", np.zeros(4, np.int32), "out")], block_dim=4)
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     np.testing.assert_array_equal(r.outputs["y"], np.cumsum([1, 2, 3, 4]))
+
+
+TWICE_DECLARED = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+#if MODE == 2
+extern "C" __global__ __aicore__ void under_if(GM_ADDR y, int32_t v)
+#else
+extern "C" __global__ __aicore__ void under_if(GM_ADDR y, int32_t w)
+#endif
+{
+    GlobalTensor<int32_t> yg;
+    yg.SetGlobalBuffer((__gm__ int32_t *)y, 8);
+#if MODE == 2
+    yg.SetValue(0, v * 2);
+#else
+    yg.SetValue(0, w + 1);
+#endif
+}
+'''
+
+
+@pytest.mark.parametrize("mode, want", [(1, 8), (2, 14)])
+def test_an_entry_declared_once_per_preprocessor_branch_is_found_and_runs_its_branch(mode, want):
+    from ascendcraft.config import load_settings
+    s = load_settings()
+    b = build({"under_if.asc": TWICE_DECLARED}, "under_if", settings=s.replace(cxxflags=f"{s.cxxflags} -DMODE={mode}"))
+    assert b.ok, "\n".join(d.render() for d in b.diagnostics)
+    r = run(b, [GM("y", np.zeros(8, np.int32), "out"), 7], block_dim=1)
+    assert r.ok and r.outputs["y"][0] == want
