@@ -441,3 +441,13 @@ PYBIND11_MODULE(kernel_gen_ops, m) { m.def("foreach_non_finite_check_and_unscale
     # the in-place op's inputs are never lined up with a shorter Model's results by position
     results, wants = corpus.compared_outputs(definition, layout, [torch.zeros(3), torch.zeros(1)], definition.inputs, set())
     assert len(results) == 3 and len(wants) == 2
+
+
+def test_a_failed_host_tiling_names_what_the_tiling_function_logged():
+    from types import SimpleNamespace
+    diag = SimpleNamespace(is_error=True, kind="host-tiling", message="the host tiling function ascendcraft_tiling returned 3")
+    run = SimpleNamespace(diagnostics=[diag], stderr='[ERROR] OP_TILING [DoTilingImpl] "no valid template is found."\nascendcraft: failed\n')
+    assert corpus.run_failure(run) == ('host-tiling: the host tiling function ascendcraft_tiling returned 3 '
+                                       '([ERROR] OP_TILING [DoTilingImpl] "no valid template is found.")')
+    other = SimpleNamespace(is_error=True, kind="ub-overflow", message="InitBuffer with a length of 0 bytes")
+    assert corpus.run_failure(SimpleNamespace(diagnostics=[other], stderr="[ERROR] x")) == "ub-overflow: InitBuffer with a length of 0 bytes"

@@ -924,7 +924,7 @@ def _replay_model_new(project, tensors, attrs, built, ns_mod, ns_in, init, input
         return dict(match="run-error", match_detail=f"{type(e).__name__}: {e}"[:300], case=row)
     if not r.run.ok:
         errs = [d for d in r.run.diagnostics if d.is_error]
-        return dict(match="run-error", match_detail=(f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300], case=row)
+        return dict(match="run-error", match_detail=run_failure(r.run), case=row)
     as_t = lambda a: torch.from_numpy(np.ascontiguousarray(a))
     ret = []
     for kind, name in built:
@@ -957,6 +957,17 @@ def _replay_model_new(project, tensors, attrs, built, ns_mod, ns_in, init, input
     if not ok:
         return dict(match="mismatch", case=row, match_detail=f"ModelNew's results differ; worst abs error {worst:.3g}{note}")
     return dict(match="pass", case=row, match_detail=f"worst abs error {worst:.3g}{rule}, tiling key {r.tiling_key}{note}")
+
+
+def run_failure(run) -> str:
+    """A failed run in one line: its first error, and for a host tiling function that failed, the first error line the
+    function logged (DequantSwigluQuant: "Do op tiling failed, no valid template is found.")."""
+    errs = [d for d in run.diagnostics if d.is_error]
+    text = f"{errs[0].kind}: {errs[0].message}" if errs else "run failed"
+    if errs and errs[0].kind == "host-tiling":
+        logged = [l.strip() for l in (getattr(run, "stderr", "") or "").splitlines() if re.search(r"\b(ERROR|error)\b|\[E\d", l)]
+        if logged: text += f" ({logged[0][:160]})"
+    return text[:300]
 
 
 def _function_end(body: str) -> int:
@@ -1149,7 +1160,7 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         return dict(match="run-error", match_detail=f"{type(e).__name__}: {e}"[:300], case=row)
     if not r.run.ok:
         errs = [d for d in r.run.diagnostics if d.is_error]
-        return dict(match="run-error", match_detail=(f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300], case=row)
+        return dict(match="run-error", match_detail=run_failure(r.run), case=row)
     if r.mismatches:   # the run's own finding (an output shape the kernel did not write)
         return dict(match="run-error", match_detail="; ".join(f"{k}: {v}" for k, v in r.mismatches.items())[:300], case=row)
     def as_torch(got, w, name):   # ours, as a torch tensor in the reference's shape (the task's own rule takes those)
