@@ -174,3 +174,40 @@ def test_an_entry_declared_once_per_preprocessor_branch_is_found_and_runs_its_br
     assert b.ok, "\n".join(d.render() for d in b.diagnostics)
     r = run(b, [GM("y", np.zeros(8, np.int32), "out"), 7], block_dim=1)
     assert r.ok and r.outputs["y"][0] == want
+
+
+ORDERED_WRITES = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void ordered(GM_ADDR sync, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ubw, ubv;
+    pipe.InitBuffer(ubw, 32);
+    pipe.InitBuffer(ubv, 32);
+    GlobalTensor<int32_t> sg, yg;
+    sg.SetGlobalBuffer((__gm__ int32_t *)sync, 64);
+    yg.SetGlobalBuffer((__gm__ int32_t *)y, 8);
+    LocalTensor<int32_t> w = ubw.Get<int32_t>(), v = ubv.Get<int32_t>();
+    int32_t b = GetBlockIdx();
+    if (WAIT && b == 1) IBWait(sg, w, 0, 0);
+    Duplicate(v, b + 1, 8);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(yg, v, 8);            // both blocks write the same 32 bytes
+    if (WAIT && b == 0) IBSet(sg, w, 0, 0);
+}
+'''
+
+
+@pytest.mark.parametrize("wait", [1, 0])
+def test_writes_ordered_by_ib_set_and_wait_are_no_overlap_and_unordered_ones_are(wait):
+    from ascendcraft.config import load_settings
+    s = load_settings()
+    b = build({"ordered.cpp": ORDERED_WRITES}, settings=s.replace(cxxflags=f"{s.cxxflags} -DWAIT={wait}"))
+    r = run(b, [GM("sync", np.zeros(64, np.int32)), GM("y", np.zeros(8, np.int32), "out")], block_dim=2)
+    if wait:
+        assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+        np.testing.assert_array_equal(r.outputs["y"], 2)   # block 1 writes after block 0
+    else:
+        assert not r.ok and any(d.kind == "gm-overlap" for d in r.diagnostics)

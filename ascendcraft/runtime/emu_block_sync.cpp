@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <vector>
 
 #include "ascendcraft_emu/block_sync.h"
 #include "ascendcraft_emu/internal.h"
@@ -29,9 +30,9 @@ bool cmp_holds(uint8_t mode, double a, double b) {   // CMPMODE: LT, GT, EQ, LE,
 // (workspace, round) -> arrivals for GroupBarrier. Blocks run one at a time (parallel launches go sequential first).
 struct FlagState {
     const Launch* launch = nullptr;
-    std::map<std::tuple<uintptr_t, int32_t, int32_t>, bool> ib;
-    std::map<std::pair<uintptr_t, int64_t>, bool> notified;
-    std::map<std::pair<uintptr_t, uint32_t>, uint32_t> arrived;
+    std::map<std::tuple<uintptr_t, int32_t, int32_t>, int> ib;          // -> the core that set it
+    std::map<std::pair<uintptr_t, int64_t>, int> notified;               // -> the core that notified
+    std::map<std::pair<uintptr_t, uint32_t>, std::vector<int>> arrived;  // -> the cores that arrived
     std::map<int, std::array<uint8_t, 16>> cmp_mask;   // per core
 };
 std::mutex g_flag_mutex;
@@ -51,6 +52,17 @@ void flags_need_sequential(const char* api) {
 void check_ub_workspace(const Local& ub, Op op, const SrcLoc& loc) {
     check_local(ub, op, loc, "ubWorkspace", 32);
     check_extent(ub, 32, op, loc, "ubWorkspace");
+}
+
+// A released wait orders this core after the setter: the setter's GM writes so far are no longer a gm-overlap with
+// this core's (the tracker keeps writes since the last SyncAll; the setter's are dropped from it).
+void ordered_after(int setter) {
+    if (setter == core().idx) return;
+    const auto copy = g_launch->overlap.ranges();
+    g_launch->overlap.clear();
+    OverlapTracker::Conflict unused{};
+    for (const auto& [lo, r] : copy)
+        if (r.block != setter) g_launch->overlap.add(lo, r.hi, r.block, &unused);
 }
 
 [[noreturn]] void never_set(Op op, const SrcLoc& loc, const std::string& what, const char* hint) {
@@ -75,7 +87,7 @@ void ib_set(const void* gm, const Local& ub, int32_t blockIdx, int32_t eventID, 
     check_gm(gm, need, false, op, loc);
     record(TPipe_::S, TKind::INSTR, op, Dt::none, 0, loc, 32, 0, static_cast<uint32_t>(eventID));
     std::lock_guard<std::mutex> lock(g_flag_mutex);
-    block_flags().ib[{reinterpret_cast<uintptr_t>(gm), blockIdx, eventID}] = true;
+    block_flags().ib[{reinterpret_cast<uintptr_t>(gm), blockIdx, eventID}] = core().idx;
 }
 
 void ib_wait(const void* gm, const Local& ub, int32_t blockIdx, int32_t eventID, SrcLoc loc) {
@@ -88,8 +100,9 @@ void ib_wait(const void* gm, const Local& ub, int32_t blockIdx, int32_t eventID,
     record(TPipe_::S, TKind::INSTR, op, Dt::none, 0, loc, 32, 0, static_cast<uint32_t>(eventID));
     if (tracing_now()) return;
     std::lock_guard<std::mutex> lock(g_flag_mutex);
-    if (!block_flags().ib.count({reinterpret_cast<uintptr_t>(gm), blockIdx, eventID}))
-        never_set(op, loc, fmt("block %lld waits in IBWait(blockIdx = %d, eventID = %d)", static_cast<long long>(flag_block()),
+    const auto set = block_flags().ib.find({reinterpret_cast<uintptr_t>(gm), blockIdx, eventID});
+    if (set != block_flags().ib.end()) return ordered_after(set->second);
+    never_set(op, loc, fmt("block %lld waits in IBWait(blockIdx = %d, eventID = %d)", static_cast<long long>(flag_block()),
                                blockIdx, eventID),
                   "IBSet and IBWait must name the same gmWorkspace, blockIdx and eventID, and the IBSet must come first");
 }
@@ -112,8 +125,9 @@ void determine_wait_pre(const void* gm, const Local& ub, SrcLoc loc) {
     const int64_t me = flag_block();
     if (me == 0 || tracing_now()) return;   // block 0 has no block before it
     std::lock_guard<std::mutex> lock(g_flag_mutex);
-    if (!block_flags().notified.count({reinterpret_cast<uintptr_t>(gm), me - 1}))
-        never_set(op, loc, fmt("block %lld waits in WaitPreBlock for block %lld's NotifyNextBlock", static_cast<long long>(me),
+    const auto set = block_flags().notified.find({reinterpret_cast<uintptr_t>(gm), me - 1});
+    if (set != block_flags().notified.end()) return ordered_after(set->second);
+    never_set(op, loc, fmt("block %lld waits in WaitPreBlock for block %lld's NotifyNextBlock", static_cast<long long>(me),
                                static_cast<long long>(me - 1)),
                   "every block calls WaitPreBlock, its work, then NotifyNextBlock, on the same workspace");
 }
@@ -125,7 +139,7 @@ void determine_notify_next(const void* gm, const Local& ub, SrcLoc loc) {
     check_ub_workspace(ub, op, loc);
     record(TPipe_::S, TKind::INSTR, op, Dt::none, 0, loc, 32);
     std::lock_guard<std::mutex> lock(g_flag_mutex);
-    block_flags().notified[{reinterpret_cast<uintptr_t>(gm), flag_block()}] = true;
+    block_flags().notified[{reinterpret_cast<uintptr_t>(gm), flag_block()}] = core().idx;
 }
 
 void group_arrive(const void* gm, uint32_t arriveSize, uint32_t index, uint32_t round, SrcLoc loc) {
@@ -139,7 +153,7 @@ void group_arrive(const void* gm, uint32_t arriveSize, uint32_t index, uint32_t 
     check_gm(gm, 64, false, op, loc);
     record(TPipe_::MTE3, TKind::INSTR, op, Dt::none, 0, loc, 64);
     std::lock_guard<std::mutex> lock(g_flag_mutex);
-    ++block_flags().arrived[{reinterpret_cast<uintptr_t>(gm), round}];
+    block_flags().arrived[{reinterpret_cast<uintptr_t>(gm), round}].push_back(core().idx);
 }
 
 void group_wait(const void* gm, uint32_t arriveSize, uint32_t waitSize, uint32_t index, uint32_t round, SrcLoc loc) {
@@ -153,7 +167,12 @@ void group_wait(const void* gm, uint32_t arriveSize, uint32_t waitSize, uint32_t
     record(TPipe_::S, TKind::INSTR, op, Dt::none, 0, loc, 64);
     if (tracing_now()) return;
     std::lock_guard<std::mutex> lock(g_flag_mutex);
-    const uint32_t n = block_flags().arrived[{reinterpret_cast<uintptr_t>(gm), round}];
+    const std::vector<int> arrivals = block_flags().arrived[{reinterpret_cast<uintptr_t>(gm), round}];
+    const uint32_t n = static_cast<uint32_t>(arrivals.size());
+    if (n >= arriveSize) {
+        for (int c : arrivals) ordered_after(c);
+        return;
+    }
     if (n < arriveSize)
         never_set(op, loc, fmt("block %lld waits in GroupBarrier::Wait (round %u) for %u arrivals, and %u have arrived",
                                static_cast<long long>(flag_block()), round + 1, arriveSize, n),

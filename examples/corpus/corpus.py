@@ -609,7 +609,8 @@ def match_asc(entry: dict, gitdir: str, kb) -> dict:
     launch = re.search(r"<<<\s*([^,>]+?)\s*,[^>]*>>>\s*\(([^;]*)\)\s*;", code[main.start():] if main else code)
     if not launch: return dict(match="no-reference", match_detail="no <<<>>> launch found")
     consts = _constants(code, entry.get("defines", ""))
-    consts.update({k: v for k, v in re.findall(r"\b(\w+)\s*=\s*(\d+)\s*;", code) if k not in consts})
+    for k, v in re.findall(r"\b(\w+)\s*=\s*(\d+)\s*;", code[main.start():] if main else code):
+        consts.setdefault(k, v)   # a name assigned in several scenario branches: the first (the launch's) value
     blocks = _eval_int(launch.group(1), consts)
     if not blocks: return dict(match="no-reference", match_detail=f"block count '{launch.group(1)}' is not a constant")
     args = [a.strip() for a in _split_args(launch.group(2))]
