@@ -240,3 +240,51 @@ def test_matmul_api_iterate_batch_broadcasts_b():
                 GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)
+
+
+# Fill (InitConstValue, its older name) sets blocks of an L1 / L0 tensor: 32-byte blocks in L1, 512-byte fractals in L0,
+# dstGap blocks skipped between repeats. A (16 x 64 half in L1, NZ: fractal f holds K columns 16f..16f+15) is zeroed,
+# then fractals 0 and 2 set to 1 (2 repeats of 16 blocks, 16 blocks apart); B in L0B is zeroed, then fractals 0 and 1
+# set to 2 (1 repeat of 2 fractals). Only K columns 0..15 meet: C = 16 x 1 x 2 = 32 everywhere.
+FILL = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void fill_mmad(GM_ADDR c)
+{
+    TPipe pipe;
+    TQue<TPosition::A1, 1> qa1;
+    TQue<TPosition::A2, 1> qa2;
+    TQue<TPosition::B2, 1> qb2;
+    TQue<TPosition::CO1, 1> qc1;
+    pipe.InitBuffer(qa1, 1, 16 * 64 * sizeof(half));
+    pipe.InitBuffer(qa2, 1, 4 * 512);
+    pipe.InitBuffer(qb2, 1, 4 * 512);
+    pipe.InitBuffer(qc1, 1, 16 * 16 * sizeof(float));
+    GlobalTensor<float> cGm;
+    cGm.SetGlobalBuffer((__gm__ float *)c, 256);
+    LocalTensor<half> a1 = qa1.AllocTensor<half>();
+    LocalTensor<half> a2 = qa2.AllocTensor<half>();
+    LocalTensor<half> b2 = qb2.AllocTensor<half>();
+    LocalTensor<float> c1 = qc1.AllocTensor<float>();
+    InitConstValue(a1, InitConstValueParams<half>(1, 64, 0, (half)0));
+    Fill(a1, InitConstValueParams<half>(2, 16, 16, (half)1));
+    Fill(b2, InitConstValueParams<half>(1, 4, 0, (half)0));
+    Fill(b2, InitConstValueParams<half>(1, 2, 0, (half)2));
+    Fill(b2, InitConstValueParams<half>(0, 4, 0, (half)9));      // 0 repeats: nothing
+    PipeBarrier<PIPE_ALL>();
+    LoadData(a2, a1, LoadData2DParams(0, 4, 1, 0, 0, false, 0));
+    PipeBarrier<PIPE_ALL>();
+    MmadParams mm;
+    mm.m = 16; mm.n = 16; mm.k = 64;
+    Mmad(c1, a2, b2, mm);
+    PipeBarrier<PIPE_ALL>();
+    Fixpipe(cGm, c1, FixpipeParamsV220(16, 16, 16, 16, false));
+    PipeBarrier<PIPE_ALL>();
+    qa1.FreeTensor(a1); qa2.FreeTensor(a2); qb2.FreeTensor(b2); qc1.FreeTensor(c1);
+}
+'''
+
+
+def test_fill_sets_l1_blocks_and_l0_fractals_with_gaps():
+    r = run(build({"fill.cpp": FILL}), [GM("c", np.full(256, -1, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["c"], np.full(256, 32, np.float32))

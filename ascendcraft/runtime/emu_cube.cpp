@@ -270,6 +270,24 @@ void cube_load2d(Dt dt, const Local& dst, const Local& src, const Load2DSpec& p,
     }
 }
 
+void cube_fill(Dt dt, const Local& dst, uint16_t repeatTimes, uint16_t blockNum, uint16_t dstGap, const void* value,
+               uint32_t size, SrcLoc loc) {
+    enter(Op::Fill, loc);
+    const uint8_t r = region_of_local(dst);
+    const uint64_t block = r == kRegionL0A || r == kRegionL0B ? kFractalBytes : 32;
+    const uint64_t span = repeatTimes && blockNum
+        ? ((static_cast<uint64_t>(repeatTimes) - 1) * (static_cast<uint64_t>(blockNum) + dstGap) + blockNum) * block : 0;
+    check_cube(dst, Op::Fill, loc, "dst", {kRegionL1, kRegionL0A, kRegionL0B}, static_cast<uint32_t>(block), span);
+    if (!span) return;   // 0 repeats or 0 blocks: nothing (the instruction is a NOP)
+    const uint64_t bytes = static_cast<uint64_t>(repeatTimes) * blockNum * block;
+    record(r == kRegionL1 ? TPipe_::MTE2 : TPipe_::MTE1, TKind::INSTR, Op::Fill, dt, 0, loc, bytes, bytes / size, repeatTimes);
+    if (tracing_now()) return;
+    for (uint32_t rep = 0; rep < repeatTimes; ++rep) {
+        uint8_t* d = dst.addr + static_cast<uint64_t>(rep) * (static_cast<uint64_t>(blockNum) + dstGap) * block;
+        for (uint64_t off = 0; off < static_cast<uint64_t>(blockNum) * block; off += size) std::memcpy(d + off, value, size);
+    }
+}
+
 // LoadDataWithTranspose (Ascend 910B): one repeat transposes one square of the source. 2-byte data: the square is one
 // 16 x 16 fractal. 1-byte data: 32 x 32 bytes, row-major over two stacked 16 x 32 fractals; its transpose is split into
 // two 16 x 32 fractals. 4-byte data: 16 x 16 words made of two 16 x 8 fractals side by side (left columns first); its

@@ -1001,6 +1001,11 @@ C("Cube.GetffstMsg", "ffts_cross_core_sync(PIPE_FIX, GetffstMsg(0x2, 3)); wait_f
 C("Cube.FftsCrossCoreSync", "FftsCrossCoreSync(PIPE_FIX, GetffstMsg(0x2, 3));", "name")   # an implementation detail, not API
 C("Cube.ffts_cross_core_sync", "ffts_cross_core_sync(PIPE_FIX, 0x321); wait_flag_dev(3);")
 C("Cube.queue", "qa1.EnQue(a1); LocalTensor<half> t = qa1.DeQue<half>(); qa1.FreeTensor(t);")
+# Fill / InitConstValue: blocks of an L1 / L0A / L0B tensor set to one value
+C("Cube.Fill", "Fill(a1, InitConstValueParams<half>(1, 4, 0, (half)0));")
+C("Cube.Fill.two_args", "Fill(b2, InitConstValueParams<half>(1, (half)0));")
+C("Cube.InitConstValue", "InitConstValueParams<half> ic; ic.repeatTimes = 1; ic.blockNum = 2; ic.initValue = (half)1; "
+  "InitConstValue(a2, ic);")
 # LoadData 3D (img2col): accepted with its register settings, the load itself an `unsupported` error at its line
 C("Cube.LoadData3DParamsV2", "uint8_t pads[PAD_SIZE] = {0, 0, 0, 0}; SetFmatrix(4, 16, pads, FmatrixMode::FMATRIX_LEFT); "
   "SetLoadDataPaddingValue<half>((half)0); SetLoadDataRepeat(LoadDataRepeatParam(0, 1, 0)); SetLoadDataBoundary(0); "

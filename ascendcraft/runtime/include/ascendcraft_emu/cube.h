@@ -41,6 +41,10 @@ struct FixpipeSpec {
 
 void cube_copy_nd2nz(Dt dt, const Local& dst, const void* gm, const Local* l1src, const Nd2NzSpec& p, SrcLoc loc);
 void cube_load2d(Dt dt, const Local& dst, const Local& src, const Load2DSpec& p, SrcLoc loc);
+// Fill / InitConstValue: repeatTimes x blockNum blocks of dst (32 bytes in L1, 512-byte fractals in L0A / L0B) set to the
+// `size`-byte value, dstGap blocks skipped between repeats.
+void cube_fill(Dt dt, const Local& dst, uint16_t repeatTimes, uint16_t blockNum, uint16_t dstGap, const void* value,
+               uint32_t size, SrcLoc loc);
 // LoadDataWithTranspose: each repeat transposes one square (b16: a 16 x 16 fractal; b8: 32 x 32 bytes, two 16 x 32
 // fractals stacked; b32: 16 x 16 words, two 16 x 8 fractals side by side) into 1 / 2 / 2 fractals of dst.
 struct Load2DTransposeSpec {
@@ -188,6 +192,32 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     s.transpose = p.ifTranspose;
     ascendcraft::emu::cube_load2d(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
 }
+
+// ---- Fill (InitConstValue, its older name): set blocks of an L1 / L0A / L0B tensor to one value -----------------------
+// repeatTimes repeats of blockNum blocks each -- 32-byte blocks in L1 (A1 / B1), 512-byte fractals in L0A / L0B -- with
+// dstGap blocks left as they are between one repeat's last block and the next one's first. 0 repeats or 0 blocks do
+// nothing. Ascend 910B fills int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and float.
+template <typename T> struct InitConstValueParams {
+    InitConstValueParams() {}
+    InitConstValueParams(uint16_t repeatTimesIn, uint16_t blockNumIn, uint16_t dstGapIn, T initValueIn)
+        : repeatTimes(repeatTimesIn), blockNum(blockNumIn), dstGap(dstGapIn), initValue(initValueIn) {}
+    InitConstValueParams(uint16_t repeatTimesIn, T initValueIn) : repeatTimes(repeatTimesIn), initValue(initValueIn) {}
+    uint16_t repeatTimes = 0;
+    uint16_t blockNum = 0;
+    uint16_t dstGap = 0;
+    T initValue = 0;
+};
+template <typename T, typename U = T>
+inline void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, SrcLoc loc = {}) {
+    static_assert(std::is_same<T, U>::value, "Fill: the InitConstValueParams value type is the tensor's element type");
+    if (!ascendcraft::emu::OneOf<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>::value)
+        ascendcraft::emu::unsupported_type(ascendcraft::emu::Op::Fill, ascendcraft::emu::dt_of<T>(),
+                                           "int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t or float", loc);
+    const U value = p.initValue;
+    ascendcraft::emu::cube_fill(ascendcraft::emu::dt_of<T>(), dst.emu(), p.repeatTimes, p.blockNum, p.dstGap, &value, sizeof(U), loc);
+}
+template <typename T, typename U = T>
+inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, SrcLoc loc = {}) { Fill(dst, p, loc); }
 
 // ---- LoadData 3D (img2col: a convolution's feature map in L1 -> L0A / L0B, MTE1): accepted, not emulated yet -------
 // The parameters as AscendC spells them (LoadData3DParamsV2<T>, the Fmatrix / padding / repeat registers that
