@@ -256,22 +256,28 @@ def _compare_chunked(check: OutputCheck, ref: torch.Tensor, out: torch.Tensor) -
             d, a, t, nz = d_buf[:k], a_buf[:k], t_buf[:k], nz_buf[:k]
             np.subtract(o, r, out=d)
             np.abs(d, out=d)
-            if np.isnan(d.max()):                  # a NaN in out (counted) or in ref, or the same infinity on both sides
+            top_d = float(d.max())
+            if top_d != top_d:                     # a NaN in out (counted) or in ref, or the same infinity on both sides
                 nans += int(np.count_nonzero(np.isnan(o)))
                 if nans: continue
                 d[o == r] = 0                      # `_diff`: equal values differ by 0, infinities included
+                top_d = float(d.max())
             elif nans:
                 continue
             if r0 is None: r0, o0 = r[0], o[0]
             ref_const = ref_const and bool(np.all(r == r0))
             out_const = out_const and bool(np.all(o == o0))
-            max_abs = _nanmax(max_abs, float(d.max()))
+            max_abs = _nanmax(max_abs, top_d)
             np.abs(r, out=a)
-            np.not_equal(r, 0, out=nz)
-            if nz.any():                           # max of d / |r| over r != 0 (0 elsewhere: the errors are >= 0 or NaN)
-                t.fill(0)
-                np.divide(d, a, out=t, where=nz)
+            if a.min() > 0:                        # no zero in ref (nor NaN): d / |r| everywhere
+                np.divide(d, a, out=t)
                 max_rel = _nanmax(max_rel, float(t.max()))
+            else:
+                np.not_equal(r, 0, out=nz)
+                if nz.any():                       # max of d / |r| over r != 0 (0 elsewhere: the errors are >= 0 or NaN)
+                    t.fill(0)
+                    np.divide(d, a, out=t, where=nz)
+                    max_rel = _nanmax(max_rel, float(t.max()))
             top = float(a.max())                   # NaN or inf when ref is not finite in this chunk
             scale = max(scale, top)
             total += float(r.sum())
