@@ -1225,6 +1225,7 @@ class _Child:
     seconds: float
     records: list[dict]
     status: dict | None
+    wall: float = 0.0                     # its wall-time limit (`sandbox.run_seconds`)
 
 
 def _scratch_bytes(run_dir: Path, name: str) -> bytes | None:
@@ -1308,7 +1309,7 @@ def _run_child(binary: Path, run_dir: Path, timeout: float, sanitize: bool, sett
                           fault_addr=f[8], fault_offset=f[9], blocks_done=f[10], frames=f[11], anchor=f[12],
                           pc=list(f[13:21]), file=f[21].split(b"\0")[0].decode(errors="replace"))
     return _Child(sandbox.exit_status(proc.returncode, cmd.sandboxed), timed_out, out.text(), err.text(), seconds, records,
-                  status)
+                  status, timeout)
 
 # %% ../nbs/10_emu.ipynb #5c7a9e11
 _HELD = ".held"
@@ -1625,7 +1626,7 @@ def _failure_diagnostic(child: _Child, build: Build, mode: str, gm_names: list[s
     if child.timed_out:
         return _at(build, file, line, "timeout", f"the kernel did not finish within {timeout:g} s{in_block}{last}",
                    "look for a loop whose bound never changes (or a huge count); raise run_timeout in settings.ini if the "
-                   "shape really is that large", api=api, block=block)
+                   "shape really is that large (the limit is run_timeout per GiB of GM, at least run_timeout)", api=api, block=block)
     if build.sanitize and (d := _sanitizer_diagnostic(child, build)) is not None:
         return d
     rc = child.returncode
@@ -1677,7 +1678,7 @@ def _collect(child: _Child, build: Build, mode: str, gm_names: list[str], settin
     done = any(r.get("type") == "done" for r in child.records)
     failed = child.timed_out or child.returncode != 0 or not done
     if failed and not any(d.is_error for d in diags):
-        diags.append(_failure_diagnostic(child, build, mode, gm_names, settings.run_timeout, settings.run_memory_mb,
+        diags.append(_failure_diagnostic(child, build, mode, gm_names, child.wall or settings.run_timeout, settings.run_memory_mb,
                                          settings))
     return diags, not failed and not any(d.is_error for d in diags)
 
@@ -1907,7 +1908,8 @@ def _start(build: Build, args: list, run_dir: Path, settings: Settings, threads:
             for staged, dest, array in deferred:
                 _write_input(staged, array, threads, files)
                 os.rename(staged, dest)
-        return outputs, _run_child(build.binary, run_dir, settings.run_timeout, build.sanitize, settings, _gm_bytes(args),
+        return outputs, _run_child(build.binary, run_dir, sandbox.run_seconds(settings, _gm_bytes(args)), build.sanitize,
+                                   settings, _gm_bytes(args),
                                    feed if deferred else None)
     finally:
         if stage is not None: stage.close()

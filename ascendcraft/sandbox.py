@@ -30,10 +30,10 @@ from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
 
 # %% auto #0
-__all__ = ['BWRAP', 'NOBODY', 'LAUNCHER_SOURCE', 'LAUNCHER_FAILED', 'SANDBOX_MODES', 'SANDBOX_BIN', 'Limits', 'build_limits',
-           'run_limits', 'Protections', 'probe', 'active', 'launcher', 'Command', 'wrap', 'Capture', 'Finished',
-           'exit_status', 'setup_failure', 'start', 'kill', 'wait', 'run', 'build_limit_diagnostic', 'ScratchError',
-           'scratch_path', 'read_scratch', 'seccomp_works', 'doctor_report']
+__all__ = ['BWRAP', 'NOBODY', 'LAUNCHER_SOURCE', 'LAUNCHER_FAILED', 'SANDBOX_MODES', 'RUN_TIMEOUT_GM_BYTES', 'SANDBOX_BIN',
+           'Limits', 'build_limits', 'run_seconds', 'run_limits', 'Protections', 'probe', 'active', 'launcher',
+           'Command', 'wrap', 'Capture', 'Finished', 'exit_status', 'setup_failure', 'start', 'kill', 'wait', 'run',
+           'build_limit_diagnostic', 'ScratchError', 'scratch_path', 'read_scratch', 'seccomp_works', 'doctor_report']
 
 # %% ../nbs/17_sandbox.ipynb #444cebba
 BWRAP = "/usr/bin/bwrap"
@@ -59,11 +59,21 @@ def build_limits(settings: Settings) -> Limits:
                   file_mb=settings.file_limit_mb)
 
 
+RUN_TIMEOUT_GM_BYTES = 1 << 30   # run_timeout is the limit of a run over at most this many GM bytes
+
+
+def run_seconds(settings: Settings, gm_bytes: int = 0) -> float:
+    """The wall-time limit of one emulated kernel run: `run_timeout`, times the run's GM bytes over
+    `RUN_TIMEOUT_GM_BYTES` when it has more (a run over upstream's full shapes does work in proportion to its bytes:
+    `average_pooling_1d`'s 4 GiB took over 120 s of wall at load 20 and was stopped as a hang)."""
+    return settings.run_timeout * max(1.0, gm_bytes / RUN_TIMEOUT_GM_BYTES)
+
+
 def run_limits(settings: Settings, gm_bytes: int = 0, sanitize: bool = False) -> Limits:
     "Limits of one emulated kernel run (the runtime tightens the address space again once its GM buffers are mapped)."
     memory = None if sanitize else settings.run_memory_mb + 2 * (gm_bytes >> 20) + 2048
-    return Limits(wall=settings.run_timeout, cpu=int(2 * settings.run_timeout) + 5, memory_mb=memory,
-                  file_mb=settings.file_limit_mb)
+    wall = run_seconds(settings, gm_bytes)
+    return Limits(wall=wall, cpu=int(2 * wall) + 5, memory_mb=memory, file_mb=settings.file_limit_mb)
 
 # %% ../nbs/17_sandbox.ipynb #1e85a8d6
 @dataclass(frozen=True)

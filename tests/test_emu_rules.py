@@ -82,6 +82,22 @@ def test_crash_and_hang_come_back_as_diagnostics_and_the_caller_carries_on():
     assert ok.ok
 
 
+def test_the_run_time_limit_grows_with_the_runs_gm_bytes(monkeypatch):
+    "run_timeout covers a run over 1 GiB of GM; a full-shape run over more gets as many times as long (CPU: twice that)."
+    from ascendcraft import sandbox
+    s = load_settings().replace(run_timeout=120.0)
+    assert sandbox.run_seconds(s, 100) == sandbox.run_seconds(s, 1 << 30) == 120.0 and sandbox.run_seconds(s, 4 << 30) == 480.0
+    limits = sandbox.run_limits(s, 8 << 30)
+    assert (limits.wall, limits.cpu) == (960.0, 1925)
+    monkeypatch.setattr(sandbox, "RUN_TIMEOUT_GM_BYTES", 8192)   # standard_args hold 32 KiB of GM: 4 x run_timeout
+    t0 = time.perf_counter()
+    hang = run(build(HERE / "broken" / "infinite_loop.cpp"), standard_args(), block_dim=2,
+               settings=load_settings().replace(run_timeout=0.5))
+    took = time.perf_counter() - t0
+    assert [d.kind for d in hang.errors] == ["timeout"] and 1.9 < took < 12, took
+    assert "did not finish within 2 s" in hang.errors[0].message
+
+
 def test_runaway_memory_is_stopped_by_the_limit():
     b = build(HERE / "misc" / "memory_hog.cpp")
     r = run(b, standard_args(), block_dim=1, settings=load_settings().replace(run_memory_mb=256, run_timeout=20))
