@@ -1,7 +1,8 @@
 """The emulator against NumPy, side by side in one run: an elementwise op, a reduction and a row-wise op.
 
 For each kernel it reports the ratio emulator / NumPy of
-  * run():        the whole call (input files written, kernel process, every rule check, outputs read back);
+  * run():        the whole call (input files written, while the kernel process starts, kernel process, every rule
+                  check, outputs read back);
   * process:      the kernel process alone (what `Run.seconds` measures), its blocks on `emu_threads` threads, and
                   again one block at a time;
   * process CPU:  user + system CPU time of the kernel process (its own getrusage, `Run.cpu_seconds`) against
@@ -265,7 +266,7 @@ def main():
                      f"NumPy wall time (the 1.0x), load {os.getloadavg()[0]:.1f} after this case"))
         rows.append(("  NumPy on /dev/shm file pages (the GM files' kind of memory)", f"{shm_s / np_s:.1f}x",
                      f"{shm_s * 1000:.0f} ms wall, CPU {shm_cpu / max(np_cpu, 1e-9):.1f}x NumPy's: 4 KiB pages, not 2 MiB"))
-        rows.append(("  emulator run()", f"{run_s / np_s:.1f}x", f"{run_s * 1000:.0f} ms: files in, kernel process, checks, files out"))
+        rows.append(("  emulator run()", f"{run_s / np_s:.1f}x", f"{run_s * 1000:.0f} ms: files in (while the kernel process starts), kernel process, checks, files out"))
         rows.append(("  emulator run(), input in a shared file (SharedInputs, as verify)", f"{shared_s / np_s:.1f}x",
                      f"{shared_s * 1000:.0f} ms: the input file linked, not written; CPU "
                      f"{(shared_parent_cpu + shared_child_cpu) / max(np_cpu, 1e-9):.1f}x NumPy's "
