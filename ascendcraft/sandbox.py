@@ -65,7 +65,7 @@ RUN_TIMEOUT_GM_BYTES = 1 << 30   # run_timeout is the limit of a run over at mos
 def run_seconds(settings: Settings, gm_bytes: int = 0) -> float:
     """The wall-time limit of one emulated kernel run: `run_timeout`, times the run's GM bytes over
     `RUN_TIMEOUT_GM_BYTES` when it has more (a run over upstream's full shapes does work in proportion to its bytes:
-    `average_pooling_1d`'s 4 GiB took over 120 s of wall at load 20 and was stopped as a hang)."""
+    `average_pooling_1d`'s 4 GiB took over 120 s of wall at load 15 and was stopped as a hang)."""
     return settings.run_timeout * max(1.0, gm_bytes / RUN_TIMEOUT_GM_BYTES)
 
 
