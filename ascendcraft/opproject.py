@@ -26,7 +26,7 @@ from .soc import load_soc
 __all__ = ['GE_DTYPES', 'FORMATS', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_FILE', 'SHAPE_OUT', 'CASE_FILE', 'OpParam', 'OpAttr',
            'OpDefinition', 'parse_op_definition', 'include_dirs', 'registered_definition', 'OpProject', 'load_project',
            'dtype_column', 'dtype_macros', 'glue_source', 'host_arguments', 'build_project', 'ProjectRun',
-           'run_project', 'load_cases', 'run_cases', 'op_arguments', 'op_command']
+           'output_mismatch', 'run_project', 'load_cases', 'run_cases', 'op_arguments', 'op_command']
 
 # %% ../nbs/18_opproject.ipynb #936828c9
 # ge::DataType names of the op definition -> (numpy dtype name, C++ type of the DTYPE_<NAME> macro, ge enum value)
@@ -672,6 +672,17 @@ def _members(value) -> list:
     return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
+def output_mismatch(got, want, rtol: float, atol: float) -> str | None:
+    "Why an output differs from its reference (None: it matches); complex values compare as (real, imaginary) pairs."
+    pairs = lambda x: np.stack([x.real, x.imag], -1) if np.iscomplexobj(x) else x
+    g, w = pairs(np.asarray(got)).astype(np.float64), pairs(np.asarray(want)).astype(np.float64)
+    if g.shape != w.shape: return f"shape {g.shape} != {w.shape}"
+    bad = ~np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
+    if not bad.any(): return None
+    i = np.unravel_index(int(np.argmax(bad)), g.shape)
+    return f"{int(bad.sum())} of {g.size} elements differ; first at {tuple(map(int, i))}: {g[i]} vs {w[i]}"
+
+
 def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: dict | None = None,
                 outputs: dict | None = None, reference: Callable | None = None, tiling_key: int | None = None,
                 rtol: float = 1e-4, atol: float = 1e-4, settings: Settings | None = None) -> ProjectRun:
@@ -766,12 +777,7 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
             pairs = list(zip(got, want)) if name in lists else [(got, want)]
             for k, (g, w) in enumerate(pairs):
                 label = f"{name}[{k}]" if name in lists else name
-                g, w = g.astype(np.float64), w.astype(np.float64)
-                if g.shape != w.shape: result.mismatches[label] = f"shape {g.shape} != {w.shape}"; continue
-                bad = ~np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)
-                if bad.any():
-                    i = np.unravel_index(int(np.argmax(bad)), g.shape)
-                    result.mismatches[label] = f"{int(bad.sum())} of {g.size} elements differ; first at {tuple(map(int, i))}: {g[i]} vs {w[i]}"
+                if (why := output_mismatch(g, w, rtol, atol)) is not None: result.mismatches[label] = why
     return result
 
 

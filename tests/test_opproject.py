@@ -644,3 +644,13 @@ def test_a_bfloat16_output_is_given_as_the_string_and_read_back_as_its_bits(tmp_
     assert r.run.ok, [d.render() for d in r.run.diagnostics]
     assert r.dtypes["y"] == "DT_BF16" and r.outputs["y"].dtype == np.uint16
     assert torch.equal(torch.from_numpy(r.outputs["y"].view(np.int16)).view(torch.bfloat16), x)
+
+
+def test_outputs_compare_complex_values_as_real_and_imaginary_pairs():
+    # a complex64 output (cann-ops complex_mat_mul) that differs only in its imaginary parts is a mismatch
+    from ascendcraft.opproject import output_mismatch
+    want = np.array([1 + 2j, 3 - 4j], np.complex64)
+    assert output_mismatch(want.copy(), want, 1e-4, 1e-4) is None
+    why = output_mismatch(np.array([1 + 2j, 3 + 4j], np.complex64), want, 1e-4, 1e-4)
+    assert why is not None and "1 of 4 elements differ; first at (1, 1)" in why
+    assert output_mismatch(np.ones(3, np.float32), np.ones(4, np.float32), 1e-4, 1e-4) == "shape (3,) != (4,)"

@@ -59,9 +59,18 @@ def _cann_matmul_leakyrelu(rng):
     return {"a": a, "b": b, "bias": bias}, {}, ref, 1e-5, 1e-3
 
 
+def _cann_complex_mat_mul(rng):
+    # complex64 batches, z = x @ y + bias; irregular M, K and N (its TilingFunc pads them to 64)
+    import torch
+    def c(*shape): return torch.from_numpy((rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(np.complex64))
+    x, y, bias = c(2, 40, 72), c(2, 72, 56), c(2, 40, 56)
+    return {"x": x, "y": y, "bias": bias}, {}, lambda x, y, bias: x @ y + bias, 1e-4, 1e-3
+
+
 REFERENCES = {
     ("wzzll123/MultiKernelBench", "prompts/ascendc_new_model_matmul_add.py"): _mkb_matmul_add,
     ("Hayden727/cann-ops", "src/math/matmul_leakyrelu"): _cann_matmul_leakyrelu,
+    ("Hayden727/cann-ops", "src/matmul/complex_mat_mul"): _cann_complex_mat_mul,
 }
 
 
