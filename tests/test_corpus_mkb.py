@@ -236,3 +236,14 @@ def test_an_agents_asc_kernels_are_listed_with_their_hardware_verdicts(tmp_path)
         ("operators/relu/ascendc/src/relu_kernel.asc", "asc-file", "passed"),
         ("operators/scan/ascendc/src/scan_v2.asc", "asc-file", "unverified")]
     assert got[0]["source"] != got[1]["source"]
+
+
+def test_a_bool_mask_goes_to_the_kernel_as_the_byte_type_its_input_is_defined_with():
+    import torch
+    from ascendcraft.opproject import OpDefinition, OpParam
+    op = OpDefinition("MaskedCumsumCustom", "op_host/x.cpp", 1, [OpParam("x", dtypes=["DT_FLOAT"]),
+                      OpParam("mask", dtypes=["DT_UINT8"]), OpParam("keep", dtypes=["DT_BOOL"])], [OpParam("y")], [])
+    x, mask = torch.rand(4), torch.tensor([True, False, True, True])
+    got = mkb.bytes_for_bools(op, [x, mask, mask])
+    assert got[0] is x and got[2] is mask                    # floats, and a bool the definition takes as bool, unchanged
+    assert got[1].dtype == torch.uint8 and got[1].tolist() == [1, 0, 1, 1]

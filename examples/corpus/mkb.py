@@ -178,6 +178,18 @@ def _stubs() -> dict:
     return {"torch_npu": npu, "custom_ops_lib": lib}
 
 
+def bytes_for_bools(op, tensors: list) -> list:
+    """The call's tensors with a bool one converted to the uint8 / int8 its op input is defined with (DT_BOOL not among
+    its dtypes), as the answers' extensions do before the aclnn call (`mask.to(at::kByte)`)."""
+    import torch
+    out = list(tensors)
+    for k, (p, t) in enumerate(zip(op.inputs, tensors)):
+        if t is not None and t.dtype == torch.bool and p.dtypes and "DT_BOOL" not in p.dtypes:
+            byte = next((d for d in p.dtypes if d in ("DT_UINT8", "DT_INT8")), None)
+            if byte: out[k] = t.to(torch.uint8 if byte == "DT_UINT8" else torch.int8)
+    return out
+
+
 def match_mkb(entry: dict, strings: dict, reference_text: str, project) -> dict:
     "Run the project as MKB's correctness step does, against the task's reference (match: pass | mismatch | ...)."
     import numpy as np
@@ -226,6 +238,7 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project) -> dict:
     tensors = [None if i is None else call[i] for i in layout["inputs"]]
     if not all(t is None or torch.is_tensor(t) for t in tensors):
         return dict(match="no-reference", match_detail="an op input that is not one tensor (a list or a scalar)")
+    tensors = bytes_for_bools(op, tensors)
     attrs = {a.name: (call[i].item() if hasattr(call[i], "item") else call[i])
              for a, i in zip(op.attrs, layout["attrs"]) if i is not None and call[i] is not None}
     results, wants = compared_outputs(op, layout, want, op.outputs, set())
