@@ -185,15 +185,20 @@ def test_large_inputs_run_with_a_smaller_batch_and_say_so():
     ns = {"torch": torch}
     exec(REFERENCE, ns)
     assert mkb.shrink_batch(ns) == "" and ns["batch_size"] == 64          # 256 KiB: the task's own size
-    ns["batch_size"] = 1 << 17                                            # 512 MiB of inputs
+    ns["batch_size"] = 1 << 17                                            # 512 MiB of inputs, as much output
     note = mkb.shrink_batch(ns)
-    assert ns["batch_size"] == 1 << 14 and "131072 -> 16384 (inputs 64 MiB)" in note   # halved until within 64 MiB
+    assert ns["batch_size"] == 1 << 13 and "131072 -> 8192 (inputs and outputs 64 MiB)" in note   # within 64 MiB
     weights = lambda n: (lambda: [torch.rand(ns["batch_size"], 1 << 20), torch.rand(n, 1 << 20)])   # batch rows + weights
     ns["batch_size"], ns["get_inputs"] = 256, weights(32)                  # 1 GiB + 128 MiB of weights
-    assert "256 -> 1 (inputs 132 MiB)" in mkb.shrink_batch(ns)            # over 64 MiB at batch 1: within the full size
+    assert "256 -> 1 (inputs and outputs 132 MiB)" in mkb.shrink_batch(ns)            # over 64 MiB at batch 1: within the full size
     ns["batch_size"], ns["get_inputs"] = 256, weights(80)                  # 320 MiB of weights alone
     with pytest.raises(ValueError, match="even at batch_size 1"):
         mkb.shrink_batch(ns)
+    tall = {"torch": torch}                                                # 1 MiB in, 1 GiB out: the output counts
+    exec("import torch\nclass Model(torch.nn.Module):\n    def forward(self, a): return a @ a.T\n"
+         "def get_inputs(): return [torch.rand(16384, 16)]\ndef get_init_inputs(): return []\n", tall)
+    with pytest.raises(ValueError, match="inputs and outputs of 1025 MiB and no batch_size"):
+        mkb.shrink_batch(tall)
     ns.pop("batch_size")
     ns["get_inputs"] = lambda: [torch.rand(1 << 20, 256)]                 # 1 GiB, and no batch_size to reduce
     with pytest.raises(ValueError, match="no batch_size"):

@@ -132,31 +132,39 @@ def llm4ascendc_entries(files: list[str], listing: str, entry) -> list[dict]:
 
 
 # ---- MKB's correctness step on the emulator -------------------------------------------------------------------------
-def _input_bytes(ns: dict) -> int:
-    "The bytes of the reference's get_inputs() tensors, measured on the meta device (nothing is allocated)."
+def _io_bytes(ns: dict) -> int:
+    """The bytes of the reference's get_inputs() tensors and of its Model's outputs on them, measured on the meta
+    device (nothing is allocated; a Model that cannot run there counts its inputs only). An output can be far larger
+    than the inputs (a tall-skinny matmul: 16384 x 16 by 16 x 16384 gives 1 GiB)."""
     import torch
+    size = lambda ts: sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
     with torch.device("meta"):
         inputs = ns["get_inputs"]()
-    return sum(t.numel() * t.element_size() for t in inputs if torch.is_tensor(t))
+        try:
+            out = ns["Model"](*ns["get_init_inputs"]())(*inputs)
+        except Exception:  # noqa: BLE001 - an op without a meta kernel: the inputs alone
+            out = []
+    return size(inputs) + size(out if isinstance(out, (list, tuple)) else [out])
 
 
 def shrink_batch(ns: dict, limit: int = MAX_INPUT_BYTES) -> str:
-    """Leave inputs of up to FULL_SIZE_BYTES as the task sets them; make larger ones fit `limit` bytes by halving the
-    reference's module-level `batch_size` (which get_inputs reads when called; 180 of MKB's 300 references have one),
-    keeping every other dimension as the task sets it (rows keep their length and alignment). Inputs that stay over
-    `limit` at batch_size 1 (a GEMM's weights) are taken up to FULL_SIZE_BYTES. Returns a note saying what changed (""
-    when nothing did); raises ValueError when the inputs cannot be made to fit (no batch_size, or too large at 1)."""
-    size = _input_bytes(ns)
+    """Leave inputs and outputs (_io_bytes) of up to FULL_SIZE_BYTES as the task sets them; make larger ones fit
+    `limit` bytes by halving the reference's module-level `batch_size` (which get_inputs reads when called; 180 of
+    MKB's 300 references have one), keeping every other dimension as the task sets it (rows keep their length and
+    alignment). What stays over `limit` at batch_size 1 (a GEMM's weights) is taken up to FULL_SIZE_BYTES. Returns a
+    note saying what changed ("" when nothing did); raises ValueError when the task cannot be made to fit (no
+    batch_size, or too large at 1)."""
+    size = _io_bytes(ns)
     if size <= FULL_SIZE_BYTES: return ""
     if not isinstance(ns.get("batch_size"), int):
-        raise ValueError(f"inputs of {size >> 20} MiB and no batch_size to reduce")
+        raise ValueError(f"inputs and outputs of {size >> 20} MiB and no batch_size to reduce")
     first = ns["batch_size"]
     while size > limit and ns["batch_size"] > 1:
         ns["batch_size"] = max(1, ns["batch_size"] // 2)
-        size = _input_bytes(ns)
+        size = _io_bytes(ns)
     if size > FULL_SIZE_BYTES:   # weights alone over the limit (GEMMs of 8192 x 8192): batch 1 within the full-size one
-        raise ValueError(f"inputs of {size >> 20} MiB even at batch_size 1")
-    return f"; batch_size {first} -> {ns['batch_size']} (inputs {size >> 20} MiB)"
+        raise ValueError(f"inputs and outputs of {size >> 20} MiB even at batch_size 1")
+    return f"; batch_size {first} -> {ns['batch_size']} (inputs and outputs {size >> 20} MiB)"
 
 
 class _Captured(Exception):
