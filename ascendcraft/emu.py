@@ -614,7 +614,6 @@ UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> w
     "BatchNorm": "compose it from ReduceSum, Adds, Mul, Sqrt and Div per channel",
     "CumSum": "add rows in a loop with Add (one row to the next), or a scalar GetValue/SetValue loop",
     "TopK": "use ReduceMax with calIndex k times, masking each winner with SetValue",
-    "Pad": "use DataCopyPad with DataCopyPadExtParams, or Duplicate then DataCopy",
     "Acosh": "compose it: Ln(x + Sqrt(x * x - 1)) with Mul, Adds, Sqrt, Add, Ln",
     "Asinh": "compose it: Ln(x + Sqrt(x * x + 1)) with Mul, Adds, Sqrt, Add, Ln",
     "Atanh": "compose it: 0.5 * Ln((1 + x) / (1 - x)) with Adds, Muls, Div, Ln",

@@ -23,6 +23,13 @@ void atomic_accumulate(Dt dt, uint8_t* dst, const uint8_t* src, uint64_t bytes) 
     }
 }
 
+// The atomic mode's combination of a burst into GM: SetAtomicAdd sums, SetAtomicMax/Min keep the extreme.
+void atomic_combine(const Core& c, Dt copied, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+    const Dt dt = c.atomic_dt != Dt::none ? c.atomic_dt : copied;
+    if (c.atomic_mode == AtomicMode::add) atomic_accumulate(dt, dst, src, bytes);
+    else atomic_extreme(c.atomic_mode == AtomicMode::max, dt, dst, src, bytes);
+}
+
 // A UB -> GM burst: the bytes of `n` at `s` to `d`. A burst of 4 KiB or more goes with streaming stores: GM is far
 // larger than the cache, the kernel does not read what it just wrote back soon, and a plain copy would first read
 // every destination cache line (the poison) from memory only to overwrite it. The bytes are the same.
@@ -145,7 +152,7 @@ void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const Co
     for (uint64_t b = 0; b < blockCount; ++b) {
         uint8_t* d = to + b * (burst + dstGap);
         const uint8_t* s = ubSrc->addr + b * (burst + srcGap);
-        if (c.atomic_add) atomic_accumulate(c.atomic_dt != Dt::none ? c.atomic_dt : dt, d, s, burst);
+        if (c.atomic_add) atomic_combine(c, dt, d, s, burst);
         else gm_store(d, s, burst);
     }
 }
@@ -237,7 +244,7 @@ void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, cons
     for (uint64_t b = 0; b < count; ++b) {
         uint8_t* d = to + b * (len + dstStride);
         const uint8_t* s = ubSrc->addr + b * (row + srcStride);
-        if (c.atomic_add) atomic_accumulate(c.atomic_dt != Dt::none ? c.atomic_dt : dt, d, s, len);
+        if (c.atomic_add) atomic_combine(c, dt, d, s, len);
         else std::memcpy(d, s, len);
     }
 }

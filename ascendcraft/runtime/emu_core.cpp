@@ -1073,9 +1073,12 @@ int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t 
     if (num <= 0)
         Report("queue-protocol", Op::InitBuffer, loc).msg("InitBuffer with num = %d buffers", num)
             .hint("use num = 1 (single buffer) or 2 (double buffer)").fail();
-    if (len == 0)
-        Report("ub-overflow", Op::InitBuffer, loc).msg("InitBuffer with a length of 0 bytes")
-            .hint("pass the buffer size in bytes (elements * sizeof(T))").fail();
+    // A length of 0: CANN checks len > 0 only in its CPU-debug build; on the NPU the buffer is simply empty (public
+    // kernels do this for a branch their tiling turned off). A warning here; any access through it is out of range.
+    if (len == 0 && first_report_at("ub-empty-buffer", loc))
+        Report("ub-empty-buffer", Op::InitBuffer, loc).msg("InitBuffer with a length of 0 bytes: the buffer is empty")
+            .hint("the run stops if the kernel reads or writes through it; pass the buffer size in bytes (elements * "
+                  "sizeof(T)) if it is used").warn();
     uint64_t len32 = (len + 31) / 32 * 32;
     uint64_t total = len32 * static_cast<uint64_t>(num);
     const uint8_t region = cube_region_of(srcPos);
@@ -1636,6 +1639,7 @@ void atomic_set(bool add, Dt dt, SrcLoc loc) {
     Core& c = core();
     c.atomic_add = add;
     c.atomic_dt = dt;
+    c.atomic_mode = AtomicMode::add;
 }
 
 void dump_tensor(const Local& t, Dt dt, uint32_t desc, uint32_t count, SrcLoc loc) {

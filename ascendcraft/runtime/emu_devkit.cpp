@@ -39,4 +39,12 @@ uint64_t maxmin_register(SrcLoc loc) {
     return bits | (static_cast<uint64_t>(static_cast<uint32_t>(c.maxmin_index)) << 32);
 }
 
+// Trap(): the kernel stops the AI Core on purpose (its own check of the inputs failed).
+void kernel_trap(SrcLoc loc) {
+    enter(Op::Kernel, loc);
+    Report("kernel-trap", Op::Kernel, loc)
+        .msg("the kernel called Trap(): on the NPU the AI Core stops here")
+        .hint("the kernel's own check of its inputs or tiling failed at this line: look at the condition around it").fail();
+}
+
 }}  // namespace ascendcraft::emu

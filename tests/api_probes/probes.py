@@ -760,6 +760,54 @@ P("DisableDmaAtomic.argc", "DisableDmaAtomic(1);", "argc")
 P("SetAtomicMax", "SetAtomicMax<float>();")
 P("SetAtomicMin", "SetAtomicMin<half>();")
 P("SetAtomicType", "SetAtomicType<float>();")
+for t in ["int8_t", "int16_t", "bfloat16_t", "int32_t", "uint32_t", "double"]:
+    P(f"SetAtomicMax.{t}", f"SetAtomicMax<{t}>();", "dtype")
+    P(f"SetAtomicMin.{t}", f"SetAtomicMin<{t}>();", "dtype")
+P("SetAtomicMax.copy", "SetAtomicMax<float>(); DataCopy(gf, f0, 256); DisableDmaAtomic();")
+P("SetAtomicMin.copy_pad", "SetAtomicMin<half>(); DataCopyPad(gh, h0, dce); SetAtomicNone();")
+P("SetAtomicType.int16_t", "SetAtomicAdd<half>(); SetAtomicType<int16_t>();", "dtype")
+P("SetAtomicMax.notype", "SetAtomicMax();", "template")
+P("SetAtomicMax.arg", "SetAtomicMax<float>(gf);", "argc")
+# lib/pad: Pad / UnPad with the shape in their tiling structs
+P("Pad.half", "AscendC::tiling::PadTiling pt; PadParams pp{0, 1, 0}; Pad(h0, h1, pp, b2, pt);")
+P("Pad.float.notmp", "AscendC::tiling::PadTiling pt; PadParams pp; Pad(f0, f1, pp, pt);")
+P("Pad.global_tiling", "PadTiling pt; PadParams pp; Pad(h0, h1, pp, pt);")
+P("Pad.int32_t", "AscendC::tiling::PadTiling pt; PadParams pp; Pad(i0, i1, pp, pt);")
+P("Pad.int8_t", "AscendC::tiling::PadTiling pt; PadParams pp; Pad(c0, c1, pp, pt);", "dtype")
+P("Pad.temporary_params", "AscendC::tiling::PadTiling pt; Pad(h0, h1, PadParams{0, 1, 0}, pt);", "argc")
+P("Pad.swapped", "AscendC::tiling::PadTiling pt; PadParams pp; Pad(h0, h1, pt, pp);", "swap")
+P("PadParams.fields", "PadParams pp; pp.leftPad = 1; pp.rightPad = 2; pp.padValue = -3;")
+P("UnPad.half", "AscendC::tiling::UnPadTiling ut; UnPadParams up{0, 1}; UnPad(h0, h1, up, b2, ut);")
+P("UnPad.float.notmp", "AscendC::tiling::UnPadTiling ut; UnPadParams up; UnPad(f0, f1, up, ut);")
+P("UnPad.pad_tiling", "AscendC::tiling::PadTiling pt; UnPadParams up; UnPad(h0, h1, up, pt);", "family")
+P("UnPadParams.fields", "UnPadParams up; up.leftPad = 0; up.rightPad = 1;")
+P("SoftmaxGrad.float", "SoftMaxTiling t; SoftmaxGrad<float>(f0, f1, f2, t);")
+P("SoftmaxGrad.half.tmp_front_info", "SoftMaxTiling t; SoftMaxShapeInfo si = {8, 64, 8, 64}; SoftmaxGrad<half, false>(h0, h1, h2, b0, t, true, si);")
+P("SoftmaxGrad.deduced", "SoftMaxTiling t; SoftmaxGrad(f0, f1, f2, t, false);")
+P("SoftmaxGrad.int32_t", "SoftMaxTiling t; SoftmaxGrad<int32_t>(i0, i1, i2, t);", "dtype")
+P("SoftmaxGrad.mixed", "SoftMaxTiling t; SoftmaxGrad(f0, h1, f2, t);", "dtype")
+P("SoftmaxGrad.notiling", "SoftmaxGrad<float>(f0, f1, f2);", "argc")
+P("SoftmaxGradFront.float", "SoftMaxTiling t; SoftmaxGradFront<float>(f0, f1, f2, t);")
+P("SoftmaxGradFront.half.tmp", "SoftMaxTiling t; SoftmaxGradFront<half>(h0, h1, h2, b0, t);")
+P("SoftmaxGradFront.isFront", "SoftMaxTiling t; SoftmaxGradFront<float>(f0, f1, f2, t, true);", "argc")
+P("ReduceSum.count.isSetMask", "ReduceSum<float, true>(f0, f1, f2, 64);")
+P("ReduceMax.count.isSetMask", "ReduceMax<half, false>(h0, h1, h2, 128, true);")
+P("ReduceMin.mask.isSetMask", "ReduceMin<float, true>(f0, f1, f2, mask, 1, 8);")
+P("ReduceSum.mask2.isSetMask", "ReduceSum<half, false>(h0, h1, h2, mask2, 1, 8);")
+P("Trap", "if (GetBlockIdx() > 100) { Trap(); }")
+P("Trap.argc", "Trap(1);", "argc")
+P("Ceil.uint32", "uint32_t cd = Ceil(ws, 7U);".replace("ws", "us"))
+P("Ceil.int64", "int64_t a = 100, b = 7; int64_t cd = Ceil(a, b);")
+P("Ceil.int32_int64", "int32_t a = 100; const int64_t b = 7; int32_t cd = Ceil(a, b);")
+P("DropOutShapeInfo.fields", "DropOutShapeInfo di; di.firstAxis = 8; di.srcLastAxis = 16; di.maskLastAxis = 1;")
+P("DropOutShapeInfo.invented_field", "DropOutShapeInfo di; di.srcM = 8;", "name")
+P("ProposalConcat.half", "ProposalConcat(h0, h1, 2, 4);", "known")
+P("RpSort16.half", "RpSort16(h0, h1, 2);", "known")
+P("is_same.unqualified", "bool same = is_same<float, float>::value;")
+P("ScalarCast.float_half", "half hv = ScalarCast<float, half, RoundMode::CAST_ROUND>(fs);")
+P("ScalarCast.float_int32", "int32_t iv = ScalarCast<float, int32_t, RoundMode::CAST_ROUND>(fs);")
+P("Cast.scalar.float_int32", "int32_t iv = Cast<float, int32_t, RoundMode::CAST_FLOOR>(fs);")
+P("BRCB_BROADCAST_NUMBER", "uint32_t n = BRCB_BROADCAST_NUMBER;")
 P("SetVectorMask.hilo", "SetVectorMask<half, MaskMode::NORMAL>(0, 0xff);")
 P("SetVectorMask.len", "SetVectorMask<float, MaskMode::COUNTER>(300);")
 P("SetVectorMask.default_mode", "SetVectorMask<half>(~0ULL, ~0ULL);")
@@ -1063,6 +1111,7 @@ RUN_TIME: dict[str, str] = {
     **{f"Gatherb.{t}": "unsupported" for t in ("half", "float", "int16_t", "int32_t", "uint8_t")},
     **{f"Transpose.{t}": "unsupported" for t in ("float", "int32_t", "uint8_t", "bfloat16_t")},
     **{f"SetAtomicAdd.{t}": "unsupported" for t in ("int8_t", "uint32_t", "double")},
+    **{f"SetAtomic{m}.{t}": "unsupported" for m in ("Max", "Min") for t in ("uint32_t", "double")},
     "TBuf.EnQue": "unsupported", "TBuf.DeQue": "unsupported",
     "TPipe.copy": "unsupported",
     "Cube.Mmad.half_out": "unsupported", "Cube.Mmad.swapped": "unsupported",
@@ -1122,6 +1171,7 @@ NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/norma
                              "GetSoftMaxMaxTmpSize", "GetSoftMaxMinTmpSize", "GetSoftMaxFlashMaxTmpSize",
                              "GetSoftMaxFlashMinTmpSize", "GetSoftMaxFlashV2MaxTmpSize", "GetSoftMaxFlashV2MinTmpSize",
                              "GetLayerNormMaxMinTmpSize", "GetLayerNormNDTilingInfo", "GetLayerNormNDTillingInfo",
+                             "GetSoftMaxGradMaxTmpSize", "GetSoftMaxGradMinTmpSize", "SoftMaxGradTilingFunc",
                              "GetRmsNormMaxMinTmpSize", "GetRmsNormTilingInfo", "Shape", "GetDim", "GetDimNum", "GetDims",
                              "GetShapeSize", "SaveToBuffer")})
 # The emulation's own helpers inside norm.h (not AscendC names; they belong in a *_detail namespace).
@@ -1136,6 +1186,10 @@ NOT_PROBED.update({"ArithProgression": "earlier CANN name of Arange (lib/index),
                                        "see tests/test_emu_corpus_apis.py"})
 NOT_PROBED.update({n: "raw compiler intrinsic, not a header API: see tests/test_emu_compat.py"
                    for n in ("vcadd", "get_acc_val", "get_ctrl", "set_ctrl", "sbitset0", "sbitset1")})
+NOT_PROBED.update({n: "raw compiler intrinsic (the VA address registers and level-0 vector forms on pointers), not a "
+                      "header API: see tests/test_emu_raw_vector.py"
+                   for n in ("set_va_reg_sb", "scatter_vnchwconv_b8", "scatter_vnchwconv_b16", "scatter_vnchwconv_b32",
+                             "vector_dup", "vtranspose", "copy_ubuf_to_ubuf")})
 
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"
@@ -1144,8 +1198,9 @@ UNEMULATED: dict[str, str] = {
     "ShiftRight.tensor_scalar": "the tensor-shift form is not emulated: shift by a scalar",
     "GlobalTensor.call": "GlobalTensor::operator() (a raw GM reference) is not emulated: use GetValue / SetValue",
     "GlobalTensor.SetShapeInfo": _NOT_YET,
-    "SetAtomicMax": _NOT_YET, "SetAtomicMin": _NOT_YET, "SetAtomicType": _NOT_YET,
     "Cube.LoadData.gm": "LoadData from GM is not emulated: DataCopy GM -> L1 (Nd2NzParams), then LoadData L1 -> L0A/L0B",
+    **{p: "the region-proposal family (ProposalConcat, RpSort16, MrgSort4, ProposalExtract) is documented as not supported on "
+          "Atlas A2 and is not emulated: use Sort32 / MrgSort / Extract" for p in ("ProposalConcat.half", "RpSort16.half")},
     **{f"invented.{n}": _NOT_YET for n in ("Subs", "Divs", "Neg", "Clamp", "Where")},
     # the wider math API: official verdicts are recorded; delete these lines as the emulation provides each API
     **{f"{op}.{form}": _NOT_YET for op, forms in {

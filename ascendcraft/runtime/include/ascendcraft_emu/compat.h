@@ -3,6 +3,7 @@
 // Written from the public AscendC documentation and from how the public kernels use them; no vendor code.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <type_traits>
@@ -26,6 +27,71 @@ constexpr int32_t B16_DATA_NUM_PER_REPEAT = 128;
 constexpr int32_t B32_DATA_NUM_PER_REPEAT = 64;
 constexpr uint32_t HALF_REPEAT_SIZE = 128;
 constexpr uint32_t FLOAT_REPEAT_SIZE = 64;
+}  // namespace AscendC
+namespace ascendcraft { namespace emu {
+[[noreturn]] void kernel_trap(SrcLoc loc);   // emu_devkit.cpp
+}}  // namespace ascendcraft::emu
+namespace AscendC {
+// Trap(): stops the kernel (an error naming the line, as the NPU stops its AI Core there).
+inline void Trap(SrcLoc loc = {}) { ascendcraft::emu::kernel_trap(loc); }
+
+// The basic API's integer helper a / b rounded up, on uint32_t as AscendC declares it (any integer arguments convert;
+// the Matmul library adds a same-type template, lib/matmul_intf.h). Public kernels: cann-ops group_quant, grid_sample.
+inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+// The shape struct of the DropOut advanced API (lib/filter); kernels also use it as a plain record of a row layout
+// (cann-ops rfft1_d). DropOut itself is not emulated.
+struct DropOutShapeInfo {
+    uint32_t firstAxis = 0;
+    uint32_t srcLastAxis = 0;
+    uint32_t maskLastAxis = 0;
+};
+
+// Brcb writes each source element into one 32-byte block: 8 elements of 4 bytes (the devkit's constant).
+const uint32_t BRCB_BROADCAST_NUMBER = 8;
+
+// The scalar Cast<T, U, roundMode>(value) on the scalar unit (and its older name ScalarCast). A2 has float -> int32_t
+// with CAST_ROUND (half away from zero), CAST_CEIL, CAST_FLOOR, CAST_RINT (half to even), and float -> half with
+// CAST_ODD (an inexact value takes the neighbouring half whose last mantissa bit is 1); any other pair or mode stops
+// with an `unsupported` error at the call.
+namespace scalar_cast_detail {
+inline int32_t saturate(double r) {   // out-of-range values saturate (NaN gives 0) instead of C++'s undefined cast
+    if (r != r) return 0;
+    return r >= 2147483647.0 ? 2147483647 : r <= -2147483648.0 ? (-2147483647 - 1) : static_cast<int32_t>(r);
+}
+inline half half_bits(uint16_t b) { half h; std::memcpy(&h, &b, 2); return h; }
+inline half to_half_odd(float v) {
+    const half h(v);
+    uint16_t b;
+    std::memcpy(&b, &h, 2);
+    const float back = static_cast<float>(h);
+    if (back == v || v != v) return h;   // exact (infinities too), or NaN; an overflow goes to the largest finite half
+    if (b & 1u) return h;                                   // the nearest half is already odd
+    // the other neighbour of v: one step away from h towards v (the magnitude grows when |v| > |h|)
+    const bool away = std::fabs(v) > std::fabs(back);
+    return half_bits(static_cast<uint16_t>(away ? b + 1 : b - 1));
+}
+}  // namespace scalar_cast_detail
+template <typename T, typename U, RoundMode roundMode> inline U Cast(T valueIn, SrcLoc loc = {}) {
+    if constexpr (std::is_same<T, float>::value && std::is_same<U, int32_t>::value) {
+        const double v = valueIn;
+        switch (roundMode) {
+        case RoundMode::CAST_ROUND: return scalar_cast_detail::saturate(std::round(v));
+        case RoundMode::CAST_CEIL: return scalar_cast_detail::saturate(std::ceil(v));
+        case RoundMode::CAST_FLOOR: return scalar_cast_detail::saturate(std::floor(v));
+        case RoundMode::CAST_RINT: return scalar_cast_detail::saturate(std::nearbyint(v));
+        default: break;
+        }
+    } else if constexpr (std::is_same<T, float>::value && std::is_same<U, half>::value) {
+        if (roundMode == RoundMode::CAST_ODD) return scalar_cast_detail::to_half_odd(valueIn);
+    }
+    ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::Cast,
+        "the scalar Cast<T, U, roundMode> on Ascend 910B (A2) converts float -> int32_t (CAST_ROUND, CAST_CEIL, CAST_FLOOR, "
+        "CAST_RINT) and float -> half (CAST_ODD) only", "use one of those pairs and modes, or a plain C++ conversion", loc);
+}
+template <typename T, typename U, RoundMode roundMode> inline U ScalarCast(T valueIn, SrcLoc loc = {}) {
+    return Cast<T, U, roundMode>(valueIn, loc);
+}
 
 // AscendC's type-trait helper, as kernels spell it.
 template <typename T, typename U> struct IsSameType : std::is_same<T, U> {};

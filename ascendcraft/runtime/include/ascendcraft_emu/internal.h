@@ -366,8 +366,12 @@ struct Core {
     uint64_t mask_bits[2] = {~0ull, ~0ull};
     uint64_t counter_value = 0;
     // atomic GM accumulation
-    bool atomic_add = false;
+    bool atomic_add = false;      // any atomic mode is on (SetAtomicAdd/Max/Min): copies to GM combine, not overwrite
     Dt atomic_dt = Dt::none;
+    AtomicMode atomic_mode = AtomicMode::add;   // how they combine
+    // the address registers VA0..VA7 (raw_vector.h): 8 UB addresses each, and which were loaded
+    uint64_t va_regs[8][8] = {};
+    uint8_t va_loaded = 0;
     uint64_t pad_value_bits = 0;  // SetPadValue: what DataCopyPad GM -> UB pads with when isPad is false
     bool pad_value_set = false;
     // the DEQSCALE register (SetDeqScale): Cast int32_t -> half multiplies by it
@@ -405,6 +409,8 @@ std::string cross_layout_json();
 int64_t cross_block_idx(int slot);
 void cross_sync_all(SrcLoc loc);
 void cross_gm_read(const void* p, uint64_t bursts, uint64_t burst_bytes, uint64_t stride, Op op, const SrcLoc& loc);
+// SetAtomicMax/Min: dst = max/min(dst, src) elementwise in dt (emu_atomic.cpp)
+void atomic_extreme(bool max, Dt dt, uint8_t* dst, const uint8_t* src, uint64_t bytes);
 void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const SrcLoc& loc);
 bool kernel_mixed_aic();  // this core is the AIC of a mixed launch
 bool kernel_declared();   // the build declared the kernel type (cores were laid out by it)

@@ -76,6 +76,28 @@ inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataType
     detail_norm_tiling::rows_cols(srcShape, m, k);
     detail_norm_tiling::fill_softmax(m, k, dataTypeSize, localWorkSpaceSize, softmaxTiling);
 }
+// SoftmaxGrad: a row of temporaries (the products, then the broadcast sum) at least; every row at most.
+inline uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront,
+                                         const bool isReuseSource) {
+    (void)dataTypeSize; (void)isFront; (void)isReuseSource;
+    uint32_t m, k;
+    detail_norm_tiling::rows_cols(srcShape, m, k);
+    return detail_norm_tiling::row_tmp(k);
+}
+inline uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront,
+                                         const bool isReuseSource) {
+    (void)dataTypeSize; (void)isFront; (void)isReuseSource;
+    uint32_t m, k;
+    detail_norm_tiling::rows_cols(srcShape, m, k);
+    return m * detail_norm_tiling::row_tmp(k);
+}
+inline void SoftMaxGradTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                                  tiling::SoftMaxTiling& softmaxGradTiling, const bool isFront = false) {
+    (void)isFront;
+    uint32_t m, k;
+    detail_norm_tiling::rows_cols(srcShape, m, k);
+    detail_norm_tiling::fill_softmax(m, k, dataTypeSize, localWorkSpaceSize, softmaxGradTiling);
+}
 inline uint32_t GetSoftMaxFlashV2MinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
                                             const bool isUpdate, const bool isBasicBlock = false, const bool isFlashOutputBrc = false) {
     (void)dataTypeSize2; (void)isUpdate; (void)isBasicBlock; (void)isFlashOutputBrc;

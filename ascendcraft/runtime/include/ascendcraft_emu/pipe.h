@@ -255,6 +255,24 @@ template <typename T> inline void SetAtomicAdd(SrcLoc loc = {}) {
     ascendcraft::emu::atomic_set(true, ascendcraft::emu::dt_of<T>(), loc);
 }
 inline void SetAtomicNone(SrcLoc loc = {}) { ascendcraft::emu::atomic_set(false, ascendcraft::emu::Dt::none, loc); }
+// SetAtomicMax / SetAtomicMin (A2: int8_t, int16_t, half, bfloat16_t, int32_t, float): later copies to GM (DataCopy,
+// DataCopyPad) keep the larger / smaller of GM's value and the copied one, element by element in type T.
+template <typename T> inline void SetAtomicMax(SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(SetAtomicMax, "int8_t, int16_t, half, bfloat16_t, int32_t and float", T, int8_t,
+                                        int16_t, half, bfloat16_t, int32_t, float);
+    ascendcraft::emu::atomic_set_mode(ascendcraft::emu::AtomicMode::max, ascendcraft::emu::dt_of<T>(), loc);
+}
+template <typename T> inline void SetAtomicMin(SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(SetAtomicMin, "int8_t, int16_t, half, bfloat16_t, int32_t and float", T, int8_t,
+                                        int16_t, half, bfloat16_t, int32_t, float);
+    ascendcraft::emu::atomic_set_mode(ascendcraft::emu::AtomicMode::min, ascendcraft::emu::dt_of<T>(), loc);
+}
+// SetAtomicType<T>: the element type the atomic mode combines in (SetAtomicAdd/Max/Min<T> already set it).
+template <typename T> inline void SetAtomicType(SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(SetAtomicType, "int8_t, int16_t, half, bfloat16_t, int32_t and float", T, int8_t,
+                                        int16_t, half, bfloat16_t, int32_t, float);
+    ascendcraft::emu::atomic_set_type(ascendcraft::emu::dt_of<T>(), loc);
+}
 // DisableDmaAtomic: the devkit's name for ending SetAtomicAdd/Max/Min (copies to GM overwrite again).
 inline void DisableDmaAtomic(SrcLoc loc = {}) { SetAtomicNone(loc); }
 

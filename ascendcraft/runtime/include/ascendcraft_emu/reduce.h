@@ -8,8 +8,8 @@ namespace AscendC {
 #define ASCENDCRAFT_EMU_RED_CHECK(API, T) ASCENDCRAFT_EMU_TYPES_CHECK(API, "half and float", T, half, float)
 
 // ---- whole-tensor reductions: dst[0] = result (dst[1] = index with calIndex) --------------------------
-#define ASCENDCRAFT_EMU_REDUCE_ALL(API, WITH_INDEX_PARAM, WITH_INDEX_ARG)                                          \
-    template <typename T>                                                                                         \
+#define ASCENDCRAFT_EMU_REDUCE_ALL(API, WITH_INDEX_PARAM, WITH_INDEX_ARG, COUNT_TEMPLATE_EXTRA)                    \
+    template <typename T COUNT_TEMPLATE_EXTRA>                                                                    \
     inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,  \
                     const int32_t count WITH_INDEX_PARAM, SrcLoc loc = {}) {                                       \
         ASCENDCRAFT_EMU_RED_CHECK(API, T);                                                                        \
@@ -36,9 +36,11 @@ namespace AscendC {
     }
 
 #define ASCENDCRAFT_EMU_COMMA ,
-ASCENDCRAFT_EMU_REDUCE_ALL(ReduceSum, , false)
-ASCENDCRAFT_EMU_REDUCE_ALL(ReduceMax, ASCENDCRAFT_EMU_COMMA bool calIndex = false, calIndex)
-ASCENDCRAFT_EMU_REDUCE_ALL(ReduceMin, ASCENDCRAFT_EMU_COMMA bool calIndex = false, calIndex)
+// ReduceSum's count form also takes an isSetMask template argument, as in AscendC (it has no effect on a count);
+// ReduceMax / ReduceMin's count forms do not.
+ASCENDCRAFT_EMU_REDUCE_ALL(ReduceSum, , false, ASCENDCRAFT_EMU_COMMA bool isSetMask = true)
+ASCENDCRAFT_EMU_REDUCE_ALL(ReduceMax, ASCENDCRAFT_EMU_COMMA bool calIndex = false, calIndex, )
+ASCENDCRAFT_EMU_REDUCE_ALL(ReduceMin, ASCENDCRAFT_EMU_COMMA bool calIndex = false, calIndex, )
 #undef ASCENDCRAFT_EMU_COMMA
 #undef ASCENDCRAFT_EMU_REDUCE_ALL
 

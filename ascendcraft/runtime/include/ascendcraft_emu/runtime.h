@@ -60,7 +60,7 @@ struct OneOf<T, U, Ts...> : std::integral_constant<bool, std::is_same<T, U>::val
     X(LoadData) X(Mmad) X(Fixpipe) X(Matmul) X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh)          \
     X(Erfc) X(Sign) X(Frac) X(Silu) X(Gelu) X(FasterGelu) X(FasterGeluV2) X(Swish) X(Power)          \
     X(SoftMax) X(SimpleSoftMax) X(SoftmaxFlash) X(SoftmaxFlashV2) X(LayerNorm) X(RmsNorm) X(Log) X(Log2)  \
-    X(Log10) X(GetReduceMaxMinCount) X(Copy) X(PairReduceSum) X(SetDeqScale) X(GatherMask) X(BroadCast) X(TransDataTo5HD) X(Sum) X(Mean) X(Sort32) X(MrgSort) X(Sort) X(SelectWithBytesMask) X(Fill)
+    X(Log10) X(GetReduceMaxMinCount) X(Copy) X(PairReduceSum) X(SetDeqScale) X(GatherMask) X(BroadCast) X(TransDataTo5HD) X(Sum) X(Mean) X(Sort32) X(MrgSort) X(Sort) X(SelectWithBytesMask) X(Fill) X(SetAtomicMax) X(SetAtomicMin) X(SetAtomicType) X(Pad) X(UnPad) X(SoftmaxGrad)
 
 enum class Op : uint16_t {
 #define ASCENDCRAFT_EMU_ENUM(name) name,
@@ -218,6 +218,10 @@ uint64_t ctrl_read();                       // the core's CTRL word (bit 56: the
 void ctrl_write(uint64_t value, SrcLoc loc);
 void mask_reset(SrcLoc loc);
 void atomic_set(bool add, Dt dt, SrcLoc loc);
+// SetAtomicMax / SetAtomicMin: later copies to GM keep the larger / smaller of the value there and the value copied.
+enum class AtomicMode : uint8_t { add, max, min };
+void atomic_set_mode(AtomicMode mode, Dt dt, SrcLoc loc);
+void atomic_set_type(Dt dt, SrcLoc loc);   // SetAtomicType: the element type of the atomic operation
 
 // A call the official headers accept at compile time that cannot run on A2 (or in the emulation): an
 // `unsupported` error at the call, and the run stops. `supported` lists the element types the instruction takes.

@@ -12,6 +12,7 @@
 namespace optiling {}
 // The advanced APIs' tiling structs, for TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, ...) and the like.
 #include "ascendcraft_emu/norm_tiling_data.h"
+#include "ascendcraft_emu/pad_tiling_data.h"   // PadTiling, UnPadTiling (lib/pad)
 
 #define BEGIN_TILING_DATA_DEF(name) struct name {
 #define TILING_DATA_FIELD_DEF(type, field)            \
