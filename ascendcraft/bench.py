@@ -51,15 +51,15 @@ from .verify import POISON, PROTOCOLS, verify, verify_mkb
 from .shapes import parse_size, size_choice, size_label
 
 # %% auto #0
-__all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'TASK_FILE_KINDS', 'VERIFY_OVERHEAD_MB',
-           'MEMORY_MARGIN', 'SIZES', 'FULL_ELEMENTS_PER_S', 'imported_modules', 'code_hash', 'soc_hash', 'read_edits',
-           'fingerprint', 'blank_strings', 'scan_project', 'KernelFailure', 'KernelFault', 'EmulatedKernel', 'TaskSpec',
-           'settings_record', 'StageClock', 'check_sizes', 'merge_intervals', 'write_intervals', 'Coverage',
-           'output_coverage', 'written_bytes', 'eager_cost', 'is_task_file_problem', 'task_file_result', 'write_result',
-           'run_task', 'VerifyMemory', 'verification_memory', 'memory_budget_mb', 'default_out', 'kernel_paths',
-           'result_group', 'select_tasks', 'unloaded_results', 'run_identity', 'machine_memory_mb', 'full_shape_load',
-           'verification_size', 'verification_mb', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute',
-           'run_bench', 'main']
+__all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'KEPT_TRACE_BYTES', 'TASK_FILE_KINDS',
+           'VERIFY_OVERHEAD_MB', 'MEMORY_MARGIN', 'SIZES', 'FULL_ELEMENTS_PER_S', 'imported_modules', 'code_hash',
+           'soc_hash', 'read_edits', 'fingerprint', 'blank_strings', 'scan_project', 'KernelFailure', 'KernelFault',
+           'EmulatedKernel', 'TaskSpec', 'settings_record', 'StageClock', 'check_sizes', 'KeptTraces',
+           'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage', 'written_bytes', 'eager_cost',
+           'is_task_file_problem', 'task_file_result', 'write_result', 'run_task', 'VerifyMemory',
+           'verification_memory', 'memory_budget_mb', 'default_out', 'kernel_paths', 'result_group', 'select_tasks',
+           'unloaded_results', 'run_identity', 'machine_memory_mb', 'full_shape_load', 'verification_size',
+           'verification_mb', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute', 'run_bench', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -630,11 +630,25 @@ def _run_log(kernel: EmulatedKernel) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _stage_verify(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path) -> None:
+KEPT_TRACE_BYTES = 256 << 20   # a verification's trace at the full shapes is kept for the timing stage up to this size
+
+
+class KeptTraces(dict):
+    """The traces a verification took, by size name, for the timing stage to reuse instead of tracing the same kernel at
+    the same shapes again: only those whose records fit `KEPT_TRACE_BYTES` (a larger one would be held through the size
+    checks' full-shape sets; it is traced again instead)."""
+
+    def __setitem__(self, size, trace):
+        if getattr(trace, "stored", trace.records).nbytes <= KEPT_TRACE_BYTES: super().__setitem__(size, trace)
+
+
+def _stage_verify(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path,
+                  traces: KeptTraces | None = None) -> None:
     "Verify on the emulator (ours: two poisons per call, every input group, signed trials; mkb: upstream's check alone)."
     from ascendcraft.judge import emulator_verdict          # the one judge (38_judge); here we record what it found
     shapes = size_choice(task, spec.size)
-    verdict, kernel = emulator_verdict(task, pipe.steps[-1].build, pipe.program, settings, spec.size, spec.protocol)
+    verdict, kernel = emulator_verdict(task, pipe.steps[-1].build, pipe.program, settings, spec.size, spec.protocol,
+                                       traces)
     verdict.settings["shapes"] = shapes.to_dict()
     verdict.summary += f" Shapes: {shapes.describe()}."
     (folder / "verdict.json").write_text(verdict.to_json())
@@ -851,13 +865,17 @@ def eager_cost(task: Task, soc: Soc, settings: Settings):
     return ec
 
 
-def _stage_timing(pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path, clock: StageClock) -> None:
-    "Trace at full size, check it writes every output byte, cost it, model eager, record the speed-up and draw the timeline."
+def _stage_timing(pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path, clock: StageClock,
+                  traces: KeptTraces | None = None) -> None:
+    """Trace at full size (or take the verification's trace of the full shapes from `traces`), check it writes every
+    output byte, cost it, model eager, record the speed-up and draw the timeline."""
     soc = load_soc(settings=settings)
     try:
         with clock("trace"):
-            full = shape_bindings(pipe.program, task, sizes=("full",))[0]
-            trace = trace_kernel(pipe.steps[-1].build, pipe.program, full, settings=settings)
+            trace = (traces or {}).pop("full", None)
+            if trace is None:
+                full = shape_bindings(pipe.program, task, sizes=("full",))[0]
+                trace = trace_kernel(pipe.steps[-1].build, pipe.program, full, settings=settings)
         with clock("coverage"):
             coverage = output_coverage(trace)
             d = _coverage_failure(coverage, task, pipe.lowering.names.kernel_file)
@@ -945,7 +963,7 @@ def run_task(spec: TaskSpec) -> TaskResult:
     folder = Path(spec.folder)
     folder.mkdir(parents=True, exist_ok=True)
     settings = spec.load_settings()
-    result, clock = _new_result(spec), StageClock(folder)
+    result, clock, traces = _new_result(spec), StageClock(folder), KeptTraces()
     if spec.launched_at: clock.seconds["startup"] = round(max(0.0, time.time() - spec.launched_at), 4)
     try:
         if spec.dsl_file is None:
@@ -960,9 +978,9 @@ def run_task(spec: TaskSpec) -> TaskResult:
         with clock("honesty"):
             _stage_honesty(pipe, result, folder)
         with clock("verify"):
-            _stage_verify(spec, pipe, task, settings, result, folder)
+            _stage_verify(spec, pipe, task, settings, result, folder, traces)
         if spec.timing:
-            _stage_timing(pipe, task, settings, result, folder, clock)
+            _stage_timing(pipe, task, settings, result, folder, clock, traces)
     except _Stop:
         pass
     except Exception as e:

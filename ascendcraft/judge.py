@@ -16,12 +16,16 @@ from .verify import Verdict, verify, verify_mkb
 __all__ = ['trace_disagreement', 'emulator_verdict', 'size_checks', 'honesty_verdict', 'judge_kernel']
 
 # %% ../nbs/38_judge.ipynb #35fe6062
-def trace_disagreement(task, build, program, settings: Settings, size, work: dict | None) -> str | None:
-    "Why the trace at `size` is not the work an executed run issued (`work`: emu.Run.work), or None when they agree."
+def trace_disagreement(task, build, program, settings: Settings, size, work: dict | None,
+                       traces: dict | None = None) -> str | None:
+    """Why the trace at `size` is not the work an executed run issued (`work`: emu.Run.work), or None when they agree.
+    `traces`: where the trace is handed on under its size name (bench's timing stage traces the full shapes too)."""
     from ascendcraft.bind import shape_bindings
     from ascendcraft.launch import trace_kernel
     if work is None: return None                          # the kernel never ran (nothing was verified either)
-    traced = trace_kernel(build, program, shape_bindings(program, task, (size,))[0], settings=settings).work()
+    trace = trace_kernel(build, program, shape_bindings(program, task, (size,))[0], settings=settings)
+    if traces is not None and isinstance(size, str): traces[size] = trace
+    traced = trace.work()
     differ = [(p, work.get(p, [0, 0]), traced.get(p, [0, 0])) for p in sorted(set(work) | set(traced))
               if list(work.get(p, [0, 0])) != list(traced.get(p, [0, 0]))]
     if not differ: return None
@@ -33,8 +37,10 @@ def trace_disagreement(task, build, program, settings: Settings, size, work: dic
             f"depend on the shapes and the tiling only")
 
 # %% ../nbs/38_judge.ipynb #9081b394
-def emulator_verdict(task, build, program, settings: Settings, size="small", protocol: str = "ours"):
-    "Verify a built kernel on the emulator; `(Verdict, EmulatedKernel)` (the kernel keeps the failing run's report)."
+def emulator_verdict(task, build, program, settings: Settings, size="small", protocol: str = "ours",
+                     traces: dict | None = None):
+    """Verify a built kernel on the emulator; `(Verdict, EmulatedKernel)` (the kernel keeps the failing run's report;
+    `traces` receives the trace that checked the executed work, under its size name)."""
     from ascendcraft.bench import POISONS, EmulatedKernel
     if protocol == "mkb":                # upstream's check alone: one run per call, its 5 trials
         kernel = EmulatedKernel(build, program, task, size, settings, poisons=POISONS[:1])
@@ -43,7 +49,7 @@ def emulator_verdict(task, build, program, settings: Settings, size="small", pro
     trials = task.trial_count(settings.trials, size)
     verdict = verify(task, kernel, size=size, settings=settings, trials=trials, poison=bytes([POISONS[0]]))
     if verdict.passed: kernel.failure = None    # a failure on a signed set dropped afterwards (its reference is not finite)
-    if verdict.passed and (problem := trace_disagreement(task, build, program, settings, size, kernel.work)):
+    if verdict.passed and (problem := trace_disagreement(task, build, program, settings, size, kernel.work, traces)):
         verdict = dataclasses.replace(verdict, passed=False, kind="trace-mismatch", summary=problem)
     return verdict, kernel
 

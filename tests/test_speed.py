@@ -205,3 +205,36 @@ def test_the_eager_cache_key_holds_the_code_the_model_runs_not_every_module():
     assert not {"bench", "cli", "emu", "cost", "verify", "workbench"} & used
     assert code_hash("eager", "taskset") != code_hash() and code_hash("eager") != code_hash("eager", "taskset")
     assert code_hash("eager", "taskset") == code_hash("taskset", "eager")
+
+
+def test_a_full_shape_task_traces_its_full_shapes_once(tmp_path, monkeypatch):
+    "The trace that checks a full-shape verification's executed work is the timing stage's trace (unless too large to keep)."
+    from pathlib import Path
+    from ascendcraft import bench, launch
+    from ascendcraft.bench import plan, run_task
+    from ascendcraft.taskset import registry
+    calls = []
+    def counted(original):
+        def trace_kernel(*a, **k):
+            calls.append(1)
+            return original(*a, **k)
+        return trace_kernel
+    monkeypatch.setattr(launch, "trace_kernel", counted(launch.trace_kernel))    # the judge's (imported when it runs)
+    monkeypatch.setattr(bench, "trace_kernel", counted(bench.trace_kernel))      # the timing stage's
+    kernels = Path(__file__).resolve().parents[1] / "examples"
+    [spec] = plan(list(registry(tasks=["sgd"])), kernels, tmp_path / "out", size="full", timing=True, source="expert",
+                  settings=load_settings().replace(trials=1), task_timeout=600)
+    result = run_task(spec)
+    assert result.correct and result.timing and result.size == "full", result.message
+    assert len(calls) == 1
+
+
+def test_only_traces_within_the_size_limit_are_kept(monkeypatch):
+    "A trace larger than KEPT_TRACE_BYTES is not held through the size checks: the timing stage traces again."
+    from types import SimpleNamespace
+    from ascendcraft import bench
+    monkeypatch.setattr(bench, "KEPT_TRACE_BYTES", 1000)
+    kept = bench.KeptTraces()
+    kept["full"] = SimpleNamespace(records=np.zeros(1000, np.uint8))
+    kept["small"] = SimpleNamespace(records=np.zeros(10, np.uint8), stored=np.zeros(1001, np.uint8))   # the stored form counts
+    assert list(kept) == ["full"]
