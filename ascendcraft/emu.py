@@ -43,14 +43,14 @@ from . import sandbox, seal
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
            'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
-           'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES', 'read_sources', 'blank_comments', 'blank_comments_and_strings',
-           'device_spellings', 'entry_linkage', 'core_type_templates', 'member_class_specialisations',
-           'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
-           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
-           'runtime_units', 'runtime_library', 'Build', 'tiling_struct_usings', 'clashing_include_guards',
-           'shadowed_tiling_headers', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
-           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles', 'SharedInputs', 'emu_threads', 'run',
-           'trace', 'no_output_diagnostic']
+           'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'read_sources', 'blank_comments',
+           'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'core_type_templates',
+           'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
+           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
+           'compiler_version', 'runtime_units', 'runtime_library', 'Build', 'tiling_struct_usings',
+           'clashing_include_guards', 'shadowed_tiling_headers', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run',
+           'op_names', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles', 'SharedInputs',
+           'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -1386,6 +1386,7 @@ def _scalar_text(value, ctype: str) -> str:
 
 
 RACE_MODES = ("error", "warning", "off")  # how `run` reports `ub-race`
+RAW_GM_WRITE_MODES = ("error", "warning")  # how `run` reports `gm-raw-write` (a raw __gm__ store the trace cannot see)
 
 
 _PARALLEL_WRITE_BYTES = 16 << 20  # inputs at least this large are written by several threads
@@ -1436,7 +1437,7 @@ def _write_input(path: Path, array: np.ndarray, threads: int = 1, files: GmFiles
 
 
 def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, host_args, poison: int, ub_bytes: int,
-             cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None,
+             cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None, raw_gm_writes: str = "error",
              tiling_key: int | None = None, threads: int = 1, files: GmFiles | None = None,
              inputs: SharedInputs | None = None, deferred: list | None = None, stage: Path | None = None) -> list[tuple]:
     """Write the run spec and the GM files (`files`: ones kept from earlier runs, moved in and written over; `inputs`:
@@ -1457,11 +1458,13 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
         raise _run_args_error(f"host_args were given, but no project file defines {HOST_TILING_FUNCTION}()", build)
     if not 0 <= poison <= 255: raise _run_args_error(f"poison must be a byte value (0..255), not {poison}", build)
     if races not in RACE_MODES: raise _run_args_error(f"races must be one of {RACE_MODES}, not {races!r}", build)
+    if raw_gm_writes not in RAW_GM_WRITE_MODES:
+        raise _run_args_error(f"raw_gm_writes must be one of {RAW_GM_WRITE_MODES}, not {raw_gm_writes!r}", build)
     if tiling_key is not None and not 0 <= int(tiling_key) < 1 << 64:
         raise _run_args_error(f"tiling_key must be an unsigned 64-bit value, not {tiling_key}", build)
     lines = [f"mode {mode}", f"block_dim {int(block_dim or 0)}", f"cores {int(cores)}", f"ub_bytes {int(ub_bytes)}",
              f"poison {int(poison)}", f"memory_mb {int(settings.run_memory_mb)}", f"sanitize {int(build.sanitize)}",
-             f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace",
+             f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace", f"raw_gm_writes {raw_gm_writes}",
              f"trace_cap {(int(settings.file_limit_mb) << 20) if mode == 'trace' else 0}", f"threads {int(threads)}"]
     if tiling_key is not None: lines.append(f"tiling_key {int(tiling_key)}")
     if host_args is not None:
@@ -1936,16 +1939,18 @@ def _launch(build: Build, args: list, run_dir: Path, settings: Settings, **prepa
 
 def run(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None, poison: int = 0xA5,
         ub_bytes: int = 196608, cores: int = 48, races: str = "error", auto_sync: bool | None = None,
-        tiling_key: int | None = None, settings: Settings | None = None, inputs: SharedInputs | None = None) -> Run:
+        tiling_key: int | None = None, settings: Settings | None = None, inputs: SharedInputs | None = None,
+        raw_gm_writes: str = "error") -> Run:
     """Run a built kernel on the CPU emulation (every block, all rules checked) in a child process (`inputs`: the
-    `SharedInputs` that hold some of the `in` arrays: their files are linked into the run, not copied)."""
+    `SharedInputs` that hold some of the `in` arrays: their files are linked into the run, not copied;
+    `raw_gm_writes="warning"`: a raw `__gm__` store is reported and the run goes on, as for CANN kernels)."""
     settings = settings or load_settings()
     args = list(args)
     scratch = ScratchFolder("run")
     run_dir, files, mapped = scratch.path, None, {}
     try:
         outputs, child, files = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,
-                                 poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync,
+                                 poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync, raw_gm_writes=raw_gm_writes,
                                  tiling_key=tiling_key, inputs=inputs)
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")

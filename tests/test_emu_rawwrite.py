@@ -91,3 +91,25 @@ def test_raw_bytes_are_found_around_whole_chunk_writes():
             block_dim=1)
     assert r.ok, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"], x)
+
+
+def test_raw_gm_writes_warning_keeps_the_run_and_its_output():
+    "CANN's kernels may store to GM through a raw pointer (the NPU's scalar unit does it): with raw_gm_writes='warning' "
+    "the run goes on, the output is what the kernel stored, and the report is a warning naming the buffer and offset."
+    x = np.arange(1, 513, dtype=np.float32)
+    b = build(MISC / "raw_write_output.cpp")
+    r = run(b, [GM("x", x), GM("y", np.empty_like(x), "out"), Scalar(512)], block_dim=4, raw_gm_writes="warning")
+    assert r.ok, [d.render() for d in r.diagnostics]
+    np.testing.assert_array_equal(r.outputs["y"], 2 * x)
+    [d] = [d for d in r.diagnostics if d.kind == "gm-raw-write"]
+    assert not d.is_error and d.context["buffer"] == "y" and d.context["offset"] == 0
+    assert "modelled time leaves them out" in d.message
+
+
+def test_raw_gm_writes_takes_only_its_two_modes():
+    import pytest
+    from ascendcraft.diagnostics import AscendCraftError
+    x = np.arange(1, 65, dtype=np.float32)
+    b = build(MISC / "raw_write_output.cpp")
+    with pytest.raises(AscendCraftError, match="raw_gm_writes must be one of"):
+        run(b, [GM("x", x), GM("y", np.empty_like(x), "out"), Scalar(64)], block_dim=1, raw_gm_writes="off")

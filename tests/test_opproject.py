@@ -654,3 +654,22 @@ def test_outputs_compare_complex_values_as_real_and_imaginary_pairs():
     why = output_mismatch(np.array([1 + 2j, 3 + 4j], np.complex64), want, 1e-4, 1e-4)
     assert why is not None and "1 of 4 elements differ; first at (1, 1)" in why
     assert output_mismatch(np.ones(3, np.float32), np.ones(4, np.float32), 1e-4, 1e-4) == "shape (3,) != (4,)"
+
+
+def test_a_raw_gm_store_is_a_warning_for_an_op_project_and_an_error_when_asked(tmp_path):
+    "A CANN kernel that stores its output through the raw __gm__ pointer (valid on the NPU) runs and matches; the "
+    "judge's setting, raw_gm_writes='error', stops it with the gm-raw-write error naming the buffer."
+    dst = copy_project(tmp_path, "leaky_relu_custom")
+    kernel = next((dst / "op_kernel").glob("*.cpp"))
+    src = kernel.read_text()
+    raw = ("{ __gm__ DTYPE_Y* dst = yGm.GetPhyAddr(0); "
+           "for (uint32_t i = 0; i < n; ++i) dst[done + i] = yLocal.GetValue(i); }")
+    assert src.count("DataCopy(yGm[done], yLocal, n);") == 1
+    kernel.write_text(src.replace("DataCopy(yGm[done], yLocal, n);", raw))
+    x = torch.randn(48 * 2 * 64)
+    ref = lambda x, negative_slope: torch.nn.functional.leaky_relu(x, negative_slope)
+    r = run_project(dst, {"x": x}, attrs={"negative_slope": 0.2}, reference=ref, atol=1e-6, rtol=1e-6)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    assert [d.kind for d in r.run.diagnostics if not d.is_error] == ["gm-raw-write"]
+    strict = run_project(dst, {"x": x}, attrs={"negative_slope": 0.2}, reference=ref, raw_gm_writes="error")
+    assert [d.kind for d in strict.run.errors] == ["gm-raw-write"] and strict.run.errors[0].context["buffer"] == "y"
