@@ -2,7 +2,7 @@
 MultiCoreMatmulTiling filling a TCubeTiling inside the op's tiling struct, TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, ...))
 and a mixed kernel in which each vector core's Matmul object takes one single-core tile into UB for a vector epilogue
 (examples/opprojects/matmul_bias_relu_custom, our own project in that style), run end to end against torch; the
-constant-tiling form (GetMMConfig / GetMatmulApiTiling as MM_CFG, REGIST_MATMUL_OBJ with nullptr)."""
+constant-tiling form (GetMMConfig / GetMatmulApiTiling as MM_CFG, REGIST_MATMUL_OBJ with (TCubeTiling*)nullptr)."""
 from pathlib import Path
 
 import numpy as np

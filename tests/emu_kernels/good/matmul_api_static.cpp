@@ -1,7 +1,8 @@
 /*
  * C = A x B with the Matmul API's constant tiling: the single-core and base shapes are compile-time constants
  * (GetMMConfig<CONFIG_NORM>(MatmulShapeParams{...}) -> GetMatmulApiTiling -> the Matmul's MM_CFG), so
- * REGIST_MATMUL_OBJ takes nullptr for the tiling. One core computes the 64 x 64 x 64 product in 32 x 32 x 32 blocks.
+ * REGIST_MATMUL_OBJ takes a typed null tiling, (TCubeTiling*)nullptr (AscendC rejects a bare nullptr: it deduces the tiling's
+ * type from the argument). One core computes the 64 x 64 x 64 product in 32 x 32 x 32 blocks.
  */
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
@@ -24,7 +25,7 @@ extern "C" __global__ __aicore__ void matmul_static(GM_ADDR a, GM_ADDR b, GM_ADD
     cGm.SetGlobalBuffer((__gm__ float *)c, 64 * 64);
     TPipe pipe;
     Matmul<AType, BType, CType, CType, STATIC_TILING> mm;
-    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, nullptr);
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, (TCubeTiling*)nullptr);
     mm.SetTensorA(aGm);
     mm.SetTensorB(bGm);
     mm.IterateAll(cGm);

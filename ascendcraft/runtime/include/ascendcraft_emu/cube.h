@@ -68,6 +68,18 @@ template <typename C, typename A, typename B> struct MmadTypes {
 
 namespace AscendC {
 
+// ---- the 910B (dav-2201) core's buffer sizes in bytes, under AscendC's names (kernels size their splits with them;
+// TOTAL_UB_SIZE / TOTAL_VEC_LOCAL_SIZE are below). L1 leaves the last KFC_L1_RESERVER_SIZE bytes (128 unless the build sets it) to the Matmul server's messages.
+#ifndef KFC_L1_RESERVER_SIZE
+#define KFC_L1_RESERVER_SIZE 128
+#endif
+const uint32_t TOTAL_L0A_SIZE = 64 * 1024;
+const uint32_t TOTAL_L0B_SIZE = 64 * 1024;
+const uint32_t TOTAL_L0C_SIZE = 128 * 1024;
+const uint32_t TOTAL_L1_SIZE = 512 * 1024 - KFC_L1_RESERVER_SIZE;
+const uint32_t TMP_UB_OFFSET = 184 * 1024;
+const uint32_t TMP_UB_SIZE = 8 * 1024;
+
 // ---- parameter structs (field names and orders as in AscendC) ------------------------------------
 struct Nd2NzParams {
     Nd2NzParams() {}

@@ -285,6 +285,14 @@ public:
             Init(&t);
         }
     }
+    // REGIST_MATMUL_OBJ with (TCubeTiling*)nullptr: AscendC's Init takes the constant tiling of MM_CFG then.
+    void emuInitNullTiling(TPipe* pipe, SrcLoc loc = {}) {
+        using Cfg = std::decay_t<decltype(MM_CFG)>;
+        if constexpr (std::is_same<Cfg, MatmulApiStaticTiling>::value) {
+            if (MM_CFG.baseM > 0 && MM_CFG.singleCoreM > 0) { emuInitStatic(); return; }
+        }
+        Init(nullptr, pipe, loc);   // no constant tiling to stand in: the null-tiling misuse
+    }
     template <class T> void SetSubBlockIdx(T) {}
     void SetOrgShape(int orgM, int orgN, int orgK) { orgM_ = orgM; orgN_ = orgN; orgKa_ = orgKb_ = orgK; orgKc_ = orgN; }
     void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
@@ -549,13 +557,19 @@ using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATM
 // (a null tiling leaves the object for a later Init).
 namespace matmul_detail {
 inline void regist(TPipe*) {}
+// A typed null tiling (`(TCubeTiling*)nullptr`, as the constant-tiling examples write it) is AscendC's way of saying
+// "the Matmul's MM_CFG holds the tiling": Init runs with it; without a constant tiling that is a misuse at Init.
 template <class MM, class... Rest> inline void regist(TPipe* pipe, MM& mm, const TCubeTiling* tiling, Rest&&... rest) {
     if (tiling) mm.Init(tiling, pipe);
+    else mm.emuInitNullTiling(pipe);
     regist(pipe, rest...);
 }
-template <class MM, class... Rest> inline void regist(TPipe* pipe, MM& mm, std::nullptr_t, Rest&&... rest) {
-    mm.emuInitStatic();  // a constant tiling in the Matmul's MM_CFG stands in for the TCubeTiling
-    regist(pipe, rest...);
+// AscendC deduces the tiling's type from the argument (GetCurTiling(T* t, ...)), which a bare nullptr does not have.
+template <class T> struct regist_bare_nullptr : std::false_type {};
+template <class MM, class... Rest> inline void regist(TPipe*, MM&, std::nullptr_t, Rest&&...) {
+    static_assert(regist_bare_nullptr<MM>::value,
+                  "REGIST_MATMUL_OBJ: a bare nullptr has no tiling type (AscendC: no matching function for call to "
+                  "'GetCurTiling(std::nullptr_t&)'); write (TCubeTiling*)nullptr for a constant tiling in MM_CFG");
 }
 template <class MM> inline void regist(TPipe*, MM& mm) { mm.emuInitStatic(); }
 }  // namespace matmul_detail

@@ -1,0 +1,72 @@
+"""REGIST_MATMUL_OBJ's tiling argument as AscendC takes it (a typed null pointer for a constant tiling in MM_CFG; a bare
+nullptr is a compile error because AscendC deduces the tiling's type from the argument), and the core's buffer sizes
+under AscendC's names (TOTAL_L0A_SIZE ...)."""
+from pathlib import Path
+
+import numpy as np
+
+from ascendcraft.emu import GM, build, run
+
+KERNELS = Path(__file__).parent / "emu_kernels" / "good"
+STATIC = KERNELS / "matmul_api_static.cpp"
+
+
+def test_a_bare_nullptr_tiling_is_a_compile_error_naming_the_typed_form(tmp_path):
+    src = STATIC.read_text()
+    assert "(TCubeTiling*)nullptr" in src
+    kernel = tmp_path / "bare.cpp"
+    kernel.write_text(src.replace("(TCubeTiling*)nullptr", "nullptr"))
+    b = build(kernel)
+    assert not b.ok
+    said = "\n".join(map(str, b.diagnostics))
+    assert "GetCurTiling" in said and "(TCubeTiling*)nullptr" in said
+
+
+def test_a_static_cast_null_tiling_runs_on_the_constant_tiling(tmp_path):
+    kernel = tmp_path / "cast.cpp"
+    kernel.write_text(STATIC.read_text().replace("(TCubeTiling*)nullptr", "static_cast<TCubeTiling*>(nullptr)"))
+    b = build(kernel)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    rng = np.random.default_rng(3)
+    a, bm = (rng.standard_normal((64, 64)).astype(np.float16) for _ in range(2))
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.zeros((64, 64), np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], a.astype(np.float64) @ bm.astype(np.float64), rtol=1e-5, atol=1e-4)
+
+
+def test_a_typed_null_tiling_without_a_constant_tiling_is_a_usage_error(tmp_path):
+    # CFG_NORM holds no tiling: AscendC's Init would read through the null pointer
+    src = STATIC.read_text().replace("Matmul<AType, BType, CType, CType, STATIC_TILING> mm;",
+                                     "Matmul<AType, BType, CType, CType, CFG_NORM> mm;")
+    kernel = tmp_path / "norm.cpp"
+    kernel.write_text(src)
+    b = build(kernel)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", np.zeros((64, 64), np.float16)), GM("b", np.zeros((64, 64), np.float16)),
+                GM("c", np.zeros((64, 64), np.float32), "out")], block_dim=1)
+    errs = [d for d in r.diagnostics if d.is_error]
+    assert not r.ok and errs[0].kind == "matmul-usage" and "null TCubeTiling" in errs[0].message
+
+
+SIZES = '''#include "kernel_operator.h"
+using namespace AscendC;
+static_assert(TOTAL_L0A_SIZE == 64 * 1024 && TOTAL_L0B_SIZE == 64 * 1024, "L0A/L0B");
+static_assert(TOTAL_L0C_SIZE == 128 * 1024, "L0C");
+static_assert(TOTAL_L1_SIZE == 512 * 1024 - 128, "L1 less the Matmul server's reserve");
+static_assert(TOTAL_UB_SIZE == 192 * 1024 && TOTAL_VEC_LOCAL_SIZE == 184 * 1024, "UB");
+extern "C" __global__ __aicore__ void sizes(GM_ADDR out)
+{
+    GlobalTensor<uint32_t> o;
+    o.SetGlobalBuffer((__gm__ uint32_t*)out, 8);
+    o.SetValue(0, TOTAL_L0A_SIZE / 2 / sizeof(half));   // a kernel's ping-pong half of L0A, in elements
+    o.SetValue(1, TOTAL_L1_SIZE);
+}
+'''
+
+
+def test_buffer_sizes_under_ascendc_names():
+    b = build({"sizes.cpp": SIZES})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("out", np.zeros(8, np.uint32), "out")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    assert list(r.outputs["out"][:2]) == [16384, 512 * 1024 - 128]
