@@ -437,7 +437,7 @@ class EmulatedKernel:
         freed. Only whole contiguous tensors move (an input that is a view of another stays as it is, and is copied
         into its run's GM file as before). The previous set's files are removed."""
         if self.shared is not None: self.shared.close()
-        self.shared = shared = emu.SharedInputs()
+        self.shared = shared = emu.SharedInputs(self.settings)
         for i, v in enumerate(inputs):
             if not (isinstance(v, torch.Tensor) and v.device.type == "cpu" and not v.requires_grad and v.numel()
                     and v.is_contiguous() and v.storage_offset() == 0 and v.untyped_storage().nbytes() == v.nbytes):

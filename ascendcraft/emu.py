@@ -43,13 +43,13 @@ from . import sandbox, seal
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
            'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
-           'RUNTIME_CPU_SECONDS', 'ROLES', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'read_sources', 'blank_comments',
-           'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'core_type_templates',
+           'RUNTIME_CPU_SECONDS', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'read_sources',
+           'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'core_type_templates',
            'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
            'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
            'compiler_version', 'runtime_units', 'runtime_library', 'Build', 'tiling_struct_usings',
            'clashing_include_guards', 'shadowed_tiling_headers', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run',
-           'op_names', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles', 'SharedInputs',
+           'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles', 'SharedInputs',
            'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
@@ -1238,6 +1238,62 @@ def _scratch_root() -> str | None:
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
 
 
+HUGE_GM_ROOT = "/dev/shm/ascendcraft-huge"   # the tmpfs with 2 MiB pages that gm_huge_pages = auto uses
+_huge = {"root": None, "decided": False, "lock": threading.Lock()}
+
+
+def _huge_mounted(path: str) -> bool:
+    "Whether `path` is a tmpfs mount point (the one seen, if several are stacked) whose files get 2 MiB pages."
+    found = False
+    try: lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError: return False
+    for line in lines:
+        ours, _, fs = line.partition(" - ")
+        ours, fs = ours.split(), fs.split()
+        if len(ours) >= 5 and ours[4] == path:     # the last mount on `path` is the one its name reaches
+            found = len(fs) >= 3 and fs[0] == "tmpfs" and any(o in ("huge=within_size", "huge=always")
+                                                               for o in fs[2].split(","))
+    return found
+
+
+def _mount_huge(path: str) -> bool:
+    """Mount a tmpfs with `huge=within_size` at `path` (root only; a lock file beside it keeps two processes from
+    stacking two mounts). Says so once on stderr. False when it cannot."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or not Path(path).parent.is_dir(): return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = os.open(path + ".lock", os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
+    except (OSError, AttributeError):
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if _huge_mounted(path): return True
+        os.makedirs(path, mode=0o1777, exist_ok=True)
+        MS_NOSUID, MS_NODEV = 2, 4
+        if libc.mount(b"ascendcraft-huge", path.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
+                      b"huge=within_size,mode=1777") != 0:
+            return False
+        print(f"ascendcraft: GM files now live on a tmpfs with 2 MiB pages mounted at {path} (setting gm_huge_pages = "
+              "auto; 'off' keeps them in /dev/shm)", file=sys.stderr)
+        return True
+    finally:
+        os.close(fd)
+
+
+def gm_root(settings: Settings) -> str | None:
+    """Where a run's GM files go: with `gm_huge_pages = auto`, a tmpfs whose files get 2 MiB pages (mounted at
+    `HUGE_GM_ROOT` by the first process that runs as root, used by any process once it is there), so that mapping a
+    64 MB tensor takes 32 page-table entries instead of 16,384; else (`off`, or no such mount) /dev/shm."""
+    if settings.gm_huge_pages == "auto":
+        with _huge["lock"]:
+            if not _huge["decided"]:
+                if _huge_mounted(HUGE_GM_ROOT) or _mount_huge(HUGE_GM_ROOT):
+                    _huge["root"] = HUGE_GM_ROOT if os.access(HUGE_GM_ROOT, os.W_OK) else None
+                _huge["decided"] = True
+            if _huge["root"] is not None: return _huge["root"]
+    return _scratch_root()
+
+
 try:                                   # looked up once here: a forked child must not load libraries
     import ctypes
     _PRCTL = ctypes.CDLL(None, use_errno=True).prctl
@@ -1344,8 +1400,8 @@ def sweep_orphans(root: str | Path) -> list[Path]:
 class ScratchFolder:
     "A run's folder (in /dev/shm where there is one), held by a lock until `close` removes it; see above."
 
-    def __init__(self, kind: str):
-        root = _scratch_root()
+    def __init__(self, kind: str, root: str | None = None):
+        root = root or _scratch_root()
         if root is not None: sweep_orphans(root)
         self.path = Path(tempfile.mkdtemp(prefix=f"ascendcraft-{kind}-", dir=root))
         self._held = self.path.with_name(self.path.name + _HELD)
@@ -1688,15 +1744,16 @@ def _collect(child: _Child, build: Build, mode: str, gm_names: list[str], settin
 class GmFiles:
     "The GM files of a built kernel's earlier runs, kept for its next runs (see above)."
 
-    def __init__(self, limit: int):
+    def __init__(self, limit: int, root: str | None = None):
         self.limit, self.folder, self._count = int(limit), None, 0
+        self.root = root                                                # where its folder goes (gm_root)
         self.placed = 0                                                 # files moved into a run (reused)
         self._free: list[tuple[Path, int]] = []                        # (path, bytes) ready for a run
         self._held: list[tuple[Path, int, Any]] = []                   # (path, bytes, weak reference to the mapping)
         self._writers: dict[tuple[int, int], mmap.mmap] = {}          # (device, inode) -> shared mapping to write inputs
         self._lock = threading.Lock()
 
-    def __reduce__(self): return (GmFiles, (self.limit,))               # a copy in another process starts empty
+    def __reduce__(self): return (GmFiles, (self.limit, self.root))    # a copy in another process starts empty
 
     def _release(self):
         "Outputs whose arrays are gone become free."
@@ -1768,7 +1825,7 @@ class GmFiles:
             self._release()
             if sum(n for _, n in self._free) + sum(n for _, n, _ in self._held) + st.st_size > self.limit: return False
             if self.folder is None:
-                scratch = ScratchFolder("gm")
+                scratch = ScratchFolder("gm", self.root)
                 self.folder = scratch.path
                 weakref.finalize(self, scratch.close)
             self._count += 1
@@ -1783,8 +1840,9 @@ class GmFiles:
 def _gm_files(build: Build, settings: Settings) -> GmFiles | None:
     "The build's kept GM files (made on its first run), or None when keeping is off (gm_keep_mb = 0)."
     if not settings.gm_keep_mb: return None
-    if build.gm_files is None or build.gm_files.limit != settings.gm_keep_mb << 20:
-        build.gm_files = GmFiles(settings.gm_keep_mb << 20)
+    root = gm_root(settings)          # kept files are moved into run folders: the same file system
+    if build.gm_files is None or build.gm_files.limit != settings.gm_keep_mb << 20 or build.gm_files.root != root:
+        build.gm_files = GmFiles(settings.gm_keep_mb << 20, root)
     return build.gm_files
 
 
@@ -1799,22 +1857,26 @@ def _keep_files(files: GmFiles | None, run_dir: Path, arrays: dict[str, np.ndarr
 
 # %% ../nbs/10_emu.ipynb #b7e1c0a2
 class SharedInputs:
-    """An input set's arrays held in files of one scratch folder (in /dev/shm where there is one), mapped shared into
-    this process: every run of the set links a file into its run folder as the GM file instead of writing a copy."""
+    """An input set's arrays held in files of one scratch folder (where `gm_root` puts the run folders: a link needs the
+    same file system), mapped shared into this process: every run of the set links a file into its run folder as the GM
+    file instead of writing a copy."""
 
-    def __init__(self):
+    def __init__(self, settings: Settings | None = None):
         self.scratch: ScratchFolder | None = None
+        self.root = gm_root(settings or load_settings())
         self.files: dict[int, tuple[Path, int]] = {}    # array address -> (file, bytes)
         self.linked = 0                                  # GM files linked into runs (instead of written)
+        self._made = 0                                   # files made (names never repeat: an address can)
 
     def share(self, array: np.ndarray) -> np.ndarray | None:
         "A C-contiguous array with `array`'s values that maps a new file of the set (None for an empty array)."
         nbytes = int(array.nbytes)
         if nbytes == 0: return None
         if self.scratch is None:
-            self.scratch = ScratchFolder("in")
+            self.scratch = ScratchFolder("in", self.root)
             weakref.finalize(self, self.scratch.close)
-        path = self.scratch.path / f"in{len(self.files)}.bin"
+        path = self.scratch.path / f"in{self._made}.bin"
+        self._made += 1
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:
             os.ftruncate(fd, nbytes)
@@ -1901,7 +1963,7 @@ def _start(build: Build, args: list, run_dir: Path, settings: Settings, threads:
     when complete: a file the kernel process could shorten while this process writes it through a mapping would kill
     this process with SIGBUS."""
     deferred = [] if prepare.get("mode") == "execute" else None
-    stage = ScratchFolder("stage") if deferred is not None else None
+    stage = ScratchFolder("stage", gm_root(settings)) if deferred is not None else None
     try:
         outputs = _prepare(build, args, run_dir, settings=settings, threads=threads, files=files, deferred=deferred,
                            stage=stage and stage.path, **prepare)
@@ -1946,7 +2008,7 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     `raw_gm_writes="warning"`: a raw `__gm__` store is reported and the run goes on, as for CANN kernels)."""
     settings = settings or load_settings()
     args = list(args)
-    scratch = ScratchFolder("run")
+    scratch = ScratchFolder("run", gm_root(settings))
     run_dir, files, mapped = scratch.path, None, {}
     try:
         outputs, child, files = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,

@@ -134,14 +134,19 @@ RunSpec parse_spec(const char* path) {
 }
 
 const size_t kPage = 4096;
+const uint64_t kHugePage = 2ull << 20;
 inline uint64_t page_round(uint64_t n) { return (n + kPage - 1) / kPage * kPage; }
 
-// An address range of `bytes` with an inaccessible page before and after it.
+// An address range of `bytes` with at least one inaccessible page before and after it. A range of 2 MiB or more starts
+// on a 2 MiB boundary: a GM file on a tmpfs with huge pages (setting gm_huge_pages) is then mapped 2 MiB per page-table
+// entry, one fault per 2 MiB instead of 512 (a 64 MB input: MADV_POPULATE_READ in well under a millisecond).
 uint8_t* reserve(uint64_t bytes) {
-    uint64_t total = page_round(bytes) + 2 * kPage;
+    const uint64_t align = bytes >= kHugePage ? kHugePage : kPage;
+    const uint64_t total = page_round(bytes) + 2 * kPage + (align - kPage);
     void* p = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) setup_error(fmt("cannot reserve %llu bytes of address space for GM", static_cast<unsigned long long>(bytes)));
-    return static_cast<uint8_t*>(p) + kPage;
+    const uintptr_t start = (reinterpret_cast<uintptr_t>(p) + kPage + align - 1) / align * align;
+    return reinterpret_cast<uint8_t*>(start);
 }
 
 // How to map a GM file's pages ahead of the kernel. MADV_POPULATE_READ maps them by fault-around, 16 pages a fault,
