@@ -43,14 +43,15 @@ from . import sandbox, seal
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
            'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
-           'RUNTIME_CPU_SECONDS', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'read_sources',
-           'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'core_type_templates',
-           'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
-           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
-           'compiler_version', 'runtime_units', 'runtime_library', 'Build', 'tiling_struct_usings',
-           'clashing_include_guards', 'shadowed_tiling_headers', 'build', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run',
-           'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'GmFiles', 'SharedInputs',
-           'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'RUNTIME_CPU_SECONDS', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES',
+           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage',
+           'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry',
+           'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
+           'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'Build',
+           'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'build', 'GM', 'Scalar',
+           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
+           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace',
+           'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -1443,6 +1444,26 @@ def _scalar_text(value, ctype: str) -> str:
 
 RACE_MODES = ("error", "warning", "off")  # how `run` reports `ub-race`
 RAW_GM_WRITE_MODES = ("error", "warning")  # how `run` reports `gm-raw-write` (a raw __gm__ store the trace cannot see)
+GM_PADDING_MODES = ("strict", "torch_npu")  # how large `run` makes each GM buffer's allocation (gm_allocation)
+
+
+def gm_allocation(nbytes: int, gm_padding: str = "strict") -> int:
+    """The bytes a GM tensor of `nbytes` is given. "strict": exactly its bytes (a read may still reach aclrtMalloc's
+    padding, the size rounded up to 32 bytes plus 32, as the runtime allows; a write past the end is an error).
+    "torch_npu": what torch_npu's caching allocator (NPUCachingAllocator round_size) gives a tensor on the device, its
+    bytes plus 32 rounded up to a multiple of 512, so a kernel that reads or writes a little past a tensor's end, within
+    that block, behaves as on the NPU (a write there is a `gm-padding-write` warning). An empty tensor gets no memory."""
+    if gm_padding not in GM_PADDING_MODES: raise ValueError(f"gm_padding must be one of {GM_PADDING_MODES}, not {gm_padding!r}")
+    if gm_padding == "strict" or nbytes <= 0: return int(nbytes)
+    return (int(nbytes) + 32 + 511) // 512 * 512
+
+
+def _padded(array: np.ndarray, alloc: int, poison: int) -> np.ndarray:
+    "The tensor's bytes followed by the poison up to `alloc` bytes (the allocation's padding holds no data of it)."
+    data = np.ascontiguousarray(array).reshape(-1).view(np.uint8)
+    out = np.full(alloc, poison, np.uint8)
+    out[:data.size] = data
+    return out
 
 
 _PARALLEL_WRITE_BYTES = 16 << 20  # inputs at least this large are written by several threads
@@ -1495,7 +1516,8 @@ def _write_input(path: Path, array: np.ndarray, threads: int = 1, files: GmFiles
 def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, host_args, poison: int, ub_bytes: int,
              cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None, raw_gm_writes: str = "error",
              tiling_key: int | None = None, threads: int = 1, files: GmFiles | None = None,
-             inputs: SharedInputs | None = None, deferred: list | None = None, stage: Path | None = None) -> list[tuple]:
+             inputs: SharedInputs | None = None, deferred: list | None = None, stage: Path | None = None,
+             gm_padding: str = "strict") -> list[tuple]:
     """Write the run spec and the GM files (`files`: ones kept from earlier runs, moved in and written over; `inputs`:
     an input set whose `in` files are linked, not written; `deferred`: a list that gets (file in `stage`, its name in
     the run folder, array) for each input file to write while the kernel process starts, the spec saying
@@ -1518,6 +1540,8 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
         raise _run_args_error(f"raw_gm_writes must be one of {RAW_GM_WRITE_MODES}, not {raw_gm_writes!r}", build)
     if tiling_key is not None and not 0 <= int(tiling_key) < 1 << 64:
         raise _run_args_error(f"tiling_key must be an unsigned 64-bit value, not {tiling_key}", build)
+    if gm_padding not in GM_PADDING_MODES:
+        raise _run_args_error(f"gm_padding must be one of {GM_PADDING_MODES}, not {gm_padding!r}", build)
     lines = [f"mode {mode}", f"block_dim {int(block_dim or 0)}", f"cores {int(cores)}", f"ub_bytes {int(ub_bytes)}",
              f"poison {int(poison)}", f"memory_mb {int(settings.run_memory_mb)}", f"sanitize {int(build.sanitize)}",
              f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace", f"raw_gm_writes {raw_gm_writes}",
@@ -1542,26 +1566,28 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
             lines.append(f"arg scalar {p.scalar} {p.name} {_scalar_text(value, p.scalar)}")
         elif isinstance(a, GM):
             path = f"gm{i}.bin"
+            alloc = gm_allocation(a.nbytes, gm_padding)   # the tensor's bytes, then the allocation's padding (poison)
             if not trace_mode:
                 if a.role in ("in", "inout") and a.array is None:
                     raise _run_args_error(f"GM '{a.name}' has role '{a.role}' but no data", build)
-                if a.role == "in" and inputs is not None and inputs.link(a.array, run_dir / path):
+                data = a.array if alloc == a.nbytes else _padded(a.array, alloc, poison) if a.array is not None else None
+                if a.role == "in" and alloc == a.nbytes and inputs is not None and inputs.link(a.array, run_dir / path):
                     pass                                # the set's own file: no copy (mapped read-only by the runtime)
                 elif a.role in ("in", "inout"):
                     if deferred is None:
-                        if files is not None: files.place(run_dir / path, a.nbytes)
-                        _write_input(run_dir / path, a.array, threads, files)
+                        if files is not None: files.place(run_dir / path, alloc)
+                        _write_input(run_dir / path, data, threads, files)
                     else:                               # written later, outside the kernel's reach (_start)
-                        if files is not None: files.place(stage / path, a.nbytes)
-                        deferred.append((stage / path, run_dir / path, a.array))
+                        if files is not None: files.place(stage / path, alloc)
+                        deferred.append((stage / path, run_dir / path, data))
                 else:   # the kernel process writes the poison into every byte
-                    if files is not None: files.place(run_dir / path, a.nbytes)
+                    if files is not None: files.place(run_dir / path, alloc)
                     fd = os.open(run_dir / path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-                    try: os.ftruncate(fd, a.nbytes)
+                    try: os.ftruncate(fd, alloc)
                     finally: os.close(fd)
                 if a.role != "in": outputs.append((a.name, path, a.dtype, a.shape))
             role = "out" if a.role == "workspace" else a.role
-            lines.append(f"arg gm {role} {safe} {a.nbytes} {'-' if trace_mode else path}")
+            lines.append(f"arg gm {role} {safe} {alloc} {'-' if trace_mode else path}")
         elif isinstance(a, Tiling):
             if a.data is None:
                 if host_args is None: raise _run_args_error("Tiling(None) needs host_args (or pass the tiling bytes)", build)
@@ -2002,10 +2028,13 @@ def _launch(build: Build, args: list, run_dir: Path, settings: Settings, **prepa
 def run(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None, poison: int = 0xA5,
         ub_bytes: int = 196608, cores: int = 48, races: str = "error", auto_sync: bool | None = None,
         tiling_key: int | None = None, settings: Settings | None = None, inputs: SharedInputs | None = None,
-        raw_gm_writes: str = "error") -> Run:
+        raw_gm_writes: str = "error", gm_padding: str = "strict") -> Run:
     """Run a built kernel on the CPU emulation (every block, all rules checked) in a child process (`inputs`: the
     `SharedInputs` that hold some of the `in` arrays: their files are linked into the run, not copied;
-    `raw_gm_writes="warning"`: a raw `__gm__` store is reported and the run goes on, as for CANN kernels)."""
+    `raw_gm_writes="warning"`: a raw `__gm__` store is reported and the run goes on, as for CANN kernels;
+    `gm_padding="torch_npu"`: each GM tensor gets the allocation torch_npu's caching allocator gives it (gm_allocation),
+    so reads and writes a little past its end stay inside its block, and a write there is a `gm-padding-write`
+    warning; the default, "strict", gives each tensor its own bytes)."""
     settings = settings or load_settings()
     args = list(args)
     scratch = ScratchFolder("run", gm_root(settings))
@@ -2013,16 +2042,31 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     try:
         outputs, child, files = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,
                                  poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync, raw_gm_writes=raw_gm_writes,
-                                 tiling_key=tiling_key, inputs=inputs)
+                                 tiling_key=tiling_key, inputs=inputs, gm_padding=gm_padding)
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")
         launched = next((r["block_dim"] for r in child.records if r.get("type") == "tiling"), block_dim) or 0
         result = {}
+        padding_writes = []
         for name, path, dtype, shape in outputs:
             data = _map_output(run_dir, path, dtype)
             if data is None: continue
             mapped[path] = data
-            result[name] = data.reshape(shape) if shape is not None and data.size == int(np.prod(shape, dtype=np.int64)) else data
+            count = int(np.prod(shape, dtype=np.int64)) if shape is not None else data.size
+            if gm_padding != "strict" and shape is not None and data.size > count:   # the allocation's padding
+                pad = data[count:].view(np.uint8)
+                if (bad := np.flatnonzero(pad != poison)).size:   # whole elements (bytes equal to the poison look unwritten)
+                    size = np.dtype(dtype).itemsize
+                    padding_writes.append((name, count * size, int(bad[0]) // size * size,
+                                           int(bad[-1]) // size * size + size - 1, data.nbytes))
+                data = data[:count]
+            result[name] = data.reshape(shape) if shape is not None and data.size == count else data
+        for name, nbytes, lo, hi, alloc in padding_writes:
+            diags.append(Diagnostic("gm-padding-write", f"the kernel wrote past the end of '{name}' ({nbytes} bytes): bytes "
+                                    f"{nbytes + lo}..{nbytes + hi} of its {alloc}-byte allocation ({gm_padding}'s padding), "
+                                    "which the NPU tolerates but which holds none of the tensor",
+                                    file=build.entry_file or "<run>", severity="warning",
+                                    hint="bound the last tile's write by the tensor's length (DataCopyPad, or a smaller count)"))
         cpu = next((r.get("cpu_seconds") for r in child.records if r.get("type") == "done"), None)
         writes = next((r.get("gm_writes") for r in child.records if r.get("type") == "done"), None)
         if ok and writes == 0 and (silent := no_output_diagnostic(build, args, result, poison)) is not None:

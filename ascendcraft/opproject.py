@@ -686,13 +686,17 @@ def output_mismatch(got, want, rtol: float, atol: float) -> str | None:
 def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: dict | None = None,
                 outputs: dict | None = None, reference: Callable | None = None, tiling_key: int | None = None,
                 rtol: float = 1e-4, atol: float = 1e-4, settings: Settings | None = None,
-                raw_gm_writes: str = "warning") -> ProjectRun:
+                raw_gm_writes: str = "warning", gm_padding: str = "torch_npu") -> ProjectRun:
     """Run the op's TilingFunc on the emulated context, then its kernel on `inputs` (by input name, or in order).
     `outputs` gives {name: (shape, dtype)}; without it the reference's results give them. `reference(**inputs, **attrs)`
     returns the expected output (or a tuple / dict of them), compared with `rtol` / `atol`. A tensor-list
     (DYNAMIC) parameter takes a list of tensors, and its `outputs` entry a list of (shape, dtype). A raw `__gm__` store
     is valid AscendC and CANN's kernels make them, so by default it is a `gm-raw-write` warning (`raw_gm_writes="error"`
-    makes it an error, as the judge has it for generated kernels: the trace and the cost model never see such writes)."""
+    makes it an error, as the judge has it for generated kernels: the trace and the cost model never see such writes).
+    Each tensor gets the device memory torch_npu gives it (`gm_padding="torch_npu"`, emu.gm_allocation: its bytes plus
+    32, rounded up to 512), as when the op is called from PyTorch: a kernel that reads or writes a little past a
+    tensor's end stays inside its allocation, as on the NPU (a write there is a `gm-padding-write` warning);
+    `gm_padding="strict"` gives each tensor its own bytes only."""
     project = project if isinstance(project, OpProject) else load_project(project)
     op, attrs = project.op, dict(attrs or {})
     if isinstance(inputs, (list, tuple)): inputs = {p.name: t for p, t in zip(op.inputs, inputs)}
@@ -762,7 +766,7 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
                              "(all GM_ADDR)", project.kernel_file,
                              f"parameter order: inputs, outputs{', shape output' if shaped else ''}, workspace, tiling")
     r = run(b, gm_args + [Workspace(), Tiling()], host_args=host, tiling_key=tiling_key, settings=settings,
-            raw_gm_writes=raw_gm_writes)
+            raw_gm_writes=raw_gm_writes, gm_padding=gm_padding)
     produced = {}
     read_back = {p.name: ([None] * len(lists[p.name]) if p.name in lists else None) for p in results} if inplace \
         else {p.name: ([None] * len(lists[p.name]) if p.name in lists else None) if p.name in aliases else out_specs[p.name]

@@ -192,17 +192,58 @@ def test_large_inputs_run_with_a_smaller_batch_and_say_so():
     ns["batch_size"], ns["get_inputs"] = 256, weights(32)                  # 1 GiB + 128 MiB of weights
     assert "256 -> 1 (inputs and outputs 132 MiB)" in mkb.shrink_batch(ns)            # over 64 MiB at batch 1: within the full size
     ns["batch_size"], ns["get_inputs"] = 256, weights(80)                  # 320 MiB of weights alone
-    with pytest.raises(ValueError, match="even at batch_size 1"):
+    with pytest.raises(ValueError, match="324 MiB even with 1 of 256 rows"):
         mkb.shrink_batch(ns)
+    assert ns["batch_size"] == 256                                         # left as the task has it
+    gemm = lambda: [torch.rand(ns["batch_size"], 4096), torch.rand(4096, 4096)]    # 64 MiB of weights, 16 KiB rows
+    ns["batch_size"], ns["get_inputs"] = 8192, gemm
+    assert "8192 -> 64 (inputs and outputs 65 MiB)" in mkb.shrink_batch(ns)   # the batch keeps 1 MiB of rows
+
+
+def test_a_task_without_batch_size_shrinks_the_leading_dimension_of_its_inputs():
+    "The tensors get_inputs makes with the first input's rows are made with fewer; the reference sees the same inputs."
+    import torch
+    conv = {"torch": torch}                                                # 1 GiB input, weights of another leading size
+    exec("import torch\nclass Model(torch.nn.Module):\n    def forward(self, x, w): return torch.nn.functional.conv1d(x, w)\n"
+         "def get_inputs(): return [torch.rand(32, 64, 131072), torch.rand(128, 64, 3)]\n"
+         "def get_init_inputs(): return []\n", conv)
+    assert "leading dimension 32 -> 1 (inputs and outputs 96 MiB)" in mkb.shrink_batch(conv)
+    x, w = conv["get_inputs"]()
+    assert x.shape == (1, 64, 131072) and w.shape == (128, 64, 3)
+    square = {"torch": torch}                                              # A's rows shrink, B (as many rows) stays
+    exec("import torch\nclass Model(torch.nn.Module):\n    def forward(self, a, b): return a @ b\n"
+         "def get_inputs(): return [torch.rand(4096, 4096), torch.rand(4096, 4096)]\n"
+         "def get_init_inputs(): return []\n", square)
+    assert "leading dimension 4096 -> 32" in mkb.shrink_batch(square)
+    assert [tuple(t.shape) for t in square["get_inputs"]()] == [(32, 4096), (4096, 4096)]
+    loss = {"torch": torch}                                                # a per-sample target vector shrinks too
+    exec("import torch\nclass Model(torch.nn.Module):\n"
+         "    def forward(self, p, t): return torch.nn.functional.cross_entropy(p, t, reduction='none')\n"
+         "def get_inputs(): return [torch.rand(1 << 20, 32), torch.randint(0, 32, (1 << 20,))]\n"
+         "def get_init_inputs(): return []\n", loss)
+    assert "leading dimension 1048576 -> " in mkb.shrink_batch(loss)
+    p, t = loss["get_inputs"]()
+    assert p.shape[0] == t.shape[0] < 1 << 20
     tall = {"torch": torch}                                                # 1 MiB in, 1 GiB out: the output counts
     exec("import torch\nclass Model(torch.nn.Module):\n    def forward(self, a): return a @ a.T\n"
          "def get_inputs(): return [torch.rand(16384, 16)]\ndef get_init_inputs(): return []\n", tall)
-    with pytest.raises(ValueError, match="inputs and outputs of 1025 MiB and no batch_size"):
-        mkb.shrink_batch(tall)
-    ns.pop("batch_size")
-    ns["get_inputs"] = lambda: [torch.rand(1 << 20, 256)]                 # 1 GiB, and no batch_size to reduce
-    with pytest.raises(ValueError, match="no batch_size"):
-        mkb.shrink_batch(ns)
+    assert "leading dimension 16384 -> 2048 (inputs and outputs 16 MiB)" in mkb.shrink_batch(tall)
+    sym = {"torch": torch}                                                 # A + A.T: get_inputs refuses fewer rows
+    exec("import torch\nclass Model(torch.nn.Module):\n    def forward(self, a, b): return a @ b\n"
+         "def get_inputs():\n    a = torch.rand(4096, 4096)\n    return [(a + a.T) / 2, torch.rand(4096, 4096)]\n"
+         "def get_init_inputs(): return []\n", sym)
+    with pytest.raises(ValueError, match="refuses the task's inputs with 2048 instead of 4096 rows"):
+        mkb.shrink_batch(sym)
+
+
+def test_a_tiling_func_that_reads_no_shape_is_fixed_to_the_tasks_shape():
+    reads = "static ge::graphStatus TilingFunc(gert::TilingContext* context) {\n  auto n = context->GetInputShape(0)->GetStorageShape().GetShapeSize();\n}\n"
+    fixed = "namespace optiling {\nstatic ge::graphStatus MyTiling(gert::TilingContext* context) {\n  const uint32_t N = 64; // x: [64, 8]\n  if (N) { context->SetBlockDim(8); }\n  return ge::GRAPH_SUCCESS;\n}\n}\n" \
+            "static ge::graphStatus InferShape(gert::InferShapeContext* context) { auto s = context->GetInputShape(0); return 0; }\n" \
+            "class Op : public OpDef { Op() { this->AICore().SetTiling(optiling::MyTiling); } };\n"
+    assert mkb.tiling_reads_shapes(reads) is True
+    assert mkb.tiling_reads_shapes(fixed) is False                          # InferShape's read does not count
+    assert mkb.tiling_reads_shapes("int main() {}") is None
 
 
 @pytest.mark.parametrize("factor, verdict", [("2.0f", "pass"), ("3.0f", "mismatch")])

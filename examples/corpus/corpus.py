@@ -920,12 +920,12 @@ def _replay_model_new(project, tensors, attrs, built, ns_mod, ns_in, init, input
     attrs = {k: (v.item() if hasattr(v, "item") else v) for k, v in attrs.items()}
     contiguous = lambda t: None if t is None else [m.contiguous() for m in t] if isinstance(t, list) else t.contiguous()
     try:
-        r = run_project(project, {p.name: contiguous(t) for p, t in zip(op.inputs, tensors)}, attrs=attrs, outputs={})
+        r = run_project(project, {p.name: contiguous(t) for p, t in zip(op.inputs, tensors)}, attrs=attrs, outputs={},
+                        settings=run_settings())
     except Exception as e:  # noqa: BLE001
         return dict(match="run-error", match_detail=f"{type(e).__name__}: {e}"[:300], case=row)
     if not r.run.ok:
-        errs = [d for d in r.run.diagnostics if d.is_error]
-        return dict(match="run-error", match_detail=run_failure(r.run), case=row)
+        return dict(match=failed_run_class(r.run), match_detail=run_failure(r.run), case=row)
     as_t = lambda a: torch.from_numpy(np.ascontiguousarray(a))
     ret = []
     for kind, name in built:
@@ -958,6 +958,31 @@ def _replay_model_new(project, tensors, attrs, built, ns_mod, ns_in, init, input
     if not ok:
         return dict(match="mismatch", case=row, match_detail=f"ModelNew's results differ; worst abs error {worst:.3g}{note}")
     return dict(match="pass", case=row, match_detail=f"worst abs error {worst:.3g}{rule}, tiling key {r.tiling_key}{note}")
+
+
+LOAD_STRETCH_MAX = 8.0   # the run limit grows with the load per core up to this factor (run_settings)
+
+
+def run_settings():
+    """The settings the corpus's kernels run with. `run_timeout` (settings.ini, ASCENDCRAFT_RUN_TIMEOUT) is a wall-time
+    limit for a machine with a core to spare; on a loaded one the kernel process gets a share of a core, so the limit
+    is stretched by the 1-minute load average per core, at most LOAD_STRETCH_MAX times (at load 15 on 2 cores, 30 s
+    becomes 225 s). A run that still does not finish is counted `timeout`, apart from the runs (failed_run_class)."""
+    import os
+    from ascendcraft.config import load_settings
+    settings = load_settings()
+    try:
+        load, cores = os.getloadavg()[0], len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return settings
+    return settings.replace(run_timeout=settings.run_timeout * min(LOAD_STRETCH_MAX, max(1.0, load / max(cores, 1))))
+
+
+def failed_run_class(run) -> str:
+    """How a failed run counts: `timeout` when it was stopped at the run limit (the emulation's speed on this machine,
+    not a verdict on the kernel: outside the run / match columns, listed apart), else `run-error`."""
+    errs = [d for d in run.diagnostics if d.is_error]
+    return "timeout" if errs and errs[0].kind == "timeout" else "run-error"
 
 
 def run_failure(run) -> str:
@@ -1156,12 +1181,12 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         note += f"; not compared (the reference does not return them): {', '.join(p.name for p in unchecked)}"
     contiguous = lambda t: None if t is None else [m.contiguous() for m in t] if isinstance(t, list) else t.contiguous()
     try:
-        r = run_project(project, {p.name: contiguous(t) for p, t in zip(op.inputs, tensors)}, attrs=attrs, outputs=np_out)
+        r = run_project(project, {p.name: contiguous(t) for p, t in zip(op.inputs, tensors)}, attrs=attrs, outputs=np_out,
+                        settings=run_settings())
     except Exception as e:  # noqa: BLE001
         return dict(match="run-error", match_detail=f"{type(e).__name__}: {e}"[:300], case=row)
     if not r.run.ok:
-        errs = [d for d in r.run.diagnostics if d.is_error]
-        return dict(match="run-error", match_detail=run_failure(r.run), case=row)
+        return dict(match=failed_run_class(r.run), match_detail=run_failure(r.run), case=row)
     if r.mismatches:   # the run's own finding (an output shape the kernel did not write)
         return dict(match="run-error", match_detail="; ".join(f"{k}: {v}" for k, v in r.mismatches.items())[:300], case=row)
     def as_torch(got, w, name):   # ours, as a torch tensor in the reference's shape (the task's own rule takes those)
@@ -1254,6 +1279,11 @@ def classify(res: dict) -> dict:
     return res
 
 
+NOT_RUN = {"too-large": "too-large (inputs over the memory budget even with a smaller batch)",
+           "tiling-fixed": "tiling-fixed (a TilingFunc written for the task's own shape, which is too large here)",
+           "timeout": "timeout (stopped at the run limit, run_settings: the emulation's speed, no verdict)"}
+
+
 def summary(results: list[dict]) -> str:
     "The table by source (markdown), then why kernels did not compile and why runs did not match."
     results = [classify(r) for r in results]
@@ -1280,6 +1310,13 @@ def summary(results: list[dict]) -> str:
     if runs:
         out.append("\nRuns that did not match:")
         out += [f"  {n:4d}  {why}" for why, n in runs.most_common(15)]
+    not_run = [r for r in results if r.get("match") in NOT_RUN]
+    if not_run:   # never silent: what was left out of the run / match columns, and why
+        out.append(f"\nNot run against the reference ({len(not_run)}; outside the run / match columns):")
+        for kind, why in NOT_RUN.items():
+            these = [r for r in not_run if r["match"] == kind]
+            if these:
+                out.append(f"  {len(these):4d}  {why}: " + ", ".join(posixpath.basename(r["path"]).rsplit(".", 1)[0] for r in these))
     faults = [r for r in results if r.get("match") == "golden-fault"]
     if faults:
         out.append(f"\nGolden answers at fault ({len(faults)}; not in the run / match columns):")

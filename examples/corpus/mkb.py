@@ -13,10 +13,13 @@ reference Model and ModelNew are made after seeding torch with MKB's seed, one t
 the outputs must agree under torch.allclose(atol=1e-4, rtol=1e-4) (compared as float32). ModelNew runs on the CPU with
 torch_npu stood in, and its call into the extension is captured: python_bind_src says which call argument is which op
 input and attribute (corpus.pybind_layout), the reference's result gives the output's shape, the op definition its
-dtype. Only one of MKB's five trials is run. MKB's inputs are large (up to 8 GiB): a task whose inputs exceed
-FULL_SIZE_BYTES runs with a smaller batch_size (shrink_batch; the result's detail says so), and is not run at all
-(too-large, outside the run / match columns) when even that does not fit or its TilingFunc refuses the smaller batch
-(many LLM-made kernels are written for the task's one shape).
+dtype. Only one of MKB's five trials is run. MKB's inputs are large (up to 8 GiB): a task whose inputs and outputs
+exceed MAX_INPUT_BYTES runs with a smaller batch, the leading dimension of its inputs (shrink_batch; the result's
+detail says so), the reference on the same smaller inputs. It is not run at all, outside the run / match columns, when
+even that does not fit (too-large) or when its TilingFunc is written for the task's one shape (tiling-fixed: it reads
+no input shape, or refuses the smaller batch; many LLM-made kernels are). The op project runs with torch_npu's device
+allocation (run_project's gm_padding="torch_npu"), as MKB's extension calls it from PyTorch, and a run stopped at the
+run limit (corpus.run_settings) counts as `timeout`, apart from the runs.
 """
 import ast
 import posixpath
@@ -28,9 +31,11 @@ FIELDS = ("project_json_src", "host_tiling_src", "host_operator_src", "kernel_sr
 MKB_SEED = 1024          # MultiKernelBench's seed_num (LLM4AscendC's vendor/mkb/mkb_eval_config.py carries it)
 MKB_ATOL = MKB_RTOL = 1e-4
 # MKB's full-size inputs reach 8 GiB (argmax: 128 x 4096 x 4095 floats): a task runs at its own size up to
-# FULL_SIZE_BYTES of inputs, else with a smaller batch_size (shrink_batch) down to MAX_INPUT_BYTES
+# MAX_INPUT_BYTES of inputs and outputs, else with a smaller batch (shrink_batch) that brings them within it, or, where
+# weights alone are larger, brings the batch's rows under BATCH_FLOOR_BYTES with at most FULL_SIZE_BYTES in all
 FULL_SIZE_BYTES = 256 << 20
 MAX_INPUT_BYTES = 64 << 20
+BATCH_FLOOR_BYTES = 1 << 20
 
 
 class AnswerFormatError(ValueError):
@@ -132,39 +137,114 @@ def llm4ascendc_entries(files: list[str], listing: str, entry) -> list[dict]:
 
 
 # ---- MKB's correctness step on the emulator -------------------------------------------------------------------------
-def _io_bytes(ns: dict) -> int:
+def _io_bytes(ns: dict) -> tuple[int, bool]:
     """The bytes of the reference's get_inputs() tensors and of its Model's outputs on them, measured on the meta
-    device (nothing is allocated; a Model that cannot run there counts its inputs only). An output can be far larger
-    than the inputs (a tall-skinny matmul: 16384 x 16 by 16 x 16384 gives 1 GiB)."""
+    device (nothing is allocated), and whether the Model ran there (one that cannot run on the meta device counts its
+    inputs only). An output can be far larger than the inputs (a tall-skinny matmul: 16384 x 16 by 16 x 16384 gives
+    1 GiB)."""
     import torch
     size = lambda ts: sum(t.numel() * t.element_size() for t in ts if torch.is_tensor(t))
     with torch.device("meta"):
         inputs = ns["get_inputs"]()
         try:
-            out = ns["Model"](*ns["get_init_inputs"]())(*inputs)
-        except Exception:  # noqa: BLE001 - an op without a meta kernel: the inputs alone
-            out = []
-    return size(inputs) + size(out if isinstance(out, (list, tuple)) else [out])
+            out, ran = ns["Model"](*ns["get_init_inputs"]())(*inputs), True
+        except Exception:  # noqa: BLE001 - an op without a meta kernel, or inputs the Model refuses
+            out, ran = [], False
+    return size(inputs) + size(out if isinstance(out, (list, tuple)) else [out]), ran
+
+
+_FACTORIES = ("rand", "randn", "randint", "zeros", "ones", "empty", "full")
+
+
+SHRINK_WAYS = ("all", "2d", "first")   # which of get_inputs' tensors with the batch's rows shrink (_leading_shrunk)
+
+
+def _leading_shrunk(full: int, small: int, way: str):
+    """A torch function mode under which the factory calls (torch.rand, randn, randint, zeros, ones, empty, full) that
+    make a tensor of leading dimension `full` make it with `small` rows instead: way "all" every such tensor, "2d" only
+    those of two or more dimensions (a 1-D tensor as long as the batch is a bias, not a per-sample vector), "first" only
+    the first one made (a square matmul's A, whose B has as many rows)."""
+    import torch
+    from torch.overrides import TorchFunctionMode
+    funcs = {getattr(torch, f) for f in _FACTORIES}
+
+    done = []
+
+    def shrink(size):
+        size = list(size)
+        if size and size[0] == full and (len(size) >= 2 or way == "all") and not (way == "first" and done):
+            size[0] = small
+            done.append(1)
+        return tuple(size)
+
+    class Shrink(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = dict(kwargs or {})
+            if func in funcs:
+                args = list(args)
+                if "size" in kwargs: kwargs["size"] = shrink(kwargs["size"])
+                elif func is torch.randint or func is torch.full:   # (low,) high, size / size, fill_value
+                    at = next((i for i, a in enumerate(args) if isinstance(a, (tuple, list, torch.Size))), None)
+                    if at is not None: args[at] = shrink(args[at])
+                elif args and isinstance(args[0], (tuple, list, torch.Size)): args[0] = shrink(args[0])
+                elif args and all(isinstance(a, int) for a in args): args = list(shrink(args))
+            return func(*args, **kwargs)
+    return Shrink()
 
 
 def shrink_batch(ns: dict, limit: int = MAX_INPUT_BYTES) -> str:
-    """Leave inputs and outputs (_io_bytes) of up to FULL_SIZE_BYTES as the task sets them; make larger ones fit
-    `limit` bytes by halving the reference's module-level `batch_size` (which get_inputs reads when called; 180 of
-    MKB's 300 references have one), keeping every other dimension as the task sets it (rows keep their length and
-    alignment). What stays over `limit` at batch_size 1 (a GEMM's weights) is taken up to FULL_SIZE_BYTES. Returns a
-    note saying what changed ("" when nothing did); raises ValueError when the task cannot be made to fit (no
-    batch_size, or too large at 1)."""
-    size = _io_bytes(ns)
-    if size <= FULL_SIZE_BYTES: return ""
-    if not isinstance(ns.get("batch_size"), int):
-        raise ValueError(f"inputs and outputs of {size >> 20} MiB and no batch_size to reduce")
-    first = ns["batch_size"]
-    while size > limit and ns["batch_size"] > 1:
-        ns["batch_size"] = max(1, ns["batch_size"] // 2)
-        size = _io_bytes(ns)
-    if size > FULL_SIZE_BYTES:   # weights alone over the limit (GEMMs of 8192 x 8192): batch 1 within the full-size one
-        raise ValueError(f"inputs and outputs of {size >> 20} MiB even at batch_size 1")
-    return f"; batch_size {first} -> {ns['batch_size']} (inputs and outputs {size >> 20} MiB)"
+    """Leave inputs and outputs (_io_bytes) of up to `limit` bytes as the task sets them; make larger ones fit it by
+    halving the batch, the leading dimension of the task's inputs, every other dimension as the task sets it (rows
+    keep their length and alignment). The batch is the reference's module-level `batch_size` where it has one (which
+    get_inputs reads when called; 180 of MKB's 300 references), else the leading dimension of its first input: each
+    tensor that get_inputs makes with that many rows is made with fewer (_leading_shrunk), so the reference and the
+    kernel see the same smaller inputs. The halving stops at `limit`, or once the batch's rows hold under 1 MiB
+    (BATCH_FLOOR_BYTES: a GEMM's weights stay as they are and the batch keeps some rows); what is left may reach
+    FULL_SIZE_BYTES. Returns a note saying what changed ("" when nothing did); raises ValueError when the task cannot
+    be made to fit (its size does not follow the batch, the Model refuses the smaller batch, or it stays too large)."""
+    size, ran = _io_bytes(ns)
+    if size <= limit: return ""
+    import torch
+    if isinstance(ns.get("batch_size"), int):
+        first, name = ns["batch_size"], "batch_size"
+        def at(b, way="all"): ns["batch_size"] = b
+    else:
+        with torch.device("meta"):
+            inputs = [t for t in ns["get_inputs"]() if torch.is_tensor(t) and t.dim() >= 1]
+        if not inputs: raise ValueError(f"inputs and outputs of {size >> 20} MiB and no tensor input to reduce")
+        first, name, original = int(inputs[0].shape[0]), "leading dimension", ns["get_inputs"]
+
+        def at(b, way="all"):
+            if b == first:
+                ns["get_inputs"] = original
+                return
+            def get_inputs():
+                with _leading_shrunk(first, b, way):
+                    return original()
+            ns["get_inputs"] = get_inputs
+    b, full = first, size
+    while size > limit and b > 1:
+        smaller = max(1, b // 2)
+        for way in SHRINK_WAYS if name != "batch_size" else SHRINK_WAYS[:1]:
+            at(smaller, way)
+            try:
+                got, fits = _io_bytes(ns)
+            except Exception:  # noqa: BLE001 - get_inputs itself refuses (A + A.T of a symmetric matrix)
+                continue
+            if fits or not ran: break
+        else:
+            at(first)
+            raise ValueError(f"the Model refuses the task's inputs with {smaller} instead of {first} rows ({name})")
+        per_row = (size - got) / (b - smaller)
+        if per_row <= 0:
+            at(first)
+            raise ValueError(f"inputs and outputs of {full >> 20} MiB that do not shrink with the {name} ({first})")
+        b, size = smaller, got
+        if per_row * b <= BATCH_FLOOR_BYTES: break
+    if size > FULL_SIZE_BYTES:   # weights alone over the limit (GEMMs of 8192 x 8192): too large at any batch
+        at(first)
+        raise ValueError(f"inputs and outputs of {size >> 20} MiB even with {b} of {first} rows ({name})")
+    return f"; {name} {first} -> {b} (inputs and outputs {size >> 20} MiB)"
 
 
 class _Captured(Exception):
@@ -204,7 +284,7 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project) -> dict:
     import torch
     from ascendcraft.opproject import GE_DTYPES, run_project
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
-    from corpus import compared_outputs, pybind_layout
+    from corpus import compared_outputs, pybind_layout, run_settings
     if "model_src" not in strings or "python_bind_src" not in strings:
         return dict(match="no-reference", match_detail="the answer has no model_src / python_bind_src")
     saved = {k: sys.modules.get(k) for k in ("torch_npu", "custom_ops_lib")}
@@ -215,7 +295,10 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project) -> dict:
         try:
             shrunk = shrink_batch(ref)
         except ValueError as e:
-            return dict(match="too-large", match_detail=str(e))
+            return dict(match="too-large", match_detail=f"not run: too large for this machine ({e})"[:300])
+        if shrunk and tiling_reads_shapes(strings["host_operator_src"]) is False:   # it would run the task's own size
+            return dict(match="tiling-fixed", match_detail=f"not run: tiling fixed to shape (its TilingFunc reads no input "
+                                                          f"shape, and the inputs are smaller than the task's{shrunk})"[:300])
         init = ref["get_init_inputs"]()
         with torch.no_grad():
             torch.manual_seed(MKB_SEED)
@@ -267,13 +350,16 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project) -> dict:
             return dict(match="no-reference", match_detail=f"output {p.name}: the reference does not return it")
     try:
         r = run_project(project, {p.name: None if t is None else t.contiguous() for p, t in zip(op.inputs, tensors)},
-                        attrs=attrs, outputs=out_specs)
+                        attrs=attrs, outputs=out_specs, settings=run_settings())
     except Exception as e:  # noqa: BLE001
         return dict(match="run-error", match_detail=f"{type(e).__name__}: {e}"[:300])
     if not r.run.ok:
         errs = [d for d in r.run.diagnostics if d.is_error]
         if shrunk and errs and errs[0].kind == "host-tiling":   # a TilingFunc made for the task's own shape only
-            return dict(match="too-large", match_detail=f"its TilingFunc refuses the smaller batch ({errs[0].message}){shrunk}"[:300])
+            return dict(match="tiling-fixed", match_detail=f"not run: tiling fixed to shape (its TilingFunc refuses the "
+                                                          f"smaller batch: {errs[0].message}){shrunk}"[:300])
+        if errs and errs[0].kind == "timeout":   # not a verdict on the kernel: the emulation's speed on this machine
+            return dict(match="timeout", match_detail=f"{errs[0].message}{shrunk}"[:300])
         return dict(match="run-error", match_detail=(f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300])
     worst = 0.0
     for p, w in zip(results, wants):
@@ -290,3 +376,24 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project) -> dict:
                                                        f"{i}: {float(got_f.reshape(-1)[i])} vs {float(ref_f.reshape(-1)[i])}){shrunk}")
         worst = max(worst, float((ref_f - got_f).abs().max()) if ref_f.numel() else 0.0)
     return dict(match="pass", match_detail=f"worst abs error {worst:.3g} (MKB's allclose, 1 trial), tiling key {r.tiling_key}{shrunk}")
+
+
+SHAPE_READS = re.compile(r"\b(?:GetInputShape|GetOutputShape|GetInputTensor|GetStorageShape|GetOriginShape|GetShapeSize|"
+                         r"GetDimNum|GetInputDesc|GetDynamicInputShape|GetOptionalInputShape)\s*\(")
+
+
+def tiling_reads_shapes(host_operator_src: str) -> bool | None:
+    """Whether the op's TilingFunc (the function its OpDef hands to SetTiling, TilingFunc when none is named) reads an
+    input's shape (GetInputShape, GetInputTensor, GetStorageShape, GetShapeSize, ...); None when it is not found.
+    One that reads none computes the same tiling for any input, so it is written for the task's one shape."""
+    from ascendcraft.emu import blank_comments
+    text = blank_comments(host_operator_src)
+    m = re.search(r"\bSetTiling\s*\(\s*(?:\w+::)*(\w+)\s*\)", text)
+    name = m.group(1) if m else "TilingFunc"
+    for d in re.finditer(rf"\b{re.escape(name)}\s*\([^;{{)]*\)\s*(?:const\s*)?\{{", text):
+        depth, i = 1, d.end()
+        while depth and i < len(text):
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        return bool(SHAPE_READS.search(text[d.end():i]))
+    return None
