@@ -12,14 +12,14 @@
 
 namespace ascendcraft { namespace emu {
 
-namespace {
+namespace glu_impl {
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-// GELU, tanh form: x * sigmoid(2 * sqrt(2/pi) * (x + 0.044715 x^3)).
-double gelu(double x) { return x * sigmoid(1.5957691216057308 * (x + 0.044715 * x * x * x)); }
+// GELU, tanh form: x * glu_impl::sigmoid(2 * sqrt(2/pi) * (x + 0.044715 x^3)).
+double gelu(double x) { return x * glu_impl::sigmoid(1.5957691216057308 * (x + 0.044715 * x * x * x)); }
 // The smallest sharedTmpBuffer the host's Get<Api>MaxMinTmpSize gives: float needs none, half a few 256-byte
 // repeats of float intermediates (SwiGLU 6, GeGLU 4).
 uint32_t glu_min_tmp(Op op, Dt dt) { return dt == Dt::f32 ? 0 : (op == Op::SwiGLU ? 6u : 4u) * 256u; }
-}  // namespace
+}  // namespace glu_impl
 
 void adv_glu(Op op, Dt dt, const Local& dst, const Local& src0, const Local& src1, const Local* tmp, double beta,
              uint64_t count, SrcLoc loc) {
@@ -41,7 +41,7 @@ void adv_glu(Op op, Dt dt, const Local& dst, const Local& src0, const Local& src
     check_operand(g, src1, s, es, true, op, loc, "srcTensor1");
     check_operand(g, dst, s, es, false, op, loc, "dstTensor");
     check_adv_elementwise(op, loc, dst, src0, &src1, tmp, bytes, dt != Dt::f32);
-    const uint32_t need = glu_min_tmp(op, dt);
+    const uint32_t need = glu_impl::glu_min_tmp(op, dt);
     if (tmp && tmp->bytes < need)
         Report("adv-tmp-space", op, loc)
             .msg("%s on %s: sharedTmpBuffer holds %u bytes, less than the %u bytes the API needs at least", name,
@@ -62,7 +62,7 @@ void adv_glu(Op op, Dt dt, const Local& dst, const Local& src0, const Local& src
     check_initialised(src1, 0, bytes, op, loc, "srcTensor1");
     for (uint64_t i = 0; i < count; ++i) {
         const double a = load_d(dt, src0.addr + i * es), b = load_d(dt, src1.addr + i * es);
-        const double r = op == Op::SwiGLU ? a * b * sigmoid(beta * b) : a * gelu(b);
+        const double r = op == Op::SwiGLU ? a * b * glu_impl::sigmoid(beta * b) : a * glu_impl::gelu(b);
         uint8_t* p = dst.addr + i * es;
         if (dt == Dt::f16) { const half h = static_cast<half>(static_cast<float>(r)); std::memcpy(p, &h, 2); }
         else { const float f = static_cast<float>(r); std::memcpy(p, &f, 4); }

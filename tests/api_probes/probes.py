@@ -1180,6 +1180,14 @@ NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/norma
 NOT_PROBED.update({n: "advanced activation API and its host tiling (lib/activation): see tests/test_emu_glu.py"
                    for n in ("SwiGLU", "GeGLU", "GetSwiGLUMaxMinTmpSize", "GetSwiGLUTmpBufferFactorSize",
                              "GetGeGLUMaxMinTmpSize", "GetGeGLUTmpBufferFactorSize")})
+NOT_PROBED.update({n: "advanced quantisation API and its host tiling (lib/quantization): see tests/test_emu_quant.py"
+                   for n in ("AscendQuant", "AscendDequant", "AscendAntiQuant", "AscendQuantConfig",
+                             "GetAscendQuantMaxMinTmpSize", "GetAscendQuantTmpBufferFactorSize",
+                             "GetAscendDequantMaxMinTmpSize", "GetAscendDequantTmpBufferFactorSize",
+                             "GetAscendAntiQuantMaxMinTmpSize", "GetAscendAntiQuantMaxTmpSize",
+                             "GetAscendAntiQuantMinTmpSize", "GetAscendAntiQuantTmpBufferFactorSize")})
+NOT_PROBED["GetShapeInfo"] = ("LocalTensor's shape (SetShapeInfo / GetShapeInfo), read by AscendAntiQuant per channel: "
+                              "see tests/test_emu_quant.py")
 # The emulation's own helpers inside norm.h (not AscendC names; they belong in a *_detail namespace).
 NOT_PROBED.update({n: "the emulation's own helper in norm.h, not an AscendC API"
                    for n in ("align32", "fill_softmax", "flash_call", "layernorm_ar", "layernorm_bsh", "rmsnorm_call",

@@ -36,6 +36,7 @@
 #include "ascendcraft_emu/pad.h"
 #include "ascendcraft_emu/softmax_grad.h"
 #include "ascendcraft_emu/glu.h"
+#include "ascendcraft_emu/quant.h"
 #include "ascendcraft_emu/sort.h"
 #include "ascendcraft_emu/select_bytes.h"
 #include "ascendcraft_emu/exp_taylor.h"

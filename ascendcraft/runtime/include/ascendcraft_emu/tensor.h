@@ -25,6 +25,36 @@ namespace diag_names { template <typename T, typename U> void names(const LocalT
 }  // namespace AscendC
 struct int4b_t;   // compat.h: two per byte, the even element in the low 4 bits
 namespace AscendC {
+// The shape a kernel attaches to a LocalTensor (SetShapeInfo); some advanced APIs read it (AscendAntiQuant's
+// per-channel offset / scale). Up to 8 dimensions, as in AscendC.
+#ifndef ASCC_ENUM_DATAFORMAT
+#define ASCC_ENUM_DATAFORMAT
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
+#endif
+constexpr int32_t K_MAX_SHAPE_DIM = 8;
+struct ShapeInfo {
+    ShapeInfo() {}
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const uint8_t inputOriginalShapeDim,
+              const uint32_t inputOriginalShape[], const DataFormat inputFormat)
+        : shapeDim(inputShapeDim), originalShapeDim(inputOriginalShapeDim), dataFormat(inputFormat) {
+        for (int i = 0; i < shapeDim && i < K_MAX_SHAPE_DIM; ++i) shape[i] = inputShape[i];
+        for (int i = 0; i < originalShapeDim && i < K_MAX_SHAPE_DIM; ++i) originalShape[i] = inputOriginalShape[i];
+    }
+    ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const DataFormat inputFormat = DataFormat::ND)
+        : shapeDim(inputShapeDim), originalShapeDim(inputShapeDim), dataFormat(inputFormat) {
+        for (int i = 0; i < shapeDim && i < K_MAX_SHAPE_DIM; ++i) shape[i] = originalShape[i] = inputShape[i];
+    }
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    uint32_t shape[K_MAX_SHAPE_DIM] = {};
+    uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+    DataFormat dataFormat = DataFormat::ND;
+};
+inline uint64_t GetShapeSize(const ShapeInfo& shapeInfo) {
+    uint64_t n = 1;
+    for (int i = 0; i < shapeInfo.shapeDim && i < K_MAX_SHAPE_DIM; ++i) n *= shapeInfo.shape[i];
+    return n;
+}
 // A typed view of global memory. operator[] shifts the start; the recorded size stays the same. An offset into
 // GlobalTensor<int4b_t> counts 4-bit elements, two per byte (AscendC asks for an even offset there).
 template <typename T> class GlobalTensor {
@@ -92,6 +122,8 @@ public:
     uint64_t GetPhyAddr(uint32_t offset) const { return reinterpret_cast<uintptr_t>(desc_.addr) + static_cast<uint64_t>(offset) * sizeof(T); }
     // As in AscendC: the TPosition as an int32_t (compare with static_cast<int32_t>(TPosition::VECIN)).
     int32_t GetPosition() const { return static_cast<int32_t>(desc_.pos); }
+    void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+    ShapeInfo GetShapeInfo() const { return shape_info_; }
 
     // AscendC's operator overloads: `dst = a * b` runs Mul(dst, a, b, dst.GetSize()) (symbol.h).
     template <typename E, typename = decltype(std::declval<const E&>().Process(std::declval<const LocalTensor&>()))>
@@ -112,6 +144,7 @@ public:
 
 private:
     ascendcraft::emu::Local desc_;
+    ShapeInfo shape_info_;
 };
 
 }  // namespace AscendC

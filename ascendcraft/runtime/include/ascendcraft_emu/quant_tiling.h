@@ -1,0 +1,85 @@
+// AscendCraft: the host-side temporary-size functions of the quantisation advanced APIs (quant.h), as an op's TilingFunc
+// or an example's host code calls them through tiling/tiling_api.h. The sizes follow the public API reference's rules:
+// AscendQuant two 256-byte half repeats at least and two bytes per element at most; AscendDequant a float repeat plus
+// one row (at least) or every row (at most) of float source and the scale; AscendAntiQuant none for half output, float
+// intermediates for bfloat16_t. No vendor code.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "norm_tiling.h"
+#include "register/op_def_registry.h"
+
+namespace AscendC {
+namespace quant_tiling_detail {
+inline uint32_t elems(const ge::Shape& s) { return s.GetShapeSize() > 0 ? static_cast<uint32_t>(s.GetShapeSize()) : 0u; }
+// AscendDequant: [outer, inner] of a 1-D ([1, n]) or 2-D source.
+inline void outer_inner(const ge::Shape& s, uint32_t& outer, uint32_t& inner) {
+    outer = s.GetDimNum() == 2 ? static_cast<uint32_t>(s.GetDim(0)) : 1u;
+    inner = s.GetDimNum() == 2 ? static_cast<uint32_t>(s.GetDim(1)) : (s.GetDimNum() == 1 ? static_cast<uint32_t>(s.GetDim(0)) : 0u);
+}
+inline uint32_t antiquant(const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose, ge::DataType out, bool max) {
+    if (out == ge::DT_FLOAT16) return 0;                  // half computes in place
+    const uint32_t scale = std::max<uint32_t>(1, elems(scaleShape)), src = elems(srcShape);
+    const bool perChannel = scale != 1;
+    if (!perChannel) return max ? src * 4 : 1024;
+    if (isTranspose) return (8 + 8 + 64) * scale * 4;
+    return scale * 2 * 4 + 64 * static_cast<uint32_t>(srcShape.GetDim(0)) * 4;
+}
+}  // namespace quant_tiling_detail
+
+inline void GetAscendQuantMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                        uint32_t& minValue) {
+    (void)typeSize;
+    minValue = 2 * 256;
+    maxValue = (std::max<uint32_t>(quant_tiling_detail::elems(srcShape) * 2, 2 * 256) + 31) / 32 * 32;
+}
+inline void GetAscendQuantTmpBufferFactorSize(uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    maxLiveNodeCount = 2;
+    extraBuf = 0;
+}
+inline void GetAscendDequantMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                          uint32_t& minValue) {
+    (void)typeSize;
+    uint32_t outer, inner;
+    quant_tiling_detail::outer_inner(srcShape, outer, inner);
+    const uint32_t scale = inner + 8;     // the scale row, rounded up past a bfloat16_t scale's padding
+    maxValue = (64 + outer * inner + scale) * 4;
+    minValue = (64 + inner + scale) * 4;
+}
+inline void GetAscendDequantTmpBufferFactorSize(const ge::Shape& srcShape, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    extraBuf = 8 + 64;
+    if (srcShape.GetDimNum() == 2) { extraBuf += static_cast<uint32_t>(srcShape.GetDim(1)); maxLiveNodeCount = 1; }
+    else if (srcShape.GetDimNum() == 1) maxLiveNodeCount = 2;
+    else { extraBuf = 0; maxLiveNodeCount = 0; }
+}
+inline uint32_t GetAscendAntiQuantMaxTmpSize(const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose,
+                                             ge::DataType inputDataType, ge::DataType outputDataType) {
+    (void)inputDataType;
+    return quant_tiling_detail::antiquant(srcShape, scaleShape, isTranspose, outputDataType, true);
+}
+inline uint32_t GetAscendAntiQuantMinTmpSize(const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose,
+                                             ge::DataType inputDataType, ge::DataType outputDataType) {
+    (void)inputDataType;
+    return quant_tiling_detail::antiquant(srcShape, scaleShape, isTranspose, outputDataType, false);
+}
+inline void GetAscendAntiQuantMaxMinTmpSize(const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose,
+                                            ge::DataType inputDataType, ge::DataType outputDataType, uint32_t& maxValue,
+                                            uint32_t& minValue) {
+    maxValue = GetAscendAntiQuantMaxTmpSize(srcShape, scaleShape, isTranspose, inputDataType, outputDataType);
+    minValue = GetAscendAntiQuantMinTmpSize(srcShape, scaleShape, isTranspose, inputDataType, outputDataType);
+}
+inline void GetAscendAntiQuantTmpBufferFactorSize(const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose,
+                                                  ge::DataType inputDataType, ge::DataType outputDataType,
+                                                  uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    (void)inputDataType;
+    const uint32_t scale = std::max<uint32_t>(1, quant_tiling_detail::elems(scaleShape));
+    maxLiveNodeCount = 0;
+    extraBuf = 0;
+    if (outputDataType == ge::DT_FLOAT16) return;
+    if (scale == 1) maxLiveNodeCount = 1;
+    else if (isTranspose) extraBuf = 80 * scale * 4;
+    else extraBuf = scale * 2 * 4 + 64 * static_cast<uint32_t>(srcShape.GetDim(0)) * 4;
+}
+}  // namespace AscendC
