@@ -1,4 +1,4 @@
-// AscendCraft: the host-side temporary-size functions of the quantisation advanced APIs (quant.h), as an op's TilingFunc
+// AscendCraft: the host-side temporary-size functions of the quantisation advanced APIs (quant.h) and CumSum, as an op's TilingFunc
 // or an example's host code calls them through tiling/tiling_api.h. The sizes follow the public API reference's rules:
 // AscendQuant two 256-byte half repeats at least and two bytes per element at most; AscendDequant a float repeat plus
 // one row (at least) or every row (at most) of float source and the scale; AscendAntiQuant none for half output, float
@@ -81,5 +81,19 @@ inline void GetAscendAntiQuantTmpBufferFactorSize(const ge::Shape& srcShape, con
     if (scale == 1) maxLiveNodeCount = 1;
     else if (isTranspose) extraBuf = 80 * scale * 4;
     else extraBuf = scale * 2 * 4 + 64 * static_cast<uint32_t>(srcShape.GetDim(0)) * 4;
+}
+// CumSum (lib/math) on [outter, inner]: along the rows, half needs a float copy of the tensor (float none); along a
+// row, two transposes of 16 rows at a time (plus a half cast buffer) at least, of every row at most.
+inline void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isLastAxis,
+                                   const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    const uint32_t outer = static_cast<uint32_t>(srcShape.GetDim(0)), inner = static_cast<uint32_t>(srcShape.GetDim(1));
+    if (!isLastAxis) {
+        maxValue = minValue = typeSize == 2 ? outer * inner * 4 : 0;
+        return;
+    }
+    const uint32_t aligned = (outer + 15) / 16 * 16;
+    minValue = (typeSize == 2 ? inner * 16 * 2 : 0) + 16 * inner * typeSize * 2;
+    maxValue = (typeSize == 2 ? inner * aligned * 2 : 0) + aligned * inner * typeSize * 2;
 }
 }  // namespace AscendC
