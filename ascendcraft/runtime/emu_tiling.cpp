@@ -39,6 +39,20 @@ void check_tiling_key(const Core& c) {
         .fail();
 }
 
+void tpl_key_unmatched(const uint64_t* keys, uint32_t n, SrcLoc loc) {
+    std::string known;
+    for (uint32_t i = 0; i < n; ++i) known += (known.empty() ? "" : ", ") + std::to_string(keys[i]);
+    const unsigned long long key = static_cast<unsigned long long>(g_launch->tiling_key);
+    Report("tiling-key", Op::Kernel, loc)
+        .msg("tiling key %llu selects no instance of the tiling-template kernel: its ASCENDC_TPL_SEL builds the keys %s",
+             key, known.empty() ? "(none)" : known.c_str())
+        .val("tiling_key", static_cast<int64_t>(key)).val("keys", known.c_str())
+        .hint("the host tiling function sets the key with GET_TPL_TILING_KEY / ASCENDC_TPL_SEL_PARAM from values that one "
+              "ASCENDC_TPL_ARGS_SEL selects (or run with tiling_key= one of %s)",
+              known.empty() ? "the kernel's keys" : known.c_str())
+        .fail();
+}
+
 }}  // namespace ascendcraft::emu
 
 // Host side: what gert::TilingContext::SetTilingKey does, for a plain ascendcraft_tiling function.

@@ -63,6 +63,8 @@ SOURCES = {  # repo -> source group name
     "cannmirror/asc-devkit": "asc-devkit examples (official, kernel alone)",
     "CenZhihan/LLM4AscendC": "LLM4AscendC kernelbench165",   # split by hardware verdict: mkb.LLM4ASCENDC_SOURCES
     "BobbyWeng/cannbot-ascendc-vs-pypto": "cannbot agent kernels (LLM-made .asc, kernel alone)",
+    "hicann/ops-math": "hicann ops-math (A2 ops)",
+    "hicann/ops-nn": "hicann ops-nn (A2 ops)",
 }
 
 
@@ -106,11 +108,34 @@ def collect(repo: str, gitdir: str) -> list[dict]:
             arch, defines = cmake_defaults(show(gitdir, commit, f"{folder}/CMakeLists.txt").decode(errors="replace"))
             if arch == "dav-2201": out.append(dict(entry(f, "asc-file"), **({"defines": defines} if defines else {})))
         return out
+    if repo in ("hicann/ops-math", "hicann/ops-nn"):   # CANN's newer open repositories: the ops built for A2
+        return hicann_entries(gitdir, commit, files, entry)
     if repo == "Hayden727/cann-ops":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if f.startswith("src/") and "/op_kernel/" in f and f.endswith(".cpp")})
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
         return [entry(r, "op-project") for r in roots if r in have_host]
     return []
+
+
+def hicann_entries(gitdir: str, commit: str, files: list[str], entry) -> list[dict]:
+    """hicann/ops-math, hicann/ops-nn: one op folder (op_host/ + op_kernel/) per operator, the main tree's and the
+    community's (experimental/). An op is taken when its OpDef builds it for A2 (`AddConfig("ascend910b"...)` in an
+    op_host source); its source group says which tree it is in. Templates of the repositories' op generator
+    (scripts/opgen) and test folders are left out."""
+    kernels = {f.split("/op_kernel/")[0] for f in files if "/op_kernel/" in f and f.endswith(".cpp")}
+    hosts = sorted(f for f in files if "/op_host/" in f and f.endswith(".cpp") and f.split("/op_host/")[0] in kernels
+                   and not f.startswith(("scripts/", "tests/")) and "/tests/" not in f)
+    roots = set()
+    for f in hosts:
+        root = f.split("/op_host/")[0]
+        if root in roots: continue
+        if re.search(rb'AddConfig\(\s*"ascend910b"', show(gitdir, commit, f)): roots.add(root)
+    out = []
+    for r in sorted(roots):
+        e = entry(r, "op-project")
+        if r.startswith("experimental/"): e["source"] += ", experimental"
+        out.append(e)
+    return out
 
 
 CANNBOT_SOURCES = {True: "cannbot agent (LLM-made .asc; passed on their NPU)",
@@ -480,6 +505,8 @@ def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> 
 # compile mode "cann-ops"), so they see the same two folders, at libs/common_include/cann-ops.
 COMMON_INCLUDES = {
     "Hayden727/cann-ops": (("src/common/inc", "common_inc"), ("src/common/op_host/op_tiling", "common_op_tiling")),
+    "hicann/ops-math": (("common/inc", "common_inc"),),
+    "hicann/ops-nn": (("common/inc", "common_inc"),),
     "weich97/NPUKernelBench": (("libs/common_include/cann-ops/src/common/inc", "common_inc"),
                                ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
 }
@@ -504,7 +531,7 @@ def try_entry(args: tuple) -> dict:
 def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True) -> dict:
     from ascendcraft.config import load_settings
     from ascendcraft.emu import build, read_sources
-    from ascendcraft.opproject import build_project, dtype_macros, load_project
+    from ascendcraft.opproject import build_project, dtype_macros, load_project, template_entry
     out = dict(entry)
     settings = load_settings()
     with tempfile.TemporaryDirectory() as tmp:
@@ -548,7 +575,12 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         from ascendcraft.emu import shadowed_tiling_headers
         tiling = {k: v for k, v in kernel_sources.items() if k.endswith(".h") and "BEGIN_TILING_DATA_DEF" in v}
         for name in shadowed_tiling_headers(tiling, project.sources): del kernel_sources[name]
-        kb = build(kernel_sources, project.entry, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"))
+        try:   # a tiling-template kernel (ASCENDC_TPL_SEL): entered through the instance of the launch's key
+            inner = template_entry(project, kernel_sources, settings=settings)
+        except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
+            out.update(kernel_ok=False, kernel_error=f"template: {e}"[:200], **({"project_ok": False} if project_build else {}))
+            return out
+        kb = build(kernel_sources, inner or project.entry, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"))
         out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
         if not project_build: return out
         try:

@@ -238,6 +238,8 @@ bool deq_scale_set();
 void tiling_read(void* dst, const void* gm, uint64_t bytes, SrcLoc loc);
 uint64_t tiling_key();
 bool tiling_key_test(const uint64_t* keys, uint32_t n, SrcLoc loc);  // TILING_KEY_IS / TILING_KEY_LIST (emu_tiling.cpp)
+// a tiling-template kernel (ASCENDC_TPL_SEL) has no instance of the launch's key (`keys`: the ones it has): an error
+[[noreturn]] void tpl_key_unmatched(const uint64_t* keys, uint32_t n, SrcLoc loc);
 template <typename... K> inline bool tiling_key_list(SrcLoc loc, K... keys) {
     const uint64_t ks[] = {static_cast<uint64_t>(keys)...};
     return tiling_key_test(ks, static_cast<uint32_t>(sizeof...(K)), loc);

@@ -1,0 +1,197 @@
+// AscendCraft: the tiling-template macros of AscendC (ascendc/host_api/tiling/template_argument.h). An operator
+// declares its kernel's template parameters once (ASCENDC_TPL_ARGS_DECL: DTYPE / DATATYPE / FORMAT / UINT / BOOL /
+// KERNEL_TYPE parameters) and the combinations it builds (ASCENDC_TPL_SEL of ASCENDC_TPL_ARGS_SEL); the host's tiling
+// function encodes the combination it chose into the tiling key (GET_TPL_TILING_KEY / ASCENDC_TPL_SEL_PARAM) and the
+// launch runs the kernel instance of that key.
+//
+// Key encoding (as CANN's build decodes it): the declared parameters in order, each in its own bit field from the
+// lowest bits up: a DTYPE / DATATYPE / FORMAT / KERNEL_TYPE parameter its value in 8 bits, a UINT parameter the index of
+// its value among the declared values in the declared width, a BOOL parameter its value in 1 bit. UINT values are
+// declared as a list (ASCENDC_TPL_UI_LIST, v...), as ranges (ASCENDC_TPL_UI_RANGE, n, lo1, hi1, ...) or both
+// (ASCENDC_TPL_UI_MIX, n, ranges..., values...).
+//
+// Host side (no __NPU_ARCH__: op_host code): the macros build the declaration and selection lists, and a generated
+// program of ascendcraft.opproject lists every selected instance with its key. Kernel side (the emulator's kernel
+// build, where kernel_operator.h defines __NPU_ARCH__): the macros declare nothing, and TypeFromId<dtype id>::type
+// names the C++ type of a DATATYPE parameter's value. Written from the public AscendC documentation; no vendor code.
+#pragma once
+
+#include <cstdint>
+
+#define ASCENDC_TPL_AIV_ONLY 0
+#define ASCENDC_TPL_AIC_ONLY 1
+#define ASCENDC_TPL_MIX_AIV_1_0 4
+#define ASCENDC_TPL_MIX_AIC_1_0 5
+#define ASCENDC_TPL_MIX_AIC_1_1 6
+#define ASCENDC_TPL_MIX_AIC_1_2 7
+#define ASCENDC_TPL_AICORE 8
+#define ASCENDC_TPL_VECTORCORE 9
+#define ASCENDC_TPL_MIX_AICORE 10
+#define ASCENDC_TPL_MIX_VECTOR_CORE 11
+#define ASCENDC_TPL_MAX 12
+#define ASCENDC_TPL_1_BW 1
+#define ASCENDC_TPL_2_BW 2
+#define ASCENDC_TPL_4_BW 4
+#define ASCENDC_TPL_8_BW 8
+#define ASCENDC_TPL_DTYPE 0
+#define ASCENDC_TPL_FORMAT 1
+#define ASCENDC_TPL_UINT 2
+#define ASCENDC_TPL_BOOL 3
+#define ASCENDC_TPL_INPUT_BIAS 100000000
+#define ASCENDC_TPL_OUTPUT_BIAS 900000000
+#define ASCENDC_TPL_INPUT(x) (ASCENDC_TPL_INPUT_BIAS + (x))
+#define ASCENDC_TPL_OUTPUT(x) (ASCENDC_TPL_OUTPUT_BIAS + (x))
+#define ASCENDC_TPL_UI_RANGE 0
+#define ASCENDC_TPL_UI_LIST 1
+#define ASCENDC_TPL_UI_MIX 2
+
+#if defined(__NPU_ARCH__)   // ---- kernel side ------------------------------------------------------------------------
+template <int dataTypeId> struct TypeFromId { using type = void; };
+#define ASCENDCRAFT_TPL_TYPE(id, t) template <> struct TypeFromId<id> { using type = t; }
+ASCENDCRAFT_TPL_TYPE(0, float);
+ASCENDCRAFT_TPL_TYPE(1, half);
+ASCENDCRAFT_TPL_TYPE(2, int8_t);
+ASCENDCRAFT_TPL_TYPE(3, int32_t);
+ASCENDCRAFT_TPL_TYPE(4, uint8_t);
+ASCENDCRAFT_TPL_TYPE(6, int16_t);
+ASCENDCRAFT_TPL_TYPE(7, uint16_t);
+ASCENDCRAFT_TPL_TYPE(8, uint32_t);
+ASCENDCRAFT_TPL_TYPE(9, int64_t);
+ASCENDCRAFT_TPL_TYPE(10, uint64_t);
+ASCENDCRAFT_TPL_TYPE(11, double);
+ASCENDCRAFT_TPL_TYPE(12, bool);
+ASCENDCRAFT_TPL_TYPE(27, bfloat16_t);
+#undef ASCENDCRAFT_TPL_TYPE
+#define ASCENDC_TPL_DTYPE_DECL(...)
+#define ASCENDC_TPL_DATATYPE_DECL(...)
+#define ASCENDC_TPL_FORMAT_DECL(...)
+#define ASCENDC_TPL_UINT_DECL(...)
+#define ASCENDC_TPL_BOOL_DECL(...)
+#define ASCENDC_TPL_KERNEL_TYPE_DECL(...)
+#define ASCENDC_TPL_DTYPE_SEL(...)
+#define ASCENDC_TPL_DATATYPE_SEL(...)
+#define ASCENDC_TPL_FORMAT_SEL(...)
+#define ASCENDC_TPL_UINT_SEL(...)
+#define ASCENDC_TPL_BOOL_SEL(...)
+#define ASCENDC_TPL_TILING_STRUCT_SEL(...)
+#define ASCENDC_TPL_KERNEL_TYPE_SEL(...)
+#define ASCENDC_TPL_DETERMINISTIC_SEL(...)
+#define ASCENDC_TPL_SHARED_KERNEL_TYPE_SEL(...)
+#define ASCENDC_TPL_ARGS_DECL(...)
+#define ASCENDC_TPL_ARGS_SEL(...)
+#define ASCENDC_TPL_SEL(...)
+
+#else   // ---- host side ------------------------------------------------------------------------------------------------
+#include <algorithm>
+#include <cstdio>
+#include <initializer_list>
+#include <vector>
+
+namespace ascendcraft { namespace tpl {
+// what a parameter is: how it is encoded, and what the kernel's template argument is (a type for DATATYPE)
+enum Kind : uint32_t { DTYPE = 0, FORMAT = 1, UINT = 2, BOOL = 3, KERNEL_TYPE = 4, DETERMINISTIC = 5, SHARED_KERNEL_TYPE = 6,
+                       DATATYPE = 7, TILING_STRUCT = 8 };
+struct Param {
+    const char* name;
+    Kind kind;
+    uint32_t bits;                 // the declared width (UINT), 8 (DTYPE, DATATYPE, FORMAT, KERNEL_TYPE) or 1 (BOOL)
+    std::vector<uint64_t> values;  // the values; a UINT declaration's expanded to the list it encodes by index
+    bool decl;
+    Param(const char* n, Kind k, uint32_t b, std::initializer_list<uint64_t> v, bool is_decl)
+        : name(n), kind(k), bits(b), values(v), decl(is_decl) {
+        if (kind == UINT) expand();
+    }
+    // UI_LIST v...; UI_RANGE n lo hi ...; UI_MIX n lo hi ... v...
+    void expand() {
+        if (values.empty()) return;
+        const uint64_t flag = values[0];
+        std::vector<uint64_t> out;
+        if (flag == ASCENDC_TPL_UI_LIST) {
+            out.assign(values.begin() + 1, values.end());
+        } else if (values.size() >= 2) {
+            const size_t ranges = static_cast<size_t>(values[1]);
+            size_t i = 2;
+            for (size_t r = 0; r < ranges && i + 1 < values.size(); ++r, i += 2)
+                for (uint64_t v = values[i]; v <= values[i + 1]; ++v) out.push_back(v);
+            if (flag == ASCENDC_TPL_UI_MIX) out.insert(out.end(), values.begin() + static_cast<long>(i), values.end());
+        }
+        values = out;
+    }
+    bool encoded() const { return kind != KERNEL_TYPE && kind != DETERMINISTIC && kind != TILING_STRUCT; }
+};
+using Decl = std::vector<Param>;
+using Sel = std::vector<std::vector<Param>>;
+constexpr uint64_t kInvalidKey = 0xFFFFFFFFFFFFFFFFull;
+
+// The key of one combination of values, given in the declaration's order (INVALID_TILING_KEY, with a message, when a
+// UINT value is not declared, a value does not fit its field or the fields exceed 64 bits).
+inline uint64_t encode(const Decl& decl, const std::vector<uint64_t>& args) {
+    if (args.size() != decl.size()) {
+        std::fprintf(stderr, "[ERROR] GET_TPL_TILING_KEY has %zu values, ASCENDC_TPL_ARGS_DECL declares %zu parameters\n",
+                     args.size(), decl.size());
+        return kInvalidKey;
+    }
+    uint64_t key = 0;
+    uint32_t shift = 0;
+    for (size_t i = 0; i < decl.size(); ++i) {
+        const Param& p = decl[i];
+        uint64_t field = args[i];
+        if (p.kind == UINT) {
+            auto it = std::find(p.values.begin(), p.values.end(), field);
+            if (it == p.values.end()) {
+                std::fprintf(stderr, "[ERROR] ASCENDC_TPL_UINT %s value %llu is not among the values ASCENDC_TPL_UINT_DECL "
+                             "declares\n", p.name, static_cast<unsigned long long>(field));
+                return kInvalidKey;
+            }
+            field = static_cast<uint64_t>(it - p.values.begin());
+        }
+        if (p.bits < 64 && (field >> p.bits) != 0) {
+            std::fprintf(stderr, "[ERROR] ASCENDC_TPL parameter %s: %llu does not fit its %u bits\n", p.name,
+                         static_cast<unsigned long long>(field), p.bits);
+            return kInvalidKey;
+        }
+        if (shift + p.bits > 64) {
+            std::fprintf(stderr, "[ERROR] the tiling key's fields exceed 64 bits (ASCENDC_TPL_ARGS_DECL)\n");
+            return kInvalidKey;
+        }
+        key |= field << shift;
+        shift += p.bits;
+    }
+    return key;
+}
+// GET_TPL_TILING_KEY's values, whatever their integer or enum types (a dtype read as ge::DataType, an int64_t mode)
+template <typename... A> uint64_t encode_values(const Decl& decl, A... values) {
+    return encode(decl, std::vector<uint64_t>{static_cast<uint64_t>(values)...});
+}
+}}  // namespace ascendcraft::tpl
+
+#define ASCENDC_TPL_DTYPE_DECL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::DTYPE, 8, {__VA_ARGS__}, true)
+#define ASCENDC_TPL_DATATYPE_DECL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::DATATYPE, 8, {__VA_ARGS__}, true)
+#define ASCENDC_TPL_FORMAT_DECL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::FORMAT, 8, {__VA_ARGS__}, true)
+#define ASCENDC_TPL_UINT_DECL(x, bw, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::UINT, (bw), {__VA_ARGS__}, true)
+#define ASCENDC_TPL_BOOL_DECL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::BOOL, 1, {__VA_ARGS__}, true)
+#define ASCENDC_TPL_KERNEL_TYPE_DECL(x, ...) \
+    ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::SHARED_KERNEL_TYPE, 8, {__VA_ARGS__}, true)
+#define ASCENDC_TPL_ARGS_DECL(x, ...) static ::ascendcraft::tpl::Decl g_tilingDeclareParams { __VA_ARGS__ }
+#define ASCENDC_TPL_DTYPE_SEL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::DTYPE, 8, {__VA_ARGS__}, false)
+#define ASCENDC_TPL_DATATYPE_SEL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::DATATYPE, 8, {__VA_ARGS__}, false)
+#define ASCENDC_TPL_FORMAT_SEL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::FORMAT, 8, {__VA_ARGS__}, false)
+#define ASCENDC_TPL_UINT_SEL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::UINT, 0, {__VA_ARGS__}, false)
+#define ASCENDC_TPL_BOOL_SEL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::BOOL, 1, {__VA_ARGS__}, false)
+#define ASCENDC_TPL_TILING_STRUCT_SEL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::TILING_STRUCT, 0, {}, false)
+#define ASCENDC_TPL_KERNEL_TYPE_SEL(...) \
+    ::ascendcraft::tpl::Param("kernel_type", ::ascendcraft::tpl::KERNEL_TYPE, 8, {__VA_ARGS__}, false)
+#define ASCENDC_TPL_DETERMINISTIC_SEL(...) \
+    ::ascendcraft::tpl::Param("deterministic", ::ascendcraft::tpl::DETERMINISTIC, 1, {__VA_ARGS__}, false)
+#define ASCENDC_TPL_SHARED_KERNEL_TYPE_SEL(x, ...) \
+    ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::SHARED_KERNEL_TYPE, 8, {__VA_ARGS__}, false)
+#define ASCENDC_TPL_ARGS_SEL(...) std::vector<::ascendcraft::tpl::Param> { __VA_ARGS__ }
+#define ASCENDC_TPL_SEL(...) static ::ascendcraft::tpl::Sel g_tilingSelectParams { __VA_ARGS__ }
+
+#define GET_TPL_TILING_KEY(...) ::ascendcraft::tpl::encode_values(g_tilingDeclareParams, __VA_ARGS__)
+#define ASCENDC_TPL_SEL_PARAM(context, ...)                        \
+    do {                                                           \
+        const uint64_t ascendcraftTplKey = GET_TPL_TILING_KEY(__VA_ARGS__); \
+        (context)->SetTilingKey(ascendcraftTplKey);                \
+    } while (0)
+#endif

@@ -1,0 +1,3 @@
+// AscendCraft host side: ops-base op_common/op_host/util/const_util.h (the emulated helpers are in ascendcraft_emu/ops_base.h).
+#pragma once
+#include "ascendcraft_emu/ops_base.h"
