@@ -1190,6 +1190,9 @@ NOT_PROBED["GetShapeInfo"] = ("LocalTensor's shape (SetShapeInfo / GetShapeInfo)
                               "see tests/test_emu_quant.py")
 NOT_PROBED.update({n: "advanced math API and its host tiling (lib/math CumSum): see tests/test_emu_cumsum.py"
                    for n in ("CumSum", "GetCumSumMaxMinTmpSize")})
+NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/normalization Welford): see tests/test_emu_welford.py"
+                   for n in ("WelfordUpdate", "WelfordFinalize", "WelfordUpdateConfig", "WelfordFinalizeConfig",
+                             "GetWelfordUpdateMaxMinTmpSize", "GetWelfordFinalizeMaxMinTmpSize")})
 # The emulation's own helpers inside norm.h (not AscendC names; they belong in a *_detail namespace).
 NOT_PROBED.update({n: "the emulation's own helper in norm.h, not an AscendC API"
                    for n in ("align32", "fill_softmax", "flash_call", "layernorm_ar", "layernorm_bsh", "rmsnorm_call",

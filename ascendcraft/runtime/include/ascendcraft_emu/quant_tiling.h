@@ -1,4 +1,4 @@
-// AscendCraft: the host-side temporary-size functions of the quantisation advanced APIs (quant.h) and CumSum, as an op's TilingFunc
+// AscendCraft: the host-side temporary-size functions of the quantisation advanced APIs (quant.h), CumSum and Welford, as an op's TilingFunc
 // or an example's host code calls them through tiling/tiling_api.h. The sizes follow the public API reference's rules:
 // AscendQuant two 256-byte half repeats at least and two bytes per element at most; AscendDequant a float repeat plus
 // one row (at least) or every row (at most) of float source and the scale; AscendAntiQuant none for half output, float
@@ -95,5 +95,23 @@ inline void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typ
     const uint32_t aligned = (outer + 15) / 16 * 16;
     minValue = (typeSize == 2 ? inner * 16 * 2 : 0) + 16 * inner * typeSize * 2;
     maxValue = (typeSize == 2 ? inner * aligned * 2 : 0) + aligned * inner * typeSize * 2;
+}
+// WelfordUpdate on [rnLength, abLength]: 256-byte float buffers, three for half, two for float (one reusing the source)
+// at least, one set per 8 elements of the input at most. WelfordFinalize on [abLength]: four 64-float blocks at least,
+// the mean and variance rows on top for abLength beyond 64.
+inline void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSizeT, const uint32_t typeSizeU,
+                                          const bool isReuseSource, const bool isInplace, uint32_t& maxValue,
+                                          uint32_t& minValue) {
+    (void)typeSizeU; (void)isInplace;
+    minValue = typeSizeT == 2 ? 3 * 256 : (isReuseSource ? 256 : 2 * 256);
+    const uint64_t n = static_cast<uint64_t>(srcShape.GetDim(0)) * static_cast<uint64_t>(srcShape.GetDim(1));
+    maxValue = static_cast<uint32_t>((n + 7) / 8 * minValue);
+}
+inline void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                            uint32_t& maxValue, uint32_t& minValue) {
+    (void)typeSize; (void)isReuseSource;
+    const uint32_t ab = static_cast<uint32_t>(srcShape.GetDim(0));
+    minValue = 64 * 4 * 4;
+    maxValue = ab <= 64 ? minValue : (64 * 2 + ab * 2) * 4;
 }
 }  // namespace AscendC
