@@ -1193,6 +1193,8 @@ NOT_PROBED.update({n: "advanced math API and its host tiling (lib/math CumSum): 
 NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/normalization Welford): see tests/test_emu_welford.py"
                    for n in ("WelfordUpdate", "WelfordFinalize", "WelfordUpdateConfig", "WelfordFinalizeConfig",
                              "GetWelfordUpdateMaxMinTmpSize", "GetWelfordFinalizeMaxMinTmpSize")})
+NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/normalization Normalize): see tests/test_emu_normalize.py"
+                   for n in ("Normalize", "GetNormalizeConfig", "GetNormalizeMaxMinTmpSize")})
 # The emulation's own helpers inside norm.h (not AscendC names; they belong in a *_detail namespace).
 NOT_PROBED.update({n: "the emulation's own helper in norm.h, not an AscendC API"
                    for n in ("align32", "fill_softmax", "flash_call", "layernorm_ar", "layernorm_bsh", "rmsnorm_call",

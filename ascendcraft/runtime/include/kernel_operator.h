@@ -39,6 +39,7 @@
 #include "ascendcraft_emu/quant.h"
 #include "ascendcraft_emu/cumsum.h"
 #include "ascendcraft_emu/welford.h"
+#include "ascendcraft_emu/normalize.h"
 #include "ascendcraft_emu/sort.h"
 #include "ascendcraft_emu/select_bytes.h"
 #include "ascendcraft_emu/exp_taylor.h"

@@ -1,4 +1,4 @@
-// AscendCraft: the host-side temporary-size functions of the quantisation advanced APIs (quant.h), CumSum and Welford, as an op's TilingFunc
+// AscendCraft: the host-side temporary-size functions of the quantisation advanced APIs (quant.h), CumSum, Welford and Normalize, as an op's TilingFunc
 // or an example's host code calls them through tiling/tiling_api.h. The sizes follow the public API reference's rules:
 // AscendQuant two 256-byte half repeats at least and two bytes per element at most; AscendDequant a float repeat plus
 // one row (at least) or every row (at most) of float source and the scale; AscendAntiQuant none for half output, float
@@ -113,5 +113,19 @@ inline void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape, const uin
     const uint32_t ab = static_cast<uint32_t>(srcShape.GetDim(0));
     minValue = 64 * 4 * 4;
     maxValue = ab <= 64 ? minValue : (64 * 2 + ab * 2) * 4;
+}
+// Normalize on [A, R] (R padded to 32 bytes of T): the gamma / beta rows in float (twice more for half U) or the
+// row statistics, whichever is larger, at least; two float copies of the rows and of the data at most.
+inline void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSizeU, const uint32_t typeSizeT,
+                                      const bool isReuseSource, const bool isComputeRstd, const bool isOnlyOutput,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource; (void)isComputeRstd; (void)isOnlyOutput;
+    const uint32_t a = static_cast<uint32_t>(srcShape.GetDim(0)), r = static_cast<uint32_t>(srcShape.GetDim(1));
+    const uint32_t per = typeSizeT ? 32 / typeSizeT : 1, rPad = (r + per - 1) / per * per;
+    auto align = [](uint32_t b) { return (b + 31) / 32 * 32; };
+    const uint32_t rBytes = align(rPad * 4), aBytes = align(a * 4);
+    maxValue = 2 * rBytes + 2 * align((a + 7) / 8 * 8 * rPad * 4);
+    const uint32_t nr = (typeSizeU == 4 ? 2 : 4) * rBytes;
+    minValue = std::max(aBytes, nr);
 }
 }  // namespace AscendC

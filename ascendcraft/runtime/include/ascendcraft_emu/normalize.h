@@ -1,0 +1,101 @@
+// AscendCraft CPU emulation: Normalize (lib/normalization), LayerNorm's second half on an [A, R] tensor whose row means
+// and variances are given: rstd = 1 / sqrt(variance + epsilon) per row, y = (x - mean) * rstd * gamma + beta (gamma /
+// beta left out with isNoGamma / isNoBeta). T (x, y) half or float; U (gamma, beta) half or float, at least as precise
+// as T; mean, variance and rstd float, one per row. Computed in double per element, rounded to T and float as stored.
+// Signatures and rules from the public AscendC API reference; no vendor code.
+#pragma once
+
+#include "tensor.h"
+
+namespace ascendcraft { namespace emu {
+struct NormalizeCall {
+    Dt dt = Dt::none, gamma_dt = Dt::none;
+    const Local* y = nullptr;
+    const Local* rstd = nullptr;
+    const Local* mean = nullptr;
+    const Local* var = nullptr;
+    const Local* x = nullptr;
+    const Local* gamma = nullptr;    // nullptr: isNoGamma
+    const Local* beta = nullptr;     // nullptr: isNoBeta
+    const Local* tmp = nullptr;
+    float eps = 0;
+    uint32_t a = 0, r = 0, r_pad = 0;
+    int32_t config_a = -1;
+};
+void adv_normalize(const NormalizeCall& c, SrcLoc loc);
+}}  // namespace ascendcraft::emu
+
+namespace AscendC {
+#ifndef ASCENDCRAFT_REDUCE_PATTERN
+#define ASCENDCRAFT_REDUCE_PATTERN
+enum class ReducePattern : uint32_t {
+    AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR, RARARARA,
+};
+#endif
+struct NormalizeConfig {
+    ReducePattern reducePattern = ReducePattern::AR;
+    int32_t aLength = -1;
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+};
+struct NormalizePara {
+    uint32_t aLength;
+    uint32_t rLength;
+    uint32_t rLengthWithPadding;
+};
+constexpr NormalizeConfig GetNormalizeConfig(bool isNoBeta, bool isNoGamma) {
+    return {ReducePattern::AR, -1, isNoBeta, isNoGamma, false};
+}
+constexpr NormalizeConfig NLCFG_NORM = GetNormalizeConfig(false, false);
+constexpr NormalizeConfig NLCFG_NOBETA = GetNormalizeConfig(true, false);
+constexpr NormalizeConfig NLCFG_NOGAMMA = GetNormalizeConfig(false, true);
+constexpr NormalizeConfig NLCFG_NOOPT = GetNormalizeConfig(true, true);
+
+namespace normalize_detail {
+template <typename U, typename T, const NormalizeConfig& config>
+inline void call(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd, const LocalTensor<float>& inputMean,
+                 const LocalTensor<float>& inputVariance, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
+                 const LocalTensor<U>& beta, const LocalTensor<uint8_t>* tmp, float epsilon, const NormalizePara& para,
+                 SrcLoc loc) {
+    static_assert(ascendcraft::emu::OneOf<T, half, float>::value, "Normalize on Ascend 910B (A2): T (inputX, output) is half or float");
+    static_assert(ascendcraft::emu::OneOf<U, half, float>::value, "Normalize on Ascend 910B (A2): U (gamma, beta) is half or float");
+    static_assert(sizeof(U) >= sizeof(T), "Normalize: gamma and beta (U) must be at least as precise as inputX (T)");
+    static_assert(config.reducePattern == ReducePattern::AR, "Normalize supports ReducePattern::AR only (R the inner axis)");
+    static_assert(!config.isOnlyOutput, "Normalize: isOnlyOutput supports false only (y and rstd are both output)");
+    ascendcraft::emu::NormalizeCall c;
+    c.dt = ascendcraft::emu::dt_of<T>();
+    c.gamma_dt = ascendcraft::emu::dt_of<U>();
+    c.y = &output.emu();
+    c.rstd = &outputRstd.emu();
+    c.mean = &inputMean.emu();
+    c.var = &inputVariance.emu();
+    c.x = &inputX.emu();
+    if (!config.isNoGamma) c.gamma = &gamma.emu();
+    if (!config.isNoBeta) c.beta = &beta.emu();
+    if (tmp) c.tmp = &tmp->emu();
+    c.eps = epsilon;
+    c.a = para.aLength;
+    c.r = para.rLength;
+    c.r_pad = para.rLengthWithPadding;
+    c.config_a = config.aLength;
+    ascendcraft::emu::adv_normalize(c, loc);
+}
+}  // namespace normalize_detail
+
+template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
+inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd, const LocalTensor<float>& inputMean,
+                      const LocalTensor<float>& inputVariance, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
+                      const LocalTensor<U>& beta, const LocalTensor<uint8_t>& sharedTmpBuffer, const float epsilon,
+                      const NormalizePara& para, SrcLoc loc = {}) {
+    normalize_detail::call<U, T, config>(output, outputRstd, inputMean, inputVariance, inputX, gamma, beta, &sharedTmpBuffer,
+                                         epsilon, para, loc);
+}
+template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
+inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd, const LocalTensor<float>& inputMean,
+                      const LocalTensor<float>& inputVariance, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
+                      const LocalTensor<U>& beta, const float epsilon, const NormalizePara& para, SrcLoc loc = {}) {
+    normalize_detail::call<U, T, config>(output, outputRstd, inputMean, inputVariance, inputX, gamma, beta, nullptr, epsilon,
+                                         para, loc);
+}
+}  // namespace AscendC
