@@ -33,6 +33,10 @@ _HOST_RE = re.compile(r"\b(?:TilingContext|ascendcraft_tiling)\b|\bMultiCoreMatm
 _CROSS_RE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b|\b(?:ffts_cross_core_sync|wait_flag_dev|NotifyEvent|WaitEvent)\b")
 _CORE_TYPED_RE = re.compile(r"=\s*g_coreType\s*>")             # a member template chosen by core type (catlass)
 _AIV_NAMED_RE = re.compile(r"\bAIV\b|\bASCEND_IS_AIV\b")          # code that names the vector core
+# the Matmul high-level API: unless ASCENDC_CUBE_ONLY is defined before lib/matmul_intf.h, AscendC's Matmul is a client on
+# the vector cores and REGIST_MATMUL_OBJ starts its server on the cube core, so the kernel has both (MIX, AIC:AIV = 1:2)
+_MATMUL_API_RE = re.compile(r"\bREGIST_(?:MATMUL|CUBE)_OBJ\b|(?<![\w:])(?:AscendC::)?Matmul\s*<")
+_CUBE_ONLY_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+ASCENDC_CUBE_ONLY\b", re.M)
 
 
 @dataclass
@@ -68,7 +72,8 @@ def _type_index(name: str) -> int:
 def kernel_kind(sources: dict[str, str], entry: Entry) -> KernelKind:
     """The kernel type of `entry`: the one its code names (KERNEL_TASK_TYPE_DEFAULT, KERNEL_TASK_TYPE per tiling key, a
     `__mix__(aic, aiv)` attribute), else the one CANN's compiler infers from the code: cube and vector work -> MIX_AIC_1_2,
-    cube work only -> AIC_ONLY, vector work only -> AIV_ONLY. Other entries in the same file do not count."""
+    cube work only -> AIC_ONLY (but MIX_AIC_1_2 for the Matmul API without `#define ASCENDC_CUBE_ONLY`: its client code
+    is on the vector cores), vector work only -> AIV_ONLY. Other entries in the same file do not count."""
     texts = {name: blank_comments(text) for name, text in sources.items() if name.endswith(_DEVICE_SUFFIXES)}
     texts = {name: t for name, t in texts.items() if name == entry.file or not ("op_host" in name or _HOST_RE.search(t))}
     kernel = texts.get(entry.file, "")
@@ -97,6 +102,9 @@ def kernel_kind(sources: dict[str, str], entry: Entry) -> KernelKind:
             # names the AIV): the device compiler's AIV pass would have no code to link, so the kernel is AIC only; its
             # vector positions are in templates (epilogues, tile copies) the kernel never instantiates
             kind.default, kind.reason = 1, "inferred: cube work only (members chosen by core type, none for the AIV)"
+            return kind
+        if cube and not vector and _MATMUL_API_RE.search(code) and not _CUBE_ONLY_RE.search("\n".join(texts.values())):
+            kind.default, kind.reason = 5, "inferred: Matmul API without ASCENDC_CUBE_ONLY (AIV clients, AIC server)"
             return kind
         kind.default = 5 if cube and vector else 1 if cube else (2 if kind.cross else 0)
         kind.reason = ("inferred: " + ("cube and vector work" if cube and vector else "cube work only" if cube

@@ -197,6 +197,7 @@ def test_fill_of_a_global_tensor_initialises_its_first_elements():
 
 RELU = r'''
 #include "kernel_operator.h"
+#define ASCENDC_CUBE_ONLY
 #include "lib/matmul_intf.h"
 using namespace AscendC;
 constexpr MatmulConfig GetReluConfig()
@@ -372,6 +373,7 @@ def test_raw_copy_intrinsics_are_data_copy_pad_on_pointers():
 # and hands the Matmul that LocalTensor. The queue lives in L1 (512 KB), not UB (192 KB): a 256 KB A fits. Computing
 # from it is not emulated yet: the Matmul stops with a named error at its IterateAll.
 TSCM = r'''#include "kernel_operator.h"
+#define ASCENDC_CUBE_ONLY
 #include "lib/matmul_intf.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void mm_tscm(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
@@ -443,6 +445,7 @@ def test_n_buffer_33_schedule_is_accepted_by_the_host_tiling(tmp_path):
 # low 4 bits, accumulated in int32. Two cores split M, so each core's A starts at aGm[element offset]: an offset into a
 # GlobalTensor<int4b_t> counts 4-bit elements (half a byte each).
 INT4 = r'''#include "kernel_operator.h"
+#define ASCENDC_CUBE_ONLY
 #include "lib/matmul_intf.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void mm_int4(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)

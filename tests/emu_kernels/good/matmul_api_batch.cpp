@@ -3,6 +3,7 @@
  * (batchB = 1 broadcasts it), the C matrices one after another.
  */
 #include "kernel_operator.h"
+#define ASCENDC_CUBE_ONLY  // the Matmul runs on the cube core itself (without it: a MIX kernel, AIV clients)
 #include "lib/matmul_intf.h"
 
 using namespace AscendC;

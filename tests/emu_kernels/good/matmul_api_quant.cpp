@@ -4,6 +4,7 @@
  *   - one scale per column of C from a uint64 vector in GM (SetQuantVector), `perChannel` = 1.
  */
 #include "kernel_operator.h"
+#define ASCENDC_CUBE_ONLY  // the Matmul runs on the cube core itself (without it: a MIX kernel, AIV clients)
 #include "lib/matmul_intf.h"
 
 using namespace AscendC;

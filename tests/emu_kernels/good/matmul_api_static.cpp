@@ -5,6 +5,7 @@
  * type from the argument). One core computes the 64 x 64 x 64 product in 32 x 32 x 32 blocks.
  */
 #include "kernel_operator.h"
+#define ASCENDC_CUBE_ONLY  // the Matmul runs on the cube core itself (without it: a MIX kernel, AIV clients)
 #include "lib/matmul_intf.h"
 
 using namespace AscendC;

@@ -4,6 +4,7 @@
  * its arguments. The entries also use IterateAll<false> + WaitIterateAll and GetMmDstType (the L0C element type).
  */
 #include "kernel_operator.h"
+#define ASCENDC_CUBE_ONLY  // the Matmul runs on the cube core itself (without it: a MIX kernel, AIV clients)
 #include "lib/matmul_intf.h"
 
 using namespace AscendC;
