@@ -28,9 +28,14 @@ def test_int8_matmul_dequantised_to_half_matches_numpy(per_channel):
     a = RNG.integers(-128, 128, (m, k)).astype(np.int8)
     bt = RNG.integers(-128, 128, (n, k)).astype(np.int8)          # B^T in GM
     acc = a.astype(np.int64) @ bt.astype(np.int64).T
-    scale = np.float32(1 / 1024)
+    scale = np.float32(1 / 1000)    # not exact in 10 mantissa bits
     col_scales = (RNG.uniform(0.5, 2.0, n) / 2048).astype(np.float32)
-    ref = (acc.astype(np.float32) * (col_scales if per_channel else scale)).astype(np.float16)
+    # the NPU's Fixpipe multiplies by the scale in the (1, 8, 10) format: the low 13 mantissa bits are zero
+    def hw(x): return (np.asarray(x, np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
+    used = col_scales if per_channel else np.full(n, scale, np.float32)
+    assert (hw(used) != used).all()
+    ref = (acc.astype(np.float32) * hw(used)).astype(np.float16)
+    assert (ref != (acc.astype(np.float32) * used).astype(np.float16)).any()   # the 10 bits are visible in C
     tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
                           baseN=32, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
     tiling += np.int32(per_channel).tobytes() + scale.tobytes()

@@ -70,3 +70,31 @@ def test_buffer_sizes_under_ascendc_names():
     r = run(b, [GM("out", np.zeros(8, np.uint32), "out")], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     assert list(r.outputs["out"][:2]) == [16384, 512 * 1024 - 128]
+
+
+def _float_static(tmp_path, hf32_line: str):
+    src = (STATIC.read_text().replace("CubeFormat::ND, half>", "CubeFormat::ND, float>")
+           .replace("GlobalTensor<half> aGm, bGm;", "GlobalTensor<float> aGm, bGm;")
+           .replace("(__gm__ half *)", "(__gm__ float *)")
+           .replace("    mm.IterateAll(cGm);", f"    {hf32_line}\n    mm.IterateAll(cGm);"))
+    assert src.count("float *)") == 3 and hf32_line in src
+    kernel = tmp_path / "hf32.cpp"
+    kernel.write_text(src)
+    b = build(kernel)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    rng = np.random.default_rng(5)
+    a, bm = (rng.standard_normal((64, 64)).astype(np.float32) for _ in range(2))
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.zeros((64, 64), np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], a.astype(np.float64) @ bm.astype(np.float64), rtol=1e-4, atol=1e-4)
+    return [d for d in r.diagnostics if d.kind == "hf32-not-emulated"], src
+
+
+def test_hf32_mode_on_an_fp32_matmul_warns_once_that_it_is_not_emulated(tmp_path):
+    warned, src = _float_static(tmp_path, "mm.SetHF32(true, 0);")
+    line = next(i for i, s in enumerate(src.splitlines(), 1) if "mm.IterateAll" in s)
+    assert len(warned) == 1 and not warned[0].is_error and warned[0].line == line and "HF32" in warned[0].message
+    off, _ = _float_static(tmp_path, "mm.SetHF32(false);")
+    assert off == []
+    raw, _ = _float_static(tmp_path, "SetHF32Mode(HF32Mode::ENABLE); SetHF32TransMode(HF32TransMode::NEAREST_ZERO);")
+    assert len(raw) == 1

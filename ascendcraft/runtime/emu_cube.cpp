@@ -338,6 +338,21 @@ void cube_load2d_transpose(Dt dt, const Local& dst, const Local& src, const Load
 }
 
 // ---- L0C (+)= L0A x L0B ----------------------------------------------------------------------------------
+void cube_set_hf32(bool on, SrcLoc loc) {
+    enter(Op::Mmad, loc);
+    core().hf32 = on;
+}
+
+// HF32 mode with fp32 operands: the NPU rounds them to HF32 first; the emulation computes in fp32 and says so once
+static void warn_hf32(Dt aDt, Op op, const SrcLoc& loc) {
+    if (aDt != Dt::f32 || !core().hf32 || !first_report_at("hf32-not-emulated", loc)) return;
+    Report("hf32-not-emulated", op, loc)
+        .msg("an fp32 matrix product in HF32 mode (SetHF32Mode / Matmul::SetHF32): the NPU rounds the fp32 inputs to "
+             "HF32 first; the emulation multiplies the full fp32 values, so its result can be more precise than the NPU's")
+        .hint("compare with a tolerance for HF32 (about 1e-3 relative), or leave HF32 mode off for fp32-exact products")
+        .warn();
+}
+
 void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc,
                const Local* bias) {
     enter(Op::Mmad, loc);
@@ -358,6 +373,7 @@ void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Loc
     record(TPipe_::M, TKind::INSTR, Op::Mmad, aDt, 0, loc, static_cast<uint64_t>(mB) * kB * kFractalBytes + static_cast<uint64_t>(kB) * nB * kFractalBytes,
            static_cast<uint64_t>(p.m) * p.n * p.k, mB * nB * kB);
     if (tracing_now()) return;
+    warn_hf32(aDt, Op::Mmad, loc);
     const uint32_t as = dt_size(aDt), bs = dt_size(bDt);
     const bool integer = cDt == Dt::i32;
     std::vector<double> av(static_cast<size_t>(p.m) * p.k), bv(static_cast<size_t>(p.k) * p.n);
@@ -489,6 +505,7 @@ MatmulL1Plan matmul_l1_plan(const TCubeTilingView& t, int singleK, uint32_t aByt
 void matmul_block(const MatmulCall& p, SrcLoc loc) {
     enter(Op::Matmul, loc);
     if (p.m == 0 || p.n == 0 || p.k == 0) return;
+    if (!tracing_now()) warn_hf32(p.aDt, Op::Matmul, loc);
     const uint32_t as = dt_size(p.aDt), bs = dt_size(p.bDt), cs = dt_size(p.cDt);
     // int4 operands (p.int4, aDt = bDt = int8): two elements per byte, the even one in the low 4 bits
     auto aBytes = [&](uint64_t elems) { return p.int4 ? (elems + 1) / 2 : elems * as; };
@@ -584,7 +601,14 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
                                                                                : static_cast<uint64_t>(kk) * p.ldb + p.col0 + j, bs);
     Core& core_ = core();
     const bool atomicAdd = p.atomic || (core_.atomic_add && !p.ub);
-    auto scale_of = [](uint64_t bits) { const uint32_t low = static_cast<uint32_t>(bits); float f; std::memcpy(&f, &low, 4); return f; };
+    // The Fixpipe takes the scale's float in the (1, 8, 10) format: sign, exponent and the top 10 mantissa bits (bits
+    // 13..22); the low 13 mantissa bits are dropped (AscendC's Fixpipe docs: zero them in a golden to match the NPU).
+    auto scale_of = [](uint64_t bits) {
+        const uint32_t low = static_cast<uint32_t>(bits) & 0xFFFFE000u;
+        float f;
+        std::memcpy(&f, &low, 4);
+        return f;
+    };
     std::vector<float> scales;
     if (p.quant == 1) scales.assign(p.n, scale_of(p.quantScalar));
     if (p.quant == 2)

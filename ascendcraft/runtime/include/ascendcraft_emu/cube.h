@@ -55,6 +55,8 @@ void cube_load2d_transpose(Dt dt, const Local& dst, const Local& src, const Load
 void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc,
                const Local* bias = nullptr);
 void cube_copy_bias(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, const CopyShape& shape, SrcLoc loc);
+// SetHF32Mode: this core's fp32 Mmads (and Matmuls) take HF32 inputs from now on (not emulated: a warning at the Mmad)
+void cube_set_hf32(bool on, SrcLoc loc);
 void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Local& src, const FixpipeSpec& p, SrcLoc loc);
 
 template <typename C, typename A, typename B> struct MmadTypes {
@@ -79,6 +81,15 @@ const uint32_t TOTAL_L0C_SIZE = 128 * 1024;
 const uint32_t TOTAL_L1_SIZE = 512 * 1024 - KFC_L1_RESERVER_SIZE;
 const uint32_t TMP_UB_OFFSET = 184 * 1024;
 const uint32_t TMP_UB_SIZE = 8 * 1024;
+
+// ---- HF32: fp32 Mmad inputs rounded to the shorter HF32 format (twice the fp32 rate). The emulation keeps fp32 and
+// warns at the first fp32 Mmad in HF32 mode (hf32-not-emulated): the A2 format's mantissa width is not documented.
+enum class HF32Mode { ENABLE, DISABLE };
+enum class HF32TransMode { NEAREST_ZERO, NEAREST_EVEN };
+inline void SetHF32Mode(HF32Mode mode, SrcLoc loc = {}) { ascendcraft::emu::cube_set_hf32(mode == HF32Mode::ENABLE, loc); }
+inline void SetHF32Mode(bool hf32Mode, SrcLoc loc = {}) { ascendcraft::emu::cube_set_hf32(hf32Mode, loc); }
+inline void SetHF32TransMode(HF32TransMode, SrcLoc = {}) {}   // the rounding of HF32 mode (toward zero / to nearest even)
+inline void SetHF32TransMode(bool, SrcLoc = {}) {}
 
 // ---- parameter structs (field names and orders as in AscendC) ------------------------------------
 struct Nd2NzParams {

@@ -367,6 +367,7 @@ struct Core {
     uint64_t counter_value = 0;
     // atomic GM accumulation
     bool atomic_add = false;      // any atomic mode is on (SetAtomicAdd/Max/Min): copies to GM combine, not overwrite
+    bool hf32 = false;            // SetHF32Mode(ENABLE) / Matmul::SetHF32(true): fp32 Mmads round their inputs to HF32
     Dt atomic_dt = Dt::none;
     AtomicMode atomic_mode = AtomicMode::add;   // how they combine
     // the address registers VA0..VA7 (raw_vector.h): 8 UB addresses each, and which were loaded

@@ -311,7 +311,11 @@ public:
     void DisableBias() { ClearBias(); }
     template <class T> void SetWorkspace(const GlobalTensor<T>&) {}
     template <class T> void SetWorkspace(__gm__ T*, int) {}
-    void SetHF32(bool = false, int32_t = 0) {}
+    // HF32 mode for fp32 operands (transMode 0: to nearest even, 1: away from zero): the cube core's HF32 register
+    void SetHF32(bool enableHF32 = false, int32_t transMode = 0, SrcLoc loc = {}) {
+        (void)transMode;
+        ascendcraft::emu::cube_set_hf32(enableHF32, loc);
+    }
 
     // The whole single-core C, block by block.
     template <bool sync = true>
