@@ -293,3 +293,12 @@ def test_a_bool_mask_goes_to_the_kernel_as_the_byte_type_its_input_is_defined_wi
     got = mkb.bytes_for_bools(op, [x, mask, mask])
     assert got[0] is x and got[2] is mask                    # floats, and a bool the definition takes as bool, unchanged
     assert got[1].dtype == torch.uint8 and got[1].tolist() == [1, 0, 1, 1]
+
+
+def test_a_constant_set_to_the_tasks_batch_fixes_the_answer_to_its_shape():
+    kernel = "// x: [N=32, C=8]\nclass K {\n  void Process() {\n    constexpr int N = 32;\n    constexpr int ALIGN = 32;\n  }\n};\n"
+    assert mkb.batch_constant(kernel, 32) == "N = 32"
+    assert mkb.batch_constant(kernel, 16) is None                          # another batch: not this task's
+    assert mkb.batch_constant("static constexpr uint32_t BATCH = 128u;", 128) == "BATCH = 128"
+    assert mkb.batch_constant("#define BATCH_SIZE 64\n", 64) == "BATCH_SIZE = 64"
+    assert mkb.batch_constant("const uint32_t TILE = 32; // N = 32 in a comment", 32) is None

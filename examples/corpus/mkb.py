@@ -156,6 +156,7 @@ def _io_bytes(ns: dict) -> tuple[int, bool]:
 _FACTORIES = ("rand", "randn", "randint", "zeros", "ones", "empty", "full")
 
 
+SHRUNK_KEY = "__mkb_batch__"   # (the task's batch, the smaller one) in the reference's namespace after shrink_batch
 SHRINK_WAYS = ("all", "2d", "first")   # which of get_inputs' tensors with the batch's rows shrink (_leading_shrunk)
 
 
@@ -244,6 +245,7 @@ def shrink_batch(ns: dict, limit: int = MAX_INPUT_BYTES) -> str:
     if size > FULL_SIZE_BYTES:   # weights alone over the limit (GEMMs of 8192 x 8192): too large at any batch
         at(first)
         raise ValueError(f"inputs and outputs of {size >> 20} MiB even with {b} of {first} rows ({name})")
+    ns[SHRUNK_KEY] = (first, b)
     return f"; {name} {first} -> {b} (inputs and outputs {size >> 20} MiB)"
 
 
@@ -299,6 +301,10 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project) -> dict:
         if shrunk and tiling_reads_shapes(strings["host_operator_src"]) is False:   # it would run the task's own size
             return dict(match="tiling-fixed", match_detail=f"not run: tiling fixed to shape (its TilingFunc reads no input "
                                                           f"shape, and the inputs are smaller than the task's{shrunk})"[:300])
+        fixed = shrunk and batch_constant(strings["host_operator_src"] + "\n" + strings["kernel_src"], ref[SHRUNK_KEY][0])
+        if fixed:
+            return dict(match="tiling-fixed", match_detail=f"not run: tiling fixed to shape (the answer sets {fixed}, the "
+                                                          f"task's batch, and the inputs are smaller than the task's{shrunk})"[:300])
         init = ref["get_init_inputs"]()
         with torch.no_grad():
             torch.manual_seed(MKB_SEED)
@@ -397,3 +403,17 @@ def tiling_reads_shapes(host_operator_src: str) -> bool | None:
             i += 1
         return bool(SHAPE_READS.search(text[d.end():i]))
     return None
+
+
+BATCH_NAMES = r"(?:[kK]?[NnBb]|BS|NB|[kK]?[Bb]atch(?:_?[Ss]ize)?|BATCH(?:_SIZE)?|N_?BATCH|BATCH_?N|[kK]?N_?IN)"
+
+
+def batch_constant(source: str, batch: int) -> str | None:
+    """A constant of the answer's code named like a batch (N, B, BATCH, batchSize, kN, ...) and set to the task's batch
+    size (`constexpr int N = 32;`, `const uint32_t N = 16;`, `#define BATCH 128`), as `N = 32`; None when there is none.
+    Such a kernel or TilingFunc is written for the task's one shape: run on a smaller batch it reads past its inputs."""
+    from ascendcraft.emu import blank_comments
+    text = blank_comments(source)
+    m = re.search(rf"(?:\b(?:const|constexpr)\b[^;=\n]*?\b({BATCH_NAMES})\s*=\s*\(?\s*(?:\w+\s*\))?\s*{batch}[uUlL]*\s*[;,)]"
+                  rf"|#\s*define\s+({BATCH_NAMES})\s+\(?\s*{batch}[uUlL]*\b)", text)
+    return f"{m.group(1) or m.group(2)} = {batch}" if m else None
