@@ -338,6 +338,23 @@ void cube_load2d_transpose(Dt dt, const Local& dst, const Local& src, const Load
 }
 
 // ---- L0C (+)= L0A x L0B ----------------------------------------------------------------------------------
+void cube_set_nz2nd(uint16_t ndNum, uint16_t srcNdStride, uint32_t dstNdStride, SrcLoc loc) {
+    enter(Op::Fixpipe, loc);
+    Core& c = core();
+    c.nz2nd[0] = ndNum; c.nz2nd[1] = srcNdStride; c.nz2nd[2] = static_cast<uint16_t>(dstNdStride);
+}
+
+void cube_set_quant_pre(uint64_t config, SrcLoc loc) {
+    enter(Op::Fixpipe, loc);
+    core().quant_pre = config;
+}
+
+void cube_fixpipe_registers(FixpipeSpec& spec, bool nz2nd) {
+    const Core& c = core();
+    if (nz2nd) { spec.ndNum = c.nz2nd[0]; spec.srcNdStride = c.nz2nd[1]; spec.dstNdStride = c.nz2nd[2]; }
+    spec.deqScalar = c.quant_pre;
+}
+
 void cube_set_hf32(bool on, SrcLoc loc) {
     enter(Op::Mmad, loc);
     core().hf32 = on;
@@ -419,13 +436,14 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
     const bool ok = (srcDt == Dt::f32 && dstDt == Dt::f32 && p.quant == NoQuant) ||
                     (srcDt == Dt::f32 && dstDt == Dt::f16 && p.quant == F322F16) ||
                     (srcDt == Dt::f32 && dstDt == Dt::bf16 && p.quant == F322BF16) ||
-                    (srcDt == Dt::i32 && dstDt == Dt::i32 && p.quant == NoQuant);
+                    (srcDt == Dt::i32 && dstDt == Dt::i32 && p.quant == NoQuant) ||
+                    (srcDt == Dt::i32 && dstDt == Dt::f16 && p.quant == DEQF16);
     if (!ok)
         Report("fixpipe-quant", Op::Fixpipe, loc)
             .msg("Fixpipe from %s in L0C to %s with quantPre = %u: that conversion is not one Fixpipe makes", dt_name(srcDt),
                  dt_name(dstDt), p.quant)
             .hint("float -> half needs quantPre = QuantMode_t::F322F16, float -> bfloat16_t F322BF16; float -> float and "
-                  "int32 -> int32 need NoQuant")
+                  "int32 -> int32 need NoQuant; int32 -> half DEQF16 (the other quantisations are not emulated yet)")
             .fail();
     if (p.srcStride < p.mSize || p.srcStride % 16 != 0)
         Report("fixpipe-params", Op::Fixpipe, loc)
@@ -446,10 +464,15 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
     record_gm(TPipe_::FIX, Op::Fixpipe, dstDt, 0, loc, static_cast<uint64_t>(p.mSize) * p.nSize * os,
               static_cast<uint64_t>(p.mSize) * p.nSize, p.mSize, p.nSize * os, GmPlace{&g, gm, static_cast<uint64_t>(p.dstStride) * os});
     if (tracing_now() || !g.real) return;
+    // DEQF16: int32 x the scalar, a float of the (1, 8, 10) format (the low 13 mantissa bits dropped), in fp32
+    const uint32_t scaleBits = static_cast<uint32_t>(p.deqScalar) & 0xFFFFE000u;
+    float scale;
+    std::memcpy(&scale, &scaleBits, 4);
     for (uint32_t i = 0; i < p.mSize; ++i)
         for (uint32_t j = 0; j < p.nSize; ++j) {
             const uint8_t* s = src.addr + ((static_cast<uint64_t>(j / 16) * p.srcStride + i) * 16 + j % 16) * 4;
             double v = load_d(srcDt, s);
+            if (p.quant == DEQF16) v = static_cast<double>(static_cast<float>(v) * scale);
             if (p.relu && v < 0) v = 0;
             store_d(dstDt, gm_target(g, d) + (static_cast<uint64_t>(i) * p.dstStride + j) * os, v);
         }

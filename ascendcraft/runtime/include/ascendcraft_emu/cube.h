@@ -37,6 +37,7 @@ struct FixpipeSpec {
     bool relu = false;
     uint32_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
     uint8_t layout = 1;       // AscendC::CO2Layout
+    uint64_t deqScalar = 0;   // the scalar quantisation parameter (DEQF16): a float in the low 32 bits
 };
 
 void cube_copy_nd2nz(Dt dt, const Local& dst, const void* gm, const Local* l1src, const Nd2NzSpec& p, SrcLoc loc);
@@ -55,6 +56,11 @@ void cube_load2d_transpose(Dt dt, const Local& dst, const Local& src, const Load
 void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc,
                const Local* bias = nullptr);
 void cube_copy_bias(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, const CopyShape& shape, SrcLoc loc);
+// The Fixpipe registers that DataCopy L0C -> GM reads: SetFixpipeNz2ndFlag (ndNum, srcNdStride, dstNdStride) and
+// SetFixpipePreQuantFlag (the scalar quantisation parameter); cube_fixpipe_registers fills them into a FixpipeSpec.
+void cube_set_nz2nd(uint16_t ndNum, uint16_t srcNdStride, uint32_t dstNdStride, SrcLoc loc);
+void cube_set_quant_pre(uint64_t config, SrcLoc loc);
+void cube_fixpipe_registers(FixpipeSpec& spec, bool nz2nd);
 // SetHF32Mode: this core's fp32 Mmads (and Matmuls) take HF32 inputs from now on (not emulated: a warning at the Mmad)
 void cube_set_hf32(bool on, SrcLoc loc);
 void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Local& src, const FixpipeSpec& p, SrcLoc loc);
@@ -373,10 +379,99 @@ inline ascendcraft::emu::FixpipeSpec fix(const FixpipeParamsV220& p, CO2Layout l
     ascendcraft::emu::FixpipeSpec s;
     s.nSize = p.nSize; s.mSize = p.mSize; s.srcStride = p.srcStride; s.dstStride = p.dstStride;
     s.quant = static_cast<uint8_t>(p.quantPre); s.relu = p.reluEn; s.ndNum = p.ndNum; s.srcNdStride = p.srcNdStride;
-    s.dstNdStride = p.dstNdStride; s.layout = static_cast<uint8_t>(layout);
+    s.dstNdStride = p.dstNdStride; s.layout = static_cast<uint8_t>(layout); s.deqScalar = p.deqScalar;
     return s;
 }
 }  // namespace cube_detail
+
+// The Fixpipe registers of the DataCopy form below
+inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t dstNdStride, SrcLoc loc = {}) {
+    ascendcraft::emu::cube_set_nz2nd(ndNum, srcNdStride, dstNdStride, loc);
+}
+inline void SetFixpipePreQuantFlag(uint64_t config, SrcLoc loc = {}) { ascendcraft::emu::cube_set_quant_pre(config, loc); }
+
+// DataCopy L0C -> GM: the Fixpipe's older spelling. nSize x mSize of the NZ source (srcStride: its fractal columns, in
+// 16-row units), out as ND rows of dstStride elements when nz2ndEn (the ND count and strides from SetFixpipeNz2ndFlag),
+// else as NZ (not emulated yet); quantPre / reluPre as Fixpipe's.
+struct DataCopyCO12DstParams {
+    DataCopyCO12DstParams() {}
+    DataCopyCO12DstParams(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint32_t dstStrideIn, const uint16_t srcStrideIn,
+                          const QuantMode_t quantPreIn, const uint8_t reluPreIn, const bool channelSplitIn, const bool nz2ndEnIn)
+        : nSize(nSizeIn), mSize(mSizeIn), dstStride(dstStrideIn), srcStride(srcStrideIn), quantPre(quantPreIn),
+          reluPre(reluPreIn), channelSplit(channelSplitIn), nz2ndEn(nz2ndEnIn) {}
+    uint8_t sid = 0;
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint32_t dstStride = 0;
+    uint16_t srcStride = 0;
+    uint8_t unitFlag = 0;
+    uint8_t clipReluPre = 0;
+    uint8_t eltWiseOp = 0;
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint8_t reluPre = 0;
+    bool channelSplit = false;
+    bool nz2ndEn = false;
+};
+template <typename T, typename U>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& p, SrcLoc loc = {}) {
+    if (p.nSize == 0 || p.mSize == 0) return;   // a NOP, as documented
+    ascendcraft::emu::FixpipeSpec s;
+    s.nSize = p.nSize; s.mSize = p.mSize; s.srcStride = p.srcStride; s.dstStride = p.dstStride;
+    s.quant = static_cast<uint8_t>(p.quantPre); s.relu = p.reluPre != 0;
+    s.layout = static_cast<uint8_t>(p.nz2ndEn ? CO2Layout::ROW_MAJOR : CO2Layout::NZ);
+    ascendcraft::emu::cube_fixpipe_registers(s, p.nz2ndEn);
+    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.address_, nullptr, src.emu(), s, loc);
+}
+
+// The older Fixpipe parameters (FixpipeParams<T>): cburstNum bursts of 16 columns, each burstLen 32-byte blocks of the
+// L0C type (M x 16 elements), srcStride the gap between bursts in 16 x 16 fractals; with nz2ndParams.nz2ndEn the output
+// is ND rows of dstStride elements and originalNSize columns.
+struct QuantParams {
+    QuantParams() {}
+    QuantParams(const QuantMode_t quantPreIn) : quantPre(quantPreIn) {}
+    QuantParams(const QuantMode_t quantPreIn, const uint64_t deqScalarIn) : quantPre(quantPreIn), deqScalar(deqScalarIn) {}
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint64_t deqScalar = 0;
+};
+struct Nz2NdParams {
+    Nz2NdParams() {}
+    Nz2NdParams(const bool nz2ndEnIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn, const uint16_t dstNdStrideIn,
+                const uint16_t originalNSizeIn)
+        : nz2ndEn(nz2ndEnIn), ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn), originalNSize(originalNSizeIn) {}
+    bool nz2ndEn = false;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint16_t dstNdStride = 0;
+    uint16_t originalNSize = 0;
+};
+template <typename T = int32_t> struct FixpipeParams {
+    FixpipeParams() {}
+    FixpipeParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn, const uint32_t dstStrideIn)
+        : cburstNum(count), burstLen(len), dstStride(dstStrideIn), srcStride(srcStrideIn) {}
+    uint16_t cburstNum = 1;
+    uint16_t burstLen = 1;
+    uint32_t dstStride = 0;
+    uint16_t srcStride = 0;
+    QuantParams quantParams;
+    bool reluEn = false;
+    Nz2NdParams nz2ndParams;
+    uint8_t unitFlag = 0;
+};
+template <typename T, typename U, typename S>
+inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParams<S>& p, SrcLoc loc = {}) {
+    ascendcraft::emu::FixpipeSpec s;
+    const uint32_t m = static_cast<uint32_t>(p.burstLen) * ONE_BLK_SIZE / sizeof(U) / 16;   // rows of one burst
+    s.mSize = m;
+    s.nSize = p.nz2ndParams.nz2ndEn ? p.nz2ndParams.originalNSize : static_cast<uint32_t>(p.cburstNum) * 16;
+    s.srcStride = static_cast<uint32_t>(p.srcStride) * 16 + (m + 15) / 16 * 16;
+    s.dstStride = p.dstStride;
+    s.quant = static_cast<uint8_t>(p.quantParams.quantPre); s.relu = p.reluEn;
+    s.ndNum = p.nz2ndParams.ndNum; s.srcNdStride = p.nz2ndParams.srcNdStride; s.dstNdStride = p.nz2ndParams.dstNdStride;
+    s.deqScalar = p.quantParams.deqScalar;
+    s.layout = static_cast<uint8_t>(p.nz2ndParams.nz2ndEn ? CO2Layout::ROW_MAJOR : CO2Layout::NZ);
+    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.address_, nullptr, src.emu(), s, loc);
+}
+
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p, SrcLoc loc = {}) {
     ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.address_, nullptr, src.emu(),

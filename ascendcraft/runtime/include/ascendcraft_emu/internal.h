@@ -368,6 +368,8 @@ struct Core {
     // atomic GM accumulation
     bool atomic_add = false;      // any atomic mode is on (SetAtomicAdd/Max/Min): copies to GM combine, not overwrite
     bool hf32 = false;            // SetHF32Mode(ENABLE) / Matmul::SetHF32(true): fp32 Mmads round their inputs to HF32
+    uint16_t nz2nd[3] = {1, 0, 0};  // SetFixpipeNz2ndFlag: ndNum, srcNdStride, dstNdStride (DataCopy L0C -> GM with nz2ndEn)
+    uint64_t quant_pre = 0;         // SetFixpipePreQuantFlag: the scalar (de)quantisation parameter
     Dt atomic_dt = Dt::none;
     AtomicMode atomic_mode = AtomicMode::add;   // how they combine
     // the address registers VA0..VA7 (raw_vector.h): 8 UB addresses each, and which were loaded
