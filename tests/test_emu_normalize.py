@@ -94,3 +94,100 @@ def test_normalize_rules(tmp_path):
     r = run(b, [GM("x", z), GM("st", np.ones(16, np.float32)), GM("gb", np.ones((2, 40), np.float32)), GM("y", z, "out"),
                 GM("rs", np.zeros(8, np.float32), "out"), GM("y2", z, "out")], block_dim=1)
     assert not r.ok and r.diagnostics[0].kind == "adv-shape" and "rLength beyond" in r.diagnostics[0].message
+
+
+DEEPNORM = r'''#include "kernel_operator.h"
+#include "lib/normalization/deepnorm.h"
+using namespace AscendC;
+using T = CTYPE;
+constexpr uint32_t B = 2, S = 3, H = HPAD, HV = HVALID;
+extern "C" __global__ __aicore__ void deepnorm(GM_ADDR x, GM_ADDR gx, GM_ADDR gb, GM_ADDR y, GM_ADDR st)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 65536);
+    GlobalTensor<T> xg, gxg, gbg, yg, sg;
+    xg.SetGlobalBuffer((__gm__ T *)x, B * S * H);
+    gxg.SetGlobalBuffer((__gm__ T *)gx, B * S * H);
+    gbg.SetGlobalBuffer((__gm__ T *)gb, 2 * H);
+    yg.SetGlobalBuffer((__gm__ T *)y, B * S * H);
+    sg.SetGlobalBuffer((__gm__ T *)st, 32);
+    LocalTensor<T> xl = buf.GetWithOffset<T>(B * S * H, 0);
+    LocalTensor<T> gxl = buf.GetWithOffset<T>(B * S * H, 4096);
+    LocalTensor<T> gbl = buf.GetWithOffset<T>(2 * H, 8192);
+    LocalTensor<T> yl = buf.GetWithOffset<T>(B * S * H, 12288);
+    LocalTensor<T> stl = buf.GetWithOffset<T>(32, 16384);
+    LocalTensor<uint8_t> tmp = buf.GetWithOffset<uint8_t>(8192, 32768);
+    DataCopy(xl, xg, B * S * H);
+    DataCopy(gxl, gxg, B * S * H);
+    DataCopy(gbl, gbg, 2 * H);
+    Duplicate(yl, (T)0, B * S * H);
+    Duplicate(stl, (T)0, 32);
+    PipeBarrier<PIPE_ALL>();
+    DeepNormTiling tiling;
+    tiling.bLength = B; tiling.sLength = S; tiling.hLength = H; tiling.originalHLength = HV;
+    DeepNorm<T>(yl, stl[0], stl[16], xl, gxl, gbl[H], gbl[0], tmp, (T)0.7f, (T)1e-5f, tiling);   // beta, then gamma
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, yl, B * S * H);
+    DataCopy(sg, stl, 32);
+}
+'''
+
+
+@pytest.mark.parametrize("t, dt, hpad, hvalid, tol", [("float", np.float32, 64, 60, 1e-5), ("half", np.float16, 64, 64, 4e-3)])
+def test_deepnorm_against_numpy(tmp_path, t, dt, hpad, hvalid, tol):
+    src = tmp_path / "deepnorm.cpp"
+    src.write_text(DEEPNORM.replace("CTYPE", t).replace("HPAD", str(hpad)).replace("HVALID", str(hvalid)))
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    rng = np.random.default_rng(17)
+    rows = 6
+    x = np.zeros((rows, hpad), dt)
+    gx = np.zeros((rows, hpad), dt)
+    x[:, :hvalid] = rng.standard_normal((rows, hvalid))
+    gx[:, :hvalid] = rng.standard_normal((rows, hvalid))
+    gb = np.zeros((2, hpad), dt)
+    gb[:, :hvalid] = rng.uniform(0.5, 1.5, (2, hvalid))
+    r = run(b, [GM("x", x), GM("gx", gx), GM("gb", gb), GM("y", np.zeros_like(x), "out"), GM("st", np.zeros(32, dt), "out")],
+            block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    z = 0.7 * x[:, :hvalid].astype(np.float64) + gx[:, :hvalid]
+    mean, var = z.mean(1), z.var(1)
+    rstd = 1 / np.sqrt(var + 1e-5)
+    want = (z - mean[:, None]) * rstd[:, None] * gb[0, :hvalid] + gb[1, :hvalid]
+    np.testing.assert_allclose(r.outputs["y"][:, :hvalid].astype(np.float64), want, rtol=tol, atol=tol)
+    np.testing.assert_allclose(r.outputs["st"][:rows].astype(np.float64), mean, rtol=tol, atol=tol)
+    np.testing.assert_allclose(r.outputs["st"][16:16 + rows].astype(np.float64), rstd, rtol=tol, atol=tol)
+    assert not r.outputs["y"][:, hvalid:].any()
+
+
+def test_deepnorm_host_tiling_and_h_limit(tmp_path):
+    host = tmp_path / "host.cpp"
+    host.write_text(r'''#include "tiling/tiling_api.h"
+#include <cstdio>
+int main() {
+    optiling::DeepNormTiling t;
+    uint32_t mx, mn;
+    bool ok1 = AscendC::GetDeepNormMaxMinTmpSize(ge::Shape({2, 3, 64}), 4, false, false, mx, mn);
+    bool ok2 = AscendC::GetDeepNormTilingInfo(ge::Shape({2, 3, 64}), ge::Shape({2, 3, 60}), mn, 4, false, false, t);
+    std::printf("%d %d %u %u %u %u %d\n", ok1, ok2, t.bLength, t.sLength, t.hLength, t.originalHLength, mn > 0 && mx >= mn);
+}
+''')
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "host.cpp", "-o", "host"], cwd=tmp_path, check=True)
+    out = subprocess.run([str(tmp_path / "host")], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["1", "1", "2", "3", "64", "60", "1"]
+    src = tmp_path / "deepnorm.cpp"
+    src.write_text(DEEPNORM.replace("CTYPE", "float").replace("HPAD", "2048").replace("HVALID", "2048")
+                   .replace("B * S * H", "H").replace("2 * H", "H").replace("gbl[H]", "gbl[0]")
+                   .replace("tiling.bLength = B; tiling.sLength = S;", "tiling.bLength = 1; tiling.sLength = 1;")
+                   .replace("4096);", "8192);", 1).replace("buf.GetWithOffset<T>(H, 8192)", "buf.GetWithOffset<T>(H, 16384)")
+                   .replace("GetWithOffset<T>(B * S * H, 12288)", "GetWithOffset<T>(H, 24576)")
+                   .replace("GetWithOffset<T>(32, 16384)", "GetWithOffset<T>(32, 32768)")
+                   .replace("GetWithOffset<uint8_t>(8192, 32768)", "GetWithOffset<uint8_t>(8192, 40960)"))
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    z = np.zeros(2048, np.float32)
+    r = run(b, [GM("x", z), GM("gx", z), GM("gb", z), GM("y", z, "out"), GM("st", np.zeros(32, np.float32), "out")], block_dim=1)
+    assert not r.ok and r.diagnostics[0].kind == "norm-shape" and "2040" in r.diagnostics[0].message, r.diagnostics[0].render()

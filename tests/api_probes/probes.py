@@ -1194,10 +1194,11 @@ NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/norma
                    for n in ("WelfordUpdate", "WelfordFinalize", "WelfordUpdateConfig", "WelfordFinalizeConfig",
                              "GetWelfordUpdateMaxMinTmpSize", "GetWelfordFinalizeMaxMinTmpSize")})
 NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/normalization Normalize): see tests/test_emu_normalize.py"
-                   for n in ("Normalize", "GetNormalizeConfig", "GetNormalizeMaxMinTmpSize")})
+                   for n in ("Normalize", "GetNormalizeConfig", "GetNormalizeMaxMinTmpSize", "DeepNorm",
+                             "GetDeepNormMaxMinTmpSize", "GetDeepNormTilingInfo")})
 # The emulation's own helpers inside norm.h (not AscendC names; they belong in a *_detail namespace).
 NOT_PROBED.update({n: "the emulation's own helper in norm.h, not an AscendC API"
-                   for n in ("align32", "fill_softmax", "flash_call", "layernorm_ar", "layernorm_bsh", "rmsnorm_call",
+                   for n in ("align32", "fill_softmax", "flash_call", "deepnorm_call", "layernorm_ar", "layernorm_bsh", "rmsnorm_call",
                              "row_tmp", "rows_cols", "softmax_call", "softmax_shape")})
 # Raw bisheng intrinsics some public kernels call; the official headers declare them only as compiler builtins,
 # which the api-oracle stubs, so a probe would not test the headers: tests/test_emu_compat.py runs them.

@@ -1,4 +1,4 @@
-// AscendCraft: the tiling structs of the normalisation advanced APIs (SoftMaxTiling, LayerNormTiling,
+// AscendCraft: the tiling structs of the normalisation advanced APIs (SoftMaxTiling, LayerNormTiling, DeepNormTiling,
 // LayerNormSeparateTiling, RmsNormTiling), one layout for the host's optiling:: and the kernel's AscendC::tiling::,
 // with the set_/get_ accessors of TILING_DATA_FIELD_DEF. Field names and order from the public AscendC API
 // reference; no vendor code. Kept free of the kernel headers, so that an op's tiling header can embed them
@@ -46,6 +46,23 @@ struct LayerNormTiling {
     ASCENDCRAFT_EMU_TF(float, lastDimValueBack)
     ASCENDCRAFT_EMU_TILING_END
 };
+// DeepNorm's tiling: LayerNorm's [B, S, H] fields, its own type.
+struct DeepNormTiling {
+    ASCENDCRAFT_EMU_TF(uint32_t, bLength) ASCENDCRAFT_EMU_TF(uint32_t, sLength) ASCENDCRAFT_EMU_TF(uint32_t, hLength)
+    ASCENDCRAFT_EMU_TF(uint32_t, originalHLength) ASCENDCRAFT_EMU_TF(uint32_t, inputXSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, meanVarSize) ASCENDCRAFT_EMU_TF(uint32_t, numberOfTmpBuf)
+    ASCENDCRAFT_EMU_TF(uint32_t, meanTmpTensorPos) ASCENDCRAFT_EMU_TF(uint32_t, meanTmpTensorSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, varianceTmpTensorPos) ASCENDCRAFT_EMU_TF(uint32_t, varianceTmpTensorSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, tmpBufSize) ASCENDCRAFT_EMU_TF(uint32_t, oneTmpSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, firstTmpStartPos) ASCENDCRAFT_EMU_TF(uint32_t, secondTmpStartPos)
+    ASCENDCRAFT_EMU_TF(uint32_t, thirdTmpStartPos) ASCENDCRAFT_EMU_TF(uint32_t, loopRound)
+    ASCENDCRAFT_EMU_TF(uint32_t, inputRoundSize) ASCENDCRAFT_EMU_TF(uint32_t, inputTailSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, inputTailPos) ASCENDCRAFT_EMU_TF(uint32_t, meanVarRoundSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, meanVarTailSize) ASCENDCRAFT_EMU_TF(uint32_t, meanVarTailPos)
+    ASCENDCRAFT_EMU_TF(uint32_t, bshCurLength) ASCENDCRAFT_EMU_TF(uint32_t, bsCurLength)
+    ASCENDCRAFT_EMU_TF(float, lastDimValueBack)
+    ASCENDCRAFT_EMU_TILING_END
+};
 struct LayerNormSeparateTiling {
     ASCENDCRAFT_EMU_TF(uint32_t, aLength) ASCENDCRAFT_EMU_TF(uint32_t, rLength)
     ASCENDCRAFT_EMU_TF(uint32_t, halfAddRepeatTimes) ASCENDCRAFT_EMU_TF(uint32_t, rHeadLength)
@@ -78,11 +95,13 @@ struct RmsNormTiling {
 // As CANN has them: the kernel sees the structs at global scope, the host in optiling.
 using AscendC::tiling::SoftMaxTiling;
 using AscendC::tiling::LayerNormTiling;
+using AscendC::tiling::DeepNormTiling;
 using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::RmsNormTiling;
 namespace optiling {
 using AscendC::tiling::SoftMaxTiling;
 using AscendC::tiling::LayerNormTiling;
+using AscendC::tiling::DeepNormTiling;
 using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::RmsNormTiling;
 }  // namespace optiling

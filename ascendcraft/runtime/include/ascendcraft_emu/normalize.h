@@ -2,8 +2,12 @@
 // and variances are given: rstd = 1 / sqrt(variance + epsilon) per row, y = (x - mean) * rstd * gamma + beta (gamma /
 // beta left out with isNoGamma / isNoBeta). T (x, y) half or float; U (gamma, beta) half or float, at least as precise
 // as T; mean, variance and rstd float, one per row. Computed in double per element, rounded to T and float as stored.
+// DeepNorm (lib/normalization) on [B, S, H]: LayerNorm(alpha * x + gx) with gamma and beta, the row mean and rstd as
+// outputs of type T (half or float); H padded to 32 bytes and at most 2040.
 // Signatures and rules from the public AscendC API reference; no vendor code.
 #pragma once
+
+#include "norm_tiling_data.h"
 
 #include "tensor.h"
 
@@ -23,6 +27,22 @@ struct NormalizeCall {
     int32_t config_a = -1;
 };
 void adv_normalize(const NormalizeCall& c, SrcLoc loc);
+// DeepNorm: y = LayerNorm(alpha * x + gx) over rows of `h_pad` elements (`h` valid), mean and rstd one T per row.
+struct DeepNormCall {
+    Dt dt = Dt::none;
+    const Local* y = nullptr;
+    const Local* mean = nullptr;
+    const Local* rstd = nullptr;
+    const Local* x = nullptr;
+    const Local* gx = nullptr;
+    const Local* beta = nullptr;
+    const Local* gamma = nullptr;
+    const Local* tmp = nullptr;
+    double alpha = 1, eps = 0;
+    uint32_t rows = 0, h_pad = 0, h = 0;
+    bool reuse_src = false, basic_block = false;
+};
+void adv_deepnorm(const DeepNormCall& c, SrcLoc loc);
 }}  // namespace ascendcraft::emu
 
 namespace AscendC {
@@ -81,7 +101,43 @@ inline void call(const LocalTensor<T>& output, const LocalTensor<float>& outputR
     c.config_a = config.aLength;
     ascendcraft::emu::adv_normalize(c, loc);
 }
+template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
+inline void deepnorm_call(const LocalTensor<T>& dst, const LocalTensor<T>& mean, const LocalTensor<T>& rstd, const LocalTensor<T>& src,
+                          const LocalTensor<T>& gx, const LocalTensor<T>& beta, const LocalTensor<T>& gamma,
+                          const LocalTensor<uint8_t>* tmp, const T alpha, const T epsilon, const tiling::DeepNormTiling& tiling,
+                          SrcLoc loc) {
+    static_assert(ascendcraft::emu::OneOf<T, half, float>::value, "DeepNorm on Ascend 910B (A2) supports half and float only");
+    static_assert(!(isReuseSrc && std::is_same<T, half>::value), "DeepNorm: isReuseSrc is for float inputs only");
+    ascendcraft::emu::DeepNormCall c;
+    c.dt = ascendcraft::emu::dt_of<T>();
+    c.y = &dst.emu(); c.mean = &mean.emu(); c.rstd = &rstd.emu(); c.x = &src.emu(); c.gx = &gx.emu();
+    c.beta = &beta.emu(); c.gamma = &gamma.emu();
+    if (tmp) c.tmp = &tmp->emu();
+    c.alpha = static_cast<float>(alpha);
+    c.eps = static_cast<float>(epsilon);
+    c.rows = tiling.bLength * tiling.sLength;
+    c.h_pad = tiling.hLength;
+    c.h = tiling.originalHLength ? tiling.originalHLength : tiling.hLength;
+    c.reuse_src = isReuseSrc;
+    c.basic_block = isBasicBlock;
+    ascendcraft::emu::adv_deepnorm(c, loc);
+}
 }  // namespace normalize_detail
+template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
+inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal, const LocalTensor<T>& rstdLocal,
+                     const LocalTensor<T>& srcLocal, const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
+                     const LocalTensor<T>& gammaLocal, const LocalTensor<uint8_t>& sharedTmpBuffer, const T alpha,
+                     const T epsilon, DeepNormTiling& tiling, SrcLoc loc = {}) {
+    normalize_detail::deepnorm_call<T, isReuseSrc, isBasicBlock>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal,
+                                                                 gammaLocal, &sharedTmpBuffer, alpha, epsilon, tiling, loc);
+}
+template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
+inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal, const LocalTensor<T>& rstdLocal,
+                     const LocalTensor<T>& srcLocal, const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
+                     const LocalTensor<T>& gammaLocal, const T alpha, const T epsilon, DeepNormTiling& tiling, SrcLoc loc = {}) {
+    normalize_detail::deepnorm_call<T, isReuseSrc, isBasicBlock>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal,
+                                                                 gammaLocal, nullptr, alpha, epsilon, tiling, loc);
+}
 
 template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
 inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd, const LocalTensor<float>& inputMean,

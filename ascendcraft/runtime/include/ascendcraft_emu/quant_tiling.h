@@ -1,4 +1,4 @@
-// AscendCraft: the host-side temporary-size functions of the quantisation advanced APIs (quant.h), CumSum, Welford and Normalize, as an op's TilingFunc
+// AscendCraft: the host-side temporary-size functions of the quantisation advanced APIs (quant.h), CumSum, Welford, Normalize and DeepNorm, as an op's TilingFunc
 // or an example's host code calls them through tiling/tiling_api.h. The sizes follow the public API reference's rules:
 // AscendQuant two 256-byte half repeats at least and two bytes per element at most; AscendDequant a float repeat plus
 // one row (at least) or every row (at most) of float source and the scale; AscendAntiQuant none for half output, float
@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "norm_tiling.h"
 #include "register/op_def_registry.h"
@@ -127,5 +128,27 @@ inline void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t 
     maxValue = 2 * rBytes + 2 * align((a + 7) / 8 * 8 * rPad * 4);
     const uint32_t nr = (typeSizeU == 4 ? 2 : 4) * rBytes;
     minValue = std::max(aBytes, nr);
+}
+// DeepNorm on [B, S, H]: LayerNorm's temporaries (a row of float intermediates per buffer at least, every row at most)
+// and LayerNorm's tiling with originalHLength from the unpadded shape. Both return false on an invalid shape.
+inline bool GetDeepNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                     const bool isBasicBlock, uint32_t& maxValue, uint32_t& minValue) {
+    (void)isBasicBlock;
+    if (srcShape.GetDimNum() < 2 || typeSize == 0) return false;
+    GetLayerNormMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
+    return true;
+}
+inline bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape, const uint32_t stackBufferSize,
+                                  const uint32_t typeSize, const bool isReuseSource, const bool isBasicBlock,
+                                  tiling::DeepNormTiling& tiling) {
+    (void)isBasicBlock;
+    if (srcShape.GetDimNum() < 2 || typeSize == 0) return false;
+    tiling::LayerNormTiling ln;
+    GetLayerNormNDTilingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, ln);
+    static_assert(sizeof(ln) == sizeof(tiling), "DeepNormTiling has LayerNormTiling's fields");
+    std::memcpy(static_cast<void*>(&tiling), &ln, sizeof(ln));
+    const size_t d = originSrcShape.GetDimNum();
+    if (d) tiling.originalHLength = static_cast<uint32_t>(originSrcShape.GetDim(d - 1));
+    return true;
 }
 }  // namespace AscendC
