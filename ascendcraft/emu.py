@@ -1896,7 +1896,16 @@ class SharedInputs:
 
     def share(self, array: np.ndarray) -> np.ndarray | None:
         "A C-contiguous array with `array`'s values that maps a new file of the set (None for an empty array)."
-        nbytes = int(array.nbytes)
+        out = self.empty(array.shape, array.dtype)
+        if out is not None: np.copyto(out, array)
+        return out
+
+    def empty(self, shape, dtype) -> np.ndarray | None:
+        """A new C-contiguous array (all zeros) that maps a new file of the set, to draw an input straight into (e.g.
+        `rng.standard_normal(out=...)`) instead of drawing it elsewhere and copying it with `share`; None when empty."""
+        dtype = np.dtype(dtype)
+        count = int(np.prod(shape, dtype=np.int64))
+        nbytes = count * dtype.itemsize
         if nbytes == 0: return None
         if self.scratch is None:
             self.scratch = ScratchFolder("in", self.root)
@@ -1909,8 +1918,7 @@ class SharedInputs:
             m = mmap.mmap(fd, nbytes, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ | mmap.PROT_WRITE)
         finally:
             os.close(fd)
-        out = np.frombuffer(m, dtype=array.dtype, count=array.size).reshape(array.shape)
-        np.copyto(out, array)
+        out = np.frombuffer(m, dtype=dtype, count=count).reshape(shape)
         self.files[out.ctypes.data] = (path, nbytes)
         return out
 

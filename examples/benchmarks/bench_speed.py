@@ -13,8 +13,9 @@ For each kernel it reports the ratio emulator / NumPy of
                   CPU time of its kernel process.
 Runs are called as the benchmark and the judge call them: with the settings passed, the same build run again
 (so the GM files of its last run are reused: setting gm_keep_mb).
-It runs the NumPy op once more on arrays mapped from /dev/shm files (4 KiB pages, as the GM files are; NumPy's own
-arrays get 2 MiB transparent huge pages): what memory speed means for an emulator whose GM is shared through files.
+It runs the NumPy op once more on arrays mapped from files where the GM files go (`emu.gm_root`: a tmpfs with 2 MiB
+pages under setting gm_huge_pages = auto when there is one, else /dev/shm with 4 KiB pages; NumPy's own arrays get
+2 MiB transparent huge pages): what memory speed means for an emulator whose GM is shared through files.
 It also times the sandbox's start (bubblewrap and the seccomp launcher running a program that does nothing: the
 fixed cost inside every kernel-process row), the runtime library's cold build (in a fresh cache: its wall time and its
 compilers' CPU time) and a warm one (cache hit), and prints the load average, since ratios measured on a busy machine
@@ -38,8 +39,8 @@ import numpy as np
 
 from ascendcraft.config import load_settings
 from ascendcraft import sandbox
-from ascendcraft.emu import (GM, INCLUDE_DIR, RUNTIME_DIR, RUNTIME_FLAGS, Scalar, SharedInputs, build, run, runtime_library,
-                             runtime_units, trace)
+from ascendcraft.emu import (GM, INCLUDE_DIR, RUNTIME_DIR, RUNTIME_FLAGS, Scalar, SharedInputs, build, gm_root, run,
+                             runtime_library, runtime_units, trace)
 
 BLOCKS, TILE, ROW = 48, 8192, 64      # 48 blocks, 8192-float tiles, 64-float rows (one 256-byte repeat)
 SMALL_TILE = 64                        # the per-instruction case: 64-float (256-byte) tiles
@@ -220,7 +221,7 @@ def main():
     rows.append(("sandbox start (bubblewrap + seccomp launcher, a no-op program)", f"{start_s * 1000:.1f} ms",
                  "wall, best of the repeats: part of every kernel process row below"))
     n = opts.elements // (BLOCKS * TILE) * BLOCKS * TILE
-    x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    x = np.random.default_rng(0).standard_normal(n, dtype=np.float32)
     for name, source, ratio, numpy_op in CASES:
         b = build({"kernel.cpp": source})
         assert b.ok, b.diagnostics
@@ -228,13 +229,16 @@ def main():
         args = [GM("x", x), GM("y", None, "out", shape=(m,), dtype=np.float32), Scalar(n), Scalar(TILE)]
         run_s, run_parent_cpu, r = best(lambda: run(b, args, block_dim=BLOCKS, settings=settings), opts.repeats)
         assert r.ok, r.diagnostics
-        # as verify runs a kernel: the input set held once in shared files (SharedInputs), linked into each run
-        shared = SharedInputs()
-        xs_shared = shared.share(x)
+        # as verify runs a kernel: the input set held once in shared files (SharedInputs), linked into each run; the
+        # input drawn straight into its file (the same draw as x), not drawn elsewhere and copied
+        shared = SharedInputs(settings)
+        xs_shared = shared.empty((n,), np.float32)
+        np.random.default_rng(0).standard_normal(dtype=np.float32, out=xs_shared)
         sargs = [GM("x", xs_shared), *args[1:]]
         shared_s, shared_parent_cpu, rs = best(lambda: run(b, sargs, block_dim=BLOCKS, settings=settings, inputs=shared),
                                                opts.repeats)
         assert rs.ok and shared.linked >= opts.repeats and np.array_equal(rs.outputs["y"], r.outputs["y"])
+        assert np.array_equal(xs_shared, x)
         shared_child_cpu = rs.cpu_seconds
         del rs, xs_shared, sargs
         shared.close()
@@ -249,9 +253,9 @@ def main():
             del k
         out = np.empty(m, np.float32)
         np_s, np_cpu, _ = best(lambda: numpy_op(x, out), opts.repeats)
-        # the same NumPy op on memory like the kernel's GM: /dev/shm file pages (4 KiB), where NumPy's own arrays get
-        # 2 MiB pages (it asks for transparent huge pages); the floor of any emulator that shares GM through files
-        with tempfile.TemporaryDirectory(prefix="bench-speed-shm-", dir="/dev/shm") as shm:
+        # the same NumPy op on memory like the kernel's GM: file pages where the GM files go (gm_root), where NumPy's
+        # own arrays get 2 MiB pages (it asks for transparent huge pages); the floor of an emulator sharing GM through files
+        with tempfile.TemporaryDirectory(prefix="bench-speed-shm-", dir=gm_root(settings)) as shm:
             xs, ys = (np.memmap(os.path.join(shm, f"{k}.bin"), np.float32, "w+", shape=(size,))
                       for k, size in (("x", n), ("y", m)))
             xs[:] = x
@@ -264,8 +268,9 @@ def main():
         trace_cpu = min(trace(b, targs, block_dim=BLOCKS, settings=settings).meta["cpu_seconds"] for _ in range(opts.repeats))
         rows.append((f"{name} ({n / 1e6:.1f} M floats)", f"{np_s * 1000:.1f} ms",
                      f"NumPy wall time (the 1.0x), load {os.getloadavg()[0]:.1f} after this case"))
-        rows.append(("  NumPy on /dev/shm file pages (the GM files' kind of memory)", f"{shm_s / np_s:.1f}x",
-                     f"{shm_s * 1000:.0f} ms wall, CPU {shm_cpu / max(np_cpu, 1e-9):.1f}x NumPy's: 4 KiB pages, not 2 MiB"))
+        rows.append(("  NumPy on GM-file pages (the GM files' kind of memory)", f"{shm_s / np_s:.1f}x",
+                     f"{shm_s * 1000:.0f} ms wall, CPU {shm_cpu / max(np_cpu, 1e-9):.1f}x NumPy's: files in {gm_root(settings)} "
+                     f"(setting gm_huge_pages = {settings.gm_huge_pages})"))
         rows.append(("  emulator run()", f"{run_s / np_s:.1f}x", f"{run_s * 1000:.0f} ms: files in (while the kernel process starts), kernel process, checks, files out"))
         rows.append(("  emulator run(), input in a shared file (SharedInputs, as verify)", f"{shared_s / np_s:.1f}x",
                      f"{shared_s * 1000:.0f} ms: the input file linked, not written; CPU "
