@@ -139,12 +139,13 @@ def cube_init_pass(low: Lowering, prev: KernelProject) -> tuple:
     text = prev[f]
     pr = ExprPrinter(low, "kernel")
     uses_api = any(isinstance(b, MatmulObj) for b in cube_buffers(program.kernel).values())
-    if uses_api:
-        text = text.replace('#include "kernel_operator.h"\n', '#include "kernel_operator.h"\n#include "lib/matmul_intf.h"\n', 1)
+    mixed = bool(low.buffers)
+    if uses_api:   # a cube-only kernel says so before lib/matmul_intf.h (else AscendC's Matmul is a client for vector cores)
+        cube_only = "" if mixed else "#define ASCENDC_CUBE_ONLY\n"
+        text = text.replace('#include "kernel_operator.h"\n', f'#include "kernel_operator.h"\n{cube_only}#include "lib/matmul_intf.h"\n', 1)
     text = fill(text, "TODO(init pass): bind global tensors", _init_body(low, pr) + cube_init_lines(low, program, pr), f)
     text = ensure_helpers(text, pr.used)
     text = fill(text, "TODO(init pass): members", _member_decls(low) + cube_members(low, program), f)
-    mixed = bool(low.buffers)
     entry = _entry_body(low)
     entry[0] = "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);" if mixed else "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);"
     if not mixed: entry[1:1] = ["if ASCEND_IS_AIV {", "    return;  // a cube-only kernel: the vector cores have nothing to do", "}"]

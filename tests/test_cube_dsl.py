@@ -114,6 +114,7 @@ def test_mixed_kernel_matches_on_the_interpreter_and_the_emulator():
     for api in ("KERNEL_TYPE_MIX_AIC_1_2", "MatmulType<TPosition::VECCALC", "REGIST_MATMUL_OBJ", "SetTensorB(",
                 ".Iterate();", ".GetTensorC(", "GetTaskRation()", "TQue<TPosition::VECIN"):
         assert api in kernel, api
+    assert "ASCENDC_CUBE_ONLY" not in kernel      # a mixed kernel's Matmul is the vector cores' client
     bound = bind(pipe.program, task, "small", signed=True)
     ref = bound.reference[0]
     r = run_kernel(pipe.steps[-1].build, pipe.program, bound.values)
