@@ -1196,6 +1196,10 @@ NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/norma
 NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/normalization Normalize): see tests/test_emu_normalize.py"
                    for n in ("Normalize", "GetNormalizeConfig", "GetNormalizeMaxMinTmpSize", "DeepNorm",
                              "GetDeepNormMaxMinTmpSize", "GetDeepNormTilingInfo")})
+NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/normalization LayerNormGrad): see "
+                      "tests/test_emu_layernorm_grad.py"
+                   for n in ("LayerNormGrad", "LayerNormGradBeta", "GetLayerNormGradMaxMinTmpSize", "GetLayerNormGradNDTilingInfo",
+                             "GetLayerNormGradBetaMaxMinTmpSize", "GetLayerNormGradBetaNDTilingInfo")})
 # The emulation's own helpers inside norm.h (not AscendC names; they belong in a *_detail namespace).
 NOT_PROBED.update({n: "the emulation's own helper in norm.h, not an AscendC API"
                    for n in ("align32", "fill_softmax", "flash_call", "deepnorm_call", "layernorm_ar", "layernorm_bsh", "rmsnorm_call",

@@ -1,5 +1,5 @@
 // AscendCraft: the tiling structs of the normalisation advanced APIs (SoftMaxTiling, LayerNormTiling, DeepNormTiling,
-// LayerNormSeparateTiling, RmsNormTiling), one layout for the host's optiling:: and the kernel's AscendC::tiling::,
+// LayerNormGradTiling, LayerNormGradBetaTiling, LayerNormSeparateTiling, RmsNormTiling), one layout for the host's optiling:: and the kernel's AscendC::tiling::,
 // with the set_/get_ accessors of TILING_DATA_FIELD_DEF. Field names and order from the public AscendC API
 // reference; no vendor code. Kept free of the kernel headers, so that an op's tiling header can embed them
 // (TILING_DATA_FIELD_DEF_STRUCT) on the host side too.
@@ -79,6 +79,39 @@ struct LayerNormSeparateTiling {
     ASCENDCRAFT_EMU_TF(float, rValueBack)
     ASCENDCRAFT_EMU_TILING_END
 };
+// LayerNormGrad's tiling (all uint32_t; lastDimValueBack / lastDimValueBackMulTwo hold the float bits of 1/H, 2/H).
+struct LayerNormGradTiling {
+    ASCENDCRAFT_EMU_TF(uint32_t, stackBufferSize) ASCENDCRAFT_EMU_TF(uint32_t, bLength)
+    ASCENDCRAFT_EMU_TF(uint32_t, sLength) ASCENDCRAFT_EMU_TF(uint32_t, hLength)
+    ASCENDCRAFT_EMU_TF(uint32_t, originalHLength) ASCENDCRAFT_EMU_TF(uint32_t, oneCalSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, nohCalSize) ASCENDCRAFT_EMU_TF(uint32_t, loopNum)
+    ASCENDCRAFT_EMU_TF(uint32_t, tailSize) ASCENDCRAFT_EMU_TF(uint32_t, nohTailSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, tmpTensorBSHPos) ASCENDCRAFT_EMU_TF(uint32_t, tmpTensorBSHSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, pdVarTensorPos) ASCENDCRAFT_EMU_TF(uint32_t, pdVarTensorSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, pdMeanTensorPos) ASCENDCRAFT_EMU_TF(uint32_t, pdMeanTensorSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, x1TensorPos) ASCENDCRAFT_EMU_TF(uint32_t, x1TensorSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, x2TensorPos) ASCENDCRAFT_EMU_TF(uint32_t, x2TensorSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, x3TensorPos) ASCENDCRAFT_EMU_TF(uint32_t, x3TensorSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, tmpTensorPos) ASCENDCRAFT_EMU_TF(uint32_t, tmpTensorSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, tmpTensor1Pos) ASCENDCRAFT_EMU_TF(uint32_t, tmpTensor1Size)
+    ASCENDCRAFT_EMU_TF(uint32_t, tmpTensor2Pos) ASCENDCRAFT_EMU_TF(uint32_t, tmpTensor2Size)
+    ASCENDCRAFT_EMU_TF(uint32_t, lastDimValueBack) ASCENDCRAFT_EMU_TF(uint32_t, lastDimValueBackMulTwo)
+    ASCENDCRAFT_EMU_TILING_END
+};
+// LayerNormGradBeta's tiling.
+struct LayerNormGradBetaTiling {
+    ASCENDCRAFT_EMU_TF(uint32_t, stackBufferSize) ASCENDCRAFT_EMU_TF(uint32_t, bLength)
+    ASCENDCRAFT_EMU_TF(uint32_t, sLength) ASCENDCRAFT_EMU_TF(uint32_t, hLength)
+    ASCENDCRAFT_EMU_TF(uint32_t, originalHLength) ASCENDCRAFT_EMU_TF(uint32_t, bshLength)
+    ASCENDCRAFT_EMU_TF(uint32_t, bsLength) ASCENDCRAFT_EMU_TF(uint32_t, oneCalSize)
+    ASCENDCRAFT_EMU_TF(uint32_t, numberOfTmpBuf) ASCENDCRAFT_EMU_TF(uint32_t, loopRound)
+    ASCENDCRAFT_EMU_TF(uint32_t, inputTailSize) ASCENDCRAFT_EMU_TF(uint32_t, inputTailPos)
+    ASCENDCRAFT_EMU_TF(uint32_t, bsTailSize) ASCENDCRAFT_EMU_TF(uint32_t, bshCurLength)
+    ASCENDCRAFT_EMU_TF(uint32_t, bsCurLength) ASCENDCRAFT_EMU_TF(uint32_t, gammaTempTensorPos)
+    ASCENDCRAFT_EMU_TF(uint32_t, betaTempTensorPos) ASCENDCRAFT_EMU_TF(uint32_t, inputDyTmpTensorPos)
+    ASCENDCRAFT_EMU_TF(uint32_t, resForGammaTmpTensorPos) ASCENDCRAFT_EMU_TF(uint32_t, reserved)
+    ASCENDCRAFT_EMU_TILING_END
+};
 struct RmsNormTiling {
     ASCENDCRAFT_EMU_TF(uint32_t, bLength) ASCENDCRAFT_EMU_TF(uint32_t, sLength) ASCENDCRAFT_EMU_TF(uint32_t, hLength)
     ASCENDCRAFT_EMU_TF(uint32_t, originalHLength) ASCENDCRAFT_EMU_TF(float, reciprocalOfHLength)
@@ -96,12 +129,16 @@ struct RmsNormTiling {
 using AscendC::tiling::SoftMaxTiling;
 using AscendC::tiling::LayerNormTiling;
 using AscendC::tiling::DeepNormTiling;
+using AscendC::tiling::LayerNormGradTiling;
+using AscendC::tiling::LayerNormGradBetaTiling;
 using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::RmsNormTiling;
 namespace optiling {
 using AscendC::tiling::SoftMaxTiling;
 using AscendC::tiling::LayerNormTiling;
 using AscendC::tiling::DeepNormTiling;
+using AscendC::tiling::LayerNormGradTiling;
+using AscendC::tiling::LayerNormGradBetaTiling;
 using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::RmsNormTiling;
 }  // namespace optiling
