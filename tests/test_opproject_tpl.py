@@ -2,14 +2,19 @@
 a template on the parameters ASCENDC_TPL_ARGS_DECL declares, ASCENDC_TPL_SEL selects the instances CANN's build
 compiles, the host's tiling function encodes its choice into the tiling key (ASCENDC_TPL_SEL_PARAM) and the launch runs
 the instance of that key; a key that selects no instance is an error naming it. The op_host code uses ops-base's
-helpers (log/log.h, util/math_util.h) and writes the tiling struct in place (GetTilingData<T>)."""
+helpers (log/log.h, util/math_util.h) and writes the tiling struct in place (GetTilingData<T>). Without outputs or a
+reference, the op's InferShape function gives the output shapes (run_project(infer_shapes=...))."""
 from pathlib import Path
 
+import numpy as np
+import pytest
 import torch
 
-from ascendcraft.opproject import load_project, run_cases, run_project, tpl_header, tpl_instances
+from ascendcraft.diagnostics import AscendCraftError
+from ascendcraft.opproject import infer_output_shapes, load_project, run_cases, run_project, tpl_header, tpl_instances
 
-FOLDER = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "tpl_scale_custom"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "opprojects"
+FOLDER = EXAMPLES / "tpl_scale_custom"
 
 
 def _key(dtype: int, tiles: int, square: bool) -> int:
@@ -44,3 +49,36 @@ def test_a_key_that_selects_no_instance_is_an_error_naming_it():
     assert errors and errors[0].kind == "tiling-key"
     assert f"tiling key {unselected} selects no instance" in errors[0].message
     assert str(_key(1, 4, False)) in errors[0].message      # and it names the keys there are
+
+
+def test_output_shapes_come_from_the_ops_infershape_function_without_outputs_or_reference():
+    x = torch.randn(48 * 64)
+    r = run_project(FOLDER, {"x": x}, attrs={"scale": 2.0})     # IMPL_OP_INFERSHAPE(...).InferShape(InferShape4Elewise)
+    assert r.ok, [d.render() for d in r.run.diagnostics]
+    assert r.outputs["y"].shape == (48 * 64,) and r.outputs["y"].dtype == np.float32
+    np.testing.assert_allclose(r.outputs["y"], (x * 2).numpy(), rtol=1e-6)
+    # the msopgen style registers it on the OpDef (SetInferShape); its dtype column gives the output's dtype
+    add = load_project(EXAMPLES / "scale_add_custom")
+    a = torch.randn(16, 64).half()
+    assert infer_output_shapes(add, [a, a], {"alpha": 0.5}) == {"z": (16, 64)}
+    # with infer_shapes=True the inferred shape is used even with a reference, which is compared with it
+    r = run_project(FOLDER, {"x": x}, attrs={"scale": 2.0}, infer_shapes=True, reference=lambda x, scale: x * scale)
+    assert r.ok
+
+
+def test_without_outputs_reference_or_infershape_the_error_says_what_to_give():
+    project = load_project(EXAMPLES / "leaky_relu_custom")
+    assert infer_output_shapes(project, [torch.randn(64)], {}) is None
+    with pytest.raises(AscendCraftError, match="InferShape"):
+        run_project(project, {"x": torch.randn(48 * 64)})
+
+
+def test_a_kernel_file_per_soc_the_a2_one_is_taken(tmp_path):
+    # the newer repositories keep an Ascend 950 kernel beside the A2 one (glu.cpp, glu_apt.cpp), both entries of the op's
+    # name; the A2 configuration's opFile.value (here the definition's "tpl_scale_custom") names the file CANN builds
+    import shutil
+    shutil.copytree(FOLDER, tmp_path / "p")
+    (tmp_path / "p" / "op_kernel" / "tpl_scale_custom_apt.cpp").write_text(
+        '#include "kernel_operator.h"\n'
+        'extern "C" __global__ __aicore__ void tpl_scale_custom(GM_ADDR x, GM_ADDR y, GM_ADDR w, GM_ADDR t) {}\n')
+    assert load_project(tmp_path / "p").kernel_file == "op_kernel/tpl_scale_custom.cpp"

@@ -365,6 +365,14 @@ public:
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < in_desc_.size() ? &in_desc_[i] : nullptr; }
     std::vector<CompileTimeTensorDesc> in_desc_;
     const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+    const Shape* GetDynamicInputShape(size_t ir, size_t k) const {
+        if (ir_inputs_.empty()) return k == 0 ? GetInputShape(ir) : nullptr;
+        return ir < ir_inputs_.size() && k < ir_inputs_[ir].num_ ? GetInputShape(ir_inputs_[ir].start_ + k) : nullptr;
+    }
+    // a value-dependent input's values (nullptr for the others), as the tiling context has them
+    const Tensor* GetInputTensor(size_t i) const { return i < in_tensors_.size() ? &in_tensors_[i] : nullptr; }
+    std::vector<Tensor> in_tensors_;
+    std::vector<AnchorInstanceInfo> ir_inputs_;
     Shape* GetOutputShape(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
     std::vector<Shape> in_, out_;
@@ -545,7 +553,12 @@ using TilingParseRunner = std::function<std::shared_ptr<void>(gert::TilingParseC
 struct OpImplRegistry {
     std::vector<std::pair<std::string, TilingKernelFunc>> tilings;
     std::vector<std::pair<std::string, TilingParseRunner>> parses;
+    std::vector<std::pair<std::string, InferShapeKernelFunc>> infer_shapes;   // IMPL_OP_INFERSHAPE(Op).InferShape(fn)
     static OpImplRegistry& get() { static OpImplRegistry r; return r; }
+    InferShapeKernelFunc infer_shape(const std::string& type) const {
+        for (const auto& t : infer_shapes) if (t.first == type) return t.second;
+        return nullptr;
+    }
     TilingKernelFunc tiling(const std::string& type) const {
         for (const auto& t : tilings) if (t.first == type) return t.second;
         return nullptr;
@@ -570,7 +583,11 @@ public:
         return *this;
     }
     template <typename F> OpImplRegisterV2& TilingParse(F) { return *this; }
-    template <typename F> OpImplRegisterV2& InferShape(F) { return *this; }
+    template <typename F> OpImplRegisterV2& InferShape(F f) {
+        if constexpr (std::is_convertible<F, InferShapeKernelFunc>::value)
+            OpImplRegistry::get().infer_shapes.emplace_back(type_, static_cast<InferShapeKernelFunc>(f));
+        return *this;
+    }
     template <typename F> OpImplRegisterV2& InferDataType(F) { return *this; }
     template <typename F> OpImplRegisterV2& InferShapeRange(F) { return *this; }
     template <typename F> OpImplRegisterV2& GenSimplifiedKey(F) { return *this; }
