@@ -21,6 +21,7 @@
 #include "tiling/platform/platform_ascendc.h"
 #include "graph/utils/type_utils.h"
 #include "base/err_msg.h"
+#include "securec.h"   // the bounds-checked C functions (memset_s, memcpy_s) op_host code calls through these headers
 
 namespace Ops { namespace Base {
 
