@@ -1200,6 +1200,8 @@ NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/norma
                       "tests/test_emu_layernorm_grad.py"
                    for n in ("LayerNormGrad", "LayerNormGradBeta", "GetLayerNormGradMaxMinTmpSize", "GetLayerNormGradNDTilingInfo",
                              "GetLayerNormGradBetaMaxMinTmpSize", "GetLayerNormGradBetaNDTilingInfo")})
+NOT_PROBED.update({n: "advanced sort API and its host tiling (lib/sort TopK): see tests/test_emu_topk.py"
+                   for n in ("TopK", "GetTopKMaxMinTmpSize", "TopKTilingFunc")})
 # The emulation's own helpers inside norm.h (not AscendC names; they belong in a *_detail namespace).
 NOT_PROBED.update({n: "the emulation's own helper in norm.h, not an AscendC API"
                    for n in ("align32", "fill_softmax", "flash_call", "deepnorm_call", "layernorm_ar", "layernorm_bsh", "rmsnorm_call",

@@ -41,6 +41,7 @@
 #include "ascendcraft_emu/welford.h"
 #include "ascendcraft_emu/normalize.h"
 #include "ascendcraft_emu/layernorm_grad.h"
+#include "ascendcraft_emu/topk.h"
 #include "ascendcraft_emu/sort.h"
 #include "ascendcraft_emu/select_bytes.h"
 #include "ascendcraft_emu/exp_taylor.h"

@@ -9,4 +9,4 @@
 #include "ascendcraft_emu/matmul_tiling.h"
 #include "ascendcraft_emu/reduce_tiling.h"
 #include "ascendcraft_emu/activation_tiling.h"
-#include "ascendcraft_emu/quant_tiling.h"
+#include "ascendcraft_emu/adv_ext_tiling.h"

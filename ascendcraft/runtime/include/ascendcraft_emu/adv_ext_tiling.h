@@ -1,4 +1,4 @@
-// AscendCraft: the host-side temporary-size functions of the quantisation advanced APIs (quant.h), CumSum, Welford, Normalize, DeepNorm and LayerNormGrad(Beta), as an op's TilingFunc
+// AscendCraft: the host-side temporary-size functions of the quantisation advanced APIs (quant.h), CumSum, Welford, Normalize, DeepNorm, LayerNormGrad(Beta) and TopK, as an op's TilingFunc
 // or an example's host code calls them through tiling/tiling_api.h. The sizes follow the public API reference's rules:
 // AscendQuant two 256-byte half repeats at least and two bytes per element at most; AscendDequant a float repeat plus
 // one row (at least) or every row (at most) of float source and the scale; AscendAntiQuant none for half output, float
@@ -11,6 +11,8 @@
 
 #include "norm_tiling.h"
 #include "register/op_def_registry.h"
+#include "tiling/platform/platform_ascendc.h"
+#include "ascendcraft_emu/topk_tiling_data.h"
 
 namespace AscendC {
 namespace quant_tiling_detail {
@@ -207,5 +209,31 @@ inline void GetLayerNormGradBetaNDTilingInfo(const ge::Shape srcShape, const uin
     tiling.inputTailSize = (b * s) % rowsPerCall * h; tiling.inputTailPos = tiling.loopRound * rowsPerCall * h;
     tiling.bsTailSize = (b * s) % rowsPerCall;
     tiling.bshCurLength = rowsPerCall * h; tiling.bsCurLength = rowsPerCall;
+}
+// TopK (A2): the merge-sort proposals of the rows (and the generated indices without isInitIndex), as the host's
+// GetTopKMaxMinTmpSize gives them; TopKTilingFunc fills the struct's sizes (the emulation reads TopKInfo only).
+inline bool GetTopKMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const int32_t inner,
+                                 const int32_t outter, const bool isReuseSource, const bool isInitIndex, enum TopKMode mode,
+                                 const bool isLargest, const uint32_t dataTypeSize, uint32_t& maxValue, uint32_t& minValue) {
+    (void)ascendcPlatform; (void)isReuseSource;
+    if (dataTypeSize == 0 || inner <= 0 || outter <= 0) return false;
+    const uint32_t in = static_cast<uint32_t>(inner), all = in * static_cast<uint32_t>(outter);
+    if (mode == TopKMode::TOPK_NORMAL) minValue = (16 + (isInitIndex ? 0 : 4)) * in;
+    else minValue = all * 8 + 64 + (isLargest ? 0 : all * 4) + (isInitIndex ? 0 : all * 4);
+    maxValue = minValue;
+    return true;
+}
+inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC& ascendcPlatform, const int32_t inner, const int32_t outter,
+                           const int32_t k, const uint32_t dataTypeSize, const bool isInitIndex, enum TopKMode mode,
+                           const bool isLargest, tiling::TopkTiling& topKTiling) {
+    uint32_t mx = 0, mn = 0;
+    if (!GetTopKMaxMinTmpSize(ascendcPlatform, inner, outter, false, isInitIndex, mode, isLargest, dataTypeSize, mx, mn)) return false;
+    topKTiling.tmpLocalSize = static_cast<int32_t>(mn);
+    topKTiling.allDataSize = inner * outter;
+    topKTiling.innerDataSize = inner * (32 / static_cast<int32_t>(dataTypeSize));
+    topKTiling.sortRepeat = static_cast<uint32_t>(inner / 32);
+    topKTiling.kAlignFourBytes = (k + 7) / 8 * 8;
+    topKTiling.kAlignTwoBytes = (k + 15) / 16 * 16;
+    return true;
 }
 }  // namespace AscendC
