@@ -191,3 +191,27 @@ int main() {
     z = np.zeros(2048, np.float32)
     r = run(b, [GM("x", z), GM("gx", z), GM("gb", z), GM("y", z, "out"), GM("st", np.zeros(32, np.float32), "out")], block_dim=1)
     assert not r.ok and r.diagnostics[0].kind == "norm-shape" and "2040" in r.diagnostics[0].message, r.diagnostics[0].render()
+
+
+def test_set_overflow_keeps_ctrl_bit_48(tmp_path):
+    # AscendCUtils::SetOverflow (the asc-devkit layernorm_v2 example wraps its Normalize in it): CTRL bit 48 on / off
+    src = tmp_path / "overflow.cpp"
+    src.write_text(r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void overflow(GM_ADDR y)
+{
+    GlobalTensor<int32_t> yg;
+    yg.SetGlobalBuffer((__gm__ int32_t *)y, 8);
+    AscendCUtils::SetOverflow(1);
+    int32_t on = (get_ctrl() >> 48) & 1;
+    AscendCUtils::SetOverflow(0);
+    int32_t off = (get_ctrl() >> 48) & 1;
+    yg.SetValue(0, on);
+    yg.SetValue(1, off);
+}
+''')
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("y", np.full(8, 7, np.int32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    assert list(r.outputs["y"][:2]) == [1, 0]

@@ -135,3 +135,16 @@ def test_host_sizes(tmp_path):
     subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "host.cpp", "-o", "host"], cwd=tmp_path, check=True)
     out = subprocess.run([str(tmp_path / "host")], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["1", "1", str(20 * 64), str(20 * 64), str(20 * 64), "8"]
+
+
+def test_topk_finish_flags_in_small_mode_stop(tmp_path):
+    src = tmp_path / "topk.cpp"
+    src.write_text(KERNEL.replace("CTYPE", "float").replace("NVALID", "64").replace("KVAL", "5")
+                   .replace("TopK<T, false, false, false, TopKMode::TOPK_NSMALL>", "TopK<T, false, true, false, TopKMode::TOPK_NSMALL>"))
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))       # compiles, as with the official headers (a run-time rule)
+    r = run(b, _io(np.zeros((M, INNER), np.float32), np.zeros(M * 32, np.int32), np.zeros(32, np.uint8), np.float32, 5),
+            block_dim=1)
+    assert not r.ok
+    d = r.diagnostics[0]
+    assert d.kind == "adv-shape" and "isHasfinish = true in the Small mode" in d.message, d.render()

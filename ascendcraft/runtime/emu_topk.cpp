@@ -28,6 +28,7 @@ void adv_topk(const TopKCall& c, SrcLoc loc) {
     if (c.inner % 32 != 0 || c.n > c.inner || c.inner - c.n >= 32)
         bad(fmt("inner = %d must be n = %d rounded up to a multiple of 32", c.inner, c.n));
     if (c.small && c.inner != 32) bad(fmt("the Small mode needs inner = 32, not %d", c.inner));
+    if (c.small && c.has_finish) bad("isHasfinish = true in the Small mode; the API allows finish flags in the Normal mode only");
     if (!c.small && c.inner > 4096) bad(fmt("inner = %d exceeds the Normal mode's 4096", c.inner));
     if (c.dt == Dt::f16 && !c.src_index && c.inner > 2048) bad(fmt("half without isInitIndex allows inner up to 2048, not %d", c.inner));
     if (c.k < 1 || c.k > c.n) bad(fmt("k = %d must be in [1, n = %d]", c.k, c.n));

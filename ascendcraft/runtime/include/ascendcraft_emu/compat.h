@@ -115,6 +115,12 @@ struct AscendCUtils {
     template <bool isSetMask = true> static void ResetMask(SrcLoc loc = {}) {
         if (isSetMask) SetVectorMask<half, MaskMode::NORMAL>(FULL_MASK, FULL_MASK, loc);
     }
+    // A2's overflow mode, CTRL bit 48: 1 inf / nan results, 0 saturation. The bit is kept (get_ctrl reads it back); the
+    // emulation's float arithmetic is IEEE either way (raw_intrinsics.h).
+    static void SetOverflow(uint64_t ctrlValue, SrcLoc loc = {}) {
+        const uint64_t bit = uint64_t{1} << 48, ctrl = ascendcraft::emu::ctrl_read();
+        ascendcraft::emu::ctrl_write(ctrlValue == 1 ? (ctrl | bit) : (ctrl & ~bit), loc);
+    }
 };
 
 // The core type the code runs on, as kernels test it: `if (g_coreType == AIV)`.

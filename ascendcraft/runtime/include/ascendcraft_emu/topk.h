@@ -21,6 +21,7 @@ struct TopKCall {
     const Local* tmp = nullptr;
     int32_t k = 0, outter = 0, inner = 0, n = 0;
     bool small = false, largest = true;
+    bool has_finish = false;            // isHasfinish (the Normal mode only: checked when the call runs)
 };
 void adv_topk(const TopKCall& c, SrcLoc loc);
 }}  // namespace ascendcraft::emu
@@ -40,7 +41,6 @@ inline void call(const LocalTensor<T>& dstValue, const LocalTensor<int32_t>& dst
                  const TopKInfo& info, bool isLargest, SrcLoc loc) {
     static_assert(ascendcraft::emu::OneOf<T, half, float>::value, "TopK on Ascend 910B (A2) supports half and float only");
     static_assert(config.algo == TopKAlgo::MERGE_SORT, "TopK: the radix-select algorithm is for Ascend 950 only; A2 merge-sorts");
-    static_assert(!(isHasfinish && topkMode == TopKMode::TOPK_NSMALL), "TopK: isHasfinish is for the Normal mode only");
     ascendcraft::emu::TopKCall c;
     c.dt = ascendcraft::emu::dt_of<T>();
     c.dst_value = &dstValue.emu();
@@ -48,6 +48,7 @@ inline void call(const LocalTensor<T>& dstValue, const LocalTensor<int32_t>& dst
     c.src = &src.emu();
     if (isInitIndex) c.src_index = &srcIndex.emu();
     if (isHasfinish) c.finish = &finish.emu();
+    c.has_finish = isHasfinish;
     if (tmp) c.tmp = &tmp->emu();
     c.k = k;
     c.outter = info.outter;

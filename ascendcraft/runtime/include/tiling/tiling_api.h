@@ -4,6 +4,7 @@
 #pragma once
 
 #include "register/op_def_registry.h"
+#include "securec.h"   // CANN's host headers bring the bounds-checked memcpy_s / memset_s (examples' host tiling code calls them)
 #include "register/tilingdata_base.h"
 #include "ascendcraft_emu/norm_tiling.h"
 #include "ascendcraft_emu/matmul_tiling.h"
