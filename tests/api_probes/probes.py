@@ -1075,6 +1075,16 @@ C("Cube.SetFlag.MTE1_M", "SetFlag<HardEvent::MTE1_M>(EVENT_ID0); WaitFlag<HardEv
 C("Cube.SetFlag.M_FIX", "SetFlag<HardEvent::M_FIX>(EVENT_ID0); WaitFlag<HardEvent::M_FIX>(EVENT_ID0);")
 C("Cube.PipeBarrier.M", "PipeBarrier<PIPE_M>();")
 C("Cube.Matmul.invented", "MatMul(c1, a2, b2, 16, 16, 16);", "name")
+C("Cube.TOTAL_SIZES", "static_assert(TOTAL_L0A_SIZE == 64 * 1024 && TOTAL_L0B_SIZE == 64 * 1024 && TOTAL_L0C_SIZE == 128 * 1024 "
+  "&& TOTAL_L1_SIZE == 512 * 1024 - KFC_L1_RESERVER_SIZE && TMP_UB_OFFSET == 184 * 1024, \"910B sizes\");")
+C("Cube.SetHF32Mode", "SetHF32Mode(HF32Mode::ENABLE); SetHF32TransMode(HF32TransMode::NEAREST_ZERO); SetHF32Mode(false); "
+  "SetHF32TransMode(true);")
+C("Cube.HF32TransMode.invented", "SetHF32TransMode(HF32TransMode::NEAREST_AWAY);", "name")
+C("Cube.DataCopy.CO12", "SetFixpipeNz2ndFlag(1, 0, 16); SetFixpipePreQuantFlag(0); "
+  "DataCopyCO12DstParams d(16, 16, 16, 16, QuantMode_t::F322F16, 0, false, true); DataCopy(gh, c1, d);")
+C("Cube.DataCopy.CO12.argc", "DataCopyCO12DstParams d(16, 16, 16, 16); DataCopy(gh, c1, d);", "argc")
+C("Cube.Fixpipe.FixpipeParams", "FixpipeParams<float> f(1, 32, 0, 16); f.nz2ndParams = Nz2NdParams(true, 1, 0, 0, 16); "
+  "f.quantParams = QuantParams(QuantMode_t::F322F16); Fixpipe(gh, c1, f);")
 
 # ---- invented names an LLM writes ------------------------------------------------------------------------------------
 for code in ["AddScalar(h0, h1, hs, 256);", "Vadd(h0, h1, h2, 256);", "Subs(h0, h1, hs, 256);", "Divs(h0, h1, hs, 256);",
