@@ -329,6 +329,9 @@ def load_project(folder: Path | str, *, settings: Settings | None = None) -> OpP
         raise _project_error("op-project", f"{what} in op_kernel/ for operator {op.type}", f"{folder}/op_kernel",
                              f'the entry is extern "C" __global__ __aicore__ void {op.kernel_name}(GM_ADDR ..., '
                              "GM_ADDR workspace, GM_ADDR tiling)")
+    # the other SoCs' kernel files of the same entry are not part of the A2 build (CANN compiles the one file)
+    others = {e.file for e in kernels if e.name == chosen[0].name and e.file != chosen[0].file}
+    sources = {k: v for k, v in sources.items() if k not in others}
     return OpProject(folder, sources, op, host_file, chosen[0].file, chosen[0].name)
 
 # %% ../nbs/18_opproject.ipynb #ce355ed0

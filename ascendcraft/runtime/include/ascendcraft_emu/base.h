@@ -66,6 +66,11 @@ struct bfloat16_t {
     }
     static float to_float(uint16_t b) { uint32_t u = static_cast<uint32_t>(b) << 16; float f; std::memcpy(&f, &u, 4); return f; }
 };
+// The compiler's own bfloat16 type, which bisheng names __bf16 and kernels compare with (std::is_same_v<T, __bf16>):
+// the same type as bfloat16_t here. g++ 13 and later have __bf16 built in on x86; before that it is an ordinary name.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+using __bf16 = bfloat16_t;
+#endif
 static_assert(sizeof(bfloat16_t) == 2, "bfloat16_t must be 16 bits");
 // The device compiler's spellings of the IEEE types.
 using float16_t = half;

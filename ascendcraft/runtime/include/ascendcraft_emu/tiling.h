@@ -24,6 +24,12 @@ namespace optiling {}
 #define GET_TILING_DATA_WITH_STRUCT(type, var, tiling) \
     type var;                                          \
     ::ascendcraft::emu::tiling_read(&var, (tiling), sizeof(var), ::ascendcraft::emu::SrcLoc())
+// A pointer to the tiling struct (the newer operators' kernels pass it on): the struct is read like GET_TILING_DATA's.
+#define GET_TILING_DATA_PTR_WITH_STRUCT(type, var, tiling)                                                 \
+    type ASCENDCRAFT_CAT(ascendcraft_tiling_, var);                                                        \
+    ::ascendcraft::emu::tiling_read(&ASCENDCRAFT_CAT(ascendcraft_tiling_, var), (tiling), sizeof(type),     \
+                                    ::ascendcraft::emu::SrcLoc());                                         \
+    type* var = &ASCENDCRAFT_CAT(ascendcraft_tiling_, var)
 #define GET_TILING_DATA_MEMBER(type, member, var, tiling)                                                  \
     decltype(type::member) var;                                                                           \
     ::ascendcraft::emu::tiling_read(&var, reinterpret_cast<const uint8_t*>(tiling) + offsetof(type, member), \

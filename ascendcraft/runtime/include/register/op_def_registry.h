@@ -230,6 +230,20 @@ struct PlatformInfoHandle {
     // fe::PlatFormInfos::GetCoreNum / GetLocalMemSize, as op hosts call them on the handle directly (the core count
     // as PlatformAscendC::GetCoreNum gives it: the vector cores of an A2 chip)
     uint32_t GetCoreNum() const { return aiv; }
+    // fe::PlatFormInfos::GetPlatformRes(label, key, value): the platform's ini entries that op hosts read (the SoC's
+    // version names, the NPU arch, the core counts); false, as for an absent entry, for any other
+    bool GetPlatformRes(const std::string& label, const std::string& key, std::string& value) const {
+        if (label == "version" && key == "SoC_version") value = "Ascend910B1";
+        else if (label == "version" && key == "Short_SoC_version") value = "Ascend910B";
+        else if (label == "version" && key == "NpuArch") value = "2201";
+        else if (label == "SoCInfo" && (key == "ai_core_cnt" || key == "cube_core_cnt")) value = std::to_string(aic);
+        else if (label == "SoCInfo" && key == "vector_core_cnt") value = std::to_string(aiv);
+        else return false;
+        return true;
+    }
+    bool GetPlatformResWithLock(const std::string& label, const std::string& key, std::string& value) const {
+        return GetPlatformRes(label, key, value);
+    }
     template <typename MemType> void GetLocalMemSize(MemType type, uint64_t& size) const {
         switch (static_cast<int>(type)) {
         case 0: size = l0a; break;

@@ -7,6 +7,13 @@
 
 #include "register/op_def_registry.h"
 
+// The NPU architecture (the __NPU_ARCH__ number): the emulated chip is an A2, DAV_2201. Op hosts of the newer
+// repositories compare it to choose the regbase (Ascend 950, DAV_3510) tiling.
+enum class NpuArch : uint32_t {
+    DAV_RESV = 0, DAV_1001 = 1001, DAV_2002 = 2002, DAV_2201 = 2201, DAV_3002 = 3002, DAV_3102 = 3102, DAV_3510 = 3510,
+    DAV_5102 = 5102
+};
+
 namespace platform_ascendc {
 
 enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, RESERVED };
@@ -21,6 +28,7 @@ public:
     uint32_t GetCoreNumAiv() const { return info_.aiv; }
     uint32_t GetCoreNumVector() const { return info_.aiv; }
     SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
+    NpuArch GetCurNpuArch() const { return NpuArch::DAV_2201; }
     void GetCoreMemSize(CoreMemType t, uint64_t& size) const {
         switch (t) {
         case CoreMemType::UB: size = info_.ub; break;
