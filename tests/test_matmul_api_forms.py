@@ -411,9 +411,13 @@ extern "C" __global__ __aicore__ void mm_tscm(GM_ADDR a, GM_ADDR b, GM_ADDR c, G
 '''
 
 
-def test_a_tscm_queue_is_in_l1_and_a_matmul_reading_it_stops_at_its_line():
+@pytest.mark.parametrize("cube_only", [True, False])
+def test_a_tscm_queue_is_in_l1_and_a_matmul_reading_it_stops_at_its_line(cube_only):
+    # without ASCENDC_CUBE_ONLY (as asc-devkit matmul_tscm) the kernel is MIX and its AIVs fill the TSCM queue themselves
     m = n = k = 32
-    b = build({"tscm.cpp": TSCM})
+    src = TSCM if cube_only else TSCM.replace("#define ASCENDC_CUBE_ONLY\n", "")
+    assert cube_only or "ASCENDC_CUBE_ONLY" not in src
+    b = build({"tscm.cpp": src})
     assert b.ok, "\n".join(map(str, b.diagnostics))
     tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
                           baseN=32, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
@@ -422,7 +426,7 @@ def test_a_tscm_queue_is_in_l1_and_a_matmul_reading_it_stops_at_its_line():
                 Tiling(tiling)], block_dim=1)
     assert not [d for d in r.diagnostics if d.kind == "ub-overflow"]          # 256 KB: in L1, not in UB
     errs = [d for d in r.diagnostics if d.is_error]
-    line = next(i for i, s in enumerate(TSCM.splitlines(), 1) if "mm.IterateAll" in s)
+    line = next(i for i, s in enumerate(src.splitlines(), 1) if "mm.IterateAll" in s)
     assert errs and errs[0].kind == "matmul-usage" and "LocalTensor" in errs[0].message and errs[0].line == line, errs
 
 

@@ -30,7 +30,10 @@ uint64_t offset_in(const Local& t, uint8_t region) { return static_cast<uint64_t
 // The operand must be a tensor of one of the `allowed` cube buffers, start on `align` bytes and hold `bytes`.
 uint8_t check_cube(const Local& t, Op op, const SrcLoc& loc, const char* role, std::initializer_list<uint8_t> allowed,
                    uint32_t align, uint64_t bytes) {
-    if (kernel_declared() && !kernel_on_aic())
+    // In a mixed launch the AIVs hold the Matmul clients, and AscendC lets them fill a TSCM queue (L1) for the Matmul
+    // (asc-devkit matmul_tscm): the emulation's AIVs do the cube work in place, so that copy is theirs to make.
+    const bool aivTscm = t.pos == static_cast<uint8_t>(AscendC::TPosition::TSCM) && g_launch && g_launch->mixed;
+    if (kernel_declared() && !kernel_on_aic() && !aivTscm)
         Report("cube-on-vector-core", op, loc)
             .msg("%s runs on the cube core (AIC), but this code runs on a vector core (AIV) of the launch", op_name(op))
             .hint("in a mixed kernel put the cube stages under `if ASCEND_IS_AIC { ... }` and hand the result to the "
