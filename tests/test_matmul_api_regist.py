@@ -98,3 +98,59 @@ def test_hf32_mode_on_an_fp32_matmul_warns_once_that_it_is_not_emulated(tmp_path
     assert off == []
     raw, _ = _float_static(tmp_path, "SetHF32Mode(HF32Mode::ENABLE); SetHF32TransMode(HF32TransMode::NEAREST_ZERO);")
     assert len(raw) == 1
+
+
+# A Matmul kernel without ASCENDC_CUBE_ONLY (cann-ops matmul_api_constant's form): MIX, one group of 1 AIC + 2 AIVs per
+# block, each AIV (GetBlockIdx 0 and 1) the client of its own half of C. Run as AIC-only, the one core would leave the
+# second half unwritten.
+MIX_HALVES = r'''
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void mm_mix(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
+{
+    REGISTER_TILING_DEFAULT(TCubeTiling);
+    GET_TILING_DATA(t, tiling);
+    using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    using CType = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+    if (GetBlockIdx() >= t.usedCoreNum) return;
+    const int32_t row0 = GetBlockIdx() * t.singleCoreM;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half *)a + row0 * t.Ka, t.singleCoreM * t.Ka);
+    bGm.SetGlobalBuffer((__gm__ half *)b, t.Kb * t.N);
+    cGm.SetGlobalBuffer((__gm__ float *)c + row0 * t.N, t.singleCoreM * t.N);
+    TPipe pipe;
+    Matmul<AType, AType, CType> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    mm.IterateAll(cGm);
+    mm.End();
+}
+'''
+
+
+def test_a_matmul_kernel_without_cube_only_is_mix_and_both_aivs_compute_their_half():
+    from ascendcraft.emu import Tiling
+    from test_emu_cube import tcube_tiling
+    m, n, k = 64, 48, 32
+    rng = np.random.default_rng(9)
+    a, bm = rng.standard_normal((m, k)).astype(np.float16), rng.standard_normal((k, n)).astype(np.float16)
+    tiling = tcube_tiling(usedCoreNum=2, M=m, N=n, Ka=k, Kb=k, singleCoreM=m // 2, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=48, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
+    b = build({"mix.cpp": MIX_HALVES})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.zeros((m, n), np.float32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], a.astype(np.float64) @ bm.astype(np.float64), rtol=1e-5, atol=1e-4)
+    # the same kernel marked cube-only runs on one AIC per block: one block computes only the first half
+    cube = build({"cube.cpp": MIX_HALVES.replace('#include "lib/matmul_intf.h"',
+                                                 '#define ASCENDC_CUBE_ONLY\n#include "lib/matmul_intf.h"')})
+    rc = run(cube, [GM("a", a), GM("b", bm), GM("c", np.zeros((m, n), np.float32), "out"),
+                    GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    assert rc.ok, "\n".join(map(str, rc.diagnostics))
+    np.testing.assert_allclose(rc.outputs["c"][: m // 2], (a.astype(np.float64) @ bm.astype(np.float64))[: m // 2],
+                               rtol=1e-5, atol=1e-4)
+    assert not np.allclose(rc.outputs["c"][m // 2:], (a.astype(np.float64) @ bm.astype(np.float64))[m // 2:])

@@ -67,10 +67,21 @@ def _cann_complex_mat_mul(rng):
     return {"x": x, "y": y, "bias": bias}, {}, lambda x, y, bias: x @ y + bias, 1e-4, 1e-3
 
 
+def _cann_matmul_api_constant(rng):
+    # its TilingFunc fixes M, N, K = 1024, 640, 256 over SetDim(2) and launches one MIX group (1 AIC + 2 AIVs): both AIVs'
+    # halves of C must be there (it has no ASCENDC_CUBE_ONLY, so its Matmul is the AIVs' client, as in CANN)
+    import torch
+    a = torch.from_numpy(rng.integers(-9, 10, (1024, 256)).astype(np.float16))
+    b = torch.from_numpy(rng.integers(-9, 10, (256, 640)).astype(np.float16))
+    bias = torch.from_numpy(rng.integers(-9, 10, (640,)).astype(np.float32))
+    return {"a": a, "b": b, "bias": bias}, {}, lambda a, b, bias: a.float() @ b.float() + bias, 1e-5, 1e-3
+
+
 REFERENCES = {
     ("wzzll123/MultiKernelBench", "prompts/ascendc_new_model_matmul_add.py"): _mkb_matmul_add,
     ("Hayden727/cann-ops", "src/math/matmul_leakyrelu"): _cann_matmul_leakyrelu,
     ("Hayden727/cann-ops", "src/matmul/complex_mat_mul"): _cann_complex_mat_mul,
+    ("Hayden727/cann-ops", "src/math/matmul_api_constant"): _cann_matmul_api_constant,
 }
 
 
