@@ -18,6 +18,8 @@
 
 #include <cstdint>
 
+#include "graph/c_types.h"   // C_DT_* / C_FORMAT_*, which the declarations name (the SDK's host headers bring them)
+
 #define ASCENDC_TPL_AIV_ONLY 0
 #define ASCENDC_TPL_AIC_ONLY 1
 #define ASCENDC_TPL_MIX_AIV_1_0 4
