@@ -82,3 +82,26 @@ def test_a_kernel_file_per_soc_the_a2_one_is_taken(tmp_path):
         '#include "kernel_operator.h"\n'
         'extern "C" __global__ __aicore__ void tpl_scale_custom(GM_ADDR x, GM_ADDR y, GM_ADDR w, GM_ADDR t) {}\n')
     assert load_project(tmp_path / "p").kernel_file == "op_kernel/tpl_scale_custom.cpp"
+
+
+def test_ops_base_helpers_compute_as_numpy_does(tmp_path):
+    # ops-base's host helpers, compiled as an op_host file includes them: the 16-bit float types and the integer ones
+    import subprocess
+    from ascendcraft.config import load_settings
+    from ascendcraft.emu import INCLUDE_DIR
+    values = [0.0, 1.0, -2.5, 65504.0, 70000.0, 1e-6, 6.1035156e-05, 0.333333, 1.0009766, -3.0e-8]
+    (tmp_path / "t.cpp").write_text('#include <cstdio>\n#include "util/fp16.h"\n#include "util/bfloat16.h"\n'
+                                    '#include "util/math_util.h"\nint main() {\n'
+                                    + "".join(f'  std::printf("%u %u\\n", (unsigned)Ops::Base::fp16_t({v}f).val, '
+                                              f'(unsigned)Ops::Base::bfloat16({v}f).value);\n' for v in values)
+                                    + '  std::printf("%ld %ld %ld %ld %u\\n", Ops::Base::CeilDiv(-7L, 2L), Ops::Base::CeilDiv(7L, 2L), '
+                                      'Ops::Base::FloorAlign(37L, 8L), Ops::Base::CeilAlign(37L, 8L), Ops::Base::CeilDiv(7u, 0u));\n}\n')
+    subprocess.run([load_settings().cxx, "-std=c++17", "-I", str(INCLUDE_DIR), str(tmp_path / "t.cpp"), "-o",
+                    str(tmp_path / "t")], check=True)
+    lines = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout.split("\n")
+    for v, line in zip(values, lines):
+        half, bf16 = map(int, line.split())
+        with np.errstate(over="ignore"):
+            assert half == int(np.float32(v).astype(np.float16).view(np.uint16)), v
+        assert bf16 == int(torch.tensor(v, dtype=torch.float32).to(torch.bfloat16).view(torch.int16)) & 0xFFFF, v
+    assert lines[len(values)].split() == ["-3", "4", "32", "40", "7"]   # CeilDiv rounds up; by 0: x unchanged

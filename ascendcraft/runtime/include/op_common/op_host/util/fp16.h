@@ -1,0 +1,3 @@
+// AscendCraft host side: ops-base op_common/op_host/util/fp16.h (Ops::Base::fp16_t, Ops::Base::bfloat16: ascendcraft_emu/ops_base_types.h).
+#pragma once
+#include "ascendcraft_emu/ops_base_types.h"
