@@ -105,3 +105,23 @@ def test_ops_base_helpers_compute_as_numpy_does(tmp_path):
             assert half == int(np.float32(v).astype(np.float16).view(np.uint16)), v
         assert bf16 == int(torch.tensor(v, dtype=torch.float32).to(torch.bfloat16).view(torch.int16)) & 0xFFFF, v
     assert lines[len(values)].split() == ["-3", "4", "32", "40", "7"]   # CeilDiv rounds up; by 0: x unchanged
+
+
+def test_a_tiling_function_that_calls_code_of_another_op_host_file_links_with_it(tmp_path):
+    # CANN's build links every op_host source: a helper in a file that registers nothing (hicann glu's arch35 tiling)
+    import shutil
+    shutil.copytree(FOLDER, tmp_path / "p")
+    tiling = tmp_path / "p" / "op_host" / "tpl_scale_custom_tiling.cpp"
+    text = tiling.read_text()
+    choice = "    const uint32_t tiles = (dtype == ge::DT_FLOAT16 || total >= cores * 4 * 64) ? TPL_SCALE_TILES_4 : TPL_SCALE_TILES_1;\n"
+    assert choice in text
+    tiling.write_text(text.replace(choice, "    const uint32_t tiles = TplScaleTiles(dtype == ge::DT_FLOAT16, total, cores);\n")
+                      .replace("namespace optiling {\n", "namespace optiling {\nuint32_t TplScaleTiles(bool half, int64_t total, int64_t cores);\n", 1))
+    (tmp_path / "p" / "op_host" / "tpl_scale_helper.cpp").write_text(
+        '#include <cstdint>\n#include "../op_kernel/tpl_scale_custom_tiling_key.h"\nnamespace optiling {\n'
+        'uint32_t TplScaleTiles(bool half, int64_t total, int64_t cores) {\n'
+        '    return (half || total >= cores * 4 * 64) ? TPL_SCALE_TILES_4 : TPL_SCALE_TILES_1;\n}\n}\n')
+    x = torch.randn(48 * 4 * 64)
+    r = run_project(tmp_path / "p", {"x": x}, attrs={"scale": 0.5}, reference=lambda x, scale: x * scale)
+    assert r.ok, [d.render() for d in r.run.diagnostics] + [d.render() for d in getattr(r.run, "errors", [])]
+    assert r.tiling_key == _key(0, 4, False)
