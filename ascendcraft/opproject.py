@@ -324,6 +324,8 @@ def load_project(folder: Path | str, *, settings: Settings | None = None) -> OpP
         [e for e in kernels if plain(e.name) == plain(op.kernel_name)] or kernels
     if len(chosen) > 1:   # one kernel file per SoC (hicann ops-nn glu.cpp, and glu_apt.cpp for Ascend 950): the A2 one
         chosen = [e for e in chosen if _kernel_file_for_a2(sources, host_file, op) == Path(e.file).stem] or chosen
+    if len(chosen) > 1:   # ... and not the Ascend 950 (regbase) one of the same name under op_kernel/arch35/
+        chosen = [e for e in chosen if "arch35" not in Path(e.file).parts] or chosen
     if len(chosen) != 1:
         what = "no kernel entry" if not chosen else f"several kernel entries ({', '.join(e.name for e in chosen)})"
         raise _project_error("op-project", f"{what} in op_kernel/ for operator {op.type}", f"{folder}/op_kernel",
@@ -390,7 +392,8 @@ _ATTR_KINDS = {"int": 0, "float": 1, "bool": 2, "list_int": 3, "str": 4}
 def _impl_includes(project: OpProject) -> str:
     "#include lines for the other op_host sources that register the tiling function with IMPL_OP_OPTILING / IMPL_OP."
     files = [f for f, t in project.sources.items() if f.startswith("op_host/") and f.endswith((".cpp", ".cc"))
-             and f != project.host_file and re.search(r"\bIMPL_OP(?:_OPTILING)?\s*\(", blank_comments(t))]
+             and f != project.host_file and re.search(r"\bIMPL_OP(?:_OPTILING)?\s*\(", blank_comments(t))
+             and "arch35" not in Path(f).parts]   # the Ascend 950 (regbase) registrations: not built for A2
     return "".join(f'#include "{f[:f.rindex(".")]}.inc"\n' for f in sorted(files))
 
 

@@ -82,6 +82,19 @@ def test_a_kernel_file_per_soc_the_a2_one_is_taken(tmp_path):
         '#include "kernel_operator.h"\n'
         'extern "C" __global__ __aicore__ void tpl_scale_custom(GM_ADDR x, GM_ADDR y, GM_ADDR w, GM_ADDR t) {}\n')
     assert load_project(tmp_path / "p").kernel_file == "op_kernel/tpl_scale_custom.cpp"
+    # ... and the Ascend 950 kernel of the same file name under arch35/, with its own tiling registration
+    (tmp_path / "p" / "op_kernel" / "arch35").mkdir()
+    (tmp_path / "p" / "op_kernel" / "arch35" / "tpl_scale_custom.cpp").write_text(
+        (tmp_path / "p" / "op_kernel" / "tpl_scale_custom_apt.cpp").read_text())
+    (tmp_path / "p" / "op_host" / "arch35").mkdir()
+    (tmp_path / "p" / "op_host" / "arch35" / "tpl_scale_custom_tiling_arch35.cpp").write_text(
+        '#include "register/op_impl_registry.h"\nnamespace optiling {\nstruct TplScaleCustomCompileInfo { int regbase; };\n'
+        'static ge::graphStatus RegbaseTiling(gert::TilingContext*) { return ge::GRAPH_FAILED; }\n'
+        'IMPL_OP_OPTILING(TplScaleCustom).Tiling(RegbaseTiling);\n}\n')
+    project = load_project(tmp_path / "p")
+    assert project.kernel_file == "op_kernel/tpl_scale_custom.cpp"
+    r = run_project(project, {"x": torch.randn(48 * 64)}, attrs={"scale": 2.0}, reference=lambda x, scale: x * scale)
+    assert r.ok and r.tiling_key == _key(0, 1, False)      # the A2 tiling function ran, not the regbase one
 
 
 def test_ops_base_helpers_compute_as_numpy_does(tmp_path):
