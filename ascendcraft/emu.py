@@ -607,21 +607,14 @@ def api_rule_hint(message: str) -> str:
 
 # %% ../nbs/10_emu.ipynb #03cac200
 UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> what to write with emulated APIs
-    "SwiGLU": "use Sigmoid and Mul on the gate half, then Mul by the other half",
-    "GeGLU": "compose Gelu (Mul, Muls, Adds, Tanh) on the gate half, then Mul",
     "ReGlu": "use Relu on the gate half, then Mul",
     "ClampMax": "use Mins with the bound",
     "ClampMin": "use Maxs with the bound",
     "BatchNorm": "compose it from ReduceSum, Adds, Mul, Sqrt and Div per channel",
-    "CumSum": "add rows in a loop with Add (one row to the next), or a scalar GetValue/SetValue loop",
-    "TopK": "use ReduceMax with calIndex k times, masking each winner with SetValue",
     "Acosh": "compose it: Ln(x + Sqrt(x * x - 1)) with Mul, Adds, Sqrt, Add, Ln",
     "Asinh": "compose it: Ln(x + Sqrt(x * x + 1)) with Mul, Adds, Sqrt, Add, Ln",
     "Atanh": "compose it: 0.5 * Ln((1 + x) / (1 - x)) with Adds, Muls, Div, Ln",
     "AddReluCast": "use AddRelu, then Cast",
-    "AscendQuant": "use Muls, Adds and a rounding Cast",
-    "AscendDequant": "use Cast, then Muls and Adds",
-    "AscendAntiQuant": "use Cast, then Adds and Muls",
     "CastDeq": "use Cast, then Muls by the scale",
     "TransposeParamsExt": "use the basic Transpose(dst, src) on 16 x 16 blocks, or Gather with byte offsets",
 }

@@ -1146,6 +1146,16 @@ NOT_PROBED["GetSigmoidMaxMinTmpSize"] = "host tiling API (tiling/tiling_api.h), 
 NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h: Sum / Mean temporary sizes), not kernel code: an op's TilingFunc "
                       "calls it (NPUKernelBench MulMulReduceMeanDTwice); values in tests/test_opproject.py"
                    for n in ("GetSumMaxMinTmpSize", "GetMeanMaxMinTmpSize", "GetMeanTmpBufferFactorSize")})
+NOT_PROBED["GET_TILING_DATA_PTR_WITH_STRUCT"] = NOT_PROBED["GET_TILING_DATA"]
+NOT_PROBED.update({n: "tiling-template macro of the host API (tiling/template_argument.h), outside kernel_operator.h: "
+                      "declarations and key encoding tested in tests/test_opproject_tpl.py"
+                   for n in ("ASCENDC_TPL_ARGS_DECL", "ASCENDC_TPL_ARGS_SEL", "ASCENDC_TPL_BOOL_DECL", "ASCENDC_TPL_BOOL_SEL",
+                             "ASCENDC_TPL_DATATYPE_DECL", "ASCENDC_TPL_DATATYPE_SEL", "ASCENDC_TPL_DETERMINISTIC_SEL",
+                             "ASCENDC_TPL_DTYPE_DECL", "ASCENDC_TPL_DTYPE_SEL", "ASCENDC_TPL_FORMAT_DECL", "ASCENDC_TPL_FORMAT_SEL",
+                             "ASCENDC_TPL_INPUT", "ASCENDC_TPL_KERNEL_TYPE_DECL", "ASCENDC_TPL_KERNEL_TYPE_SEL", "ASCENDC_TPL_OUTPUT",
+                             "ASCENDC_TPL_SEL", "ASCENDC_TPL_SEL_PARAM", "ASCENDC_TPL_SHARED_KERNEL_TYPE_SEL",
+                             "ASCENDC_TPL_TILING_STRUCT_SEL", "ASCENDC_TPL_UINT_DECL", "ASCENDC_TPL_UINT_SEL", "GET_TPL_TILING_KEY")})
+NOT_PROBED["encode"] = "tpl.h's host-side key encoder behind GET_TPL_TILING_KEY (no AscendC name): tests/test_opproject_tpl.py"
 NOT_PROBED["Process"] = "the step LocalTensor's operator= runs for `dst = a + b`: probed through the operators (Symbol.*)"
 # The Matmul high-level API lives in lib/matmul_intf.h, which the probe prelude does not include; the kernel
 # tests/emu_kernels/good/matmul_api_bias.cpp uses these and compiles against the official headers (api-oracle, with
