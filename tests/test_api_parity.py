@@ -8,9 +8,7 @@ documented exceptions, which the table's `emulator` column names:
   too, and running it must stop with that diagnostic at the probe's line;
 - `not emulated`: a real AscendC API the CPU emulation does not provide; we reject it at compile time.
 """
-import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -22,7 +20,7 @@ from ascendcraft.emu import GM, INCLUDE_DIR, build, parse_compiler_output, run
 PROBE_DIR = Path(__file__).parent / "api_probes"
 sys.path.insert(0, str(PROBE_DIR))
 from oracle import emulator_column, prelude_hash, read_table  # noqa: E402
-from ours import verdicts  # noqa: E402
+from ours import Compiler, verdicts  # noqa: E402
 from probes import BODY, CUBE_PRELUDE, HEADER, NOT_PROBED, PROBES, RUN_ARGS, SIGNATURE  # noqa: E402
 
 META, TABLE = read_table()
@@ -95,14 +93,18 @@ def test_our_header_gives_the_official_verdict(ours):
     assert not bad, f"{len(bad)} disagreements with the official headers:\n" + "\n".join(bad)
 
 
+@pytest.fixture(scope="module")
+def compiler(tmp_path_factory):
+    "g++ -fsyntax-only with the emulation header precompiled once (tests/api_probes/ours.py)."
+    return Compiler(str(tmp_path_factory.mktemp("near-miss")))
+
+
 @pytest.mark.parametrize("probe", [p for p in PROBES if p.says], ids=lambda p: p.id)
-def test_near_miss_errors_name_the_official_signature(probe, tmp_path):
+def test_near_miss_errors_name_the_official_signature(probe, compiler):
     "The emulator's diagnostic for a near-miss (message and hint) names what AscendC declares."
     assert not OFFICIAL[probe.id]
-    (tmp_path / "k.cpp").write_text(probe.source())
-    r = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-I", str(INCLUDE_DIR), "k.cpp"], cwd=tmp_path,
-                       capture_output=True, text=True, env=dict(os.environ, LC_ALL="C"))
-    errors = [d for d in parse_compiler_output(r.stderr, {"k.cpp": probe.source()}, root=str(tmp_path)) if d.is_error]
+    name, log = compiler.run(probe.source())
+    errors = [d for d in parse_compiler_output(log, {name: probe.source()}, root=str(compiler.folder)) if d.is_error]
     assert errors and errors[0].line == probe.line, errors
     assert probe.says in errors[0].message + "\n" + errors[0].hint, errors[0].render()
 

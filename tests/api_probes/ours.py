@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -34,16 +35,37 @@ _FUNCTION = re.compile(r"^(?P<file>[^:\s]+): In (?:member )?function .*\bprobe_(
 
 
 class Compiler:
+    """g++ -fsyntax-only on probe sources. Every probe starts with HEADER's `#include "kernel_operator.h"`; that line
+    becomes an include of a one-line prelude header whose precompiled form (built once per folder) g++ loads instead
+    of parsing the whole emulation header again: the same declarations, on the same line numbers, about 5x faster
+    per translation unit. If the precompiled header cannot be used, g++ reads the prelude's text (same verdicts)."""
+    FLAGS = ("-std=c++17", "-fmax-errors=0", "-fno-diagnostics-color")
+    INCLUDE_LINE = '#include "kernel_operator.h"\n'
+    PRELUDE = "probe_prelude.h"
+
     def __init__(self, folder: str, cxx: str = "g++"):
         self.folder, self.cxx, self.n = Path(folder), cxx, 0
+        self._pch_lock, self._pch_ready = threading.Lock(), False
+
+    def _gcc(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([self.cxx, *self.FLAGS, "-I", str(INCLUDE), *args], cwd=self.folder, capture_output=True,
+                              text=True, env=dict(os.environ, LC_ALL="C"))
+
+    def _prelude(self) -> None:
+        with self._pch_lock:
+            if not self._pch_ready:
+                (self.folder / self.PRELUDE).write_text(self.INCLUDE_LINE)
+                self._gcc("-x", "c++-header", self.PRELUDE, "-o", self.PRELUDE + ".gch")
+                self._pch_ready = True
 
     def run(self, text: str) -> tuple[str, str]:
         self.n += 1
         name = f"b{self.n}_{os.getpid()}_{id(text)}.cpp"
+        if text.startswith(self.INCLUDE_LINE):
+            self._prelude()
+            text = f'#include "{self.PRELUDE}"\n' + text[len(self.INCLUDE_LINE):]
         (self.folder / name).write_text(text)
-        r = subprocess.run([self.cxx, "-std=c++17", "-fsyntax-only", "-fmax-errors=0", "-fno-diagnostics-color",
-                            "-I", str(INCLUDE), name], cwd=self.folder, capture_output=True, text=True,
-                           env=dict(os.environ, LC_ALL="C"))
+        r = self._gcc("-fsyntax-only", name)
         out = r.stderr
         if r.returncode != 0 and "error:" not in out:
             out += "\nerror: g++ failed without a diagnostic"
