@@ -392,9 +392,9 @@ EXAMPLE_FILES = {
 }
 
 
-def _example_repo(tmp_path, helper: str):
+def _example_repo(tmp_path, helper: str, files: dict = EXAMPLE_FILES):
     import subprocess
-    for name, text in {**EXAMPLE_FILES, "ex/k_helper.asc": helper}.items():
+    for name, text in {**files, "ex/k_helper.asc": helper}.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     git = ["git", "-C", str(tmp_path), "-c", "user.email=t@t", "-c", "user.name=t"]
@@ -423,6 +423,27 @@ def test_an_example_whose_output_differs_from_its_golden_is_a_mismatch(tmp_path)
              "defines": "-DSCENARIO_NUM=1"}
     res = corpus.try_entry((entry, gitdir, True, False))
     assert res["kernel_ok"] and res["match"] == "mismatch" and "result error" in res["match_detail"], res
+
+def test_an_example_that_accumulates_into_a_buffer_read_from_a_file_runs_it_in_place(tmp_path):
+    "asc-devkit's atomic examples fill the output from input_y.bin and SetAtomicAdd into it: that argument is inout."
+    main = (EXAMPLE_MAIN.replace("    AscendC::DataCopy(zg, b, LEN);\n",
+                                 "    AscendC::SetAtomicAdd<float>();\n    AscendC::DataCopy(zg, b, LEN);\n"
+                                 "    AscendC::SetAtomicNone();\n")
+            .replace("    twice_plus<<<", '    ReadFile("./input/input_z.bin", bytes, zHost, bytes);\n'
+                     "    aclrtMemcpy(zDevice, bytes, zHost, bytes, ACL_MEMCPY_HOST_TO_DEVICE);\n    twice_plus<<<"))
+    assert main.count("SetAtomicAdd") == 1 and main.count("input_z.bin") == 1
+    gen = EXAMPLE_FILES["ex/scripts/gen_data.py"].replace(
+        "x.tofile('input/input_x.bin'); (2 * x + 1).astype(np.float32).tofile('output/golden.bin')",
+        "z = np.random.default_rng(4).uniform(-1, 1, x.size).astype(np.float32)\n"
+        "x.tofile('input/input_x.bin'); z.tofile('input/input_z.bin'); (z + (2 * x + 1)).astype(np.float32).tofile('output/golden.bin')")
+    assert "input_z.bin" in gen
+    files = {**EXAMPLE_FILES, "ex/k_main.asc": main, "ex/scripts/gen_data.py": gen}
+    entry = {"source": "s", "repo": "me/ex", "kind": "asc-file", "path": "ex/k_main.asc", "defines": "-DSCENARIO_NUM=1"}
+    for helper, want in (("1.0f", "pass"), ("1.5f", "mismatch")):   # z + 2x + 1 matches; z + 2x + 1.5 does not
+        gitdir, commit = _example_repo(tmp_path / helper, EXAMPLE_HELPER.replace("OFFSET", helper), files)
+        res = corpus.try_entry(({**entry, "commit": commit}, gitdir, True, False))
+        assert res["kernel_ok"] and res["match"] == want, res
+
 
 def test_what_pybind_builds_from_the_inputs_an_inplace_op_wrote():
     foreach = """std::vector<at::Tensor> wrapper(std::vector<at::Tensor> scaled_grads, at::Tensor found_inf, at::Tensor scale) {

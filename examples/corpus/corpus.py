@@ -621,7 +621,8 @@ def match_asc(entry: dict, gitdir: str, kb) -> dict:
     own scripts/verify_result.py, as its README does (`python3 ../scripts/gen_data.py ...`, `./demo`, `python3
     ../scripts/verify_result.py ...`). The host main's launch gives the block count and the device arguments; each
     argument's file is followed through the host code (ReadFile -> aclrtMemcpy host-to-device; aclrtMemcpy
-    device-to-host -> WriteFile), an output's size is its golden file's. Examples whose arguments are not all such files
+    device-to-host -> WriteFile), an output's size is its golden file's; an argument filled from a file and copied back to
+    one is updated in place (inout). Examples whose arguments are not all such files
     (tiling structs, workspaces, scalars) have no reference here."""
     import numpy as np
     from ascendcraft.emu import GM, run
@@ -669,18 +670,21 @@ def match_asc(entry: dict, gitdir: str, kb) -> dict:
             name = re.escape(re.sub(r"^\(.*?\)\s*", "", arg).strip("&* "))
             host = re.search(rf"aclrtMemcpy\s*\(\s*{name}\s*,[^;]*?,\s*(?:\([\w:\s*]+\)\s*)?(\w+)\s*,[^;]*HOST_TO_DEVICE", code)
             src = host and re.search(rf'ReadFile\s*\(\s*"([\w./-]+)"\s*,[^,]*,\s*(?:\([\w:\s*]+\)\s*)?{re.escape(host.group(1))}\b', code)
-            if src:
-                gms.append(GM(param.name, np.fromfile(work / src.group(1), np.uint8)))
-                continue
             back = re.search(rf"aclrtMemcpy\s*\(\s*(?:\([\w:\s*]+\)\s*)?(\w+)\s*,[^;]*?,\s*{name}\s*,[^;]*DEVICE_TO_HOST", code)
             dst = back and re.search(rf'WriteFile\s*\(\s*"([\w./-]+)"\s*,\s*(?:\([\w:\s*]+\)\s*)?{re.escape(back.group(1))}\b', code)
+            if src and not dst:
+                gms.append(GM(param.name, np.fromfile(work / src.group(1), np.uint8)))
+                continue
             if not dst: return dict(match="no-reference", match_detail=f"argument '{arg}' is not an input or output file")
             out_file = dst.group(1)
             at = next((i for i, a in enumerate(verify_files) if posixpath.basename(a) == posixpath.basename(out_file)), None)
             if at is None or at + 1 >= len(verify_files):
                 return dict(match="no-reference", match_detail=f"verify_result.py does not check {out_file}")
             size = (work / verify_files[at + 1]).stat().st_size
-            gms.append(GM(param.name, np.zeros(size, np.uint8), "out"))
+            if src:   # filled from a file and copied back: the kernel updates it in place (atomic adds into it, say)
+                gms.append(GM(param.name, np.fromfile(work / src.group(1), np.uint8), "inout"))
+            else:
+                gms.append(GM(param.name, np.zeros(size, np.uint8), "out"))
             outs.append((param.name, out_file))
         def verify(poison: int) -> tuple[bool, str, object]:
             r = run(kb, gms, block_dim=blocks, poison=poison)
