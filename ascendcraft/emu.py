@@ -48,10 +48,10 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry',
            'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
            'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'Build',
-           'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'build', 'GM', 'Scalar',
-           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace',
-           'no_output_diagnostic']
+           'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions',
+           'included_sources', 'key_var_conditions', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace',
+           'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation',
+           'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -802,6 +802,8 @@ class Build:
     sanitize: bool = False            # built with ASan + UBSan
     folder: Path | None = None        # cache folder of this build
     gm_files: Any = field(default=None, repr=False, compare=False)   # GmFiles its runs keep for the next run
+    tiling_key_var: int | None = None # the key TILING_KEY_VAR is compiled as (#if TILING_KEY_VAR kernels), else None
+    remake: Any = field(default=None, repr=False, compare=False)      # build()'s arguments, to compile it for another key
 
     @property
     def errors(self) -> list[Diagnostic]: return [d for d in self.diagnostics if d.is_error]
@@ -864,12 +866,73 @@ def shadowed_tiling_headers(tiling_headers: dict[str, str], sources: dict[str, s
             and any(defined[n] & defined[o] for o in used if o != n)}
 
 
-def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str]) -> str:
-    "The generated main TU: kernel_operator.h, the tiling header if the build system would add it, the kernel, the driver."
+@dataclass
+class KeyConditions:
+    "The preprocessor conditions of a project that test TILING_KEY_VAR: CANN compiles such a kernel once per tiling key."
+    file: str                  # where the first one is
+    line: int
+    keys: list[str]            # what `TILING_KEY_VAR ==` compares with (integer literals or macro names), in order
+    complete: bool             # every test of TILING_KEY_VAR is such a comparison: a key none names has no branch
+
+
+_KEY_OPERAND = r"(0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*|[A-Za-z_]\w*)"
+_KEY_EQ_RE = re.compile(rf"\bTILING_KEY_VAR\s*==\s*\(?\s*{_KEY_OPERAND}\s*\)?|\(?\s*{_KEY_OPERAND}\s*\)?\s*==\s*TILING_KEY_VAR\b")
+
+
+def included_sources(sources: dict[str, str], file: str) -> list[str]:
+    """`file` and the project files it includes, directly or through others (a quoted name beside the including file
+    first, else any project file of that name or sub-path), in the order they are reached."""
+    seen, todo = [], [file]
+    while todo:
+        f = todo.pop(0)
+        if f in seen or f not in sources: continue
+        seen.append(f)
+        for inc in re.findall(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', blank_comments(sources[f]), re.M):
+            local = os.path.normpath(os.path.join(os.path.dirname(f), inc))
+            todo += [local] if local in sources else sorted(n for n in sources if n == inc or n.endswith("/" + inc))
+    return seen
+
+
+def key_var_conditions(sources: dict[str, str], file: str | None = None) -> KeyConditions | None:
+    """The `#if` / `#elif` conditions that test TILING_KEY_VAR (`#if TILING_KEY_VAR == 1`, `#if defined(TILING_KEY_VAR)
+    && TILING_KEY_VAR != K`) in the project, or in `file` and the files it includes; None when there are none. CANN's
+    build compiles such a kernel once per tiling key with TILING_KEY_VAR defined as that key's literal; the emulator's
+    own TILING_KEY_VAR is the launch's key at run time, which a preprocessor condition cannot read, so these kernels
+    are built per key too."""
+    first, keys, complete = None, [], True
+    for name in (included_sources(sources, file) if file is not None else sources):
+        text = sources[name]
+        lines, i = blank_comments(text).split("\n"), 0
+        while i < len(lines):
+            start, line = i, lines[i]
+            while line.rstrip().endswith("\\") and i + 1 < len(lines):   # a condition continued on the next lines
+                i += 1
+                line = line.rstrip()[:-1] + " " + lines[i]
+            i += 1
+            m = re.match(r"\s*#\s*(?:if|elif)\b(.*)", line)
+            if not m or not re.search(r"\bTILING_KEY_VAR\b", m.group(1)): continue
+            first = first or (name, start + 1)
+            keys += [a or b for a, b in _KEY_EQ_RE.findall(m.group(1))]
+            rest = re.sub(r"\bdefined\s*\(?\s*TILING_KEY_VAR\s*\)?", " ", _KEY_EQ_RE.sub(" ", m.group(1)))
+            complete = complete and not re.search(r"\bTILING_KEY_VAR\b", rest)
+    return None if first is None else KeyConditions(first[0], first[1], list(dict.fromkeys(keys)), complete)
+
+
+def _key_literal(key: int) -> str:
+    return str(key) if key < 1 << 63 else f"{key}ULL"
+
+
+def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str], key: int | None = None,
+                   conditions: KeyConditions | None = None) -> str:
+    """The generated main TU: kernel_operator.h, the tiling header if the build system would add it, the kernel, the driver.
+    `key` (a kernel whose preprocessor conditions test TILING_KEY_VAR, `conditions`): TILING_KEY_VAR is defined as that
+    literal before anything is included, and the driver declares the key and the keys the conditions name."""
     kernel = sources[entry.file]
     code = blank_comments(kernel)
-    lines = ["// Generated by ascendcraft.emu: the kernel source, unmodified, and a driver that calls its entry.",
-             '#include "kernel_operator.h"']
+    lines = ["// Generated by ascendcraft.emu: the kernel source, unmodified, and a driver that calls its entry."]
+    if key is not None:
+        lines.append(f"#define TILING_KEY_VAR {_key_literal(key)}   // this binary's tiling key, as CANN's per-key build")
+    lines.append('#include "kernel_operator.h"')
     if "GET_TILING_DATA" in code:
         # the headers the kernel file includes: a quoted name is first looked up beside the kernel (its own
         # op_kernel/x.h, not op_host/x.h of the same name), then anywhere in the project
@@ -900,6 +963,12 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str])
     # matmul_tiling::DataType::DT_FLOAT16 and the like: no macros there)
     if not entry.file.endswith(".asc"): lines.append('#include "ascendcraft_emu/kernel_type.h"')
     lines += [f'#include "{entry.file}"', '#include "ascendcraft_emu/driver.h"', ""]
+    if key is not None:   # the keys the conditions name: a macro one only where it is defined
+        named = [f"#if defined({k})\n    static_cast<uint64_t>({k}),\n#endif" if re.match(r"[A-Za-z_]", k)
+                 else f"    static_cast<uint64_t>({k})," for k in conditions.keys]
+        lines += ["static const uint64_t ascendcraft_branch_keys[] = {", *named, "    0};   // (not a key: the list's end)",
+                  "static const int ascendcraft_branch_count = "
+                  f"{'static_cast<int>(sizeof ascendcraft_branch_keys / sizeof ascendcraft_branch_keys[0]) - 1' if conditions.complete else '0'};", ""]
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the kernel type lays out the launch's AIC/AIV cores
     if host_files:
         lines.append(f'extern "C" int {HOST_TILING_FUNCTION}(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*);')
@@ -911,6 +980,8 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str])
         else: args.append(f"*static_cast<const {t}*>(a[{i}])")
     lines += ["static void ascendcraft_launch(void* const* a) {", f"    (void)a;", f"    {entry.name}{f'<{entry.targs}>' if entry.template else ''}({', '.join(args)});", "}",
               "int main(int argc, char** argv) {", f"    {kind_declaration(kernel_kind(sources, entry))}",
+              *([f"    ascendcraft::emu::declare_key_build({_key_literal(key)}, ascendcraft_branch_keys, ascendcraft_branch_count, "
+                 f"{json.dumps(conditions.file)}, {conditions.line});"] if key is not None else []),
               f"    return ascendcraft::emu::driver_main(argc, argv, &ascendcraft_launch, {len(entry.params)}, "
               f"{'&' + HOST_TILING_FUNCTION if host_files else 'nullptr'});", "}", ""]
     return "\n".join(lines)
@@ -1027,8 +1098,11 @@ def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | N
 
 
 def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
-          settings: Settings | None = None) -> Build:
-    "Compile a kernel project with g++ against the emulation headers (cached by content)."
+          settings: Settings | None = None, tiling_key: int | None = None) -> Build:
+    """Compile a kernel project with g++ against the emulation headers (cached by content). A kernel whose `#if` /
+    `#elif` conditions test TILING_KEY_VAR is compiled for one tiling key (`tiling_key`, default 0) with TILING_KEY_VAR
+    that literal, as CANN's build compiles one binary per key; `run` compiles it again for the key a launch has
+    (`build_for_key`). Any other kernel reads the key at run time and ignores `tiling_key`."""
     t0 = time.perf_counter()
     settings = settings or load_settings()
     sources = read_sources(sources)
@@ -1048,13 +1122,17 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     compiled[chosen.file] = entry_linkage(compiled[chosen.file], chosen.name)
     host_files = [f for f, t in sources.items() if f != chosen.file and f.endswith((".cpp", ".cc", ".cxx"))
                   and re.search(rf"\b{HOST_TILING_FUNCTION}\s*\(", blank_comments(t))]
-    driver = _driver_source(chosen, sources, host_files)   # part of the key: a change to the driver is a new build
+    conditions = key_var_conditions(sources, chosen.file)   # in what the kernel's translation unit includes
+    key_var = (int(tiling_key) if tiling_key is not None else 0) if conditions else None
+    remake = {"entry": entry, "sanitize": sanitize, "settings": settings}
+    driver = _driver_source(chosen, sources, host_files, key_var, conditions)   # part of the key: a new driver, a new build
     key = _build_key(compiled, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
                      + kind_declaration(kernel_kind(sources, chosen)) + driver, flags, settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key
     if (hit := _load_build(folder, sources, cache)) is not None:
         hit.seconds = time.perf_counter() - t0
+        hit.tiling_key_var, hit.remake = key_var, remake
         return hit
     lib = runtime_library(settings, sanitize)
     tmp = Path(tempfile.mkdtemp(prefix="build-", dir=_mkdir(folder.parent)))
@@ -1084,13 +1162,21 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
             diags.append(Diagnostic("compile-error", f"g++ failed (exit status {returncode}): {log.strip()[-400:]}",
                                     file=chosen.file, hint="see Build.log for the full compiler output"))
         result = Build(ok, diags, log, command, 0.0, False, folder / "kernel.bin" if ok else None, chosen.name,
-                       list(chosen.params), sources, chosen.file, sanitize, folder)
+                       list(chosen.params), sources, chosen.file, sanitize, folder, tiling_key_var=key_var, remake=remake)
         _save_build(tmp, result, str(src), chosen, cache, key)
         _publish(tmp, folder, cache, key)
         result.seconds = time.perf_counter() - t0
         return result
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def build_for_key(b: Build, key: int) -> Build:
+    """The build of `b`'s kernel for the tiling key `key`: `b` itself when it reads the key at run time or was compiled
+    for that key, else the kernel compiled again with TILING_KEY_VAR = key (cached per key like any build; a compile
+    error of that key's branch is that build's error)."""
+    if b.tiling_key_var is None or b.tiling_key_var == key or b.remake is None: return b
+    return build(b.sources, tiling_key=key, **b.remake)
 
 
 def _publish(tmp: Path, folder: Path, cache: Path, key: str) -> None:
@@ -1974,6 +2060,15 @@ def _map_output(run_dir: Path, path: str, dtype) -> np.ndarray | None:
 
 
 _SEQUENTIAL_EXIT = 75  # the runtime's kSequentialExit (internal.h)
+_REKEY_EXIT = 76       # the runtime's kRekeyExit: the binary was compiled for another tiling key than the launch's
+
+
+def _rekey(child: _Child, build: Build) -> int | None:
+    """The launch's tiling key when the kernel process stopped because its binary was compiled for another one (a
+    kernel whose #if conditions test TILING_KEY_VAR, the key chosen by the host tiling function), else None."""
+    r = next((r for r in child.records if r.get("type") == "rekey"), None)
+    if r is None or child.returncode != _REKEY_EXIT or build.tiling_key_var is None: return None
+    return None if int(r["tiling_key"]) == build.tiling_key_var else int(r["tiling_key"])
 
 
 def emu_threads(settings: Settings) -> int:
@@ -2038,12 +2133,18 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     warning; the default, "strict", gives each tensor its own bytes)."""
     settings = settings or load_settings()
     args = list(args)
+    if tiling_key is not None and 0 <= int(tiling_key) < 1 << 64:   # a kernel compiled per key: the binary of this one
+        build = build_for_key(build, int(tiling_key))
     scratch = ScratchFolder("run", gm_root(settings))
     run_dir, files, mapped = scratch.path, None, {}
     try:
         outputs, child, files = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,
                                  poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync, raw_gm_writes=raw_gm_writes,
                                  tiling_key=tiling_key, inputs=inputs, gm_padding=gm_padding)
+        if (key := _rekey(child, build)) is not None:   # the host tiling chose a key this binary was not compiled for
+            return run(build_for_key(build, key), args, block_dim=block_dim, host_args=host_args, poison=poison,
+                       ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync, tiling_key=tiling_key,
+                       settings=settings, inputs=inputs, raw_gm_writes=raw_gm_writes, gm_padding=gm_padding)
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")
         launched = next((r["block_dim"] for r in child.records if r.get("type") == "tiling"), block_dim) or 0
@@ -2089,11 +2190,15 @@ def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: 
     "Run a built kernel in trace mode: every block's instruction stream, no tensor data (raises on rule violations)."
     settings = settings or load_settings()
     args = list(args)
+    if tiling_key is not None and 0 <= int(tiling_key) < 1 << 64: build = build_for_key(build, int(tiling_key))
     scratch = ScratchFolder("trace")
     run_dir = scratch.path
     try:
         _, child, _ = _launch(build, args, run_dir, settings, mode="trace", block_dim=block_dim, host_args=host_args, poison=0,
                            ub_bytes=ub_bytes, cores=cores, auto_sync=auto_sync, tiling_key=tiling_key)
+        if (key := _rekey(child, build)) is not None:
+            return trace(build_for_key(build, key), args, block_dim=block_dim, host_args=host_args, ub_bytes=ub_bytes,
+                         cores=cores, auto_sync=auto_sync, tiling_key=tiling_key, settings=settings)
         diags, ok = _collect(child, build, "trace", _arg_names(build, args), settings)
         if not ok:
             raise AscendCraftError(diags, stage="trace")

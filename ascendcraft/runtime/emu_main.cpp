@@ -646,6 +646,13 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         spec.block_dim = bd;
         host_workspace = static_cast<int64_t>(ws);
     }
+    // a kernel compiled for one tiling key (#if TILING_KEY_VAR == K): the launch's key needs the binary of its own
+    uint64_t built_key = 0;
+    if (key_build_differs(state.tiling_key, &built_key)) {
+        write_line("{\"type\":\"rekey\",\"tiling_key\":" + std::to_string(state.tiling_key) +
+                   ",\"built\":" + std::to_string(built_key) + "}");
+        die(kRekeyExit);
+    }
     if (spec.block_dim <= 0) setup_error("block_dim must be at least 1");
     state.block_dim = static_cast<uint32_t>(spec.block_dim);
 

@@ -5,9 +5,33 @@
 // either: that is an error naming the key and the keys the kernel knows, never a silent success.
 #include <algorithm>
 
+#include "ascendcraft_emu/driver.h"
 #include "ascendcraft_emu/internal.h"
 
 namespace ascendcraft { namespace emu {
+
+namespace {
+// A binary compiled for one tiling key (TILING_KEY_VAR that key's literal): the key, and the keys its preprocessor
+// conditions compare TILING_KEY_VAR with (empty when they test it some other way, so they are no complete list).
+bool g_key_build = false;
+uint64_t g_built_key = 0;
+std::vector<uint64_t> g_branch_keys;
+SrcLoc g_branch_loc;
+}  // namespace
+
+void declare_key_build(uint64_t key, const uint64_t* keys, int n, const char* file, int line) {
+    g_key_build = true;
+    g_built_key = key;
+    g_branch_keys.clear();
+    for (int i = 0; i < n; ++i)
+        if (std::find(g_branch_keys.begin(), g_branch_keys.end(), keys[i]) == g_branch_keys.end()) g_branch_keys.push_back(keys[i]);
+    g_branch_loc = SrcLoc(SrcLoc::Tag{}, file, line);
+}
+
+bool key_build_differs(uint64_t key, uint64_t* built) {
+    if (built) *built = g_built_key;
+    return g_key_build && key != g_built_key;
+}
 
 bool tiling_key_test(const uint64_t* keys, uint32_t n, SrcLoc loc) {
     Core& c = core();
@@ -24,6 +48,21 @@ bool tiling_key_test(const uint64_t* keys, uint32_t n, SrcLoc loc) {
 }
 
 void check_tiling_key(const Core& c) {
+    if (!c.key_tests && g_key_build && !g_branch_keys.empty() && !c.gm_writes &&
+        std::find(g_branch_keys.begin(), g_branch_keys.end(), g_launch->tiling_key) == g_branch_keys.end()) {
+        std::string known;
+        for (uint64_t k : g_branch_keys) known += (known.empty() ? "" : ", ") + std::to_string(k);
+        const unsigned long long key = static_cast<unsigned long long>(g_launch->tiling_key);
+        Report("tiling-key", Op::Kernel, g_branch_loc)
+            .msg("tiling key %llu matched no `#if TILING_KEY_VAR == ...` branch of the kernel (its conditions name %s), "
+                 "and the block wrote nothing: CANN builds no kernel for this key, on the NPU the launch does no work",
+                 key, known.c_str())
+            .val("tiling_key", static_cast<int64_t>(key)).val("keys", known.c_str())
+            .hint("run with tiling_key= one of %s, or have the host tiling function call SetTilingKey with a key the "
+                  "kernel has a branch for",
+                  known.c_str())
+            .fail();
+    }
     if (!c.key_tests || c.key_hit || c.gm_writes) return;
     std::string known;
     for (uint64_t k : c.keys_seen) known += (known.empty() ? "" : ", ") + std::to_string(k);

@@ -25,6 +25,14 @@ const T& value_arg(void* const* args, int index) {
     return *static_cast<const T*>(args[index]);
 }
 
+// A kernel whose #if / #elif conditions test TILING_KEY_VAR is compiled once per tiling key with TILING_KEY_VAR that
+// key's literal, as CANN's build compiles one kernel binary per key. The driver declares the key this binary was
+// compiled for and the keys its `TILING_KEY_VAR == K` conditions name (n = 0: the conditions are not such a list), with
+// the place of the first condition. A launch whose key is another one stops before the kernel with a `rekey` record
+// (the parent builds the kernel for that key and runs it); a block of a key no condition names that writes nothing is a
+// tiling-key error.
+void declare_key_build(uint64_t key, const uint64_t* keys, int n, const char* file, int line);
+
 // Reads the run spec named by argv[1], maps GM, runs every block, writes the report.
 int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn tiling);
 

@@ -309,6 +309,7 @@ extern Launch* g_launch;
 // wait or any other order-dependent runtime feature must call it too.
 [[noreturn]] void require_sequential(const char* why);
 constexpr int kSequentialExit = 75;  // ascendcraft.emu._SEQUENTIAL_EXIT
+constexpr int kRekeyExit = 76;       // ascendcraft.emu._REKEY_EXIT: this binary was compiled for another tiling key
 
 // ---- per-block state ---------------------------------------------------------------------------
 enum class SlotState : uint8_t { Free = 0, Allocated, Queued };
@@ -419,6 +420,7 @@ bool kernel_mixed_aic();  // this core is the AIC of a mixed launch
 bool kernel_declared();   // the build declared the kernel type (cores were laid out by it)
 struct CoreExit {};       // thrown to end a core early: the AIC of a mixed launch becomes the Matmul server
 void check_tiling_key(const Core& c);  // emu_tiling.cpp: at the end of a block
+bool key_build_differs(uint64_t key, uint64_t* built);  // emu_tiling.cpp: a per-key binary compiled for another key
 // The block running on this thread (nullptr outside a block). Accessors, not an extern
 // thread_local: a TLS variable shared across translation units trips UBSan's null checks.
 Core* current_core();
