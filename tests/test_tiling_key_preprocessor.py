@@ -186,3 +186,43 @@ def test_an_op_project_runs_the_key_its_tiling_function_sets(pp_project):
     errors = [d for d in r.run.diagnostics if d.is_error]
     assert errors and errors[0].kind == "tiling-key" and "tiling key 4" in errors[0].message
     assert errors[0].context["keys"] == "1, 2"
+
+
+PTR_KERNEL = """/* y = scale * x, the scale read through a pointer to the tiling struct (the arg_max_with_value style). */
+#include "kernel_operator.h"
+using namespace AscendC;
+
+struct ScaleTiling {
+    float scale;
+    uint32_t n;
+};
+
+__aicore__ inline float ScaleOf(__tiling_data_ptr__ ScaleTiling* t) { return t->scale; }
+
+extern "C" __global__ __aicore__ void ptr_scale(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA_PTR_WITH_STRUCT(ScaleTiling, tilingData, tiling);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    const uint32_t n = tilingData->n;
+    pipe.InitBuffer(buf, n * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x + GetBlockIdx() * n, n);
+    yGm.SetGlobalBuffer((__gm__ float *)y + GetBlockIdx() * n, n);
+    LocalTensor<float> a = buf.Get<float>();
+    DataCopy(a, xGm, n);
+    PipeBarrier<PIPE_ALL>();
+    Muls(a, a, ScaleOf(tilingData), n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yGm, a, n);
+}
+"""
+
+
+def test_a_tiling_pointer_declared_with_the_generated_headers_qualifier():
+    "`__tiling_data_ptr__` (CANN's generated kernel header: `__gm__ const`) qualifies the pointer a kernel passes on."
+    tiling = np.array([1.5], np.float32).tobytes() + np.array([256], np.uint32).tobytes()
+    r = run(build({"ptr_scale.cpp": PTR_KERNEL}),
+            [GM("x", X), GM("y", np.empty_like(X), "out"), Workspace(0), Tiling(tiling)], block_dim=2)
+    assert r.ok and not r.diagnostics, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["y"], 1.5 * X, rtol=1e-6)

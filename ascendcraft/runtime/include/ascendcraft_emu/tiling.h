@@ -30,6 +30,11 @@ namespace optiling {}
     ::ascendcraft::emu::tiling_read(&ASCENDCRAFT_CAT(ascendcraft_tiling_, var), (tiling), sizeof(type),     \
                                     ::ascendcraft::emu::SrcLoc());                                         \
     type* var = &ASCENDCRAFT_CAT(ascendcraft_tiling_, var)
+// The qualifier CANN's generated kernel header gives a pointer to a tiling struct in GM (`__gm__ const`): kernels declare
+// the tiling pointers they pass on with it.
+#ifndef __tiling_data_ptr__
+#define __tiling_data_ptr__ __gm__ const
+#endif
 #define GET_TILING_DATA_MEMBER(type, member, var, tiling)                                                  \
     decltype(type::member) var;                                                                           \
     ::ascendcraft::emu::tiling_read(&var, reinterpret_cast<const uint8_t*>(tiling) + offsetof(type, member), \
