@@ -472,3 +472,33 @@ def test_a_failed_host_tiling_names_what_the_tiling_function_logged():
                                        '([ERROR] OP_TILING [DoTilingImpl] "no valid template is found.")')
     other = SimpleNamespace(is_error=True, kind="ub-overflow", message="InitBuffer with a length of 0 bytes")
     assert corpus.run_failure(SimpleNamespace(diagnostics=[other], stderr="[ERROR] x")) == "ub-overflow: InitBuffer with a length of 0 bytes"
+
+
+def test_hicann_ops_nn_kernels_find_the_shared_headers_their_build_copies_beside_them(tmp_path):
+    """ops-nn's build copies common/inc/op_kernel to ascendc/inc beside each op's kernel folder, and kernels name those
+    headers `#include "../inc/platform.h"`: the entry's copy has them at inc/ (only the ones included), and builds."""
+    import subprocess
+    from ascendcraft.emu import build, read_sources
+    files = {
+        "common/inc/op_kernel/platform.h": '#pragma once\n#include "macro.h"\nconstexpr int PLATFORM_BLOCK = KEY_BYTES;\n',
+        "common/inc/op_kernel/macro.h": "#pragma once\n#define KEY_BYTES 32\n",
+        "common/inc/op_kernel/unused.h": "#pragma once\n",
+        "demo/op_kernel/demo.cpp": '#include "kernel_operator.h"\n#include "../inc/platform.h"\n'
+                                   'extern "C" __global__ __aicore__ void demo(GM_ADDR x) { (void)x; (void)PLATFORM_BLOCK; }\n',
+        "demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    git = ["git", "-C", str(tmp_path), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "ops"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "demo", "kind": "op-project"}
+    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    assert (dest / "inc" / "platform.h").is_file() and (dest / "inc" / "macro.h").is_file()
+    assert not (dest / "inc" / "unused.h").exists()
+    kernel = {k: v for k, v in read_sources(dest).items() if k.startswith(("op_kernel/", "inc/"))}
+    b = build(kernel, "demo")
+    assert b.ok, b.log[-1500:]

@@ -382,16 +382,18 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
     if entry["repo"] in COMMON_INCLUDES:   # the repository's shared headers, on the include paths its build sets
         roots = COMMON_INCLUDES[entry["repo"]]
         own = b"".join(p.read_bytes() for p in dest.rglob("*") if p.is_file())
-        common = {}
+        common = {}   # (root, repository path): (where it goes, text); a file under two roots goes to both places
         for root, into in roots:
             for f in git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", root + "/").splitlines():
-                if f.endswith((".h", ".hpp")): common[f] = (dest / into / f[len(root) + 1:], show(gitdir, commit, f))
+                if f.endswith((".h", ".hpp")): common[root, f] = (dest / into / f[len(root) + 1:], show(gitdir, commit, f))
         # only the shared headers the op's sources include (directly or through each other): the emulator's build puts
         # every folder above a project header on the include path, and a folder deep in the tree (op_tiling/cube/)
         # would then shadow an SDK header of the same relative name (cube/platform/platform_info.h)
-        rel = {f: (into, f[len(root) + 1:]) for root, into in roots for f in common if f.startswith(root + "/")}
-        by_name, by_tail = {}, {}
-        for f, (into, r) in rel.items(): by_name.setdefault(r, []).append(f)
+        rel = {(root, f): (into, f[len(root) + 1:]) for root, into in roots for r_, f in common if r_ == root}
+        by_name, by_tail, by_place = {}, {}, {}
+        for f, (into, r) in rel.items():
+            by_name.setdefault(r, []).append(f)
+            by_place.setdefault(f"{into}/{r}", []).append(f)   # where it is in the entry's copy
         # a name not found at its path under a root is found by its tail (the repository's build also puts folders
         # like src/common/inc/foreach/op_kernel on the path: `#include "foreach_triangle.h"`), unless the SDK has it
         for f, (into, r) in rel.items():
@@ -404,6 +406,8 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
             for name in include.findall(text):
                 name = name.decode(errors="replace")
                 here = [] if at is None else by_name.get(posixpath.normpath(posixpath.join(posixpath.dirname(rel[at][1]), name)), [])
+                if at is None and name.startswith("../"):   # the op's own file names a folder beside op_kernel/
+                    here = by_place.get(posixpath.normpath(posixpath.join("op_kernel", name)), [])
                 found = here or by_name.get(name) or ([] if (INCLUDE_DIR / name).exists() else by_tail.get(name, []))
                 for f in found:
                     if f not in needed:
@@ -413,7 +417,8 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         op_dir = path.split("/answer/")[0] if "/answer/" in path else path
         op_type = "".join(w[:1].upper() + w[1:] for w in op_dir.rsplit("/", 1)[-1].split("_")).encode()   # foreach_abs -> ForeachAbs
         for f, (out, text) in common.items():
-            registers = re.search(rb"REGISTER_TILING_DATA_CLASS\(\s*" + op_type + rb"\s*,", text)
+            registers = re.search(rb"REGISTER_TILING_DATA_CLASS\(\s*" + op_type + rb"\s*,", text) \
+                and not any(f[0].startswith(r + "/") for r, _ in roots)   # once, not again from a root inside another
             if f not in needed and not registers: continue
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(text)
@@ -506,7 +511,9 @@ def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> 
 COMMON_INCLUDES = {
     "Hayden727/cann-ops": (("src/common/inc", "common_inc"), ("src/common/op_host/op_tiling", "common_op_tiling")),
     "hicann/ops-math": (("common/inc", "common_inc"),),
-    "hicann/ops-nn": (("common/inc", "common_inc"),),
+    # ops-nn's build also copies common/inc/op_kernel to ascendc/inc beside the ops' kernel folders, which name its
+    # headers `#include "../inc/platform.h"` (cmake/gen_ops_info.cmake, common_copy)
+    "hicann/ops-nn": (("common/inc", "common_inc"), ("common/inc/op_kernel", "inc")),
     "weich97/NPUKernelBench": (("libs/common_include/cann-ops/src/common/inc", "common_inc"),
                                ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
 }
