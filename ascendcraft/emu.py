@@ -608,12 +608,9 @@ def api_rule_hint(message: str) -> str:
 # %% ../nbs/10_emu.ipynb #03cac200
 UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> what to write with emulated APIs
     "ReGlu": "use Relu on the gate half, then Mul",
-    "ClampMax": "use Mins with the bound",
-    "ClampMin": "use Maxs with the bound",
     "BatchNorm": "compose it from ReduceSum, Adds, Mul, Sqrt and Div per channel",
-    "Acosh": "compose it: Ln(x + Sqrt(x * x - 1)) with Mul, Adds, Sqrt, Add, Ln",
-    "Asinh": "compose it: Ln(x + Sqrt(x * x + 1)) with Mul, Adds, Sqrt, Add, Ln",
-    "Atanh": "compose it: 0.5 * Ln((1 + x) / (1 - x)) with Adds, Muls, Div, Ln",
+    "Digamma": "compose it from Ln, Reciprocal and the asymptotic series (or run it on the host)",
+    "Lgamma": "compose it from Ln and the Stirling series with Adds, Muls, Ln (or run it on the host)",
     "AddReluCast": "use AddRelu, then Cast",
     "CastDeq": "use Cast, then Muls by the scale",
     "TransposeParamsExt": "use the basic Transpose(dst, src) on 16 x 16 blocks, or Gather with byte offsets",

@@ -271,10 +271,10 @@ def test_new_apis_are_traced_and_priced():
 def test_hint_for_a_real_but_unemulated_api_and_for_a_typo(tmp_path):
     from ascendcraft.emu import UNEMULATED_APIS
     src = tmp_path / "k.cpp"
-    src.write_text(KERNEL.format(body="Acosh(f, f, f[256], 256); Addd(f, f, f[256], 256); AscendC::BatchNorm<float>(f, f);"))
+    src.write_text(KERNEL.format(body="Lgamma(f, f, f[256], 256); Addd(f, f, f[256], 256); AscendC::BatchNorm<float>(f, f);"))
     errs = {d.message.split("'")[1]: d for d in build(src).diagnostics if d.is_error and "'" in d.message}
-    assert errs["Acosh"].line == 11 and errs["Acosh"].hint == (
-        "Acosh is an AscendC API, but the CPU emulation does not provide it; " + UNEMULATED_APIS["Acosh"])
+    assert errs["Lgamma"].line == 11 and errs["Lgamma"].hint == (
+        "Lgamma is an AscendC API, but the CPU emulation does not provide it; " + UNEMULATED_APIS["Lgamma"])
     assert "is not a member of 'AscendC'" in errs["BatchNorm"].message and "ReduceSum" in errs["BatchNorm"].hint
     assert errs["Addd"].hint == "declare it, or check the spelling of the AscendC API"
 

@@ -21,6 +21,11 @@ double math_value(Op op, double x, double y) {
     case Op::Sinh: return std::sinh(x);
     case Op::Cosh: return std::cosh(x);
     case Op::Erfc: return std::erfc(x);
+    case Op::Asinh: return std::asinh(x);
+    case Op::Acosh: return std::acosh(x);
+    case Op::Atanh: return std::atanh(x);
+    case Op::ClampMax: return x > y ? y : x;
+    case Op::ClampMin: return x < y ? y : x;
     case Op::Sign: return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0);
     case Op::Frac: return x - std::trunc(x);
     case Op::Silu: return x * sigmoid(x);
@@ -54,8 +59,9 @@ void vec_math(Op op, Dt dt, const Local& d, const Local& a, const Local* b, Scal
     check_operand(g, a, s, es, true, op, loc, "src");
     if (b) check_operand(g, *b, s, es, true, op, loc, "src1");
     check_operand(g, d, s, es, false, op, loc, "dst");
-    // Silu, Swish, Sign and the logarithms need no temporaries (Log2 only for half).
+    // Silu, Swish, Sign, ClampMax / ClampMin and the logarithms need no temporaries (Log2 only for half).
     const bool needs_temporaries = op != Op::Silu && op != Op::Swish && op != Op::Sign && op != Op::Log &&
+                                   op != Op::ClampMax && op != Op::ClampMin &&
                                    op != Op::Log10 && !(op == Op::Log2 && dt == Dt::f32);
     check_adv_elementwise(op, loc, d, a, b, tmp, bytes, needs_temporaries);
     if (RaceScope race{TPipe_::V, op, loc}) {  // the temporaries in sharedTmpBuffer are not tracked
@@ -65,7 +71,7 @@ void vec_math(Op op, Dt dt, const Local& d, const Local& a, const Local* b, Scal
     }
     record(TPipe_::V, TKind::INSTR, op, dt, 0, loc, (b ? 3 : 2) * bytes, count, static_cast<uint32_t>((bytes + 255) / 256));
     if (tracing_now()) return;
-    const double scalar = dt == Dt::i32 ? static_cast<double>(v.i) : v.f;
+    const double scalar = (dt == Dt::i32 || dt == Dt::i16) ? static_cast<double>(v.i) : v.f;
     for (uint64_t i = 0; i < count; ++i) {
         const double x = load_d(dt, a.addr + i * es);
         const double y = b ? load_d(dt, b->addr + i * es) : scalar;
@@ -73,7 +79,10 @@ void vec_math(Op op, Dt dt, const Local& d, const Local& a, const Local* b, Scal
         uint8_t* p = d.addr + i * es;
         if (dt == Dt::f16) { half h = static_cast<half>(static_cast<float>(r)); std::memcpy(p, &h, 2); }
         else if (dt == Dt::f32) { float f = static_cast<float>(r); std::memcpy(p, &f, 4); }
-        else {  // int32 Power: an exact integer power, 0 for negative exponents of |base| > 1 (as integer division would)
+        else if (op == Op::ClampMax || op == Op::ClampMin) {   // int16 / int32: r is one of the two exact inputs
+            if (dt == Dt::i16) { int16_t o = static_cast<int16_t>(r); std::memcpy(p, &o, 2); }
+            else { int32_t o = static_cast<int32_t>(r); std::memcpy(p, &o, 4); }
+        } else {  // int32 Power: an exact integer power, 0 for negative exponents of |base| > 1 (as integer division would)
             const int64_t base = static_cast<int64_t>(scalar_first ? y : x), e = static_cast<int64_t>(scalar_first ? x : y);
             int64_t acc = 1;
             if (e < 0) acc = (base == 1) ? 1 : (base == -1 ? ((-e) % 2 ? -1 : 1) : 0);

@@ -1,5 +1,5 @@
 // AscendCraft CPU emulation: the lib/math and activation advanced APIs beyond adv.h (Tan, Asin, Acos,
-// Atan, Sinh, Cosh, Erfc, Sign, Frac, Silu, Gelu, FasterGelu, FasterGeluV2, Swish, Power), the kernel-side
+// Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Erfc, Sign, Frac, ClampMax, ClampMin, Silu, Gelu, FasterGelu, FasterGeluV2, Swish, Power), the kernel-side
 // debugging calls (ASSERT / ascendc_assert) and small scalar helpers (ToFloat, ToBfloat16). Each element
 // is computed in float (double for Power) and rounded to T; the documented rules are checked as in adv.h:
 // half and float only (Power also int32_t), no overlap of dst / src / sharedTmpBuffer, free UB for the
@@ -56,7 +56,35 @@ ASCENDCRAFT_EMU_MATH(Cosh)
 ASCENDCRAFT_EMU_MATH(Erfc)
 ASCENDCRAFT_EMU_MATH(Sign)
 ASCENDCRAFT_EMU_MATH(Frac)
+ASCENDCRAFT_EMU_MATH(Asinh)
+ASCENDCRAFT_EMU_MATH(Acosh)
+ASCENDCRAFT_EMU_MATH(Atanh)
 #undef ASCENDCRAFT_EMU_MATH
+
+// ClampMax (dst = min(src, scalar)) and ClampMin (dst = max(src, scalar)), with or without a sharedTmpBuffer. The API
+// reference lists half and float; A2 computes them with one Mins / Maxs (never reading the temporaries), and the
+// official headers also accept the int16_t / int32_t that Mins / Maxs take, so we do too (exact integer results).
+#define ASCENDCRAFT_EMU_CLAMP(API)                                                                                 \
+    template <typename T, bool isReuseSource = false>                                                             \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                              \
+                    const LocalTensor<uint8_t>& sharedTmpBuffer, const T scalar, const uint32_t calCount,          \
+                    SrcLoc loc = {}) {                                                                             \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, "half, int16_t, int32_t and float", T, half, int16_t, int32_t, float);          \
+        ascendcraft::emu::vec_math(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dstTensor.emu(),         \
+                                   srcTensor.emu(), nullptr, ascendcraft::emu::scalar_of(scalar), 0,               \
+                                   &sharedTmpBuffer.emu(), calCount, loc);                                         \
+    }                                                                                                              \
+    template <typename T, bool isReuseSource = false>                                                             \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar,               \
+                    const uint32_t calCount, SrcLoc loc = {}) {                                                    \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, "half, int16_t, int32_t and float", T, half, int16_t, int32_t, float);          \
+        ascendcraft::emu::vec_math(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dstTensor.emu(),         \
+                                   srcTensor.emu(), nullptr, ascendcraft::emu::scalar_of(scalar), 0, nullptr,      \
+                                   calCount, loc);                                                                 \
+    }
+ASCENDCRAFT_EMU_CLAMP(ClampMax)
+ASCENDCRAFT_EMU_CLAMP(ClampMin)
+#undef ASCENDCRAFT_EMU_CLAMP
 
 // Activations with (dst, src, [tmp,] dataSize) and the highPrecision / highPerformance switches.
 #define ASCENDCRAFT_EMU_GELU(API)                                                                                  \

@@ -1,0 +1,4 @@
+// AscendCraft: CANN's adv_api/pad/broadcast.h (the emulated Broadcast, Pad and UnPad come with kernel_operator.h).
+#pragma once
+
+#include "kernel_operator.h"

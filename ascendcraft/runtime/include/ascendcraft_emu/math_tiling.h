@@ -1,0 +1,143 @@
+// AscendCraft: the host-side temporary-size functions of the element-wise math advanced APIs (Get<Api>MaxMinTmpSize,
+// Get<Api>TmpBufferFactorSize), as an op's TilingFunc calls them through tiling/tiling_api.h or lib/math/<api>_tiling.h.
+// Each API keeps a fixed number of live intermediate buffers the size of its input (typeSize bytes an element, one
+// 256-byte repeat at least): the minimum is that many repeats, the maximum that many whole inputs, and the factor
+// form reports the count (maxLiveNodeCount) with no extra bytes, so a TilingFunc can size its tile as
+// tmpBytes / (maxLiveNodeCount * typeSize). The counts are the A2 ones of the public API reference (float computes
+// in fewer buffers than half, which widens to float). No vendor code.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+
+#include "norm_tiling.h"
+
+namespace AscendC {
+namespace math_tiling_detail {
+struct Live { uint32_t f32, f16; };       // live intermediate buffers for float / half input
+inline uint32_t count(Live l, uint32_t typeSize) { return typeSize == 4 ? l.f32 : l.f16; }
+inline bool input_elems(const char* api, const ge::Shape& s, uint32_t& n) {
+    const int64_t e = s.GetShapeSize();
+    if (e <= 0) {
+        std::fprintf(stderr, "[ERROR] Get%sMaxMinTmpSize: the input shape size must be greater than 0\n", api);
+        return false;
+    }
+    n = static_cast<uint32_t>(e);
+    return true;
+}
+// nodes buffers of the input's bytes, each one 256-byte repeat at least.
+inline void sizes(const char* api, Live l, const ge::Shape& s, uint32_t typeSize, uint32_t& maxValue, uint32_t& minValue) {
+    uint32_t n = 0;
+    if (!input_elems(api, s, n)) return;
+    const uint32_t nodes = count(l, typeSize);
+    minValue = nodes * 256u;
+    maxValue = nodes * std::max<uint32_t>(n * typeSize, 256u);
+}
+}  // namespace math_tiling_detail
+
+#define ASCENDCRAFT_EMU_MATH_TILING(API, F32, F16)                                                                  \
+    inline void Get##API##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, \
+                                        uint32_t& maxValue, uint32_t& minValue) {                                  \
+        (void)isReuseSource;                                                                                       \
+        math_tiling_detail::sizes(#API, {F32, F16}, srcShape, typeSize, maxValue, minValue);                       \
+    }                                                                                                              \
+    inline void Get##API##TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) { \
+        extraBuf = 0;                                                                                              \
+        maxLiveNodeCount = math_tiling_detail::count({F32, F16}, typeSize);                                        \
+    }
+ASCENDCRAFT_EMU_MATH_TILING(Asin, 2, 6)
+ASCENDCRAFT_EMU_MATH_TILING(Acos, 2, 6)
+ASCENDCRAFT_EMU_MATH_TILING(Atan, 5, 12)
+ASCENDCRAFT_EMU_MATH_TILING(Asinh, 3, 3)
+ASCENDCRAFT_EMU_MATH_TILING(Atanh, 1, 4)
+ASCENDCRAFT_EMU_MATH_TILING(Tan, 4, 10)
+ASCENDCRAFT_EMU_MATH_TILING(Sinh, 1, 4)
+ASCENDCRAFT_EMU_MATH_TILING(Cosh, 2, 6)
+ASCENDCRAFT_EMU_MATH_TILING(Tanh, 1, 4)
+ASCENDCRAFT_EMU_MATH_TILING(Erf, 3, 8)
+ASCENDCRAFT_EMU_MATH_TILING(Erfc, 7, 16)
+ASCENDCRAFT_EMU_MATH_TILING(Sign, 3, 3)
+ASCENDCRAFT_EMU_MATH_TILING(Frac, 0, 4)
+ASCENDCRAFT_EMU_MATH_TILING(Trunc, 1, 2)
+ASCENDCRAFT_EMU_MATH_TILING(Floor, 0, 2)
+ASCENDCRAFT_EMU_MATH_TILING(Ceil, 1, 2)
+ASCENDCRAFT_EMU_MATH_TILING(Log, 0, 0)      // one Ln instruction
+ASCENDCRAFT_EMU_MATH_TILING(Log10, 0, 0)    // Ln, then Muls on dst
+#undef ASCENDCRAFT_EMU_MATH_TILING
+
+// Acosh: its largest size counts the live buffers in elements (one 256-element block at least), not bytes.
+inline void GetAcoshMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                  uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    uint32_t n = 0;
+    if (!math_tiling_detail::input_elems("Acosh", srcShape, n)) return;
+    const uint32_t nodes = typeSize == 4 ? 1u : 2u;
+    minValue = nodes * 256u;
+    maxValue = std::max<uint32_t>(nodes * n, 256u) * typeSize;
+}
+inline void GetAcoshTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    extraBuf = 0;
+    maxLiveNodeCount = typeSize == 4 ? 1u : 2u;
+}
+
+// Sin and Cos: float keeps 3 buffers (2 when isReuseSource lets it use the source), half 8; half cannot reuse its
+// source (an error, and 0 bytes).
+namespace math_tiling_detail {
+inline void sincos(const char* api, const ge::Shape& s, uint32_t typeSize, bool reuse, uint32_t& maxValue, uint32_t& minValue) {
+    uint32_t n = 0;
+    if (!input_elems(api, s, n)) return;
+    if (typeSize != 4 && reuse) {
+        std::fprintf(stderr, "[ERROR] Get%sMaxMinTmpSize: isReuseSource is not supported for half input\n", api);
+        maxValue = minValue = 0;
+        return;
+    }
+    sizes(api, {reuse ? 2u : 3u, 8u}, s, typeSize, maxValue, minValue);
+}
+}  // namespace math_tiling_detail
+inline void GetSinMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t& maxValue, uint32_t& minValue) {
+    math_tiling_detail::sincos("Sin", srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+inline void GetCosMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t& maxValue, uint32_t& minValue) {
+    math_tiling_detail::sincos("Cos", srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+inline void GetSinTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    extraBuf = 0;
+    maxLiveNodeCount = typeSize == 4 ? 3u : 8u;
+}
+inline void GetCosTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    extraBuf = 0;
+    maxLiveNodeCount = typeSize == 4 ? 3u : 8u;
+}
+
+// Log2: float needs none; half widens to float (a float copy of the input, one 256-byte repeat at least).
+inline void GetLog2MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                 uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    uint32_t n = 0;
+    if (!math_tiling_detail::input_elems("Log2", srcShape, n)) return;
+    minValue = typeSize == 2 ? 256u : 0u;
+    maxValue = typeSize == 2 ? std::max<uint32_t>(n * 4u, 256u) : 0u;
+}
+inline void GetLog2TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    extraBuf = 0;
+    maxLiveNodeCount = typeSize == 4 ? 0u : 2u;
+}
+
+// Exp (the high-precision form): float intermediates, 3 for float input (2 with isReuseSource), 4 for half.
+inline bool GetExpMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t& maxValue, uint32_t& minValue) {
+    const int64_t e = srcShape.GetShapeSize();
+    const uint32_t n = e > 0 ? static_cast<uint32_t>(e) : 0u;
+    const uint32_t buffers = typeSize == 4 ? (isReuseSource ? 2u : 3u) : 4u;
+    minValue = buffers * 256u;
+    maxValue = buffers * std::max<uint32_t>(n * 4u, 256u);
+    return true;
+}
+inline void GetExpTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+    extraBuffer = 0;
+    maxLiveNodeCount = typeSize == 4 ? 3u : 8u;    // 3 float buffers per float element; 4 per half element = 8 halves
+}
+}  // namespace AscendC
