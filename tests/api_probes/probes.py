@@ -953,6 +953,20 @@ P("ClampMin.tmp", "ClampMin(f0, f1, b0, fs, 256);")
 P("ClampMax.int32", "ClampMax(i0, i1, is, 256);", "dtype")
 P("Clamp.invented", "Clamp(f0, f1, 0.0f, 1.0f, 256);", "name")
 P("Log.int_tmp", "Log(f0, f1, i2, 256);", "dtype")
+# the pattern reductions (adv_api/reduce/reduce.h): AR / RA, a srcShape array and srcInnerPad
+_SHP = "uint32_t shp[] = {8, 64}; "
+P("ReduceSum.pattern.AR", _SHP + "ReduceSum<float, Pattern::Reduce::AR>(f0, f1, b0, shp, true);")
+P("ReduceSum.pattern.RA.notmp", _SHP + "ReduceSum<float, Pattern::Reduce::RA, true>(f0, f1, shp, true);")
+P("ReduceSum.pattern.half", _SHP + "ReduceSum<half, Pattern::Reduce::AR>(h0, h1, b0, shp, true);", "dtype")
+P("ReduceMean.pattern.half", _SHP + "ReduceMean<half, Pattern::Reduce::RA>(h0, h1, b0, shp, true);")
+P("ReduceMax.pattern.AR", _SHP + "ReduceMax<float, Pattern::Reduce::AR>(f0, f1, b0, shp, true);")
+P("ReduceMax.pattern.ARA", _SHP + "ReduceMax<float, Pattern::Reduce::ARA>(f0, f1, b0, shp, true);", "dtype")
+P("ReduceMin.pattern.half.notmp", _SHP + "ReduceMin<half, Pattern::Reduce::AR>(h0, h1, shp, true);")
+P("ReduceMin.pattern.int32", _SHP + "ReduceMin<int32_t, Pattern::Reduce::AR>(i0, i1, b0, shp, true);", "dtype")
+P("ReduceProd.pattern.RA", _SHP + "ReduceProd<float, Pattern::Reduce::RA>(f0, f1, b0, shp, true);")
+P("ReduceAny.pattern.uint8", _SHP + "ReduceAny<uint8_t, Pattern::Reduce::RA>(b1, b2, b0, shp, true);")
+P("ReduceAll.pattern.float", _SHP + "ReduceAll<float, Pattern::Reduce::AR>(f0, f1, b0, shp, true);")
+P("ReduceAll.pattern.half", _SHP + "ReduceAll<half, Pattern::Reduce::AR>(h0, h1, b0, shp, true);", "dtype")
 
 # ---- kernel-side framework calls of op projects -----------------------------------------------------------------------
 P("TPipe.Init", "pipe.Init();")
@@ -1147,6 +1161,9 @@ NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h: Sum / Mean temporar
                       "calls it (NPUKernelBench MulMulReduceMeanDTwice); values in tests/test_opproject.py"
                    for n in ("GetSumMaxMinTmpSize", "GetMeanMaxMinTmpSize", "GetMeanTmpBufferFactorSize")})
 NOT_PROBED["GET_TILING_DATA_PTR_WITH_STRUCT"] = NOT_PROBED["GET_TILING_DATA"]
+NOT_PROBED.update({f"Get{api}MaxMinTmpSize": "host tiling API of the pattern reductions (tiling/tiling_api.h, "
+                      "lib/reduce/reduce_tiling.h), not kernel code: values in tests/test_emu_reduce_pattern.py::test_host_tmp_sizes"
+                   for api in ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceAny", "ReduceAll")})
 NOT_PROBED.update({f"Get{api}{form}": "host tiling API of the math APIs (tiling/tiling_api.h, lib/math/<api>_tiling.h), "
                       "not kernel code: an op's TilingFunc calls it (hicann polar, asinh_with_agent); values in "
                       "tests/test_emu_math_hyp.py::test_host_tmp_sizes_of_the_math_apis"

@@ -29,6 +29,7 @@
 #include "ascendcraft_emu/arith.h"
 #include "ascendcraft_emu/rearrange.h"
 #include "ascendcraft_emu/reduce_adv.h"
+#include "ascendcraft_emu/reduce_pattern.h"
 #include "ascendcraft_emu/symbol.h"
 #include "ascendcraft_emu/devkit_impl.h"
 #include "ascendcraft_emu/raw_intrinsics.h"

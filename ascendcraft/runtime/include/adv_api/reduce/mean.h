@@ -1,0 +1,4 @@
+// AscendCraft: CANN's adv_api/reduce/mean.h. The emulated reductions come with kernel_operator.h.
+#pragma once
+
+#include "kernel_operator.h"

@@ -1,0 +1,4 @@
+// AscendCraft: CANN's lib/reduce/sum.h. The emulated reductions come with kernel_operator.h.
+#pragma once
+
+#include "kernel_operator.h"

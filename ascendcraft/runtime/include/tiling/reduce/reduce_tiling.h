@@ -1,0 +1,4 @@
+// AscendCraft: CANN's tiling/reduce/reduce_tiling.h (host side: GetReduce<Op>MaxMinTmpSize).
+#pragma once
+
+#include "ascendcraft_emu/reduce_pattern_tiling.h"
