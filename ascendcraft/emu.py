@@ -43,15 +43,17 @@ from . import sandbox, seal
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
            'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
-           'RUNTIME_CPU_SECONDS', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES',
-           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage',
-           'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry',
-           'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
-           'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'Build',
-           'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions',
-           'included_sources', 'key_var_conditions', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace',
-           'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation',
-           'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS',
+           'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'read_sources',
+           'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'core_type_templates',
+           'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
+           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
+           'compiler_version', 'runtime_units', 'runtime_library', 'pch_applies', 'precompiled_header', 'with_prelude',
+           'pch_rejections', 'Build', 'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers',
+           'KeyConditions', 'included_sources', 'key_var_conditions', 'build', 'build_for_key', 'GM', 'Scalar',
+           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
+           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace',
+           'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -781,6 +783,121 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
             shutil.rmtree(tmp, ignore_errors=True)
     return lib
 
+# Kernel builds spend most of their compile time parsing kernel_operator.h: a precompiled header (PCH) of it, made
+# once per machine and flag set, cuts that to a load of its memory image (see "What a build costs" below).
+PCH_PRELUDE = "ascendcraft_prelude.h"      # one line, `#include "kernel_operator.h"`; its .gch sits beside it
+PCH_PRELUDE_TEXT = '#include "kernel_operator.h"\n'
+KERNEL_COMPILE_FLAGS = ("-fno-diagnostics-color", "-fmax-errors=30", "-pthread")   # every kernel build adds these
+PCH_WARNING_FLAGS = ("-Winvalid-pch", "-Wno-error=invalid-pch")   # g++ says when it does not use the .gch (not an error)
+_PCH_FORMAT = "emu-pch-1"
+# Options that name macros or include folders are a project's own (an op project's -D DTYPE_X / -iquote): a PCH for
+# each such flag set would cost more to make than its one build saves, so those builds parse the headers as before.
+_PER_PROJECT_OPTIONS = ("-D", "-U", "-I", "-i", "-nostdinc", "--sysroot", "-Wp,", "-Xpreprocessor", "-x", "-undef")
+_pch_verified: dict[tuple, tuple] = {}     # (.gch path, key) -> stat signature of the file this process verified
+
+
+def pch_applies(flags) -> bool:
+    "Whether kernel builds with `flags` (the settings' cxxflags, plus the sanitizer's) get a precompiled header."
+    return not any(str(f).startswith(_PER_PROJECT_OPTIONS) for f in flags)
+
+
+def _stat_signature(path: Path) -> tuple:
+    st = os.stat(path)       # ctime changes with every write or rename: a file altered after the check is checked again
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
+def _pch_sealed(folder: Path, cache: Path, key: str) -> bool:
+    "Whether the folder holds the prelude and the .gch sealed under `key` (the .gch hashed once per process)."
+    gch = folder / (PCH_PRELUDE + ".gch")
+    try:
+        signature = _stat_signature(gch)
+        if (folder / PCH_PRELUDE).read_text() != PCH_PRELUDE_TEXT: return False
+    except OSError:
+        return False
+    if _pch_verified.get((str(gch), key)) == signature: return True
+    if not seal.file_sealed(gch, cache, key): return False
+    _pch_verified[(str(gch), key)] = signature
+    return True
+
+
+def precompiled_header(settings: Settings | None = None, flags=None, progress=None) -> Path | None:
+    """The prelude header (`PCH_PRELUDE`) of kernel builds with `flags` (default: the settings' cxxflags), with the
+    precompiled kernel_operator.h beside it, made on first use (`progress(message)` hears it; default: stderr); None
+    when these flags get none (`pch_applies`) or the headers alone do not compile silently with them."""
+    settings = settings or load_settings()
+    flags = shlex.split(settings.cxxflags) if flags is None else [str(f) for f in flags]
+    if not pch_applies(flags): return None
+    compile_flags = [*flags, *KERNEL_COMPILE_FLAGS, "-I", str(INCLUDE_DIR)]
+    # the headers' content and place (a .gch names the files it was made from: each checkout has its own), the
+    # compiler, and the exact flags of the kernel builds that include it
+    key = hashlib.sha256("\n".join([_PCH_FORMAT, runtime_hash(), str(INCLUDE_DIR), settings.cxx,
+                                    compiler_version(settings.cxx), *compile_flags]).encode()).hexdigest()[:16]
+    cache = seal.private_dir(settings.cache_path)
+    folder = cache / "emu" / f"pch-{key}-sealed"
+    prelude, gch, failed = folder / PCH_PRELUDE, folder / (PCH_PRELUDE + ".gch"), folder / "failed.log"
+    if any(c in str(folder) for c in '"\\\n'): return None       # not spellable in an #include line
+    if _pch_sealed(folder, cache, key): return prelude
+    if failed.exists(): return None
+    with _FileLock(folder.with_suffix(".lock")):
+        if _pch_sealed(folder, cache, key): return prelude
+        if failed.exists(): return None
+        folder.mkdir(parents=True, exist_ok=True)
+        say, t0 = progress or _stderr_progress, time.perf_counter()
+        say("precompiling kernel_operator.h for kernel builds (once per machine and flag set: "
+            f"{' '.join(flags)}{', sanitize' if any(f.startswith('-fsanitize') for f in flags) else ''})")
+        prelude.write_text(PCH_PRELUDE_TEXT)
+        tmp = folder / f"{PCH_PRELUDE}.{os.getpid()}.gch.tmp"
+        limits = sandbox.build_limits(settings)
+        done = sandbox.run([settings.cxx, *compile_flags, "-x", "c++-header", str(prelude), "-o", str(tmp)],
+                           scratch=folder, cwd=folder, limits=limits, settings=settings, readable=[INCLUDE_DIR])
+        log = (done.stdout + done.stderr).strip()
+        if sandbox.setup_failure(done) or done.returncode != 0 or log or not tmp.exists():
+            tmp.unlink(missing_ok=True)
+            # not the sandbox's fault: these flags do not compile the headers, or make them warn (a warning the
+            # headers give must stay in every kernel's log): builds with them parse the headers as before
+            if not sandbox.setup_failure(done):
+                failed.write_text(f"exit status {done.returncode}\n{log}\n")
+            say(f"  no precompiled header for these flags: {(log or f'exit status {done.returncode}')[:300]}")
+            return None
+        os.replace(tmp, gch)
+        seal.seal_file(gch, cache, key)
+        say(f"  precompiled in {time.perf_counter() - t0:.1f} s ({gch}, {gch.stat().st_size >> 20} MiB)")
+    return prelude if _pch_sealed(folder, cache, key) else None
+
+
+_KERNEL_OPERATOR_INCLUDE = re.compile(r'[ \t]*#[ \t]*include[ \t]*(?:"kernel_operator\.h"|<kernel_operator\.h>)[ \t]*')
+
+
+def with_prelude(text: str, prelude: Path) -> str | None:
+    """`text` with its first preprocessor line, `#include "kernel_operator.h"` (or `<kernel_operator.h>`) after nothing
+    but comments and blank lines, replaced by an include of `prelude` on the same line (so every line keeps its number);
+    None when the text does not start so (something defined or included first would change what the header means)."""
+    lines, code = text.split("\n"), blank_comments(text).split("\n")
+    for i, line in enumerate(code):
+        if lines[i].rstrip().endswith("\\"): return None        # a line continued into the next: keep it as it is
+        if not line.strip(): continue
+        if lines[i] != line or not _KERNEL_OPERATOR_INCLUDE.fullmatch(line):
+            return None                                         # something else first, or a comment on the line
+        lines[i] = f'#include "{prelude}"'
+        return "\n".join(lines)
+    return None
+
+
+_PCH_REJECTED = re.compile(r"^\S.*\.gch: .*\[-Winvalid-pch\]$")
+_ECHO_LINE = re.compile(r"^\s*\d*\s*\|")
+
+
+def pch_rejections(log: str) -> tuple[str, list[str]]:
+    """(the compiler log without g++'s -Winvalid-pch warnings and their source echo, those warnings): g++ says why it
+    did not use a .gch (then it read the header's text, as without one); the kernel's own diagnostics stay."""
+    kept, rejected, echo = [], [], False
+    for line in log.split("\n"):
+        if _PCH_REJECTED.match(line): rejected.append(line); echo = True; continue
+        if echo and _ECHO_LINE.match(line): continue
+        echo = False
+        kept.append(line)
+    return "\n".join(kept), rejected
+
 # %% ../nbs/10_emu.ipynb #794a455c
 @dataclass
 class Build:
@@ -801,6 +918,7 @@ class Build:
     gm_files: Any = field(default=None, repr=False, compare=False)   # GmFiles its runs keep for the next run
     tiling_key_var: int | None = None # the key TILING_KEY_VAR is compiled as (#if TILING_KEY_VAR kernels), else None
     remake: Any = field(default=None, repr=False, compare=False)      # build()'s arguments, to compile it for another key
+    pch: bool = False                 # g++ read kernel_operator.h from its precompiled form (`precompiled_header`)
 
     @property
     def errors(self) -> list[Diagnostic]: return [d for d in self.diagnostics if d.is_error]
@@ -1063,7 +1181,7 @@ def _build_key(sources, entry, cmd_flags, cxx, sanitize) -> str:
 def _save_build(folder: Path, b: Build, root: str, entry: Entry, cache: Path, key: str):
     "Store what a later cache hit needs: the compiler log (re-parsed on load), the command, the entry; all sealed."
     info = {"ok": b.ok, "log": b.log, "command": b.command, "root": root, "entry": asdict(entry), "sanitize": b.sanitize,
-            "include": str(INCLUDE_DIR), "key": key}
+            "include": str(INCLUDE_DIR), "key": key, "pch": b.pch}
     (folder / "build.json").write_text(json.dumps(seal.sign(info, cache), indent=1))
     if b.ok: seal.seal_file(folder / "kernel.bin", cache, key)
 
@@ -1091,7 +1209,7 @@ def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | N
     command = [_reroot(arg, stored_include, str(INCLUDE_DIR)) for arg in info["command"]]
     diags = parse_compiler_output(log, sources, root=info["root"], fallback=entry)
     return Build(info["ok"], diags, log, command, 0.0, True, binary if info["ok"] else None, entry.name,
-                 list(entry.params), sources, entry.file, info["sanitize"], folder)
+                 list(entry.params), sources, entry.file, info["sanitize"], folder, pch=bool(info.get("pch")))
 
 
 def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
@@ -1132,20 +1250,34 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         hit.tiling_key_var, hit.remake = key_var, remake
         return hit
     lib = runtime_library(settings, sanitize)
+    # What g++ compiles: the driver with its first line, `#include "kernel_operator.h"`, swapped for the precompiled
+    # header's prelude, on the same line. The output is the same (g++ reads the header's text when the .gch does not
+    # fit), so the key is the driver's, not the prelude's path.
+    prelude = precompiled_header(settings, flags)
+    main = with_prelude(driver, prelude) if prelude else None
     tmp = Path(tempfile.mkdtemp(prefix="build-", dir=_mkdir(folder.parent)))
     try:
         src = tmp / "src"
         for name, text in compiled.items():
             (src / name).parent.mkdir(parents=True, exist_ok=True)
             (src / name).write_text(text)
-        (src / "__ascendcraft_main.cpp").write_text(driver)
         header_dirs = sorted({str(Path(n).parent) for n in sources if n.endswith((".h", ".hpp", ".hh", ".inc"))} - {"."})
-        command = [settings.cxx, *flags, "-fno-diagnostics-color", "-fmax-errors=30", "-pthread", "-I", str(INCLUDE_DIR),
-                   *[a for d in header_dirs for a in ("-iquote", d)], "__ascendcraft_main.cpp", *host_files, str(lib),
-                   *_fast_linker(), *_static_cxx_flags(sanitize), "-o", "../kernel.bin", "-lm"]
         limits = sandbox.build_limits(settings)
-        done = sandbox.run(command, scratch=tmp, cwd=src, limits=limits, settings=settings, readable=[INCLUDE_DIR, lib])
-        log, returncode = done.stdout + done.stderr, done.returncode
+
+        def compile_with(main):
+            (src / "__ascendcraft_main.cpp").write_text(main or driver)
+            command = [settings.cxx, *flags, *KERNEL_COMPILE_FLAGS, *(PCH_WARNING_FLAGS if main else ()),
+                       "-I", str(INCLUDE_DIR), *[a for d in header_dirs for a in ("-iquote", d)], "__ascendcraft_main.cpp",
+                       *host_files, str(lib), *_fast_linker(), *_static_cxx_flags(sanitize), "-o", "../kernel.bin", "-lm"]
+            done = sandbox.run(command, scratch=tmp, cwd=src, limits=limits, settings=settings,
+                               readable=[INCLUDE_DIR, lib, *([prelude.parent] if main else [])])
+            log, rejected = pch_rejections(done.stdout + done.stderr) if main else (done.stdout + done.stderr, [])
+            return command, done, log, bool(main) and not rejected
+
+        command, done, log, pch = compile_with(main)
+        if main and done.returncode != 0 and not prelude.exists():   # the cache was cleared meanwhile: not the kernel's
+            command, done, log, pch = compile_with(None)
+        returncode = done.returncode
         if problem := sandbox.setup_failure(done):       # the sandbox, not the kernel: never cached
             raise AscendCraftError(Diagnostic("sandbox", f"the build sandbox could not start g++: {problem}", file=chosen.file,
                                               hint="a file it binds vanished (was the cache cleared meanwhile?); build again"),
@@ -1159,7 +1291,8 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
             diags.append(Diagnostic("compile-error", f"g++ failed (exit status {returncode}): {log.strip()[-400:]}",
                                     file=chosen.file, hint="see Build.log for the full compiler output"))
         result = Build(ok, diags, log, command, 0.0, False, folder / "kernel.bin" if ok else None, chosen.name,
-                       list(chosen.params), sources, chosen.file, sanitize, folder, tiling_key_var=key_var, remake=remake)
+                       list(chosen.params), sources, chosen.file, sanitize, folder, tiling_key_var=key_var, remake=remake,
+                       pch=pch)
         _save_build(tmp, result, str(src), chosen, cache, key)
         _publish(tmp, folder, cache, key)
         result.seconds = time.perf_counter() - t0

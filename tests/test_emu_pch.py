@@ -1,0 +1,150 @@
+"""The precompiled kernel_operator.h of kernel builds (10_emu, "What a build costs"): a kernel compiled against it
+gives the same outputs and the same diagnostics (line, column, caret, origin, chain) as one that parses the headers,
+the kernel's own later includes of the headers are no-ops as before, and g++'s refusal of a .gch is not a diagnostic.
+The plain builds add an unused -D macro, which (like an op project's -D flags) makes the build parse the headers."""
+import shlex
+import subprocess
+import time
+
+import numpy as np
+import pytest
+
+from ascendcraft import emu
+from ascendcraft.config import load_settings
+from ascendcraft.emu import (GM, INCLUDE_DIR, KERNEL_COMPILE_FLAGS, PCH_PRELUDE, build, pch_applies, pch_rejections,
+                             precompiled_header, run, with_prelude)
+from ascendcraft.seal import seal_file
+
+KERNELS = __import__("pathlib").Path(__file__).parent / "emu_kernels" / "good"
+PLAIN = " -DASCENDCRAFT_TEST_PLAIN_BUILD=1"     # a macro no header names: same program, no precompiled header
+
+ADD = (KERNELS / "add_custom.cpp").read_text()
+
+
+def fresh(sources):
+    "The sources with a last line of their own, so that they are compiled now (a cached build may predate the PCH)."
+    return {n: t + (f"\n// test_emu_pch {time.time_ns()}\n" if n.endswith(".cpp") else "") for n, t in sources.items()}
+
+
+def pair(sources, sanitize=False, flags=""):
+    "The build with the precompiled header and the one without."
+    sources, s = fresh(sources), load_settings()
+    s = s.replace(cxxflags=s.cxxflags + flags)
+    return (build(sources, sanitize=sanitize, settings=s),
+            build(sources, sanitize=sanitize, settings=s.replace(cxxflags=s.cxxflags + PLAIN)))
+
+
+def same_diagnostics(a, b):
+    assert [(d.render(), d.context) for d in a.diagnostics] == [(d.render(), d.context) for d in b.diagnostics]
+
+
+def add_args():
+    rng = np.random.default_rng(7)
+    x, y = (rng.standard_normal(8 * 2048).astype(np.float16) for _ in range(2))
+    return x, y, [GM("x", x), GM("y", y), GM("z", np.empty_like(x), "out")]
+
+
+def test_with_prelude_swaps_only_a_leading_include_on_its_own_line():
+    p = "/c/emu/pch-x-sealed/" + PCH_PRELUDE
+    text = '// c\n/* a\n   b */\n\n#include "kernel_operator.h"\nint x;\n'
+    assert with_prelude(text, p) == f'// c\n/* a\n   b */\n\n#include "{p}"\nint x;\n'
+    assert with_prelude("  #  include <kernel_operator.h>  \nint x;", p) == f'#include "{p}"\nint x;'
+    for first in ('#define ASCENDC_CUBE_ONLY\n#include "kernel_operator.h"\n',       # a macro the header may test
+                  '#include "my_first.h"\n#include "kernel_operator.h"\n',          # something else first
+                  '#include "kernel_operator.h" /* a comment\n that goes on */\n',  # the line holds more than the include
+                  '// continued \\\n#include "kernel_operator.h"\n',                # part of the comment above it
+                  '#include "kernel_operator.hpp"\n', ""):
+        assert with_prelude(first, p) is None, first
+    assert not pch_applies(["-std=c++17", "-DX=1"]) and not pch_applies(["-iquote", "inc"]) and pch_applies(["-O1", "-g"])
+
+
+def test_a_kernel_builds_against_the_precompiled_header_with_the_same_outputs():
+    fast, plain = pair({"add_custom.cpp": ADD})
+    assert fast.ok and plain.ok and fast.pch and not plain.pch, (fast.diagnostics, plain.diagnostics)
+    assert fast.log == plain.log == "" and "-Winvalid-pch" in fast.command
+    x, y, args = add_args()
+    want = (x.astype(np.float32) + y.astype(np.float32)).astype(np.float16)
+    for b in (fast, plain):
+        np.testing.assert_array_equal(run(b, args, block_dim=8).outputs["z"], want)
+    again = build(fast.sources)                                              # a cache hit remembers it
+    assert again.cached and again.pch and again.binary == fast.binary
+
+
+def test_the_kernels_own_includes_of_the_headers_are_no_ops_after_it():
+    # #pragma once across the .gch: a second kernel_operator.h (either spelling) or an ascendcraft_emu header again
+    src = ADD.replace('#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include <kernel_operator.h>\n'
+                      '#include "ascendcraft_emu/tensor.h"\n#include "ascendcraft_emu/base.h"', 1)
+    fast, plain = pair({"op_kernel/add_custom.cpp": src, "op_kernel/helpers.h": '#pragma once\n#include "kernel_operator.h"\n'})
+    assert fast.ok and plain.ok and fast.pch, fast.diagnostics
+    same_diagnostics(fast, plain)
+
+
+@pytest.mark.parametrize("edit", [
+    # a compile error in the kernel, a bad call into a header template (notes, instantiation chain), a syntax error
+    lambda t: t.replace("pipe.InitBuffer(inQueueX", "pipe.InitBufer(inQueueX", 1),
+    lambda t: t.replace("Add(zLocal, xLocal, yLocal,", "Add(zLocal, xLocal, 3.0f,", 1),
+    lambda t: t.replace("TPipe pipe;", "TPipe pipe", 1),
+], ids=["unknown-member", "header-template", "syntax"])
+def test_a_failing_kernel_gives_the_same_diagnostics(edit):
+    src = edit(ADD)
+    assert src != ADD
+    fast, plain = pair({"add_custom.cpp": src})
+    assert not fast.ok and not plain.ok and fast.pch
+    assert fast.errors and all(d.line for d in fast.errors if d.file == "add_custom.cpp")
+    same_diagnostics(fast, plain)
+
+
+def test_a_macro_defined_before_the_include_means_the_same_as_before():
+    # the driver includes kernel_operator.h before the kernel: a kernel's own #define before its include did not
+    # reach the header before the precompiled header either; its builds stay the same
+    src = "#define ASCENDC_CUBE_ONLY\n" + ADD.replace("KernelAdd op;", "KernelAdd op; undeclared_call();", 1)
+    fast, plain = pair({"add_custom.cpp": src})
+    assert not fast.ok and fast.pch
+    same_diagnostics(fast, plain)
+
+
+def test_warnings_with_wall_are_the_same():
+    src = ADD.replace("KernelAdd op;", "KernelAdd op; int unused = 3;", 1)
+    fast, plain = pair({"add_custom.cpp": src}, flags=" -Wall")
+    assert fast.ok and plain.ok and [d.kind for d in fast.diagnostics] == ["compile-warning"]
+    same_diagnostics(fast, plain)
+
+
+def test_the_sanitizer_build_has_its_own_precompiled_header():
+    fast, plain = pair({"add_custom.cpp": ADD}, sanitize=True)
+    assert fast.ok and plain.ok and fast.sanitize and fast.pch and not plain.pch, fast.diagnostics
+    assert precompiled_header(flags=shlex.split(load_settings().cxxflags)) != \
+        precompiled_header(flags=shlex.split(load_settings().cxxflags) + list(emu.SANITIZE_FLAGS))
+    x, y, args = add_args()
+    np.testing.assert_array_equal(run(fast, args, block_dim=8).outputs["z"], run(plain, args, block_dim=8).outputs["z"])
+
+
+def test_a_refused_precompiled_header_is_no_diagnostic(tmp_path):
+    # g++ refuses a .gch made with other flags and reads the header's text: the warning it gives is taken out
+    flags = shlex.split(load_settings().cxxflags)
+    prelude = precompiled_header(flags=flags)
+    assert prelude is not None
+    (tmp_path / "k.cpp").write_text(f'// k\n#include "{prelude}"\nint f() {{ return missing; }}\n')
+    other = [f for f in flags if not f.startswith("-O")] + ["-O0"]
+    out = subprocess.run(["g++", *other, *KERNEL_COMPILE_FLAGS, *emu.PCH_WARNING_FLAGS, "-I", str(INCLUDE_DIR), "-c",
+                          "k.cpp", "-o", "k.o"], cwd=tmp_path, capture_output=True, text=True, env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"})
+    log, rejected = pch_rejections(out.stderr)
+    assert len(rejected) == 1 and "not used because" in rejected[0] and "[-Winvalid-pch]" in rejected[0]
+    assert "invalid-pch" not in log and "k.cpp:3:18: error: 'missing' was not declared" in log
+    assert "|" in log                                                     # the error's own source echo stays
+
+
+def test_an_altered_gch_fails_its_seal(tmp_path):
+    cache, folder = tmp_path / "cache", tmp_path / "pch-k-sealed"
+    cache.mkdir(); folder.mkdir()
+    (folder / PCH_PRELUDE).write_text(emu.PCH_PRELUDE_TEXT)
+    gch = folder / (PCH_PRELUDE + ".gch")
+    gch.write_bytes(b"gpch" + bytes(100))
+    assert not emu._pch_sealed(folder, cache, "k")
+    seal_file(gch, cache, "k")
+    assert emu._pch_sealed(folder, cache, "k") and not emu._pch_sealed(folder, cache, "other")
+    gch.write_bytes(b"gpch" + bytes(99) + b"!")                         # same size; the change time moves
+    assert not emu._pch_sealed(folder, cache, "k")
+    (folder / PCH_PRELUDE).write_text('#include "evil.h"\n')
+    seal_file(gch, cache, "k")
+    assert not emu._pch_sealed(folder, cache, "k")
