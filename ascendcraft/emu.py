@@ -853,9 +853,10 @@ def precompiled_header(settings: Settings | None = None, flags=None, progress=No
         log = (done.stdout + done.stderr).strip()
         if sandbox.setup_failure(done) or done.returncode != 0 or log or not tmp.exists():
             tmp.unlink(missing_ok=True)
-            # not the sandbox's fault: these flags do not compile the headers, or make them warn (a warning the
-            # headers give must stay in every kernel's log): builds with them parse the headers as before
-            if not sandbox.setup_failure(done):
+            # g++ said why: these flags do not compile the headers, or make them warn (a warning the headers give
+            # must stay in every kernel's log); builds with them parse the headers as before. A sandbox that did not
+            # start, or a g++ stopped by a limit, is tried again by the next build.
+            if log and done.returncode in (0, 1) and not sandbox.setup_failure(done):
                 failed.write_text(f"exit status {done.returncode}\n{log}\n")
             say(f"  no precompiled header for these flags: {(log or f'exit status {done.returncode}')[:300]}")
             return None
