@@ -23,7 +23,7 @@ namespace ascendcraft { namespace emu {
 
 namespace {
 
-constexpr int kFlagIds = 11;       // flag ids 0..10 on A2
+constexpr int kFlagIds = 16;       // flag ids 0..15 in modes 0, 1 and 2 (the CrossCoreSetFlag page)
 constexpr uint32_t kFlagMax = 15;  // a flag's counter holds at most 15 pending sets
 
 // ---- the kernel type the build found (see ascendcraft.emu_kind) ----------------------------------------
@@ -363,8 +363,8 @@ void cross_set_flag(uint8_t mode, uint8_t pipe, int64_t id, SrcLoc loc) {
     enter(Op::CrossCoreSetFlag, loc);
     if (id < 0 || id >= kFlagIds)
         Report("cross-flag-id", Op::CrossCoreSetFlag, loc)
-            .msg("CrossCoreSetFlag(%lld): flag ids are 0..10 on Ascend 910B (A2)", static_cast<long long>(id))
-            .val("flag_id", id).hint("use a flag id from 0 to 10").fail();
+            .msg("CrossCoreSetFlag(%lld): flag ids are 0..15 on Ascend 910B (A2)", static_cast<long long>(id))
+            .val("flag_id", id).hint("use a flag id from 0 to 15").fail();
     if (!g_cross)
         Report("cross-flag-launch", Op::CrossCoreSetFlag, loc)
             .msg("CrossCoreSetFlag in a kernel the emulator did not lay out for cross-core flags")
@@ -423,8 +423,8 @@ void cross_wait_flag(int64_t id, SrcLoc loc) {
     enter(Op::CrossCoreWaitFlag, loc);
     if (id < 0 || id >= kFlagIds)
         Report("cross-flag-id", Op::CrossCoreWaitFlag, loc)
-            .msg("CrossCoreWaitFlag(%lld): flag ids are 0..10 on Ascend 910B (A2)", static_cast<long long>(id))
-            .val("flag_id", id).hint("use a flag id from 0 to 10").fail();
+            .msg("CrossCoreWaitFlag(%lld): flag ids are 0..15 on Ascend 910B (A2)", static_cast<long long>(id))
+            .val("flag_id", id).hint("use a flag id from 0 to 15").fail();
     if (!g_cross)
         Report("cross-flag-launch", Op::CrossCoreWaitFlag, loc)
             .msg("CrossCoreWaitFlag in a kernel the emulator did not lay out for cross-core flags")

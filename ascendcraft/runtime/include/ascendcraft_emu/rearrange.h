@@ -121,8 +121,8 @@ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcL
 // the strides once, as the API reference states (set them to 0 to start at the lists).
 constexpr int NCHW_CONV_ADDR_LIST_SIZE = 16;
 struct TransDataTo5HDParams {
-    TransDataTo5HDParams() {}
-    TransDataTo5HDParams(const bool dstHighHalfIn, const bool srcHighHalfIn, const uint8_t repeatTimesIn,
+    constexpr TransDataTo5HDParams() {}   // a literal type: kernels keep a constexpr instance (hicann mat_mul_v3)
+    constexpr TransDataTo5HDParams(const bool dstHighHalfIn, const bool srcHighHalfIn, const uint8_t repeatTimesIn,
                          const uint16_t dstRepStrideIn, const uint16_t srcRepStrideIn)
         : dstHighHalf(dstHighHalfIn), srcHighHalf(srcHighHalfIn), repeatTimes(repeatTimesIn), dstRepStride(dstRepStrideIn),
           srcRepStride(srcRepStrideIn) {}

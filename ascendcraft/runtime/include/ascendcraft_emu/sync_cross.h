@@ -5,7 +5,7 @@
 //   MIX_AIC_1_1: block_dim groups of 1 AIC + 1 AIV;   MIX_AIC_1_2: block_dim groups of 1 AIC + 2 AIV.
 // GetBlockIdx() is the group on an AIC and group * 2 + sub-block on an AIV of a 1:2 launch; GetSubBlockIdx() is the
 // AIV's place in its group; GetTaskRation() is 2 on the AIVs of a 1:2 launch and 1 elsewhere.
-// CrossCoreSetFlag<mode, pipe>(id) / CrossCoreWaitFlag(id) (flag ids 0..10, a counter per core and id, at most 15 sets
+// CrossCoreSetFlag<mode, pipe>(id) / CrossCoreWaitFlag(id) (flag ids 0..15, a counter per core and id, at most 15 sets
 // pending): mode 0 releases every core of the setter's type once all of them have set; mode 1 releases both AIVs of a
 // group once both have set; mode 2 hands over between the AIC and the AIVs of a group (the AIC's set releases each
 // AIV, the AIVs' sets together release the AIC). The emulator runs the cores cooperatively, checks that every GM
@@ -23,6 +23,12 @@ int64_t cross_task_ration();
 }}  // namespace ascendcraft::emu
 
 namespace AscendC {
+// The flag ids kernel_operator.h names on A2 for the system's own cross-core synchronisation; public kernels
+// (hicann ops-nn quant_matmul_reduce_sum, conv3d_backprop_*_v2) set and wait on them by these names.
+constexpr uint16_t SYNC_AIC_FLAG = 11;
+constexpr uint16_t SYNC_AIV_FLAG = 12;
+constexpr uint16_t SYNC_AIC_AIV_FLAG = 13;
+constexpr uint16_t SYNC_AIV_ONLY_ALL = 14;
 template <uint8_t modeId, pipe_t pipe> inline void CrossCoreSetFlag(uint16_t flagId, SrcLoc loc = {}) {
     static_assert(modeId <= 2, "CrossCoreSetFlag: modeId is 0 (all cores of one type), 1 (the AIVs of a group) or 2 (AIC <-> AIV)");
     ascendcraft::emu::cross_set_flag(modeId, static_cast<uint8_t>(pipe), flagId, loc);
