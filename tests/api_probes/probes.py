@@ -1002,6 +1002,13 @@ P("cube.Mmad.argc", _CUBE + "LocalTensor<half> ka2 = ta2.Get<half>(); LocalTenso
 _BT = "TBuf<TPosition::C2> tbt; pipe.InitBuffer(tbt, 256); LocalTensor<float> kbt = tbt.Get<float>(); "
 P("cube.DataCopy.l1_to_bias.half", _CUBE + _BT + "LocalTensor<half> ka1 = ta1.Get<half>(); DataCopy(kbt, ka1, DataCopyParams(1, 1, 0, 0));")
 P("cube.DataCopy.l1_to_bias.float", _CUBE + _BT + "LocalTensor<float> ka1 = ta1.Get<float>(); DataCopy(kbt, ka1, DataCopyParams(1, 1, 0, 0));")
+# both types named, and equal (cann-ops conv3dv2: DataCopy<L0cT, BiasT>(biasBT, biasL1, params) with float, float)
+P("cube.DataCopy.l1_to_bias.float.named", _CUBE + _BT + "LocalTensor<float> ka1 = ta1.Get<float>(); "
+  "DataCopy<float, float>(kbt, ka1, DataCopyParams(1, 1, 0, 0));")
+P("cube.DataCopy.l1_to_bias.half.named", _CUBE + _BT + "LocalTensor<half> ka1 = ta1.Get<half>(); "
+  "DataCopy<float, half>(kbt, ka1, DataCopyParams(1, 1, 0, 0));")
+P("cube.DataCopy.l1_to_bias.named.argc", _CUBE + _BT + "LocalTensor<float> ka1 = ta1.Get<float>(); "
+  "DataCopy<float, float, float>(kbt, ka1, DataCopyParams(1, 1, 0, 0));", "template")
 P("cube.Mmad.bias", _CUBE + _BT + "LocalTensor<half> ka2 = ta2.Get<half>(); LocalTensor<half> kb2 = tb2.Get<half>(); "
   "LocalTensor<float> kc1 = tc1.Get<float>(); Mmad(kc1, ka2, kb2, kbt, MmadParams(16, 16, 16, 0, true, false));")
 P("cube.Mmad.bias.argc", _CUBE + _BT + "LocalTensor<half> ka2 = ta2.Get<half>(); LocalTensor<half> kb2 = tb2.Get<half>(); "
@@ -1263,6 +1270,14 @@ NOT_PROBED.update({n: "raw compiler intrinsic (the VA address registers and leve
                       "header API: see tests/test_emu_raw_vector.py"
                    for n in ("set_va_reg_sb", "scatter_vnchwconv_b8", "scatter_vnchwconv_b16", "scatter_vnchwconv_b32",
                              "vector_dup", "vtranspose", "copy_ubuf_to_ubuf")})
+
+# AscendC's boolean tag types (kernel_utils: BoolInst<b>, TrueType, FalseType), compared with IsSameType in the member-
+# detection traits of cann-ops' conv kernels; and a lower-case spelling AscendC does not have
+P("BoolInst.tags", "static_assert(IsSameType<TrueType::Type, BoolInst<true>>::value && !FalseType::value && "
+  "IsSameType<decltype(TrueType()), TrueType>::value, \"tags\");")
+P("BoolInst.lowercase", "static_assert(AscendC::true_type::value, \"tag\");", "name")
+NOT_PROBED["set_atomic_none"] = ("raw compiler intrinsic (the DMA's atomic mode off), not a header API: see "
+                                 "tests/test_matmul_corpus_forms.py")
 
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"

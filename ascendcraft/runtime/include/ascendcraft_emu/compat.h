@@ -95,6 +95,14 @@ template <typename T, typename U, RoundMode roundMode> inline U ScalarCast(T val
 
 // AscendC's type-trait helper, as kernels spell it.
 template <typename T, typename U> struct IsSameType : std::is_same<T, U> {};
+// ... and its boolean tag types: a compile-time true / false as a type (`Type` names itself), which kernels compare
+// with IsSameType in member-detection traits (cann-ops conv3dv2's conv_framework_util.h: decltype(..., TrueType())).
+template <bool b> struct BoolInst {
+    using Type = BoolInst<b>;
+    static constexpr bool value = b;
+};
+using TrueType = BoolInst<true>;
+using FalseType = BoolInst<false>;
 
 // The mask helpers kernels reach through AscendCUtils: SetMask<T>(len) covers the first len lanes,
 // SetMask<T>(high, low) sets the 128 mask bits; GetC0Count(bytes) is the elements of one 32-byte block.

@@ -364,8 +364,10 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
                                 dst.emu(), fm.emu(), filter.emu(), s, loc, &b);
 }
 
-// ---- DataCopy L1 -> bias table (C2) that widens half to float (MTE1); same-type copies take DataCopy's own form --
-template <typename T, typename U, typename std::enable_if<!std::is_same<T, U>::value, int>::type = 0>
+// ---- DataCopy L1 -> bias table (C2) that widens half to float (MTE1): DataCopy<dst_T, src_T>. Both types may be the
+// same when a kernel names them (cann-ops conv3dv2: DataCopy<L0cT, BiasT>(biasBT, biasL1, params) with float, float);
+// a same-type call that names no types takes DataCopy's own one-type form, which is the more specialised template.
+template <typename T, typename U>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p, SrcLoc loc = {}) {
     ascendcraft::emu::CopyShape shape;
     shape.countForm = false; shape.blockCount = p.blockCount; shape.blockLen = p.blockLen;

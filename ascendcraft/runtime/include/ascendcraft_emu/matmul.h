@@ -561,6 +561,10 @@ using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATM
 // (a null tiling leaves the object for a later Init).
 namespace matmul_detail {
 inline void regist(TPipe*) {}
+// (declared first: each form passes the rest of the list to whichever form fits it)
+template <class MM, class V, class... Rest,
+          typename std::enable_if<std::is_same<typename std::remove_cv<V>::type, void>::value, int>::type = 0>
+void regist(TPipe* pipe, MM& mm, V* tiling, Rest&&... rest);
 // A typed null tiling (`(TCubeTiling*)nullptr`, as the constant-tiling examples write it) is AscendC's way of saying
 // "the Matmul's MM_CFG holds the tiling": Init runs with it; without a constant tiling that is a misuse at Init.
 template <class MM, class... Rest> inline void regist(TPipe* pipe, MM& mm, const TCubeTiling* tiling, Rest&&... rest) {
@@ -576,6 +580,22 @@ template <class MM, class... Rest> inline void regist(TPipe*, MM&, std::nullptr_
                   "'GetCurTiling(std::nullptr_t&)'); write (TCubeTiling*)nullptr for a constant tiling in MM_CFG");
 }
 template <class MM> inline void regist(TPipe*, MM& mm) { mm.emuInitStatic(); }
+// The tiling as an untyped pointer (`(void*)&tiling`, cann-ops rfft1_d): in the mixed form the AIVs hand the address to
+// the cube core's server, which reads a TCubeTiling there, so CANN accepts it; the cube-only form passes it to
+// Matmul::Init (const TCubeTiling*), which C++ does not convert a void* to.
+template <class T> struct regist_void_tiling : std::false_type {};
+template <class MM, class V, class... Rest,
+          typename std::enable_if<std::is_same<typename std::remove_cv<V>::type, void>::value, int>::type>
+void regist(TPipe* pipe, MM& mm, V* tiling, Rest&&... rest) {
+#ifdef ASCENDC_CUBE_ONLY
+    static_assert(regist_void_tiling<MM>::value,
+                  "REGIST_MATMUL_OBJ under ASCENDC_CUBE_ONLY: a void* tiling does not convert to Matmul::Init's "
+                  "const TCubeTiling* (AscendC: invalid conversion from 'void*'); pass the TCubeTiling's address itself");
+    (void)pipe; (void)mm; (void)tiling;
+#else
+    regist(pipe, mm, static_cast<const TCubeTiling*>(tiling), rest...);
+#endif
+}
 }  // namespace matmul_detail
 // In a mixed launch the AIC that reaches it becomes the server of its AIVs' Matmul calls (which the emulation runs in
 // place on the AIVs), unless ASCENDC_CUBE_ONLY says the Matmul runs on the cube core itself.

@@ -70,3 +70,7 @@ inline int64_t get_ctrl() { return static_cast<int64_t>(ascendcraft::emu::ctrl_r
 inline void set_ctrl(uint64_t value, ascendcraft::emu::SrcLoc loc = {}) { ascendcraft::emu::ctrl_write(value, loc); }
 inline uint64_t sbitset0(uint64_t x, int64_t bit) { return x & ~(uint64_t{1} << (bit & 63)); }
 inline uint64_t sbitset1(uint64_t x, int64_t bit) { return x | (uint64_t{1} << (bit & 63)); }
+
+// The DMA's atomic mode through the device compiler's intrinsic set_atomic_none(): later copies to GM overwrite again, as
+// after AscendC::SetAtomicNone (LLM4AscendC's Matmul kernels call it before their Matmul writes C).
+inline void set_atomic_none(ascendcraft::emu::SrcLoc loc = {}) { AscendC::SetAtomicNone(loc); }

@@ -1,0 +1,138 @@
+"""Forms public Matmul / cube kernels write that the emulation now takes, each checked on numbers:
+- REGIST_MATMUL_OBJ with the tiling as a `void*` (cann-ops / ops-math rfft1_d): the mixed form hands the address to the
+  cube core's server, which reads a TCubeTiling there (the official headers accept it); under ASCENDC_CUBE_ONLY the
+  pointer goes to Matmul::Init's `const TCubeTiling*`, which C++ does not convert a void* to (official: rejected);
+- the device compiler's raw `set_atomic_none()` (LLM4AscendC Matmul kernels): later copies to GM overwrite again;
+- AscendC's TrueType / FalseType / BoolInst tags, which cann-ops conv kernels compare with IsSameType in member-detection
+  traits;
+- DataCopy<dst_T, src_T> L1 -> bias table with both types named and equal (cann-ops conv3dv2's float bias).
+"""
+import numpy as np
+
+from ascendcraft.emu import GM, Scalar, Tiling, build, run
+from test_emu_cube import KERNELS, tcube_tiling
+from test_matmul_api_regist import MIX_HALVES
+
+
+def _mix_tiling(m, n, k):
+    return tcube_tiling(usedCoreNum=2, M=m, N=n, Ka=k, Kb=k, singleCoreM=m // 2, singleCoreN=n, singleCoreK=k, baseM=32,
+                        baseN=48, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
+
+
+def test_a_void_pointer_tiling_in_the_mixed_form_is_read_as_a_tcube_tiling():
+    src = MIX_HALVES.replace("REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);",
+                             "TCubeTiling t2 = t;\n    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, (void*)&t2);")
+    assert "(void*)&t2" in src
+    m, n, k = 64, 48, 32
+    rng = np.random.default_rng(21)
+    a, bm = rng.standard_normal((m, k)).astype(np.float16), rng.standard_normal((k, n)).astype(np.float16)
+    b = build({"mix_void.cpp": src})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.zeros((m, n), np.float32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(_mix_tiling(m, n, k))], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], a.astype(np.float64) @ bm.astype(np.float64), rtol=1e-5, atol=1e-4)
+    # two Matmuls in one registration, the second with a void* tiling too (rfft1_d registers up to four)
+    two = src.replace("Matmul<AType, AType, CType> mm;", "Matmul<AType, AType, CType> mm, mm2;").replace(
+        "mm, (void*)&t2);", "mm, (void*)&t2, mm2, (const void*)&t2);")
+    assert "mm2, (const void*)&t2" in two
+    b2 = build({"mix_two.cpp": two})
+    assert b2.ok, "\n".join(map(str, b2.diagnostics))
+    # cube-only: Matmul::Init takes a const TCubeTiling*, so a void* is a compile error that says so
+    cube = build({"cube_void.cpp": src.replace('#include "lib/matmul_intf.h"',
+                                                '#define ASCENDC_CUBE_ONLY\n#include "lib/matmul_intf.h"')})
+    assert not cube.ok
+    said = "\n".join(map(str, cube.diagnostics))
+    assert "void*" in said and "const TCubeTiling*" in said
+
+
+SET_ATOMIC_NONE = r'''#include "kernel_operator.h"
+using namespace AscendC;
+constexpr int32_t N = 64;
+extern "C" __global__ __aicore__ void atomic_none(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, N * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, N);
+    yg.SetGlobalBuffer((__gm__ float *)y, 2 * N);
+    LocalTensor<float> a = q.AllocTensor<float>();
+    DataCopy(a, xg, N);
+    q.EnQue(a);
+    a = q.DeQue<float>();
+    SetAtomicAdd<float>();
+    DataCopy(yg, a, N);          // y[0:N] += x
+    set_atomic_none();
+    DataCopy(yg[N], a, N);       // y[N:2N] = x
+    q.FreeTensor(a);
+}
+'''
+
+
+def test_raw_set_atomic_none_ends_the_atomic_add():
+    b = build({"atomic_none.cpp": SET_ATOMIC_NONE})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(64).astype(np.float32)
+    y0 = rng.standard_normal(128).astype(np.float32)
+    r = run(b, [GM("x", x), GM("y", y0, "inout")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["y"][:64], y0[:64] + x, rtol=1e-6)
+    np.testing.assert_array_equal(r.outputs["y"][64:], x)
+
+
+BOOL_TAGS = r'''#include "kernel_operator.h"
+using namespace AscendC;
+// a member-detection trait in the form of cann-ops conv3dv2's conv_framework_util.h
+template <typename T> struct HasInit {
+    template <typename U> static auto check(int) -> decltype(std::declval<U>().Init(), TrueType());
+    template <typename U> static FalseType check(...);
+    enum { value = IsSameType<decltype(check<T>(0)), TrueType>::value };
+};
+struct WithInit { void Init() {} };
+struct WithoutInit {};
+static_assert(IsSameType<TrueType::Type, BoolInst<true>>::value && !FalseType::value, "tags");
+extern "C" __global__ __aicore__ void bool_tags(GM_ADDR out)
+{
+    GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t *)out, 8);
+    o.SetValue(0, HasInit<WithInit>::value);
+    o.SetValue(1, HasInit<WithoutInit>::value);
+    o.SetValue(2, TrueType::value + 2 * FalseType::value);
+}
+'''
+
+
+def test_true_and_false_type_tags_drive_a_member_detection_trait():
+    b = build({"bool_tags.cpp": BOOL_TAGS})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("out", np.full(8, -1, np.int32), "inout")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    assert list(r.outputs["out"][:3]) == [1, 0, 1]
+
+
+def test_data_copy_naming_two_equal_types_fills_the_bias_table_from_float():
+    "cube_gemm.cpp's bias path with a float bias in L1, copied by DataCopy<float, float> as conv3dv2 writes it."
+    src = (KERNELS / "cube_gemm.cpp").read_text()
+    edits = [("biasGm.SetGlobalBuffer((__gm__ half *)bias, N);", "biasGm.SetGlobalBuffer((__gm__ float *)bias, N);"),
+             ("pipe.InitBuffer(inBias1, 1, N * sizeof(half));", "pipe.InitBuffer(inBias1, 1, N * sizeof(float));"),
+             ("LocalTensor<half> l1Bias = inBias1.AllocTensor<half>();", "LocalTensor<float> l1Bias = inBias1.AllocTensor<float>();"),
+             ("l1Bias = inBias1.DeQue<half>();", "l1Bias = inBias1.DeQue<float>();"),
+             ("DataCopy(bt, l1Bias, DataCopyParams(1, N * sizeof(half) / 64, 0, 0));",
+              "DataCopy<float, float>(bt, l1Bias, DataCopyParams(1, N * sizeof(float) / 64, 0, 0));"),
+             ("GlobalTensor<half> biasGm;", "GlobalTensor<float> biasGm;")]
+    for old, new in edits:
+        assert src.count(old) == 1, old
+        src = src.replace(old, new)
+    b = build({"cube_gemm_fbias.cpp": src}, entry="gemm_f16_bias")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    m, n, k = 32, 64, 64
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    bm = rng.standard_normal((k, n)).astype(np.float16)
+    bias = rng.standard_normal(n).astype(np.float32)
+    r = run(b, [GM("a", a), GM("b", np.ascontiguousarray(bm.T)), GM("bias", bias), GM("c", np.empty((m, n), np.float32), "out"),
+                Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], a.astype(np.float64) @ bm.astype(np.float64) + bias, rtol=1e-5, atol=1e-4)
