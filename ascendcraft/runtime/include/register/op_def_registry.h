@@ -35,6 +35,7 @@ using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;   // a tiling class that cannot tile the case (the next one tries)
+constexpr graphStatus GRAPH_NULL_PTR = 50331538;        // GE's code for a null pointer (op hosts return it for a null context)
 // ge::Status, the result code of GE's API (an op host's own helpers return it: AddRmsNormQuant's `!= SUCCESS`)
 using Status = uint32_t;
 constexpr Status SUCCESS = 0;
