@@ -136,3 +136,119 @@ def test_data_copy_naming_two_equal_types_fills_the_bias_table_from_float():
                 Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t")], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     np.testing.assert_allclose(r.outputs["c"], a.astype(np.float64) @ bm.astype(np.float64) + bias, rtol=1e-5, atol=1e-4)
+
+
+TILING_BASE = r'''
+#include <cstdio>
+#include "tiling/tiling_api.h"
+using namespace matmul_tiling;
+// cann-ops quant_batch_matmul_v3's host form: one helper fills any tiling kind through a MatmulApiTilingBase&
+static long fill(MatmulApiTilingBase& mm, optiling::TCubeTiling& t) {
+    mm.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    mm.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    mm.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    mm.SetShape(512, 256, 128);
+    mm.SetOrgShape(512, 256, 128);
+    return mm.GetTiling(t);
+}
+int main() {
+    MultiCoreMatmulTiling multi;
+    multi.SetDim(8);
+    MatmulApiTiling single;
+    optiling::TCubeTiling tm, ts, direct;
+    const long a = fill(multi, tm), b = fill(single, ts);
+    MultiCoreMatmulTiling again;
+    again.SetDim(8);
+    again.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    again.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    again.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    again.SetShape(512, 256, 128);
+    again.SetOrgShape(512, 256, 128);
+    again.GetTiling(direct);
+    std::printf("%ld %ld %d %d %d %d %d %d %d\n", a, b, tm.usedCoreNum, tm.singleCoreM, tm.singleCoreN, ts.usedCoreNum,
+                ts.singleCoreM, ts.singleCoreN, direct.usedCoreNum == tm.usedCoreNum && direct.singleCoreM == tm.singleCoreM
+                && direct.singleCoreN == tm.singleCoreN && direct.baseM == tm.baseM && direct.baseK == tm.baseK);
+}
+'''
+
+
+def test_a_tiling_filled_through_the_base_class_reference_keeps_its_kind(tmp_path):
+    "GetTiling through MatmulApiTilingBase& is the object's own: the multi-core split for MultiCoreMatmulTiling."
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    src = tmp_path / "t.cpp"
+    src.write_text(TILING_BASE)
+    exe = tmp_path / "t"
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), str(src), "-o", str(exe)], check=True, capture_output=True)
+    out = [int(v) for v in subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()]
+    ok_multi, ok_single, cores, sm, sn, cores1, sm1, sn1, same = out
+    assert ok_multi == 0 and ok_single == 0 and same == 1
+    assert 1 < cores <= 8 and (512 + sm - 1) // sm * ((256 + sn - 1) // sn) == cores   # the split covers C
+    assert (cores1, sm1, sn1) == (1, 512, 256)                                         # one core: the whole shape
+
+
+ASYNC_BLOCKS = r'''
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void mm_async(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
+{
+    REGISTER_TILING_DEFAULT(TCubeTiling);
+    GET_TILING_DATA(t, tiling);
+    using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    using CType = MatmulType<TPosition::VECIN, CubeFormat::ND, float>;
+    if (GetBlockIdx() >= 1) return;                 // one AIV is the client of the whole C
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    GlobalTensor<uint8_t> wsGm;
+    aGm.SetGlobalBuffer((__gm__ half *)a, t.M * t.Ka);
+    bGm.SetGlobalBuffer((__gm__ half *)b, t.Kb * t.N);
+    cGm.SetGlobalBuffer((__gm__ float *)c, t.M * t.N);
+    wsGm.SetGlobalBuffer((__gm__ uint8_t *)workspace, WS_BYTES);
+    TPipe pipe;
+    Matmul<AType, AType, CType> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    mm.SetWorkspace(wsGm);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    mm.template Iterate<false>();
+    const int32_t mBlocks = (t.M + t.baseM - 1) / t.baseM, nBlocks = (t.N + t.baseN - 1) / t.baseN;
+    for (int32_t i = 0; i < mBlocks * nBlocks; ++i) {
+        const int32_t bm = i % mBlocks, bn = i / mBlocks;   // iterateOrder 0: along M first
+        const int32_t rows = t.M - bm * t.baseM < t.baseM ? t.M - bm * t.baseM : t.baseM;
+        const int32_t cols = t.N - bn * t.baseN < t.baseN ? t.N - bn * t.baseN : t.baseN;
+        GlobalTensor<float> blk = mm.GetTensorC();       // rows x cols, row stride cols
+        for (int32_t r = 0; r < rows; ++r)
+            for (int32_t k = 0; k < cols; ++k)
+                cGm.SetValue((bm * t.baseM + r) * t.N + bn * t.baseN + k, blk.GetValue(r * cols + k));
+    }
+    mm.End();
+}
+'''
+
+
+def _async_run(src, m, n, k, ws_bytes):
+    a_, b_ = np.random.default_rng(13).standard_normal((2, max(m, k), max(k, n))).astype(np.float16)
+    a, bm = np.ascontiguousarray(a_[:m, :k]), np.ascontiguousarray(b_[:k, :n])
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=48, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
+    b = build({"mm_async.cpp": src.replace("WS_BYTES", str(ws_bytes))})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.zeros((m, n), np.float32), "out"),
+                GM("workspace", np.zeros(ws_bytes, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    return r, a.astype(np.float64) @ bm.astype(np.float64)
+
+
+def test_the_asynchronous_get_tensor_c_hands_each_block_back_in_the_workspace():
+    m, n, k = 64, 80, 64                     # 2 x 2 blocks of 32 x 48; the second column of blocks is 32 wide
+    r, ref = _async_run(ASYNC_BLOCKS, m, n, k, 4 * 32 * 48 * 4)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)
+    # a workspace with room for three blocks: the fourth GetTensorC() is a usage error
+    r, _ = _async_run(ASYNC_BLOCKS, m, n, k, 3 * 32 * 48 * 4)
+    errs = [d for d in r.diagnostics if d.is_error]
+    assert not r.ok and errs[0].kind == "matmul-usage" and "no room" in errs[0].message
+    # the cube-only Matmul has no such form (AscendC's MatmulImpl: GetTensorC writes to a given tensor only)
+    cube = build({"cube_async.cpp": ASYNC_BLOCKS.replace("WS_BYTES", "1024").replace(
+        '#include "lib/matmul_intf.h"', '#define ASCENDC_CUBE_ONLY\n#include "lib/matmul_intf.h"')})
+    assert not cube.ok and "GetTensorC" in "\n".join(map(str, cube.diagnostics))

@@ -1206,7 +1206,7 @@ NOT_PROBED.update({n: "the Matmul API's constant tiling (lib/matmul_intf.h): see
 # code of an op project, not kernel code: tests/test_matmul_api_host.py runs it through an op project's TilingFunc.
 NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h), not kernel code: see tests/test_matmul_api_host.py"
                    for n in ("EnableBias", "GetBaseK", "GetBaseM", "GetBaseN", "GetDataSize", "GetSingleShape", "GetTiling",
-                             "MatmulApiTiling", "SetALayout", "SetAType", "SetAlignSplit", "SetBLayout", "SetBType",
+                             "MatmulApiTiling", "MatmulApiTilingBase", "SetALayout", "SetAType", "SetAlignSplit", "SetBLayout", "SetBType",
                              "SetBatchInfoForNormal", "SetBatchNum", "SetBiasType", "SetBufferSpace", "SetCLayout", "SetCType",
                              "SetDequantType", "SetDim", "SetDoubleBuffer", "SetFixSplit", "SetMadType",
                              "SetMatmulConfigParams", "SetShape", "SetSingleRange", "SetSparse", "SetSplitRange",

@@ -309,8 +309,15 @@ public:
     void SetBias(const GlobalTensor<Bias>& gm) { bias_ = gm.address_; hasBias_ = true; localBias_ = false; }
     void ClearBias() { bias_ = nullptr; hasBias_ = false; }
     void DisableBias() { ClearBias(); }
-    template <class T> void SetWorkspace(const GlobalTensor<T>&) {}
-    template <class T> void SetWorkspace(__gm__ T*, int) {}
+    // Where the asynchronous GetTensorC() leaves C's blocks (the whole GM buffer, or `size` bytes from `addr`).
+    template <class T> void SetWorkspace(const GlobalTensor<T>& gm) {
+        workspace_ = reinterpret_cast<uint8_t*>(gm.address_);
+        workspaceBytes_ = static_cast<uint64_t>(gm.GetSize()) * sizeof(T);
+    }
+    template <class T> void SetWorkspace(__gm__ T* addr, int size) {
+        workspace_ = reinterpret_cast<uint8_t*>(addr);
+        workspaceBytes_ = size > 0 ? static_cast<uint64_t>(size) : 0;
+    }
     // HF32 mode for fp32 operands (transMode 0: to nearest even, 1: away from zero): the cube core's HF32 register
     void SetHF32(bool enableHF32 = false, int32_t transMode = 0, SrcLoc loc = {}) {
         (void)transMode;
@@ -449,6 +456,36 @@ public:
     }
     uint8_t GetSubBlockIdx() { return 0; }
     template <bool isTurnOnDebug = true> MatrixOffset GetOffsetC() { return MatrixOffset{}; }
+#ifndef ASCENDC_CUBE_ONLY
+    // The asynchronous form (after Iterate<false>()): the current block of C goes to the workspace (SetWorkspace), packed
+    // as its rows (m x n, row stride n) in the next slot of baseM x baseN elements, and comes back as a GlobalTensor
+    // there; the next call takes the next block. Only the vector core's Matmul (the client, without ASCENDC_CUBE_ONLY)
+    // has this form, as in AscendC (cann-ops quant_batch_matmul_v3 dequantises each block from it).
+    template <bool sync = true>
+    GlobalTensor<C> GetTensorC(uint8_t enAtomic = 0, bool enSequentialWrite = false, SrcLoc loc = {}) {
+        (void)enSequentialWrite;
+        if (!block_) ascendcraft::emu::matmul_misuse("Matmul::GetTensorC() with no block of C left (after Iterate<false>() "
+                                                     "every block is taken once)",
+                                                     "call mm.template Iterate<false>() first, and GetTensorC() once per block", loc);
+        if (!workspace_) ascendcraft::emu::matmul_misuse("Matmul::GetTensorC() returning the block needs the workspace it "
+                                                         "leaves the block in", "call mm.SetWorkspace(workspaceGm) before Iterate", loc);
+        const uint64_t slot = static_cast<uint64_t>(tiling_.baseM) * tiling_.baseN * sizeof(C);
+        if (workspaceBytes_ && cOffset_ + slot > workspaceBytes_)
+            ascendcraft::emu::matmul_misuse("Matmul::GetTensorC(): the workspace given to SetWorkspace has no room for "
+                                            "this block of C (each takes baseM x baseN elements)",
+                                            "size the workspace for every block of the single-core C", loc);
+        ascendcraft::emu::MatmulCall call = block_call(enAtomic != 0);
+        call.c = workspace_ + cOffset_;
+        call.ldc = call.n;
+        call.packed = true;
+        ascendcraft::emu::matmul_block(call, loc);
+        GlobalTensor<C> out;
+        out.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(workspace_ + cOffset_), static_cast<uint64_t>(tiling_.baseM) * tiling_.baseN);
+        cOffset_ += slot;
+        if (!next()) iterating_ = false;
+        return out;
+    }
+#endif
     void End() { iterating_ = false; block_ = false; }
 
 private:
@@ -474,6 +511,7 @@ private:
         mBlocks_ = (singleM_ + tiling_.baseM - 1) / tiling_.baseM;
         nBlocks_ = (singleN_ + tiling_.baseN - 1) / tiling_.baseN;
         index_ = -1;
+        cOffset_ = 0;
         iterating_ = true;
         block_ = false;
     }
@@ -544,6 +582,8 @@ private:
     const uint64_t* quantVec_ = nullptr;
     bool localA_ = false, localB_ = false, localBias_ = false;
     int32_t batchA_ = 0, batchB_ = 0;
+    uint8_t* workspace_ = nullptr;
+    uint64_t workspaceBytes_ = 0, cOffset_ = 0;
     bool inited_ = false, iterating_ = false, block_ = false, hasBias_ = false, aTrans_ = false, bTrans_ = false;
     const A* a_ = nullptr;
     const B* b_ = nullptr;

@@ -70,19 +70,21 @@ struct MatmulOperand {
     bool trans = false;
 };
 
-// The single-core tiling; MultiCoreMatmulTiling splits the shape over cores first.
-class MatmulApiTiling {
+// What every matmul tiling shares (CANN's abstract MatmulApiTilingBase: host code passes any of the three tilings by a
+// reference to it, cann-ops quant_batch_matmul_v3's InitTilingData): the setters and GetTiling, which each kind
+// overrides -- MatmulApiTiling one core, MultiCoreMatmulTiling the shape split over SetDim cores first.
+class MatmulApiTilingBase {
 public:
-    MatmulApiTiling() = default;
-    explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC& p) { take(p); }
-    explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC* p) { if (p) take(*p); }
-    explicit MatmulApiTiling(const PlatformInfo& p) {
+    MatmulApiTilingBase() = default;
+    explicit MatmulApiTilingBase(const platform_ascendc::PlatformAscendC& p) { take(p); }
+    explicit MatmulApiTilingBase(const platform_ascendc::PlatformAscendC* p) { if (p) take(*p); }
+    explicit MatmulApiTilingBase(const PlatformInfo& p) {
         if (p.l1Size) l1_ = static_cast<int64_t>(p.l1Size);
         if (p.l0ASize) l0a_ = static_cast<int64_t>(p.l0ASize);
         if (p.l0BSize) l0b_ = static_cast<int64_t>(p.l0BSize);
         if (p.l0CSize) l0c_ = static_cast<int64_t>(p.l0CSize);
     }
-    virtual ~MatmulApiTiling() = default;
+    virtual ~MatmulApiTilingBase() = default;
 
     int32_t SetAType(TPosition pos, CubeFormat format, DataType type, bool isTrans = false) { a_ = {pos, format, type, isTrans}; return 0; }
     int32_t SetBType(TPosition pos, CubeFormat format, DataType type, bool isTrans = false) { b_ = {pos, format, type, isTrans}; return 0; }
@@ -135,7 +137,7 @@ public:
     int32_t GetBaseK() const { return baseK_; }
 
     // Fill `tiling`; -1 if the shape cannot be tiled (the reason goes to stderr, as CANN logs it).
-    int64_t GetTiling(optiling::TCubeTiling& tiling) { return compute(tiling, 1) ? 0 : -1; }
+    virtual int64_t GetTiling(optiling::TCubeTiling& tiling) = 0;
 
 protected:
     void take(const platform_ascendc::PlatformAscendC& p) {
@@ -219,13 +221,20 @@ protected:
     int64_t l1_ = 512 * 1024, l0a_ = 64 * 1024, l0b_ = 64 * 1024, l0c_ = 128 * 1024;
 };
 
-// SetDim(n): the shape is split over n cores (the vector cores of a mixed launch, or the cube cores).
-class MultiCoreMatmulTiling : public MatmulApiTiling {
+// The single-core tiling.
+class MatmulApiTiling : public MatmulApiTilingBase {
 public:
-    using MatmulApiTiling::MatmulApiTiling;
+    using MatmulApiTilingBase::MatmulApiTilingBase;
+    int64_t GetTiling(optiling::TCubeTiling& tiling) override { return compute(tiling, 1) ? 0 : -1; }
+};
+
+// SetDim(n): the shape is split over n cores (the vector cores of a mixed launch, or the cube cores).
+class MultiCoreMatmulTiling : public MatmulApiTilingBase {
+public:
+    using MatmulApiTilingBase::MatmulApiTilingBase;
     int32_t SetDim(int32_t dim) { dim_ = dim > 0 ? dim : 1; return 0; }
     int32_t SetSingleRange(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
-    int64_t GetTiling(optiling::TCubeTiling& tiling) { return compute(tiling, dim_) ? 0 : -1; }
+    int64_t GetTiling(optiling::TCubeTiling& tiling) override { return compute(tiling, dim_) ? 0 : -1; }
     int32_t GetSingleShape(int32_t& m, int32_t& n, int32_t& k) const { m = lastM_; n = lastN_; k = lastK_; return 0; }
     int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim) const { dim = mDim_ * nDim_; mDim = mDim_; nDim = nDim_; return 0; }
     // Split K over cores too: accepted; this tiling splits M and N only (the kernel's own K offsets still work).
@@ -233,7 +242,7 @@ public:
 
 private:
     bool compute(optiling::TCubeTiling& t, int32_t cores) {
-        if (!MatmulApiTiling::compute(t, cores)) return false;
+        if (!MatmulApiTilingBase::compute(t, cores)) return false;
         lastM_ = t.singleCoreM; lastN_ = t.singleCoreN; lastK_ = t.singleCoreK;
         return true;
     }
@@ -242,10 +251,10 @@ private:
 };
 
 // Batched matmul: the layouts and the batch count (set on the base class) go into the tiling's *LayoutInfo* and BatchNum fields.
-class BatchMatmulTiling : public MatmulApiTiling {
+class BatchMatmulTiling : public MatmulApiTilingBase {
 public:
-    using MatmulApiTiling::MatmulApiTiling;
-    int64_t GetTiling(optiling::TCubeTiling& t) { return compute(t, 1) ? 0 : -1; }
+    using MatmulApiTilingBase::MatmulApiTilingBase;
+    int64_t GetTiling(optiling::TCubeTiling& t) override { return compute(t, 1) ? 0 : -1; }
 };
 
 using MultiCoreMatmulTilingBase = MultiCoreMatmulTiling;
