@@ -79,6 +79,7 @@ def read_sources(sources: dict[str, str] | Path | str) -> dict[str, str]:
             if p.is_file() and p.suffix in SOURCE_SUFFIXES}
 
 
+@lru_cache(maxsize=128)      # a build asks for the same files' text several times (entry, kernel kind, key conditions)
 def blank_comments(text: str) -> str:
     "`text` with comments replaced by spaces (newlines kept, so line and column numbers still match)."
     out, i, n = [], 0, len(text)
@@ -641,11 +642,42 @@ RUNTIME_HOT_UNITS = 2     # translation units the hot (-O3) runtime files are gr
 _BUILD_FORMAT = "emu-build-4"  # bump when the layout of a build folder or the driver changes (4: sealed)
 
 
+_runtime_hash_memo: dict = {}     # "last": (folders, files, their stat signature, hash) of this process's last hash
+_SETTLE_NS = 2_000_000_000        # files changed more recently than this are hashed again at the next call
+
+
+def _runtime_files() -> tuple[list[Path], list[Path]]:
+    "The runtime's folders, and the files `runtime_hash` covers: headers (.h, .hpp) under include/, sources *.cpp."
+    dirs, files = [RUNTIME_DIR], list(RUNTIME_DIR.glob("*.cpp"))
+    for root, _, names in os.walk(INCLUDE_DIR):
+        dirs.append(Path(root))
+        files += [Path(root) / n for n in names if n.endswith((".h", ".hpp"))]
+    return dirs, sorted(files)
+
+
+def _stat_signatures(paths) -> tuple:
+    return tuple((st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns) for st in map(os.stat, paths))
+
+
 def runtime_hash() -> str:
-    "Content hash of the runtime headers (.h, and the vendored .hpp) and sources (part of every cache key)."
+    """Content hash of the runtime headers (.h, and the vendored .hpp) and sources (part of every cache key). Every
+    build asks for it (a cache hit too), and reading the 400-odd files took 25-70 ms at load 3-5: it is remembered
+    for as long as no folder or file of the runtime changes its inode, size, modification or change time (adding or
+    removing a file changes its folder's), except for files changed in the last two seconds (a timestamp's tick may
+    hide a second write)."""
+    if (memo := _runtime_hash_memo.get("last")) is not None:
+        dirs, files, signature, digest = memo
+        try:
+            if _stat_signatures(dirs) + _stat_signatures(files) == signature: return digest
+        except OSError:
+            pass
+    dirs, files = _runtime_files()
+    signature = _stat_signatures(dirs) + _stat_signatures(files)      # taken before reading: a later write is seen
     h = hashlib.sha256()
-    for p in sorted([*INCLUDE_DIR.rglob("*.h"), *INCLUDE_DIR.rglob("*.hpp"), *RUNTIME_DIR.glob("*.cpp")]):
+    for p in files:
         h.update(p.relative_to(RUNTIME_DIR).as_posix().encode()); h.update(p.read_bytes())
+    settled = all(max(s[2], s[3]) < time.time_ns() - _SETTLE_NS for s in signature)
+    _runtime_hash_memo["last"] = (dirs, files, signature, h.hexdigest()) if settled else None
     return h.hexdigest()
 
 

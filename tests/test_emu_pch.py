@@ -148,3 +148,27 @@ def test_an_altered_gch_fails_its_seal(tmp_path):
     (folder / PCH_PRELUDE).write_text('#include "evil.h"\n')
     seal_file(gch, cache, "k")
     assert not emu._pch_sealed(folder, cache, "k")
+
+
+def test_the_runtime_hash_is_remembered_until_a_file_changes(tmp_path, monkeypatch):
+    import os
+    runtime = tmp_path / "runtime"
+    (runtime / "include" / "sub").mkdir(parents=True)
+    files = {"a.cpp": "int a;", "include/k.h": "#pragma once\n", "include/sub/x.hpp": "int x;"}
+    for name, text in files.items(): (runtime / name).write_text(text)
+    old = 1_000_000_000
+    for p in [*runtime.rglob("*"), runtime]: os.utime(p, ns=(old, old))
+    monkeypatch.setattr(emu, "RUNTIME_DIR", runtime)
+    monkeypatch.setattr(emu, "INCLUDE_DIR", runtime / "include")
+    monkeypatch.setitem(emu._runtime_hash_memo, "last", None)
+    first = emu.runtime_hash()
+    assert emu._runtime_hash_memo["last"] is None                   # just written (change times are now): not kept
+    monkeypatch.setattr(emu, "_SETTLE_NS", -10**12)                 # as if they had settled
+    assert emu.runtime_hash() == first
+    assert emu._runtime_hash_memo["last"] is not None and emu.runtime_hash() == first
+    (runtime / "include" / "k.h").write_text("#pragma twice")        # same size, the old modification time again:
+    os.utime(runtime / "include" / "k.h", ns=(old, old))              # the change time still moves
+    second = emu.runtime_hash()
+    assert second != first
+    (runtime / "include" / "sub" / "y.h").write_text("")              # a new header: its folder changes
+    assert emu.runtime_hash() != second
