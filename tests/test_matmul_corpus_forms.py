@@ -252,3 +252,28 @@ def test_the_asynchronous_get_tensor_c_hands_each_block_back_in_the_workspace():
     cube = build({"cube_async.cpp": ASYNC_BLOCKS.replace("WS_BYTES", "1024").replace(
         '#include "lib/matmul_intf.h"', '#define ASCENDC_CUBE_ONLY\n#include "lib/matmul_intf.h"')})
     assert not cube.ok and "GetTensorC" in "\n".join(map(str, cube.diagnostics))
+
+
+def test_load_data_2d_with_the_compilers_inc_address_mode():
+    "LoadData2dParams{..., inc} as stft writes it: the same numbers as addrMode 0; dec stops at its line (not emulated)."
+    src = (KERNELS / "cube_gemm.cpp").read_text()
+    old = "        LoadData2DParams p;\n        if constexpr (wrongA) {"
+    assert src.count(old) == 1
+    inc = src.replace(old, "        LoadData2dParams p = {0, 1, 1, 0, 0, false, inc};\n        if constexpr (wrongA) {")
+    m, n, k = 32, 64, 64
+    rng = np.random.default_rng(17)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    bt = rng.standard_normal((n, k)).astype(np.float16)
+    ref = a.astype(np.float64) @ bt.astype(np.float64).T
+    b = build({"cube_gemm_inc.cpp": inc}, entry="gemm_f16_bt_f32")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    args = [GM("a", a), GM("b", bt), GM("c", np.empty((m, n), np.float32), "out"),
+            Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t")]
+    r = run(b, args, block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)
+    bd = build({"cube_gemm_dec.cpp": inc.replace("false, inc};", "false, dec};")}, entry="gemm_f16_bt_f32")
+    assert bd.ok, "\n".join(map(str, bd.diagnostics))
+    rd = run(bd, args, block_dim=1)
+    errs = [d for d in rd.diagnostics if d.is_error]
+    assert not rd.ok and "addrMode = dec" in errs[0].message

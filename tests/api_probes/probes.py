@@ -1002,6 +1002,10 @@ P("cube.Mmad.argc", _CUBE + "LocalTensor<half> ka2 = ta2.Get<half>(); LocalTenso
 _BT = "TBuf<TPosition::C2> tbt; pipe.InitBuffer(tbt, 256); LocalTensor<float> kbt = tbt.Get<float>(); "
 P("cube.DataCopy.l1_to_bias.half", _CUBE + _BT + "LocalTensor<half> ka1 = ta1.Get<half>(); DataCopy(kbt, ka1, DataCopyParams(1, 1, 0, 0));")
 P("cube.DataCopy.l1_to_bias.float", _CUBE + _BT + "LocalTensor<float> ka1 = ta1.Get<float>(); DataCopy(kbt, ka1, DataCopyParams(1, 1, 0, 0));")
+# LoadData2dParams' addrMode as the compiler's addr_cal_mode_t enumerator (cann-ops / ops-math stft: `..., false, inc}`)
+P("cube.LoadData2dParams.inc", "LoadData2dParams ldi = {0, 1, 1, 0, 0, false, inc}; (void)ldi;", core="aic")
+P("cube.LoadData2dParams.inc.scoped", "LoadData2dParams ldi = {0, 1, 1, 0, 0, false, AscendC::inc}; (void)ldi;", "name",
+  core="aic")
 # both types named, and equal (cann-ops conv3dv2: DataCopy<L0cT, BiasT>(biasBT, biasL1, params) with float, float)
 P("cube.DataCopy.l1_to_bias.float.named", _CUBE + _BT + "LocalTensor<float> ka1 = ta1.Get<float>(); "
   "DataCopy<float, float>(kbt, ka1, DataCopyParams(1, 1, 0, 0));")

@@ -216,6 +216,11 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 // ---- LoadData (2D): L1 -> L0A / L0B, whole 512-byte fractals (MTE1) ------------------------------------
 template <typename T>
 inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p, SrcLoc loc = {}) {
+    if (p.addrMode != 0)   // addr_cal_mode_t: inc (0) is the emulated order
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::LoadData,
+                                           "LoadData (2D) with addrMode = dec (each repeat's source fractal before the "
+                                           "previous one) is not emulated yet",
+                                           "load with addrMode = inc (0) and a source that runs forward", loc);
     ascendcraft::emu::Load2DSpec s;
     s.startIndex = p.startIndex; s.repeatTimes = p.repeatTimes; s.srcStride = p.srcStride; s.dstGap = p.dstGap;
     s.transpose = p.ifTranspose;

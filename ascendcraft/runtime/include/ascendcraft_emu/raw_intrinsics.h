@@ -74,3 +74,8 @@ inline uint64_t sbitset1(uint64_t x, int64_t bit) { return x | (uint64_t{1} << (
 // The DMA's atomic mode through the device compiler's intrinsic set_atomic_none(): later copies to GM overwrite again, as
 // after AscendC::SetAtomicNone (LLM4AscendC's Matmul kernels call it before their Matmul writes C).
 inline void set_atomic_none(ascendcraft::emu::SrcLoc loc = {}) { AscendC::SetAtomicNone(loc); }
+
+// The device compiler's address-order enum of the load instructions: a LoadData2DParams' addrMode as kernels spell it
+// (cann-ops / ops-math stft: LoadData2dParams{0, repeat, 1, 0, 0, false, inc}); dec = each repeat's source before the
+// previous one.
+enum addr_cal_mode_t : uint8_t { inc = 0, dec };
