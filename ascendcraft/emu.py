@@ -44,16 +44,16 @@ from . import sandbox, seal
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
            'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
            'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS',
-           'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'read_sources',
-           'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'core_type_templates',
-           'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
-           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
-           'compiler_version', 'runtime_units', 'runtime_library', 'pch_applies', 'precompiled_header', 'with_prelude',
-           'pch_rejections', 'Build', 'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers',
-           'KeyConditions', 'included_sources', 'key_var_conditions', 'build', 'build_for_key', 'GM', 'Scalar',
-           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace',
-           'no_output_diagnostic']
+           'PCH_KEEP_SECONDS', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES',
+           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage',
+           'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry',
+           'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
+           'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'pch_applies',
+           'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'tiling_struct_usings',
+           'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources',
+           'key_var_conditions', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
+           'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles',
+           'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -895,7 +895,31 @@ def precompiled_header(settings: Settings | None = None, flags=None, progress=No
         os.replace(tmp, gch)
         seal.seal_file(gch, cache, key)
         say(f"  precompiled in {time.perf_counter() - t0:.1f} s ({gch}, {gch.stat().st_size >> 20} MiB)")
+        origin = "\n".join([_PCH_FORMAT, str(INCLUDE_DIR), settings.cxx, *compile_flags]) + "\n"
+        (folder / "origin.txt").write_text(origin)
+        _prune_precompiled_headers(folder, origin)
     return prelude if _pch_sealed(folder, cache, key) else None
+
+
+PCH_KEEP_SECONDS = 600     # a replaced .gch of the same checkout and flags is deleted once it is this old
+
+
+def _prune_precompiled_headers(made: Path, origin: str) -> list[Path]:
+    """Delete the precompiled headers `made` replaces: those of the same checkout, compiler and flags (`origin.txt`)
+    for headers that have changed since, and those of a checkout that is gone. Each is 40 MiB, and every edit of a
+    header makes another. A process still holding one's path finds it gone and builds without it (`build`)."""
+    gone = []
+    for other in made.parent.glob("pch-*-sealed"):
+        if other == made: continue
+        try:
+            lines = (other / "origin.txt").read_text().split("\n")
+            old = time.time() - (other / (PCH_PRELUDE + ".gch")).stat().st_mtime > PCH_KEEP_SECONDS
+        except OSError:
+            continue                                    # made by an older version, or being made: left alone
+        if old and ((other / "origin.txt").read_text() == origin or len(lines) > 1 and not Path(lines[1]).is_dir()):
+            shutil.rmtree(other, ignore_errors=True)
+            gone.append(other)
+    return gone
 
 
 _KERNEL_OPERATOR_INCLUDE = re.compile(r'[ \t]*#[ \t]*include[ \t]*(?:"kernel_operator\.h"|<kernel_operator\.h>)[ \t]*')

@@ -172,3 +172,27 @@ def test_the_runtime_hash_is_remembered_until_a_file_changes(tmp_path, monkeypat
     assert second != first
     (runtime / "include" / "sub" / "y.h").write_text("")              # a new header: its folder changes
     assert emu.runtime_hash() != second
+
+
+def test_a_new_precompiled_header_deletes_the_ones_it_replaces(tmp_path):
+    import os
+    emu_dir = tmp_path / "emu"
+    origin = f"{emu._PCH_FORMAT}\n{INCLUDE_DIR}\ng++\n-O1\n"
+
+    def folder(name, origin_text, age):
+        f = emu_dir / f"pch-{name}-sealed"
+        f.mkdir(parents=True)
+        (f / (PCH_PRELUDE + ".gch")).write_bytes(b"gpch")
+        if origin_text is not None: (f / "origin.txt").write_text(origin_text)
+        t = time.time() - age
+        os.utime(f / (PCH_PRELUDE + ".gch"), (t, t))
+        return f
+
+    made = folder("new", origin, 0)
+    stale = folder("stale", origin, 3600)                                    # same checkout and flags, older headers
+    recent = folder("recent", origin, 10)                                    # may still be in use
+    flags = folder("flags", origin.replace("-O1", "-O2"), 3600)              # other flags: still current
+    gone = folder("gone", f"{emu._PCH_FORMAT}\n{tmp_path / 'deleted-checkout'}\ng++\n-O1\n", 3600)
+    unknown = folder("unknown", None, 3600)                                  # no origin.txt: left alone
+    assert sorted(emu._prune_precompiled_headers(made, origin)) == sorted([stale, gone])
+    assert all(f.exists() for f in (made, recent, flags, unknown)) and not stale.exists() and not gone.exists()
