@@ -859,6 +859,7 @@ def precompiled_header(settings: Settings | None = None, flags=None, progress=No
     settings = settings or load_settings()
     flags = shlex.split(settings.cxxflags) if flags is None else [str(f) for f in flags]
     if not pch_applies(flags): return None
+    if "clang" in compiler_version(settings.cxx).lower(): return None   # clang reads a PCH only through -include-pch
     compile_flags = [*flags, *KERNEL_COMPILE_FLAGS, "-I", str(INCLUDE_DIR)]
     # the headers' content and place (a .gch names the files it was made from: each checkout has its own), the
     # compiler, and the exact flags of the kernel builds that include it

@@ -196,3 +196,9 @@ def test_a_new_precompiled_header_deletes_the_ones_it_replaces(tmp_path):
     unknown = folder("unknown", None, 3600)                                  # no origin.txt: left alone
     assert sorted(emu._prune_precompiled_headers(made, origin)) == sorted([stale, gone])
     assert all(f.exists() for f in (made, recent, flags, unknown)) and not stale.exists() and not gone.exists()
+
+
+def test_clang_gets_no_precompiled_header(monkeypatch):
+    # clang does not look for a .gch beside an #include'd header: the build would only claim to use one
+    monkeypatch.setattr(emu, "compiler_version", lambda cxx: "Debian clang version 16.0.6")
+    assert precompiled_header(flags=["-std=c++17", "-O1", "-g"]) is None
