@@ -190,3 +190,28 @@ def test_a_kernel_runs_with_the_host_minimum_as_its_tmp_buffer():
     r = run(build({"k.cpp": src}), [GM("x", x), GM("y", np.empty(N, np.float16), "out")], block_dim=1)
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     np.testing.assert_allclose(r.outputs["y"].astype(np.float64), np.arcsinh(x.astype(np.float64)), rtol=2e-3, atol=2e-3)
+
+
+STD = """#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void stdmm(GM_ADDR y)
+{
+    GlobalTensor<int64_t> yGm;
+    yGm.SetGlobalBuffer((__gm__ int64_t *)y, 8);
+    uint32_t tile = 4096; uint64_t total = 10000, offset = 8192;
+    static_assert(Std::is_same_v<decltype(Std::min(tile, total - offset)), uint64_t>, "common type");
+    constexpr auto k = Std::max(3, 5L);
+    static_assert(k == 5, "constexpr");
+    yGm.SetValue(0, static_cast<int64_t>(Std::min(tile, total - offset)));
+    yGm.SetValue(1, static_cast<int64_t>(Std::max(tile, total - offset)));
+    yGm.SetValue(2, static_cast<int64_t>(Std::min(-3, 2)));
+    yGm.SetValue(3, static_cast<int64_t>(Std::max(-3.5f, -4.0f) * 2));
+}
+"""
+
+
+def test_std_min_and_max():
+    "AscendC::Std::min / max (utils/std/algorithm.h): two values of possibly different types, hicann silu_grad's tile sizing."
+    r = run(build({"k.cpp": STD}), [GM("y", np.zeros(8, np.int64), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    assert list(r.outputs["y"][:4]) == [min(4096, 1808), max(4096, 1808), -3, -7]

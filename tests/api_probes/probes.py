@@ -967,6 +967,9 @@ P("ReduceProd.pattern.RA", _SHP + "ReduceProd<float, Pattern::Reduce::RA>(f0, f1
 P("ReduceAny.pattern.uint8", _SHP + "ReduceAny<uint8_t, Pattern::Reduce::RA>(b1, b2, b0, shp, true);")
 P("ReduceAll.pattern.float", _SHP + "ReduceAll<float, Pattern::Reduce::AR>(f0, f1, b0, shp, true);")
 P("ReduceAll.pattern.half", _SHP + "ReduceAll<half, Pattern::Reduce::AR>(h0, h1, b0, shp, true);", "dtype")
+P("Std.min.mixed", "uint32_t n = 100; uint64_t m = 70; uint32_t k = static_cast<uint32_t>(AscendC::Std::min(n, m));")
+P("Std.max.constexpr", "constexpr auto k = Std::max(3, 5L); static_assert(k == 5, \"max\");")
+P("Std.min.three", "uint32_t k = Std::min(1u, 2u, 3u);", "argc")
 
 # ---- kernel-side framework calls of op projects -----------------------------------------------------------------------
 P("TPipe.Init", "pipe.Init();")

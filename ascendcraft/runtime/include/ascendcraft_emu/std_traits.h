@@ -39,5 +39,9 @@ template <typename T> struct is_integral
                                                           int, unsigned short, short, unsigned char, signed char, char>()> {};
 template <typename T, T v> struct is_integral<integral_constant<T, v>> : true_type {};
 template <typename T> constexpr bool is_integral_v = is_integral<T>::value;
+// Std::min / Std::max of two values of possibly different types (the result is the conditional's common type, as
+// `a < b ? a : b` gives it: Std::min(tileLen, total - offset) with uint32_t and uint64_t is a uint64_t).
+template <typename T, typename U> inline constexpr auto min(const T& src0, const U& src1) { return src0 < src1 ? src0 : src1; }
+template <typename T, typename U> inline constexpr auto max(const T& src0, const U& src1) { return src0 < src1 ? src1 : src0; }
 }  // namespace Std
 }  // namespace AscendC
