@@ -1175,6 +1175,9 @@ NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h: Sum / Mean temporar
                       "calls it (NPUKernelBench MulMulReduceMeanDTwice); values in tests/test_opproject.py"
                    for n in ("GetSumMaxMinTmpSize", "GetMeanMaxMinTmpSize", "GetMeanTmpBufferFactorSize")})
 NOT_PROBED["GET_TILING_DATA_PTR_WITH_STRUCT"] = NOT_PROBED["GET_TILING_DATA"]
+NOT_PROBED.update({n: "host tiling API of Pad / UnPad (tiling/tiling_api.h, lib/pad/pad_tiling.h), not kernel code: the "
+                      "asc-devkit pad / unpad examples' host code calls it; values in tests/test_emu_pad_tiling.py"
+                   for n in ("GetPadMaxMinTmpSize", "PadTilingFunc", "GetUnPadMaxMinTmpSize", "UnPadTilingFunc")})
 NOT_PROBED.update({f"Get{api}MaxMinTmpSize": "host tiling API of the pattern reductions (tiling/tiling_api.h, "
                       "lib/reduce/reduce_tiling.h), not kernel code: values in tests/test_emu_reduce_pattern.py::test_host_tmp_sizes"
                    for api in ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceAny", "ReduceAll")})

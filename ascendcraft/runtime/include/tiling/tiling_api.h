@@ -13,3 +13,4 @@
 #include "ascendcraft_emu/adv_ext_tiling.h"
 #include "ascendcraft_emu/math_tiling.h"
 #include "ascendcraft_emu/reduce_pattern_tiling.h"
+#include "ascendcraft_emu/pad_tiling.h"
