@@ -1175,6 +1175,9 @@ NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h: Sum / Mean temporar
                       "calls it (NPUKernelBench MulMulReduceMeanDTwice); values in tests/test_opproject.py"
                    for n in ("GetSumMaxMinTmpSize", "GetMeanMaxMinTmpSize", "GetMeanTmpBufferFactorSize")})
 NOT_PROBED["GET_TILING_DATA_PTR_WITH_STRUCT"] = NOT_PROBED["GET_TILING_DATA"]
+NOT_PROBED.update({n: "host tiling API of Select with a bytes mask (tiling/tiling_api.h, lib/select/selectwithbytesmask_tiling.h), "
+                      "not kernel code: the asc-devkit select example's host code calls it; values in tests/test_emu_select_tiling.py"
+                   for n in ("GetSelectMaxMinTmpSize", "GetSelectWithBytesMaskMaxMinTmpSize")})
 NOT_PROBED.update({n: "host tiling API of Pad / UnPad (tiling/tiling_api.h, lib/pad/pad_tiling.h), not kernel code: the "
                       "asc-devkit pad / unpad examples' host code calls it; values in tests/test_emu_pad_tiling.py"
                    for n in ("GetPadMaxMinTmpSize", "PadTilingFunc", "GetUnPadMaxMinTmpSize", "UnPadTilingFunc")})
