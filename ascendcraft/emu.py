@@ -610,7 +610,6 @@ def api_rule_hint(message: str) -> str:
 
 # %% ../nbs/10_emu.ipynb #03cac200
 UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> what to write with emulated APIs
-    "ReGlu": "use Relu on the gate half, then Mul",
     "BatchNorm": "compose it from ReduceSum, Adds, Mul, Sqrt and Div per channel",
     "Digamma": "compose it from Ln, Reciprocal and the asymptotic series (or run it on the host)",
     "Lgamma": "compose it from Ln and the Stirling series with Adds, Muls, Ln (or run it on the host)",
