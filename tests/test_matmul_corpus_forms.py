@@ -277,3 +277,25 @@ def test_load_data_2d_with_the_compilers_inc_address_mode():
     rd = run(bd, args, block_dim=1)
     errs = [d for d in rd.diagnostics if d.is_error]
     assert not rd.ok and "addrMode = dec" in errs[0].message
+
+
+CONV_CONSTANTS = r'''#include "kernel_operator.h"
+using namespace AscendC;
+ENABLE_DETERMINISTIC();
+extern "C" __global__ __aicore__ void conv_constants(GM_ADDR out)
+{
+    ENABLE_DETERMINISTIC();
+    GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t *)out, 8);
+    o.SetValue(0, TOTAL_UB_SIZE / HALF_FACTOR);      // conv3d_backprop_input_v2's halfUbSize
+    o.SetValue(1, HALF_FACTOR);
+}
+'''
+
+
+def test_half_factor_and_enable_deterministic_as_conv_backprop_kernels_use_them():
+    b = build({"conv_constants.cpp": CONV_CONSTANTS})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("out", np.zeros(8, np.int32), "out")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    assert list(r.outputs["out"][:2]) == [96 * 1024, 2]

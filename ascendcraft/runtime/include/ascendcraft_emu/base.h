@@ -22,6 +22,10 @@
 #define __cube__
 #define __mix__(...)
 #define __forceinline__ inline   // as the device compiler spells it in AscendC's own headers
+// ENABLE_DETERMINISTIC(): asks CANN's compiler for a deterministic build (atomic accumulations in a fixed order; cann-ops
+// conv3d_backprop_filter_v2). Accepted where CANN's compile-feature declaration may stand (function or namespace scope);
+// it changes nothing in the emulation.
+#define ENABLE_DETERMINISTIC() [[maybe_unused]] constexpr int ascendcraft_enable_deterministic_ = 1
 #ifndef likely
 #define likely(...) __builtin_expect(!!(__VA_ARGS__), 1)
 #define unlikely(...) __builtin_expect(!!(__VA_ARGS__), 0)
@@ -153,6 +157,7 @@ constexpr CosConfig defaultCosConfig = {};
 
 // ---- sizes every kernel uses ----------------------------------------------------------------
 constexpr int32_t ONE_BLK_SIZE = 32;              // bytes in a datablock
+constexpr int32_t HALF_FACTOR = 2;                // halving factor kernels size buffers with (TOTAL_UB_SIZE / HALF_FACTOR)
 constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;     // bytes in one vector repeat
 constexpr int32_t DEFAULT_BLK_NUM = 8;            // datablocks in a repeat
 constexpr int32_t DEFAULT_BLK_STRIDE = 1;
