@@ -8,6 +8,7 @@
 #pragma once
 
 #include "norm_tiling_data.h"
+#include "reduce_pattern_enum.h"
 
 #include "tensor.h"
 
@@ -46,12 +47,6 @@ void adv_deepnorm(const DeepNormCall& c, SrcLoc loc);
 }}  // namespace ascendcraft::emu
 
 namespace AscendC {
-#ifndef ASCENDCRAFT_REDUCE_PATTERN
-#define ASCENDCRAFT_REDUCE_PATTERN
-enum class ReducePattern : uint32_t {
-    AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR, RARARARA,
-};
-#endif
 struct NormalizeConfig {
     ReducePattern reducePattern = ReducePattern::AR;
     int32_t aLength = -1;

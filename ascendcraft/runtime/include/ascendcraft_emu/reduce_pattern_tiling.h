@@ -9,16 +9,11 @@
 #include <cstdio>
 
 #include "norm_tiling.h"
+#include "reduce_pattern_enum.h"
 #include "reduce_pattern_tmp.h"
 #include "register/op_def_registry.h"
 
 namespace AscendC {
-#ifndef ASCENDCRAFT_REDUCE_PATTERN
-#define ASCENDCRAFT_REDUCE_PATTERN
-enum class ReducePattern : uint32_t {
-    AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR, RARARARA,
-};
-#endif
 namespace reduce_tiling_detail {
 inline void sizes(const char* api, AscendC::reduce_tmp_detail::Family f, bool typeOk, const char* types, const ge::Shape& srcShape,
                   ge::DataType dataType, ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue,
