@@ -259,13 +259,16 @@ _RUNTIME_STEP = re.compile(r"\((\d+)/(\d+),")
 
 
 def prepare_runtime(settings: Settings, report: Callable[[str, float], None]):
-    "Build the emulator runtime if it is not built yet, reporting (message, fraction) as its files compile."
+    """Build the emulator runtime and the kernel builds' precompiled header if they are not made yet, reporting
+    (message, fraction) as each step runs; returns the runtime library."""
     from ascendcraft import emu
 
     def say(message: str):
         m = _RUNTIME_STEP.search(message)
         report(message.strip(), int(m[1]) / int(m[2]) * 0.95 if m else 0.02)
-    return emu.runtime_library(settings, progress=say)
+    library = emu.runtime_library(settings, progress=say)
+    emu.precompiled_header(settings, progress=lambda message: report(message.strip(), 0.97))
+    return library
 
 # %% ../nbs/55_wb_state.ipynb #c636643d
 def session_folder(settings: Settings, task, where: Path | str | None = None) -> Path | None:
