@@ -56,6 +56,7 @@ class Settings:
     workbench_folder: str = ".ascendcraft-session"  # the workbench saves its session in <notebook folder>/<this>/<task>; empty: never saved
     emu_threads: int = 0                # threads that run one launch's blocks at once; 0 = this machine's cores, 1 = one after another
     gm_keep_mb: int = 256               # GM files one built kernel keeps for its next run (reused, not created again); 0 = none
+    build_cache_mb: int = 8192          # emulator builds, runtime libraries and precompiled headers kept in the cache (least recently used go first); 0 = no limit
     gm_huge_pages: str = "auto"         # auto: GM files on a tmpfs with 2 MiB pages when this process may mount one (root); off: /dev/shm
     l2_state: str = "warm"              # L2 a modelled call starts with: warm (repeated calls, MultiKernelBench), cold, flushed
     sources: dict = field(default_factory=dict, compare=False, repr=False)  # key -> where it came from
@@ -172,6 +173,7 @@ _VALUE_RULES = {  # setting: (test, what the value must be)
     "run_memory_mb": (lambda v: v >= 16, "at least 16 (MiB)"), "build_memory_mb": (lambda v: v >= 16, "at least 16 (MiB)"),
     "file_limit_mb": (lambda v: v >= 1, "at least 1 (MiB)"), "emu_threads": (lambda v: v >= 0, "a number >= 0"),
     "gm_keep_mb": (lambda v: v >= 0, "a number >= 0 (MiB)"),
+    "build_cache_mb": (lambda v: v >= 0, "a number >= 0 (MiB; 0 = no limit)"),
     "gm_huge_pages": (lambda v: v in ("auto", "off"), "'auto' or 'off'"),
     "plausible_speedup": (_finite(0.0, True), "a finite number > 0"),
     "llm_temperature": (_finite(0.0), "a finite number >= 0"),

@@ -38,7 +38,7 @@ import ascendcraft
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, source_line_of
 from .trace import Trace
-from . import sandbox, seal
+from . import cache_trim, sandbox, seal
 
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
@@ -765,7 +765,9 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / f"runtime-{key}{'-san' if sanitize else ''}-sealed"
     lib = folder / "libascendcraft_emu.a"
-    if seal.file_sealed(lib, cache, key): return lib
+    if seal.file_sealed(lib, cache, key):
+        cache_trim.mark_used(folder)
+        return lib
     with _FileLock(folder.with_suffix(".lock")):
         if seal.file_sealed(lib, cache, key): return lib
         stale = folder.exists()       # altered or half-written: build it again, then swap the files in (never delete
@@ -812,6 +814,7 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
             say(f"emulator runtime built in {seconds:.1f} s ({lib})")
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+    cache_trim.maybe_trim(folder.parent, settings.build_cache_mb)
     return lib
 
 # Kernel builds spend most of their compile time parsing kernel_operator.h: a precompiled header (PCH) of it, made
@@ -868,7 +871,9 @@ def precompiled_header(settings: Settings | None = None, flags=None, progress=No
     folder = cache / "emu" / f"pch-{key}-sealed"
     prelude, gch, failed = folder / PCH_PRELUDE, folder / (PCH_PRELUDE + ".gch"), folder / "failed.log"
     if any(c in str(folder) for c in '"\\\n'): return None       # not spellable in an #include line
-    if _pch_sealed(folder, cache, key): return prelude
+    if _pch_sealed(folder, cache, key):
+        cache_trim.mark_used(folder)
+        return prelude
     if failed.exists(): return None
     with _FileLock(folder.with_suffix(".lock")):
         if _pch_sealed(folder, cache, key): return prelude
@@ -898,6 +903,7 @@ def precompiled_header(settings: Settings | None = None, flags=None, progress=No
         origin = "\n".join([_PCH_FORMAT, str(INCLUDE_DIR), settings.cxx, *compile_flags]) + "\n"
         (folder / "origin.txt").write_text(origin)
         _prune_precompiled_headers(folder, origin)
+    cache_trim.maybe_trim(folder.parent, settings.build_cache_mb)
     return prelude if _pch_sealed(folder, cache, key) else None
 
 
@@ -1303,6 +1309,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key
     if (hit := _load_build(folder, sources, cache)) is not None:
+        cache_trim.mark_used(folder)              # least recently used builds leave the cache first (`build_cache_mb`)
         hit.seconds = time.perf_counter() - t0
         hit.tiling_key_var, hit.remake = key_var, remake
         return hit
@@ -1352,6 +1359,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                        pch=pch)
         _save_build(tmp, result, str(src), chosen, cache, key)
         _publish(tmp, folder, cache, key)
+        cache_trim.maybe_trim(cache / "emu", settings.build_cache_mb)
         result.seconds = time.perf_counter() - t0
         return result
     finally:
