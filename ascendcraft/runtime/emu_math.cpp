@@ -71,6 +71,30 @@ void vec_math(Op op, Dt dt, const Local& d, const Local& a, const Local* b, Scal
     }
     record(TPipe_::V, TKind::INSTR, op, dt, 0, loc, (b ? 3 : 2) * bytes, count, static_cast<uint32_t>((bytes + 255) / 256));
     if (tracing_now()) return;
+    if (op == Op::Xor) {   // 16-bit integers, bit by bit
+        for (uint64_t i = 0; i < count; ++i) {
+            uint16_t x, y;
+            std::memcpy(&x, a.addr + i * 2, 2);
+            std::memcpy(&y, b->addr + i * 2, 2);
+            const uint16_t r = static_cast<uint16_t>(x ^ y);
+            std::memcpy(d.addr + i * 2, &r, 2);
+        }
+        mark_written(d, 0, bytes);
+        return;
+    }
+    if (op == Op::Fmod) {  // Div, Trunc, Mul, Sub, each rounded to float
+        for (uint64_t i = 0; i < count; ++i) {
+            const float x = static_cast<float>(load_d(dt, a.addr + i * es)), y = static_cast<float>(load_d(dt, b->addr + i * es));
+            const float q = std::trunc(x / y);
+            const float m = q * y;
+            const float r = x - m;
+            uint8_t* p = d.addr + i * es;
+            if (dt == Dt::f16) { half h = static_cast<half>(r); std::memcpy(p, &h, 2); }
+            else std::memcpy(p, &r, 4);
+        }
+        mark_written(d, 0, bytes);
+        return;
+    }
     const double scalar = (dt == Dt::i32 || dt == Dt::i16) ? static_cast<double>(v.i) : v.f;
     for (uint64_t i = 0; i < count; ++i) {
         const double x = load_d(dt, a.addr + i * es);

@@ -181,7 +181,72 @@ template <typename T, bool isReuseSource = false>
 inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor, SrcLoc loc = {}) {
     Power<T, isReuseSource>(dstTensor, src0Scalar, src1Tensor, src1Tensor.GetSize(), loc);
 }
+// The forms with a sharedTmpBuffer and no count (the whole source tensor).
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor,
+                  const LocalTensor<uint8_t>& sharedTmpBuffer, SrcLoc loc = {}) {
+    Power<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer, src0Tensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar,
+                  const LocalTensor<uint8_t>& sharedTmpBuffer, SrcLoc loc = {}) {
+    Power<T, isReuseSource>(dstTensor, src0Tensor, src1Scalar, sharedTmpBuffer, src0Tensor.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor,
+                  const LocalTensor<uint8_t>& sharedTmpBuffer, SrcLoc loc = {}) {
+    Power<T, isReuseSource>(dstTensor, src0Scalar, src1Tensor, sharedTmpBuffer, src1Tensor.GetSize(), loc);
+}
 #undef ASCENDCRAFT_EMU_POWER_CHECK
+
+// Binary advanced APIs with the four usual forms: (dst, src0, src1, tmp, count), (dst, src0, src1, tmp),
+// (dst, src0, src1, count), (dst, src0, src1).
+// Fmod (half, float): A2 divides, truncates, multiplies back and subtracts, each step rounded to float (half widens
+// to float first), so the result is src0 - trunc(src0 / src1) * src1 in float arithmetic, not C's exact fmod.
+// Xor (int16_t, uint16_t): bitwise exclusive or.
+#define ASCENDCRAFT_EMU_BINARY_MATH(API, TYPES, ...)                                                               \
+    template <typename T, bool isReuseSource = false>                                                             \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,                             \
+                    const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,                  \
+                    const uint32_t calCount, SrcLoc loc = {}) {                                                    \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, TYPES, T, __VA_ARGS__);                                                    \
+        ascendcraft::emu::vec_math(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dstTensor.emu(),         \
+                                   src0Tensor.emu(), &src1Tensor.emu(), {}, 0, &sharedTmpBuffer.emu(), calCount,   \
+                                   loc);                                                                           \
+    }                                                                                                              \
+    template <typename T, bool isReuseSource = false>                                                             \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,                             \
+                    const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer, SrcLoc loc = {}) { \
+        API<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, sharedTmpBuffer, src0Tensor.GetSize(), loc);      \
+    }                                                                                                              \
+    template <typename T, bool isReuseSource = false>                                                             \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,                             \
+                    const LocalTensor<T>& src1Tensor, const uint32_t calCount, SrcLoc loc = {}) {                  \
+        ASCENDCRAFT_EMU_TYPES_CHECK(API, TYPES, T, __VA_ARGS__);                                                    \
+        ascendcraft::emu::vec_math(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dstTensor.emu(),         \
+                                   src0Tensor.emu(), &src1Tensor.emu(), {}, 0, nullptr, calCount, loc);            \
+    }                                                                                                              \
+    template <typename T, bool isReuseSource = false>                                                             \
+    inline void API(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,                             \
+                    const LocalTensor<T>& src1Tensor, SrcLoc loc = {}) {                                           \
+        API<T, isReuseSource>(dstTensor, src0Tensor, src1Tensor, src0Tensor.GetSize(), loc);                      \
+    }
+ASCENDCRAFT_EMU_BINARY_MATH(Fmod, "half and float", half, float)
+ASCENDCRAFT_EMU_BINARY_MATH(Xor, "int16_t and uint16_t", int16_t, uint16_t)
+#undef ASCENDCRAFT_EMU_BINARY_MATH
+
+// Axpy, the advanced form (lib/math): dst += src * scalar with a sharedTmpBuffer, computed in float; (dst, src) =
+// (half, half), (float, float) or (float, half), as the basic Axpy.
+template <typename T, typename U, bool isReuseSource = false>
+inline void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U>& srcTensor, const U scalarValue,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, SrcLoc loc = {}) {
+    static_assert((std::is_same<T, half>::value && std::is_same<U, half>::value) ||
+                      (std::is_same<T, float>::value && std::is_same<U, float>::value) ||
+                      (std::is_same<T, float>::value && std::is_same<U, half>::value),
+                  "Axpy (lib/math) on Ascend 910B (A2) supports (dst, src) = (half, half), (float, float) and (float, half)");
+    (void)sharedTmpBuffer;   // A2 stages the float products there; the emulator computes each lane in float directly
+    Axpy<T, U>(dstTensor, srcTensor, scalarValue, static_cast<int32_t>(calCount), loc);
+}
 
 // bfloat16 <-> float scalar conversions.
 inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }

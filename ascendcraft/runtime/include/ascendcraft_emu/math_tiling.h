@@ -140,4 +140,76 @@ inline void GetExpTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLive
     extraBuffer = 0;
     maxLiveNodeCount = typeSize == 4 ? 3u : 8u;    // 3 float buffers per float element; 4 per half element = 8 halves
 }
+// Fmod: Trunc's buffers plus, for half, three float buffers (six halves' worth) for the widened operands.
+inline void GetFmodMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                 uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    math_tiling_detail::sizes("Fmod", {1, 2 + 6}, srcShape, typeSize, maxValue, minValue);
+}
+inline void GetFmodTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    extraBuf = 0;
+    maxLiveNodeCount = typeSize == 4 ? 1u : 8u;
+}
+
+// Xor (16-bit integers): one buffer the size of the input, one 256-byte repeat at least.
+inline void GetXorMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    uint32_t n = 0;
+    if (!math_tiling_detail::input_elems("Xor", srcShape, n)) return;
+    minValue = 256u;
+    maxValue = std::max<uint32_t>(n * typeSize, 256u);
+}
+inline void GetXorTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+    (void)typeSize;
+    extraBuffer = 0;
+    maxLiveNodeCount = 1;
+}
+
+// Axpy (lib/math): float needs none; half keeps four float-sized buffers per element (one 256-byte repeat each at least).
+inline void GetAxpyMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                 uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    uint32_t n = 0;
+    if (!math_tiling_detail::input_elems("Axpy", srcShape, n)) return;
+    if (typeSize == 4) { maxValue = minValue = 0; return; }
+    minValue = 4u * 256u;
+    maxValue = 4u * std::max<uint32_t>(n * typeSize, 256u);
+}
+inline void GetAxpyTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    extraBuf = 0;
+    maxLiveNodeCount = typeSize == 4 ? 1u : 4u;
+}
+
+// Power: a shape of one dimension of length 1 is the scalar side. The A2 counts of live buffers: tensor ^ tensor keeps
+// 4 (float), 6 (int32_t) or 14 (half, counted in halves); a scalar side 5, 7 and 14. Float and half add one 256-byte
+// repeat; a half buffer is at least 128 bytes.
+namespace math_tiling_detail {
+inline bool power_is_tensor(const ge::Shape& s) { return !(s.GetDimNum() == 1 && s.GetDim(0) == 1); }
+inline uint32_t power_nodes(bool tt, bool isInt, uint32_t typeSize) {
+    if (isInt) return tt ? 6u : 7u;
+    if (typeSize == 4) return tt ? 4u : 5u;
+    return 14u;
+}
+}  // namespace math_tiling_detail
+inline void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2, const bool typeIsInt,
+                                  const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    const bool t1 = math_tiling_detail::power_is_tensor(srcShape1), t2 = math_tiling_detail::power_is_tensor(srcShape2);
+    const uint32_t nodes = math_tiling_detail::power_nodes(t1 && t2, typeIsInt, typeSize);
+    const int64_t e = (t1 ? srcShape1 : srcShape2).GetShapeSize();
+    const uint32_t n = e > 0 ? static_cast<uint32_t>(e) : 0u;
+    const uint32_t one = typeSize == 4 ? std::max<uint32_t>(n * typeSize, 256u) : std::max<uint32_t>(n * typeSize, 128u);
+    if (typeIsInt) { minValue = 256u * nodes; maxValue = one * nodes; }
+    else if (typeSize == 4) { minValue = 256u * nodes + 256u; maxValue = one * nodes + 256u; }
+    else { minValue = 256u * nodes / 2u + 256u; maxValue = one * nodes + 256u; }
+}
+inline void GetPowerTmpBufferFactorSize(const bool baseIsTensor, const bool expIsTensor, const bool typeIsInt,
+                                        const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+    maxLiveNodeCount = math_tiling_detail::power_nodes(baseIsTensor && expIsTensor, typeIsInt, typeSize);
+    extraBuffer = typeIsInt ? 0u : 256u;
+}
+
+// lib/utils/types.h: the host tiling functions' shape type.
+using TensorShape = ge::Shape;
 }  // namespace AscendC

@@ -1,0 +1,4 @@
+// AscendCraft: CANN's adv_api/math/xor.h. The emulated advanced math APIs come with kernel_operator.h.
+#pragma once
+
+#include "kernel_operator.h"
