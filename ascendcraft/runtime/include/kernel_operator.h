@@ -15,6 +15,7 @@
 #include "ascendcraft_emu/coord.h"
 #include "ascendcraft_emu/pipe.h"
 #include "ascendcraft_emu/copy.h"
+#include "ascendcraft_emu/slice_copy.h"
 #include "ascendcraft_emu/vector.h"
 #include "ascendcraft_emu/reduce.h"
 #include "ascendcraft_emu/reduce_repeat.h"
