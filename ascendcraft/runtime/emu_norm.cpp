@@ -23,6 +23,7 @@ void store_d(Dt dt, uint8_t* p, double v) {
 uint32_t passes(Op op) {
     switch (op) {
     case Op::SoftMax: return 5;
+    case Op::LogSoftMax: return 6;
     case Op::SimpleSoftMax: return 3;
     case Op::SoftmaxFlash: return 6;
     case Op::SoftmaxFlashV2: return 5;
@@ -39,7 +40,7 @@ void operand(const Local* t, uint64_t bytes, Op op, SrcLoc loc, const char* role
     check_extent(*t, bytes, op, loc, role);
 }
 
-bool is_softmax(Op op) { return op == Op::SoftMax || op == Op::SimpleSoftMax || op == Op::SoftmaxFlash || op == Op::SoftmaxFlashV2; }
+bool is_softmax(Op op) { return op == Op::SoftMax || op == Op::LogSoftMax || op == Op::SimpleSoftMax || op == Op::SoftmaxFlash || op == Op::SoftmaxFlashV2; }
 
 }  // namespace
 
@@ -170,7 +171,7 @@ void vec_norm(const NormCall& c, SrcLoc loc) {
         for (uint32_t j = 0; j < c.cols; ++j) x[j] = load_d(c.dt, c.src->addr + (base + j) * es);
         double row_max = -INFINITY;
         for (double v : x) row_max = std::max(row_max, v);
-        if (op == Op::SoftMax || op == Op::SimpleSoftMax || op == Op::SoftmaxFlash || op == Op::SoftmaxFlashV2) {
+        if (is_softmax(op)) {
             double m = row_max, s = 0, em = 0;
             if (op == Op::SimpleSoftMax) { m = stat_at(c.max, r); s = stat_at(c.sum, r); }
             else if (c.update) { const double in_m = stat_at(c.in_max, r); m = std::max(in_m, row_max); em = std::exp(in_m - m); }
@@ -185,6 +186,7 @@ void vec_norm(const NormCall& c, SrcLoc loc) {
             }
             const bool normalise = op != Op::SoftmaxFlashV2;  // FlashV2 leaves exp(x - max) unnormalised
             for (uint32_t j = 0; j < c.cols; ++j) y[j] = normalise ? y[j] / denom : y[j];
+            if (op == Op::LogSoftMax) for (uint32_t j = 0; j < c.cols; ++j) y[j] = std::log(y[j]);
             if (op != Op::SimpleSoftMax) {
                 put_stat(c.sum, c.stat_dt, c.stat_stride, r, s);
                 put_stat(c.max, c.stat_dt, c.stat_stride, r, m);

@@ -1301,6 +1301,11 @@ NOT_PROBED.update({n: "advanced math API and its host tiling (lib/math Fmod, Xor
                              "GetXorTmpBufferFactorSize", "GetAxpyMaxMinTmpSize", "GetAxpyTmpBufferFactorSize",
                              "GetPowerMaxMinTmpSize", "GetPowerTmpBufferFactorSize")})
 
+NOT_PROBED.update({n: "advanced activation API and its host tiling (lib/activation LogSoftMax, AdjustSoftMaxRes): see "
+                      "tests/test_emu_logsoftmax.py"
+                   for n in ("LogSoftMax", "AdjustSoftMaxRes", "GetLogSoftMaxMaxTmpSize", "GetLogSoftMaxMinTmpSize",
+                             "LogSoftMaxTilingFunc")})
+
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"
 UNEMULATED: dict[str, str] = {

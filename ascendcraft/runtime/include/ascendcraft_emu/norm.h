@@ -8,8 +8,11 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "math.h"
+#include "pipe.h"
+#include "vector.h"
 #include "tensor.h"
 
 #include "norm_tiling_data.h"
@@ -173,6 +176,60 @@ inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>
                     const SoftMaxShapeInfo& softmaxShapeInfo = {}, SrcLoc loc = {}) {
     softmax_call<half, float, isDataFormatNZ, config>(ascendcraft::emu::Op::SoftMax, dstTensor, &sumTensor, &maxTensor, srcTensor,
                                                       &sharedTmpBuffer, tiling, softmaxShapeInfo, loc);
+}
+
+// ---- LogSoftMax: dst = log(softmax(x)) per row, with the row max and the row sum of exp(x - max) as outputs ----
+// A2 recomputes its own split of the rows from the shape (the LogSoftMaxTiling argument is not read), so only the
+// SoftMaxShapeInfo (or the source's ShapeInfo) gives the [M, K] shape here too.
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T>& sumTensor, const LocalTensor<T>& maxTensor,
+                       const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, const LogSoftMaxTiling& tiling,
+                       const SoftMaxShapeInfo& softmaxShapeInfo = {}, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_SOFTMAX_CHECK(LogSoftMax);
+    SoftMaxTiling shape;
+    shape.srcM = softmaxShapeInfo.srcM ? softmaxShapeInfo.srcM : tiling.srcM;
+    shape.srcK = softmaxShapeInfo.srcK ? softmaxShapeInfo.srcK : tiling.srcK;
+    if (!shape.srcM || !shape.srcK) {
+        const ShapeInfo si = src.GetShapeInfo();
+        if (si.shapeDim >= 2) {
+            shape.srcK = si.shape[si.shapeDim - 1];
+            shape.srcM = 1;
+            for (int i = 0; i + 1 < si.shapeDim; ++i) shape.srcM *= si.shape[i];
+        }
+    }
+    const LocalTensor<uint8_t>* tmp = sharedTmpBuffer.GetSize() ? &sharedTmpBuffer : nullptr;
+    softmax_call<T, T, isDataFormatNZ, SOFTMAX_DEFAULT_CFG>(ascendcraft::emu::Op::LogSoftMax, dst, &sumTensor, &maxTensor, src,
+                                                            tmp, shape, softmaxShapeInfo, loc);
+}
+
+// ---- AdjustSoftMaxRes: rows whose max has the bit pattern `from` get every element of the result set to `to` -------
+// The row max is read every 32 bytes (one broadcast block per row), or every element with stepSizeMode != 0; for half
+// maxima the low 16 bits of `from` are compared. Returns whether any row was adjusted.
+template <typename T1, typename T2, bool isDataFormatNZ = false, uint8_t stepSizeMode = 0>
+inline bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& maxTensor, const uint32_t from,
+                             const T1 to, const SoftMaxShapeInfo& softmaxShapeInfo, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_TYPES_CHECK(AdjustSoftMaxRes, "half and float", T1, half, float);
+    ASCENDCRAFT_EMU_TYPES_CHECK(AdjustSoftMaxRes, "half and float", T2, half, float);
+    const event_t ev = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));
+    SetFlag<HardEvent::V_S>(ev);
+    WaitFlag<HardEvent::V_S>(ev);
+    const uint32_t step = stepSizeMode ? 1u : static_cast<uint32_t>(32 / sizeof(T2));
+    const uint32_t m = softmaxShapeInfo.srcM, k = softmaxShapeInfo.srcK;
+    bool adjusted = false;
+    for (uint32_t j = 0; j < m; ++j) {
+        const T2 v = maxTensor.GetValue(j * step);
+        bool hit;
+        if (sizeof(T2) == 4) { uint32_t bits; std::memcpy(&bits, &v, 4); hit = bits == from; }
+        else { uint16_t bits; std::memcpy(&bits, &v, 2); hit = bits == static_cast<uint16_t>(from); }
+        if (!hit) continue;
+        adjusted = true;
+        if (isDataFormatNZ) {
+            for (uint32_t b = 0; b < k / 16; ++b) Duplicate(softMaxRes[j * 16 + b * m * 16], to, 16, loc);
+        } else {
+            Duplicate(softMaxRes[j * k], to, static_cast<int32_t>(k), loc);
+        }
+    }
+    return adjusted;
 }
 
 // ---- SimpleSoftMax: dst = exp(x - inMax) / inSum with given row statistics -----------------------------

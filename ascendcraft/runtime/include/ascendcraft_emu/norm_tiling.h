@@ -76,6 +76,28 @@ inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataType
     detail_norm_tiling::rows_cols(srcShape, m, k);
     detail_norm_tiling::fill_softmax(m, k, dataTypeSize, localWorkSpaceSize, softmaxTiling);
 }
+// LogSoftMax (A2): float temporaries of one broadcast block, the row and 64 more elements, for one row at least and
+// every row at most; its tiling has SoftMax's fields (the kernel recomputes its own split from the shape).
+inline uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
+    (void)isReuseSource;
+    uint32_t m, k;
+    detail_norm_tiling::rows_cols(srcShape, m, k);
+    if (!dataTypeSize || srcShape.GetDimNum() < 2) return 0;
+    return m * (32 / dataTypeSize + k + 64) * 4;
+}
+inline uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
+    (void)isReuseSource;
+    uint32_t m, k;
+    detail_norm_tiling::rows_cols(srcShape, m, k);
+    if (!dataTypeSize || srcShape.GetDimNum() < 2) return 0;
+    return (32 / dataTypeSize + k + 64) * 4;
+}
+inline void LogSoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                                 tiling::LogSoftMaxTiling& softmaxTiling) {
+    uint32_t m, k;
+    detail_norm_tiling::rows_cols(srcShape, m, k);
+    detail_norm_tiling::fill_softmax(m, k, dataTypeSize, localWorkSpaceSize, softmaxTiling);
+}
 // SoftmaxGrad: a row of temporaries (the products, then the broadcast sum) at least; every row at most.
 inline uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront,
                                          const bool isReuseSource) {

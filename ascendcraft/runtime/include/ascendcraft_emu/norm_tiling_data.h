@@ -121,12 +121,15 @@ struct RmsNormTiling {
     ASCENDCRAFT_EMU_TF(uint32_t, tailBsLength)
     ASCENDCRAFT_EMU_TILING_END
 };
+// LogSoftMax's tiling: SoftMax's fields, its own type.
+struct LogSoftMaxTiling : SoftMaxTiling {};
 }}  // namespace AscendC::tiling
 #undef ASCENDCRAFT_EMU_TF
 #undef ASCENDCRAFT_EMU_TILING_END
 
 // As CANN has them: the kernel sees the structs at global scope, the host in optiling.
 using AscendC::tiling::SoftMaxTiling;
+using AscendC::tiling::LogSoftMaxTiling;
 using AscendC::tiling::LayerNormTiling;
 using AscendC::tiling::DeepNormTiling;
 using AscendC::tiling::LayerNormGradTiling;
@@ -135,6 +138,7 @@ using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::RmsNormTiling;
 namespace optiling {
 using AscendC::tiling::SoftMaxTiling;
+using AscendC::tiling::LogSoftMaxTiling;
 using AscendC::tiling::LayerNormTiling;
 using AscendC::tiling::DeepNormTiling;
 using AscendC::tiling::LayerNormGradTiling;
