@@ -1615,7 +1615,7 @@ def _run_child(binary: Path, run_dir: Path, timeout: float, sanitize: bool, sett
         env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
     limits = sandbox.Limits(**{**sandbox.run_limits(settings, gm_bytes, sanitize).__dict__, "wall": timeout})
     cmd = sandbox.wrap(["kernel", "spec.txt"], scratch=run_dir, limits=limits, settings=settings, env=env,
-                       programs={"kernel": binary}, kernel=True, proc=True)
+                       programs={"kernel": binary}, kernel=True, proc=sanitize)   # /proc: for the sanitizers only
     t0 = time.perf_counter()
     proc = sandbox.start(cmd, stdin=subprocess.DEVNULL if feed is None else subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)

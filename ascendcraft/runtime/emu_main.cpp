@@ -413,11 +413,32 @@ void alternate_stack() {
     if (ss.ss_sp) sigaltstack(&ss, nullptr);
 }
 
+// The process's address-space size in bytes. Kernel runs have no /proc (the sandbox mounts one only for sanitizer
+// runs: a procfs costs about 1 ms of every start), so without /proc/self/statm it is found from RLIMIT_AS itself:
+// mapping one more page succeeds exactly when the soft limit is at least the mapped size plus that page, so the
+// smallest such limit, found by halving (about 35 tries of a few microseconds), gives the size.
 uint64_t vm_bytes() {
-    std::ifstream f("/proc/self/statm");
-    uint64_t pages = 0;
-    f >> pages;
-    return pages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    {
+        std::ifstream f("/proc/self/statm");
+        uint64_t pages = 0;
+        if (f >> pages) return pages * page;
+    }
+    struct rlimit old{};
+    if (getrlimit(RLIMIT_AS, &old) != 0) return 0;
+    uint64_t hi = (old.rlim_max == RLIM_INFINITY ? (1ull << 48) : static_cast<uint64_t>(old.rlim_max)) / page;
+    uint64_t lo = 0;   // a soft limit of lo pages refuses one more page; hi pages allows it (or is the hard limit)
+    while (hi - lo > 1) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        struct rlimit trial{old.rlim_cur, old.rlim_max};
+        trial.rlim_cur = static_cast<rlim_t>(mid * page);
+        if (setrlimit(RLIMIT_AS, &trial) != 0) break;
+        void* p = mmap(nullptr, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) lo = mid;
+        else { munmap(p, page); hi = mid; }
+    }
+    setrlimit(RLIMIT_AS, &old);
+    return (hi - 1) * page;
 }
 
 // ---- one block ------------------------------------------------------------------------------------------------
