@@ -65,6 +65,19 @@ uint8_t check_cube(const Local& t, Op op, const SrcLoc& loc, const char* role, s
             .hint("offset cube tensors by whole %u-byte units (%s)", align,
                   align == kFractalBytes ? "one fractal: 256 halves, 512 int8, 128 floats" : "32 bytes")
             .fail();
+    // A static tensor (LocalTensor(pos, addr, count)) is an address: the hardware reads and writes past its count as long as
+    // the memory goes on, so that is a warning (its neighbour's data may be overwritten); a TQue / TBuf buffer's end is an error.
+    if (bytes > t.cap && t.queue < 0 && t.slot == kStaticTensorSlot && off + bytes <= cube_region_bytes(r)) {
+        if (first_report_at("cube-beyond-static-tensor", loc))
+            Report("cube-beyond-static-tensor", op, loc)
+                .msg("%s: the %s operand needs %llu bytes of %s from its start, past the %u bytes of its static tensor", op_name(op),
+                     role, static_cast<unsigned long long>(bytes), cube_region_name(r), t.cap)
+                .val("operand", role).val("bytes_needed", static_cast<int64_t>(bytes)).val("tensor_bytes", t.cap)
+                .hint("declare the LocalTensor with at least %llu bytes (anything placed right after it in %s is overwritten)",
+                      static_cast<unsigned long long>(bytes), cube_region_name(r))
+                .warn();
+        return r;
+    }
     if (bytes > t.cap)
         Report(r == kRegionL1 ? "l1-overflow" : "l0-overflow", op, loc)
             .msg("%s: the %s operand needs %llu bytes of %s from its start, but its buffer has %u", op_name(op), role,
@@ -79,7 +92,7 @@ uint8_t check_cube(const Local& t, Op op, const SrcLoc& loc, const char* role, s
 uint32_t c0_of(Dt dt) { return 32 / dt_size(dt); }
 uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
-void store_d(Dt dt, uint8_t* p, double v) {
+void store_cube(Dt dt, uint8_t* p, double v) {
     switch (dt) {
     case Dt::f16: { half h = static_cast<half>(static_cast<float>(v)); std::memcpy(p, &h, 2); break; }
     case Dt::bf16: { uint16_t b = bfloat16_t::from_float(static_cast<float>(v)); std::memcpy(p, &b, 2); break; }
@@ -178,7 +191,7 @@ void cube_copy_bias(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, cons
     if (tracing_now()) return;
     for (uint64_t b = 0; b < count; ++b)
         for (uint64_t i = 0; i < n; ++i)
-            store_d(dstDt, dst.addr + b * dstStep + i * ds, load_d(srcDt, src.addr + b * srcStep + i * ss));
+            store_cube(dstDt, dst.addr + b * dstStep + i * ds, load_d(srcDt, src.addr + b * srcStep + i * ss));
 }
 
 // ---- GM -> L1 ------------------------------------------------------------------------------------------
@@ -340,6 +353,120 @@ void cube_load2d_transpose(Dt dt, const Local& dst, const Local& src, const Load
     }
 }
 
+// ---- LoadData 3D (img2col) ----------------------------------------------------------------------------------
+void cube_set_fmatrix(uint16_t l1H, uint16_t l1W, const uint8_t pad[4], SrcLoc loc) {
+    enter(Op::LoadData, loc);
+    Core& c = core();
+    c.fm_l1h = l1H; c.fm_l1w = l1W;
+    for (int i = 0; i < 4; ++i) c.fm_pad[i] = pad[i];
+}
+void cube_set_load3d_pad(const void* value, uint32_t size, SrcLoc loc) {
+    enter(Op::LoadData, loc);
+    Core& c = core();
+    std::memset(c.load3d_pad, 0, sizeof c.load3d_pad);
+    std::memcpy(c.load3d_pad, value, std::min<uint32_t>(size, sizeof c.load3d_pad));
+}
+void cube_set_load3d_repeat(uint16_t repeatStride, uint8_t repeatTime, uint8_t repeatMode, SrcLoc loc) {
+    enter(Op::LoadData, loc);
+    Core& c = core();
+    c.load3d_repeat_stride = repeatStride; c.load3d_repeat_time = repeatTime; c.load3d_repeat_mode = repeatMode;
+}
+void cube_set_load3d_boundary(uint32_t bytes, SrcLoc loc) {
+    enter(Op::LoadData, loc);
+    core().load3d_boundary = bytes;
+}
+
+// The L1 feature map is C1 = ceil(channelSize / C0) blocks of l1H x l1W x C0 elements (NC1HWC0, one image). Its img2col
+// matrix has Ho x Wo rows (Ho = (l1H + top + bottom - ((Hk - 1) * dH + 1)) / sH + 1, likewise Wo) and C1 x Hk x Wk x C0
+// columns; a tap outside the feature map (the padding) reads the pad value. The block of mExtension rows x kExtension
+// columns from (mStartPt, kStartPt) is written as:
+//   L0A:                ZZ of the block (16 x C0 fractals)                  - the A of a matrix product;
+//   L0A, enTranspose:   ZZ of the block's transpose (b16 / b32 only)        - A from an A^T held in L1;
+//   L0B (always):       ZN of the block (C0 x 16 fractals: its rows are k)   - B (b16 / b32 only).
+// Only the block's own elements are written; the rest of its last fractals keeps what L0 held.
+void cube_load3d(Dt dt, const Local& dst, const Local& src, const Load3DSpec& spec, SrcLoc loc) {
+    enter(Op::LoadData, loc);
+    const Core& cr = core();
+    Load3DSpec p = spec;
+    if (p.fromRegisters) { p.l1H = cr.fm_l1h; p.l1W = cr.fm_l1w; for (int i = 0; i < 4; ++i) p.pad[i] = cr.fm_pad[i]; }
+    if (p.padFromRegister) std::memcpy(p.padValue, cr.load3d_pad, sizeof p.padValue);
+    const uint32_t es = dt_size(dt), c0 = c0_of(dt);
+    const uint8_t dstRegion = region_of_local(dst);
+    const bool toB = dstRegion == kRegionL0B;
+    const bool okType = dt == Dt::f16 || dt == Dt::bf16 || dt == Dt::f32 || dt == Dt::i32 || dt == Dt::u32 ||
+                        (!toB && !p.transpose && (dt == Dt::i8 || dt == Dt::u8));
+    if (!okType)
+        unsupported_type(Op::LoadData, dt, toB || p.transpose
+                         ? "half, bfloat16_t, int32_t, uint32_t and float (LoadData 3D into L0B, or transposed into L0A)"
+                         : "int8_t, uint8_t, half, bfloat16_t, int32_t, uint32_t and float (LoadData 3D into L0A)", loc);
+    if (cr.load3d_repeat_time != 1)
+        unsupported_call(Op::LoadData, "LoadData 3D with SetLoadDataRepeat's repeatTime other than 1 is not emulated yet "
+                         "(where each repeat lands in L0 on Ascend 910B is not documented in words)",
+                         "issue one LoadData per block (repeatTime = 1), moving mStartPt / kStartPt and the dst offset", loc);
+    // a 0 in any extent makes the instruction a NOP
+    if (!p.l1H || !p.l1W || !p.channelSize || !p.kExtension || !p.mExtension || !p.filterW || !p.filterH) return;
+    if (!p.strideW || !p.strideH || !p.dilationW || !p.dilationH || p.strideW > 63 || p.strideH > 63)
+        Report("load-params", Op::LoadData, loc)
+            .msg("LoadData 3D with strideW = %u, strideH = %u, dilationFilterW = %u, dilationFilterH = %u", p.strideW, p.strideH,
+                 p.dilationW, p.dilationH)
+            .hint("the strides are 1..63 and the dilations 1..255").fail();
+    if (p.channelSize % c0 != 0)
+        unsupported_call(Op::LoadData, "LoadData 3D with a channelSize that is not a multiple of C0 (the small-channel "
+                         "layouts of 4 / 8 / 16 channels) is not emulated yet",
+                         "pad the channels to a multiple of C0 (16 halves, 8 floats, 32 int8) in L1", loc);
+    if (p.kStartPt % c0 != 0)
+        Report("load-params", Op::LoadData, loc)
+            .msg("LoadData 3D with kStartPt = %u: it must be a multiple of C0 = %u", p.kStartPt, c0)
+            .hint("start the block on a whole C0 column group").fail();
+    const int64_t kh = (static_cast<int64_t>(p.filterH) - 1) * p.dilationH + 1, kw = (static_cast<int64_t>(p.filterW) - 1) * p.dilationW + 1;
+    const int64_t ho = (static_cast<int64_t>(p.l1H) + p.pad[2] + p.pad[3] - kh) / p.strideH + 1;
+    const int64_t wo = (static_cast<int64_t>(p.l1W) + p.pad[0] + p.pad[1] - kw) / p.strideW + 1;
+    if (static_cast<int64_t>(p.l1H) + p.pad[2] + p.pad[3] < kh || static_cast<int64_t>(p.l1W) + p.pad[0] + p.pad[1] < kw)
+        Report("load-params", Op::LoadData, loc)
+            .msg("LoadData 3D: the dilated %lld x %lld kernel does not fit the padded %u x %u feature map", static_cast<long long>(kh),
+                 static_cast<long long>(kw), p.l1H + p.pad[2] + p.pad[3], p.l1W + p.pad[0] + p.pad[1])
+            .hint("check l1H / l1W, padList, filterH / filterW and the dilations").fail();
+    const uint64_t c1 = p.channelSize / c0, taps = static_cast<uint64_t>(p.filterH) * p.filterW;
+    const uint64_t cols = c1 * taps * c0;
+    if (static_cast<uint64_t>(p.kStartPt) + p.kExtension > cols)
+        Report("load-params", Op::LoadData, loc)
+            .msg("LoadData 3D: columns %u..%u of an img2col matrix %llu columns wide (channelSize %u x %u kernel taps)", p.kStartPt,
+                 p.kStartPt + p.kExtension - 1, static_cast<unsigned long long>(cols), p.channelSize, static_cast<unsigned>(taps))
+            .hint("kStartPt + kExtension is at most channelSize x filterH x filterW").fail();
+    const uint64_t M = p.mExtension, K = p.kExtension;
+    uint64_t dstBytes;
+    if (toB) dstBytes = ceil_div(p.mExtension, c0) * static_cast<uint64_t>(ceil_div(p.kExtension, 16)) * kFractalBytes;
+    else if (p.transpose) dstBytes = ceil_div(p.kExtension, 16) * static_cast<uint64_t>((M + 15) / 16 * 16 / c0) * kFractalBytes;
+    else dstBytes = ceil_div(p.mExtension, 16) * static_cast<uint64_t>(ceil_div(p.kExtension, c0)) * kFractalBytes;
+    const uint64_t plane = static_cast<uint64_t>(p.l1H) * p.l1W * c0;   // one C1 block of the feature map, in elements
+    check_cube(src, Op::LoadData, loc, "src", {kRegionL1}, 32, c1 * plane * es);
+    check_cube(dst, Op::LoadData, loc, "dst", {kRegionL0A, kRegionL0B}, kFractalBytes, dstBytes);
+    const uint64_t srcOff = offset_in(src, kRegionL1);
+    if (cr.load3d_boundary && srcOff + c1 * plane * es > cr.load3d_boundary)
+        unsupported_call(Op::LoadData, "LoadData 3D reading past the SetLoadDataBoundary boundary (where the hardware wraps "
+                         "to the start of L1) is not emulated", "keep the feature map inside the boundary, or set it to 0", loc);
+    record(TPipe_::MTE1, TKind::INSTR, Op::LoadData, dt, 0, loc, M * K * es, M * K, static_cast<uint32_t>(dstBytes / kFractalBytes));
+    if (tracing_now()) return;
+    const uint64_t colFracs = (M + 15) / 16 * 16 / c0, kB = ceil_div(p.kExtension, c0), nB = ceil_div(p.kExtension, 16);
+    for (uint64_t mi = 0; mi < M; ++mi) {
+        const uint64_t m = p.mStartPt + mi;
+        const int64_t oh = static_cast<int64_t>(m / wo), ow = static_cast<int64_t>(m % wo);
+        for (uint64_t kj = 0; kj < K; ++kj) {
+            const uint64_t k = p.kStartPt + kj, q = k / c0, cc = k % c0, blk = q / taps, tap = q % taps;
+            const int64_t h = oh * p.strideH - p.pad[2] + static_cast<int64_t>(tap / p.filterW) * p.dilationH;
+            const int64_t w = ow * p.strideW - p.pad[0] + static_cast<int64_t>(tap % p.filterW) * p.dilationW;
+            const bool inside = oh < ho && h >= 0 && w >= 0 && h < static_cast<int64_t>(p.l1H) && w < static_cast<int64_t>(p.l1W);
+            const uint8_t* from = inside ? src.addr + ((blk * p.l1H + static_cast<uint64_t>(h)) * p.l1W + static_cast<uint64_t>(w)) * c0 * es + cc * es
+                                         : p.padValue;
+            uint64_t at;   // element offset in dst
+            if (toB) at = ((mi / c0) * nB + kj / 16) * 16 * c0 + (kj % 16) * c0 + mi % c0;
+            else if (p.transpose) at = ((kj / 16) * colFracs + mi / c0) * 16 * c0 + (kj % 16) * c0 + mi % c0;
+            else at = ((mi / 16) * kB + kj / c0) * 16 * c0 + (mi % 16) * c0 + kj % c0;
+            std::memcpy(dst.addr + at * es, from, es);
+        }
+    }
+}
+
 // ---- L0C (+)= L0A x L0B ----------------------------------------------------------------------------------
 void cube_set_nz2nd(uint16_t ndNum, uint16_t srcNdStride, uint32_t dstNdStride, SrcLoc loc) {
     enter(Op::Fixpipe, loc);
@@ -384,22 +511,32 @@ void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Loc
         unsupported_call(Op::Mmad, "Mmad with cmatrixSource = 1 and no bias tensor is not emulated",
                          "pass the bias table tensor: Mmad(c, a, b, bias, params) (C starts from the bias row)", loc);
     const uint32_t c0 = c0_of(aDt);
-    const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16), kB = ceil_div(p.k, c0);
-    check_cube(a, Op::Mmad, loc, "fm", {kRegionL0A}, kFractalBytes, static_cast<uint64_t>(mB) * kB * kFractalBytes);
+    // kDirectionAlign (fp32 only: c0 = 8): K is laid out rounded up to 16 (two fractals per 16), as a transposing LoadData
+    // 3D leaves it; for the other types c0 is already 16 or more and the flag changes nothing
+    const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16),
+                   kB = p.kAlign16 && c0 < 16 ? ceil_div(p.k, 16) * (16 / c0) : ceil_div(p.k, c0);
+    // GEMV (A2 switches it on by itself when m = 1): A is one row of k elements stored one after another from its
+    // 512-byte-aligned start (not a 16-row ZZ fractal row), so L0A holds k elements rounded up to whole fractals;
+    // C keeps its NZ layout, row 0 of each 16 x 16 fractal being the result.
+    const bool gemv = p.m == 1;
+    const uint32_t as = dt_size(aDt), bs = dt_size(bDt);
+    const uint64_t aBytes = gemv ? (static_cast<uint64_t>(p.k) * as + kFractalBytes - 1) / kFractalBytes * kFractalBytes
+                                 : static_cast<uint64_t>(mB) * kB * kFractalBytes;
+    check_cube(a, Op::Mmad, loc, "fm", {kRegionL0A}, kFractalBytes, aBytes);
     check_cube(b, Op::Mmad, loc, "filter", {kRegionL0B}, kFractalBytes, static_cast<uint64_t>(kB) * nB * kFractalBytes);
     check_cube(c, Op::Mmad, loc, "dst", {kRegionL0C}, 64, static_cast<uint64_t>(mB) * nB * 256 * 4);
     if (bias) check_cube(*bias, Op::Mmad, loc, "bias", {kRegionBT}, 64, static_cast<uint64_t>(p.n) * 4);
     // one cycle per 16 x C0 x 16 fractal product: 16x16x16 for half/bf16, 16x32x16 for int8, 16x8x16 for float
-    record(TPipe_::M, TKind::INSTR, Op::Mmad, aDt, 0, loc, static_cast<uint64_t>(mB) * kB * kFractalBytes + static_cast<uint64_t>(kB) * nB * kFractalBytes,
+    record(TPipe_::M, TKind::INSTR, Op::Mmad, aDt, 0, loc, aBytes + static_cast<uint64_t>(kB) * nB * kFractalBytes,
            static_cast<uint64_t>(p.m) * p.n * p.k, mB * nB * kB);
     if (tracing_now()) return;
     warn_hf32(aDt, Op::Mmad, loc);
-    const uint32_t as = dt_size(aDt), bs = dt_size(bDt);
     const bool integer = cDt == Dt::i32;
     std::vector<double> av(static_cast<size_t>(p.m) * p.k), bv(static_cast<size_t>(p.k) * p.n);
-    for (uint32_t i = 0; i < p.m; ++i)  // L0A: ZZ
+    for (uint32_t i = 0; i < p.m; ++i)  // L0A: ZZ, or the GEMV row
         for (uint32_t kk = 0; kk < p.k; ++kk)
-            av[static_cast<size_t>(i) * p.k + kk] = load_d(aDt, a.addr + ((static_cast<uint64_t>(i / 16) * kB + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0) * as);
+            av[static_cast<size_t>(i) * p.k + kk] = load_d(aDt, a.addr + (gemv ? static_cast<uint64_t>(kk) * as
+                : ((static_cast<uint64_t>(i / 16) * kB + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0) * as));
     for (uint32_t kk = 0; kk < p.k; ++kk)  // L0B: ZN
         for (uint32_t j = 0; j < p.n; ++j)
             bv[static_cast<size_t>(kk) * p.n + j] = load_d(bDt, b.addr + ((static_cast<uint64_t>(kk / c0) * nB + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0) * bs);
@@ -477,7 +614,7 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
             double v = load_d(srcDt, s);
             if (p.quant == DEQF16) v = static_cast<double>(static_cast<float>(v) * scale);
             if (p.relu && v < 0) v = 0;
-            store_d(dstDt, gm_target(g, d) + (static_cast<uint64_t>(i) * p.dstStride + j) * os, v);
+            store_cube(dstDt, gm_target(g, d) + (static_cast<uint64_t>(i) * p.dstStride + j) * os, v);
         }
 }
 
@@ -658,7 +795,7 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
             if (p.quant) v = static_cast<double>(static_cast<float>(v) * scales[j]);   // in fp32 on the way out of L0C
             if (p.relu && v < 0) v = 0;
             if (atomicAdd) v += load_d(p.cDt, out);
-            store_d(p.cDt, out, v);
+            store_cube(p.cDt, out, v);
         }
 }
 

@@ -33,6 +33,7 @@ Local local_at(uint8_t pos, uint64_t addr, uint64_t count, uint32_t elem_bits, c
     t.addr = (region ? cube_base(region) : c.ub) + addr;
     t.bytes = t.cap = static_cast<uint32_t>(bytes);
     t.pos = pos;
+    t.slot = kStaticTensorSlot;
     if (!region) c.ub_high = std::max<uint32_t>(c.ub_high, static_cast<uint32_t>(addr + bytes));
     return t;
 }

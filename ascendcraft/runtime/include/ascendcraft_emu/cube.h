@@ -30,6 +30,7 @@ struct MmadSpec {
     uint32_t m = 0, n = 0, k = 0;
     bool initZero = true;     // cmatrixInitVal: start from 0, else accumulate onto L0C
     bool fromBias = false;    // cmatrixSource: start from the bias table
+    bool kAlign16 = false;    // kDirectionAlign (float): A and B hold K rounded up to 16 in L0, not to 8
 };
 struct FixpipeSpec {
     uint32_t nSize = 0, mSize = 0, srcStride = 0, dstStride = 0;
@@ -53,6 +54,24 @@ struct Load2DTransposeSpec {
     bool decrement = false;   // addrMode: each repeat's source square srcStride squares before the previous one
 };
 void cube_load2d_transpose(Dt dt, const Local& dst, const Local& src, const Load2DTransposeSpec& p, SrcLoc loc);
+// LoadData with LoadData3DParamsV2 (img2col): the feature map in L1 (NC1HWC0, C0 = 32 bytes) unrolled into the matrix
+// whose row m is output position m (row-major over the Ho x Wo outputs) and whose column (c1 * Hk * Wk + kh * Wk + kw) * C0
+// + c0 is channel c1 * C0 + c0 under kernel tap (kh, kw); the mExtension x kExtension block at (mStartPt, kStartPt) goes
+// to L0A as ZZ (its transpose as ZZ with enTranspose) or to L0B as ZN (B = the block: its rows are the product's k).
+struct Load3DSpec {
+    uint32_t l1H = 0, l1W = 0, channelSize = 0, kExtension = 0, mExtension = 0, kStartPt = 0, mStartPt = 0;
+    uint32_t strideW = 1, strideH = 1, filterW = 1, filterH = 1, dilationW = 1, dilationH = 1;
+    uint8_t pad[4] = {0, 0, 0, 0};      // left, right, top, bottom
+    bool transpose = false;
+    bool fromRegisters = false;         // isSetFMatrix = false: l1H, l1W and padList from SetFmatrix
+    bool padFromRegister = false;       // isSetPadding = false: the pad value from SetLoadDataPaddingValue
+    uint8_t padValue[4] = {0, 0, 0, 0};
+};
+void cube_load3d(Dt dt, const Local& dst, const Local& src, const Load3DSpec& p, SrcLoc loc);
+void cube_set_fmatrix(uint16_t l1H, uint16_t l1W, const uint8_t pad[4], SrcLoc loc);
+void cube_set_load3d_pad(const void* value, uint32_t size, SrcLoc loc);
+void cube_set_load3d_repeat(uint16_t repeatStride, uint8_t repeatTime, uint8_t repeatMode, SrcLoc loc);
+void cube_set_load3d_boundary(uint32_t bytes, SrcLoc loc);
 void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc,
                const Local* bias = nullptr);
 void cube_copy_bias(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, const CopyShape& shape, SrcLoc loc);
@@ -253,11 +272,10 @@ inline void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, Sr
 template <typename T, typename U = T>
 inline void InitConstValue(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, SrcLoc loc = {}) { Fill(dst, p, loc); }
 
-// ---- LoadData 3D (img2col: a convolution's feature map in L1 -> L0A / L0B, MTE1): accepted, not emulated yet -------
-// The parameters as AscendC spells them (LoadData3DParamsV2<T>, the Fmatrix / padding / repeat registers that
-// SetFmatrix, SetLoadDataPaddingValue, SetLoadDataBoundary and SetLoadDataRepeat set, the IsResetLoad3dConfig template
-// argument), so that convolution kernels compile; the register settings are taken and change nothing, and the load
-// itself stops the run with an `unsupported` error at its line.
+// ---- LoadData 3D (img2col: a convolution's feature map in L1 -> L0A / L0B, MTE1) ---------------------------------
+// LoadData3DParamsV2<T>, with the Fmatrix / padding / repeat registers that SetFmatrix, SetLoadDataPaddingValue,
+// SetLoadDataRepeat and SetLoadDataBoundary set and the IsResetLoad3dConfig template argument (false members: the load
+// takes l1H / l1W / padList, or padValue, from those registers). See ascendcraft::emu::Load3DSpec for the layout.
 constexpr int32_t PAD_SIZE = 4;   // padList: left, right, top, bottom
 struct IsResetLoad3dConfig {
     bool isSetFMatrix = true;
@@ -295,19 +313,33 @@ struct LoadDataRepeatParam {
     uint8_t repeatMode = 0;
     uint8_t reserved = 0;
 };
-inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[PAD_SIZE], const FmatrixMode& fmatrixMode) {
-    (void)l1H; (void)l1W; (void)padList; (void)fmatrixMode;
+inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padList[PAD_SIZE], const FmatrixMode& fmatrixMode,
+                       SrcLoc loc = {}) {
+    (void)fmatrixMode;   // A2 keeps one Fmatrix for both sides (FMATRIX_LEFT)
+    ascendcraft::emu::cube_set_fmatrix(l1H, l1W, padList, loc);
 }
-template <typename T> inline void SetLoadDataPaddingValue(const T padValue) { (void)padValue; }
-inline void SetLoadDataBoundary(uint32_t boundaryValue) { (void)boundaryValue; }
-inline void SetLoadDataRepeat(const LoadDataRepeatParam& repeatParams) { (void)repeatParams; }
+template <typename T> inline void SetLoadDataPaddingValue(const T padValue, SrcLoc loc = {}) {
+    ascendcraft::emu::cube_set_load3d_pad(&padValue, sizeof(T), loc);
+}
+inline void SetLoadDataBoundary(uint32_t boundaryValue, SrcLoc loc = {}) { ascendcraft::emu::cube_set_load3d_boundary(boundaryValue, loc); }
+inline void SetLoadDataRepeat(const LoadDataRepeatParam& repeatParams, SrcLoc loc = {}) {
+    ascendcraft::emu::cube_set_load3d_repeat(repeatParams.repeatStride, repeatParams.repeatTime, repeatParams.repeatMode, loc);
+}
 template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T>
 inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<U>& p, SrcLoc loc = {}) {
-    (void)dst; (void)src; (void)p;
-    ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::LoadData,
-                                       "LoadData with LoadData3DParamsV2 (img2col of a feature map in L1, which Ascend 910B "
-                                       "runs) is not emulated yet",
-                                       "for a matmul, load the operand with LoadData2DParams; a convolution cannot run here yet", loc);
+    static_assert(sizeof(U) == sizeof(T), "LoadData3DParamsV2's padValue has the tensors' type");
+    ascendcraft::emu::Load3DSpec s;
+    s.l1H = p.l1H; s.l1W = p.l1W; s.channelSize = p.channelSize; s.kExtension = p.kExtension; s.mExtension = p.mExtension;
+    s.kStartPt = p.kStartPt; s.mStartPt = p.mStartPt; s.strideW = p.strideW; s.strideH = p.strideH;
+    s.filterW = p.filterW + (p.filterSizeW ? 256u : 0u); s.filterH = p.filterH + (p.filterSizeH ? 256u : 0u);
+    s.dilationW = p.dilationFilterW; s.dilationH = p.dilationFilterH;
+    for (int i = 0; i < PAD_SIZE; ++i) s.pad[i] = p.padList[i];
+    s.transpose = p.enTranspose;
+    s.fromRegisters = !defaultConfig.isSetFMatrix;
+    s.padFromRegister = !defaultConfig.isSetPadding;
+    const T pv = static_cast<T>(p.padValue);
+    std::memcpy(s.padValue, &pv, sizeof(T));
+    ascendcraft::emu::cube_load3d(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
 }
 
 // ---- LoadDataWithTranspose: L1 -> L0A / L0B transposing whole squares of fractals (MTE1) -------------------------
@@ -349,7 +381,7 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
                                            "(L0C, L0A, L0B) as (float, half, half), (float, bfloat16_t, bfloat16_t), "
                                            "(float, float, float) or (int32_t, int8_t, int8_t)", loc);
     ascendcraft::emu::MmadSpec s;
-    s.m = p.m; s.n = p.n; s.k = p.k; s.initZero = p.cmatrixInitVal; s.fromBias = p.cmatrixSource;
+    s.m = p.m; s.n = p.n; s.k = p.k; s.initZero = p.cmatrixInitVal; s.fromBias = p.cmatrixSource; s.kAlign16 = p.kDirectionAlign;
     ascendcraft::emu::cube_mmad(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), ascendcraft::emu::dt_of<S>(),
                                 dst.emu(), fm.emu(), filter.emu(), s, loc);
 }
@@ -363,7 +395,7 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
                                            "(L0C, L0A, L0B) as (float, half, half), (float, bfloat16_t, bfloat16_t), "
                                            "(float, float, float) or (int32_t, int8_t, int8_t)", loc);
     ascendcraft::emu::MmadSpec s;
-    s.m = p.m; s.n = p.n; s.k = p.k; s.initZero = false; s.fromBias = true;
+    s.m = p.m; s.n = p.n; s.k = p.k; s.initZero = false; s.fromBias = true; s.kAlign16 = p.kDirectionAlign;
     const ascendcraft::emu::Local b = bias.emu();
     ascendcraft::emu::cube_mmad(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), ascendcraft::emu::dt_of<S>(),
                                 dst.emu(), fm.emu(), filter.emu(), s, loc, &b);

@@ -371,6 +371,14 @@ struct Core {
     bool hf32 = false;            // SetHF32Mode(ENABLE) / Matmul::SetHF32(true): fp32 Mmads round their inputs to HF32
     uint16_t nz2nd[3] = {1, 0, 0};  // SetFixpipeNz2ndFlag: ndNum, srcNdStride, dstNdStride (DataCopy L0C -> GM with nz2ndEn)
     uint64_t quant_pre = 0;         // SetFixpipePreQuantFlag: the scalar (de)quantisation parameter
+    // the LoadData 3D (img2col) registers: SetFmatrix (l1H, l1W, padList), SetLoadDataPaddingValue (the pad value's
+    // bytes), SetLoadDataRepeat (repeatStride, repeatTime, repeatMode) and SetLoadDataBoundary (bytes of L1; 0 = none)
+    uint16_t fm_l1h = 0, fm_l1w = 0;
+    uint8_t fm_pad[4] = {0, 0, 0, 0};
+    uint8_t load3d_pad[4] = {0, 0, 0, 0};
+    uint16_t load3d_repeat_stride = 0;
+    uint8_t load3d_repeat_time = 1, load3d_repeat_mode = 0;
+    uint32_t load3d_boundary = 0;
     Dt atomic_dt = Dt::none;
     AtomicMode atomic_mode = AtomicMode::add;   // how they combine
     // the address registers VA0..VA7 (raw_vector.h): 8 UB addresses each, and which were loaded

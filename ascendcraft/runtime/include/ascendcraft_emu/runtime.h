@@ -72,12 +72,13 @@ enum class Op : uint16_t {
 };
 
 // A LocalTensor as the runtime sees it: a byte range of the block's Unified Buffer.
+constexpr int16_t kStaticTensorSlot = -2;   // Local::slot of a static tensor (a position, an address and a count)
 struct Local {
     uint8_t* addr = nullptr;  // host address inside the block's UB
     uint32_t bytes = 0;       // bytes the view covers (GetSize() * sizeof(T))
     uint32_t cap = 0;         // bytes from addr to the end of the buffer it came from
     int16_t queue = -1;       // queue (or TBuf) the buffer belongs to, -1 = none
-    int16_t slot = -1;        // buffer index inside that queue
+    int16_t slot = -1;        // buffer index inside that queue (kStaticTensorSlot: a LocalTensor(pos, addr, count))
     uint8_t pos = static_cast<uint8_t>(AscendC::TPosition::VECCALC);
 };
 
