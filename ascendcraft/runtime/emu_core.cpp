@@ -1651,5 +1651,17 @@ void dump_tensor(const Local& t, Dt dt, uint32_t desc, uint32_t count, SrcLoc lo
     printf("\n");
 }
 
+void dump_raw(const void* p, Dt dt, uint32_t desc, uint32_t count, const char* where, SrcLoc loc) {
+    enter(Op::DumpTensor, loc);
+    const uint8_t* a = static_cast<const uint8_t*>(p);
+    Core& c = core();
+    uint32_t n = count;
+    if (a >= c.ub && a < c.ub + g_launch->ub_bytes)     // a UB address: no further than the end of the block's UB
+        n = std::min<uint32_t>(n, static_cast<uint32_t>((c.ub + g_launch->ub_bytes - a) / dt_size(dt)));
+    printf("DumpTensor: desc=%u, block=%d, %s, %s[%u]:", desc, c.idx, where, dt_name(dt), n);
+    for (uint32_t i = 0; i < n; ++i) printf(" %g", tracing_now() ? 0.0 : load_d(dt, a + static_cast<uint64_t>(i) * dt_size(dt)));
+    printf("\n");
+}
+
 
 }}  // namespace ascendcraft::emu

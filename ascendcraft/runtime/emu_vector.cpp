@@ -682,6 +682,46 @@ void vec_transpose16(Dt dt, const Local& d, const Local& a, SrcLoc loc) {
     mark_written(d, 0, kBytes);
 }
 
+void vec_transpose4d(Dt dt, const Local& d, const Local& a, const Local& tmp, uint32_t n, uint32_t c, uint32_t h, uint32_t w,
+                     bool to_nhwc, SrcLoc loc) {
+    const Op op = Op::Transpose;
+    enter(op, loc);
+    const uint32_t es = dt_size(dt);
+    const uint64_t image = static_cast<uint64_t>(h) * w, bytes = static_cast<uint64_t>(n) * c * image * es;
+    if ((image * es) % 32 != 0)
+        Report("transpose-shape", op, loc)
+            .msg("Transpose (TransposeParamsExt): H * W = %llu elements of %u bytes is not a whole number of 32-byte blocks",
+                 static_cast<unsigned long long>(image), es)
+            .val("hSize", h).val("wSize", w)
+            .hint("A2 moves each H x W image in 32-byte blocks: pad W (or H) so that H * W * sizeof(T) is a multiple of 32")
+            .fail();
+    check_local(a, op, loc, "src", 32);
+    check_extent(a, bytes, op, loc, "src");
+    check_local(d, op, loc, "dst", 32);
+    check_extent(d, bytes, op, loc, "dst");
+    check_local(tmp, op, loc, "sharedTmpBuffer", 32);
+    if (tmp.bytes == 0)
+        Report("transpose-tmp", op, loc).msg("Transpose (TransposeParamsExt): the sharedTmpBuffer is empty")
+            .hint("give it (2 * C + 1) * 16 * (32 / sizeof(T)) elements (32 rows for 1-byte types)").fail();
+    if (ub_overlap(d, bytes, a, bytes))
+        Report("adv-overlap", op, loc).msg("Transpose (TransposeParamsExt): dst and src overlap")
+            .hint("write the result to a different buffer").fail();
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(a.addr, bytes);
+        race.write(d.addr, bytes);
+    }
+    record(TPipe_::V, TKind::INSTR, op, dt, 0, loc, 2 * bytes, bytes / es, static_cast<uint32_t>((bytes + 255) / 256));
+    if (tracing_now()) return;
+    check_initialised(a, 0, bytes, op, loc, "src");
+    for (uint64_t b = 0; b < n; ++b)
+        for (uint64_t ch = 0; ch < c; ++ch)
+            for (uint64_t p = 0; p < image; ++p) {
+                const uint64_t nchw = (b * c + ch) * image + p, nhwc = (b * image + p) * c + ch;
+                std::memcpy(d.addr + (to_nhwc ? nhwc : nchw) * es, a.addr + (to_nhwc ? nchw : nhwc) * es, es);
+            }
+    mark_written(d, 0, bytes);
+}
+
 void vec_duplicate(Dt dt, const Local& d, Scalar v, const Lanes& lanes, const Stride& s, SrcLoc loc) {
     const Op op = Op::Duplicate;
     enter(op, loc);

@@ -205,6 +205,9 @@ void vec_muladd_dst(Dt dstDt, Dt srcDt, const Local& d, const Local& a, const Lo
 void vec_brcb(Dt dt, const Local& d, const Local& a, uint32_t repeats, const Stride& dstStride, SrcLoc loc);
 void vec_gatherb(Dt dt, const Local& d, const Local& src, const Local& offsets, uint32_t repeats, const Stride& dstStride, SrcLoc loc);
 void vec_transpose16(Dt dt, const Local& d, const Local& a, SrcLoc loc);
+// Transpose with TransposeParamsExt: [N, C, H, W] -> [N, H, W, C] (to_nhwc) or back, through sharedTmpBuffer.
+void vec_transpose4d(Dt dt, const Local& d, const Local& a, const Local& tmp, uint32_t n, uint32_t c, uint32_t h, uint32_t w,
+                     bool to_nhwc, SrcLoc loc);
 
 void reduce_all(Op op, Dt dt, const Local& d, const Local& a, const Local& tmp, const Lanes& lanes, uint32_t srcRepStride,
                 bool calIndex, SrcLoc loc);
@@ -247,5 +250,7 @@ template <typename... K> inline bool tiling_key_list(SrcLoc loc, K... keys) {
     return tiling_key_test(ks, static_cast<uint32_t>(sizeof...(K)), loc);
 }
 void dump_tensor(const Local& t, Dt dt, uint32_t desc, uint32_t count, SrcLoc loc);
+// asc_dump_gm / _ubuf / _l1buf / _cbuf: `count` elements from a raw buffer address, labelled with the buffer.
+void dump_raw(const void* p, Dt dt, uint32_t desc, uint32_t count, const char* where, SrcLoc loc);
 
 }}  // namespace ascendcraft::emu

@@ -361,6 +361,52 @@ template <typename T> inline void Transpose(const LocalTensor<T>& dst, const Loc
     ascendcraft::emu::vec_transpose16(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), loc);
 }
 
+// ---- Transpose with TransposeParamsExt: [N, C, H, W] <-> [N, H, W, C] through a sharedTmpBuffer -------------------
+enum class TransposeType : uint8_t {
+    TRANSPOSE_TYPE_NONE,
+    TRANSPOSE_NZ2ND_0213,
+    TRANSPOSE_NZ2NZ_0213,
+    TRANSPOSE_NZ2NZ_012_WITH_N,
+    TRANSPOSE_NZ2ND_012_WITH_N,
+    TRANSPOSE_NZ2ND_012_WITHOUT_N,
+    TRANSPOSE_NZ2NZ_012_WITHOUT_N,
+    TRANSPOSE_ND2ND_ONLY,
+    TRANSPOSE_ND_UB_GM,
+    TRANSPOSE_GRAD_ND_UB_GM,
+    TRANSPOSE_ND2ND_B16,
+    TRANSPOSE_NCHW2NHWC,
+    TRANSPOSE_NHWC2NCHW,
+};
+struct TransposeParamsExt {
+    constexpr TransposeParamsExt() = default;
+    constexpr TransposeParamsExt(const uint16_t nSizeIn, const uint16_t cSizeIn, const uint16_t hSizeIn, const uint16_t wSizeIn,
+                                 const TransposeType transposeTypeIn)
+        : nSize(nSizeIn), cSize(cSizeIn), hSize(hSizeIn), wSize(wSizeIn), transposeType(transposeTypeIn) {}
+    uint16_t nSize = 0;
+    uint16_t cSize = 0;
+    uint16_t hSize = 0;
+    uint16_t wSize = 0;
+    TransposeType transposeType = TransposeType::TRANSPOSE_ND2ND_B16;
+};
+// A2 runs TRANSPOSE_NCHW2NHWC and TRANSPOSE_NHWC2NCHW (the other types are the matmul-side layouts of other
+// products); 1-, 2- and 4-byte elements.
+template <typename T>
+inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                      const TransposeParamsExt& transposeParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(Transpose, "int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t and float "
+                                        "(TRANSPOSE_NCHW2NHWC / TRANSPOSE_NHWC2NCHW)", T, int8_t, uint8_t, int16_t, uint16_t,
+                                        half, int32_t, uint32_t, float);
+    const TransposeType t = transposeParams.transposeType;
+    if (t != TransposeType::TRANSPOSE_NCHW2NHWC && t != TransposeType::TRANSPOSE_NHWC2NCHW)
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::Transpose,
+                                           "Transpose with TransposeParamsExt takes TRANSPOSE_NCHW2NHWC or TRANSPOSE_NHWC2NCHW on "
+                                           "Ascend 910B (A2)",
+                                           "for a 16 x 16 block use Transpose(dst, src)", loc);
+    ascendcraft::emu::vec_transpose4d(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), sharedTmpBuffer.emu(),
+                                      transposeParams.nSize, transposeParams.cSize, transposeParams.hSize, transposeParams.wSize,
+                                      t == TransposeType::TRANSPOSE_NCHW2NHWC, loc);
+}
+
 // ---- Duplicate: fill with a scalar --------------------------------------------------------------------
 #define ASCENDCRAFT_EMU_DUP_CHECK(T)                                                                            \
     ASCENDCRAFT_EMU_TYPES_CHECK(Duplicate, "int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and float", T, \
