@@ -1304,6 +1304,9 @@ NOT_PROBED.update({n: "advanced activation API and its host tiling (lib/activati
                    for n in ("LogSoftMax", "AdjustSoftMaxRes", "GetLogSoftMaxMaxTmpSize", "GetLogSoftMaxMinTmpSize",
                              "LogSoftMaxTilingFunc")})
 
+NOT_PROBED["TransposeParamsExt"] = ("Transpose's 4-D parameters (TRANSPOSE_NCHW2NHWC / NHWC2NCHW): see "
+                                    "tests/test_emu_transpose_ext.py")
+
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"
 UNEMULATED: dict[str, str] = {
