@@ -118,6 +118,60 @@ void vec_math(Op op, Dt dt, const Local& d, const Local& a, const Local* b, Scal
     mark_written(d, 0, bytes);
 }
 
+void vec_dropout(Dt dt, const Local& d, const Local& a, const Local& mask, const Local* tmp, float keepProb, uint32_t rows,
+                 uint32_t srcLastAxis, uint32_t maskLastAxis, uint32_t mode, SrcLoc loc) {
+    const Op op = Op::DropOut;
+    enter(op, loc);
+    if (!(keepProb > 0.0f && keepProb < 1.0f))
+        Report("dropout-prob", op, loc).msg("DropOut: keepProb is %g; it must be greater than 0 and less than 1", keepProb)
+            .val("keepProb", keepProb).hint("pass the probability of keeping an element, strictly between 0 and 1").fail();
+    if (mode == 0) mode = srcLastAxis < maskLastAxis ? 1 : srcLastAxis == maskLastAxis ? 2 : srcLastAxis == maskLastAxis * 8 ? 3 : 4;
+    const bool bits = mode == 3 || mode == 4;
+    if ((mode == 1 || mode == 4) && maskLastAxis % 2 != 0)
+        Report("dropout-shape", op, loc).msg("DropOut: maskLastAxis is %u; it must be even for the unaligned modes", maskLastAxis)
+            .val("maskLastAxis", maskLastAxis).hint("pad each mask row to an even number of bytes").fail();
+    const uint32_t es = dt_size(dt);
+    const uint64_t n = static_cast<uint64_t>(rows) * srcLastAxis, bytes = n * es;
+    const uint64_t mask_bytes = static_cast<uint64_t>(rows) * maskLastAxis;
+    Geometry g;
+    g.count = n;
+    Stride s;
+    check_operand(g, a, s, es, true, op, loc, "src");
+    check_operand(g, d, s, es, false, op, loc, "dst");
+    check_local(mask, op, loc, "maskLocal", 32);
+    check_extent(mask, mask_bytes, op, loc, "maskLocal");
+    check_adv_elementwise(op, loc, d, a, nullptr, tmp, bytes, true);
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(a.addr, bytes);
+        race.read(mask.addr, mask_bytes);
+        race.write(d.addr, bytes);
+    }
+    record(TPipe_::V, TKind::INSTR, op, dt, 0, loc, 2 * bytes + mask_bytes, n, static_cast<uint32_t>(3 * ((bytes + 255) / 256)));
+    if (tracing_now()) return;
+    check_initialised(mask, 0, mask_bytes, op, loc, "maskLocal");
+    const float div = 1.0f / keepProb;
+    for (uint32_t r = 0; r < rows; ++r)
+        for (uint32_t j = 0; j < srcLastAxis; ++j) {
+            const uint64_t i = static_cast<uint64_t>(r) * srcLastAxis + j;
+            const uint8_t* mrow = mask.addr + static_cast<uint64_t>(r) * maskLastAxis;
+            uint8_t* p = d.addr + i * es;
+            const float x = static_cast<float>(load_d(dt, a.addr + i * es));
+            if (dt == Dt::f16) {   // half: Mul by the mask (as half), then Muls by 1 / keepProb rounded to half
+                const half k = static_cast<half>(div);
+                half y;
+                if (bits) y = ((mrow[j / 8] >> (j % 8)) & 1) ? static_cast<half>(x) : static_cast<half>(0.0f);
+                else y = static_cast<half>(x * static_cast<float>(mrow[j]));
+                y = static_cast<half>(static_cast<float>(y) * static_cast<float>(k));
+                std::memcpy(p, &y, 2);
+            } else {
+                float y = bits ? (((mrow[j / 8] >> (j % 8)) & 1) ? x : 0.0f) : x * static_cast<float>(mrow[j]);
+                y = y * div;
+                std::memcpy(p, &y, 4);
+            }
+        }
+    mark_written(d, 0, bytes);
+}
+
 void kernel_assert_failed(const char* expr, const char* text, SrcLoc loc) {
     enter(Op::Kernel, loc);
     Report("kernel-assert", Op::Kernel, loc)

@@ -1307,6 +1307,9 @@ NOT_PROBED.update({n: "advanced activation API and its host tiling (lib/activati
 NOT_PROBED["TransposeParamsExt"] = ("Transpose's 4-D parameters (TRANSPOSE_NCHW2NHWC / NHWC2NCHW): see "
                                     "tests/test_emu_transpose_ext.py")
 
+NOT_PROBED.update({n: "advanced filter API and its host tiling (lib/filter DropOut): see tests/test_emu_dropout.py"
+                   for n in ("DropOut", "GetDropOutMaxMinTmpSize", "GetDropOutMaxTmpSize", "GetDropOutMinTmpSize")})
+
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"
 UNEMULATED: dict[str, str] = {

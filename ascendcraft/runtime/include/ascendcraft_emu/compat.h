@@ -8,6 +8,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "math.h"
 #include "pipe.h"
 #include "vector.h"
 
@@ -39,13 +40,7 @@ inline void Trap(SrcLoc loc = {}) { ascendcraft::emu::kernel_trap(loc); }
 // the Matmul library adds a same-type template, lib/matmul_intf.h). Public kernels: cann-ops group_quant, grid_sample.
 inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
-// The shape struct of the DropOut advanced API (lib/filter); kernels also use it as a plain record of a row layout
-// (cann-ops rfft1_d). DropOut itself is not emulated.
-struct DropOutShapeInfo {
-    uint32_t firstAxis = 0;
-    uint32_t srcLastAxis = 0;
-    uint32_t maskLastAxis = 0;
-};
+// DropOutShapeInfo (lib/filter) is in math.h, with DropOut.
 
 // Brcb writes each source element into one 32-byte block: 8 elements of 4 bytes (the devkit's constant).
 const uint32_t BRCB_BROADCAST_NUMBER = 8;

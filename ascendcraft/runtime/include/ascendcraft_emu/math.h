@@ -13,6 +13,10 @@
 
 namespace ascendcraft { namespace emu {
 // op, dt, dst, src0, src1 (nullptr: scalar), scalar, scalar side (0: src1 is the scalar, 1: src0 is), tmp, count
+// DropOut: rows of srcLastAxis elements; the mask has maskLastAxis bytes a row, one byte (mode 1 / 2) or one bit
+// (mode 3 / 4) an element; mode 0 picks by the axes as A2 does.
+void vec_dropout(Dt dt, const Local& d, const Local& a, const Local& mask, const Local* tmp, float keepProb, uint32_t rows,
+                 uint32_t srcLastAxis, uint32_t maskLastAxis, uint32_t mode, SrcLoc loc);
 void vec_math(Op op, Dt dt, const Local& d, const Local& a, const Local* b, Scalar v, int scalar_first, const Local* tmp,
               uint64_t count, SrcLoc loc);
 [[noreturn]] void kernel_assert_failed(const char* expr, const char* text, SrcLoc loc);
@@ -20,6 +24,14 @@ void kernel_assert_warning(const char* expr, SrcLoc loc);
 }}  // namespace ascendcraft::emu
 
 namespace AscendC {
+
+// The shape struct of the DropOut advanced API (lib/filter): rows, elements a row, mask bytes a row. Kernels also use
+// it as a plain record of a row layout (cann-ops rfft1_d).
+struct DropOutShapeInfo {
+    uint32_t firstAxis = 0;
+    uint32_t srcLastAxis = 0;
+    uint32_t maskLastAxis = 0;
+};
 
 // Unary advanced APIs with the four usual forms: (dst, src, tmp, count), (dst, src, tmp), (dst, src, count), (dst, src).
 #define ASCENDCRAFT_EMU_MATH(API)                                                                                  \
@@ -246,6 +258,27 @@ inline void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U>& srcTenso
                   "Axpy (lib/math) on Ascend 910B (A2) supports (dst, src) = (half, half), (float, float) and (float, half)");
     (void)sharedTmpBuffer;   // A2 stages the float products there; the emulator computes each lane in float directly
     Axpy<T, U>(dstTensor, srcTensor, scalarValue, static_cast<int32_t>(calCount), loc);
+}
+
+// DropOut (lib/filter): dst = src * mask / keepProb, with a byte mask (each byte's value multiplies) or a bit mask (a set
+// bit keeps the element); half and float; 0 < keepProb < 1.
+template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+inline void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<uint8_t>& maskLocal,
+                    const LocalTensor<uint8_t>& sharedTmpBuffer, const float keepProb, const DropOutShapeInfo& info,
+                    SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_TYPES_CHECK(DropOut, "half and float", T, half, float);
+    static_assert(dropOutMode <= 4, "dropOutMode should be 0 / 1 / 2 / 3 / 4");
+    ascendcraft::emu::vec_dropout(ascendcraft::emu::dt_of<T>(), dstLocal.emu(), srcLocal.emu(), maskLocal.emu(),
+                                  &sharedTmpBuffer.emu(), keepProb, info.firstAxis, info.srcLastAxis, info.maskLastAxis,
+                                  dropOutMode, loc);
+}
+template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+inline void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const LocalTensor<uint8_t>& maskLocal,
+                    const float keepProb, const DropOutShapeInfo& info, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_TYPES_CHECK(DropOut, "half and float", T, half, float);
+    static_assert(dropOutMode <= 4, "dropOutMode should be 0 / 1 / 2 / 3 / 4");
+    ascendcraft::emu::vec_dropout(ascendcraft::emu::dt_of<T>(), dstLocal.emu(), srcLocal.emu(), maskLocal.emu(), nullptr,
+                                  keepProb, info.firstAxis, info.srcLastAxis, info.maskLastAxis, dropOutMode, loc);
 }
 
 // bfloat16 <-> float scalar conversions.

@@ -210,6 +210,22 @@ inline void GetPowerTmpBufferFactorSize(const bool baseIsTensor, const bool expI
     extraBuffer = typeIsInt ? 0u : 256u;
 }
 
+// DropOut: two 256-byte repeats at least; two float buffers the size of the input at most.
+inline uint32_t GetDropOutMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource) {
+    (void)srcShape; (void)typeSize; (void)isReuseSource;
+    return 2u * 256u;
+}
+inline uint32_t GetDropOutMaxTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource) {
+    const int64_t e = srcShape.GetShapeSize();
+    const uint32_t most = 2u * static_cast<uint32_t>(e > 0 ? e : 0) * 4u;
+    return std::max(most, GetDropOutMinTmpSize(srcShape, typeSize, isReuseSource));
+}
+inline void GetDropOutMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                    uint32_t& maxValue, uint32_t& minValue) {
+    maxValue = GetDropOutMaxTmpSize(srcShape, typeSize, isReuseSource);
+    minValue = GetDropOutMinTmpSize(srcShape, typeSize, isReuseSource);
+}
+
 // lib/utils/types.h: the host tiling functions' shape type.
 using TensorShape = ge::Shape;
 }  // namespace AscendC
