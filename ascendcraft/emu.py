@@ -615,7 +615,6 @@ UNEMULATED_APIS: dict[str, str] = {  # real AscendC API (documented for A2) -> w
     "Lgamma": "compose it from Ln and the Stirling series with Adds, Muls, Ln (or run it on the host)",
     "AddReluCast": "use AddRelu, then Cast",
     "CastDeq": "use Cast, then Muls by the scale",
-    "TransposeParamsExt": "use the basic Transpose(dst, src) on 16 x 16 blocks, or Gather with byte offsets",
 }
 
 _UNDECLARED_RE = re.compile(r"[‘'](?:\w+::)*(\w+)[’'] (?:was not declared in this scope|is not a member of |has not been declared)")
