@@ -1310,6 +1310,9 @@ NOT_PROBED["TransposeParamsExt"] = ("Transpose's 4-D parameters (TRANSPOSE_NCHW2
 NOT_PROBED.update({n: "advanced filter API and its host tiling (lib/filter DropOut): see tests/test_emu_dropout.py"
                    for n in ("DropOut", "GetDropOutMaxMinTmpSize", "GetDropOutMaxTmpSize", "GetDropOutMinTmpSize")})
 
+NOT_PROBED.update({n: "ListTensorDesc / TensorDesc (kernel_operator_list_tensor_intf.h): see tests/test_emu_list_tensor.py"
+                   for n in ("GetDataObj", "GetDataPtr", "GetDesc", "GetIndex", "SetShapeAddr")})
+
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"
 UNEMULATED: dict[str, str] = {

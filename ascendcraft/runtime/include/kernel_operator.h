@@ -16,6 +16,7 @@
 #include "ascendcraft_emu/pipe.h"
 #include "ascendcraft_emu/copy.h"
 #include "ascendcraft_emu/slice_copy.h"
+#include "ascendcraft_emu/list_tensor.h"
 #include "ascendcraft_emu/vector.h"
 #include "ascendcraft_emu/reduce.h"
 #include "ascendcraft_emu/reduce_repeat.h"
