@@ -414,7 +414,7 @@ void alternate_stack() {
 }
 
 // The process's address-space size in bytes. Kernel runs have no /proc (the sandbox mounts one only for sanitizer
-// runs: a procfs costs about 1 ms of every start), so without /proc/self/statm it is found from RLIMIT_AS itself:
+// runs: a kernel needs nothing else from it), so without /proc/self/statm it is found from RLIMIT_AS itself:
 // mapping one more page succeeds exactly when the soft limit is at least the mapped size plus that page, so the
 // smallest such limit, found by halving (about 35 tries of a few microseconds), gives the size.
 uint64_t vm_bytes() {
