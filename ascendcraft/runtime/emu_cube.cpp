@@ -564,14 +564,68 @@ void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Loc
 }
 
 // ---- L0C -> GM -------------------------------------------------------------------------------------------
+// Fixpipe L0C -> L1 (A2: always NZ -> NZ; CFG_ROW_MAJOR does not apply on this path): the mSize x nSize block, cast to
+// half / bfloat16_t (C0 = 16 elements, one 32-byte row per fractal row), each 16-column group of the output a Z column of
+// mSize rows, adjacent Z columns dstStride x 32 bytes apart.
+static void cube_fixpipe_l1(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, const FixpipeSpec& p, SrcLoc loc) {
+    const bool ok = (srcDt == Dt::f32 && dstDt == Dt::f16 && p.quant == F322F16) ||
+                    (srcDt == Dt::f32 && dstDt == Dt::bf16 && p.quant == F322BF16) ||
+                    (srcDt == Dt::i32 && dstDt == Dt::f16 && p.quant == DEQF16);
+    if (!ok)
+        unsupported_call(Op::Fixpipe, "Fixpipe L0C -> L1 other than float -> half / bfloat16_t (F322F16 / F322BF16) or "
+                         "int32 -> half (DEQF16) is not emulated yet", "Fixpipe to L1 as half or bfloat16_t", loc);
+    if (p.mSize == 0 || p.nSize == 0) return;
+    if (p.nSize % 16 != 0 || p.srcStride < p.mSize || p.srcStride % 16 != 0 || p.dstStride == 0)
+        Report("fixpipe-params", Op::Fixpipe, loc)
+            .msg("Fixpipe L0C -> L1 with nSize = %u, mSize = %u, srcStride = %u, dstStride = %u", p.nSize, p.mSize, p.srcStride,
+                 p.dstStride)
+            .hint("nSize is a multiple of 16, srcStride the L0C Z-column distance in rows (mSize rounded up to 16), dstStride "
+                  "the L1 Z-column distance in 32-byte blocks (at least 1)").fail();
+    const uint32_t nB = p.nSize / 16;
+    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, static_cast<uint64_t>(nB) * p.srcStride * 16 * 4);
+    check_cube(dst, Op::Fixpipe, loc, "dst", {kRegionL1}, 32,
+               (static_cast<uint64_t>(nB - 1) * p.dstStride + p.mSize) * 32);
+    record(TPipe_::FIX, TKind::INSTR, Op::Fixpipe, dstDt, 0, loc, static_cast<uint64_t>(p.mSize) * p.nSize * 2,
+           static_cast<uint64_t>(p.mSize) * p.nSize, p.mSize);
+    if (tracing_now()) return;
+    const uint32_t scaleBits = static_cast<uint32_t>(p.deqScalar) & 0xFFFFE000u;
+    float scale;
+    std::memcpy(&scale, &scaleBits, 4);
+    for (uint32_t i = 0; i < p.mSize; ++i)
+        for (uint32_t j = 0; j < p.nSize; ++j) {
+            double v = load_d(srcDt, src.addr + ((static_cast<uint64_t>(j / 16) * p.srcStride + i) * 16 + j % 16) * 4);
+            if (p.quant == DEQF16) v = static_cast<double>(static_cast<float>(v) * scale);
+            if (p.relu && v < 0) v = 0;
+            store_cube(dstDt, dst.addr + (static_cast<uint64_t>(j / 16) * p.dstStride + i) * 32 + (j % 16) * 2, v);
+        }
+}
+
 void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Local& src, const FixpipeSpec& p, SrcLoc loc) {
     enter(Op::Fixpipe, loc);
-    if (localDst || !gm)
-        unsupported_call(Op::Fixpipe, "Fixpipe into a LocalTensor (L0C -> L1) is not emulated yet", "Fixpipe into a GlobalTensor", loc);
-    if (p.layout != static_cast<uint8_t>(AscendC::CO2Layout::ROW_MAJOR) || p.ndNum > 1)
-        unsupported_call(Op::Fixpipe, "Fixpipe with the NZ or column-major output layout, or ndNum > 1, is not emulated yet",
-                         "use Fixpipe<T, U, CFG_ROW_MAJOR> with ndNum = 1", loc);
-    if (p.mSize == 0 || p.nSize == 0) return;
+    if (localDst) return cube_fixpipe_l1(dstDt, srcDt, *localDst, src, p, loc);
+    if (!gm) unsupported_call(Op::Fixpipe, "Fixpipe into this destination is not emulated", "Fixpipe into a GlobalTensor", loc);
+    if (p.layout != static_cast<uint8_t>(AscendC::CO2Layout::ROW_MAJOR))
+        unsupported_call(Op::Fixpipe, "Fixpipe to GM with the NZ or column-major output layout is not emulated yet",
+                         "use Fixpipe<T, U, CFG_ROW_MAJOR> (NZ -> ND)", loc);
+    if (p.mSize == 0 || p.nSize == 0 || p.ndNum == 0) return;
+    // ndNum > 1: ndNum NZ matrices, srcNdStride x 1024 bytes apart in L0C, go to ndNum ND matrices dstNdStride elements apart
+    if (p.ndNum > 1) {
+        if (p.srcNdStride == 0 || p.srcNdStride > 512)
+            Report("fixpipe-params", Op::Fixpipe, loc)
+                .msg("Fixpipe with ndNum = %u and srcNdStride = %u: the L0C distance between the NZ matrices is 1..512 units of "
+                     "1024 bytes (16 x 16 floats)", p.ndNum, p.srcNdStride)
+                .hint("srcNdStride = ceil(m / 16) * ceil(n / 16) for matrices one after the other").fail();
+        FixpipeSpec one = p;
+        one.ndNum = 1;
+        const uint32_t os = dt_size(dstDt);
+        for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
+            Local s = src;
+            const uint64_t off = static_cast<uint64_t>(nd) * p.srcNdStride * 1024;
+            s.addr += off; s.cap = s.cap > off ? static_cast<uint32_t>(s.cap - off) : 0; s.bytes = s.cap;
+            cube_fixpipe(dstDt, srcDt, static_cast<uint8_t*>(gm) + static_cast<uint64_t>(nd) * p.dstNdStride * os, nullptr, s, one, loc);
+        }
+        return;
+    }
     // the quantisation must turn the L0C type into the output type
     const bool ok = (srcDt == Dt::f32 && dstDt == Dt::f32 && p.quant == NoQuant) ||
                     (srcDt == Dt::f32 && dstDt == Dt::f16 && p.quant == F322F16) ||
