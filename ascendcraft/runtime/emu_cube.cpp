@@ -479,6 +479,20 @@ void cube_set_quant_pre(uint64_t config, SrcLoc loc) {
     core().quant_pre = config;
 }
 
+void cube_set_fpc(uint8_t pos, bool unitFlag, SrcLoc loc) {
+    enter(Op::Fixpipe, loc);
+    (void)unitFlag;
+    if (pos == static_cast<uint8_t>(TPosition::CO1)) return;
+    if (pos == static_cast<uint8_t>(TPosition::C2PIPE2GM))
+        unsupported_call(Op::Fixpipe, "SetFixPipeConfig with a Fixpipe-buffer (C2PIPE2GM) tensor: Ascend 910B's per-channel (vector) "
+                         "quantisations VDEQF16 / VQF322B8_PRE / VREQ8 and the ReLU vector are not emulated yet",
+                         "dequantise with the scalar modes (DEQF16 with SetFixpipePreQuantFlag), or on the vector cores", loc);
+    Report("cube-position", Op::Fixpipe, loc)
+        .msg("SetFixPipeConfig with a tensor in %s: it takes a Fixpipe-buffer tensor (TPosition::C2PIPE2GM), or an L0C one "
+             "(TPosition::CO1) to reset the unit flags", position_name(pos))
+        .hint("copy the quantisation vector GM -> L1 -> C2PIPE2GM first").fail();
+}
+
 void cube_fixpipe_registers(FixpipeSpec& spec, bool nz2nd) {
     const Core& c = core();
     if (nz2nd) { spec.ndNum = c.nz2nd[0]; spec.srcNdStride = c.nz2nd[1]; spec.dstNdStride = c.nz2nd[2]; }

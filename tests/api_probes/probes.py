@@ -1086,6 +1086,9 @@ C("Cube.Fill", "Fill(a1, InitConstValueParams<half>(1, 4, 0, (half)0));")
 C("Cube.Fill.two_args", "Fill(b2, InitConstValueParams<half>(1, (half)0));")
 C("Cube.InitConstValue", "InitConstValueParams<half> ic; ic.repeatTimes = 1; ic.blockNum = 2; ic.initValue = (half)1; "
   "InitConstValue(a2, ic);")
+# SetFixPipeConfig: an L0C tensor resets the unit flags (nothing to do here); a Fixpipe-buffer vector is not emulated yet
+C("Cube.SetFixPipeConfig.unit_flag", "SetFixPipeConfig<float>(c1, true);")
+C("Cube.SetFixPipeConfig.quant_vector", "LocalTensor<uint64_t> fb(TPosition::C2PIPE2GM, 0, 16); SetFixPipeConfig(fb);")
 # LoadData 3D (img2col) with its register settings (the second load: kExtension = mExtension = 0, a NOP)
 C("Cube.LoadData3DParamsV2", "uint8_t pads[PAD_SIZE] = {0, 0, 0, 0}; SetFmatrix(4, 16, pads, FmatrixMode::FMATRIX_LEFT); "
   "SetLoadDataPaddingValue<half>((half)0); SetLoadDataRepeat(LoadDataRepeatParam(0, 1, 0)); SetLoadDataBoundary(0); "
@@ -1133,6 +1136,8 @@ for code in ["AddScalar(h0, h1, hs, 256);", "Vadd(h0, h1, h2, 256);", "Subs(h0, 
 # Calls the official headers accept at compile time whose types AscendC checks only at run time (or that the
 # emulator can only refuse when they run): we accept them too and report this diagnostic kind at the call.
 RUN_TIME: dict[str, str] = {
+    # the Fixpipe buffer's per-channel quantisation vectors are not emulated yet: an `unsupported` error at the call
+    "Cube.SetFixPipeConfig.quant_vector": "unsupported",
     # static tensors: AscendC checks their length and place at run time (CPU-debug asserts), as the emulator does
     "LocalMemAllocator.Alloc.misaligned": "ub-misaligned", "LocalTensor.ctor.past_ub": "ub-out-of-range",
     # mode 2 hands over between the AIC and the AIVs of a group: a vector-only or cube-only launch has no partner

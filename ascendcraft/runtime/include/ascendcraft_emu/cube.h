@@ -79,6 +79,9 @@ void cube_copy_bias(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, cons
 // SetFixpipePreQuantFlag (the scalar quantisation parameter); cube_fixpipe_registers fills them into a FixpipeSpec.
 void cube_set_nz2nd(uint16_t ndNum, uint16_t srcNdStride, uint32_t dstNdStride, SrcLoc loc);
 void cube_set_quant_pre(uint64_t config, SrcLoc loc);
+// SetFixPipeConfig (the FPC register): `pos` is the position of its tensor (C2PIPE2GM: a quantisation / ReLU vector in
+// the Fixpipe buffer; CO1: only the unit-flag reset)
+void cube_set_fpc(uint8_t pos, bool unitFlag, SrcLoc loc);
 void cube_fixpipe_registers(FixpipeSpec& spec, bool nz2nd);
 // SetHF32Mode: this core's fp32 Mmads (and Matmuls) take HF32 inputs from now on (not emulated: a warning at the Mmad)
 void cube_set_hf32(bool on, SrcLoc loc);
@@ -428,6 +431,19 @@ inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t d
     ascendcraft::emu::cube_set_nz2nd(ndNum, srcNdStride, dstNdStride, loc);
 }
 inline void SetFixpipePreQuantFlag(uint64_t config, SrcLoc loc = {}) { ascendcraft::emu::cube_set_quant_pre(config, loc); }
+// SetFixPipeConfig: with an L0C (CO1) tensor and isUnitFlag, clears L0C's unit flags (Mmad / Fixpipe unitFlag), which the
+// emulation has no need of: its Mmads and Fixpipes run in program order. With Fixpipe-buffer (C2PIPE2GM) tensors it names
+// the per-channel vectors of the vector quantisations (VDEQF16, VQF322B8_PRE, VREQ8), not emulated yet: an error at run time.
+template <typename T>
+inline void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre, bool isUnitFlag = false,
+                             SrcLoc loc = {}) {
+    ascendcraft::emu::cube_set_fpc(reluPre.emu().pos, isUnitFlag, loc);
+    ascendcraft::emu::cube_set_fpc(quantPre.emu().pos, isUnitFlag, loc);
+}
+template <typename T, bool setRelu = false>
+inline void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false, SrcLoc loc = {}) {
+    ascendcraft::emu::cube_set_fpc(preData.emu().pos, isUnitFlag, loc);
+}
 
 // DataCopy L0C -> GM: the Fixpipe's older spelling. nSize x mSize of the NZ source (srcStride: its fractal columns, in
 // 16-row units), out as ND rows of dstStride elements when nz2ndEn (the ND count and strides from SetFixpipeNz2ndFlag),
