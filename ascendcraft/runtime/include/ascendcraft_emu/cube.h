@@ -374,15 +374,17 @@ template <typename T, typename U, typename S>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p,
                  SrcLoc loc = {}) {
     // AscendC's headers accept other element types and check them when the call runs: so does the emulator.
+    // (int32_t, int4b_t, int4b_t) is an A2 Mmad too: it compiles, and stops at run time (4-bit data is not emulated yet)
     static_assert(ascendcraft::emu::OneOf<T, half, float, bfloat16_t, int8_t, int32_t>::value &&
-                      ascendcraft::emu::OneOf<U, half, float, bfloat16_t, int8_t, int32_t>::value &&
-                      ascendcraft::emu::OneOf<S, half, float, bfloat16_t, int8_t, int32_t>::value,
+                      ascendcraft::emu::OneOf<U, half, float, bfloat16_t, int8_t, int32_t, int4b_t>::value &&
+                      ascendcraft::emu::OneOf<S, half, float, bfloat16_t, int8_t, int32_t, int4b_t>::value,
                   "Mmad on Ascend 910B (A2) takes (L0C, L0A, L0B) as (float, half, half), (float, bfloat16_t, bfloat16_t), "
-                  "(float, float, float) or (int32_t, int8_t, int8_t)");
+                  "(float, float, float), (int32_t, int8_t, int8_t) or (int32_t, int4b_t, int4b_t)");
     if (!ascendcraft::emu::MmadTypes<T, U, S>::value)
         ascendcraft::emu::unsupported_type(ascendcraft::emu::Op::Mmad, ascendcraft::emu::dt_of<T>(),
                                            "(L0C, L0A, L0B) as (float, half, half), (float, bfloat16_t, bfloat16_t), "
-                                           "(float, float, float) or (int32_t, int8_t, int8_t)", loc);
+                                           "(float, float, float) or (int32_t, int8_t, int8_t) (A2's (int32_t, int4b_t, "
+                                           "int4b_t) is not emulated yet)", loc);
     ascendcraft::emu::MmadSpec s;
     s.m = p.m; s.n = p.n; s.k = p.k; s.initZero = p.cmatrixInitVal; s.fromBias = p.cmatrixSource; s.kAlign16 = p.kDirectionAlign;
     ascendcraft::emu::cube_mmad(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), ascendcraft::emu::dt_of<S>(),
