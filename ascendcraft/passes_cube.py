@@ -224,7 +224,10 @@ def _mmad(s: Mmad, low, program, pr, bufs) -> list:
     return [f"if ({pr(s.init)}) {{", f"    {c.name}Tile = {que(c.name)}.AllocTensor<{c.dtype.cpp}>();  // a new C tile", "}",
             f"{{   // {low.dsl(s.loc)}  mmad: L0C {'=' if s.init == Const(True) else '(+)='} L0A x L0B",
             "    MmadParams p;",
-            f"    p.m = {pr(s.m)}; p.n = {pr(s.n)}; p.k = {pr(s.k)}; p.cmatrixInitVal = {pr(s.init)}; p.cmatrixSource = false;",
+            # m = 1 would switch A2's Mmad to GEMV, which reads A as one row of k consecutive elements, not the 16-row ZZ
+            # fractals LoadData put in L0A: a one-row edge tile computes a whole fractal row (Fixpipe copies out its first)
+            f"    p.m = ({pr(s.m)}) == 1 ? 16 : ({pr(s.m)}); p.n = {pr(s.n)}; p.k = {pr(s.k)}; p.cmatrixInitVal = {pr(s.init)};"
+            " p.cmatrixSource = false;",
             f"    Mmad({c.name}Tile, {local(s.a.buf)}, {local(s.b.buf)}, p);", "}"]
 
 

@@ -97,6 +97,20 @@ def test_pipeline_compiles_every_snapshot_and_matches_on_the_emulator():
     np.testing.assert_allclose(r.outputs["c"].numpy(), (vals["A"] @ vals["B"].T).numpy(), rtol=1e-5, atol=1e-4)
 
 
+def test_a_one_row_edge_tile_is_not_a_gemv():
+    "M = 129 leaves a last tile of 1 row: an Mmad with m = 1 would be A2's GEMV (A read as k consecutive elements)."
+    from ascendcraft.launch import run_kernel
+    from ascendcraft.pipeline import Pipeline
+    shapes = {"A": (129, 100), "B": (40, 100)}
+    pipe = Pipeline(TB, "matmul_with_transposed_b.py", bindings=[{k: TensorSpec(v, F32) for k, v in shapes.items()}])
+    pipe.run_all()
+    assert all(s.ok for s in pipe.steps), pipe.summary()
+    vals = {k: torch.from_numpy(RNG.standard_normal(v).astype(np.float32)) for k, v in shapes.items()}
+    r = run_kernel(pipe.steps[-1].build, pipe.program, vals)
+    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    np.testing.assert_allclose(r.outputs["c"].numpy(), (vals["A"] @ vals["B"].T).numpy(), rtol=1e-5, atol=1e-4)
+
+
 # ---- mixed kernels: the cube's block of C handed to the vector core (AIC:AIV = 1:2) ------------------------------
 FUSE = ROOT / "examples" / "fuse" / "gemm_add_relu.py"
 
