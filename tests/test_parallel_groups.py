@@ -1,7 +1,8 @@
-"""The grouping that lets the suite run on a worker per core (`pytest -n auto --dist loadgroup`, tests/conftest.py):
+"""The grouping that lets the suite run on a worker per core (`pytest -n 2 --dist loadfile`, tests/conftest.py):
 tests that share a module-scoped fixture get one xdist group (so the fixture is built once), tests that share nothing
 get none (so they spread), the workbench notebooks share one, and a serial run is left exactly as collected."""
 import importlib.util
+import os
 import types
 from pathlib import Path
 
@@ -48,6 +49,31 @@ def test_a_shared_module_fixture_is_one_group_and_the_rest_spread(pytester):
     config = types.SimpleNamespace(option=types.SimpleNamespace(numprocesses=2))
     conftest.pytest_collection_modifyitems(config, items)
     assert groups(items) == {"test_uses_it": ["test_sample"], "test_uses_it_too": ["test_sample"], "test_alone": []}
+
+
+def test_an_xdist_worker_makes_the_groups_too(pytester):
+    "xdist collects in its workers, whose config has `workerinput` and `numprocesses` None: the groups are made there."
+    items = collected(pytester)
+    conftest.pytest_collection_modifyitems(_config(worker=True), items)
+    assert groups(items) == {"test_uses_it": ["test_sample"], "test_uses_it_too": ["test_sample"], "test_alone": []}
+
+
+def test_the_test_command_builds_a_module_fixture_once(pytester, monkeypatch):
+    """A real run of this conftest under the README's test command (`-n 2 --dist loadfile`): a file's module fixture is
+    built on one worker only, while the other worker takes the other files. (Under
+    pytest 9, xdist 3.8's `--dist loadgroup` no longer sees the groups: it suffixes `item._nodeid`, which pytest 9's
+    `nodeid` does not read, so every test would go wherever a worker is idle.)"""
+    tests = Path(__file__).resolve().parent
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tests), str(tests.parent), os.environ.get("PYTHONPATH", "")]))
+    pytester.makeconftest((tests / "conftest.py").read_text())
+    log = pytester.path / "log.txt"
+    sample = SAMPLE.replace("return object()", f"open({str(log)!r}, 'a').write('built\\n'); return object()")
+    pytester.makepyfile(test_sample=sample + "def test_uses_it_three(built): pass\ndef test_uses_it_four(built): pass\n",
+                        test_aaa="def test_first(): pass\n", test_mhc="def test_long(): pass\n")
+    result = pytester.runpytest_subprocess("-n", "2", "--dist", "loadfile", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=7)
+    lines = log.read_text().split()
+    assert lines.count("built") == 1, lines
 
 
 def test_a_serial_run_is_left_as_collected(pytester):
