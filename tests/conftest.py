@@ -31,31 +31,14 @@ def pytest_sessionstart(session):
 
 
 # Parallel runs (`pytest -n 2 --dist loadfile`, the README's test command and .ci/run's; `-n auto` on more cores): a
-# test file runs on one worker, so its module-scoped fixtures (a benchmark run, a Ray cluster, a JupyterLab server, a
-# built kernel) are built once, and the notebooks of TOGETHER (one file) run one after the other. The longest files are
-# handed out first, so that they do not start last; the order is made where the tests are collected, in each xdist
-# worker (whose `numprocesses` is None; `workerinput` tells it is one). Under `--dist loadgroup` the tests that share
-# a fixture wider than one test are also marked with their file's group (the browser tests: a group per file, their
-# servers being module-scoped), but xdist 3.8 no longer sees those marks under pytest 9: it suffixes `item._nodeid`,
-# which pytest 9's `nodeid` does not read.
+# test file runs whole on one worker, so its module-scoped fixtures (a benchmark run, a Ray cluster, a JupyterLab
+# server, a built kernel) are built once, and the workbench notebooks, which save sessions in the same folder, run one
+# after the other (they are all in test_notebooks.py). The longest files are handed out first, so that they do not
+# start last; the order is made where the tests are collected, in each xdist worker (whose `numprocesses` is None;
+# `workerinput` tells it is one). No xdist groups are made: `--dist loadgroup` does not see them under pytest 9 with
+# xdist 3.8 (it suffixes `item._nodeid`, which pytest 9's `nodeid` does not read), and `loadfile` needs none.
 LONG_FIRST = ("test_bench_suite", "browser", "test_ray_cluster", "test_api_parity", "test_bench_category",
               "test_workbench_tutorial", "test_calibrate", "test_own_operator", "test_case_study", "test_mhc")
-
-
-# Notebooks that open the workbench on the same operators save sessions in the same folder: one after the other.
-TOGETHER = {"workbench-notebooks": ("51_workbench", "52_tutorial", "55_wb_state")}
-
-
-def _shared_fixture_group(item) -> str | None:
-    "The group of `item` when it uses a fixture of this suite wider than one test: its file's, else None."
-    for group, names in TOGETHER.items():
-        if getattr(item, "callspec", None) is not None and item.callspec.id in names: return group
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None: return None
-    shared = any(d.scope != "function" and d.baseid      # plugins' own (tmp_path_factory, ...) are cheap: not counted
-                 for defs in info.name2fixturedefs.values() for d in defs)
-    if not shared: return None
-    return Path(str(item.fspath)).stem
 
 
 def distributed(config) -> bool:
@@ -63,21 +46,19 @@ def distributed(config) -> bool:
     return bool(getattr(config.option, "numprocesses", None)) or hasattr(config, "workerinput")
 
 
-@pytest.hookimpl(tryfirst=True)   # before xdist's own, which reads the groups to suffix the node ids with them
+def long_first_rank(item) -> int:
+    "Where `item`'s file goes in the hand-out order: its place in LONG_FIRST (the browser tests as one), else after them."
+    path = Path(str(item.fspath))
+    name = "browser" if path.parent.name == "browser" else path.stem
+    return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
+
+
+@pytest.hookimpl(tryfirst=True)   # before xdist's own scheduling reads the order
 def pytest_collection_modifyitems(config, items):
     if wants_head_start(config, items):       # its run (started in the background) gets the whole session to finish
         items.sort(key=lambda item: Path(str(item.fspath)).name == HEAD_START_FILE)          # stable: only it moves
-    if not distributed(config): return                               # a serial run: collection order, no groups
-    for item in items:
-        group = _shared_fixture_group(item)
-        if group is not None and not any(m.name == "xdist_group" for m in item.iter_markers()):
-            item.add_marker(pytest.mark.xdist_group(group))
-    def rank(item):
-        marks = [m.args[0] for m in item.iter_markers("xdist_group") if m.args]
-        path = Path(str(item.fspath))
-        name = "browser" if path.parent.name == "browser" else marks[0] if marks else path.stem
-        return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
-    items.sort(key=rank)                                             # stable: each file keeps its own order
+    if not distributed(config): return                               # a serial run: collection order
+    items.sort(key=long_first_rank)                                           # stable: each file keeps its own order
 
 
 def wants_head_start(config, items) -> bool:

@@ -1,6 +1,6 @@
-"""The grouping that lets the suite run on a worker per core (`pytest -n 2 --dist loadfile`, tests/conftest.py):
-tests that share a module-scoped fixture get one xdist group (so the fixture is built once), tests that share nothing
-get none (so they spread), the workbench notebooks share one, and a serial run is left exactly as collected."""
+"""How the suite runs on a worker per core (`pytest -n 2 --dist loadfile`, tests/conftest.py): each file whole on one
+worker (its module fixtures built once), the longest files handed out first, in xdist's controller and in its workers
+alike, and a serial run left exactly as collected."""
 import importlib.util
 import os
 import types
@@ -34,28 +34,22 @@ def test_alone(tmp_path): pass
 '''
 
 
-def collected(pytester):
-    pytester.makepyfile(test_sample=SAMPLE)
-    items, _ = pytester.inline_genitems()
-    return items
+def _files(*paths):
+    return [types.SimpleNamespace(fspath=f"/repo/tests/{p}", n=n) for n, p in enumerate(paths)]
 
 
-def groups(items) -> dict:
-    return {i.name: [m.args[0] for m in i.iter_markers("xdist_group")] for i in items}
+LONG_AND_SHORT = ("test_aaa.py", "test_mhc.py", "test_aaa.py", "browser/test_layout.py", "test_bench_suite.py",
+                  "test_zeta.py", "test_mhc.py")
 
 
-def test_a_shared_module_fixture_is_one_group_and_the_rest_spread(pytester):
-    items = collected(pytester)
-    config = types.SimpleNamespace(option=types.SimpleNamespace(numprocesses=2))
+@pytest.mark.parametrize("where", ["controller", "worker"])
+def test_under_xdist_the_longest_files_go_first_and_each_keeps_its_order(where):
+    "xdist collects in its workers too, whose config has `workerinput` and `numprocesses` None: the order is made there."
+    items = _files(*LONG_AND_SHORT)
+    config = _config(numprocesses=2) if where == "controller" else _config(worker=True)
     conftest.pytest_collection_modifyitems(config, items)
-    assert groups(items) == {"test_uses_it": ["test_sample"], "test_uses_it_too": ["test_sample"], "test_alone": []}
-
-
-def test_an_xdist_worker_makes_the_groups_too(pytester):
-    "xdist collects in its workers, whose config has `workerinput` and `numprocesses` None: the groups are made there."
-    items = collected(pytester)
-    conftest.pytest_collection_modifyitems(_config(worker=True), items)
-    assert groups(items) == {"test_uses_it": ["test_sample"], "test_uses_it_too": ["test_sample"], "test_alone": []}
+    # test_bench_suite, then the browser tests, then test_mhc (both of its tests, in order), then the rest as collected
+    assert [i.n for i in items] == [4, 3, 1, 6, 0, 2, 5]
 
 
 def test_the_test_command_builds_a_module_fixture_once(pytester, monkeypatch):
@@ -76,18 +70,10 @@ def test_the_test_command_builds_a_module_fixture_once(pytester, monkeypatch):
     assert lines.count("built") == 1, lines
 
 
-def test_a_serial_run_is_left_as_collected(pytester):
-    items = collected(pytester)
-    order = [i.name for i in items]
-    conftest.pytest_collection_modifyitems(_config(), items)
-    assert [i.name for i in items] == order and all(not g for g in groups(items).values())
-
-
-def test_the_workbench_notebooks_run_one_after_the_other():
-    for name in conftest.TOGETHER["workbench-notebooks"]:
-        item = types.SimpleNamespace(callspec=types.SimpleNamespace(id=name))
-        assert conftest._shared_fixture_group(item) == "workbench-notebooks"
-    assert conftest._shared_fixture_group(types.SimpleNamespace(callspec=types.SimpleNamespace(id="02_dsl"))) is None
+def test_a_serial_run_is_left_as_collected():
+    items = _files(*LONG_AND_SHORT)
+    conftest.pytest_collection_modifyitems(_config(no_head_start=True), items)
+    assert [i.n for i in items] == list(range(len(LONG_AND_SHORT)))
 
 
 # The head start of test_bench_suite.py's benchmark run (tests/_bench_suite.py), started by conftest.py.
