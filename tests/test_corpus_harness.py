@@ -502,3 +502,41 @@ def test_hicann_ops_nn_kernels_find_the_shared_headers_their_build_copies_beside
     kernel = {k: v for k, v in read_sources(dest).items() if k.startswith(("op_kernel/", "inc/"))}
     b = build(kernel, "demo")
     assert b.ok, b.log[-1500:]
+
+
+LAMBDA_LAUNCH = """
+#include "kernel_operator.h"
+template <uint32_t rows, uint32_t parts, uint32_t chunk>
+__global__ __vector__ void fill_rows(__gm__ uint8_t* y) {}
+int32_t main(int32_t argc, char* argv[])
+{
+    struct Plan {
+        uint32_t parts;
+        uint32_t chunk;
+    };
+    constexpr uint32_t rows = 64;
+    constexpr uint32_t small = 128;
+    constexpr Plan plan = [=]() constexpr {
+        if constexpr (MODE == 0) {
+            return Plan{1, small};
+        } else if constexpr (MODE == 1) {
+            return Plan{4, small * 2};
+        } else {
+            return Plan{8, 32};
+        }
+    }();
+    constexpr uint32_t parts = plan.parts;
+    constexpr uint32_t chunk = plan.chunk;
+    fill_rows<rows, parts, chunk><<<parts, 0, stream>>>(y);
+    return 0;
+}
+"""
+
+
+def test_template_arguments_from_a_constexpr_lambda_of_main_follow_the_scenario():
+    "asc-devkit's add_high_performance: main picks the launch's template arguments in an immediately called lambda."
+    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DMODE=0") == "fill_rows<64, 1, 128>"
+    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DMODE=1") == "fill_rows<64, 4, 256>"
+    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DMODE=7") == "fill_rows<64, 8, 32>"
+    # an unknown scenario leaves the names as they are (build() then reports them), never a guessed branch
+    assert corpus.asc_entry(LAMBDA_LAUNCH) == "fill_rows<64, parts, chunk>"

@@ -279,13 +279,43 @@ def _constants(code: str, defines: str = "") -> dict[str, str]:
         raw.setdefault(name, expr.strip())
     for name, expr in re.findall(r"(?m)^\s*#\s*define\s+(\w+)\s+([^\n]+)$", code):
         raw.setdefault(name, expr.strip())
+    lambdas = _constexpr_lambdas(code)
+    raw = {k: re.sub(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b", r"\1__\2", v) for k, v in raw.items()}   # cfg.splitM -> cfg__splitM
     for _ in range(6):   # names defined through other names
+        for name, (fields, branches) in list(lambdas.items()):   # the branch whose condition holds gives the fields
+            for cond, args in branches:
+                c = 1 if cond is None else _eval_int(cond, values)
+                if c is None: break   # a condition not known yet: try again on the next pass
+                if c:
+                    for f, a in zip(fields, args): raw.setdefault(f"{name}__{f}", a)
+                    del lambdas[name]
+                    break
         for name, expr in raw.items():
             if name in values: continue
             if re.fullmatch(r"-?\d+\.\d*f?", expr): values[name] = expr; continue
             v = _eval_int(expr, values)
             if v is not None: values[name] = str(v)
     return values
+
+
+def _constexpr_lambdas(code: str) -> dict[str, tuple[list[str], list[tuple[str | None, list[str]]]]]:
+    """The constants of a struct type that an immediately called constexpr lambda makes (`constexpr CaseConfig cfg =
+    [=]() constexpr { if constexpr (SCENARIO == 0) { return CaseConfig{1, 1, len}; } else if ... else { ... } }();`):
+    name -> (the struct's field names in order, [(condition or None for the final else, the returned values)])."""
+    out = {}
+    for m in re.finditer(r"\bconstexpr\s+(\w+)\s+(\w+)\s*=\s*\[[^\]]*\]\s*\(\s*\)\s*(?:constexpr\s*)?\{", code):
+        struct = re.search(rf"\bstruct\s+{m.group(1)}\s*\{{([^{{}}]*)\}}", code)
+        if not struct: continue
+        fields = re.findall(r"(\w+)\s*(?:=[^;]*)?;", struct.group(1))
+        depth, i = 1, m.end()
+        while i < len(code) and depth:
+            depth += {"{": 1, "}": -1}.get(code[i], 0); i += 1
+        body = code[m.end():i - 1]
+        branches = [(cond, _split_args(args)) for cond, args in re.findall(
+            r"(?:if\s+constexpr\s*\((.*?)\)\s*|else\s*)\{\s*return\s+(?:\w+\s*)?\{([^{}]*)\}\s*;\s*\}", body, re.S)]
+        branches = [(c or None, a) for c, a in branches]
+        if branches: out[m.group(2)] = (fields, branches)
+    return out
 
 
 def _split_args(text: str) -> list[str]:

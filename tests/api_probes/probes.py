@@ -476,6 +476,11 @@ P("MrgSort.no_list", "{ MrgSort4Info mi; MrgSort(f0, f1, mi); }", "family")
 P("GetMrgSortResult", "{ uint16_t a, b, c, d; GetMrgSortResult(a, b, c, d); }")
 P("Sort.full.float", "{ LocalTensor<float> cc; Concat(cc, f1, f2, 8); Sort<float, true>(f0, cc, u2, f2, 4); }")
 P("Sort.no_template", "{ Sort(f0, f1, u2, f2, 4); }", "template")
+# the SortConfig forms: declared on every NPU, a body only on Ascend 950; on A2 they compile and the emulator stops at the call
+P("Sort.config.tmp.float", "{ Sort<float, false, DEFAULT_SORT_CONFIG>(f0, f1, b2, 64); }")
+P("Sort.config.index.float", "{ Sort<float, uint32_t, false, DEFAULT_SORT_CONFIG>(f0, u0, f1, u1, 64); }")
+P("Sort.config.index_tmp.half", "{ Sort<half, uint32_t>(h0, u0, h1, u1, b2, 64); }")
+P("Sort.config.no_tmp.float", "{ Sort<float>(f0, f1, 64); }")
 P("Extract.float", "Extract(f0, u2, f1, 4);")
 P("Extract.value_index_swapped", "Extract(u2, f0, f1, 4);", "swap")
 P("DataCacheCleanAndInvalid.gm_two_args", "DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE>(gf);")
@@ -1137,6 +1142,9 @@ for code in ["AddScalar(h0, h1, hs, 256);", "Vadd(h0, h1, h2, 256);", "Subs(h0, 
 # Calls the official headers accept at compile time whose types AscendC checks only at run time (or that the
 # emulator can only refuse when they run): we accept them too and report this diagnostic kind at the call.
 RUN_TIME: dict[str, str] = {
+    # the SortConfig forms of Sort: Ascend 950 only (the A2 headers give them an empty body): `unsupported` at the call
+    "Sort.config.tmp.float": "unsupported", "Sort.config.index.float": "unsupported",
+    "Sort.config.index_tmp.half": "unsupported", "Sort.config.no_tmp.float": "unsupported",
     # the Fixpipe buffer's per-channel quantisation vectors are not emulated yet: an `unsupported` error at the call
     "Cube.SetFixPipeConfig.quant_vector": "unsupported",
     # A2's 4-bit Mmad (int32_t, int4b_t, int4b_t) compiles; 4-bit cube data is not emulated yet
@@ -1185,6 +1193,9 @@ NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h: Sum / Mean temporar
                       "calls it (NPUKernelBench MulMulReduceMeanDTwice); values in tests/test_opproject.py"
                    for n in ("GetSumMaxMinTmpSize", "GetMeanMaxMinTmpSize", "GetMeanTmpBufferFactorSize")})
 NOT_PROBED["GET_TILING_DATA_PTR_WITH_STRUCT"] = NOT_PROBED["GET_TILING_DATA"]
+NOT_PROBED.update({n: "host tiling API of the sort family (tiling/tiling_api.h), not kernel code: the asc-devkit sort "
+                      "example's host code calls it; values in tests/test_emu_sort_config.py"
+                   for n in ("GetConcatTmpSize", "GetSortTmpSize", "GetSortMaxMinTmpSize")})
 NOT_PROBED.update({n: "host tiling API of Select with a bytes mask (tiling/tiling_api.h, lib/select/selectwithbytesmask_tiling.h), "
                       "not kernel code: the asc-devkit select example's host code calls it; values in tests/test_emu_select_tiling.py"
                    for n in ("GetSelectMaxMinTmpSize", "GetSelectWithBytesMaskMaxMinTmpSize")})

@@ -8,6 +8,7 @@
 #include "rearrange.h"
 #include "pipe.h"
 #include "tensor.h"
+#include "sort_config.h"
 
 namespace ascendcraft { namespace emu {
 void vec_sort32(Dt dt, const Local& d, const Local& score, const Local& index, int32_t repeats, SrcLoc loc);
@@ -121,5 +122,43 @@ inline void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>&
 template <typename T> inline uint32_t GetSortLen(const uint32_t elemCount) { return elemCount * 8 / sizeof(T); }
 template <typename T> inline uint32_t GetSortOffset(const uint32_t elemOffset) { return elemOffset * 8 / sizeof(T); }
 #undef ASCENDCRAFT_EMU_SORT_TYPES
+
+// The SortConfig forms of Sort (radix or merge sort of calCount values, optionally with indices). The official headers
+// declare them for every NPU but give them a body only on Ascend 950 (dav-3510 and its kin): an A2 (dav-2201) build
+// compiles them and they do nothing, leaving dst as it was. The emulation compiles them too and stops where one runs,
+// naming the call, instead of a silent no-op. The host's GetSortMaxMinTmpSize is 950-only as well (tiling/sort.h).
+namespace detail_sortcfg {
+[[noreturn]] inline void not_on_a2(SrcLoc loc) {
+    ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::Sort,
+        "Sort with a SortConfig (Sort<T, U, isReuseSource, config>(dst, dstIndex, src, srcIndex, [tmp,] calCount) and "
+        "Sort<T, isReuseSource, config>(dst, src, [tmp,] calCount)) has no implementation on Ascend 910B (A2): the "
+        "official dav-2201 build compiles it to nothing, so dst would keep its old contents",
+        "on A2 sort with Sort<T, isFullSort>(dst, concat, index, tmp, repeatTime) after Concat, then Extract", loc);
+}
+}  // namespace detail_sortcfg
+template <typename T, typename U, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
+inline void Sort(LocalTensor<T>& dstTensor, LocalTensor<U>& dstIndexTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<U>& srcIndexTensor, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
+                 SrcLoc loc = {}) {
+    (void)dstTensor; (void)dstIndexTensor; (void)srcTensor; (void)srcIndexTensor; (void)sharedTmpBuffer; (void)calCount;
+    detail_sortcfg::not_on_a2(loc);
+}
+template <typename T, typename U, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
+inline void Sort(const LocalTensor<T>& dstTensor, const LocalTensor<U>& dstIndexTensor, const LocalTensor<T>& srcTensor,
+                 const LocalTensor<U>& srcIndexTensor, const uint32_t calCount, SrcLoc loc = {}) {
+    (void)dstTensor; (void)dstIndexTensor; (void)srcTensor; (void)srcIndexTensor; (void)calCount;
+    detail_sortcfg::not_on_a2(loc);
+}
+template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
+inline void Sort(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                 const uint32_t calCount, SrcLoc loc = {}) {
+    (void)dstTensor; (void)srcTensor; (void)sharedTmpBuffer; (void)calCount;
+    detail_sortcfg::not_on_a2(loc);
+}
+template <typename T, bool isReuseSource = false, const SortConfig& config = DEFAULT_SORT_CONFIG>
+inline void Sort(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount, SrcLoc loc = {}) {
+    (void)dstTensor; (void)srcTensor; (void)calCount;
+    detail_sortcfg::not_on_a2(loc);
+}
 
 }  // namespace AscendC

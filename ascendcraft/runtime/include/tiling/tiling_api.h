@@ -15,3 +15,4 @@
 #include "ascendcraft_emu/reduce_pattern_tiling.h"
 #include "ascendcraft_emu/pad_tiling.h"
 #include "ascendcraft_emu/select_tiling.h"
+#include "ascendcraft_emu/sort_tiling.h"
