@@ -1,0 +1,158 @@
+"""Op_host sources that nothing calls into but that register a tiling template with a static object, as CANN's shared
+tiling registries do (`REGISTER_TILING_TEMPLATE("Op", SomeTiling, priority)` in their own .cpp: NPUKernelBench's
+DequantSwigluQuant, LayerNormV4, BatchNormV3). CANN's build links every op_host source, so the registrations are there
+when the TilingFunc asks the registry; a build that linked only what the TilingFunc calls lost them, and the tiling
+failed with "no valid template". The project here is our own: a small registry, two templates in two files."""
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from ascendcraft.opproject import load_project, run_project
+
+REGISTRY = r"""#pragma once
+// A tiny tiling-template registry: templates register themselves by priority from static objects in their own files.
+#include <map>
+#include <memory>
+#include "register/op_def_registry.h"
+namespace optiling {
+struct TplTiling {
+    virtual ~TplTiling() = default;
+    virtual bool Fits(gert::TilingContext* context) = 0;     // can this template tile the case?
+    virtual ge::graphStatus Tile(gert::TilingContext* context) = 0;
+};
+using TplMaker = std::unique_ptr<TplTiling> (*)();
+inline std::map<int, TplMaker>& Templates() { static std::map<int, TplMaker> all; return all; }
+struct TplRegister {
+    TplRegister(int priority, TplMaker make) { Templates()[priority] = make; }
+};
+#define REGISTER_TILING_TEMPLATE(op, cls, priority) \
+    static optiling::TplRegister cls##_registered_##priority(priority, []() -> std::unique_ptr<optiling::TplTiling> { return std::unique_ptr<optiling::TplTiling>(new cls()); })
+inline ge::graphStatus RunTemplates(gert::TilingContext* context) {
+    for (auto& [priority, make] : Templates()) {
+        auto t = make();
+        if (t->Fits(context)) return t->Tile(context);
+    }
+    std::printf("no template fits\n");
+    return ge::GRAPH_FAILED;
+}
+}  // namespace optiling
+"""
+
+TILING_H = r"""#pragma once
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(TplScaleTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, perCore);
+TILING_DATA_FIELD_DEF(float, factor);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(TplScaleCustom, TplScaleTilingData)
+}  // namespace optiling
+"""
+
+HOST = r"""#include "tpl_scale_custom_tiling.h"
+#include "tpl_registry.h"
+namespace optiling {
+static ge::graphStatus TilingFunc(gert::TilingContext* context) { return RunTemplates(context); }
+}  // namespace optiling
+namespace ops {
+class TplScaleCustom : public OpDef {
+public:
+    explicit TplScaleCustom(const char* name) : OpDef(name)
+    {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->AICore().SetTiling(optiling::TilingFunc);
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(TplScaleCustom);
+}  // namespace ops
+"""
+
+# key 1 doubles on 8 cores when the length splits into whole 64-float blocks per core; key 2 triples on one core
+TEMPLATE = r"""#include "tpl_scale_custom_tiling.h"
+#include "tpl_registry.h"
+namespace optiling {
+class {cls} : public TplTiling {
+public:
+    bool Fits(gert::TilingContext* context) override {
+        const int64_t n = context->GetInputTensor(0)->GetShapeSize();
+        return {fits};
+    }
+    ge::graphStatus Tile(gert::TilingContext* context) override {
+        const int64_t n = context->GetInputTensor(0)->GetShapeSize();
+        TplScaleTilingData tiling;
+        tiling.set_perCore(static_cast<uint32_t>(n / {cores}));
+        tiling.set_factor({factor}f);
+        context->SetBlockDim({cores});
+        context->SetTilingKey({key});
+        tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+        context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+        context->GetWorkspaceSizes(1)[0] = 0;
+        return ge::GRAPH_SUCCESS;
+    }
+};
+REGISTER_TILING_TEMPLATE("TplScaleCustom", {cls}, {priority});
+}  // namespace optiling
+"""
+
+KERNEL = r"""#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void tpl_scale_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, t.perCore * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x + GetBlockIdx() * t.perCore, t.perCore);
+    yg.SetGlobalBuffer((__gm__ float*)y + GetBlockIdx() * t.perCore, t.perCore);
+    LocalTensor<float> v = buf.Get<float>();
+    DataCopy(v, xg, t.perCore);
+    PipeBarrier<PIPE_ALL>();
+    if (TILING_KEY_IS(1)) {
+        Muls(v, v, t.factor, t.perCore);
+    } else if (TILING_KEY_IS(2)) {
+        Muls(v, v, t.factor, t.perCore);
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, v, t.perCore);
+}
+"""
+
+
+def _template(cls, fits, cores, factor, key, priority):
+    text = TEMPLATE
+    for k, v in dict(cls=cls, fits=fits, cores=cores, factor=factor, key=key, priority=priority).items():
+        text = text.replace("{" + k + "}", str(v))
+    return text
+
+
+def _project(tmp_path: Path) -> Path:
+    files = {
+        "op_host/tpl_scale_custom.cpp": HOST,
+        "op_host/tpl_scale_custom_tiling.h": TILING_H,
+        "op_host/tpl_registry.h": REGISTRY,
+        "op_host/tpl_scale_split.cpp": _template("SplitTiling", "n % (8 * 64) == 0", 8, 2.0, 1, 0),
+        "op_host/tpl_scale_single.cpp": _template("SingleTiling", "n % 64 == 0", 1, 3.0, 2, 1),
+        "op_kernel/tpl_scale_custom.cpp": KERNEL,
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def test_templates_registered_by_static_objects_in_their_own_files_are_linked(tmp_path):
+    project = load_project(_project(tmp_path))
+    x = torch.randn(8 * 64 * 3)
+    r = run_project(project, {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
+    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    assert (r.tiling_key, r.block_dim) == (1, 8)          # the priority-0 template, from tpl_scale_split.cpp
+    np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)
+    x = torch.randn(64 * 5)                                 # does not split over 8 cores: the next template
+    r = run_project(project, {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
+    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    assert (r.tiling_key, r.block_dim) == (2, 1)
+    np.testing.assert_allclose(r.outputs["y"], x.numpy() * 3, rtol=1e-6)
