@@ -1,11 +1,12 @@
 """Shared pytest options and set-up for the AscendCraft test suite."""
+import fnmatch
 import shutil
 from pathlib import Path
 
 import pytest
 from _apt import apt_install
 
-HEAD_START_FILE = "test_bench_suite.py"     # its fixture's benchmark run gets a head start (tests/_bench_suite.py)
+HEAD_START_FILES = "test_bench_suite_*.py"  # the benchmark suite's parts: their run gets a head start (tests/_bench_suite.py)
 HEAD_START = pytest.StashKey()              # the background process of that run, in the session's config
 
 
@@ -13,7 +14,7 @@ def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="rewrite tests/golden/ from the current lowering instead of comparing against it")
     parser.addoption("--no-head-start", action="store_true", default=False,
-                     help="do not start test_bench_suite.py's benchmark run in the background when the tests are collected")
+                     help="do not start the test_bench_suite_*.py files' benchmark run in the background when the tests are collected")
 
 
 def pytest_sessionstart(session):
@@ -37,7 +38,8 @@ def pytest_sessionstart(session):
 # start last; the order is made where the tests are collected, in each xdist worker (whose `numprocesses` is None;
 # `workerinput` tells it is one). No xdist groups are made: `--dist loadgroup` does not see them under pytest 9 with
 # xdist 3.8 (it suffixes `item._nodeid`, which pytest 9's `nodeid` does not read), and `loadfile` needs none.
-LONG_FIRST = ("test_bench_suite", "browser", "test_ray_cluster", "test_api_parity", "test_bench_category",
+LONG_FIRST = ("test_bench_suite_activation", "test_bench_suite_loss_math", "test_bench_suite_norm_optimizer",
+              "test_bench_suite_pool_reduce_mhc", "browser", "test_ray_cluster", "test_api_parity", "test_bench_category",
               "test_workbench_tutorial", "test_calibrate", "test_own_operator", "test_case_study", "test_mhc")
 
 
@@ -56,20 +58,25 @@ def long_first_rank(item) -> int:
 @pytest.hookimpl(tryfirst=True)   # before xdist's own scheduling reads the order
 def pytest_collection_modifyitems(config, items):
     if wants_head_start(config, items):       # its run (started in the background) gets the whole session to finish
-        items.sort(key=lambda item: Path(str(item.fspath)).name == HEAD_START_FILE)          # stable: only it moves
+        items.sort(key=lambda item: head_start_file(Path(str(item.fspath)).name))          # stable: only they move
     if not distributed(config): return                               # a serial run: collection order
     items.sort(key=long_first_rank)                                           # stable: each file keeps its own order
 
 
+def head_start_file(name: str) -> bool:
+    return fnmatch.fnmatch(name, HEAD_START_FILES)
+
+
 def wants_head_start(config, items) -> bool:
-    """Start test_bench_suite.py's benchmark run in the background (tests/_bench_suite.py) when this serial session runs
-    other tests too: it then fills the core the serial tests leave idle, and the file's tests move to the end of the
-    session. Not under xdist (the workers share the cores already), and not when that file is all there is to run
-    (nothing to overlap). `--collect-only` shows that order but starts nothing."""
+    """Start the benchmark suite's run (its parts, the test_bench_suite_*.py files) in the background
+    (tests/_bench_suite.py) when this serial session runs other tests too: it then fills the core the serial tests
+    leave idle, and those files' tests move to the end of the session. Not under xdist (the workers share the cores
+    already), and not when those files are all there is to run (nothing to overlap). `--collect-only` shows that order
+    but starts nothing."""
     if distributed(config): return False
     if config.getoption("no_head_start", False): return False
     names = {Path(str(item.fspath)).name for item in items}
-    return HEAD_START_FILE in names and len(names) > 1
+    return any(map(head_start_file, names)) and not all(map(head_start_file, names))
 
 
 def pytest_collection_finish(session):

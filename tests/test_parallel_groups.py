@@ -38,8 +38,8 @@ def _files(*paths):
     return [types.SimpleNamespace(fspath=f"/repo/tests/{p}", n=n) for n, p in enumerate(paths)]
 
 
-LONG_AND_SHORT = ("test_aaa.py", "test_mhc.py", "test_aaa.py", "browser/test_layout.py", "test_bench_suite.py",
-                  "test_zeta.py", "test_mhc.py")
+LONG_AND_SHORT = ("test_aaa.py", "test_mhc.py", "test_aaa.py", "browser/test_layout.py", "test_bench_suite_loss_math.py",
+                  "test_zeta.py", "test_mhc.py", "test_bench_suite_activation.py")
 
 
 @pytest.mark.parametrize("where", ["controller", "worker"])
@@ -48,8 +48,15 @@ def test_under_xdist_the_longest_files_go_first_and_each_keeps_its_order(where):
     items = _files(*LONG_AND_SHORT)
     config = _config(numprocesses=2) if where == "controller" else _config(worker=True)
     conftest.pytest_collection_modifyitems(config, items)
-    # test_bench_suite, then the browser tests, then test_mhc (both of its tests, in order), then the rest as collected
-    assert [i.n for i in items] == [4, 3, 1, 6, 0, 2, 5]
+    # the bench suite's parts in PARTS' order, then the browser tests, then test_mhc (both of its tests, in order), then
+    # the rest as collected
+    assert [i.n for i in items] == [7, 4, 3, 1, 6, 0, 2, 5]
+
+
+def test_the_bench_suites_parts_are_the_first_files_in_the_hand_out_order():
+    assert conftest.LONG_FIRST[:len(_bench_suite.PARTS)] == tuple(Path(_bench_suite.part_file(p)).stem for p in _bench_suite.PARTS)
+    assert all(conftest.head_start_file(_bench_suite.part_file(p)) for p in _bench_suite.PARTS)
+    assert not conftest.head_start_file("test_bench_suites.py") and not conftest.head_start_file("_bench_suite_checks.py")
 
 
 def test_the_test_command_builds_a_module_fixture_once(pytester, monkeypatch):
@@ -76,7 +83,7 @@ def test_a_serial_run_is_left_as_collected():
     assert [i.n for i in items] == list(range(len(LONG_AND_SHORT)))
 
 
-# The head start of test_bench_suite.py's benchmark run (tests/_bench_suite.py), started by conftest.py.
+# The head start of the benchmark suite's run (the test_bench_suite_*.py files) (tests/_bench_suite.py), started by conftest.py.
 import os
 import sys
 import time
@@ -99,24 +106,26 @@ def _config(numprocesses=None, collectonly=False, no_head_start=False, worker=Fa
 
 def test_the_bench_suite_gets_a_head_start_only_when_other_tests_run_too():
     serial = _config()
-    assert conftest.wants_head_start(serial, _items("test_acl_host.py", "test_bench_suite.py", "test_tasks.py"))
-    assert conftest.wants_head_start(serial, _items("test_bench_suite.py", "test_tasks.py"))
-    assert not conftest.wants_head_start(serial, _items("test_bench_suite.py", "test_bench_suite.py"))   # it alone
+    assert conftest.wants_head_start(serial, _items("test_acl_host.py", "test_bench_suite_activation.py", "test_tasks.py"))
+    assert conftest.wants_head_start(serial, _items("test_bench_suite_loss_math.py", "test_tasks.py"))
+    assert not conftest.wants_head_start(serial, _items("test_bench_suite_activation.py", "test_bench_suite_activation.py",
+                                                        "test_bench_suite_loss_math.py"))               # they alone
     assert not conftest.wants_head_start(serial, _items("test_acl_host.py", "test_tasks.py"))            # not collected
-    both = _items("test_acl_host.py", "test_bench_suite.py")
+    both = _items("test_acl_host.py", "test_bench_suite_activation.py")
     assert not conftest.wants_head_start(_config(numprocesses=2), both)        # xdist: the workers fill the cores
     assert not conftest.wants_head_start(_config(worker=True), both)
     assert not conftest.wants_head_start(_config(no_head_start=True), both)
 
 
 def test_with_a_head_start_the_bench_suite_runs_last_and_the_rest_keeps_its_order():
-    items = _items("test_acl_host.py", "test_bench_suite.py", "test_bench_suite.py", "test_tasks.py", "test_zeta.py")
+    items = _items("test_acl_host.py", "test_bench_suite_activation.py", "test_bench_suite_loss_math.py", "test_tasks.py",
+                   "test_zeta.py")
     for n, item in enumerate(items): item.n = n
     conftest.pytest_collection_modifyitems(_config(), items)
     assert [i.n for i in items] == [0, 3, 4, 1, 2]
-    items = _items("test_bench_suite.py", "test_tasks.py")
+    items = _items("test_bench_suite_activation.py", "test_tasks.py")
     conftest.pytest_collection_modifyitems(_config(no_head_start=True), items)     # no head start: order kept
-    assert [Path(str(i.fspath)).name for i in items] == ["test_bench_suite.py", "test_tasks.py"]
+    assert [Path(str(i.fspath)).name for i in items] == ["test_bench_suite_activation.py", "test_tasks.py"]
 
 
 def test_the_fixture_waits_for_the_head_starts_lock_then_resumes(monkeypatch, tmp_path):
@@ -130,19 +139,20 @@ def test_the_fixture_waits_for_the_head_starts_lock_then_resumes(monkeypatch, tm
         return "report"
     monkeypatch.setattr("ascendcraft.bench.run_bench", fake_run_bench)
     settings = _bench_suite.suite_settings().replace(cache_dir=str(tmp_path))
-    assert _bench_suite.run_suite(settings, wait=30, poll=0.01) == "report"
-    assert len(calls) == 3 and all(c["out"] == tmp_path / "bench" / "ci-expert-small" for c in calls)
+    assert _bench_suite.run_suite("loss_math", settings, wait=30, poll=0.01) == "report"
+    assert len(calls) == 3 and all(c["out"] == tmp_path / "bench" / "ci-expert-small-loss_math" for c in calls)
+    assert all(c["categories"] == ["loss", "math"] for c in calls)
     assert (calls[0]["size"], calls[0]["jobs"], calls[0]["settings"].seed) == ("small", 2, 1024)
 
     def other_error(**kwargs):
         raise AscendCraftError(Diagnostic("no-kernels", "kernels folder missing"), stage="bench")
     monkeypatch.setattr("ascendcraft.bench.run_bench", other_error)
     with pytest.raises(AscendCraftError):                 # any other error is raised at once
-        _bench_suite.run_suite(settings, wait=30, poll=0.01)
+        _bench_suite.run_suite("loss_math", settings, wait=30, poll=0.01)
     calls.clear()
     monkeypatch.setattr("ascendcraft.bench.run_bench", fake_run_bench)
     with pytest.raises(AscendCraftError):                 # and a lock held past the wait is an error, not a hang
-        _bench_suite.run_suite(settings, wait=0, poll=0.01)
+        _bench_suite.run_suite("loss_math", settings, wait=0, poll=0.01)
 
 
 def test_the_head_start_runs_at_low_priority_and_is_killed_with_its_children(tmp_path):
@@ -173,7 +183,7 @@ def test_collect_only_starts_no_head_start_and_the_session_end_stops_it(monkeypa
     started, stopped = [], []
     monkeypatch.setattr(_bench_suite, "start_head_start", lambda: started.append(1) or "proc")
     monkeypatch.setattr(_bench_suite, "stop_head_start", stopped.append)
-    items = _items("test_acl_host.py", "test_bench_suite.py")
+    items = _items("test_acl_host.py", "test_bench_suite_pool_reduce_mhc.py")
     for collectonly in (True, False):
         config = _config(collectonly=collectonly)
         config.stash = pytest.Stash()
