@@ -196,6 +196,50 @@ def test_a_launch_in_a_template_host_helper_names_the_instance_and_compiles_away
     np.testing.assert_array_equal(r.outputs["y"], 2 * x)
 
 
+LAMBDA_LAUNCH = """
+#include "kernel_operator.h"
+#include "cases.h"
+__global__ __cube__ void plain(__gm__ uint8_t* a) {}
+__global__ __cube__ void mdl(__gm__ uint8_t* a) {}
+template <uint32_t N, uint32_t M>
+__global__ __cube__ void fixed(__gm__ uint8_t* a) {}
+template <typename AType, uint32_t N>
+__global__ __mix__(1, 2) void grouped(__gm__ uint8_t* a) {}
+int32_t main(int32_t argc, char* argv[])
+{
+    constexpr uint32_t TILE = 4 * 32;
+    constexpr auto selectedKernel = []() {
+        if constexpr (scenarioNum >= 0 && scenarioNum <= 3) {
+            return plain;
+        } else if constexpr (scenarioNum == 4) {
+            return mdl;
+        } else {
+            return fixed<TILE, (scenarioNum > 5) ? 2 : 1>;
+        }
+    }();
+    selectedKernel<<<8, 0, stream>>>(a);
+    return 0;
+}
+"""
+
+
+def test_a_launch_through_a_constexpr_lambda_names_the_kernel_of_the_scenario():
+    "asc-devkit matmul_high_performance: `selectedKernel` is a lambda whose `if constexpr` branches pick the kernel."
+    header = "constexpr uint32_t scenarioNum = SCENARIO_NUM;  // the example's own header\n"
+    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DSCENARIO_NUM=2", header) == "plain"
+    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DSCENARIO_NUM=4", header) == "mdl"
+    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DSCENARIO_NUM=5", header) == "fixed<128, 1>"
+    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DSCENARIO_NUM=7", header) == "fixed<128, 2>"
+    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DSCENARIO_NUM=7") == "selectedKernel"   # undecided: the name as launched
+
+
+def test_a_type_alias_of_the_host_main_is_resolved_in_the_entry():
+    "asc-devkit quant_group_matmul: `using AType = int8_t;` in main(), then `kernel<AType, ...><<<...>>>`."
+    code = LAMBDA_LAUNCH.replace("selectedKernel<<<8, 0, stream>>>(a);",
+                                 "using AType = int8_t;\n    grouped<AType, TILE><<<8, 0, stream>>>(a);")
+    assert corpus.asc_entry(code, "-DSCENARIO_NUM=0") == "grouped<int8_t, 128>"
+
+
 def test_constant_expressions_of_an_example_reduce_to_numbers():
     names = corpus._constants("constexpr uint32_t A = 8 * 2048;\nconstexpr int32_t B = (A > 100) ? A / 2 : 1;\n"
                               "constexpr uint32_t C = B * sizeof(half) + (S == 3 ? 1 : 0);\nconstexpr uint32_t D = E + 1;\n",

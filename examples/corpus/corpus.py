@@ -341,15 +341,49 @@ def _enclosing_template(code: str, at: int) -> tuple[str, list[str]] | None:
     return best
 
 
-def asc_entry(text: str, defines: str = "") -> str | None:
+def _closing(code: str, at: int, open_: str, close: str) -> int:
+    "The index just past the bracket that closes the one opened before `at` (depth 1 at `at`)."
+    depth, i = 1, at
+    while i < len(code) and depth:
+        depth += {open_: 1, close: -1}.get(code[i], 0); i += 1
+    return i
+
+
+def _lambda_kernel(code: str, name: str, consts: dict[str, str]) -> str | None:
+    """What `constexpr auto NAME = []() { if constexpr (C1) { return k1; } else if constexpr (C2) { return k2; } ...
+    else { return kn; } }();` returns under the build's constants (a launch through such a lambda picks its kernel at
+    compile time: asc-devkit matmul_high_performance); None when there is no such lambda or no branch can be decided."""
+    m = re.search(rf"\bconstexpr\s+auto\s+{re.escape(name)}\s*=\s*\[[^\]]*\]\s*\(\s*\)\s*\{{", code)
+    if not m: return None
+    body = code[m.end():_closing(code, m.end(), "{", "}") - 1]
+    pos = 0
+    while True:
+        branch = re.compile(r"(?:else\s+)?if\s+constexpr\s*\(|else\s*\{").search(body, pos)
+        if not branch: return None
+        if branch.group(0).startswith("else") and branch.group(0).endswith("{"):
+            cond, start = 1, branch.end()
+        else:
+            close = _closing(body, branch.end(), "(", ")")
+            cond = _eval_int(body[branch.end():close - 1], consts)
+            brace = body.find("{", close)
+            if cond is None or brace < 0: return None
+            start = brace + 1
+        end = _closing(body, start, "{", "}")
+        if cond:
+            ret = re.search(r"\breturn\s+([^;]+);", body[start:end - 1])
+            return " ".join(ret.group(1).split()) if ret else None
+        pos = end
+
+
+def asc_entry(text: str, defines: str = "", headers: str = "") -> str | None:
     """The kernel a single-source .asc file's host part launches first (`name<args><<<blocks, ...>>>(...)`), with its
     template arguments, as build()'s entry ('name' or 'name<args>'): the launch in main(), else the first launch in a
     host helper before it. A template argument that names an integer constant of the file (`constexpr uint32_t M =
     8 * 32;`) is replaced by its value; one that names a template parameter of the helper holding the launch
     (`template <typename T, uint32_t N> void run() { kernel<T, N><<<...>>>(); }`) takes the argument of the helper's
     call (`run<float, 256>()`); a type the call leaves to deduction is the element type of its first argument
-    (`std::vector<float> x; kernel_add(x, y)`). `defines` are the build's -D flags (the example's scenario). None
-    when the file launches nothing."""
+    (`std::vector<float> x; kernel_add(x, y)`). `defines` are the build's -D flags (the example's scenario); `headers`
+    the text of the example's own headers, whose constants count after the file's. None when the file launches nothing."""
     code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
     main = re.search(r"(?m)^\s*(?:int|int32_t)\s+main\s*\(", code)
     pattern = r"\b(\w+)\s*(?:<((?:[^<>;]|<[^<>;]*>)*)>)?\s*<<<"
@@ -357,9 +391,15 @@ def asc_entry(text: str, defines: str = "") -> str | None:
     start = main.start() if launch else 0
     launch = launch or re.search(pattern, code)
     if not launch: return None
-    targs = launch.group(2)
-    if targs is None: return launch.group(1)
-    consts = _constants(code, defines)
+    kernel, targs = launch.group(1), launch.group(2)
+    consts = _constants(code + "\n" + re.sub(r"//[^\n]*|/\*.*?\*/", "", headers, flags=re.S), defines)
+    if targs is None:   # a kernel picked by a constexpr lambda (`selectedKernel<<<...>>>`): the branch the constants take
+        chosen = _lambda_kernel(code, kernel, consts)
+        if chosen is None: return kernel
+        picked = re.fullmatch(r"(\w+)\s*(?:<(.*)>)?", chosen, re.S)
+        if not picked: return kernel
+        kernel, targs = picked.group(1), picked.group(2)
+        if targs is None: return kernel
     args = _split_args(targs)
     helper = _enclosing_template(code, start + launch.start())
     if helper:
@@ -377,7 +417,12 @@ def asc_entry(text: str, defines: str = "") -> str | None:
                 bound.setdefault(params[len(given)], alias.group(1) if alias else t)
         args = [bound.get(a, a) for a in args]
     args = [re.sub(r"\b\w+\b", lambda m: consts.get(m.group(0), m.group(0)), a) for a in args]
-    return f"{launch.group(1)}<{', '.join(' '.join(a.split()) for a in args)}>"
+    # a type the host code names through an alias (`using AType = int8_t;` in main()): the aliased type, since the
+    # entry is instantiated outside main() (asc-devkit quant_group_matmul)
+    aliases = dict(re.findall(r"\busing\s+(\w+)\s*=\s*([\w:]+)\s*;", code[main.start():] if main else code))
+    args = [aliases.get(a.strip(), a) for a in args]
+    args = [a if _eval_int(a, consts) is None or re.fullmatch(r"\s*-?\d+\s*", a) else str(_eval_int(a, consts)) for a in args]
+    return f"{kernel}<{', '.join(' '.join(a.split()) for a in args)}>"
 
 
 def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
@@ -574,8 +619,9 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
     with tempfile.TemporaryDirectory() as tmp:
         folder = materialise(entry, gitdir, Path(tmp))
         if entry["kind"] in ("kernel-dir", "asc-file"):
-            chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace"), entry.get("defines", "")) \
-                if entry["kind"] == "asc-file" else None
+            headers = "\n".join(v for k, v in sorted(read_sources(folder).items()) if k.endswith((".h", ".hpp")))
+            chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace"), entry.get("defines", ""),
+                               headers) if entry["kind"] == "asc-file" else None
             if entry["kind"] == "asc-file" and chosen is None:   # a file of a kernel split over several: its target's launch
                 chosen = next(filter(None, (asc_entry(show(gitdir, entry["commit"], other).decode(errors="replace"),
                                                       entry.get("defines", ""))
