@@ -524,7 +524,12 @@ void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Loc
     if (p.fromBias && !bias)
         unsupported_call(Op::Mmad, "Mmad with cmatrixSource = 1 and no bias tensor is not emulated",
                          "pass the bias table tensor: Mmad(c, a, b, bias, params) (C starts from the bias row)", loc);
-    const uint32_t c0 = c0_of(aDt);
+    // int4b_t: C0 = 64 elements (32 bytes), two per byte with the even element in the low half; k must be even
+    if (p.int4 && p.k % 2 != 0)
+        Report("mmad-params", Op::Mmad, loc)
+            .msg("Mmad on int4b_t data with k = %u; k must be even (two 4-bit elements per byte)", p.k)
+            .hint("pad K to an even count (the padding elements 0)").fail();
+    const uint32_t c0 = p.int4 ? 64 : c0_of(aDt);
     // kDirectionAlign (fp32 only: c0 = 8): K is laid out rounded up to 16 (two fractals per 16), as a transposing LoadData
     // 3D leaves it; for the other types c0 is already 16 or more and the flag changes nothing
     const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16),
@@ -534,7 +539,15 @@ void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Loc
     // C keeps its NZ layout, row 0 of each 16 x 16 fractal being the result.
     const bool gemv = p.m == 1;
     const uint32_t as = dt_size(aDt), bs = dt_size(bDt);
-    const uint64_t aBytes = gemv ? (static_cast<uint64_t>(p.k) * as + kFractalBytes - 1) / kFractalBytes * kFractalBytes
+    // element e of an operand: e * size bytes in, or for int4b_t the half-byte e (sign-extended from 4 bits)
+    auto elem = [&](Dt dt, uint32_t size, const uint8_t* base, uint64_t e) -> double {
+        if (!p.int4) return load_d(dt, base + e * size);
+        const uint8_t byte = base[e / 2];
+        const int v = (byte >> (4 * (e % 2))) & 0xF;
+        return v >= 8 ? v - 16 : v;
+    };
+    const uint64_t aBytes = gemv ? ((p.int4 ? (static_cast<uint64_t>(p.k) + 1) / 2 : static_cast<uint64_t>(p.k) * as) +
+                                    kFractalBytes - 1) / kFractalBytes * kFractalBytes
                                  : static_cast<uint64_t>(mB) * kB * kFractalBytes;
     check_cube(a, Op::Mmad, loc, "fm", {kRegionL0A}, kFractalBytes, aBytes);
     check_cube(b, Op::Mmad, loc, "filter", {kRegionL0B}, kFractalBytes, static_cast<uint64_t>(kB) * nB * kFractalBytes);
@@ -549,11 +562,11 @@ void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Loc
     std::vector<double> av(static_cast<size_t>(p.m) * p.k), bv(static_cast<size_t>(p.k) * p.n);
     for (uint32_t i = 0; i < p.m; ++i)  // L0A: ZZ, or the GEMV row
         for (uint32_t kk = 0; kk < p.k; ++kk)
-            av[static_cast<size_t>(i) * p.k + kk] = load_d(aDt, a.addr + (gemv ? static_cast<uint64_t>(kk) * as
-                : ((static_cast<uint64_t>(i / 16) * kB + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0) * as));
+            av[static_cast<size_t>(i) * p.k + kk] = elem(aDt, as, a.addr, gemv ? static_cast<uint64_t>(kk)
+                : (static_cast<uint64_t>(i / 16) * kB + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0);
     for (uint32_t kk = 0; kk < p.k; ++kk)  // L0B: ZN
         for (uint32_t j = 0; j < p.n; ++j)
-            bv[static_cast<size_t>(kk) * p.n + j] = load_d(bDt, b.addr + ((static_cast<uint64_t>(kk / c0) * nB + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0) * bs);
+            bv[static_cast<size_t>(kk) * p.n + j] = elem(bDt, bs, b.addr, (static_cast<uint64_t>(kk / c0) * nB + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0);
     for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t j = 0; j < p.n; ++j) {
             uint8_t* out = c.addr + ((static_cast<uint64_t>(j / 16) * mB + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4;

@@ -1147,8 +1147,6 @@ RUN_TIME: dict[str, str] = {
     "Sort.config.index_tmp.half": "unsupported", "Sort.config.no_tmp.float": "unsupported",
     # the Fixpipe buffer's per-channel quantisation vectors are not emulated yet: an `unsupported` error at the call
     "Cube.SetFixPipeConfig.quant_vector": "unsupported",
-    # A2's 4-bit Mmad (int32_t, int4b_t, int4b_t) compiles; 4-bit cube data is not emulated yet
-    "Cube.Mmad.int4": "unsupported",
     # static tensors: AscendC checks their length and place at run time (CPU-debug asserts), as the emulator does
     "LocalMemAllocator.Alloc.misaligned": "ub-misaligned", "LocalTensor.ctor.past_ub": "ub-out-of-range",
     # mode 2 hands over between the AIC and the AIVs of a group: a vector-only or cube-only launch has no partner

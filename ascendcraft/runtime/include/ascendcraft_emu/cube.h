@@ -31,6 +31,8 @@ struct MmadSpec {
     bool initZero = true;     // cmatrixInitVal: start from 0, else accumulate onto L0C
     bool fromBias = false;    // cmatrixSource: start from the bias table
     bool kAlign16 = false;    // kDirectionAlign (float): A and B hold K rounded up to 16 in L0, not to 8
+    bool int4 = false;        // A and B are int4b_t (aDt = bDt = i8 then): two per byte, the even element in the low half;
+                              // a fractal is 16 x 64 of them (C0 = 64), k is even
 };
 struct FixpipeSpec {
     uint32_t nSize = 0, mSize = 0, srcStride = 0, dstStride = 0;
@@ -224,11 +226,16 @@ inline ascendcraft::emu::Nd2NzSpec nd2nz(const Nd2NzParams& p) {
 }  // namespace cube_detail
 
 // ---- GM -> L1 with the ND -> NZ conversion (MTE2) ----------------------------------------------------
+// int4b_t data moves as bytes (two elements each): its dValue and srcDValue count bytes, as for int8_t, so a kernel
+// passes half its column counts there.
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, SrcLoc loc = {}) {
-    static_assert(ascendcraft::emu::OneOf<T, int8_t, uint8_t, half, bfloat16_t, float, int32_t, uint32_t, int16_t, uint16_t>::value,
-                  "DataCopy with Nd2NzParams on Ascend 910B (A2) supports int8/uint8, int16/uint16, half, bfloat16_t, int32/uint32 and float");
-    ascendcraft::emu::cube_copy_nd2nz(ascendcraft::emu::dt_of<T>(), dst.emu(), src.address_, nullptr, cube_detail::nd2nz(p), loc);
+    static_assert(ascendcraft::emu::OneOf<T, int8_t, uint8_t, half, bfloat16_t, float, int32_t, uint32_t, int16_t, uint16_t,
+                                          int4b_t>::value,
+                  "DataCopy with Nd2NzParams on Ascend 910B (A2) supports int4b_t, int8/uint8, int16/uint16, half, bfloat16_t, "
+                  "int32/uint32 and float");
+    const ascendcraft::emu::Dt dt = std::is_same<T, int4b_t>::value ? ascendcraft::emu::Dt::i8 : ascendcraft::emu::dt_of<T>();
+    ascendcraft::emu::cube_copy_nd2nz(dt, dst.emu(), src.address_, nullptr, cube_detail::nd2nz(p), loc);
 }
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Nd2NzParams& p, SrcLoc loc = {}) {
@@ -245,8 +252,11 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
                                            "load with addrMode = inc (0) and a source that runs forward", loc);
     ascendcraft::emu::Load2DSpec s;
     s.startIndex = p.startIndex; s.repeatTimes = p.repeatTimes; s.srcStride = p.srcStride; s.dstGap = p.dstGap;
-    s.transpose = p.ifTranspose;
-    ascendcraft::emu::cube_load2d(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
+    // int4b_t: whole 512-byte fractals (16 x 64 elements) as for int8_t; its load has no transposing form (ifTranspose is
+    // not read for it)
+    constexpr bool int4 = std::is_same<T, int4b_t>::value;
+    s.transpose = !int4 && p.ifTranspose;
+    ascendcraft::emu::cube_load2d(int4 ? ascendcraft::emu::Dt::i8 : ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
 }
 
 // ---- Fill (InitConstValue, its older name): set blocks of an L1 / L0A / L0B tensor to one value -----------------------
@@ -374,21 +384,23 @@ template <typename T, typename U, typename S>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p,
                  SrcLoc loc = {}) {
     // AscendC's headers accept other element types and check them when the call runs: so does the emulator.
-    // (int32_t, int4b_t, int4b_t) is an A2 Mmad too: it compiles, and stops at run time (4-bit data is not emulated yet)
+    // (int32_t, int4b_t, int4b_t) is an A2 Mmad too: fractals of 16 x 64 4-bit elements, k even.
     static_assert(ascendcraft::emu::OneOf<T, half, float, bfloat16_t, int8_t, int32_t>::value &&
                       ascendcraft::emu::OneOf<U, half, float, bfloat16_t, int8_t, int32_t, int4b_t>::value &&
                       ascendcraft::emu::OneOf<S, half, float, bfloat16_t, int8_t, int32_t, int4b_t>::value,
                   "Mmad on Ascend 910B (A2) takes (L0C, L0A, L0B) as (float, half, half), (float, bfloat16_t, bfloat16_t), "
                   "(float, float, float), (int32_t, int8_t, int8_t) or (int32_t, int4b_t, int4b_t)");
-    if (!ascendcraft::emu::MmadTypes<T, U, S>::value)
+    constexpr bool int4 = std::is_same<T, int32_t>::value && std::is_same<U, int4b_t>::value && std::is_same<S, int4b_t>::value;
+    if (!ascendcraft::emu::MmadTypes<T, U, S>::value && !int4)
         ascendcraft::emu::unsupported_type(ascendcraft::emu::Op::Mmad, ascendcraft::emu::dt_of<T>(),
                                            "(L0C, L0A, L0B) as (float, half, half), (float, bfloat16_t, bfloat16_t), "
-                                           "(float, float, float) or (int32_t, int8_t, int8_t) (A2's (int32_t, int4b_t, "
-                                           "int4b_t) is not emulated yet)", loc);
+                                           "(float, float, float), (int32_t, int8_t, int8_t) or (int32_t, int4b_t, int4b_t)", loc);
     ascendcraft::emu::MmadSpec s;
-    s.m = p.m; s.n = p.n; s.k = p.k; s.initZero = p.cmatrixInitVal; s.fromBias = p.cmatrixSource; s.kAlign16 = p.kDirectionAlign;
-    ascendcraft::emu::cube_mmad(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), ascendcraft::emu::dt_of<S>(),
-                                dst.emu(), fm.emu(), filter.emu(), s, loc);
+    s.m = p.m; s.n = p.n; s.k = p.k; s.initZero = p.cmatrixInitVal && !p.isBias; s.fromBias = p.cmatrixSource;
+    s.kAlign16 = p.kDirectionAlign; s.int4 = int4;
+    const ascendcraft::emu::Dt in = int4 ? ascendcraft::emu::Dt::i8 : ascendcraft::emu::Dt::none;
+    ascendcraft::emu::cube_mmad(ascendcraft::emu::dt_of<T>(), int4 ? in : ascendcraft::emu::dt_of<U>(),
+                                int4 ? in : ascendcraft::emu::dt_of<S>(), dst.emu(), fm.emu(), filter.emu(), s, loc);
 }
 // With the bias table (C2): C starts from the bias row, broadcast over C's rows, then adds A x B (cmatrixSource = 1).
 template <typename T, typename U, typename S, typename V>

@@ -95,11 +95,27 @@ public:
 
     T GetValue(uint32_t index, SrcLoc loc = {}) const {
         T value{};
+        if (kNibbles) {   // the 4-bit element `index`: the low half of byte index / 2 when even, the high half when odd
+            uint8_t byte = 0;
+            ascendcraft::emu::local_read(desc_, index / 2, 1, &byte, loc);
+            byte = static_cast<uint8_t>((byte >> (4 * (index % 2))) & 0xF);
+            std::memcpy(&value, &byte, 1);
+            return value;
+        }
         ascendcraft::emu::local_read(desc_, index, sizeof(T), &value, loc);
         return value;
     }
     template <typename U> void SetValue(uint32_t index, U value, SrcLoc loc = {}) const {
         T converted = static_cast<T>(value);
+        if (kNibbles) {   // only this element's 4 bits of the byte change
+            uint8_t byte = 0, v = 0;
+            std::memcpy(&v, &converted, 1);
+            ascendcraft::emu::local_read(desc_, index / 2, 1, &byte, loc);
+            const int shift = 4 * (index % 2);
+            byte = static_cast<uint8_t>((byte & ~(0xF << shift)) | ((v & 0xF) << shift));
+            ascendcraft::emu::local_write(desc_, index / 2, 1, &byte, loc);
+            return;
+        }
         ascendcraft::emu::local_write(desc_, index, sizeof(T), &converted, loc);
     }
     T& operator()(uint32_t index, SrcLoc loc = {}) const {
@@ -107,19 +123,19 @@ public:
     }
     LocalTensor operator[](uint32_t offset) const {
         LocalTensor view = *this;
-        uint64_t shift = static_cast<uint64_t>(offset) * sizeof(T);
+        uint64_t shift = bytes_of(offset);
         view.desc_.addr = desc_.addr + shift;
         view.desc_.bytes = shift < desc_.bytes ? static_cast<uint32_t>(desc_.bytes - shift) : 0u;
         view.desc_.cap = shift < desc_.cap ? static_cast<uint32_t>(desc_.cap - shift) : 0u;
         return view;
     }
-    uint32_t GetSize() const { return desc_.bytes / sizeof(T); }
-    void SetSize(uint32_t size, SrcLoc loc = {}) { ascendcraft::emu::local_set_size(desc_, static_cast<uint64_t>(size) * sizeof(T), loc); }
+    uint32_t GetSize() const { return kNibbles ? desc_.bytes * 2 : desc_.bytes / sizeof(T); }
+    void SetSize(uint32_t size, SrcLoc loc = {}) { ascendcraft::emu::local_set_size(desc_, bytes_of(size), loc); }
     uint32_t GetLength() const { return desc_.bytes; }
     template <typename U> LocalTensor<U> ReinterpretCast() const { return LocalTensor<U>(desc_); }
     // As in AscendC on the device: the UB address is an integer (cast it to a __ubuf__ pointer to use it).
     uint64_t GetPhyAddr() const { return reinterpret_cast<uintptr_t>(desc_.addr); }
-    uint64_t GetPhyAddr(uint32_t offset) const { return reinterpret_cast<uintptr_t>(desc_.addr) + static_cast<uint64_t>(offset) * sizeof(T); }
+    uint64_t GetPhyAddr(uint32_t offset) const { return reinterpret_cast<uintptr_t>(desc_.addr) + bytes_of(offset); }
     // As in AscendC: the TPosition as an int32_t (compare with static_cast<int32_t>(TPosition::VECIN)).
     int32_t GetPosition() const { return static_cast<int32_t>(desc_.pos); }
     void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
@@ -143,6 +159,10 @@ public:
     ascendcraft::emu::Local& emu() { return desc_; }
 
 private:
+    // LocalTensor<int4b_t> counts 4-bit elements, two per byte (the even one in the low half), as AscendC does: its
+    // offsets, sizes and GetPhyAddr(offset) are halved into bytes
+    static constexpr bool kNibbles = std::is_same<T, ::int4b_t>::value;
+    static uint64_t bytes_of(uint64_t elements) { return kNibbles ? elements / 2 : elements * sizeof(T); }
     ascendcraft::emu::Local desc_;
     ShapeInfo shape_info_;
 };

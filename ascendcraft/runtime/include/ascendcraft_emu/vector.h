@@ -458,7 +458,13 @@ template <typename T, typename U> constexpr uint32_t cast_modes() {
          : (is_same<U, int64_t>::value && is_same<T, int32_t>::value) ? kNone
          : ((is_same<U, uint8_t>::value || is_same<U, int8_t>::value) && is_same<T, half>::value) ? kNone
          : (is_same<U, int64_t>::value && is_same<T, float>::value) ? kRound5
+         : (is_same<U, half>::value && is_same<T, ::int4b_t>::value) ? (kRound5 | kNone)
+         : (is_same<U, ::int4b_t>::value && is_same<T, half>::value) ? kNone
          : 0u;
+}
+// Cast half <-> int4b_t (two per byte): its own runtime path (emu_int4.cpp)
+template <typename T, typename U> constexpr bool cast_int4() {
+    return std::is_same<T, ::int4b_t>::value || std::is_same<U, ::int4b_t>::value;
 }
 }  // namespace vec_detail
 #define ASCENDCRAFT_EMU_CAST_CHECK(T, U)                                                                             \
@@ -476,6 +482,9 @@ inline void SetDeqScale(half scale, SrcLoc loc = {}) { ascendcraft::emu::set_deq
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_CAST_CHECK(T, U);
+    if (vec_detail::cast_int4<T, U>())
+        return ascendcraft::emu::vec_cast_int4(std::is_same<T, ::int4b_t>::value, static_cast<uint8_t>(roundMode), dst.emu(),
+                                               src.emu(), ascendcraft::emu::count_lanes(count), loc);
     ascendcraft::emu::Stride s[2];
     ascendcraft::emu::vec_cast(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(roundMode), dst.emu(),
                                src.emu(), ascendcraft::emu::count_lanes(count), s, loc);
@@ -484,6 +493,9 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, uint64_t mask, const uint8_t repeatTime,
                  const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_CAST_CHECK(T, U);
+    if (vec_detail::cast_int4<T, U>())
+        return ascendcraft::emu::vec_cast_int4(std::is_same<T, ::int4b_t>::value, static_cast<uint8_t>(roundMode), dst.emu(),
+                                               src.emu(), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), loc);
     ascendcraft::emu::Stride s[2];
     vec_detail::unary_strides(repeatParams, s);
     ascendcraft::emu::vec_cast(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(roundMode), dst.emu(),
@@ -493,6 +505,9 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask[],
                  const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_CAST_CHECK(T, U);
+    if (vec_detail::cast_int4<T, U>())
+        return ascendcraft::emu::vec_cast_int4(std::is_same<T, ::int4b_t>::value, static_cast<uint8_t>(roundMode), dst.emu(),
+                                               src.emu(), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), loc);
     ascendcraft::emu::Stride s[2];
     vec_detail::unary_strides(repeatParams, s);
     ascendcraft::emu::vec_cast(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(roundMode), dst.emu(),
