@@ -196,7 +196,7 @@ def test_a_launch_in_a_template_host_helper_names_the_instance_and_compiles_away
     np.testing.assert_array_equal(r.outputs["y"], 2 * x)
 
 
-LAMBDA_LAUNCH = """
+SELECTED_LAUNCH = """
 #include "kernel_operator.h"
 #include "cases.h"
 __global__ __cube__ void plain(__gm__ uint8_t* a) {}
@@ -226,16 +226,16 @@ int32_t main(int32_t argc, char* argv[])
 def test_a_launch_through_a_constexpr_lambda_names_the_kernel_of_the_scenario():
     "asc-devkit matmul_high_performance: `selectedKernel` is a lambda whose `if constexpr` branches pick the kernel."
     header = "constexpr uint32_t scenarioNum = SCENARIO_NUM;  // the example's own header\n"
-    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DSCENARIO_NUM=2", header) == "plain"
-    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DSCENARIO_NUM=4", header) == "mdl"
-    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DSCENARIO_NUM=5", header) == "fixed<128, 1>"
-    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DSCENARIO_NUM=7", header) == "fixed<128, 2>"
-    assert corpus.asc_entry(LAMBDA_LAUNCH, "-DSCENARIO_NUM=7") == "selectedKernel"   # undecided: the name as launched
+    assert corpus.asc_entry(SELECTED_LAUNCH, "-DSCENARIO_NUM=2", header) == "plain"
+    assert corpus.asc_entry(SELECTED_LAUNCH, "-DSCENARIO_NUM=4", header) == "mdl"
+    assert corpus.asc_entry(SELECTED_LAUNCH, "-DSCENARIO_NUM=5", header) == "fixed<128, 1>"
+    assert corpus.asc_entry(SELECTED_LAUNCH, "-DSCENARIO_NUM=7", header) == "fixed<128, 2>"
+    assert corpus.asc_entry(SELECTED_LAUNCH, "-DSCENARIO_NUM=7") == "selectedKernel"   # undecided: the name as launched
 
 
 def test_a_type_alias_of_the_host_main_is_resolved_in_the_entry():
     "asc-devkit quant_group_matmul: `using AType = int8_t;` in main(), then `kernel<AType, ...><<<...>>>`."
-    code = LAMBDA_LAUNCH.replace("selectedKernel<<<8, 0, stream>>>(a);",
+    code = SELECTED_LAUNCH.replace("selectedKernel<<<8, 0, stream>>>(a);",
                                  "using AType = int8_t;\n    grouped<AType, TILE><<<8, 0, stream>>>(a);")
     assert corpus.asc_entry(code, "-DSCENARIO_NUM=0") == "grouped<int8_t, 128>"
 
