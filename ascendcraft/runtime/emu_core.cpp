@@ -160,7 +160,16 @@ void Report::note() { write("note"); }
 Core::Core(int index) : idx(index) {
     uint32_t bytes = g_launch->ub_bytes;
     void* mem = nullptr;
-    if (posix_memalign(&mem, 4096, bytes ? bytes : 32) != 0) {
+#if !defined(__SANITIZE_ADDRESS__)  // under ASan every block gets memory of its own (a stale pointer is caught)
+    {
+        std::lock_guard<std::mutex> lock(g_launch->race_mutex);
+        if (!g_launch->ub_pool.free.empty()) {
+            mem = g_launch->ub_pool.free.back();
+            g_launch->ub_pool.free.pop_back();
+        }
+    }
+#endif
+    if (!mem && posix_memalign(&mem, 4096, bytes ? bytes : 32) != 0) {
         fprintf(stderr, "ascendcraft emulator: cannot allocate %u bytes of UB\n", bytes);
         die(4);
     }
@@ -192,7 +201,12 @@ Core::~Core() {
         std::lock_guard<std::mutex> lock(g_launch->race_mutex);
         g_launch->race_pool.push_back(std::move(race));
     }
+#if !defined(__SANITIZE_ADDRESS__)
+    std::lock_guard<std::mutex> lock(g_launch->race_mutex);
+    g_launch->ub_pool.free.push_back(ub);   // the same ub_bytes for every block of the launch
+#else
     free(ub);
+#endif
 }
 
 Core& core() {

@@ -290,6 +290,13 @@ struct Launch {
     std::set<std::string> once_seen;  // warnings given once per call site (first_report_at, under race_mutex)
     uint32_t race_warnings = 0;
     std::vector<std::unique_ptr<RaceChecker>> race_pool;  // checkers of finished blocks, reused (under race_mutex)
+    // UB memory of finished blocks, reused by the next ones (under race_mutex): a new 192 KB allocation per block
+    // came from a thread's malloc arena, which hands freed pages back (MADV_DONTNEED), so every block faulted in and
+    // cleared its UB's pages again (a fifth of a trace's CPU). Each block still fills its UB (zeros or the poison).
+    struct UbPool {
+        std::vector<void*> free;
+        ~UbPool() { for (void* p : free) std::free(p); }
+    } ub_pool;
     // Blocks in parallel (spec `threads` > 1): each block's GM writes and its API reads of writable GM, for the
     // cross-block check after the launch (parallel_conflict in emu_main.cpp); each vector entry belongs to one block.
     bool parallel = false;
