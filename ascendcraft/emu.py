@@ -1501,9 +1501,9 @@ class _Child:
     wall: float = 0.0                     # its wall-time limit (`sandbox.run_seconds`)
 
 
-def _scratch_bytes(run_dir: Path, name: str) -> bytes | None:
+def _scratch_bytes(run_dir: Path, name: str, resolved: bool = False) -> bytes | None:
     "A file the kernel's sandbox wrote (no symbolic links followed; an unreadable one counts as missing)."
-    try: return sandbox.read_scratch(run_dir, name)
+    try: return sandbox.read_scratch(run_dir, name, resolved=resolved)
     except OSError: return None
 
 
@@ -1623,14 +1623,21 @@ def _run_child(binary: Path, run_dir: Path, timeout: float, sanitize: bool, sett
     timed_out = sandbox.wait(proc, timeout)
     seconds = time.perf_counter() - t0
     records = []
-    report = _scratch_bytes(run_dir, "report.jsonl")
+    real_dir = os.path.realpath(run_dir)          # resolved once for both files
+    report = _scratch_bytes(real_dir, "report.jsonl", resolved=True)
     if report:
-        for line in report.decode(errors="replace").splitlines():
-            try: records.append(json.loads(line))
-            except ValueError: pass
+        lines = [line for line in report.decode(errors="replace").splitlines() if line.strip()]
+        try:                    # one parse for the whole report (a line each block): a fiftieth of the calls
+            records = json.loads("[" + ",".join(lines) + "]")
+            if len(records) != len(lines) or not all(isinstance(r, dict) for r in records): raise ValueError
+        except ValueError:      # a line cut short (a killed process) or not one object: line by line, skipping it
+            records = []
+            for line in lines:
+                try: records.append(json.loads(line))
+                except ValueError: pass
     seconds -= next((float(r.get("input_wait", 0)) for r in records if r.get("type") == "done"), 0.0)
     status = None
-    raw = _scratch_bytes(run_dir, "status.bin") or b""
+    raw = _scratch_bytes(real_dir, "status.bin", resolved=True) or b""
     if len(raw) >= _STATUS.size:
         f = _STATUS.unpack(raw[:_STATUS.size])
         if f[0] == _STATUS_MAGIC:
@@ -1656,7 +1663,9 @@ def _hold(folder: Path) -> int:
 def sweep_orphans(root: str | Path) -> list[Path]:
     "Remove the scratch folders under `root` whose process died without removing them; return what was removed."
     removed = []
-    for held in Path(root).glob(f"ascendcraft-*{_HELD}"):
+    try: names = [e.name for e in os.scandir(root)]     # (cheaper than Path.glob: once per run)
+    except OSError: names = []
+    for held in [Path(root) / n for n in names if n.startswith("ascendcraft-") and n.endswith(_HELD)]:
         try: fd = os.open(held, os.O_RDWR | os.O_CLOEXEC)
         except OSError: continue
         try:
@@ -2396,8 +2405,9 @@ def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: 
         diags, ok = _collect(child, build, "trace", _arg_names(build, args), settings)
         if not ok:
             raise AscendCraftError(diags, stage="trace")
+        real_dir = os.path.realpath(run_dir)
         for name in ("trace/trace.json", "trace/trace.bin", "trace/trace_repeats.bin"):
-            sandbox.scratch_path(run_dir, name)   # no links
+            sandbox.scratch_path(real_dir, name, resolved=True)   # no links
         t = Trace.load(run_dir / "trace")
         t.meta.update(entry=build.entry, file=build.entry_file, seconds=child.seconds, notes=[d.render() for d in diags],
                       cpu_seconds=next((r.get("cpu_seconds") for r in child.records if r.get("type") == "done"), None))

@@ -259,7 +259,7 @@ SANDBOX_BIN = "/sandbox/bin"
 
 def _binds(flag: str, path) -> list[str]:
     "Bind `path` at its real place, and also where a command line may name it through a symlink."
-    real, given = str(Path(path).resolve()), os.path.abspath(path)
+    real, given = os.path.realpath(path), os.path.abspath(path)
     return [flag, real, real] + ([flag, real, given] if given != real else [])
 
 
@@ -271,8 +271,8 @@ def wrap(argv: list[str], *, scratch: Path, limits: Limits, settings: Settings, 
     the limits (and, for `kernel`, the seccomp filter); `bootstrap` (building the launcher itself) sets them in a
     `preexec_fn` instead."""
     prot = active(settings)
-    given_scratch, scratch = os.path.abspath(scratch), Path(scratch).resolve()
-    cwd = str(Path(cwd).resolve() if cwd else scratch)
+    given_scratch, scratch = os.path.abspath(scratch), os.path.realpath(scratch)   # os.path: a kernel start resolves
+    cwd = os.path.realpath(cwd) if cwd else scratch                                  # these paths each time
     programs = dict(programs or {})
     argv = [str(a) for a in argv]
     inner_bin = {name: f"{SANDBOX_BIN}/{name}" for name in programs} if prot.namespaces else {n: str(p) for n, p in programs.items()}
@@ -304,8 +304,9 @@ def wrap(argv: list[str], *, scratch: Path, limits: Limits, settings: Settings, 
     if proc: args += ["--proc", "/proc"]
     for path in readable: args += _binds("--ro-bind", path)
     for name, path in programs.items():
-        args += ["--ro-bind", str(Path(path).resolve()), f"{SANDBOX_BIN}/{name}"]
-    args += [*_binds("--bind", given_scratch), "--chdir", cwd, "--", *argv]
+        args += ["--ro-bind", os.path.realpath(path), f"{SANDBOX_BIN}/{name}"]
+    args += ["--bind", scratch, scratch, *(["--bind", scratch, given_scratch] if given_scratch != scratch else []),
+             "--chdir", cwd, "--", *argv]
     return Command(args, env, preexec, cwd, True)
 
 # %% ../nbs/17_sandbox.ipynb #a7f191a6
@@ -463,20 +464,20 @@ class ScratchError(OSError):
     "A file in the scratch folder that the parent refuses to read."
 
 
-def scratch_path(root: Path, relative: str) -> Path:
-    "`root/relative`, refusing symbolic links and anything outside `root`."
-    root = Path(root).resolve()
+def scratch_path(root: Path, relative: str, resolved: bool = False) -> Path:
+    "`root/relative`, refusing symbolic links and anything outside `root` (`resolved`: `root` has no symbolic link in it)."
+    root = str(root) if resolved else os.path.realpath(root)   # os.path, not pathlib: called for every file a run reads back
     path = root
     for part in Path(relative).parts:
         if part in ("..", "/"): raise ScratchError(f"{relative}: leaves the scratch folder")
-        path = path / part
-        if path.is_symlink(): raise ScratchError(f"{path.relative_to(root)} is a symbolic link (written by the sandboxed code)")
-    return path
+        path = os.path.join(path, part)
+        if os.path.islink(path): raise ScratchError(f"{os.path.relpath(path, root)} is a symbolic link (written by the sandboxed code)")
+    return Path(path)
 
 
-def read_scratch(root: Path, relative: str, limit: int | None = None) -> bytes | None:
-    "The bytes of a regular file the sandboxed command wrote (None when it does not exist)."
-    path = scratch_path(root, relative)
+def read_scratch(root: Path, relative: str, limit: int | None = None, resolved: bool = False) -> bytes | None:
+    "The bytes of a regular file the sandboxed command wrote (None when it does not exist; `resolved`: see scratch_path)."
+    path = scratch_path(root, relative, resolved)
     try: fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError: return None
     try:

@@ -8,6 +8,9 @@ Docs: https://ascendcraft.github.io/ascendcraft/trace.html.md"""
 from __future__ import annotations
 
 import json
+import mmap
+import os
+import struct
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
@@ -106,6 +109,22 @@ def check_format(info: dict, folder: Path | str = ".") -> None:
         raise _format_error(folder, f"the runtime's record layout differs from TRACE_DTYPE in: {', '.join(bad)}")
 
 # %% ../nbs/09_trace.ipynb #0bff93c5
+_MAP_RECORDS_BYTES = 1 << 20   # trace.bin files at least this large are mapped, smaller ones read
+
+
+def _read_records(path: Path) -> np.ndarray:
+    """The records of a trace.bin file: a large one mapped, not read (its pages are shared with the file, copy-on-write,
+    nothing is copied), a small one read (a mapping costs more than reading a few pages). Either way a plain writable
+    ndarray: a `np.memmap` made every slice of it a memmap, which cost a trace of a few hundred records over a
+    millisecond of Python time."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        count = size // TRACE_DTYPE.itemsize
+        if count == 0: return np.zeros(0, TRACE_DTYPE)
+        if size < _MAP_RECORDS_BYTES: return np.fromfile(f, dtype=TRACE_DTYPE, count=count)
+        return np.frombuffer(mmap.mmap(f.fileno(), count * TRACE_DTYPE.itemsize, access=mmap.ACCESS_COPY), TRACE_DTYPE)
+
+
 @dataclass
 class Trace:
     "Instruction records of one kernel launch, in issue order within each block."
@@ -171,9 +190,7 @@ class Trace:
         folder = Path(folder)
         info = json.loads((folder / "trace.json").read_text())
         check_format(info, folder)
-        path = folder / "trace.bin"
-        # mapped, not read: a large trace's pages are shared with the file (copy-on-write), nothing is copied
-        records = np.memmap(path, dtype=TRACE_DTYPE, mode="c") if path.stat().st_size else np.zeros(0, TRACE_DTYPE)
+        records = _read_records(folder / "trace.bin")
         repeats = folder / REPEATS_FILE
         if repeats.is_file() and repeats.stat().st_size:
             return SummarisedTrace(records, list(info["op_names"]), int(info["block_dim"]), info.get("meta", {}),
@@ -195,15 +212,18 @@ class BlockRepeats:
     offsets: list              # per repeated block: uint64 gm_offset of each template record that names a tensor, in order
 
 
+_REPEAT_HEAD = struct.Struct("<IIQ")   # an entry's head: block, template, offsets that follow
+
+
 def read_repeats(path: Path | str) -> BlockRepeats:
     "Parse `trace_repeats.bin` (a `trace-format` error when it is cut short)."
-    data, at = np.fromfile(path, dtype=np.uint8), 0
+    with open(path, "rb") as f: raw = f.read()
+    data, at, end = np.frombuffer(raw, dtype=np.uint8), 0, len(raw)
     blocks, templates, offsets = [], [], []
-    while at < len(data):
-        if at + 16 > len(data): raise _format_error(Path(path).parent, f"{REPEATS_FILE} ends inside an entry")
-        b, t = data[at:at + 8].view("<u4").tolist()
-        n = int(data[at + 8:at + 16].view("<u8")[0])
-        if at + 16 + 8 * n > len(data): raise _format_error(Path(path).parent, f"{REPEATS_FILE} ends inside block {b}'s offsets")
+    while at < end:
+        if at + 16 > end: raise _format_error(Path(path).parent, f"{REPEATS_FILE} ends inside an entry")
+        b, t, n = _REPEAT_HEAD.unpack_from(raw, at)
+        if at + 16 + 8 * n > end: raise _format_error(Path(path).parent, f"{REPEATS_FILE} ends inside block {b}'s offsets")
         blocks.append(b); templates.append(t)
         offsets.append(data[at + 16:at + 16 + 8 * n].view("<u8"))
         at += 16 + 8 * n
@@ -221,14 +241,14 @@ class SummarisedTrace(Trace):
         core = np.asarray(stored["core"])
         self.span = np.searchsorted(core, np.arange(block_dim + 1))      # stored block b: stored[span[b]:span[b + 1]]
         self.template_of = np.arange(block_dim)                          # block -> the stored block it issues
-        self.template_of[repeats.block] = repeats.template
-        for b, t, off in zip(repeats.block.tolist(), repeats.template.tolist(), repeats.offsets):
-            if b >= block_dim or t >= block_dim or self.span[t + 1] == self.span[t] or \
-                    len(off) != np.count_nonzero(stored["tensor"][self.span[t]:self.span[t + 1]] != NO_TENSOR):
-                raise _format_error(".", f"{REPEATS_FILE}: block {b} repeats block {t}, which is not stored as it says")
-        self.offsets = dict(zip(repeats.block.tolist(), repeats.offsets))
         named = np.asarray(stored["tensor"]) != NO_TENSOR
         before = np.concatenate([[0], np.cumsum(named)])                 # named records before each position
+        span, named_in = self.span.tolist(), before[self.span].tolist()  # named records before each stored block
+        for b, t, off in zip(repeats.block.tolist(), repeats.template.tolist(), repeats.offsets):
+            if b >= block_dim or t >= block_dim or span[t + 1] == span[t] or len(off) != named_in[t + 1] - named_in[t]:
+                raise _format_error(".", f"{REPEATS_FILE}: block {b} repeats block {t}, which is not stored as it says")
+        self.template_of[repeats.block] = repeats.template
+        self.offsets = dict(zip(repeats.block.tolist(), repeats.offsets))
         self.gm_rank = before[:-1] - before[self.span[np.minimum(core.astype(np.int64), block_dim - 1)]] if len(core) else before[:0]
 
     @property
