@@ -1618,9 +1618,13 @@ def _run_child(binary: Path, run_dir: Path, timeout: float, sanitize: bool, sett
     t0 = time.perf_counter()
     proc = sandbox.start(cmd, stdin=subprocess.DEVNULL if feed is None else subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
-    out, err = sandbox.Capture(proc.stdout), sandbox.Capture(proc.stderr)
-    if feed is not None: _feed_inputs(proc, feed)
-    timed_out = sandbox.wait(proc, timeout)
+    # with inputs to write, the pipes are drained on threads meanwhile; else read while waiting (no threads)
+    out, err = sandbox.Capture(proc.stdout, feed is not None), sandbox.Capture(proc.stderr, feed is not None)
+    if feed is not None:
+        _feed_inputs(proc, feed)
+        timed_out = sandbox.wait(proc, timeout)
+    else:
+        timed_out = sandbox.wait_reading(proc, timeout, (out, err))
     seconds = time.perf_counter() - t0
     records = []
     real_dir = os.path.realpath(run_dir)          # resolved once for both files

@@ -33,8 +33,8 @@ from .diagnostics import AscendCraftError, Diagnostic
 __all__ = ['BWRAP', 'NOBODY', 'LAUNCHER_SOURCE', 'LAUNCHER_FAILED', 'LAUNCHER_FLAGS', 'SANDBOX_MODES', 'RUN_TIMEOUT_GM_BYTES',
            'SANDBOX_BIN', 'Limits', 'build_limits', 'run_seconds', 'run_limits', 'Protections', 'probe', 'active',
            'launcher', 'Command', 'wrap', 'Capture', 'Finished', 'exit_status', 'setup_failure', 'start', 'kill',
-           'wait', 'run', 'build_limit_diagnostic', 'ScratchError', 'scratch_path', 'read_scratch', 'seccomp_works',
-           'doctor_report']
+           'wait', 'wait_reading', 'run', 'build_limit_diagnostic', 'ScratchError', 'scratch_path', 'read_scratch',
+           'seccomp_works', 'doctor_report']
 
 # %% ../nbs/17_sandbox.ipynb #444cebba
 BWRAP = "/usr/bin/bwrap"
@@ -314,26 +314,33 @@ _HEAD, _TAIL = 64 * 1024, 16 * 1024
 
 
 class Capture:
-    "Drain a pipe on a thread, keeping the first and last bytes and counting the rest."
-    def __init__(self, stream):
+    """Drain a pipe, keeping the first and last bytes and counting the rest: on a thread of its own, or (`thread=False`)
+    read by `wait_reading` on the waiting thread."""
+    def __init__(self, stream, thread: bool = True):
         self.head, self.tail, self.dropped = bytearray(), bytearray(), 0
-        self.thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
+        self.stream, self.thread = stream, None
+        if thread: self.start_thread()
+
+    def start_thread(self):
+        self.thread = threading.Thread(target=self._pump, args=(self.stream,), daemon=True)
         self.thread.start()
 
+    def add(self, chunk: bytes) -> None:
+        room = _HEAD - len(self.head)
+        self.head += chunk[:room]
+        rest = chunk[room:]
+        if rest:
+            self.tail += rest
+            if len(self.tail) > _TAIL:
+                self.dropped += len(self.tail) - _TAIL
+                del self.tail[:len(self.tail) - _TAIL]
+
     def _pump(self, stream):
-        while chunk := stream.read(65536):
-            room = _HEAD - len(self.head)
-            self.head += chunk[:room]
-            rest = chunk[room:]
-            if rest:
-                self.tail += rest
-                if len(self.tail) > _TAIL:
-                    self.dropped += len(self.tail) - _TAIL
-                    del self.tail[:len(self.tail) - _TAIL]
+        while chunk := stream.read(65536): self.add(chunk)
         stream.close()
 
     def text(self) -> str:
-        self.thread.join(timeout=5)
+        if self.thread is not None: self.thread.join(timeout=5)
         out = self.head.decode(errors="replace")
         if self.dropped: out += f"\n[... {self.dropped:,} bytes of output truncated ...]\n"
         return out + self.tail.decode(errors="replace")
@@ -414,6 +421,48 @@ def wait(proc: subprocess.Popen, wall: float) -> bool:
     kill(proc)
     proc.wait()
     return True
+
+
+def wait_reading(proc: subprocess.Popen, wall: float, captures) -> bool:
+    """`wait`, reading the pipes of `captures` (made with `thread=False`) on this thread meanwhile: one poll on the
+    process's pidfd and the pipes, instead of a thread per pipe (two thread starts and joins per kernel run, whose
+    output is a few lines). As with `Capture.text` after `wait`, the pipes are read until they close, for at most 5 s
+    after the command ended. True when it timed out."""
+    try: pidfd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):                      # not Linux >= 5.3: a thread per pipe
+        for c in captures: c.start_thread()
+        return wait(proc, wall)
+    reading = {c.stream.fileno(): c for c in captures}
+    poller = select.poll()
+    for fd in (*reading, pidfd): poller.register(fd, select.POLLIN)
+    timed_out, ended, deadline = False, None, time.monotonic() + wall
+    try:
+        while reading or ended is None:
+            now = time.monotonic()
+            if ended is None and now >= deadline:          # the wall-time limit: kill the sandbox
+                kill(proc)
+                proc.wait()
+                poller.unregister(pidfd)
+                timed_out, ended = True, now
+            elif ended is not None and now >= ended + 5:   # something else holds a pipe open: stop reading it
+                break
+            until = deadline if ended is None else ended + 5
+            for fd, _ in poller.poll(max(0, int((until - now) * 1000)) + 1):
+                if fd == pidfd:
+                    poller.unregister(pidfd)
+                    proc.wait()
+                    ended = time.monotonic()
+                elif fd in reading:
+                    try: chunk = os.read(fd, 65536)
+                    except OSError: chunk = b""
+                    if chunk: reading[fd].add(chunk)
+                    else:
+                        poller.unregister(fd)
+                        reading.pop(fd).stream.close()
+    finally:
+        os.close(pidfd)
+        for c in reading.values(): c.stream.close()
+    return timed_out
 
 
 def run(argv: list[str], *, scratch: Path, limits: Limits, settings: Settings | None = None, **wrap_args) -> Finished:
