@@ -1076,7 +1076,46 @@ static void check_within_ub(const Queue& q, const SrcLoc& loc) {
         .fail();
 }
 
+static int queue_make(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t num, uint64_t len, bool isBuf,
+                      int64_t at, uint32_t poolEnd, SrcLoc loc);
+
 int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t num, uint64_t len, bool isBuf, SrcLoc loc) {
+    return queue_make(pipe, srcPos, dstPos, depth, num, len, isBuf, -1, 0, loc);
+}
+
+// A queue or buffer inside a TBufPool: at a given UB offset, inside the pool's bytes [.., poolEnd), without taking UB
+// from the pipe (the pool took it when TPipe::InitBufPool made it).
+int queue_init_at(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t num, uint64_t len, bool isBuf,
+                  uint32_t at, uint32_t poolEnd, SrcLoc loc) {
+    return queue_make(pipe, srcPos, dstPos, depth, num, len, isBuf, at, poolEnd, loc);
+}
+
+uint32_t queue_base(int queue) {
+    Core& c = core();
+    return queue >= 0 && queue < static_cast<int>(c.queues.size()) ? c.queues[queue].base : 0;
+}
+
+// TBufPool::Reset: the pool's queues end (a tensor still allocated in one is a queue-leak), so their bytes can be
+// handed out again.
+void queue_release(int queue, SrcLoc loc) {
+    Core& c = core();
+    if (queue < 0 || queue >= static_cast<int>(c.queues.size()) || !c.queues[queue].live) return;
+    enter(Op::InitBuffer, loc);
+    Queue& q = c.queues[queue];
+    if (!q.is_buf)
+        for (size_t i = 0; i < q.slots.size(); ++i)
+            if (q.slots[i].state != SlotState::Free)
+                Report("queue-leak", Op::AllocTensor, q.slots[i].alloc_loc)
+                    .msg("a tensor allocated here (buffer %zu of a %s queue) was not freed before its TBufPool's Reset",
+                         i, position_name(q.src))
+                    .hint("FreeTensor every tensor of the pool's queues before TBufPool::Reset()").fail();
+    q.live = false;
+    if (q.pipe >= 0 && q.pipe < static_cast<int>(c.pipes.size()) && c.pipes[q.pipe].buffers >= q.slots.size())
+        c.pipes[q.pipe].buffers -= static_cast<uint32_t>(q.slots.size());
+}
+
+static int queue_make(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t num, uint64_t len, bool isBuf,
+                      int64_t at, uint32_t poolEnd, SrcLoc loc) {
     Core& c = core();
     enter(Op::InitBuffer, loc);
     if (pipe < 0 || pipe >= static_cast<int>(c.pipes.size()) || !c.pipes[pipe].live)
@@ -1102,7 +1141,14 @@ int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t 
     uint32_t cap = g_launch->ub_bytes;
     // Past the end of UB: on the NPU, InitBuffer only hands out addresses, and a kernel that never uses such a buffer
     // (a branch for another dtype) runs correctly. So this is a warning here, and the error when the buffer is used.
-    const bool beyond = !region && p.used + total > cap;
+    if (at >= 0 && (region || static_cast<uint64_t>(at) + total > poolEnd))
+        Report(region ? "unsupported" : "ub-overflow", Op::InitBuffer, loc)
+            .msg(region ? "a TBufPool in L1 (A1/B1/C1) is not emulated yet; pools of VECIN/VECOUT/VECCALC are"
+                        : "InitBuffer in a TBufPool asks for %d x %llu = %llu bytes at UB offset %u, past the pool's end "
+                          "at offset %u", num, static_cast<unsigned long long>(len32), static_cast<unsigned long long>(total),
+                 static_cast<uint32_t>(at), poolEnd)
+            .hint("the buffers made in a TBufPool must fit in the length its InitBufPool gave it").fail();
+    const bool beyond = at < 0 && !region && p.used + total > cap;
     if (beyond && p.used + total > (1ull << 30))   // no NPU has a GB of UB: a size gone wrong, stop at once
         ub_overflow_report(loc, num, len32, total, p.used, cap, nullptr)
             .hint("all InitBuffer calls together must fit in %u bytes", cap).fail();
@@ -1122,7 +1168,7 @@ int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t 
     q.dst = dstPos;
     q.depth = depth;
     q.len = static_cast<uint32_t>(len32);
-    q.base = region ? p.cube_used[region] : p.used;
+    q.base = at >= 0 ? static_cast<uint32_t>(at) : region ? p.cube_used[region] : p.used;
     q.region = region;
     q.slots.resize(static_cast<size_t>(num));
     q.init_loc = loc;
@@ -1131,7 +1177,8 @@ int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t 
     q.consumer = consumer_pipe(dstPos);
     q.event_base = c.next_event_key;
     if (!isBuf) c.next_event_key = static_cast<uint16_t>(c.next_event_key + num);
-    if (region) p.cube_used[region] += static_cast<uint32_t>(total);
+    if (at >= 0) {}   // a pool's bytes: taken from the pipe already
+    else if (region) p.cube_used[region] += static_cast<uint32_t>(total);
     else p.used += static_cast<uint32_t>(total);
     p.buffers += static_cast<uint32_t>(num);
     c.ub_high = std::max(c.ub_high, p.used);

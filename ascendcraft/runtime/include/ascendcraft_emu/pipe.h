@@ -64,8 +64,27 @@ public:
     bool VacantInQue() const { return depth <= 0 || ascendcraft::emu::queue_count(queue_) < depth; }
     bool HasIdleBuffer() const { return ascendcraft::emu::queue_has_idle(queue_); }
     void FreeAllEvent() {}
+    // The hooks a custom TBufPool (EXTERN_IMPL_BUFPOOL) calls to place this queue's buffers: InitStartBufHandle gives
+    // their number and length, then InitBufHandle each buffer's UB address. The emulated queue is made at buffer 0's
+    // address; the next ones must follow it, len bytes apart (a queue's buffers are contiguous in the emulation).
+    void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len, SrcLoc loc = {}) {
+        (void)startBufhandle; (void)loc;
+        pool_num_ = num; pool_len_ = len;
+    }
+    template <typename P>
+    void InitBufHandle(P* bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr, uint32_t len, SrcLoc loc = {}) {
+        (void)bufhandle;
+        if (index == 0) {
+            queue_ = bufPool->tBufPoolImpl.make(static_cast<uint8_t>(src), static_cast<uint8_t>(dst), depth, pool_num_,
+                                                pool_len_, false, curPoolAddr, loc);
+            return;
+        }
+        bufPool->tBufPoolImpl.check_next(queue_, index, curPoolAddr, len, loc);
+    }
 
     int queue_ = -1;  // runtime handle, set by TPipe::InitBuffer
+    uint8_t pool_num_ = 0;
+    uint32_t pool_len_ = 0;
 };
 
 template <TPosition pos, int32_t depth, auto mask = 0> class TQue : public TQueBind<pos, pos, depth, mask> {};
@@ -113,8 +132,150 @@ public:
             "TBuf::DeQue: a TBuf is a scratch buffer without a queue, so it cannot hand a tensor between pipes on Ascend 910B (A2)",
             "use a TQue (TPipe::InitBuffer(que, num, len)) for tensors that move between pipes", loc);
     }
+    void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len, SrcLoc loc = {}) {
+        (void)startBufhandle; (void)num; (void)loc;
+        pool_len_ = len;
+    }
+    template <typename P>
+    void InitBufHandle(P* bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr, uint32_t len, SrcLoc loc = {}) {
+        (void)bufhandle; (void)index; (void)len;
+        queue_ = bufPool->tBufPoolImpl.make(static_cast<uint8_t>(pos), static_cast<uint8_t>(pos), 0, 1, pool_len_, true,
+                                            curPoolAddr, loc);
+    }
     int queue_ = -1;
+    uint32_t pool_len_ = 0;
 };
+
+// ---- TBufPool: a block of UB that TPipe::InitBufPool takes once and hands out to queues and buffers; Reset gives it
+// back for reuse, and a second pool can share the first one's bytes (InitBufPool(pool, len, shared)). ------------
+constexpr uint32_t defaultBufIDSize = 4;
+namespace detail_pool {
+// A pool's state: its UB bytes [startAddr_, endAddr_), the next free offset (maxAddr_), the buffer handles it has given
+// (curBufSize_ of bufIDSize) and the emulated queues made in it (released by Reset).
+template <uint32_t N> struct PoolImpl {
+    int pipe = -1;
+    uint32_t startAddr_ = 0, maxAddr_ = 0, endAddr_ = 0, maxLen_ = 0;
+    uint8_t curBufSize_ = 0;
+    bool isReset_ = true;
+    uint8_t buf_[N > 0 ? N : 1] = {};   // handle storage: GetBufHandle(k) is &buf_[k]
+    int queues_[64] = {};
+    int nq_ = 0;
+    void open(int pipeId, uint32_t start, uint32_t len) {
+        pipe = pipeId; startAddr_ = maxAddr_ = start; endAddr_ = start + (len + 31) / 32 * 32; maxLen_ = len;
+        curBufSize_ = 0; nq_ = 0;
+    }
+    void need_open(SrcLoc loc) const {
+        if (pipe < 0)
+            ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::InitBuffer,
+                "InitBuffer / InitBufPool on a TBufPool that has no memory yet",
+                "give the pool its bytes first: pipe.InitBufPool(pool, len) (or parentPool.InitBufPool(pool, len))", loc);
+    }
+    int make(uint8_t src, uint8_t dst, int32_t depth, int32_t num, uint64_t len, bool isBuf, uint32_t at, SrcLoc loc) {
+        need_open(loc);
+        if (nq_ >= 64 || static_cast<uint32_t>(nq_) >= (N > 0 ? N : 1) * 16u)
+            ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::InitBuffer, "too many buffers in one TBufPool",
+                                               "a TBufPool holds at most its bufIDSize buffers", loc);
+        int q = ascendcraft::emu::queue_init_at(pipe, src, dst, depth, num, len, isBuf, at, endAddr_, loc);
+        queues_[nq_++] = q;
+        return q;
+    }
+    void check_next(int queue, uint32_t index, uint32_t addr, uint32_t len, SrcLoc loc) {
+        const uint32_t want = ascendcraft::emu::queue_base(queue) + index * ((len + 31) / 32 * 32);
+        if (addr != want)
+            ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::InitBuffer,
+                "InitBufHandle places a queue's buffers apart: the emulation keeps a queue's buffers contiguous",
+                "give buffer i the address of buffer 0 plus i * len (32-byte aligned)", loc);
+    }
+    void reset(SrcLoc loc) {
+        for (int i = 0; i < nq_; ++i) ascendcraft::emu::queue_release(queues_[i], loc);
+        nq_ = 0; curBufSize_ = 0; maxAddr_ = startAddr_; isReset_ = true;
+    }
+};
+}  // namespace detail_pool
+
+template <TPosition pos, uint32_t bufIDSize = defaultBufIDSize> class TBufPool;
+namespace detail_pool {
+template <class T> struct is_tbufpool : std::false_type {};
+template <TPosition p, uint32_t n> struct is_tbufpool<TBufPool<p, n>> : std::true_type {};
+// As in AscendC, a TBufPool makes pools inside it of its own type or custom pools (EXTERN_IMPL_BUFPOOL); another
+// TBufPool specialisation's pool flag is private to it, so that call does not compile.
+template <class Self, class T> constexpr bool nestable = std::is_same<Self, T>::value || !is_tbufpool<T>::value;
+}  // namespace detail_pool
+
+template <TPosition pos, uint32_t bufIDSize> class TBufPool {
+public:
+    static constexpr TPosition poolPos = pos;
+    static constexpr bool isTbufPool = true;
+    TBufPool() {}
+    template <TPosition src, TPosition dst, int32_t depth, auto mask>
+    bool InitBuffer(TQueBind<src, dst, depth, mask>& que, uint8_t num, uint32_t len, SrcLoc loc = {}) {
+        tBufPoolImpl.need_open(loc);
+        const uint32_t at = tBufPoolImpl.maxAddr_;
+        que.queue_ = tBufPoolImpl.make(static_cast<uint8_t>(src), static_cast<uint8_t>(dst), depth, num, len, false, at, loc);
+        tBufPoolImpl.maxAddr_ = at + num * ((len + 31) / 32 * 32);
+        tBufPoolImpl.curBufSize_ = static_cast<uint8_t>(tBufPoolImpl.curBufSize_ + num);
+        return true;
+    }
+    template <TPosition bufPos> bool InitBuffer(TBuf<bufPos>& buf, uint32_t len, SrcLoc loc = {}) {
+        tBufPoolImpl.need_open(loc);
+        const uint32_t at = tBufPoolImpl.maxAddr_;
+        buf.queue_ = tBufPoolImpl.make(static_cast<uint8_t>(bufPos), static_cast<uint8_t>(bufPos), 0, 1, len, true, at, loc);
+        tBufPoolImpl.maxAddr_ = at + (len + 31) / 32 * 32;
+        tBufPoolImpl.curBufSize_ = static_cast<uint8_t>(tBufPoolImpl.curBufSize_ + 1);
+        return true;
+    }
+    // A pool inside this one: the next len bytes; with shareBuf, the bytes of that (sibling) pool again.
+    template <class T, std::enable_if_t<detail_pool::nestable<TBufPool, T>, int> = 0>
+    bool InitBufPool(T& bufPool, uint32_t len, SrcLoc loc = {}) {
+        tBufPoolImpl.need_open(loc);
+        const uint32_t at = tBufPoolImpl.maxAddr_, len32 = (len + 31) / 32 * 32;
+        if (at + len32 > tBufPoolImpl.endAddr_) overflow(len, loc);
+        bufPool.tBufPoolImpl.open(tBufPoolImpl.pipe, at, len);
+        tBufPoolImpl.maxAddr_ = at + len32;
+        return true;
+    }
+    template <class T, class U,
+              std::enable_if_t<detail_pool::nestable<TBufPool, T> && detail_pool::nestable<TBufPool, U>, int> = 0>
+    bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf, SrcLoc loc = {}) {
+        tBufPoolImpl.need_open(loc);
+        share(bufPool, len, shareBuf, loc);
+        return true;
+    }
+    void Reset(SrcLoc loc = {}) { tBufPoolImpl.reset(loc); }
+
+    template <class T, class U> static void share(T& bufPool, uint32_t len, U& shareBuf, SrcLoc loc) {
+        shareBuf.tBufPoolImpl.need_open(loc);
+        if (len > shareBuf.tBufPoolImpl.maxLen_)
+            ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::InitBuffer,
+                "InitBufPool with a shared pool asks for more bytes than the shared pool has",
+                "a pool that reuses another's memory can be at most as long as that pool", loc);
+        bufPool.tBufPoolImpl.open(shareBuf.tBufPoolImpl.pipe, shareBuf.tBufPoolImpl.startAddr_, len);
+    }
+    [[noreturn]] void overflow(uint32_t len, SrcLoc loc) const {
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::InitBuffer,
+            "InitBufPool asks for more bytes than are left in the enclosing TBufPool",
+            "the pools made inside a TBufPool must fit in its length", loc);
+        (void)len;
+    }
+    detail_pool::PoolImpl<bufIDSize> tBufPoolImpl;
+};
+
+// A user's own pool class (`class MyPool { ... EXTERN_IMPL_BUFPOOL(MyPool, TPosition::VECCALC, 16); };`): the members
+// TPipe::InitBufPool and the queues' InitBufHandle use, and the handle / address accessors its InitBuffer calls.
+#define EXTERN_IMPL_BUFPOOL(EXT_BUFPOOL, POSITION, BUFID_SIZE)                                                          \
+public:                                                                                                               \
+    static constexpr AscendC::TPosition poolPos = POSITION;                                                           \
+    static constexpr int bufIDSize = BUFID_SIZE;                                                                      \
+    static constexpr bool isTbufPool = true;                                                                          \
+    ~EXT_BUFPOOL() { Reset(); }                                                                                       \
+    void Reset(ascendcraft::emu::SrcLoc loc = {}) { tBufPoolImpl.reset(loc); }                                        \
+    void Init() { tBufPoolImpl.curBufSize_ = 0; tBufPoolImpl.isReset_ = true; }                                       \
+    AscendC::TBufHandle GetBufHandle(uint8_t offset) { return tBufPoolImpl.buf_ + offset; }                           \
+    void SetCurAddr(uint32_t curAddr) { tBufPoolImpl.maxAddr_ = curAddr; }                                           \
+    uint32_t GetCurAddr() { return tBufPoolImpl.maxAddr_; }                                                           \
+    void SetCurBufSize(uint8_t curBufSize) { tBufPoolImpl.curBufSize_ = curBufSize; }                                 \
+    uint8_t GetCurBufSize() { return tBufPoolImpl.curBufSize_; }                                                      \
+    AscendC::detail_pool::PoolImpl<BUFID_SIZE> tBufPoolImpl
 
 // The memory manager of one kernel: hands out UB to queues and buffers.
 class TPipe {
@@ -136,6 +297,20 @@ public:
     }
     template <TPosition pos> bool InitBuffer(TBuf<pos>& buf, uint32_t len, SrcLoc loc = {}) {
         buf.queue_ = ascendcraft::emu::queue_init(pipe_, static_cast<uint8_t>(pos), static_cast<uint8_t>(pos), 0, 1, len, true, loc);
+        return true;
+    }
+    // A TBufPool (or a custom pool) of len bytes, taken from the pipe like a buffer; with shareBuf, the bytes of that
+    // pool again (its memory is reused once its work is done).
+    template <class T> bool InitBufPool(T& bufPool, uint32_t len, SrcLoc loc = {}) {
+        static_assert(T::isTbufPool, "InitBufPool takes a TBufPool (or a class with EXTERN_IMPL_BUFPOOL)");
+        const int q = ascendcraft::emu::queue_init(pipe_, static_cast<uint8_t>(T::poolPos), static_cast<uint8_t>(T::poolPos), 0,
+                                                   1, len, true, loc);
+        bufPool.tBufPoolImpl.open(pipe_, ascendcraft::emu::queue_base(q), len);
+        return true;
+    }
+    template <class T, class U> bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf, SrcLoc loc = {}) {
+        static_assert(T::isTbufPool && U::isTbufPool, "InitBufPool takes TBufPools (or classes with EXTERN_IMPL_BUFPOOL)");
+        TBufPool<T::poolPos>::share(bufPool, len, shareBuf, loc);
         return true;
     }
     void Init() {}  // the constructor already initialised the pipe

@@ -156,6 +156,10 @@ void pipe_close(int pipe);
 void pipe_reset(int pipe, SrcLoc loc);
 void* current_pipe_object();
 int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t num, uint64_t len, bool isBuf, SrcLoc loc);
+int queue_init_at(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t num, uint64_t len, bool isBuf,
+                  uint32_t at, uint32_t poolEnd, SrcLoc loc);
+uint32_t queue_base(int queue);
+void queue_release(int queue, SrcLoc loc);
 Local queue_alloc(int queue, SrcLoc loc);
 bool queue_enque(int queue, const Local& t, SrcLoc loc);
 Local queue_deque(int queue, SrcLoc loc);
