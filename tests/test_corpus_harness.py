@@ -332,6 +332,17 @@ def test_a_block_comment_that_lost_its_opener_to_the_sanitiser_gets_it_back():
     assert corpus.restore_comment_openers(balanced) == balanced
 
 
+def test_a_sanitised_comment_inside_a_macro_definition_keeps_the_macro_whole():
+    import subprocess
+    text = (b"#define TWICE(X) \\\n    do { \\\n        // Implementation note.\n        for (int i = 0; i < 2; i++) { \\\n"
+            b"            X; \\\n        } \\\n    } while (0)\n// Implementation note.\nint main() { int n = 0; TWICE(n += 3); return n; }\n")
+    fixed = corpus.restore_comment_openers(text)
+    assert fixed.split(b"\n")[2] == b"        /* Implementation note. */ \\"
+    assert fixed.split(b"\n")[7] == b"// Implementation note."   # a line outside a macro stays as published
+    done = subprocess.run(["g++", "-x", "c++", "-E", "-P", "-"], input=fixed, capture_output=True)
+    assert done.returncode == 0 and b"for (int i = 0; i < 2; i++)" in done.stdout.split(b"int main")[1]
+
+
 def test_integer_random_tensors_are_drawn_as_floats_then_converted_only_inside_the_block():
     with corpus.integer_random():
         z = torch.rand(3, 4, dtype=torch.int32)

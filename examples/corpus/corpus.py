@@ -510,9 +510,14 @@ def restore_comment_openers(text: bytes) -> bytes:
     """NPUKernelBench's published sources replaced each line of a non-English comment by `// Implementation note.`;
     where that line opened a block comment (`/* ...`), the block's `*/` is left without its opener and the lines
     between are read as code (DequantSwigluQuant's op_host: `x used mem: [...]`). A `*/` outside any comment gets its
-    opener back on the nearest such line above it; every other byte stays as published."""
+    opener back on the nearest such line above it. A sanitised line between two lines of a macro definition (both
+    ending in a backslash: BatchNormV3's BRC_IMPL) was a comment inside the macro, which compiled only as
+    `/* ... */` and a backslash: it gets that form back, so the macro keeps its body. Every other byte stays as published."""
     if SANITISED not in text: return text
     lines = text.split(b"\n")
+    for n in range(1, len(lines) - 1):
+        if lines[n].strip() == SANITISED and lines[n - 1].rstrip().endswith(b"\\") and lines[n + 1].rstrip().endswith(b"\\"):
+            lines[n] = lines[n].replace(SANITISED, b"/* Implementation note. */ \\", 1)
     in_comment, last_note = False, None
     for n, line in enumerate(lines):
         code = re.sub(rb'"(?:\\.|[^"\\])*"', b'""', line)
