@@ -872,10 +872,12 @@ int main(int argc, char** argv) {{
     for (::ops::OpDef* op : ::ops::OpRegistry::get().ops)
         if (op->type_ == "{op}" && op->infer_shape_) fn = op->infer_shape_;
     if (!fn) fn = ::ops::OpImplRegistry::get().infer_shape("{op}");
-    if (!fn) {{ std::printf("N\n"); return 0; }}
-    if (fn(&ctx) != ge::GRAPH_SUCCESS) {{ std::printf("F\n"); return 0; }}
+    // each result line starts with a marker on a line of its own: an InferShape function that logs with printf and no
+    // newline (NPUKernelBench's OP_LOGI) would otherwise run into the first line
+    if (!fn) {{ std::printf("\n@ascendcraft N\n"); return 0; }}
+    if (fn(&ctx) != ge::GRAPH_SUCCESS) {{ std::printf("\n@ascendcraft F\n"); return 0; }}
     for (size_t o = 0; o < ctx.out_.size(); ++o) {{
-        std::printf("S\t%zu", o);
+        std::printf("\n@ascendcraft S\t%zu", o);
         for (size_t d = 0; d < ctx.out_[o].GetDimNum(); ++d) std::printf("\t%lld", static_cast<long long>(ctx.out_[o].GetDim(d)));
         std::printf("\n");
     }}
@@ -918,7 +920,7 @@ def infer_output_shapes(project: OpProject, tensors: list, attrs: dict, *,
                                  hosts[0], "the InferShape function is compiled with the emulated CANN host headers")
         listed = sandbox.run([str(Path(tmp) / "infer"), str(Path(tmp) / "args.txt")], scratch=Path(tmp),
                              limits=sandbox.run_limits(settings), settings=settings)
-    lines = [l.split("\t") for l in listed.stdout.splitlines()]
+    lines = [l.removeprefix("@ascendcraft ").split("\t") for l in listed.stdout.splitlines() if l.startswith("@ascendcraft ")]
     if listed.returncode != 0 or not lines or lines[0][0] == "F":
         raise _project_error("op-infershape", f"{op.type}'s InferShape function failed on these inputs"
                              + (f": {listed.stderr.strip()[-200:]}" if listed.stderr.strip() else ""), hosts[0],

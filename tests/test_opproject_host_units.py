@@ -156,3 +156,24 @@ def test_templates_registered_by_static_objects_in_their_own_files_are_linked(tm
     assert r.run.ok, [d.render() for d in r.run.diagnostics]
     assert (r.tiling_key, r.block_dim) == (2, 1)
     np.testing.assert_allclose(r.outputs["y"], x.numpy() * 3, rtol=1e-6)
+
+
+def test_an_infershape_function_that_logs_without_a_newline_still_gives_its_shapes(tmp_path):
+    # NPUKernelBench's op_hosts define OP_LOGI as a bare printf: its text ran into the first shape line of the infer
+    # program's output, and that output's shape was lost
+    from ascendcraft.opproject import infer_output_shapes
+    logged = HOST.replace("namespace ops {", r"""static ge::graphStatus Infer(gert::InferShapeContext* context) {
+    std::printf("Begin to do InferShape.");
+    *context->GetOutputShape(0) = *context->GetInputShape(0);
+    std::printf("End to do InferShape.");
+    return ge::GRAPH_SUCCESS;
+}
+namespace ops {""", 1).replace("this->AICore().SetTiling", "this->SetInferShape(Infer);\n        this->AICore().SetTiling")
+    folder = _project(tmp_path)
+    (folder / "op_host/tpl_scale_custom.cpp").write_text("#include <cstdio>\n" + logged)
+    project = load_project(folder)
+    assert infer_output_shapes(project, [torch.randn(4, 128)], {}) == {"y": (4, 128)}
+    x = torch.randn(8, 64)   # run_project without outputs or a reference: the shapes come from that function
+    r = run_project(project, {"x": x})
+    assert r.run.ok and r.outputs["y"].shape == (8, 64)
+    np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)

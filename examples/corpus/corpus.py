@@ -1296,12 +1296,16 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         out_names[p.name] = name
     given = {p.name for p, t in zip(op.inputs, tensors) if t is not None}
     unchecked = [p for p in op.outputs if p.name not in np_out and p.name not in given]
-    if unchecked:   # outputs the reference does not return (RmsNorm's rstd): a buffer as large as the largest input
+    if unchecked:   # outputs the reference does not return (RmsNorm's rstd, AddLayerNorm's mean / rstd / x): the shape
+        # the op's own InferShape gives them, as CANN's graph engine allocates them (AddLayerNorm's TilingFunc checks that
+        # mean keeps x1's leading dimensions); without one, a buffer as large as the largest input
+        inferred = unchecked_output_shapes(project, op, tensors, attrs)
         big = max((m for t in tensors if t is not None for m in (t if isinstance(t, list) else [t])), key=lambda m: m.numel())
         for p in unchecked:
             ge = p.dtypes[min(columns[0], len(p.dtypes) - 1)] if columns and p.dtypes else None
             name = GE_DTYPES[ge][0] if ge in GE_DTYPES else "float32"
-            np_out[p.name] = ((big.numel(),), "bfloat16" if name == "bfloat16" else np.dtype(name))
+            np_out[p.name] = (inferred.get(p.name, (big.numel(),)), "bfloat16" if name == "bfloat16" else np.dtype(name))
+        if inferred: note += f"; shaped by the op's InferShape: {', '.join(p.name for p in unchecked if p.name in inferred)}"
         note += f"; not compared (the reference does not return them): {', '.join(p.name for p in unchecked)}"
     contiguous = lambda t: None if t is None else [m.contiguous() for m in t] if isinstance(t, list) else t.contiguous()
     try:
@@ -1364,6 +1368,15 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
                                                                    f"(first at {i}: {got.ravel()[i]} vs {ref.ravel()[i]}){note}")
         worst = max(worst, float(np.max(np.abs(got - ref))) if ref.size else 0.0)
     return dict(match="pass", case=row, match_detail=f"worst abs error {worst:.3g}, tiling key {r.tiling_key}{note}")
+
+
+def unchecked_output_shapes(project, op, tensors: list, attrs: dict) -> dict:
+    "{output: shape} from the op's InferShape function for these inputs ({} when it has none, or it fails on them)."
+    from ascendcraft.opproject import infer_output_shapes
+    try:
+        return infer_output_shapes(project, list(tensors[:len(op.inputs)]), attrs, settings=run_settings()) or {}
+    except Exception:  # noqa: BLE001 - no usable InferShape: the caller's default size stands
+        return {}
 
 
 def _read_results(path: Path) -> list[dict]:
