@@ -595,3 +595,57 @@ def test_template_arguments_from_a_constexpr_lambda_of_main_follow_the_scenario(
     assert corpus.asc_entry(LAMBDA_LAUNCH, "-DMODE=7") == "fill_rows<64, 8, 32>"
     # an unknown scenario leaves the names as they are (build() then reports them), never a guessed branch
     assert corpus.asc_entry(LAMBDA_LAUNCH) == "fill_rows<64, parts, chunk>"
+
+
+TORCH_BINDING = """#include <torch/extension.h>
+#include "torch_npu/csrc/core/npu/NPUStream.h"
+#include "kernel_operator.h"
+namespace my_ops {
+constexpr uint32_t LEN = 256;
+__global__ __vector__ void twice(__gm__ float* x, __gm__ float* y)
+{
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer(x, LEN); yg.SetGlobalBuffer(y, LEN);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> a = ub.Alloc<float, LEN>();
+    AscendC::DataCopy(a, xg, LEN);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Add(a, a, a, LEN);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(yg, a, LEN);
+}
+at::Tensor run_twice(const at::Tensor& x)
+{
+    at::Tensor y = at::empty_like(x);
+    auto stream = c10_npu::getCurrentNPUStream().stream(false);
+    my_ops::twice<<<1, 0, stream>>>((__gm__ float*)x.data_ptr(), (__gm__ float*)y.data_ptr());
+    return y;
+}
+}  // namespace my_ops
+TORCH_LIBRARY(my_ops, m) { m.def("run_twice(Tensor x) -> Tensor"); }
+"""
+
+
+def test_a_framework_binding_keeps_its_kernel_and_loses_its_host_code():
+    "asc-devkit's 00_framework examples: a PyTorch / pybind11 / GE operator around a kernel; the kernel compiles alone."
+    device = corpus.asc_kernel_source(TORCH_BINDING)
+    assert len(device.split("\n")) == len(TORCH_BINDING.split("\n"))
+    assert "torch/extension.h" not in device and "at::Tensor" not in device and "TORCH_LIBRARY" not in device
+    assert "__global__ __vector__ void twice" in device
+    entry = corpus.asc_entry(TORCH_BINDING)
+    assert entry == "my_ops::twice"
+    sources, chosen = corpus.global_scope_entry({"twice.cpp": device}, entry)
+    assert chosen == "twice" and sources["twice.cpp"].rstrip().endswith("using my_ops::twice;")
+    import numpy as np
+
+    from ascendcraft.emu import GM, build, run
+    b = build(sources, chosen)
+    assert b.ok, [d.render() for d in b.diagnostics]
+    x = np.arange(256, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(256, np.float32), "out")], block_dim=1)
+    assert r.ok, [d.render() for d in r.diagnostics]
+    np.testing.assert_array_equal(r.outputs["y"], 2 * x)
+    # a file without a framework include is left as it was
+    assert corpus._without_framework_host("int main() { return 0; }\n") == "int main() { return 0; }\n"

@@ -179,7 +179,38 @@ def asc_kernel_source(text: str) -> str:
     for i, line in enumerate(lines):
         inc = re.match(r'\s*#\s*include\s*[<"]([^>"]+)[>"]', line)
         out.append("" if i >= main_at or (inc and inc.group(1) in HOST_ONLY_INCLUDES) else line)
-    return "\n".join(out)
+    return _without_framework_host("\n".join(out))
+
+
+# The headers of a framework's host binding (PyTorch / torch_npu, pybind11, GE's graph API, ACL's profiler and base types): a file that includes one
+# (or calls the ACL graph API, aclmdl*) keeps its kernels and loses the host code after them.
+FRAMEWORK_INCLUDES = ("torch/", "torch_npu/", "pybind11/", "graph/", "acl/acl_prof.h", "acl/acl_base.h")
+
+
+def _without_framework_host(text: str) -> str:
+    """The device part of a file whose host code binds the kernel to a framework (a PyTorch / pybind11 operator, a GE
+    custom op, an ACL graph capture; asc-devkit's 00_framework examples): the framework includes and everything after
+    the file's last kernel (its definition's body, or its declaration) are blanked, and the namespaces still open there
+    are closed, so the kernel compiles alone as the other examples' kernels do. A file with no kernel keeps only its
+    includes. Other files are returned as they are. Line numbers are kept."""
+    incs = [(m.start(), m.end()) for m in re.finditer(r'(?m)^[ \t]*#\s*include\s*[<"]([^>"]+)[>"][^\n]*', text)
+            if m.group(1).startswith(FRAMEWORK_INCLUDES)]
+    if not incs and not re.search(r"\baclmdl\w*\s*\(", text): return text
+    code = re.sub(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    cut = max((m.end() for m in re.finditer(r"(?m)^[ \t]*#\s*include[^\n]*", code)), default=0)
+    for m in re.finditer(r"\b__global__\b[^;{]*?\([^;{]*?\)\s*(\{|;)", code):
+        if m.group(1) == ";": cut = max(cut, m.end()); continue
+        depth, i = 1, m.end()
+        while i < len(code) and depth:
+            depth += {"{": 1, "}": -1}.get(code[i], 0); i += 1
+        cut = max(cut, i)
+    open_ns = code[:cut].count("{") - code[:cut].count("}")
+    line_end = text.find("\n", cut)
+    line_end = len(text) if line_end < 0 else line_end
+    head, tail = text[:line_end], text[line_end:]
+    for a, b in reversed(incs):
+        if b <= len(head): head = head[:a] + head[b:]
+    return head + " }" * max(open_ns, 0) + re.sub(r"[^\n]", "", tail)
 
 
 def cmake_defaults(text: str) -> tuple[str | None, str]:
@@ -386,7 +417,7 @@ def asc_entry(text: str, defines: str = "", headers: str = "") -> str | None:
     the text of the example's own headers, whose constants count after the file's. None when the file launches nothing."""
     code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
     main = re.search(r"(?m)^\s*(?:int|int32_t)\s+main\s*\(", code)
-    pattern = r"\b(\w+)\s*(?:<((?:[^<>;]|<[^<>;]*>)*)>)?\s*<<<"
+    pattern = r"\b((?:\w+::)*\w+)\s*(?:<((?:[^<>;]|<[^<>;]*>)*)>)?\s*<<<"
     launch = (re.search(pattern, code[main.start():]) if main else None)
     start = main.start() if launch else 0
     launch = launch or re.search(pattern, code)
@@ -615,6 +646,18 @@ def try_entry(args: tuple) -> dict:
     return out
 
 
+def global_scope_entry(sources: dict[str, str], chosen: str | None) -> tuple[dict[str, str], str | None]:
+    """A launch of a kernel in a namespace (`ascendc_ops::add_custom<<<...>>>(...)`): the emulator's launcher calls the
+    entry at global scope, so the file defining it gets a using-declaration at its end and the entry loses the
+    qualification. The kernel's own code is unchanged. Other entries are returned as they are."""
+    if not chosen or "::" not in chosen.split("<", 1)[0]: return sources, chosen
+    qualified = chosen.split("<", 1)[0]
+    name = qualified.rsplit("::", 1)[1]
+    home = next((f for f, t in sources.items() if re.search(rf"\b__global__\b[^;{{]*\b{re.escape(name)}\s*\([^;{{]*\)\s*\{{", t)), None)
+    if home is None: return sources, chosen
+    return {**sources, home: sources[home] + f"\nusing {qualified};\n"}, name + chosen[len(qualified):]
+
+
 def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True) -> dict:
     from ascendcraft.config import load_settings
     from ascendcraft.emu import build, read_sources
@@ -632,7 +675,8 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                                                       entry.get("defines", ""))
                                             for other in asc_target_siblings(gitdir, entry["commit"], entry["path"]))), None)
             flags = settings.cxxflags + (f" {entry['defines']}" if entry.get("defines") else "")
-            kb = build(read_sources(folder), chosen, settings=settings.replace(cxxflags=flags))
+            sources, chosen = global_scope_entry(read_sources(folder), chosen)
+            kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
             out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
             if match and kb.ok and entry["kind"] == "asc-file":
                 try:
