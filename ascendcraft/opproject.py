@@ -39,6 +39,7 @@ GE_DTYPES = {
     "DT_UINT16": ("uint16", "uint16_t", 7), "DT_UINT32": ("uint32", "uint32_t", 8), "DT_INT64": ("int64", "int64_t", 9),
     "DT_UINT64": ("uint64", "uint64_t", 10), "DT_BOOL": ("bool", "bool", 12), "DT_BF16": ("bfloat16", "bfloat16_t", 27),
     "DT_COMPLEX64": ("complex64", "complex64", 16),   # pairs of float (real, imaginary); kernels read them as floats
+    "DT_INT4": ("int4", "int4b_t", 29),   # two per byte, the even element in the low half; kernels compile, runs take no int4 tensor
 }
 # ge::Format's values (the op compiler's FORMAT_<NAME> macros and kernel_type.h's FORMAT_* name them; the glue passes them)
 FORMATS = {"FORMAT_NCHW": 0, "FORMAT_NHWC": 1, "FORMAT_ND": 2, "FORMAT_NC1HWC0": 3, "FORMAT_FRACTAL_Z": 4,
@@ -1027,6 +1028,9 @@ def _inferred_outputs(project: OpProject, inputs: dict, attrs: dict, settings: S
                                  + (" (a tensor list)" if p.option == "DYNAMIC" else ""), op.file,
                                  f"give outputs={{'{p.name}': (shape, dtype)}}")
         np_name = GE_DTYPES.get(p.dtypes[min(column, len(p.dtypes) - 1)], ("float32",))[0]
+        if np_name == "int4":   # numpy has no 4-bit integer (np.dtype("int4") is a 4-byte int32)
+            raise _project_error("op-dtype", f"{op.type}'s output '{p.name}' is DT_INT4: a run cannot hold 4-bit tensors yet",
+                                 op.file, "pick a dtype column without DT_INT4 for the run")
         out[p.name] = (shapes[p.name], np_name if np_name == "bfloat16" else np.dtype(np_name))
     return out
 

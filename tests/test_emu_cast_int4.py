@@ -16,9 +16,9 @@ extern "C" __global__ __aicore__ void cast_s4(GM_ADDR x, GM_ADDR q, GM_ADDR back
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
     constexpr uint32_t N = 256;
     GlobalTensor<half> xGm, bGm;
-    GlobalTensor<int8_t> qGm;
+    GlobalTensor<int4b_t> qGm;
     xGm.SetGlobalBuffer((__gm__ half *)x, N);
-    qGm.SetGlobalBuffer((__gm__ int8_t *)q, N / 2);
+    qGm.SetGlobalBuffer((__gm__ int4b_t *)q, N);
     bGm.SetGlobalBuffer((__gm__ half *)back, N);
     TPipe pipe;
     TBuf<TPosition::VECCALC> bx, bq, bb;
@@ -33,8 +33,32 @@ extern "C" __global__ __aicore__ void cast_s4(GM_ADDR x, GM_ADDR q, GM_ADDR back
     PipeBarrier<PIPE_V>();
     Cast(bl, ql, RoundMode::CAST_NONE, N);
     PipeBarrier<PIPE_ALL>();
-    DataCopy(qGm, ql.ReinterpretCast<int8_t>(), N / 2);
+    DataCopy(qGm, ql, N / 2);                    // A2: a DataCopy count of int4b_t counts bytes
     DataCopy(bGm, bl, N);
+}
+// q [N / 2] bytes of int4b_t -> UB with DataCopyPad (blockLen in bytes), from element 64 on (GM offsets count 4-bit
+// elements) -> half
+extern "C" __global__ __aicore__ void load_s4(GM_ADDR q, GM_ADDR back)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    constexpr uint32_t N = 256;
+    GlobalTensor<int4b_t> qGm;
+    GlobalTensor<half> bGm;
+    qGm.SetGlobalBuffer((__gm__ int4b_t *)q, N);
+    bGm.SetGlobalBuffer((__gm__ half *)back, N - 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bq, bb;
+    pipe.InitBuffer(bq, N / 2);
+    pipe.InitBuffer(bb, N * 2);
+    LocalTensor<int4b_t> ql = bq.Get<int4b_t>();
+    LocalTensor<half> bl = bb.Get<half>();
+    DataCopyExtParams p{1, (N - 64) / 2, 0, 0, 0};
+    DataCopyPadExtParams<int4b_t> pad{false, 0, 0, int4b_t(0)};
+    DataCopyPad(ql, qGm[64], p, pad);
+    PipeBarrier<PIPE_ALL>();
+    Cast(bl, ql, RoundMode::CAST_NONE, N - 64);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(bGm, bl, N - 64);
 }
 // CAST_ODD is not an A2 mode for half -> int4b_t
 extern "C" __global__ __aicore__ void cast_s4_odd(GM_ADDR x)
@@ -59,7 +83,7 @@ MODES = {"CAST_NONE": (0, np.rint), "CAST_RINT": (1, np.rint), "CAST_FLOOR": (2,
 def built(tmp_path_factory):
     src = tmp_path_factory.mktemp("s4") / "cast_s4.cpp"
     src.write_text(KERNEL)
-    return {e: build(src, entry=e) for e in ("cast_s4", "cast_s4_odd")}
+    return {e: build(src, entry=e) for e in ("cast_s4", "cast_s4_odd", "load_s4")}
 
 
 @pytest.mark.parametrize("mode", list(MODES))
@@ -79,6 +103,16 @@ def test_half_to_int4_and_back(built, mode):
     got[0::2], got[1::2] = np.where(lo >= 8, lo - 16, lo), np.where(hi >= 8, hi - 16, hi)
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(r.outputs["back"], want.astype(np.float16))
+
+
+def test_int4_copies_count_bytes(built):
+    b = built["load_s4"]
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    v = np.random.default_rng(6).integers(-8, 8, N)
+    q = ((v[0::2] & 0xF) | ((v[1::2] & 0xF) << 4)).astype(np.uint8)
+    r = run(b, [GM("q", q), GM("back", np.empty(N - 64, np.float16), "out")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_array_equal(r.outputs["back"], v[64:].astype(np.float16))
 
 
 def test_cast_odd_to_int4_is_an_error(built):

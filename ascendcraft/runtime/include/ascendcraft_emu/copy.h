@@ -11,8 +11,13 @@ namespace AscendC {
 namespace copy_detail {
 template <typename T> struct Copyable {
     static constexpr bool value = ascendcraft::emu::OneOf<T, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t,
-                                                          uint64_t, half, bfloat16_t, float, double, bool>::value;
+                                                          uint64_t, half, bfloat16_t, float, double, bool, ::int4b_t>::value;
 };
+// int4b_t data moves as bytes: on A2 a count (and a burst's blockLen) of it counts bytes, two elements each, as
+// sizeof(int4b_t) = 1 makes the official count rule read it; tensor offsets count 4-bit elements (tensor.h)
+template <typename T> constexpr ascendcraft::emu::Dt dt() {
+    return std::is_same<T, ::int4b_t>::value ? ascendcraft::emu::Dt::u8 : ascendcraft::emu::dt_of<T>();
+}
 inline ascendcraft::emu::CopyShape count_shape(uint64_t count) {
     ascendcraft::emu::CopyShape s; s.countForm = true; s.count = count; return s;
 }
@@ -28,37 +33,37 @@ template <typename T> inline uint64_t bits_of(const T& value) {
 #define ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T)                                                                       \
     static_assert(copy_detail::Copyable<T>::value,                                                           \
                   "DataCopy on Ascend 910B (A2) supports int8/uint8/int16/uint16/int32/uint32/int64/uint64, half, " \
-                  "bfloat16_t, float, double and bool")
+                  "bfloat16_t, float, double, bool and int4b_t")
 
 // ---- DataCopy: GM -> UB, UB -> GM, UB -> UB; count*sizeof(T) must be a multiple of 32 bytes ----
 template <typename T> inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
-    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), &dst.emu(), nullptr, src.address_, copy_detail::count_shape(count), loc);
+    ascendcraft::emu::data_copy(copy_detail::dt<T>(), &dst.emu(), nullptr, src.address_, copy_detail::count_shape(count), loc);
 }
 template <typename T> inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
-    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.address_, copy_detail::count_shape(count), loc);
+    ascendcraft::emu::data_copy(copy_detail::dt<T>(), nullptr, &src.emu(), dst.address_, copy_detail::count_shape(count), loc);
 }
 template <typename T> inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
-    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), &dst.emu(), &src.emu(), nullptr, copy_detail::count_shape(count), loc);
+    ascendcraft::emu::data_copy(copy_detail::dt<T>(), &dst.emu(), &src.emu(), nullptr, copy_detail::count_shape(count), loc);
 }
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
-    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), &dst.emu(), nullptr, src.address_,
+    ascendcraft::emu::data_copy(copy_detail::dt<T>(), &dst.emu(), nullptr, src.address_,
                                 copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
 }
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
-    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.address_,
+    ascendcraft::emu::data_copy(copy_detail::dt<T>(), nullptr, &src.emu(), dst.address_,
                                 copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
 }
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
-    ascendcraft::emu::data_copy(ascendcraft::emu::dt_of<T>(), &dst.emu(), &src.emu(), nullptr,
+    ascendcraft::emu::data_copy(copy_detail::dt<T>(), &dst.emu(), &src.emu(), nullptr,
                                 copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
 }
 
@@ -70,13 +75,13 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
     ascendcraft::emu::PadSpec spec;
     spec.isPad = pad.isPad; spec.left = pad.leftPadding; spec.right = pad.rightPadding;
     spec.valueBits = copy_detail::bits_of(pad.paddingValue);
-    ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), &dst.emu(), nullptr, src.address_,
+    ascendcraft::emu::data_copy_pad(copy_detail::dt<T>(), &dst.emu(), nullptr, src.address_,
                                     copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride), spec, loc);
 }
 template <typename T>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
-    ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.address_,
+    ascendcraft::emu::data_copy_pad(copy_detail::dt<T>(), nullptr, &src.emu(), dst.address_,
                                     copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride),
                                     ascendcraft::emu::PadSpec(), loc);
 }
@@ -87,7 +92,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
     ascendcraft::emu::PadSpec spec;
     spec.isPad = pad.isPad; spec.left = pad.leftPadding; spec.right = pad.rightPadding; spec.valueBits = pad.paddingValue;
     spec.legacy = true;
-    ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), &dst.emu(), nullptr, src.address_,
+    ascendcraft::emu::data_copy_pad(copy_detail::dt<T>(), &dst.emu(), nullptr, src.address_,
                                     copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride), spec, loc);
 }
 template <typename T>
@@ -95,7 +100,7 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
     ASCENDCRAFT_EMU_COPY_TYPE_CHECK(T);
     ascendcraft::emu::PadSpec spec;
     spec.legacy = true;
-    ascendcraft::emu::data_copy_pad(ascendcraft::emu::dt_of<T>(), nullptr, &src.emu(), dst.address_,
+    ascendcraft::emu::data_copy_pad(copy_detail::dt<T>(), nullptr, &src.emu(), dst.address_,
                                     copy_detail::burst_shape(p.blockCount, p.blockLen, p.srcStride, p.dstStride), spec, loc);
 }
 
