@@ -184,7 +184,7 @@ def asc_kernel_source(text: str) -> str:
 
 # The headers of a framework's host binding (PyTorch / torch_npu, pybind11, GE's graph API, ACL's profiler and base types): a file that includes one
 # (or calls the ACL graph API, aclmdl*) keeps its kernels and loses the host code after them.
-FRAMEWORK_INCLUDES = ("torch/", "torch_npu/", "pybind11/", "graph/", "acl/acl_prof.h", "acl/acl_base.h")
+FRAMEWORK_INCLUDES = ("torch/", "torch_npu/", "pybind11/", "graph/", "acl/acl_prof.h", "acl/acl_base.h", "acl/acl_rt.h")
 
 
 def _without_framework_host(text: str) -> str:
