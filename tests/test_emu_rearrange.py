@@ -32,6 +32,7 @@ extern "C" __global__ __aicore__ void gather_mask(GM_ADDR x, GM_ADDR xh, GM_ADDR
     uint64_t n0 = 0, n1 = 0, n2 = 0, n3 = 0;
     GatherMask(d0, a, 2, false, 0, {1, 4, 8, 0}, n0);          // normal mode, built-in 2: odd elements of 4 x 64
     GatherMask(d1, a, pat, true, 100, {1, 2, 8, 1}, n1);       // counter mode: 100 elements a repeat, own bits a repeat
+    const int64_t reg1 = AscendCUtils::GetRsvdCnt();            // the reserved-count register: the last GatherMask's count
     GatherMask(d2, a, 4, false, 0, {1, 2, 16, 0}, n2);         // the second of every four, repeats 512 bytes apart
     GatherMask(hd, h, pat.ReinterpretCast<uint16_t>(), false, 0, {1, 2, 8, 0}, n3);  // half: the same 128 bits twice
     PipeBarrier<PIPE_ALL>();
@@ -40,6 +41,7 @@ extern "C" __global__ __aicore__ void gather_mask(GM_ADDR x, GM_ADDR xh, GM_ADDR
     DataCopy(yg[512], d2, 256);
     DataCopy(yhg, hd, 256);
     cg.SetValue(0, (int32_t)n0); cg.SetValue(1, (int32_t)n1); cg.SetValue(2, (int32_t)n2); cg.SetValue(3, (int32_t)n3);
+    cg.SetValue(4, (int32_t)reg1); cg.SetValue(5, (int32_t)AscendCUtils::GetRsvdCnt());
 }
 '''
 
@@ -84,6 +86,7 @@ def test_gather_mask_keeps_the_selected_elements_packed(gather):
     keep = _bits(p, 128)
     want3 = np.concatenate([xh[:128][keep], xh[128:][keep]])
     assert cnt[3] == len(want3)
+    assert (cnt[4], cnt[5]) == (cnt[1], cnt[3])   # AscendCUtils::GetRsvdCnt() after each
     np.testing.assert_array_equal(yh[:len(want3)], want3)
 
 

@@ -82,6 +82,7 @@ void vec_gather_mask(Dt dt, const Local& d, const Local& src0, const Local* patt
            static_cast<uint64_t>(repeats) * n, static_cast<uint32_t>(std::max<uint64_t>(1, (static_cast<uint64_t>(repeats) * n * es + 255) / 256)));
     core().counter_mode = false;  // the instruction leaves the mask in normal mode (the API reference says so)
     *kept = count;
+    core().rsvd_cnt = count;
     if (tracing_now()) return;
     std::vector<uint8_t> out(count * es);  // gathered first: dst may overlap src0
     for (uint64_t k = 0; k < count; ++k) {
@@ -205,5 +206,7 @@ void vec_trans_5hd(Dt dt, const uint64_t* dst, const uint64_t* src, bool dstHigh
         for (int k = 0; k < 16; ++k) mark_written(local(d[k]), es == 1 && dstHighHalf ? 16 : 0, es == 1 ? 16 : 32);
     }
 }
+
+int64_t gather_mask_rsvd_cnt() { return static_cast<int64_t>(core().rsvd_cnt); }
 
 }}  // namespace ascendcraft::emu

@@ -99,9 +99,35 @@ template <bool b> struct BoolInst {
 using TrueType = BoolInst<true>;
 using FalseType = BoolInst<false>;
 
+// ---- scalar bit operations (the scalar unit's counting instructions) and their older Scalar* names --------------------
+// GetBitCount<v>: how many of the 64 bits equal v (0 or 1); CountLeadingZero: zeros above the highest set bit (64 for
+// 0); CountBitsCntSameAsSignBit: how many bits below the sign bit, from the top, equal it before the first that does
+// not (-1 for 0 and -1); GetSFFValue<v>: the index of the lowest bit equal to v, -1 when there is none.
+template <int countValue> inline int64_t GetBitCount(uint64_t valueIn) {
+    static_assert(countValue == 0 || countValue == 1, "GetBitCount<countValue>: countValue is 0 or 1");
+    const int64_t ones = __builtin_popcountll(valueIn);
+    return countValue ? ones : 64 - ones;
+}
+template <int countValue> inline int64_t ScalarGetCountOfValue(uint64_t valueIn) { return GetBitCount<countValue>(valueIn); }
+inline int64_t CountLeadingZero(uint64_t valueIn) { return valueIn ? __builtin_clzll(valueIn) : 64; }
+inline int64_t ScalarCountLeadingZero(uint64_t valueIn) { return CountLeadingZero(valueIn); }
+inline int64_t CountBitsCntSameAsSignBit(int64_t valueIn) {
+    const uint64_t v = static_cast<uint64_t>(valueIn);
+    const uint64_t rest = (v >> 63) ? ~v : v;   // bits equal to the sign become zeros
+    return (rest << 1) ? __builtin_clzll(rest << 1) : -1;   // 0 and -1 (all bits as the sign): -1
+}
+template <int countValue> inline int64_t GetSFFValue(uint64_t valueIn) {
+    static_assert(countValue == 0 || countValue == 1, "GetSFFValue<countValue>: countValue is 0 or 1");
+    const uint64_t v = countValue ? valueIn : ~valueIn;
+    return v ? __builtin_ctzll(v) : -1;
+}
+template <int countValue> inline int64_t ScalarGetSFFValue(uint64_t valueIn) { return GetSFFValue<countValue>(valueIn); }
+
 // The mask helpers kernels reach through AscendCUtils: SetMask<T>(len) covers the first len lanes,
 // SetMask<T>(high, low) sets the 128 mask bits; GetC0Count(bytes) is the elements of one 32-byte block.
 struct AscendCUtils {
+    // the reserved-count register: how many elements the core's last GatherMask kept (its rsvdCnt)
+    static int64_t GetRsvdCnt() { return ascendcraft::emu::gather_mask_rsvd_cnt(); }
     template <typename T, bool isSetMask = true> static void SetMask(const int32_t len, SrcLoc loc = {}) {
         if (isSetMask) SetVectorMask<T, MaskMode::NORMAL>(len, loc);
     }

@@ -396,6 +396,8 @@ struct Core {
     // the DEQSCALE register (SetDeqScale): Cast int32_t -> half multiplies by it
     bool deq_set = false;
     float deq_scale = 0.0f;
+    // the reserved-count register: the elements the last GatherMask kept (AscendCUtils::GetRsvdCnt reads it)
+    uint64_t rsvd_cnt = 0;
     // user flags: set counts and where they were set; allocated event ids
     uint8_t flag_set[64][8] = {};
     SrcLoc flag_loc[64][8];
