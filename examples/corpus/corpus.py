@@ -1266,14 +1266,10 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     dynamic = {p.name for p in op.inputs + op.outputs if p.option == "DYNAMIC"}
     is_list = lambda a: isinstance(a, (list, tuple)) and a and all(torch.is_tensor(t) for t in a)
     try:   # which call argument is which input, attribute and output: the task's pybind.cpp says, where it can
-        pybind = show(gitdir, entry["commit"], f"{task}/validation/pybind.cpp").decode(errors="replace")
-        layout = pybind_layout(pybind, op, project.sources)
+        layout = pybind_layout(show(gitdir, entry["commit"], f"{task}/validation/pybind.cpp").decode(errors="replace"),
+                               op, project.sources)
     except subprocess.CalledProcessError:   # no pybind.cpp
-        pybind, layout = "", None
-    other = foreign_aclnn(pybind, op, project.sources)
-    if other:   # the task's check never ran this op's kernel on the NPU: there is no verdict on it to reproduce
-        return dict(match="no-reference", match_detail=f"validation/pybind.cpp calls {other}, CANN's own op, not this "
-                                                       f"project's aclnn{op.type} / aclnnCustomOp")
+        layout = None
     if layout is not None and any(i is not None and i >= len(call) for i in layout["inputs"] + layout["attrs"]):
         layout = None   # ModelNew passes fewer arguments than the bound function takes (defaults)
     if layout is not None and layout.get("results_if"):   # results pybind appends when a bool argument is set
@@ -1416,18 +1412,6 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
                                                                    f"(first at {i}: {got.ravel()[i]} vs {ref.ravel()[i]}){note}")
         worst = max(worst, float(np.max(np.abs(got - ref))) if ref.size else 0.0)
     return dict(match="pass", case=row, match_detail=f"worst abs error {worst:.3g}, tiling key {r.tiling_key}{note}")
-
-
-def foreign_aclnn(pybind: str, op, host_sources: dict[str, str]) -> str | None:
-    """The aclnn API a task's pybind.cpp calls when it is none of the project's (aclnnCustomOp, aclnn<OpType>, or one the
-    op_host writes by hand): BatchNormV3's check calls CANN's built-in aclnnBatchNorm, so on the NPU the golden answer's
-    kernel never ran there. None when pybind calls the project's op, or calls nothing through EXEC_NPU_CMD."""
-    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", pybind, flags=re.S)
-    called = sorted(set(re.findall(r"EXEC_NPU_CMD\s*\(\s*(aclnn\w+)", code)))
-    if not called or {"aclnnCustomOp", f"aclnn{op.type}"} & set(called): return None
-    own = [n for n in called if any(re.search(rf"\b{n}GetWorkspaceSize\s*\(", t) for f, t in host_sources.items()
-                                    if f.startswith("op_host/"))]
-    return None if own else ", ".join(called)
 
 
 def unchecked_output_shapes(project, op, tensors: list, attrs: dict) -> dict:
