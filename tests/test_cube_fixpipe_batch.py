@@ -53,6 +53,11 @@ extern "C" __global__ __aicore__ void batched(GM_ADDR a, GM_ADDR bT, GM_ADDR c, 
     FixpipeParamsV220 f1;
     f1.nSize = 32; f1.mSize = 16; f1.srcStride = 16; f1.dstStride = 32; f1.quantPre = QuantMode_t::F322F16;
     Fixpipe<half, float, CFG_NZ>(c1, co1, f1);                     // Z column j at j x 32 x 32 bytes: fractals 0 and 2
+    TQueSync<PIPE_FIX, PIPE_MTE1> fixToMte1;                       // the FIX -> MTE1 hand-over of c1 (A2 has the event)
+    fixToMte1.SetFlag(0);
+    fixToMte1.WaitFlag(0);
+    SetFlag<HardEvent::FIX_MTE1>(1);
+    WaitFlag<HardEvent::FIX_MTE1>(1);
     PipeBarrier<PIPE_ALL>();
     l.startIndex = 0; l.repeatTimes = 2; l.srcStride = 2;
     LoadData(a2, c1, l);

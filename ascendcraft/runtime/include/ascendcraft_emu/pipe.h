@@ -374,6 +374,17 @@ constexpr HardEvent HardEventOf(pipe_t src, pipe_t dst) {
          : src == PIPE_FIX && dst == PIPE_M ? HardEvent::FIX_M
          : src == PIPE_FIX && dst == PIPE_S ? HardEvent::FIX_S
          : src == PIPE_M && dst == PIPE_S ? HardEvent::M_S
+         : src == PIPE_FIX && dst == PIPE_MTE3 ? HardEvent::FIX_MTE3
+         : src == PIPE_MTE3 && dst == PIPE_MTE1 ? HardEvent::MTE3_MTE1
+         : src == PIPE_MTE1 && dst == PIPE_MTE3 ? HardEvent::MTE1_MTE3
+         : src == PIPE_MTE1 && dst == PIPE_V ? HardEvent::MTE1_V
+         : src == PIPE_V && dst == PIPE_MTE1 ? HardEvent::V_MTE1
+         : src == PIPE_MTE2 && dst == PIPE_M ? HardEvent::MTE2_M
+         : src == PIPE_M && dst == PIPE_MTE2 ? HardEvent::M_MTE2
+         : src == PIPE_MTE2 && dst == PIPE_FIX ? HardEvent::MTE2_FIX
+         : src == PIPE_FIX && dst == PIPE_MTE2 ? HardEvent::FIX_MTE2
+         : src == PIPE_MTE1 && dst == PIPE_FIX ? HardEvent::MTE1_FIX
+         : src == PIPE_FIX && dst == PIPE_MTE1 ? HardEvent::FIX_MTE1
          : HardEvent::MAX;
 }
 
