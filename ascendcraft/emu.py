@@ -48,8 +48,8 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage',
            'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry',
            'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
-           'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'pch_applies',
-           'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'tiling_struct_usings',
+           'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'pch_flags',
+           'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'tiling_struct_usings',
            'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources',
            'key_var_conditions', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
            'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles',
@@ -818,20 +818,36 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
 
 # Kernel builds spend most of their compile time parsing kernel_operator.h: a precompiled header (PCH) of it, made
 # once per machine and flag set, cuts that to a load of its memory image (see "What a build costs" below).
-PCH_PRELUDE = "ascendcraft_prelude.h"      # one line, `#include "kernel_operator.h"`; its .gch sits beside it
-PCH_PRELUDE_TEXT = '#include "kernel_operator.h"\n'
+PCH_PRELUDE = "ascendcraft_prelude.h"      # one line, `#include "ascendcraft_emu/kernel_api.h"`; its .gch sits beside it
+PCH_PRELUDE_TEXT = '#include "ascendcraft_emu/kernel_api.h"\n'   # kernel_operator.h but the build's macros (build_macros.h)
 KERNEL_COMPILE_FLAGS = ("-fno-diagnostics-color", "-fmax-errors=30", "-pthread")   # every kernel build adds these
 PCH_WARNING_FLAGS = ("-Winvalid-pch", "-Wno-error=invalid-pch")   # g++ says when it does not use the .gch (not an error)
-_PCH_FORMAT = "emu-pch-1"
-# Options that name macros or include folders are a project's own (an op project's -D DTYPE_X / -iquote): a PCH for
-# each such flag set would cost more to make than its one build saves, so those builds parse the headers as before.
-_PER_PROJECT_OPTIONS = ("-D", "-U", "-I", "-i", "-nostdinc", "--sysroot", "-Wp,", "-Xpreprocessor", "-x", "-undef")
+_PCH_FORMAT = "emu-pch-2"
+# Options that define macros or add folders for quoted includes (an op project's -D DTYPE_X / -iquote op_kernel): the
+# PCH is made without them and serves every such flag set, since kernel_api.h's headers test none of a project's macros
+# (a macro they do test makes g++ refuse the .gch and read the text: the same program, only slower). Other options that
+# change where headers come from or what they mean get no PCH: one per project would cost more than its builds save.
+_PCH_FREE_OPTIONS = ("-D", "-U", "-iquote")
+_PER_PROJECT_OPTIONS = ("-I", "-i", "-nostdinc", "--sysroot", "-Wp,", "-Xpreprocessor", "-x", "-undef")
 _pch_verified: dict[tuple, tuple] = {}     # (.gch path, key) -> stat signature of the file this process verified
+
+
+def pch_flags(flags) -> list[str] | None:
+    """The flags the precompiled header of kernel builds with `flags` (the settings' cxxflags, plus the sanitizer's) is
+    made with: `flags` without their -D / -U / -iquote options; None when they have an option that gets no PCH."""
+    made, given = [], iter(str(f) for f in flags)
+    for f in given:
+        if f in _PCH_FREE_OPTIONS:
+            next(given, None)                        # `-D NAME`, `-iquote DIR`: the option's argument is the next word
+        elif not f.startswith(_PCH_FREE_OPTIONS):
+            if f.startswith(_PER_PROJECT_OPTIONS): return None
+            made.append(f)
+    return made
 
 
 def pch_applies(flags) -> bool:
     "Whether kernel builds with `flags` (the settings' cxxflags, plus the sanitizer's) get a precompiled header."
-    return not any(str(f).startswith(_PER_PROJECT_OPTIONS) for f in flags)
+    return pch_flags(flags) is not None
 
 
 def _stat_signature(path: Path) -> tuple:
@@ -858,8 +874,8 @@ def precompiled_header(settings: Settings | None = None, flags=None, progress=No
     precompiled kernel_operator.h beside it, made on first use (`progress(message)` hears it; default: stderr); None
     when these flags get none (`pch_applies`) or the headers alone do not compile silently with them."""
     settings = settings or load_settings()
-    flags = shlex.split(settings.cxxflags) if flags is None else [str(f) for f in flags]
-    if not pch_applies(flags): return None
+    flags = pch_flags(shlex.split(settings.cxxflags) if flags is None else flags)
+    if flags is None: return None
     if "clang" in compiler_version(settings.cxx).lower(): return None   # clang reads a PCH only through -include-pch
     compile_flags = [*flags, *KERNEL_COMPILE_FLAGS, "-I", str(INCLUDE_DIR)]
     # the headers' content and place (a .gch names the files it was made from: each checkout has its own), the
@@ -927,18 +943,18 @@ def _prune_precompiled_headers(made: Path, origin: str) -> list[Path]:
     return gone
 
 
-_KERNEL_OPERATOR_INCLUDE = re.compile(r'[ \t]*#[ \t]*include[ \t]*(?:"kernel_operator\.h"|<kernel_operator\.h>)[ \t]*')
+_KERNEL_API_INCLUDE = re.compile(r'[ \t]*#[ \t]*include[ \t]*(?:"ascendcraft_emu/kernel_api\.h"|<ascendcraft_emu/kernel_api\.h>)[ \t]*')
 
 
 def with_prelude(text: str, prelude: Path) -> str | None:
-    """`text` with its first preprocessor line, `#include "kernel_operator.h"` (or `<kernel_operator.h>`) after nothing
-    but comments and blank lines, replaced by an include of `prelude` on the same line (so every line keeps its number);
+    """`text` with its first preprocessor line, `#include "ascendcraft_emu/kernel_api.h"` (or `<...>`) after nothing but
+    comments and blank lines, replaced by an include of `prelude` on the same line (so every line keeps its number);
     None when the text does not start so (something defined or included first would change what the header means)."""
     lines, code = text.split("\n"), blank_comments(text).split("\n")
     for i, line in enumerate(code):
         if lines[i].rstrip().endswith("\\"): return None        # a line continued into the next: keep it as it is
         if not line.strip(): continue
-        if lines[i] != line or not _KERNEL_OPERATOR_INCLUDE.fullmatch(line):
+        if lines[i] != line or not _KERNEL_API_INCLUDE.fullmatch(line):
             return None                                         # something else first, or a comment on the line
         lines[i] = f'#include "{prelude}"'
         return "\n".join(lines)
@@ -1106,10 +1122,11 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     literal before anything is included, and the driver declares the key and the keys the conditions name."""
     kernel = sources[entry.file]
     code = blank_comments(kernel)
-    lines = ["// Generated by ascendcraft.emu: the kernel source, unmodified, and a driver that calls its entry."]
+    lines = ["// Generated by ascendcraft.emu: the kernel source, unmodified, and a driver that calls its entry.",
+             '#include "ascendcraft_emu/kernel_api.h"']    # kernel_operator.h but build_macros.h: read precompiled
     if key is not None:
         lines.append(f"#define TILING_KEY_VAR {_key_literal(key)}   // this binary's tiling key, as CANN's per-key build")
-    lines.append('#include "kernel_operator.h"')
+    lines.append('#include "kernel_operator.h"')          # build_macros.h, with the build's -D flags and key
     if "GET_TILING_DATA" in code:
         # the headers the kernel file includes: a quoted name is first looked up beside the kernel (its own
         # op_kernel/x.h, not op_host/x.h of the same name), then anywhere in the project

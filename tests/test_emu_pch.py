@@ -1,7 +1,8 @@
 """The precompiled kernel_operator.h of kernel builds (10_emu, "What a build costs"): a kernel compiled against it
 gives the same outputs and the same diagnostics (line, column, caret, origin, chain) as one that parses the headers,
 the kernel's own later includes of the headers are no-ops as before, and g++'s refusal of a .gch is not a diagnostic.
-The plain builds add an unused -D macro, which (like an op project's -D flags) makes the build parse the headers."""
+The plain builds add `-I <the headers' folder>` again, an option that gets no precompiled header: same program.
+An op project's -D and -iquote flags, and a per-key build's TILING_KEY_VAR, read the same .gch as any build."""
 import shlex
 import subprocess
 import time
@@ -16,7 +17,7 @@ from ascendcraft.emu import (GM, INCLUDE_DIR, KERNEL_COMPILE_FLAGS, PCH_PRELUDE,
 from ascendcraft.seal import seal_file
 
 KERNELS = __import__("pathlib").Path(__file__).parent / "emu_kernels" / "good"
-PLAIN = " -DASCENDCRAFT_TEST_PLAIN_BUILD=1"     # a macro no header names: same program, no precompiled header
+PLAIN = f" -I {INCLUDE_DIR}"     # the headers' folder again: the same program, and no precompiled header
 
 ADD = (KERNELS / "add_custom.cpp").read_text()
 
@@ -46,16 +47,20 @@ def add_args():
 
 def test_with_prelude_swaps_only_a_leading_include_on_its_own_line():
     p = "/c/emu/pch-x-sealed/" + PCH_PRELUDE
-    text = '// c\n/* a\n   b */\n\n#include "kernel_operator.h"\nint x;\n'
+    api = '#include "ascendcraft_emu/kernel_api.h"'
+    text = f'// c\n/* a\n   b */\n\n{api}\nint x;\n'
     assert with_prelude(text, p) == f'// c\n/* a\n   b */\n\n#include "{p}"\nint x;\n'
-    assert with_prelude("  #  include <kernel_operator.h>  \nint x;", p) == f'#include "{p}"\nint x;'
-    for first in ('#define ASCENDC_CUBE_ONLY\n#include "kernel_operator.h"\n',       # a macro the header may test
-                  '#include "my_first.h"\n#include "kernel_operator.h"\n',          # something else first
-                  '#include "kernel_operator.h" /* a comment\n that goes on */\n',  # the line holds more than the include
-                  '// continued \\\n#include "kernel_operator.h"\n',                # part of the comment above it
-                  '#include "kernel_operator.hpp"\n', ""):
+    assert with_prelude("  #  include <ascendcraft_emu/kernel_api.h>  \nint x;", p) == f'#include "{p}"\nint x;'
+    for first in (f'#define ASCENDC_CUBE_ONLY\n{api}\n',                             # a macro the header may test
+                  f'#include "my_first.h"\n{api}\n',                                # something else first
+                  f'{api} /* a comment\n that goes on */\n',                        # the line holds more than the include
+                  f'// continued \\\n{api}\n',                                      # part of the comment above it
+                  '#include "kernel_operator.h"\n',                                 # the prelude would leave out build_macros.h
+                  '#include "ascendcraft_emu/kernel_api.hpp"\n', ""):
         assert with_prelude(first, p) is None, first
-    assert not pch_applies(["-std=c++17", "-DX=1"]) and not pch_applies(["-iquote", "inc"]) and pch_applies(["-O1", "-g"])
+    assert pch_applies(["-std=c++17", "-DX=1"]) and pch_applies(["-iquote", "inc"]) and pch_applies(["-O1", "-g"])
+    assert not pch_applies(["-O1", "-I", "inc"]) and not pch_applies(["-O1", "-include", "x.h"])
+    assert emu.pch_flags(["-O1", "-D", "X=1", "-UY", "-iquote", "op_kernel", "-g", "-DZ"]) == ["-O1", "-g"]
 
 
 def test_a_kernel_builds_against_the_precompiled_header_with_the_same_outputs():
@@ -202,3 +207,49 @@ def test_clang_gets_no_precompiled_header(monkeypatch):
     # clang does not look for a .gch beside an #include'd header: the build would only claim to use one
     monkeypatch.setattr(emu, "compiler_version", lambda cxx: "Debian clang version 16.0.6")
     assert precompiled_header(flags=["-std=c++17", "-O1", "-g"]) is None
+
+
+OPPROJECTS = __import__("pathlib").Path(__file__).parent.parent / "examples" / "opprojects"
+
+
+def test_an_op_projects_build_reads_the_same_precompiled_header():
+    # An op project's build adds -D DTYPE_<NAME> / ASCENDCRAFT_OP_TYPE and -iquote folders. The header macros that test
+    # them are in build_macros.h, outside the .gch, so the project reads the .gch of the flags without them and runs
+    # right; parsing the headers instead gives the same build log and the same outputs.
+    import dataclasses
+    import torch
+    from ascendcraft.opproject import build_project, load_project, run_project
+    project = load_project(OPPROJECTS / "rms_scale_custom")
+    project = dataclasses.replace(project, sources=fresh(project.sources))
+    s = load_settings()
+    fast, plain = build_project(project, settings=s), build_project(project, settings=s.replace(cxxflags=s.cxxflags + PLAIN))
+    assert fast.ok and plain.ok and fast.pch and not plain.pch, (fast.log[-2000:], plain.log[-2000:])
+    assert "-DASCENDCRAFT_OP_TYPE=RmsScaleCustom" in fast.command
+    assert fast.log == plain.log
+    x = torch.randn(6, 1024, generator=torch.Generator().manual_seed(2))
+    want = lambda x, epsilon: x * torch.rsqrt((x * x).mean(-1, keepdim=True) + epsilon)
+    for settings in (s, s.replace(cxxflags=s.cxxflags + PLAIN)):
+        r = run_project(project, {"x": x}, attrs={"epsilon": 1e-5}, reference=want, settings=settings)
+        assert r.ok and r.run.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
+def test_a_per_key_build_reads_it_and_each_key_means_its_branch():
+    # TILING_KEY_VAR, defined per key before kernel_operator.h's build_macros.h: the .gch serves every key's build
+    src = ('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+           'extern "C" __global__ __aicore__ void keyed(GM_ADDR y) {\n'
+           '    GlobalTensor<float> yGm; yGm.SetGlobalBuffer((__gm__ float*)y, 8);\n'
+           '#if TILING_KEY_VAR == 1\n    yGm.SetValue(0, 1.0f);\n#elif TILING_KEY_VAR == 2\n    yGm.SetValue(0, 2.0f);\n#endif\n}\n')
+    sources = fresh({"keyed.cpp": src})
+    for key in (1, 2):
+        b = emu.build_for_key(build(sources), key)
+        assert b.ok and b.pch and b.tiling_key_var == key, b.diagnostics
+        out = run(b, [GM("y", np.zeros(8, np.float32), "out")], block_dim=1, tiling_key=key).outputs["y"]
+        assert out[0] == key
+
+
+def test_a_macro_the_headers_test_makes_gxx_read_their_text():
+    # -D of a macro kernel_api.h's headers test (cube.h's KFC_L1_RESERVER_SIZE) is not left out of the .gch's meaning:
+    # g++ refuses the .gch for it and parses the headers, so the build means what its flags say
+    s = load_settings()
+    b = build(fresh({"add_custom.cpp": ADD}), settings=s.replace(cxxflags=s.cxxflags + " -DKFC_L1_RESERVER_SIZE=128"))
+    assert b.ok and not b.pch and b.log == "", b.log

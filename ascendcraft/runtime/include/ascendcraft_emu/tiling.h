@@ -9,11 +9,7 @@ namespace optiling {}
 // the tiling buffer in GM (bounds-checked like any GM read).
 #define ASCENDCRAFT_CAT_(a, b) a##b
 #define ASCENDCRAFT_CAT(a, b) ASCENDCRAFT_CAT_(a, b)
-#if defined(ASCENDCRAFT_OP_TYPE) && !defined(ASCENDCRAFT_TILING_DEFAULT)
-#define ASCENDCRAFT_TILING_TYPE ASCENDCRAFT_CAT(AscendCraftTilingData_, ASCENDCRAFT_OP_TYPE)
-#else
-#define ASCENDCRAFT_TILING_TYPE AscendCraftTilingData
-#endif
+// ASCENDCRAFT_TILING_TYPE, the struct GET_TILING_DATA declares, is build_macros.h's: an op project's build decides it.
 // The structs' names: the emulator's driver declares them at global scope as CANN's kernel build does (and then
 // redefines ASCENDCRAFT_TILING_NAMES to nothing); otherwise the host namespace is made visible in the function.
 #define ASCENDCRAFT_TILING_NAMES using namespace optiling
@@ -45,9 +41,7 @@ namespace optiling {}
 // recorded so that a block that matched no branch and wrote nothing is an error (tiling-key).
 #define TILING_KEY_IS(key) (::ascendcraft::emu::tiling_key_list(::ascendcraft::emu::SrcLoc(), (key)))
 #define TILING_KEY_LIST(...) (::ascendcraft::emu::tiling_key_list(::ascendcraft::emu::SrcLoc(), __VA_ARGS__))
-#ifndef TILING_KEY_VAR
-#define TILING_KEY_VAR (::ascendcraft::emu::tiling_key())
-#endif
+// TILING_KEY_VAR is build_macros.h's: a per-key build defines it before that header.
 // Per-key tiling structs: the emulator reads the struct GET_TILING_DATA_WITH_STRUCT names (or the default one).
 #define REGISTER_TILING_FOR_TILINGKEY(expression, type) static_assert(true, "")
 #define REGISTER_NONE_TILING static_assert(true, "")

@@ -1,0 +1,19 @@
+// AscendCraft CPU emulation: the macros that a build's own -D flags (or the driver's defines) decide. They are kept
+// out of kernel_api.h, whose precompiled form every kernel build reads: g++ refuses a .gch whose headers tested a
+// macro that the build then defines, so an op project's -D ASCENDCRAFT_OP_TYPE (or a per-key build's TILING_KEY_VAR)
+// would make each such build parse the whole header set again. kernel_operator.h includes this after kernel_api.h.
+#pragma once
+
+#include "ascendcraft_emu/tiling.h"
+
+// The tiling struct GET_TILING_DATA declares: an op project build (ascendcraft.opproject) defines ASCENDCRAFT_OP_TYPE
+// and each registration gets the op's name (REGISTER_TILING_DATA_CLASS); REGISTER_TILING_DEFAULT names the one struct.
+#if defined(ASCENDCRAFT_OP_TYPE) && !defined(ASCENDCRAFT_TILING_DEFAULT)
+#define ASCENDCRAFT_TILING_TYPE ASCENDCRAFT_CAT(AscendCraftTilingData_, ASCENDCRAFT_OP_TYPE)
+#else
+#define ASCENDCRAFT_TILING_TYPE AscendCraftTilingData
+#endif
+// The launch's tiling key, unless a per-key build defined it as that key's literal (CANN compiles one binary a key).
+#ifndef TILING_KEY_VAR
+#define TILING_KEY_VAR (::ascendcraft::emu::tiling_key())
+#endif
