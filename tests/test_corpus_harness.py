@@ -559,6 +559,38 @@ def test_hicann_ops_nn_kernels_find_the_shared_headers_their_build_copies_beside
     assert b.ok, b.log[-1500:]
 
 
+def test_hicann_ops_nn_kernels_find_another_ops_kernel_headers_beside_their_folder(tmp_path):
+    """ops-nn's build puts every op's op_kernel/ folder side by side under the op's name, and batch_mat_mul_v3 names
+    mat_mul_v3's kernel headers `#include "../mat_mul_v3/mat_mul_v3_common.h"`: the entry's copy has them at
+    mat_mul_v3/, and builds."""
+    import subprocess
+    from ascendcraft.emu import build, read_sources
+    files = {
+        "matmul/mat_mul_v3/op_kernel/mat_mul_v3_common.h": '#pragma once\n#include "mat_mul_v3_const.h"\n',
+        "matmul/mat_mul_v3/op_kernel/mat_mul_v3_const.h": "#pragma once\nconstexpr int MM_BLOCK = 16;\n",
+        "matmul/mat_mul_v3/op_kernel/arch35/other.h": "#pragma once\n#error not for A2\n",
+        "matmul/mat_mul_v3/op_host/mat_mul_v3_def.cpp": "// OpDef\n",
+        "matmul/bmm/op_kernel/bmm.cpp": '#include "kernel_operator.h"\n#include "../mat_mul_v3/mat_mul_v3_common.h"\n'
+                                        'extern "C" __global__ __aicore__ void bmm(GM_ADDR x) { (void)x; (void)MM_BLOCK; }\n',
+        "matmul/bmm/op_host/bmm_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    git = ["git", "-C", str(tmp_path), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "ops"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "matmul/bmm", "kind": "op-project"}
+    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    assert (dest / "mat_mul_v3" / "mat_mul_v3_common.h").is_file() and (dest / "mat_mul_v3" / "mat_mul_v3_const.h").is_file()
+    assert not (dest / "mat_mul_v3" / "arch35").exists()   # the Ascend 950 kernels stay out
+    kernel = {k: v for k, v in read_sources(dest).items() if k.startswith(("op_kernel/", "mat_mul_v3/"))}
+    b = build(kernel, "bmm")
+    assert b.ok, b.log[-1500:]
+
+
 LAMBDA_LAUNCH = """
 #include "kernel_operator.h"
 template <uint32_t rows, uint32_t parts, uint32_t chunk>

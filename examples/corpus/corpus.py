@@ -598,12 +598,15 @@ def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> 
     SIBLINGS/<their repository path>, and an include directory SIBLINGS/<the op's path>/op_host is made, from which g++
     resolves the same ../ path (a quoted include is looked up in the includer's folder, then in each -iquote folder)."""
     commit, path = entry["commit"], entry["path"]
-    folders = set()
+    folders, beside = set(), set()
     for f in files:
         if not f.endswith((".h", ".hpp", ".cpp", ".cc")): continue
         for name in re.findall(rb'#\s*include\s*"(\.\./[^"]+)"', show(gitdir, commit, f)):
             target = posixpath.normpath(posixpath.join(posixpath.dirname(f), name.decode()))
             if not target.startswith(path + "/") and not target.startswith(".."): folders.add(posixpath.dirname(target))
+            elif target.startswith(path + "/") and f.startswith(path + "/op_kernel/") and target not in files:
+                beside.add(target[len(path) + 1:].split("/")[0])
+    if beside: _beside_kernel_folders(gitdir, commit, path, dest, beside)
     if not folders: return
     for folder in sorted(folders):
         for g in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
@@ -614,6 +617,28 @@ def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> 
     marker = dest / SIBLINGS / path / "op_host" / "ascendcraft_corpus_include_root.h"
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.write_text("#pragma once\n")
+
+
+def _beside_kernel_folders(gitdir: str, commit: str, path: str, dest: Path, names: set[str]) -> None:
+    """hicann ops-nn's build copies every op's op_kernel/ folder side by side (under the op's name), so a kernel names
+    another op's kernel headers as `#include "../mat_mul_v3/mat_mul_v3_common.h"` (batch_mat_mul_v3): for each such name
+    that is no folder of the op itself, the headers of the op of that name in the same category (or anywhere in the
+    repository) go to <dest>/<name>/, where that path resolves from <dest>/op_kernel/."""
+    category = posixpath.dirname(path)
+    listing = git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines()
+    for name in sorted(names):
+        ops = {g[:g.index("/op_host/")] for g in listing if "/op_host/" in g}   # folders that are ops (not common/inc)
+        found = [g for g in listing if f"/{name}/op_kernel/" in f"/{g}" and g.endswith((".h", ".hpp"))
+                 and g[:g.index("/op_kernel/")] in ops]
+        here = [g for g in found if g.startswith(f"{category}/{name}/op_kernel/")]
+        roots = {g[:g.index(f"{name}/op_kernel/") + len(name) + len("/op_kernel/")] for g in here or found}
+        if len(roots) != 1: continue   # no such op, or several: leave the include to fail by its name
+        root = roots.pop()
+        for g in (here or found):
+            if not g.startswith(root) or "/arch35/" in g: continue
+            out = dest / name / g[len(root):]
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(show(gitdir, commit, g))
 
 
 # The shared header folders each repository's own build puts on the include path (-I), and the folder of the entry's
