@@ -447,17 +447,22 @@ EXAMPLE_FILES = {
 }
 
 
-def _example_repo(tmp_path, helper: str, files: dict = EXAMPLE_FILES):
+def _git_repo(tmp_path, files: dict) -> tuple[str, str]:
+    "A git repository at tmp_path holding `files` ({path: text}) in one commit: (its git dir, the commit)."
     import subprocess
-    for name, text in {**files, "ex/k_helper.asc": helper}.items():
+    for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     git = ["git", "-C", str(tmp_path), "-c", "user.email=t@t", "-c", "user.name=t"]
     subprocess.run([*git, "init", "-q"], check=True)
     subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "example"], check=True)
+    subprocess.run([*git, "commit", "-qm", "files"], check=True)
     commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
     return str(tmp_path / ".git"), commit
+
+
+def _example_repo(tmp_path, helper: str, files: dict = EXAMPLE_FILES):
+    return _git_repo(tmp_path, {**files, "ex/k_helper.asc": helper})
 
 
 def test_an_example_over_two_asc_files_builds_and_matches_its_own_golden(tmp_path):
@@ -532,7 +537,6 @@ def test_a_failed_host_tiling_names_what_the_tiling_function_logged():
 def test_hicann_ops_nn_kernels_find_the_shared_headers_their_build_copies_beside_them(tmp_path):
     """ops-nn's build copies common/inc/op_kernel to ascendc/inc beside each op's kernel folder, and kernels name those
     headers `#include "../inc/platform.h"`: the entry's copy has them at inc/ (only the ones included), and builds."""
-    import subprocess
     from ascendcraft.emu import build, read_sources
     files = {
         "common/inc/op_kernel/platform.h": '#pragma once\n#include "macro.h"\nconstexpr int PLATFORM_BLOCK = KEY_BYTES;\n',
@@ -542,14 +546,7 @@ def test_hicann_ops_nn_kernels_find_the_shared_headers_their_build_copies_beside
                                    'extern "C" __global__ __aicore__ void demo(GM_ADDR x) { (void)x; (void)PLATFORM_BLOCK; }\n',
         "demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    git = ["git", "-C", str(tmp_path), "-c", "user.email=t@t", "-c", "user.name=t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "ops"], check=True)
-    commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    _, commit = _git_repo(tmp_path, files)
     entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "demo", "kind": "op-project"}
     dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
     assert (dest / "inc" / "platform.h").is_file() and (dest / "inc" / "macro.h").is_file()
@@ -563,7 +560,6 @@ def test_hicann_ops_nn_kernels_find_another_ops_kernel_headers_beside_their_fold
     """ops-nn's build puts every op's op_kernel/ folder side by side under the op's name, and batch_mat_mul_v3 names
     mat_mul_v3's kernel headers `#include "../mat_mul_v3/mat_mul_v3_common.h"`: the entry's copy has them at
     mat_mul_v3/, and builds."""
-    import subprocess
     from ascendcraft.emu import build, read_sources
     files = {
         "matmul/mat_mul_v3/op_kernel/mat_mul_v3_common.h": '#pragma once\n#include "mat_mul_v3_const.h"\n',
@@ -574,14 +570,7 @@ def test_hicann_ops_nn_kernels_find_another_ops_kernel_headers_beside_their_fold
                                         'extern "C" __global__ __aicore__ void bmm(GM_ADDR x) { (void)x; (void)MM_BLOCK; }\n',
         "matmul/bmm/op_host/bmm_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    git = ["git", "-C", str(tmp_path), "-c", "user.email=t@t", "-c", "user.name=t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "ops"], check=True)
-    commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    _, commit = _git_repo(tmp_path, files)
     entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "matmul/bmm", "kind": "op-project"}
     dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
     assert (dest / "mat_mul_v3" / "mat_mul_v3_common.h").is_file() and (dest / "mat_mul_v3" / "mat_mul_v3_const.h").is_file()
