@@ -481,6 +481,11 @@ P("Sort.config.tmp.float", "{ Sort<float, false, DEFAULT_SORT_CONFIG>(f0, f1, b2
 P("Sort.config.index.float", "{ Sort<float, uint32_t, false, DEFAULT_SORT_CONFIG>(f0, u0, f1, u1, 64); }")
 P("Sort.config.index_tmp.half", "{ Sort<half, uint32_t>(h0, u0, h1, u1, b2, 64); }")
 P("Sort.config.no_tmp.float", "{ Sort<float>(f0, f1, 64); }")
+# ---- the reserved-count register and the scalar bit counts ------------------------------------------------------------
+P("AscendCUtils.GetRsvdCnt", "{ int64_t n = AscendCUtils::GetRsvdCnt(); (void)n; }")
+P("ScalarBits.count", "{ int64_t n = GetBitCount<1>(0xF0ull) + ScalarGetCountOfValue<0>(0xF0ull); (void)n; }")
+P("ScalarBits.leading_zero", "{ int64_t n = CountLeadingZero(1ull) + ScalarCountLeadingZero(2ull) + CountBitsCntSameAsSignBit(5); (void)n; }")
+P("ScalarBits.sff", "{ int64_t n = GetSFFValue<1>(8ull) + ScalarGetSFFValue<0>(7ull); (void)n; }")
 P("Extract.float", "Extract(f0, u2, f1, 4);")
 P("Extract.value_index_swapped", "Extract(u2, f0, f1, 4);", "swap")
 P("DataCacheCleanAndInvalid.gm_two_args", "DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE>(gf);")
