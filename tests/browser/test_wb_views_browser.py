@@ -77,7 +77,11 @@ def search(page, scope: str, text: str, close: bool = True):
     field.fill(text)
     field.press("End")
     field.press("Enter")
-    if close: field.press("Escape")
+    if close:
+        from playwright.sync_api import expect
+        field.press("Escape")
+        # the closed panel hands the focus back to its editor: keys typed before that (insert_text) would go nowhere
+        expect(box.locator(".cm-editor.cm-focused")).to_have_count(1)
 
 
 def gutter_number(page, scope: str, text: str) -> list[str]:
