@@ -670,3 +670,42 @@ def test_a_framework_binding_keeps_its_kernel_and_loses_its_host_code():
     np.testing.assert_array_equal(r.outputs["y"], 2 * x)
     # a file without a framework include is left as it was
     assert corpus._without_framework_host("int main() { return 0; }\n") == "int main() { return 0; }\n"
+
+
+HALVE_AND_ROWS = """
+#include <torch/library.h>
+#include "pytorch_npu_helper.hpp"
+std::vector<at::Tensor> halve_rows(at::Tensor x, const c10::optional<at::Tensor>& scale_opt, bool left,
+                                   const std::string& mode) {
+    TORCH_CHECK(x.dim() > 1, "x needs two dims");
+    std::vector<int64_t> half = x.sizes().vec();
+    half.back() /= 2;
+    at::Tensor y = torch::empty(half, x.options().dtype(torch::kInt8));
+    int64_t rows = 1;
+    for (int64_t i = 0; i + 1 < x.dim(); ++i) rows *= x.size(i);
+    at::Tensor r = torch::empty({rows}, x.options().dtype(torch::kFloat));
+    at::Tensor scale = scale_opt.value_or(at::Tensor());
+    const char* m = mode.c_str();
+    EXEC_NPU_CMD(aclnnHalveRows, x, scale, left, m, y, r);
+    return {y};
+}
+PYBIND11_MODULE(kernel_gen_ops, m) {
+    m.doc() = "test";
+    m.def("halve_rows", &halve_rows, "");
+}
+"""
+
+
+def test_output_shapes_as_pybind_allocates_them():
+    # pybind_shapes compiles the file against its shape-only torch stand-in and calls the bound function with the
+    # call's shapes: y halves x's last dimension (int8), r has one entry per row of x (float32)
+    from pybind_shapes import exec_calls, pybind_output_shapes
+    definition = op("HalveRows", ["x", "scale"], ["y", "r"], attrs=["left", "mode"])
+    call = [torch.zeros(3, 4, 10, dtype=torch.float16), None, True, "dynamic"]
+    assert pybind_output_shapes(HALVE_AND_ROWS, definition, call) == {"y": ((3, 4, 5), "int8"), "r": ((12,), "float32")}
+    name, items = exec_calls(HALVE_AND_ROWS, call)[0]
+    assert name == "aclnnHalveRows" and items[0] == ("T", "float16", (3, 4, 10)) and items[1] is None and items[2:4] == ["S", "S"]
+    # the bound function's own check fails (a 1-D x): no shapes; another aclnn name, or an API the stand-in lacks: none
+    assert pybind_output_shapes(HALVE_AND_ROWS, definition, [torch.zeros(8), None, True, "static"]) == {}
+    assert pybind_output_shapes(HALVE_AND_ROWS, op("Other", ["x", "scale"], ["y", "r"], attrs=["left", "mode"]), call) == {}
+    assert pybind_output_shapes(HALVE_AND_ROWS.replace("x.size(i)", "x.stride(i)"), definition, call) == {}

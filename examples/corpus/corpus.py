@@ -54,6 +54,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 from mkb import answer_strings, match_mkb, write_project  # noqa: E402 - MultiKernelBench's answer format, beside this file
+from pybind_shapes import pybind_output_shapes  # noqa: E402 - the output tensors a task's pybind.cpp allocates
 MANIFEST = HERE / "manifest.json"
 SOURCES = {  # repo -> source group name
     "weich97/NPUKernelBench": "NPUKernelBench golden answers",
@@ -1369,12 +1370,23 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         # the op's own InferShape gives them, as CANN's graph engine allocates them (AddLayerNorm's TilingFunc checks that
         # mean keeps x1's leading dimensions); without one, a buffer as large as the largest input
         inferred = unchecked_output_shapes(project, op, tensors, attrs)
+        # ... or, first, the shape the task's pybind.cpp allocates and passes to the op (DequantSwigluQuant's scale:
+        # {prod(x.shape[:-1])}, while its InferShape gives x's shape), which is what the op sees on the NPU
+        try:
+            allocated = pybind_output_shapes(show(gitdir, entry["commit"], f"{task}/validation/pybind.cpp")
+                                             .decode(errors="replace"), op, call) if layout is not None else {}
+        except subprocess.CalledProcessError:
+            allocated = {}
+        allocated = {k: v for k, v in allocated.items() if k in {p.name for p in unchecked}}
+        inferred.update({k: shape for k, (shape, _) in allocated.items()})
         big = max((m for t in tensors if t is not None for m in (t if isinstance(t, list) else [t])), key=lambda m: m.numel())
         for p in unchecked:
             ge = p.dtypes[min(columns[0], len(p.dtypes) - 1)] if columns and p.dtypes else None
             name = GE_DTYPES[ge][0] if ge in GE_DTYPES else "float32"
             np_out[p.name] = (inferred.get(p.name, (big.numel(),)), "bfloat16" if name == "bfloat16" else np.dtype(name))
-        if inferred: note += f"; shaped by the op's InferShape: {', '.join(p.name for p in unchecked if p.name in inferred)}"
+        if allocated: note += f"; shaped as validation/pybind.cpp allocates them: {', '.join(allocated)}"
+        by_infer = [p.name for p in unchecked if p.name in inferred and p.name not in allocated]
+        if by_infer: note += f"; shaped by the op's InferShape: {', '.join(by_infer)}"
         note += f"; not compared (the reference does not return them): {', '.join(p.name for p in unchecked)}"
     contiguous = lambda t: None if t is None else [m.contiguous() for m in t] if isinstance(t, list) else t.contiguous()
     try:
