@@ -6,6 +6,7 @@
 
 #include "ascendcraft_emu/cube_internal.h"
 #include "ascendcraft_emu/cube.h"
+#include "ascendcraft_emu/cube_sparse.h"
 #include "ascendcraft_emu/matmul.h"
 
 namespace ascendcraft { namespace emu {
@@ -877,6 +878,107 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
             if (p.relu && v < 0) v = 0;
             if (atomicAdd) v += load_d(p.cDt, out);
             store_cube(p.cDt, out, v);
+        }
+}
+
+// ---- the 4:2 structured-sparse product (cube_sparse.h) --------------------------------------------------------------
+// The index buffer: a quarter of L0B, the index fractal of the B fractal at L0B offset o at o / 4.
+static uint8_t* sparse_index_buffer() {
+    std::vector<uint8_t>& mem = core().sparse_idx;
+    if (mem.empty()) mem.assign(cube_region_bytes(kRegionL0B) / 4, tracing_now() ? 0 : g_launch->poison);
+    return mem.data();
+}
+
+void cube_load2d_sparse(const Local& dst, const Local& src, const Local& idx, uint32_t startIndex, uint32_t repeatTimes,
+                        SrcLoc loc) {
+    enter(Op::LoadDataWithSparse, loc);
+    constexpr uint32_t kIdxFractal = kFractalBytes / 4;   // 16 x 32 two-bit indices
+    const uint64_t srcEnd = repeatTimes ? (static_cast<uint64_t>(startIndex) + repeatTimes) * kFractalBytes : 0;
+    check_cube(src, Op::LoadDataWithSparse, loc, "src", {kRegionL1}, 32, srcEnd);
+    check_cube(idx, Op::LoadDataWithSparse, loc, "idx", {kRegionL1}, 32,
+               repeatTimes ? (static_cast<uint64_t>(startIndex) + repeatTimes) * kIdxFractal : 0);
+    const uint8_t r = check_cube(dst, Op::LoadDataWithSparse, loc, "dst", {kRegionL0B}, kFractalBytes,
+                                 static_cast<uint64_t>(repeatTimes) * kFractalBytes);
+    (void)r;
+    record(TPipe_::MTE1, TKind::INSTR, Op::LoadDataWithSparse, Dt::i8, 0, loc,
+           static_cast<uint64_t>(repeatTimes) * (kFractalBytes + kIdxFractal), static_cast<uint64_t>(repeatTimes) * kFractalBytes,
+           repeatTimes);
+    if (tracing_now() || repeatTimes == 0) return;
+    const uint64_t dstOff = offset_in(dst, kRegionL0B);
+    uint8_t* ib = sparse_index_buffer() + dstOff / 4;
+    for (uint32_t k = 0; k < repeatTimes; ++k) {
+        std::memmove(dst.addr + static_cast<uint64_t>(k) * kFractalBytes,
+                     src.addr + (static_cast<uint64_t>(startIndex) + k) * kFractalBytes, kFractalBytes);
+        std::memmove(ib + static_cast<uint64_t>(k) * kIdxFractal,
+                     idx.addr + (static_cast<uint64_t>(startIndex) + k) * kIdxFractal, kIdxFractal);
+    }
+}
+
+void cube_mmad_sparse(const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc) {
+    enter(Op::MmadWithSparse, loc);
+    if (p.m == 0 || p.n == 0 || p.k == 0) return;   // a NOP, as documented
+    if (p.m > 4095 || p.n > 4095 || p.k > 4095)
+        Report("mmad-params", Op::MmadWithSparse, loc)
+            .msg("MmadWithSparse with m = %u, n = %u, k = %u; each must be 0..4095", p.m, p.n, p.k)
+            .hint("split the matrix product into base blocks").fail();
+    if (p.fromBias)
+        unsupported_call(Op::MmadWithSparse, "MmadWithSparse with cmatrixSource = true (C from the bias table) is not "
+                         "emulated", "start C from 0 (cmatrixInitVal = true) or accumulate onto L0C (cmatrixInitVal = false)", loc);
+    if (p.m == 1)   // a plain Mmad with m = 1 reads A as a GEMV row; whether the sparse one does is not documented
+        unsupported_call(Op::MmadWithSparse, "MmadWithSparse with m = 1 (the GEMV form of A) is not emulated",
+                         "pad M to 16 rows (zero rows of A) and keep the ZZ layout", loc);
+    if (p.k % 4 != 0)
+        unsupported_call(Op::MmadWithSparse, "MmadWithSparse with k not a multiple of 4 (a 4:2 group split at the end of "
+                         "K) is not emulated", "pad K to a multiple of 4 with zero columns of A and zero groups of B", loc);
+    constexpr uint32_t c0 = 32;   // int8
+    const uint32_t kd = p.k / 2;  // B's dense rows
+    const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16), kBa = ceil_div(p.k, c0), kBb = ceil_div(kd, c0);
+    check_cube(a, Op::MmadWithSparse, loc, "fm", {kRegionL0A}, kFractalBytes, static_cast<uint64_t>(mB) * kBa * kFractalBytes);
+    check_cube(b, Op::MmadWithSparse, loc, "filter", {kRegionL0B}, kFractalBytes, static_cast<uint64_t>(kBb) * nB * kFractalBytes);
+    check_cube(c, Op::MmadWithSparse, loc, "dst", {kRegionL0C}, 1024, static_cast<uint64_t>(mB) * nB * 256 * 4);
+    record(TPipe_::M, TKind::INSTR, Op::MmadWithSparse, Dt::i8, 0, loc,
+           static_cast<uint64_t>(mB) * kBa * kFractalBytes + static_cast<uint64_t>(kBb) * nB * kFractalBytes,
+           static_cast<uint64_t>(p.m) * p.n * kd, mB * nB * kBb);
+    if (tracing_now()) return;
+    const uint8_t* ib = sparse_index_buffer() + offset_in(b, kRegionL0B) / 4;
+    // the A element of group g that the two indices (i0 of the pair's first element, i1 of its second) select, by the
+    // reference's selection table; -1: a pair the table does not define
+    static const int8_t kFirst[3][3] = {{0, 0, 0}, {1, 1, 1}, {2, 2, 2}};
+    static const int8_t kSecond[3][3] = {{1, 2, 3}, {1, 2, 3}, {2, -1, 3}};
+    std::vector<int32_t> bv(static_cast<size_t>(kd) * p.n), sel(static_cast<size_t>(kd) * p.n);
+    for (uint32_t kk = 0; kk < kd; kk += 2)
+        for (uint32_t j = 0; j < p.n; ++j) {
+            uint32_t ix[2];
+            for (uint32_t t = 0; t < 2; ++t) {
+                const uint32_t k2 = kk + t;
+                const uint64_t e = (static_cast<uint64_t>(k2 / c0) * nB + j / 16) * 16 * c0 + (j % 16) * c0 + k2 % c0;
+                bv[static_cast<size_t>(k2) * p.n + j] = static_cast<int8_t>(b.addr[e]);
+                ix[t] = (ib[e / 4] >> (2 * (e % 4))) & 3u;
+            }
+            const int first = ix[0] < 3 && ix[1] < 3 ? kFirst[ix[0]][ix[1]] : -1;
+            const int second = ix[0] < 3 && ix[1] < 3 ? kSecond[ix[0]][ix[1]] : -1;
+            if (first < 0 || second < 0)
+                unsupported_call(Op::MmadWithSparse, "MmadWithSparse with an index pair the A2 selection table does not "
+                                 "define (a 2-bit index of 3, or the first index 2 with the second 1)",
+                                 "make each pair's first index the first non-zero's place among elements 0..2 of its group "
+                                 "of 4 and the second index the second non-zero's place among elements 1..3, minus 1", loc);
+            sel[static_cast<size_t>(kk) * p.n + j] = static_cast<int32_t>(kk / 2 * 4 + first);
+            sel[static_cast<size_t>(kk + 1) * p.n + j] = static_cast<int32_t>(kk / 2 * 4 + second);
+        }
+    auto aAt = [&](uint32_t i, uint32_t kk) -> int32_t {   // L0A: ZZ
+        return static_cast<int8_t>(a.addr[(static_cast<uint64_t>(i / 16) * kBa + kk / c0) * 16 * c0 + (i % 16) * c0 + kk % c0]);
+    };
+    for (uint32_t i = 0; i < p.m; ++i)
+        for (uint32_t j = 0; j < p.n; ++j) {
+            uint8_t* out = c.addr + ((static_cast<uint64_t>(j / 16) * mB + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4;
+            int64_t acc = 0;
+            for (uint32_t kk = 0; kk < kd; ++kk)
+                acc += static_cast<int64_t>(aAt(i, static_cast<uint32_t>(sel[static_cast<size_t>(kk) * p.n + j]))) *
+                       bv[static_cast<size_t>(kk) * p.n + j];
+            int32_t prev = 0;
+            if (!p.initZero) std::memcpy(&prev, out, 4);
+            const int32_t r = static_cast<int32_t>(static_cast<uint32_t>(prev) + static_cast<uint32_t>(acc));
+            std::memcpy(out, &r, 4);
         }
 }
 

@@ -1073,6 +1073,22 @@ C("Cube.Mmad.float_in", "Mmad(c1, a2.ReinterpretCast<float>(), b2.ReinterpretCas
 C("Cube.Mmad.half_out", "Mmad(a2, a2, b2, mm);", "dtype")
 C("Cube.Mmad.argc", "Mmad(c1, a2, b2);", "argc")
 C("Cube.Mmad.swapped", "Mmad(a2, b2, c1, mm);", "swap")
+# the 4:2 structured-sparse product (cube_sparse.h): int8 B fractals and their uint8 index fractals L1 -> L0B, then
+# MmadWithSparse (int32_t, int8_t, int8_t)
+SP = ("LocalTensor<int8_t> sa1 = a1.ReinterpretCast<int8_t>(); LocalTensor<uint8_t> si1 = a1.ReinterpretCast<uint8_t>(); "
+      "LocalTensor<int8_t> sb2 = b2.ReinterpretCast<int8_t>(); LocalTensor<int8_t> sa2 = a2.ReinterpretCast<int8_t>(); "
+      "LocalTensor<int32_t> sc1 = c1.ReinterpretCast<int32_t>(); ")
+C("Cube.LoadDataWithSparse", SP + "ld.repeatTimes = 2; LoadDataWithSparse(sb2, sa1, si1, ld);")
+C("Cube.LoadDataWithSparse.ctor", SP + "LoadDataWithSparse(sb2, sa1, si1, LoadData2DParams(1, 2, 0, 0, 0, false, 0));")
+C("Cube.LoadDataWithSparse.half", "LoadDataWithSparse(b2, b1, a1.ReinterpretCast<uint8_t>(), ld);", "dtype")
+C("Cube.LoadDataWithSparse.int8_idx", SP + "LoadDataWithSparse(sb2, sa1, sa1, ld);", "dtype")
+C("Cube.LoadDataWithSparse.argc", SP + "LoadDataWithSparse(sb2, sa1, ld);", "argc")
+C("Cube.MmadWithSparse", SP + "mm.m = 16; mm.n = 16; mm.k = 64; MmadWithSparse(sc1, sa2, sb2, mm);")
+C("Cube.MmadWithSparse.brace", SP + "MmadWithSparse(sc1, sa2, sb2, {16, 16, 64, false, 0, false, false, false});")
+C("Cube.MmadWithSparse.half", "mm.m = 16; mm.n = 16; mm.k = 64; MmadWithSparse(c1, a2, b2, mm);", "dtype")
+C("Cube.MmadWithSparse.float_out", SP + "MmadWithSparse(c1, sa2, sb2, mm);", "dtype")
+C("Cube.MmadWithSparse.argc", SP + "MmadWithSparse(sc1, sa2, sb2);", "argc")
+C("Cube.MmadWithSparse.bias", SP + "MmadWithSparse(sc1, sa2, sb2, sc1, mm);", "argc")
 C("Cube.Mmad.fields", "mm.cmatrixInitVal = false; mm.cmatrixSource = false; mm.unitFlag = 0; mm.isBias = false;")
 C("Cube.Fixpipe.f16", "fp.nSize = 16; fp.mSize = 16; fp.srcStride = 16; fp.dstStride = 16; fp.quantPre = QuantMode_t::F322F16; "
   "Fixpipe(gh, c1, fp);")

@@ -405,6 +405,7 @@ struct Core {
     std::vector<Record> trace;
     std::unique_ptr<RaceChecker> race;  // execute mode with the race check on, else null
     std::vector<uint8_t> cube_mem[6];   // the cube core's L1, L0A, L0B, L0C, bias table (by CubeRegion), made on first use
+    std::vector<uint8_t> sparse_idx;    // the cube's index buffer of LoadDataWithSparse (L0B / 4 bytes), made on first use
     // tiling keys (emu_tiling.cpp): TILING_KEY_IS / TILING_KEY_LIST tests, whether one matched, GM writes
     uint32_t key_tests = 0;
     bool key_hit = false;

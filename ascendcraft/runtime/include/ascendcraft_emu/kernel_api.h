@@ -27,6 +27,7 @@
 #include "ascendcraft_emu/compat.h"
 #include "ascendcraft_emu/tiling.h"
 #include "ascendcraft_emu/cube.h"
+#include "ascendcraft_emu/cube_sparse.h"
 #include "ascendcraft_emu/arith.h"
 #include "ascendcraft_emu/rearrange.h"
 #include "ascendcraft_emu/reduce_adv.h"
