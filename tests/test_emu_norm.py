@@ -263,3 +263,62 @@ def test_the_reduce_register_before_any_reduction_is_an_error_and_the_trace_char
                GM("st", None, "out", shape=(80 * M,), dtype=np.float32), GM("e", None, "out", shape=(16 * M,), dtype=np.float32),
                Scalar(N, "uint32_t")], block_dim=1)
     assert t.count("SoftMax") == 1 and t.count("SoftmaxFlashV2") == 2 and t.count("SimpleSoftMax") == 1
+
+
+FLASHV2_DEVICE_TILING = """#include "kernel_operator.h"
+using namespace AscendC;
+// FlashAttention's style: the block's tiling made on the device from its own row count and the free temporary space.
+extern "C" __global__ __aicore__ void flashv2_dev(GM_ADDR x, GM_ADDR y, GM_ADDR st, GM_ADDR fields)
+{
+    constexpr uint32_t M = 24, N = 64, B = 8;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, yb, sb, eb, tb;
+    pipe.InitBuffer(xb, M * N * 4);
+    pipe.InitBuffer(yb, M * N * 4);
+    pipe.InitBuffer(sb, 2 * M * B * 4);
+    pipe.InitBuffer(eb, M * B * 4);
+    pipe.InitBuffer(tb, 2048);
+    GlobalTensor<float> xg, yg, sg;
+    GlobalTensor<uint32_t> fg;
+    xg.SetGlobalBuffer((__gm__ float *)x, M * N);
+    yg.SetGlobalBuffer((__gm__ float *)y, M * N);
+    sg.SetGlobalBuffer((__gm__ float *)st, 2 * M * B);
+    fg.SetGlobalBuffer((__gm__ uint32_t *)fields, 16);
+    LocalTensor<float> xl = xb.Get<float>(), yl = yb.Get<float>(), sl = sb.Get<float>(), em = eb.Get<float>();
+    LocalTensor<uint8_t> tmp = tb.Get<uint8_t>();
+    DataCopy(xl, xg, M * N);
+    SoftMaxTiling t = SoftMaxFlashV2TilingFuncImpl(M, N, sizeof(float), sizeof(float), tmp.GetSize() / sizeof(float), false, false);
+    SoftMaxShapeInfo info{M, N, M, N};
+    SoftMaxTiling u = SoftMaxFlashV2TilingFunc(info, sizeof(float), sizeof(float), tmp.GetSize());
+    constexpr SoftMaxTiling c = SoftMaxFlashV2TilingFuncImpl(M, N, 2, 4, 4096);
+    // no shape info: the API takes the block's shape from the tiling
+    SoftmaxFlashV2<float, false>(yl, sl, sl[M * B], xl, em, sl, sl[M * B], tmp, t);
+    DataCopy(yg, yl, M * N);
+    DataCopy(sg, sl, 2 * M * B);
+    uint32_t v[16] = {t.srcM, t.srcK, t.srcSize, t.outMaxK, t.reduceM, t.splitM, t.rangeM, t.tailM, t.tailSplitSize,
+                      u.srcM, u.reduceM, u.rangeM, u.tailM, c.srcM, c.outMaxK, c.reduceM};
+    for (int i = 0; i < 16; ++i) fg.SetValue(i, v[i]);
+}
+"""
+
+
+def test_softmax_flashv2_tiling_made_on_the_device_gives_the_block_shape_and_a_row_split_that_fits():
+    M2, N2 = 24, 64
+    x = np.random.default_rng(7).uniform(-3, 3, (M2, N2)).astype(np.float32)
+    b = build({"k.cpp": FLASHV2_DEVICE_TILING})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    r = run(b, [GM("x", x), GM("y", np.zeros(M2 * N2, np.float32), "out"), GM("st", np.zeros(2 * M2 * 8, np.float32), "out"),
+                GM("fields", np.zeros(16, np.uint32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    f = r.outputs["fields"].tolist()
+    # 2048 bytes = 512 floats; a float row needs a block of 8 and a 64-element repeat: 7 rows, so 7 a split (<= 8)
+    assert f[:4] == [M2, N2, M2 * N2, 8]
+    assert f[4] == f[5] == 7 and f[6] == 3 and f[7] == 3 and f[8] == 3 * N2
+    assert f[9:13] == [M2, 7, 3, 3], "the SoftMaxShapeInfo form takes the space in bytes"
+    # half source, float statistics, 4096 floats: a row needs 8 + 8 + 64 + 64 = 144 floats: 28 rows, more than M
+    assert f[13:16] == [M2, 8, M2]
+    mx = x.max(1, keepdims=True)
+    np.testing.assert_allclose(r.outputs["y"].reshape(M2, N2), np.exp(x - mx), rtol=1e-5, atol=1e-6)
+    st = r.outputs["st"].reshape(2, M2, 8)
+    np.testing.assert_allclose(st[0][:, 0], np.exp(x - mx).sum(1), rtol=1e-5)
+    np.testing.assert_allclose(st[1][:, 0], mx[:, 0], rtol=1e-6)

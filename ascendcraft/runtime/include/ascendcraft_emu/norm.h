@@ -269,6 +269,41 @@ inline void SimpleSoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<
                                                       &inMaxTensor, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo, loc);
 }
 
+// ---- SoftmaxFlashV2's tiling made on the device, for a block whose shape is known only there -----------------
+// SoftMaxFlashV2TilingFuncImpl takes the temporary space in float elements, SoftMaxFlashV2TilingFunc (the kernel's
+// SoftMaxShapeInfo form) in bytes. The shape fields are exact (the emulation reads srcM / srcK when no shape info is
+// passed); the row split is the rows whose float temporaries fit (a broadcast block, the row again for a 2-byte
+// source, one 64-element repeat), a multiple of 8 rows (16 for a half source with isFlashOutputBrc) when it splits,
+// which the emulation, computing whole rows, does not read. A split of zero rows leaves rangeM at 0.
+inline constexpr SoftMaxTiling SoftMaxFlashV2TilingFuncImpl(const uint32_t srcM, const uint32_t srcK, const uint32_t dataTypeSize1,
+                                                            const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                                                            const bool isUpdate = false, const bool isBasicBlock = false,
+                                                            const bool isDataFormatNZ = false, const bool isFlashOutputBrc = false) {
+    (void)isUpdate; (void)isBasicBlock; (void)isDataFormatNZ;
+    SoftMaxTiling t;
+    const uint32_t blk = dataTypeSize2 ? 32 / dataTypeSize2 : 8;
+    const uint32_t perRow = blk + (dataTypeSize1 == 2 ? blk + srcK : 0) + 64;
+    const uint32_t unit = (isFlashOutputBrc && dataTypeSize1 == 2) ? 16 : 8;
+    uint32_t rows = localWorkSpaceSize / perRow;
+    if (rows < srcM && rows > unit) rows = rows / unit * unit;
+    if (rows > srcM) rows = srcM;
+    t.srcM = srcM; t.srcK = srcK; t.srcSize = srcM * srcK;
+    t.outMaxM = srcM; t.outMaxK = blk; t.outMaxSize = srcM * blk;
+    t.reduceM = rows; t.reduceK = blk; t.reduceSize = rows * blk;
+    t.splitM = rows; t.splitK = srcK; t.splitSize = rows * srcK;
+    t.rangeM = rows ? srcM / rows : 0;
+    t.tailM = rows ? srcM % rows : srcM;
+    t.tailSplitSize = t.tailM * srcK; t.tailReduceSize = t.tailM * blk;
+    return t;
+}
+inline constexpr SoftMaxTiling SoftMaxFlashV2TilingFunc(const SoftMaxShapeInfo& shapeInfo, const uint32_t dataTypeSize1,
+                                                        const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                                                        const bool isUpdate = false, const bool isBasicBlock = false,
+                                                        const bool isDataFormatNZ = false, const bool isFlashOutputBrc = false) {
+    return SoftMaxFlashV2TilingFuncImpl(shapeInfo.srcM, shapeInfo.srcK, dataTypeSize1, dataTypeSize2, localWorkSpaceSize / 4,
+                                        isUpdate, isBasicBlock, isDataFormatNZ, isFlashOutputBrc);
+}
+
 // ---- SoftmaxFlash (FlashAttention-1 update) and SoftmaxFlashV2 (FlashAttention-2 update) ------------------
 template <typename T, typename U, typename E>
 inline void flash_call(ascendcraft::emu::Op op, bool update, bool brc, const LocalTensor<T>& dst, const LocalTensor<U>* reduceMax,
