@@ -533,3 +533,72 @@ def test_a_sparse_b_type_compiles_its_host_tiling_is_made_and_set_sparse_index_s
     cc = subprocess.run(["g++", "-std=c++17", f"-I{INCLUDE_DIR}", str(host), "-o", str(exe)], capture_output=True, text=True)
     assert cc.returncode == 0, cc.stderr
     assert subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split() == ["0"]
+
+
+# ToMatmulConfig reads a Matmul's MM_CFG, a MatmulConfig or a constant tiling, at compile time (ops-nn batch_mat_mul_v3:
+# `if constexpr (ToMatmulConfig(MM_CFG).bmmOutMode != BatchOutMode::SINGLE_BATCH) mm_.SetNBatchOutNum(n);`).
+TO_CONFIG = r'''
+#define ASCENDC_CUBE_ONLY
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+using AType = MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NORMAL>;   // a batch Matmul
+using CType = MatmulType<TPosition::GM, CubeFormat::ND, float, false, LayoutMode::NORMAL>;
+constexpr MatmulConfig GetCfg()
+{
+    MatmulConfig cfg = GetNormalConfig();
+    cfg.enableRelu = true;
+    cfg.bmmOutMode = BatchOutMode::MULTI_BATCH;
+    return cfg;
+}
+constexpr MatmulConfig CFG_RELU_MULTI = GetCfg();
+constexpr static MatmulApiStaticTiling STATIC_RELU = GetMatmulApiTiling<AType, AType, CType, CType>(CFG_RELU_MULTI);
+static_assert(ToMatmulConfig(STATIC_RELU).enableRelu && !ToMatmulConfig(CFG_NORM).enableRelu, "ToMatmulConfig");
+
+template <const MatmulConfig& MM_CFG>
+__aicore__ inline void Compute(GM_ADDR a, GM_ADDR b, GM_ADDR c, const TCubeTiling& t)
+{
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half *)a, t.M * t.Ka);
+    bGm.SetGlobalBuffer((__gm__ half *)b, t.Kb * t.N);
+    cGm.SetGlobalBuffer((__gm__ float *)c, t.M * t.N);
+    TPipe pipe;
+    Matmul<AType, AType, CType, CType, MM_CFG> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    if constexpr (ToMatmulConfig(MM_CFG).bmmOutMode != BatchOutMode::SINGLE_BATCH) {
+        mm.SetNBatchOutNum(2);
+    }
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    mm.IterateBatch(cGm, 1, 1, false);
+    mm.End();
+}
+extern "C" __global__ __aicore__ void matmul_to_config(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
+{
+    REGISTER_TILING_DEFAULT(TCubeTiling);
+    GET_TILING_DATA(t, tiling);
+    Compute<CFG_RELU_MULTI>(a, b, c, t);
+}
+'''
+
+
+def test_to_matmul_config_reads_the_mm_cfg_at_compile_time_and_set_n_batch_out_num_is_accepted():
+    m, n, k = 32, 48, 64
+    a = RNG.standard_normal((m, k)).astype(np.float16)
+    bm = RNG.standard_normal((k, n)).astype(np.float16)
+    full = a.astype(np.float64) @ bm.astype(np.float64)
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=16, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
+    b = build({"to_config.cpp": TO_CONFIG})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.full((m, n), 7.0, np.float32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], np.maximum(full, 0), rtol=1e-5, atol=1e-4)
+    # a config that is not a MatmulConfig or a constant tiling has no ToMatmulConfig
+    bad = build({"bad.cpp": TO_CONFIG.replace("ToMatmulConfig(CFG_NORM)", "ToMatmulConfig(3)")})
+    assert not bad.ok and "ToMatmulConfig" in bad.errors[0].message
+    # SetNBatchOutNum belongs to the batch Matmul (A's layout not LayoutMode::NONE), as in AscendC
+    plain = build({"plain.cpp": TO_CONFIG.replace("half, false, LayoutMode::NORMAL>", "half>")})
+    assert not plain.ok and "SetNBatchOutNum" in plain.errors[0].message

@@ -169,6 +169,9 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const ::MatmulConfig& cfg, in
     }
     return t;
 }
+// The MatmulConfig inside a Matmul's MM_CFG, which may be a MatmulConfig or a constant tiling (MatmulApiStaticTiling).
+inline constexpr ::MatmulConfig ToMatmulConfig(const ::MatmulConfig& cfg) { return cfg; }
+inline constexpr ::MatmulConfig ToMatmulConfig(const MatmulApiStaticTiling& cfg) { return cfg.cfg; }
 constexpr ::MatmulConfig CFG_NORM = GetNormalConfig();
 constexpr ::MatmulConfig CFG_MDL = GetMDLConfig();
 constexpr ::MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
@@ -185,7 +188,7 @@ using ::CubeFormat; using ::LayoutMode; using ::BatchMode; using ::IterateOrder;
 using ::MatmulVersion; using ::MatmulConfig; using ::MatmulConfigMode; using ::MatmulShapeParams; using ::MatmulQuantParams;
 using ::MatmulBatchParams; using ::MatmulFuncParams; using ::MatmulBiasParams; using ::MatmulApiStaticTiling; using ::GetMatmulApiTiling;
 using ::GetNormalConfig; using ::GetMDLConfig; using ::GetSpecialMDLConfig; using ::GetBasicConfig; using ::GetIBShareNormConfig;
-using ::GetMMConfig; using ::IterateMode; using ::MatrixOffset; using ::DecompressionMode;
+using ::GetMMConfig; using ::ToMatmulConfig; using ::IterateMode; using ::MatrixOffset; using ::DecompressionMode;
 // (CFG_NORM, CFG_MDL, MM_CFG_BB and CFG_IBSHARE_NORM stay global only, as in AscendC: kernels define their own
 // AscendC::CFG_MDL, cann-ops matmul_all_reduce, and a using-declaration here would clash with it.)
 
@@ -294,6 +297,10 @@ public:
         Init(nullptr, pipe, loc);   // no constant tiling to stand in: the null-tiling misuse
     }
     template <class T> void SetSubBlockIdx(T) {}
+    // How many batches of C one IterateNBatch step leaves in L0C (a batch Matmul's MULTI_BATCH output mode); kept for
+    // IterateNBatch, which is not emulated yet. A member of the batch Matmul only: A's layout is not LayoutMode::NONE.
+    template <class AT = A_TYPE, std::enable_if_t<AT::layout != LayoutMode::NONE, int> = 0>
+    void SetNBatchOutNum(int32_t nBatchOutNum) { nBatchOutNum_ = nBatchOutNum; }
     void SetOrgShape(int orgM, int orgN, int orgK) { orgM_ = orgM; orgN_ = orgN; orgKa_ = orgKb_ = orgK; orgKc_ = orgN; }
     void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
         orgM_ = orgM; orgN_ = orgN; orgKa_ = orgKa; orgKb_ = orgKb; orgKc_ = orgKc ? orgKc : orgN;
@@ -581,7 +588,7 @@ private:
     uint64_t quantScalar_ = 0;
     const uint64_t* quantVec_ = nullptr;
     bool localA_ = false, localB_ = false, localBias_ = false;
-    int32_t batchA_ = 0, batchB_ = 0;
+    int32_t batchA_ = 0, batchB_ = 0, nBatchOutNum_ = 0;
     uint8_t* workspace_ = nullptr;
     uint64_t workspaceBytes_ = 0, cOffset_ = 0;
     bool inited_ = false, iterating_ = false, block_ = false, hasBias_ = false, aTrans_ = false, bTrans_ = false;
