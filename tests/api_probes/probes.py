@@ -1090,6 +1090,8 @@ C("Cube.MmadWithSparse.float_out", SP + "MmadWithSparse(c1, sa2, sb2, mm);", "dt
 C("Cube.MmadWithSparse.argc", SP + "MmadWithSparse(sc1, sa2, sb2);", "argc")
 C("Cube.MmadWithSparse.bias", SP + "MmadWithSparse(sc1, sa2, sb2, sc1, mm);", "argc")
 C("Cube.Mmad.fields", "mm.cmatrixInitVal = false; mm.cmatrixSource = false; mm.unitFlag = 0; mm.isBias = false;")
+C("Cube.MmadImpl", "mm.m = 16; mm.n = 16; mm.k = 16; MmadImpl(c1, a2, b2, mm);")
+C("Cube.MmadImpl.argc", "MmadImpl(c1, a2, b2);", "argc")
 C("Cube.Fixpipe.f16", "fp.nSize = 16; fp.mSize = 16; fp.srcStride = 16; fp.dstStride = 16; fp.quantPre = QuantMode_t::F322F16; "
   "Fixpipe(gh, c1, fp);")
 C("Cube.Fixpipe.f32", "fp.nSize = 16; fp.mSize = 16; fp.srcStride = 16; fp.dstStride = 16; Fixpipe(gf, c1, fp);")
@@ -1260,6 +1262,9 @@ NOT_PROBED.update({n: "the Matmul API (lib/matmul_intf.h, outside the probe prel
                    for n in ("GetOffsetC", "IterateNBatch", "SetAntiQuantScalar", "SetAntiQuantVector", "SetSparseIndex")})
 NOT_PROBED.update({n: "the Matmul API's constant tiling (lib/matmul_intf.h): see tests/test_matmul_api_host.py"
                    for n in ("GetMMConfig",)})
+NOT_PROBED.update({n: "the Matmul API's configuration and batch output (lib/matmul_intf.h): see "
+                      "tests/test_matmul_api_forms.py::test_to_matmul_config_reads_the_mm_cfg_at_compile_time_and_set_n_batch_out_num_is_accepted"
+                   for n in ("ToMatmulConfig", "SetNBatchOutNum")})
 # The host side of tiling/tiling_api.h (matmul_tiling::MultiCoreMatmulTiling and the TCubeTiling accessors) is host
 # code of an op project, not kernel code: tests/test_matmul_api_host.py runs it through an op project's TilingFunc.
 NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h), not kernel code: see tests/test_matmul_api_host.py"
@@ -1276,6 +1281,7 @@ NOT_PROBED["SaveToBuffer"] = ("host tiling API (optiling::TCubeTiling of tiling/
 NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/normalization): see tests/test_emu_norm.py"
                    for n in ("SoftMax", "SimpleSoftMax", "SoftmaxFlash", "SoftmaxFlashV2", "LayerNorm", "RmsNorm",
                              "SoftmaxConfig", "SoftMaxTilingFunc", "SoftMaxFlashTilingFunc", "SoftMaxFlashV2TilingFunc",
+                             "SoftMaxFlashV2TilingFuncImpl",
                              "GetSoftMaxMaxTmpSize", "GetSoftMaxMinTmpSize", "GetSoftMaxFlashMaxTmpSize",
                              "GetSoftMaxFlashMinTmpSize", "GetSoftMaxFlashV2MaxTmpSize", "GetSoftMaxFlashV2MinTmpSize",
                              "GetLayerNormMaxMinTmpSize", "GetLayerNormNDTilingInfo", "GetLayerNormNDTillingInfo",

@@ -418,6 +418,18 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
                                 dst.emu(), fm.emu(), filter.emu(), s, loc, &b);
 }
 
+// MmadImpl: the function behind Mmad in AscendC's own headers, which kernels (cann-ops' conv backprops) call by name.
+template <typename T, typename U, typename S>
+inline void MmadImpl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p,
+                     SrcLoc loc = {}) {
+    Mmad(dst, fm, filter, p, loc);
+}
+template <typename T, typename U, typename S, typename V>
+inline void MmadImpl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const LocalTensor<V>& bias,
+                     const MmadParams& p, SrcLoc loc = {}) {
+    Mmad(dst, fm, filter, bias, p, loc);
+}
+
 // ---- DataCopy L1 -> bias table (C2) that widens half to float (MTE1): DataCopy<dst_T, src_T>. Both types may be the
 // same when a kernel names them (cann-ops conv3dv2: DataCopy<L0cT, BiasT>(biasBT, biasL1, params) with float, float);
 // a same-type call that names no types takes DataCopy's own one-type form, which is the more specialised template.
