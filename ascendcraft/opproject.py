@@ -304,6 +304,56 @@ def _kernel_file_for_a2(sources: dict[str, str], host_file: str, op: OpDefinitio
     return op.kernel_name
 
 
+# The core-version macros of an A2 (Ascend 910B) kernel build, as kernel_operator.h defines them: enough to tell which
+# branch of `#if __CCE_AICORE__ == 310` ... `#else` ... `#endif` an A2 build compiles.
+_A2_MACROS = {"__CCE_AICORE__": 220, "__NPU_ARCH__": 2201}
+
+
+def _a2_condition(cond: str) -> bool | None:
+    "The value of a conditional directive's expression on an A2 build, or None when it reads other macros."
+    unknown = []
+    def is_defined(m):
+        name = m[1] or m[2]
+        if name not in _A2_MACROS: unknown.append(name)
+        return "1"
+    expr = re.sub(r"\bdefined\s*\(\s*(\w+)\s*\)|\bdefined\s+(\w+)", is_defined, cond)
+    expr = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: str(_A2_MACROS[m[0]]) if m[0] in _A2_MACROS else unknown.append(m[0]) or m[0], expr)
+    if unknown: return None
+    expr = expr.replace("&&", " and ").replace("||", " or ")
+    expr = re.sub(r"!(?!=)", " not ", expr)
+    try: return bool(eval(expr, {"__builtins__": {}}, {}))   # digits, comparisons and logic only (names are rejected above)
+    except Exception: return None
+
+
+def _a2_compiles(text: str, line: int) -> bool:
+    """False when `line` of `text` lies in a conditional branch that an A2 build leaves out, by the core-version macros
+    alone (`#if __CCE_AICORE__ == 310`, `#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510`); True when it may compile."""
+    lines = blank_comments(text).split("\n")
+    frames = []   # [this branch's value, whether an earlier branch of the same #if was taken] (None: unknown)
+    i = 0
+    while i < min(line - 1, len(lines)):
+        directive = lines[i]
+        while directive.endswith("\\") and i + 1 < len(lines):
+            i += 1
+            directive = directive[:-1] + " " + lines[i]
+        i += 1
+        d = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)", directive)
+        if not d: continue
+        kind, rest = d[1], d[2].strip()
+        if kind in ("if", "ifdef", "ifndef"):
+            value = (_a2_condition(rest) if kind == "if" else
+                     (rest in _A2_MACROS or None) if kind == "ifdef" else (False if rest in _A2_MACROS else None))
+            frames.append([value, value])
+        elif kind in ("elif", "else") and frames:
+            taken = frames[-1][1]
+            value = False if taken else (_a2_condition(rest) if kind == "elif" else True)
+            if taken is None and value is not False: value = None
+            frames[-1] = [value, True if taken or value else (None if taken is None or value is None else False)]
+        elif kind == "endif" and frames:
+            frames.pop()
+    return all(value is not False for value, _ in frames)
+
+
 def load_project(folder: Path | str, *, settings: Settings | None = None) -> OpProject:
     "Read an msopgen-style project folder (raises AscendCraftError naming what is missing)."
     folder = Path(folder)
@@ -327,6 +377,8 @@ def load_project(folder: Path | str, *, settings: Settings | None = None) -> OpP
         chosen = [e for e in chosen if _kernel_file_for_a2(sources, host_file, op) == Path(e.file).stem] or chosen
     if len(chosen) > 1:   # ... and not the Ascend 950 (regbase) one of the same name under op_kernel/arch35/
         chosen = [e for e in chosen if "arch35" not in Path(e.file).parts] or chosen
+    if len(chosen) > 1:   # ... and the one an A2 build compiles when a file defines it once per `#if __CCE_AICORE__` branch
+        chosen = [e for e in chosen if _a2_compiles(sources[e.file], e.line)] or chosen
     if len(chosen) != 1:
         what = "no kernel entry" if not chosen else f"several kernel entries ({', '.join(e.name for e in chosen)})"
         raise _project_error("op-project", f"{what} in op_kernel/ for operator {op.type}", f"{folder}/op_kernel",

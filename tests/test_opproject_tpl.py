@@ -97,6 +97,31 @@ def test_a_kernel_file_per_soc_the_a2_one_is_taken(tmp_path):
     assert r.ok and r.tiling_key == _key(0, 1, False)      # the A2 tiling function ran, not the regbase one
 
 
+def test_an_entry_defined_once_per_core_version_branch_the_a2_one_is_taken(tmp_path):
+    # hicann ops-nn conv3d_backprop_filter_v2.cpp: `#if __CCE_AICORE__ == 310` an Ascend 950 entry of the op's name with
+    # its own template parameters, `#else` the A2 one: the A2 build compiles the second
+    import shutil
+    shutil.copytree(FOLDER, tmp_path / "p")
+    kernel = tmp_path / "p" / "op_kernel" / "tpl_scale_custom.cpp"
+    text = kernel.read_text()
+    entry = "template <typename D_T, uint32_t TILES, bool SQUARE>\n__global__ __aicore__ void tpl_scale_custom("
+    assert text.count(entry) == 1
+    body_end = text.index("\n}\n", text.index(entry)) + 3
+    other = ("#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510) || __CCE_AICORE__ == 310\n"
+             "template <uint32_t A, bool B, bool C, uint32_t D, bool E>\n"
+             "__global__ __aicore__ void tpl_scale_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)\n{\n}\n"
+             "#else\n")
+    kernel.write_text(text[:text.index(entry)] + other + text[text.index(entry):body_end] + "#endif\n" + text[body_end:])
+    project = load_project(tmp_path / "p")
+    assert project.entry == "tpl_scale_custom"
+    r = run_project(project, {"x": torch.randn(48 * 64)}, attrs={"scale": 2.0}, reference=lambda x, scale: x * scale)
+    assert r.ok, [d.render() for d in r.run.diagnostics]
+    # a branch whose condition reads another macro may be the one: both entries stay, and that is the error it was
+    kernel.write_text(kernel.read_text().replace("(__NPU_ARCH__ == 3510) || __CCE_AICORE__ == 310", "MY_OWN_SWITCH"))
+    with pytest.raises(AscendCraftError, match="several kernel entries"):
+        load_project(tmp_path / "p")
+
+
 def test_ops_base_helpers_compute_as_numpy_does(tmp_path):
     # ops-base's host helpers, compiled as an op_host file includes them: the 16-bit float types and the integer ones
     import subprocess
