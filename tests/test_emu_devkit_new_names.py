@@ -211,3 +211,55 @@ def test_writes_ordered_by_ib_set_and_wait_are_no_overlap_and_unordered_ones_are
         np.testing.assert_array_equal(r.outputs["y"], 2)   # block 1 writes after block 0
     else:
         assert not r.ok and any(d.kind == "gm-overlap" for d in r.diagnostics)
+
+
+SELECT_REGISTER = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+// hicann ops-math hans_decode's form: Compare into the compare-mask register, then Select<T, VSEL_CMPMASK_SPR> with no
+// selMask tensor, every repeat selecting by the same register bits under the vector mask.
+extern "C" __global__ __aicore__ void select_reg(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 1024 * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 512);
+    yg.SetGlobalBuffer((__gm__ float *)y, 256);
+    LocalTensor<float> a = buf.Get<float>(), ones = a[512], zeros = a[640], d = a[768];
+    DataCopy(a, xg, 512);
+    Duplicate(ones, 1.0f, 128);
+    Duplicate(zeros, 0.0f, 128);
+    Duplicate(d, -5.0f, 256);
+    PipeBarrier<PIPE_V>();
+    Compare(a, a[64], CMPMODE::LE, 64, {1, 1, 1, 8, 8, 8});
+    PipeBarrier<PIPE_V>();
+    BinaryRepeatParams rp = {1, 1, 1, 8, 0, 0};   // the same 64 ones and zeros for each repeat
+    Select<float, SELMODE::VSEL_CMPMASK_SPR>(d, ones, zeros, 2, rp);
+    SetVectorMask<float>(0, 0xFFFFFFFFULL);        // half the lanes: the others keep -5
+    Select<float, SELMODE::VSEL_CMPMASK_SPR>(d[128], a[256], a[384], 1, {1, 1, 1, 8, 8, 8});
+    ResetMask();
+    PipeBarrier<PIPE_V>();
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(yg, d, 256);
+}
+'''
+
+
+def test_select_by_the_compare_mask_register_without_a_sel_mask_tensor_matches_numpy():
+    x = np.random.default_rng(9).uniform(-4, 4, 512).astype(np.float32)
+    r = run(build({"select_reg.cpp": SELECT_REGISTER}), [GM("x", x), GM("y", np.zeros(256, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    y = r.outputs["y"]
+    bits = x[:64] <= x[64:128]
+    np.testing.assert_array_equal(y[:128], np.tile(bits.astype(np.float32), 2))
+    np.testing.assert_array_equal(y[128:160], np.where(bits[:32], x[256:288], x[384:416]))
+    np.testing.assert_array_equal(y[160:256], -5.0)
+    # the other modes of this form are not emulated: a named stop at the Select line
+    bad = run(build({"select_reg.cpp": SELECT_REGISTER.replace("Select<float, SELMODE::VSEL_CMPMASK_SPR>(d, ones",
+                                                               "Select<float, SELMODE::VSEL_TENSOR_TENSOR_MODE>(d, ones")}),
+              [GM("x", x), GM("y", np.zeros(256, np.float32), "out")], block_dim=1)
+    errs = [d for d in bad.diagnostics if d.is_error]
+    assert errs and errs[0].kind == "unsupported" and "VSEL_CMPMASK_SPR" in errs[0].message
+    assert "VSEL_TENSOR_TENSOR_MODE>(d, ones" in errs[0].source_line

@@ -212,6 +212,43 @@ void compare_to_register(Dt dt, uint8_t mode, const Local& a, const Local& b, co
     block_flags().cmp_mask[core().idx] = bits;
 }
 
+// Select in VSEL_CMPMASK_SPR mode without a selMask tensor: lane l of every repeat takes src0 where bit l of the
+// compare-mask register (the last Compare without dst, or SetCmpMask) is 1, else src1; the lanes are the vector mask's.
+void vec_select_cmpmask(Dt dt, uint8_t mode, const Local& d, const Local& a, const Local& b, const Lanes& lanes, const Stride* s,
+                        SrcLoc loc) {
+    const Op op = Op::Select;
+    enter(op, loc);
+    if (mode != 0)
+        Report("unsupported", op, loc)
+            .msg("Select<T, SELMODE> without a selMask tensor is emulated for Ascend 910B (A2) in VSEL_CMPMASK_SPR mode only (mode %u here)", mode)
+            .hint("pass the selMask tensor: Select(dst, selMask, src0, src1, SELMODE::VSEL_TENSOR_TENSOR_MODE, ...)").fail();
+    const uint32_t es = dt_size(dt), epr = 256 / es;
+    Geometry g = resolve(lanes, epr, op, loc);
+    check_operand(g, a, s[1], es, true, op, loc, "src0");
+    check_operand(g, b, s[2], es, true, op, loc, "src1");
+    check_operand(g, d, s[0], es, false, op, loc, "dst");
+    if (RaceScope race{TPipe_::V, op, loc}) {
+        race.read(g, a, s[1], es);
+        race.read(g, b, s[2], es);
+        race.write(g, d, s[0], es);
+    }
+    record(TPipe_::V, TKind::INSTR, op, dt, kFlagLevel0, loc, g.active() * es * 3, g.active(), g.repeats);
+    if (tracing_now()) return;
+    std::array<uint8_t, 16> reg;
+    {
+        std::lock_guard<std::mutex> lock(g_flag_mutex);
+        reg = block_flags().cmp_mask[core().idx];   // all zeros until a Compare or SetCmpMask writes it
+    }
+    for (uint32_t r = 0; r < g.repeats; ++r)
+        for (uint32_t l = 0, top = g.max_lane(r); l < top; ++l) {
+            if (!g.on(r, l)) continue;
+            const bool take0 = (reg[l / 8] >> (l % 8)) & 1;
+            const uint8_t* src = take0 ? a.addr + lane_offset(g, s[1], es, r, l) : b.addr + lane_offset(g, s[2], es, r, l);
+            std::memmove(d.addr + lane_offset(g, s[0], es, r, l), src, es);
+        }
+    mark_operand(g, d, s[0], es);
+}
+
 void cmp_mask_move(const Local& t, bool to_ub, SrcLoc loc) {
     const Op op = Op::Copy;
     enter(op, loc);

@@ -304,6 +304,9 @@ P("Select.scalar_first", "Select(h0, b0, hs, h1, SELMODE::VSEL_TENSOR_SCALAR_MOD
 P("Select.no_mode", "Select(h0, b0, h1, h2, 256);", "argc")
 P("Select.mask_last", "Select(h0, h1, h2, b0, SELMODE::VSEL_TENSOR_TENSOR_MODE, 256);", "swap")
 P("Select.family.unary", "Select(h0, b0, h1, h2, SELMODE::VSEL_CMPMASK_SPR, mask, 2, urp);", "family")
+P("Select.cmpmask_register", "Select<float, SELMODE::VSEL_CMPMASK_SPR>(f0, f1, f2, 2, brp);")
+P("Select.cmpmask_register.int32", "Select<int32_t, SELMODE::VSEL_CMPMASK_SPR>(i0, i1, i2, 2, brp);", "dtype")
+P("Select.cmpmask_register.tensor_mode", "Select<half, SELMODE::VSEL_TENSOR_TENSOR_MODE>(h0, h1, h2, 2, brp);")
 
 # ---- reductions -----------------------------------------------------------------------------------------------
 for op in ["ReduceSum", "ReduceMax", "ReduceMin"]:
@@ -1170,6 +1173,8 @@ for code in ["AddScalar(h0, h1, hs, 256);", "Vadd(h0, h1, h2, 256);", "Subs(h0, 
 # Calls the official headers accept at compile time whose types AscendC checks only at run time (or that the
 # emulator can only refuse when they run): we accept them too and report this diagnostic kind at the call.
 RUN_TIME: dict[str, str] = {
+    # Select<T, SELMODE> without a selMask tensor is emulated in VSEL_CMPMASK_SPR mode only: `unsupported` at the call
+    "Select.cmpmask_register.tensor_mode": "unsupported",
     # the SortConfig forms of Sort: Ascend 950 only (the A2 headers give them an empty body): `unsupported` at the call
     "Sort.config.tmp.float": "unsupported", "Sort.config.index.float": "unsupported",
     "Sort.config.index_tmp.half": "unsupported", "Sort.config.no_tmp.float": "unsupported",

@@ -203,6 +203,8 @@ void vec_compare(Op op, Dt dt, uint8_t mode, const Local& d, const Local& a, con
                  const Stride* s, SrcLoc loc);
 void vec_select(Dt dt, Dt maskDt, uint8_t mode, const Local& d, const Local& sel, const Local& a, const Local* b, Scalar v,
                 const Lanes& lanes, const Stride* s, SrcLoc loc);
+void vec_select_cmpmask(Dt dt, uint8_t mode, const Local& d, const Local& a, const Local& b, const Lanes& lanes, const Stride* s,
+                        SrcLoc loc);
 void vec_gather(Dt dt, const Local& d, const Local& src, const Local& offsets, uint32_t base, const Lanes& lanes,
                 uint32_t dstRepStride, SrcLoc loc);
 void vec_index(Dt dt, const Local& d, Scalar first, const Lanes& lanes, const Stride& s, SrcLoc loc);

@@ -651,6 +651,17 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
                                  ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
 }
 #undef ASCENDCRAFT_EMU_SEL_CHECK
+// Level 0 without a selMask tensor: SELMODE::VSEL_CMPMASK_SPR selects by the compare-mask register (the last Compare
+// without dst, or SetCmpMask), under the vector mask as it is set (SetVectorMask); the other modes stop at run time.
+template <typename T, SELMODE selMode>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint8_t repeatTime,
+                   const BinaryRepeatParams& repeatParams, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_TYPES_CHECK(Select, "half and float", T, half, float);
+    ascendcraft::emu::Stride s[3];
+    vec_detail::binary_strides(repeatParams, s);
+    ascendcraft::emu::vec_select_cmpmask(ascendcraft::emu::dt_of<T>(), static_cast<uint8_t>(selMode), dst.emu(), src0.emu(),
+                                         src1.emu(), ascendcraft::emu::mask_lanes(uint64_t(0), repeatTime, false), s, loc);
+}
 
 // ---- Gather: dst[i] = *(src + srcBaseAddr + srcOffset[i] bytes) ---------------------------------------------
 #define ASCENDCRAFT_EMU_GATHER_CHECK(T)                                                                                     \
