@@ -1095,6 +1095,9 @@ C("Cube.MmadWithSparse.bias", SP + "MmadWithSparse(sc1, sa2, sb2, sc1, mm);", "a
 C("Cube.Mmad.fields", "mm.cmatrixInitVal = false; mm.cmatrixSource = false; mm.unitFlag = 0; mm.isBias = false;")
 C("Cube.MmadImpl", "mm.m = 16; mm.n = 16; mm.k = 16; MmadImpl(c1, a2, b2, mm);")
 C("Cube.MmadImpl.argc", "MmadImpl(c1, a2, b2);", "argc")
+C("Cube.SetMMLayoutTransform", "SetMMLayoutTransform(true); SetMMLayoutTransform(false);")
+C("Cube.SetMMRowMajor", "SetMMRowMajor(); SetMMColumnMajor();")
+C("Cube.SetMMLayoutTransform.argc", "SetMMLayoutTransform();", "argc")
 C("Cube.Fixpipe.f16", "fp.nSize = 16; fp.mSize = 16; fp.srcStride = 16; fp.dstStride = 16; fp.quantPre = QuantMode_t::F322F16; "
   "Fixpipe(gh, c1, fp);")
 C("Cube.Fixpipe.f32", "fp.nSize = 16; fp.mSize = 16; fp.srcStride = 16; fp.dstStride = 16; Fixpipe(gf, c1, fp);")

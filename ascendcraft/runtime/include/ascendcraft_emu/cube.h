@@ -120,6 +120,11 @@ inline void SetHF32Mode(HF32Mode mode, SrcLoc loc = {}) { ascendcraft::emu::cube
 inline void SetHF32Mode(bool hf32Mode, SrcLoc loc = {}) { ascendcraft::emu::cube_set_hf32(hf32Mode, loc); }
 inline void SetHF32TransMode(HF32TransMode, SrcLoc = {}) {}   // the rounding of HF32 mode (toward zero / to nearest even)
 inline void SetHF32TransMode(bool, SrcLoc = {}) {}
+// The order in which the cube produces an Mmad's results (true: along N first, then M; false: along M first). It changes
+// when each part of L0C is ready, not the values; the emulation computes an Mmad whole, so the order has no effect.
+inline void SetMMLayoutTransform(bool mmLayoutMode, SrcLoc = {}) { (void)mmLayoutMode; }
+inline void SetMMRowMajor(SrcLoc = {}) {}
+inline void SetMMColumnMajor(SrcLoc = {}) {}
 
 // ---- parameter structs (field names and orders as in AscendC) ------------------------------------
 struct Nd2NzParams {
