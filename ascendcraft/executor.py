@@ -29,6 +29,7 @@ from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
 from .llm import atomic_write_text
 from .report import RESULT_FILE, TaskResult, read_execution_record
+from .ray_board import _Board      # a module of its own: the board's actor process imports no torch
 
 # %% auto #0
 __all__ = ['EXECUTION_FILE', 'EXECUTION_FORMAT', 'NPU_RESOURCE', 'CPU_TASK', 'NPU_TASK', 'Placement', 'Ledger', 'read_execution',
@@ -300,17 +301,6 @@ def node_name() -> str:
     import ray
     ctx = ray.get_runtime_context()
     return f"{ray.util.get_node_ip_address()}/{ctx.get_node_id()[:6]}"
-
-
-class _Board:
-    "Ray actor: which task runs on which node, and how often each was started."
-    def __init__(self): self.running, self.attempts = {}, {}
-
-    def started(self, key: str, node: str):
-        self.running[key] = node
-        self.attempts[key] = self.attempts.get(key, 0) + 1
-
-    def snapshot(self) -> tuple: return dict(self.running), dict(self.attempts)
 
 
 def _tell(board, key: str):

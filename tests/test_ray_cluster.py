@@ -75,6 +75,20 @@ def test_ray_run_gives_the_local_verdicts_and_modelled_timings(cluster, tmp_path
     [session] = record["sessions"]
     assert session["executor"] == "ray" and len(session["nodes"]) == 2 and session["cpu_s"] > 0
     assert {t["node"] for t in record["tasks"].values()} == {node_of(executor, "head"), node_of(executor, "worker")}
+    # the run's board actor (alive while the executor holds it) imported Ray and its own small module, not torch
+    boards = [pid for pid in c.pids() if cmdline(pid).startswith("ray::_Board")]
+    assert boards and not any("libtorch" in maps(pid) for pid in boards), boards
+
+
+def cmdline(pid: int) -> str:
+    try: return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError: return ""
+
+
+def maps(pid: int) -> str:
+    "The files mapped into process `pid` (its shared libraries among them)."
+    try: return Path(f"/proc/{pid}/maps").read_text()
+    except OSError: return ""
 
 
 def test_a_full_shape_task_reserves_its_verification_memory_on_ray(cluster, tmp_path):
