@@ -303,10 +303,12 @@ def node_name() -> str:
     return f"{ray.util.get_node_ip_address()}/{ctx.get_node_id()[:6]}"
 
 
-def _tell(board, key: str):
-    "Tell the board this attempt started here (never fails the task)."
+def _tell(board: tuple, key: str):
+    "Tell the board (its actor and the run's id) this attempt started here (never fails the task)."
     node = node_name()
-    try: board.started.remote(key, node)
+    try:
+        actor, run = board
+        actor.started.remote(key, node, run)
     except Exception: pass
     return node
 
@@ -400,6 +402,7 @@ class RayExecutor:
         self.needs = needs or (lambda spec: CPU_TASK)
         self.stream = stream or sys.stderr
         self._ray, self._owned, self._board = None, False, None
+        self._board_actor, self._board_lock = None, threading.Lock()
 
     # -- connection --------------------------------------------------------------------------------
     def connect(self):
@@ -422,13 +425,23 @@ class RayExecutor:
         self._ray = ray
         return ray
 
-    def _new_board(self):
-        "A fresh board actor for one run, on the driver's node when it is one (it must outlive the workers)."
+    def _new_board(self) -> tuple:
+        "A run's board: (the executor's board actor, a fresh run id). The actor is started on the first run, on the "
+        "driver's node when it is one (it must outlive the workers), and kept for the next runs (`ray_board`)."
+        import uuid
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
-        here = self._ray.get_runtime_context().get_node_id()
-        self._board = self._ray.remote(_Board).options(
-            num_cpus=0, scheduling_strategy=NodeAffinitySchedulingStrategy(here, soft=True)).remote()
+        with self._board_lock:
+            if self._board_actor is None:
+                here = self._ray.get_runtime_context().get_node_id()
+                self._board_actor = self._ray.remote(_Board).options(
+                    num_cpus=0, scheduling_strategy=NodeAffinitySchedulingStrategy(here, soft=True)).remote()
+            self._board = (self._board_actor, uuid.uuid4().hex)
         return self._board
+
+    def _end_board(self, board: tuple) -> None:
+        "Drop a finished run's entries from the board."
+        try: board[0].forget.remote(board[1])
+        except Exception: pass
 
     def nodes(self) -> list[dict]:
         "The cluster's live nodes and their resources."
@@ -445,7 +458,12 @@ class RayExecutor:
         "A run's board (default: the latest run's): {task: node it runs on}, {task: attempts started}."
         board = board or self._board
         if board is None: return {}, {}
-        try: return self._ray.get(board.snapshot.remote(), timeout=10)
+        actor, run = board
+        try: return self._ray.get(actor.snapshot.remote(run), timeout=10)
+        except self._ray.exceptions.RayActorError:       # its node died: the next run starts another
+            with self._board_lock:
+                if self._board_actor is actor: self._board_actor = None
+            return {}, {}
         except Exception: return {}, {}
 
     def _show(self, board: NodeBoard, finished: set, enabled: bool, actor=None):
@@ -500,6 +518,7 @@ class RayExecutor:
                 except Exception: pass
             raise
         finally:
+            self._end_board(board_actor)
             if ledger is not None: ledger.close()
         if progress.enabled: self.stream.write(f"  nodes: {board.line()}\n")
         return [results[s.folder] for s in specs]
@@ -523,10 +542,11 @@ class RayExecutor:
             for ref in pending:
                 try: ray.cancel(ref, force=True)
                 except Exception: pass
+            self._end_board(board_actor)
 
     def close(self) -> None:
         if self._ray is not None and self._owned: self._ray.shutdown()
-        self._ray, self._owned, self._board = None, False, None
+        self._ray, self._owned, self._board, self._board_actor = None, False, None, None
 
     def describe(self) -> dict:
         "The address and, once connected, the nodes with their CPU and NPU counts."

@@ -9,12 +9,17 @@ __all__ = []
 
 # %% ../nbs/34_ray_board.ipynb #49b19dcd
 class _Board:
-    "Ray actor: which task runs on which node, and how often each was started."
-    def __init__(self): self.running, self.attempts = {}, {}
+    "Ray actor: for each run (its id), which task runs on which node, and how often each was started."
+    def __init__(self): self.runs = {}
 
-    def started(self, key: str, node: str):
-        self.running[key] = node
-        self.attempts[key] = self.attempts.get(key, 0) + 1
+    def started(self, key: str, node: str, run: str = ""):
+        running, attempts = self.runs.setdefault(run, ({}, {}))
+        running[key] = node
+        attempts[key] = attempts.get(key, 0) + 1
 
-    def snapshot(self) -> tuple: return dict(self.running), dict(self.attempts)
+    def snapshot(self, run: str = "") -> tuple:
+        running, attempts = self.runs.get(run, ({}, {}))
+        return dict(running), dict(attempts)
+
+    def forget(self, run: str) -> None: self.runs.pop(run, None)
 

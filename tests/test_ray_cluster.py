@@ -154,6 +154,7 @@ def test_pass_at_k_of_four_samples_on_ray(cluster, tmp_path):
     from ascendcraft.samples import sample_sweep
     c, executor = cluster
     import uuid
+    board = executor._new_board()[0]          # the executor's board actor (an earlier test's run started it, or this)
     with FakeLLMServer([fenced(GOOD), fenced(WRONG), fenced(GOOD), fenced(WRONG)], models=None) as srv:
         sweep = sample_sweep(["leaky_relu"], samples=4, out=tmp_path, settings=scripted_settings(srv.base_url, f"scripted-{uuid.uuid4().hex[:8]}"),
                              rounds=1, timing=False, executor=executor)
@@ -162,6 +163,7 @@ def test_pass_at_k_of_four_samples_on_ray(cluster, tmp_path):
     assert [round(sweep.at_k("Ascend910B2", k), 4) for k in (1, 2, 4)] == [0.5, round(1 - 1 / 6, 4), 1.0]
     nodes = {t["node"] for j in range(4) for t in read_execution(tmp_path / "bench" / "Ascend910B2" / f"s{j}")["tasks"].values()}
     assert nodes and all("/" in n for n in nodes)                     # Ray nodes, not the local pool
+    assert executor._board_actor is board      # the sweep's runs (its samples, four benchmarks at once) shared it
 
 
 def fresh_cache(tmp_path, monkeypatch) -> Path:
