@@ -86,3 +86,37 @@ def test_fixpipe_nd_num_and_l0c_to_l1_nz(tmp_path):
     np.testing.assert_allclose(r.outputs["c"], c, rtol=1e-5, atol=1e-4)
     d = r.outputs["c"][0].astype(np.float16).astype(np.float64) @ bm[1].astype(np.float64)
     np.testing.assert_allclose(r.outputs["d"], d, rtol=1e-5, atol=1e-4)
+
+
+# The older FixpipeParams<T> to L1 (ops-nn transpose_batch_mat_mul's l0c_to_l1): burstLen in 32-byte blocks of float,
+# dstStride the gap between L1 Z columns (their distance: the gap plus the burst at half size, 16 + 16 = 32 blocks here),
+# and the same with a cbufWorkspace, which a scalar quantisation does not read; a vector one stops at its line.
+OLD_L1 = '''    FixpipeParams<float> f1(2, 16 * 16 * 4 / 32, 0, 16);     // 2 bursts of 16 columns, 16 rows of floats each
+    f1.quantParams = {QuantMode_t::F322F16};
+    LocalTensor<uint64_t> ws(TPosition::A1, 16384, 32);
+    Fixpipe(c1, co1, ws, f1);'''
+NEW_L1 = '''    FixpipeParamsV220 f1;
+    f1.nSize = 32; f1.mSize = 16; f1.srcStride = 16; f1.dstStride = 32; f1.quantPre = QuantMode_t::F322F16;
+    Fixpipe<half, float, CFG_NZ>(c1, co1, f1);'''
+
+
+def test_older_fixpipe_params_to_l1_with_and_without_a_workspace(tmp_path):
+    assert NEW_L1 in KERNEL
+    a = RNG.standard_normal((2, 16, 32)).astype(np.float16)
+    bm = RNG.standard_normal((2, 32, 32)).astype(np.float16)
+    args = [GM("a", a), GM("bT", np.ascontiguousarray(bm.transpose(0, 2, 1))),
+            GM("c", np.empty((2, 16, 32), np.float32), "out"), GM("d", np.empty((16, 32), np.float32), "out")]
+    for code in (OLD_L1, OLD_L1.replace("Fixpipe(c1, co1, ws, f1);", "Fixpipe(c1, co1, f1);")):
+        src = tmp_path / "old.cpp"
+        src.write_text(KERNEL.replace(NEW_L1, code))
+        b = build(src, entry="batched")
+        assert b.ok, "\n".join(map(str, b.diagnostics))
+        r = run(b, args, block_dim=1)
+        assert r.ok, "\n".join(map(str, r.diagnostics))
+        d = r.outputs["c"][0].astype(np.float16).astype(np.float64) @ bm[1].astype(np.float64)
+        np.testing.assert_allclose(r.outputs["d"], d, rtol=1e-5, atol=1e-4)
+    src.write_text(KERNEL.replace(NEW_L1, OLD_L1.replace("QuantMode_t::F322F16", "QuantMode_t::VDEQF16")))
+    r = run(build(src, entry="batched"), args, block_dim=1)
+    errs = [d for d in r.diagnostics if d.is_error]
+    assert errs and errs[0].kind == "unsupported" and "per-channel quantisation vector" in errs[0].message
+    assert "Fixpipe(c1, co1, ws, f1);" in errs[0].source_line

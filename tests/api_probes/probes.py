@@ -1108,6 +1108,16 @@ C("Cube.Fixpipe.quant_unscoped", "fp.quantPre = F322F16;", "name")
 C("Cube.Fixpipe.family.mmad", "Fixpipe(gf, c1, mm);", "family")
 C("Cube.Fixpipe.argc", "Fixpipe(gf, c1);", "argc")
 C("Cube.Fixpipe.l0c_to_l1", "Fixpipe(a1, c1, fp);")
+C("Cube.Fixpipe.old_params.l1", "FixpipeParams<float> o(1, 32, 0, 0); o.quantParams = {QuantMode_t::F322F16}; Fixpipe(a1, c1, o);")
+C("Cube.Fixpipe.old_params.workspace", "LocalTensor<uint64_t> ws = b1.ReinterpretCast<uint64_t>(); FixpipeParams<float> o(1, 32, 0, 0); "
+  "o.quantParams = {QuantMode_t::F322F16}; Fixpipe(a1, c1, ws, o);")
+C("Cube.Fixpipe.old_params.workspace.gm", "LocalTensor<uint64_t> ws = b1.ReinterpretCast<uint64_t>(); FixpipeParams<float> o(1, 32, 0, 16); "
+  "o.nz2ndParams = {true, 1, 0, 0, 16}; Fixpipe(gf, c1, ws, o);")
+C("Cube.Fixpipe.workspace.v220", "LocalTensor<uint64_t> ws = b1.ReinterpretCast<uint64_t>(); fp.nSize = 16; fp.mSize = 16; "
+  "fp.srcStride = 16; fp.dstStride = 16; Fixpipe(gf, c1, ws, fp);")
+C("Cube.Fixpipe.workspace.vdeq", "LocalTensor<uint64_t> ws = b1.ReinterpretCast<uint64_t>(); fp.nSize = 16; fp.mSize = 16; "
+  "fp.srcStride = 16; fp.dstStride = 16; fp.quantPre = QuantMode_t::VDEQF16; Fixpipe(gh, c1.ReinterpretCast<int32_t>(), ws, fp);")
+C("Cube.Fixpipe.workspace.float", "LocalTensor<float> wsf = b1.ReinterpretCast<float>(); Fixpipe(gf, c1, wsf, fp);", "dtype")
 C("Cube.FixpipeParamsV220.argc.4", "FixpipeParamsV220 p(16, 16, 16, 16);", "argc")
 C("Cube.CrossCoreSetFlag", "CrossCoreSetFlag<0x2, PIPE_FIX>(3); CrossCoreWaitFlag(3);")
 # the same hand-over as the Matmul library (NotifyEvent / WaitEvent) and the devkit's own code (raw intrinsics) spell it
@@ -1176,6 +1186,8 @@ for code in ["AddScalar(h0, h1, hs, 256);", "Vadd(h0, h1, h2, 256);", "Subs(h0, 
 # Calls the official headers accept at compile time whose types AscendC checks only at run time (or that the
 # emulator can only refuse when they run): we accept them too and report this diagnostic kind at the call.
 RUN_TIME: dict[str, str] = {
+    # Fixpipe's per-channel quantisation vector (cbufWorkspace) is not emulated yet: `unsupported` at the call
+    "Cube.Fixpipe.workspace.vdeq": "unsupported",
     # Select<T, SELMODE> without a selMask tensor is emulated in VSEL_CMPMASK_SPR mode only: `unsupported` at the call
     "Select.cmpmask_register.tensor_mode": "unsupported",
     # the SortConfig forms of Sort: Ascend 950 only (the A2 headers give them an empty body): `unsupported` at the call

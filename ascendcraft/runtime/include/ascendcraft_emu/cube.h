@@ -558,6 +558,52 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const
     ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.address_, nullptr, src.emu(), s, loc);
 }
 
+// L0C -> L1 (NZ -> NZ) with the older parameters: burstLen in 32-byte blocks of the L0C type, dstStride the gap between
+// Z columns in L1 in 32-byte blocks (their distance is the gap plus a burst at the output type's size).
+template <typename T, typename U, typename S>
+inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParams<S>& p, SrcLoc loc = {}) {
+    if (p.nz2ndParams.nz2ndEn)
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::Fixpipe,
+                                           "Fixpipe L0C -> L1 with nz2ndEn (ND output in L1) is not emulated yet",
+                                           "leave nz2ndParams.nz2ndEn false (NZ in L1), or Fixpipe to GM for ND", loc);
+    ascendcraft::emu::FixpipeSpec s;
+    const uint32_t m = static_cast<uint32_t>(p.burstLen) * ONE_BLK_SIZE / sizeof(U) / 16;   // rows of one burst
+    s.mSize = m;
+    s.nSize = static_cast<uint32_t>(p.cburstNum) * 16;
+    s.srcStride = static_cast<uint32_t>(p.srcStride) * 16 + (m + 15) / 16 * 16;
+    s.dstStride = p.dstStride + static_cast<uint32_t>(p.burstLen) * sizeof(T) / sizeof(U);
+    s.quant = static_cast<uint8_t>(p.quantParams.quantPre); s.relu = p.reluEn;
+    s.deqScalar = p.quantParams.deqScalar;
+    s.layout = static_cast<uint8_t>(CO2Layout::NZ);
+    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), nullptr, &dst.emu(), src.emu(), s, loc);
+}
+// The forms with a cbufWorkspace: the per-channel quantisation vector in L1 (uint64_t per channel) that VDEQF16,
+// VQF322B8_PRE and VREQ8 read. Those vector quantisations are not emulated yet (a named stop at the call); with the other
+// modes the workspace is not read and the call is the form without it.
+namespace cube_detail {
+inline void vector_quant_stop(QuantMode_t q, SrcLoc loc) {
+    if (q == QuantMode_t::VDEQF16 || q == QuantMode_t::VQF322B8_PRE || q == QuantMode_t::VREQ8)
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::Fixpipe,
+                                           "Fixpipe with a per-channel quantisation vector (VDEQF16 / VQF322B8_PRE / VREQ8 from "
+                                           "cbufWorkspace) is not emulated yet for Ascend 910B (A2)",
+                                           "a scalar quantisation (DEQF16 with deqScalar) runs; or dequantise on the vector core", loc);
+}
+}  // namespace cube_detail
+template <typename T, typename U, typename S, typename V>
+inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
+                    const FixpipeParams<V>& p, SrcLoc loc = {}) {
+    (void)cbufWorkspace;
+    cube_detail::vector_quant_stop(p.quantParams.quantPre, loc);
+    Fixpipe(dst, src, p, loc);
+}
+template <typename T, typename U, typename S, typename V>
+inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
+                    const FixpipeParams<V>& p, SrcLoc loc = {}) {
+    (void)cbufWorkspace;
+    cube_detail::vector_quant_stop(p.quantParams.quantPre, loc);
+    Fixpipe(dst, src, p, loc);
+}
+
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p, SrcLoc loc = {}) {
     ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.address_, nullptr, src.emu(),
@@ -567,6 +613,22 @@ template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p, SrcLoc loc = {}) {
     ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), nullptr, &dst.emu(), src.emu(),
                                    cube_detail::fix(p, config.format), loc);
+}
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,
+          typename std::enable_if<std::is_same<S, uint64_t>::value, bool>::type = true>
+inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
+                    const FixpipeParamsV220& p, SrcLoc loc = {}) {
+    (void)cbufWorkspace;
+    cube_detail::vector_quant_stop(p.quantPre, loc);
+    Fixpipe<T, U, config>(dst, src, p, loc);
+}
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,
+          typename std::enable_if<std::is_same<S, uint64_t>::value, bool>::type = true>
+inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
+                    const FixpipeParamsV220& p, SrcLoc loc = {}) {
+    (void)cbufWorkspace;
+    cube_detail::vector_quant_stop(p.quantPre, loc);
+    Fixpipe<T, U, config>(dst, src, p, loc);
 }
 
 }  // namespace AscendC
