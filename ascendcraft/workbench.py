@@ -639,7 +639,10 @@ class ActionRunner:
         return True
 
     def _body(self, label: str, action: Callable[[], object]):
-        started = time.perf_counter()
+        # The action's last word (done, cancelled, failed) is said after the redraw (`on_done`), never before: a
+        # reader of the message (a user, a browser test) that sees the action ended then sees the view it left, and
+        # no progress report made during the redraw can stand over it.
+        started, last, failure = time.perf_counter(), None, None
         try:
             result = action()
             done = result if isinstance(result, Outcome) else Outcome("done", f"{label}: done")
@@ -647,23 +650,27 @@ class ActionRunner:
             style, colour = _OUTCOME_STYLES[done.state]
             self.bar.bar_style, self.bar.value = style, 1.0
             took = _duration(time.perf_counter() - started)
-            self._say(done.message.replace(": done", f": done in {took}", 1) if done.ok else f"{done.message} ({took})",
-                      colour, done.state)
+            last = (done.message.replace(": done", f": done in {took}", 1) if done.ok else f"{done.message} ({took})",
+                    colour, done.state)
         except Cancelled:
             self.last_outcome = Outcome("cancelled", f"{label}: cancelled")
             self.bar.bar_style, self.bar.value = "warning", 1.0
-            self._say(f"{label}: cancelled after {_duration(time.perf_counter() - started)} — what it finished is kept",
-                      "#7d4e00", "cancelled")
+            last = (f"{label}: cancelled after {_duration(time.perf_counter() - started)} — what it finished is kept",
+                    "#7d4e00", "cancelled")
         except Exception as e:   # every failure ends in the view, never as a traceback in the cell
-            self.show_error(label, e)
+            failure = (label, e)
+            self.last_outcome = Outcome("failed", f"{label}: failed")
         finally:
             with self._lock: self._busy = False
             self.cancel_button.disabled = True
+            shown = self.last_error
             try:
                 if self.on_busy: self.on_busy(False)
                 if self.on_done: self.on_done()
             except Exception as e:
-                self.show_error("redraw", e)
+                failure = failure or ("redraw", e)
+            if failure is not None: self.show_error(*failure)
+            elif last is not None and self.last_error is shown: self._say(*last)   # else the redraw showed an error (e.g. saving)
 
     def show_error(self, label: str, error: BaseException):
         "Show a failure in the view: the error banner, a red bar, the message."

@@ -302,3 +302,30 @@ def test_a_reloaded_page_comes_back_on_the_operator_picked_last(tmp_path, monkey
     assert later.session.task.id == "relu"            # a server started after the note: its own operator
     (tmp_path / ".ascendcraft-session" / "last-operator.txt").write_text("no_such_task_here\n")
     assert open_workbench("relu", run=False, background=False, llm=None, resume_since=started).session.task.id == "relu"
+
+
+def test_an_action_says_its_last_word_only_after_the_view_is_redrawn():
+    "'done' (or cancelled, failed) is said after `on_done` redrew the view: a reader that sees it sees the view it left."
+    from ascendcraft.workbench import ActionRunner, Cancelled
+    seen = []
+    runner = ActionRunner(background=False, on_done=lambda: seen.append(runner.message.value))
+    assert runner.run("step", lambda: None)
+    assert 'data-state="running"' in seen[-1] and 'data-state="done"' in runner.message.value
+    assert "step: done in" in runner.message.value
+
+    def cancelled(): raise Cancelled()
+    runner.run("run all", cancelled)
+    assert 'data-state="running"' in seen[-1] and 'data-state="cancelled"' in runner.message.value
+
+    def fails(): raise ValueError("no such pass")
+    runner.run("rerun", fails)
+    assert 'data-state="running"' in seen[-1] and 'data-state="failed"' in runner.message.value
+    assert "rerun: failed — no such pass" in runner.message.value and runner.last_outcome.state == "failed"
+
+    # an error the redraw shows (saving the session failed) is not covered by the action's "done"
+    saving = ActionRunner(background=False, on_done=lambda: saving.show_error("save the session", OSError("disk full")))
+    saving.run("step", lambda: None)
+    assert 'data-state="failed"' in saving.message.value and "save the session: failed — disk full" in saving.message.value
+    broken = ActionRunner(background=False, on_done=lambda: 1 / 0)
+    broken.run("step", lambda: None)
+    assert "redraw: failed" in broken.message.value
