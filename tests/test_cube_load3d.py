@@ -156,3 +156,24 @@ def test_gemv_a_past_its_static_tensor_warns_with_the_gemv_size(tmp_path):
     np.testing.assert_allclose(r.outputs["y"], ref, rtol=1e-5, atol=1e-4)
     mmad = [d for d in r.diagnostics if d.kind == "cube-beyond-static-tensor" and d.message.startswith("Mmad")]
     assert len(mmad) == 1 and mmad[0].severity == "warning" and mmad[0].context["bytes_needed"] == 1024, mmad
+
+
+def test_the_impl_names_kernels_call_compute_as_load_data_and_mmad():
+    # cann-ops' conv3d backprop kernels call LoadDataImpl / MmadImpl, the functions behind LoadData and Mmad in AscendC's
+    # own headers: the same convolution as conv_f16 through them
+    text = (KERNELS / "cube_load3d.cpp").read_text()
+    assert text.count("        LoadData(a2, a1, p);\n") == 1 and text.count("    Mmad(c1, a2, b2, mp);\n") == 1
+    text = text.replace("        LoadData(a2, a1, p);\n", "        LoadDataImpl(a2, a1, p);\n")
+    text = text.replace("    Mmad(c1, a2, b2, mp);\n", "    MmadImpl(c1, a2, b2, mp);\n")
+    b = build({"cube_load3d_impl.cpp": text}, entry="conv_f16")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext, n = 6, 7, 32, 3, 3, 1, 1, 1, 1, 0, 42, 24
+    fm = RNG.standard_normal((c, h, w)).astype(np.float16)
+    nc1hwc0 = np.ascontiguousarray(fm.reshape(c // 16, 16, h, w).transpose(0, 2, 3, 1))
+    wmat = RNG.standard_normal((c * hk * wk, n)).astype(np.float16)
+    args = [GM("fmap", nc1hwc0), GM("wT", np.ascontiguousarray(wmat.T)), GM("out", np.empty((m_ext, n), np.float32), "out")]
+    args += [Scalar(v, "uint32_t") for v in (h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext, n)]
+    r = run(b, args, block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    cols = _img2col(fm.astype(np.float64), (pad_lr, pad_lr, pad_tb, pad_tb), -2.0, hk, wk, stride, dil)
+    np.testing.assert_allclose(r.outputs["out"], cols[m_start:m_start + m_ext] @ wmat.astype(np.float64), rtol=1e-5, atol=1e-4)

@@ -1095,6 +1095,10 @@ C("Cube.MmadWithSparse.bias", SP + "MmadWithSparse(sc1, sa2, sb2, sc1, mm);", "a
 C("Cube.Mmad.fields", "mm.cmatrixInitVal = false; mm.cmatrixSource = false; mm.unitFlag = 0; mm.isBias = false;")
 C("Cube.MmadImpl", "mm.m = 16; mm.n = 16; mm.k = 16; MmadImpl(c1, a2, b2, mm);")
 C("Cube.MmadImpl.argc", "MmadImpl(c1, a2, b2);", "argc")
+C("Cube.LoadDataImpl.3dv2", "LoadData3DParamsV2<half> l3; l3.l1H = 4; l3.l1W = 4; l3.channelSize = 16; l3.kExtension = 16; "
+  "l3.mExtension = 16; l3.filterW = 1; l3.filterH = 1; l3.strideW = 1; l3.strideH = 1; l3.dilationFilterW = 1; "
+  "l3.dilationFilterH = 1; LoadDataImpl(a2, a1, l3);")
+C("Cube.LoadDataImpl.argc", "LoadDataImpl(a2, a1);", "argc")
 C("Cube.SetMMLayoutTransform", "SetMMLayoutTransform(true); SetMMLayoutTransform(false);")
 C("Cube.SetMMRowMajor", "SetMMRowMajor(); SetMMColumnMajor();")
 C("Cube.SetMMLayoutTransform.argc", "SetMMLayoutTransform();", "argc")

@@ -359,6 +359,12 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     std::memcpy(s.padValue, &pv, sizeof(T));
     ascendcraft::emu::cube_load3d(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
 }
+// LoadDataImpl: the function behind this LoadData in AscendC's own headers, which kernels (cann-ops' conv3d backprops)
+// call by name.
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T>
+inline void LoadDataImpl(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<U>& p, SrcLoc loc = {}) {
+    LoadData<T, defaultConfig, U>(dst, src, p, loc);
+}
 
 // ---- LoadDataWithTranspose: L1 -> L0A / L0B transposing whole squares of fractals (MTE1) -------------------------
 // For 8- and 32-bit data, where a 16 x 16-element fractal is not square: B^T of int8 / float matmuls.
