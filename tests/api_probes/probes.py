@@ -1189,11 +1189,41 @@ for code in ["AddScalar(h0, h1, hs, 256);", "Vadd(h0, h1, h2, 256);", "Subs(h0, 
 # ---- where the emulator deliberately differs from the official compile-time verdict ---------------------------------
 # Calls the official headers accept at compile time whose types AscendC checks only at run time (or that the
 # emulator can only refuse when they run): we accept them too and report this diagnostic kind at the call.
+# TransData (transdata.h): 16-bit NCDHW <-> NDC1HWC0 / FRACTAL_Z_3D, the formats named by a TransDataConfig template
+# argument and the shapes by shape-only Layouts (MakeStride())
+_TD = ("auto l5 = MakeLayout(MakeShape(1, 16, 1, 4, 4), MakeStride()); "
+       "auto l6 = MakeLayout(MakeShape(1, 1, 1, 4, 4, 16), MakeStride()); "
+       "auto l7 = MakeLayout(MakeShape(1, 1, 4, 4, 1, 16, 16), MakeStride()); ")
+_TDC = "static constexpr TransDataConfig {0} = {{DataFormat::{1}, DataFormat::{2}}}; "
+P("TransData.to_6hd", _TD + _TDC.format("tdc", "NCDHW", "NDC1HWC0") +
+  "TransDataParams<decltype(l5), decltype(l6)> tdp = {l5, l6}; TransData<tdc>(h0, h1, b0, tdp);")
+P("TransData.to_6hd.no_tmp", _TD + _TDC.format("tdc", "NCDHW", "NDC1HWC0") +
+  "TransDataParams<decltype(l5), decltype(l6)> tdp = {l5, l6}; TransData<tdc>(h0, h1, tdp);")
+P("TransData.from_6hd.bf16", _TD + _TDC.format("tdc", "NDC1HWC0", "NCDHW") +
+  "TransDataParams<decltype(l6), decltype(l5)> tdp = {l6, l5}; TransData<tdc>(e0, e1, b0, tdp);")
+P("TransData.to_fz.int16", _TD + _TDC.format("tdc", "NCDHW", "FRACTAL_Z_3D") +
+  "TransDataParams<decltype(l5), decltype(l7)> tdp = {l5, l7}; TransData<tdc>(s0, s1, b0, tdp);")
+P("TransData.from_fz.explicit", _TD + _TDC.format("tdc", "FRACTAL_Z_3D", "NCDHW") +
+  "TransDataParams<decltype(l7), decltype(l5)> tdp = {l7, l5}; TransData<tdc, uint16_t, decltype(l7), decltype(l5)>(w0, w1, b0, tdp);")
+P("TransData.float", _TD + _TDC.format("tdc", "NCDHW", "NDC1HWC0") +
+  "TransDataParams<decltype(l5), decltype(l6)> tdp = {l5, l6}; TransData<tdc>(f0, f1, b0, tdp);", "dtype")
+P("TransData.mixed", _TD + _TDC.format("tdc", "NCDHW", "NDC1HWC0") +
+  "TransDataParams<decltype(l5), decltype(l6)> tdp = {l5, l6}; TransData<tdc>(h0, e1, b0, tdp);", "dtype")
+P("TransData.dims", _TD + _TDC.format("tdc", "NCDHW", "NDC1HWC0") +
+  "TransDataParams<decltype(l5), decltype(l7)> tdp = {l5, l7}; TransData<tdc>(h0, h1, b0, tdp);", "template")
+P("TransData.argc", _TD + _TDC.format("tdc", "NCDHW", "NDC1HWC0") + "TransData<tdc>(h0, h1, b0);", "argc")
+P("TransData.no_config", _TD + "TransDataParams<decltype(l5), decltype(l6)> tdp = {l5, l6}; TransData(h0, h1, b0, tdp);",
+  "template")
+P("TransData.same_format", _TD + _TDC.format("tdc", "NCDHW", "NCDHW") +
+  "TransDataParams<decltype(l5), decltype(l5)> tdp = {l5, l5}; TransData<tdc>(h0, h1, b0, tdp);")
+
 RUN_TIME: dict[str, str] = {
     # Fixpipe's per-channel quantisation vector (cbufWorkspace) is not emulated yet: `unsupported` at the call
     "Cube.Fixpipe.workspace.vdeq": "unsupported",
     # Select<T, SELMODE> without a selMask tensor is emulated in VSEL_CMPMASK_SPR mode only: `unsupported` at the call
     "Select.cmpmask_register.tensor_mode": "unsupported",
+    # TransData with a format pair A2 does not convert: the official headers compile it to nothing; an `unsupported` error here
+    "TransData.same_format": "unsupported",
     # the SortConfig forms of Sort: Ascend 950 only (the A2 headers give them an empty body): `unsupported` at the call
     "Sort.config.tmp.float": "unsupported", "Sort.config.index.float": "unsupported",
     "Sort.config.index_tmp.half": "unsupported", "Sort.config.no_tmp.float": "unsupported",

@@ -14,7 +14,9 @@ template <typename... Ts> inline constexpr Std::tuple<Ts...> MakeShape(Ts const&
 template <typename... Ts> inline constexpr Std::tuple<Ts...> MakeStride(Ts const&... t) { return Std::tuple<Ts...>{t...}; }
 
 template <typename Shape, typename Stride> struct Layout {
-    static_assert(Std::tuple_size<Shape>::value == Std::tuple_size<Stride>::value, "Layout: the shape and the stride have as many modes");
+    // an empty stride (MakeStride()) gives a shape-only layout (TransData's parameters); it has no offsets
+    static_assert(Std::tuple_size<Stride>::value == 0 || Std::tuple_size<Shape>::value == Std::tuple_size<Stride>::value,
+                  "Layout: the shape and the stride have as many modes");
     constexpr Layout(const Shape& s, const Stride& d) : shape_(s), stride_(d) {}
     template <typename... Cs> constexpr int64_t operator()(const Std::tuple<Cs...>& c) const {
         static_assert(sizeof...(Cs) == Std::tuple_size<Stride>::value, "Layout: the coordinate has one component per mode");
