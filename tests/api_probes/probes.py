@@ -1217,6 +1217,19 @@ P("TransData.no_config", _TD + "TransDataParams<decltype(l5), decltype(l6)> tdp 
 P("TransData.same_format", _TD + _TDC.format("tdc", "NCDHW", "NCDHW") +
   "TransDataParams<decltype(l5), decltype(l5)> tdp = {l5, l5}; TransData<tdc>(h0, h1, b0, tdp);")
 
+# SoftmaxFlashV3 (softmax_flashv3.h): half data, float statistics, SoftMaxParams (loopCnt, splitMeanCnt, alpha)
+_SF3 = "SoftMaxTiling t; SoftMaxParams sp = {8, 512, 8, 512, 1, 8, 0.9375f}; "
+P("SoftmaxFlashV3.half", _SF3 + "SoftmaxFlashV3<half, float>(h0, f0, f1, f2, h1, h2, f0, f1, f2, t, sp);")
+P("SoftmaxFlashV3.update.tmp", _SF3 + "SoftmaxFlashV3<half, float, true>(h0, f0, f1, f2, h1, h2, f0, f1, f2, b0, t, sp);")
+P("SoftmaxFlashV3.deduced", _SF3 + "SoftmaxFlashV3(h0, f0, f1, f2, h1, h2, f0, f1, f2, t, sp);")
+P("SoftmaxFlashV3.float", _SF3 + "SoftmaxFlashV3<float, float>(f0, f0, f1, f2, f1, f2, f0, f1, f2, t, sp);", "dtype")
+P("SoftmaxFlashV3.half_stats", _SF3 + "SoftmaxFlashV3<half, half>(h0, h0, h1, h2, h1, h2, h0, h1, h2, t, sp);", "dtype")
+P("SoftmaxFlashV3.mixed", _SF3 + "SoftmaxFlashV3<half, float>(h0, f0, f1, f2, h1, f2, f0, f1, f2, t, sp);", "dtype")
+P("SoftmaxFlashV3.argc", _SF3 + "SoftmaxFlashV3<half, float>(h0, f0, f1, f2, h1, h2, f0, f1, f2, t);", "argc")
+P("SoftmaxFlashV3.shape_info", "SoftMaxTiling t; SoftMaxShapeInfo si = {8, 512, 8, 512}; "
+  "SoftmaxFlashV3<half, float>(h0, f0, f1, f2, h1, h2, f0, f1, f2, t, si);", "family")
+P("SoftmaxFlashV3.v2_form", _SF3 + "SoftmaxFlashV3<half, float>(h0, f1, f2, h1, h2, f1, f2, t, sp);", "argc")
+
 RUN_TIME: dict[str, str] = {
     # Fixpipe's per-channel quantisation vector (cbufWorkspace) is not emulated yet: `unsupported` at the call
     "Cube.Fixpipe.workspace.vdeq": "unsupported",
