@@ -709,7 +709,8 @@ class TplInstance:
 
 def tpl_header(sources: dict[str, str], kernel_file: str) -> str | None:
     """The header that declares the kernel's template parameters (`ASCENDC_TPL_ARGS_DECL`): the first one the kernel file
-    includes (directly or through its headers), else the only one of the project; None for a kernel without templates."""
+    includes (directly or through its headers; not in a branch an A2 build leaves out, `#if __CCE_AICORE__ == 310`),
+    else the only one of the project; None for a kernel without templates."""
     decl = [n for n, t in sources.items() if n.endswith((".h", ".hpp", ".hh")) and _TPL_DECL_RE.search(blank_comments(t))]
     if not decl: return None
     seen, todo = set(), [kernel_file]
@@ -718,7 +719,10 @@ def tpl_header(sources: dict[str, str], kernel_file: str) -> str | None:
         if f in seen or f not in sources: continue
         seen.add(f)
         if f in decl: return f
-        for inc in re.findall(r'#\s*include\s*[<"]([^>"]+)[>"]', blank_comments(sources[f])):
+        code = blank_comments(sources[f])
+        for m in re.finditer(r'#\s*include\s*[<"]([^>"]+)[>"]', code):
+            if not _a2_compiles(sources[f], code.count("\n", 0, m.start()) + 1): continue
+            inc = m.group(1)
             local = os.path.normpath(os.path.join(os.path.dirname(f), inc))
             todo += [local] if local in sources else sorted(n for n in sources if n == inc or n.endswith("/" + inc))
     return decl[0] if len(decl) == 1 else None

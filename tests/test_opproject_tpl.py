@@ -163,3 +163,16 @@ def test_a_tiling_function_that_calls_code_of_another_op_host_file_links_with_it
     r = run_project(tmp_path / "p", {"x": x}, attrs={"scale": 0.5}, reference=lambda x, scale: x * scale)
     assert r.ok, [d.render() for d in r.run.diagnostics] + [d.render() for d in getattr(r.run, "errors", [])]
     assert r.tiling_key == _key(0, 4, False)
+
+
+def test_the_template_declaration_is_the_one_an_a2_build_includes():
+    # hicann ops-nn conv3d_backprop_filter_v2.cpp: `#if __CCE_AICORE__ == 310` the Ascend 950 key header (five template
+    # parameters), `#else` the A2 one (one): the kernel's instances follow the A2 declaration
+    decl = "ASCENDC_TPL_ARGS_DECL(Op, ASCENDC_TPL_UINT_DECL(ID, 8, ASCENDC_TPL_UI_LIST, 0, 1));\n"
+    sources = {
+        "op_kernel/op.cpp": '#if __CCE_AICORE__ == 310\n#include "arch35/op_tiling_key.h"\n#else\n#include "op_tiling_key.h"\n'
+                            "#endif\n",
+        "op_kernel/arch35/op_tiling_key.h": decl, "op_kernel/op_tiling_key.h": decl}
+    assert tpl_header(sources, "op_kernel/op.cpp") == "op_kernel/op_tiling_key.h"
+    sources["op_kernel/op.cpp"] = sources["op_kernel/op.cpp"].replace("== 310", "== 220")
+    assert tpl_header(sources, "op_kernel/op.cpp") == "op_kernel/arch35/op_tiling_key.h"
