@@ -59,8 +59,8 @@ __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_E
            'is_task_file_problem', 'task_file_result', 'write_result', 'run_task', 'VerifyMemory',
            'verification_memory', 'memory_budget_mb', 'default_out', 'kernel_paths', 'result_group', 'select_tasks',
            'unloaded_results', 'run_identity', 'machine_memory_mb', 'full_shape_load', 'verification_size',
-           'verification_mb', 'prime_output_specs', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress',
-           'execute', 'run_bench', 'main']
+           'verification_mb', 'prime_output_specs', 'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree',
+           'Progress', 'execute', 'run_bench', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -1201,16 +1201,26 @@ def prime_output_specs(task: Task, size: str, timing: bool) -> None:
         except Exception: return
 
 
+def prime_eager_cost(task: Task, soc: Soc, settings: Settings) -> None:
+    """Put `task`'s modelled eager cost in the eager cache (`eager_cost`), for the same reason as `prime_output_specs`:
+    the model runs the reference on meta tensors, and in a task process that is the other first call that imports
+    torch._dynamo (log_softmax, cumsum, …). A model that fails is left to the task process, which reports it."""
+    try: eager_cost(task, soc, settings)
+    except Exception: pass
+
+
 def plan(suite: list[Task], kernels: Path, out: Path, *, size: str, timing: bool, source: str, settings: Settings,
          task_timeout: float, protocol: str = "ours") -> list[TaskSpec]:
-    "One TaskSpec per task, with its fingerprint and the size it is verified at (`verification_size`); each task's output shapes primed in the spec cache (`prime_output_specs`)."
+    "One TaskSpec per task, with its fingerprint and the size it is verified at (`verification_size`); each task's output shapes and eager cost primed in their caches (`prime_output_specs`, `prime_eager_cost`)."
     soc = load_soc(settings=settings)
     code, runtime = code_hash(), emu.runtime_hash()
     specs = []
     for task in suite:
         dsl, edits = kernel_paths(kernels, task)
         task_size = verification_size(task, size, settings)
-        if dsl is not None: prime_output_specs(task, task_size, timing)
+        if dsl is not None:
+            prime_output_specs(task, task_size, timing)
+            if timing: prime_eager_cost(task, soc, settings)
         fp = fingerprint(dsl=dsl.read_text(errors="replace") if dsl else None, edits=read_edits(edits), task_source=task.source, size=task_size,
                          timing=timing, source=source, settings=settings, soc=soc, code=code, runtime=runtime,
                          protocol=protocol)
