@@ -165,3 +165,36 @@ def test_rows_shorter_than_512_are_an_error(kernels):
     r, _ = _run(kernels("short_row"), 8, 256, False, 1)
     assert not r.ok
     assert any(d.kind == "adv-shape" for d in r.diagnostics), r.diagnostics
+
+
+HOST = r'''#include "tiling/tiling_api.h"
+#include <cstdio>
+int main() {
+    uint32_t mx = 7, mn = 7;
+    AscendC::GetSoftMaxFlashV3MaxMinTmpSize(ge::Shape({8, 2048}), 2, 4, mx, mn, true);
+    std::printf("%u %u\n", mx, mn);
+    optiling::SoftMaxTiling t;
+    AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({40, 1024}), 2, 4, 3 * ((8 * 5 + 2 * 1024 + 64) * 4) + 100, t, true);
+    std::printf("%u %u %u %u %u %u\n", t.splitM, t.rangeM, t.tailM, t.reduceSize, t.outMaxK, t.tailSplitSize);
+    AscendC::SoftMaxFlashV3TilingFunc(ge::Shape({40, 1024}), 2, 4, 20 * ((8 * 5 + 2 * 1024 + 64) * 4), t, false);
+    std::printf("%u %u %u\n", t.splitM, t.rangeM, t.tailM);
+    mx = mn = 7;
+    AscendC::GetSoftMaxFlashV3MaxMinTmpSize(ge::Shape({8, 2048}), 4, 4, mx, mn, true);
+    std::printf("%u %u\n", mx, mn);
+}
+'''
+
+
+def test_host_tiling(tmp_path):
+    "GetSoftMaxFlashV3MaxMinTmpSize: 5 statistic blocks + two float rows + 64 per row; the tiling's row blocks."
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    (tmp_path / "host.cpp").write_text(HOST)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "host.cpp", "-o", "host"], cwd=tmp_path, check=True)
+    out = subprocess.run([str(tmp_path / "host")], capture_output=True, text=True, check=True)
+    rows = [tuple(map(int, line.split())) for line in out.stdout.splitlines()]
+    row = (8 * 5 + 2 * 2048 + 64) * 4
+    assert rows[0] == (8 * row, row)
+    assert rows[1] == (3, 13, 1, 3 * 8, 8, 1024)        # 3 rows fit: not rounded (<= 8); 40 = 13 x 3 + 1
+    assert rows[2] == (16, 2, 8)                        # 20 rows fit: rounded down to 16
+    assert rows[3] == (7, 7) and "dataTypeSize1 is 4" in out.stderr   # float data: nothing computed

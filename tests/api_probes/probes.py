@@ -1341,6 +1341,9 @@ NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h), not kernel code: s
                              "SetDequantType", "SetDim", "SetDoubleBuffer", "SetFixSplit", "SetMadType",
                              "SetMatmulConfigParams", "SetShape", "SetSingleRange", "SetSparse", "SetSplitRange",
                              "SetTraverse", "EnableMultiCoreSplitK", "SetScaleAType", "SetScaleBType")})
+NOT_PROBED.update({n: "host tiling API of SoftmaxFlashV3 (tiling/tiling_api.h), not kernel code: values in "
+                      "tests/test_emu_softmax_flashv3.py::test_host_tiling"
+                   for n in ("GetSoftMaxFlashV3MaxMinTmpSize", "SoftMaxFlashV3TilingFunc")})
 NOT_PROBED["SaveToBuffer"] = ("host tiling API (optiling::TCubeTiling of tiling/tiling_api.h, the asc-devkit Matmul examples' "
                                "GenerateTiling), not kernel code: see tests/test_acl_host.py")
 # The normalisation advanced APIs (lib/normalization, lib/activation in CANN) and their host tiling functions:

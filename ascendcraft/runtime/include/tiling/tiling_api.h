@@ -7,6 +7,7 @@
 #include "securec.h"   // CANN's host headers bring the bounds-checked memcpy_s / memset_s (examples' host tiling code calls them)
 #include "register/tilingdata_base.h"
 #include "ascendcraft_emu/norm_tiling.h"
+#include "ascendcraft_emu/softmax_flashv3_tiling.h"
 #include "ascendcraft_emu/matmul_tiling.h"
 #include "ascendcraft_emu/reduce_tiling.h"
 #include "ascendcraft_emu/activation_tiling.h"
