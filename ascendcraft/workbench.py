@@ -46,9 +46,9 @@ __all__ = ['STATUS_COLOURS', 'SANS', 'LLM_COLOURS', 'PASS_MODES', 'MODE_TIPS', '
            'llm_pill', 'step_meta_html', 'excerpt_html', 'diagnostic_html', 'diagnostics_html', 'inline_svg',
            'cost_table_html', 'timing_html', 'verdict_html', 'variants_html', 'compare_html', 'error_html',
            'RuleBaseline', 'LLMRound', 'answer_made', 'llm_pass_rounds', 'rounds_html', 'rules_diff_html',
-           'rules_diff_pair', 'llm_pass_html', 'PassList', 'ActionRunner', 'Workbench', 'Shortcuts', 'operator_choices',
-           'conversation_html', 'recorded_llm', 'open_workbench', 'free_port', 'workbench_page', 'WorkbenchServer',
-           'launch_workbench']
+           'rules_diff_pair', 'llm_pass_html', 'PassList', 'ActionRunner', 'Workbench', 'Shortcuts', 'resend_states',
+           'operator_choices', 'conversation_html', 'recorded_llm', 'open_workbench', 'free_port', 'workbench_page',
+           'WorkbenchServer', 'launch_workbench']
 
 # %% ../nbs/51_workbench.ipynb #57c3c08c
 STATUS_COLOURS = {                     # status -> (text, background)
@@ -1061,6 +1061,9 @@ export default { render({ model, el }) {
   };
   document.addEventListener("keydown", on, true);
   document.addEventListener("pointerdown", click, true);
+  // the page is drawn: the kernel sends the workbench's state again (an update made while the page was still
+  // building its widget models was dropped by it, e.g. the last word of an action that ran during the page's load)
+  model.send({ drawn: true });
   return () => { document.removeEventListener("keydown", on, true); document.removeEventListener("pointerdown", click, true); };
 } };
 """
@@ -1070,9 +1073,35 @@ class Shortcuts(anywidget.AnyWidget):
     "Keyboard shortcuts of the workbench it sits in (keys pressed in it, or on an empty page); `on_key(button name)`."
     _esm = _SHORTCUTS_JS % json.dumps(SHORTCUTS)
 
-    def __init__(self, on_key: Callable[[str], None]):
+    def __init__(self, on_key: Callable[[str], None],
+                 on_drawn: Callable[[], None] | None = None):   # called when a page has drawn the workbench
         super().__init__()
-        self.on_msg(lambda _, content, buffers: on_key(str(content.get("shortcut", ""))))
+        self.on_key, self.on_drawn = on_key, on_drawn
+        self.on_msg(lambda _, content, buffers: self._message(content))
+
+    def _message(self, content: dict):
+        if content.get("drawn"):
+            if self.on_drawn: self.on_drawn()
+        else:
+            self.on_key(str(content.get("shortcut", "")))
+
+
+def resend_states(widget: W.Widget) -> int:
+    """Send the state of `widget` and of every widget under it to the page again; return how many were sent.
+
+    A page builds its widget models from one snapshot of the kernel's state and then listens for updates; an update
+    made between the snapshot and the model's creation on the page is dropped (ipywidgets' "comm not found"). Voila
+    shows this when an action started by the notebook (the workbench restoring its saved session) ends while the page
+    is loading: the page keeps showing the action as running. Sending the states once the page is drawn repairs it."""
+    sent, todo, seen = 0, [widget], set()
+    while todo:
+        w = todo.pop()
+        if id(w) in seen or not isinstance(w, W.Widget): continue
+        seen.add(id(w))
+        w.send_state()
+        sent += 1
+        todo.extend(getattr(w, "children", ()) or ())
+    return sent
 
 
 def operator_choices() -> list[str]:
@@ -1109,7 +1138,7 @@ def _build_state_controls(self: Workbench):
     items[at:at] = [b["reset"], b["undo"]]
     at = items.index(b["ask_faster"]) + 1
     items[at:at] = [self.llm_note]
-    self.shortcuts = Shortcuts(self._shortcut)
+    self.shortcuts = Shortcuts(self._shortcut, on_drawn=lambda: resend_states(self))
     self.toolbar.children = [self.operator, b["open"], W.HTML('<span style="display:inline-block;width:8px"></span>'),
                              *items, self.shortcuts]
     self.edit_bar.children = [*self.edit_bar.children, b["discard_edit"]]
