@@ -177,3 +177,18 @@ namespace ops {""", 1).replace("this->AICore().SetTiling", "this->SetInferShape(
     r = run_project(project, {"x": x})
     assert r.run.ok and r.outputs["y"].shape == (8, 64)
     np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)
+
+
+def test_an_op_host_file_has_numeric_limits_from_the_sdk_headers(tmp_path):
+    # CANN's gert::Shape header (exe_graph/runtime/shape.h) includes <limits>, so op_host files use std::numeric_limits
+    # without including it themselves (NPUKernelBench's FlashAttentionScoreWithLargeHeadDim); here a template's test
+    folder = _project(tmp_path)
+    registry = folder / "op_host/tpl_registry.h"
+    text = registry.read_text()
+    assert "<limits>" not in text
+    registry.write_text(text.replace("if (t->Fits(context))",
+                                     "if (std::numeric_limits<int>::max() > priority && t->Fits(context))"))
+    x = torch.randn(8 * 64 * 3)
+    r = run_project(load_project(folder), {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
+    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)

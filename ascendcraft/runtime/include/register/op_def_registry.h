@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 #include <initializer_list>
+#include <limits>          // CANN's exe_graph/runtime/shape.h includes it (kInvalidDimValue); op_host files use it without their own
 #include <type_traits>
 #include <iostream>
 #include <map>
