@@ -261,6 +261,11 @@ target_compile_definitions(demo PRIVATE
     assert corpus.cmake_defaults(equal) == ("dav-2201", "-DSCENARIO_NUM=2")
     cached = valid.replace("set(VALID_SCENARIOS 0 1)", 'set(SCENARIO_NUM 4 CACHE STRING "1: a; 4: b")')
     assert corpus.cmake_defaults(cached) == ("dav-2201", "-DSCENARIO_NUM=4")
+    bare = valid.replace("set(VALID_SCENARIOS 0 1)", "").replace("if(NOT SCENARIO_NUM IN_LIST VALID_SCENARIOS)", "")
+    assert corpus.cmake_defaults(bare) == ("dav-2201", "")             # no default anywhere: no define
+    readme = "## Build\n```bash\n  SCENARIO_NUM=3   # the scenario\n  OTHER=7\n  cmake -DSCENARIO_NUM=$SCENARIO_NUM ..\n```\n"
+    assert corpus.cmake_defaults(bare, readme) == ("dav-2201", "-DSCENARIO_NUM=3")   # the README's build steps set it
+    assert corpus.cmake_defaults(cached, readme) == ("dav-2201", "-DSCENARIO_NUM=4")  # the CMake default wins
 
 
 def test_an_examples_cmake_defaults_give_its_architecture_and_defines():

@@ -106,7 +106,8 @@ def collect(repo: str, gitdir: str) -> list[dict]:
             folder = posixpath.dirname(f)
             while folder and f"{folder}/CMakeLists.txt" not in files: folder = posixpath.dirname(folder)
             if not folder: continue
-            arch, defines = cmake_defaults(show(gitdir, commit, f"{folder}/CMakeLists.txt").decode(errors="replace"))
+            readme = show(gitdir, commit, f"{folder}/README.md").decode(errors="replace") if f"{folder}/README.md" in files else ""
+            arch, defines = cmake_defaults(show(gitdir, commit, f"{folder}/CMakeLists.txt").decode(errors="replace"), readme)
             if arch == "dav-2201": out.append(dict(entry(f, "asc-file"), **({"defines": defines} if defines else {})))
         return out
     if repo in ("hicann/ops-math", "hicann/ops-nn"):   # CANN's newer open repositories: the ops built for A2
@@ -214,13 +215,14 @@ def _without_framework_host(text: str) -> str:
     return head + " }" * max(open_ns, 0) + re.sub(r"[^\n]", "", tail)
 
 
-def cmake_defaults(text: str) -> tuple[str | None, str]:
+def cmake_defaults(text: str, readme: str = "") -> tuple[str | None, str]:
     """From an example's CMakeLists.txt: the default NPU architecture (CMAKE_ASC_ARCHITECTURES, dav-2201 is A2) and the
     -D flags its add_definitions / add_compile_definitions / target_compile_definitions give with the cache variables'
     defaults (`set(SCENARIO_NUM "1" CACHE ...)` + `add_definitions(-DSCENARIO_NUM=${SCENARIO_NUM})`). A variable with
     no default that the file checks against a list (`set(VALID_SCENARIOS 0 1)` + `if(NOT SCENARIO_NUM IN_LIST
     VALID_SCENARIOS)` or `if(NOT SCENARIO_NUM EQUAL 1 AND NOT SCENARIO_NUM EQUAL 2)` or `if(NOT SCENARIO_NUM MATCHES "^[1-8]$")`, where
-    the README says which to pass) takes the first value allowed."""
+    the README says which to pass) takes the first value allowed. One with no default and no list takes the value the
+    example's README assigns it in its build steps (`SCENARIO=1` before `cmake ... -DSCENARIO=$SCENARIO ..`)."""
     values = dict(re.findall(r'\bset\(\s*(\w+)\s+"([^"]*)"', text))
     values.update({k: v for k, v in re.findall(r"\bset\(\s*(\w+)\s+(\w+)\s+CACHE\b", text) if k not in values})
     lists = {k: v.split() for k, v in re.findall(r"\bset\(\s*(\w+)\s+([-\w.]+(?:\s+[-\w.]+)*)\s*\)", text)}
@@ -231,6 +233,8 @@ def cmake_defaults(text: str) -> tuple[str | None, str]:
     for var, pattern in re.findall(r'\bif\s*\(\s*NOT\s+(\w+)\s+MATCHES\s+"([^"]+)"', text):   # if(NOT N MATCHES "^[1-8]$")
         first = re.match(r"\^?(?:\[(\w)|\(?(\w+))", pattern)
         if first and var not in values: values[var] = first.group(1) or first.group(2)
+    for var, value in re.findall(r"(?m)^[ \t]*(\w+)=([-\w.]+)[ \t]*(?:#.*)?$", readme):   # the README's `SCENARIO=1`
+        if re.search(r"\$\{" + var + r"\}", text): values.setdefault(var, value)
     arch = values.get("CMAKE_ASC_ARCHITECTURES")
     flags = []
     bodies = re.findall(r"\badd_(?:compile_)?definitions\s*\(([^)]*)\)", text)
