@@ -1095,7 +1095,7 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
                 outputs: dict | None = None, reference: Callable | None = None, tiling_key: int | None = None,
                 rtol: float = 1e-4, atol: float = 1e-4, settings: Settings | None = None,
                 raw_gm_writes: str = "warning", gm_padding: str = "torch_npu",
-                infer_shapes: bool | None = None) -> ProjectRun:
+                infer_shapes: bool | None = None, initial: dict | None = None) -> ProjectRun:
     """Run the op's TilingFunc on the emulated context, then its kernel on `inputs` (by input name, or in order).
     `outputs` gives {name: (shape, dtype)}; without it the reference's results give them. `reference(**inputs, **attrs)`
     returns the expected output (or a tuple / dict of them), compared with `rtol` / `atol`. A tensor-list
@@ -1108,7 +1108,9 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     `gm_padding="strict"` gives each tensor its own bytes only. Without `outputs` and without a reference, the op's
     InferShape function (OpDef::SetInferShape, IMPL_OP_INFERSHAPE(Op).InferShape) gives the output shapes and the
     definition's dtype column their dtypes, as CANN's graph engine allocates them (`infer_shapes=True`: from InferShape
-    even with a reference, whose results are then compared with them; False: never)."""
+    even with a reference, whose results are then compared with them; False: never). `initial` gives {output name:
+    array} the contents an output's buffer starts with (a caller that zeroes it before the launch, as a pybind wrapper's
+    `out.zero_()` for a kernel that accumulates into it with SetAtomicAdd); other outputs start as the poison."""
     project = project if isinstance(project, OpProject) else load_project(project)
     op, attrs = project.op, dict(attrs or {})
     if isinstance(inputs, (list, tuple)): inputs = {p.name: t for p, t in zip(op.inputs, inputs)}
@@ -1168,6 +1170,13 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
         if (out and p.name in aliases) or (not out and p.name in absent): continue   # no buffer of their own
         role = "inout" if p.name in inout else "in"
         if p.name not in lists:
+            if out and p.name in (initial or {}):   # the caller's contents, in the output's shape and dtype
+                start = np.asarray(initial[p.name])
+                if start.shape != tuple(out_specs[p.name][0]):
+                    raise _project_error("op-outputs", f"initial[{p.name!r}] has shape {start.shape}, the output "
+                                         f"{tuple(out_specs[p.name][0])}", op.file, "give the output's shape")
+                gm_args.append(GM(p.name, start.astype(out_specs[p.name][1]), "inout"))
+                continue
             gm_args.append(GM(p.name, None, "out", shape=out_specs[p.name][0], dtype=out_specs[p.name][1]) if out
                            else GM(p.name, arrays[p.name], role))
             continue

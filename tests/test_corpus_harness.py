@@ -714,3 +714,26 @@ def test_output_shapes_as_pybind_allocates_them():
     assert pybind_output_shapes(HALVE_AND_ROWS, definition, [torch.zeros(8), None, True, "static"]) == {}
     assert pybind_output_shapes(HALVE_AND_ROWS, op("Other", ["x", "scale"], ["y", "r"], attrs=["left", "mode"]), call) == {}
     assert pybind_output_shapes(HALVE_AND_ROWS.replace("x.size(i)", "x.stride(i)"), definition, call) == {}
+
+
+def test_outputs_the_pybind_wrapper_zeroes_before_the_launch_start_at_zero():
+    # a wrapper that zeroes one output (a kernel accumulating into it with atomic adds) and leaves the other as allocated
+    wrapper = """
+std::vector<at::Tensor> run_it(at::Tensor keys, at::Tensor vals)
+{
+    at::Tensor firstOut = torch::empty({keys.numel()}, keys.options());
+    at::Tensor sumOut = torch::empty({keys.numel()}, vals.options());
+    // sumOut.fill_(1); is only a comment
+    sumOut.zero_();
+    EXEC_NPU_CMD(aclnnAccumulate, keys, vals, firstOut, sumOut);
+    return {firstOut, sumOut};
+}
+PYBIND11_MODULE(kernel_gen_ops, m) { m.def("accumulate", &run_it, ""); }
+"""
+    definition = op("Accumulate", ["keys", "vals"], ["first", "sum"])
+    assert corpus.pybind_zeroed_outputs(wrapper, definition) == {"sum"}
+    made = wrapper.replace("at::Tensor firstOut = torch::empty(", "at::Tensor firstOut = at::zeros(").replace("sumOut.zero_();", "")
+    assert corpus.pybind_zeroed_outputs(made, definition) == {"first"}
+    filled = wrapper.replace("sumOut.zero_();", "firstOut.fill_(0.0f); sumOut.fill_(2);")
+    assert corpus.pybind_zeroed_outputs(filled, definition) == {"first"}   # a fill with another value is not zeroing
+    assert corpus.pybind_zeroed_outputs(wrapper.replace("sumOut.zero_();", ""), definition) == set()

@@ -673,3 +673,25 @@ def test_a_raw_gm_store_is_a_warning_for_an_op_project_and_an_error_when_asked(t
     assert [d.kind for d in r.run.diagnostics if not d.is_error] == ["gm-raw-write"]
     strict = run_project(dst, {"x": x}, attrs={"negative_slope": 0.2}, reference=ref, raw_gm_writes="error")
     assert [d.kind for d in strict.run.errors] == ["gm-raw-write"] and strict.run.errors[0].context["buffer"] == "y"
+
+
+def test_an_output_given_initial_contents_starts_with_them_instead_of_the_poison(tmp_path):
+    # a caller that zeroes (or fills) an output before the launch (a pybind wrapper's out.zero_() for a kernel that
+    # accumulates into it): what the kernel leaves alone keeps those contents; without `initial`, the poison
+    folder = copy_project(tmp_path, "leaky_relu_custom")
+    kernel = folder / "op_kernel" / "leaky_relu_custom.cpp"
+    kernel.write_text(kernel.read_text().replace("const uint32_t core = GetBlockIdx();",
+                                                 "const uint32_t core = GetBlockIdx();\n    if (core % 2 == 1) return;"))
+    x = torch.randn(6400)
+    want = torch.nn.functional.leaky_relu(x, 0.2).numpy()
+    spec = {"y": ((6400,), np.dtype(np.float32))}
+    filled = run_project(folder, {"x": x}, attrs={"negative_slope": 0.2}, outputs=spec,
+                         initial={"y": np.full(6400, 7.0, np.float32)})
+    plain = run_project(folder, {"x": x}, attrs={"negative_slope": 0.2}, outputs=spec)
+    assert filled.run.ok and plain.run.ok, [d.render() for d in filled.run.diagnostics + plain.run.diagnostics]
+    skipped = filled.outputs["y"] != want
+    assert 0 < skipped.sum() < 6400 and np.all(filled.outputs["y"][skipped] == 7.0)
+    assert np.array_equal(plain.outputs["y"][~skipped], want[~skipped])
+    assert np.all(plain.outputs["y"][skipped].view(np.uint32) == 0xA5A5A5A5)
+    with pytest.raises(AscendCraftError, match="initial"):
+        run_project(folder, {"x": x}, attrs={"negative_slope": 0.2}, outputs=spec, initial={"y": np.zeros(10, np.float32)})

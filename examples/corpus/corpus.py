@@ -1074,6 +1074,28 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
     return dict(inputs=inputs, attrs=attrs, results=results, results_if=more)
 
 
+def pybind_zeroed_outputs(pybind: str, op) -> set[str]:
+    """The op outputs the task's validation/pybind.cpp fills with zeros before its EXEC_NPU_CMD call (`out.zero_()`,
+    `out.fill_(0)`, `out = torch::zeros(...)` / `at::zeros_like(...)`): on the NPU such an output starts at 0, which a
+    kernel that accumulates into it (SetAtomicAdd: CoalesceSparse's new_values) relies on. Only single-tensor
+    outputs passed by name; the empty set when the file does not say."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", pybind, flags=re.S)
+    in_names = {p.name for p in op.inputs}
+    plain_outputs = [p for p in op.outputs if p.name not in in_names]
+    zeroed = set()
+    for m in re.finditer(r"EXEC_NPU_CMD\s*\(", code):
+        args = _split_args(_balanced(code, m.end() - 1))[1:]
+        if len(args) != len(op.inputs) + len(op.attrs) + len(plain_outputs): continue
+        before = code[:m.start()]
+        for p, arg in zip(plain_outputs, args[len(op.inputs) + len(op.attrs):]):
+            if not re.fullmatch(r"\w+", arg): continue
+            a = re.escape(arg)
+            if re.search(rf"\b{a}\s*\.\s*(?:zero_\s*\(\s*\)|fill_\s*\(\s*0(?:\.0*)?f?\s*\))", before) or \
+                    re.search(rf"\b{a}\s*=\s*(?:torch|at)::zeros(?:_like)?\s*\(", before):
+                zeroed.add(p.name)
+    return zeroed
+
+
 def pybind_returned_inputs(pybind: str, op, layout: dict) -> list[tuple[str, str]] | None:
     """What the bound function returns when it builds its result vector from the inputs an op without outputs wrote
     (ForeachNonFiniteCheckAndUnscale: `for (const auto& g : scaled_grads_list) ret.emplace_back(g);
@@ -1392,10 +1414,19 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         by_infer = [p.name for p in unchecked if p.name in inferred and p.name not in allocated]
         if by_infer: note += f"; shaped by the op's InferShape: {', '.join(by_infer)}"
         note += f"; not compared (the reference does not return them): {', '.join(p.name for p in unchecked)}"
+    # outputs the bound function zeroes before the launch start at 0 (the emulator's poison otherwise)
+    try:
+        zeroed = pybind_zeroed_outputs(show(gitdir, entry["commit"], f"{task}/validation/pybind.cpp")
+                                       .decode(errors="replace"), op) if layout is not None else set()
+    except subprocess.CalledProcessError:
+        zeroed = set()
+    initial = {k: np.zeros(*spec) if spec[1] != "bfloat16" else np.zeros(spec[0], np.uint16)
+               for k, spec in np_out.items() if k in zeroed and not isinstance(spec, list)}
+    if initial: note += f"; zeroed before the launch as validation/pybind.cpp does: {', '.join(initial)}"
     contiguous = lambda t: None if t is None else [m.contiguous() for m in t] if isinstance(t, list) else t.contiguous()
     try:
         r = run_project(project, {p.name: contiguous(t) for p, t in zip(op.inputs, tensors)}, attrs=attrs, outputs=np_out,
-                        settings=run_settings())
+                        settings=run_settings(), initial=initial)
     except Exception as e:  # noqa: BLE001
         return dict(match="run-error", match_detail=f"{type(e).__name__}: {e}"[:300], case=row)
     if not r.run.ok:
