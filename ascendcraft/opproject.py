@@ -458,6 +458,7 @@ def glue_source(project: OpProject) -> str:
 #include <cstring>
 #include <string>
 #include "register/op_def_registry.h"
+#include "ascendcraft_emu/tiling_bind.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "{project.host_file}"
 {_impl_includes(project)}
@@ -523,7 +524,9 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
         if (status != ge::GRAPH_SUCCESS) {{ std::fprintf(stderr, "ascendcraft: the tiling parse function (TilingParse) of {project.op.type} failed\\n"); return 3; }}
         ctx.compile_info_ = compileInfo.get();
     }}
-    if (fn(&ctx) != ge::GRAPH_SUCCESS) {{ std::fprintf(stderr, "ascendcraft: the tiling function of {project.op.type} failed\\n"); return 3; }}
+    const ge::graphStatus tiled = fn(&ctx);
+    ::ascendcraft::tiling_bind::flush_all();   // tiling objects still bound by SetDataPtr write their fields into the buffer
+    if (tiled != ge::GRAPH_SUCCESS) {{ std::fprintf(stderr, "ascendcraft: the tiling function of {project.op.type} failed\\n"); return 3; }}
     if (ctx.raw_.size_ == 0) {{ std::fprintf(stderr, "ascendcraft: the tiling function of {project.op.type} set no tiling data size (GetRawTilingData()->SetDataSize)\\n"); }}
     *blockDim = ctx.block_dim_;
     uint64_t ws = 0;

@@ -8,13 +8,16 @@
 #include <cstring>
 
 #include "ascendcraft_emu/cube_tiling.h"   // TCubeTiling, for TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, ...)
+#include "ascendcraft_emu/tiling_bind.h"   // SetDataPtr's binding of an object to a tiling buffer
 
 namespace optiling {}
 // The advanced APIs' tiling structs, for TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, ...) and the like.
 #include "ascendcraft_emu/norm_tiling_data.h"
 #include "ascendcraft_emu/pad_tiling_data.h"   // PadTiling, UnPadTiling (lib/pad)
 
-#define BEGIN_TILING_DATA_DEF(name) struct name {
+#define BEGIN_TILING_DATA_DEF(name) \
+    struct name {                   \
+        ~name() { ::ascendcraft::tiling_bind::release(this); }
 #define TILING_DATA_FIELD_DEF(type, field)            \
     type field = type();                              \
     void set_##field(type value) { field = value; }   \
@@ -25,8 +28,14 @@ namespace optiling {}
     type* get_##field() { return field; }   /* host code keeps and writes through it */   \
     const type* get_##field() const { return field; }
 #define TILING_DATA_FIELD_DEF_STRUCT(type, field) type field = type();
+// SetDataPtr(buffer): CANN's tiling object then reads and writes its fields in the buffer (the op host later only
+// calls SetDataSize(GetDataSize())). Here the fields stay the struct's own, so the layout and sizeof the kernel side
+// reads are unchanged: the object is bound to the buffer (tiling_bind.h), which receives the fields at once, when the
+// object is destroyed (BEGIN_TILING_DATA_DEF's destructor: nothing for an unbound object, such as the kernel
+// side's) and when the tiling function returns.
 #define END_TILING_DATA_DEF                                                                          \
     size_t GetDataSize() const { return sizeof(*this); }                                             \
+    void SetDataPtr(void* buffer) { ::ascendcraft::tiling_bind::bind(this, sizeof(*this), buffer); } \
     void SaveToBuffer(void* dst, size_t capacity) const {                                            \
         std::memcpy(dst, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);                 \
     }                                                                                                \
