@@ -403,11 +403,15 @@ def dtype_column(op: OpDefinition, dtypes: dict[str, str]) -> int:
     "The combination (column of the DataType lists) whose dtypes match `dtypes` {param name: ge name}."
     params = [p for p in op.inputs + op.outputs if p.dtypes]
     columns = max((len(p.dtypes) for p in params), default=0)
-    for c in range(columns):
-        # a list shorter than the others (one dtype the text gave for a list the definition computes) serves every
-        # column with its last entry, as dtype_macros reads it
-        if all(p.name not in dtypes or p.dtypes[min(c, len(p.dtypes) - 1)] == dtypes[p.name] for p in params):
-            return c
+    # a list shorter than the others (one dtype the text gave for a list the definition computes) serves every
+    # column with its last entry, as dtype_macros reads it
+    matching = [c for c in range(columns)
+                if all(p.name not in dtypes or p.dtypes[min(c, len(p.dtypes) - 1)] == dtypes[p.name] for p in params)]
+    # of columns with the same dtypes, the one whose formats are all ND, a plain contiguous tensor's (NPUKernelBench's
+    # AddSigmoidMulReduceSumD lists FRACTAL_NZ, NHWC, ND for fp16; its kernel passed on a 910B with the ND column's key)
+    nd = lambda c: all(not p.formats or p.formats[min(c, len(p.formats) - 1)] == "FORMAT_ND" for p in params)
+    for c in sorted(matching, key=lambda c: not nd(c)):
+        return c
     offered = "; ".join(f"{p.name}: {', '.join(p.dtypes)}" for p in params)
     given = ", ".join(f"{k}={v}" for k, v in dtypes.items())
     raise _project_error("op-dtype", f"{op.type} has no dtype combination {given} (its DataType lists: {offered})",
@@ -538,16 +542,18 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
 '''
 
 
-def host_arguments(project: OpProject, tensors: list, attrs: dict, *, aiv: int = 48, aic: int = 24, ub: int = 196608) -> list[int]:
+def host_arguments(project: OpProject, tensors: list, attrs: dict, *, aiv: int = 48, aic: int = 24, ub: int = 196608,
+                   column: int | None = None) -> list[int]:
     """The host arguments that describe shapes, dtypes, formats and attrs to the glue's TilingContext. `tensors` has one
     entry per input and output of the definition: a tensor, a list of tensors (a DYNAMIC, tensor-list parameter) or
-    None (an absent OPTIONAL input)."""
+    None (an absent OPTIONAL input). `column`: the definition's combination (`dtype_column`) whose formats the tensors
+    have; without it, each list's first."""
     op = project.op
     params = op.inputs + op.outputs
     out = [len(op.inputs), len(op.outputs), len(op.attrs), aiv, aic, ub]
     for p, t in zip(params, tensors):
         instances = [] if t is None else list(t) if isinstance(t, (list, tuple)) else [t]
-        fmt = p.formats[0] if p.formats else "FORMAT_ND"
+        fmt = p.formats[min(column or 0, len(p.formats) - 1)] if p.formats else "FORMAT_ND"
         out.append(len(instances))
         for x in instances:
             out += [GE_DTYPES[_ge_of(x)][2], FORMATS.get(fmt, 2), len(x.shape), *[int(s) for s in x.shape]]
@@ -960,7 +966,12 @@ def infer_output_shapes(project: OpProject, tensors: list, attrs: dict, *,
     hosts = [f for f, t in project.sources.items() if f.startswith("op_host/") and f.endswith((".cpp", ".cc"))
              and re.search(r"\bIMPL_OP_INFERSHAPE\s*\(|\.\s*InferShape\s*\(|\bSetInferShape\s*\(", blank_comments(t))]
     if not hosts: return None
-    args = host_arguments(project, list(tensors) + [None] * len(op.outputs), attrs)
+    try:   # the combination the inputs' dtypes select, whose formats the InferShape function sees
+        column = dtype_column(op, {p.name: _ge_of(_members(t)[0]) for p, t in zip(op.inputs, tensors)
+                                   if t is not None and _members(t)})
+    except Exception:  # noqa: BLE001  (no combination: the formats of each list's first)
+        column = None
+    args = host_arguments(project, list(tensors) + [None] * len(op.outputs), attrs, column=column)
     with tempfile.TemporaryDirectory(prefix="infer-") as tmp:
         src = Path(tmp) / "src"
         for name, text in project.sources.items():
@@ -1167,7 +1178,8 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     tensors = [arrays.get(p.name) for p in op.inputs] + [arrays[p.name] if p.name in aliases else empty(out_specs[p.name])
                                                         for p in op.outputs]
     soc = load_soc((settings or load_settings()).soc)   # the platform API reports the chosen chip profile
-    host = host_arguments(project, tensors, attrs, aiv=soc.vector_cores, aic=soc.cube_cores, ub=soc.ub_bytes)
+    host = host_arguments(project, tensors, attrs, aiv=soc.vector_cores, aic=soc.cube_cores, ub=soc.ub_bytes,
+                          column=column)
     gm_args = []
     for out, p in [(False, p) for p in op.inputs] + [(True, p) for p in op.outputs]:   # (an output may equal an input)
         if (out and p.name in aliases) or (not out and p.name in absent): continue   # no buffer of their own

@@ -695,3 +695,41 @@ def test_an_output_given_initial_contents_starts_with_them_instead_of_the_poison
     assert np.all(plain.outputs["y"][skipped].view(np.uint32) == 0xA5A5A5A5)
     with pytest.raises(AscendCraftError, match="initial"):
         run_project(folder, {"x": x}, attrs={"negative_slope": 0.2}, outputs=spec, initial={"y": np.zeros(10, np.float32)})
+
+
+def test_of_columns_with_the_same_dtypes_the_nd_one_is_taken_and_its_format_reaches_the_tiling_function(tmp_path):
+    # NPUKernelBench's AddSigmoidMulReduceSumD lists FRACTAL_NZ, NHWC and ND for one dtype and picks its tiling key by
+    # GetOriginFormat(): plain tensors are the ND column (the first, NZ, column ran its NZ path on ND data)
+    from ascendcraft.opproject import dtype_column, dtype_macros
+    folder = copy_project(tmp_path, "leaky_relu_custom")
+    host = folder / "op_host" / "leaky_relu_custom.cpp"
+    text = host.read_text()
+    for name in ("Input(\"x\")", "Output(\"y\")"):
+        text = text.replace(f'this->{name}.ParamType(REQUIRED).DataType({{ge::DT_FLOAT, ge::DT_FLOAT16}})'
+                            '.Format({ge::FORMAT_ND, ge::FORMAT_ND})',
+                            f'this->{name}.ParamType(REQUIRED).DataType({{ge::DT_FLOAT16, ge::DT_FLOAT16, ge::DT_FLOAT, '
+                            'ge::DT_FLOAT}).Format({ge::FORMAT_FRACTAL_NZ, ge::FORMAT_ND, ge::FORMAT_NHWC, ge::FORMAT_ND})')
+    text = text.replace("static ge::graphStatus TilingFunc(gert::TilingContext* context)\n{",
+                        "static ge::graphStatus TilingFunc(gert::TilingContext* context)\n{\n"
+                        "    if (context->GetInputDesc(0)->GetOriginFormat() != ge::FORMAT_ND ||\n"
+                        "        context->GetOutputDesc(0)->GetOriginFormat() != ge::FORMAT_ND) return ge::GRAPH_FAILED;", 1)
+    assert text.count("FORMAT_FRACTAL_NZ") == 2 and "GetOriginFormat" in text
+    host.write_text(text)
+    op = load_project(folder).op
+    assert dtype_column(op, {"x": "DT_FLOAT16", "y": "DT_FLOAT16"}) == 1
+    assert dtype_column(op, {"x": "DT_FLOAT", "y": "DT_FLOAT"}) == 3
+    assert dtype_macros(op, 1)["FORMAT_X"] == "FORMAT_ND"
+    kernel = folder / "op_kernel" / "leaky_relu_custom.cpp"
+    kernel.write_text(kernel.read_text().replace('#include "kernel_operator.h"\n', """#include "kernel_operator.h"
+#if FORMAT_X != FORMAT_ND || FORMAT_Y != FORMAT_ND
+#error "not the ND column"
+#endif
+""", 1))
+    rng = np.random.default_rng(3)
+    for dtype in (np.float16, np.float32):
+        x = rng.standard_normal(6400).astype(dtype)
+        want = np.where(x > 0, x, x * dtype(0.2)).astype(dtype)
+        r = run_project(folder, {"x": x}, attrs={"negative_slope": 0.2}, reference=lambda x, negative_slope: want,
+                        atol=1e-3, rtol=1e-3)
+        assert r.ok, (dtype, r.mismatches, [d.render() for d in r.run.diagnostics])
+        np.testing.assert_allclose(r.outputs["y"].astype(np.float32), want.astype(np.float32), atol=1e-3, rtol=1e-3)
