@@ -529,7 +529,7 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
         ctx.compile_info_ = compileInfo.get();
     }}
     const ge::graphStatus tiled = fn(&ctx);
-    ::ascendcraft::tiling_bind::flush_all();   // tiling objects still bound by SetDataPtr write their fields into the buffer
+    ::ascendcraft::tiling_bind_detail::flush_all();   // tiling objects still bound by SetDataPtr write their fields into the buffer
     if (tiled != ge::GRAPH_SUCCESS) {{ std::fprintf(stderr, "ascendcraft: the tiling function of {project.op.type} failed\\n"); return 3; }}
     if (ctx.raw_.size_ == 0) {{ std::fprintf(stderr, "ascendcraft: the tiling function of {project.op.type} set no tiling data size (GetRawTilingData()->SetDataSize)\\n"); }}
     *blockDim = ctx.block_dim_;

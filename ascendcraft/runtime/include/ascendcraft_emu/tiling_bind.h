@@ -12,7 +12,7 @@
 #include <vector>
 
 namespace ascendcraft {
-namespace tiling_bind {
+namespace tiling_bind_detail {   // the emulation's own helpers, not AscendC API
 
 struct Binding {
     const void* object;
@@ -58,5 +58,5 @@ inline void flush_all() {
     live.store(0, std::memory_order_relaxed);
 }
 
-}  // namespace tiling_bind
+}  // namespace tiling_bind_detail
 }  // namespace ascendcraft

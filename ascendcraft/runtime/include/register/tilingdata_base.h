@@ -17,7 +17,7 @@ namespace optiling {}
 
 #define BEGIN_TILING_DATA_DEF(name) \
     struct name {                   \
-        ~name() { ::ascendcraft::tiling_bind::release(this); }
+        ~name() { ::ascendcraft::tiling_bind_detail::release(this); }
 #define TILING_DATA_FIELD_DEF(type, field)            \
     type field = type();                              \
     void set_##field(type value) { field = value; }   \
@@ -35,7 +35,7 @@ namespace optiling {}
 // side's) and when the tiling function returns.
 #define END_TILING_DATA_DEF                                                                          \
     size_t GetDataSize() const { return sizeof(*this); }                                             \
-    void SetDataPtr(void* buffer) { ::ascendcraft::tiling_bind::bind(this, sizeof(*this), buffer); } \
+    void SetDataPtr(void* buffer) { ::ascendcraft::tiling_bind_detail::bind(this, sizeof(*this), buffer); } \
     void SaveToBuffer(void* dst, size_t capacity) const {                                            \
         std::memcpy(dst, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);                 \
     }                                                                                                \
