@@ -35,7 +35,7 @@ from . import emu, seal
 from .bind import host_values, shape_bindings
 from .config import Settings, load_settings, setting_fields
 from .cost import kernel_time, summary_table
-from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
+from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, parse_python
 from .eager import eager_time
 from .forkserver import ForkServer, Forked
 from .launch import run_kernel, trace_kernel
@@ -82,7 +82,7 @@ def imported_modules(*names: str) -> set[str]:
         name = todo.pop()
         if name in seen or not (root / f"{name}.py").is_file(): continue
         seen.add(name)
-        for node in ast.walk(ast.parse((root / f"{name}.py").read_bytes())):
+        for node in ast.walk(parse_python((root / f"{name}.py").read_bytes())):
             if isinstance(node, ast.ImportFrom) and node.level == 1:
                 todo += [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("ascendcraft."):

@@ -7,10 +7,12 @@ Docs: https://ascendcraft.github.io/ascendcraft/diagnostics.html.md"""
 # %% ../nbs/01_diagnostics.ipynb #b54a337f
 from __future__ import annotations
 
+import ast
+import threading
 from dataclasses import dataclass, field, replace
 
 # %% auto #0
-__all__ = ['SEVERITIES', 'Diagnostic', 'AscendCraftError', 'raise_if_errors', 'source_line_of', 'diagnostic_at']
+__all__ = ['SEVERITIES', 'Diagnostic', 'AscendCraftError', 'raise_if_errors', 'source_line_of', 'diagnostic_at', 'parse_python']
 
 # %% ../nbs/01_diagnostics.ipynb #a7321008
 SEVERITIES = ("error", "warning", "note")
@@ -111,3 +113,12 @@ def diagnostic_at(source: str, file: str, kind: str, message: str, line: int | N
     "A `Diagnostic` at `line:col` of `source` (1-based), with the source line filled in."
     return Diagnostic(kind, message, file=file, line=line, col=col, end_col=end_col, hint=hint,
                       severity=severity, source_line=source_line_of(source, line), context=context)
+
+# %% ../nbs/01_diagnostics.ipynb #7d1e2a32
+_parse_lock = threading.Lock()
+
+
+def parse_python(source, filename: str = "<unknown>", mode: str = "exec") -> ast.AST:
+    "`ast.parse(source, filename, mode)`, serialised across this process's threads (CPython gh-106905)."
+    with _parse_lock:
+        return ast.parse(source, filename, mode)

@@ -12,7 +12,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Union
 
-from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
+from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, parse_python
 
 # %% auto #0
 __all__ = ['DTYPES', 'f32', 'f16', 'bf16', 'i32', 'i64', 'i16', 'i8', 'u8', 'u16', 'u32', 'BOOL', 'SCALAR_TYPES', 'ARITH',
@@ -1015,7 +1015,7 @@ def parse(source: str, filename: str = "<dsl>") -> Program:
                                           "generated, not written; split the work into loops"), "parse")
     reader = _Reader(source, filename)
     try:
-        tree = ast.parse(source, filename)
+        tree = parse_python(source, filename)
     except (RecursionError, MemoryError):
         raise AscendCraftError(Diagnostic("dsl-too-large", "the DSL nests too deeply to parse", file=filename,
                                           hint="flatten the expression into several statements"), "parse") from None

@@ -21,7 +21,7 @@ from .ascendc import KernelProject
 from .bind import bind, shape_bindings
 from .check import analyze
 from .config import Settings, load_settings
-from .diagnostics import AscendCraftError, Diagnostic
+from .diagnostics import AscendCraftError, Diagnostic, parse_python
 from .dsl import CASTS, PRIMS, parse
 from .interp import interpret
 from .llm import LLMClient, atomic_write_text, extract_all_code, extract_code
@@ -95,7 +95,7 @@ REDUCTIONS = {"mean", "sum", "max", "min", "prod", "cumsum", "cumprod", "logsume
 def reference_ops(source: str) -> set:
     "The calls and operators of a reference as canonical names ('**' and `.pow` -> 'pow', `rsqrt` -> 'sqrt', 'div'), without the input drawing."
     names = set()
-    for node in ast.parse(source).body:
+    for node in parse_python(source).body:
         if isinstance(node, ast.FunctionDef) and node.name in ("get_inputs", "get_init_inputs", "get_input_groups"): continue
         for sub in ast.walk(node):
             if isinstance(sub, ast.Call):

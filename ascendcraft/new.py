@@ -20,7 +20,7 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from .config import load_settings
-from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
+from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, parse_python
 from .taskset import Task, load_task_file
 
 # %% auto #0
@@ -71,7 +71,7 @@ def extract_operator(path: str | Path, target: str) -> Extracted:
                                           hint="give the file that defines your module or function"), "new")
     source = path.read_text()
     try:
-        tree = ast.parse(source, filename=str(path))
+        tree = parse_python(source, str(path))
     except SyntaxError as e:
         raise AscendCraftError(diagnostic_at(source, str(path), "new-syntax", f"the file does not parse: {e.msg}",
                                              e.lineno, e.offset, hint="fix the Python syntax first"), "new") from None
@@ -249,7 +249,7 @@ def _model_init(obj, constant: list) -> str:
 
 def output_names(ex: Extracted) -> tuple:
     "The names in the target's last `return a, b` (a tuple of plain names), else ()."
-    tree = ast.parse(ex.code)
+    tree = parse_python(ex.code)
     node = next(n for n in tree.body if getattr(n, "name", None) == ex.target)
     if isinstance(node, ast.ClassDef):
         node = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
@@ -275,7 +275,7 @@ def render_task(ex: Extracted, examples: list, init: list, small: dict, signed: 
             "upstream tools ignore them. Example inputs: "
             + ", ".join(f"{e.name} {e.dtype}[{', '.join(map(str, e.shape))}]" if e.is_tensor else f"{e.name} = {e.value!r}"
                         for e in examples) + '.', '"""']
-    bound = set().union(*(_bound(n) for n in ast.parse(ex.code).body)) if ex.code.strip() else set()
+    bound = set().union(*(_bound(n) for n in parse_python(ex.code).body)) if ex.code.strip() else set()
     imports = "\n".join(line for line, name in (("import torch", "torch"), ("import torch.nn as nn", "nn")) if name not in bound)
     if ex.kind == "module" and ex.target == "Model":
         model = "# `Model` is your class itself."

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import torch
 
-from .diagnostics import AscendCraftError, Diagnostic
+from .diagnostics import AscendCraftError, Diagnostic, parse_python
 
 # %% auto #0
 __all__ = ['DERIVED_ELEMENTS', 'DIM_MIN', 'LIFTED_PREFIX', 'INPUT_FUNCTIONS', 'lift_shape_literals', 'shape_constants',
@@ -146,7 +146,7 @@ def parse_size(size) -> str | dict:
     if isinstance(size, Mapping) or size in _SIZE_WORDS: return size if not isinstance(size, Mapping) else dict(size)
     text = str(size).strip()
     try:
-        call = ast.parse(f"size({text})", mode="eval").body
+        call = parse_python(f"size({text})", mode="eval").body
         if call.args or not call.keywords: raise SyntaxError("positional")
         values = {}
         for kw in call.keywords:

@@ -16,6 +16,7 @@ from functools import partial
 
 import torch
 
+from .diagnostics import parse_python
 from .shapes import DIM_MIN, scaled_overrides, _largest
 
 # %% auto #0
@@ -66,7 +67,7 @@ def _names(node: ast.AST, names: dict) -> list[str]:
 
 def dsl_conditions(source: str, file: str = "<dsl>", names: dict | None = None) -> list[Condition]:
     "Comparisons in DSL source between a variable and an int constant >= SIZE_MIN (`names`: the module's int constants)."
-    tree = ast.parse(source)
+    tree = parse_python(source)
     names = dict(names or {})
     for node in tree.body:                      # module-level int constants (TILE = 8192)
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -104,7 +105,7 @@ def _literal(texts: list[str], i: int, step: int) -> tuple[int | None, int]:
         expr = expr[1:].strip() if expr.startswith("(") else expr[:-1].strip() if expr.endswith(")") else ""
         if not expr: break
     if not expr or not re.search(r"\d", expr): return None, 0
-    try: v = eval(compile(ast.Expression(ast.parse(expr, mode="eval").body), "<c>", "eval"), {"__builtins__": {}})
+    try: v = eval(compile(ast.Expression(parse_python(expr, mode="eval").body), "<c>", "eval"), {"__builtins__": {}})
     except Exception: return None, 0
     return (v, len(parts)) if type(v) is int else (None, 0)
 

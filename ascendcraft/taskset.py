@@ -30,7 +30,7 @@ from typing import Any
 import torch
 from fastcore.basics import patch
 
-from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
+from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, parse_python
 from .shapes import lift_shape_literals, resolve_size
 
 # %% auto #0
@@ -114,7 +114,7 @@ def _missing_task_names(tree: ast.Module) -> list[str]:
 def _parse(source: str, path: Path) -> ast.Module:
     "Parse a task file, turning a syntax error into a diagnostic."
     try:
-        return ast.parse(source, filename=str(path))
+        return parse_python(source, str(path))
     except SyntaxError as e:
         raise AscendCraftError(diagnostic_at(
             source, str(path), "task-syntax", f"the task file does not parse: {e.msg}", e.lineno, e.offset,
@@ -578,7 +578,7 @@ def _strip_statements(source: str, names: set[str]) -> str:
     "`source` without the top-level statements binding `names` (and the comment lines just above them)."
     lines = source.splitlines()
     drop = set()
-    for node in ast.parse(source).body:
+    for node in parse_python(source).body:
         if not _bound_names(node) & names: continue
         first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
         while first > 1 and lines[first - 2].lstrip().startswith("#"): first -= 1
