@@ -192,3 +192,28 @@ def test_an_op_host_file_has_numeric_limits_from_the_sdk_headers(tmp_path):
     r = run_project(load_project(folder), {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
     assert r.run.ok, [d.render() for d in r.run.diagnostics]
     np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)
+
+
+def test_a_gert_shape_is_written_through_its_subscript_and_keeps_its_slots(tmp_path):
+    # CANN's gert::Shape returns references from operator[] (NPUKernelBench ReverseSequence's strided-slice helper
+    # writes `dense->begin[i] = dense->end[i] = 0` after SetDimNum), and SetDimNum moves only the count: a slot written
+    # before the count shrank keeps its value when it grows again. A wrong value makes no template fit.
+    folder = _project(tmp_path)
+    registry = folder / "op_host/tpl_registry.h"
+    registry.write_text(registry.read_text().replace("if (t->Fits(context))", """gert::Shape s;
+        s.SetDimNum(3);
+        s[0] = s[2] = priority + 7;
+        s[1] = 5;
+        s.SetDimNum(1);
+        const bool shrunk = s.GetDimNum() == 1 && s.GetShapeSize() == priority + 7;
+        s.SetDimNum(3);
+        const gert::Shape& view = s;
+        const int64_t& last = view[2];
+        s.AppendDim(9);
+        if (shrunk && last == priority + 7 && s.GetDim(1) == 5 && s.GetDimNum() == 4 && s[3] == 9 &&
+            s == gert::Shape({priority + 7, 5, priority + 7, 9}) && t->Fits(context))"""))
+    x = torch.randn(8 * 64 * 3)
+    r = run_project(load_project(folder), {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
+    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    assert r.tiling_key == 1
+    np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)

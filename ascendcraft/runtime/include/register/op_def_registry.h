@@ -100,24 +100,46 @@ namespace gert {
 
 class Shape {
 public:
+    // CANN's gert::Shape keeps its dims in a fixed array of kMaxDimNum slots and a count: slots past the count keep
+    // their values (SetDimNum only moves the count), and operator[] gives a reference to a slot, so a tiling function
+    // may write through it (NPUKernelBench ReverseSequence's strided-slice helper: `dense->begin[i] = 0`).
+    static constexpr size_t kMaxDimNum = 25;
+    static constexpr int64_t kInvalidDimValue = std::numeric_limits<int64_t>::min();
     Shape() = default;
-    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
-    size_t GetDimNum() const { return dims_.size(); }
-    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
-    void SetDimNum(size_t n) { dims_.resize(n, 1); }
-    void SetDim(size_t i, int64_t v) { if (i < dims_.size()) dims_[i] = v; }
-    void AppendDim(int64_t v) { dims_.push_back(v); }
-    bool IsScalar() const { return dims_.empty(); }   // rank 0 (cann-ops pooling 3d, group_quant)
+    Shape(std::initializer_list<int64_t> dims) {
+        if (dims.size() > kMaxDimNum) return;
+        for (int64_t d : dims) dims_[num_++] = d;
+    }
+    size_t GetDimNum() const { return num_; }
+    int64_t GetDim(size_t i) const { return i < kMaxDimNum ? dims_[i] : kInvalidDimValue; }
+    void SetDimNum(size_t n) { num_ = n; }
+    void SetDim(size_t i, int64_t v) {   // as CANN: the count becomes at least i (not i + 1)
+        if (i >= kMaxDimNum) return;
+        dims_[i] = v;
+        if (num_ < i) num_ = i;
+    }
+    Shape& AppendDim(int64_t v) {
+        if (num_ < kMaxDimNum) dims_[num_++] = v;
+        return *this;
+    }
+    bool IsScalar() const { return num_ == 0; }   // rank 0 (cann-ops pooling 3d, group_quant)
+    void SetScalar() { num_ = 0; }
     int64_t GetShapeSize() const {
         int64_t n = 1;
-        for (int64_t d : dims_) n *= d;
+        for (size_t i = 0; i < num_; ++i) n *= dims_[i];
         return n;
     }
-    int64_t operator[](size_t i) const { return GetDim(i); }
-    bool operator==(const Shape& o) const { return dims_ == o.dims_; }
-    bool operator!=(const Shape& o) const { return dims_ != o.dims_; }
+    const int64_t& operator[](size_t i) const { return dims_[i]; }
+    int64_t& operator[](size_t i) { return dims_[i]; }
+    bool operator==(const Shape& o) const {
+        if (num_ != o.num_) return false;
+        for (size_t i = 0; i < num_; ++i) if (dims_[i] != o.dims_[i]) return false;
+        return true;
+    }
+    bool operator!=(const Shape& o) const { return !(*this == o); }
 private:
-    std::vector<int64_t> dims_;
+    size_t num_ = 0;
+    int64_t dims_[kMaxDimNum] = {};
 };
 
 class StorageShape {
