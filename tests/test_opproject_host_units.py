@@ -217,3 +217,43 @@ def test_a_gert_shape_is_written_through_its_subscript_and_keeps_its_slots(tmp_p
     assert r.run.ok, [d.render() for d in r.run.diagnostics]
     assert r.tiling_key == 1
     np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)
+
+
+
+def test_a_check_support_function_on_ge_operator_compiles_and_reads_descs_and_attrs(tmp_path):
+    # An OpDef's check-support function takes GE's graph view of the operator (NPUKernelBench ReverseSequence:
+    # SetCheckSupport(CheckSupported) reading GetInputDescByName("x").GetShape().GetDims() and GetAttr("seq_dim", int64_t&),
+    # and returning ge::GRAPH_NOT_CHANGED for an unknown case). The emulated host calls no such function; here the
+    # TilingFunc builds a view and asks it: a wrong answer fails the tiling.
+    folder = _project(tmp_path)
+    host = folder / "op_host/tpl_scale_custom.cpp"
+    text = host.read_text().replace("namespace optiling {", """namespace optiling {
+static ge::graphStatus CheckSupported(const ge::Operator& op, ge::AscendString& result) {
+    const ge::Shape x = op.GetInputDescByName("x").GetShape();
+    int64_t dim = 0;
+    float scale = 0;
+    if (op.GetAttr("dim", dim) != ge::GRAPH_SUCCESS) return ge::GRAPH_NOT_CHANGED;
+    if (op.GetAttr("dim", scale) == ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;   // an int attribute is not a float one
+    if (op.GetAttr("missing", dim) == ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
+    const bool fits = x.GetDims() == std::vector<int64_t>{8, 192} && dim == 1 &&
+        op.GetInputDescByName("x").GetDataType() == ge::DT_FLOAT && op.GetOutputDescByName("y").GetShape().GetDimNum() == 0;
+    result = ge::AscendString(fits ? "{\\"isSupported\\": \\"True\\"}" : "{\\"isSupported\\": \\"False\\"}");
+    return fits ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+}""", 1).replace("static ge::graphStatus TilingFunc(gert::TilingContext* context) { return RunTemplates(context); }",
+                 """static ge::graphStatus TilingFunc(gert::TilingContext* context) {
+    ge::Operator op;
+    op.UpdateInputDesc("x", ge::TensorDesc(ge::Shape({8, 192}), ge::FORMAT_ND, ge::DT_FLOAT));
+    ge::AscendString answer;
+    if (CheckSupported(op, answer) != ge::GRAPH_NOT_CHANGED) return ge::GRAPH_FAILED;   // no attribute yet
+    op.SetAttr("dim", int64_t(1));
+    if (CheckSupported(op, answer) != ge::GRAPH_SUCCESS || std::string(answer.GetString()).find("True") == std::string::npos)
+        return ge::GRAPH_FAILED;
+    return RunTemplates(context);
+}""", 1).replace("this->AICore().SetTiling(optiling::TilingFunc);",
+                 "this->AICore().SetTiling(optiling::TilingFunc);\n        this->AICore().SetCheckSupport(optiling::CheckSupported);", 1)
+    assert text.count("CheckSupported") == 4
+    host.write_text(text)
+    x = torch.randn(8 * 64 * 3)
+    r = run_project(load_project(folder), {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
+    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)

@@ -123,6 +123,44 @@ template <typename T> inline uint32_t GetSortLen(const uint32_t elemCount) { ret
 template <typename T> inline uint32_t GetSortOffset(const uint32_t elemOffset) { return elemOffset * 8 / sizeof(T); }
 #undef ASCENDCRAFT_EMU_SORT_TYPES
 
+// The region-proposal APIs (8-element proposals of the older sort unit): ProposalConcat, ProposalExtract, RpSort16 and
+// MrgSort4. The official headers declare them for every NPU, but only the Ascend 310P (dav-m200) family runs them: on
+// Ascend 910B (A2, dav-c220) their bodies are a deprecation notice and a "not supported on the current device" report,
+// so a kernel that calls them compiles and fails when the call runs. The emulation does the same: the call compiles
+// and stops the run with an `unsupported` error that names it.
+namespace detail_proposal {
+[[noreturn]] inline void not_on_a2(const char* api, SrcLoc loc) {
+    static thread_local char message[320];
+    std::snprintf(message, sizeof(message),
+                  "%s is a region-proposal API of Ascend 310P (dav-m200): the official Ascend 910B (A2, dav-c220) "
+                  "headers declare it but report it unsupported on this device, so it cannot run on A2", api);
+    ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::Sort, message,
+        "on A2 sort with Concat, Sort<T, isFullSort> (32 elements a repeat), MrgSort and Extract", loc);
+}
+}  // namespace detail_proposal
+template <typename T>
+inline void ProposalConcat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                           const int32_t modeNumber, SrcLoc loc = {}) {
+    (void)dst; (void)src; (void)repeatTime; (void)modeNumber;
+    detail_proposal::not_on_a2("ProposalConcat", loc);
+}
+template <typename T>
+inline void ProposalExtract(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                            const int32_t modeNumber, SrcLoc loc = {}) {
+    (void)dst; (void)src; (void)repeatTime; (void)modeNumber;
+    detail_proposal::not_on_a2("ProposalExtract", loc);
+}
+template <typename T>
+inline void RpSort16(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, SrcLoc loc = {}) {
+    (void)dst; (void)src; (void)repeatTime;
+    detail_proposal::not_on_a2("RpSort16", loc);
+}
+template <typename T>
+inline void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgSort4Info& params, SrcLoc loc = {}) {
+    (void)dst; (void)src; (void)params;
+    detail_proposal::not_on_a2("MrgSort4", loc);
+}
+
 // The SortConfig forms of Sort (radix or merge sort of calCount values, optionally with indices). The official headers
 // declare them for every NPU but give them a body only on Ascend 950 (dav-3510 and its kin): an A2 (dav-2201) build
 // compiles them and they do nothing, leaving dst as it was. The emulation compiles them too and stops where one runs,

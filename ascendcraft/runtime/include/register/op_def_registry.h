@@ -29,12 +29,14 @@
 #include <vector>
 
 #include "register/tilingdata_base.h"
+#include "ascendcraft_emu/ge_shape.h"   // ge::Shape (ge::TensorDesc::GetShape)
 
 namespace ge {
 using char_t = char;
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
+constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;   // GE's 'nothing changed' (check-support: unknown)
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;   // a tiling class that cannot tile the case (the next one tries)
 constexpr graphStatus GRAPH_NULL_PTR = 50331538;        // GE's code for a null pointer (op hosts return it for a null context)
 // ge::Status, the result code of GE's API (an op host's own helpers return it: AddRmsNormQuant's `!= SUCCESS`)
@@ -65,9 +67,6 @@ public:
 private:
     std::string text_;
 };
-// GE's graph operator: the old-style (TBE) tiling helpers of shared host headers name it in their signatures; the
-// emulated host runs no graph, so it is declared only (a helper that uses one does not compile)
-class Operator;
 enum Format : int32_t {   // ge::Format's values (ascendcraft.opproject.FORMATS)
     FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_NC1C0HWPAD = 5,
     FORMAT_NHWC1C0 = 6, FORMAT_FSR_NCHW = 7, FORMAT_FRACTAL_DECONV = 8, FORMAT_C1HWNC0 = 9,
@@ -92,6 +91,65 @@ inline int GetSizeByDataType(DataType dt) {
     }
 }
 class InferShapeContextPlaceholder;
+// GE's graph view of an operator (graph/operator.h): the old-style (TBE) tiling helpers of shared host headers take
+// one, and an OpDef's check-support function reads its tensor descriptions and attributes by name (NPUKernelBench
+// ReverseSequence: SetCheckSupport(CheckSupported), where CheckSupported(const ge::Operator&, ge::AscendString&)).
+// The emulated host runs no graph and calls no check-support function; the view holds what is set on it.
+class TensorDesc {
+public:
+    TensorDesc() = default;
+    TensorDesc(const Shape& shape, Format format = FORMAT_ND, DataType dtype = DT_FLOAT)
+        : shape_(shape), format_(format), dtype_(dtype) {}
+    Shape GetShape() const { return shape_; }
+    void SetShape(const Shape& shape) { shape_ = shape; }
+    Shape GetOriginShape() const { return shape_; }
+    DataType GetDataType() const { return dtype_; }
+    void SetDataType(DataType dtype) { dtype_ = dtype; }
+    Format GetFormat() const { return format_; }
+    Format GetOriginFormat() const { return format_; }
+    void SetFormat(Format format) { format_ = format; }
+private:
+    Shape shape_;
+    Format format_ = FORMAT_ND;
+    DataType dtype_ = DT_FLOAT;
+};
+class Operator {
+public:
+    Operator() = default;
+    TensorDesc GetInputDescByName(const char* name) const { return find(inputs_, name); }
+    TensorDesc GetOutputDescByName(const char* name) const { return find(outputs_, name); }
+    graphStatus UpdateInputDesc(const char* name, const TensorDesc& desc) { inputs_[name] = desc; return GRAPH_SUCCESS; }
+    graphStatus UpdateOutputDesc(const char* name, const TensorDesc& desc) { outputs_[name] = desc; return GRAPH_SUCCESS; }
+    // an attribute of one of GE's scalar attribute types (int64_t, float, bool, std::string): GRAPH_FAILED when the
+    // operator has none of that name and type
+    template <typename T> Operator& SetAttr(const char* name, const T& value) {
+        attrs_[name] = Attr{}; assign(attrs_[name], value); return *this;
+    }
+    template <typename T> graphStatus GetAttr(const char* name, T& value) const {
+        auto it = attrs_.find(name);
+        return it != attrs_.end() && read(it->second, value) ? GRAPH_SUCCESS : GRAPH_FAILED;
+    }
+private:
+    struct Attr { int kind = -1; int64_t i = 0; float f = 0; std::string s; };
+    static void assign(Attr& a, bool v) { a.kind = 2; a.i = v; }
+    static void assign(Attr& a, float v) { a.kind = 1; a.f = v; }
+    static void assign(Attr& a, double v) { a.kind = 1; a.f = static_cast<float>(v); }
+    static void assign(Attr& a, const std::string& v) { a.kind = 3; a.s = v; }
+    static void assign(Attr& a, const char* v) { a.kind = 3; a.s = v; }
+    template <typename T, typename = std::enable_if_t<std::is_integral<T>::value>>
+    static void assign(Attr& a, T v) { a.kind = 0; a.i = static_cast<int64_t>(v); }
+    static bool read(const Attr& a, bool& v) { if (a.kind != 2) return false; v = a.i != 0; return true; }
+    static bool read(const Attr& a, float& v) { if (a.kind != 1) return false; v = a.f; return true; }
+    static bool read(const Attr& a, std::string& v) { if (a.kind != 3) return false; v = a.s; return true; }
+    template <typename T, typename = std::enable_if_t<std::is_integral<T>::value>>
+    static bool read(const Attr& a, T& v) { if (a.kind != 0) return false; v = static_cast<T>(a.i); return true; }
+    static TensorDesc find(const std::map<std::string, TensorDesc>& m, const char* name) {
+        auto it = m.find(name ? name : "");
+        return it == m.end() ? TensorDesc() : it->second;
+    }
+    std::map<std::string, TensorDesc> inputs_, outputs_;
+    std::map<std::string, Attr> attrs_;
+};
 // A storage format may carry a sub-format in its upper bits; the primary format is its lowest byte.
 inline int32_t GetPrimaryFormat(int32_t format) { return format & 0xff; }
 }  // namespace ge
