@@ -737,3 +737,104 @@ PYBIND11_MODULE(kernel_gen_ops, m) { m.def("accumulate", &run_it, ""); }
     filled = wrapper.replace("sumOut.zero_();", "firstOut.fill_(0.0f); sumOut.fill_(2);")
     assert corpus.pybind_zeroed_outputs(filled, definition) == {"first"}   # a fill with another value is not zeroing
     assert corpus.pybind_zeroed_outputs(wrapper.replace("sumOut.zero_();", ""), definition) == set()
+
+
+
+BATCH_NORM_PYBIND = """
+std::vector<at::Tensor> batch_norm_v3(at::Tensor input, c10::optional<at::Tensor> weightOptional,
+    c10::optional<at::Tensor> biasOptional, at::Tensor runningMean, at::Tensor runningVar, bool training, double momentum,
+    double eps)
+{
+    at::Tensor output = torch::empty_like(input);
+    at::Tensor saveMean = torch::empty_like(runningMean);
+    at::Tensor saveInvstd = torch::empty_like(runningVar);
+    at::Tensor weight_npu = weightOptional.has_value() ? weightOptional.value() : at::Tensor();
+    at::Tensor bias_npu = biasOptional.has_value() ? biasOptional.value() : at::Tensor();
+    EXEC_NPU_CMD(aclnnBatchNorm, input, weight_npu, bias_npu, runningMean, runningVar, training, momentum, eps,
+                 output, saveMean, saveInvstd);
+    std::vector<at::Tensor> result = {output, saveMean, saveInvstd};
+    return result;
+}
+PYBIND11_MODULE(kernel_gen_ops, m) { m.def("batch_norm_v3", &batch_norm_v3, ""); }
+"""
+BATCH_NORM_WRAPPER = """
+aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTensor *weight, const aclTensor *bias,
+    aclTensor *runningMean, aclTensor *runningVar, bool training, double momentum, double eps, aclTensor *output,
+    aclTensor *saveMean, aclTensor *saveInvstd, uint64_t *workspaceSize, aclOpExecutor **executor)
+{
+    auto meanCast = l0op::Cast(runningMean, DataType::DT_FLOAT, executor);   // the statistics in float
+    return ACLNN_SUCCESS;
+}
+"""
+
+
+def batch_norm_op():
+    nchw = ["FORMAT_NCHW", "FORMAT_NCHW"]
+    p = lambda n, dts, fmts=("FORMAT_ND", "FORMAT_ND"): OpParam(n, "REQUIRED", list(dts), list(fmts))
+    return OpDefinition("BatchNormV3", "op_host/batch_norm_v3_def.cpp", 1,
+                        [p("x", ["DT_FLOAT", "DT_FLOAT16"], nchw), p("weight", ["DT_FLOAT", "DT_FLOAT16"]),
+                         p("bias", ["DT_FLOAT", "DT_FLOAT16"]), p("running_mean", ["DT_FLOAT", "DT_FLOAT"]),
+                         p("running_var", ["DT_FLOAT", "DT_FLOAT"])],
+                        [p("y", ["DT_FLOAT", "DT_FLOAT16"], nchw), p("running_mean", ["DT_FLOAT", "DT_FLOAT"]),
+                         p("running_var", ["DT_FLOAT", "DT_FLOAT"]), p("save_mean", ["DT_FLOAT", "DT_FLOAT"]),
+                         p("save_rstd", ["DT_FLOAT", "DT_FLOAT"])],
+                        [OpAttr("epsilon", "float"), OpAttr("momentum", "float"), OpAttr("is_training", "bool")])
+
+
+def test_a_hand_written_aclnn_wrapper_is_followed_by_its_parameter_names():
+    definition = batch_norm_op()
+    host = {"op_host/aclnn_batch_norm.cpp": BATCH_NORM_WRAPPER}
+    assert corpus.pybind_layout(BATCH_NORM_PYBIND, definition, host) is None   # the wrapper's own order
+    text, wrapped = corpus.follow_wrapper(BATCH_NORM_PYBIND, definition, host)
+    assert wrapped["api"] == "aclnnBatchNorm" and wrapped["casts"]
+    assert dict((n, a) for a, n in wrapped["pairs"]) == {
+        "x": "input", "weight": "weight", "bias": "bias", "running_mean": "runningMean", "running_var": "runningVar",
+        "epsilon": "eps", "momentum": "momentum", "is_training": "training",
+        "y": "output", "save_mean": "saveMean", "save_rstd": "saveInvstd"}   # the one left of the outputs, by place
+    # the bound function's parameters: input 0, weightOptional 1, biasOptional 2, runningMean 3, runningVar 4,
+    # training 5, momentum 6, eps 7
+    assert corpus.pybind_layout(text, definition, host) == {"inputs": [0, 1, 2, 3, 4], "attrs": [7, 6, 5],
+                                                            "results": ["y", "save_mean", "save_rstd"]}
+    # without l0op::Cast the wrapper converts nothing
+    plain = {"op_host/aclnn_batch_norm.cpp": BATCH_NORM_WRAPPER.replace("l0op::Cast", "Keep")}
+    assert corpus.follow_wrapper(BATCH_NORM_PYBIND, definition, plain)[1]["casts"] is False
+    # the generated API, or no wrapper in the op_host: nothing to follow
+    assert corpus.follow_wrapper(BATCH_NORM_PYBIND, definition, {}) is None
+    assert corpus.follow_wrapper(BATCH_NORM_PYBIND.replace("aclnnBatchNorm", "aclnnBatchNormV3"), definition,
+                                 {"op_host/aclnn_batch_norm.cpp": BATCH_NORM_WRAPPER.replace("aclnnBatchNorm", "aclnnBatchNormV3")}) is None
+
+
+def test_a_wrapper_whose_names_leave_several_parts_unmatched_is_not_followed():
+    # MseLossGradV2: aclnnMseLossBackward(gradOutput, self, target, reduction, out) names none of predict, label, dout;
+    # an order by place would be a guess (ModelNew's parameter names line them up instead)
+    mse = """std::vector<at::Tensor> mse_loss_grad(at::Tensor gradOutput, at::Tensor self_input, at::Tensor target_input,
+        int64_t reduction) {
+        at::Tensor out = torch::empty_like(gradOutput);
+        EXEC_NPU_CMD(aclnnMseLossBackward, gradOutput, self_input, target_input, reduction, out);
+        return out;
+    }
+    PYBIND11_MODULE(kernel_gen_ops, m) { m.def("mse_loss_grad", &mse_loss_grad, ""); }"""
+    host = {"op_host/aclnn_mse.h": "aclnnStatus aclnnMseLossBackwardGetWorkspaceSize(const aclTensor* gradOutput, "
+            "const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize, "
+            "aclOpExecutor** executor);"}
+    definition = op("MseLossGradV2", ["predict", "label", "dout"], ["y"], ["reduction"])
+    assert corpus.follow_wrapper(mse, definition, host) is None
+
+
+def test_the_wrapper_casts_inputs_to_the_kernels_column_and_views_them_with_their_formats_rank():
+    definition = batch_norm_op()
+    wrapped = dict(api="aclnnBatchNorm", casts=True, pairs=[])
+    half = lambda *shape: torch.rand(*shape, dtype=torch.float16)
+    tensors, note = corpus.wrapper_inputs(definition, [half(2, 64), half(64), half(64), half(64), half(64)], wrapped)
+    assert [tuple(t.shape) for t in tensors] == [(2, 64, 1, 1), (64,), (64,), (64,), (64,)]   # x: NCHW is 4-D
+    assert [t.dtype for t in tensors] == [torch.float16] * 3 + [torch.float32] * 2   # the float16 column's statistics
+    assert "running_mean to float32" in note and "x viewed" in note
+    # tensors a column takes as they are stay as they are; a 3-D x gets one unit dim
+    given = [torch.rand(2, 64, 5), torch.rand(64), torch.rand(64), torch.rand(64), torch.rand(64)]
+    tensors, note = corpus.wrapper_inputs(definition, given, wrapped)
+    assert tuple(tensors[0].shape) == (2, 64, 5, 1) and all(t.dtype == torch.float32 for t in tensors)
+    assert "converted" not in note
+    # a wrapper that does not cast leaves the dtypes alone
+    tensors, _ = corpus.wrapper_inputs(definition, [half(2, 64), half(64), half(64), half(64), half(64)],
+                                       dict(wrapped, casts=False))
+    assert all(t.dtype == torch.float16 for t in tensors)

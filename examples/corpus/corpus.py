@@ -1074,6 +1074,127 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
     return dict(inputs=inputs, attrs=attrs, results=results, results_if=more)
 
 
+WRAPPER_SYNONYMS = {"input": "x", "self": "x", "output": "y", "out": "y", "weight": "gamma", "bias": "beta",
+                    "eps": "epsilon"}   # aclnn parameter names -> the OpDef names CANN's ops use for the same part
+
+
+def _wrapper_name(name: str) -> str:
+    """A wrapper parameter's or op part's name for matching: lower case, without underscores, a leading `is`, a
+    trailing `Optional` or `Out` (meanOutOptional = mean, training = is_training)."""
+    n = re.sub(r"^is_?(?=[a-z])", "", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()).replace("_", "")
+    n = re.sub(r"(?<=.)optional$", "", n)
+    return re.sub(r"(?<=..)out$", "", n)
+
+
+def follow_wrapper(pybind: str, op, host_sources: dict[str, str]) -> tuple[str, dict] | None:
+    """A task whose pybind.cpp calls an aclnn API the op_host writes by hand (BatchNormV3's aclnnBatchNorm, LayerNormV4's
+    aclnnLayerNorm: wrappers of the project's own, in op_host/aclnn_*.cpp): the wrapper's GetWorkspaceSize declaration
+    names its parameters: its inputs (tensors and int arrays) up to its last scalar, its scalars (the attributes), then
+    its outputs. Each is matched with the op input, attribute or output of the same name (runningMean = running_mean,
+    training = is_training, meanOutOptional = mean), else of the name CANN's ops give that part (WRAPPER_SYNONYMS: input
+    = x, weight = gamma, eps = epsilon); one part left in a group pairs with the one parameter left (saveInvstd =
+    save_rstd); more than one left, and the wrapper is not followed (MseLossGradV2's aclnnMseLossBackward(gradOutput,
+    self, target) names none of predict, label, dout). Returns the pybind text with the call rewritten to the op's
+    generated API and order (aclnn<OpType>: inputs, attributes, outputs), which pybind_layout and the other readers
+    take, and what the harness follows of the wrapper: {"api", "casts": it converts tensors with l0op::Cast (to the
+    dtypes the kernel takes, and its results back to the caller's dtypes), "pairs": [(wrapper parameter, op part)]};
+    None when there is no such wrapper, or its parameters do not line up with the op."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", pybind, flags=re.S)
+    m = next((m for m in re.finditer(r"EXEC_NPU_CMD\s*\(", code)), None)
+    if m is None: return None
+    args = _split_args(_balanced(code, m.end() - 1))
+    if not args or not re.fullmatch(r"aclnn\w+", args[0]) or args[0] in {"aclnnCustomOp", f"aclnn{op.type}"}: return None
+    api, call = args[0], args[1:]
+    decl, source = None, ""
+    for f, t in sorted(host_sources.items()):
+        if not f.startswith("op_host/"): continue
+        t = re.sub(r"//[^\n]*|/\*.*?\*/", "", t, flags=re.S)
+        d = re.search(rf"\b{api}GetWorkspaceSize\s*\(", t)
+        if d is None: continue
+        decl = decl or _split_args(_balanced(t, d.end() - 1))
+        if re.search(rf"\b{api}GetWorkspaceSize\s*\([^;{{]*\)\s*\{{", t): source = t   # the definition
+    if decl is None: return None
+    params = []
+    for a in decl:
+        words = re.findall(r"[A-Za-z_]\w*", a)
+        if not words or words[-1] in ("workspaceSize", "executor"): continue
+        params.append(("tensor" if re.search(r"\bacl(Tensor|TensorList|IntArray|FloatArray|BoolArray)\b", a) else "scalar",
+                       words[-1]))
+    if len(params) != len(call) or not params: return None
+    kinds = [k for k, _ in params]
+    first_scalar = kinds.index("scalar") if "scalar" in kinds else len(kinds)
+    last_scalar = len(kinds) - 1 - kinds[::-1].index("scalar") if "scalar" in kinds else len(kinds) - 1
+    if any(k != "scalar" for k in kinds[first_scalar:last_scalar + 1]): return None
+    in_names = {p.name for p in op.inputs}
+    plain_outputs = [p.name for p in op.outputs if p.name not in in_names]
+    groups = [(list(range(first_scalar)), [p.name for p in op.inputs]),
+              (list(range(first_scalar, last_scalar + 1)), [a.name for a in op.attrs]),
+              (list(range(last_scalar + 1, len(params))), plain_outputs)]
+    where, pairs = {}, []
+    for idx, names in groups:
+        if len(idx) != len(names): return None
+        left = list(names)
+        for same in (lambda w, n: _wrapper_name(w) == _wrapper_name(n),
+                     lambda w, n: WRAPPER_SYNONYMS.get(_wrapper_name(w)) == _wrapper_name(n)):
+            for i in idx:
+                if i in where.values(): continue
+                hit = [n for n in left if same(params[i][1], n)]
+                if len(hit) == 1: where[hit[0]] = i; left.remove(hit[0])
+        rest = [i for i in idx if i not in where.values()]
+        if len(left) > 1: return None   # several left: an order of the wrapper's own
+        if left: where[left[0]] = rest[0]
+        pairs += [(params[where[n]][1], n) for n in names]
+    order = [call[where[n]] for _, names in groups for n in names]
+    end = m.end() + len(_balanced(code, m.end() - 1)) + 1   # just past the call's closing parenthesis
+    rewritten = code[:m.start()] + f"EXEC_NPU_CMD(aclnn{op.type}, {', '.join(order)})" + code[end:]
+    return rewritten, dict(api=api, casts=bool(re.search(r"\bl0op::Cast\s*\(", source)), pairs=pairs)
+
+
+FORMAT_RANKS = {"FORMAT_NCHW": 4, "FORMAT_NHWC": 4, "FORMAT_NCDHW": 5, "FORMAT_NDHWC": 5}
+
+
+def _format_rank(p, shape: tuple) -> tuple:
+    """A shape with trailing unit dims up to the rank every format of the op part `p` has (NCHW: 4, NCDHW: 5), as an
+    aclnn wrapper views an [N, C] or [N, C, L] tensor for a kernel whose formats are 4-D (BatchNormV3's aclnnBatchNorm:
+    [N, C] -> [N, C, 1, 1]); other shapes as they are."""
+    ranks = {FORMAT_RANKS.get(f) for f in p.formats}
+    rank = ranks.pop() if len(ranks) == 1 else None
+    if rank is None or not 2 <= len(shape) < rank: return tuple(shape)
+    return tuple(shape) + (1,) * (rank - len(shape))
+
+
+def wrapper_inputs(op, tensors: list, wrapped: dict) -> tuple[list, str]:
+    """The op's input tensors as the op_host's own aclnn wrapper hands them to the kernel (follow_wrapper): an [N, C]
+    tensor for an input whose formats are all 4-D gets trailing unit dims (_format_rank); and where the wrapper casts
+    (l0op::Cast) and no dtype column of the definition takes the tensors as they are, each is converted to the dtype of
+    the column that takes the first input's dtype and most of the others (BatchNormV3: float16 running_mean / running_var
+    to the float its every column lists). Returns the tensors and a note."""
+    import torch
+    from ascendcraft.opproject import GE_DTYPES, _ge_of
+    note = ""
+    shaped = [t.reshape(_format_rank(p, tuple(t.shape))) if torch.is_tensor(t) else t for p, t in zip(op.inputs, tensors)]
+    viewed = [p.name for p, t, u in zip(op.inputs, tensors, shaped) if torch.is_tensor(t) and t.dim() != u.dim()]
+    if viewed: note += f"; {', '.join(viewed)} viewed with the rank of its format ({wrapped['api']} does)"
+    tensors = shaped + list(tensors[len(shaped):])
+    if not wrapped["casts"]: return tensors, note
+    ge = [None if not torch.is_tensor(t) else "DT_BF16" if t.dtype == torch.bfloat16 else _ge_of(t) for t in tensors]
+    col = lambda p, c: p.dtypes[min(c, len(p.dtypes) - 1)] if p.dtypes else None
+    n = max((len(p.dtypes) for p in op.inputs + op.outputs), default=0)
+    fits = lambda c: all(g is None or col(p, c) in (None, g) for p, g in zip(op.inputs, ge))
+    if not n or not ge or ge[0] is None or any(fits(c) for c in range(n)): return tensors, note
+    cands = [c for c in range(n) if col(op.inputs[0], c) == ge[0]]
+    if not cands: return tensors, note
+    best = max(cands, key=lambda c: sum(col(p, c) == g for p, g in zip(op.inputs, ge)))   # the first of the best
+    cast = {}
+    for j, (p, t) in enumerate(zip(op.inputs, tensors)):
+        to = col(p, best)
+        if torch.is_tensor(t) and t.is_floating_point() and ge[j] != to and to in GE_DTYPES:
+            tensors[j] = t.to(torch.bfloat16 if to == "DT_BF16" else getattr(torch, GE_DTYPES[to][0]))
+            cast[p.name] = GE_DTYPES[to][0]
+    if cast: note += f"; converted as {wrapped['api']} does (l0op::Cast): " + ", ".join(f"{k} to {v}" for k, v in cast.items())
+    return tensors, note
+
+
 def pybind_zeroed_outputs(pybind: str, op) -> set[str]:
     """The op outputs the task's validation/pybind.cpp fills with zeros before its EXEC_NPU_CMD call (`out.zero_()`,
     `out.fill_(0)`, `out = torch::zeros(...)` / `at::zeros_like(...)`): on the NPU such an output starts at 0, which a
@@ -1318,10 +1439,17 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     dynamic = {p.name for p in op.inputs + op.outputs if p.option == "DYNAMIC"}
     is_list = lambda a: isinstance(a, (list, tuple)) and a and all(torch.is_tensor(t) for t in a)
     try:   # which call argument is which input, attribute and output: the task's pybind.cpp says, where it can
-        layout = pybind_layout(show(gitdir, entry["commit"], f"{task}/validation/pybind.cpp").decode(errors="replace"),
-                               op, project.sources)
+        pybind_text = show(gitdir, entry["commit"], f"{task}/validation/pybind.cpp").decode(errors="replace")
     except subprocess.CalledProcessError:   # no pybind.cpp
-        layout = None
+        pybind_text = ""
+    layout = pybind_layout(pybind_text, op, project.sources) if pybind_text else None
+    wrapped = None   # ... or, through the op_host's own aclnn wrapper that it calls (follow_wrapper), in the op's order
+    if layout is None and pybind_text:
+        wrapped = follow_wrapper(pybind_text, op, project.sources)
+        if wrapped is not None:
+            pybind_text, wrapped = wrapped
+            layout = pybind_layout(pybind_text, op, project.sources)
+            if layout is None: wrapped = None
     if layout is not None and any(i is not None and i >= len(call) for i in layout["inputs"] + layout["attrs"]):
         layout = None   # ModelNew passes fewer arguments than the bound function takes (defaults)
     if layout is not None and layout.get("results_if"):   # results pybind appends when a bool argument is set
@@ -1339,6 +1467,9 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         scalars = [call[i] for i in layout["attrs"] if i is not None and call[i] is not None]
         attrs = {a.name: call[i] for a, i in zip(op.attrs, layout["attrs"]) if i is not None and call[i] is not None}
         note = "; arguments as validation/pybind.cpp passes them"
+        if wrapped is not None:
+            moved = [f"{a} = {n}" for a, n in wrapped["pairs"] if _wrapper_name(a) != _wrapper_name(n)]
+            note += f", through the op_host's {wrapped['api']}" + (f" ({', '.join(moved)})" if moved else "")
     else:
         flat = []   # the call's tensors (a tensor list stays one entry where the definition has a DYNAMIC input), scalars
         for a in call:
@@ -1353,11 +1484,7 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     if [p.name in dynamic for p in op.inputs] != [isinstance(t, list) for t in tensors[:len(op.inputs)]]:
         return dict(match="no-reference", match_detail="the call's tensor lists do not line up with the DYNAMIC inputs")
     if not op.outputs and len(tensors) == len(op.inputs) and len(wants) != len(results) and layout is not None:
-        try:
-            built = pybind_returned_inputs(show(gitdir, entry["commit"], f"{task}/validation/pybind.cpp").decode(errors="replace"),
-                                           op, layout)
-        except subprocess.CalledProcessError:
-            built = None
+        built = pybind_returned_inputs(pybind_text, op, layout)
         if built:   # ModelNew reshapes what pybind returns (ForeachNonFiniteCheckAndUnscale): it runs on our results
             return _replay_model_new(project, tensors, attrs, built, ns_mod, ns_in, init, inputs, want, row, note)
     if len(tensors) != len(op.inputs) or len(scalars) > len(op.attrs) or len(wants) != len(results):
@@ -1378,6 +1505,9 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     cast = [p.name for p, t in zip(op.inputs, tensors) if torch.is_tensor(t) and _ge_or_none(t) is None and one(p)]
     tensors = [t.to(getattr(torch, GE_DTYPES[one(p)][0])) if p.name in cast else t for p, t in zip(op.inputs, tensors)]
     if cast: note += f"; {', '.join(cast)} converted to the one dtype the definition lists"
+    if wrapped is not None:   # what the op_host's own aclnn wrapper does to the tensors before the launch
+        tensors, done = wrapper_inputs(op, tensors, wrapped)
+        note += done
     # the outputs' dtypes: the op definition's column that the inputs select (the reference may return another dtype)
     first = lambda t: t[0] if isinstance(t, list) else t
     ins = [None if t is None else _ge_of(first(t)) if first(t).dtype != torch.bfloat16 else "DT_BF16" for t in tensors]
@@ -1390,6 +1520,9 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         dt = "bfloat16" if name == "bfloat16" else np.dtype(name)   # run_project keeps bfloat16 outputs as raw bits
         np_out[p.name] = [(tuple(m.shape), dt) for m in w] if isinstance(w, list) else (tuple(w.shape), dt)
         out_names[p.name] = name
+    if wrapped is not None:   # outputs of a 4-D / 5-D format get the rank the wrapper gives the inputs
+        np_out = {k: (_format_rank(next(p for p in op.outputs + op.inputs if p.name == k), spec[0]), spec[1])
+                  if not isinstance(spec, list) else spec for k, spec in np_out.items()}
     given = {p.name for p, t in zip(op.inputs, tensors) if t is not None}
     unchecked = [p for p in op.outputs if p.name not in np_out and p.name not in given]
     if unchecked:   # outputs the reference does not return (RmsNorm's rstd, AddLayerNorm's mean / rstd / x): the shape
@@ -1398,11 +1531,7 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         inferred = unchecked_output_shapes(project, op, tensors, attrs)
         # ... or, first, the shape the task's pybind.cpp allocates and passes to the op (DequantSwigluQuant's scale:
         # {prod(x.shape[:-1])}, while its InferShape gives x's shape), which is what the op sees on the NPU
-        try:
-            allocated = pybind_output_shapes(show(gitdir, entry["commit"], f"{task}/validation/pybind.cpp")
-                                             .decode(errors="replace"), op, call) if layout is not None else {}
-        except subprocess.CalledProcessError:
-            allocated = {}
+        allocated = pybind_output_shapes(pybind_text, op, call) if layout is not None else {}
         allocated = {k: v for k, v in allocated.items() if k in {p.name for p in unchecked}}
         inferred.update({k: shape for k, (shape, _) in allocated.items()})
         big = max((m for t in tensors if t is not None for m in (t if isinstance(t, list) else [t])), key=lambda m: m.numel())
@@ -1415,11 +1544,7 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         if by_infer: note += f"; shaped by the op's InferShape: {', '.join(by_infer)}"
         note += f"; not compared (the reference does not return them): {', '.join(p.name for p in unchecked)}"
     # outputs the bound function zeroes before the launch start at 0 (the emulator's poison otherwise)
-    try:
-        zeroed = pybind_zeroed_outputs(show(gitdir, entry["commit"], f"{task}/validation/pybind.cpp")
-                                       .decode(errors="replace"), op) if layout is not None else set()
-    except subprocess.CalledProcessError:
-        zeroed = set()
+    zeroed = pybind_zeroed_outputs(pybind_text, op) if layout is not None else set()
     initial = {k: np.zeros(*spec) if spec[1] != "bfloat16" else np.zeros(spec[0], np.uint16)
                for k, spec in np_out.items() if k in zeroed and not isinstance(spec, list)}
     if initial: note += f"; zeroed before the launch as validation/pybind.cpp does: {', '.join(initial)}"
@@ -1442,6 +1567,12 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         got = r.outputs[p.name]
         gots.append([as_torch(g, m, out_names[p.name]) for g, m in zip(got, w)] if isinstance(w, list)
                     else as_torch(got, w, out_names[p.name]))
+    if wrapped is not None and wrapped["casts"]:   # the wrapper casts the kernel's results to the caller's tensors' dtype
+        back = [p.name for p, g, w in zip(results, gots, wants) if torch.is_tensor(g) and torch.is_tensor(w)
+                and g.dtype != w.dtype and g.is_floating_point() and w.is_floating_point()]
+        gots = [g.to(w.dtype) if p.name in back else g for p, g, w in zip(results, gots, wants)]
+        for name in back: out_names[name] = str(dict(zip([p.name for p in results], wants))[name].dtype).replace("torch.", "")
+        if back: note += f"; {', '.join(back)} cast to the caller's dtype as {wrapped['api']} does"
     if dynamic and len(gots) == 1 and isinstance(gots[0], list):   # one tensor-list output: the reference's list
         want, gots, wants = wants[0], gots[0], wants[0]
         op_outputs = [results[0]] * len(gots)
