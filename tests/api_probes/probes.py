@@ -604,6 +604,18 @@ P("DataCopyExtParams.argc.4", "DataCopyExtParams p(1, 64, 0, 0);", "known")
 P("DataCopyExtParams.brace.4", "DataCopyExtParams p{1, 64, 0, 0};", "known")
 P("DataCopyExtParams.brace.5", "DataCopyExtParams p{1, 64, 0, 0, 0};")
 P("DataCopyExtParams.default", "DataCopyExtParams p; p.blockLen = 64;")
+# DataCopy with DataCopyEnhancedParams: the plain copy on A2's paths; the enhanced fields act on 310P's L0C <-> UB only
+P("DataCopy.enhanced.gm2ub", "DataCopy(h0, gh, dcp, DataCopyEnhancedParams());")
+P("DataCopy.enhanced.ub2gm", "DataCopy(gh, h0, dcp, DataCopyEnhancedParams());")
+P("DataCopy.enhanced.ub2ub", "DataCopy(f0, f1, dcp, DataCopyEnhancedParams());")
+P("DataCopyEnhancedParams.ctor", "DataCopyEnhancedParams e(BlockMode::BLOCK_MODE_MATRIX, DeqScale::DEQ_NONE, 0, 0, false, "
+  "pad_t::PAD_NONE, 0); (void)e;")
+P("DataCopyEnhancedParams.fields", "DataCopyEnhancedParams e; e.blockMode = BlockMode::BLOCK_MODE_VECTOR; "
+  "e.deqScale = DeqScale::VDEQ16; e.deqTensorAddr = 0; e.padMode = PAD_NONE; (void)e;")
+P("DataCopyEnhancedParams.argc.6", "DataCopyEnhancedParams e(BlockMode::BLOCK_MODE_MATRIX, DeqScale::DEQ_NONE, 0, 0, false, "
+  "pad_t::PAD_NONE); (void)e;", "argc")
+P("DataCopy.enhanced.int32_to_half", "DataCopy(h0, i1, dcp, DataCopyEnhancedParams());")
+P("DataCopy.enhanced.int32_to_float", "DataCopy(f0, i1, dcp, DataCopyEnhancedParams());", "dtype")
 P("DataCopyExtParams.inline.4", "DataCopyPad(h0, gh, {1, 64, 0, 0}, pph);", "known")
 P("DataCopyExtParams.argc.3", "DataCopyExtParams p(1, 64, 0);", "argc")
 P("DataCopyPad.gm2ub", "DataCopyPad(h0, gh, dce, pph);")
@@ -1125,6 +1137,9 @@ C("Cube.Fixpipe.old_params.workspace.gm", "LocalTensor<uint64_t> ws = b1.Reinter
   "o.nz2ndParams = {true, 1, 0, 0, 16}; Fixpipe(gf, c1, ws, o);")
 C("Cube.Fixpipe.workspace.v220", "LocalTensor<uint64_t> ws = b1.ReinterpretCast<uint64_t>(); fp.nSize = 16; fp.mSize = 16; "
   "fp.srcStride = 16; fp.dstStride = 16; Fixpipe(gf, c1, ws, fp);")
+C("Cube.DataCopy.enhanced.l0c2ub", "TBuf<TPosition::CO2> ub2; pipe.InitBuffer(ub2, 4096); LocalTensor<float> u = "
+  "ub2.Get<float>(); DataCopy(u, c1, DataCopyParams(1, 1, 0, 0), DataCopyEnhancedParams(BlockMode::BLOCK_MODE_MATRIX, "
+  "DeqScale::DEQ_NONE, 0, 0, false, pad_t::PAD_NONE, 0));")
 C("Cube.Fixpipe.workspace.vdeq", "LocalTensor<uint64_t> ws = b1.ReinterpretCast<uint64_t>(); fp.nSize = 16; fp.mSize = 16; "
   "fp.srcStride = 16; fp.dstStride = 16; fp.quantPre = QuantMode_t::VDEQF16; Fixpipe(gh, c1.ReinterpretCast<int32_t>(), ws, fp);")
 C("Cube.Fixpipe.workspace.float", "LocalTensor<float> wsf = b1.ReinterpretCast<float>(); Fixpipe(gf, c1, wsf, fp);", "dtype")
@@ -1237,6 +1252,9 @@ P("SoftmaxFlashV3.shape_info", "SoftMaxTiling t; SoftMaxShapeInfo si = {8, 512, 
 P("SoftmaxFlashV3.v2_form", _SF3 + "SoftmaxFlashV3<half, float>(h0, f1, f2, h1, h2, f1, f2, t, sp);", "argc")
 
 RUN_TIME: dict[str, str] = {
+    # DataCopy with DataCopyEnhancedParams on L0C <-> UB (a 310P path; AscendC's A2 build reports it as not supported), or
+    # converting between two types on a path A2 has (L1 -> L0C): `unsupported` at the call
+    "Cube.DataCopy.enhanced.l0c2ub": "unsupported", "DataCopy.enhanced.int32_to_half": "unsupported",
     # Fixpipe's per-channel quantisation vector (cbufWorkspace) is not emulated yet: `unsupported` at the call
     "Cube.Fixpipe.workspace.vdeq": "unsupported",
     # Select<T, SELMODE> without a selMask tensor is emulated in VSEL_CMPMASK_SPR mode only: `unsupported` at the call

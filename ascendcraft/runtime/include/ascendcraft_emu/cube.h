@@ -14,6 +14,9 @@
 
 // The quantisation of Fixpipe (a compiler builtin on the NPU): which conversion L0C -> output applies.
 enum QuantMode_t : uint8_t { NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8 };
+// The padding mode of the GM -> L1 copy instruction (a compiler builtin on the NPU, as unscoped as the NPU's):
+// DataCopyEnhancedParams carries one (padMode, a reserved field that AscendC does not use).
+enum pad_t : uint8_t { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4, PAD_MODE5, PAD_MODE6, PAD_MODE7, PAD_MODE8 };
 
 namespace ascendcraft { namespace emu {
 
@@ -450,6 +453,95 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const
     shape.countForm = false; shape.blockCount = p.blockCount; shape.blockLen = p.blockLen;
     shape.srcStride = p.srcStride; shape.dstStride = p.dstStride;
     ascendcraft::emu::cube_copy_bias(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.emu(), src.emu(), shape, loc);
+}
+
+// ---- DataCopy with DataCopyEnhancedParams ------------------------------------------------------------
+// The enhanced fields (blockMode, the dequantisation deqScale / deqValue / deqTensorAddr, sidStoreMode, isRelu) act on
+// one path only, L0C (CO1) <-> UB (CO2), which the Atlas inference products' AI Core (310P) have. Ascend 910B (A2) keeps
+// L0C in the cube core and UB in the vector cores, so it has no such path: AscendC's A2 build reports that copy, in
+// either direction and with any types, as not supported on the device. On every other path the call is the plain
+// DataCopy with the same DataCopyParams, and the enhanced fields are ignored (GM <-> UB / L1, UB -> UB, ...).
+enum class BlockMode : uint8_t {
+    BLOCK_MODE_NORMAL = 0,      // 32-byte units
+    BLOCK_MODE_MATRIX,          // a 16 x 16 fractal per unit
+    BLOCK_MODE_VECTOR,          // 1 x 16 per unit
+    BLOCK_MODE_SMALL_CHANNEL,   // 16 x 4
+    BLOCK_MODE_DEPTHWISE,       // 16 x 16 with channel split
+};
+enum class DeqScale : uint8_t { DEQ_NONE = 0, DEQ, VDEQ, DEQ8, VDEQ8, DEQ16, VDEQ16 };
+
+struct DataCopyEnhancedParams {
+    DataCopyEnhancedParams() {}
+    DataCopyEnhancedParams(const BlockMode blockModeIn, const DeqScale deqScaleIn, const uint64_t deqValueIn,
+                           const uint8_t sidStoreModeIn, const bool isReluIn, const pad_t padModeIn, const uint64_t padValueIn)
+        : blockMode(blockModeIn), deqScale(deqScaleIn), deqValue(deqValueIn), sidStoreMode(sidStoreModeIn), isRelu(isReluIn),
+          padMode(padModeIn), padValue(padValueIn) {}
+    BlockMode blockMode = BlockMode::BLOCK_MODE_NORMAL;
+    DeqScale deqScale = DeqScale::DEQ_NONE;
+    uint64_t deqValue = 0;
+    uint8_t sidStoreMode = 0;
+    bool isRelu = false;
+    pad_t padMode = PAD_NONE;
+    uint64_t padValue = 0;
+    uint64_t deqTensorAddr = 0;   // UB address of a VDEQ* parameter vector
+};
+
+namespace enhanced_copy_detail {
+// The type pairs (dst, src) AscendC declares for the two-type form: float -> half, float -> bfloat16_t (A2's L1 -> L0C),
+// int32_t -> half / int16_t / int8_t / uint8_t and half -> float; or one type for both.
+template <typename T, typename U> struct Pair {
+    static constexpr bool value =
+        std::is_same<T, U>::value || (std::is_same<T, half>::value && std::is_same<U, float>::value) ||
+        (std::is_same<T, bfloat16_t>::value && std::is_same<U, float>::value) ||
+        (std::is_same<U, int32_t>::value && ascendcraft::emu::OneOf<T, half, int16_t, int8_t, uint8_t>::value) ||
+        (std::is_same<T, float>::value && std::is_same<U, half>::value);
+};
+inline bool in_l0c(const ascendcraft::emu::Local& t) { return t.pos == static_cast<uint8_t>(TPosition::CO1); }
+inline bool in_ub(const ascendcraft::emu::Local& t) {
+    const TPosition p = static_cast<TPosition>(t.pos);
+    return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC || p == TPosition::CO2;
+}
+inline void no_l0c_ub_path(bool toUb, ascendcraft::emu::SrcLoc loc) {
+    ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::DataCopy,
+        toUb ? "DataCopy from L0C (CO1) to UB with DataCopyEnhancedParams is a path of the Atlas inference products' AI "
+               "Core (310P) only: Ascend 910B (A2) has no L0C -> UB path (its L0C is in the cube core, UB in the vector "
+               "cores), and AscendC's A2 build reports the copy as not supported on the device"
+             : "DataCopy from UB to L0C (CO1) with DataCopyEnhancedParams is a path of the Atlas inference products' AI "
+               "Core (310P) only: Ascend 910B (A2) has no UB -> L0C path (its L0C is in the cube core, UB in the vector "
+               "cores), and AscendC's A2 build reports the copy as not supported on the device",
+        toUb ? "on A2 move the Mmad result out of L0C with Fixpipe (to GM, or to L1) and read it from GM on a vector core"
+             : "on A2 start the accumulation in L0C from the bias table (Mmad with a C2 bias tensor) or add in the vector "
+               "core after Fixpipe",
+        loc);
+}
+}  // namespace enhanced_copy_detail
+
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                     const DataCopyEnhancedParams& enhancedParams, SrcLoc loc = {}) {
+    (void)enhancedParams;
+    DataCopy(dst, src, p, loc);
+}
+template <typename T>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                     const DataCopyEnhancedParams& enhancedParams, SrcLoc loc = {}) {
+    (void)enhancedParams;
+    DataCopy(dst, src, p, loc);
+}
+template <typename T, typename U, typename std::enable_if<enhanced_copy_detail::Pair<T, U>::value, bool>::type = true>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p,
+                     const DataCopyEnhancedParams& enhancedParams, SrcLoc loc = {}) {
+    (void)enhancedParams;
+    const ascendcraft::emu::Local d = dst.emu(), s = src.emu();
+    if (enhanced_copy_detail::in_l0c(s) && enhanced_copy_detail::in_ub(d)) return enhanced_copy_detail::no_l0c_ub_path(true, loc);
+    if (enhanced_copy_detail::in_ub(s) && enhanced_copy_detail::in_l0c(d)) return enhanced_copy_detail::no_l0c_ub_path(false, loc);
+    if (!std::is_same<T, U>::value)
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::DataCopy,
+            "DataCopy with DataCopyEnhancedParams between two element types: AscendC converts on L0C <-> UB (the "
+            "310P path, which Ascend 910B (A2) does not have) and on A2's L1 -> L0C, which is not emulated yet; other "
+            "positions AscendC refuses when the kernel runs",
+            "on A2 load L1 -> L0A / L0B with LoadData and start L0C from Mmad (with a C2 bias tensor for a bias)", loc);
+    else DataCopy(dst, src, p, loc);
 }
 
 // ---- Fixpipe: L0C -> GM (or L1) with the NZ -> ND conversion and the output cast (FIX) ----------------
