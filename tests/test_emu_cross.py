@@ -175,3 +175,25 @@ def test_kernel_types_are_global_names_as_in_ascendc(tmp_path):
     r = run(b, [GM("ids", np.zeros(8, np.int32), "out")], block_dim=3)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     assert r.outputs["ids"][:3].tolist() == [1, 1, 1]   # three AICs (an AIV would write 2)
+
+
+def test_set_sync_base_addr_leaves_the_hand_over_as_it_was(tmp_path):
+    "SetSyncBaseAddr (the FFTS base-address register, ops-nn transpose_batch_mat_mul's SetFftsBaseAddr) on every core."
+    src = KERNEL.read_text().replace("    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);\n    RunMatmulRelu<Bug::None>",
+                                     "    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);\n    AscendC::SetSyncBaseAddr(0x12340000ULL);\n"
+                                     "    RunMatmulRelu<Bug::None>", 1)
+    assert "SetSyncBaseAddr" in src
+    path = tmp_path / "cross_ffts.cpp"
+    path.write_text(src)
+    groups, tiles, n, k = 2, 3, 32, 64
+    m = groups * tiles * 16
+    a = RNG.standard_normal((m, k)).astype(np.float16)
+    bt = RNG.standard_normal((n, k)).astype(np.float16)
+    b = build(path, entry="matmul_relu")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("bt", bt), GM("y", np.empty((m, n), np.float32), "out"),
+                GM("ws", np.empty(groups * 2 * 16 * n, np.float32), "workspace"),
+                Scalar(n, "uint32_t"), Scalar(k, "uint32_t"), Scalar(tiles, "uint32_t")], block_dim=groups)
+    assert r.ok and not r.diagnostics, "\n".join(map(str, r.diagnostics))
+    ref = np.maximum(a.astype(np.float64) @ bt.astype(np.float64).T, 0)
+    np.testing.assert_allclose(r.outputs["y"], ref, rtol=1e-5, atol=1e-4)

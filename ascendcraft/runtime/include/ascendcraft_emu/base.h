@@ -162,6 +162,8 @@ constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;     // bytes in one vector repeat
 constexpr int32_t DEFAULT_BLK_NUM = 8;            // datablocks in a repeat
 constexpr int32_t DEFAULT_BLK_STRIDE = 1;
 constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
+constexpr uint8_t HALF_DEFAULT_REPEAT_STRIDE = 4;          // a repeat stride of 4 blocks (half of one repeat)
+constexpr uint8_t ONE_FOURTH_DEFAULT_REPEAT_STRIDE = 2;
 constexpr int32_t MAX_REPEAT_TIMES = 255;
 // AscendC's integer helpers (kernels call them unqualified): a / b rounded up, and a rounded up to a multiple of b.
 constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }

@@ -53,6 +53,10 @@ inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config, ascendcraft::emu:
 }
 inline void wait_flag_dev(int64_t flagId, ascendcraft::emu::SrcLoc loc = {}) { ascendcraft::emu::cross_wait_flag(flagId, loc); }
 namespace AscendC {
+// SetSyncBaseAddr(config): sets the FFTS base-address register the NPU's cross-core flags use (A2: set_ffts_base_addr).
+// The emulation keeps CrossCoreSetFlag / CrossCoreWaitFlag in the launch itself, not in memory at that address, so the
+// value has no effect here; the hand-overs after it behave the same whatever it is.
+inline void SetSyncBaseAddr(uint64_t config) { (void)config; }
 // The Matmul library's names for the AIC <-> AIV hand-over on Ascend 910B (A2): NotifyEvent<pipe>(id) is a mode-2 set
 // (CrossCoreSetFlag<2, pipe>), WaitEvent(id) the wait.
 template <pipe_t pipe> inline void NotifyEvent(uint16_t flagId, SrcLoc loc = {}) {
