@@ -51,9 +51,9 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'pch_flags',
            'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'tiling_struct_usings',
            'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources',
-           'key_var_conditions', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
-           'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles',
-           'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'key_var_conditions', 'host_inputs', 'host_object', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling',
+           'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder',
+           'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -983,7 +983,7 @@ class Build:
     ok: bool                          # compiled and linked
     diagnostics: list[Diagnostic]     # compile errors / warnings / link errors, at the project's lines
     log: str                          # the compiler's full output
-    command: list[str]                # the exact g++ command line
+    command: list[str]                # the g++ command line (with host files run as compile steps and a link: the same binary and log)
     seconds: float                    # wall time of this build() call
     cached: bool                      # served from the cache
     binary: Path | None               # the executable
@@ -1291,6 +1291,91 @@ def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | N
                  list(entry.params), sources, entry.file, info["sanitize"], folder, pch=bool(info.get("pch")))
 
 
+# The host tiling file of a project is compiled to an object of its own, cached by content (`host_object`), and linked
+# with each build's kernel object: the four snapshots of a pipeline, a project's per-key builds and every edit of a
+# kernel in a session share one host file, which was compiled again with each (a quarter of a kernel build's CPU).
+_HOST_FORMAT = "emu-host-1"     # bump when the host object's folder or its compile command changes
+_DIRECTIVE_RE = re.compile(r"^[ \t]*(?:/\*.*?\*/[ \t]*)*(?:#|%:|\?\?=)[ \t]*(?:/\*.*?\*/[ \t]*)*"
+                           r"(?:include_next|include|import|embed)\b[ \t]*(?:/\*.*?\*/[ \t]*)*(?P<rest>.*)$", re.M)
+_HAS_INCLUDE_RE = re.compile(r"\b__has_(?:include_next|include|embed)\b\s*\(\s*(?P<rest>[^\n]*)")
+
+
+def host_inputs(sources: dict[str, str], file: str) -> list[str] | None:
+    """The project files g++ may read when it compiles `file` on its own: `file`, and every project file whose name is
+    the last part of a name an include (`#include`, `#include_next`, `__has_include`...) in one of them gives,
+    wherever it is found (so more than g++ reads, never fewer); None when a name is made by a macro (`#include NAME`):
+    then any file may be read. Lines continued with a backslash are joined first; directives are looked for in the
+    text with and without its comments."""
+    by_name: dict[str, list[str]] = {}
+    for n in sources: by_name.setdefault(n.rsplit("/", 1)[-1], []).append(n)
+    seen, todo = set(), [file]
+    while todo:
+        f = todo.pop()
+        if f in seen or f not in sources: continue
+        seen.add(f)
+        text = re.sub(r"\\[ \t]*\r?\n", "", sources[f])
+        for variant in {text, blank_comments(text)}:
+            for m in [*_DIRECTIVE_RE.finditer(variant), *_HAS_INCLUDE_RE.finditer(variant)]:
+                rest = m["rest"].lstrip()
+                close = rest.find({'"': '"', "<": ">"}.get(rest[:1], "\0"), 1)
+                if close < 0: return None                    # `#include NAME`: a name a macro makes
+                todo += by_name.get(rest[1:close].rsplit("/", 1)[-1], [])
+    return sorted(seen)
+
+
+def _host_key(command: list[str], file: str, compiled: dict[str, str], cxx: str) -> str:
+    """The content key of a host file's object: its compile command (but the headers' folder and the object's name),
+    the compiler's version, the runtime headers and every project file it may read (`host_inputs`)."""
+    inputs = host_inputs(compiled, file)
+    h = hashlib.sha256()
+    for part in (_HOST_FORMAT, compiler_version(cxx), runtime_hash(), *(a for a in command[:-2] if a != str(INCLUDE_DIR))):
+        h.update(part.encode()); h.update(b"\0")
+    for name in sorted(compiled) if inputs is None else inputs:
+        h.update(name.encode()); h.update(b"\0"); h.update(compiled[name].encode()); h.update(b"\0")
+    return h.hexdigest()
+
+
+def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp: Path, obj: str, limits,
+                settings: Settings, cache: Path) -> tuple[Any, str]:
+    """(how it ended, its compiler log) for host file `file` compiled by `command` (run in `tmp`/src; it ends with
+    `-o obj`): from the cache when the same file, with every project file it may read (`host_inputs`), was compiled with
+    the same command, compiler and runtime headers; else compiled in the sandbox, and a clean compile is cached
+    (sealed; the log is kept, so its warnings are said again)."""
+    key = _host_key(command, file, compiled, settings.cxx)
+    folder, src, out = cache / "emu" / "hosts" / key[:2] / key, tmp / "src", tmp / "src" / obj
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:   # copied, then the copy checked against its seal: a file replaced meanwhile is not used
+        info = json.loads((folder / "host.json").read_text())
+        shutil.copyfile(folder / "host.o", out)
+        shutil.copyfile(folder / "host.o.seal", str(out) + ".seal")
+        if seal.signed(info, cache) and info.get("key") == key and seal.file_sealed(out, cache, key):
+            cache_trim.mark_used(folder)
+            log = _reroot(_reroot(info["log"], info["root"], str(src)), info["include"], str(INCLUDE_DIR))
+            return sandbox.Finished(0, log, "", False, 0.0, True), log
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    done = sandbox.run(command, scratch=tmp, cwd=src, limits=limits, settings=settings, readable=[INCLUDE_DIR])
+    log = done.stdout + done.stderr
+    if done.returncode == 0 and not done.timed_out and not sandbox.setup_failure(done) and out.is_file():
+        try:
+            staged = Path(tempfile.mkdtemp(prefix="host-", dir=_mkdir(folder.parent)))
+            try:
+                shutil.copyfile(out, staged / "host.o")
+                seal.seal_file(staged / "host.o", cache, key)
+                info = {"key": key, "file": file, "log": log, "root": str(src), "include": str(INCLUDE_DIR)}
+                (staged / "host.json").write_text(json.dumps(seal.sign(info, cache)))
+                try: os.replace(staged, folder)
+                except OSError:                            # there already: keep it, unless it fails its seal
+                    if not seal.file_sealed(folder / "host.o", cache, key):
+                        for name in ("host.o", "host.o.seal", "host.json"): os.replace(staged / name, folder / name)
+            finally:
+                shutil.rmtree(staged, ignore_errors=True)
+        except OSError:
+            pass                                           # a cache that cannot take it: the build goes on
+    (Path(str(out) + ".seal")).unlink(missing_ok=True)
+    return done, log
+
+
 def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
           settings: Settings | None = None, tiling_key: int | None = None) -> Build:
     """Compile a kernel project with g++ against the emulation headers (cached by content). A kernel whose `#if` /
@@ -1344,27 +1429,54 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         header_dirs = sorted({str(Path(n).parent) for n in sources if n.endswith((".h", ".hpp", ".hh", ".inc"))} - {"."})
         limits = sandbox.build_limits(settings)
 
+        compile_flags = [*flags, *KERNEL_COMPILE_FLAGS]
+        quoted = [a for d in header_dirs for a in ("-iquote", d)]
+        link_flags = [str(lib), *_fast_linker(), *_static_cxx_flags(sanitize), "-o", "../kernel.bin", "-lm"]
+        # With host files, the kernel's translation unit is compiled to an object, each host file to one of its own
+        # (`host_object`: cached by content, and compiled meanwhile on another thread), and the objects are linked: the
+        # same program, and the same log, as the one command in `Build.command`, which compiles the files in that
+        # order (every one, even after an error) and links when all compiled.
+        objects = [f"__ascendcraft_host{k}/host.o" for k in range(len(host_files))]
+        pool = ThreadPoolExecutor(1) if host_files else None
+        hosts = [pool.submit(host_object, f, compiled, [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted,
+                                                       "-c", f, "-o", o], tmp=tmp, obj=o, limits=limits,
+                             settings=settings, cache=cache) for f, o in zip(host_files, objects)]
+
         def compile_with(main):
             (src / "__ascendcraft_main.cpp").write_text(main or driver)
-            command = [settings.cxx, *flags, *KERNEL_COMPILE_FLAGS, *(PCH_WARNING_FLAGS if main else ()),
-                       "-I", str(INCLUDE_DIR), *[a for d in header_dirs for a in ("-iquote", d)], "__ascendcraft_main.cpp",
-                       *host_files, str(lib), *_fast_linker(), *_static_cxx_flags(sanitize), "-o", "../kernel.bin", "-lm"]
-            done = sandbox.run(command, scratch=tmp, cwd=src, limits=limits, settings=settings,
-                               readable=[INCLUDE_DIR, lib, *([prelude.parent] if main else [])])
+            command = [settings.cxx, *compile_flags, *(PCH_WARNING_FLAGS if main else ()), "-I", str(INCLUDE_DIR),
+                       *quoted, "__ascendcraft_main.cpp", *host_files, *link_flags]
+            run = command if not host_files else [*command[:command.index("__ascendcraft_main.cpp") + 1], "-c", "-o",
+                                                  "__ascendcraft_main.o"]
+            done = sandbox.run(run, scratch=tmp, cwd=src, limits=limits, settings=settings,
+                               readable=[INCLUDE_DIR, *([] if host_files else [lib]), *([prelude.parent] if main else [])])
             log, rejected = pch_rejections(done.stdout + done.stderr) if main else (done.stdout + done.stderr, [])
             return command, done, log, bool(main) and not rejected
 
-        command, done, log, pch = compile_with(main)
-        if main and done.returncode != 0 and not prelude.exists():   # the cache was cleared meanwhile: not the kernel's
-            command, done, log, pch = compile_with(None)
-        returncode = done.returncode
-        if problem := sandbox.setup_failure(done):       # the sandbox, not the kernel: never cached
-            raise AscendCraftError(Diagnostic("sandbox", f"the build sandbox could not start g++: {problem}", file=chosen.file,
-                                              hint="a file it binds vanished (was the cache cleared meanwhile?); build again"),
-                                   stage="build")
-        if (limit := sandbox.build_limit_diagnostic(done, limits, log, chosen.file)) is not None:
-            return Build(False, [limit], log, command, time.perf_counter() - t0, False, None, chosen.name,
-                         list(chosen.params), sources, chosen.file, sanitize, None)
+        try:
+            command, done, log, pch = compile_with(main)
+            if main and done.returncode != 0 and not prelude.exists():   # the cache was cleared meanwhile: not the kernel's
+                command, done, log, pch = compile_with(None)
+            steps = [(done, log), *(h.result() for h in hosts)]
+        finally:
+            if pool: pool.shutdown()
+        if host_files and all(d.returncode == 0 for d, _ in steps):
+            done = sandbox.run([settings.cxx, *compile_flags, "__ascendcraft_main.o", *objects, *link_flags], scratch=tmp,
+                               cwd=src, limits=limits, settings=settings, readable=[lib])
+            steps.append((done, done.stdout + done.stderr))
+        log = "".join(l for _, l in steps)
+        for done, _ in steps:
+            if problem := sandbox.setup_failure(done):   # the sandbox, not the kernel: never cached
+                raise AscendCraftError(Diagnostic("sandbox", f"the build sandbox could not start g++: {problem}", file=chosen.file,
+                                                  hint="a file it binds vanished (was the cache cleared meanwhile?); build again"),
+                                       stage="build")
+        for done, own in steps:
+            if (limit := sandbox.build_limit_diagnostic(done, limits, own, chosen.file)) is not None:
+                return Build(False, [limit], log, command, time.perf_counter() - t0, False, None, chosen.name,
+                             list(chosen.params), sources, chosen.file, sanitize, None)
+        returncode = next((d.returncode for d, _ in steps if d.returncode != 0), 0)
+        (src / "__ascendcraft_main.o").unlink(missing_ok=True)      # the objects are not kept with the build
+        for o in objects: shutil.rmtree(src / Path(o).parent, ignore_errors=True)
         diags = parse_compiler_output(log, sources, root=str(src), fallback=chosen)
         ok = returncode == 0
         if not ok and not any(d.is_error for d in diags):

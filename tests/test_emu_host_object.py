@@ -1,0 +1,151 @@
+"""A project's host tiling file is compiled to an object of its own, cached by content (`emu.host_object`), and linked
+with each build's kernel: builds that differ only in the kernel (a pipeline's snapshots, per-key builds, edits in a
+session) compile the host file once. The binary, the log's diagnostics and `Build.command` stay those of the one g++
+command that compiles everything and links."""
+import shutil
+import subprocess
+import uuid
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascendcraft import sandbox
+from ascendcraft.config import load_settings
+from ascendcraft.emu import GM, Tiling, Workspace, build, host_inputs, parse_compiler_output, read_sources, run
+
+HERE = Path(__file__).parent / "emu_kernels"
+HOST = "op_host/add_custom_emu_tiling.cpp"
+KERNEL = "op_kernel/add_custom.cpp"
+
+
+def project(blocks: int = 8, host_body: str = "") -> dict[str, str]:
+    """msopgen_add with its host tiling reading its block count from a header of its own, a unique comment in the host
+    file (so the machine's cache has never seen it) and `host_body` added at the top of the tiling function."""
+    sources = read_sources(HERE / "good" / "msopgen_add")
+    host = sources[HOST].replace('#include "add_custom_tiling.h"', '#include "add_custom_tiling.h"\n#include "blocks.h"')
+    host = host.replace("*blockDim = 8;", "*blockDim = BLOCKS;")
+    host = host.replace("{\n    if (nargs < 1", "{\n" + host_body + "    if (nargs < 1")
+    sources[HOST] = f"// {uuid.uuid4()}\n" + host
+    sources["op_host/blocks.h"] = f"#pragma once\nconstexpr uint32_t BLOCKS = {blocks};\n"
+    return sources
+
+
+def variant(sources: dict[str, str], tag: str) -> dict[str, str]:
+    "The same project with another kernel text (another build key), the host files unchanged."
+    return {**sources, KERNEL: sources[KERNEL] + f"\n// kernel variant {tag}\n"}
+
+
+@pytest.fixture
+def host_compiles(monkeypatch):
+    "The sandboxed g++ runs that compile a host file to an object (argv lists), recorded as they happen."
+    seen, real = [], sandbox.run
+    def recording(argv, **kw):
+        if "-c" in argv and HOST in argv: seen.append(list(argv))
+        return real(argv, **kw)
+    monkeypatch.setattr(sandbox, "run", recording)
+    return seen
+
+
+def add(b, blocks: int):
+    x, y = (np.arange(blocks * 256, dtype=np.float32) * s for s in (1.0, 0.5))
+    r = run(b, [GM("x", x), GM("y", y), GM("z", np.empty_like(x), "out"), Workspace(), Tiling()], host_args=[x.size])
+    assert r.ok and not r.diagnostics, "\n".join(map(str, r.diagnostics))
+    assert r.block_dim == blocks
+    np.testing.assert_array_equal(r.outputs["z"], x + y)
+
+
+def test_kernels_with_the_same_host_file_compile_it_once(host_compiles):
+    sources = project()
+    first, second, third = build(sources), build(variant(sources, "b")), build(variant(sources, "c"))
+    assert first.ok and second.ok and third.ok, first.diagnostics + second.diagnostics + third.diagnostics
+    assert len({first.binary, second.binary, third.binary}) == 3 and not (first.cached or second.cached or third.cached)
+    assert len(host_compiles) == 1
+    for b in (first, second, third): add(b, 8)
+    # the command is still the one that makes the binary: the kernel's driver, the host file, the runtime library
+    assert HOST in first.command and "-c" not in first.command and first.command == second.command
+
+
+def test_a_change_to_what_the_host_reads_compiles_it_again(host_compiles):
+    sources = project(blocks=8)
+    add(build(sources), 8)
+    fewer = {**sources, "op_host/blocks.h": sources["op_host/blocks.h"].replace("= 8", "= 4")}
+    add(build(fewer), 4)                                        # the header the host includes: a new object
+    assert len(host_compiles) == 2
+    # a header the host does not include, in a folder the build already names: the host's object is reused
+    add(build({**fewer, "op_host/unused.h": "#pragma once\n"}), 4)
+    assert len(host_compiles) == 2
+    # a header in a folder of its own adds `-iquote op_kernel` to the command: another object
+    add(build({**fewer, "op_kernel/unused.h": "#pragma once\n"}), 4)
+    assert len(host_compiles) == 3
+    # other flags (here a macro) are another object
+    s = load_settings()
+    add(build(fewer, settings=s.replace(cxxflags=s.cxxflags + " -DHOST_PROBE=1")), 4)
+    assert len(host_compiles) == 4
+
+
+def test_host_warnings_are_said_again_from_the_cache(host_compiles):
+    s = load_settings()
+    s = s.replace(cxxflags=s.cxxflags + " -Wall")
+    sources = project(host_body="    int unused_in_host = 3;\n")
+    line = sources[HOST].split("\n").index("    int unused_in_host = 3;") + 1
+    first, second = build(sources, settings=s), build(variant(sources, "w"), settings=s)
+    assert len(host_compiles) == 1 and first.ok and second.ok
+    for b in (first, second):
+        (w,) = [d for d in b.diagnostics if d.file == HOST]
+        assert (w.kind, w.line, w.source_line.strip()) == ("compile-warning", line, "int unused_in_host = 3;")
+        assert "unused variable" in w.message
+    assert [d.render() for d in first.diagnostics] == [d.render() for d in second.diagnostics]
+
+
+def test_host_errors_keep_their_place_and_come_with_the_kernels(host_compiles):
+    sources = project(host_body="    undeclared_host_call();\n")
+    line = sources[HOST].split("\n").index("    undeclared_host_call();") + 1
+    for tag in ("e1", "e2"):                                   # a host file that fails is not cached: both compile it
+        b = build(variant(sources, tag))
+        assert not b.ok and [(d.kind, d.file, d.line) for d in b.errors] == [("compile-error", HOST, line)]
+        assert "undeclared_host_call" in b.errors[0].message
+    assert len(host_compiles) == 2
+    # an error in the kernel and one in the host: both said, the kernel's first (g++ compiles every file given)
+    broken = {**sources, KERNEL: sources[KERNEL].replace("op.Process();", "op.Process()")}
+    b = build(broken)
+    assert [d.file for d in b.errors] == [KERNEL, HOST] and b.errors[1].line == line
+
+
+def test_a_host_link_error_is_placed_at_its_call():
+    sources = project(host_body="    void missing_host_helper();\n    missing_host_helper();\n")
+    line = sources[HOST].split("\n").index("    missing_host_helper();") + 1
+    b = build(sources)
+    assert not b.ok and [(d.kind, d.file, d.line) for d in b.errors] == [("link-error", HOST, line)]
+    assert "missing_host_helper" in b.errors[0].message
+
+
+def test_the_one_command_gives_the_same_diagnostics(tmp_path):
+    # Build.command run as it is, outside the sandbox, in a copy of the build's folder: the same warnings, at the
+    # same places, as the build that compiled the kernel and the host file (from the cache) apart and linked them
+    s = load_settings()
+    s = s.replace(cxxflags=s.cxxflags + " -Wall")
+    sources = project(host_body="    int unused_in_host = 3;\n")
+    build(sources, settings=s)
+    b = build(variant(sources, "one"), settings=s)           # its host object came from the cache
+    assert b.ok and not b.cached and (b.folder / "src").is_dir()
+    shutil.copytree(b.folder / "src", tmp_path / "src")
+    done = subprocess.run(b.command, cwd=tmp_path / "src", capture_output=True, text=True, env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0 and (tmp_path / "kernel.bin").is_file()
+    again = parse_compiler_output(done.stdout + done.stderr, sources, root=str(tmp_path / "src"))
+    assert [d.render() for d in again] == [d.render() for d in b.diagnostics] and again
+
+
+def test_host_inputs():
+    files = {"h.cpp": '#include "a.h"\n#include <vector>\n', "inc/a.h": '#pragma once\n# include "sub/b.h"  // b\n',
+             "sub/b.h": "", "other/b.h": "", "k.cpp": '#include "a.h"\n', "c.h": ""}
+    # every project file named by an include, wherever it sits (other/b.h too: more than g++ reads, never fewer)
+    assert host_inputs(files, "h.cpp") == ["h.cpp", "inc/a.h", "other/b.h", "sub/b.h"]
+    # directives after a comment, continued lines, digraphs, __has_include, include_next
+    for text in ('/* x */ #include "c.h"\n', '#inc\\\nlude "c.h"\n', '%:include "c.h"\n', "#if __has_include(<c.h>)\n#endif\n",
+                 '#include_next "c.h"\n', '#  /* x */ include "c.h"\n'):
+        assert host_inputs({**files, "h.cpp": text}, "h.cpp") == ["c.h", "h.cpp"], text
+    # an include named by a macro: any file may be read
+    assert host_inputs({**files, "inc/a.h": '#define N "c.h"\n#include N\n'}, "h.cpp") is None
+    # a commented-out include is not one, but an include g++ may see through a misread comment still counts
+    assert host_inputs({**files, "h.cpp": '// #include "c.h"\n'}, "h.cpp") == ["h.cpp"]
