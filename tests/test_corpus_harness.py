@@ -585,6 +585,56 @@ def test_hicann_ops_nn_kernels_find_another_ops_kernel_headers_beside_their_fold
     assert b.ok, b.log[-1500:]
 
 
+
+def test_ops_nn_kernels_take_source_files_of_an_op_beside_them_by_name(tmp_path):
+    """dynamic_rnnv2's kernel includes dynamic_rnn's sources, `#include "../dynamic_rnn/LstmFP16.cpp"`: the named source
+    goes to dynamic_rnn/ beside op_kernel/ with the headers, and dynamic_rnn's own kernel entry does not."""
+    from ascendcraft.emu import build, read_sources
+    files = {
+        "rnn/rnn/op_kernel/lstm.h": "#pragma once\nint lstm_rows(int n);\n",
+        "rnn/rnn/op_kernel/lstm.cpp": '#include "lstm.h"\nint lstm_rows(int n) { return 4 * n; }\n',
+        "rnn/rnn/op_kernel/rnn_910b.cpp": '#include "kernel_operator.h"\n#error the other op\'s entry\n',
+        "rnn/rnn/op_host/rnn_def.cpp": "// OpDef\n",
+        "rnn/rnn2/op_kernel/rnn2.cpp": '#include "kernel_operator.h"\n#include "../rnn/lstm.cpp"\n'
+                                       'extern "C" __global__ __aicore__ void rnn2(GM_ADDR x) { (void)x; (void)lstm_rows(2); }\n',
+        "rnn/rnn2/op_host/rnn2_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
+    }
+    _, commit = _git_repo(tmp_path, files)
+    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "rnn/rnn2", "kind": "op-project"}
+    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    assert (dest / "rnn" / "lstm.cpp").is_file() and (dest / "rnn" / "lstm.h").is_file()
+    assert not (dest / "rnn" / "rnn_910b.cpp").exists()
+    b = build({k: v for k, v in read_sources(dest).items() if k.startswith(("op_kernel/", "rnn/"))}, "rnn2")
+    assert b.ok, b.log[-1500:]
+
+
+def test_ops_nn_kernels_find_files_of_their_own_kernel_folder_that_another_op_has(tmp_path):
+    """conv3d_transpose_v2's CPU-debug branch names `../op_kernel/arch22/conv3d_dx_v2_basic_block.h`, a folder only
+    conv3d_backprop_input_v2 has: that op's arch22/ headers fill the entry's op_kernel/arch22/ (its arch35/ does not,
+    nor does a file replace one of the op's own)."""
+    from ascendcraft.emu import build, read_sources
+    files = {
+        "conv/dx/op_kernel/arch22/block.h": '#pragma once\n#include "impl/util.h"\n',
+        "conv/dx/op_kernel/arch22/impl/util.h": "#pragma once\nconstexpr int DX_BLOCK = 16;\n",
+        "conv/dx/op_kernel/arch22/arch35/x.h": "#pragma once\n#error not for A2\n",
+        "conv/dx/op_kernel/arch22/own.h": "#pragma once\n#error not this op's own\n",
+        "conv/dx/op_host/dx_def.cpp": "// OpDef\n",
+        "conv/tr/op_kernel/tr.cpp": '#include "kernel_operator.h"\n#include "tiling_key.h"\n'
+                                    '#include "../op_kernel/arch22/block.h"\n'
+                                    'extern "C" __global__ __aicore__ void tr(GM_ADDR x) { (void)x; (void)DX_BLOCK; }\n',
+        "conv/tr/op_kernel/tiling_key.h": '#pragma once\n#include "arch22/own.h"\n',
+        "conv/tr/op_kernel/arch22/own.h": "#pragma once\n",
+        "conv/tr/op_host/tr_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
+    }
+    _, commit = _git_repo(tmp_path, files)
+    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "conv/tr", "kind": "op-project"}
+    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    assert (dest / "op_kernel" / "arch22" / "block.h").is_file() and (dest / "op_kernel" / "arch22" / "impl" / "util.h").is_file()
+    assert not (dest / "op_kernel" / "arch22" / "arch35").exists()
+    assert "#error" not in (dest / "op_kernel" / "arch22" / "own.h").read_text()
+    b = build({k: v for k, v in read_sources(dest).items() if k.startswith("op_kernel/")}, "tr")
+    assert b.ok, b.log[-1500:]
+
 LAMBDA_LAUNCH = """
 #include "kernel_operator.h"
 template <uint32_t rows, uint32_t parts, uint32_t chunk>

@@ -603,7 +603,7 @@ def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> 
     SIBLINGS/<their repository path>, and an include directory SIBLINGS/<the op's path>/op_host is made, from which g++
     resolves the same ../ path (a quoted include is looked up in the includer's folder, then in each -iquote folder)."""
     commit, path = entry["commit"], entry["path"]
-    folders, beside = set(), set()
+    folders, beside, named = set(), set(), set()
     for f in files:
         if not f.endswith((".h", ".hpp", ".cpp", ".cc")): continue
         for name in re.findall(rb'#\s*include\s*"(\.\./[^"]+)"', show(gitdir, commit, f)):
@@ -611,7 +611,10 @@ def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> 
             if not target.startswith(path + "/") and not target.startswith(".."): folders.add(posixpath.dirname(target))
             elif target.startswith(path + "/") and f.startswith(path + "/op_kernel/") and target not in files:
                 beside.add(target[len(path) + 1:].split("/")[0])
-    if beside: _beside_kernel_folders(gitdir, commit, path, dest, beside)
+                named.add(target[len(path) + 1:])
+    own = {n for n in named if n.startswith("op_kernel/")}
+    if own: _own_kernel_files_of_another_op(gitdir, commit, path, dest, own)
+    if beside - {"op_kernel"}: _beside_kernel_folders(gitdir, commit, path, dest, beside - {"op_kernel"}, named)
     if not folders: return
     for folder in sorted(folders):
         for g in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
@@ -624,17 +627,46 @@ def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> 
     marker.write_text("#pragma once\n")
 
 
-def _beside_kernel_folders(gitdir: str, commit: str, path: str, dest: Path, names: set[str]) -> None:
+def _own_kernel_files_of_another_op(gitdir: str, commit: str, path: str, dest: Path, named: set[str]) -> None:
+    """A kernel that names files of its own op_kernel/ folder that the op does not have (ops-nn conv3d_transpose_v2's
+    CPU-debug branch, `#include "../op_kernel/arch22/conv3d_dx_v2_basic_block.h"`, for files only conv3d_backprop_input_v2
+    has; its device branch names the same files as `../conv3d_backprop_input_v2/arch22/...`): when one op of the
+    repository (in the same category first) has every such file under its op_kernel/, the headers of those folders of
+    that op go to the same place in <dest>/op_kernel/, without replacing any file of the op itself."""
+    category = posixpath.dirname(path)
+    listing = git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines()
+    present = set(listing)
+    ops = {g[:g.index("/op_kernel/")] for g in listing if "/op_kernel/" in g and g[:g.index("/op_kernel/")] != path}
+    groups = {}   # by folder: each folder's files come from one op
+    for n in named:
+        if "/arch35/" not in f"/{n}": groups.setdefault(posixpath.dirname(n), set()).add(n)
+    for folder, names in sorted(groups.items()):
+        have = [op for op in sorted(ops) if all(f"{op}/{n}" in present for n in names)]
+        near = [op for op in have if posixpath.dirname(op) == category]
+        if len(near or have) != 1: continue   # none, or several: leave the include to fail by its name
+        op = (near or have)[0]
+        for g in listing:
+            rel = g[len(op) + 1:] if g.startswith(op + "/") else ""
+            if not rel.startswith(folder + "/") or not rel.endswith((".h", ".hpp")) or "/arch35/" in f"/{rel}": continue
+            out = dest / rel
+            if out.exists(): continue
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(show(gitdir, commit, g))
+
+
+def _beside_kernel_folders(gitdir: str, commit: str, path: str, dest: Path, names: set[str], named: set[str] = frozenset()) -> None:
     """hicann ops-nn's build copies every op's op_kernel/ folder side by side (under the op's name), so a kernel names
     another op's kernel headers as `#include "../mat_mul_v3/mat_mul_v3_common.h"` (batch_mat_mul_v3): for each such name
     that is no folder of the op itself, the headers of the op of that name in the same category (or anywhere in the
-    repository) go to <dest>/<name>/, where that path resolves from <dest>/op_kernel/."""
+    repository) go to <dest>/<name>/, where that path resolves from <dest>/op_kernel/; so do the source files the op
+    names by such a path (`named`, relative to the op: dynamic_rnnv2's `#include "../dynamic_rnn/LstmFP16.cpp"`), and
+    no other source file of that op (its own kernel entries)."""
     category = posixpath.dirname(path)
     listing = git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines()
     for name in sorted(names):
         ops = {g[:g.index("/op_host/")] for g in listing if "/op_host/" in g}   # folders that are ops (not common/inc)
-        found = [g for g in listing if f"/{name}/op_kernel/" in f"/{g}" and g.endswith((".h", ".hpp"))
-                 and g[:g.index("/op_kernel/")] in ops]
+        found = [g for g in listing if f"/{name}/op_kernel/" in f"/{g}" and g[:g.index("/op_kernel/")] in ops
+                 and (g.endswith((".h", ".hpp")) or f"{name}/{g.split('/op_kernel/', 1)[1]}" in named)]
         here = [g for g in found if g.startswith(f"{category}/{name}/op_kernel/")]
         roots = {g[:g.index(f"{name}/op_kernel/") + len(name) + len("/op_kernel/")] for g in here or found}
         if len(roots) != 1: continue   # no such op, or several: leave the include to fail by its name
