@@ -1086,15 +1086,39 @@ def included_sources(sources: dict[str, str], file: str) -> list[str]:
     return seen
 
 
+def _constexpr_key_tests(code: str) -> list[tuple[int, list[str], bool]]:
+    """The `if constexpr (...)` conditions of `code` (comments blanked) that call TILING_KEY_IS / TILING_KEY_LIST:
+    (line, the keys they name, whether the condition is such calls alone, joined by `||` / `!`)."""
+    found = []
+    for m in re.finditer(r"\bif\s+constexpr\s*\(", code):
+        depth, i = 1, m.end()
+        while i < len(code) and depth:
+            depth += {"(": 1, ")": -1}.get(code[i], 0)
+            i += 1
+        cond = code[m.end():i - 1]
+        calls = re.findall(r"\bTILING_KEY_(?:IS|LIST)\s*\(([^()]*)\)", cond)
+        if not calls: continue
+        keys = [k.strip() for c in calls for k in c.split(",") if k.strip()]
+        rest = re.sub(r"\bTILING_KEY_(?:IS|LIST)\s*\([^()]*\)|\|\||[()\s]", "", cond)
+        literal = all(re.fullmatch(r"(0[xX][0-9a-fA-F]+|\d+)[uUlL]*", k) for k in keys)
+        found.append((code.count("\n", 0, m.start()) + 1, keys, not rest and literal))
+    return found
+
+
 def key_var_conditions(sources: dict[str, str], file: str | None = None) -> KeyConditions | None:
     """The `#if` / `#elif` conditions that test TILING_KEY_VAR (`#if TILING_KEY_VAR == 1`, `#if defined(TILING_KEY_VAR)
     && TILING_KEY_VAR != K`) in the project, or in `file` and the files it includes; None when there are none. CANN's
     build compiles such a kernel once per tiling key with TILING_KEY_VAR defined as that key's literal; the emulator's
     own TILING_KEY_VAR is the launch's key at run time, which a preprocessor condition cannot read, so these kernels
-    are built per key too."""
+    are built per key too. So are kernels that choose a branch with `if constexpr (TILING_KEY_IS(1))` (ops-nn
+    fused_patch_mlp): a constant expression only in a per-key build, where TILING_KEY_VAR is a literal."""
     first, keys, complete = None, [], True
     for name in (included_sources(sources, file) if file is not None else sources):
         text = sources[name]
+        for line, named, plain in _constexpr_key_tests(blank_comments(text)):
+            first = first or (name, line)
+            keys += named
+            complete = complete and plain
         lines, i = blank_comments(text).split("\n"), 0
         while i < len(lines):
             start, line = i, lines[i]

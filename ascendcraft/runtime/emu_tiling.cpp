@@ -54,7 +54,8 @@ void check_tiling_key(const Core& c) {
         for (uint64_t k : g_branch_keys) known += (known.empty() ? "" : ", ") + std::to_string(k);
         const unsigned long long key = static_cast<unsigned long long>(g_launch->tiling_key);
         Report("tiling-key", Op::Kernel, g_branch_loc)
-            .msg("tiling key %llu matched no `#if TILING_KEY_VAR == ...` branch of the kernel (its conditions name %s), "
+            .msg("tiling key %llu matched no `#if TILING_KEY_VAR == ...` (or `if constexpr (TILING_KEY_IS(...))`) branch of "
+                 "the kernel (its conditions name %s), "
                  "and the block wrote nothing: CANN builds no kernel for this key, on the NPU the launch does no work",
                  key, known.c_str())
             .val("tiling_key", static_cast<int64_t>(key)).val("keys", known.c_str())

@@ -14,6 +14,13 @@
 #define ASCENDCRAFT_TILING_TYPE AscendCraftTilingData
 #endif
 // The launch's tiling key, unless a per-key build defined it as that key's literal (CANN compiles one binary a key).
-#ifndef TILING_KEY_VAR
+// There TILING_KEY_IS / TILING_KEY_LIST are constant expressions too, as with CANN's per-key macros: ops-nn
+// fused_patch_mlp chooses its branch with `if constexpr (TILING_KEY_IS(1))`.
+#ifdef TILING_KEY_VAR
+#undef TILING_KEY_IS
+#undef TILING_KEY_LIST
+#define TILING_KEY_IS(key) (::ascendcraft::emu::tiling_key_built(TILING_KEY_VAR, ::ascendcraft::emu::SrcLoc(), (key)))
+#define TILING_KEY_LIST(...) (::ascendcraft::emu::tiling_key_built(TILING_KEY_VAR, ::ascendcraft::emu::SrcLoc(), __VA_ARGS__))
+#else
 #define TILING_KEY_VAR (::ascendcraft::emu::tiling_key())
 #endif

@@ -260,6 +260,17 @@ template <typename... K> inline bool tiling_key_list(SrcLoc loc, K... keys) {
     const uint64_t ks[] = {static_cast<uint64_t>(keys)...};
     return tiling_key_test(ks, static_cast<uint32_t>(sizeof...(K)), loc);
 }
+// TILING_KEY_IS / TILING_KEY_LIST of a per-key build (TILING_KEY_VAR a literal, build_macros.h): a constant expression
+// when one is needed (`if constexpr (TILING_KEY_IS(1))`: whether the built key is one of `keys`), else the run-time
+// test above, recorded as in any other build.
+template <typename... K> constexpr bool tiling_key_built(uint64_t built, SrcLoc loc, K... keys) {
+    if (__builtin_is_constant_evaluated()) {
+        bool hit = false;
+        for (uint64_t k : {static_cast<uint64_t>(keys)...}) hit = hit || k == built;
+        return hit;
+    }
+    return tiling_key_list(loc, keys...);
+}
 void dump_tensor(const Local& t, Dt dt, uint32_t desc, uint32_t count, SrcLoc loc);
 // asc_dump_gm / _ubuf / _l1buf / _cbuf: `count` elements from a raw buffer address, labelled with the buffer.
 void dump_raw(const void* p, Dt dt, uint32_t desc, uint32_t count, const char* where, SrcLoc loc);
