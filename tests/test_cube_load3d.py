@@ -177,3 +177,36 @@ def test_the_impl_names_kernels_call_compute_as_load_data_and_mmad():
     assert r.ok, "\n".join(map(str, r.diagnostics))
     cols = _img2col(fm.astype(np.float64), (pad_lr, pad_lr, pad_tb, pad_tb), -2.0, hk, wk, stride, dil)
     np.testing.assert_allclose(r.outputs["out"], cols[m_start:m_start + m_ext] @ wmat.astype(np.float64), rtol=1e-5, atol=1e-4)
+
+
+V2PRO_CALL = ("LoadData(a2, a1, LoadData3DParamsV2Pro(C, false, false, false, false, false, "
+              "static_cast<uint64_t>(K) | (static_cast<uint64_t>(mExt) << 16) | (static_cast<uint64_t>(mStart) << 48), "
+              "static_cast<uint64_t>(stride) | (static_cast<uint64_t>(stride) << 8) | (static_cast<uint64_t>(Wk) << 16) | "
+              "(static_cast<uint64_t>(Hk) << 24) | (static_cast<uint64_t>(dilation) << 32) | "
+              "(static_cast<uint64_t>(dilation) << 40)));")
+
+
+@pytest.mark.parametrize("h,w,c,hk,wk,stride,dil,pad_lr,pad_tb,m_start,m_ext", [
+    (6, 7, 32, 3, 3, 1, 1, 1, 1, 0, 42),
+    (9, 8, 16, 3, 2, 2, 2, 2, 1, 3, 16),
+])
+def test_load3d_v2pro_packs_the_same_load(tmp_path, h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext):
+    """LoadData3DParamsV2Pro (ops-nn transpose_batch_mat_mul): extConfig / filterConfig carry the fields packed, l1H /
+    l1W / padList come from Load3DSetFMatrixCal's register and the pad value from SetLoadDataPaddingValue's."""
+    src = (KERNELS / "cube_load3d.cpp").read_text()
+    src = src.replace("SetFmatrix(H, W, pads, FmatrixMode::FMATRIX_LEFT);", "Load3DSetFMatrixCal(H, W, pads);", 1)
+    src = src.replace("LoadData<half, FROM_REGISTERS>(a2, a1, p);", V2PRO_CALL, 1)
+    assert "Load3DSetFMatrixCal" in src and "LoadData3DParamsV2Pro" in src
+    (tmp_path / "v2pro.cpp").write_text(src)
+    b = build(tmp_path / "v2pro.cpp", entry="conv_f16_regs")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    n = 24
+    fm = RNG.standard_normal((c, h, w)).astype(np.float16)
+    nc1hwc0 = np.ascontiguousarray(fm.reshape(c // 16, 16, h, w).transpose(0, 2, 3, 1))
+    wmat = RNG.standard_normal((c * hk * wk, n)).astype(np.float16)
+    args = [GM("fmap", nc1hwc0), GM("wT", np.ascontiguousarray(wmat.T)), GM("out", np.empty((m_ext, n), np.float32), "out")]
+    args += [Scalar(v, "uint32_t") for v in (h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext, n)]
+    r = run(b, args, block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    cols = _img2col(fm.astype(np.float64), (pad_lr, pad_lr, pad_tb, pad_tb), -2.0, hk, wk, stride, dil)
+    np.testing.assert_allclose(r.outputs["out"], cols[m_start:m_start + m_ext] @ wmat.astype(np.float64), rtol=1e-5, atol=1e-4)

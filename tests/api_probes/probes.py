@@ -1172,6 +1172,12 @@ C("Cube.LoadData3DParamsV2", "uint8_t pads[PAD_SIZE] = {0, 0, 0, 0}; SetFmatrix(
   "SetLoadDataPaddingValue<half>((half)0); SetLoadDataRepeat(LoadDataRepeatParam(0, 1, 0)); SetLoadDataBoundary(0); "
   "LoadData3DParamsV2<half> l3; l3.l1H = 4; l3.l1W = 16; l3.channelSize = 16; l3.kExtension = 16; l3.mExtension = 16; "
   "LoadData(a2, a1, l3);")
+C("Cube.LoadData3DParamsV2Pro", "uint8_t pads[PAD_SIZE] = {0, 0, 0, 0}; Load3DSetFMatrixCal(4, 16, pads); "
+  "LoadData(a2, a1, LoadData3DParamsV2Pro(16, false, false, false, false, false, 16ULL | (16ULL << 16), 0X10101010101));")
+C("Cube.LoadData3DParamsV2Pro.fields", "LoadData3DParamsV2Pro l3; l3.channelSize = 16; l3.extConfig = 16ULL | (16ULL << 16); "
+  "LoadData(b2, b1, l3);")
+C("Cube.LoadData3DParamsV2Pro.argc", "LoadData3DParamsV2Pro l3(16, false, false, false, false, false, 16ULL); (void)l3;", "argc")
+C("Cube.Load3DSetFMatrixCal.argc", "Load3DSetFMatrixCal(4, 16);", "argc")
 C("Cube.LoadData3DParamsV2.ctor", "uint8_t pads[PAD_SIZE] = {1, 1, 1, 1}; "
   "LoadData3DParamsV2<half> l3(pads, 4, 16, 16, 144, 16, 0, 0, 1, 1, 3, 3, 1, 1, false, false, (half)0); (void)l3;")
 C("Cube.LoadData3DParamsV2.config", "LoadData3DParamsV2<half> l3; l3.l1H = 4; l3.l1W = 16; l3.channelSize = 16; "

@@ -369,6 +369,46 @@ inline void LoadDataImpl(const LocalTensor<T>& dst, const LocalTensor<T>& src, c
     LoadData<T, defaultConfig, U>(dst, src, p, loc);
 }
 
+// LoadData3DParamsV2Pro: the same load with its fields packed as the instruction takes them. extConfig holds kExtension
+// (bits 0..15), mExtension (16..31), kStartPt (32..47) and mStartPt (48..63); filterConfig strideW, strideH, filterW,
+// filterH, dilationFilterW and dilationFilterH, 8 bits each from bit 0 (default 1 each). l1H, l1W and padList always come
+// from the Fmatrix register (SetFmatrix, or Load3DSetFMatrixCal), the pad value from SetLoadDataPaddingValue's.
+struct LoadData3DParamsV2Pro {
+    LoadData3DParamsV2Pro() {}
+    LoadData3DParamsV2Pro(const uint16_t channelSizeIn, const bool enTransposeIn, const bool enSmallKIn, const bool filterSizeWIn,
+                          const bool filterSizeHIn, const bool fMatrixCtrlIn, const uint64_t extConfigIn, const uint64_t filterConfigIn)
+        : channelSize(channelSizeIn), enTranspose(enTransposeIn), enSmallK(enSmallKIn), filterSizeW(filterSizeWIn),
+          filterSizeH(filterSizeHIn), fMatrixCtrl(fMatrixCtrlIn), extConfig(extConfigIn), filterConfig(filterConfigIn) {}
+    uint16_t channelSize = 0;
+    bool enTranspose = false;
+    bool enSmallK = false;
+    bool filterSizeW = false;
+    bool filterSizeH = false;
+    bool fMatrixCtrl = false;
+    uint64_t extConfig = 0;
+    uint64_t filterConfig = 0X10101010101;
+};
+// Load3DSetFMatrixCal: the Fmatrix register's l1H, l1W and padList, as SetFmatrix (AscendC's implementation name).
+inline void Load3DSetFMatrixCal(uint16_t l1H, uint16_t l1W, const uint8_t padList[PAD_SIZE], SrcLoc loc = {}) {
+    ascendcraft::emu::cube_set_fmatrix(l1H, l1W, padList, loc);
+}
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2Pro& p, SrcLoc loc = {}) {
+    ascendcraft::emu::Load3DSpec s;
+    const auto field = [](uint64_t word, uint32_t shift, uint64_t mask) { return static_cast<uint32_t>((word >> shift) & mask); };
+    s.channelSize = p.channelSize;
+    s.kExtension = field(p.extConfig, 0, 0xFFFF); s.mExtension = field(p.extConfig, 16, 0xFFFF);
+    s.kStartPt = field(p.extConfig, 32, 0xFFFF); s.mStartPt = field(p.extConfig, 48, 0xFFFF);
+    s.strideW = field(p.filterConfig, 0, 0xFF); s.strideH = field(p.filterConfig, 8, 0xFF);
+    s.filterW = field(p.filterConfig, 16, 0xFF) + (p.filterSizeW ? 256u : 0u);
+    s.filterH = field(p.filterConfig, 24, 0xFF) + (p.filterSizeH ? 256u : 0u);
+    s.dilationW = field(p.filterConfig, 32, 0xFF); s.dilationH = field(p.filterConfig, 40, 0xFF);
+    s.transpose = p.enTranspose;
+    s.fromRegisters = true;
+    s.padFromRegister = true;
+    ascendcraft::emu::cube_load3d(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
+}
+
 // ---- LoadDataWithTranspose: L1 -> L0A / L0B transposing whole squares of fractals (MTE1) -------------------------
 // For 8- and 32-bit data, where a 16 x 16-element fractal is not square: B^T of int8 / float matmuls.
 struct LoadData2dTransposeParams {
