@@ -878,6 +878,13 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
     if registering:
         with_templates = build({**sources, **own_units(registering)}, entry, settings=settings)
         if with_templates.ok: return with_templates
+        # the templates' base class in a source of its own (BatchNormV3's batch_norm_v3_tiling_base.cpp): with the
+        # other tiling sources too, but not the aclnn / l0op API code (opdev, aclnn_kernels headers: no device launch)
+        tiling_units = [f for f in loose if "arch35" not in Path(f).parts
+                        and not re.search(r'#include\s*[<"](?:opdev/|aclnn)', sources[f + ".inc"])]
+        if "undefined reference" in with_templates.log and len(tiling_units) > len(registering):
+            with_templates = build({**sources, **own_units(tiling_units)}, entry, settings=settings)
+            if with_templates.ok: return with_templates
     b = build(sources, entry, settings=settings)   # (the first build's error stands when the other sources do not compile)
     if b.ok or "undefined reference" not in b.log or not loose: return b
     linked = build({**sources, **own_units(loose)}, entry, settings=settings)

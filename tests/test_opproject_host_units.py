@@ -257,3 +257,28 @@ static ge::graphStatus CheckSupported(const ge::Operator& op, ge::AscendString& 
     r = run_project(load_project(folder), {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
     assert r.run.ok, [d.render() for d in r.run.diagnostics]
     np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)
+
+
+
+def test_templates_whose_base_class_is_defined_in_another_source_link_it_too(tmp_path):
+    # BatchNormV3: its templates (full_reduce, welford) derive from a class whose methods are defined in
+    # batch_norm_v3_tiling_base.cpp, which registers nothing; CANN links every op_host source, so that one is linked as
+    # well, but not its aclnn wrapper code (opdev / aclnn_kernels headers, which no device launch needs)
+    folder = _project(tmp_path)
+    registry = folder / "op_host/tpl_registry.h"
+    registry.write_text(registry.read_text().replace("namespace optiling {", "namespace optiling {\nint SplitCores();", 1))
+    split = folder / "op_host/tpl_scale_split.cpp"
+    split.write_text(split.read_text().replace("n / 8", "n / SplitCores()").replace(
+        "SetBlockDim(8)",   # the input's formats (gert::StorageFormat, as BatchNormV3's tiling reads x's)
+        "SetBlockDim(context->GetInputDesc(0)->GetFormat().GetStorageFormat() == ge::FORMAT_ND ? SplitCores() : 1)"))
+    assert "SplitCores()" in split.read_text()
+    (folder / "op_host/tpl_scale_base.cpp").write_text(
+        '#include "tpl_registry.h"\nnamespace optiling {\nint SplitCores() { return 8; }\n}  // namespace optiling\n')
+    (folder / "op_host/aclnn_tpl_scale.cpp").write_text(
+        '#include "opdev/op_executor.h"   // CANN\'s aclnn runtime: not in the emulated SDK\n'
+        'aclnnStatus aclnnTplScaleGetWorkspaceSize(const aclTensor* x, aclTensor* y, uint64_t* size, aclOpExecutor** e);\n')
+    x = torch.randn(8 * 64 * 3)
+    r = run_project(load_project(folder), {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
+    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    assert (r.tiling_key, r.block_dim) == (1, 8)
+    np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)

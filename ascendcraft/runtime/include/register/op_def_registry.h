@@ -215,9 +215,24 @@ private:
     Shape origin_, storage_;
 };
 
+// A tensor's origin and storage formats (gert::StorageFormat); the emulated tensors keep one format for both.
+class StorageFormat {
+public:
+    StorageFormat() = default;
+    StorageFormat(ge::Format origin, ge::Format storage) : origin_(origin), storage_(storage) {}
+    ge::Format GetOriginFormat() const { return origin_; }
+    ge::Format GetStorageFormat() const { return storage_; }
+    void SetOriginFormat(ge::Format f) { origin_ = f; }
+    void SetStorageFormat(ge::Format f) { storage_ = f; }
+private:
+    ge::Format origin_ = ge::FORMAT_ND, storage_ = ge::FORMAT_ND;
+};
+
 class CompileTimeTensorDesc {
 public:
     ge::DataType GetDataType() const { return dtype_; }
+    // both formats at once (BatchNormV3's tiling: xDesc->GetFormat().GetStorageFormat())
+    StorageFormat GetFormat() const { return StorageFormat(format_, format_); }
     ge::Format GetOriginFormat() const { return format_; }
     ge::Format GetStorageFormat() const { return format_; }
     ge::DataType dtype_ = ge::DT_FLOAT;
