@@ -884,6 +884,12 @@ def test_the_wrapper_casts_inputs_to_the_kernels_column_and_views_them_with_thei
     tensors, note = corpus.wrapper_inputs(definition, given, wrapped)
     assert tuple(tensors[0].shape) == (2, 64, 5, 1) and all(t.dtype == torch.float32 for t in tensors)
     assert "converted" not in note
+    # an int64 tensor (an int array of the call) for an int32 input: the wrapper's tensor of it is int32
+    shaped = batch_norm_op()
+    shaped.inputs.append(OpParam("normalized_shape", "REQUIRED", ["DT_INT32", "DT_INT32"], ["FORMAT_ND", "FORMAT_ND"]))
+    tensors, note = corpus.wrapper_inputs(shaped, [half(2, 64), half(64), half(64), half(64), half(64),
+                                                   torch.tensor([64])], wrapped)
+    assert tensors[5].dtype == torch.int32 and tensors[5].tolist() == [64] and "normalized_shape to int32" in note
     # a wrapper that does not cast leaves the dtypes alone
     tensors, _ = corpus.wrapper_inputs(definition, [half(2, 64), half(64), half(64), half(64), half(64)],
                                        dict(wrapped, casts=False))

@@ -1200,7 +1200,8 @@ def wrapper_inputs(op, tensors: list, wrapped: dict) -> tuple[list, str]:
     tensor for an input whose formats are all 4-D gets trailing unit dims (_format_rank); and where the wrapper casts
     (l0op::Cast) and no dtype column of the definition takes the tensors as they are, each is converted to the dtype of
     the column that takes the first input's dtype and most of the others (BatchNormV3: float16 running_mean / running_var
-    to the float its every column lists). Returns the tensors and a note."""
+    to the float its every column lists; LayerNormV4: the int64 normalized_shape to the int32 tensor its wrapper makes of
+    the int array). Floats become floats and integers integers. Returns the tensors and a note."""
     import torch
     from ascendcraft.opproject import GE_DTYPES, _ge_of
     note = ""
@@ -1220,7 +1221,8 @@ def wrapper_inputs(op, tensors: list, wrapped: dict) -> tuple[list, str]:
     cast = {}
     for j, (p, t) in enumerate(zip(op.inputs, tensors)):
         to = col(p, best)
-        if torch.is_tensor(t) and t.is_floating_point() and ge[j] != to and to in GE_DTYPES:
+        same_kind = t.is_floating_point() == (to in ("DT_FLOAT", "DT_FLOAT16", "DT_BF16")) if torch.is_tensor(t) else False
+        if same_kind and ge[j] != to and to in GE_DTYPES:   # (an int array the wrapper makes a tensor of: its int dtype)
             tensors[j] = t.to(torch.bfloat16 if to == "DT_BF16" else getattr(torch, GE_DTYPES[to][0]))
             cast[p.name] = GE_DTYPES[to][0]
     if cast: note += f"; converted as {wrapped['api']} does (l0op::Cast): " + ", ".join(f"{k} to {v}" for k, v in cast.items())
