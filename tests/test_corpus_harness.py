@@ -819,15 +819,15 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor *input, const aclTens
 
 
 def batch_norm_op():
-    nchw = ["FORMAT_NCHW", "FORMAT_NCHW"]
-    p = lambda n, dts, fmts=("FORMAT_ND", "FORMAT_ND"): OpParam(n, "REQUIRED", list(dts), list(fmts))
+    nchw = ["FORMAT_NCHW", "FORMAT_NCHW", "FORMAT_NCDHW"]   # the 4-D and the 5-D columns
+    p = lambda n, dts, fmts=("FORMAT_ND",) * 3: OpParam(n, "REQUIRED", list(dts), list(fmts))
     return OpDefinition("BatchNormV3", "op_host/batch_norm_v3_def.cpp", 1,
-                        [p("x", ["DT_FLOAT", "DT_FLOAT16"], nchw), p("weight", ["DT_FLOAT", "DT_FLOAT16"]),
-                         p("bias", ["DT_FLOAT", "DT_FLOAT16"]), p("running_mean", ["DT_FLOAT", "DT_FLOAT"]),
-                         p("running_var", ["DT_FLOAT", "DT_FLOAT"])],
-                        [p("y", ["DT_FLOAT", "DT_FLOAT16"], nchw), p("running_mean", ["DT_FLOAT", "DT_FLOAT"]),
-                         p("running_var", ["DT_FLOAT", "DT_FLOAT"]), p("save_mean", ["DT_FLOAT", "DT_FLOAT"]),
-                         p("save_rstd", ["DT_FLOAT", "DT_FLOAT"])],
+                        [p("x", ["DT_FLOAT", "DT_FLOAT16", "DT_FLOAT"], nchw), p("weight", ["DT_FLOAT", "DT_FLOAT16", "DT_FLOAT"]),
+                         p("bias", ["DT_FLOAT", "DT_FLOAT16", "DT_FLOAT"]), p("running_mean", ["DT_FLOAT"] * 3),
+                         p("running_var", ["DT_FLOAT"] * 3)],
+                        [p("y", ["DT_FLOAT", "DT_FLOAT16", "DT_FLOAT"], nchw), p("running_mean", ["DT_FLOAT"] * 3),
+                         p("running_var", ["DT_FLOAT"] * 3), p("save_mean", ["DT_FLOAT"] * 3),
+                         p("save_rstd", ["DT_FLOAT"] * 3)],
                         [OpAttr("epsilon", "float"), OpAttr("momentum", "float"), OpAttr("is_training", "bool")])
 
 
@@ -884,9 +884,11 @@ def test_the_wrapper_casts_inputs_to_the_kernels_column_and_views_them_with_thei
     tensors, note = corpus.wrapper_inputs(definition, given, wrapped)
     assert tuple(tensors[0].shape) == (2, 64, 5, 1) and all(t.dtype == torch.float32 for t in tensors)
     assert "converted" not in note
+    assert corpus._format_rank(definition.outputs[0], (2, 64)) == (2, 64, 1, 1)   # the smallest rank of NCHW, NCDHW
+    assert corpus._format_rank(definition.outputs[3], (2, 64)) == (2, 64)         # ND: as it is
     # an int64 tensor (an int array of the call) for an int32 input: the wrapper's tensor of it is int32
     shaped = batch_norm_op()
-    shaped.inputs.append(OpParam("normalized_shape", "REQUIRED", ["DT_INT32", "DT_INT32"], ["FORMAT_ND", "FORMAT_ND"]))
+    shaped.inputs.append(OpParam("normalized_shape", "REQUIRED", ["DT_INT32"] * 3, ["FORMAT_ND"] * 3))
     tensors, note = corpus.wrapper_inputs(shaped, [half(2, 64), half(64), half(64), half(64), half(64),
                                                    torch.tensor([64])], wrapped)
     assert tensors[5].dtype == torch.int32 and tensors[5].tolist() == [64] and "normalized_shape to int32" in note

@@ -1186,11 +1186,11 @@ FORMAT_RANKS = {"FORMAT_NCHW": 4, "FORMAT_NHWC": 4, "FORMAT_NCDHW": 5, "FORMAT_N
 
 
 def _format_rank(p, shape: tuple) -> tuple:
-    """A shape with trailing unit dims up to the rank every format of the op part `p` has (NCHW: 4, NCDHW: 5), as an
-    aclnn wrapper views an [N, C] or [N, C, L] tensor for a kernel whose formats are 4-D (BatchNormV3's aclnnBatchNorm:
-    [N, C] -> [N, C, 1, 1]); other shapes as they are."""
+    """A shape with trailing unit dims up to the smallest rank of the formats of the op part `p` when they all have one
+    (NCHW: 4, NCDHW: 5), as an aclnn wrapper views an [N, C] or [N, C, L] tensor for a kernel whose formats are 4-D or
+    5-D (BatchNormV3's aclnnBatchNorm: [N, C] -> [N, C, 1, 1]); other shapes as they are."""
     ranks = {FORMAT_RANKS.get(f) for f in p.formats}
-    rank = ranks.pop() if len(ranks) == 1 else None
+    rank = min(ranks) if ranks and None not in ranks else None
     if rank is None or not 2 <= len(shape) < rank: return tuple(shape)
     return tuple(shape) + (1,) * (rank - len(shape))
 
