@@ -85,7 +85,12 @@ def search(page, scope: str, text: str, close: bool = True):
 
 
 def gutter_number(page, scope: str, text: str) -> list[str]:
-    "The line number(s) the gutters show beside the line containing `text`, one per editor side under `scope`."
+    """The line number(s) the gutters show beside the line containing `text`, one per editor side under `scope`.
+
+    The line is scrolled into the window first and CodeMirror given its frames to measure it: until then the lines
+    around it have estimated heights, and the gutter row level with it can be another line's (a suite run under load
+    read 56 beside line 54 of an LLM-vs-rules diff)."""
+    look_at(page, scope, text)
     return page.evaluate("""([scope, text]) => {
         const out = [];
         for (const editor of document.querySelectorAll(scope + ' .cm-editor')) {
