@@ -49,11 +49,12 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry',
            'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
            'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'pch_flags',
-           'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'tiling_struct_usings',
-           'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources',
-           'key_var_conditions', 'host_inputs', 'host_object', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling',
-           'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder',
-           'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'past_close',
+           'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions',
+           'included_sources', 'key_var_conditions', 'host_inputs', 'host_object', 'build', 'build_for_key', 'GM',
+           'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
+           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace',
+           'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -1007,6 +1008,16 @@ class Build:
                 f"{', cached' if self.cached else ''}{', sanitize' if self.sanitize else ''})")
 
 
+def past_close(code: str, i: int, pair: str) -> int:
+    """The index just past the `pair[1]` that closes a `pair[0]` opened right before `code[i]` (brackets nested inside
+    are skipped); `len(code)` when it is never closed."""
+    depth, step = 1, {pair[0]: 1, pair[1]: -1}
+    while i < len(code) and depth:
+        depth += step.get(code[i], 0)
+        i += 1
+    return i
+
+
 def tiling_struct_usings(headers) -> list[str]:
     """`using optiling::<name>;` for each tiling struct (BEGIN_TILING_DATA_DEF) and registration alias
     (REGISTER_TILING_DATA_CLASS) that the given tiling headers declare inside `namespace optiling { ... }`."""
@@ -1015,11 +1026,7 @@ def tiling_struct_usings(headers) -> list[str]:
         code = blank_comments(text)
         spans = []
         for m in re.finditer(r"\bnamespace\s+optiling\s*\{", code):
-            depth, i = 1, m.end()
-            while i < len(code) and depth:
-                depth += {"{": 1, "}": -1}.get(code[i], 0)
-                i += 1
-            spans.append((m.end(), i))
+            spans.append((m.end(), past_close(code, m.end(), "{}")))
         inside = lambda at: any(a <= at < b for a, b in spans)
         for m in re.finditer(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)", code):
             if inside(m.start()): out.append(f"using optiling::{m.group(1)};")
@@ -1091,11 +1098,7 @@ def _constexpr_key_tests(code: str) -> list[tuple[int, list[str], bool]]:
     (line, the keys they name, whether the condition is such calls alone, joined by `||` / `!`)."""
     found = []
     for m in re.finditer(r"\bif\s+constexpr\s*\(", code):
-        depth, i = 1, m.end()
-        while i < len(code) and depth:
-            depth += {"(": 1, ")": -1}.get(code[i], 0)
-            i += 1
-        cond = code[m.end():i - 1]
+        cond = code[m.end():past_close(code, m.end(), "()") - 1]
         calls = re.findall(r"\bTILING_KEY_(?:IS|LIST)\s*\(([^()]*)\)", cond)
         if not calls: continue
         keys = [k.strip() for c in calls for k in c.split(",") if k.strip()]

@@ -37,19 +37,13 @@ def _img2col(fm, pad, pad_value, hk, wk, stride, dil):
     return np.array(rows)
 
 
-@pytest.mark.parametrize("entry", ["conv_f16", "conv_f16_regs"])
-@pytest.mark.parametrize("h,w,c,hk,wk,stride,dil,pad_lr,pad_tb,m_start,m_ext", [
-    (6, 7, 32, 3, 3, 1, 1, 1, 1, 0, 42),     # "same" 3 x 3 convolution, two C1 blocks, m not a multiple of 16
-    (9, 8, 16, 3, 2, 2, 2, 2, 1, 3, 16),     # strides 2, dilation 2, uneven padding, rows 3 .. 18 of 20
-])
-def test_img2col_into_l0a_is_a_convolution(entry, h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext):
-    n = 24
-    b = build(KERNELS / "cube_load3d.cpp", entry=entry)
+def _check_convolution(b, h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext, n=24):
+    """Run a built cube_load3d-style kernel (feature map in NC1HWC0, weights transposed) on random half data and
+    compare rows m_start .. m_start + m_ext of its product with NumPy's img2col @ weights."""
     assert b.ok, "\n".join(map(str, b.diagnostics))
     fm = RNG.standard_normal((c, h, w)).astype(np.float16)
     nc1hwc0 = np.ascontiguousarray(fm.reshape(c // 16, 16, h, w).transpose(0, 2, 3, 1))
-    k = c * hk * wk
-    wmat = RNG.standard_normal((k, n)).astype(np.float16)
+    wmat = RNG.standard_normal((c * hk * wk, n)).astype(np.float16)
     args = [GM("fmap", nc1hwc0), GM("wT", np.ascontiguousarray(wmat.T)), GM("out", np.empty((m_ext, n), np.float32), "out")]
     args += [Scalar(v, "uint32_t") for v in (h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext, n)]
     r = run(b, args, block_dim=1)
@@ -58,6 +52,16 @@ def test_img2col_into_l0a_is_a_convolution(entry, h, w, c, hk, wk, stride, dil, 
     assert cols.shape[0] >= m_start + m_ext
     ref = cols[m_start:m_start + m_ext] @ wmat.astype(np.float64)
     np.testing.assert_allclose(r.outputs["out"], ref, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("entry", ["conv_f16", "conv_f16_regs"])
+@pytest.mark.parametrize("h,w,c,hk,wk,stride,dil,pad_lr,pad_tb,m_start,m_ext", [
+    (6, 7, 32, 3, 3, 1, 1, 1, 1, 0, 42),     # "same" 3 x 3 convolution, two C1 blocks, m not a multiple of 16
+    (9, 8, 16, 3, 2, 2, 2, 2, 1, 3, 16),     # strides 2, dilation 2, uneven padding, rows 3 .. 18 of 20
+])
+def test_img2col_into_l0a_is_a_convolution(entry, h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext):
+    b = build(KERNELS / "cube_load3d.cpp", entry=entry)
+    _check_convolution(b, h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext)
 
 
 @pytest.mark.parametrize("entry,dtype,k", [("matmul_t_f16", np.float16, 64), ("matmul_t_f32", np.float32, 64),
@@ -166,17 +170,7 @@ def test_the_impl_names_kernels_call_compute_as_load_data_and_mmad():
     text = text.replace("        LoadData(a2, a1, p);\n", "        LoadDataImpl(a2, a1, p);\n")
     text = text.replace("    Mmad(c1, a2, b2, mp);\n", "    MmadImpl(c1, a2, b2, mp);\n")
     b = build({"cube_load3d_impl.cpp": text}, entry="conv_f16")
-    assert b.ok, "\n".join(map(str, b.diagnostics))
-    h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext, n = 6, 7, 32, 3, 3, 1, 1, 1, 1, 0, 42, 24
-    fm = RNG.standard_normal((c, h, w)).astype(np.float16)
-    nc1hwc0 = np.ascontiguousarray(fm.reshape(c // 16, 16, h, w).transpose(0, 2, 3, 1))
-    wmat = RNG.standard_normal((c * hk * wk, n)).astype(np.float16)
-    args = [GM("fmap", nc1hwc0), GM("wT", np.ascontiguousarray(wmat.T)), GM("out", np.empty((m_ext, n), np.float32), "out")]
-    args += [Scalar(v, "uint32_t") for v in (h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext, n)]
-    r = run(b, args, block_dim=1)
-    assert r.ok, "\n".join(map(str, r.diagnostics))
-    cols = _img2col(fm.astype(np.float64), (pad_lr, pad_lr, pad_tb, pad_tb), -2.0, hk, wk, stride, dil)
-    np.testing.assert_allclose(r.outputs["out"], cols[m_start:m_start + m_ext] @ wmat.astype(np.float64), rtol=1e-5, atol=1e-4)
+    _check_convolution(b, 6, 7, 32, 3, 3, 1, 1, 1, 1, 0, 42)
 
 
 V2PRO_CALL = ("LoadData(a2, a1, LoadData3DParamsV2Pro(C, false, false, false, false, false, "
@@ -199,14 +193,4 @@ def test_load3d_v2pro_packs_the_same_load(tmp_path, h, w, c, hk, wk, stride, dil
     assert "Load3DSetFMatrixCal" in src and "LoadData3DParamsV2Pro" in src
     (tmp_path / "v2pro.cpp").write_text(src)
     b = build(tmp_path / "v2pro.cpp", entry="conv_f16_regs")
-    assert b.ok, "\n".join(map(str, b.diagnostics))
-    n = 24
-    fm = RNG.standard_normal((c, h, w)).astype(np.float16)
-    nc1hwc0 = np.ascontiguousarray(fm.reshape(c // 16, 16, h, w).transpose(0, 2, 3, 1))
-    wmat = RNG.standard_normal((c * hk * wk, n)).astype(np.float16)
-    args = [GM("fmap", nc1hwc0), GM("wT", np.ascontiguousarray(wmat.T)), GM("out", np.empty((m_ext, n), np.float32), "out")]
-    args += [Scalar(v, "uint32_t") for v in (h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext, n)]
-    r = run(b, args, block_dim=1)
-    assert r.ok, "\n".join(map(str, r.diagnostics))
-    cols = _img2col(fm.astype(np.float64), (pad_lr, pad_lr, pad_tb, pad_tb), -2.0, hk, wk, stride, dil)
-    np.testing.assert_allclose(r.outputs["out"], cols[m_start:m_start + m_ext] @ wmat.astype(np.float64), rtol=1e-5, atol=1e-4)
+    _check_convolution(b, h, w, c, hk, wk, stride, dil, pad_lr, pad_tb, m_start, m_ext)
