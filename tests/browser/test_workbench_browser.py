@@ -67,14 +67,24 @@ def replace_in(page, editor: str, old: str, new: str):
     page.keyboard.insert_text(new)
 
 
-def find_in_diff(page, text: str):
-    "Search the pass diff (its search button, then type and Enter): the first match is scrolled into view."
+def find_in_diff(page, text: str, attempts: int = 3):
+    """Search the pass diff (its search button, then type and Enter): the first match is scrolled into view.
+
+    The diff view builds its editor again when its content arrives or its width crosses the side-by-side threshold,
+    and a search box opened just before that goes with the old editor (a suite run under load waited 60 s on the
+    detached field). Like a user whose box vanished, open it again."""
+    from playwright.sync_api import Error
     diff = page.locator('.ac-diffview[data-name="pass-diff"]')
-    diff.locator(".ac-diff-search").click()
-    field = diff.locator('.cm-search input[name="search"]')
-    field.fill(text)
-    field.press("End")
-    field.press("Enter")
+    for attempt in range(attempts):
+        diff.locator(".ac-diff-search").click()
+        field = diff.locator('.cm-search input[name="search"]')
+        try:
+            field.fill(text, timeout=15_000)
+            field.press("End", timeout=15_000)
+            field.press("Enter", timeout=15_000)
+            return
+        except Error:
+            if attempt == attempts - 1: raise
 
 
 def check_timeline(page, artifacts, shot: str):
