@@ -129,6 +129,15 @@ def _template(cls, fits, cores, factor, key, priority):
     return text
 
 
+def _runs_and_doubles(folder: Path):
+    "The project builds, its TilingFunc picks a template, and the kernel doubles x: the run, for its key and grid."
+    x = torch.randn(8 * 64 * 3)
+    r = run_project(load_project(folder), {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
+    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)
+    return r
+
+
 def _project(tmp_path: Path) -> Path:
     files = {
         "op_host/tpl_scale_custom.cpp": HOST,
@@ -188,10 +197,7 @@ def test_an_op_host_file_has_numeric_limits_from_the_sdk_headers(tmp_path):
     assert "<limits>" not in text
     registry.write_text(text.replace("if (t->Fits(context))",
                                      "if (std::numeric_limits<int>::max() > priority && t->Fits(context))"))
-    x = torch.randn(8 * 64 * 3)
-    r = run_project(load_project(folder), {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
-    assert r.run.ok, [d.render() for d in r.run.diagnostics]
-    np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)
+    _runs_and_doubles(folder)
 
 
 def test_a_gert_shape_is_written_through_its_subscript_and_keeps_its_slots(tmp_path):
@@ -212,11 +218,8 @@ def test_a_gert_shape_is_written_through_its_subscript_and_keeps_its_slots(tmp_p
         s.AppendDim(9);
         if (shrunk && last == priority + 7 && s.GetDim(1) == 5 && s.GetDimNum() == 4 && s[3] == 9 &&
             s == gert::Shape({priority + 7, 5, priority + 7, 9}) && t->Fits(context))"""))
-    x = torch.randn(8 * 64 * 3)
-    r = run_project(load_project(folder), {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
-    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    r = _runs_and_doubles(folder)
     assert r.tiling_key == 1
-    np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)
 
 
 
@@ -253,10 +256,7 @@ static ge::graphStatus CheckSupported(const ge::Operator& op, ge::AscendString& 
                  "this->AICore().SetTiling(optiling::TilingFunc);\n        this->AICore().SetCheckSupport(optiling::CheckSupported);", 1)
     assert text.count("CheckSupported") == 4
     host.write_text(text)
-    x = torch.randn(8 * 64 * 3)
-    r = run_project(load_project(folder), {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
-    assert r.run.ok, [d.render() for d in r.run.diagnostics]
-    np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)
+    _runs_and_doubles(folder)
 
 
 
@@ -277,8 +277,5 @@ def test_templates_whose_base_class_is_defined_in_another_source_link_it_too(tmp
     (folder / "op_host/aclnn_tpl_scale.cpp").write_text(
         '#include "opdev/op_executor.h"   // CANN\'s aclnn runtime: not in the emulated SDK\n'
         'aclnnStatus aclnnTplScaleGetWorkspaceSize(const aclTensor* x, aclTensor* y, uint64_t* size, aclOpExecutor** e);\n')
-    x = torch.randn(8 * 64 * 3)
-    r = run_project(load_project(folder), {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
-    assert r.run.ok, [d.render() for d in r.run.diagnostics]
+    r = _runs_and_doubles(folder)
     assert (r.tiling_key, r.block_dim) == (1, 8)
-    np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)
