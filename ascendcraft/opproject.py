@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import posixpath
 import re
 import struct
 import tempfile
@@ -288,9 +289,21 @@ def _registered_definitions(folder: Path, sources: dict, defs: list, settings: S
 
 def _headers(folder: Path) -> dict[str, str]:
     """Every header under the project folder: op_host/, op_kernel/ and the shared include folders a repository's build
-    adds (cann-ops' `src/common/inc`); not those of a CANN build's output (build_out/, build/)."""
-    return {k: v for k, v in read_sources(folder).items() if k.endswith((".h", ".hpp", ".hh"))
-            and not k.startswith(("build_out/", "build/"))}
+    adds (cann-ops' `src/common/inc`); not those of a CANN build's output (build_out/, build/). Also any other file there
+    that a project file includes by a quoted path, as the compiler reads it: a neighbouring op's source named by
+    path (hicann ops-nn dynamic_rnnv2's kernel, `#include "../dynamic_rnn/LstmFP16.cpp"`)."""
+    every = {k: v for k, v in read_sources(folder).items() if not k.startswith(("build_out/", "build/"))}
+    out = {k: v for k, v in every.items() if k.endswith((".h", ".hpp", ".hh"))}
+    todo = [k for k in every if k.startswith(("op_host/", "op_kernel/")) or k in out]
+    seen = set(todo)
+    while todo:
+        f = todo.pop()
+        for name in re.findall(r'^\s*#\s*include\s*"([^"]+)"', blank_comments(every[f]), re.M):
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(f), name))
+            if target in every and target not in seen:
+                seen.add(target); todo.append(target)
+                if not target.startswith(("op_host/", "op_kernel/")): out[target] = every[target]
+    return out
 
 
 def _kernel_file_for_a2(sources: dict[str, str], host_file: str, op: OpDefinition) -> str:

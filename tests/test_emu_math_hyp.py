@@ -215,3 +215,15 @@ def test_std_min_and_max():
     r = run(build({"k.cpp": STD}), [GM("y", np.zeros(8, np.int64), "out")], block_dim=1)
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     assert list(r.outputs["y"][:4]) == [min(4096, 1808), max(4096, 1808), -3, -7]
+
+
+def test_tanh_formula_constants_are_visible_in_namespace_ascendc():
+    """FP32_MIN_V2 / FP32_MAX_V2 / DOUBLE_X, the constants of AscendC's Tanh formula, which the official headers leave
+    visible to every kernel (cann-ops bidirection_lstm writes the formula with them): 2 * clip(x, -8.8, 8.8), as NumPy."""
+    b = build({"k.cpp": kernel("float", ["Mins(d, a, FP32_MAX_V2, N); Maxs(d, d, FP32_MIN_V2, N); Muls(d, d, DOUBLE_X, N)"])})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    x = np.linspace(-20, 20, N).astype(np.float32)
+    r = run(b, [GM("x", x), GM("y", np.empty(N, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], 2 * np.clip(x, np.float32(-8.8), np.float32(8.8)))
+    assert (r.outputs["y"] == 2 * np.float32(8.8)).any() and (r.outputs["y"] == 2 * np.float32(-8.8)).any()

@@ -763,7 +763,9 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         macros += f" -DASCENDCRAFT_OP_TYPE={project.op.type}"
         if "REGISTER_TILING_DEFAULT" in project.sources[project.kernel_file]:   # as build_project does
             macros += " -DASCENDCRAFT_TILING_DEFAULT"
-        kernel_sources = {k: v for k, v in project.sources.items() if k.startswith("op_kernel/") or k.endswith(".h")}
+        # the kernel's build: every file but the op_host sources (op_kernel/, headers, a neighbouring op's source that the
+        # kernel includes by path: dynamic_rnnv2's ../dynamic_rnn/LstmFP16.cpp)
+        kernel_sources = {k: v for k, v in project.sources.items() if not k.startswith("op_host/") or k.endswith(".h")}
         # a tiling header that only redefines the structs of the one the op_host includes (an op's stale copy) is left
         # out, as the project build does, which sees the op_host sources (emu.shadowed_tiling_headers)
         from ascendcraft.emu import shadowed_tiling_headers

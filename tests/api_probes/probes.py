@@ -607,6 +607,8 @@ P("DataCopyExtParams.default", "DataCopyExtParams p; p.blockLen = 64;")
 P("SetSyncBaseAddr", "SetSyncBaseAddr(0x1000);")
 P("SetSyncBaseAddr.argc", "SetSyncBaseAddr();", "argc")
 P("HALF_DEFAULT_REPEAT_STRIDE", "UnaryRepeatParams up(1, 1, DEFAULT_REPEAT_STRIDE, HALF_DEFAULT_REPEAT_STRIDE); (void)up;")
+# the constants of Tanh's formula, visible in namespace AscendC (cann-ops bidirection_lstm)
+P("FP32_MAX_V2", "float c = (FP32_MAX_V2 - FP32_MIN_V2) * DOUBLE_X; (void)c;")
 # DataCopy with DataCopyEnhancedParams: the plain copy on A2's paths; the enhanced fields act on 310P's L0C <-> UB only
 P("DataCopy.enhanced.gm2ub", "DataCopy(h0, gh, dcp, DataCopyEnhancedParams());")
 P("DataCopy.enhanced.ub2gm", "DataCopy(gh, h0, dcp, DataCopyEnhancedParams());")

@@ -38,6 +38,12 @@ namespace AscendC {
     }
 
 ASCENDCRAFT_EMU_ACTIVATION(Tanh, const TanhConfig& config = DEFAULT_TANH_CONFIG)
+// The constants of AscendC's Tanh formula, tanh(x) = (e^(2x) - 1) / (e^(2x) + 1) with x first clipped to [-8.8, 8.8]:
+// the official headers declare them in namespace AscendC, so every kernel sees them (cann-ops bidirection_lstm writes
+// that formula itself with FP32_MAX_V2, FP32_MIN_V2 and DOUBLE_X).
+constexpr float FP32_MIN_V2 = -8.8f;
+constexpr float FP32_MAX_V2 = 8.8f;
+constexpr float DOUBLE_X = 2.0f;
 ASCENDCRAFT_EMU_ACTIVATION(Sigmoid, int config = 0)
 ASCENDCRAFT_EMU_ACTIVATION(Erf, const ErfConfig& config = defaultErfConfig)
 ASCENDCRAFT_EMU_ACTIVATION(Sin, const SinConfig& config = defaultSinConfig)
