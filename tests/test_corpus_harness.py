@@ -933,3 +933,42 @@ def test_an_op_project_compiles_and_runs_with_another_ops_source_its_kernel_incl
                     reference=lambda x, y, alpha: x + 2 * alpha * y, atol=1e-5, rtol=1e-5)
     assert r.run.ok and not r.mismatches, r
     np.testing.assert_allclose(np.asarray(r.outputs["z"]), x + 2 * 0.5 * y, rtol=1e-5, atol=1e-5)
+
+
+def test_hicann_op_projects_have_their_ir_their_root_named_files_and_what_other_ops_headers_name(tmp_path):
+    """What an ops-nn op_host source finds in the repository's own build: the op's IR beside op_host/
+    (`#include "../op_graph/demo_proto.h"`, graph/operator_reg.h's REG_OP), its own files by their path from an include
+    folder of the build (`#include "ops/demo/op_kernel/demo_tiling_data.h"`, from the repository's root, or
+    `demo/op_kernel/...` from the category's folder), and the headers that another op's header names in turn by a ../
+    path (swi_glu's `../../swi_glu_grad/op_host/..._regbase.h` includes `../op_kernel/arch35/..._tiling.h`). The entry's
+    copy has them, and a host source including all of them compiles; the graph-fusion sources of op_graph/ stay out."""
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    from ascendcraft.opproject import include_dirs
+    from ascendcraft.emu import read_sources
+    files = {
+        "ops/demo/op_graph/demo_proto.h": '#pragma once\n#include "graph/operator_reg.h"\nnamespace ge {\nREG_OP(Demo)\n'
+                                          '    .INPUT(x, TensorType({DT_FLOAT}))\n    .OUTPUT(y, TensorType({DT_FLOAT}))\n'
+                                          '    .ATTR(dim, Int, -1)\n    .OP_END_FACTORY_REG(Demo)\n}\n',
+        "ops/demo/op_graph/fusion_pass/demo_pass.cpp": "#error not part of the op's build here\n",
+        "ops/demo/op_kernel/demo_tiling_data.h": "#pragma once\nstruct DemoTilingData { int n; };\n",
+        "ops/demo/op_kernel/demo.cpp": '#include "kernel_operator.h"\n#include "demo_tiling_data.h"\n',
+        "ops/other/op_host/other_regbase.h": '#pragma once\n#include "../op_kernel/arch35/other_tiling.h"\n',
+        "ops/other/op_kernel/arch35/other_tiling.h": "#pragma once\nconstexpr int OTHER_BLOCK = 32;\n",
+        "ops/demo/op_host/demo_tiling.cpp": '#include "../op_graph/demo_proto.h"\n'
+                                            '#include "ops/demo/op_kernel/demo_tiling_data.h"\n'
+                                            '#include "demo/op_kernel/demo_tiling_data.h"\n'
+                                            '#include "../../other/op_host/other_regbase.h"\n'
+                                            'int demo_tiling() { ge::op::Demo op; DemoTilingData t{OTHER_BLOCK};\n'
+                                            '    return static_cast<int>(op.get_attr_dim()) + t.n; }\n'
+                                            '// OpDef ... AddConfig("ascend910b")\n',
+    }
+    _, commit = _git_repo(tmp_path, files)
+    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "ops/demo", "kind": "op-project"}
+    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    assert (dest / "op_graph" / "demo_proto.h").is_file() and not (dest / "op_graph" / "fusion_pass").exists()
+    sources = read_sources(dest)
+    flags = [a for d in include_dirs(sources) for a in ("-iquote", d)]
+    done = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-I", str(INCLUDE_DIR), *flags, "op_host/demo_tiling.cpp"],
+                          cwd=dest, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]

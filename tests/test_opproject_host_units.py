@@ -279,3 +279,66 @@ def test_templates_whose_base_class_is_defined_in_another_source_link_it_too(tmp
         'aclnnStatus aclnnTplScaleGetWorkspaceSize(const aclTensor* x, aclTensor* y, uint64_t* size, aclOpExecutor** e);\n')
     r = _runs_and_doubles(folder)
     assert (r.tiling_key, r.block_dim) == (1, 8)
+
+
+PROTO = r"""#pragma once
+// the op's IR, as hicann ops-nn keeps it in op_graph/<op>_proto.h
+#include "graph/operator_reg.h"
+namespace ge {
+REG_OP(TplScaleCustom)
+    .INPUT(x, TensorType({DT_FLOAT, DT_FLOAT16, DT_BF16}))
+    .OPTIONAL_INPUT(group_index, TensorType::IndexNumberType())
+    .DYNAMIC_INPUT(extra, "T")
+    .OUTPUT(y, "T")
+    .ATTR(dim, Int, -1)
+    .ATTR(alpha, Float, 1.702)
+    .ATTR(mode, String, "fast")
+    .ATTR(pads, ListInt, {0, 0, 0, 0})
+    .ATTR(dst_type, Type, DT_FLOAT)
+    .ATTR(value, Tensor, Tensor())
+    .REQUIRED_ATTR(strides, ListInt)
+    .DATATYPE(T, TensorType::RealNumberType())
+    .OP_END_FACTORY_REG(TplScaleCustom)
+}  // namespace ge
+"""
+
+
+def test_an_op_ir_of_op_graph_compiles_and_its_operator_class_answers(tmp_path):
+    # hicann ops-nn's tiling headers include the op's IR (`#include "../op_graph/clipped_swiglu_proto.h"`: REG_OP(...)
+    # .INPUT(...).ATTR(...).OP_END_FACTORY_REG(...) from graph/operator_reg.h), and shared headers include
+    # graph/operator.h. The IR makes ge::op::<Op>, a ge::Operator: the TilingFunc here builds one and checks what it says
+    # (attribute defaults and settings, the registered inputs, its type); a wrong answer fails the tiling. The OpDef's
+    # attribute and input take a `.Version(n)` (the op version that added them), as clipped_swiglu's does.
+    # graph/types.h's ge::GetSizeInBytes is checked too.
+    folder = _project(tmp_path)
+    (folder / "op_graph").mkdir()
+    (folder / "op_graph/tpl_scale_custom_proto.h").write_text(PROTO)
+    tiling = folder / "op_host/tpl_scale_custom_tiling.h"
+    tiling.write_text(tiling.read_text().replace('#include "register/tilingdata_base.h"',
+                                                 '#include "register/tilingdata_base.h"\n#include "graph/operator.h"\n'
+                                                 '#include "../op_graph/tpl_scale_custom_proto.h"', 1))
+    host = folder / "op_host/tpl_scale_custom.cpp"
+    text = host.read_text().replace(
+        "static ge::graphStatus TilingFunc(gert::TilingContext* context) { return RunTemplates(context); }",
+        """static ge::graphStatus TilingFunc(gert::TilingContext* context) {
+    ge::op::TplScaleCustom op("scale1");
+    ge::AscendString type, name;
+    op.GetOpType(type);
+    op.GetName(name);
+    if (std::string(type.GetString()) != "TplScaleCustom" || std::string(name.GetString()) != "scale1") return ge::GRAPH_FAILED;
+    if (op.get_attr_dim() != -1 || op.get_attr_alpha() != 1.702f || op.get_attr_mode() != "fast") return ge::GRAPH_FAILED;
+    if (op.get_attr_pads() != std::vector<int64_t>{0, 0, 0, 0} || op.get_attr_dst_type() != ge::DT_FLOAT) return ge::GRAPH_FAILED;
+    op.set_attr_dim(1).set_attr_mode("exact");
+    int64_t dim = 0;
+    if (op.get_attr_dim() != 1 || op.GetAttr("dim", dim) != ge::GRAPH_SUCCESS || dim != 1) return ge::GRAPH_FAILED;
+    if (op.get_attr_mode() != "exact" || ge::op::TplScaleCustom::name_attr_strides() != "strides") return ge::GRAPH_FAILED;
+    op.update_input_desc_x(ge::TensorDesc(ge::Shape({8, 192}), ge::FORMAT_ND, ge::DT_FLOAT));
+    if (op.get_input_desc_x().GetShape().GetDims() != std::vector<int64_t>{8, 192}) return ge::GRAPH_FAILED;
+    if (op.GetInputDescByName("x").GetDataType() != ge::DT_FLOAT) return ge::GRAPH_FAILED;
+    // graph/types.h's byte size of a count of elements (experimental relu_v3's tiling): int4 packs two to a byte
+    if (ge::GetSizeInBytes(5, ge::DT_FLOAT16) != 10 || ge::GetSizeInBytes(3, ge::DT_INT4) != 2) return ge::GRAPH_FAILED;
+    return RunTemplates(context);
+}""", 1).replace('this->Input("x").ParamType(REQUIRED)', 'this->Input("x").ParamType(REQUIRED).Version(1)', 1)
+    assert text.count("TplScaleCustom op") == 1 and ".Version(1)" in text
+    host.write_text(text)
+    _runs_and_doubles(folder)

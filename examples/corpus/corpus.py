@@ -483,7 +483,10 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
     files = git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", path + "/").splitlines()
     for f in files:
         rel = f[len(path) + 1:]
-        if kind == "op-project" and not rel.startswith(("op_host/", "op_kernel/")): continue
+        # an op's op_graph/ headers (its IR, <op>_proto.h) come along: op_host sources include them by a relative path
+        # (`#include "../op_graph/clipped_swiglu_proto.h"`, hicann ops-nn); its graph-fusion sources do not
+        if kind == "op-project" and not (rel.startswith(("op_host/", "op_kernel/"))
+                                         or (rel.startswith("op_graph/") and rel.endswith((".h", ".hpp")))): continue
         if kind == "kernel-dir" and ("/" in rel or rel == "main.cpp" or not rel.endswith((".cpp", ".h"))): continue
         out = dest / rel
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -612,19 +615,52 @@ def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> 
             elif target.startswith(path + "/") and f.startswith(path + "/op_kernel/") and target not in files:
                 beside.add(target[len(path) + 1:].split("/")[0])
                 named.add(target[len(path) + 1:])
+    _own_by_root_path(gitdir, commit, path, dest, files)
     own = {n for n in named if n.startswith("op_kernel/")}
     if own: _own_kernel_files_of_another_op(gitdir, commit, path, dest, own)
     if beside - {"op_kernel"}: _beside_kernel_folders(gitdir, commit, path, dest, beside - {"op_kernel"}, named)
     if not folders: return
-    for folder in sorted(folders):
+    # the headers copied name others by ../ paths in turn (ops-nn swi_glu's `../../swi_glu_grad/op_host/...tiling_regbase.h`
+    # includes `../op_kernel/arch35/swi_glu_grad_regbase_tiling.h`): their folders come along too, as the repository's
+    # tree is all there in its own build
+    done = set()
+    while folders - done:
+        folder = min(folders - done)
+        done.add(folder)
         for g in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
             if g.endswith((".h", ".hpp")):
                 out = dest / SIBLINGS / g
                 out.parent.mkdir(parents=True, exist_ok=True)
-                out.write_bytes(show(gitdir, commit, g))
+                text = show(gitdir, commit, g)
+                out.write_bytes(text)
+                for name in re.findall(rb'#\s*include\s*"(\.\./[^"]+)"', text):
+                    target = posixpath.normpath(posixpath.join(posixpath.dirname(g), name.decode()))
+                    if not target.startswith(path + "/") and not target.startswith(".."):
+                        folders.add(posixpath.dirname(target))
     marker = dest / SIBLINGS / path / "op_host" / "ascendcraft_corpus_include_root.h"
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.write_text("#pragma once\n")
+
+
+def _own_by_root_path(gitdir: str, commit: str, path: str, dest: Path, files: list[str]) -> None:
+    """An op's file named by its path from an include folder of the repository's build (ops-nn add_example's op_host:
+    `#include "examples/add_example/op_kernel/add_example_tiling_data.h"`, from the repository's root; experimental
+    gelu_grad's `#include "gelu_grad/op_kernel/gelu_grad_tiling_data.h"`, from its category folder): a header at
+    SIBLINGS/<that name> includes the op's own file, so that the name resolves (SIBLINGS is on the include path) to the
+    one file the kernel includes as well."""
+    have = {f[len(path) + 1:] for f in files}
+    for f in files:
+        if not f.endswith((".h", ".hpp", ".cpp", ".cc")): continue
+        for name in re.findall(rb'#\s*include\s*"([^"./][^"]*)"', show(gitdir, commit, f)):
+            name = name.decode()
+            m = re.match(r"(.+?)/(op_kernel|op_host|op_graph)/(.+)$", name)
+            if not m or not (path == m.group(1) or path.endswith("/" + m.group(1))): continue
+            own = f"{m.group(2)}/{m.group(3)}"
+            if own not in have: continue
+            out = dest / SIBLINGS / name
+            if out.exists(): continue
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(f'#include "{"../" * (name.count("/") + 1)}{own}"   // the op\'s own file (ascendcraft corpus)\n')
 
 
 def _own_kernel_files_of_another_op(gitdir: str, commit: str, path: str, dest: Path, named: set[str]) -> None:

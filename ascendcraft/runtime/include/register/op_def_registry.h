@@ -90,6 +90,24 @@ inline int GetSizeByDataType(DataType dt) {
     default: return -1;
     }
 }
+// the bytes of `element_count` elements of a type (sub-byte types packed: two int4 in a byte, rounded up); -1 for a
+// negative count or a type without a size
+inline int64_t GetSizeInBytes(int64_t element_count, DataType data_type) {
+    if (element_count < 0) return -1;
+    int64_t bits = 0;
+    switch (data_type) {
+    case DT_INT4: case DT_FLOAT4_E2M1: case DT_FLOAT4_E1M2: bits = 4; break;
+    case DT_INT2: case DT_UINT2: bits = 2; break;
+    case DT_UINT1: bits = 1; break;
+    case DT_FLOAT6_E3M2: case DT_FLOAT6_E2M3: bits = 6; break;
+    case DT_HIFLOAT8: case DT_FLOAT8_E5M2: case DT_FLOAT8_E4M3FN: case DT_FLOAT8_E8M0: case DT_QINT8: case DT_QUINT8:
+        bits = 8; break;
+    case DT_QINT16: case DT_QUINT16: bits = 16; break;
+    case DT_QINT32: bits = 32; break;
+    default: { const int size = GetSizeByDataType(data_type); if (size < 0) return -1; bits = 8 * size; }
+    }
+    return (element_count * bits + 7) / 8;
+}
 class InferShapeContextPlaceholder;
 // GE's graph view of an operator (graph/operator.h): the old-style (TBE) tiling helpers of shared host headers take
 // one, and an OpDef's check-support function reads its tensor descriptions and attributes by name (NPUKernelBench
@@ -116,6 +134,12 @@ private:
 class Operator {
 public:
     Operator() = default;
+    // a named operator of a type (the classes graph/operator_reg.h's REG_OP makes construct their base this way)
+    explicit Operator(const char* type) : type_(type ? type : "") {}
+    Operator(const char* name, const char* type) : name_(name ? name : ""), type_(type ? type : "") {}
+    Operator(const AscendString& name, const char* type) : Operator(name.GetString(), type) {}
+    graphStatus GetName(AscendString& name) const { name = AscendString(name_.c_str()); return GRAPH_SUCCESS; }
+    graphStatus GetOpType(AscendString& type) const { type = AscendString(type_.c_str()); return GRAPH_SUCCESS; }
     TensorDesc GetInputDescByName(const char* name) const { return find(inputs_, name); }
     TensorDesc GetOutputDescByName(const char* name) const { return find(outputs_, name); }
     graphStatus UpdateInputDesc(const char* name, const TensorDesc& desc) { inputs_[name] = desc; return GRAPH_SUCCESS; }
@@ -147,6 +171,7 @@ private:
         auto it = m.find(name ? name : "");
         return it == m.end() ? TensorDesc() : it->second;
     }
+    std::string name_, type_;
     std::map<std::string, TensorDesc> inputs_, outputs_;
     std::map<std::string, Attr> attrs_;
 };
@@ -558,6 +583,8 @@ public:
     OpParamDef& ValueDepend(Option o) { (void)o; return *this; }
     OpParamDef& AutoContiguous() { return *this; }
     OpParamDef& IgnoreContiguous() { return *this; }
+    OpParamDef& Version(uint32_t version) { version_ = version; return *this; }   // the op version that added it
+    uint32_t version_ = 0;
     OpParamDef& Scalar() { return *this; }
     OpParamDef& ScalarList() { return *this; }
     OpParamDef& Follow(const char* other) { (void)other; return *this; }
@@ -580,6 +607,8 @@ public:
     OpAttrDef& Int(int64_t v = 0) { type_ = AttrDataType::ATTR_DT_INT; i_ = v; return *this; }
     OpAttrDef& String(const char* v = "") { type_ = AttrDataType::ATTR_DT_STR; s_ = v; return *this; }
     OpAttrDef& ListInt(std::vector<int64_t> v = {}) { type_ = AttrDataType::ATTR_DT_LIST_INT; li_ = std::move(v); return *this; }
+    OpAttrDef& Version(uint32_t version) { version_ = version; return *this; }   // the op version that added it
+    uint32_t version_ = 0;
     std::string name_;
     Option option_ = OPTIONAL;
     AttrDataType type_ = AttrDataType::ATTR_DT_INT;

@@ -17,7 +17,12 @@ enum class NpuArch : uint32_t {
 namespace platform_ascendc {
 
 enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, RESERVED };
-enum class SocVersion { ASCEND910 = 0, ASCEND910B, ASCEND910_93, ASCEND310P, ASCEND310B, RESERVED_VERSION };
+// the SoCs op_host sources compare against (the emulated platform is an A2, ASCEND910B; ops-nn's tilings also branch
+// on the regbase ASCEND950 and others)
+enum class SocVersion {
+    ASCEND910 = 0, ASCEND910B, ASCEND910_93, ASCEND310P, ASCEND310B, ASCEND310, ASCEND310C, ASCEND610LITE, ASCEND910E,
+    ASCEND910_55, ASCEND950, KIRIN9030, KIRINX90, RESERVED_VERSION
+};
 
 class PlatformAscendC {
 public:
