@@ -848,10 +848,62 @@ def test_a_hand_written_aclnn_wrapper_is_followed_by_its_parameter_names():
     # without l0op::Cast the wrapper converts nothing
     plain = {"op_host/aclnn_batch_norm.cpp": BATCH_NORM_WRAPPER.replace("l0op::Cast", "Keep")}
     assert corpus.follow_wrapper(BATCH_NORM_PYBIND, definition, plain)[1]["casts"] is False
-    # the generated API, or no wrapper in the op_host: nothing to follow
+    # no wrapper in the op_host, or the generated API (aclnn<OpType>, which the op_host does not write): nothing to follow
     assert corpus.follow_wrapper(BATCH_NORM_PYBIND, definition, {}) is None
-    assert corpus.follow_wrapper(BATCH_NORM_PYBIND.replace("aclnnBatchNorm", "aclnnBatchNormV3"), definition,
-                                 {"op_host/aclnn_batch_norm.cpp": BATCH_NORM_WRAPPER.replace("aclnnBatchNorm", "aclnnBatchNormV3")}) is None
+    assert corpus.follow_wrapper(BATCH_NORM_PYBIND.replace("aclnnBatchNorm", "aclnnBatchNormV3"), definition, host) is None
+    # ... but an aclnn<OpType> the op_host writes by hand is the one the build links: its parameter names are followed
+    own = corpus.follow_wrapper(BATCH_NORM_PYBIND.replace("aclnnBatchNorm", "aclnnBatchNormV3"), definition,
+                                {"op_host/aclnn_batch_norm.cpp": BATCH_NORM_WRAPPER.replace("aclnnBatchNorm", "aclnnBatchNormV3")})
+    assert own is not None and own[1]["api"] == "aclnnBatchNormV3" and own[1]["pairs"] == wrapped["pairs"]
+
+
+TOPK_PYBIND = """
+std::vector<at::Tensor> custom_pybind_api(at::Tensor &self_tensor, int64_t k, int64_t dim, bool largest, bool sorted) {
+    std::vector<int64_t> output_shape;
+    for (int64_t i = 0; i < self_tensor.dim(); ++i) output_shape.push_back(i == dim ? k : self_tensor.size(i));
+    at::Tensor values = torch::empty(output_shape, self_tensor.options().dtype(torch::kFloat16));
+    at::Tensor indices = torch::empty(output_shape, self_tensor.options().dtype(torch::kInt64));
+    EXEC_NPU_CMD(aclnnCustomOp, self_tensor, k, dim, largest, sorted, values, indices);
+    return {values, indices};
+}
+PYBIND11_MODULE(kernel_gen_ops, m) { m.def("custom_pybind_api", &custom_pybind_api, ""); }
+"""
+
+
+def test_a_scalar_of_the_hand_written_wrapper_named_like_an_op_input_is_that_input_as_a_one_element_tensor():
+    # NPUKernelBench TopKV3: the build renames aclnnCustomOp to aclnnTopKV3, which the op_host writes by hand with an
+    # int64_t k; the definition has a k tensor input (DT_INT32), which the wrapper makes of the scalar (ConvertToTensor)
+    definition = op("TopKV3", ["x", "k"], ["values", "indices"], ["sorted", "dim", "largest"])
+    definition.inputs[1] = OpParam("k", "REQUIRED", ["DT_INT32"], ["FORMAT_ND"])
+    host = {"op_host/aclnn_top_kv3.h": "ACLNN_API aclnnStatus aclnnTopKV3GetWorkspaceSize(const aclTensor* self, "
+            "int64_t k, int64_t dim, bool largest, bool sorted, aclTensor* valuesOut, aclTensor* indicesOut, "
+            "uint64_t* workspaceSize, aclOpExecutor** executor);"}
+    assert corpus.pybind_layout(TOPK_PYBIND, definition, host) is None   # the op_host writes aclnnTopKV3 itself
+    text, wrapped = corpus.follow_wrapper(TOPK_PYBIND, definition, host)
+    assert wrapped["api"] == "aclnnTopKV3" and wrapped["scalars"] == ["k"]
+    assert wrapped["pairs"] == [("self", "x"), ("k", "k"), ("sorted", "sorted"), ("dim", "dim"), ("largest", "largest"),
+                                ("valuesOut", "values"), ("indicesOut", "indices")]
+    # the call's parameters: self_tensor 0, k 1, dim 2, largest 3, sorted 4
+    assert corpus.pybind_layout(text, definition, {}) == {"inputs": [0, 1], "attrs": [4, 2, 3],
+                                                          "results": ["values", "indices"]}
+    # the tensor made of k: one element of the one dtype the definition lists
+    k = corpus.scalar_tensor(definition.inputs[1], 3)
+    assert k.dtype == torch.int32 and k.tolist() == [3]
+    loose = OpParam("k", "REQUIRED", ["DT_INT32", "DT_INT64"], ["FORMAT_ND"] * 2)
+    assert corpus.scalar_tensor(loose, 3).dtype == torch.int64 and corpus.scalar_tensor(loose, 0.5).dtype == torch.float32
+    # a scalar named like an attribute stays an attribute (BatchNorm's eps = epsilon), and a wrapper whose scalar names
+    # no input keeps the old grouping: MaskedSelectV3's wrapper (tensors only) cannot be split, so it is not followed
+    assert "scalars" in wrapped and corpus.follow_wrapper(BATCH_NORM_PYBIND, batch_norm_op(),
+                                                          {"op_host/a.cpp": BATCH_NORM_WRAPPER})[1]["scalars"] == []
+    masked = """at::Tensor custom_pybind_api(at::Tensor &input_tensor, at::Tensor &mask) {
+        at::Tensor tmp_output = torch::empty({8}, input_tensor.options());
+        EXEC_NPU_CMD(aclnnCustomOp, input_tensor, mask, tmp_output);
+        return tmp_output; }
+    PYBIND11_MODULE(kernel_gen_ops, m) { m.def("custom_pybind_api", &custom_pybind_api, ""); }"""
+    assert corpus.follow_wrapper(masked, op("MaskedSelectV3", ["x", "mask"], ["y"], []),
+                                 {"op_host/aclnn_masked_select_v3.h": "aclnnStatus aclnnMaskedSelectV3GetWorkspaceSize("
+                                  "const aclTensor* self, const aclTensor* mask, aclTensor* out, uint64_t* workspaceSize, "
+                                  "aclOpExecutor** executor);"}) is None
 
 
 def test_a_wrapper_whose_names_leave_several_parts_unmatched_is_not_followed():

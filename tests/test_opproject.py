@@ -600,6 +600,40 @@ def test_a_value_dependent_input_gives_the_tiling_function_its_values(tmp_path):
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
 
 
+def test_a_tiling_function_reading_an_input_without_value_depend_gets_no_data_and_the_failure_names_it(tmp_path):
+    # NPUKernelBench TopKV3: the tiling function reads k with GetInputTensor(1)->GetData, but k has no ValueDepend. CANN
+    # gives the data of ValueDepend inputs only (nullptr otherwise: GetInputTensor's documented restriction), so the
+    # function fails on its own nullptr check; the run says which input it read and what CANN needs
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text(host.read_text().replace(
+        'this->Output("z")', 'this->Input("scale").ParamType(REQUIRED).DataType({ge::DT_FLOAT, '
+        'ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});\n        this->Output("z")').replace(
+        "    tiling.set_alpha(alpha ? *alpha : 1.0f);",
+        "    const float* scale = context->GetInputTensor(2)->GetData<float>();\n"
+        "    if (scale == nullptr) { std::printf(\"Get const data scale failed.\\n\"); return ge::GRAPH_FAILED; }\n"
+        "    tiling.set_alpha((alpha ? *alpha : 1.0f) * scale[0]);"))
+    kernel = folder / "op_kernel" / "scale_add_custom.cpp"
+    kernel.write_text(kernel.read_text().replace("GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace",
+                                                 "GM_ADDR x, GM_ADDR y, GM_ADDR scale, GM_ADDR z, GM_ADDR workspace"))
+    project = load_project(folder)
+    assert [p.value_depend for p in project.op.inputs] == [False, False, False]
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(project, {"x": x, "y": y, "scale": torch.tensor([3.0] * 8)}, attrs={"alpha": 0.5},
+                    outputs={"z": ((4096,), "float32")})
+    assert not r.run.ok and [d.kind for d in r.run.diagnostics if d.is_error][:1] == ["host-tiling"]
+    assert "Get const data scale failed." in r.run.stdout + r.run.stderr   # the function's own check: no data
+    why = [l for l in r.run.stderr.splitlines() if "ValueDepend" in l]
+    assert len(why) == 1 and "input 'scale' (GetInputTensor(2)->GetData)" in why[0], r.run.stderr
+    # with ValueDepend the same function gets the values and the run goes through
+    host.write_text(host.read_text().replace('this->Input("scale").ParamType(REQUIRED)',
+                                             'this->Input("scale").ParamType(REQUIRED).ValueDepend(REQUIRED)'))
+    r = run_project(load_project(folder), {"x": x, "y": y, "scale": torch.tensor([3.0] * 8)}, attrs={"alpha": 0.5},
+                    reference=lambda x, y, scale, alpha: x + alpha * 3.0 * y, atol=1e-5, rtol=1e-5)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    assert "ValueDepend" not in r.run.stderr
+
+
 def test_a_stale_copy_of_a_tiling_header_is_shadowed_by_the_one_the_op_host_includes():
     # cann-ops conv3d_transpose_v2: its own op_host tiling header redefines the structs of conv3d_backprop_input_v2's,
     # which its tiling code includes by a ../ path; CANN's kernel sees the registered (included) ones only

@@ -1173,8 +1173,10 @@ def follow_wrapper(pybind: str, op, host_sources: dict[str, str]) -> tuple[str, 
     m = next((m for m in re.finditer(r"EXEC_NPU_CMD\s*\(", code)), None)
     if m is None: return None
     args = _split_args(_balanced(code, m.end() - 1))
-    if not args or not re.fullmatch(r"aclnn\w+", args[0]) or args[0] in {"aclnnCustomOp", f"aclnn{op.type}"}: return None
-    api, call = args[0], args[1:]
+    if not args or not re.fullmatch(r"aclnn\w+", args[0]): return None
+    # NPUKernelBench's build renames aclnnCustomOp to aclnn<OpType> (framework/batch_compile.py): the generated API,
+    # unless the op_host writes one of that name by hand (TopKV3's aclnnTopKV3(self, int64_t k, ...)), which is followed
+    api, call = f"aclnn{op.type}" if args[0] == "aclnnCustomOp" else args[0], args[1:]
     decl, source = None, ""
     for f, t in sorted(host_sources.items()):
         if not f.startswith("op_host/"): continue
@@ -1191,6 +1193,13 @@ def follow_wrapper(pybind: str, op, host_sources: dict[str, str]) -> tuple[str, 
         params.append(("tensor" if re.search(r"\bacl(Tensor|TensorList|IntArray|FloatArray|BoolArray)\b", a) else "scalar",
                        words[-1]))
     if len(params) != len(call) or not params: return None
+    # a scalar parameter named like an op input and like no attribute is that input: the wrapper makes a host scalar
+    # a one-element tensor (TopKV3's l0op::Topk: k -> executor->ConvertToTensor(AllocScalar(k), DT_INT32))
+    attr_names = {_wrapper_name(a.name) for a in op.attrs}
+    input_names = {_wrapper_name(p.name) for p in op.inputs}
+    from_scalar = {i for i, (k, n) in enumerate(params) if k == "scalar" and _wrapper_name(n) in input_names
+                   and _wrapper_name(n) not in attr_names}
+    params = [("tensor", n) if i in from_scalar else (k, n) for i, (k, n) in enumerate(params)]
     kinds = [k for k, _ in params]
     first_scalar = kinds.index("scalar") if "scalar" in kinds else len(kinds)
     last_scalar = len(kinds) - 1 - kinds[::-1].index("scalar") if "scalar" in kinds else len(kinds) - 1
@@ -1217,7 +1226,19 @@ def follow_wrapper(pybind: str, op, host_sources: dict[str, str]) -> tuple[str, 
     order = [call[where[n]] for _, names in groups for n in names]
     end = m.end() + len(_balanced(code, m.end() - 1)) + 1   # just past the call's closing parenthesis
     rewritten = code[:m.start()] + f"EXEC_NPU_CMD(aclnn{op.type}, {', '.join(order)})" + code[end:]
-    return rewritten, dict(api=api, casts=bool(re.search(r"\bl0op::Cast\s*\(", source)), pairs=pairs)
+    scalars = [n for n in (p.name for p in op.inputs) if where[n] in from_scalar]
+    return rewritten, dict(api=api, casts=bool(re.search(r"\bl0op::Cast\s*\(", source)), pairs=pairs, scalars=scalars)
+
+
+def scalar_tensor(p, value):
+    """The one-element tensor an aclnn wrapper makes of a host scalar for the op input `p` (executor->ConvertToTensor):
+    of the one dtype the definition lists for it, else int64 for an int and float32 for a float."""
+    import torch
+    from ascendcraft.opproject import GE_DTYPES
+    if value is None or torch.is_tensor(value) or not isinstance(value, (bool, int, float)): return value
+    one = p.dtypes[0] if p.dtypes and len(set(p.dtypes)) == 1 and p.dtypes[0] in GE_DTYPES else None
+    dtype = getattr(torch, GE_DTYPES[one][0]) if one else torch.float32 if isinstance(value, float) else torch.int64
+    return torch.tensor([value], dtype=dtype)
 
 
 FORMAT_RANKS = {"FORMAT_NCHW": 4, "FORMAT_NHWC": 4, "FORMAT_NCDHW": 5, "FORMAT_NDHWC": 5}
@@ -1400,13 +1421,19 @@ def failed_run_class(run) -> str:
 
 def run_failure(run) -> str:
     """A failed run in one line: its first error, and for a host tiling function that failed, the first error line the
-    function logged (DequantSwigluQuant: "Do op tiling failed, no valid template is found.")."""
+    function logged (DequantSwigluQuant: "Do op tiling failed, no valid template is found."), after what the glue found
+    (TopKV3: it read the data of an input that is not ValueDepend)."""
     errs = [d for d in run.diagnostics if d.is_error]
     text = f"{errs[0].kind}: {errs[0].message}" if errs else "run failed"
+    unset = []
     if errs and errs[0].kind == "host-tiling":
-        logged = [l.strip() for l in (getattr(run, "stderr", "") or "").splitlines() if re.search(r"\b(ERROR|error)\b|\[E\d", l)]
+        lines = (getattr(run, "stderr", "") or "").splitlines()
+        # the glue's finding first: the function read the data of an input CANN gives it no data for (no ValueDepend)
+        unset = [l.strip().removeprefix("ascendcraft: ") for l in lines if l.startswith("ascendcraft: ") and "ValueDepend" in l]
+        if unset: text += f": {unset[0]}"
+        logged = [l.strip() for l in lines if re.search(r"\b(ERROR|error)\b|\[E\d", l)]
         if logged: text += f" ({logged[0][:160]})"
-    return text[:300]
+    return text[:300] if not unset else text[:500]
 
 
 def _function_end(body: str) -> int:
@@ -1520,7 +1547,7 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
         wrapped = follow_wrapper(pybind_text, op, project.sources)
         if wrapped is not None:
             pybind_text, wrapped = wrapped
-            layout = pybind_layout(pybind_text, op, project.sources)
+            layout = pybind_layout(pybind_text, op, {})   # the rewritten call is in the definition's order
             if layout is None: wrapped = None
     if layout is not None and any(i is not None and i >= len(call) for i in layout["inputs"] + layout["attrs"]):
         layout = None   # ModelNew passes fewer arguments than the bound function takes (defaults)
@@ -1536,12 +1563,17 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
                 return torch.tensor(a, dtype=torch.int64 if all(isinstance(v, int) for v in a) else torch.float32)
             return a
         tensors = [take(i) for i in layout["inputs"]]   # None: an absent optional input (a null GM address)
+        if wrapped is not None and wrapped.get("scalars"):   # host scalars the wrapper hands over as 1-element tensors
+            tensors = [scalar_tensor(p, t) if p.name in wrapped["scalars"] else t for p, t in zip(op.inputs, tensors)]
         scalars = [call[i] for i in layout["attrs"] if i is not None and call[i] is not None]
         attrs = {a.name: call[i] for a, i in zip(op.attrs, layout["attrs"]) if i is not None and call[i] is not None}
         note = "; arguments as validation/pybind.cpp passes them"
         if wrapped is not None:
             moved = [f"{a} = {n}" for a, n in wrapped["pairs"] if _wrapper_name(a) != _wrapper_name(n)]
             note += f", through the op_host's {wrapped['api']}" + (f" ({', '.join(moved)})" if moved else "")
+            made = [f"{p.name} as a one-element {str(t.dtype).replace('torch.', '')} tensor" for p, t in zip(op.inputs, tensors)
+                    if p.name in wrapped.get("scalars", []) and torch.is_tensor(t)]
+            if made: note += f"; the host scalar {', '.join(made)} (as {wrapped['api']} hands it to the op)"
     else:
         flat = []   # the call's tensors (a tensor list stays one entry where the definition has a DYNAMIC input), scalars
         for a in call:

@@ -273,11 +273,14 @@ public:
     // The values of a value-dependent input (ValueDepend in the definition: Fill's dims, StridedSliceAssignV2's begin /
     // end / strides), which the glue copies in; nullptr for any other input, as the tiling function has no data then.
     template <typename T = void> const T* GetData() const {
+        if (!value_depend_) data_asked_ = true;   // the glue names the input when the tiling function then fails
         return data_.empty() ? nullptr : reinterpret_cast<const T*>(data_.data());
     }
     StorageShape shape_;
     CompileTimeTensorDesc desc_;
     std::vector<uint64_t> data_;   // the bytes, in 8-byte words (aligned for any element type)
+    bool value_depend_ = true;     // false: a tiling input the definition does not declare ValueDepend (no data)
+    mutable bool data_asked_ = false;
 };
 
 template <typename T> class TypedContinuousVector {
