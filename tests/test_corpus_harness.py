@@ -1024,3 +1024,40 @@ def test_hicann_op_projects_have_their_ir_their_root_named_files_and_what_other_
     done = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-I", str(INCLUDE_DIR), *flags, "op_host/demo_tiling.cpp"],
                           cwd=dest, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_ops_nn_host_headers_named_from_the_category_or_root_folder_reach_the_kernels_tiling(tmp_path):
+    """ops-nn's build puts the repository root and the op's category folder on the op_host include path, so dynamic_rnnv2
+    names `#include "dynamic_rnn/op_host/dynamic_rnn_common.h"`, whose folder declares (and registers for DynamicRNNV2)
+    the tiling struct the kernel reads: that folder's headers come along, the two folders become include folders, and
+    the kernel's build sees the struct; a folder nobody names does not come."""
+    from ascendcraft.emu import build, read_sources
+    files = {
+        "rnn/base/op_host/base_common.h": '#pragma once\n#include "base_tiling.h"\n',
+        "rnn/base/op_host/base_tiling.h": '#pragma once\n#include "register/tilingdata_base.h"\nnamespace optiling {\n'
+            "BEGIN_TILING_DATA_DEF(BaseTilingData)\nTILING_DATA_FIELD_DEF(uint32_t, rows);\nEND_TILING_DATA_DEF;\n"
+            "REGISTER_TILING_DATA_CLASS(Base, BaseTilingData)\nREGISTER_TILING_DATA_CLASS(Derived, BaseTilingData)\n}\n",
+        "rnn/base/op_host/base_def.cpp": "// OpDef\n",
+        "rnn/unused/op_host/unused.h": "#pragma once\n#error not named\n",
+        "math/shared/op_host/shared.h": "#pragma once\nconstexpr int SHARED_ROWS = 3;\n",
+        "rnn/derived/op_host/derived_tiling.h": '#pragma once\n#include "base/op_host/base_common.h"\n'
+                                                '#include "math/shared/op_host/shared.h"\n',
+        "rnn/derived/op_host/derived_def.cpp": '#include "derived_tiling.h"\n// OpDef\n',
+        "rnn/derived/op_kernel/derived.cpp": '#include "kernel_operator.h"\n'
+            'extern "C" __global__ __aicore__ void derived(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)\n'
+            "{\n    GET_TILING_DATA(t, tiling);\n    const BaseTilingData* p = &t;\n    (void)p; (void)x;\n}\n",
+    }
+    _, commit = _git_repo(tmp_path, files)
+    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "rnn/derived", "kind": "op-project"}
+    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    repo = dest / corpus.SIBLINGS
+    assert (repo / "rnn" / "base" / "op_host" / "base_tiling.h").is_file() and (repo / "math" / "shared" / "op_host" / "shared.h").is_file()
+    assert (repo / "rnn" / "ascendcraft_corpus_include_root.h").is_file() and (repo / "ascendcraft_corpus_include_root.h").is_file()
+    assert not (repo / "rnn" / "unused").exists()
+    sources = {k: v for k, v in read_sources(dest).items() if not k.startswith("op_host/") or k.endswith(".h")}
+    from ascendcraft.config import load_settings
+    settings = load_settings()
+    b = build(sources, "derived", settings=settings.replace(cxxflags=f"{settings.cxxflags} -DASCENDCRAFT_OP_TYPE=Derived"))
+    assert b.ok, b.log[-1500:]
+    no_root = {k: v for k, v in sources.items() if not k.startswith(corpus.SIBLINGS + "/")}
+    assert not build(no_root, "derived", settings=settings.replace(cxxflags=f"{settings.cxxflags} -DASCENDCRAFT_OP_TYPE=Derived")).ok

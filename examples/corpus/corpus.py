@@ -493,6 +493,7 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         text = show(gitdir, commit, f)
         out.write_bytes(restore_comment_openers(text) if entry["repo"] == "weich97/NPUKernelBench" else text)
     if kind == "op-project": _sibling_headers(entry, gitdir, dest, files)
+    if kind == "op-project" and entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, files)
     if entry["repo"] in COMMON_INCLUDES:   # the repository's shared headers, on the include paths its build sets
         roots = COMMON_INCLUDES[entry["repo"]]
         own = b"".join(p.read_bytes() for p in dest.rglob("*") if p.is_file())
@@ -661,6 +662,45 @@ def _own_by_root_path(gitdir: str, commit: str, path: str, dest: Path, files: li
             if out.exists(): continue
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(f'#include "{"../" * (name.count("/") + 1)}{own}"   // the op\'s own file (ascendcraft corpus)\n')
+
+
+# Repositories whose build puts the repository's root and each op's category folder on the op_host include path
+# (hicann ops-nn, cmake/func.cmake: `${source_dir}/../../` for op_tiling, the root in OP_TILING_INCLUDE), so an op names
+# another op's host header as `#include "dynamic_rnn/op_host/dynamic_rnn_common.h"` (rnn/dynamic_rnnv2) or
+# `#include "matmul/batch_mat_mul_v3/op_host/op_tiling/batch_mat_mul_v3_tiling.h"` (transpose_batch_mat_mul).
+ROOT_NAMED_HEADERS = {"hicann/ops-nn"}
+
+
+def _root_named_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> None:
+    """An op's file that names another op's host header by its path from the repository's root or from the op's
+    category folder (ROOT_NAMED_HEADERS): the headers of the folder that file is in go to SIBLINGS/<their repository
+    path>, and SIBLINGS/ and SIBLINGS/<category>/ become include folders (a header at the top of each), from which the
+    same names resolve. The other op's tiling structs (BEGIN_TILING_DATA_DEF) are then seen by the kernel's build too,
+    as CANN's generated kernel header has every struct the op's host registers (dynamic_rnnv2 registers
+    DynamicRNNTilingData, which dynamic_rnn's op_host declares)."""
+    commit, path = entry["commit"], entry["path"]
+    category = posixpath.dirname(path)
+    listing = set(git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines())
+    folders, roots = set(), set()
+    for f in files:
+        if not f.endswith((".h", ".hpp", ".cpp", ".cc")) or "/op_host/" not in f"/{f[len(path):]}": continue
+        for name in re.findall(rb'#\s*include\s*"([A-Za-z_][^".]*/[^"]+)"', show(gitdir, commit, f)):
+            name = name.decode()
+            for root in (category, ""):
+                target = posixpath.join(root, name) if root else name
+                if target in listing and not target.startswith(path + "/") and "/op_host/" in f"/{target}":
+                    folders.add(posixpath.dirname(target)); roots.add(root)
+                    break
+    for folder in sorted(folders):
+        for g in sorted(listing):
+            if posixpath.dirname(g) == folder and g.endswith((".h", ".hpp")):
+                out = dest / SIBLINGS / g
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(show(gitdir, commit, g))
+    for root in sorted(roots):
+        marker = dest / SIBLINGS / root / "ascendcraft_corpus_include_root.h"
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text("#pragma once\n")
 
 
 def _own_kernel_files_of_another_op(gitdir: str, commit: str, path: str, dest: Path, named: set[str]) -> None:
