@@ -186,3 +186,64 @@ def test_full_shape_tasks_start_only_while_their_memory_fits(monkeypatch):
     assert got == [s.task for s in specs]                       # every task ran, results in order
     assert max(peaks) <= 16_000                                 # two 10 GB verifications never side by side
     assert len(peaks) == 5
+
+
+def test_the_next_input_set_writes_the_files_of_the_last_one_nothing_maps():
+    shared = SharedInputs()
+    x = shared.share(np.arange(1024, dtype=np.float32))
+    keep = shared.share(np.arange(256, dtype=np.int32))       # a second array, still alive below
+    path_x, _ = shared.files[x.ctypes.data]
+    path_keep, _ = shared.files[keep.ctypes.data]
+    gone = shared.share(np.ones(64, dtype=np.float64))         # a size the next set does not have
+    path_gone, _ = shared.files[gone.ctypes.data]
+    del x, gone
+    shared.recycle([4096, 1024])          # the next set: one 4096-byte and one 1024-byte tensor
+    assert not path_gone.exists()         # a file of no wanted size goes at once
+    y = shared.share(np.arange(1024, dtype=np.float32)[::-1].copy())
+    assert shared.files[y.ctypes.data][0] == path_x and shared.reused == 1      # written again, not made anew
+    np.testing.assert_array_equal(y, np.arange(1024, dtype=np.float32)[::-1])
+    z = shared.share(np.full(256, 7, dtype=np.int32))          # the 1024-byte file is still mapped by `keep`
+    assert shared.files[z.ctypes.data][0] != path_keep and shared.reused == 1
+    np.testing.assert_array_equal(keep, np.arange(256, dtype=np.int32))       # its values did not change
+    e = shared.empty((8,), np.float32)                          # no spare of this size: a new file, all zeros
+    assert not e.any()
+    shared.drop_spare()
+    assert not path_keep.exists()         # unlinked; `keep` still maps its pages
+    np.testing.assert_array_equal(keep, np.arange(256, dtype=np.int32))
+    shared.close()
+    assert not path_x.exists()
+
+
+def test_a_reused_file_handed_out_empty_reads_zeros():
+    shared = SharedInputs()
+    x = shared.share(np.full(512, 3.0, dtype=np.float32))
+    path, _ = shared.files[x.ctypes.data]
+    del x
+    shared.recycle([2048])
+    e = shared.empty((512,), np.float32)
+    assert shared.files[e.ctypes.data][0] == path and not e.any()
+    shared.close()
+
+
+KEPT_HEAP = textwrap.dedent('''
+    import numpy as np
+    from ascendcraft.bench import kept_heap
+    def rss():
+        return int(next(l for l in open("/proc/self/status") if l.startswith("VmRSS")).split()[1]) << 10
+    base = rss()
+    with kept_heap():
+        a = np.ones(64 << 20, np.uint8); del a
+        inside = rss() - base          # freed, but kept in the heap for the next allocation
+        b = np.ones(64 << 20, np.uint8); del b
+        again = rss() - base           # the same pages again, not 64 MiB more
+    after = rss() - base               # the heap trimmed: back to the system
+    print(inside >> 20, again >> 20, after >> 20)
+    ''')
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_kept_heap_keeps_freed_memory_for_the_next_allocation_and_gives_it_back_after():
+    out = subprocess.run([sys.executable, "-c", KEPT_HEAP], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    inside, again, after = map(int, out.stdout.split())
+    assert inside >= 60 and again < inside + 8 and after < 8
