@@ -309,13 +309,14 @@ def test_an_op_ir_of_op_graph_compiles_and_its_operator_class_answers(tmp_path):
     # graph/operator.h. The IR makes ge::op::<Op>, a ge::Operator: the TilingFunc here builds one and checks what it says
     # (attribute defaults and settings, the registered inputs, its type); a wrong answer fails the tiling. The OpDef's
     # attribute and input take a `.Version(n)` (the op version that added them), as clipped_swiglu's does.
-    # graph/types.h's ge::GetSizeInBytes is checked too.
+    # graph/types.h's ge::GetSizeInBytes and ops-base's GetSafeStr / D_OP_LOGD are checked too.
     folder = _project(tmp_path)
     (folder / "op_graph").mkdir()
     (folder / "op_graph/tpl_scale_custom_proto.h").write_text(PROTO)
     tiling = folder / "op_host/tpl_scale_custom_tiling.h"
     tiling.write_text(tiling.read_text().replace('#include "register/tilingdata_base.h"',
                                                  '#include "register/tilingdata_base.h"\n#include "graph/operator.h"\n'
+                                                 '#include "log/log.h"\n'
                                                  '#include "../op_graph/tpl_scale_custom_proto.h"', 1))
     host = folder / "op_host/tpl_scale_custom.cpp"
     text = host.read_text().replace(
@@ -337,6 +338,9 @@ def test_an_op_ir_of_op_graph_compiles_and_its_operator_class_answers(tmp_path):
     if (op.GetInputDescByName("x").GetDataType() != ge::DT_FLOAT) return ge::GRAPH_FAILED;
     // graph/types.h's byte size of a count of elements (experimental relu_v3's tiling): int4 packs two to a byte
     if (ge::GetSizeInBytes(5, ge::DT_FLOAT16) != 10 || ge::GetSizeInBytes(3, ge::DT_INT4) != 2) return ge::GRAPH_FAILED;
+    // the log helpers ops-nn's common error_util.h builds its macros from
+    D_OP_LOGD(Ops::Base::GetSafeStr(Ops::Base::GetOpInfo(context)), "tiling %d", 1);
+    if (std::string(Ops::Base::GetSafeStr(Ops::Base::GetOpInfo(std::string("op1")))) != "op1") return ge::GRAPH_FAILED;
     return RunTemplates(context);
 }""", 1).replace('this->Input("x").ParamType(REQUIRED)', 'this->Input("x").ParamType(REQUIRED).Version(1)', 1)
     assert text.count("TplScaleCustom op") == 1 and ".Version(1)" in text

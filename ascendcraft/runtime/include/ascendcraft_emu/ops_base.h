@@ -36,6 +36,9 @@ inline const char* OpInfoOf(C* context) { return OpInfoOf(static_cast<const C*>(
 inline std::string GetOpInfo(const std::string& s) { return s; }
 inline std::string GetOpInfo(const char* s) { return OpInfoOf(s); }
 template <typename C> inline std::string GetOpInfo(const C* context) { return OpInfoOf(context); }
+// a C string of a name, whether given as one or as a std::string (ops-nn's error_util.h logs GetSafeStr(GetOpInfo(op)))
+inline const char* GetSafeStr(const char* name) { return name; }
+inline const char* GetSafeStr(const std::string& name) { return name.c_str(); }
 
 // level: 0 debug, 1 info, 2 warning, 3 error; only warnings and errors are written
 inline void Log(int level, const char* op, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -210,6 +213,11 @@ inline ge::graphStatus InferShape4Broadcast(gert::InferShapeContext* context) {
 #define OP_LOGW(op, ...) ASCENDCRAFT_OP_LOG(2, op, __VA_ARGS__)
 #define OP_LOGE(op, ...) ASCENDCRAFT_OP_LOG(3, op, __VA_ARGS__)
 #define OP_LOGE_WITHOUT_REPORT(op, ...) ASCENDCRAFT_OP_LOG(3, op, __VA_ARGS__)
+// the logging macros under OP_LOGx, which take the op's name as text (ops-nn's error_util.h uses them directly)
+#define D_OP_LOGD(opName, ...) ((void)(opName))
+#define D_OP_LOGI(opName, ...) ((void)(opName))
+#define D_OP_LOGW(opName, ...) ASCENDCRAFT_OP_LOG(2, opName, __VA_ARGS__)
+#define D_OP_LOGE(opName, ...) ASCENDCRAFT_OP_LOG(3, opName, __VA_ARGS__)
 #define OP_LOGE_IF(condition, return_value, op, ...) \
     do {                                              \
         if (unlikely(condition)) {                    \
