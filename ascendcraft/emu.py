@@ -44,10 +44,10 @@ from . import cache_trim, sandbox, seal
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
            'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
            'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS',
-           'PCH_KEEP_SECONDS', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES',
-           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage',
-           'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry',
-           'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
+           'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES',
+           'GM_PADDING_MODES', 'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings',
+           'entry_linkage', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param',
+           'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
            'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'pch_flags',
            'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'past_close',
            'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions',
@@ -829,6 +829,10 @@ _PCH_FORMAT = "emu-pch-2"
 # (a macro they do test makes g++ refuse the .gch and read the text: the same program, only slower). Other options that
 # change where headers come from or what they mean get no PCH: one per project would cost more than its builds save.
 _PCH_FREE_OPTIONS = ("-D", "-U", "-iquote")
+# An op project's host units (its tiling glue, op_host sources compiled on their own) start with one include of this
+# header, which includes the emulated CANN host headers (op_def_registry.h, platform_ascendc.h, ...): precompiled too,
+# once per flag set, it serves every project (`host_object`; its headers name no macro a project defines).
+OP_HOST_HEADER = "ascendcraft_emu/op_host.h"
 _PER_PROJECT_OPTIONS = ("-I", "-i", "-nostdinc", "--sysroot", "-Wp,", "-Xpreprocessor", "-x", "-undef")
 _pch_verified: dict[tuple, tuple] = {}     # (.gch path, key) -> stat signature of the file this process verified
 
@@ -856,12 +860,12 @@ def _stat_signature(path: Path) -> tuple:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
-def _pch_sealed(folder: Path, cache: Path, key: str) -> bool:
-    "Whether the folder holds the prelude and the .gch sealed under `key` (the .gch hashed once per process)."
+def _pch_sealed(folder: Path, cache: Path, key: str, text: str = PCH_PRELUDE_TEXT) -> bool:
+    "Whether the folder holds the prelude (`text`) and the .gch sealed under `key` (the .gch hashed once per process)."
     gch = folder / (PCH_PRELUDE + ".gch")
     try:
         signature = _stat_signature(gch)
-        if (folder / PCH_PRELUDE).read_text() != PCH_PRELUDE_TEXT: return False
+        if (folder / PCH_PRELUDE).read_text() != text: return False
     except OSError:
         return False
     if _pch_verified.get((str(gch), key)) == signature: return True
@@ -870,11 +874,15 @@ def _pch_sealed(folder: Path, cache: Path, key: str) -> bool:
     return True
 
 
-def precompiled_header(settings: Settings | None = None, flags=None, progress=None) -> Path | None:
+def precompiled_header(settings: Settings | None = None, flags=None, progress=None,
+                       header: str = "ascendcraft_emu/kernel_api.h") -> Path | None:
     """The prelude header (`PCH_PRELUDE`) of kernel builds with `flags` (default: the settings' cxxflags), with the
     precompiled kernel_operator.h beside it, made on first use (`progress(message)` hears it; default: stderr); None
-    when these flags get none (`pch_applies`) or the headers alone do not compile silently with them."""
+    when these flags get none (`pch_applies`) or the headers alone do not compile silently with them. `header`: the
+    runtime header the prelude includes (`OP_HOST_HEADER` for op-project host units; its own folder and key)."""
     settings = settings or load_settings()
+    text = f'#include "{header}"\n'
+    own = [] if text == PCH_PRELUDE_TEXT else [text]      # (the kernel header's key and origin are those of before)
     flags = pch_flags(shlex.split(settings.cxxflags) if flags is None else flags)
     if flags is None: return None
     if "clang" in compiler_version(settings.cxx).lower(): return None   # clang reads a PCH only through -include-pch
@@ -882,23 +890,24 @@ def precompiled_header(settings: Settings | None = None, flags=None, progress=No
     # the headers' content and place (a .gch names the files it was made from: each checkout has its own), the
     # compiler, and the exact flags of the kernel builds that include it
     key = hashlib.sha256("\n".join([_PCH_FORMAT, runtime_hash(), str(INCLUDE_DIR), settings.cxx,
-                                    compiler_version(settings.cxx), *compile_flags]).encode()).hexdigest()[:16]
+                                    compiler_version(settings.cxx), *compile_flags, *own]).encode()).hexdigest()[:16]
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / f"pch-{key}-sealed"
     prelude, gch, failed = folder / PCH_PRELUDE, folder / (PCH_PRELUDE + ".gch"), folder / "failed.log"
     if any(c in str(folder) for c in '"\\\n'): return None       # not spellable in an #include line
-    if _pch_sealed(folder, cache, key):
+    if _pch_sealed(folder, cache, key, text):
         cache_trim.mark_used(folder)
         return prelude
     if failed.exists(): return None
     with _FileLock(folder.with_suffix(".lock")):
-        if _pch_sealed(folder, cache, key): return prelude
+        if _pch_sealed(folder, cache, key, text): return prelude
         if failed.exists(): return None
         folder.mkdir(parents=True, exist_ok=True)
         say, t0 = progress or _stderr_progress, time.perf_counter()
-        say("precompiling kernel_operator.h for kernel builds (once per machine and flag set: "
+        what = f"{header} for op-project host units" if own else "kernel_operator.h for kernel builds"
+        say(f"precompiling {what} (once per machine and flag set: "
             f"{' '.join(flags)}{', sanitize' if any(f.startswith('-fsanitize') for f in flags) else ''})")
-        prelude.write_text(PCH_PRELUDE_TEXT)
+        prelude.write_text(text)
         tmp = folder / f"{PCH_PRELUDE}.{os.getpid()}.gch.tmp"
         limits = sandbox.build_limits(settings)
         done = sandbox.run([settings.cxx, *compile_flags, "-x", "c++-header", str(prelude), "-o", str(tmp)],
@@ -916,11 +925,11 @@ def precompiled_header(settings: Settings | None = None, flags=None, progress=No
         os.replace(tmp, gch)
         seal.seal_file(gch, cache, key)
         say(f"  precompiled in {time.perf_counter() - t0:.1f} s ({gch}, {gch.stat().st_size >> 20} MiB)")
-        origin = "\n".join([_PCH_FORMAT, str(INCLUDE_DIR), settings.cxx, *compile_flags]) + "\n"
+        origin = "\n".join([_PCH_FORMAT, str(INCLUDE_DIR), settings.cxx, *compile_flags, *own]) + "\n"
         (folder / "origin.txt").write_text(origin)
         _prune_precompiled_headers(folder, origin)
     cache_trim.maybe_trim(folder.parent, settings.build_cache_mb)
-    return prelude if _pch_sealed(folder, cache, key) else None
+    return prelude if _pch_sealed(folder, cache, key, text) else None
 
 
 PCH_KEEP_SECONDS = 600     # a replaced .gch of the same checkout and flags is deleted once it is this old
@@ -944,18 +953,25 @@ def _prune_precompiled_headers(made: Path, origin: str) -> list[Path]:
     return gone
 
 
-_KERNEL_API_INCLUDE = re.compile(r'[ \t]*#[ \t]*include[ \t]*(?:"ascendcraft_emu/kernel_api\.h"|<ascendcraft_emu/kernel_api\.h>)[ \t]*')
+def _include_re(header: str) -> re.Pattern:
+    h = re.escape(header)
+    return re.compile(rf'[ \t]*#[ \t]*include[ \t]*(?:"{h}"|<{h}>)[ \t]*')
 
 
-def with_prelude(text: str, prelude: Path) -> str | None:
-    """`text` with its first preprocessor line, `#include "ascendcraft_emu/kernel_api.h"` (or `<...>`) after nothing but
-    comments and blank lines, replaced by an include of `prelude` on the same line (so every line keeps its number);
-    None when the text does not start so (something defined or included first would change what the header means)."""
+_KERNEL_API_INCLUDE = _include_re("ascendcraft_emu/kernel_api.h")
+
+
+def with_prelude(text: str, prelude: Path, header: str | None = None) -> str | None:
+    """`text` with its first preprocessor line, `#include "ascendcraft_emu/kernel_api.h"` (or `<...>`; `header` names
+    another runtime header) after nothing but comments and blank lines, replaced by an include of `prelude` on the same
+    line (so every line keeps its number); None when the text does not start so (something defined or included first
+    would change what the header means)."""
+    include = _KERNEL_API_INCLUDE if header is None else _include_re(header)
     lines, code = text.split("\n"), blank_comments(text).split("\n")
     for i, line in enumerate(code):
         if lines[i].rstrip().endswith("\\"): return None        # a line continued into the next: keep it as it is
         if not line.strip(): continue
-        if lines[i] != line or not _KERNEL_API_INCLUDE.fullmatch(line):
+        if lines[i] != line or not include.fullmatch(line):
             return None                                         # something else first, or a comment on the line
         lines[i] = f'#include "{prelude}"'
         return "\n".join(lines)
@@ -1363,11 +1379,13 @@ def _host_key(command: list[str], file: str, compiled: dict[str, str], cxx: str)
 
 
 def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp: Path, obj: str, limits,
-                settings: Settings, cache: Path) -> tuple[Any, str]:
+                settings: Settings, cache: Path, prelude=None) -> tuple[Any, str]:
     """(how it ended, its compiler log) for host file `file` compiled by `command` (run in `tmp`/src; it ends with
     `-o obj`): from the cache when the same file, with every project file it may read (`host_inputs`), was compiled with
     the same command, compiler and runtime headers; else compiled in the sandbox, and a clean compile is cached
-    (sealed; the log is kept, so its warnings are said again)."""
+    (sealed; the log is kept, so its warnings are said again). A file whose first line includes `OP_HOST_HEADER` is
+    compiled with that line swapped for the prelude of its precompiled form (`prelude()`, called on a miss: a path or
+    None), as a kernel is (`with_prelude`): the same object and log, and the same key."""
     key = _host_key(command, file, compiled, settings.cxx)
     folder, src, out = cache / "emu" / "hosts" / key[:2] / key, tmp / "src", tmp / "src" / obj
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -1381,8 +1399,20 @@ def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp:
             return sandbox.Finished(0, log, "", False, 0.0, True), log
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    done = sandbox.run(command, scratch=tmp, cwd=src, limits=limits, settings=settings, readable=[INCLUDE_DIR])
-    log = done.stdout + done.stderr
+    def compile_with(prelude):
+        text = with_prelude(compiled[file], prelude, OP_HOST_HEADER) if prelude else None
+        (src / file).write_text(text or compiled[file])
+        done = sandbox.run([command[0], *(PCH_WARNING_FLAGS if text else ()), *command[1:]], scratch=tmp, cwd=src,
+                           limits=limits, settings=settings, readable=[INCLUDE_DIR, *([prelude.parent] if text else [])])
+        return done, pch_rejections(done.stdout + done.stderr)[0] if text else done.stdout + done.stderr
+
+    try:
+        first = prelude() if prelude and with_prelude(compiled[file], Path(PCH_PRELUDE), OP_HOST_HEADER) else None
+        done, log = compile_with(first)
+        if first and done.returncode != 0 and not first.exists():    # the cache was cleared meanwhile: not the file's
+            done, log = compile_with(None)
+    finally:
+        (src / file).write_text(compiled[file])
     if done.returncode == 0 and not done.timed_out and not sandbox.setup_failure(done) and out.is_file():
         try:
             staged = Path(tempfile.mkdtemp(prefix="host-", dir=_mkdir(folder.parent)))
@@ -1467,7 +1497,9 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         pool = ThreadPoolExecutor(1) if host_files else None
         hosts = [pool.submit(host_object, f, compiled, [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted,
                                                        "-c", f, "-o", o], tmp=tmp, obj=o, limits=limits,
-                             settings=settings, cache=cache) for f, o in zip(host_files, objects)]
+                             settings=settings, cache=cache,
+                             prelude=lambda: precompiled_header(settings, flags, header=OP_HOST_HEADER))
+                 for f, o in zip(host_files, objects)]
 
         def compile_with(main):
             (src / "__ascendcraft_main.cpp").write_text(main or driver)

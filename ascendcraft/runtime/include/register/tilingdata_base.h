@@ -43,11 +43,27 @@ namespace optiling {}
 // An op project build (ascendcraft.opproject) defines ASCENDCRAFT_OP_TYPE: every registration gets its own
 // name (nested structs are registered too) and GET_TILING_DATA takes the op's. Otherwise the one registration
 // is the kernel's tiling struct.
-#ifdef ASCENDCRAFT_OP_TYPE
-#define REGISTER_TILING_DATA_CLASS(op, cls) using AscendCraftTilingData_##op = cls;
-#else
-#define REGISTER_TILING_DATA_CLASS(op, cls) using AscendCraftTilingData = cls;
-#endif
+// The choice is made where the macro is used, not where this header is read (no #ifdef ASCENDCRAFT_OP_TYPE here): g++
+// refuses a precompiled header whose text tested a macro that the build defines, and the op-project host headers
+// (op_def_registry.h, which includes this one) are precompiled once for every project (ascendcraft.emu.host_object).
+// g++ refuses it too when the build defines a macro whose name occurs anywhere in it, so that name is not written
+// here either: it is pasted together where REGISTER_TILING_DATA_CLASS is used (ASCENDCRAFT_OP_TYPE_NAME_).
+// ASCENDCRAFT_OP_PROJECT() is 1 when ASCENDCRAFT_OP_TYPE is defined (to the op's type, an identifier), else 0: pasted
+// after ASCENDCRAFT_OP_PROJECT_ the undefined name becomes the probe below, which expands to `~, 0`.
+#define ASCENDCRAFT_OP_PROJECT_ASCENDCRAFT_OP_TYPE ~, 0
+#define ASCENDCRAFT_SECOND_(a, b, ...) b
+#define ASCENDCRAFT_SECOND(...) ASCENDCRAFT_SECOND_(__VA_ARGS__)
+#define ASCENDCRAFT_OP_TYPE_NAME_(a, b) a##b
+#define ASCENDCRAFT_OP_PROJECT_PASTE_(a) ASCENDCRAFT_OP_PROJECT_##a
+#define ASCENDCRAFT_OP_PROJECT_PASTE(a) ASCENDCRAFT_OP_PROJECT_PASTE_(a)
+#define ASCENDCRAFT_OP_PROJECT() \
+    ASCENDCRAFT_SECOND(ASCENDCRAFT_OP_PROJECT_PASTE(ASCENDCRAFT_OP_TYPE_NAME_(ASCENDCRAFT_OP_, TYPE)), 1, ~)
+#define ASCENDCRAFT_TILING_NAME_0(named) AscendCraftTilingData
+#define ASCENDCRAFT_TILING_NAME_1(named) named
+#define ASCENDCRAFT_TILING_NAME_PICK_(flag, named) ASCENDCRAFT_TILING_NAME_##flag(named)
+#define ASCENDCRAFT_TILING_NAME_PICK(flag, named) ASCENDCRAFT_TILING_NAME_PICK_(flag, named)
+#define REGISTER_TILING_DATA_CLASS(op, cls) \
+    using ASCENDCRAFT_TILING_NAME_PICK(ASCENDCRAFT_OP_PROJECT(), AscendCraftTilingData_##op) = cls;
 // CANN's tiling headers see the graph and context types (gert::, ge::) wherever they are included, the kernel
 // build's copy of an op's tiling header too.
 #include "register/op_def_registry.h"

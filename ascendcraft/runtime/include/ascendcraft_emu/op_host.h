@@ -1,0 +1,12 @@
+// AscendCraft op-project host units: the headers that the tiling glue (ascendcraft.opproject.glue_source) and an
+// op_host source compiled on its own read first. The build swaps this include for the prelude of its precompiled form
+// (ascendcraft.emu.OP_HOST_HEADER), made once per flag set for every project: none of these headers may name a macro
+// that a project build defines (ASCENDCRAFT_OP_TYPE, DTYPE_<NAME>, ...), or g++ refuses the .gch and reads the text.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include "register/op_def_registry.h"
+#include "ascendcraft_emu/tiling_bind.h"
+#include "tiling/platform/platform_ascendc.h"
