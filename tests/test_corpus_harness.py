@@ -992,7 +992,8 @@ def test_hicann_op_projects_have_their_ir_their_root_named_files_and_what_other_
     (`#include "../op_graph/demo_proto.h"`, graph/operator_reg.h's REG_OP), its own files by their path from an include
     folder of the build (`#include "ops/demo/op_kernel/demo_tiling_data.h"`, from the repository's root, or
     `demo/op_kernel/...` from the category's folder), and the headers that another op's header names in turn by a ../
-    path (swi_glu's `../../swi_glu_grad/op_host/..._regbase.h` includes `../op_kernel/arch35/..._tiling.h`). The entry's
+    path (swi_glu's `../../swi_glu_grad/op_host/..._regbase.h` includes `../op_kernel/arch35/..._tiling.h`; a header named
+    from the category folder includes `../common/...`, conv3d_transpose_v2's case). The entry's
     copy has them, and a host source including all of them compiles; the graph-fusion sources of op_graph/ stay out."""
     import subprocess
     from ascendcraft.emu import INCLUDE_DIR
@@ -1007,11 +1008,15 @@ def test_hicann_op_projects_have_their_ir_their_root_named_files_and_what_other_
         "ops/demo/op_kernel/demo.cpp": '#include "kernel_operator.h"\n#include "demo_tiling_data.h"\n',
         "ops/other/op_host/other_regbase.h": '#pragma once\n#include "../op_kernel/arch35/other_tiling.h"\n',
         "ops/other/op_kernel/arch35/other_tiling.h": "#pragma once\nconstexpr int OTHER_BLOCK = 32;\n",
+        "ops/third/op_host/op_tiling/arch22/third_tiling.h": '#pragma once\n#include "../common/third_utils.h"\n',
+        "ops/third/op_host/op_tiling/common/third_utils.h": "#pragma once\nconstexpr int THIRD_BLOCK = 16;\n",
+        "ops/third/tests/ut/op_host/third_test.h": "#error a unit test's header\n",
         "ops/demo/op_host/demo_tiling.cpp": '#include "../op_graph/demo_proto.h"\n'
                                             '#include "ops/demo/op_kernel/demo_tiling_data.h"\n'
                                             '#include "demo/op_kernel/demo_tiling_data.h"\n'
                                             '#include "../../other/op_host/other_regbase.h"\n'
-                                            'int demo_tiling() { ge::op::Demo op; DemoTilingData t{OTHER_BLOCK};\n'
+                                            '#include "third/op_host/op_tiling/arch22/third_tiling.h"\n'
+                                            'int demo_tiling() { ge::op::Demo op; DemoTilingData t{OTHER_BLOCK + THIRD_BLOCK};\n'
                                             '    return static_cast<int>(op.get_attr_dim()) + t.n; }\n'
                                             '// OpDef ... AddConfig("ascend910b")\n',
     }

@@ -494,6 +494,7 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         out.write_bytes(restore_comment_openers(text) if entry["repo"] == "weich97/NPUKernelBench" else text)
     if kind == "op-project": _sibling_headers(entry, gitdir, dest, files)
     if kind == "op-project" and entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, files)
+    if kind == "op-project": _close_sibling_headers(gitdir, commit, path, dest)
     if entry["repo"] in COMMON_INCLUDES:   # the repository's shared headers, on the include paths its build sets
         roots = COMMON_INCLUDES[entry["repo"]]
         own = b"".join(p.read_bytes() for p in dest.rglob("*") if p.is_file())
@@ -641,6 +642,32 @@ def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> 
     marker = dest / SIBLINGS / path / "op_host" / "ascendcraft_corpus_include_root.h"
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.write_text("#pragma once\n")
+
+
+def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> None:
+    """The headers of other ops copied under SIBLINGS name others by ../ paths in turn (conv3d_transpose_v2 gets
+    conv3d_backprop_input_v2's op_host/op_tiling/arch22/ headers, which include `../common/conv_backprop_input_context_utils.h`):
+    the headers of the folders those name come along too, until none is missing, as the repository's whole tree is
+    there in its own build. A unit test's folder (tests/) and the op's own folder do not."""
+    root = dest / SIBLINGS
+    if not root.is_dir(): return
+    todo = [p for p in root.rglob("*") if p.is_file() and p.suffix in (".h", ".hpp")]
+    folders = set()
+    while todo:
+        f = todo.pop()
+        at = posixpath.dirname(f.relative_to(root).as_posix())
+        for name in re.findall(rb'#\s*include\s*"(\.\./[^"]+)"', f.read_bytes()):
+            target = posixpath.normpath(posixpath.join(at, name.decode()))
+            folder = posixpath.dirname(target)
+            if target.startswith("..") or target.startswith(path + "/") or "/tests/" in f"/{target}" \
+                    or (root / target).exists() or folder in folders: continue
+            folders.add(folder)
+            for g in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
+                out = root / g
+                if not g.endswith((".h", ".hpp")) or out.exists(): continue
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(show(gitdir, commit, g))
+                todo.append(out)
 
 
 def _own_by_root_path(gitdir: str, commit: str, path: str, dest: Path, files: list[str]) -> None:
