@@ -287,6 +287,23 @@ void cube_load2d(Dt dt, const Local& dst, const Local& src, const Load2DSpec& p,
     }
 }
 
+void cube_load2d_gm(Dt dt, const Local& dst, const void* gm, const Load2DSpec& p, SrcLoc loc) {
+    enter(Op::LoadData, loc);
+    const uint64_t srcEnd = p.repeatTimes ? (static_cast<uint64_t>(p.startIndex) + (p.repeatTimes - 1) * static_cast<uint64_t>(p.srcStride) + 1) * kFractalBytes : 0;
+    const uint64_t dstEnd = p.repeatTimes ? (static_cast<uint64_t>(p.repeatTimes - 1) * (1 + p.dstGap) + 1) * kFractalBytes : 0;
+    const uint8_t r = region_of_local(dst);
+    check_cube(dst, Op::LoadData, loc, "dst", {kRegionL1, kRegionL0A, kRegionL0B}, r == kRegionL1 ? 32 : kFractalBytes, dstEnd);
+    const GmBuffer& g = check_gm(gm, srcEnd, false, Op::LoadData, loc);
+    record_gm(TPipe_::MTE2, Op::LoadData, dt, 0, loc, static_cast<uint64_t>(p.repeatTimes) * kFractalBytes,
+              static_cast<uint64_t>(p.repeatTimes) * kFractalBytes / dt_size(dt), p.repeatTimes, static_cast<uint32_t>(kFractalBytes),
+              GmPlace{&g, gm, static_cast<uint64_t>(p.srcStride) * kFractalBytes});
+    if (tracing_now() || !g.real) return;
+    const uint8_t* src = static_cast<const uint8_t*>(gm);
+    for (uint32_t i = 0; i < p.repeatTimes; ++i)
+        std::memcpy(dst.addr + static_cast<uint64_t>(i) * (1 + p.dstGap) * kFractalBytes,
+                    src + (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(i) * p.srcStride) * kFractalBytes, kFractalBytes);
+}
+
 void cube_fill(Dt dt, const Local& dst, uint16_t repeatTimes, uint16_t blockNum, uint16_t dstGap, const void* value,
                uint32_t size, SrcLoc loc) {
     enter(Op::Fill, loc);

@@ -1086,6 +1086,8 @@ C("Cube.LoadData2DParams.argc.6", "LoadData2DParams p(0, 1, 1, 0, 0, false);", "
 C("Cube.LoadData.family.nd2nz", "LoadData(a2, a1, nd);", "family")
 C("Cube.LoadData.mixed", "LoadData(c1, a1, ld);", "dtype")
 C("Cube.LoadData.gm", "LoadData(a2, gh, ld);", "swap")
+# LoadData 2D from GM to A1 / B1 (cann-ops conv3dv2's weight load); int4b_t has no such load on A2
+C("Cube.LoadData.gm.l1", "ld.repeatTimes = 2; ld.srcStride = 1; LoadData(b1, gh, ld);")
 # L1 -> L0B with a fractal transpose (int8 / float B^T): compiles; running it is a named 'unsupported' error (RUN_TIME)
 C("Cube.LoadDataWithTranspose.float", "LoadData2dTransposeParams tp; tp.repeatTimes = 1; tp.srcStride = 1; "
   "LoadDataWithTranspose(b2.ReinterpretCast<float>(), b1.ReinterpretCast<float>(), tp);")
@@ -1477,7 +1479,6 @@ UNEMULATED: dict[str, str] = {
     "ShiftRight.tensor_scalar": "the tensor-shift form is not emulated: shift by a scalar",
     "GlobalTensor.call": "GlobalTensor::operator() (a raw GM reference) is not emulated: use GetValue / SetValue",
     "GlobalTensor.SetShapeInfo": _NOT_YET,
-    "Cube.LoadData.gm": "LoadData from GM is not emulated: DataCopy GM -> L1 (Nd2NzParams), then LoadData L1 -> L0A/L0B",
     **{f"invented.{n}": _NOT_YET for n in ("Subs", "Divs", "Neg", "Clamp", "Where")},
     # the wider math API: official verdicts are recorded; delete these lines as the emulation provides each API
     **{f"{op}.{form}": _NOT_YET for op, forms in {

@@ -48,6 +48,9 @@ struct FixpipeSpec {
 
 void cube_copy_nd2nz(Dt dt, const Local& dst, const void* gm, const Local* l1src, const Nd2NzSpec& p, SrcLoc loc);
 void cube_load2d(Dt dt, const Local& dst, const Local& src, const Load2DSpec& p, SrcLoc loc);
+// LoadData (2D) from GM: repeat r copies the 512-byte fractal startIndex + r * srcStride of `gm` to fractal r * (1 + dstGap)
+// of dst (A1 / B1 / A2 / B2); MTE2. No transpose on this path.
+void cube_load2d_gm(Dt dt, const Local& dst, const void* gm, const Load2DSpec& p, SrcLoc loc);
 // Fill / InitConstValue: repeatTimes x blockNum blocks of dst (32 bytes in L1, 512-byte fractals in L0A / L0B) set to the
 // `size`-byte value, dstGap blocks skipped between repeats.
 void cube_fill(Dt dt, const Local& dst, uint16_t repeatTimes, uint16_t blockNum, uint16_t dstGap, const void* value,
@@ -265,6 +268,26 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     constexpr bool int4 = std::is_same<T, int4b_t>::value;
     s.transpose = !int4 && p.ifTranspose;
     ascendcraft::emu::cube_load2d(int4 ? ascendcraft::emu::Dt::i8 : ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
+}
+
+// ---- LoadData (2D) from GM: GM -> A1 / B1 (or straight to L0A / L0B), whole 512-byte fractals (MTE2) ----------------
+// As the A2 build: ifTranspose is not read on this path; int4b_t stops with a named error, as does addrMode dec (not
+// emulated yet).
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p, SrcLoc loc = {}) {
+    if (std::is_same<T, int4b_t>::value)   // the official A2 build compiles it and asserts when it runs
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::LoadData,
+                                           "LoadData with LoadData2DParams from GM does not support int4b_t on A2",
+                                           "copy int4b_t data GM -> L1 with DataCopy (Nd2NzParams)", loc);
+    if (p.addrMode != 0)
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::LoadData,
+                                           "LoadData (2D) from GM with addrMode = dec (each repeat's source fractal before "
+                                           "the previous one) is not emulated yet",
+                                           "load with addrMode = inc (0) and a source that runs forward", loc);
+    ascendcraft::emu::Load2DSpec s;
+    s.startIndex = p.startIndex; s.repeatTimes = p.repeatTimes; s.srcStride = p.srcStride; s.dstGap = p.dstGap;
+    constexpr bool int4 = std::is_same<T, int4b_t>::value;
+    ascendcraft::emu::cube_load2d_gm(int4 ? ascendcraft::emu::Dt::i8 : ascendcraft::emu::dt_of<T>(), dst.emu(), src.address_, s, loc);
 }
 
 // ---- Fill (InitConstValue, its older name): set blocks of an L1 / L0A / L0B tensor to one value -----------------------
