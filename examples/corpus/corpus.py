@@ -1823,6 +1823,10 @@ GOLDEN_FAULTS = {
     "tasks/level1/Math/ComplexMatDot/answer/0": "reads its counts at 8 + 40*8 of 48-entry arrays, then reads past matx",
     "tasks/level2/TensorMove/ExpandV2/answer/0": "its TilingFunc multiplies shape[0..dimDelta] inclusive (expandSize 2048 "
         "rows for [16] -> [128, 16]): the kernel writes 16x past y",
+    "tasks/level3/Sort/TopKV3/answer/0": "its TilingFunc reads k's value (GetInputTensor(1)->GetData) while the definition "
+        "does not declare k ValueDepend: CANN gives it no data (nullptr), and it fails ('Get const data k failed.'); on A2 "
+        "its own aclnnTopKV3 launches CANN's built-in TopKV2 instead (l0op::Topk takes TopKV3 on Ascend310P only), and "
+        "the kernel's proposal APIs are 310P-only",
 }
 
 
