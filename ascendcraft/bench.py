@@ -57,10 +57,10 @@ __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_E
            'EmulatedKernel', 'kept_heap', 'TaskSpec', 'settings_record', 'StageClock', 'check_sizes', 'KeptTraces',
            'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage', 'written_bytes', 'eager_cost',
            'is_task_file_problem', 'task_file_result', 'write_result', 'run_task', 'VerifyMemory',
-           'verification_memory', 'memory_budget_mb', 'default_out', 'kernel_paths', 'result_group', 'select_tasks',
-           'unloaded_results', 'run_identity', 'machine_memory_mb', 'full_shape_load', 'verification_size',
-           'verification_mb', 'prime_output_specs', 'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree',
-           'Progress', 'execute', 'run_bench', 'main']
+           'verification_memory', 'output_keep_mb', 'memory_budget_mb', 'default_out', 'kernel_paths', 'result_group',
+           'select_tasks', 'unloaded_results', 'run_identity', 'machine_memory_mb', 'full_shape_load',
+           'verification_size', 'verification_mb', 'prime_output_specs', 'prime_eager_cost', 'plan', 'is_done',
+           'descendants', 'kill_tree', 'Progress', 'execute', 'run_bench', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -424,6 +424,10 @@ class EmulatedKernel:
     def __init__(self, build, program, task: Task, size="small", settings: Settings | None = None, poisons=POISONS):
         self.build, self.program, self.task, self.size = build, program, task, size
         self.settings = settings or load_settings()
+        if size == "full":                 # the first run's GM output files are kept for the next trial's first run
+            try: keep = output_keep_mb(verification_memory(task, self.settings))
+            except Exception: keep = 0
+            if keep > self.settings.gm_keep_mb: self.settings = self.settings.replace(gm_keep_mb=keep)
         self.poisons = tuple(poisons)
         self.outputs = [p.name for p in program.host.params if p.kind == "out"]
         self.failure: KernelFailure | None = None
@@ -1104,6 +1108,15 @@ def verification_memory(task: Task, settings: Settings | None = None) -> VerifyM
     return VerifyMemory(inputs=sum(nbytes), largest_input=max(nbytes, default=0), outputs=sum(t.nbytes for t in outs),
                         reference=live.peak, draw=max(draws),
                         elements=sum(t.numel() for t in tensors) + sum(t.numel() for t in outs))
+
+
+def output_keep_mb(need: VerifyMemory) -> int:
+    """The GM files (MiB) a full-shape verification keeps from one trial's first run for the next one's (`gm_keep_mb`),
+    so that the kernel writes its outputs into pages already allocated (fresh output pages were a third of the kernel
+    process's samples at `average_pooling_1d`'s shapes, round 17): one set of outputs, when the next trial's draw, the
+    last set's files and the kept outputs together stay within the estimated peak; else 0 (nothing more is kept)."""
+    if need.outputs == 0 or need.draw + need.inputs + need.outputs > need.peak - (VERIFY_OVERHEAD_MB << 20): return 0
+    return -(-need.outputs // 2**20)
 
 
 def memory_budget_mb(settings: Settings) -> float:

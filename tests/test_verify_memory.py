@@ -247,3 +247,14 @@ def test_kept_heap_keeps_freed_memory_for_the_next_allocation_and_gives_it_back_
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     inside, again, after = map(int, out.stdout.split())
     assert inside >= 60 and again < inside + 8 and after < 8
+
+
+def test_a_full_shape_verification_keeps_one_set_of_output_files_only_within_its_estimated_peak():
+    from ascendcraft.bench import VerifyMemory, output_keep_mb
+    G = 2 ** 30
+    pool = VerifyMemory(inputs=2 * G, largest_input=2 * G, outputs=2 * G, reference=2 * G, draw=2 * G, elements=1)
+    assert output_keep_mb(pool) == 2048                 # draw + last set + kept outputs = 6 GiB = the two-run term
+    heavy_draw = VerifyMemory(inputs=4 * G, largest_input=4 * G, outputs=4 * G, reference=4 * G, draw=16 * G, elements=1)
+    assert output_keep_mb(heavy_draw) == 0              # 16 + 4 + 4 GiB would pass the 16 GiB estimate
+    reduction = VerifyMemory(inputs=8 * G, largest_input=8 * G, outputs=0, reference=0, draw=8 * G, elements=1)
+    assert output_keep_mb(reduction) == 0
