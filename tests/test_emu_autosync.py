@@ -153,3 +153,44 @@ def test_auto_sync_inserts_the_waits_of_gather_brcb_and_transpose_in_trace_mode(
         assert before["kind"] == Kind.WAIT and before["event"] == AUTO_EVENT, api     # the wait the compiler inserts ...
         assert (before["src_pipe"], before["dst_pipe"]) == (Pipe.MTE2, Pipe.V), api   # ... for the copy in, just before
     assert len(waits(trace(b, args, block_dim=1, auto_sync=False))) == 0
+
+
+INTEGER_EVENT = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void plus_one(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256 * sizeof(float));
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 256);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 256);
+    LocalTensor<float> t = buf.Get<float>();
+    const uint16_t ev = 1;           // an integer event id, as cann-ops conv3dv2 keeps its ping-pong flags
+    DataCopy(t, xGm, 256);
+    set_flag(PIPE_MTE2, PIPE_V, ev);
+    WAIT_IN
+    Adds(t, t, 1.0f, 256);
+    set_flag(PIPE_V, PIPE_MTE3, ev);
+    wait_flag(PIPE_V, PIPE_MTE3, ev);
+    DataCopy(yGm, t, 256);
+}
+'''
+
+
+def test_set_flag_and_wait_flag_take_an_integer_event_id(tmp_path):
+    "The compiler's set_flag / wait_flag with a uint16_t event id: the pair orders the pipes (auto-sync off), NumPy."
+    off = load_settings().replace(auto_sync=False)
+    x = np.random.default_rng(3).standard_normal(256).astype(np.float32)
+    for wait, ok in (("wait_flag(PIPE_MTE2, PIPE_V, ev);", True), ("", False)):
+        path = tmp_path / f"plus_one_{ok}.cpp"
+        path.write_text(INTEGER_EVENT.replace("WAIT_IN", wait))
+        b = build(path, entry="plus_one")
+        assert b.ok, "\n".join(d.render() for d in b.errors)
+        r = run(b, [GM("x", x), GM("y", np.empty(256, np.float32), "out")], block_dim=1, settings=off)
+        if ok:
+            assert r.ok and not r.diagnostics, "\n".join(map(str, r.diagnostics))
+            np.testing.assert_array_equal(r.outputs["y"], x + 1)
+        else:   # the MTE2 -> V flag set and never waited for: the read of t races the copy
+            assert "ub-race" in [d.kind for d in r.errors], r

@@ -479,5 +479,13 @@ inline void set_flag(pipe_t src, pipe_t dst, event_t id, ascendcraft::emu::SrcLo
 inline void wait_flag(pipe_t src, pipe_t dst, event_t id, ascendcraft::emu::SrcLoc loc = {}) {
     ascendcraft::emu::flag_wait(static_cast<uint8_t>(AscendC::HardEventOf(src, dst)), id, loc);
 }
+// ... with the event id as an integer (the compiler's intrinsics take one too: AscendC's own SetFlag<T> passes its T on;
+// cann-ops conv3dv2 keeps its ping-pong event in a uint16_t)
+inline void set_flag(pipe_t src, pipe_t dst, uint64_t id, ascendcraft::emu::SrcLoc loc = {}) {
+    ascendcraft::emu::flag_set(static_cast<uint8_t>(AscendC::HardEventOf(src, dst)), static_cast<int32_t>(id), loc);
+}
+inline void wait_flag(pipe_t src, pipe_t dst, uint64_t id, ascendcraft::emu::SrcLoc loc = {}) {
+    ascendcraft::emu::flag_wait(static_cast<uint8_t>(AscendC::HardEventOf(src, dst)), static_cast<int32_t>(id), loc);
+}
 inline int64_t get_block_idx() { return ascendcraft::emu::block_idx(); }
 inline int64_t get_block_num() { return ascendcraft::emu::block_num(); }
