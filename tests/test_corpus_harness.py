@@ -1066,3 +1066,57 @@ def test_ops_nn_host_headers_named_from_the_category_or_root_folder_reach_the_ke
     assert b.ok, b.log[-1500:]
     no_root = {k: v for k, v in sources.items() if not k.startswith(corpus.SIBLINGS + "/")}
     assert not build(no_root, "derived", settings=settings.replace(cxxflags=f"{settings.cxxflags} -DASCENDCRAFT_OP_TYPE=Derived")).ok
+
+
+def test_a_host_source_of_the_same_build_target_is_linked_when_the_ops_host_code_needs_it(tmp_path, monkeypatch):
+    """hicann ops-nn builds every op's host sources into one library, so an op's tiling calls code of its category's
+    common/op_host folder (conv3d_backprop_filter_v2 -> conv/common/op_host/op_tiling/conv_platform_util.cpp) and of
+    the ops its op_host/CMakeLists.txt names as DEPENDENCIES (swi_glu -> swi_glu_grad's GluBaseTiling4RegBase). The op's
+    host build fails to link without those sources; the harness brings in the ones that define a symbol the link names
+    undefined, and no other (a source that does not compile, another folder's same-named function, the named op's
+    definition)."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
+    files = {f"ops/scale_add_custom/{p.relative_to(example).as_posix()}": p.read_text()
+             for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
+    host = files["ops/scale_add_custom/op_host/scale_add_custom.cpp"]
+    host = host.replace('#include "register/op_def_registry.h"\n', '#include "register/op_def_registry.h"\n'
+                        '#include "../../common/op_host/op_tiling/align_util.h"\n'
+                        '#include "../../scaler/op_host/scaler_tiling_base.h"\n', 1)
+    host = host.replace("const uint32_t align = ALIGN_BYTES / typeSize;",
+                        "const uint32_t align = Ops::Demo::Util::AlignElements(typeSize);\n"
+                        "    if (optiling::ScalerBase().Tiles() != UB_TILES) return ge::GRAPH_FAILED;")
+    assert host.count("AlignElements") == 1 and host.count("scaler_tiling_base.h") == 1
+    files["ops/scale_add_custom/op_host/scale_add_custom.cpp"] = host
+    files.update({
+        "ops/scale_add_custom/op_host/CMakeLists.txt":
+            "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR}\n"
+            "    OPTYPE scale_add_custom ACLNNTYPE aclnn DEPENDENCIES scaler)\n",
+        "ops/common/op_host/op_tiling/align_util.h":
+            "#pragma once\n#include <cstdint>\nnamespace Ops {\nnamespace Demo {\nnamespace Util {\n"
+            "uint32_t AlignElements(uint32_t typeSize);\n}\n}\n}\n",
+        "ops/common/op_host/op_tiling/align_util.cpp":
+            '#include "align_util.h"\nnamespace Ops {\nnamespace Demo {\nnamespace Util {\n'
+            "uint32_t AlignElements(uint32_t typeSize) { return 256 / typeSize; }\n}\n}\n}\n",
+        "ops/common/op_host/op_tiling/broken.cpp": "#error a common source the link does not need\n",
+        "ops/common/op_host/op_api/align_api.cpp": "#error aclnn code\nuint32_t AlignElements(uint32_t t) { return t; }\n",
+        "ops/scaler/op_host/CMakeLists.txt": "add_modules_sources(OPTYPE scaler DEPENDENCIES scale_add_custom)\n",
+        "ops/scaler/op_host/scaler_tiling_base.h": "#pragma once\n#include <cstdint>\nnamespace optiling {\n"
+            "class ScalerBase {\npublic:\n    virtual ~ScalerBase() = default;\n    virtual uint32_t Tiles() const;\n};\n}\n",
+        "ops/scaler/op_host/scaler_tiling_base.cpp": '#include "scaler_tiling_base.h"\n'
+            "namespace optiling {\nuint32_t ScalerBase::Tiles() const { return 3 * 2; }\n}\n",
+        "ops/scaler/op_host/scaler_def.cpp": "#error the named op's definition\nOP_ADD(Scaler);\n",
+        "ops/unrelated/op_host/util.cpp": "#error a folder the build target does not join\n"
+            "namespace Util { uint32_t AlignElements(uint32_t typeSize) { return typeSize; } }\n",
+    })
+    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "ops/scale_add_custom", "kind": "op-project"}
+    with monkeypatch.context() as m:   # without the other sources: the link fails
+        m.setattr(corpus, "link_sources", lambda *a, **k: [])
+        res = corpus.try_entry((entry, gitdir, False))
+    assert res["kernel_ok"] and not res["project_ok"] and "undefined reference" in res["project_error"], res
+    res = corpus.try_entry((entry, gitdir, False))
+    assert res["kernel_ok"] and res["project_ok"], res
+    assert res["linked"] == ["ops/common/op_host/op_tiling/align_util.cpp", "ops/scaler/op_host/scaler_tiling_base.cpp"]
+    assert corpus.link_candidates(gitdir, commit, "ops/scale_add_custom") == [
+        "ops/common/op_host/op_tiling/align_util.cpp", "ops/common/op_host/op_tiling/broken.cpp",
+        "ops/scaler/op_host/scaler_tiling_base.cpp"]

@@ -651,7 +651,7 @@ def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> N
     there in its own build. A unit test's folder (tests/) and the op's own folder do not."""
     root = dest / SIBLINGS
     if not root.is_dir(): return
-    todo = [p for p in root.rglob("*") if p.is_file() and p.suffix in (".h", ".hpp")]
+    todo = [p for p in root.rglob("*") if p.is_file() and p.suffix in (".h", ".hpp", ".inc")]   # .inc: linked sources
     folders = set()
     while todo:
         f = todo.pop()
@@ -689,6 +689,101 @@ def _own_by_root_path(gitdir: str, commit: str, path: str, dest: Path, files: li
             if out.exists(): continue
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(f'#include "{"../" * (name.count("/") + 1)}{own}"   // the op\'s own file (ascendcraft corpus)\n')
+
+
+LINKED = "ascendcraft_linked"   # op_host/<LINKED>_<k>.cpp: a forwarder to another folder's host source the link needs
+
+
+@functools.lru_cache(maxsize=8)
+def _tree(gitdir: str, commit: str) -> tuple[str, ...]:
+    return tuple(git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines())
+
+
+def link_candidates(gitdir: str, commit: str, path: str) -> list[str]:
+    """The host sources built into the same target as the op's own in its repository's build (hicann ops-nn: every
+    op_host folder's sources join one library; an op's op_host/CMakeLists.txt names the ops it needs as
+    `add_modules_sources(... DEPENDENCIES a b)`, and its category's `common/op_host` folder holds the shared sources,
+    conv/common/op_host/op_tiling/conv_platform_util.cpp): the .cpp files of those folders, without aclnn / l0op code
+    (op_api/), unit tests and another op's definition (OP_ADD)."""
+    cmake = path + "/op_host/CMakeLists.txt"
+    deps = []
+    if cmake in set(_tree(gitdir, commit)):
+        for args in re.findall(r"add_modules_sources\s*\(([^)]*)\)", show(gitdir, commit, cmake).decode(errors="replace")):
+            m = re.search(r"\bDEPENDENCIES\b((?:\s+[\w.-]+)+)", args)
+            for d in (m.group(1).split() if m else []):
+                if re.fullmatch(r"[A-Z_]+", d): break   # the next keyword of the call
+                deps.append(d)
+    category = path.split("/")[0]
+    folders = [f"{category}/common/op_host/"]
+    tree = _tree(gitdir, commit)
+    for d in deps:   # the named op's folder: in the op's category first, else anywhere in the repository
+        homes = sorted({f[:-len("/op_host/CMakeLists.txt")] for f in tree if f.endswith(f"/{d}/op_host/CMakeLists.txt")},
+                       key=lambda h: (not h.startswith(category + "/"), h.count("/"), h))
+        if homes and homes[0] != path: folders.append(homes[0] + "/op_host/")
+    return [f for folder in folders for f in tree
+            if f.startswith(folder) and f.endswith((".cpp", ".cc")) and "/op_api/" not in f and "/tests/" not in f"/{f}"
+            and not re.search(rb"\bOP_ADD\s*\(", show(gitdir, commit, f))]
+
+
+def _undefined(log: str) -> set[str]:
+    "The symbols a failed link names as undefined (demangled, as g++ prints them)."
+    return set(re.findall(r"undefined reference to [`'‘](.+?)['’]", log))
+
+
+def _defines(text: str, symbol: str) -> bool:
+    """Whether a source defines the (demangled) symbol: `vtable for C` / `typeinfo for C` by a member function of C
+    defined out of the class (`C::f(...) {`), a function `A::C::f(args)` by `C::f(...) {`, or by `f(...) {` inside a
+    `namespace C` block."""
+    from ascendcraft.emu import blank_comments
+    code = blank_comments(text)
+    m = re.match(r"(?:vtable|typeinfo|typeinfo name) for (.+)$", symbol)
+    if m:
+        cls = re.sub(r"<.*", "", m.group(1)).split("::")[-1]
+        return bool(re.search(rf"\b{re.escape(cls)}\s*::\s*~?\w+\s*\([^;{{}}]*\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{{", code))
+    name = re.sub(r"\(.*", "", symbol)   # the qualified name, without the parameter list
+    if "<" in name or "operator" in name: return False
+    parts = name.split("::")
+    body = r"\s*\([^;{}]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{"
+    if len(parts) > 1 and re.search(rf"\b{re.escape(parts[-2])}\s*::\s*{re.escape(parts[-1])}{body}", code): return True
+    return bool(re.search(rf"(?<![\w:.>])\b{re.escape(parts[-1])}{body}", code)) and \
+        (len(parts) == 1 or bool(re.search(rf"\bnamespace\s+{re.escape(parts[-2])}\b", code)))
+
+
+def link_sources(entry: dict, gitdir: str, dest: Path, log: str, have: set[str]) -> list[str]:
+    """Bring in, for a host build that failed to link, the host sources of the same build target (`link_candidates`)
+    that define a symbol the link names as undefined: each is copied to SIBLINGS/<its repository path>.inc (with its
+    folder's headers, and the ../ headers they name, as `_close_sibling_headers` does), and op_host/<LINKED>_<k>.cpp
+    includes it, so that the op-project build compiles it as one more op_host source of its own. `have`: the
+    repository paths already brought in (updated). Returns the newly brought ones."""
+    commit, path = entry["commit"], entry["path"]
+    wanted, added = _undefined(log), []
+    if not wanted: return added
+    for f in link_candidates(gitdir, commit, path):
+        if f in have: continue
+        text = show(gitdir, commit, f).decode(errors="replace")
+        if not any(_defines(text, s) for s in wanted): continue
+        have.add(f)
+        added.append(f)
+        out = dest / SIBLINGS / (f + ".inc")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+        folder = posixpath.dirname(f)
+        for g in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
+            if g.endswith((".h", ".hpp")) and not (dest / SIBLINGS / g).exists():
+                (dest / SIBLINGS / g).write_bytes(show(gitdir, commit, g))
+        # a ../ name of the op's own file (swi_glu_grad's `../../swi_glu/op_host/swi_glu_tiling.h`): a header there
+        # includes the op's copy, so that both names are one file
+        for name in re.findall(r'#\s*include\s*"(\.\./[^"]+)"', text):
+            target = posixpath.normpath(posixpath.join(folder, name))
+            own = target[len(path) + 1:]
+            if target.startswith(path + "/") and (dest / own).is_file() and not (dest / SIBLINGS / target).exists():
+                (dest / SIBLINGS / target).parent.mkdir(parents=True, exist_ok=True)
+                (dest / SIBLINGS / target).write_text(f'#include "{"../" * (target.count("/") + 1)}{own}"   // the op\'s own file (ascendcraft corpus)\n')
+        k = len(list((dest / "op_host").glob(f"{LINKED}_*.cpp")))
+        (dest / "op_host" / f"{LINKED}_{k}.cpp").write_text(
+            f"// ascendcraft corpus: {f}, a host source of the same build target\n#include \"../{SIBLINGS}/{f}.inc\"\n")
+    if added: _close_sibling_headers(gitdir, commit, path, dest)
+    return added
 
 
 # Repositories whose build puts the repository's root and each op's category folder on the op_host include path
@@ -884,6 +979,13 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         if not project_build: return out
         try:
             pb = build_project(project, 0)
+            linked: set[str] = set()
+            for _ in range(3):   # a link that misses symbols of the build target's other host sources: those sources too
+                if pb.ok or entry["kind"] != "op-project" or not link_sources(entry, gitdir, folder, pb.log, linked): break
+                again = build_project(load_project(folder), 0)
+                if not again.ok and "undefined reference" not in again.log: break   # the first error stands
+                pb = again
+            if linked: out.update(linked=sorted(linked))
             out.update(project_ok=pb.ok, project_error=first_error(pb))
         except Exception as e:  # noqa: BLE001
             out.update(project_ok=False, project_error=str(e)[:200])
