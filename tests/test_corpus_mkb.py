@@ -192,8 +192,11 @@ def test_large_inputs_run_with_a_smaller_batch_and_say_so():
     ns["batch_size"], ns["get_inputs"] = 256, weights(32)                  # 1 GiB + 128 MiB of weights
     assert "256 -> 1 (inputs and outputs 132 MiB)" in mkb.shrink_batch(ns)            # over 64 MiB at batch 1: within the full size
     ns["batch_size"], ns["get_inputs"] = 256, weights(80)                  # 320 MiB of weights alone
-    with pytest.raises(ValueError, match="324 MiB even with 1 of 256 rows"):
-        mkb.shrink_batch(ns)
+    assert "256 -> 1 (inputs and outputs 324 MiB)" in mkb.shrink_batch(ns)            # within this machine's budget
+    ns["batch_size"] = 256
+    with pytest.raises(ValueError, match=r"324 MiB even with 1 of 256 rows \(batch_size\): a run needs about \d+ MiB, "
+                                         r"over the memory budget of 1024 MiB"):
+        mkb.shrink_batch(ns, budget=1 << 30)                               # a machine with less memory
     assert ns["batch_size"] == 256                                         # left as the task has it
     gemm = lambda: [torch.rand(ns["batch_size"], 4096), torch.rand(4096, 4096)]    # 64 MiB of weights, 16 KiB rows
     ns["batch_size"], ns["get_inputs"] = 8192, gemm
@@ -302,3 +305,96 @@ def test_a_constant_set_to_the_tasks_batch_fixes_the_answer_to_its_shape():
     assert mkb.batch_constant("static constexpr uint32_t BATCH = 128u;", 128) == "BATCH = 128"
     assert mkb.batch_constant("#define BATCH_SIZE 64\n", 64) == "BATCH_SIZE = 64"
     assert mkb.batch_constant("const uint32_t TILE = 32; // N = 32 in a comment", 32) is None
+
+
+def test_a_runs_memory_is_estimated_on_meta_tensors_and_the_budget_comes_from_the_machine():
+    "Inputs twice, the reference's own peak beside them, outputs four times over (GM file, comparison), the overhead."
+    import os
+    import torch
+    from ascendcraft.bench import VERIFY_OVERHEAD_MB
+    from ascendcraft.config import load_settings
+    ns = {"torch": torch}
+    exec(REFERENCE, ns)
+    ns["batch_size"], ns["dim"] = 1 << 14, 1 << 10                         # 64 MiB in, 64 MiB out
+    mib = 1 << 20
+    # 2 * x + bias: the reference's peak is 2 * x and the sum (128 MiB); the outputs' four copies weigh more
+    assert mkb.run_memory(ns) == 2 * 64 * mib + max(64 * mib + 128 * mib, 64 * mib + 4 * 64 * mib) + (VERIFY_OVERHEAD_MB << 20)
+    ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert abs(mkb.memory_budget(load_settings(verify_memory_mb=0)) - 0.75 * ram) < mib
+    assert mkb.memory_budget(load_settings(verify_memory_mb=3000)) == 3000 * mib
+
+
+def test_the_run_limit_grows_with_the_tensors_bytes():
+    assert mkb.run_limit_factor(1 << 20) == mkb.run_limit_factor(mkb.MAX_INPUT_BYTES) == 1.0
+    assert mkb.run_limit_factor(4 * mkb.MAX_INPUT_BYTES) == 4.0
+    assert mkb.run_limit_factor(1 << 40) == mkb.RUN_LIMIT_FACTOR_MAX
+
+
+FIXED_TILING = """
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    TwiceAddCustomTilingData tiling;
+    const float* bias = context->GetAttrs()->GetAttrPointer<float>(0);
+    context->SetBlockDim(4);
+    tiling.set_perCore(64 * 1024 / 4);   // x: [64, 1024], the task's one shape
+    tiling.set_bias(*bias);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    size_t* ws = context->GetWorkspaceSizes(1);
+    ws[0] = 0;
+    return ge::GRAPH_SUCCESS;
+}
+"""
+
+REFUSING_TILING = """
+static ge::graphStatus TilingFunc(gert::TilingContext* context)
+{
+    TwiceAddCustomTilingData tiling;
+    uint32_t total = context->GetInputShape(0)->GetOriginShape().GetShapeSize();
+    if (total != 64 * 1024) { return ge::GRAPH_FAILED; }   // written for x: [64, 1024] only
+    const float* bias = context->GetAttrs()->GetAttrPointer<float>(0);
+    context->SetBlockDim(4);
+    tiling.set_perCore(total / 4);
+    tiling.set_bias(*bias);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    size_t* ws = context->GetWorkspaceSizes(1);
+    ws[0] = 0;
+    return ge::GRAPH_SUCCESS;
+}
+"""
+
+
+@pytest.mark.parametrize("tiling, why", [(FIXED_TILING, "its TilingFunc reads no input shape"),
+                                         (REFUSING_TILING, "its TilingFunc refuses the smaller batch")])
+def test_an_answer_fixed_to_the_tasks_shape_runs_there_when_the_budget_holds_it(tmp_path, tiling, why):
+    """The task (512 KiB of inputs and outputs) is over a 128 KiB limit, so it would run with a smaller batch; an answer
+    written for its one shape runs at that shape instead, and passes; over the memory budget it is not run (tiling-fixed)."""
+    from ascendcraft.opproject import load_project
+    text = answer()
+    start = HOST_OPERATOR.index("static ge::graphStatus TilingFunc")
+    fixed = HOST_OPERATOR[:start] + tiling.lstrip() + HOST_OPERATOR[HOST_OPERATOR.index("}\n}\nnamespace ops") + 2:]
+    strings = dict(mkb.answer_strings(text), host_operator_src=fixed)
+    assert mkb.tiling_reads_shapes(fixed) is (tiling is REFUSING_TILING)
+    project = load_project(mkb.write_project(strings, tmp_path))
+    got = mkb.match_mkb({"reference": "twice_add.py"}, strings, REFERENCE, project, limit=128 << 10)
+    assert got["match"] == "pass" and f"at the task's own shape ({why}" in got["match_detail"], got
+    # a budget that holds the smaller batch's run (1 GiB of overhead and under 1 MiB of tensors) but not the task's
+    small = mkb.match_mkb({"reference": "twice_add.py"}, strings, REFERENCE, project, limit=128 << 10, budget=(1 << 30) + (1 << 20))
+    if tiling is FIXED_TILING:   # known before any run: not run at all
+        assert small["match"] == "tiling-fixed" and re.search(
+            rf"\({why}\); at the task's own shape a run needs about 1026 MiB, over the memory budget of 1025 MiB", small["match_detail"]), small
+    else:                        # the smaller batch's run is refused, then the task's own shape is over the budget
+        assert small["match"] == "tiling-fixed" and "refuses the smaller batch" in small["match_detail"], small
+
+
+def test_an_answer_that_sets_the_tasks_batch_in_a_constant_runs_at_the_tasks_shape(tmp_path):
+    from ascendcraft.opproject import load_project
+    strings = mkb.answer_strings(answer())
+    strings["kernel_src"] = strings["kernel_src"].replace("    GET_TILING_DATA", "    constexpr int BATCH = 64;   // x: [64, 1024]\n    GET_TILING_DATA")
+    project = load_project(mkb.write_project(strings, tmp_path))
+    got = mkb.match_mkb({"reference": "twice_add.py"}, strings, REFERENCE, project, limit=128 << 10)
+    assert got["match"] == "pass" and "at the task's own shape (the answer sets BATCH = 64, the task's batch" in got["match_detail"], got
+    plain = mkb.match_mkb({"reference": "twice_add.py"}, mkb.answer_strings(answer()), REFERENCE,
+                          load_project(mkb.write_project(mkb.answer_strings(answer()), tmp_path / "plain")), limit=128 << 10)
+    assert plain["match"] == "pass" and "batch_size 64 -> 32" in plain["match_detail"], plain   # reads its shape: smaller

@@ -1945,8 +1945,8 @@ def classify(res: dict) -> dict:
     return res
 
 
-NOT_RUN = {"too-large": "too-large (inputs over the memory budget even with a smaller batch)",
-           "tiling-fixed": "tiling-fixed (a TilingFunc written for the task's own shape, which is too large here)",
+NOT_RUN = {"too-large": "too-large (a run over the machine's memory budget even with a smaller batch, mkb.memory_budget)",
+           "tiling-fixed": "tiling-fixed (written for the task's own shape, where a run is over the memory budget)",
            "timeout": "timeout (stopped at the run limit, run_settings: the emulation's speed, no verdict)"}
 
 

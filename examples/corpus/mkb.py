@@ -15,11 +15,15 @@ torch_npu stood in, and its call into the extension is captured: python_bind_src
 input and attribute (corpus.pybind_layout), the reference's result gives the output's shape, the op definition its
 dtype. Only one of MKB's five trials is run. MKB's inputs are large (up to 8 GiB): a task whose inputs and outputs
 exceed MAX_INPUT_BYTES runs with a smaller batch, the leading dimension of its inputs (shrink_batch; the result's
-detail says so), the reference on the same smaller inputs. It is not run at all, outside the run / match columns, when
-even that does not fit (too-large) or when its TilingFunc is written for the task's one shape (tiling-fixed: it reads
-no input shape, or refuses the smaller batch; many LLM-made kernels are). The op project runs with torch_npu's device
-allocation (run_project's gm_padding="torch_npu"), as MKB's extension calls it from PyTorch, and a run stopped at the
-run limit (corpus.run_settings) counts as `timeout`, apart from the runs.
+detail says so), the reference on the same smaller inputs. An answer written for the task's one shape (its TilingFunc
+reads no input shape, a constant holds the task's batch, or the TilingFunc refuses the smaller batch; many LLM-made
+kernels are) runs at the task's own shape instead. What a run may hold is a memory budget derived from this machine
+(memory_budget: bench's, its RAM less a quarter, or the verify_memory_mb setting), against the run's peak estimated on
+meta tensors (run_memory); a task is not run, outside the run / match columns, when even its smaller batch is over it
+(too-large) or when it is fixed to its own shape and that is over it (tiling-fixed). The op project runs with
+torch_npu's device allocation (run_project's gm_padding="torch_npu"), as MKB's extension calls it from PyTorch; the run
+limit (corpus.run_settings) grows with the tensors' bytes (run_limit_factor), and a run stopped at it counts as
+`timeout`, apart from the runs.
 """
 import ast
 import posixpath
@@ -32,10 +36,15 @@ MKB_SEED = 1024          # MultiKernelBench's seed_num (LLM4AscendC's vendor/mkb
 MKB_ATOL = MKB_RTOL = 1e-4
 # MKB's full-size inputs reach 8 GiB (argmax: 128 x 4096 x 4095 floats): a task runs at its own size up to
 # MAX_INPUT_BYTES of inputs and outputs, else with a smaller batch (shrink_batch) that brings them within it, or, where
-# weights alone are larger, brings the batch's rows under BATCH_FLOOR_BYTES with at most FULL_SIZE_BYTES in all
-FULL_SIZE_BYTES = 256 << 20
+# weights alone are larger, brings the batch's rows under BATCH_FLOOR_BYTES, as long as the run's estimated peak
+# (run_memory) stays within the machine's memory budget (memory_budget)
 MAX_INPUT_BYTES = 64 << 20
 BATCH_FLOOR_BYTES = 1 << 20
+# the run limit (run_timeout) holds for up to MAX_INPUT_BYTES of tensors; a larger run's grows with its bytes, up to
+# RUN_LIMIT_FACTOR_MAX times (then the load stretch of corpus.run_settings): 240 s at the corpus's usual 30 s, about
+# bench's verify_seconds for one full-shape verification. A scalar GetValue loop over a task's full-size tensors does
+# not finish within any such limit (conv_transposed_3d at 108 MiB: half its blocks in 407 s at load 14)
+RUN_LIMIT_FACTOR_MAX = 8.0
 
 
 class AnswerFormatError(ValueError):
@@ -153,6 +162,54 @@ def _io_bytes(ns: dict) -> tuple[int, bool]:
     return size(inputs) + size(out if isinstance(out, (list, tuple)) else [out]), ran
 
 
+def memory_budget(settings=None) -> int:
+    """Bytes one match run may hold: bench's budget for full-shape verifications (the verify_memory_mb setting, or
+    this machine's RAM less a quarter), as a corpus run goes one task at a time (--jobs 1 under the corpus lock)."""
+    from ascendcraft.bench import memory_budget_mb
+    from ascendcraft.config import load_settings
+    return int(memory_budget_mb(settings or load_settings()) * 2**20)
+
+
+def run_memory(ns: dict) -> int:
+    """The estimated peak of one match run (match_mkb) at the reference's current shapes, in bytes, measured on meta
+    tensors (nothing is allocated): the parameters twice (Model's and ModelNew's); the inputs, and while the reference
+    runs their clones and its own peak (bench._LiveBytes: temporaries and outputs), after it the reference's outputs,
+    the inputs' and outputs' GM files the kernel maps (/dev/shm), and the comparison's float copy and masks (about
+    twice the outputs); plus bench's overhead for Python, torch and the kernel process. A Model that cannot run on the
+    meta device counts outputs as large as its inputs."""
+    import torch
+    from ascendcraft.bench import VERIFY_OVERHEAD_MB, _LiveBytes
+    nbytes = lambda ts: sum(t.untyped_storage().nbytes() for t in ts if torch.is_tensor(t))
+    with torch.device("meta"), torch.no_grad():
+        inputs = ns["get_inputs"]()
+        try:
+            model = ns["Model"](*ns["get_init_inputs"]())
+            state = [*model.parameters(), *model.buffers()]
+        except Exception:  # noqa: BLE001 - a Model the meta device refuses to build
+            model, state = None, []
+        tensors = [t for t in inputs if torch.is_tensor(t)]
+        try:
+            with _LiveBytes([*tensors, *state]) as live:
+                out = model(*inputs)
+            outs, reference = [t for t in torch.utils._pytree.tree_leaves(out) if torch.is_tensor(t)], live.peak
+        except Exception:  # noqa: BLE001 - an op without a meta kernel
+            outs, reference = None, 0
+    i = nbytes(tensors)
+    o = nbytes(outs) if outs is not None else i
+    return 2 * nbytes(state) + 2 * i + max(i + reference, i + 4 * o) + (VERIFY_OVERHEAD_MB << 20)
+
+
+def run_limit_factor(io_bytes: int) -> float:
+    """How many times run_timeout a run of `io_bytes` of inputs and outputs gets (before corpus.run_settings' load
+    stretch): 1 up to MAX_INPUT_BYTES, the limit was set for runs of that size; beyond, in proportion to the bytes (the
+    emulation's time grows with the elements a kernel goes through), at most RUN_LIMIT_FACTOR_MAX."""
+    return min(RUN_LIMIT_FACTOR_MAX, max(1.0, io_bytes / MAX_INPUT_BYTES))
+
+
+def _mib(n: int) -> str:
+    return f"{-(-n >> 20)} MiB"   # rounded up: a need never reads as less than it is
+
+
 _FACTORIES = ("rand", "randn", "randint", "zeros", "ones", "empty", "full")
 
 
@@ -193,16 +250,17 @@ def _leading_shrunk(full: int, small: int, way: str):
     return Shrink()
 
 
-def shrink_batch(ns: dict, limit: int = MAX_INPUT_BYTES) -> str:
+def shrink_batch(ns: dict, limit: int = MAX_INPUT_BYTES, budget: int | None = None) -> str:
     """Leave inputs and outputs (_io_bytes) of up to `limit` bytes as the task sets them; make larger ones fit it by
     halving the batch, the leading dimension of the task's inputs, every other dimension as the task sets it (rows
     keep their length and alignment). The batch is the reference's module-level `batch_size` where it has one (which
     get_inputs reads when called; 180 of MKB's 300 references), else the leading dimension of its first input: each
     tensor that get_inputs makes with that many rows is made with fewer (_leading_shrunk), so the reference and the
     kernel see the same smaller inputs. The halving stops at `limit`, or once the batch's rows hold under 1 MiB
-    (BATCH_FLOOR_BYTES: a GEMM's weights stay as they are and the batch keeps some rows); what is left may reach
-    FULL_SIZE_BYTES. Returns a note saying what changed ("" when nothing did); raises ValueError when the task cannot
-    be made to fit (its size does not follow the batch, the Model refuses the smaller batch, or it stays too large)."""
+    (BATCH_FLOOR_BYTES: a GEMM's weights stay as they are and the batch keeps some rows); what is left is run when the
+    run's estimated peak (run_memory) is within `budget` (memory_budget() when None). Returns a note saying what
+    changed ("" when nothing did); raises ValueError when the task cannot be made to fit (its size does not follow the
+    batch, the Model refuses the smaller batch, or it stays over the budget)."""
     size, ran = _io_bytes(ns)
     if size <= limit: return ""
     import torch
@@ -242,9 +300,12 @@ def shrink_batch(ns: dict, limit: int = MAX_INPUT_BYTES) -> str:
             raise ValueError(f"inputs and outputs of {full >> 20} MiB that do not shrink with the {name} ({first})")
         b, size = smaller, got
         if per_row * b <= BATCH_FLOOR_BYTES: break
-    if size > FULL_SIZE_BYTES:   # weights alone over the limit (GEMMs of 8192 x 8192): too large at any batch
+    budget = memory_budget() if budget is None else budget
+    need = run_memory(ns)
+    if need > budget:   # weights alone over the budget: too large at any batch
         at(first)
-        raise ValueError(f"inputs and outputs of {size >> 20} MiB even with {b} of {first} rows ({name})")
+        raise ValueError(f"inputs and outputs of {size >> 20} MiB even with {b} of {first} rows ({name}): a run needs "
+                         f"about {_mib(need)}, over the memory budget of {_mib(budget)}")
     ns[SHRUNK_KEY] = (first, b)
     return f"; {name} {first} -> {b} (inputs and outputs {size >> 20} MiB)"
 
@@ -280,8 +341,12 @@ def bytes_for_bools(op, tensors: list) -> list:
     return out
 
 
-def match_mkb(entry: dict, strings: dict, reference_text: str, project) -> dict:
-    "Run the project as MKB's correctness step does, against the task's reference (match: pass | mismatch | ...)."
+def match_mkb(entry: dict, strings: dict, reference_text: str, project, *, budget: int | None = None,
+              limit: int = MAX_INPUT_BYTES, own_shape: str = "") -> dict:
+    """Run the project as MKB's correctness step does, against the task's reference (match: pass | mismatch | ...).
+    A task over `limit` bytes of inputs and outputs runs with a smaller batch (shrink_batch), unless the answer is
+    written for the task's one shape (or the batch does not shrink): then (`own_shape` says why) it runs at the task's
+    own shape when that fits `budget` (memory_budget() when None), else it is `tiling-fixed`."""
     import numpy as np
     import torch
     from ascendcraft.opproject import GE_DTYPES, run_project
@@ -294,17 +359,27 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project) -> dict:
     try:
         ref, new = {"__name__": "mkb_reference"}, {"__name__": "mkb_model_new"}
         exec(compile(reference_text, entry.get("reference", "reference.py"), "exec"), ref)
-        try:
-            shrunk = shrink_batch(ref)
-        except ValueError as e:
-            return dict(match="too-large", match_detail=f"not run: too large for this machine ({e})"[:300])
-        if shrunk and tiling_reads_shapes(strings["host_operator_src"]) is False:   # it would run the task's own size
-            return dict(match="tiling-fixed", match_detail=f"not run: tiling fixed to shape (its TilingFunc reads no input "
-                                                          f"shape, and the inputs are smaller than the task's{shrunk})"[:300])
-        fixed = shrunk and batch_constant(strings["host_operator_src"] + "\n" + strings["kernel_src"], ref[SHRUNK_KEY][0])
-        if fixed:
-            return dict(match="tiling-fixed", match_detail=f"not run: tiling fixed to shape (the answer sets {fixed}, the "
-                                                          f"task's batch, and the inputs are smaller than the task's{shrunk})"[:300])
+        budget = memory_budget() if budget is None else budget
+        if own_shape:   # written for the task's one shape: run there, if the machine can hold it
+            need = run_memory(ref)
+            if need > budget:
+                return dict(match="tiling-fixed", match_detail=f"not run: tiling fixed to shape ({own_shape}); at the "
+                            f"task's own shape a run needs about {_mib(need)}, over the memory budget of {_mib(budget)}"[:300])
+            shrunk = f"; at the task's own shape ({own_shape}; inputs and outputs {_io_bytes(ref)[0] >> 20} MiB)"
+        else:
+            try:
+                shrunk = shrink_batch(ref, limit, budget)
+            except ValueError as e:   # the batch does not shrink (A + A.T): the task's own shape, if the budget holds it
+                if run_memory(ref) > budget:
+                    return dict(match="too-large", match_detail=f"not run: too large for this machine ({e})"[:300])
+                return match_mkb(entry, strings, reference_text, project, budget=budget, limit=limit,
+                                 own_shape=f"its inputs do not shrink: {e}"[:160])
+            fixed = shrunk and batch_constant(strings["host_operator_src"] + "\n" + strings["kernel_src"], ref[SHRUNK_KEY][0])
+            why = ("its TilingFunc reads no input shape" if shrunk and tiling_reads_shapes(strings["host_operator_src"]) is False
+                   else f"the answer sets {fixed}, the task's batch" if fixed else "")
+            if why:   # at the smaller batch it would read past its inputs
+                return match_mkb(entry, strings, reference_text, project, budget=budget, limit=limit, own_shape=why)
+        stretch = run_limit_factor(_io_bytes(ref)[0])   # a larger run's limit grows with its bytes
         init = ref["get_init_inputs"]()
         with torch.no_grad():
             torch.manual_seed(MKB_SEED)
@@ -354,16 +429,17 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project) -> dict:
     for p in op.outputs:
         if p.name not in out_specs:
             return dict(match="no-reference", match_detail=f"output {p.name}: the reference does not return it")
+    settings = run_settings()
     try:
         r = run_project(project, {p.name: None if t is None else t.contiguous() for p, t in zip(op.inputs, tensors)},
-                        attrs=attrs, outputs=out_specs, settings=run_settings())
+                        attrs=attrs, outputs=out_specs, settings=settings.replace(run_timeout=settings.run_timeout * stretch))
     except Exception as e:  # noqa: BLE001
         return dict(match="run-error", match_detail=f"{type(e).__name__}: {e}"[:300])
     if not r.run.ok:
         errs = [d for d in r.run.diagnostics if d.is_error]
-        if shrunk and errs and errs[0].kind == "host-tiling":   # a TilingFunc made for the task's own shape only
-            return dict(match="tiling-fixed", match_detail=f"not run: tiling fixed to shape (its TilingFunc refuses the "
-                                                          f"smaller batch: {errs[0].message}){shrunk}"[:300])
+        if shrunk and not own_shape and errs and errs[0].kind == "host-tiling":   # made for the task's own shape only
+            return match_mkb(entry, strings, reference_text, project, budget=budget, limit=limit,
+                             own_shape=f"its TilingFunc refuses the smaller batch: {errs[0].message}"[:160])
         if errs and errs[0].kind == "timeout":   # not a verdict on the kernel: the emulation's speed on this machine
             return dict(match="timeout", match_detail=f"{errs[0].message}{shrunk}"[:300])
         return dict(match="run-error", match_detail=(f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300])
