@@ -169,3 +169,53 @@ def test_the_uninitialised_note_names_the_first_unwritten_byte():
         np.testing.assert_array_equal(r.outputs["y"][keep], 2 * x[keep])
     r = run(b, [GM("x", x), GM("y", None, "out", shape=(512,), dtype=np.float32), Scalar(512)], block_dim=1)
     assert r.ok and not [d for d in r.diagnostics if d.kind == "ub-uninitialised"], r.diagnostics
+
+
+GATHER_READS = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void gather_reads(GM_ADDR x, GM_ADDR idx, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ab, ob, db;
+    pipe.InitBuffer(ab, 128 * sizeof(float));
+    pipe.InitBuffer(ob, 64 * sizeof(uint32_t));
+    pipe.InitBuffer(db, 64 * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    GlobalTensor<uint32_t> ig;
+    xg.SetGlobalBuffer((__gm__ float *)x, 128);
+    ig.SetGlobalBuffer((__gm__ uint32_t *)idx, 64);
+    yg.SetGlobalBuffer((__gm__ float *)y, 64);
+    LocalTensor<float> a = ab.Get<float>(), d = db.Get<float>();
+    LocalTensor<uint32_t> off = ob.Get<uint32_t>();
+    DataCopy(a, xg, LOADED);
+    DataCopy(off, ig, 64);
+    PipeBarrier<PIPE_ALL>();
+    Gather(d, a, off, 0, 64);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, d, 64);
+}
+'''
+
+
+@pytest.mark.parametrize("loaded", [128, 64])
+def test_gather_checks_every_lane_it_reads_for_initialised_ub(loaded):
+    """Gather reads src at the offsets' lanes: with all of src loaded it matches NumPy with no note (the per-lane checks
+    are skipped where the whole of src and srcOffset is written); with half of it loaded, the lanes that read the other
+    half give the ub-uninitialised note at the Gather, and only those lanes follow the poison."""
+    b = build({"gather_reads.cpp": f"#define LOADED {loaded}\n" + GATHER_READS})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    x = np.random.default_rng(5).standard_normal(128).astype(np.float32)
+    idx = np.random.default_rng(6).permutation(128)[:64].astype(np.uint32)
+    runs = [run(b, [GM("x", x), GM("idx", idx * 4), GM("y", np.empty(64, np.float32), "out")], block_dim=1, poison=p)
+            for p in (0x00, 0x3F)]
+    inside = idx < loaded
+    assert 0 < inside.sum() < 64 or loaded == 128
+    for r in runs:
+        assert r.ok, [d.render() for d in r.errors]
+        notes = [d for d in r.diagnostics if d.kind == "ub-uninitialised"]
+        if loaded == 128:
+            assert notes == []
+        else:
+            assert len(notes) == 1 and "Gather" in notes[0].source_line and "the src operand" in notes[0].message
+        np.testing.assert_array_equal(r.outputs["y"][inside], x[idx[inside]])
+    if loaded < 128: assert not np.array_equal(runs[0].outputs["y"][~inside], runs[1].outputs["y"][~inside])

@@ -853,6 +853,15 @@ void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, con
         .note();
 }
 
+bool initialised(const Local& t, uint64_t offset, uint64_t len) {
+    if (tracing_now() || len == 0 || g_launch->uninit_reported.load(std::memory_order_relaxed)) return true;
+    Core& c = core();
+    uint32_t start = ub_offset(t.addr) + static_cast<uint32_t>(offset);
+    if (start >= c.written_bytes) return true;
+    const uint64_t end = start + std::min<uint64_t>(len, c.written_bytes - start);
+    return first_clear_bit(c.written.data(), start, end) == end;
+}
+
 void mark_written(const Local& t, uint64_t offset, uint64_t len) {
     if (tracing_now() || len == 0) return;
     Core& c = core();

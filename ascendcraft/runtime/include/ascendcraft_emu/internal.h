@@ -508,6 +508,9 @@ void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local
                            uint64_t bytes, bool needs_temporaries);
 void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role);
 void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role);
+// Whether check_initialised(t, offset, len, ...) would pass silently (every byte written, or the check is off): a loop
+// that checks lane by lane inside a range this clears may skip its per-lane checks, with the same verdicts.
+bool initialised(const Local& t, uint64_t offset, uint64_t len);
 void mark_written(const Local& t, uint64_t offset, uint64_t len);
 const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const SrcLoc& loc);
 // `src` (optional): the bytes being written, `period` > 0 if they are one value of that many bytes repeated. With
