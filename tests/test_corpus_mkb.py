@@ -324,12 +324,6 @@ def test_a_runs_memory_is_estimated_on_meta_tensors_and_the_budget_comes_from_th
     assert mkb.memory_budget(load_settings(verify_memory_mb=3000)) == 3000 * mib
 
 
-def test_the_run_limit_grows_with_the_tensors_bytes():
-    assert mkb.run_limit_factor(1 << 20) == mkb.run_limit_factor(mkb.MAX_INPUT_BYTES) == 1.0
-    assert mkb.run_limit_factor(4 * mkb.MAX_INPUT_BYTES) == 4.0
-    assert mkb.run_limit_factor(1 << 40) == mkb.RUN_LIMIT_FACTOR_MAX
-
-
 FIXED_TILING = """
 static ge::graphStatus TilingFunc(gert::TilingContext* context)
 {

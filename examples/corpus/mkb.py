@@ -22,8 +22,8 @@ kernels are) runs at the task's own shape instead. What a run may hold is a memo
 meta tensors (run_memory); a task is not run, outside the run / match columns, when even its smaller batch is over it
 (too-large) or when it is fixed to its own shape and that is over it (tiling-fixed). The op project runs with
 torch_npu's device allocation (run_project's gm_padding="torch_npu"), as MKB's extension calls it from PyTorch; the run
-limit (corpus.run_settings) grows with the tensors' bytes (run_limit_factor), and a run stopped at it counts as
-`timeout`, apart from the runs.
+limit (corpus.run_settings, stretched by the load) grows with the run's GM bytes as every emulated run's does
+(sandbox.run_seconds: run_timeout per GiB), and a run stopped at it counts as `timeout`, apart from the runs.
 """
 import ast
 import posixpath
@@ -40,11 +40,6 @@ MKB_ATOL = MKB_RTOL = 1e-4
 # (run_memory) stays within the machine's memory budget (memory_budget)
 MAX_INPUT_BYTES = 64 << 20
 BATCH_FLOOR_BYTES = 1 << 20
-# the run limit (run_timeout) holds for up to MAX_INPUT_BYTES of tensors; a larger run's grows with its bytes, up to
-# RUN_LIMIT_FACTOR_MAX times (then the load stretch of corpus.run_settings): 240 s at the corpus's usual 30 s, about
-# bench's verify_seconds for one full-shape verification. A scalar GetValue loop over a task's full-size tensors does
-# not finish within any such limit (conv_transposed_3d at 108 MiB: half its blocks in 407 s at load 14)
-RUN_LIMIT_FACTOR_MAX = 8.0
 
 
 class AnswerFormatError(ValueError):
@@ -197,13 +192,6 @@ def run_memory(ns: dict) -> int:
     i = nbytes(tensors)
     o = nbytes(outs) if outs is not None else i
     return 2 * nbytes(state) + 2 * i + max(i + reference, i + 4 * o) + (VERIFY_OVERHEAD_MB << 20)
-
-
-def run_limit_factor(io_bytes: int) -> float:
-    """How many times run_timeout a run of `io_bytes` of inputs and outputs gets (before corpus.run_settings' load
-    stretch): 1 up to MAX_INPUT_BYTES, the limit was set for runs of that size; beyond, in proportion to the bytes (the
-    emulation's time grows with the elements a kernel goes through), at most RUN_LIMIT_FACTOR_MAX."""
-    return min(RUN_LIMIT_FACTOR_MAX, max(1.0, io_bytes / MAX_INPUT_BYTES))
 
 
 def _mib(n: int) -> str:
@@ -379,7 +367,6 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project, *, budge
                    else f"the answer sets {fixed}, the task's batch" if fixed else "")
             if why:   # at the smaller batch it would read past its inputs
                 return match_mkb(entry, strings, reference_text, project, budget=budget, limit=limit, own_shape=why)
-        stretch = run_limit_factor(_io_bytes(ref)[0])   # a larger run's limit grows with its bytes
         init = ref["get_init_inputs"]()
         with torch.no_grad():
             torch.manual_seed(MKB_SEED)
@@ -429,10 +416,9 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project, *, budge
     for p in op.outputs:
         if p.name not in out_specs:
             return dict(match="no-reference", match_detail=f"output {p.name}: the reference does not return it")
-    settings = run_settings()
     try:
         r = run_project(project, {p.name: None if t is None else t.contiguous() for p, t in zip(op.inputs, tensors)},
-                        attrs=attrs, outputs=out_specs, settings=settings.replace(run_timeout=settings.run_timeout * stretch))
+                        attrs=attrs, outputs=out_specs, settings=run_settings())
     except Exception as e:  # noqa: BLE001
         return dict(match="run-error", match_detail=f"{type(e).__name__}: {e}"[:300])
     if not r.run.ok:
