@@ -52,15 +52,16 @@ from .shapes import parse_size, size_choice, size_label
 
 # %% auto #0
 __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'KEPT_TRACE_BYTES', 'TASK_FILE_KINDS',
-           'VERIFY_OVERHEAD_MB', 'MEMORY_MARGIN', 'SIZES', 'FULL_ELEMENTS_PER_S', 'imported_modules', 'code_hash',
-           'soc_hash', 'read_edits', 'fingerprint', 'blank_strings', 'scan_project', 'KernelFailure', 'KernelFault',
-           'EmulatedKernel', 'kept_heap', 'TaskSpec', 'settings_record', 'StageClock', 'check_sizes', 'KeptTraces',
-           'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage', 'written_bytes', 'eager_cost',
-           'is_task_file_problem', 'task_file_result', 'write_result', 'run_task', 'VerifyMemory',
-           'verification_memory', 'output_keep_mb', 'memory_budget_mb', 'default_out', 'kernel_paths', 'result_group',
-           'select_tasks', 'unloaded_results', 'run_identity', 'machine_memory_mb', 'full_shape_load',
-           'verification_size', 'verification_mb', 'prime_output_specs', 'prime_eager_cost', 'plan', 'is_done',
-           'descendants', 'kill_tree', 'Progress', 'execute', 'run_bench', 'main']
+           'VERIFY_OVERHEAD_MB', 'MEMORY_MARGIN', 'SIZES', 'FULL_ELEMENTS_PER_S', 'FULL_RATES', 'FULL_RATE_MARGIN',
+           'imported_modules', 'code_hash', 'soc_hash', 'read_edits', 'fingerprint', 'blank_strings', 'scan_project',
+           'KernelFailure', 'KernelFault', 'EmulatedKernel', 'kept_heap', 'TaskSpec', 'settings_record', 'StageClock',
+           'check_sizes', 'KeptTraces', 'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage',
+           'written_bytes', 'eager_cost', 'is_task_file_problem', 'task_file_result', 'write_result', 'run_task',
+           'VerifyMemory', 'verification_memory', 'output_keep_mb', 'memory_budget_mb', 'default_out', 'kernel_paths',
+           'result_group', 'select_tasks', 'unloaded_results', 'run_identity', 'full_elements_per_s',
+           'machine_memory_mb', 'full_shape_load', 'verification_size', 'verification_mb', 'prime_output_specs',
+           'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute', 'run_bench',
+           'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -1204,7 +1205,24 @@ def _check_run_folder(out: Path, identity: dict) -> None:
 
 SIZES = ("auto", "small", "full")       # bench --size: auto = full shapes where they fit the budgets, else small
 FULL_ELEMENTS_PER_S = 25e6              # tensor elements (inputs + outputs of one input set) per second through one trial
-                                        # at full shape: reference, two emulated runs, comparisons (bench_speed.py; idle 2 cores)
+                                        # at full shape, for a kind of task with no measured rate (the rule's first, assumed one)
+# Measured rates, per kind of task (its category): tensor elements of one input set per CPU second through one trial at
+# full shapes, the verifying process's CPU and its kernel processes' together, as `bench_verify_phases.py TASK --trials 1`
+# reports them (one MultiKernelBench and one signed trial, so half the trials pay for fresh pages: an overestimate of a
+# 10-trial run's). CPU, not wall, because two bench jobs share this machine's two cores: one verification gets about one
+# core. A kind's rate is its measured task's; `FULL_RATE_MARGIN` leaves room for the kind's tasks not measured.
+FULL_RATES = {
+    "loss": ("triplet_margin_loss", 36.6e6),        # 2 x 805 M elements: 35.0 + 9.0 CPU-s (round 18, load 14-16)
+    "normalization": ("layer_norm", 48.8e6),        # 2 x 537 M elements: 15.5 + 6.5 CPU-s (round 17, load 13-18)
+    "pooling": ("average_pooling_1d", 14.2e6),   # 2 x 1,074 M elements: 40.4 + 110.6 CPU-s (round 18, load 14, perf attached)
+}
+FULL_RATE_MARGIN = 0.9
+
+
+def full_elements_per_s(task: Task) -> float:
+    "Elements per second the time rule assumes for `task`'s full-shape trials: its kind's measured rate less the margin, else `FULL_ELEMENTS_PER_S`."
+    measured = FULL_RATES.get(task.category)
+    return measured[1] * FULL_RATE_MARGIN if measured else FULL_ELEMENTS_PER_S
 
 
 def machine_memory_mb() -> float:
@@ -1221,7 +1239,8 @@ def full_shape_load(task: Task) -> tuple[int, int]:
 
 def verification_size(task: Task, size: str, settings: Settings) -> str:
     """The size `task` is verified at: 'small' or 'full' as asked; for 'auto', 'full' when its verification fits the
-    memory budget (`verification_memory`, `memory_budget_mb`) and the time budget (`verify_seconds`), else 'small'."""
+    memory budget (`verification_memory`, `memory_budget_mb`) and the time budget (`verify_seconds`, at its kind's
+    measured rate: `full_elements_per_s`), else 'small'."""
     if size != "auto": return size
     try:
         need = verification_memory(task, settings)
@@ -1229,7 +1248,7 @@ def verification_size(task: Task, size: str, settings: Settings) -> str:
         return "small"
     memory_ok = need.peak <= memory_budget_mb(settings) * 2**20
     trials = 2 * settings.trials             # MultiKernelBench's input sets and as many signed ones
-    time_ok = need.elements * trials / FULL_ELEMENTS_PER_S <= settings.verify_seconds
+    time_ok = need.elements * trials / full_elements_per_s(task) <= settings.verify_seconds
     return "full" if memory_ok and time_ok else "small"
 
 

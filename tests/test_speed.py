@@ -83,7 +83,8 @@ def test_chunked_comparison_matches_the_whole_tensor_one(monkeypatch, chunk):
 import subprocess
 import sys
 
-from ascendcraft.bench import SIZES, VERIFY_OVERHEAD_MB, full_shape_load, machine_memory_mb, memory_budget_mb, verification_memory, verification_size
+from ascendcraft.bench import (FULL_ELEMENTS_PER_S, FULL_RATE_MARGIN, FULL_RATES, SIZES, VERIFY_OVERHEAD_MB, full_elements_per_s,
+                               full_shape_load, machine_memory_mb, memory_budget_mb, verification_memory, verification_size)
 from ascendcraft.diagnostics import AscendCraftError
 from ascendcraft.report import BenchReport, TaskResult
 
@@ -105,6 +106,20 @@ def test_auto_size_is_full_only_within_both_budgets():
     expected = "full" if memory_budget_mb(relu) * 2**20 >= verification_memory(get_task("relu"), relu).peak else "small"
     assert verification_size(get_task("relu"), "auto", relu) == expected
     assert SIZES == ("auto", "small", "full")
+
+
+def test_the_time_rule_uses_each_kinds_measured_rate():
+    """A task of a measured kind is estimated at its kind's rate less the margin, others at the assumed rate; the time
+    budget then decides at that rate (triplet_margin_loss, 805 M elements a set: 10 trials in 245 s at the loss rate, 322 s
+    at the assumed one)."""
+    triplet, relu = get_task("triplet_margin_loss"), get_task("relu")
+    assert triplet.category in FULL_RATES and FULL_RATES[triplet.category][0] == "triplet_margin_loss"
+    assert full_elements_per_s(triplet) == FULL_RATES["loss"][1] * FULL_RATE_MARGIN
+    assert relu.category not in FULL_RATES and full_elements_per_s(relu) == FULL_ELEMENTS_PER_S
+    roomy = load_settings().replace(verify_memory_mb=1 << 20, trials=5)
+    seconds = verification_memory(triplet, roomy).elements * 10 / full_elements_per_s(triplet)
+    assert verification_size(triplet, "auto", roomy.replace(verify_seconds=seconds * 1.01)) == "full"
+    assert verification_size(triplet, "auto", roomy.replace(verify_seconds=seconds * 0.99)) == "small"
 
 
 def _result(task, size):
