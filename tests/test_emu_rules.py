@@ -219,3 +219,15 @@ def test_gather_checks_every_lane_it_reads_for_initialised_ub(loaded):
             assert len(notes) == 1 and "Gather" in notes[0].source_line and "the src operand" in notes[0].message
         np.testing.assert_array_equal(r.outputs["y"][inside], x[idx[inside]])
     if loaded < 128: assert not np.array_equal(runs[0].outputs["y"][~inside], runs[1].outputs["y"][~inside])
+
+
+@pytest.mark.parametrize("lane,offset,kind,text", [(3, 6, "ub-misaligned", "srcOffset[3] = 6 bytes is not a multiple"),
+                                                   (5, 512, "ub-out-of-range", "srcOffset[5] = 512 bytes points past")])
+def test_gather_stops_at_the_first_bad_offset(lane, offset, kind, text):
+    "A misaligned or out-of-range srcOffset stops the run at its lane, with src and srcOffset all written (the tight loop)."
+    b = build({"gather_reads.cpp": "#define LOADED 128\n" + GATHER_READS})
+    idx = np.arange(64, dtype=np.uint32) * 4
+    idx[lane] = offset
+    r = run(b, [GM("x", np.ones(128, np.float32)), GM("idx", idx), GM("y", np.empty(64, np.float32), "out")], block_dim=1)
+    assert [d.kind for d in r.errors] == [kind] and text in r.errors[0].message, [d.render() for d in r.errors]
+    assert "Gather(d, a, off, 0, 64)" in r.errors[0].source_line

@@ -938,11 +938,7 @@ void vec_gather(Dt dt, const Local& d, const Local& src, const Local& offsets, u
     // each of them would pass (the loop writes only dst, and the written map changes after it), so the verdicts are
     // the same; otherwise every lane is checked in order, as before.
     const bool offsets_written = initialised(offsets, 0, n * 4), src_written = initialised(src, 0, src.bytes);
-    each_lane(g, [&](uint32_t r, uint64_t l, uint64_t k) {
-        if (!offsets_written) check_initialised(offsets, k * 4, 4, op, loc, "srcOffset");
-        uint32_t off;
-        std::memcpy(&off, offsets.addr + k * 4, 4);
-        uint64_t at = static_cast<uint64_t>(base) + off;
+    auto check_at = [&](uint64_t k, uint64_t at) {  // srcOffset[k] addresses a whole element inside src
         if (at % es != 0)
             Report("ub-misaligned", op, loc)
                 .msg("Gather: srcBaseAddr + srcOffset[%llu] = %llu bytes is not a multiple of sizeof(%s) = %u",
@@ -955,6 +951,33 @@ void vec_gather(Dt dt, const Local& d, const Local& src, const Local& offsets, u
                      static_cast<unsigned long long>(k), static_cast<unsigned long long>(at), src.bytes)
                 .val("index", static_cast<int64_t>(k)).val("offset", static_cast<int64_t>(at)).val("tensor_bytes", src.bytes)
                 .hint("srcOffset holds byte offsets (element index * sizeof(T)) relative to src").fail();
+    };
+    // A level-2 Gather (count lanes, dst contiguous) with nothing to check per lane but the offset itself: one tight
+    // loop of the element's type; a bad offset stops it with the same report, at the same lane, as the loop below.
+    auto contiguous = [&](auto element) {
+        using U = decltype(element);
+        const uint8_t* const offs = offsets.addr;
+        const uint8_t* const s0 = src.addr;
+        uint8_t* const d0 = d.addr;
+        const uint64_t limit = src.bytes;
+        for (uint64_t k = 0; k < g.count; ++k) {
+            uint32_t off;
+            std::memcpy(&off, offs + k * 4, 4);
+            const uint64_t at = static_cast<uint64_t>(base) + off;
+            if (__builtin_expect(at % sizeof(U) != 0 || at + sizeof(U) > limit, 0)) check_at(k, at);
+            U v;
+            std::memcpy(&v, s0 + at, sizeof(U));
+            std::memcpy(d0 + k * sizeof(U), &v, sizeof(U));
+        }
+    };
+    if (g.contiguous && offsets_written && src_written && es == 4) contiguous(uint32_t{});
+    else if (g.contiguous && offsets_written && src_written && es == 2) contiguous(uint16_t{});
+    else each_lane(g, [&](uint32_t r, uint64_t l, uint64_t k) {
+        if (!offsets_written) check_initialised(offsets, k * 4, 4, op, loc, "srcOffset");
+        uint32_t off;
+        std::memcpy(&off, offsets.addr + k * 4, 4);
+        uint64_t at = static_cast<uint64_t>(base) + off;
+        check_at(k, at);
         if (!src_written) check_initialised(src, at, es, op, loc, "src");
         std::memcpy(d.addr + lane_offset(g, ds, es, r, l), src.addr + at, es);
     });
