@@ -41,20 +41,20 @@ from .trace import Trace
 from . import cache_trim, sandbox, seal
 
 # %% auto #0
-__all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS',
-           'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
-           'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS',
-           'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES',
-           'GM_PADDING_MODES', 'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings',
-           'entry_linkage', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param',
-           'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
-           'unknown_name_hint', 'runtime_hash', 'compiler_version', 'runtime_units', 'runtime_library', 'pch_flags',
-           'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'past_close',
-           'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions',
-           'included_sources', 'key_var_conditions', 'host_inputs', 'host_object', 'build', 'build_for_key', 'GM',
-           'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace',
-           'no_output_diagnostic']
+__all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'TOPK_FILE_SCOPE_NAMES',
+           'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS',
+           'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT',
+           'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'ROLES', 'HUGE_GM_ROOT',
+           'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'read_sources', 'blank_comments',
+           'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'core_type_templates',
+           'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
+           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
+           'compiler_version', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
+           'with_prelude', 'pch_rejections', 'Build', 'past_close', 'tiling_struct_usings', 'clashing_include_guards',
+           'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'key_var_conditions', 'host_inputs',
+           'host_object', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
+           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs',
+           'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -591,6 +591,12 @@ def candidate_signatures(notes: list[str], limit: int = 4) -> str:
 
 
 _Q = "[‘'’]"
+# the A2 TopK implementation's constants, which AscendC's kernel_operator.h declares at file scope for every kernel
+TOPK_FILE_SCOPE_NAMES = ("MIN_SORT32_SIZE", "MIN_RPSORT16_SIZE", "BUF_LIST_SIZE", "MRG_MAX_ARRAY_SIZE", "MRGSORT_VALID_QUEUE",
+                         "MRGSORT_VALID_TWO", "MRGSORT_VALID_TWO_OFFSET", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN",
+                         "EIGHT", "NINE", "TWELVE", "SIXTEEN", "THIRTY_TWO", "FORTYEIGHT", "VREDUCEV2_HALF_MASK",
+                         "VREDUCEV2_FOUR_BYTE_MASK", "SRC1_STACK_TENSORSIZE", "SRC1_STACK_VAL_OFFSET", "TOPK_INNER_ALIGN_LEN",
+                         "TOPK_NORMAL_INNER_MAX_HALF_LEN", "TOPK_NSMALL_INNER_LEN", "TOPK_NORMAL_INNER_MAX_LEN")
 API_RULE_HINTS: list[tuple[re.Pattern, str]] = [  # compile errors from AscendC's signatures that the message alone leaves unclear
     (re.compile(rf"cannot bind non-const lvalue reference of type {_Q}AscendC::LocalTensor<[^>]*>&{_Q} to an rvalue|"
                 rf"FreeTensor\(const AscendC::LocalTensor"),
@@ -602,6 +608,9 @@ API_RULE_HINTS: list[tuple[re.Pattern, str]] = [  # compile errors from AscendC'
      "LocalTensor::GetPhyAddr() returns the UB address as a uint64_t (as in AscendC): cast it, (__ubuf__ T*)t.GetPhyAddr()"),
     (re.compile(rf"invalid conversion from {_Q}const (\w+)\*{_Q} to {_Q}\1\*{_Q}|assignment of read-only location"),
      "GlobalTensor::GetPhyAddr() returns a pointer to const (as in AscendC); GetPhyAddr(offset) returns a writable one"),
+    (re.compile(rf"reference to {_Q}(?:{'|'.join(TOPK_FILE_SCOPE_NAMES)}){_Q} is ambiguous"),
+     "kernel_operator.h already declares this name at file scope (one of TopK's constants, as AscendC's own header does): "
+     "declare yours inside a namespace of the kernel, or give it another name"),
 ]
 
 

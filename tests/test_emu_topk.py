@@ -148,3 +148,40 @@ def test_topk_finish_flags_in_small_mode_stop(tmp_path):
     assert not r.ok
     d = r.diagnostics[0]
     assert d.kind == "adv-shape" and "isHasfinish = true in the Small mode" in d.message, d.render()
+
+
+CONSTANTS = r'''#include "kernel_operator.h"
+using namespace AscendC;
+DECL
+extern "C" __global__ __aicore__ void consts(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256 * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 256);
+    yg.SetGlobalBuffer((__gm__ float *)y, 256);
+    LocalTensor<float> a = buf.Get<float>();
+    DataCopy(a, xg, 256);
+    Muls(a, a, (float)(SIXTEEN / TWO), 256 / SIXTEEN * EIGHT);   // the first 128 elements times 8
+    DataCopy(yg, a, 256);
+}
+'''
+
+
+def test_topk_constants_are_file_scope_names():
+    """The A2 TopK implementation's constants (SIXTEEN, TWO, EIGHT, ...) are names every kernel sees, as with the official
+    kernel_operator.h (ops-nn top_k_top_p_sample uses SIXTEEN without declaring it): computed counts and scalars as NumPy.
+    A kernel declaring one of them at file scope itself gets an ambiguous reference, as the official headers give, with
+    a hint that says where the other declaration is."""
+    b = build({"k.cpp": CONSTANTS.replace("DECL", "")})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    x = np.arange(256, dtype=np.float32) - 100
+    r = run(b, [GM("x", x), GM("y", np.zeros(256, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], np.where(np.arange(256) < 128, x * 8, x))
+    b = build({"k.cpp": CONSTANTS.replace("DECL", "constexpr uint32_t TWO = 2;")})
+    assert not b.ok
+    d = b.errors[0]
+    assert "reference to" in d.message and "is ambiguous" in d.message and "SIXTEEN / TWO" in d.source_line, d.render()
+    assert "declare yours inside a namespace" in d.hint, d.render()

@@ -609,6 +609,11 @@ P("SetSyncBaseAddr.argc", "SetSyncBaseAddr();", "argc")
 P("HALF_DEFAULT_REPEAT_STRIDE", "UnaryRepeatParams up(1, 1, DEFAULT_REPEAT_STRIDE, HALF_DEFAULT_REPEAT_STRIDE); (void)up;")
 # the constants of Tanh's formula, visible in namespace AscendC (cann-ops bidirection_lstm)
 P("FP32_MAX_V2", "float c = (FP32_MAX_V2 - FP32_MIN_V2) * DOUBLE_X; (void)c;")
+# the A2 TopK implementation's constants, file-scope names every kernel sees (ops-nn top_k_top_p_sample's SIXTEEN); the
+# numbers the implementation does not use are no such names
+P("TopK.constants", "uint32_t c = SIXTEEN * TWO + THIRTY_TWO + FORTYEIGHT + MIN_SORT32_SIZE + TOPK_NORMAL_INNER_MAX_LEN; "
+  "(void)c;")
+P("TopK.constants.absent", "uint32_t c = FIFTEEN; (void)c;", "name")
 # DataCopy with DataCopyEnhancedParams: the plain copy on A2's paths; the enhanced fields act on 310P's L0C <-> UB only
 P("DataCopy.enhanced.gm2ub", "DataCopy(h0, gh, dcp, DataCopyEnhancedParams());")
 P("DataCopy.enhanced.ub2gm", "DataCopy(gh, h0, dcp, DataCopyEnhancedParams());")

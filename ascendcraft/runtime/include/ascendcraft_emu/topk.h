@@ -26,6 +26,29 @@ struct TopKCall {
 void adv_topk(const TopKCall& c, SrcLoc loc);
 }}  // namespace ascendcraft::emu
 
+// The A2 TopK implementation's constants: the official kernel_operator.h brings them in an unnamed namespace at file
+// scope, so every kernel sees them (ops-nn top_k_top_p_sample divides by SIXTEEN without declaring it), and a kernel
+// that declares one of these names at file scope itself gets an ambiguous reference where it uses it, as there.
+namespace {
+constexpr uint16_t MIN_SORT32_SIZE = 32;
+constexpr uint16_t MIN_RPSORT16_SIZE = 16;
+constexpr uint32_t BUF_LIST_SIZE = 2;
+constexpr uint32_t MRG_MAX_ARRAY_SIZE = 15;
+constexpr uint32_t MRGSORT_VALID_QUEUE = 4;
+constexpr uint32_t MRGSORT_VALID_TWO = 2;
+constexpr uint32_t MRGSORT_VALID_TWO_OFFSET = 769;
+constexpr uint32_t TWO = 2, THREE = 3, FOUR = 4, FIVE = 5, SIX = 6, SEVEN = 7, EIGHT = 8, NINE = 9, TWELVE = 12;
+constexpr uint32_t SIXTEEN = 16, THIRTY_TWO = 32, FORTYEIGHT = 48;
+constexpr uint32_t VREDUCEV2_HALF_MASK = 128;
+constexpr uint32_t VREDUCEV2_FOUR_BYTE_MASK = 64;
+constexpr uint32_t SRC1_STACK_TENSORSIZE = 10;
+constexpr uint32_t SRC1_STACK_VAL_OFFSET = 16;
+constexpr uint32_t TOPK_INNER_ALIGN_LEN = 32;
+constexpr uint32_t TOPK_NORMAL_INNER_MAX_HALF_LEN = 2048;
+constexpr uint32_t TOPK_NSMALL_INNER_LEN = 32;
+constexpr uint32_t TOPK_NORMAL_INNER_MAX_LEN = 4096;
+}  // namespace
+
 namespace AscendC {
 struct TopKInfo {
     int32_t outter = 1;
