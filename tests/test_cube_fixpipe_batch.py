@@ -120,3 +120,28 @@ def test_older_fixpipe_params_to_l1_with_and_without_a_workspace(tmp_path):
     errs = [d for d in r.diagnostics if d.is_error]
     assert errs and errs[0].kind == "unsupported" and "per-channel quantisation vector" in errs[0].message
     assert "Fixpipe(c1, co1, ws, f1);" in errs[0].source_line
+
+
+# DataCopy L0C -> L1 with DataCopyCO12DstParams (ops-nn flat_quant): the same NZ -> NZ hand-over as Fixpipe's, srcStride in
+# 16-row units, dstStride the L1 Z-column distance in 32-byte blocks; A2 reads neither channelSplit nor nz2ndEn.
+CO12_L1 = '''    DataCopyCO12DstParams f1(32, 16, 32, 16, QuantMode_t::F322F16, 0, false, false);
+    f1.unitFlag = UFMode3;
+    DataCopy(c1, co1, f1);'''
+
+
+def test_datacopy_co12_to_l1():
+    a = RNG.standard_normal((2, 16, 32)).astype(np.float16)
+    bm = RNG.standard_normal((2, 32, 32)).astype(np.float16)
+    args = [GM("a", a), GM("bT", np.ascontiguousarray(bm.transpose(0, 2, 1))),
+            GM("c", np.empty((2, 16, 32), np.float32), "out"), GM("d", np.empty((16, 32), np.float32), "out")]
+    b = build({"batched.cpp": KERNEL.replace(NEW_L1, CO12_L1)}, entry="batched")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, args, block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    d = r.outputs["c"][0].astype(np.float16).astype(np.float64) @ bm[1].astype(np.float64)
+    np.testing.assert_allclose(r.outputs["d"], d, rtol=1e-5, atol=1e-4)
+    # this path has no NoQuant: float stays float only on the way to GM
+    b = build({"batched.cpp": KERNEL.replace(NEW_L1, CO12_L1.replace("F322F16", "NoQuant"))}, entry="batched")
+    r = run(b, args, block_dim=1)
+    errs = [d for d in r.diagnostics if d.is_error]
+    assert errs and "DataCopy(c1, co1, f1);" in errs[0].source_line

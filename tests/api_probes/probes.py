@@ -1212,6 +1212,11 @@ C("Cube.HF32TransMode.invented", "SetHF32TransMode(HF32TransMode::NEAREST_AWAY);
 C("Cube.DataCopy.CO12", "SetFixpipeNz2ndFlag(1, 0, 16); SetFixpipePreQuantFlag(0); "
   "DataCopyCO12DstParams d(16, 16, 16, 16, QuantMode_t::F322F16, 0, false, true); DataCopy(gh, c1, d);")
 C("Cube.DataCopy.CO12.argc", "DataCopyCO12DstParams d(16, 16, 16, 16); DataCopy(gh, c1, d);", "argc")
+# L0C -> L1 (NZ -> NZ) with the same parameters (ops-nn flat_quant); a GM source is no such path
+C("Cube.DataCopy.CO12.l1", "DataCopyCO12DstParams d(16, 16, 16, 16, QuantMode_t::F322F16, 0, false, false); "
+  "DataCopy(a1, c1, d);")
+C("Cube.DataCopy.CO12.gm_src", "DataCopyCO12DstParams d(16, 16, 16, 16, QuantMode_t::F322F16, 0, false, false); "
+  "DataCopy(a1, gf, d);", "family")
 C("Cube.Fixpipe.FixpipeParams", "FixpipeParams<float> f(1, 32, 0, 16); f.nz2ndParams = Nz2NdParams(true, 1, 0, 0, 16); "
   "f.quantParams = QuantParams(QuantMode_t::F322F16); Fixpipe(gh, c1, f);")
 

@@ -669,6 +669,20 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, cons
     ascendcraft::emu::cube_fixpipe_registers(s, p.nz2ndEn);
     ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.address_, nullptr, src.emu(), s, loc);
 }
+// DataCopy L0C -> L1 (CO1 -> C1, NZ -> NZ): nSize (a multiple of 16) x mSize of the source, srcStride its Z-column
+// distance in 16-row units (mSize rounded up to 16), dstStride the L1 Z-column distance in 32-byte blocks; quantPre
+// turns the L0C type into the output's (F322F16 / F322BF16 for half / bfloat16_t; this path has no NoQuant), reluPre as
+// Fixpipe's. channelSplit and nz2ndEn act on Ascend 950 only: A2 reads neither (ops-nn flat_quant).
+template <typename T, typename U>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& p, SrcLoc loc = {}) {
+    if (p.nSize == 0 || p.mSize == 0) return;   // a NOP, as documented
+    ascendcraft::emu::FixpipeSpec s;
+    s.nSize = p.nSize; s.mSize = p.mSize; s.srcStride = p.srcStride; s.dstStride = p.dstStride;
+    s.quant = static_cast<uint8_t>(p.quantPre); s.relu = p.reluPre != 0;
+    s.layout = static_cast<uint8_t>(CO2Layout::NZ);
+    ascendcraft::emu::cube_fixpipe_registers(s, false);
+    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), nullptr, &dst.emu(), src.emu(), s, loc);
+}
 
 // The older Fixpipe parameters (FixpipeParams<T>): cburstNum bursts of 16 columns, each burstLen 32-byte blocks of the
 // L0C type (M x 16 elements), srcStride the gap between bursts in 16 x 16 fractals; with nz2ndParams.nz2ndEn the output

@@ -79,3 +79,9 @@ inline void set_atomic_none(ascendcraft::emu::SrcLoc loc = {}) { AscendC::SetAto
 // (cann-ops / ops-math stft: LoadData2dParams{0, repeat, 1, 0, 0, false, inc}); dec = each repeat's source before the
 // previous one.
 enum addr_cal_mode_t : uint8_t { inc = 0, dec };
+// The device compiler's names of the Mmad / Fixpipe unit-flag modes a kernel passes as their unitFlag (ops-nn
+// flat_quant: every K step but the last UFMode2, the last UFMode3): the values the unitFlag documentation gives those
+// two modes (2 keeps the flag of each 512-byte L0C block, 3 sets it after Mmad and clears it after Fixpipe). The
+// emulation orders Mmad and Fixpipe by the pipes' events, so neither mode changes what a kernel computes.
+constexpr uint8_t UFMode2 = 2;
+constexpr uint8_t UFMode3 = 3;
