@@ -609,6 +609,12 @@ P("SetSyncBaseAddr.argc", "SetSyncBaseAddr();", "argc")
 P("HALF_DEFAULT_REPEAT_STRIDE", "UnaryRepeatParams up(1, 1, DEFAULT_REPEAT_STRIDE, HALF_DEFAULT_REPEAT_STRIDE); (void)up;")
 # the constants of Tanh's formula, visible in namespace AscendC (cann-ops bidirection_lstm)
 P("FP32_MAX_V2", "float c = (FP32_MAX_V2 - FP32_MIN_V2) * DOUBLE_X; (void)c;")
+# InitDump: the dump buffer's set-up (a no-op on A2); the two-argument form takes the length, not an address
+P("RESERVED_WORKSPACE", "static_assert(RESERVED_WORKSPACE == 16 * 1024 * 1024, \"A2\");")
+P("ReduceLastND", "ReduceLastND r = {4, 30, 4, 32, 4, 1}; (void)r.originalSrcK;")
+P("ReduceLastND.field", "ReduceLastND r; r.srcN = 4;", "name")
+P("InitDump", "InitDump(false, 1024); InitDump(true, x, 1024);")
+P("InitDump.swapped", "InitDump(x, 1024, false);", "swap")
 # the A2 TopK implementation's constants, file-scope names every kernel sees (ops-nn top_k_top_p_sample's SIXTEEN); the
 # numbers the implementation does not use are no such names
 P("TopK.constants", "uint32_t c = SIXTEEN * TWO + THIRTY_TWO + FORTYEIGHT + MIN_SORT32_SIZE + TOPK_NORMAL_INNER_MAX_LEN; "

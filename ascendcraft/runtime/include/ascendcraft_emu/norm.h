@@ -73,6 +73,16 @@ struct SoftMaxShapeInfo {
     uint32_t oriSrcM{0};
     uint32_t oriSrcK{0};
 };
+// The softmax implementation's shape of a last-axis reduction (original and padded source rows / columns, the result's
+// rows / columns): plain aggregates in namespace AscendC, which kernels name (ops-nn weight_quant_batch_matmul_v2).
+struct ReduceLastND {
+    uint32_t originalSrcM;
+    uint32_t originalSrcK;
+    uint32_t srcM;
+    uint32_t srcK;
+    uint32_t dstM;
+    uint32_t dstK;
+};
 struct SoftMaxParams {
     uint32_t srcM{0};
     uint32_t srcK{0};

@@ -421,6 +421,9 @@ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<
 }
 
 // ---- global memory helpers --------------------------------------------------------------------
+// The system's share at the start of an op's workspace on A2 (16 MiB, the size the host's GetLibApiWorkSpaceSize gives):
+// on the NPU the user's part starts that far in; in the CPU debug build GetUserWorkspace returns the pointer it gets.
+constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
 inline void InitSocState() {}
 inline void SetSysWorkspace(GM_ADDR workspace) { detail_ws::sys_workspace() = workspace; }
@@ -468,6 +471,10 @@ template <typename... Args> inline void PRINTF(const char* fmt, Args... args) { 
 template <typename T> inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize, SrcLoc loc = {}) {
     ascendcraft::emu::dump_tensor(tensor.emu(), ascendcraft::emu::dt_of<T>(), desc, dumpSize, loc);
 }
+// InitDump: sets up the device's dump buffer for DumpTensor / printf; on A2 AscendC's own implementation does nothing
+// (ops-nn weight_quant_batch_matmul_v2 calls it), and the emulation's dumps print directly, so neither does this.
+inline void InitDump(bool mixFlag, uint32_t gmLen) { (void)mixFlag; (void)gmLen; }
+inline void InitDump(bool mixFlag, GM_ADDR dumpStartAddr, uint32_t gmLen) { (void)mixFlag; (void)dumpStartAddr; (void)gmLen; }
 
 }  // namespace AscendC
 
