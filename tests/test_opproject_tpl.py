@@ -176,3 +176,105 @@ def test_the_template_declaration_is_the_one_an_a2_build_includes():
     assert tpl_header(sources, "op_kernel/op.cpp") == "op_kernel/op_tiling_key.h"
     sources["op_kernel/op.cpp"] = sources["op_kernel/op.cpp"].replace("== 310", "== 220")
     assert tpl_header(sources, "op_kernel/op.cpp") == "op_kernel/arch35/op_tiling_key.h"
+
+
+def test_a_value_list_name_nothing_defines_is_left_out_as_canns_build_does():
+    # hicann ops-nn clipped_swiglu_grad (A2): its key header declares the lists inside a namespace of the op and selects
+    # `TPL_FLOOR`, which nothing defines; CANN's build reads the lists as text and leaves that value out (logging it)
+    sources = {"op_kernel/k_tiling_key.h":
+               "#define K_ONE 1\nnamespace KOp {\n"
+               "ASCENDC_TPL_ARGS_DECL(K, ASCENDC_TPL_UINT_DECL(mode, 2, ASCENDC_TPL_UI_LIST, 0, K_ONE, 3),\n"
+               "                      ASCENDC_TPL_BOOL_DECL(flag, 0, 1));\n"
+               "ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(mode, ASCENDC_TPL_UI_LIST, 0, K_ONE, K_FLOOR),\n"
+               "                                     ASCENDC_TPL_BOOL_SEL(flag, 1)));\n}\n"}
+    got = {i.key: i.args for i in tpl_instances(sources, "op_kernel/k_tiling_key.h")}
+    assert got == {0 | 1 << 2: ("0", "true"), 1 | 1 << 2: ("1", "true")}
+    # a name outside the value lists is no value: its error stands
+    sources["op_kernel/k_tiling_key.h"] += "static KUndefinedType k;\n"
+    with pytest.raises(AscendCraftError, match="KUndefinedType"):
+        tpl_instances(sources, "op_kernel/k_tiling_key.h")
+    # a declaration without a selection: no instances to build, said so
+    with pytest.raises(AscendCraftError, match="no ASCENDC_TPL_ARGS_DECL with an ASCENDC_TPL_SEL"):
+        tpl_instances({"op_kernel/k.h": "ASCENDC_TPL_ARGS_DECL(K, ASCENDC_TPL_BOOL_DECL(flag, 0, 1));\n"}, "op_kernel/k.h")
+
+
+def test_an_ops_nn_style_template_kernel_with_its_struct_from_the_host_header_runs(tmp_path):
+    # hicann ops-nn clipped_swiglu(_grad): the key header declares its lists in a namespace of the op and selects a value
+    # nothing defines (left out); the kernel names a struct only the op_host tiling header defines
+    # (BEGIN_TILING_DATA_DEF: CANN's generated kernel_tiling.h brings it; here the build includes that header before
+    # the kernel, the template's generated entry included); the host's tiling source includes kernel_tiling/kernel_tiling.h
+    # (arch35 tiling data) and still encodes the key with the host's GET_TPL_TILING_KEY
+    import shutil
+    shutil.copytree(FOLDER, tmp_path / "p")
+    p = tmp_path / "p"
+    key = p / "op_kernel/tpl_scale_custom_tiling_key.h"
+    text = key.read_text()
+    text = text.replace("ASCENDC_TPL_ARGS_DECL(", "namespace TplScaleOp {\nASCENDC_TPL_ARGS_DECL(", 1)
+    text = text.replace("ASCENDC_TPL_BOOL_SEL(SQUARE, 0)), );", "ASCENDC_TPL_BOOL_SEL(SQUARE, 0, TPL_NOT_DEFINED)), );\n}", 1)
+    assert "namespace TplScaleOp" in text and "TPL_NOT_DEFINED" in text
+    key.write_text(text)
+    (p / "op_kernel/tpl_scale_custom_tiling_data.h").unlink()
+    (p / "op_host/tpl_scale_custom_tiling.h").write_text(
+        '#pragma once\n#include "register/tilingdata_base.h"\nnamespace optiling {\n'
+        "BEGIN_TILING_DATA_DEF(TplScaleCustomTilingData)\nTILING_DATA_FIELD_DEF(uint32_t, perCore);\n"
+        "TILING_DATA_FIELD_DEF(uint32_t, usedCores);\nTILING_DATA_FIELD_DEF(float, scale);\nEND_TILING_DATA_DEF;\n"
+        "REGISTER_TILING_DATA_CLASS(TplScaleCustom, TplScaleCustomTilingData)\n}\n")
+    kernel = p / "op_kernel/tpl_scale_custom.cpp"
+    text = kernel.read_text().replace('#include "tpl_scale_custom_tiling_data.h"\n', "", 1)
+    kernel.write_text(text.replace('#include "tpl_scale_custom_tiling_key.h"\n',
+                                   '#include "tpl_scale_custom_tiling_key.h"\nusing namespace TplScaleOp;\n', 1))
+    tiling = p / "op_host/tpl_scale_custom_tiling.cpp"
+    text = tiling.read_text()
+    text = text.replace('#include "../op_kernel/tpl_scale_custom_tiling_data.h"\n',
+                        '#include "kernel_tiling/kernel_tiling.h"\n#include "tpl_scale_custom_tiling.h"\n', 1)
+    text = text.replace("namespace optiling {\n", "namespace optiling {\nusing namespace TplScaleOp;\n", 1)
+    old = """    TplScaleCustomTilingData* tiling = context->GetTilingData<TplScaleCustomTilingData>();
+    OP_CHECK_NULL_WITH_CONTEXT(context, tiling);
+    tiling->perCore = static_cast<uint32_t>(total / used);
+    tiling->usedCores = static_cast<uint32_t>(used);
+    tiling->scale = scale;
+"""
+    assert old in text
+    tiling.write_text(text.replace(old, """    TplScaleCustomTilingData tiling;
+    tiling.set_perCore(static_cast<uint32_t>(total / used));
+    tiling.set_usedCores(static_cast<uint32_t>(used));
+    tiling.set_scale(scale);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+""", 1))
+    project = load_project(p)
+    got = {i.key for i in tpl_instances(project.sources, tpl_header(project.sources, project.kernel_file))}
+    assert got == {_key(0, t, s) for t in (1, 4) for s in (False, True)} | {_key(1, 4, False)}
+    results = run_cases(p)
+    for name, r in results:
+        assert r.ok, (name, r.mismatches, [d.render() for d in r.run.diagnostics])
+    assert [r.tiling_key for _, r in results] == [_key(0, 1, False), _key(0, 4, True), _key(1, 4, False)]
+
+
+def test_the_helper_links_though_an_ascend_950_source_does_not_compile(tmp_path):
+    # hicann ops-nn conv3d_backprop_filter_v2: the A2 tiling calls a helper of the shared conv_platform_util.cpp, which
+    # names std's string unqualified (platform/platform_info.h declares it at global scope, as CANN's does), while an
+    # Ascend 950 (arch35) source of the op does not compile against the emulated headers: the A2 sources link first
+    import shutil
+    shutil.copytree(FOLDER, tmp_path / "p")
+    host = tmp_path / "p" / "op_host"
+    tiling = host / "tpl_scale_custom_tiling.cpp"
+    text = tiling.read_text()
+    choice = "    const uint32_t tiles = (dtype == ge::DT_FLOAT16 || total >= cores * 4 * 64) ? TPL_SCALE_TILES_4 : TPL_SCALE_TILES_1;\n"
+    assert choice in text
+    tiling.write_text(text.replace(choice, "    const uint32_t tiles = Ops::TplScaleTiles(dtype == ge::DT_FLOAT16, total, cores);\n")
+                      .replace("namespace optiling {\n", "namespace Ops { uint32_t TplScaleTiles(bool half, int64_t total, "
+                               "int64_t cores); }\nnamespace optiling {\n", 1))
+    (host / "tpl_scale_helper.cpp").write_text(
+        '#include <cstdint>\n#include "platform/platform_info.h"\n#include "../op_kernel/tpl_scale_custom_tiling_key.h"\n'
+        'namespace Ops {\nstatic bool Wide(const string& mode) { return mode.size() > 2; }\n'
+        'uint32_t TplScaleTiles(bool half, int64_t total, int64_t cores) {\n'
+        '    vector<int64_t> parts{total, cores};\n    map<string, int64_t> named{{"total", parts[0]}};\n'
+        '    return (half || (Wide("wide") && named["total"] >= parts[1] * 4 * 64)) ? TPL_SCALE_TILES_4 : TPL_SCALE_TILES_1;\n}\n}\n')
+    (host / "arch35").mkdir()
+    (host / "arch35" / "tpl_scale_regbase.cpp").write_text(
+        '#include "op_common/regbase_only_header_not_emulated.h"\nnamespace Ops { int Regbase() { return 1; } }\n')
+    x = torch.randn(48 * 4 * 64)
+    r = run_project(tmp_path / "p", {"x": x}, attrs={"scale": 0.5}, reference=lambda x, scale: x * scale)
+    assert r.ok, [d.render() for d in r.run.diagnostics] + [d.render() for d in getattr(r.run, "errors", [])]
+    assert r.tiling_key == _key(0, 4, False)

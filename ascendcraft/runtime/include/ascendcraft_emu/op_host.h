@@ -3,6 +3,10 @@
 // (ascendcraft.emu.OP_HOST_HEADER), made once per flag set for every project: none of these headers may name a macro
 // that a project build defines (ASCENDCRAFT_OP_TYPE, DTYPE_<NAME>, ...), or g++ refuses the .gch and reads the text.
 #pragma once
+// Marks the unit as host code for the headers that serve both sides: an op's host source that includes a kernel-side
+// header (ops-nn clipped_swiglu_tiling_arch35.cpp's arch35 tiling data brings kernel_tiling/kernel_tiling.h, and so the
+// emulator's __NPU_ARCH__) still gets the host's tiling-template macros (ascendcraft_emu/tpl.h: GET_TPL_TILING_KEY).
+#define ASCENDCRAFT_OP_HOST 1
 #include <cstdint>
 #include <cstdio>
 #include <cstring>

@@ -10,8 +10,9 @@
 // declared as a list (ASCENDC_TPL_UI_LIST, v...), as ranges (ASCENDC_TPL_UI_RANGE, n, lo1, hi1, ...) or both
 // (ASCENDC_TPL_UI_MIX, n, ranges..., values...).
 //
-// Host side (no __NPU_ARCH__: op_host code): the macros build the declaration and selection lists, and a generated
-// program of ascendcraft.opproject lists every selected instance with its key. Kernel side (the emulator's kernel
+// Host side (no __NPU_ARCH__: op_host code): the macros build the declaration list (GET_TPL_TILING_KEY encodes by it),
+// and a generated program of ascendcraft.opproject, which alone also builds the selection lists (ASCENDCRAFT_TPL_LIST),
+// lists every selected instance with its key. Kernel side (the emulator's kernel
 // build, where kernel_operator.h defines __NPU_ARCH__): the macros declare nothing, and TypeFromId<dtype id>::type
 // names the C++ type of a DATATYPE parameter's value. Written from the public AscendC documentation; no vendor code.
 #pragma once
@@ -47,7 +48,9 @@
 #define ASCENDC_TPL_UI_LIST 1
 #define ASCENDC_TPL_UI_MIX 2
 
-#if defined(__NPU_ARCH__)   // ---- kernel side ------------------------------------------------------------------------
+// (an op-project host unit, ASCENDCRAFT_OP_HOST from ascendcraft_emu/op_host.h, and the enumeration program are host
+// code even where a header they include brings the kernel's __NPU_ARCH__)
+#if defined(__NPU_ARCH__) && !defined(ASCENDCRAFT_OP_HOST) && !defined(ASCENDCRAFT_TPL_LIST)   // ---- kernel side ------
 template <int dataTypeId> struct TypeFromId { using type = void; };
 #define ASCENDCRAFT_TPL_TYPE(id, t) template <> struct TypeFromId<id> { using type = t; }
 ASCENDCRAFT_TPL_TYPE(0, float);
@@ -93,14 +96,30 @@ namespace ascendcraft { namespace tpl {
 // what a parameter is: how it is encoded, and what the kernel's template argument is (a type for DATATYPE)
 enum Kind : uint32_t { DTYPE = 0, FORMAT = 1, UINT = 2, BOOL = 3, KERNEL_TYPE = 4, DETERMINISTIC = 5, SHARED_KERNEL_TYPE = 6,
                        DATATYPE = 7, TILING_STRUCT = 8 };
+// One value of a declaration or selection list: an integer or enumerator, or a name the header leaves undefined
+// (`unparsed`, which the enumeration program substitutes for it; see tpl_instances).
+struct Value {
+    uint64_t v = 0;
+    const char* unparsed = nullptr;
+    template <typename T> constexpr Value(T x) : v(static_cast<uint64_t>(x)) {}
+    struct Unparsed { const char* name; };
+    constexpr Value(Unparsed u) : unparsed(u.name) {}
+};
 struct Param {
     const char* name;
     Kind kind;
     uint32_t bits;                 // the declared width (UINT), 8 (DTYPE, DATATYPE, FORMAT, KERNEL_TYPE) or 1 (BOOL)
     std::vector<uint64_t> values;  // the values; a UINT declaration's expanded to the list it encodes by index
     bool decl;
-    Param(const char* n, Kind k, uint32_t b, std::initializer_list<uint64_t> v, bool is_decl)
-        : name(n), kind(k), bits(b), values(v), decl(is_decl) {
+    // CANN's build reads these lists as text and leaves out, with an error in its log, a value it cannot read as a
+    // number, dtype or format (ops-nn clipped_swiglu_grad selects `TPL_FLOOR`, which nothing defines): so here.
+    Param(const char* n, Kind k, uint32_t b, std::initializer_list<Value> v, bool is_decl)
+        : name(n), kind(k), bits(b), decl(is_decl) {
+        for (const Value& x : v) {
+            if (x.unparsed) std::fprintf(stderr, "[ERROR] ASCENDC_TPL %s: can't convert str : [%s], it is invalid value "
+                                         "(left out, as CANN's build does)\n", n, x.unparsed);
+            else values.push_back(x.v);
+        }
         if (kind == UINT) expand();
     }
     // UI_LIST v...; UI_RANGE n lo hi ...; UI_MIX n lo hi ... v...
@@ -124,6 +143,14 @@ struct Param {
 using Decl = std::vector<Param>;
 using Sel = std::vector<std::vector<Param>>;
 constexpr uint64_t kInvalidKey = 0xFFFFFFFFFFFFFFFFull;
+#if defined(ASCENDCRAFT_TPL_LIST)
+// The enumeration program finds the lists wherever the header declares them (ops-nn's declare them inside a namespace of
+// the op, which CANN's text reading of the lists does not see either).
+struct Listed { const Decl* decl = nullptr; const Sel* sel = nullptr; };
+inline Listed& listed() { static Listed l; return l; }
+inline bool list_decl(const Decl& d) { listed().decl = &d; return true; }
+inline bool list_sel(const Sel& s) { listed().sel = &s; return true; }
+#endif
 
 // The key of one combination of values, given in the declaration's order (INVALID_TILING_KEY, with a message, when a
 // UINT value is not declared, a value does not fit its field or the fields exceed 64 bits).
@@ -174,7 +201,12 @@ template <typename... A> uint64_t encode_values(const Decl& decl, A... values) {
 #define ASCENDC_TPL_BOOL_DECL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::BOOL, 1, {__VA_ARGS__}, true)
 #define ASCENDC_TPL_KERNEL_TYPE_DECL(x, ...) \
     ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::SHARED_KERNEL_TYPE, 8, {__VA_ARGS__}, true)
+#if defined(ASCENDCRAFT_TPL_LIST)
+#define ASCENDC_TPL_ARGS_DECL(x, ...) static ::ascendcraft::tpl::Decl g_tilingDeclareParams { __VA_ARGS__ }; \
+    static const bool ascendcraftTplDeclListed = ::ascendcraft::tpl::list_decl(g_tilingDeclareParams)
+#else
 #define ASCENDC_TPL_ARGS_DECL(x, ...) static ::ascendcraft::tpl::Decl g_tilingDeclareParams { __VA_ARGS__ }
+#endif
 #define ASCENDC_TPL_DTYPE_SEL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::DTYPE, 8, {__VA_ARGS__}, false)
 #define ASCENDC_TPL_DATATYPE_SEL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::DATATYPE, 8, {__VA_ARGS__}, false)
 #define ASCENDC_TPL_FORMAT_SEL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::FORMAT, 8, {__VA_ARGS__}, false)
@@ -188,7 +220,14 @@ template <typename... A> uint64_t encode_values(const Decl& decl, A... values) {
 #define ASCENDC_TPL_SHARED_KERNEL_TYPE_SEL(x, ...) \
     ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::SHARED_KERNEL_TYPE, 8, {__VA_ARGS__}, false)
 #define ASCENDC_TPL_ARGS_SEL(...) std::vector<::ascendcraft::tpl::Param> { __VA_ARGS__ }
-#define ASCENDC_TPL_SEL(...) static ::ascendcraft::tpl::Sel g_tilingSelectParams { __VA_ARGS__ }
+// The selection is read by ascendcraft.opproject's enumeration program only (ASCENDCRAFT_TPL_LIST); in an op's host
+// sources it declares nothing, as in CANN's host build (its template_argument.h keeps it only under ASCENDC_DEBUG).
+#if defined(ASCENDCRAFT_TPL_LIST)
+#define ASCENDC_TPL_SEL(...) static ::ascendcraft::tpl::Sel g_tilingSelectParams { __VA_ARGS__ }; \
+    static const bool ascendcraftTplSelListed = ::ascendcraft::tpl::list_sel(g_tilingSelectParams)
+#else
+#define ASCENDC_TPL_SEL(...)
+#endif
 
 #define GET_TPL_TILING_KEY(...) ::ascendcraft::tpl::encode_values(g_tilingDeclareParams, __VA_ARGS__)
 #define ASCENDC_TPL_SEL_PARAM(context, ...)                        \

@@ -2,4 +2,5 @@
 // hands out). The emulated platform queries are in tiling/platform/platform_ascendc.h. No vendor code.
 #pragma once
 
+#include "platform/platform_info_def.h"
 #include "tiling/platform/platform_ascendc.h"
