@@ -1204,7 +1204,13 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
         # the tiling header's (StridedSliceAssignV2's MAX_DIM_NUM) is not ambiguous. A tiling header the kernel
         # includes itself is declared after this point: then the whole namespace is made visible.
         if len(mine) == len(tiling_headers):
-            lines += ["namespace optiling {}", *tiling_struct_usings(tiling_headers.values()),
+            # a struct the op's kernel side defines itself at file scope (its CPU-debug stand-in of the generated header,
+            # under __CCE_KT_TEST__: ops-nn fused_linear_cross_entropy_loss_grad's *_tiling_data_def.h) is that one
+            own = {s for n, t in sources.items() if n not in tiling_headers
+                   for s in re.findall(r"^struct\s+(\w+)\s*\{", blank_comments(t), re.M)}
+            usings = [u for u in tiling_struct_usings(tiling_headers.values())
+                      if not (u.startswith("using optiling::") and u[len("using optiling::"):-1] in own)]
+            lines += ["namespace optiling {}", *usings,
                       "#undef ASCENDCRAFT_TILING_NAMES", "#define ASCENDCRAFT_TILING_NAMES static_assert(true, \"\")"]
         else:
             lines += ["namespace optiling {}", "using namespace optiling;"]

@@ -546,6 +546,30 @@ def test_a_kernel_constant_named_like_one_of_the_tiling_headers_is_not_ambiguous
     assert r.ok and list(r.outputs["y"]) == [10, 11, 12, 13, -1, -1, -1, -1]
 
 
+def test_a_kernel_side_definition_of_a_tiling_struct_is_the_one_the_kernel_uses():
+    # ops-nn fused_linear_cross_entropy_loss_grad: op_host's BEGIN_TILING_DATA_DEF(T) and the kernel's own CPU-debug
+    # stand-in of the generated header (struct T under __CCE_KT_TEST__, which this CPU build defines); the driver names
+    # no optiling::T then, so the kernel's struct is no redefinition, and it reads the tiling bytes
+    from ascendcraft.emu import build, run, GM, Tiling
+    import struct
+    tiling_h = ("#include \"register/tilingdata_base.h\"\nnamespace optiling {\nBEGIN_TILING_DATA_DEF(DefTiling)\n"
+                "TILING_DATA_FIELD_DEF(int64_t, v);\nTILING_DATA_FIELD_DEF(int64_t, w);\nEND_TILING_DATA_DEF;\n"
+                "REGISTER_TILING_DATA_CLASS(DefCustom, DefTiling)\n}\n")
+    def_h = ("#ifdef __CCE_KT_TEST__\n#pragma once\n#include <cstdint>\nstruct DefTiling {\n    int64_t v;\n    int64_t w;\n};\n"
+             "#endif\n")
+    kernel = ('#include "kernel_operator.h"\n#include "def_custom_tiling_data_def.h"\nusing namespace AscendC;\n'
+              'extern "C" __global__ __aicore__ void def_custom(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {\n'
+              '    GET_TILING_DATA_WITH_STRUCT(DefTiling, t, tiling);\n'
+              '    GlobalTensor<int64_t> out; out.SetGlobalBuffer((__gm__ int64_t*)y, 2);\n'
+              '    out.SetValue(0, 2 * t.v); out.SetValue(1, t.w);\n}\n')
+    b = build({"op_host/def_custom_tiling.h": tiling_h, "op_kernel/def_custom_tiling_data_def.h": def_h,
+               "op_kernel/def_custom.cpp": kernel}, "def_custom")
+    assert b.ok, [d.render() for d in b.diagnostics]
+    r = run(b, [GM("y", None, "out", shape=(2,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
+                Tiling(struct.pack("<2q", 21, -5))], block_dim=1)
+    assert r.ok and list(r.outputs["y"]) == [42, -5]
+
+
 def test_the_tiling_header_is_found_beside_a_kernel_header_of_the_same_name(monkeypatch):
     # cann-ops strided_slice_assign_v2: op_kernel/x.cpp includes its own op_kernel/x.h, and op_host/x.h (same name)
     # defines the tiling struct; the driver includes the op_host one (the kernel's include is not it). Also a header that
