@@ -77,3 +77,33 @@ int main() {
     exe = tmp_path / "t"
     subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), str(src), "-o", str(exe)], check=True, capture_output=True)
     assert subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split() == ["SPCOLWT|SPCOL", "1", "1"]
+
+
+def test_bfloat16_under_both_of_its_matmul_tiling_names(tmp_path):
+    "matmul_tiling::DataType::DT_BFLOAT16 (33, the later name; ops-nn fused_linear_cross_entropy_loss_grad) tiles as DT_BF16."
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    src = tmp_path / "t.cpp"
+    src.write_text(r'''
+#include <cstdio>
+#include "tiling/tiling_api.h"
+static_assert(static_cast<int>(matmul_tiling::DataType::DT_BFLOAT16) == 33, "the official value");
+int main() {
+    for (auto dt : {matmul_tiling::DataType::DT_BF16, matmul_tiling::DataType::DT_BFLOAT16}) {
+        matmul_tiling::MatmulApiTiling mm;
+        mm.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, dt);
+        mm.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, dt);
+        mm.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+        mm.SetShape(256, 192, 512);
+        mm.SetOrgShape(256, 192, 512);
+        mm.SetBias(false);
+        mm.SetBufferSpace(-1, -1, -1);
+        optiling::TCubeTiling t;
+        int r = mm.GetTiling(t);
+        std::printf("%d %d %d %d %d %d\n", r, t.get_baseM(), t.get_baseN(), t.get_baseK(), t.get_depthA1(), t.get_stepKa());
+    }
+}
+''')
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), str(src), "-o", str(tmp_path / "t")], check=True)
+    bf16, bfloat16 = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert bf16 == bfloat16 and bf16.split()[0] == "0", (bf16, bfloat16)
