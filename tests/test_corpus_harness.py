@@ -1120,3 +1120,28 @@ def test_a_host_source_of_the_same_build_target_is_linked_when_the_ops_host_code
     assert corpus.link_candidates(gitdir, commit, "ops/scale_add_custom") == [
         "ops/common/op_host/op_tiling/align_util.cpp", "ops/common/op_host/op_tiling/broken.cpp",
         "ops/scaler/op_host/scaler_tiling_base.cpp"]
+
+
+def test_another_ops_tiling_header_no_file_of_the_op_includes_is_left_out(tmp_path):
+    # hicann ops-nn foreach_*: the copy of foreach_utils/op_host brings two tiling headers that define the same
+    # optiling constant; the op's host includes one (through ../ paths and another header), the other (the norm op's) is
+    # not the op's and goes, while headers without tiling structs and the op's own files stay
+    sib = tmp_path / corpus.SIBLINGS / "cat/utils/op_host"
+    sib.mkdir(parents=True)
+    (sib / "util_class.h").write_text('#include "util_def.h"\n')
+    (sib / "util_def.h").write_text("namespace optiling {\nconstexpr int MAXN = 8;\nBEGIN_TILING_DATA_DEF(UtilData)\n"
+                                    "END_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(CatAbs, UtilData)\n}\n")
+    (sib / "util_reduce_def.h").write_text("namespace optiling {\nconstexpr int MAXN = 8;\n"
+                                           "BEGIN_TILING_DATA_DEF(ReduceData)\nEND_TILING_DATA_DEF;\n}\n")
+    (sib / "util_plain.h").write_text("// #include \"util_reduce_def.h\" (a comment names it: not an include)\n")
+    (sib / "util_shared_def.h").write_text("namespace optiling {\nREGISTER_TILING_DATA_CLASS(CatAbs, UtilData)\n}\n")
+    host = tmp_path / "op_host/arch22"
+    host.mkdir(parents=True)
+    (host / "cat_abs_tiling.cpp").write_text('#include "../../../utils/op_host/util_class.h"\n')
+    (tmp_path / "op_kernel").mkdir()
+    (tmp_path / "op_kernel/cat_abs.cpp").write_text('#include "kernel_operator.h"\n')
+    corpus._drop_unreached_sibling_tiling(tmp_path, "CatAbs")   # (one that registers the op's type stays, unreached)
+    left = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*") if p.is_file())
+    assert left == [f"{corpus.SIBLINGS}/cat/utils/op_host/{n}" for n in ("util_class.h", "util_def.h", "util_plain.h",
+                                                                              "util_shared_def.h")] + \
+        ["op_host/arch22/cat_abs_tiling.cpp", "op_kernel/cat_abs.cpp"]

@@ -541,7 +541,39 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         for root, into in roots:
             # a header at the folder's top makes it an include directory of the emulator's build (-iquote)
             if (dest / into).is_dir(): (dest / into / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+    if kind == "op-project":   # foreach_abs -> ForeachAbs
+        _drop_unreached_sibling_tiling(dest, "".join(w[:1].upper() + w[1:] for w in path.rsplit("/", 1)[-1].split("_")))
     return dest
+
+
+def _drop_unreached_sibling_tiling(dest: Path, op_type: str) -> None:
+    """Another op's tiling-struct headers (BEGIN_TILING_DATA_DEF / REGISTER_TILING_DATA_CLASS) copied under SIBLINGS with
+    their folder that none of the op's files includes, directly or through other headers, are removed: CANN's kernel
+    build sees the tiling structs of the host sources it builds, while the emulator's adds every tiling header of the
+    project before the kernel. hicann ops-nn foreach_abs's host includes foreach_utils' foreach_tiling_def.h; the
+    folder's foreach_reduce_tiling_def.h (foreach_norm's) defines the same optiling::MAX_TENSOR_CONT and kept the kernel
+    from compiling. A header that registers a struct for the op's type (REGISTER_TILING_DATA_CLASS(op_type, ...)) stays:
+    foreach_add_scalar has no tiling source of its own, the shared foreach_utils one tiles it."""
+    from ascendcraft.emu import blank_comments
+    root = dest / SIBLINGS
+    if not root.is_dir(): return
+    files = {p.relative_to(dest).as_posix(): p for p in dest.rglob("*") if p.is_file()
+             and p.suffix in (".h", ".hpp", ".hh", ".cpp", ".cc", ".inc")}
+    texts = {n: blank_comments(p.read_text(errors="replace")) for n, p in files.items()}
+    seen, todo = set(), [n for n in texts if not n.startswith(SIBLINGS + "/")]
+    while todo:
+        f = todo.pop()
+        if f in seen: continue
+        seen.add(f)
+        for inc in re.findall(r'#\s*include\s*[<"]([^>"]+)[>"]', texts[f]):
+            local = posixpath.normpath(posixpath.join(posixpath.dirname(f), inc))
+            tail = re.sub(r"^(?:\.\./)+", "", posixpath.normpath(inc))   # by its name (../ dropped) under any folder
+            todo += [local] if local in texts else [n for n in texts if n == tail or n.endswith("/" + tail)]
+    for n in texts:
+        if n.startswith(SIBLINGS + "/") and n not in seen and n.endswith((".h", ".hpp", ".hh")) \
+                and re.search(r"\b(BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b", texts[n]) \
+                and not re.search(r"\bREGISTER_TILING_DATA_CLASS\s*\(\s*" + re.escape(op_type) + r"\s*,", texts[n]):
+            files[n].unlink()
 
 
 SANITISED = b"// Implementation note."   # what NPUKernelBench's publishing put in place of each non-English comment line
