@@ -28,9 +28,10 @@ from .soc import load_soc
 # %% auto #0
 __all__ = ['GE_DTYPES', 'FORMATS', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_FILE', 'SHAPE_OUT', 'TPL_ENTRY', 'TPL_FILE', 'CASE_FILE',
            'OpParam', 'OpAttr', 'OpDefinition', 'parse_op_definition', 'include_dirs', 'registered_definition',
-           'OpProject', 'load_project', 'dtype_column', 'dtype_macros', 'glue_source', 'host_arguments', 'TplInstance',
-           'tpl_header', 'tpl_instances', 'tpl_entry_source', 'template_entry', 'build_project', 'infer_output_shapes',
-           'ProjectRun', 'output_mismatch', 'run_project', 'load_cases', 'run_cases', 'op_arguments', 'op_command']
+           'host_program', 'OpProject', 'load_project', 'dtype_column', 'dtype_macros', 'glue_source', 'host_arguments',
+           'TplInstance', 'tpl_header', 'tpl_instances', 'tpl_entry_source', 'template_entry', 'build_project',
+           'infer_output_shapes', 'ProjectRun', 'output_mismatch', 'run_project', 'load_cases', 'run_cases',
+           'op_arguments', 'op_command']
 
 # %% ../nbs/18_opproject.ipynb #936828c9
 # ge::DataType names of the op definition -> (numpy dtype name, C++ type of the DTYPE_<NAME> macro, ge enum value)
@@ -216,31 +217,86 @@ def registered_definition(files: dict[str, str], host_file: str, *, settings: Se
     macro writes (cann-ops' `FOREACH_OPDEF(HOST_CONFIG, UNARY, Abs, ge::DT_FLOAT16, ...)`) or whose dtype lists the
     constructor computes. `files` are the project's sources with the headers it includes (any folder)."""
     from . import sandbox
-    from .emu import INCLUDE_DIR
     settings = settings or load_settings()
     with tempfile.TemporaryDirectory(prefix="opdef-") as tmp:
-        src = Path(tmp) / "src"
-        for name, text in files.items():
-            (src / name).parent.mkdir(parents=True, exist_ok=True)
-            (src / name).write_text(text)
-        (src / "__ascendcraft_opdef.cpp").write_text(_DUMP_SOURCE.format(file=host_file))
-        compile_ = [settings.cxx, "-std=c++17", "-O0", "-w", "-fmax-errors=5", "-I", str(INCLUDE_DIR),
-                    *[a for d in include_dirs(files) for a in ("-iquote", d)], "__ascendcraft_opdef.cpp", "-o", "../opdef"]
-        done = sandbox.run(compile_, scratch=Path(tmp), cwd=src, limits=sandbox.build_limits(settings),
-                           settings=settings, readable=[INCLUDE_DIR])
+        done, program = host_program(files, "__ascendcraft_opdef.cpp", _DUMP_SOURCE.format(file=host_file), Path(tmp),
+                                     settings=settings)
         if done.returncode != 0:
             first = next((l for l in (done.stdout + done.stderr).splitlines() if "error" in l), "g++ failed")
             raise _project_error("op-definition", f"the operator definition in {host_file} could not be compiled to read "
                                  f"its inputs and dtypes: {first.strip()[:300]}", host_file,
                                  "the definition is read by compiling op_host with the emulated CANN host headers; "
                                  "the error names what lies outside them")
-        listed = sandbox.run([str(Path(tmp) / "opdef")], scratch=Path(tmp), limits=sandbox.run_limits(settings),
-                             settings=settings)
+        listed = sandbox.run([str(program)], scratch=Path(tmp), limits=sandbox.run_limits(settings), settings=settings)
         op = _read_dump(listed.stdout, host_file) if listed.returncode == 0 else None
     if op is None:
         raise _project_error("op-definition", f"{host_file} registers no operator (OP_ADD) when compiled", host_file,
                              "the definition ends with OP_ADD(<Op>) inside namespace ops")
     return op
+
+
+_PROGRAM_FORMAT = "opproject-program-1"   # bump when a host program's compile command or cache entry changes
+
+
+def host_program(files: dict[str, str], main: str, text: str, tmp: Path, *, settings: Settings):
+    """Compile the generated host program `main` (its `text`) with the project files `files` (written under `tmp`/src)
+    against the emulated CANN host headers, to `tmp`/<name> (`__ascendcraft_<name>.cpp`). Returns (how the compile
+    ended, the program's path). The program is cached by content, as `emu.host_object` caches a host object: the key is
+    the compile command (but the headers' folder), the compiler's version, the runtime headers, `text` and every file
+    of `files`; a hit is copied out and checked against its seal, and only a clean compile is cached. What the program
+    prints is never cached: it runs again each time (`registered_definition`, `infer_output_shapes`)."""
+    import json
+    import shutil
+    from . import cache_trim, sandbox, seal
+    from .emu import INCLUDE_DIR, compiler_version, runtime_hash
+    name = main.removeprefix("__ascendcraft_").removesuffix(".cpp")
+    command = [settings.cxx, "-std=c++17", "-O0", "-w", "-fmax-errors=5", "-I", str(INCLUDE_DIR),
+               *[a for d in include_dirs(files) for a in ("-iquote", d)], main, "-o", f"../{name}"]
+    h = hashlib.sha256()
+    for part in (_PROGRAM_FORMAT, compiler_version(settings.cxx), runtime_hash(),
+                 *(a for a in command if a != str(INCLUDE_DIR)), main, text):
+        h.update(part.encode()); h.update(b"\0")
+    for n in sorted(files):
+        h.update(n.encode()); h.update(b"\0"); h.update(files[n].encode()); h.update(b"\0")
+    key = h.hexdigest()
+    cache = seal.private_dir(settings.cache_path)
+    folder, out = cache / "emu" / "hosts" / key[:2] / key, tmp / name   # beside the host objects: trimmed with them
+    try:   # copied, then the copy checked against its seal: a file replaced meanwhile is not used
+        info = json.loads((folder / "program.json").read_text())
+        shutil.copyfile(folder / name, out)
+        shutil.copyfile(folder / f"{name}.seal", f"{out}.seal")
+        if seal.signed(info, cache) and info.get("key") == key and seal.file_sealed(out, cache, key):
+            cache_trim.mark_used(folder)
+            out.chmod(0o755)
+            return sandbox.Finished(0, "", "", False, 0.0, True), out
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    out.unlink(missing_ok=True)
+    src = tmp / "src"
+    for n, t in files.items():
+        (src / n).parent.mkdir(parents=True, exist_ok=True)
+        (src / n).write_text(t)
+    (src / main).write_text(text)
+    done = sandbox.run(command, scratch=tmp, cwd=src, limits=sandbox.build_limits(settings), settings=settings,
+                       readable=[INCLUDE_DIR])
+    if done.returncode == 0 and not done.timed_out and not sandbox.setup_failure(done) and out.is_file():
+        try:
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            staged = Path(tempfile.mkdtemp(prefix="host-", dir=folder.parent))   # "host-": not an entry to trim
+            try:
+                shutil.copyfile(out, staged / name)
+                seal.seal_file(staged / name, cache, key)
+                (staged / "program.json").write_text(json.dumps(seal.sign({"key": key, "program": name}, cache)))
+                try: os.replace(staged, folder)
+                except OSError:                            # there already: keep it, unless it fails its seal
+                    if not seal.file_sealed(folder / name, cache, key):
+                        for n in (name, f"{name}.seal", "program.json"): os.replace(staged / n, folder / n)
+            finally:
+                shutil.rmtree(staged, ignore_errors=True)
+        except OSError:
+            pass                                           # a cache that cannot take it: the program still runs
+    Path(f"{out}.seal").unlink(missing_ok=True)
+    return done, out
 
 
 # %% ../nbs/18_opproject.ipynb #00f0b064
@@ -1015,7 +1071,6 @@ def infer_output_shapes(project: OpProject, tensors: list, attrs: dict, *,
     (None for an absent optional one), as `host_arguments` takes them; an InferShape function that fails, or a shape
     with an unknown (negative) dimension, is an error naming the op."""
     from . import sandbox
-    from .emu import INCLUDE_DIR
     settings = settings or load_settings()
     op = project.op
     hosts = [f for f, t in project.sources.items() if f.startswith("op_host/") and f.endswith((".cpp", ".cc"))
@@ -1028,23 +1083,15 @@ def infer_output_shapes(project: OpProject, tensors: list, attrs: dict, *,
         column = None
     args = host_arguments(project, list(tensors) + [None] * len(op.outputs), attrs, column=column)
     with tempfile.TemporaryDirectory(prefix="infer-") as tmp:
-        src = Path(tmp) / "src"
-        for name, text in project.sources.items():
-            (src / name).parent.mkdir(parents=True, exist_ok=True)
-            (src / name).write_text(text)
         includes = "".join(f'#include "{f}"\n' for f in sorted(hosts))
-        (src / "__ascendcraft_infer.cpp").write_text(_INFER_SOURCE.format(op=op.type, includes=includes))
+        done, program = host_program(project.sources, "__ascendcraft_infer.cpp",
+                                     _INFER_SOURCE.format(op=op.type, includes=includes), Path(tmp), settings=settings)
         (Path(tmp) / "args.txt").write_text(" ".join(str(int(v)) for v in args))
-        compile_ = [settings.cxx, "-std=c++17", "-O0", "-w", "-fmax-errors=5", "-I", str(INCLUDE_DIR),
-                    *[a for d in include_dirs(project.sources) for a in ("-iquote", d)], "__ascendcraft_infer.cpp",
-                    "-o", "../infer"]
-        done = sandbox.run(compile_, scratch=Path(tmp), cwd=src, limits=sandbox.build_limits(settings), settings=settings,
-                           readable=[INCLUDE_DIR])
         if done.returncode != 0:
             first = next((l for l in (done.stdout + done.stderr).splitlines() if "error" in l), "g++ failed")
             raise _project_error("op-infershape", f"{op.type}'s InferShape function could not be compiled: {first.strip()[:300]}",
                                  hosts[0], "the InferShape function is compiled with the emulated CANN host headers")
-        listed = sandbox.run([str(Path(tmp) / "infer"), str(Path(tmp) / "args.txt")], scratch=Path(tmp),
+        listed = sandbox.run([str(program), str(Path(tmp) / "args.txt")], scratch=Path(tmp),
                              limits=sandbox.run_limits(settings), settings=settings)
     lines = [l.removeprefix("@ascendcraft ").split("\t") for l in listed.stdout.splitlines() if l.startswith("@ascendcraft ")]
     if listed.returncode != 0 or not lines or lines[0][0] == "F":

@@ -66,6 +66,40 @@ def test_output_shapes_come_from_the_ops_infershape_function_without_outputs_or_
     assert r.ok
 
 
+def test_the_generated_host_programs_are_compiled_once_by_content(monkeypatch, tmp_path):
+    """The programs that read a project on the host (InferShape here; the registered definition the same way,
+    `host_program`) are cached by content: the same project compiles its program once and runs
+    it again for every call (other shapes, other answers); a changed project file, or a cached program that no longer
+    matches its seal, compiles it again."""
+    import shutil
+    import uuid
+    from ascendcraft import sandbox
+    from ascendcraft.config import load_settings
+    from ascendcraft.seal import private_dir
+    compiles, real = [], sandbox.run
+    def recording(argv, **kw):
+        if "__ascendcraft_infer.cpp" in argv: compiles.append(list(argv))
+        return real(argv, **kw)
+    monkeypatch.setattr(sandbox, "run", recording)
+    shutil.copytree(EXAMPLES / "scale_add_custom", tmp_path / "p")
+    host = tmp_path / "p" / "op_host" / "scale_add_custom.cpp"
+    host.write_text(f"// {uuid.uuid4()}\n" + host.read_text())        # a project the machine's cache has not seen
+    add = load_project(tmp_path / "p")
+    a, b = torch.randn(16, 64).half(), torch.randn(8, 32).half()
+    assert infer_output_shapes(add, [a, a], {"alpha": 0.5}) == {"z": (16, 64)}
+    assert infer_output_shapes(add, [b, b], {"alpha": 0.5}) == {"z": (8, 32)}     # the program ran again
+    assert len(compiles) == 1
+    host.write_text(host.read_text() + "\n// changed\n")
+    assert infer_output_shapes(load_project(tmp_path / "p"), [b, b], {"alpha": 0.5}) == {"z": (8, 32)}
+    assert len(compiles) == 2
+    cached = [p for p in (private_dir(load_settings().cache_path) / "emu" / "hosts").glob("*/*/infer")
+              if p.stat().st_mtime >= host.stat().st_mtime]
+    assert cached
+    for p in cached: p.write_bytes(p.read_bytes() + b"\0")                      # no longer the sealed program
+    assert infer_output_shapes(load_project(tmp_path / "p"), [a, a], {"alpha": 0.5}) == {"z": (16, 64)}
+    assert len(compiles) == 3
+
+
 def test_without_outputs_reference_or_infershape_the_error_says_what_to_give():
     project = load_project(EXAMPLES / "leaky_relu_custom")
     assert infer_output_shapes(project, [torch.randn(64)], {}) is None
