@@ -40,7 +40,11 @@ def pytest_sessionstart(session):
 # xdist 3.8 (it suffixes `item._nodeid`, which pytest 9's `nodeid` does not read), and `loadfile` needs none.
 LONG_FIRST = ("test_bench_suite_activation", "test_bench_suite_loss_math", "test_bench_suite_norm_optimizer",
               "test_bench_suite_pool_reduce_mhc", "browser", "test_ray_cluster", "test_api_parity", "test_bench_category",
-              "test_workbench_tutorial", "test_calibrate", "test_own_operator", "test_case_study", "test_mhc")
+              "test_workbench_tutorial", "test_calibrate", "test_own_operator", "test_case_study", "test_mhc",
+              # the next largest in the seventeenth round's empty-cache run (--durations=0, summed per file), so that none
+              # of them is handed out last
+              "test_npu", "test_beyond_categories", "test_notebooks", "test_examples_interp", "test_opproject",
+              "test_emu_api_extra", "test_bench_resume")
 
 
 def distributed(config) -> bool:
