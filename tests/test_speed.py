@@ -110,16 +110,17 @@ def test_auto_size_is_full_only_within_both_budgets():
 
 def test_the_time_rule_uses_each_kinds_measured_rate():
     """A task of a measured kind is estimated at its kind's rate less the margin, others at the assumed rate; the time
-    budget then decides at that rate (triplet_margin_loss, 805 M elements a set: 10 trials in 245 s at the loss rate, 322 s
-    at the assumed one)."""
-    triplet, relu = get_task("triplet_margin_loss"), get_task("relu")
-    assert triplet.category in FULL_RATES and FULL_RATES[triplet.category][0] == "triplet_margin_loss"
-    assert full_elements_per_s(triplet) == FULL_RATES["loss"][1] * FULL_RATE_MARGIN
+    budget then decides at that rate (layer_norm, 537 M elements a set, at the normalization rate). The loss kind is not
+    measured (its one measurement held more memory than the estimate: bench.FULL_RATES says why)."""
+    norm, relu, triplet = get_task("layer_norm"), get_task("relu"), get_task("triplet_margin_loss")
+    assert norm.category in FULL_RATES and FULL_RATES[norm.category][0] == "layer_norm"
+    assert full_elements_per_s(norm) == FULL_RATES["normalization"][1] * FULL_RATE_MARGIN
     assert relu.category not in FULL_RATES and full_elements_per_s(relu) == FULL_ELEMENTS_PER_S
+    assert triplet.category not in FULL_RATES and full_elements_per_s(triplet) == FULL_ELEMENTS_PER_S
     roomy = load_settings().replace(verify_memory_mb=1 << 20, trials=5)
-    seconds = verification_memory(triplet, roomy).elements * 10 / full_elements_per_s(triplet)
-    assert verification_size(triplet, "auto", roomy.replace(verify_seconds=seconds * 1.01)) == "full"
-    assert verification_size(triplet, "auto", roomy.replace(verify_seconds=seconds * 0.99)) == "small"
+    seconds = verification_memory(norm, roomy).elements * 10 / full_elements_per_s(norm)
+    assert verification_size(norm, "auto", roomy.replace(verify_seconds=seconds * 1.01)) == "full"
+    assert verification_size(norm, "auto", roomy.replace(verify_seconds=seconds * 0.99)) == "small"
 
 
 def _result(task, size):
