@@ -1145,3 +1145,12 @@ def test_another_ops_tiling_header_no_file_of_the_op_includes_is_left_out(tmp_pa
     assert left == [f"{corpus.SIBLINGS}/cat/utils/op_host/{n}" for n in ("util_class.h", "util_def.h", "util_plain.h",
                                                                               "util_shared_def.h")] + \
         ["op_host/arch22/cat_abs_tiling.cpp", "op_kernel/cat_abs.cpp"]
+
+
+def test_a_validation_that_imports_a_missing_module_names_the_install_that_brings_it():
+    "NPUKernelBench's Spence imports SciPy in its reference: without the corpus extra the row says which install fixes it."
+    missing = corpus.validation_problem(ModuleNotFoundError("No module named 'scipy'", name="scipy"))
+    assert missing.startswith("validation: ModuleNotFoundError: No module named 'scipy'")
+    assert "pip install -e '.[corpus]'" in missing
+    other = corpus.validation_problem(FileNotFoundError("validation/test_cases.csv"))
+    assert other == "validation: FileNotFoundError: validation/test_cases.csv" and "pip install" not in other

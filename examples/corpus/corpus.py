@@ -1700,6 +1700,15 @@ def compared_outputs(op, layout: dict | None, want, results: list, dynamic: set)
     return results, returned(results)
 
 
+def validation_problem(e: Exception) -> str:
+    """Why a task's validation could not be loaded; a module it imports that is missing names the install that brings
+    it (the `corpus` extra holds what NPUKernelBench's references import, e.g. SciPy for Spence)."""
+    text = f"validation: {type(e).__name__}: {e}"[:200]
+    if isinstance(e, ModuleNotFoundError):
+        text += f" (install the corpus extra: pip install -e '.[corpus]'; it brings what the tasks' references import)"
+    return text
+
+
 def match_npukb(entry: dict, gitdir: str, project) -> dict:
     "Run the project on the task's smallest test case and compare with its Model (match: pass | mismatch | ...)."
     import numpy as np
@@ -1709,7 +1718,7 @@ def match_npukb(entry: dict, gitdir: str, project) -> dict:
     try:
         ns_mod, ns_in, rows = _load_validation(gitdir, entry["commit"], task)
     except Exception as e:  # noqa: BLE001
-        return dict(match="no-reference", match_detail=f"validation: {type(e).__name__}: {e}"[:200])
+        return dict(match="no-reference", match_detail=validation_problem(e))
     # the smallest case of at least 1024 elements (tinier ones write the 32-byte padding of the output's allocation,
     # which the emulator's GM bounds refuse) and not bfloat16 (run_project takes bfloat16 inputs, not outputs)
     # ... and one whose input dtypes the op definition lists (some cases exercise the framework's casts)
