@@ -48,7 +48,7 @@ def api_names() -> set[str]:
         if f.name in ("internal.h", "race.h", "driver.h"): continue          # the runtime library's own headers
         if f.name in ("ops_base.h", "ops_base_types.h"): continue  # CANN opbase's op_host helpers, not AscendC: tests/test_opproject_tpl.py
         text = re.sub(r"namespace (\w+_detail) \{.*?\}\s*// namespace \1\b", "", f.read_text(), flags=re.S)  # helpers
-        text = re.sub(r"namespace ascendcraft \{ namespace emu \{.*?\}\}", "", text, flags=re.S)
+        text = re.sub(r"namespace ascendcraft \{ namespace \w+ \{.*?\}\}", "", text, flags=re.S)   # ascendcraft::emu, ::tpl, ...
         names |= set(re.findall(r"^(?:template\s*<[^\n]*>\s*)?inline\s+[^\n(]*?\b(\w+)\s*\(", text, re.M))
         names |= set(re.findall(r"^ASCENDCRAFT_EMU_\w+\((\w+)", text, re.M))          # macro-generated API families
         names |= set(re.findall(r"^\s+(?:template <[^\n]*> )?(?:[\w:<>\*&]+ )+([A-Z]\w*)\(", text, re.M))   # methods
