@@ -659,14 +659,22 @@ struct DataCopyCO12DstParams {
     bool channelSplit = false;
     bool nz2ndEn = false;
 };
-template <typename T, typename U>
-inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& p, SrcLoc loc = {}) {
-    if (p.nSize == 0 || p.mSize == 0) return;   // a NOP, as documented
+namespace co12_detail {
+// The Fixpipe a DataCopy out of L0C stands for: p's sizes, strides, quantisation and ReLU, written as `layout`, with the
+// Fixpipe registers (SetFixpipeNz2ndFlag's ND count and strides when `nz2nd`).
+inline ascendcraft::emu::FixpipeSpec spec(const DataCopyCO12DstParams& p, CO2Layout layout, bool nz2nd) {
     ascendcraft::emu::FixpipeSpec s;
     s.nSize = p.nSize; s.mSize = p.mSize; s.srcStride = p.srcStride; s.dstStride = p.dstStride;
     s.quant = static_cast<uint8_t>(p.quantPre); s.relu = p.reluPre != 0;
-    s.layout = static_cast<uint8_t>(p.nz2ndEn ? CO2Layout::ROW_MAJOR : CO2Layout::NZ);
-    ascendcraft::emu::cube_fixpipe_registers(s, p.nz2ndEn);
+    s.layout = static_cast<uint8_t>(layout);
+    ascendcraft::emu::cube_fixpipe_registers(s, nz2nd);
+    return s;
+}
+}  // namespace co12_detail
+template <typename T, typename U>
+inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& p, SrcLoc loc = {}) {
+    if (p.nSize == 0 || p.mSize == 0) return;   // a NOP, as documented
+    auto s = co12_detail::spec(p, p.nz2ndEn ? CO2Layout::ROW_MAJOR : CO2Layout::NZ, p.nz2ndEn);
     ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.address_, nullptr, src.emu(), s, loc);
 }
 // DataCopy L0C -> L1 (CO1 -> C1, NZ -> NZ): nSize (a multiple of 16) x mSize of the source, srcStride its Z-column
@@ -676,11 +684,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src, cons
 template <typename T, typename U>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyCO12DstParams& p, SrcLoc loc = {}) {
     if (p.nSize == 0 || p.mSize == 0) return;   // a NOP, as documented
-    ascendcraft::emu::FixpipeSpec s;
-    s.nSize = p.nSize; s.mSize = p.mSize; s.srcStride = p.srcStride; s.dstStride = p.dstStride;
-    s.quant = static_cast<uint8_t>(p.quantPre); s.relu = p.reluPre != 0;
-    s.layout = static_cast<uint8_t>(CO2Layout::NZ);
-    ascendcraft::emu::cube_fixpipe_registers(s, false);
+    auto s = co12_detail::spec(p, CO2Layout::NZ, false);
     ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), nullptr, &dst.emu(), src.emu(), s, loc);
 }
 
