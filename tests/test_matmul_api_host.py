@@ -107,3 +107,22 @@ int main() {
     subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), str(src), "-o", str(tmp_path / "t")], check=True)
     bf16, bfloat16 = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout.splitlines()
     assert bf16 == bfloat16 and bf16.split()[0] == "0", (bf16, bfloat16)
+
+
+def test_the_fp8_types_have_matmul_tilings_own_numbers(tmp_path):
+    """matmul_tiling::DataType numbers FP8 as the official enum does (E4M3FN 35, E5M2 36), the other way round from
+    ge::DataType (E5M2 35, E4M3FN 36): host code that casts a GE dtype by value sees what it sees under CANN."""
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    src = tmp_path / "t.cpp"
+    src.write_text(r'''
+#include "tiling/tiling_api.h"
+#include "register/op_def_registry.h"
+static_assert(static_cast<int>(matmul_tiling::DataType::DT_FLOAT8_E4M3FN) == 35, "matmul_tiling's E4M3FN");
+static_assert(static_cast<int>(matmul_tiling::DataType::DT_FLOAT8_E5M2) == 36, "matmul_tiling's E5M2");
+static_assert(static_cast<int>(ge::DT_FLOAT8_E5M2) == 35 && static_cast<int>(ge::DT_FLOAT8_E4M3FN) == 36, "GE's");
+static_assert(static_cast<matmul_tiling::DataType>(ge::DT_FLOAT8_E5M2) == matmul_tiling::DataType::DT_FLOAT8_E4M3FN,
+              "a cast by value swaps them, as under CANN");
+int main() {}
+''')
+    subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-I", str(INCLUDE_DIR), str(src)], check=True)

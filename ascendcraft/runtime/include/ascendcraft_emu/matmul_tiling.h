@@ -20,10 +20,12 @@ namespace matmul_tiling {
 enum class TPosition : int32_t { GM = 0, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM,
                                  SHM = SPM, TSCM, MAX };
 enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
-// The values of ge::DataType, so that host code may cast one into the other.
+// The values of ge::DataType, so that host code may cast one into the other, except the two FP8 types: the official
+// matmul_tiling enum numbers them E4M3FN = 35, E5M2 = 36, the other way round from ge::DataType (a cast swaps them
+// there too).
 enum class DataType : int32_t { DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6,
                                 DT_UINT16 = 7, DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12,
-                                DT_BF16 = 27, DT_INT4 = 29, DT_FLOAT8_E4M3FN = 36, DT_FLOAT8_E5M2 = 35, DT_HIFLOAT8 = 34,
+                                DT_BF16 = 27, DT_INT4 = 29, DT_FLOAT8_E4M3FN = 35, DT_FLOAT8_E5M2 = 36, DT_HIFLOAT8 = 34,
                                 DT_UNDEFINED = 28, DT_BFLOAT16 = 33 };   // DT_BFLOAT16: the later name of bf16
 enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 enum class MatrixMadType : int32_t { NORMAL = 0, HF32 = 1, MXMODE = 2 };
