@@ -52,9 +52,9 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'compiler_version', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
            'with_prelude', 'pch_rejections', 'Build', 'past_close', 'tiling_struct_usings', 'clashing_include_guards',
            'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'key_var_conditions', 'host_inputs',
-           'host_object', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
-           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs',
-           'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'cached_sealed', 'store_sealed', 'host_object', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling',
+           'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder',
+           'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -1398,6 +1398,41 @@ def _host_key(command: list[str], file: str, compiled: dict[str, str], cxx: str)
     return h.hexdigest()
 
 
+def cached_sealed(folder: Path, name: str, meta: str, out: Path, cache: Path, key: str) -> dict | None:
+    """The signed record `meta` of the cache entry `folder` when its file `name`, copied to `out`, passes its seal for
+    `key` (the copy is checked, so a file replaced meanwhile is not used; the entry is marked used); else None."""
+    try:
+        info = json.loads((folder / meta).read_text())
+        shutil.copyfile(folder / name, out)
+        shutil.copyfile(folder / f"{name}.seal", f"{out}.seal")
+        if seal.signed(info, cache) and info.get("key") == key and seal.file_sealed(out, cache, key):
+            cache_trim.mark_used(folder)
+            return info
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
+
+
+def store_sealed(folder: Path, name: str, meta: str, out: Path, info: dict, cache: Path, key: str) -> None:
+    """Put `out` in the cache as the entry `folder`: its file `name` sealed for `key`, and `info` (with the key) signed as
+    `meta`, staged beside it ("host-": not an entry to trim) and moved in whole. An entry already there is kept unless
+    it fails its seal; a cache that cannot take it is left as it is."""
+    try:
+        staged = Path(tempfile.mkdtemp(prefix="host-", dir=_mkdir(folder.parent)))
+        try:
+            shutil.copyfile(out, staged / name)
+            seal.seal_file(staged / name, cache, key)
+            (staged / meta).write_text(json.dumps(seal.sign({**info, "key": key}, cache)))
+            try: os.replace(staged, folder)
+            except OSError:                            # there already: keep it, unless it fails its seal
+                if not seal.file_sealed(folder / name, cache, key):
+                    for n in (name, f"{name}.seal", meta): os.replace(staged / n, folder / n)
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
+    except OSError:
+        pass
+
+
 def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp: Path, obj: str, limits,
                 settings: Settings, cache: Path, prelude=None) -> tuple[Any, str]:
     """(how it ended, its compiler log) for host file `file` compiled by `command` (run in `tmp`/src; it ends with
@@ -1409,16 +1444,12 @@ def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp:
     key = _host_key(command, file, compiled, settings.cxx)
     folder, src, out = cache / "emu" / "hosts" / key[:2] / key, tmp / "src", tmp / "src" / obj
     out.parent.mkdir(parents=True, exist_ok=True)
-    try:   # copied, then the copy checked against its seal: a file replaced meanwhile is not used
-        info = json.loads((folder / "host.json").read_text())
-        shutil.copyfile(folder / "host.o", out)
-        shutil.copyfile(folder / "host.o.seal", str(out) + ".seal")
-        if seal.signed(info, cache) and info.get("key") == key and seal.file_sealed(out, cache, key):
-            cache_trim.mark_used(folder)
+    if (info := cached_sealed(folder, "host.o", "host.json", out, cache, key)) is not None:
+        try:
             log = _reroot(_reroot(info["log"], info["root"], str(src)), info["include"], str(INCLUDE_DIR))
             return sandbox.Finished(0, log, "", False, 0.0, True), log
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
+        except (KeyError, TypeError):
+            pass
     def compile_with(prelude):
         text = with_prelude(compiled[file], prelude, OP_HOST_HEADER) if prelude else None
         (src / file).write_text(text or compiled[file])
@@ -1434,21 +1465,8 @@ def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp:
     finally:
         (src / file).write_text(compiled[file])
     if done.returncode == 0 and not done.timed_out and not sandbox.setup_failure(done) and out.is_file():
-        try:
-            staged = Path(tempfile.mkdtemp(prefix="host-", dir=_mkdir(folder.parent)))
-            try:
-                shutil.copyfile(out, staged / "host.o")
-                seal.seal_file(staged / "host.o", cache, key)
-                info = {"key": key, "file": file, "log": log, "root": str(src), "include": str(INCLUDE_DIR)}
-                (staged / "host.json").write_text(json.dumps(seal.sign(info, cache)))
-                try: os.replace(staged, folder)
-                except OSError:                            # there already: keep it, unless it fails its seal
-                    if not seal.file_sealed(folder / "host.o", cache, key):
-                        for name in ("host.o", "host.o.seal", "host.json"): os.replace(staged / name, folder / name)
-            finally:
-                shutil.rmtree(staged, ignore_errors=True)
-        except OSError:
-            pass                                           # a cache that cannot take it: the build goes on
+        store_sealed(folder, "host.o", "host.json", out,
+                     {"file": file, "log": log, "root": str(src), "include": str(INCLUDE_DIR)}, cache, key)
     (Path(str(out) + ".seal")).unlink(missing_ok=True)
     return done, log
 

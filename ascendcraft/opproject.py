@@ -245,10 +245,8 @@ def host_program(files: dict[str, str], main: str, text: str, tmp: Path, *, sett
     the compile command (but the headers' folder), the compiler's version, the runtime headers, `text` and every file
     of `files`; a hit is copied out and checked against its seal, and only a clean compile is cached. What the program
     prints is never cached: it runs again each time (`registered_definition`, `infer_output_shapes`)."""
-    import json
-    import shutil
-    from . import cache_trim, sandbox, seal
-    from .emu import INCLUDE_DIR, compiler_version, runtime_hash
+    from . import sandbox, seal
+    from .emu import INCLUDE_DIR, cached_sealed, compiler_version, runtime_hash, store_sealed
     name = main.removeprefix("__ascendcraft_").removesuffix(".cpp")
     command = [settings.cxx, "-std=c++17", "-O0", "-w", "-fmax-errors=5", "-I", str(INCLUDE_DIR),
                *[a for d in include_dirs(files) for a in ("-iquote", d)], main, "-o", f"../{name}"]
@@ -261,16 +259,9 @@ def host_program(files: dict[str, str], main: str, text: str, tmp: Path, *, sett
     key = h.hexdigest()
     cache = seal.private_dir(settings.cache_path)
     folder, out = cache / "emu" / "hosts" / key[:2] / key, tmp / name   # beside the host objects: trimmed with them
-    try:   # copied, then the copy checked against its seal: a file replaced meanwhile is not used
-        info = json.loads((folder / "program.json").read_text())
-        shutil.copyfile(folder / name, out)
-        shutil.copyfile(folder / f"{name}.seal", f"{out}.seal")
-        if seal.signed(info, cache) and info.get("key") == key and seal.file_sealed(out, cache, key):
-            cache_trim.mark_used(folder)
-            out.chmod(0o755)
-            return sandbox.Finished(0, "", "", False, 0.0, True), out
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
+    if cached_sealed(folder, name, "program.json", out, cache, key) is not None:
+        out.chmod(0o755)
+        return sandbox.Finished(0, "", "", False, 0.0, True), out
     out.unlink(missing_ok=True)
     src = tmp / "src"
     for n, t in files.items():
@@ -280,21 +271,7 @@ def host_program(files: dict[str, str], main: str, text: str, tmp: Path, *, sett
     done = sandbox.run(command, scratch=tmp, cwd=src, limits=sandbox.build_limits(settings), settings=settings,
                        readable=[INCLUDE_DIR])
     if done.returncode == 0 and not done.timed_out and not sandbox.setup_failure(done) and out.is_file():
-        try:
-            folder.parent.mkdir(parents=True, exist_ok=True)
-            staged = Path(tempfile.mkdtemp(prefix="host-", dir=folder.parent))   # "host-": not an entry to trim
-            try:
-                shutil.copyfile(out, staged / name)
-                seal.seal_file(staged / name, cache, key)
-                (staged / "program.json").write_text(json.dumps(seal.sign({"key": key, "program": name}, cache)))
-                try: os.replace(staged, folder)
-                except OSError:                            # there already: keep it, unless it fails its seal
-                    if not seal.file_sealed(folder / name, cache, key):
-                        for n in (name, f"{name}.seal", "program.json"): os.replace(staged / n, folder / n)
-            finally:
-                shutil.rmtree(staged, ignore_errors=True)
-        except OSError:
-            pass                                           # a cache that cannot take it: the program still runs
+        store_sealed(folder, name, "program.json", out, {"program": name}, cache, key)
     Path(f"{out}.seal").unlink(missing_ok=True)
     return done, out
 
@@ -847,12 +824,12 @@ def tpl_instances(sources: dict[str, str], header: str, *, settings: Settings | 
             compile_ = [settings.cxx, "-std=c++17", "-O0", "-w", "-fmax-errors=5", "-I", str(INCLUDE_DIR),
                         *[a for d in include_dirs(headers) for a in ("-iquote", d)], "__ascendcraft_tpl.cpp", "-o", "../tpl"]
             unparsed: list[str] = []
+            lists = "\n".join(blank_comments(t) for t in headers.values())   # only names inside a value list count
             for _ in range(8):
                 defines = "".join(f'#define {n} ::ascendcraft::tpl::Value::Unparsed{{"{n}"}}\n' for n in unparsed)
                 (src / "__ascendcraft_tpl.cpp").write_text(_TPL_DUMP_SOURCE.format(header=header, unparsed=defines))
                 done = sandbox.run(compile_, scratch=Path(tmp), cwd=src, limits=sandbox.build_limits(settings),
                                    settings=settings, readable=[INCLUDE_DIR])
-                lists = "\n".join(blank_comments(t) for t in headers.values())   # only names inside a value list
                 new = [n for n in dict.fromkeys(_UNDECLARED_RE.findall(done.stdout + done.stderr)) if n not in unparsed
                        and re.search(r"\bASCENDC_TPL_\w+_(?:SEL|DECL)\s*\([^;]*\b" + n + r"\b", lists)]
                 if done.returncode == 0 or not new: break
