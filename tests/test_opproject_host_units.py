@@ -346,3 +346,21 @@ def test_an_op_ir_of_op_graph_compiles_and_its_operator_class_answers(tmp_path):
     assert text.count("TplScaleCustom op") == 1 and ".Version(1)" in text
     host.write_text(text)
     _runs_and_doubles(folder)
+
+
+def test_a_link_that_still_fails_names_what_the_furthest_try_misses(tmp_path):
+    # CANN links every op_host source; a build that fails to link tries again with the project's other op_host sources.
+    # When that still fails, the error is the try that got furthest (every unit compiled, fewest symbols missing): here
+    # Beta, which no source defines, and not Alpha too, which op_host/alpha.cpp defines (conv3d's projects reported
+    # the first try's long list, hiding the one symbol the emulated SDK lacked)
+    from ascendcraft.opproject import build_project
+    folder = _project(tmp_path)
+    host = folder / "op_host/tpl_scale_custom.cpp"
+    host.write_text(host.read_text().replace(
+        "static ge::graphStatus TilingFunc(gert::TilingContext* context) { return RunTemplates(context); }",
+        "int Alpha();\nint Beta();\nstatic ge::graphStatus TilingFunc(gert::TilingContext* context) "
+        "{ return Alpha() + Beta() < 0 ? ge::GRAPH_FAILED : RunTemplates(context); }"))
+    (folder / "op_host/alpha.cpp").write_text("namespace optiling {\nint Alpha() { return 1; }\n}  // namespace optiling\n")
+    b = build_project(load_project(folder))
+    assert not b.ok and "undefined reference" in b.log
+    assert "optiling::Beta()" in b.log and "optiling::Alpha()" not in b.log, b.log[-2000:]
