@@ -1154,3 +1154,18 @@ def test_a_validation_that_imports_a_missing_module_names_the_install_that_bring
     assert "pip install -e '.[corpus]'" in missing
     other = corpus.validation_problem(FileNotFoundError("validation/test_cases.csv"))
     assert other == "validation: FileNotFoundError: validation/test_cases.csv" and "pip install" not in other
+
+
+def test_run_out_may_name_a_folder_and_a_missing_folder_stops_before_any_entry(tmp_path, capsys):
+    # `--out DIR` wrote every entry's line to DIR.jsonl and then failed on DIR itself, after the whole run
+    assert corpus.main(["run", "--out", str(tmp_path), "--source", "no entry has this text"]) == 0
+    assert (tmp_path / "results.json").read_text().strip() == "[]"
+    missing = tmp_path / "nowhere" / "results.json"
+    try:
+        corpus.main(["run", "--out", str(missing)])
+    except SystemExit as e:
+        assert e.code == 2
+    else:
+        raise AssertionError("a run into a folder that does not exist started")
+    assert "nowhere does not exist" in capsys.readouterr().err
+    assert not missing.with_suffix(".jsonl").exists()

@@ -2064,6 +2064,10 @@ def main(argv=None) -> int:
                         "table counts the others as that run found them, and says how many it carried over")
     r.add_argument("--offset", type=int, default=0, help="skip the first N selected entries (resume a stopped run)")
     a = ap.parse_args(argv)
+    if a.cmd == "run":   # checked before any entry runs, so that a long run never ends on an unwritable --out
+        if a.out.is_dir(): a.out = a.out / "results.json"
+        if not a.out.parent.is_dir():
+            ap.error(f"--out {a.out}: the folder {a.out.parent} does not exist (create it, or name a file in an existing one)")
     manifest = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else []
     if a.cmd == "collect":
         manifest = [e for e in manifest if e["repo"] != a.repo] + collect(a.repo, a.gitdir)
