@@ -240,6 +240,71 @@ def test_a_type_alias_of_the_host_main_is_resolved_in_the_entry():
     assert corpus.asc_entry(code, "-DSCENARIO_NUM=0") == "grouped<int8_t, 128>"
 
 
+AOT_LAUNCH = """#include <cstring>
+#include "acl/acl.h"
+#include "kernel_operator.h"
+struct ScaleTiling { uint32_t length; float factor; };
+// length 64, factor 3.0f (0x40400000), little-endian: the bytes a host tiling function would have written
+static constexpr uint8_t SCALE_64_BY_3[] = {0x40, 0, 0, 0, 0, 0, 0x40, 0x40};
+template <typename T, const uint8_t* Bytes> struct ConstHolder { static constexpr T value = convert_from_bytes<T>(Bytes); };
+template <typename T> struct RunHolder { static constexpr T value = {}; };
+static_assert(ConstHolder<ScaleTiling, SCALE_64_BY_3>::value.length == 64, "the bytes are a constant expression");
+template <typename TH = RunHolder<ScaleTiling>>
+__global__ __vector__ void scale(__gm__ float* x, __gm__ float* y)
+{
+    constexpr ScaleTiling t = ConstHolder<ScaleTiling, SCALE_64_BY_3>::value;
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer(x, t.length);
+    yg.SetGlobalBuffer(y, t.length);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> a = ub.Alloc<float, t.length>();
+    AscendC::DataCopy(a, xg, t.length);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Muls(a, a, t.factor, t.length);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(yg, a, t.length);
+}
+template <typename F> void dispatch(const uint8_t* tiling, F&& launch)
+{
+    if (std::memcmp(tiling, SCALE_64_BY_3, sizeof(ScaleTiling)) == 0) launch(ConstHolder<ScaleTiling, SCALE_64_BY_3>{});
+    else launch(RunHolder<ScaleTiling>{});
+}
+int32_t main(int32_t argc, char* argv[])
+{
+    dispatch(tilingBytes, [&](auto holder) {
+        using Holder = decltype(holder);
+        scale<Holder><<<1, 0, stream>>>(xDevice, yDevice);
+    });
+    return 0;
+}
+"""
+
+
+def test_a_launch_whose_template_argument_is_known_at_run_time_takes_the_kernels_defaults():
+    "asc-devkit matmul_aot: the holder type comes from a generic lambda's argument; convert_from_bytes makes the constants."
+    assert corpus.asc_entry(AOT_LAUNCH) == "scale"   # `Holder` is no name at file scope: the kernel's default holder
+    assert corpus.asc_entry(AOT_LAUNCH.replace("scale<Holder>", "scale<Holder, 4>")) == "scale"
+    import numpy as np
+
+    from ascendcraft.config import load_settings
+    from ascendcraft.emu import GM, build, run
+    b = build({"scale.asc": corpus.asc_kernel_source(AOT_LAUNCH)}, corpus.asc_entry(AOT_LAUNCH), settings=load_settings())
+    assert b.ok, [d.render() for d in b.diagnostics]
+    x = np.linspace(-4, 4, 64, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, [d.render() for d in r.diagnostics]
+    # the struct convert_from_bytes made is the one NumPy reads from the same bytes
+    want = np.frombuffer(bytes([0x40, 0, 0, 0, 0, 0, 0x40, 0x40]), dtype=[("length", "<u4"), ("factor", "<f4")])[0]
+    assert want["length"] == 64
+    np.testing.assert_array_equal(r.outputs["y"], x * want["factor"])
+    # fewer bytes than the struct has: reading past the array's end is no constant expression, as on the device compiler
+    short = AOT_LAUNCH.replace("0, 0, 0x40, 0x40}", "0, 0, 0x40}")
+    bad = build({"scale.asc": corpus.asc_kernel_source(short)}, "scale", settings=load_settings())
+    assert not bad.ok and any("constant" in d.message for d in bad.diagnostics), [d.render() for d in bad.diagnostics]
+
+
 def test_constant_expressions_of_an_example_reduce_to_numbers():
     names = corpus._constants("constexpr uint32_t A = 8 * 2048;\nconstexpr int32_t B = (A > 100) ? A / 2 : 1;\n"
                               "constexpr uint32_t C = B * sizeof(half) + (S == 3 ? 1 : 0);\nconstexpr uint32_t D = E + 1;\n",

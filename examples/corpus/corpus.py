@@ -457,6 +457,15 @@ def asc_entry(text: str, defines: str = "", headers: str = "") -> str | None:
     # entry is instantiated outside main() (asc-devkit quant_group_matmul)
     aliases = dict(re.findall(r"\busing\s+(\w+)\s*=\s*([\w:]+)\s*;", code[main.start():] if main else code))
     args = [aliases.get(a.strip(), a) for a in args]
+    # a type the host code takes from a generic lambda's argument (`using Holder = decltype(tiling_holder);` around the
+    # launch: asc-devkit's AOT dispatch passes the holder of a compile-time tiling when the host's tiling bytes equal
+    # one, else the runtime holder) is only known at run time: from that argument on, the kernel's own defaults (its
+    # runtime form, which computes the same); a kernel without defaults there is reported by build()
+    runtime_only = set(re.findall(r"\busing\s+(\w+)\s*=\s*decltype\s*\(", code))
+    cut = next((i for i, a in enumerate(args) if a.strip() in runtime_only), None)
+    if cut is not None:
+        args = args[:cut]
+        if not args: return kernel
     args = [a if _eval_int(a, consts) is None or re.fullmatch(r"\s*-?\d+\s*", a) else str(_eval_int(a, consts)) for a in args]
     return f"{kernel}<{', '.join(' '.join(a.split()) for a in args)}>"
 

@@ -85,3 +85,15 @@ enum addr_cal_mode_t : uint8_t { inc = 0, dec };
 // emulation orders Mmad and Fixpipe by the pipes' events, so neither mode changes what a kernel computes.
 constexpr uint8_t UFMode2 = 2;
 constexpr uint8_t UFMode3 = 3;
+
+// The device compiler's convert_from_bytes<T>(bytes): a T whose object representation is the first sizeof(T) bytes
+// at `bytes`, usable in a constant expression when they are a constexpr array (CANN's generated tiling headers make a
+// constexpr tiling struct of the host's tiling bytes with it; the asc-devkit AOT example makes its compile-time tiling
+// holders so). T must be trivially copyable; reading past the end of a constexpr array is not a constant expression.
+template <typename T>
+constexpr T convert_from_bytes(const uint8_t* bytes) {
+    static_assert(std::is_trivially_copyable<T>::value, "convert_from_bytes<T>: T must be trivially copyable");
+    struct Bytes { uint8_t b[sizeof(T)]; } raw{};
+    for (size_t i = 0; i < sizeof(T); ++i) raw.b[i] = bytes[i];
+    return __builtin_bit_cast(T, raw);
+}
