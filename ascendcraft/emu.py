@@ -52,9 +52,10 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'compiler_version', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
            'with_prelude', 'pch_rejections', 'Build', 'past_close', 'tiling_struct_usings', 'clashing_include_guards',
            'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'key_var_conditions', 'host_inputs',
-           'cached_sealed', 'store_sealed', 'host_object', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling',
-           'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder',
-           'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'cached_sealed', 'store_sealed', 'host_object', 'kernel_host_duplicates', 'build', 'build_for_key', 'GM',
+           'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
+           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace',
+           'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -647,7 +648,8 @@ RUNTIME_FLAGS = ("-std=c++17", "-O3", "-g1", "-fno-omit-frame-pointer", "-pthrea
 # of -O3's CPU time (these two are the longest files to compile), with no difference a run can measure.
 RUNTIME_COLD_SOURCES = ("emu_main.cpp", "emu_sync_cross.cpp")
 RUNTIME_HOT_UNITS = 2     # translation units the hot (-O3) runtime files are grouped into; the cold ones make one more
-_BUILD_FORMAT = "emu-build-4"  # bump when the layout of a build folder or the driver changes (4: sealed)
+_BUILD_FORMAT = "emu-build-5"  # bump when the layout of a build folder, the driver or the link changes (4: sealed;
+# 5: the kernel keeps its own copy of a definition a host object has too, `kernel_host_duplicates`)
 
 
 _runtime_hash_memo: dict = {}     # "last": (folders, files, their stat signature, hash) of this process's last hash
@@ -1471,6 +1473,39 @@ def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp:
     return done, log
 
 
+# nm's letters of a global definition that is neither weak (W, V) nor unique (u): two of these are a link error
+_STRONG_DEFINITIONS = frozenset("TDBRGSC")
+
+
+def kernel_host_duplicates(nm_output: str, kernel_object: str) -> list[str]:
+    """The symbols (mangled) that `kernel_object` and another object both define, strongly, from the output of
+    `nm -g --defined-only <objects>`. CANN builds an op's kernel and its host code as two binaries, so a definition each
+    side compiles (a non-inline variable of an op_host tiling header that the driver includes for its structs and the
+    tiling source includes too: ops-nn fused_linear_cross_entropy_loss_grad's `uint32_t baseM = SIZE_128;`) is a copy
+    of each; linked into one emulation program, the kernel's copy is made local to the kernel's object."""
+    defined, current = {}, None
+    for line in nm_output.splitlines():
+        if line.endswith(":") and " " not in line.strip():
+            current = line.strip()[:-1]
+            continue
+        parts = line.split()
+        if current and len(parts) >= 2 and parts[-2] in _STRONG_DEFINITIONS:
+            defined.setdefault(current, set()).add(parts[-1])
+    others = set().union(*(names for f, names in defined.items() if f != kernel_object))
+    return sorted(defined.get(kernel_object, set()) & others)
+
+
+def _keep_kernel_copies(src: Path, tmp: Path, objects: list[str], limits, settings) -> None:
+    """Before the link of a kernel with host objects: the kernel object's definitions that a host object defines too
+    become local to it (`kernel_host_duplicates`); two host objects defining one symbol stay the link's error."""
+    listed = sandbox.run(["nm", "-g", "--defined-only", "__ascendcraft_main.o", *objects], scratch=tmp, cwd=src,
+                         limits=limits, settings=settings)
+    if listed.returncode != 0: return   # the link reports what is wrong with the objects
+    if shared := kernel_host_duplicates(listed.stdout, "__ascendcraft_main.o"):
+        sandbox.run(["objcopy", *(f"--localize-symbol={s}" for s in shared), "__ascendcraft_main.o"], scratch=tmp,
+                    cwd=src, limits=limits, settings=settings)
+
+
 def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
           settings: Settings | None = None, tiling_key: int | None = None) -> Build:
     """Compile a kernel project with g++ against the emulation headers (cached by content). A kernel whose `#if` /
@@ -1558,6 +1593,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         finally:
             if pool: pool.shutdown()
         if host_files and all(d.returncode == 0 for d, _ in steps):
+            _keep_kernel_copies(src, tmp, objects, limits, settings)
             done = sandbox.run([settings.cxx, *compile_flags, "__ascendcraft_main.o", *objects, *link_flags], scratch=tmp,
                                cwd=src, limits=limits, settings=settings, readable=[lib])
             steps.append((done, done.stdout + done.stderr))

@@ -570,6 +570,31 @@ def test_a_kernel_side_definition_of_a_tiling_struct_is_the_one_the_kernel_uses(
     assert r.ok and list(r.outputs["y"]) == [42, -5]
 
 
+def test_a_variable_of_the_host_tiling_header_is_a_copy_on_each_side(tmp_path):
+    # ops-nn fused_linear_cross_entropy_loss_grad: its op_host tiling header defines `uint32_t baseM = SIZE_128;` (not
+    # inline). The driver includes that header for the structs and the host's tiling code includes it too; CANN builds
+    # kernel and host as two binaries, so each has its own copy, and the emulation's one program links (it stopped at
+    # "multiple definition of 'optiling::baseM'")
+    folder = copy_project(tmp_path, "scale_add_custom")
+    header = folder / "op_host" / "scale_add_custom_tiling.h"
+    header.write_text(header.read_text().replace("namespace optiling {\n", "namespace optiling {\nuint32_t maxTile = 4096;\n", 1))
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text(host.read_text().replace("if (tileLength > 4096) tileLength = 4096;",
+                                             "if (tileLength > maxTile) tileLength = maxTile;"))
+    x, y = torch.randn(2048), torch.randn(2048)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, [d.render() for d in r.run.diagnostics] + [str(r.mismatches)]
+    from ascendcraft.emu import kernel_host_duplicates
+    listing = ("\n__ascendcraft_main.o:\n0000000000000000 D _ZN8optiling7maxTileE\n0000000000000010 W _Z6inlinedv\n"
+               "\n__ascendcraft_host0/host.o:\n0000000000000000 D _ZN8optiling7maxTileE\n0000000000000000 W _Z6inlinedv\n"
+               "0000000000000000 T ascendcraft_tiling\n")
+    # a strong definition on both sides is the kernel's own copy; weak (inline) ones merge as they always did
+    assert kernel_host_duplicates(listing, "__ascendcraft_main.o") == ["_ZN8optiling7maxTileE"]
+    # two host objects defining one symbol stay the link's error: only the kernel object's copies are kept apart
+    two_hosts = listing.replace("__ascendcraft_main.o:\n0000000000000000 D _ZN8optiling7maxTileE\n", "__ascendcraft_main.o:\n") \
+        + "\n__ascendcraft_host1/host.o:\n0000000000000000 D _ZN8optiling7maxTileE\n"
+    assert kernel_host_duplicates(two_hosts, "__ascendcraft_main.o") == []
+
 def test_the_tiling_header_is_found_beside_a_kernel_header_of_the_same_name(monkeypatch):
     # cann-ops strided_slice_assign_v2: op_kernel/x.cpp includes its own op_kernel/x.h, and op_host/x.h (same name)
     # defines the tiling struct; the driver includes the op_host one (the kernel's include is not it). Also a header that
