@@ -218,18 +218,23 @@ Core& core() {
     return *t_core;
 }
 
-void enter(Op op, const SrcLoc& loc) {
+namespace {
+thread_local const char* t_status_file = nullptr;   // the file the status page names (enter)
+}
+static void enter_file(Status* s, const char* file) {
+    t_status_file = file;
+    strncpy(s->file, file ? file : "", sizeof(s->file) - 1);
+    s->file[sizeof(s->file) - 1] = 0;
+}
+// enter's body, inlined into the scalar accesses of this file: a kernel's scalar loop calls them billions of times
+static inline void enter_inline(Op op, const SrcLoc& loc) {
     Status* s = g_launch->status;
     if (!s) return;
     s->op = static_cast<uint16_t>(op);
     s->line = static_cast<uint32_t>(loc.line);
-    static thread_local const char* last_file = nullptr;
-    if (loc.file != last_file) {
-        last_file = loc.file;
-        strncpy(s->file, loc.file ? loc.file : "", sizeof(s->file) - 1);
-        s->file[sizeof(s->file) - 1] = 0;
-    }
+    if (loc.file != t_status_file) enter_file(s, loc.file);
 }
+void enter(Op op, const SrcLoc& loc) { enter_inline(op, loc); }
 
 int64_t block_idx() { return g_launch->mixed ? cross_block_idx(core().idx) : core().idx; }
 int64_t block_num() { return g_launch->block_dim; }
@@ -1600,6 +1605,16 @@ void Scheduler::run() {
 }
 
 // ---- scalar access --------------------------------------------------------------------------------------------
+// One scalar's bytes: the sizes a scalar has, as single moves (memcpy of a size known only at run time is a call)
+static inline void copy_scalar(void* to, const void* from, uint32_t size) {
+    switch (size) {
+    case 1: std::memcpy(to, from, 1); return;
+    case 2: std::memcpy(to, from, 2); return;
+    case 4: std::memcpy(to, from, 4); return;
+    case 8: std::memcpy(to, from, 8); return;
+    default: std::memcpy(to, from, size);
+    }
+}
 static void check_index(const Local& t, uint64_t index, uint32_t size, Op op, const SrcLoc& loc) {
     check_local(t, op, loc, "tensor", 1);
     if ((index + 1) * size > t.bytes)
@@ -1610,41 +1625,75 @@ static void check_index(const Local& t, uint64_t index, uint32_t size, Op op, co
 }
 
 void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc loc) {
-    enter(Op::GetValue, loc);
+    enter_inline(Op::GetValue, loc);
     check_index(t, index, size, Op::GetValue, loc);
-    RaceScope(TPipe_::S, Op::GetValue, loc).read(t.addr + index * size, size);
-    record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
-    if (tracing_now()) std::memset(out, 0, size);
-    else std::memcpy(out, t.addr + index * size, size);
+    // the race check, unless nothing a scalar read can race with is pending (its usual state in a scalar loop); a scalar
+    // read takes no clock then, which no check can tell apart (a scalar read is never recorded: race.h)
+    const RaceChecker* race = core().race.get();
+    if (race && !race->scalar_read_settled()) RaceScope(TPipe_::S, Op::GetValue, loc).read(t.addr + index * size, size);
+    if (tracing_now()) {
+        record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
+        std::memset(out, 0, size);
+        return;
+    }
+    count_work(TPipe_::S, size);   // record's execute-mode part
+    copy_scalar(out, t.addr + index * size, size);
 }
 void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, SrcLoc loc) {
-    enter(Op::SetValue, loc);
+    enter_inline(Op::SetValue, loc);
     check_index(t, index, size, Op::SetValue, loc);
     RaceScope(TPipe_::S, Op::SetValue, loc).write(t.addr + index * size, size);
     record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
     if (tracing_now()) return;
-    std::memcpy(t.addr + index * size, in, size);
+    copy_scalar(t.addr + index * size, in, size);
     mark_written(t, index * size, size);
 }
 void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
-    enter(Op::GetValue, loc);
+    enter_inline(Op::GetValue, loc);
     check_index(t, index, size, Op::GetValue, loc);
     // operator() hands out a reference: checked as a scalar read (write through SetValue to have it checked as one)
-    RaceScope(TPipe_::S, Op::GetValue, loc).read(t.addr + index * size, size);
+    const RaceChecker* race = core().race.get();
+    if (race && !race->scalar_read_settled()) RaceScope(TPipe_::S, Op::GetValue, loc).read(t.addr + index * size, size);
     record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
     mark_written(t, index * size, size);
     return t.addr + index * size;
 }
 
+// A scalar GM read is the hot call of kernels that loop over GM element by element (convolutions written with
+// GetValue: 10^10 calls at a task's own shape). check_gm's only checks for a read inside an input buffer are the
+// bounds; an output's read is tracked only when blocks run in parallel (another block may be writing it), and a
+// buffer with deferred poison must see the poison. So the ranges with none of those (`plain`) are remembered per
+// core, and a read inside one costs the bounds test, the work count and the copy: the same checks, made once.
+static bool plain_read(const GmBuffer& b, const void* p, uint32_t size) {
+    const uint8_t* a = static_cast<const uint8_t*>(p);
+    const bool tracked = (b.role == Role::Out || b.role == Role::InOut || b.role == Role::Workspace) && g_launch->parallel;
+    return !tracing_now() && !g_launch->cross && b.real && !b.alias && !tracked && a >= b.base && a + size <= b.base + b.bytes;
+}
+
 void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
-    enter(Op::GetValue, loc);
+    enter_inline(Op::GetValue, loc);
+    Core& c = core();
+    const uint8_t* a = static_cast<const uint8_t*>(p);
+    for (int i = 0; i < Core::kPlainReads; ++i) {
+        const Core::GmSpan& s = c.plain_reads[i];
+        if (a >= s.lo && a < s.hi && size <= static_cast<uint64_t>(s.hi - a)) {
+            ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work, as record_gm does in execute mode
+            c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+            copy_scalar(out, a, size);
+            return;
+        }
+    }
     const GmBuffer& b = check_gm(p, size, false, Op::GetValue, loc);
     record_gm(TPipe_::S, Op::GetValue, Dt::none, 0, loc, size, 1, 1, size, GmPlace{&b, p, size});
     if (b.real) std::memcpy(out, gm_source(b, p), size);
     else std::memset(out, 0, size);
+    if (plain_read(b, p, size)) {   // the latest found first; the oldest of four drops out
+        std::memmove(c.plain_reads + 1, c.plain_reads, sizeof(Core::GmSpan) * (Core::kPlainReads - 1));
+        c.plain_reads[0] = Core::GmSpan{b.base, b.base + b.bytes};
+    }
 }
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc) {
-    enter(Op::SetValue, loc);
+    enter_inline(Op::SetValue, loc);
     const GmBuffer& b = check_gm(p, size, true, Op::SetValue, loc);
     track_gm_write(p, size, Op::SetValue, loc, in);
     record_gm(TPipe_::S, Op::SetValue, Dt::none, 0, loc, size, 1, 1, size, GmPlace{&b, p, size});

@@ -81,6 +81,11 @@ public:
     void wait_flag(uint8_t src, uint8_t dst, uint16_t event);
     void barrier_all();
     uint64_t auto_waits() const { return auto_waits_; }
+    // A scalar read (GetValue) races only with V and MTE2 writes the scalar unit does not know to be complete, and
+    // leaves no record: when every such write anywhere in UB is known complete, it has nothing to check or record.
+    bool scalar_read_settled() const {
+        return newest_[1] <= known_[0].c[1] && newest_[2] <= known_[0].c[2];  // tracks 1, 2: V, MTE2 writes; pipe 0: S
+    }
 
 private:
     struct Access {
