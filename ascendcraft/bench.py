@@ -54,14 +54,14 @@ from .shapes import parse_size, size_choice, size_label
 __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'KEPT_TRACE_BYTES', 'TASK_FILE_KINDS',
            'VERIFY_OVERHEAD_MB', 'MEMORY_MARGIN', 'SIZES', 'FULL_ELEMENTS_PER_S', 'FULL_RATES', 'FULL_RATE_MARGIN',
            'imported_modules', 'code_hash', 'soc_hash', 'read_edits', 'fingerprint', 'blank_strings', 'scan_project',
-           'KernelFailure', 'KernelFault', 'EmulatedKernel', 'kept_heap', 'TaskSpec', 'settings_record', 'StageClock',
-           'check_sizes', 'KeptTraces', 'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage',
-           'written_bytes', 'eager_cost', 'is_task_file_problem', 'task_file_result', 'write_result', 'run_task',
-           'VerifyMemory', 'verification_memory', 'output_keep_mb', 'memory_budget_mb', 'default_out', 'kernel_paths',
-           'result_group', 'select_tasks', 'unloaded_results', 'run_identity', 'full_elements_per_s',
-           'machine_memory_mb', 'full_shape_load', 'verification_size', 'verification_mb', 'prime_output_specs',
-           'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute', 'run_bench',
-           'main']
+           'KernelFailure', 'KernelFault', 'DrawIntoFiles', 'EmulatedKernel', 'kept_heap', 'TaskSpec',
+           'settings_record', 'StageClock', 'check_sizes', 'KeptTraces', 'merge_intervals', 'write_intervals',
+           'Coverage', 'output_coverage', 'written_bytes', 'eager_cost', 'is_task_file_problem', 'task_file_result',
+           'write_result', 'run_task', 'VerifyMemory', 'verification_memory', 'output_keep_mb', 'memory_budget_mb',
+           'default_out', 'kernel_paths', 'result_group', 'select_tasks', 'unloaded_results', 'run_identity',
+           'full_elements_per_s', 'machine_memory_mb', 'full_shape_load', 'verification_size', 'verification_mb',
+           'prime_output_specs', 'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress',
+           'execute', 'run_bench', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -419,8 +419,83 @@ def _bytes_of(t: torch.Tensor) -> np.ndarray:
     return flat.view(torch.uint8).numpy().reshape(flat.numel(), flat.element_size())
 
 
+_FACTORY_OPTIONS = {"dtype", "layout", "device", "pin_memory"}   # a factory's options: its out= form takes them from `out`
+
+
+def _out_overload(func):
+    """The `out=` overload of a functional ATen op that returns one new tensor, or None: the overload of the same op
+    whose arguments are `func`'s (a factory's options left out) and one `out` (`aten.mul.Tensor` -> `aten.mul.out`,
+    `aten.rand.generator` -> `aten.rand.generator_out`)."""
+    schema = func._schema
+    if schema.is_mutable or len(schema.returns) != 1 or schema.returns[0].alias_info is not None \
+            or str(schema.returns[0].type) != "Tensor":
+        return None
+    want = [(a.name, str(a.type)) for a in schema.arguments if a.name not in _FACTORY_OPTIONS]
+    for name in func.overloadpacket.overloads():
+        out = getattr(func.overloadpacket, name)
+        outs = [a for a in out._schema.arguments if a.is_out]
+        if len(outs) == 1 and outs[0].name == "out" and \
+                [(a.name, str(a.type)) for a in out._schema.arguments if not a.is_out] == want:
+            return out
+    return None
+
+
+def _dense(t: torch.Tensor) -> bool:
+    "Whether `t`'s elements fill its storage exactly, in some order (non-overlapping and dense)."
+    expect = 1
+    for size, stride in sorted(zip(t.shape, t.stride()), key=lambda p: p[1]):
+        if size == 1: continue
+        if stride != expect: return False
+        expect *= size
+    return t.numel() > 0
+
+
+def _meta_of(v):
+    "A meta tensor with `v`'s shape, strides and dtype (anything else as it is)."
+    return torch.empty_strided(v.shape, v.stride(), dtype=v.dtype, device="meta") if isinstance(v, torch.Tensor) else v
+
+
+class DrawIntoFiles(TorchDispatchMode):
+    """While it is active, every CPU op that makes a new tensor of at least `least` bytes (`torch.rand`, `x * scale`,
+    `.softmax()`, …) makes it in memory `place(meta)` hands out (an input set's files: `EmulatedKernel.drawing`) by
+    running the op's own `out=` form into it: the same kernel, the same random stream, the same shape, strides and
+    dtype (found first on meta tensors), so the same bits as a draw without it. Ops without an `out=` form, in-place
+    ops, views, smaller results and anything `place` refuses (None) run as they are. A full-shape draw then needs no
+    second copy of the set and, from the second set on, writes pages the last set's files already hold."""
+
+    def __init__(self, place, least: int = 1 << 20):
+        super().__init__()
+        self.place, self.least = place, least
+        self.placed = 0                      # tensors made in placed memory
+        self._outs: dict = {}
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = self._outs.get(func, False)
+        if out is False: out = self._outs[func] = _out_overload(func)
+        if out is None: return func(*args, **kwargs)
+        tensors = [a for a in torch.utils._pytree.tree_leaves((args, kwargs)) if isinstance(a, torch.Tensor)]
+        if any(t.device.type != "cpu" for t in tensors) or kwargs.get("pin_memory") or \
+                kwargs.get("device") not in (None, torch.device("cpu"), "cpu") or kwargs.get("layout") not in (None, torch.strided):
+            return func(*args, **kwargs)
+        try:
+            margs, mkwargs = torch.utils._pytree.tree_map(_meta_of, (args, kwargs))
+            meta = func(*margs, **(mkwargs if tensors else {**mkwargs, "device": "meta"}))
+        except Exception:                    # an op meta tensors cannot run (data-dependent shapes): as it is
+            return func(*args, **kwargs)
+        if not isinstance(meta, torch.Tensor) or meta.nbytes < self.least or not _dense(meta):
+            return func(*args, **kwargs)
+        into = self.place(meta)
+        if into is None: return func(*args, **kwargs)
+        names = {a.name for a in out._schema.arguments}      # the factory options (dtype, device, …) are `into`'s
+        out(*args, **{k: v for k, v in kwargs.items() if k in names}, out=into)
+        self.placed += 1
+        return into
+
+
 class EmulatedKernel:
     "A built kernel as a `verify` candidate: bind, run under two poisons, compare, return the outputs."
+    DRAW_LEAST = 1 << 20                   # bytes: a drawn tensor this large is made in a file of the set (`drawing`)
 
     def __init__(self, build, program, task: Task, size="small", settings: Settings | None = None, poisons=POISONS):
         self.build, self.program, self.task, self.size = build, program, task, size
@@ -436,15 +511,48 @@ class EmulatedKernel:
         self.notes: list[Diagnostic] = []          # notes of the first run (e.g. ub-uninitialised)
         self.work: dict | None = None              # instructions and bytes per pipe of the first run (emu.Run.work)
         self.shared: emu.SharedInputs | None = None  # the current input set's files (`share_inputs`)
+        self.drawn = 0                               # tensors drawn straight into the set's files (`drawing`)
+        self._drawing = False                        # the current set was drawn in `drawing`: its files are in place
+
+    @contextmanager
+    def drawing(self):
+        """`verify` draws each input set inside this: the last set's files whose tensors are gone become spare, and
+        every large tensor the draw makes (`DrawIntoFiles`) is made in a file of the new set, a spare one of its size
+        first (its pages already allocated), with the same values the draw would give. `share_inputs` then finds the
+        drawn inputs in place: nothing is copied, and the files of the draw's intermediate tensors are written again by
+        later tensors of the draw or removed."""
+        if self.shared is None: self.shared = emu.SharedInputs(self.settings)
+        else: self.shared.recycle()
+        self._drawing = True
+        mode = DrawIntoFiles(self._place, self.DRAW_LEAST)
+        with mode: yield
+        self.drawn += mode.placed
+
+    def release_inputs(self) -> None:
+        """Remove the last input set's files (a verification is over: what runs next draws its own sets). Their pages
+        go back once no array maps them; without this they stayed beside the size checks' sets at full shapes."""
+        if self.shared is not None: self.shared.close()
+        self.shared, self._drawing = None, False
+
+    def _place(self, meta: torch.Tensor) -> torch.Tensor | None:
+        "A CPU tensor shaped like `meta` (dense) over a new file of the set (None for a dtype NumPy has no view of)."
+        bf16 = meta.dtype == torch.bfloat16
+        try: np_dtype = torch.empty(0, dtype=torch.int16 if bf16 else meta.dtype).numpy().dtype
+        except (TypeError, RuntimeError): return None
+        array = self.shared.array((meta.numel(),), np_dtype)
+        t = torch.from_numpy(array)
+        return (t.view(torch.bfloat16) if bf16 else t).as_strided(meta.shape, meta.stride())
 
     def share_inputs(self, inputs: list) -> None:
         """Move an input set's tensors into files both poison runs link as their GM (`emu.SharedInputs`), in place: each
         drawn tensor is replaced by one that maps its file, with the same values, dtype, shape and strides, and is
         freed. Only whole contiguous tensors move (an input that is a view of another stays as it is, and is copied
-        into its run's GM file as before). The previous set's files are written again where the sizes match and
-        nothing maps them any more (`emu.SharedInputs.recycle`: their pages stay allocated); the rest are removed."""
+        into its run's GM file as before); one drawn in its file already (`drawing`) stays. The previous set's files are
+        written again where the sizes match and nothing maps them any more (`emu.SharedInputs.recycle`: their pages
+        stay allocated); the rest are removed."""
         if self.shared is None: self.shared = emu.SharedInputs(self.settings)
-        else: self.shared.recycle([v.nbytes for v in inputs if isinstance(v, torch.Tensor)])
+        elif not self._drawing: self.shared.recycle([v.nbytes for v in inputs if isinstance(v, torch.Tensor)])
+        self._drawing = False
         shared = self.shared
         try: self._share(shared, inputs)
         finally: shared.drop_spare()
@@ -457,7 +565,9 @@ class EmulatedKernel:
                 continue
             try:
                 bits = v.view(torch.int16) if v.dtype == torch.bfloat16 else v
-                mapped = shared.share(bits.detach().numpy())
+                array = bits.detach().numpy()
+                if shared.file_of(array) is not None: continue    # drawn in its file (`drawing`)
+                mapped = shared.share(array)
             except (TypeError, RuntimeError, ValueError):      # a dtype NumPy has no view of: left as it is
                 continue
             t = torch.from_numpy(mapped)

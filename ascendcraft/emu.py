@@ -2458,6 +2458,11 @@ class SharedInputs:
         `rng.standard_normal(out=...)`) instead of drawing it elsewhere and copying it with `share`; None when empty."""
         return self._file(shape, dtype)
 
+    def array(self, shape, dtype) -> np.ndarray | None:
+        """A new C-contiguous array that maps a file of the set, holding whatever the file held (a spare file's old
+        values, or zeros): for a caller that writes every element (a draw into the set's files, `bench.DrawIntoFiles`)."""
+        return self._file(shape, dtype, zero=False)
+
     def _file(self, shape, dtype, zero: bool = True) -> np.ndarray | None:
         "An array that maps a file of the set: an earlier set's spare one of the same size, else a new one."
         dtype = np.dtype(dtype)
@@ -2467,6 +2472,7 @@ class SharedInputs:
         if self.scratch is None:
             self.scratch = ScratchFolder("in", self.root)
             weakref.finalize(self, self.scratch.close)
+        self.reclaim()
         spare = next((i for i, (_, n, ref) in enumerate(self._spare) if n == nbytes and ref() is None), None)
         if spare is not None:                            # an earlier set's file of this size that nothing maps any more
             path = self._spare.pop(spare)[0]
@@ -2487,23 +2493,34 @@ class SharedInputs:
         self._maps[path] = weakref.ref(m)
         return out
 
-    def recycle(self, sizes: list[int]):
-        """Start the next input set, whose files will have `sizes` (bytes): this set's files of those sizes may be
-        written again by `share` / `empty` once nothing maps them (an array still alive keeps its file and its values);
-        the others are removed now, and `drop_spare` removes the ones the new set did not take."""
-        wanted = list(sizes)
+    def recycle(self, sizes: list[int] | None = None):
+        """Start the next input set, whose files will have `sizes` (bytes; None: any sizes): this set's files of those
+        sizes may be written again by `share` / `empty` / `array` once nothing maps them (an array still alive keeps its
+        file and its values); the others are removed now, and `drop_spare` removes the ones the new set did not take."""
+        wanted = None if sizes is None else list(sizes)
         for path, n in self.files.values():
             ref = self._maps.pop(path, lambda: None)
-            if n in wanted and ref() is None:
-                wanted.remove(n)
+            if (wanted is None or n in wanted) and ref() is None:
+                if wanted is not None: wanted.remove(n)
                 self._spare.append((path, n, ref))
             else:
                 try: os.unlink(path)
                 except OSError: pass
         self.files = {}
 
+    def reclaim(self):
+        """The current set's files whose arrays are all gone (a draw's intermediate tensors, e.g. the uniform draw
+        under `torch.rand(n) * scale`) become spare: a later array of the same size writes them again instead of
+        touching a new file's pages, and `drop_spare` removes the ones nothing took."""
+        for address, (path, n) in list(self.files.items()):
+            ref = self._maps.get(path)
+            if ref is not None and ref() is None:
+                del self.files[address], self._maps[path]
+                self._spare.append((path, n, ref))
+
     def drop_spare(self):
         "Remove the earlier sets' files the current set did not take (their mappings still alive keep their pages)."
+        self.reclaim()
         for path, _, _ in self._spare:
             try: os.unlink(path)
             except OSError: pass

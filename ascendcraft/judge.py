@@ -50,6 +50,7 @@ def emulator_verdict(task, build, program, settings: Settings, size="small", pro
     trials = task.trial_count(settings.trials, size)
     with kept_heap(size == "full"):     # each trial's draw, reference and buffers reuse the pages of the one before
         verdict = verify(task, kernel, size=size, settings=settings, trials=trials, poison=bytes([POISONS[0]]))
+    kernel.release_inputs()             # the last set's files: not held through the size checks that follow
     if verdict.passed: kernel.failure = None    # a failure on a signed set dropped afterwards (its reference is not finite)
     if verdict.passed and (problem := trace_disagreement(task, build, program, settings, size, kernel.work, traces)):
         verdict = dataclasses.replace(verdict, passed=False, kind="trace-mismatch", summary=problem)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+from contextlib import nullcontext
 from dataclasses import dataclass, field, asdict
 from fractions import Fraction
 from functools import partial
@@ -288,10 +289,13 @@ def run_checks(task, make_candidate, *, size, conditions, settings, poison: byte
         # output grows with the square (a matmul: sums of products cancel). A clamp or a range trick is off by the
         # size of the data itself, far beyond that.
         used = settings.replace(atol=settings.atol * max(1.0, scale))
-        inputs = draw()
-        if (share := getattr(candidate, "share_inputs", None)) is not None: share(inputs)   # as verify does
+        with drawing() if (drawing := getattr(candidate, "drawing", None)) is not None else nullcontext():
+            inputs = draw()                         # as verify does: drawn straight where the runs read it
+        if (share := getattr(candidate, "share_inputs", None)) is not None: share(inputs)
         record, _ = run_trial(task, task.model(at, settings.seed), candidate, inputs, TrialRecord("signed", 0), at,
                               used, poison, _History(), draw)
+        del inputs
+        if (release := getattr(candidate, "release_inputs", None)) is not None: release()   # one set's files at a time
         return record
 
     for s in shapes:

@@ -8,6 +8,7 @@ Docs: https://ascendcraft.github.io/ascendcraft/verify.html.md"""
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from functools import partial
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
@@ -598,15 +599,22 @@ def verify(task: Task, candidate: Callable[[list], Any], *, size="small", settin
     phases = [("mkb", False)] + ([("signed", True)] if signed and task.has_signed else [])
     records, ref_prints, history = [], {}, _History()
     share = getattr(candidate, "share_inputs", None)   # moves a set where the candidate's runs read it (EmulatedKernel: GM files)
+    drawing = getattr(candidate, "drawing", None)      # where a set is drawn (EmulatedKernel: straight into those files)
     for check, is_signed in phases:
-        for k, inputs in enumerate(task.iter_input_sets(size, n, settings.seed, signed=is_signed)):   # one set alive
+        sets = task.iter_input_sets(size, n, settings.seed, signed=is_signed)   # one set alive
+        for k in range(n):
+            with drawing() if drawing is not None else nullcontext():
+                inputs = next(sets, None)
+            if inputs is None: break                    # a grouped task with fewer groups
             if share is not None: share(inputs)         # in place: each drawn tensor is freed once it is moved
             redraw = partial(task.inputs, size, settings.seed, k, is_signed)
+            known = len(history.pairs)
             record, ref = run_trial(task, net, candidate, inputs, TrialRecord(check, k), size, settings, poison, history,
                                     redraw)
             del inputs                                  # this set and its reference outputs are gone before the next draw
             records.append(record)
-            if not record.dropped: ref_prints.setdefault(check, []).append(fingerprint(ref))
+            if not record.dropped:                      # the reference's fingerprint, taken once (run_trial's if it took it)
+                ref_prints.setdefault(check, []).append(history.pairs[-1][0] if len(history.pairs) > known else fingerprint(ref))
             del ref
             if not (record.passed or record.dropped): break
         if not (records[-1].passed or records[-1].dropped): break

@@ -15,8 +15,9 @@ import torch
 
 from ascendcraft.config import Settings
 from ascendcraft.emu import GM, SharedInputs, build, run
-from ascendcraft.taskset import get_task, load_task_file
-from ascendcraft.verify import verify
+from ascendcraft.bench import EmulatedKernel
+from ascendcraft.taskset import get_task, load_task_file, registry
+from ascendcraft.verify import fingerprint, verify
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = Settings()
@@ -258,3 +259,52 @@ def test_a_full_shape_verification_keeps_one_set_of_output_files_only_within_its
     assert output_keep_mb(heavy_draw) == 0              # 16 + 4 + 4 GiB would pass the 16 GiB estimate
     reduction = VerifyMemory(inputs=8 * G, largest_input=8 * G, outputs=0, reference=0, draw=8 * G, elements=1)
     assert output_keep_mb(reduction) == 0
+
+
+class _SetFiles(EmulatedKernel):
+    "EmulatedKernel's input-set handling (`drawing`, `share_inputs`) around a torch candidate: no build, no run."
+    DRAW_LEAST = 0                         # every tensor the draw makes (small shapes)
+
+    def __init__(self, fn):
+        self.fn, self.settings, self.shared, self.drawn, self._drawing, self.in_files = fn, SETTINGS, None, 0, False, []
+
+    def __call__(self, inputs):
+        self.in_files.append([self.shared.file_of(v.numpy()) is not None for v in inputs if isinstance(v, torch.Tensor)])
+        return self.fn(*inputs)
+
+
+@pytest.mark.parametrize("name", [t.id for t in registry(None, None)])
+def test_a_set_drawn_into_its_files_is_the_set_drawn_without_them(name):
+    "Every task's sets, plain and signed, drawn with every new tensor made in the set's files: the same bits, shapes, strides."
+    task = get_task(name)
+    for signed in ([False, True] if task.has_signed else [False]):
+        plain = [[fingerprint(v) for v in s] for s in task.iter_input_sets("small", 2, SETTINGS.seed, signed=signed)]
+        kernel, sets, placed = _SetFiles(None), task.iter_input_sets("small", 2, SETTINGS.seed, signed=signed), []
+        for _ in plain:
+            with kernel.drawing(): s = next(sets)
+            placed.append([fingerprint(v) for v in s])
+            kernel.share_inputs(s)
+            del s
+        assert placed == plain
+        assert kernel.drawn > 0
+
+
+def test_verify_draws_each_set_into_the_files_the_runs_link():
+    """triplet_margin_loss (its anchor is `torch.rand(...) * scale`: the uniform draw is an intermediate): the candidate
+    sees every input in a file of the set, nothing is copied there, the second set writes the first set's files again,
+    and the verdict and the trials' input fingerprints are those of a plain candidate's."""
+    task = get_task("triplet_margin_loss")
+    fn = torch.nn.TripletMarginLoss(margin=1.0)
+    kernel = _SetFiles(fn)
+    got = verify(task, kernel, settings=SETTINGS, trials=2, signed=True)
+    plain = verify(task, lambda xs: fn(*xs), settings=SETTINGS, trials=2, signed=True)
+    assert got.passed and plain.passed, got.summary
+    assert [r.inputs for r in got.trials] == [r.inputs for r in plain.trials] and len(got.trials) == 4
+    assert kernel.in_files == [[True] * 3] * 4
+    assert kernel.drawn == 4 * 5                     # per set: the scale, three uniform draws and the product
+    assert kernel.shared.reused >= 3 * 3             # sets 2-4: the last set's files, not new ones
+    assert kernel.shared.linked == 0                 # (no run links them here)
+    files = [path for path, _ in kernel.shared.files.values()]
+    assert files and all(p.exists() for p in files)
+    kernel.release_inputs()                          # the verification is over: its last set's files go (judge, sizecheck)
+    assert kernel.shared is None and not any(p.exists() for p in files)
