@@ -3,6 +3,7 @@
 // (see include/ascendcraft_emu/cube.h). Execute mode moves and computes the data; trace mode records the
 // pipe work only.
 #include <algorithm>
+#include <functional>
 
 #include "ascendcraft_emu/cube_internal.h"
 #include "ascendcraft_emu/cube.h"
@@ -532,6 +533,53 @@ static void warn_hf32(Dt aDt, Op op, const SrcLoc& loc) {
         .warn();
 }
 
+// One row of C: row `a` of A (k values) times B (k rows of n values) added into acc[0..n). Each acc[j] still sums its k
+// products in k order, in fp32, each product rounded to fp32 first (the same sums, bit for bit, as a loop over k for
+// each element); with j innermost over a contiguous row of B the elements are independent and the compiler
+// vectorises across them (the loop over k per element waited on each add and strode through B: 4096^3 took minutes).
+static void row_product(const double* a, const double* b, uint32_t k, uint32_t n, float* acc) {
+    for (uint32_t kk = 0; kk < k; ++kk) {
+        const double x = a[kk];
+        const double* brow = b + static_cast<size_t>(kk) * n;
+        for (uint32_t j = 0; j < n; ++j) acc[j] += static_cast<float>(x * brow[j]);
+    }
+}
+// Operands of these types hold floats exactly, and the product of two floats is exact in double: rounding it to fp32
+// gives what fp32's own multiply gives. The fp32 row product then has the same bits with twice the lanes.
+static bool float_exact(Dt dt, bool int4) {
+    return int4 || dt == Dt::f16 || dt == Dt::bf16 || dt == Dt::f32 || dt == Dt::i8 || dt == Dt::u8 || dt == Dt::i16 || dt == Dt::u16;
+}
+static void row_product(const float* a, const float* b, uint32_t k, uint32_t n, float* acc) {
+    for (uint32_t kk = 0; kk < k; ++kk) {
+        const float x = a[kk];
+        const float* brow = b + static_cast<size_t>(kk) * n;
+        for (uint32_t j = 0; j < n; ++j) acc[j] += x * brow[j];
+    }
+}
+// C's rows in fp32: with exact float operands as floats (above), else in double as the products were always taken
+static void rows_product(const std::vector<double>& av, const std::vector<double>& bv, uint32_t k, uint32_t n, bool exact,
+                         const std::function<void(uint32_t, float*)>& start, const std::function<void(uint32_t, const float*)>& done,
+                         uint32_t m) {
+    std::vector<float> acc(n), af, bf;
+    if (exact) {
+        af.assign(av.begin(), av.end());
+        bf.assign(bv.begin(), bv.end());
+    }
+    for (uint32_t i = 0; i < m; ++i) {
+        start(i, acc.data());
+        if (exact) row_product(&af[static_cast<size_t>(i) * k], bf.data(), k, n, acc.data());
+        else row_product(&av[static_cast<size_t>(i) * k], bv.data(), k, n, acc.data());
+        done(i, acc.data());
+    }
+}
+static void row_product(const double* a, const double* b, uint32_t k, uint32_t n, int64_t* acc) {
+    for (uint32_t kk = 0; kk < k; ++kk) {
+        const int64_t x = static_cast<int64_t>(a[kk]);
+        const double* brow = b + static_cast<size_t>(kk) * n;
+        for (uint32_t j = 0; j < n; ++j) acc[j] += x * static_cast<int64_t>(brow[j]);
+    }
+}
+
 void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc,
                const Local* bias) {
     enter(Op::Mmad, loc);
@@ -585,27 +633,31 @@ void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Loc
     for (uint32_t kk = 0; kk < p.k; ++kk)  // L0B: ZN
         for (uint32_t j = 0; j < p.n; ++j)
             bv[static_cast<size_t>(kk) * p.n + j] = elem(bDt, bs, b.addr, (static_cast<uint64_t>(kk / c0) * nB + j / 16) * 16 * c0 + (j % 16) * c0 + kk % c0);
-    for (uint32_t i = 0; i < p.m; ++i)
-        for (uint32_t j = 0; j < p.n; ++j) {
-            uint8_t* out = c.addr + ((static_cast<uint64_t>(j / 16) * mB + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4;
-            if (integer) {
-                int64_t acc = 0;
-                for (uint32_t kk = 0; kk < p.k; ++kk)
-                    acc += static_cast<int64_t>(av[static_cast<size_t>(i) * p.k + kk]) * static_cast<int64_t>(bv[static_cast<size_t>(kk) * p.n + j]);
+    auto out = [&](uint32_t i, uint32_t j) { return c.addr + ((static_cast<uint64_t>(j / 16) * mB + i / 16) * 256 + (i % 16) * 16 + j % 16) * 4; };
+    if (integer) {
+        std::vector<int64_t> acc(p.n);
+        for (uint32_t i = 0; i < p.m; ++i) {
+            std::fill(acc.begin(), acc.end(), 0);
+            row_product(&av[static_cast<size_t>(i) * p.k], bv.data(), p.k, p.n, acc.data());
+            for (uint32_t j = 0; j < p.n; ++j) {
                 int32_t prev = 0;
                 if (bias) std::memcpy(&prev, bias->addr + static_cast<uint64_t>(j) * 4, 4);   // C starts from the bias row
-                else if (!p.initZero) std::memcpy(&prev, out, 4);
-                int32_t r = static_cast<int32_t>(static_cast<uint32_t>(prev) + static_cast<uint32_t>(acc));
-                std::memcpy(out, &r, 4);
-            } else {
-                float acc = 0;  // products of half/bf16 are exact in fp32; the sum accumulates in fp32
-                if (bias) std::memcpy(&acc, bias->addr + static_cast<uint64_t>(j) * 4, 4);    // C starts from the bias row
-                else if (!p.initZero) std::memcpy(&acc, out, 4);
-                for (uint32_t kk = 0; kk < p.k; ++kk)
-                    acc += static_cast<float>(av[static_cast<size_t>(i) * p.k + kk] * bv[static_cast<size_t>(kk) * p.n + j]);
-                std::memcpy(out, &acc, 4);
+                else if (!p.initZero) std::memcpy(&prev, out(i, j), 4);
+                int32_t r = static_cast<int32_t>(static_cast<uint32_t>(prev) + static_cast<uint32_t>(acc[j]));
+                std::memcpy(out(i, j), &r, 4);
             }
         }
+        return;
+    }
+    rows_product(av, bv, p.k, p.n, float_exact(aDt, p.int4) && float_exact(bDt, p.int4),
+        [&](uint32_t i, float* acc) {   // products of half/bf16 are exact in fp32; the sum accumulates in fp32
+            for (uint32_t j = 0; j < p.n; ++j) {
+                acc[j] = 0;
+                if (bias) std::memcpy(&acc[j], bias->addr + static_cast<uint64_t>(j) * 4, 4);    // C starts from the bias row
+                else if (!p.initZero) std::memcpy(&acc[j], out(i, j), 4);
+            }
+        },
+        [&](uint32_t i, const float* acc) { for (uint32_t j = 0; j < p.n; ++j) std::memcpy(out(i, j), &acc[j], 4); }, p.m);
 }
 
 // ---- L0C -> GM -------------------------------------------------------------------------------------------
@@ -875,27 +927,38 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     if (p.quant == 1) scales.assign(p.n, scale_of(p.quantScalar));
     if (p.quant == 2)
         for (uint32_t j = 0; j < p.n; ++j) scales.push_back(scale_of(p.quantVec[p.col0 + j]));
-    for (uint32_t i = 0; i < p.m; ++i)
+    std::vector<int64_t> iacc(integer ? p.n : 0);
+    auto finish = [&](uint32_t i, const float* facc) {   // C's row i out of L0C: quantised, ReLU, accumulated, stored
         for (uint32_t j = 0; j < p.n; ++j) {
             uint8_t* out = (gcp ? gm_target(*gcp, c) : c) + cAt(i, j) * cs;
             double v;
             if (integer) {
-                int64_t acc = 0;
-                for (uint32_t kk = 0; kk < p.k; ++kk)
-                    acc += static_cast<int64_t>(av[static_cast<size_t>(i) * p.k + kk]) * static_cast<int64_t>(bv[static_cast<size_t>(kk) * p.n + j]);
+                int64_t acc = iacc[j];
                 if (gbias) acc += static_cast<int64_t>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt)));
                 v = static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(acc)));
             } else {
-                float acc = gbias ? static_cast<float>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt))) : 0.0f;
-                for (uint32_t kk = 0; kk < p.k; ++kk)
-                    acc += static_cast<float>(av[static_cast<size_t>(i) * p.k + kk] * bv[static_cast<size_t>(kk) * p.n + j]);
-                v = acc;
+                v = facc[j];
             }
             if (p.quant) v = static_cast<double>(static_cast<float>(v) * scales[j]);   // in fp32 on the way out of L0C
             if (p.relu && v < 0) v = 0;
             if (atomicAdd) v += load_d(p.cDt, out);
             store_cube(p.cDt, out, v);
         }
+    };
+    if (integer) {
+        for (uint32_t i = 0; i < p.m; ++i) {
+            std::fill(iacc.begin(), iacc.end(), 0);
+            row_product(&av[static_cast<size_t>(i) * p.k], bv.data(), p.k, p.n, iacc.data());
+            finish(i, nullptr);
+        }
+        return;
+    }
+    rows_product(av, bv, p.k, p.n, float_exact(p.aDt, p.int4) && float_exact(p.bDt, p.int4),
+        [&](uint32_t, float* acc) {
+            for (uint32_t j = 0; j < p.n; ++j)
+                acc[j] = gbias ? static_cast<float>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt))) : 0.0f;
+        },
+        finish, p.m);
 }
 
 // ---- the 4:2 structured-sparse product (cube_sparse.h) --------------------------------------------------------------
