@@ -52,10 +52,10 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'compiler_version', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
            'with_prelude', 'pch_rejections', 'Build', 'past_close', 'tiling_struct_usings', 'clashing_include_guards',
            'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'key_var_conditions', 'host_inputs',
-           'cached_sealed', 'store_sealed', 'host_object', 'kernel_host_duplicates', 'build', 'build_for_key', 'GM',
-           'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace',
-           'no_output_diagnostic']
+           'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed', 'host_object', 'kernel_host_duplicates',
+           'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
+           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs',
+           'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
@@ -1359,7 +1359,7 @@ def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | N
 # The host tiling file of a project is compiled to an object of its own, cached by content (`host_object`), and linked
 # with each build's kernel object: the four snapshots of a pipeline, a project's per-key builds and every edit of a
 # kernel in a session share one host file, which was compiled again with each (a quarter of a kernel build's CPU).
-_HOST_FORMAT = "emu-host-1"     # bump when the host object's folder or its compile command changes
+_HOST_FORMAT = "emu-host-2"     # bump when the host object's folder, its compile command or its key changes
 _DIRECTIVE_RE = re.compile(r"^[ \t]*(?:/\*.*?\*/[ \t]*)*(?:#|%:|\?\?=)[ \t]*(?:/\*.*?\*/[ \t]*)*"
                            r"(?:include_next|include|import|embed)\b[ \t]*(?:/\*.*?\*/[ \t]*)*(?P<rest>.*)$", re.M)
 _HAS_INCLUDE_RE = re.compile(r"\b__has_(?:include_next|include|embed)\b\s*\(\s*(?P<rest>[^\n]*)")
@@ -1388,15 +1388,48 @@ def host_inputs(sources: dict[str, str], file: str) -> list[str] | None:
     return sorted(seen)
 
 
-def _host_key(command: list[str], file: str, compiled: dict[str, str], cxx: str) -> str:
-    """The content key of a host file's object: its compile command (but the headers' folder and the object's name),
-    the compiler's version, the runtime headers and every project file it may read (`host_inputs`)."""
+def macro_names(args) -> list[str]:
+    "Compiler arguments with each -D option's value left out (`-DNAME=VALUE` and `-D NAME=VALUE` keep `NAME`)."
+    out, value_next = [], False
+    for a in args:
+        if value_next: out.append(a.split("=", 1)[0])
+        else: out.append(a.split("=", 1)[0] if a.startswith("-D") else a)
+        value_next = a == "-D"
+    return out
+
+
+def host_preprocessed(file: str, command: list[str], *, tmp: Path, obj: str, limits, settings: Settings) -> bytes | None:
+    """What g++ makes of host file `file` by preprocessing alone (`command` with -E for -c, run in the sandbox in
+    `tmp`/src): its output and its messages, with the scratch folder's and the headers' folder's paths made fixed
+    names; None when preprocessing does not end cleanly (then the compile says why)."""
+    src, ii = tmp / "src", f"{obj}.ii"
+    done = sandbox.run([*("-E" if a == "-c" else a for a in command[:-2]), "-o", ii], scratch=tmp, cwd=src,
+                       limits=limits, settings=settings, readable=[INCLUDE_DIR])
+    try:
+        if done.returncode != 0 or done.timed_out or sandbox.setup_failure(done): return None
+        text = b"\0".join([(src / ii).read_bytes(), (done.stdout + done.stderr).encode()])
+    except OSError:
+        return None
+    finally:
+        (src / ii).unlink(missing_ok=True)
+    for path, name in sorted({(os.path.realpath(src), b"<src>"), (str(src), b"<src>"), (str(INCLUDE_DIR), b"<include>"),
+                              (os.path.realpath(INCLUDE_DIR), b"<include>")}, key=lambda p: -len(p[0])):
+        text = text.replace(path.encode(), name)
+    return text
+
+
+def _host_key(command: list[str], file: str, compiled: dict[str, str], cxx: str, preprocessed: bytes) -> str:
+    """The content key of a host file's object: its compile command (but the headers' folder, the object's name and the
+    values of its -D macros), the compiler's version, the runtime headers, every project file it may read
+    (`host_inputs`) and what preprocessing makes of it (`host_preprocessed`: where the -D values take effect)."""
     inputs = host_inputs(compiled, file)
     h = hashlib.sha256()
-    for part in (_HOST_FORMAT, compiler_version(cxx), runtime_hash(), *(a for a in command[:-2] if a != str(INCLUDE_DIR))):
+    for part in (_HOST_FORMAT, compiler_version(cxx), runtime_hash(),
+                 *macro_names(a for a in command[:-2] if a != str(INCLUDE_DIR))):
         h.update(part.encode()); h.update(b"\0")
     for name in sorted(compiled) if inputs is None else inputs:
         h.update(name.encode()); h.update(b"\0"); h.update(compiled[name].encode()); h.update(b"\0")
+    h.update(preprocessed)
     return h.hexdigest()
 
 
@@ -1439,14 +1472,18 @@ def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp:
                 settings: Settings, cache: Path, prelude=None) -> tuple[Any, str]:
     """(how it ended, its compiler log) for host file `file` compiled by `command` (run in `tmp`/src; it ends with
     `-o obj`): from the cache when the same file, with every project file it may read (`host_inputs`), was compiled with
-    the same command, compiler and runtime headers; else compiled in the sandbox, and a clean compile is cached
-    (sealed; the log is kept, so its warnings are said again). A file whose first line includes `OP_HOST_HEADER` is
-    compiled with that line swapped for the prelude of its precompiled form (`prelude()`, called on a miss: a path or
-    None), as a kernel is (`with_prelude`): the same object and log, and the same key."""
-    key = _host_key(command, file, compiled, settings.cxx)
-    folder, src, out = cache / "emu" / "hosts" / key[:2] / key, tmp / "src", tmp / "src" / obj
+    the same command but for its -D values, compiler and runtime headers to the same preprocessed text
+    (`host_preprocessed`: an op project's dtype columns share their glue's object when it reads none of their DTYPE_*
+    macros); else compiled in the sandbox, and a clean compile is cached (sealed; the log is kept, so its warnings are
+    said again). A file whose first line includes `OP_HOST_HEADER` is compiled with that line swapped for the prelude of
+    its precompiled form (`prelude()`, called on a miss: a path or None), as a kernel is (`with_prelude`): the same
+    object and log, and the same key. A file that does not preprocess cleanly is compiled, not cached."""
+    src, out = tmp / "src", tmp / "src" / obj
     out.parent.mkdir(parents=True, exist_ok=True)
-    if (info := cached_sealed(folder, "host.o", "host.json", out, cache, key)) is not None:
+    preprocessed = host_preprocessed(file, command, tmp=tmp, obj=obj, limits=limits, settings=settings)
+    key = None if preprocessed is None else _host_key(command, file, compiled, settings.cxx, preprocessed)
+    folder = cache / "emu" / "hosts" / key[:2] / key if key else None
+    if key and (info := cached_sealed(folder, "host.o", "host.json", out, cache, key)) is not None:
         try:
             log = _reroot(_reroot(info["log"], info["root"], str(src)), info["include"], str(INCLUDE_DIR))
             return sandbox.Finished(0, log, "", False, 0.0, True), log
@@ -1466,7 +1503,7 @@ def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp:
             done, log = compile_with(None)
     finally:
         (src / file).write_text(compiled[file])
-    if done.returncode == 0 and not done.timed_out and not sandbox.setup_failure(done) and out.is_file():
+    if key and done.returncode == 0 and not done.timed_out and not sandbox.setup_failure(done) and out.is_file():
         store_sealed(folder, "host.o", "host.json", out,
                      {"file": file, "log": log, "root": str(src), "include": str(INCLUDE_DIR)}, cache, key)
     (Path(str(out) + ".seal")).unlink(missing_ok=True)

@@ -12,7 +12,7 @@ import pytest
 
 from ascendcraft import sandbox
 from ascendcraft.config import load_settings
-from ascendcraft.emu import GM, Tiling, Workspace, build, host_inputs, parse_compiler_output, read_sources, run
+from ascendcraft.emu import GM, Tiling, Workspace, build, host_inputs, macro_names, parse_compiler_output, read_sources, run
 
 HERE = Path(__file__).parent / "emu_kernels"
 HOST = "op_host/add_custom_emu_tiling.cpp"
@@ -82,6 +82,23 @@ def test_a_change_to_what_the_host_reads_compiles_it_again(host_compiles):
     s = load_settings()
     add(build(fewer, settings=s.replace(cxxflags=s.cxxflags + " -DHOST_PROBE=1")), 4)
     assert len(host_compiles) == 4
+
+
+def test_macro_values_the_host_does_not_read_share_its_object(host_compiles):
+    # an op project's dtype columns differ only in -D values (DTYPE_X=half / float): the object is keyed on what
+    # preprocessing makes of the host file, so values it never reads share one object, and a value it reads does not
+    s = load_settings()
+    sources = project(blocks="HOST_BLOCKS")
+    flags = lambda blocks, other: s.replace(cxxflags=f"{s.cxxflags} -DHOST_BLOCKS={blocks} -DKERNEL_ONLY={other}")
+    add(build(sources, settings=flags(8, 1)), 8)
+    add(build(sources, settings=flags(8, 2)), 8)               # another build (its flags), the same host object
+    assert len(host_compiles) == 1
+    add(build(sources, settings=flags(4, 2)), 4)               # a value the host reads: another object
+    assert len(host_compiles) == 2
+    # a macro the host does not read is still another object when its name is new (its log could name it)
+    add(build(sources, settings=s.replace(cxxflags=f"{s.cxxflags} -DHOST_BLOCKS=4 -DKERNEL_ONLY=2 -DOTHER=1")), 4)
+    assert len(host_compiles) == 3
+    assert macro_names(["-O1", "-DA=1", "-D", "B=2", "-DC", "-UD", "x=y"]) == ["-O1", "-DA", "-D", "B", "-DC", "-UD", "x=y"]
 
 
 def test_host_warnings_are_said_again_from_the_cache(host_compiles):
