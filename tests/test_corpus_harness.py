@@ -1234,3 +1234,67 @@ def test_run_out_may_name_a_folder_and_a_missing_folder_stops_before_any_entry(t
         raise AssertionError("a run into a folder that does not exist started")
     assert "nowhere does not exist" in capsys.readouterr().err
     assert not missing.with_suffix(".jsonl").exists()
+
+
+def test_a_path_out_of_the_op_named_from_a_deeper_folder_resolves_from_an_include_folder(tmp_path):
+    # hicann ops-nn foreach_abs: op_host/arch22/foreach_abs_tiling_arch22.cpp includes
+    # "../../../foreach_utils/op_host/foreach_tiling_class.h", one level deeper than op_host/; the copy of that folder
+    # must be reachable from an include folder at the includer's own depth, as it is in the repository
+    files = {
+        "cat/cat_abs/op_host/arch22/cat_abs_tiling.cpp": '#include "../../../utils/op_host/util_class.h"\n',
+        "cat/cat_abs/op_host/cat_abs_def.cpp": '#include "../../utils/op_host/util_def.h"\n',
+        "cat/cat_abs/op_kernel/cat_abs.cpp": '#include "kernel_operator.h"\n',
+        "cat/utils/op_host/util_class.h": "#pragma once\n",
+        "cat/utils/op_host/util_def.h": "#pragma once\n",
+    }
+    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    dest = tmp_path / "project"
+    dest.mkdir()
+    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "cat/cat_abs", "kind": "op-project"}
+    corpus._sibling_headers(entry, gitdir, dest, [f for f in files if f.startswith("cat/cat_abs/")])
+    root = dest / corpus.SIBLINGS
+    for includer, name in (("op_host/arch22", "../../../utils/op_host/util_class.h"), ("op_host", "../../utils/op_host/util_def.h")):
+        folder = root / "cat/cat_abs" / includer
+        assert (folder / "ascendcraft_corpus_include_root.h").is_file(), includer   # an include folder at that depth
+        assert (folder / name).resolve().is_file(), name                               # from which the name resolves
+
+
+CAT_TILING_DEF = """#pragma once
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(CatTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, n);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(CatAdd, CatTilingData)
+}
+"""
+
+
+def test_an_op_tiled_by_a_dependency_of_its_build_target_gets_that_tiling_source_and_not_its_unit_tests(tmp_path):
+    # hicann ops-nn foreach_add_scalar: its op_host holds only the definition; `DEPENDENCIES foreach_utils` joins the
+    # source that has IMPL_OP_OPTILING(ForeachAddScalar) and the tiling struct's header. Its unit test names another
+    # op's test stand-in of the struct (a plain struct), which is not part of any build and must not come along
+    files = {
+        "cat/cat_add/op_host/CMakeLists.txt": "add_modules_sources(OPTYPE cat_add ACLNNTYPE aclnn DEPENDENCIES cat_utils)\n",
+        "cat/cat_add/op_host/cat_add_def.cpp": '#include "register/op_def_registry.h"\nnamespace ops {\nOP_ADD(CatAdd);\n}\n',
+        "cat/cat_add/op_kernel/cat_add.cpp": '#include "kernel_operator.h"\n',
+        "cat/cat_add/tests/ut/test_cat_add.cpp": '#include "../../../cat_abs/tests/ut/cat_tiling_stub.h"\n',
+        "cat/cat_abs/tests/ut/cat_tiling_stub.h": "struct CatTilingData { unsigned n; };\n",
+        "cat/cat_utils/op_host/CMakeLists.txt": "add_modules_sources(OPTYPE cat_utils)\n",
+        "cat/cat_utils/op_host/cat_tiling_def.h": CAT_TILING_DEF,
+        "cat/cat_utils/op_host/cat_tiling_func.cpp": '#include "cat_tiling_def.h"\nIMPL_OP_OPTILING(CatAdd).Tiling(nullptr);\n',
+        "cat/cat_utils/op_host/cat_other_func.cpp": '#include "cat_tiling_def.h"\nIMPL_OP_OPTILING(CatSub).Tiling(nullptr);\n',
+    }
+    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "cat/cat_add", "kind": "op-project"}
+    dest = corpus.materialise(entry, gitdir, tmp_path / "project")
+    forwarders = sorted((dest / "op_host").glob(f"{corpus.LINKED}_*.cpp"))
+    assert [f.read_text().splitlines()[-1] for f in forwarders] == \
+        [f'#include "../{corpus.SIBLINGS}/cat/cat_utils/op_host/cat_tiling_func.cpp.inc"']   # CatSub's is not brought
+    assert (dest / corpus.SIBLINGS / "cat/cat_utils/op_host/cat_tiling_def.h").read_text() == CAT_TILING_DEF
+    assert not list(dest.rglob("cat_tiling_stub.h"))
+    # an op with a tiling function of its own gets none from its dependencies
+    files["cat/cat_add/op_host/cat_add_tiling.cpp"] = '#include "register/op_def_registry.h"\nIMPL_OP_OPTILING(CatAdd).Tiling(nullptr);\n'
+    gitdir, commit = _git_repo(tmp_path / "repo2", files)
+    dest = corpus.materialise(dict(entry, commit=commit), gitdir, tmp_path / "project2")
+    assert not list((dest / "op_host").glob(f"{corpus.LINKED}_*.cpp"))

@@ -171,7 +171,9 @@ int main() {
                 (long long)ctx.GetDynamicInputShape(2, 0)->GetOriginShape().GetDim(0));
     std::printf("%d %d|", ctx.GetDynamicInputTensor(0, 2) == nullptr, ctx.GetOptionalInputShape(1) == nullptr);
     std::printf("%lld|", (long long)ctx.GetInputShape(2)->GetStorageShape().GetDim(0));
-    std::printf("%zu %zu", ctx.GetComputeNodeInfo()->GetInputsNum(), ctx.GetComputeNodeInfo()->GetIrInputsNum());
+    std::printf("%zu %zu|", ctx.GetComputeNodeInfo()->GetInputsNum(), ctx.GetComputeNodeInfo()->GetIrInputsNum());
+    std::printf("%lld %d", (long long)ctx.GetRequiredInputShape(2)->GetStorageShape().GetDim(0),   // by IR index too
+                ctx.GetRequiredInputTensor(1) == nullptr);
     return 0;
 }
 """
@@ -179,13 +181,13 @@ int main() {
 
 def test_tensor_list_inputs_on_the_emulated_tiling_context(tmp_path):
     # by instance (GetInputShape) and by the definition's index (GetDynamicInputTensor, GetOptionalInputShape,
-    # GetIrInputInstanceInfo), as CANN's context answers them
+    # GetRequiredInputShape, GetIrInputInstanceInfo), as CANN's context answers them
     import subprocess
     from ascendcraft.emu import INCLUDE_DIR
     (tmp_path / "t.cpp").write_text(HOST_LIST_PROGRAM)
     subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "t.cpp", "-o", "t"], cwd=tmp_path, check=True)
     out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout
-    assert out == "0 2|5 7|1 1|7|3 3"
+    assert out == "0 2|5 7|1 1|7|3 3|7 1"
 
 
 def test_tensor_list_inputs_and_outputs_run_end_to_end():

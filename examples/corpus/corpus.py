@@ -501,7 +501,9 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         out.parent.mkdir(parents=True, exist_ok=True)
         text = show(gitdir, commit, f)
         out.write_bytes(restore_comment_openers(text) if entry["repo"] == "weich97/NPUKernelBench" else text)
-    if kind == "op-project": _sibling_headers(entry, gitdir, dest, files)
+    if kind == "op-project":
+        _sibling_headers(entry, gitdir, dest, files)
+        dependency_tiling(entry, gitdir, dest, files)
     if kind == "op-project" and entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, files)
     if kind == "op-project": _close_sibling_headers(gitdir, commit, path, dest)
     if entry["repo"] in COMMON_INCLUDES:   # the repository's shared headers, on the include paths its build sets
@@ -646,15 +648,19 @@ SIBLINGS = "ascendcraft_corpus_repo"   # where another op's headers that an op n
 def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> None:
     """Headers of other ops that the op names by a path out of its folder (cann-ops circular_pad_grad:
     `#include "../../circular_pad/op_host/circular_pad_common.h"`): the folders they are in are copied to
-    SIBLINGS/<their repository path>, and an include directory SIBLINGS/<the op's path>/op_host is made, from which g++
-    resolves the same ../ path (a quoted include is looked up in the includer's folder, then in each -iquote folder)."""
+    SIBLINGS/<their repository path>, and an include directory SIBLINGS/<the op's path>/op_host is made, and one at the
+    folder of each op file that names such a path, from which g++ resolves the same ../ path (a quoted include is looked up in the includer's folder, then in each -iquote folder)."""
     commit, path = entry["commit"], entry["path"]
-    folders, beside, named = set(), set(), set()
+    folders, beside, named, includers = set(), set(), set(), {path + "/op_host"}
     for f in files:
-        if not f.endswith((".h", ".hpp", ".cpp", ".cc")): continue
+        # the op's unit tests are not part of its build (foreach_acos's tests/ut/op_kernel/test_foreach_acos.cpp names
+        # foreach_abs's test stand-in of the tiling struct, a plain struct the kernel build must not see)
+        if not f.endswith((".h", ".hpp", ".cpp", ".cc")) or "/tests/" in f"/{f[len(path) + 1:]}": continue
         for name in re.findall(rb'#\s*include\s*"(\.\./[^"]+)"', show(gitdir, commit, f)):
             target = posixpath.normpath(posixpath.join(posixpath.dirname(f), name.decode()))
-            if not target.startswith(path + "/") and not target.startswith(".."): folders.add(posixpath.dirname(target))
+            if not target.startswith(path + "/") and not target.startswith(".."):
+                folders.add(posixpath.dirname(target))
+                includers.add(posixpath.dirname(f))
             elif target.startswith(path + "/") and f.startswith(path + "/op_kernel/") and target not in files:
                 beside.add(target[len(path) + 1:].split("/")[0])
                 named.add(target[len(path) + 1:])
@@ -678,11 +684,14 @@ def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> 
                 out.write_bytes(text)
                 for name in re.findall(rb'#\s*include\s*"(\.\./[^"]+)"', text):
                     target = posixpath.normpath(posixpath.join(posixpath.dirname(g), name.decode()))
-                    if not target.startswith(path + "/") and not target.startswith(".."):
+                    if not target.startswith(path + "/") and not target.startswith("..") and "/tests/" not in f"/{target}":
                         folders.add(posixpath.dirname(target))
-    marker = dest / SIBLINGS / path / "op_host" / "ascendcraft_corpus_include_root.h"
-    marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text("#pragma once\n")
+    # one include folder at the depth of each file that names such a path (foreach_abs's op_host/arch22/ tiling source:
+    # `#include "../../../foreach_utils/op_host/foreach_tiling_class.h"`, one level deeper than op_host/)
+    for folder in includers:
+        marker = dest / SIBLINGS / folder / "ascendcraft_corpus_include_root.h"
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text("#pragma once\n")
 
 
 def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> None:
@@ -800,30 +809,60 @@ def link_sources(entry: dict, gitdir: str, dest: Path, log: str, have: set[str])
     wanted, added = _undefined(log), []
     if not wanted: return added
     for f in link_candidates(gitdir, commit, path):
-        if f in have: continue
+        if f in have or (dest / SIBLINGS / (f + ".inc")).exists(): continue
         text = show(gitdir, commit, f).decode(errors="replace")
         if not any(_defines(text, s) for s in wanted): continue
         have.add(f)
         added.append(f)
-        out = dest / SIBLINGS / (f + ".inc")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text)
-        folder = posixpath.dirname(f)
-        for g in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
-            if g.endswith((".h", ".hpp")) and not (dest / SIBLINGS / g).exists():
-                (dest / SIBLINGS / g).write_bytes(show(gitdir, commit, g))
-        # a ../ name of the op's own file (swi_glu_grad's `../../swi_glu/op_host/swi_glu_tiling.h`): a header there
-        # includes the op's copy, so that both names are one file
-        for name in re.findall(r'#\s*include\s*"(\.\./[^"]+)"', text):
-            target = posixpath.normpath(posixpath.join(folder, name))
-            own = target[len(path) + 1:]
-            if target.startswith(path + "/") and (dest / own).is_file() and not (dest / SIBLINGS / target).exists():
-                (dest / SIBLINGS / target).parent.mkdir(parents=True, exist_ok=True)
-                (dest / SIBLINGS / target).write_text(f'#include "{"../" * (target.count("/") + 1)}{own}"   // the op\'s own file (ascendcraft corpus)\n')
-        k = len(list((dest / "op_host").glob(f"{LINKED}_*.cpp")))
-        (dest / "op_host" / f"{LINKED}_{k}.cpp").write_text(
-            f"// ascendcraft corpus: {f}, a host source of the same build target\n#include \"../{SIBLINGS}/{f}.inc\"\n")
+        _link_in(f, text, entry, gitdir, dest)
     if added: _close_sibling_headers(gitdir, commit, path, dest)
+    return added
+
+
+def _link_in(f: str, text: str, entry: dict, gitdir: str, dest: Path) -> None:
+    """Another folder's host source `f` (its `text`) as one more op_host source of the op: copied to
+    SIBLINGS/<f>.inc with its folder's headers, and included by op_host/<LINKED>_<k>.cpp."""
+    commit, path = entry["commit"], entry["path"]
+    out = dest / SIBLINGS / (f + ".inc")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    folder = posixpath.dirname(f)
+    for g in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
+        if g.endswith((".h", ".hpp")) and not (dest / SIBLINGS / g).exists():
+            (dest / SIBLINGS / g).write_bytes(show(gitdir, commit, g))
+    # a ../ name of the op's own file (swi_glu_grad's `../../swi_glu/op_host/swi_glu_tiling.h`): a header there
+    # includes the op's copy, so that both names are one file
+    for name in re.findall(r'#\s*include\s*"(\.\./[^"]+)"', text):
+        target = posixpath.normpath(posixpath.join(folder, name))
+        own = target[len(path) + 1:]
+        if target.startswith(path + "/") and (dest / own).is_file() and not (dest / SIBLINGS / target).exists():
+            (dest / SIBLINGS / target).parent.mkdir(parents=True, exist_ok=True)
+            (dest / SIBLINGS / target).write_text(f'#include "{"../" * (target.count("/") + 1)}{own}"   // the op\'s own file (ascendcraft corpus)\n')
+    k = len(list((dest / "op_host").glob(f"{LINKED}_*.cpp")))
+    (dest / "op_host" / f"{LINKED}_{k}.cpp").write_text(
+        f"// ascendcraft corpus: {f}, a host source of the same build target\n#include \"../{SIBLINGS}/{f}.inc\"\n")
+
+
+def dependency_tiling(entry: dict, gitdir: str, dest: Path, files: list[str]) -> list[str]:
+    """An op whose own op_host sources register no tiling function, while a host source of its build target registers
+    one for its type (hicann ops-nn foreach_add_scalar: its op_host holds only the definition; its CMakeLists.txt names
+    `DEPENDENCIES foreach_utils`, whose foreach_tiling_func.cpp has `IMPL_OP_OPTILING(ForeachAddScalar)` and includes
+    the tiling struct's header): that source is brought in as `link_sources` brings one a link misses, so the project
+    has its tiling function and the kernel its struct, as in CANN's build. Returns the sources brought in."""
+    from ascendcraft.emu import blank_comments
+    commit, path = entry["commit"], entry["path"]
+    own = [blank_comments(show(gitdir, commit, f).decode(errors="replace")) for f in files
+           if f.startswith(path + "/op_host/") and f.endswith((".cpp", ".cc")) and "/op_api/" not in f
+           and "/tests/" not in f"/{f[len(path) + 1:]}"]
+    if any(re.search(r"\bIMPL_OP_OPTILING\s*\(|\.SetTiling\s*\(|\bIMPL_OP\s*\(", t) for t in own): return []
+    types = {m for t in own for m in re.findall(r"\bOP_ADD\s*\(\s*(\w+)", t)}
+    if not types: return []
+    added = []
+    for f in link_candidates(gitdir, commit, path):
+        text = show(gitdir, commit, f).decode(errors="replace")
+        if any(re.search(rf"\bIMPL_OP_OPTILING\s*\(\s*{t}\s*\)", blank_comments(text)) for t in types):
+            _link_in(f, text, entry, gitdir, dest)
+            added.append(f)
     return added
 
 

@@ -417,6 +417,10 @@ public:
     const Tensor* GetOptionalInputTensor(size_t ir) const { return GetDynamicInputTensor(ir, 0); }
     const StorageShape* GetOptionalInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
     const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetDynamicInputDesc(ir, 0); }
+    // a required input by its IR index: the first instance, as for an optional one (hicann ops-nn foreach_utils)
+    const Tensor* GetRequiredInputTensor(size_t ir) const { return GetDynamicInputTensor(ir, 0); }
+    const StorageShape* GetRequiredInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
+    const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetDynamicInputDesc(ir, 0); }
     const Tensor* GetDynamicInputTensor(size_t ir, size_t k) const {
         const AnchorInstanceInfo* info = GetIrInputInstanceInfo(ir);
         return info && k < info->num_ ? GetInputTensor(info->start_ + k) : nullptr;
@@ -504,6 +508,7 @@ public:
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < in_desc_.size() ? &in_desc_[i] : nullptr; }
     std::vector<CompileTimeTensorDesc> in_desc_;
     const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+    const Shape* GetRequiredInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
     const Shape* GetDynamicInputShape(size_t ir, size_t k) const {
         if (ir_inputs_.empty()) return k == 0 ? GetInputShape(ir) : nullptr;
         return ir < ir_inputs_.size() && k < ir_inputs_[ir].num_ ? GetInputShape(ir_inputs_[ir].start_ + k) : nullptr;
