@@ -1293,8 +1293,12 @@ def test_an_op_tiled_by_a_dependency_of_its_build_target_gets_that_tiling_source
         [f'#include "../{corpus.SIBLINGS}/cat/cat_utils/op_host/cat_tiling_func.cpp.inc"']   # CatSub's is not brought
     assert (dest / corpus.SIBLINGS / "cat/cat_utils/op_host/cat_tiling_def.h").read_text() == CAT_TILING_DEF
     assert not list(dest.rglob("cat_tiling_stub.h"))
-    # an op with a tiling function of its own gets none from its dependencies
-    files["cat/cat_add/op_host/cat_add_tiling.cpp"] = '#include "register/op_def_registry.h"\nIMPL_OP_OPTILING(CatAdd).Tiling(nullptr);\n'
+    # an op with a tiling function of its own gets none from its dependencies; the dependency's header it names by its
+    # bare name (foreach_copy's `#include "foreach_tiling_class.h"`) comes from an include folder, as in its build
+    files["cat/cat_add/op_host/cat_add_tiling.cpp"] = '#include "cat_tiling_def.h"\nIMPL_OP_OPTILING(CatAdd).Tiling(nullptr);\n'
     gitdir, commit = _git_repo(tmp_path / "repo2", files)
     dest = corpus.materialise(dict(entry, commit=commit), gitdir, tmp_path / "project2")
     assert not list((dest / "op_host").glob(f"{corpus.LINKED}_*.cpp"))
+    utils = dest / corpus.SIBLINGS / "cat/cat_utils/op_host"
+    assert (utils / "cat_tiling_def.h").read_text() == CAT_TILING_DEF
+    assert (utils / "ascendcraft_corpus_include_root.h").is_file()

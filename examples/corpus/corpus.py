@@ -749,27 +749,37 @@ def _tree(gitdir: str, commit: str) -> tuple[str, ...]:
     return tuple(git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines())
 
 
+def dependencies(gitdir: str, commit: str, path: str) -> list[str]:
+    """The repository folders of the ops that the op's op_host/CMakeLists.txt (or its own CMakeLists.txt, where the op
+    keeps its build file at its root) names as `add_modules_sources(... DEPENDENCIES a b)` (hicann ops-nn foreach_copy:
+    foreach_utils), each found in the op's category first, else anywhere in the repository."""
+    tree = _tree(gitdir, commit)
+    deps = []
+    # the call is in op_host/CMakeLists.txt, or in the op's own CMakeLists.txt for an op whose build file sits at its
+    # root with DIR the op's folder (ops-nn rnn/dynamic_rnn, which dynamic_rnnv2 names)
+    for cmake in (path + "/op_host/CMakeLists.txt", path + "/CMakeLists.txt"):
+        if cmake not in set(tree): continue
+        for args in re.findall(r"add_modules_sources\s*\(([^)]*)\)", show(gitdir, commit, cmake).decode(errors="replace")):
+            m = re.search(r"\bDEPENDENCIES\b((?:\s+[\w.-]+)+)", args)
+            for d in (m.group(1).split() if m else []):
+                if re.fullmatch(r"[A-Z_]+", d): break   # the next keyword of the call
+                deps.append(d)
+    category, found = path.split("/")[0], []
+    for d in dict.fromkeys(deps):   # the named op's folder (one with an op_host/ folder of that op's name)
+        homes = sorted({m.group(1) for f in tree if (m := re.match(rf"((?:[^/]+/)*{re.escape(d)})/op_host/[^/]", f))},
+                       key=lambda h: (not h.startswith(category + "/"), h.count("/"), h))
+        if homes and homes[0] != path and homes[0] not in found: found.append(homes[0])
+    return found
+
+
 def link_candidates(gitdir: str, commit: str, path: str) -> list[str]:
     """The host sources built into the same target as the op's own in its repository's build (hicann ops-nn: every
     op_host folder's sources join one library; an op's op_host/CMakeLists.txt names the ops it needs as
     `add_modules_sources(... DEPENDENCIES a b)`, and its category's `common/op_host` folder holds the shared sources,
     conv/common/op_host/op_tiling/conv_platform_util.cpp): the .cpp files of those folders, without aclnn / l0op code
     (op_api/), unit tests and another op's definition (OP_ADD)."""
-    cmake = path + "/op_host/CMakeLists.txt"
-    deps = []
-    if cmake in set(_tree(gitdir, commit)):
-        for args in re.findall(r"add_modules_sources\s*\(([^)]*)\)", show(gitdir, commit, cmake).decode(errors="replace")):
-            m = re.search(r"\bDEPENDENCIES\b((?:\s+[\w.-]+)+)", args)
-            for d in (m.group(1).split() if m else []):
-                if re.fullmatch(r"[A-Z_]+", d): break   # the next keyword of the call
-                deps.append(d)
-    category = path.split("/")[0]
-    folders = [f"{category}/common/op_host/"]
     tree = _tree(gitdir, commit)
-    for d in deps:   # the named op's folder: in the op's category first, else anywhere in the repository
-        homes = sorted({f[:-len("/op_host/CMakeLists.txt")] for f in tree if f.endswith(f"/{d}/op_host/CMakeLists.txt")},
-                       key=lambda h: (not h.startswith(category + "/"), h.count("/"), h))
-        if homes and homes[0] != path: folders.append(homes[0] + "/op_host/")
+    folders = [f"{path.split('/')[0]}/common/op_host/"] + [d + "/op_host/" for d in dependencies(gitdir, commit, path)]
     return [f for folder in folders for f in tree
             if f.startswith(folder) and f.endswith((".cpp", ".cc")) and "/op_api/" not in f and "/tests/" not in f"/{f}"
             and not re.search(rb"\bOP_ADD\s*\(", show(gitdir, commit, f))]
@@ -843,6 +853,23 @@ def _link_in(f: str, text: str, entry: dict, gitdir: str, dest: Path) -> None:
         f"// ascendcraft corpus: {f}, a host source of the same build target\n#include \"../{SIBLINGS}/{f}.inc\"\n")
 
 
+def _dependency_headers(entry: dict, gitdir: str, dest: Path, own: list[str]) -> None:
+    """A dependency's op_host headers that the op's host sources (`own`, their texts) name by their bare name
+    (foreach_copy's `#include "foreach_tiling_class.h"`: its build puts foreach_utils/op_host on the include path): that
+    folder's headers are copied to SIBLINGS/<its path>, made an include folder."""
+    commit, path = entry["commit"], entry["path"]
+    named = {n for t in own for n in re.findall(r'#\s*include\s*"([^"./][^"]*)"', t)}
+    for dep in dependencies(gitdir, commit, path):
+        headers = [g for g in git(gitdir, "ls-tree", "--name-only", commit, "--", dep + "/op_host/").splitlines()
+                   if g.endswith((".h", ".hpp"))]
+        if not named & {posixpath.basename(g) for g in headers}: continue
+        for g in headers:
+            out = dest / SIBLINGS / g
+            out.parent.mkdir(parents=True, exist_ok=True)
+            if not out.exists(): out.write_bytes(show(gitdir, commit, g))
+        (dest / SIBLINGS / dep / "op_host" / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+
+
 def dependency_tiling(entry: dict, gitdir: str, dest: Path, files: list[str]) -> list[str]:
     """An op whose own op_host sources register no tiling function, while a host source of its build target registers
     one for its type (hicann ops-nn foreach_add_scalar: its op_host holds only the definition; its CMakeLists.txt names
@@ -854,6 +881,7 @@ def dependency_tiling(entry: dict, gitdir: str, dest: Path, files: list[str]) ->
     own = [blank_comments(show(gitdir, commit, f).decode(errors="replace")) for f in files
            if f.startswith(path + "/op_host/") and f.endswith((".cpp", ".cc")) and "/op_api/" not in f
            and "/tests/" not in f"/{f[len(path) + 1:]}"]
+    _dependency_headers(entry, gitdir, dest, own)
     if any(re.search(r"\bIMPL_OP_OPTILING\s*\(|\.SetTiling\s*\(|\bIMPL_OP\s*\(", t) for t in own): return []
     types = {m for t in own for m in re.findall(r"\bOP_ADD\s*\(\s*(\w+)", t)}
     if not types: return []
