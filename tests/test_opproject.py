@@ -298,6 +298,21 @@ IMPL_OP_OPTILING(ScaleAddCustom).Tiling(TilingFunc).TilingParse<ScaleAddCompileI
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
 
 
+def test_the_platform_gives_its_core_counts_by_core_type(tmp_path):
+    # ops-nn dynamic_rnn's tiling: context->GetPlatformInfo()->GetCoreNumByType("AiCore"), fe::PlatFormInfos' SoCInfo
+    # count of that type ("VectorCore" / "AIV": vector_core_cnt, any other: ai_core_cnt), the numbers PlatformAscendC
+    # gives an A2 chip's AIC and AIV counts; the tiling fails (and the run with it) when they disagree
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text(host.read_text().replace("    const uint32_t coreNum = platform.GetCoreNumAiv();\n", """    const uint32_t coreNum = platform.GetCoreNumAiv();
+    fe::PlatFormInfos* infos = context->GetPlatformInfo();
+    if (infos->GetCoreNumByType("AiCore") != platform.GetCoreNumAic() || infos->GetCoreNumByType("VectorCore") != coreNum
+        || infos->GetCoreNumByType("AIV") != coreNum || coreNum != 2 * platform.GetCoreNumAic()) return ge::GRAPH_FAILED;
+"""))
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
 def test_a_one_entry_dtype_list_serves_every_column():
     # ForeachLerpScalar's text gives its computed 'weight' list one dtype (DT_FLOAT) beside three-column tensor lists:
     # the float32 column must still match (dtype_macros reads the short list's last entry for every column)

@@ -348,6 +348,40 @@ def test_an_op_ir_of_op_graph_compiles_and_its_operator_class_answers(tmp_path):
     _runs_and_doubles(folder)
 
 
+def test_an_ir_operator_gives_its_descs_by_index_and_an_infer_data_type_context_its_optional_inputs(tmp_path):
+    # ops-nn dynamic_rnnv2's OpSelectFormat reads op.GetInputDesc(0).GetShape() (a ge::Operator's inputs by index: the
+    # IR's order, a dynamic input's instances where they are created); cann-ops dynamic_rnnv2's InferDataType reads
+    # context->GetOptionalInputDataType(3). The TilingFunc asks both; a wrong answer fails the tiling.
+    folder = _project(tmp_path)
+    (folder / "op_graph").mkdir()
+    (folder / "op_graph/tpl_scale_custom_proto.h").write_text(PROTO)
+    tiling = folder / "op_host/tpl_scale_custom_tiling.h"
+    tiling.write_text(tiling.read_text().replace('#include "register/tilingdata_base.h"',
+                                                 '#include "register/tilingdata_base.h"\n'
+                                                 '#include "../op_graph/tpl_scale_custom_proto.h"', 1))
+    host = folder / "op_host/tpl_scale_custom.cpp"
+    text = host.read_text().replace(
+        "static ge::graphStatus TilingFunc(gert::TilingContext* context) { return RunTemplates(context); }",
+        """static ge::graphStatus TilingFunc(gert::TilingContext* context) {
+    ge::op::TplScaleCustom op("scale1");
+    op.update_input_desc_group_index(ge::TensorDesc(ge::Shape({3}), ge::FORMAT_ND, ge::DT_INT64));
+    op.update_input_desc_x(ge::TensorDesc(ge::Shape({8, 192}), ge::FORMAT_ND, ge::DT_FLOAT));
+    op.create_dynamic_input_extra(2);
+    op.UpdateInputDesc("extra1", ge::TensorDesc(ge::Shape({5}), ge::FORMAT_ND, ge::DT_FLOAT16));
+    if (op.GetInputDesc(0).GetShape().GetDims() != std::vector<int64_t>{8, 192}) return ge::GRAPH_FAILED;   // x, IR order
+    if (op.GetInputDesc(1).GetDataType() != ge::DT_INT64 || op.GetInputDesc(3).GetDataType() != ge::DT_FLOAT16)
+        return ge::GRAPH_FAILED;
+    if (op.GetInputDesc(4).GetShape().GetDimNum() != 0 || op.GetOutputDesc(0).GetShape().GetDimNum() != 0) return ge::GRAPH_FAILED;
+    gert::InferDataTypeContext types;
+    types.in_ = {ge::DT_FLOAT16, ge::DT_INT64};
+    if (types.GetOptionalInputDataType(1) != ge::DT_INT64 || types.GetOptionalInputDataType(2) != ge::DT_UNDEFINED)
+        return ge::GRAPH_FAILED;
+    return RunTemplates(context);
+}""", 1)
+    assert text.count("TplScaleCustom op") == 1
+    host.write_text(text)
+    _runs_and_doubles(folder)
+
 def test_a_link_that_still_fails_names_what_the_furthest_try_misses(tmp_path):
     # CANN links every op_host source; a build that fails to link tries again with the project's other op_host sources.
     # When that still fails, the error is the try that got furthest (every unit compiled, fewest symbols missing): here

@@ -142,8 +142,17 @@ public:
     graphStatus GetOpType(AscendString& type) const { type = AscendString(type_.c_str()); return GRAPH_SUCCESS; }
     TensorDesc GetInputDescByName(const char* name) const { return find(inputs_, name); }
     TensorDesc GetOutputDescByName(const char* name) const { return find(outputs_, name); }
-    graphStatus UpdateInputDesc(const char* name, const TensorDesc& desc) { inputs_[name] = desc; return GRAPH_SUCCESS; }
-    graphStatus UpdateOutputDesc(const char* name, const TensorDesc& desc) { outputs_[name] = desc; return GRAPH_SUCCESS; }
+    graphStatus UpdateInputDesc(const char* name, const TensorDesc& desc) { return update(inputs_, input_order_, name, desc); }
+    graphStatus UpdateOutputDesc(const char* name, const TensorDesc& desc) { return update(outputs_, output_order_, name, desc); }
+    // By index: the inputs (outputs) in the order they were first named, which for an operator of the IR (REG_OP) is
+    // the IR's order, a dynamic input's instances where create_dynamic_input_<x> adds them (ops-nn dynamic_rnnv2's
+    // OpSelectFormat reads GetInputDesc(0).GetShape()); an empty TensorDesc past the last
+    TensorDesc GetInputDesc(uint32_t index) const {
+        return index < input_order_.size() ? find(inputs_, input_order_[index].c_str()) : TensorDesc();
+    }
+    TensorDesc GetOutputDesc(uint32_t index) const {
+        return index < output_order_.size() ? find(outputs_, output_order_[index].c_str()) : TensorDesc();
+    }
     // an attribute of one of GE's scalar attribute types (int64_t, float, bool, std::string): GRAPH_FAILED when the
     // operator has none of that name and type
     template <typename T> Operator& SetAttr(const char* name, const T& value) {
@@ -167,12 +176,20 @@ private:
     static bool read(const Attr& a, std::string& v) { if (a.kind != 3) return false; v = a.s; return true; }
     template <typename T, typename = std::enable_if_t<std::is_integral<T>::value>>
     static bool read(const Attr& a, T& v) { if (a.kind != 0) return false; v = static_cast<T>(a.i); return true; }
+    static graphStatus update(std::map<std::string, TensorDesc>& m, std::vector<std::string>& order, const char* name,
+                              const TensorDesc& desc) {
+        const std::string key = name ? name : "";
+        if (m.find(key) == m.end()) order.push_back(key);
+        m[key] = desc;
+        return GRAPH_SUCCESS;
+    }
     static TensorDesc find(const std::map<std::string, TensorDesc>& m, const char* name) {
         auto it = m.find(name ? name : "");
         return it == m.end() ? TensorDesc() : it->second;
     }
     std::string name_, type_;
     std::map<std::string, TensorDesc> inputs_, outputs_;
+    std::vector<std::string> input_order_, output_order_;
     std::map<std::string, Attr> attrs_;
 };
 // A storage format may carry a sub-format in its upper bits; the primary format is its lowest byte.
@@ -369,6 +386,14 @@ struct PlatformInfoHandle {
     bool GetPlatformResWithLock(const std::string& label, const std::string& key, std::string& value) const {
         return GetPlatformRes(label, key, value);
     }
+    // fe::PlatFormInfos::GetCoreNumByType(coreType): the SoCInfo core count of one type, as ops-nn dynamic_rnn's tiling
+    // asks for "AiCore": "VectorCore" (or "AIV") the vector cores' vector_core_cnt, any other name the AI cores'
+    // ai_core_cnt; 0 when the platform has no such entry
+    uint32_t GetCoreNumByType(const std::string& coreType) const {
+        std::string value;
+        GetPlatformRes("SoCInfo", coreType == "VectorCore" || coreType == "AIV" ? "vector_core_cnt" : "ai_core_cnt", value);
+        return value.empty() ? 0 : static_cast<uint32_t>(std::stoul(value));
+    }
     template <typename MemType> void GetLocalMemSize(MemType type, uint64_t& size) const {
         switch (static_cast<int>(type)) {
         case 0: size = l0a; break;
@@ -529,6 +554,10 @@ public:
     const char* GetNodeType() const { return name_.c_str(); }
     std::string name_;
     ge::DataType GetInputDataType(size_t i) const { return i < in_.size() ? in_[i] : ge::DT_UNDEFINED; }
+    // an optional input's dtype by its IR index (cann-ops dynamic_rnnv2's InferDataType reads the bias's and init_c's):
+    // the emulation runs no InferDataType function, and a context filled by hand holds one dtype per IR input, in order,
+    // so the IR index is the place, as for InferShapeContext::GetOptionalInputShape; DT_UNDEFINED past the last
+    ge::DataType GetOptionalInputDataType(size_t ir) const { return GetInputDataType(ir); }
     ge::graphStatus SetOutputDataType(size_t i, ge::DataType dt) {
         if (out_.size() <= i) out_.resize(i + 1, ge::DT_UNDEFINED);
         out_[i] = dt;
