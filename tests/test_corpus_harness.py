@@ -1187,6 +1187,28 @@ def test_a_host_source_of_the_same_build_target_is_linked_when_the_ops_host_code
         "ops/scaler/op_host/scaler_tiling_base.cpp"]
 
 
+def test_a_dependency_whose_build_file_sits_at_the_ops_root_is_a_link_candidate(tmp_path):
+    """hicann ops-nn rnn/dynamic_rnnv2 names DEPENDENCIES dynamic_rnn, whose add_modules_sources call is in
+    rnn/dynamic_rnn/CMakeLists.txt (DIR the op's folder), not in an op_host/CMakeLists.txt: its op_host sources
+    (dynamic_lstm_tiling.cpp, the LstmBaseTiling methods dynamic_rnnv2's tiling calls) are candidates all the same. An op
+    that keeps its own call at its root is read there too; a folder that only ends with the name is not the op."""
+    cmake = "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} OPTYPE %s %s)\n"
+    files = {
+        "rnn/base_rnn/CMakeLists.txt": cmake % ("base_rnn", ""),
+        "rnn/base_rnn/op_host/base_rnn_tiling.cpp": "int BaseRnn() { return 1; }\n",
+        "rnn/base_rnn/op_host/base_rnn_def.cpp": "OP_ADD(BaseRnn);\n",
+        "rnn/base_rnn/tests/ut/op_host/test_base_rnn.cpp": "int Test() { return 0; }\n",
+        "rnn/my_base_rnn/op_host/other.cpp": "int Other() { return 2; }\n",
+        "rnn/rnn_v2/op_host/CMakeLists.txt": cmake % ("rnn_v2", "DEPENDENCIES base_rnn"),
+        "rnn/rnn_v2/op_host/rnn_v2_tiling.cpp": "int BaseRnn();\nint V2() { return BaseRnn(); }\n",
+        "rnn/rnn_v3/CMakeLists.txt": cmake % ("rnn_v3", "DEPENDENCIES base_rnn"),
+        "rnn/rnn_v3/op_host/rnn_v3_tiling.cpp": "int BaseRnn();\nint V3() { return BaseRnn(); }\n",
+    }
+    gitdir, commit = _git_repo(tmp_path, files)
+    assert corpus.link_candidates(gitdir, commit, "rnn/rnn_v2") == ["rnn/base_rnn/op_host/base_rnn_tiling.cpp"]
+    assert corpus.link_candidates(gitdir, commit, "rnn/rnn_v3") == ["rnn/base_rnn/op_host/base_rnn_tiling.cpp"]
+    assert corpus.link_candidates(gitdir, commit, "rnn/base_rnn") == []
+
 def test_another_ops_tiling_header_no_file_of_the_op_includes_is_left_out(tmp_path):
     # hicann ops-nn foreach_*: the copy of foreach_utils/op_host brings two tiling headers that define the same
     # optiling constant; the op's host includes one (through ../ paths and another header), the other (the norm op's) is
