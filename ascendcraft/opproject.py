@@ -400,6 +400,12 @@ def _a2_compiles(text: str, line: int) -> bool:
     return all(value is not False for value, _ in frames)
 
 
+def _names_by_variable(text: str) -> bool:
+    """Whether a definition names an input or output by a variable (hicann ops-nn fused_add_rms_norm's helper
+    `config.Input(name)`, called with "x1", "x2", ...): its text cannot say which, so it is read compiled."""
+    return bool(re.search(r"\.\s*(?:Input|Output)\s*\(\s*(?!\s*\))[^\s\")]", blank_comments(text)))
+
+
 def load_project(folder: Path | str, *, settings: Settings | None = None) -> OpProject:
     "Read an msopgen-style project folder (raises AscendCraftError naming what is missing)."
     folder = Path(folder)
@@ -409,7 +415,7 @@ def load_project(folder: Path | str, *, settings: Settings | None = None) -> OpP
                                           "(OpDef + TilingFunc), op_host/<op>_tiling.h, op_kernel/<op>.cpp")
     sources = {f"{part}/{k}": v for part in ("op_host", "op_kernel") for k, v in read_sources(folder / part).items()}
     defs = [(f, d) for f, t in sources.items() if f.startswith("op_host/") and (d := parse_op_definition(t, f))]
-    if not defs or defs[0][1].computed:
+    if not defs or defs[0][1].computed or _names_by_variable(sources[defs[0][0]]):
         defs = _registered_definitions(folder, sources, defs, settings)
     sources = {**_headers(folder), **sources}   # shared headers beside op_host/ and op_kernel/ are on the include path
     host_file, op = defs[0]

@@ -833,3 +833,24 @@ def test_of_columns_with_the_same_dtypes_the_nd_one_is_taken_and_its_format_reac
                         atol=1e-3, rtol=1e-3)
         assert r.ok, (dtype, r.mismatches, [d.render() for d in r.run.diagnostics])
         np.testing.assert_allclose(r.outputs["y"].astype(np.float32), want.astype(np.float32), atol=1e-3, rtol=1e-3)
+
+
+def test_a_definition_that_names_its_tensors_through_a_helper_is_read_compiled(tmp_path):
+    # hicann ops-nn fused_add_rms_norm: `AddInput(config, "x1", ...)` calls `config.Input(name)`; its text names no
+    # tensor, so the definition is read by compiling it, and the kernel gets DTYPE_X / DTYPE_Y / DTYPE_Z from it
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    text = host.read_text()
+    literal = ['this->Input("x")', 'this->Input("y")', 'this->Output("z")']
+    for call in literal: assert call in text
+    helper = ("template <typename T> static auto& Tensor(T& op, const char* name, bool in)\n"
+              "{ return in ? op.Input(name) : op.Output(name); }\n")
+    text = text.replace("namespace ops {\n", "namespace ops {\n" + helper, 1)
+    for call, (name, is_in) in zip(literal, [("x", "true"), ("y", "true"), ("z", "false")]):
+        text = text.replace(call, f'Tensor(*this, "{name}", {is_in})')
+    host.write_text(text)
+    project = load_project(folder)
+    assert [p.name for p in project.op.inputs] == ["x", "y"] and [p.name for p in project.op.outputs] == ["z"]
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
