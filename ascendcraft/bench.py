@@ -54,14 +54,14 @@ from .shapes import parse_size, size_choice, size_label
 __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'KEPT_TRACE_BYTES', 'TASK_FILE_KINDS',
            'VERIFY_OVERHEAD_MB', 'MEMORY_MARGIN', 'SIZES', 'FULL_ELEMENTS_PER_S', 'FULL_RATES', 'FULL_RATE_MARGIN',
            'imported_modules', 'code_hash', 'soc_hash', 'read_edits', 'fingerprint', 'blank_strings', 'scan_project',
-           'KernelFailure', 'KernelFault', 'DrawIntoFiles', 'EmulatedKernel', 'kept_heap', 'TaskSpec',
-           'settings_record', 'StageClock', 'check_sizes', 'KeptTraces', 'merge_intervals', 'write_intervals',
-           'Coverage', 'output_coverage', 'written_bytes', 'eager_cost', 'is_task_file_problem', 'task_file_result',
-           'write_result', 'run_task', 'VerifyMemory', 'verification_memory', 'output_keep_mb', 'memory_budget_mb',
-           'default_out', 'kernel_paths', 'result_group', 'select_tasks', 'unloaded_results', 'run_identity',
-           'full_elements_per_s', 'machine_memory_mb', 'full_shape_load', 'verification_size', 'verification_mb',
-           'prime_output_specs', 'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress',
-           'execute', 'run_bench', 'main']
+           'KernelFailure', 'KernelFault', 'DrawIntoFiles', 'EmulatedKernel', 'TaskSpec', 'settings_record',
+           'StageClock', 'check_sizes', 'KeptTraces', 'merge_intervals', 'write_intervals', 'Coverage',
+           'output_coverage', 'written_bytes', 'eager_cost', 'is_task_file_problem', 'task_file_result', 'write_result',
+           'run_task', 'VerifyMemory', 'verification_memory', 'output_keep_mb', 'memory_budget_mb', 'default_out',
+           'kernel_paths', 'result_group', 'select_tasks', 'unloaded_results', 'run_identity', 'full_elements_per_s',
+           'machine_memory_mb', 'full_shape_load', 'verification_size', 'verification_mb', 'prime_output_specs',
+           'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute', 'run_bench',
+           'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -622,36 +622,6 @@ class EmulatedKernel:
             self._fail("incorrect", "uninitialised-read",
                        f"{name}: {n} of {total} elements differ between poison 0x{self.poisons[0]:02X} and 0x{poison:02X}: "
                        f"the output depends on memory nobody wrote{culprit}", uninit, b.run)
-
-
-_M_TRIM_THRESHOLD, _M_MMAP_MAX = -1, -4        # glibc's mallopt parameters
-_DEFAULT_MMAP_MAX, _DEFAULT_TRIM_THRESHOLD = 65536, 128 * 1024
-
-
-@contextmanager
-def kept_heap(keep: bool = True):
-    """While it is open, memory this process frees stays in its heap (glibc: no block gets its own mapping, the heap is
-    never trimmed), so that the next input set, reference and comparison buffers of a full-shape verification reuse
-    pages already touched instead of fresh ones; afterwards the defaults come back and the heap is trimmed (the memory
-    goes back to the system). The peak is the same: the same sizes are allocated again. Where the pages come back from
-    the host on a first touch (this project's VM, round 17), a fresh GiB took 20-84 s of wall and a kept one 0.2-3 s.
-    A no-op without glibc's `mallopt`."""
-    import ctypes
-    try: libc = ctypes.CDLL(None)
-    except OSError: libc = None
-    mallopt, trim = getattr(libc, "mallopt", None), getattr(libc, "malloc_trim", None)
-    if not keep or mallopt is None or trim is None:
-        yield
-        return
-    mallopt(_M_MMAP_MAX, 0)
-    mallopt(_M_TRIM_THRESHOLD, -1)                  # a size_t in glibc: -1 is no limit
-    try:
-        yield
-    finally:
-        mallopt(_M_MMAP_MAX, _DEFAULT_MMAP_MAX)
-        mallopt(_M_TRIM_THRESHOLD, _DEFAULT_TRIM_THRESHOLD)
-        trim(0)
-
 
 # %% ../nbs/32_bench.ipynb #874060be
 @dataclass

@@ -226,30 +226,6 @@ def test_a_reused_file_handed_out_empty_reads_zeros():
     shared.close()
 
 
-KEPT_HEAP = textwrap.dedent('''
-    import numpy as np
-    from ascendcraft.bench import kept_heap
-    def rss():
-        return int(next(l for l in open("/proc/self/status") if l.startswith("VmRSS")).split()[1]) << 10
-    base = rss()
-    with kept_heap():
-        a = np.ones(64 << 20, np.uint8); del a
-        inside = rss() - base          # freed, but kept in the heap for the next allocation
-        b = np.ones(64 << 20, np.uint8); del b
-        again = rss() - base           # the same pages again, not 64 MiB more
-    after = rss() - base               # the heap trimmed: back to the system
-    print(inside >> 20, again >> 20, after >> 20)
-    ''')
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
-def test_kept_heap_keeps_freed_memory_for_the_next_allocation_and_gives_it_back_after():
-    out = subprocess.run([sys.executable, "-c", KEPT_HEAP], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
-    inside, again, after = map(int, out.stdout.split())
-    assert inside >= 60 and again < inside + 8 and after < 8
-
-
 def test_a_full_shape_verification_keeps_one_set_of_output_files_only_within_its_estimated_peak():
     from ascendcraft.bench import VerifyMemory, output_keep_mb
     G = 2 ** 30
