@@ -540,6 +540,7 @@ class EmulatedKernel:
         try: np_dtype = torch.empty(0, dtype=torch.int16 if bf16 else meta.dtype).numpy().dtype
         except (TypeError, RuntimeError): return None
         array = self.shared.array((meta.numel(),), np_dtype)
+        if array is None: return None          # no room left where the set's files are: the draw's own memory
         t = torch.from_numpy(array)
         return (t.view(torch.bfloat16) if bf16 else t).as_strided(meta.shape, meta.stride())
 

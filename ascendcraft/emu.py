@@ -2495,9 +2495,19 @@ class SharedInputs:
         `rng.standard_normal(out=...)`) instead of drawing it elsewhere and copying it with `share`; None when empty."""
         return self._file(shape, dtype)
 
-    def array(self, shape, dtype) -> np.ndarray | None:
+    def array(self, shape, dtype, room: int = 256 << 20) -> np.ndarray | None:
         """A new C-contiguous array that maps a file of the set, holding whatever the file held (a spare file's old
-        values, or zeros): for a caller that writes every element (a draw into the set's files, `bench.DrawIntoFiles`)."""
+        values, or zeros): for a caller that writes every element (a draw into the set's files, `bench.DrawIntoFiles`).
+        None when no spare file has its size and its file system would keep less than `room` bytes free with it: a
+        tmpfs that fills up raises SIGBUS on the next page written (the 2 MiB-page mount is half the machine's memory),
+        so the caller makes that tensor in its own memory instead, as without a set."""
+        nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+        self.reclaim()
+        if nbytes and not any(n == nbytes and ref() is None for _, n, ref in self._spare):
+            where = self.scratch.path if self.scratch is not None else self.root or _scratch_root() or tempfile.gettempdir()
+            try: free = shutil.disk_usage(where).free
+            except OSError: return None
+            if free < nbytes + room: return None
         return self._file(shape, dtype, zero=False)
 
     def _file(self, shape, dtype, zero: bool = True) -> np.ndarray | None:

@@ -284,3 +284,25 @@ def test_verify_draws_each_set_into_the_files_the_runs_link():
     assert files and all(p.exists() for p in files)
     kernel.release_inputs()                          # the verification is over: its last set's files go (judge, sizecheck)
     assert kernel.shared is None and not any(p.exists() for p in files)
+
+
+def test_a_draw_makes_a_tensor_in_its_own_memory_when_the_files_have_no_room(monkeypatch):
+    """A full tmpfs raises SIGBUS on the next page written (hinge_loss's signed draw holds three 4 GiB tensors; the
+    2 MiB-page mount is half the machine's memory): `array` refuses a new file that would leave less than `room` free,
+    the draw then makes that tensor in its own memory, and `share_inputs` moves it as before."""
+    shared = SharedInputs()
+    assert shared.array((1024,), np.float32, room=1 << 62) is None          # no file system keeps that much free
+    x = shared.array((1024,), np.float32)
+    path = shared.files[x.ctypes.data][0]
+    del x
+    y = shared.array((1024,), np.float32, room=1 << 62)                    # a spare file of its size needs no room
+    assert y is not None and shared.files[y.ctypes.data][0] == path
+    shared.close()
+    task = get_task("triplet_margin_loss")
+    plain = [fingerprint(v) for v in task.inputs("small", SETTINGS.seed, 0)]
+    monkeypatch.setattr(SharedInputs, "array", lambda self, shape, dtype, room=0: None)
+    kernel = _SetFiles(None)
+    with kernel.drawing(): s = next(task.iter_input_sets("small", 1, SETTINGS.seed))
+    assert kernel.drawn == 0 and [fingerprint(v) for v in s] == plain
+    kernel.share_inputs(s)
+    assert all(kernel.shared.file_of(v.numpy()) is not None for v in s)    # moved (copied) into the set's files
