@@ -313,6 +313,26 @@ def test_the_platform_gives_its_core_counts_by_core_type(tmp_path):
     r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
 
+def test_the_platform_gives_l2_and_hbm_bandwidth(tmp_path):
+    # cann-ops conv3dv2's tiling: PlatformAscendC::GetCoreMemBw(CoreMemType::L2, rate), fe::PlatFormInfos::GetLocalMemBw
+    # underneath: the platform ini's AICoreMemoryRates (A2: l2_rate 110, ddr_rate 32 bytes per cycle), 0 for a memory
+    # the documentation reserves (UB); the tiling fails (and the run with it) when they disagree
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text(host.read_text().replace("    const uint32_t coreNum = platform.GetCoreNumAiv();\n", """    const uint32_t coreNum = platform.GetCoreNumAiv();
+    uint64_t l2 = 1, hbm = 1, ub = 1, fromInfos = 1;
+    platform.GetCoreMemBw(platform_ascendc::CoreMemType::L2, l2);
+    platform.GetCoreMemBw(platform_ascendc::CoreMemType::HBM, hbm);
+    platform.GetCoreMemBw(platform_ascendc::CoreMemType::UB, ub);
+    context->GetPlatformInfo()->GetLocalMemBw(fe::LocalMemType::L2, fromInfos);
+    std::string rate;
+    context->GetPlatformInfo()->GetPlatformRes("AICoreMemoryRates", "ddr_rate", rate);
+    if (l2 != 110 || hbm != 32 || ub != 0 || fromInfos != l2 || rate != "32") return ge::GRAPH_FAILED;
+"""))
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
 def test_a_one_entry_dtype_list_serves_every_column():
     # ForeachLerpScalar's text gives its computed 'weight' list one dtype (DT_FLOAT) beside three-column tensor lists:
     # the float32 column must still match (dtype_macros reads the short list's last entry for every column)

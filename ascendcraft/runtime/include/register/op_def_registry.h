@@ -369,6 +369,9 @@ public:
 struct PlatformInfoHandle {
     uint32_t aiv = 48, aic = 24;
     uint64_t ub = 196608, l1 = 524288, l0a = 65536, l0b = 65536, l0c = 131072, l2 = 201326592;
+    // the AI core's L2 and HBM bandwidths in bytes per cycle (the platform ini's AICoreMemoryRates l2_rate / ddr_rate; the
+    // A2 figures of CANN's Ascend910B2.ini)
+    uint64_t l2_rate = 110, ddr_rate = 32;
     // fe::PlatFormInfos::GetCoreNum / GetLocalMemSize, as op hosts call them on the handle directly (the core count
     // as PlatformAscendC::GetCoreNum gives it: the vector cores of an A2 chip)
     uint32_t GetCoreNum() const { return aiv; }
@@ -380,6 +383,8 @@ struct PlatformInfoHandle {
         else if (label == "version" && key == "NpuArch") value = "2201";
         else if (label == "SoCInfo" && (key == "ai_core_cnt" || key == "cube_core_cnt")) value = std::to_string(aic);
         else if (label == "SoCInfo" && key == "vector_core_cnt") value = std::to_string(aiv);
+        else if (label == "AICoreMemoryRates" && key == "l2_rate") value = std::to_string(l2_rate);
+        else if (label == "AICoreMemoryRates" && key == "ddr_rate") value = std::to_string(ddr_rate);
         else return false;
         return true;
     }
@@ -393,6 +398,11 @@ struct PlatformInfoHandle {
         std::string value;
         GetPlatformRes("SoCInfo", coreType == "VectorCore" || coreType == "AIV" ? "vector_core_cnt" : "ai_core_cnt", value);
         return value.empty() ? 0 : static_cast<uint32_t>(std::stoul(value));
+    }
+    // fe::PlatFormInfos::GetLocalMemBw (PlatformAscendC::GetCoreMemBw): L2's and HBM's rate, 0 for the other memories
+    // (the documentation reserves them)
+    template <typename MemType> void GetLocalMemBw(MemType type, uint64_t& bw) const {
+        bw = static_cast<int>(type) == 4 ? l2_rate : static_cast<int>(type) == 6 ? ddr_rate : 0;
     }
     template <typename MemType> void GetLocalMemSize(MemType type, uint64_t& size) const {
         switch (static_cast<int>(type)) {

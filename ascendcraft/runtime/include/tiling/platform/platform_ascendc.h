@@ -45,6 +45,8 @@ public:
         default: size = 0;
         }
     }
+    // the bandwidth of L2 or HBM in bytes per cycle (cann-ops conv3dv2's tiling reads L2's); 0 for the others
+    void GetCoreMemBw(CoreMemType t, uint64_t& bw) const { info_.GetLocalMemBw(t, bw); }
     uint32_t GetLibApiWorkSpaceSize() const { return 16u * 1024u * 1024u; }
     uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
         if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;
