@@ -404,7 +404,7 @@ _VALUE_TYPE_RE = re.compile(r"^(?:::)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*(?:\s
 
 def parse_param(text: str, index: int | None = None) -> Param:
     "A `Param` from one parameter declaration such as `__gm__ float* x` or `TCubeTiling tiling` (by value; ValueError if unsupported); an unnamed one (`GM_ADDR`) is called `arg<index>`."
-    words = text.strip()
+    words = " ".join(re.sub(r"\[\[.*?\]\]", " ", text).split())   # attributes: `[[maybe_unused]] GM_ADDR workspace`
     m = re.match(r"^(.*?)([A-Za-z_]\w*)\s*$", words, re.S)
     unnamed = not m or not m.group(1).strip() or m.group(2) in _TYPE_WORDS
     if unnamed:
@@ -1257,7 +1257,10 @@ def _choose_entry(sources: dict[str, str], entry: str | None) -> Entry | Diagnos
     if entry is not None and "<" in entry:          # a template entry with its arguments: 'name<float, 4>'
         entry, targs = entry.split("<", 1)[0].strip(), entry.split("<", 1)[1].rsplit(">", 1)[0].strip()
     if entry is not None: entries = [e for e in entries if e.name == entry]
-    if len(entries) == 1: return _instantiate(entries[0], targs)
+    # one entry written once per preprocessor branch (hicann ops-nn apply_gradient_descent: `#ifdef __CCE_UT_TEST__`
+    # ... `#else` ...): the same name and parameters, so the driver's call is the same whichever branch compiles
+    if len({(e.name, e.template, tuple((p.ctype, p.kind) for p in e.params)) for e in entries}) == 1:
+        return _instantiate(entries[0], targs)
     where = next((f for f in sources if f.endswith(".cpp")), next(iter(sources), "<sources>"))
     if not entries:
         plain = [(f, m[1]) for f, t in sources.items() for m in _GLOBAL_RE.finditer(blank_comments(t))]

@@ -353,6 +353,7 @@ def _kernel_file_for_a2(sources: dict[str, str], host_file: str, op: OpDefinitio
 # The core-version macros of an A2 (Ascend 910B) kernel build, as kernel_operator.h defines them: enough to tell which
 # branch of `#if __CCE_AICORE__ == 310` ... `#else` ... `#endif` an A2 build compiles.
 _A2_MACROS = {"__CCE_AICORE__": 220, "__NPU_ARCH__": 2201}
+_A2_UNDEFINED = {"__CCE_UT_TEST__"}   # a unit-test build's macro: neither the device build nor the CPU-debug one has it
 
 
 def _a2_condition(cond: str) -> bool | None:
@@ -360,10 +361,11 @@ def _a2_condition(cond: str) -> bool | None:
     unknown = []
     def is_defined(m):
         name = m[1] or m[2]
-        if name not in _A2_MACROS: unknown.append(name)
-        return "1"
+        if name not in _A2_MACROS and name not in _A2_UNDEFINED: unknown.append(name)
+        return "0" if name in _A2_UNDEFINED else "1"
     expr = re.sub(r"\bdefined\s*\(\s*(\w+)\s*\)|\bdefined\s+(\w+)", is_defined, cond)
-    expr = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: str(_A2_MACROS[m[0]]) if m[0] in _A2_MACROS else unknown.append(m[0]) or m[0], expr)
+    expr = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: str(_A2_MACROS[m[0]]) if m[0] in _A2_MACROS else "0" if m[0] in _A2_UNDEFINED
+                  else unknown.append(m[0]) or m[0], expr)
     if unknown: return None
     expr = expr.replace("&&", " and ").replace("||", " or ")
     expr = re.sub(r"!(?!=)", " not ", expr)
@@ -373,7 +375,9 @@ def _a2_condition(cond: str) -> bool | None:
 
 def _a2_compiles(text: str, line: int) -> bool:
     """False when `line` of `text` lies in a conditional branch that an A2 build leaves out, by the core-version macros
-    alone (`#if __CCE_AICORE__ == 310`, `#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510`); True when it may compile."""
+    alone (`#if __CCE_AICORE__ == 310`, `#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510`) or a unit-test build's
+    (`#ifdef __CCE_UT_TEST__`: hicann ops-nn apply_gradient_descent defines its entry in both branches); True when it
+    may compile."""
     lines = blank_comments(text).split("\n")
     frames = []   # [this branch's value, whether an earlier branch of the same #if was taken] (None: unknown)
     i = 0
@@ -388,7 +392,8 @@ def _a2_compiles(text: str, line: int) -> bool:
         kind, rest = d[1], d[2].strip()
         if kind in ("if", "ifdef", "ifndef"):
             value = (_a2_condition(rest) if kind == "if" else
-                     (rest in _A2_MACROS or None) if kind == "ifdef" else (False if rest in _A2_MACROS else None))
+                     (False if rest in _A2_UNDEFINED else rest in _A2_MACROS or None) if kind == "ifdef" else
+                     (True if rest in _A2_UNDEFINED else False if rest in _A2_MACROS else None))
             frames.append([value, value])
         elif kind in ("elif", "else") and frames:
             taken = frames[-1][1]

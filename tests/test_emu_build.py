@@ -47,6 +47,13 @@ def test_missing_ambiguous_and_non_extern_entries_are_diagnostics():
     # C++ linkage is accepted (CANN compiles such kernels for <<<>>> launches); so is extern"C" without a space
     assert build({"k.cpp": KERNEL.replace('extern "C" ', "")}).ok
     assert build({"k.cpp": KERNEL.replace('extern "C" ', 'extern"C"')}).ok
+    # one entry written once per preprocessor branch (hicann ops-nn apply_gradient_descent): one entry to the driver,
+    # the body the build's macros select; the same name with other parameters stays ambiguous
+    body = KERNEL.split("using namespace AscendC;")[1]
+    branched = KERNEL.replace(body, f"\n#ifdef __CCE_UT_TEST__{body}#else{body.replace('1024', '2048')}#endif\n")
+    assert build({"k.cpp": branched}).ok
+    clash = branched.replace("uint32_t n)", "uint64_t n)", 1)
+    assert build({"k.cpp": clash}).errors[0].kind == "ambiguous-entry"
 
 
 TEMPLATE = """#include "kernel_operator.h"

@@ -61,3 +61,36 @@ def test_a_flag_id_past_15_is_an_error_naming_the_range():
     _, r = _run("16")
     d = next(d for d in r.errors if d.kind == "cross-flag-id")
     assert "0..15" in d.message
+
+
+OPS_BASE_KERNEL = """#include "kernel_operator.h"
+#include "op_kernel/platform_util.h"
+#include "op_kernel/math_util.h"
+#include "util/math_util.h"          // the host helpers in the same unit (a tiling header that includes them): one overload
+#include "log/error_code.h"
+using namespace AscendC;
+constexpr uint32_t UB_BLOCK_BYTES = Ops::Base::GetUbBlockSize();   // a constant expression, as max_pool3_d uses it
+static_assert(UB_BLOCK_BYTES == 32 && Ops::Base::GetVRegSize() == 256, "A2's UB block and vector register");
+static_assert(Ops::Base::VECTOR_INNER_ERROR == 89999, "ops-base's error code");
+
+extern "C" __global__ __aicore__ void ops_base_names(GM_ADDR y)
+{
+    GlobalTensor<int32_t> yGm;
+    yGm.SetGlobalBuffer((__gm__ int32_t *)y);
+    yGm.SetValue(0, Ops::Base::CeilDiv(100, 32));
+    yGm.SetValue(1, Ops::Base::FloorDiv(100, 32));
+    yGm.SetValue(2, Ops::Base::CeilAlign(100, 32));
+    yGm.SetValue(3, Ops::Base::FloorAlign(100, 32));
+    for (int32_t i = 4; i < 8; ++i) yGm.SetValue(i, 0);
+}
+"""
+
+
+def test_ops_base_kernel_helpers_and_the_host_ones_in_one_unit():
+    # hicann ops-nn kernels include ops-base's op_kernel/platform_util.h and op_kernel/math_util.h (95 and 69 files of
+    # ops-nn); a kernel unit may see the host helpers too, through a tiling header
+    b = build({"k.cpp": OPS_BASE_KERNEL})
+    assert b.ok, b.log[-2000:]
+    r = run(b, [GM("y", np.full(8, -1, np.int32), "out")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_array_equal(r.outputs["y"], [4, 3, 128, 96, 0, 0, 0, 0])

@@ -21,6 +21,7 @@
 #include "tiling/platform/platform_ascendc.h"
 #include "graph/utils/type_utils.h"
 #include "base/err_msg.h"
+#include "ascendcraft_emu/ops_base_math.h"
 #include "securec.h"   // the bounds-checked C functions (memset_s, memcpy_s) op_host code calls through these headers
 
 namespace Ops { namespace Base {
@@ -77,30 +78,7 @@ template <typename T> inline std::string ToString(const std::vector<T>& v) {
 }
 inline uint64_t GetTid() { return 0; }
 
-// ---- integers --------------------------------------------------------------------------------------------------------
-// x / y rounded down (y == 0: x)
-template <typename T> auto FloorDiv(T x, T y) -> typename std::enable_if<std::is_integral<T>::value, T>::type {
-    return y == 0 ? x : x / y;
-}
-// x rounded down to a multiple of align (align == 0: 0)
-template <typename T> auto FloorAlign(T x, T align) -> typename std::enable_if<std::is_integral<T>::value, T>::type {
-    return align == 0 ? 0 : x / align * align;
-}
-// x / y rounded up (towards +infinity for signed values; y == 0: x)
-template <typename T> auto CeilDiv(T x, T y) -> typename std::enable_if<std::is_integral<T>::value, T>::type {
-    if (y == 0 || x == 0) return x;
-    const T q = x / y;
-    const bool exact = x % y == 0;
-    if (std::is_signed<T>::value) return (!exact && ((x < 0) == (y < 0))) ? q + 1 : q;
-    return exact ? q : q + 1;
-}
-// x rounded up to a multiple of align (align == 0: 0; saturates at the type's maximum)
-template <typename T> auto CeilAlign(T x, T align) -> typename std::enable_if<std::is_integral<T>::value, T>::type {
-    if (align == 0) return 0;
-    const T n = CeilDiv(x, align);
-    if (n > std::numeric_limits<T>::max() / align) return std::numeric_limits<T>::max();
-    return n * align;
-}
+// ---- integers: FloorDiv, FloorAlign, CeilDiv, CeilAlign (ascendcraft_emu/ops_base_math.h, shared with the kernel side) ----
 template <typename T> auto IsFloatEqual(T a, T b) -> typename std::enable_if<std::is_floating_point<T>::value, bool>::type {
     if (std::isnan(a) || std::isnan(b)) return false;
     if (std::isinf(a) || std::isinf(b)) return a == b;
