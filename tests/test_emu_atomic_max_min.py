@@ -98,3 +98,16 @@ def test_atomic_max_on_a_type_without_atomics_stops(tmp_path):
     assert not r.ok
     d = r.diagnostics[0]
     assert d.kind == "unsupported" and "SetAtomicMax" in d.render() and "int8_t, int16_t, half" in d.render(), d.render()
+
+
+def test_atomic_add_of_any_type_compiles_and_stops_only_when_it_runs(tmp_path):
+    # as with the official headers, whose type check is a run-time assert: hicann ops-nn scatter_add_with_sorted
+    # instantiates SetAtomicAdd<uint8_t> in a branch its float columns never take
+    setup = "if (yg.GetValue(0) == T(7)) { SetAtomicAdd<T>(); }"
+    b = _build(tmp_path, "uint8_t", setup)
+    x = np.arange(N, dtype=np.uint8).reshape(1, N)
+    r = run(b, [GM("x", x), GM("y", np.zeros(N, np.uint8), "inout"), GM("z", np.zeros((1, N), np.uint8), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)          # the branch not taken: a plain copy
+    np.testing.assert_array_equal(r.outputs["y"], x[0])
+    r = run(b, [GM("x", x), GM("y", np.full(N, 7, np.uint8), "inout"), GM("z", np.zeros((1, N), np.uint8), "out")], block_dim=1)
+    assert not r.ok and r.diagnostics[0].kind == "unsupported" and "SetAtomicAdd" in r.diagnostics[0].render()
