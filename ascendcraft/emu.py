@@ -1208,8 +1208,10 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
         if len(mine) == len(tiling_headers):
             # a struct the op's kernel side defines itself at file scope (its CPU-debug stand-in of the generated header,
             # under __CCE_KT_TEST__: ops-nn fused_linear_cross_entropy_loss_grad's *_tiling_data_def.h) is that one
-            own = {s for n, t in sources.items() if n not in tiling_headers
-                   for s in re.findall(r"^struct\s+(\w+)\s*\{", blank_comments(t), re.M)}
+            # (only a file the kernel includes: an Ascend 950 kernel's struct of the same name under op_kernel/arch35/,
+            # which the A2 kernel never includes, is not it: hicann ops-nn inplace_scatter_add)
+            own = {s for n in included_sources(sources, entry.file) if n not in tiling_headers
+                   for s in re.findall(r"^struct\s+(\w+)\s*\{", blank_comments(sources[n]), re.M)}
             usings = [u for u in tiling_struct_usings(tiling_headers.values())
                       if not (u.startswith("using optiling::") and u[len("using optiling::"):-1] in own)]
             lines += ["namespace optiling {}", *usings,

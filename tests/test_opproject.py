@@ -605,6 +605,15 @@ def test_a_kernel_side_definition_of_a_tiling_struct_is_the_one_the_kernel_uses(
     r = run(b, [GM("y", None, "out", shape=(2,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
                 Tiling(struct.pack("<2q", 21, -5))], block_dim=1)
     assert r.ok and list(r.outputs["y"]) == [42, -5]
+    # a struct of that name in a file the kernel does not include (hicann ops-nn inplace_scatter_add: the Ascend 950
+    # kernel's op_kernel/arch35/*_tiling_data.h) is not the kernel's: the driver names optiling::DefTiling as usual
+    arch35 = "#pragma once\n#include <cstdint>\nstruct DefTiling {\n    int64_t v;\n    int64_t w;\n};\n"
+    b = build({"op_host/def_custom_tiling.h": tiling_h, "op_kernel/arch35/def_custom_tiling_data.h": arch35,
+               "op_kernel/def_custom.cpp": kernel.replace('#include "def_custom_tiling_data_def.h"\n', "")}, "def_custom")
+    assert b.ok, [d.render() for d in b.diagnostics]
+    r = run(b, [GM("y", None, "out", shape=(2,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
+                Tiling(struct.pack("<2q", 4, 9))], block_dim=1)
+    assert r.ok and list(r.outputs["y"]) == [8, 9]
 
 
 def test_a_variable_of_the_host_tiling_header_is_a_copy_on_each_side(tmp_path):
