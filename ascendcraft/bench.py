@@ -1293,10 +1293,11 @@ FULL_ELEMENTS_PER_S = 25e6              # tensor elements (inputs + outputs of o
 # 10-trial run's). CPU, not wall, because two bench jobs share this machine's two cores: one verification gets about one
 # core. A kind's rate is its measured task's; `FULL_RATE_MARGIN` leaves room for the kind's tasks not measured.
 FULL_RATES = {
-    # "loss": triplet_margin_loss measured 36.6 M (2 x 805 M elements: 35.0 + 9.0 CPU-s, round 18, load 14-16), but its whole
-    # 10-trial verification then held 10.2 GiB private + 3.0 GiB shared against an estimated peak of 6.0 GiB and took 743 s
-    # of wall (load 9-12): two bench jobs are scheduled on that estimate, so the kind keeps the assumed rate until the
-    # estimate covers what a full-shape loss verification holds
+    # loss: the slower of two measured (round 19, inputs drawn into their files, no kept heap): hinge_loss 2 x 1,074 M
+    # elements in 45.4 + 5.5 CPU-s (load 7-10); triplet_margin_loss 57.9 M (2 x 805 M: 20.8 + 7.0 CPU-s, load 6-8). Round
+    # 18's loss rate was taken out because a triplet verification held 13.2 GiB against its estimated 6.0; its 1-trial
+    # verification with the size checks now holds at most 5.22 GiB (bench_full_shapes.py --run triplet_margin_loss)
+    "loss": ("hinge_loss", 42.2e6),
     "normalization": ("layer_norm", 48.8e6),        # 2 x 537 M elements: 15.5 + 6.5 CPU-s (round 17, load 13-18)
     "pooling": ("average_pooling_1d", 29.2e6),   # 2 x 1,074 M elements: 38.2 + 35.4 CPU-s (round 18, load 12-17)
 }
