@@ -42,6 +42,7 @@ extern "C" __global__ __aicore__ void newnames(GM_ADDR x, GM_ADDR sync, GM_ADDR 
         SetFlag<HardEvent::V_S>(0);
         WaitFlag<HardEvent::V_S>(0);
         float total = GetReduceRepeatSumSpr<float>();
+        float older = GetAccVal<float>();     // its older name, as hicann ops-nn add_layer_norm reads it
         BinaryRepeatParams rp;
         LocalTensor<uint8_t> m = buf.GetWithOffset<uint8_t>(32, 3072);
         Compare(a, a[64], CMPMODE::LT, 64, rp);
@@ -54,6 +55,7 @@ extern "C" __global__ __aicore__ void newnames(GM_ADDR x, GM_ADDR sync, GM_ADDR 
         WriteGmByPassDCache<int32_t>((__gm__ int32_t *)scal, static_cast<int32_t>(total * 1000));
         int64_t t1 = GetSystemCycle();
         WriteGmByPassDCache<int32_t>((__gm__ int32_t *)scal + 1, t1 > t0 ? 1 : 0);
+        WriteGmByPassDCache<int32_t>((__gm__ int32_t *)scal + 2, static_cast<int32_t>(older * 1000));
         PipeBarrier<PIPE_ALL>();
         IBSet(sg, w, 0, 0);
     } else {
@@ -80,6 +82,7 @@ def test_new_reduce_names_compare_register_and_ib_flags_against_numpy():
     np.testing.assert_allclose(red[40:104], x[:128][0::2] + x[:128][1::2], rtol=1e-6)
     assert abs(r.outputs["scal"][0] - x.sum() * 1000) <= max(2, abs(x.sum()) * 1000 * 1e-5)   # GetReduceRepeatSumSpr
     assert r.outputs["scal"][1] == 1                                                           # GetSystemCycle advances
+    assert r.outputs["scal"][2] == r.outputs["scal"][0]                                        # GetAccVal<float>, the same
     want_bits = np.packbits(x[:64] < x[64:128], bitorder="little")
     np.testing.assert_array_equal(r.outputs["bits"][:8], want_bits)
     np.testing.assert_array_equal(r.outputs["bits"][8:16], 0)                                   # float: 64 lanes only

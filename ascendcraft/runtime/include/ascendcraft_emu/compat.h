@@ -204,6 +204,15 @@ inline int64_t get_max_min_cnt(::ascendcraft::emu::SrcLoc loc = {}) {
 inline uint64_t get_acc_val() { return ::ascendcraft::emu::acc_value_bits(::ascendcraft::emu::Dt::f32); }
 namespace AscendC {
 inline uint64_t GetAccVal() { return ::ascendcraft::emu::acc_value_bits(::ascendcraft::emu::Dt::f32); }
+// The devkit's form (GetReduceRepeatSumSpr's older name): the accumulator's first sizeof(T) bytes as a T
+// (hicann ops-nn add_layer_norm: `value = GetAccVal<float>();` after an accumulating ReduceSum).
+template <typename T> inline T GetAccVal() {
+    const uint64_t bits = ::ascendcraft::emu::acc_value_bits(
+        std::is_same<T, half>::value ? ::ascendcraft::emu::Dt::f16 : ::ascendcraft::emu::Dt::f32);
+    T v;
+    std::memcpy(&v, &bits, sizeof(T));
+    return v;
+}
 }
 #define g_coreType (::ascendcraft::emu::kernel_on_aic() ? ::AscendC::AIC : ::AscendC::AIV)
 
