@@ -121,7 +121,9 @@ extern "C" __global__ __aicore__ void checked(GM_ADDR x, GM_ADDR y, uint32_t n)
     GlobalTensor<float> xGm, yGm;
     xGm.SetGlobalBuffer((__gm__ float *)x, n);
     yGm.SetGlobalBuffer((__gm__ float *)y, n);
-    for (uint32_t i = 0; i < n; ++i) yGm.SetValue(i, std::sqrt(std::fabs(xGm.GetValue(i))) + ToFloat(ToBfloat16(1.0f)));
+    // ToFloat / ToBfloat16 and their one-argument Cast names (bfloat16 keeps 8 bits of mantissa: 1.00390625 -> 1)
+    const float one = ToFloat(ToBfloat16(1.0f)) * Cast(Cast(1.00390625f));
+    for (uint32_t i = 0; i < n; ++i) yGm.SetValue(i, std::sqrt(std::fabs(xGm.GetValue(i))) + one);
     AscendC::printf("block %ld done\\n", (long)GetBlockIdx());
 }
 """

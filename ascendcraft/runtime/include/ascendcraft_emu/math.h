@@ -284,6 +284,10 @@ inline void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLoc
 // bfloat16 <-> float scalar conversions.
 inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
 inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
+// Their names on A2 since the devkit's rename: Cast(bfloat16_t) -> float and Cast(float) -> bfloat16_t, one argument
+// (hicann ops-nn add_layer_norm_quant: `perTensorScale1 = Cast(scales1Gm.GetValue(0));`).
+inline float Cast(const bfloat16_t& v) { return ToFloat(v); }
+inline bfloat16_t Cast(const float& v) { return ToBfloat16(v); }
 
 }  // namespace AscendC
 
