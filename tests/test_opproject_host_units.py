@@ -303,6 +303,20 @@ REG_OP(TplScaleCustom)
 """
 
 
+TILING_FUNC = "static ge::graphStatus TilingFunc(gert::TilingContext* context) { return RunTemplates(context); }"
+
+
+def _with_ir(tmp_path: Path, includes: str = "") -> Path:
+    "The project with its IR in op_graph/, which its tiling header includes as hicann ops-nn's do, after `includes`."
+    folder = _project(tmp_path)
+    (folder / "op_graph").mkdir()
+    (folder / "op_graph/tpl_scale_custom_proto.h").write_text(PROTO)
+    tiling = folder / "op_host/tpl_scale_custom_tiling.h"
+    tiling.write_text(tiling.read_text().replace('#include "register/tilingdata_base.h"', '#include "register/tilingdata_base.h"\n'
+                                                 + includes + '#include "../op_graph/tpl_scale_custom_proto.h"', 1))
+    return folder
+
+
 def test_an_op_ir_of_op_graph_compiles_and_its_operator_class_answers(tmp_path):
     # hicann ops-nn's tiling headers include the op's IR (`#include "../op_graph/clipped_swiglu_proto.h"`: REG_OP(...)
     # .INPUT(...).ATTR(...).OP_END_FACTORY_REG(...) from graph/operator_reg.h), and shared headers include
@@ -310,17 +324,10 @@ def test_an_op_ir_of_op_graph_compiles_and_its_operator_class_answers(tmp_path):
     # (attribute defaults and settings, the registered inputs, its type); a wrong answer fails the tiling. The OpDef's
     # attribute and input take a `.Version(n)` (the op version that added them), as clipped_swiglu's does.
     # graph/types.h's ge::GetSizeInBytes and ops-base's GetSafeStr / D_OP_LOGD are checked too.
-    folder = _project(tmp_path)
-    (folder / "op_graph").mkdir()
-    (folder / "op_graph/tpl_scale_custom_proto.h").write_text(PROTO)
-    tiling = folder / "op_host/tpl_scale_custom_tiling.h"
-    tiling.write_text(tiling.read_text().replace('#include "register/tilingdata_base.h"',
-                                                 '#include "register/tilingdata_base.h"\n#include "graph/operator.h"\n'
-                                                 '#include "log/log.h"\n'
-                                                 '#include "../op_graph/tpl_scale_custom_proto.h"', 1))
+    folder = _with_ir(tmp_path, '#include "graph/operator.h"\n#include "log/log.h"\n')
     host = folder / "op_host/tpl_scale_custom.cpp"
     text = host.read_text().replace(
-        "static ge::graphStatus TilingFunc(gert::TilingContext* context) { return RunTemplates(context); }",
+        TILING_FUNC,
         """static ge::graphStatus TilingFunc(gert::TilingContext* context) {
     ge::op::TplScaleCustom op("scale1");
     ge::AscendString type, name;
@@ -352,16 +359,10 @@ def test_an_ir_operator_gives_its_descs_by_index_and_an_infer_data_type_context_
     # ops-nn dynamic_rnnv2's OpSelectFormat reads op.GetInputDesc(0).GetShape() (a ge::Operator's inputs by index: the
     # IR's order, a dynamic input's instances where they are created); cann-ops dynamic_rnnv2's InferDataType reads
     # context->GetOptionalInputDataType(3). The TilingFunc asks both; a wrong answer fails the tiling.
-    folder = _project(tmp_path)
-    (folder / "op_graph").mkdir()
-    (folder / "op_graph/tpl_scale_custom_proto.h").write_text(PROTO)
-    tiling = folder / "op_host/tpl_scale_custom_tiling.h"
-    tiling.write_text(tiling.read_text().replace('#include "register/tilingdata_base.h"',
-                                                 '#include "register/tilingdata_base.h"\n'
-                                                 '#include "../op_graph/tpl_scale_custom_proto.h"', 1))
+    folder = _with_ir(tmp_path)
     host = folder / "op_host/tpl_scale_custom.cpp"
     text = host.read_text().replace(
-        "static ge::graphStatus TilingFunc(gert::TilingContext* context) { return RunTemplates(context); }",
+        TILING_FUNC,
         """static ge::graphStatus TilingFunc(gert::TilingContext* context) {
     ge::op::TplScaleCustom op("scale1");
     op.update_input_desc_group_index(ge::TensorDesc(ge::Shape({3}), ge::FORMAT_ND, ge::DT_INT64));
@@ -382,6 +383,7 @@ def test_an_ir_operator_gives_its_descs_by_index_and_an_infer_data_type_context_
     host.write_text(text)
     _runs_and_doubles(folder)
 
+
 def test_a_link_that_still_fails_names_what_the_furthest_try_misses(tmp_path):
     # CANN links every op_host source; a build that fails to link tries again with the project's other op_host sources.
     # When that still fails, the error is the try that got furthest (every unit compiled, fewest symbols missing): here
@@ -391,7 +393,7 @@ def test_a_link_that_still_fails_names_what_the_furthest_try_misses(tmp_path):
     folder = _project(tmp_path)
     host = folder / "op_host/tpl_scale_custom.cpp"
     host.write_text(host.read_text().replace(
-        "static ge::graphStatus TilingFunc(gert::TilingContext* context) { return RunTemplates(context); }",
+        TILING_FUNC,
         "int Alpha();\nint Beta();\nstatic ge::graphStatus TilingFunc(gert::TilingContext* context) "
         "{ return Alpha() + Beta() < 0 ? ge::GRAPH_FAILED : RunTemplates(context); }"))
     (folder / "op_host/alpha.cpp").write_text("namespace optiling {\nint Alpha() { return 1; }\n}  // namespace optiling\n")
