@@ -649,7 +649,8 @@ def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> 
     """Headers of other ops that the op names by a path out of its folder (cann-ops circular_pad_grad:
     `#include "../../circular_pad/op_host/circular_pad_common.h"`): the folders they are in are copied to
     SIBLINGS/<their repository path>, and an include directory SIBLINGS/<the op's path>/op_host is made, and one at the
-    folder of each op file that names such a path, from which g++ resolves the same ../ path (a quoted include is looked up in the includer's folder, then in each -iquote folder)."""
+    folder of each op file that names such a path, from which g++ resolves the same ../ path (a quoted include is looked
+    up in the includer's folder, then in each -iquote folder)."""
     commit, path = entry["commit"], entry["path"]
     folders, beside, named, includers = set(), set(), set(), {path + "/op_host"}
     for f in files:
@@ -749,16 +750,17 @@ def _tree(gitdir: str, commit: str) -> tuple[str, ...]:
     return tuple(git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines())
 
 
-def dependencies(gitdir: str, commit: str, path: str) -> list[str]:
+@functools.lru_cache(maxsize=64)   # asked for the op's tiling, its headers and its link candidates
+def dependencies(gitdir: str, commit: str, path: str) -> tuple[str, ...]:
     """The repository folders of the ops that the op's op_host/CMakeLists.txt (or its own CMakeLists.txt, where the op
     keeps its build file at its root) names as `add_modules_sources(... DEPENDENCIES a b)` (hicann ops-nn foreach_copy:
     foreach_utils), each found in the op's category first, else anywhere in the repository."""
     tree = _tree(gitdir, commit)
-    deps = []
+    present, deps = set(tree), []
     # the call is in op_host/CMakeLists.txt, or in the op's own CMakeLists.txt for an op whose build file sits at its
     # root with DIR the op's folder (ops-nn rnn/dynamic_rnn, which dynamic_rnnv2 names)
     for cmake in (path + "/op_host/CMakeLists.txt", path + "/CMakeLists.txt"):
-        if cmake not in set(tree): continue
+        if cmake not in present: continue
         for args in re.findall(r"add_modules_sources\s*\(([^)]*)\)", show(gitdir, commit, cmake).decode(errors="replace")):
             m = re.search(r"\bDEPENDENCIES\b((?:\s+[\w.-]+)+)", args)
             for d in (m.group(1).split() if m else []):
@@ -769,7 +771,7 @@ def dependencies(gitdir: str, commit: str, path: str) -> list[str]:
         homes = sorted({m.group(1) for f in tree if (m := re.match(rf"((?:[^/]+/)*{re.escape(d)})/op_host/[^/]", f))},
                        key=lambda h: (not h.startswith(category + "/"), h.count("/"), h))
         if homes and homes[0] != path and homes[0] not in found: found.append(homes[0])
-    return found
+    return tuple(found)
 
 
 def link_candidates(gitdir: str, commit: str, path: str) -> list[str]:
