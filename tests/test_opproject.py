@@ -333,6 +333,85 @@ def test_the_platform_gives_l2_and_hbm_bandwidth(tmp_path):
     r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
 
+def test_list_attributes_reach_the_tiling_function_as_continuous_vectors(tmp_path):
+    # cann-ops upsample_nearest3d_grad: Attr("scales").ListFloat({...}), read back as
+    # GetAttrPointer<gert::ContinuousVector>(i) (untyped GetData(), cast to float) or GetListFloat(i); a ListInt the
+    # same way. The host names the context header as runtime/tiling_context.h (its build has include/exe_graph on the
+    # path) and compares the arch with NpuArch::DAV_3003 (ops-nn ascend_quant_v2). The tiling scales alpha by the
+    # product of the floats when the ints sum to 7, so a wrong element or count shows in the numbers.
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    text = host.read_text().replace('#include "register/op_def_registry.h"', '#include "runtime/tiling_context.h"')
+    text = text.replace('this->Attr("alpha").AttrType(OPTIONAL).Float(1.0);',
+                        'this->Attr("alpha").AttrType(OPTIONAL).Float(1.0);\n'
+                        '        this->Attr("scales").AttrType(OPTIONAL).ListFloat({0.5f, 3.0f});\n'
+                        '        this->Attr("dims").AttrType(OPTIONAL).ListInt({3, 4});')
+    text = text.replace("tiling.set_alpha(alpha ? *alpha : 1.0f);", """const gert::ContinuousVector* scales = context->GetAttrs()->GetAttrPointer<gert::ContinuousVector>(1);
+    const gert::ContinuousVector* dims = context->GetAttrs()->GetAttrPointer<gert::ContinuousVector>(2);
+    const gert::TypedContinuousVector<float>* typed = context->GetAttrs()->GetListFloat(1);
+    if (scales == nullptr || dims == nullptr || typed == nullptr || scales->GetSize() != 2 || dims->GetSize() != 2
+        || context->GetAttrs()->GetListInt(1) != nullptr || context->GetAttrs()->GetListFloat(2) != nullptr
+        || NpuArch::DAV_3003 == NpuArch::DAV_2201) return ge::GRAPH_FAILED;
+    const float* s = static_cast<const float*>(scales->GetData());
+    const int64_t* d = static_cast<const int64_t*>(dims->GetData());
+    if (typed->GetData()[1] != s[1] || context->GetAttrs()->GetListInt(2)->GetData()[0] != d[0]) return ge::GRAPH_FAILED;
+    tiling.set_alpha((alpha ? *alpha : 1.0f) * s[0] * s[1] * (d[0] + d[1] == 7 ? 1.0f : 0.0f));""")
+    host.write_text(text)
+    attrs = {a.name: (a.kind, a.default) for a in load_project(folder).op.attrs}
+    assert attrs["scales"] == ("list_float", [0.5, 3.0]) and attrs["dims"] == ("list_int", [3, 4])
+    x, y = torch.randn(4096), torch.randn(4096)
+    for given, factor in (({}, 1.5), ({"scales": [0.25, -2.0], "dims": [5, 2]}, -0.5)):
+        r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5, **given},
+                        reference=lambda x, y, alpha, **_: x + alpha * factor * y)
+        assert r.ok, (given, r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
+def test_a_virtual_input_is_an_optional_one(tmp_path):
+    # cann-ops rfft1_d: Input("dft").ParamType(VIRTUAL), which CANN's aclnn generator makes an optional parameter;
+    # read from the text and from the compiled definition (ops::VIRTUAL) alike
+    from ascendcraft.opproject import parse_op_definition, registered_definition
+    src = """#include "register/op_def_registry.h"
+namespace ops {
+class DftCustom : public OpDef {
+public:
+    explicit DftCustom(const char* name) : OpDef(name) {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Input("dft").ParamType(VIRTUAL).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+OP_ADD(DftCustom);
+}  // namespace ops
+"""
+    for op in (parse_op_definition(src, "op_host/dft_custom.cpp"),
+               registered_definition({"op_host/dft_custom.cpp": src}, "op_host/dft_custom.cpp")):
+        assert [(p.name, p.option) for p in op.inputs] == [("x", "REQUIRED"), ("dft", "OPTIONAL")]
+
+
+def test_a_project_header_named_like_an_sdk_header_does_not_replace_it_and_the_platform_has_fb_and_bt(tmp_path):
+    # cann-ops' shared op_tiling/cube/platform/platform_info.h: with its folder's parents on the quoted-include path it
+    # is "platform/platform_info.h" too, which the SDK's platform/platform_infos_def.h includes for its own header
+    # (there the cann-ops file needed a class its includer had not declared yet). Here the project's file of that name
+    # is an #error. ops-nn mat_mul_v3's tiling reads the bias table's size (CoreMemType::BT; the A2 ini's bt_size 1024;
+    # the fixpipe buffer's fb0_size 2048).
+    folder = copy_project(tmp_path, "scale_add_custom")
+    (folder / "shared" / "cube" / "platform").mkdir(parents=True)
+    (folder / "shared" / "cube" / "platform" / "platform_info.h").write_text(
+        '#pragma once\n#error "the project\'s cube/platform/platform_info.h replaced the SDK\'s"\n')
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text('#include "platform/platform_infos_def.h"\n' + host.read_text().replace(
+        "    const uint32_t coreNum = platform.GetCoreNumAiv();\n", """    const uint32_t coreNum = platform.GetCoreNumAiv();
+    uint64_t bt = 0, fb = 0;
+    platform.GetCoreMemSize(platform_ascendc::CoreMemType::BT, bt);
+    platform.GetCoreMemSize(platform_ascendc::CoreMemType::FB, fb);
+    if (bt != 1024 || fb != 2048) return ge::GRAPH_FAILED;
+"""))
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
 def test_a_one_entry_dtype_list_serves_every_column():
     # ForeachLerpScalar's text gives its computed 'weight' list one dtype (DT_FLOAT) beside three-column tensor lists:
     # the float32 column must still match (dtype_macros reads the short list's last entry for every column)

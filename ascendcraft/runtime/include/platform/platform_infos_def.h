@@ -3,4 +3,7 @@
 // queries are the ones of platform/platform_info.h. No vendor code.
 #pragma once
 
-#include "platform/platform_info.h"
+// by angle brackets: the SDK's own header, never a project's file of the same relative name on the quoted-include path
+// (cann-ops src/common/op_host/op_tiling/cube/platform/platform_info.h, whose cube_tiling_runtime.h includes this file
+// before it declares the CubeCompileInfo that file needs)
+#include <platform/platform_info.h>

@@ -300,18 +300,34 @@ public:
     mutable bool data_asked_ = false;
 };
 
-template <typename T> class TypedContinuousVector {
+// A list attribute's elements. ContinuousVector gives them untyped (GetData() is a const void*, which op hosts cast to
+// the element type they know: `static_cast<const int64_t*>(v->GetData())`), TypedContinuousVector<T> typed; the
+// elements are kept in 8-byte words, aligned for any element type. Append is the emulation's own (the glue's fill).
+class ContinuousVector {
 public:
-    size_t GetSize() const { return data_.size(); }
-    const T* GetData() const { return data_.data(); }
-    std::vector<T> data_;
+    size_t GetSize() const { return size_; }
+    const void* GetData() const { return words_.data(); }
+    template <typename T> void Append(T v) {
+        words_.resize(((size_ + 1) * sizeof(T) + 7) / 8);
+        std::memcpy(reinterpret_cast<unsigned char*>(words_.data()) + size_ * sizeof(T), &v, sizeof(T));
+        ++size_;
+    }
+private:
+    std::vector<uint64_t> words_;
+    size_t size_ = 0;
 };
-using ContinuousVector = TypedContinuousVector<int64_t>;
+template <typename T> class TypedContinuousVector : public ContinuousVector {
+public:
+    const T* GetData() const { return static_cast<const T*>(ContinuousVector::GetData()); }
+};
 
 class RuntimeAttrs {
 public:
+    // a list attribute's pointer is its vector (GetAttrPointer<gert::ContinuousVector>(i), as most op hosts read a list);
+    // a string's, its characters; any other's, its value
     template <typename T> const T* GetAttrPointer(size_t i) const {
-        if constexpr (std::is_same_v<T, char>) return GetStr(i);   // a string attribute: its characters
+        if constexpr (std::is_same_v<T, char>) return GetStr(i);
+        if constexpr (std::is_base_of_v<ContinuousVector, T>) return static_cast<const T*>(List(i));
         return i < slots_.size() ? reinterpret_cast<const T*>(slots_[i].bytes) : nullptr;
     }
     const char* GetStr(size_t i) const { return i < strs_.size() && slots_[i].is_str ? strs_[i].c_str() : nullptr; }
@@ -319,13 +335,22 @@ public:
     const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
     const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
     const TypedContinuousVector<int64_t>* GetListInt(size_t i) const {
-        return i < lists_.size() && slots_[i].is_list ? &lists_[i] : nullptr;
+        return i < lists_.size() && slots_[i].is_list && !slots_[i].is_float ? &lists_[i] : nullptr;
+    }
+    const TypedContinuousVector<float>* GetListFloat(size_t i) const {
+        return i < float_lists_.size() && slots_[i].is_list && slots_[i].is_float ? &float_lists_[i] : nullptr;
     }
     size_t GetAttrNum() const { return slots_.size(); }
-    struct Slot { alignas(8) unsigned char bytes[8] = {}; bool is_list = false; bool is_str = false; };
+    struct Slot { alignas(8) unsigned char bytes[8] = {}; bool is_list = false; bool is_str = false; bool is_float = false; };
     std::vector<Slot> slots_;
     std::vector<std::string> strs_;
-    std::vector<TypedContinuousVector<int64_t>> lists_;
+    std::vector<TypedContinuousVector<int64_t>> lists_;         // per attribute: its elements if it is a list of ints
+    std::vector<TypedContinuousVector<float>> float_lists_;     // ... and if it is a list of floats
+private:
+    const ContinuousVector* List(size_t i) const {
+        if (i >= slots_.size() || !slots_[i].is_list) return nullptr;
+        return slots_[i].is_float ? static_cast<const ContinuousVector*>(&float_lists_[i]) : &lists_[i];
+    }
 };
 
 class TilingData {
@@ -369,6 +394,8 @@ public:
 struct PlatformInfoHandle {
     uint32_t aiv = 48, aic = 24;
     uint64_t ub = 196608, l1 = 524288, l0a = 65536, l0b = 65536, l0c = 131072, l2 = 201326592;
+    // the fixpipe buffer (the A2 ini's fb0_size) and the bias table (bt_size), CANN's Ascend910B2.ini figures
+    uint64_t fb = 2048, bt = 1024;
     // the AI core's L2 and HBM bandwidths in bytes per cycle (the platform ini's AICoreMemoryRates l2_rate / ddr_rate; the
     // A2 figures of CANN's Ascend910B2.ini)
     uint64_t l2_rate = 110, ddr_rate = 32;
@@ -411,6 +438,8 @@ struct PlatformInfoHandle {
         case 2: size = l0c; break;
         case 3: size = l1; break;
         case 5: size = ub; break;
+        case 7: size = fb; break;   // (platform_ascendc::CoreMemType's FB and BT)
+        case 8: size = bt; break;
         default: size = l2; break;
         }
     }
@@ -611,8 +640,9 @@ enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, 
 
 namespace ops {
 
-enum Option { REQUIRED = 0, OPTIONAL = 1, DYNAMIC = 2 };
-enum class AttrDataType { ATTR_DT_BOOL, ATTR_DT_FLOAT, ATTR_DT_INT, ATTR_DT_STR, ATTR_DT_LIST_INT };
+// VIRTUAL: an input its caller may leave out, as OPTIONAL (cann-ops rfft1_d's dft: the aclnn form passes it)
+enum Option { REQUIRED = 0, OPTIONAL = 1, DYNAMIC = 2, VIRTUAL = 3 };
+enum class AttrDataType { ATTR_DT_BOOL, ATTR_DT_FLOAT, ATTR_DT_INT, ATTR_DT_STR, ATTR_DT_LIST_INT, ATTR_DT_LIST_FLOAT };
 
 using TilingKernelFunc = ge::graphStatus (*)(gert::TilingContext*);
 using InferShapeKernelFunc = ge::graphStatus (*)(gert::InferShapeContext*);
@@ -654,6 +684,7 @@ public:
     OpAttrDef& Int(int64_t v = 0) { type_ = AttrDataType::ATTR_DT_INT; i_ = v; return *this; }
     OpAttrDef& String(const char* v = "") { type_ = AttrDataType::ATTR_DT_STR; s_ = v; return *this; }
     OpAttrDef& ListInt(std::vector<int64_t> v = {}) { type_ = AttrDataType::ATTR_DT_LIST_INT; li_ = std::move(v); return *this; }
+    OpAttrDef& ListFloat(std::vector<float> v = {}) { type_ = AttrDataType::ATTR_DT_LIST_FLOAT; lf_ = std::move(v); return *this; }
     OpAttrDef& Version(uint32_t version) { version_ = version; return *this; }   // the op version that added it
     uint32_t version_ = 0;
     std::string name_;
@@ -664,6 +695,7 @@ public:
     int64_t i_ = 0;
     std::string s_;
     std::vector<int64_t> li_;
+    std::vector<float> lf_;
 };
 
 class OpAICoreConfig {

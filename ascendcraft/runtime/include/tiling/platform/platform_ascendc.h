@@ -8,15 +8,17 @@
 #include "register/op_def_registry.h"
 
 // The NPU architecture (the __NPU_ARCH__ number): the emulated chip is an A2, DAV_2201. Op hosts of the newer
-// repositories compare it to choose the regbase (Ascend 950, DAV_3510) tiling.
+// repositories compare it to choose the regbase (Ascend 950, DAV_3510) tiling, or list the chips that share a branch
+// (ops-nn ascend_quant_v2: DAV_2201 or DAV_3003).
 enum class NpuArch : uint32_t {
-    DAV_RESV = 0, DAV_1001 = 1001, DAV_2002 = 2002, DAV_2201 = 2201, DAV_3002 = 3002, DAV_3102 = 3102, DAV_3510 = 3510,
-    DAV_5102 = 5102
+    DAV_RESV = 0, DAV_1001 = 1001, DAV_2002 = 2002, DAV_2201 = 2201, DAV_3002 = 3002, DAV_3003 = 3003, DAV_3102 = 3102,
+    DAV_3113 = 3113, DAV_3510 = 3510, DAV_5102 = 5102
 };
 
 namespace platform_ascendc {
 
-enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, RESERVED };
+// FB: the fixpipe buffer, BT: the bias table (ops-nn mat_mul_v3's tiling reads BT's size)
+enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, FB, BT, RESERVED };
 // the SoCs op_host sources compare against (the emulated platform is an A2, ASCEND910B; ops-nn's tilings also branch
 // on the regbase ASCEND950 and others)
 enum class SocVersion {
@@ -42,6 +44,8 @@ public:
         case CoreMemType::L0_B: size = info_.l0b; break;
         case CoreMemType::L0_C: size = info_.l0c; break;
         case CoreMemType::L2: size = info_.l2; break;
+        case CoreMemType::FB: size = info_.fb; break;
+        case CoreMemType::BT: size = info_.bt; break;
         default: size = 0;
         }
     }
