@@ -1209,6 +1209,23 @@ def test_a_dependency_whose_build_file_sits_at_the_ops_root_is_a_link_candidate(
     assert corpus.link_candidates(gitdir, commit, "rnn/rnn_v3") == ["rnn/base_rnn/op_host/base_rnn_tiling.cpp"]
     assert corpus.link_candidates(gitdir, commit, "rnn/base_rnn") == []
 
+
+def test_a_dependency_named_by_add_all_modules_sources_is_a_link_candidate(tmp_path):
+    """hicann ops-nn matmul/gemm_v2's CMakeLists.txt calls add_all_modules_sources(ACLNNTYPE ... DEPENDENCIES
+    mat_mul_v3), the form without HOSTNAME / DIR: mat_mul_v3's op_host sources (MatmulV3BaseTiling's methods, which
+    gemm_v2's tiling derives from) are candidates as with add_modules_sources; a call of another name is not read."""
+    files = {
+        "mm/base_mm/CMakeLists.txt": "add_all_modules_sources(\n    ACLNNTYPE aclnn_exclude\n)\n",
+        "mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp": "int BaseMm() { return 1; }\n",
+        "mm/gemm/CMakeLists.txt": "add_all_modules_sources(\n    ACLNNTYPE aclnn_exclude\n    DEPENDENCIES base_mm\n)\n",
+        "mm/gemm/op_host/gemm_tiling.cpp": "int BaseMm();\nint Gemm() { return BaseMm(); }\n",
+        "mm/other/CMakeLists.txt": "my_add_all_modules_sources(\n    DEPENDENCIES base_mm\n)\n",
+        "mm/other/op_host/other_tiling.cpp": "int Other() { return 2; }\n",
+    }
+    gitdir, commit = _git_repo(tmp_path, files)
+    assert corpus.link_candidates(gitdir, commit, "mm/gemm") == ["mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp"]
+    assert corpus.link_candidates(gitdir, commit, "mm/other") == []
+
 def test_another_ops_tiling_header_no_file_of_the_op_includes_is_left_out(tmp_path):
     # hicann ops-nn foreach_*: the copy of foreach_utils/op_host brings two tiling headers that define the same
     # optiling constant; the op's host includes one (through ../ paths and another header), the other (the norm op's) is

@@ -761,7 +761,8 @@ def dependencies(gitdir: str, commit: str, path: str) -> tuple[str, ...]:
     # root with DIR the op's folder (ops-nn rnn/dynamic_rnn, which dynamic_rnnv2 names)
     for cmake in (path + "/op_host/CMakeLists.txt", path + "/CMakeLists.txt"):
         if cmake not in present: continue
-        for args in re.findall(r"add_modules_sources\s*\(([^)]*)\)", show(gitdir, commit, cmake).decode(errors="replace")):
+        # (or add_all_modules_sources, the form without HOSTNAME / DIR: ops-nn matmul/gemm_v2 names mat_mul_v3 so)
+        for args in re.findall(r"\badd_(?:all_)?modules_sources\s*\(([^)]*)\)", show(gitdir, commit, cmake).decode(errors="replace")):
             m = re.search(r"\bDEPENDENCIES\b((?:\s+[\w.-]+)+)", args)
             for d in (m.group(1).split() if m else []):
                 if re.fullmatch(r"[A-Z_]+", d): break   # the next keyword of the call
