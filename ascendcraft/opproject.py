@@ -1004,8 +1004,12 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
     # the A2 one that defines what the link misses (ops-nn conv3d_backprop_filter_v2 and the common
     # conv_platform_util.cpp the corpus harness links in)
     a2 = [f for f in loose if "arch35" not in Path(f).parts]
+    # and of those first the tiling sources, without the aclnn / l0op API code (opdev/, aclnn headers), which CANN builds
+    # into another target (opapi: cann-ops conv2d_transpose_v2's CMakeLists.txt) and the emulated headers do not
+    # compile: cann-ops conv3dv2's aclnn_convolution.cpp kept out conv3d_base_tiling.cpp, which the link misses
+    tiling = [f for f in a2 if not re.search(r'#include\s*[<"](?:opdev/|aclnn)', sources[f + ".inc"])]
     tries = [b]
-    for units in ([a2] if 0 < len(a2) < len(loose) else []) + [loose]:
+    for units in [u for k, u in enumerate((tiling, a2, loose)) if u and u not in (tiling, a2, loose)[k + 1:]]:
         tries.append(build({**sources, **own_units(units)}, entry, settings=settings))
         if tries[-1].ok: return tries[-1]
     return furthest_link(tries)

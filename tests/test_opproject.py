@@ -412,6 +412,24 @@ def test_a_project_header_named_like_an_sdk_header_does_not_replace_it_and_the_p
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
 
 
+def test_a_tiling_source_the_link_needs_is_linked_without_the_aclnn_code_beside_it(tmp_path):
+    # cann-ops conv3dv2: the tiling's base class is defined in another op_host source (conv3d_base_tiling.cpp), and the
+    # same folder holds the aclnn API code (aclnn_convolution.cpp: opdev/ headers, built by CANN into another target,
+    # which the emulated SDK does not have). The link takes the tiling source without that code.
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text(host.read_text().replace("namespace optiling {", "namespace optiling {\nfloat AlphaFactor();", 1)
+                    .replace("tiling.set_alpha(alpha ? *alpha : 1.0f);", "tiling.set_alpha((alpha ? *alpha : 1.0f) * AlphaFactor());"))
+    (folder / "op_host" / "scale_add_factor.cpp").write_text(
+        "namespace optiling {\nfloat AlphaFactor() { return 2.0f; }\n}  // namespace optiling\n")
+    (folder / "op_host" / "aclnn_scale_add.cpp").write_text(
+        '#include "opdev/op_executor.h"   // CANN\'s aclnn runtime: not in the emulated SDK\n'
+        'aclnnStatus aclnnScaleAddGetWorkspaceSize(const aclTensor* x, aclTensor* y, uint64_t* size, aclOpExecutor** e);\n')
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + 2 * alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
 def test_a_one_entry_dtype_list_serves_every_column():
     # ForeachLerpScalar's text gives its computed 'weight' list one dtype (DT_FLOAT) beside three-column tensor lists:
     # the float32 column must still match (dtype_macros reads the short list's last entry for every column)
