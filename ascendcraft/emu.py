@@ -44,9 +44,9 @@ from . import cache_trim, sandbox, seal
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'TOPK_FILE_SCOPE_NAMES',
            'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS',
            'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT',
-           'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'ROLES', 'HUGE_GM_ROOT',
-           'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'read_sources', 'blank_comments',
-           'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'core_type_templates',
+           'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS',
+           'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'read_sources',
+           'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'core_type_templates',
            'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
            'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
            'compiler_version', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
@@ -834,6 +834,7 @@ PCH_PRELUDE = "ascendcraft_prelude.h"      # one line, `#include "ascendcraft_em
 PCH_PRELUDE_TEXT = '#include "ascendcraft_emu/kernel_api.h"\n'   # kernel_operator.h but the build's macros (build_macros.h)
 KERNEL_COMPILE_FLAGS = ("-fno-diagnostics-color", "-fmax-errors=30", "-pthread")   # every kernel build adds these
 PCH_WARNING_FLAGS = ("-Winvalid-pch", "-Wno-error=invalid-pch")   # g++ says when it does not use the .gch (not an error)
+CHECK_ONLY_FLAGS = ("-fsyntax-only",)   # `build(check_only=True)`: the front end's checks, no code, no link (a sixth of the CPU)
 _PCH_FORMAT = "emu-pch-2"
 # Options that define macros or add folders for quoted includes (an op project's -D DTYPE_X / -iquote op_kernel): the
 # PCH is made without them and serves every such flag set, since kernel_api.h's headers test none of a project's macros
@@ -1025,12 +1026,13 @@ class Build:
     tiling_key_var: int | None = None # the key TILING_KEY_VAR is compiled as (#if TILING_KEY_VAR kernels), else None
     remake: Any = field(default=None, repr=False, compare=False)      # build()'s arguments, to compile it for another key
     pch: bool = False                 # g++ read kernel_operator.h from its precompiled form (`precompiled_header`)
+    check_only: bool = False          # checked by g++'s front end only (`-fsyntax-only`, no link): ok, but no binary
 
     @property
     def errors(self) -> list[Diagnostic]: return [d for d in self.diagnostics if d.is_error]
 
     def __repr__(self):
-        state = "ok" if self.ok else f"{len(self.errors)} error(s)"
+        state = ("checked" if self.check_only else "ok") if self.ok else f"{len(self.errors)} error(s)"
         return (f"Build({self.entry}: {state}, {len(self.diagnostics)} diagnostic(s), {self.seconds:.2f} s"
                 f"{', cached' if self.cached else ''}{', sanitize' if self.sanitize else ''})")
 
@@ -1330,9 +1332,9 @@ def _build_key(sources, entry, cmd_flags, cxx, sanitize) -> str:
 def _save_build(folder: Path, b: Build, root: str, entry: Entry, cache: Path, key: str):
     "Store what a later cache hit needs: the compiler log (re-parsed on load), the command, the entry; all sealed."
     info = {"ok": b.ok, "log": b.log, "command": b.command, "root": root, "entry": asdict(entry), "sanitize": b.sanitize,
-            "include": str(INCLUDE_DIR), "key": key, "pch": b.pch}
+            "include": str(INCLUDE_DIR), "key": key, "pch": b.pch, "check_only": b.check_only}
     (folder / "build.json").write_text(json.dumps(seal.sign(info, cache), indent=1))
-    if b.ok: seal.seal_file(folder / "kernel.bin", cache, key)
+    if b.ok and not b.check_only: seal.seal_file(folder / "kernel.bin", cache, key)
 
 
 def _reroot(text: str, old: str, new: str) -> str:
@@ -1346,7 +1348,7 @@ def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | N
     except (OSError, ValueError, KeyError): return None
     binary = folder / "kernel.bin"
     if not (isinstance(info, dict) and seal.signed(info, cache) and info.get("key") == folder.name
-            and (not info["ok"] or seal.file_sealed(binary, cache, folder.name))):
+            and (not info["ok"] or info.get("check_only") or seal.file_sealed(binary, cache, folder.name))):
         return None                                    # altered, swapped or half-written: build it again (`_publish`)
     if not info["ok"] and info["log"].lstrip().startswith(("bwrap:", "ascendcraft-sandbox:")):
         return None                                    # a sandbox failure stored by an older version: not the kernel's
@@ -1357,8 +1359,10 @@ def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | N
     log = _reroot(info["log"], stored_include, str(INCLUDE_DIR))
     command = [_reroot(arg, stored_include, str(INCLUDE_DIR)) for arg in info["command"]]
     diags = parse_compiler_output(log, sources, root=info["root"], fallback=entry)
-    return Build(info["ok"], diags, log, command, 0.0, True, binary if info["ok"] else None, entry.name,
-                 list(entry.params), sources, entry.file, info["sanitize"], folder, pch=bool(info.get("pch")))
+    check_only = bool(info.get("check_only"))
+    return Build(info["ok"], diags, log, command, 0.0, True, binary if info["ok"] and not check_only else None, entry.name,
+                 list(entry.params), sources, entry.file, info["sanitize"], folder, pch=bool(info.get("pch")),
+                 check_only=check_only)
 
 
 # The host tiling file of a project is compiled to an object of its own, cached by content (`host_object`), and linked
@@ -1549,11 +1553,17 @@ def _keep_kernel_copies(src: Path, tmp: Path, objects: list[str], limits, settin
 
 
 def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
-          settings: Settings | None = None, tiling_key: int | None = None) -> Build:
+          settings: Settings | None = None, tiling_key: int | None = None, check_only: bool = False) -> Build:
     """Compile a kernel project with g++ against the emulation headers (cached by content). A kernel whose `#if` /
     `#elif` conditions test TILING_KEY_VAR is compiled for one tiling key (`tiling_key`, default 0) with TILING_KEY_VAR
     that literal, as CANN's build compiles one binary per key; `run` compiles it again for the key a launch has
-    (`build_for_key`). Any other kernel reads the key at run time and ignores `tiling_key`."""
+    (`build_for_key`). Any other kernel reads the key at run time and ignores `tiling_key`.
+
+    `check_only` compiles the kernel's translation unit with `-fsyntax-only`: g++'s front end in full (parsing, name
+    lookup, template instantiation, static assertions: every error a kernel's text can have), no code generation and
+    no link, so no binary and no runtime library. Host files are compiled to their cached objects as for a full build
+    (the full build of a later snapshot reuses them). It is for code that is checked and not run: a pipeline's
+    intermediate snapshots."""
     t0 = time.perf_counter()
     settings = settings or load_settings()
     sources = read_sources(sources)
@@ -1578,7 +1588,8 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     remake = {"entry": entry, "sanitize": sanitize, "settings": settings}
     driver = _driver_source(chosen, sources, host_files, key_var, conditions)   # part of the key: a new driver, a new build
     key = _build_key(compiled, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
-                     + kind_declaration(kernel_kind(sources, chosen)) + driver, flags, settings.cxx, sanitize)
+                     + kind_declaration(kernel_kind(sources, chosen)) + driver,
+                     [*flags, *(CHECK_ONLY_FLAGS if check_only else ())], settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key
     if (hit := _load_build(folder, sources, cache)) is not None:
@@ -1586,7 +1597,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         hit.seconds = time.perf_counter() - t0
         hit.tiling_key_var, hit.remake = key_var, remake
         return hit
-    lib = runtime_library(settings, sanitize)
+    lib = None if check_only else runtime_library(settings, sanitize)
     # What g++ compiles: the driver with its first line, `#include "kernel_operator.h"`, swapped for the precompiled
     # header's prelude, on the same line. The output is the same (g++ reads the header's text when the .gch does not
     # fit), so the key is the driver's, not the prelude's path.
@@ -1603,7 +1614,8 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
 
         compile_flags = [*flags, *KERNEL_COMPILE_FLAGS]
         quoted = [a for d in header_dirs for a in ("-iquote", d)]
-        link_flags = [str(lib), *_fast_linker(), *_static_cxx_flags(sanitize), "-o", "../kernel.bin", "-lm"]
+        link_flags = [] if check_only else [str(lib), *_fast_linker(), *_static_cxx_flags(sanitize), "-o", "../kernel.bin",
+                                            "-lm"]
         # With host files, the kernel's translation unit is compiled to an object, each host file to one of its own
         # (`host_object`: cached by content, and compiled meanwhile on another thread), and the objects are linked: the
         # same program, and the same log, as the one command in `Build.command`, which compiles the files in that
@@ -1620,10 +1632,15 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
             (src / "__ascendcraft_main.cpp").write_text(main or driver)
             command = [settings.cxx, *compile_flags, *(PCH_WARNING_FLAGS if main else ()), "-I", str(INCLUDE_DIR),
                        *quoted, "__ascendcraft_main.cpp", *host_files, *link_flags]
-            run = command if not host_files else [*command[:command.index("__ascendcraft_main.cpp") + 1], "-c", "-o",
-                                                  "__ascendcraft_main.o"]
+            alone = command[:command.index("__ascendcraft_main.cpp") + 1]   # the kernel's translation unit
+            if check_only:
+                run = [*alone, *CHECK_ONLY_FLAGS]
+                command = [*run, *host_files]    # what was checked: the host files as their objects (`host_object`)
+            else:
+                run = command if not host_files else [*alone, "-c", "-o", "__ascendcraft_main.o"]
             done = sandbox.run(run, scratch=tmp, cwd=src, limits=limits, settings=settings,
-                               readable=[INCLUDE_DIR, *([] if host_files else [lib]), *([prelude.parent] if main else [])])
+                               readable=[INCLUDE_DIR, *([] if host_files or check_only else [lib]),
+                                         *([prelude.parent] if main else [])])
             log, rejected = pch_rejections(done.stdout + done.stderr) if main else (done.stdout + done.stderr, [])
             return command, done, log, bool(main) and not rejected
 
@@ -1634,7 +1651,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
             steps = [(done, log), *(h.result() for h in hosts)]
         finally:
             if pool: pool.shutdown()
-        if host_files and all(d.returncode == 0 for d, _ in steps):
+        if host_files and not check_only and all(d.returncode == 0 for d, _ in steps):
             _keep_kernel_copies(src, tmp, objects, limits, settings)
             done = sandbox.run([settings.cxx, *compile_flags, "__ascendcraft_main.o", *objects, *link_flags], scratch=tmp,
                                cwd=src, limits=limits, settings=settings, readable=[lib])
@@ -1657,9 +1674,9 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         if not ok and not any(d.is_error for d in diags):
             diags.append(Diagnostic("compile-error", f"g++ failed (exit status {returncode}): {log.strip()[-400:]}",
                                     file=chosen.file, hint="see Build.log for the full compiler output"))
-        result = Build(ok, diags, log, command, 0.0, False, folder / "kernel.bin" if ok else None, chosen.name,
-                       list(chosen.params), sources, chosen.file, sanitize, folder, tiling_key_var=key_var, remake=remake,
-                       pch=pch)
+        result = Build(ok, diags, log, command, 0.0, False, folder / "kernel.bin" if ok and not check_only else None,
+                       chosen.name, list(chosen.params), sources, chosen.file, sanitize, folder, tiling_key_var=key_var,
+                       remake=remake, pch=pch, check_only=check_only)
         _save_build(tmp, result, str(src), chosen, cache, key)
         _publish(tmp, folder, cache, key)
         cache_trim.maybe_trim(cache / "emu", settings.build_cache_mb)

@@ -378,6 +378,8 @@ def compiler_pane_html(step,                        # a pipeline Step
         parts.append(_note(f"<b>{len(errors)} error{'s' if len(errors) > 1 else ''}</b> — click a place to show its line", "#a40e26"))
     elif step.status in ("ok", "stale"):
         what = "compiles on the CPU emulation of AscendC" if step.build is not None else "parses and checks"
+        if step.build is not None and step.build.check_only:
+            what += " (checked by g++'s front end, not linked: the last pass is the one built to run)"
         parts.append(_note(f"✓ {what}", "#116329"))
     parts += [diagnostic_block(d, step.index, sources, dsl_file, maps) for d in shown[:limit]]
     if len(shown) > limit:

@@ -243,3 +243,25 @@ def test_kernel_binaries_carry_their_cxx_runtime_and_start_without_loading_it():
     assert _static_cxx_flags(True) == ()                                   # sanitizer builds keep them shared
     r = run(b, [GM("x", np.zeros(8, np.float32)), GM("y", np.zeros(8, np.float32), "out"), 8], block_dim=1)
     assert r.returncode == 0 and [d.kind for d in r.errors] == ["no-output"], r.diagnostics   # ran to its end (it writes nothing)
+
+
+def test_a_check_only_build_reports_the_front_ends_errors_and_makes_no_binary():
+    "build(check_only=True): -fsyntax-only, the same compile errors at the kernel's lines, no binary, its own cache key."
+    src = {"k.cpp": KERNEL.replace("1024", "3072")}
+    checked = build(src, check_only=True)
+    assert checked.ok and checked.check_only and checked.binary is None
+    assert "-fsyntax-only" in checked.command and "-o" not in checked.command    # nothing compiled to code, no link
+    again = build(src, check_only=True)
+    assert again.cached and again.check_only and again.binary is None and again.folder == checked.folder
+    full = build(src)
+    assert full.ok and not full.check_only and full.binary is not None and full.folder != checked.folder
+    # an error only template instantiation finds (the A2 dtype rule of Relu is a static assertion): the same
+    # diagnostic, at the same line, as the full build gives
+    bad = {"k.cpp": KERNEL.replace("q.FreeTensor(t);",
+                                   "q.FreeTensor(t);\n    LocalTensor<int8_t> i8 = t.ReinterpretCast<int8_t>();\n    Relu(i8, i8, 32);")}
+    (err,) = build(bad, check_only=True).errors
+    assert (err.kind, err.file, err.line) == ("compile-error", "k.cpp", 11)
+    assert [d.render() for d in build(bad).errors] == [err.render()]
+    # what it does not check: the link (an undefined function is found by the full build only)
+    undefined = {"k.cpp": KERNEL.replace("TPipe pipe;", "void Helper(); Helper();\n    TPipe pipe;")}
+    assert build(undefined, check_only=True).ok and build(undefined).errors[0].kind == "link-error"

@@ -148,3 +148,12 @@ def test_32_bit_scalars_are_widened_before_they_can_wrap():
     per_block = (-(-n // 48) + 7) // 8 * 8
     want = sorted(off for b in range(48) for off in range(b * per_block, min(b * per_block + per_block, n), 2**20))
     assert sorted((stores["gm_offset"] // 4).tolist()) == want, "every block stores exactly once per trip"
+
+
+def test_snapshots_before_the_last_are_checked_and_the_last_is_built():
+    "The passes' intermediate snapshots are checked by g++'s front end; only the last, which runs, is linked."
+    pipe = lowered(EXAMPLES[0])
+    *before, last = pipe.steps[1:]
+    assert before and all(s.build.ok and s.build.check_only and s.build.binary is None for s in before)
+    assert last.build.ok and not last.build.check_only and last.build.binary is not None
+    assert pipe["align"].build is last.build
