@@ -1210,6 +1210,32 @@ def test_a_dependency_whose_build_file_sits_at_the_ops_root_is_a_link_candidate(
     assert corpus.link_candidates(gitdir, commit, "rnn/base_rnn") == []
 
 
+def test_a_linked_source_brings_the_shared_and_root_named_headers_it_includes(tmp_path):
+    """hicann ops-nn gemm_v2's link takes mat_mul_v3's matmul_v3_base_tiling.cpp, which includes common/inc's
+    op_host/tiling_key.h (the build's include path) and matmul/common/op_host/op_tiling/debug_tiling.h (a path from
+    the repository's root): those come along with it, as the op's own files' do, and nothing else of common/inc."""
+    files = {
+        "common/inc/op_host/tiling_key.h": "#pragma once\n#define KEY 3\n",
+        "common/inc/op_host/unused.h": "#pragma once\n",
+        "mm/common/op_host/op_tiling/debug_tiling.h": "#pragma once\ninline int Debug() { return 0; }\n",
+        "mm/base_mm/CMakeLists.txt": "add_all_modules_sources(\n    ACLNNTYPE aclnn_exclude\n)\n",
+        "mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp": '#include "op_host/tiling_key.h"\n'
+            '#include "mm/common/op_host/op_tiling/debug_tiling.h"\nint BaseMm() { return KEY + Debug(); }\n',
+        "mm/gemm/CMakeLists.txt": "add_all_modules_sources(\n    DEPENDENCIES base_mm\n)\n",
+        "mm/gemm/op_host/gemm_tiling.cpp": "int BaseMm();\nint Gemm() { return BaseMm(); }\n",
+    }
+    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    entry = {"repo": "hicann/ops-nn", "commit": commit, "path": "mm/gemm", "kind": "op-project"}
+    dest = tmp_path / "dest"
+    (dest / "op_host").mkdir(parents=True)
+    added = corpus.link_sources(entry, gitdir, dest, "undefined reference to `BaseMm()'", set())
+    assert added == ["mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp"]
+    assert (dest / "common_inc/op_host/tiling_key.h").read_text() == files["common/inc/op_host/tiling_key.h"]
+    assert not (dest / "common_inc/op_host/unused.h").exists()
+    assert (dest / corpus.SIBLINGS / "mm/common/op_host/op_tiling/debug_tiling.h").is_file()
+    assert (dest / corpus.SIBLINGS / "ascendcraft_corpus_include_root.h").is_file()
+
+
 def test_a_dependency_named_by_add_all_modules_sources_is_a_link_candidate(tmp_path):
     """hicann ops-nn matmul/gemm_v2's CMakeLists.txt calls add_all_modules_sources(ACLNNTYPE ... DEPENDENCIES
     mat_mul_v3), the form without HOSTNAME / DIR: mat_mul_v3's op_host sources (MatmulV3BaseTiling's methods, which

@@ -430,6 +430,26 @@ def test_a_tiling_source_the_link_needs_is_linked_without_the_aclnn_code_beside_
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
 
 
+def test_ge_names_its_fixed_width_float_types(tmp_path):
+    # ops-nn mat_mul_v3's tiling (matmul_v3_base_tiling.cpp): `using ge::float32_t;` then static_cast<float32_t>(...)
+    from ascendcraft.opproject import registered_definition
+    src = """#include "register/op_def_registry.h"
+using ge::float32_t;
+static_assert(sizeof(float32_t) == 4 && sizeof(ge::float64_t) == 8 && static_cast<float32_t>(0.5) == 0.5f, "GE floats");
+namespace ops {
+class F32Custom : public OpDef {
+public:
+    explicit F32Custom(const char* name) : OpDef(name) {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    }
+};
+OP_ADD(F32Custom);
+}  // namespace ops
+"""
+    assert registered_definition({"op_host/f32_custom.cpp": src}, "op_host/f32_custom.cpp").type == "F32Custom"
+
+
 def test_a_one_entry_dtype_list_serves_every_column():
     # ForeachLerpScalar's text gives its computed 'weight' list one dtype (DT_FLOAT) beside three-column tensor lists:
     # the float32 column must still match (dtype_macros reads the short list's last entry for every column)

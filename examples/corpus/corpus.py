@@ -506,55 +506,63 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         dependency_tiling(entry, gitdir, dest, files)
     if kind == "op-project" and entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, files)
     if kind == "op-project": _close_sibling_headers(gitdir, commit, path, dest)
-    if entry["repo"] in COMMON_INCLUDES:   # the repository's shared headers, on the include paths its build sets
-        roots = COMMON_INCLUDES[entry["repo"]]
-        own = b"".join(p.read_bytes() for p in dest.rglob("*") if p.is_file())
-        common = {}   # (root, repository path): (where it goes, text); a file under two roots goes to both places
-        for root, into in roots:
-            for f in git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", root + "/").splitlines():
-                if f.endswith((".h", ".hpp")): common[root, f] = (dest / into / f[len(root) + 1:], show(gitdir, commit, f))
-        # only the shared headers the op's sources include (directly or through each other): the emulator's build puts
-        # every folder above a project header on the include path, and a folder deep in the tree (op_tiling/cube/)
-        # would then shadow an SDK header of the same relative name (cube/platform/platform_info.h)
-        rel = {(root, f): (into, f[len(root) + 1:]) for root, into in roots for r_, f in common if r_ == root}
-        by_name, by_tail, by_place = {}, {}, {}
-        for f, (into, r) in rel.items():
-            by_name.setdefault(r, []).append(f)
-            by_place.setdefault(f"{into}/{r}", []).append(f)   # where it is in the entry's copy
-        # a name not found at its path under a root is found by its tail (the repository's build also puts folders
-        # like src/common/inc/foreach/op_kernel on the path: `#include "foreach_triangle.h"`), unless the SDK has it
-        for f, (into, r) in rel.items():
-            for i in range(1, r.count("/") + 1): by_tail.setdefault(r.split("/", i)[-1], []).append(f)
-        from ascendcraft.emu import INCLUDE_DIR
-        include = re.compile(rb'#\s*include\s*[<"]([^>"]+)[>"]')
-        needed, todo = set(), [(None, own)]
-        while todo:
-            at, text = todo.pop()
-            for name in include.findall(text):
-                name = name.decode(errors="replace")
-                here = [] if at is None else by_name.get(posixpath.normpath(posixpath.join(posixpath.dirname(rel[at][1]), name)), [])
-                if at is None and name.startswith("../"):   # the op's own file names a folder beside op_kernel/
-                    here = by_place.get(posixpath.normpath(posixpath.join("op_kernel", name)), [])
-                found = here or by_name.get(name) or ([] if (INCLUDE_DIR / name).exists() else by_tail.get(name, []))
-                for f in found:
-                    if f not in needed:
-                        needed.add(f)
-                        todo.append((f, common[f][1]))
-        # ... and the tiling-struct headers that register the op's tiling data (the emulator's build adds those)
-        op_dir = path.split("/answer/")[0] if "/answer/" in path else path
-        op_type = "".join(w[:1].upper() + w[1:] for w in op_dir.rsplit("/", 1)[-1].split("_")).encode()   # foreach_abs -> ForeachAbs
-        for f, (out, text) in common.items():
-            registers = re.search(rb"REGISTER_TILING_DATA_CLASS\(\s*" + op_type + rb"\s*,", text) \
-                and not any(f[0].startswith(r + "/") for r, _ in roots)   # once, not again from a root inside another
-            if f not in needed and not registers: continue
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_bytes(text)
-        for root, into in roots:
-            # a header at the folder's top makes it an include directory of the emulator's build (-iquote)
-            if (dest / into).is_dir(): (dest / into / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+    if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
     if kind == "op-project":   # foreach_abs -> ForeachAbs
         _drop_unreached_sibling_tiling(dest, "".join(w[:1].upper() + w[1:] for w in path.rsplit("/", 1)[-1].split("_")))
     return dest
+
+
+def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
+    """The repository's shared headers (COMMON_INCLUDES) that the files in dest include, directly or through each other,
+    copied to the folders of the entry's copy that stand for the include paths its build sets. Called again after
+    `link_sources` brings in another op's host source, whose shared headers come along then (ops-nn mat_mul_v3's
+    matmul_v3_base_tiling.cpp, linked into gemm_v2: `#include "op_host/tiling_key.h"` of common/inc)."""
+    commit, path = entry["commit"], entry["path"]
+    roots = COMMON_INCLUDES[entry["repo"]]
+    own = b"".join(p.read_bytes() for p in dest.rglob("*") if p.is_file())
+    common = {}   # (root, repository path): (where it goes, text); a file under two roots goes to both places
+    for root, into in roots:
+        for f in git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", root + "/").splitlines():
+            if f.endswith((".h", ".hpp")): common[root, f] = (dest / into / f[len(root) + 1:], show(gitdir, commit, f))
+    # only the shared headers the op's sources include (directly or through each other): the emulator's build puts
+    # every folder above a project header on the include path, and a folder deep in the tree (op_tiling/cube/)
+    # would then shadow an SDK header of the same relative name (cube/platform/platform_info.h)
+    rel = {(root, f): (into, f[len(root) + 1:]) for root, into in roots for r_, f in common if r_ == root}
+    by_name, by_tail, by_place = {}, {}, {}
+    for f, (into, r) in rel.items():
+        by_name.setdefault(r, []).append(f)
+        by_place.setdefault(f"{into}/{r}", []).append(f)   # where it is in the entry's copy
+    # a name not found at its path under a root is found by its tail (the repository's build also puts folders
+    # like src/common/inc/foreach/op_kernel on the path: `#include "foreach_triangle.h"`), unless the SDK has it
+    for f, (into, r) in rel.items():
+        for i in range(1, r.count("/") + 1): by_tail.setdefault(r.split("/", i)[-1], []).append(f)
+    from ascendcraft.emu import INCLUDE_DIR
+    include = re.compile(rb'#\s*include\s*[<"]([^>"]+)[>"]')
+    needed, todo = set(), [(None, own)]
+    while todo:
+        at, text = todo.pop()
+        for name in include.findall(text):
+            name = name.decode(errors="replace")
+            here = [] if at is None else by_name.get(posixpath.normpath(posixpath.join(posixpath.dirname(rel[at][1]), name)), [])
+            if at is None and name.startswith("../"):   # the op's own file names a folder beside op_kernel/
+                here = by_place.get(posixpath.normpath(posixpath.join("op_kernel", name)), [])
+            found = here or by_name.get(name) or ([] if (INCLUDE_DIR / name).exists() else by_tail.get(name, []))
+            for f in found:
+                if f not in needed:
+                    needed.add(f)
+                    todo.append((f, common[f][1]))
+    # ... and the tiling-struct headers that register the op's tiling data (the emulator's build adds those)
+    op_dir = path.split("/answer/")[0] if "/answer/" in path else path
+    op_type = "".join(w[:1].upper() + w[1:] for w in op_dir.rsplit("/", 1)[-1].split("_")).encode()   # foreach_abs -> ForeachAbs
+    for f, (out, text) in common.items():
+        registers = re.search(rb"REGISTER_TILING_DATA_CLASS\(\s*" + op_type + rb"\s*,", text) \
+            and not any(f[0].startswith(r + "/") for r, _ in roots)   # once, not again from a root inside another
+        if f not in needed and not registers: continue
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(text)
+    for root, into in roots:
+        # a header at the folder's top makes it an include directory of the emulator's build (-iquote)
+        if (dest / into).is_dir(): (dest / into / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
 
 
 def _drop_unreached_sibling_tiling(dest: Path, op_type: str) -> None:
@@ -828,7 +836,10 @@ def link_sources(entry: dict, gitdir: str, dest: Path, log: str, have: set[str])
         have.add(f)
         added.append(f)
         _link_in(f, text, entry, gitdir, dest)
-    if added: _close_sibling_headers(gitdir, commit, path, dest)
+    if added:
+        _close_sibling_headers(gitdir, commit, path, dest)
+        if entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, added)
+        if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
     return added
 
 
@@ -916,7 +927,9 @@ def _root_named_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) 
     listing = set(git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines())
     folders, roots = set(), set()
     for f in files:
-        if not f.endswith((".h", ".hpp", ".cpp", ".cc")) or "/op_host/" not in f"/{f[len(path):]}": continue
+        # (an op's own file, or another op's host source that link_sources brought in: ops-nn mat_mul_v3's
+        # matmul_v3_base_tiling.cpp names "matmul/common/op_host/op_tiling/debug_tiling.h")
+        if not f.endswith((".h", ".hpp", ".cpp", ".cc")) or "/op_host/" not in f"/{f[len(path):] if f.startswith(path + '/') else f}": continue
         for name in re.findall(rb'#\s*include\s*"([A-Za-z_][^".]*/[^"]+)"', show(gitdir, commit, f)):
             name = name.decode()
             for root in (category, ""):

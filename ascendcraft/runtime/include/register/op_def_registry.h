@@ -33,6 +33,8 @@
 
 namespace ge {
 using char_t = char;
+using float32_t = float;    // GE's fixed-width float names (ops-nn mat_mul_v3's tiling: using ge::float32_t)
+using float64_t = double;
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
