@@ -58,7 +58,8 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
-SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".asc")
+# .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
+SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".inl", ".ipp", ".asc")
 HOST_TILING_FUNCTION = "ascendcraft_tiling"  # extern "C" int ascendcraft_tiling(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*)
 
 # Scalar parameter types the driver can pass, by their spelling in a kernel signature.
@@ -1086,13 +1087,22 @@ def shadowed_tiling_headers(tiling_headers: dict[str, str], sources: dict[str, s
     """Tiling headers that define a tiling struct another one defines too, when no source includes them and some source
     includes the other: an op's stale copy beside the shared header its op_host includes (cann-ops conv3d_transpose_v2's
     own conv3d_transpose_v2_tiling.h, while its tiling code includes conv3d_backprop_input_v2's). CANN's kernel sees the
-    structs the op_host registers, so the driver includes the one in use; both would redefine the structs."""
+    structs the op_host registers, so the driver includes the one in use; both would redefine the structs. Also the
+    Ascend 950 ones (under an arch35/ folder) that nothing outside such a folder includes."""
     defined = {n: set(re.findall(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)", blank_comments(t))) for n, t in tiling_headers.items()}
     named = {os.path.basename(inc) for n, t in sources.items()
              for inc in re.findall(r'#\s*include\s*[<"]([^>"]+)[>"]', blank_comments(t))}
     used = {n for n in tiling_headers if os.path.basename(n) in named}
-    return {n for n in tiling_headers if n not in used and defined[n]
-            and any(defined[n] & defined[o] for o in used if o != n)}
+    stale = {n for n in tiling_headers if n not in used and defined[n]
+             and any(defined[n] & defined[o] for o in used if o != n)}
+    # The Ascend 950 (arch35) tiling headers that no file outside an arch35/ folder includes: an A2 build never sees
+    # them (hicann ops-nn scatter_elements_v2: op_host/arch22/ and op_host/arch35/ each REGISTER_TILING_DATA_CLASS(
+    # ScatterElementsV2, ...), which clashed; sigmoid's arch35 header includes ops-base's atvoss headers)
+    arch35 = lambda n: "arch35" in n.split("/")[:-1]
+    outside = {os.path.basename(inc) for n, t in sources.items() if not arch35(n)
+               for inc in re.findall(r'#\s*include\s*[<"]([^>"]+)[>"]', blank_comments(t))}
+    other_soc = {n for n in tiling_headers if arch35(n) and os.path.basename(n) not in outside}
+    return stale | other_soc
 
 
 @dataclass
@@ -1261,9 +1271,14 @@ def _choose_entry(sources: dict[str, str], entry: str | None) -> Entry | Diagnos
     if entry is not None and "<" in entry:          # a template entry with its arguments: 'name<float, 4>'
         entry, targs = entry.split("<", 1)[0].strip(), entry.split("<", 1)[1].rsplit(">", 1)[0].strip()
     if entry is not None: entries = [e for e in entries if e.name == entry]
+    signatures = lambda: {(e.name, e.template, tuple((p.ctype, p.kind) for p in e.params)) for e in entries}
+    if len(signatures()) > 1:   # an entry written once per `#if __CCE_AICORE__` branch with another signature in each
+        # (hicann ops-nn chamfer_distance_grad: a template for Ascend 950, a plain extern "C" function for A2): the A2 one
+        from .opproject import _a2_compiles   # (a module that builds on this one: imported when needed)
+        entries = [e for e in entries if _a2_compiles(sources[e.file], e.line)] or entries
     # one entry written once per preprocessor branch (hicann ops-nn apply_gradient_descent: `#ifdef __CCE_UT_TEST__`
     # ... `#else` ...): the same name and parameters, so the driver's call is the same whichever branch compiles
-    if len({(e.name, e.template, tuple((p.ctype, p.kind) for p in e.params)) for e in entries}) == 1:
+    if len(signatures()) == 1:
         return _instantiate(entries[0], targs)
     where = next((f for f in sources if f.endswith(".cpp")), next(iter(sources), "<sources>"))
     if not entries:

@@ -28,10 +28,10 @@ from .soc import load_soc
 # %% auto #0
 __all__ = ['GE_DTYPES', 'FORMATS', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_FILE', 'SHAPE_OUT', 'TPL_ENTRY', 'TPL_FILE', 'CASE_FILE',
            'OpParam', 'OpAttr', 'OpDefinition', 'parse_op_definition', 'include_dirs', 'registered_definition',
-           'host_program', 'OpProject', 'load_project', 'dtype_column', 'dtype_macros', 'glue_source', 'host_arguments',
-           'TplInstance', 'tpl_header', 'tpl_instances', 'tpl_entry_source', 'template_entry', 'link_misses',
-           'furthest_link', 'build_project', 'infer_output_shapes', 'ProjectRun', 'output_mismatch', 'run_project',
-           'load_cases', 'run_cases', 'op_arguments', 'op_command']
+           'host_program', 'OpProject', 'uses_tiling_default', 'load_project', 'dtype_column', 'dtype_macros',
+           'glue_source', 'host_arguments', 'TplInstance', 'tpl_header', 'tpl_instances', 'tpl_entry_source',
+           'template_entry', 'link_misses', 'furthest_link', 'build_project', 'infer_output_shapes', 'ProjectRun',
+           'output_mismatch', 'run_project', 'load_cases', 'run_cases', 'op_arguments', 'op_command']
 
 # %% ../nbs/18_opproject.ipynb #936828c9
 # ge::DataType names of the op definition -> (numpy dtype name, C++ type of the DTYPE_<NAME> macro, ge enum value)
@@ -412,6 +412,15 @@ def _a2_compiles(text: str, line: int) -> bool:
     return all(value is not False for value, _ in frames)
 
 
+def uses_tiling_default(text: str) -> bool:
+    """Whether a kernel file registers its tiling struct with REGISTER_TILING_DEFAULT where an A2 build compiles it (then
+    GET_TILING_DATA reads that struct, not the one the op registers). hicann ops-nn adaptive_avg_pool3d_grad writes it
+    only in its Ascend 950 branch (`#if __CCE_AICORE__ == 310`); its A2 branch reads the registered struct."""
+    code = blank_comments(text)
+    return any(_a2_compiles(code, code.count("\n", 0, m.start()) + 1)
+               for m in re.finditer(r"\bREGISTER_TILING_DEFAULT\s*\(", code))
+
+
 def _names_by_variable(text: str) -> bool:
     """Whether a definition names an input or output by a variable (hicann ops-nn fused_add_rms_norm's helper
     `config.Input(name)`, called with "x1", "x2", ...): its text cannot say which, so it is read compiled."""
@@ -443,6 +452,11 @@ def load_project(folder: Path | str, *, settings: Settings | None = None) -> OpP
         chosen = [e for e in chosen if "arch35" not in Path(e.file).parts] or chosen
     if len(chosen) > 1:   # ... and the one an A2 build compiles when a file defines it once per `#if __CCE_AICORE__` branch
         chosen = [e for e in chosen if _a2_compiles(sources[e.file], e.line)] or chosen
+    # ... and one of the same entry written in each branch of another condition (ops-nn fused_adamw: `#ifdef
+    # __CCE_KT_TEST__` ... `#else`, the same name and parameters in one file): whichever branch compiles, the build
+    # calls the same entry (as emu.build's own choice)
+    if len({(e.file, e.name, e.template, tuple((p.ctype, p.kind) for p in e.params)) for e in chosen}) == 1:
+        chosen = chosen[:1]
     if len(chosen) != 1:
         what = "no kernel entry" if not chosen else f"several kernel entries ({', '.join(e.name for e in chosen)})"
         raise _project_error("op-project", f"{what} in op_kernel/ for operator {op.type}", f"{folder}/op_kernel",
@@ -925,7 +939,11 @@ def template_entry(project: OpProject, sources: dict[str, str], *, settings: Set
     """For a kernel entry templated on tiling-template parameters (`template <typename D_T_X> __global__ __aicore__ void
     acos(...)` with ASCENDC_TPL_ARGS_DECL): adds the dispatching entry (TPL_FILE) to `sources` and returns its name;
     None (sources unchanged) for any other kernel."""
-    entry = next((e for e in find_entries({project.kernel_file: sources[project.kernel_file]}) if e.name == project.entry), None)
+    # of an entry written once per `#if __CCE_AICORE__` branch, the A2 one: ops-nn chamfer_distance_grad's Ascend 950
+    # entry is a template, its A2 entry a plain extern "C" function, which the dispatching entry must not call as
+    # `chamfer_distance_grad<0>(...)`
+    entry = next((e for e in find_entries({project.kernel_file: sources[project.kernel_file]}) if e.name == project.entry
+                  and _a2_compiles(sources[project.kernel_file], e.line)), None)
     if entry is None or not entry.template: return None
     header = tpl_header(sources, project.kernel_file)
     if header is None: return None
@@ -968,7 +986,7 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
         sources[f[:f.rindex(".")] + ".inc"] = sources.pop(f)   # other host sources: not compiled on their own either
     flags = f"{settings.cxxflags} {macros} -DASCENDCRAFT_OP_TYPE={project.op.type}"
     flags += "".join(f" -iquote {d}" for d in include_dirs(project.sources))   # shared headers named by a sub-path
-    if "REGISTER_TILING_DEFAULT" in blank_comments(project.sources[project.kernel_file]): flags += " -DASCENDCRAFT_TILING_DEFAULT"
+    if uses_tiling_default(project.sources[project.kernel_file]): flags += " -DASCENDCRAFT_TILING_DEFAULT"
     inner = template_entry(project, sources, settings=settings)   # a tiling-template kernel: the instance of the key
     wrapped = bool(lists or aliases or absent)
     if wrapped: sources[LIST_FILE] = _launch_entry_source(project, lists, aliases, absent, inner)

@@ -812,6 +812,28 @@ def test_a_value_dependent_input_gives_the_tiling_function_its_values(tmp_path):
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
 
 
+def test_a_tensors_address_is_its_data_for_a_value_dependent_input_and_null_otherwise(tmp_path):
+    # hicann ops-nn's common op_util.h: IsConstTensor(t) asks t->GetAddr() == nullptr (gert::Tensor's data address);
+    # the emulated tensor has it as CANN gives it to a tiling function: the data of a ValueDepend input, else nullptr
+    # (the kernel build of batch_norm_grad_v3 stopped at "'const class gert::Tensor' has no member named 'GetAddr'")
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text(host.read_text().replace(
+        'this->Output("z")', 'this->Input("scale").ParamType(REQUIRED).ValueDepend(REQUIRED).DataType({ge::DT_FLOAT, '
+        'ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});\n        this->Output("z")').replace(
+        "    tiling.set_alpha(alpha ? *alpha : 1.0f);",
+        "    const gert::Tensor* scale = context->GetInputTensor(2);\n"
+        "    if (scale->GetAddr() == nullptr || context->GetInputTensor(0)->GetAddr() != nullptr) return ge::GRAPH_FAILED;\n"
+        "    tiling.set_alpha((alpha ? *alpha : 1.0f) * static_cast<const float*>(scale->GetAddr())[0]);"))
+    kernel = folder / "op_kernel" / "scale_add_custom.cpp"
+    kernel.write_text(kernel.read_text().replace("GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace",
+                                                 "GM_ADDR x, GM_ADDR y, GM_ADDR scale, GM_ADDR z, GM_ADDR workspace"))
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(load_project(folder), {"x": x, "y": y, "scale": torch.tensor([3.0] * 8)}, attrs={"alpha": 0.5},
+                    reference=lambda x, y, scale, alpha: x + alpha * 3.0 * y, atol=1e-5, rtol=1e-5)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
 def test_a_tiling_function_reading_an_input_without_value_depend_gets_no_data_and_the_failure_names_it(tmp_path):
     # NPUKernelBench TopKV3: the tiling function reads k with GetInputTensor(1)->GetData, but k has no ValueDepend. CANN
     # gives the data of ValueDepend inputs only (nullptr otherwise: GetInputTensor's documented restriction), so the
@@ -859,6 +881,40 @@ def test_a_stale_copy_of_a_tiling_header_is_shadowed_by_the_one_the_op_host_incl
     assert shadowed_tiling_headers(headers, headers) == set()
     # a header // commented out is not an include
     assert shadowed_tiling_headers(headers, {**headers, "op_host/t.cpp": '// #include "input_v2_tiling.h"\n'}) == set()
+
+
+def test_an_a2_build_leaves_out_the_ascend_950_tiling_headers():
+    # hicann ops-nn scatter_elements_v2: op_host/arch22/x_tiling.h and op_host/arch35/x_asc_tiling.h both register a
+    # struct for the op's type; the A2 kernel reads the A2 one (both stopped the build: "conflicting declaration")
+    from ascendcraft.emu import build, run, GM, Tiling, shadowed_tiling_headers
+    import struct
+    head = '#include "register/tilingdata_base.h"\nnamespace optiling {\n'
+    a2 = (head + "BEGIN_TILING_DATA_DEF(PickTiling)\nTILING_DATA_FIELD_DEF(int64_t, v);\nTILING_DATA_FIELD_DEF(int64_t, w);\n"
+          "END_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(PickCustom, PickTiling)\n}\n")
+    a5 = (head + "BEGIN_TILING_DATA_DEF(PickAscTiling)\nTILING_DATA_FIELD_DEF(int32_t, only);\nEND_TILING_DATA_DEF;\n"
+          "REGISTER_TILING_DATA_CLASS(PickCustom, PickAscTiling)\n}\n")
+    kernel = ('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+              'extern "C" __global__ __aicore__ void pick_custom(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {\n'
+              '    GET_TILING_DATA(t, tiling);\n    GlobalTensor<int64_t> out; out.SetGlobalBuffer((__gm__ int64_t*)y, 2);\n'
+              '    out.SetValue(0, t.v + t.w);\n}\n')
+    sources = {"op_host/arch22/pick_tiling.h": a2, "op_host/arch35/pick_asc_tiling.h": a5,
+               "op_host/arch22/pick_tiling.cpp": '#include "pick_tiling.h"\n',
+               "op_host/arch35/pick_asc_tiling.cpp": '#include "pick_asc_tiling.h"\n', "op_kernel/pick_custom.cpp": kernel}
+    headers = {k: v for k, v in sources.items() if k.endswith(".h")}
+    assert shadowed_tiling_headers(headers, sources) == {"op_host/arch35/pick_asc_tiling.h"}
+    settings = load_settings()
+    b = build({k: v for k, v in sources.items() if not k.endswith(".cpp") or k.startswith("op_kernel/")}, "pick_custom",
+              settings=settings.replace(cxxflags=f"{settings.cxxflags} -DASCENDCRAFT_OP_TYPE=PickCustom"))
+    assert b.ok, [d.render() for d in b.diagnostics]
+    r = run(b, [GM("y", None, "out", shape=(2,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
+                Tiling(struct.pack("<2q", 40, 2))], block_dim=1)
+    assert r.ok and r.outputs["y"][0] == 42
+    # an A2 file that includes the Ascend 950 header keeps it (its structs are then the A2 build's too)
+    assert shadowed_tiling_headers(headers, {**sources, "op_kernel/pick_custom.cpp": '#include "pick_asc_tiling.h"\n'}) == set()
+    # whatever it registers: an arch35 header only arch35 files include is not the A2 build's (ops-nn sigmoid's
+    # includes ops-base's Ascend 950 elementwise framework, which the A2 kernel never reads)
+    other = {**headers, "op_host/arch35/pick_asc_tiling.h": a5.replace("(PickCustom,", "(OtherCustom,")}
+    assert shadowed_tiling_headers(other, {**sources, **other}) == {"op_host/arch35/pick_asc_tiling.h"}
 
 
 def test_a_tiling_header_guarded_like_a_kernel_header_does_not_hide_it():
@@ -1000,3 +1056,50 @@ def test_a_definition_that_names_its_tensors_through_a_helper_is_read_compiled(t
     x, y = torch.randn(4096), torch.randn(4096)
     r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
+def test_a_default_tiling_struct_registered_only_for_another_soc_leaves_the_op_s_struct(tmp_path):
+    # hicann ops-nn adaptive_avg_pool3d_grad: REGISTER_TILING_DEFAULT(<Ascend 950 struct>) inside
+    # `#if __CCE_AICORE__ == 310`, GET_TILING_DATA of the op's registered struct in the `#else` an A2 build compiles.
+    # GET_TILING_DATA then reads the registered struct (it stopped at "'AscendCraftTilingData' was not declared")
+    folder = copy_project(tmp_path, "scale_add_custom")
+    kernel = folder / "op_kernel" / "scale_add_custom.cpp"
+    text = kernel.read_text()
+    entry = 'extern "C" __global__ __aicore__ void scale_add_custom('
+    other_soc = ("#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 310\n"
+                 "struct ScaleAddV35Tiling { int64_t onlyOnTheOtherSoc; };\n"
+                 "extern \"C\" __global__ __aicore__ void scale_add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, "
+                 "GM_ADDR workspace, GM_ADDR tiling)\n{\n    REGISTER_TILING_DEFAULT(ScaleAddV35Tiling);\n"
+                 "    GET_TILING_DATA_WITH_STRUCT(ScaleAddV35Tiling, t, tiling);\n}\n#else\n")
+    assert text.count(entry) == 1
+    kernel.write_text(text.replace(entry, other_soc + entry) + "#endif\n")
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    # where the A2 build does compile it, it is the struct GET_TILING_DATA declares: a project whose kernel names the
+    # default struct (the op's own) in its A2 code runs as well
+    kernel.write_text(text.replace("    GET_TILING_DATA(tilingData, tiling);",
+                                   "    REGISTER_TILING_DEFAULT(ScaleAddTilingData);\n    GET_TILING_DATA(tilingData, tiling);"))
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
+def test_an_entry_written_in_both_branches_of_a_cpu_debug_condition_is_one_entry(tmp_path):
+    # hicann ops-nn fused_adamw: `#ifdef __CCE_KT_TEST__` entry `#else` the same entry `#endif` in one file (it stopped
+    # at "several kernel entries (fused_adamw, fused_adamw)"); whichever branch compiles, the build calls that entry
+    folder = copy_project(tmp_path, "scale_add_custom")
+    kernel = folder / "op_kernel" / "scale_add_custom.cpp"
+    text = kernel.read_text()
+    at = text.index('extern "C" __global__ __aicore__ void scale_add_custom(')
+    entry = text[at:]
+    kernel.write_text(text[:at] + "#ifdef __CCE_KT_TEST__\n" + entry + "#else\n" + entry + "#endif\n")
+    project = load_project(folder)
+    assert project.entry == "scale_add_custom" and project.kernel_file == "op_kernel/scale_add_custom.cpp"
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    # two different entries of one name in one file's branches stay a question the project must answer
+    kernel.write_text(text[:at] + "#ifdef __CCE_KT_TEST__\n" + entry.replace("GM_ADDR workspace, ", "") + "#else\n"
+                      + entry + "#endif\n")
+    with pytest.raises(AscendCraftError, match="several kernel entries"):
+        load_project(folder)

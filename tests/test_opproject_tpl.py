@@ -156,6 +156,33 @@ def test_an_entry_defined_once_per_core_version_branch_the_a2_one_is_taken(tmp_p
         load_project(tmp_path / "p")
 
 
+def test_a_plain_a2_entry_beside_an_ascend_950_template_entry_is_called_as_it_is(tmp_path):
+    # hicann ops-nn chamfer_distance_grad: `#if __CCE_AICORE__ == 310` a template entry (its key header under
+    # op_kernel/arch35/ declares ASCENDC_TPL_ARGS_DECL), `#else` the A2 entry, a plain extern "C" function dispatching on
+    # TILING_KEY_IS; the A2 build calls that one (it stopped at "ordered comparison of pointer with integer zero", the
+    # dispatcher's `entry<0>(...)` of a function that is no template)
+    import shutil
+    shutil.copytree(EXAMPLES / "scale_add_custom", tmp_path / "p")
+    kernel = tmp_path / "p" / "op_kernel" / "scale_add_custom.cpp"
+    text = kernel.read_text()
+    entry = 'extern "C" __global__ __aicore__ void scale_add_custom('
+    (tmp_path / "p" / "op_kernel" / "arch35").mkdir()
+    (tmp_path / "p" / "op_kernel" / "arch35" / "scale_add_key.h").write_text(
+        '#pragma once\n#include "ascendc/host_api/tiling/template_argument.h"\n'
+        "ASCENDC_TPL_ARGS_DECL(ScaleAddCustom, ASCENDC_TPL_UINT_DECL(MODE, 2, ASCENDC_TPL_UI_LIST, 0, 1), );\n"
+        "ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(MODE, ASCENDC_TPL_UI_LIST, 0, 1)), );\n")
+    other_soc = ("#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 310\n#include \"arch35/scale_add_key.h\"\n"
+                 "template <uint32_t MODE>\n__global__ __aicore__ void scale_add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, "
+                 "GM_ADDR workspace, GM_ADDR tiling)\n{\n}\n#else\n")
+    assert text.count(entry) == 1
+    kernel.write_text(text.replace(entry, other_soc + entry) + "#endif\n")
+    project = load_project(tmp_path / "p")
+    assert project.entry == "scale_add_custom"
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(project, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
 def test_ops_base_helpers_compute_as_numpy_does(tmp_path):
     # ops-base's host helpers, compiled as an op_host file includes them: the 16-bit float types and the integer ones
     import subprocess

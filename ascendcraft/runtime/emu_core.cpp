@@ -1059,6 +1059,19 @@ void pipe_reset(int pipe, SrcLoc loc) {
     std::memset(c.in_flight, 0, sizeof c.in_flight);
 }
 
+// `a = b` of two TPipes: a's allocation state becomes b's (the UB and cube bytes handed out, the buffer count); the
+// queues each one set up stay with the pipe that set them up.
+void pipe_assign(int pipe, int from) {
+    Core& c = core();
+    const int n = static_cast<int>(c.pipes.size());
+    if (pipe == from || pipe < 0 || pipe >= n || from < 0 || from >= n) return;
+    PipeState& to = c.pipes[pipe];
+    const PipeState& src = c.pipes[from];
+    to.used = src.used;
+    std::memcpy(to.cube_used, src.cube_used, sizeof to.cube_used);
+    to.buffers = src.buffers;
+}
+
 void* current_pipe_object() {
     Core& c = core();
     return c.current_pipe >= 0 ? c.pipes[c.current_pipe].object : nullptr;

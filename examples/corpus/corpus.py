@@ -1045,7 +1045,7 @@ def global_scope_entry(sources: dict[str, str], chosen: str | None) -> tuple[dic
 def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True) -> dict:
     from ascendcraft.config import load_settings
     from ascendcraft.emu import build, read_sources
-    from ascendcraft.opproject import build_project, dtype_macros, load_project, template_entry
+    from ascendcraft.opproject import build_project, dtype_macros, load_project, template_entry, uses_tiling_default
     out = dict(entry)
     settings = load_settings()
     with tempfile.TemporaryDirectory() as tmp:
@@ -1083,7 +1083,7 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             out.update(kernel_ok=False, project_ok=False, error=f"dtype: {e}"[:300])
             return out
         macros += f" -DASCENDCRAFT_OP_TYPE={project.op.type}"
-        if "REGISTER_TILING_DEFAULT" in project.sources[project.kernel_file]:   # as build_project does
+        if uses_tiling_default(project.sources[project.kernel_file]):   # as build_project does
             macros += " -DASCENDCRAFT_TILING_DEFAULT"
         # the kernel's build: every file but the op_host sources (op_kernel/, headers, a neighbouring op's source that the
         # kernel includes by path: dynamic_rnnv2's ../dynamic_rnn/LstmFP16.cpp)

@@ -667,6 +667,7 @@ P("TPipe.AllocEventID.notemplate", "TEventID id = pipe.AllocEventID();", "templa
 P("TPipe.ReleaseEventID.notemplate", "pipe.ReleaseEventID(0);", "template")
 P("TPipe.GetTPipePtr", "TPipe* p = GetTPipePtr();")
 P("TPipe.copy", "TPipe p2 = pipe;", "swap")
+P("TPipe.assign", "{ TPipe p2; p2 = pipe; TBuf<TPosition::VECCALC> t2; p2.InitBuffer(t2, 1024); }")
 P("TPipe.InitBufPool", "pipe.InitBufPool();", "name")
 P("TBufPool.reuse", "{ TBufPool<TPosition::VECCALC> p1, p2; pipe.InitBufPool(p1, 4096); pipe.InitBufPool(p2, 4096, p1); TQue<TPosition::VECIN, 1> q; p1.InitBuffer(q, 1, 1024); p1.Reset(); }")
 P("TBufPool.nested.other_size", "{ TBufPool<TPosition::VECCALC, 8> o; TBufPool<TPosition::VECCALC> a, b; TBuf<TPosition::VECCALC> t; pipe.InitBufPool(o, 8192); o.InitBufPool(a, 2048); o.InitBuffer(t, 1024); o.InitBufPool(b, 2048, a); o.Reset(); }")

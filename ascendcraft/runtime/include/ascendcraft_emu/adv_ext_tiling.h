@@ -4,6 +4,7 @@
 // one row (at least) or every row (at most) of float source and the scale; AscendAntiQuant none for half output, float
 // intermediates for bfloat16_t. No vendor code.
 #pragma once
+#include "ascendcraft_emu/type_macros_push.h"   // kernel_type.h's DT_* / FORMAT_* macros are ge enumerators here
 
 #include <algorithm>
 #include <cstdint>
@@ -237,3 +238,4 @@ inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC& ascendcPlatf
     return true;
 }
 }  // namespace AscendC
+#include "ascendcraft_emu/type_macros_pop.h"

@@ -5,6 +5,13 @@
 
 #include <cassert>
 #include <cmath>
+// The standard headers CANN's CPU-debug kernel_operator.h brings (ASCENDC_CPU_DEBUG, which this build defines): kernels'
+// CPU-debug helpers use them without including them (hicann ops-nn weight_quant_batch_matmul_v2's tool.h: std::setw).
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
 
 #include "ascendcraft_emu/base.h"
 #include "ascendcraft_emu/runtime.h"

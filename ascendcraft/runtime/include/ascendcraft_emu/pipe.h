@@ -288,7 +288,13 @@ public:
             "a copy of the TPipe: a kernel has exactly one TPipe on Ascend 910B (A2), and a copy would manage the same UB twice",
             "pass the TPipe by pointer (TPipe* pipe) or by reference", loc);
     }
-    TPipe& operator=(const TPipe&) = delete;
+    // Assigning one TPipe to another is AscendC's plain copy of its allocation state (hicann ops-nn add_layer_norm_grad
+    // keeps a member `TPipe pipe_` and assigns it the kernel's pipe): the copy hands out UB from where the other one
+    // stands; what either hands out afterwards, the other does not know of (their buffers may overlap, as on the NPU).
+    TPipe& operator=(const TPipe& other) {
+        ascendcraft::emu::pipe_assign(pipe_, other.pipe_);
+        return *this;
+    }
 
     template <TPosition src, TPosition dst, int32_t depth, auto mask>
     bool InitBuffer(TQueBind<src, dst, depth, mask>& que, uint8_t num, uint32_t len, SrcLoc loc = {}) {

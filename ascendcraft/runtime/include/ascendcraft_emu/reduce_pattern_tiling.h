@@ -4,6 +4,7 @@
 // ReduceMax / ReduceMin half and float, ReduceAny / ReduceAll float and uint8); a call that breaks one prints an
 // error and leaves the sizes unchanged. The minimum and the maximum are the same size (reduce_pattern_tmp.h).
 #pragma once
+#include "ascendcraft_emu/type_macros_push.h"   // kernel_type.h's DT_* / FORMAT_* macros are ge enumerators here
 
 #include <cstdint>
 #include <cstdio>
@@ -50,3 +51,4 @@ ASCENDCRAFT_EMU_REDUCE_TILING(ReduceAll, dataType == ge::DT_UINT8 ? AscendC::red
                               dataType == ge::DT_FLOAT || dataType == ge::DT_UINT8, "it only supports float and uint8 type on this platform")
 #undef ASCENDCRAFT_EMU_REDUCE_TILING
 }  // namespace AscendC
+#include "ascendcraft_emu/type_macros_pop.h"

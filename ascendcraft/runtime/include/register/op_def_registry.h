@@ -295,6 +295,10 @@ public:
         if (!value_depend_) data_asked_ = true;   // the glue names the input when the tiling function then fails
         return data_.empty() ? nullptr : reinterpret_cast<const T*>(data_.data());
     }
+    // The address of the tensor's data: that of a value-dependent input's values (as GetData), nullptr for any other
+    // input, as CANN gives a tiling function (ops-nn's IsConstTensor asks GetAddr() == nullptr).
+    const void* GetAddr() const { return data_.empty() ? nullptr : data_.data(); }
+    void* GetAddr() { return data_.empty() ? nullptr : data_.data(); }
     StorageShape shape_;
     CompileTimeTensorDesc desc_;
     std::vector<uint64_t> data_;   // the bytes, in 8-byte words (aligned for any element type)
