@@ -651,6 +651,31 @@ def test_hicann_ops_nn_kernels_find_another_ops_kernel_headers_beside_their_fold
 
 
 
+def test_another_ops_kernel_headers_bring_the_folders_they_name_beside_them_in_turn(tmp_path):
+    """ops-nn inplace_add_rms_norm names `../add_rms_norm/add_rms_norm.h`, which names `../rms_norm/rms_norm_base.h`: both
+    folders are beside op_kernel/ in the entry's copy, as in the repository's build (it stopped at
+    "../rms_norm/rms_norm_base.h: No such file or directory")."""
+    from ascendcraft.emu import build, read_sources
+    files = {
+        "norm/base_norm/op_kernel/base_norm_common.h": "#pragma once\nconstexpr int NORM_LANES = 8;\n",
+        "norm/base_norm/op_host/base_norm_def.cpp": "// OpDef\n",
+        "norm/add_norm/op_kernel/add_norm.h": '#pragma once\n#include "../base_norm/base_norm_common.h"\n'
+                                             "constexpr int ADD_LANES = 2 * NORM_LANES;\n",
+        "norm/add_norm/op_host/add_norm_def.cpp": "// OpDef\n",
+        "norm/inplace_add_norm/op_kernel/inplace_add_norm.cpp":
+            '#include "kernel_operator.h"\n#include "../add_norm/add_norm.h"\n'
+            'extern "C" __global__ __aicore__ void inplace_add_norm(GM_ADDR x) { (void)x; static_assert(ADD_LANES == 16, ""); }\n',
+        "norm/inplace_add_norm/op_host/inplace_add_norm_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
+    }
+    _, commit = _git_repo(tmp_path, files)
+    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "norm/inplace_add_norm", "kind": "op-project"}
+    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    assert (dest / "add_norm" / "add_norm.h").is_file() and (dest / "base_norm" / "base_norm_common.h").is_file()
+    b = build({k: v for k, v in read_sources(dest).items() if k.startswith(("op_kernel/", "add_norm/", "base_norm/"))},
+              "inplace_add_norm")
+    assert b.ok, b.log[-1500:]
+
+
 def test_ops_nn_kernels_take_source_files_of_an_op_beside_them_by_name(tmp_path):
     """dynamic_rnnv2's kernel includes dynamic_rnn's sources, `#include "../dynamic_rnn/LstmFP16.cpp"`: the named source
     goes to dynamic_rnn/ beside op_kernel/ with the headers, and dynamic_rnn's own kernel entry does not."""

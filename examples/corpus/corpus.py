@@ -982,11 +982,15 @@ def _beside_kernel_folders(gitdir: str, commit: str, path: str, dest: Path, name
     that is no folder of the op itself, the headers of the op of that name in the same category (or anywhere in the
     repository) go to <dest>/<name>/, where that path resolves from <dest>/op_kernel/; so do the source files the op
     names by such a path (`named`, relative to the op: dynamic_rnnv2's `#include "../dynamic_rnn/LstmFP16.cpp"`), and
-    no other source file of that op (its own kernel entries)."""
+    no other source file of that op (its own kernel entries). The headers copied name folders beside them the same way
+    in turn (ops-nn inplace_add_rms_norm names `../add_rms_norm/add_rms_norm.h`, which names
+    `../rms_norm/rms_norm_base.h`): those come along too, as every op's folder is there in the repository's build."""
     category = posixpath.dirname(path)
     listing = git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines()
-    for name in sorted(names):
-        ops = {g[:g.index("/op_host/")] for g in listing if "/op_host/" in g}   # folders that are ops (not common/inc)
+    ops = {g[:g.index("/op_host/")] for g in listing if "/op_host/" in g}   # folders that are ops (not common/inc)
+    todo, done = sorted(names), set(names)
+    while todo:
+        name = todo.pop(0)
         found = [g for g in listing if f"/{name}/op_kernel/" in f"/{g}" and g[:g.index("/op_kernel/")] in ops
                  and (g.endswith((".h", ".hpp")) or f"{name}/{g.split('/op_kernel/', 1)[1]}" in named)]
         here = [g for g in found if g.startswith(f"{category}/{name}/op_kernel/")]
@@ -997,7 +1001,13 @@ def _beside_kernel_folders(gitdir: str, commit: str, path: str, dest: Path, name
             if not g.startswith(root) or "/arch35/" in g: continue
             out = dest / name / g[len(root):]
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_bytes(show(gitdir, commit, g))
+            text = show(gitdir, commit, g)
+            out.write_bytes(text)
+            for more in re.findall(rb'#\s*include\s*"\.\./(\w+)/', text):
+                more = more.decode()
+                if more not in done and more not in ("op_kernel", "op_host"):
+                    done.add(more)
+                    todo.append(more)
 
 
 # The shared header folders each repository's own build puts on the include path (-I), and the folder of the entry's
