@@ -1,11 +1,13 @@
 """Scalar GetValue / SetValue keep every check on their fast paths.
 
 A scalar GM read inside a buffer whose reads need no check past the bounds (an input; an output while blocks run one
-after another and its poison is not deferred) takes a per-core fast path (emu_core.cpp, gm_read), and a scalar UB read
+after another and its poison is not deferred) takes a per-block fast path, inlined into GlobalTensor::GetValue (gm_get,
+runtime.h; gm_read in emu_core.cpp finds the ranges), and a scalar UB read
 skips the race check's bookkeeping when no V or MTE2 write is pending (RaceChecker::scalar_read_settled). Each test
 first runs a loop of reads that takes those paths, then makes the access that must still be caught: an index past the
 tensor, a GM address outside every buffer, a read of a vector result with no V -> S flag (auto-sync off), a write
-into an input, and reads of bytes nothing wrote (they see the poison). The trace still records every GetValue.
+into an input, and reads of bytes nothing wrote (they see the poison). The trace still records every GetValue, a run
+counts each read on the S pipe as the trace does, and a run stopped in a loop of inlined reads names the read's line.
 examples/benchmarks/bench_scalar_access.py times the calls.
 """
 import numpy as np
@@ -18,7 +20,8 @@ KERNEL = r'''
 #include "kernel_operator.h"
 using namespace AscendC;
 // mode 0: a UB index past the tensor; 1: a GM read far past x; 2: a GM read in x's padding (legal); 3: a vector
-// result read with no V -> S flag; 4: the same with the flag; 5: reads of UB and GM nothing wrote; 6: a write into x
+// result read with no V -> S flag; 4: the same with the flag; 5: reads of UB and GM nothing wrote; 6: a write into x;
+// 7: a loop of GM reads that never ends
 extern "C" __global__ __aicore__ void scalar_checks(GM_ADDR x, GM_ADDR y, uint32_t mode)
 {
     TPipe pipe;
@@ -52,6 +55,7 @@ extern "C" __global__ __aicore__ void scalar_checks(GM_ADDR x, GM_ADDR y, uint32
         acc += t.GetValue(5);                              // EXPECT ub-race (mode 3)
     }
     if (mode == 6) xGm.SetValue(3, acc);                   // EXPECT gm-write-input
+    if (mode == 7) for (uint32_t i = 0; acc != -1.0f; ++i) acc += xGm.GetValue(i & 255);   // EXPECT timeout
     yGm.SetValue(0, acc);
     if (mode != 5) { yGm.SetValue(1, 0.0f); yGm.SetValue(2, 0.0f); }
     for (uint32_t i = 3; i < 256; ++i) yGm.SetValue(i, 0.0f);
@@ -120,3 +124,21 @@ def test_the_trace_records_every_scalar_read():
     t = trace(b, [GM("x", None, "in", shape=(N,), dtype=np.float32), GM("y", None, "out", shape=(N,), dtype=np.float32),
                   Scalar(4, "uint32")], block_dim=1)
     assert t.count("GetValue", Pipe.S) == 2 * 64 * N + 1
+
+
+def test_a_run_counts_every_scalar_read_as_the_trace_records_it():
+    "The inlined reads add to the S pipe's work as gm_read does: instructions and bytes, as many as the trace's records."
+    b = build({"scalar_checks.cpp": KERNEL.lstrip("\n")})
+    args = [GM("x", X), GM("y", None, "out", shape=(N,), dtype=np.float32), Scalar(4, "uint32")]
+    r = run(b, args, block_dim=2)
+    assert r.ok, r.diagnostics
+    t = trace(b, args, block_dim=2)
+    assert r.work["S"] == t.work()["S"] and r.work["S"][0] > 2 * 2 * 64 * N, (r.work["S"], t.work()["S"])
+
+
+def test_a_run_stopped_in_a_loop_of_reads_names_the_read():
+    "The inlined reads keep the status page's place: the timeout names the GetValue line the kernel was looping in."
+    from ascendcraft.config import load_settings
+    r = _run(7, settings=load_settings().replace(run_timeout=1.0))
+    e = _error(r)
+    assert e.kind == "timeout" and f"GetValue at scalar_checks.cpp:{_line('EXPECT timeout')}" in e.message, e.message

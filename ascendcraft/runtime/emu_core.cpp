@@ -18,8 +18,19 @@ Launch* g_launch = nullptr;
 namespace {
 thread_local Core* t_core = nullptr;
 }
+__thread ScalarReads t_scalar_reads;   // runtime.h: GlobalTensor::GetValue's inlined fast path
 Core* current_core() { return t_core; }
-void set_current_core(Core* c) { t_core = c; }
+// A block starts or ends on this thread: its scalar reads start with no range known, and count in its own counters.
+void set_current_core(Core* c) {
+    t_core = c;
+    ScalarReads& r = t_scalar_reads;
+    for (int i = 0; i < ScalarReads::kSpans; ++i) r.lo[i] = r.hi[i] = nullptr;
+    r.count = c ? &c->work_count[static_cast<uint8_t>(TPipe_::S)] : nullptr;
+    r.bytes = c ? &c->work_bytes[static_cast<uint8_t>(TPipe_::S)] : nullptr;
+    Status* s = g_launch ? g_launch->status : nullptr;
+    r.line = s ? &s->line : nullptr;
+    r.op = s ? &s->op : nullptr;
+}
 
 // ---- names -------------------------------------------------------------------------------------
 const char* op_name(Op op) {
@@ -218,11 +229,9 @@ Core& core() {
     return *t_core;
 }
 
-namespace {
-thread_local const char* t_status_file = nullptr;   // the file the status page names (enter)
-}
+// the file the status page names (enter): t_scalar_reads.file, which the inlined GetValue compares with its own
 static void enter_file(Status* s, const char* file) {
-    t_status_file = file;
+    t_scalar_reads.file = file;
     strncpy(s->file, file ? file : "", sizeof(s->file) - 1);
     s->file[sizeof(s->file) - 1] = 0;
 }
@@ -232,7 +241,7 @@ static inline void enter_inline(Op op, const SrcLoc& loc) {
     if (!s) return;
     s->op = static_cast<uint16_t>(op);
     s->line = static_cast<uint32_t>(loc.line);
-    if (loc.file != t_status_file) enter_file(s, loc.file);
+    if (loc.file != t_scalar_reads.file) enter_file(s, loc.file);
 }
 void enter(Op op, const SrcLoc& loc) { enter_inline(op, loc); }
 
@@ -1673,10 +1682,12 @@ void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
 }
 
 // A scalar GM read is the hot call of kernels that loop over GM element by element (convolutions written with
-// GetValue: 10^10 calls at a task's own shape). check_gm's only checks for a read inside an input buffer are the
-// bounds; an output's read is tracked only when blocks run in parallel (another block may be writing it), and a
-// buffer with deferred poison must see the poison. So the ranges with none of those (`plain`) are remembered per
-// core, and a read inside one costs the bounds test, the work count and the copy: the same checks, made once.
+// GetValue: 10^10 calls at a task's own shape, a GEMM 10^11). check_gm's only checks for a read inside an input buffer
+// are the bounds; an output's read is tracked only when blocks run in parallel (another block may be writing it), and
+// a buffer with deferred poison must see the poison. So the ranges with none of those (`plain`) are remembered per
+// block (t_scalar_reads, reset by set_current_core), and a read inside one costs the bounds test, the work count and
+// the copy: the same checks, made once. GlobalTensor::GetValue makes that test inline (gm_get, runtime.h); the loop
+// below is the same test for the other callers.
 static bool plain_read(const GmBuffer& b, const void* p, uint32_t size) {
     const uint8_t* a = static_cast<const uint8_t*>(p);
     const bool tracked = (b.role == Role::Out || b.role == Role::InOut || b.role == Role::Workspace) && g_launch->parallel;
@@ -1686,10 +1697,10 @@ static bool plain_read(const GmBuffer& b, const void* p, uint32_t size) {
 void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
     enter_inline(Op::GetValue, loc);
     Core& c = core();
+    ScalarReads& r = t_scalar_reads;
     const uint8_t* a = static_cast<const uint8_t*>(p);
-    for (int i = 0; i < Core::kPlainReads; ++i) {
-        const Core::GmSpan& s = c.plain_reads[i];
-        if (a >= s.lo && a < s.hi && size <= static_cast<uint64_t>(s.hi - a)) {
+    for (int i = 0; i < ScalarReads::kSpans; ++i) {
+        if (a >= r.lo[i] && a < r.hi[i] && size <= static_cast<uint64_t>(r.hi[i] - a)) {
             ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work, as record_gm does in execute mode
             c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
             copy_scalar(out, a, size);
@@ -1701,8 +1712,10 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
     if (b.real) std::memcpy(out, gm_source(b, p), size);
     else std::memset(out, 0, size);
     if (plain_read(b, p, size)) {   // the latest found first; the oldest of four drops out
-        std::memmove(c.plain_reads + 1, c.plain_reads, sizeof(Core::GmSpan) * (Core::kPlainReads - 1));
-        c.plain_reads[0] = Core::GmSpan{b.base, b.base + b.bytes};
+        std::memmove(r.lo + 1, r.lo, sizeof(r.lo[0]) * (ScalarReads::kSpans - 1));
+        std::memmove(r.hi + 1, r.hi, sizeof(r.hi[0]) * (ScalarReads::kSpans - 1));
+        r.lo[0] = b.base;
+        r.hi[0] = b.base + b.bytes;
     }
 }
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc) {

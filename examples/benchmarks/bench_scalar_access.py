@@ -13,6 +13,8 @@ fixed costs cancel.
     GlobalTensor GetValue   x.GetValue(i) * w.GetValue(i)   (two inputs in turn, as a convolution's loop reads them)
     GlobalTensor SetValue   y.SetValue(i, v)        (the output buffer)
     GlobalTensor GetValue out   y.GetValue(i)       (the output buffer, after writing it)
+    GlobalTensor GetValue GEMM  a GEMM written with GetValue: two dot products at once, x row against two w rows
+                                 (three reads per step, as LLM-written GEMMs walk GM; `calls` reads in all)
 
 Each kind runs with the race check on (the default, auto-sync on) and, for the UB kinds, with
 auto-sync off (the race check as written), in one block and in 8 blocks run in parallel.
@@ -30,7 +32,8 @@ SCALAR_LOOP = r"""
 using namespace AscendC;
 
 // mode 0: UB GetValue, 1: UB SetValue, 2: GM GetValue of two inputs in turn (x, w: a convolution's loop), 3: GM
-// SetValue, 4: GM GetValue of the output; `calls` calls over a 4096-element window.
+// SetValue, 4: GM GetValue of the output, 5: a GEMM's two dot products (x against two rows of w); `calls` calls over a
+// 4096-element window.
 extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR y, uint32_t mode, uint32_t calls)
 {
     TPipe pipe;
@@ -52,10 +55,20 @@ extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR 
     for (uint32_t i = 0; i < 4096; ++i) yGm.SetValue(i, acc);
     if (mode == 4) for (uint32_t i = 0; i < calls; ++i) acc += yGm.GetValue(i & 4095);
     if (mode == 4) yGm.SetValue(0, acc);
+    if (mode == 5) {
+        float acc1 = 0.0f;
+        for (uint32_t i = 0; i + 3 <= calls; i += 3) {
+            const uint32_t k = (i / 3) & 2047;
+            const float xv = xGm.GetValue(k);
+            acc += xv * wGm.GetValue(k);
+            acc1 += xv * wGm.GetValue(2048 + k);
+        }
+        yGm.SetValue(0, acc + acc1);
+    }
 }
 """
 KINDS = ["LocalTensor GetValue", "LocalTensor SetValue", "GlobalTensor GetValue", "GlobalTensor SetValue",
-         "GlobalTensor GetValue out"]
+         "GlobalTensor GetValue out", "GlobalTensor GetValue GEMM"]
 
 
 def kernel_seconds(b, mode, calls, blocks, repeats, auto_sync):
@@ -74,7 +87,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=4_000_000, help="calls per block")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--kinds", default=",".join(map(str, range(5))), help="the kinds to time, by number (0..4, as listed)")
+    ap.add_argument("--kinds", default=",".join(map(str, range(6))), help="the kinds to time, by number (0..5, as listed)")
     opts = ap.parse_args()
     b = build({"scalar_loop.cpp": SCALAR_LOOP})
     assert b.ok, b.diagnostics

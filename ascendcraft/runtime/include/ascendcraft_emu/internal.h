@@ -416,12 +416,7 @@ struct Core {
     // counter per block: atomics shared by blocks running in parallel bounced one cache line between the cores)
     uint64_t work_count[8] = {};
     uint64_t work_bytes[8] = {};
-    // execute mode: GM ranges this block read with GetValue whose scalar reads need no check past their bounds (an
-    // input, or an output the other blocks cannot be writing, with no deferred poison; no cross-core hand-over): the
-    // fast path of gm_read (emu_core.cpp), the latest found first
-    struct GmSpan { const uint8_t* lo = nullptr; const uint8_t* hi = nullptr; };
-    static constexpr int kPlainReads = 4;
-    GmSpan plain_reads[kPlainReads];
+    // the GM ranges this block reads with GetValue without a check past their bounds: ScalarReads (runtime.h), per thread
     // the special register of the last ReduceMax/Min or WholeReduceMax/Min (GetReduceMaxMinCount, emu_norm.cpp)
     double maxmin_value = 0;
     uint64_t maxmin_index = 0;

@@ -184,6 +184,43 @@ void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc
 void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, SrcLoc loc);
 void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc);
 void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc);
+// The fast path of a scalar GM read, inlined into GlobalTensor::GetValue: a kernel that walks GM element by element
+// calls it up to 10^11 times (a GEMM written with GetValue), and a call into the runtime cost more than the read.
+// Per thread: the GM ranges of the running block whose scalar reads need no check past their bounds (gm_read decides
+// which and fills them in: an input, or an output no other block can be writing, without deferred poison, outside
+// trace mode and cross-core launches), the block's S-pipe work counters, and the status page's place of the last API
+// call. A read inside a range updates the place and the counters and copies the value, as gm_read's own fast path
+// did; any other read, or one from another kernel file than the status page names, calls gm_read.
+struct ScalarReads {
+    static constexpr int kSpans = 4;
+    const uint8_t* lo[kSpans];  // the latest found first; the oldest of four drops out
+    const uint8_t* hi[kSpans];
+    uint64_t* count;            // the running block's S-pipe instruction and byte counts; null outside a block
+    uint64_t* bytes;
+    uint32_t* line;             // the status page's line and op of the last API call; null without a status page
+    uint16_t* op;
+    const char* file;           // the kernel file the status page names now
+};
+extern __thread ScalarReads t_scalar_reads;
+template <typename T> __attribute__((always_inline)) inline void gm_get(const T* p, T* out, SrcLoc loc) {
+#if !defined(__SANITIZE_ADDRESS__)   // the sanitized build checks the runtime's own accesses: every read calls gm_read
+    ScalarReads& r = t_scalar_reads;
+    const uint8_t* a = reinterpret_cast<const uint8_t*>(p);
+    if (r.count && (!r.line || loc.file == r.file))
+        for (int i = 0; i < ScalarReads::kSpans; ++i)
+            if (a >= r.lo[i] && a < r.hi[i] && sizeof(T) <= static_cast<uint64_t>(r.hi[i] - a)) {
+                if (r.line) {
+                    *r.op = static_cast<uint16_t>(Op::GetValue);
+                    *r.line = static_cast<uint32_t>(loc.line);
+                }
+                ++*r.count;
+                *r.bytes += sizeof(T);
+                std::memcpy(out, a, sizeof(T));
+                return;
+            }
+#endif
+    gm_read(p, sizeof(T), out, loc);
+}
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc);
 void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc);
 

@@ -69,7 +69,7 @@ public:
     void SetGlobalBuffer(__gm__ T* buffer, SrcLoc = {}) { address_ = buffer; bufferSize_ = 0; }
     T GetValue(uint64_t offset, SrcLoc loc = {}) const {
         T value{};
-        ascendcraft::emu::gm_read(address_ + offset, sizeof(T), &value, loc);
+        ascendcraft::emu::gm_get<T>(address_ + offset, &value, loc);   // runtime.h: inlined unless a check is due
         return value;
     }
     void SetValue(uint64_t offset, T value, SrcLoc loc = {}) const {
