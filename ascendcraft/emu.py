@@ -443,6 +443,45 @@ def find_entries(sources: dict[str, str]) -> list[Entry]:
             tpl = _TEMPLATE_RE.search(pre)
             found.append(Entry(m["name"], file, line, tuple(parse_param(p, i) for i, p in enumerate(params)),
                                " ".join(tpl["tpl"].split()) if tpl else ""))
+    return found + _macro_entries(sources)
+
+
+_DEFINE_RE = re.compile(r"(?m)^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)\((?P<args>[^)]*)\)(?P<body>(?:[^\n]*\\\n)*[^\n]*)")
+
+
+def _macro_entries(sources: dict[str, str]) -> list[Entry]:
+    """Entries a function-like macro writes (hicann ops-nn sync_batch_norm_gather_stats: a header defines
+    SYNC_BATCH_NORM_GATHER_STATS_KERNEL_ENTRY(KernelClass), the extern "C" __global__ function with its parameters, and
+    the A2 and the 310P kernel headers each invoke it once; the .cpp includes one of them per `#if __CCE_AICORE__`).
+    Each is found in the .cpp file that includes (directly or through its headers) a header invoking the macro, at the
+    line of that #include, with the parameters the macro's body writes (not built from the macro's own arguments)."""
+    macros = {}   # macro name -> (entry name, parameter text)
+    for text in sources.values():
+        for d in _DEFINE_RE.finditer(blank_comments(text)):
+            body = d["body"].replace("\\\n", " ")
+            if not re.search(r"\b__global__\b", body): continue
+            m = _VOID_RE.search(body)
+            args = {a.strip() for a in d["args"].split(",") if a.strip()}
+            if m and not args & set(re.findall(r"\w+", m["name"] + " " + m["params"])):
+                macros[d["name"]] = (m["name"], m["params"])
+    if not macros: return []
+    invoked = {}   # file -> the macros it invokes (outside #define lines)
+    for f, text in sources.items():
+        code = "\n".join(l for l in blank_comments(text).replace("\\\n", " ").split("\n") if not l.lstrip().startswith("#"))
+        names = [n for n in macros if re.search(rf"(?m)^\s*{n}\s*\(", code)]
+        if names: invoked[f] = names
+    found = []
+    for file, text in sources.items():
+        if not file.endswith((".cpp", ".cc", ".cxx", ".asc")): continue
+        code = blank_comments(text)
+        for inc in re.finditer(r'(?m)^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', code):
+            local = os.path.normpath(os.path.join(os.path.dirname(file), inc.group(1)))
+            start = [local] if local in sources else sorted(n for n in sources if n.endswith("/" + inc.group(1)))[:1]
+            reached = [g for s in start for g in included_sources(sources, s) if g in invoked]
+            for name, params in dict.fromkeys(macros[n] for g in reached for n in invoked[g]):
+                plist = [p for p in params.split(",") if p.strip() and p.strip() != "void"]
+                found.append(Entry(name, file, code.count("\n", 0, inc.start()) + 1,
+                                   tuple(parse_param(p, i) for i, p in enumerate(plist))))
     return found
 
 # %% ../nbs/10_emu.ipynb #d4729e59
@@ -1198,7 +1237,10 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     if key is not None:
         lines.append(f"#define TILING_KEY_VAR {_key_literal(key)}   // this binary's tiling key, as CANN's per-key build")
     lines.append('#include "kernel_operator.h"')          # build_macros.h, with the build's -D flags and key
-    if "GET_TILING_DATA" in code:
+    # an entry a macro of an included header writes (_macro_entries): its GET_TILING_DATA is in the headers
+    macro_written = not re.search(rf"\b{re.escape(entry.name)}\s*\(", code)
+    if "GET_TILING_DATA" in code or (macro_written and any("GET_TILING_DATA" in blank_comments(sources[f])
+                                                           for f in included_sources(sources, entry.file))):
         # the headers the kernel file includes: a quoted name is first looked up beside the kernel (its own
         # op_kernel/x.h, not op_host/x.h of the same name), then anywhere in the project
         here, included = os.path.dirname(entry.file), set()

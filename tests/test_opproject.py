@@ -1103,3 +1103,31 @@ def test_an_entry_written_in_both_branches_of_a_cpu_debug_condition_is_one_entry
                       + entry + "#endif\n")
     with pytest.raises(AscendCraftError, match="several kernel entries"):
         load_project(folder)
+
+
+def test_an_entry_written_by_a_macro_in_a_header_is_the_kernels_entry(tmp_path):
+    # hicann ops-nn sync_batch_norm_gather_stats: a common header defines the entry as a macro of the kernel class, the
+    # A2 and the 310P kernel headers invoke it, and the .cpp includes one of them per `#if __CCE_AICORE__` (it stopped
+    # at "no kernel entry in op_kernel/"): the entry is the .cpp's, with the parameters the macro writes
+    folder = copy_project(tmp_path, "scale_add_custom")
+    kernel = folder / "op_kernel" / "scale_add_custom.cpp"
+    text = kernel.read_text()
+    at = text.index('extern "C" __global__ __aicore__ void scale_add_custom(')
+    body = text[at:].rstrip("\n").replace("KernelScaleAdd", "KernelClass").split("\n")
+    (folder / "op_kernel" / "common").mkdir()
+    (folder / "op_kernel" / "common" / "entry_macro.h").write_text(
+        "#pragma once\n#define SCALE_ADD_ENTRY(KernelClass) \\\n" + " \\\n".join(body) + "\n")
+    (folder / "op_kernel" / "arch20").mkdir()
+    (folder / "op_kernel" / "arch20" / "scale_add_kernel.h").write_text(
+        '#pragma once\n#include "../common/entry_macro.h"\nSCALE_ADD_ENTRY(KernelScaleAdd)\n')
+    (folder / "op_kernel" / "scale_add_kernel.h").write_text(
+        '#pragma once\n#include "common/entry_macro.h"\nSCALE_ADD_ENTRY(KernelScaleAdd)\n')
+    kernel.write_text(text[:at] + "#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 200\n"
+                      '#include "arch20/scale_add_kernel.h"\n#else\n#include "scale_add_kernel.h"\n#endif\n')
+    project = load_project(folder)
+    assert project.entry == "scale_add_custom" and project.kernel_file == "op_kernel/scale_add_custom.cpp"
+    assert [p.name for p in project.op.inputs] == ["x", "y"]
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(project, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    assert r.tiling_key in (1, 2)
