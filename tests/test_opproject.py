@@ -450,6 +450,24 @@ OP_ADD(F32Custom);
     assert registered_definition({"op_host/f32_custom.cpp": src}, "op_host/f32_custom.cpp").type == "F32Custom"
 
 
+def test_ge_type_utils_name_every_format(tmp_path):
+    # cann-ops conv3dv2's tiling finds the N / C / D / H / W axes in TypeUtils::FormatToAscendString(origin format); the
+    # names are the enumerators' without FORMAT_ (FormatToSerialString called everything but NCHW / NHWC "ND")
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text('#include <string>\n#include "graph/utils/type_utils.h"\n' + host.read_text().replace(
+        "    const uint32_t coreNum = platform.GetCoreNumAiv();\n", """    const uint32_t coreNum = platform.GetCoreNumAiv();
+    const std::string ncdhw = ge::TypeUtils::FormatToAscendString(ge::FORMAT_NCDHW).GetString();
+    if (ncdhw != "NCDHW" || ncdhw.find("D") != 2 || ge::TypeUtils::FormatToSerialString(ge::FORMAT_NDHWC) != "NDHWC"
+        || ge::TypeUtils::FormatToSerialString(ge::FORMAT_FRACTAL_NZ) != "FRACTAL_NZ"
+        || ge::TypeUtils::FormatToSerialString(ge::FORMAT_ND) != "ND"
+        || std::string(ge::TypeUtils::DataTypeToAscendString(ge::DT_BF16).GetString()) != "DT_BF16") return ge::GRAPH_FAILED;
+"""))
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
 def test_a_one_entry_dtype_list_serves_every_column():
     # ForeachLerpScalar's text gives its computed 'weight' list one dtype (DT_FLOAT) beside three-column tensor lists:
     # the float32 column must still match (dtype_macros reads the short list's last entry for every column)
