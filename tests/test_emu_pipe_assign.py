@@ -48,15 +48,21 @@ extern "C" __global__ __aicore__ void assigned_pipe(GM_ADDR x, GM_ADDR y, GM_ADD
 '''
 
 
-def test_an_assigned_tpipe_hands_out_ub_after_the_one_it_copies():
-    b = build({"assigned_pipe.cpp": KERNEL})
+def run_assigned(src: str):
+    "Build and run the kernel `src` on x = 0..63; (x, the run's outputs)."
+    b = build({"assigned_pipe.cpp": src})
     assert b.ok, [d.render() for d in b.diagnostics]
     x = np.arange(64, dtype=np.float32)
     r = run(b, [GM("x", x), GM("y", np.empty(64, np.float32), "out"), GM("addr", np.zeros(8, np.uint32), "out")],
             block_dim=1)
     assert r.ok, [d.render() for d in r.diagnostics]
-    np.testing.assert_array_equal(r.outputs["y"], x + 3)
-    assert r.outputs["addr"][0] == 64 * 4   # right after the kernel pipe's 256 bytes
+    return x, r.outputs
+
+
+def test_an_assigned_tpipe_hands_out_ub_after_the_one_it_copies():
+    x, out = run_assigned(KERNEL)
+    np.testing.assert_array_equal(out["y"], x + 3)
+    assert out["addr"][0] == 64 * 4   # right after the kernel pipe's 256 bytes
 
 
 def test_an_assigned_tpipe_after_reset_starts_again_at_the_beginning_of_ub():
@@ -65,11 +71,6 @@ def test_an_assigned_tpipe_after_reset_starts_again_at_the_beginning_of_ub():
     src = KERNEL.replace("    Tail tail;\n", "    pipe.Reset();\n    Tail tail;\n") \
         .replace("    Duplicate(b, 3.0f, 64);        // the copy's buffer lies after the kernel pipe's one: `a` keeps x\n"
                  "    Add(b, a, b, 64);\n", "    Adds(b, b, 3.0f, 64);\n")
-    b = build({"assigned_pipe.cpp": src})
-    assert b.ok, [d.render() for d in b.diagnostics]
-    x = np.arange(64, dtype=np.float32)
-    r = run(b, [GM("x", x), GM("y", np.empty(64, np.float32), "out"), GM("addr", np.zeros(8, np.uint32), "out")],
-            block_dim=1)
-    assert r.ok, [d.render() for d in r.diagnostics]
-    assert r.outputs["addr"][0] == 0
-    np.testing.assert_array_equal(r.outputs["y"], x + 3)   # the same bytes: what the kernel's buffer held is read
+    x, out = run_assigned(src)
+    assert out["addr"][0] == 0
+    np.testing.assert_array_equal(out["y"], x + 3)   # the same bytes: what the kernel's buffer held is read

@@ -807,21 +807,28 @@ def test_the_tiling_header_is_found_beside_a_kernel_header_of_the_same_name(monk
     assert again.ok and not again.cached
 
 
-def test_a_value_dependent_input_gives_the_tiling_function_its_values(tmp_path):
-    # NPUKernelBench Fill / StridedSliceAssignV2: Input(...).ValueDepend(REQUIRED), and the tiling function reads the
-    # values with GetInputTensor(i)->GetData<int64_t>(); here a second input `scale` (one float) scales y
+def scale_input_project(tmp_path, tiling: str):
+    """scale_add_custom with a third input `scale` (one float, `ValueDepend(REQUIRED)`) in the kernel's signature, and
+    `tiling` (C++ lines that set `alpha`, reading the scale) in place of the tiling function's `set_alpha` line."""
     folder = copy_project(tmp_path, "scale_add_custom")
     host = folder / "op_host" / "scale_add_custom.cpp"
     host.write_text(host.read_text().replace(
         'this->Output("z")', 'this->Input("scale").ParamType(REQUIRED).ValueDepend(REQUIRED).DataType({ge::DT_FLOAT, '
         'ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});\n        this->Output("z")').replace(
-        "    tiling.set_alpha(alpha ? *alpha : 1.0f);",
-        "    const float* scale = context->GetInputTensor(2)->GetData<float>();\n"
-        "    if (scale == nullptr || context->GetInputTensor(0)->GetData<float>() != nullptr) return ge::GRAPH_FAILED;\n"
-        "    tiling.set_alpha((alpha ? *alpha : 1.0f) * scale[0]);"))
+        "    tiling.set_alpha(alpha ? *alpha : 1.0f);", tiling))
     kernel = folder / "op_kernel" / "scale_add_custom.cpp"
     kernel.write_text(kernel.read_text().replace("GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace",
                                                  "GM_ADDR x, GM_ADDR y, GM_ADDR scale, GM_ADDR z, GM_ADDR workspace"))
+    return folder
+
+
+def test_a_value_dependent_input_gives_the_tiling_function_its_values(tmp_path):
+    # NPUKernelBench Fill / StridedSliceAssignV2: Input(...).ValueDepend(REQUIRED), and the tiling function reads the
+    # values with GetInputTensor(i)->GetData<int64_t>(); here a second input `scale` (one float) scales y
+    folder = scale_input_project(tmp_path,
+        "    const float* scale = context->GetInputTensor(2)->GetData<float>();\n"
+        "    if (scale == nullptr || context->GetInputTensor(0)->GetData<float>() != nullptr) return ge::GRAPH_FAILED;\n"
+        "    tiling.set_alpha((alpha ? *alpha : 1.0f) * scale[0]);")
     project = load_project(folder)
     assert [p.value_depend for p in project.op.inputs] == [False, False, True]
     x, y = torch.randn(4096), torch.randn(4096)
@@ -834,18 +841,10 @@ def test_a_tensors_address_is_its_data_for_a_value_dependent_input_and_null_othe
     # hicann ops-nn's common op_util.h: IsConstTensor(t) asks t->GetAddr() == nullptr (gert::Tensor's data address);
     # the emulated tensor has it as CANN gives it to a tiling function: the data of a ValueDepend input, else nullptr
     # (the kernel build of batch_norm_grad_v3 stopped at "'const class gert::Tensor' has no member named 'GetAddr'")
-    folder = copy_project(tmp_path, "scale_add_custom")
-    host = folder / "op_host" / "scale_add_custom.cpp"
-    host.write_text(host.read_text().replace(
-        'this->Output("z")', 'this->Input("scale").ParamType(REQUIRED).ValueDepend(REQUIRED).DataType({ge::DT_FLOAT, '
-        'ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});\n        this->Output("z")').replace(
-        "    tiling.set_alpha(alpha ? *alpha : 1.0f);",
+    folder = scale_input_project(tmp_path,
         "    const gert::Tensor* scale = context->GetInputTensor(2);\n"
         "    if (scale->GetAddr() == nullptr || context->GetInputTensor(0)->GetAddr() != nullptr) return ge::GRAPH_FAILED;\n"
-        "    tiling.set_alpha((alpha ? *alpha : 1.0f) * static_cast<const float*>(scale->GetAddr())[0]);"))
-    kernel = folder / "op_kernel" / "scale_add_custom.cpp"
-    kernel.write_text(kernel.read_text().replace("GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace",
-                                                 "GM_ADDR x, GM_ADDR y, GM_ADDR scale, GM_ADDR z, GM_ADDR workspace"))
+        "    tiling.set_alpha((alpha ? *alpha : 1.0f) * static_cast<const float*>(scale->GetAddr())[0]);")
     x, y = torch.randn(4096), torch.randn(4096)
     r = run_project(load_project(folder), {"x": x, "y": y, "scale": torch.tensor([3.0] * 8)}, attrs={"alpha": 0.5},
                     reference=lambda x, y, scale, alpha: x + alpha * 3.0 * y, atol=1e-5, rtol=1e-5)
