@@ -28,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
 import ascendcraft
 from . import emu, seal
@@ -36,7 +35,7 @@ from .bind import host_values, shape_bindings
 from .config import Settings, load_settings, setting_fields
 from .cost import kernel_time, summary_table
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, parse_python
-from .eager import eager_time
+from .eager import EagerDispatchMode, eager_time
 from .forkserver import ForkServer, Forked
 from .launch import run_kernel, trace_kernel
 from .llm import atomic_write_text
@@ -455,7 +454,7 @@ def _meta_of(v):
     return torch.empty_strided(v.shape, v.stride(), dtype=v.dtype, device="meta") if isinstance(v, torch.Tensor) else v
 
 
-class DrawIntoFiles(TorchDispatchMode):
+class DrawIntoFiles(EagerDispatchMode):
     """While it is active, every CPU op that makes a new tensor of at least `least` bytes (`torch.rand`, `x * scale`,
     `.softmax()`, …) makes it in memory `place(meta)` hands out (an input set's files: `EmulatedKernel.drawing`) by
     running the op's own `out=` form into it: the same kernel, the same random stream, the same shape, strides and
@@ -1121,7 +1120,7 @@ def run_task(spec: TaskSpec) -> TaskResult:
     return result
 
 # %% ../nbs/32_bench.ipynb #c4d1a7e1
-class _LiveBytes(TorchDispatchMode):
+class _LiveBytes(EagerDispatchMode):
     """Bytes of the tensors an operation sequence allocates, alive at once (peak), on meta tensors: a storage counts
     from the op that made it until its last tensor is gone. Storages that existed before (inputs, parameters) are free."""
 

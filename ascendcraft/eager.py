@@ -22,8 +22,8 @@ from .soc import L2Start, Soc, load_soc
 
 # %% auto #0
 __all__ = ['WORK', 'POOLS', 'MATMULS', 'FREE', 'GATHERS', 'TRAINING_BATCH_NORMS', 'PICKS', 'SECTOR_BYTES', 'FRACTAL',
-           'COMPOSITE_KERNELS', 'TensorSpec', 'to_meta', 'meta_inputs', 'EagerOp', 'distinct_bytes', 'group_bytes',
-           'run_bytes', 'EagerCost', 'TensorL2', 'footprint', 'eager_time']
+           'COMPOSITE_KERNELS', 'TensorSpec', 'to_meta', 'meta_inputs', 'EagerOp', 'distinct_bytes',
+           'EagerDispatchMode', 'group_bytes', 'run_bytes', 'EagerCost', 'TensorL2', 'footprint', 'eager_time']
 
 # %% ../nbs/22_eager.ipynb #d82d1b94
 @dataclass(frozen=True)
@@ -197,13 +197,18 @@ def _tensors(x) -> list[torch.Tensor]:
     return [v for v in tree_flatten(x)[0] if isinstance(v, torch.Tensor)]
 
 
-class _Recorder(TorchDispatchMode):
-    "Records the aten ops of a forward pass run on meta tensors."
+class EagerDispatchMode(TorchDispatchMode):
+    """A `TorchDispatchMode` that only ever runs eagerly, never under torch.compile: AscendCraft's modes (this
+    recorder, the harness's draw into files and memory count, `ascendcraft new`'s op log). Torch wraps the
+    `__torch_dispatch__` of a mode that skips dynamo in `torch._disable_dynamo`, whose first call imports
+    torch._dynamo: 2.6-4 s of CPU in every task process, for a mode whose own work takes milliseconds."""
     @classmethod
     def _should_skip_dynamo(cls) -> bool:
-        # The recorder never runs under torch.compile. Skipping dynamo would wrap __torch_dispatch__ in
-        # torch._disable_dynamo, whose first call imports torch._dynamo: 2.6-4 s in every task process.
         return False
+
+
+class _Recorder(EagerDispatchMode):
+    "Records the aten ops of a forward pass run on meta tensors."
 
     def __init__(self, soc: Soc):
         super().__init__()

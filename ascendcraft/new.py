@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
+from .eager import EagerDispatchMode
 
 from .config import load_settings
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, parse_python
@@ -305,7 +305,7 @@ DATA_DEPENDENT_OPS = {"nonzero", "nonzero_static", "masked_select", "unique", "_
                       "unique_consecutive", "argwhere", "repeat_interleave"}
 
 
-class _OpLog(TorchDispatchMode):
+class _OpLog(EagerDispatchMode):
     "Records the aten ops a forward calls (and whether one indexes with a boolean mask)."
     def __init__(self):
         super().__init__()
