@@ -1019,6 +1019,101 @@ static uint8_t consumer_pipe(uint8_t dst) {
     return dst == static_cast<uint8_t>(AscendC::TPosition::VECOUT) ? static_cast<uint8_t>(TPipe_::MTE3) : static_cast<uint8_t>(TPipe_::V);
 }
 
+// ---- the event ids a queue holds (AscendC's TQueBind on arch 2201) ----------------------------------------------
+// As asc-devkit's TQueBind and TPipe do it (facts read there, not code): a queue's flags are hardware events named by
+// the memories its data moves between (TQue<pos> moves GM -> VECIN, VECOUT -> GM, GM -> A1/B1/C1, A1 -> A2, B1 -> B2,
+// C1 -> C2, CO1 -> CO2, and any other position, VECCALC among them, UB -> UB); each TPipe keeps the ids in use per
+// HardEvent, and hands out the lowest free one. A queue of depth >= 1 takes an id of its free event at each FreeTensor
+// and gives it back at that buffer's next AllocTensor (or when the TPipe ends or is Reset): a freed buffer keeps its id
+// until it is allocated again. It takes an id of its EnQue event at EnQue and gives it back at DeQue. A depth-0 queue
+// holds one of each per buffer from InitBuffer on. AllocTensor takes none, nor does a TBuf. The API reference gives
+// ids 0..7 on Ascend 910B; past that, CANN's CPU-debug build stops, while its NPU build hands out id 8, 9, ...: three
+// LLM4AscendC kernels that passed on their 910B free 10 VECCALC buffers and hold ids 0..9 of MTE3_MTE2 until the
+// TPipe's end waits on every one (a flag is one bit, so had ids 8 and 9 been 0 and 1 again, that wait would hang). So
+// holding more than 8 is a warning, as AscendC's CPU-debug checks that the NPU does not share are (adv-in-place).
+namespace {
+enum class Mem : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF };
+Mem mem_of(uint8_t pos) {
+    using P = AscendC::TPosition;
+    switch (static_cast<P>(pos)) {
+        case P::GM: case P::CO2: return Mem::GM;
+        case P::A1: case P::B1: case P::C1: case P::TSCM: return Mem::L1;
+        case P::A2: return Mem::L0A;
+        case P::B2: return Mem::L0B;
+        case P::C2: return Mem::BIAS;
+        case P::CO1: return Mem::L0C;
+        case P::C2PIPE2GM: return Mem::FIXBUF;
+        default: return Mem::UB;
+    }
+}
+// the (source, destination) memories of a TQue<pos> (our TQue<pos> is TQueBind<pos, pos>); any other pair as given
+void queue_memories(uint8_t src, uint8_t dst, Mem* from, Mem* to) {
+    using P = AscendC::TPosition;
+    *from = mem_of(src);
+    *to = mem_of(dst);
+    if (src != dst) return;
+    switch (static_cast<P>(src)) {
+        case P::A1: case P::B1: case P::C1: case P::VECIN: *from = Mem::GM; break;
+        case P::A2: case P::B2: case P::C2: case P::C2PIPE2GM: *from = Mem::L1; break;
+        case P::CO1: *to = Mem::GM; break;
+        case P::VECOUT: case P::SPM: *from = Mem::UB; *to = Mem::GM; break;
+        case P::CO2: break;
+        default: *from = *to = Mem::UB; break;  // VECCALC and the rest: no logical source, so UB -> UB
+    }
+}
+constexpr uint8_t kNoEvent = 0xff;
+void queue_events(uint8_t src, uint8_t dst, uint8_t* free_event, uint8_t* enque_event) {
+    using E = AscendC::HardEvent;
+    Mem from, to;
+    queue_memories(src, dst, &from, &to);
+    E f = E::MAX, e = E::MAX;
+    if (from == Mem::GM && to == Mem::UB) { f = E::V_MTE2; e = E::MTE2_V; }
+    else if (from == Mem::GM && to == Mem::L1) { f = E::MTE1_MTE2; e = E::MTE2_MTE1; }
+    else if (from == Mem::GM && (to == Mem::L0A || to == Mem::L0B)) { f = E::M_MTE2; e = E::MTE2_M; }
+    else if (from == Mem::UB && to == Mem::GM) { f = E::MTE3_V; e = E::V_MTE3; }
+    else if (from == Mem::UB && to == Mem::L1) { f = E::MTE1_MTE3; e = E::MTE3_MTE1; }
+    else if (from == Mem::UB && to == Mem::L0C) { e = E::V_V; }
+    else if (from == Mem::UB && to == Mem::UB) { f = E::MTE3_MTE2; e = E::MTE2_MTE3; }
+    else if (from == Mem::L1 && to == Mem::UB) { f = E::V_MTE1; e = E::MTE1_V; }
+    else if (from == Mem::L1 && (to == Mem::L0A || to == Mem::L0B || to == Mem::BIAS)) { f = E::M_MTE1; e = E::MTE1_M; }
+    else if (from == Mem::L1 && to == Mem::FIXBUF) { f = E::FIX_MTE1; e = E::MTE1_FIX; }
+    else if (from == Mem::L0A || from == Mem::L0B) { f = E::V_M; e = E::M_V; }
+    else if (from == Mem::L0C) { f = E::FIX_M; e = E::M_FIX; }
+    *free_event = f == E::MAX ? kNoEvent : static_cast<uint8_t>(f);
+    *enque_event = e == E::MAX ? kNoEvent : static_cast<uint8_t>(e);
+}
+}  // namespace
+
+static void queue_take_id(const Queue& q, uint8_t event, Op op, const SrcLoc& loc) {
+    if (event >= 64) return;
+    Core& c = core();
+    const unsigned held = c.queue_ids[event] + static_cast<unsigned>(__builtin_popcount(c.event_ids[event]));
+    if (held >= 8 && first_report_at("queue-too-many", loc))
+        Report("queue-too-many", op, loc)
+            .msg("%s takes a HardEvent::%s event id while %u are held (each %s buffer freed and not allocated again "
+                 "keeps one, as does each tensor in a queue): AscendC hands out id %u, past the 0..7 the API reference "
+                 "gives for Ascend 910B, and its CPU-debug build stops here; on the 910B, kernels holding ids up to 9 "
+                 "have run correctly, and so does the emulator", op_name(op), event_name(event), held,
+                 position_name(q.src), held)
+            .val("event", event_name(event)).val("held", static_cast<int64_t>(held))
+            .hint("to stay within ids 0..7, keep at most 8 buffers of queues that use this event (for temporaries, one TBuf "
+                  "sliced with operator[] takes no event id)")
+            .warn();
+    ++c.queue_ids[event];
+}
+static void queue_give_id(uint8_t event) {
+    Core& c = core();
+    if (event < 64 && c.queue_ids[event]) --c.queue_ids[event];
+}
+// the TPipe ends or is Reset, or the queue's TBufPool is Reset: every id its buffers hold goes back
+static void queue_give_all(Queue& q) {
+    for (Slot& s : q.slots) {
+        if (s.free_id) queue_give_id(q.free_event);
+        if (s.enque_id) queue_give_id(q.enque_event);
+        s.free_id = s.enque_id = false;
+    }
+}
+
 int pipe_open(void* object, SrcLoc loc) {
     Core& c = core();
     PipeState p;
@@ -1029,12 +1124,27 @@ int pipe_open(void* object, SrcLoc loc) {
     return c.current_pipe;
 }
 
-static void check_leaks(int pipe) {
+// Tensors of the pipe's queues still allocated when it ends (at_end: the TPipe is destroyed) or is Reset. At the end,
+// a tensor allocated and never freed is a warning: AscendC's TPipe end waits only on the free buffers' flags, and the
+// API reference asks for no FreeTensor before it, so on the NPU such a kernel runs correctly (NPUKernelBench's
+// GroupNormSwish answer allocates its mean / rstd tensors again after the last group). A tensor still in its queue
+// (EnQue without DeQue) leaves its flag set, and at a Reset the pipe hands the tensor's bytes out again: errors.
+static void check_leaks(int pipe, bool at_end) {
     Core& c = core();
     for (Queue& q : c.queues) {
         if (q.pipe != pipe || !q.live || q.is_buf) continue;
         for (size_t i = 0; i < q.slots.size(); ++i) {
             if (q.slots[i].state == SlotState::Free) continue;
+            if (at_end && q.slots[i].state == SlotState::Allocated) {
+                if (first_report_at("queue-leak", q.slots[i].alloc_loc))
+                    Report("queue-leak", Op::AllocTensor, q.slots[i].alloc_loc)
+                        .msg("a tensor allocated here (buffer %zu of a %s queue) was never freed; the NPU does not mind at "
+                             "the kernel's end, and neither does the emulator", i, position_name(q.src))
+                        .val("buffer", static_cast<int64_t>(i)).val("position", position_name(q.src))
+                        .hint("FreeTensor it after its last use: a kernel that allocates it again stops there")
+                        .warn();
+                continue;
+            }
             Report("queue-leak", Op::AllocTensor, q.slots[i].alloc_loc)
                 .msg("a tensor allocated here (buffer %zu of a %s queue) was never freed%s", i, position_name(q.src),
                      q.slots[i].state == SlotState::Queued ? "; it is still in the queue (EnQue without DeQue)" : "")
@@ -1049,9 +1159,9 @@ void pipe_close(int pipe) {
     if (!t_core || pipe < 0 || pipe >= static_cast<int>(t_core->pipes.size())) return;
     Core& c = *t_core;
     if (!c.pipes[pipe].live) return;
-    check_leaks(pipe);
+    check_leaks(pipe, true);
     for (Queue& q : c.queues)
-        if (q.pipe == pipe) q.live = false;
+        if (q.pipe == pipe) { queue_give_all(q); q.live = false; }
     c.pipes[pipe].live = false;
     if (c.current_pipe == pipe) c.current_pipe = -1;
 }
@@ -1059,13 +1169,12 @@ void pipe_close(int pipe) {
 void pipe_reset(int pipe, SrcLoc loc) {
     Core& c = core();
     enter(Op::InitBuffer, loc);
-    check_leaks(pipe);
+    check_leaks(pipe, false);
     for (Queue& q : c.queues)
-        if (q.pipe == pipe) q.live = false;
+        if (q.pipe == pipe) { queue_give_all(q); q.live = false; }
     c.pipes[pipe].used = 0;
     std::memset(c.pipes[pipe].cube_used, 0, sizeof c.pipes[pipe].cube_used);
     c.pipes[pipe].buffers = 0;
-    std::memset(c.in_flight, 0, sizeof c.in_flight);
 }
 
 // `a = b` of two TPipes: a's allocation state becomes b's (the UB and cube bytes handed out, the buffer count); the
@@ -1146,6 +1255,7 @@ void queue_release(int queue, SrcLoc loc) {
                     .msg("a tensor allocated here (buffer %zu of a %s queue) was not freed before its TBufPool's Reset",
                          i, position_name(q.src))
                     .hint("FreeTensor every tensor of the pool's queues before TBufPool::Reset()").fail();
+    queue_give_all(q);
     q.live = false;
     if (q.pipe >= 0 && q.pipe < static_cast<int>(c.pipes.size()) && c.pipes[q.pipe].buffers >= q.slots.size())
         c.pipes[q.pipe].buffers -= static_cast<uint32_t>(q.slots.size());
@@ -1219,6 +1329,15 @@ static int queue_make(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, i
     else p.used += static_cast<uint32_t>(total);
     p.buffers += static_cast<uint32_t>(num);
     c.ub_high = std::max(c.ub_high, p.used);
+    // a TSCM queue's ids depend on the core (AIV takes none): not counted
+    if (!isBuf && srcPos != static_cast<uint8_t>(AscendC::TPosition::TSCM)) queue_events(srcPos, dstPos, &q.free_event, &q.enque_event);
+    if (!isBuf && depth == 0)  // a depth-0 queue holds one id of each event per buffer from InitBuffer on
+        for (Slot& s : q.slots) {
+            queue_take_id(q, q.enque_event, Op::InitBuffer, loc);
+            queue_take_id(q, q.free_event, Op::InitBuffer, loc);
+            s.free_id = q.free_event != kNoEvent;
+            s.enque_id = q.enque_event != kNoEvent;
+        }
     c.queues.push_back(q);
     if (!isBuf)
         for (int i = 0; i < num; ++i)  // every buffer starts free: its "free" flag is set
@@ -1254,14 +1373,10 @@ Local queue_alloc(int queue, SrcLoc loc) {
                  position_name(q.src), n)
             .val("buffers", n).hint("FreeTensor a tensor of this queue before allocating the next one, or InitBuffer more buffers")
             .fail();
-    uint32_t& flight = c.in_flight[q.src & 31];
-    if (flight + 1 > 8)
-        Report("queue-too-many", Op::AllocTensor, loc)
-            .msg("%u queue buffers of position %s would be allocated at once; Ascend 910B allows at most 8 per TPosition",
-                 flight + 1, position_name(q.src))
-            .val("in_flight", flight + 1).val("position", position_name(q.src))
-            .hint("free tensors earlier, or use fewer queues / buffers on this position (a TBuf does not count)").fail();
-    ++flight;
+    if (q.depth != 0 && q.slots[slot].free_id) {  // the id its FreeTensor took goes back
+        queue_give_id(q.free_event);
+        q.slots[slot].free_id = false;
+    }
     q.slots[slot].state = SlotState::Allocated;
     q.slots[slot].alloc_loc = loc;
     q.next = static_cast<uint32_t>((slot + 1) % n);
@@ -1291,6 +1406,10 @@ bool queue_enque(int queue, const Local& t, SrcLoc loc) {
             .val("depth", q.depth).hint("DeQue before the next EnQue, or declare the queue with a larger depth").fail();
     q.fifo.push_back(slot);
     q.slots[slot].state = SlotState::Queued;
+    if (q.depth != 0 && q.enque_event != kNoEvent) {
+        queue_take_id(q, q.enque_event, Op::EnQue, loc);
+        q.slots[slot].enque_id = true;
+    }
     sync_flag(TKind::SET, q.producer, q.consumer, static_cast<uint16_t>(q.event_base + slot), Op::EnQue, loc);
     return true;
 }
@@ -1307,6 +1426,10 @@ Local queue_deque(int queue, SrcLoc loc) {
     int slot = q.fifo.front();
     q.fifo.erase(q.fifo.begin());
     q.slots[slot].state = SlotState::Allocated;
+    if (q.depth != 0 && q.slots[slot].enque_id) {
+        queue_give_id(q.enque_event);
+        q.slots[slot].enque_id = false;
+    }
     sync_flag(TKind::WAIT, q.producer, q.consumer, static_cast<uint16_t>(q.event_base + slot), Op::DeQue, loc);
     return slot_tensor(q, queue, slot);
 }
@@ -1324,7 +1447,10 @@ void queue_free(int queue, const Local& t, SrcLoc loc) {
         Report("queue-protocol", Op::FreeTensor, loc)
             .msg("FreeTensor of a tensor that is still in the queue").hint("DeQue it first").fail();
     q.slots[slot].state = SlotState::Free;
-    if (c.in_flight[q.src & 31]) --c.in_flight[q.src & 31];
+    if (q.depth != 0 && q.free_event != kNoEvent) {
+        queue_take_id(q, q.free_event, Op::FreeTensor, loc);
+        q.slots[slot].free_id = true;
+    }
     sync_flag(TKind::SET, q.consumer, q.producer, static_cast<uint16_t>(q.event_base + slot), Op::FreeTensor, loc);
 }
 

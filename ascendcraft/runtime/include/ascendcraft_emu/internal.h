@@ -322,6 +322,8 @@ constexpr int kRekeyExit = 76;       // ascendcraft.emu._REKEY_EXIT: this binary
 enum class SlotState : uint8_t { Free = 0, Allocated, Queued };
 struct Slot {
     SlotState state = SlotState::Free;
+    bool free_id = false;    // holds an event id of its queue's free event, from its FreeTensor to its next AllocTensor
+    bool enque_id = false;   // holds an event id of its queue's EnQue event, from EnQue to DeQue
     SrcLoc alloc_loc;
 };
 struct Queue {
@@ -336,6 +338,7 @@ struct Queue {
     uint16_t event_base = 0; // trace event key of buffer 0
     uint8_t region = 0;      // memory the buffers live in: 0 = UB, else a cube buffer (cube_internal.h, CubeRegion)
     uint8_t producer = 0, consumer = 0;  // trace pipes
+    uint8_t free_event = 0xff, enque_event = 0xff;  // AscendC's HardEvents of its free and EnQue flags (0xff: none)
     std::vector<Slot> slots;
     std::vector<int> fifo;
     SrcLoc init_loc;
@@ -365,7 +368,7 @@ struct Core {
     std::vector<PipeState> pipes;
     std::vector<Queue> queues;
     int current_pipe = -1;
-    uint32_t in_flight[32] = {};    // allocated queue buffers per TPosition
+    uint16_t queue_ids[64] = {};    // event ids the queues hold, per HardEvent (queue_take_id in emu_core.cpp)
     uint32_t ub_high = 0;
     uint16_t next_event_key = kQueueEventBase;
     // vector mask register

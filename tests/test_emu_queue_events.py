@@ -1,0 +1,155 @@
+"""The event ids queues hold, counted as AscendC's TQueBind and TPipe count them (arch 2201): per HardEvent, an id taken
+at each FreeTensor (kept by the freed buffer until its next AllocTensor) and at each EnQue (until DeQue); AllocTensor
+takes none. VECIN queues use V_MTE2 / MTE2_V, VECCALC queues (no logical source) UB -> UB's MTE3_MTE2 / MTE2_MTE3, a
+TQueBind<VECIN, VECOUT> the same. Holding more than 8 of one event is past the API reference's ids 0..7: a warning at
+the FreeTensor or EnQue that takes the ninth (CANN's CPU-debug build stops there; its NPU build hands out id 8, 9, ...
+and kernels doing so have passed on the 910B), and the kernel runs to the right result. A tensor still allocated when
+the TPipe ends is a warning too."""
+import numpy as np
+
+from ascendcraft.emu import GM, build, run
+
+# Ten VECCALC queues of one buffer, all allocated at once and freed together each step (three LLM4AscendC kernels that
+# passed on their 910B do this): the 9th and 10th FreeTensor take MTE3_MTE2 ids 8 and 9.
+TEN_VECCALC = r"""#include "kernel_operator.h"
+using namespace AscendC;
+constexpr uint32_t L = 64;
+extern "C" __global__ __aicore__ void ten(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TQue<TPosition::VECCALC, 1> q[10];
+    for (int i = 0; i < 10; i++) pipe.InitBuffer(q[i], 1, L * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x);
+    yg.SetGlobalBuffer((__gm__ float*)y);
+    for (uint32_t step = 0; step < 2; step++) {
+        LocalTensor<float> t[10];
+        for (int i = 0; i < 10; i++) t[i] = q[i].AllocTensor<float>();
+        DataCopy(t[0], xg[step * L], L);
+        for (int i = 1; i < 10; i++) Adds(t[i], t[i - 1], 1.0f, L);
+        DataCopy(yg[step * L], t[9], L);
+        for (int i = 9; i >= 2; i--) q[i].FreeTensor(t[i]);
+        q[1].FreeTensor(t[1]);  // FREE9
+        q[0].FreeTensor(t[0]);  // FREE10
+    }
+}
+"""
+
+
+def _line(src, mark):
+    return next(i + 1 for i, line in enumerate(src.splitlines()) if mark in line)
+
+
+def test_ten_veccalc_buffers_freed_together_warn_at_the_ninth_free_and_run():
+    x = np.arange(128, dtype=np.float32)
+    r = run(build({"ten.cpp": TEN_VECCALC}), [GM("x", x), GM("y", np.zeros(128, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], x + 9)
+    warned = [d for d in r.diagnostics if d.kind == "queue-too-many"]
+    assert [d.line for d in warned] == [_line(TEN_VECCALC, "FREE9"), _line(TEN_VECCALC, "FREE10")]
+    assert all(d.severity == "warning" for d in warned)
+    assert "MTE3_MTE2" in warned[0].message and "8 are held" in warned[0].message and warned[0].hint
+
+
+# Eight VECIN queues (GM -> UB: MTE2_V at EnQue, V_MTE2 at FreeTensor) and a TQueBind<VECIN, VECOUT> (UB -> UB:
+# MTE2_MTE3, MTE3_MTE2): nine buffers of position VECIN allocated at once, but no event past 8 ids.
+NINE_VECIN = r"""#include "kernel_operator.h"
+using namespace AscendC;
+constexpr uint32_t L = 64;
+extern "C" __global__ __aicore__ void nine(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> in[COUNT];
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> through;
+    TBuf<TPosition::VECCALC> accBuf;
+    for (int i = 0; i < COUNT; i++) pipe.InitBuffer(in[i], 1, L * sizeof(float));
+    pipe.InitBuffer(through, 1, L * sizeof(float));
+    pipe.InitBuffer(accBuf, L * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x);
+    yg.SetGlobalBuffer((__gm__ float*)y);
+    LocalTensor<float> acc = accBuf.Get<float>();
+    Duplicate(acc, 0.0f, L);
+    LocalTensor<float> t[COUNT];
+    for (int i = 0; i < COUNT; i++) {
+        t[i] = in[i].AllocTensor<float>();
+        DataCopy(t[i], xg[i * L], L);
+        in[i].EnQue(t[i]);
+        SEQUENTIAL
+    }
+    LocalTensor<float> u = through.AllocTensor<float>();
+    DataCopy(u, xg, L);
+    through.EnQue(u);
+    for (int i = 0; i < COUNT; i++) {
+        if (!SEQUENTIAL_ON) { t[i] = in[i].DeQue<float>(); Add(acc, acc, t[i], L); in[i].FreeTensor(t[i]); }  // FREE
+    }
+    u = through.DeQue<float>();
+    DataCopy(yg[L], u, L);
+    through.FreeTensor(u);
+    DataCopy(yg, acc, L);
+}
+"""
+SEQUENTIAL_STEP = "t[i] = in[i].DeQue<float>(); Add(acc, acc, t[i], L); in[i].FreeTensor(t[i]);  // SEQFREE"
+
+
+def _nine(count, sequential):
+    src = (NINE_VECIN.replace("COUNT", str(count)).replace("SEQUENTIAL_ON", "true" if sequential else "false")
+           .replace("SEQUENTIAL", SEQUENTIAL_STEP if sequential else ""))
+    x = np.arange(count * 64, dtype=np.float32)
+    r = run(build({"nine.cpp": src}), [GM("x", x), GM("y", np.zeros(128, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"][:64], x.reshape(count, 64).sum(0))
+    np.testing.assert_array_equal(r.outputs["y"][64:], x[:64])
+    return src, [d for d in r.diagnostics if d.kind == "queue-too-many"]
+
+
+def test_nine_vecin_position_buffers_at_once_on_two_events_run_without_a_warning():
+    # our count before (buffers allocated at once per TPosition) stopped this kernel at through.AllocTensor
+    _, warned = _nine(8, sequential=False)
+    assert warned == []
+
+
+def test_nine_vecin_buffers_used_one_after_another_hold_nine_ids():
+    # never more than one VECIN tensor allocated at once, but every freed buffer keeps its V_MTE2 id: the 9th free warns
+    src, warned = _nine(9, sequential=True)
+    assert [d.line for d in warned] == [_line(src, "SEQFREE")] and "V_MTE2" in warned[0].message
+
+
+# NPUKernelBench's GroupNormSwish answer (passed on the 910B) allocates its mean / rstd tensors again after the last
+# group and never frees them: the TPipe's end does not wait on an allocated buffer, so it is a warning, and a tensor
+# left in its queue (EnQue without DeQue: its flag stays set) is still an error (tests/emu_kernels/broken/queue_leak.cpp).
+LEFT_ALLOCATED = r"""#include "kernel_operator.h"
+using namespace AscendC;
+constexpr uint32_t L = 64;
+extern "C" __global__ __aicore__ void left(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQ;
+    TQue<TPosition::VECOUT, 1> outQ;
+    pipe.InitBuffer(inQ, 1, L * sizeof(float));
+    pipe.InitBuffer(outQ, 1, L * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x);
+    yg.SetGlobalBuffer((__gm__ float*)y);
+    LocalTensor<float> out = outQ.AllocTensor<float>();
+    for (uint32_t step = 0; step < 2; step++) {
+        LocalTensor<float> t = inQ.AllocTensor<float>();
+        DataCopy(t, xg[step * L], L);
+        inQ.EnQue(t);
+        t = inQ.DeQue<float>();
+        Muls(out, t, 2.0f, L);
+        inQ.FreeTensor(t);
+        outQ.EnQue(out);
+        out = outQ.DeQue<float>();
+        DataCopy(yg[step * L], out, L);
+        outQ.FreeTensor(out);
+        out = outQ.AllocTensor<float>();  // AGAIN
+    }
+}
+"""
+
+
+def test_a_tensor_allocated_and_never_freed_at_the_kernels_end_is_a_warning():
+    x = np.arange(128, dtype=np.float32)
+    r = run(build({"left.cpp": LEFT_ALLOCATED}), [GM("x", x), GM("y", np.zeros(128, np.float32), "out")], block_dim=2)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], 2 * x)
+    leaks = [d for d in r.diagnostics if d.kind == "queue-leak"]
+    assert [(d.severity, d.line) for d in leaks] == [("warning", _line(LEFT_ALLOCATED, "AGAIN"))]
