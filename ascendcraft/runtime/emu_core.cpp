@@ -799,8 +799,27 @@ void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uin
     }
 }
 
+// An operand past its LocalTensor's end but inside the buffer the tensor came from (InitBuffer's length rounded up to
+// 32 bytes, as AscendC rounds it): on the NPU an instruction reads and writes UB addresses, not tensors, so this touches
+// no other buffer's data and the kernel runs as the NPU runs it (a slice of the same buffer it overwrites is then wrong
+// in the emulator as on the NPU). The API reference bounds operands by their tensor, and CANN's CPU-debug build stops
+// there: a warning, once per place. NPUKernelBench's Arange answer, which passed on the 910B, casts 8 floats into
+// Get<float>(0) of its 32-byte TBuf. Past the buffer it stays an error.
 void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role) {
     if (end > t.bytes) {
+        if (end <= t.cap) {
+            if (first_report_at("ub-out-of-range", loc))
+                Report("ub-out-of-range", op, loc)
+                    .msg("%s: the %s operand reaches %llu bytes into its LocalTensor, which holds only %u bytes; inside the "
+                         "buffer the tensor came from, the NPU reads or writes those bytes (CANN's CPU-debug build stops "
+                         "here), and so does the emulator", op_name(op), role, static_cast<unsigned long long>(end), t.bytes)
+                    .val("operand", role).val("bytes_needed", static_cast<int64_t>(end)).val("tensor_bytes", t.bytes)
+                    .val("ub_offset", ub_offset(t.addr))
+                    .hint("lower the count (or repeatTime/strides), or give the tensor its whole length (TBuf::Get<T>(len) "
+                          "takes a length in elements, not an offset)")
+                    .warn();
+            return;
+        }
         Report("ub-out-of-range", op, loc)
             .msg("%s: the %s operand reaches %llu bytes into its LocalTensor, which holds only %u bytes", op_name(op), role,
                  static_cast<unsigned long long>(end), t.bytes)
@@ -1763,8 +1782,22 @@ static inline void copy_scalar(void* to, const void* from, uint32_t size) {
     default: std::memcpy(to, from, size);
     }
 }
+// An index past GetSize() but inside the buffer the tensor came from: the NPU reads or writes that address, a warning
+// once per place as for vector operands (check_extent); NPUKernelBench's Arange answer reads GetValue(0) of the
+// Get<float>(0) view it cast into. Past the buffer: an error.
 static void check_index(const Local& t, uint64_t index, uint32_t size, Op op, const SrcLoc& loc) {
     check_local(t, op, loc, "tensor", 1);
+    if ((index + 1) * size > t.bytes && (index + 1) * size <= t.cap) {
+        if (first_report_at("ub-out-of-range", loc))
+            Report("ub-out-of-range", op, loc)
+                .msg("%s(%llu) on a LocalTensor of %u elements; inside the buffer the tensor came from, the NPU %s that "
+                     "element (CANN's CPU-debug build stops here), and so does the emulator", op_name(op),
+                     static_cast<unsigned long long>(index), t.bytes / size, op == Op::GetValue ? "reads" : "writes")
+                .val("index", static_cast<int64_t>(index)).val("size", t.bytes / size)
+                .hint("the index must be below GetSize(); TBuf::Get<T>(len) takes a length in elements, not an offset")
+                .warn();
+        return;
+    }
     if ((index + 1) * size > t.bytes)
         Report("ub-out-of-range", op, loc)
             .msg("%s(%llu) on a LocalTensor of %u elements", op_name(op), static_cast<unsigned long long>(index), t.bytes / size)

@@ -784,6 +784,34 @@ void vec_cast(Dt dstDt, Dt srcDt, uint8_t round, const Local& d, const Local& a,
     restore_mask_after_level2(lanes);
 }
 
+// A source of Compare. A2 ignores Compare's mask and reads whole 256-byte repeats: a level-0 Compare whose mask asks
+// only for elements inside its source tensor reads the bytes after it too. On the NPU those are just UB addresses (it
+// uses only the bits the mask asked for), so inside UB that is a warning, once per place, and only the asked elements
+// must hold data; CANN's CPU-debug build stops there. NPUKernelBench's CrossEntropyLossGrad answer, which passed on the
+// 910B, compares 8 floats (mask 8, one repeat) of a 32-byte tensor.
+static void compare_source(const Geometry& g, const Lanes& lanes, uint32_t epr, const Local& t, const Stride& s,
+                           uint32_t es, Op op, const SrcLoc& loc, const char* role) {
+    const uint64_t whole = operand_extent(g, s, es);
+    if (lanes.level0 && whole > t.bytes && t.addr >= core().ub && t.addr < core().ub + g_launch->ub_bytes &&
+        ub_offset(t.addr) + whole <= g_launch->ub_bytes) {
+        const Geometry asked = resolve(lanes, epr, op, loc, false);
+        if (operand_extent(asked, s, es) <= t.bytes) {
+            if (first_report_at("ub-out-of-range", loc))
+                Report("ub-out-of-range", op, loc)
+                    .msg("%s: the %s operand holds the %llu bytes the mask asks for, but A2 ignores Compare's mask and reads "
+                         "whole 256-byte repeats, %llu bytes, past its %u; the NPU reads those UB bytes (CANN's CPU-debug "
+                         "build stops here), and so does the emulator", op_name(op), role,
+                         static_cast<unsigned long long>(operand_extent(asked, s, es)), static_cast<unsigned long long>(whole),
+                         t.bytes)
+                    .val("operand", role).val("bytes_needed", static_cast<int64_t>(whole)).val("tensor_bytes", t.bytes)
+                    .hint("size the tensor for whole repeats (64 floats / 128 halves each)").warn();
+            check_operand(asked, t, s, es, true, op, loc, role);
+            return;
+        }
+    }
+    check_operand(g, t, s, es, true, op, loc, role);
+}
+
 void vec_compare(Op op, Dt dt, uint8_t mode, const Local& d, const Local& a, const Local* b, Scalar v, const Lanes& lanes,
                  const Stride* s, SrcLoc loc) {
     enter(op, loc);
@@ -800,8 +828,8 @@ void vec_compare(Op op, Dt dt, uint8_t mode, const Local& d, const Local& a, con
             .val("count", static_cast<int64_t>(lanes.count)).val("multiple", epr)
             .hint("round the count up to a multiple of %u and size the tensors for it", epr).fail();
     Geometry g = resolve(lanes, epr, op, loc, true);  // A2 ignores the mask of Compare
-    check_operand(g, a, s[1], es, true, op, loc, "src0");
-    if (b) check_operand(g, *b, s[2], es, true, op, loc, "src1");
+    compare_source(g, lanes, epr, a, s[1], es, op, loc, "src0");
+    if (b) compare_source(g, lanes, epr, *b, s[2], es, op, loc, "src1");
     const uint64_t bits = g.contiguous ? g.count : static_cast<uint64_t>(g.repeats) * epr;
     check_local(d, op, loc, "dst", 32);
     check_extent(d, (bits + 7) / 8, op, loc, "dst");
