@@ -1,8 +1,8 @@
 """The event ids queues hold, counted as AscendC's TQueBind and TPipe count them (arch 2201): per HardEvent, an id taken
 at each FreeTensor (kept by the freed buffer until its next AllocTensor) and at each EnQue (until DeQue); AllocTensor
 takes none. VECIN queues use V_MTE2 / MTE2_V, VECCALC queues (no logical source) UB -> UB's MTE3_MTE2 / MTE2_MTE3, a
-TQueBind<VECIN, VECOUT> the same. Holding more than 8 of one event is past the API reference's ids 0..7: a warning at
-the FreeTensor or EnQue that takes the ninth (CANN's CPU-debug build stops there; its NPU build hands out id 8, 9, ...
+TQueBind<VECIN, VECOUT> the same. Each takes the lowest id of its event no one holds; an id past 7 is past the API
+reference's 0..7: a warning at the FreeTensor or EnQue that takes it (CANN's CPU-debug build stops there; its NPU build hands out id 8, 9, ...
 and kernels doing so have passed on the 910B), and the kernel runs to the right result. A tensor still allocated when
 the TPipe ends is a warning too."""
 import numpy as np
@@ -47,7 +47,7 @@ def test_ten_veccalc_buffers_freed_together_warn_at_the_ninth_free_and_run():
     warned = [d for d in r.diagnostics if d.kind == "queue-too-many"]
     assert [d.line for d in warned] == [_line(TEN_VECCALC, "FREE9"), _line(TEN_VECCALC, "FREE10")]
     assert all(d.severity == "warning" for d in warned)
-    assert "MTE3_MTE2" in warned[0].message and "8 are held" in warned[0].message and warned[0].hint
+    assert "MTE3_MTE2" in warned[0].message and "event id 8 " in warned[0].message and warned[0].hint
 
 
 # Eight VECIN queues (GM -> UB: MTE2_V at EnQue, V_MTE2 at FreeTensor) and a TQueBind<VECIN, VECOUT> (UB -> UB:
@@ -153,3 +153,47 @@ def test_a_tensor_allocated_and_never_freed_at_the_kernels_end_is_a_warning():
     np.testing.assert_array_equal(r.outputs["y"], 2 * x)
     leaks = [d for d in r.diagnostics if d.kind == "queue-leak"]
     assert [(d.severity, d.line) for d in leaks] == [("warning", _line(LEFT_ALLOCATED, "AGAIN"))]
+
+
+# Ids, not a count: nine VECIN buffers freed one after another hold V_MTE2 ids 0..8 (the 9th free warns); allocating
+# the fourth again gives id 3 back, so its next FreeTensor takes id 3 (8 ids are held then, but none past 7 is new).
+IDS = r"""#include "kernel_operator.h"
+using namespace AscendC;
+constexpr uint32_t L = 64;
+extern "C" __global__ __aicore__ void ids(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> in[9];
+    TBuf<TPosition::VECCALC> accBuf;
+    for (int i = 0; i < 9; i++) pipe.InitBuffer(in[i], 1, L * sizeof(float));
+    pipe.InitBuffer(accBuf, L * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x);
+    yg.SetGlobalBuffer((__gm__ float*)y);
+    LocalTensor<float> acc = accBuf.Get<float>();
+    Duplicate(acc, 0.0f, L);
+    for (int i = 0; i < 9; i++) {
+        LocalTensor<float> t = in[i].AllocTensor<float>();
+        DataCopy(t, xg[i * L], L);
+        in[i].EnQue(t);
+        t = in[i].DeQue<float>();
+        Add(acc, acc, t, L);
+        in[i].FreeTensor(t);  // FREE
+    }
+    LocalTensor<float> again = in[3].AllocTensor<float>();
+    DataCopy(again, xg[3 * L], L);
+    in[3].EnQue(again);
+    again = in[3].DeQue<float>();
+    Add(acc, acc, again, L);
+    in[3].FreeTensor(again);  // AGAIN
+    DataCopy(yg, acc, L);
+}
+"""
+
+
+def test_a_freed_buffer_allocated_again_gives_its_id_back_to_the_lowest_free_choice():
+    x = np.arange(9 * 64, dtype=np.float32)
+    r = run(build({"ids.cpp": IDS}), [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], x.reshape(9, 64).sum(0) + x[3 * 64:4 * 64])
+    warned = [d for d in r.diagnostics if d.kind == "queue-too-many"]
+    assert [d.line for d in warned] == [_line(IDS, "// FREE")] and "event id 8 " in warned[0].message

@@ -1049,7 +1049,7 @@ static uint8_t consumer_pipe(uint8_t dst) {
 // ids 0..7 on Ascend 910B; past that, CANN's CPU-debug build stops, while its NPU build hands out id 8, 9, ...: three
 // LLM4AscendC kernels that passed on their 910B free 10 VECCALC buffers and hold ids 0..9 of MTE3_MTE2 until the
 // TPipe's end waits on every one (a flag is one bit, so had ids 8 and 9 been 0 and 1 again, that wait would hang). So
-// holding more than 8 is a warning, as AscendC's CPU-debug checks that the NPU does not share are (adv-in-place).
+// an id past 7 is a warning, as AscendC's CPU-debug checks that the NPU does not share are (adv-in-place).
 namespace {
 enum class Mem : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF };
 Mem mem_of(uint8_t pos) {
@@ -1103,33 +1103,37 @@ void queue_events(uint8_t src, uint8_t dst, uint8_t* free_event, uint8_t* enque_
 }
 }  // namespace
 
-static void queue_take_id(const Queue& q, uint8_t event, Op op, const SrcLoc& loc) {
-    if (event >= 64) return;
+// The lowest id of the event that neither a queue nor AllocEventID holds (TPipe::AllocEventID's choice); the queue's
+// buffer keeps it. Past 7: the warning above.
+static int8_t queue_take_id(const Queue& q, uint8_t event, Op op, const SrcLoc& loc) {
+    if (event >= 64) return -1;
     Core& c = core();
-    const unsigned held = c.queue_ids[event] + static_cast<unsigned>(__builtin_popcount(c.event_ids[event]));
-    if (held >= 8 && first_report_at("queue-too-many", loc))
+    const uint64_t held = c.queue_ids[event] | c.event_ids[event];
+    if (held == ~0ull) return -1;   // all 64 of the TPipe's bitmap: AscendC's lookup finds none either
+    const unsigned id = static_cast<unsigned>(__builtin_ctzll(~held));
+    if (id >= 8 && first_report_at("queue-too-many", loc))
         Report("queue-too-many", op, loc)
-            .msg("%s takes a HardEvent::%s event id while %u are held (each %s buffer freed and not allocated again "
-                 "keeps one, as does each tensor in a queue): AscendC hands out id %u, past the 0..7 the API reference "
-                 "gives for Ascend 910B, and its CPU-debug build stops here; on the 910B, kernels holding ids up to 9 "
-                 "have run correctly, and so does the emulator", op_name(op), event_name(event), held,
-                 position_name(q.src), held)
-            .val("event", event_name(event)).val("held", static_cast<int64_t>(held))
+            .msg("%s takes HardEvent::%s event id %u (ids 0..%u are held: each %s buffer freed and not allocated again "
+                 "keeps one, as does each tensor in a queue), past the 0..7 the API reference gives for Ascend 910B; "
+                 "CANN's CPU-debug build stops here, its NPU build uses the id, kernels holding ids up to 9 have run "
+                 "correctly on the 910B, and so does the emulator", op_name(op), event_name(event), id, id - 1,
+                 position_name(q.src))
+            .val("event", event_name(event)).val("event_id", static_cast<int64_t>(id))
             .hint("to stay within ids 0..7, keep at most 8 buffers of queues that use this event (for temporaries, one TBuf "
                   "sliced with operator[] takes no event id)")
             .warn();
-    ++c.queue_ids[event];
+    c.queue_ids[event] |= 1ull << id;
+    return static_cast<int8_t>(id);
 }
-static void queue_give_id(uint8_t event) {
-    Core& c = core();
-    if (event < 64 && c.queue_ids[event]) --c.queue_ids[event];
+static void queue_give_id(uint8_t event, int8_t& id) {
+    if (event < 64 && id >= 0) core().queue_ids[event] &= ~(1ull << id);
+    id = -1;
 }
 // the TPipe ends or is Reset, or the queue's TBufPool is Reset: every id its buffers hold goes back
 static void queue_give_all(Queue& q) {
     for (Slot& s : q.slots) {
-        if (s.free_id) queue_give_id(q.free_event);
-        if (s.enque_id) queue_give_id(q.enque_event);
-        s.free_id = s.enque_id = false;
+        queue_give_id(q.free_event, s.free_id);
+        queue_give_id(q.enque_event, s.enque_id);
     }
 }
 
@@ -1352,10 +1356,8 @@ static int queue_make(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, i
     if (!isBuf && srcPos != static_cast<uint8_t>(AscendC::TPosition::TSCM)) queue_events(srcPos, dstPos, &q.free_event, &q.enque_event);
     if (!isBuf && depth == 0)  // a depth-0 queue holds one id of each event per buffer from InitBuffer on
         for (Slot& s : q.slots) {
-            queue_take_id(q, q.enque_event, Op::InitBuffer, loc);
-            queue_take_id(q, q.free_event, Op::InitBuffer, loc);
-            s.free_id = q.free_event != kNoEvent;
-            s.enque_id = q.enque_event != kNoEvent;
+            s.enque_id = queue_take_id(q, q.enque_event, Op::InitBuffer, loc);
+            s.free_id = queue_take_id(q, q.free_event, Op::InitBuffer, loc);
         }
     c.queues.push_back(q);
     if (!isBuf)
@@ -1392,10 +1394,7 @@ Local queue_alloc(int queue, SrcLoc loc) {
                  position_name(q.src), n)
             .val("buffers", n).hint("FreeTensor a tensor of this queue before allocating the next one, or InitBuffer more buffers")
             .fail();
-    if (q.depth != 0 && q.slots[slot].free_id) {  // the id its FreeTensor took goes back
-        queue_give_id(q.free_event);
-        q.slots[slot].free_id = false;
-    }
+    if (q.depth != 0) queue_give_id(q.free_event, q.slots[slot].free_id);  // the id its FreeTensor took goes back
     q.slots[slot].state = SlotState::Allocated;
     q.slots[slot].alloc_loc = loc;
     q.next = static_cast<uint32_t>((slot + 1) % n);
@@ -1425,10 +1424,7 @@ bool queue_enque(int queue, const Local& t, SrcLoc loc) {
             .val("depth", q.depth).hint("DeQue before the next EnQue, or declare the queue with a larger depth").fail();
     q.fifo.push_back(slot);
     q.slots[slot].state = SlotState::Queued;
-    if (q.depth != 0 && q.enque_event != kNoEvent) {
-        queue_take_id(q, q.enque_event, Op::EnQue, loc);
-        q.slots[slot].enque_id = true;
-    }
+    if (q.depth != 0) q.slots[slot].enque_id = queue_take_id(q, q.enque_event, Op::EnQue, loc);
     sync_flag(TKind::SET, q.producer, q.consumer, static_cast<uint16_t>(q.event_base + slot), Op::EnQue, loc);
     return true;
 }
@@ -1445,10 +1441,7 @@ Local queue_deque(int queue, SrcLoc loc) {
     int slot = q.fifo.front();
     q.fifo.erase(q.fifo.begin());
     q.slots[slot].state = SlotState::Allocated;
-    if (q.depth != 0 && q.slots[slot].enque_id) {
-        queue_give_id(q.enque_event);
-        q.slots[slot].enque_id = false;
-    }
+    if (q.depth != 0) queue_give_id(q.enque_event, q.slots[slot].enque_id);
     sync_flag(TKind::WAIT, q.producer, q.consumer, static_cast<uint16_t>(q.event_base + slot), Op::DeQue, loc);
     return slot_tensor(q, queue, slot);
 }
@@ -1466,10 +1459,7 @@ void queue_free(int queue, const Local& t, SrcLoc loc) {
         Report("queue-protocol", Op::FreeTensor, loc)
             .msg("FreeTensor of a tensor that is still in the queue").hint("DeQue it first").fail();
     q.slots[slot].state = SlotState::Free;
-    if (q.depth != 0 && q.free_event != kNoEvent) {
-        queue_take_id(q, q.free_event, Op::FreeTensor, loc);
-        q.slots[slot].free_id = true;
-    }
+    if (q.depth != 0) q.slots[slot].free_id = queue_take_id(q, q.free_event, Op::FreeTensor, loc);
     sync_flag(TKind::SET, q.consumer, q.producer, static_cast<uint16_t>(q.event_base + slot), Op::FreeTensor, loc);
 }
 

@@ -322,8 +322,8 @@ constexpr int kRekeyExit = 76;       // ascendcraft.emu._REKEY_EXIT: this binary
 enum class SlotState : uint8_t { Free = 0, Allocated, Queued };
 struct Slot {
     SlotState state = SlotState::Free;
-    bool free_id = false;    // holds an event id of its queue's free event, from its FreeTensor to its next AllocTensor
-    bool enque_id = false;   // holds an event id of its queue's EnQue event, from EnQue to DeQue
+    int8_t free_id = -1;     // the id of its queue's free event it holds, from its FreeTensor to its next AllocTensor
+    int8_t enque_id = -1;    // the id of its queue's EnQue event it holds, from EnQue to DeQue
     SrcLoc alloc_loc;
 };
 struct Queue {
@@ -368,7 +368,7 @@ struct Core {
     std::vector<PipeState> pipes;
     std::vector<Queue> queues;
     int current_pipe = -1;
-    uint16_t queue_ids[64] = {};    // event ids the queues hold, per HardEvent (queue_take_id in emu_core.cpp)
+    uint64_t queue_ids[64] = {};    // event ids the queues hold, a bit each, per HardEvent (queue_take_id in emu_core.cpp)
     uint32_t ub_high = 0;
     uint16_t next_event_key = kQueueEventBase;
     // vector mask register
