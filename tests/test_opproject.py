@@ -450,6 +450,39 @@ OP_ADD(F32Custom);
     assert registered_definition({"op_host/f32_custom.cpp": src}, "op_host/f32_custom.cpp").type == "F32Custom"
 
 
+def test_the_host_tiling_names_the_cube_and_block_sizes_and_a_kernel_may_include_it_too(tmp_path):
+    # cann-ops conv3d_backprop_filter_v2's tiling: `constexpr int32_t BLOCK_CUBE = static_cast<int32_t>(AscendC::BLOCK_CUBE);`
+    # (quant_batch_matmul_v3: `using AscendC::ONE_BLK_SIZE;`); host-side they are unsigned, kernel-side signed, and a
+    # kernel unit that includes the host tiling header after kernel_operator.h keeps the kernel's (one guard each)
+    from ascendcraft.opproject import registered_definition
+    src = """#include <type_traits>
+#include "register/op_def_registry.h"
+#include "tiling/tiling_api.h"
+static_assert(AscendC::BLOCK_CUBE == 16 && AscendC::ONE_BLK_SIZE == 32 && AscendC::CUBE_MAX_SIZE == 256, "sizes");
+static_assert(std::is_same<decltype(AscendC::BLOCK_CUBE), const uint32_t>::value, "unsigned on the host");
+namespace ops {
+class CubeSizes : public OpDef {
+public:
+    explicit CubeSizes(const char* name) : OpDef(name) {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    }
+};
+OP_ADD(CubeSizes);
+}  // namespace ops
+"""
+    assert registered_definition({"op_host/cube_sizes.cpp": src}, "op_host/cube_sizes.cpp").type == "CubeSizes"
+    from ascendcraft.emu import build
+    kernel = """#include "kernel_operator.h"
+#include "tiling/tiling_api.h"
+#include <type_traits>
+static_assert(std::is_same<decltype(AscendC::BLOCK_CUBE), const int32_t>::value && AscendC::CUBE_MAX_SIZE == 256, "kernel's");
+extern "C" __global__ __aicore__ void cube_sizes(GM_ADDR x) {}
+"""
+    kb = build({"cube_sizes.cpp": kernel}, "cube_sizes")
+    assert kb.ok, [d.render() for d in kb.diagnostics]
+
+
 def test_ge_type_utils_name_every_format(tmp_path):
     # cann-ops conv3dv2's tiling finds the N / C / D / H / W axes in TypeUtils::FormatToAscendString(origin format); the
     # names are the enumerators' without FORMAT_ (FormatToSerialString called everything but NCHW / NHWC "ND")

@@ -156,7 +156,17 @@ struct CosConfig { bool highPrecision = false; };
 constexpr CosConfig defaultCosConfig = {};
 
 // ---- sizes every kernel uses ----------------------------------------------------------------
+// ONE_BLK_SIZE, BLOCK_CUBE and CUBE_MAX_SIZE are declared on both sides of AscendC, the kernel's and the host tiling's
+// (tiling/tiling_api.h, unsigned there): each under its ASCC_PARAM_<name> guard, so a unit that includes both (an op_host
+// tiling header in the kernel's build) has the first one it saw.
+#ifndef ASCC_PARAM_ONE_BLK_SIZE
+#define ASCC_PARAM_ONE_BLK_SIZE
 constexpr int32_t ONE_BLK_SIZE = 32;              // bytes in a datablock
+#endif
+#ifndef ASCC_PARAM_CUBE_MAX_SIZE
+#define ASCC_PARAM_CUBE_MAX_SIZE
+constexpr int32_t CUBE_MAX_SIZE = 256;            // elements of one cube fractal (16 x 16)
+#endif
 constexpr int32_t HALF_FACTOR = 2;                // halving factor kernels size buffers with (TOTAL_UB_SIZE / HALF_FACTOR)
 constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;     // bytes in one vector repeat
 constexpr int32_t DEFAULT_BLK_NUM = 8;            // datablocks in a repeat
@@ -173,7 +183,10 @@ constexpr uint32_t ONE_BLK_HALF_NUM = 16;         // elements of one datablock (
 constexpr uint32_t ONE_BLK_FLOAT_NUM = 8;
 constexpr uint32_t ONE_REPEAT_HALF_SIZE = 128;    // elements of one repeat (256 bytes)
 constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = 64;
+#ifndef ASCC_PARAM_BLOCK_CUBE
+#define ASCC_PARAM_BLOCK_CUBE
 constexpr int32_t BLOCK_CUBE = 16;
+#endif
 constexpr uint64_t MASK_PLACEHOLDER = 0;
 constexpr int32_t QUE_MAX_EVENT = 8;
 

@@ -17,3 +17,21 @@
 #include "ascendcraft_emu/pad_tiling.h"
 #include "ascendcraft_emu/select_tiling.h"
 #include "ascendcraft_emu/sort_tiling.h"
+
+// The cube and datablock sizes the host side of AscendC declares too (op hosts name AscendC::BLOCK_CUBE in their tilings:
+// cann-ops conv3d_backprop_filter_v2, quant_batch_matmul_v3): unsigned on the host, each under the guard the kernel
+// side's declaration (ascendcraft_emu/base.h) also sets.
+namespace AscendC {
+#ifndef ASCC_PARAM_BLOCK_CUBE
+#define ASCC_PARAM_BLOCK_CUBE
+constexpr uint32_t BLOCK_CUBE = 16;
+#endif
+#ifndef ASCC_PARAM_ONE_BLK_SIZE
+#define ASCC_PARAM_ONE_BLK_SIZE
+constexpr uint32_t ONE_BLK_SIZE = 32;
+#endif
+#ifndef ASCC_PARAM_CUBE_MAX_SIZE
+#define ASCC_PARAM_CUBE_MAX_SIZE
+constexpr int32_t CUBE_MAX_SIZE = 256;
+#endif
+}  // namespace AscendC
