@@ -483,6 +483,24 @@ extern "C" __global__ __aicore__ void cube_sizes(GM_ADDR x) {}
     assert kb.ok, [d.render() for d in kb.diagnostics]
 
 
+def test_acl_rt_answers_a_package_version_query_as_a_machine_without_that_package(tmp_path):
+    # hicann ops-nn quant_batch_matmul_v3's Ascend 950 tiling (quant_batch_matmul_v3_tiling_util.h) includes acl/acl_rt.h
+    # and asks aclsysGetVersionNum("asc-devkit", &v) >= 9.1.0 before taking the tensor-API path: the emulation has no
+    # ${INSTALL_DIR}/share/info/<pkg>/version.info, so the query fails and leaves v alone
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text('#include "acl/acl_rt.h"\n' + host.read_text().replace(
+        "    const uint32_t coreNum = platform.GetCoreNumAiv();\n", """    const uint32_t coreNum = platform.GetCoreNumAiv();
+    char pkg[] = "asc-devkit";
+    int32_t version = -7;
+    if (aclsysGetVersionNum(pkg, &version) == ACL_SUCCESS || version != -7
+        || aclsysGetVersionNum(nullptr, &version) != ACL_ERROR_INVALID_PARAM) return ge::GRAPH_FAILED;
+"""))
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
 def test_ge_type_utils_name_every_format(tmp_path):
     # cann-ops conv3dv2's tiling finds the N / C / D / H / W axes in TypeUtils::FormatToAscendString(origin format); the
     # names are the enumerators' without FORMAT_ (FormatToSerialString called everything but NCHW / NHWC "ND")
