@@ -959,11 +959,15 @@ def link_misses(log: str) -> set[str] | None:
 
 
 def furthest_link(tries: list[Build]) -> Build:
-    """Of failed builds of one project, the one whose link got furthest: every unit compiled and the fewest symbols
-    missing (the first on a tie). A try whose extra sources did not compile is passed over, so its error never hides
+    """Of failed builds of one project, the one whose link got furthest: every unit compiled, the fewest of the first
+    try's missing symbols still missing (its extra sources define them, and may need others in turn, which the caller
+    then brings in: cann-ops batch_mat_mul_v3's link of mat_mul_v3_base_tiling.cpp resolves MatmulV3BaseTiling and needs
+    L2Cache / GenTiling; ops-nn's Ops::NN::GenTiling adapter needs LegacyCommonMgr), then the fewest missing, then the
+    first. A try whose extra sources did not compile is passed over, so its error never hides
     what the link lacks; with none that reached the link, the first try stands."""
-    linked = [(len(m), k) for k, t in enumerate(tries) if (m := link_misses(t.log)) is not None]
-    return tries[min(linked)[1]] if linked else tries[0]
+    first = (link_misses(tries[0].log) if tries else None) or set()
+    linked = [(len(m & first), len(m), k) for k, t in enumerate(tries) if (m := link_misses(t.log)) is not None]
+    return tries[min(linked)[2]] if linked else tries[0]
 
 
 def build_project(project: OpProject, column: int = 0, *, settings: Settings | None = None,

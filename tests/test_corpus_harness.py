@@ -1212,6 +1212,51 @@ def test_a_host_source_of_the_same_build_target_is_linked_when_the_ops_host_code
         "ops/scaler/op_host/scaler_tiling_base.cpp"]
 
 
+def test_ops_nn_host_code_is_built_as_its_sub_package_with_the_legacy_library_adapters(tmp_path):
+    """hicann ops-nn built against an installed CANN (its sub-package build, cmake/func.cmake) defines
+    NN_ENABLE_DLOPEN_LEGACY for the op hosts and adds common/src/*.cpp and common/src/op_host/*.cpp to the tiling target:
+    the matmul tilings then call Ops::NN::GenTiling & co., adapters that dlopen CANN's libophost_comm_legacy.so and,
+    where it is absent (here), return false. Without the define the same call names optiling::GenTiling of CANN's closed
+    library, which no source defines: ops-nn mat_mul_v3 / gemm_v2 stopped there. common/src/framework/ is not linked."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
+    files = {f"ops/scale_add_custom/{p.relative_to(example).as_posix()}": p.read_text()
+             for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
+    host = files["ops/scale_add_custom/op_host/scale_add_custom.cpp"]
+    host = host.replace('#include "register/op_def_registry.h"\n', '#include "register/op_def_registry.h"\n'
+                        '#include "op_host/legacy_tiling.h"\n', 1)
+    host = host.replace("const uint32_t align = ALIGN_BYTES / typeSize;",
+                        "const uint32_t align = ALIGN_BYTES / typeSize;\n"
+                        "    if (Ops::NN::GenTiling(\"ScaleAddCustom\")) return ge::GRAPH_FAILED;   // no legacy library here")
+    assert host.count("GenTiling") == 1
+    files["ops/scale_add_custom/op_host/scale_add_custom.cpp"] = host
+    files.update({
+        "ops/scale_add_custom/op_host/CMakeLists.txt": "add_modules_sources(OPTYPE scale_add_custom ACLNNTYPE aclnn)\n",
+        "common/inc/op_host/legacy_tiling.h": "#pragma once\n#include <string>\n#ifdef NN_ENABLE_DLOPEN_LEGACY\n"
+            "namespace Ops {\nnamespace NN {\nbool GenTiling(const std::string& opType);\n}\n}\n#else\n"
+            "namespace optiling {\nbool GenTiling(const std::string& opType);\n}\n"
+            "namespace Ops {\nnamespace NN {\nusing optiling::GenTiling;\n}\n}\n#endif\n",
+        "common/inc/legacy_manager.h": "#pragma once\n#include <dlfcn.h>\nnamespace Ops {\nnamespace NN {\n"
+            "class LegacyMgr {\npublic:\n    static const LegacyMgr& GetInstance();\n"
+            "    void* GetFunc(const char* name) const { return handle_ ? dlsym(handle_, name) : nullptr; }\n"
+            "    void* handle_ = nullptr;\n};\n}\n}\n",
+        "common/src/legacy_manager.cpp": '#include "legacy_manager.h"\nnamespace Ops {\nnamespace NN {\n'
+            "const LegacyMgr& LegacyMgr::GetInstance() {\n    static LegacyMgr mgr{dlopen(\"libophost_comm_legacy.so\", RTLD_LAZY)};\n"
+            "    return mgr;\n}\n}\n}\n",
+        "common/src/op_host/legacy_tiling.cpp": '#include "op_host/legacy_tiling.h"\n#include "legacy_manager.h"\n'
+            "namespace Ops {\nnamespace NN {\nbool GenTiling(const std::string& opType) {\n"
+            '    using Fn = bool (*)(const std::string&);\n    auto f = reinterpret_cast<Fn>(LegacyMgr::GetInstance().GetFunc("LegacyGenTiling"));\n'
+            "    return f != nullptr && f(opType);\n}\n}\n}\n",
+        "common/src/framework/plugin.cpp": "#error an ONNX plugin: not the tiling target's\nbool GenTiling() { return 1; }\n",
+    })
+    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "ops/scale_add_custom", "kind": "op-project"}
+    assert corpus.link_candidates(gitdir, commit, "ops/scale_add_custom") == [
+        "common/src/legacy_manager.cpp", "common/src/op_host/legacy_tiling.cpp"]
+    res = corpus.try_entry((entry, gitdir, False))
+    assert res["kernel_ok"] and res["project_ok"], (res.get("project_error"), res.get("linked"))
+    assert res["linked"] == ["common/src/legacy_manager.cpp", "common/src/op_host/legacy_tiling.cpp"]
+
+
 def test_a_dependency_whose_build_file_sits_at_the_ops_root_is_a_link_candidate(tmp_path):
     """hicann ops-nn rnn/dynamic_rnnv2 names DEPENDENCIES dynamic_rnn, whose add_modules_sources call is in
     rnn/dynamic_rnn/CMakeLists.txt (DIR the op's folder), not in an op_host/CMakeLists.txt: its op_host sources

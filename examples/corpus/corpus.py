@@ -791,9 +791,13 @@ def link_candidates(gitdir: str, commit: str, path: str) -> list[str]:
     (op_api/), unit tests and another op's definition (OP_ADD)."""
     tree = _tree(gitdir, commit)
     folders = [f"{path.split('/')[0]}/common/op_host/"] + [d + "/op_host/" for d in dependencies(gitdir, commit, path)]
+    # ... and the repository's common/src/*.cpp and common/src/op_host/*.cpp, which ops-nn's build adds to every op's
+    # tiling target when it builds against an installed CANN (cmake/func.cmake, COMMON_SRC, with NN_ENABLE_DLOPEN_LEGACY:
+    # BUILD_DEFINES): the adapters Ops::NN::GenTiling / QueryBank / TilingPrepareForOpCache over CANN's legacy library
+    flat = [f for f in tree if posixpath.dirname(f) in ("common/src", "common/src/op_host") and f.endswith((".cpp", ".cc"))]
     return [f for folder in folders for f in tree
             if f.startswith(folder) and f.endswith((".cpp", ".cc")) and "/op_api/" not in f and "/tests/" not in f"/{f}"
-            and not re.search(rb"\bOP_ADD\s*\(", show(gitdir, commit, f))]
+            and not re.search(rb"\bOP_ADD\s*\(", show(gitdir, commit, f))] + flat
 
 
 def _undefined(log: str) -> set[str]:
@@ -1010,6 +1014,13 @@ def _beside_kernel_folders(gitdir: str, commit: str, path: str, dest: Path, name
                     todo.append(more)
 
 
+# The -D flags a repository's build gives its op_host sources. hicann ops-nn built against an installed CANN package
+# (a sub-package, not static: cmake/func.cmake sets ENABLE_DLOPEN_LEGACY) defines NN_ENABLE_DLOPEN_LEGACY; its matmul
+# tilings then call Ops::NN::GenTiling / QueryBank / TilingPrepareForOpCache, which common/src/op_host implements by
+# dlopen of CANN's libophost_comm_legacy.so (absent here: each logs a warning and returns false), where the other
+# configuration calls optiling:: / RuntimeKb:: functions of CANN's closed library itself.
+BUILD_DEFINES = {"hicann/ops-nn": "-DNN_ENABLE_DLOPEN_LEGACY"}
+
 # The shared header folders each repository's own build puts on the include path (-I), and the folder of the entry's
 # copy they go to. NPUKernelBench builds its golden answers inside its copy of cann-ops (framework/task_object.py,
 # compile mode "cann-ops"), so they see the same two folders, at libs/common_include/cann-ops.
@@ -1112,11 +1123,13 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
         if not project_build: return out
         try:
-            pb = build_project(project, 0)
+            host = settings.replace(cxxflags=f"{settings.cxxflags} {BUILD_DEFINES[entry['repo']]}") \
+                if entry["repo"] in BUILD_DEFINES else settings
+            pb = build_project(project, 0, settings=host)
             linked: set[str] = set()
-            for _ in range(3):   # a link that misses symbols of the build target's other host sources: those sources too
+            for _ in range(5):   # a link that misses symbols of the build target's other host sources: those sources too (and theirs)
                 if pb.ok or entry["kind"] != "op-project" or not link_sources(entry, gitdir, folder, pb.log, linked): break
-                again = build_project(load_project(folder), 0)
+                again = build_project(load_project(folder), 0, settings=host)
                 if not again.ok and "undefined reference" not in again.log: break   # the first error stands
                 pb = again
             if linked: out.update(linked=sorted(linked))
