@@ -1257,6 +1257,33 @@ def test_ops_nn_host_code_is_built_as_its_sub_package_with_the_legacy_library_ad
     assert res["linked"] == ["common/src/legacy_manager.cpp", "common/src/op_host/legacy_tiling.cpp"]
 
 
+def test_the_sources_every_op_adds_to_the_shared_optiling_target_are_link_candidates(tmp_path):
+    """cann-ops: each op's CMakeLists.txt adds its tiling sources to one `optiling` library with target_sources(optiling
+    PRIVATE ...), named relative to its folder or by a file(GLOB[_RECURSE] ...) variable; batch_mat_mul_v3's tiling
+    derives from mat_mul_v3's MatmulV3BaseTiling, whose source only mat_mul_v3's list names. A source no list names
+    (an example's main.cpp), another target's list and a commented-out line are not candidates; the op's own are not."""
+    files = {
+        "src/mm/mm_v3/CMakeLists.txt": "target_sources(optiling PRIVATE\n    op_host/mm_v3_tiling.cpp\n"
+            "    op_host/mm_v3_base_tiling.cpp\n#   op_host/mm_v3_old.cpp\n)\ntarget_sources(opsproto PRIVATE op_host/mm_v3_def.cpp)\n",
+        "src/mm/mm_v3/op_host/mm_v3_tiling.cpp": "int MmV3() { return 1; }\n",
+        "src/mm/mm_v3/op_host/mm_v3_base_tiling.cpp": "int MmV3Base() { return 2; }\n",
+        "src/mm/mm_v3/op_host/mm_v3_old.cpp": "int MmV3Old() { return 3; }\n",
+        "src/mm/mm_v3/op_host/mm_v3_def.cpp": "int MmV3Def() { return 4; }\n",
+        "src/mm/bmm_v3/CMakeLists.txt": 'file(GLOB_RECURSE EXTRA_SRC_FILES\n    "../../common/op_host/op_tiling/*.cc"\n)\n'
+            "target_sources(optiling PRIVATE\n        op_host/bmm_v3_tiling.cpp\n        ${EXTRA_SRC_FILES}\n)\n",
+        "src/mm/bmm_v3/op_host/bmm_v3_tiling.cpp": "int MmV3Base();\nint Bmm() { return MmV3Base(); }\n",
+        "src/common/op_host/op_tiling/cube/cache_tiling.cc": "int Cache() { return 5; }\n",
+        "src/common/op_host/op_tiling/cube/cache_tiling.h": "int Cache();\n",
+        "src/mm/mm_v3/examples/main.cpp": "int MmV3Base() { return 0; }\nint main() { return 0; }\n",
+    }
+    gitdir, commit = _git_repo(tmp_path, files)
+    assert corpus.optiling_sources(gitdir, commit) == (
+        "src/mm/bmm_v3/op_host/bmm_v3_tiling.cpp", "src/common/op_host/op_tiling/cube/cache_tiling.cc",
+        "src/mm/mm_v3/op_host/mm_v3_tiling.cpp", "src/mm/mm_v3/op_host/mm_v3_base_tiling.cpp")
+    assert corpus.link_candidates(gitdir, commit, "src/mm/bmm_v3") == ["src/common/op_host/op_tiling/cube/cache_tiling.cc",
+        "src/mm/mm_v3/op_host/mm_v3_tiling.cpp", "src/mm/mm_v3/op_host/mm_v3_base_tiling.cpp"]
+
+
 def test_a_dependency_whose_build_file_sits_at_the_ops_root_is_a_link_candidate(tmp_path):
     """hicann ops-nn rnn/dynamic_rnnv2 names DEPENDENCIES dynamic_rnn, whose add_modules_sources call is in
     rnn/dynamic_rnn/CMakeLists.txt (DIR the op's folder), not in an op_host/CMakeLists.txt: its op_host sources

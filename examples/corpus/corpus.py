@@ -795,9 +795,47 @@ def link_candidates(gitdir: str, commit: str, path: str) -> list[str]:
     # tiling target when it builds against an installed CANN (cmake/func.cmake, COMMON_SRC, with NN_ENABLE_DLOPEN_LEGACY:
     # BUILD_DEFINES): the adapters Ops::NN::GenTiling / QueryBank / TilingPrepareForOpCache over CANN's legacy library
     flat = [f for f in tree if posixpath.dirname(f) in ("common/src", "common/src/op_host") and f.endswith((".cpp", ".cc"))]
-    return [f for folder in folders for f in tree
-            if f.startswith(folder) and f.endswith((".cpp", ".cc")) and "/op_api/" not in f and "/tests/" not in f"/{f}"
-            and not re.search(rb"\bOP_ADD\s*\(", show(gitdir, commit, f))] + flat
+    own = [f for folder in folders for f in tree
+           if f.startswith(folder) and f.endswith((".cpp", ".cc")) and "/op_api/" not in f and "/tests/" not in f"/{f}"
+           and not re.search(rb"\bOP_ADD\s*\(", show(gitdir, commit, f))] + flat
+    # a repository whose ops' CMakeLists.txt add their tiling sources to one shared `optiling` target (cann-ops: every
+    # op's `target_sources(optiling PRIVATE ...)` joins one library, so batch_mat_mul_v3's tiling links mat_mul_v3's
+    # MatmulV3BaseTiling): the other ops' listed sources, after the folders above
+    return own + [f for f in optiling_sources(gitdir, commit) if f not in own and not f.startswith(path + "/")
+                  and "/op_api/" not in f and not re.search(rb"\bOP_ADD\s*\(", show(gitdir, commit, f))]
+
+
+@functools.lru_cache(maxsize=8)
+def optiling_sources(gitdir: str, commit: str) -> tuple[str, ...]:
+    """The host sources every CMakeLists.txt of the repository adds to the `optiling` target with
+    `target_sources(optiling [PRIVATE|PUBLIC] ...)`: paths relative to that file's folder, and `${VAR}` of a
+    `file(GLOB[_RECURSE] VAR patterns...)` in the same file (cann-ops conv2d_backprop_filter_v3:
+    `"../../common/op_host/op_tiling/*.cc"`, `../conv2d_transpose_v2/op_host/base/context_maker/kernel_run_context_maker.cc`)."""
+    import fnmatch
+    tree = _tree(gitdir, commit)
+    present, out = set(tree), []
+    for cm in (f for f in tree if posixpath.basename(f) == "CMakeLists.txt"):
+        text = re.sub(r"#[^\n]*", "", show(gitdir, commit, cm).decode(errors="replace"))
+        if "target_sources" not in text or "optiling" not in text: continue
+        here = posixpath.dirname(cm)
+        globs = {}
+        for kind, var, pats in re.findall(r"\bfile\s*\(\s*(GLOB(?:_RECURSE)?)\s+(\w+)([^)]*)\)", text):
+            globs[var] = (kind, [q for q in re.findall(r'"([^"]+)"|(\S+)', pats) for q in q if q])
+        for body in re.findall(r"\btarget_sources\s*\(\s*optiling\b([^)]*)\)", text):
+            for item in body.split():
+                if item in ("PRIVATE", "PUBLIC", "INTERFACE"): continue
+                var = re.fullmatch(r"\$\{(\w+)\}", item)
+                if var:
+                    kind, pats = globs.get(var.group(1), ("", []))
+                    for pat in pats:
+                        full = posixpath.normpath(posixpath.join(here, pat))
+                        folder, name = posixpath.dirname(full), posixpath.basename(full)
+                        out += [f for f in tree if fnmatch.fnmatchcase(posixpath.basename(f), name) and (
+                            posixpath.dirname(f) == folder or (kind == "GLOB_RECURSE" and f.startswith(folder + "/")))]
+                elif "$" not in item:
+                    f = posixpath.normpath(posixpath.join(here, item))
+                    if f in present: out.append(f)
+    return tuple(f for f in dict.fromkeys(out) if f.endswith((".cpp", ".cc")))
 
 
 def _undefined(log: str) -> set[str]:
