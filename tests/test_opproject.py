@@ -501,6 +501,32 @@ def test_acl_rt_answers_a_package_version_query_as_a_machine_without_that_packag
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
 
 
+def test_raw_tiling_data_appends_values_after_its_data_and_refuses_past_its_capacity(tmp_path):
+    # cann-ops cube_tiling_runtime.cc (every cube op's shared tiling): `tiling_data->Append(static_cast<int32_t>(dim))`
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text(host.read_text().replace(
+        "    const uint32_t coreNum = platform.GetCoreNumAiv();\n", """    const uint32_t coreNum = platform.GetCoreNumAiv();
+    {
+        gert::TilingData* raw = context->GetRawTilingData();
+        const size_t before = raw->GetDataSize();
+        const int32_t dims[2] = {5, -6};
+        if (raw->Append(static_cast<int32_t>(7)) != ge::GRAPH_SUCCESS || raw->Append(dims, 2) != ge::GRAPH_SUCCESS
+            || raw->GetDataSize() != before + 12) return ge::GRAPH_FAILED;
+        int32_t back[3];
+        std::memcpy(back, static_cast<unsigned char*>(raw->GetData()) + before, sizeof back);
+        if (back[0] != 7 || back[1] != 5 || back[2] != -6) return ge::GRAPH_FAILED;
+        raw->SetDataSize(raw->GetCapacity() - 2);
+        if (raw->Append(static_cast<int32_t>(1)) != ge::GRAPH_FAILED || raw->GetDataSize() != raw->GetCapacity() - 2)
+            return ge::GRAPH_FAILED;
+        raw->SetDataSize(before);
+    }
+"""))
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
 def test_ge_type_utils_name_every_format(tmp_path):
     # cann-ops conv3dv2's tiling finds the N / C / D / H / W axes in TypeUtils::FormatToAscendString(origin format); the
     # names are the enumerators' without FORMAT_ (FormatToSerialString called everything but NCHW / NHWC "ND")

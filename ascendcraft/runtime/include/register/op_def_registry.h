@@ -365,6 +365,19 @@ public:
     size_t GetCapacity() const { return capacity_; }
     size_t GetDataSize() const { return size_; }
     void SetDataSize(size_t n) { size_ = n; }
+    // exe_graph's TilingData::Append: the value's bytes after the data so far (cann-ops cube_tiling_runtime.cc appends
+    // the shape's dims one int32 at a time); GRAPH_FAILED, and nothing written, past the capacity
+    template <typename T>
+    ge::graphStatus Append(const T& value) { return Append(&value, 1); }
+    template <typename T>
+    ge::graphStatus Append(const T* values, size_t count) {
+        static_assert(std::is_trivially_copyable<T>::value, "TilingData::Append copies bytes");
+        const size_t bytes = sizeof(T) * count;
+        if (values == nullptr || data_ == nullptr || bytes > capacity_ || size_ > capacity_ - bytes) return ge::GRAPH_FAILED;
+        std::memcpy(static_cast<unsigned char*>(data_) + size_, values, bytes);
+        size_ += bytes;
+        return ge::GRAPH_SUCCESS;
+    }
     void* data_ = nullptr;
     size_t capacity_ = 0;
     size_t size_ = 0;
