@@ -2,6 +2,7 @@
 which input, attribute and output of the op definition, read from the task's validation/pybind.cpp (the generated aclnn
 API's order) or, where that file calls another API, from ModelNew's parameter names. Fast: no build, no run."""
 import importlib.util
+import re
 from pathlib import Path
 
 import torch
@@ -1305,6 +1306,34 @@ def test_a_dependency_whose_build_file_sits_at_the_ops_root_is_a_link_candidate(
     assert corpus.link_candidates(gitdir, commit, "rnn/rnn_v2") == ["rnn/base_rnn/op_host/base_rnn_tiling.cpp"]
     assert corpus.link_candidates(gitdir, commit, "rnn/rnn_v3") == ["rnn/base_rnn/op_host/base_rnn_tiling.cpp"]
     assert corpus.link_candidates(gitdir, commit, "rnn/base_rnn") == []
+
+
+def test_a_linked_ascend_950_source_is_forwarded_from_an_arch35_folder(tmp_path):
+    """ops-nn mat_mul_v3's link brings batch_mat_mul_v3's arch35 batch_matmul_v3_tiling_advanced.cpp beside the A2
+    adapters: its forwarder sits in op_host/arch35/, so the project build's A2-first tries (which leave out every
+    op_host path with an arch35 folder) leave it out as they do the op's own Ascend 950 sources; an A2 source's
+    forwarder stays in op_host/. Both include their copy by a path that exists."""
+    files = {
+        "mm/base_mm/CMakeLists.txt": "add_all_modules_sources(\n    ACLNNTYPE aclnn_exclude\n)\n",
+        "mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp": "int BaseMm() { return 1; }\n",
+        "mm/base_mm/op_host/op_tiling/arch35/base_mm_advanced.cpp": "int BaseMmAdvanced() { return 2; }\n",
+        "mm/gemm/CMakeLists.txt": "add_all_modules_sources(\n    DEPENDENCIES base_mm\n)\n",
+        "mm/gemm/op_host/gemm_tiling.cpp": "int BaseMm();\nint BaseMmAdvanced();\nint Gemm() { return BaseMm() + BaseMmAdvanced(); }\n",
+    }
+    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    entry = {"repo": "hicann/ops-nn", "commit": commit, "path": "mm/gemm", "kind": "op-project"}
+    dest = tmp_path / "dest"
+    (dest / "op_host").mkdir(parents=True)
+    log = "undefined reference to `BaseMm()'\nundefined reference to `BaseMmAdvanced()'"
+    assert sorted(corpus.link_sources(entry, gitdir, dest, log, set())) == [
+        "mm/base_mm/op_host/op_tiling/arch35/base_mm_advanced.cpp", "mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp"]
+    forwarders = sorted(p.relative_to(dest).as_posix() for p in (dest / "op_host").rglob(f"{corpus.LINKED}_*.cpp"))
+    assert len(forwarders) == 2 and sum(f.startswith("op_host/arch35/") for f in forwarders) == 1, forwarders
+    for f in forwarders:
+        text = (dest / f).read_text()
+        target = re.search(r'#include "([^"]+)"', text).group(1)
+        assert (dest / f).parent.joinpath(target).resolve().is_file(), (f, target)
+        assert ("arch35" in target) == f.startswith("op_host/arch35/")
 
 
 def test_a_linked_source_brings_the_shared_and_root_named_headers_it_includes(tmp_path):

@@ -904,9 +904,16 @@ def _link_in(f: str, text: str, entry: dict, gitdir: str, dest: Path) -> None:
         if target.startswith(path + "/") and (dest / own).is_file() and not (dest / SIBLINGS / target).exists():
             (dest / SIBLINGS / target).parent.mkdir(parents=True, exist_ok=True)
             (dest / SIBLINGS / target).write_text(f'#include "{"../" * (target.count("/") + 1)}{own}"   // the op\'s own file (ascendcraft corpus)\n')
-    k = len(list((dest / "op_host").glob(f"{LINKED}_*.cpp")))
-    (dest / "op_host" / f"{LINKED}_{k}.cpp").write_text(
-        f"// ascendcraft corpus: {f}, a host source of the same build target\n#include \"../{SIBLINGS}/{f}.inc\"\n")
+    # an Ascend 950 source's forwarder goes to op_host/arch35/, so that the project build's A2-first tries leave it out
+    # as they leave out the op's own arch35 sources (ops-nn mat_mul_v3 links batch_mat_mul_v3's arch35
+    # batch_matmul_v3_tiling_advanced.cpp beside the Ops::NN adapters; it does not compile with the emulated SDK and
+    # took the adapters' try down with it)
+    where = dest / "op_host" / ("arch35" if "arch35" in f.split("/") else "")
+    where.mkdir(parents=True, exist_ok=True)
+    k = len(list((dest / "op_host").rglob(f"{LINKED}_*.cpp")))
+    up = "../" * (1 + (where != dest / "op_host"))
+    (where / f"{LINKED}_{k}.cpp").write_text(
+        f"// ascendcraft corpus: {f}, a host source of the same build target\n#include \"{up}{SIBLINGS}/{f}.inc\"\n")
 
 
 def _dependency_headers(entry: dict, gitdir: str, dest: Path, own: list[str]) -> None:
