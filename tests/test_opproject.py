@@ -69,6 +69,29 @@ def copy_project(tmp_path, name):
     return dst
 
 
+TILING_ANCHOR = "    const uint32_t coreNum = platform.GetCoreNumAiv();\n"
+
+
+def with_tiling_lines(tmp_path, lines: str, head: str = "") -> Path:
+    """A copy of scale_add_custom whose TilingFunc runs `lines` (C++; `context`, `platform` (its PlatformAscendC) and
+    `coreNum` in scope) right after it reads the vector core count, with `head` (includes) at the top of its host
+    source. The platform tests return ge::GRAPH_FAILED from `lines` when a value is wrong, which fails the run."""
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    text = host.read_text()
+    assert text.count(TILING_ANCHOR) == 1, "scale_add_custom's TilingFunc no longer reads GetCoreNumAiv() once"
+    host.write_text(head + text.replace(TILING_ANCHOR, TILING_ANCHOR + lines))
+    return folder
+
+
+def runs_like_scale_add(project, factor: float = 1.0):
+    "`project` (a folder or a loaded project) computes z = x + factor * alpha * y, on 4096 random values, alpha 0.5."
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(project, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + factor * alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    return r
+
+
 def test_a_host_api_outside_the_subset_is_a_compile_error_naming_it(tmp_path):
     folder = copy_project(tmp_path, "scale_add_custom")
     host = folder / "op_host" / "scale_add_custom.cpp"
@@ -302,25 +325,17 @@ def test_the_platform_gives_its_core_counts_by_core_type(tmp_path):
     # ops-nn dynamic_rnn's tiling: context->GetPlatformInfo()->GetCoreNumByType("AiCore"), fe::PlatFormInfos' SoCInfo
     # count of that type ("VectorCore" / "AIV": vector_core_cnt, any other: ai_core_cnt), the numbers PlatformAscendC
     # gives an A2 chip's AIC and AIV counts; the tiling fails (and the run with it) when they disagree
-    folder = copy_project(tmp_path, "scale_add_custom")
-    host = folder / "op_host" / "scale_add_custom.cpp"
-    host.write_text(host.read_text().replace("    const uint32_t coreNum = platform.GetCoreNumAiv();\n", """    const uint32_t coreNum = platform.GetCoreNumAiv();
-    fe::PlatFormInfos* infos = context->GetPlatformInfo();
+    folder = with_tiling_lines(tmp_path, """    fe::PlatFormInfos* infos = context->GetPlatformInfo();
     if (infos->GetCoreNumByType("AiCore") != platform.GetCoreNumAic() || infos->GetCoreNumByType("VectorCore") != coreNum
         || infos->GetCoreNumByType("AIV") != coreNum || coreNum != 2 * platform.GetCoreNumAic()) return ge::GRAPH_FAILED;
-"""))
-    x, y = torch.randn(4096), torch.randn(4096)
-    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
-    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+""")
+    runs_like_scale_add(folder)
 
 def test_the_platform_gives_l2_and_hbm_bandwidth(tmp_path):
     # cann-ops conv3dv2's tiling: PlatformAscendC::GetCoreMemBw(CoreMemType::L2, rate), fe::PlatFormInfos::GetLocalMemBw
     # underneath: the platform ini's AICoreMemoryRates (A2: l2_rate 110, ddr_rate 32 bytes per cycle), 0 for a memory
     # the documentation reserves (UB); the tiling fails (and the run with it) when they disagree
-    folder = copy_project(tmp_path, "scale_add_custom")
-    host = folder / "op_host" / "scale_add_custom.cpp"
-    host.write_text(host.read_text().replace("    const uint32_t coreNum = platform.GetCoreNumAiv();\n", """    const uint32_t coreNum = platform.GetCoreNumAiv();
-    uint64_t l2 = 1, hbm = 1, ub = 1, fromInfos = 1;
+    folder = with_tiling_lines(tmp_path, """    uint64_t l2 = 1, hbm = 1, ub = 1, fromInfos = 1;
     platform.GetCoreMemBw(platform_ascendc::CoreMemType::L2, l2);
     platform.GetCoreMemBw(platform_ascendc::CoreMemType::HBM, hbm);
     platform.GetCoreMemBw(platform_ascendc::CoreMemType::UB, ub);
@@ -328,10 +343,8 @@ def test_the_platform_gives_l2_and_hbm_bandwidth(tmp_path):
     std::string rate;
     context->GetPlatformInfo()->GetPlatformRes("AICoreMemoryRates", "ddr_rate", rate);
     if (l2 != 110 || hbm != 32 || ub != 0 || fromInfos != l2 || rate != "32") return ge::GRAPH_FAILED;
-"""))
-    x, y = torch.randn(4096), torch.randn(4096)
-    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
-    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+""")
+    runs_like_scale_add(folder)
 
 def test_list_attributes_reach_the_tiling_function_as_continuous_vectors(tmp_path):
     # cann-ops upsample_nearest3d_grad: Attr("scales").ListFloat({...}), read back as
@@ -395,21 +408,15 @@ def test_a_project_header_named_like_an_sdk_header_does_not_replace_it_and_the_p
     # (there the cann-ops file needed a class its includer had not declared yet). Here the project's file of that name
     # is an #error. ops-nn mat_mul_v3's tiling reads the bias table's size (CoreMemType::BT; the A2 ini's bt_size 1024;
     # the fixpipe buffer's fb0_size 2048).
-    folder = copy_project(tmp_path, "scale_add_custom")
-    (folder / "shared" / "cube" / "platform").mkdir(parents=True)
-    (folder / "shared" / "cube" / "platform" / "platform_info.h").write_text(
-        '#pragma once\n#error "the project\'s cube/platform/platform_info.h replaced the SDK\'s"\n')
-    host = folder / "op_host" / "scale_add_custom.cpp"
-    host.write_text('#include "platform/platform_infos_def.h"\n' + host.read_text().replace(
-        "    const uint32_t coreNum = platform.GetCoreNumAiv();\n", """    const uint32_t coreNum = platform.GetCoreNumAiv();
-    uint64_t bt = 0, fb = 0;
+    folder = with_tiling_lines(tmp_path, """    uint64_t bt = 0, fb = 0;
     platform.GetCoreMemSize(platform_ascendc::CoreMemType::BT, bt);
     platform.GetCoreMemSize(platform_ascendc::CoreMemType::FB, fb);
     if (bt != 1024 || fb != 2048) return ge::GRAPH_FAILED;
-"""))
-    x, y = torch.randn(4096), torch.randn(4096)
-    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
-    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+""", head='#include "platform/platform_infos_def.h"\n')
+    (folder / "shared" / "cube" / "platform").mkdir(parents=True)
+    (folder / "shared" / "cube" / "platform" / "platform_info.h").write_text(
+        '#pragma once\n#error "the project\'s cube/platform/platform_info.h replaced the SDK\'s"\n')
+    runs_like_scale_add(folder)
 
 
 def test_a_tiling_source_the_link_needs_is_linked_without_the_aclnn_code_beside_it(tmp_path):
@@ -425,9 +432,7 @@ def test_a_tiling_source_the_link_needs_is_linked_without_the_aclnn_code_beside_
     (folder / "op_host" / "aclnn_scale_add.cpp").write_text(
         '#include "opdev/op_executor.h"   // CANN\'s aclnn runtime: not in the emulated SDK\n'
         'aclnnStatus aclnnScaleAddGetWorkspaceSize(const aclTensor* x, aclTensor* y, uint64_t* size, aclOpExecutor** e);\n')
-    x, y = torch.randn(4096), torch.randn(4096)
-    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + 2 * alpha * y)
-    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    runs_like_scale_add(folder, factor=2)
 
 
 def test_ge_names_its_fixed_width_float_types(tmp_path):
@@ -487,27 +492,17 @@ def test_acl_rt_answers_a_package_version_query_as_a_machine_without_that_packag
     # hicann ops-nn quant_batch_matmul_v3's Ascend 950 tiling (quant_batch_matmul_v3_tiling_util.h) includes acl/acl_rt.h
     # and asks aclsysGetVersionNum("asc-devkit", &v) >= 9.1.0 before taking the tensor-API path: the emulation has no
     # ${INSTALL_DIR}/share/info/<pkg>/version.info, so the query fails and leaves v alone
-    folder = copy_project(tmp_path, "scale_add_custom")
-    host = folder / "op_host" / "scale_add_custom.cpp"
-    host.write_text('#include "acl/acl_rt.h"\n' + host.read_text().replace(
-        "    const uint32_t coreNum = platform.GetCoreNumAiv();\n", """    const uint32_t coreNum = platform.GetCoreNumAiv();
-    char pkg[] = "asc-devkit";
+    folder = with_tiling_lines(tmp_path, """    char pkg[] = "asc-devkit";
     int32_t version = -7;
     if (aclsysGetVersionNum(pkg, &version) == ACL_SUCCESS || version != -7
         || aclsysGetVersionNum(nullptr, &version) != ACL_ERROR_INVALID_PARAM) return ge::GRAPH_FAILED;
-"""))
-    x, y = torch.randn(4096), torch.randn(4096)
-    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
-    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+""", head='#include "acl/acl_rt.h"\n')
+    runs_like_scale_add(folder)
 
 
 def test_raw_tiling_data_appends_values_after_its_data_and_refuses_past_its_capacity(tmp_path):
     # cann-ops cube_tiling_runtime.cc (every cube op's shared tiling): `tiling_data->Append(static_cast<int32_t>(dim))`
-    folder = copy_project(tmp_path, "scale_add_custom")
-    host = folder / "op_host" / "scale_add_custom.cpp"
-    host.write_text(host.read_text().replace(
-        "    const uint32_t coreNum = platform.GetCoreNumAiv();\n", """    const uint32_t coreNum = platform.GetCoreNumAiv();
-    {
+    folder = with_tiling_lines(tmp_path, """    {
         gert::TilingData* raw = context->GetRawTilingData();
         const size_t before = raw->GetDataSize();
         const int32_t dims[2] = {5, -6};
@@ -521,28 +516,20 @@ def test_raw_tiling_data_appends_values_after_its_data_and_refuses_past_its_capa
             return ge::GRAPH_FAILED;
         raw->SetDataSize(before);
     }
-"""))
-    x, y = torch.randn(4096), torch.randn(4096)
-    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
-    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+""")
+    runs_like_scale_add(folder)
 
 
 def test_ge_type_utils_name_every_format(tmp_path):
     # cann-ops conv3dv2's tiling finds the N / C / D / H / W axes in TypeUtils::FormatToAscendString(origin format); the
     # names are the enumerators' without FORMAT_ (FormatToSerialString called everything but NCHW / NHWC "ND")
-    folder = copy_project(tmp_path, "scale_add_custom")
-    host = folder / "op_host" / "scale_add_custom.cpp"
-    host.write_text('#include <string>\n#include "graph/utils/type_utils.h"\n' + host.read_text().replace(
-        "    const uint32_t coreNum = platform.GetCoreNumAiv();\n", """    const uint32_t coreNum = platform.GetCoreNumAiv();
-    const std::string ncdhw = ge::TypeUtils::FormatToAscendString(ge::FORMAT_NCDHW).GetString();
+    folder = with_tiling_lines(tmp_path, """    const std::string ncdhw = ge::TypeUtils::FormatToAscendString(ge::FORMAT_NCDHW).GetString();
     if (ncdhw != "NCDHW" || ncdhw.find("D") != 2 || ge::TypeUtils::FormatToSerialString(ge::FORMAT_NDHWC) != "NDHWC"
         || ge::TypeUtils::FormatToSerialString(ge::FORMAT_FRACTAL_NZ) != "FRACTAL_NZ"
         || ge::TypeUtils::FormatToSerialString(ge::FORMAT_ND) != "ND"
         || std::string(ge::TypeUtils::DataTypeToAscendString(ge::DT_BF16).GetString()) != "DT_BF16") return ge::GRAPH_FAILED;
-"""))
-    x, y = torch.randn(4096), torch.randn(4096)
-    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
-    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+""", head='#include <string>\n#include "graph/utils/type_utils.h"\n')
+    runs_like_scale_add(folder)
 
 
 def test_a_one_entry_dtype_list_serves_every_column():
@@ -1147,9 +1134,7 @@ def test_a_definition_that_names_its_tensors_through_a_helper_is_read_compiled(t
     host.write_text(text)
     project = load_project(folder)
     assert [p.name for p in project.op.inputs] == ["x", "y"] and [p.name for p in project.op.outputs] == ["z"]
-    x, y = torch.randn(4096), torch.randn(4096)
-    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
-    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    runs_like_scale_add(folder)
 
 
 def test_a_default_tiling_struct_registered_only_for_another_soc_leaves_the_op_s_struct(tmp_path):
@@ -1167,15 +1152,12 @@ def test_a_default_tiling_struct_registered_only_for_another_soc_leaves_the_op_s
                  "    GET_TILING_DATA_WITH_STRUCT(ScaleAddV35Tiling, t, tiling);\n}\n#else\n")
     assert text.count(entry) == 1
     kernel.write_text(text.replace(entry, other_soc + entry) + "#endif\n")
-    x, y = torch.randn(4096), torch.randn(4096)
-    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
-    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    runs_like_scale_add(folder)
     # where the A2 build does compile it, it is the struct GET_TILING_DATA declares: a project whose kernel names the
     # default struct (the op's own) in its A2 code runs as well
     kernel.write_text(text.replace("    GET_TILING_DATA(tilingData, tiling);",
                                    "    REGISTER_TILING_DEFAULT(ScaleAddTilingData);\n    GET_TILING_DATA(tilingData, tiling);"))
-    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
-    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    runs_like_scale_add(folder)
 
 
 def test_an_entry_written_in_both_branches_of_a_cpu_debug_condition_is_one_entry(tmp_path):
@@ -1189,9 +1171,7 @@ def test_an_entry_written_in_both_branches_of_a_cpu_debug_condition_is_one_entry
     kernel.write_text(text[:at] + "#ifdef __CCE_KT_TEST__\n" + entry + "#else\n" + entry + "#endif\n")
     project = load_project(folder)
     assert project.entry == "scale_add_custom" and project.kernel_file == "op_kernel/scale_add_custom.cpp"
-    x, y = torch.randn(4096), torch.randn(4096)
-    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
-    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    runs_like_scale_add(folder)
     # two different entries of one name in one file's branches stay a question the project must answer
     kernel.write_text(text[:at] + "#ifdef __CCE_KT_TEST__\n" + entry.replace("GM_ADDR workspace, ", "") + "#else\n"
                       + entry + "#endif\n")
