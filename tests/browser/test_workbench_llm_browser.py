@@ -25,6 +25,7 @@ from ascendcraft.llm_server import FakeLLMServer, Reply
 from ascendcraft.pipeline import Pipeline
 from ascendcraft.session import Session
 from ascendcraft.workbench import launch_workbench
+from _servers import stopped_later
 
 from test_wb_views_browser import gutter_number, line_of, look_at, misaligned_rows  # noqa: E402  (the diff views' helpers)
 from test_workbench_state_browser import act as state_act  # noqa: E402
@@ -54,14 +55,15 @@ def compute_by_rules(task: str = TASK) -> tuple[Session, str]:
 def scripted_page(tmp_path_factory, script: list, folder: str):
     """The workbench page for TASK, opening fresh, its LLM a FakeLLMServer answering `script`; yields (page server,
     LLM server). The model name is new for each run, so no earlier run's reply is replayed; this run's replies are
-    removed from the reply cache afterwards."""
+    removed from the reply cache afterwards. The page's server stops in the background (`stopped_later`): the LLM
+    server goes first, which a stopping page no longer asks."""
     model = f"scripted-{uuid.uuid4().hex[:10]}"
     settings = load_settings(workbench_start="fresh", llm_model=model)
     try:
         with FakeLLMServer(script, models=None) as llm:
             settings = settings.replace(llm_base_url=llm.base_url)
-            with launch_workbench(TASK, port=0, block=False, settings=settings,
-                                  workdir=tmp_path_factory.mktemp(folder)) as page_server:
+            with stopped_later(launch_workbench(TASK, port=0, block=False, settings=settings,
+                                                workdir=tmp_path_factory.mktemp(folder))) as page_server:
                 yield page_server.ready(), llm
     finally:
         for entry in (settings.cache_path / "llm").rglob("*.json"):        # this run's replies: keyed by its model name

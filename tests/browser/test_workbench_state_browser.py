@@ -6,6 +6,7 @@ snapshot, click another pass and come back, apply a broken edit (red, with the r
 back), undo, discard, cancel a long action, and check that the LLM controls say they are off before any click.
 """
 import re
+import time
 
 import pytest
 
@@ -117,10 +118,14 @@ def test_step_edit_reload_undo_and_truthful_status(chromium, server, artifacts):
         # type into the DSL without running it, then reload: everything is back
         replace_in(page, "dsl", "leaky_relu(yout, xin, slope, n)", "leaky_relu(yout, xin, slope, n)  # mine")
         expect(page.locator(".ac-dsl-state")).to_contain_text("edited")
-        page.wait_for_timeout(1200)                                     # typing is saved half a second after the last key
+        # typing is saved half a second after the last key: wait for the saved session to hold the typed line
+        saved = server.workdir / ".ascendcraft-session" / TASK / "state.json"
+        deadline = time.monotonic() + 30
+        while not (saved.is_file() and "# mine" in saved.read_text()):
+            assert time.monotonic() < deadline, "the typed DSL was not saved within 30 s"
+            page.wait_for_timeout(100)
     finally:
         context.close()
-    saved = server.workdir / ".ascendcraft-session" / TASK / "state.json"
     assert saved.is_file() and BAD_CALL in saved.read_text()
 
     context, page = open_page(chromium, server)
