@@ -1308,22 +1308,27 @@ def test_a_dependency_whose_build_file_sits_at_the_ops_root_is_a_link_candidate(
     assert corpus.link_candidates(gitdir, commit, "rnn/base_rnn") == []
 
 
+def _gemm_on_base_mm(tmp_path, files: dict):
+    """A repository whose op mm/gemm depends on mm/base_mm (their CMakeLists.txt, as ops-nn writes them), with `files`
+    besides: its git dir, gemm's entry, and an empty project folder to link into."""
+    cmake = {"mm/base_mm/CMakeLists.txt": "add_all_modules_sources(\n    ACLNNTYPE aclnn_exclude\n)\n",
+             "mm/gemm/CMakeLists.txt": "add_all_modules_sources(\n    DEPENDENCIES base_mm\n)\n"}
+    gitdir, commit = _git_repo(tmp_path / "repo", {**cmake, **files})
+    dest = tmp_path / "dest"
+    (dest / "op_host").mkdir(parents=True)
+    return gitdir, {"repo": "hicann/ops-nn", "commit": commit, "path": "mm/gemm", "kind": "op-project"}, dest
+
+
 def test_a_linked_ascend_950_source_is_forwarded_from_an_arch35_folder(tmp_path):
     """ops-nn mat_mul_v3's link brings batch_mat_mul_v3's arch35 batch_matmul_v3_tiling_advanced.cpp beside the A2
     adapters: its forwarder sits in op_host/arch35/, so the project build's A2-first tries (which leave out every
     op_host path with an arch35 folder) leave it out as they do the op's own Ascend 950 sources; an A2 source's
     forwarder stays in op_host/. Both include their copy by a path that exists."""
-    files = {
-        "mm/base_mm/CMakeLists.txt": "add_all_modules_sources(\n    ACLNNTYPE aclnn_exclude\n)\n",
+    gitdir, entry, dest = _gemm_on_base_mm(tmp_path, {
         "mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp": "int BaseMm() { return 1; }\n",
         "mm/base_mm/op_host/op_tiling/arch35/base_mm_advanced.cpp": "int BaseMmAdvanced() { return 2; }\n",
-        "mm/gemm/CMakeLists.txt": "add_all_modules_sources(\n    DEPENDENCIES base_mm\n)\n",
         "mm/gemm/op_host/gemm_tiling.cpp": "int BaseMm();\nint BaseMmAdvanced();\nint Gemm() { return BaseMm() + BaseMmAdvanced(); }\n",
-    }
-    gitdir, commit = _git_repo(tmp_path / "repo", files)
-    entry = {"repo": "hicann/ops-nn", "commit": commit, "path": "mm/gemm", "kind": "op-project"}
-    dest = tmp_path / "dest"
-    (dest / "op_host").mkdir(parents=True)
+    })
     log = "undefined reference to `BaseMm()'\nundefined reference to `BaseMmAdvanced()'"
     assert sorted(corpus.link_sources(entry, gitdir, dest, log, set())) == [
         "mm/base_mm/op_host/op_tiling/arch35/base_mm_advanced.cpp", "mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp"]
@@ -1344,16 +1349,11 @@ def test_a_linked_source_brings_the_shared_and_root_named_headers_it_includes(tm
         "common/inc/op_host/tiling_key.h": "#pragma once\n#define KEY 3\n",
         "common/inc/op_host/unused.h": "#pragma once\n",
         "mm/common/op_host/op_tiling/debug_tiling.h": "#pragma once\ninline int Debug() { return 0; }\n",
-        "mm/base_mm/CMakeLists.txt": "add_all_modules_sources(\n    ACLNNTYPE aclnn_exclude\n)\n",
         "mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp": '#include "op_host/tiling_key.h"\n'
             '#include "mm/common/op_host/op_tiling/debug_tiling.h"\nint BaseMm() { return KEY + Debug(); }\n',
-        "mm/gemm/CMakeLists.txt": "add_all_modules_sources(\n    DEPENDENCIES base_mm\n)\n",
         "mm/gemm/op_host/gemm_tiling.cpp": "int BaseMm();\nint Gemm() { return BaseMm(); }\n",
     }
-    gitdir, commit = _git_repo(tmp_path / "repo", files)
-    entry = {"repo": "hicann/ops-nn", "commit": commit, "path": "mm/gemm", "kind": "op-project"}
-    dest = tmp_path / "dest"
-    (dest / "op_host").mkdir(parents=True)
+    gitdir, entry, dest = _gemm_on_base_mm(tmp_path, files)
     added = corpus.link_sources(entry, gitdir, dest, "undefined reference to `BaseMm()'", set())
     assert added == ["mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp"]
     assert (dest / "common_inc/op_host/tiling_key.h").read_text() == files["common/inc/op_host/tiling_key.h"]
