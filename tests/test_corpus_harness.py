@@ -605,10 +605,23 @@ def test_a_failed_host_tiling_names_what_the_tiling_function_logged():
     assert corpus.run_failure(SimpleNamespace(diagnostics=[other], stderr="[ERROR] x")) == "ub-overflow: InitBuffer with a length of 0 bytes"
 
 
+def _ops_nn_copy(tmp_path, files: dict, path: str) -> Path:
+    "The entry's copy (`corpus.materialise`) of op `path` in a one-commit hicann/ops-nn repository of `files`."
+    _, commit = _git_repo(tmp_path, files)
+    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": path, "kind": "op-project"}
+    return corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+
+
+def _kernel_builds(dest: Path, entry: str, folders: tuple) -> None:
+    "The copy's kernel, from its files under `folders` (op_kernel/ and the headers copied beside it), builds."
+    from ascendcraft.emu import build, read_sources
+    b = build({k: v for k, v in read_sources(dest).items() if k.startswith(folders)}, entry)
+    assert b.ok, b.log[-1500:]
+
+
 def test_hicann_ops_nn_kernels_find_the_shared_headers_their_build_copies_beside_them(tmp_path):
     """ops-nn's build copies common/inc/op_kernel to ascendc/inc beside each op's kernel folder, and kernels name those
     headers `#include "../inc/platform.h"`: the entry's copy has them at inc/ (only the ones included), and builds."""
-    from ascendcraft.emu import build, read_sources
     files = {
         "common/inc/op_kernel/platform.h": '#pragma once\n#include "macro.h"\nconstexpr int PLATFORM_BLOCK = KEY_BYTES;\n',
         "common/inc/op_kernel/macro.h": "#pragma once\n#define KEY_BYTES 32\n",
@@ -617,21 +630,16 @@ def test_hicann_ops_nn_kernels_find_the_shared_headers_their_build_copies_beside
                                    'extern "C" __global__ __aicore__ void demo(GM_ADDR x) { (void)x; (void)PLATFORM_BLOCK; }\n',
         "demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
     }
-    _, commit = _git_repo(tmp_path, files)
-    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "demo", "kind": "op-project"}
-    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    dest = _ops_nn_copy(tmp_path, files, "demo")
     assert (dest / "inc" / "platform.h").is_file() and (dest / "inc" / "macro.h").is_file()
     assert not (dest / "inc" / "unused.h").exists()
-    kernel = {k: v for k, v in read_sources(dest).items() if k.startswith(("op_kernel/", "inc/"))}
-    b = build(kernel, "demo")
-    assert b.ok, b.log[-1500:]
+    _kernel_builds(dest, "demo", ("op_kernel/", "inc/"))
 
 
 def test_hicann_ops_nn_kernels_find_another_ops_kernel_headers_beside_their_folder(tmp_path):
     """ops-nn's build puts every op's op_kernel/ folder side by side under the op's name, and batch_mat_mul_v3 names
     mat_mul_v3's kernel headers `#include "../mat_mul_v3/mat_mul_v3_common.h"`: the entry's copy has them at
     mat_mul_v3/, and builds."""
-    from ascendcraft.emu import build, read_sources
     files = {
         "matmul/mat_mul_v3/op_kernel/mat_mul_v3_common.h": '#pragma once\n#include "mat_mul_v3_const.h"\n',
         "matmul/mat_mul_v3/op_kernel/mat_mul_v3_const.h": "#pragma once\nconstexpr int MM_BLOCK = 16;\n",
@@ -641,14 +649,10 @@ def test_hicann_ops_nn_kernels_find_another_ops_kernel_headers_beside_their_fold
                                         'extern "C" __global__ __aicore__ void bmm(GM_ADDR x) { (void)x; (void)MM_BLOCK; }\n',
         "matmul/bmm/op_host/bmm_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
     }
-    _, commit = _git_repo(tmp_path, files)
-    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "matmul/bmm", "kind": "op-project"}
-    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    dest = _ops_nn_copy(tmp_path, files, "matmul/bmm")
     assert (dest / "mat_mul_v3" / "mat_mul_v3_common.h").is_file() and (dest / "mat_mul_v3" / "mat_mul_v3_const.h").is_file()
     assert not (dest / "mat_mul_v3" / "arch35").exists()   # the Ascend 950 kernels stay out
-    kernel = {k: v for k, v in read_sources(dest).items() if k.startswith(("op_kernel/", "mat_mul_v3/"))}
-    b = build(kernel, "bmm")
-    assert b.ok, b.log[-1500:]
+    _kernel_builds(dest, "bmm", ("op_kernel/", "mat_mul_v3/"))
 
 
 
@@ -656,7 +660,6 @@ def test_another_ops_kernel_headers_bring_the_folders_they_name_beside_them_in_t
     """ops-nn inplace_add_rms_norm names `../add_rms_norm/add_rms_norm.h`, which names `../rms_norm/rms_norm_base.h`: both
     folders are beside op_kernel/ in the entry's copy, as in the repository's build (it stopped at
     "../rms_norm/rms_norm_base.h: No such file or directory")."""
-    from ascendcraft.emu import build, read_sources
     files = {
         "norm/base_norm/op_kernel/base_norm_common.h": "#pragma once\nconstexpr int NORM_LANES = 8;\n",
         "norm/base_norm/op_host/base_norm_def.cpp": "// OpDef\n",
@@ -668,19 +671,14 @@ def test_another_ops_kernel_headers_bring_the_folders_they_name_beside_them_in_t
             'extern "C" __global__ __aicore__ void inplace_add_norm(GM_ADDR x) { (void)x; static_assert(ADD_LANES == 16, ""); }\n',
         "norm/inplace_add_norm/op_host/inplace_add_norm_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
     }
-    _, commit = _git_repo(tmp_path, files)
-    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "norm/inplace_add_norm", "kind": "op-project"}
-    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    dest = _ops_nn_copy(tmp_path, files, "norm/inplace_add_norm")
     assert (dest / "add_norm" / "add_norm.h").is_file() and (dest / "base_norm" / "base_norm_common.h").is_file()
-    b = build({k: v for k, v in read_sources(dest).items() if k.startswith(("op_kernel/", "add_norm/", "base_norm/"))},
-              "inplace_add_norm")
-    assert b.ok, b.log[-1500:]
+    _kernel_builds(dest, "inplace_add_norm", ("op_kernel/", "add_norm/", "base_norm/"))
 
 
 def test_ops_nn_kernels_take_source_files_of_an_op_beside_them_by_name(tmp_path):
     """dynamic_rnnv2's kernel includes dynamic_rnn's sources, `#include "../dynamic_rnn/LstmFP16.cpp"`: the named source
     goes to dynamic_rnn/ beside op_kernel/ with the headers, and dynamic_rnn's own kernel entry does not."""
-    from ascendcraft.emu import build, read_sources
     files = {
         "rnn/rnn/op_kernel/lstm.h": "#pragma once\nint lstm_rows(int n);\n",
         "rnn/rnn/op_kernel/lstm.cpp": '#include "lstm.h"\nint lstm_rows(int n) { return 4 * n; }\n',
@@ -690,20 +688,16 @@ def test_ops_nn_kernels_take_source_files_of_an_op_beside_them_by_name(tmp_path)
                                        'extern "C" __global__ __aicore__ void rnn2(GM_ADDR x) { (void)x; (void)lstm_rows(2); }\n',
         "rnn/rnn2/op_host/rnn2_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
     }
-    _, commit = _git_repo(tmp_path, files)
-    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "rnn/rnn2", "kind": "op-project"}
-    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    dest = _ops_nn_copy(tmp_path, files, "rnn/rnn2")
     assert (dest / "rnn" / "lstm.cpp").is_file() and (dest / "rnn" / "lstm.h").is_file()
     assert not (dest / "rnn" / "rnn_910b.cpp").exists()
-    b = build({k: v for k, v in read_sources(dest).items() if k.startswith(("op_kernel/", "rnn/"))}, "rnn2")
-    assert b.ok, b.log[-1500:]
+    _kernel_builds(dest, "rnn2", ("op_kernel/", "rnn/"))
 
 
 def test_ops_nn_kernels_find_files_of_their_own_kernel_folder_that_another_op_has(tmp_path):
     """conv3d_transpose_v2's CPU-debug branch names `../op_kernel/arch22/conv3d_dx_v2_basic_block.h`, a folder only
     conv3d_backprop_input_v2 has: that op's arch22/ headers fill the entry's op_kernel/arch22/ (its arch35/ does not,
     nor does a file replace one of the op's own)."""
-    from ascendcraft.emu import build, read_sources
     files = {
         "conv/dx/op_kernel/arch22/block.h": '#pragma once\n#include "impl/util.h"\n',
         "conv/dx/op_kernel/arch22/impl/util.h": "#pragma once\nconstexpr int DX_BLOCK = 16;\n",
@@ -717,14 +711,11 @@ def test_ops_nn_kernels_find_files_of_their_own_kernel_folder_that_another_op_ha
         "conv/tr/op_kernel/arch22/own.h": "#pragma once\n",
         "conv/tr/op_host/tr_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
     }
-    _, commit = _git_repo(tmp_path, files)
-    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "conv/tr", "kind": "op-project"}
-    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    dest = _ops_nn_copy(tmp_path, files, "conv/tr")
     assert (dest / "op_kernel" / "arch22" / "block.h").is_file() and (dest / "op_kernel" / "arch22" / "impl" / "util.h").is_file()
     assert not (dest / "op_kernel" / "arch22" / "arch35").exists()
     assert "#error" not in (dest / "op_kernel" / "arch22" / "own.h").read_text()
-    b = build({k: v for k, v in read_sources(dest).items() if k.startswith("op_kernel/")}, "tr")
-    assert b.ok, b.log[-1500:]
+    _kernel_builds(dest, "tr", ("op_kernel/",))
 
 LAMBDA_LAUNCH = """
 #include "kernel_operator.h"
@@ -1111,9 +1102,7 @@ def test_hicann_op_projects_have_their_ir_their_root_named_files_and_what_other_
                                             '    return static_cast<int>(op.get_attr_dim()) + t.n; }\n'
                                             '// OpDef ... AddConfig("ascend910b")\n',
     }
-    _, commit = _git_repo(tmp_path, files)
-    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "ops/demo", "kind": "op-project"}
-    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    dest = _ops_nn_copy(tmp_path, files, "ops/demo")
     assert (dest / "op_graph" / "demo_proto.h").is_file() and not (dest / "op_graph" / "fusion_pass").exists()
     sources = read_sources(dest)
     flags = [a for d in include_dirs(sources) for a in ("-iquote", d)]
@@ -1143,9 +1132,7 @@ def test_ops_nn_host_headers_named_from_the_category_or_root_folder_reach_the_ke
             'extern "C" __global__ __aicore__ void derived(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)\n'
             "{\n    GET_TILING_DATA(t, tiling);\n    const BaseTilingData* p = &t;\n    (void)p; (void)x;\n}\n",
     }
-    _, commit = _git_repo(tmp_path, files)
-    entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "rnn/derived", "kind": "op-project"}
-    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    dest = _ops_nn_copy(tmp_path, files, "rnn/derived")
     repo = dest / corpus.SIBLINGS
     assert (repo / "rnn" / "base" / "op_host" / "base_tiling.h").is_file() and (repo / "math" / "shared" / "op_host" / "shared.h").is_file()
     assert (repo / "rnn" / "ascendcraft_corpus_include_root.h").is_file() and (repo / "ascendcraft_corpus_include_root.h").is_file()
