@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 import torch
-from .eager import EagerDispatchMode
 
 from .config import load_settings
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, parse_python
+from .eager import EagerDispatchMode
 from .taskset import Task, load_task_file
 
 # %% auto #0
