@@ -7,7 +7,11 @@ Docs: https://ascendcraft.github.io/ascendcraft/eager.html.md"""
 # %% ../nbs/22_eager.ipynb #7b6329bb
 from __future__ import annotations
 
+import functools
+import gc
 import math
+import sys
+import types
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -22,8 +26,9 @@ from .soc import L2Start, Soc, load_soc
 
 # %% auto #0
 __all__ = ['WORK', 'POOLS', 'MATMULS', 'FREE', 'GATHERS', 'TRAINING_BATCH_NORMS', 'PICKS', 'SECTOR_BYTES', 'FRACTAL',
-           'COMPOSITE_KERNELS', 'TensorSpec', 'to_meta', 'meta_inputs', 'EagerOp', 'distinct_bytes',
-           'EagerDispatchMode', 'group_bytes', 'run_bytes', 'EagerCost', 'TensorL2', 'footprint', 'eager_time']
+           'COMPOSITE_KERNELS', 'TensorSpec', 'to_meta', 'meta_inputs', 'defer_dynamo_in_refs', 'EagerOp',
+           'distinct_bytes', 'EagerDispatchMode', 'group_bytes', 'run_bytes', 'EagerCost', 'TensorL2', 'footprint',
+           'eager_time']
 
 # %% ../nbs/22_eager.ipynb #d82d1b94
 @dataclass(frozen=True)
@@ -69,6 +74,38 @@ def meta_inputs(get_inputs: Callable[[], list]) -> list:
     "Call a task's `get_inputs` on the meta device: its shapes, no storage."
     with torch.device("meta"):
         return to_meta(list(get_inputs()))
+
+# %% ../nbs/22_eager.ipynb #3e2e6b6e
+def _until_dynamo(fn: Callable, recursive: bool) -> Callable:
+    "What torch caches as `fn`'s dynamo-disabled form: `fn` itself until torch._dynamo is loaded, then the real one."
+    def call(*args, **kwargs):
+        disable = getattr(sys.modules.get("torch._dynamo"), "disable", None)
+        if disable is None: return fn(*args, **kwargs)           # not loaded: nothing can be compiling
+        real = disable(fn, recursive, wrapping=False)             # what torch's own wrapper makes on its first call
+        setattr(fn, "__dynamo_disable", real)
+        return real(*args, **kwargs)
+    call.deferred_dynamo = True
+    return call
+
+
+@functools.cache
+def defer_dynamo_in_refs() -> int:
+    "Give torch's dynamo-disabled references a stand-in that loads nothing until torch._dynamo is; how many."
+    if "torch._dynamo" in sys.modules: return 0
+    wrapper = getattr(getattr(torch, "_compile", None), "_disable_dynamo", None)
+    code = getattr(wrapper(lambda: None), "__code__", None) if wrapper else None
+    if code is None or code.co_freevars != ("fn", "recursive"): return 0    # a torch we do not know: leave it
+    count = 0
+    for f in gc.get_objects():
+        if type(f) is not types.FunctionType or f.__code__ is not code: continue
+        fn, recursive = (c.cell_contents for c in f.__closure__)
+        if getattr(fn, "__dynamo_disable", None) is not None: continue
+        setattr(fn, "__dynamo_disable", _until_dynamo(fn, recursive))
+        count += 1
+    return count
+
+
+defer_dynamo_in_refs()
 
 # %% ../nbs/22_eager.ipynb #b0b635b3
 _SIMPLE = ("Add",)

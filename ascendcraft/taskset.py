@@ -31,7 +31,10 @@ import torch
 from fastcore.basics import patch
 
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, parse_python
+from .eager import defer_dynamo_in_refs
 from .shapes import lift_shape_literals, resolve_size
+
+defer_dynamo_in_refs()      # draws on the meta device run torch's references: without loading torch._dynamo
 
 # %% auto #0
 __all__ = ['PAPER_COUNTS', 'LEVEL1_COUNTS', 'BEYOND_COUNTS', 'DEFAULT_CATEGORIES', 'CUBE_COUNTS', 'CATEGORIES', 'TASKS_DIR',
