@@ -60,7 +60,7 @@ __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_E
            'kernel_paths', 'result_group', 'select_tasks', 'unloaded_results', 'run_identity', 'full_elements_per_s',
            'machine_memory_mb', 'full_shape_load', 'verification_size', 'verification_mb', 'prime_output_specs',
            'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute', 'run_bench',
-           'main']
+           'warm_up', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -1698,6 +1698,12 @@ def run_bench(tasks: list[str] | None = None,        # task ids (or category/id)
         os.close(lock)
 
 # %% ../nbs/32_bench.ipynb #90f0fd95
+def warm_up() -> None:
+    "Load what every task process needs first (the fork server runs this once, before it forks them)."
+    with torch.device("meta"):
+        (torch.ones(2, 3, dtype=torch.float16) * 2).float().softmax(-1).sum()     # torch's references, and sympy
+
+
 def main(argv: list[str] | None = None) -> int:
     "Run the task described by a spec.json (the harness's child process)."
     args = sys.argv[1:] if argv is None else argv

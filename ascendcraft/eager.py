@@ -75,7 +75,7 @@ def meta_inputs(get_inputs: Callable[[], list]) -> list:
     with torch.device("meta"):
         return to_meta(list(get_inputs()))
 
-# %% ../nbs/22_eager.ipynb #3e2e6b6e
+# %% ../nbs/22_eager.ipynb #1cea681d
 def _until_dynamo(fn: Callable, recursive: bool) -> Callable:
     "What torch caches as `fn`'s dynamo-disabled form: `fn` itself until torch._dynamo is loaded, then the real one."
     def call(*args, **kwargs):

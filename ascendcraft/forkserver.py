@@ -51,11 +51,14 @@ def _child(request: dict, entry, guard, keep: tuple, started: int) -> None:
 
 
 def serve(preload: str = "ascendcraft.bench", entry: str = "main") -> int:
-    "The fork server: import `preload` once, then fork a child running `preload.entry(args)` per request on stdin."
+    """The fork server: import `preload` once (and run its `warm_up()`, if it has one: what every child would load
+    first), then fork a child running `preload.entry(args)` per request on stdin."""
     replies = os.fdopen(os.dup(1), "w", buffering=1)     # the replies go on a copy of fd 1 ...
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1); os.close(null)                     # ... and fd 1 to /dev/null: a stray print cannot garble them
-    main = getattr(importlib.import_module(preload), entry)
+    module = importlib.import_module(preload)
+    main = getattr(module, entry)
+    if callable(warm_up := getattr(module, "warm_up", None)): warm_up()
     from ascendcraft.emu import dies_with_this_process
     if threading.active_count() > 1:
         replies.write(f"unsafe {threading.active_count()} Python threads after importing {preload}\n")
