@@ -59,8 +59,8 @@ __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_E
            'run_task', 'VerifyMemory', 'verification_memory', 'output_keep_mb', 'memory_budget_mb', 'default_out',
            'kernel_paths', 'result_group', 'select_tasks', 'unloaded_results', 'run_identity', 'full_elements_per_s',
            'machine_memory_mb', 'full_shape_load', 'verification_size', 'verification_mb', 'prime_output_specs',
-           'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree', 'Progress', 'execute', 'run_bench',
-           'warm_up', 'main']
+           'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree', 'cpu_share', 'Progress', 'execute',
+           'run_bench', 'warm_up', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -643,6 +643,7 @@ class TaskSpec:
     launched_at: float = 0.0
     protocol: str = "ours"        # ours (MultiKernelBench's trials + signed inputs + two poisons) | mkb (upstream's alone)
     memory_mb: float = 0.0        # the verification's estimated peak at full shapes (`verification_memory`); 0 below them
+    threads: int = 0              # torch's threads in the task process, set at launch (its share of the CPUs); 0: torch's own
 
     def to_json(self) -> str: return json.dumps(dataclasses.asdict(self), indent=1) + "\n"
 
@@ -1461,12 +1462,17 @@ def _fork_server(specs: list[TaskSpec]) -> ForkServer | None:
     return ForkServer(common, env=_task_env(), cwd=common, preload="ascendcraft.bench")
 
 
-def _launch(spec: TaskSpec, server: ForkServer | None = None) -> _Job:
+def cpu_share(jobs: int) -> int:
+    "The CPUs of this process's machine (its affinity) that each of `jobs` task processes at once may keep busy."
+    return max(1, len(os.sched_getaffinity(0)) // max(1, jobs))
+
+
+def _launch(spec: TaskSpec, server: ForkServer | None = None, threads: int = 0) -> _Job:
     "Start the task process of `spec` in a fresh folder: forked by `server` when it can, else a fresh interpreter."
     folder = Path(spec.folder)
     if folder.exists(): shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    spec = dataclasses.replace(spec, parent_pid=os.getpid(), launched_at=time.time())
+    spec = dataclasses.replace(spec, parent_pid=os.getpid(), launched_at=time.time(), threads=threads)
     (folder / "spec.json").write_text(spec.to_json())
     log = open(folder / "task.log", "wb")
     proc = server.start([str(folder / "spec.json")], folder, folder / "task.log") if server is not None else None
@@ -1561,10 +1567,12 @@ class Progress:
         if self.tty: self.stream.write("\r\033[K" + self._line() + "\n"); self.stream.flush()
 
 
-def execute(specs: list[TaskSpec], jobs: int, progress: Progress, poll: float = 0.05) -> list[TaskResult]:
+def execute(specs: list[TaskSpec], jobs: int, progress: Progress, poll: float = 0.05, threads: int | None = None) -> list[TaskResult]:
     """Run the task processes of `specs`, `jobs` at a time, and full-shape ones only while their estimated memory fits
-    the budget beside the running ones' (`memory_budget_mb`; one alone always runs); return their results in order."""
+    the budget beside the running ones' (`memory_budget_mb`; one alone always runs); return their results in order.
+    Each runs torch on `threads` threads (default: its share of this machine's CPUs, `cpu_share(jobs)`)."""
     pending, running, results = deque(specs), [], {}
+    threads = threads or cpu_share(jobs)
     budget = memory_budget_mb(specs[0].load_settings()) if specs else 0.0
     server = _fork_server(specs)
 
@@ -1576,7 +1584,7 @@ def execute(specs: list[TaskSpec], jobs: int, progress: Progress, poll: float = 
                 spec = next((s for s in pending if fits(s)), None)
                 if spec is None: break          # the next fitting one starts when a running one ends
                 pending.remove(spec)
-                job = _launch(spec, server)
+                job = _launch(spec, server, threads)
                 running.append(job)
                 progress.started(f"{job.spec.category}/{job.spec.task}")
             time.sleep(poll)
@@ -1711,6 +1719,9 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m ascendcraft.bench SPEC.json", file=sys.stderr)
         return 2
     spec = TaskSpec.load(Path(args[0]))
+    if spec.threads:        # its share of the CPUs: more threads than cores makes torch's workers spin, not work
+        torch.set_num_threads(spec.threads)
+        print(f"task process: torch on {spec.threads} thread(s)", flush=True)
     run_task(spec)
     sys.stdout.flush(); sys.stderr.flush()
     os._exit(0)          # the result is on disk; skip the interpreter's slow teardown (torch)

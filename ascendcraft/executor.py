@@ -229,7 +229,7 @@ _DRIVER_WRITES = {RESULT_FILE, "spec.json"}
 def run_shipment(shipment: Shipment, root: Path | str, cpus: int | None = None) -> dict:
     """Run a shipped task in scratch folder `root` with the harness's `execute`; its result and files as one object.
     `cpus`: the CPUs a scheduler gave the task; the emulator then runs the kernel's blocks on that many threads,
-    unless the settings name a thread count themselves."""
+    unless the settings name a thread count themselves, and torch runs on that many (else on all of this machine's)."""
     root = Path(root)
     spec = TaskSpec(**shipment.spec)
     if cpus and not spec.settings.get("emu_threads"):
@@ -252,7 +252,7 @@ def run_shipment(shipment: Shipment, root: Path | str, cpus: int | None = None) 
     local = dataclasses.replace(spec, task_file=str(task_file), dsl_file=str(dsl) if dsl else None,
                                 edits_dir=str(edits) if edits else None, folder=str(folder))
     cpu0, t0 = _children_cpu(), time.perf_counter()
-    result = execute([local], 1, Progress(1, enabled=False))[0]
+    result = execute([local], 1, Progress(1, enabled=False), threads=max(1, int(cpus)) if cpus else None)[0]
     seconds, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
     result.inputs = {"dsl": spec.dsl_file, "task_file": spec.task_file, "edits": spec.edits_dir}
     files = {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))

@@ -7,6 +7,7 @@ carry on past every failure.
 """
 import io
 import json
+import os
 import shutil
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -88,6 +89,16 @@ def test_failures_keep_their_logs(run):
         for name in ("pipeline/pipeline.json", "pipeline/04_align/relu_kernel.cpp" if task == "relu" else "pipeline/04_align/log.txt",
                      "verdict.json", "run.log", "timing.json", "honesty.txt", "result.json"):
             assert (folder / name).exists(), (task, name)
+
+
+def test_task_processes_share_the_cpus_among_the_jobs(run):
+    "Two task processes at once on this machine: each runs torch on its share of the CPUs (more threads only spin)."
+    rep, root, *_ = run
+    share = max(1, len(os.sched_getaffinity(0)) // 2)
+    for r in (r for r in rep.results if r.status != "no-kernel"):         # a task without a kernel starts no process
+        folder = root / "out" / r.category / r.task
+        assert json.loads((folder / "spec.json").read_text())["threads"] == share, r.key
+        assert f"task process: torch on {share} thread(s)" in (folder / "task.log").read_text(), r.key
 
 
 def test_metrics_and_tables(run):
