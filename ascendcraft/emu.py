@@ -49,13 +49,13 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'core_type_templates',
            'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
            'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
-           'compiler_version', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
-           'with_prelude', 'pch_rejections', 'Build', 'past_close', 'tiling_struct_usings', 'clashing_include_guards',
-           'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'key_var_conditions', 'host_inputs',
-           'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed', 'host_object', 'kernel_host_duplicates',
-           'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
-           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs',
-           'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
+           'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'past_close', 'tiling_struct_usings',
+           'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources',
+           'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
+           'host_object', 'kernel_host_duplicates', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace',
+           'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation',
+           'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -749,6 +749,40 @@ def compiler_version(cxx: str) -> str:
 def _compiler_env() -> dict:
     "The environment for g++: plain ASCII messages whatever the user's locale."
     return {**os.environ, "LC_ALL": "C", "LANG": "C"}
+
+
+@lru_cache(maxsize=8)
+def _system_include_dirs(cxx: str, mtime: float) -> tuple[str, ...]:
+    "The folders `cxx` searches for a C++ source's `#include <...>` when given none (its `-v` list)."
+    out = subprocess.run([cxx, "-xc++", "-E", "-v", "-"], input="", capture_output=True, text=True, timeout=30,
+                         env=_compiler_env())
+    lines = [l.strip() for l in out.stderr.splitlines()]
+    if "#include <...> search starts here:" not in lines: return ()
+    listed = lines[lines.index("#include <...> search starts here:") + 1:]
+    return tuple(listed[:listed.index("End of search list.")] if "End of search list." in listed else listed)
+
+
+_ANGLE_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<([^<>\s]+)>", re.M)
+
+
+def angle_include_dirs(files: dict[str, str], cxx: str = "g++") -> list[str]:
+    """The folders of a build's files (`files`: path -> text) that `#include <name>` searches after the emulated SDK's:
+    those holding a header that a file names by angle brackets and that neither the SDK nor the compiler's own folders
+    have. CANN's builds put a project's folders on -I, and a project may name its own header that way (cann-ops'
+    cube/util/registry.h: `#include <lock.h>`, op_tiling/lock.h); here they stay on -iquote for quoted includes and are
+    searched for angle-bracket ones only where that is the header's only place, after the SDK. A folder that also holds
+    a header named like a system one is left out, so that no project header ever takes the place of a header the SDK
+    includes (nor of what the precompiled header made of them read)."""
+    where = shutil.which(cxx)
+    system = _system_include_dirs(where, os.path.getmtime(where)) if where else ()
+    headers = [n for n in files if n.endswith((".h", ".hpp", ".hh", ".inc"))]
+    found = lambda rel: (INCLUDE_DIR / rel).exists() or any(os.path.exists(os.path.join(d, rel)) for d in system)
+    dirs = set()
+    for name in {n for t in files.values() if "include" in t for n in _ANGLE_INCLUDE.findall(blank_comments(t))}:
+        if found(name): continue
+        dirs |= {h[:-len(name)].rstrip("/") or "." for h in headers if h == name or h.endswith("/" + name)}
+    return sorted(d for d in dirs if not any(found(h[len(d) + 1:] if d != "." else h) for h in headers
+                                             if d == "." or h.startswith(d + "/")))
 
 
 class _FileLock:
@@ -1644,9 +1678,12 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     key_var = (int(tiling_key) if tiling_key is not None else 0) if conditions else None
     remake = {"entry": entry, "sanitize": sanitize, "settings": settings}
     driver = _driver_source(chosen, sources, host_files, key_var, conditions)   # part of the key: a new driver, a new build
+    # the project's folders an angle-bracket include of its own header needs (`angle_include_dirs`): in the key, since
+    # they are in the command (a build without them keeps the key it had)
+    angled = [a for d in angle_include_dirs(compiled, settings.cxx) for a in ("-I", d)]
     key = _build_key(compiled, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
                      + kind_declaration(kernel_kind(sources, chosen)) + driver,
-                     [*flags, *(CHECK_ONLY_FLAGS if check_only else ())], settings.cxx, sanitize)
+                     [*flags, *(CHECK_ONLY_FLAGS if check_only else ()), *angled], settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key
     if (hit := _load_build(folder, sources, cache)) is not None:
@@ -1670,7 +1707,10 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         limits = sandbox.build_limits(settings)
 
         compile_flags = [*flags, *KERNEL_COMPILE_FLAGS]
-        quoted = [a for d in header_dirs for a in ("-iquote", d)]
+        # the header folders, for quoted includes; and after the SDK, for an angle-bracket include of the project's own
+        # header that is nowhere else (`angle_include_dirs`)
+        quoted = [*(a for d in header_dirs for a in ("-iquote", d)),
+                  *angled]
         link_flags = [] if check_only else [str(lib), *_fast_linker(), *_static_cxx_flags(sanitize), "-o", "../kernel.bin",
                                             "-lm"]
         # With host files, the kernel's translation unit is compiled to an object, each host file to one of its own

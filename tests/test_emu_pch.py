@@ -63,6 +63,18 @@ def test_with_prelude_swaps_only_a_leading_include_on_its_own_line():
     assert emu.pch_flags(["-O1", "-D", "X=1", "-UY", "-iquote", "op_kernel", "-g", "-DZ"]) == ["-O1", "-g"]
 
 
+def test_a_project_folder_is_searched_for_angle_includes_only_where_it_shadows_nothing():
+    # emu.angle_include_dirs: a folder holding the header a file names by angle brackets, when neither the SDK nor the
+    # compiler has it; never one that also holds a header named like a system one (the SDK's headers, and the
+    # precompiled header made of them, include those), nor for a name the SDK has, nor for a commented-out include
+    uses = "#include <lock.h>\n#include <vector>\n"
+    assert emu.angle_include_dirs({"a/lock.h": "", "main.cpp": uses}) == ["a"]
+    assert emu.angle_include_dirs({"x/y/lock.h": "", "main.cpp": "#include <y/lock.h>\n"}) == ["x"]
+    assert emu.angle_include_dirs({"a/lock.h": "", "a/math.h": "", "main.cpp": uses}) == []
+    assert emu.angle_include_dirs({"b/kernel_operator.h": "", "main.cpp": "#include <kernel_operator.h>\n"}) == []
+    assert emu.angle_include_dirs({"a/lock.h": "", "main.cpp": "// #include <lock.h>\n"}) == []
+
+
 def test_a_kernel_builds_against_the_precompiled_header_with_the_same_outputs():
     fast, plain = pair({"add_custom.cpp": ADD})
     assert fast.ok and plain.ok and fast.pch and not plain.pch, (fast.diagnostics, plain.diagnostics)

@@ -455,6 +455,21 @@ OP_ADD(F32Custom);
     assert registered_definition({"op_host/f32_custom.cpp": src}, "op_host/f32_custom.cpp").type == "F32Custom"
 
 
+def test_a_project_header_named_by_angle_brackets_is_found_and_the_pch_still_serves(tmp_path):
+    # cann-ops' cube/util/registry.h: `#include <lock.h>` for op_tiling/lock.h (CANN's build puts the project's folders
+    # on -I). Its folder is searched for angle-bracket includes after the SDK (emu.angle_include_dirs): the project's
+    # own lock.h is found, and the kernel build still reads the precompiled SDK header
+    from ascendcraft.opproject import build_project
+    folder = with_tiling_lines(tmp_path, "    if (probe_lock::Held() != 2) return ge::GRAPH_FAILED;\n",
+                               head="#include <lock.h>\n")
+    (folder / "op_host" / "common").mkdir()
+    (folder / "op_host" / "common" / "lock.h").write_text(
+        "#pragma once\nnamespace probe_lock { inline int Held() { return 2; } }\n")
+    b = build_project(load_project(folder))
+    assert b.ok and b.pch and "-I op_host/common" in " ".join(b.command), (b.pch, b.log[-2000:])
+    runs_like_scale_add(folder)
+
+
 def test_the_host_tiling_names_the_cube_and_block_sizes_and_a_kernel_may_include_it_too(tmp_path):
     # cann-ops conv3d_backprop_filter_v2's tiling: `constexpr int32_t BLOCK_CUBE = static_cast<int32_t>(AscendC::BLOCK_CUBE);`
     # (quant_batch_matmul_v3: `using AscendC::ONE_BLK_SIZE;`); host-side they are unsigned, kernel-side signed, and a
