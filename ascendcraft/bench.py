@@ -1567,14 +1567,17 @@ class Progress:
         if self.tty: self.stream.write("\r\033[K" + self._line() + "\n"); self.stream.flush()
 
 
-def execute(specs: list[TaskSpec], jobs: int, progress: Progress, poll: float = 0.05, threads: int | None = None) -> list[TaskResult]:
+def execute(specs: list[TaskSpec], jobs: int, progress: Progress, poll: float = 0.05, threads: int | None = None,
+            server: ForkServer | None = None) -> list[TaskResult]:
     """Run the task processes of `specs`, `jobs` at a time, and full-shape ones only while their estimated memory fits
     the budget beside the running ones' (`memory_budget_mb`; one alone always runs); return their results in order.
-    Each runs torch on `threads` threads (default: its share of this machine's CPUs, `cpu_share(jobs)`)."""
+    Each runs torch on `threads` threads (default: its share of this machine's CPUs, `cpu_share(jobs)`).
+    `server`: a fork server the caller keeps for its next batches (a Ray worker's); else one for this batch, if any."""
     pending, running, results = deque(specs), [], {}
     threads = threads or cpu_share(jobs)
     budget = memory_budget_mb(specs[0].load_settings()) if specs else 0.0
-    server = _fork_server(specs)
+    own = server is None
+    if own: server = _fork_server(specs)
 
     def fits(spec: TaskSpec) -> bool:
         return not running or sum(j.spec.memory_mb for j in running) + spec.memory_mb <= budget
@@ -1604,7 +1607,7 @@ def execute(specs: list[TaskSpec], jobs: int, progress: Progress, poll: float = 
             job.proc.wait()
         raise
     finally:
-        if server is not None: server.close()          # after it, its children's CPU counts as this process's
+        if own and server is not None: server.close()  # after it, its children's CPU counts as this process's
     return [results[s.folder] for s in specs]
 
 # %% ../nbs/32_bench.ipynb #815a2733

@@ -27,6 +27,7 @@ import ascendcraft
 from .bench import Progress, TaskSpec, execute, write_result
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
+from .forkserver import ForkServer
 from .llm import atomic_write_text
 from .report import RESULT_FILE, TaskResult, read_execution_record
 from .ray_board import _Board      # a module of its own: the board's actor process imports no torch
@@ -226,10 +227,12 @@ def ship(spec: TaskSpec) -> Shipment:
 _DRIVER_WRITES = {RESULT_FILE, "spec.json"}
 
 
-def run_shipment(shipment: Shipment, root: Path | str, cpus: int | None = None) -> dict:
+def run_shipment(shipment: Shipment, root: Path | str, cpus: int | None = None, server: ForkServer | None = None) -> dict:
     """Run a shipped task in scratch folder `root` with the harness's `execute`; its result and files as one object.
     `cpus`: the CPUs a scheduler gave the task; the emulator then runs the kernel's blocks on that many threads,
-    unless the settings name a thread count themselves, and torch runs on that many (else on all of this machine's)."""
+    unless the settings name a thread count themselves, and torch runs on that many (else on all of this machine's).
+    `server`: a fork server the caller keeps (`_worker_server`): the task process is forked from it instead of
+    starting a fresh interpreter."""
     root = Path(root)
     spec = TaskSpec(**shipment.spec)
     if cpus and not spec.settings.get("emu_threads"):
@@ -251,9 +254,11 @@ def run_shipment(shipment: Shipment, root: Path | str, cpus: int | None = None) 
     folder = root / "out" / spec.category / spec.task
     local = dataclasses.replace(spec, task_file=str(task_file), dsl_file=str(dsl) if dsl else None,
                                 edits_dir=str(edits) if edits else None, folder=str(folder))
-    cpu0, t0 = _children_cpu(), time.perf_counter()
-    result = execute([local], 1, Progress(1, enabled=False), threads=max(1, int(cpus)) if cpus else None)[0]
-    seconds, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
+    forked = lambda: server.children_cpu if server is not None else 0.0     # a kept server's children: never reaped here
+    cpu0, t0 = _children_cpu() + forked(), time.perf_counter()
+    result = execute([local], 1, Progress(1, enabled=False), threads=max(1, int(cpus)) if cpus else None,
+                     server=server)[0]
+    seconds, cpu = time.perf_counter() - t0, _children_cpu() + forked() - cpu0
     result.inputs = {"dsl": spec.dsl_file, "task_file": spec.task_file, "edits": spec.edits_dir}
     files = {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
              if p.is_file() and p.relative_to(folder).as_posix() not in _DRIVER_WRITES}
@@ -318,11 +323,31 @@ def _ray_bench_task(shipment: Shipment, board) -> dict:
     node = _tell(board, shipment.key)
     root = Path(tempfile.mkdtemp(prefix="ascendcraft-ray-"))
     try:
-        payload = run_shipment(shipment, root, cpus=_assigned_cpus())
+        payload = run_shipment(shipment, root, cpus=_assigned_cpus(), server=_worker_server())
     finally:
         shutil.rmtree(root, ignore_errors=True)
     reserved = ray_module().get_runtime_context().get_assigned_resources().get("memory", 0.0)
     return {**payload, "node": node, "memory_mb": round(float(reserved) / 2**20, 1)}
+
+
+_kept_servers: dict[int, ForkServer] = {}
+# A Ray task has nothing that outlives it but its worker process, which Ray keeps for the job's next tasks: the fork
+# server lives here, one per worker process (keyed by pid: a process forked from the worker does not inherit it).
+
+
+def _worker_server() -> ForkServer:
+    """This Ray worker process's fork server (`29_forkserver`): started by its first bench task, kept for the next ones,
+    so that each task process after the first is a fork of a process that has imported the harness and torch, not a
+    fresh interpreter (about 2 s of CPU each). A Ray worker runs one task at a time. The server dies with the worker
+    (Ray ends a dead driver's workers, a cancelled task's, a lost node's) and takes its task processes with it; one
+    that died or refused is replaced, and `execute` starts a fresh interpreter when the server cannot fork."""
+    from ascendcraft.bench import _task_env
+    server = _kept_servers.get(os.getpid())
+    if server is None or not server.usable:
+        if server is not None: server.close()
+        server = _kept_servers[os.getpid()] = ForkServer(f"ray-worker-{os.getpid()}", env=_task_env(),
+                                                         cwd=tempfile.gettempdir())
+    return server
 
 
 def _assigned_cpus() -> int | None:

@@ -73,11 +73,11 @@ def serve(preload: str = "ascendcraft.bench", entry: str = "main") -> int:
 
     def reap(block: bool = False):
         while children:
-            try: pid, status = os.waitpid(-1, 0 if block else os.WNOHANG)
+            try: pid, status, usage = os.wait4(-1, 0 if block else os.WNOHANG)
             except ChildProcessError: return
             if pid == 0: return
             children.discard(pid)
-            replies.write(f"exit {pid} {os.waitstatus_to_exitcode(status)}\n")
+            replies.write(f"exit {pid} {os.waitstatus_to_exitcode(status)} {usage.ru_utime + usage.ru_stime:.4f}\n")
 
     while True:
         try: ready, _, _ = select.select([0, wake_r], [], [])
@@ -113,6 +113,7 @@ class Forked:
     "A task process forked by a `ForkServer`: `pid`, `poll()`, `wait()` and `returncode`, as `subprocess.Popen` has them."
     def __init__(self, server: "ForkServer", pid: int):
         self.server, self.pid, self.returncode = server, pid, None
+        self.cpu_seconds: float | None = None             # user+system CPU, once it ended (its reaped children's too)
 
     def poll(self) -> int | None:
         if self.returncode is None: self.server.pump(0.0)
@@ -136,6 +137,7 @@ class ForkServer:
         self.state, self.problem = "starting", ""          # starting -> ready -> closed, or dead / unsafe
         self.children: dict[int, Forked] = {}
         self._buffer, self._started, self._exits = b"", [], {}
+        self.children_cpu = 0.0       # CPU seconds of the children that ended so far (a kept server's tasks: differences)
         os.set_blocking(self.proc.stdout.fileno(), False)
 
     @property
@@ -147,9 +149,11 @@ class ForkServer:
         elif word == "unsafe": self.state, self.problem = "unsafe", rest
         elif word == "started": self._started.append(int(rest))
         elif word == "exit":
-            pid, code = (int(x) for x in rest.split())
-            self._exits[pid] = code                      # may come in the same read as its 'started'
-            if pid in self.children: self.children[pid].returncode = code
+            pid, code, cpu = rest.split()
+            pid, code, cpu = int(pid), int(code), float(cpu)
+            self._exits[pid] = (code, cpu)               # may come in the same read as its 'started'
+            self.children_cpu += cpu
+            if pid in self.children: self.children[pid].returncode, self.children[pid].cpu_seconds = code, cpu
 
     def pump(self, timeout: float) -> None:
         "Read what the server said (waiting up to `timeout` s for something)."
@@ -183,7 +187,7 @@ class ForkServer:
         while not self._started and self.state == "ready": self.pump(0.2)
         if not self._started: return None
         child = Forked(self, self._started.pop(0))
-        child.returncode = self._exits.get(child.pid)
+        child.returncode, child.cpu_seconds = self._exits.get(child.pid, (None, None))
         self.children[child.pid] = child
         return child
 

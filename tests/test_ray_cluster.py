@@ -78,6 +78,15 @@ def test_ray_run_gives_the_local_verdicts_and_modelled_timings(cluster, tmp_path
     # the run's board actor (alive while the executor holds it) imported Ray and its own small module, not torch
     boards = [pid for pid in c.pids() if cmdline(pid).startswith("ray::_Board")]
     assert boards and not any("libtorch" in maps(pid) for pid in boards), boards
+    # each Ray worker keeps the fork server its first task started (`executor._worker_server`): the worker's next task
+    # processes are forks of it, not fresh interpreters
+    servers = {pid: parent(pid) for pid in c.pids() if "ascendcraft.forkserver" in cmdline(pid)}
+    assert servers and all(cmdline(p).startswith("ray::") for p in servers.values()), servers
+
+
+def parent(pid: int) -> int:
+    try: return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError): return 0
 
 
 def cmdline(pid: int) -> str:
@@ -103,16 +112,19 @@ def test_a_full_shape_task_reserves_its_verification_memory_on_ray(cluster, tmp_
     assert need > 100 and task["memory_mb"] == pytest.approx(need, abs=0.1)     # Ray's `memory` resource, as it saw it
 
 
+STAGED = re.compile(r"/ascendcraft-ray-[^/]+/out/([^/]+)/([^/]+)(/|$)")
+
+
+def folder_of(pid) -> str:
+    "The working folder of process `pid` ('' when it is gone)."
+    try: return os.readlink(f"/proc/{pid}/cwd")
+    except OSError: return ""
+
+
 def staged_task_processes() -> list[int]:
-    "Task processes working in a Ray scratch folder (their command line names a spec.json in it)."
-    found = []
-    for cmd in Path("/proc").glob("[0-9]*/cmdline"):
-        try:
-            text = cmd.read_bytes().decode(errors="replace")
-            if "ascendcraft-ray-" in text and "spec.json" in text: found.append(int(cmd.parent.name))
-        except (OSError, ValueError):
-            pass
-    return found
+    "Task processes working in a Ray scratch folder's task folder (forked by a Ray worker's fork server, or started "
+    "fresh: either way their working folder is the task's)."
+    return [int(p.name) for p in Path("/proc").glob("[0-9]*") if STAGED.search(folder_of(p.name))]
 
 
 def test_killed_driver_resumes_without_redoing_finished_tasks(cluster, tmp_path):
@@ -206,13 +218,7 @@ def test_calibrate_and_tune_on_ray_match_the_local_run(cluster, tmp_path, monkey
 
 def working_on(pids) -> list[str]:
     "The tasks (category/task) whose staged task process is among `pids`."
-    keys = []
-    for pid in pids:
-        try: text = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-        except OSError: continue
-        m = re.search(r"ascendcraft-ray-[^/]+/out/([^/]+)/([^/]+)/spec\.json", text)
-        if m: keys.append(f"{m.group(1)}/{m.group(2)}")
-    return keys
+    return sorted({f"{m.group(1)}/{m.group(2)}" for pid in pids if (m := STAGED.search(folder_of(pid)))})
 
 
 def test_killed_worker_tasks_are_rerun_on_the_head_nothing_lost_or_duplicated(cluster, tmp_path):
