@@ -30,11 +30,15 @@ def pytest_sessionstart(session):
         problem = apt_install("bubblewrap", "bubblewrap (the sandbox of every build and kernel run)")
         if problem: print(f"\nWARNING: {problem}")
     # Under xdist, each worker runs torch on its share of the CPUs: with every worker on all of them, torch's threads
-    # spin while they wait for a core (a 137 k-element kl_div under load: 35 ms of CPU on 2 threads, 1.6 ms on 1)
+    # spin while they wait for a core (a 137 k-element kl_div under load: 35 ms of CPU on 2 threads, 1.6 ms on 1). The
+    # processes a worker starts (the workbench's Voila and JupyterLab kernels, CLI runs, Ray's workers) read the same
+    # share from OMP_NUM_THREADS when they import torch; a value the caller set is kept.
     if hasattr(session.config, "workerinput"):
         import os
         import torch
-        torch.set_num_threads(max(1, len(os.sched_getaffinity(0)) // int(session.config.workerinput["workercount"])))
+        share = max(1, len(os.sched_getaffinity(0)) // int(session.config.workerinput["workercount"]))
+        os.environ.setdefault("OMP_NUM_THREADS", str(share))
+        torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"]) if os.environ["OMP_NUM_THREADS"].isdigit() else share)
 
 
 # Parallel runs (`pytest -n 2 --dist loadfile`, the README's test command and .ci/run's; `-n auto` on more cores): a
