@@ -82,6 +82,9 @@ def test_ray_run_gives_the_local_verdicts_and_modelled_timings(cluster, tmp_path
     # processes are forks of it, not fresh interpreters
     servers = {pid: parent(pid) for pid in c.pids() if "ascendcraft.forkserver" in cmdline(pid)}
     assert servers and all(cmdline(p).startswith("ray::") for p in servers.values()), servers
+    # the nodes import Ray as a node installed with `ascendcraft[ray]` does: without the workbench's rfc3987_syntax
+    imported = ray.remote(num_cpus=0)(lambda module: module in sys.modules)      # in a worker process of a node
+    assert ray.get([imported.remote("rfc3987_syntax"), imported.remote("jsonschema")]) == [False, True]
 
 
 def parent(pid: int) -> int:
