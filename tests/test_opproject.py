@@ -470,6 +470,28 @@ def test_a_project_header_named_by_angle_brackets_is_found_and_the_pch_still_ser
     runs_like_scale_add(folder)
 
 
+def test_the_tiling_context_header_brings_the_bounds_checked_c_functions():
+    # CANN's exe_graph/runtime/tiling_data.h includes <securec.h>: cann-ops gemm/cache_tiling_basic_block_calc.cc calls
+    # memset_s with no include of its own (a cube common source every cann-ops matmul / conv tiling links)
+    from ascendcraft.opproject import registered_definition
+    src = """#include "exe_graph/runtime/tiling_context.h"
+static bool Cleared() { int a[2] = {1, 2}; return memset_s(a, sizeof(a), 0, sizeof(a)) == EOK && a[1] == 0; }
+namespace ops {
+class SecureClear : public OpDef {
+public:
+    explicit SecureClear(const char* name) : OpDef(name) {
+        if (!Cleared()) return;
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    }
+};
+OP_ADD(SecureClear);
+}  // namespace ops
+"""
+    op = registered_definition({"op_host/secure_clear.cpp": src}, "op_host/secure_clear.cpp")
+    assert op.type == "SecureClear" and [p.name for p in op.inputs] == ["x"]
+
+
 def test_the_host_tiling_names_the_cube_and_block_sizes_and_a_kernel_may_include_it_too(tmp_path):
     # cann-ops conv3d_backprop_filter_v2's tiling: `constexpr int32_t BLOCK_CUBE = static_cast<int32_t>(AscendC::BLOCK_CUBE);`
     # (quant_batch_matmul_v3: `using AscendC::ONE_BLK_SIZE;`); host-side they are unsigned, kernel-side signed, and a

@@ -28,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "securec.h"   // CANN's exe_graph/runtime/tiling_data.h (gert::TilingData, below) includes <securec.h>: op_host
+                       // sources call memset_s / memcpy_s through it (cann-ops gemm/cache_tiling_basic_block_calc.cc)
 #include "register/tilingdata_base.h"
 #include "ascendcraft_emu/ge_shape.h"   // ge::Shape (ge::TensorDesc::GetShape)
 
