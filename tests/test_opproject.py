@@ -492,6 +492,34 @@ OP_ADD(SecureClear);
     assert op.type == "SecureClear" and [p.name for p in op.inputs] == ["x"]
 
 
+def test_a_projects_copy_of_the_tuning_registry_header_is_the_sdks_read_twice(tmp_path):
+    # ops-nn ships a copy of CANN's register/tuning_tiling_registry.h (common/inc/op_host/register/, the SDK's include
+    # guard); its REGISTER_TUNING_TILING_CLASS calls tuningtiling::TuningTilingClassFactory, defined in CANN's closed
+    # library (mat_mul_v3's tiling links it). The SDK's header comes first in every host unit, so the copy is a no-op
+    # there, as the SDK header read twice is in CANN, and the AOE registration is accepted and does nothing
+    copy = """#ifndef __INC_REGISTER_TUNING_TILING_REGISTRY_HEADER__
+#define __INC_REGISTER_TUNING_TILING_REGISTRY_HEADER__
+#include <memory>
+namespace tuningtiling {
+class TuningTilingDef { public: virtual ~TuningTilingDef() = default; };
+struct TuningTilingClassFactory { static void RegisterTilingData(const char*, std::shared_ptr<TuningTilingDef> (*)()); };
+}  // namespace tuningtiling
+#define BEGIN_TUNING_TILING_DEF(name) class name : public tuningtiling::TuningTilingDef { public:
+#define TUNING_TILING_DATA_FIELD_DEF(type, field) type field;
+#define END_TUNING_TILING_DEF };
+#define REGISTER_TUNING_TILING_CLASS(op, cls) static int op##Registered = (tuningtiling::TuningTilingClassFactory:: \\
+    RegisterTilingData(#op, [] { return std::shared_ptr<tuningtiling::TuningTilingDef>(new cls); }), 0);
+#endif
+"""
+    folder = with_tiling_lines(tmp_path, "    if (sizeof(ProbeTuning) < sizeof(int)) return ge::GRAPH_FAILED;\n", head=(
+        '#include "register/tuning_tiling_registry.h"\n'
+        "BEGIN_TUNING_TILING_DEF(ProbeTuning)\nTUNING_TILING_DATA_FIELD_DEF(int, x)\nEND_TUNING_TILING_DEF\n"
+        "REGISTER_TUNING_TILING_CLASS(ProbeOp, ProbeTuning);\n"))
+    (folder / "op_host" / "register").mkdir()
+    (folder / "op_host" / "register" / "tuning_tiling_registry.h").write_text(copy)
+    runs_like_scale_add(folder)
+
+
 def test_the_host_tiling_names_the_cube_and_block_sizes_and_a_kernel_may_include_it_too(tmp_path):
     # cann-ops conv3d_backprop_filter_v2's tiling: `constexpr int32_t BLOCK_CUBE = static_cast<int32_t>(AscendC::BLOCK_CUBE);`
     # (quant_batch_matmul_v3: `using AscendC::ONE_BLK_SIZE;`); host-side they are unsigned, kernel-side signed, and a

@@ -14,3 +14,6 @@
 #include "register/op_def_registry.h"
 #include "ascendcraft_emu/tiling_bind.h"
 #include "tiling/platform/platform_ascendc.h"
+// AOE's tuning structs, before a project's copy of their SDK headers (same guards): its registrations call CANN's closed
+// library (tuningtiling::TuningTilingClassFactory, ops-nn mat_mul_v3 / conv tiling); these accept them and do nothing
+#include <register/tuning_bank_key_registry.h>   // angle brackets: the SDK's, never a project copy on -iquote
