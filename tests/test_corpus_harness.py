@@ -1480,3 +1480,22 @@ def test_an_op_tiled_by_a_dependency_of_its_build_target_gets_that_tiling_source
     utils = dest / corpus.SIBLINGS / "cat/cat_utils/op_host"
     assert (utils / "cat_tiling_def.h").read_text() == CAT_TILING_DEF
     assert (utils / "ascendcraft_corpus_include_root.h").is_file()
+
+
+def test_a_function_a_define_macro_writes_is_linked_from_the_source_that_invokes_it(tmp_path):
+    """cann-ops cube/algorithm/cache_tiling_impl.cc defines the registry function CacheTilingFactory() by
+    `DEFINE_REGISTRY_TYPE(CacheTilingFactory, CacheTilingImpl, ...)` (cube/util/registry.h): the link that misses it
+    brings that source (batch_mat_mul_v3's last missing symbol after five link rounds). A header's DECLARE_ macro, a
+    use of the name, or a macro that is not at a line's start define nothing."""
+    gitdir, entry, dest = _gemm_on_base_mm(tmp_path, {
+        "mm/base_mm/op_host/op_tiling/registry_impl.cpp":
+            "namespace cachetiling {\nDEFINE_REGISTRY_TYPE(CacheTilingFactory, Impl, const int &);\n}\n",
+        "mm/base_mm/op_host/op_tiling/registry_use.cpp":
+            "namespace cachetiling {\nDECLARE_REGISTRY_TYPE(CacheTilingFactory, Impl);\n"
+            "int Use() { return CacheTilingFactory().Size(); }  // DEFINE_X(CacheTilingFactory)\n}\n",
+        "mm/gemm/op_host/gemm_tiling.cpp": "int Gemm();\n",
+    })
+    log = "undefined reference to `optiling::cachetiling::CacheTilingFactory()'"
+    assert corpus.link_sources(entry, gitdir, dest, log, set()) == ["mm/base_mm/op_host/op_tiling/registry_impl.cpp"]
+    assert not corpus._defines("namespace other {\nDEFINE_REGISTRY_TYPE(CacheTilingFactory, Impl);\n}\n",
+                               "optiling::cachetiling::CacheTilingFactory()")

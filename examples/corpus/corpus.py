@@ -858,7 +858,10 @@ def _defines(text: str, symbol: str) -> bool:
     parts = name.split("::")
     body = r"\s*\([^;{}]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{"
     if len(parts) > 1 and re.search(rf"\b{re.escape(parts[-2])}\s*::\s*{re.escape(parts[-1])}{body}", code): return True
-    return bool(re.search(rf"(?<![\w:.>])\b{re.escape(parts[-1])}{body}", code)) and \
+    # or a DEFINE_ macro whose first argument names it, at a line's start (cann-ops cube/algorithm/cache_tiling_impl.cc:
+    # `DEFINE_REGISTRY_TYPE(CacheTilingFactory, CacheTilingImpl, ...)` writes the function CacheTilingFactory())
+    macro = re.search(rf"^[ \t]*DEFINE_\w*\s*\(\s*{re.escape(parts[-1])}\s*[,)]", code, re.M)
+    return bool(macro or re.search(rf"(?<![\w:.>])\b{re.escape(parts[-1])}{body}", code)) and \
         (len(parts) == 1 or bool(re.search(rf"\bnamespace\s+{re.escape(parts[-2])}\b", code)))
 
 
