@@ -49,6 +49,7 @@ class Settings:
     llm_max_rounds: int = 3             # feedback rounds (stage 1, LLM-mode passes)
     jobs: int = 2                       # parallel benchmark jobs
     auto_sync: bool = True              # emulate the compiler's automatic pipe synchronisation (CANN default)
+    cpu_debug: bool = False             # compile kernels as CANN's CPU-debug build (__CCE_KT_TEST__, ASCENDC_CPU_DEBUG defined); false: as the NPU build
     ray_address: str = ""               # Ray cluster for bench/generate/tune ('auto', host:port, ray://…); empty = local pool
     verify_memory_mb: int = 0           # memory full-shape verifications may hold at once; 0 = this machine's RAM less a quarter
     verify_seconds: float = 300.0       # estimated time one full-shape verification may take (bench --size auto)

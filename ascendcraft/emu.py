@@ -41,12 +41,13 @@ from .trace import Trace
 from . import cache_trim, sandbox, seal
 
 # %% auto #0
-__all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'TOPK_FILE_SCOPE_NAMES',
-           'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS',
-           'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT',
-           'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS',
-           'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'read_sources',
-           'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'core_type_templates',
+__all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'CPU_DEBUG_MACROS',
+           'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS',
+           'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE',
+           'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER',
+           'PCH_KEEP_SECONDS', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES',
+           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage',
+           'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
            'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
            'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
            'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
@@ -142,6 +143,83 @@ def entry_linkage(text: str, name: str) -> str:
     code = blank_comments(text)
     m = re.search(rf'\bextern\s*"C"(?=(?:\s|__global__|__aicore__|__attribute__\(\([^)]*\)\))*\bvoid\s+{name}\s*\()', code)
     return text if not m else text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+
+
+# The macros CANN's CPU-debug ("kernel test") build defines and its NPU build does not (setting `cpu_debug`).
+CPU_DEBUG_MACROS = ("__CCE_KT_TEST__", "ASCENDC_CPU_DEBUG")
+
+
+def kernel_flags(settings: Settings, sanitize: bool = False) -> list[str]:
+    "The compiler flags of a kernel build: the settings' cxxflags, and the CPU-debug macros when `cpu_debug` is on."
+    return [*shlex.split(settings.cxxflags), *(f"-D{m}=1" for m in CPU_DEBUG_MACROS if settings.cpu_debug),
+            *(SANITIZE_FLAGS if sanitize else ())]
+
+
+_LAUNCH_RE = re.compile(r"(?<=[\w>)\]])\s*<<<")
+
+
+def launch_statements(text: str) -> str:
+    """`text` with each statement holding a `<<<...>>>` kernel launch blanked (same line/column layout). The NPU build
+    compiles the `*_do` launch wrappers that op kernels keep under `#ifndef ASCENDC_CPU_DEBUG` / `__CCE_KT_TEST__`;
+    g++ cannot, and nothing calls them in the emulation (it launches the entry itself)."""
+    if "<<<" not in text: return text
+    code = blank_comments_and_strings(text)
+    spans = []
+    for m in _LAUNCH_RE.finditer(code):
+        if spans and m.start() < spans[-1][1]: continue
+        start = m.start()
+        while start > 0 and code[start - 1] not in ";{}":   # back to the statement's start (or a preprocessor line)
+            line_start = code.rfind("\n", 0, start - 1) + 1
+            if code[line_start:start].lstrip().startswith("#"): start = code.find("\n", line_start) + 1; break
+            start -= 1
+        depth, end = 0, m.end()
+        while end < len(code) and not (code[end] == ";" and depth == 0):
+            depth += code[end] in "([{"
+            depth -= code[end] in ")]}"
+            if depth < 0: break                             # the block ended first: not a statement we can read
+            end += 1
+        if end >= len(code) or code[end] != ";": continue
+        spans.append((start, end + 1))
+    out, last = [], 0
+    for s, e in spans:
+        out += [text[last:s], re.sub(r"[^\n]", " ", text[s:e])]; last = e
+    return "".join(out + [text[last:]])
+
+
+_CONDITION_RE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+
+
+def cpu_debug_branches(text: str, defined: bool) -> str:
+    """`text` with the lines of the `#ifdef` / `#ifndef` / `#if [!]defined(...)` branches on a CPU-debug macro that a
+    build with those macros `defined` (or not) leaves out blanked. Other conditions are kept whole (both branches)."""
+    if not any(m in text for m in CPU_DEBUG_MACROS): return text
+    names = "|".join(CPU_DEBUG_MACROS)
+    simple = re.compile(rf"^\s*(!?)\s*defined\s*(?:\(\s*({names})\s*\)|\s+({names}))\s*(?://.*|/\*.*)?$")
+    stack, out = [], []          # stack: [is_macro_condition, this_branch_active, a_branch_taken]
+    for line in text.split("\n"):
+        m = _CONDITION_RE.match(line)
+        kind, rest = (m[1], m[2]) if m else (None, "")
+        skip = any(s[0] and not s[1] for s in stack)
+        if kind in ("if", "ifdef", "ifndef"):
+            word = rest.strip().split("//")[0].strip()
+            if kind != "if" and word in CPU_DEBUG_MACROS:
+                on = defined if kind == "ifdef" else not defined
+                stack.append([True, on, on])
+            elif kind == "if" and (c := simple.match(rest)):
+                on = defined != bool(c[1])
+                stack.append([True, on, on])
+            else:
+                stack.append([False, True, True])
+        elif kind in ("elif", "else") and stack and stack[-1][0]:
+            top = stack[-1]
+            top[1] = not top[2] if kind == "else" or not top[2] else False
+            top[2] = top[2] or top[1]
+            out.append("" if any(s[0] and not s[1] for s in stack[:-1]) else line); continue
+        elif kind == "endif" and stack:
+            stack.pop()
+            out.append(line if not skip or not any(s[0] and not s[1] for s in stack) else ""); continue
+        out.append("" if skip else line)
+    return "\n".join(out)
 
 # %% ../nbs/10_emu.ipynb #f932e8ab
 _CORE_PRIMARY_RE = re.compile(
@@ -970,7 +1048,7 @@ def precompiled_header(settings: Settings | None = None, flags=None, progress=No
     settings = settings or load_settings()
     text = f'#include "{header}"\n'
     own = [] if text == PCH_PRELUDE_TEXT else [text]      # (the kernel header's key and origin are those of before)
-    flags = pch_flags(shlex.split(settings.cxxflags) if flags is None else flags)
+    flags = pch_flags(kernel_flags(settings) if flags is None else flags)
     if flags is None: return None
     if "clang" in compiler_version(settings.cxx).lower(): return None   # clang reads a PCH only through -include-pch
     compile_flags = [*flags, *KERNEL_COMPILE_FLAGS, "-I", str(INCLUDE_DIR)]
@@ -1295,10 +1373,12 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
         # the tiling header's (StridedSliceAssignV2's MAX_DIM_NUM) is not ambiguous. A tiling header the kernel
         # includes itself is declared after this point: then the whole namespace is made visible.
         if len(mine) == len(tiling_headers):
-            # a struct the op's kernel side defines itself at file scope (its CPU-debug stand-in of the generated header,
-            # under __CCE_KT_TEST__: ops-nn fused_linear_cross_entropy_loss_grad's *_tiling_data_def.h) is that one
-            # (only a file the kernel includes: an Ascend 950 kernel's struct of the same name under op_kernel/arch35/,
-            # which the A2 kernel never includes, is not it: hicann ops-nn inplace_scatter_add)
+            # a struct the op's kernel side defines itself at file scope is that one (only a file the kernel includes:
+            # an Ascend 950 kernel's struct of the same name under op_kernel/arch35/, which the A2 kernel never
+            # includes, is not it: hicann ops-nn inplace_scatter_add). A CPU-debug stand-in of the generated header,
+            # under __CCE_KT_TEST__ (ops-nn fused_linear_cross_entropy_loss_grad's *_tiling_data_def.h), is one only
+            # in a CPU-debug build (setting cpu_debug): `build` hands this the sources with the branches it leaves out
+            # blanked (`cpu_debug_branches`), and the NPU build compiles no such struct.
             own = {s for n in included_sources(sources, entry.file) if n not in tiling_headers
                    for s in re.findall(r"^struct\s+(\w+)\s*\{", blank_comments(sources[n]), re.M)}
             usings = [u for u in tiling_struct_usings(tiling_headers.values())
@@ -1663,27 +1743,31 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         d = Diagnostic("source-name", f"the project file name {bad!r} points outside the project folder", file=bad,
                        hint="name project files by relative paths inside the project (no '..', no leading '/')")
         return Build(False, [d], "", [], time.perf_counter() - t0, False, None, entry or "", [], sources)
-    chosen = _choose_entry(sources, entry)
+    # what the build reads: the branches on the CPU-debug macros that this build leaves out blanked (line layout kept),
+    # so that the entry, its parameters and the tiling structs are those of the branches compiled (ops-nn hinge_loss's
+    # entry is a template on schMode only under __CCE_KT_TEST__)
+    seen = {n: cpu_debug_branches(t, settings.cpu_debug) for n, t in sources.items()}
+    chosen = _choose_entry(seen, entry)
     if isinstance(chosen, Diagnostic):
         d = chosen if chosen.line is None else diagnostic_at(sources.get(chosen.file, ""), chosen.file, chosen.kind,
                                                               chosen.message, chosen.line, hint=chosen.hint)
         return Build(False, [d], "", [], time.perf_counter() - t0, False, None, entry or "", [], sources)
-    flags = shlex.split(settings.cxxflags) + (list(SANITIZE_FLAGS) if sanitize else [])
+    flags = kernel_flags(settings, sanitize)   # cxxflags, CPU-debug macros (setting cpu_debug), sanitizers
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the driver declares the kernel type: part of the key
-    compiled = {n: constexpr_member_defaults(member_class_specialisations(core_type_templates(device_spellings(t))))
-                for n, t in sources.items()}   # what g++ reads (diagnostics quote `sources`)
+    compiled = {n: constexpr_member_defaults(member_class_specialisations(core_type_templates(launch_statements(device_spellings(t)))))
+                for n, t in seen.items()}   # what g++ reads (diagnostics quote `sources`)
     compiled[chosen.file] = entry_linkage(compiled[chosen.file], chosen.name)
-    host_files = [f for f, t in sources.items() if f != chosen.file and f.endswith((".cpp", ".cc", ".cxx"))
+    host_files = [f for f, t in seen.items() if f != chosen.file and f.endswith((".cpp", ".cc", ".cxx"))
                   and re.search(rf"\b{HOST_TILING_FUNCTION}\s*\(", blank_comments(t))]
-    conditions = key_var_conditions(sources, chosen.file)   # in what the kernel's translation unit includes
+    conditions = key_var_conditions(seen, chosen.file)   # in what the kernel's translation unit includes
     key_var = (int(tiling_key) if tiling_key is not None else 0) if conditions else None
     remake = {"entry": entry, "sanitize": sanitize, "settings": settings}
-    driver = _driver_source(chosen, sources, host_files, key_var, conditions)   # part of the key: a new driver, a new build
+    driver = _driver_source(chosen, seen, host_files, key_var, conditions)   # part of the key: a new driver, a new build
     # the project's folders an angle-bracket include of its own header needs (`angle_include_dirs`): in the key, since
     # they are in the command (a build without them keeps the key it had)
     angled = [a for d in angle_include_dirs(compiled, settings.cxx) for a in ("-I", d)]
     key = _build_key(compiled, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
-                     + kind_declaration(kernel_kind(sources, chosen)) + driver,
+                     + kind_declaration(kernel_kind(seen, chosen)) + driver,
                      [*flags, *(CHECK_ONLY_FLAGS if check_only else ()), *angled], settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key

@@ -95,8 +95,8 @@ def tokens(output: str, root: str, project: set[str]) -> tuple[list[Token], list
 # %% ../nbs/19_honesty.ipynb #93cc8e10
 def _flags(settings: Settings, sources: dict[str, str]) -> list[str]:
     "The preprocessor flags of a real build (same standard, defines and include folders)."
-    from ascendcraft.emu import INCLUDE_DIR
-    own = shlex.split(settings.cxxflags)
+    from ascendcraft.emu import INCLUDE_DIR, kernel_flags
+    own = kernel_flags(settings)   # with the CPU-debug macros when the build defines them (setting cpu_debug)
     dirs = sorted({str(Path(n).parent) for n in sources if n.endswith((".h", ".hpp", ".hh", ".inc"))} - {"."})
     return [*[f for f in own if f.startswith(("-std", "-D", "-U"))], "-pthread", "-I", str(INCLUDE_DIR),
             *[a for d in dirs for a in ("-iquote", d)]]

@@ -1,5 +1,5 @@
 """What the kernel side of public operators takes from CANN's CPU-debug build (ASCENDC_CPU_DEBUG / __CCE_KT_TEST__, which
-the emulation defines): the standard headers its kernel_operator.h brings (<iomanip>, <sstream>, <map>, <set>,
+the emulation defines with the setting cpu_debug; by default it compiles as the NPU build, with neither): the standard headers its kernel_operator.h brings (<iomanip>, <sstream>, <map>, <set>,
 <thread>), and the host tiling API read from a kernel-side tiling header (`#include "tiling/tiling_api.h"` for a
 TCubeTiling member), after the op compiler's DT_* macros. Kernels written here in those styles; each test failed to
 compile before (hicann ops-nn weight_quant_batch_matmul_v2: "'setw' is not a member of 'std'";
@@ -8,6 +8,7 @@ import struct
 
 import numpy as np
 
+from ascendcraft.config import load_settings
 from ascendcraft.emu import GM, Tiling, build, run
 
 DEBUG_PRINT = r'''#include "kernel_operator.h"
@@ -40,10 +41,19 @@ extern "C" __global__ __aicore__ void debug_print(GM_ADDR y)
 
 
 def test_a_cpu_debug_helper_uses_the_standard_headers_the_cpu_build_brings():
+    # with the setting cpu_debug on, the emulation compiles the CPU-debug branch, as CANN's CPU-debug build does
+    b = build({"debug_print.cpp": DEBUG_PRINT}, settings=load_settings(cpu_debug=True))
+    assert b.ok, [d.render() for d in b.diagnostics]
+    r = run(b, [GM("y", np.zeros(8, np.int32), "out")], block_dim=1)
+    assert r.ok and r.outputs["y"][0] == 9      # setw(9)
+
+
+def test_by_default_a_kernel_is_compiled_as_the_npu_build_compiles_it():
+    # CANN's NPU build defines neither __CCE_KT_TEST__ nor ASCENDC_CPU_DEBUG: the kernel's device branch runs
     b = build({"debug_print.cpp": DEBUG_PRINT})
     assert b.ok, [d.render() for d in b.diagnostics]
     r = run(b, [GM("y", np.zeros(8, np.int32), "out")], block_dim=1)
-    assert r.ok and r.outputs["y"][0] == 9      # setw(9): the emulation compiles the CPU-debug branch
+    assert r.ok and r.outputs["y"][0] == -1
 
 
 KERNEL_TILING_H = r'''#pragma once
@@ -88,3 +98,75 @@ def test_a_kernel_side_tiling_header_includes_the_tiling_api_after_the_dtype_mac
                 Tiling(struct.pack("<ii", 21, 0) + bytes(4096))], block_dim=1)
     assert r.ok, [d.render() for d in r.diagnostics]
     assert list(r.outputs["y"][:2]) == [42, 1]
+
+
+LAUNCH_WRAPPER = r'''#include "kernel_operator.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void twice(GM_ADDR x, GM_ADDR y)
+{
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 8);
+    yg.SetGlobalBuffer((__gm__ float *)y, 8);
+    for (int i = 0; i < 8; ++i) yg.SetValue(i, 2 * xg.GetValue(i));
+}
+
+// the launch wrapper an op kernel keeps for the NPU build (bisheng compiles the <<<>>> launch; kernels usually guard
+// it with #ifndef ASCENDC_CPU_DEBUG, which the NPU build does not define)
+void twice_do(uint32_t blockDim, void *l2ctrl, void *stream, uint8_t *x, uint8_t *y)
+{
+    if (blockDim > 0) twice<<<blockDim, l2ctrl, stream>>>(x, y);
+}
+'''
+
+
+def test_the_npu_builds_launch_wrapper_is_left_out_and_the_entry_runs():
+    # NPUKernelBench RmsNormGrad / AddLayerNormGrad keep `name_do` with a `<<<...>>>` launch under #ifndef
+    # __CCE_KT_TEST__: the NPU build compiles it, g++ cannot parse it, and nothing in the emulation calls it
+    b = build({"twice.cpp": LAUNCH_WRAPPER})
+    assert b.ok, [d.render() for d in b.diagnostics]
+    x = np.arange(8, dtype=np.float32)
+    r = run(b, [GM("x", x, "in"), GM("y", np.zeros(8, np.float32), "out")], block_dim=1)
+    assert r.ok and list(r.outputs["y"]) == list(2 * x)
+
+
+UT_TEMPLATE_ENTRY = r'''#include "kernel_operator.h"
+using namespace AscendC;
+
+template <typename T>
+__aicore__ inline void Negate(GM_ADDR x, GM_ADDR y)
+{
+    GlobalTensor<T> xg, yg;
+    xg.SetGlobalBuffer((__gm__ T *)x, 8);
+    yg.SetGlobalBuffer((__gm__ T *)y, 8);
+    for (int i = 0; i < 8; ++i) yg.SetValue(i, -xg.GetValue(i));
+}
+
+#ifdef __CCE_KT_TEST__
+template <uint32_t schMode>
+#else
+extern "C"
+#endif
+__global__ __aicore__ void negate(GM_ADDR x, GM_ADDR y)
+{
+#ifdef __CCE_KT_TEST__
+    // the kernel test binary instantiates every dtype and picks one by schMode
+    if constexpr (schMode == 0) {
+        Negate<float>(x, y);
+    }
+#else
+    Negate<DTYPE_X>(x, y);
+#endif
+}
+'''
+
+
+def test_an_entry_that_is_a_template_only_in_the_cpu_debug_build_is_the_npu_builds_plain_entry():
+    # hicann ops-nn experimental hinge_loss / nll_loss_grad: `template <uint32_t schMode>` under __CCE_KT_TEST__,
+    # `extern "C"` with the op's DTYPE_<NAME> otherwise; the entry the NPU build compiles is the plain one
+    settings = load_settings()
+    b = build({"negate.cpp": UT_TEMPLATE_ENTRY}, settings=settings.replace(cxxflags=f"{settings.cxxflags} -DDTYPE_X=float"))
+    assert b.ok, [d.render() for d in b.diagnostics]
+    x = np.arange(8, dtype=np.float32)
+    r = run(b, [GM("x", x, "in"), GM("y", np.zeros(8, np.float32), "out")], block_dim=1)
+    assert r.ok and list(r.outputs["y"]) == list(-x)

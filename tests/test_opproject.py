@@ -847,12 +847,17 @@ def test_a_kernel_constant_named_like_one_of_the_tiling_headers_is_not_ambiguous
     assert r.ok and list(r.outputs["y"]) == [10, 11, 12, 13, -1, -1, -1, -1]
 
 
-def test_a_kernel_side_definition_of_a_tiling_struct_is_the_one_the_kernel_uses():
+@pytest.mark.parametrize("cpu_debug", [True, False])
+def test_a_kernel_side_definition_of_a_tiling_struct_is_the_one_the_kernel_uses(cpu_debug):
     # ops-nn fused_linear_cross_entropy_loss_grad: op_host's BEGIN_TILING_DATA_DEF(T) and the kernel's own CPU-debug
-    # stand-in of the generated header (struct T under __CCE_KT_TEST__, which this CPU build defines); the driver names
-    # no optiling::T then, so the kernel's struct is no redefinition, and it reads the tiling bytes
-    from ascendcraft.emu import build, run, GM, Tiling
+    # stand-in of the generated header (struct T under __CCE_KT_TEST__, which a build with the setting cpu_debug
+    # defines); the driver names no optiling::T then, so the kernel's struct is no redefinition, and it reads the
+    # tiling bytes. The NPU build (cpu_debug off, the default) compiles no stand-in: the kernel uses optiling::T
+    from ascendcraft.emu import build as build_with, run, GM, Tiling
+    from ascendcraft.config import load_settings
+    import functools
     import struct
+    build = functools.partial(build_with, settings=load_settings(cpu_debug=cpu_debug))
     tiling_h = ("#include \"register/tilingdata_base.h\"\nnamespace optiling {\nBEGIN_TILING_DATA_DEF(DefTiling)\n"
                 "TILING_DATA_FIELD_DEF(int64_t, v);\nTILING_DATA_FIELD_DEF(int64_t, w);\nEND_TILING_DATA_DEF;\n"
                 "REGISTER_TILING_DATA_CLASS(DefCustom, DefTiling)\n}\n")

@@ -35,13 +35,8 @@
 #define GM_ADDR uint8_t*
 #endif
 
-// Kernels guard their `<<<>>>` launch wrappers with these (CANN's CPU debug build defines them).
-#ifndef ASCENDC_CPU_DEBUG
-#define ASCENDC_CPU_DEBUG 1
-#endif
-#ifndef __CCE_KT_TEST__
-#define __CCE_KT_TEST__ 1
-#endif
+// ASCENDC_CPU_DEBUG and __CCE_KT_TEST__ (CANN's CPU-debug build) are not defined here: a kernel is compiled as the NPU
+// build compiles it, unless the setting cpu_debug asks for the CPU-debug build (the build passes -D for both then).
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
 #endif
