@@ -2105,17 +2105,28 @@ def _feed_inputs(proc: subprocess.Popen, feed) -> None:
         pass
 
 
+def _blocks_done(real_dir: str) -> int:
+    "The blocks the running kernel process has finished, from its status page (0 before it has one)."
+    raw = _scratch_bytes(real_dir, "status.bin", resolved=True) or b""
+    if len(raw) < _STATUS.size: return 0
+    f = _STATUS.unpack(raw[:_STATUS.size])
+    return f[10] if f[0] == _STATUS_MAGIC else 0
+
+
 def _run_child(binary: Path, run_dir: Path, timeout: float, sanitize: bool, settings: Settings | None = None,
-               gm_bytes: int = 0, feed=None) -> _Child:
+               gm_bytes: int = 0, feed=None, blocks: int = 1) -> _Child:
     """Run the kernel binary on `run_dir/spec.txt` in the sandbox (no fork/exec, limits, nothing survives); collect what
     it reported (`feed`: writes the input files while the process starts; see `_feed_inputs`). The seconds reported
-    leave out the time the process waited for its inputs."""
+    leave out the time the process waited for its inputs. `timeout` is the wall time allowed from the start and after
+    each block the process finishes (its status page counts them), `blocks` (the launch's, or the most it may have)
+    times that in all: a kernel whose blocks each take long is not stopped as a hang while blocks keep finishing."""
     settings = settings or load_settings()
     env = {}
     if sanitize:
         env["ASAN_OPTIONS"] = "detect_leaks=0:halt_on_error=1:abort_on_error=0:allocator_may_return_null=1"
         env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
-    limits = sandbox.Limits(**{**sandbox.run_limits(settings, gm_bytes, sanitize).__dict__, "wall": timeout})
+    limits = sandbox.Limits(**{**sandbox.run_limits(settings, gm_bytes, sanitize, blocks).__dict__, "wall": timeout,
+                               "cpu": int(2 * timeout * max(1, blocks)) + 5})
     cmd = sandbox.wrap(["kernel", "spec.txt"], scratch=run_dir, limits=limits, settings=settings, env=env,
                        programs={"kernel": binary}, kernel=True, proc=sanitize)   # /proc: for the sanitizers only
     t0 = time.perf_counter()
@@ -2123,14 +2134,15 @@ def _run_child(binary: Path, run_dir: Path, timeout: float, sanitize: bool, sett
                          stderr=subprocess.PIPE)
     # with inputs to write, the pipes are drained on threads meanwhile; else read while waiting (no threads)
     out, err = sandbox.Capture(proc.stdout, feed is not None), sandbox.Capture(proc.stderr, feed is not None)
+    real_dir = os.path.realpath(run_dir)          # resolved once for the status page and the report
+    progress, cap = (lambda: _blocks_done(real_dir)), timeout * max(1, blocks)
     if feed is not None:
         _feed_inputs(proc, feed)
-        timed_out = sandbox.wait(proc, timeout)
+        timed_out = sandbox.wait(proc, timeout, progress, cap)
     else:
-        timed_out = sandbox.wait_reading(proc, timeout, (out, err))
+        timed_out = sandbox.wait_reading(proc, timeout, (out, err), progress, cap)
     seconds = time.perf_counter() - t0
     records = []
-    real_dir = os.path.realpath(run_dir)          # resolved once for both files
     report = _scratch_bytes(real_dir, "report.jsonl", resolved=True)
     if report:
         lines = [line for line in report.decode(errors="replace").splitlines() if line.strip()]
@@ -2497,9 +2509,13 @@ def _failure_diagnostic(child: _Child, build: Build, mode: str, gm_names: list[s
     last = f"; its last AscendC call was {api} at {file}:{line}" if api else ""
     in_block = f" in block {block}" if block is not None and block >= 0 else ""
     if child.timed_out:
-        return _at(build, file, line, "timeout", f"the kernel did not finish within {timeout:g} s{in_block}{last}",
+        done = st.get("blocks_done") or 0
+        what = (f"the kernel did not finish: no block finished within {timeout:g} s of the last one ({done} had finished)"
+                if done else f"the kernel did not finish within {timeout:g} s")
+        return _at(build, file, line, "timeout", f"{what}{in_block}{last}",
                    "look for a loop whose bound never changes (or a huge count); raise run_timeout in settings.ini if the "
-                   "shape really is that large (the limit is run_timeout per GiB of GM, at least run_timeout)", api=api, block=block)
+                   "shape really is that large (the limit is run_timeout per GiB of GM, at least run_timeout, from the "
+                   "start and again after each block that finishes)", api=api, block=block)
     if build.sanitize and (d := _sanitizer_diagnostic(child, build)) is not None:
         return d
     rc = child.returncode
@@ -2870,9 +2886,11 @@ def _start(build: Build, args: list, run_dir: Path, settings: Settings, threads:
             for staged, dest, array in deferred:
                 _write_input(staged, array, threads, files)
                 os.rename(staged, dest)
+        # the blocks the launch runs: its block_dim, or the most a tiling function may ask for (the cores)
+        blocks = prepare.get("block_dim") or prepare.get("cores") or 1
         return outputs, _run_child(build.binary, run_dir, sandbox.run_seconds(settings, _gm_bytes(args)), build.sanitize,
                                    settings, _gm_bytes(args),
-                                   feed if deferred else None)
+                                   feed if deferred else None, blocks)
     finally:
         if stage is not None: stage.close()
 

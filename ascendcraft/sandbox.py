@@ -31,10 +31,10 @@ from .diagnostics import AscendCraftError, Diagnostic
 
 # %% auto #0
 __all__ = ['BWRAP', 'NOBODY', 'LAUNCHER_SOURCE', 'LAUNCHER_FAILED', 'LAUNCHER_FLAGS', 'SANDBOX_MODES', 'RUN_TIMEOUT_GM_BYTES',
-           'SANDBOX_BIN', 'Limits', 'build_limits', 'run_seconds', 'run_limits', 'Protections', 'probe', 'active',
-           'launcher', 'Command', 'wrap', 'Capture', 'Finished', 'exit_status', 'setup_failure', 'start', 'kill',
-           'wait', 'wait_reading', 'run', 'build_limit_diagnostic', 'ScratchError', 'scratch_path', 'read_scratch',
-           'seccomp_works', 'doctor_report']
+           'SANDBOX_BIN', 'PROGRESS_POLL', 'Limits', 'build_limits', 'run_seconds', 'run_limits', 'Protections',
+           'probe', 'active', 'launcher', 'Command', 'wrap', 'Capture', 'Finished', 'exit_status', 'setup_failure',
+           'start', 'kill', 'Deadline', 'wait', 'wait_reading', 'run', 'build_limit_diagnostic', 'ScratchError',
+           'scratch_path', 'read_scratch', 'seccomp_works', 'doctor_report']
 
 # %% ../nbs/17_sandbox.ipynb #444cebba
 BWRAP = "/usr/bin/bwrap"
@@ -75,11 +75,13 @@ def run_seconds(settings: Settings, gm_bytes: int = 0) -> float:
     return settings.run_timeout * max(1.0, gm_bytes / RUN_TIMEOUT_GM_BYTES)
 
 
-def run_limits(settings: Settings, gm_bytes: int = 0, sanitize: bool = False) -> Limits:
-    "Limits of one emulated kernel run (the runtime tightens the address space again once its GM buffers are mapped)."
+def run_limits(settings: Settings, gm_bytes: int = 0, sanitize: bool = False, blocks: int = 1) -> Limits:
+    """Limits of one emulated kernel run (the runtime tightens the address space again once its GM buffers are mapped).
+    The wall time is `run_seconds` after the start or after the last block that finished (`Deadline`), at most
+    `blocks` times that in all; the CPU time twice that whole."""
     memory = None if sanitize else settings.run_memory_mb + 2 * (gm_bytes >> 20) + 2048
     wall = run_seconds(settings, gm_bytes)
-    return Limits(wall=wall, cpu=int(2 * wall) + 5, memory_mb=memory, file_mb=settings.file_limit_mb)
+    return Limits(wall=wall, cpu=int(2 * wall * max(1, blocks)) + 5, memory_mb=memory, file_mb=settings.file_limit_mb)
 
 # %% ../nbs/17_sandbox.ipynb #1e85a8d6
 @dataclass(frozen=True)
@@ -413,17 +415,51 @@ def _exited_within(proc: subprocess.Popen, wall: float) -> bool:
         os.close(fd)
 
 
-def wait(proc: subprocess.Popen, wall: float) -> bool:
-    "Wait up to `wall` seconds; kill the sandbox after that. True when it timed out."
-    if _exited_within(proc, wall):
-        proc.wait()
-        return False
+PROGRESS_POLL = 2.0   # seconds between two looks at a run's progress counter (`Deadline`)
+
+
+class Deadline:
+    """When a sandboxed run is stopped: `wall` seconds after its start, or, with `progress` (a counter of the work the
+    run has finished, read at most every PROGRESS_POLL seconds: an emulated launch's blocks done), `wall` seconds after
+    the counter last rose, never later than `cap` seconds after the start. A run that keeps finishing work is not
+    stopped for its length; one that stops finishing any (a hang) is stopped `wall` seconds after its last progress."""
+
+    def __init__(self, wall: float, progress=None, cap: float | None = None):
+        self.start = time.monotonic()
+        self.wall, self.progress = wall, progress
+        self.cap = self.start + max(wall, cap if cap is not None else wall)
+        self.every = min(PROGRESS_POLL, wall / 2)
+        self.at, self.seen, self.look = self.start + wall, 0, self.start + self.every
+
+    def when(self, now: float) -> float:
+        "The deadline as of `now` (looking at the progress counter when it is time to, and always before it passes)."
+        if self.progress is not None and (now >= self.look or now >= self.at):
+            self.look = now + self.every
+            count = self.progress()
+            if count > self.seen:
+                self.seen, self.at = count, min(self.cap, max(self.at, now + self.wall))
+        return self.at
+
+    def wake(self, now: float) -> float:
+        "The next time to look: the deadline, or the next look at the counter before it."
+        return self.at if self.progress is None else min(self.at, max(now, self.look))
+
+
+def wait(proc: subprocess.Popen, wall: float, progress=None, cap: float | None = None) -> bool:
+    "Wait up to `wall` seconds (with `progress` and `cap`: the `Deadline`); kill the sandbox after that. True when it timed out."
+    limit = Deadline(wall, progress, cap)
+    while True:
+        now = time.monotonic()
+        if now >= limit.when(now): break
+        if _exited_within(proc, limit.wake(now) - now):
+            proc.wait()
+            return False
     kill(proc)
     proc.wait()
     return True
 
 
-def wait_reading(proc: subprocess.Popen, wall: float, captures) -> bool:
+def wait_reading(proc: subprocess.Popen, wall: float, captures, progress=None, cap: float | None = None) -> bool:
     """`wait`, reading the pipes of `captures` (made with `thread=False`) on this thread meanwhile: one poll on the
     process's pidfd and the pipes, instead of a thread per pipe (two thread starts and joins per kernel run, whose
     output is a few lines). As with `Capture.text` after `wait`, the pipes are read until they close, for at most 5 s
@@ -431,22 +467,22 @@ def wait_reading(proc: subprocess.Popen, wall: float, captures) -> bool:
     try: pidfd = os.pidfd_open(proc.pid)
     except (AttributeError, OSError):                      # not Linux >= 5.3: a thread per pipe
         for c in captures: c.start_thread()
-        return wait(proc, wall)
+        return wait(proc, wall, progress, cap)
     reading = {c.stream.fileno(): c for c in captures}
     poller = select.poll()
     for fd in (*reading, pidfd): poller.register(fd, select.POLLIN)
-    timed_out, ended, deadline = False, None, time.monotonic() + wall
+    timed_out, ended, limit = False, None, Deadline(wall, progress, cap)
     try:
         while reading or ended is None:
             now = time.monotonic()
-            if ended is None and now >= deadline:          # the wall-time limit: kill the sandbox
+            if ended is None and now >= limit.when(now):   # the wall-time limit: kill the sandbox
                 kill(proc)
                 proc.wait()
                 poller.unregister(pidfd)
                 timed_out, ended = True, now
             elif ended is not None and now >= ended + 5:   # something else holds a pipe open: stop reading it
                 break
-            until = deadline if ended is None else ended + 5
+            until = limit.wake(now) if ended is None else ended + 5
             for fd, _ in poller.poll(max(0, int((until - now) * 1000)) + 1):
                 if fd == pidfd:
                     poller.unregister(pidfd)
