@@ -22,7 +22,8 @@ import numpy as np
 
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
-from .emu import GM, Build, Entry, Run, Tiling, Workspace, blank_comments, build, find_entries, read_sources, run
+from .emu import (GM, Build, Entry, Run, Tiling, Workspace, blank_comments, build, cpu_debug_branches,
+    find_entries, read_sources, run)
 from .soc import load_soc
 
 # %% auto #0
@@ -941,9 +942,11 @@ def template_entry(project: OpProject, sources: dict[str, str], *, settings: Set
     None (sources unchanged) for any other kernel."""
     # of an entry written once per `#if __CCE_AICORE__` branch, the A2 one: ops-nn chamfer_distance_grad's Ascend 950
     # entry is a template, its A2 entry a plain extern "C" function, which the dispatching entry must not call as
-    # `chamfer_distance_grad<0>(...)`
-    entry = next((e for e in find_entries({project.kernel_file: sources[project.kernel_file]}) if e.name == project.entry
-                  and _a2_compiles(sources[project.kernel_file], e.line)), None)
+    # `chamfer_distance_grad<0>(...)`; and of the branches on the CPU-debug macros, the one the build compiles (ops-nn
+    # hinge_loss's entry is a template on schMode only under __CCE_KT_TEST__: setting cpu_debug)
+    text = cpu_debug_branches(sources[project.kernel_file], (settings or load_settings()).cpu_debug)
+    entry = next((e for e in find_entries({project.kernel_file: text}) if e.name == project.entry
+                  and _a2_compiles(text, e.line)), None)
     if entry is None or not entry.template: return None
     header = tpl_header(sources, project.kernel_file)
     if header is None: return None

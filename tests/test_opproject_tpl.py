@@ -183,6 +183,31 @@ def test_a_plain_a2_entry_beside_an_ascend_950_template_entry_is_called_as_it_is
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
 
 
+def test_an_entry_that_is_a_template_only_in_the_cpu_debug_build_is_called_as_the_npu_build_compiles_it(tmp_path):
+    # hicann ops-nn experimental hinge_loss: its tiling-template header is included, and the entry is `template
+    # <uint32_t schMode>` under __CCE_KT_TEST__ (the kernel test binary instantiates every dtype), `extern "C"`
+    # otherwise. The emulation compiles as the NPU build (setting cpu_debug off), so the entry is the plain one (it
+    # stopped at "ordered comparison of pointer with integer zero", the dispatcher's `entry<0>(...)`)
+    import shutil
+    shutil.copytree(EXAMPLES / "scale_add_custom", tmp_path / "p")
+    kernel = tmp_path / "p" / "op_kernel" / "scale_add_custom.cpp"
+    text = kernel.read_text()
+    entry = 'extern "C" __global__ __aicore__ void scale_add_custom('
+    (tmp_path / "p" / "op_kernel" / "scale_add_key.h").write_text(
+        '#pragma once\n#include "ascendc/host_api/tiling/template_argument.h"\n'
+        "ASCENDC_TPL_ARGS_DECL(ScaleAddCustom, ASCENDC_TPL_UINT_DECL(MODE, 2, ASCENDC_TPL_UI_LIST, 0, 1), );\n"
+        "ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(MODE, ASCENDC_TPL_UI_LIST, 0, 1)), );\n")
+    assert text.count(entry) == 1
+    kernel.write_text('#include "scale_add_key.h"\n' + text.replace(
+        entry, '#ifdef __CCE_KT_TEST__\ntemplate <uint32_t schMode>\n#else\nextern "C"\n#endif\n'
+               '__global__ __aicore__ void scale_add_custom('))
+    project = load_project(tmp_path / "p")
+    assert project.entry == "scale_add_custom"
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(project, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
 def test_ops_base_helpers_compute_as_numpy_does(tmp_path):
     # ops-base's host helpers, compiled as an op_host file includes them: the 16-bit float types and the integer ones
     import subprocess
