@@ -197,3 +197,51 @@ def test_a_freed_buffer_allocated_again_gives_its_id_back_to_the_lowest_free_cho
     np.testing.assert_array_equal(r.outputs["y"], x.reshape(9, 64).sum(0) + x[3 * 64:4 * 64])
     warned = [d for d in r.diagnostics if d.kind == "queue-too-many"]
     assert [d.line for d in warned] == [_line(IDS, "// FREE")] and "event id 8 " in warned[0].message
+
+
+# On an AIC, AscendC's TPipe holds M_MTE1 event ids 0, 1 and 2 from its making to its end (TPipe::Init, for the Matmul
+# API's L0 buffers and bias). An A2 or B2 queue's FreeTensor (L1 -> L0A / L0B: M_MTE1) takes the lowest id after them:
+# six A2 buffers freed together take ids 3..8, and the B2 buffer freed after them id 9.
+SIX_A2 = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void six_a2(GM_ADDR c)
+{
+    TPipe pipe;
+    TQue<TPosition::A2, 1> qa2[6];
+    TQue<TPosition::B2, 1> qb2;
+    TQue<TPosition::CO1, 1> qc1;
+    for (int i = 0; i < 6; i++) pipe.InitBuffer(qa2[i], 1, 4 * 512);
+    pipe.InitBuffer(qb2, 1, 4 * 512);
+    pipe.InitBuffer(qc1, 1, 16 * 16 * sizeof(float));
+    GlobalTensor<float> cGm;
+    cGm.SetGlobalBuffer((__gm__ float *)c, 256);
+    LocalTensor<half> a2[6];
+    for (int i = 0; i < 6; i++) a2[i] = qa2[i].AllocTensor<half>();
+    LocalTensor<half> b2 = qb2.AllocTensor<half>();
+    LocalTensor<float> c1 = qc1.AllocTensor<float>();
+    Fill(a2[0], InitConstValueParams<half>(1, 4, 0, (half)1));
+    Fill(b2, InitConstValueParams<half>(1, 4, 0, (half)2));
+    PipeBarrier<PIPE_ALL>();
+    MmadParams mm;
+    mm.m = 16; mm.n = 16; mm.k = 64;
+    Mmad(c1, a2[0], b2, mm);
+    PipeBarrier<PIPE_ALL>();
+    Fixpipe(cGm, c1, FixpipeParamsV220(16, 16, 16, 16, false));
+    PipeBarrier<PIPE_ALL>();
+    for (int i = 5; i >= 1; i--) qa2[i].FreeTensor(a2[i]);
+    qa2[0].FreeTensor(a2[0]);   // SIXTH
+    qb2.FreeTensor(b2);         // B2 (L1 -> L0B: M_MTE1 too)
+    qc1.FreeTensor(c1);
+}
+'''
+
+
+def test_on_an_aic_the_pipe_holds_three_m_mte1_ids_and_the_sixth_l0_buffer_freed_takes_id_8():
+    r = run(build({"six_a2.cpp": SIX_A2}), [GM("c", np.full(256, -1, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["c"], np.full(256, 128, np.float32))   # 64 x 1 x 2
+    warned = [d for d in r.diagnostics if d.kind == "queue-too-many"]
+    assert [d.line for d in warned] == [_line(SIX_A2, "SIXTH"), _line(SIX_A2, "B2 (")]
+    assert all(d.severity == "warning" for d in warned)
+    assert "M_MTE1" in warned[0].message and "event id 8 " in warned[0].message and "event id 9 " in warned[1].message
+    assert "the TPipe itself holds ids 0..2" in warned[0].message

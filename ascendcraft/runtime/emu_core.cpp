@@ -1103,6 +1103,9 @@ void queue_events(uint8_t src, uint8_t dst, uint8_t* free_event, uint8_t* enque_
 }
 }  // namespace
 
+constexpr uint64_t kAicMte1Ids = 0x7;   // the M_MTE1 ids a TPipe holds on an AIC (pipe_open)
+bool kernel_on_aic();
+
 // The lowest id of the event that neither a queue nor AllocEventID holds (TPipe::AllocEventID's choice); the queue's
 // buffer keeps it. Past 7: the warning above.
 static int8_t queue_take_id(const Queue& q, uint8_t event, Op op, const SrcLoc& loc) {
@@ -1114,10 +1117,13 @@ static int8_t queue_take_id(const Queue& q, uint8_t event, Op op, const SrcLoc& 
     if (id >= 8 && first_report_at("queue-too-many", loc))
         Report("queue-too-many", op, loc)
             .msg("%s takes HardEvent::%s event id %u (ids 0..%u are held: each %s buffer freed and not allocated again "
-                 "keeps one, as does each tensor in a queue), past the 0..7 the API reference gives for Ascend 910B; "
+                 "keeps one, as does each tensor in a queue%s), past the 0..7 the API reference gives for Ascend 910B; "
                  "CANN's CPU-debug build stops here, its NPU build uses the id, kernels holding ids up to 9 have run "
                  "correctly on the 910B, and so does the emulator", op_name(op), event_name(event), id, id - 1,
-                 position_name(q.src))
+                 position_name(q.src),
+                 (c.queue_ids[event] & kAicMte1Ids) == kAicMte1Ids && event == static_cast<uint8_t>(AscendC::HardEvent::M_MTE1)
+                     && std::any_of(c.pipes.begin(), c.pipes.end(), [](const PipeState& p) { return p.live && p.aic_mte1; })
+                     ? "; on an AIC the TPipe itself holds ids 0..2 of M_MTE1" : "")
             .val("event", event_name(event)).val("event_id", static_cast<int64_t>(id))
             .hint("to stay within ids 0..7, keep at most 8 buffers of queues that use this event (for temporaries, one TBuf "
                   "sliced with operator[] takes no event id)")
@@ -1137,11 +1143,24 @@ static void queue_give_all(Queue& q) {
     }
 }
 
+// AscendC's TPipe on an AIC (arch 2201) takes M_MTE1 event ids 0, 1 and 2 when it is made (TPipe::Init: the Matmul
+// API's two L0 buffers and its bias) and gives them back when it ends; a Reset empties its event pool, those ids with
+// it (ResetPool). An A2 / B2 queue's FreeTensor (L1 -> L0A / L0B: event M_MTE1) takes the lowest id after them.
+static void pipe_give_aic_ids(PipeState& p) {
+    if (!p.aic_mte1) return;
+    core().queue_ids[static_cast<uint8_t>(AscendC::HardEvent::M_MTE1)] &= ~kAicMte1Ids;
+    p.aic_mte1 = false;
+}
+
 int pipe_open(void* object, SrcLoc loc) {
     Core& c = core();
     PipeState p;
     p.object = object;
     p.loc = loc;
+    if (kernel_on_aic()) {
+        c.queue_ids[static_cast<uint8_t>(AscendC::HardEvent::M_MTE1)] |= kAicMte1Ids;
+        p.aic_mte1 = true;
+    }
     c.pipes.push_back(p);
     c.current_pipe = static_cast<int>(c.pipes.size()) - 1;
     return c.current_pipe;
@@ -1185,6 +1204,7 @@ void pipe_close(int pipe) {
     check_leaks(pipe, true);
     for (Queue& q : c.queues)
         if (q.pipe == pipe) { queue_give_all(q); q.live = false; }
+    pipe_give_aic_ids(c.pipes[pipe]);
     c.pipes[pipe].live = false;
     if (c.current_pipe == pipe) c.current_pipe = -1;
 }
@@ -1195,6 +1215,7 @@ void pipe_reset(int pipe, SrcLoc loc) {
     check_leaks(pipe, false);
     for (Queue& q : c.queues)
         if (q.pipe == pipe) { queue_give_all(q); q.live = false; }
+    pipe_give_aic_ids(c.pipes[pipe]);
     c.pipes[pipe].used = 0;
     std::memset(c.pipes[pipe].cube_used, 0, sizeof c.pipes[pipe].cube_used);
     c.pipes[pipe].buffers = 0;
