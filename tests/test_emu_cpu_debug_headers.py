@@ -170,3 +170,43 @@ def test_an_entry_that_is_a_template_only_in_the_cpu_debug_build_is_the_npu_buil
     x = np.arange(8, dtype=np.float32)
     r = run(b, [GM("x", x, "in"), GM("y", np.zeros(8, np.float32), "out")], block_dim=1)
     assert r.ok and list(r.outputs["y"]) == list(-x)
+
+
+COPY_TILING = r'''#include "kernel_operator.h"
+using namespace AscendC;
+
+struct Inner {
+    int32_t a;
+    int32_t b;
+};
+struct Outer {
+    int32_t n;
+    int32_t pad;
+    Inner inner;
+};
+
+extern "C" __global__ __aicore__ void copy_tiling(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    // CANN's generated kernel header: a copy on the stack of the tiling in GM, and of a member of the struct
+    // GET_TILING_DATA_PTR_WITH_STRUCT gave (hicann ops-nn fused_linear_cross_entropy_loss_grad's TCubeTiling members)
+    COPY_TILING_WITH_STRUCT(Outer, tiling, whole);
+    GET_TILING_DATA_PTR_WITH_STRUCT(Outer, tdp, tiling);
+    COPY_TILING_WITH_STRUCT(Inner, &tdp->inner, inner);
+    GlobalTensor<int32_t> yg;
+    yg.SetGlobalBuffer((__gm__ int32_t *)y, 8);
+    yg.SetValue(0, whole->n);
+    yg.SetValue(1, whole->inner.b);
+    yg.SetValue(2, inner->a);
+    yg.SetValue(3, inner->b);
+}
+'''
+
+
+def test_copy_tiling_with_struct_copies_the_tiling_or_a_member_of_it():
+    # the NPU branch of fused_linear_cross_entropy_loss_grad (its CPU-debug branch defines the macro itself)
+    b = build({"copy_tiling.cpp": COPY_TILING})
+    assert b.ok, [d.render() for d in b.diagnostics]
+    r = run(b, [GM("y", np.zeros(8, np.int32), "out"), GM("workspace", np.zeros(8, np.uint8), "workspace"),
+                Tiling(struct.pack("<4i", 7, 0, 11, 13))], block_dim=1)
+    assert r.ok, [d.render() for d in r.diagnostics]
+    assert list(r.outputs["y"][:4]) == [7, 13, 11, 13]

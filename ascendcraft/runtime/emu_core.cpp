@@ -1912,6 +1912,11 @@ void tiling_read(void* dst, const void* gm, uint64_t bytes, SrcLoc loc) {
     if (b.real) std::memcpy(dst, gm, bytes);
     else std::memset(dst, 0, bytes);
 }
+void tiling_copy(void* dst, const void* src, uint64_t bytes, SrcLoc loc) {
+    if (g_launch->gm.find(src, 1)) return tiling_read(dst, src, bytes, loc);
+    enter(Op::GET_TILING_DATA, loc);
+    std::memcpy(dst, src, bytes);   // a struct on the kernel's stack (hicann ops-nn fused_linear_cross_entropy_loss_grad)
+}
 
 // ---- mask and atomic state ------------------------------------------------------------------------------------
 void mask_set(Dt dt, bool counterTemplate, uint64_t hi, uint64_t lo, bool lenForm, SrcLoc loc) {

@@ -1346,6 +1346,7 @@ NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h: Sum / Mean temporar
                       "calls it (NPUKernelBench MulMulReduceMeanDTwice); values in tests/test_opproject.py"
                    for n in ("GetSumMaxMinTmpSize", "GetMeanMaxMinTmpSize", "GetMeanTmpBufferFactorSize")})
 NOT_PROBED["GET_TILING_DATA_PTR_WITH_STRUCT"] = NOT_PROBED["GET_TILING_DATA"]
+NOT_PROBED["COPY_TILING_WITH_STRUCT"] = NOT_PROBED["GET_TILING_DATA"]
 NOT_PROBED.update({n: "host tiling API of the sort family (tiling/tiling_api.h), not kernel code: the asc-devkit sort "
                       "example's host code calls it; values in tests/test_emu_sort_config.py"
                    for n in ("GetConcatTmpSize", "GetSortTmpSize", "GetSortMaxMinTmpSize")})

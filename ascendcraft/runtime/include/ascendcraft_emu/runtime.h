@@ -290,6 +290,9 @@ bool deq_scale_set();
 [[noreturn]] void unsupported_call(Op op, const char* message, const char* hint, SrcLoc loc);
 
 void tiling_read(void* dst, const void* gm, uint64_t bytes, SrcLoc loc);
+// COPY_TILING_WITH_STRUCT's copy: from the tiling in GM (read as GET_TILING_DATA reads it), or from a struct the kernel
+// holds (a member of one GET_TILING_DATA_PTR_WITH_STRUCT copied)
+void tiling_copy(void* dst, const void* src, uint64_t bytes, SrcLoc loc);
 uint64_t tiling_key();
 bool tiling_key_test(const uint64_t* keys, uint32_t n, SrcLoc loc);  // TILING_KEY_IS / TILING_KEY_LIST (emu_tiling.cpp)
 // a tiling-template kernel (ASCENDC_TPL_SEL) has no instance of the launch's key (`keys`: the ones it has): an error

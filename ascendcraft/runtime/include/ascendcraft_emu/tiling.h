@@ -26,6 +26,14 @@ namespace optiling {}
     ::ascendcraft::emu::tiling_read(&ASCENDCRAFT_CAT(ascendcraft_tiling_, var), (tiling), sizeof(type),     \
                                     ::ascendcraft::emu::SrcLoc());                                         \
     type* var = &ASCENDCRAFT_CAT(ascendcraft_tiling_, var)
+// COPY_TILING_WITH_STRUCT(type, src_ptr, dst_ptr): `const type* dst_ptr` to a copy on the stack of the struct src_ptr
+// points to (the tiling in GM, or a nested struct of one GET_TILING_DATA_PTR_WITH_STRUCT gave), as CANN's generated
+// kernel header defines it.
+#define COPY_TILING_WITH_STRUCT(type, src, var)                                                            \
+    type ASCENDCRAFT_CAT(ascendcraft_tiling_copy_, var);                                                   \
+    ::ascendcraft::emu::tiling_copy(&ASCENDCRAFT_CAT(ascendcraft_tiling_copy_, var), (src), sizeof(type),  \
+                                    ::ascendcraft::emu::SrcLoc());                                         \
+    const type* var = &ASCENDCRAFT_CAT(ascendcraft_tiling_copy_, var)
 // The qualifier CANN's generated kernel header gives a pointer to a tiling struct in GM (`__gm__ const`): kernels declare
 // the tiling pointers they pass on with it.
 #ifndef __tiling_data_ptr__
