@@ -1375,11 +1375,13 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
         if len(mine) == len(tiling_headers):
             # a struct the op's kernel side defines itself at file scope is that one (only a file the kernel includes:
             # an Ascend 950 kernel's struct of the same name under op_kernel/arch35/, which the A2 kernel never
-            # includes, is not it: hicann ops-nn inplace_scatter_add). A CPU-debug stand-in of the generated header,
-            # under __CCE_KT_TEST__ (ops-nn fused_linear_cross_entropy_loss_grad's *_tiling_data_def.h), is one only
-            # in a CPU-debug build (setting cpu_debug): `build` hands this the sources with the branches it leaves out
-            # blanked (`cpu_debug_branches`), and the NPU build compiles no such struct.
-            own = {s for n in included_sources(sources, entry.file) if n not in tiling_headers
+            # includes, is not it: hicann ops-nn inplace_scatter_add; nor one under arch35/ that the kernel includes
+            # in its `#if __CCE_AICORE__ == 310` branch: chamfer_distance_grad). A CPU-debug stand-in of the generated
+            # header, under __CCE_KT_TEST__ (ops-nn fused_linear_cross_entropy_loss_grad's *_tiling_data_def.h), is
+            # one only in a CPU-debug build (setting cpu_debug): `build` hands this the sources with the branches it
+            # leaves out blanked (`cpu_debug_branches`), and the NPU build compiles no such struct.
+            own = {s for n in included_sources(sources, entry.file)
+                   if n not in tiling_headers and "arch35" not in n.split("/")
                    for s in re.findall(r"^struct\s+(\w+)\s*\{", blank_comments(sources[n]), re.M)}
             usings = [u for u in tiling_struct_usings(tiling_headers.values())
                       if not (u.startswith("using optiling::") and u[len("using optiling::"):-1] in own)]

@@ -883,6 +883,18 @@ def test_a_kernel_side_definition_of_a_tiling_struct_is_the_one_the_kernel_uses(
     r = run(b, [GM("y", None, "out", shape=(2,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
                 Tiling(struct.pack("<2q", 4, 9))], block_dim=1)
     assert r.ok and list(r.outputs["y"]) == [8, 9]
+    # nor is one the kernel includes in its Ascend 950 branch (hicann ops-nn chamfer_distance_grad: `#if __CCE_AICORE__
+    # == 310` includes arch35/...; its A2 branch's header defined the struct only under __CCE_KT_TEST__)
+    b = build({"op_host/def_custom_tiling.h": tiling_h, "op_kernel/arch35/def_custom_tiling_data.h": arch35,
+               "op_kernel/def_custom.cpp": kernel.replace(
+                   '#include "def_custom_tiling_data_def.h"\n',
+                   '#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 310\n#include "arch35/def_custom_tiling_data.h"\n'
+                   '#else\n#include "def_custom_tiling_data_def.h"\n#endif\n'),
+               "op_kernel/def_custom_tiling_data_def.h": def_h}, "def_custom")
+    assert b.ok, [d.render() for d in b.diagnostics]
+    r = run(b, [GM("y", None, "out", shape=(2,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
+                Tiling(struct.pack("<2q", 5, 6))], block_dim=1)
+    assert r.ok and list(r.outputs["y"]) == [10, 6]
 
 
 def test_a_variable_of_the_host_tiling_header_is_a_copy_on_each_side(tmp_path):
