@@ -210,3 +210,32 @@ def test_copy_tiling_with_struct_copies_the_tiling_or_a_member_of_it():
                 Tiling(struct.pack("<4i", 7, 0, 11, 13))], block_dim=1)
     assert r.ok, [d.render() for d in r.diagnostics]
     assert list(r.outputs["y"][:4]) == [7, 13, 11, 13]
+
+
+MM_CONFIG = r'''#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void mm_config(GM_ADDR y)
+{
+    // hicann ops-nn mat_mul_v3's deterministic split-K kernel, its NPU branch: every parameter struct, shape first
+    constexpr MatmulShapeParams shapeParams = {0, 0, 0, 128, 128, 64};
+    constexpr MatmulQuantParams quantParams = {false, false};
+    constexpr MatmulBatchParams batchParams = {false, BatchMode::NONE};
+    constexpr MatmulFuncParams funcParams{false, false, false, false, 2, IterateOrder::UNDEF,
+                                          ScheduleType::INNER_PRODUCT, true, true};
+    constexpr MatmulConfig cfg = GetMMConfig<MatmulConfigMode::CONFIG_MDL>(shapeParams, quantParams, batchParams,
+                                                                           funcParams);
+    GlobalTensor<int32_t> yg;
+    yg.SetGlobalBuffer((__gm__ int32_t *)y, 8);
+    yg.SetValue(0, static_cast<int32_t>(cfg.basicM));
+    yg.SetValue(1, static_cast<int32_t>(cfg.basicK));
+}
+'''
+
+
+def test_a_matmul_config_from_the_shape_and_the_other_parameter_structs():
+    b = build({"mm_config.cpp": MM_CONFIG})
+    assert b.ok, [d.render() for d in b.diagnostics]
+    r = run(b, [GM("y", np.zeros(8, np.int32), "out")], block_dim=1)
+    assert r.ok and list(r.outputs["y"][:2]) == [128, 64]

@@ -132,6 +132,9 @@ struct MatmulFuncParams {
 struct MatmulBiasParams { bool enableSetBias = true; };
 namespace matmul_detail {
 constexpr void apply(::MatmulConfig&) {}
+// (declared first: the shape overload's call on the rest finds it by ordinary lookup; the parameter structs live in the
+// global namespace, so argument-dependent lookup would not)
+template <class P, class... Rest> constexpr void apply(::MatmulConfig& c, const P&, const Rest&... rest);
 template <class... Rest> constexpr void apply(::MatmulConfig& c, const MatmulShapeParams& s, const Rest&... rest) {
     c.singleCoreM = s.singleCoreM; c.singleCoreN = s.singleCoreN; c.singleCoreK = s.singleCoreK;
     c.basicM = s.basicM; c.basicN = s.basicN; c.basicK = s.basicK;
