@@ -161,7 +161,7 @@ def test_full_shape_tasks_start_only_while_their_memory_fits(monkeypatch):
             self.polls += 1
             return 0 if self.polls > 3 else None
 
-    def launch(spec, server=None):
+    def launch(spec, server=None, threads=0):
         assert server is None
         running.append(spec)
         peaks.append(sum(s.memory_mb for s in running))
