@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from _apt import apt_install
+from _lab import finish_shutdowns, start_lab
 from _servers import wait_for_stops
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,3 +49,11 @@ def servers_stopped():
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def jupyterlab(tmp_path_factory):
+    "One JupyterLab for the session's browser tests; each test module puts its notebooks in a folder of its own (_lab.lab_folder)."
+    with start_lab(tmp_path_factory) as server:
+        yield server
+        finish_shutdowns(server)                 # the test modules' kernels, shut down at their end (_lab.LabFolder)

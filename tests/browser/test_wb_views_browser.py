@@ -327,7 +327,7 @@ def test_layout_reflows_with_no_cut_labels_screenshots_at_1600_1000_760(chromium
         context.close()
 
 
-from test_workbench_browser import LAB_TOKEN, lab  # noqa: E402,F401  (JupyterLab serving a notebook that opens the workbench)
+from test_workbench_browser import lab  # noqa: E402,F401  (this module's folder on the session's JupyterLab: a notebook that opens the workbench)
 
 
 def test_in_a_jupyterlab_notebook_column_the_layout_follows_the_column_width(chromium, lab, artifacts):
@@ -338,7 +338,7 @@ def test_in_a_jupyterlab_notebook_column_the_layout_follows_the_column_width(chr
     page = context.new_page()
     page.set_default_timeout(60_000)
     try:
-        page.goto(f"{lab.url}lab/tree/wb.ipynb?token={LAB_TOKEN}&reset", timeout=LONG)
+        page.goto(lab.address("wb.ipynb", reset=True), timeout=LONG)
         expect(page.locator("#jp-main-statusbar").get_by_text("Idle")).to_be_visible(timeout=LONG)
         page.locator(".jp-Notebook").click()
         page.keyboard.press("Shift+Enter")

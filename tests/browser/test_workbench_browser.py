@@ -10,6 +10,7 @@ import re
 import pytest
 
 from ascendcraft.workbench import launch_workbench
+from _lab import lab_folder, notebook, open_notebook
 from _servers import stopped_later
 
 pytestmark = pytest.mark.browser
@@ -204,65 +205,14 @@ def test_edit_the_dsl_rerun_see_the_new_diff_status_errors_and_timing(wb_page, a
     assert unexpected == [], unexpected               # only Font Awesome from the (offline) CDN may fail
 
 
-LAB_TOKEN = "workbench-test"
-
-
-def notebook(*lines: str) -> dict:
-    "A one-cell notebook (Python 3 kernel) whose cell holds `lines`."
-    return {"cells": [{"cell_type": "code", "execution_count": None, "id": "open", "metadata": {}, "outputs": [],
-                       "source": [line + "\n" for line in lines]}],
-            "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}},
-            "nbformat": 4, "nbformat_minor": 5}
-
-
-def start_lab(tmp_path_factory, notebooks: dict):
-    """JupyterLab on a free port, serving a new folder with `notebooks` ({relative path: notebook}); a context
-    manager that gives the running server (its kernels start in their notebook's folder)."""
-    import json
-    import os
-    import subprocess
-    import sys
-    from ascendcraft.workbench import free_port, WorkbenchServer
-    root = tmp_path_factory.mktemp("lab")
-    for name, content in notebooks.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(json.dumps(content))
-    settings = tmp_path_factory.mktemp("lab-settings")
-    news = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-    news.parent.mkdir(parents=True)
-    news.write_text('{"fetchNews": "false", "checkForUpdates": false}')     # no toast over the screenshot
-    env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings),
-           "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path_factory.mktemp("lab-workspaces")),
-           "JUPYTER_CONFIG_DIR": str(tmp_path_factory.mktemp("lab-config"))}
-    port = free_port()
-    log = root / "lab.log"
-    with open(log, "w") as out:
-        process = subprocess.Popen([sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-                                    f"--port={port}", f"--IdentityProvider.token={LAB_TOKEN}", f"--ServerApp.root_dir={root}"],
-                                   cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    server = WorkbenchServer(process, "127.0.0.1", port, tmp_path_factory.mktemp("lab-unused"), log)
-
-    return stopped_later(server.ready(120))
-
-
-def open_notebook(page, lab, name: str):
-    "Open notebook `name` of `lab` in JupyterLab and run its cell (Shift+Enter) once its kernel is idle."
-    from playwright.sync_api import expect
-    page.goto(f"{lab.url}lab/tree/{name}?token={LAB_TOKEN}&reset", timeout=LONG)
-    expect(page.locator("#jp-main-statusbar").get_by_text("Idle")).to_be_visible(timeout=LONG)
-    page.locator(".jp-Notebook").click()
-    page.keyboard.press("Shift+Enter")
-
-
 LAB_NOTEBOOK = notebook("from ascendcraft.workbench import open_workbench",
                         "wb = open_workbench('leaky_relu', run=True)", "wb")
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    "JupyterLab serving a folder with one notebook that opens the workbench."
-    with start_lab(tmp_path_factory, {"wb.ipynb": LAB_NOTEBOOK}) as server:
-        yield server
+def lab(jupyterlab, request):
+    "A folder of the session's JupyterLab (this module's own) with one notebook that opens the workbench."
+    yield from lab_folder(jupyterlab, request, {"wb.ipynb": LAB_NOTEBOOK})
 
 
 def test_the_workbench_works_inside_jupyterlab(chromium, lab, artifacts):

@@ -17,7 +17,8 @@ from ascendcraft.config import load_settings
 from ascendcraft.workbench import launch_workbench
 from _servers import stopped_later
 from test_wb_views_browser import check_layout
-from test_workbench_browser import LAB_TOKEN, check_timeline, notebook, open_notebook, replace_in, start_lab
+from _lab import lab_folder, notebook, open_notebook
+from test_workbench_browser import check_timeline, replace_in
 
 pytestmark = pytest.mark.browser
 START = "softmax"                   # the page opens on this operator; the user picks another
@@ -207,10 +208,9 @@ LAB_CELL = ("from ascendcraft.config import load_settings", "from ascendcraft.wo
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    "JupyterLab with a notebook per width, each in its own folder (so each saves its own session), opening START fresh."
-    with start_lab(tmp_path_factory, {f"w{width}/walk.ipynb": notebook(*LAB_CELL) for width in (1000, 1600)}) as server:
-        yield server
+def lab(jupyterlab, request):
+    "A notebook per width on the session's JupyterLab, each in its own folder (so each saves its own session), opening START fresh."
+    yield from lab_folder(jupyterlab, request, {f"w{width}/walk.ipynb": notebook(*LAB_CELL) for width in (1000, 1600)})
 
 
 @pytest.mark.parametrize("width", [1000, 1600])
@@ -233,7 +233,7 @@ def test_the_walk_through_in_jupyterlab(chromium, lab, artifacts, width):
         page.keyboard.press("Control+s")
         expect(page.locator(".jp-mod-dirty")).to_have_count(0)
         # (JupyterLab rewrites the address to the notebook's folder: load the notebook's own address again)
-        page.goto(f"{lab.url}lab/tree/w{width}/walk.ipynb?token={LAB_TOKEN}", timeout=LONG)
+        page.goto(lab.address(f"w{width}/walk.ipynb"), timeout=LONG)
         expect(page.locator("#jp-main-statusbar").get_by_text("Idle")).to_be_visible(timeout=LONG)
         all_back(page, artifacts, width, timed, lab=True)
     finally:
