@@ -89,7 +89,9 @@ def walk(page, artifacts, width: int, lab: bool = False) -> str:
     box = page.locator(".ac-operator input")
     box.fill(TASK)
     page.get_by_role("button", name="Open", exact=True).click()
-    expect(page.locator('.ac-editor[data-name="dsl"] .cm-content')).to_contain_text("leaky_relu_kernel")
+    # (CodeMirror draws only the lines near the window: look for the host function's head, at the top of the file;
+    # the kernel's name further down was not drawn once in a 1000 px JupyterLab column at load 12)
+    expect(page.locator('.ac-editor[data-name="dsl"] .cm-content')).to_contain_text("def leaky_relu(x")
     expect(page.locator(".ac-pass-list .ac-status").first).to_have_attribute("data-status", "not run")
     assert statuses(page) == ["not run"] * 5
     shoot("opened")
