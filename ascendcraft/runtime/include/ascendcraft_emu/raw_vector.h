@@ -7,6 +7,9 @@
 //   under the current mask register; vor / vand(dst, src0, src1, repeat, 3 block strides, 3 repeat strides): level-0
 //   Or / And under the current mask; vtranspose(dst, src): Transpose of one 16 x 16 block of 2-byte elements;
 //   copy_ubuf_to_ubuf(dst, src, sid, nBurst, lenBurst, srcGap, dstGap): DataCopy UB -> UB in 32-byte blocks.
+//   vconv_s42f16(dst, src, repeat, dstBlockStride, srcBlockStride, dstRepeatStride, srcRepeatStride): level-0 Cast
+//   int4b_t -> half under the current mask register (counter mode: its count); vconv_f162s4 / f162s4r / f162s4f /
+//   f162s4c / f162s4a / f162s4z: half -> int4b_t, CAST_NONE / RINT / FLOOR / CEIL / ROUND / TRUNC (emu_int4.cpp).
 // Each is the documented AscendC API on views of the raw pointers (devkit_impl.h). Written from the public AscendC
 // documentation (asc_set_va_reg, asc_transto5hd, the basic API pages); no vendor code.
 #pragma once
@@ -80,3 +83,27 @@ inline void copy_ubuf_to_ubuf(T* dst, T* src, uint8_t /*sid*/, uint16_t nBurst, 
     AscendC::DataCopy(AscendC::devkit_detail::ub(dst, "copy_ubuf_to_ubuf", loc), AscendC::devkit_detail::ub(src, "copy_ubuf_to_ubuf", loc),
                       AscendC::DataCopyParams(nBurst, lenBurst, srcGap, dstGap), loc);
 }
+// The int4b_t conversions: the int4b_t operand is a void pointer, two elements a byte
+inline void vconv_s42f16(half* dst, void* src, uint8_t repeat, uint16_t dstBlockStride, uint16_t srcBlockStride,
+                         uint8_t dstRepeatStride, uint8_t srcRepeatStride, ascendcraft::emu::SrcLoc loc = {}) {
+    AscendC::Cast<half, int4b_t, false>(AscendC::devkit_detail::ub(dst, "vconv_s42f16", loc),
+                                        AscendC::devkit_detail::ub(static_cast<int4b_t*>(src), "vconv_s42f16", loc),
+                                        AscendC::RoundMode::CAST_NONE, uint64_t{0}, repeat,
+                                        AscendC::UnaryRepeatParams(dstBlockStride, srcBlockStride, dstRepeatStride, srcRepeatStride), loc);
+}
+#define ASCENDCRAFT_RAW_F162S4(raw, MODE)                                                                               \
+    inline void raw(void* dst, half* src, uint8_t repeat, uint16_t dstBlockStride, uint16_t srcBlockStride,             \
+                    uint8_t dstRepeatStride, uint8_t srcRepeatStride, ascendcraft::emu::SrcLoc loc = {}) {             \
+        AscendC::Cast<int4b_t, half, false>(AscendC::devkit_detail::ub(static_cast<int4b_t*>(dst), #raw, loc),          \
+                                            AscendC::devkit_detail::ub(src, #raw, loc), AscendC::RoundMode::MODE,       \
+                                            uint64_t{0}, repeat,                                                        \
+                                            AscendC::UnaryRepeatParams(dstBlockStride, srcBlockStride, dstRepeatStride, \
+                                                                       srcRepeatStride), loc);                          \
+    }
+ASCENDCRAFT_RAW_F162S4(vconv_f162s4, CAST_NONE)
+ASCENDCRAFT_RAW_F162S4(vconv_f162s4r, CAST_RINT)
+ASCENDCRAFT_RAW_F162S4(vconv_f162s4f, CAST_FLOOR)
+ASCENDCRAFT_RAW_F162S4(vconv_f162s4c, CAST_CEIL)
+ASCENDCRAFT_RAW_F162S4(vconv_f162s4a, CAST_ROUND)
+ASCENDCRAFT_RAW_F162S4(vconv_f162s4z, CAST_TRUNC)
+#undef ASCENDCRAFT_RAW_F162S4

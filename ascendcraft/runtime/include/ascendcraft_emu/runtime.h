@@ -235,8 +235,9 @@ void vec_duplicate(Dt dt, const Local& d, Scalar v, const Lanes& lanes, const St
 void vec_cast(Dt dstDt, Dt srcDt, uint8_t round, const Local& d, const Local& a, const Lanes& lanes, const Stride* s, SrcLoc loc);
 // The reserved-count register: the elements the last GatherMask of this core kept
 int64_t gather_mask_rsvd_cnt();
-// Cast half -> int4b_t (toInt4) or int4b_t -> half: the int4b_t side two per byte, the even element in the low half
-void vec_cast_int4(bool toInt4, uint8_t round, const Local& d, const Local& a, const Lanes& lanes, SrcLoc loc);
+// Cast half -> int4b_t (toInt4) or int4b_t -> half: the int4b_t side two per byte, the even element in the low half;
+// `s` (dst, src) the level-0 strides, in 32-byte blocks for both operands (nullptr: level 2)
+void vec_cast_int4(bool toInt4, uint8_t round, const Local& d, const Local& a, const Lanes& lanes, const Stride* s, SrcLoc loc);
 void vec_compare(Op op, Dt dt, uint8_t mode, const Local& d, const Local& a, const Local* b, Scalar v, const Lanes& lanes,
                  const Stride* s, SrcLoc loc);
 void vec_select(Dt dt, Dt maskDt, uint8_t mode, const Local& d, const Local& sel, const Local& a, const Local* b, Scalar v,

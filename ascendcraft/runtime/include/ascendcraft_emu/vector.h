@@ -484,7 +484,7 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
     ASCENDCRAFT_EMU_CAST_CHECK(T, U);
     if (vec_detail::cast_int4<T, U>())
         return ascendcraft::emu::vec_cast_int4(std::is_same<T, ::int4b_t>::value, static_cast<uint8_t>(roundMode), dst.emu(),
-                                               src.emu(), ascendcraft::emu::count_lanes(count), loc);
+                                               src.emu(), ascendcraft::emu::count_lanes(count), nullptr, loc);
     ascendcraft::emu::Stride s[2];
     ascendcraft::emu::vec_cast(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(roundMode), dst.emu(),
                                src.emu(), ascendcraft::emu::count_lanes(count), s, loc);
@@ -493,11 +493,11 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, uint64_t mask, const uint8_t repeatTime,
                  const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_CAST_CHECK(T, U);
-    if (vec_detail::cast_int4<T, U>())
-        return ascendcraft::emu::vec_cast_int4(std::is_same<T, ::int4b_t>::value, static_cast<uint8_t>(roundMode), dst.emu(),
-                                               src.emu(), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), loc);
     ascendcraft::emu::Stride s[2];
     vec_detail::unary_strides(repeatParams, s);
+    if (vec_detail::cast_int4<T, U>())
+        return ascendcraft::emu::vec_cast_int4(std::is_same<T, ::int4b_t>::value, static_cast<uint8_t>(roundMode), dst.emu(),
+                                               src.emu(), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
     ascendcraft::emu::vec_cast(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(roundMode), dst.emu(),
                                src.emu(), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
 }
@@ -505,11 +505,11 @@ template <typename T, typename U, bool isSetMask = true>
 inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask[],
                  const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_CAST_CHECK(T, U);
-    if (vec_detail::cast_int4<T, U>())
-        return ascendcraft::emu::vec_cast_int4(std::is_same<T, ::int4b_t>::value, static_cast<uint8_t>(roundMode), dst.emu(),
-                                               src.emu(), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), loc);
     ascendcraft::emu::Stride s[2];
     vec_detail::unary_strides(repeatParams, s);
+    if (vec_detail::cast_int4<T, U>())
+        return ascendcraft::emu::vec_cast_int4(std::is_same<T, ::int4b_t>::value, static_cast<uint8_t>(roundMode), dst.emu(),
+                                               src.emu(), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
     ascendcraft::emu::vec_cast(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), static_cast<uint8_t>(roundMode), dst.emu(),
                                src.emu(), ascendcraft::emu::mask_lanes(mask, repeatTime, isSetMask), s, loc);
 }
