@@ -1491,6 +1491,15 @@ def _substitute(ctype: str, bound: dict[str, str]) -> str:
     return ctype
 
 
+def _include_options(sources: dict[str, str], compiled: dict[str, str], cxx: str) -> list[str]:
+    """The include options of a kernel build after the emulated SDK's `-I`: each folder of the project's headers on
+    `-iquote` (quoted includes), then on `-I` the folders an angle-bracket include of the project's own header needs
+    where that header is nowhere else (`angle_include_dirs`: searched after the SDK). Part of the build's key."""
+    header_dirs = sorted({str(Path(n).parent) for n in sources if n.endswith((".h", ".hpp", ".hh", ".inc"))} - {"."})
+    return [*(a for d in header_dirs for a in ("-iquote", d)),
+            *(a for d in angle_include_dirs(compiled, cxx) for a in ("-I", d))]
+
+
 def _build_key(sources, entry, cmd_flags, cxx, sanitize) -> str:
     h = hashlib.sha256()
     # the runtime library a kernel links against: its sources, and how they are compiled and grouped
@@ -1765,12 +1774,16 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     key_var = (int(tiling_key) if tiling_key is not None else 0) if conditions else None
     remake = {"entry": entry, "sanitize": sanitize, "settings": settings}
     driver = _driver_source(chosen, seen, host_files, key_var, conditions)   # part of the key: a new driver, a new build
-    # the project's folders an angle-bracket include of its own header needs (`angle_include_dirs`): in the key, since
-    # they are in the command (a build without them keeps the key it had)
-    angled = [a for d in angle_include_dirs(compiled, settings.cxx) for a in ("-I", d)]
+    # the include folders as the command gives them (`_include_options`) and the rest of the command, but for the paths
+    # of the headers' folder and of the runtime library, are in the key: a build whose include-path rules differ (an
+    # older or newer tree) gets a key of its own instead of another's cached result
+    quoted = _include_options(sources, compiled, settings.cxx)
+    compile_flags = [*flags, *KERNEL_COMPILE_FLAGS]
+    link_rest = [] if check_only else [*_fast_linker(), *_static_cxx_flags(sanitize), "-o", "../kernel.bin", "-lm"]
     key = _build_key(compiled, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
                      + kind_declaration(kernel_kind(seen, chosen)) + driver,
-                     [*flags, *(CHECK_ONLY_FLAGS if check_only else ()), *angled], settings.cxx, sanitize)
+                     [*compile_flags, *(CHECK_ONLY_FLAGS if check_only else ()), "-I", "<include>", *quoted, *host_files,
+                      *(["<runtime library>", *link_rest] if link_rest else [])], settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key
     if (hit := _load_build(folder, sources, cache)) is not None:
@@ -1790,16 +1803,8 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         for name, text in compiled.items():
             (src / name).parent.mkdir(parents=True, exist_ok=True)
             (src / name).write_text(text)
-        header_dirs = sorted({str(Path(n).parent) for n in sources if n.endswith((".h", ".hpp", ".hh", ".inc"))} - {"."})
         limits = sandbox.build_limits(settings)
-
-        compile_flags = [*flags, *KERNEL_COMPILE_FLAGS]
-        # the header folders, for quoted includes; and after the SDK, for an angle-bracket include of the project's own
-        # header that is nowhere else (`angle_include_dirs`)
-        quoted = [*(a for d in header_dirs for a in ("-iquote", d)),
-                  *angled]
-        link_flags = [] if check_only else [str(lib), *_fast_linker(), *_static_cxx_flags(sanitize), "-o", "../kernel.bin",
-                                            "-lm"]
+        link_flags = [] if check_only else [str(lib), *link_rest]
         # With host files, the kernel's translation unit is compiled to an object, each host file to one of its own
         # (`host_object`: cached by content, and compiled meanwhile on another thread), and the objects are linked: the
         # same program, and the same log, as the one command in `Build.command`, which compiles the files in that
