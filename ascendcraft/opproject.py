@@ -29,10 +29,10 @@ from .soc import load_soc
 # %% auto #0
 __all__ = ['GE_DTYPES', 'FORMATS', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_FILE', 'SHAPE_OUT', 'TPL_ENTRY', 'TPL_FILE', 'CASE_FILE',
            'OpParam', 'OpAttr', 'OpDefinition', 'parse_op_definition', 'include_dirs', 'registered_definition',
-           'host_program', 'OpProject', 'uses_tiling_default', 'load_project', 'dtype_column', 'dtype_macros',
-           'glue_source', 'host_arguments', 'TplInstance', 'tpl_header', 'tpl_instances', 'tpl_entry_source',
-           'template_entry', 'link_misses', 'furthest_link', 'build_project', 'infer_output_shapes', 'ProjectRun',
-           'output_mismatch', 'run_project', 'load_cases', 'run_cases', 'op_arguments', 'op_command']
+           'host_program', 'OpProject', 'uses_tiling_default', 'load_project', 'dtype_column', 'binary_column',
+           'dtype_macros', 'glue_source', 'host_arguments', 'TplInstance', 'tpl_header', 'tpl_instances',
+           'tpl_entry_source', 'template_entry', 'link_misses', 'furthest_link', 'build_project', 'infer_output_shapes',
+           'ProjectRun', 'output_mismatch', 'run_project', 'load_cases', 'run_cases', 'op_arguments', 'op_command']
 
 # %% ../nbs/18_opproject.ipynb #936828c9
 # ge::DataType names of the op definition -> (numpy dtype name, C++ type of the DTYPE_<NAME> macro, ge enum value)
@@ -66,6 +66,10 @@ class OpParam:
     formats: list[str] = field(default_factory=list)
     value_depend: bool = False                        # ValueDepend(...): the tiling function reads the input's values
     shape_depends: bool = False                       # OutputShapeDependOnCompute(): the kernel writes the output's shape
+    # DataTypeForBinQuery / FormatForBinQuery: per column, the dtypes / formats CANN's runtime looks the column's kernel
+    # binary up by (empty: the column's own); `binary_column`
+    bin_dtypes: list[str] = field(default_factory=list)
+    bin_formats: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -150,8 +154,10 @@ def parse_op_definition(text: str, file: str) -> OpDefinition | None:
         # <name>Optional and the kernel gets a null address when it is not given
         option = next((o for o, names in (("OPTIONAL", ("OPTIONAL", "VIRTUAL")), ("DYNAMIC", ("DYNAMIC",)))
                        if any(w in calls.get("ParamType", "") for w in names)), "REQUIRED")
-        (inputs if what == "Input" else outputs).append(OpParam(name, option, dtypes, formats, "ValueDepend" in calls,
-                                                                "OutputShapeDependOnCompute" in calls))
+        (inputs if what == "Input" else outputs).append(OpParam(
+            name, option, dtypes, formats, "ValueDepend" in calls, "OutputShapeDependOnCompute" in calls,
+            _dtype_list(calls["DataTypeForBinQuery"], code, inputs, computed) if "DataTypeForBinQuery" in calls else [],
+            re.findall(r"FORMAT_\w+", calls.get("FormatForBinQuery", ""))))
     line = code.count("\n", 0, m.start()) + 1
     return OpDefinition(m.group(1), file, line, inputs, outputs, attrs, computed)
 
@@ -175,7 +181,11 @@ int main() {{
                 for (auto d : p.dtypes_) std::printf("%d,", static_cast<int>(d));
                 std::printf("\t");
                 for (auto f : p.formats_) std::printf("%d,", static_cast<int>(f));
-                std::printf("\t%d\n", p.shape_depends_on_compute_ ? 1 : 0);
+                std::printf("\t%d\t", p.shape_depends_on_compute_ ? 1 : 0);
+                for (auto d : p.bin_dtypes_) std::printf("%d,", static_cast<int>(d));
+                std::printf("\t");
+                for (auto f : p.bin_formats_) std::printf("%d,", static_cast<int>(f));
+                std::printf("\n");
             }}
         for (const auto& a : op->attrs_) {{
             std::printf("A\t%s\t%d\t%d\t%lld\t%.9g\t%d\t", a.name_.c_str(), static_cast<int>(a.type_),
@@ -202,7 +212,9 @@ def _read_dump(text: str, file: str) -> OpDefinition | None:
             op = OpDefinition(f[1], file, 1, [], [], [])
         elif f[0] == "P" and op is not None:
             param = OpParam(f[2], _OPTIONS.get(int(f[3]), "REQUIRED"), [_GE_NAMES.get(d, f"DT_{d}") for d in ints(f[4])],
-                            [fmt_names.get(v, f"FORMAT_{v}") for v in ints(f[5])], shape_depends=f[6:7] == ["1"])
+                            [fmt_names.get(v, f"FORMAT_{v}") for v in ints(f[5])], shape_depends=f[6:7] == ["1"],
+                            bin_dtypes=[_GE_NAMES.get(d, f"DT_{d}") for d in ints(f[7] if len(f) > 7 else "")],
+                            bin_formats=[fmt_names.get(v, f"FORMAT_{v}") for v in ints(f[8] if len(f) > 8 else "")])
             (op.outputs if f[1] == "1" else op.inputs).append(param)
         elif f[0] == "A" and op is not None:
             kind = _ATTR_TYPES.get(int(f[2]), "int")
@@ -497,11 +509,28 @@ def dtype_column(op: OpDefinition, dtypes: dict[str, str]) -> int:
                          op.file, "pass tensors whose dtypes form one column of the DataType lists")
 
 
+def binary_column(op: OpDefinition, column: int) -> int:
+    """The column whose kernel binary CANN's runtime runs for `column`. A definition with DataTypeForBinQuery /
+    FormatForBinQuery maps a column's dtypes and formats to others (cann-ops weight_quant_batch_matmul_v2: an int32
+    weight, eight int4 values a word, to int4); CANN's binary build then compiles no binary of its own for a column whose
+    mapped dtypes and formats are another column's, which runs that column's binary, and keeps its own binary for a
+    column whose mapping matches no column. Without the mapping, `column` itself."""
+    params = op.inputs + op.outputs
+    if not any(p.bin_dtypes or p.bin_formats for p in params): return column
+    at = lambda values, k: values[min(k, len(values) - 1)] if values else None
+    combination = lambda k, mapped: tuple((at(p.bin_dtypes if mapped and p.bin_dtypes else p.dtypes, k),
+                                           at(p.bin_formats if mapped and p.bin_formats else p.formats, k)) for p in params)
+    want = combination(column, True)
+    columns = max((len(p.dtypes) for p in params), default=0)
+    return next((k for k in range(columns) if combination(k, False) == want), column)
+
+
 def dtype_macros(op: OpDefinition, column: int) -> dict[str, str]:
     """DTYPE_<NAME> (the C++ type), ORIG_DTYPE_<NAME> (the ge enum value) and FORMAT_<NAME> (FORMAT_<ge format>, a name
-    kernel_type.h defines) for every input and output, as CANN's op compiler defines them. An output named like an
-    input (a ref output) gets them with a _REF suffix (cann-ops eye_fp64's DTYPE_Y_REF); the plain names stay the
-    input's."""
+    kernel_type.h defines) for every input and output, as CANN's op compiler defines them for the kernel binary that
+    runs `column` (`binary_column`). An output named like an input (a ref output) gets them with a _REF suffix (cann-ops
+    eye_fp64's DTYPE_Y_REF); the plain names stay the input's."""
+    column = binary_column(op, column)
     out = {}
     names = {p.name for p in op.inputs}
     for p, is_out in [(p, False) for p in op.inputs] + [(p, True) for p in op.outputs]:

@@ -678,6 +678,12 @@ public:
     OpParamDef& Format(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
     OpParamDef& FormatList(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
     OpParamDef& UnknownShapeFormat(std::vector<ge::Format> f) { (void)f; return *this; }
+    // the dtypes / formats CANN's runtime looks a column's kernel binary up by, one per column (DataType's / Format's
+    // count): a column whose entry differs runs the binary built for the column that has these dtypes / formats
+    OpParamDef& DataTypeForBinQuery(std::vector<ge::DataType> t) { bin_dtypes_ = std::move(t); return *this; }
+    OpParamDef& FormatForBinQuery(std::vector<ge::Format> f) { bin_formats_ = std::move(f); return *this; }
+    std::vector<ge::DataType> bin_dtypes_;
+    std::vector<ge::Format> bin_formats_;
     OpParamDef& ValueDepend(Option o) { (void)o; return *this; }
     OpParamDef& AutoContiguous() { return *this; }
     OpParamDef& IgnoreContiguous() { return *this; }
