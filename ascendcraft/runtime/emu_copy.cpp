@@ -77,15 +77,29 @@ void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const Co
     const uint32_t esize = dt_size(dt);
     uint64_t blockCount, burst, srcGap, dstGap;
     if (shape.countForm) {
-        uint64_t bytes = shape.count * esize;
-        if (bytes % 32 != 0)
-            Report("copy-misaligned", Op::DataCopy, loc)
-                .msg("DataCopy of %llu %s elements = %llu bytes, not a multiple of 32 (the NPU silently copies only %llu bytes)",
-                     static_cast<unsigned long long>(shape.count), dt_name(dt), static_cast<unsigned long long>(bytes),
-                     static_cast<unsigned long long>(bytes / 32 * 32))
-                .val("count", static_cast<int64_t>(shape.count)).val("bytes", static_cast<int64_t>(bytes))
-                .hint("copy a multiple of %u elements, or use DataCopyPad for the unaligned tail", 32 / esize ? 32 / esize : 1).fail();
-        blockCount = 1; burst = bytes; srcGap = dstGap = 0;
+        const uint64_t bytes = shape.count * esize;
+        // AscendC's count form sets blockLen = count / (32 / sizeof(T)): the NPU copies the whole 32-byte blocks and
+        // reports nothing (asc-devkit's DataCopyCheck asserts alignment only in the CPU-debug build, "In NPU mode, no
+        // error is reported. The value is rounded down by 32B."), so the copy runs as the NPU runs it, with a warning
+        // once per line; under one block it copies nothing (LLM4AscendC's upper-triangular matmul, passed on its 910B,
+        // clears 1..7 floats of a row that way; a kernel that writes nothing at all is still `no-output`).
+        if (bytes % 32 != 0 && first_report_at("copy-misaligned", loc)) {
+            Report r("copy-misaligned", Op::DataCopy, loc);
+            if (bytes < 32)
+                r.msg("DataCopy of %llu %s elements = %llu bytes, less than one 32-byte block: the NPU rounds the count "
+                      "down to whole blocks, so it copies nothing, and so does the emulator (CANN's CPU-debug build "
+                      "stops here)", static_cast<unsigned long long>(shape.count),
+                      dt_name(dt), static_cast<unsigned long long>(bytes));
+            else
+                r.msg("DataCopy of %llu %s elements = %llu bytes, not a multiple of 32: the NPU rounds the count down to "
+                      "whole 32-byte blocks and copies only %llu bytes, and so does the emulator (CANN's CPU-debug build "
+                      "stops here)", static_cast<unsigned long long>(shape.count), dt_name(dt),
+                      static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(bytes / 32 * 32));
+            r.val("count", static_cast<int64_t>(shape.count)).val("bytes", static_cast<int64_t>(bytes))
+                .hint("copy a multiple of %u elements, or use DataCopyPad for the unaligned tail", 32 / esize ? 32 / esize : 1);
+            r.warn();
+        }
+        blockCount = 1; burst = bytes / 32 * 32; srcGap = dstGap = 0;
     } else {
         check_burst_params(shape, 65535, Op::DataCopy, loc, "copy-params");
         blockCount = shape.blockCount;

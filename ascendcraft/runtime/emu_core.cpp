@@ -669,6 +669,7 @@ bool ApiWrites::first_raw_write(const GmBuffer& b, uint8_t poison, uint64_t* off
 }
 
 void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc, const void* src, uint32_t period) {
+    if (bytes == 0) return;   // writes nothing (a DataCopy count under one 32-byte block): not a write for no-output
     Core& c = core();
     ++c.gm_writes;
     if (!tracing_now())

@@ -207,10 +207,16 @@ void cube_data_copy(Dt dt, const Local* dst, const Local* src, void* gm, const C
     uint64_t burst = shape.countForm ? shape.count * esize : static_cast<uint64_t>(shape.blockLen) * 32;
     uint64_t srcGap = shape.countForm ? 0 : static_cast<uint64_t>(shape.srcStride) * 32;
     uint64_t dstGap = shape.countForm ? 0 : static_cast<uint64_t>(shape.dstStride) * 32;
-    if (burst % 32 != 0)
-        Report("copy-misaligned", Op::DataCopy, loc)
-            .msg("DataCopy of %llu bytes into %s, not a multiple of 32", static_cast<unsigned long long>(burst), position_name(dst->pos))
-            .hint("copy whole 32-byte blocks, or use DataCopy with Nd2NzParams").fail();
+    // the count form rounds down to whole 32-byte blocks on the NPU, as into UB (emu_copy.cpp's data_copy)
+    if (burst % 32 != 0 && first_report_at("copy-misaligned", loc)) {
+        Report r("copy-misaligned", Op::DataCopy, loc);
+        r.msg("DataCopy of %llu bytes into %s, not a multiple of 32: the NPU rounds the count down to whole 32-byte "
+              "blocks and copies %llu bytes, and so does the emulator (CANN's CPU-debug build stops here)",
+              static_cast<unsigned long long>(burst), position_name(dst->pos), static_cast<unsigned long long>(burst / 32 * 32))
+            .hint("copy whole 32-byte blocks, or use DataCopy with Nd2NzParams");
+        r.warn();
+    }
+    burst = burst / 32 * 32;
     const uint64_t srcSpan = count ? (count - 1) * (burst + srcGap) + burst : 0;
     const uint64_t dstSpan = count ? (count - 1) * (burst + dstGap) + burst : 0;
     check_cube(*dst, Op::DataCopy, loc, "dst", {kRegionL1}, 32, dstSpan);
