@@ -85,6 +85,42 @@ def test_a_hand_written_aclnn_or_a_computed_argument_is_not_read_from_pybind():
     assert corpus.pybind_layout(computed, definition, {}) is None
 
 
+PACKED = """
+// the answer packs its weight in C++ before the aclnn call (LLM4AscendC conv3d_softmax_max_pool_max_pool, which passed
+// on its 910B): the harness must hand the kernel the packed weight, not the argument ModelNew passed
+static at::Tensor pack_weight(const at::Tensor& w)
+{
+    return w.permute({1,2,3,4,0}).contiguous().view({81, 16});
+}
+at::Tensor f(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
+    auto weight_packed = pack_weight(weight);
+    auto b = bias.view({16}).contiguous();
+    auto y = at::empty({128, 16, 3, 7, 7}, x.options());
+    EXEC_NPU_CMD(aclnnConvCustom, x, weight_packed, b, y);
+    return y;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("conv_custom", &f, ""); }
+"""
+
+
+def test_an_argument_the_extension_reorders_in_cpp_is_reordered_the_same_way_or_not_mapped():
+    definition = op("ConvCustom", ["x", "weight_packed", "bias"], ["y"])
+    layout = corpus.pybind_layout(PACKED, definition, {})
+    assert layout == {"inputs": [0, 1, 2], "attrs": [], "results": ["y"],
+                      "steps": {1: [("permute", [1, 2, 3, 4, 0]), ("contiguous", []), ("view", [81, 16])]}}
+    w = torch.arange(16 * 81, dtype=torch.float32).reshape(16, 3, 3, 3, 3)
+    got = w
+    for name, args in layout["steps"][1]: got = getattr(got, name)(*args)
+    assert torch.equal(got, w.permute(1, 2, 3, 4, 0).contiguous().view(81, 16))   # as the extension makes it
+    # written in the call's own statement, the same
+    inline = PACKED.replace("auto weight_packed = pack_weight(weight);", "auto weight_packed = weight.permute({1,2,3,4,0}).contiguous().view({81, 16});")
+    assert corpus.pybind_layout(inline, definition, {})["steps"] == layout["steps"]
+    # a reordering the harness cannot repeat (an argument that is not a literal): the call is not mapped, and the
+    # task has no reference rather than a kernel run on the unpacked weight
+    other = PACKED.replace("w.permute({1,2,3,4,0})", "w.permute(order)")
+    assert corpus.pybind_layout(other, definition, {}) is None
+
+
 def test_without_pybind_the_inputs_line_up_by_modelnew_parameter_names():
     # MseLossGradV2: ModelNew calls the op with (dout, predict, label); the definition's inputs are predict, label, dout
     class ModelNew(torch.nn.Module):

@@ -1465,19 +1465,28 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
     in_names = {p.name for p in op.inputs}
     plain_outputs = [p for p in op.outputs if p.name not in in_names]
     if len(call) != len(op.inputs) + len(op.attrs) + len(plain_outputs): return None
+    reordered = {}   # an argument made by reordering a parameter's elements: the torch steps that make it
     def where(arg):   # the call index of a parameter; None for an absent one (an empty tensor / nullptr / nullopt)
         if arg in params: return params.index(arg)
         if re.fullmatch(r"nullptr|c10::nullopt|std::nullopt|at::Tensor\(\)|empty_tensor|\w*[Nn]ull\w*", arg): return None
         # a local made from one parameter (auto input = at::TensorList(x); const char* r = reduction.c_str())
         made = re.findall(rf"\b{re.escape(arg)}\s*(?:=|\(|\{{)([^;]*);", body)
         used = {p for m in made[:1] for p in params if re.search(rf"\b{re.escape(p)}\b", m)}
-        if len(used) == 1: return params.index(used.pop())
+        if len(used) == 1:
+            p = used.pop()
+            # the answer's own C++ that moves elements (LLM4AscendC conv3d_softmax_max_pool_max_pool packs its weight
+            # with a helper: w.permute({1,2,3,4,0}).contiguous().view({81, 16})): its steps when they are a chain of
+            # literal permute / transpose / view / reshape / contiguous, else not a call argument
+            steps = reordering_steps(made[0].strip(), p, code)
+            if steps: reordered[arg] = steps
+            return params.index(p)
         raise LookupError(arg)
     try:
         inputs = [where(a) for a in call[:len(op.inputs)]]
         attrs = [where(a) for a in call[len(op.inputs):len(op.inputs) + len(op.attrs)]]
     except LookupError:
         return None   # an argument the function computes: not a call argument
+    steps = {k: reordered[a] for k, a in enumerate(call[:len(op.inputs)]) if a in reordered}
     outs = call[len(op.inputs) + len(op.attrs):]
     results = None
     ret = re.findall(r"\breturn\s+(\{[^}]*\}|\w+)\s*;", body[:_function_end(body)])
@@ -1504,8 +1513,49 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
                 elif at is not None and (not op.outputs or op.inputs[at].name in {p.name for p in op.outputs}):
                     results.append(op.inputs[at].name)
                 else: results = None; break
-    if results is None or not more: return dict(inputs=inputs, attrs=attrs, results=results)
-    return dict(inputs=inputs, attrs=attrs, results=results, results_if=more)
+    out = dict(inputs=inputs, attrs=attrs, results=results)
+    if more and results is not None: out["results_if"] = more
+    if steps: out["steps"] = steps   # {op input index: [(torch method, args), ...]} applied to its call argument
+    return out
+
+
+_REORDER = ("permute", "transpose", "t", "mT", "flip", "roll", "movedim", "swapaxes", "swapdims")
+_CHAIN_STEPS = {"permute", "transpose", "t", "view", "reshape", "contiguous"}
+
+
+def reordering_steps(expr: str, param: str, code: str) -> list | None:
+    """The torch steps by which a pybind's local made from `param` is made (`expr`, the text after its `=`), when they
+    move elements: [(method, int args), ...] for a chain of permute / transpose / t / view / reshape / contiguous with
+    literal arguments, through a helper function the file defines (`static at::Tensor pack(const at::Tensor& w)
+    { return w.permute({1,2,3,4,0}).contiguous().view({81, 16}); }`); None when the local keeps the parameter's elements
+    in place (at::TensorList(x), x.view({n}).contiguous(), x.c_str()). Raises LookupError when it reorders them some
+    other way (other methods or arguments in the chain): the harness cannot make it."""
+    call = re.fullmatch(rf"(\w+)\s*\(\s*{re.escape(param)}\s*\)", expr)
+    helper = call and re.search(rf"\b{call.group(1)}\s*\(\s*(?:const\s+)?(?:at::|torch::)?Tensor\s*&?\s*(\w+)\s*\)\s*"
+                                rf"\{{", code)
+    if helper:   # a one-statement helper of the file: its return expression, on its own parameter
+        ret = re.fullmatch(r"\s*return\s+([^;]*);\s*", _balanced_braces(code, helper.end() - 1))
+        if ret: expr, param = ret.group(1).strip(), helper.group(1)
+    if not re.search(rf"\.\s*(?:{'|'.join(_REORDER)})\s*\(", expr): return None
+    chain = re.fullmatch(rf"{re.escape(param)}((?:\s*\.\s*\w+\s*\([^()]*\))+)", expr)
+    if not chain: raise LookupError(expr)
+    steps = []
+    for name, args in re.findall(r"\.\s*(\w+)\s*\(([^()]*)\)", chain.group(1)):
+        if name not in _CHAIN_STEPS: raise LookupError(expr)
+        try:
+            steps.append((name, [int(a) for a in re.sub(r"[{}]", "", args).split(",") if a.strip()]))
+        except ValueError:
+            raise LookupError(expr) from None
+    return steps
+
+
+def _balanced_braces(text: str, at: int) -> str:
+    "The text inside the braces that open at text[at]."
+    depth = 0
+    for i in range(at, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0: return text[at + 1:i]
+    return text[at + 1:]
 
 
 WRAPPER_SYNONYMS = {"input": "x", "self": "x", "output": "y", "out": "y", "weight": "gamma", "bias": "beta",

@@ -397,6 +397,9 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project, *, budge
     tensors = [None if i is None else call[i] for i in layout["inputs"]]
     if not all(t is None or torch.is_tensor(t) for t in tensors):
         return dict(match="no-reference", match_detail="an op input that is not one tensor (a list or a scalar)")
+    for k, steps in layout.get("steps", {}).items():   # the extension's own reordering before the aclnn call
+        for name, args in steps:
+            tensors[k] = getattr(tensors[k], name)(*args)
     tensors = bytes_for_bools(op, tensors)
     attrs = {a.name: (call[i].item() if hasattr(call[i], "item") else call[i])
              for a, i in zip(op.attrs, layout["attrs"]) if i is not None and call[i] is not None}
