@@ -50,17 +50,17 @@ from .verify import POISON, PROTOCOLS, verify, verify_mkb
 from .shapes import parse_size, size_choice, size_label
 
 # %% auto #0
-__all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'KEPT_TRACE_BYTES', 'TASK_FILE_KINDS',
-           'VERIFY_OVERHEAD_MB', 'MEMORY_MARGIN', 'SIZES', 'FULL_ELEMENTS_PER_S', 'FULL_RATES', 'FULL_RATE_MARGIN',
-           'imported_modules', 'code_hash', 'soc_hash', 'read_edits', 'fingerprint', 'blank_strings', 'scan_project',
-           'KernelFailure', 'KernelFault', 'DrawIntoFiles', 'EmulatedKernel', 'TaskSpec', 'settings_record',
-           'StageClock', 'check_sizes', 'KeptTraces', 'merge_intervals', 'write_intervals', 'Coverage',
-           'output_coverage', 'written_bytes', 'eager_cost', 'is_task_file_problem', 'task_file_result', 'write_result',
-           'run_task', 'VerifyMemory', 'verification_memory', 'output_keep_mb', 'memory_budget_mb', 'default_out',
-           'kernel_paths', 'result_group', 'select_tasks', 'unloaded_results', 'run_identity', 'full_elements_per_s',
-           'machine_memory_mb', 'full_shape_load', 'verification_size', 'verification_mb', 'prime_output_specs',
-           'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree', 'cpu_share', 'Progress', 'execute',
-           'run_bench', 'warm_up', 'main']
+__all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'KEPT_TRACE_BYTES', 'EAGER_CODE',
+           'TASK_FILE_KINDS', 'VERIFY_OVERHEAD_MB', 'MEMORY_MARGIN', 'SIZES', 'FULL_ELEMENTS_PER_S', 'FULL_RATES',
+           'FULL_RATE_MARGIN', 'imported_modules', 'code_hash', 'soc_hash', 'read_edits', 'fingerprint',
+           'blank_strings', 'scan_project', 'KernelFailure', 'KernelFault', 'DrawIntoFiles', 'EmulatedKernel',
+           'TaskSpec', 'settings_record', 'StageClock', 'check_sizes', 'KeptTraces', 'merge_intervals',
+           'write_intervals', 'Coverage', 'output_coverage', 'written_bytes', 'eager_cost', 'is_task_file_problem',
+           'task_file_result', 'write_result', 'run_task', 'VerifyMemory', 'verification_memory', 'output_keep_mb',
+           'memory_budget_mb', 'default_out', 'kernel_paths', 'result_group', 'select_tasks', 'unloaded_results',
+           'run_identity', 'full_elements_per_s', 'machine_memory_mb', 'full_shape_load', 'verification_size',
+           'verification_mb', 'prime_output_specs', 'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree',
+           'cpu_share', 'Progress', 'execute', 'run_bench', 'warm_up', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -74,9 +74,25 @@ def _sha(*parts) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
+_imports_seen: dict[tuple, frozenset] = {}     # (names, the package's files' stat signatures) -> imported_modules
+
+
+def _package_signature(root: Path) -> tuple:
+    "Name, size and modification time of every module file in `root`: a file edited since changes it."
+    return tuple((p.name, *(lambda st: (st.st_size, st.st_mtime_ns))(p.stat())) for p in sorted(root.glob("*.py")))
+
+
 def imported_modules(*names: str) -> set[str]:
-    "`names` (AscendCraft module names) and every AscendCraft module they import, directly or not (anywhere in the file)."
+    """`names` (AscendCraft module names) and every AscendCraft module they import, directly or not (anywhere in the
+    file). Parsing the modules costs about 0.3 CPU-s, once per process and state of the files: `warm_up` does it in
+    the fork server, so that the task processes it forks (each asks it for the eager model's cache key) do not."""
     root = Path(ascendcraft.__file__).resolve().parent
+    key = (names, _package_signature(root))
+    if key not in _imports_seen: _imports_seen[key] = frozenset(_imported_modules(root, names))
+    return set(_imports_seen[key])
+
+
+def _imported_modules(root: Path, names) -> set[str]:
     seen, todo = set(), list(names)
     while todo:
         name = todo.pop()
@@ -970,13 +986,16 @@ def _timing_record(kc, ec, speedup: float, settings: Settings, coverage: list[Co
             "outputs": [{"tensor": c.tensor, "bytes": c.nbytes, "covered": c.covered, "written": c.written} for c in coverage]}
 
 
+EAGER_CODE = ("eager", "taskset")      # the modules whose code (with what they import) the eager model's cache key holds
+
+
 def eager_cost(task: Task, soc: Soc, settings: Settings):
     "The modelled eager cost of `task` at its full shapes, from the cache when this task, SoC and code were modelled before."
     # Meta kernels of many aten ops are Python references wrapped in torch._disable_dynamo, whose first call
     # imports torch._dynamo (2.6-4 s); the model itself takes milliseconds, so a warm run reads it back instead.
     # The key holds the code the model runs (the eager model, the task loader and what they import), not every module:
     # a change elsewhere in AscendCraft (every commit) would otherwise model every task again.
-    key = _sha("eager", task.source, soc_hash(soc), settings.l2_state, code_hash("eager", "taskset"), torch.__version__)
+    key = _sha("eager", task.source, soc_hash(soc), settings.l2_state, code_hash(*EAGER_CODE), torch.__version__)
     path = settings.cache_path / "eager" / key[:2] / f"{key}.pickle"
     try:
         return pickle.loads(path.read_bytes())
@@ -1713,6 +1732,7 @@ def warm_up() -> None:
     "Load what every task process needs first (the fork server runs this once, before it forks them)."
     with torch.device("meta"):
         (torch.ones(2, 3, dtype=torch.float16) * 2).float().softmax(-1).sum()     # torch's references, and sympy
+    imported_modules(*EAGER_CODE)                 # the eager model's cache key (`eager_cost`): the modules parsed once
 
 
 def main(argv: list[str] | None = None) -> int:
