@@ -24,7 +24,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from _servers import stopped_later
+from _servers import server_pythonpath, stopped_later
 
 LAB_TOKEN = "workbench-test"
 LONG = 240_000
@@ -49,7 +49,8 @@ def start_lab(tmp_path_factory):
     news.write_text('{"fetchNews": "false", "checkForUpdates": false}')     # no toast over the screenshot
     env = {**os.environ, "JUPYTERLAB_SETTINGS_DIR": str(settings),
            "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path_factory.mktemp("lab-workspaces")),
-           "JUPYTER_CONFIG_DIR": str(tmp_path_factory.mktemp("lab-config"))}
+           "JUPYTER_CONFIG_DIR": str(tmp_path_factory.mktemp("lab-config")),
+           "PYTHONPATH": server_pythonpath(os.environ.get("PYTHONPATH"))}   # the session's server: before any module's server_site
     port = free_port()
     log = tmp_path_factory.mktemp("lab-log") / "lab.log"
     with open(log, "w") as out:

@@ -7,8 +7,11 @@ the run and a stop that fails or hangs still fails the session."""
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
+from pathlib import Path
 
+SERVER_SITE = Path(__file__).resolve().parent / "_server_site"   # first on the servers' PYTHONPATH (its rfc3987_syntax.py says why)
 STOPPING: list[tuple[threading.Thread, object]] = []
 
 
@@ -34,3 +37,8 @@ def wait_for_stops(timeout: float = 60.0) -> list[str]:
         thread.join(timeout)
         if thread.is_alive() or server.process.poll() is None: left.append(f"{getattr(server, 'url', server)}")
     return left
+
+
+def server_pythonpath(pythonpath: str | None) -> str:
+    "`pythonpath` (a PYTHONPATH value, or None) with SERVER_SITE in front: for the servers the browser tests start."
+    return os.pathsep.join([str(SERVER_SITE), *([pythonpath] if pythonpath else [])])

@@ -4,12 +4,13 @@ Chromium comes from Debian (`apt-get install -y chromium`, done here when it is 
 CI does); Playwright's own browser download (`playwright install`) is never used. Screenshots go to
 test-artifacts/ at the top of the project.
 """
+import os
 from pathlib import Path
 
 import pytest
 from _apt import apt_install
 from _lab import finish_shutdowns, start_lab
-from _servers import wait_for_stops
+from _servers import server_pythonpath, wait_for_stops
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -35,6 +36,15 @@ def chromium():
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def server_site():
+    """The Voila servers a browser test module starts (launch_workbench: they get this process's environment), and
+    their kernels, find _servers.SERVER_SITE first on their PYTHONPATH; as the module ends, the environment is as it was."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("PYTHONPATH", server_pythonpath(os.environ.get("PYTHONPATH")))
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)
