@@ -26,6 +26,7 @@ import threading
 import time
 import weakref
 import dataclasses
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -45,9 +46,9 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS',
            'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE',
            'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER',
-           'PCH_KEEP_SECONDS', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES',
-           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage',
-           'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
+           'PCH_KEEP_SECONDS', 'PREPROCESSED_KEPT', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES',
+           'GM_PADDING_MODES', 'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings',
+           'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
            'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
            'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
            'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
@@ -1590,10 +1591,45 @@ def macro_names(args) -> list[str]:
     return out
 
 
-def host_preprocessed(file: str, command: list[str], *, tmp: Path, obj: str, limits, settings: Settings) -> bytes | None:
+_preprocessed_seen: OrderedDict[str, bytes] = OrderedDict()   # `_preprocess_key` -> `host_preprocessed`, this process's
+PREPROCESSED_KEPT = 32                                          # the most recent ones (a lowering's snapshots share theirs)
+_preprocessed_lock = threading.Lock()                           # builds run on several threads (their hosts on more)
+
+
+def _preprocess_key(file: str, command: list[str], compiled: dict[str, str], settings: Settings) -> str | None:
+    """What `g++ -E` of host file `file` can depend on: its command (with the -D values; without the output's name),
+    the compiler, the runtime headers (`runtime_hash`) and every project file it may read (`host_inputs`); None when
+    any project file may be read (an include whose name a macro makes)."""
+    inputs = host_inputs(compiled, file)
+    if inputs is None: return None
+    h = hashlib.sha256()
+    for part in (_HOST_FORMAT, settings.cxx, compiler_version(settings.cxx), runtime_hash(), str(INCLUDE_DIR), file,
+                 *command[:-2], *(x for name in inputs for x in (name, compiled[name]))):
+        h.update(part.encode()); h.update(b"\0")
+    return h.hexdigest()
+
+
+def host_preprocessed(file: str, command: list[str], *, tmp: Path, obj: str, limits, settings: Settings,
+                      compiled: dict[str, str] | None = None) -> bytes | None:
     """What g++ makes of host file `file` by preprocessing alone (`command` with -E for -c, run in the sandbox in
     `tmp`/src): its output and its messages, with the scratch folder's and the headers' folder's paths made fixed
-    names; None when preprocessing does not end cleanly (then the compile says why)."""
+    names; None when preprocessing does not end cleanly (then the compile says why). Given the project's files
+    (`compiled`), a file preprocessed before in this process with the same inputs (`_preprocess_key`: the lowering's
+    later snapshots change the kernel, not the host file) is not preprocessed again."""
+    memo = _preprocess_key(file, command, compiled, settings) if compiled is not None else None
+    with _preprocessed_lock:
+        if memo is not None and memo in _preprocessed_seen:
+            _preprocessed_seen.move_to_end(memo)
+            return _preprocessed_seen[memo]
+    text = _run_preprocessor(command, tmp=tmp, obj=obj, limits=limits, settings=settings)
+    if memo is not None and text is not None:
+        with _preprocessed_lock:
+            _preprocessed_seen[memo] = text
+            while len(_preprocessed_seen) > PREPROCESSED_KEPT: _preprocessed_seen.popitem(last=False)
+    return text
+
+
+def _run_preprocessor(command: list[str], *, tmp: Path, obj: str, limits, settings: Settings) -> bytes | None:
     src, ii = tmp / "src", f"{obj}.ii"
     done = sandbox.run([*("-E" if a == "-c" else a for a in command[:-2]), "-o", ii], scratch=tmp, cwd=src,
                        limits=limits, settings=settings, readable=[INCLUDE_DIR])
@@ -1672,7 +1708,7 @@ def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp:
     object and log, and the same key. A file that does not preprocess cleanly is compiled, not cached."""
     src, out = tmp / "src", tmp / "src" / obj
     out.parent.mkdir(parents=True, exist_ok=True)
-    preprocessed = host_preprocessed(file, command, tmp=tmp, obj=obj, limits=limits, settings=settings)
+    preprocessed = host_preprocessed(file, command, tmp=tmp, obj=obj, limits=limits, settings=settings, compiled=compiled)
     key = None if preprocessed is None else _host_key(command, file, compiled, settings.cxx, preprocessed)
     folder = cache / "emu" / "hosts" / key[:2] / key if key else None
     if key and (info := cached_sealed(folder, "host.o", "host.json", out, cache, key)) is not None:

@@ -166,3 +166,32 @@ def test_host_inputs():
     assert host_inputs({**files, "inc/a.h": '#define N "c.h"\n#include N\n'}, "h.cpp") is None
     # a commented-out include is not one, but an include g++ may see through a misread comment still counts
     assert host_inputs({**files, "h.cpp": '// #include "c.h"\n'}, "h.cpp") == ["h.cpp"]
+
+
+@pytest.fixture
+def host_preprocessings(monkeypatch):
+    "The sandboxed g++ runs that preprocess a host file (argv lists), recorded as they happen."
+    seen, real = [], sandbox.run
+    def recording(argv, **kw):
+        if "-E" in argv and HOST in argv: seen.append(list(argv))
+        return real(argv, **kw)
+    monkeypatch.setattr(sandbox, "run", recording)
+    return seen
+
+
+def test_a_host_file_is_preprocessed_once_while_its_inputs_stay_the_same(host_preprocessings):
+    "A lowering's snapshots change the kernel: the host file, and the project files it reads, are preprocessed once."
+    sources = project()
+    first, second = build(sources), build(variant(sources, "pre-b"))
+    assert first.ok and second.ok and len(host_preprocessings) == 1
+    add(second, 8)
+    # a header the host file includes changes its preprocessed text: it is preprocessed again, and the object follows it
+    fewer = {**variant(sources, "pre-c"), "op_host/blocks.h": "#pragma once\nconstexpr uint32_t BLOCKS = 4;\n"}
+    third = build(fewer)
+    assert third.ok and len(host_preprocessings) == 2
+    add(third, 4)
+    # so does a -D value on the command (the same names, another value)
+    s = load_settings()
+    fourth = build(variant(sources, "pre-d"), settings=s.replace(cxxflags=f"{s.cxxflags} -DHOST_ONLY_VALUE=1"))
+    fifth = build(variant(sources, "pre-e"), settings=s.replace(cxxflags=f"{s.cxxflags} -DHOST_ONLY_VALUE=2"))
+    assert fourth.ok and fifth.ok and len(host_preprocessings) == 4
