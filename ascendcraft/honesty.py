@@ -7,9 +7,12 @@ Docs: https://ascendcraft.github.io/ascendcraft/honesty.html.md"""
 # %% ../nbs/19_honesty.ipynb #67785c55
 from __future__ import annotations
 
+import hashlib
 import re
 import shlex
 import tempfile
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,9 +21,9 @@ from .config import Settings, load_settings
 from .diagnostics import Diagnostic, diagnostic_at
 
 # %% auto #0
-__all__ = ['TRANSLATION_UNITS', 'FORBIDDEN_NAMES', 'COMMON_WORDS', 'ASM', 'BAD_ATTRIBUTES', 'INTERNALS', 'PURE_HEADERS',
-           'HOST_HEADERS', 'TENSOR_MAKERS', 'BYTE_COPIES', 'Token', 'Include', 'tokens', 'translation_units',
-           'preprocess', 'scan_tokens', 'scan', 'host_files', 'judge']
+__all__ = ['TRANSLATION_UNITS', 'UNITS_KEPT', 'FORBIDDEN_NAMES', 'COMMON_WORDS', 'ASM', 'BAD_ATTRIBUTES', 'INTERNALS',
+           'PURE_HEADERS', 'HOST_HEADERS', 'TENSOR_MAKERS', 'BYTE_COPIES', 'Token', 'Include', 'tokens',
+           'translation_units', 'preprocess', 'scan_tokens', 'scan', 'host_files', 'judge']
 
 # %% ../nbs/19_honesty.ipynb #d3d47ce5
 @dataclass(frozen=True)
@@ -113,19 +116,46 @@ def translation_units(sources: dict[str, str], entry: str | None = None) -> list
     return files
 
 
+_units_seen: OrderedDict[str, tuple[str, str]] = OrderedDict()   # `_unit_key` -> (folder it ran in, g++ -E output)
+UNITS_KEPT = 16                  # the most recent units (the scan and the size checks of one project share theirs)
+_units_lock = threading.Lock()
+
+
+def _unit_key(name: str, sources: dict[str, str], flags: list[str], settings: Settings) -> str:
+    "What `g++ -E` of unit `name` can depend on: every project file, the flags, the compiler and the runtime headers."
+    from ascendcraft.emu import INCLUDE_DIR, compiler_version, runtime_hash
+    h = hashlib.sha256()
+    for part in (settings.cxx, compiler_version(settings.cxx), runtime_hash(), str(INCLUDE_DIR), name, *flags,
+                 *(x for n in sorted(sources) for x in (n, sources[n]))):
+        h.update(part.encode()); h.update(b"\0")
+    return h.hexdigest()
+
+
 def preprocess(sources: dict[str, str], settings: Settings | None = None,
                units: list[str] | None = None) -> tuple[dict, list[Diagnostic]]:
-    "`{translation unit: g++ -E output}` (run in the sandbox), and a Diagnostic per unit that does not preprocess."
+    """`{translation unit: (folder it ran in, g++ -E output)}` (run in the sandbox), and a Diagnostic per unit that does
+    not preprocess. A unit this process preprocessed before with the same project files, flags, compiler and runtime
+    headers is taken from then (the honesty scan and the size checks of a task read the same project)."""
     from ascendcraft.emu import INCLUDE_DIR
     settings = settings or load_settings()
     outputs, problems = {}, []
+    flags = _flags(settings, sources)
+    names = units if units is not None else [n for n in sources if n.endswith(TRANSLATION_UNITS)]
+    keys = {name: _unit_key(name, sources, flags, settings) for name in names}
+    with _units_lock:
+        for name in names:
+            if keys[name] in _units_seen:
+                _units_seen.move_to_end(keys[name])
+                outputs[name] = _units_seen[keys[name]]
+    if all(name in outputs for name in names): return outputs, problems
     with tempfile.TemporaryDirectory(prefix="ascendcraft-scan-") as d:
         root = Path(d) / "src"
         for name, text in sources.items():
             (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_text(text)
-        for name in (units if units is not None else [n for n in sources if n.endswith(TRANSLATION_UNITS)]):
-            done = sandbox.run([settings.cxx, "-E", *_flags(settings, sources), str(root / name)], scratch=Path(d),
+        for name in names:
+            if name in outputs: continue
+            done = sandbox.run([settings.cxx, "-E", *flags, str(root / name)], scratch=Path(d),
                                cwd=root, limits=sandbox.build_limits(settings), settings=settings, readable=[INCLUDE_DIR])
             if done.returncode != 0 or done.timed_out:
                 limit = sandbox.build_limit_diagnostic(done, sandbox.build_limits(settings), done.stderr, name)
@@ -133,7 +163,10 @@ def preprocess(sources: dict[str, str], settings: Settings | None = None,
                                                     file=name, hint="fix the #include / #define lines first"))
                 continue
             outputs[name] = (str(root), done.stdout)
-    return outputs, problems
+            with _units_lock:
+                _units_seen[keys[name]] = outputs[name]
+                while len(_units_seen) > UNITS_KEPT: _units_seen.popitem(last=False)
+    return {name: outputs[name] for name in names if name in outputs}, problems
 
 # %% ../nbs/19_honesty.ipynb #4125e6c1
 FORBIDDEN_NAMES = {
