@@ -46,18 +46,19 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS',
            'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE',
            'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER',
-           'PCH_KEEP_SECONDS', 'PREPROCESSED_KEPT', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES',
-           'GM_PADDING_MODES', 'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings',
-           'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
-           'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
-           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
-           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
-           'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'past_close', 'tiling_struct_usings',
-           'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources',
-           'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
-           'host_object', 'kernel_host_duplicates', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace',
-           'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation',
-           'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'PCH_KEEP_SECONDS', 'PREPROCESSED_KEPT', 'KERNEL_MAIN', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES',
+           'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'read_sources', 'blank_comments', 'blank_comments_and_strings',
+           'device_spellings', 'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches',
+           'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry',
+           'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
+           'unknown_name_hint', 'runtime_hash', 'compiler_version', 'angle_include_dirs', 'runtime_units',
+           'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections',
+           'Build', 'past_close', 'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers',
+           'KeyConditions', 'included_sources', 'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed',
+           'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'build',
+           'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
+           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs',
+           'emu_threads', 'run', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -1696,6 +1697,28 @@ def store_sealed(folder: Path, name: str, meta: str, out: Path, info: dict, cach
         pass
 
 
+_KERNEL_OBJECT_FORMAT = "emu-kernel-object-1"   # bump when the kernel object's folder, its compile command or its key changes
+
+
+def kernel_object_key(command: list[str], compiled: dict[str, str], driver: str, cxx: str) -> str:
+    """The content key of the object of a kernel's translation unit, compiled on its own (a build with host files):
+    its compile command (but the headers' folder), the compiler's version, the runtime headers, the driver (which
+    includes the kernel's file, the tiling structs and the kernel type) and every project file it may read
+    (`host_inputs` from the driver; every file when a name is made by a macro). The host files' text is not in it:
+    an op project whose tiling function changes, and nothing the kernel includes, keeps its kernel's object."""
+    files = {**compiled, KERNEL_MAIN: driver}
+    inputs = host_inputs(files, KERNEL_MAIN)
+    h = hashlib.sha256()
+    for part in (_KERNEL_OBJECT_FORMAT, compiler_version(cxx), runtime_hash(), *(a for a in command if a != str(INCLUDE_DIR))):
+        h.update(part.encode()); h.update(b"\0")
+    for name in sorted(files) if inputs is None else inputs:
+        h.update(name.encode()); h.update(b"\0"); h.update(files[name].encode()); h.update(b"\0")
+    return h.hexdigest()
+
+
+KERNEL_MAIN = "__ascendcraft_main.cpp"   # the generated driver: the kernel's translation unit
+
+
 def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp: Path, obj: str, limits,
                 settings: Settings, cache: Path, prelude=None) -> tuple[Any, str]:
     """(how it ended, its compiler log) for host file `file` compiled by `command` (run in `tmp`/src; it ends with
@@ -1853,6 +1876,14 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                              prelude=lambda: precompiled_header(settings, flags, header=OP_HOST_HEADER))
                  for f, o in zip(host_files, objects)]
 
+        # the kernel's object (a build with host files) is cached by content, as a host file's is (`kernel_object_key`):
+        # an op project whose tiling function changed compiles its host file again, not its kernel
+        kernel_key = None if check_only or not host_files else kernel_object_key(
+            [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted, KERNEL_MAIN, "-c", "-o", "__ascendcraft_main.o"],
+            compiled, driver, settings.cxx)
+        kernel_folder = cache / "emu" / "hosts" / kernel_key[:2] / kernel_key if kernel_key else None   # trimmed with them
+        kernel_obj = src / "__ascendcraft_main.o"
+
         def compile_with(main):
             (src / "__ascendcraft_main.cpp").write_text(main or driver)
             command = [settings.cxx, *compile_flags, *(PCH_WARNING_FLAGS if main else ()), "-I", str(INCLUDE_DIR),
@@ -1863,10 +1894,22 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                 command = [*run, *host_files]    # what was checked: the host files as their objects (`host_object`)
             else:
                 run = command if not host_files else [*alone, "-c", "-o", "__ascendcraft_main.o"]
+            if kernel_key and (info := cached_sealed(kernel_folder, kernel_obj.name, "kernel.json", kernel_obj, cache,
+                                                      kernel_key)) is not None:
+                try:
+                    log = _reroot(_reroot(info["log"], info["root"], str(src)), info["include"], str(INCLUDE_DIR))
+                    return command, sandbox.Finished(0, log, "", False, 0.0, True), log, bool(main) and info["pch"]
+                except (KeyError, TypeError):
+                    pass
             done = sandbox.run(run, scratch=tmp, cwd=src, limits=limits, settings=settings,
                                readable=[INCLUDE_DIR, *([] if host_files or check_only else [lib]),
                                          *([prelude.parent] if main else [])])
             log, rejected = pch_rejections(done.stdout + done.stderr) if main else (done.stdout + done.stderr, [])
+            if (kernel_key and done.returncode == 0 and not done.timed_out and not sandbox.setup_failure(done)
+                    and kernel_obj.is_file()):
+                store_sealed(kernel_folder, kernel_obj.name, "kernel.json", kernel_obj,
+                             {"log": log, "root": str(src), "include": str(INCLUDE_DIR), "pch": bool(main) and not rejected},
+                             cache, kernel_key)
             return command, done, log, bool(main) and not rejected
 
         try:
@@ -1892,7 +1935,8 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                 return Build(False, [limit], log, command, time.perf_counter() - t0, False, None, chosen.name,
                              list(chosen.params), sources, chosen.file, sanitize, None)
         returncode = next((d.returncode for d, _ in steps if d.returncode != 0), 0)
-        (src / "__ascendcraft_main.o").unlink(missing_ok=True)      # the objects are not kept with the build
+        for o in ("__ascendcraft_main.o", "__ascendcraft_main.o.seal"):   # the objects are not kept with the build
+            (src / o).unlink(missing_ok=True)
         for o in objects: shutil.rmtree(src / Path(o).parent, ignore_errors=True)
         diags = parse_compiler_output(log, sources, root=str(src), fallback=chosen)
         ok = returncode == 0

@@ -129,6 +129,37 @@ def test_host_errors_keep_their_place_and_come_with_the_kernels(host_compiles):
     assert [d.file for d in b.errors] == [KERNEL, HOST] and b.errors[1].line == line
 
 
+def test_a_kernel_whose_host_file_changes_keeps_its_object(host_compiles, monkeypatch):
+    # the kernel's translation unit is cached by content too (`emu.kernel_object_key`): an op project whose tiling
+    # function changes compiles its host file again and not its kernel; a change to a file the kernel includes, or to
+    # its flags, compiles it again; a warning of the kernel's is said again from the cache
+    kernel_compiles, real = [], sandbox.run
+    def recording(argv, **kw):
+        if "-c" in argv and "__ascendcraft_main.cpp" in argv: kernel_compiles.append(list(argv))
+        return real(argv, **kw)
+    monkeypatch.setattr(sandbox, "run", recording)
+    s = load_settings()
+    s = s.replace(cxxflags=s.cxxflags + " -Wall")
+    tag = str(uuid.uuid4())
+    probe = f"    int unused_in_kernel = 3;  // {tag}\n"
+    kernel_of = lambda sources: {**sources, KERNEL: sources[KERNEL].replace("    op.Process();", probe + "    op.Process();")}
+    first, second = (build(kernel_of(project(host_body=body)), settings=s) for body in ("", "    int host_change = 1;\n"))
+    assert first.ok and second.ok and first.binary != second.binary and not (first.cached or second.cached)
+    assert len(host_compiles) == 2 and len(kernel_compiles) == 1
+    line = kernel_of(project())[KERNEL].split("\n").index(probe.rstrip("\n")) + 1
+    for b in (first, second):
+        add(b, 8)
+        (w,) = [d for d in b.diagnostics if d.file == KERNEL]
+        assert (w.kind, w.line) == ("compile-warning", line) and "unused_in_kernel" in w.message
+    assert first.pch == second.pch
+    sources = kernel_of(project())
+    header = "op_host/add_custom_tiling.h"                    # the tiling struct: the kernel includes it
+    add(build({**sources, header: sources[header] + "\n// changed\n"}, settings=s), 8)
+    assert len(kernel_compiles) == 2
+    add(build(sources, settings=s.replace(cxxflags=s.cxxflags + " -DKERNEL_PROBE=1")), 8)
+    assert len(kernel_compiles) == 3
+
+
 def test_a_host_link_error_is_placed_at_its_call():
     sources = project(host_body="    void missing_host_helper();\n    missing_host_helper();\n")
     line = sources[HOST].split("\n").index("    missing_host_helper();") + 1
