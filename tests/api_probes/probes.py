@@ -1471,6 +1471,10 @@ NOT_PROBED.update({n: "raw compiler intrinsic (the VA address registers and leve
 P("BoolInst.tags", "static_assert(IsSameType<TrueType::Type, BoolInst<true>>::value && !FalseType::value && "
   "IsSameType<decltype(TrueType()), TrueType>::value, \"tags\");")
 P("BoolInst.lowercase", "static_assert(AscendC::true_type::value, \"tag\");", "name")
+NOT_PROBED.update({n: "raw compiler intrinsic (level-0 half <-> int4b_t conversion on pointers under the mask register), "
+                      "not a header API: see tests/test_emu_vconv_int4.py"
+                   for n in ("vconv_s42f16", "vconv_f162s4", "vconv_f162s4r", "vconv_f162s4f", "vconv_f162s4c",
+                             "vconv_f162s4a", "vconv_f162s4z")})
 NOT_PROBED["set_atomic_none"] = ("raw compiler intrinsic (the DMA's atomic mode off), not a header API: see "
                                  "tests/test_matmul_corpus_forms.py")
 NOT_PROBED["convert_from_bytes"] = ("the device compiler's builtin (a constexpr struct from its bytes; CANN's generated tiling "
