@@ -36,15 +36,20 @@ def variant(sources: dict[str, str], tag: str) -> dict[str, str]:
     return {**sources, KERNEL: sources[KERNEL] + f"\n// kernel variant {tag}\n"}
 
 
-@pytest.fixture
-def host_compiles(monkeypatch):
-    "The sandboxed g++ runs that compile a host file to an object (argv lists), recorded as they happen."
+def record_host_runs(monkeypatch, option: str) -> list:
+    "The sandboxed g++ runs on the host file with `option` (-c: compiles, -E: preprocessing), recorded as they happen."
     seen, real = [], sandbox.run
     def recording(argv, **kw):
-        if "-c" in argv and HOST in argv: seen.append(list(argv))
+        if option in argv and HOST in argv: seen.append(list(argv))
         return real(argv, **kw)
     monkeypatch.setattr(sandbox, "run", recording)
     return seen
+
+
+@pytest.fixture
+def host_compiles(monkeypatch):
+    "The sandboxed g++ runs that compile a host file to an object (argv lists), recorded as they happen."
+    return record_host_runs(monkeypatch, "-c")
 
 
 def add(b, blocks: int):
@@ -202,12 +207,7 @@ def test_host_inputs():
 @pytest.fixture
 def host_preprocessings(monkeypatch):
     "The sandboxed g++ runs that preprocess a host file (argv lists), recorded as they happen."
-    seen, real = [], sandbox.run
-    def recording(argv, **kw):
-        if "-E" in argv and HOST in argv: seen.append(list(argv))
-        return real(argv, **kw)
-    monkeypatch.setattr(sandbox, "run", recording)
-    return seen
+    return record_host_runs(monkeypatch, "-E")
 
 
 def test_a_host_file_is_preprocessed_once_while_its_inputs_stay_the_same(host_preprocessings):
