@@ -1420,11 +1420,11 @@ def _ge_or_none(t) -> str | None:
 
 
 # ---- which call argument is which op input: the task's validation/pybind.cpp, else ModelNew's parameter names ---------
-def _balanced(text: str, at: int) -> str:
-    "The text inside the parentheses that open at text[at]."
-    depth = 0
+def _balanced(text: str, at: int, brackets: str = "()") -> str:
+    "The text inside the brackets (parentheses by default) that open at text[at]."
+    depth, step = 0, {brackets[0]: 1, brackets[1]: -1}
     for i in range(at, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        depth += step.get(text[i], 0)
         if depth == 0: return text[at + 1:i]
     return text[at + 1:]
 
@@ -1551,11 +1551,7 @@ def reordering_steps(expr: str, param: str, code: str) -> list | None:
 
 def _balanced_braces(text: str, at: int) -> str:
     "The text inside the braces that open at text[at]."
-    depth = 0
-    for i in range(at, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[i], 0)
-        if depth == 0: return text[at + 1:i]
-    return text[at + 1:]
+    return _balanced(text, at, "{}")
 
 
 WRAPPER_SYNONYMS = {"input": "x", "self": "x", "output": "y", "out": "y", "weight": "gamma", "bias": "beta",
