@@ -493,7 +493,9 @@ def parse_param(text: str, index: int | None = None) -> Param:
         ctype, name = " ".join(words.split()), f"arg{index}"
     else:
         ctype, name = " ".join(m.group(1).split()), m.group(2)
-    bare = " ".join(w for w in re.sub(r"[*&]", " * ", ctype).split() if w not in ("const", "volatile", "__gm__", "__restrict__", "__restrict"))
+    # `__kfc_workspace__` marks the Matmul's system workspace (`__kfc_workspace__ GM_ADDR workspace`): a qualifier
+    bare = " ".join(w for w in re.sub(r"[*&]", " * ", ctype).split()
+                    if w not in ("const", "volatile", "__gm__", "__restrict__", "__restrict", "__kfc_workspace__"))
     if "*" in ctype or bare in ("GM_ADDR",):
         return Param(name, ctype, "pointer")
     if bare in SCALAR_CTYPES:

@@ -672,6 +672,26 @@ def test_hicann_ops_nn_kernels_find_the_shared_headers_their_build_copies_beside
     _kernel_builds(dest, "demo", ("op_kernel/", "inc/"))
 
 
+def test_ops_transformer_kernels_find_the_kernel_headers_its_build_copies_and_the_shared_headers(tmp_path):
+    """ops-transformer's build copies common/include/kernel/*.* beside the ops' kernel folders (on their include path:
+    `#include "util.h"`), and its sources name the other shared headers from common/include (`"tiling_base/..."`):
+    the entry's copy has both (only the ones included), and the kernel builds."""
+    files = {
+        "common/include/kernel/util.h": '#pragma once\nconstexpr int UTIL_BLOCK = 32;\n',
+        "common/include/kernel/unused.h": "#pragma once\n",
+        "common/include/tiling_base/tiling_key.h": "#pragma once\n#define DEMO_KEY 7\n",
+        "ffn/demo/op_kernel/demo.cpp": '#include "kernel_operator.h"\n#include "util.h"\n#include "tiling_base/tiling_key.h"\n'
+                                       'extern "C" __global__ __aicore__ void demo(GM_ADDR x) { (void)x; (void)(UTIL_BLOCK + DEMO_KEY); }\n',
+        "ffn/demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
+    }
+    _, commit = _git_repo(tmp_path, files)
+    entry = {"source": "s", "repo": "hicann/ops-transformer", "commit": commit, "path": "ffn/demo", "kind": "op-project"}
+    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    assert (dest / "common_kernel" / "util.h").is_file() and not (dest / "common_kernel" / "unused.h").exists()
+    assert (dest / "common_include" / "tiling_base" / "tiling_key.h").is_file()
+    _kernel_builds(dest, "demo", ("op_kernel/", "common_kernel/", "common_include/"))
+
+
 def test_hicann_ops_nn_kernels_find_another_ops_kernel_headers_beside_their_folder(tmp_path):
     """ops-nn's build puts every op's op_kernel/ folder side by side under the op's name, and batch_mat_mul_v3 names
     mat_mul_v3's kernel headers `#include "../mat_mul_v3/mat_mul_v3_common.h"`: the entry's copy has them at

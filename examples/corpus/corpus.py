@@ -66,6 +66,8 @@ SOURCES = {  # repo -> source group name
     "BobbyWeng/cannbot-ascendc-vs-pypto": "cannbot agent kernels (LLM-made .asc, kernel alone)",
     "hicann/ops-math": "hicann ops-math (A2 ops)",
     "hicann/ops-nn": "hicann ops-nn (A2 ops)",
+    "hicann/ops-transformer": "hicann ops-transformer (A2 ops)",
+    "desly-0/flashattention_Ascendc": "desly-0 flash attention (community .asc, Matmul API; no hardware verdict)",
 }
 
 
@@ -110,8 +112,10 @@ def collect(repo: str, gitdir: str) -> list[dict]:
             arch, defines = cmake_defaults(show(gitdir, commit, f"{folder}/CMakeLists.txt").decode(errors="replace"), readme)
             if arch == "dav-2201": out.append(dict(entry(f, "asc-file"), **({"defines": defines} if defines else {})))
         return out
-    if repo in ("hicann/ops-math", "hicann/ops-nn"):   # CANN's newer open repositories: the ops built for A2
+    if repo in ("hicann/ops-math", "hicann/ops-nn", "hicann/ops-transformer"):   # CANN's newer open repositories: the ops built for A2
         return hicann_entries(gitdir, commit, files, entry)
+    if repo == "desly-0/flashattention_Ascendc":   # one community kernel (.asc, built for dav-2201 by tools/CMakeLists.txt)
+        return [dict(entry("src/flash_attention.asc", "asc-file"), hardware="unverified")]
     if repo == "Hayden727/cann-ops":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if f.startswith("src/") and "/op_kernel/" in f and f.endswith(".cpp")})
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
@@ -1078,6 +1082,10 @@ COMMON_INCLUDES = {
     # ops-nn's build also copies common/inc/op_kernel to ascendc/inc beside the ops' kernel folders, which name its
     # headers `#include "../inc/platform.h"` (cmake/gen_ops_info.cmake, common_copy)
     "hicann/ops-nn": (("common/inc", "common_inc"), ("common/inc/op_kernel", "inc")),
+    # ops-transformer's build copies common/include/kernel/*.* to ascendc/common beside the ops' kernel folders, on the
+    # kernels' include path (cmake/func.cmake, add_ops_src_copy): `#include "util.h"` (flash_attention_score)
+    # (and its op_host and kernel sources name the other shared headers from common/include: "tiling_base/...", "err/...")
+    "hicann/ops-transformer": (("common/include/kernel", "common_kernel"), ("common/include", "common_include")),
     "weich97/NPUKernelBench": (("libs/common_include/cann-ops/src/common/inc", "common_inc"),
                                ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
 }
