@@ -373,7 +373,9 @@ def _kernel_file_for_a2(sources: dict[str, str], host_file: str, op: OpDefinitio
 # The core-version macros of an A2 (Ascend 910B) kernel build, as kernel_operator.h defines them: enough to tell which
 # branch of `#if __CCE_AICORE__ == 310` ... `#else` ... `#endif` an A2 build compiles.
 _A2_MACROS = {"__CCE_AICORE__": 220, "__NPU_ARCH__": 2201}
-_A2_UNDEFINED = {"__CCE_UT_TEST__"}   # a unit-test build's macro: neither the device build nor the CPU-debug one has it
+# a unit-test build's macro (neither the device build nor the CPU-debug one has it), and the CPU-debug build's
+# (__CCE_KT_TEST__), which the device build, as the emulator's, leaves undefined (base.h)
+_A2_UNDEFINED = {"__CCE_UT_TEST__", "__CCE_KT_TEST__"}
 
 
 def _a2_condition(cond: str) -> bool | None:
