@@ -1,6 +1,7 @@
-// AscendCraft CPU emulation runtime: SwiGLU and GeGLU (glu.h). Each element is computed in double and rounded to T once;
-// the trace charges the vector passes the API makes over the data (SwiGLU: scale, exp, add, divide, multiply; GeGLU:
-// the cubic, scale, exp, add, divide, multiply), plus the casts to and from float for half. Written from the public
+// AscendCraft CPU emulation runtime: SwiGLU, GeGLU and ReGlu (glu.h). Each element is computed in double and rounded to T
+// once; the trace charges the vector passes the API makes over the data (SwiGLU: scale, exp, add, divide, multiply;
+// GeGLU: the cubic, scale, exp, add, divide, multiply; ReGlu: max with 0, multiply), plus the casts to and from float
+// for half and bfloat16_t. Written from the public
 // AscendC API reference; no vendor code.
 #include <algorithm>
 #include <cmath>
@@ -18,7 +19,8 @@ double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double gelu(double x) { return x * glu_impl::sigmoid(1.5957691216057308 * (x + 0.044715 * x * x * x)); }
 // The smallest sharedTmpBuffer the host's Get<Api>MaxMinTmpSize gives: float needs none, half a few 256-byte
 // repeats of float intermediates (SwiGLU 6, GeGLU 4).
-uint32_t glu_min_tmp(Op op, Dt dt) { return dt == Dt::f32 ? 0 : (op == Op::SwiGLU ? 6u : 4u) * 256u; }
+// ReGlu: no minimum is checked (the emulator has no host GetReGluMaxMinTmpSize to agree with).
+uint32_t glu_min_tmp(Op op, Dt dt) { return dt == Dt::f32 || op == Op::ReGlu ? 0 : (op == Op::SwiGLU ? 6u : 4u) * 256u; }
 }  // namespace glu_impl
 
 void adv_glu(Op op, Dt dt, const Local& dst, const Local& src0, const Local& src1, const Local* tmp, double beta,
@@ -27,7 +29,7 @@ void adv_glu(Op op, Dt dt, const Local& dst, const Local& src0, const Local& src
     const uint32_t es = dt_size(dt);
     const uint64_t bytes = count * es;
     const char* name = op_name(op);
-    const char* host = op == Op::SwiGLU ? "GetSwiGLUMaxMinTmpSize" : "GetGeGLUMaxMinTmpSize";
+    const char* host = op == Op::SwiGLU ? "GetSwiGLUMaxMinTmpSize" : op == Op::ReGlu ? "GetReGluMaxMinTmpSize" : "GetGeGLUMaxMinTmpSize";
     if (src0.bytes != src1.bytes)
         Report("adv-size", op, loc)
             .msg("%s: srcTensor0 holds %u elements and srcTensor1 %u; the API needs the two sources the same size", name,
@@ -54,7 +56,7 @@ void adv_glu(Op op, Dt dt, const Local& dst, const Local& src0, const Local& src
         if (tmp) race.write(tmp->addr, tmp->bytes);
         race.write(dst.addr, bytes);
     }
-    const uint32_t passes = (op == Op::SwiGLU ? 5 : 7) + (dt == Dt::f16 ? 3 : 0);
+    const uint32_t passes = (op == Op::SwiGLU ? 5 : op == Op::ReGlu ? 2 : 7) + (dt == Dt::f32 ? 0 : 3);
     record(TPipe_::V, TKind::INSTR, op, dt, 0, loc, passes * bytes, count,
            static_cast<uint32_t>(std::min<uint64_t>(passes * ((bytes + 255) / 256), 0xffffffffu)));
     if (tracing_now()) return;
@@ -62,9 +64,11 @@ void adv_glu(Op op, Dt dt, const Local& dst, const Local& src0, const Local& src
     check_initialised(src1, 0, bytes, op, loc, "srcTensor1");
     for (uint64_t i = 0; i < count; ++i) {
         const double a = load_d(dt, src0.addr + i * es), b = load_d(dt, src1.addr + i * es);
-        const double r = op == Op::SwiGLU ? a * b * glu_impl::sigmoid(beta * b) : a * glu_impl::gelu(b);
+        const double r = op == Op::SwiGLU ? a * b * glu_impl::sigmoid(beta * b)
+                         : op == Op::ReGlu ? a * std::max(0.0, b) : a * glu_impl::gelu(b);
         uint8_t* p = dst.addr + i * es;
         if (dt == Dt::f16) { const half h = static_cast<half>(static_cast<float>(r)); std::memcpy(p, &h, 2); }
+        else if (dt == Dt::bf16) { const uint16_t h = bfloat16_t::from_float(static_cast<float>(r)); std::memcpy(p, &h, 2); }
         else { const float f = static_cast<float>(r); std::memcpy(p, &f, 4); }
     }
     mark_written(dst, 0, bytes);

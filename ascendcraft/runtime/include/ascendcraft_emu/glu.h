@@ -1,6 +1,7 @@
-// AscendCraft CPU emulation: the gated-linear-unit activations of lib/activation, SwiGLU and GeGLU.
+// AscendCraft CPU emulation: the gated-linear-unit activations of lib/activation, SwiGLU, GeGLU and ReGlu.
 // SwiGLU: dst = src0 * swish(src1), swish(x) = x / (1 + exp(-beta * x)); GeGLU: dst = src0 * gelu(src1) with GELU in
-// its tanh form. Each element is computed in double and rounded to T (half or float on Ascend 910B / A2). The
+// its tanh form; ReGlu: dst = src0 * max(0, src1). Each element is computed in double and rounded to T (half or float
+// on Ascend 910B / A2; ReGlu takes bfloat16_t too). The
 // documented rules are checked: the three tensors the same type, no overlap of dst with a source or of
 // sharedTmpBuffer with any of them, calCount within every operand, and (half) a sharedTmpBuffer at least as large as
 // the host's Get<Api>MaxMinTmpSize minimum. Signatures and rules from the public AscendC API reference; no vendor code.
@@ -9,7 +10,7 @@
 #include "tensor.h"
 
 namespace ascendcraft { namespace emu {
-// op: Op::SwiGLU or Op::GeGLU; beta is SwiGLU's scalarValue; tmp nullptr: the framework allocates.
+// op: Op::SwiGLU, Op::GeGLU or Op::ReGlu; beta is SwiGLU's scalarValue; tmp nullptr: the framework allocates.
 void adv_glu(Op op, Dt dt, const Local& dst, const Local& src0, const Local& src1, const Local* tmp, double beta,
              uint64_t count, SrcLoc loc);
 }}  // namespace ascendcraft::emu
@@ -69,6 +70,21 @@ template <typename T, bool isReuseSource = false>
 inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
                   SrcLoc loc = {}) {
     GeGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, srcTensor0.GetSize(), loc);
+}
+// ReGlu (half, bfloat16_t and float on A2): with a sharedTmpBuffer, or the framework's
+template <typename T, bool isReuseSource = false>
+inline void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
+                  const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_TYPES_CHECK(ReGlu, "half, bfloat16_t and float", T, half, bfloat16_t, float);
+    ascendcraft::emu::adv_glu(ascendcraft::emu::Op::ReGlu, ascendcraft::emu::dt_of<T>(), dstTensor.emu(), srcTensor0.emu(),
+                              srcTensor1.emu(), &sharedTmpBuffer.emu(), 0, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void ReGlu(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
+                  const uint32_t calCount, SrcLoc loc = {}) {
+    ASCENDCRAFT_EMU_TYPES_CHECK(ReGlu, "half, bfloat16_t and float", T, half, bfloat16_t, float);
+    ascendcraft::emu::adv_glu(ascendcraft::emu::Op::ReGlu, ascendcraft::emu::dt_of<T>(), dstTensor.emu(), srcTensor0.emu(),
+                              srcTensor1.emu(), nullptr, 0, calCount, loc);
 }
 #undef ASCENDCRAFT_EMU_GLU_CHECK
 }  // namespace AscendC
