@@ -1889,6 +1889,15 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
         r.hi[0] = b.base + b.bytes;
     }
 }
+void* gm_ref(void* p, uint32_t size, SrcLoc loc) {
+    enter_inline(Op::GetValue, loc);
+    const GmBuffer& b = check_gm(p, size, false, Op::GetValue, loc);
+    record_gm(TPipe_::S, Op::GetValue, Dt::none, 0, loc, size, 1, 1, size, GmPlace{&b, p, size});
+    if (b.real) return gm_target(b, p);
+    alignas(16) static thread_local uint8_t scratch[64];   // a buffer without bytes (trace mode): reads see zeros
+    std::memset(scratch, 0, sizeof scratch);
+    return scratch;
+}
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc) {
     enter_inline(Op::SetValue, loc);
     const GmBuffer& b = check_gm(p, size, true, Op::SetValue, loc);

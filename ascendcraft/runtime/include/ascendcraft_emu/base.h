@@ -21,6 +21,10 @@
 #define __vector__
 #define __cube__
 #define __mix__(...)
+// the pipes a function works on (`__aicore__ inline __inout_pipe__(MTE2) void f()`): a hint to the device compiler
+#define __inout_pipe__(...)
+#define __in_pipe__(...)
+#define __out_pipe__(...)
 #define __forceinline__ inline   // as the device compiler spells it in AscendC's own headers
 // ENABLE_DETERMINISTIC(): asks CANN's compiler for a deterministic build (atomic accumulations in a fixed order; cann-ops
 // conv3d_backprop_filter_v2). Accepted where CANN's compile-feature declaration may stand (function or namespace scope);

@@ -183,6 +183,8 @@ void sync_all_soft(const void* gm, uint64_t gmBytes, const Local& ub, int32_t us
 void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc loc);
 void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, SrcLoc loc);
 void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc);
+// GlobalTensor::operator(): a reference to `size` bytes of GM at p, checked as a scalar read (bounds, the S pipe)
+void* gm_ref(void* p, uint32_t size, SrcLoc loc);
 void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc);
 // The fast path of a scalar GM read, inlined into GlobalTensor::GetValue: a kernel that walks GM element by element
 // calls it up to 10^11 times (a GEMM written with GetValue), and a call into the runtime cost more than the read.

@@ -76,6 +76,11 @@ public:
         ascendcraft::emu::gm_write(address_ + offset, sizeof(T), &value, loc);
     }
     GlobalTensor operator[](uint64_t offset) const { GlobalTensor view = *this; view.address_ = address_ + steps_of(offset); return view; }
+    // The element at `offset` by reference (AscendC's `__gm__ PrimType& operator()(uint64_t)`): checked as a scalar
+    // read (GetValue); a write through it is not tracked as one (write with SetValue to have it checked).
+    T& operator()(uint64_t offset, SrcLoc loc = {}) const {
+        return *static_cast<T*>(ascendcraft::emu::gm_ref(address_ + steps_of(offset), sizeof(T), loc));
+    }
     uint64_t GetSize() const { return bufferSize_; }
     // As in AscendC: the start address is a pointer to const; GetPhyAddr(offset) is writable.
     const __gm__ T* GetPhyAddr() const { return address_; }
