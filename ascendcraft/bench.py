@@ -37,6 +37,7 @@ from .cost import kernel_time, summary_table
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, parse_python
 from .eager import EagerDispatchMode, eager_time
 from .forkserver import ForkServer, Forked
+from .memo import Kept
 from .launch import run_kernel, trace_kernel
 from .llm import atomic_write_text
 from .pipeline import COMPILE_ERROR, FAILED, OK, Pipeline
@@ -74,12 +75,16 @@ def _sha(*parts) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
-_imports_seen: dict[tuple, frozenset] = {}     # (names, the package's files' stat signatures) -> imported_modules
+_imports_seen = Kept(8)     # (names, the package's files' stat signatures) -> imported_modules
 
 
 def _package_signature(root: Path) -> tuple:
     "Name, size and modification time of every module file in `root`: a file edited since changes it."
-    return tuple((p.name, *(lambda st: (st.st_size, st.st_mtime_ns))(p.stat())) for p in sorted(root.glob("*.py")))
+    signature = []
+    for path in sorted(root.glob("*.py")):
+        st = path.stat()
+        signature.append((path.name, st.st_size, st.st_mtime_ns))
+    return tuple(signature)
 
 
 def imported_modules(*names: str) -> set[str]:
@@ -88,8 +93,11 @@ def imported_modules(*names: str) -> set[str]:
     the fork server, so that the task processes it forks (each asks it for the eager model's cache key) do not."""
     root = Path(ascendcraft.__file__).resolve().parent
     key = (names, _package_signature(root))
-    if key not in _imports_seen: _imports_seen[key] = frozenset(_imported_modules(root, names))
-    return set(_imports_seen[key])
+    found = _imports_seen.get(key)
+    if found is None:
+        found = frozenset(_imported_modules(root, names))
+        _imports_seen.put(key, found)
+    return set(found)
 
 
 def _imported_modules(root: Path, names) -> set[str]:

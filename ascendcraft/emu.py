@@ -26,7 +26,6 @@ import threading
 import time
 import weakref
 import dataclasses
-from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -37,6 +36,7 @@ import numpy as np
 
 import ascendcraft
 from .config import Settings, load_settings
+from .memo import Kept
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, source_line_of
 from .trace import Trace
 from . import cache_trim, sandbox, seal
@@ -46,19 +46,19 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS',
            'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE',
            'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER',
-           'PCH_KEEP_SECONDS', 'PREPROCESSED_KEPT', 'KERNEL_MAIN', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES',
-           'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'read_sources', 'blank_comments', 'blank_comments_and_strings',
-           'device_spellings', 'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches',
-           'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry',
-           'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
-           'unknown_name_hint', 'runtime_hash', 'compiler_version', 'angle_include_dirs', 'runtime_units',
-           'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections',
-           'Build', 'past_close', 'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers',
-           'KeyConditions', 'included_sources', 'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed',
-           'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'build',
-           'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
-           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs',
-           'emu_threads', 'run', 'trace', 'no_output_diagnostic']
+           'PCH_KEEP_SECONDS', 'KERNEL_MAIN', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES',
+           'GM_PADDING_MODES', 'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings',
+           'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
+           'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
+           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
+           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
+           'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'past_close', 'tiling_struct_usings',
+           'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources',
+           'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
+           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'build', 'build_for_key', 'GM', 'Scalar',
+           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
+           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace',
+           'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -1594,16 +1594,14 @@ def macro_names(args) -> list[str]:
     return out
 
 
-_preprocessed_seen: OrderedDict[str, bytes] = OrderedDict()   # `_preprocess_key` -> `host_preprocessed`, this process's
-PREPROCESSED_KEPT = 32                                          # the most recent ones (a lowering's snapshots share theirs)
-_preprocessed_lock = threading.Lock()                           # builds run on several threads (their hosts on more)
+_preprocessed_seen = Kept(32)   # `_preprocess_key` -> `host_preprocessed`: the most recent (a lowering's snapshots share theirs)
 
 
-def _preprocess_key(file: str, command: list[str], compiled: dict[str, str], settings: Settings) -> str | None:
+def _preprocess_key(file: str, command: list[str], compiled: dict[str, str], settings: Settings,
+                    inputs: list[str] | None) -> str | None:
     """What `g++ -E` of host file `file` can depend on: its command (with the -D values; without the output's name),
-    the compiler, the runtime headers (`runtime_hash`) and every project file it may read (`host_inputs`); None when
-    any project file may be read (an include whose name a macro makes)."""
-    inputs = host_inputs(compiled, file)
+    the compiler, the runtime headers (`runtime_hash`) and every project file it may read (`inputs`, its `host_inputs`);
+    None when any project file may be read (an include whose name a macro makes)."""
     if inputs is None: return None
     h = hashlib.sha256()
     for part in (_HOST_FORMAT, settings.cxx, compiler_version(settings.cxx), runtime_hash(), str(INCLUDE_DIR), file,
@@ -1613,22 +1611,18 @@ def _preprocess_key(file: str, command: list[str], compiled: dict[str, str], set
 
 
 def host_preprocessed(file: str, command: list[str], *, tmp: Path, obj: str, limits, settings: Settings,
-                      compiled: dict[str, str] | None = None) -> bytes | None:
+                      compiled: dict[str, str] | None = None, inputs: list[str] | None = None) -> bytes | None:
     """What g++ makes of host file `file` by preprocessing alone (`command` with -E for -c, run in the sandbox in
     `tmp`/src): its output and its messages, with the scratch folder's and the headers' folder's paths made fixed
     names; None when preprocessing does not end cleanly (then the compile says why). Given the project's files
     (`compiled`), a file preprocessed before in this process with the same inputs (`_preprocess_key`: the lowering's
-    later snapshots change the kernel, not the host file) is not preprocessed again."""
-    memo = _preprocess_key(file, command, compiled, settings) if compiled is not None else None
-    with _preprocessed_lock:
-        if memo is not None and memo in _preprocessed_seen:
-            _preprocessed_seen.move_to_end(memo)
-            return _preprocessed_seen[memo]
+    later snapshots change the kernel, not the host file) is not preprocessed again (`inputs`: the file's
+    `host_inputs`, when the caller has them)."""
+    if compiled is not None and inputs is None: inputs = host_inputs(compiled, file)
+    memo = _preprocess_key(file, command, compiled, settings, inputs) if compiled is not None else None
+    if memo is not None and (text := _preprocessed_seen.get(memo)) is not None: return text
     text = _run_preprocessor(command, tmp=tmp, obj=obj, limits=limits, settings=settings)
-    if memo is not None and text is not None:
-        with _preprocessed_lock:
-            _preprocessed_seen[memo] = text
-            while len(_preprocessed_seen) > PREPROCESSED_KEPT: _preprocessed_seen.popitem(last=False)
+    if memo is not None and text is not None: _preprocessed_seen.put(memo, text)
     return text
 
 
@@ -1649,11 +1643,11 @@ def _run_preprocessor(command: list[str], *, tmp: Path, obj: str, limits, settin
     return text
 
 
-def _host_key(command: list[str], file: str, compiled: dict[str, str], cxx: str, preprocessed: bytes) -> str:
+def _host_key(command: list[str], compiled: dict[str, str], inputs: list[str] | None, cxx: str, preprocessed: bytes) -> str:
     """The content key of a host file's object: its compile command (but the headers' folder, the object's name and the
-    values of its -D macros), the compiler's version, the runtime headers, every project file it may read
-    (`host_inputs`) and what preprocessing makes of it (`host_preprocessed`: where the -D values take effect)."""
-    inputs = host_inputs(compiled, file)
+    values of its -D macros), the compiler's version, the runtime headers, every project file it may read (`inputs`,
+    its `host_inputs`; all of them when that is None) and what preprocessing makes of it (`host_preprocessed`: where
+    the -D values take effect)."""
     h = hashlib.sha256()
     for part in (_HOST_FORMAT, compiler_version(cxx), runtime_hash(),
                  *macro_names(a for a in command[:-2] if a != str(INCLUDE_DIR))):
@@ -1733,8 +1727,10 @@ def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp:
     object and log, and the same key. A file that does not preprocess cleanly is compiled, not cached."""
     src, out = tmp / "src", tmp / "src" / obj
     out.parent.mkdir(parents=True, exist_ok=True)
-    preprocessed = host_preprocessed(file, command, tmp=tmp, obj=obj, limits=limits, settings=settings, compiled=compiled)
-    key = None if preprocessed is None else _host_key(command, file, compiled, settings.cxx, preprocessed)
+    inputs = host_inputs(compiled, file)
+    preprocessed = host_preprocessed(file, command, tmp=tmp, obj=obj, limits=limits, settings=settings, compiled=compiled,
+                                     inputs=inputs)
+    key = None if preprocessed is None else _host_key(command, compiled, inputs, settings.cxx, preprocessed)
     folder = cache / "emu" / "hosts" / key[:2] / key if key else None
     if key and (info := cached_sealed(folder, "host.o", "host.json", out, cache, key)) is not None:
         try:

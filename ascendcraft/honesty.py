@@ -11,19 +11,18 @@ import hashlib
 import re
 import shlex
 import tempfile
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import sandbox
 from .config import Settings, load_settings
+from .memo import Kept
 from .diagnostics import Diagnostic, diagnostic_at
 
 # %% auto #0
-__all__ = ['TRANSLATION_UNITS', 'UNITS_KEPT', 'FORBIDDEN_NAMES', 'COMMON_WORDS', 'ASM', 'BAD_ATTRIBUTES', 'INTERNALS',
-           'PURE_HEADERS', 'HOST_HEADERS', 'TENSOR_MAKERS', 'BYTE_COPIES', 'Token', 'Include', 'tokens',
-           'translation_units', 'preprocess', 'scan_tokens', 'scan', 'host_files', 'judge']
+__all__ = ['TRANSLATION_UNITS', 'FORBIDDEN_NAMES', 'COMMON_WORDS', 'ASM', 'BAD_ATTRIBUTES', 'INTERNALS', 'PURE_HEADERS',
+           'HOST_HEADERS', 'TENSOR_MAKERS', 'BYTE_COPIES', 'Token', 'Include', 'tokens', 'translation_units',
+           'preprocess', 'scan_tokens', 'scan', 'host_files', 'judge']
 
 # %% ../nbs/19_honesty.ipynb #d3d47ce5
 @dataclass(frozen=True)
@@ -116,9 +115,7 @@ def translation_units(sources: dict[str, str], entry: str | None = None) -> list
     return files
 
 
-_units_seen: OrderedDict[str, tuple[str, str]] = OrderedDict()   # `_unit_key` -> (folder it ran in, g++ -E output)
-UNITS_KEPT = 16                  # the most recent units (the scan and the size checks of one project share theirs)
-_units_lock = threading.Lock()
+_units_seen = Kept(16)   # `_unit_key` -> (folder it ran in, g++ -E output): the scan and the size checks of a project share it
 
 
 def _unit_key(name: str, sources: dict[str, str], flags: list[str], settings: Settings) -> str:
@@ -142,11 +139,8 @@ def preprocess(sources: dict[str, str], settings: Settings | None = None,
     flags = _flags(settings, sources)
     names = units if units is not None else [n for n in sources if n.endswith(TRANSLATION_UNITS)]
     keys = {name: _unit_key(name, sources, flags, settings) for name in names}
-    with _units_lock:
-        for name in names:
-            if keys[name] in _units_seen:
-                _units_seen.move_to_end(keys[name])
-                outputs[name] = _units_seen[keys[name]]
+    for name in names:
+        if (kept := _units_seen.get(keys[name])) is not None: outputs[name] = kept
     if all(name in outputs for name in names): return outputs, problems
     with tempfile.TemporaryDirectory(prefix="ascendcraft-scan-") as d:
         root = Path(d) / "src"
@@ -163,9 +157,7 @@ def preprocess(sources: dict[str, str], settings: Settings | None = None,
                                                     file=name, hint="fix the #include / #define lines first"))
                 continue
             outputs[name] = (str(root), done.stdout)
-            with _units_lock:
-                _units_seen[keys[name]] = outputs[name]
-                while len(_units_seen) > UNITS_KEPT: _units_seen.popitem(last=False)
+            _units_seen.put(keys[name], outputs[name])
     return {name: outputs[name] for name in names if name in outputs}, problems
 
 # %% ../nbs/19_honesty.ipynb #4125e6c1
