@@ -1,7 +1,8 @@
 """Names the public CANN operators of hicann ops-transformer take from CANN's include paths on A2: the SDK's internal
 basic-API headers kernel_macros.h and kernel_event.h (its shared common_func.h and the attention kernels include them
 by name), and ops-base's log/log.h with the device log's level check (CheckLogLevel, DLOG_*, the module id OP), which
-its shared tiling_base.h calls in a tiling header that the kernel's build reads too."""
+its shared tiling_base.h calls in a tiling header that the kernel's build reads too; AscendC's constants F32_NEG_INF,
+DROPOUT_MODE_*, INVALID_TEVENTID and SocVersion::ASCEND910_95."""
 import numpy as np
 
 from ascendcraft.emu import GM, build, run
@@ -9,6 +10,13 @@ from ascendcraft.emu import GM, build, run
 KERNEL = """#include "kernel_macros.h"
 #include "kernel_event.h"
 #include "log/log.h"
+#include "tiling/platform/platform_ascendc.h"
+
+// the SDK's constants of AscendC these kernels name (kernel_utils_constants.h, kernel_tpipe_base.h) and a SoC's older name
+static_assert(AscendC::F32_NEG_INF == 0xff800000u && AscendC::F32_INF == 0x7f800000u && AscendC::F32_NAN == 0x7fc00000u, "f32");
+static_assert(AscendC::DROPOUT_MODE_BYTE_MISALIGN == 1 && AscendC::DROPOUT_MODE_BIT_MISALIGN == 4, "dropout modes");
+static_assert(AscendC::INVALID_TEVENTID == static_cast<AscendC::TEventID>(-1), "no event");
+static_assert(platform_ascendc::SocVersion::ASCEND910_95 == platform_ascendc::SocVersion::ASCEND950, "old name");
 
 // a host helper of a tiling header, as ops-transformer's tiling_base.h has one: it compiles in the kernel's unit
 inline bool TilingDebugOn() { return CheckLogLevel(static_cast<int32_t>(OP), DLOG_DEBUG) == 1; }

@@ -129,6 +129,7 @@ enum class HardEvent : uint8_t {
 };
 
 using TEventID = int8_t;
+constexpr TEventID INVALID_TEVENTID = static_cast<TEventID>(-1);   // no event id (the SDK's kernel_tpipe_base.h)
 
 enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
 enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
@@ -188,6 +189,15 @@ constexpr int32_t BLOCK_CUBE = 16;
 #endif
 constexpr uint64_t MASK_PLACEHOLDER = 0;
 constexpr int32_t QUE_MAX_EVENT = 8;
+// The bit patterns of float's infinities and quiet NaN, and the DropOut API's mask modes (byte / bit mask, source
+// aligned or not), as the SDK's kernel_utils_constants.h names them in AscendC (hicann ops-transformer's kernels use them)
+constexpr uint32_t F32_INF = 0x7f800000;
+constexpr uint32_t F32_NEG_INF = 0xff800000;
+constexpr uint32_t F32_NAN = 0x7fc00000;
+constexpr uint32_t DROPOUT_MODE_BYTE_MISALIGN = 1;
+constexpr uint32_t DROPOUT_MODE_BYTE_ALIGN = 2;
+constexpr uint32_t DROPOUT_MODE_BIT_ALIGN = 3;
+constexpr uint32_t DROPOUT_MODE_BIT_MISALIGN = 4;
 
 // ---- parameter structs ----------------------------------------------------------------------
 // DataCopy bursts. Lengths and gaps are in 32-byte blocks (for DataCopyPad's legacy form, blockLen

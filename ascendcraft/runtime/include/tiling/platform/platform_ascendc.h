@@ -23,7 +23,8 @@ enum class CoreMemType { L0_A = 0, L0_B, L0_C, L1, L2, UB, HBM, FB, BT, RESERVED
 // on the regbase ASCEND950 and others)
 enum class SocVersion {
     ASCEND910 = 0, ASCEND910B, ASCEND910_93, ASCEND310P, ASCEND310B, ASCEND310, ASCEND310C, ASCEND610LITE, ASCEND910E,
-    ASCEND910_55, ASCEND950, KIRIN9030, KIRINX90, RESERVED_VERSION
+    ASCEND910_55, ASCEND950, KIRIN9030, KIRINX90, RESERVED_VERSION,
+    ASCEND910_95 = ASCEND950   // the SDK keeps the older name of ASCEND950 (ops-transformer rotary_position_embedding)
 };
 
 class PlatformAscendC {
