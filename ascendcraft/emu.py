@@ -1386,7 +1386,8 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
             # leaves out blanked (`cpu_debug_branches`), and the NPU build compiles no such struct.
             own = {s for n in included_sources(sources, entry.file)
                    if n not in tiling_headers and "arch35" not in n.split("/")
-                   for s in re.findall(r"^struct\s+(\w+)\s*\{", blank_comments(sources[n]), re.M)}
+                   # (a class too: ops-transformer flash_attention_score's kernel tiling header, `class CopyTransposeTiling`)
+                   for s in re.findall(r"^(?:struct|class)\s+(\w+)\s*(?:final\s*)?\{", blank_comments(sources[n]), re.M)}
             usings = [u for u in tiling_struct_usings(tiling_headers.values())
                       if not (u.startswith("using optiling::") and u[len("using optiling::"):-1] in own)]
             lines += ["namespace optiling {}", *usings,

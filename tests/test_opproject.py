@@ -897,6 +897,30 @@ def test_a_kernel_side_definition_of_a_tiling_struct_is_the_one_the_kernel_uses(
     assert r.ok and list(r.outputs["y"]) == [10, 6]
 
 
+def test_a_kernel_side_class_of_a_tiling_structs_name_is_the_one_the_kernel_uses():
+    # hicann ops-transformer flash_attention_score: its kernel's own tiling header defines `class CopyTransposeTiling`
+    # (brace on the next line, public fields) at file scope, and a shared op_host header has
+    # BEGIN_TILING_DATA_DEF(CopyTransposeTiling): the driver names no optiling:: struct of that name, so the kernel's
+    # class is no redefinition, and the kernel reads the tiling bytes into it
+    from ascendcraft.emu import build, run, GM, Tiling
+    import struct
+    tiling_h = ("#include \"register/tilingdata_base.h\"\nnamespace optiling {\nBEGIN_TILING_DATA_DEF(DefTiling)\n"
+                "TILING_DATA_FIELD_DEF(int64_t, v);\nTILING_DATA_FIELD_DEF(int64_t, w);\nEND_TILING_DATA_DEF;\n"
+                "REGISTER_TILING_DATA_CLASS(DefCustom, DefTiling)\n}\n")
+    def_h = "#pragma once\n#include <cstdint>\nclass DefTiling\n{\npublic:\n    int64_t v = 0;\n    int64_t w = 0;\n};\n"
+    kernel = ('#include "kernel_operator.h"\n#include "def_custom_tiling.h"\nusing namespace AscendC;\n'
+              'extern "C" __global__ __aicore__ void def_custom(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {\n'
+              '    GET_TILING_DATA_WITH_STRUCT(DefTiling, t, tiling);\n'
+              '    GlobalTensor<int64_t> out; out.SetGlobalBuffer((__gm__ int64_t*)y, 2);\n'
+              '    out.SetValue(0, 3 * t.v); out.SetValue(1, t.w);\n}\n')
+    b = build({"op_host/def_custom_tiling_shared.h": tiling_h, "op_kernel/def_custom_tiling.h": def_h,
+               "op_kernel/def_custom.cpp": kernel}, "def_custom")
+    assert b.ok, [d.render() for d in b.diagnostics]
+    r = run(b, [GM("y", None, "out", shape=(2,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
+                Tiling(struct.pack("<2q", 7, -2))], block_dim=1)
+    assert r.ok and list(r.outputs["y"]) == [21, -2]
+
+
 def test_a_variable_of_the_host_tiling_header_is_a_copy_on_each_side(tmp_path):
     # ops-nn fused_linear_cross_entropy_loss_grad: its op_host tiling header defines `uint32_t baseM = SIZE_128;` (not
     # inline). The driver includes that header for the structs and the host's tiling code includes it too; CANN builds
