@@ -15,6 +15,7 @@ KERNEL = """#include "kernel_macros.h"
 // the SDK's constants of AscendC these kernels name (kernel_utils_constants.h, kernel_tpipe_base.h) and a SoC's older name
 static_assert(AscendC::F32_NEG_INF == 0xff800000u && AscendC::F32_INF == 0x7f800000u && AscendC::F32_NAN == 0x7fc00000u, "f32");
 static_assert(AscendC::DROPOUT_MODE_BYTE_MISALIGN == 1 && AscendC::DROPOUT_MODE_BIT_MISALIGN == 4, "dropout modes");
+static_assert(AscendC::ONE_BYTE_BIT_SIZE == 8, "bits");
 static_assert(AscendC::INVALID_TEVENTID == static_cast<AscendC::TEventID>(-1), "no event");
 static_assert(platform_ascendc::SocVersion::ASCEND910_95 == platform_ascendc::SocVersion::ASCEND950, "old name");
 

@@ -191,6 +191,7 @@ constexpr uint64_t MASK_PLACEHOLDER = 0;
 constexpr int32_t QUE_MAX_EVENT = 8;
 // The bit patterns of float's infinities and quiet NaN, and the DropOut API's mask modes (byte / bit mask, source
 // aligned or not), as the SDK's kernel_utils_constants.h names them in AscendC (hicann ops-transformer's kernels use them)
+constexpr int32_t ONE_BYTE_BIT_SIZE = 8;   // bits in a byte (a bit mask's bytes: flash_attention_score's drop mask)
 constexpr uint32_t F32_INF = 0x7f800000;
 constexpr uint32_t F32_NEG_INF = 0xff800000;
 constexpr uint32_t F32_NAN = 0x7fc00000;
