@@ -5,6 +5,7 @@ import importlib.util
 import re
 from pathlib import Path
 
+import pytest
 import torch
 
 from ascendcraft.opproject import OpAttr, OpDefinition, OpParam
@@ -1555,3 +1556,65 @@ def test_a_function_a_define_macro_writes_is_linked_from_the_source_that_invokes
     assert corpus.link_sources(entry, gitdir, dest, log, set()) == ["mm/base_mm/op_host/op_tiling/registry_impl.cpp"]
     assert not corpus._defines("namespace other {\nDEFINE_REGISTRY_TYPE(CacheTilingFactory, Impl);\n}\n",
                                "optiling::cachetiling::CacheTilingFactory()")
+
+
+# ---- the per-entry wall cap (run_entries): every entry in its own process, stopped with what it started ------------
+def _fake_entry(args, progress=None):
+    "A stand-in for try_entry, by the entry's name: 'slow' builds its kernel and hangs in the project build (with a child"
+    " process of its own), 'hang_in_run' hangs in the run, 'dies' ends without a result, anything else finishes."
+    import json as _json
+    import os as _os
+    import subprocess as _subprocess
+    import time as _time
+    from pathlib import Path as _Path
+    entry = args[0]
+    out = dict(entry)
+    if entry["name"] == "dies": _os._exit(3)
+    if entry["name"] in ("slow", "hang_in_run"):
+        out.update(kernel_ok=True, kernel_error="")
+        if entry["name"] == "hang_in_run": out.update(project_ok=True, project_error="")
+        progress.write_text(_json.dumps(out))
+        child = _subprocess.Popen(["sleep", "60"])            # what a build or a run starts: in the entry's group
+        (_Path(entry["pids"]) / f"{entry['name']}.pid").write_text(str(child.pid))
+        _time.sleep(60)
+    out.update(kernel_ok=True, project_ok=True, seconds=0.0)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f: return f.read().split(")")[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_an_entry_past_its_wall_cap_is_stopped_with_what_it_started_and_says_where(monkeypatch, tmp_path):
+    monkeypatch.setattr(corpus, "try_entry", _fake_entry)
+    todo = [({"name": n, "kind": "op-project", "source": "s", "path": n, "pids": str(tmp_path)}, "gitdir", True, True)
+            for n in ("fast", "slow", "dies", "hang_in_run")]
+    done = dict(corpus.run_entries(todo, jobs=4, cap=3.0))
+    assert sorted(done) == [0, 1, 2, 3]
+    assert done[0]["kernel_ok"] and done[0]["project_ok"] and "wall_cap" not in done[0]
+    slow = done[1]                                            # its kernel built; the project build did not end
+    assert slow["kernel_ok"] and slow["project_ok"] is False and "wall cap of 3 s" in slow["project_error"], slow
+    assert slow["wall_cap"] == 3.0 and slow["seconds"] >= 3.0
+    assert done[2]["kernel_ok"] is False and "exit status 3" in done[2]["error"]
+    run = done[3]                                             # built and linked; the run against the reference did not end
+    assert run["project_ok"] and run["match"] == "wall-cap" and "run against the reference" in run["match_detail"]
+    pids = [int(p.read_text()) for p in tmp_path.glob("*.pid")]
+    assert len(pids) == 2 and not any(_alive(pid) for pid in pids), "a capped entry's child process outlived it"
+    table = corpus.summary([dict(r, source="s") for r in done.values()])
+    assert "wall-cap (the entry's run against its reference was stopped at --entry-seconds" in table and "hang_in_run" in table
+    assert not corpus.passed(run, match=True, project_build=True)   # --rerun-failed runs it again
+
+
+def test_no_wall_cap_lets_an_entry_finish(monkeypatch):
+    monkeypatch.setattr(corpus, "try_entry", lambda args, progress=None: dict(args[0], kernel_ok=True, seconds=0.0))
+    [(i, res)] = list(corpus.run_entries([({"name": "x", "kind": "asc-file"}, "g", False, False)], jobs=1, cap=0))
+    assert i == 0 and res["kernel_ok"] and "wall_cap" not in res
+
+
+def test_a_negative_entry_cap_is_refused_before_anything_runs(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        corpus.main(["run", "--entry-seconds", "-1", "--out", str(tmp_path / "r.json")])
+    assert "--entry-seconds -1" in capsys.readouterr().err

@@ -40,15 +40,17 @@ import csv
 import functools
 import io
 import json
+import multiprocessing
+import os
 import posixpath
 import re
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 import types
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -1096,11 +1098,12 @@ def first_error(build) -> str:
     return (errs[0].message if errs else "")[:200]
 
 
-def try_entry(args: tuple) -> dict:
-    "Compile the entry (kernel alone, then the whole project) and, with match, run it against its reference (never raises)."
+def try_entry(args: tuple, progress: Path | None = None) -> dict:
+    """Compile the entry (kernel alone, then the whole project) and, with match, run it against its reference (never
+    raises). `progress`: a file the result so far is written to after each step (what a wall cap leaves, `run_entries`)."""
     t0 = time.time()
     try:
-        out = _try_entry(*args)
+        out = _try_entry(*args, progress=progress)
     except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
         out = dict(args[0], kernel_ok=False, project_ok=False, error=f"{type(e).__name__}: {e}"[:300])
     out["seconds"] = round(time.time() - t0, 1)   # builds and runs are bounded by build_timeout / run_timeout
@@ -1119,7 +1122,15 @@ def global_scope_entry(sources: dict[str, str], chosen: str | None) -> tuple[dic
     return {**sources, home: sources[home] + f"\nusing {qualified};\n"}, name + chosen[len(qualified):]
 
 
-def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True) -> dict:
+def _note(progress: Path | None, out: dict) -> None:
+    "Write the result so far to `progress` (when given), whole or not at all."
+    if progress is None: return
+    tmp = progress.with_suffix(".tmp")
+    tmp.write_text(json.dumps(out))
+    tmp.replace(progress)
+
+
+def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True, progress: Path | None = None) -> dict:
     from ascendcraft.config import load_settings
     from ascendcraft.emu import build, read_sources
     from ascendcraft.opproject import build_project, dtype_macros, load_project, template_entry, uses_tiling_default
@@ -1139,6 +1150,7 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             sources, chosen = global_scope_entry(read_sources(folder), chosen)
             kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
             out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
+            _note(progress, out)
             if match and kb.ok and entry["kind"] == "asc-file":
                 try:
                     out.update(match_asc(entry, gitdir, kb))
@@ -1177,6 +1189,7 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             return out
         kb = build(kernel_sources, inner or project.entry, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"))
         out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
+        _note(progress, out)
         if not project_build: return out
         try:
             host = settings.replace(cxxflags=f"{settings.cxxflags} {BUILD_DEFINES[entry['repo']]}") \
@@ -1192,6 +1205,7 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             out.update(project_ok=pb.ok, project_error=first_error(pb))
         except Exception as e:  # noqa: BLE001
             out.update(project_ok=False, project_error=str(e)[:200])
+        _note(progress, out)
         if match and out.get("project_ok") and entry["kind"] == "mkb-prompt" and entry.get("reference"):
             try:   # MultiKernelBench's own correctness step against the task's reference Model
                 out.update(match_mkb(entry, answer_strings(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace")),
@@ -2205,7 +2219,8 @@ def classify(res: dict) -> dict:
 
 NOT_RUN = {"too-large": "too-large (a run over the machine's memory budget even with a smaller batch, mkb.memory_budget)",
            "tiling-fixed": "tiling-fixed (written for the task's own shape, where a run is over the memory budget)",
-           "timeout": "timeout (stopped at the run limit, run_settings: the emulation's speed, no verdict)"}
+           "timeout": "timeout (stopped at the run limit, run_settings: the emulation's speed, no verdict)",
+           "wall-cap": "wall-cap (the entry's run against its reference was stopped at --entry-seconds, no verdict)"}
 
 
 def summary(results: list[dict]) -> str:
@@ -2248,6 +2263,72 @@ def summary(results: list[dict]) -> str:
     return "\n".join(out)
 
 
+# ---- running the entries: each in its own process, under a wall cap ----------------------------------------------
+ENTRY_SECONDS = 1800.0   # `run --entry-seconds`: one entry's wall time, builds and run together (0: no cap)
+
+
+def _entry_process(args: tuple, folder: str) -> None:
+    "A forked entry process: its own process group (so a cap kills what it started), the result to `folder`/result.json."
+    os.setsid()
+    out = try_entry(args, progress=Path(folder) / "progress.json")
+    tmp = Path(folder) / "result.tmp"
+    tmp.write_text(json.dumps(out))
+    tmp.replace(Path(folder) / "result.json")
+
+
+def capped_result(entry: dict, progress: dict | None, seconds: float, cap: float, project_build: bool = True) -> dict:
+    """The result of an entry stopped at the wall cap: what its finished steps wrote (`progress`), and the step it was
+    in said as that step's failure (a compile or a project build that did not finish is a failure to build within the
+    cap; a run against the reference that did not finish has no verdict, `wall-cap`)."""
+    out = dict(progress or entry)
+    why = f"stopped at the wall cap of {cap:g} s (--entry-seconds) after {seconds:.0f} s"
+    if "kernel_ok" not in out:
+        out.update(kernel_ok=False, kernel_error=f"the kernel's build {why}")
+    elif project_build and out["kind"] not in ("kernel-dir", "asc-file") and "project_ok" not in out:
+        out.update(project_ok=False, project_error=f"the project's build {why}")
+    else:
+        out.update(match="wall-cap", match_detail=f"the run against the reference {why}")
+    out.update(seconds=round(seconds, 1), wall_cap=cap)
+    return out
+
+
+def run_entries(todo: list[tuple], jobs: int, cap: float, poll: float = 0.2):
+    """Yield (index in `todo`, result) for each entry as it finishes: `jobs` entry processes at a time, each forked for
+    its entry and killed with everything it started when it runs past `cap` seconds of wall time (0: no cap)."""
+    fork = multiprocessing.get_context("fork")
+    pending, running = list(enumerate(todo)), {}
+    with tempfile.TemporaryDirectory(prefix="corpus-entries-") as root:
+        try:
+            while pending or running:
+                while pending and len(running) < max(1, jobs):
+                    i, args = pending.pop(0)
+                    folder = Path(root) / str(i)
+                    folder.mkdir()
+                    proc = fork.Process(target=_entry_process, args=(args, str(folder)), daemon=True)
+                    proc.start()
+                    running[i] = (proc, folder, time.monotonic(), args)
+                time.sleep(poll)
+                for i, (proc, folder, t0, args) in list(running.items()):
+                    seconds = time.monotonic() - t0
+                    if proc.is_alive() and not (cap and seconds > cap): continue
+                    if proc.is_alive():
+                        with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGKILL)
+                    proc.join()
+                    del running[i]
+                    done, note = folder / "result.json", folder / "progress.json"
+                    if done.exists(): yield i, json.loads(done.read_text())
+                    elif cap and seconds > cap:
+                        progress = json.loads(note.read_text()) if note.exists() else None
+                        yield i, capped_result(args[0], progress, seconds, cap, project_build=args[3] if len(args) > 3 else True)
+                    else:
+                        yield i, dict(args[0], kernel_ok=False, project_ok=False, seconds=round(seconds, 1),
+                                      error=f"the entry's process ended without a result (exit status {proc.exitcode})")
+        finally:
+            for proc, *_ in running.values():
+                with contextlib.suppress(ProcessLookupError): os.killpg(proc.pid, signal.SIGKILL)
+                proc.join()
+
+
 # ---- the failure reasons, grouped --------------------------------------------------------------------------------
 def reason(res: dict) -> str:
     "A short class for a failed compile: the missing header / name, or the error's text without its particulars."
@@ -2271,6 +2352,9 @@ def main(argv=None) -> int:
     r = sub.add_parser("run")
     r.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
     r.add_argument("--jobs", type=int, default=2)
+    r.add_argument("--entry-seconds", type=float, default=ENTRY_SECONDS, metavar="SECONDS",
+                   help=f"wall-time cap of one entry, builds and run together (default {ENTRY_SECONDS:g}; 0: none): an "
+                        "entry past it is stopped with everything it started and reported as stopped in the step it was in")
     r.add_argument("--limit", type=int, default=None)
     r.add_argument("--source", default=None, help="only entries whose source or path contains this text")
     r.add_argument("--match", action="store_true", help="also run and compare where the source gives a reference")
@@ -2313,12 +2397,15 @@ def main(argv=None) -> int:
     todo = todo[a.offset:][: a.limit]
     t0 = time.time()
     results = list(carried)
-    with ProcessPoolExecutor(a.jobs) as pool, open(a.out.with_suffix(".jsonl"), "w") as log:
+    if a.entry_seconds < 0: ap.error(f"--entry-seconds {a.entry_seconds:g}: give a wall time in seconds, or 0 for none")
+    finished = {}
+    with open(a.out.with_suffix(".jsonl"), "w") as log:
         for res in carried: log.write(json.dumps(res) + "\n")
-        for res in pool.map(try_entry, todo):  # one line per entry as it finishes: a long run can be read half-way
-            results.append(res)
+        for i, res in run_entries(todo, a.jobs, a.entry_seconds):  # one line per entry as it finishes: readable half-way
+            finished[i] = res
             log.write(json.dumps(res) + "\n")
             log.flush()
+    results += [finished[i] for i in sorted(finished)]   # in the manifest's order, as the run's order may not be
     a.out.write_text(json.dumps(results, indent=1) + "\n")
     print(summary(results))
     print(f"\n{len(results)} kernels in {time.time() - t0:.0f} s; details in {a.out}")

@@ -17,7 +17,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -101,18 +100,21 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--entry-seconds", type=float, default=corpus.ENTRY_SECONDS, metavar="SECONDS",
+                    help=f"wall-time cap of one entry (default {corpus.ENTRY_SECONDS:g}; 0: none), as corpus.py run's")
     ap.add_argument("--match", action="store_true", help="also run the entries that have a reference here")
     ap.add_argument("--only", metavar="REGEX", help="only the entries whose repository:path matches (e.g. GMM/)")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "matmul_api_results.json")
     a = ap.parse_args(argv)
+    if a.entry_seconds < 0: ap.error(f"--entry-seconds {a.entry_seconds:g}: give a wall time in seconds, or 0 for none")
     given = dict(g.split("=", 1) for g in a.git)
     manifest = json.loads(corpus.MANIFEST.read_text())
     subset = [e for e in manifest if Path(gitdir(e["repo"], given)).exists() and uses_matmul_api(e, gitdir(e["repo"], given))]
     if a.only: subset = [e for e in subset if re.search(a.only, f"{e['repo']}:{e['path']}")]
     t0 = time.time()
-    with ProcessPoolExecutor(a.jobs) as pool:
-        # with --match, NPUKernelBench entries also run against their task's own reference (corpus.match_npukb)
-        results = list(pool.map(corpus.try_entry, [(e, gitdir(e["repo"], given), a.match) for e in subset]))
+    # with --match, NPUKernelBench entries also run against their task's own reference (corpus.match_npukb)
+    done = dict(corpus.run_entries([(e, gitdir(e["repo"], given), a.match, True) for e in subset], a.jobs, a.entry_seconds))
+    results = [done[i] for i in sorted(done)]
     results = [corpus.classify(r) for r in results]
     by = Counter(r["source"] for r in results)
     ok = Counter(r["source"] for r in results if r.get("kernel_ok"))
