@@ -21,6 +21,8 @@ static_assert(platform_ascendc::SocVersion::ASCEND910_95 == platform_ascendc::So
 
 // a host helper of a tiling header, as ops-transformer's tiling_base.h has one: it compiles in the kernel's unit
 inline bool TilingDebugOn() { return CheckLogLevel(static_cast<int32_t>(OP), DLOG_DEBUG) == 1; }
+// and the log line its err/ops_err.h writes through (OPS_INNER_ERR_STUB), with and without arguments
+inline void TilingDebugLine(const char* op) { OpLogSub(OP, DLOG_DEBUG, op, "tiling %d", 1); OpLogSub(OP, DLOG_INFO, op, "done"); }
 
 extern "C" __global__ __aicore__ void twice(GM_ADDR x, GM_ADDR y)
 {
