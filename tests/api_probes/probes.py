@@ -1425,6 +1425,11 @@ NOT_PROBED.update({n: "advanced normalisation API and its host tiling (lib/norma
 NOT_PROBED.update({n: "advanced activation API and its host tiling (lib/activation): see tests/test_emu_glu.py"
                    for n in ("SwiGLU", "GeGLU", "GetSwiGLUMaxMinTmpSize", "GetSwiGLUTmpBufferFactorSize",
                              "GetGeGLUMaxMinTmpSize", "GetGeGLUTmpBufferFactorSize")})
+NOT_PROBED.update({n: "a buffer's place kept and set again (TBuffAddr, TBuf::GetBufferAddr, LocalTensor::GetBufferHandle / "
+                      "SetAddr; hicann ops-transformer mla_prolog): see tests/test_emu_tbuffaddr.py"
+                   for n in ("GetBufferAddr", "GetBufferHandle", "SetAddr")})
+NOT_PROBED.update({n: "the Matmul library's integer helpers (lib/matmul_intf.h; ops-transformer mla_prolog): see "
+                      "tests/test_emu_tbuffaddr.py" for n in ("Align", "AlignDown")})
 NOT_PROBED["ReGlu"] = ("advanced activation API (lib/activation/reglu.h; hicann ops-transformer ffn): value-checked "
                        "against NumPy in half, bfloat16_t and float in tests/test_emu_reglu.py")
 NOT_PROBED.update({n: "advanced quantisation API and its host tiling (lib/quantization): see tests/test_emu_quant.py"

@@ -225,6 +225,10 @@ template <typename T, typename = std::enable_if_t<std::is_arithmetic<T>::value>>
 // ... and the batch Matmul's 16-bit pair (cann-ops batch_mat_mul_v3 calls CeilDiv on uint32_t counts: they convert).
 inline uint16_t CeilDiv(uint16_t a, uint16_t b) { return static_cast<uint16_t>((a + b - 1) / b); }
 inline uint16_t CeilAlign(uint16_t a, uint16_t b) { return static_cast<uint16_t>(CeilDiv(a, b) * b); }
+// ... and a rounded up / down to a multiple of b (0 when b is 0), which ops-transformer's mla_prolog calls unqualified
+// before its own namespace's Align is declared
+template <typename T> constexpr T Align(T a, T b) { return b == 0 ? 0 : (a + b - 1) / b * b; }
+template <typename T> constexpr T AlignDown(T a, T b) { return b == 0 ? 0 : a / b * b; }
 
 // The L0C element type of a Matmul on inputs of type T: fp32 for half / bfloat16_t / float, int32 for int8.
 template <typename T> struct GetMmDstType { using Type = float; };

@@ -117,6 +117,26 @@ public:
     template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, SrcLoc loc = {}) {
         return LocalTensor<T>(ascendcraft::emu::tbuf_get(queue_, static_cast<uint64_t>(size) * sizeof(T), bufOffset, false, loc));
     }
+    // The place of the buffer from `handle` (a tensor's GetBufferHandle() inside this TBuf) to its end, for
+    // LocalTensor::SetAddr; a handle outside the buffer stops the run.
+    TBuffAddr GetBufferAddr(TBufHandle handle, SrcLoc loc = {}) {
+        ascendcraft::emu::Local d = ascendcraft::emu::tbuf_get(queue_, 0, 0, true, loc);
+        if (handle < d.addr || handle >= d.addr + d.cap)
+            ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::GetValue,
+                "TBuf::GetBufferAddr: the handle does not lie inside this TBuf's buffer",
+                "pass the handle of a tensor this TBuf gave (tensor.GetBufferHandle())", loc);
+        const uint32_t shift = static_cast<uint32_t>(handle - d.addr);
+        d.addr = handle;
+        d.bytes = d.bytes > shift ? d.bytes - shift : 0u;
+        d.cap -= shift;
+        TBuffAddr a;
+        a.dataLen = d.bytes;
+        a.bufferAddr = shift;
+        a.bufferHandle = handle;
+        a.logicPos = static_cast<uint8_t>(pos);
+        a.emuDesc = d;
+        return a;
+    }
     // AscendC's TBuf also has the queue interface. AllocTensor gives the whole buffer (like Get) and FreeTensor
     // returns nothing; a TBuf has no queue, so EnQue / DeQue stop the run.
     template <typename T> LocalTensor<T> AllocTensor(SrcLoc loc = {}) { return Get<T>(loc); }

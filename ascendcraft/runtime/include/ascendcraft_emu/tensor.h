@@ -88,6 +88,18 @@ public:
     template <CacheRwMode rwMode = CacheRwMode::RW> void SetL2CacheHint(CacheMode mode) { (void)mode; }
 };
 
+// AscendC's record of a buffer's place (the SDK's kernel_tensor_base.h: dataLen, bufferAddr, bufferHandle, logicPos), which
+// TBuf::GetBufferAddr gives and LocalTensor::SetAddr takes (hicann ops-transformer's attention kernels keep L1 and L0
+// views this way). The emulation keeps the view it describes in it too (emuDesc); bufferAddr is the view's byte
+// offset inside its TBuf.
+struct TBuffAddr {
+    uint32_t dataLen = 0;
+    uint32_t bufferAddr = 0;
+    uint8_t* bufferHandle = nullptr;
+    uint8_t logicPos = 0;
+    ascendcraft::emu::Local emuDesc{};
+};
+
 // A typed view of a block's Unified Buffer. operator[] shifts the start and shrinks the size.
 template <typename T> class LocalTensor {
 public:
@@ -160,6 +172,15 @@ public:
 #undef ASCENDCRAFT_EMU_SYMBOL
 
     // The runtime's view of this tensor (not part of the AscendC API).
+    // the handle of the buffer the view starts at (TBufHandle), and a view set from a buffer's TBuffAddr
+    uint8_t* GetBufferHandle() const { return desc_.addr; }
+    void SetAddr(const TBuffAddr& address, SrcLoc loc = {}) {
+        if (!address.emuDesc.addr)
+            ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::GetValue,
+                "LocalTensor::SetAddr: this TBuffAddr was not given by a buffer's GetBufferAddr (the emulation knows a "
+                "buffer's place only from it)", "take the TBuffAddr from TBuf::GetBufferAddr(tensor.GetBufferHandle())", loc);
+        desc_ = address.emuDesc;
+    }
     const ascendcraft::emu::Local& emu() const { return desc_; }
     ascendcraft::emu::Local& emu() { return desc_; }
 
