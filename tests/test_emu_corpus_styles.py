@@ -3,7 +3,7 @@ compiler's `[aicore]` execution-space attribute (catlass-style kernels), `GetTPi
 vector `Copy`. Kernels written here in those styles; each test fails without its construct."""
 import numpy as np
 
-from ascendcraft.emu import GM, build, run
+from ascendcraft.emu import GM, Scalar, build, op_names, run, trace
 
 CATLASS = r'''#include "kernel_operator.h"
 
@@ -640,3 +640,47 @@ def test_the_corpus_counts_a_golden_answer_fault_apart_and_reruns_only_failures(
     assert corpus.passed(dict(row, match="pass"), True, True) and not corpus.passed(row, True, True)
     assert not corpus.passed(dict(row, project_ok=False, match=None), False, True)
     assert corpus.passed(dict(row, project_ok=False, match=None), False, False)
+
+
+GM_CALL = r'''#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void gm_call(GM_ADDR x, GM_ADDR y, int32_t count) {
+    AscendC::GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, count);
+    yGm.SetGlobalBuffer((__gm__ float *)y, count);
+    float acc = 0.0f;
+    for (int32_t i = 0; i < count; ++i) {
+        acc += xGm(i);                  // GlobalTensor::operator()(offset): the element, read
+        yGm(i) = acc * 2.0f;            // ... and written through the reference
+    }
+    yGm[1](count - 2) += 100.0f;        // on a view: the last element
+}
+'''
+
+
+def test_global_tensor_call_operator_reads_and_writes_the_element():
+    """EvoKernel's OptimizedFlashAttentionCustom reads GM with `biasGm(offset)`: GlobalTensor::operator()(offset) returns
+    a reference to the element (kernel_tensor.h), read or written through. The official implementation hands out the
+    __gm__ element itself, so a write through it is a raw GM store, reported as one (`gm-raw-write`: an error by default,
+    a warning where CANN-style kernels run, as op projects do)."""
+    b = build({"k.cpp": GM_CALL})
+    assert b.ok, b.diagnostics
+    x = np.arange(1, 11, dtype=np.float32)
+    args = lambda: [GM("x", x), GM("y", np.full(10, -1, np.float32), "out"), Scalar(10, "int32_t")]
+    r = run(b, args(), block_dim=1, raw_gm_writes="warning")
+    assert r.ok, r.diagnostics
+    want = np.cumsum(x) * 2
+    want[-1] += 100
+    np.testing.assert_array_equal(r.outputs["y"], want)
+    assert "gm-raw-write" in [d.kind for d in r.diagnostics]
+    strict = run(b, args(), block_dim=1)
+    assert not strict.ok and "gm-raw-write" in [d.kind for d in strict.errors]
+    t = trace(b, args(), block_dim=1)   # no bytes behind GM while tracing: the reference reads zeros
+    names = op_names()
+    assert (np.array([names[o] for o in t.records["op"]]) == "GetValue").sum() == 10 + 10 + 1   # each a scalar access
+
+
+def test_global_tensor_call_operator_past_the_buffer_is_out_of_bounds():
+    b = build({"k.cpp": GM_CALL})   # 100 elements of a 4-element input: past its allocation's padding too
+    r = run(b, [GM("x", np.ones(4, np.float32)), GM("y", np.zeros(100, np.float32), "out"), Scalar(100, "int32_t")],
+            block_dim=1)
+    assert not r.ok and "gm-out-of-bounds" in [d.kind for d in r.errors], r.diagnostics
