@@ -1618,3 +1618,43 @@ def test_a_negative_entry_cap_is_refused_before_anything_runs(tmp_path, capsys):
     with pytest.raises(SystemExit):
         corpus.main(["run", "--entry-seconds", "-1", "--out", str(tmp_path / "r.json")])
     assert "--entry-seconds -1" in capsys.readouterr().err
+def test_evokernel_and_contest_collectors_take_op_projects_with_their_verdicts(tmp_path):
+    "EvoKernel's collections keep each op's 910B verdict (result.json); a contestant's build outputs are no op projects."
+    base = corpus.EVOKERNEL_ROOT
+    op = lambda root, name: {f"{root}/op_host/{name}.cpp": "//\n", f"{root}/op_kernel/{name}.cpp": "//\n"}
+    files = {**op(f"{base}/ops-kernelbench-910b/AddCustom", "add_custom"),
+             f"{base}/ops-kernelbench-910b/AddCustom/result.json": '{"compiled": true, "correctness": true}',
+             **op(f"{base}/ops-mhc-910b/MixCustom", "mix_custom"),
+             f"{base}/ops-mhc-910b/MixCustom/result.json": '{"compiled": false, "correctness": null}',
+             **op(f"{base}/ops-attention-910b/AttnCustom", "attn_custom"),      # no result.json
+             **op(f"{base}/ops-kernelbench-cuda-ncu/AddCustom", "add_custom")}  # not an Ascend collection
+    gitdir, _ = _git_repo(tmp_path / "evo", files)
+    got = {e["path"].rsplit("/", 1)[-1]: e for e in corpus.collect("KernelHive/ascendc-skill", gitdir)}
+    assert set(got) == {"AddCustom", "MixCustom", "AttnCustom"}
+    assert [got[k]["hardware"] for k in ("AddCustom", "MixCustom", "AttnCustom")] == ["passed", "compile-failed", "unverified"]
+    assert got["AddCustom"]["source"] == "EvoKernel ops-kernelbench-910b (LLM-made; passed on their 910B)"
+    assert {e["kind"] for e in got.values()} == {"op-project"}
+    contest = {**op("01Add/FrameworkLaunch/Add", "add"), **op("01Add/FrameworkLaunch/Add/build_out/x", "add"),
+               "02Gelu/FrameworkLaunch/Gelu/op_kernel/gelu.cpp": "//\n"}       # no op_host: not a project
+    gitdir, _ = _git_repo(tmp_path / "contest", contest)
+    assert [e["path"] for e in corpus.collect("hansheng1001/AscendCContest", gitdir)] == ["01Add/FrameworkLaunch/Add"]
+
+
+def test_a_host_source_including_its_tiling_header_by_a_name_without_the_files_underscores_finds_it(tmp_path):
+    """EvoKernel's exports spell an op's files as msopgen does (BAMCustom -> op_host/b_a_m_custom_tiling.h) while the host
+    source includes `bam_custom_tiling.h`: the one header beside it that differs only in underscores stands for it."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
+    files = {f"ops/sac/{p.relative_to(example).as_posix()}": p.read_text()
+             for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
+    files["ops/sac/op_host/scale_a_d_d_custom_tiling.h"] = files.pop("ops/sac/op_host/scale_add_custom_tiling.h")
+    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    entry = {"source": "s", "repo": "me/ops", "commit": commit, "path": "ops/sac", "kind": "op-project"}
+    res = corpus.try_entry((entry, gitdir, False))
+    assert res["kernel_ok"] and res["project_ok"], res
+    dest = corpus.materialise(entry, gitdir, tmp_path / "copy")
+    assert (dest / "op_host" / "scale_add_custom_tiling.h").read_text() == '#include "scale_a_d_d_custom_tiling.h"\n'
+    # two candidates, or none: nothing is made up
+    files["ops/sac/op_host/scale_addcustom_tiling.h"] = "#pragma once\n"
+    gitdir, commit = _git_repo(tmp_path / "two", files)
+    dest = corpus.materialise({**entry, "commit": commit}, gitdir, tmp_path / "copy2")
+    assert not (dest / "op_host" / "scale_add_custom_tiling.h").exists()

@@ -70,6 +70,7 @@ SOURCES = {  # repo -> source group name
     "hicann/ops-nn": "hicann ops-nn (A2 ops)",
     "hicann/ops-transformer": "hicann ops-transformer (A2 ops)",
     "desly-0/flashattention_Ascendc": "desly-0 flash attention (community .asc, Matmul API; no hardware verdict)",
+    "KernelHive/ascendc-skill": "EvoKernel (LLM-made op projects for 910B)",   # split by collection: evokernel_entries
 }
 
 
@@ -87,7 +88,7 @@ def collect(repo: str, gitdir: str) -> list[dict]:
     "Manifest entries for one repository at its HEAD."
     commit = git(gitdir, "rev-parse", "HEAD").strip()
     files = git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines()
-    src = SOURCES.get(repo, repo)
+    src = SOURCES.get(repo) or COMPETITION_SOURCES.get(repo, repo)
     entry = lambda path, kind: {"source": src, "repo": repo, "commit": commit, "path": path, "kind": kind}
     if repo == "weich97/NPUKernelBench":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if "/answer/0/op_kernel/" in f and f.endswith(".cpp")})
@@ -118,6 +119,10 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         return hicann_entries(gitdir, commit, files, entry)
     if repo == "desly-0/flashattention_Ascendc":   # one community kernel (.asc, built for dav-2201 by tools/CMakeLists.txt)
         return [dict(entry("src/flash_attention.asc", "asc-file"), hardware="unverified")]
+    if repo in COMPETITION_SOURCES:   # contestants' op projects (msopgen layout), their build outputs left out
+        return competition_entries(files, entry)
+    if repo == "KernelHive/ascendc-skill":   # the EvoKernel dataset's 910B op projects, kept in this skill's references
+        return evokernel_entries(gitdir, commit, files, entry)
     if repo == "Hayden727/cann-ops":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if f.startswith("src/") and "/op_kernel/" in f and f.endswith(".cpp")})
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
@@ -144,6 +149,52 @@ def hicann_entries(gitdir: str, commit: str, files: list[str], entry) -> list[di
         if r.startswith("experimental/"): e["source"] += ", experimental"
         out.append(e)
     return out
+
+
+EVOKERNEL_ROOT = "skills/ascend-kernel-generator/reference/ref_repositories/EvoKernel"
+EVOKERNEL_COLLECTIONS = ("ops-kernelbench-910b", "ops-attention-910b", "ops-mhc-910b")
+
+
+def evokernel_entries(gitdir: str, commit: str, files: list[str], entry) -> list[dict]:
+    """KernelHive/ascendc-skill: its copy of the EvoKernel dataset (arXiv 2603.10846), LLM-made AscendC op projects for
+    Ascend 910B in msopgen's layout (<Op>/op_host/ + op_kernel/, the op's msopgen JSON, a CppExtension binding). Each
+    op folder's result.json records the paper's run on their 910B: `compiled` and `correctness`. One source group per
+    collection (KernelBench, attention, MHC), split by that verdict (hardware: passed; compile-failed where result.json
+    says `compiled: false`; unverified where it says neither)."""
+    out = []
+    for coll in EVOKERNEL_COLLECTIONS:
+        base = f"{EVOKERNEL_ROOT}/{coll}/"
+        roots = sorted({f[len(base):].split("/")[0] for f in files if f.startswith(base) and "/op_kernel/" in f
+                        and f.endswith(".cpp")})
+        for op in roots:
+            root = base + op
+            try: result = json.loads(show(gitdir, commit, f"{root}/result.json"))
+            except (subprocess.CalledProcessError, json.JSONDecodeError): result = {}
+            hw = ("passed" if result.get("correctness") is True else "compile-failed" if result.get("compiled") is False
+                  else "unverified")
+            said = {"passed": "passed on their 910B", "compile-failed": "did not compile for their 910B",
+                    "unverified": "no 910B verdict"}[hw]
+            out.append(dict(entry(root, "op-project"), source=f"EvoKernel {coll} (LLM-made; {said})", hardware=hw))
+    return out
+
+
+# Contestants' repositories of Huawei's Ascend C operator competitions: msopgen op projects (<Op>/op_host/ + op_kernel/)
+# they built with CANN and ran on the competition's boards (their test folders, profiler outputs); none keeps a verdict.
+COMPETITION_SOURCES = {
+    "hansheng1001/AscendCContest": "Ascend C contest op projects (contestants'; built for 310B, no verdict kept)",
+    "Youshikawa/ascendC-S2": "Ascend C contest op projects (contestants'; built for 310B, no verdict kept)",
+    "A-Y-1/AscendC-S4": "Ascend C contest op projects (contestants'; built for 910B, no verdict kept)",
+    "JasperXzy/AscendC-S7": "Ascend C contest op projects (contestants'; built for 910B, no verdict kept)",
+}
+
+
+def competition_entries(files: list[str], entry) -> list[dict]:
+    "The op projects of a contestant's repository (COMPETITION_SOURCES), without their build outputs."
+    built = ("/build_out/", "/build/")
+    roots = sorted({f.split("/op_kernel/")[0] for f in files if "/op_kernel/" in f and f.endswith(".cpp")
+                    and not any(b in "/" + f for b in built)})
+    have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f and not any(b in "/" + f for b in built)}
+    return [entry(r, "op-project") for r in roots if r in have_host]
 
 
 CANNBOT_SOURCES = {True: "cannbot agent (LLM-made .asc; passed on their NPU)",
@@ -515,7 +566,23 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
     if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
     if kind == "op-project":   # foreach_abs -> ForeachAbs
         _drop_unreached_sibling_tiling(dest, "".join(w[:1].upper() + w[1:] for w in path.rsplit("/", 1)[-1].split("_")))
+        _underscore_renamed_headers(dest)
     return dest
+
+
+def _underscore_renamed_headers(dest: Path) -> None:
+    """A header an op's source includes by a name no file has, where one file beside the source has that name but for
+    its underscores: the file under the included name (a one-line header including it). EvoKernel's exports renamed
+    each op's files by msopgen's spelling of the op (BAMCustom -> op_host/b_a_m_custom_tiling.h), while the host source,
+    built on their 910B in MultiKernelBench's layout (bam_custom_tiling.h), includes the old name."""
+    from ascendcraft.emu import INCLUDE_DIR
+    for src in [p for p in dest.rglob("*") if p.is_file() and p.suffix in (".cpp", ".h", ".hpp")]:
+        for name in set(re.findall(rb'#\s*include\s*"([^"/]+)"', src.read_bytes())):
+            name = name.decode(errors="replace")
+            if (src.parent / name).exists() or (INCLUDE_DIR / name).exists() or any(dest.rglob(name)): continue
+            key = name.replace("_", "")
+            near = [f for f in src.parent.iterdir() if f.is_file() and f.name != name and f.name.replace("_", "") == key]
+            if len(near) == 1: (src.parent / name).write_text(f'#include "{near[0].name}"\n')
 
 
 def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
