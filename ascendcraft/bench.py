@@ -1502,7 +1502,7 @@ def _launch(spec: TaskSpec, server: ForkServer | None = None, threads: int = 0) 
     spec = dataclasses.replace(spec, parent_pid=os.getpid(), launched_at=time.time(), threads=threads)
     (folder / "spec.json").write_text(spec.to_json())
     log = open(folder / "task.log", "wb")
-    proc = server.start([str(folder / "spec.json")], folder, folder / "task.log") if server is not None else None
+    proc = server.start([str(folder / "spec.json")], folder, folder / "task.log", env=_task_env()) if server is not None else None
     if proc is None:
         proc = subprocess.Popen([sys.executable, "-m", "ascendcraft.bench", str(folder / "spec.json")], cwd=folder,
                                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=_task_env(),
@@ -1599,7 +1599,8 @@ def execute(specs: list[TaskSpec], jobs: int, progress: Progress, poll: float = 
     """Run the task processes of `specs`, `jobs` at a time, and full-shape ones only while their estimated memory fits
     the budget beside the running ones' (`memory_budget_mb`; one alone always runs); return their results in order.
     Each runs torch on `threads` threads (default: its share of this machine's CPUs, `cpu_share(jobs)`).
-    `server`: a fork server the caller keeps for its next batches (a Ray worker's); else one for this batch, if any."""
+    `server`: a fork server the caller keeps for its next batches (a Ray worker's, the local pool's); else one for this
+    batch, if any."""
     pending, running, results = deque(specs), [], {}
     threads = threads or cpu_share(jobs)
     budget = memory_budget_mb(specs[0].load_settings()) if specs else 0.0

@@ -33,9 +33,9 @@ from .report import RESULT_FILE, TaskResult, read_execution_record
 from .ray_board import _Board      # a module of its own: the board's actor process imports no torch
 
 # %% auto #0
-__all__ = ['EXECUTION_FILE', 'EXECUTION_FORMAT', 'NPU_RESOURCE', 'CPU_TASK', 'NPU_TASK', 'Placement', 'Ledger', 'read_execution',
-           'execution_markdown', 'Executor', 'LocalPool', 'Shipment', 'ship', 'run_shipment', 'land', 'ray_module',
-           'node_name', 'ray_memory', 'NodeBoard', 'RayExecutor', 'executor_for']
+__all__ = ['EXECUTION_FILE', 'EXECUTION_FORMAT', 'NPU_RESOURCE', 'CPU_TASK', 'NPU_TASK', 'CALL_TIME_ENV', 'Placement', 'Ledger',
+           'read_execution', 'execution_markdown', 'Executor', 'kept_server', 'LocalPool', 'Shipment', 'ship',
+           'run_shipment', 'land', 'ray_module', 'node_name', 'ray_memory', 'NodeBoard', 'RayExecutor', 'executor_for']
 
 # %% ../nbs/34_executor.ipynb #c1c6c295
 EXECUTION_FILE = "execution.json"
@@ -132,6 +132,36 @@ class Executor(Protocol):
         "What the execution record says about this executor (address, jobs)."
         ...
 
+# %% ../nbs/34_executor.ipynb #c3d9e1a1
+_kept_servers: dict[int, tuple[tuple, ForkServer]] = {}   # pid -> (what its server was started with, the server)
+# keyed by pid: a process forked from this one does not inherit its server
+
+CALL_TIME_ENV = ("ASCENDCRAFT_", "PYTEST_CURRENT_TEST")   # read when a task runs (each request carries them)
+
+
+def _server_signature(env: dict) -> tuple:
+    """What a kept server must have been started with to serve a run now: this interpreter, AscendCraft's files as they
+    are, and `env` but for the variables read when a task runs (`CALL_TIME_ENV`)."""
+    from ascendcraft.bench import _package_signature
+    root = Path(ascendcraft.__file__).resolve().parent
+    return (sys.executable, str(root), _package_signature(root),
+            tuple(sorted((k, v) for k, v in env.items() if not k.startswith(CALL_TIME_ENV))))
+
+
+def kept_server(label: str) -> ForkServer:
+    """This process's kept fork server: started by its first batch, kept for the next ones; replaced when it died or
+    refused, or when this process's environment (`_server_signature`) or AscendCraft's files changed since it started.
+    `execute` starts a fresh interpreter for a task the server cannot fork."""
+    from ascendcraft.bench import _task_env
+    env = _task_env()
+    signature = _server_signature(env)
+    kept = _kept_servers.get(os.getpid())
+    if kept is None or kept[0] != signature or not kept[1].usable:
+        if kept is not None: kept[1].close()
+        kept = _kept_servers[os.getpid()] = (signature, ForkServer(f"{label}-{os.getpid()}", env=env,
+                                                                   cwd=tempfile.gettempdir()))
+    return kept[1]
+
 # %% ../nbs/34_executor.ipynb #a63b9e68
 def _children_cpu() -> float:
     "User+system CPU seconds of this process's reaped children (and theirs)."
@@ -165,22 +195,33 @@ class LocalPool:
         self.jobs = max(1, int(jobs))
 
     _active, _starts, _lock = 0, 0, threading.Lock()   # sessions running at once in this process, sessions started
+    _kept_free = threading.Lock()                       # held by the session using this process's kept server
 
     def run_specs(self, specs: list[TaskSpec], progress: Progress, ledger: Ledger | None = None) -> list[TaskResult]:
         with LocalPool._lock:
             LocalPool._active += 1
             LocalPool._starts += 1
             alone, starts = LocalPool._active == 1, LocalPool._starts
-        cpu0 = _children_cpu()
+        # the kept server: from the main thread only (a server dies with the thread that started it) and for one session
+        # at a time; otherwise `execute` starts one for the batch, as before
+        kept = threading.current_thread() is threading.main_thread() and LocalPool._kept_free.acquire(blocking=False)
         try:
-            results = execute(specs, self.jobs, _Recording(progress, ledger, self.name) if ledger is not None else progress)
+            server = kept_server("local") if kept else None
+            forked0, cpu0 = server.children_cpu if server is not None else 0.0, _children_cpu()
+            try:
+                results = execute(specs, self.jobs, _Recording(progress, ledger, self.name) if ledger is not None else progress,
+                                  server=server)
+            finally:
+                with LocalPool._lock:
+                    alone = alone and LocalPool._active == 1 and LocalPool._starts == starts
+                    LocalPool._active -= 1
+            # the kept server's children are never reaped here: its reports count them
+            cpu = _children_cpu() - cpu0 + (server.children_cpu - forked0 if server is not None else 0.0)
         finally:
-            with LocalPool._lock:
-                alone = alone and LocalPool._active == 1 and LocalPool._starts == starts
-                LocalPool._active -= 1
+            if kept: LocalPool._kept_free.release()
         if ledger is not None:
             # the children's CPU is this session's only when no other session ran beside it in this process
-            ledger.close(cpu_seconds=_children_cpu() - cpu0 if alone else None, known=alone)
+            ledger.close(cpu_seconds=cpu if alone else None, known=alone)
         return results
 
     def map(self, fn: Callable, items: Sequence, *, needs: dict | None = None,
@@ -330,24 +371,12 @@ def _ray_bench_task(shipment: Shipment, board) -> dict:
     return {**payload, "node": node, "memory_mb": round(float(reserved) / 2**20, 1)}
 
 
-_kept_servers: dict[int, ForkServer] = {}
-# A Ray task has nothing that outlives it but its worker process, which Ray keeps for the job's next tasks: the fork
-# server lives here, one per worker process (keyed by pid: a process forked from the worker does not inherit it).
-
-
 def _worker_server() -> ForkServer:
-    """This Ray worker process's fork server (`29_forkserver`): started by its first bench task, kept for the next ones,
-    so that each task process after the first is a fork of a process that has imported the harness and torch, not a
-    fresh interpreter (about 2 s of CPU each). A Ray worker runs one task at a time. The server dies with the worker
-    (Ray ends a dead driver's workers, a cancelled task's, a lost node's) and takes its task processes with it; one
-    that died or refused is replaced, and `execute` starts a fresh interpreter when the server cannot fork."""
-    from ascendcraft.bench import _task_env
-    server = _kept_servers.get(os.getpid())
-    if server is None or not server.usable:
-        if server is not None: server.close()
-        server = _kept_servers[os.getpid()] = ForkServer(f"ray-worker-{os.getpid()}", env=_task_env(),
-                                                         cwd=tempfile.gettempdir())
-    return server
+    """This Ray worker process's kept fork server (`kept_server`). A Ray task has nothing that outlives it but its
+    worker process, which Ray keeps for the job's next tasks, and a worker runs one task at a time. The server dies with
+    the worker (Ray ends a dead driver's workers, a cancelled task's, a lost node's) and takes its task processes with
+    it."""
+    return kept_server("ray-worker")
 
 
 def _assigned_cpus() -> int | None:

@@ -24,7 +24,8 @@ __all__ = ['serve', 'Forked', 'ForkServer']
 
 # %% ../nbs/29_forkserver.ipynb #2e6a4e68
 def _child(request: dict, entry, guard, keep: tuple, started: int) -> None:
-    "In a forked child: become the task process of `request` (session, death signal, files, folder) and run `entry`."
+    """In a forked child: become the task process of `request` (session, death signal, files, folder, and its environment
+    when the request carries one) and run `entry`."""
     code = 1
     try:
         os.setsid()                                      # its own session and group, as start_new_session gave
@@ -36,6 +37,8 @@ def _child(request: dict, entry, guard, keep: tuple, started: int) -> None:
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0); os.dup2(log, 1); os.dup2(log, 2)
         for fd in {log, null, *keep} - {0, 1, 2}: os.close(fd)   # the server's pipes are not the task's
+        if request.get("env") is not None:               # the harness's environment now, not the server's at its start
+            os.environ.clear(); os.environ.update(request["env"])
         os.chdir(request["cwd"])
         sys.path[0] = request["cwd"]                     # as `python -m` puts its working folder first
         sys.argv = [sys.argv[0], *request["args"]]
@@ -174,12 +177,14 @@ class ForkServer:
             line, self._buffer = self._buffer.split(b"\n", 1)
             self._line(line.decode())
 
-    def start(self, args: list[str], cwd: str | Path, log: str | Path, wait: float = 600.0) -> Forked | None:
-        "Fork a task process running the entry with `args` in `cwd`, output to `log`; None if the server cannot."
+    def start(self, args: list[str], cwd: str | Path, log: str | Path, wait: float = 600.0,
+              env: dict | None = None) -> Forked | None:
+        """Fork a task process running the entry with `args` in `cwd`, output to `log`, with environment `env` (default:
+        the server's); None if the server cannot."""
         end = time.monotonic() + wait
         while self.state == "starting" and time.monotonic() < end: self.pump(0.2)
         if self.state != "ready": return None
-        request = json.dumps({"args": [str(a) for a in args], "cwd": str(cwd), "log": str(log)}) + "\n"
+        request = json.dumps({"args": [str(a) for a in args], "cwd": str(cwd), "log": str(log), "env": env}) + "\n"
         try:
             self.proc.stdin.write(request.encode()); self.proc.stdin.flush()
         except (BrokenPipeError, OSError):

@@ -6,16 +6,19 @@ with the file's own (small) shapes and nothing of ours (no SMALL, SIGNED, …); 
 task. The kernels folder mirrors the layout. The run goes through the CLI and the same task processes as the suite.
 """
 import io
+import os
 import json
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
+from ascendcraft import executor
 from ascendcraft.bench import run_bench
 from ascendcraft.cli import main
 from ascendcraft.config import load_settings
 from ascendcraft.diagnostics import AscendCraftError
+from ascendcraft.executor import read_execution
 
 SHIFTED = '''import torch
 import torch.nn as nn
@@ -184,10 +187,17 @@ def test_a_wrong_kernel_for_an_own_task_is_incorrect(run, tmp_path):
     (wrong / "activation").mkdir(parents=True)
     (wrong / "activation" / "shifted_relu.py").write_text(relu_dsl("shifted_relu").replace(
         "def shifted_relu(x: gm[f32, ...], y: out[f32, x]):", "def shifted_relu(x: gm[f32, ...], y: out[f32, x], shift: float = 0.25):"))
+    kept = executor._kept_servers.get(os.getpid())           # the fixture's run (the CLI, in this process) started it
+    forked_before = kept[1].children_cpu if kept else 0.0
     rep = run_bench(["shifted_relu"], kernels=wrong, out=tmp_path / "out", tasks_folder=ops, timing=False,
                     settings=load_settings().replace(trials=1), progress=False)
     r, = rep.results
     assert (r.status, r.detail, r.compiled, r.correct) == ("incorrect", "mismatch", True, False)
+    # this run's task process was forked by the same kept server, and its CPU is counted from the server's report
+    assert kept is not None and executor._kept_servers[os.getpid()][1] is kept[1] and kept[1].usable
+    [session] = read_execution(tmp_path / "out")["sessions"]
+    forked = kept[1].children_cpu - forked_before             # the server's report of the task process it forked
+    assert session["executor"] == "local" and forked > 0 and session["cpu_s"] >= round(forked, 3), (session, forked)
 
 
 def test_a_run_folder_holds_one_task_set(run):

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import ascendcraft.bench as bench
+import ascendcraft.executor as executor
 from ascendcraft.config import load_settings
 from ascendcraft.forkserver import ForkServer
 
@@ -66,9 +67,11 @@ def test_a_server_that_cannot_start_leaves_the_harness_starting_task_processes(t
         s = ForkServer(tmp_path, env=bench._task_env(), cwd=tmp_path, preload="no_such_module_for_the_fork_server")
         servers.append(s)
         return s
-    monkeypatch.setattr(bench, "_fork_server", broken)
+    monkeypatch.setattr(bench, "_fork_server", broken)                          # a batch's own server
+    monkeypatch.setattr(executor, "kept_server", lambda label: broken(None))    # the local pool's kept one
     rep = bench.run_bench(["relu", "softsign"], kernels=ROOT / "examples", out=tmp_path / "run", jobs=2, timing=False,
                           settings=load_settings().replace(trials=1), progress=False)
     assert [r.status for r in rep.results] == ["ok", "ok"], [(r.status, r.message) for r in rep.results]
     [server] = servers
-    assert server.state == "closed" and server.proc.returncode == 1 and not server.children   # nothing was forked
+    server.close()
+    assert server.proc.returncode == 1 and not server.children   # it never started, and nothing was forked
