@@ -163,7 +163,10 @@ _LAUNCH_RE = re.compile(r"(?<=[\w>)\]])\s*<<<")
 def launch_statements(text: str) -> str:
     """`text` with each statement holding a `<<<...>>>` kernel launch blanked (same line/column layout). The NPU build
     compiles the `*_do` launch wrappers that op kernels keep under `#ifndef ASCENDC_CPU_DEBUG` / `__CCE_KT_TEST__`;
-    g++ cannot, and nothing calls them in the emulation (it launches the entry itself)."""
+    g++ cannot, and nothing calls them in the emulation (it launches the entry itself). A file whose wrappers also call
+    the ACL runtime (`aclrtSynchronizeStream(stream)` after the launch: a 2024 Ascend C contest's kernels, which CANN's
+    build of their op projects compiled) gets its declarations: its `#include "kernel_operator.h"` line includes
+    ascendcraft_emu/kernel_host_acl.h instead, which brings kernel_operator.h and acl/acl.h (same line)."""
     if "<<<" not in text: return text
     code = blank_comments_and_strings(text)
     spans = []
@@ -185,7 +188,10 @@ def launch_statements(text: str) -> str:
     out, last = [], 0
     for s, e in spans:
         out += [text[last:s], re.sub(r"[^\n]", " ", text[s:e])]; last = e
-    return "".join(out + [text[last:]])
+    out = "".join(out + [text[last:]])
+    if spans and re.search(r"\baclrt\w*\s*\(", code) and not re.search(r'#\s*include\s*[<"]acl/acl\.h[>"]', code):
+        out = re.sub(r'(?m)^(\s*#\s*include\s*)[<"]kernel_operator\.h[>"]', r'\1"ascendcraft_emu/kernel_host_acl.h"', out, count=1)
+    return out
 
 
 _CONDITION_RE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")

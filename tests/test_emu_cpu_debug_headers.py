@@ -130,6 +130,24 @@ def test_the_npu_builds_launch_wrapper_is_left_out_and_the_entry_runs():
     assert r.ok and list(r.outputs["y"]) == list(2 * x)
 
 
+def test_a_launch_wrapper_that_also_calls_the_acl_runtime_compiles_and_the_entry_runs():
+    """A 2024 Ascend C contest's op kernels follow the launch with `aclrtSynchronizeStream(stream)` in the wrapper (CANN's
+    build of their op projects compiled them): the wrapper's ACL calls find ACL's declarations, the entry runs, and a
+    wrapper that calls nothing of ACL gets no ACL names."""
+    src = LAUNCH_WRAPPER.replace("(x, y);\n}", "(x, y);\n    aclrtSynchronizeStream(stream);\n}")
+    assert src.count("aclrtSynchronizeStream") == 1
+    b = build({"twice.cpp": src})
+    assert b.ok, [d.render() for d in b.diagnostics]
+    x = np.arange(8, dtype=np.float32)
+    r = run(b, [GM("x", x, "in"), GM("y", np.zeros(8, np.float32), "out")], block_dim=1)
+    assert r.ok and list(r.outputs["y"]) == list(2 * x)
+    # the kernel's own lines stay where they were: an error in the kernel is reported at its line
+    bad = build({"twice.cpp": src.replace("yg.SetValue(i,", "yg.SetValu(i,")})
+    assert not bad.ok and bad.errors[0].line == 9, [d.render() for d in bad.diagnostics]
+    plain = build({"twice.cpp": LAUNCH_WRAPPER.replace("if (blockDim > 0)", "aclFloat16 h = 0; (void)h;\n    if (blockDim > 0)")})
+    assert not plain.ok and "aclFloat16" in plain.errors[0].message, [d.render() for d in plain.diagnostics]
+
+
 UT_TEMPLATE_ENTRY = r'''#include "kernel_operator.h"
 using namespace AscendC;
 
