@@ -1,7 +1,17 @@
 """Shared pytest options and set-up for the AscendCraft test suite."""
 import fnmatch
+import os
 import shutil
+import sys
 from pathlib import Path
+
+# Compiled modules are cached (`__pycache__`, ignored by git) even where the environment says not to: the machines here
+# set PYTHONDONTWRITEBYTECODE=1, and the suite starts about a hundred Python processes (xdist workers, Jupyter and
+# Voila kernels, fork servers, Ray workers, CLI runs) that would each compile AscendCraft's modules from source again
+# (0.35 CPU-s and 1 s of wall for the workbench's imports), and pytest would rewrite every test module's asserts in
+# both workers. Set here, before any test module is imported; the processes the tests start inherit it.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 import pytest
 from _apt import apt_install
@@ -34,7 +44,6 @@ def pytest_sessionstart(session):
     # processes a worker starts (the workbench's Voila and JupyterLab kernels, CLI runs, Ray's workers) read the same
     # share from OMP_NUM_THREADS when they import torch; a value the caller set is kept.
     if hasattr(session.config, "workerinput"):
-        import os
         import torch
         share = max(1, len(os.sched_getaffinity(0)) // int(session.config.workerinput["workercount"]))
         os.environ.setdefault("OMP_NUM_THREADS", str(share))
