@@ -560,8 +560,19 @@ def _impl_includes(project: OpProject) -> str:
     "#include lines for the other op_host sources that register the tiling function with IMPL_OP_OPTILING / IMPL_OP."
     files = [f for f, t in project.sources.items() if f.startswith("op_host/") and f.endswith((".cpp", ".cc"))
              and f != project.host_file and re.search(r"\bIMPL_OP(?:_OPTILING)?\s*\(", blank_comments(t))
-             and "arch35" not in Path(f).parts]   # the Ascend 950 (regbase) registrations: not built for A2
+             and "arch35" not in Path(f).parts   # the Ascend 950 (regbase) registrations: not built for A2
+             and not _fallback_only(blank_comments(t))]
     return "".join(f'#include "{f[:f.rindex(".")]}.inc"\n' for f in sorted(files))
+
+
+def _fallback_only(code: str) -> bool:
+    """Whether an op_host source registers only the graph mode's fallback to the aclnn API
+    (`IMPL_OP(Op).OpExecuteFunc(fn)`, hicann ops-transformer's fallback_<op>.cpp over common/include/fallback): no
+    tiling, shape or data-type function of it is ever called here, and it needs the aclnn headers, which the emulation
+    does not have; it is left out of the host build."""
+    return (bool(re.search(r"\.\s*OpExecuteFunc\s*\(", code))
+            and not re.search(r"\bIMPL_OP_(?:OPTILING|INFERSHAPE)\b|\.\s*(?:Tiling|TilingParse|InferShape|InferDataType"
+                              r"|InferShapeRange|InputsDataDependency|TilingInputsDataDependency|PrivateAttr)\s*[<(]", code))
 
 
 def glue_source(project: OpProject) -> str:

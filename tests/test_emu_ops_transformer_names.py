@@ -11,6 +11,7 @@ KERNEL = """#include "kernel_macros.h"
 #include "kernel_event.h"
 #include "log/log.h"
 #include "tiling/platform/platform_ascendc.h"
+#include <alog_pub.h>                 // the device log header by its bare name (ffn_tiling.cpp)
 
 // the SDK's constants of AscendC these kernels name (kernel_utils_constants.h, kernel_tpipe_base.h) and a SoC's older name
 static_assert(AscendC::F32_NEG_INF == 0xff800000u && AscendC::F32_INF == 0x7f800000u && AscendC::F32_NAN == 0x7fc00000u, "f32");

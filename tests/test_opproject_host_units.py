@@ -400,3 +400,15 @@ def test_a_link_that_still_fails_names_what_the_furthest_try_misses(tmp_path):
     b = build_project(load_project(folder))
     assert not b.ok and "undefined reference" in b.log
     assert "optiling::Beta()" in b.log and "optiling::Alpha()" not in b.log, b.log[-2000:]
+
+
+def test_a_source_that_registers_only_the_aclnn_fallback_is_left_out_of_the_host_build(tmp_path):
+    # hicann ops-transformer's fallback_<op>.cpp: `IMPL_OP(Op).OpExecuteFunc(fn)` over the aclnn headers (graph mode's
+    # fallback to the aclnn API), which nothing here calls and the emulation does not have: the project builds and runs
+    # without it, as it did before the file was there
+    folder = _project(tmp_path)
+    (folder / "op_host/fallback_tpl_scale_custom.cpp").write_text(
+        '#include "aclnn/aclnn_base.h"\n#include "register/op_impl_registry.h"\nnamespace fallback {\n'
+        "static ge::graphStatus ScaleHostExecuteFunc(gert::OpExecuteContext* host_api_ctx) { return aclnnScale(host_api_ctx); }\n"
+        "IMPL_OP(TplScaleCustom).OpExecuteFunc(ScaleHostExecuteFunc);\n}  // namespace fallback\n")
+    _runs_and_doubles(folder)
