@@ -1658,3 +1658,83 @@ def test_a_host_source_including_its_tiling_header_by_a_name_without_the_files_u
     gitdir, commit = _git_repo(tmp_path / "two", files)
     dest = corpus.materialise({**entry, "commit": commit}, gitdir, tmp_path / "copy2")
     assert not (dest / "op_host" / "scale_add_custom_tiling.h").exists()
+
+
+EVO_OP_CPP = """
+#include <torch/extension.h>
+#include "pytorch_npu_helper.hpp"
+// a comment naming EXEC_NPU_CMD(aclnnOther, a, b);
+at::Tensor scaled_linear_impl(const at::Tensor& x, // [M,K]
+                              const at::Tensor& w, const c10::optional<at::Tensor>& fc_bias_opt, double scale)
+{
+    auto y = at::empty({x.size(0), w.size(0)}, x.options());
+    EXEC_NPU_CMD(aclnnScaledLinearCustom, x, w, fc_bias_opt, scale, y);
+    return y;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("scaled_linear_custom", &scaled_linear_impl, "doc"); }
+"""
+
+EVO_REFERENCE = """
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, k, n, scale):
+        super().__init__()
+        self.fc = nn.Linear(k, n)
+        self.scale = scale
+
+    def forward(self, inp):
+        return self.fc(inp) * self.scale
+
+def get_inputs():
+    return [torch.randn(4, 8)]
+
+def get_init_inputs():
+    return [8, 3, 0.5]
+"""
+
+
+def test_evokernel_op_is_called_as_its_op_cpp_signature_names_the_reference_models_values():
+    """An EvoKernel op folder (<collection>/<P>Custom) maps to the reference task whose dataset.json pascal_name is <P>;
+    its op.cpp's bound function is called with, per parameter, the reference Model's value of that name (a forward
+    argument: input = x; a parameter: fc_bias_opt = fc.bias, w = the one `weight`; a constructor argument: scale),
+    which pybind_layout then maps to the op's inputs and attribute; a parameter naming nothing is no call."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    import mkb
+    root = f"{corpus.EVOKERNEL_ROOT}/ops-kernelbench-910b/ScaledLinearCustom"
+    kb = '{"layout": "by_level", "ops": {"7_Scaled_linear": {"level": "level2", "pascal_name": "ScaledLinear"}}}'
+    assert evokernel.reference_path(root, kb) == f"{corpus.EVOKERNEL_ROOT}/pytorch-references/KernelBench/level2/7_Scaled_linear.py"
+    flat = '{"layout": "flat", "ops": {"03_ScaledLinear": {"level": "level1", "pascal_name": "ScaledLinear"}}}'
+    assert evokernel.reference_path(root.replace("kernelbench", "mhc"), flat) == \
+        f"{corpus.EVOKERNEL_ROOT}/pytorch-references/MHC/03_ScaledLinear.py"
+    assert evokernel.reference_path(root, flat.replace("ScaledLinear\"}", "Other\"}")) is None
+    fn, params = evokernel.bound_function(EVO_OP_CPP)
+    assert fn == "scaled_linear_custom"
+    assert params == [("const at::Tensor", "x"), ("const at::Tensor", "w"),
+                      ("const c10::optional<at::Tensor>", "fc_bias_opt"), ("double", "scale")]
+    ns = {}
+    saved = {k: sys.modules.get(k) for k in ("torch_npu", "custom_ops_lib")}
+    sys.modules.update(mkb._stubs())
+    try:
+        exec(evokernel.model_src(EVO_REFERENCE, EVO_OP_CPP), ns)
+        torch.manual_seed(0)
+        model = ns["ModelNew"](8, 3, 0.5)
+        x = torch.randn(4, 8)
+        with pytest.raises(mkb._Captured) as got:
+            model(x)
+        unbound = EVO_OP_CPP.replace("fc_bias_opt", "row_scale")
+        exec(evokernel.model_src(EVO_REFERENCE, unbound), ns)
+        with pytest.raises(evokernel.EvoKernelUnbound, match="row_scale"):
+            ns["ModelNew"](8, 3, 0.5)(x)
+    finally:
+        for k, v in saved.items():
+            if v is None: sys.modules.pop(k, None)
+            else: sys.modules[k] = v
+    assert got.value.name == "scaled_linear_custom"
+    call = got.value.args_
+    assert call[0] is x and call[1] is model.fc.weight and call[2] is model.fc.bias and call[3] == 0.5
+    layout = corpus.pybind_layout(EVO_OP_CPP, op("ScaledLinearCustom", ["x", "w", "bias"], ["y"], ["scale"]), {})
+    assert layout["inputs"] == [0, 1, 2] and layout["attrs"] == [3] and layout["results"] == ["y"]

@@ -1279,6 +1279,12 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                                      show(gitdir, entry["commit"], entry["reference"]).decode(), project))
             except Exception as e:  # noqa: BLE001 - the reference / ModelNew code: not the kernel's compile
                 out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
+        if match and out.get("project_ok") and entry["repo"] == "KernelHive/ascendc-skill":
+            try:   # EvoKernel: the op's PyTorch reference task, called as op.cpp's signature says (evokernel.py)
+                from evokernel import match_evokernel
+                out.update(match_evokernel(entry, gitdir, project))
+            except Exception as e:  # noqa: BLE001 - the reference / derived call: not the kernel's compile
+                out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
         if match and out.get("project_ok") and entry["repo"] == "weich97/NPUKernelBench":
             try:
                 out.update(match_npukb(entry, gitdir, project))

@@ -1,0 +1,153 @@
+"""EvoKernel's op projects (arXiv 2603.10846; KernelHive/ascendc-skill's copy) run against their PyTorch references.
+
+Each exported op folder (<collection>/<Op>Custom) holds the op project and its torch extension
+(CppExtension/csrc/op.cpp: the bound function whose EXEC_NPU_CMD calls aclnn<Op>Custom), but not the ModelNew that
+called it. The dataset's pytorch-references/<Suite>/dataset.json names each task's `pascal_name`; the op <P>Custom is
+the task whose pascal_name is <P> (KernelBench's by level: <level>/<key>.py; Attention and MHC flat: <key>.py).
+
+match_evokernel runs MultiKernelBench's correctness step (mkb.match_mkb) with strings made from the project: op.cpp as
+python_bind_src, and a ModelNew derived from op.cpp's function signature: a subclass of the reference's Model (so its
+parameters are made alike under the same seed) whose forward calls the extension with, for each parameter of the
+bound function, the value of that name (bind_call): a forward argument, a parameter or buffer of the Model (by its
+dotted name with `_`, or its last part when only one has it), an argument of the Model's constructor, or a plain
+attribute; names compared in lower case without underscores, a trailing `_opt` dropped, w = weight, b = bias,
+self / input = x. Parameters left unnamed take the forward arguments left, in order, when as many are left. A
+parameter that names nothing (a tensor ModelNew computed in PyTorch: BAM's channel_map) leaves the op without a
+reference (no-reference), not a mismatch. Tolerance: atol = rtol = 1e-2 (KernelBench's check, which EvoKernel's tasks
+come from; the export does not record theirs).
+"""
+import inspect
+import json
+import posixpath
+import re
+
+EVOKERNEL_ATOL = EVOKERNEL_RTOL = 1e-2
+SUITES = {"ops-kernelbench-910b": "KernelBench", "ops-attention-910b": "Attention", "ops-mhc-910b": "MHC"}
+SYNONYMS = {"w": "weight", "b": "bias", "self": "x", "input": "x"}
+
+
+class EvoKernelUnbound(LookupError):
+    "An op.cpp parameter that names no value of the reference Model (one its ModelNew computed itself)."
+
+
+def reference_path(op_root: str, dataset_json: str) -> str | None:
+    """The reference task file of an EvoKernel op folder (…/EvoKernel/<collection>/<P>Custom), given its suite's
+    pytorch-references/<Suite>/dataset.json text; None when no task has that pascal_name."""
+    coll, op = op_root.rstrip("/").split("/")[-2:]
+    suite = SUITES.get(coll)
+    if suite is None or not op.endswith("Custom"): return None
+    data = json.loads(dataset_json)
+    root = posixpath.join(posixpath.dirname(posixpath.dirname(op_root.rstrip("/"))), "pytorch-references", suite)
+    for key, task in data.get("ops", {}).items():
+        if task.get("pascal_name") == op[:-len("Custom")]:
+            sub = task.get("level") if data.get("layout") == "by_level" else None
+            return posixpath.join(root, *([sub] if sub else []), f"{key}.py")
+    return None
+
+
+def bound_function(op_cpp: str) -> tuple[str, list[tuple[str, str]]] | None:
+    """The Python name op.cpp's PYBIND11_MODULE binds and its C++ function's parameters [(type, name)]."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", op_cpp, flags=re.S)
+    bound = re.search(r"\.def\(\s*\"(\w+)\"\s*,\s*&?\s*(\w+)", code)
+    if not bound: return None
+    fn = re.search(rf"\b{bound.group(2)}\s*\(([^)]*)\)\s*\{{", code)
+    if not fn: return None
+    params = []
+    for p in (a.strip() for a in fn.group(1).split(",") if a.strip()):
+        p = re.sub(r"=.*", "", p).strip()
+        m = re.fullmatch(r"(.*?)[\s&*]*(\w+)", p, re.S)
+        if not m: return None
+        params.append((re.sub(r"\s+", " ", m.group(1)).strip(), m.group(2)))
+    return bound.group(1), params
+
+
+def _key(name: str) -> str:
+    n = re.sub(r"_?opt(?:ional)?$", "", name.lower()).replace("_", "")
+    return SYNONYMS.get(n, n)
+
+
+def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str, str]]) -> list:
+    """The extension call's arguments for op.cpp's parameters (module docstring); raises EvoKernelUnbound."""
+    import torch
+    fwd = [n for n in inspect.signature(model_cls.forward).parameters if n != "self"]
+    ini = [n for n in inspect.signature(model_cls.__init__).parameters if n != "self"]
+    table, weak = {}, {}
+    for n, v in zip(fwd, args): table.setdefault(_key(n), ("fwd", n, v))
+    for n, v in [*model.named_parameters(), *model.named_buffers()]:
+        table.setdefault(_key(n.replace(".", "_")), ("state", n, v))
+        weak.setdefault(_key(n.split(".")[-1]), []).append(("state", n, v))
+    for n, v in zip(ini, init): table.setdefault(_key(n), ("init", n, v))
+    for n, v in vars(model).items():
+        if not n.startswith("_") and isinstance(v, (int, float, bool, torch.Tensor)): table.setdefault(_key(n), ("attr", n, v))
+    for k, vs in weak.items():
+        if len(vs) == 1: table.setdefault(k, vs[0])
+    out, unnamed, used = [], [], set()
+    for i, (typ, name) in enumerate(params):
+        hit = table.get(_key(name))
+        if hit is None: unnamed.append(i); out.append(None); continue
+        if hit[0] == "fwd": used.add(hit[1])
+        out.append(hit[2])
+    left = [v for n, v in zip(fwd, args) if n not in used]
+    if unnamed and len(unnamed) == len(left):
+        for i, v in zip(unnamed, left): out[i] = v
+    elif unnamed:
+        raise EvoKernelUnbound("op.cpp parameter(s) " + ", ".join(params[i][1] for i in unnamed)
+                               + " name no forward argument, parameter or attribute of the reference Model")
+    for i, ((typ, name), v) in enumerate(zip(params, out)):
+        if "Tensor" in typ and not torch.is_tensor(v) and isinstance(v, (int, float, bool)):
+            out[i] = torch.tensor([float(v)], dtype=torch.float32)   # a scalar the extension takes as a tensor
+        elif "Tensor" not in typ and torch.is_tensor(v) and v.numel() == 1:
+            out[i] = v.item()
+    return out
+
+
+def model_src(reference_text: str, op_cpp: str) -> str:
+    "A ModelNew for MultiKernelBench's step: the reference's Model, whose forward calls the extension (bind_call)."
+    fn, params = bound_function(op_cpp)
+    return reference_text + f"""
+
+import custom_ops_lib as _ev_lib
+from evokernel import bind_call as _ev_bind
+
+
+class ModelNew(Model):
+    def __init__(self, *init):
+        super().__init__(*init)
+        object.__setattr__(self, "_ev_init", init)
+
+    def forward(self, *args):
+        return getattr(_ev_lib, {fn!r})(*_ev_bind(self, Model, args, self._ev_init, {params!r}))
+"""
+
+
+def evokernel_strings(project, op_cpp: str, reference_text: str) -> dict:
+    "MultiKernelBench's answer strings for an EvoKernel op project (op.cpp as python_bind_src; a derived ModelNew)."
+    src = project.sources
+    pick = lambda pre, suf: "\n".join(v for k, v in sorted(src.items()) if k.startswith(pre) and k.endswith(suf))
+    return dict(project_json_src="", host_tiling_src=pick("op_host/", ".h"), host_operator_src=pick("op_host/", ".cpp"),
+                kernel_src=pick("op_kernel/", ""), python_bind_src=op_cpp, model_src=model_src(reference_text, op_cpp))
+
+
+def match_evokernel(entry: dict, gitdir: str, project) -> dict:
+    "The op project of an EvoKernel entry run against its reference task (mkb.match_mkb at EvoKernel's tolerance)."
+    import mkb
+    from corpus import show
+    root, commit = entry["path"], entry["commit"]
+    coll = root.rstrip("/").split("/")[-2]
+    if coll not in SUITES: return dict(match="no-reference", match_detail=f"no reference suite for {coll}")
+    refs = posixpath.join(posixpath.dirname(posixpath.dirname(root)), "pytorch-references", SUITES[coll])
+    ref = reference_path(root, show(gitdir, commit, f"{refs}/dataset.json").decode())
+    if ref is None: return dict(match="no-reference", match_detail="no task of that pascal_name in dataset.json")
+    op_cpp = show(gitdir, commit, f"{root}/CppExtension/csrc/op.cpp").decode(errors="replace")
+    if bound_function(op_cpp) is None: return dict(match="no-reference", match_detail="op.cpp binds no function")
+    strings = evokernel_strings(project, op_cpp, show(gitdir, commit, ref).decode())
+    saved = mkb.MKB_ATOL, mkb.MKB_RTOL
+    mkb.MKB_ATOL, mkb.MKB_RTOL = EVOKERNEL_ATOL, EVOKERNEL_RTOL
+    try:
+        out = mkb.match_mkb(dict(entry, reference=ref), strings, show(gitdir, commit, ref).decode(), project)
+    finally:
+        mkb.MKB_ATOL, mkb.MKB_RTOL = saved
+    if out.get("match") == "mismatch" and "EvoKernelUnbound" in out.get("match_detail", ""):
+        out["match"] = "no-reference"   # the call needs tensors its ModelNew made in PyTorch: no call to compare
+    out["match_detail"] = f"{out.get('match_detail', '')} [{posixpath.basename(ref)}; atol=rtol=1e-2]"[:400]
+    return out
