@@ -1711,6 +1711,8 @@ def test_evokernel_op_is_called_as_its_op_cpp_signature_names_the_reference_mode
     assert evokernel.reference_path(root.replace("kernelbench", "mhc"), flat) == \
         f"{corpus.EVOKERNEL_ROOT}/pytorch-references/MHC/03_ScaledLinear.py"
     assert evokernel.reference_path(root, flat.replace("ScaledLinear\"}", "Other\"}")) is None
+    # the op's name spells an acronym otherwise (FusedMhcKernels for the task FusedMHCKernels)
+    assert evokernel.reference_path(root, flat.replace("ScaledLinear\"}", "ScaledLINEAR\"}")).endswith("/03_ScaledLinear.py")
     fn, params = evokernel.bound_function(EVO_OP_CPP)
     assert fn == "scaled_linear_custom"
     assert params == [("const at::Tensor", "x"), ("const at::Tensor", "w"),
@@ -1725,6 +1727,11 @@ def test_evokernel_op_is_called_as_its_op_cpp_signature_names_the_reference_mode
         x = torch.randn(4, 8)
         with pytest.raises(mkb._Captured) as got:
             model(x)
+        # a name whose last part is a parameter's, of the one module its head starts (fc_b = fc.bias)
+        exec(evokernel.model_src(EVO_REFERENCE, EVO_OP_CPP.replace("fc_bias_opt", "fc_b")), ns)
+        with pytest.raises(mkb._Captured) as prefixed:
+            ns["ModelNew"](8, 3, 0.5)(x)
+        assert prefixed.value.args_[2] is not None and prefixed.value.args_[2].shape == (3,)
         unbound = EVO_OP_CPP.replace("fc_bias_opt", "row_scale")
         exec(evokernel.model_src(EVO_REFERENCE, unbound), ns)
         with pytest.raises(evokernel.EvoKernelUnbound, match="row_scale"):

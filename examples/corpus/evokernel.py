@@ -11,7 +11,8 @@ parameters are made alike under the same seed) whose forward calls the extension
 bound function, the value of that name (bind_call): a forward argument, a parameter or buffer of the Model (by its
 dotted name with `_`, or its last part when only one has it), an argument of the Model's constructor, or a plain
 attribute; names compared in lower case without underscores, a trailing `_opt` dropped, w = weight, b = bias,
-self / input = x. Parameters left unnamed take the forward arguments left, in order, when as many are left. A
+self / input = x; failing that, the one value whose name the parameter's starts (conv_bias = conv_transpose.bias,
+scaling = scaling_factor). Parameters left unnamed take the forward arguments left, in order, when as many are left. A
 parameter that names nothing (a tensor ModelNew computed in PyTorch: BAM's channel_map) leaves the op without a
 reference (no-reference), not a mismatch. Tolerance: atol = rtol = 1e-2 (KernelBench's check, which EvoKernel's tasks
 come from; the export does not record theirs).
@@ -39,7 +40,7 @@ def reference_path(op_root: str, dataset_json: str) -> str | None:
     data = json.loads(dataset_json)
     root = posixpath.join(posixpath.dirname(posixpath.dirname(op_root.rstrip("/"))), "pytorch-references", suite)
     for key, task in data.get("ops", {}).items():
-        if task.get("pascal_name") == op[:-len("Custom")]:
+        if str(task.get("pascal_name", "")).lower() == op[:-len("Custom")].lower():   # FusedMhcKernels = FusedMHCKernels
             sub = task.get("level") if data.get("layout") == "by_level" else None
             return posixpath.join(root, *([sub] if sub else []), f"{key}.py")
     return None
@@ -82,8 +83,16 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
     for k, vs in weak.items():
         if len(vs) == 1: table.setdefault(k, vs[0])
     out, unnamed, used = [], [], set()
+    def fuzzy(name):   # conv_bias = conv_transpose.bias, scaling = scaling_factor: the one value it is a prefix of
+        parts = name.lower().rstrip("_").removesuffix("_opt").split("_")
+        last, head = _key(parts[-1]), "".join(parts[:-1])
+        hits = {id(v[2]): v for k, vs in weak.items() if k == last and head for v in vs
+                if _key(v[1].rsplit(".", 1)[0].replace(".", "_")).startswith(head)} if len(parts) > 1 else {}
+        if not hits:
+            hits = {id(v[2]): v for k, v in table.items() if v[0] != "fwd" and k.startswith(_key(name)) and len(_key(name)) >= 4}
+        return next(iter(hits.values())) if len(hits) == 1 else None
     for i, (typ, name) in enumerate(params):
-        hit = table.get(_key(name))
+        hit = table.get(_key(name)) or fuzzy(name)
         if hit is None: unnamed.append(i); out.append(None); continue
         if hit[0] == "fwd": used.add(hit[1])
         out.append(hit[2])
