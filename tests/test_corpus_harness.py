@@ -1743,5 +1743,15 @@ def test_evokernel_op_is_called_as_its_op_cpp_signature_names_the_reference_mode
     assert got.value.name == "scaled_linear_custom"
     call = got.value.args_
     assert call[0] is x and call[1] is model.fc.weight and call[2] is model.fc.bias and call[3] == 0.5
+    # an integer tensor of a dtype its op input does not take goes as the one integer dtype it does (their ModelNew's cast)
+    ref_ns = {}
+    exec(EVO_REFERENCE, ref_ns)
+    model = ref_ns["Model"](8, 3, 0.5)
+    labels = torch.arange(4)
+    cast = evokernel.bind_call(model, ref_ns["Model"], (labels,), (8, 3, 0.5), [("const at::Tensor", "x")], {0: ["int32"]})
+    assert cast[0].dtype == torch.int32 and cast[0].tolist() == [0, 1, 2, 3]
+    kept = evokernel.bind_call(model, ref_ns["Model"], (labels,), (8, 3, 0.5), [("const at::Tensor", "x")],
+                               {0: ["float32", "int32", "int8"]})   # two integer dtypes: which one is not said
+    assert kept[0] is labels
     layout = corpus.pybind_layout(EVO_OP_CPP, op("ScaledLinearCustom", ["x", "w", "bias"], ["y"], ["scale"]), {})
     assert layout["inputs"] == [0, 1, 2] and layout["attrs"] == [3] and layout["results"] == ["y"]

@@ -67,8 +67,10 @@ def _key(name: str) -> str:
     return SYNONYMS.get(n, n)
 
 
-def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str, str]]) -> list:
-    """The extension call's arguments for op.cpp's parameters (module docstring); raises EvoKernelUnbound."""
+def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str, str]], dtypes: dict | None = None) -> list:
+    """The extension call's arguments for op.cpp's parameters (module docstring); raises EvoKernelUnbound. `dtypes`:
+    {parameter index: the torch dtype names its op input takes}; an integer (floating) tensor of a dtype outside them
+    goes as the one integer (floating) dtype there, as their ModelNew did (CrossEntropyLoss's int64 target as int32)."""
     import torch
     fwd = [n for n in inspect.signature(model_cls.forward).parameters if n != "self"]
     ini = [n for n in inspect.signature(model_cls.__init__).parameters if n != "self"]
@@ -107,10 +109,15 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
             out[i] = torch.tensor([float(v)], dtype=torch.float32)   # a scalar the extension takes as a tensor
         elif "Tensor" not in typ and torch.is_tensor(v) and v.numel() == 1:
             out[i] = v.item()
+        allowed = (dtypes or {}).get(i)
+        if allowed and torch.is_tensor(out[i]) and str(out[i].dtype).replace("torch.", "") not in allowed:
+            kind = [d for d in allowed if getattr(torch, d, None) is not None and getattr(torch, d).is_floating_point
+                    == out[i].dtype.is_floating_point and d != "bool"]
+            if len(set(kind)) == 1 and out[i].dtype != torch.bool: out[i] = out[i].to(getattr(torch, kind[0]))
     return out
 
 
-def model_src(reference_text: str, op_cpp: str) -> str:
+def model_src(reference_text: str, op_cpp: str, dtypes: dict | None = None) -> str:
     "A ModelNew for MultiKernelBench's step: the reference's Model, whose forward calls the extension (bind_call)."
     fn, params = bound_function(op_cpp)
     return reference_text + f"""
@@ -125,16 +132,21 @@ class ModelNew(Model):
         object.__setattr__(self, "_ev_init", init)
 
     def forward(self, *args):
-        return getattr(_ev_lib, {fn!r})(*_ev_bind(self, Model, args, self._ev_init, {params!r}))
+        return getattr(_ev_lib, {fn!r})(*_ev_bind(self, Model, args, self._ev_init, {params!r}, {dtypes or {}!r}))
 """
 
 
 def evokernel_strings(project, op_cpp: str, reference_text: str) -> dict:
     "MultiKernelBench's answer strings for an EvoKernel op project (op.cpp as python_bind_src; a derived ModelNew)."
     src = project.sources
+    from corpus import pybind_layout
+    from ascendcraft.opproject import GE_DTYPES
+    layout = pybind_layout(op_cpp, project.op, project.sources)
+    dtypes = {i: sorted({GE_DTYPES[d][0] for d in p.dtypes if d in GE_DTYPES}) for p, i in
+              zip(project.op.inputs, layout["inputs"] if layout else []) if i is not None and p.dtypes}
     pick = lambda pre, suf: "\n".join(v for k, v in sorted(src.items()) if k.startswith(pre) and k.endswith(suf))
     return dict(project_json_src="", host_tiling_src=pick("op_host/", ".h"), host_operator_src=pick("op_host/", ".cpp"),
-                kernel_src=pick("op_kernel/", ""), python_bind_src=op_cpp, model_src=model_src(reference_text, op_cpp))
+                kernel_src=pick("op_kernel/", ""), python_bind_src=op_cpp, model_src=model_src(reference_text, op_cpp, dtypes))
 
 
 def match_evokernel(entry: dict, gitdir: str, project) -> dict:
