@@ -1750,6 +1750,15 @@ def test_evokernel_op_is_called_as_its_op_cpp_signature_names_the_reference_mode
     labels = torch.arange(4)
     cast = evokernel.bind_call(model, ref_ns["Model"], (labels,), (8, 3, 0.5), [("const at::Tensor", "x")], {0: ["int32"]})
     assert cast[0].dtype == torch.int32 and cast[0].tolist() == [0, 1, 2, 3]
+    class Norm(torch.nn.Module):   # a norm's gamma / beta / mean / var are torch's weight / bias / running_mean / running_var
+        def __init__(self, c):
+            super().__init__()
+            self.bn = torch.nn.BatchNorm1d(c)
+
+        def forward(self, x): return self.bn(x)
+    norm = Norm(4)
+    got = evokernel.bind_call(norm, Norm, (torch.ones(2, 4),), (4,), [("at::Tensor", n) for n in ("x", "gamma", "bn_beta", "bn_mean", "var")])
+    assert [g is e for g, e in zip(got[1:], (norm.bn.weight, norm.bn.bias, norm.bn.running_mean, norm.bn.running_var))] == [True] * 4
     kept = evokernel.bind_call(model, ref_ns["Model"], (labels,), (8, 3, 0.5), [("const at::Tensor", "x")],
                                {0: ["float32", "int32", "int8"]})   # two integer dtypes: which one is not said
     assert kept[0] is labels

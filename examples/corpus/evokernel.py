@@ -11,7 +11,7 @@ parameters are made alike under the same seed) whose forward calls the extension
 bound function, the value of that name (bind_call): a forward argument, a parameter or buffer of the Model (by its
 dotted name with `_`, or its last part when only one has it), an argument of the Model's constructor, or a plain
 attribute; names compared in lower case without underscores, a trailing `_opt` dropped, w = weight, b = bias,
-self / input = x; failing that, the one value whose name the parameter's starts (conv_bias = conv_transpose.bias,
+self / input = x, a norm's gamma / beta / mean / var = weight / bias / running_mean / running_var; failing that, the one value whose name the parameter's starts (conv_bias = conv_transpose.bias,
 scaling = scaling_factor). Parameters left unnamed take the forward arguments left, in order, when as many are left. A
 parameter that names nothing (a tensor ModelNew computed in PyTorch: BAM's channel_map) leaves the op without a
 reference (no-reference), not a mismatch. Tolerance: atol = rtol = 1e-2 (KernelBench's check, which EvoKernel's tasks
@@ -24,7 +24,8 @@ import re
 
 EVOKERNEL_ATOL = EVOKERNEL_RTOL = 1e-2
 SUITES = {"ops-kernelbench-910b": "KernelBench", "ops-attention-910b": "Attention", "ops-mhc-910b": "MHC"}
-SYNONYMS = {"w": "weight", "b": "bias", "self": "x", "input": "x"}
+SYNONYMS = {"w": "weight", "b": "bias", "self": "x", "input": "x", "gamma": "weight", "beta": "bias",
+            "mean": "runningmean", "var": "runningvar"}   # a norm's affine and running statistics as torch names them
 
 
 class EvoKernelUnbound(LookupError):
