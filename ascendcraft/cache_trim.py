@@ -52,12 +52,13 @@ def _folder_bytes(folder: Path) -> int:
 
 def cache_entries(emu_dir: Path) -> list[CacheEntry]:
     """The entries under `emu_dir` (`<cache>/emu`): builds/<xx>/<key>, hosts/<xx>/<key> (host files' objects),
-    runtime-*-sealed and pch-*-sealed folders."""
+    traces/<xx>/<key> (kernels' traces), runtime-*-sealed and pch-*-sealed folders."""
     emu_dir = Path(emu_dir)
     folders = [p for p in emu_dir.glob("runtime-*-sealed") if p.is_dir()]
     folders += [p for p in emu_dir.glob("pch-*-sealed") if p.is_dir()]
     folders += [p for p in emu_dir.glob("builds/??/*") if p.is_dir() and not p.name.startswith("build-")]
     folders += [p for p in emu_dir.glob("hosts/??/*") if p.is_dir() and not p.name.startswith("host-")]
+    folders += [p for p in emu_dir.glob("traces/??/*") if p.is_dir() and not p.name.startswith("host-")]
     out = []
     for p in folders:
         try: out.append(CacheEntry(p, _folder_bytes(p), p.stat().st_mtime))

@@ -47,18 +47,18 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE',
            'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER',
            'PCH_KEEP_SECONDS', 'KERNEL_MAIN', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES',
-           'GM_PADDING_MODES', 'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings',
-           'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
-           'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
-           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
-           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
-           'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'past_close', 'tiling_struct_usings',
-           'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources',
-           'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
-           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'build', 'build_for_key', 'GM', 'Scalar',
-           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace',
-           'no_output_diagnostic']
+           'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
+           'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags', 'launch_statements',
+           'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
+           'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures',
+           'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version', 'angle_include_dirs',
+           'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header', 'with_prelude',
+           'pch_rejections', 'Build', 'past_close', 'tiling_struct_usings', 'clashing_include_guards',
+           'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'key_var_conditions', 'host_inputs',
+           'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
+           'kernel_host_duplicates', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
+           'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles',
+           'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -3070,21 +3070,99 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
         scratch.close()
 
 
+_TRACE_FORMAT = "emu-trace-1"   # bump when what a trace depends on, its files or its cache folder change
+TRACE_FILES = ("trace.json", "trace.bin", "trace_repeats.bin")
+TRACE_KEEP_MB = 256             # a larger trace is not kept: copying it back would cost more than little kernels' traces
+
+
+def trace_key(build: Build, args: list, *, block_dim, host_args, ub_bytes: int, cores: int, auto_sync: bool | None,
+              tiling_key: int | None, settings: Settings) -> str | None:
+    """The content key of a kernel's trace: everything trace mode's instruction streams can depend on, which holds no
+    tensor data: the build (its cache key: the sources, flags, compiler and runtime), each argument as the run spec
+    gives it (a GM buffer's name, role, dtype, shape and size; a scalar's text; value and tiling bytes; a workspace's
+    size), the launch (blocks or the host tiling function's arguments, tiling key, UB size, cores, auto-sync) and the
+    run's limits. None when the build is not a cache entry, or an argument is one `run` would refuse."""
+    if build.folder is None or not build.ok or build.sanitize or len(args) != len(build.params): return None
+    parts = [_TRACE_FORMAT, build.folder.name, build.entry, runtime_hash(), repr(block_dim), repr(host_args),
+             str(int(ub_bytes)), str(int(cores)), str(int(settings.auto_sync if auto_sync is None else auto_sync)),
+             repr(tiling_key), str(int(settings.run_memory_mb)), str(int(settings.file_limit_mb))]
+    for p, a in zip(build.params, args):
+        if isinstance(a, GM): parts.append(f"gm {a.name} {a.role} {np.dtype(a.dtype).str} {tuple(a.shape)} {a.nbytes}")
+        elif isinstance(a, Tiling): parts.append("tiling -" if a.data is None else "tiling " + bytes(a.data).hex())
+        elif isinstance(a, Workspace): parts.append(f"workspace {a.nbytes}")
+        elif p.kind == "value":
+            if (data := _value_bytes(a)) is None: return None
+            parts.append("value " + data.hex())
+        elif not p.is_pointer:
+            parts.append(f"scalar {p.scalar} {_scalar_text(a.value if isinstance(a, Scalar) else a, p.scalar)}")
+        else: return None
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode()); h.update(b"\0")
+    return h.hexdigest()
+
+
+def _cached_trace(folder: Path, out: Path, cache: Path, key: str) -> dict | None:
+    """The signed record of the trace cache entry `folder` when each of its files, copied into `out` (the copies are
+    checked, so a file replaced meanwhile is not used), passes its seal; else None."""
+    try:
+        info = json.loads((folder / "entry.json").read_text())
+        if not (seal.signed(info, cache) and info.get("key") == key): return None
+        out.mkdir(parents=True, exist_ok=True)
+        for name in info["files"]:
+            shutil.copyfile(folder / name, out / name)
+            shutil.copyfile(folder / f"{name}.seal", out / f"{name}.seal")
+            if not seal.file_sealed(out / name, cache, f"{key}/{name}"): return None
+        cache_trim.mark_used(folder)
+        return info
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _store_trace(folder: Path, src: Path, info: dict, cache: Path, key: str) -> None:
+    "Keep the trace files of `src` as the cache entry `folder` (each sealed, the record signed; moved in whole)."
+    try:
+        files = [n for n in TRACE_FILES if (src / n).is_file()]
+        if sum((src / n).stat().st_size for n in files) > TRACE_KEEP_MB << 20: return
+        staged = Path(tempfile.mkdtemp(prefix="host-", dir=_mkdir(folder.parent)))
+        try:
+            for name in files:
+                shutil.copyfile(src / name, staged / name)
+                seal.seal_file(staged / name, cache, f"{key}/{name}")
+            (staged / "entry.json").write_text(json.dumps(seal.sign({**info, "key": key, "files": files}, cache)))
+            try: os.replace(staged, folder)
+            except OSError: pass                       # another process kept the same trace first
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
+    except OSError:
+        pass
+
+
 def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None,
           ub_bytes: int = 196608, cores: int = 48, auto_sync: bool | None = None, tiling_key: int | None = None,
-          settings: Settings | None = None) -> Trace:
-    "Run a built kernel in trace mode: every block's instruction stream, no tensor data (raises on rule violations)."
+          settings: Settings | None = None, reuse: bool = True) -> Trace:
+    """Run a built kernel in trace mode: every block's instruction stream, no tensor data (raises on rule violations).
+    A trace of the same build with the same arguments and launch (`trace_key`) comes from the cache as it was recorded,
+    with its notes and the seconds of the run that recorded it (`meta['cached']`): timing an unchanged kernel again
+    runs nothing. `reuse=False` records it afresh (a benchmark of trace mode itself)."""
     settings = settings or load_settings()
     args = list(args)
     if tiling_key is not None and 0 <= int(tiling_key) < 1 << 64: build = build_for_key(build, int(tiling_key))
+    key = trace_key(build, args, block_dim=block_dim, host_args=host_args, ub_bytes=ub_bytes, cores=cores,
+                    auto_sync=auto_sync, tiling_key=tiling_key, settings=settings)
+    folder = settings.cache_path / "emu" / "traces" / key[:2] / key if key else None
     scratch = ScratchFolder("trace")
     run_dir = scratch.path
     try:
+        if folder is not None and reuse and (info := _cached_trace(folder, run_dir / "cached", settings.cache_path, key)) is not None:
+            t = Trace.load(run_dir / "cached")
+            t.meta.update(info["meta"], cached=True)
+            return t
         _, child, _ = _launch(build, args, run_dir, settings, mode="trace", block_dim=block_dim, host_args=host_args, poison=0,
                            ub_bytes=ub_bytes, cores=cores, auto_sync=auto_sync, tiling_key=tiling_key)
-        if (key := _rekey(child, build)) is not None:
-            return trace(build_for_key(build, key), args, block_dim=block_dim, host_args=host_args, ub_bytes=ub_bytes,
-                         cores=cores, auto_sync=auto_sync, tiling_key=tiling_key, settings=settings)
+        if (rekey := _rekey(child, build)) is not None:
+            return trace(build_for_key(build, rekey), args, block_dim=block_dim, host_args=host_args, ub_bytes=ub_bytes,
+                         cores=cores, auto_sync=auto_sync, tiling_key=tiling_key, settings=settings, reuse=reuse)
         diags, ok = _collect(child, build, "trace", _arg_names(build, args), settings)
         if not ok:
             raise AscendCraftError(diags, stage="trace")
@@ -3092,8 +3170,12 @@ def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: 
         for name in ("trace/trace.json", "trace/trace.bin", "trace/trace_repeats.bin"):
             sandbox.scratch_path(real_dir, name, resolved=True)   # no links
         t = Trace.load(run_dir / "trace")
-        t.meta.update(entry=build.entry, file=build.entry_file, seconds=child.seconds, notes=[d.render() for d in diags],
-                      cpu_seconds=next((r.get("cpu_seconds") for r in child.records if r.get("type") == "done"), None))
+        meta = dict(entry=build.entry, file=build.entry_file, seconds=child.seconds, notes=[d.render() for d in diags],
+                    cpu_seconds=next((r.get("cpu_seconds") for r in child.records if r.get("type") == "done"), None))
+        t.meta.update(meta)
+        if folder is not None:
+            _store_trace(folder, run_dir / "trace", {"meta": meta}, settings.cache_path, key)
+            cache_trim.maybe_trim(settings.cache_path / "emu", settings.build_cache_mb)
         return t
     finally:
         scratch.close()

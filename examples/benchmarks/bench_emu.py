@@ -113,7 +113,7 @@ def main():
     targs = [GM("x", None, "in", shape=shape, dtype=np.float32), GM("y", None, "out", shape=shape, dtype=np.float32),
              Scalar(shape[0] * shape[1]), Scalar(TILE)]
     t0 = time.perf_counter()
-    t = trace(b, targs, block_dim=BLOCKS)
+    t = trace(b, targs, block_dim=BLOCKS, reuse=False)
     trace_s = time.perf_counter() - t0
     rows.append((f"trace {shape[0]}x{shape[1]} float32 (1.6e9 elements), 48 blocks", f"{trace_s:.2f} s",
                  f"{len(t):,} records ({t.records.nbytes / 1e6:.0f} MB), kernel process {t.meta['seconds']:.2f} s"))

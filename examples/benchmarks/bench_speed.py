@@ -264,8 +264,8 @@ def main():
         np.testing.assert_allclose(r.outputs["y"], out, rtol=1e-5, atol=1e-5)
         targs = [GM("x", None, "in", shape=(n,), dtype=np.float32), GM("y", None, "out", shape=(m,), dtype=np.float32),
                  Scalar(n), Scalar(TILE)]
-        trace_s, _, t = best(lambda: trace(b, targs, block_dim=BLOCKS, settings=settings), opts.repeats)
-        trace_cpu = min(trace(b, targs, block_dim=BLOCKS, settings=settings).meta["cpu_seconds"] for _ in range(opts.repeats))
+        trace_s, _, t = best(lambda: trace(b, targs, block_dim=BLOCKS, settings=settings, reuse=False), opts.repeats)
+        trace_cpu = min(trace(b, targs, block_dim=BLOCKS, settings=settings, reuse=False).meta["cpu_seconds"] for _ in range(opts.repeats))
         rows.append((f"{name} ({n / 1e6:.1f} M floats)", f"{np_s * 1000:.1f} ms",
                      f"NumPy wall time (the 1.0x), load {os.getloadavg()[0]:.1f} after this case"))
         rows.append(("  NumPy on GM-file pages (the GM files' kind of memory)", f"{shm_s / np_s:.1f}x",
