@@ -392,3 +392,33 @@ def test_an_answer_that_sets_the_tasks_batch_in_a_constant_runs_at_the_tasks_sha
     plain = mkb.match_mkb({"reference": "twice_add.py"}, mkb.answer_strings(answer()), REFERENCE,
                           load_project(mkb.write_project(mkb.answer_strings(answer()), tmp_path / "plain")), limit=128 << 10)
     assert plain["match"] == "pass" and "batch_size 64 -> 32" in plain["match_detail"], plain   # reads its shape: smaller
+
+
+def test_a_bfloat16_output_is_asked_of_run_project_as_bfloat16_and_read_back_from_its_bits(monkeypatch):
+    """run_project takes a bfloat16 output as (shape, "bfloat16") (DT_BF16; numpy has none) and returns its raw bits; a
+    uint16 spec would ask for DT_UINT16, a column a bf16-only op definition does not have (EvoKernel's GroupedGEMM)."""
+    import types
+    import numpy as np
+    import torch
+    import ascendcraft.opproject as opproject
+    from ascendcraft.opproject import OpDefinition, OpParam
+    op = OpDefinition("BfTwiceCustom", "op_host/x.cpp", 1, [OpParam("x", dtypes=["DT_BF16"])], [OpParam("y", dtypes=["DT_BF16"])], [])
+    project = types.SimpleNamespace(op=op, sources={})
+    reference = ("import torch\nclass Model(torch.nn.Module):\n    def forward(self, x): return x * 2\n"
+                 "def get_inputs(): return [torch.rand(8).to(torch.bfloat16)]\ndef get_init_inputs(): return []\n")
+    strings = {"host_operator_src": "", "kernel_src": "",
+               "python_bind_src": "at::Tensor f(const at::Tensor& x) {\n  at::Tensor y = at::empty_like(x);\n"
+                                  "  EXEC_NPU_CMD(aclnnBfTwiceCustom, x, y);\n  return y;\n}\n"
+                                  "PYBIND11_MODULE(m, m) { m.def(\"bf_twice\", &f, \"\"); }\n",
+               "model_src": "import torch, custom_ops_lib\nclass ModelNew(torch.nn.Module):\n"
+                            "    def forward(self, x): return custom_ops_lib.bf_twice(x)\n"}
+    asked = {}
+
+    def fake_run(project, inputs, *, outputs=None, **kw):
+        asked.update(outputs)
+        y = (inputs["x"] * 2).view(torch.int16).numpy().view(np.uint16)
+        return types.SimpleNamespace(run=types.SimpleNamespace(ok=True, diagnostics=[]), outputs={"y": y}, tiling_key=0)
+    monkeypatch.setattr(opproject, "run_project", fake_run)
+    got = mkb.match_mkb({}, strings, reference, project)
+    assert asked == {"y": ((8,), "bfloat16")}
+    assert got["match"] == "pass", got

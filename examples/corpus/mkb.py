@@ -415,7 +415,7 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project, *, budge
         ge = p.dtypes[min(col, len(p.dtypes) - 1)] if p.dtypes else None
         name = GE_DTYPES[ge][0] if ge in GE_DTYPES else str(w.dtype).replace("torch.", "")
         names[p.name] = name
-        out_specs[p.name] = (tuple(w.shape), np.dtype("uint16") if name == "bfloat16" else np.dtype(name))
+        out_specs[p.name] = (tuple(w.shape), "bfloat16" if name == "bfloat16" else np.dtype(name))   # run_project: DT_BF16, its raw bits back
     for p in op.outputs:
         if p.name not in out_specs:
             return dict(match="no-reference", match_detail=f"output {p.name}: the reference does not return it")
