@@ -1512,7 +1512,6 @@ _NOT_YET = "an AscendC API the CPU emulation does not provide"
 UNEMULATED: dict[str, str] = {
     "ShiftLeft.tensor_scalar": "the tensor-shift form is not emulated: shift by a scalar",
     "ShiftRight.tensor_scalar": "the tensor-shift form is not emulated: shift by a scalar",
-    "GlobalTensor.call": "GlobalTensor::operator() (a raw GM reference) is not emulated: use GetValue / SetValue",
     "GlobalTensor.SetShapeInfo": _NOT_YET,
     **{f"invented.{n}": _NOT_YET for n in ("Subs", "Divs", "Neg", "Clamp", "Where")},
     # the wider math API: official verdicts are recorded; delete these lines as the emulation provides each API
