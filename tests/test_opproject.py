@@ -847,6 +847,15 @@ def test_a_kernel_constant_named_like_one_of_the_tiling_headers_is_not_ambiguous
     assert r.ok and list(r.outputs["y"]) == [10, 11, 12, 13, -1, -1, -1, -1]
 
 
+def def_custom_outputs(b, v: int, w: int) -> list:
+    "The two int64 outputs of a built def_custom kernel (y, workspace, tiling) given tiling fields v and w (its diagnostics if it failed)."
+    from ascendcraft.emu import run, GM, Tiling
+    import struct
+    r = run(b, [GM("y", None, "out", shape=(2,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
+                Tiling(struct.pack("<2q", v, w))], block_dim=1)
+    return list(r.outputs["y"]) if r.ok else [d.render() for d in r.diagnostics]
+
+
 @pytest.mark.parametrize("cpu_debug", [True, False])
 def test_a_kernel_side_definition_of_a_tiling_struct_is_the_one_the_kernel_uses(cpu_debug):
     # ops-nn fused_linear_cross_entropy_loss_grad: op_host's BEGIN_TILING_DATA_DEF(T) and the kernel's own CPU-debug
@@ -871,18 +880,14 @@ def test_a_kernel_side_definition_of_a_tiling_struct_is_the_one_the_kernel_uses(
     b = build({"op_host/def_custom_tiling.h": tiling_h, "op_kernel/def_custom_tiling_data_def.h": def_h,
                "op_kernel/def_custom.cpp": kernel}, "def_custom")
     assert b.ok, [d.render() for d in b.diagnostics]
-    r = run(b, [GM("y", None, "out", shape=(2,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
-                Tiling(struct.pack("<2q", 21, -5))], block_dim=1)
-    assert r.ok and list(r.outputs["y"]) == [42, -5]
+    assert def_custom_outputs(b, 21, -5) == [42, -5]
     # a struct of that name in a file the kernel does not include (hicann ops-nn inplace_scatter_add: the Ascend 950
     # kernel's op_kernel/arch35/*_tiling_data.h) is not the kernel's: the driver names optiling::DefTiling as usual
     arch35 = "#pragma once\n#include <cstdint>\nstruct DefTiling {\n    int64_t v;\n    int64_t w;\n};\n"
     b = build({"op_host/def_custom_tiling.h": tiling_h, "op_kernel/arch35/def_custom_tiling_data.h": arch35,
                "op_kernel/def_custom.cpp": kernel.replace('#include "def_custom_tiling_data_def.h"\n', "")}, "def_custom")
     assert b.ok, [d.render() for d in b.diagnostics]
-    r = run(b, [GM("y", None, "out", shape=(2,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
-                Tiling(struct.pack("<2q", 4, 9))], block_dim=1)
-    assert r.ok and list(r.outputs["y"]) == [8, 9]
+    assert def_custom_outputs(b, 4, 9) == [8, 9]
     # nor is one the kernel includes in its Ascend 950 branch (hicann ops-nn chamfer_distance_grad: `#if __CCE_AICORE__
     # == 310` includes arch35/...; its A2 branch's header defined the struct only under __CCE_KT_TEST__)
     b = build({"op_host/def_custom_tiling.h": tiling_h, "op_kernel/arch35/def_custom_tiling_data.h": arch35,
@@ -892,9 +897,7 @@ def test_a_kernel_side_definition_of_a_tiling_struct_is_the_one_the_kernel_uses(
                    '#else\n#include "def_custom_tiling_data_def.h"\n#endif\n'),
                "op_kernel/def_custom_tiling_data_def.h": def_h}, "def_custom")
     assert b.ok, [d.render() for d in b.diagnostics]
-    r = run(b, [GM("y", None, "out", shape=(2,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
-                Tiling(struct.pack("<2q", 5, 6))], block_dim=1)
-    assert r.ok and list(r.outputs["y"]) == [10, 6]
+    assert def_custom_outputs(b, 5, 6) == [10, 6]
 
 
 def test_a_kernel_side_class_of_a_tiling_structs_name_is_the_one_the_kernel_uses():
@@ -916,9 +919,7 @@ def test_a_kernel_side_class_of_a_tiling_structs_name_is_the_one_the_kernel_uses
     b = build({"op_host/def_custom_tiling_shared.h": tiling_h, "op_kernel/def_custom_tiling.h": def_h,
                "op_kernel/def_custom.cpp": kernel}, "def_custom")
     assert b.ok, [d.render() for d in b.diagnostics]
-    r = run(b, [GM("y", None, "out", shape=(2,), dtype=np.int64), GM("workspace", np.zeros(8, np.uint8), "workspace"),
-                Tiling(struct.pack("<2q", 7, -2))], block_dim=1)
-    assert r.ok and list(r.outputs["y"]) == [21, -2]
+    assert def_custom_outputs(b, 7, -2) == [21, -2]
 
 
 def test_a_variable_of_the_host_tiling_header_is_a_copy_on_each_side(tmp_path):
