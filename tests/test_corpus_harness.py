@@ -1764,3 +1764,75 @@ def test_evokernel_op_is_called_as_its_op_cpp_signature_names_the_reference_mode
     assert kept[0] is labels
     layout = corpus.pybind_layout(EVO_OP_CPP, op("ScaledLinearCustom", ["x", "w", "bias"], ["y"], ["scale"]), {})
     assert layout["inputs"] == [0, 1, 2] and layout["attrs"] == [3] and layout["results"] == ["y"]
+
+
+EVO_CONV_REDUCE = """
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, channel, num_class, la, gamma=2, b=1):
+        super().__init__()
+        self.la = la
+        self.fc = nn.Conv2d(channel, num_class, 1, bias=False)
+        self.conv = nn.Conv1d(1, 1, kernel_size=3, padding=1, bias=False)
+        self.ln = nn.LayerNorm(num_class)
+
+    def forward(self, x):
+        y_raw = self.fc(x).flatten(2)
+        return self.ln(y_raw.mean(2) + self.la * y_raw.amax(2))
+
+    def _attend(self, q, k):
+        return q @ k
+
+def get_inputs():
+    return [torch.randn(2, 4, 3, 3)]
+
+def get_init_inputs():
+    return [4, 6, 0.2]
+"""
+
+
+def test_evokernel_binding_refuses_values_the_model_computes_and_calls_missing_its_weights():
+    """op.cpp's parameters are bound to the reference Model's values only where nothing says the op saw something else:
+    a parameter named like a value the Model computes (a local of forward, a helper's parameter) is refused; so is a
+    call that leaves out a parameter the forward reads (the op then computes a part of the Model from what their
+    ModelNew made first: ResidualAttention's x is the output of the Model's 1x1 convolution), unless that parameter is
+    one value throughout (a norm's ones / zeros, which a kernel may leave out); a constructor argument named like a
+    torch synonym (ECA's gamma) is no stand-in for a module's weight."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    ns = {}
+    exec(EVO_CONV_REDUCE, ns)
+    Model = ns["Model"]
+    model = Model(4, 6, 0.2)
+    x = torch.randn(2, 4, 3, 3)
+    computed = evokernel.computed_names(EVO_CONV_REDUCE)
+    assert {"y_raw", "q", "k"} <= set(computed) and "x" not in computed
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"q, k name values the reference Model computes"):
+        evokernel.bind_call(model, Model, (x,), (4, 6, 0.2), [("at::Tensor", "q"), ("at::Tensor", "k")], {}, computed)
+    # x and la name the forward's input and an attribute, but the forward reads fc.weight, which the call leaves out
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads fc\.weight, which op.cpp takes no parameter for.*op.cpp's x "):
+        evokernel.bind_call(model, Model, (x,), (4, 6, 0.2), [("at::Tensor", "x"), ("double", "la")], {}, computed)
+    # with fc's weight in the call it is bound: ln's weight and bias (ones and zeros as initialised) may be left out,
+    # conv's is not read by this forward; `weight` is no synonym of the constructor's gamma
+    got = evokernel.bind_call(model, Model, (x,), (4, 6, 0.2),
+                              [("at::Tensor", "x"), ("at::Tensor", "fc_weight"), ("double", "la")], {}, computed)
+    assert got[0] is x and got[1] is model.fc.weight and got[2] == 0.2
+    with torch.no_grad():
+        model.ln.weight.uniform_()   # no longer one value: a kernel without it computes something else
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads ln\.weight"):
+        evokernel.bind_call(model, Model, (x,), (4, 6, 0.2),
+                            [("at::Tensor", "x"), ("at::Tensor", "fc_weight"), ("double", "la")], {}, computed)
+
+    class Eca(torch.nn.Module):
+        def __init__(self, channels, gamma=2, b=1):
+            super().__init__()
+            self.conv = torch.nn.Conv1d(1, 1, kernel_size=3, padding=1, bias=False)
+
+        def forward(self, x):
+            return x * self.conv(x.mean((2, 3)).unsqueeze(1)).sigmoid().squeeze(1)[..., None, None]
+    eca = Eca(8, 2, 1)
+    got = evokernel.bind_call(eca, Eca, (x,), (8, 2, 1), [("at::Tensor", "x"), ("at::Tensor", "weight")])
+    assert got[1] is eca.conv.weight

@@ -63,26 +63,103 @@ def bound_function(op_cpp: str) -> tuple[str, list[tuple[str, str]]] | None:
     return bound.group(1), params
 
 
+def _norm(name: str) -> str:
+    "A name for matching: lower case, without underscores or a trailing `_opt`."
+    return re.sub(r"_?opt(?:ional)?$", "", name.lower()).replace("_", "")
+
+
 def _key(name: str) -> str:
-    n = re.sub(r"_?opt(?:ional)?$", "", name.lower()).replace("_", "")
+    "An op.cpp parameter's name as torch names the same value (w = weight, a norm's gamma = weight, ...)."
+    n = _norm(name)
     return SYNONYMS.get(n, n)
 
 
-def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str, str]], dtypes: dict | None = None) -> list:
+def computed_names(reference_text: str) -> list[str]:
+    """The names the reference Model computes: those its methods other than __init__ assign (q = self.fc_q(x)), and the
+    parameters of its helper methods (q, k, v of a `_attention(self, q, k, v)`), less forward's own parameters."""
+    import ast
+    try:
+        tree = ast.parse(reference_text)
+    except SyntaxError:
+        return []
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Model"), None)
+    if cls is None: return []
+    names, fwd = set(), set()
+    for f in cls.body:
+        if not isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) or f.name == "__init__": continue
+        own = {a.arg for a in [*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs]} - {"self"}
+        if f.name == "forward": fwd |= own
+        else: names |= own
+        names |= {n.id for n in ast.walk(f) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return sorted(names - fwd)
+
+
+META_PROPERTIES = {"data", "T", "mT", "H", "mH", "real", "imag"}   # properties that hand on the tensor's values
+
+
+def used_state(model, args: tuple) -> set[str] | None:
+    """The names of the Model's parameters and buffers its forward reads on these inputs, found by running the
+    reference's forward on meta tensors (nothing computed) under a function mode that records every tensor a torch
+    function receives (not those only asked their shape, dtype or device); None when the forward does not run there."""
+    import torch
+    from torch.func import functional_call
+    from torch.overrides import TorchFunctionMode
+    from torch.utils._pytree import tree_leaves
+    state = {n: t.detach().to("meta") for n, t in [*model.named_parameters(), *model.named_buffers()]}
+    ids = {id(t): n for n, t in state.items()}
+    seen = set()
+
+    class Uses(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            if getattr(func, "__name__", "") != "__get__" or getattr(getattr(func, "__self__", None), "__name__", "") in META_PROPERTIES:
+                seen.update(ids[id(a)] for a in tree_leaves((args, kwargs)) if torch.is_tensor(a) and id(a) in ids)
+            return func(*args, **kwargs)
+    meta = tuple(a.detach().to("meta") if torch.is_tensor(a) else a for a in args)
+    object.__setattr__(model, "_ev_probe", True)   # ModelNew runs its reference Model's forward
+    try:
+        with torch.no_grad(), Uses():
+            functional_call(model, state, meta, strict=False)
+    except Exception:  # noqa: BLE001 - an op without a meta kernel, or a forward that reads values (.item())
+        return None
+    finally:
+        object.__setattr__(model, "_ev_probe", False)
+    return seen
+
+
+def _constant(t) -> bool:
+    "A tensor whose elements are all one value (a norm's ones / zeros as initialised, a counter): a kernel may omit it."
+    import torch
+    if t.numel() == 0: return True
+    if t.is_meta: return False   # no values to look at: taken as needed
+    if t.numel() == 1: return float(t.reshape(-1)[0]) in (0.0, 1.0)
+    if t.dtype == torch.bool or not (t.is_floating_point() or t.dtype in (torch.int32, torch.int64)): return False
+    lo, hi = torch.aminmax(t.detach().reshape(-1))
+    return bool(lo == hi)
+
+
+def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str, str]], dtypes: dict | None = None,
+              computed: list[str] | tuple = ()) -> list:
     """The extension call's arguments for op.cpp's parameters (module docstring); raises EvoKernelUnbound. `dtypes`:
     {parameter index: the torch dtype names its op input takes}; an integer (floating) tensor of a dtype outside them
-    goes as the one integer (floating) dtype there, as their ModelNew did (CrossEntropyLoss's int64 target as int32)."""
+    goes as the one integer (floating) dtype there, as their ModelNew did (CrossEntropyLoss's int64 target as int32).
+    `computed`: the names the Model computes (computed_names). The call is refused (EvoKernelUnbound, naming the
+    parameters), never guessed, when a parameter no value is named after is named like a value the Model computes
+    (q, k, v of fc_q(queries), ...: their ModelNew made it in PyTorch), when the parameters left unnamed are not as
+    many as the forward arguments left, or when the forward reads a parameter or buffer of the Model (not one of a
+    single value) that the call does not pass (used_state): then the op computes a part of the Model from values
+    their ModelNew made first (ResidualAttention's x is the Model's 1x1 convolution of its input)."""
     import torch
     fwd = [n for n in inspect.signature(model_cls.forward).parameters if n != "self"]
     ini = [n for n in inspect.signature(model_cls.__init__).parameters if n != "self"]
     table, weak = {}, {}
-    for n, v in zip(fwd, args): table.setdefault(_key(n), ("fwd", n, v))
+    for n, v in zip(fwd, args): table.setdefault(_key(n), ("fwd", n, v))   # the forward's input / self is x
     for n, v in [*model.named_parameters(), *model.named_buffers()]:
-        table.setdefault(_key(n.replace(".", "_")), ("state", n, v))
-        weak.setdefault(_key(n.split(".")[-1]), []).append(("state", n, v))
-    for n, v in zip(ini, init): table.setdefault(_key(n), ("init", n, v))
+        table.setdefault(_norm(n.replace(".", "_")), ("state", n, v))
+        weak.setdefault(_norm(n.split(".")[-1]), []).append(("state", n, v))
+    for n, v in zip(ini, init): table.setdefault(_norm(n), ("init", n, v))
     for n, v in vars(model).items():
-        if not n.startswith("_") and isinstance(v, (int, float, bool, torch.Tensor)): table.setdefault(_key(n), ("attr", n, v))
+        if not n.startswith("_") and isinstance(v, (int, float, bool, torch.Tensor)): table.setdefault(_norm(n), ("attr", n, v))
     for k, vs in weak.items():
         if len(vs) == 1: table.setdefault(k, vs[0])
     out, unnamed, used = [], [], set()
@@ -90,21 +167,38 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
         parts = name.lower().rstrip("_").removesuffix("_opt").split("_")
         last, head = _key(parts[-1]), "".join(parts[:-1])
         hits = {id(v[2]): v for k, vs in weak.items() if k == last and head for v in vs
-                if _key(v[1].rsplit(".", 1)[0].replace(".", "_")).startswith(head)} if len(parts) > 1 else {}
+                if _norm(v[1].rsplit(".", 1)[0].replace(".", "_")).startswith(head)} if len(parts) > 1 else {}
         if not hits:
             hits = {id(v[2]): v for k, v in table.items() if v[0] != "fwd" and k.startswith(_key(name)) and len(_key(name)) >= 4}
         return next(iter(hits.values())) if len(hits) == 1 else None
     for i, (typ, name) in enumerate(params):
-        hit = table.get(_key(name)) or fuzzy(name)
+        hit = table.get(_norm(name)) or table.get(_key(name)) or fuzzy(name)
         if hit is None: unnamed.append(i); out.append(None); continue
         if hit[0] == "fwd": used.add(hit[1])
         out.append(hit[2])
+    made = {_norm(n) for n in computed}
+    inner = [params[i][1] for i in unnamed if _norm(params[i][1]) in made or _key(params[i][1]) in made]
+    if inner:
+        raise EvoKernelUnbound("op.cpp parameter(s) " + ", ".join(inner) + " name values the reference Model computes "
+                               "in its forward (not an input, parameter, buffer or constructor argument): their ModelNew "
+                               "made them in PyTorch")
     left = [v for n, v in zip(fwd, args) if n not in used]
     if unnamed and len(unnamed) == len(left):
         for i, v in zip(unnamed, left): out[i] = v
     elif unnamed:
         raise EvoKernelUnbound("op.cpp parameter(s) " + ", ".join(params[i][1] for i in unnamed)
                                + " name no forward argument, parameter or attribute of the reference Model")
+    reads = used_state(model, args)
+    if reads:
+        passed = {id(v) for v in out if torch.is_tensor(v)}
+        state = dict([*model.named_parameters(), *model.named_buffers()])
+        missing = [n for n in state if n in reads and id(state[n]) not in passed and not _constant(state[n])]
+        if missing:
+            given = [name for (typ, name), v in zip(params, out) if any(v is a for a in args if torch.is_tensor(a))]
+            raise EvoKernelUnbound(f"the reference Model's forward reads {', '.join(missing[:6])}"
+                                   f"{' ...' if len(missing) > 6 else ''}, which op.cpp takes no parameter for: its "
+                                   f"ModelNew computed part of the Model in PyTorch first, so op.cpp's "
+                                   f"{', '.join(given) or 'inputs'} are not the forward's arguments")
     for i, ((typ, name), v) in enumerate(zip(params, out)):
         if "Tensor" in typ and not torch.is_tensor(v) and isinstance(v, (int, float, bool)):
             out[i] = torch.tensor([float(v)], dtype=torch.float32)   # a scalar the extension takes as a tensor
@@ -133,7 +227,9 @@ class ModelNew(Model):
         object.__setattr__(self, "_ev_init", init)
 
     def forward(self, *args):
-        return getattr(_ev_lib, {fn!r})(*_ev_bind(self, Model, args, self._ev_init, {params!r}, {dtypes or {}!r}))
+        if getattr(self, "_ev_probe", False): return super().forward(*args)   # bind_call's look at what it reads
+        return getattr(_ev_lib, {fn!r})(*_ev_bind(self, Model, args, self._ev_init, {params!r}, {dtypes or {}!r},
+                                                   {computed_names(reference_text)!r}))
 """
 
 
