@@ -1836,3 +1836,71 @@ def test_evokernel_binding_refuses_values_the_model_computes_and_calls_missing_i
     eca = Eca(8, 2, 1)
     got = evokernel.bind_call(eca, Eca, (x,), (8, 2, 1), [("at::Tensor", "x"), ("at::Tensor", "weight")])
     assert got[1] is eca.conv.weight
+
+
+EVO_SCALAR_LOCALS = """
+#include <torch/extension.h>
+#include "pytorch_npu_helper.hpp"
+static at::Tensor OneOnDevice(const at::Tensor& like, double s_double) {
+    float s = static_cast<float>(s_double);
+    at::Tensor t = at::empty({1}, at::TensorOptions().dtype(at::kFloat));
+    t.fill_(s);
+    return t.to(like.device());
+}
+at::Tensor norm_impl(const at::Tensor& x, const at::Tensor& alpha, int64_t groups, double eps, double scale) {
+    TORCH_CHECK(alpha.dim() == 1, "alpha must be [C]");
+    at::Tensor g_t = at::empty({}, x.options().dtype(at::kInt));
+    g_t.fill_(static_cast<int32_t>(groups));
+    auto eps_t = at::empty({}, x.options());
+    eps_t.fill_(static_cast<float>(eps));
+    auto make_i32 = [&](int64_t v) -> at::Tensor {
+        at::Tensor t = at::empty({1}, x.options().dtype(at::kInt));
+        t.fill_(static_cast<int32_t>(v));
+        return t;
+    };
+    at::Tensor c_t = make_i32(groups);
+    at::Tensor s_t = OneOnDevice(x, scale);
+    at::Tensor inv_t = at::empty({1}, x.options());
+    inv_t.fill_(1.0f / static_cast<float>(x.size(1)));
+    at::Tensor y = at::empty_like(x);
+    EXEC_NPU_CMD(aclnnNormCustom, x, alpha, g_t, eps_t, c_t, s_t, y);
+    return y;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("norm_custom", &norm_impl, "doc"); }
+"""
+
+
+def test_evokernel_op_inputs_op_cpp_makes_of_a_scalar_parameter_are_made_as_it_makes_them():
+    """An op input that op.cpp makes of one scalar parameter (at::empty then fill_, through casts, of the dtype its
+    options name; by a helper function or a lambda of the file) becomes a parameter of the bound function, made by
+    bind_call as op.cpp makes it (LCT's int32 `groups`, GCT's `c`): pybind_layout then maps it to its op input, where
+    before it mapped the tensor whose options it took (x); a tensor made of something else (1 / C) is left alone.
+    A Model tensor of another rank than op.cpp's TORCH_CHECK requires goes without its 1s when that makes the rank."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    text, made = evokernel.scalar_locals(EVO_SCALAR_LOCALS)
+    assert made == {"g_t": ("groups", (), "int32", "x"), "eps_t": ("eps", (), None, "x"),
+                    "c_t": ("groups", (1,), "int32", None), "s_t": ("scale", (1,), "float32", None)}
+    fn, params = evokernel.bound_function(text)
+    assert fn == "norm_custom" and [n for t, n in params][-4:] == ["g_t", "eps_t", "c_t", "s_t"]
+    assert evokernel.checked_ranks(EVO_SCALAR_LOCALS) == {"alpha": 1}
+    layout = corpus.pybind_layout(text, op("NormCustom", ["x", "alpha", "groups", "eps", "c", "s"], ["y"]), {})
+    assert layout["inputs"] == [0, 1, 5, 6, 7, 8]
+
+    class Norm(torch.nn.Module):
+        def __init__(self, c, groups, eps, scale):
+            super().__init__()
+            self.alpha = torch.nn.Parameter(torch.randn(1, c, 1, 1))
+            self.groups, self.eps, self.scale = groups, eps, scale
+
+        def forward(self, x): return x * self.alpha * self.scale
+    model = Norm(4, 2, 1e-5, 0.5)
+    x = torch.randn(2, 4, 3, 3, dtype=torch.float16)
+    got = evokernel.bind_call(model, Norm, (x,), (4, 2, 1e-5, 0.5), params, {}, [], made, evokernel.checked_ranks(text))
+    assert got[0] is x and got[1].shape == (4,) and torch.equal(got[1], model.alpha.reshape(4))
+    assert got[2] == 2 and got[3] == 1e-5 and got[4] == 0.5
+    assert got[5].dtype == torch.int32 and got[5].shape == () and int(got[5]) == 2
+    assert got[6].dtype == torch.float16 and float(got[6]) == pytest.approx(1e-5, rel=1e-2)   # x's options: x's dtype
+    assert got[7].dtype == torch.int32 and got[7].tolist() == [2] and got[8].tolist() == [0.5]
+    assert evokernel.scalar_locals(EVO_OP_CPP) == (EVO_OP_CPP, {})   # nothing of the kind: unchanged

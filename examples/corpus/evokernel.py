@@ -63,6 +63,116 @@ def bound_function(op_cpp: str) -> tuple[str, list[tuple[str, str]]] | None:
     return bound.group(1), params
 
 
+TORCH_DTYPES = {"kInt": "int32", "kInt32": "int32", "kLong": "int64", "kInt64": "int64", "kFloat": "float32",
+                "kFloat32": "float32", "kHalf": "float16", "kFloat16": "float16", "kBFloat16": "bfloat16",
+                "kBool": "bool", "kByte": "uint8", "kChar": "int8", "kDouble": "float64"}
+
+
+def _scalar_made(expr: str, code: str, scalars: set[str]) -> tuple[str, tuple, str | None] | None:
+    """(scalar parameter, shape, dtype or None: that of the tensor whose options it takes) of a tensor that holds one
+    scalar parameter's value, made by `expr` (the text after a local's `=`), whose own statements are in `code`:
+    at::empty({shape}, opts) then <local>.fill_(p) (through casts), at::full({shape}, p, opts), at::scalar_tensor(p,
+    opts), or a helper / lambda of the file doing one of those on its own parameter; None otherwise."""
+    from corpus import _balanced, _split_args
+    cast = r"(?:static_cast<[\w:]+>|\(\s*[\w:]+\s*\))?"
+    def value(v, names=scalars):   # the scalar parameter a value is (through casts), or None
+        v = v.strip()
+        while True:
+            m = re.fullmatch(rf"{cast}\s*\((.*)\)", v, re.S) or re.fullmatch(r"static_cast<[\w:]+>\s*\((.*)\)", v, re.S)
+            if not m: break
+            v = m.group(1).strip()
+        return v if v in names else None
+    def dtype(opts):
+        m = re.search(r"\bdtype\s*\(\s*(?:at|torch|c10)::(?:ScalarType::)?(k\w+)\s*\)", opts)
+        return TORCH_DTYPES.get(m.group(1)) if m else None
+    def shape(text):
+        try:
+            return tuple(int(d) for d in _split_args(text) if d.strip())
+        except ValueError:
+            return None
+    call = re.fullmatch(r"\s*(\w+)\s*\((.*)\)\s*", expr, re.S)
+    if call and call.group(1) not in ("empty", "full", "scalar_tensor"):   # a helper or a lambda of the file
+        args = _split_args(call.group(2))
+        fn = re.search(rf"\b{call.group(1)}\s*\(([^()]*)\)\s*(?:->\s*[\w:]+\s*)?\{{", code) or \
+            re.search(rf"\b{call.group(1)}\s*=\s*\[[^\]]*\]\s*\(([^()]*)\)\s*(?:->\s*[\w:]+\s*)?\{{", code)
+        if not fn: return None
+        own = [re.sub(r"=.*", "", a).strip().split()[-1].lstrip("&*") for a in _split_args(fn.group(1)) if a.strip()]
+        body = _balanced(code, fn.end() - 1, "{}")
+        given = [(o, a.strip()) for o, a in zip(own, args) if a.strip() in scalars]
+        empties = re.findall(r"\bat::empty\s*\(\s*\{([^{}]*)\}\s*,([^;]*)\)\s*;", body)
+        fills = re.findall(r"\.\s*fill_\s*\(([^;]*)\)\s*;", body)
+        if len(given) != 1 or len(empties) != 1 or len(fills) != 1 or len(own) != len(args): return None
+        inner = given[0][0]
+        locals_ = dict(re.findall(r"\b(\w+)\s*=\s*([^;]*);", body))
+        v = fills[0].strip()
+        v = locals_.get(v, v) if v not in own else v
+        if value(v, {inner}) != inner or shape(empties[0][0]) is None: return None
+        return given[0][1], shape(empties[0][0]), dtype(empties[0][1])
+    m = re.fullmatch(r"\s*(?:at|torch)::empty\s*\(\s*\{([^{}]*)\}\s*,(.*)\)\s*", expr, re.S)
+    if m:
+        return ("fill", shape(m.group(1)), dtype(m.group(2))) if shape(m.group(1)) is not None else None
+    m = re.fullmatch(r"\s*(?:at|torch)::full\s*\(\s*\{([^{}]*)\}\s*,(.*)\)\s*", expr, re.S)
+    if m:
+        rest = _split_args(m.group(2))
+        p = value(rest[0]) if rest else None
+        return (p, shape(m.group(1)), dtype(",".join(rest[1:]))) if p and shape(m.group(1)) is not None else None
+    m = re.fullmatch(r"\s*(?:at|torch)::scalar_tensor\s*\((.*)\)\s*", expr, re.S)
+    if m:
+        rest = _split_args(m.group(1))
+        p = value(rest[0]) if rest else None
+        return (p, (), dtype(",".join(rest[1:]))) if p else None
+    return None
+
+
+def scalar_locals(op_cpp: str) -> tuple[str, dict]:
+    """op.cpp with each op input that its bound function makes as a tensor holding one of its scalar parameters
+    (_scalar_made: GCT's `c_t = at::empty({}, x.options()); c_t.fill_(static_cast<float>(c))`, LCT's int32 `g_t` of
+    `groups`, a helper's `MakeScalarTensor(A, s)`) turned into a parameter of that function, appended, its making
+    dropped; and {that parameter's name: (the scalar parameter's name, shape, dtype or None = the dtype of the tensor
+    its options come from, that tensor's name or None)}, for bind_call to make the tensor. Unchanged ({}) otherwise."""
+    from corpus import _balanced, _split_args
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", op_cpp, flags=re.S)
+    found = bound_function(code)
+    if not found: return op_cpp, {}
+    fn_name = re.search(r"\.def\(\s*\"\w+\"\s*,\s*&?\s*(\w+)", code).group(1)
+    head = re.search(rf"\b{fn_name}\s*\(([^)]*)\)\s*\{{", code)
+    body = _balanced(code, head.end() - 1, "{}")
+    params = found[1]
+    scalars = {n for t, n in params if "Tensor" not in t}
+    call = re.search(r"EXEC_NPU_CMD\s*\(", body)
+    if not call: return op_cpp, {}
+    args = [a.strip() for a in _split_args(_balanced(body, call.end() - 1))[1:]]
+    made, new_body = {}, body
+    for a in args:
+        if a in {n for t, n in params} or not re.fullmatch(r"\w+", a): continue
+        d = re.search(rf"(?:\b(?:at|torch)::Tensor|\bauto)\s+{a}\s*=\s*([^;]*);", body)
+        if not d: continue
+        got = _scalar_made(d.group(1), code, scalars)
+        if got and got[0] == "fill":   # at::empty, then filled: with which scalar
+            fills = re.findall(rf"\b{a}\s*\.\s*fill_\s*\(([^;]*)\)\s*;", body)
+            v = _scalar_made(f"at::full({{{','.join(map(str, got[1]))}}}, {fills[0]}, x)", code, scalars) if len(fills) == 1 else None
+            got = (v[0], got[1], got[2]) if v else None
+        if not got: continue
+        like = re.search(r"\b(\w+)\s*\.\s*options\s*\(", d.group(1))
+        made[a] = (got[0], got[1], got[2], like.group(1) if like else None)
+        new_body = re.sub(rf"(?:\b(?:at|torch)::Tensor|\bauto)\s+{a}\s*=\s*[^;]*;", "", new_body, count=1)
+        new_body = re.sub(rf"\b{a}\s*\.\s*fill_\s*\([^;]*\)\s*;", "", new_body)
+    if not made: return op_cpp, {}
+    sig = head.group(1).rstrip() + "".join(f", const at::Tensor& {a}" for a in made)
+    text = code[:head.start()] + f"{fn_name}({sig}) {{" + new_body + "}" + code[head.end() + len(body) + 1:]
+    return text, made
+
+
+def checked_ranks(op_cpp: str) -> dict[str, int]:
+    """{parameter: rank} that op.cpp's TORCH_CHECKs require (`TORCH_CHECK(alpha.dim() == 1 && ...)`), where one rank is
+    required of it."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", op_cpp, flags=re.S)
+    found = {}
+    for name, rank in re.findall(r"\b(\w+)\s*\.\s*dim\s*\(\s*\)\s*==\s*(\d+)", code):
+        found.setdefault(name, set()).add(int(rank))
+    return {n: r.pop() for n, r in found.items() if len(r) == 1}
+
+
 def _norm(name: str) -> str:
     "A name for matching: lower case, without underscores or a trailing `_opt`."
     return re.sub(r"_?opt(?:ional)?$", "", name.lower()).replace("_", "")
@@ -139,7 +249,7 @@ def _constant(t) -> bool:
 
 
 def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str, str]], dtypes: dict | None = None,
-              computed: list[str] | tuple = ()) -> list:
+              computed: list[str] | tuple = (), made: dict | None = None, ranks: dict | None = None) -> list:
     """The extension call's arguments for op.cpp's parameters (module docstring); raises EvoKernelUnbound. `dtypes`:
     {parameter index: the torch dtype names its op input takes}; an integer (floating) tensor of a dtype outside them
     goes as the one integer (floating) dtype there, as their ModelNew did (CrossEntropyLoss's int64 target as int32).
@@ -148,7 +258,12 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
     (q, k, v of fc_q(queries), ...: their ModelNew made it in PyTorch), when the parameters left unnamed are not as
     many as the forward arguments left, or when the forward reads a parameter or buffer of the Model (not one of a
     single value) that the call does not pass (used_state): then the op computes a part of the Model from values
-    their ModelNew made first (ResidualAttention's x is the Model's 1x1 convolution of its input)."""
+    their ModelNew made first (ResidualAttention's x is the Model's 1x1 convolution of its input). `made`: {parameter
+    name: (scalar parameter, shape, dtype, options tensor)} of scalar_locals: such a parameter is the tensor op.cpp makes
+    of that scalar's value (of the dtype named, else the options tensor's, else float32). `ranks`: {parameter: the rank
+    op.cpp's checks require}: a Model tensor of another rank whose dimensions other than 1 are that many goes without
+    its 1s (the same elements in the same order: GatedChannelTransform's (1, C, 1, 1) parameters as [C], as its op.cpp
+    says their ModelNew passed them)."""
     import torch
     fwd = [n for n in inspect.signature(model_cls.forward).parameters if n != "self"]
     ini = [n for n in inspect.signature(model_cls.__init__).parameters if n != "self"]
@@ -171,13 +286,15 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
         if not hits:
             hits = {id(v[2]): v for k, v in table.items() if v[0] != "fwd" and k.startswith(_key(name)) and len(_key(name)) >= 4}
         return next(iter(hits.values())) if len(hits) == 1 else None
+    made = made or {}
     for i, (typ, name) in enumerate(params):
+        if name in made: out.append(None); continue   # made below from the scalar it holds
         hit = table.get(_norm(name)) or table.get(_key(name)) or fuzzy(name)
         if hit is None: unnamed.append(i); out.append(None); continue
         if hit[0] == "fwd": used.add(hit[1])
         out.append(hit[2])
-    made = {_norm(n) for n in computed}
-    inner = [params[i][1] for i in unnamed if _norm(params[i][1]) in made or _key(params[i][1]) in made]
+    inside = {_norm(n) for n in computed}
+    inner = [params[i][1] for i in unnamed if _norm(params[i][1]) in inside or _key(params[i][1]) in inside]
     if inner:
         raise EvoKernelUnbound("op.cpp parameter(s) " + ", ".join(inner) + " name values the reference Model computes "
                                "in its forward (not an input, parameter, buffer or constructor argument): their ModelNew "
@@ -199,7 +316,18 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
                                    f"{' ...' if len(missing) > 6 else ''}, which op.cpp takes no parameter for: its "
                                    f"ModelNew computed part of the Model in PyTorch first, so op.cpp's "
                                    f"{', '.join(given) or 'inputs'} are not the forward's arguments")
+    names = [n for t, n in params]
+    for name, (src, shape, dtype, like) in made.items():
+        v = out[names.index(src)]
+        v = v.item() if torch.is_tensor(v) else v
+        ref = out[names.index(like)] if like in names and torch.is_tensor(out[names.index(like)]) else None
+        kind = getattr(torch, dtype) if dtype else ref.dtype if ref is not None else torch.float32
+        out[names.index(name)] = torch.full(shape, v, dtype=kind)
     for i, ((typ, name), v) in enumerate(zip(params, out)):
+        if name in made: continue
+        want = (ranks or {}).get(name)
+        if want is not None and torch.is_tensor(v) and v.dim() != want and len([d for d in v.shape if d != 1]) == want:
+            out[i] = v = v.reshape([d for d in v.shape if d != 1])
         if "Tensor" in typ and not torch.is_tensor(v) and isinstance(v, (int, float, bool)):
             out[i] = torch.tensor([float(v)], dtype=torch.float32)   # a scalar the extension takes as a tensor
         elif "Tensor" not in typ and torch.is_tensor(v) and v.numel() == 1:
@@ -212,7 +340,7 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
     return out
 
 
-def model_src(reference_text: str, op_cpp: str, dtypes: dict | None = None) -> str:
+def model_src(reference_text: str, op_cpp: str, dtypes: dict | None = None, made: dict | None = None) -> str:
     "A ModelNew for MultiKernelBench's step: the reference's Model, whose forward calls the extension (bind_call)."
     fn, params = bound_function(op_cpp)
     return reference_text + f"""
@@ -229,13 +357,15 @@ class ModelNew(Model):
     def forward(self, *args):
         if getattr(self, "_ev_probe", False): return super().forward(*args)   # bind_call's look at what it reads
         return getattr(_ev_lib, {fn!r})(*_ev_bind(self, Model, args, self._ev_init, {params!r}, {dtypes or {}!r},
-                                                   {computed_names(reference_text)!r}))
+                                                   {computed_names(reference_text)!r}, {made or {}!r},
+                                                   {checked_ranks(op_cpp)!r}))
 """
 
 
 def evokernel_strings(project, op_cpp: str, reference_text: str) -> dict:
     "MultiKernelBench's answer strings for an EvoKernel op project (op.cpp as python_bind_src; a derived ModelNew)."
     src = project.sources
+    op_cpp, made = scalar_locals(op_cpp)   # op inputs it makes of a scalar parameter: parameters of their own
     from corpus import pybind_layout
     from ascendcraft.opproject import GE_DTYPES
     layout = pybind_layout(op_cpp, project.op, project.sources)
@@ -243,7 +373,7 @@ def evokernel_strings(project, op_cpp: str, reference_text: str) -> dict:
               zip(project.op.inputs, layout["inputs"] if layout else []) if i is not None and p.dtypes}
     pick = lambda pre, suf: "\n".join(v for k, v in sorted(src.items()) if k.startswith(pre) and k.endswith(suf))
     return dict(project_json_src="", host_tiling_src=pick("op_host/", ".h"), host_operator_src=pick("op_host/", ".cpp"),
-                kernel_src=pick("op_kernel/", ""), python_bind_src=op_cpp, model_src=model_src(reference_text, op_cpp, dtypes))
+                kernel_src=pick("op_kernel/", ""), python_bind_src=op_cpp, model_src=model_src(reference_text, op_cpp, dtypes, made))
 
 
 def match_evokernel(entry: dict, gitdir: str, project) -> dict:
