@@ -102,8 +102,23 @@ def test_int32_power_and_the_dtype_rules():
     assert not bad.ok and "Silu on Ascend 910B (A2) supports half and float only" in bad.errors[0].message
 
 
+def test_gelu_apis_may_write_over_their_source_as_the_api_reference_allows():
+    """Gelu, FasterGelu and FasterGeluV2 in place (dst the same tensor as src): the API reference lets dst reuse src's
+    space (unlike Tanh or Silu), so the run is no error and no warning, and each element is its Gelu (EvoKernel's
+    Conv2dGeluGlobalAvgPool calls FasterGeluV2<float, false, true>(tile, tile, tmp, n) and passed on their 910B)."""
+    calls = ["Muls(d, a, (T)1, N); Gelu(d, d, N)", "Muls(d, a, (T)1, N); FasterGelu(d, d, tmp, N)",
+             "Muls(d, a, (T)1, N); FasterGeluV2(d, d, tmp, N)", "Muls(d, a, (T)1, N); FasterGeluV2<T, false, true>(d, d, N)"]
+    x = np.linspace(-5, 5, N).astype(np.float32)
+    r = run(build({"k.cpp": kernel("float", calls)}), [GM("x", x), GM("y", np.empty(len(calls) * N, np.float32), "out")],
+            block_dim=1)
+    assert r.ok and not r.diagnostics, "\n".join(d.render() for d in r.diagnostics)
+    got = r.outputs["y"].reshape(len(calls), N).astype(np.float64)
+    for k, api in enumerate(("Gelu(d, a, N)", "FasterGelu(d, a, tmp, N)", "FasterGeluV2(d, a, N)", "FasterGeluV2(d, a, N)")):
+        np.testing.assert_allclose(got[k], UNARY[api][0](x.astype(np.float64)), rtol=1e-5, atol=1e-5, err_msg=calls[k])
+
+
 def test_overlap_is_refused_and_the_trace_names_the_api():
-    r = run(build({"k.cpp": kernel("float", ["Gelu(d, d, N)"])}),
+    r = run(build({"k.cpp": kernel("float", ["Gelu(d[8], d, 128)"])}),
             [GM("x", np.zeros(N, np.float32)), GM("y", np.zeros(N, np.float32), "out")], block_dim=1)
     assert [d.kind for d in r.errors] == ["adv-overlap"] and r.errors[0].context["api"] == "Gelu"
     t = trace(build({"k.cpp": kernel("float", ["FasterGeluV2(d, a, N)"])}),

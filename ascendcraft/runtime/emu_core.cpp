@@ -752,9 +752,13 @@ void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local
     // instruction; Log2 and Log10 are Ln then Muls on dst, or for half a Cast to float temporaries, Ln, Muls and a
     // Cast back, chunk by chunk: all element-wise.) A warning (once per call site); any other overlap, and any other
     // API, stays an error.
+    // Gelu, FasterGelu and FasterGeluV2: the API reference says dst may reuse src's tensor space (the same tensor, not a
+    // shifted view of it), so in place is no error and no warning there.
     const bool in_place_op = op == Op::Tanh || op == Op::Sigmoid || op == Op::Log || op == Op::Log2 || op == Op::Log10;
     const bool in_place_ok = in_place_op && !b && d.addr == a.addr;
-    if (in_place_ok) {
+    const bool reuse_allowed = (op == Op::Gelu || op == Op::FasterGelu || op == Op::FasterGeluV2) && !b && d.addr == a.addr;
+    if (reuse_allowed) {
+    } else if (in_place_ok) {
         if (first_report_at("adv-in-place", loc))
             Report("adv-in-place", op, loc)
                 .msg("%s with dst the same tensor as src: the API reference does not allow it (AscendC's CPU debug "
