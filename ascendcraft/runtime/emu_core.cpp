@@ -19,10 +19,20 @@ namespace {
 thread_local Core* t_core = nullptr;
 }
 __thread ScalarReads t_scalar_reads;   // runtime.h: GlobalTensor::GetValue's inlined fast path
+namespace {
+// GlobalTensor::SetValue's fast path (gm_write): the GM buffer this block's last scalar write went to, and its byte
+// bitmap of API writes (ApiWrites::byte_bits). Reset whenever a block starts or ends on this thread.
+struct ScalarWrites {
+    const GmBuffer* buffer = nullptr;
+    uint8_t* bits = nullptr;
+};
+thread_local ScalarWrites t_scalar_writes;
+}  // namespace
 Core* current_core() { return t_core; }
 // A block starts or ends on this thread: its scalar reads start with no range known, and count in its own counters.
 void set_current_core(Core* c) {
     t_core = c;
+    t_scalar_writes = ScalarWrites{};
     ScalarReads& r = t_scalar_reads;
     for (int i = 0; i < ScalarReads::kSpans; ++i) r.lo[i] = r.hi[i] = nullptr;
     r.count = c ? &c->work_count[static_cast<uint8_t>(TPipe_::S)] : nullptr;
@@ -1821,29 +1831,50 @@ static void check_index(const Local& t, uint64_t index, uint32_t size, Op op, co
             .hint("the index must be below GetSize()").fail();
 }
 
+// check_index's checks, made inline for an index inside the tensor (the usual case in a scalar loop): the tensor points
+// into this block's UB and the element lies below GetSize(); anything else calls check_index, which reports it.
+static inline void check_index_fast(const Core& c, const Local& t, uint64_t index, uint32_t size, Op op, const SrcLoc& loc) {
+    if (!(t.addr && t.addr >= c.ub && t.addr <= c.ub + g_launch->ub_bytes && (index + 1) * size <= t.bytes))
+        check_index(t, index, size, op, loc);
+}
+// mark_written of one scalar, inline when its bytes lie in one word of the bitmap (bit i: UB byte i written).
+static inline void mark_written_scalar(Core& c, const Local& t, uint64_t index, uint32_t size) {
+    const uint64_t start = static_cast<uint64_t>(t.addr - c.ub) + index * size;
+    if (start % 64 + size <= 64 && start + size <= c.written_bytes && !tracing_now())
+        c.written[start / 64] |= ((size == 64 ? ~0ull : (1ull << size) - 1)) << (start % 64);
+    else
+        mark_written(t, index * size, size);
+}
 void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc loc) {
     enter_inline(Op::GetValue, loc);
-    check_index(t, index, size, Op::GetValue, loc);
+    Core& c = core();
+    check_index_fast(c, t, index, size, Op::GetValue, loc);
     // the race check, unless nothing a scalar read can race with is pending (its usual state in a scalar loop); a scalar
     // read takes no clock then, which no check can tell apart (a scalar read is never recorded: race.h)
-    const RaceChecker* race = core().race.get();
+    const RaceChecker* race = c.race.get();
     if (race && !race->scalar_read_settled()) RaceScope(TPipe_::S, Op::GetValue, loc).read(t.addr + index * size, size);
     if (tracing_now()) {
         record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
         std::memset(out, 0, size);
         return;
     }
-    count_work(TPipe_::S, size);   // record's execute-mode part
+    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work: record's execute-mode part
+    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
     copy_scalar(out, t.addr + index * size, size);
 }
 void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, SrcLoc loc) {
     enter_inline(Op::SetValue, loc);
-    check_index(t, index, size, Op::SetValue, loc);
+    Core& c = core();
+    check_index_fast(c, t, index, size, Op::SetValue, loc);
     RaceScope(TPipe_::S, Op::SetValue, loc).write(t.addr + index * size, size);
-    record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
-    if (tracing_now()) return;
+    if (tracing_now()) {
+        record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
+        return;
+    }
+    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work: record's execute-mode part
+    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
     copy_scalar(t.addr + index * size, in, size);
-    mark_written(t, index * size, size);
+    mark_written_scalar(c, t, index, size);
 }
 void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
     enter_inline(Op::GetValue, loc);
@@ -1902,9 +1933,45 @@ void* gm_ref(void* p, uint32_t size, SrcLoc loc) {
     std::memset(scratch, 0, sizeof scratch);
     return scratch;
 }
+// A scalar GM write (SetValue) is the other hot call of kernels that compute on the scalar unit: one per output element.
+// Its fast path makes check_gm's, track_gm_write's and record_gm's checks for a write inside the buffer the block's last
+// scalar write went to, with that buffer's place and bitmap kept from then (t_scalar_writes) instead of looked up:
+// bounds (inside the buffer, short of its last byte, which ApiWrites::mark counts by chunk), not an input (the slow path
+// reported that), execute mode without atomic accumulation or cross-core launch; the write counted (gm_writes), its
+// bytes marked as an API write, the overlap check between blocks made as track_gm_write makes it (a write another
+// block made in this phase takes the slow path, which compares the values), the S pipe's work counted, the bytes
+// written where the buffer's deferred poison puts them. Anything else takes the slow path.
+static inline bool gm_write_fast(void* p, uint32_t size, const void* in) {
+    const ScalarWrites& w = t_scalar_writes;
+    const GmBuffer* b = w.buffer;
+    uint8_t* a = static_cast<uint8_t*>(p);
+    if (!b || a < b->base || a >= b->base + b->bytes || size >= static_cast<uint64_t>(b->base + b->bytes - a)) return false;
+    Core& c = *t_core;
+    if (c.atomic_add || tracing_now() || g_launch->cross) return false;
+    const uint64_t lo = reinterpret_cast<uintptr_t>(p);
+    OverlapTracker::Conflict k{};
+    if (g_launch->parallel) g_launch->block_writes[c.idx].add(lo, lo + size, c.idx, &k);
+    else if (!g_launch->overlap.add(lo, lo + size, c.idx, &k)) return false;   // left as it was: the slow path decides
+    ++c.gm_writes;
+    if (uint8_t* bits = w.bits) {   // ApiWrites::mark of bytes inside one chunk: their byte bits
+        const uint64_t off = static_cast<uint64_t>(a - b->base);
+        if (off % 8 + size <= 8) {
+            const uint8_t mask = static_cast<uint8_t>(((1u << size) - 1u) << (off % 8));
+            if ((bits[off / 8] & mask) != mask) __atomic_fetch_or(&bits[off / 8], mask, __ATOMIC_RELAXED);
+        } else {
+            g_launch->api_writes.mark(*b, off, size);
+        }
+    }
+    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // record_gm in execute mode
+    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+    if (b->real) copy_scalar(gm_target(*b, p), in, size);
+    return true;
+}
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc) {
     enter_inline(Op::SetValue, loc);
+    if (gm_write_fast(p, size, in)) return;
     const GmBuffer& b = check_gm(p, size, true, Op::SetValue, loc);
+    if (t_scalar_writes.buffer != &b && b.role != Role::In) t_scalar_writes = ScalarWrites{&b, g_launch->api_writes.byte_bits(b)};
     track_gm_write(p, size, Op::SetValue, loc, in);
     record_gm(TPipe_::S, Op::SetValue, Dt::none, 0, loc, size, 1, 1, size, GmPlace{&b, p, size});
     if (b.real && !tracing_now()) std::memcpy(gm_target(b, p), in, size);

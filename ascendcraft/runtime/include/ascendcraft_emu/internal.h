@@ -171,6 +171,12 @@ public:
     void fill_unwritten(const GmBuffer& b, uint8_t* to, uint8_t poison) const;
     // Whether API calls wrote every byte of [offset, offset + bytes) of b.
     bool all_written(const GmBuffer& b, uint64_t offset, uint64_t bytes) const;
+    // b's byte bitmap (bit i % 8 of [i / 8]: byte i written), null when b is not watched (mark does nothing then):
+    // a scalar SetValue's fast path marks its bytes there, as mark does for a write inside one chunk.
+    uint8_t* byte_bits(const GmBuffer& b) {
+        auto it = buffers_.find(b.arg);
+        return it == buffers_.end() ? nullptr : it->second.bits.p;
+    }
 private:
     // A bit per 4 KiB chunk the API wrote whole, and a bit per byte only for the chunks it wrote in part: a 64 MB
     // output written by whole-tile copies costs a few hundred words, not an 8 MB bitmap to clear, fill and scan.
