@@ -422,3 +422,38 @@ def test_a_bfloat16_output_is_asked_of_run_project_as_bfloat16_and_read_back_fro
     got = mkb.match_mkb({}, strings, reference, project)
     assert asked == {"y": ((8,), "bfloat16")}
     assert got["match"] == "pass", got
+
+
+def test_a_reference_that_refuses_the_smaller_batch_runs_at_the_tasks_own_shape(monkeypatch):
+    """A get_inputs part that does not follow the batch (a permutation of the leading dimension made by randperm, which
+    the batch's shrinking leaves alone) indexes past the smaller input: the meta device checks no index, so the shrunk
+    batch is chosen, then the reference itself refuses it (EvoKernel's UnPermute: IndexError). The task then runs at
+    its own shape, and says why."""
+    import types
+    import numpy as np
+    import torch
+    import ascendcraft.opproject as opproject
+    from ascendcraft.opproject import OpDefinition, OpParam
+    op = OpDefinition("GatherCustom", "op_host/x.cpp", 1, [OpParam("x", dtypes=["DT_FLOAT"]), OpParam("idx", dtypes=["DT_INT64"])],
+                      [OpParam("y", dtypes=["DT_FLOAT"])], [])
+    project = types.SimpleNamespace(op=op, sources={})
+    reference = ("import torch\nclass Model(torch.nn.Module):\n    def forward(self, x, idx): return x[idx] * 2\n"
+                 "def get_inputs(): return [torch.rand(1024, 64), torch.randperm(1024)[:512]]\n"
+                 "def get_init_inputs(): return []\n")
+    strings = {"host_operator_src": "", "kernel_src": "",
+               "python_bind_src": "at::Tensor f(const at::Tensor& x, const at::Tensor& idx) {\n"
+                                  "  at::Tensor y = at::empty({idx.size(0), x.size(1)}, x.options());\n"
+                                  "  EXEC_NPU_CMD(aclnnGatherCustom, x, idx, y);\n  return y;\n}\n"
+                                  "PYBIND11_MODULE(m, m) { m.def(\"gather2\", &f, \"\"); }\n",
+               "model_src": "import torch, custom_ops_lib\nclass ModelNew(torch.nn.Module):\n"
+                            "    def forward(self, x, idx): return custom_ops_lib.gather2(x, idx)\n"}
+    seen = []
+
+    def fake_run(project, inputs, *, outputs=None, **kw):
+        seen.append(tuple(inputs["x"].shape))
+        y = (inputs["x"][inputs["idx"]] * 2).numpy()
+        return types.SimpleNamespace(run=types.SimpleNamespace(ok=True, diagnostics=[]), outputs={"y": y}, tiling_key=0)
+    monkeypatch.setattr(opproject, "run_project", fake_run)
+    got = mkb.match_mkb({}, strings, reference, project, limit=128 << 10)
+    assert got["match"] == "pass" and seen == [(1024, 64)], (got, seen)
+    assert "at the task's own shape (its reference refuses the smaller batch: IndexError" in got["match_detail"], got
