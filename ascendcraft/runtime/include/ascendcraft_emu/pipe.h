@@ -363,6 +363,12 @@ private:
 // The device headers declare GetTPipePtr at global scope (catlass-style kernels call it unqualified inside templates);
 // AscendC:: names the same function, so `using namespace AscendC;` code is not ambiguous.
 inline AscendC::TPipe* GetTPipePtr() { return static_cast<AscendC::TPipe*>(ascendcraft::emu::current_pipe_object()); }
+// kernel_common.h's per-core pipe pointers: a kernel may set them itself (asc-devkit's IterateNBatch page shows
+// `g_cubeTPipePtr = &pipe;` before REGIST_MATMUL_OBJ). One per block, as __BLOCK_LOCAL__ is; the emulation's pipe lookups
+// (GetTPipePtr, the Matmul's buffers) do not read them.
+inline thread_local AscendC::TPipe* g_cubeTPipePtr = nullptr;
+inline thread_local AscendC::TPipe* g_vecTPipePtr = nullptr;
+inline thread_local AscendC::TPipe* g_tPipePtr = nullptr;
 namespace AscendC {
 using ::GetTPipePtr;
 
