@@ -216,7 +216,38 @@ struct SparseMatmulType : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAY
     constexpr static TPosition indexPosition = INDEX_POSITION;
 };
 
-template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr> struct MatmulCallBackFunc {};
+// The user's copy functions that replace the Matmul's own: C from L0C to GM, A and B from GM to L1, one base block a
+// call. The emulated Matmul does not call them: one that is set stops the first Iterate / IterateAll with an error that
+// names it, rather than computing with the default copies.
+template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr> struct MatmulCallBackFunc {
+    static constexpr bool kDataCopyOut = !std::is_same<decltype(DataCopyOut), std::nullptr_t>::value;
+    static constexpr bool kCopyA1 = !std::is_same<decltype(CopyA1), std::nullptr_t>::value;
+    static constexpr bool kCopyB1 = !std::is_same<decltype(CopyB1), std::nullptr_t>::value;
+};
+// What the Matmul hands a DataCopyOut callback about the block of C (bursts, strides, the block's place): the struct's
+// fields as AscendC's matmul_utils.h has them, so that a kernel's callback compiles.
+struct DataCopyOutParams {
+    DataCopyOutParams() = default;
+    DataCopyOutParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn, const uint32_t dstStrideIn,
+                      const uint16_t nSize, const bool unitFlag, const int curMPos, const int curNPos)
+        : cBurstNum(count), burstLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), oriNSize(nSize),
+          enUnitFlag(unitFlag), curM(curMPos), curN(curNPos) {}
+    uint8_t quantMode = 0;
+    uint16_t cBurstNum = 0, burstLen = 0, srcStride = 0;
+    uint32_t dstStride = 0;
+    uint16_t oriNSize = 0;
+    bool enUnitFlag = false;
+    uint64_t quantScalar = 0;
+    int curM = 0, curN = 0;
+    uint64_t cbufWorkspaceAddr = 0;
+};
+template <class CB, class = void> struct CallBackNames { static constexpr const char* value = nullptr; };
+template <class CB> struct CallBackNames<CB, std::void_t<decltype(CB::kDataCopyOut)>> {
+    static constexpr const char* value =
+        CB::kDataCopyOut ? (CB::kCopyA1 ? (CB::kCopyB1 ? "DataCopyOut, CopyA1 and CopyB1" : "DataCopyOut and CopyA1")
+                                        : (CB::kCopyB1 ? "DataCopyOut and CopyB1" : "DataCopyOut"))
+                         : (CB::kCopyA1 ? (CB::kCopyB1 ? "CopyA1 and CopyB1" : "CopyA1") : (CB::kCopyB1 ? "CopyB1" : nullptr));
+};
 
 // The Matmul library's integer helpers, which kernels that include it call unqualified (cann-ops matmul_all_reduce):
 // a / b rounded up, and a rounded up to a multiple of b, in the arguments' own type.
@@ -509,6 +540,13 @@ private:
         else return MM_CFG;
     }
     void start(const SrcLoc& loc) {
+        if constexpr (CallBackNames<MM_CB>::value != nullptr) {
+            static const std::string said = std::string("Matmul with the MatmulCallBackFunc copy callback(s) ") +
+                                            CallBackNames<MM_CB>::value + " is not emulated yet";
+            ascendcraft::emu::matmul_misuse(said.c_str(),
+                                            "use MatmulCallBackFunc<nullptr, nullptr, nullptr> (the Matmul's own copies) "
+                                            "on the emulator", loc);
+        }
         if (!inited_) ascendcraft::emu::matmul_misuse("Matmul used before Init (or REGIST_MATMUL_OBJ with its tiling)",
                                                        "call REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) first", loc);
         if (localA_ || localB_ || localBias_)
