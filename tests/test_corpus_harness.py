@@ -1904,3 +1904,50 @@ def test_evokernel_op_inputs_op_cpp_makes_of_a_scalar_parameter_are_made_as_it_m
     assert got[6].dtype == torch.float16 and float(got[6]) == pytest.approx(1e-5, rel=1e-2)   # x's options: x's dtype
     assert got[7].dtype == torch.int32 and got[7].tolist() == [2] and got[8].tolist() == [0.5]
     assert evokernel.scalar_locals(EVO_OP_CPP) == (EVO_OP_CPP, {})   # nothing of the kind: unchanged
+
+
+def test_evokernel_names_a_module_by_its_initials_its_class_or_elimination():
+    """A parameter's head may spell its module by the module's initials or class (gn_gamma = group_norm.weight,
+    bn_weight = the BatchNorm's, lin_bias = the Linear's), in either order (w_squeeze = squeeze.weight); a norm's
+    gamma / beta are a norm module's only; a plain weight / bias that two modules have is the one the other
+    parameters leave; a value no parameter is sure of stays unnamed (no guess)."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+
+    class Block(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gemm = torch.nn.Linear(4, 6)
+            self.group_norm = torch.nn.GroupNorm(2, 6)
+            self.squeeze = torch.nn.Linear(6, 3)
+
+        def forward(self, x): return self.squeeze(self.group_norm(self.gemm(x)))
+    m = Block()
+    with torch.no_grad():
+        for p in m.group_norm.parameters(): p.uniform_()
+    x = torch.randn(2, 4)
+    P = lambda *names: [("at::Tensor", n) for n in names]
+    got = evokernel.bind_call(m, Block, (x,), (), P("x", "weight", "lin_bias", "gn_gamma", "gn_beta", "w_squeeze", "b_squeeze"))
+    want = [x, m.gemm.weight, m.gemm.bias, m.group_norm.weight, m.group_norm.bias, m.squeeze.weight, m.squeeze.bias]
+    assert [g is w for g, w in zip(got, want)] == [True] * 7
+    # gamma / beta: the norm's; weight / bias then left to gemm once w_squeeze / b_squeeze take squeeze's
+    got = evokernel.bind_call(m, Block, (x,), (), P("x", "weight", "bias", "gamma", "beta", "w_squeeze", "b_squeeze"))
+    assert [g is w for g, w in zip(got, want)] == [True] * 7
+    # without them, weight / bias may be gemm's or squeeze's: refused, not guessed
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"parameter\(s\) weight, bias name no"):
+        evokernel.bind_call(m, Block, (x,), (), P("x", "weight", "bias", "gamma", "beta"))
+
+    class Two(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv1d(2, 2, 1)
+            self.norm = torch.nn.GroupNorm(1, 2)
+
+        def forward(self, x): return self.norm(self.conv(x))
+    t = Two()
+    with torch.no_grad():
+        for p in t.norm.parameters(): p.uniform_()
+    y = torch.randn(1, 2, 3)
+    got = evokernel.bind_call(t, Two, (y,), (), P("x", "weight", "bias", "gamma", "beta"))
+    assert [g is w for g, w in zip(got, [y, t.conv.weight, t.conv.bias, t.norm.weight, t.norm.bias])] == [True] * 5

@@ -277,22 +277,58 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
         if not n.startswith("_") and isinstance(v, (int, float, bool, torch.Tensor)): table.setdefault(_norm(n), ("attr", n, v))
     for k, vs in weak.items():
         if len(vs) == 1: table.setdefault(k, vs[0])
-    out, unnamed, used = [], [], set()
-    def fuzzy(name):   # conv_bias = conv_transpose.bias, scaling = scaling_factor: the one value it is a prefix of
-        parts = name.lower().rstrip("_").removesuffix("_opt").split("_")
-        last, head = _key(parts[-1]), "".join(parts[:-1])
-        hits = {id(v[2]): v for k, vs in weak.items() if k == last and head for v in vs
-                if _norm(v[1].rsplit(".", 1)[0].replace(".", "_")).startswith(head)} if len(parts) > 1 else {}
-        if not hits:
-            hits = {id(v[2]): v for k, v in table.items() if v[0] != "fwd" and k.startswith(_key(name)) and len(_key(name)) >= 4}
-        return next(iter(hits.values())) if len(hits) == 1 else None
+    mods = dict(model.named_modules())
+    owner = lambda n: n.rsplit(".", 1)[0] if "." in n else ""
+    norm_owned = lambda n: "norm" in type(mods.get(owner(n))).__name__.lower()
+    def spellings(path):   # how a name's head may spell a module: its path, a prefix of it, its initials, its class's
+        cls = type(mods.get(path)).__name__
+        words = [w for w in path.split(".")[-1].split("_") if w]
+        return ({_norm(path.replace(".", "_")), _norm(path.split(".")[-1]), "".join(w[0] for w in words).lower(),
+                 cls.lower(), "".join(re.findall(r"[A-Z]", cls)).lower()} - {""})
+    def heads(head, path):
+        return bool(path) and any(sp == head or (len(head) >= 3 and sp.startswith(head)) for sp in spellings(path))
+    def candidates(name):
+        """The values a parameter may name, from the most to the least specific: the exact name; a torch synonym
+        (w = weight; a norm's gamma / beta / mean / var, of norm modules only); <module>_<part> or <part>_<module>
+        with the module spelled by its path, a prefix of it, its initials or its class's (gn_gamma = group_norm.weight,
+        bn_weight = batch_norm.weight, lin_bias = gemm.bias of its Linear, w_squeeze = squeeze.weight); a value whose
+        name the parameter's starts (scaling = scaling_factor)."""
+        hit = table.get(_norm(name))
+        if hit: return [hit]
+        parts = [w for w in name.lower().removesuffix("_opt").split("_") if w]
+        forms = [("", parts[-1])] if len(parts) == 1 else [("".join(parts[:-1]), parts[-1])]
+        if len(parts) > 1 and parts[0] in ("w", "b", "weight", "bias", "gamma", "beta"): forms.append(("".join(parts[1:]), parts[0]))
+        for head, last in forms:
+            normed = last in ("gamma", "beta", "mean", "var")
+            got = [v for v in weak.get(_key(last), []) if (not normed or norm_owned(v[1])) and (not head or heads(head, owner(v[1])))]
+            if got: return got
+        k = _key(name)
+        return [v for key, v in table.items() if v[0] != "fwd" and key.startswith(k) and len(k) >= 4]
+    out, unnamed, used = [None] * len(params), [], set()
     made = made or {}
+    pending = {}
     for i, (typ, name) in enumerate(params):
-        if name in made: out.append(None); continue   # made below from the scalar it holds
-        hit = table.get(_norm(name)) or table.get(_key(name)) or fuzzy(name)
-        if hit is None: unnamed.append(i); out.append(None); continue
-        if hit[0] == "fwd": used.add(hit[1])
-        out.append(hit[2])
+        if name in made: continue   # made below from the scalar it holds
+        c = list({id(v[2]): v for v in candidates(name)}.values())
+        if len(c) == 1 and table.get(_norm(name)) is c[0]: out[i] = c[0]
+        elif c: pending[i] = c
+        else: unnamed.append(i)
+    while pending:   # the one value left a parameter may name, once the others have taken theirs
+        taken = {id(h[2]) for h in out if h is not None and torch.is_tensor(h[2])}
+        sure = {i: [v for v in c if id(v[2]) not in taken] for i, c in pending.items()}
+        sure = {i: c[0] for i, c in sure.items() if len(c) == 1}
+        twice = [id(h[2]) for h in sure.values()]
+        sure = {i: h for i, h in sure.items() if twice.count(id(h[2])) == 1}   # two parameters for one value: neither
+        if not sure: break
+        for i, h in sure.items():
+            out[i] = h
+            del pending[i]
+    unnamed = sorted(unnamed + list(pending))
+    for i in range(len(out)):
+        h = out[i]
+        if h is not None:
+            if h[0] == "fwd": used.add(h[1])
+            out[i] = h[2]
     inside = {_norm(n) for n in computed}
     inner = [params[i][1] for i in unnamed if _norm(params[i][1]) in inside or _key(params[i][1]) in inside]
     if inner:
