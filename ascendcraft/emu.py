@@ -3120,7 +3120,10 @@ def _cached_trace(folder: Path, out: Path, cache: Path, key: str) -> dict | None
 
 
 def _store_trace(folder: Path, src: Path, info: dict, cache: Path, key: str) -> None:
-    "Keep the trace files of `src` as the cache entry `folder` (each sealed, the record signed; moved in whole)."
+    """Keep the trace files of `src` as the cache entry `folder` (each sealed, the record signed; moved in whole).
+    An entry already there is left as it is (a run with `reuse=False`, or another process first): `trace` removes one
+    that fails its seal before it records the trace again."""
+    if (folder / "entry.json").exists(): return     # copying and sealing megabytes of records again would change nothing
     try:
         files = [n for n in TRACE_FILES if (src / n).is_file()]
         if sum((src / n).stat().st_size for n in files) > TRACE_KEEP_MB << 20: return
@@ -3154,10 +3157,12 @@ def trace(build: Build, args: list, *, block_dim: int | None = None, host_args: 
     scratch = ScratchFolder("trace")
     run_dir = scratch.path
     try:
-        if folder is not None and reuse and (info := _cached_trace(folder, run_dir / "cached", settings.cache_path, key)) is not None:
-            t = Trace.load(run_dir / "cached")
-            t.meta.update(info["meta"], cached=True)
-            return t
+        if folder is not None and reuse:
+            if (info := _cached_trace(folder, run_dir / "cached", settings.cache_path, key)) is not None:
+                t = Trace.load(run_dir / "cached")
+                t.meta.update(info["meta"], cached=True)
+                return t
+            shutil.rmtree(folder, ignore_errors=True)   # none, or one that fails its seal: replaced by this recording
         _, child, _ = _launch(build, args, run_dir, settings, mode="trace", block_dim=block_dim, host_args=host_args, poison=0,
                            ub_bytes=ub_bytes, cores=cores, auto_sync=auto_sync, tiling_key=tiling_key)
         if (rekey := _rekey(child, build)) is not None:

@@ -56,8 +56,15 @@ def test_the_same_kernel_and_launch_is_traced_once(cache, monkeypatch):
     assert records(again) == records(first) and again.block_dim == first.block_dim and again.op_names == first.op_names
     assert again.meta["seconds"] == first.meta["seconds"] and again.meta["notes"] == first.meta["notes"]
     assert [e.path.parent.parent.name for e in cache_entries(cache / "emu")].count("traces") == 1   # trimmed like builds
+    [kept] = [e.path for e in cache_entries(cache / "emu") if e.path.parent.parent.name == "traces"]
+    before = (kept / "entry.json").stat()
+    sealed = []
+    real_seal = emu.seal.seal_file
+    monkeypatch.setattr(emu.seal, "seal_file", lambda *a, **k: sealed.append(a[0]) or real_seal(*a, **k))
     trace(b, args(), block_dim=4, reuse=False)                      # a benchmark of trace mode: recorded afresh
-    assert launches == ["trace", "trace"]
+    assert launches == ["trace", "trace"] and sealed == []          # its records not copied and sealed again
+    after = (kept / "entry.json").stat()                            # and the entry kept as it was, not stored again
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
 
 @pytest.mark.parametrize("change", ["shape", "scalar", "float scalar", "blocks", "ub", "kernel"])
@@ -84,6 +91,8 @@ def test_a_kept_trace_that_fails_its_seal_is_recorded_again(cache):
     (kept / "trace.bin").write_bytes(bytes(data))
     again = trace(b, args(), block_dim=4)
     assert "cached" not in again.meta and records(again) == records(first)
+    third = trace(b, args(), block_dim=4)                            # the recording replaced the spoilt entry
+    assert third.meta["cached"] is True and records(third) == records(first)
 
 
 def test_a_trace_that_fails_is_not_kept(cache):
