@@ -19,6 +19,11 @@
 #define __BLOCK_LOCAL__ thread_local
 #endif
 
+// copy_data_align64(dst, src, bytes): the device compiler's copy that CANN's generated tiling code uses to bring a tiling
+// struct or array from GM or UB onto the stack (asc-devkit's generate_tiling_code.py, COPY_TILING_WITH_STRUCT); kernels
+// call it too (ops-transformer's attention kernels copy a tiling array with it). Here: `bytes` bytes, as given.
+inline void copy_data_align64(void* dst, const void* src, uint64_t bytes) { std::memcpy(dst, src, bytes); }
+
 namespace AscendC {
 const uint8_t DEFAULT_DATA_COPY_NBURST = 1;
 const uint8_t DEFAULT_DATA_COPY_STRIDE = 0;
