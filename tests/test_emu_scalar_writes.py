@@ -22,7 +22,7 @@ using namespace AscendC;
 // mode 0: nothing more; 1: a write just past y; 2: a write into x; 3: block 1 writes y[0] (block 0's) with another value;
 // 4: y[7] of each block never written; 5: a UB index past the buffer; 6: Adds reads the scalar writes with no S -> V
 // flag; 7: the same with the flag; 8: a vector read of UB the scalar loop wrote only in part; 9: a scalar write of UB
-// a vector instruction reads, with no V -> S flag
+// a vector instruction reads, with no V -> S flag; 10: a GM read just before x's start (offset -1)
 extern "C" __global__ __aicore__ void scalar_writes(GM_ADDR x, GM_ADDR y, uint32_t mode)
 {
     TPipe pipe;
@@ -54,6 +54,7 @@ extern "C" __global__ __aicore__ void scalar_writes(GM_ADDR x, GM_ADDR y, uint32
         WaitFlag<HardEvent::V_S>(back);
         yGm.SetValue(0, t.GetValue(0));
     }
+    if (mode == 10) yGm.SetValue(0, xGm.GetValue(~0ull));                      // EXPECT gm-out-of-bounds (read)
     if (mode == 9) {
         event_t id = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::S_V));
         SetFlag<HardEvent::S_V>(id);
@@ -108,6 +109,13 @@ def test_fast_writes_compute_the_same_values():
 def test_a_gm_write_past_the_buffer_is_still_caught():
     e = _error(_run(1))
     assert (e.kind, e.line) == ("gm-out-of-bounds", _line("EXPECT gm-out-of-bounds")) and "'y'" in e.message
+
+
+def test_a_gm_read_just_before_the_buffer_is_still_caught():
+    "After a loop of inlined reads of x, the float before x's start (offset -1): the range test must not wrap."
+    e = _error(_run(10))
+    assert (e.kind, e.line) == ("gm-out-of-bounds", _line("EXPECT gm-out-of-bounds (read)")), e
+    assert "GetValue reads 4 bytes of GM at offset -4 of 'x'" in e.message, e.message   # the check's report, not a fault's
 
 
 def test_a_scalar_write_into_an_input_is_still_caught():

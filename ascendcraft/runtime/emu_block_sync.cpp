@@ -281,6 +281,7 @@ int64_t system_cycle(SrcLoc loc) {
     record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc);
     const Core& c = core();
     if (tracing_now()) return static_cast<int64_t>(c.trace.size());
+    scalar_reads_flush();
     uint64_t n = 0;
     for (uint64_t w : c.work_count) n += w;
     return static_cast<int64_t>(n);

@@ -29,17 +29,27 @@ struct ScalarWrites {
 thread_local ScalarWrites t_scalar_writes;
 }  // namespace
 Core* current_core() { return t_core; }
+// The S-pipe work of the reads GlobalTensor::GetValue made inline (runtime.h), added to the running block's counts.
+void scalar_reads_flush() {
+    ScalarReads& r = t_scalar_reads;
+    if (t_core && (r.count || r.bytes)) {
+        t_core->work_count[static_cast<uint8_t>(TPipe_::S)] += r.count;
+        t_core->work_bytes[static_cast<uint8_t>(TPipe_::S)] += r.bytes;
+    }
+    r.count = r.bytes = 0;
+}
 // A block starts or ends on this thread: its scalar reads start with no range known, and count in its own counters.
 void set_current_core(Core* c) {
+    scalar_reads_flush();   // into the block that ran here until now
     t_core = c;
     t_scalar_writes = ScalarWrites{};
     ScalarReads& r = t_scalar_reads;
-    for (int i = 0; i < ScalarReads::kSpans; ++i) r.lo[i] = r.hi[i] = nullptr;
-    r.count = c ? &c->work_count[static_cast<uint8_t>(TPipe_::S)] : nullptr;
-    r.bytes = c ? &c->work_bytes[static_cast<uint8_t>(TPipe_::S)] : nullptr;
+    for (int i = 0; i < ScalarReads::kSpans; ++i) { r.lo[i] = nullptr; r.room[i] = 0; }
+    static thread_local uint32_t scratch_line;
+    static thread_local uint16_t scratch_op;
     Status* s = g_launch ? g_launch->status : nullptr;
-    r.line = s ? &s->line : nullptr;
-    r.op = s ? &s->op : nullptr;
+    r.line = s ? &s->line : &scratch_line;
+    r.op = s ? &s->op : &scratch_op;
 }
 
 // ---- names -------------------------------------------------------------------------------------
@@ -1866,7 +1876,13 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
     enter_inline(Op::SetValue, loc);
     Core& c = core();
     check_index_fast(c, t, index, size, Op::SetValue, loc);
-    RaceScope(TPipe_::S, Op::SetValue, loc).write(t.addr + index * size, size);
+    // the race check: a write with nothing to check is only recorded (RaceChecker::scalar_write_settled), as a RaceScope
+    // would record it; otherwise the RaceScope (which does nothing where the check is off)
+    RaceChecker* race = c.race.get();
+    uint8_t* at = t.addr + index * size;
+    if (!(race && (g_launch->mode != Mode::Trace || g_launch->auto_sync) && at >= race->ub() &&
+          race->scalar_write_settled(static_cast<uint64_t>(at - race->ub()), size, Op::SetValue, loc)))
+        RaceScope(TPipe_::S, Op::SetValue, loc).write(t.addr + index * size, size);
     if (tracing_now()) {
         record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
         return;
@@ -1904,9 +1920,11 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
     enter_inline(Op::GetValue, loc);
     Core& c = core();
     ScalarReads& r = t_scalar_reads;
+    if (!g_launch->status) r.file = loc.file;   // no status page to keep current: any file's reads take the fast path
     const uint8_t* a = static_cast<const uint8_t*>(p);
     for (int i = 0; i < ScalarReads::kSpans; ++i) {
-        if (a >= r.lo[i] && a < r.hi[i] && size <= static_cast<uint64_t>(r.hi[i] - a)) {
+        const uint64_t d = static_cast<uint64_t>(a - r.lo[i]), len = r.room[i] + 7;
+        if (r.room[i] && d < len && size <= len - d) {
             ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work, as record_gm does in execute mode
             c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
             copy_scalar(out, a, size);
@@ -1917,11 +1935,11 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
     record_gm(TPipe_::S, Op::GetValue, Dt::none, 0, loc, size, 1, 1, size, GmPlace{&b, p, size});
     if (b.real) std::memcpy(out, gm_source(b, p), size);
     else std::memset(out, 0, size);
-    if (plain_read(b, p, size)) {   // the latest found first; the oldest of four drops out
+    if (plain_read(b, p, size) && b.bytes >= 8) {   // the latest found first; the oldest of four drops out
         std::memmove(r.lo + 1, r.lo, sizeof(r.lo[0]) * (ScalarReads::kSpans - 1));
-        std::memmove(r.hi + 1, r.hi, sizeof(r.hi[0]) * (ScalarReads::kSpans - 1));
+        std::memmove(r.room + 1, r.room, sizeof(r.room[0]) * (ScalarReads::kSpans - 1));
         r.lo[0] = b.base;
-        r.hi[0] = b.base + b.bytes;
+        r.room[0] = b.bytes - 7;
     }
 }
 void* gm_ref(void* p, uint32_t size, SrcLoc loc) {

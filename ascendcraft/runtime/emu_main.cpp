@@ -472,6 +472,7 @@ void run_block(int block) {
     }
     finish_block(c);
     check_tiling_key(c);
+    scalar_reads_flush();
     g_launch->gm_writes += c.gm_writes;
     for (int p = 0; p < 8; ++p) {
         g_launch->work_count[p] += c.work_count[p];

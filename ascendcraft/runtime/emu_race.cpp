@@ -174,11 +174,14 @@ void RaceChecker::check_page(RaceScope& s, uint32_t page, uint32_t lo, uint32_t 
 }
 
 void RaceChecker::record_page(RaceScope& s, uint32_t page, uint32_t lo, uint32_t hi, int track) {
+    record_page(s.clock_, s.site_, page, lo, hi, track);
+}
+void RaceChecker::record_page(Clock clock, uint32_t site, uint32_t page, uint32_t lo, uint32_t hi, int track) {
     Page& pg = pages_[page];
-    pg.newest[track] = s.clock_;
+    pg.newest[track] = clock;
     const uint8_t bit = static_cast<uint8_t>(1u << track);
     if (lo == page * kPageBytes && hi == lo + kPageBytes) {  // the whole page: one record
-        pg.whole[track] = Access{s.clock_, s.site_, ~0u};
+        pg.whole[track] = Access{clock, site, ~0u};
         pg.detailed &= static_cast<uint8_t>(~bit);
         return;
     }
@@ -192,10 +195,10 @@ void RaceChecker::record_page(RaceScope& s, uint32_t page, uint32_t lo, uint32_t
         Track& t = blocks_[b].track[track];
         const uint32_t mask = b != first && b != last ? ~0u : block_mask(b, lo, hi);
         if (mask == ~0u) {  // a whole block: Track::add with every byte's bit set comes to this
-            t.last = Access{s.clock_, s.site_, ~0u};
+            t.last = Access{clock, site, ~0u};
             t.prior = Access{0, 0, 0};
         } else {
-            t.add(s.clock_, s.site_, mask);
+            t.add(clock, site, mask);
         }
     }
 }
@@ -217,6 +220,19 @@ void RaceChecker::access(RaceScope& s, uint64_t lo64, uint64_t hi64, bool write)
         for (int i = 0; i < count; ++i) check_page(s, page, plo, phi, open[i]);
         if (own >= 0) record_page(s, page, plo, phi, own);
     }
+}
+
+bool RaceChecker::scalar_write_settled(uint64_t lo, uint32_t size, Op op, const SrcLoc& loc) {
+    const VClock& known = known_[kS];   // row(S): what the scalar unit knows
+    for (int t = 0; t < kTracks; ++t)   // access()'s open tracks for an S write: every track but S's own writes
+        if (races_with(t, kS, true) && newest_[t] > known.c[kTrackPipe[t]]) return false;
+    const uint64_t hi = std::min<uint64_t>(lo + size, ub_bytes_);
+    if (lo >= hi || lo / kPageBytes != (hi - 1) / kPageBytes) return false;   // none or two pages: as access() does
+    const Clock clock = ++now_.c[kS];   // issue()
+    const uint32_t where = site(op, loc);
+    newest_[0] = clock;
+    record_page(clock, where, static_cast<uint32_t>(lo / kPageBytes), static_cast<uint32_t>(lo), static_cast<uint32_t>(hi), 0);
+    return true;
 }
 
 std::string RaceChecker::describe(uint32_t offset) const {

@@ -454,6 +454,9 @@ bool key_build_differs(uint64_t key, uint64_t* built);  // emu_tiling.cpp: a per
 // thread_local: a TLS variable shared across translation units trips UBSan's null checks.
 Core* current_core();
 void set_current_core(Core* c);
+// The S-pipe work of GlobalTensor::GetValue's inlined reads (runtime.h) added to the running block's work counts: called
+// before anything reads them (a block's end, GetSystemCycle) and when a block starts or ends on the thread.
+void scalar_reads_flush();
 
 // ---- reports: JSON lines the parent turns into Diagnostics -----------------------------------
 class Report {

@@ -86,6 +86,12 @@ public:
     bool scalar_read_settled() const {
         return newest_[1] <= known_[0].c[1] && newest_[2] <= known_[0].c[2];  // tracks 1, 2: V, MTE2 writes; pipe 0: S
     }
+    // A scalar write (SetValue) of UB bytes [lo, lo + size) (offsets into this core's UB) races with V and MTE2 writes
+    // and V and MTE3 reads the scalar unit does not know to be complete: when there are none anywhere in UB (its usual
+    // state in a scalar loop), it has nothing to check, only its record to make (its clock, site and bytes, as a
+    // RaceScope's write records them). Makes that record and returns true then; otherwise does nothing and returns false
+    // (the caller checks the write with a RaceScope).
+    bool scalar_write_settled(uint64_t lo, uint32_t size, Op op, const SrcLoc& loc);
 
 private:
     struct Access {
@@ -144,6 +150,7 @@ private:
     void check(RaceScope& scope, uint32_t block, uint32_t mask, const Track& track, uint8_t other_pipe, const char* hazard);
     void check_page(RaceScope& scope, uint32_t page, uint32_t lo, uint32_t hi, int track);  // bytes [lo, hi) of one page
     void record_page(RaceScope& scope, uint32_t page, uint32_t lo, uint32_t hi, int track);
+    void record_page(Clock clock, uint32_t site, uint32_t page, uint32_t lo, uint32_t hi, int track);
     void conflict(RaceScope& scope, uint32_t block, uint32_t mask, const Access& other, uint8_t other_pipe,
                   const char* hazard);
     std::string describe(uint32_t offset) const;

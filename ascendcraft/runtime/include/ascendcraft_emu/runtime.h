@@ -190,36 +190,40 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc);
 // calls it up to 10^11 times (a GEMM written with GetValue), and a call into the runtime cost more than the read.
 // Per thread: the GM ranges of the running block whose scalar reads need no check past their bounds (gm_read decides
 // which and fills them in: an input, or an output no other block can be writing, without deferred poison, outside
-// trace mode and cross-core launches), the block's S-pipe work counters, and the status page's place of the last API
-// call. A read inside a range updates the place and the counters and copies the value, as gm_read's own fast path
-// did; any other read, or one from another kernel file than the status page names, calls gm_read.
+// trace mode and cross-core launches), the S-pipe work of the reads made here (added to the block's work counts by
+// scalar_reads_flush, emu_core.cpp, before anything reads them), and the status page's place of the last API call.
+// A read inside a range updates the place and the counts and copies the value, as gm_read's own fast path does; any
+// other read, or one from another kernel file than the status page names, calls gm_read.
+// A range is its start and its bytes less 7 (`room`): a scalar of up to 8 bytes at offset d from the start lies inside
+// when d < room, one unsigned comparison (a read in the range's last 7 bytes calls gm_read, which tests it exactly);
+// room 0: no range (the state of a thread before its first block, too).
 struct ScalarReads {
     static constexpr int kSpans = 4;
     const uint8_t* lo[kSpans];  // the latest found first; the oldest of four drops out
-    const uint8_t* hi[kSpans];
-    uint64_t* count;            // the running block's S-pipe instruction and byte counts; null outside a block
-    uint64_t* bytes;
-    uint32_t* line;             // the status page's line and op of the last API call; null without a status page
+    uint64_t room[kSpans];
+    uint64_t count;             // S-pipe reads and bytes since the last flush
+    uint64_t bytes;
+    uint32_t* line;             // the status page's line and op of the last API call (scratch without a status page)
     uint16_t* op;
     const char* file;           // the kernel file the status page names now
 };
 extern __thread ScalarReads t_scalar_reads;
 template <typename T> __attribute__((always_inline)) inline void gm_get(const T* p, T* out, SrcLoc loc) {
 #if !defined(__SANITIZE_ADDRESS__)   // the sanitized build checks the runtime's own accesses: every read calls gm_read
-    ScalarReads& r = t_scalar_reads;
-    const uint8_t* a = reinterpret_cast<const uint8_t*>(p);
-    if (r.count && (!r.line || loc.file == r.file))
-        for (int i = 0; i < ScalarReads::kSpans; ++i)
-            if (a >= r.lo[i] && a < r.hi[i] && sizeof(T) <= static_cast<uint64_t>(r.hi[i] - a)) {
-                if (r.line) {
+    if (sizeof(T) <= 8) {
+        ScalarReads& r = t_scalar_reads;
+        const uint8_t* a = reinterpret_cast<const uint8_t*>(p);
+        if (loc.file == r.file)
+            for (int i = 0; i < ScalarReads::kSpans; ++i)
+                if (static_cast<uint64_t>(a - r.lo[i]) < r.room[i]) {   // [a, a + sizeof(T)) inside the range
                     *r.op = static_cast<uint16_t>(Op::GetValue);
                     *r.line = static_cast<uint32_t>(loc.line);
+                    ++r.count;
+                    r.bytes += sizeof(T);
+                    std::memcpy(out, a, sizeof(T));
+                    return;
                 }
-                ++*r.count;
-                *r.bytes += sizeof(T);
-                std::memcpy(out, a, sizeof(T));
-                return;
-            }
+    }
 #endif
     gm_read(p, sizeof(T), out, loc);
 }
