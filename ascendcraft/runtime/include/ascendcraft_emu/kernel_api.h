@@ -50,6 +50,7 @@
 #include "ascendcraft_emu/cumsum.h"
 #include "ascendcraft_emu/welford.h"
 #include "ascendcraft_emu/transdata.h"
+#include "ascendcraft_emu/confusion_transpose.h"
 #include "ascendcraft_emu/softmax_flashv3.h"
 #include "ascendcraft_emu/normalize.h"
 #include "ascendcraft_emu/layernorm_grad.h"

@@ -14,6 +14,7 @@ namespace optiling {}
 // The advanced APIs' tiling structs, for TILING_DATA_FIELD_DEF_STRUCT(SoftMaxTiling, ...) and the like.
 #include "ascendcraft_emu/norm_tiling_data.h"
 #include "ascendcraft_emu/pad_tiling_data.h"   // PadTiling, UnPadTiling (lib/pad)
+#include "ascendcraft_emu/transpose_tiling_data.h"   // ConfusionTransposeTiling (adv_api/transpose)
 
 #define BEGIN_TILING_DATA_DEF(name) \
     struct name {                   \
