@@ -123,7 +123,7 @@ def least(f, repeats):
 
 def numpy_seconds(f, repeats):
     best = None
-    for _ in range(max(repeats, 3)):
+    for _ in range(max(repeats, 10)):   # the least of many: BLAS threads make single timings jumpy
         c0 = time.process_time()
         f()
         c = time.process_time() - c0
