@@ -15,6 +15,13 @@
 #include "cube_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
 
+// On the host, CANN's matmul tiling header names `half` in matmul_tiling as double (asc-devkit's matmul_tiling_base.h,
+// outside a device or NPU-host compile), so host code under `using namespace matmul_tiling;` that sizes fp16 buffers
+// with sizeof(half) gets 8, as on CANN (ops-transformer grouped_matmul_swiglu_quant's tiling). Kernel builds do not
+// see it.
+#if !defined(__NPU_ARCH__) || defined(ASCENDCRAFT_OP_HOST)
+namespace matmul_tiling { using half = double; }
+#endif
 namespace matmul_tiling {
 
 enum class TPosition : int32_t { GM = 0, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM,
