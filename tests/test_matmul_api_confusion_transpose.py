@@ -2,6 +2,8 @@
 transposes an [H, W] UB tensor to [W, H] (H = param1, W = param2, as GetConfusionTransposeTilingInfo fills them and as
 ops-transformer's incre_flash_attention fills them itself), against NumPy; the other TransposeTypes stop with an error
 that names them; ConfusionTransposeTiling embeds in a tiling struct (nsa_compress_attention's op_host tiling)."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -100,3 +102,42 @@ extern "C" __global__ __aicore__ void k(GM_ADDR x)
     assert b.ok, "\n".join(map(str, b.diagnostics))
     r = run(b, [GM("x", np.zeros(8, np.uint32), "out")], block_dim=1)
     assert r.ok and r.outputs["x"][0] == 5
+
+
+HOST = '''#include "tiling/tiling_api.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(OpTiling)
+TILING_DATA_FIELD_DEF_STRUCT(ConfusionTransposeTiling, ct);
+END_TILING_DATA_DEF;
+}
+#include <cstdio>
+int main()
+{
+    optiling::OpTiling t;
+    std::vector<int64_t> dims = {32, 48};
+    ge::Shape shape(dims);
+    uint32_t maxTmp = 9, minTmp = 9;
+    AscendC::GetConfusionTransposeMaxMinTmpSize(shape, sizeof(float), 7, maxTmp, minTmp);
+    AscendC::GetConfusionTransposeTilingInfo(shape, 0, sizeof(float), 7, t.ct);   // 7: TRANSPOSE_ND2ND_ONLY
+    std::printf("%u %u %u %u %u %u %u %u\\n", t.ct.param0, t.ct.param1, t.ct.param2, t.ct.param3, t.ct.param4,
+                t.ct.param5, maxTmp, minTmp);
+    AscendC::GetTransposeTilingInfo(shape, 0, sizeof(float), 1, t.ct);            // TRANSPOSE_NZ2ND_0213: not emulated
+    std::printf("%u %u\\n", t.ct.param1, t.ct.param2);
+    return 0;
+}
+'''
+
+
+def test_the_host_tiling_fills_nd2nd_only_and_names_other_types(tmp_path):
+    import subprocess
+
+    import ascendcraft
+    include = Path(ascendcraft.__file__).parent / "runtime" / "include"
+    (tmp_path / "host.cpp").write_text(HOST)
+    c = subprocess.run(["g++", "-std=c++17", "-I", str(include), "-include", "ascendcraft_emu/op_host.h",
+                        str(tmp_path / "host.cpp"), "-o", str(tmp_path / "host")], capture_output=True, text=True)
+    assert c.returncode == 0, c.stderr[-3000:]
+    r = subprocess.run([str(tmp_path / "host")], capture_output=True, text=True)
+    # float: 8 to a 32-byte block; H = 32, W = 48; H / 16 = 2; H * 8 * 4 / 32 = 32; W / 8 = 6; no temporary space
+    assert r.stdout.splitlines() == ["8 32 48 2 32 6 0 0", "0 0"]
+    assert "TransposeType 1 is not emulated" in r.stderr

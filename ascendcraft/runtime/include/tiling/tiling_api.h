@@ -17,6 +17,7 @@
 #include "ascendcraft_emu/pad_tiling.h"
 #include "ascendcraft_emu/select_tiling.h"
 #include "ascendcraft_emu/sort_tiling.h"
+#include "ascendcraft_emu/transpose_tiling.h"   // GetConfusionTransposeTilingInfo (TRANSPOSE_ND2ND_ONLY)
 
 // The cube and datablock sizes the host side of AscendC declares too (op hosts name AscendC::BLOCK_CUBE in their tilings:
 // cann-ops conv3d_backprop_filter_v2, quant_batch_matmul_v3): unsigned on the host, each under the guard the kernel
