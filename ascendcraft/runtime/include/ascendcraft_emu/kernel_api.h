@@ -51,6 +51,7 @@
 #include "ascendcraft_emu/welford.h"
 #include "ascendcraft_emu/transdata.h"
 #include "ascendcraft_emu/confusion_transpose.h"
+#include "ascendcraft_emu/dropout_init.h"
 #include "ascendcraft_emu/softmax_flashv3.h"
 #include "ascendcraft_emu/normalize.h"
 #include "ascendcraft_emu/layernorm_grad.h"
