@@ -1504,6 +1504,15 @@ NOT_PROBED["TransposeParamsExt"] = ("Transpose's 4-D parameters (TRANSPOSE_NCHW2
 NOT_PROBED.update({n: "advanced filter API and its host tiling (lib/filter DropOut): see tests/test_emu_dropout.py"
                    for n in ("DropOut", "GetDropOutMaxMinTmpSize", "GetDropOutMaxTmpSize", "GetDropOutMinTmpSize")})
 
+NOT_PROBED.update({n: "advanced transpose API and its host tiling (lib/transpose ConfusionTranspose, TRANSPOSE_ND2ND_ONLY): "
+                      "see tests/test_matmul_api_confusion_transpose.py"
+                   for n in ("ConfusionTranspose", "GetConfusionTransposeMaxMinTmpSize", "GetConfusionTransposeOnlyTilingInfo",
+                             "GetConfusionTransposeTilingInfo", "GetTransposeMaxMinTmpSize", "GetTransposeTilingInfo")})
+NOT_PROBED["DropOutBitModeInit"] = ("the filter library's set-up for a bit-mode DropOut (an implementation function of "
+                                    "lib/filter that kernels call): see tests/test_matmul_api_dropout_init.py")
+NOT_PROBED["copy_data_align64"] = ("the device compiler's copy of CANN's generated tiling code, in neither the headers nor the "
+                                   "api-oracle's stub: see tests/test_matmul_api_copy_data_align64.py")
+
 NOT_PROBED.update({n: "ListTensorDesc / TensorDesc (kernel_operator_list_tensor_intf.h): see tests/test_emu_list_tensor.py"
                    for n in ("GetDataObj", "GetDataPtr", "GetDesc", "GetIndex", "SetShapeAddr")})
 
