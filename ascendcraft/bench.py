@@ -53,15 +53,15 @@ from .shapes import parse_size, size_choice, size_label
 # %% auto #0
 __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_ENTRY', 'KEPT_TRACE_BYTES', 'EAGER_CODE',
            'TASK_FILE_KINDS', 'VERIFY_OVERHEAD_MB', 'MEMORY_MARGIN', 'SIZES', 'FULL_ELEMENTS_PER_S', 'FULL_RATES',
-           'FULL_RATE_MARGIN', 'imported_modules', 'code_hash', 'soc_hash', 'read_edits', 'fingerprint',
-           'blank_strings', 'scan_project', 'KernelFailure', 'KernelFault', 'DrawIntoFiles', 'EmulatedKernel',
-           'TaskSpec', 'settings_record', 'StageClock', 'check_sizes', 'KeptTraces', 'merge_intervals',
-           'write_intervals', 'Coverage', 'output_coverage', 'written_bytes', 'eager_cost', 'is_task_file_problem',
-           'task_file_result', 'write_result', 'run_task', 'VerifyMemory', 'verification_memory', 'output_keep_mb',
-           'memory_budget_mb', 'default_out', 'kernel_paths', 'result_group', 'select_tasks', 'unloaded_results',
-           'run_identity', 'full_elements_per_s', 'machine_memory_mb', 'full_shape_load', 'verification_size',
-           'verification_mb', 'prime_output_specs', 'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree',
-           'cpu_share', 'Progress', 'execute', 'run_bench', 'warm_up', 'main']
+           'FULL_RATE_MARGIN', 'TORCH_HUGE_PAGES', 'imported_modules', 'code_hash', 'soc_hash', 'read_edits',
+           'fingerprint', 'blank_strings', 'scan_project', 'KernelFailure', 'KernelFault', 'DrawIntoFiles',
+           'EmulatedKernel', 'TaskSpec', 'settings_record', 'StageClock', 'check_sizes', 'KeptTraces',
+           'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage', 'written_bytes', 'eager_cost',
+           'is_task_file_problem', 'task_file_result', 'write_result', 'run_task', 'VerifyMemory',
+           'verification_memory', 'output_keep_mb', 'memory_budget_mb', 'default_out', 'kernel_paths', 'result_group',
+           'select_tasks', 'unloaded_results', 'run_identity', 'full_elements_per_s', 'machine_memory_mb',
+           'full_shape_load', 'verification_size', 'verification_mb', 'prime_output_specs', 'prime_eager_cost', 'plan',
+           'is_done', 'descendants', 'kill_tree', 'cpu_share', 'Progress', 'execute', 'run_bench', 'warm_up', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -1473,10 +1473,19 @@ class _Job:
     def folder(self) -> Path: return Path(self.spec.folder)
 
 
+# PyTorch's own switch (c10's CPU allocator, read once per process): tensors of 2 MiB and more on transparent huge pages.
+# A task process's reference and input draws allocate GBs afresh at full shapes, and with 4 KiB pages the kernel's page
+# faults were most of it: hinge_loss's reference (three 4 GiB temporaries) 5.8 -> 1.2-2.6 s of wall, the process's system
+# CPU 41.5 -> 17.5 s over a draw and three references (docs/speed.md, twenty-fourth round). A value already set wins.
+TORCH_HUGE_PAGES = {"THP_MEM_ALLOC_ENABLE": "1"}
+
+
 def _task_env() -> dict:
-    "A task process's environment: this process's, with this AscendCraft first on PYTHONPATH."
+    """A task process's environment: this process's, with this AscendCraft first on PYTHONPATH and torch's large
+    tensors on huge pages (`TORCH_HUGE_PAGES`, unless this environment sets it)."""
     package_root = str(Path(ascendcraft.__file__).resolve().parent.parent)
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([package_root, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    return {**TORCH_HUGE_PAGES, **os.environ,
+            "PYTHONPATH": os.pathsep.join([package_root, *filter(None, [os.environ.get("PYTHONPATH")])])}
 
 
 def _fork_server(specs: list[TaskSpec]) -> ForkServer | None:
@@ -1600,8 +1609,9 @@ def execute(specs: list[TaskSpec], jobs: int, progress: Progress, poll: float = 
     the budget beside the running ones' (`memory_budget_mb`; one alone always runs); return their results in order.
     Each runs torch on `threads` threads (default: its share of this machine's CPUs, `cpu_share(jobs)`).
     `server`: a fork server the caller keeps for its next batches (a Ray worker's, the local pool's); else one for this
-    batch, if any."""
-    pending, running, results = deque(specs), [], {}
+    batch, if any. They start largest verification first (`memory_mb`, then the given order): a full-shape
+    verification takes minutes where a small one takes seconds, and one started last ends the run alone."""
+    pending, running, results = deque(sorted(specs, key=lambda s: -s.memory_mb)), [], {}
     threads = threads or cpu_share(jobs)
     budget = memory_budget_mb(specs[0].load_settings()) if specs else 0.0
     own = server is None

@@ -21,9 +21,9 @@ from .diagnostics import parse_python
 from .shapes import DIM_MIN, scaled_overrides, _largest
 
 # %% auto #0
-__all__ = ['SIZE_MIN', 'EXTRA_ELEMENTS', 'MAGNITUDES', 'MAX_THRESHOLDS', 'Condition', 'dsl_conditions', 'cpp_conditions',
-           'raw_tokens', 'project_conditions', 'ExtraShape', 'threshold_shapes', 'magnitude_set', 'magnitude_sets',
-           'SizeReport', 'output_growth', 'run_checks', 'task_conditions']
+__all__ = ['SIZE_MIN', 'EXTRA_ELEMENTS', 'MAGNITUDES', 'MAX_THRESHOLDS', 'GROWTH_SIZE', 'Condition', 'dsl_conditions',
+           'cpp_conditions', 'raw_tokens', 'project_conditions', 'ExtraShape', 'threshold_shapes', 'magnitude_set',
+           'magnitude_sets', 'SizeReport', 'output_growth', 'run_checks', 'task_conditions']
 
 # %% ../nbs/37_sizecheck.ipynb #93e186d1
 SIZE_MIN = DIM_MIN            # a constant below this in a comparison is a loop bound or an index, not a size threshold
@@ -259,6 +259,12 @@ class SizeReport:
                 + (f"; NOT value-checked: {'; '.join(skipped)}" if skipped else "") + f"; magnitude sets: {mags}.")
 
 # %% ../nbs/37_sizecheck.ipynb #0daf1bc6
+# The size `run_checks` measures `output_growth` at, whatever size the checks run at: the growth is the operator's
+# (linear, quadratic, saturating), not the shape's. At full shapes it cost four draws and four reference runs of a
+# whole input set for the two scales: about 64 s of wall of hinge_loss's 156 s (two trials and the size checks).
+GROWTH_SIZE = "small"
+
+
 def output_growth(task, size, seed: int, scale: float) -> float:
     """How much the reference's largest output grows when its floating inputs grow by `scale`: scale for a linear
     operator, scale² for a matmul (1 when unknown). Each of the two reference runs gets its own fresh draw (the
@@ -316,7 +322,7 @@ def run_checks(task, make_candidate, *, size, conditions, settings, poison: byte
     candidate = make_candidate(size)
     for scale in MAGNITUDES:                     # one scaled set at a time (each is a whole input set)
         if report.failure: break
-        growth = output_growth(task, size, settings.seed, scale)
+        growth = output_growth(task, GROWTH_SIZE, settings.seed, scale)
         r = trial(f"magnitude x{scale:g}", candidate, partial(magnitude_set, task, size, settings.seed, scale), size,
                   max(scale, growth))
         kind = "dropped (the reference is not finite)" if r.dropped else r.kind

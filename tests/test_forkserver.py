@@ -75,3 +75,11 @@ def test_a_server_that_cannot_start_leaves_the_harness_starting_task_processes(t
     [server] = servers
     server.close()
     assert server.proc.returncode == 1 and not server.children   # it never started, and nothing was forked
+
+
+def test_task_processes_put_torchs_large_tensors_on_huge_pages(monkeypatch):
+    "A task process's environment turns on torch's huge-page allocation (bench.TORCH_HUGE_PAGES); a value set here wins."
+    monkeypatch.delenv("THP_MEM_ALLOC_ENABLE", raising=False)
+    assert bench._task_env()["THP_MEM_ALLOC_ENABLE"] == "1"
+    monkeypatch.setenv("THP_MEM_ALLOC_ENABLE", "0")
+    assert bench._task_env()["THP_MEM_ALLOC_ENABLE"] == "0"

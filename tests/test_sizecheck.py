@@ -82,3 +82,31 @@ def test_honest_relu_passes_with_size_report(tmp_path):
     assert report["conditions"] and all("refusal guard" in c for c in report["conditions"])   # the host's envelope
     assert not report["review"] and "size-unchecked" not in result.flags
     assert json.loads((Path(spec.folder) / "sizecheck.json").read_text())["failure"] is None
+
+
+@pytest.mark.parametrize("task_id, growth", [("relu", 1e3), ("sigmoid", 1.0), ("matmul_with_small_k_dimension", 1e6)])
+def test_output_growth_is_the_operators_whatever_the_size(task_id, growth):
+    """The magnitude checks measure the growth at GROWTH_SIZE (the small shapes) also when they run at full shapes: the
+    growth a linear, a saturating and a quadratic operator show is the same at a size 40 times the small one."""
+    task, = registry(tasks=[task_id])
+    small = sizecheck.output_growth(task, sizecheck.GROWTH_SIZE, 7, 1e3)
+    larger = sizecheck.output_growth(task, {"scale": 1 / 16}, 7, 1e3)
+    assert small == pytest.approx(growth, rel=0.05) and larger == pytest.approx(small, rel=0.05)
+
+
+def test_magnitude_checks_at_full_size_measure_the_growth_at_the_small_size(monkeypatch):
+    "run_checks at a size other than the small one runs its trials at that size and asks output_growth at GROWTH_SIZE."
+    relu, = registry(tasks=["relu"])
+    asked, trials = [], []
+    monkeypatch.setattr(sizecheck, "output_growth", lambda task, size, seed, scale: asked.append(size) or scale)
+    import ascendcraft.verify as verify
+
+    def fake_trial(task, net, candidate, inputs, record, size, settings, poison, history, redraw=None):
+        trials.append((size, tuple(inputs[0].shape)))
+        return record, []
+    monkeypatch.setattr(verify, "run_trial", fake_trial)
+    report = sizecheck.run_checks(relu, lambda size: (lambda inputs: None), size={"scale": 1 / 16}, conditions=[],
+                                  settings=load_settings(), poison=b"\xff")
+    assert asked == [sizecheck.GROWTH_SIZE] * 2 and [m["scale"] for m in report.magnitudes] == [1e3, 1e-3]
+    big = tuple(relu.input_specs({"scale": 1 / 16})[0].shape)
+    assert trials == [({"scale": 1 / 16}, big)] * 2

@@ -189,6 +189,35 @@ def test_full_shape_tasks_start_only_while_their_memory_fits(monkeypatch):
     assert len(peaks) == 5
 
 
+def test_the_largest_verifications_start_first(monkeypatch):
+    "Small tasks listed before full-shape ones on 2 jobs: the full-shape ones start first, largest first; results in order."
+    import dataclasses
+    from ascendcraft import bench
+    started = []
+
+    class Done:
+        def poll(self): return 0
+
+    def launch(spec, server=None, threads=0):
+        started.append(spec.task)
+        return bench._Job(spec, Done(), 0.0, float("inf"), None)
+
+    class Quiet:
+        def started(self, name): pass
+        def finished(self, result, seconds): pass
+
+    settings = dataclasses.asdict(Settings(verify_memory_mb=16_000))
+    settings.pop("sources")
+    base = bench.TaskSpec("t", "c", "f", None, None, "/nonexistent", "small", False, "expert", settings, "", 60.0)
+    specs = [dataclasses.replace(base, task=f"small{i}", folder=f"/x/small{i}") for i in range(2)]
+    specs += [dataclasses.replace(base, task=name, folder=f"/x/{name}", size="full", memory_mb=mb)
+              for name, mb in (("mid", 3_000.0), ("big", 9_000.0))]
+    monkeypatch.setattr(bench, "_launch", launch)
+    monkeypatch.setattr(bench, "_finish", lambda job, timed_out: job.spec.task)
+    monkeypatch.setattr(bench, "_fork_server", lambda specs: None)
+    assert bench.execute(specs, 2, Quiet(), poll=0) == [s.task for s in specs]
+    assert started == ["big", "mid", "small0", "small1"]
+
 def test_the_next_input_set_writes_the_files_of_the_last_one_nothing_maps():
     shared = SharedInputs()
     x = shared.share(np.arange(1024, dtype=np.float32))
