@@ -57,3 +57,19 @@ def test_dropout_bit_mode_init_then_bit_mode_dropout():
     keep = np.unpackbits(m, axis=1, bitorder="little").astype(bool)
     want = np.where(keep, x.astype(np.float32) / np.float32(0.8), 0).astype(np.float16)
     np.testing.assert_allclose(r.outputs["y"].astype(np.float32), want.astype(np.float32), rtol=2e-3, atol=1e-3)
+
+
+def test_dropout_bit_mode_init_without_a_buffer_uses_the_free_ub():
+    "DropOutBitModeInit() takes its 256 bytes past the InitBuffer allocations: the same mask register, the same output."
+    b = build({"k.cpp": KERNEL.replace("DropOutBitModeInit(tmp);", "DropOutBitModeInit();")})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 128)).astype(np.float16)
+    m = rng.integers(0, 256, (2, 16)).astype(np.uint8)
+    r = run(b, [GM("x", x), GM("m", m), GM("y", np.zeros((2, 128), np.float16), "out"),
+                GM("cmp", np.full(16, 7, np.float16), "out")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    assert not r.outputs["cmp"][:8].view(np.uint16).any()
+    keep = np.unpackbits(m, axis=1, bitorder="little").astype(bool)
+    want = np.where(keep, x.astype(np.float32) / np.float32(0.8), 0).astype(np.float16)
+    np.testing.assert_allclose(r.outputs["y"].astype(np.float32), want.astype(np.float32), rtol=2e-3, atol=1e-3)

@@ -17,4 +17,11 @@ template <typename T> inline void DropOutBitModeInit(const LocalTensor<T>& share
     SetCmpMask(zeros, loc);
     PipeBarrier<PIPE_V>();
 }
+// The form without a buffer takes its 256 bytes from the UB the InitBuffer allocations leave free (PopStackBuffer), as
+// the library's own stack buffer does (ops-transformer's flash_attention_score_grad calls it so).
+inline void DropOutBitModeInit(SrcLoc loc = {}) {
+    LocalTensor<int16_t> stack;
+    PopStackBuffer<int16_t, TPosition::LCM>(stack, loc);
+    DropOutBitModeInit(stack, loc);
+}
 }  // namespace AscendC
