@@ -491,3 +491,11 @@ def test_output_specs_come_back_from_the_spec_cache_keyed_by_the_task_text(tmp_p
     path.write_text(source.replace(f"batch_size = {n}", f"batch_size = {n + 1}"))    # a changed file is run again
     changed = load_task_file(path).output_specs("full")
     assert len(runs) == 2 and changed[0].shape == (n + 1, *computed[0].shape[1:])
+
+
+def test_hinge_losss_signed_set_is_its_draw_scaled_in_place():
+    "hinge_loss's signed predictions are the ordinary draw's p * 4 - 2, bit for bit (computed in place), targets unchanged."
+    hinge, = registry(tasks=["hinge_loss"])
+    plain, signed = hinge.inputs("small", 0, 2, False), hinge.inputs("small", 0, 2, True)
+    assert torch.equal(signed[0], plain[0] * 4 - 2) and torch.equal(signed[1], plain[1])
+    assert float(signed[0].min()) < -1.9 and float(signed[0].max()) > 1.9
