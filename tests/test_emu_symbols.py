@@ -234,3 +234,66 @@ extern "C" __global__ __aicore__ void mmc(GM_ADDR x, GM_ADDR xh, GM_ADDR out)
     assert o[0] & 0xFFFFFFFF == x[i:i + 1].view(np.uint32)[0] and o[0] >> 32 == i
     j = int(np.argmin(xh))
     assert o[1] & 0xFFFF == xh[j:j + 1].view(np.uint16)[0] and o[1] >> 32 == j
+
+
+INTRINSICS = r"""#include "kernel_operator.h"
+using namespace AscendC;
+// Row maxima and sums of ROWS rows of 64 floats, reduced twice in counter mode as hicann ops-transformer's MoE gating
+// kernels do (BlockReduce*IntrinsicsImpl on raw pointers: 8 floats a block -> 1), and a padding Duplicate.
+constexpr int32_t ROWS = 3, COLS = 64;
+extern "C" __global__ __aicore__ void intrinsics(GM_ADDR x, GM_ADDR mx, GM_ADDR sm, GM_ADDR pad)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 8192);
+    GlobalTensor<float> xg, mg, sg, pg;
+    xg.SetGlobalBuffer((__gm__ float *)x, ROWS * COLS);
+    mg.SetGlobalBuffer((__gm__ float *)mx, 8);
+    sg.SetGlobalBuffer((__gm__ float *)sm, 8);
+    pg.SetGlobalBuffer((__gm__ float *)pad, 64);
+    LocalTensor<float> src = buf.Get<float>();
+    LocalTensor<float> tmp = src[256], mx8 = src[512], sm8 = src[576], p = src[640];
+    DataCopy(src, xg, ROWS * COLS);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    Duplicate(mx8, 0.0f, 8);
+    Duplicate(sm8, 0.0f, 8);
+    PipeBarrier<PIPE_V>();
+    AscendCUtils::SetMaskCount<float>();
+    SetVectorMask<float, MaskMode::COUNTER>(0, ROWS * COLS);
+    BlockReduceMaxIntrinsicsImpl((__ubuf__ float *)tmp.GetPhyAddr(), (__ubuf__ float *)src.GetPhyAddr(), 1, 1, 1, 8);
+    PipeBarrier<PIPE_V>();
+    SetVectorMask<float, MaskMode::COUNTER>(0, ROWS * 8);
+    BlockReduceMaxIntrinsicsImpl((__ubuf__ float *)mx8.GetPhyAddr(), (__ubuf__ float *)tmp.GetPhyAddr(), 1, 1, 1, 8);
+    PipeBarrier<PIPE_V>();
+    SetVectorMask<float, MaskMode::COUNTER>(0, ROWS * COLS);
+    BlockReduceSumIntrinsicsImpl((__ubuf__ float *)tmp.GetPhyAddr(), (__ubuf__ float *)src.GetPhyAddr(), 1, 1, 1, 8);
+    PipeBarrier<PIPE_V>();
+    SetVectorMask<float, MaskMode::COUNTER>(0, ROWS * 8);
+    BlockReduceSumIntrinsicsImpl((__ubuf__ float *)sm8.GetPhyAddr(), (__ubuf__ float *)tmp.GetPhyAddr(), 1, 1, 1, 8);
+    AscendCUtils::SetMaskNorm<float>();
+    SetVectorMask<float, MaskMode::NORMAL>(0, 0xFFFF);                       // 16 lanes of each 64-float repeat
+    DuplicateIntrinsicsImpl((__ubuf__ float *)p.GetPhyAddr(), -1.5f, 1, 1, 8);
+    ResetMask();
+    PipeBarrier<PIPE_V>();
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(mg, mx8, 8);
+    DataCopy(sg, sm8, 8);
+    DataCopy(pg, p, 16);
+}
+"""
+
+
+def test_block_reduce_and_duplicate_intrinsics_on_raw_pointers(tmp_path):
+    src = tmp_path / "intrinsics.cpp"
+    src.write_text(INTRINSICS)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.random.default_rng(5).standard_normal((3, 64)).astype(np.float32)
+    r = run(b, [GM("x", x), GM("mx", np.zeros(8, np.float32), "out"), GM("sm", np.zeros(8, np.float32), "out"),
+                GM("pad", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["mx"][:3], x.max(axis=1))
+    np.testing.assert_allclose(r.outputs["sm"][:3], x.sum(axis=1), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(r.outputs["pad"][:16], -1.5)

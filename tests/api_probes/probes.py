@@ -536,6 +536,13 @@ P("Std.enable_if", "{ typename Std::enable_if<Std::is_pointer<float*>::value, in
 # ---- the devkit's implementation functions on raw pointers, as kernels call them -------------------------------------
 P("DuplicateImpl.count", "DuplicateImpl<int16_t>((__ubuf__ int16_t*)s0.GetPhyAddr(), (int16_t)0, 64);")
 P("DuplicateImpl.mask", "DuplicateImpl<float>((__ubuf__ float*)f0.GetPhyAddr(), 1.0f, (uint64_t)64, 1, 1, 8);")
+P("DuplicateIntrinsicsImpl.float", "DuplicateIntrinsicsImpl((__ubuf__ float*)f0.GetPhyAddr(), 1.0f, 1, 1, 8);")
+P("BlockReduceMaxIntrinsicsImpl.float",
+  "BlockReduceMaxIntrinsicsImpl((__ubuf__ float*)f0.GetPhyAddr(), (__ubuf__ float*)f1.GetPhyAddr(), 1, 1, 1, 8);")
+P("BlockReduceSumIntrinsicsImpl.half",
+  "BlockReduceSumIntrinsicsImpl((__ubuf__ half*)h0.GetPhyAddr(), (__ubuf__ half*)h1.GetPhyAddr(), 1, 1, 1, 8);")
+P("BlockReduceMinIntrinsicsImpl.float",
+  "BlockReduceMinIntrinsicsImpl((__ubuf__ float*)f0.GetPhyAddr(), (__ubuf__ float*)f1.GetPhyAddr(), 2, 1, 1, 8);")
 P("DataCopyUB2GMImpl.half", "DataCopyUB2GMImpl((__gm__ half*)gh.GetPhyAddr(0), (__ubuf__ half*)h0.GetPhyAddr(), {1, 2, 0, 0});")
 P("DataCopyGM2UBImpl.half", "DataCopyGM2UBImpl((__ubuf__ half*)h0.GetPhyAddr(), (__gm__ half*)gh.GetPhyAddr(0), dcp);")
 P("DataCopyPadGm2UBImpl.ext", "DataCopyPadGm2UBImpl((__ubuf__ float*)f0.GetPhyAddr(), (__gm__ float*)gf.GetPhyAddr(0), dce, ppf);")

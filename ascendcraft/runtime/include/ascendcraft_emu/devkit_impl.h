@@ -7,6 +7,7 @@
 
 #include "copy.h"
 #include "tensor.h"
+#include "reduce.h"
 #include "vector.h"
 
 namespace ascendcraft { namespace emu {
@@ -43,6 +44,30 @@ inline void DuplicateImpl(T* dstLocal, const T& scalarValue, uint64_t mask[], co
     Duplicate<T, isSetMask>(devkit_detail::ub(dstLocal, "DuplicateImpl", loc), scalarValue, mask, repeatTime, dstBlockStride,
                             dstRepeatStride, loc);
 }
+
+// The *IntrinsicsImpl functions under those: the instruction alone on raw UB pointers, with the vector mask as the kernel
+// set it (normal or counter mode), i.e. the API with isSetMask = false. hicann ops-transformer's MoE gating kernels
+// reduce rows in counter mode with BlockReduceMax / BlockReduceSumIntrinsicsImpl; its mc2 kernels pad with
+// DuplicateIntrinsicsImpl.
+template <typename T>
+inline void DuplicateIntrinsicsImpl(T* dstLocal, T scalarValue, const uint8_t repeatTime, const uint16_t dstBlockStride,
+                                    const uint8_t dstRepeatStride, SrcLoc loc = {}) {
+    Duplicate<T, false>(devkit_detail::ub(dstLocal, "DuplicateIntrinsicsImpl", loc), scalarValue, uint64_t{0}, repeatTime,
+                        dstBlockStride, dstRepeatStride, loc);
+}
+#define ASCENDCRAFT_EMU_BLOCK_INTRINSIC(API)                                                                             \
+    template <typename T>                                                                                            \
+    inline void API##IntrinsicsImpl(T* dstLocal, T* srcLocal, const int32_t repeatTime, const int32_t dstRepStride,  \
+                                    const int32_t srcBlkStride, const int32_t srcRepStride, SrcLoc loc = {}) {        \
+        uint64_t registerMask = 0; /* not read: isSetMask = false */                                                \
+        API<T, false>(devkit_detail::ub(dstLocal, #API "IntrinsicsImpl", loc),                                       \
+                      devkit_detail::ub(srcLocal, #API "IntrinsicsImpl", loc), repeatTime, registerMask, dstRepStride, \
+                      srcBlkStride, srcRepStride, loc);                                                              \
+    }
+ASCENDCRAFT_EMU_BLOCK_INTRINSIC(BlockReduceSum)
+ASCENDCRAFT_EMU_BLOCK_INTRINSIC(BlockReduceMax)
+ASCENDCRAFT_EMU_BLOCK_INTRINSIC(BlockReduceMin)
+#undef ASCENDCRAFT_EMU_BLOCK_INTRINSIC
 
 // DataCopy between raw pointers: GM -> UB, UB -> GM and UB -> UB, in 32-byte blocks as DataCopyParams gives them.
 template <typename T> inline void DataCopyGM2UBImpl(T* dst, T* src, const DataCopyParams& intriParams, SrcLoc loc = {}) {
