@@ -149,6 +149,21 @@ def test_the_estimate_counts_what_a_verification_holds():
     assert mse.reference == mse.inputs and mse.outputs == 4
 
 
+class QuietProgress:
+    "A progress display that shows nothing (bench.execute's scheduling tests)."
+    def started(self, name): pass
+    def finished(self, result, seconds): pass
+
+
+def spec_like(size: str):
+    "A task spec for the scheduling tests (16 GB verification budget); tests replace its task, folder and memory."
+    import dataclasses
+    from ascendcraft import bench
+    settings = dataclasses.asdict(Settings(verify_memory_mb=16_000))
+    settings.pop("sources")
+    return bench.TaskSpec("t", "c", "f", None, None, "/nonexistent", size, False, "expert", settings, "", 60.0)
+
+
 def test_full_shape_tasks_start_only_while_their_memory_fits(monkeypatch):
     "Three 10 GB full-shape tasks and two small ones on 2 jobs with a 16 GB budget: never two large ones at once."
     import dataclasses
@@ -171,19 +186,13 @@ def test_full_shape_tasks_start_only_while_their_memory_fits(monkeypatch):
         running.remove(job.spec)
         return job.spec.task
 
-    class Quiet:
-        def started(self, name): pass
-        def finished(self, result, seconds): pass
-
-    settings = dataclasses.asdict(Settings(verify_memory_mb=16_000))
-    settings.pop("sources")
-    base = bench.TaskSpec("t", "c", "f", None, None, "/nonexistent", "full", False, "expert", settings, "", 60.0)
+    base = spec_like("full")
     specs = [dataclasses.replace(base, task=f"big{i}", folder=f"/x/big{i}", memory_mb=10_000.0) for i in range(3)]
     specs += [dataclasses.replace(base, task=f"small{i}", folder=f"/x/small{i}", size="small") for i in range(2)]
     monkeypatch.setattr(bench, "_launch", launch)
     monkeypatch.setattr(bench, "_finish", finish)
     monkeypatch.setattr(bench, "_fork_server", lambda specs: None)   # no task process is started: no server for them
-    got = bench.execute(specs, 2, Quiet(), poll=0)
+    got = bench.execute(specs, 2, QuietProgress(), poll=0)
     assert got == [s.task for s in specs]                       # every task ran, results in order
     assert max(peaks) <= 16_000                                 # two 10 GB verifications never side by side
     assert len(peaks) == 5
@@ -202,20 +211,14 @@ def test_the_largest_verifications_start_first(monkeypatch):
         started.append(spec.task)
         return bench._Job(spec, Done(), 0.0, float("inf"), None)
 
-    class Quiet:
-        def started(self, name): pass
-        def finished(self, result, seconds): pass
-
-    settings = dataclasses.asdict(Settings(verify_memory_mb=16_000))
-    settings.pop("sources")
-    base = bench.TaskSpec("t", "c", "f", None, None, "/nonexistent", "small", False, "expert", settings, "", 60.0)
+    base = spec_like("small")
     specs = [dataclasses.replace(base, task=f"small{i}", folder=f"/x/small{i}") for i in range(2)]
     specs += [dataclasses.replace(base, task=name, folder=f"/x/{name}", size="full", memory_mb=mb)
               for name, mb in (("mid", 3_000.0), ("big", 9_000.0))]
     monkeypatch.setattr(bench, "_launch", launch)
     monkeypatch.setattr(bench, "_finish", lambda job, timed_out: job.spec.task)
     monkeypatch.setattr(bench, "_fork_server", lambda specs: None)
-    assert bench.execute(specs, 2, Quiet(), poll=0) == [s.task for s in specs]
+    assert bench.execute(specs, 2, QuietProgress(), poll=0) == [s.task for s in specs]
     assert started == ["big", "mid", "small0", "small1"]
 
 def test_the_next_input_set_writes_the_files_of_the_last_one_nothing_maps():
