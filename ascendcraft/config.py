@@ -27,7 +27,7 @@ class Settings:
     cache_dir: str = "~/.cache/ascendcraft"  # builds, LLM replies, benchmark results
     cxx: str = "g++"                    # C++ compiler for the CPU emulation
     cxxflags: str = "-std=c++17 -O1 -g -fno-var-tracking-assignments" # its flags (see settings.ini)
-    build_timeout: float = 180.0        # seconds for one emulator build
+    build_timeout: float = 600.0        # seconds for one emulator build (ops-transformer incre_flash_attention: 3+ min of g++)
     run_timeout: float = 120.0          # seconds for one emulated kernel run
     run_memory_mb: int = 8192           # address-space limit of one emulated run
     build_memory_mb: int = 3072         # address-space limit of one g++ run (cc1plus included)
