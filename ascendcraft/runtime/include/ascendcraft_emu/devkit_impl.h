@@ -46,9 +46,9 @@ inline void DuplicateImpl(T* dstLocal, const T& scalarValue, uint64_t mask[], co
 }
 
 // The *IntrinsicsImpl functions under those: the instruction alone on raw UB pointers, with the vector mask as the kernel
-// set it (normal or counter mode), i.e. the API with isSetMask = false. hicann ops-transformer's MoE gating kernels
-// reduce rows in counter mode with BlockReduceMax / BlockReduceSumIntrinsicsImpl; its mc2 kernels pad with
-// DuplicateIntrinsicsImpl.
+// set it (normal or counter mode), i.e. the API with isSetMask = false, whose mask argument (0 here) is not read.
+// hicann ops-transformer's MoE gating kernels reduce rows in counter mode with BlockReduceMax / BlockReduceSum-
+// IntrinsicsImpl; its mc2 kernels pad with DuplicateIntrinsicsImpl.
 template <typename T>
 inline void DuplicateIntrinsicsImpl(T* dstLocal, T scalarValue, const uint8_t repeatTime, const uint16_t dstBlockStride,
                                     const uint8_t dstRepeatStride, SrcLoc loc = {}) {
@@ -59,9 +59,8 @@ inline void DuplicateIntrinsicsImpl(T* dstLocal, T scalarValue, const uint8_t re
     template <typename T>                                                                                            \
     inline void API##IntrinsicsImpl(T* dstLocal, T* srcLocal, const int32_t repeatTime, const int32_t dstRepStride,  \
                                     const int32_t srcBlkStride, const int32_t srcRepStride, SrcLoc loc = {}) {        \
-        uint64_t registerMask = 0; /* not read: isSetMask = false */                                                \
         API<T, false>(devkit_detail::ub(dstLocal, #API "IntrinsicsImpl", loc),                                       \
-                      devkit_detail::ub(srcLocal, #API "IntrinsicsImpl", loc), repeatTime, registerMask, dstRepStride, \
+                      devkit_detail::ub(srcLocal, #API "IntrinsicsImpl", loc), repeatTime, uint64_t{0}, dstRepStride,  \
                       srcBlkStride, srcRepStride, loc);                                                              \
     }
 ASCENDCRAFT_EMU_BLOCK_INTRINSIC(BlockReduceSum)
