@@ -48,6 +48,8 @@ from .taskset import Task, TaskList, load_task_file, load_task_folder, registry
 from .timeline import timeline_svg
 from .trace import Kind, Pipe, SummarisedTrace
 from .verify import POISON, PROTOCOLS, verify, verify_mkb
+from . import blockcache
+from .blockcache import release_kept
 from .shapes import parse_size, size_choice, size_label
 
 # %% auto #0
@@ -58,10 +60,11 @@ __all__ = ['BENCH_FORMAT', 'POISONS', 'DEFAULT_TIMEOUT', 'EDITS_SUFFIX', 'HOST_E
            'EmulatedKernel', 'TaskSpec', 'settings_record', 'StageClock', 'check_sizes', 'KeptTraces',
            'merge_intervals', 'write_intervals', 'Coverage', 'output_coverage', 'written_bytes', 'eager_cost',
            'is_task_file_problem', 'task_file_result', 'write_result', 'run_task', 'VerifyMemory',
-           'verification_memory', 'output_keep_mb', 'memory_budget_mb', 'default_out', 'kernel_paths', 'result_group',
-           'select_tasks', 'unloaded_results', 'run_identity', 'full_elements_per_s', 'machine_memory_mb',
-           'full_shape_load', 'verification_size', 'verification_mb', 'prime_output_specs', 'prime_eager_cost', 'plan',
-           'is_done', 'descendants', 'kill_tree', 'cpu_share', 'Progress', 'execute', 'run_bench', 'warm_up', 'main']
+           'verification_memory', 'output_keep_mb', 'block_cache_bytes', 'reference_block_cache', 'memory_budget_mb',
+           'default_out', 'kernel_paths', 'result_group', 'select_tasks', 'unloaded_results', 'run_identity',
+           'full_elements_per_s', 'machine_memory_mb', 'full_shape_load', 'verification_size', 'verification_mb',
+           'prime_output_specs', 'prime_eager_cost', 'plan', 'is_done', 'descendants', 'kill_tree', 'cpu_share',
+           'Progress', 'execute', 'run_bench', 'warm_up', 'main']
 
 # %% ../nbs/32_bench.ipynb #53082a8f
 BENCH_FORMAT = "ascendcraft-bench/2"     # bump when the harness changes what a result means (2: exact output coverage)
@@ -591,6 +594,7 @@ class EmulatedKernel:
                 bits = v.view(torch.int16) if v.dtype == torch.bfloat16 else v
                 array = bits.detach().numpy()
                 if shared.file_of(array) is not None: continue    # drawn in its file (`drawing`)
+                if v.nbytes >= EmulatedKernel.DRAW_LEAST: release_kept()   # a copy the block cache's cap left no room for
                 mapped = shared.share(array)
             except (TypeError, RuntimeError, ValueError):      # a dtype NumPy has no view of: left as it is
                 continue
@@ -793,7 +797,19 @@ class KeptTraces(dict):
 
 def _stage_verify(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path,
                   traces: KeptTraces | None = None) -> None:
-    "Verify on the emulator (ours: two poisons per call, every input group, signed trials; mkb: upstream's check alone)."
+    """Verify on the emulator (ours: two poisons per call, every input group, signed trials; mkb: upstream's check
+    alone), at full shapes with the reference's freed blocks kept (`reference_block_cache`)."""
+    record: dict = {}
+    try:
+        with reference_block_cache(task, settings, spec.size, record):
+            _verify_checks(spec, pipe, task, settings, result, folder, traces)
+    finally:
+        if record and isinstance(result.verdict, dict): result.verdict["block_cache"] = record["block_cache"]
+
+
+def _verify_checks(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Settings, result: TaskResult, folder: Path,
+                   traces: KeptTraces | None) -> None:
+    "The verification's checks and what they found, in `result` (`_Stop` when the task stops here)."
     from ascendcraft.judge import emulator_verdict          # the one judge (38_judge); here we record what it found
     shapes = size_choice(task, spec.size)
     verdict, kernel = emulator_verdict(task, pipe.steps[-1].build, pipe.program, settings, spec.size, spec.protocol,
@@ -1226,6 +1242,48 @@ def output_keep_mb(need: VerifyMemory) -> int:
     last set's files and the kept outputs together stay within the estimated peak; else 0 (nothing more is kept)."""
     if need.outputs == 0 or need.draw + need.inputs + need.outputs > need.peak - (VERIFY_OVERHEAD_MB << 20): return 0
     return -(-need.outputs // 2**20)
+
+
+def block_cache_bytes(need: VerifyMemory) -> int:
+    """The freed reference blocks a full-shape verification may keep for the next trial (`blockcache`): the room its
+    estimate leaves in every phase the reference is not running (drawing a set, the two poison runs, the kept GM
+    outputs beside them). A set's tensors are drawn into their files (`EmulatedKernel.drawing`); one that is not, and
+    so is copied into its file, first unmaps the kept blocks (`EmulatedKernel._share`), which is why only a copy of a
+    tensor below `EmulatedKernel.DRAW_LEAST` counts here. While the reference runs, the cache never holds the process
+    above the most it had alive, so that phase stays within its estimate too."""
+    core = need.peak - (VERIFY_OVERHEAD_MB << 20)
+    kept_outputs = output_keep_mb(need) << 20     # held beside a draw; in the poison runs they are the first run's outputs
+    copied = need.inputs + min(need.largest_input, EmulatedKernel.DRAW_LEAST)
+    others = max(need.draw + kept_outputs, copied + kept_outputs, need.inputs + 2 * need.outputs)
+    return max(0, core - others)
+
+
+@contextmanager
+def reference_block_cache(task: Task, settings: Settings, size, record: dict):
+    """Around a full-shape verification in a task process: the reference's large freed blocks keep their pages
+    (`blockcache.install`, capped by `block_cache_bytes`), and are unmapped when it is over. `record["block_cache"]`
+    says what it saved, or why it was not installed (the verification then runs as without it). Nothing below full
+    shapes: there the blocks are small and PyTorch's allocator is as fast."""
+    if size != "full":
+        yield
+        return
+    try:
+        cap = block_cache_bytes(verification_memory(task, settings))
+        cache = blockcache.install(cap, settings) if cap else None
+    except blockcache.BlockCacheUnavailable as e:
+        record["block_cache"] = f"not installed: {e}"
+        yield
+        return
+    if cache is None:
+        record["block_cache"] = "not installed: the memory estimate leaves no room outside the reference"
+        yield
+        return
+    try:
+        yield
+    finally:
+        stats = cache.stats()
+        cache.release()
+        record["block_cache"] = f"{stats.describe()}; at most {cap / 2**30:.1f} GiB kept"
 
 
 def memory_budget_mb(settings: Settings) -> float:

@@ -9,7 +9,10 @@ checks the executed work. Times are exclusive (a phase inside another is not cou
 A full-shape verification can hold GBs (`bench_full_shapes.py` lists each task's estimate): check `free -g` first and
 run one at a time.
 
-Usage:  python examples/benchmarks/bench_verify_phases.py TASK [--trials N] [--sizecheck] [--run-timeout S]
+The reference's freed blocks keep their pages as in a bench task process (`bench.reference_block_cache`) unless
+`--no-block-cache` is given: run both ways to see what it saves.
+
+Usage:  python examples/benchmarks/bench_verify_phases.py TASK [--trials N] [--sizecheck] [--run-timeout S] [--no-block-cache]
 """
 import argparse
 import functools
@@ -110,6 +113,7 @@ def main():
     ap.add_argument("--trials", type=int, default=0, help="input sets per phase (default: the settings' trials, 5)")
     ap.add_argument("--sizecheck", action="store_true", help="also the size and magnitude checks")
     ap.add_argument("--run-timeout", type=float, default=0, help="run_timeout for this measurement (default: the settings')")
+    ap.add_argument("--no-block-cache", action="store_true", help="PyTorch's own allocator for the reference's blocks")
     args = ap.parse_args()
     settings = load_settings()
     if args.trials: settings = settings.replace(trials=args.trials)
@@ -122,13 +126,15 @@ def main():
     instrument(p)
     w0, c0 = Phases._now()
     load0 = os.getloadavg()[0]
-    verdict, _ = J.emulator_verdict(task, pipe.steps[-1].build, pipe.program, settings, "full")
-    if args.sizecheck and verdict.passed:
-        J.size_checks(task, pipe.steps[-1].build, pipe.program, settings, "full", dsl=path.read_text(), filename=path.name)
+    record = {}
+    with B.reference_block_cache(task, settings, "small" if args.no_block_cache else "full", record):
+        verdict, _ = J.emulator_verdict(task, pipe.steps[-1].build, pipe.program, settings, "full")
+        if args.sizecheck and verdict.passed:
+            J.size_checks(task, pipe.steps[-1].build, pipe.program, settings, "full", dsl=path.read_text(), filename=path.name)
     wall, cpu = (b - a for a, b in zip((w0, c0), Phases._now()))
     print(f"{task.id} at its full shapes: {verdict.kind}, {len(verdict.trials)} trial(s); wall {wall:.1f} s at load average "
           f"{load0:.1f} -> {os.getloadavg()[0]:.1f}; CPU {cpu:.1f} s in this process + {p.kernel_cpu:.1f} s in "
-          f"{p.kernel_runs} kernel processes\n")
+          f"{p.kernel_runs} kernel processes; block cache: {record.get('block_cache', 'off')}\n")
     print("| phase | calls | wall s | CPU s (this process) |")
     print("|---|---:|---:|---:|")
     for name, (w, c, n) in sorted(p.totals.items(), key=lambda kv: -kv[1][1]):
