@@ -315,10 +315,30 @@ def _check_flag_placement(program: Program, kernel: Function, report: _Report, f
                        "close the stage with it: the flag hands over what the whole stage did")
 
 
+def _sub_block_calls(kernel: Function) -> list:
+    "The sub_block_idx() calls of `kernel`."
+    from dataclasses import fields, is_dataclass
+    from ascendcraft.dsl import Call
+    out, todo = [], [s for s, _ in walk(kernel.body) if not isinstance(s, (For, If, Stage))]
+    todo += [x for s, _ in walk(kernel.body) if isinstance(s, (For, If)) for x in ((s.start, s.stop, s.step) if isinstance(s, For) else (s.test,))]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, tuple): todo.extend(n); continue
+        if not is_dataclass(n): continue
+        if isinstance(n, Call) and n.func == "sub_block_idx": out.append(n)
+        todo.extend(getattr(n, f.name) for f in fields(n) if f.name != "loc")
+    return out
+
+
 def _check_flags(program: Program, kernel: Function, report: _Report):
     "The explicit AIC <-> AIV hand-over: flag ids, flags without a partner, and a read of the cube's output before its flag."
     flags = [(s, stage) for s, stage in walk(kernel.body) if isinstance(s, CROSS_FLAGS)]
-    if not flags: return
+    if not flags:
+        for c in _sub_block_calls(kernel):
+            report(c.loc, "cross-flag", "sub_block_idx() is a vector core's place in its cube core's group, in a kernel "
+                   "whose cube and vector stages hand over with handover()/wait()",
+                   "without the flags, block_idx() already counts every vector core")
+        return
     _check_flag_placement(program, kernel, report, flags)
     cube_out = {s.dst.tensor for s, st in walk(kernel.body) if isinstance(s, Store) and st is not None and core_of(st) == "AIC"}
     every = _events(kernel.body, program, cube_out)

@@ -130,6 +130,11 @@ def test_flag_ids_placement_and_the_matmul_api():
         "        with copyin():\n", "        with copyin():\n            wait(0)\n")
     d = next(d for d in _errors(api) if d.kind == "cross-flag")
     assert "Matmul" in d.message
+    # sub_block_idx() splits a group's block between its two vector cores: only a kernel with the flags has groups
+    api = (ROOT / "examples" / "fuse" / "gemm_add_relu.py").read_text().replace(
+        "        n = min(TN, N - n0)\n", "        n = min(TN, N - n0) + sub_block_idx() * 0\n")
+    d = next(d for d in _errors(api) if d.kind == "cross-flag")
+    assert d.line == _line(api, "n = min(TN, N - n0) + sub_block_idx()") and "handover()/wait()" in d.message
 
 
 def _emulated_variant(pipe, edit):
