@@ -10,10 +10,10 @@ waits for both vector cores' hand-back before it stores its next block there.
 """
 from ascendcraft.dsl import *
 
-TM = 128   # rows of a block of y (whole fractals of 16)
+TM = 256   # rows of a block of y (whole fractals of 16; L0A 64 KB, L0C 128 KB at TK, TN)
 TN = 128   # columns of a block: the row length of a workspace slot
 TK = 64    # K step: 8 fp32 fractal columns (C0 = 8 for fp32)
-HALF = 64  # TM / 2: the rows of a block each vector core of the group takes
+HALF = 128  # TM / 2: the rows of a block each vector core of the group takes
 READY = 0  # flag: the cube core stored a block in its workspace slot
 FREE = 1   # flag: both vector cores have read the slot
 
