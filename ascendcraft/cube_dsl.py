@@ -387,8 +387,21 @@ def _check_read(program: Program, kernel: Function, report: _Report, load: _Even
         return
     if loop is None: return
     freed = {ev[h].key for h in range(i + 1, len(ev)) if ev[h].what == "set" and ev[h].core == "AIV"}
+    inside = {id(e.stmt) for e in ev}
+    primed = {e.key for e in _events(kernel.body, program, cube_out)     # hand-backs given before the loop runs
+              if e.what == "set" and e.core == "AIV" and id(e.stmt) not in inside}
     for j in before:
-        if not any(e.what == "wait" and e.core == "AIC" and e.key in freed for e in ev[j + 1:]):
+        if any(e.what == "wait" and e.core == "AIC" and e.key in freed for e in ev[j + 1:]): continue
+        early = next((e for e in ev[:j] if e.what == "wait" and e.core == "AIC" and e.key in freed), None)
+        if early is not None and early.key in primed: continue
+        if early is not None:
+            name = _flag_text(early.stmt, program)
+            report(early.stmt.loc, "flag-deadlock",
+                   f"the cube core waits for flag {name} before its store to '{t}', but the vector cores hand {name} over "
+                   "only after they have read that store: the first wait never ends",
+                   f"wait for {name} after the store's handover, in the fixpipe stage (or let the vector cores hand "
+                   f"{name} over once before the loop: the slot starts free)")
+        else:
             s = ev[j].stmt
             report(s.loc, "missing-handover",
                    f"the cube core stores its next block into '{t}' while the vector cores may still read this one: "

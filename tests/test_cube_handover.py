@@ -116,6 +116,31 @@ def test_a_wait_nobody_sets_is_a_deadlock_error():
     assert d.line == _line(src, "wait(FREE)") and "cube core" in d.message
 
 
+EARLY = SRC.replace("            store(ws[slot : slot + m, 0 : n], c1)\n            handover(READY)\n            wait(FREE)\n",
+                    "            wait(FREE)\n            store(ws[slot : slot + m, 0 : n], c1)\n            handover(READY)\n")
+# the slot starts free: the vector cores hand FREE over once before the loop, the cube core takes the last one after it
+PRIMED = EARLY.replace("    for t in range(block_idx(), tiles, block_num()):\n",
+                       "    with copyin():\n        handover(FREE)\n    for t in range(block_idx(), tiles, block_num()):\n") \
+    + "    with fixpipe():\n        wait(FREE)\n"
+
+
+def test_a_wait_for_the_slot_before_the_first_store_deadlocks_unless_the_slot_starts_free():
+    assert EARLY != SRC
+    [d] = _errors(EARLY)
+    assert d.kind == "flag-deadlock" and d.line == _line(EARLY, "wait(FREE)") and "first wait never ends" in d.message
+    assert _errors(PRIMED) == []
+    from ascendcraft.launch import run_kernel
+    from ascendcraft.pipeline import Pipeline
+    from ascendcraft.taskset import get_task
+    pipe = Pipeline(PRIMED, KERNEL.name, task=get_task(TASK))
+    pipe.run_all()
+    assert all(s.ok for s in pipe.steps), pipe.summary()
+    v = _inputs(300, 150, 70, seed=3)
+    r = run_kernel(pipe.steps[-1].build, pipe.program, v, target=Target(cores=4))
+    assert r.run.ok, [d.render() for d in r.run.diagnostics]          # no race, no pending set left, no deadlock
+    torch.testing.assert_close(r.outputs["y"], _reference(v), rtol=1e-5, atol=1e-4)
+
+
 def test_flag_ids_placement_and_the_matmul_api():
     errs = _errors(SRC.replace("FREE = 1 ", "FREE = 11 "))
     assert [d.kind for d in errs] == ["cross-flag", "cross-flag"] and "0 to 10" in errs[0].message
