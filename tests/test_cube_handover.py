@@ -51,7 +51,8 @@ def _reference(v):
 
 def test_the_expert_kernel_passes_its_checks_and_runs_on_the_interpreter():
     assert _errors(SRC) == []
-    # 3 x 2 blocks of y over 2 groups (a 4-core target): each cube core hands over 3 blocks through one slot
+    # 2 x 2 blocks of y (256 x 128) over 2 groups (a 4-core target): each cube core hands over 2 blocks through one
+    # slot, and the last row of blocks (44 rows) leaves the second vector core of its group no rows
     v = _inputs(300, 150, 70)
     out = interpret(parse(SRC, KERNEL.name), v, Target(cores=4)).outputs["y"]
     np.testing.assert_allclose(out, _reference(v).numpy(), rtol=1e-5, atol=1e-4)
