@@ -169,8 +169,8 @@ class _Typer:
                     self.report(args[1].loc, "bad-argument", f"'{sym.name}' has {sym.rank} dims; dim {args[1].value} does not exist")
             return Symbol("", "scalar", "int")
         parts = [self.type_of(a) for a in args]
-        if func in ("block_idx", "block_num"):
-            return Symbol("", "scalar", "int", per_block=func == "block_idx")
+        if func in ("block_idx", "block_num", "sub_block_idx"):
+            return Symbol("", "scalar", "int", per_block=func != "block_num")
         if func in ("cores", "ub_bytes"):
             return Symbol("", "scalar", "int")
         if func in ("ceil_div", "align_up"):
@@ -1035,6 +1035,7 @@ def range_of(e, env: dict) -> Range:
             return TOP
         case Call(func="block_idx"): return env.get("$blocks", TOP)
         case Call(func="block_num"): return env.get("$block_num", TOP)
+        case Call(func="sub_block_idx"): return Range(0, 1, 1)      # a vector core's place in its AIC:AIV = 1:2 group
         case Call(func="int", args=(a,)): return range_of(a, env)
     return TOP
 

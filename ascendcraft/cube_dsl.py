@@ -9,12 +9,14 @@ import numpy as np
 
 from .check import Analysis, HostPlan, Target, TensorSpec, _HostError, _Report, eval_scalar
 from .diagnostics import AscendCraftError, diagnostic_at
-from .dsl import (CUBE_STAGES, CUBE_STMTS, BufferDecl, CubeBuffer, DType, For, Function, GmRef, If, Load, LoadL0,
-                             MatmulCall, MatmulObj, Mmad, Program, Slice, Stage, Store, Assign, walk)
+from .dsl import (CROSS_FLAGS, CUBE_STAGES, CUBE_STMTS, FLAG_IDS, BufferDecl, CubeBuffer, DType, For, Function,
+                             GmRef, Handover, If, Load, LoadL0, MatmulCall, MatmulObj, Mmad, Program, Slice, Stage, Store,
+                             Assign, WaitFlag, walk)
 
 # %% auto #0
-__all__ = ['CUBE_CAPACITY', 'CUBE_FORMAT', 'ACCUMULATOR', 'HANDOVER', 'c0', 'fractal_dims', 'tile_bytes', 'vector_view',
-           'cube_buffers', 'ub_decls', 'is_mixed', 'analyze_cube', 'interpret_cube']
+__all__ = ['CUBE_CAPACITY', 'CUBE_FORMAT', 'ACCUMULATOR', 'HANDOVER', 'PIPE_OF', 'c0', 'fractal_dims', 'tile_bytes',
+           'vector_view', 'cube_buffers', 'ub_decls', 'is_mixed', 'core_of', 'uses_handover', 'flag_id', 'analyze_cube',
+           'interpret_cube']
 
 # %% ../nbs/07_cube_dsl.ipynb #df276213
 CUBE_CAPACITY = {"l1": 512 * 1024, "l0a": 64 * 1024, "l0b": 64 * 1024, "l0c": 128 * 1024}
@@ -63,12 +65,15 @@ def _strip(body, ubs: dict) -> tuple:
         if isinstance(s, CUBE_STMTS): continue
         if isinstance(s, For): s = replace(s, body=_strip(s.body, ubs))
         elif isinstance(s, If): s = replace(s, body=_strip(s.body, ubs), orelse=_strip(s.orelse, ubs))
+        elif isinstance(s, Stage) and any(isinstance(x, CROSS_FLAGS) for x, _ in walk(s.body)):
+            s = replace(s, body=_strip(s.body, ubs))      # a vector stage without its flags (same loc: the lowering finds them)
         out.append(s)
     return tuple(out)
 
 
 def vector_view(program: Program) -> Program:
-    "`program` with every cube buffer and cube stage removed (a block of C handed to UB: a stand-in write of it)."
+    """`program` with every cube buffer and cube stage removed (a block of C handed to UB: a stand-in write of it), and
+    the cross-core flags out of the vector stages."""
     kernels = {n: replace(k, body=_strip(k.body, ub_decls(k))) for n, k in program.kernels.items()}
     return Program(program.host, kernels, program.constants, program.source, program.filename, program.doc)
 
@@ -212,6 +217,199 @@ def _check_statements(program: Program, kernel: Function, report: _Report):
                         report(ref.loc, "cube-region", "matmul() takes 2-D regions of A, B and C",
                                f"index the last two dimensions with ranges: {ref.tensor}[r0 : r1, c0 : c1]")
 
+# %% ../nbs/07_cube_dsl.ipynb #0b778cea
+PIPE_OF = {"copyl1": "PIPE_MTE2", "split": "PIPE_MTE1", "cube": "PIPE_M", "fixpipe": "PIPE_FIX",
+           "copyin": "PIPE_MTE2", "compute": "PIPE_V", "copyout": "PIPE_MTE3"}
+_CORE_TEXT = {"AIC": "cube core", "AIV": "vector cores"}
+
+
+def core_of(stage: Stage) -> str:
+    "'AIC' for a cube stage, 'AIV' for a vector stage: the core that runs it."
+    return "AIC" if stage.kind in CUBE_STAGES else "AIV"
+
+
+def uses_handover(kernel: Function) -> bool:
+    "Whether `kernel` hands data between its cube and vector cores with explicit flags (`handover` / `wait`)."
+    return any(isinstance(s, CROSS_FLAGS) for s, _ in walk(kernel.body))
+
+
+def flag_id(s, program: Program) -> int | None:
+    "The flag id of a `handover` / `wait`: an integer constant of the module, or None."
+    def no_call(e, env): raise _HostError(e.loc, "cube-size", "")
+    try:
+        v = eval_scalar(s.flag, dict(program.constants), no_call)
+    except _HostError:
+        return None
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+@dataclass(frozen=True)
+class _Event:
+    what: str        # 'store' (the cube writes GM) | 'load' (the vector cores read it) | 'set' | 'wait'
+    core: str        # 'AIC' | 'AIV'
+    key: object      # the GM tensor, or the flag id
+    stmt: object
+
+
+def _events(body, program: Program, cube_out: set) -> list:
+    "The hand-over events of `body` in source order: the cube's GM stores, the vector reads of them, the flags."
+    out = []
+    for s, stage in walk(body):
+        if stage is None: continue
+        core = core_of(stage)
+        match s:
+            case Store(dst=d) if core == "AIC": out.append(_Event("store", core, d.tensor, s))
+            case Load(src=r) if core == "AIV" and r.tensor in cube_out: out.append(_Event("load", core, r.tensor, s))
+            case Handover(): out.append(_Event("set", core, flag_id(s, program), s))
+            case WaitFlag(): out.append(_Event("wait", core, flag_id(s, program), s))
+    return out
+
+
+def _loop_chain(body, target, chain=()):
+    "The For loops around `target` in `body`, outermost first (None if it is not there)."
+    for s in body:
+        if s is target: return chain
+        parts = ((s.body, chain + (s,)),) if isinstance(s, For) else ((s.body, chain), (s.orelse, chain)) if isinstance(s, If) \
+            else ((s.body, chain),) if isinstance(s, Stage) else ()
+        for inner, c in parts:
+            found = _loop_chain(inner, target, c)
+            if found is not None: return found
+    return None
+
+
+def _flag_text(s, program) -> str:
+    return program.text(s.flag.loc) if s.flag.loc.line else str(flag_id(s, program))
+
+
+def _check_flag_placement(program: Program, kernel: Function, report: _Report, flags: list):
+    api = next((b for b in cube_buffers(kernel).values() if isinstance(b, MatmulObj)), None)
+    if api is not None:
+        s = flags[0][0]
+        report(s.loc, "cross-flag", f"handover()/wait() beside the Matmul object '{api.name}': the Matmul API hands its "
+               "blocks between the cores with cross-core flags of its own, and explicit ones may clash with them",
+               "use the low-level cube form (load / load_l0 / mmad / fixpipe store to a GM workspace) with the flags, "
+               "or let the Matmul API hand the block over: matmul(mm, ub_block, ...)")
+    for s, stage in flags:
+        f = flag_id(s, program)
+        if f is None or not 0 <= f < FLAG_IDS:
+            report(s.flag.loc, "cross-flag", f"a cross-core flag id is an integer constant from 0 to {FLAG_IDS - 1}"
+                   + (f", not {f}" if f is not None else ""),
+                   f"Atlas A2 has flag ids 0 to {FLAG_IDS - 1} for CrossCoreSetFlag / CrossCoreWaitFlag; name each "
+                   "with a module constant, e.g. READY = 0")
+    for st, _ in walk(kernel.body):
+        if not isinstance(st, Stage) or st.kind in CUBE_STAGES: continue
+        direct = {id(x) for x in st.body}
+        work = [i for i, x in enumerate(st.body) if not isinstance(x, CROSS_FLAGS)]
+        for s, _ in walk(st.body):
+            if not isinstance(s, CROSS_FLAGS): continue
+            i = next((i for i, x in enumerate(st.body) if x is s), None)
+            what = "handover" if isinstance(s, Handover) else "wait"
+            if id(s) not in direct:
+                report(s.loc, "cross-flag", f"{what}() inside a loop or a test of a vector stage",
+                       "a flag synchronises a whole stage: put it directly in the `with` block")
+            elif isinstance(s, WaitFlag) and work and i > work[0]:
+                report(s.loc, "cross-flag", "a vector stage's wait() comes after its instructions",
+                       "open the stage with it: the whole stage waits for the flag")
+            elif isinstance(s, Handover) and work and i < work[-1]:
+                report(s.loc, "cross-flag", "a vector stage's handover() comes before its instructions",
+                       "close the stage with it: the flag hands over what the whole stage did")
+
+
+def _sub_block_calls(kernel: Function) -> list:
+    "The sub_block_idx() calls of `kernel`."
+    from dataclasses import fields, is_dataclass
+    from ascendcraft.dsl import Call
+    out, todo = [], [s for s, _ in walk(kernel.body) if not isinstance(s, (For, If, Stage))]
+    todo += [x for s, _ in walk(kernel.body) if isinstance(s, (For, If)) for x in ((s.start, s.stop, s.step) if isinstance(s, For) else (s.test,))]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, tuple): todo.extend(n); continue
+        if not is_dataclass(n): continue
+        if isinstance(n, Call) and n.func == "sub_block_idx": out.append(n)
+        todo.extend(getattr(n, f.name) for f in fields(n) if f.name != "loc")
+    return out
+
+
+def _check_flags(program: Program, kernel: Function, report: _Report):
+    "The explicit AIC <-> AIV hand-over: flag ids, flags without a partner, and a read of the cube's output before its flag."
+    flags = [(s, stage) for s, stage in walk(kernel.body) if isinstance(s, CROSS_FLAGS)]
+    if not flags:
+        for c in _sub_block_calls(kernel):
+            report(c.loc, "cross-flag", "sub_block_idx() is a vector core's place in its cube core's group, in a kernel "
+                   "whose cube and vector stages hand over with handover()/wait()",
+                   "without the flags, block_idx() already counts every vector core")
+        return
+    _check_flag_placement(program, kernel, report, flags)
+    cube_out = {s.dst.tensor for s, st in walk(kernel.body) if isinstance(s, Store) and st is not None and core_of(st) == "AIC"}
+    every = _events(kernel.body, program, cube_out)
+    sets = {(e.core, e.key) for e in every if e.what == "set"}
+    for e in every:
+        other = "AIV" if e.core == "AIC" else "AIC"
+        if e.what == "wait" and e.key is not None and (other, e.key) not in sets:
+            name = _flag_text(e.stmt, program)
+            report(e.stmt.loc, "flag-deadlock", f"the {_CORE_TEXT[e.core]} wait for flag {name}, which no "
+                   f"{'vector' if other == 'AIV' else 'cube'} stage hands over: the wait never ends",
+                   f"hand it over with `handover({name})` in a {'copyin/compute/copyout' if other == 'AIV' else 'cube'} "
+                   "stage, or wait for the flag the other side sets")
+    for loop in (s for s, _ in walk(kernel.body) if isinstance(s, For)):
+        inner = _events(loop.body, program, cube_out)
+        for e in inner:
+            other = "AIV" if e.core == "AIC" else "AIC"
+            if e.what == "set" and e.key is not None \
+                    and not any(w.what == "wait" and w.core == other and w.key == e.key for w in inner):
+                name = _flag_text(e.stmt, program)
+                report(e.stmt.loc, "cross-flag", f"handover({name}) runs every iteration of the loop at line "
+                       f"{loop.loc.line} but nothing in it waits for flag {name}: its counter climbs by one per iteration, "
+                       "and a flag takes at most 16 sets",
+                       f"wait for it in the same loop, on the {_CORE_TEXT[other]}")
+    for e in (e for e in every if e.what == "load"):
+        _check_read(program, kernel, report, e, cube_out)
+
+
+def _check_read(program: Program, kernel: Function, report: _Report, load: _Event, cube_out: set):
+    "A vector read of the cube's output: handed over in this iteration, and handed back before the cube overwrites it."
+    t = load.key
+    chain = _loop_chain(kernel.body, load.stmt) or ()
+    loop = next((l for l in reversed(chain) if any(e.what == "store" and e.key == t for e in _events(l.body, program, cube_out))), None)
+    ev = _events(loop.body if loop else kernel.body, program, cube_out)
+    i = next(j for j, e in enumerate(ev) if e.stmt is load.stmt)
+    stores = [j for j, e in enumerate(ev) if e.what == "store" and e.key == t]
+    before = [j for j in stores if j < i]
+    ready = {ev[h].key for j in before for h in range(j + 1, len(ev)) if ev[h].what == "set" and ev[h].core == "AIC"}
+    if not any(e.what == "wait" and e.core == "AIV" and e.key in ready for e in ev[:i]):
+        late = "" if before else f" (the cube stores '{t}' only after this read{' in each iteration' if loop else ''})"
+        report(load.stmt.loc, "missing-handover",
+               f"the vector cores read '{t}' before the cube core has handed it over: no wait() before this read on a flag "
+               f"the cube sets after its store to '{t}'{late}",
+               f"in the fixpipe stage, follow `store({t}[...], ...)` with `handover(READY)`; open this stage with "
+               "`wait(READY)` (CrossCoreSetFlag<2, PIPE_FIX> on the cube core, CrossCoreWaitFlag on the vector cores), "
+               "with the cube stages before the vector stages in the loop")
+        return
+    if loop is None: return
+    freed = {ev[h].key for h in range(i + 1, len(ev)) if ev[h].what == "set" and ev[h].core == "AIV"}
+    inside = {id(e.stmt) for e in ev}
+    primed = {e.key for e in _events(kernel.body, program, cube_out)     # hand-backs given before the loop runs
+              if e.what == "set" and e.core == "AIV" and id(e.stmt) not in inside}
+    for j in before:
+        if any(e.what == "wait" and e.core == "AIC" and e.key in freed for e in ev[j + 1:]): continue
+        early = next((e for e in ev[:j] if e.what == "wait" and e.core == "AIC" and e.key in freed), None)
+        if early is not None and early.key in primed: continue
+        if early is not None:
+            name = _flag_text(early.stmt, program)
+            report(early.stmt.loc, "flag-deadlock",
+                   f"the cube core waits for flag {name} before its store to '{t}', but the vector cores hand {name} over "
+                   "only after they have read that store: the first wait never ends",
+                   f"wait for {name} after the store's handover, in the fixpipe stage (or let the vector cores hand "
+                   f"{name} over once before the loop: the slot starts free)")
+        else:
+            s = ev[j].stmt
+            report(s.loc, "missing-handover",
+                   f"the cube core stores its next block into '{t}' while the vector cores may still read this one: "
+                   f"nothing in the loop at line {loop.loc.line} makes it wait until they have read it",
+                   f"close the vector stage that loads '{t}' with `handover(FREE)`, and let the cube core `wait(FREE)` "
+                   "after its store's handover in the fixpipe stage")
+
+
 # %% ../nbs/07_cube_dsl.ipynb #639713b1
 def _value(e, values: dict, report: _Report, what: str):
     try:
@@ -273,6 +471,7 @@ def analyze_cube(program: Program, bindings=None, target: Target | None = None) 
     report = _Report(program)
     for kernel in program.kernels.values():
         _check_statements(program, kernel, report)
+        _check_flags(program, kernel, report)
     for plan in analysis.plans:
         _check_sizes(program, program.kernels[plan.kernel], plan, report)
     keep = [_handover_diagnostic(d, program) for d in analysis.diagnostics if d.kind not in ("unused-buffer",)]
@@ -319,6 +518,7 @@ class _CubeMachine:
             from ascendcraft.dsl import Call
             if isinstance(x, Call) and x.func == "block_idx": return env_["__block"]
             if isinstance(x, Call) and x.func == "block_num": return self.plan.blocks
+            if isinstance(x, Call) and x.func == "sub_block_idx": return 0       # the cube core's GetSubBlockIdx()
             raise _CubeStop(x.loc, "interp-unsupported", "this call is not part of a cube kernel's scalar code")
         try:
             return eval_scalar(e, env, call)
@@ -466,14 +666,24 @@ class _CubeMachine:
 
 
 def _mixed_machine(program: Program, plan: HostPlan, storage: dict, target: Target, poison: int):
-    "The vector interpreter, handing cube stages to a `_CubeMachine` that shares its GM and UB."
+    """The vector interpreter, handing cube stages to a `_CubeMachine` that shares its GM and UB. With explicit flags
+    every vector core of a group is a worker of its own (block_idx() the group, sub_block_idx() its place in it) and
+    runs its group's cube stages before its own vector stages: the cube's output is a function of the inputs, so
+    both see the block the cube core hands over; the flags order nothing in a sequential run."""
     from ascendcraft.interp import _Machine, _Tensor, spec_dtype
+    groups = 2 if uses_handover(program.kernels[plan.kernel]) else 1
 
     class Mixed(_Machine):
+        workers = property(lambda self: self.plan.blocks * groups)
+
+        def builtin(self, func: str, block: int) -> int:
+            if groups == 1: return super().builtin(func, block)
+            return {"block_idx": block // 2, "block_num": self.plan.blocks, "sub_block_idx": block % 2}[func]
+
         def stmt(self, s, env, ub, block, stage):
             if isinstance(s, Stage) and s.kind in CUBE_STAGES:
                 cube.ub, cube.block = ub, block
-                env["__block"] = block
+                env["__block"] = block // groups
                 for st in s.body: cube.stmt(st, env)
                 return
             if isinstance(s, CUBE_STMTS): return

@@ -18,11 +18,12 @@ from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, parse_pyth
 __all__ = ['DTYPES', 'f32', 'f16', 'bf16', 'i32', 'i64', 'i16', 'i8', 'u8', 'u16', 'u32', 'BOOL', 'SCALAR_TYPES', 'ARITH',
            'FLOAT', 'MOVABLE', 'FILLABLE', 'GATHERABLE', 'PRIMS', 'CMP_MODES', 'ROUND_MODES', 'CASTS',
            'SCALAR_BUILTINS', 'SCALAR_CONSTANTS', 'BUFFER_KINDS', 'STAGES', 'NOLOC', 'Expr', 'Stmt', 'MAX_DSL_LINES',
-           'MAX_DSL_CHARS', 'CUBE_BUFFERS', 'CUBE_STAGES', 'CUBE_CALLS', 'CUBE_STMTS', 'DType', 'Prim',
-           'operand_extent', 'Loc', 'Const', 'Name', 'BinOp', 'UnaryOp', 'Compare', 'BoolOp', 'IfExp', 'Call',
-           'GetValue', 'UbRef', 'Slice', 'GmRef', 'Assign', 'BufferDecl', 'For', 'If', 'Stage', 'Load', 'Store',
+           'MAX_DSL_CHARS', 'CUBE_BUFFERS', 'CUBE_STAGES', 'CUBE_CALLS', 'FLAG_IDS', 'CUBE_STMTS', 'CROSS_FLAGS',
+           'DType', 'Prim', 'operand_extent', 'Loc', 'Const', 'Name', 'BinOp', 'UnaryOp', 'Compare', 'BoolOp', 'IfExp',
+           'Call', 'GetValue', 'UbRef', 'Slice', 'GmRef', 'Assign', 'BufferDecl', 'For', 'If', 'Stage', 'Load', 'Store',
            'VecOp', 'SetValue', 'SyncAll', 'Assert', 'Workspace', 'Launch', 'Param', 'Function', 'Program', 'walk',
-           'expr_children', 'names_in', 'parse', 'CubeBuffer', 'MatmulObj', 'LoadL0', 'Mmad', 'MatmulCall', 'is_cube']
+           'expr_children', 'names_in', 'parse', 'CubeBuffer', 'MatmulObj', 'LoadL0', 'Mmad', 'MatmulCall', 'Handover',
+           'WaitFlag', 'is_cube']
 
 # %% ../nbs/02_dsl.ipynb #4e4ed7f6
 @dataclass(frozen=True)
@@ -179,7 +180,7 @@ CASTS = {  # (src, dst) -> allowed round modes
 SCALAR_BUILTINS = {  # name -> (arity or (min, max), where: 'both' | 'host' | 'kernel')
     "min": ((2, 8), "both"), "max": ((2, 8), "both"), "abs": (1, "both"),
     "ceil_div": (2, "both"), "align_up": (2, "both"), "float": (1, "both"), "int": (1, "both"),
-    "block_idx": (0, "kernel"), "block_num": (0, "kernel"), "get": (2, "kernel"),
+    "block_idx": (0, "kernel"), "block_num": (0, "kernel"), "sub_block_idx": (0, "kernel"), "get": (2, "kernel"),
     "cores": (0, "host"), "ub_bytes": (0, "host"), "numel": (1, "host"), "dim": (2, "host"),
     "sqrt": (1, "host"), "exp": (1, "host"), "log": (1, "host"), "pow": (2, "host"),
 }
@@ -1085,7 +1086,8 @@ def parse(source: str, filename: str = "<dsl>") -> Program:
 # %% ../nbs/02_dsl.ipynb #9c3e31ad
 CUBE_BUFFERS = {"l1": "L1", "l0a": "L0A", "l0b": "L0B", "l0c": "L0C"}
 CUBE_STAGES = ("copyl1", "split", "cube", "fixpipe")
-CUBE_CALLS = ("load_l0", "mmad", "matmul")
+CUBE_CALLS = ("load_l0", "mmad", "matmul", "handover", "wait")
+FLAG_IDS = 11      # CrossCoreSetFlag / CrossCoreWaitFlag flag ids on Atlas A2: 0 to 10
 
 
 @dataclass(frozen=True)
@@ -1149,7 +1151,24 @@ class MatmulCall:
     atomic: bool = False
 
 
-CUBE_STMTS = (CubeBuffer, MatmulObj, LoadL0, Mmad, MatmulCall)
+@dataclass(frozen=True)
+class Handover:
+    """handover(flag) in a stage: this core is done with the data the flag guards (CrossCoreSetFlag<2, pipe>(flag), the
+    pipe the stage's). A cube stage's hand-over releases the `wait(flag)` of both vector cores of its group; the two
+    vector cores' hand-overs together release the cube core's."""
+    flag: Expr
+    loc: Loc = _loc()
+
+
+@dataclass(frozen=True)
+class WaitFlag:
+    "wait(flag) in a stage: block this core until the other side of the group hands over `flag` (CrossCoreWaitFlag)."
+    flag: Expr
+    loc: Loc = _loc()
+
+
+CUBE_STMTS = (CubeBuffer, MatmulObj, LoadL0, Mmad, MatmulCall, Handover, WaitFlag)
+CROSS_FLAGS = (Handover, WaitFlag)
 
 # %% ../nbs/02_dsl.ipynb #22cdc809
 def _flag(node, what: str) -> bool:
@@ -1199,6 +1218,16 @@ def _read_cube_call(self: _Reader, call: ast.Call, name: str, ctx: _Context):
                           "init=True starts L0C from zero; init=False accumulates onto it")
         return Mmad(*(self.ubref(a) for a in call.args[:3]), *(self.expr(a) for a in call.args[3:]),
                     self.expr(kw["init"]), loc)
+    if name in ("handover", "wait"):
+        _kwargs(call, ())
+        if len(call.args) != 1:
+            raise _Reject(call, "arg-count", f"{name}() takes 1 argument: {name}(flag)",
+                          f"the flag is a cross-core flag id, 0 to {FLAG_IDS - 1}; name it with a module constant")
+        if not ctx.stage:
+            raise _Reject(call, "misplaced-flag", f"{name}() sits outside a stage",
+                          "put it in the stage it synchronises: a cube stage (copyl1/split/cube/fixpipe) runs on the cube "
+                          "core, a copyin/compute/copyout stage on the vector cores, and the stage's pipe carries the flag")
+        return (Handover if name == "handover" else WaitFlag)(self.expr(call.args[0]), loc)
     kw = _kwargs(call, ("transpose_a", "transpose_b", "atomic"))
     if len(call.args) != 4 or not isinstance(call.args[0], ast.Name):
         raise _Reject(call, "arg-count", "matmul() takes 4 arguments: matmul(mm, c_region, a_region, b_region)",

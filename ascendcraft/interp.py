@@ -299,11 +299,16 @@ class _Machine:
         return self._roles[key]
 
     # -- scalars ---------------------------------------------------------------------------------
+    workers = property(lambda self: self.plan.blocks, doc="The cores the launch runs the kernel body on, one after another.")
+
+    def builtin(self, func: str, block: int) -> int:
+        "block_idx(), block_num() or sub_block_idx() on worker `block`."
+        return {"block_idx": block, "block_num": self.plan.blocks, "sub_block_idx": 0}[func]
+
     def value(self, e, env: dict, ub: _UB, block: int):
         def call(node, env_):
             match node:
-                case Call(func="block_idx"): return block
-                case Call(func="block_num"): return self.plan.blocks
+                case Call(func="block_idx" | "block_num" | "sub_block_idx"): return self.builtin(node.func, block)
                 case GetValue(buf=ref, index=index):
                     i = self.value(index, env_, ub, block)
                     view, _, dt = ub.resolve(ref, self.offset(ref, env_, ub, block), node.loc)
@@ -612,7 +617,7 @@ def spec_dtype(p) -> DType: return p.dtype
 def _schedule(machine: _Machine, kernel: Function):
     "Run every block; blocks of a kernel that uses sync_all() advance barrier by barrier."
     from ascendcraft.dsl import walk
-    blocks = machine.plan.blocks
+    blocks = machine.workers
     if not any(isinstance(s, SyncAll) for s, _ in walk(kernel.body)):
         for b in range(blocks):
             for _ in machine.run_block(b): pass

@@ -860,7 +860,7 @@ class ExprPrinter:
             case UnaryOp() | Compare() | BoolOp(): return "bool"
             case IfExp(body=b, orelse=o): return "float" if "float" in (self.kind(b), self.kind(o)) else self.kind(b)
             case Call(func="float" | "sqrt" | "exp" | "log" | "pow"): return "float"
-            case Call(func="int" | "ceil_div" | "align_up" | "block_idx" | "block_num" | "cores" | "ub_bytes" | "numel" | "dim"): return "int"
+            case Call(func="int" | "ceil_div" | "align_up" | "block_idx" | "block_num" | "sub_block_idx" | "cores" | "ub_bytes" | "numel" | "dim"): return "int"
             case Call(args=args): return "float" if any(self.kind(a) == "float" for a in args) else "int"
             case GetValue(buf=b):
                 dt = self.low.buffers[b.buf].dtype if self.low else None
@@ -943,7 +943,7 @@ class ExprPrinter:
         if isinstance(e, Name): return (self.low.cxx_type(e.id) if self.low else "int64_t") == "int64_t"
         if isinstance(e, Const): return abs(e.value) >= 2**31
         if isinstance(e, BinOp): return self._is_wide(e.left) or self._is_wide(e.right)
-        if isinstance(e, Call) and e.func in ("block_idx", "block_num"): return True
+        if isinstance(e, Call) and e.func in ("block_idx", "block_num", "sub_block_idx"): return True
         return False
 
     def _call(self, e: Call) -> str:
@@ -961,6 +961,7 @@ class ExprPrinter:
         if f == "int": return f"static_cast<int64_t>({self(args[0])})"
         if f == "block_idx": return "GetBlockIdx()"
         if f == "block_num": return "GetBlockNum()"
+        if f == "sub_block_idx": return "GetSubBlockIdx()"
         if f == "cores": return "coreNum"
         if f == "ub_bytes": return "ubBytes"
         if f == "numel": return f"{ident(args[0].id)}.numel"

@@ -6,14 +6,14 @@ from __future__ import annotations
 import re
 
 from .ascendc import KernelProject
-from .dsl import (CUBE_STAGES, CUBE_STMTS, BinOp, BufferDecl, Const, CubeBuffer, GmRef, Load, LoadL0, MatmulCall, MatmulObj,
-                             Mmad, Name, Slice, Stage, Store, names_in, walk)
+from .dsl import (CROSS_FLAGS, CUBE_STAGES, CUBE_STMTS, BinOp, BufferDecl, Const, CubeBuffer, GmRef, Handover, Load,
+                             LoadL0, MatmulCall, MatmulObj, Mmad, Name, Slice, Stage, Store, WaitFlag, names_in, walk)
 from .lower import BodyPrinter, ExprPrinter, Lowering, _simplify, gm, ident, local, que
-from .cube_dsl import HANDOVER, c0, cube_buffers, is_mixed, ub_decls
+from .cube_dsl import HANDOVER, PIPE_OF, c0, core_of, cube_buffers, is_mixed, ub_decls, uses_handover
 
 # %% auto #0
 __all__ = ['QUANT', 'positions', 'buffer_bytes', 'region', 'matrix_dims', 'cube_members', 'cube_init_lines', 'cube_init_pass',
-           'stage_args', 'cube_stage_function', 'cube_compute_pass']
+           'stage_args', 'cross_flag_lines', 'cube_stage_function', 'cube_compute_pass']
 
 # %% ../nbs/13_passes_cube.ipynb #2504470f
 def positions(kernel) -> dict:
@@ -131,6 +131,17 @@ def cube_init_lines(low: Lowering, program, pr: ExprPrinter) -> list:
     return lines
 
 
+def _core_init(low: Lowering, program, pr: ExprPrinter, vector_lines: list) -> list:
+    """Init()'s lines. With explicit flags each core allocates its own memories: the vector cores their UB buffers
+    (the last lines of the vector init), the cube core its L1/L0 queues."""
+    cube_lines = cube_init_lines(low, program, pr)
+    if not uses_handover(program.kernel): return vector_lines + cube_lines
+    n = len(low.buffers)
+    head, ub = (vector_lines[:-n], vector_lines[-n:]) if n else (vector_lines, [])
+    return (head + ["if ASCEND_IS_AIV {  // UB: the vector cores' epilogue"] + ["    " + l for l in ub] + ["}"]
+            + ["if ASCEND_IS_AIC {  // L1 / L0: the cube core's stages"] + ["    " + l for l in cube_lines] + ["}"])
+
+
 def cube_init_pass(low: Lowering, prev: KernelProject) -> tuple:
     "Members, Init() and the entry of a cube kernel."
     from ascendcraft.passes import _entry_body, _init_body, _member_decls, ensure_helpers, fill
@@ -143,7 +154,7 @@ def cube_init_pass(low: Lowering, prev: KernelProject) -> tuple:
     if uses_api:   # a cube-only kernel says so before lib/matmul_intf.h (else AscendC's Matmul is a client for vector cores)
         cube_only = "" if mixed else "#define ASCENDC_CUBE_ONLY\n"
         text = text.replace('#include "kernel_operator.h"\n', f'#include "kernel_operator.h"\n{cube_only}#include "lib/matmul_intf.h"\n', 1)
-    text = fill(text, "TODO(init pass): bind global tensors", _init_body(low, pr) + cube_init_lines(low, program, pr), f)
+    text = fill(text, "TODO(init pass): bind global tensors", _core_init(low, program, pr, _init_body(low, pr)), f)
     text = ensure_helpers(text, pr.used)
     text = fill(text, "TODO(init pass): members", _member_decls(low) + cube_members(low, program), f)
     entry = _entry_body(low)
@@ -267,6 +278,24 @@ def _matmul(s: MatmulCall, low, program, pr, bufs) -> list:
                    + ("  // enAtomic: add the block onto C" if s.atomic else ""), f"{mm}.End();"]
 
 
+def cross_flag_lines(s, stage: Stage, low: Lowering, pr: ExprPrinter) -> list:
+    "A `handover` (CrossCoreSetFlag in mode 2, AIC <-> AIV of a group, on the stage's pipe) or a `wait` (CrossCoreWaitFlag)."
+    text = low.cube.text(s.loc)
+    if isinstance(s, Handover):
+        return [f"CrossCoreSetFlag<2, {PIPE_OF[stage.kind]}>({pr(s.flag)});  // {low.dsl(s.loc)}  {text}: "
+                + ("release both vector cores' wait" if core_of(stage) == "AIC" else "with the other vector core, release the cube core's wait")]
+    # the wait names the mode of the set it pairs with (on Atlas A2 its template arguments do not change the wait)
+    return [f"CrossCoreWaitFlag<2>({pr(s.flag)});  // {low.dsl(s.loc)}  {text}"]
+
+
+def _vector_flags(lines: list, stage: Stage, low: Lowering, pr: ExprPrinter) -> list:
+    "A vector stage function with its waits first and its hand-overs last (the checks keep them at the stage's ends)."
+    waits = [l for s in stage.body if isinstance(s, WaitFlag) for l in cross_flag_lines(s, stage, low, pr)]
+    sets = [l for s in stage.body if isinstance(s, Handover) for l in cross_flag_lines(s, stage, low, pr)]
+    at = lines.index("{") + 1
+    return lines[:at] + ["    " + l for l in waits] + lines[at:-1] + ["    " + l for l in sets] + lines[-1:]
+
+
 def cube_stage_function(low: Lowering, program, stage: Stage, name: str, args: list, pr: ExprPrinter) -> list:
     "The C++ lines of one cube stage function."
     bufs = cube_buffers(program.kernel)
@@ -289,6 +318,8 @@ def cube_stage_function(low: Lowering, program, stage: Stage, name: str, args: l
                 body += _fixpipe(s, low, program, pr, bufs)
             case MatmulCall():
                 body += _matmul(s, low, program, pr, bufs)
+            case Handover() | WaitFlag():
+                body += cross_flag_lines(s, stage, low, pr)
     seen, lines = set(), [f"// {low.dsl(stage.loc)}-{end}  with {stage.kind}():", f"__aicore__ inline void {name}({params})", "{"]
     for b, how in acquire:
         if (b, how) in seen: continue
@@ -303,14 +334,30 @@ def cube_stage_function(low: Lowering, program, stage: Stage, name: str, args: l
 class _CubeBodyPrinter(BodyPrinter):
     "Process(): the vector printer, with cube stages as calls and cube declarations left out."
 
-    def __init__(self, low, pr, locals_, calls: dict):
+    def __init__(self, low, pr, locals_, calls: dict, split: bool = False):
         super().__init__(low, pr, "process", locals_, indent=0)
         self.calls = calls
+        self.split = split                     # explicit flags: each stage runs on its own core
+        self.by_loc = {f.stage.loc: f for f in low.stages}    # a vector stage without its flags has the loc of its own
+
+    def body(self, stmts, depth: int):
+        if not self.split: return super().body(stmts, depth)
+        core = None                            # the `if ASCEND_IS_AIC/AIV {` open around a run of one core's stages
+        for s in stmts:
+            want = core_of(s) if isinstance(s, Stage) else None
+            if want != core and core is not None: self.emit(depth, "}")
+            if want != core and want is not None: self.emit(depth, f"if ASCEND_IS_{want} {{")
+            core = want
+            self.stmt(s, depth + (want is not None))
+        if core is not None: self.emit(depth, "}")
 
     def stmt(self, s, depth: int):
         if isinstance(s, Stage) and id(s) in self.calls:
             name, args = self.calls[id(s)]
             self.emit(depth, f"{name}({', '.join(ident(a) for a in args)});")
+        elif isinstance(s, Stage) and id(s) not in self.stage_names and s.loc in self.by_loc:
+            self.stage_names[id(s)] = self.by_loc[s.loc]
+            super().stmt(s, depth)
         elif not isinstance(s, CUBE_STMTS):
             super().stmt(s, depth)
 
@@ -331,14 +378,17 @@ def cube_compute_pass(low: Lowering, prev: KernelProject) -> tuple:
             args = stage_args(low, program, s)
             calls[id(s)] = (name, args)
             functions += cube_stage_function(low, program, s, name, args, pr) + [""]
+    split = uses_handover(program.kernel)
+    originals = {s.loc: s for s, _ in walk(program.kernel.body) if isinstance(s, Stage)}
     for fn in low.stages:      # vector stages of a mixed kernel (not the stand-ins for the cube's hand-over)
         if fn.stage.label == HANDOVER: continue
         lines, _ = stage_function(low, fn, pr)
+        if split: lines = _vector_flags(lines, originals[fn.stage.loc], low, pr)
         functions += lines + [""]
     setup = {id(s) for s in low.setup}
     body = tuple(s for s in program.kernel.body if not isinstance(s, (*CUBE_STMTS, BufferDecl)) and id(s) not in setup)
     process_locals = {n for n, sc in low.scalars.items() if sc.home == "process"}
-    bp = _CubeBodyPrinter(low, pr, process_locals, calls)
+    bp = _CubeBodyPrinter(low, pr, process_locals, calls, split)
     bp.declare_hoisted(body)
     bp.body(body, 0)
     if functions and functions[-1] == "": functions.pop()
@@ -348,7 +398,13 @@ def cube_compute_pass(low: Lowering, prev: KernelProject) -> tuple:
     text = fill(text, HELPER_ANCHOR, [], f)
     text = re.sub(r"\n\n\n+", "\n\n", text)
     notes = [f"{len(calls)} cube stage functions: {', '.join(n for n, _ in calls.values())}"]
-    if is_mixed(program.kernel):
+    if split:
+        # Both cores run Process(): GetBlockIdx() is the group on the cube core and group * 2 + sub-block on a vector
+        # core, GetTaskRation() 1 and 2 there, so block_idx() is the group on both; block_num() the groups.
+        text = text.replace("GetBlockIdx()", "(GetBlockIdx() / GetTaskRation())")
+        notes.append("mixed AIC:AIV = 1:2 launch with explicit flags: the cube core's stages under ASCEND_IS_AIC, "
+                     "the vector cores' under ASCEND_IS_AIV, handed over with CrossCoreSetFlag / CrossCoreWaitFlag")
+    elif is_mixed(program.kernel):
         # A 1:2 launch runs two vector cores per block: GetBlockIdx() counts vector cores there, so block_num()
         # (the cores the work is split over) is the block count times GetTaskRation().
         text = text.replace("GetBlockNum()", "(GetBlockNum() * GetTaskRation())")
