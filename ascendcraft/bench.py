@@ -1208,6 +1208,7 @@ class VerifyMemory:
     reference: int        # the peak the reference allocates: its temporaries and outputs
     draw: int             # the peak while one set is drawn (the signed transform included)
     elements: int         # tensor elements of one set, inputs and outputs
+    copied_input: int = 0 # its largest input below `EmulatedKernel.DRAW_LEAST`: copied into its GM file (larger ones are drawn there)
 
     @property
     def peak(self) -> int:
@@ -1232,7 +1233,8 @@ def verification_memory(task: Task, settings: Settings | None = None) -> VerifyM
     nbytes = [t.untyped_storage().nbytes() for t in tensors]
     return VerifyMemory(inputs=sum(nbytes), largest_input=max(nbytes, default=0), outputs=sum(t.nbytes for t in outs),
                         reference=live.peak, draw=max(draws),
-                        elements=sum(t.numel() for t in tensors) + sum(t.numel() for t in outs))
+                        elements=sum(t.numel() for t in tensors) + sum(t.numel() for t in outs),
+                        copied_input=max((n for n in nbytes if n < EmulatedKernel.DRAW_LEAST), default=0))
 
 
 def output_keep_mb(need: VerifyMemory) -> int:
@@ -1247,15 +1249,15 @@ def output_keep_mb(need: VerifyMemory) -> int:
 def block_cache_bytes(need: VerifyMemory) -> int:
     """The freed reference blocks a full-shape verification may keep for the next trial (`blockcache`): the room its
     estimate leaves in every phase the reference is not running (drawing a set, the two poison runs, the kept GM
-    outputs beside them). A set's tensors are drawn into their files (`EmulatedKernel.drawing`); one that is not, and
-    so is copied into its file, first unmaps the kept blocks (`EmulatedKernel._share`), which is why only a copy of a
-    tensor below `EmulatedKernel.DRAW_LEAST` counts here. While the reference runs, the cache never holds the process
-    above the most it had alive, so that phase stays within its estimate too."""
+    outputs beside them). A set's large tensors are drawn into their files (`EmulatedKernel.drawing`); one that is
+    not, and so is copied into its file, first unmaps the kept blocks (`EmulatedKernel._share`), which is why only the
+    copy of a tensor below `EmulatedKernel.DRAW_LEAST` counts here. While the reference runs, the cache never holds the
+    process above the most it had alive, so that phase stays within its estimate too. In MiB like the estimate
+    (`memory_mb`), rounded up: less than 1 MiB over the sum of tensor bytes, within `VERIFY_OVERHEAD_MB`."""
     core = need.peak - (VERIFY_OVERHEAD_MB << 20)
-    kept_outputs = output_keep_mb(need) << 20     # held beside a draw; in the poison runs they are the first run's outputs
-    copied = need.inputs + min(need.largest_input, EmulatedKernel.DRAW_LEAST)
-    others = max(need.draw + kept_outputs, copied + kept_outputs, need.inputs + 2 * need.outputs)
-    return max(0, core - others)
+    kept_outputs = need.outputs if output_keep_mb(need) else 0   # beside a draw; in the poison runs they are the outputs
+    others = max(need.draw + kept_outputs, need.inputs + need.copied_input + kept_outputs, need.inputs + 2 * need.outputs)
+    return max(0, -(-(core - others) // 2**20) << 20)
 
 
 @contextmanager
