@@ -73,10 +73,10 @@ class Phases:
             it = f(*a, **k)
             while True:
                 start = self._enter(name)
-                try: value = next(it)
+                try: held = [next(it)]
                 except StopIteration: return
                 finally: self._leave(name, start)
-                yield value
+                yield held.pop()        # not kept in a local while the caller uses it (the next draw recycles its files)
         return timed
 
 
