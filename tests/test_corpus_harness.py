@@ -2,6 +2,7 @@
 which input, attribute and output of the op definition, read from the task's validation/pybind.cpp (the generated aclnn
 API's order) or, where that file calls another API, from ModelNew's parameter names. Fast: no build, no run."""
 import importlib.util
+import json
 import re
 from pathlib import Path
 
@@ -691,6 +692,40 @@ def test_ops_transformer_kernels_find_the_kernel_headers_its_build_copies_and_th
     assert (dest / "common_kernel" / "util.h").is_file() and not (dest / "common_kernel" / "unused.h").exists()
     assert (dest / "common_include" / "tiling_base" / "tiling_key.h").is_file()
     _kernel_builds(dest, "demo", ("op_kernel/", "common_kernel/", "common_include/"))
+
+
+def test_a_kernels_relative_includes_resolve_as_in_the_repository_tree(tmp_path):
+    """ops-transformer's fused_infer_attention_score includes another op's kernel source two levels up
+    (`#include "../../incre_flash_attention/op_kernel/incre_flash_attention.cpp"`), which names headers beside it and in
+    a folder below it; nsa_selected_attention_grad includes its own files beside op_kernel/
+    (`#include "../basic_modules/cube_op.h"`, which names `cube_modules/cube1.h`). The entry's copy has each file the
+    kernel reaches this way, whatever its kind, and nothing else of those folders; the kernel builds. A file only a unit
+    test names does not come along."""
+    files = {
+        "att/other/op_kernel/other.cpp": '#include "other_part.h"\n#include "deep/other_deep.h"\n'
+                                         'inline int Other() { return OTHER_PART + OTHER_DEEP; }\n',
+        "att/other/op_kernel/other_part.h": "#pragma once\n#define OTHER_PART 3\n",
+        "att/other/op_kernel/deep/other_deep.h": "#pragma once\n#define OTHER_DEEP 4\n",
+        "att/other/op_kernel/other_unused.cpp": "#error not part of the kernel\n",
+        "att/demo/basic_modules/cube_op.h": '#pragma once\n#include "cube_modules/cube1.h"\n',
+        "att/demo/basic_modules/cube_modules/cube1.h": "#pragma once\nconstexpr int CUBE1 = 5;\n",
+        "att/demo/basic_modules/unused.h": "#error not part of the kernel\n",
+        "att/demo/op_kernel/demo.cpp": '#include "kernel_operator.h"\n#include "../../other/op_kernel/other.cpp"\n'
+                                       '#include "../basic_modules/cube_op.h"\n'
+                                       'extern "C" __global__ __aicore__ void demo(GM_ADDR x) { (void)x; (void)(Other() + CUBE1); }\n',
+        "att/demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
+        "att/demo/tests/ut/test_demo.cpp": '#include "../../../other/tests/stub.h"\n',
+        "att/other/tests/stub.h": "#error a unit test's stand-in\n",
+    }
+    _, commit = _git_repo(tmp_path, files)
+    entry = {"source": "s", "repo": "hicann/ops-transformer", "commit": commit, "path": "att/demo", "kind": "op-project"}
+    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    other = dest / corpus.SIBLINGS / "att/other/op_kernel"
+    assert {p.relative_to(other).as_posix() for p in other.rglob("*") if p.is_file()} == \
+        {"other.cpp", "other_part.h", "deep/other_deep.h"}
+    assert (dest / "basic_modules/cube_modules/cube1.h").is_file() and not (dest / "basic_modules/unused.h").exists()
+    assert not list(dest.rglob("stub.h"))
+    _kernel_builds(dest, "demo", ("op_kernel/", "basic_modules/", corpus.SIBLINGS))
 
 
 def test_hicann_ops_nn_kernels_find_another_ops_kernel_headers_beside_their_folder(tmp_path):
@@ -1612,6 +1647,23 @@ def test_no_wall_cap_lets_an_entry_finish(monkeypatch):
     monkeypatch.setattr(corpus, "try_entry", lambda args, progress=None: dict(args[0], kernel_ok=True, seconds=0.0))
     [(i, res)] = list(corpus.run_entries([({"name": "x", "kind": "asc-file"}, "g", False, False)], jobs=1, cap=0))
     assert i == 0 and res["kernel_ok"] and "wall_cap" not in res
+
+
+def test_run_entry_selects_entries_by_their_exact_path_and_an_unknown_path_stops_the_run(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(corpus, "try_entry", lambda args, progress=None: dict(args[0], kernel_ok=True, seconds=0.0))
+    manifest = [{"source": "hicann ops-transformer (A2 ops)", "repo": "hicann/ops-transformer", "commit": "c", "path": p,
+                 "kind": "op-project"} for p in ("attention/flash_attention_score", "attention/flash_attention_score_grad")]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    monkeypatch.setattr(corpus, "MANIFEST", tmp_path / "manifest.json")
+    out = tmp_path / "r.json"
+    git = ["--git", "hicann/ops-transformer=gitdir", "--jobs", "1", "--out", str(out)]
+    assert corpus.main(["run", *git, "--entry", "attention/flash_attention_score"]) == 0
+    # (--source flash_attention_score takes the _grad one too)
+    assert [r["path"] for r in json.loads(out.read_text())] == ["attention/flash_attention_score"]
+    out.unlink()
+    with pytest.raises(SystemExit):
+        corpus.main(["run", *git, "--entry", "attention/no_such_op"])
+    assert "--entry attention/no_such_op" in capsys.readouterr().err and not out.exists()
 
 
 def test_a_negative_entry_cap_is_refused_before_anything_runs(tmp_path, capsys):

@@ -562,7 +562,9 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         _sibling_headers(entry, gitdir, dest, files)
         dependency_tiling(entry, gitdir, dest, files)
     if kind == "op-project" and entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, files)
-    if kind == "op-project": _close_sibling_headers(gitdir, commit, path, dest)
+    if kind == "op-project":
+        _close_sibling_headers(gitdir, commit, path, dest)
+        _kernel_relative_includes(gitdir, commit, path, dest)
     if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
     if kind == "op-project":   # foreach_abs -> ForeachAbs
         _drop_unreached_sibling_tiling(dest, "".join(w[:1].upper() + w[1:] for w in path.rsplit("/", 1)[-1].split("_")))
@@ -800,6 +802,39 @@ def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> N
                 out.parent.mkdir(parents=True, exist_ok=True)
                 out.write_bytes(show(gitdir, commit, g))
                 todo.append(out)
+
+
+def _kernel_relative_includes(gitdir: str, commit: str, path: str, dest: Path) -> None:
+    """Every file that the op's kernel sources include by a quoted path that resolves, from the including file's place
+    in the repository, to a file of the repository (the first place g++ looks, so the one file the repository's own
+    build reads), brought to the same place relative to it: the op's own files beside op_kernel/ go to <dest>/<the
+    same path> (ops-transformer nsa_selected_attention_grad's `#include "../basic_modules/cube_op.h"`, and the
+    cube_modules/ headers that one includes), another op's files to SIBLINGS/<their repository path>, whatever their
+    kind (fused_infer_attention_score's `#include "../../incre_flash_attention/op_kernel/incre_flash_attention.cpp"`, and
+    the headers that source names beside it and in folders below it), until nothing the files brought name is
+    missing. An include directory SIBLINGS/<folder of an op file> (a marker header) makes g++ resolve such a path
+    from the op's copy as it does in the repository (see `_sibling_headers`); the files brought under SIBLINGS resolve
+    their own relative includes in place. A unit test's folder (tests/) never comes along."""
+    present = set(_tree(gitdir, commit))
+    todo = [(f"{path}/{p.relative_to(dest).as_posix()}", p) for p in sorted((dest / "op_kernel").rglob("*"))
+            if p.is_file() and p.suffix in (".h", ".hpp", ".cpp", ".cc", ".inc")] if (dest / "op_kernel").is_dir() else []
+    seen = {at for at, _ in todo}
+    while todo:
+        at, p = todo.pop(0)
+        for name in re.findall(rb'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', p.read_bytes(), re.M):
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(at), name.decode(errors="replace")))
+            if target in seen or target not in present or "/tests/" in f"/{target}": continue
+            seen.add(target)
+            own = target.startswith(path + "/")
+            out = dest / target[len(path) + 1:] if own else dest / SIBLINGS / target
+            if not own and at.startswith(path + "/"):   # from the op's copy: g++ finds it from this include directory
+                marker = dest / SIBLINGS / posixpath.dirname(at) / "ascendcraft_corpus_include_root.h"
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.write_text("#pragma once\n")
+            if not out.exists():
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(show(gitdir, commit, target))
+            todo.append((target, out))
 
 
 def _own_by_root_path(gitdir: str, commit: str, path: str, dest: Path, files: list[str]) -> None:
@@ -2430,6 +2465,9 @@ def main(argv=None) -> int:
                         "entry past it is stopped with everything it started and reported as stopped in the step it was in")
     r.add_argument("--limit", type=int, default=None)
     r.add_argument("--source", default=None, help="only entries whose source or path contains this text")
+    r.add_argument("--entry", action="append", default=[], metavar="PATH",
+                   help="only the entry at this path in its repository (exactly; repeat for several); with --source, "
+                        "the entries that both select")
     r.add_argument("--match", action="store_true", help="also run and compare where the source gives a reference")
     r.add_argument("--kernel-only", action="store_true", help="compile the kernel alone; skip the whole-project build")
     r.add_argument("--out", type=Path, default=HERE / "results.json")
@@ -2459,7 +2497,10 @@ def main(argv=None) -> int:
     for repo, n in sorted(missing.items()):   # never a silent skip: say what this run leaves out and why
         print(f"not run: {n} entries of {repo} (no --git {repo}=<git dir>)", file=sys.stderr)
     todo = [(e, gitdirs[e["repo"]], a.match, not a.kernel_only) for e in manifest if e["repo"] in gitdirs
-            and (a.source is None or a.source in e["source"] or a.source in e["path"])]
+            and (a.source is None or a.source in e["source"] or a.source in e["path"])
+            and (not a.entry or e["path"] in a.entry)]
+    if unknown := sorted(set(a.entry) - {e["path"] for e in manifest if e["repo"] in gitdirs}):
+        ap.error(f"--entry {', '.join(unknown)}: no entry of the manifest's repositories given by --git has that path")
     carried = []
     if a.rerun_failed:   # the previous run's passes stay as they were; everything else runs again
         before = {(r["repo"], r["path"]): r for r in _read_results(a.rerun_failed)}
