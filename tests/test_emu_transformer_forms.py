@@ -1,10 +1,11 @@
-"""AscendC forms of hicann ops-transformer's attention kernels:
+"""AscendC forms of hicann ops-transformer's kernels (attention, mc2):
 
 - the deprecated LocalTensor::InitBuffer(offset, size), placed in a memory by a write of `address_.logicPos`
   (flash_attention_score_grad's and nsa_selected_attention_grad's AsdopsBuffer: one tensor over the whole UB / L1 / L0),
   and `address_` read whole into a TBuffAddr that SetAddr takes back (flash_attention_score's L1 cache);
 - KERNEL_TASK_TYPE_DEFAULT at file scope, before the entry (flash_attention_score);
-- GetSubBlockIdxImpl, the implementation function behind GetSubBlockIdx (the mc2 kernels);
+- GetSubBlockIdxImpl, the implementation function behind GetSubBlockIdx (the mc2 kernels), and the HCCL API (one
+  device: rank 0 of 1) with no include but kernel_operator.h, as in the SDK (all_gather_matmul, matmul_reduce_scatter);
 - Matmul::WaitIterateBatch after an asynchronous IterateBatch<false> (flash_attention_score's bmm1 / bmm2);
 - SetNdParaImpl, the ND_PARA register whole (the attention-grad cube code): tests/test_cube_fixpipe_forms.py.
 """
@@ -153,3 +154,30 @@ def test_wait_iterate_batch_without_an_asynchronous_iterate_batch_is_an_error():
     assert not r.ok
     d = next(d for d in r.errors if d.kind == "matmul-usage")
     assert "WaitIterateBatch" in d.message and "IterateBatch<false>" in d.hint
+
+
+HCCL_ONLY_KERNEL_OPERATOR = r'''#include "kernel_operator.h"
+using namespace AscendC;
+// As ops-transformer's all_gather_matmul: the HCCL API with no include but kernel_operator.h. One device: rank 0 of 1.
+extern "C" __global__ __aicore__ void ranks(GM_ADDR out)
+{
+    Hccl<HCCL_SERVER_TYPE_AICPU> hccl;
+    hccl.Init(GetHcclContext<HCCL_GROUP_ID_0>());
+    HcclHandle handle{INVALID_HANDLE_ID};
+    GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t *)out, 8);
+    o.SetValue(0, static_cast<int32_t>(hccl.GetRankId()));
+    o.SetValue(1, static_cast<int32_t>(hccl.GetRankDim()));
+    o.SetValue(2, handle);
+    o.SetValue(3, HcclApi::INVALID_HANDLE_ID);
+    hccl.Finalize();
+}
+'''
+
+
+def test_the_hccl_api_comes_with_kernel_operator_h_and_runs_as_rank_0_of_1():
+    b = build({"ranks.cpp": HCCL_ONLY_KERNEL_OPERATOR})
+    assert b.ok, b.log[-3000:]
+    r = run(b, [GM("out", np.full(8, 7, np.int32), "out")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_array_equal(r.outputs["out"][:4], [0, 1, -1, -1])

@@ -796,6 +796,9 @@ P("TQueSync.event", "TQueSync<HardEvent::V_MTE3> sync;", "template")
 P("LocalTensor.InitBuffer.logicPos", "LocalTensor<uint8_t> t; t.InitBuffer(0, 1024); "
   "t.address_.logicPos = static_cast<uint8_t>(TPosition::VECIN); TBuffAddr a = t.address_; b1.SetAddr(a);")
 P("LocalTensor.InitBuffer.argc", "LocalTensor<uint8_t> t; t.InitBuffer(1024);", "argc")
+# the HCCL API comes with kernel_operator.h, as in the SDK (ops-transformer's mc2 kernels include nothing more)
+P("Hccl.from_kernel_operator", "Hccl<HCCL_SERVER_TYPE_AICPU> hc; HcclHandle handle = INVALID_HANDLE_ID; "
+  "int8_t none = HcclApi::INVALID_HANDLE_ID; (void)handle; (void)none;")
 P("GetBlockIdx", "int64_t i = GetBlockIdx();")
 P("GetBlockNum", "int64_t n = GetBlockNum();")
 P("GetSubBlockIdx", "int64_t i = GetSubBlockIdx();")
