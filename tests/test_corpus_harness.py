@@ -694,13 +694,40 @@ def test_ops_transformer_kernels_find_the_kernel_headers_its_build_copies_and_th
     _kernel_builds(dest, "demo", ("op_kernel/", "common_kernel/", "common_include/"))
 
 
+def test_ops_transformer_mc2_ops_find_headers_from_mc2_3rd_and_other_ops_do_not(tmp_path):
+    """The mc2 ops' host tiling is built with mc2/3rd on the include path, and the tiling header the kernel build sees
+    names a file from there (batch_mat_mul_v3: `#include "mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h"`): an
+    mc2 op's copy has it (and what it includes); an op outside mc2/ gets nothing of mc2/3rd."""
+    header = '#pragma once\n#include "mm/op_host/mm_tiling.h"\nconstexpr int TILED = MM_BASE;\n'
+    kernel = '#include "kernel_operator.h"\n#include "../op_host/demo_tiling.h"\n' \
+             'extern "C" __global__ __aicore__ void demo(GM_ADDR x) { (void)x; (void)TILED; }\n'
+    files = {
+        "mc2/3rd/mm/op_host/mm_tiling.h": '#pragma once\n#include "mm_base.h"\n',
+        "mc2/3rd/mm/op_host/mm_base.h": "#pragma once\nconstexpr int MM_BASE = 16;\n",
+        "mc2/3rd/mm/op_host/unused.h": "#error not included\n",
+        "mc2/demo/op_host/demo_tiling.h": header, "mc2/demo/op_kernel/demo.cpp": kernel,
+        "mc2/demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
+        "ffn/demo/op_host/demo_tiling.h": header, "ffn/demo/op_kernel/demo.cpp": kernel,
+        "ffn/demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
+    }
+    _, commit = _git_repo(tmp_path, files)
+    copies = {}
+    for op in ("mc2/demo", "ffn/demo"):
+        entry = {"source": "s", "repo": "hicann/ops-transformer", "commit": commit, "path": op, "kind": "op-project"}
+        copies[op] = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / op.replace("/", "_"))
+    mm = copies["mc2/demo"] / "mc2_3rd" / "mm" / "op_host"
+    assert (mm / "mm_tiling.h").is_file() and (mm / "mm_base.h").is_file() and not (mm / "unused.h").exists()
+    _kernel_builds(copies["mc2/demo"], "demo", ("op_kernel/", "op_host/", "mc2_3rd/"))
+    assert not (copies["ffn/demo"] / "mc2_3rd").exists()
+
+
 def test_a_kernels_relative_includes_resolve_as_in_the_repository_tree(tmp_path):
     """ops-transformer's fused_infer_attention_score includes another op's kernel source two levels up
     (`#include "../../incre_flash_attention/op_kernel/incre_flash_attention.cpp"`), which names headers beside it and in
     a folder below it; nsa_selected_attention_grad includes its own files beside op_kernel/
-    (`#include "../basic_modules/cube_op.h"`, which names `cube_modules/cube1.h`). The entry's copy has each file the
-    kernel reaches this way, whatever its kind, and nothing else of those folders; the kernel builds. A file only a unit
-    test names does not come along."""
+    (`#include "../basic_modules/cube_op.h"`, which names `cube_modules/cube1.h`); mc2/3rd/mat_mul_v3 names its own file
+    by a path out of its folder and back. The entry's copy has each file the kernel reaches this way, whatever its kind,
+    and nothing else of those folders; the kernel builds. A file only a unit test names does not come along."""
     files = {
         "att/other/op_kernel/other.cpp": '#include "other_part.h"\n#include "deep/other_deep.h"\n'
                                          'inline int Other() { return OTHER_PART + OTHER_DEEP; }\n',
@@ -711,8 +738,11 @@ def test_a_kernels_relative_includes_resolve_as_in_the_repository_tree(tmp_path)
         "att/demo/basic_modules/cube_modules/cube1.h": "#pragma once\nconstexpr int CUBE1 = 5;\n",
         "att/demo/basic_modules/unused.h": "#error not part of the kernel\n",
         "att/demo/op_kernel/demo.cpp": '#include "kernel_operator.h"\n#include "../../other/op_kernel/other.cpp"\n'
-                                       '#include "../basic_modules/cube_op.h"\n'
-                                       'extern "C" __global__ __aicore__ void demo(GM_ADDR x) { (void)x; (void)(Other() + CUBE1); }\n',
+                                       '#include "../basic_modules/cube_op.h"\n#include "nd.h"\n'
+                                       'extern "C" __global__ __aicore__ void demo(GM_ADDR x) { (void)x; (void)(Other() + CUBE1 + ND_UTIL); }\n',
+        # the op's own file by a path out of its folder and back (mc2/3rd/mat_mul_v3's batch_mat_mul_nd2nz.h)
+        "att/demo/op_kernel/nd.h": '#pragma once\n#include "../../demo/op_kernel/nd_util.h"\n',
+        "att/demo/op_kernel/nd_util.h": "#pragma once\nconstexpr int ND_UTIL = 6;\n",
         "att/demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
         "att/demo/tests/ut/test_demo.cpp": '#include "../../../other/tests/stub.h"\n',
         "att/other/tests/stub.h": "#error a unit test's stand-in\n",
@@ -725,6 +755,8 @@ def test_a_kernels_relative_includes_resolve_as_in_the_repository_tree(tmp_path)
         {"other.cpp", "other_part.h", "deep/other_deep.h"}
     assert (dest / "basic_modules/cube_modules/cube1.h").is_file() and not (dest / "basic_modules/unused.h").exists()
     assert not list(dest.rglob("stub.h"))
+    forward = dest / corpus.SIBLINGS / "att/demo/op_kernel/nd_util.h"   # the op's own file, included from where g++ looks
+    assert '#include "../../../../op_kernel/nd_util.h"' in forward.read_text()
     _kernel_builds(dest, "demo", ("op_kernel/", "basic_modules/", corpus.SIBLINGS))
 
 

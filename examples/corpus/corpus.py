@@ -593,7 +593,8 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
     `link_sources` brings in another op's host source, whose shared headers come along then (ops-nn mat_mul_v3's
     matmul_v3_base_tiling.cpp, linked into gemm_v2: `#include "op_host/tiling_key.h"` of common/inc)."""
     commit, path = entry["commit"], entry["path"]
-    roots = COMMON_INCLUDES[entry["repo"]]
+    # (a root with a third element is on the include path of the ops under that folder only)
+    roots = [r[:2] for r in COMMON_INCLUDES[entry["repo"]] if len(r) < 3 or path.startswith(r[2] + "/")]
     own = b"".join(p.read_bytes() for p in dest.rglob("*") if p.is_file())
     common = {}   # (root, repository path): (where it goes, text); a file under two roots goes to both places
     for root, into in roots:
@@ -822,15 +823,25 @@ def _kernel_relative_includes(gitdir: str, commit: str, path: str, dest: Path) -
     while todo:
         at, p = todo.pop(0)
         for name in re.findall(rb'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', p.read_bytes(), re.M):
-            target = posixpath.normpath(posixpath.join(posixpath.dirname(at), name.decode(errors="replace")))
-            if target in seen or target not in present or "/tests/" in f"/{target}": continue
-            seen.add(target)
+            name = name.decode(errors="replace")
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(at), name))
+            if target not in present or "/tests/" in f"/{target}": continue
             own = target.startswith(path + "/")
-            out = dest / target[len(path) + 1:] if own else dest / SIBLINGS / target
-            if not own and at.startswith(path + "/"):   # from the op's copy: g++ finds it from this include directory
+            if at.startswith(path + "/") and posixpath.normpath(posixpath.join(posixpath.dirname(at[len(path) + 1:]), name)).startswith(".."):
+                # the path leaves the op's copy: g++ finds it from an include directory at the includer's depth, and
+                # an op's own file named this way (ops-transformer mc2/3rd/mat_mul_v3's batch_mat_mul_nd2nz.h:
+                # `#include "../../mat_mul_v3/op_kernel/mat_mul_nd2nz_util.h"`) by a header there that includes it
                 marker = dest / SIBLINGS / posixpath.dirname(at) / "ascendcraft_corpus_include_root.h"
                 marker.parent.mkdir(parents=True, exist_ok=True)
                 marker.write_text("#pragma once\n")
+                forward = dest / SIBLINGS / target
+                if own and not forward.exists():
+                    forward.parent.mkdir(parents=True, exist_ok=True)
+                    up = "../" * (target.count("/") + 1)
+                    forward.write_text(f'#include "{up}{target[len(path) + 1:]}"   // the op\'s own file (ascendcraft corpus)\n')
+            if target in seen: continue
+            seen.add(target)
+            out = dest / target[len(path) + 1:] if own else dest / SIBLINGS / target
             if not out.exists():
                 out.parent.mkdir(parents=True, exist_ok=True)
                 out.write_bytes(show(gitdir, commit, target))
@@ -1189,7 +1200,11 @@ COMMON_INCLUDES = {
     # ops-transformer's build copies common/include/kernel/*.* to ascendc/common beside the ops' kernel folders, on the
     # kernels' include path (cmake/func.cmake, add_ops_src_copy): `#include "util.h"` (flash_attention_score)
     # (and its op_host and kernel sources name the other shared headers from common/include: "tiling_base/...", "err/...")
-    "hicann/ops-transformer": (("common/include/kernel", "common_kernel"), ("common/include", "common_include")),
+    # The mc2 ops' host tiling is compiled with mc2/3rd on the include path (cmake/variables.cmake, OP_TILING_INCLUDE),
+    # and their tiling headers, which the kernel build sees, name its files from there: batch_mat_mul_v3's
+    # `#include "mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h"`
+    "hicann/ops-transformer": (("common/include/kernel", "common_kernel"), ("common/include", "common_include"),
+                               ("mc2/3rd", "mc2_3rd", "mc2")),
     "weich97/NPUKernelBench": (("libs/common_include/cann-ops/src/common/inc", "common_inc"),
                                ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
 }
