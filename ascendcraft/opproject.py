@@ -343,16 +343,22 @@ def _registered_definitions(folder: Path, sources: dict, defs: list, settings: S
 def _headers(folder: Path) -> dict[str, str]:
     """Every header under the project folder: op_host/, op_kernel/ and the shared include folders a repository's build
     adds (cann-ops' `src/common/inc`); not those of a CANN build's output (build_out/, build/). Also any other file there
-    that a project file includes by a quoted path, as the compiler reads it: a neighbouring op's source named by
-    path (hicann ops-nn dynamic_rnnv2's kernel, `#include "../dynamic_rnn/LstmFP16.cpp"`)."""
+    that a project file includes by a quoted path, as the compiler reads it: from the includer's folder, else from each
+    folder of a project header in turn (the build's `-iquote` folders): a neighbouring op's source named by path (hicann
+    ops-nn dynamic_rnnv2's kernel, `#include "../dynamic_rnn/LstmFP16.cpp"`; ops-transformer fused_infer_attention_score's
+    `#include "../../incre_flash_attention/op_kernel/incre_flash_attention.cpp"`, which resolves from an include folder
+    at the includer's depth)."""
     every = {k: v for k, v in read_sources(folder).items() if not k.startswith(("build_out/", "build/"))}
     out = {k: v for k, v in every.items() if k.endswith((".h", ".hpp", ".hh"))}
+    quoted = sorted({posixpath.dirname(k) for k in out} - {""})   # as emu's build gives them to g++ (-iquote)
     todo = [k for k in every if k.startswith(("op_host/", "op_kernel/")) or k in out]
     seen = set(todo)
     while todo:
         f = todo.pop()
         for name in re.findall(r'^\s*#\s*include\s*"([^"]+)"', blank_comments(every[f]), re.M):
             target = posixpath.normpath(posixpath.join(posixpath.dirname(f), name))
+            if target not in every:
+                target = next((t for d in quoted if (t := posixpath.normpath(posixpath.join(d, name))) in every), target)
             if target in every and target not in seen:
                 seen.add(target); todo.append(target)
                 if not target.startswith(("op_host/", "op_kernel/")): out[target] = every[target]

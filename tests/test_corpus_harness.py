@@ -1193,6 +1193,45 @@ def test_an_op_project_compiles_and_runs_with_another_ops_source_its_kernel_incl
     np.testing.assert_allclose(np.asarray(r.outputs["z"]), x + 2 * 0.5 * y, rtol=1e-5, atol=1e-5)
 
 
+def test_an_op_project_compiles_and_runs_with_another_ops_source_two_levels_up(tmp_path):
+    """ops-transformer fused_infer_attention_score's kernel is `#include "../../incre_flash_attention/op_kernel/
+    incre_flash_attention.cpp"` (another op of its category, from op_kernel/ two levels up), which names headers beside
+    it: the source comes along (corpus), the project keeps it (load_project follows the include as g++ does, through the
+    include folder at the includer's depth), the kernel and the project build, and the kernel computes through it."""
+    import numpy as np
+    from ascendcraft.opproject import load_project, run_project
+    example = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
+    kernel = (example / "op_kernel" / "scale_add_custom.cpp").read_text()
+    kernel = kernel.replace('#include "kernel_operator.h"\n',
+                            '#include "kernel_operator.h"\n#include "../../scaler/op_kernel/scale_twice.cpp"\n', 1)
+    kernel = kernel.replace("Muls(zLocal, yLocal, alpha, tileLength);", "ScaleTwice(zLocal, yLocal, alpha, tileLength);")
+    assert kernel.count("scale_twice.cpp") == 1 and kernel.count("ScaleTwice(") == 1
+    files = {f"att/scale_add_custom/{p.relative_to(example).as_posix()}": p.read_text()
+             for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
+    files["att/scale_add_custom/op_kernel/scale_add_custom.cpp"] = kernel
+    files.update({
+        "att/scaler/op_kernel/scale_twice.cpp": '#include "scale_twice.h"\n',
+        "att/scaler/op_kernel/scale_twice.h": "#pragma once\n#include \"kernel_operator.h\"\ntemplate <typename T>\n"
+            "__aicore__ inline void ScaleTwice(const AscendC::LocalTensor<T>& z, const AscendC::LocalTensor<T>& y, T a, uint32_t n)\n"
+            "{\n    AscendC::Muls(z, y, a, n);\n    AscendC::Muls(z, z, static_cast<T>(2), n);\n}\n",
+        "att/scaler/op_kernel/scaler.cpp": "#error the other op's own kernel entry\n",
+        "att/scaler/op_host/scaler_def.cpp": "// OpDef\n",
+    })
+    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    entry = {"source": "s", "repo": "me/ops", "commit": commit, "path": "att/scale_add_custom", "kind": "op-project"}
+    res = corpus.try_entry((entry, gitdir, False))
+    assert res["kernel_ok"] and res["project_ok"], res
+    dest = corpus.materialise(entry, gitdir, tmp_path / "copy")
+    other = f"{corpus.SIBLINGS}/att/scaler/op_kernel"
+    assert {f"{other}/scale_twice.cpp", f"{other}/scale_twice.h"} <= set(load_project(dest).sources)
+    assert not (dest / other / "scaler.cpp").exists()
+    x, y = np.random.default_rng(6).standard_normal((2, 48 * 512)).astype(np.float32)
+    r = run_project(dest, {"x": torch.from_numpy(x), "y": torch.from_numpy(y)}, attrs={"alpha": 0.5},
+                    reference=lambda x, y, alpha: x + 2 * alpha * y, atol=1e-5, rtol=1e-5)
+    assert r.run.ok and not r.mismatches, r
+    np.testing.assert_allclose(np.asarray(r.outputs["z"]), x + 2 * 0.5 * y, rtol=1e-5, atol=1e-5)
+
+
 def test_hicann_op_projects_have_their_ir_their_root_named_files_and_what_other_ops_headers_name(tmp_path):
     """What an ops-nn op_host source finds in the repository's own build: the op's IR beside op_host/
     (`#include "../op_graph/demo_proto.h"`, graph/operator_reg.h's REG_OP), its own files by their path from an include
