@@ -7,7 +7,9 @@
 - GetSubBlockIdxImpl, the implementation function behind GetSubBlockIdx (the mc2 kernels), and the HCCL API (one
   device: rank 0 of 1) with no include but kernel_operator.h, as in the SDK (all_gather_matmul, matmul_reduce_scatter);
 - Matmul::WaitIterateBatch after an asynchronous IterateBatch<false> (flash_attention_score's bmm1 / bmm2);
-- SetNdParaImpl, the ND_PARA register whole (the attention-grad cube code): tests/test_cube_fixpipe_forms.py.
+- SetNdParaImpl, the ND_PARA register whole (the attention-grad cube code): tests/test_cube_fixpipe_forms.py;
+- the host names of opbase's reduce template (atvoss/reduce/reduce_tiling.h), which rotary_position_embedding_grad's
+  tiling header holds; its tiling itself is a named failure.
 """
 from pathlib import Path
 
@@ -181,3 +183,36 @@ def test_the_hccl_api_comes_with_kernel_operator_h_and_runs_as_rank_0_of_1():
     r = run(b, [GM("out", np.full(8, 7, np.int32), "out")], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     np.testing.assert_array_equal(r.outputs["out"][:4], [0, 1, -1, -1])
+
+
+REDUCE_TILING_HOST = r'''#include <cstdio>
+#include "atvoss/reduce/reduce_tiling.h"
+// as rotary_position_embedding_grad's tiling header holds them, and its TilingPrepare4ReduceOp fills the compile info
+struct CompileInfo { int64_t blockDim; Ops::Base::ReduceOpCompileInfo opInfo; };
+int main() {
+    CompileInfo info{};
+    info.opInfo.ubSize = 192 * 1024;
+    Ops::Base::ReduceOpInputParam in;
+    in.shape = {4, 8};
+    in.axes = {1};
+    Ops::Base::ReduceTilingKey key;
+    const auto status = Ops::Base::Tiling4ReduceOp(static_cast<gert::TilingContext*>(nullptr), in, key, &info.opInfo);
+    std::printf("%lu %lu %d %d %u %zu %d\n", static_cast<unsigned long>(info.opInfo.ubSize),
+                static_cast<unsigned long>(Ops::Base::CACHE_BUF_SIZE), static_cast<int>(in.inputDtype == ge::DT_UNDEFINED),
+                static_cast<int>(status == ge::GRAPH_FAILED), key.patternID, in.shape.size(), static_cast<int>(in.axes[0]));
+}
+'''
+
+
+def test_the_reduce_templates_host_names_compile_and_its_tiling_is_a_named_failure(tmp_path):
+    # opbase's atvoss reduce tiling (rotary_position_embedding_grad's tiling header): the types as an op's own code
+    # fills them; Tiling4ReduceOp itself is not emulated and fails with a message that names it
+    import subprocess
+    from ascendcraft.config import load_settings
+    from ascendcraft.emu import INCLUDE_DIR
+    (tmp_path / "t.cpp").write_text(REDUCE_TILING_HOST)
+    subprocess.run([load_settings().cxx, "-std=c++17", "-I", str(INCLUDE_DIR), str(tmp_path / "t.cpp"), "-o",
+                    str(tmp_path / "t")], check=True)
+    out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == [str(192 * 1024), str(16 * 1024), "1", "1", "0", "2", "1"]
+    assert "Tiling4ReduceOp" in out.stderr and "not emulated" in out.stderr
