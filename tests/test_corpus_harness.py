@@ -1232,6 +1232,25 @@ def test_an_op_project_compiles_and_runs_with_another_ops_source_two_levels_up(t
     np.testing.assert_allclose(np.asarray(r.outputs["z"]), x + 2 * 0.5 * y, rtol=1e-5, atol=1e-5)
 
 
+def test_a_template_kernel_compiled_one_key_at_a_time_is_checked_with_its_first_keys_instance(tmp_path, monkeypatch):
+    """A tiling-template kernel of more instances than one build holds (opproject.TPL_ONE_BUILD_MAX; ops-transformer
+    flash_attention_score's 1522) is compiled for one key: the kernel-alone check compiles its first instance and says
+    which key (kernel_key); a build at key 0 would compile no instance at all."""
+    import ascendcraft.opproject as opproject
+    monkeypatch.setattr(opproject, "TPL_ONE_BUILD_MAX", 2)
+    example = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "tpl_scale_custom"
+    files = {f"ops/tpl_scale_custom/{p.relative_to(example).as_posix()}": p.read_text()
+             for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
+    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    entry = {"source": "s", "repo": "me/ops", "commit": commit, "path": "ops/tpl_scale_custom", "kind": "op-project"}
+    res = corpus.try_entry((entry, gitdir, False, False))
+    project = opproject.load_project(example)
+    first = opproject.tpl_instances(project.sources, opproject.tpl_header(project.sources, project.kernel_file))[0].key
+    assert res["kernel_ok"] and res["kernel_key"] == first, res
+    monkeypatch.setattr(opproject, "TPL_ONE_BUILD_MAX", 256)
+    assert "kernel_key" not in corpus.try_entry((entry, gitdir, False, False))   # every instance in one build
+
+
 def test_hicann_op_projects_have_their_ir_their_root_named_files_and_what_other_ops_headers_name(tmp_path):
     """What an ops-nn op_host source finds in the repository's own build: the op's IR beside op_host/
     (`#include "../op_graph/demo_proto.h"`, graph/operator_reg.h's REG_OP), its own files by their path from an include

@@ -1250,7 +1250,8 @@ def _note(progress: Path | None, out: dict) -> None:
 def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True, progress: Path | None = None) -> dict:
     from ascendcraft.config import load_settings
     from ascendcraft.emu import build, read_sources
-    from ascendcraft.opproject import build_project, dtype_macros, load_project, template_entry, uses_tiling_default
+    from ascendcraft.opproject import (build_project, dtype_macros, load_project, template_entry, tpl_build_key,
+                                       uses_tiling_default)
     out = dict(entry)
     settings = load_settings()
     with tempfile.TemporaryDirectory() as tmp:
@@ -1304,8 +1305,11 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
             out.update(kernel_ok=False, kernel_error=f"template: {e}"[:200], **({"project_ok": False} if project_build else {}))
             return out
-        kb = build(kernel_sources, inner or project.entry, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"))
-        out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
+        # a template kernel compiled one key at a time (opproject.TPL_ONE_BUILD_MAX): the instance of its first key
+        one_key = tpl_build_key(kernel_sources)
+        kb = build(kernel_sources, inner or project.entry, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"),
+                   tiling_key=one_key)
+        out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **({"kernel_key": one_key} if one_key is not None else {}))
         _note(progress, out)
         if not project_build: return out
         try:
