@@ -75,18 +75,21 @@ def test_a_tensor_init_buffer_made_and_logic_pos_placed_computes_in_ub():
     np.testing.assert_array_equal(r.outputs["pos"][:3], [9, 4096, 192 * 1024 - 4096])
 
 
-@pytest.mark.parametrize("offset,size,place,kind,says", [
-    ("16", "1024", VECIN, "ub-misaligned", "multiple of 32 bytes"),
-    ("0", "192 * 1024 + 32", VECIN, "ub-out-of-range", "of UB"),
+@pytest.mark.parametrize("offset,size,place,kind,says,at", [
+    ("16", "1024", VECIN, "ub-misaligned", "multiple of 32 bytes", "ub.InitBuffer"),
+    ("0", "192 * 1024 + 32", VECIN, "ub-out-of-range", "placed in UB", "ub.InitBuffer"),
     # L0A holds 64 KiB: the same tensor fits UB and not L0A
-    ("0", "64 * 1024 + 32", "ub.address_.logicPos = static_cast<uint8_t>(TPosition::A2);", "ub-out-of-range", "of L0A"),
-    ("0", "1024", "ub.address_.logicPos = static_cast<uint8_t>(TPosition::GM);", "ub-out-of-range", "not GM"),
+    ("0", "64 * 1024 + 32", "ub.address_.logicPos = static_cast<uint8_t>(TPosition::A2);", "ub-out-of-range",
+     "placed in L0A", "ub.InitBuffer"),
+    ("0", "1024", "ub.address_.logicPos = static_cast<uint8_t>(TPosition::GM);", "ub-out-of-range", "not GM", "PLACE"),
 ])
-def test_init_buffer_is_checked_where_logic_pos_places_it(offset, size, place, kind, says):
+def test_init_buffer_is_checked_where_logic_pos_places_it(offset, size, place, kind, says, at):
+    # the size / offset errors at the InitBuffer call (its arguments), a position that is no local memory's at the write
     _, r = _whole_ub(offset, size, place)
     assert not r.ok
     d = next(d for d in r.errors if d.kind == kind)
     assert says in d.message, d.message
+    assert d.file == "whole_ub.cpp" and d.line == next(i for i, s in enumerate(WHOLE_UB.splitlines(), 1) if at in s), d
 
 
 def test_a_tensor_used_before_logic_pos_places_it_stops_the_run():

@@ -38,7 +38,7 @@ Local local_at(uint8_t pos, uint64_t addr, uint64_t count, uint32_t elem_bits, c
     return t;
 }
 
-Local local_logic_pos(const Local& d, bool pending, uint32_t offset, uint8_t pos, SrcLoc loc) {
+Local local_logic_pos(const Local& d, bool pending, uint32_t offset, uint8_t pos, SrcLoc loc, SrcLoc init) {
     enter(Op::TBufGet, loc);
     const char* api = "LocalTensor::address_.logicPos";
     if (pos == static_cast<uint8_t>(AscendC::TPosition::GM) || pos >= static_cast<uint8_t>(AscendC::TPosition::MAX))
@@ -56,7 +56,9 @@ Local local_logic_pos(const Local& d, bool pending, uint32_t offset, uint8_t pos
         t.pos = pos;
         return t;
     }
-    // InitBuffer(offset, size) placed now, with AscendC's checks: a size > 0, a 32-byte aligned offset, an end inside the memory
+    // InitBuffer(offset, size) placed now, with AscendC's checks: a size > 0, a 32-byte aligned offset, an end inside the
+    // memory, reported at the InitBuffer call (its arguments); the memory is the one the write names
+    if (init.file) loc = init;
     const uint64_t cap = region ? cube_region_bytes(region) : g_launch->ub_bytes;
     const char* memory = region ? cube_region_name(region) : "UB";
     if (d.bytes == 0)
@@ -68,8 +70,8 @@ Local local_logic_pos(const Local& d, bool pending, uint32_t offset, uint8_t pos
             .val("offset", static_cast<int64_t>(offset)).hint("align the offset to 32 bytes").fail();
     if (static_cast<uint64_t>(offset) + d.bytes > cap)
         Report("ub-out-of-range", Op::TBufGet, loc)
-            .msg("LocalTensor::InitBuffer: %u bytes at byte offset %u end past the %llu bytes of %s on Ascend 910B", d.bytes, offset,
-                 static_cast<unsigned long long>(cap), memory)
+            .msg("LocalTensor::InitBuffer: %u bytes at byte offset %u, placed in %s by address_.logicPos, end past its %llu "
+                 "bytes on Ascend 910B", d.bytes, offset, memory, static_cast<unsigned long long>(cap))
             .val("bytes_needed", static_cast<int64_t>(offset) + d.bytes).val("available", static_cast<int64_t>(cap))
             .hint("keep offset + size * sizeof(T) within %llu bytes", static_cast<unsigned long long>(cap)).fail();
     Local t;

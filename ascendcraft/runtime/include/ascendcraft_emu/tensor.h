@@ -105,8 +105,9 @@ struct TBuffAddr {
 namespace ascendcraft { namespace emu {
 // LocalTensor::InitBuffer(offset, size) and writes of address_.logicPos (emu_static_tensor.cpp): the view of `bytes`
 // bytes at byte `offset` of the memory of TPosition `pos`, with AscendC's checks; the view `d` moved to the position
-// `pos` (a view not yet placed: `pending`, at `offset`); a view's byte address inside its memory.
-Local local_logic_pos(const Local& d, bool pending, uint32_t offset, uint8_t pos, SrcLoc loc);
+// `pos` (a view not yet placed: `pending`, at `offset`, made by the InitBuffer at `init`; `loc`: the write); a view's
+// byte address inside its memory.
+Local local_logic_pos(const Local& d, bool pending, uint32_t offset, uint8_t pos, SrcLoc loc, SrcLoc init);
 uint32_t local_memory_offset(const Local& d);
 }}  // namespace ascendcraft::emu
 namespace AscendC {
@@ -198,11 +199,12 @@ public:
     // CO1 -> L0C). Used before that, the tensor has no memory and the run stops at the use.
     [[deprecated("LocalTensor::InitBuffer is deprecated in AscendC: allocate through TPipe / TBuf, or use "
                  "LocalTensor(pos, addr, tileSize)")]]
-    void InitBuffer(const uint32_t bufferOffset, const uint32_t bufferSize) {
+    void InitBuffer(const uint32_t bufferOffset, const uint32_t bufferSize, SrcLoc loc = {}) {
         desc_ = ascendcraft::emu::Local{};
         desc_.bytes = desc_.cap = static_cast<uint32_t>(bytes_of(bufferSize));
         address_.ascendcraftOffset = bufferOffset;
         address_.ascendcraftPending = true;
+        address_.ascendcraftInit = loc;
     }
     // AscendC's address_ (TBuffAddr), as kernels use it: read whole (a TBuffAddr that SetAddr takes back), and its
     // logicPos read or written (a write places a tensor InitBuffer made, or renames the position of a placed one
@@ -210,8 +212,15 @@ public:
     // the write. (`a.address_.logicPos = b.address_.logicPos` copies nothing: write the value,
     // `static_cast<uint8_t>(b.address_.logicPos)`.)
     struct Address {
+        // the value written, with the kernel line of the write (an implicit conversion's default arguments are
+        // evaluated where the kernel assigns)
+        struct Written {
+            uint8_t pos;
+            SrcLoc loc;
+            Written(uint8_t p, SrcLoc l = {}) : pos(p), loc(l) {}
+        };
         struct LogicPos {
-            LogicPos& operator=(uint8_t pos) { owner().set_logic_pos(pos); return *this; }
+            LogicPos& operator=(Written w) { owner().set_logic_pos(w.pos, w.loc); return *this; }
             operator uint8_t() const { return owner().desc_.pos; }
         private:
             LocalTensor& owner() const {
@@ -224,6 +233,7 @@ public:
         } logicPos;
         uint32_t ascendcraftOffset = 0;     // InitBuffer's byte offset, until logicPos places the tensor
         bool ascendcraftPending = false;
+        SrcLoc ascendcraftInit{};           // where InitBuffer was called
         operator TBuffAddr() const {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
@@ -245,8 +255,9 @@ public:
     ascendcraft::emu::Local& emu() { return desc_; }
 
 private:
-    void set_logic_pos(uint8_t pos, SrcLoc loc = {}) {
-        desc_ = ascendcraft::emu::local_logic_pos(desc_, address_.ascendcraftPending, address_.ascendcraftOffset, pos, loc);
+    void set_logic_pos(uint8_t pos, SrcLoc loc) {
+        desc_ = ascendcraft::emu::local_logic_pos(desc_, address_.ascendcraftPending, address_.ascendcraftOffset, pos, loc,
+                                                  address_.ascendcraftInit);
         address_.ascendcraftPending = false;
     }
     // LocalTensor<int4b_t> counts 4-bit elements, two per byte (the even one in the low half), as AscendC does: its
