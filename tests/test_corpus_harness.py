@@ -2,6 +2,7 @@
 which input, attribute and output of the op definition, read from the task's validation/pybind.cpp (the generated aclnn
 API's order) or, where that file calls another API, from ModelNew's parameter names. Fast: no build, no run."""
 import importlib.util
+import json
 import re
 from pathlib import Path
 
@@ -693,6 +694,72 @@ def test_ops_transformer_kernels_find_the_kernel_headers_its_build_copies_and_th
     _kernel_builds(dest, "demo", ("op_kernel/", "common_kernel/", "common_include/"))
 
 
+def test_ops_transformer_mc2_ops_find_headers_from_mc2_3rd_and_other_ops_do_not(tmp_path):
+    """The mc2 ops' host tiling is built with mc2/3rd on the include path, and the tiling header the kernel build sees
+    names a file from there (batch_mat_mul_v3: `#include "mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h"`): an
+    mc2 op's copy has it (and what it includes); an op outside mc2/ gets nothing of mc2/3rd."""
+    header = '#pragma once\n#include "mm/op_host/mm_tiling.h"\nconstexpr int TILED = MM_BASE;\n'
+    kernel = '#include "kernel_operator.h"\n#include "../op_host/demo_tiling.h"\n' \
+             'extern "C" __global__ __aicore__ void demo(GM_ADDR x) { (void)x; (void)TILED; }\n'
+    files = {
+        "mc2/3rd/mm/op_host/mm_tiling.h": '#pragma once\n#include "mm_base.h"\n',
+        "mc2/3rd/mm/op_host/mm_base.h": "#pragma once\nconstexpr int MM_BASE = 16;\n",
+        "mc2/3rd/mm/op_host/unused.h": "#error not included\n",
+        "mc2/demo/op_host/demo_tiling.h": header, "mc2/demo/op_kernel/demo.cpp": kernel,
+        "mc2/demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
+        "ffn/demo/op_host/demo_tiling.h": header, "ffn/demo/op_kernel/demo.cpp": kernel,
+        "ffn/demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
+    }
+    _, commit = _git_repo(tmp_path, files)
+    copies = {}
+    for op in ("mc2/demo", "ffn/demo"):
+        entry = {"source": "s", "repo": "hicann/ops-transformer", "commit": commit, "path": op, "kind": "op-project"}
+        copies[op] = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / op.replace("/", "_"))
+    mm = copies["mc2/demo"] / "mc2_3rd" / "mm" / "op_host"
+    assert (mm / "mm_tiling.h").is_file() and (mm / "mm_base.h").is_file() and not (mm / "unused.h").exists()
+    _kernel_builds(copies["mc2/demo"], "demo", ("op_kernel/", "op_host/", "mc2_3rd/"))
+    assert not (copies["ffn/demo"] / "mc2_3rd").exists()
+
+
+def test_a_kernels_relative_includes_resolve_as_in_the_repository_tree(tmp_path):
+    """ops-transformer's fused_infer_attention_score includes another op's kernel source two levels up
+    (`#include "../../incre_flash_attention/op_kernel/incre_flash_attention.cpp"`), which names headers beside it and in
+    a folder below it; nsa_selected_attention_grad includes its own files beside op_kernel/
+    (`#include "../basic_modules/cube_op.h"`, which names `cube_modules/cube1.h`); mc2/3rd/mat_mul_v3 names its own file
+    by a path out of its folder and back. The entry's copy has each file the kernel reaches this way, whatever its kind,
+    and nothing else of those folders; the kernel builds. A file only a unit test names does not come along."""
+    files = {
+        "att/other/op_kernel/other.cpp": '#include "other_part.h"\n#include "deep/other_deep.h"\n'
+                                         'inline int Other() { return OTHER_PART + OTHER_DEEP; }\n',
+        "att/other/op_kernel/other_part.h": "#pragma once\n#define OTHER_PART 3\n",
+        "att/other/op_kernel/deep/other_deep.h": "#pragma once\n#define OTHER_DEEP 4\n",
+        "att/other/op_kernel/other_unused.cpp": "#error not part of the kernel\n",
+        "att/demo/basic_modules/cube_op.h": '#pragma once\n#include "cube_modules/cube1.h"\n',
+        "att/demo/basic_modules/cube_modules/cube1.h": "#pragma once\nconstexpr int CUBE1 = 5;\n",
+        "att/demo/basic_modules/unused.h": "#error not part of the kernel\n",
+        "att/demo/op_kernel/demo.cpp": '#include "kernel_operator.h"\n#include "../../other/op_kernel/other.cpp"\n'
+                                       '#include "../basic_modules/cube_op.h"\n#include "nd.h"\n'
+                                       'extern "C" __global__ __aicore__ void demo(GM_ADDR x) { (void)x; (void)(Other() + CUBE1 + ND_UTIL); }\n',
+        # the op's own file by a path out of its folder and back (mc2/3rd/mat_mul_v3's batch_mat_mul_nd2nz.h)
+        "att/demo/op_kernel/nd.h": '#pragma once\n#include "../../demo/op_kernel/nd_util.h"\n',
+        "att/demo/op_kernel/nd_util.h": "#pragma once\nconstexpr int ND_UTIL = 6;\n",
+        "att/demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
+        "att/demo/tests/ut/test_demo.cpp": '#include "../../../other/tests/stub.h"\n',
+        "att/other/tests/stub.h": "#error a unit test's stand-in\n",
+    }
+    _, commit = _git_repo(tmp_path, files)
+    entry = {"source": "s", "repo": "hicann/ops-transformer", "commit": commit, "path": "att/demo", "kind": "op-project"}
+    dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
+    other = dest / corpus.SIBLINGS / "att/other/op_kernel"
+    assert {p.relative_to(other).as_posix() for p in other.rglob("*") if p.is_file()} == \
+        {"other.cpp", "other_part.h", "deep/other_deep.h"}
+    assert (dest / "basic_modules/cube_modules/cube1.h").is_file() and not (dest / "basic_modules/unused.h").exists()
+    assert not list(dest.rglob("stub.h"))
+    forward = dest / corpus.SIBLINGS / "att/demo/op_kernel/nd_util.h"   # the op's own file, included from where g++ looks
+    assert '#include "../../../../op_kernel/nd_util.h"' in forward.read_text()
+    _kernel_builds(dest, "demo", ("op_kernel/", "basic_modules/", corpus.SIBLINGS))
+
+
 def test_hicann_ops_nn_kernels_find_another_ops_kernel_headers_beside_their_folder(tmp_path):
     """ops-nn's build puts every op's op_kernel/ folder side by side under the op's name, and batch_mat_mul_v3 names
     mat_mul_v3's kernel headers `#include "../mat_mul_v3/mat_mul_v3_common.h"`: the entry's copy has them at
@@ -1124,6 +1191,64 @@ def test_an_op_project_compiles_and_runs_with_another_ops_source_its_kernel_incl
                     reference=lambda x, y, alpha: x + 2 * alpha * y, atol=1e-5, rtol=1e-5)
     assert r.run.ok and not r.mismatches, r
     np.testing.assert_allclose(np.asarray(r.outputs["z"]), x + 2 * 0.5 * y, rtol=1e-5, atol=1e-5)
+
+
+def test_an_op_project_compiles_and_runs_with_another_ops_source_two_levels_up(tmp_path):
+    """ops-transformer fused_infer_attention_score's kernel is `#include "../../incre_flash_attention/op_kernel/
+    incre_flash_attention.cpp"` (another op of its category, from op_kernel/ two levels up), which names headers beside
+    it: the source comes along (corpus), the project keeps it (load_project follows the include as g++ does, through the
+    include folder at the includer's depth), the kernel and the project build, and the kernel computes through it."""
+    import numpy as np
+    from ascendcraft.opproject import load_project, run_project
+    example = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
+    kernel = (example / "op_kernel" / "scale_add_custom.cpp").read_text()
+    kernel = kernel.replace('#include "kernel_operator.h"\n',
+                            '#include "kernel_operator.h"\n#include "../../scaler/op_kernel/scale_twice.cpp"\n', 1)
+    kernel = kernel.replace("Muls(zLocal, yLocal, alpha, tileLength);", "ScaleTwice(zLocal, yLocal, alpha, tileLength);")
+    assert kernel.count("scale_twice.cpp") == 1 and kernel.count("ScaleTwice(") == 1
+    files = {f"att/scale_add_custom/{p.relative_to(example).as_posix()}": p.read_text()
+             for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
+    files["att/scale_add_custom/op_kernel/scale_add_custom.cpp"] = kernel
+    files.update({
+        "att/scaler/op_kernel/scale_twice.cpp": '#include "scale_twice.h"\n',
+        "att/scaler/op_kernel/scale_twice.h": "#pragma once\n#include \"kernel_operator.h\"\ntemplate <typename T>\n"
+            "__aicore__ inline void ScaleTwice(const AscendC::LocalTensor<T>& z, const AscendC::LocalTensor<T>& y, T a, uint32_t n)\n"
+            "{\n    AscendC::Muls(z, y, a, n);\n    AscendC::Muls(z, z, static_cast<T>(2), n);\n}\n",
+        "att/scaler/op_kernel/scaler.cpp": "#error the other op's own kernel entry\n",
+        "att/scaler/op_host/scaler_def.cpp": "// OpDef\n",
+    })
+    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    entry = {"source": "s", "repo": "me/ops", "commit": commit, "path": "att/scale_add_custom", "kind": "op-project"}
+    res = corpus.try_entry((entry, gitdir, False))
+    assert res["kernel_ok"] and res["project_ok"], res
+    dest = corpus.materialise(entry, gitdir, tmp_path / "copy")
+    other = f"{corpus.SIBLINGS}/att/scaler/op_kernel"
+    assert {f"{other}/scale_twice.cpp", f"{other}/scale_twice.h"} <= set(load_project(dest).sources)
+    assert not (dest / other / "scaler.cpp").exists()
+    x, y = np.random.default_rng(6).standard_normal((2, 48 * 512)).astype(np.float32)
+    r = run_project(dest, {"x": torch.from_numpy(x), "y": torch.from_numpy(y)}, attrs={"alpha": 0.5},
+                    reference=lambda x, y, alpha: x + 2 * alpha * y, atol=1e-5, rtol=1e-5)
+    assert r.run.ok and not r.mismatches, r
+    np.testing.assert_allclose(np.asarray(r.outputs["z"]), x + 2 * 0.5 * y, rtol=1e-5, atol=1e-5)
+
+
+def test_a_template_kernel_compiled_one_key_at_a_time_is_checked_with_its_first_keys_instance(tmp_path, monkeypatch):
+    """A tiling-template kernel of more instances than one build holds (opproject.TPL_ONE_BUILD_MAX; ops-transformer
+    flash_attention_score's 1522) is compiled for one key: the kernel-alone check compiles its first instance and says
+    which key (kernel_key); a build at key 0 would compile no instance at all."""
+    import ascendcraft.opproject as opproject
+    monkeypatch.setattr(opproject, "TPL_ONE_BUILD_MAX", 2)
+    example = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "tpl_scale_custom"
+    files = {f"ops/tpl_scale_custom/{p.relative_to(example).as_posix()}": p.read_text()
+             for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
+    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    entry = {"source": "s", "repo": "me/ops", "commit": commit, "path": "ops/tpl_scale_custom", "kind": "op-project"}
+    res = corpus.try_entry((entry, gitdir, False, False))
+    project = opproject.load_project(example)
+    first = opproject.tpl_instances(project.sources, opproject.tpl_header(project.sources, project.kernel_file))[0].key
+    assert res["kernel_ok"] and res["kernel_key"] == first, res
+    monkeypatch.setattr(opproject, "TPL_ONE_BUILD_MAX", 256)
+    assert "kernel_key" not in corpus.try_entry((entry, gitdir, False, False))   # every instance in one build
 
 
 def test_hicann_op_projects_have_their_ir_their_root_named_files_and_what_other_ops_headers_name(tmp_path):
@@ -1612,6 +1737,23 @@ def test_no_wall_cap_lets_an_entry_finish(monkeypatch):
     monkeypatch.setattr(corpus, "try_entry", lambda args, progress=None: dict(args[0], kernel_ok=True, seconds=0.0))
     [(i, res)] = list(corpus.run_entries([({"name": "x", "kind": "asc-file"}, "g", False, False)], jobs=1, cap=0))
     assert i == 0 and res["kernel_ok"] and "wall_cap" not in res
+
+
+def test_run_entry_selects_entries_by_their_exact_path_and_an_unknown_path_stops_the_run(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(corpus, "try_entry", lambda args, progress=None: dict(args[0], kernel_ok=True, seconds=0.0))
+    manifest = [{"source": "hicann ops-transformer (A2 ops)", "repo": "hicann/ops-transformer", "commit": "c", "path": p,
+                 "kind": "op-project"} for p in ("attention/flash_attention_score", "attention/flash_attention_score_grad")]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    monkeypatch.setattr(corpus, "MANIFEST", tmp_path / "manifest.json")
+    out = tmp_path / "r.json"
+    git = ["--git", "hicann/ops-transformer=gitdir", "--jobs", "1", "--out", str(out)]
+    assert corpus.main(["run", *git, "--entry", "attention/flash_attention_score"]) == 0
+    # (--source flash_attention_score takes the _grad one too)
+    assert [r["path"] for r in json.loads(out.read_text())] == ["attention/flash_attention_score"]
+    out.unlink()
+    with pytest.raises(SystemExit):
+        corpus.main(["run", *git, "--entry", "attention/no_such_op"])
+    assert "--entry attention/no_such_op" in capsys.readouterr().err and not out.exists()
 
 
 def test_a_negative_entry_cap_is_refused_before_anything_runs(tmp_path, capsys):

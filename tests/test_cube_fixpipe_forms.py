@@ -1,5 +1,5 @@
 """The L0C -> GM copy in its other AscendC spellings, on the low-level GEMM of cube_gemm.cpp: DataCopy with
-DataCopyCO12DstParams (nz2ndEn with SetFixpipeNz2ndFlag; DEQF16 with SetFixpipePreQuantFlag's scalar, which the NPU takes
+DataCopyCO12DstParams (nz2ndEn with SetFixpipeNz2ndFlag, or the register whole with SetNdParaImpl; DEQF16 with SetFixpipePreQuantFlag's scalar, which the NPU takes
 with 10 mantissa bits) and the older Fixpipe(FixpipeParams<T>) (bursts of 16 columns, burstLen in 32-byte blocks)."""
 from pathlib import Path
 
@@ -16,6 +16,17 @@ SCALE = np.float32(1 / 3)        # 0x3EAAAAAB: the NPU uses 0x3EAAA000
 
 FORMS = {
     "datacopy": """        SetFixpipeNz2ndFlag(1, 0, 0);
+        DataCopyCO12DstParams d;
+        d.nSize = N; d.mSize = M; d.srcStride = m1 * 16; d.dstStride = N; d.nz2ndEn = true;
+        if constexpr (std::is_same<CT, int32_t>::value && std::is_same<OT, half>::value) {
+            d.quantPre = QuantMode_t::DEQF16;
+            SetFixpipePreQuantFlag(static_cast<uint64_t>(0x3EAAAAABu));
+        } else if constexpr (std::is_same<OT, half>::value) d.quantPre = QuantMode_t::F322F16;
+        DataCopy(cGm, c1, d);
+""",
+    # the ND_PARA register whole (SetNdParaImpl, as ops-transformer's attention-grad cube code sets it): one ND matrix
+    # in bits 15:0; the strides above it (unused for one matrix) must not leak into the count
+    "datacopy_nd_para": """        SetNdParaImpl((uint64_t{7} << 32) | (uint64_t{5} << 16) | 1);
         DataCopyCO12DstParams d;
         d.nSize = N; d.mSize = M; d.srcStride = m1 * 16; d.dstStride = N; d.nz2ndEn = true;
         if constexpr (std::is_same<CT, int32_t>::value && std::is_same<OT, half>::value) {

@@ -11,7 +11,8 @@ import pytest
 import torch
 
 from ascendcraft.diagnostics import AscendCraftError
-from ascendcraft.opproject import infer_output_shapes, load_project, run_cases, run_project, tpl_header, tpl_instances
+from ascendcraft.opproject import (build_project, infer_output_shapes, load_project, run_cases, run_project, tpl_header,
+                                   tpl_instances)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "opprojects"
 FOLDER = EXAMPLES / "tpl_scale_custom"
@@ -364,3 +365,30 @@ def test_the_helper_links_though_an_ascend_950_source_does_not_compile(tmp_path)
     r = run_project(tmp_path / "p", {"x": x}, attrs={"scale": 0.5}, reference=lambda x, scale: x * scale)
     assert r.ok, [d.render() for d in r.run.diagnostics] + [d.render() for d in getattr(r.run, "errors", [])]
     assert r.tiling_key == _key(0, 4, False)
+
+
+def test_a_kernel_of_many_instances_is_compiled_one_key_at_a_time_and_runs_each_key(monkeypatch):
+    # past TPL_ONE_BUILD_MAX instances (hicann ops-transformer flash_attention_score has 1522, which one translation unit
+    # cannot hold) each instance sits under `#if TILING_KEY_VAR == key`: a build compiles its key's instance alone, as
+    # CANN's build does, and a launch's run builds its key. Here the example's five instances, with the limit at 2.
+    import ascendcraft.opproject as opproject
+    from ascendcraft.opproject import TPL_FILE, template_entry, tpl_build_key
+    monkeypatch.setattr(opproject, "TPL_ONE_BUILD_MAX", 2)
+    project = load_project(FOLDER)
+    sources = dict(project.sources)
+    assert template_entry(project, sources) and sources[TPL_FILE].count("#if TILING_KEY_VAR == ") == 5
+    first = tpl_instances(project.sources, tpl_header(project.sources, project.kernel_file))[0].key
+    assert tpl_build_key(sources) == first
+    assert tpl_build_key(project.sources) is None                       # no dispatching entry: every instance
+    assert build_project(project, 0).tiling_key_var == 0                 # a build for one key (by default 0: none)
+    monkeypatch.setattr(opproject, "TPL_ONE_BUILD_MAX", 256)
+    assert build_project(project, 0).tiling_key_var is None              # one build of every instance, the key read at run time
+    monkeypatch.setattr(opproject, "TPL_ONE_BUILD_MAX", 2)
+    results = run_cases(FOLDER)
+    for name, r in results:
+        assert r.ok, (name, r.mismatches, [d.render() for d in r.run.diagnostics])
+    assert [r.tiling_key for _, r in results] == [_key(0, 1, False), _key(0, 4, True), _key(1, 4, False)]
+    x = torch.randn(8 * 64).to(torch.float16)
+    r = run_project(FOLDER, {"x": x}, attrs={"scale": 2.0}, tiling_key=_key(1, 1, False), reference=lambda x, scale: x * scale)
+    errors = [d for d in r.run.diagnostics if d.is_error]
+    assert not r.run.ok and errors[0].kind == "tiling-key" and f"tiling key {_key(1, 1, False)} selects no instance" in errors[0].message

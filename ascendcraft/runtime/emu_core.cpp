@@ -811,7 +811,7 @@ void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uin
             .msg("%s: the %s LocalTensor does not point into this block's UB (it was never allocated, or it belongs to "
                  "another kernel launch)", op_name(op), role)
             .val("operand", role)
-            .hint("get LocalTensors from TQue::AllocTensor, TQue::DeQue or TBuf::Get")
+            .hint("get LocalTensors from TQue::AllocTensor, TQue::DeQue or TBuf::Get (a LocalTensor::InitBuffer(offset, size) tensor: after its address_.logicPos write names its memory)")
             .fail();
     }
     uint32_t off = ub_offset(t.addr);

@@ -38,4 +38,55 @@ Local local_at(uint8_t pos, uint64_t addr, uint64_t count, uint32_t elem_bits, c
     return t;
 }
 
+Local local_logic_pos(const Local& d, bool pending, uint32_t offset, uint8_t pos, SrcLoc loc, SrcLoc init) {
+    enter(Op::TBufGet, loc);
+    const char* api = "LocalTensor::address_.logicPos";
+    if (pos == static_cast<uint8_t>(AscendC::TPosition::GM) || pos >= static_cast<uint8_t>(AscendC::TPosition::MAX))
+        Report("ub-out-of-range", Op::TBufGet, loc)
+            .msg("%s = %u: a LocalTensor's position is a local memory's (not GM, below TPosition::MAX)", api, static_cast<unsigned>(pos))
+            .hint("name the memory by its TPosition: VECIN / VECCALC (UB), A1 / B1 (L1), A2 (L0A), B2 (L0B), CO1 (L0C)").fail();
+    const uint8_t region = cube_region_of(pos);
+    if (!pending) {   // a placed tensor: the position is renamed, the memory stays
+        if (d.addr && region != cube_region_of(d.pos))
+            Report("ub-out-of-range", Op::TBufGet, loc)
+                .msg("%s moves a tensor of %s to a position of %s: the emulation does not move a placed tensor to another memory",
+                     api, cube_region_name(cube_region_of(d.pos)), cube_region_name(region))
+                .hint("make the tensor for that memory (InitBuffer(offset, size) then address_.logicPos, or a TBuf of that position)").fail();
+        Local t = d;
+        t.pos = pos;
+        return t;
+    }
+    // InitBuffer(offset, size) placed now, with AscendC's checks: a size > 0, a 32-byte aligned offset, an end inside the
+    // memory, reported at the InitBuffer call (its arguments); the memory is the one the write names
+    if (init.file) loc = init;
+    const uint64_t cap = region ? cube_region_bytes(region) : g_launch->ub_bytes;
+    const char* memory = region ? cube_region_name(region) : "UB";
+    if (d.bytes == 0)
+        Report("ub-out-of-range", Op::TBufGet, loc).msg("LocalTensor::InitBuffer with a size of 0 elements")
+            .hint("give InitBuffer the number of elements of the tensor (> 0)").fail();
+    if (offset % 32 != 0)
+        Report("ub-misaligned", Op::TBufGet, loc)
+            .msg("LocalTensor::InitBuffer at byte offset %u: on Ascend 910B the offset is a multiple of 32 bytes", offset)
+            .val("offset", static_cast<int64_t>(offset)).hint("align the offset to 32 bytes").fail();
+    if (static_cast<uint64_t>(offset) + d.bytes > cap)
+        Report("ub-out-of-range", Op::TBufGet, loc)
+            .msg("LocalTensor::InitBuffer: %u bytes at byte offset %u, placed in %s by address_.logicPos, end past its %llu "
+                 "bytes on Ascend 910B", d.bytes, offset, memory, static_cast<unsigned long long>(cap))
+            .val("bytes_needed", static_cast<int64_t>(offset) + d.bytes).val("available", static_cast<int64_t>(cap))
+            .hint("keep offset + size * sizeof(T) within %llu bytes", static_cast<unsigned long long>(cap)).fail();
+    Local t;
+    t.addr = (region ? cube_base(region) : core().ub) + offset;
+    t.bytes = t.cap = d.bytes;
+    t.pos = pos;
+    t.slot = kStaticTensorSlot;
+    if (!region) core().ub_high = std::max<uint32_t>(core().ub_high, offset + d.bytes);
+    return t;
+}
+
+uint32_t local_memory_offset(const Local& d) {
+    const uint8_t region = cube_region_of(d.pos);
+    const uint8_t* base = region ? cube_base(region) : core().ub;
+    return static_cast<uint32_t>(d.addr - base);
+}
+
 }}  // namespace ascendcraft::emu

@@ -355,6 +355,10 @@ void kernel_type_set(int type) {
     if (g_layout.kind >= 0) return;  // the launch was laid out for the declared type already
     t_legacy_aic = type == AscendC::KERNEL_TYPE_AIC_ONLY;
 }
+int kernel_type_declared(int type) {   // at file scope it runs before any launch: nothing to record then
+    if (g_launch) kernel_type_set(type);
+    return type;
+}
 bool kernel_on_aic() { return my_aic(); }
 bool kernel_mixed_aic() { return g_launch && g_launch->mixed && my_aic(); }
 

@@ -562,7 +562,9 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         _sibling_headers(entry, gitdir, dest, files)
         dependency_tiling(entry, gitdir, dest, files)
     if kind == "op-project" and entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, files)
-    if kind == "op-project": _close_sibling_headers(gitdir, commit, path, dest)
+    if kind == "op-project":
+        _close_sibling_headers(gitdir, commit, path, dest)
+        _kernel_relative_includes(gitdir, commit, path, dest)
     if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
     if kind == "op-project":   # foreach_abs -> ForeachAbs
         _drop_unreached_sibling_tiling(dest, "".join(w[:1].upper() + w[1:] for w in path.rsplit("/", 1)[-1].split("_")))
@@ -591,7 +593,8 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
     `link_sources` brings in another op's host source, whose shared headers come along then (ops-nn mat_mul_v3's
     matmul_v3_base_tiling.cpp, linked into gemm_v2: `#include "op_host/tiling_key.h"` of common/inc)."""
     commit, path = entry["commit"], entry["path"]
-    roots = COMMON_INCLUDES[entry["repo"]]
+    # (a root with a third element is on the include path of the ops under that folder only)
+    roots = [r[:2] for r in COMMON_INCLUDES[entry["repo"]] if len(r) < 3 or path.startswith(r[2] + "/")]
     own = b"".join(p.read_bytes() for p in dest.rglob("*") if p.is_file())
     common = {}   # (root, repository path): (where it goes, text); a file under two roots goes to both places
     for root, into in roots:
@@ -800,6 +803,49 @@ def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> N
                 out.parent.mkdir(parents=True, exist_ok=True)
                 out.write_bytes(show(gitdir, commit, g))
                 todo.append(out)
+
+
+def _kernel_relative_includes(gitdir: str, commit: str, path: str, dest: Path) -> None:
+    """Every file that the op's kernel sources include by a quoted path that resolves, from the including file's place
+    in the repository, to a file of the repository (the first place g++ looks, so the one file the repository's own
+    build reads), brought to the same place relative to it: the op's own files beside op_kernel/ go to <dest>/<the
+    same path> (ops-transformer nsa_selected_attention_grad's `#include "../basic_modules/cube_op.h"`, and the
+    cube_modules/ headers that one includes), another op's files to SIBLINGS/<their repository path>, whatever their
+    kind (fused_infer_attention_score's `#include "../../incre_flash_attention/op_kernel/incre_flash_attention.cpp"`, and
+    the headers that source names beside it and in folders below it), until nothing the files brought name is
+    missing. An include directory SIBLINGS/<folder of an op file> (a marker header) makes g++ resolve such a path
+    from the op's copy as it does in the repository (see `_sibling_headers`); the files brought under SIBLINGS resolve
+    their own relative includes in place. A unit test's folder (tests/) never comes along."""
+    present = set(_tree(gitdir, commit))
+    todo = [(f"{path}/{p.relative_to(dest).as_posix()}", p) for p in sorted((dest / "op_kernel").rglob("*"))
+            if p.is_file() and p.suffix in (".h", ".hpp", ".cpp", ".cc", ".inc")] if (dest / "op_kernel").is_dir() else []
+    seen = {at for at, _ in todo}
+    while todo:
+        at, p = todo.pop(0)
+        for name in re.findall(rb'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', p.read_bytes(), re.M):
+            name = name.decode(errors="replace")
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(at), name))
+            if target not in present or "/tests/" in f"/{target}": continue
+            own = target.startswith(path + "/")
+            if at.startswith(path + "/") and posixpath.normpath(posixpath.join(posixpath.dirname(at[len(path) + 1:]), name)).startswith(".."):
+                # the path leaves the op's copy: g++ finds it from an include directory at the includer's depth, and
+                # an op's own file named this way (ops-transformer mc2/3rd/mat_mul_v3's batch_mat_mul_nd2nz.h:
+                # `#include "../../mat_mul_v3/op_kernel/mat_mul_nd2nz_util.h"`) by a header there that includes it
+                marker = dest / SIBLINGS / posixpath.dirname(at) / "ascendcraft_corpus_include_root.h"
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.write_text("#pragma once\n")
+                forward = dest / SIBLINGS / target
+                if own and not forward.exists():
+                    forward.parent.mkdir(parents=True, exist_ok=True)
+                    up = "../" * (target.count("/") + 1)
+                    forward.write_text(f'#include "{up}{target[len(path) + 1:]}"   // the op\'s own file (ascendcraft corpus)\n')
+            if target in seen: continue
+            seen.add(target)
+            out = dest / target[len(path) + 1:] if own else dest / SIBLINGS / target
+            if not out.exists():
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(show(gitdir, commit, target))
+            todo.append((target, out))
 
 
 def _own_by_root_path(gitdir: str, commit: str, path: str, dest: Path, files: list[str]) -> None:
@@ -1154,7 +1200,11 @@ COMMON_INCLUDES = {
     # ops-transformer's build copies common/include/kernel/*.* to ascendc/common beside the ops' kernel folders, on the
     # kernels' include path (cmake/func.cmake, add_ops_src_copy): `#include "util.h"` (flash_attention_score)
     # (and its op_host and kernel sources name the other shared headers from common/include: "tiling_base/...", "err/...")
-    "hicann/ops-transformer": (("common/include/kernel", "common_kernel"), ("common/include", "common_include")),
+    # The mc2 ops' host tiling is compiled with mc2/3rd on the include path (cmake/variables.cmake, OP_TILING_INCLUDE),
+    # and their tiling headers, which the kernel build sees, name its files from there: batch_mat_mul_v3's
+    # `#include "mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h"`
+    "hicann/ops-transformer": (("common/include/kernel", "common_kernel"), ("common/include", "common_include"),
+                               ("mc2/3rd", "mc2_3rd", "mc2")),
     "weich97/NPUKernelBench": (("libs/common_include/cann-ops/src/common/inc", "common_inc"),
                                ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
 }
@@ -1200,7 +1250,8 @@ def _note(progress: Path | None, out: dict) -> None:
 def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True, progress: Path | None = None) -> dict:
     from ascendcraft.config import load_settings
     from ascendcraft.emu import build, read_sources
-    from ascendcraft.opproject import build_project, dtype_macros, load_project, template_entry, uses_tiling_default
+    from ascendcraft.opproject import (build_project, dtype_macros, load_project, template_entry, tpl_build_key,
+                                       uses_tiling_default)
     out = dict(entry)
     settings = load_settings()
     with tempfile.TemporaryDirectory() as tmp:
@@ -1254,8 +1305,11 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
             out.update(kernel_ok=False, kernel_error=f"template: {e}"[:200], **({"project_ok": False} if project_build else {}))
             return out
-        kb = build(kernel_sources, inner or project.entry, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"))
-        out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
+        # a template kernel compiled one key at a time (opproject.TPL_ONE_BUILD_MAX): the instance of its first key
+        one_key = tpl_build_key(kernel_sources)
+        kb = build(kernel_sources, inner or project.entry, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"),
+                   tiling_key=one_key)
+        out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **({"kernel_key": one_key} if one_key is not None else {}))
         _note(progress, out)
         if not project_build: return out
         try:
@@ -2430,6 +2484,9 @@ def main(argv=None) -> int:
                         "entry past it is stopped with everything it started and reported as stopped in the step it was in")
     r.add_argument("--limit", type=int, default=None)
     r.add_argument("--source", default=None, help="only entries whose source or path contains this text")
+    r.add_argument("--entry", action="append", default=[], metavar="PATH",
+                   help="only the entry at this path in its repository (exactly; repeat for several); with --source, "
+                        "the entries that both select")
     r.add_argument("--match", action="store_true", help="also run and compare where the source gives a reference")
     r.add_argument("--kernel-only", action="store_true", help="compile the kernel alone; skip the whole-project build")
     r.add_argument("--out", type=Path, default=HERE / "results.json")
@@ -2459,7 +2516,10 @@ def main(argv=None) -> int:
     for repo, n in sorted(missing.items()):   # never a silent skip: say what this run leaves out and why
         print(f"not run: {n} entries of {repo} (no --git {repo}=<git dir>)", file=sys.stderr)
     todo = [(e, gitdirs[e["repo"]], a.match, not a.kernel_only) for e in manifest if e["repo"] in gitdirs
-            and (a.source is None or a.source in e["source"] or a.source in e["path"])]
+            and (a.source is None or a.source in e["source"] or a.source in e["path"])
+            and (not a.entry or e["path"] in a.entry)]
+    if unknown := sorted(set(a.entry) - {e["path"] for e in manifest if e["repo"] in gitdirs}):
+        ap.error(f"--entry {', '.join(unknown)}: no entry of the manifest's repositories given by --git has that path")
     carried = []
     if a.rerun_failed:   # the previous run's passes stay as they were; everything else runs again
         before = {(r["repo"], r["path"]): r for r in _read_results(a.rerun_failed)}

@@ -791,9 +791,18 @@ P("set_flag", "set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0); wait_flag(PIPE_MTE2, PIPE
 P("set_flag.integer", "uint16_t e = 1; set_flag(PIPE_MTE2, PIPE_V, e); wait_flag(PIPE_MTE2, PIPE_V, e);")
 P("TQueSync", "TQueSync<PIPE_V, PIPE_MTE3> sync; sync.SetFlag(0); sync.WaitFlag(0);")
 P("TQueSync.event", "TQueSync<HardEvent::V_MTE3> sync;", "template")
+# the deprecated LocalTensor::InitBuffer(offset, size), placed by a write of address_.logicPos, and address_ read whole
+# (ops-transformer's AsdopsBuffer in flash_attention_score_grad / nsa_selected_attention_grad, flash_attention_score's L1 cache)
+P("LocalTensor.InitBuffer.logicPos", "LocalTensor<uint8_t> t; t.InitBuffer(0, 1024); "
+  "t.address_.logicPos = static_cast<uint8_t>(TPosition::VECIN); TBuffAddr a = t.address_; b1.SetAddr(a);")
+P("LocalTensor.InitBuffer.argc", "LocalTensor<uint8_t> t; t.InitBuffer(1024);", "argc")
+# the HCCL API comes with kernel_operator.h, as in the SDK (ops-transformer's mc2 kernels include nothing more)
+P("Hccl.from_kernel_operator", "Hccl<HCCL_SERVER_TYPE_AICPU> hc; HcclHandle handle = INVALID_HANDLE_ID; "
+  "int8_t none = HcclApi::INVALID_HANDLE_ID; (void)handle; (void)none;")
 P("GetBlockIdx", "int64_t i = GetBlockIdx();")
 P("GetBlockNum", "int64_t n = GetBlockNum();")
 P("GetSubBlockIdx", "int64_t i = GetSubBlockIdx();")
+P("GetSubBlockIdxImpl", "int64_t i = GetSubBlockIdxImpl();")
 P("GetSubBlockNum", "int64_t n = GetSubBlockNum();")
 P("GetTaskRation", "int64_t n = GetTaskRation();")
 P("GetTaskRatio", "int64_t n = GetTaskRatio();")
@@ -1227,6 +1236,9 @@ C("Cube.SetHF32Mode", "SetHF32Mode(HF32Mode::ENABLE); SetHF32TransMode(HF32Trans
 C("Cube.HF32TransMode.invented", "SetHF32TransMode(HF32TransMode::NEAREST_AWAY);", "name")
 C("Cube.DataCopy.CO12", "SetFixpipeNz2ndFlag(1, 0, 16); SetFixpipePreQuantFlag(0); "
   "DataCopyCO12DstParams d(16, 16, 16, 16, QuantMode_t::F322F16, 0, false, true); DataCopy(gh, c1, d);")
+# the ND_PARA register whole (ndNum 15:0, srcNdStride 31:16, dstNdStride 47:32), as ops-transformer's attention-grad kernels set it
+C("Cube.SetNdParaImpl", "SetNdParaImpl(0x1); SetNdParaImpl((uint64_t{16} << 32) | (uint64_t{16} << 16) | 2);")
+C("Cube.SetNdParaImpl.argc", "SetNdParaImpl(1, 0, 0);", "argc")
 C("Cube.DataCopy.CO12.argc", "DataCopyCO12DstParams d(16, 16, 16, 16); DataCopy(gh, c1, d);", "argc")
 # L0C -> L1 (NZ -> NZ) with the same parameters (ops-nn flat_quant); a GM source is no such path
 C("Cube.DataCopy.CO12.l1", "DataCopyCO12DstParams d(16, 16, 16, 16, QuantMode_t::F322F16, 0, false, false); "
@@ -1390,6 +1402,8 @@ NOT_PROBED.update({n: "the Matmul API (lib/matmul_intf.h, outside the probe prel
                              "SetBias", "SetHF32", "SetOrgShape", "SetSingleShape", "SetSubBlockIdx", "SetTail",
                              "SetTensorA", "SetTensorB", "SetWorkspace", "WaitIterateAll", "SetLocalWorkspace",
                              "SetSelfDefineData", "SetUserDefInfo", "SetQuantScalar", "SetQuantVector", "IterateBatch")})
+NOT_PROBED["WaitIterateBatch"] = ("the Matmul API (lib/matmul_intf.h, outside the probe prelude): the wait of IterateBatch<false>, "
+                                  "see tests/test_emu_transformer_forms.py")
 NOT_PROBED.update({n: "the Matmul library's integer helpers (lib/matmul_intf.h, outside the probe prelude): see "
                       "tests/test_matmul_api_forms.py::test_hccl_kernels_compile_and_a_collective_is_a_named_error_at_its_line"
                    for n in ("CeilAlign", "CeilDiv")})

@@ -6,3 +6,7 @@
 
 #include "ascendcraft_emu/kernel_api.h"
 #include "ascendcraft_emu/build_macros.h"
+// The HCCL high-level API, which the SDK's kernel_operator.h brings too (its kernel_operator_intf.h includes the
+// advanced APIs' kernel_api.h, which includes hccl/hccl.h): hicann ops-transformer's mc2 kernels name Hccl and
+// HcclHandle with no include of their own. One device, no communication domain: see lib/hccl/hccl.h.
+#include "lib/hccl/hccl.h"

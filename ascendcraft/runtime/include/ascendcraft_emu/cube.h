@@ -623,6 +623,13 @@ inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride, uint16_t d
     ascendcraft::emu::cube_set_nz2nd(ndNum, srcNdStride, dstNdStride, loc);
 }
 inline void SetFixpipePreQuantFlag(uint64_t config, SrcLoc loc = {}) { ascendcraft::emu::cube_set_quant_pre(config, loc); }
+// The devkit's implementation function behind it, which kernels also call by name with the ND_PARA register whole
+// (hicann ops-transformer's attention-grad cube code: SetNdParaImpl(0x1)): ndNum in bits 15:0, srcNdStride in 31:16,
+// dstNdStride in 47:32.
+inline void SetNdParaImpl(uint64_t config, SrcLoc loc = {}) {
+    ascendcraft::emu::cube_set_nz2nd(static_cast<uint16_t>(config & 0xFFFF), static_cast<uint16_t>((config >> 16) & 0xFFFF),
+                                     static_cast<uint32_t>((config >> 32) & 0xFFFF), loc);
+}
 // SetFixPipeConfig: with an L0C (CO1) tensor and isUnitFlag, clears L0C's unit flags (Mmad / Fixpipe unitFlag), which the
 // emulation has no need of: its Mmads and Fixpipes run in program order. With Fixpipe-buffer (C2PIPE2GM) tensors it names
 // the per-channel vectors of the vector quantisations (VDEQF16, VQF322B8_PRE, VREQ8), not emulated yet: an error at run time.
@@ -816,6 +823,7 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const
 // vector core does the cube core's work in place ------------------------------------------------------------------
 namespace ascendcraft { namespace emu {
 void kernel_type_set(int type);   // KERNEL_TASK_TYPE_DEFAULT at run time (the build lays the cores out by it already)
+int kernel_type_declared(int type);   // KERNEL_TASK_TYPE_DEFAULT: kernel_type_set inside a launch; returns the type
 bool kernel_on_aic();
 bool kernel_mixed_aic();          // the AIC of a mixed launch
 [[noreturn]] void matmul_server();  // REGIST_MATMUL_OBJ on that AIC: it serves the AIVs' Matmul calls, its own code ends

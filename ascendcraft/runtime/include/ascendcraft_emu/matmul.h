@@ -403,6 +403,15 @@ public:
         }
         a_ = a0;
         b_ = b0;
+        batchPending_ = !sync;   // IterateBatch<false>: the kernel waits for it with WaitIterateBatch()
+    }
+    // The end of an asynchronous IterateBatch<false>: the emulation computes the batch at the call, so C is complete
+    // here; as in AscendC (which asserts it), only after an IterateBatch<false> that was not waited for yet.
+    void WaitIterateBatch(SrcLoc loc = {}) {
+        if (!batchPending_)
+            ascendcraft::emu::matmul_misuse("Matmul::WaitIterateBatch without an asynchronous IterateBatch<false> before it",
+                                            "call IterateBatch<false>(...) first; a synchronous IterateBatch needs no wait", loc);
+        batchPending_ = false;
     }
     // The next baseM x baseN block of C (false when every block is done).
     template <bool sync = true> bool Iterate(bool enPartialSum = false, SrcLoc loc = {}) {
@@ -637,6 +646,7 @@ private:
     uint8_t* workspace_ = nullptr;
     uint64_t workspaceBytes_ = 0, cOffset_ = 0;
     bool inited_ = false, iterating_ = false, block_ = false, hasBias_ = false, aTrans_ = false, bTrans_ = false;
+    bool batchPending_ = false;   // an IterateBatch<false> not waited for yet (WaitIterateBatch)
     const A* a_ = nullptr;
     const B* b_ = nullptr;
     const Bias* bias_ = nullptr;

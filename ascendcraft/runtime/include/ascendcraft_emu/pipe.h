@@ -440,6 +440,9 @@ inline GM_ADDR GetSysWorkSpacePtr() {
     return set ? set : reinterpret_cast<GM_ADDR>(ascendcraft::emu::launch_workspace());
 }
 inline int64_t GetSubBlockIdx() { return ascendcraft::emu::cross_sub_block_idx(); }
+// The implementation function behind GetSubBlockIdx that kernels also call by name (ops-transformer's mc2 kernels): on
+// an AIV of a 1:2 group its sub-block (0 or 1), on an AIC 0.
+inline int64_t GetSubBlockIdxImpl() { return ascendcraft::emu::cross_sub_block_idx(); }
 inline int64_t GetSubBlockNum() { return ascendcraft::emu::cross_task_ration(); }
 inline int64_t GetTaskRation() { return ascendcraft::emu::cross_task_ration(); }
 inline int64_t GetTaskRatio() { return ascendcraft::emu::cross_task_ration(); }

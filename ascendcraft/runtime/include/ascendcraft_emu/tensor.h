@@ -1,6 +1,7 @@
 // AscendCraft CPU emulation: GlobalTensor and LocalTensor.
 #pragma once
 
+#include <cstddef>
 #include <utility>
 
 #include "runtime.h"
@@ -100,6 +101,17 @@ struct TBuffAddr {
     ascendcraft::emu::Local emuDesc{};
 };
 
+}  // namespace AscendC
+namespace ascendcraft { namespace emu {
+// LocalTensor::InitBuffer(offset, size) and writes of address_.logicPos (emu_static_tensor.cpp): the view of `bytes`
+// bytes at byte `offset` of the memory of TPosition `pos`, with AscendC's checks; the view `d` moved to the position
+// `pos` (a view not yet placed: `pending`, at `offset`, made by the InitBuffer at `init`; `loc`: the write); a view's
+// byte address inside its memory.
+Local local_logic_pos(const Local& d, bool pending, uint32_t offset, uint8_t pos, SrcLoc loc, SrcLoc init);
+uint32_t local_memory_offset(const Local& d);
+}}  // namespace ascendcraft::emu
+namespace AscendC {
+
 // A typed view of a block's Unified Buffer. operator[] shifts the start and shrinks the size.
 template <typename T> class LocalTensor {
 public:
@@ -181,10 +193,73 @@ public:
                 "buffer's place only from it)", "take the TBuffAddr from TBuf::GetBufferAddr(tensor.GetBufferHandle())", loc);
         desc_ = address.emuDesc;
     }
+    // The deprecated AscendC way to make a tensor over a whole memory (hicann ops-transformer's AsdopsBuffer in
+    // flash_attention_score_grad and nsa_selected_attention_grad): `size` elements from byte `bufferOffset`, placed in
+    // a memory when the kernel then writes address_.logicPos (a TPosition: VECIN -> UB, A1 -> L1, A2 -> L0A, B2 -> L0B,
+    // CO1 -> L0C). Used before that, the tensor has no memory and the run stops at the use.
+    [[deprecated("LocalTensor::InitBuffer is deprecated in AscendC: allocate through TPipe / TBuf, or use "
+                 "LocalTensor(pos, addr, tileSize)")]]
+    void InitBuffer(const uint32_t bufferOffset, const uint32_t bufferSize, SrcLoc loc = {}) {
+        desc_ = ascendcraft::emu::Local{};
+        desc_.bytes = desc_.cap = static_cast<uint32_t>(bytes_of(bufferSize));
+        address_.ascendcraftOffset = bufferOffset;
+        address_.ascendcraftPending = true;
+        address_.ascendcraftInit = loc;
+    }
+    // AscendC's address_ (TBuffAddr), as kernels use it: read whole (a TBuffAddr that SetAddr takes back), and its
+    // logicPos read or written (a write places a tensor InitBuffer made, or renames the position of a placed one
+    // within its memory). The tensor's place itself stays in desc_; address_ holds only InitBuffer's offset until
+    // the write. (`a.address_.logicPos = b.address_.logicPos` copies nothing: write the value,
+    // `static_cast<uint8_t>(b.address_.logicPos)`.)
+    struct Address {
+        // the value written, with the kernel line of the write (an implicit conversion's default arguments are
+        // evaluated where the kernel assigns)
+        struct Written {
+            uint8_t pos;
+            SrcLoc loc;
+            Written(uint8_t p, SrcLoc l = {}) : pos(p), loc(l) {}
+        };
+        struct LogicPos {
+            LogicPos& operator=(Written w) { owner().set_logic_pos(w.pos, w.loc); return *this; }
+            operator uint8_t() const { return owner().desc_.pos; }
+        private:
+            LocalTensor& owner() const {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+                return *reinterpret_cast<LocalTensor*>(const_cast<char*>(reinterpret_cast<const char*>(this))
+                                                       - offsetof(Address, logicPos) - offsetof(LocalTensor, address_));
+#pragma GCC diagnostic pop
+            }
+        } logicPos;
+        uint32_t ascendcraftOffset = 0;     // InitBuffer's byte offset, until logicPos places the tensor
+        bool ascendcraftPending = false;
+        SrcLoc ascendcraftInit{};           // where InitBuffer was called
+        operator TBuffAddr() const {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+            const LocalTensor& t = *reinterpret_cast<const LocalTensor*>(reinterpret_cast<const char*>(this)
+                                                                         - offsetof(LocalTensor, address_));
+#pragma GCC diagnostic pop
+            TBuffAddr a;
+            a.dataLen = t.desc_.bytes;
+            a.bufferAddr = t.desc_.addr ? ascendcraft::emu::local_memory_offset(t.desc_) : ascendcraftOffset;
+            a.bufferHandle = t.desc_.addr;
+            a.logicPos = t.desc_.pos;
+            a.emuDesc = t.desc_;
+            return a;
+        }
+    };
+    Address address_;
+
     const ascendcraft::emu::Local& emu() const { return desc_; }
     ascendcraft::emu::Local& emu() { return desc_; }
 
 private:
+    void set_logic_pos(uint8_t pos, SrcLoc loc) {
+        desc_ = ascendcraft::emu::local_logic_pos(desc_, address_.ascendcraftPending, address_.ascendcraftOffset, pos, loc,
+                                                  address_.ascendcraftInit);
+        address_.ascendcraftPending = false;
+    }
     // LocalTensor<int4b_t> counts 4-bit elements, two per byte (the even one in the low half), as AscendC does: its
     // offsets, sizes and GetPhyAddr(offset) are halved into bytes
     static constexpr bool kNibbles = std::is_same<T, ::int4b_t>::value;

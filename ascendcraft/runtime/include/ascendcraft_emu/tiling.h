@@ -54,6 +54,12 @@ namespace optiling {}
 #define REGISTER_TILING_FOR_TILINGKEY(expression, type) static_assert(true, "")
 #define REGISTER_NONE_TILING static_assert(true, "")
 
-#define KERNEL_TASK_TYPE_DEFAULT(type) ::ascendcraft::emu::kernel_type_set(static_cast<int>(type))
+// A declaration, as in AscendC, so that it stands in the kernel function or at file scope (ops-transformer's
+// flash_attention_score declares its type once before the entry): the build lays the cores out by the type its text
+// names (emu_kind); inside a running kernel it also records the type (kernel_type_declared), at file scope it does nothing.
+#define ASCENDCRAFT_KTT_NAME2(n) ascendcraft_kernel_task_type_##n
+#define ASCENDCRAFT_KTT_NAME(n) ASCENDCRAFT_KTT_NAME2(n)
+#define KERNEL_TASK_TYPE_DEFAULT(type) \
+    [[maybe_unused]] const int ASCENDCRAFT_KTT_NAME(__COUNTER__) = ::ascendcraft::emu::kernel_type_declared(static_cast<int>(type))
 #define KERNEL_TASK_TYPE(key, type) \
     ((::ascendcraft::emu::tiling_key() == static_cast<uint64_t>(key)) ? ::ascendcraft::emu::kernel_type_set(static_cast<int>(type)) : (void)0)

@@ -13,6 +13,13 @@
 #include "kernel_operator.h"
 #include "../../ascendcraft_emu/hccl_tiling.h"
 
+// the handle of no task (what kernels start their handles at); in HCCL's own namespace, which the SDK's HCCL headers
+// open to every kernel (a using-directive at file scope), so both spellings resolve
+namespace HcclApi {
+constexpr int8_t INVALID_HANDLE_ID = static_cast<int8_t>(-1);
+}  // namespace HcclApi
+using namespace HcclApi;
+
 namespace AscendC {
 using HcclHandle = int8_t;
 constexpr uint32_t HCCL_GROUP_ID_0 = 0;   // the first communication group
