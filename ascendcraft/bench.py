@@ -1285,7 +1285,7 @@ def reference_block_cache(task: Task, settings: Settings, size, record: dict):
     finally:
         stats = cache.stats()
         cache.release()
-        record["block_cache"] = f"{stats.describe()}; at most {cap / 2**30:.1f} GiB kept"
+        record["block_cache"] = f"{stats.describe()}; at most {blockcache.size_text(cap)} kept"
 
 
 def memory_budget_mb(settings: Settings) -> float:

@@ -24,7 +24,7 @@ from .config import Settings, load_settings
 
 # %% auto #0
 __all__ = ['SOURCE', 'LIBRARY', 'THRESHOLD', 'BUILD_TIMEOUT', 'BlockCacheUnavailable', 'library_key', 'build_library',
-           'CacheStats', 'BlockCache', 'install', 'release_kept']
+           'CacheStats', 'size_text', 'BlockCache', 'install', 'release_kept']
 
 # %% ../nbs/31_blockcache.ipynb #49b9184e
 SOURCE = Path(ascendcraft.__file__).resolve().parent / "native" / "torch_block_cache.cpp"
@@ -94,9 +94,13 @@ class CacheStats:
     reused_bytes: int = 0     # bytes served from kept pages (faults saved)
 
     def describe(self) -> str:
-        gib = lambda b: f"{b / 2**30:.1f} GiB"
-        return (f"{self.hits} of {self.hits + self.misses} large blocks on kept pages ({gib(self.reused_bytes)} not "
-                f"faulted in again; {gib(self.fresh_bytes)} fresh)")
+        return (f"{self.hits} of {self.hits + self.misses} large blocks on kept pages ({size_text(self.reused_bytes)} not "
+                f"faulted in again; {size_text(self.fresh_bytes)} fresh)")
+
+
+def size_text(nbytes: int) -> str:
+    "Bytes for a person: GiB with one decimal from 1 GiB on, else whole MiB."
+    return f"{nbytes / 2**30:.1f} GiB" if nbytes >= 2**30 else f"{nbytes / 2**20:.0f} MiB"
 
 
 class BlockCache:
