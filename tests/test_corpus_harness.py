@@ -1156,41 +1156,54 @@ def test_the_wrapper_casts_inputs_to_the_kernels_column_and_views_them_with_thei
     assert all(t.dtype == torch.float16 for t in tensors)
 
 
-def test_an_op_project_compiles_and_runs_with_another_ops_source_its_kernel_includes(tmp_path):
-    """dynamic_rnnv2's kernel is `#include "../dynamic_rnn/LstmFP16.cpp"`: the named source is part of the project
-    (load_project keeps a file outside op_host/ and op_kernel/ that a project file includes) and of the kernel's build
-    (try_entry keeps every file but the op_host sources), and the kernel computes through it (NumPy)."""
+SCALE_TWICE_H = ("#pragma once\n#include \"kernel_operator.h\"\ntemplate <typename T>\n"
+                 "__aicore__ inline void ScaleTwice(const AscendC::LocalTensor<T>& z, const AscendC::LocalTensor<T>& y, T a, "
+                 "uint32_t n)\n{\n    AscendC::Muls(z, y, a, n);\n    AscendC::Muls(z, z, static_cast<T>(2), n);\n}\n")
+
+
+def _scale_add_with_other_op(tmp_path, category: str, include: str, seed: int):
+    """The example op project scale_add_custom in repository folder `category`, its kernel computing z = x + 2·alpha·y
+    through ScaleTwice, a source of another op (`category/scaler/op_kernel/`) it names by `include`; that op also has its
+    own kernel entry (which must not come along) and an op_host. Checks that the entry compiles alone and as a project,
+    then runs the project against NumPy; returns the materialised copy for the caller's checks of where files went."""
     import numpy as np
-    from ascendcraft.opproject import load_project, run_project
+    from ascendcraft.opproject import run_project
     example = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
     kernel = (example / "op_kernel" / "scale_add_custom.cpp").read_text()
-    kernel = kernel.replace('#include "kernel_operator.h"\n', '#include "kernel_operator.h"\n#include "../scaler/scale_twice.cpp"\n', 1)
+    kernel = kernel.replace('#include "kernel_operator.h"\n', f'#include "kernel_operator.h"\n#include "{include}"\n', 1)
     kernel = kernel.replace("Muls(zLocal, yLocal, alpha, tileLength);", "ScaleTwice(zLocal, yLocal, alpha, tileLength);")
     assert kernel.count("scale_twice.cpp") == 1 and kernel.count("ScaleTwice(") == 1
-    files = {f"ops/scale_add_custom/{p.relative_to(example).as_posix()}": p.read_text()
+    files = {f"{category}/scale_add_custom/{p.relative_to(example).as_posix()}": p.read_text()
              for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
-    files["ops/scale_add_custom/op_kernel/scale_add_custom.cpp"] = kernel
+    files[f"{category}/scale_add_custom/op_kernel/scale_add_custom.cpp"] = kernel
     files.update({
-        "ops/scaler/op_kernel/scale_twice.cpp": '#include "scale_twice.h"\n',
-        "ops/scaler/op_kernel/scale_twice.h": "#pragma once\n#include \"kernel_operator.h\"\ntemplate <typename T>\n"
-            "__aicore__ inline void ScaleTwice(const AscendC::LocalTensor<T>& z, const AscendC::LocalTensor<T>& y, T a, uint32_t n)\n"
-            "{\n    AscendC::Muls(z, y, a, n);\n    AscendC::Muls(z, z, static_cast<T>(2), n);\n}\n",
-        "ops/scaler/op_kernel/scaler.cpp": "#error the other op's own kernel entry\n",
-        "ops/scaler/op_host/scaler_def.cpp": "// OpDef\n",
+        f"{category}/scaler/op_kernel/scale_twice.cpp": '#include "scale_twice.h"\n',
+        f"{category}/scaler/op_kernel/scale_twice.h": SCALE_TWICE_H,
+        f"{category}/scaler/op_kernel/scaler.cpp": "#error the other op's own kernel entry\n",
+        f"{category}/scaler/op_host/scaler_def.cpp": "// OpDef\n",
     })
     gitdir, commit = _git_repo(tmp_path / "repo", files)
-    entry = {"source": "s", "repo": "me/ops", "commit": commit, "path": "ops/scale_add_custom", "kind": "op-project"}
+    entry = {"source": "s", "repo": "me/ops", "commit": commit, "path": f"{category}/scale_add_custom", "kind": "op-project"}
     res = corpus.try_entry((entry, gitdir, False))
     assert res["kernel_ok"] and res["project_ok"], res
     dest = corpus.materialise(entry, gitdir, tmp_path / "copy")
-    project = load_project(dest)
-    assert {"scaler/scale_twice.cpp", "scaler/scale_twice.h"} <= set(project.sources)
-    assert "scaler/scaler.cpp" not in project.sources and not (dest / "scaler" / "scaler.cpp").exists()
-    x, y = np.random.default_rng(5).standard_normal((2, 48 * 512)).astype(np.float32)
+    x, y = np.random.default_rng(seed).standard_normal((2, 48 * 512)).astype(np.float32)
     r = run_project(dest, {"x": torch.from_numpy(x), "y": torch.from_numpy(y)}, attrs={"alpha": 0.5},
                     reference=lambda x, y, alpha: x + 2 * alpha * y, atol=1e-5, rtol=1e-5)
     assert r.run.ok and not r.mismatches, r
     np.testing.assert_allclose(np.asarray(r.outputs["z"]), x + 2 * 0.5 * y, rtol=1e-5, atol=1e-5)
+    return dest
+
+
+def test_an_op_project_compiles_and_runs_with_another_ops_source_its_kernel_includes(tmp_path):
+    """dynamic_rnnv2's kernel is `#include "../dynamic_rnn/LstmFP16.cpp"`: the named source is part of the project
+    (load_project keeps a file outside op_host/ and op_kernel/ that a project file includes) and of the kernel's build
+    (try_entry keeps every file but the op_host sources), and the kernel computes through it (NumPy)."""
+    from ascendcraft.opproject import load_project
+    dest = _scale_add_with_other_op(tmp_path, "ops", "../scaler/scale_twice.cpp", seed=5)
+    project = load_project(dest)
+    assert {"scaler/scale_twice.cpp", "scaler/scale_twice.h"} <= set(project.sources)
+    assert "scaler/scaler.cpp" not in project.sources and not (dest / "scaler" / "scaler.cpp").exists()
 
 
 def test_an_op_project_compiles_and_runs_with_another_ops_source_two_levels_up(tmp_path):
@@ -1198,38 +1211,11 @@ def test_an_op_project_compiles_and_runs_with_another_ops_source_two_levels_up(t
     incre_flash_attention.cpp"` (another op of its category, from op_kernel/ two levels up), which names headers beside
     it: the source comes along (corpus), the project keeps it (load_project follows the include as g++ does, through the
     include folder at the includer's depth), the kernel and the project build, and the kernel computes through it."""
-    import numpy as np
-    from ascendcraft.opproject import load_project, run_project
-    example = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
-    kernel = (example / "op_kernel" / "scale_add_custom.cpp").read_text()
-    kernel = kernel.replace('#include "kernel_operator.h"\n',
-                            '#include "kernel_operator.h"\n#include "../../scaler/op_kernel/scale_twice.cpp"\n', 1)
-    kernel = kernel.replace("Muls(zLocal, yLocal, alpha, tileLength);", "ScaleTwice(zLocal, yLocal, alpha, tileLength);")
-    assert kernel.count("scale_twice.cpp") == 1 and kernel.count("ScaleTwice(") == 1
-    files = {f"att/scale_add_custom/{p.relative_to(example).as_posix()}": p.read_text()
-             for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
-    files["att/scale_add_custom/op_kernel/scale_add_custom.cpp"] = kernel
-    files.update({
-        "att/scaler/op_kernel/scale_twice.cpp": '#include "scale_twice.h"\n',
-        "att/scaler/op_kernel/scale_twice.h": "#pragma once\n#include \"kernel_operator.h\"\ntemplate <typename T>\n"
-            "__aicore__ inline void ScaleTwice(const AscendC::LocalTensor<T>& z, const AscendC::LocalTensor<T>& y, T a, uint32_t n)\n"
-            "{\n    AscendC::Muls(z, y, a, n);\n    AscendC::Muls(z, z, static_cast<T>(2), n);\n}\n",
-        "att/scaler/op_kernel/scaler.cpp": "#error the other op's own kernel entry\n",
-        "att/scaler/op_host/scaler_def.cpp": "// OpDef\n",
-    })
-    gitdir, commit = _git_repo(tmp_path / "repo", files)
-    entry = {"source": "s", "repo": "me/ops", "commit": commit, "path": "att/scale_add_custom", "kind": "op-project"}
-    res = corpus.try_entry((entry, gitdir, False))
-    assert res["kernel_ok"] and res["project_ok"], res
-    dest = corpus.materialise(entry, gitdir, tmp_path / "copy")
+    from ascendcraft.opproject import load_project
+    dest = _scale_add_with_other_op(tmp_path, "att", "../../scaler/op_kernel/scale_twice.cpp", seed=6)
     other = f"{corpus.SIBLINGS}/att/scaler/op_kernel"
     assert {f"{other}/scale_twice.cpp", f"{other}/scale_twice.h"} <= set(load_project(dest).sources)
     assert not (dest / other / "scaler.cpp").exists()
-    x, y = np.random.default_rng(6).standard_normal((2, 48 * 512)).astype(np.float32)
-    r = run_project(dest, {"x": torch.from_numpy(x), "y": torch.from_numpy(y)}, attrs={"alpha": 0.5},
-                    reference=lambda x, y, alpha: x + 2 * alpha * y, atol=1e-5, rtol=1e-5)
-    assert r.run.ok and not r.mismatches, r
-    np.testing.assert_allclose(np.asarray(r.outputs["z"]), x + 2 * 0.5 * y, rtol=1e-5, atol=1e-5)
 
 
 def test_a_template_kernel_compiled_one_key_at_a_time_is_checked_with_its_first_keys_instance(tmp_path, monkeypatch):
