@@ -49,6 +49,8 @@ from .timeline import timeline_svg
 from .trace import Kind, Pipe, SummarisedTrace
 from .verify import POISON, PROTOCOLS, verify, verify_mkb
 from . import blockcache
+from .blockcache import NativeUnavailable
+from .draws import load_exact_uniform
 from .blockcache import release_kept
 from .shapes import parse_size, size_choice, size_label
 
@@ -487,12 +489,18 @@ class DrawIntoFiles(EagerDispatchMode):
     running the op's own `out=` form into it: the same kernel, the same random stream, the same shape, strides and
     dtype (found first on meta tensors), so the same bits as a draw without it. Ops without an `out=` form, in-place
     ops, views, smaller results and anything `place` refuses (None) run as they are. A full-shape draw then needs no
-    second copy of the set and, from the second set on, writes pages the last set's files already hold."""
+    second copy of the set and, from the second set on, writes pages the last set's files already hold.
 
-    def __init__(self, place, least: int = 1 << 20):
+    A placed `torch.rand` of float32 (`aten.rand.default`: the default generator) is filled by `uniform()`'s
+    `draws.ExactUniform` when it gives one (torch.rand's own bits and generator state, about ten times faster; asked
+    for at the first such draw), by the op's `out=` form otherwise."""
+
+    def __init__(self, place, least: int = 1 << 20, uniform=lambda: None):
         super().__init__()
         self.place, self.least = place, least
         self.placed = 0                      # tensors made in placed memory
+        self.filled = 0                      # of them, the ones `uniform`'s fill made
+        self._uniform, self._fill = uniform, False    # False: not asked yet
         self._outs: dict = {}
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
@@ -513,9 +521,15 @@ class DrawIntoFiles(EagerDispatchMode):
             return func(*args, **kwargs)
         into = self.place(meta)
         if into is None: return func(*args, **kwargs)
+        self.placed += 1
+        if func is torch.ops.aten.rand.default and into.dtype == torch.float32 and into.is_contiguous():
+            if self._fill is False: self._fill = self._uniform()
+            if self._fill is not None:
+                self._fill.fill(into)
+                self.filled += 1
+                return into
         names = {a.name for a in out._schema.arguments}      # the factory options (dtype, device, …) are `into`'s
         out(*args, **{k: v for k, v in kwargs.items() if k in names}, out=into)
-        self.placed += 1
         return into
 
 
@@ -538,6 +552,9 @@ class EmulatedKernel:
         self.work: dict | None = None              # instructions and bytes per pipe of the first run (emu.Run.work)
         self.shared: emu.SharedInputs | None = None  # the current input set's files (`share_inputs`)
         self.drawn = 0                               # tensors drawn straight into the set's files (`drawing`)
+        self.filled = 0                              # of them, torch.rand's filled by `draws.ExactUniform`
+        self.fill_note: str | None = None            # why that fill was not used, when it was asked for and was not
+        self._uniform = False                        # the fill, loaded at the first draw that can use it (False: not yet)
         self._drawing = False                        # the current set was drawn in `drawing`: its files are in place
 
     @contextmanager
@@ -550,9 +567,23 @@ class EmulatedKernel:
         if self.shared is None: self.shared = emu.SharedInputs(self.settings)
         else: self.shared.recycle()
         self._drawing = True
-        mode = DrawIntoFiles(self._place, self.DRAW_LEAST)
+        mode = DrawIntoFiles(self._place, self.DRAW_LEAST, uniform=self._exact_uniform)
         with mode: yield
         self.drawn += mode.placed
+        self.filled += mode.filled
+
+    def _exact_uniform(self):
+        "`draws.ExactUniform` for this machine (built once, checked against torch.rand), or None with `fill_note` saying why."
+        if self._uniform is False:
+            try: self._uniform = load_exact_uniform(self.settings)
+            except NativeUnavailable as e: self._uniform, self.fill_note = None, str(e)
+        return self._uniform
+
+    def draws_text(self) -> str | None:
+        "How the large tensors of the draws were made (None when none was placed in the sets' files)."
+        if not self.drawn: return None
+        text = f"{self.drawn} large tensor(s) drawn into the input sets' files, {self.filled} by the exact uniform fill"
+        return text + (f" (torch.rand for the others: {self.fill_note})" if self.fill_note else "")
 
     def release_inputs(self) -> None:
         """Remove the last input set's files (a verification is over: what runs next draws its own sets). Their pages
@@ -815,6 +846,7 @@ def _verify_checks(spec: TaskSpec, pipe: Pipeline, task: Task, settings: Setting
     verdict, kernel = emulator_verdict(task, pipe.steps[-1].build, pipe.program, settings, spec.size, spec.protocol,
                                        traces)
     verdict.settings["shapes"] = shapes.to_dict()
+    if (drawn := kernel.draws_text()) is not None: verdict.settings["draws"] = drawn
     verdict.summary += f" Shapes: {shapes.describe()}."
     (folder / "verdict.json").write_text(verdict.to_json())
     (folder / "run.log").write_text(_run_log(kernel))
@@ -1272,7 +1304,7 @@ def reference_block_cache(task: Task, settings: Settings, size, record: dict):
     try:
         cap = block_cache_bytes(verification_memory(task, settings))
         cache = blockcache.install(cap, settings) if cap else None
-    except blockcache.BlockCacheUnavailable as e:
+    except blockcache.NativeUnavailable as e:
         record["block_cache"] = f"not installed: {e}"
         yield
         return

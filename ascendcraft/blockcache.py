@@ -23,8 +23,8 @@ from . import seal
 from .config import Settings, load_settings
 
 # %% auto #0
-__all__ = ['SOURCE', 'LIBRARY', 'THRESHOLD', 'BUILD_TIMEOUT', 'BlockCacheUnavailable', 'library_key', 'build_library',
-           'CacheStats', 'size_text', 'BlockCache', 'install', 'release_kept']
+__all__ = ['SOURCE', 'LIBRARY', 'THRESHOLD', 'BUILD_TIMEOUT', 'BLOCK_CACHE', 'NativeUnavailable', 'NativeSource', 'library_key',
+           'build_library', 'CacheStats', 'size_text', 'BlockCache', 'install', 'release_kept']
 
 # %% ../nbs/31_blockcache.ipynb #49b9184e
 SOURCE = Path(ascendcraft.__file__).resolve().parent / "native" / "torch_block_cache.cpp"
@@ -33,8 +33,21 @@ THRESHOLD = 8 << 20           # bytes: smaller blocks stay with PyTorch's own al
 BUILD_TIMEOUT = 120           # seconds for the one g++ run
 
 
-class BlockCacheUnavailable(Exception):
-    "Why the block cache could not be built or loaded (the verification then runs without it)."
+class NativeUnavailable(Exception):
+    "Why a native helper (this block cache, `draws`' exact uniform fill) could not be built or loaded (the work then runs without it)."
+
+
+@dataclass(frozen=True)
+class NativeSource:
+    """A C++ source of ours that `build_library` builds into a shared library once per machine (`with_c10`: links
+    PyTorch's c10; `optimise`: g++'s level, -O3 where the loops must vectorise; no -march, the build is portable)."""
+    path: Path
+    library: str
+    with_c10: bool = True
+    optimise: str = "-O2"
+
+
+BLOCK_CACHE = NativeSource(SOURCE, LIBRARY)
 
 
 def _torch_dirs() -> tuple[Path, Path]:
@@ -42,38 +55,45 @@ def _torch_dirs() -> tuple[Path, Path]:
     return root / "include", root / "lib"
 
 
-def library_key(cxx: str) -> str:
+def library_key(cxx: str, source: NativeSource = BLOCK_CACHE) -> str:
     "The cache key of the built library: the source, PyTorch (version, C++ ABI) and the compiler's version line."
     path = shutil.which(cxx)
-    if path is None: raise BlockCacheUnavailable(f"the C++ compiler '{cxx}' is not installed (settings.ini: cxx)")
+    if path is None: raise NativeUnavailable(f"the C++ compiler '{cxx}' is not installed (settings.ini: cxx)")
     version = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30).stdout.split("\n")[0]
-    h = hashlib.sha256(SOURCE.read_bytes())
+    h = hashlib.sha256(source.path.read_bytes() + source.optimise.encode())
     for part in (torch.__version__, str(torch._C._GLIBCXX_USE_CXX11_ABI), version): h.update(b"\0" + part.encode())
     return h.hexdigest()
 
 
-def build_library(settings: Settings | None = None) -> Path:
-    """The library for this PyTorch and compiler, from the cache folder when it is there and its seal holds, else
-    built now (one g++ run, under a second) and published atomically (two task processes may build at once)."""
-    settings = settings or load_settings()
-    key = library_key(settings.cxx)
-    folder = settings.cache_path / "blockcache" / key[:16]
-    lib = folder / LIBRARY
-    if lib.exists() and seal.file_sealed(lib, settings.cache_path, key): return lib
+def _build_command(cxx: str, source: NativeSource, target: Path) -> list[str]:
+    cmd = [cxx, "-std=c++17", source.optimise, "-shared", "-fPIC", str(source.path), "-o", str(target)]
+    if not source.with_c10: return cmd
     include, libdir = _torch_dirs()
+    return cmd + [f"-D_GLIBCXX_USE_CXX11_ABI={int(torch._C._GLIBCXX_USE_CXX11_ABI)}", "-I", str(include),
+                  "-L", str(libdir), "-lc10", f"-Wl,-rpath,{libdir}"]
+
+
+def build_library(settings: Settings | None = None, source: NativeSource = BLOCK_CACHE) -> Path:
+    """`source`'s library for this PyTorch and compiler, from the cache folder when it is there and its seal holds,
+    else built now (one g++ run, under a second) and published atomically (two task processes may build at once)."""
+    settings = settings or load_settings()
+    key = library_key(settings.cxx, source)
+    folder = settings.cache_path / "native" / key[:16]
+    lib = folder / source.library
+    if lib.exists() and seal.file_sealed(lib, settings.cache_path, key): return lib
     seal.private_dir(folder.parent)
     tmp = Path(tempfile.mkdtemp(prefix="build-", dir=folder.parent))
+    name = source.path.name
     try:
-        cmd = [settings.cxx, "-std=c++17", "-O2", "-shared", "-fPIC", f"-D_GLIBCXX_USE_CXX11_ABI={int(torch._C._GLIBCXX_USE_CXX11_ABI)}",
-               "-I", str(include), str(SOURCE), "-L", str(libdir), "-lc10", f"-Wl,-rpath,{libdir}", "-o", str(tmp / LIBRARY)]
-        try: done = subprocess.run(cmd, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
-        except subprocess.TimeoutExpired: raise BlockCacheUnavailable(f"g++ took over {BUILD_TIMEOUT} s for {SOURCE.name}") from None
+        try: done = subprocess.run(_build_command(settings.cxx, source, tmp / source.library), capture_output=True,
+                                   text=True, timeout=BUILD_TIMEOUT)
+        except subprocess.TimeoutExpired: raise NativeUnavailable(f"g++ took over {BUILD_TIMEOUT} s for {name}") from None
         if done.returncode != 0:
-            raise BlockCacheUnavailable(f"{SOURCE.name} does not compile against PyTorch {torch.__version__}: "
-                                        f"{(done.stderr.strip().splitlines() or ['(no output)'])[0]}")
-        seal.seal_file(tmp / LIBRARY, settings.cache_path, key)
+            raise NativeUnavailable(f"{name} does not compile against PyTorch {torch.__version__}: "
+                                    f"{(done.stderr.strip().splitlines() or ['(no output)'])[0]}")
+        seal.seal_file(tmp / source.library, settings.cache_path, key)
         folder.mkdir(exist_ok=True)
-        for name in (LIBRARY, LIBRARY + ".seal"): os.replace(tmp / name, folder / name)
+        for part in (source.library, source.library + ".seal"): os.replace(tmp / part, folder / part)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return lib
@@ -133,10 +153,10 @@ _loaded: list[ctypes.CDLL] = []   # the library this process installed: PyTorch'
 
 def install(cap: int, settings: Settings | None = None, threshold: int = THRESHOLD) -> BlockCache:
     """Make the block cache PyTorch's CPU allocator in this process, keeping at most `cap` bytes of freed blocks of at
-    least `threshold` bytes. Once per process (a second call only sets the cap). Raises `BlockCacheUnavailable`."""
+    least `threshold` bytes. Once per process (a second call only sets the cap). Raises `NativeUnavailable`."""
     lib_path = build_library(settings)
     try: lib = ctypes.CDLL(str(lib_path))
-    except OSError as e: raise BlockCacheUnavailable(f"{lib_path} does not load: {e}") from None
+    except OSError as e: raise NativeUnavailable(f"{lib_path} does not load: {e}") from None
     lib.acbc_install.argtypes = [ctypes.c_uint64, ctypes.c_uint64]
     lib.acbc_set_cap.argtypes = [ctypes.c_uint64]
     lib.acbc_stats.argtypes = [ctypes.POINTER(ctypes.c_uint64)]

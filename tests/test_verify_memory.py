@@ -275,6 +275,7 @@ class _SetFiles(EmulatedKernel):
 
     def __init__(self, fn):
         self.fn, self.settings, self.shared, self.drawn, self._drawing, self.in_files = fn, SETTINGS, None, 0, False, []
+        self.filled, self.fill_note, self._uniform = 0, None, False
 
     def __call__(self, inputs):
         self.in_files.append([self.shared.file_of(v.numpy()) is not None for v in inputs if isinstance(v, torch.Tensor)])
@@ -283,7 +284,8 @@ class _SetFiles(EmulatedKernel):
 
 @pytest.mark.parametrize("name", [t.id for t in registry(None, None)])
 def test_a_set_drawn_into_its_files_is_the_set_drawn_without_them(name):
-    "Every task's sets, plain and signed, drawn with every new tensor made in the set's files: the same bits, shapes, strides."
+    """Every task's sets, plain and signed, drawn with every new tensor made in the set's files: the same bits, shapes,
+    strides; a task whose draw calls torch.rand has those tensors filled by the exact uniform fill (`draws`)."""
     task = get_task(name)
     for signed in ([False, True] if task.has_signed else [False]):
         plain = [[fingerprint(v) for v in s] for s in task.iter_input_sets("small", 2, SETTINGS.seed, signed=signed)]
@@ -295,6 +297,8 @@ def test_a_set_drawn_into_its_files_is_the_set_drawn_without_them(name):
             del s
         assert placed == plain
         assert kernel.drawn > 0
+        assert kernel.fill_note is None
+        assert (kernel.filled > 0) == ("torch.rand(" in Path(task.path).read_text()), (kernel.filled, kernel.draws_text())
 
 
 def test_verify_draws_each_set_into_the_files_the_runs_link():

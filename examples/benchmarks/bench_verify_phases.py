@@ -128,13 +128,14 @@ def main():
     load0 = os.getloadavg()[0]
     record = {}
     with B.reference_block_cache(task, settings, "small" if args.no_block_cache else "full", record):
-        verdict, _ = J.emulator_verdict(task, pipe.steps[-1].build, pipe.program, settings, "full")
+        verdict, kernel = J.emulator_verdict(task, pipe.steps[-1].build, pipe.program, settings, "full")
         if args.sizecheck and verdict.passed:
             J.size_checks(task, pipe.steps[-1].build, pipe.program, settings, "full", dsl=path.read_text(), filename=path.name)
     wall, cpu = (b - a for a, b in zip((w0, c0), Phases._now()))
     print(f"{task.id} at its full shapes: {verdict.kind}, {len(verdict.trials)} trial(s); wall {wall:.1f} s at load average "
           f"{load0:.1f} -> {os.getloadavg()[0]:.1f}; CPU {cpu:.1f} s in this process + {p.kernel_cpu:.1f} s in "
-          f"{p.kernel_runs} kernel processes; block cache: {record.get('block_cache', 'off')}\n")
+          f"{p.kernel_runs} kernel processes; block cache: {record.get('block_cache', 'off')}; draws: "
+          f"{kernel.draws_text() or 'none placed'}\n")
     print("| phase | calls | wall s | CPU s (this process) |")
     print("|---|---:|---:|---:|")
     for name, (w, c, n) in sorted(p.totals.items(), key=lambda kv: -kv[1][1]):
