@@ -28,7 +28,7 @@ from .trace import (SummarisedTrace, DTYPE_NAMES, FLAG_GM_UNALIGNED, FLAG_UB_TO_
 __all__ = ['LANES', 'TIMELINE_DTYPE', 'tiled_trace', 'columns', 'RecordCosts', 'record_costs', 'apply_l2_hits', 'Segment',
            'segments', 'repeat_segments', 'segment_gm_offsets', 'ScheduleError', 'SegmentTimes', 'schedule_python',
            'NativeScheduler', 'PythonScheduler', 'L2Python', 'L2Resident', 'L2Native', 'make_l2', 'make_scheduler',
-           'PhaseCost', 'KernelCost', 'block_cores', 'kernel_time', 'footprint_bytes', 'summary_table']
+           'PhaseCost', 'KernelCost', 'block_cores', 'launch_waves', 'kernel_time', 'footprint_bytes', 'summary_table']
 
 # %% ../nbs/21_cost.ipynb #9750353a
 _DTYPE_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 4,
@@ -954,7 +954,7 @@ class KernelCost:
     gm_bytes: int
     block_dim: int
     cores_used: int
-    waves: int                  # blocks per core, rounded up
+    waves: int                  # blocks per core (a mixed launch: groups per AI core), rounded up
     phases: list[PhaseCost]
     core_us: np.ndarray         # per core: busy time over all phases
     slowest_core: int
@@ -975,6 +975,7 @@ class KernelCost:
     l2_hit_bytes: int = 0       # GM bytes served from L2 (re-reads of recently touched lines)
     hbm_bytes: int = 0          # GM bytes served by HBM (gm_bytes - l2_hit_bytes)
     l2_state: str = "warm"      # the L2 the launch started with (Soc.l2_start; 'off' when L2 was not modelled)
+    launch: str = ""            # a cube-only or mixed launch: its groups and the AIC / AIV it occupies at a time
 
     @property
     def call_us(self) -> float:
@@ -1094,15 +1095,38 @@ def _verdict(total: float, busy: dict, overhead: float, bound: float, scales: li
     return verdict, why
 
 # %% ../nbs/21_cost.ipynb #a03ef6c6
-def block_cores(trace: Trace, cores: int) -> np.ndarray:
-    """The vector core each block of `trace` runs on: block b on core b mod cores, or, in a mixed AIC/AIV launch
-    (trace.meta['cores']), AIV s of group g on core g * aiv + s, with its group's AIC work on the group's first AIV."""
+def block_cores(trace: Trace, cores: int, cube_cores: int | None = None) -> np.ndarray:
+    """The core each block of `trace` runs on: block b on core b mod cores; in a cube-only launch (AIC_ONLY,
+    MIX_AIC_1_0: trace.meta['cores'] with AICs and no AIVs) on core b mod `cube_cores`, the chip's AICs; in a mixed
+    AIC/AIV launch AIV s of group g on core g * aiv + s mod cores, with its group's AIC work on the group's first AIV
+    (so group g + cube_cores, of the second wave, follows group g on its AI core)."""
     b = np.arange(trace.block_dim)
     m = trace.meta.get("cores") or {}
     aic, aiv = int(m.get("aic_per_group", 0)), int(m.get("aiv_per_group", 1))
+    if aic and not aiv: return b % (cube_cores or cores)
     if not (aic and aiv): return b % cores
     g, s = b // (aic + aiv), b % (aic + aiv)
     return (g * aiv + np.maximum(s - aic, 0)) % cores
+
+
+def launch_waves(trace: Trace, soc: Soc) -> tuple:
+    """(cores used, waves, text) of `trace`'s launch on `soc`, by kernel type (trace.meta['cores']). A vector launch
+    of n blocks runs on min(n, vector cores) AIVs in ceil(n / vector cores) waves; a cube-only launch on the AICs,
+    ceil(n / cube cores) waves; a mixed launch of n groups (MIX_AIC_1_2: 1 AIC + 2 AIV each) occupies a whole AI core a
+    group, so min(n, AI cores) groups run at once (the 910B2: 24 AIC + 48 AIV) in ceil(n / AI cores) waves."""
+    m = trace.meta.get("cores") or {}
+    aic, aiv = int(m.get("aic_per_group", 0)), int(m.get("aiv_per_group", 1))
+    if aic and aiv:
+        groups = int(m.get("groups", trace.block_dim // (aic + aiv)))
+        per_wave = max(min(soc.cube_cores // aic, soc.vector_cores // aiv), 1)
+        used = min(groups, per_wave)
+        return (used * (aic + aiv), -(-groups // per_wave),
+                f"{groups} groups of {aic} AIC + {aiv} AIV: {used * aic} AIC + {used * aiv} AIV at a time")
+    if aic:
+        n = int(m.get("groups", trace.block_dim))
+        return min(n, soc.cube_cores), -(-n // soc.cube_cores), f"{n} blocks on the {soc.cube_cores} AICs"
+    n = trace.block_dim
+    return min(n, soc.vector_cores), -(-n // soc.vector_cores), ""
 
 
 class _Launch:
@@ -1113,7 +1137,7 @@ class _Launch:
         self.summary = summary                                            # repeated blocks share their template's arrays
         self.prep, self.costs, self.l2 = prep, prep.costs, l2
         self.timeline_blocks = timeline_blocks
-        self.core_of = block_cores(trace, soc.vector_cores)              # block -> vector core (mixed launches too)
+        self.core_of = block_cores(trace, soc.vector_cores, soc.cube_cores)   # block -> core (cube-only, mixed launches too)
         self.head = soc.block_head_us * soc.clock_hz / 1e6               # start-up cycles per block
         self.gm_move, self.l2_seen = prep.gm_move, prep.l2_seen           # copies; those the L2 model can place
         self.hit_bytes = np.zeros(len(self.gm_move), dtype=np.uint64)    # per record: bytes served from L2
@@ -1313,6 +1337,7 @@ def kernel_time(trace: Trace,                 # records of one launch
     pipe_busy = {Pipe(p).name: float(busy[p]) for p in LANES}
     overhead = soc.launch_us + soc.block_head_us * int(on_slowest.sum()) + sync_us
     verdict, reason = _verdict(total_us, pipe_busy, overhead, bound_us, [p.mte_scale for p in phases], gm_bytes, soc, l2_hits)
+    shape = launch_waves(trace, soc)
     notes = []
     if costs.unknown_ops:
         notes.append(f"vector APIs not in the {soc.name} profile, costed at {soc.default_vector_op_cycles:g} cycles/repeat: "
@@ -1324,7 +1349,7 @@ def kernel_time(trace: Trace,                 # records of one launch
     return KernelCost(
         soc=soc.name, label=f"modelled on {soc.name}", total_us=total_us, launch_us=soc.launch_us,
         host_us=soc.call_host_us + soc.op_host_us + soc.op_dispatch_us, bound_us=bound_us, gm_bytes=gm_bytes, block_dim=trace.block_dim,
-        cores_used=min(trace.block_dim, soc.vector_cores), waves=-(-trace.block_dim // soc.vector_cores),
+        cores_used=shape[0], waves=shape[1], launch=shape[2],
         phases=phases, core_us=core_us, slowest_core=slowest,
         pipe_busy_us=pipe_busy, pipe_busy_pct={k: 100.0 * v / total_us for k, v in pipe_busy.items()},
         pipe_bytes={p.name: int((prep.move_bytes * weight)[prep.pipe == p].sum()) for p in (Pipe.MTE2, Pipe.MTE3)},
@@ -1416,7 +1441,8 @@ def summary_table(cost: KernelCost) -> str:
         rows.append(f"| {name} | {cost.pipe_busy_us[name]:,.1f} | {cost.pipe_busy_pct[name]:.0f}% | {nbytes} |")
     scale = min((p.mte_scale for p in cost.phases), default=1.0)
     rows += ["", "| | |", "|---|---|",
-             f"| blocks / cores used / waves | {cost.block_dim} / {cost.cores_used} / {cost.waves} |",
+             f"| blocks / cores used / waves | {cost.block_dim} / {cost.cores_used} / {cost.waves}"
+             + (f" ({cost.launch})" if cost.launch else "") + " |",
              f"| GM bytes | {cost.gm_bytes:,} |",
              f"| served from L2 | {cost.l2_hit_bytes:,} ({100 * cost.l2_hit_bytes / max(cost.gm_bytes, 1):.0f}%) |",
              f"| bandwidth bound | {cost.bound_us:,.1f} µs |",

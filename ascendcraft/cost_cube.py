@@ -78,7 +78,7 @@ def core_layout(trace: Trace) -> CoreLayout:
 class CubeCost:
     "A cube kernel's modelled time on one chip, what bounds it, and by how much."
     soc: str
-    time_us: float                 # launch + block start-up + the busiest resource
+    time_us: float                 # launch + block start-up (once a wave) + the busiest resource
     pipe_us: dict                  # busiest AIC's busy time per pipe: MTE2, MTE1, M, FIX
     hbm_us: float                  # all cores' HBM traffic at the chip's HBM bandwidth
     l2_us: float                   # all cores' L2 hits at the chip's L2 bandwidth
@@ -90,6 +90,7 @@ class CubeCost:
     bound: str                     # compute | bandwidth | launch
     ratio: float                   # the bound's time over the next resource's time
     verdict: str
+    waves: int = 1                 # blocks (groups of a mixed launch) per AIC, rounded up: ceil(n / cube cores)
 
     def _repr_markdown_(self):
         rows = "\n".join(f"| {k} | {v:,.1f} |" for k, v in self.pipe_us.items())
@@ -129,7 +130,9 @@ def _union_bytes(tensor: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> int:
 
 # %% ../nbs/24_cost_cube.ipynb #ccd3fb23
 def cube_cost(trace: Trace, soc: Soc) -> CubeCost:
-    "Model a cube kernel's trace on `soc`: per-AIC pipes in parallel, HBM and L2 shared, blocks dealt to the AICs in turn."
+    """Model a cube kernel's trace on `soc`: per-AIC pipes in parallel, HBM and L2 shared, blocks dealt to the AICs in
+    turn (group g of a mixed launch, or block g of a cube-only one, on AIC g mod cube cores: blocks beyond the AICs
+    run in a second wave on the same AICs, each wave with its block start-up)."""
     c = _cols(trace)
     names = trace.op_names
     instr = c["kind"] == Kind.INSTR
@@ -178,7 +181,9 @@ def cube_cost(trace: Trace, soc: Soc) -> CubeCost:
     flops = 2.0 * float(c["elems"][im].sum())
     compute_us = pipe_us["M"]
     memory_us = max(pipe_us["MTE2"], pipe_us["MTE1"], pipe_us["FIX"], hbm_us, l2_us)
-    overhead = soc.launch_us + soc.block_head_us
+    waves = -(-max(layout.groups, 1) // n_aic)
+    overhead = soc.launch_us + soc.block_head_us * waves
+    fill_us *= waves                                     # each wave's block fills its AIC's pipeline anew
     time_us = overhead + max(compute_us, memory_us) + fill_us
     dtypes = {int(d) for d in c["dtype"][im]}
     int8 = bool(dtypes) and all(d == 5 for d in dtypes)      # Dt::i8
@@ -199,7 +204,7 @@ def cube_cost(trace: Trace, soc: Soc) -> CubeCost:
         verdict = (f"bandwidth-bound by {ratio:.2f}x: {which[0]} needs {which[1]:,.1f} us, the cube only {compute_us:,.1f} us; "
                    "reuse more of each load (larger base blocks, stepM/stepN > 1) or keep operands in L1")
     return CubeCost(soc.name, time_us, pipe_us, hbm_us, l2_us, flops, int(hbm_bytes), int(l2_bytes),
-                    int(len(np.unique(aic[im]))), roofline_us, bound, ratio, verdict)
+                    int(len(np.unique(aic[im]))), roofline_us, bound, ratio, verdict, waves)
 
 # %% ../nbs/24_cost_cube.ipynb #5e6f5460
 @dataclass
@@ -215,10 +220,14 @@ class MixedCost:
     bound: str                     # cube | vector | launch
     ratio: float                   # the bound side's time over the other side's
     verdict: str
+    waves: int = 1                 # ceil(groups / AI cores): a group holds a whole AI core (1 AIC + 2 AIV on the 910B2)
 
 
 def mixed_cost(trace: Trace, soc: Soc) -> MixedCost:
-    "Model a mixed kernel's trace: the cube side by `cube_cost`, the vector side by `kernel_time`, overlapped per hand-over."
+    """Model a mixed kernel's trace: the cube side by `cube_cost`, the vector side by `kernel_time`, overlapped per
+    hand-over. A launch of n groups runs min(n, AI cores) at a time, in ceil(n / AI cores) waves (`launch_waves`): the
+    busiest AIC and the busiest AIV carry every wave's work, and each wave its block start-up once."""
+    from ascendcraft.cost import launch_waves
     from ascendcraft.cost import kernel_time
     layout = core_layout(trace)
     if not layout.mixed: raise ValueError("mixed_cost needs a trace of a mixed AIC/AIV launch (trace.meta['cores'])")
@@ -228,7 +237,8 @@ def mixed_cost(trace: Trace, soc: Soc) -> MixedCost:
     matmul = np.array([n == "Matmul" for n in names] or [False])[r["op"]]
     on_aic = layout.is_aic(core)
     cube = cube_cost(Trace(r[on_aic | cube_pipes | matmul], names, trace.block_dim, trace.meta), soc)
-    overhead = soc.launch_us + soc.block_head_us
+    waves = launch_waves(trace, soc)[1]
+    overhead = soc.launch_us + soc.block_head_us * waves
     cube_us = max(cube.time_us - overhead, 0.0)           # the busiest AIC, its pipeline fill included
     vec = r[~on_aic & ~cube_pipes & ~matmul].copy()
     vector_us = 0.0
@@ -237,7 +247,7 @@ def mixed_cost(trace: Trace, soc: Soc) -> MixedCost:
         vec["core"] = (g * layout.aiv + sub).astype(vec["core"].dtype)       # the AIVs as blocks 0..groups*aiv-1
         vt = kernel_time(Trace(vec, names, layout.groups * layout.aiv, {k: v for k, v in trace.meta.items() if k != "cores"}),
                          soc, timeline_blocks=0)
-        vector_us = max(vt.total_us - vt.launch_us - soc.block_head_us, 0.0)
+        vector_us = max(vt.total_us - vt.launch_us - soc.block_head_us * vt.waves, 0.0)   # each wave's start-up: in overhead
     sets = (r["op"] == names.index("CrossCoreSetFlag")) & on_aic & (r["elems"] == 2) if "CrossCoreSetFlag" in names \
         else np.zeros(len(r), bool)
     per_aic = np.bincount(core[sets], minlength=int(core.max()) + 1 if len(core) else 1)
@@ -255,5 +265,4 @@ def mixed_cost(trace: Trace, soc: Soc) -> MixedCost:
                 f"vector-side-bound by {ratio:.2f}x over the cube ({vector_us:,.1f} us of vector work against {cube_us:,.1f} us)")
         verdict = (f"{side}; AIC and AIV overlap over {handovers} hand-over(s) per group, saving {overlap_us:,.1f} us of "
                    f"{cube_us + vector_us:,.1f} us")
-    return MixedCost(soc.name, time_us, cube, cube_us, vector_us, handovers, overlap_us, bound, ratio, verdict)
-
+    return MixedCost(soc.name, time_us, cube, cube_us, vector_us, handovers, overlap_us, bound, ratio, verdict, waves)

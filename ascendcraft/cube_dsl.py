@@ -11,12 +11,12 @@ from .check import Analysis, HostPlan, Target, TensorSpec, _HostError, _Report, 
 from .diagnostics import AscendCraftError, diagnostic_at
 from .dsl import (CROSS_FLAGS, CUBE_STAGES, CUBE_STMTS, FLAG_IDS, BufferDecl, CubeBuffer, DType, For, Function,
                              GmRef, Handover, If, Load, LoadL0, MatmulCall, MatmulObj, Mmad, Program, Slice, Stage, Store,
-                             Assign, WaitFlag, walk)
+                             Assign, SyncAll, SYNC_ALL_FLAGS, WaitFlag, walk)
 
 # %% auto #0
-__all__ = ['CUBE_CAPACITY', 'CUBE_FORMAT', 'ACCUMULATOR', 'HANDOVER', 'PIPE_OF', 'c0', 'fractal_dims', 'tile_bytes',
-           'vector_view', 'cube_buffers', 'ub_decls', 'is_mixed', 'core_of', 'uses_handover', 'flag_id', 'analyze_cube',
-           'interpret_cube']
+__all__ = ['CUBE_CAPACITY', 'CUBE_FORMAT', 'ACCUMULATOR', 'HANDOVER', 'PIPE_OF', 'FLAG_MAX_PENDING', 'c0', 'fractal_dims',
+           'tile_bytes', 'vector_view', 'cube_buffers', 'ub_decls', 'is_mixed', 'core_of', 'uses_handover', 'flag_id',
+           'analyze_cube', 'interpret_cube']
 
 # %% ../nbs/07_cube_dsl.ipynb #df276213
 CUBE_CAPACITY = {"l1": 512 * 1024, "l0a": 64 * 1024, "l0b": 64 * 1024, "l0c": 128 * 1024}
@@ -245,23 +245,37 @@ def flag_id(s, program: Program) -> int | None:
 
 @dataclass(frozen=True)
 class _Event:
-    what: str        # 'store' (the cube writes GM) | 'load' (the vector cores read it) | 'set' | 'wait'
+    what: str        # 'store' (a core writes GM the other core reads) | 'load' (the other core reads it) | 'set' | 'wait'
     core: str        # 'AIC' | 'AIV'
     key: object      # the GM tensor, or the flag id
     stmt: object
+    stage: object = None
 
 
-def _events(body, program: Program, cube_out: set) -> list:
-    "The hand-over events of `body` in source order: the cube's GM stores, the vector reads of them, the flags."
+def _handed(body) -> dict:
+    "GM tensor -> the core that stores it, for the tensors one core's stages store and the other core's stages load."
+    stores, loads = {}, {}
+    for s, stage in walk(body):
+        if stage is None: continue
+        match s:
+            case Store(dst=d): stores.setdefault(d.tensor, set()).add(core_of(stage))
+            case Load(src=r): loads.setdefault(r.tensor, set()).add(core_of(stage))
+    return {t: c for t, cs in stores.items() for c in cs if any(o != c for o in loads.get(t, ()))}
+
+
+def _events(body, program: Program, handed: dict) -> list:
+    """The hand-over events of `body` in source order: the stores of a handed tensor, the other core's loads of it,
+    the flags."""
     out = []
     for s, stage in walk(body):
         if stage is None: continue
         core = core_of(stage)
         match s:
-            case Store(dst=d) if core == "AIC": out.append(_Event("store", core, d.tensor, s))
-            case Load(src=r) if core == "AIV" and r.tensor in cube_out: out.append(_Event("load", core, r.tensor, s))
-            case Handover(): out.append(_Event("set", core, flag_id(s, program), s))
-            case WaitFlag(): out.append(_Event("wait", core, flag_id(s, program), s))
+            case Store(dst=d) if handed.get(d.tensor) == core: out.append(_Event("store", core, d.tensor, s, stage))
+            case Load(src=r) if r.tensor in handed and handed[r.tensor] != core:
+                out.append(_Event("load", core, r.tensor, s, stage))
+            case Handover(): out.append(_Event("set", core, flag_id(s, program), s, stage))
+            case WaitFlag(): out.append(_Event("wait", core, flag_id(s, program), s, stage))
     return out
 
 
@@ -289,13 +303,22 @@ def _check_flag_placement(program: Program, kernel: Function, report: _Report, f
                "blocks between the cores with cross-core flags of its own, and explicit ones may clash with them",
                "use the low-level cube form (load / load_l0 / mmad / fixpipe store to a GM workspace) with the flags, "
                "or let the Matmul API hand the block over: matmul(mm, ub_block, ...)")
+    sync_all = next((s for s, _ in walk(kernel.body) if isinstance(s, SyncAll)), None)
     for s, stage in flags:
         f = flag_id(s, program)
+        what = "handover" if isinstance(s, Handover) else "wait"
         if f is None or not 0 <= f < FLAG_IDS:
-            report(s.flag.loc, "cross-flag", f"a cross-core flag id is an integer constant from 0 to {FLAG_IDS - 1}"
-                   + (f", not {f}" if f is not None else ""),
-                   f"Atlas A2 has flag ids 0 to {FLAG_IDS - 1} for CrossCoreSetFlag / CrossCoreWaitFlag; name each "
-                   "with a module constant, e.g. READY = 0")
+            report(s.flag.loc, "cross-flag", f"{what}({program.text(s.flag.loc) or f}): a cross-core flag id is an integer "
+                   f"constant from 0 to {FLAG_IDS - 1}" + (f", not {f}" if f is not None else ""),
+                   f"on Atlas A2 each core has {FLAG_IDS} flag ids, 0 to {FLAG_IDS - 1}, for CrossCoreSetFlag / "
+                   "CrossCoreWaitFlag in mode 2 (the hardware keeps only an id's low 4 bits"
+                   + (f": {f} would be flag {f & 15}" if isinstance(f, int) and f >= FLAG_IDS else "")
+                   + "); name each with a module constant, e.g. READY = 0")
+        elif sync_all is not None and f in SYNC_ALL_FLAGS:
+            report(s.flag.loc, "cross-flag", f"{what}() on flag {f}, in a kernel that calls sync_all() (line "
+                   f"{sync_all.loc.line}): the hardware SyncAll() it lowers to sets and waits on flag ids "
+                   f"{SYNC_ALL_FLAGS[0]} to {SYNC_ALL_FLAGS[-1]} itself, so the two would count each other's sets",
+                   f"use a flag id from 0 to {SYNC_ALL_FLAGS[0] - 1} (or {FLAG_IDS - 1}) for the hand-over")
     for st, _ in walk(kernel.body):
         if not isinstance(st, Stage) or st.kind in CUBE_STAGES: continue
         direct = {id(x) for x in st.body}
@@ -331,17 +354,18 @@ def _sub_block_calls(kernel: Function) -> list:
 
 
 def _check_flags(program: Program, kernel: Function, report: _Report):
-    "The explicit AIC <-> AIV hand-over: flag ids, flags without a partner, and a read of the cube's output before its flag."
+    """The explicit AIC <-> AIV hand-over: flag ids, flags without a partner, and a read of the other core's output
+    (the cube's block of C on the vector cores, or a vector prologue on the cube core) before its flag."""
     flags = [(s, stage) for s, stage in walk(kernel.body) if isinstance(s, CROSS_FLAGS)]
+    handed = _handed(kernel.body)
     if not flags:
         for c in _sub_block_calls(kernel):
             report(c.loc, "cross-flag", "sub_block_idx() is a vector core's place in its cube core's group, in a kernel "
                    "whose cube and vector stages hand over with handover()/wait()",
                    "without the flags, block_idx() already counts every vector core")
-        return
-    _check_flag_placement(program, kernel, report, flags)
-    cube_out = {s.dst.tensor for s, st in walk(kernel.body) if isinstance(s, Store) and st is not None and core_of(st) == "AIC"}
-    every = _events(kernel.body, program, cube_out)
+    else:
+        _check_flag_placement(program, kernel, report, flags)
+    every = _events(kernel.body, program, handed)
     sets = {(e.core, e.key) for e in every if e.what == "set"}
     for e in every:
         other = "AIV" if e.core == "AIC" else "AIC"
@@ -352,7 +376,7 @@ def _check_flags(program: Program, kernel: Function, report: _Report):
                    f"hand it over with `handover({name})` in a {'copyin/compute/copyout' if other == 'AIV' else 'cube'} "
                    "stage, or wait for the flag the other side sets")
     for loop in (s for s, _ in walk(kernel.body) if isinstance(s, For)):
-        inner = _events(loop.body, program, cube_out)
+        inner = _events(loop.body, program, handed)
         for e in inner:
             other = "AIV" if e.core == "AIC" else "AIC"
             if e.what == "set" and e.key is not None \
@@ -360,55 +384,76 @@ def _check_flags(program: Program, kernel: Function, report: _Report):
                 name = _flag_text(e.stmt, program)
                 report(e.stmt.loc, "cross-flag", f"handover({name}) runs every iteration of the loop at line "
                        f"{loop.loc.line} but nothing in it waits for flag {name}: its counter climbs by one per iteration, "
-                       "and a flag takes at most 16 sets",
+                       f"and a flag's counter holds at most {FLAG_MAX_PENDING} pending sets",
                        f"wait for it in the same loop, on the {_CORE_TEXT[other]}")
     for e in (e for e in every if e.what == "load"):
-        _check_read(program, kernel, report, e, cube_out)
+        _check_read(program, kernel, report, e, handed)
 
 
-def _check_read(program: Program, kernel: Function, report: _Report, load: _Event, cube_out: set):
-    "A vector read of the cube's output: handed over in this iteration, and handed back before the cube overwrites it."
-    t = load.key
+FLAG_MAX_PENDING = 15     # a cross-core flag's counter counts 0 to 15 (CrossCoreWaitFlag's page)
+# the words of the two directions: (writer, reader) -> texts
+_WHO = {"AIC": ("the cube core", "the cube"), "AIV": ("the vector cores", "the vector cores")}
+
+
+def _set_where(stage) -> str:
+    "Where a hand-over set goes: the stage of the store, and the pipe it sets on."
+    return f"the {stage.kind} stage", PIPE_OF[stage.kind]
+
+
+def _check_read(program: Program, kernel: Function, report: _Report, load: _Event, handed: dict):
+    """A read of the other core's output: handed over in this iteration, and handed back before the writer overwrites
+    it. Either direction: the cube's stores read by the vector cores (AIC -> AIV), or a vector prologue's stores read
+    by the cube core (AIV -> AIC)."""
+    t, reader = load.key, load.core
+    writer = handed[t]
+    (w_name, w_short), (r_name, _) = _WHO[writer], _WHO[reader]
     chain = _loop_chain(kernel.body, load.stmt) or ()
-    loop = next((l for l in reversed(chain) if any(e.what == "store" and e.key == t for e in _events(l.body, program, cube_out))), None)
-    ev = _events(loop.body if loop else kernel.body, program, cube_out)
+    loop = next((l for l in reversed(chain) if any(e.what == "store" and e.key == t for e in _events(l.body, program, handed))), None)
+    ev = _events(loop.body if loop else kernel.body, program, handed)
     i = next(j for j, e in enumerate(ev) if e.stmt is load.stmt)
     stores = [j for j, e in enumerate(ev) if e.what == "store" and e.key == t]
     before = [j for j in stores if j < i]
-    ready = {ev[h].key for j in before for h in range(j + 1, len(ev)) if ev[h].what == "set" and ev[h].core == "AIC"}
-    if not any(e.what == "wait" and e.core == "AIV" and e.key in ready for e in ev[:i]):
-        late = "" if before else f" (the cube stores '{t}' only after this read{' in each iteration' if loop else ''})"
+    ready = {ev[h].key for j in before for h in range(j + 1, len(ev)) if ev[h].what == "set" and ev[h].core == writer}
+    if not any(e.what == "wait" and e.core == reader and e.key in ready for e in ev[:i]):
+        late = "" if before else f" ({w_short} stores '{t}' only after this read{' in each iteration' if loop else ''})"
+        any_store = next((e for e in _events(kernel.body, program, handed) if e.what == "store" and e.key == t), None)
+        where, pipe = _set_where(any_store.stage) if any_store else ("the storing stage", "its pipe")
+        order = "the cube stages before the vector stages" if writer == "AIC" else "the vector stages before the cube stages"
         report(load.stmt.loc, "missing-handover",
-               f"the vector cores read '{t}' before the cube core has handed it over: no wait() before this read on a flag "
-               f"the cube sets after its store to '{t}'{late}",
-               f"in the fixpipe stage, follow `store({t}[...], ...)` with `handover(READY)`; open this stage with "
-               "`wait(READY)` (CrossCoreSetFlag<2, PIPE_FIX> on the cube core, CrossCoreWaitFlag on the vector cores), "
-               "with the cube stages before the vector stages in the loop")
+               f"{r_name} read{'s' if reader == 'AIC' else ''} '{t}' before {w_name} {'has' if writer == 'AIC' else 'have'} handed it over: no wait() "
+               f"before this read on a flag {w_short} set{'s' if writer == 'AIC' else ''} after "
+               f"{'its' if writer == 'AIC' else 'their'} store to '{t}'{late}",
+               f"in {where}, follow `store({t}[...], ...)` with `handover(READY)`; open this {load.stage.kind} stage "
+               f"with `wait(READY)` (CrossCoreSetFlag<2, {pipe}> on {w_name}, CrossCoreWaitFlag on {r_name}), "
+               f"with {order} in the loop")
         return
     if loop is None: return
-    freed = {ev[h].key for h in range(i + 1, len(ev)) if ev[h].what == "set" and ev[h].core == "AIV"}
+    freed = {ev[h].key for h in range(i + 1, len(ev)) if ev[h].what == "set" and ev[h].core == reader}
     inside = {id(e.stmt) for e in ev}
-    primed = {e.key for e in _events(kernel.body, program, cube_out)     # hand-backs given before the loop runs
-              if e.what == "set" and e.core == "AIV" and id(e.stmt) not in inside}
+    primed = {e.key for e in _events(kernel.body, program, handed)     # hand-backs given before the loop runs
+              if e.what == "set" and e.core == reader and id(e.stmt) not in inside}
     for j in before:
-        if any(e.what == "wait" and e.core == "AIC" and e.key in freed for e in ev[j + 1:]): continue
-        early = next((e for e in ev[:j] if e.what == "wait" and e.core == "AIC" and e.key in freed), None)
+        if any(e.what == "wait" and e.core == writer and e.key in freed for e in ev[j + 1:]): continue
+        early = next((e for e in ev[:j] if e.what == "wait" and e.core == writer and e.key in freed), None)
         if early is not None and early.key in primed: continue
         if early is not None:
             name = _flag_text(early.stmt, program)
             report(early.stmt.loc, "flag-deadlock",
-                   f"the cube core waits for flag {name} before its store to '{t}', but the vector cores hand {name} over "
-                   "only after they have read that store: the first wait never ends",
-                   f"wait for {name} after the store's handover, in the fixpipe stage (or let the vector cores hand "
+                   f"{w_name} wait{'s' if writer == 'AIC' else ''} for flag {name} before "
+                   f"{'its' if writer == 'AIC' else 'their'} store to '{t}', but {r_name} hand{'s' if reader == 'AIC' else ''} "
+                   f"{name} over only after {'it has' if reader == 'AIC' else 'they have'} read that store: the first "
+                   "wait never ends",
+                   f"wait for {name} after the store's handover, in {_set_where(ev[j].stage)[0]} (or let {r_name} hand "
                    f"{name} over once before the loop: the slot starts free)")
         else:
             s = ev[j].stmt
             report(s.loc, "missing-handover",
-                   f"the cube core stores its next block into '{t}' while the vector cores may still read this one: "
-                   f"nothing in the loop at line {loop.loc.line} makes it wait until they have read it",
-                   f"close the vector stage that loads '{t}' with `handover(FREE)`, and let the cube core `wait(FREE)` "
-                   "after its store's handover in the fixpipe stage")
-
+                   f"{w_name} store{'s' if writer == 'AIC' else ''} {'its' if writer == 'AIC' else 'their'} next block "
+                   f"into '{t}' while {r_name} may still read this one: nothing in the loop at line {loop.loc.line} makes "
+                   f"{'it' if writer == 'AIC' else 'them'} wait until {'they have' if reader == 'AIV' else 'it has'} read it",
+                   f"close the {load.stage.kind} stage that loads '{t}' with `handover(FREE)` (or hand FREE over in a "
+                   f"later stage of {r_name}), and let {w_name} `wait(FREE)` after "
+                   f"{'its' if writer == 'AIC' else 'their'} store's handover")
 
 # %% ../nbs/07_cube_dsl.ipynb #639713b1
 def _value(e, values: dict, report: _Report, what: str):
@@ -665,26 +710,69 @@ class _CubeMachine:
         raise _CubeStop(loc, "interp-unsupported", "matmul() into UB needs the mixed interpreter")
 
 
+@dataclass
+class _Wait:
+    "What a core of a mixed launch yields while the flag it waits for is not set yet."
+    stmt: object
+    worker: int
+    key: int
+
+
 def _mixed_machine(program: Program, plan: HostPlan, storage: dict, target: Target, poison: int):
-    """The vector interpreter, handing cube stages to a `_CubeMachine` that shares its GM and UB. With explicit flags
-    every vector core of a group is a worker of its own (block_idx() the group, sub_block_idx() its place in it) and
-    runs its group's cube stages before its own vector stages: the cube's output is a function of the inputs, so
-    both see the block the cube core hands over; the flags order nothing in a sequential run."""
+    """The vector interpreter, handing cube stages to a `_CubeMachine` that shares its GM and UB.
+
+    Without explicit flags (the Matmul object hands a block of C to UB) every vector core is a worker that runs the
+    cube stages itself before its own vector stages: the cube's output is a function of the inputs.
+
+    With explicit flags each group is three workers, as on the chip: the cube core (worker 3g, the cube stages only)
+    and its two vector cores (3g + 1 and 3g + 2, the vector stages; sub_block_idx() 0 and 1). `handover(F)` and
+    `wait(F)` work like CrossCoreSetFlag<2> / CrossCoreWaitFlag: the cube core's set counts once for each vector core,
+    the vector cores' sets count for the cube core when both have set, and a wait takes one count or hands the run to
+    the next core (`_run_groups`). So a hand-over either way (the cube's block of C to the vector cores, or a vector
+    prologue to the cube core) is read only once it is written, in any order the flags allow."""
     from ascendcraft.interp import _Machine, _Tensor, spec_dtype
-    groups = 2 if uses_handover(program.kernels[plan.kernel]) else 1
+    split = uses_handover(program.kernels[plan.kernel])
+    per = 3 if split else 1
 
     class Mixed(_Machine):
-        workers = property(lambda self: self.plan.blocks * groups)
+        workers = property(lambda self: self.plan.blocks * per)
 
         def builtin(self, func: str, block: int) -> int:
-            if groups == 1: return super().builtin(func, block)
-            return {"block_idx": block // 2, "block_num": self.plan.blocks, "sub_block_idx": block % 2}[func]
+            if not split: return super().builtin(func, block)
+            return {"block_idx": block // 3, "block_num": self.plan.blocks, "sub_block_idx": max(block % 3 - 1, 0)}[func]
+
+        def flag(self, s, block):
+            "A handover / wait on worker `block` (a generator: it yields while the wait is not released)."
+            key, group, role = flag_id(s, self.program), block // 3, block % 3
+            if isinstance(s, Handover):
+                self.tick += 1
+                if role == 0:
+                    for k in (1, 2): self.counts[(group * 3 + k, key)] = self.counts.get((group * 3 + k, key), 0) + 1
+                    return
+                pend = self.pending.setdefault((group, key), [0, 0])
+                pend[role - 1] += 1
+                if all(pend):
+                    pend[0] -= 1; pend[1] -= 1
+                    self.counts[(group * 3, key)] = self.counts.get((group * 3, key), 0) + 1
+                return
+            while not self.counts.get((block, key)):
+                yield _Wait(s, block, key)
+            self.counts[(block, key)] -= 1
+            self.tick += 1
 
         def stmt(self, s, env, ub, block, stage):
             if isinstance(s, Stage) and s.kind in CUBE_STAGES:
+                if split and block % 3: return              # a vector core: the cube core runs this stage
                 cube.ub, cube.block = ub, block
-                env["__block"] = block // groups
-                for st in s.body: cube.stmt(st, env)
+                if split: cube.state = self.states.setdefault(block, {})
+                env["__block"] = block // per
+                for st in s.body:
+                    if isinstance(st, CROSS_FLAGS): yield from self.flag(st, block)
+                    else: cube.stmt(st, env)
+                return
+            if split and isinstance(s, Stage) and block % 3 == 0: return     # the cube core runs no vector stage
+            if isinstance(s, CROSS_FLAGS):
+                if split: yield from self.flag(s, block)
                 return
             if isinstance(s, CUBE_STMTS): return
             yield from super().stmt(s, env, ub, block, stage)
@@ -707,7 +795,40 @@ def _mixed_machine(program: Program, plan: HostPlan, storage: dict, target: Targ
         cube.ub.written[start: start + view.nbytes] = True
         return view
     cube.ub_view = ub_view
-    return Mixed(program, plan, tensors, target, poison)
+    machine = Mixed(program, plan, tensors, target, poison)
+    machine.counts, machine.pending, machine.states, machine.tick = {}, {}, {}, 0
+    return machine
+
+
+def _run_groups(machine, kernel: Function):
+    """Run the three cores of each group of a kernel with explicit flags: each core runs until it waits for a flag
+    nobody has set yet, then the next one; a round in which every live core waits and no flag moves is a deadlock."""
+    from ascendcraft.interp import _Stop
+    where = {0: "the cube core", 1: "vector core 0", 2: "vector core 1"}
+    for g in range(machine.plan.blocks):
+        runs = {w: machine.run_block(w) for w in range(3 * g, 3 * g + 3)}
+        while runs:
+            before, stuck = machine.tick, []
+            for w in list(runs):
+                try:
+                    y = next(runs[w])
+                    while not isinstance(y, _Wait) or machine.counts.get((w, y.key)):
+                        if not isinstance(y, _Wait):
+                            raise _Stop(y.loc, "interp-unsupported", "sync_all() in a kernel whose cores hand over with "
+                                        "handover()/wait() is not interpreted", "run it on the emulator")
+                        y = next(runs[w])
+                    stuck.append(y)
+                except StopIteration:
+                    del runs[w]
+            if runs and machine.tick == before and len(stuck) == len(runs):
+                s = stuck[0]
+                others = "; ".join(f"{where[x.worker % 3]} waits at line {x.stmt.loc.line}" for x in stuck[1:])
+                name = _flag_text(s.stmt, machine.program)
+                raise _Stop(s.stmt.loc, "flag-deadlock", f"{where[s.worker % 3]} of group {g} waits for flag {name}, which "
+                            f"no core of its group can still set" + (f" ({others})" if others else "")
+                            + ": on the NPU the kernel hangs here",
+                            f"hand {name} over (handover({name})) on the other side of the group before this wait, "
+                            "as many times as it is waited for")
 
 
 def interpret_cube(program: Program, inputs: dict, target: Target | None = None, poison: int = 0xA5):
@@ -726,7 +847,7 @@ def interpret_cube(program: Program, inputs: dict, target: Target | None = None,
         roles = {n: "in" for n in arrays} | {n: "out" for n in plan.outputs} | {n: "workspace" for n in plan.workspaces}
         machine = _mixed_machine(program, plan, {n: (a, roles[n]) for n, a in storage.items()}, target or Target(), poison)
         try:
-            _schedule(machine, kernel)
+            (_run_groups if uses_handover(kernel) else _schedule)(machine, kernel)
         except (_Stop, _CubeStop) as stop:
             raise AscendCraftError(diagnostic_at(program.source, program.filename, stop.kind, stop.message,
                                                  stop.loc.line or None, stop.loc.col or None, stop.loc.end_col or None,

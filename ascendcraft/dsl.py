@@ -18,12 +18,12 @@ from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, parse_pyth
 __all__ = ['DTYPES', 'f32', 'f16', 'bf16', 'i32', 'i64', 'i16', 'i8', 'u8', 'u16', 'u32', 'BOOL', 'SCALAR_TYPES', 'ARITH',
            'FLOAT', 'MOVABLE', 'FILLABLE', 'GATHERABLE', 'PRIMS', 'CMP_MODES', 'ROUND_MODES', 'CASTS',
            'SCALAR_BUILTINS', 'SCALAR_CONSTANTS', 'BUFFER_KINDS', 'STAGES', 'NOLOC', 'Expr', 'Stmt', 'MAX_DSL_LINES',
-           'MAX_DSL_CHARS', 'CUBE_BUFFERS', 'CUBE_STAGES', 'CUBE_CALLS', 'FLAG_IDS', 'CUBE_STMTS', 'CROSS_FLAGS',
-           'DType', 'Prim', 'operand_extent', 'Loc', 'Const', 'Name', 'BinOp', 'UnaryOp', 'Compare', 'BoolOp', 'IfExp',
-           'Call', 'GetValue', 'UbRef', 'Slice', 'GmRef', 'Assign', 'BufferDecl', 'For', 'If', 'Stage', 'Load', 'Store',
-           'VecOp', 'SetValue', 'SyncAll', 'Assert', 'Workspace', 'Launch', 'Param', 'Function', 'Program', 'walk',
-           'expr_children', 'names_in', 'parse', 'CubeBuffer', 'MatmulObj', 'LoadL0', 'Mmad', 'MatmulCall', 'Handover',
-           'WaitFlag', 'is_cube']
+           'MAX_DSL_CHARS', 'CUBE_BUFFERS', 'CUBE_STAGES', 'CUBE_CALLS', 'FLAG_IDS', 'SYNC_ALL_FLAGS', 'CUBE_STMTS',
+           'CROSS_FLAGS', 'DType', 'Prim', 'operand_extent', 'Loc', 'Const', 'Name', 'BinOp', 'UnaryOp', 'Compare',
+           'BoolOp', 'IfExp', 'Call', 'GetValue', 'UbRef', 'Slice', 'GmRef', 'Assign', 'BufferDecl', 'For', 'If',
+           'Stage', 'Load', 'Store', 'VecOp', 'SetValue', 'SyncAll', 'Assert', 'Workspace', 'Launch', 'Param',
+           'Function', 'Program', 'walk', 'expr_children', 'names_in', 'parse', 'CubeBuffer', 'MatmulObj', 'LoadL0',
+           'Mmad', 'MatmulCall', 'Handover', 'WaitFlag', 'is_cube']
 
 # %% ../nbs/02_dsl.ipynb #4e4ed7f6
 @dataclass(frozen=True)
@@ -1087,7 +1087,8 @@ def parse(source: str, filename: str = "<dsl>") -> Program:
 CUBE_BUFFERS = {"l1": "L1", "l0a": "L0A", "l0b": "L0B", "l0c": "L0C"}
 CUBE_STAGES = ("copyl1", "split", "cube", "fixpipe")
 CUBE_CALLS = ("load_l0", "mmad", "matmul", "handover", "wait")
-FLAG_IDS = 11      # CrossCoreSetFlag / CrossCoreWaitFlag flag ids on Atlas A2: 0 to 10
+FLAG_IDS = 16      # CrossCoreSetFlag / CrossCoreWaitFlag flag ids on Atlas A2 in modes 0, 1 and 2: 0 to 15 (16 per core)
+SYNC_ALL_FLAGS = range(11, 15)   # the ids the hardware SyncAll() (what sync_all() lowers to) sets and waits on itself
 
 
 @dataclass(frozen=True)

@@ -185,7 +185,8 @@ def cost_table_html(cost) -> str:
         nbytes = f"{cost.pipe_bytes[name]:,}" if name in cost.pipe_bytes else ""
         rows.append(f'<tr><td style="{cell};text-align:left">{name}</td><td style="{cell}">{cost.pipe_busy_us.get(name, 0.0):,.1f}</td>'
                     f'<td style="{cell}">{bar}{pct:.0f}%</td><td style="{cell}">{nbytes}</td></tr>')
-    facts = [("blocks / cores / waves", f"{cost.block_dim} / {cost.cores_used} / {cost.waves}"),
+    facts = [("blocks / cores / waves", f"{cost.block_dim} / {cost.cores_used} / {cost.waves}"
+              + (f" ({cost.launch})" if getattr(cost, "launch", "") else "")),
              ("GM bytes", f"{cost.gm_bytes:,}"), ("HBM bound", f"{cost.bound_us:,.1f} µs"),
              ("launch + start-up", f"{cost.overhead_us:,.1f} µs")]
     fact_rows = "".join(f'<tr><td style="{cell};text-align:left;color:#57606a">{k}</td><td style="{cell}" colspan="3">{v}</td></tr>'

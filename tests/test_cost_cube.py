@@ -210,3 +210,58 @@ def test_aivs_that_reach_different_syncall_counts_are_still_an_error():
     with pytest.raises(AscendCraftError, match="different numbers of SyncAll"):
         kernel_time(Trace(rows, ["Add", "SyncAll"], 6, {"cores": {"aic_per_group": 1, "aiv_per_group": 2, "groups": 2}}),
                     load_soc("Ascend910B2"))
+
+
+# ---- waves by kernel type: 24 AIC + 48 AIV on the 910B2 ---------------------------------------------------------------
+def test_a_mixed_launch_runs_in_waves_of_24_groups():
+    # MIX_AIC_1_2 with blockDim n: n AIC + 2n AIV, min(n, 24) groups at a time, ceil(n / 24) waves; same work per group
+    from ascendcraft.cost import kernel_time, launch_waves
+    from ascendcraft.cost_cube import mixed_cost
+    soc = load_soc("Ascend910B2")
+    traces = {g: _mixed_trace(2, groups=g) for g in (24, 25, 48)}
+    assert [launch_waves(t, soc)[:2] for t in traces.values()] == [(72, 1), (72, 2), (72, 2)]
+    assert "24 AIC + 48 AIV at a time" in launch_waves(traces[48], soc)[2]
+    mc = {g: mixed_cost(t, soc) for g, t in traces.items()}
+    assert [mc[g].waves for g in mc] == [1, 2, 2] and [mc[g].cube.waves for g in mc] == [1, 2, 2]
+    head = soc.launch_us + soc.block_head_us
+    one = mc[24].time_us - head                                   # one wave's work, start-up excluded
+    assert one > 0
+    # the 25th group waits for an AI core: nearly a second wave (one group's work + its start-up), as many as 48 groups
+    assert mc[25].time_us == pytest.approx(mc[48].time_us, rel=0.03)
+    assert mc[25].time_us >= mc[24].time_us + 0.9 * (one + soc.block_head_us)
+    assert mc[25].vector_us == pytest.approx(2 * mc[24].vector_us, rel=0.05)   # each wave's start-up is not vector work
+    kt = {g: kernel_time(t, soc) for g, t in traces.items()}          # the line model bench uses
+    assert [(kt[g].waves, kt[g].cores_used) for g in kt] == [(1, 72), (2, 72), (2, 72)]
+    assert kt[25].total_us == pytest.approx(kt[48].total_us, rel=0.03) and kt[25].total_us > 1.3 * kt[24].total_us
+    from ascendcraft.cost import summary_table
+    assert "| 144 / 72 / 2 (48 groups of 1 AIC + 2 AIV: 24 AIC + 48 AIV at a time) |" in summary_table(kt[48])
+
+
+def _one_type_trace(blocks, kind):
+    "`blocks` blocks of the same work, all on the cube (AIC_ONLY) or all on the vector unit (AIV_ONLY)."
+    from ascendcraft.trace import Kind, Pipe, Trace, make_records
+    pipe, op = (Pipe.M, 0) if kind == "aic" else (Pipe.V, 1)
+    rows = [dict(core=b, pipe=pipe, kind=Kind.INSTR, op=op, repeats=20000, elems=16 ** 3) for b in range(blocks)]
+    cols = {k: [r.get(k, 0) for r in rows] for k in set().union(*rows)}
+    layout = {"aic_per_group": 1, "aiv_per_group": 0} if kind == "aic" else {"aic_per_group": 0, "aiv_per_group": 1}
+    return Trace(make_records(**cols), ["Mmad", "Add"], blocks, {"cores": {**layout, "groups": blocks}})
+
+
+@pytest.mark.parametrize("kind, cores", [("aic", 24), ("aiv", 48)])
+def test_pure_cube_launches_wave_on_the_24_aics_and_pure_vector_ones_on_the_48_aivs(kind, cores):
+    from ascendcraft.cost import block_cores, kernel_time, launch_waves
+    soc = load_soc("Ascend910B2")
+    assert (soc.cube_cores, soc.vector_cores) == (24, 48)
+    full, more, double = (_one_type_trace(n, kind) for n in (cores, cores + 1, 2 * cores))
+    assert [launch_waves(t, soc)[:2] for t in (full, more, double)] == [(cores, 1), (cores, 2), (cores, 2)]
+    assert list(block_cores(double, soc.vector_cores, soc.cube_cores)) == [b % cores for b in range(2 * cores)]
+    kt = [kernel_time(t, soc) for t in (full, more, double)]
+    assert [k.waves for k in kt] == [1, 2, 2] and {k.cores_used for k in kt} == {cores}
+    work = kt[0].total_us - soc.launch_us                  # one block's work and start-up per core
+    assert kt[1].total_us == pytest.approx(kt[2].total_us, rel=1e-6)
+    assert kt[2].total_us - soc.launch_us == pytest.approx(2 * work, rel=0.02)
+    if kind == "aic":                                     # the cube model deals the blocks to the AICs the same way
+        from ascendcraft.cost_cube import cube_cost
+        cc = [cube_cost(t, soc) for t in (full, more, double)]
+        assert [c.waves for c in cc] == [1, 2, 2] and cc[0].aic_used == cc[2].aic_used == 24
+        assert cc[2].pipe_us["M"] == pytest.approx(2 * cc[0].pipe_us["M"]) == pytest.approx(cc[1].pipe_us["M"])

@@ -92,7 +92,8 @@ def test_removing_the_wait_is_a_missing_handover_at_the_read():
     assert d.line == _line(src, "load(cin, ws[")
     assert "'ws'" in d.message and "wait(READY)" in d.hint and "^" in d.render()
     # the READY sets now pile up: nothing in the loop waits for them
-    assert any(d.kind == "cross-flag" and d.line == _line(src, "handover(READY)") and "16" in d.message for d in errs)
+    assert any(d.kind == "cross-flag" and d.line == _line(src, "handover(READY)") and "at most 15 pending" in d.message
+               for d in errs)
 
 
 def test_the_cube_overwriting_a_slot_the_vector_cores_read_is_a_missing_handover_at_the_store():
@@ -143,8 +144,9 @@ def test_a_wait_for_the_slot_before_the_first_store_deadlocks_unless_the_slot_st
 
 
 def test_flag_ids_placement_and_the_matmul_api():
-    errs = _errors(SRC.replace("FREE = 1 ", "FREE = 11 "))
-    assert [d.kind for d in errs] == ["cross-flag", "cross-flag"] and "0 to 10" in errs[0].message
+    errs = _errors(SRC.replace("FREE = 1 ", "FREE = 16 "))
+    assert [d.kind for d in errs] == ["cross-flag", "cross-flag"] and "0 to 15, not 16" in errs[0].message
+    assert "16 would be flag 0" in errs[0].hint
     src = SRC.replace("            wait(READY)\n            load(bin, bias[n0 : n0 + n])\n",
                       "            load(bin, bias[n0 : n0 + n])\n            wait(READY)\n")
     d = next(d for d in _errors(src) if d.kind == "cross-flag")

@@ -42,8 +42,10 @@ extern "C" __global__ __aicore__ void rotate_named(GM_ADDR x, GM_ADDR ws, GM_ADD
 """
 
 
-def _run(flag: str):
-    b = build({"rotate_named.cpp": KERNEL.replace("THE_FLAG_ID", flag)})
+def _run(flag: str, sync_all: bool = False):
+    src = KERNEL.replace("THE_FLAG_ID", flag)
+    if sync_all: src = src.replace("    CrossCoreWaitFlag(" + flag + ");\n", "    CrossCoreWaitFlag(" + flag + ");\n    SyncAll();\n")
+    b = build({"rotate_named.cpp": src})
     assert b.ok, b.log[-2000:]
     x = np.arange(32, dtype=np.float32)
     return x, run(b, [GM("x", x), GM("ws", np.empty(32, np.float32), "workspace"), GM("y", np.empty(32, np.float32), "out")],
@@ -60,7 +62,21 @@ def test_the_system_flag_ids_hand_over_like_any_other():
 def test_a_flag_id_past_15_is_an_error_naming_the_range():
     _, r = _run("16")
     d = next(d for d in r.errors if d.kind == "cross-flag-id")
-    assert "0..15" in d.message
+    # the range of modes 0, 1 and 2 on A2 (the DSL's handover()/wait() checks the same 0..15), at the set, with the fix
+    assert "CrossCoreSetFlag<0>(16)" in d.message and "0..15 in modes 0, 1 and 2" in d.message
+    assert "16 would be flag 0" in d.hint and d.line == KERNEL.splitlines().index("    CrossCoreSetFlag<0, PIPE_MTE3>(THE_FLAG_ID);") + 1
+    assert "^" in d.render() and "hint:" in d.render()
+
+
+def test_a_flag_id_the_hardware_sync_all_uses_beside_sync_all_is_a_warning():
+    # SyncAll (the hardware form) sets and waits on 11..14 itself: a hand-over on one of them beside it is flagged once
+    x, r = _run("SYNC_AIC_FLAG", sync_all=True)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_array_equal(r.outputs["y"], np.roll(x, -8))
+    [d] = [d for d in r.diagnostics if d.kind == "cross-flag-syncall"]
+    assert d.severity == "warning" and "flag 11" in d.message and "11..14" in d.message and "0 to 10 or 15" in d.hint
+    _, r = _run("15", sync_all=True)
+    assert r.ok and not [d for d in r.diagnostics if d.kind == "cross-flag-syncall"]
 
 
 OPS_BASE_KERNEL = """#include "kernel_operator.h"

@@ -23,7 +23,8 @@ namespace ascendcraft { namespace emu {
 
 namespace {
 
-constexpr int kFlagIds = 16;       // flag ids 0..15 in modes 0, 1 and 2 (the CrossCoreSetFlag page)
+constexpr int kFlagIds = 16;       // flag ids 0..15 per core in modes 0, 1 and 2 on A2 (the CrossCoreSetFlag page)
+constexpr int kSyncAllLo = 11, kSyncAllHi = 14;  // the ids the hardware SyncAll sets and waits on itself
 constexpr uint32_t kFlagMax = 15;  // a flag's counter holds at most 15 pending sets
 
 // ---- the kernel type the build found (see ascendcraft.emu_kind) ----------------------------------------
@@ -240,6 +241,10 @@ struct CrossState {
     CoreClock barrier_acc[2], barrier_done[2];
     RangeMap writes;
     bool pair_warned = false;     // the AIV pair's duplicated writes: one warning a launch
+    // a flag id the hardware SyncAll also uses (11..14), and the hardware SyncAll: one warning a launch when both
+    SrcLoc reserved_flag, sync_all;
+    int reserved_id = -1;
+    bool syncall_warned = false;
     std::vector<RangeMap> reads;  // per slot
 };
 CrossState* g_cross = nullptr;
@@ -363,16 +368,51 @@ bool kernel_on_aic() { return my_aic(); }
 bool kernel_mixed_aic() { return g_launch && g_launch->mixed && my_aic(); }
 
 // ---- CrossCoreSetFlag / CrossCoreWaitFlag ---------------------------------------------------------------------
+namespace {
+// A flag id outside 0..15: on A2 the hardware keeps the id's low 4 bits, so the kernel would set or wait on another
+// flag than it names; the emulator stops at the call.
+void check_flag_id(Op op, const char* what, int mode, int64_t id, const SrcLoc& loc) {
+    if (id >= 0 && id < kFlagIds) return;
+    const long long v = static_cast<long long>(id);
+    Report r("cross-flag-id", op, loc);
+    if (mode >= 0)
+        r.msg("%s<%d>(%lld): flag ids are 0..15 in modes 0, 1 and 2 on Ascend 910B (A2), 16 per core", what, mode, v);
+    else
+        r.msg("%s(%lld): flag ids are 0..15 in modes 0, 1 and 2 on Ascend 910B (A2), 16 per core", what, v);
+    r.val("flag_id", id);
+    if (id >= kFlagIds)
+        r.hint("use a flag id from 0 to 15 (the hardware keeps only the low 4 bits: %lld would be flag %lld, another "
+               "hand-over's flag)", v, v & 15);
+    else
+        r.hint("use a flag id from 0 to 15");
+    r.fail();
+}
+// The hardware SyncAll uses flag ids 11..14 itself: a kernel that also hands over on one of them counts SyncAll's
+// sets as its own (or SyncAll counts the kernel's). One warning a launch, at the flag, naming the SyncAll.
+void check_syncall_clash(Op op, int64_t id, const SrcLoc& loc, bool is_sync_all) {
+    CrossState& st = *g_cross;
+    if (is_sync_all) { if (!st.sync_all.line) st.sync_all = loc; }
+    else if (id >= kSyncAllLo && id <= kSyncAllHi && st.reserved_id < 0) { st.reserved_flag = loc; st.reserved_id = static_cast<int>(id); }
+    if (st.syncall_warned || st.reserved_id < 0 || !st.sync_all.line) return;
+    st.syncall_warned = true;
+    Report("cross-flag-syncall", Op::CrossCoreSetFlag, st.reserved_flag)
+        .msg("flag %d, in a kernel that also calls SyncAll() (line %d): the hardware SyncAll sets and waits on flag ids "
+             "11..14 itself, so the two count each other's sets", st.reserved_id, st.sync_all.line)
+        .val("flag_id", st.reserved_id).val("sync_all_line", st.sync_all.line)
+        .hint("hand over on a flag id from 0 to 10 or 15, or synchronise with the software SyncAll(gmWorkspace, ubWorkspace)")
+        .warn();
+    (void)op;
+}
+}  // namespace
+
 void cross_set_flag(uint8_t mode, uint8_t pipe, int64_t id, SrcLoc loc) {
     enter(Op::CrossCoreSetFlag, loc);
-    if (id < 0 || id >= kFlagIds)
-        Report("cross-flag-id", Op::CrossCoreSetFlag, loc)
-            .msg("CrossCoreSetFlag(%lld): flag ids are 0..15 on Ascend 910B (A2)", static_cast<long long>(id))
-            .val("flag_id", id).hint("use a flag id from 0 to 15").fail();
+    check_flag_id(Op::CrossCoreSetFlag, "CrossCoreSetFlag", mode, id, loc);
     if (!g_cross)
         Report("cross-flag-launch", Op::CrossCoreSetFlag, loc)
             .msg("CrossCoreSetFlag in a kernel the emulator did not lay out for cross-core flags")
             .hint("declare the kernel type with KERNEL_TASK_TYPE_DEFAULT(...) in the kernel function").fail();
+    check_syncall_clash(Op::CrossCoreSetFlag, id, loc, false);
     const int slot = my_slot();
     const bool aic = g_layout.is_aic(slot);
     if (mode == 1 && (aic || g_layout.aiv < 2))
@@ -425,14 +465,12 @@ void cross_set_flag(uint8_t mode, uint8_t pipe, int64_t id, SrcLoc loc) {
 
 void cross_wait_flag(int64_t id, SrcLoc loc) {
     enter(Op::CrossCoreWaitFlag, loc);
-    if (id < 0 || id >= kFlagIds)
-        Report("cross-flag-id", Op::CrossCoreWaitFlag, loc)
-            .msg("CrossCoreWaitFlag(%lld): flag ids are 0..15 on Ascend 910B (A2)", static_cast<long long>(id))
-            .val("flag_id", id).hint("use a flag id from 0 to 15").fail();
+    check_flag_id(Op::CrossCoreWaitFlag, "CrossCoreWaitFlag", -1, id, loc);
     if (!g_cross)
         Report("cross-flag-launch", Op::CrossCoreWaitFlag, loc)
             .msg("CrossCoreWaitFlag in a kernel the emulator did not lay out for cross-core flags")
             .hint("declare the kernel type with KERNEL_TASK_TYPE_DEFAULT(...) in the kernel function").fail();
+    check_syncall_clash(Op::CrossCoreWaitFlag, id, loc, false);
     const int slot = my_slot();
     Counter& c = g_cross->flags[slot][id];
     g_cross->scheduler->block_until(slot, [&c] { return c.count > 0; }, loc, fmt("CrossCoreWaitFlag(%lld)", static_cast<long long>(id)));
@@ -444,6 +482,7 @@ void cross_wait_flag(int64_t id, SrcLoc loc) {
 
 // SyncAll in a cross-core launch: a barrier among the cores of the caller's type.
 void cross_sync_all(SrcLoc loc) {
+    check_syncall_clash(Op::SyncAll, -1, loc, true);
     CrossState& st = *g_cross;
     const int slot = my_slot();
     const int t = g_layout.is_aic(slot) ? 0 : 1;

@@ -5,7 +5,7 @@
 //   MIX_AIC_1_1: block_dim groups of 1 AIC + 1 AIV;   MIX_AIC_1_2: block_dim groups of 1 AIC + 2 AIV.
 // GetBlockIdx() is the group on an AIC and group * 2 + sub-block on an AIV of a 1:2 launch; GetSubBlockIdx() is the
 // AIV's place in its group; GetTaskRation() is 2 on the AIVs of a 1:2 launch and 1 elsewhere.
-// CrossCoreSetFlag<mode, pipe>(id) / CrossCoreWaitFlag(id) (flag ids 0..15, a counter per core and id, at most 15 sets
+// CrossCoreSetFlag<mode, pipe>(id) / CrossCoreWaitFlag(id) (flag ids 0..15 in modes 0-2, a counter per core and id, at most 15 sets
 // pending): mode 0 releases every core of the setter's type once all of them have set; mode 1 releases both AIVs of a
 // group once both have set; mode 2 hands over between the AIC and the AIVs of a group (the AIC's set releases each
 // AIV, the AIVs' sets together release the AIC). The emulator runs the cores cooperatively, checks that every GM
