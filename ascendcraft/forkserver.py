@@ -7,6 +7,7 @@ Docs: https://ascendcraft.github.io/ascendcraft/forkserver.html.md"""
 # %% ../nbs/29_forkserver.ipynb #d8cd5272
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
@@ -63,6 +64,10 @@ def serve(preload: str = "ascendcraft.bench", entry: str = "main") -> int:
     main = getattr(module, entry)
     if callable(warm_up := getattr(module, "warm_up", None)): warm_up()
     from ascendcraft.emu import dies_with_this_process
+    # What the server imported lives as long as any child: moved out of the collector's generations, a child's full
+    # collections no longer walk torch's and the harness's objects (about 0.1 s each, several per task process), and
+    # do not write to their pages, which stay shared with the server instead of being copied into every child.
+    gc.freeze()
     if threading.active_count() > 1:
         replies.write(f"unsafe {threading.active_count()} Python threads after importing {preload}\n")
         return 1
