@@ -40,11 +40,12 @@ class NativeUnavailable(Exception):
 @dataclass(frozen=True)
 class NativeSource:
     """A C++ source of ours that `build_library` builds into a shared library once per machine (`with_c10`: links
-    PyTorch's c10; `optimise`: g++'s level, -O3 where the loops must vectorise; no -march, the build is portable)."""
+    PyTorch's c10; `flags`: g++'s optimisation options, -O3 where the loops must vectorise; never -march, so that the
+    build stays portable)."""
     path: Path
     library: str
     with_c10: bool = True
-    optimise: str = "-O2"
+    flags: tuple[str, ...] = ("-O2",)
 
 
 BLOCK_CACHE = NativeSource(SOURCE, LIBRARY)
@@ -60,13 +61,13 @@ def library_key(cxx: str, source: NativeSource = BLOCK_CACHE) -> str:
     path = shutil.which(cxx)
     if path is None: raise NativeUnavailable(f"the C++ compiler '{cxx}' is not installed (settings.ini: cxx)")
     version = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30).stdout.split("\n")[0]
-    h = hashlib.sha256(source.path.read_bytes() + source.optimise.encode())
+    h = hashlib.sha256(source.path.read_bytes() + " ".join(source.flags).encode())
     for part in (torch.__version__, str(torch._C._GLIBCXX_USE_CXX11_ABI), version): h.update(b"\0" + part.encode())
     return h.hexdigest()
 
 
 def _build_command(cxx: str, source: NativeSource, target: Path) -> list[str]:
-    cmd = [cxx, "-std=c++17", source.optimise, "-shared", "-fPIC", str(source.path), "-o", str(target)]
+    cmd = [cxx, "-std=c++17", *source.flags, "-shared", "-fPIC", str(source.path), "-o", str(target)]
     if not source.with_c10: return cmd
     include, libdir = _torch_dirs()
     return cmd + [f"-D_GLIBCXX_USE_CXX11_ABI={int(torch._C._GLIBCXX_USE_CXX11_ABI)}", "-I", str(include),

@@ -22,7 +22,7 @@ __all__ = ['SOURCE', 'EXACT_UNIFORM', 'STATE_BYTES', 'CHECK_SIZES', 'ExactUnifor
 
 # %% ../nbs/31_draws.ipynb #676a04cf
 SOURCE = Path(ascendcraft.__file__).resolve().parent / "native" / "mt19937_uniform.cpp"
-EXACT_UNIFORM = NativeSource(SOURCE, "libac_mt19937_uniform.so", with_c10=False, optimise="-O3")   # -O2 does not vectorise it: 2.5x slower
+EXACT_UNIFORM = NativeSource(SOURCE, "libac_mt19937_uniform.so", with_c10=False, flags=("-O3",))   # -O2 does not vectorise it: 2.5x slower
 STATE_BYTES = 5056                                   # torch.get_rng_state().numel() for the CPU generator
 CHECK_SIZES = (1, 623, 624, 625, 1249, 5000, 3)      # the self-check's draws: across regenerations of the 624 words
 _CODES = {1: "the generator state is not the 5056 bytes this fill reads", 2: "the generator's position is outside its 624 words"}

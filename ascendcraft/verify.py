@@ -7,9 +7,11 @@ Docs: https://ascendcraft.github.io/ascendcraft/verify.html.md"""
 # %% ../nbs/31_verify.ipynb #a3b7c51a
 from __future__ import annotations
 
+import ctypes
 import json
 from contextlib import nullcontext
-from functools import partial
+from functools import cache, partial
+from pathlib import Path
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
@@ -17,14 +19,17 @@ import blake3
 import numpy as np
 import torch
 
+import ascendcraft
+from .blockcache import NativeSource, NativeUnavailable, build_library
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic
 from .taskset import INPUT_GROUPS, Task, deterministic_torch
 
 # %% auto #0
-__all__ = ['POISON', 'HALF_FLOORS', 'CHECK_CHUNK', 'TORCH_GRAIN', 'COMPARE_CHUNK', 'PROTOCOLS', 'MKB_TOLERANCE', 'Tolerance',
-           'default_tolerance', 'output_tolerances', 'fingerprint', 'matches_poison', 'OutputCheck', 'compare_output',
-           'TrialRecord', 'Verdict', 'run_trial', 'verify', 'verify_mkb']
+__all__ = ['POISON', 'HALF_FLOORS', 'CHECK_CHUNK', 'TORCH_GRAIN', 'COMPARE_CHUNK', 'NATIVE_PASS', 'NATIVE_PASS_LEAST',
+           'PROTOCOLS', 'MKB_TOLERANCE', 'Tolerance', 'default_tolerance', 'output_tolerances', 'fingerprint',
+           'matches_poison', 'OutputCheck', 'compare_output', 'FirstPass', 'TrialRecord', 'Verdict', 'run_trial',
+           'verify', 'verify_mkb']
 
 # %% ../nbs/31_verify.ipynb #1f977ec3
 POISON = b"\xa5"                 # default poison byte pattern: 0xA5A5A5A5… (fp32 ≈ -2.9e-16)
@@ -209,10 +214,10 @@ def _float64(src: torch.Tensor, dst: np.ndarray) -> np.ndarray:
     return dst
 
 
-def _chunks(ref: torch.Tensor, out: torch.Tensor):
+def _chunks(ref: torch.Tensor, out: torch.Tensor, chunk: int = COMPARE_CHUNK):
     """(start, ref, out) float64 NumPy chunks of the flattened tensors, converted one chunk at a time into two buffers
     this generator reuses (a chunk is valid until the next is asked for)."""
-    r, o, chunk = ref.detach().reshape(-1), out.detach().reshape(-1), COMPARE_CHUNK
+    r, o = ref.detach().reshape(-1), out.detach().reshape(-1)
     n = r.numel()
     rb, ob = np.empty(min(n, chunk)), np.empty(min(n, chunk))
     for i in range(0, n, chunk):
@@ -238,60 +243,119 @@ def _nanmax(a: float, b: float) -> float:
     return a if a != a or a >= b else b
 
 
-def _compare_chunked(check: OutputCheck, ref: torch.Tensor, out: torch.Tensor) -> OutputCheck:
-    """`_compare_float` over bounded float64 chunks (no full-size copies); the same verdicts and figures. Each chunk is
-    read a few times into buffers reused from chunk to chunk: |out - ref|, |ref|, the tolerance and the relative error."""
+@dataclass
+class FirstPass:
+    "What the first pass over all chunks of a float comparison gathers (`_numpy_pass`, or `_native_pass` when it applies)."
+    nans: int = 0                 # NaN in the output (once there is one, the verdict is "nan" and only the count goes on)
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    scale: float = 0.0            # the largest |ref| of the chunks without a NaN
+    total: float = 0.0            # the sum of ref, chunk by chunk (NumPy's pairwise sum within a chunk)
+    r0: float = 0.0               # the first elements (of the first chunk the pass got through)
+    o0: float = 0.0
+    ok: bool = True               # |out - ref| <= atol + rtol |ref| everywhere (inf only equal to itself)
+    zero_ok: bool = True          # the same for an all-zero output: the test is blind to this output
+    ref_const: bool = False
+    out_const: bool = False
+
+
+def _numpy_pass(ref: torch.Tensor, out: torch.Tensor, atol: float, rtol: float, chunk: int = COMPARE_CHUNK) -> FirstPass:
+    """The first pass in NumPy over bounded float64 chunks (no full-size copies). Each chunk is read a few times into
+    buffers reused from chunk to chunk: |out - ref|, |ref|, the tolerance and the relative error."""
     n = ref.numel()
-    atol, rtol = check.atol, check.rtol
-    nans = 0
-    max_abs = max_rel = 0.0
-    scale, total = 0.0, 0.0
-    ok = zero_ok = True
-    r0 = o0 = None
-    ref_const = out_const = n > 1
-    m = min(n, COMPARE_CHUNK)
+    p = FirstPass(ref_const=n > 1, out_const=n > 1)
+    r0 = None
+    m = min(n, chunk)
     d_buf, a_buf, t_buf, nz_buf = np.empty(m), np.empty(m), np.empty(m), np.empty(m, dtype=bool)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        for _, r, o in _chunks(ref, out):
+        for _, r, o in _chunks(ref, out, chunk):
             k = len(r)
             d, a, t, nz = d_buf[:k], a_buf[:k], t_buf[:k], nz_buf[:k]
             np.subtract(o, r, out=d)
             np.abs(d, out=d)
             top_d = float(d.max())
             if top_d != top_d:                     # a NaN in out (counted) or in ref, or the same infinity on both sides
-                nans += int(np.count_nonzero(np.isnan(o)))
-                if nans: continue
+                p.nans += int(np.count_nonzero(np.isnan(o)))
+                if p.nans: continue
                 d[o == r] = 0                      # `_diff`: equal values differ by 0, infinities included
                 top_d = float(d.max())
-            elif nans:
+            elif p.nans:
                 continue
-            if r0 is None: r0, o0 = r[0], o[0]
-            ref_const = ref_const and bool(np.all(r == r0))
-            out_const = out_const and bool(np.all(o == o0))
-            max_abs = _nanmax(max_abs, top_d)
+            if r0 is None: r0, p.r0, p.o0 = r[0], float(r[0]), float(o[0])
+            p.ref_const = p.ref_const and bool(np.all(r == r0))
+            p.out_const = p.out_const and bool(np.all(o == p.o0))
+            p.max_abs = _nanmax(p.max_abs, top_d)
             np.abs(r, out=a)
             if a.min() > 0:                        # no zero in ref (nor NaN): d / |r| everywhere
                 np.divide(d, a, out=t)
-                max_rel = _nanmax(max_rel, float(t.max()))
+                p.max_rel = _nanmax(p.max_rel, float(t.max()))
             else:
                 np.not_equal(r, 0, out=nz)
                 if nz.any():                       # max of d / |r| over r != 0 (0 elsewhere: the errors are >= 0 or NaN)
                     t.fill(0)
                     np.divide(d, a, out=t, where=nz)
-                    max_rel = _nanmax(max_rel, float(t.max()))
+                    p.max_rel = _nanmax(p.max_rel, float(t.max()))
             top = float(a.max())                   # NaN or inf when ref is not finite in this chunk
-            scale = max(scale, top)
-            total += float(r.sum())
-            if ok or zero_ok:                      # `_close`: the tolerance atol + rtol * |r|, computed once for both
+            p.scale = max(p.scale, top)
+            p.total += float(r.sum())
+            if p.ok or p.zero_ok:                  # `_close`: the tolerance atol + rtol * |r|, computed once for both
                 np.multiply(a, rtol, out=t)
                 t += atol
                 finite = top == top and top != np.inf
-                ok = ok and bool(np.all(d <= t)) and (finite or bool(np.all(np.isfinite(r) | (d == 0))))
-                zero_ok = zero_ok and bool(np.all(a <= t)) and (finite or bool(np.all(np.isfinite(r) | (a == 0))))
+                p.ok = p.ok and bool(np.all(d <= t)) and (finite or bool(np.all(np.isfinite(r) | (d == 0))))
+                p.zero_ok = p.zero_ok and bool(np.all(a <= t)) and (finite or bool(np.all(np.isfinite(r) | (a == 0))))
+    return p
+
+
+NATIVE_PASS = NativeSource(Path(ascendcraft.__file__).resolve().parent / "native" / "compare_pass.cpp", "libac_compare_pass.so",
+                           with_c10=False, flags=("-O3", "-ffp-contract=off", "-fno-trapping-math"))  # no fused multiply-adds: NumPy's rounding
+NATIVE_PASS_LEAST = 1 << 22     # elements: a smaller output is compared in NumPy (no build for small shapes)
+
+
+class _PassRecord(ctypes.Structure):
+    _fields_ = [("nans", ctypes.c_int64), *((f, ctypes.c_double) for f in ("max_abs", "max_rel", "scale", "total", "r0", "o0")),
+                *((f, ctypes.c_int32) for f in ("ok", "zero_ok", "ref_const", "out_const", "has_first"))]
+
+
+@cache
+def _native_pass_library():
+    "The loaded first pass (native/compare_pass.cpp, built once per machine), or None when it cannot be built or loaded."
+    try:
+        lib = ctypes.CDLL(str(build_library(load_settings(), NATIVE_PASS)))
+    except (NativeUnavailable, OSError):
+        return None
+    args = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_double, ctypes.c_double,
+            ctypes.POINTER(_PassRecord)]
+    for fn in (lib.ac_compare_pass_f32, lib.ac_compare_pass_f64): fn.argtypes, fn.restype = args, None
+    return {torch.float32: lib.ac_compare_pass_f32, torch.float64: lib.ac_compare_pass_f64}
+
+
+def _native_pass(ref: torch.Tensor, out: torch.Tensor, atol: float, rtol: float, chunk: int = COMPARE_CHUNK) -> FirstPass | None:
+    """The first pass in one read of both tensors (native/compare_pass.cpp: the same chunks, rules and float64
+    arithmetic as `_numpy_pass`), for contiguous float32/float64 tensors; None when it does not apply."""
+    if ref.dtype not in (torch.float32, torch.float64) or not (ref.is_contiguous() and out.is_contiguous()):
+        return None
+    fns = _native_pass_library()
+    if fns is None: return None
+    rec = _PassRecord()
+    fns[ref.dtype](ref.data_ptr(), out.data_ptr(), ref.numel(), chunk, atol, rtol, ctypes.byref(rec))
+    return FirstPass(rec.nans, rec.max_abs, rec.max_rel, rec.scale, rec.total, rec.r0, rec.o0, bool(rec.ok),
+                     bool(rec.zero_ok), bool(rec.ref_const), bool(rec.out_const))
+
+
+def _compare_chunked(check: OutputCheck, ref: torch.Tensor, out: torch.Tensor) -> OutputCheck:
+    """`_compare_float` over bounded float64 chunks (no full-size copies); the same verdicts and figures. The first
+    pass is native for large float32/float64 outputs (half the CPU of NumPy's), NumPy's otherwise; the passes that follow
+    only when an output is blind or fails read the chunks again in NumPy."""
+    n = ref.numel()
+    atol, rtol = check.atol, check.rtol
+    p = (_native_pass(ref, out, atol, rtol) if n >= NATIVE_PASS_LEAST else None) or _numpy_pass(ref, out, atol, rtol)
+    nans, scale, total, o0 = p.nans, p.scale, p.total, p.o0
+    ok, zero_ok, ref_const, out_const = p.ok, p.zero_ok, p.ref_const, p.out_const
     if nans:
         check.kind, check.message = "nan", f"{nans} of {n} elements are NaN"
         return check
-    check.max_abs_err, check.max_rel_err, check.ref_constant = max_abs, max_rel, ref_const
+    check.max_abs_err, check.max_rel_err, check.ref_constant = p.max_abs, p.max_rel, ref_const
     mean = total / n if n else 0.0
     if 0 < scale:    # below the dtype's smallest normal number only flush-to-zero is left to judge: not a relative error
         scale = max(scale, float(torch.finfo(ref.dtype).tiny) if ref.is_floating_point() else 0.0)
