@@ -28,13 +28,13 @@ inline uint32_t mix(uint32_t upper, uint32_t lower) {
 }
 
 // One generation of the 624 words, in place (the reads ahead of i are of words not yet rewritten).
-void regenerate(uint32_t* w) {
+__attribute__((always_inline)) inline void regenerate(uint32_t* w) {
   for (int i = 0; i < kWords - kShift; ++i) w[i] = w[i + kShift] ^ mix(w[i], w[i + 1]);
   for (int i = kWords - kShift; i < kWords - 1; ++i) w[i] = w[i + kShift - kWords] ^ mix(w[i], w[i + 1]);
   w[kWords - 1] = w[kShift - 1] ^ mix(w[kWords - 1], w[0]);
 }
 
-inline float unit_float(uint32_t y) {
+__attribute__((always_inline)) inline float unit_float(uint32_t y) {
   y ^= y >> 11;
   y ^= (y << 7) & 0x9d2c5680u;
   y ^= (y << 15) & 0xefc60000u;
@@ -44,9 +44,11 @@ inline float unit_float(uint32_t y) {
 
 }  // namespace
 
+// One build for every x86-64, the entry cloned for AVX-512 and AVX2 (the loader picks the widest this CPU has): integer
+// work and one exact conversion, the same bits at every width.
 // Fill `out[0..n)` as torch.rand(n) would from the generator whose state is `state` (updated in place).
 // Returns 0, or 1 for a state of another size, 2 for a position outside the 624 words.
-extern "C" int ac_mt19937_uniform_f32(unsigned char* state, size_t state_bytes, float* out, size_t n) {
+extern "C" __attribute__((target_clones("avx512f", "avx2", "default"))) int ac_mt19937_uniform_f32(unsigned char* state, size_t state_bytes, float* out, size_t n) {
   if (state_bytes != kStateBytes) return 1;
   int32_t left;
   uint64_t next;
