@@ -37,6 +37,9 @@ template <typename T> inline typename Arith<T>::C scalar_as(const Scalar& s) {
     return static_cast<C>(s.i);
 }
 
+// Whether byte ranges [a, a + na) and [b, b + nb) share a byte.
+inline bool overlaps(const uint8_t* a, uint64_t na, const uint8_t* b, uint64_t nb) { return a < b + nb && b < a + na; }
+
 // Visit every active lane: f(repeat, lane, linear index).
 template <typename F> inline void each_lane(const Geometry& g, F&& f) {
     if (g.contiguous) {
@@ -504,6 +507,13 @@ void vec_axpy(Dt dstDt, Dt srcDt, const Local& d, const Local& a, Scalar v, cons
     record(TPipe_::V, TKind::INSTR, op, dstDt, level_flags(g), loc, g.active() * (se + 2 * de), g.active(), repeats_of(g, std::max(de, se)));
     if (!tracing_now()) {
         const float k = static_cast<float>(v.f);
+        uint8_t* const d0 = d.addr;
+        const uint8_t* const a0 = a.addr;
+        // float += float * k over a contiguous range, the source the destination itself or apart from it: the same
+        // float arithmetic as the loop below, which the compiler vectorises here
+        if (g.contiguous && dstDt == Dt::f32 && srcDt == Dt::f32 && (a0 == d0 || !overlaps(a0, g.count * 4, d0, g.count * 4))) {
+            for (uint64_t i = 0; i < g.count; ++i) st<float>(d0 + 4 * i, ld<float>(d0 + 4 * i) + ld<float>(a0 + 4 * i) * k);
+        } else
         each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
             uint8_t* pd = d.addr + lane_offset(g, s[0], de, r, l);
             float x = static_cast<float>(load_d(srcDt, a.addr + lane_offset(g, s[1], se, r, l)));
@@ -744,6 +754,42 @@ void vec_duplicate(Dt dt, const Local& d, Scalar v, const Lanes& lanes, const St
     restore_mask_after_level2(lanes);
 }
 
+// A contiguous (counter-mode) Cast between the float formats kernels use most, as typed loops the compiler vectorises:
+// the values `convert` gives, element for element (bf16/half -> float are exact but for a signalling NaN, which comes
+// out quiet; float -> bf16 / half to nearest-even
+// is what round16 returns for CAST_RINT and CAST_NONE, whose other branches only run for the directed modes).
+// False (nothing done) for any other conversion or mode, or when the operands overlap: `convert`'s lane-by-lane order
+// then stays the rule.
+// A float's bits with a signalling NaN made quiet, as `convert`'s pass through double leaves it (x86 sets the quiet bit).
+inline uint32_t quiet(uint32_t u) { return (u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu) ? u | 0x00400000u : u; }
+
+bool cast_contiguous(Dt dstDt, Dt srcDt, uint8_t round, const uint8_t* from, uint8_t* to, uint64_t n) {
+    if (overlaps(from, n * dt_size(srcDt), to, n * dt_size(dstDt))) return false;
+    const bool nearest = round == kNone || round == kRint;
+    if (srcDt == Dt::bf16 && dstDt == Dt::f32 && round == kNone) {
+        for (uint64_t i = 0; i < n; ++i) st<uint32_t>(to + 4 * i, quiet(static_cast<uint32_t>(ld<uint16_t>(from + 2 * i)) << 16));
+        return true;
+    }
+    if (srcDt == Dt::f32 && dstDt == Dt::bf16 && nearest) {
+        for (uint64_t i = 0; i < n; ++i) st<uint16_t>(to + 2 * i, bfloat16_t::from_float(ld<float>(from + 4 * i)));
+        return true;
+    }
+    if (srcDt == Dt::f16 && dstDt == Dt::f32 && round == kNone) {
+        for (uint64_t i = 0; i < n; ++i) {
+            const float v = static_cast<float>(ld<half>(from + 2 * i));
+            uint32_t u;
+            std::memcpy(&u, &v, 4);
+            st<uint32_t>(to + 4 * i, quiet(u));
+        }
+        return true;
+    }
+    if (srcDt == Dt::f32 && dstDt == Dt::f16 && nearest) {
+        for (uint64_t i = 0; i < n; ++i) st<half>(to + 2 * i, static_cast<half>(static_cast<double>(ld<float>(from + 4 * i))));
+        return true;
+    }
+    return false;
+}
+
 void vec_cast(Dt dstDt, Dt srcDt, uint8_t round, const Local& d, const Local& a, const Lanes& lanes, const Stride* s, SrcLoc loc) {
     const Op op = Op::Cast;
     enter(op, loc);
@@ -770,6 +816,7 @@ void vec_cast(Dt dstDt, Dt srcDt, uint8_t round, const Local& d, const Local& a,
     if (!tracing_now()) {
         const bool deq = srcDt == Dt::i32 && dstDt == Dt::f16;   // s322fp16: times the DEQSCALE register
         const float scale = core().deq_scale;
+        if (!(g.contiguous && !deq && cast_contiguous(dstDt, srcDt, round, a.addr, d.addr, g.count)))
         each_lane(g, [&](uint32_t r, uint64_t l, uint64_t) {
             const uint8_t* from = a.addr + lane_offset(g, s[1], se, r, l);
             uint8_t* to = d.addr + lane_offset(g, s[0], de, r, l);
