@@ -325,30 +325,50 @@ struct TrianUpperMatmulPolicy : MatmulPolicy<MM_CFG, IMPL_AND_TYPES...> { conste
 template <const auto& MM_CFG, typename... IMPL_AND_TYPES>
 struct TrianLowerMatmulPolicy : MatmulPolicy<MM_CFG, IMPL_AND_TYPES...> { constexpr static int emuTriangle = 2; };
 
-// The modules a policy P replaces, by name ("" when none): a nested type that is not the emulation's own stage.
-template <class P> struct ReplacedModules {
-    template <class M, EmulatedStage S> static constexpr bool own() { return std::is_same<M, EmulatedModule<S>>::value; }
-    static std::string names() {
-        const std::pair<bool, const char*> modules[] = {
-            {own<typename P::Context, EmulatedStage::Context>(), "Context"},
-            {own<typename P::CopyCubeInA, EmulatedStage::CopyCubeInA>(), "CopyCubeInA"},
-            {own<typename P::CopyCubeInB, EmulatedStage::CopyCubeInB>(), "CopyCubeInB"},
-            {own<typename P::CubeInBufferA, EmulatedStage::CubeInBufferA>(), "CubeInBufferA"},
-            {own<typename P::CubeInBufferB, EmulatedStage::CubeInBufferB>(), "CubeInBufferB"},
-            {own<typename P::CubeOutBuffer, EmulatedStage::CubeOutBuffer>(), "CubeOutBuffer"},
-            {own<typename P::CopyCubeOut, EmulatedStage::CopyCubeOut>(), "CopyCubeOut"},
-            {own<typename P::Scheduler, EmulatedStage::Scheduler>(), "Scheduler"},
-            {own<typename P::BatchScheduler, EmulatedStage::BatchScheduler>(), "BatchScheduler"},
-            {own<typename P::BiasScheduler, EmulatedStage::BiasScheduler>(), "BiasScheduler"},
-        };
-        std::vector<const char*> replaced;
-        for (const auto& m : modules) if (!m.first) replaced.push_back(m.second);
-        std::string out;
-        for (size_t i = 0; i < replaced.size(); ++i)
-            out += (i == 0 ? "" : i + 1 == replaced.size() ? " and " : ", ") + std::string(replaced[i]);
-        return out;
-    }
+// The modules a policy P replaces, one bit each in EmulatedStage's order (0: none): a nested type that is not the
+// emulation's own stage. A constant, so a Matmul of a built-in policy pays nothing for the check.
+template <class M, EmulatedStage S> constexpr uint32_t ReplacedBit() {
+    return std::is_same<M, EmulatedModule<S>>::value ? 0u : 1u << static_cast<uint32_t>(S);
+}
+template <class P> constexpr uint32_t ReplacedModules() {
+    return ReplacedBit<typename P::Context, EmulatedStage::Context>() |
+           ReplacedBit<typename P::CopyCubeInA, EmulatedStage::CopyCubeInA>() |
+           ReplacedBit<typename P::CopyCubeInB, EmulatedStage::CopyCubeInB>() |
+           ReplacedBit<typename P::CubeInBufferA, EmulatedStage::CubeInBufferA>() |
+           ReplacedBit<typename P::CubeInBufferB, EmulatedStage::CubeInBufferB>() |
+           ReplacedBit<typename P::CubeOutBuffer, EmulatedStage::CubeOutBuffer>() |
+           ReplacedBit<typename P::CopyCubeOut, EmulatedStage::CopyCubeOut>() |
+           ReplacedBit<typename P::Scheduler, EmulatedStage::Scheduler>() |
+           ReplacedBit<typename P::BatchScheduler, EmulatedStage::BatchScheduler>() |
+           ReplacedBit<typename P::BiasScheduler, EmulatedStage::BiasScheduler>();
+}
+// What the Matmul needs to know of its policy: the triangle and the replaced modules. The default MatmulPolicy is
+// known without instantiating it (a kernel like incre_flash_attention has hundreds of Matmul types, whose compile
+// memory each policy instantiation adds to); any other policy is looked into.
+template <template <const auto&, typename...> class P> struct IsDefaultPolicy : std::false_type {};
+template <> struct IsDefaultPolicy<MatmulPolicy> : std::true_type {};
+template <bool isDefault, class Policy, class Base> struct PolicyFacts {
+    static constexpr int triangle = 0;
+    static constexpr uint32_t replaced = 0;
 };
+template <class Policy, class Base> struct PolicyFacts<false, Policy, Base> {
+    static_assert(std::is_base_of<Base, Policy>::value,
+                  "Matmul: a MATMUL_POLICY of one's own derives from AscendC::Impl::Detail::MatmulPolicy<MM_CFG, IMPL, A_TYPE, "
+                  "B_TYPE, C_TYPE, BIAS_TYPE> (the Matmul takes every module it does not replace from there)");
+    static constexpr int triangle = Policy::emuTriangle;
+    static constexpr uint32_t replaced = ReplacedModules<Policy>();
+};
+// Their names, "A, B and C" (one function for every Matmul: only a policy that replaces a module calls it).
+inline std::string ReplacedModuleNames(uint32_t bits) {
+    static const char* const names[] = {"Context", "CopyCubeInA", "CopyCubeInB", "CubeInBufferA", "CubeInBufferB",
+                                        "CubeOutBuffer", "CopyCubeOut", "Scheduler", "BatchScheduler", "BiasScheduler"};
+    std::vector<const char*> replaced;
+    for (uint32_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) if (bits & (1u << i)) replaced.push_back(names[i]);
+    std::string out;
+    for (size_t i = 0; i < replaced.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == replaced.size() ? " and " : ", ") + std::string(replaced[i]);
+    return out;
+}
 }  // namespace Detail
 }  // namespace Impl
 
@@ -375,12 +395,11 @@ template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, co
           class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
           template <const auto&, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
 class MatmulImpl {
-    // The policy as AscendC instantiates it (its modules' first argument is the Matmul itself)
+    // The policy as AscendC instantiates it (its modules' first argument is the Matmul itself), and what it decides here
     using Policy = MATMUL_POLICY<MM_CFG, MatmulImpl, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>;
-    static_assert(std::is_base_of<Impl::Detail::MatmulPolicy<MM_CFG, MatmulImpl, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>, Policy>::value,
-                  "Matmul: a MATMUL_POLICY of one's own derives from AscendC::Impl::Detail::MatmulPolicy<MM_CFG, IMPL, A_TYPE, "
-                  "B_TYPE, C_TYPE, BIAS_TYPE> (the Matmul takes every module it does not replace from there)");
-    static constexpr int kTriangle = Policy::emuTriangle;   // 0 full, 1 upper, 2 lower
+    using PolicyFacts = Impl::Detail::PolicyFacts<Impl::Detail::IsDefaultPolicy<MATMUL_POLICY>::value, Policy,
+                                                  Impl::Detail::MatmulPolicy<MM_CFG, MatmulImpl, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>>;
+    static constexpr int kTriangle = PolicyFacts::triangle;   // 0 full, 1 upper, 2 lower
     using A = typename A_TYPE::T;
     using B = typename B_TYPE::T;
     using C = typename C_TYPE::T;
@@ -677,9 +696,9 @@ private:
                                             "use MatmulCallBackFunc<nullptr, nullptr, nullptr> (the Matmul's own copies) "
                                             "on the emulator", loc);
         }
-        static const std::string replaced = Impl::Detail::ReplacedModules<Policy>::names();
-        if (!replaced.empty()) {
-            static const std::string said = "Matmul with a MATMUL_POLICY that replaces its module(s) " + replaced +
+        if constexpr (PolicyFacts::replaced != 0) {
+            static const std::string said = "Matmul with a MATMUL_POLICY that replaces its module(s) " +
+                                            Impl::Detail::ReplacedModuleNames(PolicyFacts::replaced) +
                                             " is not emulated yet (the emulated Matmul does not run a policy's modules)";
             ascendcraft::emu::matmul_misuse(said.c_str(),
                                             "use a built-in policy (MatmulPolicy, TrianUpperMatmulPolicy, ...) on the emulator", loc);
