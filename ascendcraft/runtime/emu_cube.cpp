@@ -855,7 +855,7 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     auto cAt = [&](uint32_t i, uint32_t j) -> uint64_t {
         return p.packed ? static_cast<uint64_t>(i) * p.ldc + j : static_cast<uint64_t>(p.row0 + i) * p.ldc + p.col0 + j;
     };
-    const uint64_t cSpan = (cAt(p.m - 1, p.n - 1) + 1) * cs;
+    const uint64_t cSpan = (cAt(p.m - 1, p.n - 1) + 1 + (p.ub ? p.ubRowPad : 0)) * cs;
     const GmBuffer* gcp = nullptr;
     uint8_t* c = static_cast<uint8_t*>(p.c);
     if (p.ub) {  // GetTensorC into UB: the block, row-major with row stride ldc
@@ -900,7 +900,10 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
         record(TPipe_::FIX, TKind::INSTR, Op::Matmul, p.cDt, 0, loc, static_cast<uint64_t>(p.m) * p.n * cs,
                static_cast<uint64_t>(p.m) * p.n, 0, p.m, p.n * cs);
     if (p.ub)
-        for (uint32_t i = 0; i < p.m; ++i) mark_written(*p.ub, cAt(i, 0) * cs, static_cast<uint64_t>(p.n) * cs);
+        for (uint32_t i = 0; i < p.m; ++i) {
+            mark_written(*p.ub, cAt(i, 0) * cs, static_cast<uint64_t>(p.n + p.ubRowPad) * cs);
+            if (p.ubRowPad && !tracing_now()) std::memset(c + (cAt(i, 0) + p.n) * cs, 0, static_cast<size_t>(p.ubRowPad) * cs);
+        }
     if (tracing_now() || !ga.real || !gb.real || (gcp && !gcp->real)) return;
     const uint8_t* a = static_cast<const uint8_t*>(p.a);
     const uint8_t* b = static_cast<const uint8_t*>(p.b);

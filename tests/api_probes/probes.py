@@ -803,6 +803,9 @@ P("GetBlockIdx", "int64_t i = GetBlockIdx();")
 P("GetBlockNum", "int64_t n = GetBlockNum();")
 P("GetSubBlockIdx", "int64_t i = GetSubBlockIdx();")
 P("GetSubBlockIdxImpl", "int64_t i = GetSubBlockIdxImpl();")
+P("ICachePreLoad", "AscendC::ICachePreLoad(2);")
+P("ICachePreLoad.argc", "AscendC::ICachePreLoad();", "argc")
+P("GetICachePreloadStatus", "int64_t s = AscendC::GetICachePreloadStatus();")
 P("GetSubBlockNum", "int64_t n = GetSubBlockNum();")
 P("GetTaskRation", "int64_t n = GetTaskRation();")
 P("GetTaskRatio", "int64_t n = GetTaskRatio();")
@@ -1402,6 +1405,10 @@ NOT_PROBED.update({n: "the Matmul API (lib/matmul_intf.h, outside the probe prel
                              "SetBias", "SetHF32", "SetOrgShape", "SetSingleShape", "SetSubBlockIdx", "SetTail",
                              "SetTensorA", "SetTensorB", "SetWorkspace", "WaitIterateAll", "SetLocalWorkspace",
                              "SetSelfDefineData", "SetUserDefInfo", "SetQuantScalar", "SetQuantVector", "IterateBatch")})
+NOT_PROBED.update({n: "the Matmul API's module interface (lib/matmul_intf.h, outside the probe prelude), used inside a module "
+                      "class template of a kernel's own MATMUL_POLICY: see tests/test_matmul_api_policy.py"
+                   for n in ("MATMUL_MODULE", "MATMUL_USE_MODULE", "MATMUL_USE_MODULE_ON", "MATMUL_CAST_TO_IMPL",
+                             "MATMUL_CAST_TO_CONST_IMPL", "MATMUL_CAST_TO_IMPL_OF", "MATMUL_CAST_TO_CONST_IMPL_OF")})
 NOT_PROBED["WaitIterateBatch"] = ("the Matmul API (lib/matmul_intf.h, outside the probe prelude): the wait of IterateBatch<false>, "
                                   "see tests/test_emu_transformer_forms.py")
 NOT_PROBED.update({n: "the Matmul library's integer helpers (lib/matmul_intf.h, outside the probe prelude): see "

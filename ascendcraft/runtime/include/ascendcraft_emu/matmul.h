@@ -6,6 +6,10 @@
 // Written from the public AscendC documentation; no vendor code.
 #pragma once
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "cube.h"
 #include "pipe.h"
 
@@ -30,6 +34,7 @@ struct MatmulCall {
     bool packed = false;                  // C is the block itself (row0/col0 do not move it)
     bool loadA = true, loadB = true;      // trace: the block's A rows / B columns come from GM (else L1 still holds them)
     const Local* ub = nullptr;            // C goes to this UB tensor (row stride ldc) instead of GM
+    uint32_t ubRowPad = 0;                // ... each row followed by this many zeros (GetTensorC<sync, doPad = true>)
     // (de)quantisation on the way out of L0C: 1 = one scale for all of C, 2 = one per column of C (quantVec[col0 + j]);
     // a scale is the float whose bits are the low 32 bits of the uint64 the kernel passes
     uint8_t quant = 0;
@@ -266,27 +271,135 @@ template <typename T> struct GetMmDstType { using Type = float; };
 template <> struct GetMmDstType<int8_t> { using Type = int32_t; };
 template <> struct GetMmDstType<::int4b_t> { using Type = int32_t; };
 
-// The Matmul's policy (its last template arguments). The emulation computes every policy's numbers the same way,
-// except the triangular ones, which compute only the base blocks on or above (upper) / on or below (lower) the
-// block diagonal -- block row <= block column, resp. >= -- and leave the others of C untouched.
+// Which operand a Matmul module works on, and an operand's type as the modules see it: the MatmulType with its tag and
+// the element type it has in L1 (TRANS_T), as AscendC's module interface spells them.
+enum class InputTypeTag : uint8_t { A = 0, B = 1, C = 2, scaleA = 3, scaleB = 4 };
+template <class INPUT_TYPE, typename TRANS_TYPE = typename INPUT_TYPE::T> struct MatmulInputAType : INPUT_TYPE {
+    using TRANS_T = TRANS_TYPE;
+    constexpr static InputTypeTag TAG = InputTypeTag::A;
+};
+template <class INPUT_TYPE, typename TRANS_TYPE = typename INPUT_TYPE::T> struct MatmulInputBType : INPUT_TYPE {
+    using TRANS_T = TRANS_TYPE;
+    constexpr static InputTypeTag TAG = InputTypeTag::B;
+};
+template <class INPUT_TYPE, typename TRANS_TYPE = typename INPUT_TYPE::T> struct MatmulInputCType : INPUT_TYPE {
+    using TRANS_T = TRANS_TYPE;
+    constexpr static InputTypeTag TAG = InputTypeTag::C;
+};
+
+// The Matmul's policy (its last template argument): the modules its device implementation is put together from -- the
+// context, the GM -> L1 copies of A and B and their L1 buffers, the L0C buffer and the copy of C out of it, the
+// schedulers -- each a nested type of the policy. The emulation computes the numbers itself, not through modules: the
+// built-in policies name the emulation's own stages (EmulatedModule) and compute as before, the triangular ones only
+// the base blocks on or above (upper) / on or below (lower) the block diagonal -- block row <= block column, resp.
+// >= -- leaving the others of C untouched. A kernel's own policy (ops-transformer's prompt_flash_attention derives one
+// from MatmulPolicy and replaces the context and A's and B's L1 copies and buffers) compiles: its modules are class
+// templates written against the module macros below, which the emulation never instantiates; a Matmul whose policy
+// replaces a module stops at its first Iterate / IterateAll / IterateBatch with an error that names the replaced
+// modules, rather than computing what the default modules would. A policy that only derives from a built-in one, with
+// nothing replaced, is that policy.
 namespace Impl {
 constexpr int32_t QUEUE_DEPTH = 1;   // the Matmul's own queues are single-buffered (kernels size their CO1 queue by it)
 namespace Detail {
-template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct MatmulPolicy {};
-template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct NBuffer33MatmulPolicy {};
-template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct TrianUpperMatmulPolicy {};
-template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct TrianLowerMatmulPolicy {};
-template <template <const auto&, typename...> class P> struct TriangleOf { static constexpr int value = 0; };
-template <> struct TriangleOf<TrianUpperMatmulPolicy> { static constexpr int value = 1; };
-template <> struct TriangleOf<TrianLowerMatmulPolicy> { static constexpr int value = 2; };
+enum class EmulatedStage { Context, CopyCubeInA, CopyCubeInB, CubeInBufferA, CubeInBufferB, CubeOutBuffer, CopyCubeOut,
+                           Scheduler, BatchScheduler, BiasScheduler };
+template <EmulatedStage S> struct EmulatedModule {};
+template <const auto& MM_CFG, typename... IMPL_AND_TYPES> struct MatmulPolicy {
+    using Context = EmulatedModule<EmulatedStage::Context>;
+    using CopyCubeInA = EmulatedModule<EmulatedStage::CopyCubeInA>;
+    using CopyCubeInB = EmulatedModule<EmulatedStage::CopyCubeInB>;
+    using CubeInBufferA = EmulatedModule<EmulatedStage::CubeInBufferA>;
+    using CubeInBufferB = EmulatedModule<EmulatedStage::CubeInBufferB>;
+    using CubeOutBuffer = EmulatedModule<EmulatedStage::CubeOutBuffer>;
+    using CopyCubeOut = EmulatedModule<EmulatedStage::CopyCubeOut>;
+    using Scheduler = EmulatedModule<EmulatedStage::Scheduler>;
+    using BatchScheduler = EmulatedModule<EmulatedStage::BatchScheduler>;
+    using BiasScheduler = EmulatedModule<EmulatedStage::BiasScheduler>;
+    using UserDefDataType = uint64_t;   // what SetSelfDefineData keeps
+    constexpr static int emuTriangle = 0;   // 0 every base block of C, 1 the upper triangle, 2 the lower
+};
+template <const auto& MM_CFG, typename... IMPL_AND_TYPES>
+struct NBuffer33MatmulPolicy : MatmulPolicy<MM_CFG, IMPL_AND_TYPES...> {};
+template <const auto& MM_CFG, typename... IMPL_AND_TYPES>
+struct TrianUpperMatmulPolicy : MatmulPolicy<MM_CFG, IMPL_AND_TYPES...> { constexpr static int emuTriangle = 1; };
+template <const auto& MM_CFG, typename... IMPL_AND_TYPES>
+struct TrianLowerMatmulPolicy : MatmulPolicy<MM_CFG, IMPL_AND_TYPES...> { constexpr static int emuTriangle = 2; };
+
+// The modules a policy P replaces, one bit each in EmulatedStage's order (0: none): a nested type that is not the
+// emulation's own stage. A constant, so a Matmul of a built-in policy pays nothing for the check.
+template <class M, EmulatedStage S> constexpr uint32_t ReplacedBit() {
+    return std::is_same<M, EmulatedModule<S>>::value ? 0u : 1u << static_cast<uint32_t>(S);
+}
+template <class P> constexpr uint32_t ReplacedModules() {
+    return ReplacedBit<typename P::Context, EmulatedStage::Context>() |
+           ReplacedBit<typename P::CopyCubeInA, EmulatedStage::CopyCubeInA>() |
+           ReplacedBit<typename P::CopyCubeInB, EmulatedStage::CopyCubeInB>() |
+           ReplacedBit<typename P::CubeInBufferA, EmulatedStage::CubeInBufferA>() |
+           ReplacedBit<typename P::CubeInBufferB, EmulatedStage::CubeInBufferB>() |
+           ReplacedBit<typename P::CubeOutBuffer, EmulatedStage::CubeOutBuffer>() |
+           ReplacedBit<typename P::CopyCubeOut, EmulatedStage::CopyCubeOut>() |
+           ReplacedBit<typename P::Scheduler, EmulatedStage::Scheduler>() |
+           ReplacedBit<typename P::BatchScheduler, EmulatedStage::BatchScheduler>() |
+           ReplacedBit<typename P::BiasScheduler, EmulatedStage::BiasScheduler>();
+}
+// What the Matmul needs to know of its policy: the triangle and the replaced modules. The default MatmulPolicy is
+// known without instantiating it (a kernel like incre_flash_attention has hundreds of Matmul types, whose compile
+// memory each policy instantiation adds to); any other policy is looked into.
+template <template <const auto&, typename...> class P> struct IsDefaultPolicy : std::false_type {};
+template <> struct IsDefaultPolicy<MatmulPolicy> : std::true_type {};
+template <bool isDefault, class Policy, class Base> struct PolicyFacts {
+    static constexpr int triangle = 0;
+    static constexpr uint32_t replaced = 0;
+};
+template <class Policy, class Base> struct PolicyFacts<false, Policy, Base> {
+    static_assert(std::is_base_of<Base, Policy>::value,
+                  "Matmul: a MATMUL_POLICY of one's own derives from AscendC::Impl::Detail::MatmulPolicy<MM_CFG, IMPL, A_TYPE, "
+                  "B_TYPE, C_TYPE, BIAS_TYPE> (the Matmul takes every module it does not replace from there)");
+    static constexpr int triangle = Policy::emuTriangle;
+    static constexpr uint32_t replaced = ReplacedModules<Policy>();
+};
+// Their names, "A, B and C" (one function for every Matmul: only a policy that replaces a module calls it).
+inline std::string ReplacedModuleNames(uint32_t bits) {
+    static const char* const names[] = {"Context", "CopyCubeInA", "CopyCubeInB", "CubeInBufferA", "CubeInBufferB",
+                                        "CubeOutBuffer", "CopyCubeOut", "Scheduler", "BatchScheduler", "BiasScheduler"};
+    std::vector<const char*> replaced;
+    for (uint32_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) if (bits & (1u << i)) replaced.push_back(names[i]);
+    std::string out;
+    for (size_t i = 0; i < replaced.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == replaced.size() ? " and " : ", ") + std::string(replaced[i]);
+    return out;
+}
 }  // namespace Detail
 }  // namespace Impl
+
+// How a kernel's own module reaches the other modules of its Matmul. A module is a class template whose first argument,
+// IMPL, is the Matmul, which derives from every module of its policy: MATMUL_USE_MODULE(Name) declares the module's
+// accessor of the Matmul's module Name (a pointer to it), MATMUL_USE_MODULE_ON(Name, args...) the same for a module that
+// comes once per operand (Name<InputTypeTag::A>), MATMUL_MODULE(Name) calls the accessor. The emulation accepts modules
+// written this way and does not run them (the policy comment above).
+#ifndef MATMUL_MODULE
+#define MATMUL_MODULE(NAME) cast_to_##NAME()
+#define MATMUL_CAST_TO_IMPL() static_cast<IMPL*>(this)
+#define MATMUL_CAST_TO_CONST_IMPL() static_cast<const IMPL*>(this)
+#define MATMUL_CAST_TO_IMPL_OF(...) (static_cast<typename IMPL::__VA_ARGS__*>(MATMUL_CAST_TO_IMPL()))
+#define MATMUL_CAST_TO_CONST_IMPL_OF(...) (static_cast<const typename IMPL::__VA_ARGS__*>(MATMUL_CAST_TO_CONST_IMPL()))
+#define MATMUL_USE_MODULE(NAME)                                                                   \
+    inline decltype(auto) MATMUL_MODULE(NAME) { return MATMUL_CAST_TO_IMPL_OF(NAME); }            \
+    inline decltype(auto) MATMUL_MODULE(NAME) const { return MATMUL_CAST_TO_CONST_IMPL_OF(NAME); }
+#define MATMUL_USE_MODULE_ON(NAME, ...)                                                                                     \
+    inline decltype(auto) MATMUL_MODULE(NAME) { return MATMUL_CAST_TO_IMPL_OF(template NAME<__VA_ARGS__>); }             \
+    inline decltype(auto) MATMUL_MODULE(NAME) const { return MATMUL_CAST_TO_CONST_IMPL_OF(template NAME<__VA_ARGS__>); }
+#endif
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
           class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
           template <const auto&, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
 class MatmulImpl {
-    static constexpr int kTriangle = Impl::Detail::TriangleOf<MATMUL_POLICY>::value;   // 0 full, 1 upper, 2 lower
+    // The policy as AscendC instantiates it (its modules' first argument is the Matmul itself), and what it decides here
+    using Policy = MATMUL_POLICY<MM_CFG, MatmulImpl, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>;
+    using PolicyFacts = Impl::Detail::PolicyFacts<Impl::Detail::IsDefaultPolicy<MATMUL_POLICY>::value, Policy,
+                                                  Impl::Detail::MatmulPolicy<MM_CFG, MatmulImpl, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>>;
+    static constexpr int kTriangle = PolicyFacts::triangle;   // 0 full, 1 upper, 2 lower
     using A = typename A_TYPE::T;
     using B = typename B_TYPE::T;
     using C = typename C_TYPE::T;
@@ -430,12 +543,39 @@ public:
     }
     // The current block into a UB tensor (VECIN / VECCALC), row-major baseM x baseN (row stride baseN), for the
     // vector core's epilogue.
-    template <bool sync = true>
-    void GetTensorC(const LocalTensor<C>& ub, uint8_t enAtomic = 0, bool enSequentialWrite = false, SrcLoc loc = {}) {
+    // doPad (AscendC marks it and the four sizes after it for removal; ignored without it): the block's rows as a
+    // padded copy makes them, `height` rows of `width` elements read one after another from the block, each row
+    // followed by zeros up to a whole 32 bytes and then `dstGap` empty 32-byte blocks (ops-transformer's
+    // prompt_flash_attention takes a head size that is not a multiple of 16 so). Emulated when height x width is the
+    // block itself and srcGap is 0; other sizes are a named error.
+    template <bool sync = true, bool doPad = false>
+    void GetTensorC(const LocalTensor<C>& ub, uint8_t enAtomic = 0, bool enSequentialWrite = false, uint32_t height = 0,
+                    uint32_t width = 0, uint32_t srcGap = 0, uint32_t dstGap = 0, SrcLoc loc = {}) {
         (void)enSequentialWrite;
         if (!block_) ascendcraft::emu::matmul_misuse("Matmul::GetTensorC before Iterate() returned true",
                                                       "call GetTensorC inside `while (mm.Iterate()) { ... }`", loc);
-        emit_ub(ub, enAtomic != 0, loc);
+        if constexpr (doPad) {
+            ascendcraft::emu::MatmulCall call = block_call(enAtomic != 0);
+            if (height != call.m || width != call.n || srcGap != 0) {
+                static thread_local std::string said;
+                said = "Matmul::GetTensorC<sync, doPad = true> of " + std::to_string(height) + " x " + std::to_string(width) +
+                       " (srcGap " + std::to_string(srcGap) + ") from a " + std::to_string(call.m) + " x " +
+                       std::to_string(call.n) + " block of C is not emulated yet (only the whole block, srcGap 0)";
+                ascendcraft::emu::matmul_misuse(said.c_str(), "pass the block's own height and width (the single-core "
+                                                "M and N of a one-block Matmul), or copy C out unpadded", loc);
+            }
+            const uint32_t perBlock = 32 / sizeof(C);
+            const uint32_t rowLen = (width + perBlock - 1) / perBlock * perBlock;
+            call.ub = &ub.emu();
+            call.c = nullptr;
+            call.ldc = rowLen + dstGap * perBlock;
+            call.ubRowPad = rowLen - width;
+            call.packed = true;
+            ascendcraft::emu::matmul_block(call, loc);
+        } else {
+            (void)height; (void)width; (void)srcGap; (void)dstGap;
+            emit_ub(ub, enAtomic != 0, loc);
+        }
     }
     template <bool sync = true>
     void IterateAll(const LocalTensor<C>& ub, uint8_t enAtomic = 0, SrcLoc loc = {}) {
@@ -506,7 +646,7 @@ public:
     void GetTensorC(const GlobalTensor<C>& gm, const LocalTensor<C>& co2Local, uint8_t enAtomic = 0, bool enSequentialWrite = false,
                     SrcLoc loc = {}) {   // the block to GM and to a UB copy
         GetTensorC<sync>(gm, enAtomic, enSequentialWrite, loc);
-        GetTensorC<sync>(co2Local, enAtomic, enSequentialWrite, loc);
+        GetTensorC<sync>(co2Local, enAtomic, enSequentialWrite, 0, 0, 0, 0, loc);
     }
     uint8_t GetSubBlockIdx() { return 0; }
     template <bool isTurnOnDebug = true> MatrixOffset GetOffsetC() { return MatrixOffset{}; }
@@ -555,6 +695,13 @@ private:
             ascendcraft::emu::matmul_misuse(said.c_str(),
                                             "use MatmulCallBackFunc<nullptr, nullptr, nullptr> (the Matmul's own copies) "
                                             "on the emulator", loc);
+        }
+        if constexpr (PolicyFacts::replaced != 0) {
+            static const std::string said = "Matmul with a MATMUL_POLICY that replaces its module(s) " +
+                                            Impl::Detail::ReplacedModuleNames(PolicyFacts::replaced) +
+                                            " is not emulated yet (the emulated Matmul does not run a policy's modules)";
+            ascendcraft::emu::matmul_misuse(said.c_str(),
+                                            "use a built-in policy (MatmulPolicy, TrianUpperMatmulPolicy, ...) on the emulator", loc);
         }
         if (!inited_) ascendcraft::emu::matmul_misuse("Matmul used before Init (or REGIST_MATMUL_OBJ with its tiling)",
                                                        "call REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) first", loc);

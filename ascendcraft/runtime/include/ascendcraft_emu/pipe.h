@@ -467,6 +467,10 @@ template <typename T, CacheLine cl, DcciDst dst> inline void DataCacheCleanAndIn
 template <typename T, CacheLine cl, DcciDst dst> inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
 // The GM form without a DcciDst (the whole cache line(s) of the tensor): no effect either.
 template <typename T, CacheLine cl> inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+// Loading the next `preFetchLen` x 2 KiB of the kernel's instructions into the core's instruction cache ahead of use
+// (ops-transformer's fused_infer_attention_score), and its state (0: done): timing only, nothing the emulation keeps.
+inline void ICachePreLoad(const int64_t preFetchLen) { (void)preFetchLen; }
+inline int64_t GetICachePreloadStatus() { return 0; }
 template <typename T>
 inline void InitGlobalMemory(const GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value, SrcLoc loc = {}) {
     ascendcraft::emu::gm_fill(gmWorkspaceAddr.address_, size, sizeof(T), &value, loc);
