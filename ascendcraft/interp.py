@@ -306,6 +306,13 @@ class _Machine:
         return {"block_idx": block, "block_num": self.plan.blocks, "sub_block_idx": 0}[func]
 
     def value(self, e, env: dict, ub: _UB, block: int):
+        kind = type(e)       # a name or a literal (most of what a kernel's statements evaluate) without eval_scalar
+        if kind is Name and e.id in env: v = env[e.id]
+        elif kind is Const: v = e.value
+        else: v = self._scalar(e, env, ub, block)
+        return np.float32(v) if isinstance(v, float) else v
+
+    def _scalar(self, e, env: dict, ub: _UB, block: int):
         def call(node, env_):
             match node:
                 case Call(func="block_idx" | "block_num" | "sub_block_idx"): return self.builtin(node.func, block)
@@ -318,10 +325,9 @@ class _Machine:
                     return np.float32(v) if dt.is_float else int(v)
             raise _Stop(node.loc, "unsupported-syntax", f"{getattr(node, 'func', '?')}() cannot run inside a kernel")
         try:
-            v = eval_scalar(e, env, call)
+            return eval_scalar(e, env, call)
         except _HostError as err:
             raise _Stop(err.loc, err.kind, err.message, err.hint) from None
-        return np.float32(v) if isinstance(v, float) else v
 
     def offset(self, ref: UbRef, env, ub, block) -> int:
         return 0 if ref.offset is None else int(self.value(ref.offset, env, ub, block))

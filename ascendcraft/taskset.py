@@ -31,6 +31,7 @@ import torch
 from fastcore.basics import patch
 
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at, parse_python
+from .memo import Kept
 from .eager import defer_dynamo_in_refs
 from .shapes import lift_shape_literals, resolve_size
 
@@ -133,11 +134,11 @@ def _error_line(error: BaseException, path: Path) -> int | None:
     return line
 
 
-def _execute(source: str, path: Path, tree: ast.Module | None = None) -> types.ModuleType:
-    "Run a task file (or its parsed `tree`) in a fresh module that is not entered in `sys.modules`."
+def _execute(source: str, path: Path, code: types.CodeType | None = None) -> types.ModuleType:
+    "Run a task file (or its compiled `code`) in a fresh module that is not entered in `sys.modules`."
     module = types.ModuleType(f"ascendcraft_task_{path.stem}")
     module.__file__ = str(path)
-    code = compile(source if tree is None else tree, str(path), "exec")
+    code = compile(source, str(path), "exec") if code is None else code
     try:
         exec(code, module.__dict__)
     except ModuleNotFoundError as e:
@@ -152,9 +153,8 @@ def _execute(source: str, path: Path, tree: ast.Module | None = None) -> types.M
     return module
 
 # %% ../nbs/30_tasks.ipynb #ba263044
-def _check_extras(module: types.ModuleType, source: str, path: Path, tree: ast.Module) -> None:
-    "Raise a diagnostic for a malformed SMALL / SIGNED / TOLERANCE / OUTPUT_NAMES."
-    lines = _top_level_names(tree)
+def _check_extras(module: types.ModuleType, source: str, path: Path, lines: dict[str, int]) -> None:
+    "Raise a diagnostic for a malformed SMALL / SIGNED / TOLERANCE / OUTPUT_NAMES (`lines`: `_top_level_names`)."
     g = module.__dict__
 
     def fail(name, message, hint):
@@ -607,6 +607,21 @@ def load_task_file(path: str | Path, category: str | None = None) -> Task:
         raise AscendCraftError(Diagnostic("task-not-found", f"no task file at {path}", file=str(path),
                                           hint="give the path of a .py file that defines Model, get_inputs, get_init_inputs"))
     source = path.read_text()
+    code, lines = _compiled(source, path)
+    module = _execute(source, path, code)
+    _check_extras(module, source, path, lines)
+    return Task(path.stem, path.parent.name if category is None else category, path, source, module)
+
+
+_compiled_seen = Kept(512)   # (path, text) -> (code, top-level names' lines) of a task file that parsed and names a task
+
+
+def _compiled(source: str, path: Path) -> tuple[types.CodeType, dict[str, int]]:
+    """A task file's text parsed, checked for the names a task defines, its shape literals lifted and compiled, with
+    its top-level names' lines; remembered by path and text (every `registry()` and `get_task` loads the whole folder:
+    parsing and compiling its files was four fifths of that). Only running the code is done again on each load."""
+    key = (str(path), source)
+    if (kept := _compiled_seen.get(key)) is not None: return kept
     tree = _parse(source, path)
     missing = _missing_task_names(tree)
     if missing:
@@ -615,9 +630,9 @@ def load_task_file(path: str | Path, category: str | None = None) -> Task:
             hint="a MultiKernelBench task file defines class Model(nn.Module), get_inputs() (or get_input_groups()) and get_init_inputs()"))
     if "SMALL" not in _top_level_names(tree):     # shape literals become constants a derived size can scale
         tree = lift_shape_literals(tree)[0]
-    module = _execute(source, path, tree)
-    _check_extras(module, source, path, tree)
-    return Task(path.stem, path.parent.name if category is None else category, path, source, module)
+    kept = (compile(tree, str(path), "exec"), _top_level_names(tree))
+    _compiled_seen.put(key, kept)
+    return kept
 
 
 def _category_rank(category: str) -> int:
