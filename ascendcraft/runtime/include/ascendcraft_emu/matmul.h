@@ -358,7 +358,9 @@ template <class Policy, class Base> struct PolicyFacts<false, Policy, Base> {
     static constexpr int triangle = Policy::emuTriangle;
     static constexpr uint32_t replaced = ReplacedModules<Policy>();
 };
-// Their names, "A, B and C" (one function for every Matmul: only a policy that replaces a module calls it).
+// Their names, "A, B and C" (one function for every Matmul: only a policy that replaces a module calls it; the
+// emulation's own helper, not an AscendC name).
+namespace matmul_detail {
 inline std::string ReplacedModuleNames(uint32_t bits) {
     static const char* const names[] = {"Context", "CopyCubeInA", "CopyCubeInB", "CubeInBufferA", "CubeInBufferB",
                                         "CubeOutBuffer", "CopyCubeOut", "Scheduler", "BatchScheduler", "BiasScheduler"};
@@ -369,6 +371,7 @@ inline std::string ReplacedModuleNames(uint32_t bits) {
         out += (i == 0 ? "" : i + 1 == replaced.size() ? " and " : ", ") + std::string(replaced[i]);
     return out;
 }
+}  // namespace matmul_detail
 }  // namespace Detail
 }  // namespace Impl
 
@@ -698,7 +701,7 @@ private:
         }
         if constexpr (PolicyFacts::replaced != 0) {
             static const std::string said = "Matmul with a MATMUL_POLICY that replaces its module(s) " +
-                                            Impl::Detail::ReplacedModuleNames(PolicyFacts::replaced) +
+                                            Impl::Detail::matmul_detail::ReplacedModuleNames(PolicyFacts::replaced) +
                                             " is not emulated yet (the emulated Matmul does not run a policy's modules)";
             ascendcraft::emu::matmul_misuse(said.c_str(),
                                             "use a built-in policy (MatmulPolicy, TrianUpperMatmulPolicy, ...) on the emulator", loc);
