@@ -53,12 +53,13 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures',
            'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version', 'angle_include_dirs',
            'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header', 'with_prelude',
-           'pch_rejections', 'Build', 'past_close', 'tiling_struct_usings', 'clashing_include_guards',
-           'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'key_var_conditions', 'host_inputs',
-           'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
-           'kernel_host_duplicates', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
-           'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles',
-           'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
+           'pch_rejections', 'Build', 'past_close', 'file_scope_types', 'tiling_struct_usings',
+           'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources',
+           'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
+           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'build', 'build_for_key', 'GM', 'Scalar',
+           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
+           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
+           'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -1210,6 +1211,15 @@ def past_close(code: str, i: int, pair: str) -> int:
     return i
 
 
+def file_scope_types(text: str) -> set[str]:
+    "The struct and class names a source defines outside every namespace (comments and namespace bodies blanked)."
+    code = blank_comments(text)
+    for m in reversed(list(re.finditer(r"\bnamespace\b[\w\s:]*\{", code))):
+        end = past_close(code, m.end(), "{}")
+        code = code[:m.start()] + re.sub(r"[^\n]", " ", code[m.start():end]) + code[end:]
+    return set(re.findall(r"^(?:struct|class)\s+(\w+)\s*(?:final\s*)?\{", code, re.M))
+
+
 def tiling_struct_usings(headers) -> list[str]:
     """`using optiling::<name>;` for each tiling struct (BEGIN_TILING_DATA_DEF) and registration alias
     (REGISTER_TILING_DATA_CLASS) that the given tiling headers declare inside `namespace optiling { ... }`."""
@@ -1282,7 +1292,9 @@ _KEY_EQ_RE = re.compile(rf"\bTILING_KEY_VAR\s*==\s*\(?\s*{_KEY_OPERAND}\s*\)?|\(
 
 def included_sources(sources: dict[str, str], file: str) -> list[str]:
     """`file` and the project files it includes, directly or through others (a quoted name beside the including file
-    first, else any project file of that name or sub-path), in the order they are reached."""
+    first, else any project file of that name or sub-path, else, for a name that climbs out with `../`, any project
+    file ending in the rest of it: the build finds those from an include folder, as hicann ops-transformer's
+    matmul_reduce_scatter reaches `../../common/inc/kernel/mc2_tiling_struct.h`), in the order they are reached."""
     seen, todo = [], [file]
     while todo:
         f = todo.pop(0)
@@ -1290,7 +1302,11 @@ def included_sources(sources: dict[str, str], file: str) -> list[str]:
         seen.append(f)
         for inc in re.findall(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', blank_comments(sources[f]), re.M):
             local = os.path.normpath(os.path.join(os.path.dirname(f), inc))
-            todo += [local] if local in sources else sorted(n for n in sources if n == inc or n.endswith("/" + inc))
+            found = [local] if local in sources else sorted(n for n in sources if n == inc or n.endswith("/" + inc))
+            tail = re.sub(r"^(?:\.\./)+", "", os.path.normpath(inc))
+            if not found and tail != os.path.normpath(inc):
+                found = sorted(n for n in sources if n == tail or n.endswith("/" + tail))
+            todo += found
     return seen
 
 
@@ -1362,8 +1378,14 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     lines.append('#include "kernel_operator.h"')          # build_macros.h, with the build's -D flags and key
     # an entry a macro of an included header writes (_macro_entries): its GET_TILING_DATA is in the headers
     macro_written = not re.search(rf"\b{re.escape(entry.name)}\s*\(", code)
-    if "GET_TILING_DATA" in code or (macro_written and any("GET_TILING_DATA" in blank_comments(sources[f])
-                                                           for f in included_sources(sources, entry.file))):
+    reached = included_sources(sources, entry.file)
+    through_headers = any("GET_TILING_DATA" in blank_comments(sources[f]) for f in reached)
+    # a kernel whose headers read the tiling (GET_TILING_DATA in their macros) and which includes no tiling header
+    # itself relies on CANN's generated header for the structs, as the driver gives them: hicann ops-transformer
+    # matmul_all_reduce_add_rms_norm's INVOKE_* macros live in headers of its own and of matmul_all_reduce
+    relies_on_generated = through_headers and not any(
+        re.search(r"\b(BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b", blank_comments(sources[f])) for f in reached)
+    if "GET_TILING_DATA" in code or (macro_written and through_headers) or relies_on_generated:
         # the headers the kernel file includes: a quoted name is first looked up beside the kernel (its own
         # op_kernel/x.h, not op_host/x.h of the same name), then anywhere in the project
         here, included = os.path.dirname(entry.file), set()
@@ -1394,6 +1416,11 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
                    if n not in tiling_headers and "arch35" not in n.split("/")
                    # (a class too: ops-transformer flash_attention_score's kernel tiling header, `class CopyTransposeTiling`)
                    for s in re.findall(r"^(?:struct|class)\s+(\w+)\s*(?:final\s*)?\{", blank_comments(sources[n]), re.M)}
+            # ... and one that a header the tiling headers include defines outside every namespace: hicann
+            # ops-transformer's mc2 tiling headers reach the kernel side's own `struct RCSTiling` (mc2/common/inc/kernel/
+            # mc2_tiling_struct.h) beside their BEGIN_TILING_DATA_DEF(RCSTiling), which the host names as optiling::
+            own |= {s for t in tiling_headers for n in included_sources(sources, t)
+                    if n not in tiling_headers and "arch35" not in n.split("/") for s in file_scope_types(sources[n])}
             usings = [u for u in tiling_struct_usings(tiling_headers.values())
                       if not (u.startswith("using optiling::") and u[len("using optiling::"):-1] in own)]
             lines += ["namespace optiling {}", *usings,

@@ -697,14 +697,20 @@ def test_ops_transformer_kernels_find_the_kernel_headers_its_build_copies_and_th
 def test_ops_transformer_mc2_ops_find_headers_from_mc2_3rd_and_other_ops_do_not(tmp_path):
     """The mc2 ops' host tiling is built with mc2/3rd on the include path, and the tiling header the kernel build sees
     names a file from there (batch_mat_mul_v3: `#include "mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h"`): an
-    mc2 op's copy has it (and what it includes); an op outside mc2/ gets nothing of mc2/3rd."""
-    header = '#pragma once\n#include "mm/op_host/mm_tiling.h"\nconstexpr int TILED = MM_BASE;\n'
+    mc2 op's copy has it (and what it includes); an op outside mc2/ gets nothing of mc2/3rd. mc2/common/inc is on that
+    path too, and its headers name mc2/3rd's by a relative path (matmul_all_reduce: "tiling/mc2_tiling_struct.h" includes
+    `../../../3rd/batch_mat_mul_v3/...`): both keep their repository paths in the copy, so that path resolves."""
+    header = '#pragma once\n#include "mm/op_host/mm_tiling.h"\n#include "tiling/mc2_struct.h"\n' \
+             'constexpr int TILED = MM_BASE + MC2_EXTRA;\n'
     kernel = '#include "kernel_operator.h"\n#include "../op_host/demo_tiling.h"\n' \
              'extern "C" __global__ __aicore__ void demo(GM_ADDR x) { (void)x; (void)TILED; }\n'
     files = {
         "mc2/3rd/mm/op_host/mm_tiling.h": '#pragma once\n#include "mm_base.h"\n',
         "mc2/3rd/mm/op_host/mm_base.h": "#pragma once\nconstexpr int MM_BASE = 16;\n",
         "mc2/3rd/mm/op_host/unused.h": "#error not included\n",
+        "mc2/common/inc/tiling/mc2_struct.h": '#pragma once\n#include "../../../3rd/bmm/op_host/bmm_extra.h"\n',
+        "mc2/3rd/bmm/op_host/bmm_extra.h": "#pragma once\nconstexpr int MC2_EXTRA = 2;\n",
+        "mc2/common/inc/unused.h": "#error not included\n",
         "mc2/demo/op_host/demo_tiling.h": header, "mc2/demo/op_kernel/demo.cpp": kernel,
         "mc2/demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
         "ffn/demo/op_host/demo_tiling.h": header, "ffn/demo/op_kernel/demo.cpp": kernel,
@@ -715,10 +721,13 @@ def test_ops_transformer_mc2_ops_find_headers_from_mc2_3rd_and_other_ops_do_not(
     for op in ("mc2/demo", "ffn/demo"):
         entry = {"source": "s", "repo": "hicann/ops-transformer", "commit": commit, "path": op, "kind": "op-project"}
         copies[op] = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / op.replace("/", "_"))
-    mm = copies["mc2/demo"] / "mc2_3rd" / "mm" / "op_host"
+    mc2 = copies["mc2/demo"] / corpus.SIBLINGS / "mc2"
+    mm = mc2 / "3rd" / "mm" / "op_host"
     assert (mm / "mm_tiling.h").is_file() and (mm / "mm_base.h").is_file() and not (mm / "unused.h").exists()
-    _kernel_builds(copies["mc2/demo"], "demo", ("op_kernel/", "op_host/", "mc2_3rd/"))
-    assert not (copies["ffn/demo"] / "mc2_3rd").exists()
+    assert (mc2 / "common" / "inc" / "tiling" / "mc2_struct.h").is_file() and not (mc2 / "common" / "inc" / "unused.h").exists()
+    assert (mc2 / "3rd" / "bmm" / "op_host" / "bmm_extra.h").is_file()
+    _kernel_builds(copies["mc2/demo"], "demo", ("op_kernel/", "op_host/", corpus.SIBLINGS + "/"))
+    assert not (copies["ffn/demo"] / corpus.SIBLINGS / "mc2").exists()
 
 
 def test_a_kernels_relative_includes_resolve_as_in_the_repository_tree(tmp_path):

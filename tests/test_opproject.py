@@ -922,6 +922,51 @@ def test_a_kernel_side_class_of_a_tiling_structs_name_is_the_one_the_kernel_uses
     assert def_custom_outputs(b, 7, -2) == [21, -2]
 
 
+def test_a_file_scope_struct_the_tiling_header_reaches_is_the_one_the_kernel_uses():
+    # hicann ops-transformer matmul_all_reduce: its host tiling header (BEGIN_TILING_DATA_DEF(RCSTiling) in optiling)
+    # includes, through the shared mc2 headers, the kernel side's own `struct RCSTiling` at file scope
+    # (mc2/common/inc/kernel/mc2_tiling_struct.h). The driver names no optiling::RCSTiling then (a using-declaration
+    # would clash with the global struct), and the kernel reads the tiling bytes into the global one. A struct of that
+    # name inside a namespace of such a header is not a file-scope one: the driver still names optiling's
+    from ascendcraft.emu import build, file_scope_types
+    kernel_struct = "#pragma once\n#include <cstdint>\nstruct DefTiling {\n    int64_t v;\n    int64_t w;\n};\n"
+    tiling_h = ("#include \"register/tilingdata_base.h\"\n#include \"../common/kernel/def_struct.h\"\nnamespace optiling {\n"
+                "BEGIN_TILING_DATA_DEF(DefTiling)\nTILING_DATA_FIELD_DEF(int64_t, v);\nTILING_DATA_FIELD_DEF(int64_t, w);\n"
+                "END_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(DefCustom, DefTiling)\n}\n")
+    kernel = ('#include "kernel_operator.h"\nusing namespace AscendC;\n'
+              'extern "C" __global__ __aicore__ void def_custom(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {\n'
+              '    GET_TILING_DATA_WITH_STRUCT(DefTiling, t, tiling);\n'
+              '    GlobalTensor<int64_t> out; out.SetGlobalBuffer((__gm__ int64_t*)y, 2);\n'
+              '    out.SetValue(0, 5 * t.v); out.SetValue(1, t.w);\n}\n')
+    sources = {"op_host/def_custom_tiling.h": tiling_h, "common/kernel/def_struct.h": kernel_struct,
+               "op_kernel/def_custom.cpp": kernel}
+    b = build(sources, "def_custom")
+    assert b.ok, [d.render() for d in b.diagnostics]
+    assert def_custom_outputs(b, 3, 8) == [15, 8]
+    # the same struct inside a namespace of the reached header: not at file scope, so optiling's is named and used
+    nested = kernel_struct.replace("struct DefTiling {", "namespace kernel_side {\nstruct DefTiling {").replace("};\n", "};\n}\n")
+    assert file_scope_types(kernel_struct) == {"DefTiling"} and file_scope_types(nested) == set()
+    b = build(dict(sources, **{"common/kernel/def_struct.h": nested}), "def_custom")
+    assert b.ok, [d.render() for d in b.diagnostics]
+    assert def_custom_outputs(b, -4, 1) == [-20, 1]
+
+
+def test_included_sources_follow_a_climbing_include_to_the_file_the_build_finds():
+    # hicann ops-transformer matmul_reduce_scatter: op_kernel's tiling header includes
+    # `../../common/inc/kernel/mc2_tiling_struct.h`, which the corpus copy keeps at its repository path under an include
+    # folder; the kernel's own file-scope struct there must be seen as the kernel's (else the driver names optiling's
+    # struct of that name, and the kernel's definition is a redefinition of it)
+    from ascendcraft.emu import included_sources
+    sources = {"op_kernel/k.cpp": '#include "k_tiling.h"\n', "op_kernel/k_tiling.h": '#include "../../common/inc/kernel/s.h"\n',
+               "repo/mc2/common/inc/kernel/s.h": "struct S {};\n", "repo/mc2/common/inc/kernel/other.h": "\n"}
+    assert included_sources(sources, "op_kernel/k.cpp") == ["op_kernel/k.cpp", "op_kernel/k_tiling.h",
+                                                            "repo/mc2/common/inc/kernel/s.h"]
+    # a name found beside the includer is still that one, not another file with the same tail
+    sources["common/inc/kernel/s.h"] = "\n"
+    sources["op_kernel/k_tiling.h"] = '#include "../common/inc/kernel/s.h"\n'
+    assert included_sources(sources, "op_kernel/k.cpp")[-1] == "common/inc/kernel/s.h"
+
+
 def test_a_variable_of_the_host_tiling_header_is_a_copy_on_each_side(tmp_path):
     # ops-nn fused_linear_cross_entropy_loss_grad: its op_host tiling header defines `uint32_t baseM = SIZE_128;` (not
     # inline). The driver includes that header for the structs and the host's tiling code includes it too; CANN builds

@@ -604,8 +604,9 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
     # every folder above a project header on the include path, and a folder deep in the tree (op_tiling/cube/)
     # would then shadow an SDK header of the same relative name (cube/platform/platform_info.h)
     rel = {(root, f): (into, f[len(root) + 1:]) for root, into in roots for r_, f in common if r_ == root}
-    by_name, by_tail, by_place = {}, {}, {}
+    by_name, by_tail, by_place, by_repo = {}, {}, {}, {}
     for f, (into, r) in rel.items():
+        by_repo.setdefault(f[1], []).append(f)   # by its repository path: a relative include across two roots
         by_name.setdefault(r, []).append(f)
         by_place.setdefault(f"{into}/{r}", []).append(f)   # where it is in the entry's copy
     # a name not found at its path under a root is found by its tail (the repository's build also puts folders
@@ -619,7 +620,8 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
         at, text = todo.pop()
         for name in include.findall(text):
             name = name.decode(errors="replace")
-            here = [] if at is None else by_name.get(posixpath.normpath(posixpath.join(posixpath.dirname(rel[at][1]), name)), [])
+            here = [] if at is None else (by_name.get(posixpath.normpath(posixpath.join(posixpath.dirname(rel[at][1]), name)), [])
+                                          or by_repo.get(posixpath.normpath(posixpath.join(posixpath.dirname(at[1]), name)), []))
             if at is None and name.startswith("../"):   # the op's own file names a folder beside op_kernel/
                 here = by_place.get(posixpath.normpath(posixpath.join("op_kernel", name)), [])
             found = here or by_name.get(name) or ([] if (INCLUDE_DIR / name).exists() else by_tail.get(name, []))
@@ -1200,11 +1202,14 @@ COMMON_INCLUDES = {
     # ops-transformer's build copies common/include/kernel/*.* to ascendc/common beside the ops' kernel folders, on the
     # kernels' include path (cmake/func.cmake, add_ops_src_copy): `#include "util.h"` (flash_attention_score)
     # (and its op_host and kernel sources name the other shared headers from common/include: "tiling_base/...", "err/...")
-    # The mc2 ops' host tiling is compiled with mc2/3rd on the include path (cmake/variables.cmake, OP_TILING_INCLUDE),
-    # and their tiling headers, which the kernel build sees, name its files from there: batch_mat_mul_v3's
-    # `#include "mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h"`
+    # The mc2 ops' host tiling is compiled with mc2/3rd and mc2/common/inc on the include path (cmake/variables.cmake,
+    # OP_TILING_INCLUDE), and their tiling headers, which the kernel build sees, name files from there: batch_mat_mul_v3's
+    # `#include "mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h"`, matmul_all_reduce's "tiling/mc2_tiling_struct.h".
+    # The two go to their repository paths under SIBLINGS: a header of one names the other's files by a relative path
+    # (mc2/common/inc/tiling/mc2_tiling_struct.h: `#include "../../../3rd/batch_mat_mul_v3/op_host/..."`).
     "hicann/ops-transformer": (("common/include/kernel", "common_kernel"), ("common/include", "common_include"),
-                               ("mc2/3rd", "mc2_3rd", "mc2")),
+                               ("mc2/3rd", "ascendcraft_corpus_repo/mc2/3rd", "mc2"),
+                               ("mc2/common/inc", "ascendcraft_corpus_repo/mc2/common/inc", "mc2")),
     "weich97/NPUKernelBench": (("libs/common_include/cann-ops/src/common/inc", "common_inc"),
                                ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
 }

@@ -33,7 +33,8 @@ enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECT
 enum class DataType : int32_t { DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6,
                                 DT_UINT16 = 7, DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12,
                                 DT_BF16 = 27, DT_INT4 = 29, DT_FLOAT8_E4M3FN = 35, DT_FLOAT8_E5M2 = 36, DT_HIFLOAT8 = 34,
-                                DT_UNDEFINED = 28, DT_BFLOAT16 = 33 };   // DT_BFLOAT16: the later name of bf16
+                                DT_UNDEFINED = 28, DT_BFLOAT16 = 33,     // DT_BFLOAT16: the later name of bf16
+                                DT_FLOAT4_E2M1 = 37, DT_FLOAT8_E8M0 = 38, DT_FLOAT4_E1M2 = 39 };   // (a byte each)
 enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 enum class MatrixMadType : int32_t { NORMAL = 0, HF32 = 1, MXMODE = 2 };
 enum class DequantType : int32_t { SCALAR = 0, TENSOR = 1 };
@@ -44,7 +45,8 @@ enum class MatrixLayout : int32_t { NORMAL = 0, BSNGD, SBNGD, BNGS1S2 };
 constexpr int32_t data_type_bytes(DataType t) {
     switch (t) {
     case DataType::DT_INT8: case DataType::DT_UINT8: case DataType::DT_INT4: case DataType::DT_FLOAT8_E4M3FN:
-    case DataType::DT_FLOAT8_E5M2: case DataType::DT_HIFLOAT8: case DataType::DT_BOOL: return 1;
+    case DataType::DT_FLOAT8_E5M2: case DataType::DT_HIFLOAT8: case DataType::DT_BOOL: case DataType::DT_FLOAT4_E2M1:
+    case DataType::DT_FLOAT8_E8M0: case DataType::DT_FLOAT4_E1M2: return 1;
     case DataType::DT_FLOAT16: case DataType::DT_BF16: case DataType::DT_BFLOAT16: case DataType::DT_INT16:
     case DataType::DT_UINT16: return 2;
     case DataType::DT_INT64: case DataType::DT_UINT64: case DataType::DT_DOUBLE: return 8;

@@ -470,6 +470,9 @@ template <typename T, CacheLine cl> inline void DataCacheCleanAndInvalid(const G
 // Loading the next `preFetchLen` x 2 KiB of the kernel's instructions into the core's instruction cache ahead of use
 // (ops-transformer's fused_infer_attention_score), and its state (0: done): timing only, nothing the emulation keeps.
 inline void ICachePreLoad(const int64_t preFetchLen) { (void)preFetchLen; }
+// Declares a GM range for CANN's out-of-memory checker (an ASCENDC_OOM build): the emulator checks every GM access
+// against the launch's buffers, so the declaration adds nothing here.
+template <typename T> inline void OOMCheckAddrRange(__gm__ T* gmAddr, const uint64_t gmSize) { (void)gmAddr; (void)gmSize; }
 inline int64_t GetICachePreloadStatus() { return 0; }
 template <typename T>
 inline void InitGlobalMemory(const GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value, SrcLoc loc = {}) {
