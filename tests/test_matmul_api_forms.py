@@ -301,8 +301,14 @@ def test_get_offset_c_compiles_and_leaves_the_result_alone(tmp_path):
 # emulator (one device) cannot do. The kernel compiles; the set-up runs (rank 0 of 1); a collective stops at its line.
 # Like that kernel it defines its own AscendC::CFG_MDL and calls the Matmul library's Ceil / CeilAlign.
 CEIL_CHECK = "    if (Ceil(td.batchA, 2) != 1 || Ceil(int64_t{33}, int64_t{16}) != 3 || CeilAlign(td.batchA + 1, 2) != 4) return;\n"
+# As the MoE and all-reduce kernels of hicann ops-transformer, it also declares its GM windows to the OOM checker and
+# names the RDMA descriptions of a context (compile only: there is no context, so nothing fills them).
 HCCL_SETUP = ("    Hccl hccl;\n    hccl.Init(GetHcclContext<HCCL_GROUP_ID_0>(), nullptr);\n"
-              "    if (hccl.GetRankId() != 0 || hccl.GetRankDim() != 1) return;\n")
+              "    if (hccl.GetRankId() != 0 || hccl.GetRankDim() != 1) return;\n"
+              "    OOMCheckAddrRange((__gm__ uint8_t*)c, 64);\n"
+              "    __gm__ IbVerbsData* verbs = (__gm__ IbVerbsData*)GetHcclContext<HCCL_GROUP_ID_0>();\n"
+              "    static_assert(HCCL_MAX_RANK_NUM == 32 && CACHE_LINE_SIZE == 64, \"HCCL's and the cache line's sizes\");\n"
+              "    if (verbs != nullptr && verbs->localOutput.key + verbs->remoteInput.size + verbs->localInput.addr) return;\n")
 HCCL_ALL_REDUCE = "    HcclHandle h = hccl.AllReduce<true>(c, c, 8, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM);\n    hccl.Wait(h);\n"
 
 

@@ -168,6 +168,7 @@ constexpr int32_t ONE_BLK_SIZE = 32;              // bytes in a datablock
 constexpr int32_t CUBE_MAX_SIZE = 256;            // elements of one cube fractal (16 x 16)
 #endif
 constexpr int32_t HALF_FACTOR = 2;                // halving factor kernels size buffers with (TOTAL_UB_SIZE / HALF_FACTOR)
+constexpr uint32_t CACHE_LINE_SIZE = 64;          // bytes in a data-cache line: DataCacheCleanAndInvalid's SINGLE_CACHE_LINE
 constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;     // bytes in one vector repeat
 constexpr int32_t DEFAULT_BLK_NUM = 8;            // datablocks in a repeat
 constexpr int32_t DEFAULT_BLK_STRIDE = 1;

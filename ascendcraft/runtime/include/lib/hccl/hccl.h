@@ -53,6 +53,23 @@ enum class MC2_BUFFER_LOCATION {
     MC2_BUFFER_TYPE_WORKSPACE, MC2_BUFFER_TYPE_INPUT, MC2_BUFFER_TYPE_COMMOUT, MC2_BUFFER_TYPE_END
 };
 
+// What the MoE dispatch/combine kernels read from a group's context for RDMA between NPUs: the most ranks of one
+// group, and the description of a registered memory region (its bytes, device address and access key), one each for
+// the remote and local input and output windows. Declared so such kernels compile; with no context here (below) they
+// are never filled.
+constexpr uint32_t HCCL_MAX_RANK_NUM = 32U;
+struct MemDetails {
+    uint64_t size;
+    uint64_t addr;
+    uint32_t key;
+};
+struct IbVerbsData {
+    MemDetails remoteInput;
+    MemDetails remoteOutput;
+    MemDetails localInput;
+    MemDetails localOutput;
+};
+
 // The communication context of a group: the runtime hands it to the kernel on an NPU; there is none here.
 template <uint32_t groupId> inline GM_ADDR GetHcclContext() { return nullptr; }
 template <uint32_t groupId> inline void SetHcclContext(GM_ADDR) {}
