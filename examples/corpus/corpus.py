@@ -69,6 +69,8 @@ SOURCES = {  # repo -> source group name
     "hicann/ops-math": "hicann ops-math (A2 ops)",
     "hicann/ops-nn": "hicann ops-nn (A2 ops)",
     "hicann/ops-transformer": "hicann ops-transformer (A2 ops)",
+    "hicann/ops-cv": "hicann ops-cv (A2 ops)",
+    "hicann/ops-blas": "hicann ops-blas (A2 kernels, arch22)",
     "desly-0/flashattention_Ascendc": "desly-0 flash attention (community .asc, Matmul API; no hardware verdict)",
     "KernelHive/ascendc-skill": "EvoKernel (LLM-made op projects for 910B)",   # split by collection: evokernel_entries
 }
@@ -115,8 +117,10 @@ def collect(repo: str, gitdir: str) -> list[dict]:
             arch, defines = cmake_defaults(show(gitdir, commit, f"{folder}/CMakeLists.txt").decode(errors="replace"), readme)
             if arch == "dav-2201": out.append(dict(entry(f, "asc-file"), **({"defines": defines} if defines else {})))
         return out
-    if repo in ("hicann/ops-math", "hicann/ops-nn", "hicann/ops-transformer"):   # CANN's newer open repositories: the ops built for A2
+    if repo in ("hicann/ops-math", "hicann/ops-nn", "hicann/ops-transformer", "hicann/ops-cv"):   # CANN's newer open repositories: the ops built for A2
         return hicann_entries(gitdir, commit, files, entry)
+    if repo == "hicann/ops-blas":   # BLAS routines: blas/<op>/arch22/<name>_kernel.cpp, no op_host/op_kernel layout
+        return blas_entries(files, entry)
     if repo == "desly-0/flashattention_Ascendc":   # one community kernel (.asc, built for dav-2201 by tools/CMakeLists.txt)
         return [dict(entry("src/flash_attention.asc", "asc-file"), hardware="unverified")]
     if repo in COMPETITION_SOURCES:   # contestants' op projects (msopgen layout), their build outputs left out
@@ -149,6 +153,66 @@ def hicann_entries(gitdir: str, commit: str, files: list[str], entry) -> list[di
         if r.startswith("experimental/"): e["source"] += ", experimental"
         out.append(e)
     return out
+
+
+# hicann/ops-blas builds one folder per SoC generation of each routine: arch22 for ascend910b* / ascend910_93* (NPU_ARCH
+# dav-2201; CMakeLists.txt's get_soc_arch_dirs, build.sh's SOC_ARCH_DIRS), arch35 for ascend950 (dav-3510), arch20 for
+# ascend310p. Only arch22 is A2.
+BLAS_ARCH = "arch22"
+
+
+def blas_entries(files: list[str], entry) -> list[dict]:
+    """hicann/ops-blas: each A2 kernel file, blas/<op>/arch22/<name>_kernel.cpp (kind blas-file). Such a file is ASC
+    source (the build sets LANGUAGE ASC): the kernels, then a host function `<name>_do(...)` that launches one with
+    <<<...>>>; the host tiling is <name>_host.cpp beside it (an aclblas<Name> call over ACL), recorded as `host`
+    (the file of the kernel's name, else the folder's only one: gemv's two kernels share cgemv_host.cpp)."""
+    out = []
+    for f in sorted(files):
+        parts = f.split("/")
+        if not (len(parts) == 4 and parts[0] == "blas" and parts[2] == BLAS_ARCH and f.endswith("_kernel.cpp")): continue
+        same = f[: -len("_kernel.cpp")] + "_host.cpp"   # sdot_kernel.cpp -> sdot_host.cpp, else the folder's only one
+        hosts = [same] if same in files else [g for g in files if posixpath.dirname(g) == posixpath.dirname(f) and g.endswith("_host.cpp")]
+        out.append(dict(entry(f, "blas-file"), **({"host": hosts[0]} if len(hosts) == 1 else {})))
+    return out
+
+
+# the kinds whose entry is kernel files alone (no op project, so no project column)
+KERNEL_FILE_KINDS = ("kernel-dir", "asc-file", "blas-file")
+BLAS_INCLUDE_ROOTS = ("blas", "include")   # the ops_blas target's own include folders (CMakeLists.txt: ./include, blas)
+
+
+def materialise_blas(entry: dict, gitdir: str, dest: Path) -> Path:
+    """An ops-blas kernel file (blas-file) at its repository path in dest, as its device part (asc_kernel_source: the
+    host launcher's <<<...>>> becomes a no-op), with the headers it includes, directly or through each other, at their
+    repository paths: the ones beside it and in its routine's folder (`#include "../ssymm_common_kernel.h"`), and the
+    shared ones its build finds from the repository's include folders (BLAS_INCLUDE_ROOTS: `#include
+    "common/helper/kernel_utils.h"`, `#include "cann_ops_blas_common.h"`), which become include folders of the build (a
+    header at the top of each). Headers under another generation's folder (arch35, arch20) are never taken."""
+    commit, path = entry["commit"], entry["path"]
+    listing = set(_tree(gitdir, commit))
+    include = re.compile(rb'#\s*include\s*"([^"]+)"')
+    (dest / path).parent.mkdir(parents=True, exist_ok=True)
+    (dest / path).write_text(asc_kernel_source(show(gitdir, commit, path).decode(errors="replace")))
+    seen, todo, roots = set(), [path], set()
+    while todo:
+        f = todo.pop()
+        text = show(gitdir, commit, f)
+        for name in include.findall(text):
+            name = name.decode(errors="replace")
+            near = posixpath.normpath(posixpath.join(posixpath.dirname(f), name))
+            found = near if near in listing else next((posixpath.join(r, name) for r in BLAS_INCLUDE_ROOTS
+                                                       if posixpath.join(r, name) in listing), None)
+            if not found or found in seen or not found.endswith((".h", ".hpp", ".inc")): continue
+            if any(f"/{a}/" in f"/{found}" for a in ("arch35", "arch20")): continue
+            seen.add(found)
+            todo.append(found)
+            if found != near: roots.add(next(r for r in BLAS_INCLUDE_ROOTS if found.startswith(r + "/")))
+            out = dest / found
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(show(gitdir, commit, found))
+    for root in sorted(roots):
+        (dest / root / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+    return dest
 
 
 EVOKERNEL_ROOT = "skills/ascend-kernel-generator/reference/ref_repositories/EvoKernel"
@@ -532,6 +596,8 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
     kind, commit, path = entry["kind"], entry["commit"], entry["path"]
     if kind == "mkb-prompt":
         return write_project(answer_strings(show(gitdir, commit, path).decode(errors="replace")), dest)
+    if kind == "blas-file":
+        return materialise_blas(entry, gitdir, dest)
     if kind == "asc-file":   # the kernels of a single-source file, and the headers beside it
         folder = posixpath.dirname(path)
         group = [path, *asc_target_siblings(gitdir, commit, path)]   # with the other .asc files its CMake target compiles
@@ -1194,6 +1260,9 @@ BUILD_DEFINES = {"hicann/ops-nn": "-DNN_ENABLE_DLOPEN_LEGACY"}
 COMMON_INCLUDES = {
     "Hayden727/cann-ops": (("src/common/inc", "common_inc"), ("src/common/op_host/op_tiling", "common_op_tiling")),
     "hicann/ops-math": (("common/inc", "common_inc"),),
+    # ops-cv's op_host sources are built with the repository's root and common/inc on the path (cmake/variables.cmake,
+    # OP_TILING_INCLUDE: ${OPS_CV_DIR}/common/inc/): `#include "op_host/tiling_base.h"`
+    "hicann/ops-cv": (("common/inc", "common_inc"),),
     # ops-nn's build also copies common/inc/op_kernel to ascendc/inc beside the ops' kernel folders, which name its
     # headers `#include "../inc/platform.h"` (cmake/gen_ops_info.cmake, common_copy)
     "hicann/ops-nn": (("common/inc", "common_inc"), ("common/inc/op_kernel", "inc")),
@@ -1256,10 +1325,10 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
     settings = load_settings()
     with tempfile.TemporaryDirectory() as tmp:
         folder = materialise(entry, gitdir, Path(tmp))
-        if entry["kind"] in ("kernel-dir", "asc-file"):
+        if entry["kind"] in KERNEL_FILE_KINDS:
             headers = "\n".join(v for k, v in sorted(read_sources(folder).items()) if k.endswith((".h", ".hpp")))
             chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace"), entry.get("defines", ""),
-                               headers) if entry["kind"] == "asc-file" else None
+                               headers) if entry["kind"] in ("asc-file", "blas-file") else None
             if entry["kind"] == "asc-file" and chosen is None:   # a file of a kernel split over several: its target's launch
                 chosen = next(filter(None, (asc_entry(show(gitdir, entry["commit"], other).decode(errors="replace"),
                                                       entry.get("defines", ""))
@@ -2307,8 +2376,8 @@ def _read_results(path: Path) -> list[dict]:
 def passed(res: dict | None, match: bool, project_build: bool) -> bool:
     "Did this result pass every step the run asks for (kernel, project, a run that matched where one was made)?"
     if not res or not res.get("kernel_ok"): return False
-    if project_build and res["kind"] not in ("kernel-dir", "asc-file") and not res.get("project_ok"): return False
-    if project_build and "project_ok" not in res and res["kind"] not in ("kernel-dir", "asc-file"): return False
+    if project_build and res["kind"] not in KERNEL_FILE_KINDS and not res.get("project_ok"): return False
+    if project_build and "project_ok" not in res and res["kind"] not in KERNEL_FILE_KINDS: return False
     return not match or res.get("match") in (None, "pass")
 
 
@@ -2359,7 +2428,7 @@ def summary(results: list[dict]) -> str:
     for res in results: by.setdefault(res["source"], []).append(res)
     for src, rs in by.items():
         k = sum(r.get("kernel_ok", False) for r in rs)
-        projects = [r for r in rs if r["kind"] not in ("kernel-dir", "asc-file") and "project_ok" in r]
+        projects = [r for r in rs if r["kind"] not in KERNEL_FILE_KINDS and "project_ok" in r]
         p = sum(r.get("project_ok", False) for r in projects)
         ran = [r for r in rs if r.get("match") in ("pass", "mismatch", "run-error")]
         ok = sum(r["match"] == "pass" for r in ran)
@@ -2411,7 +2480,7 @@ def capped_result(entry: dict, progress: dict | None, seconds: float, cap: float
     why = f"stopped at the wall cap of {cap:g} s (--entry-seconds) after {seconds:.0f} s"
     if "kernel_ok" not in out:
         out.update(kernel_ok=False, kernel_error=f"the kernel's build {why}")
-    elif project_build and out["kind"] not in ("kernel-dir", "asc-file") and "project_ok" not in out:
+    elif project_build and out["kind"] not in KERNEL_FILE_KINDS and "project_ok" not in out:
         out.update(project_ok=False, project_error=f"the project's build {why}")
     else:
         out.update(match="wall-cap", match_detail=f"the run against the reference {why}")
