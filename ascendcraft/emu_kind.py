@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from .emu import Entry, blank_comments
 
 # %% auto #0
-__all__ = ['KERNEL_TYPES', 'KernelKind', 'kernel_kind', 'kind_declaration']
+__all__ = ['KERNEL_TYPES', 'KernelKind', 'kernel_kind', 'kind_declaration', 'core_type_defines']
 
 # %% ../nbs/10_emu_kind.ipynb #b8ed32b4
 KERNEL_TYPES = ("KERNEL_TYPE_AIV_ONLY", "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_MIX_AIV_1_0", "KERNEL_TYPE_MIX_AIC_1_0",
@@ -120,4 +120,22 @@ def kind_declaration(kind: KernelKind) -> str:
     t = f"static const int t[] = {{{', '.join(str(kind.by_key[x]) for x in keys)}}}; " if keys else ""
     return (f"{{ {k}{t}ascendcraft::emu::declare_kernel_kind({kind.default}, {'k' if keys else 'nullptr'}, "
             f"{'t' if keys else 'nullptr'}, {len(keys)}, {'true' if kind.cross else 'false'}); }}  // {kind.name}: {kind.reason}")
+
+
+# %% ../nbs/10_emu_kind.ipynb #c0e7d3a1
+# The core-type macro CANN's device compiler defines in its pass for each core type of an A2 kernel (dav-c220; the
+# devkit's op compiler configuration for ascend910b: cube_core_type_macro, vec_core_type_macro).
+_VEC_ONLY, _CUBE_ONLY = {0, 2}, {1, 3}   # KERNEL_TYPES: AIV_ONLY, MIX_AIV_1_0 / AIC_ONLY, MIX_AIC_1_0
+
+
+def core_type_defines(kind: KernelKind) -> list[str]:
+    """The `#define` lines of the device compiler's core-type macro for a kernel that runs on one core type only: every
+    type it launches with (its default and each tiling key's) on the vector cores -> `__DAV_C220_VEC__`, on the cube
+    core -> `__DAV_C220_CUBE__`. CANN compiles such a kernel once, with that macro defined, so code under `#if
+    __DAV_C220_VEC__` is the kernel's code (hicann ops-blas caxpy: its whole body). A mixed kernel is compiled there
+    once per core type, with a different macro each time; the emulator's one translation unit defines neither: code
+    under either macro is left out of it (as before), and nothing here pretends otherwise."""
+    types = {kind.default, *kind.by_key.values()} - {-1}
+    macro = "__DAV_C220_VEC__" if types and types <= _VEC_ONLY else "__DAV_C220_CUBE__" if types and types <= _CUBE_ONLY else None
+    return [f"#define {macro} 1   // the device compiler's core-type macro of a {kind.name} kernel"] if macro else []
 
