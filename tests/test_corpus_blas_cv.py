@@ -105,3 +105,20 @@ def test_ops_cv_collects_the_ops_built_for_a2_with_its_shared_headers(tmp_path):
     got = {e["path"]: e["source"] for e in corpus.collect("hicann/ops-cv", _git_repo(tmp_path, files))}
     assert got == {"experimental/objdetect/iou": "hicann ops-cv (A2 ops), experimental", "image/resize": "hicann ops-cv (A2 ops)"}
     assert ("common/inc", "common_inc") in corpus.COMMON_INCLUDES["hicann/ops-cv"]
+
+
+def test_an_ops_blas_entrys_host_tiling_compiles_against_the_emulated_acl_or_names_its_error(tmp_path):
+    host = ('#include "acl/acl.h"\n#include "common/helper/kernel_utils.h"\n'
+            'int aclblasSdemo(float* x) { aclrtContext c; if (aclrtGetCurrentContext(&c) != ACL_SUCCESS) return 1;\n'
+            '  void* d; aclrtMalloc(&d, 32, ACL_MEM_MALLOC_HUGE_FIRST); return (int)SCALE + (x == nullptr); }\n')
+    files = dict(BLAS, **{"blas/demo/arch22/sdemo_host.cpp": host})
+    gitdir = _git_repo(tmp_path / "ok", files)
+    entry = next(e for e in corpus.collect("hicann/ops-blas", gitdir) if e["path"].endswith("sdemo_kernel.cpp"))
+    from ascendcraft.config import load_settings
+    assert corpus.blas_host_check(entry, gitdir, load_settings()) == {"host_ok": True, "host_error": ""}
+    files["blas/demo/arch22/sdemo_host.cpp"] = host.replace("aclrtGetCurrentContext", "aclrtNoSuchCall")
+    gitdir = _git_repo(tmp_path / "bad", files)
+    entry = next(e for e in corpus.collect("hicann/ops-blas", gitdir) if e["path"].endswith("sdemo_kernel.cpp"))
+    got = corpus.blas_host_check(entry, gitdir, load_settings())
+    assert not got["host_ok"] and got["host_error"].startswith("blas/demo/arch22/sdemo_host.cpp: ") \
+        and "aclrtNoSuchCall" in got["host_error"]

@@ -33,6 +33,12 @@ Sources (kinds):
   headers only where the op registers or names them). Ops whose OpDef is made by a macro (FOREACH_OPDEF) have no
   definition to read: their kernel is compiled alone without DTYPE_<NAME> macros.
   `--kernel-only` skips the whole-project build (faster; the project column then reads "–").
+- hicann/ops-math, ops-nn, ops-transformer, ops-cv (op-project): CANN's newer open operator repositories, the ops whose
+  OpDef builds them for A2 (`AddConfig("ascend910b")`, hicann_entries).
+- hicann/ops-blas `blas/<op>/arch22/*_kernel.cpp` (blas-file): the A2 generation of its BLAS routines (arch22 is what its
+  build compiles for ascend910b*; arch35 is Ascend 950), ASC sources with a `*_do` launcher; the kernel with the headers
+  it reaches (materialise_blas), and, unless --kernel-only, the routine's host tiling <name>_host.cpp compiled alone
+  (-fsyntax-only) against the emulated ACL: `host_ok` / `host_error` in the results (blas_host_check; not a column).
 """
 import argparse
 import contextlib
@@ -189,15 +195,22 @@ def materialise_blas(entry: dict, gitdir: str, dest: Path) -> Path:
     "common/helper/kernel_utils.h"`, `#include "cann_ops_blas_common.h"`), which become include folders of the build (a
     header at the top of each). Headers under another generation's folder (arch35, arch20) are never taken."""
     commit, path = entry["commit"], entry["path"]
-    listing = set(_tree(gitdir, commit))
-    include = re.compile(rb'#\s*include\s*"([^"]+)"')
     (dest / path).parent.mkdir(parents=True, exist_ok=True)
     (dest / path).write_text(asc_kernel_source(show(gitdir, commit, path).decode(errors="replace")))
+    for root in sorted(_blas_headers(gitdir, commit, path, dest)):
+        (dest / root / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+    return dest
+
+
+def _blas_headers(gitdir: str, commit: str, path: str, dest: Path) -> set[str]:
+    """The headers `path` of ops-blas includes, directly or through each other, written to dest at their repository
+    paths (materialise_blas); the include roots (BLAS_INCLUDE_ROOTS) through which some were found."""
+    listing = set(_tree(gitdir, commit))
+    include = re.compile(rb'#\s*include\s*"([^"]+)"')
     seen, todo, roots = set(), [path], set()
     while todo:
         f = todo.pop()
-        text = show(gitdir, commit, f)
-        for name in include.findall(text):
+        for name in include.findall(show(gitdir, commit, f)):
             name = name.decode(errors="replace")
             near = posixpath.normpath(posixpath.join(posixpath.dirname(f), name))
             found = near if near in listing else next((posixpath.join(r, name) for r in BLAS_INCLUDE_ROOTS
@@ -210,9 +223,32 @@ def materialise_blas(entry: dict, gitdir: str, dest: Path) -> Path:
             out = dest / found
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(show(gitdir, commit, found))
-    for root in sorted(roots):
-        (dest / root / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
-    return dest
+    return roots
+
+
+def blas_host_check(entry: dict, gitdir: str, settings) -> dict:
+    """The host tiling of an ops-blas entry (its `host`, <name>_host.cpp: the aclblas<Name> function that computes the
+    tiling and calls the kernel's launcher over ACL), compiled alone with g++ -fsyntax-only against the emulation's
+    headers (ACL, CANN's log and platform headers) and the repository's include folders, as the ops_blas target builds
+    it: `host_ok`, and `host_error` (its first error). Compiled, not linked: nothing here runs the launcher's <<<>>>."""
+    from ascendcraft.emu import INCLUDE_DIR
+    if not entry.get("host"): return {"host_ok": False, "host_error": "no host source recorded for this kernel (collect)"}
+    with tempfile.TemporaryDirectory() as tmp:
+        dest = Path(tmp)
+        host = entry["host"]
+        (dest / host).parent.mkdir(parents=True, exist_ok=True)
+        (dest / host).write_bytes(show(gitdir, entry["commit"], host))
+        _blas_headers(gitdir, entry["commit"], host, dest)
+        flags = [f for f in settings.cxxflags.split() if f.startswith(("-std=", "-D"))]
+        cmd = [settings.cxx, *flags, "-fsyntax-only", "-I", str(INCLUDE_DIR),
+               *(a for r in BLAS_INCLUDE_ROOTS for a in ("-I", str(dest / r))), str(dest / host)]
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=dest)
+        except subprocess.TimeoutExpired:
+            return {"host_ok": False, "host_error": f"g++ -fsyntax-only of {host} did not finish in 600 s"}
+        errs = [l for l in done.stderr.splitlines() if " error: " in l or "fatal error:" in l]
+        first = errs[0].split("error:", 1)[1].strip() if errs else (done.stderr.strip().splitlines() or [""])[-1]
+        return {"host_ok": done.returncode == 0, "host_error": "" if done.returncode == 0 else f"{host}: {first}"[:300]}
 
 
 EVOKERNEL_ROOT = "skills/ascend-kernel-generator/reference/ref_repositories/EvoKernel"
@@ -1337,6 +1373,7 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             sources, chosen = global_scope_entry(read_sources(folder), chosen)
             kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
             out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
+            if project_build and entry["kind"] == "blas-file": out.update(blas_host_check(entry, gitdir, settings))
             _note(progress, out)
             if match and kb.ok and entry["kind"] == "asc-file":
                 try:
