@@ -122,3 +122,33 @@ def test_an_ops_blas_entrys_host_tiling_compiles_against_the_emulated_acl_or_nam
     got = corpus.blas_host_check(entry, gitdir, load_settings())
     assert not got["host_ok"] and got["host_error"].startswith("blas/demo/arch22/sdemo_host.cpp: ") \
         and "aclrtNoSuchCall" in got["host_error"]
+
+
+def test_an_ops_cv_op_tiled_by_another_ops_source_gets_that_source_and_its_struct(tmp_path):
+    """ops-cv builds every op's tiling into one library: upsample_nearest2d_grad has only its definition, and another op's
+    tiling source registers its tiling (IMPL_OP_OPTILING(UpsampleNearest2dGrad)) with the struct in its header. The
+    entry's copy gets that source (linked as an op_host source) and its folder's header; an op of another repository
+    (ops-math: no shared target) does not."""
+    tiling_h = ('#pragma once\n#include "register/tilingdata_base.h"\nnamespace optiling {\n'
+                'BEGIN_TILING_DATA_DEF(SharedGradTilingData)\nTILING_DATA_FIELD_DEF(uint32_t, n);\nEND_TILING_DATA_DEF;\n'
+                'REGISTER_TILING_DATA_CLASS(OwnerGrad, SharedGradTilingData);\nREGISTER_TILING_DATA_CLASS(BorrowGrad, SharedGradTilingData);\n}\n')
+    files = {
+        "image/borrow_grad/op_host/borrow_grad_def.cpp": 'namespace ops { class BorrowGrad : public OpDef {}; OP_ADD(BorrowGrad); }\n',
+        "image/borrow_grad/op_kernel/borrow_grad.cpp": "//\n",
+        "image/owner_grad/op_host/owner_grad_def.cpp": 'namespace ops { OP_ADD(OwnerGrad); }\n',
+        "image/owner_grad/op_host/owner_grad_tiling.h": tiling_h,
+        "image/owner_grad/op_host/owner_grad_tiling.cpp": '#include "owner_grad_tiling.h"\nIMPL_OP_OPTILING(OwnerGrad);\n'
+                                                          'IMPL_OP_OPTILING(BorrowGrad);\n',
+        "image/owner_grad/op_host/op_api/owner.cpp": "IMPL_OP_OPTILING(BorrowGrad);  // aclnn code: never linked\n",
+        "image/owner_grad/op_kernel/owner_grad.cpp": "//\n",
+    }
+    gitdir = _git_repo(tmp_path / "repo", files)
+    commit = subprocess.run(["git", "--git-dir", gitdir, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    entry = {"source": "s", "repo": "hicann/ops-cv", "commit": commit, "path": "image/borrow_grad", "kind": "op-project"}
+    dest = corpus.materialise(entry, gitdir, tmp_path / "copy")
+    linked = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file() and corpus.SIBLINGS in p.parts)
+    assert linked == [f"{corpus.SIBLINGS}/image/owner_grad/op_host/owner_grad_tiling.cpp.inc",
+                      f"{corpus.SIBLINGS}/image/owner_grad/op_host/owner_grad_tiling.h"]
+    assert any("owner_grad_tiling.cpp.inc" in p.read_text() for p in (dest / "op_host").glob("*.cpp"))
+    other = corpus.materialise(dict(entry, repo="hicann/ops-math"), gitdir, tmp_path / "math")
+    assert not (other / corpus.SIBLINGS).exists()

@@ -1178,6 +1178,33 @@ def dependency_tiling(entry: dict, gitdir: str, dest: Path, files: list[str]) ->
         if any(re.search(rf"\bIMPL_OP_OPTILING\s*\(\s*{t}\s*\)", blank_comments(text)) for t in types):
             _link_in(f, text, entry, gitdir, dest)
             added.append(f)
+    if not added and entry["repo"] in SHARED_TILING_TARGET: added = _shared_target_tiling(entry, gitdir, dest, types)
+    return added
+
+
+# Repositories whose build compiles every op's op_host tiling sources into one library (hicann ops-cv, cmake/func.cmake:
+# add_modules_sources adds each op's sources to the one ${OPHOST_NAME}_tiling_obj), so an op may be tiled by another
+# op's source without naming it anywhere: ops-cv upsample_nearest2d_grad has only its definition, and
+# upsample_nearest_exact2d_grad's tiling source has IMPL_OP_OPTILING(UpsampleNearest2dGrad).
+SHARED_TILING_TARGET = {"hicann/ops-cv"}
+
+
+def _shared_target_tiling(entry: dict, gitdir: str, dest: Path, types: set[str]) -> list[str]:
+    """For an op of a SHARED_TILING_TARGET repository that registers no tiling function of its own: the other ops'
+    op_host sources (not aclnn code under op_api/, not tests) that register one for its type (`types`, its OP_ADD
+    names), brought in as dependency_tiling brings a named dependency's (with the headers of their folder, which hold
+    the tiling structs the kernel reads)."""
+    from ascendcraft.emu import blank_comments
+    commit, path = entry["commit"], entry["path"]
+    added = []
+    for f in _tree(gitdir, commit):
+        if "/op_host/" not in f or not f.endswith((".cpp", ".cc")) or f.startswith(path + "/") or "/op_api/" in f \
+                or "/tests/" in f"/{f}" or "/arch35/" in f: continue
+        text = show(gitdir, commit, f).decode(errors="replace")
+        if "IMPL_OP_OPTILING" not in text: continue
+        if any(re.search(rf"\bIMPL_OP_OPTILING\s*\(\s*{t}\s*\)", blank_comments(text)) for t in types):
+            _link_in(f, text, entry, gitdir, dest)
+            added.append(f)
     return added
 
 
