@@ -23,6 +23,7 @@ _TYPE = r"(?:AscendC::)?(?:KernelMetaType::)?(KERNEL_TYPE_\w+)"
 _DEFAULT_RE = re.compile(r"\bKERNEL_TASK_TYPE_DEFAULT\s*\(\s*" + _TYPE + r"\s*\)")
 _BY_KEY_RE = re.compile(r"\bKERNEL_TASK_TYPE\s*\(\s*(\d+)[uUlL]*\s*,\s*" + _TYPE + r"\s*\)")
 _MIX_ATTR_RE = re.compile(r"\b__mix__\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)")
+_CORE_ATTR_RE = re.compile(r"\b__(vector|cube)__\b")    # a kernel of one core type by its attribute
 # what the kernel's code uses: the cube core's APIs and buffers, the vector core's UB, and cross-core flags
 _CUBE_RE = re.compile(r"\b(?:Mmad|LoadData|LoadData2D|LoadDataWithTranspose|Fixpipe|REGIST_MATMUL_OBJ|REGIST_CUBE_OBJ)\b"
                       r"|\bMatmul(?:Impl)?\s*<|\b(?:TPosition|QuePosition)::(?:A1|A2|B1|B2|C1|C2|CO1|CO2)\b")
@@ -89,8 +90,15 @@ def kernel_kind(sources: dict[str, str], entry: Entry) -> KernelKind:
         if _type_index(name) >= 0: kind.by_key[int(key)] = _type_index(name)
     named = _DEFAULT_RE.search(body) or _DEFAULT_RE.search(code)
     mix = _MIX_ATTR_RE.search(kernel[max(0, lo - 300):lo + 1]) if hi else None
+    # the device compiler's core attribute on the entry's declaration (`__global__ __aicore__ __vector__ void k(...)`):
+    # the kernel runs on that core type only (hicann ops-blas cscal, whose headers also hold cube code)
+    head = kernel[max(0, lo - 300):lo] if hi else ""
+    head = head[max(head.rfind(";"), head.rfind("}")) + 1:]
+    core = _CORE_ATTR_RE.search(head)
     if named and _type_index(named[1]) >= 0:
         kind.default, kind.reason = _type_index(named[1]), f"KERNEL_TASK_TYPE_DEFAULT({named[1]})"
+    elif core:
+        kind.default, kind.reason = (0 if core[1] == "vector" else 1), f"__{core[1]}__ attribute"
     elif mix:
         aic, aiv = int(mix[1]), int(mix[2])
         kind.default = {(1, 2): 5, (1, 1): 4, (1, 0): 3, (0, 1): 2}.get((aic, aiv), 5)

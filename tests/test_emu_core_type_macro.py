@@ -91,3 +91,17 @@ extern "C" __global__ __aicore__ void cube_only(GM_ADDR y) {
 def test_a_mixed_kernel_gets_neither_macro():
     b = build({"k.cpp": MIXED})
     assert b.ok, b.diagnostics
+
+
+def test_a_vector_attribute_makes_the_kernel_vector_only_even_where_its_headers_hold_cube_code():
+    """hicann ops-blas cscal: `__global__ __aicore__ __vector__ void cscal(...)`, whose shared headers also name the cube's
+    buffers (a template it never instantiates): the attribute decides, so the kernel is AIV-only, its body under
+    `#ifdef __DAV_C220_VEC__` is compiled, and it runs on one vector core per block."""
+    cube_helper = "template <class T> struct L1Copy { TQue<TPosition::A1, 1> q; };\n"
+    src = VECTOR.replace("using namespace AscendC;\n", "using namespace AscendC;\n" + cube_helper)
+    b = build({"k.cpp": src})
+    assert b.ok, b.diagnostics
+    x = np.arange(N, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(N, np.float32), "out")], block_dim=1)
+    assert r.ok, r.diagnostics
+    np.testing.assert_array_equal(r.outputs["y"], x * np.float32(3.0))
