@@ -1375,6 +1375,8 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
              '#include "ascendcraft_emu/kernel_api.h"']    # kernel_operator.h but build_macros.h: read precompiled
     if key is not None:
         lines.append(f"#define TILING_KEY_VAR {_key_literal(key)}   // this binary's tiling key, as CANN's per-key build")
+    from ascendcraft.emu_kind import core_type_defines, kernel_kind
+    lines += core_type_defines(kernel_kind(sources, entry))   # __DAV_C220_VEC__ for a vector-only kernel, as CANN's pass
     lines.append('#include "kernel_operator.h"')          # build_macros.h, with the build's -D flags and key
     # an entry a macro of an included header writes (_macro_entries): its GET_TILING_DATA is in the headers
     macro_written = not re.search(rf"\b{re.escape(entry.name)}\s*\(", code)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from .emu import Entry, blank_comments
 
 # %% auto #0
-__all__ = ['KERNEL_TYPES', 'KernelKind', 'kernel_kind', 'kind_declaration']
+__all__ = ['KERNEL_TYPES', 'KernelKind', 'kernel_kind', 'kind_declaration', 'core_type_defines']
 
 # %% ../nbs/10_emu_kind.ipynb #b8ed32b4
 KERNEL_TYPES = ("KERNEL_TYPE_AIV_ONLY", "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_MIX_AIV_1_0", "KERNEL_TYPE_MIX_AIC_1_0",
@@ -23,6 +23,7 @@ _TYPE = r"(?:AscendC::)?(?:KernelMetaType::)?(KERNEL_TYPE_\w+)"
 _DEFAULT_RE = re.compile(r"\bKERNEL_TASK_TYPE_DEFAULT\s*\(\s*" + _TYPE + r"\s*\)")
 _BY_KEY_RE = re.compile(r"\bKERNEL_TASK_TYPE\s*\(\s*(\d+)[uUlL]*\s*,\s*" + _TYPE + r"\s*\)")
 _MIX_ATTR_RE = re.compile(r"\b__mix__\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)")
+_CORE_ATTR_RE = re.compile(r"\b__(vector|cube)__\b")    # a kernel of one core type by its attribute
 # what the kernel's code uses: the cube core's APIs and buffers, the vector core's UB, and cross-core flags
 _CUBE_RE = re.compile(r"\b(?:Mmad|LoadData|LoadData2D|LoadDataWithTranspose|Fixpipe|REGIST_MATMUL_OBJ|REGIST_CUBE_OBJ)\b"
                       r"|\bMatmul(?:Impl)?\s*<|\b(?:TPosition|QuePosition)::(?:A1|A2|B1|B2|C1|C2|CO1|CO2)\b")
@@ -89,8 +90,15 @@ def kernel_kind(sources: dict[str, str], entry: Entry) -> KernelKind:
         if _type_index(name) >= 0: kind.by_key[int(key)] = _type_index(name)
     named = _DEFAULT_RE.search(body) or _DEFAULT_RE.search(code)
     mix = _MIX_ATTR_RE.search(kernel[max(0, lo - 300):lo + 1]) if hi else None
+    # the device compiler's core attribute on the entry's declaration (`__global__ __aicore__ __vector__ void k(...)`):
+    # the kernel runs on that core type only (hicann ops-blas cscal, whose headers also hold cube code)
+    head = kernel[max(0, lo - 300):lo] if hi else ""
+    head = head[max(head.rfind(";"), head.rfind("}")) + 1:]
+    core = _CORE_ATTR_RE.search(head)
     if named and _type_index(named[1]) >= 0:
         kind.default, kind.reason = _type_index(named[1]), f"KERNEL_TASK_TYPE_DEFAULT({named[1]})"
+    elif core:
+        kind.default, kind.reason = (0 if core[1] == "vector" else 1), f"__{core[1]}__ attribute"
     elif mix:
         aic, aiv = int(mix[1]), int(mix[2])
         kind.default = {(1, 2): 5, (1, 1): 4, (1, 0): 3, (0, 1): 2}.get((aic, aiv), 5)
@@ -120,4 +128,22 @@ def kind_declaration(kind: KernelKind) -> str:
     t = f"static const int t[] = {{{', '.join(str(kind.by_key[x]) for x in keys)}}}; " if keys else ""
     return (f"{{ {k}{t}ascendcraft::emu::declare_kernel_kind({kind.default}, {'k' if keys else 'nullptr'}, "
             f"{'t' if keys else 'nullptr'}, {len(keys)}, {'true' if kind.cross else 'false'}); }}  // {kind.name}: {kind.reason}")
+
+
+# %% ../nbs/10_emu_kind.ipynb #c0e7d3a1
+# The core-type macro CANN's device compiler defines in its pass for each core type of an A2 kernel (dav-c220; the
+# devkit's op compiler configuration for ascend910b: cube_core_type_macro, vec_core_type_macro).
+_VEC_ONLY, _CUBE_ONLY = {0, 2}, {1, 3}   # KERNEL_TYPES: AIV_ONLY, MIX_AIV_1_0 / AIC_ONLY, MIX_AIC_1_0
+
+
+def core_type_defines(kind: KernelKind) -> list[str]:
+    """The `#define` lines of the device compiler's core-type macro for a kernel that runs on one core type only: every
+    type it launches with (its default and each tiling key's) on the vector cores -> `__DAV_C220_VEC__`, on the cube
+    core -> `__DAV_C220_CUBE__`. CANN compiles such a kernel once, with that macro defined, so code under `#if
+    __DAV_C220_VEC__` is the kernel's code (hicann ops-blas caxpy: its whole body). A mixed kernel is compiled there
+    once per core type, with a different macro each time; the emulator's one translation unit defines neither: code
+    under either macro is left out of it (as before), and nothing here pretends otherwise."""
+    types = {kind.default, *kind.by_key.values()} - {-1}
+    macro = "__DAV_C220_VEC__" if types and types <= _VEC_ONLY else "__DAV_C220_CUBE__" if types and types <= _CUBE_ONLY else None
+    return [f"#define {macro} 1   // the device compiler's core-type macro of a {kind.name} kernel"] if macro else []
 

@@ -11,6 +11,9 @@ Local ub_raw_view(const void* p, const char* api, SrcLoc loc) {
     const uint8_t* q = static_cast<const uint8_t*>(p);
     Core& c = core();
     const uint32_t top = g_launch->ub_bytes;
+    // a UB address written as a number (`(__ubuf__ float*)((uintptr_t)76 * 1024)`, hicann ops-blas caxpy): on the NPU a
+    // __ubuf__ pointer is the offset in the core's UB; here that offset of this core's UB (no host pointer is that small)
+    if (reinterpret_cast<uintptr_t>(q) < top) q = c.ub + reinterpret_cast<uintptr_t>(q);
     if (q < c.ub || q >= c.ub + top)
         Report("ub-out-of-range", Op::TBufGet, loc)
             .msg("%s: the __ubuf__ pointer is not inside this core's Unified Buffer (%u bytes)", api, top)

@@ -33,6 +33,12 @@ Sources (kinds):
   headers only where the op registers or names them). Ops whose OpDef is made by a macro (FOREACH_OPDEF) have no
   definition to read: their kernel is compiled alone without DTYPE_<NAME> macros.
   `--kernel-only` skips the whole-project build (faster; the project column then reads "–").
+- hicann/ops-math, ops-nn, ops-transformer, ops-cv (op-project): CANN's newer open operator repositories, the ops whose
+  OpDef builds them for A2 (`AddConfig("ascend910b")`, hicann_entries).
+- hicann/ops-blas `blas/<op>/arch22/*_kernel.cpp` (blas-file): the A2 generation of its BLAS routines (arch22 is what its
+  build compiles for ascend910b*; arch35 is Ascend 950), ASC sources with a `*_do` launcher; the kernel with the headers
+  it reaches (materialise_blas), and, unless --kernel-only, the routine's host tiling <name>_host.cpp compiled alone
+  (-fsyntax-only) against the emulated ACL: `host_ok` / `host_error` in the results (blas_host_check; not a column).
 """
 import argparse
 import contextlib
@@ -69,6 +75,8 @@ SOURCES = {  # repo -> source group name
     "hicann/ops-math": "hicann ops-math (A2 ops)",
     "hicann/ops-nn": "hicann ops-nn (A2 ops)",
     "hicann/ops-transformer": "hicann ops-transformer (A2 ops)",
+    "hicann/ops-cv": "hicann ops-cv (A2 ops)",
+    "hicann/ops-blas": "hicann ops-blas (A2 kernels, arch22)",
     "desly-0/flashattention_Ascendc": "desly-0 flash attention (community .asc, Matmul API; no hardware verdict)",
     "KernelHive/ascendc-skill": "EvoKernel (LLM-made op projects for 910B)",   # split by collection: evokernel_entries
 }
@@ -115,8 +123,10 @@ def collect(repo: str, gitdir: str) -> list[dict]:
             arch, defines = cmake_defaults(show(gitdir, commit, f"{folder}/CMakeLists.txt").decode(errors="replace"), readme)
             if arch == "dav-2201": out.append(dict(entry(f, "asc-file"), **({"defines": defines} if defines else {})))
         return out
-    if repo in ("hicann/ops-math", "hicann/ops-nn", "hicann/ops-transformer"):   # CANN's newer open repositories: the ops built for A2
+    if repo in ("hicann/ops-math", "hicann/ops-nn", "hicann/ops-transformer", "hicann/ops-cv"):   # CANN's newer open repositories: the ops built for A2
         return hicann_entries(gitdir, commit, files, entry)
+    if repo == "hicann/ops-blas":   # BLAS routines: blas/<op>/arch22/<name>_kernel.cpp, no op_host/op_kernel layout
+        return blas_entries(files, entry)
     if repo == "desly-0/flashattention_Ascendc":   # one community kernel (.asc, built for dav-2201 by tools/CMakeLists.txt)
         return [dict(entry("src/flash_attention.asc", "asc-file"), hardware="unverified")]
     if repo in COMPETITION_SOURCES:   # contestants' op projects (msopgen layout), their build outputs left out
@@ -149,6 +159,96 @@ def hicann_entries(gitdir: str, commit: str, files: list[str], entry) -> list[di
         if r.startswith("experimental/"): e["source"] += ", experimental"
         out.append(e)
     return out
+
+
+# hicann/ops-blas builds one folder per SoC generation of each routine: arch22 for ascend910b* / ascend910_93* (NPU_ARCH
+# dav-2201; CMakeLists.txt's get_soc_arch_dirs, build.sh's SOC_ARCH_DIRS), arch35 for ascend950 (dav-3510), arch20 for
+# ascend310p. Only arch22 is A2.
+BLAS_ARCH = "arch22"
+
+
+def blas_entries(files: list[str], entry) -> list[dict]:
+    """hicann/ops-blas: each A2 kernel file, blas/<op>/arch22/<name>_kernel.cpp (kind blas-file). Such a file is ASC
+    source (the build sets LANGUAGE ASC): the kernels, then a host function `<name>_do(...)` that launches one with
+    <<<...>>>; the host tiling is <name>_host.cpp beside it (an aclblas<Name> call over ACL), recorded as `host`
+    (the file of the kernel's name, else the folder's only one: gemv's two kernels share cgemv_host.cpp)."""
+    out = []
+    for f in sorted(files):
+        parts = f.split("/")
+        if not (len(parts) == 4 and parts[0] == "blas" and parts[2] == BLAS_ARCH and f.endswith("_kernel.cpp")): continue
+        same = f[: -len("_kernel.cpp")] + "_host.cpp"   # sdot_kernel.cpp -> sdot_host.cpp, else the folder's only one
+        hosts = [same] if same in files else [g for g in files if posixpath.dirname(g) == posixpath.dirname(f) and g.endswith("_host.cpp")]
+        out.append(dict(entry(f, "blas-file"), **({"host": hosts[0]} if len(hosts) == 1 else {})))
+    return out
+
+
+# the kinds whose entry is kernel files alone (no op project, so no project column)
+KERNEL_FILE_KINDS = ("kernel-dir", "asc-file", "blas-file")
+BLAS_INCLUDE_ROOTS = ("blas", "include")   # the ops_blas target's own include folders (CMakeLists.txt: ./include, blas)
+
+
+def materialise_blas(entry: dict, gitdir: str, dest: Path) -> Path:
+    """An ops-blas kernel file (blas-file) at its repository path in dest, as its device part (asc_kernel_source: the
+    host launcher's <<<...>>> becomes a no-op), with the headers it includes, directly or through each other, at their
+    repository paths: the ones beside it and in its routine's folder (`#include "../ssymm_common_kernel.h"`), and the
+    shared ones its build finds from the repository's include folders (BLAS_INCLUDE_ROOTS: `#include
+    "common/helper/kernel_utils.h"`, `#include "cann_ops_blas_common.h"`), which become include folders of the build (a
+    header at the top of each). Headers under another generation's folder (arch35, arch20) are never taken."""
+    commit, path = entry["commit"], entry["path"]
+    (dest / path).parent.mkdir(parents=True, exist_ok=True)
+    (dest / path).write_text(asc_kernel_source(show(gitdir, commit, path).decode(errors="replace")))
+    for root in sorted(_blas_headers(gitdir, commit, path, dest)):
+        (dest / root / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+    return dest
+
+
+def _blas_headers(gitdir: str, commit: str, path: str, dest: Path) -> set[str]:
+    """The headers `path` of ops-blas includes, directly or through each other, written to dest at their repository
+    paths (materialise_blas); the include roots (BLAS_INCLUDE_ROOTS) through which some were found."""
+    listing = set(_tree(gitdir, commit))
+    include = re.compile(rb'#\s*include\s*"([^"]+)"')
+    seen, todo, roots = set(), [path], set()
+    while todo:
+        f = todo.pop()
+        for name in include.findall(show(gitdir, commit, f)):
+            name = name.decode(errors="replace")
+            near = posixpath.normpath(posixpath.join(posixpath.dirname(f), name))
+            found = near if near in listing else next((posixpath.join(r, name) for r in BLAS_INCLUDE_ROOTS
+                                                       if posixpath.join(r, name) in listing), None)
+            if not found or found in seen or not found.endswith((".h", ".hpp", ".inc")): continue
+            if any(f"/{a}/" in f"/{found}" for a in ("arch35", "arch20")): continue
+            seen.add(found)
+            todo.append(found)
+            if found != near: roots.add(next(r for r in BLAS_INCLUDE_ROOTS if found.startswith(r + "/")))
+            out = dest / found
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(show(gitdir, commit, found))
+    return roots
+
+
+def blas_host_check(entry: dict, gitdir: str, settings) -> dict:
+    """The host tiling of an ops-blas entry (its `host`, <name>_host.cpp: the aclblas<Name> function that computes the
+    tiling and calls the kernel's launcher over ACL), compiled alone with g++ -fsyntax-only against the emulation's
+    headers (ACL, CANN's log and platform headers) and the repository's include folders, as the ops_blas target builds
+    it: `host_ok`, and `host_error` (its first error). Compiled, not linked: nothing here runs the launcher's <<<>>>."""
+    from ascendcraft.emu import INCLUDE_DIR
+    if not entry.get("host"): return {"host_ok": False, "host_error": "no host source recorded for this kernel (collect)"}
+    with tempfile.TemporaryDirectory() as tmp:
+        dest = Path(tmp)
+        host = entry["host"]
+        (dest / host).parent.mkdir(parents=True, exist_ok=True)
+        (dest / host).write_bytes(show(gitdir, entry["commit"], host))
+        _blas_headers(gitdir, entry["commit"], host, dest)
+        flags = [f for f in settings.cxxflags.split() if f.startswith(("-std=", "-D"))]
+        cmd = [settings.cxx, *flags, "-fsyntax-only", "-I", str(INCLUDE_DIR),
+               *(a for r in BLAS_INCLUDE_ROOTS for a in ("-I", str(dest / r))), str(dest / host)]
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=dest)
+        except subprocess.TimeoutExpired:
+            return {"host_ok": False, "host_error": f"g++ -fsyntax-only of {host} did not finish in 600 s"}
+        errs = [l for l in done.stderr.splitlines() if " error: " in l or "fatal error:" in l]
+        first = errs[0].split("error:", 1)[1].strip() if errs else (done.stderr.strip().splitlines() or [""])[-1]
+        return {"host_ok": done.returncode == 0, "host_error": "" if done.returncode == 0 else f"{host}: {first}"[:300]}
 
 
 EVOKERNEL_ROOT = "skills/ascend-kernel-generator/reference/ref_repositories/EvoKernel"
@@ -532,6 +632,8 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
     kind, commit, path = entry["kind"], entry["commit"], entry["path"]
     if kind == "mkb-prompt":
         return write_project(answer_strings(show(gitdir, commit, path).decode(errors="replace")), dest)
+    if kind == "blas-file":
+        return materialise_blas(entry, gitdir, dest)
     if kind == "asc-file":   # the kernels of a single-source file, and the headers beside it
         folder = posixpath.dirname(path)
         group = [path, *asc_target_siblings(gitdir, commit, path)]   # with the other .asc files its CMake target compiles
@@ -1078,6 +1180,33 @@ def dependency_tiling(entry: dict, gitdir: str, dest: Path, files: list[str]) ->
         if any(re.search(rf"\bIMPL_OP_OPTILING\s*\(\s*{t}\s*\)", blank_comments(text)) for t in types):
             _link_in(f, text, entry, gitdir, dest)
             added.append(f)
+    if not added and entry["repo"] in SHARED_TILING_TARGET: added = _shared_target_tiling(entry, gitdir, dest, types)
+    return added
+
+
+# Repositories whose build compiles every op's op_host tiling sources into one library (hicann ops-cv, cmake/func.cmake:
+# add_modules_sources adds each op's sources to the one ${OPHOST_NAME}_tiling_obj), so an op may be tiled by another
+# op's source without naming it anywhere: ops-cv upsample_nearest2d_grad has only its definition, and
+# upsample_nearest_exact2d_grad's tiling source has IMPL_OP_OPTILING(UpsampleNearest2dGrad).
+SHARED_TILING_TARGET = {"hicann/ops-cv"}
+
+
+def _shared_target_tiling(entry: dict, gitdir: str, dest: Path, types: set[str]) -> list[str]:
+    """For an op of a SHARED_TILING_TARGET repository that registers no tiling function of its own: the other ops'
+    op_host sources (not aclnn code under op_api/, not tests) that register one for its type (`types`, its OP_ADD
+    names), brought in as dependency_tiling brings a named dependency's (with the headers of their folder, which hold
+    the tiling structs the kernel reads)."""
+    from ascendcraft.emu import blank_comments
+    commit, path = entry["commit"], entry["path"]
+    added = []
+    for f in _tree(gitdir, commit):
+        if "/op_host/" not in f or not f.endswith((".cpp", ".cc")) or f.startswith(path + "/") or "/op_api/" in f \
+                or "/tests/" in f"/{f}" or "/arch35/" in f: continue
+        text = show(gitdir, commit, f).decode(errors="replace")
+        if "IMPL_OP_OPTILING" not in text: continue
+        if any(re.search(rf"\bIMPL_OP_OPTILING\s*\(\s*{t}\s*\)", blank_comments(text)) for t in types):
+            _link_in(f, text, entry, gitdir, dest)
+            added.append(f)
     return added
 
 
@@ -1196,6 +1325,9 @@ BUILD_DEFINES = {"hicann/ops-nn": "-DNN_ENABLE_DLOPEN_LEGACY"}
 COMMON_INCLUDES = {
     "Hayden727/cann-ops": (("src/common/inc", "common_inc"), ("src/common/op_host/op_tiling", "common_op_tiling")),
     "hicann/ops-math": (("common/inc", "common_inc"),),
+    # ops-cv's op_host sources are built with the repository's root and common/inc on the path (cmake/variables.cmake,
+    # OP_TILING_INCLUDE: ${OPS_CV_DIR}/common/inc/): `#include "op_host/tiling_base.h"`
+    "hicann/ops-cv": (("common/inc", "common_inc"),),
     # ops-nn's build also copies common/inc/op_kernel to ascendc/inc beside the ops' kernel folders, which name its
     # headers `#include "../inc/platform.h"` (cmake/gen_ops_info.cmake, common_copy)
     "hicann/ops-nn": (("common/inc", "common_inc"), ("common/inc/op_kernel", "inc")),
@@ -1261,10 +1393,10 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
     settings = load_settings()
     with tempfile.TemporaryDirectory() as tmp:
         folder = materialise(entry, gitdir, Path(tmp))
-        if entry["kind"] in ("kernel-dir", "asc-file"):
+        if entry["kind"] in KERNEL_FILE_KINDS:
             headers = "\n".join(v for k, v in sorted(read_sources(folder).items()) if k.endswith((".h", ".hpp")))
             chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace"), entry.get("defines", ""),
-                               headers) if entry["kind"] == "asc-file" else None
+                               headers) if entry["kind"] in ("asc-file", "blas-file") else None
             if entry["kind"] == "asc-file" and chosen is None:   # a file of a kernel split over several: its target's launch
                 chosen = next(filter(None, (asc_entry(show(gitdir, entry["commit"], other).decode(errors="replace"),
                                                       entry.get("defines", ""))
@@ -1273,6 +1405,7 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             sources, chosen = global_scope_entry(read_sources(folder), chosen)
             kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
             out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
+            if project_build and entry["kind"] == "blas-file": out.update(blas_host_check(entry, gitdir, settings))
             _note(progress, out)
             if match and kb.ok and entry["kind"] == "asc-file":
                 try:
@@ -2312,8 +2445,8 @@ def _read_results(path: Path) -> list[dict]:
 def passed(res: dict | None, match: bool, project_build: bool) -> bool:
     "Did this result pass every step the run asks for (kernel, project, a run that matched where one was made)?"
     if not res or not res.get("kernel_ok"): return False
-    if project_build and res["kind"] not in ("kernel-dir", "asc-file") and not res.get("project_ok"): return False
-    if project_build and "project_ok" not in res and res["kind"] not in ("kernel-dir", "asc-file"): return False
+    if project_build and res["kind"] not in KERNEL_FILE_KINDS and not res.get("project_ok"): return False
+    if project_build and "project_ok" not in res and res["kind"] not in KERNEL_FILE_KINDS: return False
     return not match or res.get("match") in (None, "pass")
 
 
@@ -2364,7 +2497,7 @@ def summary(results: list[dict]) -> str:
     for res in results: by.setdefault(res["source"], []).append(res)
     for src, rs in by.items():
         k = sum(r.get("kernel_ok", False) for r in rs)
-        projects = [r for r in rs if r["kind"] not in ("kernel-dir", "asc-file") and "project_ok" in r]
+        projects = [r for r in rs if r["kind"] not in KERNEL_FILE_KINDS and "project_ok" in r]
         p = sum(r.get("project_ok", False) for r in projects)
         ran = [r for r in rs if r.get("match") in ("pass", "mismatch", "run-error")]
         ok = sum(r["match"] == "pass" for r in ran)
@@ -2416,7 +2549,7 @@ def capped_result(entry: dict, progress: dict | None, seconds: float, cap: float
     why = f"stopped at the wall cap of {cap:g} s (--entry-seconds) after {seconds:.0f} s"
     if "kernel_ok" not in out:
         out.update(kernel_ok=False, kernel_error=f"the kernel's build {why}")
-    elif project_build and out["kind"] not in ("kernel-dir", "asc-file") and "project_ok" not in out:
+    elif project_build and out["kind"] not in KERNEL_FILE_KINDS and "project_ok" not in out:
         out.update(project_ok=False, project_error=f"the project's build {why}")
     else:
         out.update(match="wall-cap", match_detail=f"the run against the reference {why}")

@@ -1546,6 +1546,11 @@ NOT_PROBED["copy_data_align64"] = ("the device compiler's copy of CANN's generat
 NOT_PROBED.update({n: "ListTensorDesc / TensorDesc (kernel_operator_list_tensor_intf.h): see tests/test_emu_list_tensor.py"
                    for n in ("GetDataObj", "GetDataPtr", "GetDesc", "GetIndex", "SetShapeAddr")})
 
+NOT_PROBED.update({n: "raw compiler intrinsic (level-0 vector forms, GatherMask / Gather, GM <-> UB copies and the atomic mode on "
+                      "pointers; the raw core indices), not a header API: see tests/test_emu_raw_vector_arith.py"
+                   for n in ("vreducev2", "vgather", "copy_gm_to_ubuf", "copy_ubuf_to_gm", "set_atomic_add", "set_atomic_f16",
+                             "set_atomic_f32", "set_atomic_s32", "get_subblockid", "get_subblockdim")})
+
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"
 UNEMULATED: dict[str, str] = {

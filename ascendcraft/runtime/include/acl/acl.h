@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <utility>
 
 typedef int aclError;
 typedef void* aclrtStream;
@@ -59,6 +61,11 @@ typedef enum aclFormat {
 namespace ascendcraft_acl_detail {
 inline int& stream_token() { static int token = 0; return token; }
 inline bool valid_device(int32_t id) { return id == 0; }
+// The allocations aclrtMalloc (device, 1) and aclrtMallocHost (host, 0) made and not yet freed: start -> (bytes, kind),
+// which aclrtPointerGetAttributes reads (the memory is the process's either way; the kind is what the host code asked for).
+inline std::map<uintptr_t, std::pair<size_t, int>>& allocations() { static std::map<uintptr_t, std::pair<size_t, int>> m; return m; }
+inline void remember(void* p, size_t size, int kind) { if (p) allocations()[reinterpret_cast<uintptr_t>(p)] = {size, kind}; }
+inline void forget(void* p) { allocations().erase(reinterpret_cast<uintptr_t>(p)); }
 }  // namespace ascendcraft_acl_detail
 
 inline aclError aclInit(const char* /*configPath*/) { return ACL_SUCCESS; }
@@ -94,15 +101,58 @@ inline aclError aclrtSynchronizeStream(aclrtStream stream) { return stream ? ACL
 inline aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
     if (!devPtr || size == 0) return ACL_ERROR_INVALID_PARAM;
     *devPtr = std::aligned_alloc(32, (size + 31) / 32 * 32);
+    ascendcraft_acl_detail::remember(*devPtr, size, 1);
     return *devPtr ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC;
 }
 inline aclError aclrtFree(void* devPtr) {
     if (!devPtr) return ACL_ERROR_INVALID_PARAM;
+    ascendcraft_acl_detail::forget(devPtr);
     std::free(devPtr);
     return ACL_SUCCESS;
 }
-inline aclError aclrtMallocHost(void** hostPtr, size_t size) { return aclrtMalloc(hostPtr, size, ACL_MEM_MALLOC_NORMAL_ONLY); }
+inline aclError aclrtMallocHost(void** hostPtr, size_t size) {
+    const aclError e = aclrtMalloc(hostPtr, size, ACL_MEM_MALLOC_NORMAL_ONLY);
+    if (e == ACL_SUCCESS) ascendcraft_acl_detail::remember(*hostPtr, size, 0);
+    return e;
+}
 inline aclError aclrtFreeHost(void* hostPtr) { return aclrtFree(hostPtr); }
+
+// The current context: the one device's, always set here (CANN makes it with aclrtSetDevice; hicann ops-blas's host
+// code checks it before launching).
+inline aclError aclrtGetCurrentContext(aclrtContext* context) {
+    if (!context) return ACL_ERROR_INVALID_PARAM;
+    *context = &ascendcraft_acl_detail::stream_token();
+    return ACL_SUCCESS;
+}
+// Where a pointer's memory is (CANN's documented enumerators): allocated by aclrtMallocHost (host), by aclrtMalloc
+// (device, id 0), or by neither (unregistered); an address inside an allocation counts as it.
+typedef enum aclrtMemLocationType {
+    ACL_MEM_LOCATION_TYPE_HOST = 0,
+    ACL_MEM_LOCATION_TYPE_DEVICE = 1,
+    ACL_MEM_LOCATION_TYPE_UNREGISTERED = 2,
+} aclrtMemLocationType;
+typedef struct aclrtMemLocation {
+    uint32_t id;
+    aclrtMemLocationType type;
+} aclrtMemLocation;
+typedef struct aclrtPtrAttributes {
+    aclrtMemLocation location;
+    uint32_t pageSize;
+    uint32_t rsv[4];
+} aclrtPtrAttributes;
+inline aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
+    if (!ptr || !attributes) return ACL_ERROR_INVALID_PARAM;
+    *attributes = aclrtPtrAttributes{};
+    attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+    const uintptr_t p = reinterpret_cast<uintptr_t>(ptr);
+    auto& all = ascendcraft_acl_detail::allocations();
+    auto it = all.upper_bound(p);
+    if (it != all.begin() && p < (--it)->first + it->second.first) {
+        attributes->location.type = it->second.second ? ACL_MEM_LOCATION_TYPE_DEVICE : ACL_MEM_LOCATION_TYPE_HOST;
+        attributes->pageSize = 4096;
+    }
+    return ACL_SUCCESS;
+}
 
 // A copy of `count` bytes into a destination of `destMax` bytes: more than fits is an error, as in CANN.
 inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {

@@ -536,5 +536,11 @@ inline void set_flag(pipe_t src, pipe_t dst, uint64_t id, ascendcraft::emu::SrcL
 inline void wait_flag(pipe_t src, pipe_t dst, uint64_t id, ascendcraft::emu::SrcLoc loc = {}) {
     ascendcraft::emu::flag_wait(static_cast<uint8_t>(AscendC::HardEventOf(src, dst)), static_cast<int32_t>(id), loc);
 }
-inline int64_t get_block_idx() { return ascendcraft::emu::block_idx(); }
+// The raw block index is the core's AIC:AIV group, the same on the group's cube core and on each of its vector cores (the
+// devkit: "get_block_idx: 0 ~ 23 in aic/aiv"), as opposed to GetBlockIdx(), which numbers the vector cores of a mixed
+// launch one by one (group * get_subblockdim() + get_subblockid(), raw_vector_arith.h); the two agree in a launch of one
+// core type.
+inline int64_t get_block_idx() {
+    return (ascendcraft::emu::block_idx() - ascendcraft::emu::cross_sub_block_idx()) / ascendcraft::emu::cross_task_ration();
+}
 inline int64_t get_block_num() { return ascendcraft::emu::block_num(); }

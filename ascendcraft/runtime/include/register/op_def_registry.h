@@ -291,6 +291,9 @@ public:
     const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
     int64_t GetShapeSize() const { return shape_.GetOriginShape().GetShapeSize(); }
     ge::DataType GetDataType() const { return desc_.dtype_; }
+    // the tensor's origin and storage formats, its description's (ops-cv grid_sampler2_d_grad's tiling:
+    // `context->GetInputTensor(0)->GetFormat().GetStorageFormat()`)
+    StorageFormat GetFormat() const { return desc_.GetFormat(); }
     // The values of a value-dependent input (ValueDepend in the definition: Fill's dims, StridedSliceAssignV2's begin /
     // end / strides), which the glue copies in; nullptr for any other input, as the tiling function has no data then.
     template <typename T = void> const T* GetData() const {
@@ -537,6 +540,16 @@ public:
     ge::graphStatus SetTilingKey(uint64_t k) { key_ = k; key_set_ = true; return ge::GRAPH_SUCCESS; }
     uint64_t GetTilingKey() const { return key_; }
     ge::graphStatus SetScheduleMode(uint32_t m) { schedule_mode_ = m; return ge::GRAPH_SUCCESS; }
+    // the SIMT local memory (dynamic UB) an op asks for: recorded and read back (0 until set); no A2 kernel uses it
+    // (hicann ops-cv's Ascend 950 tilings set it; their A2 build links those sources too)
+    ge::graphStatus SetLocalMemorySize(const uint32_t size) { local_memory_size_ = size; return ge::GRAPH_SUCCESS; }
+    uint32_t GetLocalMemorySize() const { return local_memory_size_; }
+    uint32_t local_memory_size_ = 0;
+    // whether the op's outputs are cleared before the kernel (atomic clean; ops-cv grid_sampler2_d_grad, whose kernel
+    // adds into dx): recorded and read back; the emulated run's output buffers are the ones its caller gives
+    ge::graphStatus SetNeedAtomic(const bool atomic) { need_atomic_ = atomic; return ge::GRAPH_SUCCESS; }
+    bool NeedAtomic() const { return need_atomic_; }
+    bool need_atomic_ = false;
     // Deterministic computing (aclrtCtxSetSysParamOpt ACL_OPT_DETERMINISTIC): off unless the run asks for it, as in CANN
     int32_t GetDeterministic() const { return deterministic_; }
     TilingData* GetRawTilingData() { return &raw_; }
@@ -669,6 +682,36 @@ using TilingKernelFunc = ge::graphStatus (*)(gert::TilingContext*);
 using InferShapeKernelFunc = ge::graphStatus (*)(gert::InferShapeContext*);
 using InferDataTypeKernelFunc = ge::graphStatus (*)(gert::InferDataTypeContext*);
 
+// An output's initial value of a given type (InitValue's typed forms; the documented ScalarType / ScalarNum /
+// ScalarVar of the op-definition API): hicann ops-cv grid_sampler2_d_grad gives one per dtype column.
+enum class ScalarType : uint32_t {
+    UINT64 = 0, INT64 = 1, UINT32 = 2, INT32 = 3, UINT16 = 4, INT16 = 5, UINT8 = 6, INT8 = 7, FLOAT32 = 8, FLOAT16 = 9,
+    INVALID_DTYPE = static_cast<uint32_t>(-1),
+};
+union ScalarNum {
+    uint64_t value_u64;
+    int64_t value_i64;
+    float value_f32;
+    ScalarNum() : value_u64(0) {}
+    explicit ScalarNum(uint64_t v) : value_u64(v) {}
+    explicit ScalarNum(int64_t v) : value_i64(v) {}
+    explicit ScalarNum(float v) : value_f32(v) {}
+};
+struct ScalarVar {
+    ScalarType scalar_type = ScalarType::INVALID_DTYPE;
+    ScalarNum scalar_num;
+    ScalarVar() = default;
+    ScalarVar(ScalarType t, uint64_t n) : scalar_type(t), scalar_num(n) {}
+    ScalarVar(ScalarType t, int64_t n) : scalar_type(t), scalar_num(n) {}
+    ScalarVar(ScalarType t, int n) : scalar_type(t), scalar_num(static_cast<int64_t>(n)) {}
+    ScalarVar(ScalarType t, unsigned int n) : scalar_type(t), scalar_num(static_cast<uint64_t>(n)) {}
+    ScalarVar(ScalarType t, float n) : scalar_type(t), scalar_num(n) {}
+    ScalarVar(ScalarType t, double n) : scalar_type(t), scalar_num(static_cast<float>(n)) {}
+    bool operator==(const ScalarVar& o) const {
+        return scalar_type == o.scalar_type && scalar_num.value_u64 == o.scalar_num.value_u64;
+    }
+};
+
 class OpParamDef {
 public:
     explicit OpParamDef(const char* name) : name_(name) {}
@@ -693,6 +736,10 @@ public:
     OpParamDef& ScalarList() { return *this; }
     OpParamDef& Follow(const char* other) { (void)other; return *this; }
     OpParamDef& InitValue(uint64_t v) { (void)v; return *this; }
+    // the typed forms: recorded (init_values_), applied no more than the form above is (the caller's output buffers)
+    OpParamDef& InitValue(const ScalarVar& v) { init_values_ = {v}; return *this; }
+    OpParamDef& InitValue(const std::vector<ScalarVar>& v) { init_values_ = v; return *this; }
+    std::vector<ScalarVar> init_values_;
     // the output's shape is known only once the kernel ran (MaskedSelectV3's y): the caller gives the buffer
     OpParamDef& OutputShapeDependOnCompute() { shape_depends_on_compute_ = true; return *this; }
     bool shape_depends_on_compute_ = false;
