@@ -30,7 +30,10 @@ class Settings:
     build_timeout: float = 600.0        # seconds for one emulator build (ops-transformer incre_flash_attention: 3+ min of g++)
     run_timeout: float = 120.0          # seconds for one emulated kernel run
     run_memory_mb: int = 8192           # address-space limit of one emulated run
-    build_memory_mb: int = 3072         # address-space limit of one g++ run (cc1plus included)
+    # address-space limit of one g++ run (cc1plus included). The largest public kernel measured, hicann ops-transformer
+    # incre_flash_attention (hundreds of Matmul types in one unit), peaks at 3.00 GiB: 4 GiB leaves it room, and two
+    # builds side by side (--jobs 2) still fit a 24 GB machine
+    build_memory_mb: int = 4096
     file_limit_mb: int = 2048           # largest file a sandboxed g++ or kernel may write (traces included)
     sandbox: str = "auto"               # auto: bubblewrap when it works, else a loud warning and rlimits + seccomp only; require: error without it
     ascend_home: str = ""               # CANN root; empty = $ASCEND_HOME_PATH
