@@ -593,6 +593,7 @@ def glue_source(project: OpProject) -> str:
 #include "{project.host_file}"
 {_impl_includes(project)}
 extern "C" void ascendcraft_set_tiling_key(uint64_t key);
+extern "C" void ascendcraft_set_atomic_clean(int clean);   // SetNeedAtomic(true): the outputs start as zeros
 
 extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_t capacity, uint32_t* blockDim,
                                   uint64_t* workspaceBytes)
@@ -682,6 +683,7 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
     for (size_t w : ctx.workspaces_) ws += w;
     *workspaceBytes = ws;
     if (ctx.key_set_) ascendcraft_set_tiling_key(ctx.key_);
+    if (ctx.need_atomic_) ascendcraft_set_atomic_clean(1);
     return 0;
 }}
 '''

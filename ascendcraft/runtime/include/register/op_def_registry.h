@@ -252,6 +252,9 @@ public:
     explicit StorageShape(const Shape& s) : origin_(s), storage_(s) {}
     const Shape& GetOriginShape() const { return origin_; }
     const Shape& GetStorageShape() const { return storage_; }
+    // metadef's GetShape / MutableShape are the origin shape (hicann ops-math radix_top_k's tiling reads GetShape)
+    const Shape& GetShape() const { return origin_; }
+    Shape& MutableShape() { return origin_; }
     Shape& MutableOriginShape() { return origin_; }
     Shape& MutableStorageShape() { return storage_; }
     // both shapes equal (NPUKernelBench AddLayerNormGrad compares its inputs' StorageShapes)
@@ -537,6 +540,10 @@ public:
     ge::graphStatus SetTilingKey(uint64_t k) { key_ = k; key_set_ = true; return ge::GRAPH_SUCCESS; }
     uint64_t GetTilingKey() const { return key_; }
     ge::graphStatus SetScheduleMode(uint32_t m) { schedule_mode_ = m; return ge::GRAPH_SUCCESS; }
+    // The atomic-clean flag (metadef's kOutputAtomicCleanFlag): set, the runtime zeroes the op's outputs before the
+    // launch (a kernel that accumulates into them with SetAtomicAdd); the glue hands it to the emulated launch
+    ge::graphStatus SetNeedAtomic(bool atomic) { need_atomic_ = atomic; return ge::GRAPH_SUCCESS; }
+    bool NeedAtomic() const { return need_atomic_; }
     // Deterministic computing (aclrtCtxSetSysParamOpt ACL_OPT_DETERMINISTIC): off unless the run asks for it, as in CANN
     int32_t GetDeterministic() const { return deterministic_; }
     TilingData* GetRawTilingData() { return &raw_; }
@@ -572,7 +579,7 @@ public:
     uint32_t block_dim_ = 0, schedule_mode_ = 0;
     int32_t deterministic_ = 0;
     uint64_t key_ = 0;
-    bool key_set_ = false;
+    bool key_set_ = false, need_atomic_ = false;
     const void* compile_info_ = nullptr;
 };
 
