@@ -471,6 +471,9 @@ template <typename T, CacheLine cl> inline void DataCacheCleanAndInvalid(const G
 // (ops-transformer's fused_infer_attention_score), and its state (0: done): timing only, nothing the emulation keeps.
 inline void ICachePreLoad(const int64_t preFetchLen) { (void)preFetchLen; }
 inline int64_t GetICachePreloadStatus() { return 0; }
+// A compiler barrier (A2's KFC header: an empty asm statement, no instruction): the scalar code's memory accesses are
+// not moved across it; the emulation runs them in program order already (hicann ops-math reduce_prod_v2, after SyncAll).
+inline void Barrier() {}
 template <typename T>
 inline void InitGlobalMemory(const GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value, SrcLoc loc = {}) {
     ascendcraft::emu::gm_fill(gmWorkspaceAddr.address_, size, sizeof(T), &value, loc);
