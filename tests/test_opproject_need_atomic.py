@@ -1,5 +1,5 @@
-"""gert::TilingContext::SetNeedAtomic / NeedAtomic (hicann ops-math reflection_pad3d_grad, histogram_v2) and
-StorageShape::GetShape / MutableShape (ops-math radix_top_k). A tiling function that sets the atomic-clean flag asks
+"""gert::TilingContext::SetNeedAtomic / NeedAtomic (hicann ops-math reflection_pad3d_grad, histogram_v2),
+SetLocalMemorySize / SetDynUBufSize and StorageShape::GetShape / MutableShape (ops-math radix_top_k). A tiling function that sets the atomic-clean flag asks
 GE to zero the op's outputs before the launch, so a kernel may accumulate into them with SetAtomicAdd; without the flag
 an output starts as the emulator's poison. The project is our own: four blocks each add their quarter of an int32 x
 into the same y with SetAtomicAdd, so y = the sum of the four quarters only if y started as zeros (an int32 poison
@@ -31,6 +31,10 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
     const int64_t n = xs->GetShape().GetDim(0);   // the origin shape, as metadef's GetShape gives it
     if (xs->GetShape().GetDimNum() != 1 || n != xs->GetOriginShape().GetDim(0)) return ge::GRAPH_FAILED;
     tiling.set_perCore(static_cast<uint32_t>(n / 4));
+    // the dynamic UB size (radix_top_k): 0 until set, then what was set, under both names
+    if (context->GetLocalMemorySize() != 0 || context->SetLocalMemorySize(4096) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
+    if (context->GetDynUBufSize() != 4096 || context->SetDynUBufSize(512) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
+    if (context->GetLocalMemorySize() != 512) return ge::GRAPH_FAILED;
     {flag}
     tiling.set_needAtomic(context->NeedAtomic() ? 1u : 0u);
     context->SetBlockDim(4);

@@ -544,6 +544,13 @@ public:
     // launch (a kernel that accumulates into them with SetAtomicAdd); the glue hands it to the emulated launch
     ge::graphStatus SetNeedAtomic(bool atomic) { need_atomic_ = atomic; return ge::GRAPH_SUCCESS; }
     bool NeedAtomic() const { return need_atomic_; }
+    // The dynamic UB size a launch asks for (metadef's kOutputDynUBufSize; SetLocalMemorySize is its older name): the
+    // SIMT cores' local memory on Ascend 950; an A2 launch has no use for it, so it is kept for the getters only
+    // (hicann ops-math radix_top_k sets it to the whole UB)
+    ge::graphStatus SetDynUBufSize(uint32_t bytes) { dyn_ubuf_size_ = bytes; return ge::GRAPH_SUCCESS; }
+    uint32_t GetDynUBufSize() const { return dyn_ubuf_size_; }
+    ge::graphStatus SetLocalMemorySize(uint32_t bytes) { return SetDynUBufSize(bytes); }
+    uint32_t GetLocalMemorySize() const { return GetDynUBufSize(); }
     // Deterministic computing (aclrtCtxSetSysParamOpt ACL_OPT_DETERMINISTIC): off unless the run asks for it, as in CANN
     int32_t GetDeterministic() const { return deterministic_; }
     TilingData* GetRawTilingData() { return &raw_; }
@@ -576,7 +583,7 @@ public:
     TilingData raw_;
     std::vector<size_t> workspaces_;
     PlatformInfoHandle platform_;
-    uint32_t block_dim_ = 0, schedule_mode_ = 0;
+    uint32_t block_dim_ = 0, schedule_mode_ = 0, dyn_ubuf_size_ = 0;
     int32_t deterministic_ = 0;
     uint64_t key_ = 0;
     bool key_set_ = false, need_atomic_ = false;
