@@ -1,5 +1,6 @@
 """gert::TilingContext::SetNeedAtomic / NeedAtomic (hicann ops-math reflection_pad3d_grad, histogram_v2),
-SetLocalMemorySize / SetDynUBufSize and StorageShape::GetShape / MutableShape (ops-math radix_top_k). A tiling function that sets the atomic-clean flag asks
+SetLocalMemorySize / SetDynUBufSize and StorageShape::GetShape / MutableShape (ops-math radix_top_k), and
+aclnn/opdev/platform.h's op::GetCurrentPlatformInfo (ops-math coalesce_sparse). A tiling function that sets the atomic-clean flag asks
 GE to zero the op's outputs before the launch, so a kernel may accumulate into them with SetAtomicAdd; without the flag
 an output starts as the emulator's poison. The project is our own: four blocks each add their quarter of an int32 x
 into the same y with SetAtomicAdd, so y = the sum of the four quarters only if y started as zeros (an int32 poison
@@ -24,6 +25,7 @@ REGISTER_TILING_DATA_CLASS(AtomicSumCustom, AtomicSumTilingData)
 """
 
 HOST = r"""#include "atomic_sum_custom_tiling.h"
+#include "aclnn/opdev/platform.h"
 namespace optiling {
 static ge::graphStatus TilingFunc(gert::TilingContext* context) {
     AtomicSumTilingData tiling;
@@ -31,6 +33,10 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
     const int64_t n = xs->GetShape().GetDim(0);   // the origin shape, as metadef's GetShape gives it
     if (xs->GetShape().GetDimNum() != 1 || n != xs->GetOriginShape().GetDim(0)) return ge::GRAPH_FAILED;
     tiling.set_perCore(static_cast<uint32_t>(n / 4));
+    // the op API layer's platform query (coalesce_sparse includes it): the emulated chip is an A2
+    const op::PlatformInfo& platform = op::GetCurrentPlatformInfo();
+    if (platform.GetSocVersion() != op::SocVersion::ASCEND910B || platform.GetCurNpuArch() != NpuArch::DAV_2201 ||
+        !platform.Valid() || platform.GetSocLongVersion() != "Ascend910B1") return ge::GRAPH_FAILED;
     // the dynamic UB size (radix_top_k): 0 until set, then what was set, under both names
     if (context->GetLocalMemorySize() != 0 || context->SetLocalMemorySize(4096) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
     if (context->GetDynUBufSize() != 4096 || context->SetDynUBufSize(512) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
