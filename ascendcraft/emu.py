@@ -46,14 +46,14 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS',
            'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE',
            'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER',
-           'PCH_KEEP_SECONDS', 'KERNEL_MAIN', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES',
-           'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
-           'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags', 'launch_statements',
-           'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
-           'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures',
-           'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version', 'angle_include_dirs',
-           'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header', 'with_prelude',
-           'pch_rejections', 'Build', 'past_close', 'file_scope_types', 'tiling_struct_usings',
+           'PCH_KEEP_SECONDS', 'KERNEL_MAIN', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'ROLES', 'HUGE_GM_ROOT',
+           'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources',
+           'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags',
+           'launch_statements', 'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations',
+           'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
+           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
+           'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
+           'with_prelude', 'pch_rejections', 'Build', 'past_close', 'file_scope_types', 'tiling_struct_usings',
            'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources',
            'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
            'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'build', 'build_for_key', 'GM', 'Scalar',
@@ -1828,6 +1828,12 @@ def _keep_kernel_copies(src: Path, tmp: Path, objects: list[str], limits, settin
                     cwd=src, limits=limits, settings=settings)
 
 
+# A kernel's own global declaration of `complex64` (a type alias, typedef, struct or class of that name at the start
+# of a line): the build then defines OWN_COMPLEX64_FLAG, under which base.h leaves its complex64 out.
+OWN_COMPLEX64_RE = re.compile(r"^[ \t]*(?:using[ \t]+complex64[ \t]*=|typedef\b[^;]*\bcomplex64[ \t]*;|(?:struct|class)[ \t]+complex64\b)", re.M)
+OWN_COMPLEX64_FLAG = "-DASCENDCRAFT_KERNEL_COMPLEX64=1"
+
+
 def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
           settings: Settings | None = None, tiling_key: int | None = None, check_only: bool = False) -> Build:
     """Compile a kernel project with g++ against the emulation headers (cached by content). A kernel whose `#if` /
@@ -1857,6 +1863,9 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                                                               chosen.message, chosen.line, hint=chosen.hint)
         return Build(False, [d], "", [], time.perf_counter() - t0, False, None, entry or "", [], sources)
     flags = kernel_flags(settings, sanitize)   # cxxflags, CPU-debug macros (setting cpu_debug), sanitizers
+    # a kernel that declares `complex64` itself (hicann ops-math tile: `using complex64 = uint64_t;`, which an A2 build,
+    # whose headers declare no such type, accepts): the emulation's own complex64 (its DT_COMPLEX64 type) stays out
+    if any(OWN_COMPLEX64_RE.search(blank_comments(t)) for t in seen.values()): flags = [*flags, OWN_COMPLEX64_FLAG]
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the driver declares the kernel type: part of the key
     compiled = {n: constexpr_member_defaults(member_class_specialisations(core_type_templates(launch_statements(device_spellings(t)))))
                 for n, t in seen.items()}   # what g++ reads (diagnostics quote `sources`)

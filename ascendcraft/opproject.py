@@ -479,6 +479,13 @@ def load_project(folder: Path | str, *, settings: Settings | None = None) -> OpP
     # calls the same entry (as emu.build's own choice)
     if len({(e.file, e.name, e.template, tuple((p.ctype, p.kind) for p in e.params)) for e in chosen}) == 1:
         chosen = chosen[:1]
+    # ... and of a tiling-template entry (`template <uint32_t schMode> __global__ __aicore__ void roll(...)`, the
+    # template parameters declared by ASCENDC_TPL_ARGS_DECL) written beside a plain extern "C" entry of the same name
+    # in the same file (hicann ops-math roll), the template: CANN's build compiles one kernel per key of its
+    # ASCENDC_TPL_SEL from the template and launches the key's, never the plain one
+    if len(chosen) > 1 and len({(e.file, e.name) for e in chosen}) == 1 and sum(bool(e.template) for e in chosen) == 1 \
+            and tpl_header(sources, chosen[0].file) is not None:
+        chosen = [e for e in chosen if e.template]
     if len(chosen) != 1:
         what = "no kernel entry" if not chosen else f"several kernel entries ({', '.join(e.name for e in chosen)})"
         raise _project_error("op-project", f"{what} in op_kernel/ for operator {op.type}", f"{folder}/op_kernel",
@@ -593,6 +600,7 @@ def glue_source(project: OpProject) -> str:
 #include "{project.host_file}"
 {_impl_includes(project)}
 extern "C" void ascendcraft_set_tiling_key(uint64_t key);
+extern "C" void ascendcraft_set_atomic_clean(int clean);   // SetNeedAtomic(true): the outputs start as zeros
 
 extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_t capacity, uint32_t* blockDim,
                                   uint64_t* workspaceBytes)
@@ -682,6 +690,7 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
     for (size_t w : ctx.workspaces_) ws += w;
     *workspaceBytes = ws;
     if (ctx.key_set_) ascendcraft_set_tiling_key(ctx.key_);
+    if (ctx.need_atomic_) ascendcraft_set_atomic_clean(1);
     return 0;
 }}
 '''
@@ -1011,8 +1020,9 @@ def template_entry(project: OpProject, sources: dict[str, str], *, settings: Set
     # `chamfer_distance_grad<0>(...)`; and of the branches on the CPU-debug macros, the one the build compiles (ops-nn
     # hinge_loss's entry is a template on schMode only under __CCE_KT_TEST__: setting cpu_debug)
     text = cpu_debug_branches(sources[project.kernel_file], (settings or load_settings()).cpu_debug)
-    entry = next((e for e in find_entries({project.kernel_file: text}) if e.name == project.entry
-                  and _a2_compiles(text, e.line)), None)
+    entries = [e for e in find_entries({project.kernel_file: text}) if e.name == project.entry and _a2_compiles(text, e.line)]
+    # (a template entry beside a plain one of the same name, hicann ops-math roll: the template, as load_project chose)
+    entry = next((e for e in entries if e.template), entries[0] if entries else None)
     if entry is None or not entry.template: return None
     header = tpl_header(sources, project.kernel_file)
     if header is None: return None

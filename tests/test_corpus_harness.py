@@ -2088,3 +2088,41 @@ def test_evokernel_names_a_module_by_its_initials_its_class_or_elimination():
     y = torch.randn(1, 2, 3)
     got = evokernel.bind_call(t, Two, (y,), (), P("x", "weight", "bias", "gamma", "beta"))
     assert [g is w for g, w in zip(got, [y, t.conv.weight, t.conv.bias, t.norm.weight, t.norm.bias])] == [True] * 5
+
+
+def test_ops_math_names_another_ops_host_header_from_the_repository_root_only(tmp_path):
+    """hicann ops-math's op_host build has the repository's root on the include path (OP_TILING_INCLUDE) but not the
+    op's category folder: circular_pad_grad's tiling header names
+    `conversion/circular_pad/op_host/circular_pad_common_tiling.h`, whose struct it registers. That folder's headers
+    come along under SIBLINGS/<their path> with an include-root marker at SIBLINGS/; a name that resolves only from
+    the category folder (`circular_pad/op_host/...`, which ops-nn's build would find) is left to fail by its name."""
+    files = {
+        "conversion/circular_pad/op_host/circular_pad_common_tiling.h": "#pragma once\nstruct CommonTiling {};\n",
+        "conversion/circular_pad/op_host/circular_pad_other.h": "#pragma once\n",
+        "conversion/circular_pad/op_host/circular_pad_tiling.cpp": "int Pad() { return 0; }\n",
+        "conversion/circular_pad_grad/op_host/arch22/circular_pad_grad_tiling.h":
+            '#pragma once\n#include "conversion/circular_pad/op_host/circular_pad_common_tiling.h"\n',
+        "conversion/mirror_pad/op_host/mirror_pad_tiling.h": "#pragma once\n",
+        "conversion/mirror_pad_grad/op_host/mirror_pad_grad_tiling.h":
+            '#pragma once\n#include "mirror_pad/op_host/mirror_pad_tiling.h"\n',
+    }
+    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    for op, want in (("conversion/circular_pad_grad", True), ("conversion/mirror_pad_grad", False)):
+        dest = tmp_path / op.replace("/", "_")
+        dest.mkdir()
+        entry = {"repo": "hicann/ops-math", "commit": commit, "path": op, "kind": "op-project"}
+        corpus._root_named_headers(entry, gitdir, dest, [f for f in files if f.startswith(op + "/")])
+        got = sorted(p.relative_to(dest / corpus.SIBLINGS).as_posix() for p in (dest / corpus.SIBLINGS).rglob("*")
+                     if p.is_file()) if (dest / corpus.SIBLINGS).exists() else []
+        if want:
+            assert got == ["ascendcraft_corpus_include_root.h", "conversion/circular_pad/op_host/circular_pad_common_tiling.h",
+                           "conversion/circular_pad/op_host/circular_pad_other.h"], got
+        else:
+            assert got == [], got
+        # ops-nn's build has the category folder too: the same name resolves there
+        if not want:
+            nn = tmp_path / "nn"
+            nn.mkdir()
+            corpus._root_named_headers(dict(entry, repo="hicann/ops-nn"), gitdir, nn, [f for f in files if f.startswith(op + "/")])
+            assert (nn / corpus.SIBLINGS / "conversion/mirror_pad/op_host/mirror_pad_tiling.h").is_file()
+            assert (nn / corpus.SIBLINGS / "conversion/ascendcraft_corpus_include_root.h").is_file()

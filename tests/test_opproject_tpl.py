@@ -392,3 +392,57 @@ def test_a_kernel_of_many_instances_is_compiled_one_key_at_a_time_and_runs_each_
     r = run_project(FOLDER, {"x": x}, attrs={"scale": 2.0}, tiling_key=_key(1, 1, False), reference=lambda x, scale: x * scale)
     errors = [d for d in r.run.diagnostics if d.is_error]
     assert not r.run.ok and errors[0].kind == "tiling-key" and f"tiling key {_key(1, 1, False)} selects no instance" in errors[0].message
+
+
+# A plain extern "C" entry of the op's name beside the template one (hicann ops-math roll): it copies x to y unscaled, so a
+# run of it instead of the key's template instance would not match.
+PLAIN_ENTRY = r"""
+extern "C" __global__ __aicore__ void tpl_scale_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    REGISTER_TILING_DEFAULT(TplScaleCustomTilingData);
+    GET_TILING_DATA_WITH_STRUCT(TplScaleCustomTilingData, tilingData, tiling);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, tilingData.perCore * sizeof(DTYPE_X));
+    AscendC::GlobalTensor<DTYPE_X> xg, yg;
+    xg.SetGlobalBuffer((__gm__ DTYPE_X*)x + tilingData.perCore * AscendC::GetBlockIdx(), tilingData.perCore);
+    yg.SetGlobalBuffer((__gm__ DTYPE_X*)y + tilingData.perCore * AscendC::GetBlockIdx(), tilingData.perCore);
+    AscendC::LocalTensor<DTYPE_X> v = buf.Get<DTYPE_X>();
+    AscendC::DataCopy(v, xg, tilingData.perCore);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, v, tilingData.perCore);
+}
+"""
+
+
+@pytest.mark.parametrize("where", ["after", "before"])
+def test_a_plain_entry_of_the_same_name_beside_the_template_one_is_not_the_ops_kernel(tmp_path, where):
+    """CANN's build of a tiling-template op compiles one kernel per key of ASCENDC_TPL_SEL from the template entry and
+    launches the key's; a plain extern "C" entry of the same name in the same file is not chosen (it was a 'several
+    kernel entries' error), whichever comes first in the file."""
+    import shutil
+    shutil.copytree(FOLDER, tmp_path / "p")
+    kernel = tmp_path / "p" / "op_kernel" / "tpl_scale_custom.cpp"
+    text = kernel.read_text()
+    at = text.index("template <typename D_T, uint32_t TILES, bool SQUARE>\n__global__")
+    kernel.write_text(text + PLAIN_ENTRY if where == "after" else text[:at] + PLAIN_ENTRY + text[at:])
+    project = load_project(tmp_path / "p")
+    assert project.entry == "tpl_scale_custom" and project.kernel_file == "op_kernel/tpl_scale_custom.cpp"
+    x = torch.randn(48 * 4 * 64, generator=torch.Generator().manual_seed(3))
+    r = run_project(project, {"x": x}, attrs={"scale": 1.5, "square": True},
+                    reference=lambda x, scale, square: (x * scale) ** 2, rtol=1e-5, atol=1e-5)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    assert r.tiling_key == 1 << 8 | 1 << 10
+
+
+def test_two_plain_entries_of_the_same_name_are_still_several(tmp_path):
+    "Without a template among them the rule does not apply: two different plain entries stay an error naming both."
+    import shutil
+    shutil.copytree(FOLDER, tmp_path / "p")
+    kernel = tmp_path / "p" / "op_kernel" / "tpl_scale_custom.cpp"
+    text = kernel.read_text()
+    at = text.index("template <typename D_T, uint32_t TILES, bool SQUARE>\n__global__")
+    other = PLAIN_ENTRY.replace("GM_ADDR workspace, GM_ADDR tiling)", "GM_ADDR workspace, GM_ADDR tiling, GM_ADDR extra)")
+    kernel.write_text(text[:at] + PLAIN_ENTRY + other)
+    with pytest.raises(AscendCraftError, match="several kernel entries"):
+        load_project(tmp_path / "p")

@@ -728,7 +728,16 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         } else {
             b.role = role_of(a.role);
             b.bytes = static_cast<uint64_t>(a.bytes);
+            // the host tiling's SetNeedAtomic(true): GE's atomic clean zeroes the outputs first, so an output starts as
+            // zeros the kernel may read and accumulate into (an in-out buffer of zeros, never the poison)
+            const bool cleaned = b.role == Role::Out && state.atomic_clean;
+            if (cleaned) b.role = Role::InOut;
             if (trace) { b.real = false; b.base = reserve(b.bytes); }
+            else if (cleaned) {
+                int advice = 0;
+                b.base = map_file(a.file, b.bytes, true, false, populate, &advice);
+                if (b.bytes) std::memset(b.base, 0, b.bytes);
+            }
             else if (b.role == Role::Out && b.bytes && g_handlers) {  // deferred poison (above): the kernel's range unmapped
                 int advice = 0;
                 b.base = reserve(b.bytes);

@@ -102,3 +102,9 @@ extern "C" void ascendcraft_set_tiling_key(uint64_t key) {
         ascendcraft::emu::g_launch->key_from_host = true;
     }
 }
+
+// Host side: gert::TilingContext::SetNeedAtomic(true) asks for an atomic clean, as GE runs before such a kernel: the
+// launch's out buffers start as zeros instead of the poison (emu_main.cpp maps them as in-out buffers of zeros).
+extern "C" void ascendcraft_set_atomic_clean(int clean) {
+    if (ascendcraft::emu::g_launch) ascendcraft::emu::g_launch->atomic_clean = clean != 0;
+}

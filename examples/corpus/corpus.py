@@ -1214,7 +1214,10 @@ def _shared_target_tiling(entry: dict, gitdir: str, dest: Path, types: set[str])
 # (hicann ops-nn, cmake/func.cmake: `${source_dir}/../../` for op_tiling, the root in OP_TILING_INCLUDE), so an op names
 # another op's host header as `#include "dynamic_rnn/op_host/dynamic_rnn_common.h"` (rnn/dynamic_rnnv2) or
 # `#include "matmul/batch_mat_mul_v3/op_host/op_tiling/batch_mat_mul_v3_tiling.h"` (transpose_batch_mat_mul).
-ROOT_NAMED_HEADERS = {"hicann/ops-nn"}
+# hicann ops-math puts only the repository's root there (cmake/variables.cmake, OP_TILING_INCLUDE: `${OPS_MATH_DIR}`):
+# circular_pad_grad's tiling header names `conversion/circular_pad/op_host/circular_pad_common_tiling.h`, whose struct
+# CircularPadCommonTilingData it registers for CircularPadGrad. The value: the folders a name is looked up from.
+ROOT_NAMED_HEADERS = {"hicann/ops-nn": ("category", "root"), "hicann/ops-math": ("root",)}
 
 
 def _root_named_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> None:
@@ -1234,7 +1237,7 @@ def _root_named_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) 
         if not f.endswith((".h", ".hpp", ".cpp", ".cc")) or "/op_host/" not in f"/{f[len(path):] if f.startswith(path + '/') else f}": continue
         for name in re.findall(rb'#\s*include\s*"([A-Za-z_][^".]*/[^"]+)"', show(gitdir, commit, f)):
             name = name.decode()
-            for root in (category, ""):
+            for root in [category if r == "category" else "" for r in ROOT_NAMED_HEADERS[entry["repo"]]]:
                 target = posixpath.join(root, name) if root else name
                 if target in listing and not target.startswith(path + "/") and "/op_host/" in f"/{target}":
                     folders.add(posixpath.dirname(target)); roots.add(root)

@@ -96,9 +96,14 @@ struct SrcLoc {
 
 // complex64 / complex32: the element types the build names for DT_COMPLEX64 / DT_COMPLEX32 (DTYPE_<NAME>). A2 has no
 // complex vector instructions; kernels treat the data as pairs of float (half) lanes. Real part first.
+// A kernel that declares its own complex64 (hicann ops-math tile: `using complex64 = uint64_t;`; the official A2 headers
+// declare none) gets ASCENDCRAFT_KERNEL_COMPLEX64 from the build (emu.OWN_COMPLEX64_RE), and this one stays out.
+#ifndef ASCENDCRAFT_KERNEL_COMPLEX64
 struct complex64 { float real = 0.0f, imag = 0.0f; };
+static_assert(sizeof(complex64) == 8, "complex element size");
+#endif
 struct complex32 { half real = half(0), imag = half(0); };
-static_assert(sizeof(complex64) == 8 && sizeof(complex32) == 4, "complex element sizes");
+static_assert(sizeof(complex32) == 4, "complex element size");
 
 // ---- global enums of the AscendC programming model ------------------------------------------
 enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };

@@ -275,6 +275,7 @@ struct Launch {
     std::atomic<uint64_t> trace_records{0};   // records taken so far, all blocks
     bool key_from_host = false;       // the host tiling function set the key (SetTilingKey)
     bool key_given = false;           // the run passed tiling_key= explicitly
+    bool atomic_clean = false;        // the host tiling set SetNeedAtomic(true): the out buffers start as zeros
     int report_fd = -1;
     Status* status = nullptr;
     GmRegistry gm;

@@ -474,6 +474,9 @@ inline void ICachePreLoad(const int64_t preFetchLen) { (void)preFetchLen; }
 // against the launch's buffers, so the declaration adds nothing here.
 template <typename T> inline void OOMCheckAddrRange(__gm__ T* gmAddr, const uint64_t gmSize) { (void)gmAddr; (void)gmSize; }
 inline int64_t GetICachePreloadStatus() { return 0; }
+// A compiler barrier (A2's KFC header: an empty asm statement, no instruction): the scalar code's memory accesses are
+// not moved across it; the emulation runs them in program order already (hicann ops-math reduce_prod_v2, after SyncAll).
+inline void Barrier() {}
 template <typename T>
 inline void InitGlobalMemory(const GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value, SrcLoc loc = {}) {
     ascendcraft::emu::gm_fill(gmWorkspaceAddr.address_, size, sizeof(T), &value, loc);

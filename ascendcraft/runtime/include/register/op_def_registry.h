@@ -252,6 +252,9 @@ public:
     explicit StorageShape(const Shape& s) : origin_(s), storage_(s) {}
     const Shape& GetOriginShape() const { return origin_; }
     const Shape& GetStorageShape() const { return storage_; }
+    // metadef's GetShape / MutableShape are the origin shape (hicann ops-math radix_top_k's tiling reads GetShape)
+    const Shape& GetShape() const { return origin_; }
+    Shape& MutableShape() { return origin_; }
     Shape& MutableOriginShape() { return origin_; }
     Shape& MutableStorageShape() { return storage_; }
     // both shapes equal (NPUKernelBench AddLayerNormGrad compares its inputs' StorageShapes)
@@ -540,16 +543,17 @@ public:
     ge::graphStatus SetTilingKey(uint64_t k) { key_ = k; key_set_ = true; return ge::GRAPH_SUCCESS; }
     uint64_t GetTilingKey() const { return key_; }
     ge::graphStatus SetScheduleMode(uint32_t m) { schedule_mode_ = m; return ge::GRAPH_SUCCESS; }
-    // the SIMT local memory (dynamic UB) an op asks for: recorded and read back (0 until set); no A2 kernel uses it
-    // (hicann ops-cv's Ascend 950 tilings set it; their A2 build links those sources too)
-    ge::graphStatus SetLocalMemorySize(const uint32_t size) { local_memory_size_ = size; return ge::GRAPH_SUCCESS; }
-    uint32_t GetLocalMemorySize() const { return local_memory_size_; }
-    uint32_t local_memory_size_ = 0;
-    // whether the op's outputs are cleared before the kernel (atomic clean; ops-cv grid_sampler2_d_grad, whose kernel
-    // adds into dx): recorded and read back; the emulated run's output buffers are the ones its caller gives
-    ge::graphStatus SetNeedAtomic(const bool atomic) { need_atomic_ = atomic; return ge::GRAPH_SUCCESS; }
+    // The atomic-clean flag (metadef's kOutputAtomicCleanFlag): set, the runtime zeroes the op's outputs before the
+    // launch (a kernel that accumulates into them with SetAtomicAdd); the glue hands it to the emulated launch
+    ge::graphStatus SetNeedAtomic(bool atomic) { need_atomic_ = atomic; return ge::GRAPH_SUCCESS; }
     bool NeedAtomic() const { return need_atomic_; }
-    bool need_atomic_ = false;
+    // The dynamic UB size a launch asks for (metadef's kOutputDynUBufSize; SetLocalMemorySize is its older name): the
+    // SIMT cores' local memory on Ascend 950; an A2 launch has no use for it, so it is kept for the getters only
+    // (hicann ops-math radix_top_k sets it to the whole UB)
+    ge::graphStatus SetDynUBufSize(uint32_t bytes) { dyn_ubuf_size_ = bytes; return ge::GRAPH_SUCCESS; }
+    uint32_t GetDynUBufSize() const { return dyn_ubuf_size_; }
+    ge::graphStatus SetLocalMemorySize(uint32_t bytes) { return SetDynUBufSize(bytes); }
+    uint32_t GetLocalMemorySize() const { return GetDynUBufSize(); }
     // Deterministic computing (aclrtCtxSetSysParamOpt ACL_OPT_DETERMINISTIC): off unless the run asks for it, as in CANN
     int32_t GetDeterministic() const { return deterministic_; }
     TilingData* GetRawTilingData() { return &raw_; }
@@ -582,10 +586,10 @@ public:
     TilingData raw_;
     std::vector<size_t> workspaces_;
     PlatformInfoHandle platform_;
-    uint32_t block_dim_ = 0, schedule_mode_ = 0;
+    uint32_t block_dim_ = 0, schedule_mode_ = 0, dyn_ubuf_size_ = 0;
     int32_t deterministic_ = 0;
     uint64_t key_ = 0;
-    bool key_set_ = false;
+    bool key_set_ = false, need_atomic_ = false;
     const void* compile_info_ = nullptr;
 };
 
