@@ -258,7 +258,9 @@ def core_type_templates(text: str) -> str:
     `template <int32_t CORE_TYPE = g_coreType> R f(P);` becomes a forwarding template that calls the overload of the
     running core; each in-class `template <> R f<AscendC::AIC>(P) {...}` an overload taking `CoreTag<AscendC::AIC>`
     first; `f<g_coreType>(...)` picks at run time; `constexpr T v = ...g_coreType...;` becomes a `const` chosen at run
-    time. Files without `g_coreType` come back unchanged."""
+    time; `if constexpr (...g_coreType...)` a plain `if` (catlass's TileCastInt4ToInt8: the device compiler's pass for
+    one core type discards the other's branch; here both are compiled and the running core takes one). Files without
+    `g_coreType` come back unchanged."""
     if "g_coreType" not in text: return text
     code = blank_comments(text)
     edits, names = [], []          # (start, end, replacement) on text positions; the primaries' names
@@ -291,6 +293,12 @@ def core_type_templates(text: str) -> str:
         on = lambda core, e: re.sub(r"\bg_coreType\b", core, e)
         edits.append((m.start(), m.end(), "const    " + text[m.start("decl"):m.end("decl")] + "= (::ascendcraft::emu::"
                       f"kernel_on_aic() ? ({on(_CORE_AIC, expr)}) : ({' '.join(on(_CORE_AIV, expr).split())}));"))
+    for m in re.finditer(r"\bif\s+constexpr\s*\(", code):
+        depth, i = 1, m.end()
+        while i < len(code) and depth:
+            depth += {"(": 1, ")": -1}.get(code[i], 0); i += 1
+        if re.search(r"\bg_coreType\b", code[m.end():i]):
+            edits.append((m.start(), m.end(), "if" + " " * (m.end() - m.start() - 3) + "("))
     out, last = [], 0
     for start, end, new in sorted(edits):
         if start < last: continue      # overlapping matches: the first wins

@@ -58,6 +58,7 @@ sys.path.insert(0, str(HERE))
 from mkb import answer_strings, match_mkb, write_project  # noqa: E402 - MultiKernelBench's answer format, beside this file
 from pybind_shapes import pybind_output_shapes  # noqa: E402 - the output tensors a task's pybind.cpp allocates
 MANIFEST = HERE / "manifest.json"
+KERNEL_ALONE_KINDS = ("kernel-dir", "asc-file", "catlass-example")   # kinds with no project build
 SOURCES = {  # repo -> source group name
     "weich97/NPUKernelBench": "NPUKernelBench golden answers",
     "wzzll123/MultiKernelBench": "MultiKernelBench prompt examples",
@@ -71,6 +72,7 @@ SOURCES = {  # repo -> source group name
     "hicann/ops-transformer": "hicann ops-transformer (A2 ops)",
     "desly-0/flashattention_Ascendc": "desly-0 flash attention (community .asc, Matmul API; no hardware verdict)",
     "KernelHive/ascendc-skill": "EvoKernel (LLM-made op projects for 910B)",   # split by collection: evokernel_entries
+    "hicann/catlass": "CATLASS (Huawei's cube template library; A2 examples)",
 }
 
 
@@ -123,6 +125,8 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         return competition_entries(files, entry)
     if repo == "KernelHive/ascendc-skill":   # the EvoKernel dataset's 910B op projects, kept in this skill's references
         return evokernel_entries(gitdir, commit, files, entry)
+    if repo == "hicann/catlass":   # the template library's examples its CMake builds for A2 (CATLASS_ARCH 2201)
+        return catlass_entries(gitdir, commit, files, entry)
     if repo == "Hayden727/cann-ops":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if f.startswith("src/") and "/op_kernel/" in f and f.endswith(".cpp")})
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
@@ -153,6 +157,26 @@ def hicann_entries(gitdir: str, commit: str, files: list[str], entry) -> list[di
 
 EVOKERNEL_ROOT = "skills/ascend-kernel-generator/reference/ref_repositories/EvoKernel"
 EVOKERNEL_COLLECTIONS = ("ops-kernelbench-910b", "ops-attention-910b", "ops-mhc-910b")
+
+
+def catlass_entries(gitdir: str, commit: str, files: list[str], entry) -> list[dict]:
+    """hicann/catlass: the examples examples/CMakeLists.txt builds for Atlas A2 (its EXAMPLE_ATLASA2 list, compiled with
+    CATLASS_ARCH=2201; the Ascend 950 list, CATLASS_ARCH=3510, is left out). Each entry is the example's source that its
+    CMakeLists.txt compiles as ASC (the kernel launch and the host main), with the example target's own compile
+    definitions (`target_compile_definitions(<name> PRIVATE ...)`) and CATLASS_ARCH=2201 as `defines`."""
+    top = show(gitdir, commit, "examples/CMakeLists.txt").decode(errors="replace")
+    listed = re.search(r"set\(\s*EXAMPLE_ATLASA2\s+([^)]*)\)", re.sub(r"#[^\n]*", "", top))
+    out = []
+    for name in (listed.group(1).split() if listed else []):
+        folder = f"examples/{name}"
+        if f"{folder}/CMakeLists.txt" not in files: continue
+        cmake = re.sub(r"#[^\n]*", "", show(gitdir, commit, f"{folder}/CMakeLists.txt").decode(errors="replace"))
+        asc = re.findall(r"set_source_files_properties\(\s*([\w./-]+)\s+PROPERTIES\s+LANGUAGE\s+ASC", cmake)
+        if not asc or f"{folder}/{asc[0]}" not in files: continue
+        own = re.search(rf"target_compile_definitions\(\s*{re.escape(name)}\s+PRIVATE\s+([^)]*)\)", cmake)
+        defines = ["-DCATLASS_ARCH=2201", *(f"-D{d}" for d in (own.group(1).split() if own else []))]
+        out.append(dict(entry(f"{folder}/{asc[0]}", "catlass-example"), defines=" ".join(defines)))
+    return out
 
 
 def evokernel_entries(gitdir: str, commit: str, files: list[str], entry) -> list[dict]:
@@ -1252,11 +1276,12 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
     from ascendcraft.emu import build, read_sources
     from ascendcraft.opproject import (build_project, dtype_macros, load_project, template_entry, tpl_build_key,
                                        uses_tiling_default)
+    if entry["kind"] == "catlass-example": return _try_catlass(entry, gitdir, match)
     out = dict(entry)
     settings = load_settings()
     with tempfile.TemporaryDirectory() as tmp:
         folder = materialise(entry, gitdir, Path(tmp))
-        if entry["kind"] in ("kernel-dir", "asc-file"):
+        if entry["kind"] in KERNEL_ALONE_KINDS:
             headers = "\n".join(v for k, v in sorted(read_sources(folder).items()) if k.endswith((".h", ".hpp")))
             chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace"), entry.get("defines", ""),
                                headers) if entry["kind"] == "asc-file" else None
@@ -1344,6 +1369,102 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                 out.update(match_npukb(entry, gitdir, project))
             except Exception as e:  # noqa: BLE001 - the task's input/reference code: not the kernel's compile
                 out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
+    return out
+
+
+# ---- hicann/catlass: a template library's examples, compiled as their host code instantiates the kernels ------------
+CATLASS_ROOTS = ("include/", "examples/common/")   # on the example's include path (examples/CMakeLists.txt)
+CATLASS_ENTRY = "ascendcraft_catlass_example"      # the generated entry of an example whose kernel only host code names
+_CATLASS_LAUNCH_RE = re.compile(r"(?<=[\w>)\]])\s*<<<")
+
+
+def catlass_launches(text: str) -> str:
+    """`text` with each `kernel<args><<<blocks, ...>>>(params);` statement made a call that is never taken,
+    `if (false) kernel<args>(params);` (same lines): the kernel template is instantiated, and so compiled, for the
+    types the host code gives it (catlass's DeviceGemm launches `KernelAdapter<GemmKernel>`, its kernel type an alias
+    local to the example's host function), while nothing runs it from the host."""
+    if "<<<" not in text: return text
+    out, last = [], 0
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    for m in _CATLASS_LAUNCH_RE.finditer(code):
+        if m.start() < last: continue
+        start = m.start()
+        while start > 0 and code[start - 1] not in ";{}\n": start -= 1   # the statement (or line) starts here
+        while code[start] in " \t": start += 1
+        end = code.find(">>>", m.end())
+        if end < 0: continue
+        out += [text[last:start], "if (false) ", text[start:m.start()], " " * (end + 3 - m.start())]
+        last = end + 3
+    return "".join(out + [text[last:]])
+
+
+def catlass_place(path: str, folder: str) -> str | None:
+    "Where a repository file goes in the entry's folder: the example's own files at its root, then the include roots'."
+    for root in (folder + "/", *CATLASS_ROOTS):
+        if path.startswith(root): return path[len(root):]
+    return None
+
+
+def catlass_materialise(entry: dict, gitdir: str, dest: Path) -> None:
+    """The example's folder (its sources and headers) and, from the pinned commit, the headers of the include roots
+    (catlass's include/, examples/common/) that its files include, transitively: a quoted or angle include is looked up
+    beside the including file, then in the example's folder, then in each root. The main file keeps the text before
+    its host main() (asc_kernel_source); every `<<<>>>` launch becomes an instantiating call (catlass_launches)."""
+    commit, path = entry["commit"], entry["path"]
+    folder = posixpath.dirname(path)
+    tree = set(_tree(gitdir, commit))
+    todo = sorted(f for f in tree if f.startswith(folder + "/") and f.endswith(SOURCE_SUFFIXES_CATLASS))
+    done = set()
+    while todo:
+        f = todo.pop()
+        if f in done: continue
+        done.add(f)
+        text = show(gitdir, commit, f).decode(errors="replace")
+        for inc in re.findall(r'(?m)^\s*#\s*include\s*[<"]([^>"]+)[>"]', text):
+            for cand in (posixpath.normpath(posixpath.join(posixpath.dirname(f), inc)), f"{folder}/{inc}",
+                         *(root + inc for root in CATLASS_ROOTS)):
+                if cand in tree and catlass_place(cand, folder) is not None:
+                    if cand not in done: todo.append(cand)
+                    break
+        text = catlass_launches(text)
+        if f == path: text = asc_kernel_source(text)
+        out = dest / catlass_place(f, folder)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+
+
+SOURCE_SUFFIXES_CATLASS = (".cpp", ".h", ".hpp", ".inl", ".inc")
+
+
+def catlass_entry_source(main: str) -> str:
+    "The generated entry of an example that launches its kernel only through a device adapter (catlass_materialise)."
+    return (f'#include "{main}"\n'
+            "// ascendcraft: the example's kernel is launched by its host code through a device adapter (DeviceGemm ...)\n"
+            "// whose kernel type is local to a host function: compiled above as that code instantiates it. It is not\n"
+            "// run from here: this entry does nothing.\n"
+            f'extern "C" __global__ __aicore__ void {CATLASS_ENTRY}() {{}}\n')
+
+
+def _try_catlass(entry: dict, gitdir: str, match: bool) -> dict:
+    """A catlass example (catlass_entries): compiled with the include roots on the include path and the example's
+    defines; the kernel its host main launches directly (`Kernel<<<...>>>`) is the entry, else the generated one."""
+    from ascendcraft.config import load_settings
+    from ascendcraft.emu import build, read_sources
+    out = dict(entry)
+    settings = load_settings()
+    with tempfile.TemporaryDirectory() as tmp:
+        catlass_materialise(entry, gitdir, Path(tmp))
+        sources = read_sources(Path(tmp))
+        main = posixpath.basename(entry["path"])
+        chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace"), entry.get("defines", ""))
+        if chosen is None:
+            sources["__ascendcraft_catlass_entry.cpp"] = catlass_entry_source(main)
+            chosen = CATLASS_ENTRY
+        out["entry"] = chosen
+        flags = f"{settings.cxxflags} {entry.get('defines', '')} -iquote ."
+        kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
+        out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
+        if match and kb.ok: out.update(match="no-reference", match_detail="no run of a catlass example is derived yet")
     return out
 
 
@@ -2307,8 +2428,8 @@ def _read_results(path: Path) -> list[dict]:
 def passed(res: dict | None, match: bool, project_build: bool) -> bool:
     "Did this result pass every step the run asks for (kernel, project, a run that matched where one was made)?"
     if not res or not res.get("kernel_ok"): return False
-    if project_build and res["kind"] not in ("kernel-dir", "asc-file") and not res.get("project_ok"): return False
-    if project_build and "project_ok" not in res and res["kind"] not in ("kernel-dir", "asc-file"): return False
+    if project_build and res["kind"] not in KERNEL_ALONE_KINDS and not res.get("project_ok"): return False
+    if project_build and "project_ok" not in res and res["kind"] not in KERNEL_ALONE_KINDS: return False
     return not match or res.get("match") in (None, "pass")
 
 
@@ -2359,7 +2480,7 @@ def summary(results: list[dict]) -> str:
     for res in results: by.setdefault(res["source"], []).append(res)
     for src, rs in by.items():
         k = sum(r.get("kernel_ok", False) for r in rs)
-        projects = [r for r in rs if r["kind"] not in ("kernel-dir", "asc-file") and "project_ok" in r]
+        projects = [r for r in rs if r["kind"] not in KERNEL_ALONE_KINDS and "project_ok" in r]
         p = sum(r.get("project_ok", False) for r in projects)
         ran = [r for r in rs if r.get("match") in ("pass", "mismatch", "run-error")]
         ok = sum(r["match"] == "pass" for r in ran)
@@ -2411,7 +2532,7 @@ def capped_result(entry: dict, progress: dict | None, seconds: float, cap: float
     why = f"stopped at the wall cap of {cap:g} s (--entry-seconds) after {seconds:.0f} s"
     if "kernel_ok" not in out:
         out.update(kernel_ok=False, kernel_error=f"the kernel's build {why}")
-    elif project_build and out["kind"] not in ("kernel-dir", "asc-file") and "project_ok" not in out:
+    elif project_build and out["kind"] not in KERNEL_ALONE_KINDS and "project_ok" not in out:
         out.update(project_ok=False, project_error=f"the project's build {why}")
     else:
         out.update(match="wall-cap", match_detail=f"the run against the reference {why}")

@@ -30,6 +30,7 @@ inline aclFloat16 aclFloatToFloat16(float value) {
 }
 
 static const aclError ACL_SUCCESS = 0;
+static const aclError ACL_ERROR_NONE = 0;      // the older name of ACL_SUCCESS (catlass examples' ACL_CHECK)
 static const aclError ACL_ERROR_INVALID_PARAM = 100000;
 static const aclError ACL_ERROR_BAD_ALLOC = 200000;
 
