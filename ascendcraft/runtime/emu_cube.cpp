@@ -114,21 +114,26 @@ uint8_t cube_region_of(uint8_t pos) {
     case TPosition::B2: return kRegionL0B;
     case TPosition::CO1: return kRegionL0C;
     case TPosition::C2: return kRegionBT;
+    // the Fixpipe buffer (FB) is memory of its own, not UB: catlass's Arch::Resource takes all of it with a TBuf
+    // (InitBuffer(tbuf, 7 KiB)) beside a VECCALC TBuf that takes all of UB
+    case TPosition::C2PIPE2GM: return kRegionFB;
     default: return kRegionUB;
     }
 }
 const char* cube_region_name(uint8_t region) {
-    static const char* names[] = {"UB", "L1", "L0A", "L0B", "L0C", "the bias table"};
-    return region < 6 ? names[region] : "?";
+    static const char* names[] = {"UB", "L1", "L0A", "L0B", "L0C", "the bias table", "the Fixpipe buffer"};
+    return region < 7 ? names[region] : "?";
 }
 uint32_t cube_region_bytes(uint8_t region) {
-    static const uint32_t bytes[] = {0, 512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024};
-    return region < 6 ? bytes[region] : 0;
+    // A2 (dav-2201): the Fixpipe buffer holds 7 KiB (the devkit's CPU-debug sizes of its memories)
+    static const uint32_t bytes[] = {0, 512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024, 7 * 1024};
+    return region < 7 ? bytes[region] : 0;
 }
 uint8_t cube_producer_pipe(uint8_t pos) {
     switch (cube_region_of(pos)) {
     case kRegionL1: return static_cast<uint8_t>(TPipe_::MTE2);
     case kRegionL0A: case kRegionL0B: case kRegionBT: return static_cast<uint8_t>(TPipe_::MTE1);
+    case kRegionFB: return static_cast<uint8_t>(TPipe_::FIX);
     default: return static_cast<uint8_t>(TPipe_::M);
     }
 }

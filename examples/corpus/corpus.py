@@ -1464,8 +1464,110 @@ def _try_catlass(entry: dict, gitdir: str, match: bool) -> dict:
         flags = f"{settings.cxxflags} {entry.get('defines', '')} -iquote ."
         kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
         out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
-        if match and kb.ok: out.update(match="no-reference", match_detail="no run of a catlass example is derived yet")
+        if match and kb.ok:
+            try:
+                out.update(match_catlass(entry, gitdir, {k: v for k, v in sources.items() if not k.startswith("__ascendcraft")},
+                                         settings))
+            except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
+                out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
     return out
+
+
+CATLASS_RUN_ENTRY = "ascendcraft_catlass_run"
+CATLASS_DTYPES = {"half": "float16", "float": "float32", "int8_t": "int8", "int32_t": "int32"}
+_CATLASS_ARGS_RE = re.compile(r"\b(\w+)::Arguments\s+arguments\s*\{\s*options\.problemShape\s*,\s*deviceA\s*,\s*deviceB\s*,"
+                              r"\s*deviceC\s*\}\s*;")
+
+
+def catlass_gemm_run(main: str, text: str) -> dict | None:
+    """The run of a catlass GEMM example whose host function makes `Kernel::Arguments arguments{options.problemShape,
+    deviceA, deviceB, deviceC};` (00_basic_matmul and its kin): the entry that does what its DeviceGemm does on the
+    device (`Kernel::ToUnderlyingArguments(arguments, workspace)`, then the kernel on those params), with the type aliases
+    the host function declares before that statement at its own level (those of a branch are another kernel's: an
+    example that picks its kernel in a branch gets None), and the element types and layouts of A, B and C (half, float,
+    int8_t / int32_t; RowMajor or ColumnMajor). None where the example is not of that form."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    call = _CATLASS_ARGS_RE.search(code)
+    if not call: return None
+    heads = list(re.finditer(r"(?m)^(?:static\s+)?(?:inline\s+)?(?:void|int)\s+\w+\s*\([^;{]*\)\s*\{", code[:call.start()]))
+    if not heads: return None
+    body = heads[-1].end() - 1   # the host function's opening brace
+    aliases, depth, level = [], 0, {}
+    for m in re.finditer(r"[{}]|\busing\s+(\w+)\s*=\s*([^;]*);", code[body + 1:call.start()]):
+        if m.group(0) == "{": depth += 1
+        elif m.group(0) == "}": depth -= 1
+        elif depth == 0:
+            aliases.append(" ".join(m.group(0).split())); level[m.group(1)] = " ".join(m.group(2).split())
+    kernel = call.group(1)
+    if kernel not in level: return None
+    file_level = dict((n, " ".join(v.split())) for n, v in re.findall(r"(?m)^using\s+(\w+)\s*=\s*([^;]*);", code))
+    types, layouts = {}, {}
+    for x in "ABC":
+        el = level.get(f"Element{x}", file_level.get(f"Element{x}"))
+        lay = level.get(f"Layout{x}", file_level.get(f"Layout{x}"), ) or ""
+        if el not in CATLASS_DTYPES or lay.rsplit("::", 1)[-1] not in ("RowMajor", "ColumnMajor"): return None
+        types[x], layouts[x] = CATLASS_DTYPES[el], lay.rsplit("::", 1)[-1]
+    if layouts["C"] != "RowMajor": return None
+    src = (f'#include "{main}"\n'
+           "// ascendcraft: what the example's DeviceGemm does, on the device: the kernel's params from its arguments\n"
+           "// (ToUnderlyingArguments), then the kernel on them; the type aliases are the host function's own.\n"
+           f'extern "C" __global__ __aicore__ void {CATLASS_RUN_ENTRY}(GM_ADDR deviceA, GM_ADDR deviceB, GM_ADDR deviceC,\n'
+           "    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k)\n{\n"
+           + "".join(f"    {a}\n" for a in aliases) +
+           "    Catlass::GemmCoord problemShape{m, n, k};\n"
+           f"    typename {kernel}::Arguments arguments{{problemShape, deviceA, deviceB, deviceC}};\n"
+           f"    typename {kernel}::Params params = {kernel}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
+           f"    {kernel} op;\n    op(params);\n}}\n")
+    return {"source": src, "types": types, "layouts": layouts}
+
+
+def catlass_compare(got, want, k: int) -> tuple[bool, str]:
+    """catlass's examples' own check (examples/common/golden/compare_data.hpp, CompareData): |got - want| <= rtol *
+    max(1, |want|), rtol 1/256 below 2048 products a result (k), else 1/128."""
+    import numpy as np
+    got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
+    rtol = 1 / 256 if k < 2048 else 1 / 128
+    bad = np.abs(got - want) > rtol * np.maximum(1.0, np.abs(want))
+    worst = float(np.max(np.abs(got - want))) if got.size else 0.0
+    return not bad.any(), f"{int(bad.sum())} of {got.size} outside rtol {rtol:g} (max |diff| {worst:.4g})"
+
+
+def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
+    """Run a catlass GEMM example (catlass_gemm_run) on the shape its README runs (`./<name> m n k`, else catlass's
+    default 128 x 128 x 128) with inputs drawn as its host code draws them (uniform in [-5, 5]), on 24 AIC blocks (an
+    A2's GetCoreNumAic), and compare with the float64 product under the example's own rule (catlass_compare)."""
+    import numpy as np
+    from ascendcraft.emu import GM, Scalar, build, run
+    text = show(gitdir, entry["commit"], entry["path"]).decode(errors="replace")
+    form = catlass_gemm_run(posixpath.basename(entry["path"]), text)
+    if form is None: return {"match": "no-reference", "match_detail": "not a GEMM example of the form catlass_gemm_run reads"}
+    folder = posixpath.dirname(entry["path"])
+    name = posixpath.basename(folder)
+    readme = show(gitdir, entry["commit"], f"{folder}/README.md").decode(errors="replace") \
+        if f"{folder}/README.md" in _tree(gitdir, entry["commit"]) else ""
+    shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", readme)
+    m, n, k = (int(g) for g in shape.groups()) if shape else (128, 128, 128)
+    rng = np.random.default_rng(0)
+    def draw(rows, cols, x):
+        t = np.dtype(form["types"][x])
+        v = rng.integers(-5, 6, (rows, cols)) if t.kind == "i" else rng.uniform(-5, 5, (rows, cols))
+        return v.astype(t)
+    a, b = draw(m, k, "A"), draw(k, n, "B")
+    stored = lambda x, mat: np.ascontiguousarray(mat.T) if form["layouts"][x] == "ColumnMajor" else mat
+    kb = build({**sources, "__ascendcraft_catlass_run.cpp": form["source"]}, CATLASS_RUN_ENTRY,
+               settings=settings.replace(cxxflags=f"{settings.cxxflags} {entry.get('defines', '')} -iquote ."))
+    if not kb.ok: return {"match": "run-error", "match_detail": f"the run's entry did not compile: {first_error(kb)}"[:300]}
+    ws = 4 * (m * n + m * k + k * n) + (1 << 16)
+    r = run(kb, [GM("deviceA", stored("A", a)), GM("deviceB", stored("B", b)),
+                 GM("deviceC", shape=(m, n), dtype=np.dtype(form["types"]["C"]), role="out"),
+                 GM("deviceWorkspace", shape=(ws,), dtype=np.uint8, role="workspace"),
+                 Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t")], block_dim=24, settings=settings)
+    if not r.ok:
+        errs = [d for d in r.diagnostics if d.is_error]
+        return {"match": "run-error", "match_detail": (f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300]}
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    ok, detail = catlass_compare(r.outputs["deviceC"], want, k)
+    return {"match": "pass" if ok else "mismatch", "match_detail": f"{m}x{n}x{k}: {detail}"}
 
 
 # ---- run and match: an asc-devkit example's own data and check (scripts/gen_data.py, scripts/verify_result.py) ----

@@ -1,0 +1,107 @@
+"""What catlass (hicann/catlass, Huawei's template library of cube kernels) needs of the emulation, each with a kernel of
+its own: `if constexpr (g_coreType == ...)` in device code (the device compiler builds one pass per core type; here the
+running core takes its branch), and the Fixpipe buffer (TPosition::C2PIPE2GM) as memory of its own, 7 KiB on A2, not
+UB (catlass's Arch::Resource takes all of UB with a VECCALC TBuf and all of the Fixpipe buffer beside it). With the
+catlass mirror on the machine, also its 00_basic_matmul example, built and run by the corpus harness, against float64."""
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ascendcraft.emu import GM, build, core_type_templates, run
+
+CORE_CONSTEXPR = r'''#include "kernel_operator.h"
+template <class T>
+__aicore__ inline void AddByCore(AscendC::LocalTensor<T> t, uint32_t n)
+{
+    if constexpr (g_coreType == AscendC::AIV) {
+        AscendC::Adds(t, t, (T)2, n);
+    } else {
+        AscendC::Adds(t, t, (T)-100, n);
+    }
+}
+
+extern "C" __global__ __aicore__ void core_constexpr(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 64);
+    yg.SetGlobalBuffer((__gm__ float *)y, 64);
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::DataCopy(t, xg, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AddByCore(t, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, t, 64);
+}
+'''
+
+
+def test_if_constexpr_on_the_core_type_is_an_if_the_running_core_takes():
+    out = core_type_templates("    if constexpr (g_coreType == AscendC::AIV) {\n    if constexpr (sizeof(T) == 2) {\n")
+    assert out == "    if           (g_coreType == AscendC::AIV) {\n    if constexpr (sizeof(T) == 2) {\n"   # same columns
+    x = np.arange(64, dtype=np.float32)
+    b = build({"core_constexpr.cpp": CORE_CONSTEXPR})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], x + 2)       # a vector kernel: the AIV branch
+
+
+FIXPIPE_BUFFER = r'''#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void fixpipe_buffer(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> ub;
+    AscendC::TBuf<AscendC::TPosition::C2PIPE2GM> fb;
+    pipe.InitBuffer(ub, 192 * 1024);            // all of an A2's UB
+    pipe.InitBuffer(fb, FB_BYTES);              // the Fixpipe buffer: its own memory
+    AscendC::LocalTensor<uint8_t> fbTensor = fb.Get<uint8_t>();
+    AscendC::LocalTensor<float> t = ub.Get<float>();
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 64);
+    yg.SetGlobalBuffer((__gm__ float *)y, 64);
+    AscendC::DataCopy(t[47 * 1024], xg, 64);    // the end of UB is the VECCALC buffer's
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Muls(t[47 * 1024], t[47 * 1024], 3.0f, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, t[47 * 1024], 64);
+    (void)fbTensor;
+}
+'''
+
+
+def test_the_fixpipe_buffer_is_memory_of_its_own_beside_a_full_ub():
+    x = np.arange(64, dtype=np.float32)
+    b = build({"fixpipe_buffer.cpp": FIXPIPE_BUFFER.replace("FB_BYTES", "7 * 1024")})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)   # was: ub-overflow at the Fixpipe buffer's Get
+    np.testing.assert_array_equal(r.outputs["y"], x * 3)
+    # more than an A2's 7 KiB of Fixpipe buffer: the InitBuffer is an error naming that buffer
+    b = build({"fixpipe_buffer.cpp": FIXPIPE_BUFFER.replace("FB_BYTES", "8 * 1024")})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
+    e = [d for d in r.errors if d.kind == "l0-overflow"]
+    assert not r.ok and e and "Fixpipe buffer" in e[0].message and "7168" in e[0].message, r.diagnostics
+
+
+CATLASS_GIT = Path("/work/.mirror/hicann+catlass/repo")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CATLASS_GIT.is_dir(), reason=f"the hicann/catlass mirror is not at {CATLASS_GIT}")
+def test_catlass_basic_matmul_matches_float64():
+    spec = importlib.util.spec_from_file_location("corpus_catlass", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    import json
+    entry = next(e for e in json.loads(corpus.MANIFEST.read_text())
+                 if e["repo"] == "hicann/catlass" and e["path"] == "examples/00_basic_matmul/basic_matmul.cpp")
+    out = corpus.try_entry((entry, str(CATLASS_GIT), True, False))
+    assert out["kernel_ok"], out
+    assert out["match"] == "pass", out
+    assert out["match_detail"].startswith("256x512x1024: 0 of 131072"), out
