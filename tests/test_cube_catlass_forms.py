@@ -105,3 +105,57 @@ def test_catlass_basic_matmul_matches_float64():
     assert out["kernel_ok"], out
     assert out["match"] == "pass", out
     assert out["match_detail"].startswith("256x512x1024: 0 of 131072"), out
+
+
+BLOCK_MAX = r'''#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void block_max(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256 * sizeof(half));
+    AscendC::GlobalTensor<half> xg, yg;
+    xg.SetGlobalBuffer((__gm__ half *)x, 128);
+    yg.SetGlobalBuffer((__gm__ half *)y, 16);
+    AscendC::LocalTensor<half> src = buf.Get<half>();
+    AscendC::LocalTensor<half> dst = src[128];
+    AscendC::DataCopy(src, xg, 128);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Duplicate(dst, (half)0, 16);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::SetVectorMask<half>((uint64_t)-1, (uint64_t)-1);
+    // catlass's flash-attention softmax: the mask a literal 0, not read (isSetMask = false: the mask register's)
+    AscendC::BlockReduceMax<half, false>(dst, src, 1, 0, 1, 1, 8);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, dst, 16);
+}
+'''
+
+
+def test_block_reduce_with_a_literal_zero_mask_takes_the_scalar_mask_form():
+    x = np.random.default_rng(3).uniform(-4, 4, 128).astype(np.float16)
+    b = build({"block_max.cpp": BLOCK_MAX})
+    assert b.ok, "\n".join(d.render() for d in b.errors)   # was: call of overloaded 'BlockReduceMax<half, false>' is ambiguous
+    r = run(b, [GM("x", x), GM("y", np.zeros(16, np.float16), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"][:8], x.reshape(8, 16).max(axis=1))
+
+
+SYNC_ADDR_HOST = r'''
+#include "acl/acl.h"
+#include <cstdio>
+int main() {
+    uint64_t addr = 0;
+    aclError ok = aclrtGetHardwareSyncAddr(reinterpret_cast<void**>(&addr));
+    std::printf("%d %d %d\n", ok, addr != 0, aclrtGetHardwareSyncAddr(nullptr));
+    return 0;
+}
+'''
+
+
+def test_the_hardware_sync_address_is_given_and_not_zero(tmp_path):
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    (tmp_path / "host.cpp").write_text(SYNC_ADDR_HOST)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "host.cpp", "-o", "host"], cwd=tmp_path, check=True)
+    got = subprocess.run([str(tmp_path / "host")], capture_output=True, text=True, check=True).stdout.split()
+    assert got == ["0", "1", "100000"]     # ACL_SUCCESS, an address (catlass takes 0 as none), a null out-pointer refused
