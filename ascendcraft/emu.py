@@ -525,6 +525,10 @@ _COND_RE = re.compile(r"(?m)^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[
 def find_entries(sources: dict[str, str]) -> list[Entry]:
     "Every `__global__` function (extern \"C\" or not, template or not) defined in the project's .cpp files."
     found = []
+    # an object-like macro that stands for the execution-space words (catlass: `#define CATLASS_GLOBAL __global__
+    # __aicore__`, its kernels `extern "C" CATLASS_GLOBAL void FAInferFp16(...)`) marks an entry as `__global__` does
+    spelled = "|".join(sorted({m["name"] for t in sources.values() for m in _GLOBAL_MACRO_RE.finditer(blank_comments(t))}))
+    marks = re.compile(rf"\b(?:__global__|{spelled})\b" if spelled else r"\b__global__\b")
     for file, text in sources.items():
         if not file.endswith((".cpp", ".cc", ".cxx", ".asc")): continue
         # the conditional directives too: an entry declared once per branch (`#if X` `__global__ __cube__ void k(...)`
@@ -533,7 +537,7 @@ def find_entries(sources: dict[str, str]) -> list[Entry]:
         for m in _VOID_RE.finditer(code):
             start = max(code.rfind(c, 0, m.start()) for c in ";{}") + 1
             pre = "\n".join(l for l in code[start:m.start()].split("\n") if not l.lstrip().startswith("#"))
-            if not re.search(r"\b__global__\b", pre): continue
+            if not marks.search(pre): continue
             line = code.count("\n", 0, m.start("name")) + 1
             params = [p for p in m["params"].split(",") if p.strip() and p.strip() != "void"]
             tpl = _TEMPLATE_RE.search(pre)
@@ -542,6 +546,7 @@ def find_entries(sources: dict[str, str]) -> list[Entry]:
     return found + _macro_entries(sources)
 
 
+_GLOBAL_MACRO_RE = re.compile(r"(?m)^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)[ \t]+[^\n(]*\b__global__\b[^\n]*$")
 _DEFINE_RE = re.compile(r"(?m)^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)\((?P<args>[^)]*)\)(?P<body>(?:[^\n]*\\\n)*[^\n]*)")
 
 

@@ -159,3 +159,36 @@ def test_the_hardware_sync_address_is_given_and_not_zero(tmp_path):
     subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "host.cpp", "-o", "host"], cwd=tmp_path, check=True)
     got = subprocess.run([str(tmp_path / "host")], capture_output=True, text=True, check=True).stdout.split()
     assert got == ["0", "1", "100000"]     # ACL_SUCCESS, an address (catlass takes 0 as none), a null out-pointer refused
+
+
+MACRO_GLOBAL = r'''#include "kernel_operator.h"
+#define TOY_GLOBAL __global__ __aicore__
+#define TOY_SCALE(x) ((x) * 2)
+extern "C" TOY_GLOBAL void macro_global(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 64);
+    yg.SetGlobalBuffer((__gm__ float *)y, 64);
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::DataCopy(t, xg, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Muls(t, t, (float)TOY_SCALE(3), 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, t, 64);
+}
+'''
+
+
+def test_an_entry_marked_by_a_macro_for_global_is_found_and_runs():
+    from ascendcraft.emu import find_entries
+    assert [e.name for e in find_entries({"k.cpp": MACRO_GLOBAL})] == ["macro_global"]   # was: none (catlass's CATLASS_GLOBAL)
+    assert find_entries({"k.cpp": MACRO_GLOBAL.replace("TOY_GLOBAL void", "void")}) == []   # a plain function is no entry
+    x = np.arange(64, dtype=np.float32)
+    b = build({"k.cpp": MACRO_GLOBAL})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], x * 6)
