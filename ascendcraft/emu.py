@@ -266,6 +266,13 @@ def core_type_templates(text: str) -> str:
     edits, names = [], []          # (start, end, replacement) on text positions; the primaries' names
     for m in _CORE_PRIMARY_RE.finditer(code):
         tp, name, params, quals = m["tp"], " ".join(m["name"].split()), text[m.start("params"):m.end("params")], m["quals"]
+        if re.search(rf"\b(?:class|struct)\s+{re.escape(name)}\b", code):
+            # a constructor template (catlass's ConvBias: `template <int32_t CORE_TYPE = g_coreType> ConvBias() {}`
+            # beside the plain `ConvBias() {}`): nothing to dispatch, and no constructor can forward by `this->`; its
+            # default becomes a constant, and a call still takes the plain constructor, as on the device
+            at = m.start() + code[m.start():m.end()].index("g_coreType")
+            edits.append((at, at + len("g_coreType"), _CORE_NOW))
+            continue
         head = text[m.start("head"):m.start("name")]
         fwd = "static_cast<AcArgs_&&>(acArgs_)..."
         call = f"this->{name}(acTag_, {fwd})"

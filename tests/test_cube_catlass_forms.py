@@ -192,3 +192,40 @@ def test_an_entry_marked_by_a_macro_for_global_is_found_and_runs():
     r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     np.testing.assert_array_equal(r.outputs["y"], x * 6)
+
+
+CTOR_TEMPLATE = r'''#include "kernel_operator.h"
+template <class T>
+struct ToyConv {
+    __aicore__ inline ToyConv() {}
+    template <int32_t CORE_TYPE = g_coreType>
+    __aicore__ inline ToyConv() {}      // catlass's ConvBias: a constructor template on the core type beside the plain one
+    __aicore__ inline T Scale() const { return (T)5; }
+};
+
+extern "C" __global__ __aicore__ void ctor_template(GM_ADDR x, GM_ADDR y)
+{
+    ToyConv<float> conv;
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64 * sizeof(float));
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 64);
+    yg.SetGlobalBuffer((__gm__ float *)y, 64);
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::DataCopy(t, xg, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Muls(t, t, conv.Scale(), 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, t, 64);
+}
+'''
+
+
+def test_a_constructor_template_on_the_core_type_compiles_and_the_plain_constructor_runs():
+    x = np.arange(64, dtype=np.float32)
+    b = build({"ctor_template.cpp": CTOR_TEMPLATE})
+    assert b.ok, "\n".join(d.render() for d in b.errors)   # was: "returning a value from a constructor" (a dispatcher)
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], x * 5)
