@@ -232,7 +232,7 @@ def cpu_debug_branches(text: str, defined: bool) -> str:
 # %% ../nbs/10_emu.ipynb #f932e8ab
 _CORE_PRIMARY_RE = re.compile(
     r"\btemplate\s*<\s*(?:const\s+)?(?:int32_t|int|uint32_t|int64_t|auto)\s+(?P<tp>[A-Za-z_]\w*)\s*=\s*g_coreType\s*>"
-    r"(?P<head>[^;{}()]*?)(?P<name>\boperator\s*\(\s*\)|\b[A-Za-z_]\w*)\s*\((?P<params>[^()]*)\)"
+    r"(?P<head>(?:[^;{}()]|\b__attribute__\s*\(\([^()]*\)\))*?)(?P<name>\boperator\s*\(\s*\)|\b[A-Za-z_]\w*)\s*\((?P<params>[^()]*)\)"
     r"(?P<quals>(?:\s*\bconst\b)?)\s*(?P<tail>[;{])")
 _CORE_CONSTEXPR_RE = re.compile(r"(?<![\w:])(?<!static )\bconstexpr\b(?P<decl>[^;={}()]*)=(?P<expr>[^;{}]*\bg_coreType\b[^;{}]*);")
 _CORE_AIC, _CORE_AIV, _CORE_NOW = "::AscendC::AIC", "::AscendC::AIV", "::ascendcraft::emu::kCoreRuntime"

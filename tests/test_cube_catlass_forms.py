@@ -229,3 +229,59 @@ def test_a_constructor_template_on_the_core_type_compiles_and_the_plain_construc
     r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     np.testing.assert_array_equal(r.outputs["y"], x * 5)
+
+
+ATTRIBUTE_PRIMARY = r'''#include "kernel_operator.h"
+struct ToyFp8 {
+    struct Params { GM_ADDR x; GM_ADDR y; };
+    template <int32_t CORE_TYPE = g_coreType>
+    __aicore__ __attribute__((always_inline)) void operator()(Params const &params);   // catlass's FP8Matmul
+
+    template <>
+    __aicore__ void operator()<AscendC::AIV>(Params const &params)
+    {
+        AscendC::TPipe pipe;
+        AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 64 * sizeof(float));
+        AscendC::GlobalTensor<float> xg, yg;
+        xg.SetGlobalBuffer((__gm__ float *)params.x, 64);
+        yg.SetGlobalBuffer((__gm__ float *)params.y, 64);
+        AscendC::LocalTensor<float> t = buf.Get<float>();
+        AscendC::DataCopy(t, xg, 64);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::Adds(t, t, 7.0f, 64);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::DataCopy(yg, t, 64);
+    }
+
+    template <>
+    __aicore__ void operator()<AscendC::AIC>(Params const &params) {}
+};
+
+extern "C" __global__ __aicore__ void attribute_primary(GM_ADDR x, GM_ADDR y)
+{
+    ToyFp8 op;
+    op(ToyFp8::Params{x, y});
+}
+'''
+
+
+def test_a_core_typed_primary_with_an_attribute_is_dispatched():
+    x = np.arange(64, dtype=np.float32)
+    b = build({"attribute_primary.cpp": ATTRIBUTE_PRIMARY})
+    assert b.ok, "\n".join(d.render() for d in b.errors)   # was: explicit specialization in non-namespace scope
+    r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], x + 7)    # the vector core's version
+
+
+def test_a_template_kernel_launched_with_deduced_arguments_takes_the_host_aliases():
+    spec = importlib.util.spec_from_file_location("corpus_catlass", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    text = ("template <class LayoutA, class LayoutB>\nCATLASS_GLOBAL __attribute__((aic)) void Small(GM_ADDR a, LayoutA la,"
+            " GM_ADDR b, LayoutB lb) {}\nstatic void Run() {\n    using LayoutA = layout::RowMajor;\n"
+            "    using LayoutB = layout::ColumnMajor;\n    Small<<<24, nullptr, stream>>>(a, la, b, lb);\n}\n")
+    assert corpus.catlass_deduced_entry(text, "Small") == "Small<layout::RowMajor, layout::ColumnMajor>"
+    assert corpus.catlass_deduced_entry(text.replace("    using LayoutB = layout::ColumnMajor;\n", ""), "Small") == "Small"
+    assert corpus.catlass_deduced_entry(text, "Small<float>") == "Small<float>"

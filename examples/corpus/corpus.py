@@ -1445,6 +1445,21 @@ def catlass_entry_source(main: str) -> str:
             f'extern "C" __global__ __aicore__ void {CATLASS_ENTRY}() {{}}\n')
 
 
+def catlass_deduced_entry(text: str, chosen: str | None) -> str | None:
+    """A template kernel the host launches with its template arguments deduced from the call's arguments (catlass's
+    31_small_matmul: `template <class LayoutA, class LayoutB, class LayoutC> CATLASS_GLOBAL void SmallMatmul(...,
+    LayoutA layoutA, ...)`, launched as `SmallMatmul<<<...>>>(..., layoutA, ...)`): each template parameter bound to the
+    type the host code's alias of the same name gives it (`using LayoutA = layout::RowMajor;`). Other entries as given."""
+    if not chosen or "<" in chosen: return chosen
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
+    tpl = re.search(rf"\btemplate\s*<([^<>]*)>\s*(?:extern\s*\"C\"\s*)?\w*GLOBAL\b(?:[^;{{(]|\(\([^()]*\)\))*\b{re.escape(chosen)}\s*\(", code)
+    if not tpl: return chosen
+    names = [re.findall(r"\w+", p)[-1] for p in tpl.group(1).split(",") if p.strip()]
+    aliases = dict(re.findall(r"\busing\s+(\w+)\s*=\s*([\w:<>, ]+?)\s*;", code[tpl.end():]))
+    if not names or any(n not in aliases for n in names): return chosen
+    return f"{chosen}<{', '.join(aliases[n] for n in names)}>"
+
+
 def _try_catlass(entry: dict, gitdir: str, match: bool) -> dict:
     """A catlass example (catlass_entries): compiled with the include roots on the include path and the example's
     defines; the kernel its host main launches directly (`Kernel<<<...>>>`) is the entry, else the generated one."""
@@ -1456,7 +1471,8 @@ def _try_catlass(entry: dict, gitdir: str, match: bool) -> dict:
         catlass_materialise(entry, gitdir, Path(tmp))
         sources = read_sources(Path(tmp))
         main = posixpath.basename(entry["path"])
-        chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace"), entry.get("defines", ""))
+        text = show(gitdir, entry["commit"], entry["path"]).decode(errors="replace")
+        chosen = catlass_deduced_entry(text, asc_entry(text, entry.get("defines", "")))
         if chosen is None:
             sources["__ascendcraft_catlass_entry.cpp"] = catlass_entry_source(main)
             chosen = CATLASS_ENTRY
