@@ -1495,46 +1495,64 @@ _CATLASS_ARGS_RE = re.compile(r"\b(\w+)::Arguments\s+arguments\s*\{\s*options\.p
                               r"\s*deviceC\s*\}\s*;")
 
 
+CATLASS_GOLDENS = ("ComputeMatmul", "ComputeMatmulElemWiseRelu", "ComputeMatmulElemWiseGelu", "ComputeMatmulElemWiseSilu")
+
+
 def catlass_gemm_run(main: str, text: str) -> dict | None:
     """The run of a catlass GEMM example whose host function makes `Kernel::Arguments arguments{options.problemShape,
-    deviceA, deviceB, deviceC};` (00_basic_matmul and its kin): the entry that does what its DeviceGemm does on the
-    device (`Kernel::ToUnderlyingArguments(arguments, workspace)`, then the kernel on those params), with the type aliases
-    the host function declares before that statement at its own level (those of a branch are another kernel's: an
-    example that picks its kernel in a branch gets None), and the element types and layouts of A, B and C (half, float,
-    int8_t / int32_t; RowMajor or ColumnMajor). None where the example is not of that form."""
+    deviceA, deviceB, deviceC};` and checks C against `golden::ComputeMatmul` (or its ReLU / GELU / SiLU forms): the
+    entry that does what its DeviceGemm does on the device (`Kernel::ToUnderlyingArguments(arguments, workspace)`, then
+    the kernel on those params), with the type aliases in scope at that statement (the host function's and those of the
+    blocks around it, as C++ scopes them), and the element types and layouts of A, B and C (half, float, int8_t /
+    int32_t; RowMajor or ColumnMajor). Where the statement is in a branch (the example picks its kernel by the shape),
+    the first such branch's kernel is the one run, and `branch_line` says where it is. None where the example is not of
+    that form."""
     code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
     call = _CATLASS_ARGS_RE.search(code)
-    if not call: return None
+    goldens = set(re.findall(r"\bgolden::(Compute\w+)\s*\(", code))
+    if not call or len(goldens) != 1 or not goldens <= set(CATLASS_GOLDENS): return None
     heads = list(re.finditer(r"(?m)^(?:static\s+)?(?:inline\s+)?(?:void|int)\s+\w+\s*\([^;{]*\)\s*\{", code[:call.start()]))
     if not heads: return None
     body = heads[-1].end() - 1   # the host function's opening brace
-    aliases, depth, level = [], 0, {}
+    scopes = [[]]                # the aliases of each block open at the statement, outermost first
     for m in re.finditer(r"[{}]|\busing\s+(\w+)\s*=\s*([^;]*);", code[body + 1:call.start()]):
-        if m.group(0) == "{": depth += 1
-        elif m.group(0) == "}": depth -= 1
-        elif depth == 0:
-            aliases.append(" ".join(m.group(0).split())); level[m.group(1)] = " ".join(m.group(2).split())
+        if m.group(0) == "{": scopes.append([])
+        elif m.group(0) == "}": scopes.pop()
+        else: scopes[-1].append((m.group(1), " ".join(m.group(2).split())))
+    visible = [a for scope in scopes for a in scope]
+    level = dict(visible)
     kernel = call.group(1)
     if kernel not in level: return None
     file_level = dict((n, " ".join(v.split())) for n, v in re.findall(r"(?m)^using\s+(\w+)\s*=\s*([^;]*);", code))
     types, layouts = {}, {}
     for x in "ABC":
         el = level.get(f"Element{x}", file_level.get(f"Element{x}"))
-        lay = level.get(f"Layout{x}", file_level.get(f"Layout{x}"), ) or ""
+        lay = level.get(f"Layout{x}", file_level.get(f"Layout{x}")) or ""
         if el not in CATLASS_DTYPES or lay.rsplit("::", 1)[-1] not in ("RowMajor", "ColumnMajor"): return None
         types[x], layouts[x] = CATLASS_DTYPES[el], lay.rsplit("::", 1)[-1]
     if layouts["C"] != "RowMajor": return None
     src = (f'#include "{main}"\n'
            "// ascendcraft: what the example's DeviceGemm does, on the device: the kernel's params from its arguments\n"
-           "// (ToUnderlyingArguments), then the kernel on them; the type aliases are the host function's own.\n"
+           "// (ToUnderlyingArguments), then the kernel on them; the type aliases are those of the host code.\n"
            f'extern "C" __global__ __aicore__ void {CATLASS_RUN_ENTRY}(GM_ADDR deviceA, GM_ADDR deviceB, GM_ADDR deviceC,\n'
            "    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k)\n{\n"
-           + "".join(f"    {a}\n" for a in aliases) +
+           + "".join(f"    using {n} = {v};\n" for n, v in visible) +
            "    Catlass::GemmCoord problemShape{m, n, k};\n"
            f"    typename {kernel}::Arguments arguments{{problemShape, deviceA, deviceB, deviceC}};\n"
            f"    typename {kernel}::Params params = {kernel}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
            f"    {kernel} op;\n    op(params);\n}}\n")
-    return {"source": src, "types": types, "layouts": layouts}
+    return {"source": src, "types": types, "layouts": layouts, "golden": goldens.pop(),
+            "branch_line": code.count("\n", 0, call.start()) + 1 if len(scopes) > 1 else None}
+
+
+def catlass_golden(name: str, acc):
+    "The activation catlass's golden applies to the float product (examples/common/golden/matmul.hpp)."
+    import numpy as np
+    sigmoid = lambda v: 1 / (1 + np.exp(-v))
+    if name == "ComputeMatmulElemWiseRelu": return np.maximum(acc, 0)
+    if name == "ComputeMatmulElemWiseSilu": return acc * sigmoid(acc)
+    if name == "ComputeMatmulElemWiseGelu": return acc * sigmoid(1.59576912 * (acc + 0.044715 * acc ** 3))
+    return acc
 
 
 def catlass_compare(got, want, k: int) -> tuple[bool, str]:
@@ -1581,9 +1599,10 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
     if not r.ok:
         errs = [d for d in r.diagnostics if d.is_error]
         return {"match": "run-error", "match_detail": (f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300]}
-    want = a.astype(np.float64) @ b.astype(np.float64)
+    want = catlass_golden(form["golden"], a.astype(np.float64) @ b.astype(np.float64))
     ok, detail = catlass_compare(r.outputs["deviceC"], want, k)
-    return {"match": "pass" if ok else "mismatch", "match_detail": f"{m}x{n}x{k}: {detail}"}
+    where = f" (the kernel of the branch at line {form['branch_line']})" if form["branch_line"] else ""
+    return {"match": "pass" if ok else "mismatch", "match_detail": f"{m}x{n}x{k}{where}: {detail}"}
 
 
 # ---- run and match: an asc-devkit example's own data and check (scripts/gen_data.py, scripts/verify_result.py) ----
