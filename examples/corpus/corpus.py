@@ -1514,13 +1514,15 @@ def catlass_gemm_run(main: str, text: str) -> dict | None:
     heads = list(re.finditer(r"(?m)^(?:static\s+)?(?:inline\s+)?(?:void|int)\s+\w+\s*\([^;{]*\)\s*\{", code[:call.start()]))
     if not heads: return None
     body = heads[-1].end() - 1   # the host function's opening brace
-    scopes = [[]]                # the aliases of each block open at the statement, outermost first
-    for m in re.finditer(r"[{}]|\busing\s+(\w+)\s*=\s*([^;]*);", code[body + 1:call.start()]):
+    scopes = [[]]   # the aliases and constants (constexpr, static const) of each block open at the statement, outermost first
+    for m in re.finditer(r"[{}]|\busing\s+(\w+)\s*=\s*([^;]*);|(?:\bstatic\s+(?:constexpr|const)|\bconstexpr)\s+[^;={}()]*?(\w+)\s*=\s*([^;{}]*);",
+                         code[body + 1:call.start()]):
         if m.group(0) == "{": scopes.append([])
         elif m.group(0) == "}": scopes.pop()
-        else: scopes[-1].append((m.group(1), " ".join(m.group(2).split())))
+        elif m.group(1): scopes[-1].append((m.group(1), " ".join(m.group(2).split()), f"using {m.group(1)} = {' '.join(m.group(2).split())};"))
+        else: scopes[-1].append((m.group(3), None, " ".join(m.group(0).split())))
     visible = [a for scope in scopes for a in scope]
-    level = dict(visible)
+    level = {n: v for n, v, _ in visible if v is not None}
     kernel = call.group(1)
     if kernel not in level: return None
     file_level = dict((n, " ".join(v.split())) for n, v in re.findall(r"(?m)^using\s+(\w+)\s*=\s*([^;]*);", code))
@@ -1536,7 +1538,7 @@ def catlass_gemm_run(main: str, text: str) -> dict | None:
            "// (ToUnderlyingArguments), then the kernel on them; the type aliases are those of the host code.\n"
            f'extern "C" __global__ __aicore__ void {CATLASS_RUN_ENTRY}(GM_ADDR deviceA, GM_ADDR deviceB, GM_ADDR deviceC,\n'
            "    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k)\n{\n"
-           + "".join(f"    using {n} = {v};\n" for n, v in visible) +
+           + "".join(f"    {statement}\n" for _, _, statement in visible) +
            "    Catlass::GemmCoord problemShape{m, n, k};\n"
            f"    typename {kernel}::Arguments arguments{{problemShape, deviceA, deviceB, deviceC}};\n"
            f"    typename {kernel}::Params params = {kernel}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
