@@ -285,3 +285,53 @@ def test_a_template_kernel_launched_with_deduced_arguments_takes_the_host_aliase
     assert corpus.catlass_deduced_entry(text, "Small") == "Small<layout::RowMajor, layout::ColumnMajor>"
     assert corpus.catlass_deduced_entry(text.replace("    using LayoutB = layout::ColumnMajor;\n", ""), "Small") == "Small"
     assert corpus.catlass_deduced_entry(text, "Small<float>") == "Small<float>"
+
+
+GEMM_HOST = '''
+using namespace Catlass;
+static void Run(const Options& options)
+{
+    uint32_t m = options.problemShape.m();
+    std::vector<fp16_t> hostA(lenA);
+    std::vector<fp16_t> hostB(lenB);
+    std::vector<fp16_t> hostC(lenC);
+    using LayoutA = layout::RowMajor;
+    using LayoutB = layout::ColumnMajor;
+    using LayoutC = layout::RowMajor;
+    static const uint32_t COMPUTE_LENGTH = 48 * 1024 / sizeof(half);
+    const uint32_t align = 256;
+    if (m > n) {
+        using MatmulKernel = Gemm::Kernel::PaddingMatmul<COMPUTE_LENGTH, Scheduler30>;
+        MatmulKernel::Arguments arguments{options.problemShape, align, sizeof(float), deviceA, deviceB, deviceC};
+    } else {
+        using MatmulKernel = Gemm::Kernel::PaddingMatmul<COMPUTE_LENGTH, Scheduler31>;
+        MatmulKernel::Arguments arguments{options.problemShape, align, sizeof(float), deviceA, deviceB, deviceC};
+    }
+    golden::ComputeMatmulElemWiseRelu(options.problemShape, hostA, layoutA, hostB, layoutB, hostGolden, layoutC);
+}
+'''
+
+
+def test_a_catlass_gemm_run_takes_the_scope_of_its_arguments_statement():
+    spec = importlib.util.spec_from_file_location("corpus_catlass", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    form = corpus.catlass_gemm_run("x.cpp", GEMM_HOST)
+    assert form["types"] == {"A": "float16", "B": "float16", "C": "float16"}           # from the host vectors (fp16_t)
+    assert form["layouts"] == {"A": "RowMajor", "B": "ColumnMajor", "C": "RowMajor"}
+    assert form["golden"] == "ComputeMatmulElemWiseRelu" and form["branch_line"] == 16  # the first branch's kernel
+    src = form["source"]
+    assert "Scheduler30" in src and "Scheduler31" not in src                            # that branch's alias only
+    assert "static const uint32_t COMPUTE_LENGTH = 48 * 1024 / sizeof(half);" in src
+    assert "const uint32_t align = 256;" in src and "options" not in src.split("{", 1)[1]
+    assert "arguments{problemShape, align, sizeof(float), deviceA, deviceB, deviceC}" in src
+    # a value the run cannot make (it reads the options): no run derived
+    assert corpus.catlass_gemm_run("x.cpp", GEMM_HOST.replace("const uint32_t align = 256;",
+                                                              "const uint32_t align = options.align;")) is None
+    # another golden than the product (and its activations): no run derived
+    assert corpus.catlass_gemm_run("x.cpp", GEMM_HOST.replace("ComputeMatmulElemWiseRelu", "ComputeMatmulBias")) is None
+    relu = corpus.catlass_golden("ComputeMatmulElemWiseRelu", np.array([-2.0, 3.0]))
+    np.testing.assert_array_equal(relu, [0.0, 3.0])
+    ok, _ = corpus.catlass_compare(np.array([100.0, 1.0]), np.array([100.3, 1.0]), 1024)   # 0.3 <= 100.3 / 256
+    bad, detail = corpus.catlass_compare(np.array([100.0, 1.0]), np.array([100.5, 1.0]), 1024)
+    assert ok and not bad and detail.startswith("1 of 2")

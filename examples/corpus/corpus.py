@@ -1491,8 +1491,33 @@ def _try_catlass(entry: dict, gitdir: str, match: bool) -> dict:
 
 CATLASS_RUN_ENTRY = "ascendcraft_catlass_run"
 CATLASS_DTYPES = {"half": "float16", "float": "float32", "int8_t": "int8", "int32_t": "int32"}
-_CATLASS_ARGS_RE = re.compile(r"\b(\w+)::Arguments\s+arguments\s*\{\s*options\.problemShape\s*,\s*deviceA\s*,\s*deviceB\s*,"
-                              r"\s*deviceC\s*\}\s*;")
+_CATLASS_ARGS_RE = re.compile(r"\b(\w+)::Arguments\s+arguments\s*\{\s*options\.problemShape\s*,(?P<extra>[^;{}]*?)\s*deviceA\s*,"
+                              r"\s*deviceB\s*,\s*deviceC\s*\}\s*;")
+CATLASS_AIC_CORES = 24   # an A2's GetCoreNumAic, the examples' block count (aicCoreNum)
+CATLASS_HOST_TYPES = {"fp16_t": "half", "float": "float", "int8_t": "int8_t", "int32_t": "int32_t"}
+
+
+def _catlass_host_values(code: str, names: list[str], before: int, body: int) -> list[str] | None:
+    """The host function's declarations (before `before`) of the values `names` that its Arguments statement passes
+    (`uint32_t align = 256;`, `bool aNeedPadding = ...;`), in order, with the declarations they need in turn; `m`, `n`,
+    `k` and `aicCoreNum` are the run's own. None when one is not a value of that kind (it reads `options`, a device
+    pointer or a call)."""
+    out, done = [], {"m", "n", "k", "aicCoreNum"}
+    def need(name, depth=0):
+        if name in done: return True
+        if depth > 8: return False
+        decls = list(re.finditer(rf"(?m)^\s*(?:const\s+|constexpr\s+|static\s+)*[\w:]+\s+{re.escape(name)}\s*(?:=\s*([^;]+)|\{{([^;{{}}]+)\}})\s*;",
+                                 code[body:before]))
+        if not decls: return False
+        expr = decls[-1].group(1) or decls[-1].group(2)
+        if re.search(r"\boptions\b|\bdevice\w*|\w+\s*\((?<!sizeof\()", expr.replace("sizeof(", "sizeof[")): return False
+        for ident in set(re.findall(r"\b[A-Za-z_]\w*\b", re.sub(r"sizeof\s*\([^)]*\)", "", expr))) - {"true", "false"}:
+            if re.fullmatch(r"[A-Z]\w*", ident) and ident not in code[body:before]: continue   # a type or constant of the file
+            if not need(ident, depth + 1) and not re.search(rf"\busing\s+{ident}\b|\b{ident}::", code): return False
+        done.add(name)
+        out.append(" ".join(decls[-1].group(0).split()))
+        return True
+    return out if all(need(n) for n in names) else None
 
 
 CATLASS_GOLDENS = ("ComputeMatmul", "ComputeMatmulElemWiseRelu", "ComputeMatmulElemWiseGelu", "ComputeMatmulElemWiseSilu")
@@ -1527,8 +1552,12 @@ def catlass_gemm_run(main: str, text: str) -> dict | None:
     if kernel not in level: return None
     file_level = dict((n, " ".join(v.split())) for n, v in re.findall(r"(?m)^using\s+(\w+)\s*=\s*([^;]*);", code))
     types, layouts = {}, {}
+    extras = [e.strip() for e in _split_args(call.group("extra")) if e.strip()]
+    values = _catlass_host_values(code, [e for e in extras if re.fullmatch(r"[A-Za-z_]\w*", e)], call.start(), body)
+    if values is None or any(not re.fullmatch(r"[A-Za-z_]\w*|sizeof\s*\([\w:]+\)|\d+u?", e) for e in extras): return None
     for x in "ABC":
-        el = level.get(f"Element{x}", file_level.get(f"Element{x}"))
+        host = re.search(rf"\bstd::vector<\s*(\w+)\s*>\s*host{x}\s*\(", code)
+        el = level.get(f"Element{x}", file_level.get(f"Element{x}", CATLASS_HOST_TYPES.get(host.group(1)) if host else None))
         lay = level.get(f"Layout{x}", file_level.get(f"Layout{x}")) or ""
         if el not in CATLASS_DTYPES or lay.rsplit("::", 1)[-1] not in ("RowMajor", "ColumnMajor"): return None
         types[x], layouts[x] = CATLASS_DTYPES[el], lay.rsplit("::", 1)[-1]
@@ -1539,8 +1568,10 @@ def catlass_gemm_run(main: str, text: str) -> dict | None:
            f'extern "C" __global__ __aicore__ void {CATLASS_RUN_ENTRY}(GM_ADDR deviceA, GM_ADDR deviceB, GM_ADDR deviceC,\n'
            "    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k)\n{\n"
            + "".join(f"    {statement}\n" for _, _, statement in visible) +
+           f"    const uint32_t aicCoreNum = {CATLASS_AIC_CORES};\n"
+           + "".join(f"    {v}\n" for v in values) +
            "    Catlass::GemmCoord problemShape{m, n, k};\n"
-           f"    typename {kernel}::Arguments arguments{{problemShape, deviceA, deviceB, deviceC}};\n"
+           f"    typename {kernel}::Arguments arguments{{problemShape, {''.join(e + ', ' for e in extras)}deviceA, deviceB, deviceC}};\n"
            f"    typename {kernel}::Params params = {kernel}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
            f"    {kernel} op;\n    op(params);\n}}\n")
     return {"source": src, "types": types, "layouts": layouts, "golden": goldens.pop(),
@@ -1593,11 +1624,12 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
     kb = build({**sources, "__ascendcraft_catlass_run.cpp": form["source"]}, CATLASS_RUN_ENTRY,
                settings=settings.replace(cxxflags=f"{settings.cxxflags} {entry.get('defines', '')} -iquote ."))
     if not kb.ok: return {"match": "run-error", "match_detail": f"the run's entry did not compile: {first_error(kb)}"[:300]}
-    ws = 4 * (m * n + m * k + k * n) + (1 << 16)
+    ws = 4 * (4 * m * n + m * k + k * n) + (1 << 20)   # padded copies, split-K partial sums: a GM read past it is an error
     r = run(kb, [GM("deviceA", stored("A", a)), GM("deviceB", stored("B", b)),
                  GM("deviceC", shape=(m, n), dtype=np.dtype(form["types"]["C"]), role="out"),
                  GM("deviceWorkspace", shape=(ws,), dtype=np.uint8, role="workspace"),
-                 Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t")], block_dim=24, settings=settings)
+                 Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t")], block_dim=CATLASS_AIC_CORES,
+                settings=settings)
     if not r.ok:
         errs = [d for d in r.diagnostics if d.is_error]
         return {"match": "run-error", "match_detail": (f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300]}
