@@ -33,6 +33,17 @@ Sources (kinds):
   headers only where the op registers or names them). Ops whose OpDef is made by a macro (FOREACH_OPDEF) have no
   definition to read: their kernel is compiled alone without DTYPE_<NAME> macros.
   `--kernel-only` skips the whole-project build (faster; the project column then reads "–").
+- hicann/catlass `examples/NN_name/<file>.cpp` (catlass-example): Huawei's template library of cube kernels on the
+  low-level API (GM -> L1 with ND -> Nz, LoadData to L0A/L0B, Mmad, Fixpipe, cross-core flags). The examples its
+  examples/CMakeLists.txt builds for A2 (EXAMPLE_ATLASA2, CATLASS_ARCH=2201), each compiled with the include closure
+  of the repository's include/ and examples/common/ at the pinned commit (catlass_materialise). Most launch their
+  kernel from host code through a device adapter (`DeviceGemm<Kernel>`, the kernel type an alias local to the host
+  function): every `<<<>>>` launch becomes a call that is never taken, which instantiates (and so compiles) the kernel
+  for the host's types, and the build's entry is a generated empty one; an example that launches its own `__global__`
+  kernel from main has that kernel as the entry. With --match, a GEMM example whose host code makes
+  `Kernel::Arguments{options.problemShape, [values,] deviceA, deviceB, deviceC}` and checks against
+  `golden::ComputeMatmul` (or its ReLU / GELU / SiLU forms) runs on its README's shape through an entry that does on
+  the device what its DeviceGemm does (match_catlass), and is compared under catlass's own CompareData rule.
 """
 import argparse
 import contextlib
