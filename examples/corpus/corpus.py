@@ -1503,7 +1503,7 @@ def _try_catlass(entry: dict, gitdir: str, match: bool) -> dict:
 CATLASS_RUN_ENTRY = "ascendcraft_catlass_run"
 CATLASS_DTYPES = {"half": "float16", "float": "float32", "int8_t": "int8", "int32_t": "int32"}
 _CATLASS_ARGS_RE = re.compile(r"\b(\w+)::Arguments\s+arguments\s*\{\s*options\.problemShape\s*,(?P<extra>[^;{}]*?)\s*deviceA\s*,"
-                              r"\s*deviceB\s*,\s*deviceC\s*\}\s*;")
+                              r"\s*deviceB\s*,\s*device(?P<out>[CD])\s*\}\s*;")   # D: the activation examples' output
 CATLASS_AIC_CORES = 24   # an A2's GetCoreNumAic, the examples' block count (aicCoreNum)
 CATLASS_HOST_TYPES = {"fp16_t": "half", "float": "float", "int8_t": "int8_t", "int32_t": "int32_t"}
 
@@ -1567,8 +1567,9 @@ def catlass_gemm_run(main: str, text: str) -> dict | None:
     values = _catlass_host_values(code, [e for e in extras if re.fullmatch(r"[A-Za-z_]\w*", e)], call.start(), body)
     if values is None or any(not re.fullmatch(r"[A-Za-z_]\w*|sizeof\s*\([\w:]+\)|\d+u?", e) for e in extras): return None
     for x in "ABC":
-        host = re.search(rf"\bstd::vector<\s*(\w+)\s*>\s*host{x}\s*\(", code)
-        el = level.get(f"Element{x}", file_level.get(f"Element{x}", CATLASS_HOST_TYPES.get(host.group(1)) if host else None))
+        host = re.search(rf"\bstd::vector<\s*(\w+)\s*>\s*host{call.group('out') if x == 'C' else x}\s*\(", code)
+        el = (CATLASS_HOST_TYPES.get(host.group(1)) if host and x == "C" and call.group("out") == "D" else
+              level.get(f"Element{x}", file_level.get(f"Element{x}", CATLASS_HOST_TYPES.get(host.group(1)) if host else None)))
         lay = level.get(f"Layout{x}", file_level.get(f"Layout{x}")) or ""
         if el not in CATLASS_DTYPES or lay.rsplit("::", 1)[-1] not in ("RowMajor", "ColumnMajor"): return None
         types[x], layouts[x] = CATLASS_DTYPES[el], lay.rsplit("::", 1)[-1]
