@@ -1503,7 +1503,7 @@ def _try_catlass(entry: dict, gitdir: str, match: bool) -> dict:
 CATLASS_RUN_ENTRY = "ascendcraft_catlass_run"
 CATLASS_DTYPES = {"half": "float16", "float": "float32", "int8_t": "int8", "int32_t": "int32"}
 _CATLASS_ARGS_RE = re.compile(r"\b(\w+)::Arguments\s+arguments\s*\{\s*options\.problemShape\s*,(?P<extra>[^;{}]*?)\s*deviceA\s*,"
-                              r"\s*deviceB\s*,\s*device(?P<out>[CD])\s*\}\s*;")   # D: the activation examples' output
+                              r"\s*deviceB\s*,\s*device(?P<out>[CD])\s*(?P<bias>,\s*deviceBias\s*)?\}\s*;")   # D: the activations' output
 CATLASS_AIC_CORES = 24   # an A2's GetCoreNumAic, the examples' block count (aicCoreNum)
 CATLASS_HOST_TYPES = {"fp16_t": "half", "float": "float", "int8_t": "int8_t", "int32_t": "int32_t"}
 
@@ -1531,7 +1531,8 @@ def _catlass_host_values(code: str, names: list[str], before: int, body: int) ->
     return out if all(need(n) for n in names) else None
 
 
-CATLASS_GOLDENS = ("ComputeMatmul", "ComputeMatmulElemWiseRelu", "ComputeMatmulElemWiseGelu", "ComputeMatmulElemWiseSilu")
+CATLASS_GOLDENS = ("ComputeMatmul", "ComputeMatmulElemWiseRelu", "ComputeMatmulElemWiseGelu", "ComputeMatmulElemWiseSilu",
+                   "ComputeMatmulBias")
 
 
 def catlass_gemm_run(main: str, text: str) -> dict | None:
@@ -1547,6 +1548,7 @@ def catlass_gemm_run(main: str, text: str) -> dict | None:
     call = _CATLASS_ARGS_RE.search(code)
     goldens = set(re.findall(r"\bgolden::(Compute\w+)\s*\(", code))
     if not call or len(goldens) != 1 or not goldens <= set(CATLASS_GOLDENS): return None
+    if (goldens == {"ComputeMatmulBias"}) != bool(call.group("bias")): return None   # a bias vector exactly where added
     heads = list(re.finditer(r"(?m)^(?:static\s+)?(?:inline\s+)?(?:void|int)\s+\w+\s*\([^;{]*\)\s*\{", code[:call.start()]))
     if not heads: return None
     body = heads[-1].end() - 1   # the host function's opening brace
@@ -1574,16 +1576,20 @@ def catlass_gemm_run(main: str, text: str) -> dict | None:
         if el not in CATLASS_DTYPES or lay.rsplit("::", 1)[-1] not in ("RowMajor", "ColumnMajor"): return None
         types[x], layouts[x] = CATLASS_DTYPES[el], lay.rsplit("::", 1)[-1]
     if layouts["C"] != "RowMajor": return None
+    if call.group("bias"):
+        host = re.search(r"\bstd::vector<\s*(\w+)\s*>\s*hostBias\s*\(", code)
+        if not host or CATLASS_HOST_TYPES.get(host.group(1)) not in CATLASS_DTYPES: return None
+        types["Bias"] = CATLASS_DTYPES[CATLASS_HOST_TYPES[host.group(1)]]
     src = (f'#include "{main}"\n'
            "// ascendcraft: what the example's DeviceGemm does, on the device: the kernel's params from its arguments\n"
            "// (ToUnderlyingArguments), then the kernel on them; the type aliases are those of the host code.\n"
            f'extern "C" __global__ __aicore__ void {CATLASS_RUN_ENTRY}(GM_ADDR deviceA, GM_ADDR deviceB, GM_ADDR deviceC,\n'
-           "    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k)\n{\n"
+           f"    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k{', GM_ADDR deviceBias' if call.group('bias') else ''})\n{{\n"
            + "".join(f"    {statement}\n" for _, _, statement in visible) +
            f"    const uint32_t aicCoreNum = {CATLASS_AIC_CORES};\n"
            + "".join(f"    {v}\n" for v in values) +
            "    Catlass::GemmCoord problemShape{m, n, k};\n"
-           f"    typename {kernel}::Arguments arguments{{problemShape, {''.join(e + ', ' for e in extras)}deviceA, deviceB, deviceC}};\n"
+           f"    typename {kernel}::Arguments arguments{{problemShape, {''.join(e + ', ' for e in extras)}deviceA, deviceB, deviceC{', deviceBias' if call.group('bias') else ''}}};\n"
            f"    typename {kernel}::Params params = {kernel}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
            f"    {kernel} op;\n    op(params);\n}}\n")
     return {"source": src, "types": types, "layouts": layouts, "golden": goldens.pop(),
@@ -1637,15 +1643,17 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
                settings=settings.replace(cxxflags=f"{settings.cxxflags} {entry.get('defines', '')} -iquote ."))
     if not kb.ok: return {"match": "run-error", "match_detail": f"the run's entry did not compile: {first_error(kb)}"[:300]}
     ws = 4 * (4 * m * n + m * k + k * n) + (1 << 20)   # padded copies, split-K partial sums: a GM read past it is an error
+    bias = draw(1, n, "Bias")[0] if "Bias" in form["types"] else None
     r = run(kb, [GM("deviceA", stored("A", a)), GM("deviceB", stored("B", b)),
                  GM("deviceC", shape=(m, n), dtype=np.dtype(form["types"]["C"]), role="out"),
                  GM("deviceWorkspace", shape=(ws,), dtype=np.uint8, role="workspace"),
-                 Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t")], block_dim=CATLASS_AIC_CORES,
-                settings=settings)
+                 Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t"),
+                 *([GM("deviceBias", bias)] if bias is not None else [])], block_dim=CATLASS_AIC_CORES, settings=settings)
     if not r.ok:
         errs = [d for d in r.diagnostics if d.is_error]
         return {"match": "run-error", "match_detail": (f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300]}
-    want = catlass_golden(form["golden"], a.astype(np.float64) @ b.astype(np.float64))
+    want = catlass_golden(form["golden"], a.astype(np.float64) @ b.astype(np.float64)
+                          + (bias.astype(np.float64) if bias is not None else 0))
     ok, detail = catlass_compare(r.outputs["deviceC"], want, k)
     where = f" (the kernel of the branch at line {form['branch_line']})" if form["branch_line"] else ""
     return {"match": "pass" if ok else "mismatch", "match_detail": f"{m}x{n}x{k}{where}: {detail}"}
