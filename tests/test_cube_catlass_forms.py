@@ -335,3 +335,31 @@ def test_a_catlass_gemm_run_takes_the_scope_of_its_arguments_statement():
     ok, _ = corpus.catlass_compare(np.array([100.0, 1.0]), np.array([100.3, 1.0]), 1024)   # 0.3 <= 100.3 / 256
     bad, detail = corpus.catlass_compare(np.array([100.0, 1.0]), np.array([100.5, 1.0]), 1024)
     assert ok and not bad and detail.startswith("1 of 2")
+
+
+GEMM = Path(__file__).parent / "emu_kernels" / "good" / "cube_gemm.cpp"
+FIXPIPE = "        Fixpipe<OT, CT, CFG_ROW_MAJOR>(cGm, c1, p);\n"
+FIXPIPE_TWICE_ATOMIC = ("        Fixpipe<OT, CT, CFG_ROW_MAJOR>(cGm, c1, p);\n"
+                        "        SetAtomicAdd<OT>();                          // the second write adds to the first\n"
+                        "        Fixpipe<OT, CT, CFG_ROW_MAJOR>(cGm, c1, p);\n"
+                        "        SetAtomicNone();\n")
+
+
+@pytest.mark.parametrize("entry,out", [("gemm_f16_bt_f32", np.float32), ("gemm_f16", np.float16)])
+def test_fixpipe_to_gm_under_set_atomic_add_accumulates(entry, out, tmp_path):
+    src = GEMM.read_text()
+    assert src.count(FIXPIPE) == 1
+    (tmp_path / "gemm.cpp").write_text(src.replace(FIXPIPE, FIXPIPE_TWICE_ATOMIC))
+    m, n, k = 32, 48, 64
+    rng = np.random.default_rng(5)
+    a, bm = rng.standard_normal((m, k)).astype(np.float16), rng.standard_normal((k, n)).astype(np.float16)
+    b_in = np.ascontiguousarray(bm.T) if entry == "gemm_f16_bt_f32" else bm
+    from ascendcraft.emu import Scalar
+    b = build(tmp_path / "gemm.cpp", entry=entry)
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    r = run(b, [GM("a", a), GM("b", b_in), GM("c", np.zeros((m, n), out), "out"), Scalar(m, "uint32_t"),
+                Scalar(n, "uint32_t"), Scalar(k, "uint32_t")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    once = (a.astype(np.float32) @ bm.astype(np.float32)).astype(out)   # what one Fixpipe writes
+    # was: the second Fixpipe overwrote (C = A @ B once; catlass's single-core split-K kept only its last K slice)
+    np.testing.assert_allclose(r.outputs["c"].astype(np.float64), 2 * once.astype(np.float64), rtol=1e-6, atol=1e-6)
