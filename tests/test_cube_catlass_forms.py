@@ -363,3 +363,17 @@ def test_fixpipe_to_gm_under_set_atomic_add_accumulates(entry, out, tmp_path):
     once = (a.astype(np.float32) @ bm.astype(np.float32)).astype(out)   # what one Fixpipe writes
     # was: the second Fixpipe overwrote (C = A @ B once; catlass's single-core split-K kept only its last K slice)
     np.testing.assert_allclose(r.outputs["c"].astype(np.float64), 2 * once.astype(np.float64), rtol=1e-6, atol=1e-6)
+
+
+def test_a_batched_catlass_gemm_passes_its_batch_count():
+    spec = importlib.util.spec_from_file_location("corpus_catlass", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    host = (GEMM_HOST.replace("options.problemShape, align, sizeof(float), deviceA", "batchCount, options.problemShape, deviceA")
+            .replace("ComputeMatmulElemWiseRelu(options.problemShape", "ComputeBatchedMatmul(batchCount, options.problemShape"))
+    form = corpus.catlass_gemm_run("x.cpp", host)
+    assert form["batched"] and form["golden"] == "ComputeBatchedMatmul"
+    assert "uint32_t k, uint32_t batchCount)" in form["source"]
+    assert "arguments{batchCount, problemShape, deviceA, deviceB, deviceC}" in form["source"]
+    # a batch count without the batched golden (or the reverse): no run derived
+    assert corpus.catlass_gemm_run("x.cpp", host.replace("ComputeBatchedMatmul(batchCount, ", "ComputeMatmul(")) is None

@@ -1502,7 +1502,7 @@ def _try_catlass(entry: dict, gitdir: str, match: bool) -> dict:
 
 CATLASS_RUN_ENTRY = "ascendcraft_catlass_run"
 CATLASS_DTYPES = {"half": "float16", "float": "float32", "int8_t": "int8", "int32_t": "int32"}
-_CATLASS_ARGS_RE = re.compile(r"\b(\w+)::Arguments\s+arguments\s*\{\s*options\.problemShape\s*,(?P<extra>[^;{}]*?)\s*deviceA\s*,"
+_CATLASS_ARGS_RE = re.compile(r"\b(\w+)::Arguments\s+arguments\s*\{\s*(?P<batch>batchCount\s*,\s*)?options\.problemShape\s*,(?P<extra>[^;{}]*?)\s*deviceA\s*,"
                               r"\s*deviceB\s*,\s*device(?P<out>[CD])\s*(?P<bias>,\s*deviceBias\s*)?\}\s*;")   # D: the activations' output
 CATLASS_AIC_CORES = 24   # an A2's GetCoreNumAic, the examples' block count (aicCoreNum)
 CATLASS_HOST_TYPES = {"fp16_t": "half", "float": "float", "int8_t": "int8_t", "int32_t": "int32_t"}
@@ -1532,7 +1532,7 @@ def _catlass_host_values(code: str, names: list[str], before: int, body: int) ->
 
 
 CATLASS_GOLDENS = ("ComputeMatmul", "ComputeMatmulElemWiseRelu", "ComputeMatmulElemWiseGelu", "ComputeMatmulElemWiseSilu",
-                   "ComputeMatmulBias")
+                   "ComputeMatmulBias", "ComputeBatchedMatmul")
 
 
 def catlass_gemm_run(main: str, text: str) -> dict | None:
@@ -1549,6 +1549,7 @@ def catlass_gemm_run(main: str, text: str) -> dict | None:
     goldens = set(re.findall(r"\bgolden::(Compute\w+)\s*\(", code))
     if not call or len(goldens) != 1 or not goldens <= set(CATLASS_GOLDENS): return None
     if (goldens == {"ComputeMatmulBias"}) != bool(call.group("bias")): return None   # a bias vector exactly where added
+    if (goldens == {"ComputeBatchedMatmul"}) != bool(call.group("batch")): return None   # a batch exactly where batched
     heads = list(re.finditer(r"(?m)^(?:static\s+)?(?:inline\s+)?(?:void|int)\s+\w+\s*\([^;{]*\)\s*\{", code[:call.start()]))
     if not heads: return None
     body = heads[-1].end() - 1   # the host function's opening brace
@@ -1584,15 +1585,16 @@ def catlass_gemm_run(main: str, text: str) -> dict | None:
            "// ascendcraft: what the example's DeviceGemm does, on the device: the kernel's params from its arguments\n"
            "// (ToUnderlyingArguments), then the kernel on them; the type aliases are those of the host code.\n"
            f'extern "C" __global__ __aicore__ void {CATLASS_RUN_ENTRY}(GM_ADDR deviceA, GM_ADDR deviceB, GM_ADDR deviceC,\n'
-           f"    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k{', GM_ADDR deviceBias' if call.group('bias') else ''})\n{{\n"
+           f"    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k{', GM_ADDR deviceBias' if call.group('bias') else ''}"
+           f"{', uint32_t batchCount' if call.group('batch') else ''})\n{{\n"
            + "".join(f"    {statement}\n" for _, _, statement in visible) +
            f"    const uint32_t aicCoreNum = {CATLASS_AIC_CORES};\n"
            + "".join(f"    {v}\n" for v in values) +
            "    Catlass::GemmCoord problemShape{m, n, k};\n"
-           f"    typename {kernel}::Arguments arguments{{problemShape, {''.join(e + ', ' for e in extras)}deviceA, deviceB, deviceC{', deviceBias' if call.group('bias') else ''}}};\n"
+           f"    typename {kernel}::Arguments arguments{{{'batchCount, ' if call.group('batch') else ''}problemShape, {''.join(e + ', ' for e in extras)}deviceA, deviceB, deviceC{', deviceBias' if call.group('bias') else ''}}};\n"
            f"    typename {kernel}::Params params = {kernel}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
            f"    {kernel} op;\n    op(params);\n}}\n")
-    return {"source": src, "types": types, "layouts": layouts, "golden": goldens.pop(),
+    return {"source": src, "types": types, "layouts": layouts, "golden": goldens.pop(), "batched": bool(call.group("batch")),
             "branch_line": code.count("\n", 0, call.start()) + 1 if len(scopes) > 1 else None}
 
 
@@ -1631,25 +1633,33 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
     name = posixpath.basename(folder)
     readme = show(gitdir, entry["commit"], f"{folder}/README.md").decode(errors="replace") \
         if f"{folder}/README.md" in _tree(gitdir, entry["commit"]) else ""
-    shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", readme)
-    m, n, k = (int(g) for g in shape.groups()) if shape else (128, 128, 128)
+    batch = 1
+    if form["batched"]:   # `./01_batched_matmul batch m n k`
+        shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", readme)
+        if not shape: return {"match": "no-reference", "match_detail": "a batched example without a README shape"}
+        batch, m, n, k = (int(g) for g in shape.groups())
+    else:
+        shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", readme)
+        m, n, k = (int(g) for g in shape.groups()) if shape else (128, 128, 128)
     rng = np.random.default_rng(0)
-    def draw(rows, cols, x):
+    def draw(rows, cols, x, lead=()):
         t = np.dtype(form["types"][x])
-        v = rng.integers(-5, 6, (rows, cols)) if t.kind == "i" else rng.uniform(-5, 5, (rows, cols))
+        v = rng.integers(-5, 6, (*lead, rows, cols)) if t.kind == "i" else rng.uniform(-5, 5, (*lead, rows, cols))
         return v.astype(t)
-    a, b = draw(m, k, "A"), draw(k, n, "B")
-    stored = lambda x, mat: np.ascontiguousarray(mat.T) if form["layouts"][x] == "ColumnMajor" else mat
+    lead = (batch,) if form["batched"] else ()
+    a, b = draw(m, k, "A", lead), draw(k, n, "B", lead)
+    stored = lambda x, mat: np.ascontiguousarray(np.swapaxes(mat, -1, -2)) if form["layouts"][x] == "ColumnMajor" else mat
     kb = build({**sources, "__ascendcraft_catlass_run.cpp": form["source"]}, CATLASS_RUN_ENTRY,
                settings=settings.replace(cxxflags=f"{settings.cxxflags} {entry.get('defines', '')} -iquote ."))
     if not kb.ok: return {"match": "run-error", "match_detail": f"the run's entry did not compile: {first_error(kb)}"[:300]}
-    ws = 4 * (4 * m * n + m * k + k * n) + (1 << 20)   # padded copies, split-K partial sums: a GM read past it is an error
+    ws = 4 * batch * (4 * m * n + m * k + k * n) + (1 << 20)   # padded copies, split-K partial sums: a GM read past it is an error
     bias = draw(1, n, "Bias")[0] if "Bias" in form["types"] else None
     r = run(kb, [GM("deviceA", stored("A", a)), GM("deviceB", stored("B", b)),
-                 GM("deviceC", shape=(m, n), dtype=np.dtype(form["types"]["C"]), role="out"),
+                 GM("deviceC", shape=(*lead, m, n), dtype=np.dtype(form["types"]["C"]), role="out"),
                  GM("deviceWorkspace", shape=(ws,), dtype=np.uint8, role="workspace"),
                  Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t"),
-                 *([GM("deviceBias", bias)] if bias is not None else [])], block_dim=CATLASS_AIC_CORES, settings=settings)
+                 *([GM("deviceBias", bias)] if bias is not None else []),
+                 *([Scalar(batch, "uint32_t")] if form["batched"] else [])], block_dim=CATLASS_AIC_CORES, settings=settings)
     if not r.ok:
         errs = [d for d in r.diagnostics if d.is_error]
         return {"match": "run-error", "match_detail": (f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300]}
@@ -1657,7 +1667,8 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
                           + (bias.astype(np.float64) if bias is not None else 0))
     ok, detail = catlass_compare(r.outputs["deviceC"], want, k)
     where = f" (the kernel of the branch at line {form['branch_line']})" if form["branch_line"] else ""
-    return {"match": "pass" if ok else "mismatch", "match_detail": f"{m}x{n}x{k}{where}: {detail}"}
+    return {"match": "pass" if ok else "mismatch",
+            "match_detail": f"{f'{batch} x ' if form['batched'] else ''}{m}x{n}x{k}{where}: {detail}"}
 
 
 # ---- run and match: an asc-devkit example's own data and check (scripts/gen_data.py, scripts/verify_result.py) ----
