@@ -233,7 +233,7 @@ def cpu_debug_branches(text: str, defined: bool) -> str:
 # %% ../nbs/10_emu.ipynb #f932e8ab
 _CORE_PRIMARY_RE = re.compile(
     r"\btemplate\s*<\s*(?:const\s+)?(?:int32_t|int|uint32_t|int64_t|auto)\s+(?P<tp>[A-Za-z_]\w*)\s*=\s*g_coreType\s*>"
-    r"(?P<head>[^;{}()]*?)(?P<name>\boperator\s*\(\s*\)|\b[A-Za-z_]\w*)\s*\((?P<params>[^()]*)\)"
+    r"(?P<head>(?:[^;{}()]|\b__attribute__\s*\(\([^()]*\)\))*?)(?P<name>\boperator\s*\(\s*\)|\b[A-Za-z_]\w*)\s*\((?P<params>[^()]*)\)"
     r"(?P<quals>(?:\s*\bconst\b)?)\s*(?P<tail>[;{])")
 _CORE_CONSTEXPR_RE = re.compile(r"(?<![\w:])(?<!static )\bconstexpr\b(?P<decl>[^;={}()]*)=(?P<expr>[^;{}]*\bg_coreType\b[^;{}]*);")
 _CORE_AIC, _CORE_AIV, _CORE_NOW = "::AscendC::AIC", "::AscendC::AIV", "::ascendcraft::emu::kCoreRuntime"
@@ -259,12 +259,21 @@ def core_type_templates(text: str) -> str:
     `template <int32_t CORE_TYPE = g_coreType> R f(P);` becomes a forwarding template that calls the overload of the
     running core; each in-class `template <> R f<AscendC::AIC>(P) {...}` an overload taking `CoreTag<AscendC::AIC>`
     first; `f<g_coreType>(...)` picks at run time; `constexpr T v = ...g_coreType...;` becomes a `const` chosen at run
-    time. Files without `g_coreType` come back unchanged."""
+    time; `if constexpr (...g_coreType...)` a plain `if` (catlass's TileCastInt4ToInt8: the device compiler's pass for
+    one core type discards the other's branch; here both are compiled and the running core takes one). Files without
+    `g_coreType` come back unchanged."""
     if "g_coreType" not in text: return text
     code = blank_comments(text)
     edits, names = [], []          # (start, end, replacement) on text positions; the primaries' names
     for m in _CORE_PRIMARY_RE.finditer(code):
         tp, name, params, quals = m["tp"], " ".join(m["name"].split()), text[m.start("params"):m.end("params")], m["quals"]
+        if re.search(rf"\b(?:class|struct)\s+{re.escape(name)}\b", code):
+            # a constructor template (catlass's ConvBias: `template <int32_t CORE_TYPE = g_coreType> ConvBias() {}`
+            # beside the plain `ConvBias() {}`): nothing to dispatch, and no constructor can forward by `this->`; its
+            # default becomes a constant, and a call still takes the plain constructor, as on the device
+            at = m.start() + code[m.start():m.end()].index("g_coreType")
+            edits.append((at, at + len("g_coreType"), _CORE_NOW))
+            continue
         head = text[m.start("head"):m.start("name")]
         fwd = "static_cast<AcArgs_&&>(acArgs_)..."
         call = f"this->{name}(acTag_, {fwd})"
@@ -292,6 +301,12 @@ def core_type_templates(text: str) -> str:
         on = lambda core, e: re.sub(r"\bg_coreType\b", core, e)
         edits.append((m.start(), m.end(), "const    " + text[m.start("decl"):m.end("decl")] + "= (::ascendcraft::emu::"
                       f"kernel_on_aic() ? ({on(_CORE_AIC, expr)}) : ({' '.join(on(_CORE_AIV, expr).split())}));"))
+    for m in re.finditer(r"\bif\s+constexpr\s*\(", code):
+        depth, i = 1, m.end()
+        while i < len(code) and depth:
+            depth += {"(": 1, ")": -1}.get(code[i], 0); i += 1
+        if re.search(r"\bg_coreType\b", code[m.end():i]):
+            edits.append((m.start(), m.end(), "if" + " " * (m.end() - m.start() - 3) + "("))
     out, last = [], 0
     for start, end, new in sorted(edits):
         if start < last: continue      # overlapping matches: the first wins
@@ -518,6 +533,10 @@ _COND_RE = re.compile(r"(?m)^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[
 def find_entries(sources: dict[str, str]) -> list[Entry]:
     "Every `__global__` function (extern \"C\" or not, template or not) defined in the project's .cpp files."
     found = []
+    # an object-like macro that stands for the execution-space words (catlass: `#define CATLASS_GLOBAL __global__
+    # __aicore__`, its kernels `extern "C" CATLASS_GLOBAL void FAInferFp16(...)`) marks an entry as `__global__` does
+    spelled = "|".join(sorted({m["name"] for t in sources.values() for m in _GLOBAL_MACRO_RE.finditer(blank_comments(t))}))
+    marks = re.compile(rf"\b(?:__global__|{spelled})\b" if spelled else r"\b__global__\b")
     for file, text in sources.items():
         if not file.endswith((".cpp", ".cc", ".cxx", ".asc")): continue
         # the conditional directives too: an entry declared once per branch (`#if X` `__global__ __cube__ void k(...)`
@@ -526,7 +545,7 @@ def find_entries(sources: dict[str, str]) -> list[Entry]:
         for m in _VOID_RE.finditer(code):
             start = max(code.rfind(c, 0, m.start()) for c in ";{}") + 1
             pre = "\n".join(l for l in code[start:m.start()].split("\n") if not l.lstrip().startswith("#"))
-            if not re.search(r"\b__global__\b", pre): continue
+            if not marks.search(pre): continue
             line = code.count("\n", 0, m.start("name")) + 1
             params = [p for p in m["params"].split(",") if p.strip() and p.strip() != "void"]
             tpl = _TEMPLATE_RE.search(pre)
@@ -535,6 +554,7 @@ def find_entries(sources: dict[str, str]) -> list[Entry]:
     return found + _macro_entries(sources)
 
 
+_GLOBAL_MACRO_RE = re.compile(r"(?m)^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)[ \t]+[^\n(]*\b__global__\b[^\n]*$")
 _DEFINE_RE = re.compile(r"(?m)^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)\((?P<args>[^)]*)\)(?P<body>(?:[^\n]*\\\n)*[^\n]*)")
 
 

@@ -114,21 +114,26 @@ uint8_t cube_region_of(uint8_t pos) {
     case TPosition::B2: return kRegionL0B;
     case TPosition::CO1: return kRegionL0C;
     case TPosition::C2: return kRegionBT;
+    // the Fixpipe buffer (FB) is memory of its own, not UB: catlass's Arch::Resource takes all of it with a TBuf
+    // (InitBuffer(tbuf, 7 KiB)) beside a VECCALC TBuf that takes all of UB
+    case TPosition::C2PIPE2GM: return kRegionFB;
     default: return kRegionUB;
     }
 }
 const char* cube_region_name(uint8_t region) {
-    static const char* names[] = {"UB", "L1", "L0A", "L0B", "L0C", "the bias table"};
-    return region < 6 ? names[region] : "?";
+    static const char* names[] = {"UB", "L1", "L0A", "L0B", "L0C", "the bias table", "the Fixpipe buffer"};
+    return region < 7 ? names[region] : "?";
 }
 uint32_t cube_region_bytes(uint8_t region) {
-    static const uint32_t bytes[] = {0, 512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024};
-    return region < 6 ? bytes[region] : 0;
+    // A2 (dav-2201): the Fixpipe buffer holds 7 KiB (the devkit's CPU-debug sizes of its memories)
+    static const uint32_t bytes[] = {0, 512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024, 7 * 1024};
+    return region < 7 ? bytes[region] : 0;
 }
 uint8_t cube_producer_pipe(uint8_t pos) {
     switch (cube_region_of(pos)) {
     case kRegionL1: return static_cast<uint8_t>(TPipe_::MTE2);
     case kRegionL0A: case kRegionL0B: case kRegionBT: return static_cast<uint8_t>(TPipe_::MTE1);
+    case kRegionFB: return static_cast<uint8_t>(TPipe_::FIX);
     default: return static_cast<uint8_t>(TPipe_::M);
     }
 }
@@ -703,6 +708,17 @@ static void cube_fixpipe_l1(Dt dstDt, Dt srcDt, const Local& dst, const Local& s
         }
 }
 
+// An L0C -> GM element under an atomic mode: the value as the Fixpipe writes it (converted to the destination type),
+// combined with the destination's in the atomic mode's way; the sum is rounded once more when stored.
+static double fixpipe_atomic(const Core* c, Dt dstDt, const uint8_t* at, double v) {
+    uint8_t conv[8];
+    store_cube(dstDt, conv, v);
+    v = load_d(dstDt, conv);
+    const double old = load_d(dstDt, at);
+    if (c->atomic_mode == AtomicMode::add) return old + v;
+    return c->atomic_mode == AtomicMode::max ? std::max(old, v) : std::min(old, v);
+}
+
 void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Local& src, const FixpipeSpec& p, SrcLoc loc) {
     enter(Op::Fixpipe, loc);
     if (localDst) return cube_fixpipe_l1(dstDt, srcDt, *localDst, src, p, loc);
@@ -761,6 +777,9 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
     record_gm(TPipe_::FIX, Op::Fixpipe, dstDt, 0, loc, static_cast<uint64_t>(p.mSize) * p.nSize * os,
               static_cast<uint64_t>(p.mSize) * p.nSize, p.mSize, p.nSize * os, GmPlace{&g, gm, static_cast<uint64_t>(p.dstStride) * os});
     if (tracing_now() || !g.real) return;
+    // SetAtomicAdd / Max / Min before it: the FIX pipe's write to GM combines with what is there (catlass's split-K
+    // kernels accumulate each K slice into C so), as the MTE3 copies from UB do
+    const Core* atomic = core().atomic_add ? &core() : nullptr;
     // DEQF16: int32 x the scalar, a float of the (1, 8, 10) format (the low 13 mantissa bits dropped), in fp32
     const uint32_t scaleBits = static_cast<uint32_t>(p.deqScalar) & 0xFFFFE000u;
     float scale;
@@ -771,7 +790,9 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
             double v = load_d(srcDt, s);
             if (p.quant == DEQF16) v = static_cast<double>(static_cast<float>(v) * scale);
             if (p.relu && v < 0) v = 0;
-            store_cube(dstDt, gm_target(g, d) + (static_cast<uint64_t>(i) * p.dstStride + j) * os, v);
+            uint8_t* at = gm_target(g, d) + (static_cast<uint64_t>(i) * p.dstStride + j) * os;
+            if (atomic) v = fixpipe_atomic(atomic, dstDt, at, v);
+            store_cube(dstDt, at, v);
         }
 }
 

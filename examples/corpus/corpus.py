@@ -39,6 +39,17 @@ Sources (kinds):
   build compiles for ascend910b*; arch35 is Ascend 950), ASC sources with a `*_do` launcher; the kernel with the headers
   it reaches (materialise_blas), and, unless --kernel-only, the routine's host tiling <name>_host.cpp compiled alone
   (-fsyntax-only) against the emulated ACL: `host_ok` / `host_error` in the results (blas_host_check; not a column).
+- hicann/catlass `examples/NN_name/<file>.cpp` (catlass-example): Huawei's template library of cube kernels on the
+  low-level API (GM -> L1 with ND -> Nz, LoadData to L0A/L0B, Mmad, Fixpipe, cross-core flags). The examples its
+  examples/CMakeLists.txt builds for A2 (EXAMPLE_ATLASA2, CATLASS_ARCH=2201), each compiled with the include closure
+  of the repository's include/ and examples/common/ at the pinned commit (catlass_materialise). Most launch their
+  kernel from host code through a device adapter (`DeviceGemm<Kernel>`, the kernel type an alias local to the host
+  function): every `<<<>>>` launch becomes a call that is never taken, which instantiates (and so compiles) the kernel
+  for the host's types, and the build's entry is a generated empty one; an example that launches its own `__global__`
+  kernel from main has that kernel as the entry. With --match, a GEMM example whose host code makes
+  `Kernel::Arguments{options.problemShape, [values,] deviceA, deviceB, deviceC}` and checks against
+  `golden::ComputeMatmul` (or its ReLU / GELU / SiLU forms) runs on its README's shape through an entry that does on
+  the device what its DeviceGemm does (match_catlass), and is compared under catlass's own CompareData rule.
 """
 import argparse
 import contextlib
@@ -64,6 +75,7 @@ sys.path.insert(0, str(HERE))
 from mkb import answer_strings, match_mkb, write_project  # noqa: E402 - MultiKernelBench's answer format, beside this file
 from pybind_shapes import pybind_output_shapes  # noqa: E402 - the output tensors a task's pybind.cpp allocates
 MANIFEST = HERE / "manifest.json"
+KERNEL_ALONE_KINDS = ("kernel-dir", "asc-file", "blas-file", "catlass-example")   # kinds with no project build
 SOURCES = {  # repo -> source group name
     "weich97/NPUKernelBench": "NPUKernelBench golden answers",
     "wzzll123/MultiKernelBench": "MultiKernelBench prompt examples",
@@ -79,6 +91,7 @@ SOURCES = {  # repo -> source group name
     "hicann/ops-blas": "hicann ops-blas (A2 kernels, arch22)",
     "desly-0/flashattention_Ascendc": "desly-0 flash attention (community .asc, Matmul API; no hardware verdict)",
     "KernelHive/ascendc-skill": "EvoKernel (LLM-made op projects for 910B)",   # split by collection: evokernel_entries
+    "hicann/catlass": "CATLASS (Huawei's cube template library; A2 examples)",
 }
 
 
@@ -133,6 +146,8 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         return competition_entries(files, entry)
     if repo == "KernelHive/ascendc-skill":   # the EvoKernel dataset's 910B op projects, kept in this skill's references
         return evokernel_entries(gitdir, commit, files, entry)
+    if repo == "hicann/catlass":   # the template library's examples its CMake builds for A2 (CATLASS_ARCH 2201)
+        return catlass_entries(gitdir, commit, files, entry)
     if repo == "Hayden727/cann-ops":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if f.startswith("src/") and "/op_kernel/" in f and f.endswith(".cpp")})
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
@@ -183,7 +198,6 @@ def blas_entries(files: list[str], entry) -> list[dict]:
 
 
 # the kinds whose entry is kernel files alone (no op project, so no project column)
-KERNEL_FILE_KINDS = ("kernel-dir", "asc-file", "blas-file")
 BLAS_INCLUDE_ROOTS = ("blas", "include")   # the ops_blas target's own include folders (CMakeLists.txt: ./include, blas)
 
 
@@ -253,6 +267,26 @@ def blas_host_check(entry: dict, gitdir: str, settings) -> dict:
 
 EVOKERNEL_ROOT = "skills/ascend-kernel-generator/reference/ref_repositories/EvoKernel"
 EVOKERNEL_COLLECTIONS = ("ops-kernelbench-910b", "ops-attention-910b", "ops-mhc-910b")
+
+
+def catlass_entries(gitdir: str, commit: str, files: list[str], entry) -> list[dict]:
+    """hicann/catlass: the examples examples/CMakeLists.txt builds for Atlas A2 (its EXAMPLE_ATLASA2 list, compiled with
+    CATLASS_ARCH=2201; the Ascend 950 list, CATLASS_ARCH=3510, is left out). Each entry is the example's source that its
+    CMakeLists.txt compiles as ASC (the kernel launch and the host main), with the example target's own compile
+    definitions (`target_compile_definitions(<name> PRIVATE ...)`) and CATLASS_ARCH=2201 as `defines`."""
+    top = show(gitdir, commit, "examples/CMakeLists.txt").decode(errors="replace")
+    listed = re.search(r"set\(\s*EXAMPLE_ATLASA2\s+([^)]*)\)", re.sub(r"#[^\n]*", "", top))
+    out = []
+    for name in (listed.group(1).split() if listed else []):
+        folder = f"examples/{name}"
+        if f"{folder}/CMakeLists.txt" not in files: continue
+        cmake = re.sub(r"#[^\n]*", "", show(gitdir, commit, f"{folder}/CMakeLists.txt").decode(errors="replace"))
+        asc = re.findall(r"set_source_files_properties\(\s*([\w./-]+)\s+PROPERTIES\s+LANGUAGE\s+ASC", cmake)
+        if not asc or f"{folder}/{asc[0]}" not in files: continue
+        own = re.search(rf"target_compile_definitions\(\s*{re.escape(name)}\s+PRIVATE\s+([^)]*)\)", cmake)
+        defines = ["-DCATLASS_ARCH=2201", *(f"-D{d}" for d in (own.group(1).split() if own else []))]
+        out.append(dict(entry(f"{folder}/{asc[0]}", "catlass-example"), defines=" ".join(defines)))
+    return out
 
 
 def evokernel_entries(gitdir: str, commit: str, files: list[str], entry) -> list[dict]:
@@ -1392,11 +1426,12 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
     from ascendcraft.emu import build, read_sources
     from ascendcraft.opproject import (build_project, dtype_macros, load_project, template_entry, tpl_build_key,
                                        uses_tiling_default)
+    if entry["kind"] == "catlass-example": return _try_catlass(entry, gitdir, match)
     out = dict(entry)
     settings = load_settings()
     with tempfile.TemporaryDirectory() as tmp:
         folder = materialise(entry, gitdir, Path(tmp))
-        if entry["kind"] in KERNEL_FILE_KINDS:
+        if entry["kind"] in KERNEL_ALONE_KINDS:
             headers = "\n".join(v for k, v in sorted(read_sources(folder).items()) if k.endswith((".h", ".hpp")))
             chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace"), entry.get("defines", ""),
                                headers) if entry["kind"] in ("asc-file", "blas-file") else None
@@ -1486,6 +1521,294 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             except Exception as e:  # noqa: BLE001 - the task's input/reference code: not the kernel's compile
                 out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
     return out
+
+
+# ---- hicann/catlass: a template library's examples, compiled as their host code instantiates the kernels ------------
+CATLASS_ROOTS = ("include/", "examples/common/")   # on the example's include path (examples/CMakeLists.txt)
+CATLASS_ENTRY = "ascendcraft_catlass_example"      # the generated entry of an example whose kernel only host code names
+_CATLASS_LAUNCH_RE = re.compile(r"(?<=[\w>)\]])\s*<<<")
+
+
+def catlass_launches(text: str) -> str:
+    """`text` with each `kernel<args><<<blocks, ...>>>(params);` statement made a call that is never taken,
+    `if (false) kernel<args>(params);` (same lines): the kernel template is instantiated, and so compiled, for the
+    types the host code gives it (catlass's DeviceGemm launches `KernelAdapter<GemmKernel>`, its kernel type an alias
+    local to the example's host function), while nothing runs it from the host."""
+    if "<<<" not in text: return text
+    out, last = [], 0
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    for m in _CATLASS_LAUNCH_RE.finditer(code):
+        if m.start() < last: continue
+        start = m.start()
+        while start > 0 and code[start - 1] not in ";{}\n": start -= 1   # the statement (or line) starts here
+        while code[start] in " \t": start += 1
+        end = code.find(">>>", m.end())
+        if end < 0: continue
+        out += [text[last:start], "if (false) ", text[start:m.start()], " " * (end + 3 - m.start())]
+        last = end + 3
+    return "".join(out + [text[last:]])
+
+
+def catlass_place(path: str, folder: str) -> str | None:
+    "Where a repository file goes in the entry's folder: the example's own files at its root, then the include roots'."
+    for root in (folder + "/", *CATLASS_ROOTS):
+        if path.startswith(root): return path[len(root):]
+    return None
+
+
+def catlass_materialise(entry: dict, gitdir: str, dest: Path) -> None:
+    """The example's folder (its sources and headers) and, from the pinned commit, the headers of the include roots
+    (catlass's include/, examples/common/) that its files include, transitively: a quoted or angle include is looked up
+    beside the including file, then in the example's folder, then in each root. The main file keeps the text before
+    its host main() (asc_kernel_source); every `<<<>>>` launch becomes an instantiating call (catlass_launches)."""
+    commit, path = entry["commit"], entry["path"]
+    folder = posixpath.dirname(path)
+    tree = set(_tree(gitdir, commit))
+    todo = sorted(f for f in tree if f.startswith(folder + "/") and f.endswith(SOURCE_SUFFIXES_CATLASS))
+    done = set()
+    while todo:
+        f = todo.pop()
+        if f in done: continue
+        done.add(f)
+        text = show(gitdir, commit, f).decode(errors="replace")
+        for inc in re.findall(r'(?m)^\s*#\s*include\s*[<"]([^>"]+)[>"]', text):
+            for cand in (posixpath.normpath(posixpath.join(posixpath.dirname(f), inc)), f"{folder}/{inc}",
+                         *(root + inc for root in CATLASS_ROOTS)):
+                if cand in tree and catlass_place(cand, folder) is not None:
+                    if cand not in done: todo.append(cand)
+                    break
+        text = catlass_launches(text)
+        if f == path: text = asc_kernel_source(text)
+        out = dest / catlass_place(f, folder)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+
+
+SOURCE_SUFFIXES_CATLASS = (".cpp", ".h", ".hpp", ".inl", ".inc")
+
+
+def catlass_entry_source(main: str) -> str:
+    "The generated entry of an example that launches its kernel only through a device adapter (catlass_materialise)."
+    return (f'#include "{main}"\n'
+            "// ascendcraft: the example's kernel is launched by its host code through a device adapter (DeviceGemm ...)\n"
+            "// whose kernel type is local to a host function: compiled above as that code instantiates it. It is not\n"
+            "// run from here: this entry does nothing.\n"
+            f'extern "C" __global__ __aicore__ void {CATLASS_ENTRY}() {{}}\n')
+
+
+def catlass_deduced_entry(text: str, chosen: str | None) -> str | None:
+    """A template kernel the host launches with its template arguments deduced from the call's arguments (catlass's
+    31_small_matmul: `template <class LayoutA, class LayoutB, class LayoutC> CATLASS_GLOBAL void SmallMatmul(...,
+    LayoutA layoutA, ...)`, launched as `SmallMatmul<<<...>>>(..., layoutA, ...)`): each template parameter bound to the
+    type the host code's alias of the same name gives it (`using LayoutA = layout::RowMajor;`). Other entries as given."""
+    if not chosen or "<" in chosen: return chosen
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
+    tpl = re.search(rf"\btemplate\s*<([^<>]*)>\s*(?:extern\s*\"C\"\s*)?\w*GLOBAL\b(?:[^;{{(]|\(\([^()]*\)\))*\b{re.escape(chosen)}\s*\(", code)
+    if not tpl: return chosen
+    names = [re.findall(r"\w+", p)[-1] for p in tpl.group(1).split(",") if p.strip()]
+    aliases = dict(re.findall(r"\busing\s+(\w+)\s*=\s*([\w:<>, ]+?)\s*;", code[tpl.end():]))
+    if not names or any(n not in aliases for n in names): return chosen
+    return f"{chosen}<{', '.join(aliases[n] for n in names)}>"
+
+
+def _try_catlass(entry: dict, gitdir: str, match: bool) -> dict:
+    """A catlass example (catlass_entries): compiled with the include roots on the include path and the example's
+    defines; the kernel its host main launches directly (`Kernel<<<...>>>`) is the entry, else the generated one."""
+    from ascendcraft.config import load_settings
+    from ascendcraft.emu import build, read_sources
+    out = dict(entry)
+    settings = load_settings()
+    with tempfile.TemporaryDirectory() as tmp:
+        catlass_materialise(entry, gitdir, Path(tmp))
+        sources = read_sources(Path(tmp))
+        main = posixpath.basename(entry["path"])
+        text = show(gitdir, entry["commit"], entry["path"]).decode(errors="replace")
+        chosen = catlass_deduced_entry(text, asc_entry(text, entry.get("defines", "")))
+        if chosen is None:
+            sources["__ascendcraft_catlass_entry.cpp"] = catlass_entry_source(main)
+            chosen = CATLASS_ENTRY
+        out["entry"] = chosen
+        flags = f"{settings.cxxflags} {entry.get('defines', '')} -iquote ."
+        kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
+        out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
+        if match and kb.ok:
+            try:
+                out.update(match_catlass(entry, gitdir, {k: v for k, v in sources.items() if not k.startswith("__ascendcraft")},
+                                         settings))
+            except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
+                out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
+    return out
+
+
+CATLASS_RUN_ENTRY = "ascendcraft_catlass_run"
+CATLASS_DTYPES = {"half": "float16", "float": "float32", "int8_t": "int8", "int32_t": "int32"}
+_CATLASS_ARGS_RE = re.compile(r"\b(\w+)::Arguments\s+arguments\s*\{\s*(?P<batch>batchCount\s*,\s*)?options\.problemShape\s*,(?P<extra>[^;{}]*?)\s*deviceA\s*,"
+                              r"\s*deviceB\s*,\s*device(?P<out>[CD])\s*(?P<bias>,\s*deviceBias\s*)?\}\s*;")   # D: the activations' output
+CATLASS_AIC_CORES = 24   # an A2's GetCoreNumAic, the examples' block count (aicCoreNum)
+CATLASS_HOST_TYPES = {"fp16_t": "half", "float": "float", "int8_t": "int8_t", "int32_t": "int32_t"}
+
+
+def _catlass_host_values(code: str, names: list[str], before: int, body: int) -> list[str] | None:
+    """The host function's declarations (before `before`) of the values `names` that its Arguments statement passes
+    (`uint32_t align = 256;`, `bool aNeedPadding = ...;`), in order, with the declarations they need in turn; `m`, `n`,
+    `k` and `aicCoreNum` are the run's own. None when one is not a value of that kind (it reads `options`, a device
+    pointer or a call)."""
+    out, done = [], {"m", "n", "k", "aicCoreNum"}
+    def need(name, depth=0):
+        if name in done: return True
+        if depth > 8: return False
+        decls = list(re.finditer(rf"(?m)^\s*(?:const\s+|constexpr\s+|static\s+)*[\w:]+\s+{re.escape(name)}\s*(?:=\s*([^;]+)|\{{([^;{{}}]+)\}})\s*;",
+                                 code[body:before]))
+        if not decls: return False
+        expr = decls[-1].group(1) or decls[-1].group(2)
+        if re.search(r"\boptions\b|\bdevice\w*|\w+\s*\((?<!sizeof\()", expr.replace("sizeof(", "sizeof[")): return False
+        for ident in set(re.findall(r"\b[A-Za-z_]\w*\b", re.sub(r"sizeof\s*\([^)]*\)", "", expr))) - {"true", "false"}:
+            if re.fullmatch(r"[A-Z]\w*", ident) and ident not in code[body:before]: continue   # a type or constant of the file
+            if not need(ident, depth + 1) and not re.search(rf"\busing\s+{ident}\b|\b{ident}::", code): return False
+        done.add(name)
+        out.append(" ".join(decls[-1].group(0).split()))
+        return True
+    return out if all(need(n) for n in names) else None
+
+
+CATLASS_GOLDENS = ("ComputeMatmul", "ComputeMatmulElemWiseRelu", "ComputeMatmulElemWiseGelu", "ComputeMatmulElemWiseSilu",
+                   "ComputeMatmulBias", "ComputeBatchedMatmul")
+
+
+def catlass_gemm_run(main: str, text: str) -> dict | None:
+    """The run of a catlass GEMM example whose host function makes `Kernel::Arguments arguments{options.problemShape,
+    deviceA, deviceB, deviceC};` and checks C against `golden::ComputeMatmul` (or its ReLU / GELU / SiLU forms): the
+    entry that does what its DeviceGemm does on the device (`Kernel::ToUnderlyingArguments(arguments, workspace)`, then
+    the kernel on those params), with the type aliases in scope at that statement (the host function's and those of the
+    blocks around it, as C++ scopes them), and the element types and layouts of A, B and C (half, float, int8_t /
+    int32_t; RowMajor or ColumnMajor). Where the statement is in a branch (the example picks its kernel by the shape),
+    the first such branch's kernel is the one run, and `branch_line` says where it is. None where the example is not of
+    that form."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    call = _CATLASS_ARGS_RE.search(code)
+    goldens = set(re.findall(r"\bgolden::(Compute\w+)\s*\(", code))
+    if not call or len(goldens) != 1 or not goldens <= set(CATLASS_GOLDENS): return None
+    if (goldens == {"ComputeMatmulBias"}) != bool(call.group("bias")): return None   # a bias vector exactly where added
+    if (goldens == {"ComputeBatchedMatmul"}) != bool(call.group("batch")): return None   # a batch exactly where batched
+    heads = list(re.finditer(r"(?m)^(?:static\s+)?(?:inline\s+)?(?:void|int)\s+\w+\s*\([^;{]*\)\s*\{", code[:call.start()]))
+    if not heads: return None
+    body = heads[-1].end() - 1   # the host function's opening brace
+    scopes = [[]]   # the aliases and constants (constexpr, static const) of each block open at the statement, outermost first
+    for m in re.finditer(r"[{}]|\busing\s+(\w+)\s*=\s*([^;]*);|(?:\bstatic\s+(?:constexpr|const)|\bconstexpr)\s+[^;={}()]*?(\w+)\s*=\s*([^;{}]*);",
+                         code[body + 1:call.start()]):
+        if m.group(0) == "{": scopes.append([])
+        elif m.group(0) == "}": scopes.pop()
+        elif m.group(1): scopes[-1].append((m.group(1), " ".join(m.group(2).split()), f"using {m.group(1)} = {' '.join(m.group(2).split())};"))
+        else: scopes[-1].append((m.group(3), None, " ".join(m.group(0).split())))
+    visible = [a for scope in scopes for a in scope]
+    level = {n: v for n, v, _ in visible if v is not None}
+    kernel = call.group(1)
+    if kernel not in level: return None
+    file_level = dict((n, " ".join(v.split())) for n, v in re.findall(r"(?m)^using\s+(\w+)\s*=\s*([^;]*);", code))
+    types, layouts = {}, {}
+    extras = [e.strip() for e in _split_args(call.group("extra")) if e.strip()]
+    values = _catlass_host_values(code, [e for e in extras if re.fullmatch(r"[A-Za-z_]\w*", e)], call.start(), body)
+    if values is None or any(not re.fullmatch(r"[A-Za-z_]\w*|sizeof\s*\([\w:]+\)|\d+u?", e) for e in extras): return None
+    for x in "ABC":
+        host = re.search(rf"\bstd::vector<\s*(\w+)\s*>\s*host{call.group('out') if x == 'C' else x}\s*\(", code)
+        el = (CATLASS_HOST_TYPES.get(host.group(1)) if host and x == "C" and call.group("out") == "D" else
+              level.get(f"Element{x}", file_level.get(f"Element{x}", CATLASS_HOST_TYPES.get(host.group(1)) if host else None)))
+        lay = level.get(f"Layout{x}", file_level.get(f"Layout{x}")) or ""
+        if el not in CATLASS_DTYPES or lay.rsplit("::", 1)[-1] not in ("RowMajor", "ColumnMajor"): return None
+        types[x], layouts[x] = CATLASS_DTYPES[el], lay.rsplit("::", 1)[-1]
+    if layouts["C"] != "RowMajor": return None
+    if call.group("bias"):
+        host = re.search(r"\bstd::vector<\s*(\w+)\s*>\s*hostBias\s*\(", code)
+        if not host or CATLASS_HOST_TYPES.get(host.group(1)) not in CATLASS_DTYPES: return None
+        types["Bias"] = CATLASS_DTYPES[CATLASS_HOST_TYPES[host.group(1)]]
+    src = (f'#include "{main}"\n'
+           "// ascendcraft: what the example's DeviceGemm does, on the device: the kernel's params from its arguments\n"
+           "// (ToUnderlyingArguments), then the kernel on them; the type aliases are those of the host code.\n"
+           f'extern "C" __global__ __aicore__ void {CATLASS_RUN_ENTRY}(GM_ADDR deviceA, GM_ADDR deviceB, GM_ADDR deviceC,\n'
+           f"    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k{', GM_ADDR deviceBias' if call.group('bias') else ''}"
+           f"{', uint32_t batchCount' if call.group('batch') else ''})\n{{\n"
+           + "".join(f"    {statement}\n" for _, _, statement in visible) +
+           f"    const uint32_t aicCoreNum = {CATLASS_AIC_CORES};\n"
+           + "".join(f"    {v}\n" for v in values) +
+           "    Catlass::GemmCoord problemShape{m, n, k};\n"
+           f"    typename {kernel}::Arguments arguments{{{'batchCount, ' if call.group('batch') else ''}problemShape, {''.join(e + ', ' for e in extras)}deviceA, deviceB, deviceC{', deviceBias' if call.group('bias') else ''}}};\n"
+           f"    typename {kernel}::Params params = {kernel}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
+           f"    {kernel} op;\n    op(params);\n}}\n")
+    return {"source": src, "types": types, "layouts": layouts, "golden": goldens.pop(), "batched": bool(call.group("batch")),
+            "branch_line": code.count("\n", 0, call.start()) + 1 if len(scopes) > 1 else None}
+
+
+def catlass_golden(name: str, acc):
+    "The activation catlass's golden applies to the float product (examples/common/golden/matmul.hpp)."
+    import numpy as np
+    def sigmoid(v):
+        with np.errstate(over="ignore"): return 1 / (1 + np.exp(-v))   # exp(-v) = inf for v << 0: 0, as intended
+    if name == "ComputeMatmulElemWiseRelu": return np.maximum(acc, 0)
+    if name == "ComputeMatmulElemWiseSilu": return acc * sigmoid(acc)
+    if name == "ComputeMatmulElemWiseGelu": return acc * sigmoid(1.59576912 * (acc + 0.044715 * acc ** 3))
+    return acc
+
+
+def catlass_compare(got, want, k: int) -> tuple[bool, str]:
+    """catlass's examples' own check (examples/common/golden/compare_data.hpp, CompareData): |got - want| <= rtol *
+    max(1, |want|), rtol 1/256 below 2048 products a result (k), else 1/128."""
+    import numpy as np
+    got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
+    rtol = 1 / 256 if k < 2048 else 1 / 128
+    bad = np.abs(got - want) > rtol * np.maximum(1.0, np.abs(want))
+    worst = float(np.max(np.abs(got - want))) if got.size else 0.0
+    return not bad.any(), f"{int(bad.sum())} of {got.size} outside rtol {rtol:g} (max |diff| {worst:.4g})"
+
+
+def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
+    """Run a catlass GEMM example (catlass_gemm_run) on the shape its README runs (`./<name> m n k`, else catlass's
+    default 128 x 128 x 128) with inputs drawn as its host code draws them (uniform in [-5, 5]), on 24 AIC blocks (an
+    A2's GetCoreNumAic), and compare with the float64 product under the example's own rule (catlass_compare)."""
+    import numpy as np
+    from ascendcraft.emu import GM, Scalar, build, run
+    text = show(gitdir, entry["commit"], entry["path"]).decode(errors="replace")
+    form = catlass_gemm_run(posixpath.basename(entry["path"]), text)
+    if form is None: return {"match": "no-reference", "match_detail": "not a GEMM example of the form catlass_gemm_run reads"}
+    folder = posixpath.dirname(entry["path"])
+    name = posixpath.basename(folder)
+    readme = show(gitdir, entry["commit"], f"{folder}/README.md").decode(errors="replace") \
+        if f"{folder}/README.md" in _tree(gitdir, entry["commit"]) else ""
+    batch = 1
+    if form["batched"]:   # `./01_batched_matmul batch m n k`
+        shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", readme)
+        if not shape: return {"match": "no-reference", "match_detail": "a batched example without a README shape"}
+        batch, m, n, k = (int(g) for g in shape.groups())
+    else:
+        shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", readme)
+        m, n, k = (int(g) for g in shape.groups()) if shape else (128, 128, 128)
+    rng = np.random.default_rng(0)
+    def draw(rows, cols, x, lead=()):
+        t = np.dtype(form["types"][x])
+        v = rng.integers(-5, 6, (*lead, rows, cols)) if t.kind == "i" else rng.uniform(-5, 5, (*lead, rows, cols))
+        return v.astype(t)
+    lead = (batch,) if form["batched"] else ()
+    a, b = draw(m, k, "A", lead), draw(k, n, "B", lead)
+    stored = lambda x, mat: np.ascontiguousarray(np.swapaxes(mat, -1, -2)) if form["layouts"][x] == "ColumnMajor" else mat
+    kb = build({**sources, "__ascendcraft_catlass_run.cpp": form["source"]}, CATLASS_RUN_ENTRY,
+               settings=settings.replace(cxxflags=f"{settings.cxxflags} {entry.get('defines', '')} -iquote ."))
+    if not kb.ok: return {"match": "run-error", "match_detail": f"the run's entry did not compile: {first_error(kb)}"[:300]}
+    ws = 4 * batch * (4 * m * n + m * k + k * n) + (1 << 20)   # padded copies, split-K partial sums: a GM read past it is an error
+    bias = draw(1, n, "Bias")[0] if "Bias" in form["types"] else None
+    r = run(kb, [GM("deviceA", stored("A", a)), GM("deviceB", stored("B", b)),
+                 GM("deviceC", shape=(*lead, m, n), dtype=np.dtype(form["types"]["C"]), role="out"),
+                 GM("deviceWorkspace", shape=(ws,), dtype=np.uint8, role="workspace"),
+                 Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t"),
+                 *([GM("deviceBias", bias)] if bias is not None else []),
+                 *([Scalar(batch, "uint32_t")] if form["batched"] else [])], block_dim=CATLASS_AIC_CORES, settings=settings)
+    if not r.ok:
+        errs = [d for d in r.diagnostics if d.is_error]
+        return {"match": "run-error", "match_detail": (f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300]}
+    want = catlass_golden(form["golden"], a.astype(np.float64) @ b.astype(np.float64)
+                          + (bias.astype(np.float64) if bias is not None else 0))
+    ok, detail = catlass_compare(r.outputs["deviceC"], want, k)
+    where = f" (the kernel of the branch at line {form['branch_line']})" if form["branch_line"] else ""
+    return {"match": "pass" if ok else "mismatch",
+            "match_detail": f"{f'{batch} x ' if form['batched'] else ''}{m}x{n}x{k}{where}: {detail}"}
 
 
 # ---- run and match: an asc-devkit example's own data and check (scripts/gen_data.py, scripts/verify_result.py) ----
@@ -2448,8 +2771,8 @@ def _read_results(path: Path) -> list[dict]:
 def passed(res: dict | None, match: bool, project_build: bool) -> bool:
     "Did this result pass every step the run asks for (kernel, project, a run that matched where one was made)?"
     if not res or not res.get("kernel_ok"): return False
-    if project_build and res["kind"] not in KERNEL_FILE_KINDS and not res.get("project_ok"): return False
-    if project_build and "project_ok" not in res and res["kind"] not in KERNEL_FILE_KINDS: return False
+    if project_build and res["kind"] not in KERNEL_ALONE_KINDS and not res.get("project_ok"): return False
+    if project_build and "project_ok" not in res and res["kind"] not in KERNEL_ALONE_KINDS: return False
     return not match or res.get("match") in (None, "pass")
 
 
@@ -2500,7 +2823,7 @@ def summary(results: list[dict]) -> str:
     for res in results: by.setdefault(res["source"], []).append(res)
     for src, rs in by.items():
         k = sum(r.get("kernel_ok", False) for r in rs)
-        projects = [r for r in rs if r["kind"] not in KERNEL_FILE_KINDS and "project_ok" in r]
+        projects = [r for r in rs if r["kind"] not in KERNEL_ALONE_KINDS and "project_ok" in r]
         p = sum(r.get("project_ok", False) for r in projects)
         ran = [r for r in rs if r.get("match") in ("pass", "mismatch", "run-error")]
         ok = sum(r["match"] == "pass" for r in ran)
@@ -2552,7 +2875,7 @@ def capped_result(entry: dict, progress: dict | None, seconds: float, cap: float
     why = f"stopped at the wall cap of {cap:g} s (--entry-seconds) after {seconds:.0f} s"
     if "kernel_ok" not in out:
         out.update(kernel_ok=False, kernel_error=f"the kernel's build {why}")
-    elif project_build and out["kind"] not in KERNEL_FILE_KINDS and "project_ok" not in out:
+    elif project_build and out["kind"] not in KERNEL_ALONE_KINDS and "project_ok" not in out:
         out.update(project_ok=False, project_error=f"the project's build {why}")
     else:
         out.update(match="wall-cap", match_detail=f"the run against the reference {why}")

@@ -1583,7 +1583,7 @@ SAYS: dict[str, str] = {
     "Adds.float_literal.half": "scalar arguments must have the tensor's element type",
     "Duplicate.family.unary": "Duplicate<T, isSetMask>(const LocalTensor<T>&, const T&, uint64_t, uint8_t, uint16_t, uint8_t)",
     "WholeReduceSum.l2": "WholeReduceSum<T, isSetMask>(const LocalTensor<T>&, const LocalTensor<T>&, uint64_t, int32_t, int32_t, int32_t, int32_t)",
-    "BlockReduceSum.mask_first": "BlockReduceSum<T, isSetMask>(const LocalTensor<T>&, const LocalTensor<T>&, int32_t, uint64_t,",
+    "BlockReduceSum.mask_first": "BlockReduceSum<T, isSetMask>(const LocalTensor<T>&, const LocalTensor<T>&, int32_t, int32_t,",   # the mask an int32_t, as the devkit declares it
     "Compare.argc.no_mode": "CMPMODE, uint32_t)",
     "Select.no_mode": "SELMODE, uint32_t)",
     "Gatherb.family.brcb": "const GatherRepeatParams&)",

@@ -32,6 +32,7 @@ inline aclFloat16 aclFloatToFloat16(float value) {
 }
 
 static const aclError ACL_SUCCESS = 0;
+static const aclError ACL_ERROR_NONE = 0;      // the older name of ACL_SUCCESS (catlass examples' ACL_CHECK)
 static const aclError ACL_ERROR_INVALID_PARAM = 100000;
 static const aclError ACL_ERROR_BAD_ALLOC = 200000;
 
@@ -81,6 +82,15 @@ inline aclError aclrtSetDevice(int32_t deviceId) {
 }
 inline aclError aclrtResetDevice(int32_t deviceId) { return aclrtSetDevice(deviceId); }
 inline aclError aclrtSynchronizeDevice() { return ACL_SUCCESS; }
+// The base address of the device's hardware cross-core synchronisation (FFTS) registers, which a mixed kernel is given
+// and sets with SetSyncBaseAddr (catlass's examples). The emulation's cross-core flags need no such registers: the
+// address of a placeholder word of this process, never 0 (catlass takes 0 as "not given").
+inline aclError aclrtGetHardwareSyncAddr(void** addr) {
+    static uint64_t placeholder = 0;
+    if (!addr) return ACL_ERROR_INVALID_PARAM;
+    *addr = &placeholder;
+    return ACL_SUCCESS;
+}
 
 inline aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
     if (!context || !ascendcraft_acl_detail::valid_device(deviceId)) return ACL_ERROR_INVALID_PARAM;

@@ -7,7 +7,8 @@
 namespace ascendcraft { namespace emu {
 
 // Where a TPosition's buffers live: 0 = UB (the vector core), else one of the cube core's buffers.
-enum CubeRegion : uint8_t { kRegionUB = 0, kRegionL1 = 1, kRegionL0A = 2, kRegionL0B = 3, kRegionL0C = 4, kRegionBT = 5 };
+enum CubeRegion : uint8_t { kRegionUB = 0, kRegionL1 = 1, kRegionL0A = 2, kRegionL0B = 3, kRegionL0C = 4, kRegionBT = 5,
+                          kRegionFB = 6 };   // FB: the Fixpipe buffer (C2PIPE2GM)
 uint8_t cube_region_of(uint8_t pos);
 const char* cube_region_name(uint8_t region);
 uint32_t cube_region_bytes(uint8_t region);

@@ -60,7 +60,7 @@ inline void DuplicateIntrinsicsImpl(T* dstLocal, T scalarValue, const uint8_t re
     inline void API##IntrinsicsImpl(T* dstLocal, T* srcLocal, const int32_t repeatTime, const int32_t dstRepStride,  \
                                     const int32_t srcBlkStride, const int32_t srcRepStride, SrcLoc loc = {}) {        \
         API<T, false>(devkit_detail::ub(dstLocal, #API "IntrinsicsImpl", loc),                                       \
-                      devkit_detail::ub(srcLocal, #API "IntrinsicsImpl", loc), repeatTime, uint64_t{0}, dstRepStride,  \
+                      devkit_detail::ub(srcLocal, #API "IntrinsicsImpl", loc), repeatTime, int32_t{0}, dstRepStride,   \
                       srcBlkStride, srcRepStride, loc);                                                              \
     }
 ASCENDCRAFT_EMU_BLOCK_INTRINSIC(BlockReduceSum)

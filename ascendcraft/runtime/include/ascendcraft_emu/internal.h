@@ -355,7 +355,7 @@ struct PipeState {
     void* object = nullptr;
     bool live = true;
     uint32_t used = 0;       // UB bytes handed out
-    uint32_t cube_used[6] = {};  // bytes handed out in each cube buffer (L1, L0A, L0B, L0C, bias table), by CubeRegion
+    uint32_t cube_used[7] = {};  // bytes handed out in each cube buffer (L1, L0A, L0B, L0C, bias table, Fixpipe buffer), by CubeRegion
     uint32_t buffers = 0;    // buffers handed out (≤ 64)
     bool aic_mte1 = false;   // holds M_MTE1 event ids 0..2, as AscendC's TPipe does on an AIC (pipe_open)
     SrcLoc loc;
@@ -415,7 +415,7 @@ struct Core {
     uint8_t event_ids[64] = {};
     std::vector<Record> trace;
     std::unique_ptr<RaceChecker> race;  // execute mode with the race check on, else null
-    std::vector<uint8_t> cube_mem[6];   // the cube core's L1, L0A, L0B, L0C, bias table (by CubeRegion), made on first use
+    std::vector<uint8_t> cube_mem[7];   // the cube core's L1, L0A, L0B, L0C, bias table, Fixpipe buffer (by CubeRegion), made on first use
     std::vector<uint8_t> sparse_idx;    // the cube's index buffer of LoadDataWithSparse (L0B / 4 bytes), made on first use
     // tiling keys (emu_tiling.cpp): TILING_KEY_IS / TILING_KEY_LIST tests, whether one matched, GM writes
     uint32_t key_tests = 0;

@@ -86,9 +86,11 @@ inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src
 }
 
 // ---- one result per 32-byte block -------------------------------------------------------------------------
+// (the mask of the first form is an int32_t, as the devkit declares it: a literal 0 with isSetMask = false, catlass's
+// flash-attention softmax, then picks it over the mask-array form)
 #define ASCENDCRAFT_EMU_BLOCK(API)                                                                                 \
     template <typename T, bool isSetMask = true>                                                                  \
-    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const uint64_t mask, \
+    inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const int32_t mask, \
                     const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride, SrcLoc loc = {}) { \
         ASCENDCRAFT_EMU_RED_CHECK(API, T);                                                                        \
         ascendcraft::emu::reduce_block(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), \
