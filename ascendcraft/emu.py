@@ -46,20 +46,20 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS',
            'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE',
            'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER',
-           'PCH_KEEP_SECONDS', 'KERNEL_MAIN', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'ROLES', 'HUGE_GM_ROOT',
-           'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources',
-           'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags',
-           'launch_statements', 'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations',
-           'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
-           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version',
-           'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
-           'with_prelude', 'pch_rejections', 'Build', 'past_close', 'file_scope_types', 'tiling_struct_usings',
-           'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources',
-           'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
-           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'build', 'build_for_key', 'GM', 'Scalar',
-           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
-           'no_output_diagnostic']
+           'PCH_KEEP_SECONDS', 'CORE_TYPE_MACRO_RE', 'KERNEL_MAIN', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'ROLES',
+           'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB',
+           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage',
+           'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
+           'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
+           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
+           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
+           'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'past_close', 'file_scope_types',
+           'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions',
+           'included_sources', 'core_type_macro_warning', 'key_var_conditions', 'host_inputs', 'macro_names',
+           'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
+           'kernel_host_duplicates', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
+           'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles',
+           'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -1330,6 +1330,32 @@ def included_sources(sources: dict[str, str], file: str) -> list[str]:
     return seen
 
 
+CORE_TYPE_MACRO_RE = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b[^\n]*\b__DAV_C220_(?:CUBE|VEC)__\b", re.M)
+
+
+def core_type_macro_warning(sources: dict[str, str], entry: "Entry") -> Diagnostic | None:
+    """A warning at the first `#if` on the device compiler's core-type macros (`__DAV_C220_CUBE__`, `__DAV_C220_VEC__`)
+    in what a kernel of both core types reaches, or None. CANN compiles such a kernel once per core type, each time with
+    one of them defined; the emulator's one translation unit defines neither (a kernel of one core type gets its own:
+    `emu_kind.core_type_defines`), so code under either is neither compiled nor run here (ops-transformer's flash
+    attention kernels keep their cube side under `#ifdef __DAV_C220_CUBE__`)."""
+    from ascendcraft.emu_kind import core_type_defines, kernel_kind
+    if core_type_defines(kernel_kind(sources, entry)): return None
+    for name in included_sources(sources, entry.file):
+        code = blank_comments(sources[name])
+        if m := CORE_TYPE_MACRO_RE.search(code):
+            line = code.count("\n", 0, m.start()) + 1
+            return diagnostic_at(sources[name], name, "core-type-macro",
+                                 "this kernel runs on both core types and chooses code by the device compiler's core-type "
+                                 "macro; the emulator builds it once with neither __DAV_C220_CUBE__ nor __DAV_C220_VEC__ "
+                                 "defined, so the code under them is not compiled or run here", line,
+                                 severity="warning",
+                                 hint="choose the core's code at run time (ASCEND_IS_AIC / ASCEND_IS_AIV, or "
+                                      "g_coreType == AIC), which the emulator runs on each core type, or check this "
+                                      "kernel on an NPU")
+    return None
+
+
 def _constexpr_key_tests(code: str) -> list[tuple[int, list[str], bool]]:
     """The `if constexpr (...)` conditions of `code` (comments blanked) that call TILING_KEY_IS / TILING_KEY_LIST:
     (line, the keys they name, whether the condition is such calls alone, joined by `||` / `!`)."""
@@ -1908,7 +1934,11 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                       *(["<runtime library>", *link_rest] if link_rest else [])], settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key
+    # a mixed kernel that picks code by the core-type macros: a warning at that line, on a cached build too (it is
+    # about the emulation, not the compile, and older cached builds lack it)
+    macro = core_type_macro_warning(seen, chosen)
     if (hit := _load_build(folder, sources, cache)) is not None:
+        if macro is not None and not any(d.kind == macro.kind for d in hit.diagnostics): hit.diagnostics.append(macro)
         cache_trim.mark_used(folder)              # least recently used builds leave the cache first (`build_cache_mb`)
         hit.seconds = time.perf_counter() - t0
         hit.tiling_key_var, hit.remake = key_var, remake
@@ -2002,6 +2032,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
             (src / o).unlink(missing_ok=True)
         for o in objects: shutil.rmtree(src / Path(o).parent, ignore_errors=True)
         diags = parse_compiler_output(log, sources, root=str(src), fallback=chosen)
+        if macro is not None: diags.append(macro)
         ok = returncode == 0
         if not ok and not any(d.is_error for d in diags):
             diags.append(Diagnostic("compile-error", f"g++ failed (exit status {returncode}): {log.strip()[-400:]}",

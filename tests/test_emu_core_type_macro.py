@@ -105,3 +105,41 @@ def test_a_vector_attribute_makes_the_kernel_vector_only_even_where_its_headers_
     r = run(b, [GM("x", x), GM("y", np.zeros(N, np.float32), "out")], block_dim=1)
     assert r.ok, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"], x * np.float32(3.0))
+
+
+def test_a_mixed_kernel_that_chooses_code_by_the_macros_builds_with_a_warning_at_the_line():
+    """ops-transformer flash_attention_score keeps its cube side under `#ifdef __DAV_C220_CUBE__`: the emulator's one
+    build compiles neither side's macro code, and says so at the first such line (a warning: the kernel still builds);
+    a kernel of one core type (its macro defined) and a mixed kernel without such lines get no warning."""
+    b = build({"k.cpp": MIXED})
+    warns = [d for d in b.diagnostics if d.kind == "core-type-macro"]
+    line = next(i for i, s in enumerate(MIXED.splitlines(), 1) if "__DAV_C220_VEC__" in s)
+    assert b.ok and len(warns) == 1 and not warns[0].is_error and warns[0].line == line, b.diagnostics
+    assert "neither __DAV_C220_CUBE__ nor __DAV_C220_VEC__" in warns[0].message and "ASCEND_IS_AIC" in warns[0].hint
+    assert "#if defined(__DAV_C220_VEC__)" in warns[0].render()
+    # the macro test in a header the kernel includes is found there
+    header = "#pragma once\n#ifdef __DAV_C220_CUBE__\nconstexpr int SIDE = 1;\n#else\nconstexpr int SIDE = 2;\n#endif\n"
+    plain = MIXED.replace("#if defined(__DAV_C220_VEC__) || defined(__DAV_C220_CUBE__)\n"
+                          "    static_assert(false, \"one translation unit is not both of the device compiler's passes\");\n"
+                          "#endif\n", "    static_assert(SIDE == 2);\n").replace('using namespace AscendC;',
+                                                                              '#include "side.h"\nusing namespace AscendC;')
+    b = build({"k.cpp": plain, "side.h": header})
+    warns = [d for d in b.diagnostics if d.kind == "core-type-macro"]
+    assert b.ok and [(w.file, w.line) for w in warns] == [("side.h", 2)], b.diagnostics
+    # no warning without such a line, nor for a kernel of one core type
+    b = build({"k.cpp": plain, "side.h": "#pragma once\nconstexpr int SIDE = 2;\n"})
+    assert b.ok and not [d for d in b.diagnostics if d.kind == "core-type-macro"], b.diagnostics
+    b = build({"k.cpp": VECTOR})
+    assert b.ok and not [d for d in b.diagnostics if d.kind == "core-type-macro"], b.diagnostics
+
+
+def test_the_corpus_marks_such_a_compile_partial():
+    "The conformance corpus records where a kernel's compile left core-type code out (`partial`), so its figures can say so."
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("corpus_partial", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    line = next(i for i, s in enumerate(MIXED.splitlines(), 1) if "__DAV_C220_VEC__" in s)
+    assert corpus.partial_build(build({"k.cpp": MIXED})) == {"partial": f"k.cpp:{line}"}
+    assert corpus.partial_build(build({"k.cpp": VECTOR})) == {}

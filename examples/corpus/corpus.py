@@ -1389,6 +1389,13 @@ def first_error(build) -> str:
     return (errs[0].message if errs else "")[:200]
 
 
+def partial_build(build) -> dict:
+    """`{"partial": "<file>:<line>"}` where the build compiled a kernel of both core types that chooses code by the
+    device compiler's core-type macros (`emu.core_type_macro_warning`): its "compiles" leaves that code out."""
+    w = next((d for d in build.diagnostics if d.kind == "core-type-macro"), None)
+    return {"partial": f"{w.file}:{w.line}"} if w is not None else {}
+
+
 def try_entry(args: tuple, progress: Path | None = None) -> dict:
     """Compile the entry (kernel alone, then the whole project) and, with match, run it against its reference (never
     raises). `progress`: a file the result so far is written to after each step (what a wall cap leaves, `run_entries`)."""
@@ -1442,7 +1449,7 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             flags = settings.cxxflags + (f" {entry['defines']}" if entry.get("defines") else "")
             sources, chosen = global_scope_entry(read_sources(folder), chosen)
             kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
-            out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
+            out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **partial_build(kb))
             if project_build and entry["kind"] == "blas-file": out.update(blas_host_check(entry, gitdir, settings))
             _note(progress, out)
             if match and kb.ok and entry["kind"] == "asc-file":
@@ -1485,7 +1492,8 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         one_key = tpl_build_key(kernel_sources)
         kb = build(kernel_sources, inner or project.entry, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"),
                    tiling_key=one_key)
-        out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **({"kernel_key": one_key} if one_key is not None else {}))
+        out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **partial_build(kb),
+                   **({"kernel_key": one_key} if one_key is not None else {}))
         _note(progress, out)
         if not project_build: return out
         try:
