@@ -1333,14 +1333,15 @@ def included_sources(sources: dict[str, str], file: str) -> list[str]:
 CORE_TYPE_MACRO_RE = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b[^\n]*\b__DAV_C220_(?:CUBE|VEC)__\b", re.M)
 
 
-def core_type_macro_warning(sources: dict[str, str], entry: "Entry") -> Diagnostic | None:
+def core_type_macro_warning(sources: dict[str, str], entry: "Entry", kind=None) -> Diagnostic | None:
     """A warning at the first `#if` on the device compiler's core-type macros (`__DAV_C220_CUBE__`, `__DAV_C220_VEC__`)
     in what a kernel of both core types reaches, or None. CANN compiles such a kernel once per core type, each time with
     one of them defined; the emulator's one translation unit defines neither (a kernel of one core type gets its own:
     `emu_kind.core_type_defines`), so code under either is neither compiled nor run here (ops-transformer's flash
-    attention kernels keep their cube side under `#ifdef __DAV_C220_CUBE__`)."""
+    attention kernels keep their cube side under `#ifdef __DAV_C220_CUBE__`). `kind`: the kernel's
+    `emu_kind.kernel_kind`, where the caller has it already."""
     from ascendcraft.emu_kind import core_type_defines, kernel_kind
-    if core_type_defines(kernel_kind(sources, entry)): return None
+    if core_type_defines(kind if kind is not None else kernel_kind(sources, entry)): return None
     for name in included_sources(sources, entry.file):
         code = blank_comments(sources[name])
         if m := CORE_TYPE_MACRO_RE.search(code):
@@ -1928,15 +1929,16 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     quoted = _include_options(sources, compiled, settings.cxx)
     compile_flags = [*flags, *KERNEL_COMPILE_FLAGS]
     link_rest = [] if check_only else [*_fast_linker(), *_static_cxx_flags(sanitize), "-o", "../kernel.bin", "-lm"]
+    kind = kernel_kind(seen, chosen)
     key = _build_key(compiled, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
-                     + kind_declaration(kernel_kind(seen, chosen)) + driver,
+                     + kind_declaration(kind) + driver,
                      [*compile_flags, *(CHECK_ONLY_FLAGS if check_only else ()), "-I", "<include>", *quoted, *host_files,
                       *(["<runtime library>", *link_rest] if link_rest else [])], settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key
     # a mixed kernel that picks code by the core-type macros: a warning at that line, on a cached build too (it is
     # about the emulation, not the compile, and older cached builds lack it)
-    macro = core_type_macro_warning(seen, chosen)
+    macro = core_type_macro_warning(seen, chosen, kind)
     if (hit := _load_build(folder, sources, cache)) is not None:
         if macro is not None and not any(d.kind == macro.kind for d in hit.diagnostics): hit.diagnostics.append(macro)
         cache_trim.mark_used(folder)              # least recently used builds leave the cache first (`build_cache_mb`)
