@@ -46,20 +46,21 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS',
            'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE',
            'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER',
-           'PCH_KEEP_SECONDS', 'CORE_TYPE_MACRO_RE', 'KERNEL_MAIN', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'ROLES',
-           'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB',
-           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage',
-           'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
-           'member_class_specialisations', 'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries',
-           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_hash',
-           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
-           'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'past_close', 'file_scope_types',
-           'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions',
-           'included_sources', 'core_type_macro_warning', 'key_var_conditions', 'host_inputs', 'macro_names',
-           'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
-           'kernel_host_duplicates', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
-           'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'GmFiles',
-           'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
+           'PCH_KEEP_SECONDS', 'CORE_TYPE_MACRO_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH', 'AIC_SOURCE',
+           'AIC_OBJECT', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES',
+           'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
+           'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags', 'launch_statements',
+           'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
+           'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures',
+           'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version', 'angle_include_dirs',
+           'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header', 'with_prelude',
+           'pch_rejections', 'Build', 'past_close', 'file_scope_types', 'tiling_struct_usings',
+           'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'core_type_split',
+           'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
+           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key', 'GM',
+           'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
+           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
+           'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -686,7 +687,9 @@ def parse_compiler_output(log: str, sources: dict[str, str], root: str | None = 
     "Diagnostics from g++/ld output `log`, placed at lines of the project files in `sources`."
     reader = _CompilerLog(sources, root, fallback)
     for line in log.splitlines(): reader.feed(line.rstrip())
-    return reader.compile_diagnostics() + reader.link_diagnostics()
+    # once each: a kernel built per core type (`core_type_split`) has an error in code both halves compile reported by both
+    return list({(d.kind, d.file, d.line, d.col, d.message): d
+                 for d in reader.compile_diagnostics() + reader.link_diagnostics()}.values())
 
 
 def _symbol_use(sources: dict[str, str], symbol: str) -> tuple[str | None, int | None]:
@@ -1330,30 +1333,26 @@ def included_sources(sources: dict[str, str], file: str) -> list[str]:
     return seen
 
 
-CORE_TYPE_MACRO_RE = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b[^\n]*\b__DAV_C220_(?:CUBE|VEC)__\b", re.M)
+CORE_TYPE_MACRO_RE = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif)\b[^\n]*\b__DAV_(?:C220_)?(?:CUBE|VEC)__\b", re.M)
 
 
-def core_type_macro_warning(sources: dict[str, str], entry: "Entry", kind=None) -> Diagnostic | None:
-    """A warning at the first `#if` on the device compiler's core-type macros (`__DAV_C220_CUBE__`, `__DAV_C220_VEC__`)
-    in what a kernel of both core types reaches, or None. CANN compiles such a kernel once per core type, each time with
-    one of them defined; the emulator's one translation unit defines neither (a kernel of one core type gets its own:
-    `emu_kind.core_type_defines`), so code under either is neither compiled nor run here (ops-transformer's flash
-    attention kernels keep their cube side under `#ifdef __DAV_C220_CUBE__`). `kind`: the kernel's
-    `emu_kind.kernel_kind`, where the caller has it already."""
+def core_type_split(sources: dict[str, str], entry: "Entry", kind=None) -> tuple[str, int] | None:
+    """Where a kernel of both core types first chooses code by the device compiler's core-type macros
+    (`__DAV_C220_CUBE__` / `__DAV_CUBE__`, `__DAV_C220_VEC__` / `__DAV_VEC__`) in what it reaches, as (file, line); None
+    for a kernel of one core type (its one build defines its pass's macros: `emu_kind.core_type_defines`) or one that
+    never tests them.
+
+    CANN compiles a mixed kernel once per core type, each pass with its own macros defined, and the AIC runs the cube
+    pass's code (ops-transformer's flash attention kernels keep their cube side under `#ifdef __DAV_C220_CUBE__`).
+    `build` does the same for a kernel this finds: two halves of one program, the cube half's definitions renamed
+    (`aic_renames`), and the launch runs each block's half. `kind`: the kernel's `emu_kind.kernel_kind`, where the
+    caller has it already."""
     from ascendcraft.emu_kind import core_type_defines, kernel_kind
     if core_type_defines(kind if kind is not None else kernel_kind(sources, entry)): return None
     for name in included_sources(sources, entry.file):
         code = blank_comments(sources[name])
         if m := CORE_TYPE_MACRO_RE.search(code):
-            line = code.count("\n", 0, m.start()) + 1
-            return diagnostic_at(sources[name], name, "core-type-macro",
-                                 "this kernel runs on both core types and chooses code by the device compiler's core-type "
-                                 "macro; the emulator builds it once with neither __DAV_C220_CUBE__ nor __DAV_C220_VEC__ "
-                                 "defined, so the code under them is not compiled or run here", line,
-                                 severity="warning",
-                                 hint="choose the core's code at run time (ASCEND_IS_AIC / ASCEND_IS_AIV, or "
-                                      "g_coreType == AIC), which the emulator runs on each core type, or check this "
-                                      "kernel on an NPU")
+            return name, code.count("\n", 0, m.start()) + 1
     return None
 
 
@@ -1407,10 +1406,15 @@ def _key_literal(key: int) -> str:
 
 
 def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str], key: int | None = None,
-                   conditions: KeyConditions | None = None) -> str:
+                   conditions: KeyConditions | None = None, kind=None, half: str | None = None) -> str:
     """The generated main TU: kernel_operator.h, the tiling header if the build system would add it, the kernel, the driver.
     `key` (a kernel whose preprocessor conditions test TILING_KEY_VAR, `conditions`): TILING_KEY_VAR is defined as that
-    literal before anything is included, and the driver declares the key and the keys the conditions name."""
+    literal before anything is included, and the driver declares the key and the keys the conditions name.
+
+    `kind`: the kernel's `emu_kind.kernel_kind` (found here when not given). `half`: one of the two translation units of
+    a kernel built per core type (`core_type_split`): "aiv", the program's main with the vector pass's macros, which
+    hands the launch the cube half's entry (`declare_aic_launch`); "aic", the cube pass's macros and no main, only
+    that entry (AIC_LAUNCH, renamed in its object with AIC_SUFFIX)."""
     kernel = sources[entry.file]
     code = blank_comments(kernel)
     # a generated entry that wraps the kernel file (a tiling-template kernel's, ascendcraft.opproject.tpl_entry_source,
@@ -1422,8 +1426,9 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
              '#include "ascendcraft_emu/kernel_api.h"']    # kernel_operator.h but build_macros.h: read precompiled
     if key is not None:
         lines.append(f"#define TILING_KEY_VAR {_key_literal(key)}   // this binary's tiling key, as CANN's per-key build")
-    from ascendcraft.emu_kind import core_type_defines, kernel_kind
-    lines += core_type_defines(kernel_kind(sources, entry))   # __DAV_C220_VEC__ for a vector-only kernel, as CANN's pass
+    from ascendcraft.emu_kind import core_type_defines, kernel_kind, kind_declaration
+    kind = kind if kind is not None else kernel_kind(sources, entry)
+    lines += core_type_defines(kind, half)   # a one-core-type kernel's pass's macros (__DAV_C220_VEC__), or this half's
     lines.append('#include "kernel_operator.h"')          # build_macros.h, with the build's -D flags and key
     # an entry a macro of an included header writes (_macro_entries): its GET_TILING_DATA is in the headers
     macro_written = not re.search(rf"\b{re.escape(entry.name)}\s*\(", code)
@@ -1482,14 +1487,13 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     # matmul_tiling::DataType::DT_FLOAT16 and the like: no macros there)
     if not entry.file.endswith(".asc"): lines.append('#include "ascendcraft_emu/kernel_type.h"')
     lines += [f'#include "{entry.file}"', '#include "ascendcraft_emu/driver.h"', ""]
-    if key is not None:   # the keys the conditions name: a macro one only where it is defined
+    if key is not None and half != "aic":   # the keys the conditions name: a macro one only where it is defined
         named = [f"#if defined({k})\n    static_cast<uint64_t>({k}),\n#endif" if re.match(r"[A-Za-z_]", k)
                  else f"    static_cast<uint64_t>({k})," for k in conditions.keys]
         lines += ["static const uint64_t ascendcraft_branch_keys[] = {", *named, "    0};   // (not a key: the list's end)",
                   "static const int ascendcraft_branch_count = "
                   f"{'static_cast<int>(sizeof ascendcraft_branch_keys / sizeof ascendcraft_branch_keys[0]) - 1' if conditions.complete else '0'};", ""]
-    from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the kernel type lays out the launch's AIC/AIV cores
-    if host_files:
+    if host_files and half != "aic":
         lines.append(f'extern "C" int {HOST_TILING_FUNCTION}(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*);')
     args = []
     for i, p in enumerate(entry.params):
@@ -1497,8 +1501,14 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
         if p.is_pointer: args.append(f"({p.ctype})a[{i}]")
         elif p.kind == "value": args.append(f"ascendcraft::emu::value_arg<{t}>(a, {i})")   # checks the bytes given fit
         else: args.append(f"*static_cast<const {t}*>(a[{i}])")
-    lines += ["static void ascendcraft_launch(void* const* a) {", f"    (void)a;", f"    {entry.name}{f'<{entry.targs}>' if entry.template else ''}({', '.join(args)});", "}",
-              "int main(int argc, char** argv) {", f"    {kind_declaration(kernel_kind(sources, entry))}",
+    lines += ["static void ascendcraft_launch(void* const* a) {", f"    (void)a;", f"    {entry.name}{f'<{entry.targs}>' if entry.template else ''}({', '.join(args)});", "}"]
+    if half == "aic":   # the cube half: its entry for the AIC blocks, renamed in its object (`aic_renames`)
+        return "\n".join([*lines, f'extern "C" void {AIC_LAUNCH}(void* const* a) {{ ascendcraft_launch(a); }}', ""])
+    if half == "aiv":
+        lines.append(f'extern "C" void {AIC_LAUNCH}{AIC_SUFFIX}(void* const* a);   // the cube half\'s, in its object')
+    # the kernel type lays out the launch's AIC/AIV cores
+    lines += ["int main(int argc, char** argv) {", f"    {kind_declaration(kind)}",
+              *([f"    ascendcraft::emu::declare_aic_launch(&{AIC_LAUNCH}{AIC_SUFFIX});"] if half == "aiv" else []),
               *([f"    ascendcraft::emu::declare_key_build({_key_literal(key)}, ascendcraft_branch_keys, ascendcraft_branch_count, "
                  f"{json.dumps(conditions.file)}, {conditions.line});"] if key is not None else []),
               f"    return ascendcraft::emu::driver_main(argc, argv, &ascendcraft_launch, {len(entry.params)}, "
@@ -1864,6 +1874,39 @@ def kernel_host_duplicates(nm_output: str, kernel_object: str) -> list[str]:
     return sorted(defined.get(kernel_object, set()) & others)
 
 
+AIC_SUFFIX = "__ascendcraft_aic"          # the cube half's own definitions (a kernel built per core type)
+AIC_LAUNCH = "ascendcraft_launch_aic"     # the cube half's entry, as its driver defines it
+AIC_SOURCE, AIC_OBJECT = "__ascendcraft_aic.cpp", "__ascendcraft_aic.o"
+_RENAMED_TYPES = set("TWiDBRGS")           # nm: functions (global, weak, ifunc) and strong data, of any section
+
+
+def aic_renames(nm_text: str) -> list[tuple[str, str]]:
+    """The definitions of a kernel's cube half to rename (`nm --defined-only` of its object) -> (name, name +
+    AIC_SUFFIX): every function, global or weak, every strong data symbol, and the virtual tables. Both halves define
+    the same inline functions and template instances, and where the kernel chooses code by the core-type macros their
+    bodies differ: renamed, each half keeps its own, as each core has its own binary on the NPU (a link would otherwise
+    keep one of them for both). Weak and unique data keep their names (inline variables, templates' static members,
+    function-local statics, type information), so the state the emulation's headers define stays one object for the
+    whole program, shared by both halves as by the runtime library."""
+    out = []
+    for line in nm_text.splitlines():
+        parts = line.split()
+        if len(parts) != 3: continue
+        _, t, name = parts
+        if t in _RENAMED_TYPES or (t == "V" and name.startswith(("_ZTV", "_ZTT", "_ZTC"))):
+            out.append((name, name + AIC_SUFFIX))
+    return out
+
+
+def _aic_half_object(src: Path, tmp: Path, raw: str, limits, settings) -> "sandbox.Finished":
+    "The cube half's object `raw` with its definitions renamed (`aic_renames`) into AIC_OBJECT: the last step's result."
+    listed = sandbox.run(["nm", "--defined-only", raw], scratch=tmp, cwd=src, limits=limits, settings=settings)
+    if listed.returncode != 0: return listed
+    (src / "__ascendcraft_aic.syms").write_text("".join(f"{a} {b}\n" for a, b in aic_renames(listed.stdout)))
+    return sandbox.run(["objcopy", "--redefine-syms=__ascendcraft_aic.syms", raw, AIC_OBJECT], scratch=tmp, cwd=src,
+                       limits=limits, settings=settings)
+
+
 def _keep_kernel_copies(src: Path, tmp: Path, objects: list[str], limits, settings) -> None:
     """Before the link of a kernel with host objects: the kernel object's definitions that a host object defines too
     become local to it (`kernel_host_duplicates`); two host objects defining one symbol stay the link's error."""
@@ -1922,25 +1965,25 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     conditions = key_var_conditions(seen, chosen.file)   # in what the kernel's translation unit includes
     key_var = (int(tiling_key) if tiling_key is not None else 0) if conditions else None
     remake = {"entry": entry, "sanitize": sanitize, "settings": settings}
-    driver = _driver_source(chosen, seen, host_files, key_var, conditions)   # part of the key: a new driver, a new build
+    kind = kernel_kind(seen, chosen)
+    # a mixed kernel that chooses code by the core-type macros is built per core type, as CANN does: two halves of one
+    # program, the cube half's definitions renamed (`aic_renames`), each block running its core's half
+    split = core_type_split(seen, chosen, kind)
+    driver = _driver_source(chosen, seen, host_files, key_var, conditions, kind, "aiv" if split else None)   # in the key
+    aic_driver = _driver_source(chosen, seen, host_files, key_var, conditions, kind, "aic") if split else ""
     # the include folders as the command gives them (`_include_options`) and the rest of the command, but for the paths
     # of the headers' folder and of the runtime library, are in the key: a build whose include-path rules differ (an
     # older or newer tree) gets a key of its own instead of another's cached result
     quoted = _include_options(sources, compiled, settings.cxx)
     compile_flags = [*flags, *KERNEL_COMPILE_FLAGS]
     link_rest = [] if check_only else [*_fast_linker(), *_static_cxx_flags(sanitize), "-o", "../kernel.bin", "-lm"]
-    kind = kernel_kind(seen, chosen)
     key = _build_key(compiled, chosen.name + (f"<{chosen.targs}>" if chosen.template else "")
-                     + kind_declaration(kind) + driver,
+                     + kind_declaration(kind) + driver + aic_driver,
                      [*compile_flags, *(CHECK_ONLY_FLAGS if check_only else ()), "-I", "<include>", *quoted, *host_files,
                       *(["<runtime library>", *link_rest] if link_rest else [])], settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key
-    # a mixed kernel that picks code by the core-type macros: a warning at that line, on a cached build too (it is
-    # about the emulation, not the compile, and older cached builds lack it)
-    macro = core_type_macro_warning(seen, chosen, kind)
     if (hit := _load_build(folder, sources, cache)) is not None:
-        if macro is not None and not any(d.kind == macro.kind for d in hit.diagnostics): hit.diagnostics.append(macro)
         cache_trim.mark_used(folder)              # least recently used builds leave the cache first (`build_cache_mb`)
         hit.seconds = time.perf_counter() - t0
         hit.tiling_key_var, hit.remake = key_var, remake
@@ -1973,7 +2016,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
 
         # the kernel's object (a build with host files) is cached by content, as a host file's is (`kernel_object_key`):
         # an op project whose tiling function changed compiles its host file again, not its kernel
-        kernel_key = None if check_only or not host_files else kernel_object_key(
+        kernel_key = None if check_only or not host_files or split else kernel_object_key(
             [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted, KERNEL_MAIN, "-c", "-o", "__ascendcraft_main.o"],
             compiled, driver, settings.cxx)
         kernel_folder = cache / "emu" / "hosts" / kernel_key[:2] / kernel_key if kernel_key else None   # trimmed with them
@@ -1988,7 +2031,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                 run = [*alone, *CHECK_ONLY_FLAGS]
                 command = [*run, *host_files]    # what was checked: the host files as their objects (`host_object`)
             else:
-                run = command if not host_files else [*alone, "-c", "-o", "__ascendcraft_main.o"]
+                run = command if not (host_files or split) else [*alone, "-c", "-o", "__ascendcraft_main.o"]
             if kernel_key and (info := cached_sealed(kernel_folder, kernel_obj.name, "kernel.json", kernel_obj, cache,
                                                       kernel_key)) is not None:
                 try:
@@ -2007,17 +2050,33 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                              cache, kernel_key)
             return command, done, log, bool(main) and not rejected
 
+        def compile_aic(with_pch: bool):
+            """The cube half of a kernel built per core type (`split`): the driver with the cube pass's macros, compiled
+            as the vector half is, its object's definitions then renamed (`_aic_half_object`)."""
+            (src / AIC_SOURCE).write_text(with_prelude(aic_driver, prelude) if with_pch else aic_driver)
+            done = sandbox.run([settings.cxx, *compile_flags, *(PCH_WARNING_FLAGS if with_pch else ()), "-I",
+                                str(INCLUDE_DIR), *quoted, AIC_SOURCE,
+                                *(CHECK_ONLY_FLAGS if check_only else ("-c", "-o", "__ascendcraft_aic_raw.o"))],
+                               scratch=tmp, cwd=src, limits=limits, settings=settings,
+                               readable=[INCLUDE_DIR, *([prelude.parent] if with_pch else [])])
+            log = pch_rejections(done.stdout + done.stderr)[0] if with_pch else done.stdout + done.stderr
+            if check_only or done.returncode != 0 or done.timed_out or sandbox.setup_failure(done): return done, log
+            renamed = _aic_half_object(src, tmp, "__ascendcraft_aic_raw.o", limits, settings)
+            return (done, log) if renamed.returncode == 0 else (renamed, log + renamed.stdout + renamed.stderr)
+
         try:
             command, done, log, pch = compile_with(main)
             if main and done.returncode != 0 and not prelude.exists():   # the cache was cleared meanwhile: not the kernel's
                 command, done, log, pch = compile_with(None)
-            steps = [(done, log), *(h.result() for h in hosts)]
+            steps = [(done, log), *([compile_aic(bool(main) and prelude.exists())] if split else []),
+                     *(h.result() for h in hosts)]
         finally:
             if pool: pool.shutdown()
-        if host_files and not check_only and all(d.returncode == 0 for d, _ in steps):
-            _keep_kernel_copies(src, tmp, objects, limits, settings)
-            done = sandbox.run([settings.cxx, *compile_flags, "__ascendcraft_main.o", *objects, *link_flags], scratch=tmp,
-                               cwd=src, limits=limits, settings=settings, readable=[lib])
+        if (host_files or split) and not check_only and all(d.returncode == 0 for d, _ in steps):
+            if host_files: _keep_kernel_copies(src, tmp, objects, limits, settings)
+            done = sandbox.run([settings.cxx, *compile_flags, "__ascendcraft_main.o", *([AIC_OBJECT] if split else []),
+                                *objects, *link_flags], scratch=tmp, cwd=src, limits=limits, settings=settings,
+                               readable=[lib])
             steps.append((done, done.stdout + done.stderr))
         log = "".join(l for _, l in steps)
         for done, _ in steps:
@@ -2030,11 +2089,11 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                 return Build(False, [limit], log, command, time.perf_counter() - t0, False, None, chosen.name,
                              list(chosen.params), sources, chosen.file, sanitize, None)
         returncode = next((d.returncode for d, _ in steps if d.returncode != 0), 0)
-        for o in ("__ascendcraft_main.o", "__ascendcraft_main.o.seal"):   # the objects are not kept with the build
+        for o in ("__ascendcraft_main.o", "__ascendcraft_main.o.seal", AIC_OBJECT, "__ascendcraft_aic_raw.o",
+                  "__ascendcraft_aic.syms"):   # the objects are not kept with the build
             (src / o).unlink(missing_ok=True)
         for o in objects: shutil.rmtree(src / Path(o).parent, ignore_errors=True)
         diags = parse_compiler_output(log, sources, root=str(src), fallback=chosen)
-        if macro is not None: diags.append(macro)
         ok = returncode == 0
         if not ok and not any(d.is_error for d in diags):
             diags.append(Diagnostic("compile-error", f"g++ failed (exit status {returncode}): {log.strip()[-400:]}",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from .emu import Entry, blank_comments
 
 # %% auto #0
-__all__ = ['KERNEL_TYPES', 'KernelKind', 'kernel_kind', 'kind_declaration', 'core_type_defines']
+__all__ = ['KERNEL_TYPES', 'CORE_TYPE_MACROS', 'KernelKind', 'kernel_kind', 'kind_declaration', 'core_type_defines']
 
 # %% ../nbs/10_emu_kind.ipynb #b8ed32b4
 KERNEL_TYPES = ("KERNEL_TYPE_AIV_ONLY", "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_MIX_AIV_1_0", "KERNEL_TYPE_MIX_AIC_1_0",
@@ -136,14 +136,25 @@ def kind_declaration(kind: KernelKind) -> str:
 _VEC_ONLY, _CUBE_ONLY = {0, 2}, {1, 3}   # KERNEL_TYPES: AIV_ONLY, MIX_AIV_1_0 / AIC_ONLY, MIX_AIC_1_0
 
 
-def core_type_defines(kind: KernelKind) -> list[str]:
-    """The `#define` lines of the device compiler's core-type macro for a kernel that runs on one core type only: every
-    type it launches with (its default and each tiling key's) on the vector cores -> `__DAV_C220_VEC__`, on the cube
-    core -> `__DAV_C220_CUBE__`. CANN compiles such a kernel once, with that macro defined, so code under `#if
-    __DAV_C220_VEC__` is the kernel's code (hicann ops-blas caxpy: its whole body). A mixed kernel is compiled there
-    once per core type, with a different macro each time; the emulator's one translation unit defines neither: code
-    under either macro is left out of it (as before), and nothing here pretends otherwise."""
+# Each pass's macros: the dav-c220 name, and the architecture-neutral one that the devkit's own A2 headers test
+# (`__DAV_CUBE__` / `__DAV_VEC__` with `__NPU_ARCH__ == 2201`: impl/utils/sys_macros.h).
+CORE_TYPE_MACROS = {"aiv": ("__DAV_C220_VEC__", "__DAV_VEC__"), "aic": ("__DAV_C220_CUBE__", "__DAV_CUBE__")}
+
+
+def core_type_defines(kind: KernelKind, half: str | None = None) -> list[str]:
+    """The `#define` lines of the device compiler's core-type macros for a kernel that runs on one core type only: every
+    type it launches with (its default and each tiling key's) on the vector cores -> `__DAV_C220_VEC__` and
+    `__DAV_VEC__`, on the cube core -> `__DAV_C220_CUBE__` and `__DAV_CUBE__`. CANN compiles such a kernel once, with
+    those defined, so code under `#if __DAV_C220_VEC__` is the kernel's code (hicann ops-blas caxpy: its whole body).
+
+    A mixed kernel is compiled there once per core type, with a different pass's macros each time; the emulator does
+    the same where the kernel tests them (`emu.core_type_split`): `half` ("aic" or "aiv") asks for that pass's lines.
+    Without `half`, a mixed kernel gets none: one translation unit cannot be both passes."""
     types = {kind.default, *kind.by_key.values()} - {-1}
-    macro = "__DAV_C220_VEC__" if types and types <= _VEC_ONLY else "__DAV_C220_CUBE__" if types and types <= _CUBE_ONLY else None
-    return [f"#define {macro} 1   // the device compiler's core-type macro of a {kind.name} kernel"] if macro else []
+    if half is None:
+        half = "aiv" if types and types <= _VEC_ONLY else "aic" if types and types <= _CUBE_ONLY else None
+        what = f"a {kind.name} kernel"
+    else:
+        what = f"the {half.upper()} half of a {kind.name} kernel, built once per core type"
+    return [f"#define {m} 1   // the device compiler's core-type macro of {what}" for m in CORE_TYPE_MACROS[half]] if half else []
 

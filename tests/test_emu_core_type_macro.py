@@ -1,12 +1,18 @@
-"""The device compiler's core-type macro (`__DAV_C220_VEC__` / `__DAV_C220_CUBE__`): CANN compiles an A2 kernel once per
-core type it runs on, with that core's macro defined, and kernels put their whole body under it (hicann ops-blas's
-arch22 vector kernels: `#if __DAV_C220_VEC__`). The emulator defines the macro of a kernel that runs on one core type,
-so that body is compiled and runs; a mixed kernel gets neither (one translation unit cannot be both passes)."""
+"""The device compiler's core-type macros (`__DAV_C220_VEC__` / `__DAV_VEC__`, `__DAV_C220_CUBE__` / `__DAV_CUBE__`):
+CANN compiles an A2 kernel once per core type it runs on, with that pass's macros defined. Kernels put their whole body
+under them (hicann ops-blas's arch22 vector kernels: `#if __DAV_C220_VEC__`), and mixed kernels their cube side and
+vector side (ops-transformer's flash attention: `#ifdef __DAV_C220_CUBE__`). The emulator defines the macros of a kernel
+that runs on one core type in its one build; a mixed kernel that tests them is built per core type, as CANN does: two
+halves of one program (`emu.core_type_split`, `emu.aic_renames`), each block running its core's half."""
+from pathlib import Path
+
 import numpy as np
 
-from ascendcraft.emu import GM, build, run
+from ascendcraft.emu import GM, Scalar, aic_renames, build, core_type_split, find_entries, run
+from ascendcraft.emu_kind import kernel_kind
 
 N = 64
+RNG = np.random.default_rng(2929)
 
 # A vector-only kernel whose work is under the vector pass's macro, and a marker of the branch taken: without the macro
 # it would compile to an empty body and leave y as it was.
@@ -29,20 +35,23 @@ extern "C" __global__ __aicore__ __vector__ void scale_vec(GM_ADDR x, GM_ADDR y)
     PipeBarrier<PIPE_ALL>();
     DataCopy(yg, b, N_ELEMS);
 #endif
-#ifdef __DAV_C220_CUBE__
-    static_assert(false, "a vector-only kernel is never compiled for the cube core");
+#if defined(__DAV_C220_CUBE__) || defined(__DAV_CUBE__) || !defined(__DAV_VEC__)
+    static_assert(false, "a vector-only kernel is compiled in the vector pass only, with both of its macros");
 #endif
 }
 """.replace("N_ELEMS", str(N))
 
-# A kernel of both core types (it names the cube's buffers and the vector's): neither macro.
+# A kernel of both core types: each half has exactly one pass's macros.
 MIXED = """
 #include "kernel_operator.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void mixed(GM_ADDR y) {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
-#if defined(__DAV_C220_VEC__) || defined(__DAV_C220_CUBE__)
-    static_assert(false, "one translation unit is not both of the device compiler's passes");
+#if defined(__DAV_C220_VEC__) && defined(__DAV_C220_CUBE__)
+    static_assert(false, "one translation unit is never both of the device compiler's passes");
+#endif
+#if !defined(__DAV_C220_VEC__) && !defined(__DAV_C220_CUBE__)
+    static_assert(false, "each half is one of them");
 #endif
     (void)y;
 }
@@ -69,16 +78,16 @@ def test_an_aiv_only_kernel_by_its_declared_type_gets_the_vector_macro():
     np.testing.assert_array_equal(r.outputs["y"], x * np.float32(3.0))
 
 
-def test_a_cube_only_kernel_gets_the_cube_macro_and_not_the_vector_one():
+def test_a_cube_only_kernel_gets_the_cube_macros_and_not_the_vector_ones():
     cube = """
 #include "kernel_operator.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void cube_only(GM_ADDR y) {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-#ifndef __DAV_C220_CUBE__
+#if !defined(__DAV_C220_CUBE__) || !defined(__DAV_CUBE__)
     static_assert(false, "an AIC-only kernel is compiled in the cube pass");
 #endif
-#ifdef __DAV_C220_VEC__
+#if defined(__DAV_C220_VEC__) || defined(__DAV_VEC__)
     static_assert(false, "and never in the vector pass");
 #endif
     (void)y;
@@ -88,58 +97,128 @@ extern "C" __global__ __aicore__ void cube_only(GM_ADDR y) {
     assert b.ok, b.diagnostics
 
 
-def test_a_mixed_kernel_gets_neither_macro():
-    b = build({"k.cpp": MIXED})
-    assert b.ok, b.diagnostics
-
-
-def test_a_vector_attribute_makes_the_kernel_vector_only_even_where_its_headers_hold_cube_code():
-    """hicann ops-blas cscal: `__global__ __aicore__ __vector__ void cscal(...)`, whose shared headers also name the cube's
-    buffers (a template it never instantiates): the attribute decides, so the kernel is AIV-only, its body under
-    `#ifdef __DAV_C220_VEC__` is compiled, and it runs on one vector core per block."""
-    cube_helper = "template <class T> struct L1Copy { TQue<TPosition::A1, 1> q; };\n"
-    src = VECTOR.replace("using namespace AscendC;\n", "using namespace AscendC;\n" + cube_helper)
-    b = build({"k.cpp": src})
-    assert b.ok, b.diagnostics
-    x = np.arange(N, dtype=np.float32)
-    r = run(b, [GM("x", x), GM("y", np.zeros(N, np.float32), "out")], block_dim=1)
-    assert r.ok, r.diagnostics
-    np.testing.assert_array_equal(r.outputs["y"], x * np.float32(3.0))
-
-
-def test_a_mixed_kernel_that_chooses_code_by_the_macros_builds_with_a_warning_at_the_line():
-    """ops-transformer flash_attention_score keeps its cube side under `#ifdef __DAV_C220_CUBE__`: the emulator's one
-    build compiles neither side's macro code, and says so at the first such line (a warning: the kernel still builds);
-    a kernel of one core type (its macro defined) and a mixed kernel without such lines get no warning."""
-    b = build({"k.cpp": MIXED})
-    warns = [d for d in b.diagnostics if d.kind == "core-type-macro"]
+def test_a_mixed_kernel_is_built_once_per_core_type_each_half_with_its_macros():
+    sources = {"k.cpp": MIXED}
+    entry = find_entries(sources)[0]
     line = next(i for i, s in enumerate(MIXED.splitlines(), 1) if "__DAV_C220_VEC__" in s)
-    assert b.ok and len(warns) == 1 and not warns[0].is_error and warns[0].line == line, b.diagnostics
-    assert "neither __DAV_C220_CUBE__ nor __DAV_C220_VEC__" in warns[0].message and "ASCEND_IS_AIC" in warns[0].hint
-    assert "#if defined(__DAV_C220_VEC__)" in warns[0].render()
-    # the macro test in a header the kernel includes is found there
-    header = "#pragma once\n#ifdef __DAV_C220_CUBE__\nconstexpr int SIDE = 1;\n#else\nconstexpr int SIDE = 2;\n#endif\n"
-    plain = MIXED.replace("#if defined(__DAV_C220_VEC__) || defined(__DAV_C220_CUBE__)\n"
-                          "    static_assert(false, \"one translation unit is not both of the device compiler's passes\");\n"
-                          "#endif\n", "    static_assert(SIDE == 2);\n").replace('using namespace AscendC;',
-                                                                              '#include "side.h"\nusing namespace AscendC;')
-    b = build({"k.cpp": plain, "side.h": header})
-    warns = [d for d in b.diagnostics if d.kind == "core-type-macro"]
-    assert b.ok and [(w.file, w.line) for w in warns] == [("side.h", 2)], b.diagnostics
-    # no warning without such a line, nor for a kernel of one core type
-    b = build({"k.cpp": plain, "side.h": "#pragma once\nconstexpr int SIDE = 2;\n"})
-    assert b.ok and not [d for d in b.diagnostics if d.kind == "core-type-macro"], b.diagnostics
-    b = build({"k.cpp": VECTOR})
-    assert b.ok and not [d for d in b.diagnostics if d.kind == "core-type-macro"], b.diagnostics
+    assert core_type_split(sources, entry) == ("k.cpp", line)
+    b = build(sources)
+    assert b.ok, b.diagnostics
+    assert not [d for d in b.diagnostics if d.kind == "core-type-macro"]   # no warning: the code under them is built
 
 
-def test_the_corpus_marks_such_a_compile_partial():
-    "The conformance corpus records where a kernel's compile left core-type code out (`partial`), so its figures can say so."
+def test_a_mixed_kernel_that_never_tests_the_macros_builds_once():
+    plain = MIXED.split("#if defined")[0] + "    (void)y;\n}\n"
+    assert core_type_split({"k.cpp": plain}, find_entries({"k.cpp": plain})[0]) is None
+    # nor a kernel of one core type (its one build defines its pass's macros)
+    assert core_type_split({"k.cpp": VECTOR}, find_entries({"k.cpp": VECTOR})[0]) is None
+    assert build({"k.cpp": plain}).ok
+
+
+def test_an_error_in_the_cube_pass_only_is_reported_once_at_its_line():
+    """The cube half is compiled, so its errors are the kernel's; code both halves compile reports its error once."""
+    src = MIXED.replace("    (void)y;\n", "#ifdef __DAV_CUBE__\n    static_assert(sizeof(y) == 1, \"the cube pass\");\n"
+                        "#endif\n    int unused_in_both = undefined_name_in_both;\n    (void)y;\n")
+    b = build({"k.cpp": src})
+    assert not b.ok
+    lines = src.splitlines()
+    errors = [d for d in b.diagnostics if d.is_error]
+    cube = [d for d in errors if "the cube pass" in d.message]
+    both = [d for d in errors if "undefined_name_in_both" in d.message]
+    assert len(cube) == 1 and "static_assert" in lines[cube[0].line - 1], errors
+    assert len(both) == 1 and "unused_in_both" in lines[both[0].line - 1], errors
+
+
+# The flash-attention style: the cube side and the vector side of a GEMM + ReLU hand-over chosen by the passes' macros
+# (the run-time ASCEND_IS_AIC form is tests/emu_kernels/good/cross_mixed.cpp's matmul_relu), and a member function of
+# the same name whose body differs by pass, kept out of line: each core runs its own pass's copy.
+CROSS = (Path(__file__).parent / "emu_kernels" / "good" / "cross_mixed.cpp").read_text() + """
+struct Pass {
+    __attribute__((noinline)) static int32_t Id()
+    {
+#if defined(__DAV_CUBE__)
+        return 7;
+#elif defined(__DAV_VEC__)
+        return 9;
+#else
+        return -1;
+#endif
+    }
+};
+
+extern "C" __global__ __aicore__ void matmul_relu_by_pass(GM_ADDR a, GM_ADDR bt, GM_ADDR y, GM_ADDR ws, uint32_t n,
+                                                          uint32_t k, uint32_t tiles)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    MatmulRelu<Bug::None> op;
+    op.Init(a, bt, y, ws, n, k, tiles);
+#ifdef __DAV_C220_CUBE__
+    op.Cube();
+#endif
+#ifdef __DAV_C220_VEC__
+    op.Vector();
+#endif
+}
+
+extern "C" __global__ __aicore__ void pass_ids(GM_ADDR ids)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    GlobalTensor<int32_t> out;
+    out.SetGlobalBuffer((__gm__ int32_t *)ids);
+    const int32_t g = GetBlockIdx() / GetTaskRation();
+    const int32_t row = ASCEND_IS_AIC ? 3 * g : 3 * g + 1 + GetSubBlockIdx();
+    out.SetValue(row, Pass::Id());
+}
+"""
+
+
+def test_each_core_runs_its_own_passs_code_of_a_name_both_halves_define():
+    b = build({"cross.cpp": CROSS}, entry="pass_ids")
+    assert b.ok, b.diagnostics
+    r = run(b, [GM("ids", np.full(9, -5, np.int32), "out")], block_dim=3)
+    assert r.ok, r.diagnostics
+    assert r.outputs["ids"].tolist() == [7, 9, 9] * 3   # the AIC of each group, then its two AIVs
+
+
+def test_a_gemm_whose_cube_and_vector_sides_are_chosen_by_the_macros_matches_numpy():
+    """The hand-over's flags, the workspace and the race checks are the runtime's: one state for both halves."""
+    groups, tiles, n, k = 2, 3, 32, 64
+    m = groups * tiles * 16
+    a = RNG.standard_normal((m, k)).astype(np.float16)
+    bt = RNG.standard_normal((n, k)).astype(np.float16)
+    ref = np.maximum(a.astype(np.float64) @ bt.astype(np.float64).T, 0)
+    b = build({"cross.cpp": CROSS}, entry="matmul_relu_by_pass")
+    assert b.ok, b.diagnostics
+    args = [GM("a", a), GM("bt", bt), GM("y", np.empty((m, n), np.float32), "out"),
+            GM("ws", np.empty(groups * 2 * 16 * n, np.float32), "workspace"),
+            Scalar(n, "uint32_t"), Scalar(k, "uint32_t"), Scalar(tiles, "uint32_t")]
+    r = run(b, args, block_dim=groups)
+    assert r.ok, r.diagnostics
+    assert not r.diagnostics
+    np.testing.assert_allclose(r.outputs["y"], ref, rtol=1e-5, atol=1e-4)
+
+
+def test_the_cube_halfs_functions_strong_data_and_vtables_are_renamed_its_shared_data_not():
+    nm = "\n".join([
+        "0000000000000000 T entry",                       # the kernel's entry
+        "0000000000000010 W _ZN4Pass2IdEv",               # an inline function both halves define
+        "0000000000000000 D g_counter",                   # a kernel's own strong global
+        "0000000000000000 V _ZTV4Impl",                   # a virtual table
+        "0000000000000000 u _ZZN10ascendcraft3emu2wsEvE1p",   # a function-local static of an emulation header
+        "0000000000000000 V _ZTI2Ex",                     # type information
+        "0000000000000000 u g_tPipePtr",                  # an inline variable
+        "0000000000000020 t local_helper",                # already local
+    ])
+    assert [a for a, _ in aic_renames(nm)] == ["entry", "_ZN4Pass2IdEv", "g_counter", "_ZTV4Impl"]
+    assert all(b == a + "__ascendcraft_aic" for a, b in aic_renames(nm))
+
+
+def test_the_corpus_records_a_kernel_built_per_core_type():
+    "The conformance corpus says where a kernel was built per core type (`per_core_type`), so its figures can say so."
     import importlib.util
-    from pathlib import Path
-    spec = importlib.util.spec_from_file_location("corpus_partial", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
+    spec = importlib.util.spec_from_file_location("corpus_split", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
     corpus = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(corpus)
     line = next(i for i, s in enumerate(MIXED.splitlines(), 1) if "__DAV_C220_VEC__" in s)
-    assert corpus.partial_build(build({"k.cpp": MIXED})) == {"partial": f"k.cpp:{line}"}
-    assert corpus.partial_build(build({"k.cpp": VECTOR})) == {}
+    assert corpus.per_core_type(build({"k.cpp": MIXED})) == {"per_core_type": f"k.cpp:{line}"}
+    assert corpus.per_core_type(build({"k.cpp": VECTOR})) == {}

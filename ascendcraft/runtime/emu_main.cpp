@@ -443,6 +443,7 @@ uint64_t vm_bytes() {
 
 // ---- one block ------------------------------------------------------------------------------------------------
 LaunchFn g_fn = nullptr;
+LaunchFn g_aic_fn = nullptr;  // the cube half of a kernel built per core type (declare_aic_launch), or none
 void* const* g_args = nullptr;
 bool g_handlers = false;
 
@@ -467,7 +468,8 @@ void run_block(int block) {
     cross_begin_core(block);
     g_launch->status->block = block;
     try {
-        g_fn(g_args);
+        // a kernel built per core type: the AIC blocks run the cube pass's code, the AIV blocks the vector pass's
+        (g_aic_fn && kernel_on_aic() ? g_aic_fn : g_fn)(g_args);
     } catch (const CoreExit&) {  // the AIC of a mixed launch that serves Matmul requests (emu_sync_cross.cpp)
     }
     finish_block(c);
@@ -600,6 +602,8 @@ void check_value_arg(int index, unsigned long size) {
                ",\"file\":\"\",\"line\":0,\"block\":-1,\"api\":\"\",\"values\":{}}");
     die(4);
 }
+
+void declare_aic_launch(LaunchFn aic) { g_aic_fn = aic; }
 
 int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn tiling) {
     if (argc < 2) { fprintf(stderr, "usage: %s RUN_SPEC\n", argv[0]); return 2; }

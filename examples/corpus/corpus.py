@@ -1389,11 +1389,15 @@ def first_error(build) -> str:
     return (errs[0].message if errs else "")[:200]
 
 
-def partial_build(build) -> dict:
-    """`{"partial": "<file>:<line>"}` where the build compiled a kernel of both core types that chooses code by the
-    device compiler's core-type macros (`emu.core_type_macro_warning`): its "compiles" leaves that code out."""
-    w = next((d for d in build.diagnostics if d.kind == "core-type-macro"), None)
-    return {"partial": f"{w.file}:{w.line}"} if w is not None else {}
+def per_core_type(build) -> dict:
+    """`{"per_core_type": "<file>:<line>"}` where the build is of a kernel of both core types that chooses code by the
+    device compiler's core-type macros (`emu.core_type_split`, the first such line): the emulator compiled it once per
+    core type, as CANN does, so its "compiles" covers the code under either pass's macros."""
+    from ascendcraft.emu import _choose_entry, core_type_split
+    if not build.sources: return {}
+    entry = _choose_entry(build.sources, build.entry or None)
+    where = core_type_split(build.sources, entry) if hasattr(entry, "params") else None   # (not a Diagnostic)
+    return {"per_core_type": f"{where[0]}:{where[1]}"} if where else {}
 
 
 def try_entry(args: tuple, progress: Path | None = None) -> dict:
@@ -1449,7 +1453,7 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             flags = settings.cxxflags + (f" {entry['defines']}" if entry.get("defines") else "")
             sources, chosen = global_scope_entry(read_sources(folder), chosen)
             kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
-            out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **partial_build(kb))
+            out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **per_core_type(kb))
             if project_build and entry["kind"] == "blas-file": out.update(blas_host_check(entry, gitdir, settings))
             _note(progress, out)
             if match and kb.ok and entry["kind"] == "asc-file":
@@ -1492,7 +1496,7 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         one_key = tpl_build_key(kernel_sources)
         kb = build(kernel_sources, inner or project.entry, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"),
                    tiling_key=one_key)
-        out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **partial_build(kb),
+        out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **per_core_type(kb),
                    **({"kernel_key": one_key} if one_key is not None else {}))
         _note(progress, out)
         if not project_build: return out

@@ -33,6 +33,11 @@ const T& value_arg(void* const* args, int index) {
 // tiling-key error.
 void declare_key_build(uint64_t key, const uint64_t* keys, int n, const char* file, int line);
 
+// A mixed kernel that chooses code by the device compiler's core-type macros is built per core type, as CANN builds
+// it (ascendcraft.emu.core_type_split): the driver is the vector half's, and hands over the cube half's entry here,
+// which then runs every AIC block of a launch.
+void declare_aic_launch(LaunchFn aic);
+
 // Reads the run spec named by argv[1], maps GM, runs every block, writes the report.
 int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn tiling);
 

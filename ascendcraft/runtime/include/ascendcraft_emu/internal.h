@@ -447,6 +447,7 @@ void cross_gm_read(const void* p, uint64_t bursts, uint64_t burst_bytes, uint64_
 void atomic_extreme(bool max, Dt dt, uint8_t* dst, const uint8_t* src, uint64_t bytes);
 void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const SrcLoc& loc);
 bool kernel_mixed_aic();  // this core is the AIC of a mixed launch
+bool kernel_on_aic();     // this core is an AIC (of a mixed launch or of a cube-only one)
 bool kernel_declared();   // the build declared the kernel type (cores were laid out by it)
 struct CoreExit {};       // thrown to end a core early: the AIC of a mixed launch becomes the Matmul server
 void check_tiling_key(const Core& c);  // emu_tiling.cpp: at the end of a block
