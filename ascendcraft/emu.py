@@ -800,8 +800,9 @@ RUNTIME_FLAGS = ("-std=c++17", "-O3", "-g1", "-fno-omit-frame-pointer", "-pthrea
 # of -O3's CPU time (these two are the longest files to compile), with no difference a run can measure.
 RUNTIME_COLD_SOURCES = ("emu_main.cpp", "emu_sync_cross.cpp")
 RUNTIME_HOT_UNITS = 2     # translation units the hot (-O3) runtime files are grouped into; the cold ones make one more
-_BUILD_FORMAT = "emu-build-5"  # bump when the layout of a build folder, the driver or the link changes (4: sealed;
-# 5: the kernel keeps its own copy of a definition a host object has too, `kernel_host_duplicates`)
+_BUILD_FORMAT = "emu-build-6"  # bump when the layout of a build folder, the driver or the link changes (4: sealed;
+# 5: the kernel keeps its own copy of a definition a host object has too, `kernel_host_duplicates`; 6: a mixed kernel
+# that tests the core-type macros is built per core type, `core_type_split`)
 
 
 _runtime_hash_memo: dict = {}     # "last": (folders, files, their stat signature, hash) of this process's last hash
@@ -1877,30 +1878,50 @@ def kernel_host_duplicates(nm_output: str, kernel_object: str) -> list[str]:
 AIC_SUFFIX = "__ascendcraft_aic"          # the cube half's own definitions (a kernel built per core type)
 AIC_LAUNCH = "ascendcraft_launch_aic"     # the cube half's entry, as its driver defines it
 AIC_SOURCE, AIC_OBJECT = "__ascendcraft_aic.cpp", "__ascendcraft_aic.o"
-_RENAMED_TYPES = set("TWiDBRGS")           # nm: functions (global, weak, ifunc) and strong data, of any section
+_GROUP_RE = re.compile(r"COMDAT group section \[\s*\d+\] `[^']*' \[([^\]]+)\] contains")
+_GROUP_MEMBER_RE = re.compile(r"\s+\[\s*(\d+)\]\s+\S")
+_SYMBOL_RE = re.compile(r"\s*\d+:\s+[0-9a-fA-F]+\s+\d+\s+(\w+)\s+(\w+)\s+\w+\s+(\w+)\s+(\S+)$")
 
 
-def aic_renames(nm_text: str) -> list[tuple[str, str]]:
-    """The definitions of a kernel's cube half to rename (`nm --defined-only` of its object) -> (name, name +
-    AIC_SUFFIX): every function, global or weak, every strong data symbol, and the virtual tables. Both halves define
-    the same inline functions and template instances, and where the kernel chooses code by the core-type macros their
-    bodies differ: renamed, each half keeps its own, as each core has its own binary on the NPU (a link would otherwise
-    keep one of them for both). Weak and unique data keep their names (inline variables, templates' static members,
-    function-local statics, type information), so the state the emulation's headers define stays one object for the
-    whole program, shared by both halves as by the runtime library."""
-    out = []
-    for line in nm_text.splitlines():
-        parts = line.split()
-        if len(parts) != 3: continue
-        _, t, name = parts
-        if t in _RENAMED_TYPES or (t == "V" and name.startswith(("_ZTV", "_ZTT", "_ZTC"))):
-            out.append((name, name + AIC_SUFFIX))
-    return out
+def aic_renames(readelf_text: str) -> list[tuple[str, str]]:
+    """The definitions of a kernel's cube half to rename (`readelf -gsW` of its object: its COMDAT groups and symbols)
+    -> (name, name + AIC_SUFFIX): every function, global or weak, every strong data symbol, and the virtual tables.
+    Both halves define the same inline functions and template instances, and where the kernel chooses code by the
+    core-type macros their bodies differ: renamed, each half keeps its own, as each core has its own binary on the NPU
+    (a link would otherwise keep one of them for both). Weak and unique data keep their names (inline variables,
+    templates' static members, function-local statics, type information), so the state the emulation's headers define
+    stays one object for the whole program, shared by both halves as by the runtime library.
+
+    The linker keeps one COMDAT group per signature: a group of renamed functions whose signature is a local alias
+    (a constructor's or destructor's `C5` / `D5` group) gets that alias renamed too, or the cube half's group would be
+    dropped with its renamed functions in it; what a group of shared data holds stays shared."""
+    symbols, groups, members = {}, [], None
+    for line in readelf_text.splitlines():
+        if m := _GROUP_RE.match(line):
+            members = []
+            groups.append((m.group(1), members))
+        elif members is not None and (m := _GROUP_MEMBER_RE.match(line)):
+            members.append(m.group(1))
+        elif m := _SYMBOL_RE.match(line):
+            members = None
+            kind, bind, section, name = m.groups()
+            symbols.setdefault(name, (kind, bind, section))
+    renamed = {name for name, (kind, bind, section) in symbols.items()
+               if section not in ("UND", "ABS") and bind != "LOCAL"
+               and (kind in ("FUNC", "IFUNC") or (kind in ("OBJECT", "TLS") and bind == "GLOBAL")
+                    or name.startswith(("_ZTV", "_ZTT", "_ZTC")))}
+    for signature, held in groups:
+        if signature in renamed: continue
+        if symbols.get(signature, ("", ""))[:2] == ("NOTYPE", "LOCAL"):   # a C5 / D5 alias: the group is functions
+            renamed.add(signature)
+        else:                                                             # shared data: all it holds stays shared
+            renamed -= {name for name, (_, _, section) in symbols.items() if section in held}
+    return [(name, name + AIC_SUFFIX) for name in sorted(renamed)]
 
 
 def _aic_half_object(src: Path, tmp: Path, raw: str, limits, settings) -> "sandbox.Finished":
     "The cube half's object `raw` with its definitions renamed (`aic_renames`) into AIC_OBJECT: the last step's result."
-    listed = sandbox.run(["nm", "--defined-only", raw], scratch=tmp, cwd=src, limits=limits, settings=settings)
+    listed = sandbox.run(["readelf", "-gsW", raw], scratch=tmp, cwd=src, limits=limits, settings=settings)
     if listed.returncode != 0: return listed
     (src / "__ascendcraft_aic.syms").write_text("".join(f"{a} {b}\n" for a, b in aic_renames(listed.stdout)))
     return sandbox.run(["objcopy", "--redefine-syms=__ascendcraft_aic.syms", raw, AIC_OBJECT], scratch=tmp, cwd=src,
