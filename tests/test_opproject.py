@@ -20,6 +20,8 @@ PROJECTS = {  # folder -> (op type, tiling keys its cases expect, nested / array
     "rms_scale_custom": ("RmsScaleCustom", {1, 2}),
     "row_norm_custom": ("RowNormCustom", {1, 2}),     # SoftMax / RmsNorm with their host tiling functions
     "scale_by_scalar_custom": ("ScaleByScalarCustom", {1, 2}),   # the OpDef written by a macro, a computed dtype list
+    # a mixed kernel whose cube and vector sides are chosen by the core-type macros: built once per core type
+    "matmul_relu_by_pass_custom": ("MatmulReluByPassCustom", {1, 2}),
 }
 
 
