@@ -2085,14 +2085,18 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
             renamed = _aic_half_object(src, tmp, "__ascendcraft_aic_raw.o", limits, settings)
             return (done, log) if renamed.returncode == 0 else (renamed, log + renamed.stdout + renamed.stderr)
 
+        # the cube half compiles meanwhile on a thread of its own, as the host files do (the halves of a flash
+        # attention kernel take minutes each)
+        aic_pool = ThreadPoolExecutor(1) if split else None
+        aic = aic_pool.submit(compile_aic, bool(main) and prelude.exists()) if aic_pool else None
         try:
             command, done, log, pch = compile_with(main)
             if main and done.returncode != 0 and not prelude.exists():   # the cache was cleared meanwhile: not the kernel's
                 command, done, log, pch = compile_with(None)
-            steps = [(done, log), *([compile_aic(bool(main) and prelude.exists())] if split else []),
-                     *(h.result() for h in hosts)]
+            steps = [(done, log), *([aic.result()] if aic else []), *(h.result() for h in hosts)]
         finally:
             if pool: pool.shutdown()
+            if aic_pool: aic_pool.shutdown()
         if (host_files or split) and not check_only and all(d.returncode == 0 for d, _ in steps):
             if host_files: _keep_kernel_copies(src, tmp, objects, limits, settings)
             done = sandbox.run([settings.cxx, *compile_flags, "__ascendcraft_main.o", *([AIC_OBJECT] if split else []),
