@@ -145,3 +145,23 @@ def test_a_kernel_file_entry_is_its_file_with_what_it_reaches_and_builds_its_fir
     r = run(b, [GM("x", x), GM("y", np.zeros(8, np.float32), "out")], block_dim=1)
     assert r.ok, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"], 2 * x)   # the target's definition chose the body
+
+
+def test_an_include_found_beside_the_ops_own_file_does_not_bring_the_shared_header_of_that_name(tmp_path):
+    # ada_block_sparse_attention's op_host/data_copy_transpose_tiling.h includes "data_copy_transpose_tiling_def.h", which
+    # is beside it (the compiler's first place for a quoted include) and also in utils/inc/tiling/ under another guard:
+    # only the op's own copy is taken (with both, the kernel build saw the tiling struct twice); a shared header no own
+    # file has beside it still comes along
+    root = corpus.SGL_ATTENTIONS
+    files = dict(SGL, **{
+        f"{root}/fa/op_host/fa_tiling.h": '#pragma once\n#include "tt_def.h"\n#include "log/ops_log.h"\n',
+        f"{root}/fa/op_host/tt_def.h": "#pragma once\n// the op's own copy\n",
+        f"{root}/utils/inc/tiling/tt_def.h": "#pragma once\n// the shared copy\n",
+        f"{root}/utils/inc/log/ops_log.h": "#pragma once\n",
+    })
+    gitdir = _git_repo(tmp_path / "repo", files)
+    entry = next(e for e in corpus.collect("sgl-project/sgl-kernel-npu", gitdir) if e["path"].endswith("/fa"))
+    dest = corpus.materialise(entry, gitdir, tmp_path / "copy")
+    have = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*.h"))
+    assert "common_inc/log/ops_log.h" in have and "op_host/tt_def.h" in have
+    assert not any(h.endswith("tiling/tt_def.h") for h in have), have

@@ -849,7 +849,8 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
     commit, path = entry["commit"], entry["path"]
     # (a root with a third element is on the include path of the ops under that folder only)
     roots = [r[:2] for r in COMMON_INCLUDES[entry["repo"]] if len(r) < 3 or path.startswith(r[2] + "/")]
-    own = b"".join(p.read_bytes() for p in dest.rglob("*") if p.is_file())
+    own_files = [p for p in dest.rglob("*") if p.is_file()]
+    own = b"".join(p.read_bytes() for p in own_files)
     common = {}   # (root, repository path): (where it goes, text); a file under two roots goes to both places
     for root, into in roots:
         for f in git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", root + "/").splitlines():
@@ -869,10 +870,18 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
         for i in range(1, r.count("/") + 1): by_tail.setdefault(r.split("/", i)[-1], []).append(f)
     from ascendcraft.emu import INCLUDE_DIR
     include = re.compile(rb'#\s*include\s*[<"]([^>"]+)[>"]')
+    # a quoted include the compiler finds beside the op's own including file is that file, not a shared header of the
+    # same name (sgl-kernel-npu ada_block_sparse_attention's op_host/data_copy_transpose_tiling_def.h, a copy of
+    # utils/inc/tiling/'s under another include guard: both copied, the kernel build saw the tiling struct twice)
+    beside = {n for p in own_files for n in include.findall(p.read_bytes())
+              if (p.parent / n.decode(errors="replace")).is_file()}
     needed, todo = set(), [(None, own)]
     while todo:
         at, text = todo.pop()
         for name in include.findall(text):
+            if at is None and name in beside and not any(
+                    name in include.findall(p.read_bytes()) and not (p.parent / name.decode(errors="replace")).is_file()
+                    for p in own_files): continue
             name = name.decode(errors="replace")
             here = [] if at is None else (by_name.get(posixpath.normpath(posixpath.join(posixpath.dirname(rel[at][1]), name)), [])
                                           or by_repo.get(posixpath.normpath(posixpath.join(posixpath.dirname(at[1]), name)), []))

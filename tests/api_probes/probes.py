@@ -1380,7 +1380,8 @@ NOT_PROBED.update({n: "host tiling API of the sort family (tiling/tiling_api.h),
                    for n in ("GetConcatTmpSize", "GetSortTmpSize", "GetSortMaxMinTmpSize")})
 NOT_PROBED.update({n: "host tiling API of Select with a bytes mask (tiling/tiling_api.h, lib/select/selectwithbytesmask_tiling.h), "
                       "not kernel code: the asc-devkit select example's host code calls it; values in tests/test_emu_select_tiling.py"
-                   for n in ("GetSelectMaxMinTmpSize", "GetSelectWithBytesMaskMaxMinTmpSize")})
+                   for n in ("GetSelectMaxMinTmpSize", "GetSelectWithBytesMaskMaxMinTmpSize", "GetSelectMinTmpSize",
+                             "GetSelectMaxTmpSize", "GetSelectWithBytesMaskMinTmpSize", "GetSelectWithBytesMaskMaxTmpSize")})
 NOT_PROBED.update({n: "host tiling API of Pad / UnPad (tiling/tiling_api.h, lib/pad/pad_tiling.h), not kernel code: the "
                       "asc-devkit pad / unpad examples' host code calls it; values in tests/test_emu_pad_tiling.py"
                    for n in ("GetPadMaxMinTmpSize", "PadTilingFunc", "GetUnPadMaxMinTmpSize", "UnPadTilingFunc")})
