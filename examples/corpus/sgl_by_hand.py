@@ -80,10 +80,88 @@ def tri_inv(gitdir: str, dtype, batch: int = 4, n: int = 32) -> str:
     return f"tri_inv_col_sweep_{name} ({batch} of {n} x {n}): max abs error {err:.2e} ({'ok' if err <= tol else 'MISMATCH'} at {tol:g})"
 
 
+# The Matmul tiling the lora binding computes (op_host/tiling/sgemmc_tiling.cpp's GenerateTiling: A a GM vector, B
+# transposed, C float in UB, for a 1 x hidden_out x rank product), through the emulation's host tiling API; prints the
+# library workspace size, baseM, baseN and the bytes of SGEMMCTilingData {uint32 tilingKey; TCubeTiling}.
+SGEMMC_HOST = r"""
+#include <cstdio>
+#include <cstdlib>
+#include "tiling/tiling_api.h"
+#include "tiling/platform/platform_ascendc.h"
+#pragma pack(push, 1)
+struct Data { uint32_t key; AscendC::tiling::TCubeTiling cube; };
+#pragma pack(pop)
+int main(int argc, char** argv) {
+    const int out = atoi(argv[1]), inner = atoi(argv[2]);
+    auto platform = *platform_ascendc::PlatformAscendCManager::GetInstance();
+    matmul_tiling::MatmulApiTiling t(platform);
+    const auto dt = matmul_tiling::DataType::DT_FLOAT16;
+    t.EnableBias(false);
+    t.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::VECTOR, dt, false);
+    t.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, dt, true);
+    t.SetCType(matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+    t.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, dt);
+    t.SetOrgShape(1, out, inner);
+    t.SetShape(1, out, inner);
+    t.SetBufferSpace(-1, -1, -1);
+    Data d{};
+    if (t.GetTiling(d.cube) == -1) return 1;
+    std::printf("%u %d %d ", platform.GetLibApiWorkSpaceSize(), d.cube.baseM, d.cube.baseN);
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(&d);
+    for (size_t i = 0; i < sizeof(d); ++i) std::printf("%02x", p[i]);
+    std::printf("\n");
+}
+"""
+
+
+def sgemmc_expand(gitdir: str, out_dim: int = 1024, max_rank: int = 16) -> str:
+    """op_host/sgemmc_expand.cpp (LoRA expand, a mixed Matmul kernel): y[t, lo:hi] += x[t, s*r:(s+1)*r] @ W[l][lo:hi, :r]^T
+    for each token t, slice s = [lo, hi), its request's LoRA l and that LoRA's rank r; the Matmul's C comes to UB block
+    by block through the asynchronous Iterate<false>() / GetTensorC<false>(ub) / WaitGetTensorC()."""
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    b = built(gitdir, "csrc/lora/op_kernel/sgemmc_expand_kernel.cpp", "sgemmc_expand")
+    tmp = Path(tempfile.mkdtemp(prefix="sgl_host_"))
+    (tmp / "host.cpp").write_text(SGEMMC_HOST)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "host.cpp", "-o", "host"], cwd=tmp, check=True)
+    o = subprocess.run([str(tmp / "host"), str(out_dim), str(max_rank)], capture_output=True, text=True, check=True).stdout.split()
+    lib, base_m, base_n, tiling = int(o[0]), int(o[1]), int(o[2]), bytes.fromhex(o[3])
+    slices = 2
+    offsets = np.array([0, out_dim // 2, out_dim], np.int32)
+    seq_len = np.array([2, 1], np.int32)                 # request 0: tokens 0-1, request 1: token 2
+    lora_idx = np.array([1, 0], np.int32)
+    ranks = np.array([max_rank, max_rank // 2], np.int32)
+    batch = int(seq_len.sum())
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((batch, slices * max_rank)).astype(np.float16)
+    w = rng.standard_normal((2, out_dim, max_rank)).astype(np.float16)
+    y = rng.standard_normal((batch, out_dim)).astype(np.float16)
+    ws = lib + batch * slices * base_m * base_n * 4
+    u32 = lambda v: Scalar(v, "uint32_t")
+    r = run(b, [GM("x", x), GM("weight", w), GM("lora_indices", lora_idx), u32(2), GM("seq_len", seq_len), u32(2),
+                GM("lora_ranks", ranks), u32(2), GM("slice_offsets", offsets), u32(3), GM("y_in", y),
+                GM("y_out", y.copy(), "inout"), u32(batch), u32(max_rank), u32(out_dim),
+                GM("workspace", np.zeros(ws, np.uint8), "workspace"), GM("tiling", np.frombuffer(tiling, np.uint8))],
+            block_dim=batch * slices)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    want = y.astype(np.float64)
+    for t, req in enumerate([0, 0, 1]):
+        lo_ra, rk = lora_idx[req], ranks[lora_idx[req]]
+        for s in range(slices):
+            lo, hi = offsets[s], offsets[s + 1]
+            want[t, lo:hi] += x[t, s * rk:(s + 1) * rk].astype(np.float64) @ w[lo_ra, lo:hi, :rk].astype(np.float64).T
+    got = r.outputs["y_out"].astype(np.float64)
+    ulp = np.spacing(np.abs(want).astype(np.float16)).astype(np.float64)
+    ok = bool(np.all(np.abs(got - want) <= ulp))
+    blocks = (out_dim // 2 + base_n - 1) // base_n
+    return (f"sgemmc_expand ({batch} tokens, {slices} slices of {out_dim // 2}, ranks {ranks.tolist()}, {blocks} blocks of C per "
+            f"slice): max abs error {np.max(np.abs(got - want)):.2e} ({'ok' if ok else 'MISMATCH'}: within one fp16 ulp)")
+
+
 def main(argv=None) -> int:
     gitdir = (argv or sys.argv[1:])[0]
     for line in (apply_token_bitmask(gitdir, np.float32), apply_token_bitmask(gitdir, np.float16),
-                 tri_inv(gitdir, np.float32), tri_inv(gitdir, np.float16, n=16)):
+                 tri_inv(gitdir, np.float32), tri_inv(gitdir, np.float16, n=16), sgemmc_expand(gitdir)):
         print(line, flush=True)
     return 0
 
