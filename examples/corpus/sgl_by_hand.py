@@ -158,10 +158,36 @@ def sgemmc_expand(gitdir: str, out_dim: int = 1024, max_rank: int = 16) -> str:
             f"slice): max abs error {np.max(np.abs(got - want)):.2e} ({'ok' if ok else 'MISMATCH'}: within one fp16 ulp)")
 
 
+def bgmv_expand(gitdir: str, batch: int = 5, rank: int = 16, hidden: int = 4608, full: int = 5120, offset: int = 256) -> str:
+    """op_host/bgmv_expand.cpp (LoRA expand of one token per row, vector only): y[t, offset:offset+hidden] +=
+    W[idx[t]] @ x[t] (x float32, W and y half), rows with idx < 0 left alone; tokens split ceil(batch / 40) per core.
+    hidden = 4096 + 512 takes both the whole-tile loop and the kernel's last, partial iteration."""
+    b = built(gitdir, "csrc/lora/op_kernel/bgmv_expand_kernel.cpp", "bgmv_expand_half")
+    idx = np.array([2, 0, -1, 1, 0][:batch], np.int64)
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((batch, rank)).astype(np.float32)
+    w = (rng.standard_normal((3, hidden, rank)) * 0.25).astype(np.float16)
+    y = rng.standard_normal((batch, full)).astype(np.float16)
+    per = (batch + AIV_CORES - 1) // AIV_CORES
+    u32 = lambda v: Scalar(v, "uint32_t")
+    r = run(b, [GM("x", x), GM("weight", w), GM("indices", idx), u32(batch), GM("y_in", y), GM("y_out", y.copy(), "inout"),
+                u32(batch), u32(per), u32(rank), u32(hidden), u32(offset), u32(full)], block_dim=(batch + per - 1) // per)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    want = y.astype(np.float64)
+    for t in range(batch):
+        if idx[t] >= 0: want[t, offset:offset + hidden] += w[idx[t]].astype(np.float64) @ x[t].astype(np.float64)
+    got = r.outputs["y_out"].astype(np.float64)
+    ulp = np.spacing(np.abs(want).astype(np.float16)).astype(np.float64)
+    ok = bool(np.all(np.abs(got - want) <= ulp)) and np.array_equal(got[idx < 0], y[idx < 0].astype(np.float64))
+    return (f"bgmv_expand_half ({batch} tokens, rank {rank}, {hidden} of {full} columns): max abs error "
+            f"{np.max(np.abs(got - want)):.2e} ({'ok' if ok else 'MISMATCH'}: within one fp16 ulp, the idx -1 row untouched)")
+
+
 def main(argv=None) -> int:
     gitdir = (argv or sys.argv[1:])[0]
     for line in (apply_token_bitmask(gitdir, np.float32), apply_token_bitmask(gitdir, np.float16),
-                 tri_inv(gitdir, np.float32), tri_inv(gitdir, np.float16, n=16), sgemmc_expand(gitdir)):
+                 tri_inv(gitdir, np.float32), tri_inv(gitdir, np.float16, n=16), sgemmc_expand(gitdir),
+                 bgmv_expand(gitdir)):
         print(line, flush=True)
     return 0
 
