@@ -183,11 +183,44 @@ def bgmv_expand(gitdir: str, batch: int = 5, rank: int = 16, hidden: int = 4608,
             f"{np.max(np.abs(got - want)):.2e} ({'ok' if ok else 'MISMATCH'}: within one fp16 ulp, the idx -1 row untouched)")
 
 
+def cache_loc_assign(gitdir: str) -> str:
+    """op_host/cache_loc_assign.cpp (mode 0, the KV-cache slot table): token_pool[req[i], start[i]:end[i]] = the next
+    end[i] - start[i] entries of out_cache_loc, rows spread over the 40 vector cores (int64 request indices: key 2). The
+    kernel reads batch x MAX_STEP (16) entries of out_cache_loc whatever its length (here 45 of 96): past the tensor's
+    end, inside the block torch_npu's allocator gives it, so the run uses that allocation (gm_padding="torch_npu"); with
+    each tensor's own bytes only ("strict") it stops there with gm-out-of-bounds."""
+    b = built(gitdir, "csrc/cache_location_assign/op_kernel/cache_loc_assign_kernel.cpp", "cache_loc_assign")
+    pool, row, vcore = 8, 64, AIV_CORES
+    req = np.array([3, 0, 5, 7, 1, 6], np.int64)
+    start = np.array([0, 10, 40, 5, 47, 20], np.int64)
+    steps = np.array([4, 16, 1, 9, 3, 12], np.int64)
+    end, batch = start + steps, len(req)
+    loc = np.arange(1000, 1000 + int(steps.sum()), dtype=np.int32)
+    tp = np.full((pool, row), -7, np.int32)
+    a32, a64 = (lambda c: (c + 7) // 8 * 8), (lambda c: (c + 3) // 4 * 4)
+    tiling = np.array([2, vcore, pool, batch, batch // vcore, batch % vcore, row, a64(batch), a64(batch) * 8, a32(16),
+                       a32(16) * 4, a64(batch), a64(batch) * 8, batch * 16, a32(batch * 16), a32(batch * 16) * 4],
+                      np.uint64)                                     # AssignCacheTillingData, as getTiling fills it
+    args = [GM("req_pool_indices", req), GM("token_pool", tp.copy(), "inout"), GM("start_offset", start),
+            GM("end_offset", end), GM("out_cache_loc", loc), GM("tiling", tiling.view(np.uint8)), Scalar(0, "uint32_t")]
+    strict = run(b, args, block_dim=vcore)
+    over = next((d for d in strict.diagnostics if d.kind == "gm-out-of-bounds"), None)
+    r = run(b, args, block_dim=vcore, gm_padding="torch_npu")
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    want, k = tp.copy(), 0
+    for i in range(batch):
+        want[req[i], start[i]:end[i]] = loc[k:k + steps[i]]
+        k += steps[i]
+    ok = np.array_equal(r.outputs["token_pool"], want)
+    return (f"cache_loc_assign ({batch} requests, {len(loc)} slots, {vcore} cores, torch_npu allocation): "
+            f"{'exact' if ok else 'MISMATCH'}; strict: {'gm-out-of-bounds at line ' + str(over.line) if over else 'no over-read'}")
+
+
 def main(argv=None) -> int:
     gitdir = (argv or sys.argv[1:])[0]
     for line in (apply_token_bitmask(gitdir, np.float32), apply_token_bitmask(gitdir, np.float16),
                  tri_inv(gitdir, np.float32), tri_inv(gitdir, np.float16, n=16), sgemmc_expand(gitdir),
-                 bgmv_expand(gitdir)):
+                 bgmv_expand(gitdir), cache_loc_assign(gitdir)):
         print(line, flush=True)
     return 0
 
