@@ -216,11 +216,36 @@ def cache_loc_assign(gitdir: str) -> str:
             f"{'exact' if ok else 'MISMATCH'}; strict: {'gm-out-of-bounds at line ' + str(over.line) if over else 'no over-read'}")
 
 
+def assign_cache_op(gitdir: str) -> str:
+    """op_host/assign_cache.cpp, as the repository's tests/python/sgl_kernel_npu/test_inplace_assign_cache.py calls it:
+    dst[b, dst_start[b]:dst_end[b]] = src[src_start[b]:src_end[b]] (src the flat out_cache_loc, its starts the cumulative
+    lengths); rows over 40 vector cores, each row's last burst merged into dst's own data and ordered across cores with
+    IBSet / IBWait on the sync buffer."""
+    b = built(gitdir, "csrc/assign_cache_op/op_kernel/assign_cache_op.cpp", "assign_cache_op")
+    batch, length, cores = 6, 64, AIV_CORES
+    start = np.array([0, 10, 40, 5, 47, 20], np.int64)
+    steps = np.array([4, 16, 1, 9, 3, 12], np.int64)
+    end, cum = start + steps, np.cumsum(steps)
+    s_start, s_end = np.concatenate([[0], cum[:-1]]).astype(np.int64), cum.astype(np.int64)
+    src = np.arange(1000, 1000 + int(cum[-1]), dtype=np.int32)
+    dst = np.full((batch, length), -7, np.int32)
+    sync_bytes = cores * 32 * 2 + 32
+    tiling = np.array([batch, length, 4, sync_bytes, UB_BYTES], np.uint32)   # CustomAssignTilingData
+    r = run(b, [GM("dst", dst.copy(), "inout"), GM("src", src), GM("dst_start", start), GM("dst_end", end),
+                GM("src_start", s_start), GM("src_end", s_end), GM("sync", np.zeros(sync_bytes, np.uint8), "inout"),
+                GM("tiling", tiling.view(np.uint8))], block_dim=cores)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    want = dst.copy()
+    for i in range(batch): want[i, start[i]:end[i]] = src[s_start[i]:s_end[i]]
+    ok = np.array_equal(r.outputs["dst"], want)
+    return f"assign_cache_op int32 ({batch} rows of {length}, {len(src)} values, {cores} cores): {'exact' if ok else 'MISMATCH'}"
+
+
 def main(argv=None) -> int:
     gitdir = (argv or sys.argv[1:])[0]
     for line in (apply_token_bitmask(gitdir, np.float32), apply_token_bitmask(gitdir, np.float16),
                  tri_inv(gitdir, np.float32), tri_inv(gitdir, np.float16, n=16), sgemmc_expand(gitdir),
-                 bgmv_expand(gitdir), cache_loc_assign(gitdir)):
+                 bgmv_expand(gitdir), cache_loc_assign(gitdir), assign_cache_op(gitdir)):
         print(line, flush=True)
     return 0
 
