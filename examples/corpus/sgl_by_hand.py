@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import corpus  # noqa: E402
 
 from ascendcraft.config import load_settings  # noqa: E402
-from ascendcraft.emu import GM, Scalar, build, read_sources, run  # noqa: E402
+from ascendcraft.emu import GM, Scalar, Workspace, build, read_sources, run  # noqa: E402
 
 REPO = "sgl-project/sgl-kernel-npu"
 AIV_CORES = 40   # an A2/A3's vector cores (GetCoreNumAiv)
@@ -114,6 +114,56 @@ int main(int argc, char** argv) {
 """
 
 
+def sgemmc_tiling(out_dim: int, inner: int):
+    "The binding's GenerateTiling for a 1 x out_dim x inner product: (lib workspace bytes, baseM, baseN, tiling bytes)."
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    tmp = Path(tempfile.mkdtemp(prefix="sgl_host_"))
+    (tmp / "host.cpp").write_text(SGEMMC_HOST)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "host.cpp", "-o", "host"], cwd=tmp, check=True)
+    o = subprocess.run([str(tmp / "host"), str(out_dim), str(inner)], capture_output=True, text=True, check=True).stdout.split()
+    return int(o[0]), int(o[1]), int(o[2]), bytes.fromhex(o[3])
+
+
+def sgemmc_shrink(gitdir: str, hidden: int = 256, max_rank: int = 32) -> str:
+    """op_host/sgemmc_shrink.cpp (LoRA shrink, a mixed Matmul kernel): y[t, s*r:(s+1)*r] = scale[l] * x[t] @ W[l][s]^T
+    (W[l] packed [slices, r, hidden] by the LoRA's rank r), cast to half; ranks multiples of 16 (the kernel's output burst
+    is baseN halves in 32-byte blocks)."""
+    b = built(gitdir, "csrc/lora/op_kernel/sgemmc_shrink_kernel.cpp", "sgemmc_shrink")
+    lib, base_m, base_n, tiling = sgemmc_tiling(max_rank, hidden)
+    slices = 2
+    seq_len = np.array([2, 1], np.int32)
+    lora_idx = np.array([1, 0], np.int32)
+    ranks = np.array([max_rank, max_rank // 2], np.int32)
+    scales = np.array([0.5, 2.0], np.float16)
+    batch = int(seq_len.sum())
+    rng = np.random.default_rng(13)
+    x = (rng.standard_normal((batch, hidden)) * 0.25).astype(np.float16)
+    w = (rng.standard_normal((2, slices * max_rank * hidden)) * 0.25).astype(np.float16)
+    y = np.full((batch, slices * max_rank), -7, np.float16)
+    u32 = lambda v: Scalar(v, "uint32_t")
+    r = run(b, [GM("x", x), GM("weight", w), GM("lora_indices", lora_idx), u32(2), GM("seq_len", seq_len), u32(2),
+                GM("lora_ranks", ranks), u32(2), GM("lora_scales", scales), u32(2), GM("y", y, "inout"), u32(batch),
+                u32(hidden), u32(max_rank), u32(slices),
+                Workspace(lib + batch * slices * base_m * base_n * 4),
+                GM("tiling", np.frombuffer(tiling, np.uint8))], block_dim=batch * slices)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    want = np.zeros((batch, slices * max_rank))
+    for t, req in enumerate([0, 0, 1]):
+        l = lora_idx[req]
+        rk = int(ranks[l])
+        wl = w[l, :slices * rk * hidden].reshape(slices, rk, hidden).astype(np.float64)
+        for s in range(slices):
+            want[t, s * rk:(s + 1) * rk] = float(scales[l]) * (wl[s] @ x[t].astype(np.float64))
+    got = r.outputs["y"].astype(np.float64)
+    ulp = np.spacing(np.abs(want).astype(np.float16)).astype(np.float64)
+    written = want != 0                   # a rank-16 LoRA's row fills 2 x 16 of its 64 columns; the rest keeps -7
+    err = np.abs(got - want)[written]
+    ok = bool(np.all(err <= ulp[written])) and bool(np.all(got[~written] == -7))
+    return (f"sgemmc_shrink ({batch} tokens, hidden {hidden}, {slices} slices, ranks {ranks.tolist()}): max abs error "
+            f"{err.max():.2e} ({'ok' if ok else 'MISMATCH'}: within one fp16 ulp, the columns past a row's rank untouched)")
+
+
 def sgemmc_expand(gitdir: str, out_dim: int = 1024, max_rank: int = 16) -> str:
     """op_host/sgemmc_expand.cpp (LoRA expand, a mixed Matmul kernel): y[t, lo:hi] += x[t, s*r:(s+1)*r] @ W[l][lo:hi, :r]^T
     for each token t, slice s = [lo, hi), its request's LoRA l and that LoRA's rank r; the Matmul's C comes to UB block
@@ -121,11 +171,7 @@ def sgemmc_expand(gitdir: str, out_dim: int = 1024, max_rank: int = 16) -> str:
     import subprocess
     from ascendcraft.emu import INCLUDE_DIR
     b = built(gitdir, "csrc/lora/op_kernel/sgemmc_expand_kernel.cpp", "sgemmc_expand")
-    tmp = Path(tempfile.mkdtemp(prefix="sgl_host_"))
-    (tmp / "host.cpp").write_text(SGEMMC_HOST)
-    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "host.cpp", "-o", "host"], cwd=tmp, check=True)
-    o = subprocess.run([str(tmp / "host"), str(out_dim), str(max_rank)], capture_output=True, text=True, check=True).stdout.split()
-    lib, base_m, base_n, tiling = int(o[0]), int(o[1]), int(o[2]), bytes.fromhex(o[3])
+    lib, base_m, base_n, tiling = sgemmc_tiling(out_dim, max_rank)
     slices = 2
     offsets = np.array([0, out_dim // 2, out_dim], np.int32)
     seq_len = np.array([2, 1], np.int32)                 # request 0: tokens 0-1, request 1: token 2
@@ -141,7 +187,7 @@ def sgemmc_expand(gitdir: str, out_dim: int = 1024, max_rank: int = 16) -> str:
     r = run(b, [GM("x", x), GM("weight", w), GM("lora_indices", lora_idx), u32(2), GM("seq_len", seq_len), u32(2),
                 GM("lora_ranks", ranks), u32(2), GM("slice_offsets", offsets), u32(3), GM("y_in", y),
                 GM("y_out", y.copy(), "inout"), u32(batch), u32(max_rank), u32(out_dim),
-                GM("workspace", np.zeros(ws, np.uint8), "workspace"), GM("tiling", np.frombuffer(tiling, np.uint8))],
+                Workspace(ws), GM("tiling", np.frombuffer(tiling, np.uint8))],
             block_dim=batch * slices)
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     want = y.astype(np.float64)
@@ -245,7 +291,7 @@ def main(argv=None) -> int:
     gitdir = (argv or sys.argv[1:])[0]
     for line in (apply_token_bitmask(gitdir, np.float32), apply_token_bitmask(gitdir, np.float16),
                  tri_inv(gitdir, np.float32), tri_inv(gitdir, np.float16, n=16), sgemmc_expand(gitdir),
-                 bgmv_expand(gitdir), cache_loc_assign(gitdir), assign_cache_op(gitdir)):
+                 sgemmc_shrink(gitdir), bgmv_expand(gitdir), cache_loc_assign(gitdir), assign_cache_op(gitdir)):
         print(line, flush=True)
     return 0
 
