@@ -165,3 +165,20 @@ def test_an_include_found_beside_the_ops_own_file_does_not_bring_the_shared_head
     have = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*.h"))
     assert "common_inc/log/ops_log.h" in have and "op_host/tt_def.h" in have
     assert not any(h.endswith("tiling/tt_def.h") for h in have), have
+
+
+def test_match_entry_reports_each_entrys_runs_as_a_corpus_result(monkeypatch):
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import sgl_by_hand
+
+    def stops(gitdir):
+        raise AssertionError("k.cpp:3: error[gm-out-of-bounds]: ...")
+    monkeypatch.setattr(sgl_by_hand, "RUNNERS", {"a.cpp": (lambda g: "a: exact", lambda g: "a fp16: ok"),
+                                                 "b.cpp": (lambda g: "b: exact", lambda g: "b fp16: MISMATCH"),
+                                                 "c.cpp": (stops,)})
+    m = lambda path: sgl_by_hand.match_entry({"path": path}, "<git dir>")
+    assert m("a.cpp") == {"match": "pass", "match_detail": "a: exact; a fp16: ok"}
+    assert m("b.cpp") == {"match": "mismatch", "match_detail": "b fp16: MISMATCH"}
+    assert m("c.cpp")["match"] == "run-error" and "gm-out-of-bounds" in m("c.cpp")["match_detail"]
+    assert m("d.cpp") == {}                      # no run for this entry: outside the run / match columns

@@ -1584,6 +1584,12 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **partial_build(kb))
             if project_build and entry["kind"] == "blas-file": out.update(blas_host_check(entry, gitdir, settings))
             _note(progress, out)
+            if match and kb.ok and entry["kind"] == "kernel-file" and entry["repo"] == "sgl-project/sgl-kernel-npu":
+                try:   # runs against NumPy with the torch bindings' arguments written out (sgl_by_hand.py)
+                    from sgl_by_hand import match_entry
+                    out.update(match_entry(entry, gitdir))
+                except Exception as e:  # noqa: BLE001 - the harness's own code: not the kernel's compile
+                    out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
             if match and kb.ok and entry["kind"] == "asc-file":
                 try:
                     out.update(match_asc(entry, gitdir, kb))

@@ -4,7 +4,8 @@
     python examples/corpus/sgl_by_hand.py <sgl-kernel-npu git dir>
 
 Each kernel is materialised as the corpus does (the file and what it reaches, the CMake target's definitions) and built
-with the emulator; the result is compared with NumPy. Prints one line per run."""
+with the emulator; the result is compared with NumPy. Prints one line per run. `corpus.py run --match` calls the same
+runs for these entries (match_entry)."""
 import json
 import sys
 import tempfile
@@ -287,12 +288,38 @@ def assign_cache_op(gitdir: str) -> str:
     return f"assign_cache_op int32 ({batch} rows of {length}, {len(src)} values, {cores} cores): {'exact' if ok else 'MISMATCH'}"
 
 
+# The runs of each kernel-file entry, by its path: what `corpus.py run --match` calls for this source (match_entry).
+RUNNERS = {
+    "csrc/apply_token_bitmask/op_kernel/apply_token_bitmask.cpp":
+        (lambda g: apply_token_bitmask(g, np.float32), lambda g: apply_token_bitmask(g, np.float16)),
+    "csrc/tri_inv/op_kernel/tri_inv_kernel.cpp": (lambda g: tri_inv(g, np.float32), lambda g: tri_inv(g, np.float16, n=16)),
+    "csrc/lora/op_kernel/sgemmc_expand_kernel.cpp": (sgemmc_expand,),
+    "csrc/lora/op_kernel/sgemmc_shrink_kernel.cpp": (sgemmc_shrink,),
+    "csrc/lora/op_kernel/bgmv_expand_kernel.cpp": (bgmv_expand,),
+    "csrc/cache_location_assign/op_kernel/cache_loc_assign_kernel.cpp": (cache_loc_assign,),
+    "csrc/assign_cache_op/op_kernel/assign_cache_op.cpp": (assign_cache_op,),
+}
+
+
+def match_entry(entry: dict, gitdir: str) -> dict:
+    """The entry's runs against NumPy (RUNNERS) as corpus results: match "pass" when every run agrees, "mismatch" when
+    one does not, "run-error" when one stops (the emulator's diagnostic); {} for an entry with no run here."""
+    runs = RUNNERS.get(entry["path"])
+    if not runs: return {}
+    lines = []
+    for fn in runs:
+        try:
+            lines.append(fn(gitdir))
+        except AssertionError as e:
+            return {"match": "run-error", "match_detail": str(e)[:300]}
+    bad = [l for l in lines if "MISMATCH" in l]
+    return {"match": "mismatch" if bad else "pass", "match_detail": "; ".join(bad or lines)[:300]}
+
+
 def main(argv=None) -> int:
     gitdir = (argv or sys.argv[1:])[0]
-    for line in (apply_token_bitmask(gitdir, np.float32), apply_token_bitmask(gitdir, np.float16),
-                 tri_inv(gitdir, np.float32), tri_inv(gitdir, np.float16, n=16), sgemmc_expand(gitdir),
-                 sgemmc_shrink(gitdir), bgmv_expand(gitdir), cache_loc_assign(gitdir), assign_cache_op(gitdir)):
-        print(line, flush=True)
+    for runs in RUNNERS.values():
+        for fn in runs: print(fn(gitdir), flush=True)
     return 0
 
 
