@@ -559,39 +559,55 @@ _GLOBAL_MACRO_RE = re.compile(r"(?m)^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]
 _DEFINE_RE = re.compile(r"(?m)^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)\((?P<args>[^)]*)\)(?P<body>(?:[^\n]*\\\n)*[^\n]*)")
 
 
+_PASTED_VOID_RE = re.compile(r'\bvoid\s+(?P<name>[A-Za-z_]\w*(?:\s*##\s*\w+)*)\s*\((?P<params>[^)]*)\)\s*\{')
+
+
+def _expand_macro_text(text: str, params: list[str], args: list[str]) -> str:
+    "A function-like macro's body text with its parameters replaced by an invocation's arguments and `##` pasted."
+    bound = dict(zip(params, args))
+    text = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: bound.get(m.group(0), m.group(0)), text)
+    return re.sub(r"\s*##\s*", "", text)
+
+
 def _macro_entries(sources: dict[str, str]) -> list[Entry]:
     """Entries a function-like macro writes (hicann ops-nn sync_batch_norm_gather_stats: a header defines
     SYNC_BATCH_NORM_GATHER_STATS_KERNEL_ENTRY(KernelClass), the extern "C" __global__ function with its parameters, and
     the A2 and the 310P kernel headers each invoke it once; the .cpp includes one of them per `#if __CCE_AICORE__`).
     Each is found in the .cpp file that includes (directly or through its headers) a header invoking the macro, at the
-    line of that #include, with the parameters the macro's body writes (not built from the macro's own arguments)."""
-    macros = {}   # macro name -> (entry name, parameter text)
+    line of that #include, with the parameters the macro's body writes; a macro whose entry name or parameters use its
+    own arguments (sgl-kernel-npu's lora kernels: `#define BGMV_EXPAND_TYPE_DECLARE(TYPE) extern "C" __global__
+    __aicore__ void bgmv_expand_##TYPE(...)`, then `BGMV_EXPAND_TYPE_DECLARE(half)`) writes one entry per invocation,
+    named and typed by that invocation's arguments, as the preprocessor expands it. An invocation in the .cpp itself is
+    found at its own line."""
+    macros = {}   # macro name -> (its parameters, entry name text, parameter text)
     for text in sources.values():
         for d in _DEFINE_RE.finditer(blank_comments(text)):
             body = d["body"].replace("\\\n", " ")
             if not re.search(r"\b__global__\b", body): continue
-            m = _VOID_RE.search(body)
-            args = {a.strip() for a in d["args"].split(",") if a.strip()}
-            if m and not args & set(re.findall(r"\w+", m["name"] + " " + m["params"])):
-                macros[d["name"]] = (m["name"], m["params"])
+            m = _PASTED_VOID_RE.search(body)
+            if m: macros[d["name"]] = ([a.strip() for a in d["args"].split(",")], m["name"], m["params"])
     if not macros: return []
-    invoked = {}   # file -> the macros it invokes (outside #define lines)
+    invoked = {}   # file -> [(line, entry name, parameter text)] of the macro invocations it has (outside directives)
     for f, text in sources.items():
-        code = "\n".join(l for l in blank_comments(text).replace("\\\n", " ").split("\n") if not l.lstrip().startswith("#"))
-        names = [n for n in macros if re.search(rf"(?m)^\s*{n}\s*\(", code)]
-        if names: invoked[f] = names
+        code = re.sub(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", lambda m: "\n" * m.group(0).count("\n"), blank_comments(text))
+        for name, (params, entry, plist) in macros.items():
+            for call in re.finditer(rf"(?m)^\s*{name}\s*\(([^()]*)\)", code):
+                args = [a.strip() for a in call.group(1).split(",")]
+                invoked.setdefault(f, []).append((code.count("\n", 0, call.start(1)) + 1,
+                                                  _expand_macro_text(entry, params, args), _expand_macro_text(plist, params, args)))
     found = []
+    entry_of = lambda name, params, file, line: Entry(name, file, line, tuple(
+        parse_param(p, i) for i, p in enumerate(p for p in params.split(",") if p.strip() and p.strip() != "void")))
     for file, text in sources.items():
         if not file.endswith((".cpp", ".cc", ".cxx", ".asc")): continue
+        found += [entry_of(name, params, file, line) for line, name, params in invoked.get(file, [])]
         code = blank_comments(text)
         for inc in re.finditer(r'(?m)^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', code):
             local = os.path.normpath(os.path.join(os.path.dirname(file), inc.group(1)))
             start = [local] if local in sources else sorted(n for n in sources if n.endswith("/" + inc.group(1)))[:1]
             reached = [g for s in start for g in included_sources(sources, s) if g in invoked]
-            for name, params in dict.fromkeys(macros[n] for g in reached for n in invoked[g]):
-                plist = [p for p in params.split(",") if p.strip() and p.strip() != "void"]
-                found.append(Entry(name, file, code.count("\n", 0, inc.start()) + 1,
-                                   tuple(parse_param(p, i) for i, p in enumerate(plist))))
+            for name, params in dict.fromkeys((n, p) for g in reached for _, n, p in invoked[g]):
+                found.append(entry_of(name, params, file, code.count("\n", 0, inc.start()) + 1))
     return found
 
 # %% ../nbs/10_emu.ipynb #d4729e59

@@ -377,3 +377,23 @@ def test_a_batched_catlass_gemm_passes_its_batch_count():
     assert "arguments{batchCount, problemShape, deviceA, deviceB, deviceC}" in form["source"]
     # a batch count without the batched golden (or the reverse): no run derived
     assert corpus.catlass_gemm_run("x.cpp", host.replace("ComputeBatchedMatmul(batchCount, ", "ComputeMatmul(")) is None
+
+
+def test_the_pre_quantisation_names_compile_and_fixpipe_with_one_is_a_named_error(tmp_path):
+    # sgl-kernel-npu's attention templates name QuantMode_t::QF322F16_PRE / QF322BF16_PRE in constant tables built for
+    # A2 (the device compiler's enum has them); the emulated Fixpipe does not make that conversion: an error at the call
+    src = GEMM.read_text()
+    old = "        if constexpr (std::is_same<OT, half>::value) p.quantPre = QuantMode_t::F322F16;"
+    assert src.count(old) == 1
+    (tmp_path / "gemm.cpp").write_text(src.replace(old, old.replace("F322F16;", "QF322F16_PRE;")))
+    m, n, k = 32, 48, 64
+    rng = np.random.default_rng(5)
+    a, bm = rng.standard_normal((m, k)).astype(np.float16), rng.standard_normal((k, n)).astype(np.float16)
+    from ascendcraft.emu import Scalar
+    b = build(tmp_path / "gemm.cpp", entry="gemm_f16")
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.zeros((m, n), np.float16), "out"), Scalar(m, "uint32_t"),
+                Scalar(n, "uint32_t"), Scalar(k, "uint32_t")], block_dim=1)
+    errs = [d for d in r.diagnostics if d.is_error]
+    assert not r.ok and errs[0].kind == "fixpipe-quant" and "quantPre = 11" in errs[0].message, r.diagnostics
+    assert errs[0].file == "gemm.cpp" and errs[0].line

@@ -291,3 +291,44 @@ def test_a_check_only_build_reports_the_front_ends_errors_and_makes_no_binary():
     # what it does not check: the link (an undefined function is found by the full build only)
     undefined = {"k.cpp": KERNEL.replace("TPipe pipe;", "void Helper(); Helper();\n    TPipe pipe;")}
     assert build(undefined, check_only=True).ok and build(undefined).errors[0].kind == "link-error"
+
+
+PASTED = """#include "kernel_operator.h"
+template <typename T>
+class Twice {
+public:
+    __aicore__ inline void Run(GM_ADDR x, GM_ADDR y, uint32_t n) {
+        AscendC::GlobalTensor<T> xg, yg;
+        xg.SetGlobalBuffer((__gm__ T*)x, n);
+        yg.SetGlobalBuffer((__gm__ T*)y, n);
+        for (uint32_t i = 0; i < n; ++i) yg.SetValue(i, (T)((float)xg.GetValue(i) * 2.0f));
+    }
+};
+
+#define TWICE_TYPE_DECLARE(TYPE)                                             \\
+    extern "C" __global__ __aicore__ void twice_##TYPE(GM_ADDR x, GM_ADDR y, \\
+                                                        uint32_t n)         \\
+    {                                                                        \\
+        Twice<TYPE> op;                                                      \\
+        op.Run(x, y, n);                                                     \\
+    }
+
+TWICE_TYPE_DECLARE(half)
+#if (__CCE_AICORE__ >= 220)
+TWICE_TYPE_DECLARE(float)
+#endif
+"""
+
+
+def test_entries_a_macro_names_by_its_argument_are_one_per_invocation_and_run():
+    # sgl-kernel-npu's lora kernels: `#define BGMV_EXPAND_TYPE_DECLARE(TYPE) extern "C" __global__ __aicore__ void
+    # bgmv_expand_##TYPE(...)` and an invocation per dtype; the host launches bgmv_expand_half by name
+    got = [(e.name, e.file, e.line, [p.name for p in e.params]) for e in find_entries({"k.cpp": PASTED})]
+    assert got == [("twice_half", "k.cpp", 21, ["x", "y", "n"]), ("twice_float", "k.cpp", 23, ["x", "y", "n"])]
+    b = build({"k.cpp": PASTED}, "twice_float")
+    assert b.ok, [d.render() for d in b.diagnostics]
+    x = np.arange(16, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(16, np.float32), "out"), np.uint32(16)], block_dim=1)
+    assert r.ok, [d.render() for d in r.diagnostics]
+    np.testing.assert_array_equal(r.outputs["y"], 2 * x)
+    assert build({"k.cpp": PASTED}).diagnostics[0].kind == "ambiguous-entry"   # two kernels: the caller names one

@@ -273,3 +273,53 @@ def test_coordinates_and_flat_layouts_give_offsets():
     rows, cols = np.meshgrid(np.arange(3), np.arange(5), indexing="ij")
     assert r.outputs["y"][:15].tolist() == (rows + 3 * cols).reshape(-1).tolist()   # the column-major offset, row-major order
     assert r.outputs["y"][16] == 789 and r.outputs["y"][17] == 55
+
+
+CLZ = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void clz_kernel(GM_ADDR x, GM_ADDR y)
+{
+    GlobalTensor<uint64_t> xGm;
+    GlobalTensor<int64_t> yGm;
+    xGm.SetGlobalBuffer((__gm__ uint64_t *)x, 6);
+    yGm.SetGlobalBuffer((__gm__ int64_t *)y, 12);
+    for (int i = 0; i < 6; ++i) {
+        const uint64_t v = xGm.GetValue(i);
+        yGm.SetValue(i, clz(v));                                 // the raw scalar instruction
+        yGm.SetValue(6 + i, v ? 63 - clz(v) : -1);               // lightning_indexer: the highest set bit
+    }
+}
+'''
+
+
+def test_the_raw_clz_counts_leading_zero_bits_of_64():
+    # sgl-kernel-npu's lightning_indexer: `const uint64_t pow = 63 - clz(value);` (the instruction AscendC's
+    # CountLeadingZero wraps; 64 for 0)
+    x = np.array([0, 1, 2, 255, 1 << 40, (1 << 64) - 1], np.uint64)
+    r = run(build({"clz.cpp": CLZ}), [GM("x", x), GM("y", np.zeros(12, np.int64), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    assert r.outputs["y"].tolist() == [64, 63, 62, 56, 23, 0, -1, 0, 1, 7, 40, 63]
+
+
+FP8_TRAITS = r'''#include "kernel_operator.h"
+#include <type_traits>
+template <class Element> struct ElemPerC0 { static constexpr int32_t value = 32 / sizeof(Element); };
+template <> struct ElemPerC0<AscendC::fp8_e8m0_t> { static constexpr int32_t value = 2; };   // an MX scale: 2 per C0
+extern "C" __global__ __aicore__ void fp8_traits(GM_ADDR y)
+{
+    AscendC::GlobalTensor<int32_t> yGm;
+    yGm.SetGlobalBuffer((__gm__ int32_t *)y, 4);
+    yGm.SetValue(0, ElemPerC0<half>::value);
+    yGm.SetValue(1, ElemPerC0<fp8_e8m0_t>::value);
+    yGm.SetValue(2, std::is_same_v<fp8_e4m3fn_t, uint8_t> && std::is_same_v<fp4x2_e2m1_t, uint8_t>);
+    yGm.SetValue(3, sizeof(fp8_e5m2_t) + sizeof(fp4x2_e1m2_t));
+}
+'''
+
+
+def test_the_fp8_storage_types_are_bytes_on_a2():
+    # the devkit declares Ascend 950's fp8 / packed fp4 types as uint8_t on every other architecture; sgl-kernel-npu's
+    # sparse_attention_score (built for A2/A3) specialises its layout templates for AscendC::fp8_e8m0_t
+    r = run(build({"fp8.cpp": FP8_TRAITS}), [GM("y", np.zeros(4, np.int32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    assert r.outputs["y"].tolist() == [16, 2, 1, 2]

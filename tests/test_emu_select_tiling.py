@@ -18,6 +18,10 @@ int main() {
     uint32_t a = 0, b = 0;
     AscendC::GetSelectWithBytesMaskMaxMinTmpSize(ge::Shape({16, 64}), ge::Shape({1}), 4, ge::Shape({16, 64}), 1, false, a, b);
     std::printf("%u %u\n", a, b);
+    ge::Shape s0({64, 200}), s1({1}), m({64, 224});
+    std::printf("%u %u %u %u\n", AscendC::GetSelectWithBytesMaskMaxTmpSize(s0, s1, 4, m, 1, false),
+                AscendC::GetSelectWithBytesMaskMinTmpSize(s0, s1, 4, m, 1, false),
+                AscendC::GetSelectMaxTmpSize(s0, s1, 4, m, 1, true), AscendC::GetSelectMinTmpSize(s0, s1, 4, m, 1, true));
 }
 '''
 
@@ -33,3 +37,5 @@ def test_host_select_tmp_sizes(tmp_path):
     assert rows[2] == (n * 2 + 512, 4096 * 2 + 512)            # isReuseMask: no mask copy
     assert rows[3] == (1024, 1024) and "maskTypeSize is 3" in out.stderr   # at least 1 KB
     assert rows[4] == rows[0]
+    # the one-bound forms (sgl-kernel-npu ada_block_sparse_attention): the pair's maximum and minimum
+    assert rows[5] == (n * 2 + 512 + n, 4096 * 2 + 512 + n, n * 2 + 512, 4096 * 2 + 512)

@@ -299,3 +299,77 @@ def test_half_factor_and_enable_deterministic_as_conv_backprop_kernels_use_them(
     r = run(b, [GM("out", np.zeros(8, np.int32), "out")], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     assert list(r.outputs["out"][:2]) == [96 * 1024, 2]
+
+
+ASYNC_UB = r'''
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void mm_async_ub(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tiling)
+{
+    REGISTER_TILING_DEFAULT(TCubeTiling);
+    GET_TILING_DATA(t, tiling);
+    using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    using CType = MatmulType<TPosition::VECIN, CubeFormat::ND, float>;
+    if (GetBlockIdx() >= 1) return;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    GlobalTensor<uint8_t> wsGm;
+    aGm.SetGlobalBuffer((__gm__ half *)a, t.M * t.Ka);
+    bGm.SetGlobalBuffer((__gm__ half *)b, t.Kb * t.N);
+    cGm.SetGlobalBuffer((__gm__ float *)c, 2 * t.M * t.N);
+    wsGm.SetGlobalBuffer((__gm__ uint8_t *)workspace, 4 * t.baseM * t.baseN * sizeof(float));
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> cQue;
+    pipe.InitBuffer(cQue, 1, t.baseM * t.baseN * sizeof(float));
+    Matmul<AType, AType, CType> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    mm.SetWorkspace(wsGm);
+    const int32_t mBlocks = t.M / t.baseM, nBlocks = t.N / t.baseN;
+    for (int32_t pass = 0; pass < 2; ++pass) {       // pass 0: Iterate<false>() once; pass 1: a while loop of them
+        mm.SetTensorA(aGm);
+        mm.SetTensorB(bGm);
+        int32_t i = 0;
+        if (pass == 0) mm.template Iterate<false>();
+        while (pass == 0 ? i < mBlocks * nBlocks : mm.template Iterate<false>()) {
+            const int32_t bm = i % mBlocks, bn = i / mBlocks;   // iterateOrder 0: along M first
+            LocalTensor<float> blk = cQue.AllocTensor<float>();
+            mm.template GetTensorC<false>(blk);                 // baseM x baseN, row stride baseN
+            mm.WaitGetTensorC();
+            cQue.EnQue(blk);
+            LocalTensor<float> got = cQue.DeQue<float>();
+            for (int32_t r = 0; r < t.baseM; ++r)
+                DataCopy(cGm[pass * t.M * t.N + (bm * t.baseM + r) * t.N + bn * t.baseN], got[r * t.baseN], t.baseN);
+            cQue.FreeTensor(got);
+            ++i;
+        }
+    }
+    mm.End();
+}
+'''
+
+
+def test_an_asynchronous_iterate_hands_its_blocks_to_get_tensor_c_into_ub_one_after_another():
+    # sgl-kernel-npu's lora sgemmc kernels: `mm.template Iterate<false>();` once, then per block
+    # `mm.template GetTensorC<false>(ub); mm.WaitGetTensorC();` (AscendC's documented asynchronous form): each call takes
+    # the next block (the emulation gave the first block every time); a while loop of Iterate<false>() counts the blocks
+    m, n, k = 64, 96, 64                     # 2 x 2 blocks of 32 x 48
+    rng = np.random.default_rng(29)
+    a, bm = rng.standard_normal((m, k)).astype(np.float16), rng.standard_normal((k, n)).astype(np.float16)
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=48, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
+    b = build({"mm_async_ub.cpp": ASYNC_UB})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.zeros((2, m, n), np.float32), "out"),
+                GM("workspace", np.zeros(4 * 32 * 48 * 4, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    ref = a.astype(np.float64) @ bm.astype(np.float64)
+    np.testing.assert_allclose(r.outputs["c"][0], ref, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(r.outputs["c"][1], ref, rtol=1e-5, atol=1e-4)
+    # a fifth GetTensorC after the four blocks: a named usage error, not the first block again
+    five = ASYNC_UB.replace("while (pass == 0 ? i < mBlocks * nBlocks", "while (pass == 0 ? i <= mBlocks * nBlocks")
+    b5 = build({"mm_async_five.cpp": five})
+    r5 = run(b5, [GM("a", a), GM("b", bm), GM("c", np.zeros((2, m, n), np.float32), "out"),
+                  GM("workspace", np.zeros(4 * 32 * 48 * 4, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    errs = [d for d in r5.diagnostics if d.is_error]
+    assert not r5.ok and errs[0].kind == "matmul-usage" and "GetTensorC" in errs[0].message

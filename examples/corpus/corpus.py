@@ -75,7 +75,7 @@ sys.path.insert(0, str(HERE))
 from mkb import answer_strings, match_mkb, write_project  # noqa: E402 - MultiKernelBench's answer format, beside this file
 from pybind_shapes import pybind_output_shapes  # noqa: E402 - the output tensors a task's pybind.cpp allocates
 MANIFEST = HERE / "manifest.json"
-KERNEL_ALONE_KINDS = ("kernel-dir", "asc-file", "blas-file", "catlass-example")   # kinds with no project build
+KERNEL_ALONE_KINDS = ("kernel-dir", "asc-file", "blas-file", "catlass-example", "kernel-file")   # kinds with no project build
 SOURCES = {  # repo -> source group name
     "weich97/NPUKernelBench": "NPUKernelBench golden answers",
     "wzzll123/MultiKernelBench": "MultiKernelBench prompt examples",
@@ -92,6 +92,7 @@ SOURCES = {  # repo -> source group name
     "desly-0/flashattention_Ascendc": "desly-0 flash attention (community .asc, Matmul API; no hardware verdict)",
     "KernelHive/ascendc-skill": "EvoKernel (LLM-made op projects for 910B)",   # split by collection: evokernel_entries
     "hicann/catlass": "CATLASS (Huawei's cube template library; A2 examples)",
+    "sgl-project/sgl-kernel-npu": "SGLang NPU kernels (ascendc_library kernel files; A2/A3)",   # and SGL_ATTENTIONS_SOURCE
 }
 
 
@@ -148,6 +149,8 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         return evokernel_entries(gitdir, commit, files, entry)
     if repo == "hicann/catlass":   # the template library's examples its CMake builds for A2 (CATLASS_ARCH 2201)
         return catlass_entries(gitdir, commit, files, entry)
+    if repo == "sgl-project/sgl-kernel-npu":   # SGLang's kernels: ascendc_library kernel files, and the attentions op projects
+        return sgl_entries(gitdir, commit, files, entry)
     if repo == "Hayden727/cann-ops":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if f.startswith("src/") and "/op_kernel/" in f and f.endswith(".cpp")})
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
@@ -216,9 +219,12 @@ def materialise_blas(entry: dict, gitdir: str, dest: Path) -> Path:
     return dest
 
 
-def _blas_headers(gitdir: str, commit: str, path: str, dest: Path) -> set[str]:
+def _blas_headers(gitdir: str, commit: str, path: str, dest: Path, include_roots: tuple[str, ...] = BLAS_INCLUDE_ROOTS,
+                  suffixes: tuple[str, ...] = (".h", ".hpp", ".inc")) -> set[str]:
     """The headers `path` of ops-blas includes, directly or through each other, written to dest at their repository
-    paths (materialise_blas); the include roots (BLAS_INCLUDE_ROOTS) through which some were found."""
+    paths (materialise_blas); the include roots (BLAS_INCLUDE_ROOTS) through which some were found. Also the files a
+    kernel-file entry reaches (materialise_kernel_file: its target's include folders, and `suffixes` with .cpp: a
+    kernel source that includes another, sgl-kernel-npu's `#include "sparse_attention_score_kernel_interface.cpp"`)."""
     listing = set(_tree(gitdir, commit))
     include = re.compile(rb'#\s*include\s*"([^"]+)"')
     seen, todo, roots = set(), [path], set()
@@ -227,17 +233,40 @@ def _blas_headers(gitdir: str, commit: str, path: str, dest: Path) -> set[str]:
         for name in include.findall(show(gitdir, commit, f)):
             name = name.decode(errors="replace")
             near = posixpath.normpath(posixpath.join(posixpath.dirname(f), name))
-            found = near if near in listing else next((posixpath.join(r, name) for r in BLAS_INCLUDE_ROOTS
+            found = near if near in listing else next((posixpath.join(r, name) for r in include_roots
                                                        if posixpath.join(r, name) in listing), None)
-            if not found or found in seen or not found.endswith((".h", ".hpp", ".inc")): continue
+            if not found or found in seen or found == path or not found.endswith(suffixes): continue
             if any(f"/{a}/" in f"/{found}" for a in ("arch35", "arch20")): continue
             seen.add(found)
             todo.append(found)
-            if found != near: roots.add(next(r for r in BLAS_INCLUDE_ROOTS if found.startswith(r + "/")))
+            if found != near: roots.add(next(r for r in include_roots if found.startswith(r + "/")))
             out = dest / found
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(show(gitdir, commit, found))
     return roots
+
+
+def materialise_kernel_file(entry: dict, gitdir: str, dest: Path) -> Path:
+    """A kernel source of an ascendc_library target (kind kernel-file: sgl-kernel-npu) at its repository path in dest,
+    with the files it includes, directly or through each other, at theirs: by a path relative to the includer
+    (`#include "../op_host/alloc_extend_tiling.h"`), else from the target's include folders (`include`: csrc/utils/kernel
+    for `#include "common_tiling_kernel.h"`), which become include folders of the build (a header at the top of each).
+    Files under an Ascend 950 folder (arch35) are never taken (the kernels name them under `#if` of that SoC only)."""
+    commit, path = entry["commit"], entry["path"]
+    (dest / path).parent.mkdir(parents=True, exist_ok=True)
+    (dest / path).write_bytes(show(gitdir, commit, path))
+    for root in sorted(_blas_headers(gitdir, commit, path, dest, tuple(entry.get("include", ())),
+                                     (".h", ".hpp", ".inc", ".cpp", ".inl"))):
+        (dest / root / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+    return dest
+
+
+def kernel_file_entry(sources: dict[str, str], path: str) -> str | None:
+    """The kernel a kernel-file entry is built for: the first `__global__` function its own file defines (the host code
+    launches each by name, `EXEC_KERNEL_CMD(apply_token_bitmask_fp16, ...)`; one build compiles the file's others too)."""
+    from ascendcraft.emu import find_entries
+    own = [e for e in find_entries(sources) if e.file == path]
+    return min(own, key=lambda e: e.line).name if own else None
 
 
 def blas_host_check(entry: dict, gitdir: str, settings) -> dict:
@@ -309,6 +338,93 @@ def evokernel_entries(gitdir: str, commit: str, files: list[str], entry) -> list
             said = {"passed": "passed on their 910B", "compile-failed": "did not compile for their 910B",
                     "unverified": "no 910B verdict"}[hw]
             out.append(dict(entry(root, "op-project"), source=f"EvoKernel {coll} (LLM-made; {said})", hardware=hw))
+    return out
+
+
+# sgl-project/sgl-kernel-npu builds its kernels (csrc/CMakeLists.txt) as ascendc_library targets for the SoC build.sh
+# defaults to (Ascend910_9382, an A3: the same dav-2201 core as A2), with its options' defaults: the A3-only ops on
+# (SGL_KERNEL_ENABLE_A3_ONLY_OPS is OFF only for ascend950), the catlass ops off (option BUILD_CATLASS_MODULE OFF).
+SGL_KERNEL_CMAKE = "csrc/CMakeLists.txt"
+SGL_OPTIONS = {"SGL_KERNEL_ENABLE_A3_ONLY_OPS": True, "BUILD_CATLASS_MODULE": False}
+SGL_PATHS = {"PROJECT_OP_SRC_BASE": "csrc", "PROJECT_SOURCE_DIR": "", "CATLASS_DIR": "third_party/catlass"}
+SGL_ATTENTIONS = "csrc/attentions/csrc/ops"   # a separate op project build (build.sh -a attentions): msopgen layout
+SGL_ATTENTIONS_SOURCE = "SGLang NPU attentions (op projects; A2/A3)"
+
+
+def _cmake_condition(cond: str, options: dict) -> bool:
+    "An if() condition of option names, NOT, AND, OR and DEFINED, with `options` (anything else is false)."
+    words = cond.replace("(", " ( ").replace(")", " ) ").split()
+    if any(w in ("MATCHES", "STREQUAL", "EQUAL", "VERSION_LESS", "EXISTS") for w in words): return False
+    py, i = [], 0
+    while i < len(words):
+        w = words[i]
+        if w == "DEFINED": py.append(str(words[i + 1] in options)); i += 2; continue
+        py.append({"NOT": "not", "AND": "and", "OR": "or", "(": "(", ")": ")"}.get(w, str(bool(options.get(w.strip("${}"), False)))))
+        i += 1
+    return bool(eval(" ".join(py) or "False", {"__builtins__": {}}))   # noqa: S307 - only True/False/not/and/or/()
+
+
+def ascendc_targets(cmake: str, options: dict, paths: dict) -> dict[str, dict]:
+    """The ascendc_library targets of a CMakeLists.txt, as its options' values build them: target -> {"sources": [...],
+    "include": [...], "defines": [...]} in repository paths (`paths`: the variables that name folders). Reads set(),
+    list(APPEND), add_compile_definitions, ascendc_library, ascendc_include_directories, ascendc_compile_definitions and
+    if / elseif / else / endif; a folder outside the repository (`${ASCEND_INCLUDE_DIR}`: the SDK) is left out."""
+    code = re.sub(r"#[^\n]*", "", cmake)
+    lists: dict[str, list[str]] = {}
+    targets: dict[str, dict] = {}
+    common: list[str] = []
+    stack: list[tuple[bool, bool]] = []   # (this branch is on, some branch of this if() was taken)
+
+    def expand(args: list[str]) -> list[str]:
+        out = []
+        for a in args:
+            whole = re.fullmatch(r"\$\{(\w+)\}", a)
+            if whole and whole.group(1) in lists: out += lists[whole.group(1)]; continue
+            unknown = [v for v in re.findall(r"\$\{(\w+)\}", a) if v not in paths]
+            if unknown: continue
+            p = re.sub(r"\$\{(\w+)\}", lambda m: paths[m.group(1)], a).strip("/")
+            out.append(posixpath.normpath(p) if "/" in p or "." in p else p)
+        return out
+
+    for m in re.finditer(r"\b(\w+)\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)", code):
+        cmd, args = m.group(1).lower(), m.group(2).split()
+        if cmd == "if": stack.append((all(s[0] for s in stack) and _cmake_condition(m.group(2), options),) * 2); continue
+        if cmd in ("elseif", "else"):
+            on, taken = stack.pop()
+            now = not taken and all(s[0] for s in stack) and (cmd == "else" or _cmake_condition(m.group(2), options))
+            stack.append((now, taken or now)); continue
+        if cmd == "endif": stack.pop(); continue
+        if not all(s[0] for s in stack): continue
+        if cmd == "set" and args: lists[args[0]] = expand(args[1:])
+        elif cmd == "list" and args[:1] == ["APPEND"]: lists.setdefault(args[1], []).extend(expand(args[2:]))
+        elif cmd == "add_compile_definitions": common += [a if a.startswith("-D") else f"-D{a}" for a in args]
+        elif cmd == "ascendc_library":
+            targets[args[0]] = {"sources": [a for a in expand(args[1:]) if a not in ("STATIC", "SHARED")], "include": [], "defines": list(common)}
+        elif cmd in ("ascendc_include_directories", "ascendc_compile_definitions") and args and args[0] in targets:
+            vals = expand([a for a in args[1:] if a not in ("PRIVATE", "PUBLIC", "INTERFACE")])
+            if cmd == "ascendc_include_directories": targets[args[0]]["include"] += vals
+            else: targets[args[0]]["defines"] += [v if v.startswith("-D") else f"-D{v}" for v in vals]
+    return targets
+
+
+def sgl_entries(gitdir: str, commit: str, files: list[str], entry) -> list[dict]:
+    """sgl-project/sgl-kernel-npu: (1) each kernel source of csrc/CMakeLists.txt's ascendc_library targets (kind
+    kernel-file: kernels the host code launches by name, `EXEC_KERNEL_CMD(name, ...)`, no launch in the file), with its
+    target's include folders (`include`) and definitions (`defines`); a target built on PTO-ISA (third_party/pto-isa,
+    not the AscendC API: mega_chunk_gdn) is left out; (2) the op projects of csrc/attentions (msopgen layout, OpDef
+    `AddConfig("ascend910b")`, kind op-project). csrc/deepep (communication ops over HCCL windows, its own build) is
+    not collected."""
+    targets = ascendc_targets(show(gitdir, commit, SGL_KERNEL_CMAKE).decode(errors="replace"), SGL_OPTIONS, SGL_PATHS)
+    out = []
+    for name, t in targets.items():
+        if any(i.startswith("third_party/pto-isa") for i in t["include"]): continue
+        for src in t["sources"]:
+            if src not in files: continue
+            e = dict(entry(src, "kernel-file"), target=name, include=t["include"])
+            if t["defines"]: e["defines"] = " ".join(t["defines"])
+            out.append(e)
+    out += [dict(e, source=SGL_ATTENTIONS_SOURCE)
+            for e in hicann_entries(gitdir, commit, [f for f in files if f.startswith(SGL_ATTENTIONS + "/")], entry)]
     return out
 
 
@@ -668,6 +784,8 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         return write_project(answer_strings(show(gitdir, commit, path).decode(errors="replace")), dest)
     if kind == "blas-file":
         return materialise_blas(entry, gitdir, dest)
+    if kind == "kernel-file":
+        return materialise_kernel_file(entry, gitdir, dest)
     if kind == "asc-file":   # the kernels of a single-source file, and the headers beside it
         folder = posixpath.dirname(path)
         group = [path, *asc_target_siblings(gitdir, commit, path)]   # with the other .asc files its CMake target compiles
@@ -731,7 +849,8 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
     commit, path = entry["commit"], entry["path"]
     # (a root with a third element is on the include path of the ops under that folder only)
     roots = [r[:2] for r in COMMON_INCLUDES[entry["repo"]] if len(r) < 3 or path.startswith(r[2] + "/")]
-    own = b"".join(p.read_bytes() for p in dest.rglob("*") if p.is_file())
+    own_files = [p for p in dest.rglob("*") if p.is_file()]
+    own = b"".join(p.read_bytes() for p in own_files)
     common = {}   # (root, repository path): (where it goes, text); a file under two roots goes to both places
     for root, into in roots:
         for f in git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", root + "/").splitlines():
@@ -751,10 +870,18 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
         for i in range(1, r.count("/") + 1): by_tail.setdefault(r.split("/", i)[-1], []).append(f)
     from ascendcraft.emu import INCLUDE_DIR
     include = re.compile(rb'#\s*include\s*[<"]([^>"]+)[>"]')
+    # a quoted include the compiler finds beside the op's own including file is that file, not a shared header of the
+    # same name (sgl-kernel-npu ada_block_sparse_attention's op_host/data_copy_transpose_tiling_def.h, a copy of
+    # utils/inc/tiling/'s under another include guard: both copied, the kernel build saw the tiling struct twice)
+    beside = {n for p in own_files for n in include.findall(p.read_bytes())
+              if (p.parent / n.decode(errors="replace")).is_file()}
     needed, todo = set(), [(None, own)]
     while todo:
         at, text = todo.pop()
         for name in include.findall(text):
+            if at is None and name in beside and not any(
+                    name in include.findall(p.read_bytes()) and not (p.parent / name.decode(errors="replace")).is_file()
+                    for p in own_files): continue
             name = name.decode(errors="replace")
             here = [] if at is None else (by_name.get(posixpath.normpath(posixpath.join(posixpath.dirname(rel[at][1]), name)), [])
                                           or by_repo.get(posixpath.normpath(posixpath.join(posixpath.dirname(at[1]), name)), []))
@@ -1379,6 +1506,10 @@ COMMON_INCLUDES = {
     "hicann/ops-transformer": (("common/include/kernel", "common_kernel"), ("common/include", "common_include"),
                                ("mc2/3rd", "ascendcraft_corpus_repo/mc2/3rd", "mc2"),
                                ("mc2/common/inc", "ascendcraft_corpus_repo/mc2/common/inc", "mc2")),
+    # sgl-kernel-npu's attentions op projects are built with utils/inc and utils/inc/kernel on the path
+    # (csrc/attentions/csrc/ops/utils/CMakeLists.txt, cmake/config.cmake's OPS_ADV_UTILS_KERNEL_INC): "log/ops_log.h", "util.h"
+    "sgl-project/sgl-kernel-npu": (("csrc/attentions/csrc/ops/utils/inc", "common_inc", SGL_ATTENTIONS),
+                                   ("csrc/attentions/csrc/ops/utils/inc/kernel", "common_kernel", SGL_ATTENTIONS)),
     "weich97/NPUKernelBench": (("libs/common_include/cann-ops/src/common/inc", "common_inc"),
                                ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
 }
@@ -1450,12 +1581,19 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                 chosen = next(filter(None, (asc_entry(show(gitdir, entry["commit"], other).decode(errors="replace"),
                                                       entry.get("defines", ""))
                                             for other in asc_target_siblings(gitdir, entry["commit"], entry["path"]))), None)
+            if entry["kind"] == "kernel-file": chosen = kernel_file_entry(read_sources(folder), entry["path"])
             flags = settings.cxxflags + (f" {entry['defines']}" if entry.get("defines") else "")
             sources, chosen = global_scope_entry(read_sources(folder), chosen)
             kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
             out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **per_core_type(kb))
             if project_build and entry["kind"] == "blas-file": out.update(blas_host_check(entry, gitdir, settings))
             _note(progress, out)
+            if match and kb.ok and entry["kind"] == "kernel-file" and entry["repo"] == "sgl-project/sgl-kernel-npu":
+                try:   # runs against NumPy with the torch bindings' arguments written out (sgl_by_hand.py)
+                    from sgl_by_hand import match_entry
+                    out.update(match_entry(entry, gitdir))
+                except Exception as e:  # noqa: BLE001 - the harness's own code: not the kernel's compile
+                    out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
             if match and kb.ok and entry["kind"] == "asc-file":
                 try:
                     out.update(match_asc(entry, gitdir, kb))

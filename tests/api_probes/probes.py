@@ -1188,6 +1188,8 @@ C("Cube.DataCopy.enhanced.l0c2ub", "TBuf<TPosition::CO2> ub2; pipe.InitBuffer(ub
 C("Cube.Fixpipe.workspace.vdeq", "LocalTensor<uint64_t> ws = b1.ReinterpretCast<uint64_t>(); fp.nSize = 16; fp.mSize = 16; "
   "fp.srcStride = 16; fp.dstStride = 16; fp.quantPre = QuantMode_t::VDEQF16; Fixpipe(gh, c1.ReinterpretCast<int32_t>(), ws, fp);")
 C("Cube.Fixpipe.workspace.float", "LocalTensor<float> wsf = b1.ReinterpretCast<float>(); Fixpipe(gf, c1, wsf, fp);", "dtype")
+C("Cube.QuantMode_t.f32_pre", "QuantMode_t q[4] = {QuantMode_t::QF322F16_PRE, QuantMode_t::VQF322F16_PRE, "
+  "QuantMode_t::QF322BF16_PRE, QuantMode_t::VQF322BF16_PRE}; (void)q;")
 C("Cube.FixpipeParamsV220.argc.4", "FixpipeParamsV220 p(16, 16, 16, 16);", "argc")
 C("Cube.CrossCoreSetFlag", "CrossCoreSetFlag<0x2, PIPE_FIX>(3); CrossCoreWaitFlag(3);")
 # the same hand-over as the Matmul library (NotifyEvent / WaitEvent) and the devkit's own code (raw intrinsics) spell it
@@ -1378,7 +1380,8 @@ NOT_PROBED.update({n: "host tiling API of the sort family (tiling/tiling_api.h),
                    for n in ("GetConcatTmpSize", "GetSortTmpSize", "GetSortMaxMinTmpSize")})
 NOT_PROBED.update({n: "host tiling API of Select with a bytes mask (tiling/tiling_api.h, lib/select/selectwithbytesmask_tiling.h), "
                       "not kernel code: the asc-devkit select example's host code calls it; values in tests/test_emu_select_tiling.py"
-                   for n in ("GetSelectMaxMinTmpSize", "GetSelectWithBytesMaskMaxMinTmpSize")})
+                   for n in ("GetSelectMaxMinTmpSize", "GetSelectWithBytesMaskMaxMinTmpSize", "GetSelectMinTmpSize",
+                             "GetSelectMaxTmpSize", "GetSelectWithBytesMaskMinTmpSize", "GetSelectWithBytesMaskMaxTmpSize")})
 NOT_PROBED.update({n: "host tiling API of Pad / UnPad (tiling/tiling_api.h, lib/pad/pad_tiling.h), not kernel code: the "
                       "asc-devkit pad / unpad examples' host code calls it; values in tests/test_emu_pad_tiling.py"
                    for n in ("GetPadMaxMinTmpSize", "PadTilingFunc", "GetUnPadMaxMinTmpSize", "UnPadTilingFunc")})
@@ -1413,6 +1416,8 @@ NOT_PROBED.update({n: "the Matmul API's module interface (lib/matmul_intf.h, out
                       "class template of a kernel's own MATMUL_POLICY: see tests/test_matmul_api_policy.py"
                    for n in ("MATMUL_MODULE", "MATMUL_USE_MODULE", "MATMUL_USE_MODULE_ON", "MATMUL_CAST_TO_IMPL",
                              "MATMUL_CAST_TO_CONST_IMPL", "MATMUL_CAST_TO_IMPL_OF", "MATMUL_CAST_TO_CONST_IMPL_OF")})
+NOT_PROBED["WaitGetTensorC"] = ("the Matmul API (lib/matmul_intf.h, outside the probe prelude): the wait of an asynchronous "
+                                "GetTensorC into UB, see tests/test_matmul_corpus_forms.py")
 NOT_PROBED["WaitIterateBatch"] = ("the Matmul API (lib/matmul_intf.h, outside the probe prelude): the wait of IterateBatch<false>, "
                                   "see tests/test_emu_transformer_forms.py")
 NOT_PROBED.update({n: "the Matmul library's integer helpers (lib/matmul_intf.h, outside the probe prelude): see "
@@ -1499,7 +1504,7 @@ NOT_PROBED.update({n: "the emulation's own helper in norm.h, not an AscendC API"
 NOT_PROBED.update({"ArithProgression": "earlier CANN name of Arange (lib/index), absent from the pinned devkit: "
                                        "see tests/test_emu_corpus_apis.py"})
 NOT_PROBED.update({n: "raw compiler intrinsic, not a header API: see tests/test_emu_compat.py"
-                   for n in ("vcadd", "get_acc_val", "get_ctrl", "set_ctrl", "sbitset0", "sbitset1")})
+                   for n in ("vcadd", "get_acc_val", "get_ctrl", "set_ctrl", "sbitset0", "sbitset1", "clz")})
 NOT_PROBED.update({n: "raw compiler intrinsic (the VA address registers and level-0 vector forms on pointers), not a "
                       "header API: see tests/test_emu_raw_vector.py"
                    for n in ("set_va_reg_sb", "scatter_vnchwconv_b8", "scatter_vnchwconv_b16", "scatter_vnchwconv_b32",
@@ -1510,6 +1515,11 @@ NOT_PROBED.update({n: "raw compiler intrinsic (the VA address registers and leve
 P("BoolInst.tags", "static_assert(IsSameType<TrueType::Type, BoolInst<true>>::value && !FalseType::value && "
   "IsSameType<decltype(TrueType()), TrueType>::value, \"tags\");")
 P("BoolInst.lowercase", "static_assert(AscendC::true_type::value, \"tag\");", "name")
+# The 8-bit float storage types on A2 (impl/utils/common_types.h, kernel_utils_constants.h: plain uint8_t off Ascend 950),
+# which A2 kernels name in type traits (sgl-kernel-npu's attention templates: `std::is_same_v<Element, AscendC::fp8_e8m0_t>`)
+P("Types.fp8_on_a2", "static_assert(IsSameType<fp8_e8m0_t, uint8_t>::value && IsSameType<::fp8_e8m0_t, uint8_t>::value && "
+  "IsSameType<::fp8_e4m3fn_t, uint8_t>::value && IsSameType<::fp8_e5m2_t, uint8_t>::value && "
+  "IsSameType<::fp4x2_e2m1_t, uint8_t>::value && IsSameType<::fp4x2_e1m2_t, uint8_t>::value, \"fp8 on A2\");")
 NOT_PROBED.update({n: "raw compiler intrinsic (level-0 half <-> int4b_t conversion on pointers under the mask register), "
                       "not a header API: see tests/test_emu_vconv_int4.py"
                    for n in ("vconv_s42f16", "vconv_f162s4", "vconv_f162s4r", "vconv_f162s4f", "vconv_f162s4c",

@@ -294,6 +294,15 @@ struct int4b_t {
 };
 // AscendC declares it in its namespace (the devkit's examples write AscendC::int4b_t); kernels also name it unqualified.
 namespace AscendC { using ::int4b_t; }
+// The 8-bit (and packed 4-bit) float types of Ascend 950 are plain bytes on A2, as the devkit declares them for every other
+// architecture (at global scope, and fp8_e8m0_t in AscendC too): kernels built for both name them in type traits and
+// template specialisations (sgl-kernel-npu's sparse_attention_score: `TagToLayout<AscendC::fp8_e8m0_t, layout::zZ>`).
+using fp4x2_e2m1_t = uint8_t;
+using fp4x2_e1m2_t = uint8_t;
+using fp8_e5m2_t = uint8_t;
+using fp8_e4m3fn_t = uint8_t;
+using fp8_e8m0_t = uint8_t;
+namespace AscendC { using fp8_e8m0_t = uint8_t; }
 
 // ASSERT_MSG(expr, fmt, ...): the devkit's assertion with a printf-style message; a failing one stops the run at the
 // kernel line with the message, as ascendc_assert does.

@@ -13,7 +13,11 @@
 #include "tensor.h"
 
 // The quantisation of Fixpipe (a compiler builtin on the NPU): which conversion L0C -> output applies.
-enum QuantMode_t : uint8_t { NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8 };
+// The fp32 -> half / bfloat16_t pre-quantisations (scalar QF322F16_PRE / QF322BF16_PRE, vector VQF...) are names A2
+// kernels spell in constant tables (sgl-kernel-npu's attention templates); Fixpipe with them is not emulated yet (a
+// named error at the call, as for the other quantisations it does not make).
+enum QuantMode_t : uint8_t { NoQuant = 0, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8,
+                             QF322F16_PRE = 11, VQF322F16_PRE, QF322BF16_PRE, VQF322BF16_PRE };
 // The padding mode of the GM -> L1 copy instruction (a compiler builtin on the NPU, as unscoped as the NPU's):
 // DataCopyEnhancedParams carries one (padMode, a reserved field that AscendC does not use).
 enum pad_t : uint8_t { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4, PAD_MODE5, PAD_MODE6, PAD_MODE7, PAD_MODE8 };

@@ -465,8 +465,10 @@ public:
         if (tailN > 0) singleN_ = tailN;
         if (tailK > 0) singleK_ = tailK;
     }
-    void SetTensorA(const GlobalTensor<A>& gm, bool isTransposeA = false) { a_ = gm.address_; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = false; }
-    void SetTensorB(const GlobalTensor<B>& gm, bool isTransposeB = false) { b_ = gm.address_; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = false; }
+    // A new A or B starts the next Iterate over (AscendC's Matmul client marks its next Iterate as the first one there):
+    // an asynchronous Iterate<false>() whose blocks GetTensorC took begins again for the new matrices.
+    void SetTensorA(const GlobalTensor<A>& gm, bool isTransposeA = false) { a_ = gm.address_; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = false; iterating_ = false; }
+    void SetTensorB(const GlobalTensor<B>& gm, bool isTransposeB = false) { b_ = gm.address_; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = false; iterating_ = false; }
     void SetBias(const GlobalTensor<Bias>& gm) { bias_ = gm.address_; hasBias_ = true; localBias_ = false; }
     void ClearBias() { bias_ = nullptr; hasBias_ = false; }
     void DisableBias() { ClearBias(); }
@@ -530,8 +532,28 @@ public:
         batchPending_ = false;
     }
     // The next baseM x baseN block of C (false when every block is done).
+    // Iterate<false>() (asynchronous, the vector core's Matmul): the first call computes the whole single-core C, whose
+    // blocks each GetTensorC then takes in order (`mm.template Iterate<false>(); for (...) { mm.template
+    // GetTensorC<false>(ub); mm.WaitGetTensorC(); }`); a further Iterate<false>() only counts them, true once per block
+    // (`while (mm.template Iterate<false>()) { ... }`), as AscendC's Matmul client does.
     template <bool sync = true> bool Iterate(bool enPartialSum = false, SrcLoc loc = {}) {
         (void)enPartialSum;
+        if constexpr (!sync) {
+            if (iterating_ && async_) {
+                if (--asyncLeft_ > 0) return true;
+                iterating_ = false;
+                async_ = false;
+                return false;
+            }
+            start(loc);
+            async_ = true;
+            asyncLeft_ = block_count();
+            if (next()) return true;
+            iterating_ = false;
+            async_ = false;
+            return false;
+        }
+        async_ = false;
         if (!iterating_) start(loc);
         if (next()) return true;
         iterating_ = false;
@@ -579,7 +601,11 @@ public:
             (void)height; (void)width; (void)srcGap; (void)dstGap;
             emit_ub(ub, enAtomic != 0, loc);
         }
+        if (async_) next();   // after Iterate<false>(): each call takes the next block
     }
+    // The wait for an asynchronous GetTensorC's copy into UB before vector code reads it (AscendC: an MTE2 -> V flag).
+    // The emulation copies the block at the call, so there is nothing left to wait for.
+    void WaitGetTensorC() {}
     template <bool sync = true>
     void IterateAll(const LocalTensor<C>& ub, uint8_t enAtomic = 0, SrcLoc loc = {}) {
         (void)ub; (void)enAtomic;
@@ -679,7 +705,7 @@ public:
         GlobalTensor<C> out;
         out.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(workspace_ + cOffset_), static_cast<uint64_t>(tiling_.baseM) * tiling_.baseN);
         cOffset_ += slot;
-        if (!next()) iterating_ = false;
+        next();   // the next block for the next call; Iterate<false>() counts the blocks (async_)
         return out;
     }
 #endif
@@ -725,6 +751,16 @@ private:
         cOffset_ = 0;
         iterating_ = true;
         block_ = false;
+    }
+    // How many blocks of C the iteration visits (next() returns true this many times).
+    int32_t block_count() const {
+        int32_t count = 0;
+        for (int32_t i = 0; i < mBlocks_ * nBlocks_; ++i) {
+            const int32_t bm = tiling_.iterateOrder == 1 ? i / nBlocks_ : i % mBlocks_;
+            const int32_t bn = tiling_.iterateOrder == 1 ? i % nBlocks_ : i / mBlocks_;
+            if (!((kTriangle == 1 && bm > bn) || (kTriangle == 2 && bm < bn))) ++count;
+        }
+        return count;
     }
     bool next() {
         for (;;) {
@@ -797,6 +833,8 @@ private:
     uint64_t workspaceBytes_ = 0, cOffset_ = 0;
     bool inited_ = false, iterating_ = false, block_ = false, hasBias_ = false, aTrans_ = false, bTrans_ = false;
     bool batchPending_ = false;   // an IterateBatch<false> not waited for yet (WaitIterateBatch)
+    bool async_ = false;          // the current iteration began with Iterate<false>(): GetTensorC takes block after block
+    int32_t asyncLeft_ = 0;       // how many more times Iterate<false>() returns true
     const A* a_ = nullptr;
     const B* b_ = nullptr;
     const Bias* bias_ = nullptr;

@@ -47,4 +47,28 @@ inline void GetSelectWithBytesMaskMaxMinTmpSize(const ge::Shape& src0Shape, cons
                                                 uint32_t& minValue) {
     GetSelectMaxMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask, maxValue, minValue);
 }
+// The same two bounds one at a time (sgl-kernel-npu's ada_block_sparse_attention tiling sizes its select buffer with
+// GetSelectWithBytesMaskMinTmpSize).
+inline uint32_t GetSelectMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape, const uint32_t srcTypeSize,
+                                    const ge::Shape& maskShape, const uint32_t maskTypeSize, const bool isReuseMask) {
+    uint32_t maxValue = 0, minValue = 0;
+    GetSelectMaxMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask, maxValue, minValue);
+    return minValue;
+}
+inline uint32_t GetSelectMaxTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape, const uint32_t srcTypeSize,
+                                    const ge::Shape& maskShape, const uint32_t maskTypeSize, const bool isReuseMask) {
+    uint32_t maxValue = 0, minValue = 0;
+    GetSelectMaxMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask, maxValue, minValue);
+    return maxValue;
+}
+inline uint32_t GetSelectWithBytesMaskMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape,
+                                                 const uint32_t srcTypeSize, const ge::Shape& maskShape,
+                                                 const uint32_t maskTypeSize, const bool isReuseMask) {
+    return GetSelectMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask);
+}
+inline uint32_t GetSelectWithBytesMaskMaxTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape,
+                                                 const uint32_t srcTypeSize, const ge::Shape& maskShape,
+                                                 const uint32_t maskTypeSize, const bool isReuseMask) {
+    return GetSelectMaxTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask);
+}
 }  // namespace AscendC

@@ -292,6 +292,8 @@ class Tensor {
 public:
     const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
     const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
+    // both shapes at once (sgl-kernel-npu ada_block_sparse_attention's tiling: `t->GetShape().GetStorageShape()`)
+    const StorageShape& GetShape() const { return shape_; }
     int64_t GetShapeSize() const { return shape_.GetOriginShape().GetShapeSize(); }
     ge::DataType GetDataType() const { return desc_.dtype_; }
     // the tensor's origin and storage formats, its description's (ops-cv grid_sampler2_d_grad's tiling:
