@@ -45,9 +45,13 @@ def slice_index(info, extents):
     return sum(g * s for g, s in zip(grids, strides)).transpose(*reversed(range(len(info)))).ravel()
 
 
-@pytest.mark.parametrize("case", ["example_2d", "aligned_3d"])
+@pytest.mark.parametrize("case", ["example_2d", "aligned_3d", "one_dim_default"])
 def test_slice_copy_matches_numpy(case):
-    if case == "example_2d":       # the asc-devkit example: 8-float bursts 7 elements apart (a byte gap), rows 0 and 2
+    kernel = KERNEL
+    if case == "one_dim_default":  # dimValue left out: its documented default is 1 (cann-ops eye_fp64 calls it so)
+        src, ub, out = [(8, 55, 8, 1, 64)], [(0, 23, 0, 3, 24)], [(0, 23, 0, 3, 24)]
+        kernel = KERNEL.replace(", %(dims)d);", ");")
+    elif case == "example_2d":       # the asc-devkit example: 8-float bursts 7 elements apart (a byte gap), rows 0 and 2
         src = [(16, 70, 7, 1, 87), (0, 2, 1, 1, 3)]
         ub = [(0, 47, 0, 3, 48), (0, 1, 0, 1, 2)]
         out = [(0, 47, 0, 3, 48), (0, 1, 0, 1, 2)]
@@ -56,7 +60,7 @@ def test_slice_copy_matches_numpy(case):
         ub = [(0, 23, 0, 1, 24), (0, 1, 0, 1, 2), (0, 1, 0, 1, 2)]
         out = [(0, 23, 0, 1, 24), (0, 1, 0, 1, 2), (0, 1, 0, 1, 2)]
     fmt = lambda s: ", ".join("{%d, %d, %d, %d, %d}" % t for t in s)
-    code = KERNEL % dict(src=fmt(src), ub=fmt(ub), out=fmt(out), dims=len(src))
+    code = kernel % dict(src=fmt(src), ub=fmt(ub), out=fmt(out), dims=len(src))
     n_in = int(np.prod([t[4] for t in src]))
     n_out = int(np.prod([t[4] for t in out]))
     x = np.arange(n_in, dtype=np.float32)
@@ -67,7 +71,7 @@ def test_slice_copy_matches_numpy(case):
     taken = x[slice_index(src, [t[4] for t in src])]
     # the UB side takes each outer slice's bursts back to back (UB stride 0), one UB row (extent ub[0][4]) each
     ubuf = np.full(1024, -1, np.float32)
-    per_row = taken.size // int(np.prod([len(range(t[0], t[1] + 1, 1 + t[2])) for t in src[1:]]))
+    per_row = taken.size // int(np.prod([len(range(t[0], t[1] + 1, 1 + t[2])) for t in src[1:]] or [1]))
     rows = taken.reshape(-1, per_row)
     ext0 = ub[0][4]
     for k, row in enumerate(rows):

@@ -64,7 +64,7 @@ inline void plan(const SliceInfo info[], bool useShapeValue, const Tensor& t, ui
 
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const SliceInfo dstSliceInfo[],
-                     const SliceInfo srcSliceInfo[], const uint32_t dimValue, SrcLoc loc = {}) {
+                     const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, SrcLoc loc = {}) {
     const bool useShapeValue = srcSliceInfo[0].shapeValue != 0;
     thread_local slice_detail::Plan s, d;   // 12 KiB each: off the stack (one block per thread)
     slice_detail::plan(srcSliceInfo, useShapeValue, src, dimValue, s, loc);
@@ -88,7 +88,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const SliceInfo dstSliceInfo[],
-                     const SliceInfo srcSliceInfo[], const uint32_t dimValue, SrcLoc loc = {}) {
+                     const SliceInfo srcSliceInfo[], const uint32_t dimValue = 1, SrcLoc loc = {}) {
     const bool useShapeValue = srcSliceInfo[0].shapeValue != 0;
     thread_local slice_detail::Plan s, d;
     slice_detail::plan(srcSliceInfo, useShapeValue, src, dimValue, s, loc);
