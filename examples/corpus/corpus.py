@@ -92,6 +92,7 @@ SOURCES = {  # repo -> source group name
     "desly-0/flashattention_Ascendc": "desly-0 flash attention (community .asc, Matmul API; no hardware verdict)",
     "KernelHive/ascendc-skill": "EvoKernel (LLM-made op projects for 910B)",   # split by collection: evokernel_entries
     "hicann/catlass": "CATLASS (Huawei's cube template library; A2 examples)",
+    "vllm-project/vllm-ascend": "vLLM Ascend csrc op projects (A2 ops)",
 }
 
 
@@ -138,6 +139,9 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         return out
     if repo in ("hicann/ops-math", "hicann/ops-nn", "hicann/ops-transformer", "hicann/ops-cv"):   # CANN's newer open repositories: the ops built for A2
         return hicann_entries(gitdir, commit, files, entry)
+    if repo == "vllm-project/vllm-ascend":   # vLLM's Ascend backend: csrc/ is an ops-transformer-style op tree (its own
+        # CMake project, csrc/CMakeLists.txt), the ops its OpDef builds for A2; csrc/scripts/opgen's template is left out
+        return hicann_entries(gitdir, commit, [f for f in files if f.startswith("csrc/")], entry)
     if repo == "hicann/ops-blas":   # BLAS routines: blas/<op>/arch22/<name>_kernel.cpp, no op_host/op_kernel layout
         return blas_entries(files, entry)
     if repo == "desly-0/flashattention_Ascendc":   # one community kernel (.asc, built for dav-2201 by tools/CMakeLists.txt)
@@ -159,10 +163,10 @@ def hicann_entries(gitdir: str, commit: str, files: list[str], entry) -> list[di
     """hicann/ops-math, hicann/ops-nn: one op folder (op_host/ + op_kernel/) per operator, the main tree's and the
     community's (experimental/). An op is taken when its OpDef builds it for A2 (`AddConfig("ascend910b"...)` in an
     op_host source); its source group says which tree it is in. Templates of the repositories' op generator
-    (scripts/opgen) and test folders are left out."""
+    (scripts/opgen, at any depth: vllm-ascend's csrc/scripts/opgen) and test folders are left out."""
     kernels = {f.split("/op_kernel/")[0] for f in files if "/op_kernel/" in f and f.endswith(".cpp")}
     hosts = sorted(f for f in files if "/op_host/" in f and f.endswith(".cpp") and f.split("/op_host/")[0] in kernels
-                   and not f.startswith(("scripts/", "tests/")) and "/tests/" not in f)
+                   and not f.startswith(("scripts/", "tests/")) and "/tests/" not in f and "/scripts/" not in f)
     roots = set()
     for f in hosts:
         root = f.split("/op_host/")[0]
@@ -1379,6 +1383,12 @@ COMMON_INCLUDES = {
     "hicann/ops-transformer": (("common/include/kernel", "common_kernel"), ("common/include", "common_include"),
                                ("mc2/3rd", "ascendcraft_corpus_repo/mc2/3rd", "mc2"),
                                ("mc2/common/inc", "ascendcraft_corpus_repo/mc2/common/inc", "mc2")),
+    # vllm-ascend's csrc/ is its own copy of ops-transformer's build (csrc/CMakeLists.txt, project cann_ops-transformer):
+    # common/include/kernel copied beside the kernels (cmake/func.cmake, add_ops_src_copy), common/include on the host's
+    # path (OP_TILING_INCLUDE), utils/inc on every target's (cmake/variables.cmake, include_directories), and moe/common
+    # on the chunk ops' (moe/chunk_fwd_o/op_host/CMakeLists.txt, COMMON_KERNEL_UTILS_DIR: "kernel_utils/block/...")
+    "vllm-project/vllm-ascend": (("csrc/common/include/kernel", "common_kernel"), ("csrc/common/include", "common_include"),
+                                 ("csrc/utils/inc", "utils_inc"), ("csrc/moe/common", "moe_common", "csrc/moe")),
     "weich97/NPUKernelBench": (("libs/common_include/cann-ops/src/common/inc", "common_inc"),
                                ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
 }
