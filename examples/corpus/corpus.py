@@ -706,6 +706,7 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         _close_sibling_headers(gitdir, commit, path, dest)
         _kernel_relative_includes(gitdir, commit, path, dest)
     if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
+    if kind == "op-project" and any(r == entry["repo"] for r, _ in SUBMODULES): _submodule_includes(entry, gitdir, dest)
     if kind == "op-project":   # foreach_abs -> ForeachAbs
         _drop_unreached_sibling_tiling(dest, "".join(w[:1].upper() + w[1:] for w in path.rsplit("/", 1)[-1].split("_")))
         _underscore_renamed_headers(dest)
@@ -781,6 +782,63 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
     for root, into in roots:
         # a header at the folder's top makes it an include directory of the emulator's build (-iquote)
         if (dest / into).is_dir(): (dest / into / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+
+
+# A repository's git submodules whose headers its ops include: (repository, the submodule's path in its tree) -> (the
+# repository the submodule's url names, as mirrored here; the submodule's folders on the ops' include path; the first
+# path parts of the includes that name it). vllm-ascend's csrc/third_party/catlass is gitcode's cann/catlass (hicann/catlass
+# here); csrc/moe/chunk_fwd_o/op_host/CMakeLists.txt and csrc/mc2/dispatch_ffn_combine/op_host/CMakeLists.txt put its
+# include/ on the ops' path (`#include "catlass/catlass.hpp"`, "tla/tensor.hpp"). The submodule's commit is the gitlink
+# in the repository's tree at the entry's commit, so the manifest entry pins it too.
+SUBMODULES = {("vllm-project/vllm-ascend", "csrc/third_party/catlass"): ("hicann/catlass", ("include",), ("catlass", "tla"))}
+GITDIRS: dict[str, str] = {}   # `run --git OWNER/NAME=GITDIR`, every one given: where a submodule's repository is found
+
+
+def submodule_commit(gitdir: str, commit: str, path: str) -> str | None:
+    "The commit the tree at `commit` pins for the submodule at `path` (its gitlink), or None when it has none there."
+    line = git(gitdir, "ls-tree", commit, "--", path).strip()
+    parts = line.split()
+    return parts[2] if len(parts) >= 3 and parts[0] == "160000" and parts[1] == "commit" else None
+
+
+def _submodule_includes(entry: dict, gitdir: str, dest: Path) -> None:
+    """The headers of a submodule (SUBMODULES) that the op's files include, directly or through each other, from the
+    submodule repository's git dir (GITDIRS, `run --git`) at the commit the entry's tree pins: copied to
+    `<submodule name>_<root>/` in the copy (an include folder of the emulator's build), at their paths under the root,
+    so that their own relative includes resolve. An op that names the submodule's headers when its repository is not
+    given is an error that says which --git it needs (never a silent miss)."""
+    commit = entry["commit"]
+    include = re.compile(rb'#\s*include\s*[<"]([^>"]+)[>"]')
+    own = [p.read_bytes() for p in dest.rglob("*") if p.is_file() and p.suffix in (".cpp", ".h", ".hpp", ".inc", ".inl")]
+    for (repo, sub), (sub_repo, roots, firsts) in SUBMODULES.items():
+        if repo != entry["repo"]: continue
+        names = {n.decode(errors="replace") for t in own for n in include.findall(t)}
+        if not any(n.split("/", 1)[0] in firsts for n in names): continue
+        pinned = submodule_commit(gitdir, commit, sub)
+        if pinned is None: continue
+        if sub_repo not in GITDIRS:
+            raise RuntimeError(f"the op includes headers of the submodule {sub} ({sub_repo} at {pinned[:10]}): "
+                               f"give its repository too, --git {sub_repo}=<git dir>")
+        sub_git = GITDIRS[sub_repo]
+        tree = set(_tree(sub_git, pinned))
+        found, todo = {}, [(None, t) for t in own]
+        while todo:
+            at, text = todo.pop()
+            for name in include.findall(text):
+                name = name.decode(errors="replace")
+                cands = ([posixpath.normpath(posixpath.join(posixpath.dirname(at), name))] if at else []) + \
+                        [f"{r}/{name}" for r in roots]
+                f = next((c for c in cands if c in tree and any(c.startswith(r + "/") for r in roots)), None)
+                if f is None or f in found: continue
+                root = next(r for r in roots if f.startswith(r + "/"))
+                found[f] = dest / f"{posixpath.basename(sub)}_{root.replace('/', '_')}" / f[len(root) + 1:]
+                todo.append((f, show(sub_git, pinned, f)))
+        for f, out in found.items():
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(show(sub_git, pinned, f))
+        for r in roots:
+            top = dest / f"{posixpath.basename(sub)}_{r.replace('/', '_')}"
+            if top.is_dir(): (top / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
 
 
 def _drop_unreached_sibling_tiling(dest: Path, op_type: str) -> None:
@@ -925,7 +983,8 @@ def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> N
     """The headers of other ops copied under SIBLINGS name others by ../ paths in turn (conv3d_transpose_v2 gets
     conv3d_backprop_input_v2's op_host/op_tiling/arch22/ headers, which include `../common/conv_backprop_input_context_utils.h`):
     the headers of the folders those name come along too, until none is missing, as the repository's whole tree is
-    there in its own build. A unit test's folder (tests/) and the op's own folder do not."""
+    there in its own build; so do those of a folder below the header's own that it names by a path from there, when
+    the file is in the tree. A unit test's folder (tests/) and the op's own folder do not."""
     root = dest / SIBLINGS
     if not root.is_dir(): return
     todo = [p for p in root.rglob("*") if p.is_file() and p.suffix in (".h", ".hpp", ".inc")]   # .inc: linked sources
@@ -933,11 +992,14 @@ def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> N
     while todo:
         f = todo.pop()
         at = posixpath.dirname(f.relative_to(root).as_posix())
-        for name in re.findall(rb'#\s*include\s*"(\.\./[^"]+)"', f.read_bytes()):
+        for name in re.findall(rb'#\s*include\s*"([^"]+)"', f.read_bytes()):
             target = posixpath.normpath(posixpath.join(at, name.decode()))
             folder = posixpath.dirname(target)
             if target.startswith("..") or target.startswith(path + "/") or "/tests/" in f"/{target}" \
                     or (root / target).exists() or folder in folders: continue
+            # a path down from the header's folder is found beside it first, as in the repository's tree (vllm-ascend
+            # k2q_csr_common/op_host/k2q_csr_tiling_common.h: `#include "arch35/k2q_csr_tiling_arch35.h"`)
+            if not name.startswith(b"../") and target not in set(_tree(gitdir, commit)): continue
             folders.add(folder)
             for g in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
                 out = root / g
@@ -961,6 +1023,13 @@ def _kernel_relative_includes(gitdir: str, commit: str, path: str, dest: Path) -
     present = set(_tree(gitdir, commit))
     todo = [(f"{path}/{p.relative_to(dest).as_posix()}", p) for p in sorted((dest / "op_kernel").rglob("*"))
             if p.is_file() and p.suffix in (".h", ".hpp", ".cpp", ".cc", ".inc")] if (dest / "op_kernel").is_dir() else []
+    # the op_host sources too, for the op's own files beside op_host/ only (vllm-ascend dequant_swiglu_quant's
+    # `#include "../tiling_base/tiling_util.h"`: its own tiling_base/ folder); another op's files they name by a ../
+    # path are `_sibling_headers`' part
+    host = [(f"{path}/{p.relative_to(dest).as_posix()}", p) for p in sorted((dest / "op_host").rglob("*"))
+            if p.is_file() and p.suffix in (".h", ".hpp", ".cpp", ".cc")] if (dest / "op_host").is_dir() else []
+    hosted = {at for at, _ in host}
+    todo += host
     seen = {at for at, _ in todo}
     while todo:
         at, p = todo.pop(0)
@@ -969,6 +1038,8 @@ def _kernel_relative_includes(gitdir: str, commit: str, path: str, dest: Path) -
             target = posixpath.normpath(posixpath.join(posixpath.dirname(at), name))
             if target not in present or "/tests/" in f"/{target}": continue
             own = target.startswith(path + "/")
+            if at in hosted and not (own and target.split("/")[len(path.split("/"))] not in ("op_host", "op_kernel")): continue
+            if at in hosted: hosted.add(target)
             if at.startswith(path + "/") and posixpath.normpath(posixpath.join(posixpath.dirname(at[len(path) + 1:]), name)).startswith(".."):
                 # the path leaves the op's copy: g++ finds it from an include directory at the includer's depth, and
                 # an op's own file named this way (ops-transformer mc2/3rd/mat_mul_v3's batch_mat_mul_nd2nz.h:
@@ -1044,7 +1115,7 @@ def dependencies(gitdir: str, commit: str, path: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def link_candidates(gitdir: str, commit: str, path: str) -> list[str]:
+def link_candidates(gitdir: str, commit: str, path: str, repo: str | None = None) -> list[str]:
     """The host sources built into the same target as the op's own in its repository's build (hicann ops-nn: every
     op_host folder's sources join one library; an op's op_host/CMakeLists.txt names the ops it needs as
     `add_modules_sources(... DEPENDENCIES a b)`, and its category's `common/op_host` folder holds the shared sources,
@@ -1055,7 +1126,8 @@ def link_candidates(gitdir: str, commit: str, path: str) -> list[str]:
     # ... and the repository's common/src/*.cpp and common/src/op_host/*.cpp, which ops-nn's build adds to every op's
     # tiling target when it builds against an installed CANN (cmake/func.cmake, COMMON_SRC, with NN_ENABLE_DLOPEN_LEGACY:
     # BUILD_DEFINES): the adapters Ops::NN::GenTiling / QueryBank / TilingPrepareForOpCache over CANN's legacy library
-    flat = [f for f in tree if posixpath.dirname(f) in ("common/src", "common/src/op_host") and f.endswith((".cpp", ".cc"))]
+    flat = [f for f in tree if posixpath.dirname(f) in COMMON_SOURCES.get(repo, ("common/src", "common/src/op_host"))
+            and f.endswith((".cpp", ".cc"))]
     own = [f for folder in folders for f in tree
            if f.startswith(folder) and f.endswith((".cpp", ".cc")) and "/op_api/" not in f and "/tests/" not in f"/{f}"
            and not re.search(rb"\bOP_ADD\s*\(", show(gitdir, commit, f))] + flat
@@ -1064,6 +1136,12 @@ def link_candidates(gitdir: str, commit: str, path: str) -> list[str]:
     # MatmulV3BaseTiling): the other ops' listed sources, after the folders above
     return own + [f for f in optiling_sources(gitdir, commit) if f not in own and not f.startswith(path + "/")
                   and "/op_api/" not in f and not re.search(rb"\bOP_ADD\s*\(", show(gitdir, commit, f))]
+
+
+# The shared host-source folders a repository's build compiles into every op's tiling target (link_candidates), where
+# they are not ops-nn's common/src and common/src/op_host: vllm-ascend's csrc/common/CMakeLists.txt globs
+# src/tiling_base/*.cpp and src/*.cpp into its common object library (Ops::Transformer::OpTiling::EnsureNotScalar).
+COMMON_SOURCES = {"vllm-project/vllm-ascend": ("csrc/common/src", "csrc/common/src/tiling_base")}
 
 
 @functools.lru_cache(maxsize=8)
@@ -1135,7 +1213,7 @@ def link_sources(entry: dict, gitdir: str, dest: Path, log: str, have: set[str])
     commit, path = entry["commit"], entry["path"]
     wanted, added = _undefined(log), []
     if not wanted: return added
-    for f in link_candidates(gitdir, commit, path):
+    for f in link_candidates(gitdir, commit, path, entry["repo"]):
         if f in have or (dest / SIBLINGS / (f + ".inc")).exists(): continue
         text = show(gitdir, commit, f).decode(errors="replace")
         if not any(_defines(text, s) for s in wanted): continue
@@ -1213,7 +1291,7 @@ def dependency_tiling(entry: dict, gitdir: str, dest: Path, files: list[str]) ->
     types = {m for t in own for m in re.findall(r"\bOP_ADD\s*\(\s*(\w+)", t)}
     if not types: return []
     added = []
-    for f in link_candidates(gitdir, commit, path):
+    for f in link_candidates(gitdir, commit, path, entry["repo"]):
         text = show(gitdir, commit, f).decode(errors="replace")
         if any(re.search(rf"\bIMPL_OP_OPTILING\s*\(\s*{t}\s*\)", blank_comments(text)) for t in types):
             _link_in(f, text, entry, gitdir, dest)
@@ -2994,6 +3072,7 @@ def main(argv=None) -> int:
         print(summary(list(rows.values())))
         return 0
     gitdirs = dict(g.split("=", 1) for g in a.git)
+    GITDIRS.update(gitdirs)   # a submodule's repository (SUBMODULES): the entries' forked processes see it
     missing = Counter(e["repo"] for e in manifest if e["repo"] not in gitdirs)
     for repo, n in sorted(missing.items()):   # never a silent skip: say what this run leaves out and why
         print(f"not run: {n} entries of {repo} (no --git {repo}=<git dir>)", file=sys.stderr)

@@ -1499,7 +1499,7 @@ NOT_PROBED.update({n: "the emulation's own helper in norm.h, not an AscendC API"
 NOT_PROBED.update({"ArithProgression": "earlier CANN name of Arange (lib/index), absent from the pinned devkit: "
                                        "see tests/test_emu_corpus_apis.py"})
 NOT_PROBED.update({n: "raw compiler intrinsic, not a header API: see tests/test_emu_compat.py"
-                   for n in ("vcadd", "get_acc_val", "get_ctrl", "set_ctrl", "sbitset0", "sbitset1")})
+                   for n in ("vcadd", "get_acc_val", "get_ctrl", "set_ctrl", "sbitset0", "sbitset1", "clz")})
 NOT_PROBED.update({n: "raw compiler intrinsic (the VA address registers and level-0 vector forms on pointers), not a "
                       "header API: see tests/test_emu_raw_vector.py"
                    for n in ("set_va_reg_sb", "scatter_vnchwconv_b8", "scatter_vnchwconv_b16", "scatter_vnchwconv_b32",

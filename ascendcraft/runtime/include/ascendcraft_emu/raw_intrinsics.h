@@ -6,7 +6,7 @@
 //   value is the pad register's reset value 0);
 //   PRELOAD(len) (an instruction-cache preload: nothing to do here), __BLOCK_LOCAL__ (a variable per core: one per
 //   emulated core thread), and the DEFAULT_DATA_COPY_NBURST / DEFAULT_DATA_COPY_STRIDE constants (1 and 0).
-//   get_ctrl / set_ctrl / sbitset0 / sbitset1: the CTRL register (below).
+//   get_ctrl / set_ctrl / sbitset0 / sbitset1: the CTRL register (below); clz: count leading zeros.
 // Written from the public AscendC documentation of DataCopyPad and of the CTRL register's bits; no vendor code.
 #pragma once
 
@@ -75,6 +75,11 @@ inline int64_t get_ctrl() { return static_cast<int64_t>(ascendcraft::emu::ctrl_r
 inline void set_ctrl(uint64_t value, ascendcraft::emu::SrcLoc loc = {}) { ascendcraft::emu::ctrl_write(value, loc); }
 inline uint64_t sbitset0(uint64_t x, int64_t bit) { return x & ~(uint64_t{1} << (bit & 63)); }
 inline uint64_t sbitset1(uint64_t x, int64_t bit) { return x | (uint64_t{1} << (bit & 63)); }
+
+// The scalar unit's count-leading-zeros intrinsic: the zero bits above the highest set bit of the 64-bit word, 64 for
+// 0 -- what AscendC::ScalarCountLeadingZero, documented as the same instruction, returns (vllm-ascend
+// lightning_indexer_vllm: `63 - clz(value)`, the index of the highest set bit).
+inline int64_t clz(uint64_t x) { return AscendC::ScalarCountLeadingZero(x); }
 
 // The DMA's atomic mode through the device compiler's intrinsic set_atomic_none(): later copies to GM overwrite again, as
 // after AscendC::SetAtomicNone (LLM4AscendC's Matmul kernels call it before their Matmul writes C).
