@@ -1,0 +1,85 @@
+"""Forms vllm-ascend's csrc op projects (vLLM's Ascend backend, run on 910B / 910C) take from CANN's headers, found by
+the conformance corpus: the device compiler's raw clz (lightning_indexer_vllm: `63 - clz(value)`), the header
+register/op_def.h by its own name (the k2q_csr ops' definitions), and optiling::TilingDef named in a tiling class's
+declaration (sparse_flash_attention: `SetTilingData(TilingDef &tilingData)`). Kernels and host programs written here in
+those styles."""
+import subprocess
+
+import numpy as np
+
+from ascendcraft.emu import GM, INCLUDE_DIR, build, run
+
+CLZ = r'''#include "kernel_operator.h"
+// the index of each value's highest set bit (-1 for 0), as a top-k bucketing does it with the raw intrinsic
+extern "C" __global__ __aicore__ void highest_bit(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::GlobalTensor<uint64_t> xg;
+    AscendC::GlobalTensor<int64_t> yg;
+    xg.SetGlobalBuffer((__gm__ uint64_t*)x, 8);
+    yg.SetGlobalBuffer((__gm__ int64_t*)y, 16);
+    for (int i = 0; i < 8; ++i) {
+        const uint64_t value = xg.GetValue(i);
+        yg.SetValue(i, 63 - clz(value));
+        yg.SetValue(8 + i, clz(value) == AscendC::ScalarCountLeadingZero(value) ? 1 : 0);
+    }
+}
+'''
+
+
+def test_the_raw_clz_counts_leading_zeros_as_scalar_count_leading_zero():
+    x = np.array([0, 1, 2, 3, 1 << 20, (1 << 40) + 7, 1 << 63, (1 << 64) - 1], np.uint64)
+    r = run(build({"clz.cpp": CLZ}), [GM("x", x), GM("y", np.zeros(16, np.int64), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    assert r.outputs["y"][:8].tolist() == [-1, 0, 1, 1, 20, 40, 63, 63]   # 63 - 64 for 0
+    assert r.outputs["y"][8:].tolist() == [1] * 8
+
+
+HOST = r"""
+#include <cstdio>
+#include "register/op_def.h"
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(DemoTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, n);
+END_TILING_DATA_DEF;
+class DemoTiling {
+public:
+    ge::graphStatus SetTilingData(TilingDef &tilingData) const;   // declared, as the op's header does; not called
+    DemoTilingData tilingData_;
+};
+}  // namespace optiling
+namespace ops {
+class Demo : public OpDef {
+public:
+    explicit Demo(const char* name) : OpDef(name) {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+        this->AICore().AddConfig("ascend910b");
+    }
+};
+}  // namespace ops
+int main() {
+    ops::Demo op("Demo");
+    optiling::DemoTiling t;
+    t.tilingData_.set_n(7);
+    std::printf("%zu %u %zu\n", op.inputs_.size(), t.tilingData_.get_n(), sizeof(optiling::DemoTilingData));
+}
+"""
+
+
+def _compile(tmp_path, text: str) -> subprocess.CompletedProcess:
+    (tmp_path / "p.cpp").write_text(text)
+    return subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "p.cpp", "-o", "p"], cwd=tmp_path,
+                          capture_output=True, text=True)
+
+
+def test_op_def_h_and_a_declaration_naming_tiling_def_compile(tmp_path):
+    assert _compile(tmp_path, HOST).returncode == 0
+    out = subprocess.run(["./p"], cwd=tmp_path, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["1", "7", "4"]   # the tiling struct is its fields alone: no base class adds to it
+
+
+def test_passing_a_tiling_struct_as_tiling_def_stops_at_that_line(tmp_path):
+    use = HOST.replace("int main() {", "ge::graphStatus optiling::DemoTiling::SetTilingData(TilingDef &d) const {\n"
+                       "    return d.GetDataSize() ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;\n}\nint main() {")
+    r = _compile(tmp_path, use)
+    assert r.returncode != 0 and "incomplete type" in r.stderr and "TilingDef" in r.stderr
