@@ -176,3 +176,23 @@ def test_an_ops_own_folder_beside_op_host_and_a_sibling_headers_path_down_come_a
     hist = corpus.materialise({"source": "s", "repo": REPO, "commit": commit, "path": "csrc/att/k2q/hist", "kind": "op-project"},
                               gitdir, tmp_path / "hist")
     assert (hist / corpus.SIBLINGS / "csrc/att/k2q/common/op_host/arch35/k2q_tiling_arch35.h").is_file()
+
+
+def test_a_vllm_ascend_copy_has_the_op_host_sources_its_build_compiles():
+    """csrc/cmake/obj_func.cmake compiles op_host/*_def*.cpp, *_tiling*.cpp, *fallback*.cpp, *_infershape*.cpp and
+    *_aicpu*.cpp; an op's *_proto.cpp (sparse_attn_sharedkv's names an undefined InferDataType function) and other
+    sources are in no target, so the copy leaves them out (headers stay)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        gitdir, commit = _git_repo(root / "repo", {
+            "csrc/att/sas/op_host/sas_def.cpp": 'AddConfig("ascend910b");\n',
+            "csrc/att/sas/op_host/sas_tiling.cpp": "//\n", "csrc/att/sas/op_host/rope_tiling_ab.cpp": "//\n",
+            "csrc/att/sas/op_host/sas_infershape.cpp": "//\n", "csrc/att/sas/op_host/sas_proto.cpp": "#error not built\n",
+            "csrc/att/sas/op_host/sas_cpu.cpp": "#error not built\n", "csrc/att/sas/op_host/sas_proto.h": "#pragma once\n",
+            "csrc/att/sas/op_kernel/sas.cpp": "//\n",
+        })
+        dest = corpus.materialise({"source": "s", "repo": REPO, "commit": commit, "path": "csrc/att/sas", "kind": "op-project"},
+                                  gitdir, root / "copy")
+        assert sorted(p.name for p in (dest / "op_host").iterdir()) == [
+            "rope_tiling_ab.cpp", "sas_def.cpp", "sas_infershape.cpp", "sas_proto.h", "sas_tiling.cpp"]

@@ -83,3 +83,38 @@ def test_passing_a_tiling_struct_as_tiling_def_stops_at_that_line(tmp_path):
                        "    return d.GetDataSize() ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;\n}\nint main() {")
     r = _compile(tmp_path, use)
     assert r.returncode != 0 and "incomplete type" in r.stderr and "TilingDef" in r.stderr
+
+
+def test_a_list_bool_attribute_reaches_the_tiling_function_as_one_byte_bools(tmp_path):
+    """rms_norm_dynamic_quant's definition: Attr("output_mask").AttrType(OPTIONAL).ListBool({}), which its tiling reads as
+    GetAttrPointer<gert::ContinuousVector>(i) cast to `const bool*`. The definition records the default (read from
+    the compiled definition and from the text alike), a run passes a list of bools, and GetListInt gives no int view
+    of it. The tiling scales alpha by how many are true, so a wrong element or count shows in the numbers."""
+    import shutil
+    from pathlib import Path
+
+    import torch
+
+    from ascendcraft.opproject import load_project, parse_op_definition, run_project
+    folder = tmp_path / "scale_add_custom"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom", folder)
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    text = host.read_text().replace('this->Attr("alpha").AttrType(OPTIONAL).Float(1.0);',
+                                    'this->Attr("alpha").AttrType(OPTIONAL).Float(1.0);\n'
+                                    '        this->Attr("mask").AttrType(OPTIONAL).ListBool({true, false, true});')
+    text = text.replace("tiling.set_alpha(alpha ? *alpha : 1.0f);", """const gert::ContinuousVector* mask = context->GetAttrs()->GetAttrPointer<gert::ContinuousVector>(1);
+    if (mask == nullptr || context->GetAttrs()->GetListInt(1) != nullptr) return ge::GRAPH_FAILED;
+    const bool* m = static_cast<const bool*>(mask->GetData());
+    float on = 0;
+    for (size_t i = 0; i < mask->GetSize(); ++i) on += m[i] ? 1.0f : 0.0f;
+    tiling.set_alpha((alpha ? *alpha : 1.0f) * on);""")
+    host.write_text(text)
+    attrs = {a.name: (a.kind, a.default) for a in load_project(folder).op.attrs}
+    assert attrs["mask"] == ("list_bool", [True, False, True])
+    parsed = {a.name: (a.kind, a.default) for a in parse_op_definition(text, "scale_add_custom.cpp").attrs}
+    assert parsed["mask"] == ("list_bool", [True, False, True])
+    x, y = torch.randn(4096), torch.randn(4096)
+    for given, factor in (({}, 2.0), ({"mask": [False, False, True, True, True]}, 3.0)):
+        r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5, **given},
+                        reference=lambda x, y, alpha, **_: x + alpha * factor * y)
+        assert r.ok, (given, r.mismatches, [d.render() for d in r.run.diagnostics])

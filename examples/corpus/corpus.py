@@ -698,6 +698,10 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         out.parent.mkdir(parents=True, exist_ok=True)
         text = show(gitdir, commit, f)
         out.write_bytes(restore_comment_openers(text) if entry["repo"] == "weich97/NPUKernelBench" else text)
+    if kind == "op-project" and entry["repo"] in HOST_SOURCES_BUILT:   # the op_host sources its build compiles, no others
+        import fnmatch
+        for p in [p for p in (dest / "op_host").glob("*") if p.is_file() and p.suffix in (".cpp", ".cc")]:
+            if not any(fnmatch.fnmatchcase(p.name, pat) for pat in HOST_SOURCES_BUILT[entry["repo"]]): p.unlink()
     if kind == "op-project":
         _sibling_headers(entry, gitdir, dest, files)
         dependency_tiling(entry, gitdir, dest, files)
@@ -711,6 +715,14 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         _drop_unreached_sibling_tiling(dest, "".join(w[:1].upper() + w[1:] for w in path.rsplit("/", 1)[-1].split("_")))
         _underscore_renamed_headers(dest)
     return dest
+
+
+# The op_host/*.cpp a repository's build compiles, where it does not compile them all: vllm-ascend's csrc/cmake/
+# obj_func.cmake (add_modules_sources) globs op_host/*_def*.cpp (the definition), *_tiling*.cpp and *fallback*.cpp (the
+# tiling target), *_infershape*.cpp and *_aicpu*.cpp; an op's *_proto.cpp (sparse_attn_sharedkv's names an
+# InferDataType function nothing defines) and other sources (moe_grouped_matmul_cpu.cpp) are in no target.
+HOST_SOURCES_BUILT = {"vllm-project/vllm-ascend": ("*_def*.cpp", "*_tiling*.cpp", "*fallback*.cpp", "*_infershape*.cpp",
+                                                   "*_aicpu*.cpp")}
 
 
 def _underscore_renamed_headers(dest: Path) -> None:
