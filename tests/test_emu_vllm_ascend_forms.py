@@ -118,3 +118,26 @@ def test_a_list_bool_attribute_reaches_the_tiling_function_as_one_byte_bools(tmp
         r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5, **given},
                         reference=lambda x, y, alpha, **_: x + alpha * factor * y)
         assert r.ok, (given, r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
+TENSOR_SHAPE = r"""
+#include <cstdio>
+#include "register/op_def_registry.h"
+static int dims(const gert::StorageShape* shape) { return static_cast<int>(shape->GetStorageShape().GetDimNum()); }
+int main() {
+    gert::Tensor t;
+    t.GetShape().MutableOriginShape() = gert::Shape({2, 3, 4});
+    t.GetShape().MutableStorageShape() = gert::Shape({2, 12});
+    const gert::Tensor& c = t;
+    std::printf("%d %lld %lld\n", dims(&c.GetShape()), (long long)c.GetShape().GetOriginShape().GetDim(2),
+                (long long)c.GetStorageShape().GetDim(1));
+}
+"""
+
+
+def test_a_tensors_get_shape_gives_both_shapes(tmp_path):
+    "gert::Tensor::GetShape(): the StorageShape (origin and storage) a tiling passes on as `const gert::StorageShape*`."
+    r = _compile(tmp_path, TENSOR_SHAPE)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = subprocess.run(["./p"], cwd=tmp_path, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["2", "4", "12"]

@@ -293,6 +293,9 @@ public:
     const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
     const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
     int64_t GetShapeSize() const { return shape_.GetOriginShape().GetShapeSize(); }
+    // both shapes at once (vllm-ascend sparse_attn_sharedkv's tiling: `&tensor->GetShape()` as a const StorageShape*)
+    const StorageShape& GetShape() const { return shape_; }
+    StorageShape& GetShape() { return shape_; }
     ge::DataType GetDataType() const { return desc_.dtype_; }
     // the tensor's origin and storage formats, its description's (ops-cv grid_sampler2_d_grad's tiling:
     // `context->GetInputTensor(0)->GetFormat().GetStorageFormat()`)
