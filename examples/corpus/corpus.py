@@ -50,6 +50,11 @@ Sources (kinds):
   `Kernel::Arguments{options.problemShape, [values,] deviceA, deviceB, deviceC}` and checks against
   `golden::ComputeMatmul` (or its ReLU / GELU / SiLU forms) runs on its README's shape through an entry that does on
   the device what its DeviceGemm does (match_catlass), and is compared under catlass's own CompareData rule.
+- vllm-project/vllm-ascend `csrc/<group>/<op>/` (op-project): vLLM's Ascend backend, whose csrc/ is its own copy of
+  ops-transformer's build; the ops whose OpDef builds them for A2, kernel alone and whole project, with the include
+  folders its cmake sets and the op_host sources it compiles. Ops that include the catlass submodule
+  (csrc/third_party/catlass) need `--git hicann/catlass=<git dir>`: its headers come from that repository at the
+  commit vllm's tree pins (SUBMODULES).
 """
 import argparse
 import contextlib
