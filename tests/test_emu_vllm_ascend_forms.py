@@ -141,3 +141,29 @@ def test_a_tensors_get_shape_gives_both_shapes(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     out = subprocess.run(["./p"], cwd=tmp_path, capture_output=True, text=True, check=True).stdout.split()
     assert out == ["2", "4", "12"]
+
+
+MX_SCALE = r'''#include "kernel_operator.h"
+// a layout trait specialised on the MX-scale type, as a tla copy does it; on A2 the type is a byte (uint8_t)
+template <typename T> struct IsMxScale { static constexpr int value = 0; };
+template <> struct IsMxScale<AscendC::fp8_e8m0_t> { static constexpr int value = 1; };
+extern "C" __global__ __aicore__ void mx_bytes(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::GlobalTensor<fp8_e8m0_t> xg;
+    AscendC::GlobalTensor<int32_t> yg;
+    xg.SetGlobalBuffer((__gm__ fp8_e8m0_t*)x, 4);
+    yg.SetGlobalBuffer((__gm__ int32_t*)y, 4);
+    yg.SetValue(0, IsMxScale<fp8_e8m0_t>::value + IsMxScale<fp4x2_e2m1_t>::value + IsMxScale<half>::value);
+    yg.SetValue(1, static_cast<int32_t>(sizeof(fp8_e4m3fn_t) + sizeof(fp8_e5m2_t) + sizeof(fp4x2_e1m2_t)));
+    yg.SetValue(2, xg.GetValue(3));
+    yg.SetValue(3, 0);
+}
+'''
+
+
+def test_the_a2_names_of_the_fp8_and_mx_scale_types_are_bytes():
+    "fp8_e8m0_t (also AscendC::), fp8_e4m3fn_t, fp8_e5m2_t, fp4x2_e2m1_t, fp4x2_e1m2_t: uint8_t on A2, as the devkit has them."
+    r = run(build({"mx.cpp": MX_SCALE}), [GM("x", np.array([1, 2, 3, 127], np.uint8)), GM("y", np.zeros(4, np.int32), "out")],
+            block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    assert r.outputs["y"].tolist() == [2, 3, 127, 0]   # every one-byte type is the same uint8_t: both match the trait

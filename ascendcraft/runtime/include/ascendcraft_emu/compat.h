@@ -294,6 +294,16 @@ struct int4b_t {
 };
 // AscendC declares it in its namespace (the devkit's examples write AscendC::int4b_t); kernels also name it unqualified.
 namespace AscendC { using ::int4b_t; }
+// The FP8 / FP4 / MX-scale storage types of Ascend 950's matmul. On A2 the devkit names each an alias of uint8_t (a
+// byte a kernel can move and test, no arithmetic of the format), at global scope, and fp8_e8m0_t in AscendC too
+// (vllm-ascend sparse_attention_score's tla copy specialises its MX-scale layouts on AscendC::fp8_e8m0_t); the
+// other four are not AscendC members there either.
+using fp8_e8m0_t = uint8_t;
+using fp8_e4m3fn_t = uint8_t;
+using fp8_e5m2_t = uint8_t;
+using fp4x2_e2m1_t = uint8_t;
+using fp4x2_e1m2_t = uint8_t;
+namespace AscendC { using ::fp8_e8m0_t; }
 
 // ASSERT_MSG(expr, fmt, ...): the devkit's assertion with a printf-style message; a failing one stops the run at the
 // kernel line with the message, as ascendc_assert does.
