@@ -50,6 +50,11 @@ Sources (kinds):
   `Kernel::Arguments{options.problemShape, [values,] deviceA, deviceB, deviceC}` and checks against
   `golden::ComputeMatmul` (or its ReLU / GELU / SiLU forms) runs on its README's shape through an entry that does on
   the device what its DeviceGemm does (match_catlass), and is compared under catlass's own CompareData rule.
+- vllm-project/vllm-ascend `csrc/<group>/<op>/` (op-project): vLLM's Ascend backend, whose csrc/ is its own copy of
+  ops-transformer's build; the ops whose OpDef builds them for A2, kernel alone and whole project, with the include
+  folders its cmake sets and the op_host sources it compiles. Ops that include the catlass submodule
+  (csrc/third_party/catlass) need `--git hicann/catlass=<git dir>`: its headers come from that repository at the
+  commit vllm's tree pins (SUBMODULES).
 """
 import argparse
 import contextlib
@@ -93,6 +98,7 @@ SOURCES = {  # repo -> source group name
     "KernelHive/ascendc-skill": "EvoKernel (LLM-made op projects for 910B)",   # split by collection: evokernel_entries
     "hicann/catlass": "CATLASS (Huawei's cube template library; A2 examples)",
     "sgl-project/sgl-kernel-npu": "SGLang NPU kernels (ascendc_library kernel files; A2/A3)",   # and SGL_ATTENTIONS_SOURCE
+    "vllm-project/vllm-ascend": "vLLM Ascend csrc op projects (A2 ops)",
 }
 
 
@@ -139,6 +145,9 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         return out
     if repo in ("hicann/ops-math", "hicann/ops-nn", "hicann/ops-transformer", "hicann/ops-cv"):   # CANN's newer open repositories: the ops built for A2
         return hicann_entries(gitdir, commit, files, entry)
+    if repo == "vllm-project/vllm-ascend":   # vLLM's Ascend backend: csrc/ is an ops-transformer-style op tree (its own
+        # CMake project, csrc/CMakeLists.txt), the ops its OpDef builds for A2; csrc/scripts/opgen's template is left out
+        return hicann_entries(gitdir, commit, [f for f in files if f.startswith("csrc/")], entry)
     if repo == "hicann/ops-blas":   # BLAS routines: blas/<op>/arch22/<name>_kernel.cpp, no op_host/op_kernel layout
         return blas_entries(files, entry)
     if repo == "desly-0/flashattention_Ascendc":   # one community kernel (.asc, built for dav-2201 by tools/CMakeLists.txt)
@@ -162,10 +171,10 @@ def hicann_entries(gitdir: str, commit: str, files: list[str], entry) -> list[di
     """hicann/ops-math, hicann/ops-nn: one op folder (op_host/ + op_kernel/) per operator, the main tree's and the
     community's (experimental/). An op is taken when its OpDef builds it for A2 (`AddConfig("ascend910b"...)` in an
     op_host source); its source group says which tree it is in. Templates of the repositories' op generator
-    (scripts/opgen) and test folders are left out."""
+    (scripts/opgen, at any depth: vllm-ascend's csrc/scripts/opgen) and test folders are left out."""
     kernels = {f.split("/op_kernel/")[0] for f in files if "/op_kernel/" in f and f.endswith(".cpp")}
     hosts = sorted(f for f in files if "/op_host/" in f and f.endswith(".cpp") and f.split("/op_host/")[0] in kernels
-                   and not f.startswith(("scripts/", "tests/")) and "/tests/" not in f)
+                   and not f.startswith(("scripts/", "tests/")) and "/tests/" not in f and "/scripts/" not in f)
     roots = set()
     for f in hosts:
         root = f.split("/op_host/")[0]
@@ -812,6 +821,10 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         out.parent.mkdir(parents=True, exist_ok=True)
         text = show(gitdir, commit, f)
         out.write_bytes(restore_comment_openers(text) if entry["repo"] == "weich97/NPUKernelBench" else text)
+    if kind == "op-project" and entry["repo"] in HOST_SOURCES_BUILT:   # the op_host sources its build compiles, no others
+        import fnmatch
+        for p in [p for p in (dest / "op_host").glob("*") if p.is_file() and p.suffix in (".cpp", ".cc")]:
+            if not any(fnmatch.fnmatchcase(p.name, pat) for pat in HOST_SOURCES_BUILT[entry["repo"]]): p.unlink()
     if kind == "op-project":
         _sibling_headers(entry, gitdir, dest, files)
         dependency_tiling(entry, gitdir, dest, files)
@@ -820,10 +833,19 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         _close_sibling_headers(gitdir, commit, path, dest)
         _kernel_relative_includes(gitdir, commit, path, dest)
     if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
+    if kind == "op-project" and any(r == entry["repo"] for r, _ in SUBMODULES): _submodule_includes(entry, gitdir, dest)
     if kind == "op-project":   # foreach_abs -> ForeachAbs
         _drop_unreached_sibling_tiling(dest, "".join(w[:1].upper() + w[1:] for w in path.rsplit("/", 1)[-1].split("_")))
         _underscore_renamed_headers(dest)
     return dest
+
+
+# The op_host/*.cpp a repository's build compiles, where it does not compile them all: vllm-ascend's csrc/cmake/
+# obj_func.cmake (add_modules_sources) globs op_host/*_def*.cpp (the definition), *_tiling*.cpp and *fallback*.cpp (the
+# tiling target), *_infershape*.cpp and *_aicpu*.cpp; an op's *_proto.cpp (sparse_attn_sharedkv's names an
+# InferDataType function nothing defines) and other sources (moe_grouped_matmul_cpu.cpp) are in no target.
+HOST_SOURCES_BUILT = {"vllm-project/vllm-ascend": ("*_def*.cpp", "*_tiling*.cpp", "*fallback*.cpp", "*_infershape*.cpp",
+                                                   "*_aicpu*.cpp")}
 
 
 def _underscore_renamed_headers(dest: Path) -> None:
@@ -904,6 +926,63 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
     for root, into in roots:
         # a header at the folder's top makes it an include directory of the emulator's build (-iquote)
         if (dest / into).is_dir(): (dest / into / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+
+
+# A repository's git submodules whose headers its ops include: (repository, the submodule's path in its tree) -> (the
+# repository the submodule's url names, as mirrored here; the submodule's folders on the ops' include path; the first
+# path parts of the includes that name it). vllm-ascend's csrc/third_party/catlass is gitcode's cann/catlass (hicann/catlass
+# here); csrc/moe/chunk_fwd_o/op_host/CMakeLists.txt and csrc/mc2/dispatch_ffn_combine/op_host/CMakeLists.txt put its
+# include/ on the ops' path (`#include "catlass/catlass.hpp"`, "tla/tensor.hpp"). The submodule's commit is the gitlink
+# in the repository's tree at the entry's commit, so the manifest entry pins it too.
+SUBMODULES = {("vllm-project/vllm-ascend", "csrc/third_party/catlass"): ("hicann/catlass", ("include",), ("catlass", "tla"))}
+GITDIRS: dict[str, str] = {}   # `run --git OWNER/NAME=GITDIR`, every one given: where a submodule's repository is found
+
+
+def submodule_commit(gitdir: str, commit: str, path: str) -> str | None:
+    "The commit the tree at `commit` pins for the submodule at `path` (its gitlink), or None when it has none there."
+    line = git(gitdir, "ls-tree", commit, "--", path).strip()
+    parts = line.split()
+    return parts[2] if len(parts) >= 3 and parts[0] == "160000" and parts[1] == "commit" else None
+
+
+def _submodule_includes(entry: dict, gitdir: str, dest: Path) -> None:
+    """The headers of a submodule (SUBMODULES) that the op's files include, directly or through each other, from the
+    submodule repository's git dir (GITDIRS, `run --git`) at the commit the entry's tree pins: copied to
+    `<submodule name>_<root>/` in the copy (an include folder of the emulator's build), at their paths under the root,
+    so that their own relative includes resolve. An op that names the submodule's headers when its repository is not
+    given is an error that says which --git it needs (never a silent miss)."""
+    commit = entry["commit"]
+    include = re.compile(rb'#\s*include\s*[<"]([^>"]+)[>"]')
+    own = [p.read_bytes() for p in dest.rglob("*") if p.is_file() and p.suffix in (".cpp", ".h", ".hpp", ".inc", ".inl")]
+    for (repo, sub), (sub_repo, roots, firsts) in SUBMODULES.items():
+        if repo != entry["repo"]: continue
+        names = {n.decode(errors="replace") for t in own for n in include.findall(t)}
+        if not any(n.split("/", 1)[0] in firsts for n in names): continue
+        pinned = submodule_commit(gitdir, commit, sub)
+        if pinned is None: continue
+        if sub_repo not in GITDIRS:
+            raise RuntimeError(f"the op includes headers of the submodule {sub} ({sub_repo} at {pinned[:10]}): "
+                               f"give its repository too, --git {sub_repo}=<git dir>")
+        sub_git = GITDIRS[sub_repo]
+        tree = set(_tree(sub_git, pinned))
+        found, todo = {}, [(None, t) for t in own]
+        while todo:
+            at, text = todo.pop()
+            for name in include.findall(text):
+                name = name.decode(errors="replace")
+                cands = ([posixpath.normpath(posixpath.join(posixpath.dirname(at), name))] if at else []) + \
+                        [f"{r}/{name}" for r in roots]
+                f = next((c for c in cands if c in tree and any(c.startswith(r + "/") for r in roots)), None)
+                if f is None or f in found: continue
+                root = next(r for r in roots if f.startswith(r + "/"))
+                found[f] = dest / f"{posixpath.basename(sub)}_{root.replace('/', '_')}" / f[len(root) + 1:]
+                todo.append((f, show(sub_git, pinned, f)))
+        for f, out in found.items():
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(show(sub_git, pinned, f))
+        for r in roots:
+            top = dest / f"{posixpath.basename(sub)}_{r.replace('/', '_')}"
+            if top.is_dir(): (top / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
 
 
 def _drop_unreached_sibling_tiling(dest: Path, op_type: str) -> None:
@@ -1048,7 +1127,8 @@ def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> N
     """The headers of other ops copied under SIBLINGS name others by ../ paths in turn (conv3d_transpose_v2 gets
     conv3d_backprop_input_v2's op_host/op_tiling/arch22/ headers, which include `../common/conv_backprop_input_context_utils.h`):
     the headers of the folders those name come along too, until none is missing, as the repository's whole tree is
-    there in its own build. A unit test's folder (tests/) and the op's own folder do not."""
+    there in its own build; so do those of a folder below the header's own that it names by a path from there, when
+    the file is in the tree. A unit test's folder (tests/) and the op's own folder do not."""
     root = dest / SIBLINGS
     if not root.is_dir(): return
     todo = [p for p in root.rglob("*") if p.is_file() and p.suffix in (".h", ".hpp", ".inc")]   # .inc: linked sources
@@ -1056,11 +1136,14 @@ def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> N
     while todo:
         f = todo.pop()
         at = posixpath.dirname(f.relative_to(root).as_posix())
-        for name in re.findall(rb'#\s*include\s*"(\.\./[^"]+)"', f.read_bytes()):
+        for name in re.findall(rb'#\s*include\s*"([^"]+)"', f.read_bytes()):
             target = posixpath.normpath(posixpath.join(at, name.decode()))
             folder = posixpath.dirname(target)
             if target.startswith("..") or target.startswith(path + "/") or "/tests/" in f"/{target}" \
                     or (root / target).exists() or folder in folders: continue
+            # a path down from the header's folder is found beside it first, as in the repository's tree (vllm-ascend
+            # k2q_csr_common/op_host/k2q_csr_tiling_common.h: `#include "arch35/k2q_csr_tiling_arch35.h"`)
+            if not name.startswith(b"../") and target not in set(_tree(gitdir, commit)): continue
             folders.add(folder)
             for g in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
                 out = root / g
@@ -1084,6 +1167,13 @@ def _kernel_relative_includes(gitdir: str, commit: str, path: str, dest: Path) -
     present = set(_tree(gitdir, commit))
     todo = [(f"{path}/{p.relative_to(dest).as_posix()}", p) for p in sorted((dest / "op_kernel").rglob("*"))
             if p.is_file() and p.suffix in (".h", ".hpp", ".cpp", ".cc", ".inc")] if (dest / "op_kernel").is_dir() else []
+    # the op_host sources too, for the op's own files beside op_host/ only (vllm-ascend dequant_swiglu_quant's
+    # `#include "../tiling_base/tiling_util.h"`: its own tiling_base/ folder); another op's files they name by a ../
+    # path are `_sibling_headers`' part
+    host = [(f"{path}/{p.relative_to(dest).as_posix()}", p) for p in sorted((dest / "op_host").rglob("*"))
+            if p.is_file() and p.suffix in (".h", ".hpp", ".cpp", ".cc")] if (dest / "op_host").is_dir() else []
+    hosted = {at for at, _ in host}
+    todo += host
     seen = {at for at, _ in todo}
     while todo:
         at, p = todo.pop(0)
@@ -1092,6 +1182,8 @@ def _kernel_relative_includes(gitdir: str, commit: str, path: str, dest: Path) -
             target = posixpath.normpath(posixpath.join(posixpath.dirname(at), name))
             if target not in present or "/tests/" in f"/{target}": continue
             own = target.startswith(path + "/")
+            if at in hosted and not (own and target.split("/")[len(path.split("/"))] not in ("op_host", "op_kernel")): continue
+            if at in hosted: hosted.add(target)
             if at.startswith(path + "/") and posixpath.normpath(posixpath.join(posixpath.dirname(at[len(path) + 1:]), name)).startswith(".."):
                 # the path leaves the op's copy: g++ finds it from an include directory at the includer's depth, and
                 # an op's own file named this way (ops-transformer mc2/3rd/mat_mul_v3's batch_mat_mul_nd2nz.h:
@@ -1167,7 +1259,7 @@ def dependencies(gitdir: str, commit: str, path: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def link_candidates(gitdir: str, commit: str, path: str) -> list[str]:
+def link_candidates(gitdir: str, commit: str, path: str, repo: str | None = None) -> list[str]:
     """The host sources built into the same target as the op's own in its repository's build (hicann ops-nn: every
     op_host folder's sources join one library; an op's op_host/CMakeLists.txt names the ops it needs as
     `add_modules_sources(... DEPENDENCIES a b)`, and its category's `common/op_host` folder holds the shared sources,
@@ -1178,7 +1270,8 @@ def link_candidates(gitdir: str, commit: str, path: str) -> list[str]:
     # ... and the repository's common/src/*.cpp and common/src/op_host/*.cpp, which ops-nn's build adds to every op's
     # tiling target when it builds against an installed CANN (cmake/func.cmake, COMMON_SRC, with NN_ENABLE_DLOPEN_LEGACY:
     # BUILD_DEFINES): the adapters Ops::NN::GenTiling / QueryBank / TilingPrepareForOpCache over CANN's legacy library
-    flat = [f for f in tree if posixpath.dirname(f) in ("common/src", "common/src/op_host") and f.endswith((".cpp", ".cc"))]
+    flat = [f for f in tree if posixpath.dirname(f) in COMMON_SOURCES.get(repo, ("common/src", "common/src/op_host"))
+            and f.endswith((".cpp", ".cc"))]
     own = [f for folder in folders for f in tree
            if f.startswith(folder) and f.endswith((".cpp", ".cc")) and "/op_api/" not in f and "/tests/" not in f"/{f}"
            and not re.search(rb"\bOP_ADD\s*\(", show(gitdir, commit, f))] + flat
@@ -1187,6 +1280,12 @@ def link_candidates(gitdir: str, commit: str, path: str) -> list[str]:
     # MatmulV3BaseTiling): the other ops' listed sources, after the folders above
     return own + [f for f in optiling_sources(gitdir, commit) if f not in own and not f.startswith(path + "/")
                   and "/op_api/" not in f and not re.search(rb"\bOP_ADD\s*\(", show(gitdir, commit, f))]
+
+
+# The shared host-source folders a repository's build compiles into every op's tiling target (link_candidates), where
+# they are not ops-nn's common/src and common/src/op_host: vllm-ascend's csrc/common/CMakeLists.txt globs
+# src/tiling_base/*.cpp and src/*.cpp into its common object library (Ops::Transformer::OpTiling::EnsureNotScalar).
+COMMON_SOURCES = {"vllm-project/vllm-ascend": ("csrc/common/src", "csrc/common/src/tiling_base")}
 
 
 @functools.lru_cache(maxsize=8)
@@ -1258,7 +1357,7 @@ def link_sources(entry: dict, gitdir: str, dest: Path, log: str, have: set[str])
     commit, path = entry["commit"], entry["path"]
     wanted, added = _undefined(log), []
     if not wanted: return added
-    for f in link_candidates(gitdir, commit, path):
+    for f in link_candidates(gitdir, commit, path, entry["repo"]):
         if f in have or (dest / SIBLINGS / (f + ".inc")).exists(): continue
         text = show(gitdir, commit, f).decode(errors="replace")
         if not any(_defines(text, s) for s in wanted): continue
@@ -1336,7 +1435,7 @@ def dependency_tiling(entry: dict, gitdir: str, dest: Path, files: list[str]) ->
     types = {m for t in own for m in re.findall(r"\bOP_ADD\s*\(\s*(\w+)", t)}
     if not types: return []
     added = []
-    for f in link_candidates(gitdir, commit, path):
+    for f in link_candidates(gitdir, commit, path, entry["repo"]):
         text = show(gitdir, commit, f).decode(errors="replace")
         if any(re.search(rf"\bIMPL_OP_OPTILING\s*\(\s*{t}\s*\)", blank_comments(text)) for t in types):
             _link_in(f, text, entry, gitdir, dest)
@@ -1510,6 +1609,12 @@ COMMON_INCLUDES = {
     # (csrc/attentions/csrc/ops/utils/CMakeLists.txt, cmake/config.cmake's OPS_ADV_UTILS_KERNEL_INC): "log/ops_log.h", "util.h"
     "sgl-project/sgl-kernel-npu": (("csrc/attentions/csrc/ops/utils/inc", "common_inc", SGL_ATTENTIONS),
                                    ("csrc/attentions/csrc/ops/utils/inc/kernel", "common_kernel", SGL_ATTENTIONS)),
+    # vllm-ascend's csrc/ is its own copy of ops-transformer's build (csrc/CMakeLists.txt, project cann_ops-transformer):
+    # common/include/kernel copied beside the kernels (cmake/func.cmake, add_ops_src_copy), common/include on the host's
+    # path (OP_TILING_INCLUDE), utils/inc on every target's (cmake/variables.cmake, include_directories), and moe/common
+    # on the chunk ops' (moe/chunk_fwd_o/op_host/CMakeLists.txt, COMMON_KERNEL_UTILS_DIR: "kernel_utils/block/...")
+    "vllm-project/vllm-ascend": (("csrc/common/include/kernel", "common_kernel"), ("csrc/common/include", "common_include"),
+                                 ("csrc/utils/inc", "utils_inc"), ("csrc/moe/common", "moe_common", "csrc/moe")),
     "weich97/NPUKernelBench": (("libs/common_include/cann-ops/src/common/inc", "common_inc"),
                                ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
 }
@@ -3126,6 +3231,7 @@ def main(argv=None) -> int:
         print(summary(list(rows.values())))
         return 0
     gitdirs = dict(g.split("=", 1) for g in a.git)
+    GITDIRS.update(gitdirs)   # a submodule's repository (SUBMODULES): the entries' forked processes see it
     missing = Counter(e["repo"] for e in manifest if e["repo"] not in gitdirs)
     for repo, n in sorted(missing.items()):   # never a silent skip: say what this run leaves out and why
         print(f"not run: {n} entries of {repo} (no --git {repo}=<git dir>)", file=sys.stderr)

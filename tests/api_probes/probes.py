@@ -1520,6 +1520,12 @@ P("BoolInst.lowercase", "static_assert(AscendC::true_type::value, \"tag\");", "n
 P("Types.fp8_on_a2", "static_assert(IsSameType<fp8_e8m0_t, uint8_t>::value && IsSameType<::fp8_e8m0_t, uint8_t>::value && "
   "IsSameType<::fp8_e4m3fn_t, uint8_t>::value && IsSameType<::fp8_e5m2_t, uint8_t>::value && "
   "IsSameType<::fp4x2_e2m1_t, uint8_t>::value && IsSameType<::fp4x2_e1m2_t, uint8_t>::value, \"fp8 on A2\");")
+# the FP8 / FP4 / MX-scale storage type names on A2: aliases of uint8_t, global, fp8_e8m0_t in AscendC as well
+# (vllm-ascend sparse_attention_score); fp8_e4m3fn_t is no AscendC member on A2
+P("Types.fp8.a2", "static_assert(IsSameType<fp8_e8m0_t, uint8_t>::value && IsSameType<AscendC::fp8_e8m0_t, uint8_t>::value "
+  "&& IsSameType<::fp8_e4m3fn_t, uint8_t>::value && sizeof(::fp8_e5m2_t) == 1 && sizeof(::fp4x2_e2m1_t) == 1 "
+  "&& sizeof(::fp4x2_e1m2_t) == 1, \"A2: one byte each\");")
+P("Types.fp8.namespace", "AscendC::fp8_e4m3fn_t v = 0; (void)v;", "name")
 NOT_PROBED.update({n: "raw compiler intrinsic (level-0 half <-> int4b_t conversion on pointers under the mask register), "
                       "not a header API: see tests/test_emu_vconv_int4.py"
                    for n in ("vconv_s42f16", "vconv_f162s4", "vconv_f162s4r", "vconv_f162s4f", "vconv_f162s4c",

@@ -295,6 +295,9 @@ public:
     // both shapes at once (sgl-kernel-npu ada_block_sparse_attention's tiling: `t->GetShape().GetStorageShape()`)
     const StorageShape& GetShape() const { return shape_; }
     int64_t GetShapeSize() const { return shape_.GetOriginShape().GetShapeSize(); }
+    // both shapes at once (vllm-ascend sparse_attn_sharedkv's tiling: `&tensor->GetShape()` as a const StorageShape*)
+    const StorageShape& GetShape() const { return shape_; }
+    StorageShape& GetShape() { return shape_; }
     ge::DataType GetDataType() const { return desc_.dtype_; }
     // the tensor's origin and storage formats, its description's (ops-cv grid_sampler2_d_grad's tiling:
     // `context->GetInputTensor(0)->GetFormat().GetStorageFormat()`)
@@ -351,13 +354,14 @@ public:
     const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
     const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
     const TypedContinuousVector<int64_t>* GetListInt(size_t i) const {
-        return i < lists_.size() && slots_[i].is_list && !slots_[i].is_float ? &lists_[i] : nullptr;
+        return i < lists_.size() && slots_[i].is_list && !slots_[i].is_float && !slots_[i].is_bool ? &lists_[i] : nullptr;
     }
     const TypedContinuousVector<float>* GetListFloat(size_t i) const {
         return i < float_lists_.size() && slots_[i].is_list && slots_[i].is_float ? &float_lists_[i] : nullptr;
     }
     size_t GetAttrNum() const { return slots_.size(); }
-    struct Slot { alignas(8) unsigned char bytes[8] = {}; bool is_list = false; bool is_str = false; bool is_float = false; };
+    struct Slot { alignas(8) unsigned char bytes[8] = {}; bool is_list = false; bool is_str = false; bool is_float = false;
+                  bool is_bool = false; };   // is_bool: a list of one-byte bools, kept in lists_
     std::vector<Slot> slots_;
     std::vector<std::string> strs_;
     std::vector<TypedContinuousVector<int64_t>> lists_;         // per attribute: its elements if it is a list of ints
@@ -682,7 +686,8 @@ namespace ops {
 
 // VIRTUAL: an input its caller may leave out, as OPTIONAL (cann-ops rfft1_d's dft: the aclnn form passes it)
 enum Option { REQUIRED = 0, OPTIONAL = 1, DYNAMIC = 2, VIRTUAL = 3 };
-enum class AttrDataType { ATTR_DT_BOOL, ATTR_DT_FLOAT, ATTR_DT_INT, ATTR_DT_STR, ATTR_DT_LIST_INT, ATTR_DT_LIST_FLOAT };
+enum class AttrDataType { ATTR_DT_BOOL, ATTR_DT_FLOAT, ATTR_DT_INT, ATTR_DT_STR, ATTR_DT_LIST_INT, ATTR_DT_LIST_FLOAT,
+                          ATTR_DT_LIST_BOOL };
 
 using TilingKernelFunc = ge::graphStatus (*)(gert::TilingContext*);
 using InferShapeKernelFunc = ge::graphStatus (*)(gert::InferShapeContext*);
@@ -765,6 +770,9 @@ public:
     OpAttrDef& String(const char* v = "") { type_ = AttrDataType::ATTR_DT_STR; s_ = v; return *this; }
     OpAttrDef& ListInt(std::vector<int64_t> v = {}) { type_ = AttrDataType::ATTR_DT_LIST_INT; li_ = std::move(v); return *this; }
     OpAttrDef& ListFloat(std::vector<float> v = {}) { type_ = AttrDataType::ATTR_DT_LIST_FLOAT; lf_ = std::move(v); return *this; }
+    // a list of bools (vllm-ascend rms_norm_dynamic_quant's output_mask): its default kept as 0 / 1 in li_; the tiling
+    // context gives it as a ContinuousVector of one-byte bools (`static_cast<const bool*>(v->GetData())`)
+    OpAttrDef& ListBool(std::vector<bool> v = {}) { type_ = AttrDataType::ATTR_DT_LIST_BOOL; li_.assign(v.begin(), v.end()); return *this; }
     OpAttrDef& Version(uint32_t version) { version_ = version; return *this; }   // the op version that added it
     uint32_t version_ = 0;
     std::string name_;

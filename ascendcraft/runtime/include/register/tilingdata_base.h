@@ -72,6 +72,12 @@ namespace optiling {}
 // (NPUKernelBench ScatterList's `vector<int64_t>`, GeGluGradV2's map, cann-ops cube_tiling_runtime.h's `string`): the
 // SDK's headers make them visible there.
 namespace optiling {
+// CANN's base class of the BEGIN_TILING_DATA_DEF classes (SaveToBuffer / GetDataSize through a base reference). The
+// emulation's tiling structs are plain structs of their fields, with no base (the kernel reads the same layout), so
+// TilingDef is declared only: a header that names it in a declaration compiles, in the kernel's build too (vllm-ascend
+// sparse_flash_attention_tiling.h: `ge::graphStatus SetTilingData(TilingDef &tilingData) const;`); host code that
+// passes a tiling struct as a TilingDef& stops at that line (an incomplete type), never with a wrong size.
+class TilingDef;
 using std::string;
 using std::vector;
 using std::map;
