@@ -1776,12 +1776,23 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
     from ascendcraft.emu import GM, Scalar, build, run
     text = show(gitdir, entry["commit"], entry["path"]).decode(errors="replace")
     form = catlass_gemm_run(posixpath.basename(entry["path"]), text)
-    if form is None: return {"match": "no-reference", "match_detail": "not a GEMM example of the form catlass_gemm_run reads"}
+    host = catlass_host_run(posixpath.basename(entry["path"]), text, entry.get("defines", "")) if form is None else None
+    if form is None and host is None:
+        return {"match": "no-reference", "match_detail": "not an example of the forms catlass_gemm_run / catlass_host_run read"}
     folder = posixpath.dirname(entry["path"])
     name = posixpath.basename(folder)
     readme = show(gitdir, entry["commit"], f"{folder}/README.md").decode(errors="replace") \
         if f"{folder}/README.md" in _tree(gitdir, entry["commit"]) else ""
     batch = 1
+    if host is not None:   # the README's arguments, as the example's Options reads them (GroupedGemmOptions: count first)
+        if host["grouped"]:
+            shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", readme)
+            if not shape: return {"match": "no-reference", "match_detail": "a grouped example without a README shape"}
+            count, m, n, k = (int(g) for g in shape.groups())
+            return match_catlass_host(entry, host, sources, settings, m, n, k, min(count, CATLASS_MAX_GROUPS))
+        shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", readme)
+        m, n, k = (int(g) for g in shape.groups()) if shape else (128, 128, 128)
+        return match_catlass_host(entry, host, sources, settings, m, n, k)
     if form["batched"]:   # `./01_batched_matmul batch m n k`
         shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", readme)
         if not shape: return {"match": "no-reference", "match_detail": "a batched example without a README shape"}
@@ -1817,6 +1828,397 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
     where = f" (the kernel of the branch at line {form['branch_line']})" if form["branch_line"] else ""
     return {"match": "pass" if ok else "mismatch",
             "match_detail": f"{f'{batch} x ' if form['batched'] else ''}{m}x{n}x{k}{where}: {detail}"}
+
+
+# ---- a catlass example's run read from its host function: buffers, their data, the golden call and the compare -----
+CATLASS_NP = {"fp16_t": "float16", "half": "float16", "float": "float32", "int8_t": "int8", "int32_t": "int32",
+              "int64_t": "int64", "bfloat16": "bfloat16", "bfloat16_t": "bfloat16"}   # bfloat16: uint16 bits
+CATLASS_LAYOUTS = ("RowMajor", "ColumnMajor", "VectorLayout")
+# the golden functions (examples/common/golden/matmul.hpp) read by catlass_host_run: the role of each argument
+CATLASS_GOLDEN_ARGS = {
+    "ComputeMatmul": "shape A lA B lB G lG", "ComputeMatmulElemWiseRelu": "shape A lA B lB G lG",
+    "ComputeMatmulElemWiseGelu": "shape A lA B lB G lG", "ComputeMatmulElemWiseSilu": "shape A lA B lB G lG",
+    "ComputeMatmulElemWiseAdd": "shape A lA B lB X G lG", "ComputeMatmulBias": "shape A lA B lB Bias G lG",
+    "QuantMatmul": "shape A lA B lB S lS P lP G lG",
+    "ComputeGroupedMatmul": "count shapes A lA B lB G lG",
+    "ComputeGroupedMatmulPerTokenDequant": "shape count GL A lA B lB S lS P lP G lG",
+    "ComputeGroupedMatmulSliceKPerTokenDequant": "shape count GL A lA B lB S lS P lP G lG"}
+CATLASS_GROUPED_GOLDENS = ("ComputeGroupedMatmul", "ComputeGroupedMatmulPerTokenDequant", "ComputeGroupedMatmulSliceKPerTokenDequant")
+CATLASS_MAX_GROUPS = 8   # a grouped example runs at most this many groups (the READMEs' 128 of 2048 x 1024: 512 MiB of B)
+
+
+def _catlass_aliases(code: str) -> dict:
+    "Every `using X = ...;` of the file (the last one of a name wins), spaces normalised."
+    return {n: " ".join(v.split()) for n, v in re.findall(r"\busing\s+(\w+)\s*=\s*([^;]*);", code)}
+
+
+def _catlass_decl(code: str, name: str, body: int, before: int):
+    "The last declaration of a local `name` in the host function before `before`: (type text, initialiser text) or None."
+    decls = list(re.finditer(rf"(?m)^\s*(?:const\s+|constexpr\s+|static\s+)*((?:[\w:]+)(?:\s*<[^;{{}}]*?>)?)\s+{re.escape(name)}"
+                             rf"\s*(?:=\s*([^;]+)|\{{([^;{{}}]*)\}}|\(([^;{{}}]*)\))\s*;", code[body:before]))
+    if not decls: return None
+    d = decls[-1]
+    return d.group(1), " ".join((d.group(2) or d.group(3) or d.group(4) or "").split())
+
+
+def _catlass_layout_kind(code: str, name: str, body: int, before: int, aliases: dict, depth: int = 0) -> str | None:
+    "RowMajor / ColumnMajor / VectorLayout of a layout variable or tag of the host code (through aliases and tags)."
+    if depth > 6: return None
+    decl = _catlass_decl(code, name, body, before)
+    if not decl: return None
+    kinds = set()
+    for tok in re.findall(r"[A-Za-z_]\w*", f"{decl[0]} {decl[1]}"):
+        seen, t = set(), tok
+        while t in aliases and t not in seen:   # an alias of an alias ...
+            seen.add(t)
+            found = [x for x in re.findall(r"\w+", aliases[t]) if x in CATLASS_LAYOUTS or x in aliases]
+            if not found: break
+            t = found[-1]
+        if t in CATLASS_LAYOUTS: kinds.add(t)
+        elif tok != name and tok[0].islower() and _catlass_decl(code, tok, body, before):   # MakeLayoutFromTag(tagA)
+            k = _catlass_layout_kind(code, tok, body, before, aliases, depth + 1)
+            if k: kinds.add(k)
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _catlass_host_type(code: str, type_text: str, aliases: dict) -> str | None:
+    "The NumPy name of a host element type (through the file's aliases: `using ElementA = int8_t;`)."
+    t, seen = type_text.strip(), set()
+    while t in aliases and t not in seen: seen.add(t); t = aliases[t].strip()
+    return CATLASS_NP.get(t.rsplit("::", 1)[-1])
+
+
+def _catlass_eval(code: str, expr: str, env: dict, body: int, before: int, aliases: dict, depth: int = 0):
+    """The value of a host size expression (`static_cast<size_t>(m) * k`, `lenA * sizeof(int8_t)`, `tagA.Capacity()`),
+    its names resolved through the host function's declarations; None when it is not such an expression."""
+    import numpy as np
+    if depth > 10: return None
+    e = re.sub(r"\boptions\.problemShape\.(m|n|k)\(\)", r"\1", expr)
+    e = re.sub(r"\boptions\.problemCount\b", "problemCount", e)
+    e = re.sub(r"\bstatic_cast<[\w:\s]+>\s*", "", e)
+    def size(m):
+        t = _catlass_host_type(code, m.group(1), aliases)
+        if t is None: return m.group(0)
+        return str(2 if t == "bfloat16" else np.dtype(t).itemsize)
+    e = re.sub(r"\bsizeof\s*\(\s*([\w:]+)\s*\)", size, e)
+    def capacity(m):
+        decl = _catlass_decl(code, m.group(1), body, before)
+        dims = re.search(r"\(([^()]*)\)\s*$|^([^(){}]*)$", decl[1]) if decl else None
+        if not dims or _catlass_layout_kind(code, m.group(1), body, before, aliases) not in ("RowMajor", "ColumnMajor"): return m.group(0)
+        parts = _split_args(dims.group(1) or dims.group(2))
+        return "(" + ")*(".join(parts) + ")" if len(parts) == 2 else m.group(0)
+    e = re.sub(r"\b([A-Za-z_]\w*)\.Capacity\(\)", capacity, e)
+    if re.search(r"[^\w\s+\-*/%().\[\]]", e): return None
+    vals = {}
+    for ident in set(re.findall(r"\b[A-Za-z_]\w*\b", e)):
+        if ident in env: vals[ident] = env[ident]; continue
+        decl = _catlass_decl(code, ident, body, before)
+        if not decl or not decl[1]: return None
+        v = _catlass_eval(code, decl[1], env, body, before, aliases, depth + 1)
+        if v is None: return None
+        vals[ident] = v
+    e = re.sub(r"(?<![\d.])(\d+)[uUlL]+\b", r"\1", e)
+    integer = not re.search(r"\d\.\d*|\d\.?\d*[eE]|\d+\.?f\b", e) and all(isinstance(v, (int, list)) for v in vals.values())
+    e = re.sub(r"(\d\.?\d*)f\b", r"\1", e)
+    if integer: e = e.replace("/", "//")
+    try: return eval(e, {"__builtins__": {}}, vals)   # noqa: S307 - arithmetic over numbers only (checked above)
+    except Exception: return None  # noqa: BLE001
+
+
+def _catlass_bf16(a):
+    "float values rounded to bfloat16 (to nearest, ties to even), as their uint16 bits."
+    import numpy as np
+    bits = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def _catlass_active(code: str, defines: str) -> str:
+    """`code` with the lines of inactive `#ifdef X` / `#ifndef X` / `#if defined(X)` branches blanked (line count kept),
+    by the build's -D flags (`#else` and `#endif` handled; any other `#if` keeps both branches' text, as before)."""
+    defined = set(re.findall(r"-D(\w+)", defines))
+    out, stack = [], []   # per open #if: (this branch active, some branch taken, understood)
+    for line in code.split("\n"):
+        d = re.match(r"\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b\s*(.*)", line)
+        live = all(a for a, _, _ in stack)
+        if not d:
+            out.append(line if live else ""); continue
+        kind, rest = d.group(1), d.group(2).strip()
+        name = re.fullmatch(r"(\w+)|!?\s*defined\s*\(?\s*(\w+)\s*\)?", rest) if kind in ("ifdef", "ifndef", "if") else None
+        if kind in ("ifdef", "ifndef") and name:
+            on = (name.group(1) in defined) == (kind == "ifdef"); stack.append((on, on, True))
+        elif kind == "if" and name and name.group(2):
+            on = (name.group(2) in defined) != rest.startswith("!"); stack.append((on, on, True))
+        elif kind in ("if", "ifdef", "ifndef"): stack.append((True, True, False))
+        elif kind == "else" and stack:
+            _, taken, known = stack.pop(); stack.append((not taken if known else True, True, known))
+        elif kind == "elif" and stack:
+            _, taken, known = stack.pop(); stack.append((True, taken, False) if not known else (False, True, True))
+        elif kind == "endif" and stack: stack.pop()
+        out.append("")
+    return "\n".join(out)
+
+
+def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | None:
+    """The run of a catlass example read from its host function, for the examples catlass_gemm_run does not read: the
+    first `Kernel::Arguments arguments{...};` (nested braces kept) gives the kernel and its arguments: `options.
+    problemShape`, device buffers (`device*`: each a GM argument of the generated entry), and host values whose
+    declarations are copied before it (layouts, `aicCoreNum`, constants). Each device buffer's data is the host vector
+    copied into it (`aclrtMemcpy(deviceX, size, hostX.data(), ...)`), of the vector's element type and length, filled
+    as the host fills it (`golden::FillRandomData(hostX, lo, hi)`); the output is the buffer copied back to a host
+    vector; the golden is the example's own golden call (CATLASS_GOLDEN_ARGS), with the layouts its arguments name, and
+    the check its CompareData call (rtol by the count it passes). None where the example says more than this reads."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    code = _catlass_active(code, entry_defines)
+    call = re.search(r"\b(\w+)::Arguments\s+arguments\s*\{", code)
+    if not call: return None
+    depth, i = 1, call.end()
+    while depth and i < len(code):
+        depth += {"{": 1, "}": -1}.get(code[i], 0); i += 1
+    inner = code[call.end():i - 1]
+    if not re.match(r"\s*;", code[i:]): return None
+    heads = list(re.finditer(r"(?m)^(?:static\s+)?(?:inline\s+)?(?:void|int)\s+\w+\s*\([^;{]*\)\s*\{", code[:call.start()]))
+    if not heads: return None
+    body, before = heads[-1].end() - 1, call.start()
+    goldens = [(g.group(1), _split_args(g.group(2))) for g in re.finditer(r"\bgolden::(\w+)\s*\(([^;]*)\)\s*;", code)
+               if g.group(1) not in ("FillRandomData", "CompareData")]
+    if len(goldens) != 1 or goldens[0][0] not in CATLASS_GOLDEN_ARGS: return None
+    golden, gargs = goldens[0]
+    roles = CATLASS_GOLDEN_ARGS[golden].split()
+    if len(gargs) != len(roles): return None
+    compare = re.search(r"\bgolden::CompareData\s*\(\s*(\w+)\s*,\s*(\w+)\s*,([^;]*)\)\s*;", code)
+    if not compare: return None
+    aliases = _catlass_aliases(code)
+    scopes = [[]]
+    for m in re.finditer(r"[{}]|\busing\s+(\w+)\s*=\s*([^;]*);|(?:\bstatic\s+(?:constexpr|const)|\bconstexpr)\s+[^;={}()]*?(\w+)\s*=\s*([^;{}]*);",
+                         code[body + 1:before]):
+        if m.group(0) == "{": scopes.append([])
+        elif m.group(0) == "}": scopes.pop()
+        elif m.group(1): scopes[-1].append(f"using {m.group(1)} = {' '.join(m.group(2).split())};")
+        else: scopes[-1].append(" ".join(m.group(0).split()))
+    visible = [s for scope in scopes for s in scope]
+    args = re.sub(r"\boptions\.problemShape\b", "problemShape", " ".join(inner.split()))
+    devices = list(dict.fromkeys(re.findall(r"\bdevice\w*", args)))
+    names = [x for x in dict.fromkeys(re.findall(r"(?<![\w.:])([a-z_]\w*)\b(?!\s*[(<:])", re.sub(r"\bsizeof\s*\([^)]*\)", " ", args)))
+             if x not in devices and x not in ("problemShape", "sizeof", "true", "false", "nullptr")]
+    if "deviceWorkspace" in devices or not devices: return None
+    grouped = "problemCount" in names   # options.problemCount: a scalar of the entry, as m, n and k are
+    values = _catlass_host_values_calls(code, [x for x in names if x != "problemCount"], before, body)
+    if values is None: return None
+    env = {"m": None, "n": None, "k": None}
+    buffers = []
+    for d in devices:
+        h2d = re.search(rf"\baclrtMemcpy\s*\(\s*{d}\s*,\s*\w+\s*,\s*(\w+)\.data\(\)\s*,[^;]*HOST_TO_DEVICE", code)
+        d2h = re.search(rf"\baclrtMemcpy\s*\(\s*(\w+)\.data\(\)\s*,\s*\w+\s*,\s*{d}\s*,[^;]*DEVICE_TO_HOST", code)
+        alloc = re.search(rf"\baclrtMalloc\s*\(\s*reinterpret_cast<void\s*\*\*>\(&{d}\)\s*,\s*(\w+)", code)
+        if not alloc or re.search(rf"\b{d}\s*=\s*(?!=)", code): return None   # one the host may point at another buffer
+        buf = {"name": d, "size": alloc.group(1), "in": h2d.group(1) if h2d else None, "out": d2h.group(1) if d2h else None}
+        gen = re.search(rf"\b(?:auto|std::vector<\s*[\w:]+\s*>)\s+{buf['in']}\s*=\s*golden::GenerateGroupList\s*(?:<\s*([\w:]+)\s*>)?"
+                        rf"\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)\s*;", code) if buf["in"] else None
+        if gen:   # golden::GenerateGroupList<T>(dim, count): `count` ascending ends in [0, dim] (a prefix sum), T = int32_t by default
+            if buf["out"] or re.search(r"CATLASS_EXPERIMENTAL_GROUPLIST_SEGMENTED", entry_defines): return None
+            buf["types"] = {buf["in"]: (_catlass_host_type(code, gen.group(1) or "int32_t", aliases), gen.group(3))}
+            buf["grouplist"] = (gen.group(2), gen.group(3))
+            buffers.append(buf)
+            continue
+        for host in {buf["in"], buf["out"]} - {None}:
+            decl = re.search(rf"\bstd::vector<\s*([\w:]+)\s*>\s*{host}\s*\(([^;]*)\)\s*;", code)
+            if not decl or not _catlass_host_type(code, decl.group(1), aliases): return None
+            buf.setdefault("types", {})[host] = (_catlass_host_type(code, decl.group(1), aliases), decl.group(2))
+        if buf["in"]:
+            fill = re.search(rf"\bgolden::FillRandomData\s*(?:<\s*([\w:]+)\s*>)?\s*\(\s*{buf['in']}\s*,\s*([^,;]+),\s*([^,;]+)\)\s*;", code)
+            if not fill or re.search(rf"\b{buf['in']}\s*\[|\b{buf['in']}\.(?!data\(\)|size\(\))", code): return None   # filled once, never changed
+            buf["fill"] = (fill.group(2).strip(), fill.group(3).strip())
+        buffers.append(buf)
+    outs = [b for b in buffers if b["out"]]
+    if len(outs) != 1 or outs[0]["out"] != compare.group(1) or gargs[roles.index("G")] != compare.group(2): return None
+    hosts = {b["in"]: b for b in buffers if b["in"]}
+    layouts = {}
+    for role, arg in zip(roles, gargs):
+        if role in ("A", "B", "X", "Bias", "S", "P", "GL") and arg not in hosts: return None   # a golden input the kernel does not get
+        if role == "GL" and "grouplist" not in hosts[arg]: return None
+        if role.startswith("l"):
+            kind = _catlass_layout_kind(code, arg, body, len(code), aliases)
+            if kind is None: return None
+            layouts[role[1:]] = kind
+    if layouts.get("G") != "RowMajor": return None
+    if golden == "ComputeGroupedMatmul":   # the groups' shapes the host loop makes from the list: (rows, n, k) or (m, n, columns)
+        lists = [b["grouplist"][0] for b in buffers if b.get("grouplist")]
+        shapes = re.findall(rf"\b{gargs[roles.index('shapes')]}\s*\[\s*\w+\s*\]\s*=\s*GemmCoord\s*\{{\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s*\}}", code)
+        if len(lists) != 1 or lists[0] not in ("m", "k") or len(shapes) != 1: return None
+        dims = shapes[0]
+        if dims[1] != "n" or (lists[0] == "m" and dims[2] != "k") or (lists[0] == "k" and dims[0] != "m"): return None
+    src = (f'#include "{main}"\n'
+           "// ascendcraft: what the example's device adapter does, on the device: the kernel's params from its arguments\n"
+           "// (ToUnderlyingArguments), then the kernel; the arguments, aliases and values are those of the host code.\n"
+           f'extern "C" __global__ __aicore__ void {CATLASS_RUN_ENTRY}({", ".join(f"GM_ADDR {d}" for d in devices)},\n'
+           f"    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k{', uint32_t problemCount' if grouped else ''})\n{{\n"
+           + "".join(f"    {s}\n" for s in visible) +
+           f"    const uint32_t aicCoreNum = {CATLASS_AIC_CORES};\n"
+           + "".join(f"    {v}\n" for v in values) +
+           "    Catlass::GemmCoord problemShape{m, n, k};\n"
+           f"    typename {call.group(1)}::Arguments arguments{{{args}}};\n"
+           f"    typename {call.group(1)}::Params params = {call.group(1)}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
+           f"    {call.group(1)} op;\n    op(params);\n}}\n")
+    return {"source": src, "buffers": buffers, "golden": golden, "grouped": grouped, "gargs": dict(zip(roles, gargs)), "layouts": layouts,
+            "compare": _split_args(compare.group(3)), "code": code, "body": body, "aliases": aliases,
+            "branch_line": code.count("\n", 0, call.start()) + 1 if len(scopes) > 1 else None}
+
+
+def _catlass_host_values_calls(code: str, names: list[str], before: int, body: int) -> list[str] | None:
+    """As _catlass_host_values, where a declaration may also call a layout maker (`LayoutA::MakeLayout<int8_t>(m, k)`,
+    `tla::MakeLayout<ElementA, LayoutTagA>(m, k)`, `MakeLayoutFromTag(tagA)`): a call of a host API (`acl*`, through
+    `->`, of `options`) or of a device buffer is not copied."""
+    out, done = [], {"m", "n", "k", "aicCoreNum"}
+    def need(name, depth=0):
+        if name in done: return True
+        if depth > 8: return False
+        decl = list(re.finditer(rf"(?m)^\s*(?:const\s+|constexpr\s+|static\s+)*[\w:]+(?:\s*<[^;{{}}]*?>)?\s+{re.escape(name)}\s*(?:=\s*([^;]+)|\{{([^;{{}}]*)\}})\s*;",
+                                code[body:before]))
+        if not decl: return False
+        expr = decl[-1].group(1) or decl[-1].group(2) or ""
+        if re.search(r"\boptions\b|\bdevice\w*|->|\bacl\w*|\.data\(\)|\bgolden::", expr): return False
+        stripped = re.sub(r"(?:\w+::)+\w+|\b\w+(?=\s*\()|sizeof\s*\([^)]*\)", " ", expr)
+        for ident in set(re.findall(r"\b[A-Za-z_]\w*\b", stripped)) - {"true", "false"}:
+            if re.fullmatch(r"[A-Z]\w*", ident) and (re.search(rf"\busing\s+{ident}\b", code) or ident not in code[body:before]): continue
+            if not need(ident, depth + 1): return False
+        done.add(name)
+        out.append(" ".join(decl[-1].group(0).split()))
+        return True
+    return out if all(need(n) for n in names) else None
+
+
+def _catlass_draw(rng, dtype: str, count: int, lo: float, hi: float, int_range: bool):
+    """Values as golden::FillRandomData gives them: int8 with integer bounds draws integers in [lo, hi] (its int8_t
+    specialisation); otherwise lo + u * (hi - lo), u uniform in [0, 1], converted to the element type (an integer bound
+    pair on another type divides rand() by RAND_MAX in integers: lo, but for rand() == RAND_MAX)."""
+    import numpy as np
+    if dtype == "int8" and int_range: return rng.integers(int(lo), int(hi) + 1, count).astype(np.int8)
+    v = np.full(count, float(lo)) if int_range else rng.uniform(lo, hi, count)
+    if dtype == "bfloat16": return _catlass_bf16(v)
+    return v.astype(np.dtype(dtype))
+
+
+def _catlass_matrix(flat, rows: int, cols: int, kind: str):
+    "A host vector as the (rows, cols) matrix its layout stores (row- or column-major)."
+    import numpy as np
+    flat = np.asarray(flat, np.float64)
+    return flat[:rows * cols].reshape(rows, cols) if kind == "RowMajor" else flat[:rows * cols].reshape(cols, rows).T
+
+
+def _catlass_grouped_golden(name: str, data: dict, layouts: dict, m: int, n: int, k: int, ends: list, dim: str):
+    """The grouped goldens of examples/common/golden/matmul.hpp, flat (the groups' results one after another as the
+    golden writes them): `ends` the group list (ascending ends, a prefix sum), `dim` the dimension it slices ('m' or
+    'k'). ComputeGroupedMatmul takes group g's shape as the example's host loop makes it from the list (slice M:
+    (rows of g, n, k); slice K: (m, n, columns of g)), each operand's groups stored one after another in its layout;
+    the per-token-dequant forms index the list themselves (slice M: rows of A, B's group g and its n scales; slice K:
+    A's and B's k range of g, an m x n result per group, scales and per-token scales per group)."""
+    import numpy as np
+    sizes = [e - s for s, e in zip([0, *ends[:-1]], ends)]
+    A, B = np.asarray(data["A"], np.float64), np.asarray(data["B"], np.float64)
+    out = []
+    if name == "ComputeGroupedMatmul":
+        oa = ob = 0
+        for size in sizes:
+            mg, kg = (size, k) if dim == "m" else (m, size)
+            a = _catlass_matrix(A[oa:oa + mg * kg], mg, kg, layouts["A"])
+            b = _catlass_matrix(B[ob:ob + kg * n], kg, n, layouts["B"])
+            out.append((a @ b).reshape(-1))
+            oa, ob = oa + mg * kg, ob + kg * n
+        return np.concatenate(out) if out else np.zeros(0)
+    S, P = np.asarray(data["S"], np.float64), np.asarray(data["P"], np.float64)
+    a = _catlass_matrix(A, m, k, layouts["A"]).astype(np.int64)
+    for g, (s, e) in enumerate(zip([0, *ends[:-1]], ends)):
+        if name == "ComputeGroupedMatmulPerTokenDequant":
+            b = _catlass_matrix(B[g * k * n:(g + 1) * k * n], k, n, layouts["B"]).astype(np.int64)
+            acc = (a[s:e] @ b).astype(np.float64)
+            out.append((acc * S[g * n:(g + 1) * n][None, :] * P[s:e][:, None]).reshape(-1))
+        else:
+            b = _catlass_matrix(B, k, n, layouts["B"]).astype(np.int64)
+            acc = (a[:, s:e] @ b[s:e]).astype(np.float64)
+            out.append((acc * S[g * n:(g + 1) * n][None, :] * P[g * m:(g + 1) * m][:, None]).reshape(-1))
+    return np.concatenate(out) if out else np.zeros(0)
+
+
+def catlass_host_golden(name: str, data: dict, layouts: dict, m: int, n: int, k: int):
+    """The golden functions of examples/common/golden/matmul.hpp in float64 (QuantMatmul: the int8 product summed exactly,
+    then scaled by the per-channel and per-token scales), an (m, n) row-major result."""
+    import numpy as np
+    a = _catlass_matrix(data["A"], m, k, layouts["A"])
+    b = _catlass_matrix(data["B"], k, n, layouts["B"])
+    if name == "QuantMatmul":
+        acc = (a.astype(np.int64) @ b.astype(np.int64)).astype(np.float64)
+        return acc * np.asarray(data["S"], np.float64)[:n][None, :] * np.asarray(data["P"], np.float64)[:m][:, None]
+    acc = a @ b
+    if name == "ComputeMatmulElemWiseAdd": return acc + _catlass_matrix(data["X"], m, n, "RowMajor")
+    if name == "ComputeMatmulBias": return acc + np.asarray(data["Bias"], np.float64)[:n][None, :]
+    return catlass_golden(name, acc)
+
+
+def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int, n: int, k: int, count: int = 1) -> dict:
+    """Run a catlass_host_run form on (m, n, k) (and `count` groups) and compare under the example's CompareData call
+    (its count of products choosing the rtol; a fourth argument: only that many leading results are compared)."""
+    import numpy as np
+    from ascendcraft.emu import GM, Scalar, build, run
+    code, body, aliases = form["code"], form["body"], form["aliases"]
+    env = {"m": m, "n": n, "k": k, "problemCount": count}
+    ev = lambda e: _catlass_eval(code, e, env, body, len(code), aliases)
+    as_float = lambda vals, dtype: (vals.astype(np.uint32) << 16).view(np.float32) if dtype == "bfloat16" else vals
+    rng = np.random.default_rng(0)
+    kb = build({**sources, "__ascendcraft_catlass_run.cpp": form["source"]}, CATLASS_RUN_ENTRY,
+               settings=settings.replace(cxxflags=f"{settings.cxxflags} {entry.get('defines', '')} -iquote ."))
+    if not kb.ok: return {"match": "run-error", "match_detail": f"the run's entry did not compile: {first_error(kb)}"[:300]}
+    gms, data, out, grouplist = [], {}, None, None
+    for b in form["buffers"]:
+        size = ev(b["size"])
+        if not isinstance(size, int) or size <= 0: return {"match": "no-reference", "match_detail": f"harness: size of {b['name']} ({b['size']})"}
+        if b.get("grouplist"):
+            dim, groups = ev(b["grouplist"][0]), ev(b["grouplist"][1])
+            if not isinstance(dim, int) or not isinstance(groups, int): return {"match": "no-reference", "match_detail": "harness: the group list"}
+            vals = np.sort(rng.integers(0, dim + 1, groups)).astype(np.dtype(b["types"][b["in"]][0]))
+            data[b["in"]] = vals
+            env[b["in"]] = [int(v) for v in vals]   # CompareData's valid count reads it (groupList[problemCount - 1] * n)
+            grouplist = (env[b["in"]], b["grouplist"][0])
+        elif b["in"]:
+            dtype, length = b["types"][b["in"]]
+            n_vals, lo, hi = ev(length), ev(b["fill"][0]), ev(b["fill"][1])
+            if not isinstance(n_vals, int) or lo is None or hi is None:
+                return {"match": "no-reference", "match_detail": f"harness: the data of {b['in']}"}
+            vals = _catlass_draw(rng, dtype, n_vals, lo, hi, isinstance(lo, int) and isinstance(hi, int))
+            data[b["in"]] = as_float(vals, dtype)
+        if b["in"]:
+            raw = np.zeros(size, np.uint8)
+            raw[:min(size, vals.nbytes)] = vals.view(np.uint8)[:size]
+            gms.append(GM(b["name"], raw, role="inout" if b["out"] else "in"))
+        else:
+            gms.append(GM(b["name"], shape=(size,), dtype=np.uint8, role="out"))
+        if b["out"]: out = (b["name"], *b["types"][b["out"]])
+    ws = 4 * count * (4 * m * n + m * k + k * n) + (1 << 20)
+    r = run(kb, [*gms, GM("deviceWorkspace", shape=(ws,), dtype=np.uint8, role="workspace"),
+                 Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t"),
+                 *([Scalar(count, "uint32_t")] if form["grouped"] else [])], block_dim=CATLASS_AIC_CORES, settings=settings)
+    if not r.ok:
+        errs = [d for d in r.diagnostics if d.is_error]
+        return {"match": "run-error", "match_detail": (f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300]}
+    raw = np.asarray(r.outputs[out[0]]).view(np.uint8)
+    n_out = ev(out[2])
+    got = as_float(raw.view(np.uint16)[:n_out], "bfloat16") if out[1] == "bfloat16" else raw.view(np.dtype(out[1]))[:n_out]
+    g = form["gargs"]
+    inputs = {role: data[g[role]] for role in ("A", "B", "X", "Bias", "S", "P") if role in g}
+    if form["golden"] in CATLASS_GROUPED_GOLDENS:
+        if grouplist is None: return {"match": "no-reference", "match_detail": "harness: a grouped golden without a group list"}
+        want = _catlass_grouped_golden(form["golden"], inputs, form["layouts"], m, n, k, *grouplist)
+    else:
+        want = catlass_host_golden(form["golden"], inputs, form["layouts"], m, n, k).reshape(-1)
+    counts = [ev(c) for c in form["compare"]]
+    if not counts or len(counts) > 2 or not all(isinstance(c, int) for c in counts):
+        return {"match": "no-reference", "match_detail": f"harness: CompareData's counts ({', '.join(form['compare'])})"}
+    valid = counts[1] if len(counts) == 2 else n_out
+    if valid <= 0: return {"match": "no-reference", "match_detail": f"harness: {valid} results to compare"}
+    if valid > min(len(want), len(got)): return {"match": "no-reference", "match_detail": f"harness: {valid} results to compare, {len(want)} computed"}
+    ok, detail = catlass_compare(np.asarray(got, np.float64)[:valid], want[:valid], counts[0])
+    where = f" (the kernel of the branch at line {form['branch_line']})" if form["branch_line"] else ""
+    groups = f"{count} groups ({', '.join(map(str, grouplist[0]))}) of " if grouplist else ""
+    return {"match": "pass" if ok else "mismatch", "match_detail": f"{groups}{m}x{n}x{k}{where}: {detail}"}
 
 
 # ---- run and match: an asc-devkit example's own data and check (scripts/gen_data.py, scripts/verify_result.py) ----
