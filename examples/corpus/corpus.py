@@ -1619,6 +1619,18 @@ def catlass_deduced_entry(text: str, chosen: str | None) -> str | None:
     return f"{chosen}<{', '.join(aliases[n] for n in names)}>"
 
 
+def catlass_launched(text: str, defines: str = "") -> list[str]:
+    """Every distinct kernel the example's own code launches with `<<<>>>` (`MLA<half>`, `FAInferBf16`), in the order
+    of the file, in the code its build's -D flags keep; a template kernel launched without template arguments takes
+    them as catlass_deduced_entry binds them."""
+    code = _catlass_active(re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S), defines)
+    out = []
+    for m in re.finditer(r"\b((?:\w+::)*\w+)\s*(?:<((?:[^<>;]|<[^<>;]*>)*)>)?\s*<<<", code):
+        name = f"{m.group(1)}<{', '.join(_split_args(m.group(2)))}>" if m.group(2) is not None else catlass_deduced_entry(text, m.group(1))
+        if name not in out: out.append(name)
+    return out
+
+
 def _try_catlass(entry: dict, gitdir: str, match: bool) -> dict:
     """A catlass example (catlass_entries): compiled with the include roots on the include path and the example's
     defines; the kernel its host main launches directly (`Kernel<<<...>>>`) is the entry, else the generated one."""
@@ -1638,7 +1650,16 @@ def _try_catlass(entry: dict, gitdir: str, match: bool) -> dict:
         out["entry"] = chosen
         flags = f"{settings.cxxflags} {entry.get('defines', '')} -iquote ."
         kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
-        out.update(kernel_ok=kb.ok, kernel_error=first_error(kb))
+        out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **partial_build(kb))
+        others = [k for k in catlass_launched(text, entry.get("defines", "")) if k != chosen] if chosen != CATLASS_ENTRY else []
+        if others:   # the file launches several kernels (19_mla: six): each is an entry of its own build
+            kernels = {chosen: "ok" if kb.ok else "error"}
+            for other in others:
+                ob = build(sources, other, settings=settings.replace(cxxflags=flags))
+                kernels[other] = "ok" if ob.ok else "error"
+                if not ob.ok and out["kernel_ok"]: out.update(kernel_ok=False, kernel_error=f"{other}: {first_error(ob)}")
+                if "partial" not in out: out.update(partial_build(ob))
+            out["kernels"] = kernels
         if match and kb.ok:
             try:
                 out.update(match_catlass(entry, gitdir, {k: v for k, v in sources.items() if not k.startswith("__ascendcraft")},
