@@ -1853,7 +1853,8 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
 
 # ---- a catlass example's run read from its host function: buffers, their data, the golden call and the compare -----
 CATLASS_NP = {"fp16_t": "float16", "half": "float16", "float": "float32", "int8_t": "int8", "int32_t": "int32",
-              "int64_t": "int64", "bfloat16": "bfloat16", "bfloat16_t": "bfloat16"}   # bfloat16: uint16 bits
+              "int64_t": "int64", "uint8_t": "uint8", "uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64",
+              "bfloat16": "bfloat16", "bfloat16_t": "bfloat16"}   # bfloat16: uint16 bits
 CATLASS_LAYOUTS = ("RowMajor", "ColumnMajor", "VectorLayout")
 # the golden functions (examples/common/golden/matmul.hpp) read by catlass_host_run: the role of each argument
 CATLASS_GOLDEN_ARGS = {
@@ -1979,6 +1980,20 @@ def _catlass_active(code: str, defines: str) -> str:
     return "\n".join(out)
 
 
+def _catlass_void_branches(code: str, aliases: dict) -> str:
+    """`code` with the body of each `if constexpr (!std::is_void_v<X>) {...}` blanked where the host's alias X is void
+    (and of `if constexpr (std::is_void_v<X>)` where it is not): the branch the host's compile discards (44's bias)."""
+    for m in reversed(list(re.finditer(r"\bif\s+constexpr\s*\(\s*(!?)\s*std::is_void_v\s*<\s*(\w+)\s*>\s*\)\s*\{", code))):
+        if m.group(2) not in aliases: continue
+        void = aliases[m.group(2)] == "void"
+        if void == (m.group(1) == ""): continue   # the branch is taken
+        depth, i = 1, m.end()
+        while depth and i < len(code):
+            depth += {"{": 1, "}": -1}.get(code[i], 0); i += 1
+        code = code[:m.end()] + re.sub(r"[^\n]", " ", code[m.end():i - 1]) + code[i - 1:]
+    return code
+
+
 def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | None:
     """The run of a catlass example read from its host function, for the examples catlass_gemm_run does not read: the
     first `Kernel::Arguments arguments{...};` (nested braces kept) gives the kernel and its arguments: `options.
@@ -2001,7 +2016,7 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
     if not heads: return None
     body, before = heads[-1].end() - 1, call.start()
     goldens = [(g.group(1), _split_args(g.group(2))) for g in re.finditer(r"\bgolden::(\w+)\s*\(([^;]*)\)\s*;", code)
-               if g.group(1) not in ("FillRandomData", "CompareData")]
+               if g.group(1) not in ("FillRandomData", "CompareData") and not g.group(1).startswith("Generate")]
     if len(goldens) != 1 or goldens[0][0] not in CATLASS_GOLDEN_ARGS: return None
     golden, gargs = goldens[0]
     roles = CATLASS_GOLDEN_ARGS[golden].split()
@@ -2009,6 +2024,7 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
     compare = re.search(r"\bgolden::CompareData\s*\(\s*(\w+)\s*,\s*(\w+)\s*,([^;]*)\)\s*;", code)
     if not compare: return None
     aliases = _catlass_aliases(code)
+    code = _catlass_void_branches(code, aliases)
     scopes = [[]]
     for m in re.finditer(r"[{}]|\busing\s+(\w+)\s*=\s*([^;]*);|(?:\bstatic\s+(?:constexpr|const)|\bconstexpr)\s+[^;={}()]*?(\w+)\s*=\s*([^;{}]*);",
                          code[body + 1:before]):
@@ -2021,6 +2037,9 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
     devices = list(dict.fromkeys(re.findall(r"\bdevice\w*", args)))
     names = [x for x in dict.fromkeys(re.findall(r"(?<![\w.:])([a-z_]\w*)\b(?!\s*[(<:])", re.sub(r"\bsizeof\s*\([^)]*\)", " ", args)))
              if x not in devices and x not in ("problemShape", "sizeof", "true", "false", "nullptr")]
+    nulls = [d for d in devices if re.search(rf"\buint8_t\s*\*\s*{d}\s*\{{\s*nullptr\s*\}}\s*;", code)
+             and not re.search(rf"&{d}\b|\b{d}\s*=(?!=)", code)]   # never allocated in the code the build keeps: null
+    devices = [d for d in devices if d not in nulls]
     if "deviceWorkspace" in devices or not devices: return None
     grouped = "problemCount" in names   # options.problemCount: a scalar of the entry, as m, n and k are
     values = _catlass_host_values_calls(code, [x for x in names if x != "problemCount"], before, body)
@@ -2075,7 +2094,7 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
            f"    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k{', uint32_t problemCount' if grouped else ''})\n{{\n"
            + "".join(f"    {s}\n" for s in visible) +
            f"    const uint32_t aicCoreNum = {CATLASS_AIC_CORES};\n"
-           + "".join(f"    {v}\n" for v in values) +
+           + "".join(f"    {v}\n" for v in values) + "".join(f"    GM_ADDR {d} = nullptr;\n" for d in nulls) +
            "    Catlass::GemmCoord problemShape{m, n, k};\n"
            f"    typename {call.group(1)}::Arguments arguments{{{args}}};\n"
            f"    typename {call.group(1)}::Params params = {call.group(1)}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
