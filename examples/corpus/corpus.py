@@ -1674,6 +1674,7 @@ CATLASS_DTYPES = {"half": "float16", "float": "float32", "int8_t": "int8", "int3
 _CATLASS_ARGS_RE = re.compile(r"\b(\w+)::Arguments\s+arguments\s*\{\s*(?P<batch>batchCount\s*,\s*)?options\.problemShape\s*,(?P<extra>[^;{}]*?)\s*deviceA\s*,"
                               r"\s*deviceB\s*,\s*device(?P<out>[CD])\s*(?P<bias>,\s*deviceBias\s*)?\}\s*;")   # D: the activations' output
 CATLASS_AIC_CORES = 24   # an A2's GetCoreNumAic, the examples' block count (aicCoreNum)
+CATLASS_AIV_CORES = 48   # an A2's GetCoreNumAiv (an AIV kernel's block count: 17_gemv_aiv)
 CATLASS_HOST_TYPES = {"fp16_t": "half", "float": "float", "int8_t": "int8_t", "int32_t": "int32_t"}
 
 
@@ -1811,6 +1812,10 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
             if not shape: return {"match": "no-reference", "match_detail": "a grouped example without a README shape"}
             count, m, n, k = (int(g) for g in shape.groups())
             return match_catlass_host(entry, host, sources, settings, m, n, k, min(count, CATLASS_MAX_GROUPS))
+        if host["options"] == "GemvOptions":   # `./17_gemv_aiv m n [device]`
+            shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)", readme)
+            if not shape: return {"match": "no-reference", "match_detail": "a GEMV example without a README shape"}
+            return match_catlass_host(entry, host, sources, settings, int(shape.group(1)), int(shape.group(2)), 1)
         shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", readme)
         m, n, k = (int(g) for g in shape.groups()) if shape else (128, 128, 128)
         return match_catlass_host(entry, host, sources, settings, m, n, k)
@@ -1862,6 +1867,7 @@ CATLASS_GOLDEN_ARGS = {
     "ComputeMatmulElemWiseGelu": "shape A lA B lB G lG", "ComputeMatmulElemWiseSilu": "shape A lA B lB G lG",
     "ComputeMatmulElemWiseAdd": "shape A lA B lB X G lG", "ComputeMatmulBias": "shape A lA B lB Bias G lG",
     "QuantMatmul": "shape A lA B lB S lS P lP G lG",
+    "ComputeGemv": "shape alpha beta A lA X lX Y lY G lG",
     "ComputeGroupedMatmul": "count shapes A lA B lB G lG",
     "ComputeGroupedMatmulPerTokenDequant": "shape count GL A lA B lB S lS P lP G lG",
     "ComputeGroupedMatmulSliceKPerTokenDequant": "shape count GL A lA B lB S lS P lP G lG"}
@@ -2042,7 +2048,19 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
     devices = [d for d in devices if d not in nulls]
     if "deviceWorkspace" in devices or not devices: return None
     grouped = "problemCount" in names   # options.problemCount: a scalar of the entry, as m, n and k are
-    values = _catlass_host_values_calls(code, [x for x in names if x != "problemCount"], before, body)
+    scalars = {}   # host scalars the example draws (FillRandomScalarData(alpha, lo, hi)): scalars of the entry
+    for x in names:
+        fill = re.search(rf"\bFillRandomScalarData\s*\(\s*{x}\s*,\s*([^,;]+),\s*([^,;]+)\)\s*;", code)
+        decl = _catlass_decl(code, x, body, before)
+        if fill and decl and _catlass_host_type(code, decl[0], aliases) in ("float32", "float16"):
+            if re.search(rf"\b{x}\s*=(?!=)", code[fill.end():]): return None
+            ctype = "float" if _catlass_host_type(code, decl[0], aliases) == "float32" else "half"
+            scalars[x] = (ctype, fill.group(1).strip(), fill.group(2).strip())
+    options = re.search(r"\busing\s+Options\s*=\s*(\w+)\s*;", code)
+    options = options.group(1) if options else "GemmOptions"
+    if options not in ("GemmOptions", "GroupedGemmOptions", "GemvOptions"): return None
+    cores = CATLASS_AIV_CORES if re.search(r"\baicCoreNum\s*=[^;]*\bGetCoreNumAiv\s*\(", code[body:before]) else CATLASS_AIC_CORES
+    values = _catlass_host_values_calls(code, [x for x in names if x != "problemCount" and x not in scalars], before, body)
     if values is None: return None
     env = {"m": None, "n": None, "k": None}
     buffers = []
@@ -2074,13 +2092,14 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
     hosts = {b["in"]: b for b in buffers if b["in"]}
     layouts = {}
     for role, arg in zip(roles, gargs):
-        if role in ("A", "B", "X", "Bias", "S", "P", "GL") and arg not in hosts: return None   # a golden input the kernel does not get
+        if role in ("A", "B", "X", "Y", "Bias", "S", "P", "GL") and arg not in hosts: return None   # a golden input the kernel does not get
         if role == "GL" and "grouplist" not in hosts[arg]: return None
         if role.startswith("l"):
             kind = _catlass_layout_kind(code, arg, body, len(code), aliases)
             if kind is None: return None
             layouts[role[1:]] = kind
-    if layouts.get("G") != "RowMajor": return None
+    if layouts.get("G") != ("VectorLayout" if golden == "ComputeGemv" else "RowMajor"): return None
+    if golden == "ComputeGemv" and (options != "GemvOptions" or g_args_scalars(roles, gargs) - set(scalars)): return None
     if golden == "ComputeGroupedMatmul":   # the groups' shapes the host loop makes from the list: (rows, n, k) or (m, n, columns)
         lists = [b["grouplist"][0] for b in buffers if b.get("grouplist")]
         shapes = re.findall(rf"\b{gargs[roles.index('shapes')]}\s*\[\s*\w+\s*\]\s*=\s*GemmCoord\s*\{{\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s*\}}", code)
@@ -2091,17 +2110,24 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
            "// ascendcraft: what the example's device adapter does, on the device: the kernel's params from its arguments\n"
            "// (ToUnderlyingArguments), then the kernel; the arguments, aliases and values are those of the host code.\n"
            f'extern "C" __global__ __aicore__ void {CATLASS_RUN_ENTRY}({", ".join(f"GM_ADDR {d}" for d in devices)},\n'
-           f"    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k{', uint32_t problemCount' if grouped else ''})\n{{\n"
+           f"    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k{', uint32_t problemCount' if grouped else ''}"
+           + "".join(f", {t} {x}" for x, (t, _, _) in scalars.items()) + ")\n{\n"
            + "".join(f"    {s}\n" for s in visible) +
-           f"    const uint32_t aicCoreNum = {CATLASS_AIC_CORES};\n"
+           f"    const uint32_t aicCoreNum = {cores};\n"
            + "".join(f"    {v}\n" for v in values) + "".join(f"    GM_ADDR {d} = nullptr;\n" for d in nulls) +
-           "    Catlass::GemmCoord problemShape{m, n, k};\n"
+           ("    Catlass::GemvCoord problemShape{m, n};\n" if options == "GemvOptions" else "    Catlass::GemmCoord problemShape{m, n, k};\n") +
            f"    typename {call.group(1)}::Arguments arguments{{{args}}};\n"
            f"    typename {call.group(1)}::Params params = {call.group(1)}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
            f"    {call.group(1)} op;\n    op(params);\n}}\n")
-    return {"source": src, "buffers": buffers, "golden": golden, "grouped": grouped, "gargs": dict(zip(roles, gargs)), "layouts": layouts,
+    return {"source": src, "buffers": buffers, "golden": golden, "grouped": grouped, "scalars": scalars, "options": options,
+            "cores": cores, "gargs": dict(zip(roles, gargs)), "layouts": layouts,
             "compare": _split_args(compare.group(3)), "code": code, "body": body, "aliases": aliases,
             "branch_line": code.count("\n", 0, call.start()) + 1 if len(scopes) > 1 else None}
+
+
+def g_args_scalars(roles: list[str], gargs: list[str]) -> set[str]:
+    "The golden call's scalar arguments (ComputeGemv's alpha and beta)."
+    return {a for r, a in zip(roles, gargs) if r in ("alpha", "beta")}
 
 
 def _catlass_host_values_calls(code: str, names: list[str], before: int, body: int) -> list[str] | None:
@@ -2112,7 +2138,7 @@ def _catlass_host_values_calls(code: str, names: list[str], before: int, body: i
     def need(name, depth=0):
         if name in done: return True
         if depth > 8: return False
-        decl = list(re.finditer(rf"(?m)^\s*(?:const\s+|constexpr\s+|static\s+)*[\w:]+(?:\s*<[^;{{}}]*?>)?\s+{re.escape(name)}\s*(?:=\s*([^;]+)|\{{([^;{{}}]*)\}})\s*;",
+        decl = list(re.finditer(rf"(?m)^\s*(?:const\s+|constexpr\s+|static\s+)*[\w:]+(?:\s*<[^;{{}}]*?>)?(?:\s+const)?\s+{re.escape(name)}\s*(?:=\s*([^;]+)|\{{([^;{{}}]*)\}})\s*;",
                                 code[body:before]))
         if not decl: return False
         expr = decl[-1].group(1) or decl[-1].group(2) or ""
@@ -2207,7 +2233,7 @@ def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int,
     kb = build({**sources, "__ascendcraft_catlass_run.cpp": form["source"]}, CATLASS_RUN_ENTRY,
                settings=settings.replace(cxxflags=f"{settings.cxxflags} {entry.get('defines', '')} -iquote ."))
     if not kb.ok: return {"match": "run-error", "match_detail": f"the run's entry did not compile: {first_error(kb)}"[:300]}
-    gms, data, out, grouplist = [], {}, None, None
+    gms, data, out, grouplist, drawn = [], {}, None, None, {}
     for b in form["buffers"]:
         size = ev(b["size"])
         if not isinstance(size, int) or size <= 0: return {"match": "no-reference", "match_detail": f"harness: size of {b['name']} ({b['size']})"}
@@ -2218,13 +2244,15 @@ def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int,
             data[b["in"]] = vals
             env[b["in"]] = [int(v) for v in vals]   # CompareData's valid count reads it (groupList[problemCount - 1] * n)
             grouplist = (env[b["in"]], b["grouplist"][0])
+        elif b["in"] in drawn:   # a host vector copied into two buffers (17_gemv_aiv's hostY): the same values
+            vals = drawn[b["in"]]
         elif b["in"]:
             dtype, length = b["types"][b["in"]]
             n_vals, lo, hi = ev(length), ev(b["fill"][0]), ev(b["fill"][1])
             if not isinstance(n_vals, int) or lo is None or hi is None:
                 return {"match": "no-reference", "match_detail": f"harness: the data of {b['in']}"}
             vals = _catlass_draw(rng, dtype, n_vals, lo, hi, isinstance(lo, int) and isinstance(hi, int))
-            data[b["in"]] = as_float(vals, dtype)
+            data[b["in"]], drawn[b["in"]] = as_float(vals, dtype), vals
         if b["in"]:
             raw = np.zeros(size, np.uint8)
             raw[:min(size, vals.nbytes)] = vals.view(np.uint8)[:size]
@@ -2232,10 +2260,16 @@ def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int,
         else:
             gms.append(GM(b["name"], shape=(size,), dtype=np.uint8, role="out"))
         if b["out"]: out = (b["name"], *b["types"][b["out"]])
+    scalars = []
+    for x, (ctype, lo, hi) in form["scalars"].items():   # FillRandomScalarData: lo + u * (hi - lo), in the scalar's type
+        lo, hi = ev(lo), ev(hi)
+        if lo is None or hi is None: return {"match": "no-reference", "match_detail": f"harness: the value of {x}"}
+        data[x] = float(np.array(rng.uniform(lo, hi), np.float32 if ctype == "float" else np.float16))
+        scalars.append(Scalar(data[x], ctype))
     ws = 4 * count * (4 * m * n + m * k + k * n) + (1 << 20)
     r = run(kb, [*gms, GM("deviceWorkspace", shape=(ws,), dtype=np.uint8, role="workspace"),
                  Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t"),
-                 *([Scalar(count, "uint32_t")] if form["grouped"] else [])], block_dim=CATLASS_AIC_CORES, settings=settings)
+                 *([Scalar(count, "uint32_t")] if form["grouped"] else []), *scalars], block_dim=form["cores"], settings=settings)
     if not r.ok:
         errs = [d for d in r.diagnostics if d.is_error]
         return {"match": "run-error", "match_detail": (f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300]}
@@ -2243,10 +2277,13 @@ def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int,
     n_out = ev(out[2])
     got = as_float(raw.view(np.uint16)[:n_out], "bfloat16") if out[1] == "bfloat16" else raw.view(np.dtype(out[1]))[:n_out]
     g = form["gargs"]
-    inputs = {role: data[g[role]] for role in ("A", "B", "X", "Bias", "S", "P") if role in g}
+    inputs = {role: data[g[role]] for role in ("A", "B", "X", "Y", "Bias", "S", "P", "alpha", "beta") if role in g}
     if form["golden"] in CATLASS_GROUPED_GOLDENS:
         if grouplist is None: return {"match": "no-reference", "match_detail": "harness: a grouped golden without a group list"}
         want = _catlass_grouped_golden(form["golden"], inputs, form["layouts"], m, n, k, *grouplist)
+    elif form["golden"] == "ComputeGemv":   # alpha * A x + beta * y, A m x n
+        a = _catlass_matrix(inputs["A"], m, n, form["layouts"]["A"])
+        want = inputs["alpha"] * (a @ np.asarray(inputs["X"], np.float64)[:n]) + inputs["beta"] * np.asarray(inputs["Y"], np.float64)[:m]
     else:
         want = catlass_host_golden(form["golden"], inputs, form["layouts"], m, n, k).reshape(-1)
     counts = [ev(c) for c in form["compare"]]
