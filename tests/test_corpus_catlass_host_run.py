@@ -197,3 +197,42 @@ def test_icache_preload_is_a_no_op():
     r = run(kb, [GM("x", x), GM("y", shape=(64,), dtype=np.float32, role="out")], block_dim=1)
     assert r.ok, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"], x * 3)
+
+
+PIPE_COPY = r'''#include "kernel_operator.h"
+struct Res {
+    AscendC::TPipe pipe;
+    __aicore__ inline Res() { pipe.Destroy(); }   // as catlass's Arch::Resource: the pipe is destroyed at once
+};
+template <class... Args> struct Ignore { __aicore__ inline Ignore(Args...) {} };   // takes its arguments by value
+extern "C" __global__ __aicore__ void pipe_copy(GM_ADDR x, GM_ADDR y)
+{
+    Res res;
+    Ignore<Res> ignore(res);                         // a copy of the destroyed pipe: inert
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    res.pipe.InitBuffer(buf, 64 * sizeof(float));
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 64);
+    yg.SetGlobalBuffer((__gm__ float *)y, 64);
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::DataCopy(t, xg, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Adds(t, t, 1.0f, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yg, t, 64);
+}
+'''
+
+
+def test_a_copy_of_a_destroyed_pipe_is_inert_and_a_copy_of_a_live_one_stops():
+    x = np.arange(64, dtype=np.float32)
+    kb = build({"k.cpp": PIPE_COPY}, "pipe_copy")
+    assert kb.ok, kb.diagnostics
+    r = run(kb, [GM("x", x), GM("y", shape=(64,), dtype=np.float32, role="out")], block_dim=1)
+    assert r.ok, r.diagnostics
+    np.testing.assert_array_equal(r.outputs["y"], x + 1)
+    live = PIPE_COPY.replace("Res() { pipe.Destroy(); }", "Res() {}")
+    kb = build({"k.cpp": live}, "pipe_copy")
+    assert kb.ok, kb.diagnostics
+    r = run(kb, [GM("x", x), GM("y", shape=(64,), dtype=np.float32, role="out")], block_dim=1)
+    assert not r.ok and any(d.kind == "unsupported" and "a copy of the TPipe" in d.message for d in r.diagnostics)

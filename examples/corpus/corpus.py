@@ -1860,7 +1860,7 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
 CATLASS_NP = {"fp16_t": "float16", "half": "float16", "float": "float32", "int8_t": "int8", "int32_t": "int32",
               "int64_t": "int64", "uint8_t": "uint8", "uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64",
               "bfloat16": "bfloat16", "bfloat16_t": "bfloat16"}   # bfloat16: uint16 bits
-CATLASS_LAYOUTS = ("RowMajor", "ColumnMajor", "VectorLayout")
+CATLASS_LAYOUTS = ("RowMajor", "ColumnMajor", "VectorLayout", "zN")
 # the golden functions (examples/common/golden/matmul.hpp) read by catlass_host_run: the role of each argument
 CATLASS_GOLDEN_ARGS = {
     "ComputeMatmul": "shape A lA B lB G lG", "ComputeMatmulElemWiseRelu": "shape A lA B lB G lG",
@@ -2084,12 +2084,28 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
             buf.setdefault("types", {})[host] = (_catlass_host_type(code, decl.group(1), aliases), decl.group(2))
         if buf["in"]:
             fill = re.search(rf"\bgolden::FillRandomData\s*(?:<\s*([\w:]+)\s*>)?\s*\(\s*{buf['in']}\s*,\s*([^,;]+),\s*([^,;]+)\)\s*;", code)
-            if not fill or re.search(rf"\b{buf['in']}\s*\[|\b{buf['in']}\.(?!data\(\)|size\(\))", code): return None   # filled once, never changed
+            if not fill or re.search(rf"\b{buf['in']}\s*\[|\b{buf['in']}\.(?!data\(\)|size\(\)|begin\(\)|end\(\))", code): return None   # filled once, never changed
             buf["fill"] = (fill.group(2).strip(), fill.group(3).strip())
         buffers.append(buf)
     outs = [b for b in buffers if b["out"]]
     if len(outs) != 1 or outs[0]["out"] != compare.group(1) or gargs[roles.index("G")] != compare.group(2): return None
     hosts = {b["in"]: b for b in buffers if b["in"]}
+    derived = {}   # a golden input the host makes from a kernel input, element by element (30_w8a16's dequantised B)
+    for role, arg in zip(roles, gargs):
+        if role not in ("A", "B", "X", "Y", "Bias", "S", "P") or arg in hosts: continue
+        d = re.search(rf"\bstd::vector<\s*([\w:]+)\s*>\s*{arg}\s*\(\s*(\w+)\.begin\(\)\s*,\s*\2\.end\(\)\s*\)\s*;", code)
+        loop = re.match(rf"\s*for\s*\([^;{{}}]*;[^;{{}}]*;[^{{}}]*\)\s*\{{\s*{arg}\s*\[\s*(\w+)\s*\]\s*=\s*static_cast<\s*([\w:]+)\s*>\s*\(([^;]*)\)\s*;\s*\}}",
+                        code[d.end():]) if d else None
+        if not loop or d.group(2) not in hosts or _catlass_host_type(code, d.group(1), aliases) != _catlass_host_type(code, loop.group(2), aliases):
+            continue
+        expr = re.sub(rf"\b{arg}\s*\[\s*{loop.group(1)}\s*\]", "__v", loop.group(3))
+        if re.search(rf"\b{arg}\b|[^\w\s+\-*/().]", expr): continue
+        if re.search(rf"\b{arg}\s*\[|\b{arg}\s*=(?!=)", code[d.end() + loop.end():]): continue
+        names = {x: _catlass_decl(code, x, body, len(code)) for x in set(re.findall(r"\b[A-Za-z_]\w*\b", expr)) - {"__v"}}
+        if any(v is None or _catlass_host_type(code, v[0], aliases) is None for v in names.values()): continue
+        derived[arg] = (d.group(2), _catlass_host_type(code, d.group(1), aliases), expr,
+                        {x: (_catlass_host_type(code, v[0], aliases), v[1]) for x, v in names.items()})
+    hosts.update({arg: {"derived": True} for arg in derived})
     layouts = {}
     for role, arg in zip(roles, gargs):
         if role in ("A", "B", "X", "Y", "Bias", "S", "P", "GL") and arg not in hosts: return None   # a golden input the kernel does not get
@@ -2120,6 +2136,7 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
            f"    typename {call.group(1)}::Params params = {call.group(1)}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
            f"    {call.group(1)} op;\n    op(params);\n}}\n")
     return {"source": src, "buffers": buffers, "golden": golden, "grouped": grouped, "scalars": scalars, "options": options,
+            "derived": derived,
             "cores": cores, "gargs": dict(zip(roles, gargs)), "layouts": layouts,
             "compare": _split_args(compare.group(3)), "code": code, "body": body, "aliases": aliases,
             "branch_line": code.count("\n", 0, call.start()) + 1 if len(scopes) > 1 else None}
@@ -2165,9 +2182,18 @@ def _catlass_draw(rng, dtype: str, count: int, lo: float, hi: float, int_range: 
 
 
 def _catlass_matrix(flat, rows: int, cols: int, kind: str):
-    "A host vector as the (rows, cols) matrix its layout stores (row- or column-major)."
+    """A host vector as the (rows, cols) matrix its layout stores: row- or column-major, or zN (catlass's layout::zN of
+    MakeLayout: 16-row fractals of one 32-byte C0 of columns each, rows inside a fractal C0 apart, the fractals of a
+    column of C0s one after another, the columns of C0s each rows-rounded-to-16 x C0 apart)."""
     import numpy as np
-    flat = np.asarray(flat, np.float64)
+    flat = np.asarray(flat)
+    if kind == "zN":
+        c0 = 32 // flat.dtype.itemsize
+        rows_round = -(-rows // 16) * 16
+        r, c = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+        offsets = (r // 16) * (16 * c0) + (c // c0) * (rows_round * c0) + (r % 16) * c0 + (c % c0)
+        return flat.astype(np.float64)[offsets]
+    flat = flat.astype(np.float64)
     return flat[:rows * cols].reshape(rows, cols) if kind == "RowMajor" else flat[:rows * cols].reshape(cols, rows).T
 
 
@@ -2276,6 +2302,12 @@ def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int,
     raw = np.asarray(r.outputs[out[0]]).view(np.uint8)
     n_out = ev(out[2])
     got = as_float(raw.view(np.uint16)[:n_out], "bfloat16") if out[1] == "bfloat16" else raw.view(np.dtype(out[1]))[:n_out]
+    for arg, (src_name, dtype, expr, names) in form["derived"].items():   # in the element type, each operation rounded to it
+        values = {x: ev(init) for x, (_, init) in names.items()}
+        if any(v is None for v in values.values()): return {"match": "no-reference", "match_detail": f"harness: the values {arg} is made of"}
+        values = {x: np.array(v, np.dtype(names[x][0])) for x, v in values.items()}
+        values["__v"] = np.asarray(drawn[src_name]).astype(np.dtype(dtype))
+        data[arg] = np.asarray(eval(expr, {"__builtins__": {}}, values)).astype(np.dtype(dtype))   # noqa: S307 - arithmetic (checked)
     g = form["gargs"]
     inputs = {role: data[g[role]] for role in ("A", "B", "X", "Y", "Bias", "S", "P", "alpha", "beta") if role in g}
     if form["golden"] in CATLASS_GROUPED_GOLDENS:
