@@ -236,3 +236,67 @@ def test_a_copy_of_a_destroyed_pipe_is_inert_and_a_copy_of_a_live_one_stops():
     assert kb.ok, kb.diagnostics
     r = run(kb, [GM("x", x), GM("y", shape=(64,), dtype=np.float32, role="out")], block_dim=1)
     assert not r.ok and any(d.kind == "unsupported" and "a copy of the TPipe" in d.message for d in r.diagnostics)
+
+
+LAUNCH_HOST = '''
+template <class LayoutA, class LayoutB>
+CATLASS_GLOBAL __attribute__((aic)) void Small(GemmCoord problemShape, GM_ADDR gmA, LayoutA layoutA, GM_ADDR gmB, LayoutB layoutB, float alpha) {}
+using Options = GemvOptions;
+using ScalarType = float;
+static void Run(const Options& options)
+{
+    uint32_t m = options.problemShape.m();
+    uint32_t n = options.problemShape.n();
+    size_t lenA = static_cast<size_t>(m) * n;
+    size_t sizeA = lenA * sizeof(float);
+    size_t lenY = static_cast<size_t>(m);
+    size_t sizeY = lenY * sizeof(float);
+    using LayoutA = layout::RowMajor;
+    using LayoutB = layout::VectorLayout;
+    LayoutA layoutA{m, n};
+    LayoutB layoutY{m};
+    ScalarType alpha{0};
+    FillRandomScalarData(alpha, -1.0f, 1.0f);
+    std::vector<float> hostA(lenA);
+    std::vector<float> hostY(lenY);
+    golden::FillRandomData(hostA, -1.0f, 1.0f);
+    golden::FillRandomData(hostY, -1.0f, 1.0f);
+    uint8_t* deviceA{nullptr};
+    ACL_CHECK(aclrtMalloc(reinterpret_cast<void**>(&deviceA), sizeA, ACL_MEM_MALLOC_HUGE_FIRST));
+    ACL_CHECK(aclrtMemcpy(deviceA, sizeA, hostA.data(), sizeA, ACL_MEMCPY_HOST_TO_DEVICE));
+    uint8_t* deviceY{nullptr};
+    ACL_CHECK(aclrtMalloc(reinterpret_cast<void**>(&deviceY), sizeY, ACL_MEM_MALLOC_HUGE_FIRST));
+    ACL_CHECK(aclrtMemcpy(deviceY, sizeY, hostY.data(), sizeY, ACL_MEMCPY_HOST_TO_DEVICE));
+    Small<<<aicCoreNum, nullptr, stream>>>(options.problemShape, deviceA, layoutA, deviceY, layoutY, alpha);
+    std::vector<float> hostRes(lenY);
+    ACL_CHECK(aclrtMemcpy(hostRes.data(), sizeY, deviceY, sizeY, ACL_MEMCPY_DEVICE_TO_HOST));
+    std::vector<float> hostGolden(lenY);
+    golden::ComputeGemv(options.problemShape, alpha, alpha, hostA, layoutA, hostY, layoutY, hostY, layoutY, hostGolden, layoutY);
+    std::vector<uint64_t> errorIndices = golden::CompareData(hostRes, hostGolden, m);
+}
+'''
+
+
+def test_a_direct_launch_with_a_random_scalar_and_a_gemv_golden():
+    corpus = _corpus()
+    form = corpus.catlass_host_run("x.cpp", LAUNCH_HOST)
+    src = form["source"]
+    assert "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);" in src                  # the launched kernel's attribute
+    assert "Small<layout::RowMajor, layout::VectorLayout>(problemShape, deviceA, layoutA, deviceY, layoutY, alpha);" in src
+    assert "Catlass::GemvCoord problemShape{m, n};" in src and ", float alpha)" in src
+    assert form["scalars"] == {"alpha": ("float", "-1.0f", "1.0f")} and form["options"] == "GemvOptions"
+    assert [(b["name"], b["in"], b["out"]) for b in form["buffers"]] == [("deviceA", "hostA", None), ("deviceY", "hostY", "hostRes")]
+    assert form["golden"] == "ComputeGemv" and form["layouts"]["G"] == "VectorLayout"
+    # a scalar the host changes after drawing it: no run
+    assert corpus.catlass_host_run("x.cpp", LAUNCH_HOST.replace("    std::vector<float> hostA(lenA);",
+                                                                "    alpha = 2;\n    std::vector<float> hostA(lenA);")) is None
+
+
+def test_zn_offsets_follow_catlass_layout():
+    corpus = _corpus()
+    rows, cols = 32, 48                               # half: C0 = 16 columns, fractals of 16 rows
+    flat = np.arange(rows * cols).astype(np.float16)
+    got = corpus._catlass_matrix(flat, rows, cols, "zN")
+    offset = lambda r, c: (r // 16) * 256 + (c // 16) * (32 * 16) + (r % 16) * 16 + c % 16   # GetOffset of MakeLayout
+    want = np.array([[flat[offset(r, c)] for c in range(cols)] for r in range(rows)], np.float64)
+    np.testing.assert_array_equal(got, want)

@@ -2012,10 +2012,17 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
     code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
     code = _catlass_active(code, entry_defines)
     call = re.search(r"\b(\w+)::Arguments\s+arguments\s*\{", code)
+    launch = None if call else re.search(r"\b(\w+)\s*(<(?:[^<>;]|<[^<>;]*>)*>)?\s*<<<[^;]*?>>>\s*\(", code)
+    if launch:   # a kernel of the file launched by the host itself (31_small_matmul): the entry calls it with those arguments
+        call, kernel_call = launch, launch.group(1) + (launch.group(2) or "")
+        if not launch.group(2) and (deduced := catlass_deduced_entry(text, launch.group(1))): kernel_call = deduced
     if not call: return None
+    opening, closing = ("(", ")") if launch else ("{", "}")
+    attr = re.search(rf"__attribute__\s*\(\(\s*(aic|aiv)\s*\)\)[^;{{}}]*\b{launch.group(1)}\s*\(", code) if launch else None
+    core_type = f"    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_{attr.group(1).upper()}_ONLY);   // the launched kernel's core type\n" if attr else ""
     depth, i = 1, call.end()
     while depth and i < len(code):
-        depth += {"{": 1, "}": -1}.get(code[i], 0); i += 1
+        depth += {opening: 1, closing: -1}.get(code[i], 0); i += 1
     inner = code[call.end():i - 1]
     if not re.match(r"\s*;", code[i:]): return None
     heads = list(re.finditer(r"(?m)^(?:static\s+)?(?:inline\s+)?(?:void|int)\s+\w+\s*\([^;{]*\)\s*\{", code[:call.start()]))
@@ -2132,9 +2139,10 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
            f"    const uint32_t aicCoreNum = {cores};\n"
            + "".join(f"    {v}\n" for v in values) + "".join(f"    GM_ADDR {d} = nullptr;\n" for d in nulls) +
            ("    Catlass::GemvCoord problemShape{m, n};\n" if options == "GemvOptions" else "    Catlass::GemmCoord problemShape{m, n, k};\n") +
-           f"    typename {call.group(1)}::Arguments arguments{{{args}}};\n"
-           f"    typename {call.group(1)}::Params params = {call.group(1)}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
-           f"    {call.group(1)} op;\n    op(params);\n}}\n")
+           (f"{core_type}    {kernel_call}({args});\n}}\n" if launch else
+            f"    typename {call.group(1)}::Arguments arguments{{{args}}};\n"
+            f"    typename {call.group(1)}::Params params = {call.group(1)}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
+            f"    {call.group(1)} op;\n    op(params);\n}}\n"))
     return {"source": src, "buffers": buffers, "golden": golden, "grouped": grouped, "scalars": scalars, "options": options,
             "derived": derived,
             "cores": cores, "gargs": dict(zip(roles, gargs)), "layouts": layouts,
