@@ -101,7 +101,7 @@ def test_a_grouped_host_function_gives_its_buffers_golden_and_compare():
     assert form["layouts"] == {"A": "RowMajor", "B": "ColumnMajor", "G": "RowMajor"}
     assert form["compare"] == ["k", "groupList[problemCount - 1] * n"]     # the #else branch: the build defines nothing
     src = form["source"]
-    assert "uint32_t problemCount)" in src and "Scheduler30" in src and "Scheduler31" not in src
+    assert "uint32_t problemCount, GM_ADDR ascendcraftWorkspaceSize, uint32_t ascendcraftSizeRun)" in src and "Scheduler30" in src and "Scheduler31" not in src
     assert "arguments{problemShape, problemCount, deviceGroupList, deviceA, deviceB, deviceC}" in src
     env = {"m": 64, "n": 32, "k": 16, "problemCount": 3, "groupList": [5, 9, 40]}
     ev = lambda e: corpus._catlass_eval(form["code"], e, env, form["body"], len(form["code"]), form["aliases"])
@@ -283,7 +283,7 @@ def test_a_direct_launch_with_a_random_scalar_and_a_gemv_golden():
     src = form["source"]
     assert "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);" in src                  # the launched kernel's attribute
     assert "Small<layout::RowMajor, layout::VectorLayout>(problemShape, deviceA, layoutA, deviceY, layoutY, alpha);" in src
-    assert "Catlass::GemvCoord problemShape{m, n};" in src and ", float alpha)" in src
+    assert "Catlass::GemvCoord problemShape{m, n};" in src and ", float alpha, GM_ADDR ascendcraftWorkspaceSize" in src
     assert form["scalars"] == {"alpha": ("float", "-1.0f", "1.0f")} and form["options"] == "GemvOptions"
     assert [(b["name"], b["in"], b["out"]) for b in form["buffers"]] == [("deviceA", "hostA", None), ("deviceY", "hostY", "hostRes")]
     assert form["golden"] == "ComputeGemv" and form["layouts"]["G"] == "VectorLayout"

@@ -1790,6 +1790,17 @@ def catlass_compare(got, want, k: int) -> tuple[bool, str]:
     return not bad.any(), f"{int(bad.sum())} of {got.size} outside rtol {rtol:g} (max |diff| {worst:.4g})"
 
 
+def catlass_compare_bf16(got, want, k: int) -> tuple[bool, str]:
+    """catlass's CompareDataBfloat16 (examples/common/golden/compare_data.hpp): |got - want| <= rtol * max(1/256,
+    |want|), rtol 1/128 below 2048 products a result (k), else 1/64."""
+    import numpy as np
+    got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
+    rtol = 1 / 128 if k < 2048 else 1 / 64
+    bad = np.abs(got - want) > rtol * np.maximum(1 / 256, np.abs(want))
+    worst = float(np.max(np.abs(got - want))) if got.size else 0.0
+    return not bad.any(), f"{int(bad.sum())} of {got.size} outside rtol {rtol:g} (bfloat16 rule; max |diff| {worst:.4g})"
+
+
 def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
     """Run a catlass GEMM example (catlass_gemm_run) on the shape its README runs (`./<name> m n k`, else catlass's
     default 128 x 128 x 128) with inputs drawn as its host code draws them (uniform in [-5, 5]), on 24 AIC blocks (an
@@ -1808,15 +1819,20 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
     batch = 1
     if host is not None:   # the README's arguments, as the example's Options reads them (GroupedGemmOptions: count first)
         if host["grouped"]:
-            shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", readme)
+            shape = re.search(rf"\./(?:[\w.-]+/)*{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", readme)
             if not shape: return {"match": "no-reference", "match_detail": "a grouped example without a README shape"}
             count, m, n, k = (int(g) for g in shape.groups())
             return match_catlass_host(entry, host, sources, settings, m, n, k, min(count, CATLASS_MAX_GROUPS))
         if host["options"] == "GemvOptions":   # `./17_gemv_aiv m n [device]`
-            shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)", readme)
+            shape = re.search(rf"\./(?:[\w.-]+/)*{re.escape(name)}\s+(\d+)\s+(\d+)", readme)
             if not shape: return {"match": "no-reference", "match_detail": "a GEMV example without a README shape"}
             return match_catlass_host(entry, host, sources, settings, int(shape.group(1)), int(shape.group(2)), 1)
-        shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", readme)
+        shape = re.search(rf"\./(?:[\w.-]+/)*{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", readme)
+        if host["golden"] == "file":   # the data and the golden are the files the example's script writes for that shape
+            if not shape: return {"match": "no-reference", "match_detail": "an example reading its data from files, without a README shape"}
+            files = catlass_data_files(gitdir, entry["commit"], folder, readme)
+            if files is None: return {"match": "no-reference", "match_detail": "harness: the README's data script did not give its files"}
+            return match_catlass_host(entry, host, sources, settings, *(int(g) for g in shape.groups()), files=files)
         m, n, k = (int(g) for g in shape.groups()) if shape else (128, 128, 128)
         return match_catlass_host(entry, host, sources, settings, m, n, k)
     if form["batched"]:   # `./01_batched_matmul batch m n k`
@@ -2000,6 +2016,19 @@ def _catlass_void_branches(code: str, aliases: dict) -> str:
     return code
 
 
+def _catlass_read_file(code: str, host: str):
+    """(path, size expression) of `ReadFile(path, host[.data()], size)` in the host code, the path a string literal or a
+    `std::string` of one; None where the host reads nothing into `host`."""
+    m = re.search(rf"\bReadFile\s*\(\s*(\"[^\"]*\"|\w+)\s*,\s*{host}(?:\.data\(\))?\s*,\s*([^;]+?)\)\s*;", code)
+    if not m: return None
+    path = m.group(1)
+    if not path.startswith('"'):
+        lit = re.search(rf"\bstd::string\s+{path}\s*=\s*(\"[^\"]*\")\s*;", code)
+        if not lit: return None
+        path = lit.group(1)
+    return path.strip('"'), m.group(2)
+
+
 def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | None:
     """The run of a catlass example read from its host function, for the examples catlass_gemm_run does not read: the
     first `Kernel::Arguments arguments{...};` (nested braces kept) gives the kernel and its arguments: `options.
@@ -2029,13 +2058,17 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
     if not heads: return None
     body, before = heads[-1].end() - 1, call.start()
     goldens = [(g.group(1), _split_args(g.group(2))) for g in re.finditer(r"\bgolden::(\w+)\s*\(([^;]*)\)\s*;", code)
-               if g.group(1) not in ("FillRandomData", "CompareData") and not g.group(1).startswith("Generate")]
-    if len(goldens) != 1 or goldens[0][0] not in CATLASS_GOLDEN_ARGS: return None
-    golden, gargs = goldens[0]
-    roles = CATLASS_GOLDEN_ARGS[golden].split()
-    if len(gargs) != len(roles): return None
-    compare = re.search(r"\bgolden::CompareData\s*\(\s*(\w+)\s*,\s*(\w+)\s*,([^;]*)\)\s*;", code)
+               if g.group(1) != "FillRandomData" and not g.group(1).startswith(("Generate", "CompareData"))]
+    compare = re.search(r"\bgolden::CompareData(Bfloat16)?\s*\(\s*(\w+)\s*,\s*(\w+)\s*,([^;]*)\)\s*;", code)
     if not compare: return None
+    expected = _catlass_read_file(code, compare.group(3))   # the example's golden is a file its data script writes
+    if expected and not goldens:
+        golden, gargs, roles = "file", [compare.group(3)], ["G"]
+    elif len(goldens) != 1 or goldens[0][0] not in CATLASS_GOLDEN_ARGS or compare.group(1): return None
+    else:
+        golden, gargs = goldens[0]
+        roles = CATLASS_GOLDEN_ARGS[golden].split()
+    if len(gargs) != len(roles): return None
     aliases = _catlass_aliases(code)
     code = _catlass_void_branches(code, aliases)
     scopes = [[]]
@@ -2046,6 +2079,7 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
         elif m.group(1): scopes[-1].append(f"using {m.group(1)} = {' '.join(m.group(2).split())};")
         else: scopes[-1].append(" ".join(m.group(0).split()))
     visible = [s for scope in scopes for s in scope]
+    if re.search(r"(?<!\.)\bproblemShape\b", inner): return None   # a shape of the host's own (24_conv_bias), not the options'
     args = re.sub(r"\boptions\.problemShape\b", "problemShape", " ".join(inner.split()))
     devices = list(dict.fromkeys(re.findall(r"\bdevice\w*", args)))
     names = [x for x in dict.fromkeys(re.findall(r"(?<![\w.:])([a-z_]\w*)\b(?!\s*[(<:])", re.sub(r"\bsizeof\s*\([^)]*\)", " ", args)))
@@ -2072,9 +2106,9 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
     env = {"m": None, "n": None, "k": None}
     buffers = []
     for d in devices:
-        h2d = re.search(rf"\baclrtMemcpy\s*\(\s*{d}\s*,\s*\w+\s*,\s*(\w+)\.data\(\)\s*,[^;]*HOST_TO_DEVICE", code)
+        h2d = re.search(rf"\baclrtMemcpy\s*\(\s*{d}\s*,\s*\w+\s*,\s*(\w+)(?:\.data\(\))?\s*,[^;]*HOST_TO_DEVICE", code)
         d2h = re.search(rf"\baclrtMemcpy\s*\(\s*(\w+)\.data\(\)\s*,\s*\w+\s*,\s*{d}\s*,[^;]*DEVICE_TO_HOST", code)
-        alloc = re.search(rf"\baclrtMalloc\s*\(\s*reinterpret_cast<void\s*\*\*>\(&{d}\)\s*,\s*(\w+)", code)
+        alloc = re.search(rf"\baclrtMalloc\s*\(\s*(?:reinterpret_cast<void\s*\*\*>\(|\(void\s*\*\*\)\s*)&{d}\)?\s*,\s*(\w+)", code)
         if not alloc or re.search(rf"\b{d}\s*=\s*(?!=)", code): return None   # one the host may point at another buffer
         buf = {"name": d, "size": alloc.group(1), "in": h2d.group(1) if h2d else None, "out": d2h.group(1) if d2h else None}
         gen = re.search(rf"\b(?:auto|std::vector<\s*[\w:]+\s*>)\s+{buf['in']}\s*=\s*golden::GenerateGroupList\s*(?:<\s*([\w:]+)\s*>)?"
@@ -2083,6 +2117,12 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
             if buf["out"] or re.search(r"CATLASS_EXPERIMENTAL_GROUPLIST_SEGMENTED", entry_defines): return None
             buf["types"] = {buf["in"]: (_catlass_host_type(code, gen.group(1) or "int32_t", aliases), gen.group(3))}
             buf["grouplist"] = (gen.group(2), gen.group(3))
+            buffers.append(buf)
+            continue
+        read = _catlass_read_file(code, buf["in"]) if buf["in"] else None
+        if read:   # bytes the example's data script wrote, read as they are (ReadFile(path, hostX, size))
+            if buf["out"] or golden != "file": return None
+            buf["file"] = read
             buffers.append(buf)
             continue
         for host in {buf["in"], buf["out"]} - {None}:
@@ -2095,7 +2135,10 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
             buf["fill"] = (fill.group(2).strip(), fill.group(3).strip())
         buffers.append(buf)
     outs = [b for b in buffers if b["out"]]
-    if len(outs) != 1 or outs[0]["out"] != compare.group(1) or gargs[roles.index("G")] != compare.group(2): return None
+    if len(outs) != 1 or outs[0]["out"] != compare.group(2) or gargs[roles.index("G")] != compare.group(3): return None
+    if golden == "file":
+        decl = re.search(rf"\bstd::vector<\s*([\w:]+)\s*>\s*{compare.group(3)}\s*\(", code)
+        if not decl or _catlass_host_type(code, decl.group(1), aliases) not in ("float32", "int32"): return None
     hosts = {b["in"]: b for b in buffers if b["in"]}
     derived = {}   # a golden input the host makes from a kernel input, element by element (30_w8a16's dequantised B)
     for role, arg in zip(roles, gargs):
@@ -2121,7 +2164,7 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
             kind = _catlass_layout_kind(code, arg, body, len(code), aliases)
             if kind is None: return None
             layouts[role[1:]] = kind
-    if layouts.get("G") != ("VectorLayout" if golden == "ComputeGemv" else "RowMajor"): return None
+    if golden != "file" and layouts.get("G") != ("VectorLayout" if golden == "ComputeGemv" else "RowMajor"): return None
     if golden == "ComputeGemv" and (options != "GemvOptions" or g_args_scalars(roles, gargs) - set(scalars)): return None
     if golden == "ComputeGroupedMatmul":   # the groups' shapes the host loop makes from the list: (rows, n, k) or (m, n, columns)
         lists = [b["grouplist"][0] for b in buffers if b.get("grouplist")]
@@ -2134,19 +2177,26 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
            "// (ToUnderlyingArguments), then the kernel; the arguments, aliases and values are those of the host code.\n"
            f'extern "C" __global__ __aicore__ void {CATLASS_RUN_ENTRY}({", ".join(f"GM_ADDR {d}" for d in devices)},\n'
            f"    GM_ADDR deviceWorkspace, uint32_t m, uint32_t n, uint32_t k{', uint32_t problemCount' if grouped else ''}"
-           + "".join(f", {t} {x}" for x, (t, _, _) in scalars.items()) + ")\n{\n"
+           + "".join(f", {t} {x}" for x, (t, _, _) in scalars.items()) + ", GM_ADDR ascendcraftWorkspaceSize, uint32_t ascendcraftSizeRun)\n{\n"
            + "".join(f"    {s}\n" for s in visible) +
            f"    const uint32_t aicCoreNum = {cores};\n"
            + "".join(f"    {v}\n" for v in values) + "".join(f"    GM_ADDR {d} = nullptr;\n" for d in nulls) +
            ("    Catlass::GemvCoord problemShape{m, n};\n" if options == "GemvOptions" else "    Catlass::GemmCoord problemShape{m, n, k};\n") +
            (f"{core_type}    {kernel_call}({args});\n}}\n" if launch else
             f"    typename {call.group(1)}::Arguments arguments{{{args}}};\n"
+            "    if (ascendcraftSizeRun != 0) {   // the size run: what the host's GetWorkspaceSize gives\n"
+            "        AscendC::GlobalTensor<uint64_t> size;   // a slot per core of the one group: AIC, AIV 0, AIV 1\n"
+            "        size.SetGlobalBuffer((__gm__ uint64_t*)ascendcraftWorkspaceSize, 3);\n"
+            "        size.SetValue(g_coreType == AscendC::AIC ? 0 : 1 + AscendC::GetSubBlockIdx(),\n"
+            f"                      static_cast<uint64_t>({call.group(1)}::GetWorkspaceSize(arguments)));\n"
+            "        return;\n    }\n"
             f"    typename {call.group(1)}::Params params = {call.group(1)}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
             f"    {call.group(1)} op;\n    op(params);\n}}\n"))
     return {"source": src, "buffers": buffers, "golden": golden, "grouped": grouped, "scalars": scalars, "options": options,
-            "derived": derived,
+            "derived": derived, "bf16_compare": bool(compare.group(1)),
+            "expected": (expected, _catlass_host_type(code, decl.group(1), aliases)) if golden == "file" else None,
             "cores": cores, "gargs": dict(zip(roles, gargs)), "layouts": layouts,
-            "compare": _split_args(compare.group(3)), "code": code, "body": body, "aliases": aliases,
+            "compare": _split_args(compare.group(4)), "code": code, "body": body, "aliases": aliases,
             "branch_line": code.count("\n", 0, call.start()) + 1 if len(scopes) > 1 else None}
 
 
@@ -2167,8 +2217,14 @@ def _catlass_host_values_calls(code: str, names: list[str], before: int, body: i
                                 code[body:before]))
         if not decl: return False
         expr = decl[-1].group(1) or decl[-1].group(2) or ""
+        cores = re.fullmatch(r"\s*platform_ascendc::PlatformAscendCManager::GetInstance\(\)->GetCoreNum(Aic|Aiv)\(\)\s*", expr)
+        if cores:   # the core count under another name (32_w4a8's aicoreNum): an A2's
+            done.add(name)
+            out.append(f"const uint32_t {name} = {CATLASS_AIC_CORES if cores.group(1) == 'Aic' else CATLASS_AIV_CORES};")
+            return True
         if re.search(r"\boptions\b|\bdevice\w*|->|\bacl\w*|\.data\(\)|\bgolden::", expr): return False
-        stripped = re.sub(r"(?:\w+::)+\w+|\b\w+(?=\s*\()|sizeof\s*\([^)]*\)", " ", expr)
+        stripped = re.sub(r"<[^<>;()]*>", " ", expr)   # template arguments: types (a constant of them is in the scope copied)
+        stripped = re.sub(r"(?:\w+::)+(?:template\s+)?\w+|\b\w+(?=\s*\()|sizeof\s*\([^)]*\)", " ", stripped)
         for ident in set(re.findall(r"\b[A-Za-z_]\w*\b", stripped)) - {"true", "false"}:
             if re.fullmatch(r"[A-Z]\w*", ident) and (re.search(rf"\busing\s+{ident}\b", code) or ident not in code[body:before]): continue
             if not need(ident, depth + 1): return False
@@ -2254,7 +2310,30 @@ def catlass_host_golden(name: str, data: dict, layouts: dict, m: int, n: int, k:
     return catlass_golden(name, acc)
 
 
-def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int, n: int, k: int, count: int = 1) -> dict:
+def catlass_data_files(gitdir: str, commit: str, folder: str, readme: str) -> dict | None:
+    """The files an example's data script writes (`python3 gen_data.py 256 512 1024` in its README, the first such
+    command), run with the machine's Python in a scratch folder holding the example's scripts: {file name: bytes}, or
+    None where the README names no such command, the script fails, or two files have one name."""
+    import subprocess
+    cmd = re.search(r"python3?\s+(\w+\.py)((?:[ \t]+\d+)*)", readme)
+    if not cmd: return None
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in _tree(gitdir, commit):
+            if f.startswith(folder + "/") and f.endswith(".py") and "/" not in f[len(folder) + 1:]:
+                (Path(tmp) / posixpath.basename(f)).write_bytes(show(gitdir, commit, f))
+        if not (Path(tmp) / cmd.group(1)).is_file(): return None
+        done = subprocess.run([sys.executable, cmd.group(1), *cmd.group(2).split()], cwd=tmp, capture_output=True, timeout=600)
+        if done.returncode != 0: return None
+        out = {}
+        for f in Path(tmp).rglob("*"):
+            if f.is_file() and f.suffix != ".py":
+                if f.name in out: return None
+                out[f.name] = f.read_bytes()
+        return out
+
+
+def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int, n: int, k: int, count: int = 1,
+                       files: dict | None = None) -> dict:
     """Run a catlass_host_run form on (m, n, k) (and `count` groups) and compare under the example's CompareData call
     (its count of products choosing the rtol; a fourth argument: only that many leading results are compared)."""
     import numpy as np
@@ -2271,7 +2350,12 @@ def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int,
     for b in form["buffers"]:
         size = ev(b["size"])
         if not isinstance(size, int) or size <= 0: return {"match": "no-reference", "match_detail": f"harness: size of {b['name']} ({b['size']})"}
-        if b.get("grouplist"):
+        if b.get("file"):   # the data script's bytes, as the host reads them (its size expression, at most the buffer)
+            got_file = (files or {}).get(posixpath.basename(b["file"][0]))
+            n_bytes = ev(b["file"][1])
+            if got_file is None or not isinstance(n_bytes, int): return {"match": "no-reference", "match_detail": f"harness: the data file {b['file'][0]}"}
+            vals = np.frombuffer(got_file[:n_bytes], np.uint8)
+        elif b.get("grouplist"):
             dim, groups = ev(b["grouplist"][0]), ev(b["grouplist"][1])
             if not isinstance(dim, int) or not isinstance(groups, int): return {"match": "no-reference", "match_detail": "harness: the group list"}
             vals = np.sort(rng.integers(0, dim + 1, groups)).astype(np.dtype(b["types"][b["in"]][0]))
@@ -2300,10 +2384,18 @@ def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int,
         if lo is None or hi is None: return {"match": "no-reference", "match_detail": f"harness: the value of {x}"}
         data[x] = float(np.array(rng.uniform(lo, hi), np.float32 if ctype == "float" else np.float16))
         scalars.append(Scalar(data[x], ctype))
-    ws = 4 * count * (4 * m * n + m * k + k * n) + (1 << 20)
-    r = run(kb, [*gms, GM("deviceWorkspace", shape=(ws,), dtype=np.uint8, role="workspace"),
-                 Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t"),
-                 *([Scalar(count, "uint32_t")] if form["grouped"] else []), *scalars], block_dim=form["cores"], settings=settings)
+    fixed = [Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t"), *([Scalar(count, "uint32_t")] if form["grouped"] else []), *scalars]
+    ws = 1 << 20
+    if "GetWorkspaceSize" in form["source"]:   # the workspace the host allocates: the kernel's GetWorkspaceSize, run once
+        sr = run(kb, [*gms, GM("deviceWorkspace", shape=(16,), dtype=np.uint8, role="workspace"), *fixed,
+                      GM("ascendcraftWorkspaceSize", np.zeros(3, np.uint64), role="inout"), Scalar(1, "uint32_t")],
+                 block_dim=1, settings=settings)
+        if not sr.ok:
+            errs = [d for d in sr.diagnostics if d.is_error]
+            return {"match": "run-error", "match_detail": ("workspace size: " + (f"{errs[0].kind}: {errs[0].message}" if errs else "run failed"))[:300]}
+        ws = max(16, int(np.asarray(sr.outputs["ascendcraftWorkspaceSize"]).reshape(-1).max()))
+    r = run(kb, [*gms, GM("deviceWorkspace", shape=(ws,), dtype=np.uint8, role="workspace"), *fixed,
+                 GM("ascendcraftWorkspaceSize", np.zeros(3, np.uint64)), Scalar(0, "uint32_t")], block_dim=form["cores"], settings=settings)
     if not r.ok:
         errs = [d for d in r.diagnostics if d.is_error]
         return {"match": "run-error", "match_detail": (f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300]}
@@ -2321,6 +2413,11 @@ def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int,
     if form["golden"] in CATLASS_GROUPED_GOLDENS:
         if grouplist is None: return {"match": "no-reference", "match_detail": "harness: a grouped golden without a group list"}
         want = _catlass_grouped_golden(form["golden"], inputs, form["layouts"], m, n, k, *grouplist)
+    elif form["golden"] == "file":
+        path, dtype = form["expected"][0][0], form["expected"][1]
+        raw_want = (files or {}).get(posixpath.basename(path))
+        if raw_want is None: return {"match": "no-reference", "match_detail": f"harness: the golden file {path}"}
+        want = np.frombuffer(raw_want[:len(raw_want) - len(raw_want) % 4], np.dtype(dtype)).astype(np.float64)
     elif form["golden"] == "ComputeGemv":   # alpha * A x + beta * y, A m x n
         a = _catlass_matrix(inputs["A"], m, n, form["layouts"]["A"])
         want = inputs["alpha"] * (a @ np.asarray(inputs["X"], np.float64)[:n]) + inputs["beta"] * np.asarray(inputs["Y"], np.float64)[:m]
@@ -2332,7 +2429,13 @@ def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int,
     valid = counts[1] if len(counts) == 2 else n_out
     if valid <= 0: return {"match": "no-reference", "match_detail": f"harness: {valid} results to compare"}
     if valid > min(len(want), len(got)): return {"match": "no-reference", "match_detail": f"harness: {valid} results to compare, {len(want)} computed"}
-    ok, detail = catlass_compare(np.asarray(got, np.float64)[:valid], want[:valid], counts[0])
+    if form["bf16_compare"]:
+        ok, detail = catlass_compare_bf16(np.asarray(got, np.float64)[:valid], want[:valid], counts[0])
+    elif form["golden"] == "file" and form["expected"][1] == "int32":   # CompareData's int32_t form: equal
+        bad = np.asarray(got, np.int64)[:valid] != np.asarray(want, np.int64)[:valid]
+        ok, detail = not bad.any(), f"{int(bad.sum())} of {valid} differ (int32, exact)"
+    else:
+        ok, detail = catlass_compare(np.asarray(got, np.float64)[:valid], want[:valid], counts[0])
     where = f" (the kernel of the branch at line {form['branch_line']})" if form["branch_line"] else ""
     groups = f"{count} groups ({', '.join(map(str, grouplist[0]))}) of " if grouplist else ""
     return {"match": "pass" if ok else "mismatch", "match_detail": f"{groups}{m}x{n}x{k}{where}: {detail}"}
