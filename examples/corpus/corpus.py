@@ -1827,7 +1827,10 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
             shape = re.search(rf"\./(?:[\w.-]+/)*{re.escape(name)}\s+(\d+)\s+(\d+)", readme)
             if not shape: return {"match": "no-reference", "match_detail": "a GEMV example without a README shape"}
             return match_catlass_host(entry, host, sources, settings, int(shape.group(1)), int(shape.group(2)), 1)
-        shape = re.search(rf"\./(?:[\w.-]+/)*{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", readme)
+        shape = re.search(rf"\./(?:[\w.-]+/)*{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", catlass_readme_values(readme))
+        if shape and int(shape.group(1)) * int(shape.group(2)) * int(shape.group(3)) > CATLASS_MAX_PRODUCTS:
+            return {"match": "no-reference", "match_detail": f"the README's shape {'x'.join(shape.groups())} is beyond the run's budget "
+                                                             f"({CATLASS_MAX_PRODUCTS} products)"}
         if host["golden"] == "file":   # the data and the golden are the files the example's script writes for that shape
             if not shape: return {"match": "no-reference", "match_detail": "an example reading its data from files, without a README shape"}
             files = catlass_data_files(gitdir, entry["commit"], folder, readme)
@@ -2310,12 +2313,21 @@ def catlass_host_golden(name: str, data: dict, layouts: dict, m: int, n: int, k:
     return catlass_golden(name, acc)
 
 
+CATLASS_MAX_PRODUCTS = 1 << 31   # a run's m * n * k at most (about 30 s of the emulator's cube per 2^27)
+
+
+def catlass_readme_values(readme: str) -> str:
+    "The README with its shell variables (`m=860` lines of its script) put in where it uses them (`$m`, `${m}`)."
+    values = dict(re.findall(r"(?m)^\s*(\w+)=(\d+)\s*$", readme))
+    return re.sub(r"\$\{?(\w+)\}?", lambda v: values.get(v.group(1), v.group(0)), readme)
+
+
 def catlass_data_files(gitdir: str, commit: str, folder: str, readme: str) -> dict | None:
     """The files an example's data script writes (`python3 gen_data.py 256 512 1024` in its README, the first such
     command), run with the machine's Python in a scratch folder holding the example's scripts: {file name: bytes}, or
     None where the README names no such command, the script fails, or two files have one name."""
     import subprocess
-    cmd = re.search(r"python3?\s+(\w+\.py)((?:[ \t]+\d+)*)", readme)
+    cmd = re.search(r"python3?\s+(\w+\.py)((?:[ \t]+\d+)+)", catlass_readme_values(readme))
     if not cmd: return None
     with tempfile.TemporaryDirectory() as tmp:
         for f in _tree(gitdir, commit):
