@@ -300,3 +300,21 @@ def test_zn_offsets_follow_catlass_layout():
     offset = lambda r, c: (r // 16) * 256 + (c // 16) * (32 * 16) + (r % 16) * 16 + c % 16   # GetOffset of MakeLayout
     want = np.array([[flat[offset(r, c)] for c in range(cols)] for r in range(rows)], np.float64)
     np.testing.assert_array_equal(got, want)
+
+
+def test_the_branch_the_host_takes_for_the_shape_is_the_one_run():
+    corpus = _corpus()
+    code = ("static void Run(const Options& options)\n{\n    uint32_t m = options.problemShape.m();\n"
+            "    if (options.problemShape.m() > options.problemShape.n()) {\n        A;\n    } else if (m == 7) {\n        B;\n"
+            "    } else {\n        if (flag) {\n            C;\n        }\n        D;\n    }\n}\n")
+    body = code.index("{")
+    assert corpus._catlass_branch_conditions(code, body, code.index("A;")) == ["(options.problemShape.m() > options.problemShape.n())"]
+    assert corpus._catlass_branch_conditions(code, body, code.index("B;")) == ["not (options.problemShape.m() > options.problemShape.n()) and (m == 7)"]
+    conds = corpus._catlass_branch_conditions(code, body, code.index("D;"))
+    value = lambda c, m, n: corpus._catlass_condition_value(code, c, {"m": m, "n": n, "k": 1}, body, {})
+    assert [value(c, 256, 512) for c in conds] == [True] and [value(c, 512, 256) for c in conds] == [False]
+    assert value(corpus._catlass_branch_conditions(code, body, code.index("C;"))[1], 1, 2) is None   # `flag`: not decidable
+    # the GEMM form: the README's 256 x 512 takes the else branch (m > n is false)
+    from test_cube_catlass_forms import GEMM_HOST
+    form = corpus.catlass_gemm_run("x.cpp", GEMM_HOST, {"m": 256, "n": 512, "k": 1024})
+    assert form["by_shape"] and form["branch_line"] == 19 and "Scheduler31" in form["source"] and "Scheduler30" not in form["source"]

@@ -1705,7 +1705,7 @@ CATLASS_GOLDENS = ("ComputeMatmul", "ComputeMatmulElemWiseRelu", "ComputeMatmulE
                    "ComputeMatmulBias", "ComputeBatchedMatmul")
 
 
-def catlass_gemm_run(main: str, text: str) -> dict | None:
+def catlass_gemm_run(main: str, text: str, shape: dict | None = None) -> dict | None:
     """The run of a catlass GEMM example whose host function makes `Kernel::Arguments arguments{options.problemShape,
     deviceA, deviceB, deviceC};` and checks C against `golden::ComputeMatmul` (or its ReLU / GELU / SiLU forms): the
     entry that does what its DeviceGemm does on the device (`Kernel::ToUnderlyingArguments(arguments, workspace)`, then
@@ -1716,6 +1716,18 @@ def catlass_gemm_run(main: str, text: str) -> dict | None:
     that form."""
     code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
     call = _CATLASS_ARGS_RE.search(code)
+    by_shape = False
+    if call and shape:   # the statement of the branch the host takes for the run's shape, where its conditions say
+        heads = list(re.finditer(r"(?m)^(?:static\s+)?(?:inline\s+)?(?:void|int)\s+\w+\s*\([^;{]*\)\s*\{", code[:call.start()]))
+        if heads:
+            start, aliases = heads[-1].end() - 1, _catlass_aliases(code)
+            for cand in _CATLASS_ARGS_RE.finditer(code, start):
+                conds = _catlass_branch_conditions(code, start, cand.start())
+                values = [_catlass_condition_value(code, c, shape, start, aliases) for c in conds] if conds is not None else [None]
+                if None in values: break   # not decidable here: the first statement
+                if all(values):
+                    call, by_shape = cand, True
+                    break
     goldens = set(re.findall(r"\bgolden::(Compute\w+)\s*\(", code))
     if not call or len(goldens) != 1 or not goldens <= set(CATLASS_GOLDENS): return None
     if (goldens == {"ComputeMatmulBias"}) != bool(call.group("bias")): return None   # a bias vector exactly where added
@@ -1765,7 +1777,7 @@ def catlass_gemm_run(main: str, text: str) -> dict | None:
            f"    typename {kernel}::Params params = {kernel}::ToUnderlyingArguments(arguments, deviceWorkspace);\n"
            f"    {kernel} op;\n    op(params);\n}}\n")
     return {"source": src, "types": types, "layouts": layouts, "golden": goldens.pop(), "batched": bool(call.group("batch")),
-            "branch_line": code.count("\n", 0, call.start()) + 1 if len(scopes) > 1 else None}
+            "branch_line": code.count("\n", 0, call.start()) + 1 if len(scopes) > 1 else None, "by_shape": by_shape}
 
 
 def catlass_golden(name: str, acc):
@@ -1817,16 +1829,22 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
     readme = show(gitdir, entry["commit"], f"{folder}/README.md").decode(errors="replace") \
         if f"{folder}/README.md" in _tree(gitdir, entry["commit"]) else ""
     batch = 1
+    def by_shape(m, n, k, count=1):   # the form again, its kernel the one of the branch the host takes for this shape
+        again = catlass_host_run(posixpath.basename(entry["path"]), text, entry.get("defines", ""),
+                                 {"m": m, "n": n, "k": k, "problemCount": count})
+        return again if again is not None else host
     if host is not None:   # the README's arguments, as the example's Options reads them (GroupedGemmOptions: count first)
         if host["grouped"]:
             shape = re.search(rf"\./(?:[\w.-]+/)*{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", readme)
             if not shape: return {"match": "no-reference", "match_detail": "a grouped example without a README shape"}
             count, m, n, k = (int(g) for g in shape.groups())
-            return match_catlass_host(entry, host, sources, settings, m, n, k, min(count, CATLASS_MAX_GROUPS))
+            count = min(count, CATLASS_MAX_GROUPS)
+            return match_catlass_host(entry, by_shape(m, n, k, count), sources, settings, m, n, k, count)
         if host["options"] == "GemvOptions":   # `./17_gemv_aiv m n [device]`
             shape = re.search(rf"\./(?:[\w.-]+/)*{re.escape(name)}\s+(\d+)\s+(\d+)", readme)
             if not shape: return {"match": "no-reference", "match_detail": "a GEMV example without a README shape"}
-            return match_catlass_host(entry, host, sources, settings, int(shape.group(1)), int(shape.group(2)), 1)
+            m, n = int(shape.group(1)), int(shape.group(2))
+            return match_catlass_host(entry, by_shape(m, n, 1), sources, settings, m, n, 1)
         shape = re.search(rf"\./(?:[\w.-]+/)*{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", catlass_readme_values(readme))
         if shape and int(shape.group(1)) * int(shape.group(2)) * int(shape.group(3)) > CATLASS_MAX_PRODUCTS:
             return {"match": "no-reference", "match_detail": f"the README's shape {'x'.join(shape.groups())} is beyond the run's budget "
@@ -1835,9 +1853,10 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
             if not shape: return {"match": "no-reference", "match_detail": "an example reading its data from files, without a README shape"}
             files = catlass_data_files(gitdir, entry["commit"], folder, readme)
             if files is None: return {"match": "no-reference", "match_detail": "harness: the README's data script did not give its files"}
-            return match_catlass_host(entry, host, sources, settings, *(int(g) for g in shape.groups()), files=files)
+            m, n, k = (int(g) for g in shape.groups())
+            return match_catlass_host(entry, by_shape(m, n, k), sources, settings, m, n, k, files=files)
         m, n, k = (int(g) for g in shape.groups()) if shape else (128, 128, 128)
-        return match_catlass_host(entry, host, sources, settings, m, n, k)
+        return match_catlass_host(entry, by_shape(m, n, k), sources, settings, m, n, k)
     if form["batched"]:   # `./01_batched_matmul batch m n k`
         shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)", readme)
         if not shape: return {"match": "no-reference", "match_detail": "a batched example without a README shape"}
@@ -1845,6 +1864,7 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
     else:
         shape = re.search(rf"\./{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", readme)
         m, n, k = (int(g) for g in shape.groups()) if shape else (128, 128, 128)
+    form = catlass_gemm_run(posixpath.basename(entry["path"]), text, {"m": m, "n": n, "k": k, "batchCount": batch}) or form
     rng = np.random.default_rng(0)
     def draw(rows, cols, x, lead=()):
         t = np.dtype(form["types"][x])
@@ -1870,7 +1890,8 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
     want = catlass_golden(form["golden"], a.astype(np.float64) @ b.astype(np.float64)
                           + (bias.astype(np.float64) if bias is not None else 0))
     ok, detail = catlass_compare(r.outputs["deviceC"], want, k)
-    where = f" (the kernel of the branch at line {form['branch_line']})" if form["branch_line"] else ""
+    where = (f" (the kernel of the branch at line {form['branch_line']}, {'the one this shape takes' if form['by_shape'] else 'the first'})"
+             if form["branch_line"] else "")
     return {"match": "pass" if ok else "mismatch",
             "match_detail": f"{f'{batch} x ' if form['batched'] else ''}{m}x{n}x{k}{where}: {detail}"}
 
@@ -2032,7 +2053,51 @@ def _catlass_read_file(code: str, host: str):
     return path.strip('"'), m.group(2)
 
 
-def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | None:
+def _catlass_branch_conditions(code: str, body: int, at: int) -> list[str] | None:
+    """The conditions (C text, as Python reads them: `(m > n) and not (k > n)`) under which the host function's code
+    reaches position `at`: the `if` / `else if` / `else` blocks open there; None where a block open there is something
+    else (a loop, a plain block) that is not a function body."""
+    stack, chains = [], {}
+    for m in re.finditer(r"[{}]", code[body + 1:at]):
+        pos = body + 1 + m.start()
+        if m.group(0) == "}":
+            if stack: stack.pop()
+            continue
+        head = code[max(code.rfind(";", 0, pos), code.rfind("{", 0, pos), code.rfind("}", 0, pos)) + 1:pos].strip()
+        depth = len(stack)
+        cond = re.fullmatch(r"(else\s+)?if\s*\((.*)\)", head, re.S)
+        if cond and not cond.group(1):
+            chains[depth] = [cond.group(2)]
+            stack.append(f"({cond.group(2)})")
+        elif cond:
+            prev = chains.get(depth, [])
+            stack.append(" and ".join([*(f"not ({c})" for c in prev), f"({cond.group(2)})"]))
+            chains[depth] = [*prev, cond.group(2)]
+        elif head == "else":
+            stack.append(" and ".join(f"not ({c})" for c in chains.get(depth, [])) or "True")
+        else:
+            stack.append(None)
+    if any(c is None for c in stack): return None
+    return stack
+
+
+def _catlass_condition_value(code: str, cond: str, env: dict, body: int, aliases: dict):
+    "The value of a host condition on the run's shape (`options.problemShape.m() > options.problemShape.n()`), or None."
+    e = re.sub(r"\boptions\.problemShape\.(m|n|k)\(\)", r"\1", cond)
+    e = e.replace("&&", " and ").replace("||", " or ")
+    e = re.sub(r"!(?!=)", " not ", e)
+    if re.search(r"[^\w\s()<>=!+\-*/%.]", e): return None
+    vals = {}
+    for ident in set(re.findall(r"\b[A-Za-z_]\w*\b", e)) - {"and", "or", "not", "True", "False"}:
+        v = env.get(ident)
+        if v is None: v = _catlass_eval(code, ident, env, body, len(code), aliases)
+        if not isinstance(v, (int, float)): return None
+        vals[ident] = v
+    try: return bool(eval(e, {"__builtins__": {}}, vals))   # noqa: S307 - comparisons of numbers (checked)
+    except Exception: return None  # noqa: BLE001
+
+
+def catlass_host_run(main: str, text: str, entry_defines: str = "", shape: dict | None = None) -> dict | None:
     """The run of a catlass example read from its host function, for the examples catlass_gemm_run does not read: the
     first `Kernel::Arguments arguments{...};` (nested braces kept) gives the kernel and its arguments: `options.
     problemShape`, device buffers (`device*`: each a GM argument of the generated entry), and host values whose
@@ -2044,6 +2109,20 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
     code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
     code = _catlass_active(code, entry_defines)
     call = re.search(r"\b(\w+)::Arguments\s+arguments\s*\{", code)
+    chosen_by_shape = False
+    if call and shape:   # the statement of the branch the host takes for the run's shape, where its conditions say
+        heads = list(re.finditer(r"(?m)^(?:static\s+)?(?:inline\s+)?(?:void|int)\s+\w+\s*\([^;{]*\)\s*\{", code[:call.start()]))
+        if heads:
+            body = heads[-1].end() - 1
+            aliases = _catlass_aliases(code)
+            for cand in re.finditer(r"\b(\w+)::Arguments\s+arguments\s*\{", code[body:]):
+                conds = _catlass_branch_conditions(code, body, body + cand.start())
+                values = [_catlass_condition_value(code, c, shape, body, aliases) for c in conds] if conds is not None else [None]
+                if None in values: break   # not decidable here: the first statement, as before
+                if all(values):
+                    call = re.compile(r"\b(\w+)::Arguments\s+arguments\s*\{").search(code, body + cand.start())
+                    chosen_by_shape = True
+                    break
     launch = None if call else re.search(r"\b(\w+)\s*(<(?:[^<>;]|<[^<>;]*>)*>)?\s*<<<[^;]*?>>>\s*\(", code)
     if launch:   # a kernel of the file launched by the host itself (31_small_matmul): the entry calls it with those arguments
         call, kernel_call = launch, launch.group(1) + (launch.group(2) or "")
@@ -2200,7 +2279,7 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "") -> dict | No
             "expected": (expected, _catlass_host_type(code, decl.group(1), aliases)) if golden == "file" else None,
             "cores": cores, "gargs": dict(zip(roles, gargs)), "layouts": layouts,
             "compare": _split_args(compare.group(4)), "code": code, "body": body, "aliases": aliases,
-            "branch_line": code.count("\n", 0, call.start()) + 1 if len(scopes) > 1 else None}
+            "branch_line": code.count("\n", 0, call.start()) + 1 if len(scopes) > 1 else None, "by_shape": chosen_by_shape}
 
 
 def g_args_scalars(roles: list[str], gargs: list[str]) -> set[str]:
@@ -2448,7 +2527,8 @@ def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int,
         ok, detail = not bad.any(), f"{int(bad.sum())} of {valid} differ (int32, exact)"
     else:
         ok, detail = catlass_compare(np.asarray(got, np.float64)[:valid], want[:valid], counts[0])
-    where = f" (the kernel of the branch at line {form['branch_line']})" if form["branch_line"] else ""
+    where = (f" (the kernel of the branch at line {form['branch_line']}, {'the one this shape takes' if form['by_shape'] else 'the first'})"
+             if form["branch_line"] else "")
     groups = f"{count} groups ({', '.join(map(str, grouplist[0]))}) of " if grouplist else ""
     return {"match": "pass" if ok else "mismatch", "match_detail": f"{groups}{m}x{n}x{k}{where}: {detail}"}
 
