@@ -46,10 +46,14 @@ Sources (kinds):
   kernel from host code through a device adapter (`DeviceGemm<Kernel>`, the kernel type an alias local to the host
   function): every `<<<>>>` launch becomes a call that is never taken, which instantiates (and so compiles) the kernel
   for the host's types, and the build's entry is a generated empty one; an example that launches its own `__global__`
-  kernel from main has that kernel as the entry. With --match, a GEMM example whose host code makes
-  `Kernel::Arguments{options.problemShape, [values,] deviceA, deviceB, deviceC}` and checks against
-  `golden::ComputeMatmul` (or its ReLU / GELU / SiLU forms) runs on its README's shape through an entry that does on
-  the device what its DeviceGemm does (match_catlass), and is compared under catlass's own CompareData rule.
+  kernel from main has that kernel as the entry, and each other kernel it launches is built too (catlass_launched).
+  With --match, a GEMM example whose host code makes `Kernel::Arguments{options.problemShape, [values,] deviceA,
+  deviceB, deviceC}` and checks against `golden::ComputeMatmul` (or its ReLU / GELU / SiLU forms) runs on its README's
+  shape through an entry that does on the device what its DeviceGemm does (match_catlass); the others are read from
+  their host function (catlass_host_run: the device buffers of the kernel's arguments, the host vectors copied into
+  them and how the host fills them or the files its README's data script writes, the workspace GetWorkspaceSize
+  gives, the golden call among CATLASS_GOLDEN_ARGS or the golden file); the branch the host takes for the shape is
+  the one run, and each is compared under catlass's own CompareData / CompareDataBfloat16 rule.
 """
 import argparse
 import contextlib
