@@ -1246,6 +1246,20 @@ void pipe_reset(int pipe, SrcLoc loc) {
     c.pipes[pipe].buffers = 0;
 }
 
+// TPipe::Destroy: a Reset, and the pipe is marked destroyed. AscendC's TPipe records that in its state (isDestroy), and
+// its destructor does nothing once it is set; a copy of a destroyed TPipe carries the mark, so the copy is inert (its
+// end does nothing): catlass's Arch::Resource destroys its pipe in its constructor, and its PrologueTraits<void> takes
+// the Resource by value.
+void pipe_destroy(int pipe, SrcLoc loc) {
+    pipe_reset(pipe, loc);
+    core().pipes[pipe].destroyed = true;
+}
+
+bool pipe_destroyed(int pipe) {
+    Core& c = core();
+    return pipe >= 0 && pipe < static_cast<int>(c.pipes.size()) && c.pipes[pipe].destroyed;
+}
+
 // `a = b` of two TPipes: a's allocation state becomes b's (the UB and cube bytes handed out, the buffer count); the
 // queues each one set up stay with the pipe that set them up.
 void pipe_assign(int pipe, int from) {

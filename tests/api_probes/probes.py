@@ -1569,6 +1569,9 @@ NOT_PROBED.update({n: "raw compiler intrinsic (level-0 vector forms, GatherMask 
                    for n in ("vreducev2", "vgather", "copy_gm_to_ubuf", "copy_ubuf_to_gm", "set_atomic_add", "set_atomic_f16",
                              "set_atomic_f32", "set_atomic_s32", "get_subblockid", "get_subblockdim")})
 
+NOT_PROBED["icache_preload"] = ("raw compiler intrinsic (an instruction-cache preload, a no-op here), not a header API: "
+                                "see tests/test_cube_catlass_forms.py")
+
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"
 UNEMULATED: dict[str, str] = {

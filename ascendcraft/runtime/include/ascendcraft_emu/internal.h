@@ -358,6 +358,7 @@ struct PipeState {
     uint32_t cube_used[7] = {};  // bytes handed out in each cube buffer (L1, L0A, L0B, L0C, bias table, Fixpipe buffer), by CubeRegion
     uint32_t buffers = 0;    // buffers handed out (≤ 64)
     bool aic_mte1 = false;   // holds M_MTE1 event ids 0..2, as AscendC's TPipe does on an AIC (pipe_open)
+    bool destroyed = false;  // TPipe::Destroy was called: a copy of the TPipe now is inert (pipe_destroy)
     SrcLoc loc;
 };
 

@@ -301,10 +301,11 @@ public:                                                                         
 class TPipe {
 public:
     TPipe(SrcLoc loc = {}) : pipe_(ascendcraft::emu::pipe_open(this, loc)) {}
-    ~TPipe() { ascendcraft::emu::pipe_close(pipe_); }
-    // AscendC lets a TPipe be copied, but a kernel has exactly one: a copy stops the run.
-    TPipe(const TPipe& other, SrcLoc loc = {}) : pipe_(other.pipe_) {
-        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::InitBuffer,
+    ~TPipe() { if (!inert_) ascendcraft::emu::pipe_close(pipe_); }
+    // AscendC lets a TPipe be copied, but a kernel has exactly one: a copy stops the run. A copy of a pipe that was
+    // Destroy()ed is inert, as AscendC's is (its state says destroyed, so its end does nothing): allowed.
+    TPipe(const TPipe& other, SrcLoc loc = {}) : pipe_(other.pipe_), inert_(ascendcraft::emu::pipe_destroyed(other.pipe_)) {
+        if (!inert_) ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::InitBuffer,
             "a copy of the TPipe: a kernel has exactly one TPipe on Ascend 910B (A2), and a copy would manage the same UB twice",
             "pass the TPipe by pointer (TPipe* pipe) or by reference", loc);
     }
@@ -341,7 +342,7 @@ public:
     }
     void Init() {}  // the constructor already initialised the pipe
     void Reset(SrcLoc loc = {}) { ascendcraft::emu::pipe_reset(pipe_, loc); }
-    void Destroy(SrcLoc loc = {}) { ascendcraft::emu::pipe_reset(pipe_, loc); }
+    void Destroy(SrcLoc loc = {}) { ascendcraft::emu::pipe_destroy(pipe_, loc); }
     template <HardEvent evt> TEventID AllocEventID(SrcLoc loc = {}) {
         return static_cast<TEventID>(ascendcraft::emu::event_alloc(static_cast<uint8_t>(evt), loc));
     }
@@ -357,6 +358,7 @@ public:
 
 private:
     int pipe_;
+    bool inert_ = false;   // a copy of a destroyed pipe (the copy constructor)
 };
 
 }  // namespace AscendC

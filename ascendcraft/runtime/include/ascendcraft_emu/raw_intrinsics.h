@@ -4,7 +4,7 @@
 //   copy_ubuf_to_gm_align_b8/b16/b32(gm, ub, ...): DataCopyPad on pointers -- nBurst bursts of lenBurst bytes, the GM
 //   gap in bytes, the UB gap in 32-byte blocks, left / right padding in elements of 1 / 2 / 4 bytes (GM -> UB; the pad
 //   value is the pad register's reset value 0);
-//   PRELOAD(len) (an instruction-cache preload: nothing to do here), __BLOCK_LOCAL__ (a variable per core: one per
+//   PRELOAD(len) and icache_preload(len) (instruction-cache preloads: nothing to do here), __BLOCK_LOCAL__ (a variable per core: one per
 //   emulated core thread), and the DEFAULT_DATA_COPY_NBURST / DEFAULT_DATA_COPY_STRIDE constants (1 and 0).
 //   get_ctrl / set_ctrl / sbitset0 / sbitset1: the CTRL register (below); clz: the scalar count of leading zeros.
 // Written from the public AscendC documentation of DataCopyPad and of the CTRL register's bits; no vendor code.
@@ -18,6 +18,10 @@
 #ifndef __BLOCK_LOCAL__
 #define __BLOCK_LOCAL__ thread_local
 #endif
+
+// icache_preload(len): the device compiler's instruction-cache preload (catlass's MLA kernels call it between their task
+// loops; the devkit's host-stub generator emits `icache_preload(1);`). No instruction cache here: nothing to do.
+inline void icache_preload(int64_t len) { (void)len; }
 
 // copy_data_align64(dst, src, bytes): the device compiler's copy that CANN's generated tiling code uses to bring a tiling
 // struct or array from GM or UB onto the stack (asc-devkit's generate_tiling_code.py, COPY_TILING_WITH_STRUCT); kernels

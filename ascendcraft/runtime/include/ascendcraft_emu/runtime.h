@@ -155,6 +155,8 @@ bool tracing();
 int pipe_open(void* object, SrcLoc loc);
 void pipe_close(int pipe);
 void pipe_reset(int pipe, SrcLoc loc);
+void pipe_destroy(int pipe, SrcLoc loc);
+bool pipe_destroyed(int pipe);
 void pipe_assign(int pipe, int from);
 void* current_pipe_object();
 int queue_init(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, int32_t num, uint64_t len, bool isBuf, SrcLoc loc);
