@@ -83,11 +83,6 @@ inline uint64_t sbitset1(uint64_t x, int64_t bit) { return x | (uint64_t{1} << (
 // CountLeadingZero / ScalarCountLeadingZero (sgl-kernel-npu's lightning_indexer calls it raw: `63 - clz(value)`).
 inline int64_t clz(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
 
-// The scalar unit's count-leading-zeros intrinsic: the zero bits above the highest set bit of the 64-bit word, 64 for
-// 0 -- what AscendC::ScalarCountLeadingZero, documented as the same instruction, returns (vllm-ascend
-// lightning_indexer_vllm: `63 - clz(value)`, the index of the highest set bit).
-inline int64_t clz(uint64_t x) { return AscendC::ScalarCountLeadingZero(x); }
-
 // The DMA's atomic mode through the device compiler's intrinsic set_atomic_none(): later copies to GM overwrite again, as
 // after AscendC::SetAtomicNone (LLM4AscendC's Matmul kernels call it before their Matmul writes C).
 inline void set_atomic_none(ascendcraft::emu::SrcLoc loc = {}) { AscendC::SetAtomicNone(loc); }

@@ -292,10 +292,9 @@ class Tensor {
 public:
     const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
     const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
-    // both shapes at once (sgl-kernel-npu ada_block_sparse_attention's tiling: `t->GetShape().GetStorageShape()`)
-    const StorageShape& GetShape() const { return shape_; }
     int64_t GetShapeSize() const { return shape_.GetOriginShape().GetShapeSize(); }
-    // both shapes at once (vllm-ascend sparse_attn_sharedkv's tiling: `&tensor->GetShape()` as a const StorageShape*)
+    // both shapes at once (sgl-kernel-npu ada_block_sparse_attention's tiling: `t->GetShape().GetStorageShape()`;
+    // vllm-ascend sparse_attn_sharedkv's: `&tensor->GetShape()` as a const StorageShape*)
     const StorageShape& GetShape() const { return shape_; }
     StorageShape& GetShape() { return shape_; }
     ge::DataType GetDataType() const { return desc_.dtype_; }
