@@ -1,25 +1,11 @@
 """The corpus collectors of hicann ops-cv (op projects built for A2, as ops-math's) and hicann ops-blas (its arch22 kernel
 files, kind blas-file), and how an ops-blas entry is materialised and built: the kernel's device part with the headers it
 reaches at their repository paths, and the launch's kernel as the entry. Small one-commit repositories; no mirror."""
-import importlib.util
 import subprocess
-from pathlib import Path
 
-spec = importlib.util.spec_from_file_location("corpus_blas_cv", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
-corpus = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(corpus)
+from _corpus import git_repo, load_corpus
 
-
-def _git_repo(root: Path, files: dict) -> str:
-    "A git repository at root holding `files` ({path: text}) in one commit; its git dir."
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    git = ["git", "-C", str(root), "-c", "user.email=t@t", "-c", "user.name=t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "files"], check=True)
-    return str(root / ".git")
+corpus = load_corpus("corpus_blas_cv")
 
 
 KERNEL = """#include "kernel_operator.h"
@@ -60,7 +46,7 @@ BLAS = {
 
 
 def test_ops_blas_collects_each_arch22_kernel_file_with_its_host_source(tmp_path):
-    got = {e["path"]: e for e in corpus.collect("hicann/ops-blas", _git_repo(tmp_path, BLAS))}
+    got = {e["path"]: e for e in corpus.collect("hicann/ops-blas", git_repo(tmp_path, BLAS)[0])}
     assert sorted(got) == ["blas/demo/arch22/sdemo_kernel.cpp", "blas/dot/arch22/cdot_kernel.cpp",
                            "blas/dot/arch22/sdot_kernel.cpp", "blas/gemv/arch22/cgemv_do_trans_kernel.cpp",
                            "blas/gemv/arch22/cgemv_no_trans_kernel.cpp"]
@@ -71,7 +57,7 @@ def test_ops_blas_collects_each_arch22_kernel_file_with_its_host_source(tmp_path
 
 
 def test_an_ops_blas_entry_is_its_device_part_with_the_headers_it_reaches_and_builds(tmp_path):
-    gitdir = _git_repo(tmp_path / "repo", BLAS)
+    gitdir = git_repo(tmp_path / "repo", BLAS)[0]
     entry = next(e for e in corpus.collect("hicann/ops-blas", gitdir) if e["path"].endswith("sdemo_kernel.cpp"))
     dest = corpus.materialise(entry, gitdir, tmp_path / "copy")
     have = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file())
@@ -102,7 +88,7 @@ def test_ops_cv_collects_the_ops_built_for_a2_with_its_shared_headers(tmp_path):
         "scripts/opgen/template/add/op_host/add_def.cpp": 'AddConfig("ascend910b");\n',
         "scripts/opgen/template/add/op_kernel/add.cpp": "//\n",
     }
-    got = {e["path"]: e["source"] for e in corpus.collect("hicann/ops-cv", _git_repo(tmp_path, files))}
+    got = {e["path"]: e["source"] for e in corpus.collect("hicann/ops-cv", git_repo(tmp_path, files)[0])}
     assert got == {"experimental/objdetect/iou": "hicann ops-cv (A2 ops), experimental", "image/resize": "hicann ops-cv (A2 ops)"}
     assert ("common/inc", "common_inc") in corpus.COMMON_INCLUDES["hicann/ops-cv"]
 
@@ -112,12 +98,12 @@ def test_an_ops_blas_entrys_host_tiling_compiles_against_the_emulated_acl_or_nam
             'int aclblasSdemo(float* x) { aclrtContext c; if (aclrtGetCurrentContext(&c) != ACL_SUCCESS) return 1;\n'
             '  void* d; aclrtMalloc(&d, 32, ACL_MEM_MALLOC_HUGE_FIRST); return (int)SCALE + (x == nullptr); }\n')
     files = dict(BLAS, **{"blas/demo/arch22/sdemo_host.cpp": host})
-    gitdir = _git_repo(tmp_path / "ok", files)
+    gitdir = git_repo(tmp_path / "ok", files)[0]
     entry = next(e for e in corpus.collect("hicann/ops-blas", gitdir) if e["path"].endswith("sdemo_kernel.cpp"))
     from ascendcraft.config import load_settings
     assert corpus.blas_host_check(entry, gitdir, load_settings()) == {"host_ok": True, "host_error": ""}
     files["blas/demo/arch22/sdemo_host.cpp"] = host.replace("aclrtGetCurrentContext", "aclrtNoSuchCall")
-    gitdir = _git_repo(tmp_path / "bad", files)
+    gitdir = git_repo(tmp_path / "bad", files)[0]
     entry = next(e for e in corpus.collect("hicann/ops-blas", gitdir) if e["path"].endswith("sdemo_kernel.cpp"))
     got = corpus.blas_host_check(entry, gitdir, load_settings())
     assert not got["host_ok"] and got["host_error"].startswith("blas/demo/arch22/sdemo_host.cpp: ") \
@@ -142,7 +128,7 @@ def test_an_ops_cv_op_tiled_by_another_ops_source_gets_that_source_and_its_struc
         "image/owner_grad/op_host/op_api/owner.cpp": "IMPL_OP_OPTILING(BorrowGrad);  // aclnn code: never linked\n",
         "image/owner_grad/op_kernel/owner_grad.cpp": "//\n",
     }
-    gitdir = _git_repo(tmp_path / "repo", files)
+    gitdir = git_repo(tmp_path / "repo", files)[0]
     commit = subprocess.run(["git", "--git-dir", gitdir, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     entry = {"source": "s", "repo": "hicann/ops-cv", "commit": commit, "path": "image/borrow_grad", "kind": "op-project"}
     dest = corpus.materialise(entry, gitdir, tmp_path / "copy")

@@ -2,25 +2,11 @@
 targets (kind kernel-file: kernels the host code launches by name, no launch in the file), with each target's include
 folders and definitions as its options' defaults build them, and the attentions op projects; how a kernel-file entry is
 materialised (the files it reaches at their repository paths) and built. A small one-commit repository; no mirror."""
-import importlib.util
-import subprocess
 from pathlib import Path
 
-spec = importlib.util.spec_from_file_location("corpus_sgl", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
-corpus = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(corpus)
+from _corpus import git_repo, load_corpus
 
-
-def _git_repo(root: Path, files: dict) -> str:
-    "A git repository at root holding `files` ({path: text}) in one commit; its git dir."
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    git = ["git", "-C", str(root), "-c", "user.email=t@t", "-c", "user.name=t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "files"], check=True)
-    return str(root / ".git")
+corpus = load_corpus("corpus_sgl")
 
 
 CMAKE = """# the kernels
@@ -104,7 +90,7 @@ SGL = {
 
 
 def test_sgl_collects_the_kernel_files_of_the_default_build_with_their_targets_folders_and_definitions(tmp_path):
-    got = {e["path"]: e for e in corpus.collect("sgl-project/sgl-kernel-npu", _git_repo(tmp_path, SGL))}
+    got = {e["path"]: e for e in corpus.collect("sgl-project/sgl-kernel-npu", git_repo(tmp_path, SGL)[0])}
     assert sorted(got) == ["csrc/a3/op_kernel/a3_kernel.cpp", "csrc/attentions/csrc/ops/fa",
                            "csrc/scale/op_kernel/scale_kernel.cpp", "csrc/ws/op_kernel/ws_kernel.cpp"]
     scale = got["csrc/scale/op_kernel/scale_kernel.cpp"]
@@ -125,7 +111,7 @@ def test_cmake_conditions_follow_the_options():
 
 
 def test_a_kernel_file_entry_is_its_file_with_what_it_reaches_and_builds_its_first_kernel(tmp_path):
-    gitdir = _git_repo(tmp_path / "repo", SGL)
+    gitdir = git_repo(tmp_path / "repo", SGL)[0]
     entry = next(e for e in corpus.collect("sgl-project/sgl-kernel-npu", gitdir) if e["path"].endswith("scale_kernel.cpp"))
     dest = corpus.materialise(entry, gitdir, tmp_path / "copy")
     have = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file())
@@ -159,7 +145,7 @@ def test_an_include_found_beside_the_ops_own_file_does_not_bring_the_shared_head
         f"{root}/utils/inc/tiling/tt_def.h": "#pragma once\n// the shared copy\n",
         f"{root}/utils/inc/log/ops_log.h": "#pragma once\n",
     })
-    gitdir = _git_repo(tmp_path / "repo", files)
+    gitdir = git_repo(tmp_path / "repo", files)[0]
     entry = next(e for e in corpus.collect("sgl-project/sgl-kernel-npu", gitdir) if e["path"].endswith("/fa"))
     dest = corpus.materialise(entry, gitdir, tmp_path / "copy")
     have = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*.h"))

@@ -3,28 +3,14 @@ CMake project); the ops whose OpDef builds them for A2 are entries, its op gener
 and the ops built only for other SoCs are not; an entry's copy has the shared headers its build puts on the include
 path (common/include/kernel beside the kernels, common/include, utils/inc, and moe/common for the moe ops only).
 Small one-commit repositories; no mirror."""
-import importlib.util
 import subprocess
 from pathlib import Path
 
-spec = importlib.util.spec_from_file_location("corpus_vllm", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
-corpus = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(corpus)
+from _corpus import git_repo, load_corpus
+
+corpus = load_corpus("corpus_vllm")
 
 REPO = "vllm-project/vllm-ascend"
-
-
-def _git_repo(root: Path, files: dict) -> tuple[str, str]:
-    "A git repository at root holding `files` ({path: text}) in one commit: (its git dir, the commit)."
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    git = ["git", "-C", str(root), "-c", "user.email=t@t", "-c", "user.name=t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "files"], check=True)
-    commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-    return str(root / ".git"), commit
 
 
 def test_vllm_ascend_collects_csrc_ops_built_for_a2(tmp_path):
@@ -45,7 +31,7 @@ def test_vllm_ascend_collects_csrc_ops_built_for_a2(tmp_path):
         "examples/x/op_host/x_def.cpp": 'AddConfig("ascend910b");\n',    # outside csrc/: not the op tree
         "examples/x/op_kernel/x.cpp": "//\n",
     }
-    gitdir, commit = _git_repo(tmp_path, files)
+    gitdir, commit = git_repo(tmp_path, files)
     got = {e["path"]: e for e in corpus.collect(REPO, gitdir)}
     assert sorted(got) == ["csrc/attention/k2q/k2q_hist", "csrc/moe/demo"]
     assert all(e["kind"] == "op-project" and e["commit"] == commit and e["source"] == corpus.SOURCES[REPO] for e in got.values())
@@ -66,7 +52,7 @@ def test_a_vllm_ascend_kernel_finds_the_shared_headers_its_build_sets(tmp_path):
         "csrc/gmm/demo/op_kernel/demo.cpp": KERNEL,
         "csrc/gmm/demo/op_host/demo_def.cpp": 'AddConfig("ascend910b");\n',
     }
-    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    gitdir, commit = git_repo(tmp_path / "repo", files)
     copies = {}
     for op in ("csrc/moe/demo", "csrc/gmm/demo"):
         entry = {"source": "s", "repo": REPO, "commit": commit, "path": op, "kind": "op-project"}
@@ -99,7 +85,7 @@ def test_a_vllm_ascend_op_gets_the_catlass_submodules_headers_at_the_pinned_comm
     ones it reaches (through the submodule's own relative and root-relative includes) from the submodule's repository
     at the commit the op's tree pins, not at that repository's HEAD; without --git for that repository it is a named
     error."""
-    catlass_git, _ = _git_repo(tmp_path / "catlass", {
+    catlass_git, _ = git_repo(tmp_path / "catlass", {
         "include/catlass/catlass.hpp": '#pragma once\n#include "detail/tile.hpp"\n#include "tla/rank.hpp"\n',
         "include/catlass/detail/tile.hpp": "#pragma once\nconstexpr int CATLASS_TILE = 16;\n",
         "include/tla/rank.hpp": "#pragma once\nconstexpr int TLA_RANK = 2;\n",
@@ -111,7 +97,7 @@ def test_a_vllm_ascend_op_gets_the_catlass_submodules_headers_at_the_pinned_comm
     (tmp_path / "catlass" / "include/catlass/detail/tile.hpp").write_text("#pragma once\n#error a later commit\n")
     subprocess.run(["git", "-C", str(tmp_path / "catlass"), "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam",
                     "later"], check=True)
-    gitdir, _ = _git_repo(tmp_path / "repo", {
+    gitdir, _ = git_repo(tmp_path / "repo", {
         "csrc/moe/demo/op_kernel/demo.cpp": CATLASS_KERNEL,
         "csrc/moe/demo/op_host/demo_def.cpp": 'AddConfig("ascend910b");\n',
     })
@@ -139,7 +125,7 @@ def test_vllm_ascend_link_candidates_are_its_common_src_and_tiling_base_sources(
     """vllm-ascend's csrc/common/CMakeLists.txt globs src/*.cpp and src/tiling_base/*.cpp into the common object
     library every op's tiling links (Ops::Transformer::OpTiling::EnsureNotScalar): those are link candidates of its
     ops; ops-nn's folders (common/src, common/src/op_host) stay the default of the other repositories."""
-    gitdir, commit = _git_repo(tmp_path, {
+    gitdir, commit = git_repo(tmp_path, {
         "csrc/common/src/tiling_base/tiling_util.cpp": "int EnsureNotScalar() { return 1; }\n",
         "csrc/common/src/fallback_comm.cpp": "int Fallback() { return 1; }\n",
         "csrc/common/src/framework/onnx.cpp": "int Onnx() { return 1; }\n",
@@ -156,7 +142,7 @@ def test_an_ops_own_folder_beside_op_host_and_a_sibling_headers_path_down_come_a
     that file (and what it includes) goes to the same place in the copy. k2q_csr_hist's host includes another op's
     header by a ../ path, which names a header below its own folder (`#include "arch35/k2q_tiling_arch35.h"`): it
     comes along beside it."""
-    gitdir, commit = _git_repo(tmp_path, {
+    gitdir, commit = git_repo(tmp_path, {
         "csrc/moe/dsq/tiling_base/tiling_util.h": '#pragma once\n#include "tiling_more.h"\n',
         "csrc/moe/dsq/tiling_base/tiling_more.h": "#pragma once\nconstexpr int MORE = 3;\n",
         "csrc/moe/dsq/tiling_base/unused.h": "#error never included\n",
@@ -185,7 +171,7 @@ def test_a_vllm_ascend_copy_has_the_op_host_sources_its_build_compiles():
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        gitdir, commit = _git_repo(root / "repo", {
+        gitdir, commit = git_repo(root / "repo", {
             "csrc/att/sas/op_host/sas_def.cpp": 'AddConfig("ascend910b");\n',
             "csrc/att/sas/op_host/sas_tiling.cpp": "//\n", "csrc/att/sas/op_host/rope_tiling_ab.cpp": "//\n",
             "csrc/att/sas/op_host/sas_infershape.cpp": "//\n", "csrc/att/sas/op_host/sas_proto.cpp": "#error not built\n",
