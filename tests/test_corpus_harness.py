@@ -1,7 +1,6 @@
 """The corpus harness's argument mapping (examples/corpus/corpus.py): which argument of the call a task's ModelNew makes is
 which input, attribute and output of the op definition, read from the task's validation/pybind.cpp (the generated aclnn
 API's order) or, where that file calls another API, from ModelNew's parameter names. Fast: no build, no run."""
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -9,11 +8,10 @@ from pathlib import Path
 import pytest
 import torch
 
+from _corpus import git_repo, load_corpus
 from ascendcraft.opproject import OpAttr, OpDefinition, OpParam
 
-spec = importlib.util.spec_from_file_location("corpus_harness_map", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
-corpus = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(corpus)
+corpus = load_corpus("corpus_harness_map")
 
 
 def op(type_, inputs, outputs, attrs=()):
@@ -556,22 +554,8 @@ EXAMPLE_FILES = {
 }
 
 
-def _git_repo(tmp_path, files: dict) -> tuple[str, str]:
-    "A git repository at tmp_path holding `files` ({path: text}) in one commit: (its git dir, the commit)."
-    import subprocess
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    git = ["git", "-C", str(tmp_path), "-c", "user.email=t@t", "-c", "user.name=t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "files"], check=True)
-    commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-    return str(tmp_path / ".git"), commit
-
-
 def _example_repo(tmp_path, helper: str, files: dict = EXAMPLE_FILES):
-    return _git_repo(tmp_path, {**files, "ex/k_helper.asc": helper})
+    return git_repo(tmp_path, {**files, "ex/k_helper.asc": helper})
 
 
 def test_an_example_over_two_asc_files_builds_and_matches_its_own_golden(tmp_path):
@@ -645,7 +629,7 @@ def test_a_failed_host_tiling_names_what_the_tiling_function_logged():
 
 def _ops_nn_copy(tmp_path, files: dict, path: str) -> Path:
     "The entry's copy (`corpus.materialise`) of op `path` in a one-commit hicann/ops-nn repository of `files`."
-    _, commit = _git_repo(tmp_path, files)
+    _, commit = git_repo(tmp_path, files)
     entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": path, "kind": "op-project"}
     return corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
 
@@ -686,7 +670,7 @@ def test_ops_transformer_kernels_find_the_kernel_headers_its_build_copies_and_th
                                        'extern "C" __global__ __aicore__ void demo(GM_ADDR x) { (void)x; (void)(UTIL_BLOCK + DEMO_KEY); }\n',
         "ffn/demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
     }
-    _, commit = _git_repo(tmp_path, files)
+    _, commit = git_repo(tmp_path, files)
     entry = {"source": "s", "repo": "hicann/ops-transformer", "commit": commit, "path": "ffn/demo", "kind": "op-project"}
     dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
     assert (dest / "common_kernel" / "util.h").is_file() and not (dest / "common_kernel" / "unused.h").exists()
@@ -716,7 +700,7 @@ def test_ops_transformer_mc2_ops_find_headers_from_mc2_3rd_and_other_ops_do_not(
         "ffn/demo/op_host/demo_tiling.h": header, "ffn/demo/op_kernel/demo.cpp": kernel,
         "ffn/demo/op_host/demo_def.cpp": "// OpDef ... AddConfig(\"ascend910b\")\n",
     }
-    _, commit = _git_repo(tmp_path, files)
+    _, commit = git_repo(tmp_path, files)
     copies = {}
     for op in ("mc2/demo", "ffn/demo"):
         entry = {"source": "s", "repo": "hicann/ops-transformer", "commit": commit, "path": op, "kind": "op-project"}
@@ -756,7 +740,7 @@ def test_a_kernels_relative_includes_resolve_as_in_the_repository_tree(tmp_path)
         "att/demo/tests/ut/test_demo.cpp": '#include "../../../other/tests/stub.h"\n',
         "att/other/tests/stub.h": "#error a unit test's stand-in\n",
     }
-    _, commit = _git_repo(tmp_path, files)
+    _, commit = git_repo(tmp_path, files)
     entry = {"source": "s", "repo": "hicann/ops-transformer", "commit": commit, "path": "att/demo", "kind": "op-project"}
     dest = corpus.materialise(entry, str(tmp_path / ".git"), tmp_path / "copy")
     other = dest / corpus.SIBLINGS / "att/other/op_kernel"
@@ -1191,7 +1175,7 @@ def _scale_add_with_other_op(tmp_path, category: str, include: str, seed: int):
         f"{category}/scaler/op_kernel/scaler.cpp": "#error the other op's own kernel entry\n",
         f"{category}/scaler/op_host/scaler_def.cpp": "// OpDef\n",
     })
-    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    gitdir, commit = git_repo(tmp_path / "repo", files)
     entry = {"source": "s", "repo": "me/ops", "commit": commit, "path": f"{category}/scale_add_custom", "kind": "op-project"}
     res = corpus.try_entry((entry, gitdir, False))
     assert res["kernel_ok"] and res["project_ok"], res
@@ -1236,7 +1220,7 @@ def test_a_template_kernel_compiled_one_key_at_a_time_is_checked_with_its_first_
     example = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "tpl_scale_custom"
     files = {f"ops/tpl_scale_custom/{p.relative_to(example).as_posix()}": p.read_text()
              for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
-    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    gitdir, commit = git_repo(tmp_path / "repo", files)
     entry = {"source": "s", "repo": "me/ops", "commit": commit, "path": "ops/tpl_scale_custom", "kind": "op-project"}
     res = corpus.try_entry((entry, gitdir, False, False))
     project = opproject.load_project(example)
@@ -1363,7 +1347,7 @@ def test_a_host_source_of_the_same_build_target_is_linked_when_the_ops_host_code
         "ops/unrelated/op_host/util.cpp": "#error a folder the build target does not join\n"
             "namespace Util { uint32_t AlignElements(uint32_t typeSize) { return typeSize; } }\n",
     })
-    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    gitdir, commit = git_repo(tmp_path / "repo", files)
     entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "ops/scale_add_custom", "kind": "op-project"}
     with monkeypatch.context() as m:   # without the other sources: the link fails
         m.setattr(corpus, "link_sources", lambda *a, **k: [])
@@ -1413,7 +1397,7 @@ def test_ops_nn_host_code_is_built_as_its_sub_package_with_the_legacy_library_ad
             "    return f != nullptr && f(opType);\n}\n}\n}\n",
         "common/src/framework/plugin.cpp": "#error an ONNX plugin: not the tiling target's\nbool GenTiling() { return 1; }\n",
     })
-    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    gitdir, commit = git_repo(tmp_path / "repo", files)
     entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "ops/scale_add_custom", "kind": "op-project"}
     assert corpus.link_candidates(gitdir, commit, "ops/scale_add_custom") == [
         "common/src/legacy_manager.cpp", "common/src/op_host/legacy_tiling.cpp"]
@@ -1441,7 +1425,7 @@ def test_the_sources_every_op_adds_to_the_shared_optiling_target_are_link_candid
         "src/common/op_host/op_tiling/cube/cache_tiling.h": "int Cache();\n",
         "src/mm/mm_v3/examples/main.cpp": "int MmV3Base() { return 0; }\nint main() { return 0; }\n",
     }
-    gitdir, commit = _git_repo(tmp_path, files)
+    gitdir, commit = git_repo(tmp_path, files)
     assert corpus.optiling_sources(gitdir, commit) == (
         "src/mm/bmm_v3/op_host/bmm_v3_tiling.cpp", "src/common/op_host/op_tiling/cube/cache_tiling.cc",
         "src/mm/mm_v3/op_host/mm_v3_tiling.cpp", "src/mm/mm_v3/op_host/mm_v3_base_tiling.cpp")
@@ -1466,7 +1450,7 @@ def test_a_dependency_whose_build_file_sits_at_the_ops_root_is_a_link_candidate(
         "rnn/rnn_v3/CMakeLists.txt": cmake % ("rnn_v3", "DEPENDENCIES base_rnn"),
         "rnn/rnn_v3/op_host/rnn_v3_tiling.cpp": "int BaseRnn();\nint V3() { return BaseRnn(); }\n",
     }
-    gitdir, commit = _git_repo(tmp_path, files)
+    gitdir, commit = git_repo(tmp_path, files)
     assert corpus.link_candidates(gitdir, commit, "rnn/rnn_v2") == ["rnn/base_rnn/op_host/base_rnn_tiling.cpp"]
     assert corpus.link_candidates(gitdir, commit, "rnn/rnn_v3") == ["rnn/base_rnn/op_host/base_rnn_tiling.cpp"]
     assert corpus.link_candidates(gitdir, commit, "rnn/base_rnn") == []
@@ -1477,7 +1461,7 @@ def _gemm_on_base_mm(tmp_path, files: dict):
     besides: its git dir, gemm's entry, and an empty project folder to link into."""
     cmake = {"mm/base_mm/CMakeLists.txt": "add_all_modules_sources(\n    ACLNNTYPE aclnn_exclude\n)\n",
              "mm/gemm/CMakeLists.txt": "add_all_modules_sources(\n    DEPENDENCIES base_mm\n)\n"}
-    gitdir, commit = _git_repo(tmp_path / "repo", {**cmake, **files})
+    gitdir, commit = git_repo(tmp_path / "repo", {**cmake, **files})
     dest = tmp_path / "dest"
     (dest / "op_host").mkdir(parents=True)
     return gitdir, {"repo": "hicann/ops-nn", "commit": commit, "path": "mm/gemm", "kind": "op-project"}, dest
@@ -1538,7 +1522,7 @@ def test_a_dependency_named_by_add_all_modules_sources_is_a_link_candidate(tmp_p
         "mm/other/CMakeLists.txt": "my_add_all_modules_sources(\n    DEPENDENCIES base_mm\n)\n",
         "mm/other/op_host/other_tiling.cpp": "int Other() { return 2; }\n",
     }
-    gitdir, commit = _git_repo(tmp_path, files)
+    gitdir, commit = git_repo(tmp_path, files)
     assert corpus.link_candidates(gitdir, commit, "mm/gemm") == ["mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp"]
     assert corpus.link_candidates(gitdir, commit, "mm/other") == []
 
@@ -1602,7 +1586,7 @@ def test_a_path_out_of_the_op_named_from_a_deeper_folder_resolves_from_an_includ
         "cat/utils/op_host/util_class.h": "#pragma once\n",
         "cat/utils/op_host/util_def.h": "#pragma once\n",
     }
-    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    gitdir, commit = git_repo(tmp_path / "repo", files)
     dest = tmp_path / "project"
     dest.mkdir()
     entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "cat/cat_abs", "kind": "op-project"}
@@ -1640,7 +1624,7 @@ def test_an_op_tiled_by_a_dependency_of_its_build_target_gets_that_tiling_source
         "cat/cat_utils/op_host/cat_tiling_func.cpp": '#include "cat_tiling_def.h"\nIMPL_OP_OPTILING(CatAdd).Tiling(nullptr);\n',
         "cat/cat_utils/op_host/cat_other_func.cpp": '#include "cat_tiling_def.h"\nIMPL_OP_OPTILING(CatSub).Tiling(nullptr);\n',
     }
-    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    gitdir, commit = git_repo(tmp_path / "repo", files)
     entry = {"source": "s", "repo": "hicann/ops-nn", "commit": commit, "path": "cat/cat_add", "kind": "op-project"}
     dest = corpus.materialise(entry, gitdir, tmp_path / "project")
     forwarders = sorted((dest / "op_host").glob(f"{corpus.LINKED}_*.cpp"))
@@ -1651,7 +1635,7 @@ def test_an_op_tiled_by_a_dependency_of_its_build_target_gets_that_tiling_source
     # an op with a tiling function of its own gets none from its dependencies; the dependency's header it names by its
     # bare name (foreach_copy's `#include "foreach_tiling_class.h"`) comes from an include folder, as in its build
     files["cat/cat_add/op_host/cat_add_tiling.cpp"] = '#include "cat_tiling_def.h"\nIMPL_OP_OPTILING(CatAdd).Tiling(nullptr);\n'
-    gitdir, commit = _git_repo(tmp_path / "repo2", files)
+    gitdir, commit = git_repo(tmp_path / "repo2", files)
     dest = corpus.materialise(dict(entry, commit=commit), gitdir, tmp_path / "project2")
     assert not list((dest / "op_host").glob(f"{corpus.LINKED}_*.cpp"))
     utils = dest / corpus.SIBLINGS / "cat/cat_utils/op_host"
@@ -1765,7 +1749,7 @@ def test_evokernel_and_contest_collectors_take_op_projects_with_their_verdicts(t
              f"{base}/ops-mhc-910b/MixCustom/result.json": '{"compiled": false, "correctness": null}',
              **op(f"{base}/ops-attention-910b/AttnCustom", "attn_custom"),      # no result.json
              **op(f"{base}/ops-kernelbench-cuda-ncu/AddCustom", "add_custom")}  # not an Ascend collection
-    gitdir, _ = _git_repo(tmp_path / "evo", files)
+    gitdir, _ = git_repo(tmp_path / "evo", files)
     got = {e["path"].rsplit("/", 1)[-1]: e for e in corpus.collect("KernelHive/ascendc-skill", gitdir)}
     assert set(got) == {"AddCustom", "MixCustom", "AttnCustom"}
     assert [got[k]["hardware"] for k in ("AddCustom", "MixCustom", "AttnCustom")] == ["passed", "compile-failed", "unverified"]
@@ -1773,7 +1757,7 @@ def test_evokernel_and_contest_collectors_take_op_projects_with_their_verdicts(t
     assert {e["kind"] for e in got.values()} == {"op-project"}
     contest = {**op("01Add/FrameworkLaunch/Add", "add"), **op("01Add/FrameworkLaunch/Add/build_out/x", "add"),
                "02Gelu/FrameworkLaunch/Gelu/op_kernel/gelu.cpp": "//\n"}       # no op_host: not a project
-    gitdir, _ = _git_repo(tmp_path / "contest", contest)
+    gitdir, _ = git_repo(tmp_path / "contest", contest)
     assert [e["path"] for e in corpus.collect("hansheng1001/AscendCContest", gitdir)] == ["01Add/FrameworkLaunch/Add"]
 
 
@@ -1784,7 +1768,7 @@ def test_a_host_source_including_its_tiling_header_by_a_name_without_the_files_u
     files = {f"ops/sac/{p.relative_to(example).as_posix()}": p.read_text()
              for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
     files["ops/sac/op_host/scale_a_d_d_custom_tiling.h"] = files.pop("ops/sac/op_host/scale_add_custom_tiling.h")
-    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    gitdir, commit = git_repo(tmp_path / "repo", files)
     entry = {"source": "s", "repo": "me/ops", "commit": commit, "path": "ops/sac", "kind": "op-project"}
     res = corpus.try_entry((entry, gitdir, False))
     assert res["kernel_ok"] and res["project_ok"], res
@@ -1792,7 +1776,7 @@ def test_a_host_source_including_its_tiling_header_by_a_name_without_the_files_u
     assert (dest / "op_host" / "scale_add_custom_tiling.h").read_text() == '#include "scale_a_d_d_custom_tiling.h"\n'
     # two candidates, or none: nothing is made up
     files["ops/sac/op_host/scale_addcustom_tiling.h"] = "#pragma once\n"
-    gitdir, commit = _git_repo(tmp_path / "two", files)
+    gitdir, commit = git_repo(tmp_path / "two", files)
     dest = corpus.materialise({**entry, "commit": commit}, gitdir, tmp_path / "copy2")
     assert not (dest / "op_host" / "scale_add_custom_tiling.h").exists()
 
@@ -2106,7 +2090,7 @@ def test_ops_math_names_another_ops_host_header_from_the_repository_root_only(tm
         "conversion/mirror_pad_grad/op_host/mirror_pad_grad_tiling.h":
             '#pragma once\n#include "mirror_pad/op_host/mirror_pad_tiling.h"\n',
     }
-    gitdir, commit = _git_repo(tmp_path / "repo", files)
+    gitdir, commit = git_repo(tmp_path / "repo", files)
     for op, want in (("conversion/circular_pad_grad", True), ("conversion/mirror_pad_grad", False)):
         dest = tmp_path / op.replace("/", "_")
         dest.mkdir()
