@@ -1,10 +1,12 @@
-"""What the corpus harness's tests share: examples/corpus/corpus.py loaded as a module (it is a script, not a package),
-and a small one-commit git repository standing in for a mirrored source."""
+"""What the corpus harness's tests share: examples/corpus/corpus.py (and catlass.py beside it) loaded as modules (they
+are scripts, not a package), and a small one-commit git repository standing in for a mirrored source."""
 import importlib.util
 import subprocess
+import sys
 from pathlib import Path
 
-CORPUS_PY = Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py"
+CORPUS_DIR = Path(__file__).resolve().parents[1] / "examples" / "corpus"
+CORPUS_PY = CORPUS_DIR / "corpus.py"
 
 
 def load_corpus(name: str):
@@ -13,6 +15,13 @@ def load_corpus(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_catlass():
+    "examples/corpus/catlass.py, the CATLASS examples' build and host-code reader (it imports corpus.py beside it)."
+    if str(CORPUS_DIR) not in sys.path: sys.path.insert(0, str(CORPUS_DIR))
+    import catlass
+    return catlass
 
 
 def git_repo(root: Path, files: dict) -> tuple[str, str]:

@@ -1,22 +1,15 @@
-"""The corpus harness's runs of catlass examples read from their host function (examples/corpus/corpus.py,
+"""The corpus harness's runs of catlass examples read from their host function (examples/corpus/catlass.py,
 catlass_host_run / match_catlass_host): the device buffers of the kernel's Arguments, the host vectors copied into
 them and how the host fills them, the golden call and the CompareData call; the grouped goldens against loops written
 as examples/common/golden/matmul.hpp writes them; the build's #ifdef branches; every kernel a file launches. Also the
 raw `icache_preload` the MLA kernels call (a no-op)."""
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from ascendcraft.emu import GM, build, run
 
 
-def _corpus():
-    spec = importlib.util.spec_from_file_location("corpus_catlass_host", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
-    corpus = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(corpus)
-    return corpus
+from _corpus import load_catlass
 
 
 GROUPED_HOST = '''
@@ -90,8 +83,8 @@ static void Run(const Options& options)
 
 
 def test_a_grouped_host_function_gives_its_buffers_golden_and_compare():
-    corpus = _corpus()
-    form = corpus.catlass_host_run("x.cpp", GROUPED_HOST)
+    catlass = load_catlass()
+    form = catlass.catlass_host_run("x.cpp", GROUPED_HOST)
     assert [b["name"] for b in form["buffers"]] == ["deviceGroupList", "deviceA", "deviceB", "deviceC"]
     gl, a, _, c = form["buffers"]
     assert gl["grouplist"] == ("m", "problemCount") and gl["types"]["groupList"][0] == "int64"
@@ -104,21 +97,21 @@ def test_a_grouped_host_function_gives_its_buffers_golden_and_compare():
     assert "uint32_t problemCount, GM_ADDR ascendcraftWorkspaceSize, uint32_t ascendcraftSizeRun)" in src and "Scheduler30" in src and "Scheduler31" not in src
     assert "arguments{problemShape, problemCount, deviceGroupList, deviceA, deviceB, deviceC}" in src
     env = {"m": 64, "n": 32, "k": 16, "problemCount": 3, "groupList": [5, 9, 40]}
-    ev = lambda e: corpus._catlass_eval(form["code"], e, env, form["body"], len(form["code"]), form["aliases"])
+    ev = lambda e: catlass._catlass_eval(form["code"], e, env, form["body"], len(form["code"]), form["aliases"])
     assert ev("sizeB") == 16 * 32 * 3 * 2 and ev(form["compare"][1]) == 40 * 32
     # the segmented group list (a -D of the build): not the form the golden here reads, so no run
-    assert corpus.catlass_host_run("x.cpp", GROUPED_HOST, "-DCATLASS_EXPERIMENTAL_GROUPLIST_SEGMENTED") is None
+    assert catlass.catlass_host_run("x.cpp", GROUPED_HOST, "-DCATLASS_EXPERIMENTAL_GROUPLIST_SEGMENTED") is None
     # a host vector changed after it is filled: the kernel's data is not what FillRandomData gave
-    assert corpus.catlass_host_run("x.cpp", GROUPED_HOST.replace("    auto groupList", "    hostA[0] = 1;\n    auto groupList")) is None
+    assert catlass.catlass_host_run("x.cpp", GROUPED_HOST.replace("    auto groupList", "    hostA[0] = 1;\n    auto groupList")) is None
     # a device buffer the host may point at another one (deviceWA = deviceA): no run
-    assert corpus.catlass_host_run("x.cpp", GROUPED_HOST.replace("    if (options", "    deviceB = deviceA;\n    if (options")) is None
+    assert catlass.catlass_host_run("x.cpp", GROUPED_HOST.replace("    if (options", "    deviceB = deviceA;\n    if (options")) is None
 
 
 def test_the_active_code_follows_the_builds_defines():
-    corpus = _corpus()
+    catlass = load_catlass()
     code = "a\n#ifdef X\nb\n#else\nc\n#endif\n#if defined(Y)\nd\n#endif\n#ifndef X\ne\n#endif\n#if V > 1\nf\n#endif\n"
-    assert corpus._catlass_active(code, "").split("\n") == ["a", "", "", "", "c", "", "", "", "", "", "e", "", "", "f", "", ""]
-    assert corpus._catlass_active(code, "-DX -DY").split("\n")[:9] == ["a", "", "b", "", "", "", "", "d", ""]
+    assert catlass._catlass_active(code, "").split("\n") == ["a", "", "", "", "c", "", "", "", "", "", "e", "", "", "f", "", ""]
+    assert catlass._catlass_active(code, "-DX -DY").split("\n")[:9] == ["a", "", "b", "", "", "", "", "d", ""]
 
 
 def _grouped_loops(name, A, B, S, P, ends, m, n, k, a_col, b_col):
@@ -143,30 +136,30 @@ def _grouped_loops(name, A, B, S, P, ends, m, n, k, a_col, b_col):
 
 
 def test_the_grouped_goldens_match_the_loops():
-    corpus = _corpus()
+    catlass = load_catlass()
     rng = np.random.default_rng(1)
     m, n, k, ends = 6, 5, 7, [2, 2, 6]            # an empty group in the middle
     A = rng.uniform(-5, 5, m * k).astype(np.float16)
     B = rng.uniform(-5, 5, 3 * k * n).astype(np.float16)
-    got = corpus._catlass_grouped_golden("ComputeGroupedMatmul", {"A": A, "B": B}, {"A": "RowMajor", "B": "ColumnMajor"},
+    got = catlass._catlass_grouped_golden("ComputeGroupedMatmul", {"A": A, "B": B}, {"A": "RowMajor", "B": "ColumnMajor"},
                                          m, n, k, ends, "m")
     np.testing.assert_allclose(got, _grouped_loops("ComputeGroupedMatmul", A, B, None, None, ends, m, n, k, False, True), rtol=1e-12)
     ends = [3, 3, 7]                               # slice K: an m x n result per group, the empty one all zeros
     A8, B8 = rng.integers(-16, 17, m * k).astype(np.int8), rng.integers(-16, 17, k * n).astype(np.int8)
     S, P = rng.uniform(0, 1, 3 * n).astype(np.float32), rng.uniform(0, 1, 3 * m).astype(np.float32)
-    got = corpus._catlass_grouped_golden("ComputeGroupedMatmulSliceKPerTokenDequant", {"A": A8, "B": B8, "S": S, "P": P},
+    got = catlass._catlass_grouped_golden("ComputeGroupedMatmulSliceKPerTokenDequant", {"A": A8, "B": B8, "S": S, "P": P},
                                          {"A": "ColumnMajor", "B": "RowMajor"}, m, n, k, ends, "k")
     np.testing.assert_allclose(got, _grouped_loops("SliceK", A8, B8, S, P, ends, m, n, k, True, False), rtol=1e-12)
     assert not got[m * n:2 * m * n].any()
 
 
 def test_every_kernel_a_file_launches_is_listed():
-    corpus = _corpus()
+    catlass = load_catlass()
     text = ("static void Run() {\n    if (bf16) {\n        K<half><<<8, nullptr, stream>>>(a);\n    } else {\n"
             "        K<bfloat16_t><<<8, nullptr, stream>>>(a);\n    }\n#ifdef SPEC\n    S<<<8, nullptr, stream>>>(a);\n#endif\n"
             "    K<half><<<8, nullptr, stream>>>(b);\n}\n")
-    assert corpus.catlass_launched(text) == ["K<half>", "K<bfloat16_t>"]
-    assert corpus.catlass_launched(text, "-DSPEC") == ["K<half>", "K<bfloat16_t>", "S"]
+    assert catlass.catlass_launched(text) == ["K<half>", "K<bfloat16_t>"]
+    assert catlass.catlass_launched(text, "-DSPEC") == ["K<half>", "K<bfloat16_t>", "S"]
 
 
 ICACHE = r'''#include "kernel_operator.h"
@@ -278,8 +271,8 @@ static void Run(const Options& options)
 
 
 def test_a_direct_launch_with_a_random_scalar_and_a_gemv_golden():
-    corpus = _corpus()
-    form = corpus.catlass_host_run("x.cpp", LAUNCH_HOST)
+    catlass = load_catlass()
+    form = catlass.catlass_host_run("x.cpp", LAUNCH_HOST)
     src = form["source"]
     assert "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);" in src                  # the launched kernel's attribute
     assert "Small<layout::RowMajor, layout::VectorLayout>(problemShape, deviceA, layoutA, deviceY, layoutY, alpha);" in src
@@ -288,33 +281,33 @@ def test_a_direct_launch_with_a_random_scalar_and_a_gemv_golden():
     assert [(b["name"], b["in"], b["out"]) for b in form["buffers"]] == [("deviceA", "hostA", None), ("deviceY", "hostY", "hostRes")]
     assert form["golden"] == "ComputeGemv" and form["layouts"]["G"] == "VectorLayout"
     # a scalar the host changes after drawing it: no run
-    assert corpus.catlass_host_run("x.cpp", LAUNCH_HOST.replace("    std::vector<float> hostA(lenA);",
+    assert catlass.catlass_host_run("x.cpp", LAUNCH_HOST.replace("    std::vector<float> hostA(lenA);",
                                                                 "    alpha = 2;\n    std::vector<float> hostA(lenA);")) is None
 
 
 def test_zn_offsets_follow_catlass_layout():
-    corpus = _corpus()
+    catlass = load_catlass()
     rows, cols = 32, 48                               # half: C0 = 16 columns, fractals of 16 rows
     flat = np.arange(rows * cols).astype(np.float16)
-    got = corpus._catlass_matrix(flat, rows, cols, "zN")
+    got = catlass._catlass_matrix(flat, rows, cols, "zN")
     offset = lambda r, c: (r // 16) * 256 + (c // 16) * (32 * 16) + (r % 16) * 16 + c % 16   # GetOffset of MakeLayout
     want = np.array([[flat[offset(r, c)] for c in range(cols)] for r in range(rows)], np.float64)
     np.testing.assert_array_equal(got, want)
 
 
 def test_the_branch_the_host_takes_for_the_shape_is_the_one_run():
-    corpus = _corpus()
+    catlass = load_catlass()
     code = ("static void Run(const Options& options)\n{\n    uint32_t m = options.problemShape.m();\n"
             "    if (options.problemShape.m() > options.problemShape.n()) {\n        A;\n    } else if (m == 7) {\n        B;\n"
             "    } else {\n        if (flag) {\n            C;\n        }\n        D;\n    }\n}\n")
     body = code.index("{")
-    assert corpus._catlass_branch_conditions(code, body, code.index("A;")) == ["(options.problemShape.m() > options.problemShape.n())"]
-    assert corpus._catlass_branch_conditions(code, body, code.index("B;")) == ["not (options.problemShape.m() > options.problemShape.n()) and (m == 7)"]
-    conds = corpus._catlass_branch_conditions(code, body, code.index("D;"))
-    value = lambda c, m, n: corpus._catlass_condition_value(code, c, {"m": m, "n": n, "k": 1}, body, {})
+    assert catlass._catlass_branch_conditions(code, body, code.index("A;")) == ["(options.problemShape.m() > options.problemShape.n())"]
+    assert catlass._catlass_branch_conditions(code, body, code.index("B;")) == ["not (options.problemShape.m() > options.problemShape.n()) and (m == 7)"]
+    conds = catlass._catlass_branch_conditions(code, body, code.index("D;"))
+    value = lambda c, m, n: catlass._catlass_condition_value(code, c, {"m": m, "n": n, "k": 1}, body, {})
     assert [value(c, 256, 512) for c in conds] == [True] and [value(c, 512, 256) for c in conds] == [False]
-    assert value(corpus._catlass_branch_conditions(code, body, code.index("C;"))[1], 1, 2) is None   # `flag`: not decidable
+    assert value(catlass._catlass_branch_conditions(code, body, code.index("C;"))[1], 1, 2) is None   # `flag`: not decidable
     # the GEMM form: the README's 256 x 512 takes the else branch (m > n is false)
     from test_cube_catlass_forms import GEMM_HOST
-    form = corpus.catlass_gemm_run("x.cpp", GEMM_HOST, {"m": 256, "n": 512, "k": 1024})
+    form = catlass.catlass_gemm_run("x.cpp", GEMM_HOST, {"m": 256, "n": 512, "k": 1024})
     assert form["by_shape"] and form["branch_line"] == 19 and "Scheduler31" in form["source"] and "Scheduler30" not in form["source"]

@@ -3,12 +3,12 @@ its own: `if constexpr (g_coreType == ...)` in device code (the device compiler 
 running core takes its branch), and the Fixpipe buffer (TPosition::C2PIPE2GM) as memory of its own, 7 KiB on A2, not
 UB (catlass's Arch::Resource takes all of UB with a VECCALC TBuf and all of the Fixpipe buffer beside it). With the
 catlass mirror on the machine, also its 00_basic_matmul example, built and run by the corpus harness, against float64."""
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from _corpus import load_catlass, load_corpus
 from ascendcraft.emu import GM, build, core_type_templates, run
 
 CORE_CONSTEXPR = r'''#include "kernel_operator.h"
@@ -95,9 +95,7 @@ CATLASS_GIT = Path("/work/.mirror/hicann+catlass/repo")
 @pytest.mark.slow
 @pytest.mark.skipif(not CATLASS_GIT.is_dir(), reason=f"the hicann/catlass mirror is not at {CATLASS_GIT}")
 def test_catlass_basic_matmul_matches_float64():
-    spec = importlib.util.spec_from_file_location("corpus_catlass", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
-    corpus = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(corpus)
+    corpus = load_corpus("corpus_catlass")
     import json
     entry = next(e for e in json.loads(corpus.MANIFEST.read_text())
                  if e["repo"] == "hicann/catlass" and e["path"] == "examples/00_basic_matmul/basic_matmul.cpp")
@@ -276,15 +274,13 @@ def test_a_core_typed_primary_with_an_attribute_is_dispatched():
 
 
 def test_a_template_kernel_launched_with_deduced_arguments_takes_the_host_aliases():
-    spec = importlib.util.spec_from_file_location("corpus_catlass", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
-    corpus = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(corpus)
+    catlass = load_catlass()
     text = ("template <class LayoutA, class LayoutB>\nCATLASS_GLOBAL __attribute__((aic)) void Small(GM_ADDR a, LayoutA la,"
             " GM_ADDR b, LayoutB lb) {}\nstatic void Run() {\n    using LayoutA = layout::RowMajor;\n"
             "    using LayoutB = layout::ColumnMajor;\n    Small<<<24, nullptr, stream>>>(a, la, b, lb);\n}\n")
-    assert corpus.catlass_deduced_entry(text, "Small") == "Small<layout::RowMajor, layout::ColumnMajor>"
-    assert corpus.catlass_deduced_entry(text.replace("    using LayoutB = layout::ColumnMajor;\n", ""), "Small") == "Small"
-    assert corpus.catlass_deduced_entry(text, "Small<float>") == "Small<float>"
+    assert catlass.catlass_deduced_entry(text, "Small") == "Small<layout::RowMajor, layout::ColumnMajor>"
+    assert catlass.catlass_deduced_entry(text.replace("    using LayoutB = layout::ColumnMajor;\n", ""), "Small") == "Small"
+    assert catlass.catlass_deduced_entry(text, "Small<float>") == "Small<float>"
 
 
 GEMM_HOST = '''
@@ -313,10 +309,8 @@ static void Run(const Options& options)
 
 
 def test_a_catlass_gemm_run_takes_the_scope_of_its_arguments_statement():
-    spec = importlib.util.spec_from_file_location("corpus_catlass", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
-    corpus = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(corpus)
-    form = corpus.catlass_gemm_run("x.cpp", GEMM_HOST)
+    catlass = load_catlass()
+    form = catlass.catlass_gemm_run("x.cpp", GEMM_HOST)
     assert form["types"] == {"A": "float16", "B": "float16", "C": "float16"}           # from the host vectors (fp16_t)
     assert form["layouts"] == {"A": "RowMajor", "B": "ColumnMajor", "C": "RowMajor"}
     assert form["golden"] == "ComputeMatmulElemWiseRelu" and form["branch_line"] == 16  # the first branch's kernel
@@ -326,14 +320,14 @@ def test_a_catlass_gemm_run_takes_the_scope_of_its_arguments_statement():
     assert "const uint32_t align = 256;" in src and "options" not in src.split("{", 1)[1]
     assert "arguments{problemShape, align, sizeof(float), deviceA, deviceB, deviceC}" in src
     # a value the run cannot make (it reads the options): no run derived
-    assert corpus.catlass_gemm_run("x.cpp", GEMM_HOST.replace("const uint32_t align = 256;",
+    assert catlass.catlass_gemm_run("x.cpp", GEMM_HOST.replace("const uint32_t align = 256;",
                                                               "const uint32_t align = options.align;")) is None
     # another golden than the product (and its activations): no run derived
-    assert corpus.catlass_gemm_run("x.cpp", GEMM_HOST.replace("ComputeMatmulElemWiseRelu", "ComputeMatmulBias")) is None
-    relu = corpus.catlass_golden("ComputeMatmulElemWiseRelu", np.array([-2.0, 3.0]))
+    assert catlass.catlass_gemm_run("x.cpp", GEMM_HOST.replace("ComputeMatmulElemWiseRelu", "ComputeMatmulBias")) is None
+    relu = catlass.catlass_golden("ComputeMatmulElemWiseRelu", np.array([-2.0, 3.0]))
     np.testing.assert_array_equal(relu, [0.0, 3.0])
-    ok, _ = corpus.catlass_compare(np.array([100.0, 1.0]), np.array([100.3, 1.0]), 1024)   # 0.3 <= 100.3 / 256
-    bad, detail = corpus.catlass_compare(np.array([100.0, 1.0]), np.array([100.5, 1.0]), 1024)
+    ok, _ = catlass.catlass_compare(np.array([100.0, 1.0]), np.array([100.3, 1.0]), 1024)   # 0.3 <= 100.3 / 256
+    bad, detail = catlass.catlass_compare(np.array([100.0, 1.0]), np.array([100.5, 1.0]), 1024)
     assert ok and not bad and detail.startswith("1 of 2")
 
 
@@ -366,17 +360,15 @@ def test_fixpipe_to_gm_under_set_atomic_add_accumulates(entry, out, tmp_path):
 
 
 def test_a_batched_catlass_gemm_passes_its_batch_count():
-    spec = importlib.util.spec_from_file_location("corpus_catlass", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
-    corpus = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(corpus)
+    catlass = load_catlass()
     host = (GEMM_HOST.replace("options.problemShape, align, sizeof(float), deviceA", "batchCount, options.problemShape, deviceA")
             .replace("ComputeMatmulElemWiseRelu(options.problemShape", "ComputeBatchedMatmul(batchCount, options.problemShape"))
-    form = corpus.catlass_gemm_run("x.cpp", host)
+    form = catlass.catlass_gemm_run("x.cpp", host)
     assert form["batched"] and form["golden"] == "ComputeBatchedMatmul"
     assert "uint32_t k, uint32_t batchCount)" in form["source"]
     assert "arguments{batchCount, problemShape, deviceA, deviceB, deviceC}" in form["source"]
     # a batch count without the batched golden (or the reverse): no run derived
-    assert corpus.catlass_gemm_run("x.cpp", host.replace("ComputeBatchedMatmul(batchCount, ", "ComputeMatmul(")) is None
+    assert catlass.catlass_gemm_run("x.cpp", host.replace("ComputeBatchedMatmul(batchCount, ", "ComputeMatmul(")) is None
 
 
 def test_the_pre_quantisation_names_compile_and_fixpipe_with_one_is_a_named_error(tmp_path):
