@@ -1231,6 +1231,8 @@ class Build:
     remake: Any = field(default=None, repr=False, compare=False)      # build()'s arguments, to compile it for another key
     pch: bool = False                 # g++ read kernel_operator.h from its precompiled form (`precompiled_header`)
     check_only: bool = False          # checked by g++'s front end only (`-fsyntax-only`, no link): ok, but no binary
+    per_core_type: tuple[str, int] | None = None   # (file, line) of the first choice by the core-type macros of a mixed
+                                      # kernel built once per core type (`core_type_split`), else None
 
     @property
     def errors(self) -> list[Diagnostic]: return [d for d in self.diagnostics if d.is_error]
@@ -2023,7 +2025,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     if (hit := _load_build(folder, sources, cache)) is not None:
         cache_trim.mark_used(folder)              # least recently used builds leave the cache first (`build_cache_mb`)
         hit.seconds = time.perf_counter() - t0
-        hit.tiling_key_var, hit.remake = key_var, remake
+        hit.tiling_key_var, hit.remake, hit.per_core_type = key_var, remake, split
         return hit
     lib = None if check_only else runtime_library(settings, sanitize)
     # What g++ compiles: the driver with its first line, `#include "kernel_operator.h"`, swapped for the precompiled
@@ -2128,7 +2130,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
         for done, own in steps:
             if (limit := sandbox.build_limit_diagnostic(done, limits, own, chosen.file)) is not None:
                 return Build(False, [limit], log, command, time.perf_counter() - t0, False, None, chosen.name,
-                             list(chosen.params), sources, chosen.file, sanitize, None)
+                             list(chosen.params), sources, chosen.file, sanitize, None, per_core_type=split)
         returncode = next((d.returncode for d, _ in steps if d.returncode != 0), 0)
         for o in ("__ascendcraft_main.o", "__ascendcraft_main.o.seal", AIC_OBJECT, "__ascendcraft_aic_raw.o",
                   "__ascendcraft_aic.syms"):   # the objects are not kept with the build
@@ -2141,7 +2143,7 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
                                     file=chosen.file, hint="see Build.log for the full compiler output"))
         result = Build(ok, diags, log, command, 0.0, False, folder / "kernel.bin" if ok and not check_only else None,
                        chosen.name, list(chosen.params), sources, chosen.file, sanitize, folder, tiling_key_var=key_var,
-                       remake=remake, pch=pch, check_only=check_only)
+                       remake=remake, pch=pch, check_only=check_only, per_core_type=split)
         _save_build(tmp, result, str(src), chosen, cache, key)
         _publish(tmp, folder, cache, key)
         cache_trim.maybe_trim(cache / "emu", settings.build_cache_mb)

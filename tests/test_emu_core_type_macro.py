@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from _corpus import load_corpus
 from ascendcraft.emu import GM, Scalar, aic_renames, build, core_type_split, find_entries, run
 from ascendcraft.emu_kind import kernel_kind
 
@@ -105,6 +106,8 @@ def test_a_mixed_kernel_is_built_once_per_core_type_each_half_with_its_macros():
     b = build(sources)
     assert b.ok, b.diagnostics
     assert not [d for d in b.diagnostics if d.kind == "core-type-macro"]   # no warning: the code under them is built
+    assert b.per_core_type == ("k.cpp", line)              # the Build says so, fresh and from the cache
+    assert build(sources).per_core_type == ("k.cpp", line) and build({"k.cpp": VECTOR}).per_core_type is None
 
 
 def test_a_mixed_kernel_that_never_tests_the_macros_builds_once():
@@ -241,10 +244,7 @@ Symbol table '.symtab' contains 12 entries:
 
 def test_the_corpus_records_a_kernel_built_per_core_type():
     "The conformance corpus says where a kernel was built per core type (`per_core_type`), so its figures can say so."
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("corpus_split", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
-    corpus = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(corpus)
+    corpus = load_corpus("corpus_split")
     line = next(i for i, s in enumerate(MIXED.splitlines(), 1) if "__DAV_C220_VEC__" in s)
     assert corpus.per_core_type(build({"k.cpp": MIXED})) == {"per_core_type": f"k.cpp:{line}"}
     assert corpus.per_core_type(build({"k.cpp": VECTOR})) == {}

@@ -1634,10 +1634,7 @@ def per_core_type(build) -> dict:
     """`{"per_core_type": "<file>:<line>"}` where the build is of a kernel of both core types that chooses code by the
     device compiler's core-type macros (`emu.core_type_split`, the first such line): the emulator compiled it once per
     core type, as CANN does, so its "compiles" covers the code under either pass's macros."""
-    from ascendcraft.emu import _choose_entry, core_type_split
-    if not build.sources: return {}
-    entry = _choose_entry(build.sources, build.entry or None)
-    where = core_type_split(build.sources, entry) if hasattr(entry, "params") else None   # (not a Diagnostic)
+    where = build.per_core_type
     return {"per_core_type": f"{where[0]}:{where[1]}"} if where else {}
 
 
