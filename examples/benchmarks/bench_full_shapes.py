@@ -5,6 +5,13 @@ Without --run it lists every task's full-shape verification as `bench.verificati
 (one input set, the reference's outputs and temporaries, the draw), the memory budget (`verify_memory_mb`, by default
 this machine's memory less a quarter), the time budget (`verify_seconds`) and the size `bench --size auto` picks.
 
+With --floor it measures this machine's memory bandwidth (NumPy, one core) and gives the floor of verifying at full
+shapes every task that fits the memory budget but that `--size auto` keeps small: the bytes a trial must move at the
+least (the draw writes the inputs; the reference reads them and writes its outputs; each of the two poison runs reads
+the inputs and writes the outputs; each of the two comparisons reads the kernel's and the reference's outputs:
+4 x inputs + 7 x outputs), times the trials (MultiKernelBench's and as many signed ones), over every core at once.
+Nothing else (the emulation's own work, the checks, the size checks, the builds) is counted, so the real time is more.
+
 With --run TASK (repeatable; `--run fits` = every task that fits the memory budget) it verifies each task's expert
 kernel at its full shapes, one task at a time, the way a bench task process does (`judge.emulator_verdict`: every
 MultiKernelBench and signed trial, two poison runs each; then `judge.size_checks`: the magnitude sets and threshold
@@ -12,7 +19,7 @@ shapes), in a child process, and samples every 50 ms the private memory (RssAnon
 what /dev/shm holds beyond its level at the start (GM and input files; shared pages are counted once). /dev/shm is the
 whole machine's: run it on a quiet one. Check `free -g` first.
 
-Usage:  .venv/bin/python examples/benchmarks/bench_full_shapes.py [--run TASK|fits ...] [--trials N] [--no-sizecheck]
+Usage:  .venv/bin/python examples/benchmarks/bench_full_shapes.py [--floor] [--run TASK|fits ...] [--trials N] [--no-sizecheck]
 """
 import argparse
 import json
@@ -107,11 +114,53 @@ def measure(task_id: str, trials: int, sizecheck: bool) -> dict:
     return {**result, "peak": peak, "wall_s": time.perf_counter() - started, "cpu_s": usage.ru_utime + usage.ru_stime}
 
 
+def stream_rates(gib: float = 1.0) -> dict:
+    "Bytes per second one core moves here with NumPy: 'write' (fill), 'copy' (read + write, both counted), 'read' (sum)."
+    import numpy as np
+    n = int(gib * GIB) // 4
+    a, b = np.ones(n, np.float32), np.empty(n, np.float32)
+    rates = {}
+    for name, moved, op in (("write", 4 * n, lambda: b.fill(1.0)), ("copy", 8 * n, lambda: np.copyto(b, a)),
+                            ("read", 4 * n, lambda: a.sum())):
+        op()                                               # pages faulted in once
+        best = min(_timed(op) for _ in range(3))
+        rates[name] = moved / best
+    return rates
+
+
+def _timed(op) -> float:
+    t = time.perf_counter()
+    op()
+    return time.perf_counter() - t
+
+
+def floor(rows: list, budget: float, settings) -> None:
+    "Print the memory-traffic floor of verifying at full shapes the tasks that fit `budget` but are kept small."
+    rates = stream_rates()
+    rate = min(rates.values())           # the traffic mixes all three; the slowest is the conservative floor's rate
+    trials, cores = 2 * settings.trials, os.cpu_count() or 1
+    print(f"\none core moves {rates['write'] / GIB:.1f} GiB/s writing, {rates['copy'] / GIB:.1f} copying (read + write), "
+          f"{rates['read'] / GIB:.1f} reading; the floor uses {rate / GIB:.1f} GiB/s per core, {cores} cores, "
+          f"{trials} input sets a task\n")
+    print("| task | input set GiB | outputs GiB | bytes a trial moves at least, GiB | floor, CPU s |")
+    print("|---|---:|---:|---:|---:|")
+    total = 0.0
+    for peak, tid, need, size, _ in sorted(rows, key=lambda r: r[0]):
+        if need is None or size == "full" or peak > budget: continue
+        moved = 4 * need.inputs + 7 * need.outputs
+        seconds = moved * trials / rate
+        total += seconds
+        print(f"| {tid} | {need.inputs / GIB:.2f} | {need.outputs / GIB:.2f} | {moved / GIB:.1f} | {seconds:.0f} |")
+    print(f"\nfloor of the tasks kept small that fit the memory budget: {total:.0f} CPU s, at least {total / cores:.0f} s "
+          f"of wall on {cores} cores, beyond what `--size auto` verifies today")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--run", action="append", default=[], help="verify TASK at full shapes ('fits': every task that fits)")
     ap.add_argument("--trials", type=int, default=0, help="input sets per phase (default: the settings' trials, 5)")
     ap.add_argument("--no-sizecheck", action="store_true", help="skip the magnitude and threshold checks")
+    ap.add_argument("--floor", action="store_true", help="the memory-traffic floor of the tasks that fit but are kept small")
     args = ap.parse_args()
     settings = load_settings()
     budget = memory_budget_mb(settings) * 2 ** 20
@@ -137,6 +186,7 @@ def main():
               f"| {need.draw / GIB:.2f} | {'yes' if peak <= budget else 'no'} | {size} |")
     full = sum(r[3] == "full" for r in rows)
     print(f"\n{len(fits)} of {len(rows)} tasks fit the memory budget; {full} are verified at full shapes by `--size auto`")
+    if args.floor: floor(rows, budget, settings)
     todo = [t for name in args.run for t in (fits if name == "fits" else [name])]
     if not todo: return
     print("\n| task | result | trials | estimated peak GiB | measured peak GiB | verify s | with size checks s | CPU s (build included) |")
