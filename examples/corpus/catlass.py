@@ -20,6 +20,7 @@ import sys
 import tempfile
 import types
 from pathlib import Path
+from typing import NamedTuple
 
 from corpus import _split_args, _tree, asc_entry, asc_kernel_source, first_error, per_core_type, show
 
@@ -170,23 +171,57 @@ CATLASS_AIV_CORES = 48   # an A2's GetCoreNumAiv (an AIV kernel's block count: 1
 CATLASS_HOST_TYPES = {"fp16_t": "half", "float": "float", "int8_t": "int8_t", "int32_t": "int32_t"}
 
 
-def _catlass_host_values(code: str, names: list[str], before: int, body: int) -> list[str] | None:
-    """The host function's declarations (before `before`) of the values `names` that its Arguments statement passes
-    (`uint32_t align = 256;`, `bool aNeedPadding = ...;`), in order, with the declarations they need in turn; `m`, `n`,
-    `k` and `aicCoreNum` are the run's own. None when one is not a value of that kind (it reads `options`, a device
-    pointer or a call)."""
+class HostValueRules(NamedTuple):
+    """Which host declarations `_catlass_host_values` may copy into a generated entry (fields below). Two rule sets:
+    the GEMM path's plain values (CATLASS_GEMM_VALUES) and the host path's, which also admit layout makers
+    (CATLASS_HOST_RUN_VALUES)."""
+    typed: str        # the declared type before the name: a plain name, or (host path) with template arguments and `const`
+    refuses: str      # an initialiser matching this is not copied: it reads `options`, a device buffer, a host API
+    calls: bool       # initialisers may call functions: called and qualified names are not values to trace
+    core_alias: bool  # `x = PlatformAscendCManager::GetInstance()->GetCoreNumAic()` is the A2's core count under another name
+
+
+CATLASS_GEMM_VALUES = HostValueRules(typed=r"[\w:]+", calls=False, core_alias=False,
+                                     refuses=r"\boptions\b|\bdevice\w*|\w+\s*\((?<!sizeof\()")
+CATLASS_HOST_RUN_VALUES = HostValueRules(typed=r"[\w:]+(?:\s*<[^;{}]*?>)?(?:\s+const)?", calls=True, core_alias=True,
+                                         refuses=r"\boptions\b|\bdevice\w*|->|\bacl\w*|\.data\(\)|\bgolden::")
+
+
+def _catlass_host_values(code: str, names: list[str], before: int, body: int, rules: HostValueRules) -> list[str] | None:
+    """The host function's declarations (before `before`) of the values `names` that a kernel's Arguments statement
+    passes (`uint32_t align = 256;`, `bool aNeedPadding = ...;`, on the host path also `LayoutA::MakeLayout<int8_t>(m,
+    k)`), in order, with the declarations they need in turn; `m`, `n`, `k` and `aicCoreNum` are the run's own. A
+    capitalised name that the function does not declare, or that a `using` names, is a type or constant of the file's
+    scope; a name a `using` or a `name::` qualifies may stay unresolved. None when a value is not of the kind `rules`
+    admit (it reads `options`, a device pointer or a host API)."""
     out, done = [], {"m", "n", "k", "aicCoreNum"}
+    scope = code[body:before]
+
+    def is_type(ident):
+        return bool(re.search(rf"\busing\s+{ident}\b|\b{ident}::", code))
+
     def need(name, depth=0):
         if name in done: return True
         if depth > 8: return False
-        decls = list(re.finditer(rf"(?m)^\s*(?:const\s+|constexpr\s+|static\s+)*[\w:]+\s+{re.escape(name)}\s*(?:=\s*([^;]+)|\{{([^;{{}}]+)\}})\s*;",
-                                 code[body:before]))
+        decls = list(re.finditer(rf"(?m)^\s*(?:const\s+|constexpr\s+|static\s+)*{rules.typed}\s+{re.escape(name)}\s*"
+                                 rf"(?:=\s*([^;]+)|\{{([^;{{}}]*)\}})\s*;", scope))
         if not decls: return False
-        expr = decls[-1].group(1) or decls[-1].group(2)
-        if re.search(r"\boptions\b|\bdevice\w*|\w+\s*\((?<!sizeof\()", expr.replace("sizeof(", "sizeof[")): return False
-        for ident in set(re.findall(r"\b[A-Za-z_]\w*\b", re.sub(r"sizeof\s*\([^)]*\)", "", expr))) - {"true", "false"}:
-            if re.fullmatch(r"[A-Z]\w*", ident) and ident not in code[body:before]: continue   # a type or constant of the file
-            if not need(ident, depth + 1) and not re.search(rf"\busing\s+{ident}\b|\b{ident}::", code): return False
+        expr = decls[-1].group(1) or decls[-1].group(2) or ""
+        cores = rules.core_alias and re.fullmatch(
+            r"\s*platform_ascendc::PlatformAscendCManager::GetInstance\(\)->GetCoreNum(Aic|Aiv)\(\)\s*", expr)
+        if cores:   # the core count under another name (32_w4a8's aicoreNum): an A2's
+            done.add(name)
+            out.append(f"const uint32_t {name} = {CATLASS_AIC_CORES if cores.group(1) == 'Aic' else CATLASS_AIV_CORES};")
+            return True
+        if re.search(rules.refuses, expr.replace("sizeof(", "sizeof[")): return False   # sizeof is no call
+        if rules.calls:    # template arguments are types (a constant of them is in the scope copied); calls are not values
+            values = re.sub(r"(?:\w+::)+(?:template\s+)?\w+|\b\w+(?=\s*\()|sizeof\s*\([^)]*\)", " ",
+                            re.sub(r"<[^<>;()]*>", " ", expr))
+        else:
+            values = re.sub(r"sizeof\s*\([^)]*\)", "", expr)
+        for ident in set(re.findall(r"\b[A-Za-z_]\w*\b", values)) - {"true", "false"}:
+            if re.fullmatch(r"[A-Z]\w*", ident) and (ident not in scope or re.search(rf"\busing\s+{ident}\b", code)): continue
+            if not need(ident, depth + 1) and not is_type(ident): return False
         done.add(name)
         out.append(" ".join(decls[-1].group(0).split()))
         return True
@@ -241,7 +276,8 @@ def catlass_gemm_run(main: str, text: str, shape: dict | None = None) -> dict | 
     file_level = dict((n, " ".join(v.split())) for n, v in re.findall(r"(?m)^using\s+(\w+)\s*=\s*([^;]*);", code))
     types, layouts = {}, {}
     extras = [e.strip() for e in _split_args(call.group("extra")) if e.strip()]
-    values = _catlass_host_values(code, [e for e in extras if re.fullmatch(r"[A-Za-z_]\w*", e)], call.start(), body)
+    values = _catlass_host_values(code, [e for e in extras if re.fullmatch(r"[A-Za-z_]\w*", e)], call.start(), body,
+                                  CATLASS_GEMM_VALUES)
     if values is None or any(not re.fullmatch(r"[A-Za-z_]\w*|sizeof\s*\([\w:]+\)|\d+u?", e) for e in extras): return None
     for x in "ABC":
         host = re.search(rf"\bstd::vector<\s*(\w+)\s*>\s*host{call.group('out') if x == 'C' else x}\s*\(", code)
@@ -675,7 +711,8 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "", shape: dict 
     options = options.group(1) if options else "GemmOptions"
     if options not in ("GemmOptions", "GroupedGemmOptions", "GemvOptions"): return None
     cores = CATLASS_AIV_CORES if re.search(r"\baicCoreNum\s*=[^;]*\bGetCoreNumAiv\s*\(", code[body:before]) else CATLASS_AIC_CORES
-    values = _catlass_host_values_calls(code, [x for x in names if x != "problemCount" and x not in scalars], before, body)
+    values = _catlass_host_values(code, [x for x in names if x != "problemCount" and x not in scalars], before, body,
+                                  CATLASS_HOST_RUN_VALUES)
     if values is None: return None
     env = {"m": None, "n": None, "k": None}
     buffers = []
@@ -777,35 +814,6 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "", shape: dict 
 def g_args_scalars(roles: list[str], gargs: list[str]) -> set[str]:
     "The golden call's scalar arguments (ComputeGemv's alpha and beta)."
     return {a for r, a in zip(roles, gargs) if r in ("alpha", "beta")}
-
-
-def _catlass_host_values_calls(code: str, names: list[str], before: int, body: int) -> list[str] | None:
-    """As _catlass_host_values, where a declaration may also call a layout maker (`LayoutA::MakeLayout<int8_t>(m, k)`,
-    `tla::MakeLayout<ElementA, LayoutTagA>(m, k)`, `MakeLayoutFromTag(tagA)`): a call of a host API (`acl*`, through
-    `->`, of `options`) or of a device buffer is not copied."""
-    out, done = [], {"m", "n", "k", "aicCoreNum"}
-    def need(name, depth=0):
-        if name in done: return True
-        if depth > 8: return False
-        decl = list(re.finditer(rf"(?m)^\s*(?:const\s+|constexpr\s+|static\s+)*[\w:]+(?:\s*<[^;{{}}]*?>)?(?:\s+const)?\s+{re.escape(name)}\s*(?:=\s*([^;]+)|\{{([^;{{}}]*)\}})\s*;",
-                                code[body:before]))
-        if not decl: return False
-        expr = decl[-1].group(1) or decl[-1].group(2) or ""
-        cores = re.fullmatch(r"\s*platform_ascendc::PlatformAscendCManager::GetInstance\(\)->GetCoreNum(Aic|Aiv)\(\)\s*", expr)
-        if cores:   # the core count under another name (32_w4a8's aicoreNum): an A2's
-            done.add(name)
-            out.append(f"const uint32_t {name} = {CATLASS_AIC_CORES if cores.group(1) == 'Aic' else CATLASS_AIV_CORES};")
-            return True
-        if re.search(r"\boptions\b|\bdevice\w*|->|\bacl\w*|\.data\(\)|\bgolden::", expr): return False
-        stripped = re.sub(r"<[^<>;()]*>", " ", expr)   # template arguments: types (a constant of them is in the scope copied)
-        stripped = re.sub(r"(?:\w+::)+(?:template\s+)?\w+|\b\w+(?=\s*\()|sizeof\s*\([^)]*\)", " ", stripped)
-        for ident in set(re.findall(r"\b[A-Za-z_]\w*\b", stripped)) - {"true", "false"}:
-            if re.fullmatch(r"[A-Z]\w*", ident) and (re.search(rf"\busing\s+{ident}\b", code) or ident not in code[body:before]): continue
-            if not need(ident, depth + 1): return False
-        done.add(name)
-        out.append(" ".join(decl[-1].group(0).split()))
-        return True
-    return out if all(need(n) for n in names) else None
 
 
 def _catlass_draw(rng, dtype: str, count: int, lo: float, hi: float, int_range: bool):
