@@ -30,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-from ascendcraft.bench import memory_budget_mb, verification_memory, verification_size
+from ascendcraft.bench import full_elements_per_s, memory_budget_mb, verification_memory, verification_size
 from ascendcraft.config import load_settings
 from ascendcraft.taskset import registry
 
@@ -142,17 +142,20 @@ def floor(rows: list, budget: float, settings) -> None:
     print(f"\none core moves {rates['write'] / GIB:.1f} GiB/s writing, {rates['copy'] / GIB:.1f} copying (read + write), "
           f"{rates['read'] / GIB:.1f} reading; the floor uses {rate / GIB:.1f} GiB/s per core, {cores} cores, "
           f"{trials} input sets a task\n")
-    print("| task | input set GiB | outputs GiB | bytes a trial moves at least, GiB | floor, CPU s |")
-    print("|---|---:|---:|---:|---:|")
-    total = 0.0
+    print("| task | input set GiB | outputs GiB | bytes a trial moves at least, GiB | floor, CPU s | the time rule's estimate, s |")
+    print("|---|---:|---:|---:|---:|---:|")
+    total = estimated = 0.0
+    tasks = {t.id: t for t in registry(None, None)}
     for peak, tid, need, size, _ in sorted(rows, key=lambda r: r[0]):
         if need is None or size == "full" or peak > budget: continue
         moved = 4 * need.inputs + 7 * need.outputs
         seconds = moved * trials / rate
-        total += seconds
-        print(f"| {tid} | {need.inputs / GIB:.2f} | {need.outputs / GIB:.2f} | {moved / GIB:.1f} | {seconds:.0f} |")
+        rule = need.elements * trials / full_elements_per_s(tasks[tid])   # verification_size's estimate at today's rates
+        total, estimated = total + seconds, estimated + rule
+        print(f"| {tid} | {need.inputs / GIB:.2f} | {need.outputs / GIB:.2f} | {moved / GIB:.1f} | {seconds:.0f} | {rule:.0f} |")
     print(f"\nfloor of the tasks kept small that fit the memory budget: {total:.0f} CPU s, at least {total / cores:.0f} s "
-          f"of wall on {cores} cores, beyond what `--size auto` verifies today")
+          f"of wall on {cores} cores, beyond what `--size auto` verifies today; at today's measured rates "
+          f"(bench.FULL_RATES) {estimated:.0f} CPU s")
 
 
 def main():
