@@ -1448,6 +1448,9 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     from ascendcraft.emu_kind import core_type_defines, kernel_kind, kind_declaration
     kind = kind if kind is not None else kernel_kind(sources, entry)
     lines += core_type_defines(kind, half)   # a one-core-type kernel's pass's macros (__DAV_C220_VEC__), or this half's
+    # the device compiler compiles a kernel source as CCE and says so (as nvcc's __CUDACC__): catlass takes its device
+    # definitions by it (AscendC::SizeOfBits for int4b_t's 4 bits, its kernel_operator.h include, [host, aicore])
+    lines.append("#define __CCE__ 1")
     lines.append('#include "kernel_operator.h"')          # build_macros.h, with the build's -D flags and key
     # an entry a macro of an included header writes (_macro_entries): its GET_TILING_DATA is in the headers
     macro_written = not re.search(rf"\b{re.escape(entry.name)}\s*\(", code)

@@ -157,3 +157,102 @@ def test_int4_local_tensor_counts_nibbles(tmp_path):
     r = run(_build(tmp_path, "nibbles"), [GM("out", np.empty(8, np.int32), "out")], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     assert list(r.outputs["out"][:7]) == [128, 122, -2, 1, 5, -2, 4]
+
+
+# B given as [K, N] (not transposed): in L1 its NZ holds 16 (k) x 64 (n) fractals; LoadDataWithTranspose turns each
+# 64 x 64 square (four fractals down one column block) into four 16 (n) x 64 (k) fractals of B^T: L0B's ZN.
+TRANSPOSE_KERNEL = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+template <uint32_t M, uint32_t N, uint32_t K, bool TO_L0A = false>
+__aicore__ inline void GemmKN(GM_ADDR a, GM_ADDR b, GM_ADDR c)
+{
+    constexpr uint32_t MA = (M + 15) / 16 * 16, KB = K / 64, NB = N / 64, FRAC = 16 * 64;   // K, N: multiples of 64
+    GlobalTensor<int4b_t> aGm, bGm;
+    GlobalTensor<int32_t> cGm;
+    aGm.SetGlobalBuffer((__gm__ int4b_t *)a, M * K);
+    bGm.SetGlobalBuffer((__gm__ int4b_t *)b, K * N);
+    cGm.SetGlobalBuffer((__gm__ int32_t *)c, M * N);
+    TPipe pipe;
+    TQue<TPosition::A1, 1> qa1;
+    TQue<TPosition::B1, 1> qb1;
+    TQue<TPosition::A2, 1> qa2;
+    TQue<TPosition::B2, 1> qb2;
+    TQue<TPosition::CO1, 1> qc;
+    pipe.InitBuffer(qa1, 1, MA * K / 2);
+    pipe.InitBuffer(qb1, 1, K * N / 2);
+    pipe.InitBuffer(qa2, 1, MA * K / 2);
+    pipe.InitBuffer(qb2, 1, K * N / 2);
+    pipe.InitBuffer(qc, 1, MA * N * 4);
+    LocalTensor<int4b_t> a1 = qa1.AllocTensor<int4b_t>(), b1 = qb1.AllocTensor<int4b_t>();
+    Nd2NzParams p;
+    p.ndNum = 1; p.nValue = M; p.dValue = K / 2; p.srcDValue = K / 2; p.srcNdMatrixStride = 0;
+    p.dstNzC0Stride = MA; p.dstNzNStride = 1; p.dstNzMatrixStride = 0;
+    DataCopy(a1, aGm, p);
+    p.nValue = K; p.dValue = N / 2; p.srcDValue = N / 2; p.dstNzC0Stride = K;   // B [K, N]: NZ of 16 (k) x 64 (n) fractals
+    DataCopy(b1, bGm, p);
+    qa1.EnQue(a1); qb1.EnQue(b1);
+    a1 = qa1.DeQue<int4b_t>(); b1 = qb1.DeQue<int4b_t>();
+    LocalTensor<int4b_t> a2 = qa2.AllocTensor<int4b_t>(), b2 = qb2.AllocTensor<int4b_t>();
+    LoadData2DParams l;
+    l.repeatTimes = KB; l.srcStride = MA / 16; l.dstGap = 0; l.ifTranspose = false;
+    for (uint32_t i = 0; i < MA / 16; ++i) LoadData(a2[i * KB * FRAC], a1[i * FRAC], l);
+    LoadData2dTransposeParams t;       // for each k block j: the NB squares (j, c), c = 0.., K / 64 squares apart in L1
+    t.repeatTimes = NB; t.srcStride = K / 64; t.dstGap = 3; t.dstFracGap = 0;
+    for (uint32_t j = 0; j < KB; ++j) {
+        t.startIndex = j;
+        if (TO_L0A) LoadDataWithTranspose(a2, b1, t);
+        else LoadDataWithTranspose(b2[j * (N / 16) * FRAC], b1, t);   // L0B fractal (n block, k block j): j * N / 16 + n
+    }
+    qa2.EnQue(a2); qb2.EnQue(b2);
+    a2 = qa2.DeQue<int4b_t>(); b2 = qb2.DeQue<int4b_t>();
+    qa1.FreeTensor(a1); qb1.FreeTensor(b1);
+    LocalTensor<int32_t> co1 = qc.AllocTensor<int32_t>();
+    MmadParams mp;
+    mp.m = M; mp.n = N; mp.k = K;
+    Mmad(co1, a2, b2, mp);
+    qc.EnQue(co1);
+    co1 = qc.DeQue<int32_t>();
+    FixpipeParamsV220 f;
+    f.nSize = N; f.mSize = M; f.srcStride = MA; f.dstStride = N; f.quantPre = QuantMode_t::NoQuant;
+    Fixpipe<int32_t, int32_t, CFG_ROW_MAJOR>(cGm, co1, f);
+    qc.FreeTensor(co1); qa2.FreeTensor(a2); qb2.FreeTensor(b2);
+}
+extern "C" __global__ __aicore__ void gemm_s4_kn(GM_ADDR a, GM_ADDR b, GM_ADDR c)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    GemmKN<40, 128, 192>(a, b, c);
+}
+extern "C" __global__ __aicore__ void gemm_s4_kn_l0a(GM_ADDR a, GM_ADDR b, GM_ADDR c)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    GemmKN<16, 64, 64, true>(a, b, c);
+}
+'''
+
+
+def test_int4_load_with_transpose_into_l0b_takes_b_as_k_by_n(tmp_path):
+    """LoadDataWithTranspose of int4b_t (A2, into L0B only): four 16 x 64 fractals make a 64 x 64 square, transposed
+    and split again into four: B as stored ([K, N]) gives a x B (a copy without the transpose would give L0B B's own
+    fractals, and other numbers)."""
+    src = tmp_path / "s4kn.cpp"
+    src.write_text(TRANSPOSE_KERNEL)
+    b = build(src, entry="gemm_s4_kn")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    m, n, k = 40, 128, 192
+    a, bm = RNG.integers(-8, 8, (m, k)), RNG.integers(-8, 8, (k, n))
+    r = run(b, [GM("a", pack(a)), GM("b", pack(bm)), GM("c", np.empty((m, n), np.int32), "out")], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_array_equal(r.outputs["c"], a @ bm)
+
+
+def test_int4_load_with_transpose_into_l0a_is_an_error_naming_the_line(tmp_path):
+    src = tmp_path / "s4kn.cpp"
+    src.write_text(TRANSPOSE_KERNEL)
+    b = build(src, entry="gemm_s4_kn_l0a")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", pack(RNG.integers(-8, 8, (16, 64)))), GM("b", pack(RNG.integers(-8, 8, (64, 64)))),
+                GM("c", np.empty((16, 64), np.int32), "out")], block_dim=1)
+    err = next(d for d in r.diagnostics if d.is_error)
+    assert err.kind == "cube-position" and "L0B (B2) only" in err.message
+    assert "LoadDataWithTranspose(a2, b1, t)" in err.render()

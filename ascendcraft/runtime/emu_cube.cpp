@@ -82,8 +82,8 @@ uint8_t check_cube(const Local& t, Op op, const SrcLoc& loc, const char* role, s
     }
     if (bytes > t.cap)
         Report(r == kRegionL1 ? "l1-overflow" : "l0-overflow", op, loc)
-            .msg("%s: the %s operand needs %llu bytes of %s from its start, but its buffer has %u", op_name(op), role,
-                 static_cast<unsigned long long>(bytes), cube_region_name(r), t.cap)
+            .msg("%s: the %s operand needs %llu bytes of %s from its start (offset %llu), but its buffer has %u", op_name(op), role,
+                 static_cast<unsigned long long>(bytes), cube_region_name(r), static_cast<unsigned long long>(off), t.cap)
             .val("operand", role).val("bytes_needed", static_cast<int64_t>(bytes)).val("tensor_bytes", t.cap)
             .hint("InitBuffer the %s queue with at least %llu bytes, or split the work into smaller base blocks",
                   position_name(t.pos), static_cast<unsigned long long>(bytes))
@@ -201,10 +201,39 @@ void cube_copy_bias(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, cons
             store_cube(dstDt, dst.addr + b * dstStep + i * ds, load_d(srcDt, src.addr + b * srcStep + i * ss));
 }
 
+// ---- L1 -> the Fixpipe buffer (FB): the per-channel quantisation vector that SetFixPipeConfig names ---------------------
+// uint64_t data; blockCount bursts of blockLen x 128 bytes; the gaps are head-to-head distances: srcStride in 32-byte
+// blocks of L1, dstStride in 128-byte blocks of FB (0: every burst on the first). The count form: count x 8 bytes,
+// rounded down to whole 32-byte blocks, one burst.
+static void cube_copy_fb(Dt dt, const Local& dst, const Local& src, const CopyShape& shape, SrcLoc loc) {
+    enter(Op::DataCopy, loc);
+    if (dt != Dt::u64)
+        unsupported_type(Op::DataCopy, dt, "uint64_t (DataCopy L1 -> Fixpipe buffer: quantisation parameters)", loc);
+    uint64_t count = 1, burst = shape.count * 8 / 32 * 32, srcStep = 0, dstStep = 0;
+    if (!shape.countForm) {
+        if (shape.blockCount < 1 || shape.blockCount > 4095 || shape.blockLen < 1)
+            Report("copy-params", Op::DataCopy, loc)
+                .msg("DataCopy L1 -> Fixpipe buffer: blockCount = %u, blockLen = %u", shape.blockCount, shape.blockLen)
+                .hint("blockCount is 1..4095 bursts and blockLen at least 1 (128-byte units)").fail();
+        count = shape.blockCount;
+        burst = static_cast<uint64_t>(shape.blockLen) * 128;
+        srcStep = count > 1 ? static_cast<uint64_t>(shape.srcStride) * 32 : 0;
+        dstStep = count > 1 ? static_cast<uint64_t>(shape.dstStride) * 128 : 0;
+    }
+    if (!burst) return;
+    check_cube(src, Op::DataCopy, loc, "src", {kRegionL1}, 32, (count - 1) * srcStep + burst);
+    check_cube(dst, Op::DataCopy, loc, "dst", {kRegionFB}, 128, (count - 1) * dstStep + burst);
+    record(TPipe_::FIX, TKind::INSTR, Op::DataCopy, dt, 0, loc, count * burst, count * burst / 8, static_cast<uint32_t>(count));
+    if (tracing_now()) return;
+    for (uint64_t b = 0; b < count; ++b) std::memmove(dst.addr + b * dstStep, src.addr + b * srcStep, burst);
+}
+
 // ---- GM -> L1 ------------------------------------------------------------------------------------------
 void cube_data_copy(Dt dt, const Local* dst, const Local* src, void* gm, const CopyShape& shape, SrcLoc loc) {
     const uint32_t esize = dt_size(dt);
     if (dst && src && !gm && cube_region_of(dst->pos) == kRegionBT) return cube_copy_bias(dt, dt, *dst, *src, shape, loc);
+    if (dst && src && !gm && cube_region_of(dst->pos) == kRegionFB && cube_region_of(src->pos) == kRegionL1)
+        return cube_copy_fb(dt, *dst, *src, shape, loc);
     if (!dst || !gm || src)
         unsupported_call(Op::DataCopy, "DataCopy between these positions of the cube core is not emulated yet",
                          "copy GM -> A1/B1 with DataCopy, L1 -> L0 with LoadData and L0C -> GM with Fixpipe", loc);
@@ -336,16 +365,23 @@ void cube_fill(Dt dt, const Local& dst, uint16_t repeatTimes, uint16_t blockNum,
 
 // LoadDataWithTranspose (Ascend 910B): one repeat transposes one square of the source. 2-byte data: the square is one
 // 16 x 16 fractal. 1-byte data: 32 x 32 bytes, row-major over two stacked 16 x 32 fractals; its transpose is split into
-// two 16 x 32 fractals. 4-byte data: 16 x 16 words made of two 16 x 8 fractals side by side (left columns first); its
-// transpose is split into its left and right 16 x 8 halves. Repeat r reads the square startIndex + r * srcStride
-// (minus with addrMode) and writes its first fractal (dstGap + 1) * r fractals into dst, the second one
-// (dstFracGap + 1) fractals after the first.
+// two 16 x 32 fractals. 4-bit data (int4b_t, into L0B only): 64 x 64 elements, row-major over four stacked 16 x 64
+// fractals (32 bytes a row, the even element of a byte in its low half); its transpose is split into four 16 x 64
+// fractals. 4-byte data: 16 x 16 words made of two 16 x 8 fractals side by side (left columns first); its transpose is
+// split into its left and right 16 x 8 halves. Repeat r reads the square startIndex + r * srcStride (minus with
+// addrMode) and writes its first fractal (dstGap + 1) * r fractals into dst, each next one (dstFracGap + 1) fractals
+// after the one before.
 void cube_load2d_transpose(Dt dt, const Local& dst, const Local& src, const Load2DTransposeSpec& p, SrcLoc loc) {
     enter(Op::LoadData, loc);
     const uint32_t es = dt_size(dt);
     if (!(dt == Dt::f16 || dt == Dt::bf16 || dt == Dt::i8 || dt == Dt::u8 || dt == Dt::f32 || dt == Dt::i32 || dt == Dt::u32))
-        unsupported_type(Op::LoadData, dt, "int8_t, uint8_t, half, bfloat16_t, int32_t, uint32_t and float (LoadDataWithTranspose)", loc);
-    const uint32_t fracs = es == 2 ? 1 : 2;
+        unsupported_type(Op::LoadData, dt, "int4b_t (into L0B), int8_t, uint8_t, half, bfloat16_t, int32_t, uint32_t and float (LoadDataWithTranspose)", loc);
+    if (p.int4 && region_of_local(dst) != kRegionL0B)
+        Report("cube-position", Op::LoadData, loc)
+            .msg("LoadDataWithTranspose of int4b_t into %s: 4-bit data is transposed into L0B (B2) only",
+                 region_of_local(dst) == kRegionL0A ? "L0A (A2)" : "a buffer that is not L0B")
+            .hint("load int4b_t A with LoadData (LoadData2DParams), and transpose only B into TPosition::B2").fail();
+    const uint32_t fracs = p.int4 ? 4 : es == 2 ? 1 : 2;
     const uint64_t square = static_cast<uint64_t>(fracs) * kFractalBytes;
     const uint64_t last = p.repeatTimes ? static_cast<uint64_t>(p.repeatTimes - 1) * p.srcStride : 0;
     if (p.decrement && p.repeatTimes && last > p.startIndex)
@@ -359,10 +395,28 @@ void cube_load2d_transpose(Dt dt, const Local& dst, const Local& src, const Load
     check_cube(src, Op::LoadData, loc, "src", {kRegionL1}, 32, srcEnd);
     check_cube(dst, Op::LoadData, loc, "dst", {kRegionL0A, kRegionL0B}, kFractalBytes, dstEnd);
     record(TPipe_::MTE1, TKind::INSTR, Op::LoadData, dt, 0, loc, static_cast<uint64_t>(p.repeatTimes) * square,
-           static_cast<uint64_t>(p.repeatTimes) * square / es, p.repeatTimes * fracs);
+           static_cast<uint64_t>(p.repeatTimes) * square * (p.int4 ? 2 : 1) / es, p.repeatTimes * fracs);   // elements
     if (tracing_now()) return;
+    uint8_t t[4 * kFractalBytes];              // the transposed square, row-major
+    if (p.int4) {                              // 64 x 64 nibbles: element (i, j) in byte i * 32 + j / 2, odd j high
+        for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+            const uint64_t sq = p.decrement ? p.startIndex - static_cast<uint64_t>(r) * p.srcStride
+                                            : p.startIndex + static_cast<uint64_t>(r) * p.srcStride;
+            const uint8_t* s = src.addr + sq * square;
+            std::memset(t, 0, sizeof t);
+            for (uint32_t i = 0; i < 64; ++i)
+                for (uint32_t j = 0; j < 64; ++j) {
+                    const uint8_t v = (s[j * 32 + i / 2] >> (4 * (i % 2))) & 0xF;   // source element (j, i)
+                    t[i * 32 + j / 2] |= static_cast<uint8_t>(v << (4 * (j % 2)));
+                }
+            uint8_t* d = dst.addr + static_cast<uint64_t>(r) * (1 + p.dstGap) * kFractalBytes;
+            for (uint32_t f = 0; f < fracs; ++f)
+                std::memcpy(d + static_cast<uint64_t>(f) * (1 + p.dstFracGap) * kFractalBytes,
+                            t + static_cast<uint64_t>(f) * kFractalBytes, kFractalBytes);
+        }
+        return;
+    }
     const uint32_t n = es == 1 ? 32 : 16;      // the square is n x n elements
-    uint8_t t[2 * kFractalBytes];              // the transposed square, row-major
     for (uint32_t r = 0; r < p.repeatTimes; ++r) {
         const uint64_t sq = p.decrement ? p.startIndex - static_cast<uint64_t>(r) * p.srcStride
                                         : p.startIndex + static_cast<uint64_t>(r) * p.srcStride;
@@ -509,19 +563,72 @@ void cube_set_quant_pre(uint64_t config, SrcLoc loc) {
     core().quant_pre = config;
 }
 
-void cube_set_fpc(uint8_t pos, bool unitFlag, SrcLoc loc) {
+void cube_set_fpc(const Local& t, bool unitFlag, SrcLoc loc) {
     enter(Op::Fixpipe, loc);
     (void)unitFlag;
+    const uint8_t pos = t.pos;
     if (pos == static_cast<uint8_t>(TPosition::CO1)) return;
-    if (pos == static_cast<uint8_t>(TPosition::C2PIPE2GM))
-        unsupported_call(Op::Fixpipe, "SetFixPipeConfig with a Fixpipe-buffer (C2PIPE2GM) tensor: Ascend 910B's per-channel (vector) "
-                         "quantisations VDEQF16 / VQF322B8_PRE / VREQ8 and the ReLU vector are not emulated yet",
-                         "dequantise with the scalar modes (DEQF16 with SetFixpipePreQuantFlag), or on the vector cores", loc);
+    if (pos == static_cast<uint8_t>(TPosition::C2PIPE2GM)) {
+        check_cube(t, Op::Fixpipe, loc, "quantPre", {kRegionFB}, 128, 0);
+        Core& c = core();
+        c.fpc_quant = t.addr;
+        c.fpc_quant_bytes = t.cap;
+        return;
+    }
     Report("cube-position", Op::Fixpipe, loc)
         .msg("SetFixPipeConfig with a tensor in %s: it takes a Fixpipe-buffer tensor (TPosition::C2PIPE2GM), or an L0C one "
              "(TPosition::CO1) to reset the unit flags", position_name(pos))
         .hint("copy the quantisation vector GM -> L1 -> C2PIPE2GM first").fail();
 }
+
+void cube_fixpipe_workspace(FixpipeSpec& spec, const Local& workspace, SrcLoc loc) {
+    enter(Op::Fixpipe, loc);
+    if (spec.quant != VDEQF16 && spec.quant != VQF322B8_PRE && spec.quant != VREQ8) return;   // not read
+    check_cube(workspace, Op::Fixpipe, loc, "cbufWorkspace", {kRegionL1}, 32, 0);
+    spec.quantVec = workspace.addr;
+    spec.quantVecBytes = workspace.cap;
+}
+
+// The scale of output column j: the scalar's (DEQF16), or channel j's of the per-channel vector (VDEQF16), each a float of
+// the (1, 8, 10) format in the low 32 bits of its uint64_t (the low 13 mantissa bits dropped), applied in fp32.
+namespace {
+struct FixpipeScales {
+    const uint8_t* vec = nullptr;
+    float scalar = 1.0f;
+    float at(uint32_t j) const {
+        uint64_t word;
+        if (vec) std::memcpy(&word, vec + static_cast<uint64_t>(j) * 8, 8);
+        const uint32_t bits = static_cast<uint32_t>(vec ? word : 0) & 0xFFFFE000u;
+        float f;
+        std::memcpy(&f, &bits, 4);
+        return vec ? f : scalar;
+    }
+};
+FixpipeScales fixpipe_scales(const FixpipeSpec& p, SrcLoc loc) {
+    FixpipeScales s;
+    const uint32_t bits = static_cast<uint32_t>(p.deqScalar) & 0xFFFFE000u;
+    std::memcpy(&s.scalar, &bits, 4);
+    if (p.quant == VQF322B8_PRE || p.quant == VREQ8)
+        unsupported_call(Op::Fixpipe, "Fixpipe with the per-channel requantisations VQF322B8_PRE / VREQ8 is not emulated yet "
+                         "for Ascend 910B (A2)", "VDEQF16 (int32 -> half) runs; or requantise on the vector core", loc);
+    if (p.quant != VDEQF16) return s;
+    const Core& c = core();
+    s.vec = p.quantVec ? p.quantVec : c.fpc_quant;
+    const uint64_t have = p.quantVec ? p.quantVecBytes : c.fpc_quant_bytes;
+    if (!s.vec)
+        Report("fixpipe-quant", Op::Fixpipe, loc)
+            .msg("Fixpipe with quantPre = VDEQF16 reads one scale per output channel from the Fixpipe buffer, but no "
+                 "SetFixPipeConfig named a quantisation vector there")
+            .hint("copy the uint64_t scales GM -> L1 (C1) -> Fixpipe buffer (C2PIPE2GM) with DataCopy, then "
+                  "SetFixPipeConfig(fbTensor); or pass them as the cbufWorkspace argument").fail();
+    if (have < static_cast<uint64_t>(p.nSize) * 8)
+        Report("fixpipe-quant", Op::Fixpipe, loc)
+            .msg("Fixpipe with quantPre = VDEQF16 over %u channels (nSize), but its quantisation vector holds %llu", p.nSize,
+                 static_cast<unsigned long long>(have / 8))
+            .hint("the vector holds one uint64_t scale per output column: give it at least nSize of them").fail();
+    return s;
+}
+}  // namespace
 
 void cube_fixpipe_registers(FixpipeSpec& spec, bool nz2nd) {
     const Core& c = core();
@@ -678,10 +785,10 @@ void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Loc
 static void cube_fixpipe_l1(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, const FixpipeSpec& p, SrcLoc loc) {
     const bool ok = (srcDt == Dt::f32 && dstDt == Dt::f16 && p.quant == F322F16) ||
                     (srcDt == Dt::f32 && dstDt == Dt::bf16 && p.quant == F322BF16) ||
-                    (srcDt == Dt::i32 && dstDt == Dt::f16 && p.quant == DEQF16);
+                    (srcDt == Dt::i32 && dstDt == Dt::f16 && (p.quant == DEQF16 || p.quant == VDEQF16));
     if (!ok)
         unsupported_call(Op::Fixpipe, "Fixpipe L0C -> L1 other than float -> half / bfloat16_t (F322F16 / F322BF16) or "
-                         "int32 -> half (DEQF16) is not emulated yet", "Fixpipe to L1 as half or bfloat16_t", loc);
+                         "int32 -> half (DEQF16, VDEQF16) is not emulated yet", "Fixpipe to L1 as half or bfloat16_t", loc);
     if (p.mSize == 0 || p.nSize == 0) return;
     if (p.nSize % 16 != 0 || p.srcStride < p.mSize || p.srcStride % 16 != 0 || p.dstStride == 0)
         Report("fixpipe-params", Op::Fixpipe, loc)
@@ -693,16 +800,14 @@ static void cube_fixpipe_l1(Dt dstDt, Dt srcDt, const Local& dst, const Local& s
     check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, static_cast<uint64_t>(nB) * p.srcStride * 16 * 4);
     check_cube(dst, Op::Fixpipe, loc, "dst", {kRegionL1}, 32,
                (static_cast<uint64_t>(nB - 1) * p.dstStride + p.mSize) * 32);
+    const FixpipeScales scales = fixpipe_scales(p, loc);
     record(TPipe_::FIX, TKind::INSTR, Op::Fixpipe, dstDt, 0, loc, static_cast<uint64_t>(p.mSize) * p.nSize * 2,
            static_cast<uint64_t>(p.mSize) * p.nSize, p.mSize);
     if (tracing_now()) return;
-    const uint32_t scaleBits = static_cast<uint32_t>(p.deqScalar) & 0xFFFFE000u;
-    float scale;
-    std::memcpy(&scale, &scaleBits, 4);
     for (uint32_t i = 0; i < p.mSize; ++i)
         for (uint32_t j = 0; j < p.nSize; ++j) {
             double v = load_d(srcDt, src.addr + ((static_cast<uint64_t>(j / 16) * p.srcStride + i) * 16 + j % 16) * 4);
-            if (p.quant == DEQF16) v = static_cast<double>(static_cast<float>(v) * scale);
+            if (p.quant == DEQF16 || p.quant == VDEQF16) v = static_cast<double>(static_cast<float>(v) * scales.at(j));
             if (p.relu && v < 0) v = 0;
             store_cube(dstDt, dst.addr + (static_cast<uint64_t>(j / 16) * p.dstStride + i) * 32 + (j % 16) * 2, v);
         }
@@ -750,13 +855,15 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
                     (srcDt == Dt::f32 && dstDt == Dt::f16 && p.quant == F322F16) ||
                     (srcDt == Dt::f32 && dstDt == Dt::bf16 && p.quant == F322BF16) ||
                     (srcDt == Dt::i32 && dstDt == Dt::i32 && p.quant == NoQuant) ||
-                    (srcDt == Dt::i32 && dstDt == Dt::f16 && p.quant == DEQF16);
+                    (srcDt == Dt::i32 && dstDt == Dt::f16 && (p.quant == DEQF16 || p.quant == VDEQF16)) ||
+                    (srcDt == Dt::i32 && (p.quant == VQF322B8_PRE || p.quant == VREQ8));   // named as not emulated below
     if (!ok)
         Report("fixpipe-quant", Op::Fixpipe, loc)
             .msg("Fixpipe from %s in L0C to %s with quantPre = %u: that conversion is not one Fixpipe makes", dt_name(srcDt),
                  dt_name(dstDt), p.quant)
             .hint("float -> half needs quantPre = QuantMode_t::F322F16, float -> bfloat16_t F322BF16; float -> float and "
-                  "int32 -> int32 need NoQuant; int32 -> half DEQF16 (the other quantisations are not emulated yet)")
+                  "int32 -> int32 need NoQuant; int32 -> half DEQF16 (one scale) or VDEQF16 (one a channel; the other "
+                  "quantisations are not emulated yet)")
             .fail();
     if (p.srcStride < p.mSize || p.srcStride % 16 != 0)
         Report("fixpipe-params", Op::Fixpipe, loc)
@@ -769,6 +876,7 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
             .hint("dstStride is the output row length in elements (N of the output matrix)").fail();
     const uint32_t nB = ceil_div(p.nSize, 16);
     check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, (static_cast<uint64_t>(nB - 1) * p.srcStride * 16 + p.srcStride * 16) * 4);
+    const FixpipeScales scales = fixpipe_scales(p, loc);
     const uint32_t os = dt_size(dstDt);
     const uint64_t span = (static_cast<uint64_t>(p.mSize - 1) * p.dstStride + p.nSize) * os;
     const GmBuffer& g = check_gm(gm, span, true, Op::Fixpipe, loc);
@@ -780,15 +888,11 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
     // SetAtomicAdd / Max / Min before it: the FIX pipe's write to GM combines with what is there (catlass's split-K
     // kernels accumulate each K slice into C so), as the MTE3 copies from UB do
     const Core* atomic = core().atomic_add ? &core() : nullptr;
-    // DEQF16: int32 x the scalar, a float of the (1, 8, 10) format (the low 13 mantissa bits dropped), in fp32
-    const uint32_t scaleBits = static_cast<uint32_t>(p.deqScalar) & 0xFFFFE000u;
-    float scale;
-    std::memcpy(&scale, &scaleBits, 4);
     for (uint32_t i = 0; i < p.mSize; ++i)
         for (uint32_t j = 0; j < p.nSize; ++j) {
             const uint8_t* s = src.addr + ((static_cast<uint64_t>(j / 16) * p.srcStride + i) * 16 + j % 16) * 4;
             double v = load_d(srcDt, s);
-            if (p.quant == DEQF16) v = static_cast<double>(static_cast<float>(v) * scale);
+            if (p.quant == DEQF16 || p.quant == VDEQF16) v = static_cast<double>(static_cast<float>(v) * scales.at(j));
             if (p.relu && v < 0) v = 0;
             uint8_t* at = gm_target(g, d) + (static_cast<uint64_t>(i) * p.dstStride + j) * os;
             if (atomic) v = fixpipe_atomic(atomic, dstDt, at, v);

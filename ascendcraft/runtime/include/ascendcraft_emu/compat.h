@@ -294,6 +294,12 @@ struct int4b_t {
 };
 // AscendC declares it in its namespace (the devkit's examples write AscendC::int4b_t); kernels also name it unqualified.
 namespace AscendC { using ::int4b_t; }
+namespace AscendC {
+// The bits one element of T takes in memory: 8 per byte of its type, but 4 for int4b_t, which is stored two to a byte
+// (catlass sizes its int4 fractals and layouts with it: 64 elements to a 32-byte C0 block).
+template <typename T> struct SizeOfBits { static constexpr uint32_t value = sizeof(T) * 8; };
+template <> struct SizeOfBits<int4b_t> { static constexpr uint32_t value = 4; };
+}  // namespace AscendC
 // The 8-bit (and packed 4-bit) float types of Ascend 950 are plain bytes on A2, as the devkit declares them for every other
 // architecture (at global scope, and fp8_e8m0_t in AscendC too): kernels built for both name them in type traits and
 // template specialisations (sgl-kernel-npu's sparse_attention_score: `TagToLayout<AscendC::fp8_e8m0_t, layout::zZ>`).

@@ -48,6 +48,10 @@ struct FixpipeSpec {
     uint32_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
     uint8_t layout = 1;       // AscendC::CO2Layout
     uint64_t deqScalar = 0;   // the scalar quantisation parameter (DEQF16): a float in the low 32 bits
+    // the per-channel vector of VDEQF16 (uint64_t a channel, each as deqScalar): a cbufWorkspace in L1, else (null) the one
+    // SetFixPipeConfig put in the Fixpipe buffer
+    const uint8_t* quantVec = nullptr;
+    uint32_t quantVecBytes = 0;
 };
 
 void cube_copy_nd2nz(Dt dt, const Local& dst, const void* gm, const Local* l1src, const Nd2NzSpec& p, SrcLoc loc);
@@ -60,10 +64,12 @@ void cube_load2d_gm(Dt dt, const Local& dst, const void* gm, const Load2DSpec& p
 void cube_fill(Dt dt, const Local& dst, uint16_t repeatTimes, uint16_t blockNum, uint16_t dstGap, const void* value,
                uint32_t size, SrcLoc loc);
 // LoadDataWithTranspose: each repeat transposes one square (b16: a 16 x 16 fractal; b8: 32 x 32 bytes, two 16 x 32
-// fractals stacked; b32: 16 x 16 words, two 16 x 8 fractals side by side) into 1 / 2 / 2 fractals of dst.
+// fractals stacked; b4: 64 x 64 elements, four 16 x 64 fractals stacked; b32: 16 x 16 words, two 16 x 8 fractals side by
+// side) into 1 / 2 / 4 / 2 fractals of dst.
 struct Load2DTransposeSpec {
     uint32_t startIndex = 0, repeatTimes = 0, srcStride = 0, dstGap = 0, dstFracGap = 0;
     bool decrement = false;   // addrMode: each repeat's source square srcStride squares before the previous one
+    bool int4 = false;        // int4b_t (dt is then i8): 64 x 64 4-bit squares of four 16 x 64 fractals, into L0B only
 };
 void cube_load2d_transpose(Dt dt, const Local& dst, const Local& src, const Load2DTransposeSpec& p, SrcLoc loc);
 // LoadData with LoadData3DParamsV2 (img2col): the feature map in L1 (NC1HWC0, C0 = 32 bytes) unrolled into the matrix
@@ -91,9 +97,11 @@ void cube_copy_bias(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, cons
 // SetFixpipePreQuantFlag (the scalar quantisation parameter); cube_fixpipe_registers fills them into a FixpipeSpec.
 void cube_set_nz2nd(uint16_t ndNum, uint16_t srcNdStride, uint32_t dstNdStride, SrcLoc loc);
 void cube_set_quant_pre(uint64_t config, SrcLoc loc);
-// SetFixPipeConfig (the FPC register): `pos` is the position of its tensor (C2PIPE2GM: a quantisation / ReLU vector in
-// the Fixpipe buffer; CO1: only the unit-flag reset)
-void cube_set_fpc(uint8_t pos, bool unitFlag, SrcLoc loc);
+// SetFixPipeConfig (the FPC register): a C2PIPE2GM tensor is the quantisation vector in the Fixpipe buffer that VDEQF16
+// reads; a CO1 one only resets the unit flags
+void cube_set_fpc(const Local& t, bool unitFlag, SrcLoc loc);
+// a cbufWorkspace (the per-channel quantisation vector in L1) checked and put into `spec`
+void cube_fixpipe_workspace(FixpipeSpec& spec, const Local& workspace, SrcLoc loc);
 void cube_fixpipe_registers(FixpipeSpec& spec, bool nz2nd);
 // SetHF32Mode: this core's fp32 Mmads (and Matmuls) take HF32 inputs from now on (not emulated: a warning at the Mmad)
 void cube_set_hf32(bool on, SrcLoc loc);
@@ -457,7 +465,9 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
     ascendcraft::emu::Load2DTransposeSpec s;
     s.startIndex = p.startIndex; s.repeatTimes = p.repeatTimes; s.srcStride = p.srcStride; s.dstGap = p.dstGap;
     s.dstFracGap = p.dstFracGap; s.decrement = p.addrMode != 0;
-    ascendcraft::emu::cube_load2d_transpose(ascendcraft::emu::dt_of<T>(), dst.emu(), src.emu(), s, loc);
+    s.int4 = std::is_same<T, int4b_t>::value;   // two elements a byte: moved as bytes, transposed as nibbles
+    ascendcraft::emu::cube_load2d_transpose(s.int4 ? ascendcraft::emu::Dt::i8 : ascendcraft::emu::dt_of<T>(), dst.emu(),
+                                            src.emu(), s, loc);
 }
 
 // ---- Mmad: L0C (+)= L0A x L0B (M) ------------------------------------------------------------------------
@@ -635,17 +645,22 @@ inline void SetNdParaImpl(uint64_t config, SrcLoc loc = {}) {
                                      static_cast<uint32_t>((config >> 32) & 0xFFFF), loc);
 }
 // SetFixPipeConfig: with an L0C (CO1) tensor and isUnitFlag, clears L0C's unit flags (Mmad / Fixpipe unitFlag), which the
-// emulation has no need of: its Mmads and Fixpipes run in program order. With Fixpipe-buffer (C2PIPE2GM) tensors it names
-// the per-channel vectors of the vector quantisations (VDEQF16, VQF322B8_PRE, VREQ8), not emulated yet: an error at run time.
+// emulation has no need of: its Mmads and Fixpipes run in program order. With a Fixpipe-buffer (C2PIPE2GM) tensor it names
+// the per-channel quantisation vector (uint64_t a channel) that the next Fixpipes with VDEQF16 read. The ReLU vector
+// (reluPre, reserved on A2: an empty tensor) is not emulated.
 template <typename T>
 inline void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre, bool isUnitFlag = false,
                              SrcLoc loc = {}) {
-    ascendcraft::emu::cube_set_fpc(reluPre.emu().pos, isUnitFlag, loc);
-    ascendcraft::emu::cube_set_fpc(quantPre.emu().pos, isUnitFlag, loc);
+    if (reluPre.emu().addr)
+        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::Fixpipe,
+                                           "SetFixPipeConfig with a ReLU vector (reluPre) is not emulated: A2 reserves it",
+                                           "pass an empty LocalTensor as reluPre, as the API reference asks", loc);
+    ascendcraft::emu::cube_set_fpc(quantPre.emu(), isUnitFlag, loc);
 }
 template <typename T, bool setRelu = false>
 inline void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false, SrcLoc loc = {}) {
-    ascendcraft::emu::cube_set_fpc(preData.emu().pos, isUnitFlag, loc);
+    static_assert(!setRelu, "SetFixPipeConfig<T, true> (a ReLU vector): A2 supports setRelu = false only");
+    ascendcraft::emu::cube_set_fpc(preData.emu(), isUnitFlag, loc);
 }
 
 // DataCopy L0C -> GM: the Fixpipe's older spelling. nSize x mSize of the NZ source (srcStride: its fractal columns, in
@@ -733,8 +748,10 @@ template <typename T = int32_t> struct FixpipeParams {
     Nz2NdParams nz2ndParams;
     uint8_t unitFlag = 0;
 };
+namespace cube_detail {
+// The spec of a Fixpipe with the older parameters, L0C -> GM: burstLen 32-byte blocks of the L0C type a burst.
 template <typename T, typename U, typename S>
-inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParams<S>& p, SrcLoc loc = {}) {
+inline ascendcraft::emu::FixpipeSpec older_gm(const FixpipeParams<S>& p) {
     ascendcraft::emu::FixpipeSpec s;
     const uint32_t m = static_cast<uint32_t>(p.burstLen) * ONE_BLK_SIZE / sizeof(U) / 16;   // rows of one burst
     s.mSize = m;
@@ -745,13 +762,12 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const
     s.ndNum = p.nz2ndParams.ndNum; s.srcNdStride = p.nz2ndParams.srcNdStride; s.dstNdStride = p.nz2ndParams.dstNdStride;
     s.deqScalar = p.quantParams.deqScalar;
     s.layout = static_cast<uint8_t>(p.nz2ndParams.nz2ndEn ? CO2Layout::ROW_MAJOR : CO2Layout::NZ);
-    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.address_, nullptr, src.emu(), s, loc);
+    return s;
 }
-
-// L0C -> L1 (NZ -> NZ) with the older parameters: burstLen in 32-byte blocks of the L0C type, dstStride the gap between
-// Z columns in L1 in 32-byte blocks (their distance is the gap plus a burst at the output type's size).
+// L0C -> L1 (NZ -> NZ): dstStride the gap between Z columns in L1 in 32-byte blocks (their distance is the gap plus a
+// burst at the output type's size).
 template <typename T, typename U, typename S>
-inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParams<S>& p, SrcLoc loc = {}) {
+inline ascendcraft::emu::FixpipeSpec older_l1(const FixpipeParams<S>& p, SrcLoc loc) {
     if (p.nz2ndParams.nz2ndEn)
         ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::Fixpipe,
                                            "Fixpipe L0C -> L1 with nz2ndEn (ND output in L1) is not emulated yet",
@@ -765,33 +781,35 @@ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
     s.quant = static_cast<uint8_t>(p.quantParams.quantPre); s.relu = p.reluEn;
     s.deqScalar = p.quantParams.deqScalar;
     s.layout = static_cast<uint8_t>(CO2Layout::NZ);
-    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), nullptr, &dst.emu(), src.emu(), s, loc);
-}
-// The forms with a cbufWorkspace: the per-channel quantisation vector in L1 (uint64_t per channel) that VDEQF16,
-// VQF322B8_PRE and VREQ8 read. Those vector quantisations are not emulated yet (a named stop at the call); with the other
-// modes the workspace is not read and the call is the form without it.
-namespace cube_detail {
-inline void vector_quant_stop(QuantMode_t q, SrcLoc loc) {
-    if (q == QuantMode_t::VDEQF16 || q == QuantMode_t::VQF322B8_PRE || q == QuantMode_t::VREQ8)
-        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::Fixpipe,
-                                           "Fixpipe with a per-channel quantisation vector (VDEQF16 / VQF322B8_PRE / VREQ8 from "
-                                           "cbufWorkspace) is not emulated yet for Ascend 910B (A2)",
-                                           "a scalar quantisation (DEQF16 with deqScalar) runs; or dequantise on the vector core", loc);
+    return s;
 }
 }  // namespace cube_detail
+template <typename T, typename U, typename S>
+inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParams<S>& p, SrcLoc loc = {}) {
+    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.address_, nullptr, src.emu(),
+                                   cube_detail::older_gm<T, U>(p), loc);
+}
+template <typename T, typename U, typename S>
+inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParams<S>& p, SrcLoc loc = {}) {
+    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), nullptr, &dst.emu(), src.emu(),
+                                   cube_detail::older_l1<T, U>(p, loc), loc);
+}
+// The forms with a cbufWorkspace: the per-channel quantisation vector in L1 (uint64_t a channel) that VDEQF16 reads (the
+// Fixpipe moves it into the Fixpipe buffer itself). VQF322B8_PRE and VREQ8 are not emulated yet (a named stop). With the
+// other modes the workspace is not read.
 template <typename T, typename U, typename S, typename V>
 inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
                     const FixpipeParams<V>& p, SrcLoc loc = {}) {
-    (void)cbufWorkspace;
-    cube_detail::vector_quant_stop(p.quantParams.quantPre, loc);
-    Fixpipe(dst, src, p, loc);
+    ascendcraft::emu::FixpipeSpec s = cube_detail::older_l1<T, U>(p, loc);
+    ascendcraft::emu::cube_fixpipe_workspace(s, cbufWorkspace.emu(), loc);
+    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), nullptr, &dst.emu(), src.emu(), s, loc);
 }
 template <typename T, typename U, typename S, typename V>
 inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
                     const FixpipeParams<V>& p, SrcLoc loc = {}) {
-    (void)cbufWorkspace;
-    cube_detail::vector_quant_stop(p.quantParams.quantPre, loc);
-    Fixpipe(dst, src, p, loc);
+    ascendcraft::emu::FixpipeSpec s = cube_detail::older_gm<T, U>(p);
+    ascendcraft::emu::cube_fixpipe_workspace(s, cbufWorkspace.emu(), loc);
+    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.address_, nullptr, src.emu(), s, loc);
 }
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
@@ -808,17 +826,17 @@ template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, t
           typename std::enable_if<std::is_same<S, uint64_t>::value, bool>::type = true>
 inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
                     const FixpipeParamsV220& p, SrcLoc loc = {}) {
-    (void)cbufWorkspace;
-    cube_detail::vector_quant_stop(p.quantPre, loc);
-    Fixpipe<T, U, config>(dst, src, p, loc);
+    ascendcraft::emu::FixpipeSpec s = cube_detail::fix(p, config.format);
+    ascendcraft::emu::cube_fixpipe_workspace(s, cbufWorkspace.emu(), loc);
+    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), nullptr, &dst.emu(), src.emu(), s, loc);
 }
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,
           typename std::enable_if<std::is_same<S, uint64_t>::value, bool>::type = true>
 inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
                     const FixpipeParamsV220& p, SrcLoc loc = {}) {
-    (void)cbufWorkspace;
-    cube_detail::vector_quant_stop(p.quantPre, loc);
-    Fixpipe<T, U, config>(dst, src, p, loc);
+    ascendcraft::emu::FixpipeSpec s = cube_detail::fix(p, config.format);
+    ascendcraft::emu::cube_fixpipe_workspace(s, cbufWorkspace.emu(), loc);
+    ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), dst.address_, nullptr, src.emu(), s, loc);
 }
 
 }  // namespace AscendC

@@ -390,6 +390,8 @@ struct Core {
     bool hf32 = false;            // SetHF32Mode(ENABLE) / Matmul::SetHF32(true): fp32 Mmads round their inputs to HF32
     uint16_t nz2nd[3] = {1, 0, 0};  // SetFixpipeNz2ndFlag: ndNum, srcNdStride, dstNdStride (DataCopy L0C -> GM with nz2ndEn)
     uint64_t quant_pre = 0;         // SetFixpipePreQuantFlag: the scalar (de)quantisation parameter
+    const uint8_t* fpc_quant = nullptr;   // SetFixPipeConfig: the per-channel quantisation vector in the Fixpipe buffer
+    uint32_t fpc_quant_bytes = 0;         // its bytes from there to its buffer's end (uint64_t a channel)
     // the LoadData 3D (img2col) registers: SetFmatrix (l1H, l1W, padList), SetLoadDataPaddingValue (the pad value's
     // bytes), SetLoadDataRepeat (repeatStride, repeatTime, repeatMode) and SetLoadDataBoundary (bytes of L1; 0 = none)
     uint16_t fm_l1h = 0, fm_l1w = 0;
