@@ -90,7 +90,8 @@ def test_fixpipe_nd_num_and_l0c_to_l1_nz(tmp_path):
 
 # The older FixpipeParams<T> to L1 (ops-nn transpose_batch_mat_mul's l0c_to_l1): burstLen in 32-byte blocks of float,
 # dstStride the gap between L1 Z columns (their distance: the gap plus the burst at half size, 16 + 16 = 32 blocks here),
-# and the same with a cbufWorkspace, which a scalar quantisation does not read; a vector one stops at its line.
+# and the same with a cbufWorkspace, which a scalar quantisation does not read; a per-channel dequantisation (VDEQF16, of
+# int32 data) of this float L0C stops at its line.
 OLD_L1 = '''    FixpipeParams<float> f1(2, 16 * 16 * 4 / 32, 0, 16);     // 2 bursts of 16 columns, 16 rows of floats each
     f1.quantParams = {QuantMode_t::F322F16};
     LocalTensor<uint64_t> ws(TPosition::A1, 16384, 32);
@@ -118,7 +119,7 @@ def test_older_fixpipe_params_to_l1_with_and_without_a_workspace(tmp_path):
     src.write_text(KERNEL.replace(NEW_L1, OLD_L1.replace("QuantMode_t::F322F16", "QuantMode_t::VDEQF16")))
     r = run(build(src, entry="batched"), args, block_dim=1)
     errs = [d for d in r.diagnostics if d.is_error]
-    assert errs and errs[0].kind == "unsupported" and "per-channel quantisation vector" in errs[0].message
+    assert errs and errs[0].kind == "fixpipe-quant" and "VDEQF16" in errs[0].message and "float" in errs[0].message
     assert "Fixpipe(c1, co1, ws, f1);" in errs[0].source_line
 
 

@@ -786,6 +786,11 @@ static void cube_fixpipe_l1(Dt dstDt, Dt srcDt, const Local& dst, const Local& s
     const bool ok = (srcDt == Dt::f32 && dstDt == Dt::f16 && p.quant == F322F16) ||
                     (srcDt == Dt::f32 && dstDt == Dt::bf16 && p.quant == F322BF16) ||
                     (srcDt == Dt::i32 && dstDt == Dt::f16 && (p.quant == DEQF16 || p.quant == VDEQF16));
+    if (!ok && (p.quant == DEQF16 || p.quant == VDEQF16) && srcDt != Dt::i32)
+        Report("fixpipe-quant", Op::Fixpipe, loc)
+            .msg("Fixpipe L0C -> L1 with quantPre = %s: it dequantises int32 L0C data to half, but this L0C holds %s",
+                 p.quant == DEQF16 ? "DEQF16" : "VDEQF16", dt_name(srcDt))
+            .hint("float L0C data goes out as half with F322F16 (bfloat16_t with F322BF16)").fail();
     if (!ok)
         unsupported_call(Op::Fixpipe, "Fixpipe L0C -> L1 other than float -> half / bfloat16_t (F322F16 / F322BF16) or "
                          "int32 -> half (DEQF16, VDEQF16) is not emulated yet", "Fixpipe to L1 as half or bfloat16_t", loc);
