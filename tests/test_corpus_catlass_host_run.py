@@ -311,3 +311,16 @@ def test_the_branch_the_host_takes_for_the_shape_is_the_one_run():
     from test_cube_catlass_forms import GEMM_HOST
     form = catlass.catlass_gemm_run("x.cpp", GEMM_HOST, {"m": 256, "n": 512, "k": 1024})
     assert form["by_shape"] and form["branch_line"] == 19 and "Scheduler31" in form["source"] and "Scheduler30" not in form["source"]
+
+
+def test_a_readme_shape_beyond_the_budget_is_run_with_fewer_rows():
+    """The README's script sets m, n, k once and both the data script and the run take `$m` first: m is cut so that
+    m x n x k fits the run's budget, n and k (which carry the example's alignment) stay; anything else is not guessed."""
+    catlass = load_catlass()
+    readme = "```\nm=860\nk=5712\nn=4535\n\npython3 gen_data.py $m $n $k\n./32_w4a8_matmul $m $n $k $device\n```\n"
+    fewer = catlass.catlass_fewer_rows(readme, "32_w4a8_matmul")
+    rows = catlass.CATLASS_MAX_PRODUCTS // (4535 * 5712)
+    assert f"\nm={rows}\n" in fewer and "\nk=5712\n" in fewer and "\nn=4535\n" in fewer
+    assert f"./32_w4a8_matmul {rows} 4535 5712" in catlass.catlass_readme_values(fewer)
+    assert catlass.catlass_fewer_rows(readme.replace("gen_data.py $m", "gen_data.py $n"), "32_w4a8_matmul") is None
+    assert catlass.catlass_fewer_rows(readme.replace("./32_w4a8_matmul $m", "./32_w4a8_matmul 860"), "32_w4a8_matmul") is None

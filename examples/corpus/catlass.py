@@ -382,15 +382,22 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
             m, n = int(shape.group(1)), int(shape.group(2))
             return match_catlass_host(entry, by_shape(m, n, 1), sources, settings, m, n, 1)
         shape = re.search(rf"\./(?:[\w.-]+/)*{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", catlass_readme_values(readme))
+        cut = ""
         if shape and int(shape.group(1)) * int(shape.group(2)) * int(shape.group(3)) > CATLASS_MAX_PRODUCTS:
-            return {"match": "no-reference", "match_detail": f"the README's shape {'x'.join(shape.groups())} is beyond the run's budget "
-                                                             f"({CATLASS_MAX_PRODUCTS} products)"}
+            fewer = catlass_fewer_rows(readme, name)
+            if fewer is None:
+                return {"match": "no-reference", "match_detail": f"the README's shape {'x'.join(shape.groups())} is beyond the run's "
+                                                                 f"budget ({CATLASS_MAX_PRODUCTS} products)"}
+            cut = f" (m cut from the README's {shape.group(1)} to fit {CATLASS_MAX_PRODUCTS} products)"
+            readme = fewer
+            shape = re.search(rf"\./(?:[\w.-]+/)*{re.escape(name)}\s+(\d+)\s+(\d+)\s+(\d+)", catlass_readme_values(readme))
         if host["golden"] == "file":   # the data and the golden are the files the example's script writes for that shape
             if not shape: return {"match": "no-reference", "match_detail": "an example reading its data from files, without a README shape"}
             files = catlass_data_files(gitdir, entry["commit"], folder, readme)
             if files is None: return {"match": "no-reference", "match_detail": "harness: the README's data script did not give its files"}
             m, n, k = (int(g) for g in shape.groups())
-            return match_catlass_host(entry, by_shape(m, n, k), sources, settings, m, n, k, files=files)
+            out = match_catlass_host(entry, by_shape(m, n, k), sources, settings, m, n, k, files=files)
+            return {**out, "match_detail": out["match_detail"] + cut} if cut and "match_detail" in out else out
         m, n, k = (int(g) for g in shape.groups()) if shape else (128, 128, 128)
         return match_catlass_host(entry, by_shape(m, n, k), sources, settings, m, n, k)
     if form["batched"]:   # `./01_batched_matmul batch m n k`
@@ -907,6 +914,20 @@ def catlass_readme_values(readme: str) -> str:
     "The README with its shell variables (`m=860` lines of its script) put in where it uses them (`$m`, `${m}`)."
     values = dict(re.findall(r"(?m)^\s*(\w+)=(\d+)\s*$", readme))
     return re.sub(r"\$\{?(\w+)\}?", lambda v: values.get(v.group(1), v.group(0)), readme)
+
+
+def catlass_fewer_rows(readme: str, name: str) -> str | None:
+    """The README with its script's `m=<rows>` line cut so that the run `./<name> $m $n $k` stays within
+    CATLASS_MAX_PRODUCTS, every other value as written (n and k carry the example's alignment; its kernels tile the
+    rows freely): None unless the run and the data script both take `$m` first, from one `m=` line."""
+    if len(re.findall(r"(?m)^\s*m=\d+\s*$", readme)) != 1: return None
+    run = re.search(rf"\./(?:[\w.-]+/)*{re.escape(name)}\s+\$\{{?m\}}?\s+\$\{{?(\w+)\}}?\s+\$\{{?(\w+)\}}?", readme)
+    data = re.search(r"python3?\s+\w+\.py\s+\$\{?m\}?\s", readme)
+    values = dict(re.findall(r"(?m)^\s*(\w+)=(\d+)\s*$", readme))
+    if not run or not data or run.group(1) not in values or run.group(2) not in values: return None
+    rows = CATLASS_MAX_PRODUCTS // (int(values[run.group(1)]) * int(values[run.group(2)]))
+    if rows < 1: return None
+    return re.sub(r"(?m)^(\s*)m=\d+(\s*)$", lambda v: f"{v.group(1)}m={min(rows, int(values['m']))}{v.group(2)}", readme)
 
 
 def catlass_data_files(gitdir: str, commit: str, folder: str, readme: str) -> dict | None:
