@@ -101,6 +101,7 @@ void store_cube(Dt dt, uint8_t* p, double v) {
     case Dt::f32: { float f = static_cast<float>(v); std::memcpy(p, &f, 4); break; }
     case Dt::i32: { int32_t i = static_cast<int32_t>(v); std::memcpy(p, &i, 4); break; }
     case Dt::i8: { int8_t i = static_cast<int8_t>(std::max(-128.0, std::min(127.0, std::nearbyint(v)))); std::memcpy(p, &i, 1); break; }
+    case Dt::u8: { uint8_t u = static_cast<uint8_t>(std::max(0.0, std::min(255.0, std::nearbyint(v)))); std::memcpy(p, &u, 1); break; }
     default: break;
     }
 }
@@ -589,43 +590,75 @@ void cube_fixpipe_workspace(FixpipeSpec& spec, const Local& workspace, SrcLoc lo
     spec.quantVecBytes = workspace.cap;
 }
 
-// The scale of output column j: the scalar's (DEQF16), or channel j's of the per-channel vector (VDEQF16), each a float of
-// the (1, 8, 10) format in the low 32 bits of its uint64_t (the low 13 mantissa bits dropped), applied in fp32.
+// The quantisation parameter of output column j: the scalar (DEQF16, QF322B8_PRE, REQ8: deqScalar, or the register
+// SetFixpipePreQuantFlag sets) or channel j's word of the per-channel vector (VDEQF16, VQF322B8_PRE, VREQ8: the one
+// SetFixPipeConfig named in the Fixpipe buffer, or a cbufWorkspace in L1). A word (A2): bits 31:0 the scale M1, a float
+// of which the NPU keeps the (1, 8, 10) part (the low 13 mantissa bits dropped); 35:32 N and 36 MCB (REQ8: shift the
+// int32 right by N and saturate it to int16 first; QF322B8_PRE: divide by 2^N); 45:37 the offset added after the
+// scale; 46 the sign (1: int8 out, 0: uint8).
 namespace {
-struct FixpipeScales {
+bool vector_quant(uint8_t q) { return q == VDEQF16 || q == VQF322B8_PRE || q == VREQ8; }
+bool to_bytes(uint8_t q) { return q == QF322B8_PRE || q == VQF322B8_PRE || q == REQ8 || q == VREQ8; }
+const char* quant_name(uint8_t q) {
+    switch (q) {
+    case DEQF16: return "DEQF16"; case VDEQF16: return "VDEQF16"; case QF322B8_PRE: return "QF322B8_PRE";
+    case VQF322B8_PRE: return "VQF322B8_PRE"; case REQ8: return "REQ8"; case VREQ8: return "VREQ8"; default: return "this mode";
+    }
+}
+struct FixpipeQuant {
+    uint8_t mode = 0;
+    bool relu = false;
     const uint8_t* vec = nullptr;
-    float scalar = 1.0f;
-    float at(uint32_t j) const {
-        uint64_t word;
-        if (vec) std::memcpy(&word, vec + static_cast<uint64_t>(j) * 8, 8);
-        const uint32_t bits = static_cast<uint32_t>(vec ? word : 0) & 0xFFFFE000u;
-        float f;
-        std::memcpy(&f, &bits, 4);
-        return vec ? f : scalar;
+    uint64_t scalar = 0;
+    uint64_t word(uint32_t j) const {
+        if (!vec) return scalar;
+        uint64_t w;
+        std::memcpy(&w, vec + static_cast<uint64_t>(j) * 8, 8);
+        return w;
+    }
+    // the L0C value v of column j as the Fixpipe writes it (before the store's conversion to the output type)
+    double apply(double v, uint32_t j) const {
+        if (mode != DEQF16 && mode != VDEQF16 && !to_bytes(mode)) return relu && v < 0 ? 0 : v;
+        const uint64_t w = word(j);
+        const uint32_t bits = static_cast<uint32_t>(w) & 0xFFFFE000u;
+        float m1;
+        std::memcpy(&m1, &bits, 4);
+        if (mode == DEQF16 || mode == VDEQF16) {
+            const double x = static_cast<double>(static_cast<float>(v) * m1);
+            return relu && x < 0 ? 0 : x;
+        }
+        const uint32_t shift = static_cast<uint32_t>((w >> 32) & 0xF);
+        if ((w >> 36) & 1) {   // MCB: to int16 first
+            v = (mode == REQ8 || mode == VREQ8) ? static_cast<double>(static_cast<int64_t>(v) >> shift) : v / std::ldexp(1.0, shift);
+            v = std::nearbyint(std::min(32767.0, std::max(-32768.0, v)));
+        }
+        float x = static_cast<float>(v);
+        x = x >= 0 ? x * m1 : (relu ? 0.0f : x * m1);     // M2: the same scale, or 0 with the normal ReLU
+        double q = std::nearbyint(std::min(255.0, std::max(-256.0, static_cast<double>(x))));
+        q += static_cast<double>((w >> 37) & 0x1FF);
+        return (w >> 46) & 1 ? std::min(127.0, std::max(-128.0, q)) : std::min(255.0, std::max(0.0, q));
     }
 };
-FixpipeScales fixpipe_scales(const FixpipeSpec& p, SrcLoc loc) {
-    FixpipeScales s;
-    const uint32_t bits = static_cast<uint32_t>(p.deqScalar) & 0xFFFFE000u;
-    std::memcpy(&s.scalar, &bits, 4);
-    if (p.quant == VQF322B8_PRE || p.quant == VREQ8)
-        unsupported_call(Op::Fixpipe, "Fixpipe with the per-channel requantisations VQF322B8_PRE / VREQ8 is not emulated yet "
-                         "for Ascend 910B (A2)", "VDEQF16 (int32 -> half) runs; or requantise on the vector core", loc);
-    if (p.quant != VDEQF16) return s;
+FixpipeQuant fixpipe_quant(const FixpipeSpec& p, SrcLoc loc) {
+    FixpipeQuant s;
+    s.mode = p.quant;
+    s.relu = p.relu;
+    s.scalar = p.deqScalar;
+    if (!vector_quant(p.quant)) return s;
     const Core& c = core();
     s.vec = p.quantVec ? p.quantVec : c.fpc_quant;
     const uint64_t have = p.quantVec ? p.quantVecBytes : c.fpc_quant_bytes;
     if (!s.vec)
         Report("fixpipe-quant", Op::Fixpipe, loc)
-            .msg("Fixpipe with quantPre = VDEQF16 reads one scale per output channel from the Fixpipe buffer, but no "
-                 "SetFixPipeConfig named a quantisation vector there")
-            .hint("copy the uint64_t scales GM -> L1 (C1) -> Fixpipe buffer (C2PIPE2GM) with DataCopy, then "
+            .msg("Fixpipe with quantPre = %s reads one parameter per output channel from the Fixpipe buffer, but no "
+                 "SetFixPipeConfig named a quantisation vector there", quant_name(p.quant))
+            .hint("copy the uint64_t parameters GM -> L1 (C1) -> Fixpipe buffer (C2PIPE2GM) with DataCopy, then "
                   "SetFixPipeConfig(fbTensor); or pass them as the cbufWorkspace argument").fail();
     if (have < static_cast<uint64_t>(p.nSize) * 8)
         Report("fixpipe-quant", Op::Fixpipe, loc)
-            .msg("Fixpipe with quantPre = VDEQF16 over %u channels (nSize), but its quantisation vector holds %llu", p.nSize,
-                 static_cast<unsigned long long>(have / 8))
-            .hint("the vector holds one uint64_t scale per output column: give it at least nSize of them").fail();
+            .msg("Fixpipe with quantPre = %s over %u channels (nSize), but its quantisation vector holds %llu",
+                 quant_name(p.quant), p.nSize, static_cast<unsigned long long>(have / 8))
+            .hint("the vector holds one uint64_t parameter per output column: give it at least nSize of them").fail();
     return s;
 }
 }  // namespace
@@ -805,15 +838,13 @@ static void cube_fixpipe_l1(Dt dstDt, Dt srcDt, const Local& dst, const Local& s
     check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, static_cast<uint64_t>(nB) * p.srcStride * 16 * 4);
     check_cube(dst, Op::Fixpipe, loc, "dst", {kRegionL1}, 32,
                (static_cast<uint64_t>(nB - 1) * p.dstStride + p.mSize) * 32);
-    const FixpipeScales scales = fixpipe_scales(p, loc);
+    const FixpipeQuant quant = fixpipe_quant(p, loc);
     record(TPipe_::FIX, TKind::INSTR, Op::Fixpipe, dstDt, 0, loc, static_cast<uint64_t>(p.mSize) * p.nSize * 2,
            static_cast<uint64_t>(p.mSize) * p.nSize, p.mSize);
     if (tracing_now()) return;
     for (uint32_t i = 0; i < p.mSize; ++i)
         for (uint32_t j = 0; j < p.nSize; ++j) {
-            double v = load_d(srcDt, src.addr + ((static_cast<uint64_t>(j / 16) * p.srcStride + i) * 16 + j % 16) * 4);
-            if (p.quant == DEQF16 || p.quant == VDEQF16) v = static_cast<double>(static_cast<float>(v) * scales.at(j));
-            if (p.relu && v < 0) v = 0;
+            const double v = quant.apply(load_d(srcDt, src.addr + ((static_cast<uint64_t>(j / 16) * p.srcStride + i) * 16 + j % 16) * 4), j);
             store_cube(dstDt, dst.addr + (static_cast<uint64_t>(j / 16) * p.dstStride + i) * 32 + (j % 16) * 2, v);
         }
 }
@@ -861,14 +892,15 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
                     (srcDt == Dt::f32 && dstDt == Dt::bf16 && p.quant == F322BF16) ||
                     (srcDt == Dt::i32 && dstDt == Dt::i32 && p.quant == NoQuant) ||
                     (srcDt == Dt::i32 && dstDt == Dt::f16 && (p.quant == DEQF16 || p.quant == VDEQF16)) ||
-                    (srcDt == Dt::i32 && (p.quant == VQF322B8_PRE || p.quant == VREQ8));   // named as not emulated below
+                    (srcDt == Dt::i32 && (dstDt == Dt::i8 || dstDt == Dt::u8) && (p.quant == REQ8 || p.quant == VREQ8)) ||
+                    (srcDt == Dt::f32 && (dstDt == Dt::i8 || dstDt == Dt::u8) && (p.quant == QF322B8_PRE || p.quant == VQF322B8_PRE));
     if (!ok)
         Report("fixpipe-quant", Op::Fixpipe, loc)
             .msg("Fixpipe from %s in L0C to %s with quantPre = %u: that conversion is not one Fixpipe makes", dt_name(srcDt),
                  dt_name(dstDt), p.quant)
             .hint("float -> half needs quantPre = QuantMode_t::F322F16, float -> bfloat16_t F322BF16; float -> float and "
-                  "int32 -> int32 need NoQuant; int32 -> half DEQF16 (one scale) or VDEQF16 (one a channel; the other "
-                  "quantisations are not emulated yet)")
+                  "int32 -> int32 need NoQuant; int32 -> half DEQF16 (one scale) or VDEQF16 (one a channel); int32 -> "
+                  "int8 / uint8 REQ8 or VREQ8, float -> int8 / uint8 QF322B8_PRE or VQF322B8_PRE")
             .fail();
     if (p.srcStride < p.mSize || p.srcStride % 16 != 0)
         Report("fixpipe-params", Op::Fixpipe, loc)
@@ -881,7 +913,7 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
             .hint("dstStride is the output row length in elements (N of the output matrix)").fail();
     const uint32_t nB = ceil_div(p.nSize, 16);
     check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, (static_cast<uint64_t>(nB - 1) * p.srcStride * 16 + p.srcStride * 16) * 4);
-    const FixpipeScales scales = fixpipe_scales(p, loc);
+    const FixpipeQuant quant = fixpipe_quant(p, loc);
     const uint32_t os = dt_size(dstDt);
     const uint64_t span = (static_cast<uint64_t>(p.mSize - 1) * p.dstStride + p.nSize) * os;
     const GmBuffer& g = check_gm(gm, span, true, Op::Fixpipe, loc);
@@ -896,12 +928,11 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
     for (uint32_t i = 0; i < p.mSize; ++i)
         for (uint32_t j = 0; j < p.nSize; ++j) {
             const uint8_t* s = src.addr + ((static_cast<uint64_t>(j / 16) * p.srcStride + i) * 16 + j % 16) * 4;
-            double v = load_d(srcDt, s);
-            if (p.quant == DEQF16 || p.quant == VDEQF16) v = static_cast<double>(static_cast<float>(v) * scales.at(j));
-            if (p.relu && v < 0) v = 0;
+            double v = quant.apply(load_d(srcDt, s), j);
             uint8_t* at = gm_target(g, d) + (static_cast<uint64_t>(i) * p.dstStride + j) * os;
             if (atomic) v = fixpipe_atomic(atomic, dstDt, at, v);
-            store_cube(dstDt, at, v);
+            // a requantised byte is written as the sign bit made it, whatever the tensor's declared byte type
+            store_cube(to_bytes(p.quant) ? (v < 0 ? Dt::i8 : Dt::u8) : dstDt, at, v);
         }
 }
 
