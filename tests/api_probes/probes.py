@@ -1210,7 +1210,7 @@ C("Cube.Fill", "Fill(a1, InitConstValueParams<half>(1, 4, 0, (half)0));")
 C("Cube.Fill.two_args", "Fill(b2, InitConstValueParams<half>(1, (half)0));")
 C("Cube.InitConstValue", "InitConstValueParams<half> ic; ic.repeatTimes = 1; ic.blockNum = 2; ic.initValue = (half)1; "
   "InitConstValue(a2, ic);")
-# SetFixPipeConfig: an L0C tensor resets the unit flags (nothing to do here); a Fixpipe-buffer vector is not emulated yet
+# SetFixPipeConfig: an L0C tensor resets the unit flags (nothing to do here); a Fixpipe-buffer one is the quantisation vector
 C("Cube.SetFixPipeConfig.unit_flag", "SetFixPipeConfig<float>(c1, true);")
 C("Cube.SetFixPipeConfig.quant_vector", "LocalTensor<uint64_t> fb(TPosition::C2PIPE2GM, 0, 16); SetFixPipeConfig(fb);")
 # LoadData 3D (img2col) with its register settings (the second load: kExtension = mExtension = 0, a NOP)
@@ -1318,8 +1318,6 @@ RUN_TIME: dict[str, str] = {
     # DataCopy with DataCopyEnhancedParams on L0C <-> UB (a 310P path; AscendC's A2 build reports it as not supported), or
     # converting between two types on a path A2 has (L1 -> L0C): `unsupported` at the call
     "Cube.DataCopy.enhanced.l0c2ub": "unsupported", "DataCopy.enhanced.int32_to_half": "unsupported",
-    # Fixpipe's per-channel quantisation vector (cbufWorkspace) is not emulated yet: `unsupported` at the call
-    "Cube.Fixpipe.workspace.vdeq": "unsupported",
     # Select<T, SELMODE> without a selMask tensor is emulated in VSEL_CMPMASK_SPR mode only: `unsupported` at the call
     "Select.cmpmask_register.tensor_mode": "unsupported",
     # TransData with a format pair A2 does not convert: the official headers compile it to nothing; an `unsupported` error here
@@ -1330,8 +1328,6 @@ RUN_TIME: dict[str, str] = {
     # the region-proposal APIs: Ascend 310P only (the A2 headers report them unsupported when they run)
     "ProposalConcat.half": "unsupported", "ProposalExtract.float": "unsupported", "RpSort16.half": "unsupported",
     "MrgSort4.half": "unsupported",
-    # the Fixpipe buffer's per-channel quantisation vectors are not emulated yet: an `unsupported` error at the call
-    "Cube.SetFixPipeConfig.quant_vector": "unsupported",
     # static tensors: AscendC checks their length and place at run time (CPU-debug asserts), as the emulator does
     "LocalMemAllocator.Alloc.misaligned": "ub-misaligned", "LocalTensor.ctor.past_ub": "ub-out-of-range",
     # mode 2 hands over between the AIC and the AIVs of a group: a vector-only or cube-only launch has no partner
