@@ -324,3 +324,16 @@ def test_a_readme_shape_beyond_the_budget_is_run_with_fewer_rows():
     assert f"./32_w4a8_matmul {rows} 4535 5712" in catlass.catlass_readme_values(fewer)
     assert catlass.catlass_fewer_rows(readme.replace("gen_data.py $m", "gen_data.py $n"), "32_w4a8_matmul") is None
     assert catlass.catlass_fewer_rows(readme.replace("./32_w4a8_matmul $m", "./32_w4a8_matmul 860"), "32_w4a8_matmul") is None
+
+
+def test_a_layouts_capacity_is_its_rows_or_columns_times_its_leading_dimension():
+    """catlass's RowMajor Capacity() is rows x stride(0) (the cols, or a third constructor argument, 32_w4a8's padded
+    `(n + 1) / 2 * 2`); ColumnMajor's is cols x stride(1): the host sizes buffers by them."""
+    catlass = load_catlass()
+    code = ("static void Run(Options const& options)\n{\n    using LayoutB = layout::RowMajor;\n"
+            "    LayoutB layoutB{k, n, (n + 1) / 2 * 2};\n"
+            "    layout::ColumnMajor layoutC = layout::ColumnMajor::MakeLayout<half>(m, n);\n    layout::RowMajor layoutA{m, k};\n")
+    aliases = catlass._catlass_aliases(code)
+    value = lambda e: catlass._catlass_eval(code, e, {"m": 5, "n": 7, "k": 3}, 0, len(code), aliases)
+    assert value("layoutB.Capacity() / 2 * sizeof(int8_t)") == 3 * 8 // 2
+    assert value("layoutC.Capacity()") == 35 and value("layoutA.Capacity()") == 15

@@ -13,6 +13,7 @@ This module holds what is CATLASS's alone, in three parts:
 It is one module because the three share one reader of the host code (_catlass_eval, _catlass_decl, the layout and
 type readers): splitting it would split that reader from its two users.
 """
+import itertools
 import posixpath
 import re
 import subprocess
@@ -512,12 +513,18 @@ def _catlass_eval(code: str, expr: str, env: dict, body: int, before: int, alias
         if t is None: return m.group(0)
         return str(2 if t == "bfloat16" else np.dtype(t).itemsize)
     e = re.sub(r"\bsizeof\s*\(\s*([\w:]+)\s*\)", size, e)
-    def capacity(m):
+    def capacity(m):   # RowMajor: rows x its leading dimension (cols, or the third argument); ColumnMajor: cols x it
         decl = _catlass_decl(code, m.group(1), body, before)
-        dims = re.search(r"\(([^()]*)\)\s*$|^([^(){}]*)$", decl[1]) if decl else None
-        if not dims or _catlass_layout_kind(code, m.group(1), body, before, aliases) not in ("RowMajor", "ColumnMajor"): return m.group(0)
-        parts = _split_args(dims.group(1) or dims.group(2))
-        return "(" + ")*(".join(parts) + ")" if len(parts) == 2 else m.group(0)
+        kind = _catlass_layout_kind(code, m.group(1), body, before, aliases) if decl else None
+        if kind not in ("RowMajor", "ColumnMajor"): return m.group(0)
+        made = re.search(r"\bMakeLayout\s*<[^<>]*>\s*\((.*)\)\s*$", decl[1])   # MakeLayout<T>(rows, cols)
+        whole = re.fullmatch(r"\s*(?:[\w:]+\s*)?\((.*)\)\s*", decl[1])        # (rows, cols[, ldm]) or Layout(...)
+        if whole and any(d < 0 for d in itertools.accumulate({"(": 1, ")": -1}.get(c, 0) for c in whole.group(1))):
+            whole = None                                                             # `(m), (k)`: not one call
+        parts = _split_args(made.group(1) if made else whole.group(1) if whole else decl[1])
+        if len(parts) not in (2, 3) or any(not p for p in parts): return m.group(0)
+        lead = parts[2] if len(parts) == 3 else parts[1] if kind == "RowMajor" else parts[0]
+        return f"({parts[0] if kind == 'RowMajor' else parts[1]})*({lead})"
     e = re.sub(r"\b([A-Za-z_]\w*)\.Capacity\(\)", capacity, e)
     if re.search(r"[^\w\s+\-*/%().\[\]]", e): return None
     vals = {}
