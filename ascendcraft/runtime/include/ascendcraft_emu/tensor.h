@@ -69,9 +69,7 @@ public:
     void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize, SrcLoc = {}) { address_ = buffer; bufferSize_ = bufferSize; }
     void SetGlobalBuffer(__gm__ T* buffer, SrcLoc = {}) { address_ = buffer; bufferSize_ = 0; }
     T GetValue(uint64_t offset, SrcLoc loc = {}) const {
-        T value{};
-        ascendcraft::emu::gm_get<T>(address_ + offset, &value, loc);   // runtime.h: inlined unless a check is due
-        return value;
+        return ascendcraft::emu::gm_get<T>(address_ + offset, loc);   // runtime.h: inlined unless a check is due
     }
     void SetValue(uint64_t offset, T value, SrcLoc loc = {}) const {
         ascendcraft::emu::gm_write(address_ + offset, sizeof(T), &value, loc);
