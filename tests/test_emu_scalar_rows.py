@@ -135,3 +135,76 @@ def test_inlined_reads_of_every_size_compute_and_count_as_the_trace_records_them
     reads = 2 * 8 * (512 + 256 + 128 + 64)
     assert r.work["S"] == t.work()["S"], (r.work["S"], t.work()["S"])
     assert r.work["S"][0] >= reads and r.work["S"][1] >= 2 * 8 * 4 * 512, r.work["S"]
+
+
+UB = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+// LocalTensor::GetValue inlined (local_get): a loop of reads of a view of a 256-float buffer, then mode 1: an index past
+// the view, inside the buffer (a warning); mode 2: past the buffer (an error); mode 3: a read of what DataCopy (MTE2)
+// brings in with no MTE2 -> S flag (auto-sync off: a race); mode 4: the same with the flag.
+extern "C" __global__ __aicore__ void scalar_ub(GM_ADDR x, GM_ADDR y, uint32_t mode)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256 * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    LocalTensor<float> view = buf.Get<float>(192);   // 192 of the buffer's 256 floats
+    GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 256);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 8);
+    Duplicate(t, 0.5f, 256);
+    PipeBarrier<PIPE_ALL>();
+    float acc = 0.0f;
+    for (int r = 0; r < 32; ++r)
+        for (uint32_t i = 0; i < 192; ++i) acc += view.GetValue(i);
+    if (mode == 1) acc += view.GetValue(200);                       // EXPECT ub-out-of-range warning
+    if (mode == 2) acc += view.GetValue(300);                       // EXPECT ub-out-of-range error
+    if (mode == 3 || mode == 4) {
+        DataCopy(t, xGm, 256);
+        if (mode == 4) {
+            event_t id = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::MTE2_S));
+            SetFlag<HardEvent::MTE2_S>(id);
+            WaitFlag<HardEvent::MTE2_S>(id);
+        }
+        acc += t.GetValue(9);                                       // EXPECT ub-race (mode 3)
+    }
+    yGm.SetValue(0, acc);
+    for (uint32_t i = 1; i < 8; ++i) yGm.SetValue(i, 0.0f);
+}
+'''
+
+
+def _ub_line(mark):
+    return next(i + 1 for i, text in enumerate(UB.strip("\n").splitlines()) if text.rstrip().endswith(mark))
+
+
+def _ub_run(mode, **kw):
+    return run(_build(UB, "scalar_ub.cpp"), [GM("x", np.arange(256, dtype=np.float32)),
+                                              GM("y", None, "out", shape=(8,), dtype=np.float32), Scalar(mode, "uint32")],
+               block_dim=1, **kw)
+
+
+def test_inlined_ub_reads_compute_the_same_values():
+    r = _ub_run(4, auto_sync=False)
+    assert r.ok, r.diagnostics
+    assert r.outputs["y"][0] == np.float32(32 * 192 * 0.5 + 9)
+
+
+def test_an_index_past_the_view_inside_the_buffer_is_still_a_warning():
+    r = _ub_run(1)
+    assert r.ok, r.diagnostics
+    w = [d for d in r.diagnostics if d.kind == "ub-out-of-range"]
+    assert len(w) == 1 and w[0].line == _ub_line("EXPECT ub-out-of-range warning") and "GetValue(200)" in w[0].message, w
+
+
+def test_an_index_past_the_buffer_is_still_an_error():
+    e = _error(_ub_run(2))
+    assert (e.kind, e.line) == ("ub-out-of-range", _ub_line("EXPECT ub-out-of-range error")) and "GetValue(300)" in e.message
+
+
+def test_a_read_of_a_copy_in_without_a_flag_is_still_a_race():
+    "The inlined read's race words: an MTE2 write the scalar unit does not know complete (track 2, not only V's)."
+    e = _error(_ub_run(3, auto_sync=False))
+    assert (e.kind, e.line) == ("ub-race", _ub_line("EXPECT ub-race (mode 3)")) and "MTE2_S" in e.hint, e
+    assert _ub_run(3).ok   # auto-sync on: the compiler's wait orders them

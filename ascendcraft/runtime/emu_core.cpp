@@ -18,7 +18,12 @@ Launch* g_launch = nullptr;
 namespace {
 thread_local Core* t_core = nullptr;
 }
-__thread ScalarReads t_scalar_reads;   // runtime.h: GlobalTensor::GetValue's inlined fast path
+namespace {
+const Clock kNoRace[kRacePipes] = {};   // the race words of a run without a race check: every scalar read settled
+const uint8_t kNoUb[2] = {};            // [&kNoUb[1], &kNoUb[0]]: an empty UB range (no inlined UB reads)
+}  // namespace
+// runtime.h: GlobalTensor::GetValue's and LocalTensor::GetValue's inlined fast paths (no range, no UB before a block)
+__thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace};
 namespace {
 // GlobalTensor::SetValue's fast path (gm_write): the GM buffer this block's last scalar write went to, and its byte
 // bitmap of API writes (ApiWrites::byte_bits). Reset whenever a block starts or ends on this thread.
@@ -55,6 +60,16 @@ void set_current_core(Core* c) {
     Status* s = g_launch ? g_launch->status : nullptr;
     r.line = s ? &s->line : &scratch_line;
     r.op = s ? &s->op : &scratch_op;
+    if (c && g_launch && g_launch->mode != Mode::Trace) {
+        r.ub = c->ub;
+        r.ub_end = c->ub + g_launch->ub_bytes;
+        r.newest = c->race ? c->race->newest_writes() : kNoRace;
+        r.known = c->race ? c->race->scalar_known() : kNoRace;
+    } else {   // no inlined UB reads: an empty range
+        r.ub = &kNoUb[1];
+        r.ub_end = &kNoUb[0];
+        r.newest = r.known = kNoRace;
+    }
 }
 
 // ---- names -------------------------------------------------------------------------------------

@@ -211,6 +211,13 @@ struct ScalarReads {
     uint32_t* line;             // the status page's line and op of the last API call (scratch without a status page)
     uint16_t* op;
     const char* file;           // the kernel file the status page names now
+    // LocalTensor::GetValue's inlined read (local_get): the running block's UB [ub, ub_end] (ub past ub_end: no inlined
+    // UB reads: trace mode, no block), and the race check's words that tell whether a scalar read has anything to
+    // check (RaceChecker::newest_writes / scalar_known; zeros without a race check)
+    const uint8_t* ub;
+    const uint8_t* ub_end;
+    const uint32_t* newest;
+    const uint32_t* known;
 };
 extern __thread ScalarReads t_scalar_reads;
 template <typename T> __attribute__((noinline)) T gm_get_checked(const T* p, SrcLoc loc) {
@@ -237,6 +244,33 @@ template <typename T> __attribute__((always_inline)) inline T gm_get(const T* p,
     }
 #endif
     return gm_get_checked<T>(p, loc);
+}
+// The fast path of a scalar UB read, inlined into LocalTensor::GetValue (a convolution that gathers its patch into UB
+// and multiplies it there reads UB once a product): local_read's checks made inline for the usual case, the tensor in
+// this block's UB, the element below GetSize() and nothing a scalar read can race with pending (RaceChecker::
+// scalar_read_settled: every V and MTE2 write known complete by the S pipe, or no race check); the status page's place
+// and the S pipe's work kept as local_read keeps them. Anything else calls local_read, which checks and reports it.
+template <typename T> __attribute__((noinline)) T local_get_checked(const Local& t, uint64_t index, SrcLoc loc) {
+    T value{};
+    local_read(t, index, sizeof(T), &value, loc);
+    return value;
+}
+template <typename T> __attribute__((always_inline)) inline T local_get(const Local& t, uint64_t index, SrcLoc loc) {
+#if !defined(__SANITIZE_ADDRESS__)
+    if (sizeof(T) <= 8) {
+        ScalarReads& r = t_scalar_reads;
+        if (__builtin_expect(loc.file == r.file && t.addr >= r.ub && t.addr <= r.ub_end &&
+                             (index + 1) * sizeof(T) <= t.bytes && r.newest[1] <= r.known[1] && r.newest[2] <= r.known[2], 1)) {
+            *r.op = static_cast<uint16_t>(Op::GetValue);
+            *r.line = static_cast<uint32_t>(loc.line);
+            ++r.reads[sizeof(T) - 1];
+            T value;
+            std::memcpy(static_cast<void*>(&value), t.addr + index * sizeof(T), sizeof(T));
+            return value;
+        }
+    }
+#endif
+    return local_get_checked<T>(t, index, loc);
 }
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc);
 void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc);

@@ -129,8 +129,8 @@ public:
             std::memcpy(&value, &byte, 1);
             return value;
         }
-        ascendcraft::emu::local_read(desc_, index, sizeof(T), &value, loc);
-        return value;
+        (void)value;
+        return ascendcraft::emu::local_get<T>(desc_, index, loc);   // runtime.h: inlined unless a check is due
     }
     template <typename U> void SetValue(uint32_t index, U value, SrcLoc loc = {}) const {
         T converted = static_cast<T>(value);
