@@ -37,7 +37,7 @@ using namespace AscendC;
 
 // mode 0: UB GetValue, 1: UB SetValue, 2: GM GetValue of two inputs in turn (x, w: a convolution's loop), 3: GM
 // SetValue, 4: GM GetValue of the output, 5: a GEMM's two dot products (x against two rows of w), 6: a dot product of
-// two halves of t (UB), 7: GM SetValue of two rows of y in turn; `calls` calls over a 4096-element window.
+// two halves of t (UB), 7: GM SetValue of two rows of y in turn (y[0, 1024) and y[2048, 3072)); `calls` calls over a 4096-element window.
 extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR y, uint32_t mode, uint32_t calls)
 {
     TPipe pipe;
@@ -55,6 +55,12 @@ extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR 
     if (mode == 1) for (uint32_t i = 0; i < calls; ++i) t.SetValue(i & 4095, static_cast<float>(i));
     if (mode == 2) for (uint32_t i = 0; i < calls; i += 2) acc += xGm.GetValue(i & 4095) * wGm.GetValue(i & 4095);
     if (mode == 3) for (uint32_t i = 0; i < calls; ++i) yGm.SetValue(i & 4095, static_cast<float>(i));
+    if (mode == 7)   // before anything else writes y: two rows with a gap between them, as a convolution's output rows
+        for (uint32_t i = 0; i + 2 <= calls; i += 2) {
+            const uint32_t k = (i / 2) & 1023;
+            yGm.SetValue(k, static_cast<float>(i));
+            yGm.SetValue(2048 + k, static_cast<float>(i + 1));
+        }
     PipeBarrier<PIPE_ALL>();
     for (uint32_t i = 0; i < 4096; ++i) yGm.SetValue(i, acc);
     if (mode == 4) for (uint32_t i = 0; i < calls; ++i) acc += yGm.GetValue(i & 4095);
@@ -76,12 +82,6 @@ extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR 
         }
         yGm.SetValue(0, acc);
     }
-    if (mode == 7)
-        for (uint32_t i = 0; i + 2 <= calls; i += 2) {
-            const uint32_t k = (i / 2) & 2047;
-            yGm.SetValue(k, static_cast<float>(i));
-            yGm.SetValue(2048 + k, static_cast<float>(i + 1));
-        }
 }
 """
 KINDS = ["LocalTensor GetValue", "LocalTensor SetValue", "GlobalTensor GetValue", "GlobalTensor SetValue",
