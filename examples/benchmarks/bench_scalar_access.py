@@ -23,7 +23,11 @@ fixed costs cancel.
 Each kind runs with the race check on (the default, auto-sync on) and, for the UB kinds, with
 auto-sync off (the race check as written), in one block and in 8 blocks run in parallel.
 
-Usage:  .venv/bin/python examples/benchmarks/bench_scalar_access.py [--calls N] [--repeats R]
+Usage:  .venv/bin/python examples/benchmarks/bench_scalar_access.py [--calls N] [--repeats R] [--kinds 0,2,...]
+
+Before / after a runtime change: run this file with PYTHONPATH at each tree (a frozen copy of the older commit, e.g.
+`git archive <commit> | tar -x -C /tmp/old`); the kernel is built against that tree's runtime. Use --calls 20000000 or
+more for the fast kinds: their whole loop is then tens of milliseconds, well above the run's start-up noise.
 """
 import argparse
 
