@@ -18,7 +18,12 @@ Launch* g_launch = nullptr;
 namespace {
 thread_local Core* t_core = nullptr;
 }
-__thread ScalarReads t_scalar_reads;   // runtime.h: GlobalTensor::GetValue's inlined fast path
+namespace {
+const Clock kNoRace[kRacePipes] = {};   // the race words of a run without a race check: every scalar read settled
+const uint8_t kNoUb[2] = {};            // [&kNoUb[1], &kNoUb[0]]: an empty UB range (no inlined UB reads)
+}  // namespace
+// runtime.h: GlobalTensor::GetValue's and LocalTensor::GetValue's inlined fast paths (no range, no UB before a block)
+__thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace};
 namespace {
 // GlobalTensor::SetValue's fast path (gm_write): the GM buffer this block's last scalar write went to, and its byte
 // bitmap of API writes (ApiWrites::byte_bits). Reset whenever a block starts or ends on this thread.
@@ -32,11 +37,16 @@ Core* current_core() { return t_core; }
 // The S-pipe work of the reads GlobalTensor::GetValue made inline (runtime.h), added to the running block's counts.
 void scalar_reads_flush() {
     ScalarReads& r = t_scalar_reads;
-    if (t_core && (r.count || r.bytes)) {
-        t_core->work_count[static_cast<uint8_t>(TPipe_::S)] += r.count;
-        t_core->work_bytes[static_cast<uint8_t>(TPipe_::S)] += r.bytes;
+    uint64_t count = 0, bytes = 0;
+    for (uint64_t size = 1; size <= 8; ++size) {
+        count += r.reads[size - 1];
+        bytes += r.reads[size - 1] * size;
+        r.reads[size - 1] = 0;
     }
-    r.count = r.bytes = 0;
+    if (t_core && count) {
+        t_core->work_count[static_cast<uint8_t>(TPipe_::S)] += count;
+        t_core->work_bytes[static_cast<uint8_t>(TPipe_::S)] += bytes;
+    }
 }
 // A block starts or ends on this thread: its scalar reads start with no range known, and count in its own counters.
 void set_current_core(Core* c) {
@@ -50,6 +60,16 @@ void set_current_core(Core* c) {
     Status* s = g_launch ? g_launch->status : nullptr;
     r.line = s ? &s->line : &scratch_line;
     r.op = s ? &s->op : &scratch_op;
+    if (c && g_launch && g_launch->mode != Mode::Trace) {
+        r.ub = c->ub;
+        r.ub_end = c->ub + g_launch->ub_bytes;
+        r.newest = c->race ? c->race->newest_writes() : kNoRace;
+        r.known = c->race ? c->race->scalar_known() : kNoRace;
+    } else {   // no inlined UB reads: an empty range
+        r.ub = &kNoUb[1];
+        r.ub_end = &kNoUb[0];
+        r.newest = r.known = kNoRace;
+    }
 }
 
 // ---- names -------------------------------------------------------------------------------------
@@ -530,14 +550,23 @@ const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const
 
 bool OverlapTracker::add(uint64_t lo, uint64_t hi, int block, Conflict* conflict) {
     if (lo >= hi) return true;
+    for (Ranges::iterator h : recent_) {   // continues (or lies inside) a range of this block just grown, short of the next
+        if (h == ranges_.end() || h->second.block != block || lo < h->first || lo > h->second.hi) continue;
+        const auto next = std::next(h);
+        if (next != ranges_.end() && next->first <= hi) continue;
+        h->second.hi = std::max(h->second.hi, hi);
+        remember(h);
+        return true;
+    }
     if (!ranges_.empty()) {  // in address order, as tiles usually are: nothing lies past the last range
         auto last = std::prev(ranges_.end());
         if (lo > last->second.hi || (lo == last->second.hi && last->second.block != block)) {
-            ranges_.emplace_hint(ranges_.end(), lo, Range{hi, block});
+            remember(ranges_.emplace_hint(ranges_.end(), lo, Range{hi, block}));
             return true;
         }
         if (last->second.block == block && lo >= last->first) {  // continues (or lies inside) this block's last range
             last->second.hi = std::max(last->second.hi, hi);
+            remember(last);
             return true;
         }
     }
@@ -559,12 +588,14 @@ bool OverlapTracker::add(uint64_t lo, uint64_t hi, int block, Conflict* conflict
         if (it->second.block == block && it->second.hi >= lo) {
             new_lo = std::min(new_lo, it->first);
             new_hi = std::max(new_hi, it->second.hi);
+            for (Ranges::iterator& h : recent_)   // a range merged into this one is gone
+                if (h == it) h = ranges_.end();
             it = ranges_.erase(it);
             continue;
         }
         ++it;
     }
-    ranges_[new_lo] = Range{new_hi, block};
+    remember(ranges_.insert_or_assign(new_lo, Range{new_hi, block}).first);
     return true;
 }
 

@@ -15,11 +15,19 @@ fixed costs cancel.
     GlobalTensor GetValue out   y.GetValue(i)       (the output buffer, after writing it)
     GlobalTensor GetValue GEMM  a GEMM written with GetValue: two dot products at once, x row against two w rows
                                  (three reads per step, as LLM-written GEMMs walk GM; `calls` reads in all)
+    LocalTensor GetValue dot    a dot product of two UB tensors read with GetValue (a convolution that gathers its
+                                 patch into UB and multiplies it there; two reads per step, `calls` reads in all)
+    GlobalTensor SetValue rows  writes of two output rows of y in turn, an element of each (a convolution that computes
+                                 two output rows at once; `calls` writes in all)
 
 Each kind runs with the race check on (the default, auto-sync on) and, for the UB kinds, with
 auto-sync off (the race check as written), in one block and in 8 blocks run in parallel.
 
-Usage:  .venv/bin/python examples/benchmarks/bench_scalar_access.py [--calls N] [--repeats R]
+Usage:  .venv/bin/python examples/benchmarks/bench_scalar_access.py [--calls N] [--repeats R] [--kinds 0,2,...]
+
+Before / after a runtime change: run this file with PYTHONPATH at each tree (a frozen copy of the older commit, e.g.
+`git archive <commit> | tar -x -C /tmp/old`); the kernel is built against that tree's runtime. Use --calls 20000000 or
+more for the fast kinds: their whole loop is then tens of milliseconds, well above the run's start-up noise.
 """
 import argparse
 
@@ -32,8 +40,8 @@ SCALAR_LOOP = r"""
 using namespace AscendC;
 
 // mode 0: UB GetValue, 1: UB SetValue, 2: GM GetValue of two inputs in turn (x, w: a convolution's loop), 3: GM
-// SetValue, 4: GM GetValue of the output, 5: a GEMM's two dot products (x against two rows of w); `calls` calls over a
-// 4096-element window.
+// SetValue, 4: GM GetValue of the output, 5: a GEMM's two dot products (x against two rows of w), 6: a dot product of
+// two halves of t (UB), 7: GM SetValue of two rows of y in turn (y[0, 1024) and y[2048, 3072)); `calls` calls over a 4096-element window.
 extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR y, uint32_t mode, uint32_t calls)
 {
     TPipe pipe;
@@ -51,6 +59,12 @@ extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR 
     if (mode == 1) for (uint32_t i = 0; i < calls; ++i) t.SetValue(i & 4095, static_cast<float>(i));
     if (mode == 2) for (uint32_t i = 0; i < calls; i += 2) acc += xGm.GetValue(i & 4095) * wGm.GetValue(i & 4095);
     if (mode == 3) for (uint32_t i = 0; i < calls; ++i) yGm.SetValue(i & 4095, static_cast<float>(i));
+    if (mode == 7)   // before anything else writes y: two rows with a gap between them, as a convolution's output rows
+        for (uint32_t i = 0; i + 2 <= calls; i += 2) {
+            const uint32_t k = (i / 2) & 1023;
+            yGm.SetValue(k, static_cast<float>(i));
+            yGm.SetValue(2048 + k, static_cast<float>(i + 1));
+        }
     PipeBarrier<PIPE_ALL>();
     for (uint32_t i = 0; i < 4096; ++i) yGm.SetValue(i, acc);
     if (mode == 4) for (uint32_t i = 0; i < calls; ++i) acc += yGm.GetValue(i & 4095);
@@ -65,10 +79,17 @@ extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR 
         }
         yGm.SetValue(0, acc + acc1);
     }
+    if (mode == 6) {
+        for (uint32_t i = 0; i + 2 <= calls; i += 2) {
+            const uint32_t k = (i / 2) & 2047;
+            acc += t.GetValue(k) * t.GetValue(2048 + k);
+        }
+        yGm.SetValue(0, acc);
+    }
 }
 """
 KINDS = ["LocalTensor GetValue", "LocalTensor SetValue", "GlobalTensor GetValue", "GlobalTensor SetValue",
-         "GlobalTensor GetValue out", "GlobalTensor GetValue GEMM"]
+         "GlobalTensor GetValue out", "GlobalTensor GetValue GEMM", "LocalTensor GetValue dot", "GlobalTensor SetValue rows"]
 
 
 def kernel_seconds(b, mode, calls, blocks, repeats, auto_sync):
@@ -87,7 +108,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=4_000_000, help="calls per block")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--kinds", default=",".join(map(str, range(6))), help="the kinds to time, by number (0..5, as listed)")
+    ap.add_argument("--kinds", default=",".join(map(str, range(8))), help="the kinds to time, by number (0..7, as listed)")
     opts = ap.parse_args()
     b = build({"scalar_loop.cpp": SCALAR_LOOP})
     assert b.ok, b.diagnostics
@@ -95,7 +116,7 @@ def main():
     for mode, kind in enumerate(KINDS):
         if str(mode) not in opts.kinds.split(","): continue
         for blocks in (1, 8):
-            for auto_sync in ((True, False) if mode < 2 else (True,)):
+            for auto_sync in ((True, False) if mode in (0, 1, 6) else (True,)):
                 base = kernel_seconds(b, mode, 0, blocks, opts.repeats, auto_sync)
                 full = kernel_seconds(b, mode, opts.calls, blocks, opts.repeats, auto_sync)
                 ns = (full - base) / (opts.calls * blocks) * 1e9

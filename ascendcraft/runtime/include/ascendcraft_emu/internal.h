@@ -127,11 +127,28 @@ public:
     // As add, but another block's bytes that `same(lo, hi)` finds written with the values this write brings are
     // shared, not a conflict (the result does not depend on which block writes last); this block records the rest.
     template <class Same> bool add_shared(uint64_t lo, uint64_t hi, int block, Conflict* conflict, Same same);
-    void clear() { ranges_.clear(); }
+    void clear() { ranges_.clear(); recent_[0] = recent_[1] = ranges_.end(); }
     struct Range { uint64_t hi; int block; };
     const std::map<uint64_t, Range>& ranges() const { return ranges_; }
+    OverlapTracker() = default;
+    // a copy or move starts with no recent range (the iterators point into the other map)
+    OverlapTracker(const OverlapTracker& o) : ranges_(o.ranges_) {}
+    OverlapTracker(OverlapTracker&& o) noexcept : ranges_(std::move(o.ranges_)) { o.forget(); }
+    OverlapTracker& operator=(const OverlapTracker& o) { ranges_ = o.ranges_; forget(); return *this; }
+    OverlapTracker& operator=(OverlapTracker&& o) noexcept { ranges_ = std::move(o.ranges_); forget(); o.forget(); return *this; }
 private:
-    std::map<uint64_t, Range> ranges_;
+    using Ranges = std::map<uint64_t, Range>;
+    void forget() { recent_[0] = recent_[1] = ranges_.end(); }
+    void remember(Ranges::iterator it) {   // `it` first; the other one kept unless it is none
+        if (recent_[0] == it) return;
+        if (recent_[0] != ranges_.end()) recent_[1] = recent_[0];
+        recent_[0] = it;
+    }
+    Ranges ranges_;
+    // The two ranges the last adds grew or made (end(): none). A scalar loop writes a few rows in turn, each write next
+    // to its row's last one: a write that starts inside one of these and reaches no further range only moves its end,
+    // which is what the general path below would make of it too (the ranges never overlap, so none other is touched).
+    Ranges::iterator recent_[2] = {ranges_.end(), ranges_.end()};
 };
 
 template <class Same>

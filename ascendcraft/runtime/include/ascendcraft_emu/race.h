@@ -86,6 +86,10 @@ public:
     bool scalar_read_settled() const {
         return newest_[1] <= known_[0].c[1] && newest_[2] <= known_[0].c[2];  // tracks 1, 2: V, MTE2 writes; pipe 0: S
     }
+    // The words scalar_read_settled compares, for LocalTensor::GetValue's inlined test (local_get, runtime.h):
+    // settled when newest[1] <= known[1] and newest[2] <= known[2]. They live as long as the checker.
+    const Clock* newest_writes() const { return newest_; }
+    const Clock* scalar_known() const { return known_[0].c; }
     // A scalar write (SetValue) of UB bytes [lo, lo + size) (offsets into this core's UB) races with V and MTE2 writes
     // and V and MTE3 reads the scalar unit does not know to be complete: when there are none anywhere in UB (its usual
     // state in a scalar loop), it has nothing to check, only its record to make (its clock, site and bytes, as a

@@ -199,35 +199,78 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc);
 // A range is its start and its bytes less 7 (`room`): a scalar of up to 8 bytes at offset d from the start lies inside
 // when d < room, one unsigned comparison (a read in the range's last 7 bytes calls gm_read, which tests it exactly);
 // room 0: no range (the state of a thread before its first block, too).
+// The work of the inlined reads is one counter per scalar size (`reads[size - 1]`: one increment a read), turned into
+// the S pipe's instructions and bytes by scalar_reads_flush. The value is returned, not written through a pointer, so
+// that it stays in a register (a kernel built at -O1 kept every read's value in memory), and the ranges are tested
+// unrolled (-O1 does not unroll the loop).
 struct ScalarReads {
     static constexpr int kSpans = 4;
     const uint8_t* lo[kSpans];  // the latest found first; the oldest of four drops out
     uint64_t room[kSpans];
-    uint64_t count;             // S-pipe reads and bytes since the last flush
-    uint64_t bytes;
+    uint64_t reads[8];          // S-pipe reads since the last flush, by the scalar's size (1..8 bytes)
     uint32_t* line;             // the status page's line and op of the last API call (scratch without a status page)
     uint16_t* op;
     const char* file;           // the kernel file the status page names now
+    // LocalTensor::GetValue's inlined read (local_get): the running block's UB [ub, ub_end] (ub past ub_end: no inlined
+    // UB reads: trace mode, no block), and the race check's words that tell whether a scalar read has anything to
+    // check (RaceChecker::newest_writes / scalar_known; zeros without a race check)
+    const uint8_t* ub;
+    const uint8_t* ub_end;
+    const uint32_t* newest;
+    const uint32_t* known;
 };
 extern __thread ScalarReads t_scalar_reads;
-template <typename T> __attribute__((always_inline)) inline void gm_get(const T* p, T* out, SrcLoc loc) {
+template <typename T> __attribute__((noinline)) T gm_get_checked(const T* p, SrcLoc loc) {
+    T value{};
+    gm_read(p, sizeof(T), &value, loc);
+    return value;
+}
+template <typename T> __attribute__((always_inline)) inline T gm_get(const T* p, SrcLoc loc) {
 #if !defined(__SANITIZE_ADDRESS__)   // the sanitized build checks the runtime's own accesses: every read calls gm_read
     if (sizeof(T) <= 8) {
         ScalarReads& r = t_scalar_reads;
         const uint8_t* a = reinterpret_cast<const uint8_t*>(p);
-        if (loc.file == r.file)
-            for (int i = 0; i < ScalarReads::kSpans; ++i)
-                if (static_cast<uint64_t>(a - r.lo[i]) < r.room[i]) {   // [a, a + sizeof(T)) inside the range
-                    *r.op = static_cast<uint16_t>(Op::GetValue);
-                    *r.line = static_cast<uint32_t>(loc.line);
-                    ++r.count;
-                    r.bytes += sizeof(T);
-                    std::memcpy(out, a, sizeof(T));
-                    return;
-                }
+        static_assert(ScalarReads::kSpans == 4, "the test below is unrolled for four ranges");
+        if (__builtin_expect(loc.file == r.file, 1) &&
+            __builtin_expect(static_cast<uint64_t>(a - r.lo[0]) < r.room[0] || static_cast<uint64_t>(a - r.lo[1]) < r.room[1] ||
+                             static_cast<uint64_t>(a - r.lo[2]) < r.room[2] || static_cast<uint64_t>(a - r.lo[3]) < r.room[3], 1)) {
+            *r.op = static_cast<uint16_t>(Op::GetValue);
+            *r.line = static_cast<uint32_t>(loc.line);
+            ++r.reads[sizeof(T) - 1];
+            T value;
+            std::memcpy(static_cast<void*>(&value), a, sizeof(T));
+            return value;
+        }
     }
 #endif
-    gm_read(p, sizeof(T), out, loc);
+    return gm_get_checked<T>(p, loc);
+}
+// The fast path of a scalar UB read, inlined into LocalTensor::GetValue (a convolution that gathers its patch into UB
+// and multiplies it there reads UB once a product): local_read's checks made inline for the usual case, the tensor in
+// this block's UB, the element below GetSize() and nothing a scalar read can race with pending (RaceChecker::
+// scalar_read_settled: every V and MTE2 write known complete by the S pipe, or no race check); the status page's place
+// and the S pipe's work kept as local_read keeps them. Anything else calls local_read, which checks and reports it.
+template <typename T> __attribute__((noinline)) T local_get_checked(const Local& t, uint64_t index, SrcLoc loc) {
+    T value{};
+    local_read(t, index, sizeof(T), &value, loc);
+    return value;
+}
+template <typename T> __attribute__((always_inline)) inline T local_get(const Local& t, uint64_t index, SrcLoc loc) {
+#if !defined(__SANITIZE_ADDRESS__)
+    if (sizeof(T) <= 8) {
+        ScalarReads& r = t_scalar_reads;
+        if (__builtin_expect(loc.file == r.file && t.addr >= r.ub && t.addr <= r.ub_end &&
+                             (index + 1) * sizeof(T) <= t.bytes && r.newest[1] <= r.known[1] && r.newest[2] <= r.known[2], 1)) {
+            *r.op = static_cast<uint16_t>(Op::GetValue);
+            *r.line = static_cast<uint32_t>(loc.line);
+            ++r.reads[sizeof(T) - 1];
+            T value;
+            std::memcpy(static_cast<void*>(&value), t.addr + index * sizeof(T), sizeof(T));
+            return value;
+        }
+    }
+#endif
+    return local_get_checked<T>(t, index, loc);
 }
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc);
 void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc);

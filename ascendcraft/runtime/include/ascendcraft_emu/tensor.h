@@ -69,9 +69,7 @@ public:
     void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize, SrcLoc = {}) { address_ = buffer; bufferSize_ = bufferSize; }
     void SetGlobalBuffer(__gm__ T* buffer, SrcLoc = {}) { address_ = buffer; bufferSize_ = 0; }
     T GetValue(uint64_t offset, SrcLoc loc = {}) const {
-        T value{};
-        ascendcraft::emu::gm_get<T>(address_ + offset, &value, loc);   // runtime.h: inlined unless a check is due
-        return value;
+        return ascendcraft::emu::gm_get<T>(address_ + offset, loc);   // runtime.h: inlined unless a check is due
     }
     void SetValue(uint64_t offset, T value, SrcLoc loc = {}) const {
         ascendcraft::emu::gm_write(address_ + offset, sizeof(T), &value, loc);
@@ -131,8 +129,8 @@ public:
             std::memcpy(&value, &byte, 1);
             return value;
         }
-        ascendcraft::emu::local_read(desc_, index, sizeof(T), &value, loc);
-        return value;
+        (void)value;
+        return ascendcraft::emu::local_get<T>(desc_, index, loc);   // runtime.h: inlined unless a check is due
     }
     template <typename U> void SetValue(uint32_t index, U value, SrcLoc loc = {}) const {
         T converted = static_cast<T>(value);
