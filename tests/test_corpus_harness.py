@@ -2110,3 +2110,58 @@ def test_ops_math_names_another_ops_host_header_from_the_repository_root_only(tm
             corpus._root_named_headers(dict(entry, repo="hicann/ops-nn"), gitdir, nn, [f for f in files if f.startswith(op + "/")])
             assert (nn / corpus.SIBLINGS / "conversion/mirror_pad/op_host/mirror_pad_tiling.h").is_file()
             assert (nn / corpus.SIBLINGS / "conversion/ascendcraft_corpus_include_root.h").is_file()
+
+
+EVO_QUALIFIED = """
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, cin, cout, groups):
+        super().__init__()
+        self.conv = nn.Conv2d(cin, cout, 3)
+        self.group_norm = nn.GroupNorm(groups, cout, eps=1e-4)
+        self.bias = nn.Parameter(torch.randn(cout, 1, 1))
+        self.multiply_weight = nn.Parameter(torch.randn(cout, 1, 1))
+        self.scale = nn.Parameter(torch.randn(cout, 1, 1))
+
+    def forward(self, x):
+        x = self.group_norm(self.conv(x)) + self.bias
+        return x * self.multiply_weight * self.scale
+
+def get_inputs():
+    return [torch.randn(2, 3, 6, 6)]
+
+def get_init_inputs():
+    return [3, 4, 2]
+"""
+
+
+def test_evokernel_binding_names_the_models_own_values_by_qualifier_abbreviation_rank_and_submodule_number():
+    """An op.cpp parameter <qualifier>_<part> whose qualifier spells no module of the Model names the Model's own value
+    <part> (post_bias = the Model's bias, not its conv's); one whose words abbreviate a value's words names that value
+    (mul_w = multiply_weight); a trailing rank (scale_1d) names the value (at the rank op.cpp checks); a submodule's
+    number names itself (eps = group_norm.eps); a scalar the extension takes as a tensor is made of its op input's one
+    dtype (num_groups as int32). The qualifier of a module (conv_bias) still names that module's value."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    ns = {}
+    exec(EVO_QUALIFIED, ns)
+    Model = ns["Model"]
+    model = Model(3, 4, 2)
+    x = torch.randn(2, 3, 6, 6)
+    names = ["x", "weight", "conv_bias", "gn_gamma", "gn_beta", "post_bias", "mul_w", "scale_1d", "num_groups", "eps"]
+    params = [("const at::Tensor&", n) for n in names]
+    got = evokernel.bind_call(model, Model, (x,), (3, 4, 2), params, {8: ["int32"], 9: ["float32"]},
+                              evokernel.computed_names(EVO_QUALIFIED), ranks={"scale_1d": 1})
+    assert got[0] is x and got[1] is model.conv.weight and got[2] is model.conv.bias
+    assert got[3] is model.group_norm.weight and got[4] is model.group_norm.bias
+    assert got[5] is model.bias and got[6] is model.multiply_weight
+    assert got[7].shape == (4,) and torch.equal(got[7], model.scale.reshape(4))
+    assert got[8].dtype == torch.int32 and got[8].tolist() == [2]
+    assert got[9].dtype == torch.float32 and abs(got[9].item() - 1e-4) < 1e-9
+    # a qualifier no module and no value answers to stays unbound: never guessed
+    with pytest.raises(evokernel.EvoKernelUnbound, match="post_shift"):
+        evokernel.bind_call(model, Model, (x,), (3, 4, 2), params[:5] + [("const at::Tensor&", "post_shift")] + params[6:],
+                            {}, evokernel.computed_names(EVO_QUALIFIED), ranks={"scale_1d": 1})
