@@ -2165,3 +2165,29 @@ def test_evokernel_binding_names_the_models_own_values_by_qualifier_abbreviation
     with pytest.raises(evokernel.EvoKernelUnbound, match="post_shift"):
         evokernel.bind_call(model, Model, (x,), (3, 4, 2), params[:5] + [("const at::Tensor&", "post_shift")] + params[6:],
                             {}, evokernel.computed_names(EVO_QUALIFIED), ranks={"scale_1d": 1})
+
+
+EVO_HELPER_MADE = """
+#include "pytorch_npu_helper.hpp"
+static at::Tensor sum_taps(const at::Tensor& w) { return w.sum({2, 3}); }
+at::Tensor convt_impl(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
+    at::Tensor w_cpu = weight.to(at::kCPU).contiguous();
+    at::Tensor sumw_cpu = sum_taps(w_cpu);
+    at::Tensor sumw = sumw_cpu.to(x.device(), false).contiguous();
+    at::Tensor xc = x.contiguous();
+    at::Tensor y = at::empty({x.size(0), 1}, x.options());
+    EXEC_NPU_CMD(aclnnConvtCustom, xc, sumw, bias, y);
+    return y;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("convt_custom", &convt_impl, "doc"); }
+"""
+
+
+def test_pybind_layout_takes_no_op_input_for_a_parameter_asked_only_its_device():
+    """A local op input that names a parameter only to ask it something (x.device(), x.options(), x.size(0)) is not made
+    of that parameter's elements: EvoKernel's sumw, which op.cpp computes with a helper of its own from the weight and
+    moves to x's device, is no call argument (the layout is None: no reference), where it was taken for x. A local made
+    of x's elements (x.contiguous()) still is x."""
+    assert corpus.pybind_layout(EVO_HELPER_MADE, op("ConvtCustom", ["x", "sumw", "bias"], ["y"]), {}) is None
+    direct = EVO_HELPER_MADE.replace("xc, sumw, bias, y", "xc, weight, bias, y")
+    assert corpus.pybind_layout(direct, op("ConvtCustom", ["x", "sumw", "bias"], ["y"]), {})["inputs"] == [0, 1, 2]

@@ -3057,7 +3057,10 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
         if re.fullmatch(r"nullptr|c10::nullopt|std::nullopt|at::Tensor\(\)|empty_tensor|\w*[Nn]ull\w*", arg): return None
         # a local made from one parameter (auto input = at::TensorList(x); const char* r = reduction.c_str())
         made = re.findall(rf"\b{re.escape(arg)}\s*(?:=|\(|\{{)([^;]*);", body)
-        used = {p for m in made[:1] for p in params if re.search(rf"\b{re.escape(p)}\b", m)}
+        # a parameter asked only where to put the local or what it is (x.device(), x.options(), x.size(0)) gives none
+        # of its elements (EvoKernel's sumw_cpu.to(x.device()), made by a helper from the weight: not x)
+        meta = lambda m: re.sub(rf"\b\w+\s*\.\s*(?:{'|'.join(_METADATA)})\s*\([^()]*\)", "", m)
+        used = {p for m in made[:1] for p in params if re.search(rf"\b{re.escape(p)}\b", meta(m))}
         if len(used) == 1:
             p = used.pop()
             # the answer's own C++ that moves elements (LLM4AscendC conv3d_softmax_max_pool_max_pool packs its weight
@@ -3105,6 +3108,8 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
     return out
 
 
+_METADATA = ("device", "options", "scalar_type", "dtype", "size", "sizes", "dim", "numel", "stride", "strides",
+             "is_contiguous", "layout", "defined")   # what a tensor's method says about it, not its elements
 _REORDER = ("permute", "transpose", "t", "mT", "flip", "roll", "movedim", "swapaxes", "swapdims")
 _CHAIN_STEPS = {"permute", "transpose", "t", "view", "reshape", "contiguous"}
 
