@@ -2191,3 +2191,21 @@ def test_pybind_layout_takes_no_op_input_for_a_parameter_asked_only_its_device()
     assert corpus.pybind_layout(EVO_HELPER_MADE, op("ConvtCustom", ["x", "sumw", "bias"], ["y"]), {}) is None
     direct = EVO_HELPER_MADE.replace("xc, sumw, bias, y", "xc, weight, bias, y")
     assert corpus.pybind_layout(direct, op("ConvtCustom", ["x", "sumw", "bias"], ["y"]), {})["inputs"] == [0, 1, 2]
+
+
+def test_pybind_layout_gives_an_input_flattened_by_its_local_the_flat_shape():
+    """A local that keeps a parameter's elements in place but views them as one dimension (EvoKernel's
+    sf_flat = scaling_factor.view({Cout}).contiguous(), whose TilingFunc refuses anything but a 1-D [Cout]) reaches the
+    op as that one dimension, whatever names its size; literal sizes as written; other views as the parameter is."""
+    text = EVO_HELPER_MADE.replace("at::Tensor xc = x.contiguous();",
+                                   "at::Tensor xc = x.contiguous();\n    const int64_t C = bias.size(0);\n"
+                                   "    at::Tensor b_flat = bias.view({C}).contiguous();").replace("xc, sumw, bias, y", "xc, weight, b_flat, y")
+    layout = corpus.pybind_layout(text, op("ConvtCustom", ["x", "w", "b"], ["y"]), {})
+    assert layout["inputs"] == [0, 1, 2] and layout["steps"] == {2: [("reshape", [-1])]}
+    got = torch.randn(4, 1, 1)
+    for name, args in layout["steps"][2]: got = getattr(got, name)(*args)
+    assert got.shape == (4,)
+    assert corpus.reordering_steps("x.flatten()", "x", "") == [("reshape", [-1])]
+    assert corpus.reordering_steps("x.view({2, 8}).contiguous()", "x", "") == [("reshape", [2, 8])]
+    assert corpus.reordering_steps("x.view({a, b})", "x", "") is None
+    assert corpus.reordering_steps("x.contiguous()", "x", "") is None

@@ -3118,17 +3118,29 @@ def reordering_steps(expr: str, param: str, code: str) -> list | None:
     """The torch steps by which a pybind's local made from `param` is made (`expr`, the text after its `=`), when they
     move elements: [(method, int args), ...] for a chain of permute / transpose / t / view / reshape / contiguous with
     literal arguments, through a helper function the file defines (`static at::Tensor pack(const at::Tensor& w)
-    { return w.permute({1,2,3,4,0}).contiguous().view({81, 16}); }`); None when the local keeps the parameter's elements
-    in place (at::TensorList(x), x.view({n}).contiguous(), x.c_str()). Raises LookupError when it reorders them some
-    other way (other methods or arguments in the chain): the harness cannot make it."""
+    { return w.permute({1,2,3,4,0}).contiguous().view({81, 16}); }`); when it keeps the elements in place, the
+    reshape its last view / reshape / flatten makes where one dimension or literal sizes say it (x.view({n}) and
+    x.flatten(): [("reshape", [-1])]), else None (at::TensorList(x), x.c_str(), x.view({a, b})). Raises LookupError when
+    it reorders them some other way (other methods or arguments in the chain): the harness cannot make it."""
     call = re.fullmatch(rf"(\w+)\s*\(\s*{re.escape(param)}\s*\)", expr)
     helper = call and re.search(rf"\b{call.group(1)}\s*\(\s*(?:const\s+)?(?:at::|torch::)?Tensor\s*&?\s*(\w+)\s*\)\s*"
                                 rf"\{{", code)
     if helper:   # a one-statement helper of the file: its return expression, on its own parameter
         ret = re.fullmatch(r"\s*return\s+([^;]*);\s*", _balanced_braces(code, helper.end() - 1))
         if ret: expr, param = ret.group(1).strip(), helper.group(1)
-    if not re.search(rf"\.\s*(?:{'|'.join(_REORDER)})\s*\(", expr): return None
     chain = re.fullmatch(rf"{re.escape(param)}((?:\s*\.\s*\w+\s*\([^()]*\))+)", expr)
+    if not re.search(rf"\.\s*(?:{'|'.join(_REORDER)})\s*\(", expr):
+        # the elements in place; the shape is the last view / reshape / flatten's when the harness can make it: one
+        # dimension, whatever names its size (EvoKernel's sf_flat = scaling_factor.view({Cout}): a [Cout] input that
+        # the TilingFunc checks is 1-D), or literal sizes
+        shaping = [(n, a) for n, a in re.findall(r"\.\s*(\w+)\s*\(([^()]*)\)", chain.group(1))
+                   if n in ("view", "reshape", "flatten")] if chain else []
+        if not shaping: return None
+        name, args = shaping[-1]
+        dims = [a.strip() for a in re.sub(r"[{}]", "", args).split(",") if a.strip()]
+        if name == "flatten" and not dims or name != "flatten" and len(dims) == 1: return [("reshape", [-1])]
+        if name != "flatten" and all(re.fullmatch(r"-?\d+", d) for d in dims): return [("reshape", [int(d) for d in dims])]
+        return None
     if not chain: raise LookupError(expr)
     steps = []
     for name, args in re.findall(r"\.\s*(\w+)\s*\(([^()]*)\)", chain.group(1)):
