@@ -2209,3 +2209,21 @@ def test_pybind_layout_gives_an_input_flattened_by_its_local_the_flat_shape():
     assert corpus.reordering_steps("x.view({2, 8}).contiguous()", "x", "") == [("reshape", [2, 8])]
     assert corpus.reordering_steps("x.view({a, b})", "x", "") is None
     assert corpus.reordering_steps("x.contiguous()", "x", "") is None
+
+
+def test_pybind_layout_reads_attributes_passed_after_the_outputs():
+    """EvoKernel's SRM calls EXEC_NPU_CMD(aclnnSRMCustom, x, ..., y, eps): its output before its attribute. The bound
+    function's own scalar parameter is the attribute and the local it makes the output, in whichever order they come
+    (the layout mapped the attribute to y's making, empty_like(x), and the run took x's elements as eps)."""
+    text = """
+at::Tensor srm_impl(const at::Tensor& x, const at::Tensor& w, double eps) {
+    at::Tensor y = at::empty_like(x);
+    EXEC_NPU_CMD(aclnnSrmCustom, x, w, y, eps);
+    return y;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("srm_custom", &srm_impl, "doc"); }
+"""
+    layout = corpus.pybind_layout(text, op("SrmCustom", ["x", "w"], ["y"], ["eps"]), {})
+    assert layout["inputs"] == [0, 1] and layout["attrs"] == [2] and layout["results"] == ["y"]
+    usual = text.replace("x, w, y, eps", "x, w, eps, y")
+    assert corpus.pybind_layout(usual, op("SrmCustom", ["x", "w"], ["y"], ["eps"]), {}) == layout

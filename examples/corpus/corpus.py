@@ -3070,6 +3070,11 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
             if steps: reordered[arg] = steps
             return params.index(p)
         raise LookupError(arg)
+    tail, na = call[len(op.inputs):], len(op.attrs)
+    if na and len(tail) > na and all(a in params for a in tail[-na:]) and not any(a in params for a in tail[:-na]):
+        # the attributes after the outputs (EvoKernel's SRM: x, ..., y, eps): the bound function's scalar parameters
+        # are the attributes wherever they stand, the locals it makes the outputs
+        call = call[:len(op.inputs)] + tail[-na:] + tail[:-na]
     try:
         inputs = [where(a) for a in call[:len(op.inputs)]]
         attrs = [where(a) for a in call[len(op.inputs):len(op.inputs) + len(op.attrs)]]
