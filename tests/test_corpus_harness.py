@@ -107,7 +107,8 @@ def test_an_argument_the_extension_reorders_in_cpp_is_reordered_the_same_way_or_
     definition = op("ConvCustom", ["x", "weight_packed", "bias"], ["y"])
     layout = corpus.pybind_layout(PACKED, definition, {})
     assert layout == {"inputs": [0, 1, 2], "attrs": [], "results": ["y"],
-                      "steps": {1: [("permute", [1, 2, 3, 4, 0]), ("contiguous", []), ("view", [81, 16])]}}
+                      "steps": {1: [("permute", [1, 2, 3, 4, 0]), ("contiguous", []), ("view", [81, 16])],
+                                2: [("reshape", [-1])]}}   # bias.view({16}): one dimension (a7820ae)
     w = torch.arange(16 * 81, dtype=torch.float32).reshape(16, 3, 3, 3, 3)
     got = w
     for name, args in layout["steps"][1]: got = getattr(got, name)(*args)
