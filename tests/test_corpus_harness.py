@@ -107,7 +107,8 @@ def test_an_argument_the_extension_reorders_in_cpp_is_reordered_the_same_way_or_
     definition = op("ConvCustom", ["x", "weight_packed", "bias"], ["y"])
     layout = corpus.pybind_layout(PACKED, definition, {})
     assert layout == {"inputs": [0, 1, 2], "attrs": [], "results": ["y"],
-                      "steps": {1: [("permute", [1, 2, 3, 4, 0]), ("contiguous", []), ("view", [81, 16])]}}
+                      "steps": {1: [("permute", [1, 2, 3, 4, 0]), ("contiguous", []), ("view", [81, 16])],
+                                2: [("reshape", [-1])]}}   # bias.view({16}): one dimension (a7820ae)
     w = torch.arange(16 * 81, dtype=torch.float32).reshape(16, 3, 3, 3, 3)
     got = w
     for name, args in layout["steps"][1]: got = getattr(got, name)(*args)
@@ -2110,3 +2111,120 @@ def test_ops_math_names_another_ops_host_header_from_the_repository_root_only(tm
             corpus._root_named_headers(dict(entry, repo="hicann/ops-nn"), gitdir, nn, [f for f in files if f.startswith(op + "/")])
             assert (nn / corpus.SIBLINGS / "conversion/mirror_pad/op_host/mirror_pad_tiling.h").is_file()
             assert (nn / corpus.SIBLINGS / "conversion/ascendcraft_corpus_include_root.h").is_file()
+
+
+EVO_QUALIFIED = """
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, cin, cout, groups):
+        super().__init__()
+        self.conv = nn.Conv2d(cin, cout, 3)
+        self.group_norm = nn.GroupNorm(groups, cout, eps=1e-4)
+        self.bias = nn.Parameter(torch.randn(cout, 1, 1))
+        self.multiply_weight = nn.Parameter(torch.randn(cout, 1, 1))
+        self.scale = nn.Parameter(torch.randn(cout, 1, 1))
+
+    def forward(self, x):
+        x = self.group_norm(self.conv(x)) + self.bias
+        return x * self.multiply_weight * self.scale
+
+def get_inputs():
+    return [torch.randn(2, 3, 6, 6)]
+
+def get_init_inputs():
+    return [3, 4, 2]
+"""
+
+
+def test_evokernel_binding_names_the_models_own_values_by_qualifier_abbreviation_rank_and_submodule_number():
+    """An op.cpp parameter <qualifier>_<part> whose qualifier spells no module of the Model names the Model's own value
+    <part> (post_bias = the Model's bias, not its conv's); one whose words abbreviate a value's words names that value
+    (mul_w = multiply_weight); a trailing rank (scale_1d) names the value (at the rank op.cpp checks); a submodule's
+    number names itself (eps = group_norm.eps); a scalar the extension takes as a tensor is made of its op input's one
+    dtype (num_groups as int32). The qualifier of a module (conv_bias) still names that module's value."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    ns = {}
+    exec(EVO_QUALIFIED, ns)
+    Model = ns["Model"]
+    model = Model(3, 4, 2)
+    x = torch.randn(2, 3, 6, 6)
+    names = ["x", "weight", "conv_bias", "gn_gamma", "gn_beta", "post_bias", "mul_w", "scale_1d", "num_groups", "eps"]
+    params = [("const at::Tensor&", n) for n in names]
+    got = evokernel.bind_call(model, Model, (x,), (3, 4, 2), params, {8: ["int32"], 9: ["float32"]},
+                              evokernel.computed_names(EVO_QUALIFIED), ranks={"scale_1d": 1})
+    assert got[0] is x and got[1] is model.conv.weight and got[2] is model.conv.bias
+    assert got[3] is model.group_norm.weight and got[4] is model.group_norm.bias
+    assert got[5] is model.bias and got[6] is model.multiply_weight
+    assert got[7].shape == (4,) and torch.equal(got[7], model.scale.reshape(4))
+    assert got[8].dtype == torch.int32 and got[8].tolist() == [2]
+    assert got[9].dtype == torch.float32 and abs(got[9].item() - 1e-4) < 1e-9
+    # a qualifier no module and no value answers to stays unbound: never guessed
+    with pytest.raises(evokernel.EvoKernelUnbound, match="post_shift"):
+        evokernel.bind_call(model, Model, (x,), (3, 4, 2), params[:5] + [("const at::Tensor&", "post_shift")] + params[6:],
+                            {}, evokernel.computed_names(EVO_QUALIFIED), ranks={"scale_1d": 1})
+
+
+EVO_HELPER_MADE = """
+#include "pytorch_npu_helper.hpp"
+static at::Tensor sum_taps(const at::Tensor& w) { return w.sum({2, 3}); }
+at::Tensor convt_impl(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias) {
+    at::Tensor w_cpu = weight.to(at::kCPU).contiguous();
+    at::Tensor sumw_cpu = sum_taps(w_cpu);
+    at::Tensor sumw = sumw_cpu.to(x.device(), false).contiguous();
+    at::Tensor xc = x.contiguous();
+    at::Tensor y = at::empty({x.size(0), 1}, x.options());
+    EXEC_NPU_CMD(aclnnConvtCustom, xc, sumw, bias, y);
+    return y;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("convt_custom", &convt_impl, "doc"); }
+"""
+
+
+def test_pybind_layout_takes_no_op_input_for_a_parameter_asked_only_its_device():
+    """A local op input that names a parameter only to ask it something (x.device(), x.options(), x.size(0)) is not made
+    of that parameter's elements: EvoKernel's sumw, which op.cpp computes with a helper of its own from the weight and
+    moves to x's device, is no call argument (the layout is None: no reference), where it was taken for x. A local made
+    of x's elements (x.contiguous()) still is x."""
+    assert corpus.pybind_layout(EVO_HELPER_MADE, op("ConvtCustom", ["x", "sumw", "bias"], ["y"]), {}) is None
+    direct = EVO_HELPER_MADE.replace("xc, sumw, bias, y", "xc, weight, bias, y")
+    assert corpus.pybind_layout(direct, op("ConvtCustom", ["x", "sumw", "bias"], ["y"]), {})["inputs"] == [0, 1, 2]
+
+
+def test_pybind_layout_gives_an_input_flattened_by_its_local_the_flat_shape():
+    """A local that keeps a parameter's elements in place but views them as one dimension (EvoKernel's
+    sf_flat = scaling_factor.view({Cout}).contiguous(), whose TilingFunc refuses anything but a 1-D [Cout]) reaches the
+    op as that one dimension, whatever names its size; literal sizes as written; other views as the parameter is."""
+    text = EVO_HELPER_MADE.replace("at::Tensor xc = x.contiguous();",
+                                   "at::Tensor xc = x.contiguous();\n    const int64_t C = bias.size(0);\n"
+                                   "    at::Tensor b_flat = bias.view({C}).contiguous();").replace("xc, sumw, bias, y", "xc, weight, b_flat, y")
+    layout = corpus.pybind_layout(text, op("ConvtCustom", ["x", "w", "b"], ["y"]), {})
+    assert layout["inputs"] == [0, 1, 2] and layout["steps"] == {2: [("reshape", [-1])]}
+    got = torch.randn(4, 1, 1)
+    for name, args in layout["steps"][2]: got = getattr(got, name)(*args)
+    assert got.shape == (4,)
+    assert corpus.reordering_steps("x.flatten()", "x", "") == [("reshape", [-1])]
+    assert corpus.reordering_steps("x.view({2, 8}).contiguous()", "x", "") == [("reshape", [2, 8])]
+    assert corpus.reordering_steps("x.view({a, b})", "x", "") is None
+    assert corpus.reordering_steps("x.contiguous()", "x", "") is None
+
+
+def test_pybind_layout_reads_attributes_passed_after_the_outputs():
+    """EvoKernel's SRM calls EXEC_NPU_CMD(aclnnSRMCustom, x, ..., y, eps): its output before its attribute. The bound
+    function's own scalar parameter is the attribute and the local it makes the output, in whichever order they come
+    (the layout mapped the attribute to y's making, empty_like(x), and the run took x's elements as eps)."""
+    text = """
+at::Tensor srm_impl(const at::Tensor& x, const at::Tensor& w, double eps) {
+    at::Tensor y = at::empty_like(x);
+    EXEC_NPU_CMD(aclnnSrmCustom, x, w, y, eps);
+    return y;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("srm_custom", &srm_impl, "doc"); }
+"""
+    layout = corpus.pybind_layout(text, op("SrmCustom", ["x", "w"], ["y"], ["eps"]), {})
+    assert layout["inputs"] == [0, 1] and layout["attrs"] == [2] and layout["results"] == ["y"]
+    usual = text.replace("x, w, y, eps", "x, w, eps, y")
+    assert corpus.pybind_layout(usual, op("SrmCustom", ["x", "w"], ["y"], ["eps"]), {}) == layout

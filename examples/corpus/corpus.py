@@ -2055,7 +2055,10 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
         if re.fullmatch(r"nullptr|c10::nullopt|std::nullopt|at::Tensor\(\)|empty_tensor|\w*[Nn]ull\w*", arg): return None
         # a local made from one parameter (auto input = at::TensorList(x); const char* r = reduction.c_str())
         made = re.findall(rf"\b{re.escape(arg)}\s*(?:=|\(|\{{)([^;]*);", body)
-        used = {p for m in made[:1] for p in params if re.search(rf"\b{re.escape(p)}\b", m)}
+        # a parameter asked only where to put the local or what it is (x.device(), x.options(), x.size(0)) gives none
+        # of its elements (EvoKernel's sumw_cpu.to(x.device()), made by a helper from the weight: not x)
+        meta = lambda m: re.sub(rf"\b\w+\s*\.\s*(?:{'|'.join(_METADATA)})\s*\([^()]*\)", "", m)
+        used = {p for m in made[:1] for p in params if re.search(rf"\b{re.escape(p)}\b", meta(m))}
         if len(used) == 1:
             p = used.pop()
             # the answer's own C++ that moves elements (LLM4AscendC conv3d_softmax_max_pool_max_pool packs its weight
@@ -2065,6 +2068,11 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
             if steps: reordered[arg] = steps
             return params.index(p)
         raise LookupError(arg)
+    tail, na = call[len(op.inputs):], len(op.attrs)
+    if na and len(tail) > na and all(a in params for a in tail[-na:]) and not any(a in params for a in tail[:-na]):
+        # the attributes after the outputs (EvoKernel's SRM: x, ..., y, eps): the bound function's scalar parameters
+        # are the attributes wherever they stand, the locals it makes the outputs
+        call = call[:len(op.inputs)] + tail[-na:] + tail[:-na]
     try:
         inputs = [where(a) for a in call[:len(op.inputs)]]
         attrs = [where(a) for a in call[len(op.inputs):len(op.inputs) + len(op.attrs)]]
@@ -2103,6 +2111,8 @@ def pybind_layout(pybind: str, op, host_sources: dict[str, str]) -> dict | None:
     return out
 
 
+_METADATA = ("device", "options", "scalar_type", "dtype", "size", "sizes", "dim", "numel", "stride", "strides",
+             "is_contiguous", "layout", "defined")   # what a tensor's method says about it, not its elements
 _REORDER = ("permute", "transpose", "t", "mT", "flip", "roll", "movedim", "swapaxes", "swapdims")
 _CHAIN_STEPS = {"permute", "transpose", "t", "view", "reshape", "contiguous"}
 
@@ -2111,17 +2121,29 @@ def reordering_steps(expr: str, param: str, code: str) -> list | None:
     """The torch steps by which a pybind's local made from `param` is made (`expr`, the text after its `=`), when they
     move elements: [(method, int args), ...] for a chain of permute / transpose / t / view / reshape / contiguous with
     literal arguments, through a helper function the file defines (`static at::Tensor pack(const at::Tensor& w)
-    { return w.permute({1,2,3,4,0}).contiguous().view({81, 16}); }`); None when the local keeps the parameter's elements
-    in place (at::TensorList(x), x.view({n}).contiguous(), x.c_str()). Raises LookupError when it reorders them some
-    other way (other methods or arguments in the chain): the harness cannot make it."""
+    { return w.permute({1,2,3,4,0}).contiguous().view({81, 16}); }`); when it keeps the elements in place, the
+    reshape its last view / reshape / flatten makes where one dimension or literal sizes say it (x.view({n}) and
+    x.flatten(): [("reshape", [-1])]), else None (at::TensorList(x), x.c_str(), x.view({a, b})). Raises LookupError when
+    it reorders them some other way (other methods or arguments in the chain): the harness cannot make it."""
     call = re.fullmatch(rf"(\w+)\s*\(\s*{re.escape(param)}\s*\)", expr)
     helper = call and re.search(rf"\b{call.group(1)}\s*\(\s*(?:const\s+)?(?:at::|torch::)?Tensor\s*&?\s*(\w+)\s*\)\s*"
                                 rf"\{{", code)
     if helper:   # a one-statement helper of the file: its return expression, on its own parameter
         ret = re.fullmatch(r"\s*return\s+([^;]*);\s*", _balanced_braces(code, helper.end() - 1))
         if ret: expr, param = ret.group(1).strip(), helper.group(1)
-    if not re.search(rf"\.\s*(?:{'|'.join(_REORDER)})\s*\(", expr): return None
     chain = re.fullmatch(rf"{re.escape(param)}((?:\s*\.\s*\w+\s*\([^()]*\))+)", expr)
+    if not re.search(rf"\.\s*(?:{'|'.join(_REORDER)})\s*\(", expr):
+        # the elements in place; the shape is the last view / reshape / flatten's when the harness can make it: one
+        # dimension, whatever names its size (EvoKernel's sf_flat = scaling_factor.view({Cout}): a [Cout] input that
+        # the TilingFunc checks is 1-D), or literal sizes
+        shaping = [(n, a) for n, a in re.findall(r"\.\s*(\w+)\s*\(([^()]*)\)", chain.group(1))
+                   if n in ("view", "reshape", "flatten")] if chain else []
+        if not shaping: return None
+        name, args = shaping[-1]
+        dims = [a.strip() for a in re.sub(r"[{}]", "", args).split(",") if a.strip()]
+        if name == "flatten" and not dims or name != "flatten" and len(dims) == 1: return [("reshape", [-1])]
+        if name != "flatten" and all(re.fullmatch(r"-?\d+", d) for d in dims): return [("reshape", [int(d) for d in dims])]
+        return None
     if not chain: raise LookupError(expr)
     steps = []
     for name, args in re.findall(r"\.\s*(\w+)\s*\(([^()]*)\)", chain.group(1)):

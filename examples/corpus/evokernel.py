@@ -275,6 +275,11 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
     for n, v in zip(ini, init): table.setdefault(_norm(n), ("init", n, v))
     for n, v in vars(model).items():
         if not n.startswith("_") and isinstance(v, (int, float, bool, torch.Tensor)): table.setdefault(_norm(n), ("attr", n, v))
+    for path, mod in model.named_modules():   # a submodule's number (group_norm.eps, leaky_relu.negative_slope)
+        if not path: continue
+        for n, v in vars(mod).items():
+            if not n.startswith("_") and n != "training" and isinstance(v, (int, float)) and not isinstance(v, bool):
+                weak.setdefault(_norm(n), []).append(("attr", f"{path}.{n}", v))
     for k, vs in weak.items():
         if len(vs) == 1: table.setdefault(k, vs[0])
     mods = dict(model.named_modules())
@@ -302,6 +307,17 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
             normed = last in ("gamma", "beta", "mean", "var")
             got = [v for v in weak.get(_key(last), []) if (not normed or norm_owned(v[1])) and (not head or heads(head, owner(v[1])))]
             if got: return got
+        head, last = forms[0]
+        if head and last not in ("gamma", "beta", "mean", "var") and not any(heads(head, path) for path in mods):   # post_bias, sub_bias: no module is
+            got = [v for v in weak.get(_key(last), []) if v[0] != "attr" and owner(v[1]) == ""]   # `post`: the Model's own
+            if len(got) == 1: return got
+        if len(parts) > 1:   # each word an abbreviation of the value's (mul_w = multiply_weight, w = weight)
+            words = lambda n: [w for w in re.split(r"[._]", n.lower()) if w]
+            abbrev = lambda a, b: len(a) == len(b) and all(y.startswith(x) or y == SYNONYMS.get(x) for x, y in zip(a, b))
+            got = [v for v in {id(v[2]): v for v in table.values()}.values() if v[0] != "fwd" and abbrev(parts, words(v[1]))]
+            if len(got) == 1: return got
+        if len(parts) > 1 and re.fullmatch(r"[1-5]d", parts[-1]):   # scale_1d: the value at another rank (bind_call's ranks)
+            return candidates("_".join(parts[:-1]))
         k = _key(name)
         return [v for key, v in table.items() if v[0] != "fwd" and key.startswith(k) and len(k) >= 4]
     out, unnamed, used = [None] * len(params), [], set()
@@ -365,7 +381,11 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
         if want is not None and torch.is_tensor(v) and v.dim() != want and len([d for d in v.shape if d != 1]) == want:
             out[i] = v = v.reshape([d for d in v.shape if d != 1])
         if "Tensor" in typ and not torch.is_tensor(v) and isinstance(v, (int, float, bool)):
-            out[i] = torch.tensor([float(v)], dtype=torch.float32)   # a scalar the extension takes as a tensor
+            # a scalar the extension takes as a tensor: of its op input's one dtype (GroupNorm's int32 num_groups),
+            # else float32
+            kinds = sorted({d for d in (dtypes or {}).get(i) or () if getattr(torch, d, None) is not None})
+            kind = getattr(torch, kinds[0]) if len(kinds) == 1 else torch.float32
+            out[i] = torch.tensor([v], dtype=kind if kind.is_floating_point or float(v).is_integer() else torch.float32)
         elif "Tensor" not in typ and torch.is_tensor(v) and v.numel() == 1:
             out[i] = v.item()
         allowed = (dtypes or {}).get(i)
