@@ -1387,3 +1387,18 @@ def test_an_entry_written_by_a_macro_in_a_header_is_the_kernels_entry(tmp_path):
     r = run_project(project, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
     assert r.tiling_key in (1, 2)
+
+
+def test_a_bfloat16_tensor_reaches_the_tiling_context_as_dt_bf16(tmp_path):
+    # run_project holds a bfloat16 tensor as its raw uint16 bits (numpy has no bfloat16); the tiling context must still
+    # see DT_BF16 (27), not DT_UINT16 (7): cann-ops MatMulV3's tiling refused bf16 inputs ("Unsupported data type:
+    # x1[7]"). host_arguments takes the run's dtype names for such tensors.
+    from ascendcraft.opproject import host_arguments
+    project = load_project(copy_project(tmp_path, "scale_add_custom"))
+    raw = torch.ones(8, dtype=torch.bfloat16).view(torch.int16).numpy().view(np.uint16)
+    first = project.op.inputs[0].name
+    tensors = [raw] * (len(project.op.inputs) + len(project.op.outputs))
+    plain = host_arguments(project, tensors, {})
+    named = host_arguments(project, tensors, {}, dtypes={first: "DT_BF16"})
+    # [inputs, outputs, attrs, aiv, aic, ub, instances of the first input, its dtype, ...]
+    assert plain[7] == 7 and named[7] == 27 and named[8:] == plain[8:]
