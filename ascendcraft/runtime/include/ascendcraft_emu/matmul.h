@@ -508,6 +508,15 @@ public:
                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
                       const bool enPartialSum = false, const uint8_t enAtomic = 0, SrcLoc loc = {}) {
         (void)enSequentialWrite; (void)enPartialSum;
+        // The cube core's Matmul (AscendC's MatmulImpl) has only IterateBatch(gm, enPartialSum, enAtomic,
+        // enSequentialWrite, strides) after SetBatchNum; a kernel that spells its flags as integers there
+        // (`mm.IterateBatch(c, 0, 0, 0, strideA, strideB)`, cann-ops BatchMatMulMultiBatchKernel) lands here with a
+        // "count" of 0, which no batch has: with SetBatchNum's counts set it is that form, its integers converted as C++
+        // converts them to bool and uint8_t.
+        if ((batchA == 0 || batchB == 0) && batchA_ > 0 && batchB_ > 0)
+            return IterateBatch<sync, waitIterateBatch>(gm, static_cast<uint32_t>(batchA_), static_cast<uint32_t>(batchB_),
+                                                        enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC,
+                                                        batchA != 0, static_cast<uint8_t>(batchB), loc);
         if (batchA == 0 || batchB == 0 || (batchA != batchB && batchA != 1 && batchB != 1 && batchA % batchB && batchB % batchA))
             ascendcraft::emu::matmul_misuse("Matmul::IterateBatch with batch counts that do not broadcast",
                                             "batchA and batchB are equal, or one divides the other", loc);
