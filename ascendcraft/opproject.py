@@ -701,11 +701,12 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
 
 
 def host_arguments(project: OpProject, tensors: list, attrs: dict, *, aiv: int = 48, aic: int = 24, ub: int = 196608,
-                   column: int | None = None) -> list[int]:
+                   column: int | None = None, dtypes: dict[str, str] | None = None) -> list[int]:
     """The host arguments that describe shapes, dtypes, formats and attrs to the glue's TilingContext. `tensors` has one
     entry per input and output of the definition: a tensor, a list of tensors (a DYNAMIC, tensor-list parameter) or
     None (an absent OPTIONAL input). `column`: the definition's combination (`dtype_column`) whose formats the tensors
-    have; without it, each list's first."""
+    have; without it, each list's first. `dtypes` ({parameter: ge dtype name}) names a tensor's dtype where its array
+    cannot (a bfloat16 tensor held as its raw uint16 bits)."""
     op = project.op
     params = op.inputs + op.outputs
     out = [len(op.inputs), len(op.outputs), len(op.attrs), aiv, aic, ub]
@@ -714,7 +715,8 @@ def host_arguments(project: OpProject, tensors: list, attrs: dict, *, aiv: int =
         fmt = p.formats[min(column or 0, len(p.formats) - 1)] if p.formats else "FORMAT_ND"
         out.append(len(instances))
         for x in instances:
-            out += [GE_DTYPES[_ge_of(x)][2], FORMATS.get(fmt, 2), len(x.shape), *[int(s) for s in x.shape]]
+            ge = (dtypes or {}).get(p.name) or _ge_of(x)
+            out += [GE_DTYPES[ge][2], FORMATS.get(fmt, 2), len(x.shape), *[int(s) for s in x.shape]]
             if not (p.value_depend and any(p is q for q in op.inputs)):   # (outputs never carry data)
                 out.append(0)
                 continue
@@ -1412,8 +1414,9 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     tensors = [arrays.get(p.name) for p in op.inputs] + [arrays[p.name] if p.name in aliases else empty(out_specs[p.name])
                                                         for p in op.outputs]
     soc = load_soc((settings or load_settings()).soc)   # the platform API reports the chosen chip profile
+    # (a bfloat16 tensor's array holds its raw bits as uint16: the tiling context gets DT_BF16 from `dtypes`)
     host = host_arguments(project, tensors, attrs, aiv=soc.vector_cores, aic=soc.cube_cores, ub=soc.ub_bytes,
-                          column=column)
+                          column=column, dtypes=dtypes)
     gm_args = []
     for out, p in [(False, p) for p in op.inputs] + [(True, p) for p in op.outputs]:   # (an output may equal an input)
         if (out and p.name in aliases) or (not out and p.name in absent): continue   # no buffer of their own

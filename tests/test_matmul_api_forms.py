@@ -608,3 +608,23 @@ def test_to_matmul_config_reads_the_mm_cfg_at_compile_time_and_set_n_batch_out_n
     # SetNBatchOutNum belongs to the batch Matmul (A's layout not LayoutMode::NONE), as in AscendC
     plain = build({"plain.cpp": TO_CONFIG.replace("half, false, LayoutMode::NORMAL>", "half>")})
     assert not plain.ok and "SetNBatchOutNum" in plain.errors[0].message
+
+
+def test_iterate_batch_after_set_batch_num_with_integer_flags():
+    # cann-ops BatchMatMulMultiBatchKernel on the cube core: SetBatchNum(n, n), then IterateBatch(c, 0, 0, 0, strideA,
+    # strideB) -- the cube-side form (enPartialSum, enAtomic, enSequentialWrite) with its flags spelled as integers,
+    # which the official MatmulImpl converts to bool / uint8_t; it stopped as "batch counts that do not broadcast"
+    batch, m, n, k = 3, 32, 48, 64
+    a = RNG.standard_normal((batch, m, k)).astype(np.float16)
+    bm = RNG.standard_normal((k, n)).astype(np.float16)
+    ref = a.astype(np.float64) @ bm.astype(np.float64)
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=32, baseK=32, stepM=1, stepN=1, BatchNum=batch) + np.int32(batch).tobytes()
+    text = BATCH_NUM.read_text()
+    assert "mm.IterateBatch(cGm, false, 0, false);" in text
+    b = build({BATCH_NUM.name: text.replace("mm.IterateBatch(cGm, false, 0, false);", "mm.IterateBatch(cGm, 0, 0, 0);")})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.zeros((batch, m, n), np.float32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)

@@ -350,6 +350,24 @@ def test_the_platform_gives_l2_and_hbm_bandwidth(tmp_path):
 """)
     runs_like_scale_add(folder)
 
+def test_the_platform_lists_the_a2_cores_data_paths(tmp_path):
+    # cann-ops MatMulV3's TilingParse and the cube common library's CubeCompileInfo: the platform ini's
+    # AICoreintrinsicDtypeMap tells an A2 core (fixpipe L0C -> GM, GM ND -> L1 NZ) from a 310P one (L1 -> UB, L0C -> UB;
+    # then a matmul tiling demands 32-byte aligned M and N); AICoreSpec's bt_size is the 1 KiB bias table, whose entry
+    # for bf16 only Ascend 950 has. The tiling fails (and the run with it) when one disagrees.
+    folder = with_tiling_lines(tmp_path, """    fe::PlatFormInfos* infos = context->GetPlatformInfo();
+    std::string fix, nd2nz, l0c2ub, l12ub, l12bt, bt;
+    infos->GetPlatformRes("AICoreintrinsicDtypeMap", "Intrinsic_fix_pipe_l0c2out", fix);
+    infos->GetPlatformRes("AICoreintrinsicDtypeMap", "Intrinsic_data_move_out2l1_nd2nz", nd2nz);
+    const bool has310p = infos->GetPlatformRes("AICoreintrinsicDtypeMap", "Intrinsic_data_move_l0c2ub", l0c2ub)
+        || infos->GetPlatformRes("AICoreintrinsicDtypeMap", "Intrinsic_data_move_l12ub", l12ub);
+    infos->GetPlatformRes("AICoreintrinsicDtypeMap", "Intrinsic_data_move_l12bt", l12bt);
+    infos->GetPlatformRes("AICoreSpec", "bt_size", bt);
+    if (fix.empty() || nd2nz.empty() || has310p || l12bt.find("bf16") != std::string::npos || bt != "1024")
+        return ge::GRAPH_FAILED;
+""")
+    runs_like_scale_add(folder)
+
 def test_list_attributes_reach_the_tiling_function_as_continuous_vectors(tmp_path):
     # cann-ops upsample_nearest3d_grad: Attr("scales").ListFloat({...}), read back as
     # GetAttrPointer<gert::ContinuousVector>(i) (untyped GetData(), cast to float) or GetListFloat(i); a ListInt the
@@ -1369,3 +1387,18 @@ def test_an_entry_written_by_a_macro_in_a_header_is_the_kernels_entry(tmp_path):
     r = run_project(project, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
     assert r.tiling_key in (1, 2)
+
+
+def test_a_bfloat16_tensor_reaches_the_tiling_context_as_dt_bf16(tmp_path):
+    # run_project holds a bfloat16 tensor as its raw uint16 bits (numpy has no bfloat16); the tiling context must still
+    # see DT_BF16 (27), not DT_UINT16 (7): cann-ops MatMulV3's tiling refused bf16 inputs ("Unsupported data type:
+    # x1[7]"). host_arguments takes the run's dtype names for such tensors.
+    from ascendcraft.opproject import host_arguments
+    project = load_project(copy_project(tmp_path, "scale_add_custom"))
+    raw = torch.ones(8, dtype=torch.bfloat16).view(torch.int16).numpy().view(np.uint16)
+    first = project.op.inputs[0].name
+    tensors = [raw] * (len(project.op.inputs) + len(project.op.outputs))
+    plain = host_arguments(project, tensors, {})
+    named = host_arguments(project, tensors, {}, dtypes={first: "DT_BF16"})
+    # [inputs, outputs, attrs, aiv, aic, ub, instances of the first input, its dtype, ...]
+    assert plain[7] == 7 and named[7] == 27 and named[8:] == plain[8:]

@@ -77,7 +77,8 @@ using namespace AscendC;
 extern "C" __global__ __aicore__ void bind_scale_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    static_assert(sizeof(t) == 3 * sizeof(uint32_t), "the kernel side's layout is the fields alone");
+    // the fields alone (no binding state), padded to 8 bytes as the framework pads a tiling struct
+    static_assert(sizeof(t) == 4 * sizeof(uint32_t), "the kernel side's layout is the fields alone");
     TPipe pipe;
     TBuf<TPosition::VECCALC> buf;
     pipe.InitBuffer(buf, t.params.perCore * sizeof(float));

@@ -991,11 +991,22 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     // int4 operands (p.int4, aDt = bDt = int8): two elements per byte, the even one in the low 4 bits
     auto aBytes = [&](uint64_t elems) { return p.int4 ? (elems + 1) / 2 : elems * as; };
     auto bBytes = [&](uint64_t elems) { return p.int4 ? (elems + 1) / 2 : elems * bs; };
-    // A's block: rows row0.. of A (or columns of A^T), all of k; B's: columns col0.. of B (or rows of B^T)
-    const uint64_t aSpan = aBytes(p.aTrans ? static_cast<uint64_t>(p.k - 1) * p.lda + p.row0 + p.m
-                                           : static_cast<uint64_t>(p.row0 + p.m - 1) * p.lda + p.k);
-    const uint64_t bSpan = bBytes(p.bTrans ? static_cast<uint64_t>(p.col0 + p.n - 1) * p.ldb + p.k
-                                           : static_cast<uint64_t>(p.k - 1) * p.ldb + p.col0 + p.n);
+    // Where the element at (row r, column c) of the matrix as stored (A or A^T, B or B^T) lies: ND, row r of `ld`
+    // elements; NZ, column block c / c0 (c0 = 32 bytes of elements) of `rows` x c0 elements, row r of c0 in it
+    const uint32_t aC0 = 32 / as, bC0 = 32 / bs;
+    auto aIdx = [&](uint64_t r, uint64_t col) -> uint64_t {
+        return p.aNz ? (col / aC0) * p.aRows * aC0 + r * aC0 + col % aC0 : r * p.lda + col;
+    };
+    auto bIdx = [&](uint64_t r, uint64_t col) -> uint64_t {
+        return p.bNz ? (col / bC0) * p.bRows * bC0 + r * bC0 + col % bC0 : r * p.ldb + col;
+    };
+    // A's element (i, kk) of the block and B's (kk, j), in elements from the operand's address
+    auto aAt = [&](uint32_t i, uint32_t kk) { return p.aTrans ? aIdx(kk, p.row0 + i) : aIdx(p.row0 + i, kk); };
+    auto bAt = [&](uint32_t kk, uint32_t j) { return p.bTrans ? bIdx(p.col0 + j, kk) : bIdx(kk, p.col0 + j); };
+    // A's block: rows row0.. of A (or columns of A^T), all of k; B's: columns col0.. of B (or rows of B^T); the last
+    // element is the furthest in either format (NZ: the last column block, its last row)
+    const uint64_t aSpan = aBytes(aAt(p.m - 1, p.k - 1) + 1);
+    const uint64_t bSpan = bBytes(bAt(p.k - 1, p.n - 1) + 1);
     if ((p.aTrans ? p.lda < p.row0 + p.m : p.lda < p.k) || (p.bTrans ? p.ldb < p.k : p.ldb < p.col0 + p.n))
         Report("matmul-usage", Op::Matmul, loc)
             .msg("Matmul: the org shape (M, N, Ka, Kb) of the tiling or SetOrgShape is smaller than the single-core shape it "
@@ -1035,21 +1046,40 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     // the cube core's work: A and B blocks into L1 (MTE2), base blocks through L0 (MTE1), the products (M), C out (FIX)
     const uint32_t c0 = 32 / as;
     const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16), kB = ceil_div(p.k, c0);
-    const void* aFirst = static_cast<const uint8_t*>(p.a) + aBytes(p.aTrans ? static_cast<uint64_t>(p.row0) : static_cast<uint64_t>(p.row0) * p.lda);
-    const void* bFirst = static_cast<const uint8_t*>(p.b) + bBytes(p.bTrans ? static_cast<uint64_t>(p.col0) * p.ldb : static_cast<uint64_t>(p.col0));
+    // the block's part of an operand as rows of bytes (first, rows, bytes, stride): ND, its rows; NZ, its column blocks
+    // (each the block's rows x c0 elements, one after another, a whole column block apart)
+    struct Region { const void* first; uint32_t rows; uint64_t bytes, stride; };
+    auto region = [&](const void* base, bool nz, uint32_t r0, uint32_t nr, uint32_t c0_, uint32_t nc, uint32_t ld,
+                      uint32_t rowsNz, uint32_t c0, uint32_t size) -> Region {
+        if (!nz) return {static_cast<const uint8_t*>(base) + (static_cast<uint64_t>(r0) * ld + c0_) * size, nr,
+                         static_cast<uint64_t>(nc) * size, static_cast<uint64_t>(ld) * size};
+        const uint32_t b0 = c0_ / c0, b1 = (c0_ + nc - 1) / c0;
+        return {static_cast<const uint8_t*>(base) + (static_cast<uint64_t>(b0) * rowsNz * c0 + static_cast<uint64_t>(r0) * c0) * size,
+                b1 - b0 + 1, static_cast<uint64_t>(nr) * c0 * size, static_cast<uint64_t>(rowsNz) * c0 * size};
+    };
+    const Region ra = p.int4 ? Region{static_cast<const uint8_t*>(p.a) + aBytes(p.aTrans ? p.row0 : static_cast<uint64_t>(p.row0) * p.lda),
+                                      p.aTrans ? p.k : p.m, aBytes(p.aTrans ? p.m : p.k), aBytes(p.lda)}
+                            : p.aTrans ? region(p.a, p.aNz, 0, p.k, p.row0, p.m, p.lda, p.aRows, aC0, as)
+                                       : region(p.a, p.aNz, p.row0, p.m, 0, p.k, p.lda, p.aRows, aC0, as);
+    const Region rb = p.int4 ? Region{static_cast<const uint8_t*>(p.b) + bBytes(p.bTrans ? static_cast<uint64_t>(p.col0) * p.ldb : p.col0),
+                                      p.bTrans ? p.n : p.k, bBytes(p.bTrans ? p.k : p.n), bBytes(p.ldb)}
+                            : p.bTrans ? region(p.b, p.bNz, p.col0, p.n, 0, p.k, p.ldb, p.bRows, bC0, bs)
+                                       : region(p.b, p.bNz, 0, p.k, p.col0, p.n, p.ldb, p.bRows, bC0, bs);
+    const void* aFirst = ra.first;
+    const void* bFirst = rb.first;
     // what another core must have handed over (emu_sync_cross.cpp): A's rows, B's columns, the bias
-    cross_gm_read(aFirst, p.aTrans ? p.k : p.m, aBytes(p.aTrans ? p.m : p.k), aBytes(p.lda), Op::Matmul, loc);
-    cross_gm_read(bFirst, p.bTrans ? p.n : p.k, bBytes(p.bTrans ? p.k : p.n), bBytes(p.ldb), Op::Matmul, loc);
+    cross_gm_read(aFirst, ra.rows, ra.bytes, ra.stride, Op::Matmul, loc);
+    cross_gm_read(bFirst, rb.rows, rb.bytes, rb.stride, Op::Matmul, loc);
     if (gbias) {
         const uint64_t bb = dt_size(p.biasDt);
         cross_gm_read(static_cast<const uint8_t*>(p.bias) + p.col0 * bb, 1, p.n * bb, p.n * bb, Op::Matmul, loc);
     }
     if (p.loadA)
     record_gm(TPipe_::MTE2, Op::Matmul, p.aDt, 0, loc, aBytes(static_cast<uint64_t>(p.m) * p.k), static_cast<uint64_t>(p.m) * p.k,
-              p.aTrans ? p.k : p.m, aBytes(p.aTrans ? p.m : p.k), GmPlace{&ga, aFirst, aBytes(p.lda)});
+              ra.rows, ra.bytes, GmPlace{&ga, aFirst, ra.stride});
     if (p.loadB)
     record_gm(TPipe_::MTE2, Op::Matmul, p.bDt, 0, loc, bBytes(static_cast<uint64_t>(p.k) * p.n), static_cast<uint64_t>(p.k) * p.n,
-              p.bTrans ? p.n : p.k, bBytes(p.bTrans ? p.k : p.n), GmPlace{&gb, bFirst, bBytes(p.ldb)});
+              rb.rows, rb.bytes, GmPlace{&gb, bFirst, rb.stride});
     record(TPipe_::MTE1, TKind::INSTR, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(mB + nB) * kB * kFractalBytes,
            static_cast<uint64_t>(mB + nB) * kB * kFractalBytes / as, (mB + nB) * kB);
     record(TPipe_::M, TKind::INSTR, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(mB + nB) * kB * kFractalBytes,
@@ -1077,12 +1107,10 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     };
     for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t kk = 0; kk < p.k; ++kk)
-            av[static_cast<size_t>(i) * p.k + kk] = element(p.aDt, a, p.aTrans ? static_cast<uint64_t>(kk) * p.lda + p.row0 + i
-                                                                               : static_cast<uint64_t>(p.row0 + i) * p.lda + kk, as);
+            av[static_cast<size_t>(i) * p.k + kk] = element(p.aDt, a, aAt(i, kk), as);
     for (uint32_t kk = 0; kk < p.k; ++kk)
         for (uint32_t j = 0; j < p.n; ++j)
-            bv[static_cast<size_t>(kk) * p.n + j] = element(p.bDt, b, p.bTrans ? static_cast<uint64_t>(p.col0 + j) * p.ldb + kk
-                                                                               : static_cast<uint64_t>(kk) * p.ldb + p.col0 + j, bs);
+            bv[static_cast<size_t>(kk) * p.n + j] = element(p.bDt, b, bAt(kk, j), bs);
     Core& core_ = core();
     const bool atomicAdd = p.atomic || (core_.atomic_add && !p.ub);
     // The Fixpipe takes the scale's float in the (1, 8, 10) format: sign, exponent and the top 10 mantissa bits (bits

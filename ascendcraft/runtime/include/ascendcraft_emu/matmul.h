@@ -42,6 +42,11 @@ struct MatmulCall {
     const uint64_t* quantVec = nullptr;
     bool relu = false;                    // MatmulConfig::enableRelu: max(C, 0) on the way out of L0C, after the scale
     bool int4 = false;                    // A and B are int4b_t (aDt = bDt = int8): two per byte, the even element low
+    // an operand in GM in the NZ format (MatmulType<GM, CubeFormat::NZ, ...>): the matrix as stored (A or A^T, B or B^T)
+    // in fractals of 16 rows x 32 bytes, column block after column block, each block `aRows` / `bRows` (the stored
+    // matrix's rows rounded up to 16) tall; lda / ldb stay the stored row length
+    bool aNz = false, bNz = false;
+    uint32_t aRows = 0, bRows = 0;
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 // What a Matmul's tiling keeps in the cube core's buffers: depthA1 base blocks of A (baseM x baseK) and depthB1 of B
@@ -503,6 +508,15 @@ public:
                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
                       const bool enPartialSum = false, const uint8_t enAtomic = 0, SrcLoc loc = {}) {
         (void)enSequentialWrite; (void)enPartialSum;
+        // The cube core's Matmul (AscendC's MatmulImpl) has only IterateBatch(gm, enPartialSum, enAtomic,
+        // enSequentialWrite, strides) after SetBatchNum; a kernel that spells its flags as integers there
+        // (`mm.IterateBatch(c, 0, 0, 0, strideA, strideB)`, cann-ops BatchMatMulMultiBatchKernel) lands here with a
+        // "count" of 0, which no batch has: with SetBatchNum's counts set it is that form, its integers converted as C++
+        // converts them to bool and uint8_t.
+        if ((batchA == 0 || batchB == 0) && batchA_ > 0 && batchB_ > 0)
+            return IterateBatch<sync, waitIterateBatch>(gm, static_cast<uint32_t>(batchA_), static_cast<uint32_t>(batchB_),
+                                                        enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC,
+                                                        batchA != 0, static_cast<uint8_t>(batchB), loc);
         if (batchA == 0 || batchB == 0 || (batchA != batchB && batchA != 1 && batchB != 1 && batchA % batchB && batchB % batchA))
             ascendcraft::emu::matmul_misuse("Matmul::IterateBatch with batch counts that do not broadcast",
                                             "batchA and batchB are equal, or one divides the other", loc);
@@ -784,6 +798,10 @@ private:
         call.aTrans = aTrans_; call.bTrans = bTrans_; call.atomic = atomic;
         call.lda = aTrans_ ? orgM_ : orgKa_;
         call.ldb = bTrans_ ? orgKb_ : orgN_;
+        call.aNz = A_TYPE::format == CubeFormat::NZ;
+        call.bNz = B_TYPE::format == CubeFormat::NZ;
+        call.aRows = static_cast<uint32_t>(((aTrans_ ? orgKa_ : orgM_) + 15) / 16 * 16);
+        call.bRows = static_cast<uint32_t>(((bTrans_ ? orgN_ : orgKb_) + 15) / 16 * 16);
         call.row0 = bm_ * tiling_.baseM; call.col0 = bn_ * tiling_.baseN;
         const int restM = singleM_ - static_cast<int>(call.row0), restN = singleN_ - static_cast<int>(call.col0);
         call.m = static_cast<uint32_t>(restM < tiling_.baseM ? restM : tiling_.baseM);

@@ -444,6 +444,16 @@ struct PlatformInfoHandle {
         else if (label == "SoCInfo" && key == "vector_core_cnt") value = std::to_string(aiv);
         else if (label == "AICoreMemoryRates" && key == "l2_rate") value = std::to_string(l2_rate);
         else if (label == "AICoreMemoryRates" && key == "ddr_rate") value = std::to_string(ddr_rate);
+        else if (label == "AICoreSpec" && key == "bt_size") value = std::to_string(bt);
+        // the AI core's data paths (AICoreintrinsicDtypeMap: an entry lists the dtypes a path moves; a path the chip
+        // lacks has none). An A2 core writes L0C to GM through the fixpipe and copies GM ND to L1 NZ (DataCopy with
+        // Nd2NzParams); it has no L1 -> UB / L0C -> UB moves (310P's), and its bias table takes no bf16 (Ascend 950's).
+        // CANN's matmul tilings test these: without them they take the chip for a 310P ("shape of n should be 32-byte
+        // aligned" in cann-ops MatMulV3 for an unaligned N).
+        else if (label == "AICoreintrinsicDtypeMap" && key == "Intrinsic_fix_pipe_l0c2out")
+            value = "float32,float16,bfloat16,int32,int8,uint8";
+        else if (label == "AICoreintrinsicDtypeMap" && key == "Intrinsic_data_move_out2l1_nd2nz")
+            value = "float16,bfloat16,float32,int8,uint8,int16,int32";
         else return false;
         return true;
     }

@@ -16,8 +16,13 @@ namespace optiling {}
 #include "ascendcraft_emu/pad_tiling_data.h"   // PadTiling, UnPadTiling (lib/pad)
 #include "ascendcraft_emu/transpose_tiling_data.h"   // ConfusionTransposeTiling (adv_api/transpose)
 
+// The Ascend C project framework pads a tiling struct to 8 bytes as a whole, so that the next one (a nested struct
+// field, or the next struct in the buffer) starts 8-byte aligned, and each field sits at a multiple of its own size
+// (TilingData结构定义 / 限制TilingData结构大小 in the AscendC docs): {uint8, uint32, uint8, uint32, uint32} is 24 bytes,
+// a struct field follows an odd number of uint32 at the next 8-byte offset. alignas(8) gives that layout, on the host
+// (GetDataSize: CANN's op hosts check it is a multiple of 8) and on the kernel side alike.
 #define BEGIN_TILING_DATA_DEF(name) \
-    struct name {                   \
+    struct alignas(8) name {        \
         ~name() { ::ascendcraft::tiling_bind_detail::release(this); }
 #define TILING_DATA_FIELD_DEF(type, field)            \
     type field = type();                              \

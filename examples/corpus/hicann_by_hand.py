@@ -1,0 +1,156 @@
+"""Runs of public Matmul-API op projects built once per core type against NumPy, through their own op_host tiling:
+the MatMulV3 / BatchMatMulV3 projects of CANN's ops repository (Hayden727/cann-ops `src/matmul/`, the same family as
+hicann ops-nn's matmul/), mixed AIC/AIV kernels whose vector half (the ND -> NZ conversion of an unaligned operand,
+under `__DAV_C220_VEC__`) is compiled in a pass of its own; each at the corpus's pinned commit (manifest.json), run from
+the mirror, nothing copied. (hicann ops-nn's own matmul projects do not link yet: their A2 tiling names the Ascend 950
+`matmul_v3_advanced::MatMulV3Tiling`, whose sources need gert APIs the emulation lacks.)
+
+    python examples/corpus/hicann_by_hand.py [--git Hayden727/cann-ops=DIR] [--only mat_mul_v3] [--keep DIR]
+
+Each project is materialised as `corpus.py run` does it (the op's folder and what its build reaches; the host sources
+of the same build target the link misses, `corpus.link_sources`), then `ascendcraft.opproject.run_project` runs its
+TilingFunc on the emulated gert::TilingContext for the inputs' shapes and attributes, and the kernel instance of the
+tiling key it chose on the emulated cores (the cube half on AIC blocks, the vector half on AIV blocks, handing over with
+SyncAll and NotifyEvent / WaitEvent). The inputs are random fp16 / bf16 values; the reference is the product of the same
+(rounded) values in float64. A run matches when every element is within `ULPS` units in the last place of the output
+dtype at the reference's magnitude, plus the float32 accumulation's own error (K * 2^-24 * sum |a*b|). Prints one line
+per run: the shape, the tiling key and block dim the TilingFunc chose, the max abs error and the verdict.
+"""
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).parent))
+import corpus  # noqa: E402
+
+from ascendcraft.config import load_settings  # noqa: E402
+from ascendcraft.opproject import build_project, load_project, run_project  # noqa: E402
+
+MIRRORS = Path("/work/.mirror")
+ULPS = 1            # the output's rounding: within one unit in the last place of the output dtype
+_FOLDERS: dict = {}
+
+
+def project(repo: str, path: str, gitdirs: dict, keep: Path | None):
+    """The op project at the corpus's pinned commit, materialised and linked as `corpus.py run` builds it: the folder
+    and the settings of its host build (the repository's BUILD_DEFINES)."""
+    if (repo, path) in _FOLDERS: return _FOLDERS[(repo, path)]
+    entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == repo and e["path"] == path)
+    gitdir = gitdirs.get(repo) or str(MIRRORS / repo.replace("/", "+") / "repo")
+    folder = (keep / path.replace("/", "_")) if keep else Path(tempfile.mkdtemp(prefix="hicann_"))
+    folder.mkdir(parents=True, exist_ok=True)
+    corpus.materialise(entry, gitdir, folder)
+    s = load_settings()
+    settings = s.replace(cxxflags=f"{s.cxxflags} {corpus.BUILD_DEFINES[repo]}") if repo in corpus.BUILD_DEFINES else s
+    b, linked = build_project(load_project(folder), 0, settings=settings), set()
+    for _ in range(5):   # the host sources of the op's build target that define what the link misses
+        if b.ok or not corpus.link_sources(entry, gitdir, folder, b.log, linked): break
+        b = build_project(load_project(folder), 0, settings=settings)
+    assert b.ok, f"{path}: the project does not build:\n" + "\n".join(d.render() for d in b.diagnostics)
+    _FOLDERS[(repo, path)] = (load_project(folder), settings)
+    return _FOLDERS[(repo, path)]
+
+
+def tensor(rng, shape, dtype: str):
+    "Random values of the dtype (torch: numpy has no bfloat16), and the same values as float64."
+    t = torch.from_numpy(rng.uniform(-1, 1, shape).astype(np.float32)).to(getattr(torch, dtype))
+    return t, t.double().numpy()
+
+
+def compare(got, want, mag, dtype: str, k: int) -> tuple[bool, float, float]:
+    """(match, max abs error, worst error in units of the allowed) of an output against the float64 reference: allowed
+    is ULPS ulp of the output dtype at the reference's magnitude plus the float32 accumulation's K * 2^-24 * sum|a*b|."""
+    if dtype == "bfloat16": got = torch.from_numpy(got.view(np.int16)).view(torch.bfloat16).double().numpy()
+    got = np.asarray(got, np.float64)
+    mant = {"float16": 10, "bfloat16": 7, "float32": 23}[dtype]
+    ulp = np.exp2(np.floor(np.log2(np.maximum(np.abs(want), 2.0 ** -14))) - mant)
+    allowed = ULPS * ulp + k * 2.0 ** -24 * mag
+    err = np.abs(got - want)
+    worst = float(np.max(err / allowed)) if err.size else 0.0
+    return bool(np.all(err <= allowed)) and bool(np.isfinite(got).all()), float(err.max()), worst
+
+
+def line(name: str, r, ok: bool, err: float, worst: float, extra: str = "") -> str:
+    if not r.run.ok:
+        return f"{name}: ERROR ({'; '.join(d.render().splitlines()[0] for d in r.run.diagnostics[:2])})"
+    return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}{extra}: max abs error {err:.3g} "
+            f"({worst:.2f} of allowed) {'match' if ok else 'MISMATCH'}")
+
+
+def matmul(x1, x2, ta: bool, tb: bool, bias=None):
+    "The float64 reference of y = op(x1) @ op(x2) (+ bias), and sum|a*b| for the accumulation's error bound."
+    a = np.swapaxes(x1, -1, -2) if ta else x1
+    b = np.swapaxes(x2, -1, -2) if tb else x2
+    y, mag = a @ b, np.abs(a) @ np.abs(b)
+    if bias is not None: y, mag = y + bias, mag + np.abs(bias)
+    return y, mag, a.shape[-1]
+
+
+def matmul_op(g, repo: str, path: str, shape: tuple, dtype: str = "float16", ta: bool = False, tb: bool = False,
+              bias: bool = False, seed: int = 1) -> str:
+    """A MatMulV3 / BatchMatMulV3 op: y = op(x1) @ op(x2) (+ bias) for shape (batch..., m, k, n); x1 [..., m, k] (or
+    [..., k, m] with the first transpose attribute), x2 [..., k, n] (or [..., n, k]); bias [n] of the definition's
+    dtype column (fp16 for fp16 inputs, float32 for bf16)."""
+    proj, settings = project(repo, path, *g)
+    *batch, m, k, n = shape
+    rng = np.random.default_rng(seed)
+    x1, a = tensor(rng, (*batch, k, m) if ta else (*batch, m, k), dtype)
+    x2, b = tensor(rng, (*batch, n, k) if tb else (*batch, k, n), dtype)
+    bt, bv = tensor(rng, (n,), dtype if dtype == "float16" else "float32") if bias else (None, None)
+    want, mag, kk = matmul(a, b, ta, tb, bv)
+    names = [a.name for a in proj.op.attrs]          # transpose_x1 / transpose_x2, or adj_x1 / adj_x2 (BatchMatMulV3)
+    attrs = {names[0]: ta, names[1]: tb}
+    t0 = time.time()
+    r = run_project(proj, {"x1": x1, "x2": x2, "bias": bt}, attrs=attrs,
+                    outputs={"y": (tuple(want.shape), dtype if dtype == "bfloat16" else np.dtype(dtype))}, settings=settings)
+    ok, err, worst = compare(r.outputs.get("y"), want, mag, dtype, kk) if r.run.ok else (False, 0, 0)
+    name = (f"{path.rsplit('/', 1)[-1]} {dtype} {'x'.join(map(str, shape))}{' x1^T' if ta else ''}{' x2^T' if tb else ''}"
+            f"{' +bias' if bias else ''}")
+    return line(name, r, ok, err, worst, f", {time.time() - t0:.0f} s")
+
+
+CANN_OPS = "Hayden727/cann-ops"
+
+
+# The runs: each picks shapes that take a different tiling key (the TilingFunc decides; the line prints its key).
+RUNS = {
+    "mat_mul_v3": [
+        lambda g: matmul_op(g, CANN_OPS, "src/matmul/mat_mul_v3", (100, 200, 300), seed=2),   # unaligned: vector ND2NZ
+        lambda g: matmul_op(g, CANN_OPS, "src/matmul/mat_mul_v3", (256, 256, 512)),           # aligned: cube only
+        lambda g: matmul_op(g, CANN_OPS, "src/matmul/mat_mul_v3", (96, 200, 160), ta=True, tb=True, bias=True, seed=3),
+        lambda g: matmul_op(g, CANN_OPS, "src/matmul/mat_mul_v3", (64, 8192, 64), "bfloat16", seed=4),  # long K
+    ],
+    "batch_mat_mul_v3": [
+        lambda g: matmul_op(g, CANN_OPS, "src/matmul/batch_mat_mul_v3", (3, 100, 72, 200), seed=5),     # unaligned
+        lambda g: matmul_op(g, CANN_OPS, "src/matmul/batch_mat_mul_v3", (4, 64, 128, 256), tb=True, seed=6),
+        lambda g: matmul_op(g, CANN_OPS, "src/matmul/batch_mat_mul_v3", (64, 32, 64, 48), seed=7),   # many small
+        lambda g: matmul_op(g, CANN_OPS, "src/matmul/batch_mat_mul_v3", (2, 128, 256, 96), "bfloat16", ta=True, seed=8),
+    ],
+}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
+    ap.add_argument("--only", action="append", default=[], help="only these ops (repeat)")
+    ap.add_argument("--keep", type=Path, default=None, help="materialise the projects here (kept after the run)")
+    a = ap.parse_args(argv)
+    g = (dict(x.split("=", 1) for x in a.git), a.keep)
+    bad = 0
+    for op, runs in RUNS.items():
+        if a.only and op not in a.only: continue
+        for fn in runs:
+            out = fn(g)
+            bad += "match" not in out or "MISMATCH" in out
+            print(out, flush=True)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
