@@ -2228,3 +2228,12 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("srm_custom", &srm_impl, "doc")
     assert layout["inputs"] == [0, 1] and layout["attrs"] == [2] and layout["results"] == ["y"]
     usual = text.replace("x, w, y, eps", "x, w, eps, y")
     assert corpus.pybind_layout(usual, op("SrmCustom", ["x", "w"], ["y"], ["eps"]), {}) == layout
+
+
+def test_a_failed_runs_first_error_names_its_line_where_it_has_one():
+    "One wording for every source's run errors (corpus, MultiKernelBench, CATLASS): `kind at file:line: message`."
+    from types import SimpleNamespace
+    at = SimpleNamespace(kind="l0-overflow", message="LoadData needs 16384 bytes", file="/x/copy_l1_to_l0b.hpp", line=451)
+    assert corpus.first_run_error([at]) == "l0-overflow at copy_l1_to_l0b.hpp:451: LoadData needs 16384 bytes"
+    assert corpus.first_run_error([SimpleNamespace(kind="timeout", message="stopped", file="", line=None)]) == "timeout: stopped"
+    assert corpus.first_run_error([]) == "run failed"

@@ -23,7 +23,7 @@ import types
 from pathlib import Path
 from typing import NamedTuple
 
-from corpus import _split_args, _tree, asc_entry, asc_kernel_source, first_error, per_core_type, show
+from corpus import _split_args, _tree, asc_entry, asc_kernel_source, first_error, first_run_error, per_core_type, show
 
 
 CATLASS_ROOTS = ("include/", "examples/common/")   # on the example's include path (examples/CMakeLists.txt)
@@ -342,14 +342,6 @@ def catlass_compare_bf16(got, want, k: int) -> tuple[bool, str]:
     return not bad.any(), f"{int(bad.sum())} of {got.size} outside rtol {rtol:g} (bfloat16 rule; max |diff| {worst:.4g})"
 
 
-def _run_error(errs: list) -> str:
-    "A failed run's first error as `kind at file:line: message` (the kernel's line, or the header's the run stopped in)."
-    if not errs: return "run failed"
-    e = errs[0]
-    where = f" at {posixpath.basename(e.file)}:{e.line}" if e.line else ""
-    return f"{e.kind}{where}: {e.message}"
-
-
 def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
     """Run a catlass GEMM example (catlass_gemm_run) on the shape its README runs (`./<name> m n k`, else catlass's
     default 128 x 128 x 128) with inputs drawn as its host code draws them (uniform in [-5, 5]), on 24 AIC blocks (an
@@ -430,7 +422,7 @@ def match_catlass(entry: dict, gitdir: str, sources: dict, settings) -> dict:
                  *([Scalar(batch, "uint32_t")] if form["batched"] else [])], block_dim=CATLASS_AIC_CORES, settings=settings)
     if not r.ok:
         errs = [d for d in r.diagnostics if d.is_error]
-        return {"match": "run-error", "match_detail": _run_error(errs)[:300]}
+        return {"match": "run-error", "match_detail": first_run_error(errs)[:300]}
     want = catlass_golden(form["golden"], a.astype(np.float64) @ b.astype(np.float64)
                           + (bias.astype(np.float64) if bias is not None else 0))
     ok, detail = catlass_compare(r.outputs["deviceC"], want, k)
@@ -1019,13 +1011,13 @@ def match_catlass_host(entry: dict, form: dict, sources: dict, settings, m: int,
                  block_dim=1, settings=settings)
         if not sr.ok:
             errs = [d for d in sr.diagnostics if d.is_error]
-            return {"match": "run-error", "match_detail": ("workspace size: " + _run_error(errs))[:300]}
+            return {"match": "run-error", "match_detail": ("workspace size: " + first_run_error(errs))[:300]}
         ws = max(16, int(np.asarray(sr.outputs["ascendcraftWorkspaceSize"]).reshape(-1).max()))
     r = run(kb, [*gms, GM("deviceWorkspace", shape=(ws,), dtype=np.uint8, role="workspace"), *fixed,
                  GM("ascendcraftWorkspaceSize", np.zeros(3, np.uint64)), Scalar(0, "uint32_t")], block_dim=form["cores"], settings=settings)
     if not r.ok:
         errs = [d for d in r.diagnostics if d.is_error]
-        return {"match": "run-error", "match_detail": _run_error(errs)[:300]}
+        return {"match": "run-error", "match_detail": first_run_error(errs)[:300]}
     raw = np.asarray(r.outputs[out[0]]).view(np.uint8)
     n_out = ev(out[2])
     got = as_float(raw.view(np.uint16)[:n_out], "bfloat16") if out[1] == "bfloat16" else raw.view(np.dtype(out[1]))[:n_out]

@@ -1879,7 +1879,7 @@ def match_asc(entry: dict, gitdir: str, kb) -> dict:
         ok, said, r = verify(0xA5)   # output bytes the kernel does not write hold the poison
         if not r.ok:
             errs = [d for d in r.diagnostics if d.is_error]
-            return dict(match="run-error", match_detail=(f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300])
+            return dict(match="run-error", match_detail=first_run_error(errs)[:300])
         if ok: return dict(match="pass", match_detail=said)
         # a golden that expects 0 in output bytes the kernel leaves alone (gm_by_pass_dcache writes one int32 of 1024 and
         # copies all back): the same run with those bytes 0 is checked, and a pass says so
@@ -2435,12 +2435,21 @@ def failed_run_class(run) -> str:
     return "timeout" if errs and errs[0].kind == "timeout" else "run-error"
 
 
+def first_run_error(errs: list) -> str:
+    "A failed run's first error as `kind at file:line: message` (the line the run stopped at, where it has one)."
+    if not errs: return "run failed"
+    e = errs[0]
+    line = getattr(e, "line", None)
+    where = f" at {posixpath.basename(e.file)}:{line}" if line else ""
+    return f"{e.kind}{where}: {e.message}"
+
+
 def run_failure(run) -> str:
     """A failed run in one line: its first error, and for a host tiling function that failed, the first error line the
     function logged (DequantSwigluQuant: "Do op tiling failed, no valid template is found."), after what the glue found
     (TopKV3: it read the data of an input that is not ValueDepend)."""
     errs = [d for d in run.diagnostics if d.is_error]
-    text = f"{errs[0].kind}: {errs[0].message}" if errs else "run failed"
+    text = first_run_error(errs)
     unset = []
     if errs and errs[0].kind == "host-tiling":
         lines = (getattr(run, "stderr", "") or "").splitlines()

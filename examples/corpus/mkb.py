@@ -438,7 +438,8 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project, *, budge
                              own_shape=f"its TilingFunc refuses the smaller batch: {errs[0].message}"[:160])
         if errs and errs[0].kind == "timeout":   # not a verdict on the kernel: the emulation's speed on this machine
             return dict(match="timeout", match_detail=f"{errs[0].message}{shrunk}"[:300])
-        return dict(match="run-error", match_detail=(f"{errs[0].kind}: {errs[0].message}" if errs else "run failed")[:300])
+        from corpus import first_run_error
+        return dict(match="run-error", match_detail=first_run_error(errs)[:300])
     worst = 0.0
     for p, w in zip(results, wants):
         got = r.outputs[p.name]
