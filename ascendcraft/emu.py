@@ -43,24 +43,24 @@ from . import cache_trim, sandbox, seal
 
 # %% auto #0
 __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'CPU_DEBUG_MACROS',
-           'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR', 'SANITIZE_FLAGS',
-           'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE',
-           'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER',
-           'PCH_KEEP_SECONDS', 'CORE_TYPE_MACRO_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH', 'AIC_SOURCE',
-           'AIC_OBJECT', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES',
-           'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
-           'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags', 'launch_statements',
-           'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
-           'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures',
-           'api_rule_hint', 'unknown_name_hint', 'runtime_hash', 'compiler_version', 'angle_include_dirs',
-           'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header', 'with_prelude',
-           'pch_rejections', 'Build', 'past_close', 'file_scope_types', 'tiling_struct_usings',
-           'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'core_type_split',
-           'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
-           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key', 'GM',
-           'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'gm_allocation', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
-           'no_output_diagnostic']
+           'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR',
+           'RUNTIME_UNIT_FOLDERS', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
+           'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS',
+           'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'CORE_TYPE_MACRO_RE', 'KERNEL_MAIN', 'AIC_SUFFIX',
+           'AIC_LAUNCH', 'AIC_SOURCE', 'AIC_OBJECT', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'ROLES', 'HUGE_GM_ROOT',
+           'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources',
+           'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags',
+           'launch_statements', 'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations',
+           'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
+           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash',
+           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
+           'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'past_close', 'file_scope_types',
+           'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions',
+           'included_sources', 'core_type_split', 'key_var_conditions', 'host_inputs', 'macro_names',
+           'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
+           'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace',
+           'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation',
+           'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -810,6 +810,16 @@ def unknown_name_hint(message: str) -> str | None:
 # %% ../nbs/10_emu.ipynb #c3e589be
 RUNTIME_DIR = Path(ascendcraft.__file__).resolve().parent / "runtime"
 INCLUDE_DIR = RUNTIME_DIR / "include"
+# The runtime's C++ sources live in one folder per unit of the chip they emulate, so that a reader finds the room for
+# a change by its folder (the headers under include/ keep the official API's layout, which kernels include by name).
+RUNTIME_UNIT_FOLDERS = {
+    "core": "a launch and its blocks: the driver, reports and rule checks, UB and queues, tiling keys, workspace",
+    "vector": "the vector unit's instructions: element-wise, reductions, conversions, sorting",
+    "advanced": "the advanced (lib/) APIs computed on the vector unit: math, normalisation, softmax, quantisation",
+    "cube": "the cube core: L1 / L0 buffers, LoadData, Mmad, Fixpipe, the Matmul API",
+    "copy": "the copy pipes between GM and UB (DataCopy, DataCopyPad) and the atomic modes of their writes",
+    "sync": "synchronisation: the race check between a core's pipes, block-to-block flags, AIC / AIV cross-core flags",
+}
 SANITIZE_FLAGS = ("-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer")
 RUNTIME_FLAGS = ("-std=c++17", "-O3", "-g1", "-fno-omit-frame-pointer", "-pthread")
 # The run's set-up, the driver and the cross-core scheduler have no per-element loop: -O1 compiles them in about 60 %
@@ -825,9 +835,21 @@ _runtime_hash_memo: dict = {}     # "last": (folders, files, their stat signatur
 _SETTLE_NS = 2_000_000_000        # files changed more recently than this are hashed again at the next call
 
 
+def runtime_sources(root: Path | None = None) -> list[Path]:
+    "The runtime's C++ sources: the .cpp files of the unit folders (`RUNTIME_UNIT_FOLDERS`); one outside them is an error."
+    root = root or RUNTIME_DIR
+    if stray := sorted(root.glob("*.cpp")):
+        raise AscendCraftError(Diagnostic(
+            "runtime-layout", f"{stray[0]}: a runtime source outside the unit folders", file=str(stray[0]),
+            hint=f"move it into the folder of the unit it emulates: {', '.join(f'runtime/{u}/' for u in RUNTIME_UNIT_FOLDERS)}"
+                 " (or add a unit to RUNTIME_UNIT_FOLDERS)"))
+    return sorted(p for unit in RUNTIME_UNIT_FOLDERS for p in (root / unit).glob("*.cpp"))
+
+
 def _runtime_files() -> tuple[list[Path], list[Path]]:
     "The runtime's folders, and the files `runtime_hash` covers: headers (.h, .hpp) under include/, sources *.cpp."
-    dirs, files = [RUNTIME_DIR], list(RUNTIME_DIR.glob("*.cpp"))
+    dirs = [RUNTIME_DIR, *(RUNTIME_DIR / u for u in RUNTIME_UNIT_FOLDERS if (RUNTIME_DIR / u).is_dir())]
+    files = runtime_sources()
     for root, _, names in os.walk(INCLUDE_DIR):
         dirs.append(Path(root))
         files += [Path(root) / n for n in names if n.endswith((".h", ".hpp"))]
@@ -975,7 +997,7 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
     # the sanitized variant is for finding a bad access, not for speed: under ASan -O1 compiles several times faster
     # than -O3, and -O0 in less than half of -O1's CPU (24 against 55 CPU-s for the three units, load 15-16)
     flags = [*(f if f != "-O3" else "-O0" for f in RUNTIME_FLAGS), *SANITIZE_FLAGS] if sanitize else list(RUNTIME_FLAGS)
-    layout = [f"{name}:{cold}:" + ",".join(s.name for s in files) for name, files, cold in runtime_units(list(RUNTIME_DIR.glob("*.cpp")))]
+    layout = [f"{name}:{cold}:" + ",".join(s.name for s in files) for name, files, cold in runtime_units(runtime_sources())]
     key = hashlib.sha256("\n".join([runtime_hash(), compiler_version(settings.cxx), *flags, *RUNTIME_COLD_SOURCES, *layout]).encode()).hexdigest()[:16]
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / f"runtime-{key}{'-san' if sanitize else ''}-sealed"
@@ -989,7 +1011,7 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
                                       # a folder another process may be linking against)
         tmp = Path(tempfile.mkdtemp(prefix="runtime-", dir=folder.parent))
         try:
-            units = runtime_units(list(RUNTIME_DIR.glob("*.cpp")))
+            units = runtime_units(runtime_sources())
             say = progress or _stderr_progress
             t0 = time.perf_counter()
             say(f"building the emulator runtime (once per machine): {len(units)} compiler runs in parallel "

@@ -171,7 +171,8 @@ def test_the_runtime_hash_is_remembered_until_a_file_changes(tmp_path, monkeypat
     import os
     runtime = tmp_path / "runtime"
     (runtime / "include" / "sub").mkdir(parents=True)
-    files = {"a.cpp": "int a;", "include/k.h": "#pragma once\n", "include/sub/x.hpp": "int x;"}
+    (runtime / "core").mkdir()
+    files = {"core/a.cpp": "int a;", "include/k.h": "#pragma once\n", "include/sub/x.hpp": "int x;"}
     for name, text in files.items(): (runtime / name).write_text(text)
     old = 1_000_000_000
     for p in [*runtime.rglob("*"), runtime]: os.utime(p, ns=(old, old))

@@ -157,8 +157,8 @@ def test_runtime_build_reports_each_file_as_it_finishes(tmp_path):
 
 def test_runtime_units_hold_every_source_once_with_the_cold_ones_apart(tmp_path):
     "The runtime build compiles each source in exactly one unit: hot files split by size, the cold ones alone at -O1."
-    from ascendcraft.emu import RUNTIME_COLD_SOURCES, RUNTIME_DIR, RUNTIME_HOT_UNITS, runtime_units
-    real = sorted(RUNTIME_DIR.glob("*.cpp"))
+    from ascendcraft.emu import RUNTIME_COLD_SOURCES, RUNTIME_HOT_UNITS, runtime_sources, runtime_units
+    real = runtime_sources()
     units = runtime_units(real)
     assert sorted(s for _, files, _ in units for s in files) == real             # each file once, none left out
     assert len(units) == RUNTIME_HOT_UNITS + 1 and len({name for name, _, _ in units}) == len(units)

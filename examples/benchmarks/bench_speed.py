@@ -40,7 +40,7 @@ import numpy as np
 from ascendcraft.config import load_settings
 from ascendcraft import sandbox
 from ascendcraft.emu import (GM, INCLUDE_DIR, RUNTIME_DIR, RUNTIME_FLAGS, Scalar, SharedInputs, build, gm_root, run,
-                             runtime_library, runtime_units, trace)
+                             runtime_library, runtime_sources, runtime_units, trace)
 
 BLOCKS, TILE, ROW = 48, 8192, 64      # 48 blocks, 8192-float tiles, 64-float rows (one 256-byte repeat)
 SMALL_TILE = 64                        # the per-instruction case: 64-float (256-byte) tiles
@@ -193,7 +193,7 @@ def main():
         # processes' CPU time does not reach this process), with the flags of runtime_library
         gxx_cpu, per_unit = 0.0, []
         with tempfile.TemporaryDirectory(prefix="bench-speed-units-") as tmp:
-            for name, files, cold_unit in runtime_units(list(RUNTIME_DIR.glob("*.cpp"))):
+            for name, files, cold_unit in runtime_units(runtime_sources()):
                 unit = os.path.join(tmp, f"{name}.cpp")
                 with open(unit, "w") as f: f.write("".join(f'#include "{s}"\n' for s in files))
                 flags = [("-O1" if g == "-O3" and cold_unit else g) for g in RUNTIME_FLAGS]
@@ -202,7 +202,7 @@ def main():
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 per_unit.append((after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime))
                 gxx_cpu += per_unit[-1]
-        units = len(runtime_units(list(RUNTIME_DIR.glob("*.cpp"))))
+        units = len(runtime_units(runtime_sources()))
         rows.append(("runtime library, cold build", f"{cold:.1f} s",
                      f"wall at load {load_build:.1f}, {units} g++ runs (translation units) in parallel on {os.cpu_count()} cores"))
         rows.append(("  the compilers' CPU time", f"{gxx_cpu:.1f} s",
