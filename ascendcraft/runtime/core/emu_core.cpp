@@ -524,6 +524,10 @@ const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const
             r.msg("%s %s %llu bytes of GM at an address outside every buffer the launch was given", op_name(op),
                   write ? "writes" : "reads", static_cast<unsigned long long>(bytes));
         }
+        if (op == Op::Matmul)   // the Matmul API moves whole singleCoreM x singleCoreN blocks: the usual cause is an edge block
+            r.hint("the Matmul reads A and B and writes C as a whole singleCoreM x singleCoreN block from the addresses "
+                   "SetTensorA / SetTensorB / IterateAll were given: for a block at the matrix's edge call "
+                   "SetTail(tailM, tailN) before Iterate / IterateAll, or check those offsets").fail();
         r.hint("check the GM offset (GetBlockIdx() * per-block length + tile offset) and the count of the last tile").fail();
     }
     if (!write && (b->role == Role::Out || b->role == Role::InOut || b->role == Role::Workspace) && g_launch->parallel && bytes) {  // may read what another block writes
