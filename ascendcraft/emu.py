@@ -68,7 +68,8 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
            'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace',
            'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation',
-           'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
+           'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
+           'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -2748,10 +2749,45 @@ def _at(build: Build, file: str, line: int | None, kind: str, message: str, hint
                          **({"api": api} if api else {}), **context)
 
 
+_GM_POINTER_DECL = re.compile(r"__gm__\s+[\w:<>, ]+?\*\s*(?:const\s+|__restrict__\s+)*(\w+)")
+
+
+def raw_gm_stores(sources: dict) -> list[tuple[str, int, int, str]]:
+    """(file, line, column, pointer) of each store through a named `__gm__` pointer in the kernel's sources, in file and
+    line order: `p[i] = v`, `p[i] += v`, `*(p + i) = v`, `*p = v`. The run finds that a buffer was written past the
+    API (`gm-raw-write`) but not where; these are the places that can have done it."""
+    found = []
+    for file, text in sources.items():
+        if "__gm__" not in text: continue
+        code = blank_comments_and_strings(text)
+        names = sorted(set(_GM_POINTER_DECL.findall(code)))
+        if not names: continue
+        alt = "|".join(map(re.escape, names))
+        store = re.compile(rf"(?<![\w.>])({alt})\s*\[[^\];]*\]\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)"
+                           rf"|\*\s*\(\s*({alt})\b[^;=]*\)\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)"
+                           rf"|(?<![\w)\]])\*\s*({alt})\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)")
+        for m in store.finditer(code):
+            line = code.count("\n", 0, m.start()) + 1
+            col = m.start() - (code.rfind("\n", 0, m.start()) + 1) + 1
+            found.append((file, line, col, next(g for g in m.groups() if g)))
+    return found
+
+
+def _raw_write_place(build: Build, record: dict) -> dict:
+    "A `gm-raw-write` report placed at the first raw `__gm__` store of the kernel's sources (the run cannot say which)."
+    stores = raw_gm_stores(build.sources)
+    if record.get("kind") != "gm-raw-write" or record.get("line") or not stores: return record
+    file, line, _, name = stores[0]
+    more = f" (the first of {len(stores)} raw stores in the sources)" if len(stores) > 1 else ""
+    return {**record, "file": file, "line": line, "api": name,
+            "message": record["message"] + f"; a raw __gm__ store through '{name}' is at this line{more}"}
+
+
 def _report_diagnostics(child: _Child, build: Build) -> list[Diagnostic]:
     out = []
     for r in child.records:
         if r.get("type") != "diag": continue
+        r = _raw_write_place(build, r)
         context = {"block": r.get("block"), **(r.get("values") or {})}
         out.append(_at(build, r.get("file", ""), r.get("line") or None, r["kind"], r["message"], r.get("hint", ""),
                        r.get("severity", "error"), api=r.get("api", ""), **context))

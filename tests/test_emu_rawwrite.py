@@ -21,6 +21,9 @@ def test_output_written_through_a_raw_pointer_loop_is_caught():
     d = r.errors[0]
     assert d.context["buffer"] == "y" and d.context["offset"] == 0 and "'y'" in d.message
     assert d.file == "raw_write_output.cpp" and d.hint
+    # the run cannot say which store wrote 'y'; the diagnostic points at the kernel's raw __gm__ store, caret on its pointer
+    assert d.line == 10 and "dst[i] = 2.0f * src[i]" in d.source_line and d.col == d.source_line.index("dst[i]") + 1
+    assert "through 'dst'" in d.message
 
 
 def test_the_first_raw_byte_is_named_when_only_a_tail_is_raw():
