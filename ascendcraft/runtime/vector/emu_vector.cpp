@@ -1027,12 +1027,31 @@ void vec_gather(Dt dt, const Local& d, const Local& src, const Local& offsets, u
                 .val("index", static_cast<int64_t>(k)).val("offset", static_cast<int64_t>(at)).val("tensor_bytes", src.bytes)
                 .hint("srcOffset holds byte offsets (element index * sizeof(T)) relative to src").fail();
     };
+    // Gather.md: src and dst may not be the same memory. Public kernels do gather in place (ops-transformer's
+    // RotaryPositionEmbedding swaps each pair of elements with Gather(x, x, offsets, ...)) and pass on the NPU, whose
+    // vector unit reads an instruction's source before it writes: a warning, and the lanes read src as it was before
+    // the instruction (a lane-by-lane copy would read elements earlier lanes had already overwritten).
+    std::vector<uint8_t> before;
+    const uint8_t* src_bytes = src.addr;
+    const uint64_t dst_extent = operand_extent(g, ds, es);
+    if (d.addr < src.addr + src.bytes && src.addr < d.addr + dst_extent) {
+        if (first_report_at("gather-overlap", loc))
+            Report("gather-overlap", op, loc)
+                .msg("Gather: dst (UB offset %llu, %llu bytes) overlaps src (UB offset %llu, %u bytes); the API reference "
+                     "(Gather.md) does not support src and dst in the same memory. The emulator reads src as it was before "
+                     "the instruction, as the NPU's vector unit does for the forms public kernels use",
+                     static_cast<unsigned long long>(ub_offset(d.addr)), static_cast<unsigned long long>(dst_extent),
+                     static_cast<unsigned long long>(ub_offset(src.addr)), src.bytes)
+                .hint("gather into a buffer of its own (a TBuf) and use that, or alternate two buffers").warn();
+        before.assign(src.addr, src.addr + src.bytes);
+        src_bytes = before.data();
+    }
     // A level-2 Gather (count lanes, dst contiguous) with nothing to check per lane but the offset itself: one tight
     // loop of the element's type; a bad offset stops it with the same report, at the same lane, as the loop below.
     auto contiguous = [&](auto element) {
         using U = decltype(element);
         const uint8_t* const offs = offsets.addr;
-        const uint8_t* const s0 = src.addr;
+        const uint8_t* const s0 = src_bytes;
         uint8_t* const d0 = d.addr;
         const uint64_t limit = src.bytes;
         for (uint64_t k = 0; k < g.count; ++k) {
@@ -1054,7 +1073,7 @@ void vec_gather(Dt dt, const Local& d, const Local& src, const Local& offsets, u
         uint64_t at = static_cast<uint64_t>(base) + off;
         check_at(k, at);
         if (!src_written) check_initialised(src, at, es, op, loc, "src");
-        std::memcpy(d.addr + lane_offset(g, ds, es, r, l), src.addr + at, es);
+        std::memcpy(d.addr + lane_offset(g, ds, es, r, l), src_bytes + at, es);
     });
     if (uint32_t* noted = race.notes(src)) {  // the bytes of src the lanes read (each inside one 32-byte block)
         each_lane(g, [&](uint32_t, uint64_t, uint64_t k) {
