@@ -58,6 +58,7 @@ FORMS = {
         DataCopy(cGm, o1, DataCopyParams(1, static_cast<uint16_t>(g_l1bytes / 32), 0, 0));
 """,
 }
+FORMS["v220_src1"] = FORMS["v220"].replace("p.nSize = g_nsize;", "p.nSize = g_nsize; p.srcStride = 1;")
 # the words and the output at the same L1 bytes (the asc-devkit's fixpipe_l0c2l1 scenario 3 puts both at address 0): the
 # Fixpipe reads the words into its buffer before it writes
 FORMS["l1_workspace_shared"] = FORMS["l1_workspace"].replace(
@@ -264,6 +265,18 @@ def test_nz_nsize_not_a_multiple_of_16_is_an_error(tmp_path):
     r, _, src = _run("v220", "f16_to_f32", tmp_path, n=40, stride=64)
     err = _err(r, src, "// NZ out")
     assert err.kind == "fixpipe-params" and "nSize = 40" in err.message
+
+
+def test_one_16_column_group_reads_no_src_stride(tmp_path):
+    """srcStride is the distance to the next 16-column group of L0C: with nSize = 16 it is not read (ops-nn's
+    conv3d_backprop_input_v2 init_output passes 1); with more groups a srcStride below mSize is an error."""
+    m = 32
+    r, acc, _ = _run("v220_src1", "f16_to_f32", tmp_path, m=m, n=16, stride=m * 2, size=m * 16 * 4)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"].view(np.float32).reshape(m, 16), acc, rtol=1e-5, atol=1e-4)
+    r, _, src = _run("v220_src1", "f16_to_f32", tmp_path, m=m, n=32, stride=m * 2)
+    err = _err(r, src, "// NZ out")
+    assert err.kind == "fixpipe-params" and "srcStride = 1" in err.message
 
 
 def test_float_out_into_l1_is_an_error(tmp_path):

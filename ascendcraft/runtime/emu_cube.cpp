@@ -868,6 +868,10 @@ struct NzOut {
     uint64_t span() const { return (columns() - 1) * stride + column_bytes(columns() - 1); }
 };
 const char* to_where(bool l1) { return l1 ? "L1" : "GM"; }
+// the L0C bytes an NZ -> NZ Fixpipe reads: its 16-column groups srcStride rows apart, mSize rows of 16 values each
+uint64_t l0c_read(const FixpipeSpec& p) {
+    return (static_cast<uint64_t>(ceil_div(p.nSize, 16) - 1) * p.srcStride + p.mSize) * 16 * 4;
+}
 // The NZ layout of p's output as `dstDt`, its sizes and dstStride checked (a misuse is an error at the call's line)
 NzOut nz_out(Dt dstDt, Dt srcDt, const FixpipeSpec& p, bool l1, SrcLoc loc) {
     NzOut o;
@@ -889,7 +893,9 @@ NzOut nz_out(Dt dstDt, Dt srcDt, const FixpipeSpec& p, bool l1, SrcLoc loc) {
             .msg("Fixpipe NZ -> NZ to %s with nSize = %u: nSize is a multiple of %u here", to_where(l1), p.nSize, split ? 8 : 16)
             .hint(split ? "with the channel split nSize counts 16 x 8 fractals: round it up to 8"
                         : "nSize counts whole 16-column fractals of L0C: round it up to 16").fail();
-    if (p.srcStride < p.mSize || p.srcStride % 16 != 0)
+    // srcStride is read from the second 16-column group of L0C on (ops-nn's conv3d_backprop_input_v2 moves one group
+    // with srcStride = 1)
+    if (p.nSize > 16 && (p.srcStride < p.mSize || p.srcStride % 16 != 0))
         Report("fixpipe-params", Op::Fixpipe, loc)
             .msg("Fixpipe with srcStride = %u for mSize = %u: srcStride is the L0C distance between fractal columns in rows, a "
                  "multiple of 16 and at least mSize", p.srcStride, p.mSize)
@@ -936,8 +942,7 @@ static void cube_fixpipe_l1(Dt dstDt, Dt srcDt, const Local& dst, const Local& s
     check_conversion(dstDt, srcDt, p.quant, true, loc);
     if (p.mSize == 0 || p.nSize == 0) return;
     const NzOut o = nz_out(dstDt, srcDt, p, true, loc);
-    const uint32_t nB = ceil_div(p.nSize, 16);
-    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, static_cast<uint64_t>(nB) * p.srcStride * 16 * 4);
+    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, l0c_read(p));
     check_cube(dst, Op::Fixpipe, loc, "dst", {kRegionL1}, 32, o.span());
     const FixpipeQuant quant = fixpipe_quant(p, loc);
     record(TPipe_::FIX, TKind::INSTR, Op::Fixpipe, dstDt, 0, loc, static_cast<uint64_t>(p.mSize) * p.nSize * o.os,
@@ -967,8 +972,7 @@ static double fixpipe_atomic(const Core* c, Dt dstDt, const uint8_t* at, double 
 static void cube_fixpipe_gm_nz(Dt dstDt, Dt srcDt, void* gm, const Local& src, const FixpipeSpec& p, SrcLoc loc) {
     check_conversion(dstDt, srcDt, p.quant, false, loc);
     const NzOut o = nz_out(dstDt, srcDt, p, false, loc);
-    const uint32_t nB = ceil_div(p.nSize, 16);
-    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, static_cast<uint64_t>(nB) * p.srcStride * 16 * 4);
+    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, l0c_read(p));
     if (reinterpret_cast<uintptr_t>(gm) % 32 != 0)
         Report("cube-misaligned", Op::Fixpipe, loc)
             .msg("Fixpipe NZ -> NZ to a GM address %llu bytes past a 32-byte boundary: NZ output in GM is 32-byte aligned",
