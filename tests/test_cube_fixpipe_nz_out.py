@@ -59,6 +59,7 @@ FORMS = {
 """,
 }
 FORMS["v220_src1"] = FORMS["v220"].replace("p.nSize = g_nsize;", "p.nSize = g_nsize; p.srcStride = 1;")
+FORMS["v220_off16"] = FORMS["v220"].replace("Fixpipe<OT, CT, CFG_NZ>(cGm, c1, p);", "Fixpipe<OT, CT, CFG_NZ>(cGm[4], c1, p);")
 # the words and the output at the same L1 bytes (the asc-devkit's fixpipe_l0c2l1 scenario 3 puts both at address 0): the
 # Fixpipe reads the words into its buffer before it writes
 FORMS["l1_workspace_shared"] = FORMS["l1_workspace"].replace(
@@ -277,6 +278,12 @@ def test_one_16_column_group_reads_no_src_stride(tmp_path):
     r, _, src = _run("v220_src1", "f16_to_f32", tmp_path, m=m, n=32, stride=m * 2)
     err = _err(r, src, "// NZ out")
     assert err.kind == "fixpipe-params" and "srcStride = 1" in err.message
+
+
+def test_nz_to_gm_off_a_32_byte_boundary_is_an_error(tmp_path):
+    r, _, src = _run("v220_off16", "f16_to_f32", tmp_path, stride=64)   # 4 floats in: 16 bytes
+    err = _err(r, src, "// NZ out")
+    assert err.kind == "cube-misaligned" and "16 bytes past a 32-byte boundary" in err.message
 
 
 def test_float_out_into_l1_is_an_error(tmp_path):
