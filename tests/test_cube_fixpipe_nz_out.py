@@ -291,3 +291,84 @@ def test_float_out_into_l1_is_an_error(tmp_path):
     r, _, src = _run("l1", "f16_to_f32", tmp_path, stride=64, l1bytes=32 * 64 * 4)
     err = _err(r, src, "// into L1")
     assert err.kind == "fixpipe-quant" and "in L1" in err.message and "do not go to L1" in err.hint
+
+
+# ---- an int8 result requantised into L1 feeds a second Mmad as its A ----
+TWO_GEMMS = r"""#include "kernel_operator.h"
+using namespace AscendC;
+// E = C x D with C = REQ8(A x B) left in L1 as int8 NZ (32-channel Z columns, M rows each: the A operand's NZ layout).
+// A [M, K], B^T [N, K], D^T [P, N], all int8 rows; E [M, P] int32 rows.
+constexpr uint32_t M = 32, K = 64, N = 64, P = 32, m1 = M / 16, k1 = K / 32, n1 = N / 16, c1n = N / 32, p1 = P / 16;
+extern "C" __global__ __aicore__ void two_gemms(GM_ADDR a, GM_ADDR b, GM_ADDR d, GM_ADDR e, GM_ADDR w)
+{
+    TPipe pipe;
+    TBuf<TPosition::A1> aL1, cL1;
+    TBuf<TPosition::B1> bL1, dL1;
+    TBuf<TPosition::A2> aL0;
+    TBuf<TPosition::B2> bL0;
+    TBuf<TPosition::CO1> cL0;
+    pipe.InitBuffer(aL1, M * K); pipe.InitBuffer(cL1, M * N); pipe.InitBuffer(bL1, N * K); pipe.InitBuffer(dL1, P * N);
+    pipe.InitBuffer(aL0, M * 64); pipe.InitBuffer(bL0, 64 * 64); pipe.InitBuffer(cL0, M * 64 * 4);
+    GlobalTensor<int8_t> aGm, bGm, dGm;
+    GlobalTensor<int32_t> eGm;
+    aGm.SetGlobalBuffer((__gm__ int8_t *)a, M * K); bGm.SetGlobalBuffer((__gm__ int8_t *)b, N * K);
+    dGm.SetGlobalBuffer((__gm__ int8_t *)d, P * N); eGm.SetGlobalBuffer((__gm__ int32_t *)e, M * P);
+    LocalTensor<int8_t> a1 = aL1.Get<int8_t>(), b1 = bL1.Get<int8_t>(), d1 = dL1.Get<int8_t>(), c1 = cL1.Get<int8_t>();
+    LocalTensor<int8_t> a2 = aL0.Get<int8_t>(), b2 = bL0.Get<int8_t>();
+    LocalTensor<int32_t> acc = cL0.Get<int32_t>();
+    Nd2NzParams nz;
+    nz.ndNum = 1; nz.srcNdMatrixStride = 0; nz.dstNzNStride = 1; nz.dstNzMatrixStride = 0;
+    nz.nValue = M; nz.dValue = K; nz.srcDValue = K; nz.dstNzC0Stride = m1 * 16;
+    DataCopy(a1, aGm, nz);
+    nz.nValue = N; nz.dValue = K; nz.srcDValue = K; nz.dstNzC0Stride = n1 * 16;
+    DataCopy(b1, bGm, nz);
+    nz.nValue = P; nz.dValue = N; nz.srcDValue = N; nz.dstNzC0Stride = p1 * 16;
+    DataCopy(d1, dGm, nz);
+    PipeBarrier<PIPE_ALL>();
+    LoadData2DParams l;
+    for (uint32_t i = 0; i < m1; ++i) {   // A's row of fractals i: fractal (i, kk) of NZ is at kk * m1 + i
+        l.startIndex = i; l.repeatTimes = k1; l.srcStride = m1; l.ifTranspose = false;
+        LoadData(a2[i * k1 * 512], a1, l);
+    }
+    l.startIndex = 0; l.repeatTimes = k1 * n1; l.srcStride = 1;
+    LoadData(b2, b1, l);
+    PipeBarrier<PIPE_ALL>();
+    Mmad(acc, a2, b2, MmadParams(M, N, K, 0, false, true));
+    PipeBarrier<PIPE_ALL>();
+    FixpipeParamsV220 f;
+    f.nSize = N; f.mSize = M; f.srcStride = m1 * 16; f.dstStride = M;   // M rows of 32 bytes a Z column
+    f.quantPre = QuantMode_t::REQ8; f.deqScalar = *(__gm__ uint64_t *)w;
+    Fixpipe<int8_t, int32_t, CFG_NZ>(c1, acc, f);   // C into L1
+    PipeBarrier<PIPE_ALL>();
+    for (uint32_t i = 0; i < m1; ++i) {   // C is the A of the second Mmad: its Z columns of 32 channels are K blocks
+        l.startIndex = i; l.repeatTimes = c1n; l.srcStride = m1; l.ifTranspose = false;
+        LoadData(a2[i * c1n * 512], c1, l);
+    }
+    l.startIndex = 0; l.repeatTimes = c1n * p1; l.srcStride = 1;
+    LoadData(b2, d1, l);
+    PipeBarrier<PIPE_ALL>();
+    Mmad(acc, a2, b2, MmadParams(M, P, N, 0, false, true));
+    PipeBarrier<PIPE_ALL>();
+    FixpipeParamsV220 g;
+    g.nSize = P; g.mSize = M; g.srcStride = m1 * 16; g.dstStride = P;
+    Fixpipe<int32_t, int32_t, CFG_ROW_MAJOR>(eGm, acc, g);
+}
+"""
+
+
+def test_an_int8_result_requantised_into_l1_feeds_a_second_mmad(tmp_path):
+    path = tmp_path / "two_gemms.cpp"
+    path.write_text(TWO_GEMMS)
+    b = build(path)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    rng = np.random.default_rng(8)
+    a = rng.integers(-128, 128, (32, 64)).astype(np.int8)
+    bT = rng.integers(-128, 128, (64, 64)).astype(np.int8)
+    dT = rng.integers(-128, 128, (32, 64)).astype(np.int8)
+    wd = word(0.002, offset=0, signed=True)
+    r = run(b, [GM("a", a), GM("b", bT), GM("d", dT), GM("e", np.zeros((32, 32), np.int32), "out"),
+                GM("w", np.array([wd, 0, 0, 0], np.uint64))], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    c = reference(a.astype(np.int64) @ bT.T.astype(np.int64), [wd] * 64, "REQ8").astype(np.int64)
+    assert len(np.unique(c)) > 20 and (c < 0).any()
+    np.testing.assert_array_equal(r.outputs["e"], c @ dT.T.astype(np.int64))
