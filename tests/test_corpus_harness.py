@@ -599,6 +599,30 @@ def test_an_example_that_accumulates_into_a_buffer_read_from_a_file_runs_it_in_p
         assert res["kernel_ok"] and res["match"] == want, res
 
 
+def test_an_input_file_this_scenario_does_not_write_goes_to_the_device_unread(tmp_path):
+    """asc-devkit's fixpipe_l0c2gm reads quant_pre.bin under `if constexpr (SCENARIO_NUM == 5)` and its gen_data.py writes
+    it in scenario 5 only: in the others the host buffer (aclrtMallocHost's size) goes to the device as it was, and the
+    example is checked all the same, saying so. A size that is no constant leaves no reference."""
+    main = (EXAMPLE_MAIN.replace("__gm__ uint8_t* z, uint32_t n)", "__gm__ uint8_t* z, __gm__ uint8_t* w, uint32_t n)")
+            .replace("    twice_plus<<<NUM_BLOCKS, 0, stream>>>(xDevice, zDevice, LEN);",
+                     "    size_t wSize = 4 * LEN * sizeof(float);\n    uint8_t *wHost, *wDevice;\n"
+                     "    aclrtMallocHost((void**)(&wHost), wSize);\n"
+                     "    if constexpr (SCENARIO_NUM == 2) {\n"
+                     '        ReadFile("./input/input_w.bin", wSize, wHost, wSize);\n    }\n'
+                     "    aclrtMemcpy(wDevice, wSize, wHost, wSize, ACL_MEMCPY_HOST_TO_DEVICE);\n"
+                     "    twice_plus<<<NUM_BLOCKS, 0, stream>>>(xDevice, zDevice, wDevice, LEN);"))
+    assert main.count("input_w.bin") == 1 and "wDevice, LEN" in main
+    entry = {"source": "s", "repo": "me/ex", "kind": "asc-file", "path": "ex/k_main.asc", "defines": "-DSCENARIO_NUM=1"}
+    gitdir, commit = _example_repo(tmp_path / "a", EXAMPLE_HELPER.replace("OFFSET", "1.0f"), {**EXAMPLE_FILES, "ex/k_main.asc": main})
+    res = corpus.try_entry(({**entry, "commit": commit}, gitdir, True, False))
+    assert res["kernel_ok"] and res["match"] == "pass", res
+    assert "input_w.bin: not written by this scenario's gen_data.py" in res["match_detail"], res
+    odd = main.replace("size_t wSize = 4 * LEN * sizeof(float);", "size_t wSize = static_cast<size_t>(argc) * LEN;")
+    gitdir, commit = _example_repo(tmp_path / "b", EXAMPLE_HELPER.replace("OFFSET", "1.0f"), {**EXAMPLE_FILES, "ex/k_main.asc": odd})
+    res = corpus.try_entry(({**entry, "commit": commit}, gitdir, True, False))
+    assert res["match"] == "no-reference" and "wrote no ./input/input_w.bin" in res["match_detail"], res
+
+
 def test_what_pybind_builds_from_the_inputs_an_inplace_op_wrote():
     foreach = """std::vector<at::Tensor> wrapper(std::vector<at::Tensor> scaled_grads, at::Tensor found_inf, at::Tensor scale) {
     at::TensorList grads = at::TensorList(scaled_grads);

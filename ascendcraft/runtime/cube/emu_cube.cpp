@@ -229,9 +229,45 @@ static void cube_copy_fb(Dt dt, const Local& dst, const Local& src, const CopySh
     for (uint64_t b = 0; b < count; ++b) std::memmove(dst.addr + b * dstStep, src.addr + b * srcStep, burst);
 }
 
+// ---- L1 -> GM (A2 / A3: MTE3) ---------------------------------------------------------------------------
+// DataCopy(GlobalTensor, L1 tensor, ...): the bytes as they lie (the format is kept), count x sizeof(T) rounded down to
+// whole 32-byte blocks, or blockCount bursts of blockLen 32-byte blocks with srcStride / dstStride gaps (end to start) in
+// 32-byte blocks on either side. The asc-devkit's fixpipe_l0c2l1 example reads its L1 result out so.
+static void cube_copy_l1_gm(Dt dt, const Local& src, void* gm, const CopyShape& shape, SrcLoc loc) {
+    enter(Op::DataCopy, loc);
+    const uint32_t esize = dt_size(dt);
+    const uint64_t count = shape.countForm ? 1 : shape.blockCount;
+    uint64_t burst = shape.countForm ? shape.count * esize : static_cast<uint64_t>(shape.blockLen) * 32;
+    const uint64_t srcGap = shape.countForm ? 0 : static_cast<uint64_t>(shape.srcStride) * 32;
+    const uint64_t dstGap = shape.countForm ? 0 : static_cast<uint64_t>(shape.dstStride) * 32;
+    if (burst % 32 != 0 && first_report_at("copy-misaligned", loc))
+        Report("copy-misaligned", Op::DataCopy, loc)
+            .msg("DataCopy of %llu bytes from L1 to GM, not a multiple of 32: the NPU rounds the count down to whole "
+                 "32-byte blocks and copies %llu bytes, and so does the emulator", static_cast<unsigned long long>(burst),
+                 static_cast<unsigned long long>(burst / 32 * 32))
+            .hint("copy whole 32-byte blocks").warn();
+    burst = burst / 32 * 32;
+    if (!count || !burst) return;   // a NOP, as documented
+    if (count > 4095)
+        Report("copy-params", Op::DataCopy, loc)
+            .msg("DataCopy L1 -> GM with blockCount = %llu", static_cast<unsigned long long>(count))
+            .hint("blockCount is 0..4095 bursts").fail();
+    const uint64_t srcSpan = (count - 1) * (burst + srcGap) + burst, dstSpan = (count - 1) * (burst + dstGap) + burst;
+    check_cube(src, Op::DataCopy, loc, "src", {kRegionL1}, 32, srcSpan);
+    const GmBuffer& g = check_gm(gm, dstSpan, true, Op::DataCopy, loc);
+    uint8_t* d = static_cast<uint8_t*>(gm);
+    for (uint64_t b = 0; b < count; ++b) track_gm_write(d + b * (burst + dstGap), burst, Op::DataCopy, loc);
+    record_gm(TPipe_::MTE3, Op::DataCopy, dt, 0, loc, count * burst, count * burst / esize, static_cast<uint32_t>(count),
+              static_cast<uint32_t>(burst), GmPlace{&g, gm, burst + dstGap});
+    if (tracing_now() || !g.real) return;
+    for (uint64_t b = 0; b < count; ++b)
+        std::memcpy(gm_target(g, d) + b * (burst + dstGap), src.addr + b * (burst + srcGap), burst);
+}
+
 // ---- GM -> L1 ------------------------------------------------------------------------------------------
 void cube_data_copy(Dt dt, const Local* dst, const Local* src, void* gm, const CopyShape& shape, SrcLoc loc) {
     const uint32_t esize = dt_size(dt);
+    if (!dst && src && gm && cube_region_of(src->pos) == kRegionL1) return cube_copy_l1_gm(dt, *src, gm, shape, loc);
     if (dst && src && !gm && cube_region_of(dst->pos) == kRegionBT) return cube_copy_bias(dt, dt, *dst, *src, shape, loc);
     if (dst && src && !gm && cube_region_of(dst->pos) == kRegionFB && cube_region_of(src->pos) == kRegionL1)
         return cube_copy_fb(dt, *dst, *src, shape, loc);
@@ -602,20 +638,19 @@ bool to_bytes(uint8_t q) { return q == QF322B8_PRE || q == VQF322B8_PRE || q == 
 const char* quant_name(uint8_t q) {
     switch (q) {
     case DEQF16: return "DEQF16"; case VDEQF16: return "VDEQF16"; case QF322B8_PRE: return "QF322B8_PRE";
-    case VQF322B8_PRE: return "VQF322B8_PRE"; case REQ8: return "REQ8"; case VREQ8: return "VREQ8"; default: return "this mode";
+    case VQF322B8_PRE: return "VQF322B8_PRE"; case REQ8: return "REQ8"; case VREQ8: return "VREQ8";
+    case NoQuant: return "NoQuant"; case F322F16: return "F322F16"; case F322BF16: return "F322BF16"; default: return "this mode";
     }
 }
 struct FixpipeQuant {
     uint8_t mode = 0;
     bool relu = false;
-    const uint8_t* vec = nullptr;
+    // the per-channel words as the Fixpipe read them before writing (a cbufWorkspace goes to the Fixpipe buffer first: an
+    // output into the same L1 bytes does not change the parameters; the asc-devkit's fixpipe_l0c2l1 scenario 3 has both at
+    // L1 address 0)
+    std::vector<uint64_t> vec;
     uint64_t scalar = 0;
-    uint64_t word(uint32_t j) const {
-        if (!vec) return scalar;
-        uint64_t w;
-        std::memcpy(&w, vec + static_cast<uint64_t>(j) * 8, 8);
-        return w;
-    }
+    uint64_t word(uint32_t j) const { return vec.empty() ? scalar : vec[j]; }
     // the L0C value v of column j as the Fixpipe writes it (before the store's conversion to the output type)
     double apply(double v, uint32_t j) const {
         if (mode != DEQF16 && mode != VDEQF16 && !to_bytes(mode)) return relu && v < 0 ? 0 : v;
@@ -646,9 +681,9 @@ FixpipeQuant fixpipe_quant(const FixpipeSpec& p, SrcLoc loc) {
     s.scalar = p.deqScalar;
     if (!vector_quant(p.quant)) return s;
     const Core& c = core();
-    s.vec = p.quantVec ? p.quantVec : c.fpc_quant;
+    const uint8_t* vec = p.quantVec ? p.quantVec : c.fpc_quant;
     const uint64_t have = p.quantVec ? p.quantVecBytes : c.fpc_quant_bytes;
-    if (!s.vec)
+    if (!vec)
         Report("fixpipe-quant", Op::Fixpipe, loc)
             .msg("Fixpipe with quantPre = %s reads one parameter per output channel from the Fixpipe buffer, but no "
                  "SetFixPipeConfig named a quantisation vector there", quant_name(p.quant))
@@ -659,6 +694,8 @@ FixpipeQuant fixpipe_quant(const FixpipeSpec& p, SrcLoc loc) {
             .msg("Fixpipe with quantPre = %s over %u channels (nSize), but its quantisation vector holds %llu",
                  quant_name(p.quant), p.nSize, static_cast<unsigned long long>(have / 8))
             .hint("the vector holds one uint64_t parameter per output column: give it at least nSize of them").fail();
+    s.vec.resize(p.nSize);
+    if (!tracing_now()) std::memcpy(s.vec.data(), vec, static_cast<uint64_t>(p.nSize) * 8);
     return s;
 }
 }  // namespace
@@ -812,40 +849,110 @@ void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Loc
 }
 
 // ---- L0C -> GM -------------------------------------------------------------------------------------------
-// Fixpipe L0C -> L1 (A2: always NZ -> NZ; CFG_ROW_MAJOR does not apply on this path): the mSize x nSize block, cast to
-// half / bfloat16_t (C0 = 16 elements, one 32-byte row per fractal row), each 16-column group of the output a Z column of
-// mSize rows, adjacent Z columns dstStride x 32 bytes apart.
-static void cube_fixpipe_l1(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, const FixpipeSpec& p, SrcLoc loc) {
-    const bool ok = (srcDt == Dt::f32 && dstDt == Dt::f16 && p.quant == F322F16) ||
-                    (srcDt == Dt::f32 && dstDt == Dt::bf16 && p.quant == F322BF16) ||
-                    (srcDt == Dt::i32 && dstDt == Dt::f16 && (p.quant == DEQF16 || p.quant == VDEQF16));
-    if (!ok && (p.quant == DEQF16 || p.quant == VDEQF16) && srcDt != Dt::i32)
-        Report("fixpipe-quant", Op::Fixpipe, loc)
-            .msg("Fixpipe L0C -> L1 with quantPre = %s: it dequantises int32 L0C data to half, but this L0C holds %s",
-                 p.quant == DEQF16 ? "DEQF16" : "VDEQF16", dt_name(srcDt))
-            .hint("float L0C data goes out as half with F322F16 (bfloat16_t with F322BF16)").fail();
-    if (!ok)
-        unsupported_call(Op::Fixpipe, "Fixpipe L0C -> L1 other than float -> half / bfloat16_t (F322F16 / F322BF16) or "
-                         "int32 -> half (DEQF16, VDEQF16) is not emulated yet", "Fixpipe to L1 as half or bfloat16_t", loc);
-    if (p.mSize == 0 || p.nSize == 0) return;
-    if (p.nSize % 16 != 0 || p.srcStride < p.mSize || p.srcStride % 16 != 0 || p.dstStride == 0)
+// The NZ output of a Fixpipe (NZ2NZ: to L1 always on A2, to GM with CFG_NZ / no nz2ndEn). The output is cut into Z
+// columns of W channels: 16 (half, bfloat16_t, float, int32_t), 8 for float with the channel split (16 x 8 fractals), 32
+// for int8_t / uint8_t (the channel merge: two neighbouring 16-channel groups make one 16 x 32 fractal; when nSize / 16
+// is odd the last 16 channels stay a group of 16). A Z column holds the mSize rows one after the other, each its width x
+// the output size in bytes; Z column g starts g x dstStride x 32 bytes after the destination's start.
+namespace {
+struct NzOut {
+    uint32_t w = 16, os = 2, nSize = 0, mSize = 0;
+    uint64_t stride = 0;   // bytes between Z columns
+    uint32_t columns() const { return ceil_div(nSize, w); }
+    uint32_t width(uint32_t g) const { return std::min(w, nSize - g * w); }
+    uint64_t at(uint32_t i, uint32_t j) const {
+        const uint32_t g = j / w;
+        return g * stride + (static_cast<uint64_t>(i) * width(g) + j % w) * os;
+    }
+    uint64_t column_bytes(uint32_t g) const { return static_cast<uint64_t>(mSize) * width(g) * os; }
+    uint64_t span() const { return (columns() - 1) * stride + column_bytes(columns() - 1); }
+};
+const char* to_where(bool l1) { return l1 ? "L1" : "GM"; }
+// the L0C bytes an NZ -> NZ Fixpipe reads: its 16-column groups srcStride rows apart, mSize rows of 16 values each
+uint64_t l0c_read(const FixpipeSpec& p) {
+    return (static_cast<uint64_t>(ceil_div(p.nSize, 16) - 1) * p.srcStride + p.mSize) * 16 * 4;
+}
+// The NZ layout of p's output as `dstDt`, its sizes and dstStride checked (a misuse is an error at the call's line)
+NzOut nz_out(Dt dstDt, Dt srcDt, const FixpipeSpec& p, bool l1, SrcLoc loc) {
+    NzOut o;
+    o.os = dt_size(dstDt);
+    o.w = o.os == 1 ? 32 : 16;
+    const bool split = p.channelSplit && !l1;   // L0C -> L1 reads no channelSplit
+    if (split) {
+        if (srcDt != Dt::f32 || dstDt != Dt::f32)
+            Report("fixpipe-params", Op::Fixpipe, loc)
+                .msg("Fixpipe with the channel split from %s in L0C to %s: the split applies to float in and float out only",
+                     dt_name(srcDt), dt_name(dstDt))
+                .hint("leave isChannelSplit / channelSplit false for a quantised or cast output").fail();
+        o.w = 8;
+    }
+    o.nSize = p.nSize; o.mSize = p.mSize;
+    o.stride = static_cast<uint64_t>(p.dstStride) * 32;
+    if (p.nSize % (split ? 8 : 16) != 0)
         Report("fixpipe-params", Op::Fixpipe, loc)
-            .msg("Fixpipe L0C -> L1 with nSize = %u, mSize = %u, srcStride = %u, dstStride = %u", p.nSize, p.mSize, p.srcStride,
-                 p.dstStride)
-            .hint("nSize is a multiple of 16, srcStride the L0C Z-column distance in rows (mSize rounded up to 16), dstStride "
-                  "the L1 Z-column distance in 32-byte blocks (at least 1)").fail();
-    const uint32_t nB = p.nSize / 16;
-    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, static_cast<uint64_t>(nB) * p.srcStride * 16 * 4);
-    check_cube(dst, Op::Fixpipe, loc, "dst", {kRegionL1}, 32,
-               (static_cast<uint64_t>(nB - 1) * p.dstStride + p.mSize) * 32);
+            .msg("Fixpipe NZ -> NZ to %s with nSize = %u: nSize is a multiple of %u here", to_where(l1), p.nSize, split ? 8 : 16)
+            .hint(split ? "with the channel split nSize counts 16 x 8 fractals: round it up to 8"
+                        : "nSize counts whole 16-column fractals of L0C: round it up to 16").fail();
+    // srcStride is read from the second 16-column group of L0C on (ops-nn's conv3d_backprop_input_v2 moves one group
+    // with srcStride = 1)
+    if (p.nSize > 16 && (p.srcStride < p.mSize || p.srcStride % 16 != 0))
+        Report("fixpipe-params", Op::Fixpipe, loc)
+            .msg("Fixpipe with srcStride = %u for mSize = %u: srcStride is the L0C distance between fractal columns in rows, a "
+                 "multiple of 16 and at least mSize", p.srcStride, p.mSize)
+            .hint("use srcStride = (mSize + 15) / 16 * 16").fail();
+    if (p.dstStride == 0 || (o.columns() > 1 && o.stride < o.column_bytes(0)))
+        Report("fixpipe-params", Op::Fixpipe, loc)
+            .msg("Fixpipe NZ -> NZ to %s with dstStride = %u (x 32 bytes) for mSize = %u rows of %u %s channels a Z column "
+                 "(%llu bytes): the Z columns would overlap", to_where(l1), p.dstStride, p.mSize, o.w, dt_name(dstDt),
+                 static_cast<unsigned long long>(o.column_bytes(0)))
+            .hint("dstStride is the distance between the output's Z columns in 32-byte blocks: at least mSize x %u x %u / 32 "
+                  "(%s)", o.w, o.os, o.os == 1 ? "8-bit output merges two 16-channel fractals into one 16 x 32"
+                                                 : split ? "the channel split makes 16 x 8 fractals"
+                                                         : "16 channels a Z column").fail();
+    return o;
+}
+// the quantisation must turn the L0C type into the output type (A2's pairs; to L1 there is no float or int32_t out)
+void check_conversion(Dt dstDt, Dt srcDt, uint8_t quant, bool l1, SrcLoc loc) {
+    const bool ok = (!l1 && srcDt == Dt::f32 && dstDt == Dt::f32 && quant == NoQuant) ||
+                    (srcDt == Dt::f32 && dstDt == Dt::f16 && quant == F322F16) ||
+                    (srcDt == Dt::f32 && dstDt == Dt::bf16 && quant == F322BF16) ||
+                    (!l1 && srcDt == Dt::i32 && dstDt == Dt::i32 && quant == NoQuant) ||
+                    (srcDt == Dt::i32 && dstDt == Dt::f16 && (quant == DEQF16 || quant == VDEQF16)) ||
+                    (srcDt == Dt::i32 && (dstDt == Dt::i8 || dstDt == Dt::u8) && (quant == REQ8 || quant == VREQ8)) ||
+                    (srcDt == Dt::f32 && (dstDt == Dt::i8 || dstDt == Dt::u8) && (quant == QF322B8_PRE || quant == VQF322B8_PRE));
+    if (ok) return;
+    Report("fixpipe-quant", Op::Fixpipe, loc)
+        .msg("Fixpipe from %s in L0C to %s in %s with quantPre = %s: that conversion is not one Fixpipe makes",
+             dt_name(srcDt), dt_name(dstDt), to_where(l1),
+             quant <= VREQ8 ? quant_name(quant) : std::to_string(quant).c_str())
+        .hint(l1 ? "to L1: float -> half needs quantPre = QuantMode_t::F322F16, float -> bfloat16_t F322BF16, int32 -> half "
+                   "DEQF16 / VDEQF16, int32 -> int8 / uint8 REQ8 / VREQ8, float -> int8 / uint8 QF322B8_PRE / VQF322B8_PRE "
+                   "(float and int32_t do not go to L1 on A2)"
+                 : "float -> half needs quantPre = QuantMode_t::F322F16, float -> bfloat16_t F322BF16; float -> float and "
+                   "int32 -> int32 need NoQuant; int32 -> half DEQF16 (one scale) or VDEQF16 (one a channel); int32 -> "
+                   "int8 / uint8 REQ8 or VREQ8, float -> int8 / uint8 QF322B8_PRE or VQF322B8_PRE")
+        .fail();
+}
+}  // namespace
+
+// Fixpipe L0C -> L1 (A2: always NZ -> NZ; CFG_ROW_MAJOR does not apply on this path): the mSize x nSize block, converted
+// as quantPre says, in the NZ layout above (half / bfloat16_t: 16 channels a Z column; int8_t / uint8_t: 32), adjacent Z
+// columns dstStride x 32 bytes apart. So a requantised int8 result can feed a second Mmad from L1.
+static void cube_fixpipe_l1(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, const FixpipeSpec& p, SrcLoc loc) {
+    check_conversion(dstDt, srcDt, p.quant, true, loc);
+    if (p.mSize == 0 || p.nSize == 0) return;
+    const NzOut o = nz_out(dstDt, srcDt, p, true, loc);
+    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, l0c_read(p));
+    check_cube(dst, Op::Fixpipe, loc, "dst", {kRegionL1}, 32, o.span());
     const FixpipeQuant quant = fixpipe_quant(p, loc);
-    record(TPipe_::FIX, TKind::INSTR, Op::Fixpipe, dstDt, 0, loc, static_cast<uint64_t>(p.mSize) * p.nSize * 2,
+    record(TPipe_::FIX, TKind::INSTR, Op::Fixpipe, dstDt, 0, loc, static_cast<uint64_t>(p.mSize) * p.nSize * o.os,
            static_cast<uint64_t>(p.mSize) * p.nSize, p.mSize);
     if (tracing_now()) return;
     for (uint32_t i = 0; i < p.mSize; ++i)
         for (uint32_t j = 0; j < p.nSize; ++j) {
             const double v = quant.apply(load_d(srcDt, src.addr + ((static_cast<uint64_t>(j / 16) * p.srcStride + i) * 16 + j % 16) * 4), j);
-            store_cube(dstDt, dst.addr + (static_cast<uint64_t>(j / 16) * p.dstStride + i) * 32 + (j % 16) * 2, v);
+            // a requantised byte is written as the sign bit made it, whatever the tensor's declared byte type
+            store_cube(to_bytes(p.quant) ? (v < 0 ? Dt::i8 : Dt::u8) : dstDt, dst.addr + o.at(i, j), v);
         }
 }
 
@@ -860,14 +967,49 @@ static double fixpipe_atomic(const Core* c, Dt dstDt, const uint8_t* at, double 
     return c->atomic_mode == AtomicMode::max ? std::max(old, v) : std::min(old, v);
 }
 
+// Fixpipe L0C -> GM with the NZ output layout (CFG_NZ; DataCopy without nz2ndEn; FixpipeParams<T> without nz2ndEn):
+// the mSize x nSize block in the Z columns of NzOut, converted as quantPre says; an atomic mode combines as below.
+static void cube_fixpipe_gm_nz(Dt dstDt, Dt srcDt, void* gm, const Local& src, const FixpipeSpec& p, SrcLoc loc) {
+    check_conversion(dstDt, srcDt, p.quant, false, loc);
+    const NzOut o = nz_out(dstDt, srcDt, p, false, loc);
+    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, l0c_read(p));
+    if (reinterpret_cast<uintptr_t>(gm) % 32 != 0)
+        Report("cube-misaligned", Op::Fixpipe, loc)
+            .msg("Fixpipe NZ -> NZ to a GM address %llu bytes past a 32-byte boundary: NZ output in GM is 32-byte aligned",
+                 static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(gm) % 32))
+            .hint("start the output at a multiple of 32 bytes (ND output, CFG_ROW_MAJOR, takes any byte address)").fail();
+    const FixpipeQuant quant = fixpipe_quant(p, loc);
+    const GmBuffer& g = check_gm(gm, o.span(), true, Op::Fixpipe, loc);
+    uint8_t* d = static_cast<uint8_t*>(gm);
+    for (uint32_t c = 0; c < o.columns(); ++c) track_gm_write(d + c * o.stride, o.column_bytes(c), Op::Fixpipe, loc);
+    record_gm(TPipe_::FIX, Op::Fixpipe, dstDt, 0, loc, static_cast<uint64_t>(p.mSize) * p.nSize * o.os,
+              static_cast<uint64_t>(p.mSize) * p.nSize, o.columns(), static_cast<uint32_t>(o.column_bytes(0)),
+              GmPlace{&g, gm, o.stride});
+    if (tracing_now() || !g.real) return;
+    const Core* atomic = core().atomic_add ? &core() : nullptr;
+    for (uint32_t i = 0; i < p.mSize; ++i)
+        for (uint32_t j = 0; j < p.nSize; ++j) {
+            double v = quant.apply(load_d(srcDt, src.addr + ((static_cast<uint64_t>(j / 16) * p.srcStride + i) * 16 + j % 16) * 4), j);
+            uint8_t* at = gm_target(g, d) + o.at(i, j);
+            if (atomic) v = fixpipe_atomic(atomic, dstDt, at, v);
+            store_cube(to_bytes(p.quant) ? (v < 0 ? Dt::i8 : Dt::u8) : dstDt, at, v);
+        }
+}
+
 void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Local& src, const FixpipeSpec& p, SrcLoc loc) {
     enter(Op::Fixpipe, loc);
     if (localDst) return cube_fixpipe_l1(dstDt, srcDt, *localDst, src, p, loc);
     if (!gm) unsupported_call(Op::Fixpipe, "Fixpipe into this destination is not emulated", "Fixpipe into a GlobalTensor", loc);
+    if (p.mSize == 0 || p.nSize == 0) return;   // a NOP, as documented
+    if (p.layout == static_cast<uint8_t>(AscendC::CO2Layout::NZ)) return cube_fixpipe_gm_nz(dstDt, srcDt, gm, src, p, loc);
     if (p.layout != static_cast<uint8_t>(AscendC::CO2Layout::ROW_MAJOR))
-        unsupported_call(Op::Fixpipe, "Fixpipe to GM with the NZ or column-major output layout is not emulated yet",
-                         "use Fixpipe<T, U, CFG_ROW_MAJOR> (NZ -> ND)", loc);
-    if (p.mSize == 0 || p.nSize == 0 || p.ndNum == 0) return;
+        unsupported_call(Op::Fixpipe, "Fixpipe to GM with the column-major (NZ2DN) output layout is not emulated: Ascend 950 "
+                         "has it, A2 does not", "use Fixpipe<T, U, CFG_ROW_MAJOR> (NZ -> ND) or CFG_NZ", loc);
+    if (p.channelSplit)
+        Report("fixpipe-params", Op::Fixpipe, loc)
+            .msg("Fixpipe with the channel split and the ND output (NZ2ND): the split applies to NZ output only")
+            .hint("leave isChannelSplit / channelSplit false with CFG_ROW_MAJOR / nz2ndEn, or write NZ (CFG_NZ)").fail();
+    if (p.ndNum == 0) return;
     // ndNum > 1: ndNum NZ matrices, srcNdStride x 1024 bytes apart in L0C, go to ndNum ND matrices dstNdStride elements apart
     if (p.ndNum > 1) {
         if (p.srcNdStride == 0 || p.srcNdStride > 512)
@@ -886,22 +1028,7 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
         }
         return;
     }
-    // the quantisation must turn the L0C type into the output type
-    const bool ok = (srcDt == Dt::f32 && dstDt == Dt::f32 && p.quant == NoQuant) ||
-                    (srcDt == Dt::f32 && dstDt == Dt::f16 && p.quant == F322F16) ||
-                    (srcDt == Dt::f32 && dstDt == Dt::bf16 && p.quant == F322BF16) ||
-                    (srcDt == Dt::i32 && dstDt == Dt::i32 && p.quant == NoQuant) ||
-                    (srcDt == Dt::i32 && dstDt == Dt::f16 && (p.quant == DEQF16 || p.quant == VDEQF16)) ||
-                    (srcDt == Dt::i32 && (dstDt == Dt::i8 || dstDt == Dt::u8) && (p.quant == REQ8 || p.quant == VREQ8)) ||
-                    (srcDt == Dt::f32 && (dstDt == Dt::i8 || dstDt == Dt::u8) && (p.quant == QF322B8_PRE || p.quant == VQF322B8_PRE));
-    if (!ok)
-        Report("fixpipe-quant", Op::Fixpipe, loc)
-            .msg("Fixpipe from %s in L0C to %s with quantPre = %u: that conversion is not one Fixpipe makes", dt_name(srcDt),
-                 dt_name(dstDt), p.quant)
-            .hint("float -> half needs quantPre = QuantMode_t::F322F16, float -> bfloat16_t F322BF16; float -> float and "
-                  "int32 -> int32 need NoQuant; int32 -> half DEQF16 (one scale) or VDEQF16 (one a channel); int32 -> "
-                  "int8 / uint8 REQ8 or VREQ8, float -> int8 / uint8 QF322B8_PRE or VQF322B8_PRE")
-            .fail();
+    check_conversion(dstDt, srcDt, p.quant, false, loc);
     if (p.srcStride < p.mSize || p.srcStride % 16 != 0)
         Report("fixpipe-params", Op::Fixpipe, loc)
             .msg("Fixpipe with srcStride = %u for mSize = %u: srcStride is the L0C distance between fractal columns in rows, a "

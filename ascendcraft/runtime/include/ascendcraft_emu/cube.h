@@ -47,6 +47,8 @@ struct FixpipeSpec {
     bool relu = false;
     uint32_t ndNum = 1, srcNdStride = 0, dstNdStride = 0;
     uint8_t layout = 1;       // AscendC::CO2Layout
+    // NZ to GM with float in and out: each 16 x 16 fractal goes out as two 16 x 8 ones (isChannelSplit / channelSplit)
+    bool channelSplit = false;
     uint64_t deqScalar = 0;   // the scalar quantisation parameter (DEQF16): a float in the low 32 bits
     // the per-channel vector of VDEQF16 (uint64_t a channel, each as deqScalar): a cbufWorkspace in L1, else (null) the one
     // SetFixPipeConfig put in the Fixpipe buffer
@@ -628,6 +630,7 @@ inline ascendcraft::emu::FixpipeSpec fix(const FixpipeParamsV220& p, CO2Layout l
     s.nSize = p.nSize; s.mSize = p.mSize; s.srcStride = p.srcStride; s.dstStride = p.dstStride;
     s.quant = static_cast<uint8_t>(p.quantPre); s.relu = p.reluEn; s.ndNum = p.ndNum; s.srcNdStride = p.srcNdStride;
     s.dstNdStride = p.dstNdStride; s.layout = static_cast<uint8_t>(layout); s.deqScalar = p.deqScalar;
+    s.channelSplit = p.isChannelSplit;
     return s;
 }
 }  // namespace cube_detail
@@ -665,7 +668,8 @@ inline void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = fa
 
 // DataCopy L0C -> GM: the Fixpipe's older spelling. nSize x mSize of the NZ source (srcStride: its fractal columns, in
 // 16-row units), out as ND rows of dstStride elements when nz2ndEn (the ND count and strides from SetFixpipeNz2ndFlag),
-// else as NZ (not emulated yet); quantPre / reluPre as Fixpipe's.
+// else as NZ with Z columns dstStride x 32 bytes apart (channelSplit: float in 16 x 8 fractals); quantPre / reluPre as
+// Fixpipe's.
 struct DataCopyCO12DstParams {
     DataCopyCO12DstParams() {}
     DataCopyCO12DstParams(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint32_t dstStrideIn, const uint16_t srcStrideIn,
@@ -693,6 +697,7 @@ inline ascendcraft::emu::FixpipeSpec spec(const DataCopyCO12DstParams& p, CO2Lay
     s.nSize = p.nSize; s.mSize = p.mSize; s.srcStride = p.srcStride; s.dstStride = p.dstStride;
     s.quant = static_cast<uint8_t>(p.quantPre); s.relu = p.reluPre != 0;
     s.layout = static_cast<uint8_t>(layout);
+    s.channelSplit = p.channelSplit && !nz2nd;   // the L1 form below does not pass it on (A2 reads it on the GM path only)
     ascendcraft::emu::cube_fixpipe_registers(s, nz2nd);
     return s;
 }
@@ -762,6 +767,8 @@ inline ascendcraft::emu::FixpipeSpec older_gm(const FixpipeParams<S>& p) {
     s.ndNum = p.nz2ndParams.ndNum; s.srcNdStride = p.nz2ndParams.srcNdStride; s.dstNdStride = p.nz2ndParams.dstNdStride;
     s.deqScalar = p.quantParams.deqScalar;
     s.layout = static_cast<uint8_t>(p.nz2ndParams.nz2ndEn ? CO2Layout::ROW_MAJOR : CO2Layout::NZ);
+    // NZ out: dstStride is the gap between bursts in 32-byte blocks; the distance adds a burst at the output type's size
+    if (!p.nz2ndParams.nz2ndEn) { s.dstStride = p.dstStride + static_cast<uint32_t>(p.burstLen) * sizeof(T) / sizeof(U); }
     return s;
 }
 // L0C -> L1 (NZ -> NZ): dstStride the gap between Z columns in L1 in 32-byte blocks (their distance is the gap plus a
@@ -794,9 +801,9 @@ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
     ascendcraft::emu::cube_fixpipe(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), nullptr, &dst.emu(), src.emu(),
                                    cube_detail::older_l1<T, U>(p, loc), loc);
 }
-// The forms with a cbufWorkspace: the per-channel quantisation vector in L1 (uint64_t a channel) that VDEQF16 reads (the
-// Fixpipe moves it into the Fixpipe buffer itself). VQF322B8_PRE and VREQ8 are not emulated yet (a named stop). With the
-// other modes the workspace is not read.
+// The forms with a cbufWorkspace: the per-channel quantisation vector in L1 (uint64_t a channel) that VDEQF16,
+// VQF322B8_PRE and VREQ8 read (the Fixpipe moves it into the Fixpipe buffer itself), to GM or to L1. With the other
+// modes the workspace is not read.
 template <typename T, typename U, typename S, typename V>
 inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
                     const FixpipeParams<V>& p, SrcLoc loc = {}) {
