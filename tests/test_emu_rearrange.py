@@ -398,3 +398,62 @@ def test_pop_stack_buffer_is_the_ub_after_the_allocations(tmp_path):
     np.testing.assert_array_equal(r.outputs["y"], 2 * x)
     size, start = r.outputs["n"][:2]
     assert start == 1024 and size == (192 * 1024 - 1024) // 4     # from the 32-byte aligned end of the queue to UB's end
+
+
+ROUNDING = r'''#include "kernel_operator.h"
+using namespace AscendC;
+// hicann ops-math's experimental floor writes Floor(x) over x in its one UB tile; Ceil and Trunc the same way.
+extern "C" __global__ __aicore__ void rounding(GM_ADDR x, GM_ADDR xh, GM_ADDR y, GM_ADDR yh)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, bufh, tmp;
+    pipe.InitBuffer(buf, 3 * 256 * sizeof(float));
+    pipe.InitBuffer(bufh, 256 * sizeof(half));
+    pipe.InitBuffer(tmp, 8192);
+    GlobalTensor<float> xg, yg;
+    GlobalTensor<half> xhg, yhg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 256);
+    yg.SetGlobalBuffer((__gm__ float *)y, 768);
+    xhg.SetGlobalBuffer((__gm__ half *)xh, 256);
+    yhg.SetGlobalBuffer((__gm__ half *)yh, 256);
+    LocalTensor<float> a = buf.Get<float>(), b = a[256], c = a[512];
+    LocalTensor<half> h = bufh.Get<half>();
+    DataCopy(a, xg, 256);
+    DataCopy(b, xg, 256);
+    DataCopy(c, xg, 256);
+    DataCopy(h, xhg, 256);
+    PipeBarrier<PIPE_ALL>();
+    Floor(a, a, tmp.Get<uint8_t>(), 256);
+    Ceil(b, b, tmp.Get<uint8_t>(), 256);
+    Trunc(c, c, tmp.Get<uint8_t>(), 256);
+    Floor(h, h, tmp.Get<uint8_t>(), 256);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, a, 768);
+    DataCopy(yhg, h, 256);
+}
+'''
+
+
+def test_floor_ceil_trunc_in_place_run_as_on_the_npu_with_a_warning(tmp_path):
+    src = tmp_path / "rounding.cpp"
+    src.write_text(ROUNDING)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.random.default_rng(5).uniform(-20, 20, 256).astype(np.float32)
+    xh = x.astype(np.float16)
+    r = run(b, [GM("x", x), GM("xh", xh), GM("y", np.zeros(768, np.float32), "out"), GM("yh", np.zeros(256, np.float16), "out")],
+            block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    y = r.outputs["y"]
+    np.testing.assert_array_equal(y[:256], np.floor(x))
+    np.testing.assert_array_equal(y[256:512], np.ceil(x))
+    np.testing.assert_array_equal(y[512:], np.trunc(x))
+    np.testing.assert_array_equal(r.outputs["yh"], np.floor(xh))
+    warned = [d.source_line.strip().split("(")[0] for d in r.diagnostics if d.kind == "adv-in-place"]
+    assert warned == ["Floor", "Ceil", "Trunc", "Floor"]
+    # a shifted overlap is still an error
+    src.write_text(ROUNDING.replace("Trunc(c, c, tmp.Get<uint8_t>(), 256);", "Trunc(c[8], c, tmp.Get<uint8_t>(), 200);"))
+    bad = run(build(src), [GM("x", x), GM("xh", xh), GM("y", np.zeros(768, np.float32), "out"),
+                           GM("yh", np.zeros(256, np.float16), "out")], block_dim=1)
+    e = [d for d in bad.diagnostics if d.is_error]
+    assert e and e[0].kind == "adv-overlap" and "Trunc" in e[0].message

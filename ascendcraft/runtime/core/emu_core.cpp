@@ -809,7 +809,10 @@ void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local
     // API, stays an error.
     // Gelu, FasterGelu and FasterGeluV2: the API reference says dst may reuse src's tensor space (the same tensor, not a
     // shifted view of it), so in place is no error and no warning there.
-    const bool in_place_op = op == Op::Tanh || op == Op::Sigmoid || op == Op::Log || op == Op::Log2 || op == Op::Log10;
+    // Floor, Ceil and Trunc on A2: a float tensor is one Cast with the round mode (CAST_FLOOR / CEIL / TRUNC); a half
+    // one is a Cast of the chunk to float temporaries, that Cast, and a Cast back to dst: element-wise too.
+    const bool in_place_op = op == Op::Tanh || op == Op::Sigmoid || op == Op::Log || op == Op::Log2 || op == Op::Log10 ||
+                             op == Op::Floor || op == Op::Ceil || op == Op::Trunc;
     const bool in_place_ok = in_place_op && !b && d.addr == a.addr;
     const bool reuse_allowed = (op == Op::Gelu || op == Op::FasterGelu || op == Op::FasterGeluV2) && !b && d.addr == a.addr;
     if (reuse_allowed) {
