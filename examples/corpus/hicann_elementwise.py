@@ -25,6 +25,7 @@ from ascendcraft.opproject import run_project  # noqa: E402
 
 MATH, NN = "hicann/ops-math", "hicann/ops-nn"
 RTOL = {"float16": 1 / 512, "bfloat16": 1 / 256, "float32": 1 / 2048}
+MANTISSA = {"float16": 10, "bfloat16": 7, "float32": 23}
 TORCH = {"DT_FLOAT": torch.float32, "DT_FLOAT16": torch.float16, "DT_BF16": torch.bfloat16}
 SHAPES = ((3, 37, 129), (4096 + 7,))
 WIDE, POSITIVE, UNIT = (-3.0, 3.0), (0.05, 4.0), (-0.95, 0.95)
@@ -91,8 +92,12 @@ def run_op(g, name: str) -> list[str]:
             err = (got.reshape(w.shape) - w).abs()
             bad = int((err > allowed).sum())
             worst = float((err / allowed.clamp(min=1e-30)).max())
+            verdict = "match" if bad == 0 else f"MISMATCH ({bad} of {err.numel()})"
+            if bad and odt in MANTISSA:     # say when every difference is one unit in the last place (a rounding choice)
+                ulp = torch.exp2(torch.floor(torch.log2(w.abs().clamp(min=2.0 ** -14))) - MANTISSA[odt])
+                if bool((err <= ulp).all()): verdict += ", each within 1 ulp of the output dtype"
             lines.append(f"{label}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: "
-                         f"{'match' if bad == 0 else f'MISMATCH ({bad} of {err.numel()})'} (worst {worst:.2f} of allowed)")
+                         f"{verdict} (worst {worst:.2f} of allowed)")
     return lines or [f"{name}: no float dtype column"]
 
 
