@@ -867,16 +867,25 @@ void vec_compare(Op op, Dt dt, uint8_t mode, const Local& d, const Local& a, con
         Report("unsupported", op, loc).msg("%s on int32_t supports only CMPMODE::EQ on Ascend 910B (A2), not CMPMODE::%s",
                                            op_name(op), cmp_name(mode))
             .hint("cast to float first, or compare for equality").fail();
-    if (!lanes.level0 && (lanes.count * es) % 256 != 0)
-        Report("compare-count", op, loc)
-            .msg("%s of %llu %s elements = %llu bytes; the count must cover whole 256-byte repeats (a multiple of %u elements)",
-                 op_name(op), static_cast<unsigned long long>(lanes.count), dt_name(dt),
-                 static_cast<unsigned long long>(lanes.count * es), epr)
-            .val("count", static_cast<int64_t>(lanes.count)).val("multiple", epr)
-            .hint("round the count up to a multiple of %u and size the tensors for it", epr).fail();
-    Geometry g = resolve(lanes, epr, op, loc, true);  // A2 ignores the mask of Compare
-    compare_source(g, lanes, epr, a, s[1], es, op, loc, "src0");
-    if (b) compare_source(g, lanes, epr, *b, s[2], es, op, loc, "src1");
+    // The count form: Compare.md / Compares.md ask for a count of whole 256-byte blocks, and say that the elements of
+    // an unaligned tail take no part, only the whole blocks count. So the NPU compares the whole repeats and leaves the
+    // tail's bits of dst as they were, and so does the emulator, with a warning (once per line).
+    Lanes whole = lanes;
+    if (!lanes.level0 && (lanes.count * es) % 256 != 0) {
+        whole.count = lanes.count / epr * epr;
+        if (first_report_at("compare-count", loc))
+            Report("compare-count", op, loc)
+                .msg("%s of %llu %s elements = %llu bytes, not whole 256-byte repeats: the API reference says the unaligned "
+                     "tail takes no part, so the NPU compares the first %llu elements only and leaves the other bits of dst as "
+                     "they were, and so does the emulator",
+                     op_name(op), static_cast<unsigned long long>(lanes.count), dt_name(dt),
+                     static_cast<unsigned long long>(lanes.count * es), static_cast<unsigned long long>(whole.count))
+                .val("count", static_cast<int64_t>(lanes.count)).val("multiple", epr)
+                .hint("round the count up to a multiple of %u and size the tensors for it", epr).warn();
+    }
+    Geometry g = resolve(whole, epr, op, loc, true);  // A2 ignores the mask of Compare
+    compare_source(g, whole, epr, a, s[1], es, op, loc, "src0");
+    if (b) compare_source(g, whole, epr, *b, s[2], es, op, loc, "src1");
     const uint64_t bits = g.contiguous ? g.count : static_cast<uint64_t>(g.repeats) * epr;
     check_local(d, op, loc, "dst", 32);
     check_extent(d, (bits + 7) / 8, op, loc, "dst");
