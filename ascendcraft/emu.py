@@ -54,19 +54,20 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR',
            'RUNTIME_UNIT_FOLDERS', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
            'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS',
-           'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'CORE_TYPE_MACRO_RE', 'KERNEL_MAIN', 'AIC_SUFFIX',
-           'AIC_LAUNCH', 'AIC_SOURCE', 'AIC_OBJECT', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'ROLES', 'HUGE_GM_ROOT',
-           'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources',
-           'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags',
-           'launch_statements', 'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations',
-           'constexpr_member_defaults', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
-           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash',
-           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
-           'precompiled_header', 'with_prelude', 'pch_rejections', 'Build', 'past_close', 'file_scope_types',
-           'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions',
-           'included_sources', 'core_type_split', 'key_var_conditions', 'host_inputs', 'macro_names',
-           'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
-           'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key', 'GM', 'Scalar', 'Tiling', 'Workspace',
+           'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'FILE_SCOPE_TYPE_RE', 'CORE_TYPE_MACRO_RE',
+           'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH', 'AIC_SOURCE', 'AIC_OBJECT', 'OWN_COMPLEX64_RE',
+           'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES',
+           'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
+           'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags', 'launch_statements',
+           'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
+           'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures',
+           'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash', 'compiler_version',
+           'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
+           'with_prelude', 'pch_rejections', 'Build', 'past_close', 'file_scope_types', 'tiling_struct_usings',
+           'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'core_type_split',
+           'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
+           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key',
+           'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling', 'Workspace',
            'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation',
            'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
            'no_output_diagnostic']
@@ -1284,13 +1285,19 @@ def past_close(code: str, i: int, pair: str) -> int:
     return i
 
 
+# a struct or class definition at a line's start, its name after any alignment specifier or attribute
+# (vllm-ascend moe_grouped_matmul's kernel-side `struct alignas(8) MoeGroupedMatmulTilingData {`)
+FILE_SCOPE_TYPE_RE = re.compile(r"^(?:struct|class)\s+(?:(?:alignas\s*\([^()]*\)|\[\[[^\]]*\]\]|__attribute__\s*\(\([^()]*\)\))\s*)*"
+                                r"(\w+)\s*(?:final\s*)?\{", re.M)
+
+
 def file_scope_types(text: str) -> set[str]:
     "The struct and class names a source defines outside every namespace (comments and namespace bodies blanked)."
     code = blank_comments(text)
     for m in reversed(list(re.finditer(r"\bnamespace\b[\w\s:]*\{", code))):
         end = past_close(code, m.end(), "{}")
         code = code[:m.start()] + re.sub(r"[^\n]", " ", code[m.start():end]) + code[end:]
-    return set(re.findall(r"^(?:struct|class)\s+(\w+)\s*(?:final\s*)?\{", code, re.M))
+    return set(FILE_SCOPE_TYPE_RE.findall(code))
 
 
 def tiling_struct_usings(headers) -> list[str]:
@@ -1522,7 +1529,7 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
             own = {s for n in included_sources(sources, entry.file)
                    if n not in tiling_headers and "arch35" not in n.split("/")
                    # (a class too: ops-transformer flash_attention_score's kernel tiling header, `class CopyTransposeTiling`)
-                   for s in re.findall(r"^(?:struct|class)\s+(\w+)\s*(?:final\s*)?\{", blank_comments(sources[n]), re.M)}
+                   for s in FILE_SCOPE_TYPE_RE.findall(blank_comments(sources[n]))}
             # ... and one that a header the tiling headers include defines outside every namespace: hicann
             # ops-transformer's mc2 tiling headers reach the kernel side's own `struct RCSTiling` (mc2/common/inc/kernel/
             # mc2_tiling_struct.h) beside their BEGIN_TILING_DATA_DEF(RCSTiling), which the host names as optiling::
@@ -2008,7 +2015,21 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     lookup, template instantiation, static assertions: every error a kernel's text can have), no code generation and
     no link, so no binary and no runtime library. Host files are compiled to their cached objects as for a full build
     (the full build of a later snapshot reuses them). It is for code that is checked and not run: a pipeline's
-    intermediate snapshots."""
+    intermediate snapshots.
+
+    A kernel that g++ rejects only by a rule where g++ and CANN's device compiler differ (`COMPAT_RULES`, recognised
+    by g++'s exact errors) is compiled once more under the g++ option that adopts the device compiler's reading
+    (`compat_retry`); that build, with a `gxx-compat` note, is the result when it compiles."""
+    settings = settings or load_settings()
+    b = _build_as_written(sources, entry, sanitize=sanitize, settings=settings, tiling_key=tiling_key,
+                          check_only=check_only)
+    return b if b.ok else compat_retry(b, entry, settings, tiling_key=tiling_key)
+
+
+def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
+                      settings: Settings | None = None, tiling_key: int | None = None,
+                      check_only: bool = False) -> Build:
+    "`build` under the settings' own compiler options."
     t0 = time.perf_counter()
     settings = settings or load_settings()
     sources = read_sources(sources)
@@ -2227,6 +2248,103 @@ def _fast_linker() -> list[str]:
 def _mkdir(p: Path) -> Path:
     p.mkdir(parents=True, exist_ok=True)
     return p
+
+# %% ../nbs/10_emu.ipynb #c0a7f31e
+# g++ and CANN's device compiler (bisheng, a clang, building kernels as C++17) differ on a few rules. A kernel that
+# passed on the NPU can meet one of them here; each is recognised by the exact errors g++ gives for it, and `build`
+# compiles such a kernel once more under the one g++ option that adopts bisheng's reading (`compat_retry`).
+_GXX_ERROR_RE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$")
+_GXX_SOURCE_RE = re.compile(r"^\s*\d+ \| ?(?P<text>.*)$")   # the source line g++ quotes under a diagnostic
+_CHANGES_MEANING_RE = re.compile(r"declaration of .+ changes meaning of .+ \[-fpermissive\]$")
+_UNDECLARED_RE = re.compile(r"^['‘](?P<name>[A-Za-z_]\w*)['’] was not declared in this scope")
+_PRIMARY_BEFORE_RE = re.compile(r"^expected primary-expression before ")
+
+
+@dataclass(frozen=True)
+class CompatRule:
+    "A g++ / bisheng difference: its name, the g++ option that adopts bisheng's reading, and what it is."
+    name: str
+    flag: str
+    why: str
+
+
+COMPAT_RULES = {
+    "changes-meaning": CompatRule(
+        "changes-meaning", "-fpermissive",
+        "a class member declared with the name of a type it used before ([basic.scope.class]: ill-formed, no "
+        "diagnostic required); g++ makes it a permissive error, clang accepts it"),
+    "template-name-lookup": CompatRule(
+        "template-name-lookup", "-std=c++20",
+        "a call `Name<Args>(...)` of a function template that ordinary lookup does not find and argument-dependent "
+        "lookup does (C++20's P0846, which clang accepts in C++17 as an extension and g++ only from C++20)"),
+}
+
+
+def _gxx_errors(log: str) -> list[tuple[str, str]] | None:
+    """The errors of g++ log `log` as (message, quoted source line up to the caret), or None when the log has an error
+    of another form (a link error, an internal compiler error, a fatal error, a sandbox limit)."""
+    lines, out = log.splitlines(), []
+    for i, line in enumerate(lines):
+        m = _GXX_ERROR_RE.match(line)
+        if not m:
+            if _GXX_SOURCE_RE.match(line): continue
+            if re.search(r"(^|\s)(fatal error|error|internal compiler error):", line): return None
+            continue
+        quoted = next((q.group("text") for q in map(_GXX_SOURCE_RE.match, lines[i + 1:i + 3]) if q), "")
+        out.append((m.group("msg"), quoted[:int(m.group("col")) - 1], quoted[int(m.group("col")) - 1:]))
+    return out or None
+
+
+def compat_rules_for(log: str) -> list[CompatRule] | None:
+    """The rules (`COMPAT_RULES`) whose diagnostics are every error of the failed g++ log `log`, or None when an error
+    is of no rule. `template-name-lookup`: `'Name' was not declared in this scope` where the quoted source reads
+    `Name<` at the caret, and `expected primary-expression before` right after such a `Name<` (g++ reports the name
+    once per function, its template arguments at every call); `changes-meaning`: g++'s permissive error `declaration of
+    ... changes meaning of ...`."""
+    errors = _gxx_errors(log)
+    if not errors: return None
+    names = {m.group("name") for msg, _, at in errors
+             if (m := _UNDECLARED_RE.match(msg)) and re.match(rf"{m.group('name')}\s*<", at)}
+    found = []
+    for msg, before, at in errors:
+        if _CHANGES_MEANING_RE.search(msg): found.append("changes-meaning")
+        elif (m := _UNDECLARED_RE.match(msg)) and m.group("name") in names: found.append("template-name-lookup")
+        elif (_PRIMARY_BEFORE_RE.match(msg) and names
+              and re.search(rf"\b(?:{'|'.join(map(re.escape, sorted(names)))})\s*<\s*$", before)):
+            found.append("template-name-lookup")
+        else: return None
+    return [COMPAT_RULES[n] for n in COMPAT_RULES if n in found]
+
+
+def compat_admits(rules: list[CompatRule], log: str) -> bool:
+    """Whether the log of the build under `rules`' options shows only what they adopt: under -fpermissive every error
+    g++ turned into a warning (`[-fpermissive]`) must be a `changes-meaning` one (the option would pass others too)."""
+    permissive = [l for l in log.splitlines() if l.endswith("[-fpermissive]") and ": warning: " in l]
+    allowed = any(r.name == "changes-meaning" for r in rules)
+    return all(allowed and _CHANGES_MEANING_RE.search(l) for l in permissive)
+
+
+def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key: int | None = None) -> Build:
+    """Failed build `b` compiled again under the g++ options of the `COMPAT_RULES` its errors are exactly (none: `b`).
+    The second build stands when it compiles and its log shows nothing else the options let through
+    (`compat_admits`); it carries a note (kind `gxx-compat`) at the first error of `b` saying which rule it took, and
+    its `remake` keeps the options (a build for another tiling key takes them too). Otherwise `b` stands, its errors
+    g++'s own."""
+    rules = compat_rules_for(b.log) if b.log else None
+    flags = shlex.split(settings.cxxflags)
+    if not rules or all(r.flag in flags for r in rules): return b
+    retry = _build_as_written(b.sources, entry, sanitize=b.sanitize,
+                              settings=settings.replace(cxxflags=" ".join([settings.cxxflags, *(r.flag for r in rules)])),
+                              tiling_key=tiling_key, check_only=b.check_only)
+    if not retry.ok or not compat_admits(rules, retry.log): return b
+    first = b.errors[0] if b.errors else None
+    names = ", ".join(f"{r.name} ({r.flag})" for r in rules)
+    note = Diagnostic("gxx-compat", f"g++ rejects this and CANN's compiler accepts it: built again under {names}",
+                      file=first.file if first else b.entry_file, line=first.line if first else None,
+                      col=first.col if first else None, source_line=first.source_line if first else "",
+                      severity="note", hint="; ".join(r.why for r in rules))
+    return dataclasses.replace(retry, diagnostics=[note, *retry.diagnostics], seconds=b.seconds + retry.seconds)
+
 
 # %% ../nbs/10_emu.ipynb #3c9294fd
 ROLES = ("in", "out", "inout", "workspace")

@@ -989,7 +989,9 @@ def tpl_entry_source(entry: Entry, instances: list[TplInstance]) -> str:
         params.append(f"GM_ADDR {p.name}")
         args.append(p.name if " ".join(p.ctype.split()) == "GM_ADDR" else f"ascendcraft_tpl_gm{{{p.name}}}")
     keys = ", ".join(f"{i.key}ull" for i in instances)
-    cases = [f"    case {i.key}ull: {entry.name}<{', '.join(i.args)}>({', '.join(args)}); return;" for i in instances]
+    # the entry by its qualified name (kernel entries are global): a kernel's `using namespace optiling;` with an
+    # op_host constant of the entry's name (vllm-ascend vllm_quant_lightning_indexer's index constant) leaves it alone
+    cases = [f"    case {i.key}ull: ::{entry.name}<{', '.join(i.args)}>({', '.join(args)}); return;" for i in instances]
     if len(instances) > TPL_ONE_BUILD_MAX:   # one instance a build (see TPL_ONE_BUILD_MAX)
         cases = [f"#if TILING_KEY_VAR == {i.key}ULL\n{c}\n#endif" for i, c in zip(instances, cases)]
     cases = "\n".join(cases)
@@ -1078,8 +1080,13 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
     sources[project.host_file.removesuffix(".cpp") + ".inc" if project.host_file.endswith(".cpp") else project.host_file] = host
     sources[GLUE_FILE] = sources[GLUE_FILE].replace(f'#include "{project.host_file}"',
                                                     f'#include "{project.host_file.removesuffix(".cpp")}.inc"')
+    # a host source another one includes by its name (vllm-ascend moe_grouped_matmul_def.cpp: `#include
+    # "moe_grouped_matmul_infershape.cpp"`) stays there under that name too, for that include
+    by_name = {os.path.basename(i) for t in sources.values()
+               for i in re.findall(r'#\s*include\s*"([^"]+\.(?:cpp|cc))"', blank_comments(t))}
     for f in [f for f in sources if f.startswith("op_host/") and f.endswith((".cpp", ".cc")) and f != project.host_file]:
-        sources[f[:f.rindex(".")] + ".inc"] = sources.pop(f)   # other host sources: not compiled on their own either
+        # other host sources: not compiled on their own either
+        sources[f[:f.rindex(".")] + ".inc"] = sources[f] if os.path.basename(f) in by_name else sources.pop(f)
     flags = f"{settings.cxxflags} {macros} -DASCENDCRAFT_OP_TYPE={project.op.type}"
     flags += "".join(f" -iquote {d}" for d in include_dirs(project.sources))   # shared headers named by a sub-path
     if uses_tiling_default(project.sources[project.kernel_file]): flags += " -DASCENDCRAFT_TILING_DEFAULT"

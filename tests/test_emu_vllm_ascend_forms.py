@@ -1,9 +1,16 @@
 """Forms vllm-ascend's csrc op projects (vLLM's Ascend backend, run on 910B / 910C) take from CANN's headers, found by
 the conformance corpus: the device compiler's raw clz (lightning_indexer_vllm: `63 - clz(value)`), the header
 register/op_def.h by its own name (the k2q_csr ops' definitions), and optiling::TilingDef named in a tiling class's
-declaration (sparse_flash_attention: `SetTilingData(TilingDef &tilingData)`). Kernels and host programs written here in
-those styles."""
+declaration (sparse_flash_attention: `SetTilingData(TilingDef &tilingData)`), and a tiling struct saved through a
+TilingDef& (the same op's SetTilingData body). Kernels and host programs written here in those styles.
+
+Also the rules where g++ and CANN's device compiler (bisheng, a clang) differ, which `build` recognises by g++'s exact
+errors and compiles again under the g++ option that adopts bisheng's reading (`emu.COMPAT_RULES`): a member declared
+with the name of a type it used (vllm-ascend / SGLang compressor, `static constexpr bool X_DTYPE = COMP::xDtype ==
+X_DTYPE::BF16;`) and a call `ReduceSum<float>(...)` found by argument-dependent lookup only (SGLang's LoRA shrink
+kernels, C++20's P0846)."""
 import subprocess
+from pathlib import Path
 
 import numpy as np
 
@@ -80,11 +87,153 @@ def test_op_def_h_and_a_declaration_naming_tiling_def_compile(tmp_path):
     assert out == ["1", "7", "8"]
 
 
-def test_passing_a_tiling_struct_as_tiling_def_stops_at_that_line(tmp_path):
+SAVE_THROUGH_BASE = r"""
+#include <cstdio>
+#include <cstring>
+#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(InnerTiling)
+TILING_DATA_FIELD_DEF(uint32_t, a);
+END_TILING_DATA_DEF;
+BEGIN_TILING_DATA_DEF(OuterTiling)
+TILING_DATA_FIELD_DEF_STRUCT(InnerTiling, inner);   // first: the inner struct has the outer one's address
+TILING_DATA_FIELD_DEF(uint64_t, b);
+END_TILING_DATA_DEF;
+// as sparse_flash_attention_tiling.cpp's SetTilingData: the object known only by the framework's base class
+static size_t Save(TilingDef &tilingData, void *data, size_t capacity) {
+    tilingData.SaveToBuffer(data, capacity);
+    return tilingData.GetDataSize();
+}
+}  // namespace optiling
+int main() {
+    optiling::OuterTiling t;
+    t.inner.set_a(7);
+    t.set_b(9);
+    unsigned char raw[64];
+    std::memset(raw, 0xEE, sizeof raw);
+    size_t n = optiling::Save(t, raw, sizeof raw);
+    size_t m = optiling::Save(t.inner, raw + 32, 4);   // a capacity smaller than the struct: that many bytes
+    uint32_t a; uint64_t b; uint32_t a2;
+    std::memcpy(&a, raw, 4); std::memcpy(&b, raw + 8, 8); std::memcpy(&a2, raw + 32, 4);
+    const optiling::TilingDef &same = t, &again = t;
+    std::printf("%zu %zu %u %llu %u %d %d %zu\n", n, m, a, (unsigned long long)b, a2, raw[36], &same == &again,
+                sizeof(optiling::OuterTiling));
+}
+"""
+
+
+def test_a_tiling_struct_saved_through_tiling_def_gives_its_own_bytes(tmp_path):
+    assert (r := _compile(tmp_path, SAVE_THROUGH_BASE)).returncode == 0, r.stderr
+    out = subprocess.run(["./p"], cwd=tmp_path, capture_output=True, text=True, check=True).stdout.split()
+    # the outer struct's 16 bytes (its nested struct padded to 8), the inner one's 8 with 4 of them saved; the layout
+    # stays the fields' own (no base class in the struct); one view per object
+    assert out == ["16", "8", "7", "9", "7", str(0xEE), "1", "16"]
+
+
+def test_passing_a_tiling_struct_as_tiling_def_compiles(tmp_path):
     use = HOST.replace("int main() {", "ge::graphStatus optiling::DemoTiling::SetTilingData(TilingDef &d) const {\n"
                        "    return d.GetDataSize() ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;\n}\nint main() {")
-    r = _compile(tmp_path, use)
-    assert r.returncode != 0 and "incomplete type" in r.stderr and "TilingDef" in r.stderr
+    use = use.replace("    std::printf(", "    std::printf(\"%d \", (int)t.SetTilingData(t.tilingData_));\n    std::printf(")
+    assert (r := _compile(tmp_path, use)).returncode == 0, r.stderr
+    out = subprocess.run(["./p"], cwd=tmp_path, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "1", "7", "8"]   # GRAPH_SUCCESS
+
+
+# g++ and bisheng: a member named as a type the class used ([basic.scope.class], no diagnostic required)
+CHANGES_MEANING = r'''#include "kernel_operator.h"
+enum class X_DTYPE { FP16, BF16 };
+struct CompConf { static constexpr X_DTYPE xDtype = X_DTYPE::BF16; };
+template <class COMP> class Scale {
+public:
+    static constexpr bool X_DTYPE = COMP::xDtype == X_DTYPE::BF16;   // as compressor's CompressorBlockVectorPerf
+    __aicore__ inline float Factor() const { return X_DTYPE ? 2.0f : 1.0f; }
+};
+extern "C" __global__ __aicore__ void scale_by_dtype(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 8);
+    yg.SetGlobalBuffer((__gm__ float*)y, 8);
+    Scale<CompConf> s;
+    for (int i = 0; i < 8; ++i) yg.SetValue(i, xg.GetValue(i) * s.Factor());
+}
+'''
+
+# ... and a function template called with explicit arguments that only argument-dependent lookup finds (P0846): no
+# `using namespace AscendC`, as SGLang's bgmv_shrink kernel calls ReduceSum
+ADL_TEMPLATE_CALL = r'''#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void row_sum(GM_ADDR x, GM_ADDR y)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 3 * 64 * sizeof(float));
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64);
+    yg.SetGlobalBuffer((__gm__ float*)y, 8);
+    AscendC::LocalTensor<float> in = buf.Get<float>(), out = in[64], work = in[128];
+    AscendC::DataCopy(in, xg, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    ReduceSum<float>(out, in, work, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    yg.SetValue(0, out.GetValue(0));
+}
+'''
+
+
+def test_a_member_that_changes_a_names_meaning_builds_under_the_compat_rule():
+    b = build({"scale.cpp": CHANGES_MEANING})
+    assert b.ok, "\n".join(d.render() for d in b.diagnostics)
+    note = next(d for d in b.diagnostics if d.kind == "gxx-compat")
+    assert note.severity == "note" and "changes-meaning (-fpermissive)" in note.message and note.line == 6
+    x = np.arange(8, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(8, np.float32), "out")], block_dim=1)
+    assert r.ok and r.outputs["y"].tolist() == (2 * x).tolist()   # the bool member: BF16, so 2
+
+
+def test_an_adl_only_template_call_builds_under_c_plus_plus_20_and_runs():
+    b = build({"row_sum.cpp": ADL_TEMPLATE_CALL})
+    assert b.ok, "\n".join(d.render() for d in b.diagnostics)
+    note = next(d for d in b.diagnostics if d.kind == "gxx-compat")
+    assert "template-name-lookup (-std=c++20)" in note.message and note.line == 13
+    x = np.arange(64, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(8, np.float32), "out")], block_dim=1)
+    assert r.ok and r.outputs["y"][0] == x.sum()
+
+
+def test_other_errors_keep_the_compat_rules_out():
+    # a genuinely unknown template name: g++'s errors of the first build stand
+    b = build({"row_sum.cpp": ADL_TEMPLATE_CALL.replace("ReduceSum<float>", "ReduceSumm<float>")})
+    assert not b.ok and not any(d.kind == "gxx-compat" for d in b.diagnostics)
+    assert any("ReduceSumm" in d.message for d in b.errors)
+    # a changes-meaning error beside another error: no retry, both reported
+    other = CHANGES_MEANING.replace("yg.SetValue(i, xg.GetValue(i) * s.Factor());", "yg.SetValue(i, undeclared_name);")
+    b = build({"scale.cpp": other})
+    assert not b.ok and not any(d.kind == "gxx-compat" for d in b.diagnostics)
+    assert any("changes meaning" in d.message for d in b.errors) and any("undeclared_name" in d.message for d in b.errors)
+
+
+def test_compat_rules_read_gxx_diagnostics_exactly():
+    from ascendcraft.emu import compat_admits, compat_rules_for, COMPAT_RULES
+    cm = ("k.h:4:27: error: declaration of 'constexpr const bool S<C>::X' changes meaning of 'X' [-fpermissive]\n"
+          "    4 |     static constexpr bool X = C::x == X::B;\n      |                           ^\n")
+    assert [r.name for r in compat_rules_for(cm)] == ["changes-meaning"]
+    adl = ("k.cpp:9:5: error: 'ReduceSum' was not declared in this scope; did you mean 'AscendC::ReduceSum'?\n"
+           "    9 |     ReduceSum<float>(o, i, w, 64);\n      |     ^~~~~~~~~\n"
+           "k.cpp:9:15: error: expected primary-expression before 'float'\n"
+           "    9 |     ReduceSum<float>(o, i, w, 64);\n      |               ^~~~~\n"
+           "k.cpp:11:19: error: expected primary-expression before 'float'\n"   # a second call: no 'not declared'
+           "   11 |     x = ReduceSum<float>(o, i, w, 64);\n      |                   ^~~~~\n")
+    assert [r.name for r in compat_rules_for(adl)] == ["template-name-lookup"]
+    assert [r.name for r in compat_rules_for(cm + adl)] == ["changes-meaning", "template-name-lookup"]
+    # an undeclared name that is not followed by '<', a link error, an internal compiler error: no rule
+    plain = "k.cpp:9:5: error: 'foo' was not declared in this scope\n    9 |     foo(1);\n      |     ^~~\n"
+    assert compat_rules_for(plain) is None and compat_rules_for(adl + plain) is None
+    assert compat_rules_for(cm + "collect2: error: ld returned 1 exit status\n") is None
+    assert compat_rules_for("k.cpp:3:1: internal compiler error: in tsubst, at cp/pt.cc:15867\n") is None
+    # -fpermissive passes other permissive errors too: the retry stands only when each one it let through is the rule's
+    assert compat_admits([COMPAT_RULES["changes-meaning"]], cm.replace(": error: ", ": warning: "))
+    other = "k.cpp:5:3: warning: invalid conversion from 'const int*' to 'int*' [-fpermissive]\n"
+    assert not compat_admits([COMPAT_RULES["changes-meaning"]], other)
+    assert not compat_admits([COMPAT_RULES["template-name-lookup"]], cm.replace(": error: ", ": warning: "))
 
 
 def test_a_list_bool_attribute_reaches_the_tiling_function_as_one_byte_bools(tmp_path):
@@ -169,3 +318,140 @@ def test_the_a2_names_of_the_fp8_and_mx_scale_types_are_bytes():
             block_dim=1)
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     assert r.outputs["y"].tolist() == [2, 3, 127, 0]   # every one-byte type is the same uint8_t: both match the trait
+
+
+# moe_grouped_matmul's form: the op_host registers the tiling struct with BEGIN_TILING_DATA_DEF, and the kernel side
+# defines a struct of the same name itself, `struct alignas(8) Name {`, which it reads by REGISTER_TILING_DEFAULT /
+# GET_TILING_DATA_WITH_STRUCT: the kernel's own struct is that one (CANN's generated header does not clash with it)
+OWN_STRUCT_HOST_H = r'''#include "register/tilingdata_base.h"
+namespace optiling {
+BEGIN_TILING_DATA_DEF(DemoMoeTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, group_num);
+TILING_DATA_FIELD_DEF(uint32_t, n);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(DemoMoe, DemoMoeTilingData)
+}  // namespace optiling
+'''
+OWN_STRUCT_KERNEL_H = r'''#ifndef DEMO_MOE_TILING_DATA_H
+#define DEMO_MOE_TILING_DATA_H
+#include <cstdint>
+#pragma pack(push, 8)
+struct alignas(8) DemoMoeTilingData {
+    uint32_t group_num;
+    uint32_t n;
+};
+#pragma pack(pop)
+#endif
+'''
+OWN_STRUCT_KERNEL = r'''#include "kernel_operator.h"
+#include "demo_moe_tiling_data.h"
+extern "C" __global__ __aicore__ void demo_moe(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    REGISTER_TILING_DEFAULT(DemoMoeTilingData);
+    GET_TILING_DATA_WITH_STRUCT(DemoMoeTilingData, t, tiling);
+    AscendC::GlobalTensor<uint32_t> yg;
+    yg.SetGlobalBuffer((__gm__ uint32_t *)y, 8);
+    yg.SetValue(0, t.group_num * t.n);
+}
+'''
+
+
+def test_a_kernel_sides_own_aligned_tiling_struct_is_the_one_it_reads():
+    import struct
+    from ascendcraft.emu import Tiling, file_scope_types
+    assert file_scope_types(OWN_STRUCT_KERNEL_H) == {"DemoMoeTilingData"}
+    assert file_scope_types("struct [[deprecated]] A {};\nclass alignas(16) B final {};\nstruct C;\n") == {"A", "B"}
+    b = build({"op_host/demo_moe_tiling.h": OWN_STRUCT_HOST_H, "op_kernel/demo_moe_tiling_data.h": OWN_STRUCT_KERNEL_H,
+               "op_kernel/demo_moe.cpp": OWN_STRUCT_KERNEL}, "demo_moe")
+    assert b.ok, "\n".join(d.render() for d in b.diagnostics)
+    r = run(b, [GM("y", np.zeros(8, np.uint32), "out"), GM("workspace", np.zeros(8, np.uint8), "workspace"),
+                Tiling(struct.pack("<II", 6, 7))], block_dim=1)
+    assert r.ok and r.outputs["y"][0] == 42
+
+
+def test_a_template_entry_is_called_by_its_global_name():
+    # vllm_quant_lightning_indexer's op_host header has `constexpr uint32_t vllm_quant_lightning_indexer = 0;` in
+    # namespace optiling and its kernel `using namespace optiling;`: the dispatching entry names the kernel as ::name
+    from ascendcraft.emu import Entry, Param
+    from ascendcraft.opproject import TplInstance, tpl_entry_source
+    entry = Entry("demo_indexer", "op_kernel/demo_indexer.cpp", 3, (Param("x", "GM_ADDR", "pointer"),), "int D", "1")
+    text = tpl_entry_source(entry, [TplInstance(5, ("1",))])
+    assert "case 5ull: ::demo_indexer<1>(x); return;" in text
+
+
+PLACEMENT = r"""
+#include <cstdio>
+#include "register/op_def_registry.h"
+int main() {
+    gert::Tensor onDevice, onHost;
+    onHost.data_.push_back(4);   // a value-dependent input's values, as the glue copies them in
+    using U = gert::TensorPlacementUtils;
+    // as sparse_attention_score's tiling: `if (!gert::TensorPlacementUtils::IsOnHost(t->GetPlacement())) ...`
+    std::printf("%d %d %d %d %d %d\n", U::IsOnHost(onDevice.GetPlacement()), U::IsOnDevice(onDevice.GetPlacement()),
+                U::IsOnHost(onHost.GetPlacement()), U::IsOnHostNotFollowing(onHost.GetPlacement()),
+                U::IsOnHostFollowing(gert::kFollowing) && U::IsOnHost(gert::kFollowing),
+                U::IsOnDeviceP2p(gert::kOnDeviceP2p) && U::IsOnDevice(gert::kOnDeviceP2p) && !U::IsOnDeviceHbm(gert::kOnDeviceP2p));
+}
+"""
+
+
+def test_a_tiling_inputs_placement_is_the_host_when_its_values_were_given(tmp_path):
+    assert (r := _compile(tmp_path, PLACEMENT)).returncode == 0, r.stderr
+    out = subprocess.run(["./p"], cwd=tmp_path, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "1", "1", "1", "1", "1"]
+
+
+# moe_grouped_matmul's op_host: its definition source includes its InferShape source by name (`#include
+# "moe_grouped_matmul_infershape.cpp"`), which reads a dynamic input's description and dtype
+INFERSHAPE_SOURCE = r'''namespace ge {
+static ge::graphStatus InferShape(gert::InferShapeContext* context)
+{
+    const gert::CompileTimeTensorDesc* xDesc = context->GetDynamicInputDesc(0, 0);
+    if (xDesc == nullptr || ge::GetPrimaryFormat(xDesc->GetStorageFormat()) != ge::FORMAT_ND) return GRAPH_FAILED;
+    *context->GetOutputShape(0) = *context->GetDynamicInputShape(0, 0);
+    return GRAPH_SUCCESS;
+}
+static ge::graphStatus InferDataType(gert::InferDataTypeContext* context)
+{
+    context->SetOutputDataType(0, context->GetDynamicInputDataType(0, 0));
+    return GRAPH_SUCCESS;
+}
+}  // namespace ge
+'''
+
+
+def test_a_host_source_included_by_name_and_a_dynamic_inputs_desc(tmp_path):
+    import re
+    import shutil
+    import torch
+    from ascendcraft.opproject import load_project, run_project
+    folder = tmp_path / "scale_add_custom"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom", folder)
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    text, n = re.subn(r"namespace ge \{.*?\}  // namespace ge\n", '#include "scale_add_custom_infershape.cpp"\n',
+                      host.read_text(), flags=re.S)
+    assert n == 1
+    host.write_text(text)
+    (folder / "op_host" / "scale_add_custom_infershape.cpp").write_text(INFERSHAPE_SOURCE)
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(load_project(folder), {"x": x, "y": y}, attrs={"alpha": 0.5},
+                    reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
+REGISTER_PLACEMENTS = r"""
+#include <cstdio>
+#include "register/op_def_registry.h"
+namespace optiling {
+static ge::graphStatus DemoTiling(gert::TilingContext*) { return ge::GRAPH_SUCCESS; }
+// as sparse_attention_score_tiling.cpp registers its tiling: the inputs whose values it reads, and where it may run
+IMPL_OP_OPTILING(DemoSparse)
+    .Tiling(DemoTiling)
+    .TilingInputsDataDependency({5, 6, 7}, {gert::TilingPlacement::TILING_ON_HOST, gert::TilingPlacement::TILING_ON_AICPU});
+}  // namespace optiling
+int main() { std::printf("ok\n"); }
+"""
+
+
+def test_tiling_inputs_data_dependency_takes_the_placements(tmp_path):
+    assert (r := _compile(tmp_path, REGISTER_PLACEMENTS)).returncode == 0, r.stderr

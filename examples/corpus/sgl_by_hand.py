@@ -230,6 +230,98 @@ def bgmv_expand(gitdir: str, batch: int = 5, rank: int = 16, hidden: int = 4608,
             f"{np.max(np.abs(got - want)):.2e} ({'ok' if ok else 'MISMATCH'}: within one fp16 ulp, the idx -1 row untouched)")
 
 
+def bgmv_shrink(gitdir: str, batch: int = 5, rank: int = 16, hidden: int = 256, scale: float = 0.5) -> str:
+    """op_host/bgmv_shrink.cpp (LoRA shrink of one token per row, vector only): y[t, :rank] = scale * W[idx[t]] @ x[t]
+    (x and W half, W [loras, rank, hidden]; y float, the kernel's Y_T), rows with idx < 0 left alone; tokens split
+    ceil(batch / 40) per core.
+    The kernel calls ReduceSum<float> unqualified: it builds under the emulator's template-name-lookup rule."""
+    b = built(gitdir, "csrc/lora/op_kernel/bgmv_shrink_kernel.cpp", "bgmv_shrink_half")
+    idx = np.array([1, -1, 0, 2, 1][:batch], np.int64)
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((batch, hidden)).astype(np.float16)
+    w = (rng.standard_normal((3, rank, hidden)) * 0.25).astype(np.float16)
+    y = rng.standard_normal((batch, rank)).astype(np.float32)
+    per = (batch + AIV_CORES - 1) // AIV_CORES
+    u32 = lambda v: Scalar(v, "uint32_t")
+    r = run(b, [GM("x", x), GM("weight", w), GM("indices", idx), u32(batch), GM("y", y.copy(), "inout"), u32(batch),
+                u32(per), u32(hidden), u32(rank), Scalar(scale, "float")], block_dim=(batch + per - 1) // per)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    want = y.astype(np.float64)
+    for t in range(batch):
+        if idx[t] >= 0: want[t] = scale * (w[idx[t]].astype(np.float64) @ x[t].astype(np.float64))
+    got = r.outputs["y"].astype(np.float64)
+    tol = 1e-5 * np.max(np.abs(want))   # float32 sums of 256 products (the kernel's order, not NumPy's)
+    ok = bool(np.all(np.abs(got - want) <= tol)) and np.array_equal(got[idx < 0], y[idx < 0].astype(np.float64))
+    return (f"bgmv_shrink_half ({batch} tokens, hidden {hidden}, rank {rank}, scale {scale}): max abs error "
+            f"{np.max(np.abs(got - want)):.2e} ({'ok' if ok else 'MISMATCH'}: within 1e-5 of the largest value, the "
+            f"idx -1 row untouched)")
+
+
+def sgmv_shrink(gitdir: str, rank: int = 16, hidden: int = 256, scale: float = 2.0) -> str:
+    """op_host/sgmv_shrink.cpp (LoRA shrink by request: token t of request b, b found from the requests' sequence
+    lengths, takes LoRA loraIndices[b]): y[t, :rank] = scale * W[lora] @ x[t] in float, a request with index -1 left
+    alone. Like bgmv_shrink it calls ReduceSum<float> unqualified (the template-name-lookup rule)."""
+    b = built(gitdir, "csrc/lora/op_kernel/sgmv_shrink_kernel.cpp", "sgmv_shrink_half")
+    seq_len = np.array([2, 1, 3], np.int64)
+    lora = np.array([1, -1, 0], np.int64)
+    batch = int(seq_len.sum())
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal((batch, hidden)).astype(np.float16)
+    w = (rng.standard_normal((2, rank, hidden)) * 0.25).astype(np.float16)
+    y = rng.standard_normal((batch, rank)).astype(np.float32)
+    per = (batch + AIV_CORES - 1) // AIV_CORES
+    u32 = lambda v: Scalar(v, "uint32_t")
+    r = run(b, [GM("x", x), GM("weight", w), GM("lora_indices", lora), u32(len(lora)), GM("seq_len", seq_len),
+                u32(len(seq_len)), GM("y", y.copy(), "inout"), u32(batch), u32(per), u32(hidden), u32(rank),
+                Scalar(scale, "float")], block_dim=(batch + per - 1) // per)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    token_lora = np.repeat(lora, seq_len)
+    want = y.astype(np.float64)
+    for t in range(batch):
+        if token_lora[t] >= 0: want[t] = scale * (w[token_lora[t]].astype(np.float64) @ x[t].astype(np.float64))
+    got = r.outputs["y"].astype(np.float64)
+    tol = 1e-5 * np.max(np.abs(want))
+    skipped = token_lora < 0
+    ok = bool(np.all(np.abs(got - want) <= tol)) and np.array_equal(got[skipped], y[skipped].astype(np.float64))
+    return (f"sgmv_shrink_half ({batch} tokens in requests of {seq_len.tolist()}, hidden {hidden}, rank {rank}): max abs "
+            f"error {np.max(np.abs(got - want)):.2e} ({'ok' if ok else 'MISMATCH'}: within 1e-5 of the largest value, "
+            f"the index -1 request untouched)")
+
+
+def sgemmv_shrink(gitdir: str, max_rank: int = 16, hidden: int = 256) -> str:
+    """op_host/sgemmv_shrink.cpp (LoRA shrink by request with a rank and a scale per LoRA: int32 indices and sequence
+    lengths, half scales): y[t, :rank[l]] = scale[l] * W[l][:rank[l]] @ x[t] in float, the columns past the rank and
+    a request with index -1 left alone. It calls ReduceSum<float> unqualified (the template-name-lookup rule)."""
+    b = built(gitdir, "csrc/lora/op_kernel/sgemmv_shrink_kernel.cpp", "sgemmv_shrink_half")
+    seq_len = np.array([2, 1, 3], np.int32)
+    lora = np.array([1, -1, 0], np.int32)
+    ranks = np.array([16, 8], np.int32)
+    scales = np.array([0.5, 2.0], np.float16)
+    batch = int(seq_len.sum())
+    rng = np.random.default_rng(17)
+    x = rng.standard_normal((batch, hidden)).astype(np.float16)
+    w = (rng.standard_normal((2, max_rank, hidden)) * 0.25).astype(np.float16)
+    y = rng.standard_normal((batch, max_rank)).astype(np.float32)
+    per = (batch + AIV_CORES - 1) // AIV_CORES
+    u32 = lambda v: Scalar(v, "uint32_t")
+    r = run(b, [GM("x", x), GM("weight", w), GM("lora_indices", lora), u32(len(lora)), GM("seq_len", seq_len),
+                u32(len(seq_len)), GM("lora_ranks", ranks), u32(len(ranks)), GM("lora_scales", scales), u32(len(scales)),
+                GM("y", y.copy(), "inout"), u32(batch), u32(per), u32(hidden), u32(max_rank)],
+            block_dim=(batch + per - 1) // per)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    token_lora = np.repeat(lora, seq_len)
+    want = y.astype(np.float64)
+    for t in range(batch):
+        if (l := token_lora[t]) >= 0:
+            want[t, :ranks[l]] = float(scales[l]) * (w[l][:ranks[l]].astype(np.float64) @ x[t].astype(np.float64))
+    got = r.outputs["y"].astype(np.float64)
+    tol = 1e-5 * np.max(np.abs(want))
+    ok = bool(np.all(np.abs(got - want) <= tol)) and np.array_equal(got[token_lora < 0], y[token_lora < 0].astype(np.float64))
+    return (f"sgemmv_shrink_half ({batch} tokens in requests of {seq_len.tolist()}, hidden {hidden}, ranks "
+            f"{ranks.tolist()}, scales {scales.tolist()}): max abs error {np.max(np.abs(got - want)):.2e} "
+            f"({'ok' if ok else 'MISMATCH'}: within 1e-5 of the largest value, past the rank and the index -1 request untouched)")
+
+
 def cache_loc_assign(gitdir: str) -> str:
     """op_host/cache_loc_assign.cpp (mode 0, the KV-cache slot table): token_pool[req[i], start[i]:end[i]] = the next
     end[i] - start[i] entries of out_cache_loc, rows spread over the 40 vector cores (int64 request indices: key 2). The
@@ -296,6 +388,9 @@ RUNNERS = {
     "csrc/lora/op_kernel/sgemmc_expand_kernel.cpp": (sgemmc_expand,),
     "csrc/lora/op_kernel/sgemmc_shrink_kernel.cpp": (sgemmc_shrink,),
     "csrc/lora/op_kernel/bgmv_expand_kernel.cpp": (bgmv_expand,),
+    "csrc/lora/op_kernel/bgmv_shrink_kernel.cpp": (bgmv_shrink,),
+    "csrc/lora/op_kernel/sgmv_shrink_kernel.cpp": (sgmv_shrink,),
+    "csrc/lora/op_kernel/sgemmv_shrink_kernel.cpp": (sgemmv_shrink,),
     "csrc/cache_location_assign/op_kernel/cache_loc_assign_kernel.cpp": (cache_loc_assign,),
     "csrc/assign_cache_op/op_kernel/assign_cache_op.cpp": (assign_cache_op,),
 }

@@ -288,8 +288,27 @@ public:
     ge::Format format_ = ge::FORMAT_ND;
 };
 
+// Where a tensor's data is (CANN's exe_graph TensorData placements) and the documented predicates on it: IsOnHost for
+// host memory, the data right after the tensor's struct (kFollowing) or not (kOnHost); IsOnDevice for device HBM or
+// P2P memory. vllm-ascend sparse_attention_score's tiling reads an optional input's values only when IsOnHost.
+enum TensorPlacement : int32_t { kOnDeviceHbm, kOnHost, kFollowing, kOnDeviceP2p, kTensorPlacementEnd };
+// where an op's tiling function may run (IMPL_OP_OPTILING(...).TilingInputsDataDependency(indexes, placements))
+enum class TilingPlacement : int32_t { TILING_ON_HOST, TILING_ON_AICPU };
+class TensorPlacementUtils {
+public:
+    static bool IsOnDevice(TensorPlacement p) { return p == kOnDeviceHbm || p == kOnDeviceP2p; }
+    static bool IsOnHost(TensorPlacement p) { return p == kOnHost || p == kFollowing; }
+    static bool IsOnHostFollowing(TensorPlacement p) { return p == kFollowing; }
+    static bool IsOnHostNotFollowing(TensorPlacement p) { return p == kOnHost; }
+    static bool IsOnDeviceHbm(TensorPlacement p) { return p == kOnDeviceHbm; }
+    static bool IsOnDeviceP2p(TensorPlacement p) { return p == kOnDeviceP2p; }
+};
+
 class Tensor {
 public:
+    // a tiling function's input: on the host when its values were copied there (a value-dependent input, whose data
+    // GetData gives), else in device memory, which the tiling function cannot read
+    TensorPlacement GetPlacement() const { return data_.empty() ? kOnDeviceHbm : kOnHost; }
     const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
     const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
     int64_t GetShapeSize() const { return shape_.GetOriginShape().GetShapeSize(); }
@@ -630,6 +649,12 @@ public:
         if (ir_inputs_.empty()) return k == 0 ? GetInputShape(ir) : nullptr;
         return ir < ir_inputs_.size() && k < ir_inputs_[ir].num_ ? GetInputShape(ir_inputs_[ir].start_ + k) : nullptr;
     }
+    // the description of a dynamic input's k-th tensor, placed as GetDynamicInputShape places its shape (vllm-ascend
+    // moe_grouped_matmul's InferShape reads the weight's storage format)
+    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t k) const {
+        if (ir_inputs_.empty()) return k == 0 ? GetInputDesc(ir) : nullptr;
+        return ir < ir_inputs_.size() && k < ir_inputs_[ir].num_ ? GetInputDesc(ir_inputs_[ir].start_ + k) : nullptr;
+    }
     // a value-dependent input's values (nullptr for the others), as the tiling context has them
     const Tensor* GetInputTensor(size_t i) const { return i < in_tensors_.size() ? &in_tensors_[i] : nullptr; }
     std::vector<Tensor> in_tensors_;
@@ -650,6 +675,9 @@ public:
     // the emulation runs no InferDataType function, and a context filled by hand holds one dtype per IR input, in order,
     // so the IR index is the place, as for InferShapeContext::GetOptionalInputShape; DT_UNDEFINED past the last
     ge::DataType GetOptionalInputDataType(size_t ir) const { return GetInputDataType(ir); }
+    // a dynamic input's k-th tensor: the tensors of one dynamic input have its one dtype (the definition's column), so
+    // the IR input's (moe_grouped_matmul's InferDataType: `GetDynamicInputDataType(X_INDEX, 0)`)
+    ge::DataType GetDynamicInputDataType(size_t ir, size_t k) const { (void)k; return GetInputDataType(ir); }
     ge::graphStatus SetOutputDataType(size_t i, ge::DataType dt) {
         if (out_.size() <= i) out_.resize(i + 1, ge::DT_UNDEFINED);
         out_[i] = dt;
@@ -911,6 +939,11 @@ public:
     OpImplRegisterV2& InputsDataDependency(std::initializer_list<int32_t>) { return *this; }
     OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t>) { return *this; }
     template <typename... A> OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t>, A...) { return *this; }
+    // where the tiling may run with those inputs' values (host, or AI CPU for a tiling sunk to the device): sparse
+    // attention ops name both; the emulation runs it on the host
+    OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t>, std::initializer_list<gert::TilingPlacement>) {
+        return *this;
+    }
     template <typename V> OpImplRegisterV2& PrivateAttr(const char*, V) { return *this; }
     OpImplRegisterV2& PrivateAttr(const char*) { return *this; }
 private:

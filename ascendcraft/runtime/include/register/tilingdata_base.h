@@ -6,6 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <utility>
 
 #include "ascendcraft_emu/cube_tiling.h"   // TCubeTiling, for TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, ...)
 #include "ascendcraft_emu/tiling_bind.h"   // SetDataPtr's binding of an object to a tiling buffer
@@ -21,9 +24,58 @@ namespace optiling {}
 // (TilingData结构定义 / 限制TilingData结构大小 in the AscendC docs): {uint8, uint32, uint8, uint32, uint32} is 24 bytes,
 // a struct field follows an odd number of uint32 at the next 8-byte offset. alignas(8) gives that layout, on the host
 // (GetDataSize: CANN's op hosts check it is a multiple of 8) and on the kernel side alike.
+// CANN's base class of the BEGIN_TILING_DATA_DEF classes: host code that knows a tiling object only as a TilingDef&
+// saves it through it (vllm-ascend sparse_flash_attention_tiling.cpp: `SetTilingData(TilingDef &tilingData)` calls
+// `tilingData.SaveToBuffer(data, capacity)` and `SetDataSize(tilingData.GetDataSize())`). The emulation's tiling
+// structs have no base: the kernel side reads their fields' layout, and an empty base would move a first field that is
+// a nested tiling struct with the same base. Each struct instead converts to a TilingDef& that stands for it (the
+// conversion binds a `TilingDef&` parameter as the derived-to-base conversion does): a view of the object's address
+// and size, kept while the object lives, whose GetDataSize, SaveToBuffer and SetDataPtr do what the struct's own do.
+namespace optiling {
+class TilingDef {
+public:
+    size_t GetDataSize() const { return size_; }
+    void SaveToBuffer(void* dst, size_t capacity) const {
+        std::memcpy(dst, object_, size_ < capacity ? size_ : capacity);
+    }
+    void SetDataPtr(void* buffer) { ::ascendcraft::tiling_bind_detail::bind(object_, size_, buffer); }
+    TilingDef(const TilingDef&) = delete;
+    TilingDef& operator=(const TilingDef&) = delete;
+    TilingDef(const void* object, size_t size) : object_(object), size_(size) {}   // the emulation's view (below)
+
+private:
+    const void* object_;
+    size_t size_;
+};
+}  // namespace optiling
+namespace ascendcraft {
+namespace tiling_bind_detail {   // the emulation's own: the TilingDef view of each tiling object that was asked for one
+// keyed by address and size: a nested struct that is its outer struct's first field has the outer's address
+using ViewKey = std::pair<const void*, size_t>;
+inline std::map<ViewKey, std::unique_ptr<::optiling::TilingDef>>& views() {
+    static std::map<ViewKey, std::unique_ptr<::optiling::TilingDef>> v;
+    return v;
+}
+inline std::atomic<size_t> view_count{0};   // the destructors of objects never viewed return at once
+inline ::optiling::TilingDef& view(const void* object, size_t size) {
+    std::lock_guard<std::mutex> g(lock());
+    std::unique_ptr<::optiling::TilingDef>& v = views()[ViewKey(object, size)];
+    if (!v) v.reset(new ::optiling::TilingDef(object, size));
+    view_count.store(views().size(), std::memory_order_relaxed);
+    return *v;
+}
+inline void drop_view(const void* object) {   // the object's destructor (and so its nested structs' views)
+    if (view_count.load(std::memory_order_relaxed) == 0) return;
+    std::lock_guard<std::mutex> g(lock());
+    auto& v = views();
+    v.erase(v.lower_bound(ViewKey(object, 0)), v.upper_bound(ViewKey(object, SIZE_MAX)));
+    view_count.store(v.size(), std::memory_order_relaxed);
+}
+}  // namespace tiling_bind_detail
+}  // namespace ascendcraft
 #define BEGIN_TILING_DATA_DEF(name) \
     struct alignas(8) name {        \
-        ~name() { ::ascendcraft::tiling_bind_detail::release(this); }
+        ~name() { ::ascendcraft::tiling_bind_detail::release(this); ::ascendcraft::tiling_bind_detail::drop_view(this); }
 #define TILING_DATA_FIELD_DEF(type, field)            \
     type field = type();                              \
     void set_##field(type value) { field = value; }   \
@@ -44,6 +96,10 @@ namespace optiling {}
     void SetDataPtr(void* buffer) { ::ascendcraft::tiling_bind_detail::bind(this, sizeof(*this), buffer); } \
     void SaveToBuffer(void* dst, size_t capacity) const {                                            \
         std::memcpy(dst, this, sizeof(*this) < capacity ? sizeof(*this) : capacity);                 \
+    }                                                                                                \
+    operator ::optiling::TilingDef&() { return ::ascendcraft::tiling_bind_detail::view(this, sizeof(*this)); } \
+    operator const ::optiling::TilingDef&() const {                                                  \
+        return ::ascendcraft::tiling_bind_detail::view(this, sizeof(*this));                          \
     }                                                                                                \
     };  /* the struct ends here: projects write END_TILING_DATA_DEF; and END_TILING_DATA_DEF alike */
 // An op project build (ascendcraft.opproject) defines ASCENDCRAFT_OP_TYPE: every registration gets its own
@@ -77,12 +133,6 @@ namespace optiling {}
 // (NPUKernelBench ScatterList's `vector<int64_t>`, GeGluGradV2's map, cann-ops cube_tiling_runtime.h's `string`): the
 // SDK's headers make them visible there.
 namespace optiling {
-// CANN's base class of the BEGIN_TILING_DATA_DEF classes (SaveToBuffer / GetDataSize through a base reference). The
-// emulation's tiling structs are plain structs of their fields, with no base (the kernel reads the same layout), so
-// TilingDef is declared only: a header that names it in a declaration compiles, in the kernel's build too (vllm-ascend
-// sparse_flash_attention_tiling.h: `ge::graphStatus SetTilingData(TilingDef &tilingData) const;`); host code that
-// passes a tiling struct as a TilingDef& stops at that line (an incomplete type), never with a wrong size.
-class TilingDef;
 using std::string;
 using std::vector;
 using std::map;
