@@ -59,3 +59,31 @@ def test_a_run_hands_the_tiling_function_contiguous_tensors(tmp_path):
         return ge::GRAPH_FAILED;
 """)
     runs_like_scale_add(folder)
+
+
+TPL_KEY_PROGRAM = r"""
+#include <cstdio>
+#include "ascendc/host_api/tiling/template_argument.h"
+enum class Mode : int64_t { A = 0, B = 1 };
+ASCENDC_TPL_ARGS_DECL(Demo, ASCENDC_TPL_UINT_DECL(mode, 2, ASCENDC_TPL_UI_LIST, 0, 1, 3),
+                      ASCENDC_TPL_BOOL_DECL(full, 0, 1), ASCENDC_TPL_UINT_DECL(kind, 2, ASCENDC_TPL_UI_LIST, 0, 1, 2));
+int main() {
+    int64_t mode = 3;        // a signed value and an enum class, as ops-nn's tilings pass them
+    Mode full = Mode::B;
+    uint64_t kind = 2;
+    const uint64_t plain = GET_TPL_TILING_KEY(mode, full, kind);
+    const uint64_t trailing = GET_TPL_TILING_KEY(mode, full, kind, );   // batch_mat_mul_v3's DoTilingKeyCustom
+    std::printf("%llu %llu", (unsigned long long)plain, (unsigned long long)trailing);
+    return 0;
+}
+"""
+
+
+def test_the_template_key_macro_takes_its_values_as_one_braced_list(tmp_path):
+    # GET_TPL_TILING_KEY(...) hands its values to the encoder as {__VA_ARGS__} (the asc-devkit's documented form), so a
+    # trailing comma adds no value: both keys are mode's index 2 | full 1 << 2 | kind's index 2 << 3 = 2 + 4 + 16
+    from ascendcraft.emu import INCLUDE_DIR
+    (tmp_path / "t.cpp").write_text(TPL_KEY_PROGRAM)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "t.cpp", "-o", "t"], cwd=tmp_path, check=True)
+    out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout
+    assert out == "22 22"

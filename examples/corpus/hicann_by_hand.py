@@ -78,7 +78,11 @@ def compare(got, want, mag, dtype: str, k: int) -> tuple[bool, float, float]:
 
 def line(name: str, r, ok: bool, err: float, worst: float, extra: str = "") -> str:
     if not r.run.ok:
-        return f"{name}: ERROR ({'; '.join(d.render().splitlines()[0] for d in r.run.diagnostics[:2])})"
+        # and the op's own error log, which names why its TilingParse / TilingFunc failed (the diagnostic gives only
+        # the status it returned)
+        logged = [l.strip() for l in (r.run.stderr or "").splitlines() if l.lstrip().startswith("[ERROR]")][-2:]
+        return (f"{name}: ERROR ({'; '.join(d.render().splitlines()[0] for d in r.run.diagnostics[:1])}"
+                f"{''.join(f'; {l}' for l in logged)})")
     return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}{extra}: max abs error {err:.3g} "
             f"({worst:.2f} of allowed) {'match' if ok else 'MISMATCH'}")
 
@@ -110,12 +114,13 @@ def matmul_op(g, repo: str, path: str, shape: tuple, dtype: str = "float16", ta:
     r = run_project(proj, {"x1": x1, "x2": x2, "bias": bt}, attrs=attrs,
                     outputs={"y": (tuple(want.shape), dtype if dtype == "bfloat16" else np.dtype(dtype))}, settings=settings)
     ok, err, worst = compare(r.outputs.get("y"), want, mag, dtype, kk) if r.run.ok else (False, 0, 0)
-    name = (f"{path.rsplit('/', 1)[-1]} {dtype} {'x'.join(map(str, shape))}{' x1^T' if ta else ''}{' x2^T' if tb else ''}"
+    name = (f"{'ops-nn ' if repo == OPS_NN else ''}{path.rsplit('/', 1)[-1]} {dtype} {'x'.join(map(str, shape))}{' x1^T' if ta else ''}{' x2^T' if tb else ''}"
             f"{' +bias' if bias else ''}")
     return line(name, r, ok, err, worst, f", {time.time() - t0:.0f} s")
 
 
 CANN_OPS = "Hayden727/cann-ops"
+OPS_NN = "hicann/ops-nn"
 
 
 # The runs: each picks shapes that take a different tiling key (the TilingFunc decides; the line prints its key).
@@ -131,6 +136,21 @@ RUNS = {
         lambda g: matmul_op(g, CANN_OPS, "src/matmul/batch_mat_mul_v3", (4, 64, 128, 256), tb=True, seed=6),
         lambda g: matmul_op(g, CANN_OPS, "src/matmul/batch_mat_mul_v3", (64, 32, 64, 48), seed=7),   # many small
         lambda g: matmul_op(g, CANN_OPS, "src/matmul/batch_mat_mul_v3", (2, 128, 256, 96), "bfloat16", ta=True, seed=8),
+    ],
+    # hicann ops-nn's own projects (their A2 TilingFunc: TilingRegistry's templates; the Ascend 950 tiling is linked
+    # in, not taken on the emulated 910B)
+    "ops-nn/mat_mul_v3": [
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (100, 200, 300), seed=2),   # unaligned
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (256, 256, 512)),           # aligned
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (96, 200, 160), ta=True, tb=True, bias=True, seed=3),
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (64, 8192, 64), "bfloat16", seed=4),  # long K
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (130, 96, 72), "bfloat16", tb=True, bias=True, seed=9),
+    ],
+    "ops-nn/batch_mat_mul_v3": [
+        lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (3, 100, 72, 200), seed=5),     # unaligned
+        lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (4, 64, 128, 256), tb=True, seed=6),
+        lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (64, 32, 64, 48), seed=7),   # many small
+        lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (2, 128, 256, 96), "bfloat16", ta=True, seed=8),
     ],
 }
 
