@@ -1511,7 +1511,11 @@ def _root_named_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) 
             name = name.decode()
             for root in [category if r == "category" else "" for r in ROOT_NAMED_HEADERS[entry["repo"]]]:
                 target = posixpath.join(root, name) if root else name
-                if target in listing and not target.startswith(path + "/") and "/op_host/" in f"/{target}":
+                # (another op's host header, or its kernel's tiling-key header, which its host tiling names too:
+                # ops-nn fused_mat_mul's arch35 fused_matmul_common.h names "matmul/fused_mat_mul/op_kernel/arch35/
+                # fused_mat_mul_tilingkey.h")
+                if target in listing and not target.startswith(path + "/") and (
+                        "/op_host/" in f"/{target}" or "/op_kernel/" in f"/{target}" and "tiling" in posixpath.basename(target)):
                     folders.add(posixpath.dirname(target)); roots.add(root)
                     break
                 # the op's own file named from the root by another op's source (ops-nn batch_mat_mul_v3's arch35

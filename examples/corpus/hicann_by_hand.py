@@ -78,9 +78,9 @@ def compare(got, want, mag, dtype: str, k: int) -> tuple[bool, float, float]:
 
 def line(name: str, r, ok: bool, err: float, worst: float, extra: str = "") -> str:
     if not r.run.ok:
-        # and the op's own error log, which names why its TilingParse / TilingFunc failed (the diagnostic gives only
+        # and the op's own error / warning log, which names why its TilingParse / TilingFunc failed (the diagnostic gives only
         # the status it returned)
-        logged = [l.strip() for l in (r.run.stderr or "").splitlines() if l.lstrip().startswith("[ERROR]")][-2:]
+        logged = [l.strip() for l in (r.run.stderr or "").splitlines() if l.lstrip().startswith(("[ERROR]", "[WARNING]"))][-3:]
         return (f"{name}: ERROR ({'; '.join(d.render().splitlines()[0] for d in r.run.diagnostics[:1])}"
                 f"{''.join(f'; {l}' for l in logged)})")
     return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}{extra}: max abs error {err:.3g} "
@@ -119,6 +119,28 @@ def matmul_op(g, repo: str, path: str, shape: tuple, dtype: str = "float16", ta:
     return line(name, r, ok, err, worst, f", {time.time() - t0:.0f} s")
 
 
+def transpose_batch_matmul_op(g, path: str, shape: tuple, dtype: str = "float16", perm_x1=(0, 1, 2), seed: int = 1) -> str:
+    """ops-nn's TransposeBatchMatMul, as its README gives it: x1 (B, M, K), or (M, B, K) with perm_x1 [1, 0, 2] (the
+    permutation that makes it (B, M, K)); x2 (B, K, N) (perm_x2 [0, 1, 2]); y = (x1' @ x2) permuted by perm_y [1, 0, 2]:
+    (M, B, N). No bias, no scale, batch_split_factor 1."""
+    proj, settings = project(OPS_NN, path, *g)
+    bb, m, k, n = shape
+    rng = np.random.default_rng(seed)
+    stored = tuple((bb, m, k)[i] for i in perm_x1)
+    x1, a = tensor(rng, stored, dtype)
+    x2, b = tensor(rng, (bb, k, n), dtype)
+    a = np.transpose(a, np.argsort(perm_x1))
+    want, mag, kk = matmul(a, b, False, False)
+    want, mag = np.transpose(want, (1, 0, 2)), np.transpose(mag, (1, 0, 2))
+    t0 = time.time()
+    r = run_project(proj, {"x1": x1, "x2": x2, "bias": None, "scale": None},
+                    attrs={"perm_x1": list(perm_x1), "perm_x2": [0, 1, 2], "perm_y": [1, 0, 2]},
+                    outputs={"y": (tuple(want.shape), dtype if dtype == "bfloat16" else np.dtype(dtype))}, settings=settings)
+    ok, err, worst = compare(r.outputs.get("y"), want, mag, dtype, kk) if r.run.ok else (False, 0, 0)
+    name = f"ops-nn transpose_batch_mat_mul {dtype} {'x'.join(map(str, shape))} perm_x1 {list(perm_x1)}"
+    return line(name, r, ok, err, worst, f", {time.time() - t0:.0f} s")
+
+
 CANN_OPS = "Hayden727/cann-ops"
 OPS_NN = "hicann/ops-nn"
 
@@ -145,6 +167,12 @@ RUNS = {
         lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (96, 200, 160), ta=True, tb=True, bias=True, seed=3),
         lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (64, 8192, 64), "bfloat16", seed=4),  # long K
         lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (130, 96, 72), "bfloat16", tb=True, bias=True, seed=9),
+    ],
+    "ops-nn/transpose_batch_mat_mul": [
+        lambda g: transpose_batch_matmul_op(g, "matmul/transpose_batch_mat_mul", (4, 64, 128, 256), seed=10),
+        lambda g: transpose_batch_matmul_op(g, "matmul/transpose_batch_mat_mul", (3, 32, 512, 128), perm_x1=(1, 0, 2), seed=11),
+        lambda g: transpose_batch_matmul_op(g, "matmul/transpose_batch_mat_mul", (2, 100, 72, 200), seed=12),   # unaligned
+        lambda g: transpose_batch_matmul_op(g, "matmul/transpose_batch_mat_mul", (4, 64, 128, 256), "bfloat16", seed=13),
     ],
     "ops-nn/batch_mat_mul_v3": [
         lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (3, 100, 72, 200), seed=5),     # unaligned
