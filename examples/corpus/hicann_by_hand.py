@@ -2,10 +2,12 @@
 the MatMulV3 / BatchMatMulV3 projects of CANN's ops repository (Hayden727/cann-ops `src/matmul/`, the same family as
 hicann ops-nn's matmul/), mixed AIC/AIV kernels whose vector half (the ND -> NZ conversion of an unaligned operand,
 under `__DAV_C220_VEC__`) is compiled in a pass of its own; each at the corpus's pinned commit (manifest.json), run from
-the mirror, nothing copied. (hicann ops-nn's own matmul projects do not link yet: their A2 tiling names the Ascend 950
-`matmul_v3_advanced::MatMulV3Tiling`, whose sources need gert APIs the emulation lacks.)
+the mirror, nothing copied; and hicann ops-nn's own MatMulV3 / BatchMatMulV3 / TransposeBatchMatMul projects (their A2
+tiling links the Ascend 950 sources too; ops-nn MatMulV3's TilingParse needs CANN's closed libophost_comm_legacy.so,
+TilingPrepareForOpCache, and stops there: docs/corpus.md, thirtieth round, mm31).
 
     python examples/corpus/hicann_by_hand.py [--git Hayden727/cann-ops=DIR] [--only mat_mul_v3] [--keep DIR]
+    (--only: mat_mul_v3, batch_mat_mul_v3, ops-nn/mat_mul_v3, ops-nn/batch_mat_mul_v3, ops-nn/transpose_batch_mat_mul)
 
 Each project is materialised as `corpus.py run` does it (the op's folder and what its build reaches; the host sources
 of the same build target the link misses, `corpus.link_sources`), then `ascendcraft.opproject.run_project` runs its
