@@ -1535,6 +1535,32 @@ def test_a_linked_source_brings_the_shared_and_root_named_headers_it_includes(tm
     assert (dest / corpus.SIBLINGS / "ascendcraft_corpus_include_root.h").is_file()
 
 
+def test_a_linked_sources_header_naming_the_ops_own_file_or_a_kernel_tiling_key_from_the_root_resolves(tmp_path):
+    """ops-nn batch_mat_mul_v3's arch35 tiling header, linked into the mat_mul_v3 build, names mat_mul_v3's own
+    matmul_v3_tiling_advanced.h from the repository root: a forwarder at that path includes the op's copy (one file under
+    both names). A header beside the linked source counts (the .cpp itself names only its local header), and another
+    op's kernel tiling-key header named from the root comes along as a host header does (fused_mat_mul's
+    fused_mat_mul_tilingkey.h)."""
+    files = {
+        "mm/gemm/op_host/op_tiling/gemm_adv.h": "#pragma once\ninline int GemmAdv() { return 4; }\n",
+        "mm/other/op_kernel/other_tiling_key.h": "#pragma once\n#define OTHER_KEY 5\n",
+        "mm/base_mm/op_host/op_tiling/base_mm_adv.h": '#pragma once\n#include "mm/gemm/op_host/op_tiling/gemm_adv.h"\n'
+            '#include "mm/other/op_kernel/other_tiling_key.h"\n',
+        "mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp": '#include "base_mm_adv.h"\nint BaseMm() { return GemmAdv() + OTHER_KEY; }\n',
+        "mm/gemm/op_host/gemm_tiling.cpp": "int BaseMm();\nint Gemm() { return BaseMm(); }\n",
+    }
+    gitdir, entry, dest = _gemm_on_base_mm(tmp_path, files)
+    (dest / "op_host/op_tiling").mkdir(parents=True)
+    (dest / "op_host/op_tiling/gemm_adv.h").write_text(files["mm/gemm/op_host/op_tiling/gemm_adv.h"])   # the op's copy
+    assert corpus.link_sources(entry, gitdir, dest, "undefined reference to `BaseMm()'", set()) == [
+        "mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp"]
+    forwarder = dest / corpus.SIBLINGS / "mm/gemm/op_host/op_tiling/gemm_adv.h"
+    target = re.search(r'#include "([^"]+)"', forwarder.read_text()).group(1)
+    assert forwarder.parent.joinpath(target).resolve() == (dest / "op_host/op_tiling/gemm_adv.h").resolve()
+    assert (dest / corpus.SIBLINGS / "mm/other/op_kernel/other_tiling_key.h").read_text() == files["mm/other/op_kernel/other_tiling_key.h"]
+    assert (dest / corpus.SIBLINGS / "ascendcraft_corpus_include_root.h").is_file()
+
+
 def test_a_dependency_named_by_add_all_modules_sources_is_a_link_candidate(tmp_path):
     """hicann ops-nn matmul/gemm_v2's CMakeLists.txt calls add_all_modules_sources(ACLNNTYPE ... DEPENDENCIES
     mat_mul_v3), the form without HOSTNAME / DIR: mat_mul_v3's op_host sources (MatmulV3BaseTiling's methods, which

@@ -1378,9 +1378,16 @@ def link_sources(entry: dict, gitdir: str, dest: Path, log: str, have: set[str])
         _link_in(f, text, entry, gitdir, dest)
     if added:
         _close_sibling_headers(gitdir, commit, path, dest)
-        if entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, added)
+        if entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, added + _folder_headers(gitdir, commit, added))
         if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
     return added
+
+
+def _folder_headers(gitdir: str, commit: str, files: list[str]) -> list[str]:
+    "The headers beside `files` in their folders (which `_link_in` copies with them), whose own includes count too."
+    return sorted({g for d in {posixpath.dirname(f) for f in files}
+                   for g in git(gitdir, "ls-tree", "--name-only", commit, "--", d + "/").splitlines()
+                   if g.endswith((".h", ".hpp"))})
 
 
 def _link_in(f: str, text: str, entry: dict, gitdir: str, dest: Path) -> None:
@@ -1511,8 +1518,22 @@ def _root_named_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) 
             name = name.decode()
             for root in [category if r == "category" else "" for r in ROOT_NAMED_HEADERS[entry["repo"]]]:
                 target = posixpath.join(root, name) if root else name
-                if target in listing and not target.startswith(path + "/") and "/op_host/" in f"/{target}":
+                # (another op's host header, or its kernel's tiling-key header, which its host tiling names too:
+                # ops-nn fused_mat_mul's arch35 fused_matmul_common.h names "matmul/fused_mat_mul/op_kernel/arch35/
+                # fused_mat_mul_tilingkey.h")
+                if target in listing and not target.startswith(path + "/") and (
+                        "/op_host/" in f"/{target}" or "/op_kernel/" in f"/{target}" and "tiling" in posixpath.basename(target)):
                     folders.add(posixpath.dirname(target)); roots.add(root)
+                    break
+                # the op's own file named from the root by another op's source (ops-nn batch_mat_mul_v3's arch35
+                # tiling names "matmul/mat_mul_v3/op_host/op_tiling/arch35/matmul_v3_tiling_advanced.h" in the
+                # mat_mul_v3 build): a forwarder there to the op's copy, so that both names are one file
+                own = target[len(path) + 1:]
+                if target.startswith(path + "/") and (dest / own).is_file() and not (dest / SIBLINGS / target).exists():
+                    (dest / SIBLINGS / target).parent.mkdir(parents=True, exist_ok=True)
+                    (dest / SIBLINGS / target).write_text(
+                        f'#include "{"../" * (target.count("/") + 1)}{own}"   // the op\'s own file (ascendcraft corpus)\n')
+                    roots.add(root)
                     break
     for folder in sorted(folders):
         for g in sorted(listing):

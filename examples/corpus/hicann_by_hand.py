@@ -2,10 +2,12 @@
 the MatMulV3 / BatchMatMulV3 projects of CANN's ops repository (Hayden727/cann-ops `src/matmul/`, the same family as
 hicann ops-nn's matmul/), mixed AIC/AIV kernels whose vector half (the ND -> NZ conversion of an unaligned operand,
 under `__DAV_C220_VEC__`) is compiled in a pass of its own; each at the corpus's pinned commit (manifest.json), run from
-the mirror, nothing copied. (hicann ops-nn's own matmul projects do not link yet: their A2 tiling names the Ascend 950
-`matmul_v3_advanced::MatMulV3Tiling`, whose sources need gert APIs the emulation lacks.)
+the mirror, nothing copied; and hicann ops-nn's own MatMulV3 / BatchMatMulV3 / TransposeBatchMatMul projects (their A2
+tiling links the Ascend 950 sources too; ops-nn MatMulV3's TilingParse needs CANN's closed libophost_comm_legacy.so,
+TilingPrepareForOpCache, and stops there: docs/corpus.md, thirtieth round, mm31).
 
     python examples/corpus/hicann_by_hand.py [--git Hayden727/cann-ops=DIR] [--only mat_mul_v3] [--keep DIR]
+    (--only: mat_mul_v3, batch_mat_mul_v3, ops-nn/mat_mul_v3, ops-nn/batch_mat_mul_v3, ops-nn/transpose_batch_mat_mul)
 
 Each project is materialised as `corpus.py run` does it (the op's folder and what its build reaches; the host sources
 of the same build target the link misses, `corpus.link_sources`), then `ascendcraft.opproject.run_project` runs its
@@ -78,7 +80,11 @@ def compare(got, want, mag, dtype: str, k: int) -> tuple[bool, float, float]:
 
 def line(name: str, r, ok: bool, err: float, worst: float, extra: str = "") -> str:
     if not r.run.ok:
-        return f"{name}: ERROR ({'; '.join(d.render().splitlines()[0] for d in r.run.diagnostics[:2])})"
+        # and the op's own error / warning log, which names why its TilingParse / TilingFunc failed (the diagnostic gives only
+        # the status it returned)
+        logged = [l.strip() for l in (r.run.stderr or "").splitlines() if l.lstrip().startswith(("[ERROR]", "[WARNING]"))][-3:]
+        return (f"{name}: ERROR ({'; '.join(d.render().splitlines()[0] for d in r.run.diagnostics[:1])}"
+                f"{''.join(f'; {l}' for l in logged)})")
     return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}{extra}: max abs error {err:.3g} "
             f"({worst:.2f} of allowed) {'match' if ok else 'MISMATCH'}")
 
@@ -110,12 +116,35 @@ def matmul_op(g, repo: str, path: str, shape: tuple, dtype: str = "float16", ta:
     r = run_project(proj, {"x1": x1, "x2": x2, "bias": bt}, attrs=attrs,
                     outputs={"y": (tuple(want.shape), dtype if dtype == "bfloat16" else np.dtype(dtype))}, settings=settings)
     ok, err, worst = compare(r.outputs.get("y"), want, mag, dtype, kk) if r.run.ok else (False, 0, 0)
-    name = (f"{path.rsplit('/', 1)[-1]} {dtype} {'x'.join(map(str, shape))}{' x1^T' if ta else ''}{' x2^T' if tb else ''}"
+    name = (f"{'ops-nn ' if repo == OPS_NN else ''}{path.rsplit('/', 1)[-1]} {dtype} {'x'.join(map(str, shape))}{' x1^T' if ta else ''}{' x2^T' if tb else ''}"
             f"{' +bias' if bias else ''}")
     return line(name, r, ok, err, worst, f", {time.time() - t0:.0f} s")
 
 
+def transpose_batch_matmul_op(g, path: str, shape: tuple, dtype: str = "float16", perm_x1=(0, 1, 2), seed: int = 1) -> str:
+    """ops-nn's TransposeBatchMatMul, as its README gives it: x1 (B, M, K), or (M, B, K) with perm_x1 [1, 0, 2] (the
+    permutation that makes it (B, M, K)); x2 (B, K, N) (perm_x2 [0, 1, 2]); y = (x1' @ x2) permuted by perm_y [1, 0, 2]:
+    (M, B, N). No bias, no scale, batch_split_factor 1."""
+    proj, settings = project(OPS_NN, path, *g)
+    bb, m, k, n = shape
+    rng = np.random.default_rng(seed)
+    stored = tuple((bb, m, k)[i] for i in perm_x1)
+    x1, a = tensor(rng, stored, dtype)
+    x2, b = tensor(rng, (bb, k, n), dtype)
+    a = np.transpose(a, np.argsort(perm_x1))
+    want, mag, kk = matmul(a, b, False, False)
+    want, mag = np.transpose(want, (1, 0, 2)), np.transpose(mag, (1, 0, 2))
+    t0 = time.time()
+    r = run_project(proj, {"x1": x1, "x2": x2, "bias": None, "scale": None},
+                    attrs={"perm_x1": list(perm_x1), "perm_x2": [0, 1, 2], "perm_y": [1, 0, 2]},
+                    outputs={"y": (tuple(want.shape), dtype if dtype == "bfloat16" else np.dtype(dtype))}, settings=settings)
+    ok, err, worst = compare(r.outputs.get("y"), want, mag, dtype, kk) if r.run.ok else (False, 0, 0)
+    name = f"ops-nn transpose_batch_mat_mul {dtype} {'x'.join(map(str, shape))} perm_x1 {list(perm_x1)}"
+    return line(name, r, ok, err, worst, f", {time.time() - t0:.0f} s")
+
+
 CANN_OPS = "Hayden727/cann-ops"
+OPS_NN = "hicann/ops-nn"
 
 
 # The runs: each picks shapes that take a different tiling key (the TilingFunc decides; the line prints its key).
@@ -131,6 +160,27 @@ RUNS = {
         lambda g: matmul_op(g, CANN_OPS, "src/matmul/batch_mat_mul_v3", (4, 64, 128, 256), tb=True, seed=6),
         lambda g: matmul_op(g, CANN_OPS, "src/matmul/batch_mat_mul_v3", (64, 32, 64, 48), seed=7),   # many small
         lambda g: matmul_op(g, CANN_OPS, "src/matmul/batch_mat_mul_v3", (2, 128, 256, 96), "bfloat16", ta=True, seed=8),
+    ],
+    # hicann ops-nn's own projects (their A2 TilingFunc: TilingRegistry's templates; the Ascend 950 tiling is linked
+    # in, not taken on the emulated 910B)
+    "ops-nn/mat_mul_v3": [
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (100, 200, 300), seed=2),   # unaligned
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (256, 256, 512)),           # aligned
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (96, 200, 160), ta=True, tb=True, bias=True, seed=3),
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (64, 8192, 64), "bfloat16", seed=4),  # long K
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (130, 96, 72), "bfloat16", tb=True, bias=True, seed=9),
+    ],
+    "ops-nn/transpose_batch_mat_mul": [
+        lambda g: transpose_batch_matmul_op(g, "matmul/transpose_batch_mat_mul", (4, 64, 128, 256), seed=10),
+        lambda g: transpose_batch_matmul_op(g, "matmul/transpose_batch_mat_mul", (3, 32, 512, 128), perm_x1=(1, 0, 2), seed=11),
+        lambda g: transpose_batch_matmul_op(g, "matmul/transpose_batch_mat_mul", (2, 100, 72, 200), seed=12),   # unaligned
+        lambda g: transpose_batch_matmul_op(g, "matmul/transpose_batch_mat_mul", (4, 64, 128, 256), "bfloat16", seed=13),
+    ],
+    "ops-nn/batch_mat_mul_v3": [
+        lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (3, 100, 72, 200), seed=5),     # unaligned
+        lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (4, 64, 128, 256), tb=True, seed=6),
+        lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (64, 32, 64, 48), seed=7),   # many small
+        lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (2, 128, 256, 96), "bfloat16", ta=True, seed=8),
     ],
 }
 

@@ -188,9 +188,18 @@ inline uint64_t encode(const Decl& decl, const std::vector<uint64_t>& args) {
     }
     return key;
 }
-// GET_TPL_TILING_KEY's values, whatever their integer or enum types (a dtype read as ge::DataType, an int64_t mode)
-template <typename... A> uint64_t encode_values(const Decl& decl, A... values) {
-    return encode(decl, std::vector<uint64_t>{static_cast<uint64_t>(values)...});
+// GET_TPL_TILING_KEY's values, whatever their integer or enum types (a dtype read as ge::DataType, an int64_t mode).
+// The documented macro hands them over as one braced list ({__VA_ARGS__}), so a trailing comma is no value (ops-nn
+// batch_mat_mul_v3's DoTilingKeyCustom ends its list with `, )`); each converts through this constructor, which is no
+// narrowing conversion, so signed and enum values are taken as the emulation took them before.
+struct KeyValue {
+    template <typename T> KeyValue(T v) : bits(static_cast<uint64_t>(v)) {}
+    uint64_t bits;
+};
+inline uint64_t encode_values(const Decl& decl, std::initializer_list<KeyValue> values) {
+    std::vector<uint64_t> args;
+    for (const KeyValue& v : values) args.push_back(v.bits);
+    return encode(decl, args);
 }
 }}  // namespace ascendcraft::tpl
 
@@ -229,7 +238,7 @@ template <typename... A> uint64_t encode_values(const Decl& decl, A... values) {
 #define ASCENDC_TPL_SEL(...)
 #endif
 
-#define GET_TPL_TILING_KEY(...) ::ascendcraft::tpl::encode_values(g_tilingDeclareParams, __VA_ARGS__)
+#define GET_TPL_TILING_KEY(...) ::ascendcraft::tpl::encode_values(g_tilingDeclareParams, {__VA_ARGS__})
 #define ASCENDC_TPL_SEL_PARAM(context, ...)                        \
     do {                                                           \
         const uint64_t ascendcraftTplKey = GET_TPL_TILING_KEY(__VA_ARGS__); \

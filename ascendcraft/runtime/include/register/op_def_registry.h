@@ -246,6 +246,44 @@ private:
     int64_t dims_[kMaxDimNum] = {};
 };
 
+// A view tensor's strides in elements, one per dimension (metadef's gert::Stride, kept like Shape: a fixed array of
+// kMaxDimNum slots and a count; GetStride past the slots gives kInvalidStrideValue). Only a non-contiguous tensor (a
+// view) carries one: the emulated runs hand over contiguous tensors, so the tiling context gives none (see
+// TilingContext::GetInputStride).
+class Stride {
+public:
+    static constexpr size_t kMaxDimNum = Shape::kMaxDimNum;
+    static constexpr int64_t kInvalidStrideValue = std::numeric_limits<int64_t>::min();
+    Stride() = default;
+    Stride(std::initializer_list<int64_t> strides) {
+        if (strides.size() > kMaxDimNum) return;
+        for (int64_t v : strides) strides_[num_++] = v;
+    }
+    size_t GetDimNum() const { return num_; }
+    void SetDimNum(size_t n) { num_ = n; }
+    int64_t GetStride(size_t i) const { return i < kMaxDimNum ? strides_[i] : kInvalidStrideValue; }
+    void SetStride(size_t i, int64_t v) {
+        if (i >= kMaxDimNum) return;
+        strides_[i] = v;
+        if (num_ <= i) num_ = i + 1;
+    }
+    Stride& AppendStride(int64_t v) {
+        if (num_ < kMaxDimNum) strides_[num_++] = v;
+        return *this;
+    }
+    const int64_t& operator[](size_t i) const { return strides_[i]; }
+    int64_t& operator[](size_t i) { return strides_[i]; }
+    bool operator==(const Stride& o) const {
+        if (num_ != o.num_) return false;
+        for (size_t i = 0; i < num_; ++i) if (strides_[i] != o.strides_[i]) return false;
+        return true;
+    }
+    bool operator!=(const Stride& o) const { return !(*this == o); }
+private:
+    size_t num_ = 0;
+    int64_t strides_[kMaxDimNum] = {};
+};
+
 class StorageShape {
 public:
     StorageShape() = default;
@@ -335,6 +373,11 @@ public:
     std::vector<uint64_t> data_;   // the bytes, in 8-byte words (aligned for any element type)
     bool value_depend_ = true;     // false: a tiling input the definition does not declare ValueDepend (no data)
     mutable bool data_asked_ = false;
+    // a view's description (TilingContext::InputIsView / GetInputStride / GetInputOffset): the glue hands contiguous
+    // tensors and leaves view_ false; a host program that fills a context itself may describe a view
+    bool view_ = false;
+    Stride stride_;
+    int64_t offset_ = 0;
 };
 
 // A list attribute's elements. ContinuousVector gives them untyped (GetData() is a const void*, which op hosts cast to
@@ -590,6 +633,34 @@ public:
     uint32_t GetLocalMemorySize() const { return GetDynUBufSize(); }
     // Deterministic computing (aclrtCtxSetSysParamOpt ACL_OPT_DETERMINISTIC): off unless the run asks for it, as in CANN
     int32_t GetDeterministic() const { return deterministic_; }
+    // The deterministic level (0 off, 1 deterministic, 2 strong consistency): the level the run asks for, else 1 when
+    // deterministic computing is on, 0 otherwise (ops-nn's arch35 matmul tilings read it for their stream-K split)
+    int32_t GetDeterministicLevel() const { return deterministic_level_ > 0 ? deterministic_level_ : deterministic_; }
+    // Views (non-contiguous tensors: strides and an offset into their storage). The emulated runs hand every input and
+    // output over contiguous, so, as CANN answers for a tensor without a non-contiguous description: not a view, no
+    // stride (nullptr), offset -1. The index forms follow the other getters: the instance index, or the IR index
+    // (optional / required / dynamic).
+    bool InputIsView(size_t i) const { return i < inputs_.size() && inputs_[i].view_; }
+    const Stride* GetInputStride(size_t i) const { return InputIsView(i) ? &inputs_[i].stride_ : nullptr; }
+    int64_t GetInputOffset(size_t i) const { return InputIsView(i) ? inputs_[i].offset_ : -1; }
+    bool OutputIsView(size_t i) const { return i < outputs_.size() && outputs_[i].view_; }
+    const Stride* GetOutputStride(size_t i) const { return OutputIsView(i) ? &outputs_[i].stride_ : nullptr; }
+    int64_t GetOutputOffset(size_t i) const { return OutputIsView(i) ? outputs_[i].offset_ : -1; }
+    bool DynamicInputIsView(size_t ir, size_t k) const { return view_of(GetDynamicInputTensor(ir, k)) != nullptr; }
+    const Stride* GetDynamicInputStride(size_t ir, size_t k) const {
+        const Tensor* t = view_of(GetDynamicInputTensor(ir, k));
+        return t ? &t->stride_ : nullptr;
+    }
+    int64_t GetDynamicInputOffset(size_t ir, size_t k) const {
+        const Tensor* t = view_of(GetDynamicInputTensor(ir, k));
+        return t ? t->offset_ : -1;
+    }
+    bool OptionalInputIsView(size_t ir) const { return DynamicInputIsView(ir, 0); }
+    const Stride* GetOptionalInputStride(size_t ir) const { return GetDynamicInputStride(ir, 0); }
+    int64_t GetOptionalInputOffset(size_t ir) const { return GetDynamicInputOffset(ir, 0); }
+    bool RequiredInputIsView(size_t ir) const { return DynamicInputIsView(ir, 0); }
+    const Stride* GetRequiredInputStride(size_t ir) const { return GetDynamicInputStride(ir, 0); }
+    int64_t GetRequiredInputOffset(size_t ir) const { return GetDynamicInputOffset(ir, 0); }
     TilingData* GetRawTilingData() { return &raw_; }
     template <typename T> T* GetTilingData() {
         raw_.size_ = sizeof(T) < raw_.capacity_ ? sizeof(T) : raw_.capacity_;
@@ -621,10 +692,12 @@ public:
     std::vector<size_t> workspaces_;
     PlatformInfoHandle platform_;
     uint32_t block_dim_ = 0, schedule_mode_ = 0, dyn_ubuf_size_ = 0;
-    int32_t deterministic_ = 0;
+    int32_t deterministic_ = 0, deterministic_level_ = 0;
     uint64_t key_ = 0;
     bool key_set_ = false, need_atomic_ = false;
     const void* compile_info_ = nullptr;
+private:
+    static const Tensor* view_of(const Tensor* t) { return t && t->view_ ? t : nullptr; }
 };
 
 class InferShapeContext : public ExtendedKernelContext {
