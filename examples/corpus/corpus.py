@@ -24,9 +24,12 @@ Sources (kinds):
   devkit, single-source files (kernels, then a host main that launches them with <<<...>>> through ACL); the kernels
   are compiled alone: the host part (from the first main() on) and the host-only includes are left out
   (asc_kernel_source). Their CI builds and runs them on hardware, so they are known-good kernels of the newest style.
-  The other .asc files of the example's CMake target come along (a kernel split over two files). With --match, an
-  example whose README runs `../scripts/gen_data.py` and `../scripts/verify_result.py` runs on that data and is checked
-  by that script (match_asc), where its launch's arguments are all files the host code reads or writes.
+  The other .asc files of the example's CMake target come along (a kernel split over two files). With --match, the
+  example runs as its README does: its README's `../scripts/gen_data.py`, then its own host program (the .asc files
+  compiled whole against the emulated ACL, tiling API and platform, each `<<<>>>` launch running the kernel on the
+  emulator through asc_host_launch.h: match_asc_host), then its README's `../scripts/verify_result.py`, or else the host
+  program's own check. Where the host program does not compile here, the host code is read instead (match_asc: the
+  launch's arguments must all be files the host code reads or writes).
 - Hayden727/cann-ops `src/**/op_kernel/..` (op-project): Huawei's open operator repository (cann-ops), kernel alone.
   Its ops include the repository's shared headers (src/common/inc, src/common/op_host/op_tiling), which the
   repository's own build puts on the include path; they are added to each op's folder (the shared tiling-struct
@@ -71,6 +74,7 @@ import multiprocessing
 import os
 import posixpath
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -1704,8 +1708,16 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                 except Exception as e:  # noqa: BLE001 - the harness's own code: not the kernel's compile
                     out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
             if match and kb.ok and entry["kind"] == "asc-file":
-                try:
-                    out.update(match_asc(entry, gitdir, kb))
+                try:   # the example's host program with its launches on the emulator; where it does not compile
+                    # here, the host code read for its files (match_asc)
+                    def build_kernel(name, sources=sources, flags=flags):
+                        return build(sources, name, settings=settings.replace(cxxflags=flags))
+                    got = match_asc_host(entry, gitdir, kb, build_kernel)
+                    if got["match"] == "no-reference" and got["match_detail"].startswith("host program:"):
+                        host_said = got["match_detail"]
+                        got = match_asc(entry, gitdir, kb)
+                        if got["match"] == "no-reference": got["match_detail"] += f" ({host_said})"[:300]
+                    out.update(got)
                 except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
                     out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
             return out
@@ -1888,6 +1900,183 @@ def match_asc(entry: dict, gitdir: str, kb) -> dict:
             return dict(match="pass", match_detail=f"{said0} (with the output bytes the kernel does not write as 0, as the "
                                                    "example's golden assumes of fresh device memory)")
         return dict(match="mismatch", match_detail=said)
+
+
+# ---- run and match: an asc-devkit example's host program, run with its kernel launches on the emulator ----------
+HOST_LAUNCH_HEADER = HERE / "asc_host_launch.h"
+_HOST_LAUNCH_RE = re.compile(r"\b((?:\w+::)*\w+\s*(?:<(?:[^<>;]|<[^<>;]*>)*>)?)\s*<<<\s*((?:->|[^,<>;]|<[^<>;]*>)+?)\s*,[^;]*?>>>\s*"
+                             r"\(([^;]*)\)\s*;")
+
+
+def asc_host_source(text: str) -> str:
+    """An asc-devkit example's file as its host program is compiled here (match_asc_host): each `kernel<<<blocks, l2,
+    stream>>>(args);` statement becomes `ascendcraft_host::launch("kernel", blocks, args);` (asc_host_launch.h), and the
+    CPU-debug launcher's include is dropped. Line numbers are kept."""
+    def launch(m):
+        args = m.group(3).strip()
+        return (f'ascendcraft_host::launch("{" ".join(m.group(1).split())}", {m.group(2)}{", " + args if args else ""});'
+                + "\n" * (m.group(0).count("\n") - args.count("\n") - m.group(2).count("\n")))
+    text = _HOST_LAUNCH_RE.sub(launch, text)
+    return re.sub(r'(?m)^([ \t]*#\s*include\s*[<"](?:' + "|".join(map(re.escape, HOST_ONLY_INCLUDES)) + r')[>"])',
+                  lambda m: " " * len(m.group(1)), text)
+
+
+def _readme_commands(readme: str, defines: str) -> tuple[list[str] | None, list[str] | None]:
+    "The README's `python3 ../scripts/gen_data.py ...` and `... verify_result.py ...` commands (each None when absent)."
+    values = dict(re.findall(r"-D(\w+)=([-\w.]+)", defines))
+    found = {}
+    for kind in ("gen_data", "verify_result"):
+        m = re.search(rf"python3?\s+\.\./scripts/{kind}\.py([^\n#|&;]*)", readme)
+        args = re.sub(r"\$\{?(\w+)\}?", lambda v: values.get(v.group(1), v.group(0)), m.group(1)).split() if m else None
+        found[kind] = [f"../scripts/{kind}.py", *args] if m and not any("$" in a for a in args) else None
+    return found["gen_data"], found["verify_result"]
+
+
+def _host_scalar(kind: str, size: int, raw: bytes):
+    "A scalar launch argument's value from the host's bytes and its type's kind (f float, i signed, u unsigned / enum)."
+    import numpy as np
+    if kind == "f": return float(np.frombuffer(raw, {4: np.float32, 8: np.float64, 2: np.float16}[size])[0])
+    return int.from_bytes(raw, "little", signed=kind == "i")
+
+
+def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
+    """Run an asc-devkit example as its README does (`python3 ../scripts/gen_data.py ...`, `./demo`, `python3
+    ../scripts/verify_result.py ...`), its host program included: the example's .asc files are compiled whole as a host
+    program against the emulated ACL (acl/acl.h, the tiling API, the platform), each `<<<>>>` launch a call into
+    asc_host_launch.h, which hands the launch's arguments to this function and waits while the kernel runs on the
+    emulator (each pointer argument is its ACL allocation's bytes from the pointer on, updated in place; other
+    arguments are their bytes), then goes on as on the NPU: copies back, WriteFile, the host's own check. The verdict
+    is the README's verify_result.py when it names one, else the host program's own (its exit status and what it
+    prints: a pass / success message, no failure). `build_kernel(name)` builds another kernel of the file that the
+    host launches (a scenario's other kernel). A kernel that stops with an error ends the host program: run-error."""
+    import numpy as np
+    from ascendcraft.config import load_settings
+    from ascendcraft.emu import GM, INCLUDE_DIR, kernel_flags, run, runtime_library
+    settings = load_settings()
+    commit, path = entry["commit"], entry["path"]
+    folder = posixpath.dirname(path)
+    try:
+        readme = show(gitdir, commit, f"{folder}/README.md").decode(errors="replace")
+    except subprocess.CalledProcessError:
+        readme = ""
+    gen_cmd, verify_cmd = _readme_commands(readme, entry.get("defines", ""))
+    files = [path, *asc_target_siblings(gitdir, commit, path)]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        src, work = root / "src", root / "build"
+        src.mkdir(); work.mkdir()
+        for f in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
+            if f.endswith((".h", ".hpp")): (src / posixpath.basename(f)).write_bytes(show(gitdir, commit, f))
+        for f in files:
+            (src / (posixpath.basename(f) + ".cpp")).write_text(asc_host_source(show(gitdir, commit, f).decode(errors="replace")))
+        for f in git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", folder + "/scripts/").splitlines():
+            (root / "scripts").mkdir(exist_ok=True)
+            (root / "scripts" / posixpath.basename(f)).write_bytes(show(gitdir, commit, f))
+        flags = [*kernel_flags(settings), *shlex.split(entry.get("defines", ""))]
+        cmd = [settings.cxx, *flags, "-g0", "-pthread", "-fno-diagnostics-color", "-fmax-errors=5", "-I", str(INCLUDE_DIR),
+               "-I", str(src), "-include", str(HOST_LAUNCH_HEADER),
+               *(posixpath.basename(f) + ".cpp" for f in files), str(runtime_library(settings)), "-lm", "-o", str(root / "demo")]
+        made = subprocess.run(cmd, cwd=src, capture_output=True, text=True, timeout=600)
+        if made.returncode != 0:
+            first = next((l for l in made.stderr.splitlines() if "error" in l), made.stderr.strip()[-200:])
+            return dict(match="no-reference", match_detail=f"host program: {first.replace(str(src) + '/', '')}"[:300])
+        if gen_cmd:
+            gen = subprocess.run([sys.executable, *gen_cmd], cwd=work, capture_output=True, text=True, timeout=300)
+            if gen.returncode != 0:
+                return dict(match="no-reference", match_detail=f"gen_data.py: {(gen.stderr or gen.stdout).strip()[-160:]}")
+        for d in ("input", "output"): (work / d).mkdir(exist_ok=True)   # the README's build step makes them
+        request, answer = root / "request", root / "answer"
+        os.mkfifo(request); os.mkfifo(answer)
+        env = dict(os.environ, ASCENDCRAFT_HOST_DIR=str(root), ASCENDCRAFT_HOST_REQUEST=str(request),
+                   ASCENDCRAFT_HOST_ANSWER=str(answer))
+        log = open(root / "host.log", "w+")
+        host = subprocess.Popen([str(root / "demo")], cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL)
+        launches, failed, refused, builds = 0, None, None, {kb.entry.split("<")[0].split("::")[-1]: kb}
+        deadline = time.monotonic() + 1800
+        try:
+            while True:   # each request: one launch; the host's end closes nothing we wait on, so poll for it
+                fd = os.open(request, os.O_RDONLY | os.O_NONBLOCK)
+                with os.fdopen(fd) as req:
+                    spec = ""
+                    while host.poll() is None and time.monotonic() < deadline:
+                        spec += req.read() or ""
+                        if spec.endswith("\n"): break
+                        time.sleep(0.05)
+                if not spec.endswith("\n"): break
+                verdict = "ok"
+                lines = Path(spec.strip() + ".txt").read_text().splitlines()
+                name, blocks = lines[0], int(lines[1])
+                base = name.split("<")[0].split("::")[-1].strip()
+                if base not in builds: builds[base] = build_kernel(name)
+                kernel = builds[base]
+                args, outs, seen = [], [], set()
+                if kernel is None or not kernel.ok:
+                    refused = f"the host launches '{name}', which does not build alone"
+                elif len(kernel.params) != len(lines) - 2:
+                    refused = f"the launch of '{name}' has {len(lines) - 2} arguments, the kernel {len(kernel.params)}"
+                else:
+                    for param, line in zip(kernel.params, lines[2:]):
+                        kind, *rest = line.split()
+                        if kind == "b":
+                            alloc, offset, size = (int(x) for x in rest)
+                            if alloc in seen:
+                                refused = f"two arguments of '{name}' point into one allocation"; break
+                            seen.add(alloc)
+                            data = np.fromfile(f"{spec.strip()}_{alloc}.bin", np.uint8)[offset:size]
+                            args.append(GM(param.name, data, "inout"))
+                            outs.append((param.name, alloc, offset))
+                        elif kind == "n":   # a null pointer: no bytes (a kernel that reads it stops out of range)
+                            args.append(GM(param.name, np.zeros(0, np.uint8), "in"))
+                        elif kind == "h":
+                            refused = f"argument '{param.name}' of '{name}' points into no ACL allocation"; break
+                        else:
+                            tkind, tsize, raw = rest[0], int(rest[1]), bytes.fromhex(rest[2]) if len(rest) > 2 else b""
+                            args.append(raw if param.kind == "value" or tkind == "o" else _host_scalar(tkind, tsize, raw))
+                if refused is None:
+                    launches += 1
+                    r = run(kernel, args, block_dim=blocks)
+                    if not r.ok:
+                        failed, verdict = r, "fail"
+                    else:
+                        for pname, alloc, offset in outs:
+                            f = Path(f"{spec.strip()}_{alloc}.bin")
+                            whole = np.fromfile(f, np.uint8)
+                            got = np.asarray(r.outputs[pname]).view(np.uint8).reshape(-1)
+                            whole[offset:offset + got.size] = got
+                            whole.tofile(f)
+                else:
+                    verdict = "fail"
+                with open(answer, "w") as ans: ans.write(verdict + "\n")
+                if verdict != "ok": break
+            host.wait(timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            host.kill(); host.wait()
+            return dict(match="no-reference", match_detail="host program: past the 1800 s limit")
+        finally:
+            if host.poll() is None: host.kill(); host.wait()
+        log.seek(0)
+        said_host = log.read().strip()
+        log.close()
+        if refused: return dict(match="no-reference", match_detail=refused[:300])
+        if failed is not None:
+            return dict(match="run-error", match_detail=first_run_error([d for d in failed.diagnostics if d.is_error])[:300])
+        if not launches: return dict(match="no-reference", match_detail="the host program launched no kernel "
+                                     f"(exit status {host.returncode}: {said_host.splitlines()[-1][:120] if said_host else ''})")
+        if verify_cmd:
+            if host.returncode != 0:
+                return dict(match="mismatch", match_detail=f"host program exit status {host.returncode}: "
+                                                           f"{said_host.splitlines()[-1][:160] if said_host else ''}")
+            check = subprocess.run([sys.executable, *verify_cmd], cwd=work, capture_output=True, text=True, timeout=300)
+            said = (check.stdout + check.stderr).strip()
+            ok = check.returncode == 0 and re.search(r"pass|success", said, re.I) and not re.search(r"\bfail", said, re.I)
+            return dict(match="pass" if ok else "mismatch", match_detail=said.splitlines()[-1][:200] if said else "")
+        last = said_host.splitlines()[-1][:200] if said_host else ""
+        if host.returncode == 0 and re.search(r"pass|success", said_host, re.I) and not re.search(r"\bfail|error", said_host, re.I):
+            return dict(match="pass", match_detail=f"{last} (the host program's own check)")
+        if host.returncode != 0 or re.search(r"\bfail|error", said_host, re.I):
+            return dict(match="mismatch", match_detail=f"host program exit status {host.returncode}: {last}")
+        return dict(match="no-reference", match_detail=f"neither a verify_result.py run nor a check in the host program ({last})")
 
 
 # ---- run and match: NPUKernelBench's own validation (Model, inputs, test cases, precision rule) -------------------

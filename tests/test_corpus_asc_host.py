@@ -1,0 +1,85 @@
+"""The asc-devkit examples' host run (examples/corpus/corpus.py match_asc_host, asc_host_launch.h): the host program's
+`<<<>>>` launches rewritten into calls that hand the arguments to the harness, and the multi-core Matmul tiling's
+split on a tie (M first)."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "examples" / "corpus"))
+
+
+def test_launch_statements_become_host_launch_calls():
+    from corpus import asc_host_source
+    text = ('#include "cpu_debug_launch.h"\n'
+            "int main() {\n"
+            "    matmul_custom<<<numBlocks, 0, stream>>>(a, b,\n        c, tiling);\n"
+            "    add<float, 8><<<8, nullptr, stream>>>();\n"
+            "    ns::k<<<tiling->usedCoreNum, 0, stream>>>(x);\n}\n")
+    out = asc_host_source(text)
+    assert out.count("\n") == text.count("\n")                      # line numbers kept
+    assert 'ascendcraft_host::launch("matmul_custom", numBlocks, a, b,\n        c, tiling);' in out
+    assert 'ascendcraft_host::launch("add<float, 8>", 8);' in out
+    assert 'ascendcraft_host::launch("ns::k", tiling->usedCoreNum, x);' in out
+    assert "cpu_debug_launch.h" not in out and "<<<" not in out
+
+
+HOST = r'''
+#include "asc_host_launch.h"
+#include <cstdio>
+int main() {
+    void* d = nullptr;
+    aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+    std::vector<ascendcraft_host::Arg> v;
+    ascendcraft_host::add(v, static_cast<uint8_t*>(d) + 32);
+    ascendcraft_host::add(v, nullptr);
+    int local = 0;
+    ascendcraft_host::add(v, &local);
+    ascendcraft_host::add(v, -3);
+    ascendcraft_host::add(v, 1.5f);
+    struct S { uint32_t a, b; } s{1, 2};
+    ascendcraft_host::add(v, s);
+    std::printf("%c %zu %c %c %c%c %c%c %c%zu\n", v[0].kind, v[0].offset, v[1].kind, v[2].kind, v[3].kind, v[3].type,
+                v[4].kind, v[4].type, v[5].type, v[5].bytes.size());
+}
+'''
+
+
+def test_host_launch_arguments(tmp_path):
+    "A pointer into an ACL allocation is that allocation and an offset; null and foreign pointers, values by their kind."
+    from ascendcraft.emu import INCLUDE_DIR
+    (tmp_path / "t.cpp").write_text(HOST)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "-I", str(ROOT / "examples" / "corpus"), "t.cpp", "-o", "t"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["b", "32", "n", "h", "vi", "vf", "o8"]
+
+
+TIE = r'''
+#include "tiling/tiling_api.h"
+#include <cstdio>
+using namespace matmul_tiling;
+int main() {
+    MultiCoreMatmulTiling mm;
+    mm.SetDim(2);
+    mm.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    mm.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    mm.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    mm.SetShape(512, 512, 128);
+    mm.SetOrgShape(512, 512, 128);
+    optiling::TCubeTiling t;
+    long ok = mm.GetTiling(t);
+    std::printf("%ld %d %d %d\n", ok, t.usedCoreNum, t.singleCoreM, t.singleCoreN);
+}
+'''
+
+
+def test_multicore_tiling_splits_m_on_a_tie(tmp_path):
+    "512 x 512 x 128 on two cores: M and N splits cost the same; M is split (asc-devkit matmul_advanced_api's kernel offsets A only)."
+    from ascendcraft.emu import INCLUDE_DIR
+    (tmp_path / "t.cpp").write_text(TIE)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "t.cpp", "-o", "t"], cwd=tmp_path, check=True, capture_output=True)
+    out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "2", "256", "512"]
