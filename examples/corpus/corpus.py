@@ -1932,6 +1932,16 @@ def _readme_commands(readme: str, defines: str) -> tuple[list[str] | None, list[
     return found["gen_data"], found["verify_result"]
 
 
+def _readme_result(readme: str) -> list[str]:
+    """The lines an example's README shows as what a successful run prints (its `执行结果如下` / "result" code block),
+    but for a block that only holds a verify step's pass message or a command; [] when there is none."""
+    m = re.search(r"执行结果[^\n]*\n(?:[^\n]*\n){0,4}?[ \t]*```[^\n]*\n(.*?)\n[ \t]*```", readme, re.S)
+    if not m: return []
+    lines = [l.strip() for l in m.group(1).splitlines() if l.strip()]
+    if not lines or any(re.match(r"(?:\$|#|python|\./|bash|cd |mkdir|cmake|make)", l) for l in lines): return []
+    return lines
+
+
 def _host_scalar(kind: str, size: int, raw: bytes):
     "A scalar launch argument's value from the host's bytes and its type's kind (f float, i signed, u unsigned / enum)."
     import numpy as np
@@ -1961,6 +1971,13 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
         readme = ""
     gen_cmd, verify_cmd = _readme_commands(readme, entry.get("defines", ""))
     files = [path, *asc_target_siblings(gitdir, commit, path)]
+    try:   # the host program is every source the example's CMake targets build (main.cpp beside the .asc, a library's)
+        cmake = re.sub(r"#[^\n]*", "", show(gitdir, commit, f"{folder}/CMakeLists.txt").decode(errors="replace"))
+        for body in re.findall(r"\badd_(?:executable|library)\s*\(([^)]*)\)", cmake):
+            files += [f"{folder}/{f}" for f in body.split()[1:] if f.endswith((".asc", ".cpp", ".cc"))
+                      and f"{folder}/{f}" not in files and "/" not in f]
+    except subprocess.CalledProcessError:
+        pass
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         src, work = root / "src", root / "build"
@@ -1993,16 +2010,23 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
         host = subprocess.Popen([str(root / "demo")], cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL)
         launches, failed, refused, builds = 0, None, None, {kb.entry.split("<")[0].split("::")[-1]: kb}
+        printed = []
         deadline = time.monotonic() + 1800
         try:
             while True:   # each request: one launch; the host's end closes nothing we wait on, so poll for it
                 fd = os.open(request, os.O_RDONLY | os.O_NONBLOCK)
-                with os.fdopen(fd) as req:
-                    spec = ""
+                got = b""
+                try:   # bytes as they come (b"" while no writer has the pipe open; BlockingIOError while it writes nothing)
                     while host.poll() is None and time.monotonic() < deadline:
-                        spec += req.read() or ""
-                        if spec.endswith("\n"): break
-                        time.sleep(0.05)
+                        try:
+                            got += os.read(fd, 4096)
+                        except BlockingIOError:
+                            pass
+                        if got.endswith(b"\n"): break
+                        time.sleep(0.02)
+                finally:
+                    os.close(fd)
+                spec = got.decode()
                 if not spec.endswith("\n"): break
                 verdict = "ok"
                 lines = Path(spec.strip() + ".txt").read_text().splitlines()
@@ -2036,6 +2060,7 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                 if refused is None:
                     launches += 1
                     r = run(kernel, args, block_dim=blocks)
+                    printed.append(r.stdout)   # the kernel's printf / DumpTensor lines: the program's output on the NPU
                     if not r.ok:
                         failed, verdict = r, "fail"
                     else:
@@ -2047,7 +2072,16 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                             whole.tofile(f)
                 else:
                     verdict = "fail"
-                with open(answer, "w") as ans: ans.write(verdict + "\n")
+                while True:   # the host opens the answer pipe right after its request (ENXIO until it has)
+                    try:
+                        afd = os.open(answer, os.O_WRONLY | os.O_NONBLOCK)
+                        break
+                    except OSError:
+                        if host.poll() is not None or time.monotonic() > deadline: afd = None; break
+                        time.sleep(0.02)
+                if afd is None: break
+                os.write(afd, (verdict + "\n").encode())
+                os.close(afd)
                 if verdict != "ok": break
             host.wait(timeout=max(1.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
@@ -2058,6 +2092,7 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
         log.seek(0)
         said_host = log.read().strip()
         log.close()
+        kernel_said = "".join(printed)
         if refused: return dict(match="no-reference", match_detail=refused[:300])
         if failed is not None:
             return dict(match="run-error", match_detail=first_run_error([d for d in failed.diagnostics if d.is_error])[:300])
@@ -2072,6 +2107,17 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
             ok = check.returncode == 0 and re.search(r"pass|success", said, re.I) and not re.search(r"\bfail", said, re.I)
             return dict(match="pass" if ok else "mismatch", match_detail=said.splitlines()[-1][:200] if said else "")
         last = said_host.splitlines()[-1][:200] if said_host else ""
+        shown = _readme_result(readme)
+        if shown and not re.search(r"pass|success|\bfail|error", said_host, re.I):   # the README's printed result
+            # each line without the runtime's block label (`[Block (0/6)]: `, `[AIV Block 0/8] `): its wording is the
+            # printing runtime's, the rest is the kernel's
+            label = lambda l: re.sub(r"^\[[^\]]*\]:?\s*", "", l.strip())
+            lines = Counter(label(l) for l in (said_host + "\n" + kernel_said).splitlines() if l.strip())
+            missing = Counter(map(label, shown)) - lines
+            if host.returncode == 0 and not missing:
+                return dict(match="pass", match_detail=f"the {len(shown)} lines the README shows as its result are printed")
+            return dict(match="mismatch", match_detail=f"host program exit status {host.returncode}; of the README's result, "
+                        f"not printed: {next(iter(missing), '')!r}"[:300])
         if host.returncode == 0 and re.search(r"pass|success", said_host, re.I) and not re.search(r"\bfail|error", said_host, re.I):
             return dict(match="pass", match_detail=f"{last} (the host program's own check)")
         if host.returncode != 0 or re.search(r"\bfail|error", said_host, re.I):
