@@ -859,7 +859,10 @@ private:
             return;
         }
         call.c = c;
-        call.ldc = orgKc_;
+        // CubeFormat::ND_ALIGN: C's rows are N rounded up to 32 bytes apart (the Matmul guide's output aligned in the N
+        // direction); the padding columns hold no result (the guide: invalid data) and are left as they are
+        constexpr int kAlignC = static_cast<int>(32 / sizeof(C));
+        call.ldc = C_TYPE::format == CubeFormat::ND_ALIGN ? (orgKc_ + kAlignC - 1) / kAlignC * kAlignC : orgKc_;
         ascendcraft::emu::matmul_block(call, loc);
     }
 
