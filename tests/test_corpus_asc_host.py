@@ -83,3 +83,31 @@ def test_multicore_tiling_splits_m_on_a_tie(tmp_path):
     subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "t.cpp", "-o", "t"], cwd=tmp_path, check=True, capture_output=True)
     out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0", "2", "256", "512"]
+
+
+def test_script_env_tensorflow_bfloat16_stand_in(tmp_path):
+    "Without TensorFlow, an example script gets its bfloat16 NumPy type (ml_dtypes') and nothing else of TensorFlow's."
+    import importlib.util
+    from corpus import _script_env
+    if importlib.util.find_spec("tensorflow") is not None:
+        pytest.skip("TensorFlow is installed: the scripts use it")
+    env = _script_env(tmp_path)
+    code = ("import numpy as np, ml_dtypes, tensorflow as tf\n"
+            "assert tf.bfloat16.as_numpy_dtype is ml_dtypes.bfloat16\n"
+            "print(np.array([1.5], tf.bfloat16.as_numpy_dtype).astype(np.float32)[0])\n"
+            "try:\n    tf.compat\nexcept ImportError as e:\n    print('refused', 'bfloat16' in str(e))\n")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["1.5", "refused", "True"]
+
+
+def test_cmake_option_off_leaves_its_definitions_out():
+    "`option(X ... OFF)` + `if(X) target_compile_definitions(demo PRIVATE X) endif()`: X is not defined by default."
+    from corpus import cmake_defaults
+    text = ('set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "arch")\n'
+            'option(USE_FRONT_MODE "front mode (default: OFF)" OFF)\n'
+            'option(USE_OTHER "on by default" ON)\n'
+            'if(USE_FRONT_MODE)\n    target_compile_definitions(demo PRIVATE USE_FRONT_MODE)\nendif()\n'
+            'if(USE_OTHER)\n    target_compile_definitions(demo PRIVATE USE_OTHER)\nendif()\n'
+            'target_compile_definitions(demo PRIVATE ALWAYS=1)\n')
+    arch, flags = cmake_defaults(text)
+    assert arch == "dav-2201" and flags.split() == ["-DUSE_OTHER", "-DALWAYS=1"]

@@ -548,7 +548,8 @@ def cmake_defaults(text: str, readme: str = "") -> tuple[str | None, str]:
     no default that the file checks against a list (`set(VALID_SCENARIOS 0 1)` + `if(NOT SCENARIO_NUM IN_LIST
     VALID_SCENARIOS)` or `if(NOT SCENARIO_NUM EQUAL 1 AND NOT SCENARIO_NUM EQUAL 2)` or `if(NOT SCENARIO_NUM MATCHES "^[1-8]$")`, where
     the README says which to pass) takes the first value allowed. One with no default and no list takes the value the
-    example's README assigns it in its build steps (`SCENARIO=1` before `cmake ... -DSCENARIO=$SCENARIO ..`)."""
+    example's README assigns it in its build steps (`SCENARIO=1` before `cmake ... -DSCENARIO=$SCENARIO ..`). An
+    `option()` that is OFF by default leaves out the definitions of the `if()` block on it."""
     values = dict(re.findall(r'\bset\(\s*(\w+)\s+"([^"]*)"', text))
     values.update({k: v for k, v in re.findall(r"\bset\(\s*(\w+)\s+(\w+)\s+CACHE\b", text) if k not in values})
     lists = {k: v.split() for k, v in re.findall(r"\bset\(\s*(\w+)\s+([-\w.]+(?:\s+[-\w.]+)*)\s*\)", text)}
@@ -563,6 +564,12 @@ def cmake_defaults(text: str, readme: str = "") -> tuple[str | None, str]:
         if re.search(r"\$\{" + var + r"\}", text): values.setdefault(var, value)
     arch = values.get("CMAKE_ASC_ARCHITECTURES")
     flags = []
+    # an `option(NAME "..." OFF)` (OFF when not given) is off by default: the definitions of an `if(NAME) ... endif()`
+    # block on it are left out (softmaxgrad's `if(USE_FRONT_MODE) target_compile_definitions(demo PRIVATE
+    # USE_FRONT_MODE)`: its default run is the plain SoftmaxGrad)
+    off = {k for k, v in re.findall(r'\boption\s*\(\s*(\w+)\s+"[^"]*"\s*(\w*)\s*\)', text) if v.upper() not in ("ON", "TRUE", "1", "YES")}
+    text = re.sub(r"\bif\s*\(\s*(\w+)\s*\)(.*?)\bendif\s*\([^)]*\)",
+                  lambda m: "" if m.group(1) in off and not re.search(r"\bif\s*\(", m.group(2)) else m.group(0), text, flags=re.S)
     bodies = re.findall(r"\badd_(?:compile_)?definitions\s*\(([^)]*)\)", text)
     bodies += [re.sub(r"^\s*\S+|\b(?:PRIVATE|PUBLIC|INTERFACE)\b", " ", b)
                for b in re.findall(r"\btarget_compile_definitions\s*\(([^)]*)\)", text)]
@@ -1943,6 +1950,33 @@ def _readme_result(readme: str) -> list[str]:
     return lines
 
 
+TF_BFLOAT16_SHIM = '''"""A stand-in for TensorFlow where it is not installed, written by corpus.py for the asc-devkit examples' scripts that
+take only TensorFlow's bfloat16 NumPy type from it (`tf.bfloat16.as_numpy_dtype`): that type is ml_dtypes.bfloat16.
+Anything else of TensorFlow's is not here and stops the script (its example then has no reference)."""
+import types as _types
+
+import ml_dtypes as _ml_dtypes
+
+bfloat16 = _types.SimpleNamespace(as_numpy_dtype=_ml_dtypes.bfloat16)
+
+
+def __getattr__(name):
+    raise ImportError(f"tensorflow.{name}: TensorFlow is not installed; corpus.py's stand-in has only bfloat16")
+'''
+
+
+def _script_env(root: Path) -> dict:
+    """The environment of an example's gen_data.py / verify_result.py: where TensorFlow is not installed, a stand-in
+    package that holds its bfloat16 NumPy type (TF_BFLOAT16_SHIM) comes first on PYTHONPATH."""
+    import importlib.util
+    env = dict(os.environ)
+    if importlib.util.find_spec("tensorflow") is None:
+        (root / "pyshim" / "tensorflow").mkdir(parents=True, exist_ok=True)
+        (root / "pyshim" / "tensorflow" / "__init__.py").write_text(TF_BFLOAT16_SHIM)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "pyshim"), env.get("PYTHONPATH", "")]))
+    return env
+
+
 def _host_scalar(kind: str, size: int, raw: bytes):
     "A scalar launch argument's value from the host's bytes and its type's kind (f float, i signed, u unsigned / enum)."
     import numpy as np
@@ -1998,6 +2032,8 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
         if made.returncode != 0:
             first = next((l for l in made.stderr.splitlines() if "error" in l), made.stderr.strip()[-200:])
             return dict(match="no-reference", match_detail=f"host program: {first.replace(str(src) + '/', '')}"[:300])
+        script_env = _script_env(root)
+
         def attempt(fill: int) -> dict:
             """gen_data.py, the host program and the check, in a fresh copy of the example's build folder, the host's
             aclrtMalloc memory filled with `fill` (ASCENDCRAFT_ACL_MALLOC_FILL)."""
@@ -2006,7 +2042,8 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
             work.mkdir(parents=True)
             if (root / "scripts").is_dir(): shutil.copytree(root / "scripts", here / "scripts")
             if gen_cmd:
-                gen = subprocess.run([sys.executable, *gen_cmd], cwd=work, capture_output=True, text=True, timeout=300)
+                gen = subprocess.run([sys.executable, *gen_cmd], cwd=work, capture_output=True, text=True, timeout=300,
+                                     env=script_env)
                 if gen.returncode != 0:
                     return dict(match="no-reference", match_detail=f"gen_data.py: {(gen.stderr or gen.stdout).strip()[-160:]}")
             for d in ("input", "output"): (work / d).mkdir(exist_ok=True)   # the README's build step makes them
@@ -2110,7 +2147,8 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                 if host.returncode != 0:
                     return dict(match="mismatch", match_detail=f"host program exit status {host.returncode}: "
                                                                f"{said_host.splitlines()[-1][:160] if said_host else ''}")
-                check = subprocess.run([sys.executable, *verify_cmd], cwd=work, capture_output=True, text=True, timeout=300)
+                check = subprocess.run([sys.executable, *verify_cmd], cwd=work, capture_output=True, text=True,
+                                       timeout=300, env=script_env)
                 said = (check.stdout + check.stderr).strip()
                 ok = check.returncode == 0 and re.search(r"pass|success", said, re.I) and not re.search(r"\bfail", said, re.I)
                 return dict(match="pass" if ok else "mismatch", match_detail=said.splitlines()[-1][:200] if said else "")
