@@ -111,3 +111,27 @@ def test_cmake_option_off_leaves_its_definitions_out():
             'target_compile_definitions(demo PRIVATE ALWAYS=1)\n')
     arch, flags = cmake_defaults(text)
     assert arch == "dav-2201" and flags.split() == ["-DUSE_OTHER", "-DALWAYS=1"]
+
+
+def test_host_verdict():
+    "The host program's own check: its pass line counts, an error log besides is named; a failure line or exit fails."
+    from corpus import _host_verdict
+    ok = _host_verdict(0, "[ERROR] [ReduceMax] isSrcInnerPad must be true on this platform\nCompareResult success!\ntest pass!")
+    assert ok["match"] == "pass" and "isSrcInnerPad" in ok["match_detail"]
+    assert _host_verdict(0, "test pass!")["match_detail"] == "test pass! (the host program's own check)"
+    assert _host_verdict(0, "[ERROR] file size is larger than buffer size\ntest failed!")["match"] == "mismatch"
+    assert _host_verdict(1, "test pass!")["match"] == "mismatch"
+    assert _host_verdict(0, "[ERROR] result error")["match"] == "mismatch"
+    assert _host_verdict(0, "output c matrix[:16]") is None
+
+
+def test_readme_variables_reach_the_scripts_and_the_program():
+    "broadcast's README: `TESTCASE=1`, `python3 ../scripts/gen_data.py --testcase $TESTCASE`, `./demo $TESTCASE`."
+    from corpus import _readme_commands, _readme_demo_args
+    readme = ("  ```bash\n  TESTCASE=1                    # 0: one shape  1: another\n  mkdir -p build && cd build;\n"
+              "  python3 ../scripts/gen_data.py --testcase $TESTCASE  # data\n  ./demo $TESTCASE              # run\n  ```\n")
+    gen, verify = _readme_commands(readme, "")
+    assert gen == ["../scripts/gen_data.py", "--testcase", "1"] and verify is None
+    assert _readme_demo_args(readme, "") == ["1"]
+    assert _readme_demo_args("  ./demo                 # run\n", "") == []
+    assert _readme_demo_args("  ./demo $UNKNOWN\n", "") == []

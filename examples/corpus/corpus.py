@@ -1930,14 +1930,27 @@ def asc_host_source(text: str) -> str:
 
 
 def _readme_commands(readme: str, defines: str) -> tuple[list[str] | None, list[str] | None]:
-    "The README's `python3 ../scripts/gen_data.py ...` and `... verify_result.py ...` commands (each None when absent)."
-    values = dict(re.findall(r"-D(\w+)=([-\w.]+)", defines))
+    """The README's `python3 ../scripts/gen_data.py ...` and `... verify_result.py ...` commands (each None when absent),
+    with the build's -D values and the README's own shell variables (`TESTCASE=1` in its steps) put in."""
+    values = {**dict(re.findall(r"(?m)^[ \t]*(\w+)=([-\w.]+)[ \t]*(?:#.*)?$", readme)),
+              **dict(re.findall(r"-D(\w+)=([-\w.]+)", defines))}
     found = {}
     for kind in ("gen_data", "verify_result"):
         m = re.search(rf"python3?\s+\.\./scripts/{kind}\.py([^\n#|&;]*)", readme)
         args = re.sub(r"\$\{?(\w+)\}?", lambda v: values.get(v.group(1), v.group(0)), m.group(1)).split() if m else None
         found[kind] = [f"../scripts/{kind}.py", *args] if m and not any("$" in a for a in args) else None
     return found["gen_data"], found["verify_result"]
+
+
+def _readme_demo_args(readme: str, defines: str) -> list[str]:
+    """The arguments the README's steps give the example's program (`./demo $TESTCASE`, broadcast), with the README's
+    shell variables and the build's -D values put in; [] when it runs `./demo` alone (or an argument is not known)."""
+    values = {**dict(re.findall(r"(?m)^[ \t]*(\w+)=([-\w.]+)[ \t]*(?:#.*)?$", readme)),
+              **dict(re.findall(r"-D(\w+)=([-\w.]+)", defines))}
+    m = re.search(r"(?m)^[ \t]*\./demo[ \t]+([^\n#|&;<>]*)", readme)
+    if not m: return []
+    args = re.sub(r"\$\{?(\w+)\}?", lambda v: values.get(v.group(1), v.group(0)), m.group(1)).split()
+    return [] if any("$" in a for a in args) else args
 
 
 def _readme_result(readme: str) -> list[str]:
@@ -1975,6 +1988,22 @@ def _script_env(root: Path) -> dict:
         (root / "pyshim" / "tensorflow" / "__init__.py").write_text(TF_BFLOAT16_SHIM)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "pyshim"), env.get("PYTHONPATH", "")]))
     return env
+
+
+def _host_verdict(returncode: int, said: str) -> dict | None:
+    """The host program's own check, from its exit status and what it printed: pass with a pass / success line and no
+    failure line (an error message besides, such as the emulated host tiling API's `[ERROR] ... must be ...` log,
+    which CANN's host API prints too, is named in the detail, not taken as the verdict); mismatch with a failure line,
+    an error line and no pass, or a non-zero exit; None when it printed neither (no check of its own)."""
+    last = said.splitlines()[-1][:200] if said else ""
+    failed = re.search(r"(?im)^.*\bfail(?:ed|ure|s)?\b.*$", said)
+    if returncode == 0 and re.search(r"pass|success", said, re.I) and not failed:
+        noted = re.search(r"(?im)^.*\berror\b.*$", said)
+        return dict(match="pass", match_detail=f"{last} (the host program's own check"
+                    + (f"; it also printed {noted.group(0).strip()[:120]!r})" if noted else ")"))
+    if returncode != 0 or failed or re.search(r"\berror\b", said, re.I):
+        return dict(match="mismatch", match_detail=f"host program exit status {returncode}: {last}")
+    return None
 
 
 def _host_scalar(kind: str, size: int, raw: bytes):
@@ -2052,7 +2081,7 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
             env = dict(os.environ, ASCENDCRAFT_HOST_DIR=str(here), ASCENDCRAFT_HOST_REQUEST=str(request),
                        ASCENDCRAFT_HOST_ANSWER=str(answer), ASCENDCRAFT_ACL_MALLOC_FILL=str(fill))
             log = open(here / "host.log", "w+")
-            host = subprocess.Popen([str(root / "demo")], cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT,
+            host = subprocess.Popen([str(root / "demo"), *_readme_demo_args(readme, entry.get("defines", ""))], cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT,
                                     stdin=subprocess.DEVNULL)
             launches, failed, refused, builds = 0, None, None, {kb.entry.split("<")[0].split("::")[-1]: kb}
             printed = []
@@ -2164,10 +2193,7 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                     return dict(match="pass", match_detail=f"the {len(shown)} lines the README shows as its result are printed")
                 return dict(match="mismatch", match_detail=f"host program exit status {host.returncode}; of the README's result, "
                             f"not printed: {next(iter(missing), '')!r}"[:300])
-            if host.returncode == 0 and re.search(r"pass|success", said_host, re.I) and not re.search(r"\bfail|error", said_host, re.I):
-                return dict(match="pass", match_detail=f"{last} (the host program's own check)")
-            if host.returncode != 0 or re.search(r"\bfail|error", said_host, re.I):
-                return dict(match="mismatch", match_detail=f"host program exit status {host.returncode}: {last}")
+            if (verdict := _host_verdict(host.returncode, said_host)) is not None: return verdict
             return dict(match="no-reference", match_detail=f"neither a verify_result.py run nor a check in the host program ({last})")
 
         got = attempt(0xA5)   # fresh device memory holds no defined value: a poison byte first
