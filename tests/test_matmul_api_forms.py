@@ -628,3 +628,25 @@ def test_iterate_batch_after_set_batch_num_with_integer_flags():
                 GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
     assert r.ok, "\n".join(map(str, r.diagnostics))
     np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)
+
+
+BSNGD = Path(__file__).parent / "emu_kernels" / "good" / "matmul_api_batch_bsngd.cpp"
+
+
+def test_iterate_batch_in_the_bsngd_layout_matches_numpy():
+    "A, B^T and C in BSNGD (asc-devkit batch_matmul's layout): batch (b, n, g) strided through the tensors, one b per core."
+    bb, s, n, g, d, s2 = 2, 32, 1, 3, 64, 48
+    a = RNG.integers(-4, 5, (bb, s, n, g, d)).astype(np.float16)
+    bt = RNG.integers(-4, 5, (bb, s2, n, g, d)).astype(np.float16)      # B transposed: S2 rows of D per batch
+    ref = np.einsum("bsngd,btngd->bsngt", a.astype(np.float64), bt.astype(np.float64))   # C [B, S, N, G, S2]
+    lay = dict(ALayoutInfoB=bb, ALayoutInfoS=s, ALayoutInfoN=n, ALayoutInfoG=g, ALayoutInfoD=d,
+               BLayoutInfoB=bb, BLayoutInfoS=s2, BLayoutInfoN=n, BLayoutInfoG=g, BLayoutInfoD=d,
+               CLayoutInfoB=bb, CLayoutInfoS1=s, CLayoutInfoN=n, CLayoutInfoG=g, CLayoutInfoS2=s2)
+    tiling = tcube_tiling(usedCoreNum=bb, M=s, N=s2, Ka=d, Kb=d, singleCoreM=s, singleCoreN=s2, singleCoreK=d, baseM=32,
+                          baseN=32, baseK=32, stepM=1, stepN=1, BatchNum=n * g, **lay)
+    b = build(BSNGD)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bt), GM("c", np.zeros((bb, s, n, g, s2), np.float32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=bb)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_array_equal(r.outputs["c"], ref)

@@ -186,7 +186,9 @@ void vec_norm(const NormCall& c, SrcLoc loc) {
             }
             const bool normalise = op != Op::SoftmaxFlashV2;  // FlashV2 leaves exp(x - max) unnormalised
             for (uint32_t j = 0; j < c.cols; ++j) y[j] = normalise ? y[j] / denom : y[j];
-            if (op == Op::LogSoftMax) for (uint32_t j = 0; j < c.cols; ++j) y[j] = std::log(y[j]);
+            // LogSoftMax's logarithm is base 10 (the API reference's formula and Python model: np.log10 of the row's
+            // softmax; asc-devkit's logsoftmax example, whose golden was checked on the NPU, agrees)
+            if (op == Op::LogSoftMax) for (uint32_t j = 0; j < c.cols; ++j) y[j] = std::log10(y[j]);
             if (op != Op::SimpleSoftMax) {
                 put_stat(c.sum, c.stat_dt, c.stat_stride, r, s);
                 put_stat(c.max, c.stat_dt, c.stat_stride, r, m);

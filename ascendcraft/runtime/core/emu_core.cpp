@@ -2117,7 +2117,26 @@ void atomic_set(bool add, Dt dt, SrcLoc loc) {
 
 void dump_tensor(const Local& t, Dt dt, uint32_t desc, uint32_t count, SrcLoc loc) {
     enter(Op::DumpTensor, loc);
-    check_local(t, Op::DumpTensor, loc, "tensor", 1);
+    // The API reference: a LocalTensor in UB, L1 or L0C (and a GlobalTensor, dump_raw); L0A / L0B and the cube core's
+    // other buffers cannot be printed.
+    const uint8_t region = cube_region_of(t.pos);
+    if (region == kRegionL1 || region == kRegionL0C) {
+        const std::vector<uint8_t>& mem = core().cube_mem[region];
+        if (mem.empty() || !t.addr || t.addr < mem.data() || t.addr + t.bytes > mem.data() + mem.size())
+            Report("cube-position", Op::DumpTensor, loc)
+                .msg("DumpTensor: the tensor's position is %s, but it does not point into this block's %s",
+                     position_name(t.pos), cube_region_name(region))
+                .hint("dump a LocalTensor from a TQue/TBuf of that position, after it was allocated")
+                .fail();
+    } else if (region != kRegionUB) {
+        Report("cube-position", Op::DumpTensor, loc)
+            .msg("DumpTensor prints tensors in UB, L1 or L0C (or GM), not in %s", cube_region_name(region))
+            .val("position", position_name(t.pos))
+            .hint("copy the data to L1, UB or GM first and dump it there")
+            .fail();
+    } else {
+        check_local(t, Op::DumpTensor, loc, "tensor", 1);
+    }
     uint32_t n = std::min<uint32_t>(count, t.bytes / dt_size(dt));
     printf("DumpTensor: desc=%u, block=%d, %s[%u]:", desc, core().idx, dt_name(dt), n);
     for (uint32_t i = 0; i < n; ++i) printf(" %g", tracing_now() ? 0.0 : load_d(dt, t.addr + static_cast<uint64_t>(i) * dt_size(dt)));

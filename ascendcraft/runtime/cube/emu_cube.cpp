@@ -775,9 +775,16 @@ void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Loc
         Report("mmad-params", Op::Mmad, loc)
             .msg("Mmad with m = %u, n = %u, k = %u; each must be 1..4095", p.m, p.n, p.k)
             .hint("split the matrix product into base blocks (baseM x baseN x baseK)").fail();
-    if (p.fromBias && !bias)
-        unsupported_call(Op::Mmad, "Mmad with cmatrixSource = 1 and no bias tensor is not emulated",
-                         "pass the bias table tensor: Mmad(c, a, b, bias, params) (C starts from the bias row)", loc);
+    // cmatrixSource = true in the form without a bias tensor: with cmatrixInitVal = false, C starts from the bias table
+    // (BT, TPosition::C2), read from its start (the API reference names the buffer and no address; the form passes
+    // none); with cmatrixInitVal = true C starts from 0, as the reference says of that flag
+    Local fromTable;
+    if (p.fromBias && !bias && !p.initZero) {
+        fromTable.addr = cube_base(kRegionBT);
+        fromTable.bytes = fromTable.cap = cube_region_bytes(kRegionBT);
+        fromTable.pos = static_cast<uint8_t>(TPosition::C2);
+        bias = &fromTable;
+    }
     // int4b_t: C0 = 64 elements (32 bytes), two per byte with the even element in the low half; k must be even
     if (p.int4 && p.k % 2 != 0)
         Report("mmad-params", Op::Mmad, loc)

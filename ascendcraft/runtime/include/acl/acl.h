@@ -107,10 +107,14 @@ inline aclError aclrtCreateStream(aclrtStream* stream) {
 inline aclError aclrtDestroyStream(aclrtStream stream) { return stream ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
 inline aclError aclrtSynchronizeStream(aclrtStream stream) { return stream ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
 
-// Device and host allocations: 32-byte aligned, as GM addresses are.
+// Device and host allocations: 32-byte aligned, as GM addresses are. Fresh device memory holds no defined value; with
+// ASCENDCRAFT_ACL_MALLOC_FILL set (a byte, 0..255) every new allocation is filled with it, so that a host program run
+// twice (the corpus harness's host run: once with a poison byte, once with 0) shows what depends on that content.
 inline aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
     if (!devPtr || size == 0) return ACL_ERROR_INVALID_PARAM;
     *devPtr = std::aligned_alloc(32, (size + 31) / 32 * 32);
+    if (const char* fill = std::getenv("ASCENDCRAFT_ACL_MALLOC_FILL"); fill && *devPtr)
+        std::memset(*devPtr, std::atoi(fill) & 0xFF, size);
     ascendcraft_acl_detail::remember(*devPtr, size, 1);
     return *devPtr ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC;
 }

@@ -526,12 +526,44 @@ public:
         const uint64_t sb = matrixStrideB ? matrixStrideB : static_cast<uint64_t>(orgKb_) * orgN_;
         const uint64_t sc = matrixStrideC ? matrixStrideC : static_cast<uint64_t>(orgM_) * orgKc_;
         const uint32_t batches = batchA > batchB ? batchA : batchB;
+        // BSNGD / SBNGD operands (the tiling's *LayoutInfo* fields: B, S, N, G, D): batch i is the matrix of (b, n, g)
+        // = (i / (N * G), i % (N * G)), whose rows are S apart by a whole N * G * D row of the tensor (B * N * G * D in
+        // SBNGD), its columns D wide; in BSNGD the batches of one b are D apart and the next b starts S rows on, in
+        // SBNGD the batches are D apart throughout. A leading dimension, and the offset of each batch's first element.
+        const int saveKa = orgKa_, saveKb = orgKb_, saveN = orgN_, saveKc = orgKc_, saveM = orgM_;
+        auto strided = [](LayoutMode mode, uint64_t b, uint64_t s, uint64_t n, uint64_t g, uint64_t d, uint32_t i,
+                          uint64_t& ld) -> uint64_t {
+            const uint64_t ng = (n ? n : 1) * (g ? g : 1);
+            if (mode == LayoutMode::SBNGD) { ld = (b ? b : 1) * ng * d; return i * d; }
+            ld = ng * d;
+            return (i / ng) * s * ng * d + (i % ng) * d;
+        };
+        constexpr bool aLaid = A_TYPE::layout == LayoutMode::BSNGD || A_TYPE::layout == LayoutMode::SBNGD;
+        constexpr bool bLaid = B_TYPE::layout == LayoutMode::BSNGD || B_TYPE::layout == LayoutMode::SBNGD;
+        constexpr bool cLaid = C_TYPE::layout == LayoutMode::BSNGD || C_TYPE::layout == LayoutMode::SBNGD;
         for (uint32_t i = 0; i < batches; ++i) {
-            a_ = a0 + (i % batchA) * sa;
-            b_ = b0 + (i % batchB) * sb;
+            uint64_t ld = 0, offA = (i % batchA) * sa, offB = (i % batchB) * sb, offC = i * sc;
+            if constexpr (aLaid) {
+                offA = strided(A_TYPE::layout, tiling_.ALayoutInfoB, tiling_.ALayoutInfoS, tiling_.ALayoutInfoN,
+                               tiling_.ALayoutInfoG, tiling_.ALayoutInfoD, i % batchA, ld);
+                (aTrans_ ? orgM_ : orgKa_) = static_cast<int>(ld);
+            }
+            if constexpr (bLaid) {
+                offB = strided(B_TYPE::layout, tiling_.BLayoutInfoB, tiling_.BLayoutInfoS, tiling_.BLayoutInfoN,
+                               tiling_.BLayoutInfoG, tiling_.BLayoutInfoD, i % batchB, ld);
+                (bTrans_ ? orgKb_ : orgN_) = static_cast<int>(ld);
+            }
+            if constexpr (cLaid) {
+                offC = strided(C_TYPE::layout, tiling_.CLayoutInfoB, tiling_.CLayoutInfoS1, tiling_.CLayoutInfoN,
+                               tiling_.CLayoutInfoG, tiling_.CLayoutInfoS2, i, ld);
+                orgKc_ = static_cast<int>(ld);
+            }
+            a_ = a0 + offA;
+            b_ = b0 + offB;
             start(loc);
-            while (next()) emit(gm.address_ + i * sc, enAtomic != 0, false, loc);
+            while (next()) emit(gm.address_ + offC, enAtomic != 0, false, loc);
             iterating_ = false;
+            orgKa_ = saveKa; orgKb_ = saveKb; orgN_ = saveN; orgKc_ = saveKc; orgM_ = saveM;
         }
         a_ = a0;
         b_ = b0;
@@ -827,7 +859,10 @@ private:
             return;
         }
         call.c = c;
-        call.ldc = orgKc_;
+        // CubeFormat::ND_ALIGN: C's rows are N rounded up to 32 bytes apart (the Matmul guide's output aligned in the N
+        // direction); the padding columns hold no result (the guide: invalid data) and are left as they are
+        constexpr int kAlignC = static_cast<int>(32 / sizeof(C));
+        call.ldc = C_TYPE::format == CubeFormat::ND_ALIGN ? (orgKc_ + kAlignC - 1) / kAlignC * kAlignC : orgKc_;
         ascendcraft::emu::matmul_block(call, loc);
     }
 

@@ -182,7 +182,9 @@ protected:
                 const int32_t nDim = cores / mDim;
                 const int32_t cm = up(ceil_div(M, mDim), 16), cn = up(ceil_div(N, nDim), 16);
                 const int64_t work = static_cast<int64_t>(cm) * cn + (static_cast<int64_t>(cm) + cn) * K / 8;  // products + loads
-                if (best < 0 || work < best) { best = work; sM = cm; sN = cn; }
+                // on a tie the split with more cores along M (the official tiling splits M first: asc-devkit's
+                // matmul_advanced_api, 512 x 512 x 128 on SetDim(2), reads A at blockIdx * singleCoreM * Ka)
+                if (best < 0 || work <= best) { best = work; sM = cm; sN = cn; }
             }
         }
         sM = std::min(sM, M);

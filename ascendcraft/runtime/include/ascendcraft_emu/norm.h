@@ -188,7 +188,7 @@ inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTensor<float>
                                                       &sharedTmpBuffer, tiling, softmaxShapeInfo, loc);
 }
 
-// ---- LogSoftMax: dst = log(softmax(x)) per row, with the row max and the row sum of exp(x - max) as outputs ----
+// ---- LogSoftMax: dst = log10(softmax(x)) per row (base 10, as the API reference gives it), with the row max and the row sum of exp(x - max) as outputs ----
 // A2 recomputes its own split of the rows from the shape (the LogSoftMaxTiling argument is not read), so only the
 // SoftMaxShapeInfo (or the source's ShapeInfo) gives the [M, K] shape here too.
 template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>

@@ -1,0 +1,137 @@
+"""The asc-devkit examples' host run (examples/corpus/corpus.py match_asc_host, asc_host_launch.h): the host program's
+`<<<>>>` launches rewritten into calls that hand the arguments to the harness, and the multi-core Matmul tiling's
+split on a tie (M first)."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "examples" / "corpus"))
+
+
+def test_launch_statements_become_host_launch_calls():
+    from corpus import asc_host_source
+    text = ('#include "cpu_debug_launch.h"\n'
+            "int main() {\n"
+            "    matmul_custom<<<numBlocks, 0, stream>>>(a, b,\n        c, tiling);\n"
+            "    add<float, 8><<<8, nullptr, stream>>>();\n"
+            "    ns::k<<<tiling->usedCoreNum, 0, stream>>>(x);\n}\n")
+    out = asc_host_source(text)
+    assert out.count("\n") == text.count("\n")                      # line numbers kept
+    assert 'ascendcraft_host::launch("matmul_custom", numBlocks, a, b,\n        c, tiling);' in out
+    assert 'ascendcraft_host::launch("add<float, 8>", 8);' in out
+    assert 'ascendcraft_host::launch("ns::k", tiling->usedCoreNum, x);' in out
+    assert "cpu_debug_launch.h" not in out and "<<<" not in out
+
+
+HOST = r'''
+#include "asc_host_launch.h"
+#include <cstdio>
+int main() {
+    void* d = nullptr;
+    aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+    std::vector<ascendcraft_host::Arg> v;
+    ascendcraft_host::add(v, static_cast<uint8_t*>(d) + 32);
+    ascendcraft_host::add(v, nullptr);
+    int local = 0;
+    ascendcraft_host::add(v, &local);
+    ascendcraft_host::add(v, -3);
+    ascendcraft_host::add(v, 1.5f);
+    struct S { uint32_t a, b; } s{1, 2};
+    ascendcraft_host::add(v, s);
+    std::printf("%c %zu %c %c %c%c %c%c %c%zu\n", v[0].kind, v[0].offset, v[1].kind, v[2].kind, v[3].kind, v[3].type,
+                v[4].kind, v[4].type, v[5].type, v[5].bytes.size());
+}
+'''
+
+
+def test_host_launch_arguments(tmp_path):
+    "A pointer into an ACL allocation is that allocation and an offset; null and foreign pointers, values by their kind."
+    from ascendcraft.emu import INCLUDE_DIR
+    (tmp_path / "t.cpp").write_text(HOST)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "-I", str(ROOT / "examples" / "corpus"), "t.cpp", "-o", "t"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["b", "32", "n", "h", "vi", "vf", "o8"]
+
+
+TIE = r'''
+#include "tiling/tiling_api.h"
+#include <cstdio>
+using namespace matmul_tiling;
+int main() {
+    MultiCoreMatmulTiling mm;
+    mm.SetDim(2);
+    mm.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    mm.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+    mm.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    mm.SetShape(512, 512, 128);
+    mm.SetOrgShape(512, 512, 128);
+    optiling::TCubeTiling t;
+    long ok = mm.GetTiling(t);
+    std::printf("%ld %d %d %d\n", ok, t.usedCoreNum, t.singleCoreM, t.singleCoreN);
+}
+'''
+
+
+def test_multicore_tiling_splits_m_on_a_tie(tmp_path):
+    "512 x 512 x 128 on two cores: M and N splits cost the same; M is split (asc-devkit matmul_advanced_api's kernel offsets A only)."
+    from ascendcraft.emu import INCLUDE_DIR
+    (tmp_path / "t.cpp").write_text(TIE)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "t.cpp", "-o", "t"], cwd=tmp_path, check=True, capture_output=True)
+    out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "2", "256", "512"]
+
+
+def test_script_env_tensorflow_bfloat16_stand_in(tmp_path):
+    "Without TensorFlow, an example script gets its bfloat16 NumPy type (ml_dtypes') and nothing else of TensorFlow's."
+    import importlib.util
+    from corpus import _script_env
+    if importlib.util.find_spec("tensorflow") is not None:
+        pytest.skip("TensorFlow is installed: the scripts use it")
+    env = _script_env(tmp_path)
+    code = ("import numpy as np, ml_dtypes, tensorflow as tf\n"
+            "assert tf.bfloat16.as_numpy_dtype is ml_dtypes.bfloat16\n"
+            "print(np.array([1.5], tf.bfloat16.as_numpy_dtype).astype(np.float32)[0])\n"
+            "try:\n    tf.compat\nexcept ImportError as e:\n    print('refused', 'bfloat16' in str(e))\n")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["1.5", "refused", "True"]
+
+
+def test_cmake_option_off_leaves_its_definitions_out():
+    "`option(X ... OFF)` + `if(X) target_compile_definitions(demo PRIVATE X) endif()`: X is not defined by default."
+    from corpus import cmake_defaults
+    text = ('set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "arch")\n'
+            'option(USE_FRONT_MODE "front mode (default: OFF)" OFF)\n'
+            'option(USE_OTHER "on by default" ON)\n'
+            'if(USE_FRONT_MODE)\n    target_compile_definitions(demo PRIVATE USE_FRONT_MODE)\nendif()\n'
+            'if(USE_OTHER)\n    target_compile_definitions(demo PRIVATE USE_OTHER)\nendif()\n'
+            'target_compile_definitions(demo PRIVATE ALWAYS=1)\n')
+    arch, flags = cmake_defaults(text)
+    assert arch == "dav-2201" and flags.split() == ["-DUSE_OTHER", "-DALWAYS=1"]
+
+
+def test_host_verdict():
+    "The host program's own check: its pass line counts, an error log besides is named; a failure line or exit fails."
+    from corpus import _host_verdict
+    ok = _host_verdict(0, "[ERROR] [ReduceMax] isSrcInnerPad must be true on this platform\nCompareResult success!\ntest pass!")
+    assert ok["match"] == "pass" and "isSrcInnerPad" in ok["match_detail"]
+    assert _host_verdict(0, "test pass!")["match_detail"] == "test pass! (the host program's own check)"
+    assert _host_verdict(0, "[ERROR] file size is larger than buffer size\ntest failed!")["match"] == "mismatch"
+    assert _host_verdict(1, "test pass!")["match"] == "mismatch"
+    assert _host_verdict(0, "[ERROR] result error")["match"] == "mismatch"
+    assert _host_verdict(0, "output c matrix[:16]") is None
+
+
+def test_readme_variables_reach_the_scripts_and_the_program():
+    "broadcast's README: `TESTCASE=1`, `python3 ../scripts/gen_data.py --testcase $TESTCASE`, `./demo $TESTCASE`."
+    from corpus import _readme_commands, _readme_demo_args
+    readme = ("  ```bash\n  TESTCASE=1                    # 0: one shape  1: another\n  mkdir -p build && cd build;\n"
+              "  python3 ../scripts/gen_data.py --testcase $TESTCASE  # data\n  ./demo $TESTCASE              # run\n  ```\n")
+    gen, verify = _readme_commands(readme, "")
+    assert gen == ["../scripts/gen_data.py", "--testcase", "1"] and verify is None
+    assert _readme_demo_args(readme, "") == ["1"]
+    assert _readme_demo_args("  ./demo                 # run\n", "") == []
+    assert _readme_demo_args("  ./demo $UNKNOWN\n", "") == []
