@@ -65,11 +65,11 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
            'with_prelude', 'pch_rejections', 'Build', 'past_close', 'file_scope_types', 'tiling_struct_usings',
            'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'core_type_split',
-           'key_var_conditions', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
-           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key',
-           'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling', 'Workspace',
-           'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation',
-           'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
+           'key_var_conditions', 'gm_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed',
+           'store_sealed', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build',
+           'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling',
+           'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder',
+           'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
            'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
@@ -1462,6 +1462,57 @@ def _key_literal(key: int) -> str:
     return str(key) if key < 1 << 63 else f"{key}ULL"
 
 
+_GM_ARRAY_RE = re.compile(r"^[ \t]*(?:(?:static|constexpr|const|inline|volatile)\s+)*__gm__\s+(?:(?:const|volatile)\s+)*"
+                          r"[A-Za-z_][\w:]*\s+([A-Za-z_]\w*)\s*\[[^\]\n]*\]\s*(?:=|\{)", re.M)
+_SCOPE_TOKEN_RE = re.compile(r'^[ \t]*#[ \t]*(ifndef|ifdef|if|elif|else|endif)\b[ \t]*(\w*)|'
+                             r'\bnamespace\s+((?:\w+\s*::\s*)*\w+)?\s*\{|\bextern\s*"C(?:\+\+)?"\s*\{|([{}])', re.M)
+
+
+def _namespace_scope(code: str, pos: int) -> list[str] | None:
+    """The namespaces enclosing offset `pos` of `code` (comments blanked), outermost first; None when `pos` is inside
+    a class, function or other braces, or inside a preprocessor conditional other than an include guard (`#ifndef X`
+    followed by `#define X`), where a declaration may not be compiled."""
+    braces: list[list[str] | None] = []
+    conds: list[bool] = []    # True: an include guard
+    for m in _SCOPE_TOKEN_RE.finditer(code, 0, pos):
+        if m.group(1):
+            kind = m.group(1)
+            if kind in ("if", "ifdef"): conds.append(False)
+            elif kind == "ifndef":
+                rest = code[m.end():].lstrip()
+                conds.append(bool(m.group(2)) and re.match(rf"#[ \t]*define[ \t]+{re.escape(m.group(2))}\b", rest) is not None)
+            elif kind in ("elif", "else") and conds: conds[-1] = False
+            elif kind == "endif" and conds: conds.pop()
+        elif m.group(4) == "{": braces.append(None)
+        elif m.group(4) == "}":
+            if braces: braces.pop()
+        else:   # a namespace (its name may be nested: a::b) or an extern "C" block: both keep namespace scope
+            braces.append([n.strip() for n in (m.group(3) or "").split("::") if n.strip()])
+    if any(b is None for b in braces) or not all(conds): return None
+    return [n for b in braces for n in b]
+
+
+def gm_arrays(sources: dict[str, str], files: list[str]) -> list[str]:
+    """The qualified names of the `__gm__` arrays that `files` define at namespace scope (hicann ops-math diag_v2's
+    `constexpr __gm__ int32_t assistGmB32[4096] = {...}`): the kernel's own constant data, which the NPU keeps in global
+    memory and a kernel reads with DataCopy like a launch buffer. The driver declares them to the runtime
+    (declare_gm_array), which checks a GM access against them as against the launch's buffers."""
+    out, todo, seen = [], list(files), set()
+    while todo:   # the files reached by includes the build compiles (not one inside an #if branch: maybe not taken)
+        f = todo.pop(0)
+        if f in seen or f not in sources: continue
+        seen.add(f)
+        code = blank_comments(sources[f])
+        for m in re.finditer(r'^[ 	]*#[ 	]*include[ 	]*"([^"]+)"', code, re.M):
+            if _namespace_scope(code, m.start()) is None: continue
+            local = os.path.normpath(os.path.join(os.path.dirname(f), m.group(1)))
+            todo += [local] if local in sources else sorted(n for n in sources if n.endswith("/" + m.group(1)))
+        for m in _GM_ARRAY_RE.finditer(code):
+            scope = _namespace_scope(code, m.start())
+            if scope is not None: out.append("::".join([*scope, m.group(1)]))
+    return list(dict.fromkeys(out))
+
+
 def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str], key: int | None = None,
                    conditions: KeyConditions | None = None, kind=None, half: str | None = None) -> str:
     """The generated main TU: kernel_operator.h, the tiling header if the build system would add it, the kernel, the driver.
@@ -1567,7 +1618,9 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     if half == "aiv":
         lines.append(f'extern "C" void {AIC_LAUNCH}{AIC_SUFFIX}(void* const* a);   // the cube half\'s, in its object')
     # the kernel type lays out the launch's AIC/AIV cores
+    arrays = gm_arrays(sources, [entry.file])
     lines += ["int main(int argc, char** argv) {", f"    {kind_declaration(kind)}",
+              *[f"    ascendcraft::emu::declare_gm_array({json.dumps(a)}, &::{a}, sizeof(::{a}));" for a in arrays],
               *([f"    ascendcraft::emu::declare_aic_launch(&{AIC_LAUNCH}{AIC_SUFFIX});"] if half == "aiv" else []),
               *([f"    ascendcraft::emu::declare_key_build({_key_literal(key)}, ascendcraft_branch_keys, ascendcraft_branch_count, "
                  f"{json.dumps(conditions.file)}, {conditions.line});"] if key is not None else []),

@@ -502,7 +502,23 @@ def load_project(folder: Path | str, *, settings: Settings | None = None) -> OpP
     # the other SoCs' kernel files of the same entry are not part of the A2 build (CANN compiles the one file)
     others = {e.file for e in kernels if e.name == chosen[0].name and e.file != chosen[0].file}
     sources = {k: v for k, v in sources.items() if k not in others}
+    for k in _tiling_data_dependency(sources, op.type):   # the inputs whose values CANN hands the tiling function
+        if k < len(op.inputs): op.inputs[k].value_depend = True
     return OpProject(folder, sources, op, host_file, chosen[0].file, chosen[0].name)
+
+
+def _tiling_data_dependency(sources: dict[str, str], op_type: str) -> set[int]:
+    """The input indices an op_host registration declares with `IMPL_OP_OPTILING(Op)...TilingInputsDataDependency({i,
+    ...})`: as for a ValueDepend input of the definition, CANN hands the tiling function their values (hicann
+    ops-math transpose_v2's perm, circular_pad's paddings: their tiling functions read GetInputTensor(1)->GetData)."""
+    out = set()
+    for f, text in sources.items():
+        if not f.startswith("op_host/") or "/op_api/" in f: continue
+        code = blank_comments(text)
+        for m in re.finditer(rf"\bIMPL_OP\w*\s*\(\s*{re.escape(op_type)}\s*\)([^;]*);", code):
+            for d in re.finditer(r"\bTilingInputsDataDependency\s*\(\s*\{([^}]*)\}", m.group(1)):
+                out |= {int(v) for v in re.findall(r"\d+", d.group(1))}
+    return out
 
 # %% ../nbs/18_opproject.ipynb #ce355ed0
 def _ge_of(array) -> str:
@@ -578,10 +594,23 @@ GLUE_FILE = "__ascendcraft_op_glue.cpp"
 _ATTR_KINDS = {"int": 0, "float": 1, "bool": 2, "list_int": 3, "str": 4, "list_float": 5, "list_bool": 6}
 
 
+def _host_sources_included(sources: dict[str, str], f: str) -> list[str]:
+    """The op_host .cpp / .cc sources that op_host source `f` #includes by a path relative to it: hicann ops-math's
+    op_host/arch22/bessel_i1e_tiling_arch22.cpp is the line `#include "../arch35/bessel_i1e_tiling_arch35.cpp"`, the
+    A2 build compiling the Ascend 950 tiling (and its IMPL_OP_OPTILING) through it."""
+    names = (posixpath.normpath(posixpath.join(posixpath.dirname(f), n))
+             for n in re.findall(r'#\s*include\s*"([^"]+\.(?:cpp|cc))"', blank_comments(sources[f])))
+    return [n for n in names if n.startswith("op_host/") and n in sources]
+
+
 def _impl_includes(project: OpProject) -> str:
-    "#include lines for the other op_host sources that register the tiling function with IMPL_OP_OPTILING / IMPL_OP."
+    """#include lines for the other op_host sources that register the tiling function with IMPL_OP_OPTILING / IMPL_OP,
+    themselves or through an op_host source they #include (an arch22 source over the arch35 one)."""
+    def registers(f: str) -> bool:
+        return any(re.search(r"\bIMPL_OP(?:_OPTILING)?\s*\(", blank_comments(project.sources[g]))
+                   for g in [f, *_host_sources_included(project.sources, f)])
     files = [f for f, t in project.sources.items() if f.startswith("op_host/") and f.endswith((".cpp", ".cc"))
-             and f != project.host_file and re.search(r"\bIMPL_OP(?:_OPTILING)?\s*\(", blank_comments(t))
+             and f != project.host_file and registers(f)
              and "arch35" not in Path(f).parts   # the Ascend 950 (regbase) registrations: not built for A2
              and not _fallback_only(blank_comments(t))]
     return "".join(f'#include "{f[:f.rindex(".")]}.inc"\n' for f in sorted(files))
@@ -1084,9 +1113,13 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
     # "moe_grouped_matmul_infershape.cpp"`) stays there under that name too, for that include
     by_name = {os.path.basename(i) for t in sources.values()
                for i in re.findall(r'#\s*include\s*"([^"]+\.(?:cpp|cc))"', blank_comments(t))}
-    for f in [f for f in sources if f.startswith("op_host/") and f.endswith((".cpp", ".cc")) and f != project.host_file]:
-        # other host sources: not compiled on their own either
-        sources[f[:f.rindex(".")] + ".inc"] = sources[f] if os.path.basename(f) in by_name else sources.pop(f)
+    hosts = [f for f in sources if f.startswith("op_host/") and f.endswith((".cpp", ".cc")) and f != project.host_file]
+    for f in hosts:
+        text = sources[f] if os.path.basename(f) in by_name else sources.pop(f)
+        for g in _host_sources_included(project.sources, f):   # an include of another host source follows its rename
+            text = re.sub(rf'(#\s*include\s*"[^"]*){re.escape(posixpath.basename(g))}"',
+                          lambda m: m.group(1) + posixpath.basename(g)[:posixpath.basename(g).rindex(".")] + '.inc"', text)
+        sources[f[:f.rindex(".")] + ".inc"] = text   # other host sources: not compiled on their own either
     flags = f"{settings.cxxflags} {macros} -DASCENDCRAFT_OP_TYPE={project.op.type}"
     flags += "".join(f" -iquote {d}" for d in include_dirs(project.sources))   # shared headers named by a sub-path
     if uses_tiling_default(project.sources[project.kernel_file]): flags += " -DASCENDCRAFT_TILING_DEFAULT"

@@ -1402,3 +1402,31 @@ def test_a_bfloat16_tensor_reaches_the_tiling_context_as_dt_bf16(tmp_path):
     named = host_arguments(project, tensors, {}, dtypes={first: "DT_BF16"})
     # [inputs, outputs, attrs, aiv, aic, ub, instances of the first input, its dtype, ...]
     assert plain[7] == 7 and named[7] == 27 and named[8:] == plain[8:]
+
+
+def test_an_input_the_tiling_registration_declares_data_dependent_gives_the_tiling_function_its_values(tmp_path):
+    # hicann ops-math transpose_v2 / circular_pad: no ValueDepend in the definition, but the registration
+    # `IMPL_OP_OPTILING(Op).Tiling(f).TilingInputsDataDependency({1})` declares input 1 a tiling data dependency, and
+    # CANN hands the tiling function its values (GetInputTensor(1)->GetData). Before, the emulated tensor had no data:
+    # transpose_v2's tiling crashed on the null perm, circular_pad's read null paddings
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    host.write_text(host.read_text().replace(
+        'this->Output("z")', 'this->Input("scale").ParamType(REQUIRED).DataType({ge::DT_FLOAT, '
+        'ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});\n        this->Output("z")').replace(
+        "    tiling.set_alpha(alpha ? *alpha : 1.0f);",
+        "    const float* scale = context->GetInputTensor(2)->GetData<float>();\n"
+        "    if (scale == nullptr) return ge::GRAPH_FAILED;\n"
+        "    tiling.set_alpha((alpha ? *alpha : 1.0f) * scale[0]);"))
+    kernel = folder / "op_kernel" / "scale_add_custom.cpp"
+    kernel.write_text(kernel.read_text().replace("GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace",
+                                                 "GM_ADDR x, GM_ADDR y, GM_ADDR scale, GM_ADDR z, GM_ADDR workspace"))
+    (folder / "op_host" / "scale_add_custom_dependency.cpp").write_text(
+        '#include "register/op_impl_registry.h"\nnamespace optiling {\n'
+        "IMPL_OP_OPTILING(ScaleAddCustom)\n    .TilingInputsDataDependency({2});   // scale\n}\n")
+    project = load_project(folder)
+    assert [p.value_depend for p in project.op.inputs] == [False, False, True]
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(project, {"x": x, "y": y, "scale": torch.tensor([3.0] * 8)}, attrs={"alpha": 0.5},
+                    reference=lambda x, y, scale, alpha: x + alpha * 3.0 * y, atol=1e-5, rtol=1e-5)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])

@@ -496,6 +496,13 @@ const GmBuffer* GmRegistry::nearest(const void* p) const {
 
 const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const SrcLoc& loc) {
     const GmBuffer* b = g_launch->gm.find(p, bytes);
+    if (b && write && b->constant) {   // a __gm__ array of the kernel's own (declare_gm_array): its constant data
+        Report r("gm-out-of-bounds", op, loc);
+        r.msg("%s writes %llu bytes into '%s', a __gm__ array the kernel source defines (its constant data, read-only)",
+              op_name(op), static_cast<unsigned long long>(bytes), b->name.c_str())
+            .val("buffer", b->name.c_str())
+            .hint("write GM through a buffer of the launch (an output or the workspace)").fail();
+    }
     if (!b && !write) {
         // A read of the allocation's padding is legal on the NPU (aclrtMalloc: the size rounded up to 32 bytes, plus
         // 32): allowed here as far as the buffer's last mapped page reaches (it reads zeros or the poison).

@@ -512,7 +512,7 @@ void write_trace_json(const RunSpec& spec, const Launch& launch, bool cooperativ
     ASCENDCRAFT_EMU_RECORD_FIELDS(ASCENDCRAFT_EMU_FIELD_JSON)
 #undef ASCENDCRAFT_EMU_FIELD_JSON
     std::vector<const GmBuffer*> gm;
-    for (const GmBuffer& b : launch.gm.buffers()) gm.push_back(&b);
+    for (const GmBuffer& b : launch.gm.buffers()) if (!b.constant) gm.push_back(&b);   // the launch's tensors
     std::sort(gm.begin(), gm.end(), [](const GmBuffer* a, const GmBuffer* b) { return a->tensor < b->tensor; });
     std::string tensors;
     for (const GmBuffer* b : gm)
@@ -604,6 +604,14 @@ void check_value_arg(int index, unsigned long size) {
 }
 
 void declare_aic_launch(LaunchFn aic) { g_aic_fn = aic; }
+
+namespace {
+struct GmArray { std::string name; const void* base; unsigned long bytes; };
+std::vector<GmArray>& gm_arrays() { static std::vector<GmArray> arrays; return arrays; }
+}  // namespace
+void declare_gm_array(const char* name, const void* base, unsigned long bytes) {
+    gm_arrays().push_back({name ? name : "", base, bytes});
+}
 
 int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn tiling) {
     if (argc < 2) { fprintf(stderr, "usage: %s RUN_SPEC\n", argv[0]); return 2; }
@@ -758,6 +766,15 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         }
         state.gm.add(b);
         args[i] = b.base;
+    }
+    for (const GmArray& a : gm_arrays()) {   // the kernel's own __gm__ arrays: read-only GM of its constant data
+        GmBuffer b;
+        b.name = a.name;
+        b.base = static_cast<uint8_t*>(const_cast<void*>(a.base));
+        b.bytes = a.bytes;
+        b.role = Role::In;
+        b.constant = true;
+        state.gm.add(b);
     }
     if (populate) {
         for (const GmPrep& j : prep)

@@ -452,6 +452,35 @@ void vec_binary(Op op, Dt dt, const Local& d, const Local& a, const Local& b, co
 }
 
 void vec_unary(Op op, Dt dt, const Local& d, const Local& a, const Lanes& lanes, const Stride* s, SrcLoc loc) {
+    static thread_local bool copy_repeat = false;   // inside one repeat of such a Copy: the generic counter mode
+    if (op == Op::Copy && lanes.level0 && core().counter_mode && !copy_repeat) {
+        // Copy in counter mode, as its documentation sets it apart from the other level-0 APIs: the mask counts the
+        // elements of EACH repeat (ceil(mask * sizeof(T) / 32) blocks at the block strides) and repeatTime counts; the
+        // repeats start at the repeat strides. Each repeat is the generic counter-mode instruction over its `mask`
+        // elements whose 8-block chunks follow each other at the block stride.
+        const uint64_t per = lanes.setMask ? lanes.mask[0] : core().counter_value;
+        const Stride chunked[2] = {{s[0].blk, 8 * s[0].blk}, {s[1].blk, 8 * s[1].blk}};
+        for (uint32_t r = 0; r < lanes.repeats; ++r) {
+            auto at = [r](const Local& v, uint32_t rep) {
+                Local o = v;
+                const uint64_t off = static_cast<uint64_t>(r) * rep * 32;
+                o.addr += off;
+                o.bytes = off < o.bytes ? static_cast<uint32_t>(o.bytes - off) : 0;
+                o.cap = off < o.cap ? static_cast<uint32_t>(o.cap - off) : 0;
+                return o;
+            };
+            Lanes one = lanes;
+            one.setMask = true;
+            one.bitMask = false;
+            one.mask[0] = per;
+            one.repeats = 1;
+            copy_repeat = true;
+            vec_unary(op, dt, at(d, s[0].rep), at(a, s[1].rep), one, chunked, loc);
+            copy_repeat = false;
+        }
+        core().counter_value = per;
+        return;
+    }
     enter(op, loc);
     const uint32_t es = dt_size(dt);
     Geometry g = resolve(lanes, 256 / es, op, loc);

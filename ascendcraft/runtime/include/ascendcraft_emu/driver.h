@@ -38,6 +38,12 @@ void declare_key_build(uint64_t key, const uint64_t* keys, int n, const char* fi
 // which then runs every AIC block of a launch.
 void declare_aic_launch(LaunchFn aic);
 
+// A `__gm__` array the kernel source defines at namespace scope (hicann ops-math diag_v2's `constexpr __gm__ int32_t
+// assistGmB32[4096] = {...}`) is constant data the NPU keeps in global memory: a kernel reads it with DataCopy as it
+// reads a launch buffer. The driver declares each one (ascendcraft.emu.gm_arrays) before driver_main; every launch
+// then checks a GM access against it as against an input buffer of that name (read-only: a write is out of bounds).
+void declare_gm_array(const char* name, const void* base, unsigned long bytes);
+
 // Reads the run spec named by argv[1], maps GM, runs every block, writes the report.
 int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn tiling);
 

@@ -56,7 +56,8 @@ enum DataType : int32_t {
     DT_STRING = 13, DT_DUAL_SUB_INT8 = 14, DT_DUAL_SUB_UINT8 = 15, DT_QINT8 = 18, DT_QINT16 = 19, DT_QINT32 = 20,
     DT_QUINT8 = 21, DT_QUINT16 = 22, DT_RESOURCE = 23, DT_STRING_REF = 24, DT_DUAL = 25, DT_VARIANT = 26, DT_INT4 = 29,
     DT_UINT1 = 30, DT_INT2 = 31, DT_UINT2 = 32, DT_HIFLOAT8 = 34, DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36,
-    DT_FLOAT8_E8M0 = 37, DT_FLOAT6_E3M2 = 38, DT_FLOAT6_E2M3 = 39, DT_FLOAT4_E2M1 = 40, DT_FLOAT4_E1M2 = 41
+    DT_FLOAT8_E8M0 = 37, DT_FLOAT6_E3M2 = 38, DT_FLOAT6_E2M3 = 39, DT_FLOAT4_E2M1 = 40, DT_FLOAT4_E1M2 = 41,
+    DT_MAX = 42   // the boundary past every data type (as C_DT_MAX): an op host's 'not known yet' (mse_loss_v2's tiling)
 };
 // GE's string (compile info, operator names in host helpers' signatures)
 class AscendString {

@@ -1,0 +1,434 @@
+"""hicann ops-nn / ops-math MAIN-TREE operators (not experimental/) run on the emulator against PyTorch: each op project
+materialised and linked at the corpus's pinned commit as `corpus.py run` builds it (hicann_by_hand.project), its own
+TilingFunc and kernel run by opproject.run_project on small cases of the shapes its document allows (irregular ones
+included), with the attributes named as its OpDef names them, for every float dtype column of its definition. The
+reference is written from the op's own document (docs/aclnn*.md or README.md: formula, attributes, shapes), in
+float64 on the same rounded inputs, and the check is the precision rule of hicann_elementwise.py (CANN's:
+|got - want| <= rtol * max(1, |want|), rtol 1/512 half, 1/256 bfloat16, 1/2048 float; exact for bool / integer outputs).
+
+    python examples/corpus/hicann_ops_by_hand.py [--only NAME ...] [--keep DIR] [--git OWNER/NAME=DIR]
+
+Prints one line per case: the tiling key and block dim the op's TilingFunc chose, the worst error in units of the
+allowed one, and the verdict (match / MISMATCH / ERROR with the emulator's first diagnostic / PROJECT DOES NOT BUILD).
+"""
+import argparse
+import math
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).parent))
+from hicann_by_hand import project  # noqa: E402
+
+from ascendcraft.opproject import run_project  # noqa: E402
+
+MATH, NN = "hicann/ops-math", "hicann/ops-nn"
+RTOL = {torch.float16: 1 / 512, torch.bfloat16: 1 / 256, torch.float32: 1 / 2048}
+TORCH = {"DT_FLOAT": torch.float32, "DT_FLOAT16": torch.float16, "DT_BF16": torch.bfloat16}
+F64 = torch.float64
+
+
+def U(rng, shape, dt, lo=-3.0, hi=3.0):
+    return torch.from_numpy(rng.uniform(lo, hi, shape)).to(dt)
+
+
+def halves(x, dim=-1):
+    return x.chunk(2, dim=dim)
+
+
+def gelu(x, approximate):
+    return torch.nn.functional.gelu(x, approximate=approximate)
+
+
+# Each op: (repo, path, cases). cases(rng, dt) yields (label, inputs {name: tensor or list}, attrs, want {name: (float64
+# or exact tensor, output torch dtype)}). Inputs in the op's dtype dt; the reference sees them as float64.
+def squared_relu(rng, dt):
+    for shape in ((3, 37, 129), (4103,)):
+        x = U(rng, shape, dt)
+        yield shape, {"input": x}, {}, {"output": (torch.relu(x.double()) ** 2, dt)}
+
+
+def heaviside(rng, dt):
+    for shape, vshape in (((3, 37, 129), (3, 37, 129)), ((4103,), (4103,)), ((5, 67, 33), (1,))):   # values: one element or input's shape (TilingFunc)
+        x = U(rng, shape, dt)
+        x[torch.from_numpy(rng.random(shape) < 0.2)] = 0      # the input = 0 case takes the value
+        v = U(rng, vshape, dt)
+        yield (shape, vshape), {"input": x, "values": v}, {}, {"output": (torch.heaviside(x.double(), v.double()), dt)}
+
+
+def gelu_mul(rng, dt):
+    # the document: at least 2-D, the last dim even and at most 1024, the other dims' product at most 200000
+    for shape, approx in (((3, 37, 258), "none"), ((4103, 14), "tanh"), ((5, 2 * 67), "tanh"), ((7, 1024), "none")):
+        x = U(rng, shape, dt)
+        a, b = halves(x.double())
+        yield (shape, approx), {"input": x}, {"approximate": approx}, {"output": (gelu(a, approx) * b, dt)}
+
+
+def swi_glu(rng, dt):
+    for shape, dim in (((3, 37, 258), -1), ((4103 * 2,), -1), ((6, 10, 129), 1), ((4, 2 * 9, 7), -2)):
+        x = U(rng, shape, dt)
+        a, b = halves(x.double(), dim)
+        yield (shape, dim), {"x": x}, {"dim": dim}, {"y": (torch.nn.functional.silu(a) * b, dt)}
+
+
+def fatrelu_mul(rng, dt):
+    # the document: the last dim even and at most 1024, the other dims' product at most 200000; one threshold element
+    for shape, th in (((3, 37, 258), 0.01), ((4103, 2), 0.5), ((9, 1022), -0.3)):
+        x = U(rng, shape, dt)
+        t = torch.tensor([th]).to(dt)
+        a, b = halves(x.double())
+        a = torch.where(a >= t.double(), a, torch.zeros_like(a))
+        yield (shape, th), {"input": x, "threshold": t}, {}, {"output": (a * b, dt)}
+
+
+def ge_glu_v2(rng, dt):
+    for shape, dim, approx, left in (((3, 37, 258), -1, 1, False), ((4103 * 2,), -1, 0, True),
+                                     ((5, 2 * 67), -1, 0, False), ((6, 10, 129), 1, 1, True)):
+        x = U(rng, shape, dt)
+        a, b = halves(x.double(), dim)
+        act = gelu(a if left else b, "tanh" if approx else "none")
+        y = act * (b if left else a)
+        yield (shape, dim, approx, left), {"x": x}, {"dim": dim, "approximate": approx, "activate_left": left}, \
+            {"y": (y, dt), "gelu": (act, dt)}
+
+
+def glu(rng, dt):
+    for shape, dim in (((3, 37, 258), -1), ((4103 * 2,), -1), ((6, 10, 129), 1), ((8, 3, 5), 0)):
+        x = U(rng, shape, dt)
+        a, b = halves(x.double(), dim)
+        yield (shape, dim), {"x": x}, {"dim": dim}, {"y": (a * torch.sigmoid(b), dt)}
+
+
+def mse_loss_v2(rng, dt):
+    for shape, red in (((3, 37, 129), "none"), ((4103,), "mean"), ((5, 67, 33), "sum"), ((2, 3000), "mean")):
+        x, t = U(rng, shape, dt), U(rng, shape, dt)
+        want = torch.nn.functional.mse_loss(x.double(), t.double(), reduction=red)
+        yield (shape, red), {"input": x, "target": t}, {"reduction": red}, {"output": (want, dt)}
+
+
+def logit(rng, dt):
+    for shape, eps in (((3, 37, 129), -1.0), ((4103,), 0.1), ((5, 67, 33), 0.02)):
+        lo = 0.02 if eps < 0 else -0.5
+        x = U(rng, shape, dt, lo, 1 - lo)
+        z = x.double() if eps < 0 else x.double().clamp(eps, 1 - eps)
+        yield (shape, eps), {"input": x}, {"eps": eps}, {"output": (torch.log(z / (1 - z)), dt)}
+
+
+def cross_v2(rng, dt):
+    for shape, dim in (((4, 3, 37), 1), ((37, 5, 3), -1), ((3, 129), 0), ((2, 3, 3, 7), 2)):
+        a, b = U(rng, shape, dt), U(rng, shape, dt)
+        yield (shape, dim), {"x1": a, "x2": b}, {"dim": dim}, {"y": (torch.linalg.cross(a.double(), b.double(), dim=dim), dt)}
+
+
+def _specials(rng, shape, dt):
+    x = U(rng, shape, dt, -1e3, 1e3)
+    r = torch.from_numpy(rng.random(shape))
+    x[r < 0.1] = math.inf
+    x[(r >= 0.1) & (r < 0.2)] = -math.inf
+    x[(r >= 0.2) & (r < 0.3)] = math.nan
+    return x
+
+
+def is_finite(rng, dt):
+    for shape in ((3, 37, 129), (4103,)):
+        x = _specials(rng, shape, dt)
+        yield shape, {"x": x}, {}, {"y": (torch.isfinite(x), torch.bool)}
+
+
+def is_inf(rng, dt):
+    for shape in ((3, 37, 129), (4103,)):
+        x = _specials(rng, shape, dt)
+        yield shape, {"x": x}, {}, {"y": (torch.isinf(x), torch.bool)}
+
+
+def pows(rng, dt):
+    # the document: exponent an aclScalar (one element); the kernel computes the six exponents aclnnPow sends it
+    # (math/pow/op_api/aclnn_pow.cpp CheckSupportPows: 0.5, 2, 3, -0.5, -1, -2), other exponents go to Pow
+    for shape, ex in (((3, 37, 129), 0.5), ((4103,), 2.0), ((5, 67, 33), 3.0), ((3, 37, 129), -0.5), ((4103,), -1.0),
+                      ((5, 67, 33), -2.0)):
+        x, e = U(rng, shape, dt, 0.1, 3.0), torch.tensor([ex]).to(dt)
+        yield (shape, ex), {"x1": x, "x2": e}, {}, {"y": (torch.pow(x.double(), e.double()), dt)}
+
+
+def bessel_i1e(rng, dt):
+    for shape in ((3, 37, 129), (4103,)):
+        x = U(rng, shape, dt, -20.0, 20.0)
+        yield shape, {"x": x}, {}, {"y": (torch.special.i1e(x.double()), dt)}
+
+
+def mul_addn(rng, dt):
+    # the document: x1 N tensors [B, M, 1], x2 N tensors [B, 1, K], K <= 2040, N >= 2
+    for b, m, k, n in ((2, 37, 129, 3), (1, 5, 2040, 2), (3, 16, 64, 4), (2, 64, 48, 2)):
+        x1 = [U(rng, (b, m, 1), dt) for _ in range(n)]
+        x2 = [U(rng, (b, 1, k), dt) for _ in range(n)]
+        y = sum(p.double() * q.double() for p, q in zip(x1, x2))
+        yield (b, m, k, n), {"x1": x1, "x2": x2}, {"N": n}, {"y": (y, dt)}
+
+
+def non_finite_check(rng, dt):
+    for shapes, bad in ((((3, 37, 129), (4103,)), False), (((3, 37, 129), (4103,), (7, 9)), True), (((100,),), True)):
+        xs = [U(rng, s, dt) for s in shapes]
+        if bad: xs[-1].view(-1)[len(xs[-1].view(-1)) // 2] = math.inf
+        yield (shapes, bad), {"tensor_list": xs}, {}, {"found_flag": (torch.tensor([1.0 if bad else 0.0], dtype=F64), torch.float32)}
+
+
+def segsum(rng, dt):
+    for shape in ((2, 3, 5, 37), (1, 2, 3, 4, 16), (2, 2, 2, 129)):
+        x = U(rng, shape, dt, -1.0, 0.2)
+        n = shape[-1]
+        X = x.double().unsqueeze(-1).expand(*shape, n).clone()           # [..., i, j] = x[..., i]
+        keep = torch.tril(torch.ones(n, n, dtype=torch.bool), -1)        # below the diagonal: kept
+        X = torch.where(keep, X, torch.zeros_like(X)).cumsum(-2)
+        X = X.masked_fill(torch.triu(torch.ones(n, n, dtype=torch.bool), 1), -math.inf)
+        yield shape, {"x": x}, {}, {"y": (torch.exp(X), dt)}
+
+
+def diag_v2(rng, dt):
+    for shape, d in (((37, 129), 0), ((129, 37), 5), ((64, 64), -3), ((17, 300), 200)):
+        x = U(rng, shape, dt)
+        yield (shape, d), {"x": x}, {"diagonal": d}, {"y": (torch.diagonal(x.double(), d).clone(), dt)}
+
+
+def diag_flat(rng, dt):
+    for shape, d in (((37,), 0), ((5, 7), 2), ((129,), -3)):
+        x = U(rng, shape, dt)
+        yield (shape, d), {"x": x}, {"diagonal": d}, {"y": (torch.diagflat(x.double(), d), dt)}
+
+
+def transpose_v2(rng, dt):
+    # the document allows any perm; the kernel's TilingFunc takes (0, 2, 1), (1, 0, 2) and (0, 2, 1, 3) only (the
+    # others it refuses: "Unsupported perm", aclnnPermute sends them to Transpose), (0, 2, 1) with the two last dims
+    # (aligned) at most 128 ("Unsupported shape")
+    for shape, perm in (((3, 37, 65), (0, 2, 1)), ((37, 5, 129), (1, 0, 2)), ((2, 9, 33, 17), (0, 2, 1, 3)),
+                        ((64, 16, 8), (1, 0, 2)), ((2, 100, 7), (0, 2, 1))):
+        x = U(rng, shape, dt)
+        yield (shape, perm), {"x": x, "perm": torch.tensor(perm, dtype=torch.int32)}, {}, \
+            {"y": (x.double().permute(*perm).contiguous(), dt)}
+
+
+def fill_diagonal_v2(rng, dt):
+    for shape, wrap in (((37, 37), False), ((129, 37), True), ((129, 37), False), ((5, 5, 5), False)):
+        x = U(rng, shape, dt)
+        v = U(rng, (1,), dt)
+        y = x.double().clone()
+        y.fill_diagonal_(float(v.double()), wrap=wrap)
+        yield (shape, wrap), {"x": x, "fill_value": v}, {"wrap": wrap}, {"x": (y, dt)}
+
+
+def circular_pad(rng, dt):
+    # the document: CircularPad2d pads the last two dims of a 3-4-D x (padding: left, right, top, bottom), 3d the last
+    # three of a 4-5-D one (+ front, back), each padding below its dim's size; the op's `paddings` input is what
+    # aclnnCircularPad2d/3d hands it (op_api/circular_pad_common.h GetPaddingTensor): a (before, after) pair per dim of
+    # x, first dim first, zero for the dims not padded
+    for shape, pad in (((3, 37, 129), (2, 3, 4, 5)), ((2, 3, 17, 19), (1, 2, 3, 4)), ((3, 5, 7, 9), (2, 2, 1, 1, 1, 1)),
+                       ((2, 3, 5, 7, 40), (1, 2, 2, 1, 1, 3)), ((4, 9, 40), (0, 39, 8, 0))):
+        x = U(rng, shape, dt)
+        y = torch.nn.functional.pad(x.double(), pad, mode="circular")
+        n = len(shape)
+        pairs = [pad[2 * (n - 1 - k):2 * (n - 1 - k) + 2] if 2 * (n - 1 - k) < len(pad) else (0, 0) for k in range(n)]
+        paddings = torch.tensor([v for pr in pairs for v in pr], dtype=torch.int64)
+        yield (shape, pad), {"x": x, "paddings": paddings}, {}, {"y": (y, dt)}
+
+
+def concat_dv2(rng, dt):
+    # the document: concat_dim 0 only; the others' shapes equal
+    for shapes, dim in ((((16, 16), (32, 16)), 0), (((3, 5, 64), (7, 5, 64), (1, 5, 64)), 0), (((4, 9), (11, 9)), 0)):
+        xs = [U(rng, s, dt) for s in shapes]
+        yield (shapes, dim), {"x": xs}, {"concat_dim": dim}, {"y": (torch.cat([t.double() for t in xs], dim), dt)}
+
+
+def gather_elements_v2(rng, dt):
+    for shape, ishape, dim in (((37, 129), (37, 60), 1), ((5, 7, 33), (3, 7, 33), 0), ((4, 9, 17), (4, 5, 16), -2)):
+        x = U(rng, shape, dt)
+        d = dim % len(shape)
+        idx = torch.from_numpy(rng.integers(0, shape[d], ishape)).to(torch.int32)
+        yield (shape, ishape, dim), {"x": x, "index": idx}, {"dim": dim}, {"y": (torch.gather(x.double(), dim, idx.long()), dt)}
+
+
+def index_fill(rng, dt):
+    for shape, ind, dim in (((3, 37, 129), (0, 2), 0), ((37, 129), (5, 0, 128, 77), 1), ((4, 9, 17), (8, 3), -2)):
+        x = U(rng, shape, dt)
+        v = U(rng, (1,), dt)
+        i = torch.tensor(ind, dtype=torch.int32)
+        y = x.double().index_fill(dim, i.long(), float(v.double()))
+        yield (shape, ind, dim), {"x": x, "indices": i, "value": v}, {"dim": dim}, {"y": (y, dt)}
+
+
+def scatter_elements_v2(rng, dt):
+    for shape, ushape, axis, red in (((37, 129), (37, 60), 1, "none"), ((16, 33), (5, 33), 0, "add"),
+                                     ((4, 9, 17), (4, 9, 17), -1, "mul"), ((8, 300), (8, 1), 1, "none")):
+        var, upd = U(rng, shape, dt), U(rng, ushape, dt, 0.5, 1.5)
+        a = axis % len(shape)
+        if red == "none":   # distinct targets along the axis: the result does not depend on the write order
+            perm = np.argsort(rng.random(tuple(ushape[:a]) + (shape[a],) + tuple(ushape[a + 1:])), axis=a)
+            idx = np.take(perm, np.arange(ushape[a]), axis=a)
+        else:
+            idx = rng.integers(0, shape[a], ushape)
+        idx = torch.from_numpy(np.ascontiguousarray(idx)).to(torch.int64)
+        if red == "none": y = var.double().scatter(axis, idx, upd.double())
+        else: y = var.double().scatter_reduce(axis, idx, upd.double(), {"add": "sum", "mul": "prod"}[red], include_self=True)
+        yield (shape, ushape, axis, red), {"var": var, "indices": idx, "updates": upd}, {"axis": axis, "reduction": red}, \
+            {"var": (y, dt)}
+
+
+def smooth_l1_loss(rng, dt):
+    for shape, sigma in (((3, 37, 129), 1.0), ((4103,), 0.5), ((5, 67, 33), 2.0)):
+        p, l = U(rng, shape, dt), U(rng, shape, dt)
+        z = p.double() - l.double()
+        y = torch.where(z.abs() < sigma, 0.5 * z * z / sigma, z.abs() - 0.5 * sigma)
+        yield (shape, sigma), {"predict": p, "label": l}, {"sigma": sigma}, {"loss": (y, dt)}
+
+
+def angle_v2(rng, dt):
+    for shape in ((3, 37, 129), (4103,)):
+        x = U(rng, shape, dt)
+        x[torch.from_numpy(rng.random(shape) < 0.1)] = 0
+        yield shape, {"x": x}, {}, {"y": (torch.angle(x.double()), dt)}
+
+
+def lin_space(rng, dt):
+    for start, stop, num in ((-3.0, 5.0, 37), (2.5, -1.25, 4103), (0.0, 1.0, 1), (1.0, 100.0, 129)):
+        a, b = torch.tensor([start]).to(dt), torch.tensor([stop]).to(dt)
+        n = torch.tensor([num], dtype=torch.int32)
+        yield (start, stop, num), {"start": a, "stop": b, "num": n}, {}, \
+            {"output": (torch.linspace(float(a.double()), float(b.double()), num, dtype=F64), dt)}
+
+
+def clipped_swiglu(rng, dt):
+    # the document: x merged to [pre, cut] around dim, the first sum(group_index) rows kept, split interleaved (even /
+    # odd) or front / back; A clamped above at limit, B to [-limit, limit]; y = A sigmoid(alpha A) (B + bias)
+    for shape, dim, inter, alpha, limit, bias, groups in (((37, 258), -1, True, 1.702, 7.0, 1.0, None),
+                                                          ((4, 9, 130), -1, False, 1.0, 3.0, 0.5, None),
+                                                          ((16, 66), -1, True, 1.702, 7.0, 1.0, (5, 11)),
+                                                          ((3, 10, 17), 1, False, 1.702, 2.0, 1.0, None)):
+        x = U(rng, shape, dt, -10.0, 10.0)
+        d = dim % len(shape)
+        pre = int(np.prod(shape[:d]))
+        m = x.double().reshape(pre, -1)
+        A, B = (m[:, ::2], m[:, 1::2]) if inter else m.chunk(2, dim=1)
+        A, B = A.clamp(max=limit), B.clamp(-limit, limit)
+        y = A * torch.sigmoid(alpha * A) * (B + bias)
+        oshape = list(shape); oshape[d] //= 2
+        inputs = {"x": x}
+        if groups is not None: inputs["group_index"] = torch.tensor(groups, dtype=torch.int64)
+        attrs = {"dim": dim, "alpha": alpha, "limit": limit, "bias": bias, "interleaved": inter}
+        yield (shape, dim, inter, groups), inputs, attrs, {"y": (y.reshape(oshape), dt)}
+
+
+OPS = {
+    "squared_relu": (NN, "activation/squared_relu", squared_relu),
+    "heaviside": (NN, "activation/heaviside", heaviside),
+    "gelu_mul": (NN, "activation/gelu_mul", gelu_mul),
+    "swi_glu": (NN, "activation/swi_glu", swi_glu),
+    "fatrelu_mul": (NN, "activation/fatrelu_mul", fatrelu_mul),
+    "ge_glu_v2": (NN, "activation/ge_glu_v2", ge_glu_v2),
+    "glu": (NN, "activation/glu", glu),
+    "clipped_swiglu": (NN, "activation/clipped_swiglu", clipped_swiglu),
+    "mse_loss_v2": (NN, "loss/mse_loss_v2", mse_loss_v2),
+    "logit": (NN, "loss/logit", logit),
+    "cross_v2": (NN, "loss/cross_v2", cross_v2),
+    "is_finite": (MATH, "math/is_finite", is_finite),
+    "is_inf": (MATH, "math/is_inf", is_inf),
+    "pows": (MATH, "math/pows", pows),
+    "bessel_i1e": (MATH, "math/bessel_i1e", bessel_i1e),
+    "mul_addn": (MATH, "math/mul_addn", mul_addn),
+    "non_finite_check": (MATH, "math/non_finite_check", non_finite_check),
+    "segsum": (MATH, "math/segsum", segsum),
+    "diag_v2": (MATH, "conversion/diag_v2", diag_v2),
+    "diag_flat": (MATH, "conversion/diag_flat", diag_flat),
+    "transpose_v2": (MATH, "conversion/transpose_v2", transpose_v2),
+    "fill_diagonal_v2": (MATH, "conversion/fill_diagonal_v2", fill_diagonal_v2),
+    "circular_pad": (MATH, "conversion/circular_pad", circular_pad),
+    "concat_dv2": (MATH, "conversion/concat_dv2", concat_dv2),
+    "gather_elements_v2": (NN, "index/gather_elements_v2", gather_elements_v2),
+    "index_fill": (NN, "index/index_fill", index_fill),
+    "smooth_l1_loss": (NN, "loss/smooth_l1_loss", smooth_l1_loss),
+    "angle_v2": (MATH, "math/angle_v2", angle_v2),
+    "lin_space": (MATH, "math/lin_space", lin_space),
+    "scatter_elements_v2": (NN, "index/scatter_elements_v2", scatter_elements_v2),
+}
+
+
+def _np_dtype(dt):
+    return "bfloat16" if dt == torch.bfloat16 else np.dtype(str(dt).removeprefix("torch."))
+
+
+def _as_torch(a, dt) -> torch.Tensor:
+    if dt == torch.bfloat16: return torch.from_numpy(np.ascontiguousarray(np.asarray(a)).view(np.int16)).view(torch.bfloat16)
+    return torch.as_tensor(np.asarray(a))
+
+
+def check(got, want, dt) -> tuple[int, int, float]:
+    """(elements outside the rule, elements, worst error in units of the allowed one)."""
+    got = _as_torch(got, dt).reshape(want.shape)
+    if dt not in RTOL:
+        bad = int((got.to(want.dtype) != want).sum())
+        return bad, want.numel(), float(bad > 0)
+    g = got.double()
+
+    def err_of(w):
+        same = (g == w) | (torch.isnan(g) & torch.isnan(w))  # equal infinities (and NaN where NaN is due) match
+        err = torch.where(same, torch.zeros_like(g), (g - w).abs())
+        return torch.where(torch.isnan(err), torch.full_like(err, math.inf), err) / (RTOL[dt] * torch.clamp(w.abs(), min=1.0))
+    # against the reference rounded to the output's dtype, or the exact one: a float32 result a hair past a rounding
+    # tie of the output dtype rounds to the other neighbour (one bfloat16 ulp, more than 1/256 below |want| 2)
+    units = torch.minimum(err_of(want.to(dt).double()), err_of(want.double()))
+    return int((units > 1).sum()), want.numel(), float(units.max()) if want.numel() else 0.0
+
+
+def run_op(g, name: str) -> list[str]:
+    repo, path, cases = OPS[name]
+    try:
+        proj, settings = project(repo, path, *g)
+    except AssertionError as e:
+        return [f"{name}: PROJECT DOES NOT BUILD ({str(e).splitlines()[-1][:200]})"]
+    first = proj.op.inputs[0]
+    lines = []
+    for dtname in dict.fromkeys(first.dtypes):
+        if dtname not in TORCH: continue
+        dt = TORCH[dtname]
+        rng = np.random.default_rng(zlib.crc32(f"{name} {dtname}".encode()))
+        for label, inputs, attrs, want in cases(rng, dt):
+            tag = f"{name} {str(dt).removeprefix('torch.')} {label} {attrs or ''}".rstrip()
+            outs = {k: (tuple(w.shape), _np_dtype(odt)) for k, (w, odt) in want.items()}
+            t0 = time.time()
+            try:
+                r = run_project(proj, inputs, attrs=attrs, outputs=outs, settings=settings)
+            except Exception as e:  # a harness-side refusal (a wrong input name, an unsupported attribute)
+                lines.append(f"{tag}: ERROR (harness) {type(e).__name__}: {str(e).splitlines()[0][:300]}")
+                continue
+            if not r.run.ok:
+                errs = [d for d in r.run.diagnostics if d.severity == "error"] or r.run.diagnostics
+                why = [x for x in (r.run.stderr or "").splitlines() if "ERROR" in x or "ascendcraft:" in x][:2]
+                lines.append(f"{tag}: ERROR {errs[0].render().splitlines()[0][:300] if errs else r.run}"
+                             + "".join(f"\n    {x.strip()[:300]}" for x in why))
+                continue
+            verdicts = []
+            for k, (w, odt) in want.items():
+                bad, n, worst = check(r.outputs[k], w, odt)
+                verdicts.append(("match" if bad == 0 else f"MISMATCH {k} ({bad} of {n})") + f" (worst {worst:.2f})")
+            lines.append(f"{tag}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: " + "; ".join(verdicts))
+    return lines or [f"{name}: no float dtype column"]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
+    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--keep", type=Path, default=None)
+    a = ap.parse_args(argv)
+    g = (dict(x.split("=", 1) for x in a.git), a.keep)
+    bad = 0
+    for name in a.only or OPS:
+        for line in run_op(g, name):
+            bad += "match" not in line or "MISMATCH" in line
+            print(line, flush=True)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""A `__gm__` array a kernel source defines at namespace scope is the kernel's constant data in global memory (hicann
+ops-math diag_v2's `constexpr __gm__ int32_t assistGmB32[4096] = {...}`, a mask table it DataCopies into UB; lin_space
+and ops-transformer's moe_init_routing family have their own): a DataCopy from it is a GM read like one from a launch
+buffer. Before, the driver knew only the launch's buffers and every such read was a gm-out-of-bounds error ("DataCopy
+reads 16384 bytes of GM at offset -45257136298112 of 'tiling'"): diag_v2 did not run at all. A write into the table, or
+a read past its end, is still out of bounds."""
+import numpy as np
+
+from ascendcraft.emu import GM, build, gm_arrays, run
+
+TABLE = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+#ifndef GM_TABLE_H
+#define GM_TABLE_H
+namespace table_ns {
+constexpr __gm__ int32_t kTable[64] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
+    61, 62, 63};
+}  // namespace table_ns
+#endif
+extern "C" __global__ __aicore__ void gm_table(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<> a, b;
+    pipe.InitBuffer(a, 256 * sizeof(int32_t));
+    pipe.InitBuffer(b, 256 * sizeof(int32_t));
+    GlobalTensor<int32_t> xg, yg, tg;
+    xg.SetGlobalBuffer((__gm__ int32_t*)x, 64);
+    yg.SetGlobalBuffer((__gm__ int32_t*)y, 64);
+    tg.SetGlobalBuffer((__gm__ int32_t*)table_ns::kTable, 64);
+    LocalTensor<int32_t> la = a.Get<int32_t>(), lb = b.Get<int32_t>();
+    DataCopy(la, xg, 64);
+    DataCopy(lb, tg, COUNT);
+    PipeBarrier<PIPE_ALL>();
+    Add(la, la, lb, 64);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(WHERE, la, 64);
+}
+'''
+
+
+def _run(count: int = 64, where: str = "yg"):
+    b = build({"gm_table.cpp": TABLE.replace("COUNT", str(count)).replace("WHERE", where)}, "gm_table")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.arange(64, dtype=np.int32) * 100
+    return run(b, [GM("x", x), GM("y", np.zeros(64, np.int32), "out")], block_dim=1), x
+
+
+def test_a_kernel_reads_its_own_gm_table_with_datacopy():
+    r, x = _run()
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], x + np.arange(64, dtype=np.int32))
+
+
+def test_a_read_past_the_table_or_a_write_into_it_is_out_of_bounds():
+    r, _ = _run(count=128)      # 512 bytes from a 256-byte table
+    assert not r.ok and [d.kind for d in r.diagnostics if d.is_error][:1] == ["gm-out-of-bounds"]
+    r, _ = _run(where="tg")     # the table is constant data: never written
+    assert not r.ok and [d.kind for d in r.diagnostics if d.is_error][:1] == ["gm-out-of-bounds"]
+
+
+def test_the_arrays_found_are_those_at_namespace_scope_outside_conditional_branches():
+    sources = {"k.cpp": '#include "a.h"\n#if X\n#include "b.h"\n#endif\nnamespace N {\n'
+                        "constexpr __gm__ int t[4] = {1, 2, 3, 4};\nstruct S {\n  static constexpr __gm__ int u[2] = {1, 2};\n};\n}\n"
+                        "__global__ void f() {\n  __gm__ int z[3] = {0};\n}\n",
+               "a.h": "#ifndef A_H\n#define A_H\nconstexpr __gm__ int16_t assist[16] = {\n 0};\n#endif\n",
+               "b.h": "constexpr __gm__ int other[2] = {0};\n"}
+    assert gm_arrays(sources, ["k.cpp"]) == ["N::t", "assist"]
