@@ -64,7 +64,7 @@ Sources (kinds):
   (csrc/third_party/catlass) need `--git hicann/catlass=<git dir>`: its headers come from that repository at the
   commit vllm's tree pins (SUBMODULES).
 
-Why one file (3,000 lines): the collectors, the materialiser and `try_entry` share the entry record and the
+Why one file (3,400 lines): the collectors, the materialiser and `try_entry` share the entry record and the
 per-repository rule tables (SOURCES, COMMON_INCLUDES, BUILD_DEFINES, SUBMODULES), and every source's run-and-match path
 is called from `try_entry`. A source whose run-and-match grew large lives beside it and is dispatched from here
 (catlass.py, evokernel.py, mkb.py, pybind_shapes.py; the runs by hand: hicann_by_hand.py, sgl_by_hand.py,
