@@ -2309,7 +2309,7 @@ def _mkdir(p: Path) -> Path:
 _GXX_ERROR_RE = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): error: (?P<msg>.*)$")
 _GXX_SOURCE_RE = re.compile(r"^\s*\d+ \| ?(?P<text>.*)$")   # the source line g++ quotes under a diagnostic
 _CHANGES_MEANING_RE = re.compile(r"declaration of .+ changes meaning of .+ \[-fpermissive\]$")
-_UNDECLARED_RE = re.compile(r"^['‘](?P<name>[A-Za-z_]\w*)['’] was not declared in this scope")
+_ADL_UNDECLARED_RE = re.compile(r"^['‘](?P<name>[A-Za-z_]\w*)['’] was not declared in this scope")
 _PRIMARY_BEFORE_RE = re.compile(r"^expected primary-expression before ")
 
 
@@ -2357,11 +2357,11 @@ def compat_rules_for(log: str) -> list[CompatRule] | None:
     errors = _gxx_errors(log)
     if not errors: return None
     names = {m.group("name") for msg, _, at in errors
-             if (m := _UNDECLARED_RE.match(msg)) and re.match(rf"{m.group('name')}\s*<", at)}
+             if (m := _ADL_UNDECLARED_RE.match(msg)) and re.match(rf"{m.group('name')}\s*<", at)}
     found = []
     for msg, before, at in errors:
         if _CHANGES_MEANING_RE.search(msg): found.append("changes-meaning")
-        elif (m := _UNDECLARED_RE.match(msg)) and m.group("name") in names: found.append("template-name-lookup")
+        elif (m := _ADL_UNDECLARED_RE.match(msg)) and m.group("name") in names: found.append("template-name-lookup")
         elif (_PRIMARY_BEFORE_RE.match(msg) and names
               and re.search(rf"\b(?:{'|'.join(map(re.escape, sorted(names)))})\s*<\s*$", before)):
             found.append("template-name-lookup")

@@ -21,9 +21,14 @@ def test_host_tiling_and_mixed_matmul_epilogue_run_end_to_end():
     assert [n for n, _ in results] == ["200x256x128", "64x96x64"]
     for name, r in results:
         assert r.ok, (name, r.mismatches, [d.render() for d in r.run.diagnostics])
-        assert not r.run.diagnostics, [d.render() for d in r.run.diagnostics]
-    # MultiCoreMatmulTiling split M x N over the 48 AIVs; the launch counts groups of 1 AIC + 2 AIVs
-    assert [r.block_dim for _, r in results] == [24, 12]
+        # the only finding allowed: the epilogue's Relu over whole baseN-wide rows of a block whose columns end short
+        # of baseN reads the row padding GetTensorC leaves unwritten (a note; DataCopyPad then skips those columns)
+        extra = [d for d in r.run.diagnostics if not (d.kind == "ub-uninitialised" and d.severity == "note"
+                                                        and "Relu(y, x" in d.source_line)]
+        assert not extra, [d.render() for d in extra]
+    # MultiCoreMatmulTiling split M x N (on a tie of work, more cores along M, as the official tiling splits M first);
+    # the launch counts groups of 1 AIC + 2 AIVs
+    assert [r.block_dim for _, r in results] == [21, 12]
 
 
 def test_a_shape_the_host_tiling_refuses_is_an_error():
