@@ -1146,8 +1146,19 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
             .msg("Matmul: the org shape (M, N, Ka, Kb) of the tiling or SetOrgShape is smaller than the single-core shape it "
                  "holds (A row stride %u, B row stride %u for a %u x %u x %u block)", p.lda, p.ldb, p.m, p.n, p.k)
             .hint("set M, N, Ka and Kb to the full matrices' shapes, and singleCoreM/N/K to one core's part").fail();
-    const GmBuffer& ga = check_gm(p.a, aSpan, false, Op::Matmul, loc);
-    const GmBuffer& gb = check_gm(p.b, bSpan, false, Op::Matmul, loc);
+    // an operand from a LocalTensor: TSCM (L1) or VECOUT (UB), its span inside the tensor; else from GM
+    auto local_operand = [&](const Local& t, uint64_t span, const char* role) {
+        if (t.pos == static_cast<uint8_t>(AscendC::TPosition::TSCM) || region_of_local(t) == kRegionL1) {
+            check_cube(t, Op::Matmul, loc, role, {kRegionL1}, 32, span);
+        } else {
+            check_local(t, Op::Matmul, loc, role, 32);
+            check_extent(t, span, Op::Matmul, loc, role);
+        }
+    };
+    if (p.aLocal) local_operand(*p.aLocal, aSpan, "A");
+    if (p.bLocal) local_operand(*p.bLocal, bSpan, "B");
+    const GmBuffer* ga = p.aLocal ? nullptr : &check_gm(p.a, aSpan, false, Op::Matmul, loc);
+    const GmBuffer* gb = p.bLocal ? nullptr : &check_gm(p.b, bSpan, false, Op::Matmul, loc);
     const GmBuffer* gbias = p.bias ? &check_gm(p.bias, (static_cast<uint64_t>(p.col0) + p.n) * dt_size(p.biasDt), false, Op::Matmul, loc) : nullptr;
     if (p.quant == 2) {
         if (!p.quantVec)
@@ -1202,18 +1213,18 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     const void* aFirst = ra.first;
     const void* bFirst = rb.first;
     // what another core must have handed over (emu_sync_cross.cpp): A's rows, B's columns, the bias
-    cross_gm_read(aFirst, ra.rows, ra.bytes, ra.stride, Op::Matmul, loc);
-    cross_gm_read(bFirst, rb.rows, rb.bytes, rb.stride, Op::Matmul, loc);
+    if (ga) cross_gm_read(aFirst, ra.rows, ra.bytes, ra.stride, Op::Matmul, loc);
+    if (gb) cross_gm_read(bFirst, rb.rows, rb.bytes, rb.stride, Op::Matmul, loc);
     if (gbias) {
         const uint64_t bb = dt_size(p.biasDt);
         cross_gm_read(static_cast<const uint8_t*>(p.bias) + p.col0 * bb, 1, p.n * bb, p.n * bb, Op::Matmul, loc);
     }
-    if (p.loadA)
+    if (p.loadA && ga)   // (an L1 / UB operand is already on the core: no GM -> L1 copy)
     record_gm(TPipe_::MTE2, Op::Matmul, p.aDt, 0, loc, aBytes(static_cast<uint64_t>(p.m) * p.k), static_cast<uint64_t>(p.m) * p.k,
-              ra.rows, ra.bytes, GmPlace{&ga, aFirst, ra.stride});
-    if (p.loadB)
+              ra.rows, ra.bytes, GmPlace{ga, aFirst, ra.stride});
+    if (p.loadB && gb)
     record_gm(TPipe_::MTE2, Op::Matmul, p.bDt, 0, loc, bBytes(static_cast<uint64_t>(p.k) * p.n), static_cast<uint64_t>(p.k) * p.n,
-              rb.rows, rb.bytes, GmPlace{&gb, bFirst, rb.stride});
+              rb.rows, rb.bytes, GmPlace{gb, bFirst, rb.stride});
     record(TPipe_::MTE1, TKind::INSTR, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(mB + nB) * kB * kFractalBytes,
            static_cast<uint64_t>(mB + nB) * kB * kFractalBytes / as, (mB + nB) * kB);
     record(TPipe_::M, TKind::INSTR, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(mB + nB) * kB * kFractalBytes,
@@ -1229,7 +1240,7 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
             mark_written(*p.ub, cAt(i, 0) * cs, static_cast<uint64_t>(p.n + p.ubRowPad) * cs);
             if (p.ubRowPad && !tracing_now()) std::memset(c + (cAt(i, 0) + p.n) * cs, 0, static_cast<size_t>(p.ubRowPad) * cs);
         }
-    if (tracing_now() || !ga.real || !gb.real || (gcp && !gcp->real)) return;
+    if (tracing_now() || (ga && !ga->real) || (gb && !gb->real) || (gcp && !gcp->real)) return;
     const uint8_t* a = static_cast<const uint8_t*>(p.a);
     const uint8_t* b = static_cast<const uint8_t*>(p.b);
     const bool integer = p.cDt == Dt::i32;

@@ -47,6 +47,10 @@ struct MatmulCall {
     // matrix's rows rounded up to 16) tall; lda / ldb stay the stored row length
     bool aNz = false, bNz = false;
     uint32_t aRows = 0, bRows = 0;
+    // A or B from a LocalTensor (SetTensorA/B(LocalTensor): TSCM, i.e. L1, or VECOUT, i.e. UB) instead of GM: the
+    // single-core matrix as stored there (a / b point at its first byte, lda / ldb its row length in ND)
+    const Local* aLocal = nullptr;
+    const Local* bLocal = nullptr;
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 // What a Matmul's tiling keeps in the cube core's buffers: depthA1 base blocks of A (baseM x baseK) and depthB1 of B
@@ -472,8 +476,12 @@ public:
     }
     // A new A or B starts the next Iterate over (AscendC's Matmul client marks its next Iterate as the first one there):
     // an asynchronous Iterate<false>() whose blocks GetTensorC took begins again for the new matrices.
-    void SetTensorA(const GlobalTensor<A>& gm, bool isTransposeA = false) { a_ = gm.address_; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = false; iterating_ = false; }
-    void SetTensorB(const GlobalTensor<B>& gm, bool isTransposeB = false) { b_ = gm.address_; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = false; iterating_ = false; }
+    void SetTensorA(const GlobalTensor<A>& gm, bool isTransposeA = false) {
+        a_ = gm.address_; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = scalarA_ = false; iterating_ = false;
+    }
+    void SetTensorB(const GlobalTensor<B>& gm, bool isTransposeB = false) {
+        b_ = gm.address_; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = scalarB_ = false; iterating_ = false;
+    }
     void SetBias(const GlobalTensor<Bias>& gm) { bias_ = gm.address_; hasBias_ = true; localBias_ = false; }
     void ClearBias() { bias_ = nullptr; hasBias_ = false; }
     void DisableBias() { ClearBias(); }
@@ -520,6 +528,9 @@ public:
         if (batchA == 0 || batchB == 0 || (batchA != batchB && batchA != 1 && batchB != 1 && batchA % batchB && batchB % batchA))
             ascendcraft::emu::matmul_misuse("Matmul::IterateBatch with batch counts that do not broadcast",
                                             "batchA and batchB are equal, or one divides the other", loc);
+        if (localA_ || localB_)
+            ascendcraft::emu::matmul_misuse("Matmul::IterateBatch with A or B from a LocalTensor (TSCM / VECOUT) is not "
+                                            "emulated yet", "keep the batched A and B in GM", loc);
         const A* a0 = a_;
         const B* b0 = b_;
         const uint64_t sa = matrixStrideA ? matrixStrideA : static_cast<uint64_t>(orgM_) * orgKa_;
@@ -682,12 +693,17 @@ public:
         ascendcraft::emu::matmul_misuse("Matmul::SetSparseIndex (4:2 sparse B with its index matrix, which Ascend 910B runs) "
                                         "is not emulated yet", "expand B to its dense K x N form and use a dense Matmul", loc);
     }
-    // A, B or the bias from a LocalTensor (UB or L1) or as a scalar: accepted as the API spells them; running them is
-    // not emulated yet and stops with a named error at the Iterate / IterateAll.
-    void SetTensorA(const LocalTensor<A>&, bool isTransposeA = false) { a_ = nullptr; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = true; }
-    void SetTensorB(const LocalTensor<B>&, bool isTransposeB = false) { b_ = nullptr; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = true; }
-    void SetTensorA(A) { a_ = nullptr; localA_ = true; }
-    void SetTensorB(B) { b_ = nullptr; localB_ = true; }
+    // A or B from a LocalTensor: TSCM (L1; the matrix is already there, no GM -> L1 copy) or VECOUT (UB), holding the
+    // single-core matrix in the operand's MatmulType format. A or B as a scalar and the bias from a LocalTensor are
+    // accepted as the API spells them; running them is not emulated yet and stops with a named error at the Iterate.
+    void SetTensorA(const LocalTensor<A>& t, bool isTransposeA = false) {
+        a_ = nullptr; aLocalT_ = t; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = true; scalarA_ = false; iterating_ = false;
+    }
+    void SetTensorB(const LocalTensor<B>& t, bool isTransposeB = false) {
+        b_ = nullptr; bLocalT_ = t; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = true; scalarB_ = false; iterating_ = false;
+    }
+    void SetTensorA(A) { a_ = nullptr; localA_ = false; scalarA_ = true; }
+    void SetTensorB(B) { b_ = nullptr; localB_ = false; scalarB_ = true; }
     void SetBias(const LocalTensor<Bias>&) { bias_ = nullptr; hasBias_ = true; localBias_ = true; }
     // Batched calls with the counts set beforehand (the second IterateBatch form).
     void SetBatchNum(int32_t batchA, int32_t batchB) { batchA_ = batchA; batchB_ = batchB; }
@@ -780,10 +796,12 @@ private:
         }
         if (!inited_) ascendcraft::emu::matmul_misuse("Matmul used before Init (or REGIST_MATMUL_OBJ with its tiling)",
                                                        "call REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) first", loc);
-        if (localA_ || localB_ || localBias_)
-            ascendcraft::emu::matmul_misuse("Matmul: A, B or the bias from a LocalTensor or a scalar is not emulated yet",
-                                            "keep A, B and the bias in GM (SetTensorA/B(globalTensor), SetBias(globalTensor))", loc);
-        if (!a_ || !b_) ascendcraft::emu::matmul_misuse("Matmul::Iterate/IterateAll before SetTensorA and SetTensorB",
+        if (scalarA_ || scalarB_ || localBias_)
+            ascendcraft::emu::matmul_misuse("Matmul: A or B as a scalar (SetTensorA/B(value)) or the bias from a LocalTensor "
+                                            "is not emulated yet",
+                                            "keep A, B and the bias in GM or A / B in a TSCM LocalTensor (SetTensorA/B(tensor), "
+                                            "SetBias(globalTensor))", loc);
+        if ((!a_ && !localA_) || (!b_ && !localB_)) ascendcraft::emu::matmul_misuse("Matmul::Iterate/IterateAll before SetTensorA and SetTensorB",
                                                          "set both input matrices first", loc);
         if (hasBias_ && !bias_) ascendcraft::emu::matmul_misuse("Matmul: the tiling says isBias = 1 but SetBias was not called",
                                                                  "call SetBias(biasGm), or set isBias = 0 in the tiling", loc);
@@ -826,6 +844,10 @@ private:
         call.aDt = ascendcraft::emu::dt_of<AIn>(); call.bDt = ascendcraft::emu::dt_of<BIn>();
         call.cDt = ascendcraft::emu::dt_of<C>(); call.biasDt = ascendcraft::emu::dt_of<Bias>();
         call.a = a_; call.b = b_; call.bias = hasBias_ ? bias_ : nullptr;
+        // A / B from a LocalTensor (TSCM or VECOUT): the API reference's SetTensorA/B ask for at least singleM x singleK
+        // (singleK x singleN) elements there -- the single-core matrix, as stored (transposed or not, ND or NZ)
+        if (localA_) { call.a = aLocalT_.emu().addr; call.aLocal = &aLocalT_.emu(); }
+        if (localB_) { call.b = bLocalT_.emu().addr; call.bLocal = &bLocalT_.emu(); }
         call.int4 = kInt4;
         call.aTrans = aTrans_; call.bTrans = bTrans_; call.atomic = atomic;
         call.lda = aTrans_ ? orgM_ : orgKa_;
@@ -834,6 +856,14 @@ private:
         call.bNz = B_TYPE::format == CubeFormat::NZ;
         call.aRows = static_cast<uint32_t>(((aTrans_ ? orgKa_ : orgM_) + 15) / 16 * 16);
         call.bRows = static_cast<uint32_t>(((bTrans_ ? orgN_ : orgKb_) + 15) / 16 * 16);
+        if (localA_) {
+            call.lda = static_cast<uint32_t>(aTrans_ ? singleM_ : singleK_);
+            call.aRows = static_cast<uint32_t>(((aTrans_ ? singleK_ : singleM_) + 15) / 16 * 16);
+        }
+        if (localB_) {
+            call.ldb = static_cast<uint32_t>(bTrans_ ? singleK_ : singleN_);
+            call.bRows = static_cast<uint32_t>(((bTrans_ ? singleN_ : singleK_) + 15) / 16 * 16);
+        }
         call.row0 = bm_ * tiling_.baseM; call.col0 = bn_ * tiling_.baseN;
         const int restM = singleM_ - static_cast<int>(call.row0), restN = singleN_ - static_cast<int>(call.col0);
         call.m = static_cast<uint32_t>(restM < tiling_.baseM ? restM : tiling_.baseM);
@@ -880,7 +910,9 @@ private:
     uint8_t quant_ = 0;
     uint64_t quantScalar_ = 0;
     const uint64_t* quantVec_ = nullptr;
-    bool localA_ = false, localB_ = false, localBias_ = false;
+    bool localA_ = false, localB_ = false, localBias_ = false, scalarA_ = false, scalarB_ = false;
+    LocalTensor<A> aLocalT_;
+    LocalTensor<B> bLocalT_;
     int32_t batchA_ = 0, batchB_ = 0, nBatchOutNum_ = 0;
     uint8_t* workspace_ = nullptr;
     uint64_t workspaceBytes_ = 0, cOffset_ = 0;
