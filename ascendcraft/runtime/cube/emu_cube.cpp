@@ -1169,13 +1169,18 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     if (p.cDt == Dt::i8 && !p.quant)
         Report("matmul-usage", Op::Matmul, loc).msg("Matmul: an int8_t C needs a quantisation scale (SetQuantScalar or SetQuantVector)")
             .hint("call mm.SetQuantScalar(scaleBits) or mm.SetQuantVector(scalesGm) before Iterate/IterateAll").fail();
+    const uint64_t mAligned = (p.m + 15) / 16 * 16;
     auto cAt = [&](uint32_t i, uint32_t j) -> uint64_t {
+        if (p.l0cNz) return ((j / 16) * mAligned + i) * 16 + j % 16;
         return p.packed ? static_cast<uint64_t>(i) * p.ldc + j : static_cast<uint64_t>(p.row0 + i) * p.ldc + p.col0 + j;
     };
     const uint64_t cSpan = (cAt(p.m - 1, p.n - 1) + 1 + (p.ub ? p.ubRowPad : 0)) * cs;
     const GmBuffer* gcp = nullptr;
     uint8_t* c = static_cast<uint8_t*>(p.c);
-    if (p.ub) {  // GetTensorC into UB: the block, row-major with row stride ldc
+    if (p.l0cNz) {  // Iterate into the user's L0C tensor
+        check_cube(*p.ub, Op::Matmul, loc, "localCmatrix", {kRegionL0C}, 64, cSpan);
+        c = p.ub->addr;
+    } else if (p.ub) {  // GetTensorC into UB: the block, row-major with row stride ldc
         check_local(*p.ub, Op::Matmul, loc, "dst", 32);
         check_extent(*p.ub, cSpan, Op::Matmul, loc, "dst");
         c = p.ub->addr;
@@ -1235,7 +1240,7 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     else
         record(TPipe_::FIX, TKind::INSTR, Op::Matmul, p.cDt, 0, loc, static_cast<uint64_t>(p.m) * p.n * cs,
                static_cast<uint64_t>(p.m) * p.n, 0, p.m, p.n * cs);
-    if (p.ub)
+    if (p.ub && !p.l0cNz)
         for (uint32_t i = 0; i < p.m; ++i) {
             mark_written(*p.ub, cAt(i, 0) * cs, static_cast<uint64_t>(p.n + p.ubRowPad) * cs);
             if (p.ubRowPad && !tracing_now()) std::memset(c + (cAt(i, 0) + p.n) * cs, 0, static_cast<size_t>(p.ubRowPad) * cs);

@@ -51,6 +51,10 @@ struct MatmulCall {
     // single-core matrix as stored there (a / b point at its first byte, lda / ldb its row length in ND)
     const Local* aLocal = nullptr;
     const Local* bLocal = nullptr;
+    // C into a user's L0C tensor (`ub` then is that CO1 tensor): the cube's own NZ layout of the block, its columns in
+    // groups of 16, each group the block's rows (m rounded up to 16) x 16 elements, group after group (Iterate with a
+    // CO1 LocalTensor); `atomic` adds to what L0C holds (enPartialSum)
+    bool l0cNz = false;
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 // What a Matmul's tiling keeps in the cube core's buffers: depthA1 base blocks of A (baseM x baseK) and depthB1 of B
@@ -727,11 +731,29 @@ public:
         ascendcraft::emu::matmul_misuse("Matmul::IterateNBatch (batches into the workspace) is not emulated yet",
                                         "loop over IterateBatch(gm, batchA, batchB, ...) with the C offset of each step", loc);
     }
+    // The next block of C into the user's L0C tensor (the API reference's "user-managed CO1" Iterate): the block as the
+    // cube leaves it in L0C, NZ (16-column groups of the block's rows rounded up to 16), float or int32_t, not
+    // quantised (a Fixpipe the kernel calls takes it out); enPartialSum adds it to what the tensor holds. False when
+    // every block of the single-core C is done.
     template <bool sync = true, typename T>
-    bool Iterate(bool, const LocalTensor<T>&, SrcLoc loc = {}) {
-        ascendcraft::emu::matmul_misuse("Matmul::Iterate into a user-given L0C tensor is not emulated yet",
-                                        "use Iterate() and GetTensorC", loc);
-        return false;
+    bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix, SrcLoc loc = {}) {
+        static_assert(C_TYPE::pos == TPosition::CO1 && C_TYPE::format == CubeFormat::NZ,
+                      "Matmul::Iterate(enPartialSum, LocalTensor): C's MatmulType must be TPosition::CO1, CubeFormat::NZ "
+                      "(the API reference's constraint for the user-managed CO1 form)");
+        static_assert(std::is_same<T, C>::value && (std::is_same<T, float>::value || std::is_same<T, int32_t>::value),
+                      "Matmul::Iterate(enPartialSum, LocalTensor<T>): T is C's type, float or int32_t");
+        async_ = false;
+        if (!iterating_) start(loc);
+        if (!next()) { iterating_ = false; return false; }
+        ascendcraft::emu::MatmulCall call = block_call(enPartialSum);
+        call.ub = &localCmatrix.emu();
+        call.c = nullptr;
+        call.packed = true;
+        call.l0cNz = true;
+        call.quant = 0;
+        call.relu = false;
+        ascendcraft::emu::matmul_block(call, loc);
+        return true;
     }
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<C>& gm, const LocalTensor<C>& co2Local, uint8_t enAtomic = 0, bool enSequentialWrite = false,
