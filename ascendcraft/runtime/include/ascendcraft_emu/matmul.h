@@ -464,8 +464,9 @@ public:
         Init(nullptr, pipe, loc);   // no constant tiling to stand in: the null-tiling misuse
     }
     template <class T> void SetSubBlockIdx(T) {}
-    // How many batches of C one IterateNBatch step leaves in L0C (a batch Matmul's MULTI_BATCH output mode); kept for
-    // IterateNBatch, which is not emulated yet. A member of the batch Matmul only: A's layout is not LayoutMode::NONE.
+    // How many batches of C one IterateNBatch step leaves in L0C (a batch Matmul's MULTI_BATCH output mode); kept, not
+    // read: the emulated IterateNBatch writes C to the workspace either way. A member of the batch Matmul only: A's
+    // layout is not LayoutMode::NONE.
     template <class AT = A_TYPE, std::enable_if_t<AT::layout != LayoutMode::NONE, int> = 0>
     void SetNBatchOutNum(int32_t nBatchOutNum) { nBatchOutNum_ = nBatchOutNum; }
     void SetOrgShape(int orgM, int orgN, int orgK) { orgM_ = orgM; orgN_ = orgN; orgKa_ = orgKb_ = orgK; orgKc_ = orgN; }
@@ -557,20 +558,23 @@ public:
         constexpr bool bLaid = B_TYPE::layout == LayoutMode::BSNGD || B_TYPE::layout == LayoutMode::SBNGD;
         constexpr bool cLaid = C_TYPE::layout == LayoutMode::BSNGD || C_TYPE::layout == LayoutMode::SBNGD;
         for (uint32_t i = 0; i < batches; ++i) {
-            uint64_t ld = 0, offA = (i % batchA) * sa, offB = (i % batchB) * sb, offC = i * sc;
+            // (IterateNBatch's step `nBatchStep_` takes the batches after those of the steps before it)
+            const uint32_t ia = nBatchStep_ * batchA + i % batchA, ib = nBatchStep_ * batchB + i % batchB;
+            const uint32_t ic = nBatchStep_ * batches + i;
+            uint64_t ld = 0, offA = ia * sa, offB = ib * sb, offC = ic * sc;
             if constexpr (aLaid) {
                 offA = strided(A_TYPE::layout, tiling_.ALayoutInfoB, tiling_.ALayoutInfoS, tiling_.ALayoutInfoN,
-                               tiling_.ALayoutInfoG, tiling_.ALayoutInfoD, i % batchA, ld);
+                               tiling_.ALayoutInfoG, tiling_.ALayoutInfoD, ia, ld);
                 (aTrans_ ? orgM_ : orgKa_) = static_cast<int>(ld);
             }
             if constexpr (bLaid) {
                 offB = strided(B_TYPE::layout, tiling_.BLayoutInfoB, tiling_.BLayoutInfoS, tiling_.BLayoutInfoN,
-                               tiling_.BLayoutInfoG, tiling_.BLayoutInfoD, i % batchB, ld);
+                               tiling_.BLayoutInfoG, tiling_.BLayoutInfoD, ib, ld);
                 (bTrans_ ? orgKb_ : orgN_) = static_cast<int>(ld);
             }
             if constexpr (cLaid) {
                 offC = strided(C_TYPE::layout, tiling_.CLayoutInfoB, tiling_.CLayoutInfoS1, tiling_.CLayoutInfoN,
-                               tiling_.CLayoutInfoG, tiling_.CLayoutInfoS2, i, ld);
+                               tiling_.CLayoutInfoG, tiling_.CLayoutInfoS2, ic, ld);
                 orgKc_ = static_cast<int>(ld);
             }
             a_ = a0 + offA;
@@ -725,11 +729,26 @@ public:
         ascendcraft::emu::matmul_misuse("Matmul::IterateBatch into a LocalTensor is not emulated yet",
                                         "IterateBatch into GM, then copy the part the vector core needs", SrcLoc{});
     }
-    template <bool sync = true>
-    void IterateNBatch(const uint32_t, uint32_t, uint32_t, bool, const uint32_t = 0, const uint32_t = 0, const uint32_t = 0,
+    // batchLoop IterateBatch computations, one after another, into the workspace SetWorkspace gave (the API reference's
+    // IterateNBatch): step s takes A's batches s x batchA .. and B's s x batchB .. (in the layout's order, or
+    // matrixStrideA / B apart) and writes its max(batchA, batchB) C matrices after those of the steps before it, in C's
+    // layout. The synchronous form and IterateNBatch<false> followed by WaitIterateBatch; GetBatchTensorC (the
+    // asynchronous step-by-step read) is not emulated.
+    template <bool sync = true, bool waitIterateBatch = false>
+    void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
                        SrcLoc loc = {}) {
-        ascendcraft::emu::matmul_misuse("Matmul::IterateNBatch (batches into the workspace) is not emulated yet",
-                                        "loop over IterateBatch(gm, batchA, batchB, ...) with the C offset of each step", loc);
+        if (!workspace_)
+            ascendcraft::emu::matmul_misuse("Matmul::IterateNBatch writes C to the workspace, and none was given",
+                                            "call mm.SetWorkspace(workspaceGm) before IterateNBatch", loc);
+        GlobalTensor<C> ws;
+        ws.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(workspace_), workspaceBytes_ / sizeof(C));
+        for (uint32_t step = 0; step < batchLoop; ++step) {
+            nBatchStep_ = step;
+            IterateBatch<sync, waitIterateBatch>(ws, batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB,
+                                                 matrixStrideC, false, 0, loc);
+        }
+        nBatchStep_ = 0;
     }
     // The next block of C into the user's L0C tensor (the API reference's "user-managed CO1" Iterate): the block as the
     // cube leaves it in L0C, NZ (16-column groups of the block's rows rounded up to 16), float or int32_t, not
@@ -936,6 +955,7 @@ private:
     LocalTensor<A> aLocalT_;
     LocalTensor<B> bLocalT_;
     int32_t batchA_ = 0, batchB_ = 0, nBatchOutNum_ = 0;
+    uint32_t nBatchStep_ = 0;   // the IterateNBatch step an IterateBatch computes (0 outside IterateNBatch)
     uint8_t* workspace_ = nullptr;
     uint64_t workspaceBytes_ = 0, cOffset_ = 0;
     bool inited_ = false, iterating_ = false, block_ = false, hasBias_ = false, aTrans_ = false, bTrans_ = false;
