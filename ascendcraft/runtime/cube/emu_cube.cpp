@@ -1135,7 +1135,8 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
         return p.bNz ? (col / bC0) * p.bRows * bC0 + r * bC0 + col % bC0 : r * p.ldb + col;
     };
     // A's element (i, kk) of the block and B's (kk, j), in elements from the operand's address
-    auto aAt = [&](uint32_t i, uint32_t kk) { return p.aTrans ? aIdx(kk, p.row0 + i) : aIdx(p.row0 + i, kk); };
+    const uint32_t aRow0 = p.aOwnRows ? 0 : p.row0;
+    auto aAt = [&](uint32_t i, uint32_t kk) { return p.aTrans ? aIdx(kk, aRow0 + i) : aIdx(aRow0 + i, kk); };
     auto bAt = [&](uint32_t kk, uint32_t j) { return p.bTrans ? bIdx(p.col0 + j, kk) : bIdx(kk, p.col0 + j); };
     // A's block: rows row0.. of A (or columns of A^T), all of k; B's: columns col0.. of B (or rows of B^T); the last
     // element is the furthest in either format (NZ: the last column block, its last row)

@@ -55,6 +55,7 @@ struct MatmulCall {
     // groups of 16, each group the block's rows (m rounded up to 16) x 16 elements, group after group (Iterate with a
     // CO1 LocalTensor); `atomic` adds to what L0C holds (enPartialSum)
     bool l0cNz = false;
+    bool aOwnRows = false;   // A holds just this block's rows (a MatmulCallBackFunc CopyA1 filled them): row0 does not move into A
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 // What a Matmul's tiling keeps in the cube core's buffers: depthA1 base blocks of A (baseM x baseK) and depthB1 of B
@@ -235,12 +236,14 @@ struct SparseMatmulType : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAY
 };
 
 // The user's copy functions that replace the Matmul's own: C from L0C to GM, A and B from GM to L1, one base block a
-// call. The emulated Matmul does not call them: one that is set stops the first Iterate / IterateAll with an error that
-// names it, rather than computing with the default copies.
+// call. CopyA1 runs (the Matmul calls it for each baseM x baseK block of A, row / col the block's index along M and K,
+// into its L1 buffer, which it then computes from as NZ); DataCopyOut and CopyB1 are not emulated yet: one that is set
+// stops the first Iterate / IterateAll with an error that names it, rather than computing with the default copies.
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr> struct MatmulCallBackFunc {
     static constexpr bool kDataCopyOut = !std::is_same<decltype(DataCopyOut), std::nullptr_t>::value;
     static constexpr bool kCopyA1 = !std::is_same<decltype(CopyA1), std::nullptr_t>::value;
     static constexpr bool kCopyB1 = !std::is_same<decltype(CopyB1), std::nullptr_t>::value;
+    static constexpr auto copyA1 = CopyA1;
 };
 // What the Matmul hands a DataCopyOut callback about the block of C (bursts, strides, the block's place): the struct's
 // fields as AscendC's matmul_utils.h has them, so that a kernel's callback compiles.
@@ -259,13 +262,14 @@ struct DataCopyOutParams {
     int curM = 0, curN = 0;
     uint64_t cbufWorkspaceAddr = 0;
 };
+// The callbacks of a MatmulCallBackFunc the emulation does not run (DataCopyOut, CopyB1), by name; null when none.
 template <class CB, class = void> struct CallBackNames { static constexpr const char* value = nullptr; };
 template <class CB> struct CallBackNames<CB, std::void_t<decltype(CB::kDataCopyOut)>> {
     static constexpr const char* value =
-        CB::kDataCopyOut ? (CB::kCopyA1 ? (CB::kCopyB1 ? "DataCopyOut, CopyA1 and CopyB1" : "DataCopyOut and CopyA1")
-                                        : (CB::kCopyB1 ? "DataCopyOut and CopyB1" : "DataCopyOut"))
-                         : (CB::kCopyA1 ? (CB::kCopyB1 ? "CopyA1 and CopyB1" : "CopyA1") : (CB::kCopyB1 ? "CopyB1" : nullptr));
+        CB::kDataCopyOut ? (CB::kCopyB1 ? "DataCopyOut and CopyB1" : "DataCopyOut") : (CB::kCopyB1 ? "CopyB1" : nullptr);
 };
+template <class CB, class = void> struct HasCopyA1 : std::false_type {};
+template <class CB> struct HasCopyA1<CB, std::void_t<decltype(CB::kCopyA1)>> : std::bool_constant<CB::kCopyA1> {};
 
 // The Matmul library's integer helpers, which kernels that include it call unqualified (cann-ops matmul_all_reduce):
 // a / b rounded up, and a rounded up to a multiple of b, in the arguments' own type.
@@ -661,7 +665,7 @@ public:
             call.ldc = rowLen + dstGap * perBlock;
             call.ubRowPad = rowLen - width;
             call.packed = true;
-            ascendcraft::emu::matmul_block(call, loc);
+            run_block(call, loc);
         } else {
             (void)height; (void)width; (void)srcGap; (void)dstGap;
             emit_ub(ub, enAtomic != 0, loc);
@@ -679,8 +683,9 @@ public:
     }
     void WaitIterateAll() {}
     template <class T> void SetLocalWorkspace(const LocalTensor<T>&) {}
-    template <class T> void SetSelfDefineData(T) {}
-    template <class T> void SetUserDefInfo(T) {}
+    // What the Matmul hands its MatmulCallBackFunc callbacks: dataPtr (SetSelfDefineData) and tilingPtr (SetUserDefInfo)
+    template <class T> void SetSelfDefineData(T v) { selfDefineData_ = static_cast<uint64_t>(v); }
+    template <class T> void SetUserDefInfo(T v) { userDefInfo_ = static_cast<uint64_t>(v); }
     // Quantisation / dequantisation of C on its way out of L0C: C = acc x scale, the scale being the float whose bits
     // are the low 32 bits of the argument (one for all of C, or one per column of C from a uint64 vector in GM).
     void SetQuantScalar(const uint64_t quantScalar) { quant_ = 1; quantScalar_ = quantScalar; }
@@ -771,7 +776,7 @@ public:
         call.l0cNz = true;
         call.quant = 0;
         call.relu = false;
-        ascendcraft::emu::matmul_block(call, loc);
+        run_block(call, loc);
         return true;
     }
     template <bool sync = true>
@@ -804,7 +809,7 @@ public:
         call.c = workspace_ + cOffset_;
         call.ldc = call.n;
         call.packed = true;
-        ascendcraft::emu::matmul_block(call, loc);
+        run_block(call, loc);
         GlobalTensor<C> out;
         out.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(workspace_ + cOffset_), static_cast<uint64_t>(tiling_.baseM) * tiling_.baseN);
         cOffset_ += slot;
@@ -823,9 +828,9 @@ private:
     void start(const SrcLoc& loc) {
         if constexpr (CallBackNames<MM_CB>::value != nullptr) {
             static const std::string said = std::string("Matmul with the MatmulCallBackFunc copy callback(s) ") +
-                                            CallBackNames<MM_CB>::value + " is not emulated yet";
+                                            CallBackNames<MM_CB>::value + " is not emulated yet (CopyA1 is)";
             ascendcraft::emu::matmul_misuse(said.c_str(),
-                                            "use MatmulCallBackFunc<nullptr, nullptr, nullptr> (the Matmul's own copies) "
+                                            "use nullptr in that place of MatmulCallBackFunc (the Matmul's own copy) "
                                             "on the emulator", loc);
         }
         if constexpr (PolicyFacts::replaced != 0) {
@@ -926,7 +931,7 @@ private:
             call.c = static_cast<C*>(c) + static_cast<uint64_t>(index_) * tiling_.baseM * tiling_.baseN;
             call.ldc = call.n;
             call.packed = true;
-            ascendcraft::emu::matmul_block(call, loc);
+            run_block(call, loc);
             return;
         }
         call.c = c;
@@ -934,6 +939,39 @@ private:
         // direction); the padding columns hold no result (the guide: invalid data) and are left as they are
         constexpr int kAlignC = static_cast<int>(32 / sizeof(C));
         call.ldc = C_TYPE::format == CubeFormat::ND_ALIGN ? (orgKc_ + kAlignC - 1) / kAlignC * kAlignC : orgKc_;
+        run_block(call, loc);
+    }
+
+    // One block of C: with a CopyA1 callback, the block's A first comes into the Matmul's L1 buffer through it, base
+    // block by base block along K (each an NZ block of the block's rows rounded up to 16 x baseK, one after another, so
+    // that together they are the rows' whole K panel in NZ), and the product reads A there.
+    void run_block(ascendcraft::emu::MatmulCall& call, const SrcLoc& loc) {
+        if constexpr (HasCopyA1<MM_CB>::value) {
+            if (aTrans_ || localA_)
+                ascendcraft::emu::matmul_misuse("Matmul: a MatmulCallBackFunc CopyA1 with a transposed A or an A from a "
+                                                "LocalTensor is not emulated yet", "use CopyA1 with A in GM, not transposed", loc);
+            constexpr uint32_t c0 = 32 / sizeof(A);
+            const uint32_t rows = (call.m + 15) / 16 * 16;
+            if (!cbA1Ready_) {
+                const uint64_t bytes = static_cast<uint64_t>((tiling_.baseM + 15) / 16 * 16) *
+                                       ((singleK_ + c0 - 1) / c0 * c0) * sizeof(A);
+                GetTPipePtr()->InitBuffer(cbA1_, 1, static_cast<uint32_t>(bytes));
+                cbA1Stage_ = cbA1_.template AllocTensor<int8_t>();
+                cbA1Ready_ = true;
+            }
+            const int kBlocks = (singleK_ + tiling_.baseK - 1) / tiling_.baseK;
+            for (int kb = 0; kb < kBlocks; ++kb) {
+                const int useK = std::min(tiling_.baseK, singleK_ - kb * tiling_.baseK);
+                const uint64_t at = static_cast<uint64_t>(kb) * tiling_.baseK * rows * sizeof(A);
+                MM_CB::copyA1(cbA1Stage_[static_cast<uint32_t>(at)], reinterpret_cast<const __gm__ void*>(a_), bm_, kb,
+                              static_cast<int>(call.m), useK, userDefInfo_, selfDefineData_);
+            }
+            call.a = cbA1Stage_.emu().addr;
+            call.aLocal = &cbA1Stage_.emu();
+            call.aNz = true;
+            call.aRows = rows;
+            call.aOwnRows = true;
+        }
         ascendcraft::emu::matmul_block(call, loc);
     }
 
@@ -943,7 +981,7 @@ private:
         call.c = nullptr;
         call.ldc = tiling_.baseN;
         call.packed = true;
-        ascendcraft::emu::matmul_block(call, loc);
+        run_block(call, loc);
     }
 
     TCubeTiling tiling_;
@@ -954,6 +992,10 @@ private:
     bool localA_ = false, localB_ = false, localBias_ = false, scalarA_ = false, scalarB_ = false;
     LocalTensor<A> aLocalT_;
     LocalTensor<B> bLocalT_;
+    uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
+    TQue<TPosition::A1, 1> cbA1_;       // the L1 buffer a CopyA1 callback fills (allocated from the TPipe at first use)
+    LocalTensor<int8_t> cbA1Stage_;
+    bool cbA1Ready_ = false;
     int32_t batchA_ = 0, batchB_ = 0, nBatchOutNum_ = 0;
     uint32_t nBatchStep_ = 0;   // the IterateNBatch step an IterateBatch computes (0 outside IterateNBatch)
     uint8_t* workspace_ = nullptr;
