@@ -508,8 +508,9 @@ def test_int4_matmul_matches_numpy(trans_b):
     np.testing.assert_array_equal(r.outputs["c"], a.astype(np.int32) @ bm.astype(np.int32))
 
 
-def test_a_sparse_b_type_compiles_its_host_tiling_is_made_and_set_sparse_index_stops_at_its_line(tmp_path):
-    "4:2 sparse Matmul (asc-devkit matmul_sparse, an A2 feature): SparseMatmulType compiles; the index is not emulated yet."
+def test_a_sparse_b_type_compiles_its_host_tiling_is_made_and_a_half_sparse_b_stops_at_its_line(tmp_path):
+    """4:2 sparse Matmul (asc-devkit matmul_sparse, an A2 feature): SparseMatmulType compiles; the product is emulated
+    for int8_t (tests/test_matmul_api_sparse.py), a half one stops at the IterateAll with a named error."""
     source = TSCM.replace("using AType = MatmulType<TPosition::TSCM, CubeFormat::NZ, half>;",
                           "using AType = MatmulType<TPosition::GM, CubeFormat::ND, half>;") \
                  .replace("using BType = MatmulType<TPosition::GM, CubeFormat::ND, half>;",
@@ -525,8 +526,8 @@ def test_a_sparse_b_type_compiles_its_host_tiling_is_made_and_set_sparse_index_s
                 GM("c", np.zeros((m, n), np.float32), "out"), GM("workspace", np.zeros(16, np.uint8), "workspace"),
                 Tiling(tiling)], block_dim=1)
     errs = [d for d in r.diagnostics if d.is_error]
-    line = next(i for i, s in enumerate(source.splitlines(), 1) if "mm.SetSparseIndex" in s)
-    assert errs and errs[0].kind == "matmul-usage" and "not emulated yet" in errs[0].message and errs[0].line == line, errs
+    line = next(i for i, s in enumerate(source.splitlines(), 1) if "mm.IterateAll" in s)
+    assert errs and errs[0].kind == "matmul-usage" and "4:2 sparse" in errs[0].message and errs[0].line == line, errs
     host = tmp_path / "sparse_host.cpp"
     host.write_text('#include "tiling/tiling_api.h"\n#include <cstdio>\nint main() {\n    matmul_tiling::MultiCoreMatmulTiling t;\n'
                     '    t.SetDim(1);\n    t.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_INT8);\n'

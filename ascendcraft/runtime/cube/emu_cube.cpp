@@ -1141,8 +1141,23 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     // A's block: rows row0.. of A (or columns of A^T), all of k; B's: columns col0.. of B (or rows of B^T); the last
     // element is the furthest in either format (NZ: the last column block, its last row)
     const uint64_t aSpan = aBytes(aAt(p.m - 1, p.k - 1) + 1);
-    const uint64_t bSpan = bBytes(bAt(p.k - 1, p.n - 1) + 1);
-    if ((p.aTrans ? p.lda < p.row0 + p.m : p.lda < p.k) || (p.bTrans ? p.ldb < p.k : p.ldb < p.col0 + p.n))
+    // a 4:2 sparse B (p.sparseIndex): B^T stored densified, N rows of K / 2 (2 of every 4 along K), ldb its row length
+    const uint32_t kStoredB = p.sparseIndex ? p.k / 2 : p.k;
+    const uint64_t bSpan = p.sparseIndex ? (static_cast<uint64_t>(p.col0 + p.n - 1) * p.ldb + kStoredB) * bs
+                                         : bBytes(bAt(p.k - 1, p.n - 1) + 1);
+    if (p.sparseIndex) {
+        if (!p.bTrans || p.aDt != Dt::i8 || p.aTrans || p.aNz || p.bNz || p.int4 || p.k % 8)
+            Report("matmul-usage", Op::Matmul, loc)
+                .msg("Matmul: a 4:2 sparse B (SparseMatmulType with SetSparseIndex) is emulated for int8_t A (ND, not "
+                     "transposed) and B^T (ND, densified to N x K / 2) with K a multiple of 8")
+                .hint("use int8_t operands, B transposed (ISTRANS = true), ND formats").fail();
+        // the index matrix: N rows of K / 8 bytes (four 2-bit indices a byte, the first in the low bits), in NZ fractals
+        // of 16 rows x 8 bytes, column block after column block, each `sparseRows` (N rounded up to 16) rows tall
+        const uint64_t lastByte = kStoredB / 4 - 1;
+        check_gm(p.sparseIndex, (lastByte / 8) * p.sparseRows * 8 + static_cast<uint64_t>(p.col0 + p.n - 1) * 8 + lastByte % 8 + 1,
+                 false, Op::Matmul, loc);
+    }
+    if ((p.aTrans ? p.lda < p.row0 + p.m : p.lda < p.k) || (p.bTrans ? p.ldb < kStoredB : p.ldb < p.col0 + p.n))
         Report("matmul-usage", Op::Matmul, loc)
             .msg("Matmul: the org shape (M, N, Ka, Kb) of the tiling or SetOrgShape is smaller than the single-core shape it "
                  "holds (A row stride %u, B row stride %u for a %u x %u x %u block)", p.lda, p.ldb, p.m, p.n, p.k)
@@ -1214,7 +1229,7 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
                                        : region(p.a, p.aNz, p.row0, p.m, 0, p.k, p.lda, p.aRows, aC0, as);
     const Region rb = p.int4 ? Region{static_cast<const uint8_t*>(p.b) + bBytes(p.bTrans ? static_cast<uint64_t>(p.col0) * p.ldb : p.col0),
                                       p.bTrans ? p.n : p.k, bBytes(p.bTrans ? p.k : p.n), bBytes(p.ldb)}
-                            : p.bTrans ? region(p.b, p.bNz, p.col0, p.n, 0, p.k, p.ldb, p.bRows, bC0, bs)
+                            : p.bTrans ? region(p.b, p.bNz, p.col0, p.n, 0, kStoredB, p.ldb, p.bRows, bC0, bs)
                                        : region(p.b, p.bNz, 0, p.k, p.col0, p.n, p.ldb, p.bRows, bC0, bs);
     const void* aFirst = ra.first;
     const void* bFirst = rb.first;
@@ -1259,9 +1274,39 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t kk = 0; kk < p.k; ++kk)
             av[static_cast<size_t>(i) * p.k + kk] = element(p.aDt, a, aAt(i, kk), as);
-    for (uint32_t kk = 0; kk < p.k; ++kk)
+    if (p.sparseIndex) {
+        // each pair of dense elements (k2, k2 + 1) of B^T's row is the two non-zeros of K's group k2 / 2 of 4; their
+        // 2-bit indices select the places in the group by the A2 selection table (as MmadWithSparse reads them)
+        static const int8_t kFirst[3][3] = {{0, 0, 0}, {1, 1, 1}, {2, 2, 2}};
+        static const int8_t kSecond[3][3] = {{1, 2, 3}, {1, 2, 3}, {2, -1, 3}};
+        const uint8_t* idx = static_cast<const uint8_t*>(p.sparseIndex);
+        std::fill(bv.begin(), bv.end(), 0.0);
         for (uint32_t j = 0; j < p.n; ++j)
-            bv[static_cast<size_t>(kk) * p.n + j] = element(p.bDt, b, bAt(kk, j), bs);
+            for (uint32_t k2 = 0; k2 < kStoredB; k2 += 2) {
+                uint32_t ix[2];
+                for (uint32_t t = 0; t < 2; ++t) {
+                    const uint64_t byte = (k2 + t) / 4;
+                    const uint8_t v = idx[(byte / 8) * p.sparseRows * 8 + static_cast<uint64_t>(p.col0 + j) * 8 + byte % 8];
+                    ix[t] = (v >> (2 * ((k2 + t) % 4))) & 3u;
+                }
+                const int first = ix[0] < 3 && ix[1] < 3 ? kFirst[ix[0]][ix[1]] : -1;
+                const int second = ix[0] < 3 && ix[1] < 3 ? kSecond[ix[0]][ix[1]] : -1;
+                if (first < 0 || second < 0)
+                    Report("matmul-usage", Op::Matmul, loc)
+                        .msg("Matmul: the sparse index of B^T's row %u, dense elements %u and %u, is a pair the A2 "
+                             "selection table does not define (a 2-bit index of 3, or the first 2 with the second 1)",
+                             p.col0 + j, k2, k2 + 1)
+                        .hint("make each pair's first index the first non-zero's place among elements 0..2 of its group "
+                              "of 4 and the second the second non-zero's place among elements 1..3, minus 1").fail();
+                const uint64_t row = static_cast<uint64_t>(p.col0 + j) * p.ldb;
+                bv[static_cast<size_t>(k2 / 2 * 4 + first) * p.n + j] += load_d(p.bDt, b + (row + k2) * bs);
+                bv[static_cast<size_t>(k2 / 2 * 4 + second) * p.n + j] += load_d(p.bDt, b + (row + k2 + 1) * bs);
+            }
+    } else {
+        for (uint32_t kk = 0; kk < p.k; ++kk)
+            for (uint32_t j = 0; j < p.n; ++j)
+                bv[static_cast<size_t>(kk) * p.n + j] = element(p.bDt, b, bAt(kk, j), bs);
+    }
     Core& core_ = core();
     const bool atomicAdd = p.atomic || (core_.atomic_add && !p.ub);
     // The Fixpipe takes the scale's float in the (1, 8, 10) format: sign, exponent and the top 10 mantissa bits (bits

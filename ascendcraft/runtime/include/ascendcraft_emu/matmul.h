@@ -56,6 +56,10 @@ struct MatmulCall {
     // CO1 LocalTensor); `atomic` adds to what L0C holds (enPartialSum)
     bool l0cNz = false;
     bool aOwnRows = false;   // A holds just this block's rows (a MatmulCallBackFunc CopyA1 filled them): row0 does not move into A
+    // a 4:2 sparse B (SparseMatmulType + SetSparseIndex): B^T densified (N x K / 2, ldb = K / 2; k stays the logical K)
+    // and its index matrix in GM (NZ, 16 x 8-byte fractals, column blocks `sparseRows` = N rounded up to 16 tall)
+    const void* sparseIndex = nullptr;
+    uint32_t sparseRows = 0;
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 // What a Matmul's tiling keeps in the cube core's buffers: depthA1 base blocks of A (baseM x baseK) and depthB1 of B
@@ -228,12 +232,14 @@ struct MatmulType {
 };
 
 // B of a 4:2 sparse Matmul (B densified: 2 of every 4 elements along K, their places in an index matrix that
-// SetSparseIndex gives; INDEX_POSITION is where that matrix lives). Accepted; SetSparseIndex stops the run (not emulated).
+// SetSparseIndex gives; INDEX_POSITION is where that matrix lives).
 template <TPosition POSITION, TPosition INDEX_POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
           LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
 struct SparseMatmulType : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> {
     constexpr static TPosition indexPosition = INDEX_POSITION;
 };
+template <class T, class = void> struct IsSparseMatmulType : std::false_type {};
+template <class T> struct IsSparseMatmulType<T, std::void_t<decltype(T::indexPosition)>> : std::true_type {};
 
 // The user's copy functions that replace the Matmul's own: C from L0C to GM, A and B from GM to L1, one base block a
 // call. CopyA1 runs (the Matmul calls it for each baseM x baseK block of A, row / col the block's index along M and K,
@@ -702,9 +708,14 @@ public:
         ascendcraft::emu::matmul_misuse("Matmul::SetAntiQuantVector (int8 weights dequantised on the way in) is not emulated yet",
                                         "dequantise B with Cast/Muls in the vector unit before the Matmul", loc);
     }
-    void SetSparseIndex(const GlobalTensor<uint8_t>&, SrcLoc loc = {}) {
-        ascendcraft::emu::matmul_misuse("Matmul::SetSparseIndex (4:2 sparse B with its index matrix, which Ascend 910B runs) "
-                                        "is not emulated yet", "expand B to its dense K x N form and use a dense Matmul", loc);
+    // The index matrix of a 4:2 sparse B (B's MatmulType a SparseMatmulType): for each row of B^T, four 2-bit indices a
+    // byte, in NZ (the API reference: uint2 packed into uint8, NZ only); B itself is B^T densified, N x K / 2.
+    void SetSparseIndex(const GlobalTensor<uint8_t>& indexGlobal, SrcLoc loc = {}) {
+        if constexpr (!IsSparseMatmulType<B_TYPE>::value)
+            ascendcraft::emu::matmul_misuse("Matmul::SetSparseIndex on a Matmul whose B is not a SparseMatmulType",
+                                            "declare B as SparseMatmulType<TPosition::GM, TPosition::GM, CubeFormat::ND, "
+                                            "int8_t, true>", loc);
+        sparseIndex_ = indexGlobal.address_;
     }
     // A or B from a LocalTensor: TSCM (L1; the matrix is already there, no GM -> L1 copy) or VECOUT (UB), holding the
     // single-core matrix in the operand's MatmulType format. A or B as a scalar and the bias from a LocalTensor are
@@ -849,6 +860,10 @@ private:
                                             "SetBias(globalTensor))", loc);
         if ((!a_ && !localA_) || (!b_ && !localB_)) ascendcraft::emu::matmul_misuse("Matmul::Iterate/IterateAll before SetTensorA and SetTensorB",
                                                          "set both input matrices first", loc);
+        if constexpr (IsSparseMatmulType<B_TYPE>::value)
+            if (!sparseIndex_)
+                ascendcraft::emu::matmul_misuse("Matmul with a SparseMatmulType B before SetSparseIndex",
+                                                "call mm.SetSparseIndex(indexGm) before Iterate / IterateAll", loc);
         if (hasBias_ && !bias_) ascendcraft::emu::matmul_misuse("Matmul: the tiling says isBias = 1 but SetBias was not called",
                                                                  "call SetBias(biasGm), or set isBias = 0 in the tiling", loc);
         l1_ = ascendcraft::emu::matmul_l1_plan(ascendcraft::emu::TCubeTilingView{tiling_.baseM, tiling_.baseN, tiling_.baseK,
@@ -917,6 +932,11 @@ private:
         call.k = singleK_;
         call.baseM = tiling_.baseM; call.baseN = tiling_.baseN; call.baseK = tiling_.baseK;
         call.quant = quant_; call.quantScalar = quantScalar_; call.quantVec = quantVec_;
+        if constexpr (IsSparseMatmulType<B_TYPE>::value) {
+            call.sparseIndex = sparseIndex_;
+            call.sparseRows = static_cast<uint32_t>((orgN_ + 15) / 16 * 16);
+            call.ldb = static_cast<uint32_t>(orgKb_ / 2);
+        }
         call.relu = config().enableRelu;
         // L1 reuse (trace only): an L1 tile holds stepM rows of A blocks and stepN columns of B blocks, so A's rows are
         // fetched once per stepN block columns and B's columns once per stepM block rows -- when the whole K panel of
@@ -993,6 +1013,7 @@ private:
     LocalTensor<A> aLocalT_;
     LocalTensor<B> bLocalT_;
     uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
+    const uint8_t* sparseIndex_ = nullptr;   // SetSparseIndex's index matrix (a SparseMatmulType B)
     TQue<TPosition::A1, 1> cbA1_;       // the L1 buffer a CopyA1 callback fills (allocated from the TPipe at first use)
     LocalTensor<int8_t> cbA1Stage_;
     bool cbA1Ready_ = false;
