@@ -1188,6 +1188,10 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     const uint64_t mAligned = (p.m + 15) / 16 * 16;
     auto cAt = [&](uint32_t i, uint32_t j) -> uint64_t {
         if (p.l0cNz) return ((j / 16) * mAligned + i) * 16 + j % 16;
+        if (p.cNzW) {   // C in GM in NZ: column blocks of cNzW columns, each cNzRows rows tall
+            const uint64_t r = p.row0 + i, col = p.col0 + j;
+            return (col / p.cNzW) * p.cNzRows * p.cNzW + r * p.cNzW + col % p.cNzW;
+        }
         return p.packed ? static_cast<uint64_t>(i) * p.ldc + j : static_cast<uint64_t>(p.row0 + i) * p.ldc + p.col0 + j;
     };
     const uint64_t cSpan = (cAt(p.m - 1, p.n - 1) + 1 + (p.ub ? p.ubRowPad : 0)) * cs;
@@ -1206,7 +1210,14 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
         Core& writer = core();
         const bool was_atomic = writer.atomic_add;
         writer.atomic_add = was_atomic || p.atomic;
-        for (uint32_t i = 0; i < p.m; ++i) track_gm_write(c + cAt(i, 0) * cs, static_cast<uint64_t>(p.n) * cs, Op::Matmul, loc);
+        for (uint32_t i = 0; i < p.m; ++i) {
+            if (!p.cNzW) { track_gm_write(c + cAt(i, 0) * cs, static_cast<uint64_t>(p.n) * cs, Op::Matmul, loc); continue; }
+            for (uint32_t j = 0; j < p.n;) {   // NZ: the row's piece in each column block
+                const uint32_t piece = std::min<uint32_t>(p.n - j, p.cNzW - (p.col0 + j) % p.cNzW);
+                track_gm_write(c + cAt(i, j) * cs, static_cast<uint64_t>(piece) * cs, Op::Matmul, loc);
+                j += piece;
+            }
+        }
         writer.atomic_add = was_atomic;
     }
     // the cube core's work: A and B blocks into L1 (MTE2), base blocks through L0 (MTE1), the products (M), C out (FIX)

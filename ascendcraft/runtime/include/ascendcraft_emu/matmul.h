@@ -60,6 +60,9 @@ struct MatmulCall {
     // and its index matrix in GM (NZ, 16 x 8-byte fractals, column blocks `sparseRows` = N rounded up to 16 tall)
     const void* sparseIndex = nullptr;
     uint32_t sparseRows = 0;
+    // C in GM in the NZ format (C's MatmulType CubeFormat::NZ): column blocks of cNzW columns (16; 8 for float with
+    // MatmulConfig::isEnableChannelSplit), each cNzRows (M rounded up to 16) rows x cNzW, one after another
+    uint32_t cNzW = 0, cNzRows = 0;
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 // What a Matmul's tiling keeps in the cube core's buffers: depthA1 base blocks of A (baseM x baseK) and depthB1 of B
@@ -959,6 +962,19 @@ private:
         // direction); the padding columns hold no result (the guide: invalid data) and are left as they are
         constexpr int kAlignC = static_cast<int>(32 / sizeof(C));
         call.ldc = C_TYPE::format == CubeFormat::ND_ALIGN ? (orgKc_ + kAlignC - 1) / kAlignC * kAlignC : orgKc_;
+        // CubeFormat::NZ: the C fractals are 16 x 16 (16 x 8 with MatmulConfig's isEnableChannelSplit, which the
+        // reference allows for a float C in NZ to GM only), column block after column block, each M rounded up to 16 tall
+        if constexpr (C_TYPE::format == CubeFormat::NZ) {
+            if (sizeof(C) == 1)
+                ascendcraft::emu::matmul_misuse("Matmul: an int8_t C in CubeFormat::NZ to GM (the channel merge of 16 x 32 "
+                                                "fractals) is not emulated yet", "write C in ND, or Fixpipe it from L0C", loc);
+            if (config().isEnableChannelSplit && !std::is_same<C, float>::value)
+                ascendcraft::emu::matmul_misuse("MatmulConfig::isEnableChannelSplit with a C that is not float: the API "
+                                                "reference allows the channel split for a float C in NZ to GM only",
+                                                "turn isEnableChannelSplit off, or make C float", loc);
+            call.cNzW = config().isEnableChannelSplit ? 8 : 16;
+            call.cNzRows = static_cast<uint32_t>((orgM_ + 15) / 16 * 16);
+        }
         run_block(call, loc);
     }
 
