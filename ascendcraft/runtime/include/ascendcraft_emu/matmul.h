@@ -775,11 +775,13 @@ public:
     // every block of the single-core C is done.
     template <bool sync = true, typename T>
     bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix, SrcLoc loc = {}) {
-        static_assert(C_TYPE::pos == TPosition::CO1 && C_TYPE::format == CubeFormat::NZ,
-                      "Matmul::Iterate(enPartialSum, LocalTensor): C's MatmulType must be TPosition::CO1, CubeFormat::NZ "
-                      "(the API reference's constraint for the user-managed CO1 form)");
-        static_assert(std::is_same<T, C>::value && (std::is_same<T, float>::value || std::is_same<T, int32_t>::value),
-                      "Matmul::Iterate(enPartialSum, LocalTensor<T>): T is C's type, float or int32_t");
+        constexpr bool kCo1Form = C_TYPE::pos == TPosition::CO1 && C_TYPE::format == CubeFormat::NZ &&
+                                  std::is_same<T, C>::value && (std::is_same<T, float>::value || std::is_same<T, int32_t>::value);
+        if (!kCo1Form)
+            ascendcraft::emu::matmul_misuse("Matmul::Iterate(enPartialSum, LocalTensor<T>) needs C's MatmulType to be "
+                                            "TPosition::CO1, CubeFormat::NZ, and T to be C's type, float or int32_t (the "
+                                            "API reference's constraint for the user-managed CO1 form)",
+                                            "declare C as MatmulType<TPosition::CO1, CubeFormat::NZ, float>", loc);
         async_ = false;
         if (!iterating_) start(loc);
         if (!next()) { iterating_ = false; return false; }
