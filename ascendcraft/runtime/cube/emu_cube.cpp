@@ -1135,19 +1135,46 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
         return p.bNz ? (col / bC0) * p.bRows * bC0 + r * bC0 + col % bC0 : r * p.ldb + col;
     };
     // A's element (i, kk) of the block and B's (kk, j), in elements from the operand's address
-    auto aAt = [&](uint32_t i, uint32_t kk) { return p.aTrans ? aIdx(kk, p.row0 + i) : aIdx(p.row0 + i, kk); };
+    const uint32_t aRow0 = p.aOwnRows ? 0 : p.row0;
+    auto aAt = [&](uint32_t i, uint32_t kk) { return p.aTrans ? aIdx(kk, aRow0 + i) : aIdx(aRow0 + i, kk); };
     auto bAt = [&](uint32_t kk, uint32_t j) { return p.bTrans ? bIdx(p.col0 + j, kk) : bIdx(kk, p.col0 + j); };
     // A's block: rows row0.. of A (or columns of A^T), all of k; B's: columns col0.. of B (or rows of B^T); the last
     // element is the furthest in either format (NZ: the last column block, its last row)
     const uint64_t aSpan = aBytes(aAt(p.m - 1, p.k - 1) + 1);
-    const uint64_t bSpan = bBytes(bAt(p.k - 1, p.n - 1) + 1);
-    if ((p.aTrans ? p.lda < p.row0 + p.m : p.lda < p.k) || (p.bTrans ? p.ldb < p.k : p.ldb < p.col0 + p.n))
+    // a 4:2 sparse B (p.sparseIndex): B^T stored densified, N rows of K / 2 (2 of every 4 along K), ldb its row length
+    const uint32_t kStoredB = p.sparseIndex ? p.k / 2 : p.k;
+    const uint64_t bSpan = p.sparseIndex ? (static_cast<uint64_t>(p.col0 + p.n - 1) * p.ldb + kStoredB) * bs
+                                         : bBytes(bAt(p.k - 1, p.n - 1) + 1);
+    if (p.sparseIndex) {
+        if (!p.bTrans || p.aDt != Dt::i8 || p.aTrans || p.aNz || p.bNz || p.int4 || p.k % 8)
+            Report("matmul-usage", Op::Matmul, loc)
+                .msg("Matmul: a 4:2 sparse B (SparseMatmulType with SetSparseIndex) is emulated for int8_t A (ND, not "
+                     "transposed) and B^T (ND, densified to N x K / 2) with K a multiple of 8")
+                .hint("use int8_t operands, B transposed (ISTRANS = true), ND formats").fail();
+        // the index matrix: N rows of K / 8 bytes (four 2-bit indices a byte, the first in the low bits), in NZ fractals
+        // of 16 rows x 8 bytes, column block after column block, each `sparseRows` (N rounded up to 16) rows tall
+        const uint64_t lastByte = kStoredB / 4 - 1;
+        check_gm(p.sparseIndex, (lastByte / 8) * p.sparseRows * 8 + static_cast<uint64_t>(p.col0 + p.n - 1) * 8 + lastByte % 8 + 1,
+                 false, Op::Matmul, loc);
+    }
+    if ((p.aTrans ? p.lda < p.row0 + p.m : p.lda < p.k) || (p.bTrans ? p.ldb < kStoredB : p.ldb < p.col0 + p.n))
         Report("matmul-usage", Op::Matmul, loc)
             .msg("Matmul: the org shape (M, N, Ka, Kb) of the tiling or SetOrgShape is smaller than the single-core shape it "
                  "holds (A row stride %u, B row stride %u for a %u x %u x %u block)", p.lda, p.ldb, p.m, p.n, p.k)
             .hint("set M, N, Ka and Kb to the full matrices' shapes, and singleCoreM/N/K to one core's part").fail();
-    const GmBuffer& ga = check_gm(p.a, aSpan, false, Op::Matmul, loc);
-    const GmBuffer& gb = check_gm(p.b, bSpan, false, Op::Matmul, loc);
+    // an operand from a LocalTensor: TSCM (L1) or VECOUT (UB), its span inside the tensor; else from GM
+    auto local_operand = [&](const Local& t, uint64_t span, const char* role) {
+        if (t.pos == static_cast<uint8_t>(AscendC::TPosition::TSCM) || region_of_local(t) == kRegionL1) {
+            check_cube(t, Op::Matmul, loc, role, {kRegionL1}, 32, span);
+        } else {
+            check_local(t, Op::Matmul, loc, role, 32);
+            check_extent(t, span, Op::Matmul, loc, role);
+        }
+    };
+    if (p.aLocal) local_operand(*p.aLocal, aSpan, "A");
+    if (p.bLocal) local_operand(*p.bLocal, bSpan, "B");
+    const GmBuffer* ga = p.aLocal ? nullptr : &check_gm(p.a, aSpan, false, Op::Matmul, loc);
+    const GmBuffer* gb = p.bLocal ? nullptr : &check_gm(p.b, bSpan, false, Op::Matmul, loc);
     const GmBuffer* gbias = p.bias ? &check_gm(p.bias, (static_cast<uint64_t>(p.col0) + p.n) * dt_size(p.biasDt), false, Op::Matmul, loc) : nullptr;
     if (p.quant == 2) {
         if (!p.quantVec)
@@ -1158,13 +1185,22 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     if (p.cDt == Dt::i8 && !p.quant)
         Report("matmul-usage", Op::Matmul, loc).msg("Matmul: an int8_t C needs a quantisation scale (SetQuantScalar or SetQuantVector)")
             .hint("call mm.SetQuantScalar(scaleBits) or mm.SetQuantVector(scalesGm) before Iterate/IterateAll").fail();
+    const uint64_t mAligned = (p.m + 15) / 16 * 16;
     auto cAt = [&](uint32_t i, uint32_t j) -> uint64_t {
+        if (p.l0cNz) return ((j / 16) * mAligned + i) * 16 + j % 16;
+        if (p.cNzW) {   // C in GM in NZ: column blocks of cNzW columns, each cNzRows rows tall
+            const uint64_t r = p.row0 + i, col = p.col0 + j;
+            return (col / p.cNzW) * p.cNzRows * p.cNzW + r * p.cNzW + col % p.cNzW;
+        }
         return p.packed ? static_cast<uint64_t>(i) * p.ldc + j : static_cast<uint64_t>(p.row0 + i) * p.ldc + p.col0 + j;
     };
     const uint64_t cSpan = (cAt(p.m - 1, p.n - 1) + 1 + (p.ub ? p.ubRowPad : 0)) * cs;
     const GmBuffer* gcp = nullptr;
     uint8_t* c = static_cast<uint8_t*>(p.c);
-    if (p.ub) {  // GetTensorC into UB: the block, row-major with row stride ldc
+    if (p.l0cNz) {  // Iterate into the user's L0C tensor
+        check_cube(*p.ub, Op::Matmul, loc, "localCmatrix", {kRegionL0C}, 64, cSpan);
+        c = p.ub->addr;
+    } else if (p.ub) {  // GetTensorC into UB: the block, row-major with row stride ldc
         check_local(*p.ub, Op::Matmul, loc, "dst", 32);
         check_extent(*p.ub, cSpan, Op::Matmul, loc, "dst");
         c = p.ub->addr;
@@ -1174,7 +1210,14 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
         Core& writer = core();
         const bool was_atomic = writer.atomic_add;
         writer.atomic_add = was_atomic || p.atomic;
-        for (uint32_t i = 0; i < p.m; ++i) track_gm_write(c + cAt(i, 0) * cs, static_cast<uint64_t>(p.n) * cs, Op::Matmul, loc);
+        for (uint32_t i = 0; i < p.m; ++i) {
+            if (!p.cNzW) { track_gm_write(c + cAt(i, 0) * cs, static_cast<uint64_t>(p.n) * cs, Op::Matmul, loc); continue; }
+            for (uint32_t j = 0; j < p.n;) {   // NZ: the row's piece in each column block
+                const uint32_t piece = std::min<uint32_t>(p.n - j, p.cNzW - (p.col0 + j) % p.cNzW);
+                track_gm_write(c + cAt(i, j) * cs, static_cast<uint64_t>(piece) * cs, Op::Matmul, loc);
+                j += piece;
+            }
+        }
         writer.atomic_add = was_atomic;
     }
     // the cube core's work: A and B blocks into L1 (MTE2), base blocks through L0 (MTE1), the products (M), C out (FIX)
@@ -1197,23 +1240,23 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
                                        : region(p.a, p.aNz, p.row0, p.m, 0, p.k, p.lda, p.aRows, aC0, as);
     const Region rb = p.int4 ? Region{static_cast<const uint8_t*>(p.b) + bBytes(p.bTrans ? static_cast<uint64_t>(p.col0) * p.ldb : p.col0),
                                       p.bTrans ? p.n : p.k, bBytes(p.bTrans ? p.k : p.n), bBytes(p.ldb)}
-                            : p.bTrans ? region(p.b, p.bNz, p.col0, p.n, 0, p.k, p.ldb, p.bRows, bC0, bs)
+                            : p.bTrans ? region(p.b, p.bNz, p.col0, p.n, 0, kStoredB, p.ldb, p.bRows, bC0, bs)
                                        : region(p.b, p.bNz, 0, p.k, p.col0, p.n, p.ldb, p.bRows, bC0, bs);
     const void* aFirst = ra.first;
     const void* bFirst = rb.first;
     // what another core must have handed over (emu_sync_cross.cpp): A's rows, B's columns, the bias
-    cross_gm_read(aFirst, ra.rows, ra.bytes, ra.stride, Op::Matmul, loc);
-    cross_gm_read(bFirst, rb.rows, rb.bytes, rb.stride, Op::Matmul, loc);
+    if (ga) cross_gm_read(aFirst, ra.rows, ra.bytes, ra.stride, Op::Matmul, loc);
+    if (gb) cross_gm_read(bFirst, rb.rows, rb.bytes, rb.stride, Op::Matmul, loc);
     if (gbias) {
         const uint64_t bb = dt_size(p.biasDt);
         cross_gm_read(static_cast<const uint8_t*>(p.bias) + p.col0 * bb, 1, p.n * bb, p.n * bb, Op::Matmul, loc);
     }
-    if (p.loadA)
+    if (p.loadA && ga)   // (an L1 / UB operand is already on the core: no GM -> L1 copy)
     record_gm(TPipe_::MTE2, Op::Matmul, p.aDt, 0, loc, aBytes(static_cast<uint64_t>(p.m) * p.k), static_cast<uint64_t>(p.m) * p.k,
-              ra.rows, ra.bytes, GmPlace{&ga, aFirst, ra.stride});
-    if (p.loadB)
+              ra.rows, ra.bytes, GmPlace{ga, aFirst, ra.stride});
+    if (p.loadB && gb)
     record_gm(TPipe_::MTE2, Op::Matmul, p.bDt, 0, loc, bBytes(static_cast<uint64_t>(p.k) * p.n), static_cast<uint64_t>(p.k) * p.n,
-              rb.rows, rb.bytes, GmPlace{&gb, bFirst, rb.stride});
+              rb.rows, rb.bytes, GmPlace{gb, bFirst, rb.stride});
     record(TPipe_::MTE1, TKind::INSTR, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(mB + nB) * kB * kFractalBytes,
            static_cast<uint64_t>(mB + nB) * kB * kFractalBytes / as, (mB + nB) * kB);
     record(TPipe_::M, TKind::INSTR, Op::Matmul, p.aDt, 0, loc, static_cast<uint64_t>(mB + nB) * kB * kFractalBytes,
@@ -1224,12 +1267,12 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     else
         record(TPipe_::FIX, TKind::INSTR, Op::Matmul, p.cDt, 0, loc, static_cast<uint64_t>(p.m) * p.n * cs,
                static_cast<uint64_t>(p.m) * p.n, 0, p.m, p.n * cs);
-    if (p.ub)
+    if (p.ub && !p.l0cNz)
         for (uint32_t i = 0; i < p.m; ++i) {
             mark_written(*p.ub, cAt(i, 0) * cs, static_cast<uint64_t>(p.n + p.ubRowPad) * cs);
             if (p.ubRowPad && !tracing_now()) std::memset(c + (cAt(i, 0) + p.n) * cs, 0, static_cast<size_t>(p.ubRowPad) * cs);
         }
-    if (tracing_now() || !ga.real || !gb.real || (gcp && !gcp->real)) return;
+    if (tracing_now() || (ga && !ga->real) || (gb && !gb->real) || (gcp && !gcp->real)) return;
     const uint8_t* a = static_cast<const uint8_t*>(p.a);
     const uint8_t* b = static_cast<const uint8_t*>(p.b);
     const bool integer = p.cDt == Dt::i32;
@@ -1242,9 +1285,39 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     for (uint32_t i = 0; i < p.m; ++i)
         for (uint32_t kk = 0; kk < p.k; ++kk)
             av[static_cast<size_t>(i) * p.k + kk] = element(p.aDt, a, aAt(i, kk), as);
-    for (uint32_t kk = 0; kk < p.k; ++kk)
+    if (p.sparseIndex) {
+        // each pair of dense elements (k2, k2 + 1) of B^T's row is the two non-zeros of K's group k2 / 2 of 4; their
+        // 2-bit indices select the places in the group by the A2 selection table (as MmadWithSparse reads them)
+        static const int8_t kFirst[3][3] = {{0, 0, 0}, {1, 1, 1}, {2, 2, 2}};
+        static const int8_t kSecond[3][3] = {{1, 2, 3}, {1, 2, 3}, {2, -1, 3}};
+        const uint8_t* idx = static_cast<const uint8_t*>(p.sparseIndex);
+        std::fill(bv.begin(), bv.end(), 0.0);
         for (uint32_t j = 0; j < p.n; ++j)
-            bv[static_cast<size_t>(kk) * p.n + j] = element(p.bDt, b, bAt(kk, j), bs);
+            for (uint32_t k2 = 0; k2 < kStoredB; k2 += 2) {
+                uint32_t ix[2];
+                for (uint32_t t = 0; t < 2; ++t) {
+                    const uint64_t byte = (k2 + t) / 4;
+                    const uint8_t v = idx[(byte / 8) * p.sparseRows * 8 + static_cast<uint64_t>(p.col0 + j) * 8 + byte % 8];
+                    ix[t] = (v >> (2 * ((k2 + t) % 4))) & 3u;
+                }
+                const int first = ix[0] < 3 && ix[1] < 3 ? kFirst[ix[0]][ix[1]] : -1;
+                const int second = ix[0] < 3 && ix[1] < 3 ? kSecond[ix[0]][ix[1]] : -1;
+                if (first < 0 || second < 0)
+                    Report("matmul-usage", Op::Matmul, loc)
+                        .msg("Matmul: the sparse index of B^T's row %u, dense elements %u and %u, is a pair the A2 "
+                             "selection table does not define (a 2-bit index of 3, or the first 2 with the second 1)",
+                             p.col0 + j, k2, k2 + 1)
+                        .hint("make each pair's first index the first non-zero's place among elements 0..2 of its group "
+                              "of 4 and the second the second non-zero's place among elements 1..3, minus 1").fail();
+                const uint64_t row = static_cast<uint64_t>(p.col0 + j) * p.ldb;
+                bv[static_cast<size_t>(k2 / 2 * 4 + first) * p.n + j] += load_d(p.bDt, b + (row + k2) * bs);
+                bv[static_cast<size_t>(k2 / 2 * 4 + second) * p.n + j] += load_d(p.bDt, b + (row + k2 + 1) * bs);
+            }
+    } else {
+        for (uint32_t kk = 0; kk < p.k; ++kk)
+            for (uint32_t j = 0; j < p.n; ++j)
+                bv[static_cast<size_t>(kk) * p.n + j] = element(p.bDt, b, bAt(kk, j), bs);
+    }
     Core& core_ = core();
     const bool atomicAdd = p.atomic || (core_.atomic_add && !p.ub);
     // The Fixpipe takes the scale's float in the (1, 8, 10) format: sign, exponent and the top 10 mantissa bits (bits

@@ -47,6 +47,22 @@ struct MatmulCall {
     // matrix's rows rounded up to 16) tall; lda / ldb stay the stored row length
     bool aNz = false, bNz = false;
     uint32_t aRows = 0, bRows = 0;
+    // A or B from a LocalTensor (SetTensorA/B(LocalTensor): TSCM, i.e. L1, or VECOUT, i.e. UB) instead of GM: the
+    // single-core matrix as stored there (a / b point at its first byte, lda / ldb its row length in ND)
+    const Local* aLocal = nullptr;
+    const Local* bLocal = nullptr;
+    // C into a user's L0C tensor (`ub` then is that CO1 tensor): the cube's own NZ layout of the block, its columns in
+    // groups of 16, each group the block's rows (m rounded up to 16) x 16 elements, group after group (Iterate with a
+    // CO1 LocalTensor); `atomic` adds to what L0C holds (enPartialSum)
+    bool l0cNz = false;
+    bool aOwnRows = false;   // A holds just this block's rows (a MatmulCallBackFunc CopyA1 filled them): row0 does not move into A
+    // a 4:2 sparse B (SparseMatmulType + SetSparseIndex): B^T densified (N x K / 2, ldb = K / 2; k stays the logical K)
+    // and its index matrix in GM (NZ, 16 x 8-byte fractals, column blocks `sparseRows` = N rounded up to 16 tall)
+    const void* sparseIndex = nullptr;
+    uint32_t sparseRows = 0;
+    // C in GM in the NZ format (C's MatmulType CubeFormat::NZ): column blocks of cNzW columns (16; 8 for float with
+    // MatmulConfig::isEnableChannelSplit), each cNzRows (M rounded up to 16) rows x cNzW, one after another
+    uint32_t cNzW = 0, cNzRows = 0;
 };
 void matmul_block(const MatmulCall& call, SrcLoc loc);
 // What a Matmul's tiling keeps in the cube core's buffers: depthA1 base blocks of A (baseM x baseK) and depthB1 of B
@@ -219,20 +235,24 @@ struct MatmulType {
 };
 
 // B of a 4:2 sparse Matmul (B densified: 2 of every 4 elements along K, their places in an index matrix that
-// SetSparseIndex gives; INDEX_POSITION is where that matrix lives). Accepted; SetSparseIndex stops the run (not emulated).
+// SetSparseIndex gives; INDEX_POSITION is where that matrix lives).
 template <TPosition POSITION, TPosition INDEX_POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
           LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
 struct SparseMatmulType : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> {
     constexpr static TPosition indexPosition = INDEX_POSITION;
 };
+template <class T, class = void> struct IsSparseMatmulType : std::false_type {};
+template <class T> struct IsSparseMatmulType<T, std::void_t<decltype(T::indexPosition)>> : std::true_type {};
 
 // The user's copy functions that replace the Matmul's own: C from L0C to GM, A and B from GM to L1, one base block a
-// call. The emulated Matmul does not call them: one that is set stops the first Iterate / IterateAll with an error that
-// names it, rather than computing with the default copies.
+// call. CopyA1 runs (the Matmul calls it for each baseM x baseK block of A, row / col the block's index along M and K,
+// into its L1 buffer, which it then computes from as NZ); DataCopyOut and CopyB1 are not emulated yet: one that is set
+// stops the first Iterate / IterateAll with an error that names it, rather than computing with the default copies.
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr> struct MatmulCallBackFunc {
     static constexpr bool kDataCopyOut = !std::is_same<decltype(DataCopyOut), std::nullptr_t>::value;
     static constexpr bool kCopyA1 = !std::is_same<decltype(CopyA1), std::nullptr_t>::value;
     static constexpr bool kCopyB1 = !std::is_same<decltype(CopyB1), std::nullptr_t>::value;
+    static constexpr auto copyA1 = CopyA1;
 };
 // What the Matmul hands a DataCopyOut callback about the block of C (bursts, strides, the block's place): the struct's
 // fields as AscendC's matmul_utils.h has them, so that a kernel's callback compiles.
@@ -251,13 +271,14 @@ struct DataCopyOutParams {
     int curM = 0, curN = 0;
     uint64_t cbufWorkspaceAddr = 0;
 };
+// The callbacks of a MatmulCallBackFunc the emulation does not run (DataCopyOut, CopyB1), by name; null when none.
 template <class CB, class = void> struct CallBackNames { static constexpr const char* value = nullptr; };
 template <class CB> struct CallBackNames<CB, std::void_t<decltype(CB::kDataCopyOut)>> {
     static constexpr const char* value =
-        CB::kDataCopyOut ? (CB::kCopyA1 ? (CB::kCopyB1 ? "DataCopyOut, CopyA1 and CopyB1" : "DataCopyOut and CopyA1")
-                                        : (CB::kCopyB1 ? "DataCopyOut and CopyB1" : "DataCopyOut"))
-                         : (CB::kCopyA1 ? (CB::kCopyB1 ? "CopyA1 and CopyB1" : "CopyA1") : (CB::kCopyB1 ? "CopyB1" : nullptr));
+        CB::kDataCopyOut ? (CB::kCopyB1 ? "DataCopyOut and CopyB1" : "DataCopyOut") : (CB::kCopyB1 ? "CopyB1" : nullptr);
 };
+template <class CB, class = void> struct HasCopyA1 : std::false_type {};
+template <class CB> struct HasCopyA1<CB, std::void_t<decltype(CB::kCopyA1)>> : std::bool_constant<CB::kCopyA1> {};
 
 // The Matmul library's integer helpers, which kernels that include it call unqualified (cann-ops matmul_all_reduce):
 // a / b rounded up, and a rounded up to a multiple of b, in the arguments' own type.
@@ -456,8 +477,9 @@ public:
         Init(nullptr, pipe, loc);   // no constant tiling to stand in: the null-tiling misuse
     }
     template <class T> void SetSubBlockIdx(T) {}
-    // How many batches of C one IterateNBatch step leaves in L0C (a batch Matmul's MULTI_BATCH output mode); kept for
-    // IterateNBatch, which is not emulated yet. A member of the batch Matmul only: A's layout is not LayoutMode::NONE.
+    // How many batches of C one IterateNBatch step leaves in L0C (a batch Matmul's MULTI_BATCH output mode); kept, not
+    // read: the emulated IterateNBatch writes C to the workspace either way. A member of the batch Matmul only: A's
+    // layout is not LayoutMode::NONE.
     template <class AT = A_TYPE, std::enable_if_t<AT::layout != LayoutMode::NONE, int> = 0>
     void SetNBatchOutNum(int32_t nBatchOutNum) { nBatchOutNum_ = nBatchOutNum; }
     void SetOrgShape(int orgM, int orgN, int orgK) { orgM_ = orgM; orgN_ = orgN; orgKa_ = orgKb_ = orgK; orgKc_ = orgN; }
@@ -472,8 +494,12 @@ public:
     }
     // A new A or B starts the next Iterate over (AscendC's Matmul client marks its next Iterate as the first one there):
     // an asynchronous Iterate<false>() whose blocks GetTensorC took begins again for the new matrices.
-    void SetTensorA(const GlobalTensor<A>& gm, bool isTransposeA = false) { a_ = gm.address_; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = false; iterating_ = false; }
-    void SetTensorB(const GlobalTensor<B>& gm, bool isTransposeB = false) { b_ = gm.address_; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = false; iterating_ = false; }
+    void SetTensorA(const GlobalTensor<A>& gm, bool isTransposeA = false) {
+        a_ = gm.address_; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = scalarA_ = false; iterating_ = false;
+    }
+    void SetTensorB(const GlobalTensor<B>& gm, bool isTransposeB = false) {
+        b_ = gm.address_; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = scalarB_ = false; iterating_ = false;
+    }
     void SetBias(const GlobalTensor<Bias>& gm) { bias_ = gm.address_; hasBias_ = true; localBias_ = false; }
     void ClearBias() { bias_ = nullptr; hasBias_ = false; }
     void DisableBias() { ClearBias(); }
@@ -520,6 +546,9 @@ public:
         if (batchA == 0 || batchB == 0 || (batchA != batchB && batchA != 1 && batchB != 1 && batchA % batchB && batchB % batchA))
             ascendcraft::emu::matmul_misuse("Matmul::IterateBatch with batch counts that do not broadcast",
                                             "batchA and batchB are equal, or one divides the other", loc);
+        if (localA_ || localB_)
+            ascendcraft::emu::matmul_misuse("Matmul::IterateBatch with A or B from a LocalTensor (TSCM / VECOUT) is not "
+                                            "emulated yet", "keep the batched A and B in GM", loc);
         const A* a0 = a_;
         const B* b0 = b_;
         const uint64_t sa = matrixStrideA ? matrixStrideA : static_cast<uint64_t>(orgM_) * orgKa_;
@@ -542,20 +571,23 @@ public:
         constexpr bool bLaid = B_TYPE::layout == LayoutMode::BSNGD || B_TYPE::layout == LayoutMode::SBNGD;
         constexpr bool cLaid = C_TYPE::layout == LayoutMode::BSNGD || C_TYPE::layout == LayoutMode::SBNGD;
         for (uint32_t i = 0; i < batches; ++i) {
-            uint64_t ld = 0, offA = (i % batchA) * sa, offB = (i % batchB) * sb, offC = i * sc;
+            // (IterateNBatch's step `nBatchStep_` takes the batches after those of the steps before it)
+            const uint32_t ia = nBatchStep_ * batchA + i % batchA, ib = nBatchStep_ * batchB + i % batchB;
+            const uint32_t ic = nBatchStep_ * batches + i;
+            uint64_t ld = 0, offA = ia * sa, offB = ib * sb, offC = ic * sc;
             if constexpr (aLaid) {
                 offA = strided(A_TYPE::layout, tiling_.ALayoutInfoB, tiling_.ALayoutInfoS, tiling_.ALayoutInfoN,
-                               tiling_.ALayoutInfoG, tiling_.ALayoutInfoD, i % batchA, ld);
+                               tiling_.ALayoutInfoG, tiling_.ALayoutInfoD, ia, ld);
                 (aTrans_ ? orgM_ : orgKa_) = static_cast<int>(ld);
             }
             if constexpr (bLaid) {
                 offB = strided(B_TYPE::layout, tiling_.BLayoutInfoB, tiling_.BLayoutInfoS, tiling_.BLayoutInfoN,
-                               tiling_.BLayoutInfoG, tiling_.BLayoutInfoD, i % batchB, ld);
+                               tiling_.BLayoutInfoG, tiling_.BLayoutInfoD, ib, ld);
                 (bTrans_ ? orgKb_ : orgN_) = static_cast<int>(ld);
             }
             if constexpr (cLaid) {
                 offC = strided(C_TYPE::layout, tiling_.CLayoutInfoB, tiling_.CLayoutInfoS1, tiling_.CLayoutInfoN,
-                               tiling_.CLayoutInfoG, tiling_.CLayoutInfoS2, i, ld);
+                               tiling_.CLayoutInfoG, tiling_.CLayoutInfoS2, ic, ld);
                 orgKc_ = static_cast<int>(ld);
             }
             a_ = a0 + offA;
@@ -642,7 +674,7 @@ public:
             call.ldc = rowLen + dstGap * perBlock;
             call.ubRowPad = rowLen - width;
             call.packed = true;
-            ascendcraft::emu::matmul_block(call, loc);
+            run_block(call, loc);
         } else {
             (void)height; (void)width; (void)srcGap; (void)dstGap;
             emit_ub(ub, enAtomic != 0, loc);
@@ -660,8 +692,9 @@ public:
     }
     void WaitIterateAll() {}
     template <class T> void SetLocalWorkspace(const LocalTensor<T>&) {}
-    template <class T> void SetSelfDefineData(T) {}
-    template <class T> void SetUserDefInfo(T) {}
+    // What the Matmul hands its MatmulCallBackFunc callbacks: dataPtr (SetSelfDefineData) and tilingPtr (SetUserDefInfo)
+    template <class T> void SetSelfDefineData(T v) { selfDefineData_ = static_cast<uint64_t>(v); }
+    template <class T> void SetUserDefInfo(T v) { userDefInfo_ = static_cast<uint64_t>(v); }
     // Quantisation / dequantisation of C on its way out of L0C: C = acc x scale, the scale being the float whose bits
     // are the low 32 bits of the argument (one for all of C, or one per column of C from a uint64 vector in GM).
     void SetQuantScalar(const uint64_t quantScalar) { quant_ = 1; quantScalar_ = quantScalar; }
@@ -678,16 +711,26 @@ public:
         ascendcraft::emu::matmul_misuse("Matmul::SetAntiQuantVector (int8 weights dequantised on the way in) is not emulated yet",
                                         "dequantise B with Cast/Muls in the vector unit before the Matmul", loc);
     }
-    void SetSparseIndex(const GlobalTensor<uint8_t>&, SrcLoc loc = {}) {
-        ascendcraft::emu::matmul_misuse("Matmul::SetSparseIndex (4:2 sparse B with its index matrix, which Ascend 910B runs) "
-                                        "is not emulated yet", "expand B to its dense K x N form and use a dense Matmul", loc);
+    // The index matrix of a 4:2 sparse B (B's MatmulType a SparseMatmulType): for each row of B^T, four 2-bit indices a
+    // byte, in NZ (the API reference: uint2 packed into uint8, NZ only); B itself is B^T densified, N x K / 2.
+    void SetSparseIndex(const GlobalTensor<uint8_t>& indexGlobal, SrcLoc loc = {}) {
+        if constexpr (!IsSparseMatmulType<B_TYPE>::value)
+            ascendcraft::emu::matmul_misuse("Matmul::SetSparseIndex on a Matmul whose B is not a SparseMatmulType",
+                                            "declare B as SparseMatmulType<TPosition::GM, TPosition::GM, CubeFormat::ND, "
+                                            "int8_t, true>", loc);
+        sparseIndex_ = indexGlobal.address_;
     }
-    // A, B or the bias from a LocalTensor (UB or L1) or as a scalar: accepted as the API spells them; running them is
-    // not emulated yet and stops with a named error at the Iterate / IterateAll.
-    void SetTensorA(const LocalTensor<A>&, bool isTransposeA = false) { a_ = nullptr; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = true; }
-    void SetTensorB(const LocalTensor<B>&, bool isTransposeB = false) { b_ = nullptr; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = true; }
-    void SetTensorA(A) { a_ = nullptr; localA_ = true; }
-    void SetTensorB(B) { b_ = nullptr; localB_ = true; }
+    // A or B from a LocalTensor: TSCM (L1; the matrix is already there, no GM -> L1 copy) or VECOUT (UB), holding the
+    // single-core matrix in the operand's MatmulType format. A or B as a scalar and the bias from a LocalTensor are
+    // accepted as the API spells them; running them is not emulated yet and stops with a named error at the Iterate.
+    void SetTensorA(const LocalTensor<A>& t, bool isTransposeA = false) {
+        a_ = nullptr; aLocalT_ = t; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = true; scalarA_ = false; iterating_ = false;
+    }
+    void SetTensorB(const LocalTensor<B>& t, bool isTransposeB = false) {
+        b_ = nullptr; bLocalT_ = t; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = true; scalarB_ = false; iterating_ = false;
+    }
+    void SetTensorA(A) { a_ = nullptr; localA_ = false; scalarA_ = true; }
+    void SetTensorB(B) { b_ = nullptr; localB_ = false; scalarB_ = true; }
     void SetBias(const LocalTensor<Bias>&) { bias_ = nullptr; hasBias_ = true; localBias_ = true; }
     // Batched calls with the counts set beforehand (the second IterateBatch form).
     void SetBatchNum(int32_t batchA, int32_t batchB) { batchA_ = batchA; batchB_ = batchB; }
@@ -705,17 +748,52 @@ public:
         ascendcraft::emu::matmul_misuse("Matmul::IterateBatch into a LocalTensor is not emulated yet",
                                         "IterateBatch into GM, then copy the part the vector core needs", SrcLoc{});
     }
-    template <bool sync = true>
-    void IterateNBatch(const uint32_t, uint32_t, uint32_t, bool, const uint32_t = 0, const uint32_t = 0, const uint32_t = 0,
+    // batchLoop IterateBatch computations, one after another, into the workspace SetWorkspace gave (the API reference's
+    // IterateNBatch): step s takes A's batches s x batchA .. and B's s x batchB .. (in the layout's order, or
+    // matrixStrideA / B apart) and writes its max(batchA, batchB) C matrices after those of the steps before it, in C's
+    // layout. The synchronous form and IterateNBatch<false> followed by WaitIterateBatch; GetBatchTensorC (the
+    // asynchronous step-by-step read) is not emulated.
+    template <bool sync = true, bool waitIterateBatch = false>
+    void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
                        SrcLoc loc = {}) {
-        ascendcraft::emu::matmul_misuse("Matmul::IterateNBatch (batches into the workspace) is not emulated yet",
-                                        "loop over IterateBatch(gm, batchA, batchB, ...) with the C offset of each step", loc);
+        if (!workspace_)
+            ascendcraft::emu::matmul_misuse("Matmul::IterateNBatch writes C to the workspace, and none was given",
+                                            "call mm.SetWorkspace(workspaceGm) before IterateNBatch", loc);
+        GlobalTensor<C> ws;
+        ws.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(workspace_), workspaceBytes_ / sizeof(C));
+        for (uint32_t step = 0; step < batchLoop; ++step) {
+            nBatchStep_ = step;
+            IterateBatch<sync, waitIterateBatch>(ws, batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB,
+                                                 matrixStrideC, false, 0, loc);
+        }
+        nBatchStep_ = 0;
     }
+    // The next block of C into the user's L0C tensor (the API reference's "user-managed CO1" Iterate): the block as the
+    // cube leaves it in L0C, NZ (16-column groups of the block's rows rounded up to 16), float or int32_t, not
+    // quantised (a Fixpipe the kernel calls takes it out); enPartialSum adds it to what the tensor holds. False when
+    // every block of the single-core C is done.
     template <bool sync = true, typename T>
-    bool Iterate(bool, const LocalTensor<T>&, SrcLoc loc = {}) {
-        ascendcraft::emu::matmul_misuse("Matmul::Iterate into a user-given L0C tensor is not emulated yet",
-                                        "use Iterate() and GetTensorC", loc);
-        return false;
+    bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix, SrcLoc loc = {}) {
+        constexpr bool kCo1Form = C_TYPE::pos == TPosition::CO1 && C_TYPE::format == CubeFormat::NZ &&
+                                  std::is_same<T, C>::value && (std::is_same<T, float>::value || std::is_same<T, int32_t>::value);
+        if (!kCo1Form)
+            ascendcraft::emu::matmul_misuse("Matmul::Iterate(enPartialSum, LocalTensor<T>) needs C's MatmulType to be "
+                                            "TPosition::CO1, CubeFormat::NZ, and T to be C's type, float or int32_t (the "
+                                            "API reference's constraint for the user-managed CO1 form)",
+                                            "declare C as MatmulType<TPosition::CO1, CubeFormat::NZ, float>", loc);
+        async_ = false;
+        if (!iterating_) start(loc);
+        if (!next()) { iterating_ = false; return false; }
+        ascendcraft::emu::MatmulCall call = block_call(enPartialSum);
+        call.ub = &localCmatrix.emu();
+        call.c = nullptr;
+        call.packed = true;
+        call.l0cNz = true;
+        call.quant = 0;
+        call.relu = false;
+        run_block(call, loc);
+        return true;
     }
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<C>& gm, const LocalTensor<C>& co2Local, uint8_t enAtomic = 0, bool enSequentialWrite = false,
@@ -747,7 +825,7 @@ public:
         call.c = workspace_ + cOffset_;
         call.ldc = call.n;
         call.packed = true;
-        ascendcraft::emu::matmul_block(call, loc);
+        run_block(call, loc);
         GlobalTensor<C> out;
         out.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(workspace_ + cOffset_), static_cast<uint64_t>(tiling_.baseM) * tiling_.baseN);
         cOffset_ += slot;
@@ -766,9 +844,9 @@ private:
     void start(const SrcLoc& loc) {
         if constexpr (CallBackNames<MM_CB>::value != nullptr) {
             static const std::string said = std::string("Matmul with the MatmulCallBackFunc copy callback(s) ") +
-                                            CallBackNames<MM_CB>::value + " is not emulated yet";
+                                            CallBackNames<MM_CB>::value + " is not emulated yet (CopyA1 is)";
             ascendcraft::emu::matmul_misuse(said.c_str(),
-                                            "use MatmulCallBackFunc<nullptr, nullptr, nullptr> (the Matmul's own copies) "
+                                            "use nullptr in that place of MatmulCallBackFunc (the Matmul's own copy) "
                                             "on the emulator", loc);
         }
         if constexpr (PolicyFacts::replaced != 0) {
@@ -780,11 +858,17 @@ private:
         }
         if (!inited_) ascendcraft::emu::matmul_misuse("Matmul used before Init (or REGIST_MATMUL_OBJ with its tiling)",
                                                        "call REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) first", loc);
-        if (localA_ || localB_ || localBias_)
-            ascendcraft::emu::matmul_misuse("Matmul: A, B or the bias from a LocalTensor or a scalar is not emulated yet",
-                                            "keep A, B and the bias in GM (SetTensorA/B(globalTensor), SetBias(globalTensor))", loc);
-        if (!a_ || !b_) ascendcraft::emu::matmul_misuse("Matmul::Iterate/IterateAll before SetTensorA and SetTensorB",
+        if (scalarA_ || scalarB_ || localBias_)
+            ascendcraft::emu::matmul_misuse("Matmul: A or B as a scalar (SetTensorA/B(value)) or the bias from a LocalTensor "
+                                            "is not emulated yet",
+                                            "keep A, B and the bias in GM or A / B in a TSCM LocalTensor (SetTensorA/B(tensor), "
+                                            "SetBias(globalTensor))", loc);
+        if ((!a_ && !localA_) || (!b_ && !localB_)) ascendcraft::emu::matmul_misuse("Matmul::Iterate/IterateAll before SetTensorA and SetTensorB",
                                                          "set both input matrices first", loc);
+        if constexpr (IsSparseMatmulType<B_TYPE>::value)
+            if (!sparseIndex_)
+                ascendcraft::emu::matmul_misuse("Matmul with a SparseMatmulType B before SetSparseIndex",
+                                                "call mm.SetSparseIndex(indexGm) before Iterate / IterateAll", loc);
         if (hasBias_ && !bias_) ascendcraft::emu::matmul_misuse("Matmul: the tiling says isBias = 1 but SetBias was not called",
                                                                  "call SetBias(biasGm), or set isBias = 0 in the tiling", loc);
         l1_ = ascendcraft::emu::matmul_l1_plan(ascendcraft::emu::TCubeTilingView{tiling_.baseM, tiling_.baseN, tiling_.baseK,
@@ -826,6 +910,10 @@ private:
         call.aDt = ascendcraft::emu::dt_of<AIn>(); call.bDt = ascendcraft::emu::dt_of<BIn>();
         call.cDt = ascendcraft::emu::dt_of<C>(); call.biasDt = ascendcraft::emu::dt_of<Bias>();
         call.a = a_; call.b = b_; call.bias = hasBias_ ? bias_ : nullptr;
+        // A / B from a LocalTensor (TSCM or VECOUT): the API reference's SetTensorA/B ask for at least singleM x singleK
+        // (singleK x singleN) elements there -- the single-core matrix, as stored (transposed or not, ND or NZ)
+        if (localA_) { call.a = aLocalT_.emu().addr; call.aLocal = &aLocalT_.emu(); }
+        if (localB_) { call.b = bLocalT_.emu().addr; call.bLocal = &bLocalT_.emu(); }
         call.int4 = kInt4;
         call.aTrans = aTrans_; call.bTrans = bTrans_; call.atomic = atomic;
         call.lda = aTrans_ ? orgM_ : orgKa_;
@@ -834,6 +922,14 @@ private:
         call.bNz = B_TYPE::format == CubeFormat::NZ;
         call.aRows = static_cast<uint32_t>(((aTrans_ ? orgKa_ : orgM_) + 15) / 16 * 16);
         call.bRows = static_cast<uint32_t>(((bTrans_ ? orgN_ : orgKb_) + 15) / 16 * 16);
+        if (localA_) {
+            call.lda = static_cast<uint32_t>(aTrans_ ? singleM_ : singleK_);
+            call.aRows = static_cast<uint32_t>(((aTrans_ ? singleK_ : singleM_) + 15) / 16 * 16);
+        }
+        if (localB_) {
+            call.ldb = static_cast<uint32_t>(bTrans_ ? singleK_ : singleN_);
+            call.bRows = static_cast<uint32_t>(((bTrans_ ? singleN_ : singleK_) + 15) / 16 * 16);
+        }
         call.row0 = bm_ * tiling_.baseM; call.col0 = bn_ * tiling_.baseN;
         const int restM = singleM_ - static_cast<int>(call.row0), restN = singleN_ - static_cast<int>(call.col0);
         call.m = static_cast<uint32_t>(restM < tiling_.baseM ? restM : tiling_.baseM);
@@ -841,6 +937,11 @@ private:
         call.k = singleK_;
         call.baseM = tiling_.baseM; call.baseN = tiling_.baseN; call.baseK = tiling_.baseK;
         call.quant = quant_; call.quantScalar = quantScalar_; call.quantVec = quantVec_;
+        if constexpr (IsSparseMatmulType<B_TYPE>::value) {
+            call.sparseIndex = sparseIndex_;
+            call.sparseRows = static_cast<uint32_t>((orgN_ + 15) / 16 * 16);
+            call.ldb = static_cast<uint32_t>(orgKb_ / 2);
+        }
         call.relu = config().enableRelu;
         // L1 reuse (trace only): an L1 tile holds stepM rows of A blocks and stepN columns of B blocks, so A's rows are
         // fetched once per stepN block columns and B's columns once per stepM block rows -- when the whole K panel of
@@ -855,7 +956,7 @@ private:
             call.c = static_cast<C*>(c) + static_cast<uint64_t>(index_) * tiling_.baseM * tiling_.baseN;
             call.ldc = call.n;
             call.packed = true;
-            ascendcraft::emu::matmul_block(call, loc);
+            run_block(call, loc);
             return;
         }
         call.c = c;
@@ -863,6 +964,52 @@ private:
         // direction); the padding columns hold no result (the guide: invalid data) and are left as they are
         constexpr int kAlignC = static_cast<int>(32 / sizeof(C));
         call.ldc = C_TYPE::format == CubeFormat::ND_ALIGN ? (orgKc_ + kAlignC - 1) / kAlignC * kAlignC : orgKc_;
+        // CubeFormat::NZ: the C fractals are 16 x 16 (16 x 8 with MatmulConfig's isEnableChannelSplit, which the
+        // reference allows for a float C in NZ to GM only), column block after column block, each M rounded up to 16 tall
+        if constexpr (C_TYPE::format == CubeFormat::NZ) {
+            if (sizeof(C) == 1)
+                ascendcraft::emu::matmul_misuse("Matmul: an int8_t C in CubeFormat::NZ to GM (the channel merge of 16 x 32 "
+                                                "fractals) is not emulated yet", "write C in ND, or Fixpipe it from L0C", loc);
+            if (config().isEnableChannelSplit && !std::is_same<C, float>::value)
+                ascendcraft::emu::matmul_misuse("MatmulConfig::isEnableChannelSplit with a C that is not float: the API "
+                                                "reference allows the channel split for a float C in NZ to GM only",
+                                                "turn isEnableChannelSplit off, or make C float", loc);
+            call.cNzW = config().isEnableChannelSplit ? 8 : 16;
+            call.cNzRows = static_cast<uint32_t>((orgM_ + 15) / 16 * 16);
+        }
+        run_block(call, loc);
+    }
+
+    // One block of C: with a CopyA1 callback, the block's A first comes into the Matmul's L1 buffer through it, base
+    // block by base block along K (each an NZ block of the block's rows rounded up to 16 x baseK, one after another, so
+    // that together they are the rows' whole K panel in NZ), and the product reads A there.
+    void run_block(ascendcraft::emu::MatmulCall& call, const SrcLoc& loc) {
+        if constexpr (HasCopyA1<MM_CB>::value) {
+            if (aTrans_ || localA_)
+                ascendcraft::emu::matmul_misuse("Matmul: a MatmulCallBackFunc CopyA1 with a transposed A or an A from a "
+                                                "LocalTensor is not emulated yet", "use CopyA1 with A in GM, not transposed", loc);
+            constexpr uint32_t c0 = 32 / sizeof(A);
+            const uint32_t rows = (call.m + 15) / 16 * 16;
+            if (!cbA1Ready_) {
+                const uint64_t bytes = static_cast<uint64_t>((tiling_.baseM + 15) / 16 * 16) *
+                                       ((singleK_ + c0 - 1) / c0 * c0) * sizeof(A);
+                GetTPipePtr()->InitBuffer(cbA1_, 1, static_cast<uint32_t>(bytes));
+                cbA1Stage_ = cbA1_.template AllocTensor<int8_t>();
+                cbA1Ready_ = true;
+            }
+            const int kBlocks = (singleK_ + tiling_.baseK - 1) / tiling_.baseK;
+            for (int kb = 0; kb < kBlocks; ++kb) {
+                const int useK = std::min(tiling_.baseK, singleK_ - kb * tiling_.baseK);
+                const uint64_t at = static_cast<uint64_t>(kb) * tiling_.baseK * rows * sizeof(A);
+                MM_CB::copyA1(cbA1Stage_[static_cast<uint32_t>(at)], reinterpret_cast<const __gm__ void*>(a_), bm_, kb,
+                              static_cast<int>(call.m), useK, userDefInfo_, selfDefineData_);
+            }
+            call.a = cbA1Stage_.emu().addr;
+            call.aLocal = &cbA1Stage_.emu();
+            call.aNz = true;
+            call.aRows = rows;
+            call.aOwnRows = true;
+        }
         ascendcraft::emu::matmul_block(call, loc);
     }
 
@@ -872,7 +1019,7 @@ private:
         call.c = nullptr;
         call.ldc = tiling_.baseN;
         call.packed = true;
-        ascendcraft::emu::matmul_block(call, loc);
+        run_block(call, loc);
     }
 
     TCubeTiling tiling_;
@@ -880,8 +1027,16 @@ private:
     uint8_t quant_ = 0;
     uint64_t quantScalar_ = 0;
     const uint64_t* quantVec_ = nullptr;
-    bool localA_ = false, localB_ = false, localBias_ = false;
+    bool localA_ = false, localB_ = false, localBias_ = false, scalarA_ = false, scalarB_ = false;
+    LocalTensor<A> aLocalT_;
+    LocalTensor<B> bLocalT_;
+    uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
+    const uint8_t* sparseIndex_ = nullptr;   // SetSparseIndex's index matrix (a SparseMatmulType B)
+    TQue<TPosition::A1, 1> cbA1_;       // the L1 buffer a CopyA1 callback fills (allocated from the TPipe at first use)
+    LocalTensor<int8_t> cbA1Stage_;
+    bool cbA1Ready_ = false;
     int32_t batchA_ = 0, batchB_ = 0, nBatchOutNum_ = 0;
+    uint32_t nBatchStep_ = 0;   // the IterateNBatch step an IterateBatch computes (0 outside IterateNBatch)
     uint8_t* workspace_ = nullptr;
     uint64_t workspaceBytes_ = 0, cOffset_ = 0;
     bool inited_ = false, iterating_ = false, block_ = false, hasBias_ = false, aTrans_ = false, bTrans_ = false;

@@ -106,7 +106,14 @@ public:
     int32_t SetOrgShape(int32_t m, int32_t n, int32_t k) { return SetOrgShape(m, n, k, k); }
     int32_t SetOrgShape(int32_t m, int32_t n, int32_t ka, int32_t kb) { orgM_ = m; orgN_ = n; orgKa_ = ka; orgKb_ = kb; return 0; }
     int32_t SetSingleShape(int32_t m = -1, int32_t n = -1, int32_t k = -1) { singleM_ = m; singleN_ = n; singleK_ = k; return 0; }
-    int32_t SetSingleRange(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
+    // The bounds of the multi-core split's singleCoreM / singleCoreN (-1: none), which the split keeps to (singleCoreK is
+    // K: this tiling does not split K)
+    int32_t SetSingleRange(int32_t maxM = -1, int32_t maxN = -1, int32_t maxK = -1, int32_t minM = -1, int32_t minN = -1,
+                           int32_t minK = -1) {
+        (void)maxK; (void)minK;
+        rangeM_[0] = minM; rangeM_[1] = maxM; rangeN_[0] = minN; rangeN_[1] = maxN;
+        return 0;
+    }
     int32_t SetFixSplit(int32_t baseM = -1, int32_t baseN = -1, int32_t baseK = -1) { fixM_ = baseM; fixN_ = baseN; fixK_ = baseK; return 0; }
     int32_t SetBias(bool isBias = false) { isBias_ = isBias; return 0; }
     int32_t EnableBias(bool isBias = false) { return SetBias(isBias); }
@@ -120,7 +127,12 @@ public:
     int32_t SetMadType(MatrixMadType) { return 0; }
     int32_t SetSplitRange(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
     int32_t SetDoubleBuffer(bool = true, bool = true, bool = true, bool = true, bool = true, bool = true) { return 0; }
-    int32_t SetAlignSplit(int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
+    // The multi-core split's singleCoreM / singleCoreN are multiples of these (-1 or 0: the tiling's own, 16)
+    int32_t SetAlignSplit(int32_t alignM = -1, int32_t alignN = -1, int32_t alignK = -1) {
+        (void)alignK;
+        alignM_ = alignM; alignN_ = alignN;
+        return 0;
+    }
     int32_t SetDequantType(DequantType) { return 0; }
     int32_t SetMatmulConfigParams(int32_t = 0, bool = false, ScheduleType = ScheduleType::INNER_PRODUCT,
                                   MatrixTraverse t = MatrixTraverse::NOSET, bool = false) { traverse_ = t; return 0; }
@@ -177,15 +189,23 @@ protected:
         int32_t sM = singleM_ > 0 ? singleM_ : M, sN = singleN_ > 0 ? singleN_ : N;
         const int32_t sK = singleK_ > 0 ? singleK_ : K;
         if (cores > 1 && singleM_ <= 0 && singleN_ <= 0) {
+            // (SetAlignSplit: single shapes in multiples of its values; SetSingleRange: single shapes inside its bounds --
+            // the API reference's two documented constraints on the split, which the search keeps to)
+            const int32_t unitM = alignM_ > 0 ? alignM_ : 16, unitN = alignN_ > 0 ? alignN_ : 16;
+            auto inside = [](int32_t v, const int32_t (&range)[2]) {
+                return (range[0] <= 0 || v >= range[0]) && (range[1] <= 0 || v <= range[1]);
+            };
             int64_t best = -1;
             for (int32_t mDim = 1; mDim <= cores; ++mDim) {
                 const int32_t nDim = cores / mDim;
-                const int32_t cm = up(ceil_div(M, mDim), 16), cn = up(ceil_div(N, nDim), 16);
+                const int32_t cm = up(ceil_div(M, mDim), unitM), cn = up(ceil_div(N, nDim), unitN);
+                if (!inside(std::min(cm, M), rangeM_) || !inside(std::min(cn, N), rangeN_)) continue;
                 const int64_t work = static_cast<int64_t>(cm) * cn + (static_cast<int64_t>(cm) + cn) * K / 8;  // products + loads
                 // on a tie the split with more cores along M (the official tiling splits M first: asc-devkit's
                 // matmul_advanced_api, 512 x 512 x 128 on SetDim(2), reads A at blockIdx * singleCoreM * Ka)
                 if (best < 0 || work <= best) { best = work; sM = cm; sN = cn; }
             }
+            if (best < 0) return fail("SetSingleRange / SetAlignSplit leave no split of M and N over the cores");
         }
         sM = std::min(sM, M);
         sN = std::min(sN, N);
@@ -230,6 +250,7 @@ protected:
     int32_t singleM_ = -1, singleN_ = -1, singleK_ = -1, fixM_ = -1, fixN_ = -1, fixK_ = -1;
     int32_t baseM_ = 0, baseN_ = 0, baseK_ = 0, mDim_ = 1, nDim_ = 1, batch_ = 0;
     int32_t al_[5] = {}, bl_[5] = {}, cl_[5] = {};
+    int32_t alignM_ = -1, alignN_ = -1, rangeM_[2] = {-1, -1}, rangeN_[2] = {-1, -1};
     bool isBias_ = false, scaled_ = false, sparse_ = false;
     MatrixTraverse traverse_ = MatrixTraverse::NOSET;
     int64_t l1_ = 512 * 1024, l0a_ = 64 * 1024, l0b_ = 64 * 1024, l0c_ = 128 * 1024;
@@ -247,7 +268,6 @@ class MultiCoreMatmulTiling : public MatmulApiTilingBase {
 public:
     using MatmulApiTilingBase::MatmulApiTilingBase;
     int32_t SetDim(int32_t dim) { dim_ = dim > 0 ? dim : 1; return 0; }
-    int32_t SetSingleRange(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
     int64_t GetTiling(optiling::TCubeTiling& tiling) override { return compute(tiling, dim_) ? 0 : -1; }
     int32_t GetSingleShape(int32_t& m, int32_t& n, int32_t& k) const { m = lastM_; n = lastN_; k = lastK_; return 0; }
     int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim) const { dim = mDim_ * nDim_; mDim = mDim_; nDim = nDim_; return 0; }
