@@ -2140,6 +2140,7 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
             host = subprocess.Popen([str(root / "demo"), *_readme_demo_args(readme, entry.get("defines", ""))], cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT,
                                     stdin=subprocess.DEVNULL)
             launches, failed, refused, builds = 0, None, None, {kb.entry.split("<")[0].split("::")[-1]: kb}
+            unwritten = 0   # launches that wrote no GM byte (the emulator's no-output finding)
             printed = []
             deadline = time.monotonic() + 1800
             try:
@@ -2191,7 +2192,13 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                         launches += 1
                         r = run(kernel, args, block_dim=blocks)
                         printed.append(r.stdout)   # the kernel's printf / DumpTensor lines: the program's output on the NPU
-                        if not r.ok:
+                        errors = [d for d in r.diagnostics if d.is_error]
+                        if not r.ok and errors and all(d.kind == "no-output" for d in errors):
+                            # every pointer argument is given in/out, but which of them the example's output is, only the
+                            # host program knows (what it copies back and checks): a launch that writes no GM (a copy-in
+                            # benchmark, a kernel that only prints) goes on, and the verdict below says so
+                            unwritten += 1
+                        elif not r.ok:
                             failed, verdict = r, "fail"
                         else:
                             for pname, alloc, offset in outs:
@@ -2249,6 +2256,13 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                     return dict(match="pass", match_detail=f"the {len(shown)} lines the README shows as its result are printed")
                 return dict(match="mismatch", match_detail=f"host program exit status {host.returncode}; of the README's result, "
                             f"not printed: {next(iter(missing), '')!r}"[:300])
+            if unwritten == launches:
+                # the host's own message (printed whatever the kernel did) cannot vouch for a kernel that wrote nothing:
+                # only a verify_result.py or the README's result lines (the kernel's printf) above can
+                printed_lines = len([l for l in kernel_said.splitlines() if l.strip()])
+                return dict(match="no-reference", match_detail=f"the kernel writes no GM output (every pointer argument "
+                            f"holds what it was given) and the README shows none of its {printed_lines} printed lines; "
+                            f"the host's own message is not a check of it ({last[:80]!r})"[:300])
             if (verdict := _host_verdict(host.returncode, said_host)) is not None: return verdict
             return dict(match="no-reference", match_detail=f"neither a verify_result.py run nor a check in the host program ({last})")
 
