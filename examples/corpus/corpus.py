@@ -569,6 +569,12 @@ def cmake_defaults(text: str, readme: str = "") -> tuple[str | None, str]:
         if first and var not in values: values[var] = first.group(1) or first.group(2)
     for var, value in re.findall(r"(?m)^[ \t]*(\w+)=([-\w.]+)[ \t]*(?:#.*)?$", readme):   # the README's `SCENARIO=1`
         if re.search(r"\$\{" + var + r"\}", text): values.setdefault(var, value)
+    # `if(CMAKE_ASC_ARCHITECTURES STREQUAL "dav-2201") set(NPU_ARCH_ID 2201) elseif(...)`: the plain set()s of the branch
+    # whose string test holds for the known value (add_high_performance's `NPU_ARCH=${NPU_ARCH_ID}`)
+    for var, want, body in re.findall(r'\b(?:else)?if\s*\(\s*(\w+)\s+STREQUAL\s+"([^"]*)"\s*\)(.*?)(?=\b(?:elseif|else|endif)\s*\()',
+                                      text, flags=re.S):
+        if values.get(var) == want:
+            for name, value in re.findall(r"\bset\(\s*(\w+)\s+([-\w.]+)\s*\)", body): values.setdefault(name, value)
     arch = values.get("CMAKE_ASC_ARCHITECTURES")
     flags = []
     # an `option(NAME "..." OFF)` (OFF when not given) is off by default: the definitions of an `if(NAME) ... endif()`
