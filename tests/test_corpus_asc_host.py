@@ -194,3 +194,53 @@ def test_host_run_kernel_that_writes_nothing_is_no_reference(tmp_path):
     assert out["kernel_ok"], out
     assert out["match"] == "no-reference", out
     assert "writes no GM output" in out["match_detail"], out
+
+
+ASSERTING = r'''#include "acl/acl.h"
+#include "kernel_operator.h"
+#include <cstdio>
+
+template <uint32_t N>
+__global__ __vector__ void checked(GM_ADDR x)
+{
+    assert(N < 4 && "N is too large");
+    AscendC::GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 8);
+    xGm.SetValue(0, 1.0f);
+}
+
+int main()
+{
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    void* x = nullptr;
+    aclrtMalloc(&x, 32, ACL_MEM_MALLOC_HUGE_FIRST);
+    std::printf("before the launch: %d\n", aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+    checked<8><<<1, nullptr, stream>>>((uint8_t*)x);
+    const aclError code = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
+    const aclError taken = aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    const char* msg = aclGetRecentErrMsg();
+    std::printf("after: %d %d %d %s %d\n", code, taken, aclrtGetLastError(ACL_RT_THREAD_LEVEL), msg ? "message" : "none",
+                aclGetRecentErrMsg() == nullptr);
+    aclrtFree(x);
+    return 0;
+}
+'''
+
+
+def test_host_run_an_assert_the_readme_shows_firing_passes(tmp_path):
+    """A kernel whose assertion stops it, where the README shows that assertion failing (asc-devkit 09_log): the host
+    program goes on with the launch's runtime error (aclrtGetLastError 507015 once, aclGetRecentErrMsg a message once)."""
+    from corpus import _try_entry
+    readme = ("```bash\n./demo\n```\n\n执行结果如下：\n```bash\n[ASSERT] <your_path>/checked.asc:<line>: : "
+              "Assertion `N < 4 && \"N is too large\"' failed.\n```\n")
+    gitdir, commit, path = _example_repo(tmp_path, "checked", ASSERTING, readme)
+    out = _try_entry(dict(source="t", repo="t/t", commit=commit, path=path, kind="asc-file"), gitdir, True, False)
+    assert out["match"] == "pass", out
+    assert "after: 507015 507015 0 message 1" in out["match_detail"], out
+    # the same assertion where the README does not show it: the run's error
+    gitdir2, commit2, path2 = _example_repo(tmp_path / "plain", "checked", ASSERTING, "```bash\n./demo\n```\n")
+    out = _try_entry(dict(source="t", repo="t/t", commit=commit2, path=path2, kind="asc-file"), gitdir2, True, False)
+    assert out["match"] == "run-error" and "assertion failed" in out["match_detail"], out
