@@ -2290,9 +2290,11 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                 # the host's own message (printed whatever the kernel did) cannot vouch for a kernel that wrote nothing:
                 # only a verify_result.py or the README's result lines (the kernel's printf) above can
                 printed_lines = len([l for l in kernel_said.splitlines() if l.strip()])
+                printed = (f"the README shows none of its {printed_lines} printed lines" if printed_lines
+                           else "it prints nothing")
                 return dict(match="no-reference", match_detail=f"the kernel writes no GM output (every pointer argument "
-                            f"holds what it was given) and the README shows none of its {printed_lines} printed lines; "
-                            f"the host's own message is not a check of it ({last[:80]!r})"[:300])
+                            f"holds what it was given) and {printed}; the host's own message is not a check of it "
+                            f"({last[:80]!r})"[:300])
             if (verdict := _host_verdict(host.returncode, said_host)) is not None: return verdict
             return dict(match="no-reference", match_detail=f"neither a verify_result.py run nor a check in the host program ({last})")
 
