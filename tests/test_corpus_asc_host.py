@@ -135,3 +135,112 @@ def test_readme_variables_reach_the_scripts_and_the_program():
     assert _readme_demo_args(readme, "") == ["1"]
     assert _readme_demo_args("  ./demo                 # run\n", "") == []
     assert _readme_demo_args("  ./demo $UNKNOWN\n", "") == []
+
+
+NOTHING_WRITTEN = r'''#include "acl/acl.h"
+#include "kernel_operator.h"
+#include <cstdio>
+
+__global__ __vector__ void read_only(GM_ADDR x)
+{
+    AscendC::GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 8);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 32);
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::DataCopy(t, xGm, 8);   // copied in, never out: a copy-in benchmark's kernel
+}
+
+int main()
+{
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    void* x = nullptr;
+    aclrtMalloc(&x, 32, ACL_MEM_MALLOC_HUGE_FIRST);
+    read_only<<<1, nullptr, stream>>>((uint8_t*)x);
+    aclrtSynchronizeStream(stream);
+    aclrtFree(x);
+    std::printf("test pass!\n");   // printed whatever the kernel did
+    return 0;
+}
+'''
+
+
+def _example_repo(tmp_path, name, asc, readme):
+    "A one-example git repository laid out as asc-devkit's (examples/<name>/: the .asc, CMakeLists.txt, README.md)."
+    repo = tmp_path / "repo"
+    folder = repo / "examples" / name
+    folder.mkdir(parents=True)
+    (folder / f"{name}.asc").write_text(asc)
+    (folder / "CMakeLists.txt").write_text(f"add_executable(demo {name}.asc)\n")
+    (folder / "README.md").write_text(readme)
+    git = lambda *a: subprocess.run(["git", "-C", str(repo), *a], check=True, capture_output=True, text=True).stdout
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "example")
+    return str(repo / ".git"), git("rev-parse", "HEAD").strip(), f"examples/{name}/{name}.asc"
+
+
+def test_host_run_kernel_that_writes_nothing_is_no_reference(tmp_path):
+    """A launch whose kernel writes no GM byte (every pointer argument is given in/out: only the host knows its outputs)
+    does not stop the host run; with no verify_result.py, the host's unconditional 'test pass!' is not taken as a pass."""
+    from corpus import _try_entry
+    gitdir, commit, path = _example_repo(tmp_path, "read_only", NOTHING_WRITTEN,
+                                         "```bash\n./demo\n```\n\n执行结果如下，说明执行成功。\n```bash\ntest pass!\n```\n")
+    out = _try_entry(dict(source="t", repo="t/t", commit=commit, path=path, kind="asc-file"), gitdir, True, False)
+    assert out["kernel_ok"], out
+    assert out["match"] == "no-reference", out
+    assert "writes no GM output" in out["match_detail"], out
+
+
+ASSERTING = r'''#include "acl/acl.h"
+#include "kernel_operator.h"
+#include <cstdio>
+
+template <uint32_t N>
+__global__ __vector__ void checked(GM_ADDR x)
+{
+    assert(N < 4 && "N is too large");
+    AscendC::GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 8);
+    xGm.SetValue(0, 1.0f);
+}
+
+int main()
+{
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    void* x = nullptr;
+    aclrtMalloc(&x, 32, ACL_MEM_MALLOC_HUGE_FIRST);
+    std::printf("before the launch: %d\n", aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+    checked<8><<<1, nullptr, stream>>>((uint8_t*)x);
+    const aclError code = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
+    const aclError taken = aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    const char* msg = aclGetRecentErrMsg();
+    std::printf("after: %d %d %d %s %d\n", code, taken, aclrtGetLastError(ACL_RT_THREAD_LEVEL), msg ? "message" : "none",
+                aclGetRecentErrMsg() == nullptr);
+    aclrtFree(x);
+    return 0;
+}
+'''
+
+
+def test_host_run_an_assert_the_readme_shows_firing_passes(tmp_path):
+    """A kernel whose assertion stops it, where the README shows that assertion failing (asc-devkit 09_log): the host
+    program goes on with the launch's runtime error (aclrtGetLastError 507015 once, aclGetRecentErrMsg a message once)."""
+    from corpus import _try_entry
+    readme = ("```bash\n./demo\n```\n\n执行结果如下：\n```bash\n[ASSERT] <your_path>/checked.asc:<line>: : "
+              "Assertion `N < 4 && \"N is too large\"' failed.\n```\n")
+    gitdir, commit, path = _example_repo(tmp_path, "checked", ASSERTING, readme)
+    out = _try_entry(dict(source="t", repo="t/t", commit=commit, path=path, kind="asc-file"), gitdir, True, False)
+    assert out["match"] == "pass", out
+    assert "after: 507015 507015 0 message 1" in out["match_detail"], out
+    # the same assertion where the README does not show it: the run's error
+    gitdir2, commit2, path2 = _example_repo(tmp_path / "plain", "checked", ASSERTING, "```bash\n./demo\n```\n")
+    out = _try_entry(dict(source="t", repo="t/t", commit=commit2, path=path2, kind="asc-file"), gitdir2, True, False)
+    assert out["match"] == "run-error" and "assertion failed" in out["match_detail"], out

@@ -378,6 +378,18 @@ add_definitions(-DSCENARIO_NUM=${SCENARIO_NUM})
 add_compile_definitions(USE_FAST)"""
     assert corpus.cmake_defaults(cmake) == ("dav-2201", "-DSCENARIO_NUM=1 -DUSE_FAST")
     assert corpus.cmake_defaults('set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE STRING "")')[0] == "dav-3510"
+    # a value set in the branch of an architecture test (add_high_performance's NPU_ARCH_ID): the default's branch
+    by_arch = """set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "")
+if(CMAKE_ASC_ARCHITECTURES STREQUAL "dav-2201")
+    set(NPU_ARCH_ID 2201)
+elseif(CMAKE_ASC_ARCHITECTURES STREQUAL "dav-3510")
+    set(NPU_ARCH_ID 3510)
+else()
+    message(FATAL_ERROR "unsupported")
+endif()
+target_compile_definitions(demo PRIVATE NPU_ARCH=${NPU_ARCH_ID})"""
+    assert corpus.cmake_defaults(by_arch) == ("dav-2201", "-DNPU_ARCH=2201")
+    assert corpus.cmake_defaults(by_arch.replace('"dav-2201" CACHE', '"dav-3510" CACHE')) == ("dav-3510", "-DNPU_ARCH=3510")
 
 
 def test_the_outputs_compared_are_the_ones_the_model_returns():

@@ -194,3 +194,28 @@ def test_tpipe_init_reset_destroy_and_tbuf_alloc_free():
     r = run(build({"pipe_api.cpp": PIPE_API}), [GM("x", x), GM("y", np.empty_like(x), "out")], block_dim=1)
     assert r.ok, [d.render() for d in r.diagnostics]
     np.testing.assert_array_equal(r.outputs["y"], 3 * x)
+
+
+LIBC_ASSERT = """#include "kernel_operator.h"
+#include <assert.h>   // after kernel_operator.h: the C library's assert macro again
+using namespace AscendC;
+extern "C" __global__ __aicore__ void libc_checked(GM_ADDR y, uint32_t n)
+{
+    assert(n < 100 && "n exceeds the limit");
+    GlobalTensor<float> yGm;
+    yGm.SetGlobalBuffer((__gm__ float *)y, 8);
+    yGm.SetValue(0, 1.0f);
+}
+"""
+
+
+def test_the_c_librarys_assert_in_a_kernel_is_a_kernel_assert_not_a_crash():
+    "A kernel whose <assert.h> assert fails (asc-devkit 09_log) stops with the kernel-assert error at its line."
+    b = build({"libc_checked.cpp": LIBC_ASSERT})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    ok = run(b, [GM("y", np.zeros(8, np.float32), "out"), Scalar(8, "uint32_t")], block_dim=1)
+    assert ok.ok and ok.outputs["y"][0] == 1
+    bad = run(b, [GM("y", np.zeros(8, np.float32), "out"), Scalar(128, "uint32_t")], block_dim=1)
+    d = bad.errors[0]
+    assert (d.kind, d.line) == ("kernel-assert", 6), d.render()
+    assert 'n < 100 && "n exceeds the limit"' in d.message

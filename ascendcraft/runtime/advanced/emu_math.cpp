@@ -1,6 +1,8 @@
 // AscendCraft CPU emulation runtime: the advanced math / activation APIs of math.h and kernel assertions.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "ascendcraft_emu/internal.h"
 #include "ascendcraft_emu/math.h"
@@ -192,3 +194,16 @@ void kernel_assert_warning(const char* expr, SrcLoc loc) {
 }
 
 }}  // namespace ascendcraft::emu
+
+// The C library's assert in a kernel: a header included after kernel_operator.h can bring <assert.h>'s assert back
+// (it redefines the macro each time it is included; asc-devkit 01_utilities/09_log), whose failure calls
+// __assert_fail. In a kernel run it is the kernel's assertion, as on the device: the same `kernel-assert` error at the
+// kernel's line as ascendc_assert gives, instead of a SIGABRT crash. Outside a kernel run (a host program linked with
+// this library) it prints the C library's message and aborts.
+extern "C" void __assert_fail(const char* assertion, const char* file, unsigned int line, const char* function) noexcept {
+    if (ascendcraft::emu::g_launch)
+        ascendcraft::emu::kernel_assert_failed(assertion, "",
+                                               ascendcraft::emu::SrcLoc(ascendcraft::emu::SrcLoc::Tag{}, file, static_cast<int>(line)));
+    std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function ? function : "?", assertion);
+    std::abort();
+}

@@ -178,7 +178,10 @@ void adv_deepnorm(const DeepNormCall& c, SrcLoc loc) {
         var /= c.h;
         const double rstd = 1.0 / std::sqrt(var + c.eps);
         store(c.mean->addr + uint64_t(r) * es, mean);
-        store(c.rstd->addr + uint64_t(r) * es, rstd);
+        // the third output (named rstdLocal) receives the variance, not 1 / sqrt(variance + eps): the API reference's
+        // own example prints the variance there (106.3125 for alpha -5.5 and rows 0..7), and the asc-devkit deepnorm
+        // example's golden is the variance
+        store(c.rstd->addr + uint64_t(r) * es, var);
         for (uint32_t j = 0; j < c.h; ++j)
             store(out.data() + (base + j) * es, (z[j] - mean) * rstd * load_d(c.dt, c.gamma->addr + uint64_t(j) * es) +
                                                     load_d(c.dt, c.beta->addr + uint64_t(j) * es));

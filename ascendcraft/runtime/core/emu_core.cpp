@@ -1747,6 +1747,15 @@ void sync_all(SrcLoc loc) {
     g_launch->scheduler->arrive(core().idx, loc);
 }
 
+// The emulated GM has no data cache: a clean-and-invalidate changes no byte. What it is for, seeing another block's GM
+// writes (a block that spins on GetValue until the other blocks have set their flags: the asc-devkit gm_by_dcache
+// example), needs those blocks to run: one block at a time, this block hands over to them (parallel blocks already
+// run at once; cross-core launches have their own scheduler).
+void gm_cache_clean_invalid() {
+    if (!g_launch || g_launch->parallel || g_launch->cross || !g_launch->scheduler || g_launch->block_dim < 2) return;
+    g_launch->scheduler->yield(core().idx);
+}
+
 void sync_all_soft(const void* gm, uint64_t gmBytes, const Local& ub, int32_t usedCores, SrcLoc loc) {
     enter(Op::SyncAll, loc);
     uint32_t n = usedCores > 0 ? static_cast<uint32_t>(usedCores) : g_launch->block_dim;
@@ -1805,6 +1814,18 @@ void Scheduler::arrive(int block, const SrcLoc& loc) {
     cv_.wait(lock, [&] { return turn_ == block; });
 }
 
+void Scheduler::yield(int block) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    bool others = false;
+    for (int k = 0; k < blocks_; ++k) others = others || (k != block && state_[k] != kDone);
+    if (!others) return;
+    cooperative_ = true;
+    state_[block] = kYielded;
+    turn_ = -1;
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return turn_ == block; });
+}
+
 void Scheduler::run_parallel(int threads) {
     std::atomic<int> next{0};
     auto work = [&] {
@@ -1834,6 +1855,11 @@ void Scheduler::run() {
                 start(next);
                 cv_.notify_all();
             } else {
+                // blocks that handed over in DataCacheCleanAndInvalid go on once no new block is left to start
+                bool yielded = false;
+                for (int b = 0; b < blocks_; ++b)
+                    if (state_[b] == kYielded) { state_[b] = kReady; yielded = true; }
+                if (yielded) continue;
                 int waiting = -1, done = -1;
                 for (int b = 0; b < blocks_; ++b) {
                     if (state_[b] == kWaiting && waiting < 0) waiting = b;

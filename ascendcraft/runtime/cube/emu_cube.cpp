@@ -563,9 +563,21 @@ void cube_load3d(Dt dt, const Local& dst, const Local& src, const Load3DSpec& sp
     check_cube(src, Op::LoadData, loc, "src", {kRegionL1}, 32, c1 * plane * es);
     check_cube(dst, Op::LoadData, loc, "dst", {kRegionL0A, kRegionL0B}, kFractalBytes, dstBytes);
     const uint64_t srcOff = offset_in(src, kRegionL1);
-    if (cr.load3d_boundary && srcOff + c1 * plane * es > cr.load3d_boundary)
-        unsupported_call(Op::LoadData, "LoadData 3D reading past the SetLoadDataBoundary boundary (where the hardware wraps "
-                         "to the start of L1) is not emulated", "keep the feature map inside the boundary, or set it to 0", loc);
+    // SetLoadDataBoundary (bytes, for these v2 forms; 0: none): a source byte at or past the boundary is read from the
+    // start of L1 on (the address wraps); the feature map must start inside it, and 1..1023 is undefined
+    const uint64_t boundary = cr.load3d_boundary;
+    if (boundary && boundary < 1024)
+        Report("load-params", Op::LoadData, loc)
+            .msg("LoadData 3D after SetLoadDataBoundary(%llu): a boundary of 1..1023 bytes is undefined behaviour",
+                 static_cast<unsigned long long>(boundary))
+            .hint("set the boundary to 0 (none) or to at least 1024 bytes").fail();
+    if (boundary && srcOff >= boundary)
+        Report("load-params", Op::LoadData, loc)
+            .msg("LoadData 3D: the feature map starts at L1 byte %llu, not inside the SetLoadDataBoundary boundary of %llu bytes",
+                 static_cast<unsigned long long>(srcOff), static_cast<unsigned long long>(boundary))
+            .hint("start the source inside the boundary, or set the boundary to 0").fail();
+    const uint8_t* l1 = src.addr - srcOff;
+    auto source_byte = [&](uint64_t rel) { return boundary ? l1 + (srcOff + rel) % boundary : src.addr + rel; };
     record(TPipe_::MTE1, TKind::INSTR, Op::LoadData, dt, 0, loc, M * K * es, M * K, static_cast<uint32_t>(dstBytes / kFractalBytes));
     if (tracing_now()) return;
     const uint64_t colFracs = (M + 15) / 16 * 16 / c0, kB = ceil_div(p.kExtension, c0), nB = ceil_div(p.kExtension, 16);
@@ -577,7 +589,7 @@ void cube_load3d(Dt dt, const Local& dst, const Local& src, const Load3DSpec& sp
             const int64_t h = oh * p.strideH - p.pad[2] + static_cast<int64_t>(tap / p.filterW) * p.dilationH;
             const int64_t w = ow * p.strideW - p.pad[0] + static_cast<int64_t>(tap % p.filterW) * p.dilationW;
             const bool inside = oh < ho && h >= 0 && w >= 0 && h < static_cast<int64_t>(p.l1H) && w < static_cast<int64_t>(p.l1W);
-            const uint8_t* from = inside ? src.addr + ((blk * p.l1H + static_cast<uint64_t>(h)) * p.l1W + static_cast<uint64_t>(w)) * c0 * es + cc * es
+            const uint8_t* from = inside ? source_byte(((blk * p.l1H + static_cast<uint64_t>(h)) * p.l1W + static_cast<uint64_t>(w)) * c0 * es + cc * es)
                                          : p.padValue;
             uint64_t at;   // element offset in dst
             if (toB) at = ((mi / c0) * nB + kj / 16) * 16 * c0 + (kj % 16) * c0 + mi % c0;

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <string>
 #include <utility>
 
 typedef int aclError;
@@ -35,6 +36,7 @@ static const aclError ACL_SUCCESS = 0;
 static const aclError ACL_ERROR_NONE = 0;      // the older name of ACL_SUCCESS (catlass examples' ACL_CHECK)
 static const aclError ACL_ERROR_INVALID_PARAM = 100000;
 static const aclError ACL_ERROR_BAD_ALLOC = 200000;
+static const aclError ACL_ERROR_RT_AICORE_EXCEPTION = 507015;   // a kernel stopped on the AI Core (its assert, a trap)
 
 typedef enum aclrtMemMallocPolicy {
     ACL_MEM_MALLOC_HUGE_FIRST = 0,
@@ -68,6 +70,38 @@ inline std::map<uintptr_t, std::pair<size_t, int>>& allocations() { static std::
 inline void remember(void* p, size_t size, int kind) { if (p) allocations()[reinterpret_cast<uintptr_t>(p)] = {size, kind}; }
 inline void forget(void* p) { allocations().erase(reinterpret_cast<uintptr_t>(p)); }
 }  // namespace ascendcraft_acl_detail
+
+// The runtime's error of the calling thread (aclrtGetLastError reads and clears it, aclrtPeekAtLastError reads it) and
+// the message of the latest failure (aclGetRecentErrMsg reads and clears it; nullptr when there is none). Here the only
+// source is a kernel launch that stopped on the device (the corpus harness's host run sets it: asc_host_launch.h).
+typedef enum aclrtLastErrLevel {
+    ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
+namespace ascendcraft_acl_detail {
+struct ThreadError {
+    aclError code = ACL_SUCCESS;
+    std::string message;     // the latest failure's message ("" once read)
+    std::string returned;    // the string aclGetRecentErrMsg handed out last (valid until its next call)
+};
+inline ThreadError& thread_error() { thread_local ThreadError e; return e; }
+inline void set_error(aclError code, const std::string& message) {
+    thread_error().code = code;
+    thread_error().message = message;
+}
+}  // namespace ascendcraft_acl_detail
+inline aclError aclrtGetLastError(aclrtLastErrLevel /*level*/) {
+    const aclError code = ascendcraft_acl_detail::thread_error().code;
+    ascendcraft_acl_detail::thread_error().code = ACL_SUCCESS;
+    return code;
+}
+inline aclError aclrtPeekAtLastError(aclrtLastErrLevel /*level*/) { return ascendcraft_acl_detail::thread_error().code; }
+inline const char* aclGetRecentErrMsg() {
+    ascendcraft_acl_detail::ThreadError& e = ascendcraft_acl_detail::thread_error();
+    if (e.message.empty()) return nullptr;
+    e.returned = e.message;
+    e.message.clear();
+    return e.returned.c_str();
+}
 
 inline aclError aclInit(const char* /*configPath*/) { return ACL_SUCCESS; }
 inline aclError aclFinalize() { return ACL_SUCCESS; }

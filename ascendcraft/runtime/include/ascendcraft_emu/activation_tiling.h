@@ -1,4 +1,4 @@
-// AscendCraft: the host-side temporary-size functions of the Sigmoid, SwiGLU and GeGLU advanced APIs, as an op's TilingFunc calls it through
+// AscendCraft: the host-side temporary-size functions of the Sigmoid, SwiGLU, GeGLU, Gelu, Silu and Swish advanced APIs, as an op's TilingFunc calls it through
 // tiling/tiling_api.h. The sizes follow the public AscendC API reference: at least 256 bytes, at most the input's
 // bytes (when larger); SwiGLU / GeGLU need none for float and a few float intermediates per element for half
 // (6 and 4 live buffers of at least one 256-byte repeat). No vendor code.
@@ -44,5 +44,47 @@ inline void GetGeGLUMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t type
 inline void GetGeGLUTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
     maxLiveNodeCount = glu_tiling_detail::live_nodes(false, typeSize);
     extraBuf = 0;
+}
+// Gelu / FasterGelu / FasterGeluV2: three float intermediates of one 256-byte repeat at least (the minimum), or of
+// the whole input in float (the maximum, never below the minimum); half and float alike, as the reference gives one
+// rule for both.
+namespace gelu_tiling_detail {
+constexpr uint32_t kLiveFloatBuffers = 3;
+inline uint32_t min_size() { return kLiveFloatBuffers * 256u; }
+inline uint32_t max_size(const ge::Shape& srcShape) {
+    const uint64_t n = srcShape.GetShapeSize() > 0 ? static_cast<uint64_t>(srcShape.GetShapeSize()) : 0;
+    return static_cast<uint32_t>(std::max<uint64_t>(kLiveFloatBuffers * n * sizeof(float), min_size()));
+}
+}  // namespace gelu_tiling_detail
+inline uint32_t GetGeluMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize) {
+    (void)srcShape;
+    (void)typeSize;
+    return gelu_tiling_detail::min_size();
+}
+inline uint32_t GetGeluMaxTmpSize(const ge::Shape& srcShape, const uint32_t typeSize) {
+    (void)typeSize;
+    return gelu_tiling_detail::max_size(srcShape);
+}
+inline void GetGeluMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue, uint32_t& minValue) {
+    maxValue = GetGeluMaxTmpSize(srcShape, typeSize);
+    minValue = GetGeluMinTmpSize(srcShape, typeSize);
+}
+// Silu and Swish compute in the destination: they need no temporary buffer (both sizes 0, which the reference reads
+// as "no temporary space needed").
+inline void GetSiluTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
+                           uint32_t& minValue) {
+    (void)srcShape;
+    (void)typeSize;
+    (void)isReuseSource;
+    maxValue = 0;
+    minValue = 0;
+}
+inline void GetSwishTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
+                            uint32_t& minValue) {
+    (void)srcShape;
+    (void)typeSize;
+    (void)isReuseSource;
+    maxValue = 0;
+    minValue = 0;
 }
 }  // namespace AscendC

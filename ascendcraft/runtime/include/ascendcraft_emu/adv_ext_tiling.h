@@ -154,20 +154,13 @@ inline bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& or
     if (d) tiling.originalHLength = static_cast<uint32_t>(originSrcShape.GetDim(d - 1));
     return true;
 }
-// LayerNormGrad / LayerNormGradBeta on [B, S, H]: float intermediates of one row per buffer at least (GradBeta two,
+// LayerNormGrad / LayerNormGradBeta on [B, S, H] or the documented {B, S, storageH, originH} (layernorm_bsh): float intermediates of one row per buffer at least (GradBeta two,
 // Grad six, nine for half), of every row at most; the tilings carry the shape (the emulation reads B, S, H and
 // originalHLength) and the buffer split.
 namespace lngrad_tiling_detail {
-inline void bsh(const ge::Shape& s, uint32_t& b, uint32_t& sl, uint32_t& h) {
-    const size_t d = s.GetDimNum();
-    h = d ? static_cast<uint32_t>(s.GetDim(d - 1)) : 0;
-    sl = d >= 2 ? static_cast<uint32_t>(s.GetDim(d - 2)) : 1;
-    b = 1;
-    for (size_t i = 0; i + 2 < d; ++i) b *= static_cast<uint32_t>(s.GetDim(i));
-}
 inline void sizes(const ge::Shape& s, uint32_t typeSize, uint32_t bufs, uint32_t& maxValue, uint32_t& minValue) {
-    uint32_t b, sl, h;
-    bsh(s, b, sl, h);
+    uint32_t b, sl, h, originH;
+    detail_norm_tiling::layernorm_bsh(s, b, sl, h, originH);
     (void)typeSize;
     minValue = bufs * ((h * 4 + 31) / 32 * 32);
     maxValue = b * sl * minValue;
@@ -179,16 +172,16 @@ inline void GetLayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, const uint3
 }
 inline void GetLayerNormGradNDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
                                          const bool isReuseSource, tiling::LayerNormGradTiling& tiling) {
-    uint32_t b, s, h;
-    lngrad_tiling_detail::bsh(srcShape, b, s, h);
+    uint32_t b, s, h, originH;
+    detail_norm_tiling::layernorm_bsh(srcShape, b, s, h, originH);
     const uint32_t bufs = typeSize == 2 ? 9 : (isReuseSource ? 4 : 6);
     tiling.stackBufferSize = stackBufferSize;
-    tiling.bLength = b; tiling.sLength = s; tiling.hLength = h; tiling.originalHLength = h;
+    tiling.bLength = b; tiling.sLength = s; tiling.hLength = h; tiling.originalHLength = originH;
     const uint32_t rowsPerCall = std::max<uint32_t>(1, std::min<uint32_t>(b * s, h ? stackBufferSize / 4 / bufs / h : 1));
     tiling.oneCalSize = rowsPerCall * h; tiling.nohCalSize = rowsPerCall;
     tiling.loopNum = (b * s) / rowsPerCall;
     tiling.tailSize = (b * s) % rowsPerCall * h; tiling.nohTailSize = (b * s) % rowsPerCall;
-    const float inv = h ? 1.0f / static_cast<float>(h) : 0.0f, inv2 = 2 * inv;
+    const float inv = originH ? 1.0f / static_cast<float>(originH) : 0.0f, inv2 = 2 * inv;
     std::memcpy(&tiling.lastDimValueBack, &inv, 4);
     std::memcpy(&tiling.lastDimValueBackMulTwo, &inv2, 4);
 }
@@ -198,11 +191,11 @@ inline void GetLayerNormGradBetaMaxMinTmpSize(const ge::Shape& srcShape, const u
 }
 inline void GetLayerNormGradBetaNDTilingInfo(const ge::Shape srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
                                              const bool isReuseSource, tiling::LayerNormGradBetaTiling& tiling) {
-    uint32_t b, s, h;
-    lngrad_tiling_detail::bsh(srcShape, b, s, h);
+    uint32_t b, s, h, originH;
+    detail_norm_tiling::layernorm_bsh(srcShape, b, s, h, originH);
     const uint32_t bufs = typeSize == 2 ? 4 : (isReuseSource ? 1 : 2);
     tiling.stackBufferSize = stackBufferSize;
-    tiling.bLength = b; tiling.sLength = s; tiling.hLength = h; tiling.originalHLength = h;
+    tiling.bLength = b; tiling.sLength = s; tiling.hLength = h; tiling.originalHLength = originH;
     tiling.bshLength = b * s * h; tiling.bsLength = b * s;
     const uint32_t rowsPerCall = std::max<uint32_t>(1, std::min<uint32_t>(b * s, h ? stackBufferSize / 4 / bufs / h : 1));
     tiling.oneCalSize = rowsPerCall * h; tiling.numberOfTmpBuf = bufs;

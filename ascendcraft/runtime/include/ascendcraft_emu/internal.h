@@ -260,9 +260,13 @@ public:
     // order-dependent calls require_sequential(), and the parent runs the launch again one block at a time.
     void run_parallel(int threads);
     void arrive(int block, const SrcLoc& loc);  // SyncAll, called on the block's thread (parallel: require_sequential)
+    // DataCacheCleanAndInvalid of GM, on the block's thread (one block at a time only): the blocks that have not
+    // finished run until they finish or wait, then this one goes on (a block that polls GM for another block's flag
+    // sees it set, as on the NPU, where the blocks run at once); nothing to do when every other block has finished.
+    void yield(int block);
     bool cooperative() const { return cooperative_; }
 private:
-    enum State { kNew, kReady, kRunning, kWaiting, kDone };
+    enum State { kNew, kReady, kRunning, kWaiting, kYielded, kDone };
     void start(int block);
     int blocks_;
     Body body_;

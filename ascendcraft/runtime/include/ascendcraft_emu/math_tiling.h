@@ -226,6 +226,23 @@ inline void GetDropOutMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t ty
     minValue = GetDropOutMinTmpSize(srcShape, typeSize, isReuseSource);
 }
 
+// ClampMax / ClampMin / Clamp keep one byte-mask per element (the compare's result): one repeat's mask at least (64
+// elements for float, 128 for half), at most the whole input's; the factor form reports that one node, no extra bytes.
+inline void GetClampMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                  uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    uint32_t n = 0;
+    if (!math_tiling_detail::input_elems("Clamp", srcShape, n)) return;
+    const uint32_t repeatMask = typeSize == sizeof(float) ? 64u : 128u;
+    minValue = repeatMask;
+    maxValue = std::max<uint32_t>(n, repeatMask);
+}
+inline void GetClampTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    (void)typeSize;
+    maxLiveNodeCount = 1;
+    extraBuf = 0;
+}
+
 // lib/utils/types.h: the host tiling functions' shape type.
 using TensorShape = ge::Shape;
 }  // namespace AscendC

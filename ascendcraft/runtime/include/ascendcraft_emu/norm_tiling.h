@@ -23,6 +23,22 @@ inline void rows_cols(const ge::Shape& s, uint32_t& m, uint32_t& k) {
     for (size_t i = 0; i + 1 < s.GetDimNum(); ++i) rows *= s.GetDim(i);
     m = static_cast<uint32_t>(rows);
 }
+// The LayerNorm family's shape: the documented 4-D form is {B, S, storageHLength, originHLength} (H as stored, then H
+// before any alignment padding); a 3-D [B, S, H] (or 2-D [S, H], B 1) has origin H = H, and more leading dims fold
+// into B.
+inline void layernorm_bsh(const ge::Shape& s, uint32_t& b, uint32_t& sl, uint32_t& h, uint32_t& originH) {
+    const size_t d = s.GetDimNum();
+    if (d == 4) {
+        b = static_cast<uint32_t>(s.GetDim(0)); sl = static_cast<uint32_t>(s.GetDim(1));
+        h = static_cast<uint32_t>(s.GetDim(2)); originH = static_cast<uint32_t>(s.GetDim(3));
+        return;
+    }
+    h = d ? static_cast<uint32_t>(s.GetDim(d - 1)) : 0;
+    sl = d >= 2 ? static_cast<uint32_t>(s.GetDim(d - 2)) : 1;
+    b = 1;
+    for (size_t i = 0; i + 2 < d; ++i) b *= static_cast<uint32_t>(s.GetDim(i));
+    originH = h;
+}
 inline uint32_t align32(uint64_t b) { return static_cast<uint32_t>((b + 31) / 32 * 32); }
 inline uint32_t row_tmp(uint32_t k) { return align32(static_cast<uint64_t>(k) * 4 + 64); }
 inline void fill_softmax(uint32_t m, uint32_t k, uint32_t type_size, uint32_t ws, tiling::SoftMaxTiling& t) {
@@ -134,14 +150,14 @@ inline uint32_t GetSoftMaxFlashMaxTmpSize(const ge::Shape& srcShape, const uint3
     return GetSoftMaxMaxTmpSize(srcShape, dataTypeSize, isReuseSource);
 }
 
-// LayerNorm [B, S, H] and [A, R].
+// LayerNorm [B, S, H], the documented {B, S, storageH, originH} (layernorm_bsh) and [A, R].
 inline void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
                                       uint32_t& maxValue, uint32_t& minValue) {
     (void)typeSize; (void)isReuseSource;
-    uint32_t m, k;
-    detail_norm_tiling::rows_cols(srcShape, m, k);
-    minValue = 2 * detail_norm_tiling::row_tmp(k);
-    maxValue = m * minValue;
+    uint32_t b, s, h, originH;
+    detail_norm_tiling::layernorm_bsh(srcShape, b, s, h, originH);
+    minValue = 2 * detail_norm_tiling::row_tmp(h);
+    maxValue = b * s * minValue;
 }
 inline void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
                                       const bool isComputeRstd, const bool isOnlyOutput, uint32_t& maxValue, uint32_t& minValue) {
@@ -151,13 +167,9 @@ inline void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t 
 inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
                                      const bool isReuseSource, tiling::LayerNormTiling& tiling) {
     (void)isReuseSource;
-    // [B, S, H]: B and S from the leading dims (a 2-D shape is [1, S, H]).
-    const size_t d = srcShape.GetDimNum();
-    const uint32_t h = d ? static_cast<uint32_t>(srcShape.GetDim(d - 1)) : 0;
-    const uint32_t s = d >= 2 ? static_cast<uint32_t>(srcShape.GetDim(d - 2)) : 1;
-    uint32_t b = 1;
-    for (size_t i = 0; i + 2 < d; ++i) b *= static_cast<uint32_t>(srcShape.GetDim(i));
-    tiling.bLength = b; tiling.sLength = s; tiling.hLength = h; tiling.originalHLength = h;
+    uint32_t b, s, h, originH;
+    detail_norm_tiling::layernorm_bsh(srcShape, b, s, h, originH);
+    tiling.bLength = b; tiling.sLength = s; tiling.hLength = h; tiling.originalHLength = originH;
     tiling.inputXSize = b * s * h; tiling.meanVarSize = b * s;
     tiling.numberOfTmpBuf = 3;
     tiling.oneTmpSize = std::max<uint32_t>(h, stackBufferSize / (3 * (typeSize ? typeSize : 4)) / (h ? h : 1) * h);
@@ -165,7 +177,7 @@ inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t s
     tiling.loopRound = h ? (b * s * h + tiling.oneTmpSize - 1) / tiling.oneTmpSize : 0;
     tiling.inputRoundSize = tiling.oneTmpSize;
     tiling.bshCurLength = tiling.oneTmpSize; tiling.bsCurLength = h ? tiling.oneTmpSize / h : 0;
-    tiling.lastDimValueBack = h ? 1.0f / static_cast<float>(h) : 0.0f;
+    tiling.lastDimValueBack = originH ? 1.0f / static_cast<float>(originH) : 0.0f;
 }
 // The older spelling.
 inline void GetLayerNormNDTillingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,

@@ -28,7 +28,8 @@ struct NormalizeCall {
     int32_t config_a = -1;
 };
 void adv_normalize(const NormalizeCall& c, SrcLoc loc);
-// DeepNorm: y = LayerNorm(alpha * x + gx) over rows of `h_pad` elements (`h` valid), mean and rstd one T per row.
+// DeepNorm: y = LayerNorm(alpha * x + gx) over rows of `h_pad` elements (`h` valid), mean and variance one T per row
+// (the variance into the tensor the API names rstdLocal: what the reference's example prints there).
 struct DeepNormCall {
     Dt dt = Dt::none;
     const Local* y = nullptr;

@@ -465,10 +465,16 @@ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
 inline void InitSocState() {}
 inline void SetSysWorkspace(GM_ADDR workspace) { detail_ws::sys_workspace() = workspace; }
 // As in AscendC, every template argument is given: DataCacheCleanAndInvalid<T, CacheLine, DcciDst>(tensor).
-template <typename T, CacheLine cl, DcciDst dst> inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+// The emulated GM has no cache, so no byte changes; the GM forms let the other blocks run first when the blocks run one
+// at a time (gm_cache_clean_invalid), so that a block polling another's flag in GM sees it set.
+template <typename T, CacheLine cl, DcciDst dst> inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {
+    ascendcraft::emu::gm_cache_clean_invalid();
+}
 template <typename T, CacheLine cl, DcciDst dst> inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) {}
-// The GM form without a DcciDst (the whole cache line(s) of the tensor): no effect either.
-template <typename T, CacheLine cl> inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {}
+// The GM form without a DcciDst (the whole cache line(s) of the tensor): the same.
+template <typename T, CacheLine cl> inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) {
+    ascendcraft::emu::gm_cache_clean_invalid();
+}
 // Loading the next `preFetchLen` x 2 KiB of the kernel's instructions into the core's instruction cache ahead of use
 // (ops-transformer's fused_infer_attention_score), and its state (0: done): timing only, nothing the emulation keeps.
 inline void ICachePreLoad(const int64_t preFetchLen) { (void)preFetchLen; }

@@ -180,6 +180,9 @@ int32_t event_fetch(uint8_t event, SrcLoc loc);
 void event_release(uint8_t event, int32_t id, SrcLoc loc);
 void pipe_barrier(uint8_t pipe, SrcLoc loc);
 void sync_all(SrcLoc loc);
+// DataCacheCleanAndInvalid of GM: with the blocks run one at a time, the other unfinished blocks run first
+// (Scheduler::yield), so that a block polling GM for another block's write sees it
+void gm_cache_clean_invalid();
 void sync_all_soft(const void* gm, uint64_t gmBytes, const Local& ub, int32_t usedCores, SrcLoc loc);
 
 void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc loc);
