@@ -623,7 +623,14 @@ def _impl_includes(project: OpProject) -> str:
              and f != project.host_file and registers(f)
              and "arch35" not in Path(f).parts   # the Ascend 950 (regbase) registrations: not built for A2
              and not _fallback_only(blank_comments(t))]
-    return "".join(f'#include "{f[:f.rindex(".")]}.inc"\n' for f in sorted(files))
+    # one linked source under two wrappers (a kept project folder materialised again links it again): included once
+    seen, unique = set(), []
+    for f in sorted(files):
+        linked = tuple(_linked_host_sources(project.sources, f))
+        if linked and linked in seen: continue
+        seen.add(linked)
+        unique.append(f)
+    return "".join(f'#include "{f[:f.rindex(".")]}.inc"\n' for f in unique)
 
 
 def _fallback_only(code: str) -> bool:

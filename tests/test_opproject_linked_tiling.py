@@ -40,3 +40,13 @@ def test_without_the_linked_source_there_is_still_no_tiling_function(tmp_path):
                     attrs={"scale": 2.0}, reference=lambda x, scale: x * scale)
     assert not r.run.ok
     assert any("returned 2" in d.message for d in r.run.diagnostics if d.is_error)
+
+
+def test_one_linked_source_under_two_wrappers_is_built_in_once(tmp_path):
+    # a kept project folder materialised again links the source again (ascendcraft_linked_1.cpp, the same include):
+    # included twice, its definitions clashed ("multiple definition", hicann ops-nn swi_glu_grad)
+    folder = _tiling_in_another_op(tmp_path)
+    (folder / "op_host" / "ascendcraft_linked_1.cpp").write_text((folder / "op_host" / "ascendcraft_linked_0.cpp").read_text())
+    x = torch.randn(48 * 64)
+    r = run_project(load_project(folder), {"x": x}, attrs={"scale": 2.0}, reference=lambda x, scale: x * scale)
+    assert r.ok, [d.render() for d in r.run.diagnostics]
