@@ -615,10 +615,15 @@ def _linked_host_sources(sources: dict[str, str], f: str) -> list[str]:
 
 def _impl_includes(project: OpProject) -> str:
     """#include lines for the other op_host sources that register the tiling function with IMPL_OP_OPTILING / IMPL_OP,
-    themselves or through a host source they #include (an arch22 source over the arch35 one, a linked source)."""
+    themselves or through a host source they #include (an arch22 source over the arch35 one), and the linked sources
+    that register this op's type (another op's source may register others': ops-nn foreach_norm links
+    foreach_reduce_tiling_func.cpp, its own, and foreach_tiling_func.cpp, the other foreach ops', whose constants clash
+    with the first's in one translation unit; CANN builds each on its own)."""
     def registers(f: str) -> bool:
         return any(re.search(r"\bIMPL_OP(?:_OPTILING)?\s*\(", blank_comments(project.sources[g]))
-                   for g in [f, *_host_sources_included(project.sources, f), *_linked_host_sources(project.sources, f)])
+                   for g in [f, *_host_sources_included(project.sources, f)]) or any(
+            re.search(rf"\bIMPL_OP(?:_OPTILING)?\s*\(\s*{re.escape(project.op.type)}\s*\)", blank_comments(project.sources[g]))
+            for g in _linked_host_sources(project.sources, f))
     files = [f for f, t in project.sources.items() if f.startswith("op_host/") and f.endswith((".cpp", ".cc"))
              and f != project.host_file and registers(f)
              and "arch35" not in Path(f).parts   # the Ascend 950 (regbase) registrations: not built for A2

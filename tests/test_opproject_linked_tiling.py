@@ -50,3 +50,21 @@ def test_one_linked_source_under_two_wrappers_is_built_in_once(tmp_path):
     x = torch.randn(48 * 64)
     r = run_project(load_project(folder), {"x": x}, attrs={"scale": 2.0}, reference=lambda x, scale: x * scale)
     assert r.ok, [d.render() for d in r.run.diagnostics]
+
+
+def test_a_linked_source_that_registers_other_ops_stays_out_of_the_glue(tmp_path):
+    # hicann ops-nn foreach_norm links foreach_reduce_tiling_func.cpp (IMPL_OP_OPTILING(ForeachNorm)) and
+    # foreach_tiling_func.cpp (the other foreach ops'), whose constants clash with the first's in one translation unit
+    folder = _tiling_in_another_op(tmp_path)
+    other = folder / "corpus_repo" / "other_op" / "op_host"
+    tiling = other / "other_op_tiling.cpp.inc"
+    tiling.write_text(tiling.read_text() + "\nnamespace optiling { constexpr int kShared = 1; }\n")
+    (other / "more_ops_tiling.cpp.inc").write_text(
+        '#include "register/op_def_registry.h"\nnamespace optiling { constexpr int kShared = 2; }\n'
+        "static ge::graphStatus MoreTiling(gert::TilingContext*) { return ge::GRAPH_FAILED; }\n"
+        "IMPL_OP_OPTILING(SomeOtherOp).Tiling(MoreTiling);\n")
+    (folder / "op_host" / "ascendcraft_linked_1.cpp").write_text(
+        '#include "../corpus_repo/other_op/op_host/more_ops_tiling.cpp.inc"\n')
+    x = torch.randn(48 * 64)
+    r = run_project(load_project(folder), {"x": x}, attrs={"scale": 2.0}, reference=lambda x, scale: x * scale)
+    assert r.ok, [d.render() for d in r.run.diagnostics]
