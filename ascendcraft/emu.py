@@ -65,12 +65,12 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
            'with_prelude', 'pch_rejections', 'Build', 'past_close', 'file_scope_types', 'tiling_struct_usings',
            'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'core_type_split',
-           'key_var_conditions', 'gm_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed',
-           'store_sealed', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build',
-           'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling',
-           'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder',
-           'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
-           'no_output_diagnostic']
+           'key_var_conditions', 'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed',
+           'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames',
+           'build', 'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'GM', 'Scalar',
+           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
+           'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run',
+           'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -1497,19 +1497,79 @@ def gm_arrays(sources: dict[str, str], files: list[str]) -> list[str]:
     `constexpr __gm__ int32_t assistGmB32[4096] = {...}`): the kernel's own constant data, which the NPU keeps in global
     memory and a kernel reads with DataCopy like a launch buffer. The driver declares them to the runtime
     (declare_gm_array), which checks a GM access against them as against the launch's buffers."""
-    out, todo, seen = [], list(files), set()
-    while todo:   # the files reached by includes the build compiles (not one inside an #if branch: maybe not taken)
-        f = todo.pop(0)
-        if f in seen or f not in sources: continue
-        seen.add(f)
-        code = blank_comments(sources[f])
-        for m in re.finditer(r'^[ 	]*#[ 	]*include[ 	]*"([^"]+)"', code, re.M):
-            if _namespace_scope(code, m.start()) is None: continue
-            local = os.path.normpath(os.path.join(os.path.dirname(f), m.group(1)))
-            todo += [local] if local in sources else sorted(n for n in sources if n.endswith("/" + m.group(1)))
+    out = []
+    for code in _compiled_includes(sources, files).values():
         for m in _GM_ARRAY_RE.finditer(code):
             scope = _namespace_scope(code, m.start())
             if scope is not None: out.append("::".join([*scope, m.group(1)]))
+    return list(dict.fromkeys(out))
+
+
+def _compiled_includes(sources: dict[str, str], files: list[str]) -> dict[str, str]:
+    """`files` and the files their includes reach that the build compiles (not one inside an #if branch: maybe not
+    taken), each with its comments blanked."""
+    out, todo = {}, list(files)
+    while todo:
+        f = todo.pop(0)
+        if f in out or f not in sources: continue
+        code = out[f] = blank_comments(sources[f])
+        for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', code, re.M):
+            if _namespace_scope(code, m.start()) is None: continue
+            local = os.path.normpath(os.path.join(os.path.dirname(f), m.group(1)))
+            todo += [local] if local in sources else sorted(n for n in sources if n.endswith("/" + m.group(1)))
+    return out
+
+
+# the type arguments a `__gm__` static member's class template is instantiated with that the driver can name at global
+# scope (a kernel's own type or a template parameter is not one of them)
+_PLAIN_TYPES = {"half", "float", "double", "bool", "int", "bfloat16_t", "int8_t", "uint8_t", "int16_t", "uint16_t",
+                "int32_t", "uint32_t", "int64_t", "uint64_t"}
+_CLASS_TEMPLATE_RE = re.compile(r"\btemplate\s*<([^<>{};]*)>\s*(?:class|struct)\s+([A-Za-z_]\w*)\s*"
+                                r"(?::\s*(?:public|protected|private)?\s*((?:\w+\s*::\s*)*\w+)\s*<([^<>{};]*)>\s*)?\{")
+
+
+def _matching_brace(code: str, start: int) -> int:
+    "The offset just past the brace that closes the one at `start`."
+    depth = 0
+    for i in range(start, len(code)):
+        if code[i] == "{": depth += 1
+        elif code[i] == "}":
+            depth -= 1
+            if depth == 0: return i + 1
+    return len(code)
+
+
+def gm_member_arrays(sources: dict[str, str], files: list[str]) -> list[str]:
+    """The qualified names of the `static __gm__` array members of class templates that `files` reach, one per instance
+    the kernel names with plain types (hicann ops-math lin_space's `constexpr static __gm__ T assistGm[256]` in
+    `template <typename T> class LinSpaceBase`, instantiated through `LinSpaceNeedCast<int8_t, half> : LinSpaceBase<T2>`:
+    `LinSpace::LinSpaceBase<half>::assistGm`): like gm_arrays' tables, constant data in global memory. An instance is
+    named directly (`LinSpaceBase<half>`) or through a class template that derives from it with its own parameters."""
+    codes = _compiled_includes(sources, files)
+    owners, derived = {}, {}   # class template -> (namespaces, members); derived template -> (its params, base, args)
+    for code in codes.values():
+        for m in _CLASS_TEMPLATE_RE.finditer(code):
+            scope = _namespace_scope(code, m.start())
+            if scope is None: continue
+            params = [p.split("=")[0].split()[-1] for p in m.group(1).split(",") if p.split("=")[0].split()]
+            body = code[m.end() - 1:_matching_brace(code, m.end() - 1)]
+            members = [a.group(1) for a in _GM_ARRAY_RE.finditer(body) if re.search(r"\bstatic\b", a.group(0))]
+            if members: owners[m.group(2)] = (scope, list(dict.fromkeys(members)))
+            if m.group(3): derived[m.group(2)] = (params, m.group(3).split("::")[-1].strip(), [a.strip() for a in m.group(4).split(",")])
+    out = []
+    for owner, (scope, members) in owners.items():
+        instances = []
+        for code in codes.values():
+            for m in re.finditer(r"\b(\w+)\s*<([^<>{};()]*)>", code):
+                args = [a.strip() for a in m.group(2).split(",")]
+                if m.group(1) == owner: instances.append(args)
+                elif m.group(1) in derived and derived[m.group(1)][1] == owner:
+                    params, _, base_args = derived[m.group(1)]
+                    bound = dict(zip(params, args))
+                    instances.append([bound.get(a, a) for a in base_args])
+        for args in instances:
+            if args and all(a in _PLAIN_TYPES for a in args):
+                out += ["::".join([*scope, f"{owner}<{', '.join(args)}>", n]) for n in members]
     return list(dict.fromkeys(out))
 
 
@@ -1618,7 +1678,7 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     if half == "aiv":
         lines.append(f'extern "C" void {AIC_LAUNCH}{AIC_SUFFIX}(void* const* a);   // the cube half\'s, in its object')
     # the kernel type lays out the launch's AIC/AIV cores
-    arrays = gm_arrays(sources, [entry.file])
+    arrays = gm_arrays(sources, [entry.file]) + gm_member_arrays(sources, [entry.file])
     lines += ["int main(int argc, char** argv) {", f"    {kind_declaration(kind)}",
               *[f"    ascendcraft::emu::declare_gm_array({json.dumps(a)}, &::{a}, sizeof(::{a}));" for a in arrays],
               *([f"    ascendcraft::emu::declare_aic_launch(&{AIC_LAUNCH}{AIC_SUFFIX});"] if half == "aiv" else []),

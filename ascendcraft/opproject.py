@@ -603,17 +603,39 @@ def _host_sources_included(sources: dict[str, str], f: str) -> list[str]:
     return [n for n in names if n.startswith("op_host/") and n in sources]
 
 
+def _linked_host_sources(sources: dict[str, str], f: str) -> list[str]:
+    """The sources that op_host source `f` #includes under a `.cpp.inc` / `.cc.inc` name: another op's host source that
+    the corpus links into a project (examples/corpus/corpus.py `_link_in`: a one-line op_host/ascendcraft_linked_N.cpp
+    over the source stored as <its path>.cpp.inc), as hicann ops-nn gemma_rms_norm's tiling is rms_norm_tiling.cpp's
+    `IMPL_OP_OPTILING(GemmaRmsNorm)`, which its op_host/CMakeLists.txt names as `DEPENDENCIES rms_norm`."""
+    names = (posixpath.normpath(posixpath.join(posixpath.dirname(f), n))
+             for n in re.findall(r'#\s*include\s*"([^"]+\.(?:cpp|cc)\.inc)"', blank_comments(sources[f])))
+    return [n for n in names if n in sources]
+
+
 def _impl_includes(project: OpProject) -> str:
     """#include lines for the other op_host sources that register the tiling function with IMPL_OP_OPTILING / IMPL_OP,
-    themselves or through an op_host source they #include (an arch22 source over the arch35 one)."""
+    themselves or through a host source they #include (an arch22 source over the arch35 one), and the linked sources
+    that register this op's type (another op's source may register others': ops-nn foreach_norm links
+    foreach_reduce_tiling_func.cpp, its own, and foreach_tiling_func.cpp, the other foreach ops', whose constants clash
+    with the first's in one translation unit; CANN builds each on its own)."""
     def registers(f: str) -> bool:
         return any(re.search(r"\bIMPL_OP(?:_OPTILING)?\s*\(", blank_comments(project.sources[g]))
-                   for g in [f, *_host_sources_included(project.sources, f)])
+                   for g in [f, *_host_sources_included(project.sources, f)]) or any(
+            re.search(rf"\bIMPL_OP(?:_OPTILING)?\s*\(\s*{re.escape(project.op.type)}\s*\)", blank_comments(project.sources[g]))
+            for g in _linked_host_sources(project.sources, f))
     files = [f for f, t in project.sources.items() if f.startswith("op_host/") and f.endswith((".cpp", ".cc"))
              and f != project.host_file and registers(f)
              and "arch35" not in Path(f).parts   # the Ascend 950 (regbase) registrations: not built for A2
              and not _fallback_only(blank_comments(t))]
-    return "".join(f'#include "{f[:f.rindex(".")]}.inc"\n' for f in sorted(files))
+    # one linked source under two wrappers (a kept project folder materialised again links it again): included once
+    seen, unique = set(), []
+    for f in sorted(files):
+        linked = tuple(_linked_host_sources(project.sources, f))
+        if linked and linked in seen: continue
+        seen.add(linked)
+        unique.append(f)
+    return "".join(f'#include "{f[:f.rindex(".")]}.inc"\n' for f in unique)
 
 
 def _fallback_only(code: str) -> bool:

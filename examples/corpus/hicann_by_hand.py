@@ -20,6 +20,7 @@ per run: the shape, the tiling key and block dim the TilingFunc chose, the max a
 """
 import argparse
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -46,6 +47,9 @@ def project(repo: str, path: str, gitdirs: dict, keep: Path | None):
     entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == repo and e["path"] == path)
     gitdir = gitdirs.get(repo) or str(MIRRORS / repo.replace("/", "+") / "repo")
     folder = (keep / path.replace("/", "_")) if keep else Path(tempfile.mkdtemp(prefix="hicann_"))
+    # a kept folder from an earlier run starts afresh: materialising over it would link the sources the link missed a
+    # second time (op_host/ascendcraft_linked_N.cpp beside the first one: "multiple definition"); the builds are cached
+    if keep and folder.exists(): shutil.rmtree(folder)
     folder.mkdir(parents=True, exist_ok=True)
     corpus.materialise(entry, gitdir, folder)
     s = load_settings()

@@ -43,6 +43,7 @@ constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;   // GE's 'nothing changed' (check-support: unknown)
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;   // a tiling class that cannot tile the case (the next one tries)
 constexpr graphStatus GRAPH_NULL_PTR = 50331538;        // GE's code for a null pointer (op hosts return it for a null context)
+constexpr graphStatus GRAPH_PARAM_OUT_OF_RANGE = 50331644;   // GE's code for a parameter out of range (ops-nn rms_norm_quant's tiling)
 // ge::Status, the result code of GE's API (an op host's own helpers return it: AddRmsNormQuant's `!= SUCCESS`)
 using Status = uint32_t;
 constexpr Status SUCCESS = 0;
