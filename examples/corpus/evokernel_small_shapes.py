@@ -41,7 +41,8 @@ SMALL = {
     # not run in the twenty-ninth round (time)
     "Conv2dDivideLeakyRelu": CONV2D,
     "Conv2dGeluGlobalAvgPool": CONV2D,
-    "Conv2dGroupNormScaleMaxPoolClamp": CONV2D + "; num_groups = 4; scale_shape = (out_channels, 1, 1); height = width = 14",
+    # (its TilingFunc fixes channels, height and width, not the batch: the task's shape with 2 images)
+    "Conv2dGroupNormScaleMaxPoolClamp": "batch_size = 2",
     "Conv2dMinAddMultiply": CONV2D + "; bias_shape = (out_channels, 1, 1)",
     "Conv2dReluBiasAdd": CONV2D + "; bias_shape = (out_channels, 1, 1)",
     "Conv2dTanhScalingBiasAddMax": CONV2D + "; bias_shape = (out_channels, 1, 1); height = width = 14",
@@ -52,7 +53,8 @@ SMALL = {
     "ConvStandard3dAsymmetricInputAsymmetricKernel": "batch_size = 2; in_channels = 3; out_channels = 6; depth = 5; height = 9; width = 11",
     "ConvStandard3dSquareInputSquareKernel": "batch_size = 2; in_channels = 3; out_channels = 6; depth = height = width = 7",
     "ConvTranspose2dMultiplyGlobalAvgPoolGlobalAvgPoolMean": CONV2D,
-    "ConvTranspose3dLogSumExpHardSwishSubtractClamp": CONV3D,
+    # (its kernel sums 3 input channels into 16 accumulators, whatever the shape says: those channels, small volume)
+    "ConvTranspose3dLogSumExpHardSwishSubtractClamp": "batch_size = 2; depth = 6; height = 7; width = 9",
     "ConvTranspose3dMultiplyMaxGlobalAvgPoolClamp": CONV3D,
     "ConvTranspose3dSumResidualAddMultiplyResidualAdd": CONV3D + "; bias_shape = (out_channels, 1, 1, 1)",
     "ConvTransposed1dAsymmetricInputSquareKernelPaddedStridedDilated": "batch_size = 2; in_channels = 3; out_channels = 6; length = 37",
@@ -82,7 +84,8 @@ SMALL = {
     "Conv3dDivideMaxGlobalAvgPoolBiasAddSum": CONV3D + "; bias_shape = (out_channels, 1, 1, 1)",
     "Conv3dReluLeakyReluGeluSigmoidBiasAdd": CONV3D + "; bias_shape = (out_channels, 1, 1, 1)",
     "Conv3dScalingTanhMultiplySigmoid": CONV3D + "; bias_shape = (out_channels, 1, 1, 1)",
-    "ConvTranspose2dSoftmaxBiasAddScalingSigmoid": CONV2D + "; bias_shape = (out_channels, 1, 1)",
+    # (its TilingFunc fixes batch and channels, not height and width)
+    "ConvTranspose2dSoftmaxBiasAddScalingSigmoid": "height = 5; width = 7",
     "ConvTranspose3dSoftmaxSigmoid": "batch_size = 2; in_channels = 3; out_channels = 8; D = 4; H = 5; W = 7",
     "ConvTransposed1dDilated": "batch_size = 2; in_channels = 3; out_channels = 6; length = 37",
     "GemmAddRelu": GEMM + "; bias_shape = (out_features,)",
@@ -98,7 +101,7 @@ SMALL = {
 # a TilingFunc's test of a size against a number or a named constant, ending in a refusal
 REFUSAL = re.compile(r"if\s*\((?:[^;{}]*?)(?:[!=]=\s*(?:\d{2,}U?|[A-Z][A-Z0-9_]*)\b)(?:[^;{}]*?)\)\s*\{?\s*return\s+ge::GRAPH_FAILED",
                      re.S)
-CONSTANT = re.compile(r"(?:constexpr|const)\s+u?int\d*_t\s+\w+\s*=\s*\d{2,}")
+CONSTANT = re.compile(r"(?:constexpr|const)\s+u?int\d*(?:_t)?\s+\w+\s*=\s*\d{2,}")
 
 
 def specialised(project) -> str:
@@ -115,6 +118,10 @@ def specialised(project) -> str:
             if m:
                 line = text.count("\n", 0, m.start()) + 1
                 return f"{name}:{line}: the TilingFunc reads no input shape, it sets the task's sizes ({m.group(0)})"
+    for name, text in sorted(project.sources.items()):   # a TilingFunc that reads shapes for a kernel of fixed sizes
+        if name.startswith("op_kernel/") and (m := CONSTANT.search(text)):
+            line = text.count("\n", 0, m.start()) + 1
+            return f"{name}:{line}: the kernel sets the task's sizes ({m.group(0)})"
     return ""
 
 
