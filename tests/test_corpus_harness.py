@@ -2299,3 +2299,43 @@ def test_a_failed_runs_first_error_names_its_line_where_it_has_one():
     assert corpus.first_run_error([at]) == "l0-overflow at copy_l1_to_l0b.hpp:451: LoadData needs 16384 bytes"
     assert corpus.first_run_error([SimpleNamespace(kind="timeout", message="stopped", file="", line=None)]) == "timeout: stopped"
     assert corpus.first_run_error([]) == "run failed"
+
+
+EVO_HELPER_RANKS = r"""
+#include <torch/extension.h>
+static void need_vector(const at::Tensor& t, const char* what, int64_t n)
+{
+    TORCH_CHECK(t.dim() == 1, what, " must be 1D");
+    TORCH_CHECK(t.numel() == n, what, " has the wrong length");
+}
+at::Tensor scaled_impl(const at::Tensor& x, const at::Tensor& scale_1d, const at::Tensor& shift)
+{
+    TORCH_CHECK(x.dim() == 4, "x must be 4D");
+    need_vector(scale_1d, "scale", x.size(1));
+    need_vector(shift, "shift", x.size(1));
+    auto y = at::empty_like(x);
+    EXEC_NPU_CMD(aclnnScaledCustom, x, scale_1d, shift, y);
+    return y;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("scaled_custom", &scaled_impl, "doc"); }
+"""
+
+
+def test_evokernel_ranks_checked_in_a_helper_function_count_for_the_argument_passed_there():
+    """op.cpp may check a parameter's rank in a helper of its own (EvoKernel's Conv2dGroupNormScaleMaxPoolClamp:
+    `check_1d_param(scale_1d, "scale", 64)`, whose body checks `t.dim() == 1`): the rank counts for the argument, so
+    bind_call passes the Model's (C, 1, 1) scale as the (C,) tensor the TilingFunc requires."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    ranks = evokernel.checked_ranks(EVO_HELPER_RANKS)
+    assert ranks["scale_1d"] == 1 and ranks["shift"] == 1 and ranks["x"] == 4
+    ns = {}
+    exec("import torch\nclass Model(torch.nn.Module):\n    def __init__(self, c):\n        super().__init__()\n"
+         "        self.scale = torch.nn.Parameter(torch.randn(c, 1, 1))\n        self.shift = torch.nn.Parameter(torch.randn(c))\n"
+         "    def forward(self, x):\n        return x * self.scale + self.shift.view(-1, 1, 1)\n", ns)
+    model = ns["Model"](3)
+    x = torch.randn(2, 3, 4, 4)
+    params = evokernel.bound_function(EVO_HELPER_RANKS)[1]
+    got = evokernel.bind_call(model, ns["Model"], (x,), (3,), params, {}, [], {}, ranks)
+    assert [tuple(t.shape) for t in got] == [(2, 3, 4, 4), (3,), (3,)]
