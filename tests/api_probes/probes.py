@@ -1465,6 +1465,10 @@ NOT_PROBED.update({n: "a buffer's place kept and set again (TBuffAddr, TBuf::Get
                    for n in ("GetBufferAddr", "GetBufferHandle", "SetAddr")})
 NOT_PROBED.update({n: "the Matmul library's integer helpers (lib/matmul_intf.h; ops-transformer mla_prolog): see "
                       "tests/test_emu_tbuffaddr.py" for n in ("Align", "AlignDown")})
+NOT_PROBED.update({n: "host tiling API (tiling/tiling_api.h: the Gelu / Silu / Swish / Clamp temporary sizes), not kernel "
+                      "code: an asc-devkit example's host program calls it; values in tests/test_emu_act_clamp_tiling.py"
+                   for n in ("GetGeluMinTmpSize", "GetGeluMaxTmpSize", "GetGeluMaxMinTmpSize", "GetSiluTmpSize",
+                             "GetSwishTmpSize", "GetClampMaxMinTmpSize", "GetClampTmpBufferFactorSize")})
 NOT_PROBED["ReGlu"] = ("advanced activation API (lib/activation/reglu.h; hicann ops-transformer ffn): value-checked "
                        "against NumPy in half, bfloat16_t and float in tests/test_emu_reglu.py")
 NOT_PROBED.update({n: "advanced quantisation API and its host tiling (lib/quantization): see tests/test_emu_quant.py"
