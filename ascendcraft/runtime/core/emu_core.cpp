@@ -494,6 +494,33 @@ const GmBuffer* GmRegistry::nearest(const void* p) const {
     return best;
 }
 
+// A barrier of the kernel's own over GM, without DataCacheCleanAndInvalid (hicann ops-nn index_fill: each block copies
+// its flag byte out, then copies every block's flag in again and again until all are set; MTE2 reads GM itself, past
+// the scalar's data cache, so on the NPU the loop ends once the other cores have written). With the blocks run one at
+// a time the others never get to run, and blocks on a few threads may wait for one no thread has started: a block
+// that reads the same range of an output or workspace buffer kPollRepeats times in a row and finds it unchanged hands
+// over to the unfinished blocks, as gm_cache_clean_invalid does (a parallel launch first runs again one block at a
+// time). A kernel that re-reads unchanged GM for its own reasons only runs its blocks in another order.
+constexpr uint32_t kPollRepeats = 8;
+constexpr uint64_t kPollMaxBytes = 2048;   // a flag area (48 cores x 32 bytes fit); a larger range re-read is data
+
+static void gm_poll_check(const void* p, uint64_t bytes) {
+    Core& c = core();
+    const uint8_t* a = static_cast<const uint8_t*>(p);
+    const bool same = c.poll_at == p && c.poll_seen.size() == bytes && std::equal(a, a + bytes, c.poll_seen.begin());
+    if (!same) {
+        c.poll_at = p;
+        c.poll_seen.assign(a, a + bytes);
+        c.poll_repeats = 0;
+        return;
+    }
+    if (++c.poll_repeats < kPollRepeats) return;
+    c.poll_repeats = 0;
+    // blocks on threads of their own may wait for a block no thread has started: one at a time, with hand-overs
+    if (g_launch->parallel) require_sequential("a block polls GM for other blocks' writes");
+    gm_cache_clean_invalid();
+}
+
 const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const SrcLoc& loc) {
     const GmBuffer* b = g_launch->gm.find(p, bytes);
     if (b && write && b->constant) {   // a __gm__ array of the kernel's own (declare_gm_array): its constant data
@@ -556,6 +583,9 @@ const GmBuffer& check_gm(const void* p, uint64_t bytes, bool write, Op op, const
     if (!write && b->alias &&
         !g_launch->api_writes.all_written(*b, static_cast<uint64_t>(static_cast<const uint8_t*>(p) - b->base), bytes))
         gm_materialise(*b);
+    if (!write && bytes && bytes <= kPollMaxBytes && g_launch->block_dim > 1 && !g_launch->cross &&
+        (b->role == Role::Out || b->role == Role::InOut || b->role == Role::Workspace))
+        gm_poll_check(p, bytes);
     return *b;
 }
 
@@ -1755,6 +1785,7 @@ void gm_cache_clean_invalid() {
     if (!g_launch || g_launch->parallel || g_launch->cross || !g_launch->scheduler || g_launch->block_dim < 2) return;
     g_launch->scheduler->yield(core().idx);
 }
+
 
 void sync_all_soft(const void* gm, uint64_t gmBytes, const Local& ub, int32_t usedCores, SrcLoc loc) {
     enter(Op::SyncAll, loc);

@@ -459,6 +459,11 @@ struct Core {
     bool maxmin_set = false;
     Dt maxmin_dt = Dt::none;  // the element type of that reduction (the raw get_max_min_cnt packs the value's bits)
     double acc_value = 0;  // the accumulator the raw vcadd(nullptr, ...) sums into (get_acc_val, emu_norm.cpp)
+    // a GM poll (emu_core.cpp gm_poll_check): the last read of a GM range other blocks may write, its bytes then, and
+    // how many reads in a row found them unchanged
+    const void* poll_at = nullptr;
+    std::vector<uint8_t> poll_seen;
+    uint32_t poll_repeats = 0;
 };
 // emu_sync_cross.cpp: the launch's cores by kernel type, cross-core flags, and the GM hand-over check
 uint32_t cross_prepare(uint32_t block_dim, uint64_t tiling_key);   // the number of cores (slots) to run
