@@ -1528,17 +1528,6 @@ _CLASS_TEMPLATE_RE = re.compile(r"\btemplate\s*<([^<>{};]*)>\s*(?:class|struct)\
                                 r"(?::\s*(?:public|protected|private)?\s*((?:\w+\s*::\s*)*\w+)\s*<([^<>{};]*)>\s*)?\{")
 
 
-def _matching_brace(code: str, start: int) -> int:
-    "The offset just past the brace that closes the one at `start`."
-    depth = 0
-    for i in range(start, len(code)):
-        if code[i] == "{": depth += 1
-        elif code[i] == "}":
-            depth -= 1
-            if depth == 0: return i + 1
-    return len(code)
-
-
 def gm_member_arrays(sources: dict[str, str], files: list[str]) -> list[str]:
     """The qualified names of the `static __gm__` array members of class templates that `files` reach, one per instance
     the kernel names with plain types (hicann ops-math lin_space's `constexpr static __gm__ T assistGm[256]` in
@@ -1552,7 +1541,7 @@ def gm_member_arrays(sources: dict[str, str], files: list[str]) -> list[str]:
             scope = _namespace_scope(code, m.start())
             if scope is None: continue
             params = [p.split("=")[0].split()[-1] for p in m.group(1).split(",") if p.split("=")[0].split()]
-            body = code[m.end() - 1:_matching_brace(code, m.end() - 1)]
+            body = code[m.end() - 1:_closing_brace(code, m.end() - 1)]
             members = [a.group(1) for a in _GM_ARRAY_RE.finditer(body) if re.search(r"\bstatic\b", a.group(0))]
             if members: owners[m.group(2)] = (scope, list(dict.fromkeys(members)))
             if m.group(3): derived[m.group(2)] = (params, m.group(3).split("::")[-1].strip(), [a.strip() for a in m.group(4).split(",")])

@@ -81,10 +81,6 @@ inline void GetSiluTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, c
 }
 inline void GetSwishTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
                             uint32_t& minValue) {
-    (void)srcShape;
-    (void)typeSize;
-    (void)isReuseSource;
-    maxValue = 0;
-    minValue = 0;
+    GetSiluTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
 }
 }  // namespace AscendC
