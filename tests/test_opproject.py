@@ -1089,10 +1089,9 @@ def test_a_tensors_address_is_its_data_for_a_value_dependent_input_and_null_othe
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
 
 
-def test_a_tiling_function_reading_an_input_without_value_depend_gets_no_data_and_the_failure_names_it(tmp_path):
-    # NPUKernelBench TopKV3: the tiling function reads k with GetInputTensor(1)->GetData, but k has no ValueDepend. CANN
-    # gives the data of ValueDepend inputs only (nullptr otherwise: GetInputTensor's documented restriction), so the
-    # function fails on its own nullptr check; the run says which input it read and what CANN needs
+def _scale_input_project(tmp_path):
+    """scale_add_custom with a third input `scale` whose values its tiling function reads (GetInputTensor(2)->GetData,
+    alpha times scale[0]) and fails without, printing why; no ValueDepend yet. Returns the folder and its host source."""
     folder = copy_project(tmp_path, "scale_add_custom")
     host = folder / "op_host" / "scale_add_custom.cpp"
     host.write_text(host.read_text().replace(
@@ -1105,6 +1104,14 @@ def test_a_tiling_function_reading_an_input_without_value_depend_gets_no_data_an
     kernel = folder / "op_kernel" / "scale_add_custom.cpp"
     kernel.write_text(kernel.read_text().replace("GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace",
                                                  "GM_ADDR x, GM_ADDR y, GM_ADDR scale, GM_ADDR z, GM_ADDR workspace"))
+    return folder, host
+
+
+def test_a_tiling_function_reading_an_input_without_value_depend_gets_no_data_and_the_failure_names_it(tmp_path):
+    # NPUKernelBench TopKV3: the tiling function reads k with GetInputTensor(1)->GetData, but k has no ValueDepend. CANN
+    # gives the data of ValueDepend inputs only (nullptr otherwise: GetInputTensor's documented restriction), so the
+    # function fails on its own nullptr check; the run says which input it read and what CANN needs
+    folder, host = _scale_input_project(tmp_path)
     project = load_project(folder)
     assert [p.value_depend for p in project.op.inputs] == [False, False, False]
     x, y = torch.randn(4096), torch.randn(4096)
@@ -1409,18 +1416,7 @@ def test_an_input_the_tiling_registration_declares_data_dependent_gives_the_tili
     # `IMPL_OP_OPTILING(Op).Tiling(f).TilingInputsDataDependency({1})` declares input 1 a tiling data dependency, and
     # CANN hands the tiling function its values (GetInputTensor(1)->GetData). Before, the emulated tensor had no data:
     # transpose_v2's tiling crashed on the null perm, circular_pad's read null paddings
-    folder = copy_project(tmp_path, "scale_add_custom")
-    host = folder / "op_host" / "scale_add_custom.cpp"
-    host.write_text(host.read_text().replace(
-        'this->Output("z")', 'this->Input("scale").ParamType(REQUIRED).DataType({ge::DT_FLOAT, '
-        'ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});\n        this->Output("z")').replace(
-        "    tiling.set_alpha(alpha ? *alpha : 1.0f);",
-        "    const float* scale = context->GetInputTensor(2)->GetData<float>();\n"
-        "    if (scale == nullptr) return ge::GRAPH_FAILED;\n"
-        "    tiling.set_alpha((alpha ? *alpha : 1.0f) * scale[0]);"))
-    kernel = folder / "op_kernel" / "scale_add_custom.cpp"
-    kernel.write_text(kernel.read_text().replace("GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace",
-                                                 "GM_ADDR x, GM_ADDR y, GM_ADDR scale, GM_ADDR z, GM_ADDR workspace"))
+    folder, host = _scale_input_project(tmp_path)
     (folder / "op_host" / "scale_add_custom_dependency.cpp").write_text(
         '#include "register/op_impl_registry.h"\nnamespace optiling {\n'
         "IMPL_OP_OPTILING(ScaleAddCustom)\n    .TilingInputsDataDependency({2});   // scale\n}\n")

@@ -189,6 +189,24 @@ RUNS = {
 }
 
 
+def run_ops_main(doc: str, ops, run_op, argv=None) -> int:
+    """The command line of the by-hand scripts that run ops by name (hicann_elementwise.py, hicann_ops_by_hand.py):
+    `--only NAME` (repeated; default every op of `ops`), `--keep DIR`, `--git OWNER/NAME=GITDIR`. Prints each case's
+    line as `run_op((gitdirs, keep), name)` gives it; exit status 1 when any line is not a match."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
+    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--keep", type=Path, default=None)
+    a = ap.parse_args(argv)
+    g = (dict(x.split("=", 1) for x in a.git), a.keep)
+    bad = 0
+    for name in a.only or ops:
+        for text in run_op(g, name):
+            bad += "match" not in text or "MISMATCH" in text
+            print(text, flush=True)
+    return 1 if bad else 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")

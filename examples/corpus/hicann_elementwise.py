@@ -10,7 +10,6 @@ reference is the PyTorch function of the same meaning on the same (rounded) inpu
 Prints one line per (op, dtype, shape): the tiling key and block dim the op's TilingFunc chose, the worst error in units
 of the allowed one, and the verdict; a run error prints the emulator's first diagnostic.
 """
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -19,7 +18,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
-from hicann_by_hand import project  # noqa: E402
+from hicann_by_hand import project, run_ops_main  # noqa: E402
 
 from ascendcraft.opproject import run_project  # noqa: E402
 
@@ -102,18 +101,7 @@ def run_op(g, name: str) -> list[str]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
-    ap.add_argument("--only", action="append", default=[])
-    ap.add_argument("--keep", type=Path, default=None)
-    a = ap.parse_args(argv)
-    g = (dict(x.split("=", 1) for x in a.git), a.keep)
-    bad = 0
-    for name in a.only or OPS:
-        for line in run_op(g, name):
-            bad += "match" not in line or "MISMATCH" in line
-            print(line, flush=True)
-    return 1 if bad else 0
+    return run_ops_main(__doc__, OPS, run_op, argv)
 
 
 if __name__ == "__main__":

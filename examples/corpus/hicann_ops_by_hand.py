@@ -11,7 +11,6 @@ float64 on the same rounded inputs, and the check is the precision rule of hican
 Prints one line per case: the tiling key and block dim the op's TilingFunc chose, the worst error in units of the
 allowed one, and the verdict (match / MISMATCH / ERROR with the emulator's first diagnostic / PROJECT DOES NOT BUILD).
 """
-import argparse
 import math
 import sys
 import time
@@ -22,7 +21,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
-from hicann_by_hand import project  # noqa: E402
+from hicann_by_hand import project, run_ops_main  # noqa: E402
 
 from ascendcraft.opproject import run_project  # noqa: E402
 
@@ -716,18 +715,7 @@ def run_op(g, name: str) -> list[str]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
-    ap.add_argument("--only", action="append", default=[])
-    ap.add_argument("--keep", type=Path, default=None)
-    a = ap.parse_args(argv)
-    g = (dict(x.split("=", 1) for x in a.git), a.keep)
-    bad = 0
-    for name in a.only or OPS:
-        for line in run_op(g, name):
-            bad += "match" not in line or "MISMATCH" in line
-            print(line, flush=True)
-    return 1 if bad else 0
+    return run_ops_main(__doc__, OPS, run_op, argv)
 
 
 if __name__ == "__main__":
