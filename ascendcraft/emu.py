@@ -3518,12 +3518,14 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
         launched = next((r["block_dim"] for r in child.records if r.get("type") == "tiling"), block_dim) or 0
         result = {}
         padding_writes = []
+        # the kernel started: its host tiling (if any) succeeded, so the padding was poisoned before it ran
+        started = all(r.get("status", 0) == 0 for r in child.records if r.get("type") == "tiling")
         for name, path, dtype, shape in outputs:
             data = _map_output(run_dir, path, dtype)
             if data is None: continue
             mapped[path] = data
             count = int(np.prod(shape, dtype=np.int64)) if shape is not None else data.size
-            if gm_padding != "strict" and shape is not None and data.size > count:   # the allocation's padding
+            if gm_padding != "strict" and shape is not None and data.size > count and started:   # the allocation's padding
                 pad = data[count:].view(np.uint8)
                 if (bad := np.flatnonzero(pad != poison)).size:   # whole elements (bytes equal to the poison look unwritten)
                     size = np.dtype(dtype).itemsize

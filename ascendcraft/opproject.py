@@ -38,8 +38,8 @@ __all__ = ['GE_DTYPES', 'FORMATS', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_FILE', 'SHAP
            'registered_definition', 'host_program', 'OpProject', 'uses_tiling_default', 'load_project', 'dtype_column',
            'binary_column', 'dtype_macros', 'glue_source', 'host_arguments', 'TplInstance', 'tpl_header',
            'tpl_instances', 'tpl_entry_source', 'tpl_build_key', 'template_entry', 'link_misses', 'furthest_link',
-           'build_project', 'infer_output_shapes', 'ProjectRun', 'output_mismatch', 'run_project', 'load_cases',
-           'run_cases', 'op_arguments', 'op_command']
+           'build_project', 'infer_output_shapes', 'ProjectRun', 'output_mismatch', 'run_project', 'tiling_failure',
+           'load_cases', 'run_cases', 'op_arguments', 'op_command']
 
 # %% ../nbs/18_opproject.ipynb #936828c9
 # ge::DataType names of the op definition -> (numpy dtype name, C++ type of the DTYPE_<NAME> macro, ge enum value)
@@ -737,6 +737,13 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
     ::ascendcraft::tiling_bind_detail::flush_all();   // tiling objects still bound by SetDataPtr write their fields into the buffer
     if (tiled != ge::GRAPH_SUCCESS) {{
         std::fprintf(stderr, "ascendcraft: the tiling function of {project.op.type} failed\\n");
+        {{   // where: the GRAPH_FAILED evaluations it made, oldest first (register/op_def_registry.h keeps the newest)
+            const ::ascendcraft::host_failures::Log& failures = ::ascendcraft::host_failures::log();
+            const unsigned kept = ::ascendcraft::host_failures::kKept;
+            for (unsigned k = failures.count > kept ? failures.count - kept : 0; k < failures.count; ++k)
+                std::fprintf(stderr, "ascendcraft: GRAPH_FAILED at %s:%d\\n", failures.places[k % kept].file,
+                             failures.places[k % kept].line);
+        }}
         for (size_t j = 0; j < ctx.inputs_.size(); ++j)   // the likely cause: it asked for data CANN does not give
             if (ctx.inputs_[j].data_asked_)
                 std::fprintf(stderr, "ascendcraft: it read the values of input '%s' (GetInputTensor(%zu)->GetData), which "
@@ -1310,6 +1317,12 @@ def infer_output_shapes(project: OpProject, tensors: list, attrs: dict, *,
     return shapes
 
 # %% ../nbs/18_opproject.ipynb #c5a493b0
+def _shapes_of(value) -> str:
+    "A tensor's shape, or a tensor list's shapes, as the error text shows them."
+    if isinstance(value, (list, tuple)): return "[" + ", ".join(str(tuple(v.shape)) for v in value) + "]"
+    return str(tuple(value.shape))
+
+
 @dataclass
 class ProjectRun:
     "An op project run on the emulator: the launch the tiling function chose and, with a reference, the comparison."
@@ -1514,6 +1527,10 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
                              f"parameter order: inputs, outputs{', shape output' if shaped else ''}, workspace, tiling")
     r = run(b, gm_args + [Workspace(), Tiling()], host_args=host, tiling_key=tiling_key, settings=settings,
             raw_gm_writes=raw_gm_writes, gm_padding=gm_padding)
+    given = ", ".join([f"{p.name} {dtypes.get(p.name, '')} {_shapes_of(arrays[p.name])}" for p in op.inputs if p.name in arrays]
+                      + [f"{k}={v!r}" for k, v in attrs.items()])
+    if (failed := tiling_failure(project, r, given)) is not None:   # at the check that refused the run
+        r.diagnostics = [failed if d.kind == "host-tiling" else d for d in r.diagnostics]
     produced = {}
     read_back = {p.name: ([None] * len(lists[p.name]) if p.name in lists else None) for p in results} if inplace \
         else {p.name: ([None] * len(lists[p.name]) if p.name in lists else None) if p.name in aliases else out_specs[p.name]
@@ -1534,6 +1551,67 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
                 label = f"{name}[{k}]" if name in lists else name
                 if (why := output_mismatch(g, w, rtol, atol)) is not None: result.mismatches[label] = why
     return result
+
+
+# %% ../nbs/18_opproject.ipynb #7aa9bf4b
+_FAILED_AT = re.compile(r"^ascendcraft: GRAPH_FAILED at (.+):(\d+)$", re.M)
+_RETURNS_FAILED = re.compile(r"\breturn\b[^;]*\bGRAPH_FAILED\b")
+_COMPARES_FAILED = re.compile(r"[=!]=\s*(?:ge\s*::\s*)?GRAPH_FAILED\b|\bGRAPH_FAILED\s*[=!]=")
+
+
+def _host_file_of(project: OpProject, path: str) -> str | None:
+    "The project file a host-side `__FILE__` names (the glue compiles op_host sources renamed to `.inc`), or None."
+    if path in project.sources: return path
+    return next((f for f in project.sources if "." in f and f[:f.rindex(".")] + ".inc" == path), None)
+
+
+def _statement_ending_at(text: str, line: int) -> str:
+    "The C++ statement that ends on 1-based `line` of `text` (comments blanked), read back over at most 8 lines."
+    lines = blank_comments(text).splitlines()
+    if not 1 <= line <= len(lines): return ""
+    before = " ".join(lines[max(0, line - 9):line - 1])
+    cut = max(before.rfind(";"), before.rfind("{"), before.rfind("}"))
+    return before[cut + 1:] + " " + lines[line - 1]
+
+
+def tiling_failure(project: OpProject, run: Run, given: str = "") -> Diagnostic | None:
+    """The `host-tiling` error of a run whose tiling function failed, at the `return ge::GRAPH_FAILED` that did it
+    (None when the run's TilingFunc did not fail: it succeeded, or the glue stopped before it, e.g. no tiling function
+    registered). `given`: the shapes and attributes the tiling function was given."""
+    failed = f"ascendcraft: the tiling function of {project.op.type} failed"
+    if not any(d.kind == "host-tiling" for d in run.errors) or failed not in run.stderr: return None
+    said = [l.strip() for l in run.stderr.splitlines() if l.strip()]
+    # the tiling function's own messages (printf, std::cout, OP_LOGE): the kernel never started, so all of its output
+    printed = [l.strip() for l in (run.stdout + "\n" + run.stderr).splitlines()
+               if l.strip() and not l.startswith("ascendcraft:")]
+    what = failed.removeprefix("ascendcraft: ")
+    places = [(path, int(line)) for path, line in _FAILED_AT.findall(run.stderr)]
+    runs = []                                   # consecutive evaluations at one place: [file, line, count]
+    for path, line in places:
+        if runs and runs[-1][:2] == [path, line]: runs[-1][2] += 1
+        else: runs.append([path, line, 1])
+    returns = []                                # the returns that ended the run, innermost first
+    for path, line, count in reversed(runs):
+        f = _host_file_of(project, path)
+        statement = _statement_ending_at(project.sources[f], line) if f else ""
+        if not (f and _RETURNS_FAILED.search(statement) and count > len(_COMPARES_FAILED.findall(statement))): break
+        returns.insert(0, (f, line))
+    detail = f" for {given}" if given else ""
+    said_hint = f"it printed: {' | '.join(printed[:3])}; " if printed else ""
+    if not returns:
+        return Diagnostic("host-tiling", f"{what}{detail}; it returned a failure that no `return ge::GRAPH_FAILED` "
+                          "of the project's own gave", file=project.host_file,
+                          hint=f"{said_hint}check the tiling function's conditions against these shapes and attributes")
+    (f, line), later = returns[0], returns[1:]
+    text = blank_comments(project.sources[f]).splitlines()[line - 1]
+    returned = list(re.finditer(r"\breturn\b[^;]*?\b(GRAPH_FAILED)\b", text))   # the caret on the returned constant
+    col = returned[-1].start(1) if returned else text.find("GRAPH_FAILED")
+    chain = "".join(f", then at {g}:{n}" for g, n in later)
+    return diagnostic_at(project.sources[f], f, "host-tiling",
+                         f"{what}{detail}: it returned ge::GRAPH_FAILED here{chain}", line,
+                         col=col + 1 if col >= 0 else None, end_col=col + 1 + len("GRAPH_FAILED") if col >= 0 else None,
+                         hint=f"{said_hint}this check refused the run: give shapes and attributes it accepts, or "
+                              "change the check if the kernel handles them")
 
 
 # %% ../nbs/18_opproject.ipynb #6902b081

@@ -48,6 +48,26 @@ constexpr graphStatus GRAPH_PARAM_OUT_OF_RANGE = 50331644;   // GE's code for a 
 using Status = uint32_t;
 constexpr Status SUCCESS = 0;
 constexpr Status FAILED = 0xFFFFFFFF;
+}  // namespace ge
+
+// Where a tiling function failed. A host run that ends in GRAPH_FAILED says only that it failed; the user wants the
+// `return ge::GRAPH_FAILED` that did it. So every evaluation of GRAPH_FAILED (below, the macro) notes its file and line
+// in the host process's failure log; the op-project glue prints the log when the tiling function fails and the
+// Python side picks out the returns (a comparison such as `status == ge::GRAPH_FAILED` is noted too, and told apart
+// there by its source line). Constant evaluation (`case ge::GRAPH_FAILED:`, static_assert) notes nothing.
+namespace ascendcraft { namespace host_failures {
+struct Place { const char* file; int line; };
+constexpr unsigned kKept = 16;                 // the newest places only: a failing tiling returns within a few
+struct Log { Place places[kKept] = {}; unsigned count = 0; };
+inline Log& log() { static Log kept; return kept; }   // one per host process (the glue reads it after TilingFunc)
+inline void note(const char* file, int line) { Log& l = log(); l.places[l.count++ % kKept] = Place{file, line}; }
+}}  // namespace ascendcraft::host_failures
+
+namespace ge {
+constexpr graphStatus graph_failed_at(const char* file, int line) {
+    if (!__builtin_is_constant_evaluated()) ::ascendcraft::host_failures::note(file, line);
+    return GRAPH_FAILED;
+}
 enum DataType : int32_t {
     DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7, DT_UINT32 = 8,
     DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_BF16 = 27,
@@ -1033,3 +1053,6 @@ private:
 #define IMPL_OP_INFERSHAPE(op_type) IMPL_OP(op_type)
 #define IMPL_OP_DEFAULT(op_type) IMPL_OP(op_type)
 #include "ascendcraft_emu/type_macros_pop.h"
+
+// every later GRAPH_FAILED (ge::GRAPH_FAILED, or GRAPH_FAILED under `using namespace ge`) notes its place (above)
+#define GRAPH_FAILED graph_failed_at(__FILE__, __LINE__)
