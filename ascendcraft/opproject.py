@@ -1553,7 +1553,7 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     return result
 
 
-# %% ../nbs/18_opproject.ipynb #7aa9bf4b
+# %% ../nbs/18_opproject.ipynb #13d30582
 _FAILED_AT = re.compile(r"^ascendcraft: GRAPH_FAILED at (.+):(\d+)$", re.M)
 _RETURNS_FAILED = re.compile(r"\breturn\b[^;]*\bGRAPH_FAILED\b")
 _COMPARES_FAILED = re.compile(r"[=!]=\s*(?:ge\s*::\s*)?GRAPH_FAILED\b|\bGRAPH_FAILED\s*[=!]=")
@@ -1562,7 +1562,7 @@ _COMPARES_FAILED = re.compile(r"[=!]=\s*(?:ge\s*::\s*)?GRAPH_FAILED\b|\bGRAPH_FA
 def _host_file_of(project: OpProject, path: str) -> str | None:
     "The project file a host-side `__FILE__` names (the glue compiles op_host sources renamed to `.inc`), or None."
     if path in project.sources: return path
-    return next((f for f in project.sources if "." in f and f[:f.rindex(".")] + ".inc" == path), None)
+    return next((f for f in project.sources if f.endswith((".cpp", ".cc")) and f[:f.rindex(".")] + ".inc" == path), None)
 
 
 def _statement_ending_at(text: str, line: int) -> str:
