@@ -64,13 +64,13 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash', 'compiler_version',
            'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
            'with_prelude', 'pch_rejections', 'Build', 'past_close', 'file_scope_types', 'tiling_struct_usings',
-           'clashing_include_guards', 'shadowed_tiling_headers', 'KeyConditions', 'included_sources', 'core_type_split',
-           'key_var_conditions', 'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed',
-           'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames',
-           'build', 'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'GM', 'Scalar',
-           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run',
-           'trace_key', 'trace', 'no_output_diagnostic']
+           'clashing_include_guards', 'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions',
+           'included_sources', 'core_type_split', 'key_var_conditions', 'gm_arrays', 'gm_member_arrays', 'host_inputs',
+           'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
+           'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key', 'CompatRule', 'compat_rules_for',
+           'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
+           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles',
+           'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -1357,6 +1357,25 @@ def shadowed_tiling_headers(tiling_headers: dict[str, str], sources: dict[str, s
     return stale | other_soc
 
 
+def _registered_types(text: str) -> set[str]:
+    "The op types a header registers a tiling struct for (REGISTER_TILING_DATA_CLASS), a per-key suffix `_10001` dropped."
+    return {re.sub(r"_\d+$", "", m) for m in re.findall(r"\bREGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,", blank_comments(text))}
+
+
+def other_ops_tiling_headers(tiling_headers: dict[str, str], sources: dict[str, str], op_type: str | None,
+                             kernel_file: str) -> set[str]:
+    """Tiling headers that register structs for other op types only, when one registers this op's (`op_type`) and
+    neither it nor the kernel includes them. CANN generates an op's kernel tiling header from the structs registered
+    for that op; an op project that links a shared family's host sources brings the family's other registrations too
+    (hicann ops-nn foreach_norm: foreach_reduce_tiling_def.h registers ForeachNorm, foreach_tiling_def.h the other
+    foreach ops, and both define MAX_TENSOR_CONT: one translation unit with both does not compile)."""
+    registered = {n: _registered_types(t) for n, t in tiling_headers.items()}
+    own = [n for n, types in registered.items() if op_type and op_type in types]
+    if not own: return set()
+    reached = {f for n in own + [kernel_file] for f in included_sources(sources, n)}
+    return {n for n, types in registered.items() if types and op_type not in types and n not in reached}
+
+
 @dataclass
 class KeyConditions:
     "The preprocessor conditions of a project that test TILING_KEY_VAR: CANN compiles such a kernel once per tiling key."
@@ -1563,7 +1582,8 @@ def gm_member_arrays(sources: dict[str, str], files: list[str]) -> list[str]:
 
 
 def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str], key: int | None = None,
-                   conditions: KeyConditions | None = None, kind=None, half: str | None = None) -> str:
+                   conditions: KeyConditions | None = None, kind=None, half: str | None = None,
+                   op_type: str | None = None) -> str:
     """The generated main TU: kernel_operator.h, the tiling header if the build system would add it, the kernel, the driver.
     `key` (a kernel whose preprocessor conditions test TILING_KEY_VAR, `conditions`): TILING_KEY_VAR is defined as that
     literal before anything is included, and the driver declares the key and the keys the conditions name.
@@ -1571,7 +1591,8 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     `kind`: the kernel's `emu_kind.kernel_kind` (found here when not given). `half`: one of the two translation units of
     a kernel built per core type (`core_type_split`): "aiv", the program's main with the vector pass's macros, which
     hands the launch the cube half's entry (`declare_aic_launch`); "aic", the cube pass's macros and no main, only
-    that entry (AIC_LAUNCH, renamed in its object with AIC_SUFFIX)."""
+    that entry (AIC_LAUNCH, renamed in its object with AIC_SUFFIX). `op_type`: an op project's type (its tiling
+    headers that register only other ops' structs are left out, `other_ops_tiling_headers`)."""
     kernel = sources[entry.file]
     code = blank_comments(kernel)
     # a generated entry that wraps the kernel file (a tiling-template kernel's, ascendcraft.opproject.tpl_entry_source,
@@ -1610,7 +1631,9 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
         # a struct of a shared header under its own op type)
         tiling_headers = {name: text for name, text in sources.items() if name.endswith((".h", ".hpp", ".hh"))
                           and re.search(r"\b(BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b", blank_comments(text))}
-        for name in shadowed_tiling_headers(tiling_headers, sources): del tiling_headers[name]
+        for name in shadowed_tiling_headers(tiling_headers, sources) | other_ops_tiling_headers(
+                tiling_headers, sources, op_type, entry.file):
+            del tiling_headers[name]
         mine = [name for name in tiling_headers if name not in included]
         lines += [f'#include "{name}"' for name in mine]
         lines += [f"#undef {guard}" for guard in clashing_include_guards({n: sources[n] for n in mine}, sources)]
@@ -2165,8 +2188,11 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
     # a mixed kernel that chooses code by the core-type macros is built per core type, as CANN does: two halves of one
     # program, the cube half's definitions renamed (`aic_renames`), each block running its core's half
     split = core_type_split(seen, chosen, kind)
-    driver = _driver_source(chosen, seen, host_files, key_var, conditions, kind, "aiv" if split else None)   # in the key
-    aic_driver = _driver_source(chosen, seen, host_files, key_var, conditions, kind, "aic") if split else ""
+    # an op project's type, as its build defines it for the kernel's REGISTER_TILING_DATA_CLASS (opproject.build_project)
+    op_type = m.group(1) if (m := re.search(r"-DASCENDCRAFT_OP_TYPE=(\w+)", settings.cxxflags)) else None
+    driver = _driver_source(chosen, seen, host_files, key_var, conditions, kind, "aiv" if split else None,
+                            op_type)   # in the key
+    aic_driver = _driver_source(chosen, seen, host_files, key_var, conditions, kind, "aic", op_type) if split else ""
     # the include folders as the command gives them (`_include_options`) and the rest of the command, but for the paths
     # of the headers' folder and of the runtime library, are in the key: a build whose include-path rules differ (an
     # older or newer tree) gets a key of its own instead of another's cached result
