@@ -637,7 +637,8 @@ public:
         iterating_ = false;
         return false;
     }
-    // The current block into C in GM: at its place in C, or (enSequentialWrite) packed one block after another.
+    // The current block into C in GM: at its place in C, or (enSequentialWrite, the GetTensorC page's sequential write:
+    // "[baseM, baseN]", the kernel choosing where each block goes) the block alone at the tensor's start.
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<C>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false, SrcLoc loc = {}) {
         if (!block_) ascendcraft::emu::matmul_misuse("Matmul::GetTensorC before Iterate() returned true",
@@ -952,8 +953,8 @@ private:
     }
     void emit(void* c, bool atomic, bool sequential, const SrcLoc& loc) {
         ascendcraft::emu::MatmulCall call = block_call(atomic);
-        if (sequential) {  // blocks packed one after another, each as wide as the block
-            call.c = static_cast<C*>(c) + static_cast<uint64_t>(index_) * tiling_.baseM * tiling_.baseN;
+        if (sequential) {  // the block alone at `c`, its rows as wide as the block, one after another
+            call.c = c;
             call.ldc = call.n;
             call.packed = true;
             run_block(call, loc);
