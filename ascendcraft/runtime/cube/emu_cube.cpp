@@ -1187,7 +1187,10 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     if (p.bLocal) local_operand(*p.bLocal, bSpan, "B");
     const GmBuffer* ga = p.aLocal ? nullptr : &check_gm(p.a, aSpan, false, Op::Matmul, loc);
     const GmBuffer* gb = p.bLocal ? nullptr : &check_gm(p.b, bSpan, false, Op::Matmul, loc);
-    const GmBuffer* gbias = p.bias ? &check_gm(p.bias, (static_cast<uint64_t>(p.col0) + p.n) * dt_size(p.biasDt), false, Op::Matmul, loc) : nullptr;
+    const uint64_t biasSpan = (static_cast<uint64_t>(p.col0) + p.n) * dt_size(p.biasDt);
+    if (p.biasLocal) local_operand(*p.biasLocal, biasSpan, "bias");
+    const GmBuffer* gbias = p.bias && !p.biasLocal ? &check_gm(p.bias, biasSpan, false, Op::Matmul, loc) : nullptr;
+    const bool hasBias = p.bias != nullptr;   // from GM (gbias) or from a LocalTensor
     if (p.quant == 2) {
         if (!p.quantVec)
             Report("matmul-usage", Op::Matmul, loc).msg("Matmul: SetQuantVector was given no tensor")
@@ -1381,7 +1384,7 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
             double v;
             if (integer) {
                 int64_t acc = iacc[j];
-                if (gbias) acc += static_cast<int64_t>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt)));
+                if (hasBias) acc += static_cast<int64_t>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt)));
                 v = static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(acc)));
             } else {
                 v = facc[j];
@@ -1404,7 +1407,7 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     rows_product(av, bv, p.k, p.n, float_exact(p.aDt, p.int4) && float_exact(p.bDt, p.int4),
         [&](uint32_t, float* acc) {
             for (uint32_t j = 0; j < p.n; ++j)
-                acc[j] = gbias ? static_cast<float>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt))) : 0.0f;
+                acc[j] = hasBias ? static_cast<float>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt))) : 0.0f;
         },
         finish, p.m);
     store_staged();
