@@ -390,6 +390,12 @@ endif()
 target_compile_definitions(demo PRIVATE NPU_ARCH=${NPU_ARCH_ID})"""
     assert corpus.cmake_defaults(by_arch) == ("dav-2201", "-DNPU_ARCH=2201")
     assert corpus.cmake_defaults(by_arch.replace('"dav-2201" CACHE', '"dav-3510" CACHE')) == ("dav-3510", "-DNPU_ARCH=3510")
+    # a value cut out of the architecture by a regular expression (fixpipe_l0c2l1's ASC_ARCHITECTURES, which sizes its
+    # host's output: without it the host wrote the 3510 form's float output and its verify_result.py failed)
+    by_regex = """set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "")
+string(REGEX MATCH "([0-9]+)" ARCH_NUM "${CMAKE_ASC_ARCHITECTURES}")
+add_definitions(-DASC_ARCHITECTURES=${ARCH_NUM})"""
+    assert corpus.cmake_defaults(by_regex) == ("dav-2201", "-DASC_ARCHITECTURES=2201")
 
 
 def test_the_outputs_compared_are_the_ones_the_model_returns():

@@ -575,6 +575,11 @@ def cmake_defaults(text: str, readme: str = "") -> tuple[str | None, str]:
                                       text, flags=re.S):
         if values.get(var) == want:
             for name, value in re.findall(r"\bset\(\s*(\w+)\s+([-\w.]+)\s*\)", body): values.setdefault(name, value)
+    # `string(REGEX MATCH "([0-9]+)" ARCH_NUM "${CMAKE_ASC_ARCHITECTURES}")`: the first match in the known value
+    # (fixpipe_l0c2l1's `-DASC_ARCHITECTURES=${ARCH_NUM}`, which picks its host's output size)
+    for pattern, var, source in re.findall(r'\bstring\(\s*REGEX\s+MATCH\s+"([^"]+)"\s+(\w+)\s+"\$\{(\w+)\}"\s*\)', text):
+        found = re.search(pattern, values.get(source, ""))
+        if found: values.setdefault(var, found.group(0))
     arch = values.get("CMAKE_ASC_ARCHITECTURES")
     flags = []
     # an `option(NAME "..." OFF)` (OFF when not given) is off by default: the definitions of an `if(NAME) ... endif()`

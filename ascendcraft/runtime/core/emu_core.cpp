@@ -773,7 +773,8 @@ void track_gm_write(const void* p, uint64_t bytes, Op op, const SrcLoc& loc, con
             }
             g_launch->api_writes.mark(*watched, static_cast<uint64_t>(static_cast<const uint8_t*>(p) - watched->base), bytes);
         }
-    if (g_launch->cross) return cross_gm_write(p, bytes, c.atomic_add, op, loc);  // cores ordered by flags (emu_sync_cross.cpp)
+    if (g_launch->cross)   // cores ordered by flags (emu_sync_cross.cpp)
+        return cross_gm_write(p, bytes, c.atomic_add, op, loc, tracing_now() || period ? nullptr : src);
     if (c.atomic_add) {  // atomic accumulation into the same bytes is how blocks combine results
         if (g_launch->parallel) require_sequential("atomic GM accumulation");  // the sum's order is the blocks' order
         return;

@@ -1187,7 +1187,10 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     if (p.bLocal) local_operand(*p.bLocal, bSpan, "B");
     const GmBuffer* ga = p.aLocal ? nullptr : &check_gm(p.a, aSpan, false, Op::Matmul, loc);
     const GmBuffer* gb = p.bLocal ? nullptr : &check_gm(p.b, bSpan, false, Op::Matmul, loc);
-    const GmBuffer* gbias = p.bias ? &check_gm(p.bias, (static_cast<uint64_t>(p.col0) + p.n) * dt_size(p.biasDt), false, Op::Matmul, loc) : nullptr;
+    const uint64_t biasSpan = (static_cast<uint64_t>(p.col0) + p.n) * dt_size(p.biasDt);
+    if (p.biasLocal) local_operand(*p.biasLocal, biasSpan, "bias");
+    const GmBuffer* gbias = p.bias && !p.biasLocal ? &check_gm(p.bias, biasSpan, false, Op::Matmul, loc) : nullptr;
+    const bool hasBias = p.bias != nullptr;   // from GM (gbias) or from a LocalTensor
     if (p.quant == 2) {
         if (!p.quantVec)
             Report("matmul-usage", Op::Matmul, loc).msg("Matmul: SetQuantVector was given no tensor")
@@ -1218,20 +1221,50 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
         c = p.ub->addr;
     } else {
         gcp = &check_gm(p.c, cSpan, true, Op::Matmul, loc);
+    }
+    // C's rows in GM as the pieces they are stored in (ND: the row; NZ: its part in each column block): f(i, j, count)
+    auto each_c_piece = [&](const std::function<void(uint32_t, uint32_t, uint32_t)>& f) {
+        for (uint32_t i = 0; i < p.m; ++i) {
+            if (!p.cNzW) { f(i, 0, p.n); continue; }
+            for (uint32_t j = 0; j < p.n;) {
+                const uint32_t piece = std::min<uint32_t>(p.n - j, p.cNzW - (p.col0 + j) % p.cNzW);
+                f(i, j, piece);
+                j += piece;
+            }
+        }
+    };
+    // The check of C's GM writes; `stage` (C's bytes from GM offset stageAt on, as they will be stored) lets it compare
+    // the values (cross_gm_write: the same product asked for by both AIVs of a mixed group), nullptr when not known.
+    auto track_c = [&](const uint8_t* stage, uint64_t stageAt) {
         // IterateAll(gm, enAtomic = 1) accumulates like SetAtomicAdd: cores adding into one region is not a race
         Core& writer = core();
         const bool was_atomic = writer.atomic_add;
         writer.atomic_add = was_atomic || p.atomic;
-        for (uint32_t i = 0; i < p.m; ++i) {
-            if (!p.cNzW) { track_gm_write(c + cAt(i, 0) * cs, static_cast<uint64_t>(p.n) * cs, Op::Matmul, loc); continue; }
-            for (uint32_t j = 0; j < p.n;) {   // NZ: the row's piece in each column block
-                const uint32_t piece = std::min<uint32_t>(p.n - j, p.cNzW - (p.col0 + j) % p.cNzW);
-                track_gm_write(c + cAt(i, j) * cs, static_cast<uint64_t>(piece) * cs, Op::Matmul, loc);
-                j += piece;
-            }
-        }
+        each_c_piece([&](uint32_t i, uint32_t j, uint32_t count) {
+            const uint64_t at = cAt(i, j) * cs;
+            track_gm_write(c + at, static_cast<uint64_t>(count) * cs, Op::Matmul, loc, stage ? stage + (at - stageAt) : nullptr);
+        });
         writer.atomic_add = was_atomic;
+    };
+    const bool computes = !(tracing_now() || (ga && !ga->real) || (gb && !gb->real) || (gcp && !gcp->real));
+    // An AIV's Matmul in a mixed launch: C is computed into a copy of its GM bytes, checked with its values, then stored.
+    const bool staged = gcp && computes && g_launch->mixed && !kernel_on_aic() && !p.atomic && !core().atomic_add;
+    const uint64_t stageAt = staged ? cAt(0, 0) * cs : 0;
+    std::vector<uint8_t> stage;
+    if (staged) {
+        const uint8_t* from = gm_source(*gcp, c);
+        stage.assign(from + stageAt, from + cSpan);
     }
+    auto store_staged = [&]() {
+        if (!staged) return;
+        track_c(stage.data(), stageAt);
+        uint8_t* to = gm_target(*gcp, c);
+        each_c_piece([&](uint32_t i, uint32_t j, uint32_t count) {
+            const uint64_t at = cAt(i, j) * cs;
+            std::memcpy(to + at, stage.data() + (at - stageAt), static_cast<size_t>(count) * cs);
+        });
+    };
+    if (gcp && !staged) track_c(nullptr, 0);
     // the cube core's work: A and B blocks into L1 (MTE2), base blocks through L0 (MTE1), the products (M), C out (FIX)
     const uint32_t c0 = 32 / as;
     const uint32_t mB = ceil_div(p.m, 16), nB = ceil_div(p.n, 16), kB = ceil_div(p.k, c0);
@@ -1284,7 +1317,7 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
             mark_written(*p.ub, cAt(i, 0) * cs, static_cast<uint64_t>(p.n + p.ubRowPad) * cs);
             if (p.ubRowPad && !tracing_now()) std::memset(c + (cAt(i, 0) + p.n) * cs, 0, static_cast<size_t>(p.ubRowPad) * cs);
         }
-    if (tracing_now() || (ga && !ga->real) || (gb && !gb->real) || (gcp && !gcp->real)) return;
+    if (!computes) return;
     const uint8_t* a = static_cast<const uint8_t*>(p.a);
     const uint8_t* b = static_cast<const uint8_t*>(p.b);
     const bool integer = p.cDt == Dt::i32;
@@ -1347,11 +1380,11 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
     std::vector<int64_t> iacc(integer ? p.n : 0);
     auto finish = [&](uint32_t i, const float* facc) {   // C's row i out of L0C: quantised, ReLU, accumulated, stored
         for (uint32_t j = 0; j < p.n; ++j) {
-            uint8_t* out = (gcp ? gm_target(*gcp, c) : c) + cAt(i, j) * cs;
+            uint8_t* out = staged ? stage.data() + (cAt(i, j) * cs - stageAt) : (gcp ? gm_target(*gcp, c) : c) + cAt(i, j) * cs;
             double v;
             if (integer) {
                 int64_t acc = iacc[j];
-                if (gbias) acc += static_cast<int64_t>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt)));
+                if (hasBias) acc += static_cast<int64_t>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt)));
                 v = static_cast<double>(static_cast<int32_t>(static_cast<uint32_t>(acc)));
             } else {
                 v = facc[j];
@@ -1368,14 +1401,16 @@ void matmul_block(const MatmulCall& p, SrcLoc loc) {
             row_product(&av[static_cast<size_t>(i) * p.k], bv.data(), p.k, p.n, iacc.data());
             finish(i, nullptr);
         }
+        store_staged();
         return;
     }
     rows_product(av, bv, p.k, p.n, float_exact(p.aDt, p.int4) && float_exact(p.bDt, p.int4),
         [&](uint32_t, float* acc) {
             for (uint32_t j = 0; j < p.n; ++j)
-                acc[j] = gbias ? static_cast<float>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt))) : 0.0f;
+                acc[j] = hasBias ? static_cast<float>(load_d(p.biasDt, static_cast<const uint8_t*>(p.bias) + (p.col0 + j) * dt_size(p.biasDt))) : 0.0f;
         },
         finish, p.m);
+    store_staged();
 }
 
 // ---- the 4:2 structured-sparse product (cube_sparse.h) --------------------------------------------------------------

@@ -12,6 +12,7 @@
 // the read; a write over bytes another core read without an edge is one at the write.
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <deque>
 #include <functional>
 
@@ -81,8 +82,17 @@ struct Access {
     bool atomic = false;
     SrcLoc loc;
     Op op = Op::Kernel;
+    // A write only: the other AIV of the group whose Matmul request put these same bytes here before (see
+    // cross_gm_write); a core ordered after either write reads what it expects.
+    int twin_slot = -1;
+    uint32_t twin_tag = 0;
     bool operator==(const Access& o) const {
-        return slot == o.slot && tag == o.tag && atomic == o.atomic && loc.line == o.loc.line && loc.file == o.loc.file;
+        return slot == o.slot && tag == o.tag && atomic == o.atomic && loc.line == o.loc.line && loc.file == o.loc.file &&
+               twin_slot == o.twin_slot && twin_tag == o.twin_tag;
+    }
+    // `clock` (a core's) orders this access before that core's next one
+    bool known_to(const CoreClock& clock) const {
+        return clock[slot] > tag || (twin_slot >= 0 && clock[twin_slot] > twin_tag);
     }
 };
 // Byte ranges [lo, hi) -> the access that covers them, non-overlapping.
@@ -517,7 +527,7 @@ void cross_gm_read(const void* p, uint64_t bursts, uint64_t burst_bytes, uint64_
     for (uint64_t k = 0; k < bursts; ++k) {
         const uint64_t lo = reinterpret_cast<uintptr_t>(p) + k * stride, hi = lo + burst_bytes;
         st.writes.each(lo, hi, [&](uint64_t a, uint64_t z, const Access& w) {
-            if (w.slot == slot || mine[w.slot] > w.tag) return;
+            if (w.slot == slot || w.twin_slot == slot || w.known_to(mine)) return;
             const int64_t off = static_cast<int64_t>(a - reinterpret_cast<uintptr_t>(b->base));
             Report("cross-core-race", op, loc)
                 .msg("%s reads bytes %lld..%lld of '%s' that %s wrote at line %d (%s), with no CrossCoreSetFlag / "
@@ -535,7 +545,7 @@ void cross_gm_read(const void* p, uint64_t bursts, uint64_t burst_bytes, uint64_
     }
 }
 
-void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const SrcLoc& loc) {
+void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const SrcLoc& loc, const void* src) {
     if (!g_cross || !bytes) return;
     const GmBuffer* b = tracked_buffer(p, bytes);
     if (!b) return;
@@ -544,10 +554,24 @@ void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const Src
     const CoreClock& mine = st.clocks[slot];
     const uint64_t lo = reinterpret_cast<uintptr_t>(p), hi = lo + bytes;
     auto offset = [&](uint64_t a) { return static_cast<int64_t>(a - reinterpret_cast<uintptr_t>(b->base)); };
+    // The Matmul API's client / server form (the REGIST_MATMUL_OBJ and CubeResGroupHandle pages): in a mixed launch an
+    // AIV's Matmul call is a request that its group's one AIC runs, and each AIV that makes the call makes its own
+    // request. Two AIVs asking for the same product get the same C bytes written twice by that AIC. The emulator runs
+    // each request in place on its AIV. A Matmul write that leaves every byte as it was (`src`, the values it brings,
+    // equal to what GM holds) cannot be seen by the other AIV's reads, nor change what the other AIV's request left
+    // there: no hazard with that AIV. Any other core, and any write that changes a byte, is checked as before.
+    bool rewrite = false;
+    if (src && !atomic && op == Op::Matmul && g_launch->mixed && !g_layout.is_aic(slot)) {
+        if (b->alias) gm_materialise(*b);   // the comparison reads the bytes there
+        rewrite = std::memcmp(gm_source(*b, p), src, bytes) == 0;
+    }
+    auto group_aiv = [&](int other) {
+        return other != slot && !g_layout.is_aic(other) && g_layout.group(other) == g_layout.group(slot);
+    };
     for (size_t r = 0; r < st.reads.size(); ++r) {
         if (static_cast<int>(r) == slot) continue;
         st.reads[r].each(lo, hi, [&](uint64_t a, uint64_t z, const Access& rd) {
-            if (mine[rd.slot] > rd.tag) return;
+            if (mine[rd.slot] > rd.tag || (rewrite && group_aiv(rd.slot))) return;
             Report("cross-core-race", op, loc)
                 .msg("%s writes bytes %lld..%lld of '%s' that %s reads at line %d (%s), with no CrossCoreSetFlag / "
                      "CrossCoreWaitFlag (or SyncAll) between them: on the NPU the cores run at the same time, so the read "
@@ -563,7 +587,8 @@ void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const Src
     }
     bool warned = false;
     st.writes.each(lo, hi, [&](uint64_t a, uint64_t z, const Access& w) {
-        if (w.slot == slot || mine[w.slot] > w.tag || (atomic && w.atomic) || warned) return;
+        if (w.slot == slot || w.known_to(mine) || (atomic && w.atomic) || warned) return;
+        if (rewrite && group_aiv(w.slot) && w.op == Op::Matmul) return;
         // the two AIVs of a group repeating the same epilogue write the same values: legal, and common in public kernels
         const bool pair = g_launch->mixed && !g_layout.is_aic(slot) && !g_layout.is_aic(w.slot) &&
                           g_layout.group(slot) == g_layout.group(w.slot);
@@ -577,7 +602,17 @@ void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const Src
         if (pair) { if (!st.pair_warned) r.warn(); st.pair_warned = warned = true; }
         else r.fail();
     });
-    st.writes.assign(lo, hi, Access{slot, mine[slot], atomic, loc, op});
+    const Access me{slot, mine[slot], atomic, loc, op};
+    if (!rewrite) return st.writes.assign(lo, hi, me);
+    // where the other AIV's request wrote these bytes, that write stays on the record as this one's twin
+    std::vector<std::pair<std::pair<uint64_t, uint64_t>, Access>> pieces;
+    st.writes.each(lo, hi, [&](uint64_t a, uint64_t z, const Access& w) {
+        Access twin = me;
+        if (group_aiv(w.slot) && w.op == Op::Matmul) { twin.twin_slot = w.slot; twin.twin_tag = w.tag; }
+        pieces.push_back({{a, z}, twin});
+    });
+    st.writes.assign(lo, hi, me);
+    for (const auto& piece : pieces) st.writes.assign(piece.first.first, piece.first.second, piece.second);
 }
 
 bool cross_active() { return g_cross != nullptr; }

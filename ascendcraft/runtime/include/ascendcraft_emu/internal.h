@@ -475,7 +475,8 @@ void cross_sync_all(SrcLoc loc);
 void cross_gm_read(const void* p, uint64_t bursts, uint64_t burst_bytes, uint64_t stride, Op op, const SrcLoc& loc);
 // SetAtomicMax/Min: dst = max/min(dst, src) elementwise in dt (emu_atomic.cpp)
 void atomic_extreme(bool max, Dt dt, uint8_t* dst, const uint8_t* src, uint64_t bytes);
-void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const SrcLoc& loc);
+// `src`: the bytes the write brings, when the caller has them (a Matmul's C that leaves GM as it was: emu_sync_cross.cpp)
+void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const SrcLoc& loc, const void* src = nullptr);
 bool kernel_mixed_aic();  // this core is the AIC of a mixed launch
 bool kernel_on_aic();     // this core is an AIC (of a mixed launch or of a cube-only one)
 bool kernel_declared();   // the build declared the kernel type (cores were laid out by it)

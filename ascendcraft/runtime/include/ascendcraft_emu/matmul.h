@@ -51,6 +51,8 @@ struct MatmulCall {
     // single-core matrix as stored there (a / b point at its first byte, lda / ldb its row length in ND)
     const Local* aLocal = nullptr;
     const Local* bLocal = nullptr;
+    // the bias from a LocalTensor (SetBias(LocalTensor): TSCM or VECOUT) instead of GM: `bias` points at its first byte
+    const Local* biasLocal = nullptr;
     // C into a user's L0C tensor (`ub` then is that CO1 tensor): the cube's own NZ layout of the block, its columns in
     // groups of 16, each group the block's rows (m rounded up to 16) x 16 elements, group after group (Iterate with a
     // CO1 LocalTensor); `atomic` adds to what L0C holds (enPartialSum)
@@ -501,7 +503,7 @@ public:
         b_ = gm.address_; bTrans_ = isTransposeB || B_TYPE::isTrans; localB_ = scalarB_ = false; iterating_ = false;
     }
     void SetBias(const GlobalTensor<Bias>& gm) { bias_ = gm.address_; hasBias_ = true; localBias_ = false; }
-    void ClearBias() { bias_ = nullptr; hasBias_ = false; }
+    void ClearBias() { bias_ = nullptr; hasBias_ = false; localBias_ = false; }
     void DisableBias() { ClearBias(); }
     // Where the asynchronous GetTensorC() leaves C's blocks (the whole GM buffer, or `size` bytes from `addr`).
     template <class T> void SetWorkspace(const GlobalTensor<T>& gm) {
@@ -637,7 +639,8 @@ public:
         iterating_ = false;
         return false;
     }
-    // The current block into C in GM: at its place in C, or (enSequentialWrite) packed one block after another.
+    // The current block into C in GM: at its place in C, or (enSequentialWrite, the GetTensorC page's sequential write:
+    // "[baseM, baseN]", the kernel choosing where each block goes) the block alone at the tensor's start.
     template <bool sync = true>
     void GetTensorC(const GlobalTensor<C>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false, SrcLoc loc = {}) {
         if (!block_) ascendcraft::emu::matmul_misuse("Matmul::GetTensorC before Iterate() returned true",
@@ -721,8 +724,8 @@ public:
         sparseIndex_ = indexGlobal.address_;
     }
     // A or B from a LocalTensor: TSCM (L1; the matrix is already there, no GM -> L1 copy) or VECOUT (UB), holding the
-    // single-core matrix in the operand's MatmulType format. A or B as a scalar and the bias from a LocalTensor are
-    // accepted as the API spells them; running them is not emulated yet and stops with a named error at the Iterate.
+    // single-core matrix in the operand's MatmulType format. A or B as a scalar is accepted as the API spells it;
+    // running it is not emulated yet and stops with a named error at the Iterate.
     void SetTensorA(const LocalTensor<A>& t, bool isTransposeA = false) {
         a_ = nullptr; aLocalT_ = t; aTrans_ = isTransposeA || A_TYPE::isTrans; localA_ = true; scalarA_ = false; iterating_ = false;
     }
@@ -731,7 +734,9 @@ public:
     }
     void SetTensorA(A) { a_ = nullptr; localA_ = false; scalarA_ = true; }
     void SetTensorB(B) { b_ = nullptr; localB_ = false; scalarB_ = true; }
-    void SetBias(const LocalTensor<Bias>&) { bias_ = nullptr; hasBias_ = true; localBias_ = true; }
+    // The bias from a LocalTensor (the SetBias page: TPosition TSCM or VECOUT, at least singleN elements): element j is
+    // the bias of the single-core shape's column j, as biasGm[offset] would give it.
+    void SetBias(const LocalTensor<Bias>& t) { bias_ = nullptr; biasLocalT_ = t; hasBias_ = true; localBias_ = true; }
     // Batched calls with the counts set beforehand (the second IterateBatch form).
     void SetBatchNum(int32_t batchA, int32_t batchB) { batchA_ = batchA; batchB_ = batchB; }
     template <class P, typename std::enable_if<std::is_same<P, bool>::value, int>::type = 0>
@@ -858,18 +863,16 @@ private:
         }
         if (!inited_) ascendcraft::emu::matmul_misuse("Matmul used before Init (or REGIST_MATMUL_OBJ with its tiling)",
                                                        "call REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) first", loc);
-        if (scalarA_ || scalarB_ || localBias_)
-            ascendcraft::emu::matmul_misuse("Matmul: A or B as a scalar (SetTensorA/B(value)) or the bias from a LocalTensor "
-                                            "is not emulated yet",
-                                            "keep A, B and the bias in GM or A / B in a TSCM LocalTensor (SetTensorA/B(tensor), "
-                                            "SetBias(globalTensor))", loc);
+        if (scalarA_ || scalarB_)
+            ascendcraft::emu::matmul_misuse("Matmul: A or B as a scalar (SetTensorA/B(value)) is not emulated yet",
+                                            "keep A and B in GM or in a TSCM LocalTensor (SetTensorA/B(tensor))", loc);
         if ((!a_ && !localA_) || (!b_ && !localB_)) ascendcraft::emu::matmul_misuse("Matmul::Iterate/IterateAll before SetTensorA and SetTensorB",
                                                          "set both input matrices first", loc);
         if constexpr (IsSparseMatmulType<B_TYPE>::value)
             if (!sparseIndex_)
                 ascendcraft::emu::matmul_misuse("Matmul with a SparseMatmulType B before SetSparseIndex",
                                                 "call mm.SetSparseIndex(indexGm) before Iterate / IterateAll", loc);
-        if (hasBias_ && !bias_) ascendcraft::emu::matmul_misuse("Matmul: the tiling says isBias = 1 but SetBias was not called",
+        if (hasBias_ && !bias_ && !localBias_) ascendcraft::emu::matmul_misuse("Matmul: the tiling says isBias = 1 but SetBias was not called",
                                                                  "call SetBias(biasGm), or set isBias = 0 in the tiling", loc);
         l1_ = ascendcraft::emu::matmul_l1_plan(ascendcraft::emu::TCubeTilingView{tiling_.baseM, tiling_.baseN, tiling_.baseK,
                                                   tiling_.depthA1, tiling_.depthB1, tiling_.stepM, tiling_.stepN, tiling_.stepKa,
@@ -910,6 +913,7 @@ private:
         call.aDt = ascendcraft::emu::dt_of<AIn>(); call.bDt = ascendcraft::emu::dt_of<BIn>();
         call.cDt = ascendcraft::emu::dt_of<C>(); call.biasDt = ascendcraft::emu::dt_of<Bias>();
         call.a = a_; call.b = b_; call.bias = hasBias_ ? bias_ : nullptr;
+        if (hasBias_ && localBias_) { call.bias = biasLocalT_.emu().addr; call.biasLocal = &biasLocalT_.emu(); }
         // A / B from a LocalTensor (TSCM or VECOUT): the API reference's SetTensorA/B ask for at least singleM x singleK
         // (singleK x singleN) elements there -- the single-core matrix, as stored (transposed or not, ND or NZ)
         if (localA_) { call.a = aLocalT_.emu().addr; call.aLocal = &aLocalT_.emu(); }
@@ -952,8 +956,8 @@ private:
     }
     void emit(void* c, bool atomic, bool sequential, const SrcLoc& loc) {
         ascendcraft::emu::MatmulCall call = block_call(atomic);
-        if (sequential) {  // blocks packed one after another, each as wide as the block
-            call.c = static_cast<C*>(c) + static_cast<uint64_t>(index_) * tiling_.baseM * tiling_.baseN;
+        if (sequential) {  // the block alone at `c`, its rows as wide as the block, one after another
+            call.c = c;
             call.ldc = call.n;
             call.packed = true;
             run_block(call, loc);
@@ -1029,6 +1033,7 @@ private:
     const uint64_t* quantVec_ = nullptr;
     bool localA_ = false, localB_ = false, localBias_ = false, scalarA_ = false, scalarB_ = false;
     LocalTensor<A> aLocalT_;
+    LocalTensor<Bias> biasLocalT_;
     LocalTensor<B> bLocalT_;
     uint64_t userDefInfo_ = 0, selfDefineData_ = 0;
     const uint8_t* sparseIndex_ = nullptr;   // SetSparseIndex's index matrix (a SparseMatmulType B)
