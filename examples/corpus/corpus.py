@@ -2180,6 +2180,10 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                     if not spec.endswith("\n"): break
                     verdict = "ok"
                     lines = Path(spec.strip() + ".txt").read_text().splitlines()
+                    # the host's other device allocations (`d START BYTES`): at their host addresses, as the arguments,
+                    # so that an address the host stored in GM (a ListTensorDesc's list) reaches them
+                    others = [tuple(int(x) for x in l.split()[1:]) for l in lines[2:] if l.startswith("d ")]
+                    lines = [l for l in lines if not l.startswith("d ")]
                     name, blocks = lines[0], int(lines[1])
                     base = name.split("<")[0].split("::")[-1].strip()
                     if base not in builds: builds[base] = build_kernel(name)
@@ -2197,9 +2201,9 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                                 if alloc in seen:
                                     refused = f"two arguments of '{name}' point into one allocation"; break
                                 seen.add(alloc)
-                                data = np.fromfile(f"{spec.strip()}_{alloc}.bin", np.uint8)[offset:size]
-                                args.append(GM(param.name, data, "inout"))
-                                outs.append((param.name, alloc, offset))
+                                data = np.fromfile(f"{spec.strip()}_{alloc}.bin", np.uint8)[:size]
+                                args.append(GM(param.name, data, "inout", address=alloc, offset=offset))
+                                outs.append((param.name, alloc, 0))
                             elif kind == "n":   # a null pointer: no bytes (a kernel that reads it stops out of range)
                                 args.append(GM(param.name, np.zeros(0, np.uint8), "in"))
                             elif kind == "h":
@@ -2207,9 +2211,12 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                             else:
                                 tkind, tsize, raw = rest[0], int(rest[1]), bytes.fromhex(rest[2]) if len(rest) > 2 else b""
                                 args.append(raw if param.kind == "value" or tkind == "o" else _host_scalar(tkind, tsize, raw))
+                    extra = [GM(f"device@{start:#x}", np.fromfile(f"{spec.strip()}_{start}.bin", np.uint8)[:size], "inout",
+                                address=start) for start, size in others]
+                    outs += [(g.name, g.address, 0) for g in extra]
                     if refused is None:
                         launches += 1
-                        r = run(kernel, args, block_dim=blocks)
+                        r = run(kernel, args, block_dim=blocks, gm_extra=extra)
                         printed.append(r.stdout)   # the kernel's printf / DumpTensor lines: the program's output on the NPU
                         errors = [d for d in r.diagnostics if d.is_error]
                         if not r.ok and errors and all(d.kind == "no-output" for d in errors):

@@ -15,8 +15,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <string>
 #include <utility>
+
+#include <sys/mman.h>
 
 typedef int aclError;
 typedef void* aclrtStream;
@@ -69,6 +72,30 @@ inline bool valid_device(int32_t id) { return id == 0; }
 inline std::map<uintptr_t, std::pair<size_t, int>>& allocations() { static std::map<uintptr_t, std::pair<size_t, int>> m; return m; }
 inline void remember(void* p, size_t size, int kind) { if (p) allocations()[reinterpret_cast<uintptr_t>(p)] = {size, kind}; }
 inline void forget(void* p) { allocations().erase(reinterpret_cast<uintptr_t>(p)); }
+
+// Where allocations are placed: a range of addresses of their own, from kDeviceBase up, each allocation its own pages
+// with one unmapped page after it. On the NPU a host program sees device addresses and may hand them to a kernel
+// inside another buffer (a list of tensors: ListTensorDesc); the corpus harness's host run (asc_host_launch.h) places
+// each allocation at the same address in the emulator's kernel process, which needs addresses that are page boundaries
+// in a range nothing else there uses. An address is never given out twice (freed pages are unmapped, not reused).
+inline constexpr uintptr_t kDeviceBase = 0x300000000000;   // 48 TiB: above the heap and a sanitizer's shadow, below
+                                                           // the top-down mmap area of x86-64 and AArch64 processes
+inline constexpr size_t kPage = 4096;
+inline size_t mapped_bytes(size_t size) { return (size + kPage - 1) / kPage * kPage; }
+inline void* map_pages(size_t size) {
+    static std::mutex lock;
+    static uintptr_t next = kDeviceBase;
+    const std::lock_guard<std::mutex> hold(lock);
+    const size_t bytes = mapped_bytes(size);
+    for (int tries = 0; tries < 64; ++tries) {   // a range in use (this process mapped something there): the next one
+        void* want = reinterpret_cast<void*>(next);
+        next += bytes + kPage;
+        void* p = mmap(want, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p == want) return p;
+        if (p != MAP_FAILED) munmap(p, bytes);   // a kernel older than MAP_FIXED_NOREPLACE took it as a hint
+    }
+    return nullptr;
+}
 }  // namespace ascendcraft_acl_detail
 
 // The runtime's error of the calling thread (aclrtGetLastError reads and clears it, aclrtPeekAtLastError reads it) and
@@ -141,21 +168,24 @@ inline aclError aclrtCreateStream(aclrtStream* stream) {
 inline aclError aclrtDestroyStream(aclrtStream stream) { return stream ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
 inline aclError aclrtSynchronizeStream(aclrtStream stream) { return stream ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
 
-// Device and host allocations: 32-byte aligned, as GM addresses are. Fresh device memory holds no defined value; with
+// Device and host allocations: page-aligned (GM wants 32 bytes), at addresses of their own (map_pages). Fresh device
+// memory holds no defined value; with
 // ASCENDCRAFT_ACL_MALLOC_FILL set (a byte, 0..255) every new allocation is filled with it, so that a host program run
 // twice (the corpus harness's host run: once with a poison byte, once with 0) shows what depends on that content.
 inline aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
     if (!devPtr || size == 0) return ACL_ERROR_INVALID_PARAM;
-    *devPtr = std::aligned_alloc(32, (size + 31) / 32 * 32);
+    *devPtr = ascendcraft_acl_detail::map_pages(size);
     if (const char* fill = std::getenv("ASCENDCRAFT_ACL_MALLOC_FILL"); fill && *devPtr)
         std::memset(*devPtr, std::atoi(fill) & 0xFF, size);
     ascendcraft_acl_detail::remember(*devPtr, size, 1);
     return *devPtr ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC;
 }
 inline aclError aclrtFree(void* devPtr) {
-    if (!devPtr) return ACL_ERROR_INVALID_PARAM;
-    ascendcraft_acl_detail::forget(devPtr);
-    std::free(devPtr);
+    auto& all = ascendcraft_acl_detail::allocations();
+    const auto it = all.find(reinterpret_cast<uintptr_t>(devPtr));
+    if (it == all.end()) return ACL_ERROR_INVALID_PARAM;   // not an allocation's start (or freed already)
+    munmap(devPtr, ascendcraft_acl_detail::mapped_bytes(it->second.first));
+    all.erase(it);
     return ACL_SUCCESS;
 }
 inline aclError aclrtMallocHost(void** hostPtr, size_t size) {
