@@ -1991,11 +1991,19 @@ def asc_host_source(text: str) -> str:
                   lambda m: " " * len(m.group(1)), text)
 
 
+def _readme_values(readme: str, defines: str) -> dict[str, str]:
+    """The shell variables a README's steps set (a line of assignments only: `TESTCASE=1`, or several, `SCENARIO_NUM=1
+    ASC_ARCH=dav-2201`), then the build's -D values over them."""
+    values = {}
+    for line in re.findall(r"(?m)^[ \t]*(\w+=[-\w.]+(?:[ \t]+\w+=[-\w.]+)*)[ \t]*(?:#.*)?$", readme):
+        values.update(re.findall(r"(\w+)=([-\w.]+)", line))
+    return {**values, **dict(re.findall(r"-D(\w+)=([-\w.]+)", defines))}
+
+
 def _readme_commands(readme: str, defines: str) -> tuple[list[str] | None, list[str] | None]:
     """The README's `python3 ../scripts/gen_data.py ...` and `... verify_result.py ...` commands (each None when absent),
     with the build's -D values and the README's own shell variables (`TESTCASE=1` in its steps) put in."""
-    values = {**dict(re.findall(r"(?m)^[ \t]*(\w+)=([-\w.]+)[ \t]*(?:#.*)?$", readme)),
-              **dict(re.findall(r"-D(\w+)=([-\w.]+)", defines))}
+    values = _readme_values(readme, defines)
     found = {}
     for kind in ("gen_data", "verify_result"):
         m = re.search(rf"python3?\s+\.\./scripts/{kind}\.py([^\n#|&;]*)", readme)
@@ -2007,8 +2015,7 @@ def _readme_commands(readme: str, defines: str) -> tuple[list[str] | None, list[
 def _readme_demo_args(readme: str, defines: str) -> list[str]:
     """The arguments the README's steps give the example's program (`./demo $TESTCASE`, broadcast), with the README's
     shell variables and the build's -D values put in; [] when it runs `./demo` alone (or an argument is not known)."""
-    values = {**dict(re.findall(r"(?m)^[ \t]*(\w+)=([-\w.]+)[ \t]*(?:#.*)?$", readme)),
-              **dict(re.findall(r"-D(\w+)=([-\w.]+)", defines))}
+    values = _readme_values(readme, defines)
     m = re.search(r"(?m)^[ \t]*\./demo[ \t]+([^\n#|&;<>]*)", readme)
     if not m: return []
     args = re.sub(r"\$\{?(\w+)\}?", lambda v: values.get(v.group(1), v.group(0)), m.group(1)).split()
