@@ -12,12 +12,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <sys/mman.h>
 
@@ -242,5 +245,97 @@ inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t c
 inline aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
     if (!devPtr || count > maxCount) return ACL_ERROR_INVALID_PARAM;
     std::memset(devPtr, value, count);
+    return ACL_SUCCESS;
+}
+
+// ---- Asynchronous copies, events and stream capture (aclmdlRI) ------------------------------------------------------
+// A stream runs its tasks in the order they are issued, and here every task has finished when its call returns, so an
+// event orders nothing: recording and waiting succeed at once. Between aclmdlRICaptureBegin and aclmdlRICaptureEnd the
+// tasks issued are not run but kept in the model runtime instance (the ACL reference's aclmdlRICaptureBegin), and each
+// aclmdlRIExecuteAsync runs them in that order. On the NPU a stream that waits on an event recorded in a capturing
+// stream joins the capture; the emulation has one stream (all stream handles are one token), so while a capture is open
+// every asynchronous task is captured: issue order respects every record -> wait edge, so it is a valid order to run
+// them in. The captured tasks are copies (aclrtMemcpyAsync) and kernel launches (the corpus harness's launch,
+// asc_host_launch.h, records itself through capture_task).
+static const uint32_t ACL_EVENT_SYNC = 0x00000001u;
+
+typedef enum aclmdlRICaptureMode {
+    ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+    ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL = 1,
+    ACL_MODEL_RI_CAPTURE_MODE_RELAXED = 2,
+} aclmdlRICaptureMode;
+
+namespace ascendcraft_acl_detail {
+struct CapturedTask {
+    std::string what;             // "memcpy <bytes> bytes", "kernel <name>": aclmdlRIDebugJsonPrint's list
+    std::function<void()> run;
+};
+struct ModelRI {
+    std::vector<CapturedTask> tasks;
+};
+// The capture in progress (nullptr: none); a task issued while one is open goes into it instead of running.
+inline ModelRI*& open_capture() { static ModelRI* capture = nullptr; return capture; }
+inline bool capturing() { return open_capture() != nullptr; }
+inline void capture_task(std::string what, std::function<void()> run) {
+    open_capture()->tasks.push_back(CapturedTask{std::move(what), std::move(run)});
+}
+}  // namespace ascendcraft_acl_detail
+typedef ascendcraft_acl_detail::ModelRI* aclmdlRI;
+
+inline aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                                 aclrtStream stream) {
+    if (!stream || !dst || !src || count > destMax || kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEVICE_TO_DEVICE)
+        return ACL_ERROR_INVALID_PARAM;
+    if (ascendcraft_acl_detail::capturing()) {   // the bytes are read when the model runs, not now
+        ascendcraft_acl_detail::capture_task("memcpy " + std::to_string(count) + " bytes",
+                                             [=] { std::memmove(dst, src, count); });
+        return ACL_SUCCESS;
+    }
+    std::memmove(dst, src, count);
+    return ACL_SUCCESS;
+}
+
+inline aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t /*flag*/) {
+    if (!event) return ACL_ERROR_INVALID_PARAM;
+    *event = &ascendcraft_acl_detail::stream_token();
+    return ACL_SUCCESS;
+}
+inline aclError aclrtCreateEvent(aclrtEvent* event) { return aclrtCreateEventExWithFlag(event, ACL_EVENT_SYNC); }
+inline aclError aclrtDestroyEvent(aclrtEvent event) { return event ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
+inline aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) { return event && stream ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
+inline aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) { return event && stream ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
+inline aclError aclrtSynchronizeEvent(aclrtEvent event) { return event ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
+
+inline aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode /*mode*/) {
+    if (!stream || ascendcraft_acl_detail::capturing()) return ACL_ERROR_INVALID_PARAM;   // one capture at a time here
+    ascendcraft_acl_detail::open_capture() = new ascendcraft_acl_detail::ModelRI();
+    return ACL_SUCCESS;
+}
+inline aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
+    if (!stream || !modelRI || !ascendcraft_acl_detail::capturing()) return ACL_ERROR_INVALID_PARAM;
+    *modelRI = ascendcraft_acl_detail::open_capture();
+    ascendcraft_acl_detail::open_capture() = nullptr;
+    return ACL_SUCCESS;
+}
+inline aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
+    if (!modelRI || !stream || ascendcraft_acl_detail::capturing()) return ACL_ERROR_INVALID_PARAM;
+    for (const ascendcraft_acl_detail::CapturedTask& t : modelRI->tasks) t.run();
+    return ACL_SUCCESS;
+}
+inline aclError aclmdlRIDestroy(aclmdlRI modelRI) {
+    if (!modelRI) return ACL_ERROR_INVALID_PARAM;
+    delete modelRI;
+    return ACL_SUCCESS;
+}
+// The model's tasks as JSON, for the reader (the format is the emulation's own: {"tasks": ["memcpy 64 bytes", ...]}).
+inline aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t /*flags*/) {
+    if (!modelRI || !path) return ACL_ERROR_INVALID_PARAM;
+    std::FILE* f = std::fopen(path, "w");
+    if (!f) return ACL_ERROR_INVALID_PARAM;
+    std::fprintf(f, "{\"tasks\": [");
+    for (size_t i = 0; i < modelRI->tasks.size(); ++i)
+        std::fprintf(f, "%s\"%s\"", i ? ", " : "", modelRI->tasks[i].what.c_str());
+    std::fprintf(f, "]}\n");
+    std::fclose(f);
     return ACL_SUCCESS;
 }
