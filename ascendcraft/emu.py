@@ -2486,15 +2486,23 @@ class GM:
     role: str = "in"                 # in | out | inout | workspace
     shape: tuple | None = None       # when array is None
     dtype: Any = None                # when array is None
+    address: int | None = None       # where it starts in the kernel process (a device address a host program saw and may
+                                     # have stored in GM for the kernel to read: a page boundary); None: anywhere
+    offset: int = 0                  # with an address: the kernel's pointer is this many bytes into the buffer
 
     def __post_init__(self):
         if self.role not in ROLES: raise ValueError(f"GM '{self.name}': role must be one of {ROLES}, not {self.role!r}")
+        if self.address is not None and (self.address <= 0 or self.address % 4096):
+            raise ValueError(f"GM '{self.name}': address must be a page boundary (a multiple of 4096), not {self.address:#x}")
+        if self.offset and self.address is None: raise ValueError(f"GM '{self.name}': an offset needs an address")
         if self.array is not None:
             self.array = np.asarray(self.array)
             self.shape, self.dtype = self.array.shape, self.array.dtype
         if self.shape is None or self.dtype is None:
             raise ValueError(f"GM '{self.name}': give an array, or shape= and dtype=")
         self.shape, self.dtype = tuple(int(s) for s in np.atleast_1d(self.shape)) if self.shape != () else (), np.dtype(self.dtype)
+        if not 0 <= self.offset <= self.nbytes:
+            raise ValueError(f"GM '{self.name}': offset {self.offset} lies outside its {self.nbytes} bytes")
 
     @property
     def nbytes(self) -> int: return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
@@ -2883,11 +2891,12 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
              cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None, raw_gm_writes: str = "error",
              tiling_key: int | None = None, threads: int = 1, files: GmFiles | None = None,
              inputs: SharedInputs | None = None, deferred: list | None = None, stage: Path | None = None,
-             gm_padding: str = "strict") -> list[tuple]:
+             gm_padding: str = "strict", gm_extra: list | None = None) -> list[tuple]:
     """Write the run spec and the GM files (`files`: ones kept from earlier runs, moved in and written over; `inputs`:
     an input set whose `in` files are linked, not written; `deferred`: a list that gets (file in `stage`, its name in
     the run folder, array) for each input file to write while the kernel process starts, the spec saying
-    `inputs stdin`); return the outputs to read back as (name, path, dtype, shape)."""
+    `inputs stdin`; `gm_extra`: GM buffers that are no parameter, each at its address); return the outputs to read
+    back as (name, path, dtype, shape)."""
     if not build.ok:
         raise AscendCraftError(build.errors or build.diagnostics, stage="build")
     if build.binary is None or not Path(build.binary).exists():
@@ -2916,6 +2925,35 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
     if host_args is not None:
         lines.append(f"host_args {len(host_args)} " + " ".join(str(int(a)) for a in host_args))
     outputs, trace_mode = [], mode == "trace"
+
+    def gm_file(a: GM, path: str) -> int:
+        "Write (or size) the file of GM buffer `a`; return its allocation's bytes."
+        alloc = gm_allocation(a.nbytes, gm_padding)   # the tensor's bytes, then the allocation's padding (poison)
+        if not trace_mode:
+            if a.role in ("in", "inout") and a.array is None:
+                raise _run_args_error(f"GM '{a.name}' has role '{a.role}' but no data", build)
+            data = a.array if alloc == a.nbytes else _padded(a.array, alloc, poison) if a.array is not None else None
+            if a.role == "in" and alloc == a.nbytes and inputs is not None and inputs.link(a.array, run_dir / path):
+                pass                                # the set's own file: no copy (mapped read-only by the runtime)
+            elif a.role in ("in", "inout"):
+                if deferred is None:
+                    if files is not None: files.place(run_dir / path, alloc)
+                    _write_input(run_dir / path, data, threads, files)
+                else:                               # written later, outside the kernel's reach (_start)
+                    if files is not None: files.place(stage / path, alloc)
+                    deferred.append((stage / path, run_dir / path, data))
+            else:   # the kernel process writes the poison into every byte
+                if files is not None: files.place(run_dir / path, alloc)
+                fd = os.open(run_dir / path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+                try: os.ftruncate(fd, alloc)
+                finally: os.close(fd)
+            if a.role != "in": outputs.append((a.name, path, a.dtype, a.shape))
+        return alloc
+
+    def placed(a: GM) -> str:
+        "The spec's ` at ADDRESS OFFSET` of a buffer that must start at a given address ('' for the others)."
+        return "" if a.address is None else f" at {int(a.address)} {int(a.offset)}"
+
     for i, (p, a) in enumerate(zip(build.params, args)):
         safe = re.sub(r"\s+", "_", getattr(a, "name", p.name) or p.name)
         if p.kind == "value":
@@ -2932,28 +2970,9 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
             lines.append(f"arg scalar {p.scalar} {p.name} {_scalar_text(value, p.scalar)}")
         elif isinstance(a, GM):
             path = f"gm{i}.bin"
-            alloc = gm_allocation(a.nbytes, gm_padding)   # the tensor's bytes, then the allocation's padding (poison)
-            if not trace_mode:
-                if a.role in ("in", "inout") and a.array is None:
-                    raise _run_args_error(f"GM '{a.name}' has role '{a.role}' but no data", build)
-                data = a.array if alloc == a.nbytes else _padded(a.array, alloc, poison) if a.array is not None else None
-                if a.role == "in" and alloc == a.nbytes and inputs is not None and inputs.link(a.array, run_dir / path):
-                    pass                                # the set's own file: no copy (mapped read-only by the runtime)
-                elif a.role in ("in", "inout"):
-                    if deferred is None:
-                        if files is not None: files.place(run_dir / path, alloc)
-                        _write_input(run_dir / path, data, threads, files)
-                    else:                               # written later, outside the kernel's reach (_start)
-                        if files is not None: files.place(stage / path, alloc)
-                        deferred.append((stage / path, run_dir / path, data))
-                else:   # the kernel process writes the poison into every byte
-                    if files is not None: files.place(run_dir / path, alloc)
-                    fd = os.open(run_dir / path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-                    try: os.ftruncate(fd, alloc)
-                    finally: os.close(fd)
-                if a.role != "in": outputs.append((a.name, path, a.dtype, a.shape))
+            alloc = gm_file(a, path)
             role = "out" if a.role == "workspace" else a.role
-            lines.append(f"arg gm {role} {safe} {alloc} {'-' if trace_mode else path}")
+            lines.append(f"arg gm {role} {safe} {alloc} {'-' if trace_mode else path}{placed(a)}")
         elif isinstance(a, Tiling):
             if a.data is None:
                 if host_args is None: raise _run_args_error("Tiling(None) needs host_args (or pass the tiling bytes)", build)
@@ -2970,6 +2989,13 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
         else:
             raise _run_args_error(f"parameter {i} '{p.name}' is a GM pointer; pass GM(...), Tiling(...) or Workspace(...), "
                                   f"not {type(a).__name__}", build)
+    for j, a in enumerate(gm_extra or ()):   # GM the kernel reaches only through addresses stored in GM
+        if not isinstance(a, GM) or a.address is None or a.offset:
+            raise _run_args_error(f"gm_extra[{j}]: give GM(..., address=...) with no offset, not {a!r:.80}", build)
+        path = f"gmx{j}.bin"
+        alloc = gm_file(a, path)
+        role, safe = "out" if a.role == "workspace" else a.role, re.sub(r"\s+", "_", a.name)
+        lines.append(f"gm {role} {safe} {alloc} {'-' if trace_mode else path}{placed(a)}")
     if deferred: lines.append("inputs stdin")
     (run_dir / "spec.txt").write_text("\n".join(lines) + "\n")
     return outputs
@@ -3518,13 +3544,15 @@ def _launch(build: Build, args: list, run_dir: Path, settings: Settings, **prepa
 def run(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None, poison: int = 0xA5,
         ub_bytes: int = 196608, cores: int = 48, races: str = "error", auto_sync: bool | None = None,
         tiling_key: int | None = None, settings: Settings | None = None, inputs: SharedInputs | None = None,
-        raw_gm_writes: str = "error", gm_padding: str = "strict") -> Run:
+        raw_gm_writes: str = "error", gm_padding: str = "strict", gm_extra: list | None = None) -> Run:
     """Run a built kernel on the CPU emulation (every block, all rules checked) in a child process (`inputs`: the
     `SharedInputs` that hold some of the `in` arrays: their files are linked into the run, not copied;
     `raw_gm_writes="warning"`: a raw `__gm__` store is reported and the run goes on, as for CANN kernels;
     `gm_padding="torch_npu"`: each GM tensor gets the allocation torch_npu's caching allocator gives it (gm_allocation),
     so reads and writes a little past its end stay inside its block, and a write there is a `gm-padding-write`
-    warning; the default, "strict", gives each tensor its own bytes)."""
+    warning; the default, "strict", gives each tensor its own bytes; `gm_extra`: GM buffers that are no parameter, each
+    `GM(..., address=...)` at that address in the kernel process, which the kernel reaches through addresses stored in
+    GM, as a host program's device allocations: checked as any buffer, their outputs in Run.outputs by name)."""
     settings = settings or load_settings()
     args = list(args)
     if tiling_key is not None and 0 <= int(tiling_key) < 1 << 64:   # a kernel compiled per key: the binary of this one
@@ -3534,11 +3562,12 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     try:
         outputs, child, files = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,
                                  poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync, raw_gm_writes=raw_gm_writes,
-                                 tiling_key=tiling_key, inputs=inputs, gm_padding=gm_padding)
+                                 tiling_key=tiling_key, inputs=inputs, gm_padding=gm_padding, gm_extra=gm_extra)
         if (key := _rekey(child, build)) is not None:   # the host tiling chose a key this binary was not compiled for
             return run(build_for_key(build, key), args, block_dim=block_dim, host_args=host_args, poison=poison,
                        ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync, tiling_key=tiling_key,
-                       settings=settings, inputs=inputs, raw_gm_writes=raw_gm_writes, gm_padding=gm_padding)
+                       settings=settings, inputs=inputs, raw_gm_writes=raw_gm_writes, gm_padding=gm_padding,
+                       gm_extra=gm_extra)
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")
         launched = next((r["block_dim"] for r in child.records if r.get("type") == "tiling"), block_dim) or 0

@@ -137,6 +137,15 @@ def test_readme_variables_reach_the_scripts_and_the_program():
     assert _readme_demo_args("  ./demo $UNKNOWN\n", "") == []
 
 
+def test_readme_line_of_several_assignments():
+    "data_copy's README sets two variables on one line (`SCENARIO_NUM=1 ASC_ARCH=dav-2201`), its gen_data.py takes both."
+    from corpus import _readme_commands
+    readme = ("  ```bash\n  SCENARIO_NUM=1 ASC_ARCH=dav-2201\n  COPY_DST=UB\n  mkdir -p build && cd build\n"
+              "  python3 ../scripts/gen_data.py -scenarioNum $SCENARIO_NUM -copyDst $COPY_DST -arch $ASC_ARCH\n  ./demo\n  ```\n")
+    gen, _ = _readme_commands(readme, "-DCOPY_DST=L1")
+    assert gen == ["../scripts/gen_data.py", "-scenarioNum", "1", "-copyDst", "L1", "-arch", "dav-2201"]
+
+
 NOTHING_WRITTEN = r'''#include "acl/acl.h"
 #include "kernel_operator.h"
 #include <cstdio>

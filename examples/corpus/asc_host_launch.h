@@ -9,6 +9,11 @@
 // with an error) ends the host program with status 98: nothing after a failed launch is the example's. The answer
 // "assert <text>" (the kernel stopped at the assertion its README shows firing) sets the thread's runtime error
 // (aclrtGetLastError: ACL_ERROR_RT_AICORE_EXCEPTION) and the host program goes on.
+// Every other device allocation (aclrtMalloc) goes with the launch too, as a line `d START BYTES` after the arguments
+// and its bytes in a file: the kernel may reach it through an address the host stored in GM (a ListTensorDesc's list
+// of tensors), so the harness places each allocation, the arguments' too, at its host address in the kernel process
+// (the emulated ACL keeps device addresses in a range of their own for that: acl.h's map_pages). A launch while a
+// stream capture is open (aclmdlRICaptureBegin) is kept in the capture and made when the model runs.
 // Written for the corpus harness; no code of CANN's is in it.
 #pragma once
 #include <acl/acl.h>
@@ -77,6 +82,11 @@ inline std::string hex(const std::string& s) {
 
 template <typename... A>
 void launch(const char* kernel, uint64_t blocks, const A&... args) {
+    if (ascendcraft_acl_detail::capturing()) {   // inside aclmdlRICaptureBegin / End: run when the model runs (acl.h)
+        const std::string name = kernel;
+        ascendcraft_acl_detail::capture_task("kernel " + name, [=] { launch(name.c_str(), blocks, args...); });
+        return;
+    }
     std::vector<Arg> v;
     (add(v, args), ...);
     const char* dir = std::getenv("ASCENDCRAFT_HOST_DIR");
@@ -97,6 +107,8 @@ void launch(const char* kernel, uint64_t blocks, const A&... args) {
                 spec << a.kind << "\n";
             }
         }
+        for (const auto& [start, allocation] : ascendcraft_acl_detail::allocations())
+            if (allocation.second == 1 && bases.insert(start).second) spec << "d " << start << " " << allocation.first << "\n";
     }
     for (uintptr_t b : bases) {
         std::ofstream f(at + "_" + std::to_string(b) + ".bin", std::ios::binary);

@@ -1996,11 +1996,19 @@ def asc_host_source(text: str) -> str:
                   lambda m: " " * len(m.group(1)), text)
 
 
+def _readme_values(readme: str, defines: str) -> dict[str, str]:
+    """The shell variables a README's steps set (a line of assignments only: `TESTCASE=1`, or several, `SCENARIO_NUM=1
+    ASC_ARCH=dav-2201`), then the build's -D values over them."""
+    values = {}
+    for line in re.findall(r"(?m)^[ \t]*(\w+=[-\w.]+(?:[ \t]+\w+=[-\w.]+)*)[ \t]*(?:#.*)?$", readme):
+        values.update(re.findall(r"(\w+)=([-\w.]+)", line))
+    return {**values, **dict(re.findall(r"-D(\w+)=([-\w.]+)", defines))}
+
+
 def _readme_commands(readme: str, defines: str) -> tuple[list[str] | None, list[str] | None]:
     """The README's `python3 ../scripts/gen_data.py ...` and `... verify_result.py ...` commands (each None when absent),
     with the build's -D values and the README's own shell variables (`TESTCASE=1` in its steps) put in."""
-    values = {**dict(re.findall(r"(?m)^[ \t]*(\w+)=([-\w.]+)[ \t]*(?:#.*)?$", readme)),
-              **dict(re.findall(r"-D(\w+)=([-\w.]+)", defines))}
+    values = _readme_values(readme, defines)
     found = {}
     for kind in ("gen_data", "verify_result"):
         m = re.search(rf"python3?\s+\.\./scripts/{kind}\.py([^\n#|&;]*)", readme)
@@ -2012,8 +2020,7 @@ def _readme_commands(readme: str, defines: str) -> tuple[list[str] | None, list[
 def _readme_demo_args(readme: str, defines: str) -> list[str]:
     """The arguments the README's steps give the example's program (`./demo $TESTCASE`, broadcast), with the README's
     shell variables and the build's -D values put in; [] when it runs `./demo` alone (or an argument is not known)."""
-    values = {**dict(re.findall(r"(?m)^[ \t]*(\w+)=([-\w.]+)[ \t]*(?:#.*)?$", readme)),
-              **dict(re.findall(r"-D(\w+)=([-\w.]+)", defines))}
+    values = _readme_values(readme, defines)
     m = re.search(r"(?m)^[ \t]*\./demo[ \t]+([^\n#|&;<>]*)", readme)
     if not m: return []
     args = re.sub(r"\$\{?(\w+)\}?", lambda v: values.get(v.group(1), v.group(0)), m.group(1)).split()
@@ -2185,6 +2192,10 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                     if not spec.endswith("\n"): break
                     verdict = "ok"
                     lines = Path(spec.strip() + ".txt").read_text().splitlines()
+                    # the host's other device allocations (`d START BYTES`): at their host addresses, as the arguments,
+                    # so that an address the host stored in GM (a ListTensorDesc's list) reaches them
+                    others = [tuple(int(x) for x in l.split()[1:]) for l in lines[2:] if l.startswith("d ")]
+                    lines = [l for l in lines if not l.startswith("d ")]
                     name, blocks = lines[0], int(lines[1])
                     base = name.split("<")[0].split("::")[-1].strip()
                     if base not in builds: builds[base] = build_kernel(name)
@@ -2202,9 +2213,9 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                                 if alloc in seen:
                                     refused = f"two arguments of '{name}' point into one allocation"; break
                                 seen.add(alloc)
-                                data = np.fromfile(f"{spec.strip()}_{alloc}.bin", np.uint8)[offset:size]
-                                args.append(GM(param.name, data, "inout"))
-                                outs.append((param.name, alloc, offset))
+                                data = np.fromfile(f"{spec.strip()}_{alloc}.bin", np.uint8)[:size]
+                                args.append(GM(param.name, data, "inout", address=alloc, offset=offset))
+                                outs.append((param.name, alloc, 0))
                             elif kind == "n":   # a null pointer: no bytes (a kernel that reads it stops out of range)
                                 args.append(GM(param.name, np.zeros(0, np.uint8), "in"))
                             elif kind == "h":
@@ -2212,9 +2223,12 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                             else:
                                 tkind, tsize, raw = rest[0], int(rest[1]), bytes.fromhex(rest[2]) if len(rest) > 2 else b""
                                 args.append(raw if param.kind == "value" or tkind == "o" else _host_scalar(tkind, tsize, raw))
+                    extra = [GM(f"device@{start:#x}", np.fromfile(f"{spec.strip()}_{start}.bin", np.uint8)[:size], "inout",
+                                address=start) for start, size in others]
+                    outs += [(g.name, g.address, 0) for g in extra]
                     if refused is None:
                         launches += 1
-                        r = run(kernel, args, block_dim=blocks)
+                        r = run(kernel, args, block_dim=blocks, gm_extra=extra)
                         printed.append(r.stdout)   # the kernel's printf / DumpTensor lines: the program's output on the NPU
                         errors = [d for d in r.diagnostics if d.is_error]
                         if not r.ok and errors and all(d.kind == "no-output" for d in errors):

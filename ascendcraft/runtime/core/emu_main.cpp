@@ -42,6 +42,8 @@ struct ArgSpec {
     std::string value;  // scalar
     int64_t bytes = 0;
     std::string file;   // "-" = none
+    uint64_t address = 0;  // gm: where the buffer must start in this process (a device address the host saw), 0 anywhere
+    uint64_t offset = 0;   // gm at an address: the kernel's pointer is this many bytes into the buffer
 };
 
 struct RunSpec {
@@ -64,6 +66,7 @@ struct RunSpec {
     bool has_host_args = false;
     std::vector<int64_t> host_args;
     std::vector<ArgSpec> args;
+    std::vector<ArgSpec> extra_gm;  // GM buffers that are no parameter: the kernel reaches them through addresses in GM
 };
 
 [[noreturn]] void setup_error(const std::string& message) {
@@ -83,6 +86,13 @@ std::vector<uint8_t> read_value_file(const std::string& file, uint64_t bytes) {
         setup_error(fmt("cannot read %llu bytes of a by-value argument from %s", static_cast<unsigned long long>(bytes), file.c_str()));
     data.resize(bytes);
     return data;
+}
+
+// A GM buffer's words: ROLE NAME BYTES FILE, then `at ADDRESS OFFSET` when it must sit at a given address.
+void read_gm(std::istringstream& words, ArgSpec& a) {
+    words >> a.role >> a.name >> a.bytes >> a.file;
+    std::string at;
+    if (words >> at && at == "at") words >> a.address >> a.offset;
 }
 
 RunSpec parse_spec(const char* path) {
@@ -124,10 +134,16 @@ RunSpec parse_spec(const char* path) {
         } else if (key == "arg") {
             ArgSpec a;
             words >> a.kind;
-            if (a.kind == "gm") words >> a.role >> a.name >> a.bytes >> a.file;
+            if (a.kind == "gm") read_gm(words, a);
             else if (a.kind == "scalar") words >> a.ctype >> a.name >> a.value;
             else if (a.kind == "tiling" || a.kind == "workspace" || a.kind == "value") words >> a.name >> a.bytes >> a.file;
             spec.args.push_back(a);
+        } else if (key == "gm") {
+            ArgSpec a;
+            a.kind = "gm";
+            read_gm(words, a);
+            if (!a.address) setup_error("a GM buffer that is no parameter needs its address (`gm ROLE NAME BYTES FILE at ADDRESS 0`)");
+            spec.extra_gm.push_back(a);
         }
     }
     return spec;
@@ -160,6 +176,24 @@ int populate_advice(int fd, uint64_t bytes, bool writable) {
     struct stat st{};
     if (fstat(fd, &st) != 0) return MADV_POPULATE_WRITE;
     return static_cast<uint64_t>(st.st_blocks) * 512 >= bytes ? MADV_POPULATE_READ : MADV_POPULATE_WRITE;
+}
+
+// The address range [address, address + bytes) reserved for a GM buffer that must start there (the device address a
+// host program saw, which it may have stored in another buffer for the kernel to read); nullptr when `address` is 0
+// (the buffer goes anywhere: reserve). A range already in use here stops the run: it is never moved.
+uint8_t* reserve_at(uint64_t address, uint64_t bytes, const std::string& name) {
+    if (!address) return nullptr;
+    void* want = reinterpret_cast<void*>(address);
+    void* p = address % kPage ? MAP_FAILED
+                              : mmap(want, page_round(std::max<uint64_t>(bytes, 1)), PROT_NONE,
+                                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p != want) {
+        if (p != MAP_FAILED) munmap(p, page_round(std::max<uint64_t>(bytes, 1)));  // a kernel without MAP_FIXED_NOREPLACE
+        setup_error(fmt("cannot place GM buffer '%s' (%llu bytes) at its device address 0x%llx: not a page boundary, or "
+                        "the range is in use in the kernel process", name.c_str(), static_cast<unsigned long long>(bytes),
+                        static_cast<unsigned long long>(address)));
+    }
+    return static_cast<uint8_t*>(p);
 }
 
 // Map `file` (created by the parent, or created here with `bytes` bytes) into a reserved range; `populate`: map
@@ -705,8 +739,11 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     struct LateInput { std::string file; uint8_t* base; uint64_t bytes; bool writable; };
     std::vector<LateInput> late;  // input files the parent is still writing
     int tensors = 0;
-    for (size_t i = 0; i < spec.args.size(); ++i) {
-        ArgSpec& a = spec.args[i];
+    // the parameters, then the GM buffers that are none (spec lines `gm`: the host program's other device allocations,
+    // at the addresses it saw; bounds and race checks as for any buffer)
+    const size_t nargs = spec.args.size();
+    for (size_t i = 0; i < nargs + spec.extra_gm.size(); ++i) {
+        ArgSpec& a = i < nargs ? spec.args[i] : spec.extra_gm[i - nargs];
         if (a.kind == "scalar") { parse_scalar(a, &cells[i]); args[i] = &cells[i]; continue; }
         if (a.kind == "value") {   // a struct by value: its bytes, not GM (the kernel gets a copy)
             values[i] = read_value_file(a.file, static_cast<uint64_t>(a.bytes));
@@ -715,7 +752,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         }
         GmBuffer b;
         b.name = a.name;
-        b.arg = static_cast<int>(i);
+        b.arg = static_cast<int>(i);   // past the parameters: a buffer that is none (its own index all the same)
         b.tensor = tensors++;
         if (a.kind == "tiling") {
             b.role = Role::Tiling;
@@ -740,32 +777,33 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         } else {
             b.role = role_of(a.role);
             b.bytes = static_cast<uint64_t>(a.bytes);
+            uint8_t* const fixed = reserve_at(a.address, b.bytes, b.name);   // nullptr: anywhere
             // the host tiling's SetNeedAtomic(true): GE's atomic clean zeroes the outputs first, so an output starts as
             // zeros the kernel may read and accumulate into (an in-out buffer of zeros, never the poison)
             const bool cleaned = b.role == Role::Out && state.atomic_clean;
             if (cleaned) b.role = Role::InOut;
-            if (trace) { b.real = false; b.base = reserve(b.bytes); }
+            if (trace) { b.real = false; b.base = fixed ? fixed : reserve(b.bytes); }
             else if (cleaned) {
                 int advice = 0;
-                b.base = map_file(a.file, b.bytes, true, false, populate, &advice);
+                b.base = map_file(a.file, b.bytes, true, false, populate, &advice, fixed);
                 if (b.bytes) std::memset(b.base, 0, b.bytes);
             }
             else if (b.role == Role::Out && b.bytes && g_handlers) {  // deferred poison (above): the kernel's range unmapped
                 int advice = 0;
-                b.base = reserve(b.bytes);
+                b.base = fixed ? fixed : reserve(b.bytes);
                 b.alias = map_deferred(a.file, b.bytes, populate, &advice, &b.fd);
                 prep.push_back({b.alias, b.bytes, advice, false});
             } else if (spec.inputs_on_stdin && (b.role == Role::In || b.role == Role::InOut)) {
-                b.base = reserve(b.bytes);  // its file is mapped here once the parent has written it (wait_for_inputs)
+                b.base = fixed ? fixed : reserve(b.bytes);  // its file is mapped here once the parent has written it (wait_for_inputs)
                 late.push_back({a.file, b.base, b.bytes, b.role != Role::In});
             } else {
                 int advice = 0;
-                b.base = map_file(a.file, b.bytes, b.role != Role::In, false, populate, &advice);
+                b.base = map_file(a.file, b.bytes, b.role != Role::In, false, populate, &advice, fixed);
                 if (b.bytes) prep.push_back({b.base, b.bytes, advice, b.role == Role::Out});
             }
         }
         state.gm.add(b);
-        args[i] = b.base;
+        if (i < nargs) args[i] = b.base + a.offset;
     }
     for (const GmArray& a : gm_arrays()) {   // the kernel's own __gm__ arrays: read-only GM of its constant data
         GmBuffer b;

@@ -12,11 +12,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
+
+#include <sys/mman.h>
 
 typedef int aclError;
 typedef void* aclrtStream;
@@ -69,6 +75,30 @@ inline bool valid_device(int32_t id) { return id == 0; }
 inline std::map<uintptr_t, std::pair<size_t, int>>& allocations() { static std::map<uintptr_t, std::pair<size_t, int>> m; return m; }
 inline void remember(void* p, size_t size, int kind) { if (p) allocations()[reinterpret_cast<uintptr_t>(p)] = {size, kind}; }
 inline void forget(void* p) { allocations().erase(reinterpret_cast<uintptr_t>(p)); }
+
+// Where allocations are placed: a range of addresses of their own, from kDeviceBase up, each allocation its own pages
+// with one unmapped page after it. On the NPU a host program sees device addresses and may hand them to a kernel
+// inside another buffer (a list of tensors: ListTensorDesc); the corpus harness's host run (asc_host_launch.h) places
+// each allocation at the same address in the emulator's kernel process, which needs addresses that are page boundaries
+// in a range nothing else there uses. An address is never given out twice (freed pages are unmapped, not reused).
+inline constexpr uintptr_t kDeviceBase = 0x300000000000;   // 48 TiB: above the heap and a sanitizer's shadow, below
+                                                           // the top-down mmap area of x86-64 and AArch64 processes
+inline constexpr size_t kPage = 4096;
+inline size_t mapped_bytes(size_t size) { return (size + kPage - 1) / kPage * kPage; }
+inline void* map_pages(size_t size) {
+    static std::mutex lock;
+    static uintptr_t next = kDeviceBase;
+    const std::lock_guard<std::mutex> hold(lock);
+    const size_t bytes = mapped_bytes(size);
+    for (int tries = 0; tries < 64; ++tries) {   // a range in use (this process mapped something there): the next one
+        void* want = reinterpret_cast<void*>(next);
+        next += bytes + kPage;
+        void* p = mmap(want, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p == want) return p;
+        if (p != MAP_FAILED) munmap(p, bytes);   // a kernel older than MAP_FIXED_NOREPLACE took it as a hint
+    }
+    return nullptr;
+}
 }  // namespace ascendcraft_acl_detail
 
 // The runtime's error of the calling thread (aclrtGetLastError reads and clears it, aclrtPeekAtLastError reads it) and
@@ -141,21 +171,24 @@ inline aclError aclrtCreateStream(aclrtStream* stream) {
 inline aclError aclrtDestroyStream(aclrtStream stream) { return stream ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
 inline aclError aclrtSynchronizeStream(aclrtStream stream) { return stream ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
 
-// Device and host allocations: 32-byte aligned, as GM addresses are. Fresh device memory holds no defined value; with
+// Device and host allocations: page-aligned (GM wants 32 bytes), at addresses of their own (map_pages). Fresh device
+// memory holds no defined value; with
 // ASCENDCRAFT_ACL_MALLOC_FILL set (a byte, 0..255) every new allocation is filled with it, so that a host program run
 // twice (the corpus harness's host run: once with a poison byte, once with 0) shows what depends on that content.
 inline aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy /*policy*/) {
     if (!devPtr || size == 0) return ACL_ERROR_INVALID_PARAM;
-    *devPtr = std::aligned_alloc(32, (size + 31) / 32 * 32);
+    *devPtr = ascendcraft_acl_detail::map_pages(size);
     if (const char* fill = std::getenv("ASCENDCRAFT_ACL_MALLOC_FILL"); fill && *devPtr)
         std::memset(*devPtr, std::atoi(fill) & 0xFF, size);
     ascendcraft_acl_detail::remember(*devPtr, size, 1);
     return *devPtr ? ACL_SUCCESS : ACL_ERROR_BAD_ALLOC;
 }
 inline aclError aclrtFree(void* devPtr) {
-    if (!devPtr) return ACL_ERROR_INVALID_PARAM;
-    ascendcraft_acl_detail::forget(devPtr);
-    std::free(devPtr);
+    auto& all = ascendcraft_acl_detail::allocations();
+    const auto it = all.find(reinterpret_cast<uintptr_t>(devPtr));
+    if (it == all.end()) return ACL_ERROR_INVALID_PARAM;   // not an allocation's start (or freed already)
+    munmap(devPtr, ascendcraft_acl_detail::mapped_bytes(it->second.first));
+    all.erase(it);
     return ACL_SUCCESS;
 }
 inline aclError aclrtMallocHost(void** hostPtr, size_t size) {
@@ -212,5 +245,97 @@ inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t c
 inline aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
     if (!devPtr || count > maxCount) return ACL_ERROR_INVALID_PARAM;
     std::memset(devPtr, value, count);
+    return ACL_SUCCESS;
+}
+
+// ---- Asynchronous copies, events and stream capture (aclmdlRI) ------------------------------------------------------
+// A stream runs its tasks in the order they are issued, and here every task has finished when its call returns, so an
+// event orders nothing: recording and waiting succeed at once. Between aclmdlRICaptureBegin and aclmdlRICaptureEnd the
+// tasks issued are not run but kept in the model runtime instance (the ACL reference's aclmdlRICaptureBegin), and each
+// aclmdlRIExecuteAsync runs them in that order. On the NPU a stream that waits on an event recorded in a capturing
+// stream joins the capture; the emulation has one stream (all stream handles are one token), so while a capture is open
+// every asynchronous task is captured: issue order respects every record -> wait edge, so it is a valid order to run
+// them in. The captured tasks are copies (aclrtMemcpyAsync) and kernel launches (the corpus harness's launch,
+// asc_host_launch.h, records itself through capture_task).
+static const uint32_t ACL_EVENT_SYNC = 0x00000001u;
+
+typedef enum aclmdlRICaptureMode {
+    ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+    ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL = 1,
+    ACL_MODEL_RI_CAPTURE_MODE_RELAXED = 2,
+} aclmdlRICaptureMode;
+
+namespace ascendcraft_acl_detail {
+struct CapturedTask {
+    std::string what;             // "memcpy <bytes> bytes", "kernel <name>": aclmdlRIDebugJsonPrint's list
+    std::function<void()> run;
+};
+struct ModelRI {
+    std::vector<CapturedTask> tasks;
+};
+// The capture in progress (nullptr: none); a task issued while one is open goes into it instead of running.
+inline ModelRI*& open_capture() { static ModelRI* capture = nullptr; return capture; }
+inline bool capturing() { return open_capture() != nullptr; }
+inline void capture_task(std::string what, std::function<void()> run) {
+    open_capture()->tasks.push_back(CapturedTask{std::move(what), std::move(run)});
+}
+}  // namespace ascendcraft_acl_detail
+typedef ascendcraft_acl_detail::ModelRI* aclmdlRI;
+
+inline aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                                 aclrtStream stream) {
+    if (!stream || !dst || !src || count > destMax || kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEVICE_TO_DEVICE)
+        return ACL_ERROR_INVALID_PARAM;
+    if (ascendcraft_acl_detail::capturing()) {   // the bytes are read when the model runs, not now
+        ascendcraft_acl_detail::capture_task("memcpy " + std::to_string(count) + " bytes",
+                                             [=] { std::memmove(dst, src, count); });
+        return ACL_SUCCESS;
+    }
+    std::memmove(dst, src, count);
+    return ACL_SUCCESS;
+}
+
+inline aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t /*flag*/) {
+    if (!event) return ACL_ERROR_INVALID_PARAM;
+    *event = &ascendcraft_acl_detail::stream_token();
+    return ACL_SUCCESS;
+}
+inline aclError aclrtCreateEvent(aclrtEvent* event) { return aclrtCreateEventExWithFlag(event, ACL_EVENT_SYNC); }
+inline aclError aclrtDestroyEvent(aclrtEvent event) { return event ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
+inline aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) { return event && stream ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
+inline aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) { return event && stream ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
+inline aclError aclrtSynchronizeEvent(aclrtEvent event) { return event ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM; }
+
+inline aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode /*mode*/) {
+    if (!stream || ascendcraft_acl_detail::capturing()) return ACL_ERROR_INVALID_PARAM;   // one capture at a time here
+    ascendcraft_acl_detail::open_capture() = new ascendcraft_acl_detail::ModelRI();
+    return ACL_SUCCESS;
+}
+inline aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
+    if (!stream || !modelRI || !ascendcraft_acl_detail::capturing()) return ACL_ERROR_INVALID_PARAM;
+    *modelRI = ascendcraft_acl_detail::open_capture();
+    ascendcraft_acl_detail::open_capture() = nullptr;
+    return ACL_SUCCESS;
+}
+inline aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
+    if (!modelRI || !stream || ascendcraft_acl_detail::capturing()) return ACL_ERROR_INVALID_PARAM;
+    for (const ascendcraft_acl_detail::CapturedTask& t : modelRI->tasks) t.run();
+    return ACL_SUCCESS;
+}
+inline aclError aclmdlRIDestroy(aclmdlRI modelRI) {
+    if (!modelRI) return ACL_ERROR_INVALID_PARAM;
+    delete modelRI;
+    return ACL_SUCCESS;
+}
+// The model's tasks as JSON, for the reader (the format is the emulation's own: {"tasks": ["memcpy 64 bytes", ...]}).
+inline aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t /*flags*/) {
+    if (!modelRI || !path) return ACL_ERROR_INVALID_PARAM;
+    std::FILE* f = std::fopen(path, "w");
+    if (!f) return ACL_ERROR_INVALID_PARAM;
+    std::fprintf(f, "{\"tasks\": [");
+    for (size_t i = 0; i < modelRI->tasks.size(); ++i)
+        std::fprintf(f, "%s\"%s\"", i ? ", " : "", modelRI->tasks[i].what.c_str());
+    std::fprintf(f, "]}\n");
+    std::fclose(f);
     return ACL_SUCCESS;
 }

@@ -304,6 +304,35 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     ascendcraft::emu::cube_load2d_gm(int4 ? ascendcraft::emu::Dt::i8 : ascendcraft::emu::dt_of<T>(), dst.emu(), src.address_, s, loc);
 }
 
+// ---- LoadData with LoadData2DParamsV2: the Load2Dv2 form (Ascend 950) ----------------------------------------------
+// The struct is declared, with the fields the Load2D page names, so that A2 code which keeps a 950 branch beside its own
+// (asc-devkit's 06_compatibility_guide: the 950 path in a template member that A2 never instantiates, the choice made
+// by `#if __NPU_ARCH__`) compiles as with CANN's headers; a call stops with a named error, as A2 has no such load.
+struct LoadData2DParamsV2 {
+    uint32_t mStartPosition = 0;
+    uint32_t kStartPosition = 0;
+    uint16_t mStep = 0;
+    uint16_t kStep = 0;
+    int32_t srcStride = 0;
+    uint16_t dstStride = 0;
+    bool ifTranspose = false;
+    uint8_t sid = 0;
+};
+template <typename T>
+inline void LoadData(const LocalTensor<T>& /*dst*/, const LocalTensor<T>& /*src*/, const LoadData2DParamsV2& /*p*/, SrcLoc loc = {}) {
+    ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::LoadData,
+                                       "LoadData with LoadData2DParamsV2 (Load2Dv2) is an Ascend 950 form; the emulated A2 "
+                                       "has no such load",
+                                       "on A2 load A1 -> A2 / B1 -> B2 with LoadData2DParams", loc);
+}
+template <typename T>
+inline void LoadData(const LocalTensor<T>& /*dst*/, const GlobalTensor<T>& /*src*/, const LoadData2DParamsV2& /*p*/, SrcLoc loc = {}) {
+    ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::LoadData,
+                                       "LoadData with LoadData2DParamsV2 (Load2Dv2) from GM is an Ascend 950 form; the "
+                                       "emulated A2 has no such load",
+                                       "on A2 load GM -> A1 / B1 with LoadData2DParams or DataCopy (Nd2NzParams)", loc);
+}
+
 // ---- Fill (InitConstValue, its older name): set blocks of an L1 / L0A / L0B tensor to one value -----------------------
 // repeatTimes repeats of blockNum blocks each -- 32-byte blocks in L1 (A1 / B1), 512-byte fractals in L0A / L0B -- with
 // dstGap blocks left as they are between one repeat's last block and the next one's first. 0 repeats or 0 blocks do

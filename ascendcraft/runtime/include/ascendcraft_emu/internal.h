@@ -87,7 +87,7 @@ struct GmBuffer {
     uint64_t bytes = 0;
     Role role = Role::In;
     bool real = true;       // false in trace mode: a PROT_NONE reservation, never dereferenced
-    int arg = -1;           // kernel argument index
+    int arg = -1;           // kernel argument index (from the parameter count on: a run's GM buffer that is no parameter)
     int tensor = -1;        // index among the pointer arguments (the trace's `tensor` field)
     bool constant = false;  // a __gm__ array of the kernel's own (declare_gm_array), not a launch argument
     // Execute mode, an out buffer whose poison is deferred (emu_main.cpp, "Deferred poison"): while `alias` is set,
