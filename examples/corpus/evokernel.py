@@ -17,10 +17,15 @@ parameter that names nothing (a tensor ModelNew computed in PyTorch: BAM's chann
 reference (no-reference), not a mismatch. Tolerance: atol = rtol = 1e-2 (KernelBench's check, which EvoKernel's tasks
 come from; the export does not record theirs).
 """
+import argparse
 import inspect
 import json
 import posixpath
 import re
+import sys
+import tempfile
+import time
+from pathlib import Path
 
 EVOKERNEL_ATOL = EVOKERNEL_RTOL = 1e-2
 SUITES = {"ops-kernelbench-910b": "KernelBench", "ops-attention-910b": "Attention", "ops-mhc-910b": "MHC"}
@@ -469,3 +474,81 @@ def match_evokernel(entry: dict, gitdir: str, project) -> dict:
         out["match"] = "no-reference"   # the call needs tensors its ModelNew made in PyTorch: no call to compare
     out["match_detail"] = f"{out.get('match_detail', '')} [{posixpath.basename(ref)}; atol=rtol=1e-2]"[:400]
     return out
+
+
+class DryStop(BaseException):
+    """Raised by dry_match's stand-in for run_project: the op's inputs, attributes and outputs as the harness would have
+    run them (a BaseException, so that the match step's own `except Exception` does not take it for a run error)."""
+    def __init__(self, inputs: dict, attrs: dict, outputs: dict):
+        super().__init__("dry run: the op is not run")
+        self.inputs, self.attrs, self.outputs = inputs, attrs, outputs
+
+
+def _described(v):
+    "A tensor as [shape, dtype]; anything else as it is (for the dry pass's JSON)."
+    if hasattr(v, "shape") and hasattr(v, "dtype"): return [list(v.shape), str(v.dtype).replace("torch.", "")]
+    if isinstance(v, tuple) and len(v) == 2: return [list(v[0]), str(v[1])]   # an output spec: (shape, dtype)
+    return v if isinstance(v, (int, float, bool, str, type(None))) else repr(v)
+
+
+def dry_match(entry: dict, gitdir: str) -> dict:
+    """The EvoKernel step (match_evokernel) up to the op's run, nothing built: the project is read (load_project), the
+    reference run, the call derived and bound, the batch cut or the own-shape and budget decisions taken, and
+    run_project replaced by a stand-in that stops there. Returns the step's verdict when it is reached before the run
+    (no-reference, tiling-fixed, too-large), else match="dry-call" with the op's inputs, attributes and outputs
+    ({name: [shape, dtype]}) as the run would get them."""
+    from ascendcraft import opproject
+    from corpus import materialise
+    t0 = time.time()
+    out = dict(path=entry["path"])
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            project = opproject.load_project(materialise(entry, gitdir, Path(tmp)))
+        except Exception as e:  # noqa: BLE001 - reported, as the corpus reports a load failure
+            return dict(out, match="load-error", match_detail=f"{type(e).__name__}: {e}"[:300], seconds=round(time.time() - t0, 1))
+        def stop(project, inputs, *, attrs=None, outputs=None, settings=None):
+            raise DryStop(inputs, attrs or {}, outputs or {})
+        saved = opproject.run_project
+        opproject.run_project = stop
+        try:
+            out.update(match_evokernel(entry, gitdir, project))
+        except DryStop as s:
+            out.update(match="dry-call", inputs={k: _described(v) for k, v in s.inputs.items()},
+                       attrs={k: _described(v) for k, v in s.attrs.items()},
+                       outputs={k: _described(v) for k, v in s.outputs.items()})
+        except Exception as e:  # noqa: BLE001 - the reference / derived call, as _try_entry reports it
+            out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:300])
+        finally:
+            opproject.run_project = saved
+    return dict(out, seconds=round(time.time() - t0, 1))
+
+
+def main(argv=None) -> int:
+    """`python evokernel.py --dry --git KernelHive/ascendc-skill=<git dir> [--source TEXT] [--out FILE]`: the dry pass
+    (dry_match) over the manifest's EvoKernel entries that passed on their 910B, one JSON line per entry."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from corpus import MANIFEST
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--dry", action="store_true", required=True,
+                    help="derive and bind each call without building or running anything (the only mode)")
+    ap.add_argument("--git", required=True, metavar="KernelHive/ascendc-skill=GITDIR")
+    ap.add_argument("--source", default=None, help="only entries whose source or path contains this text")
+    ap.add_argument("--out", type=Path, default=None, help="also write the JSON lines here")
+    a = ap.parse_args(argv)
+    repo, gitdir = a.git.split("=", 1)
+    entries = [e for e in json.loads(MANIFEST.read_text()) if e["repo"] == repo and e.get("hardware") == "passed"
+               and (a.source is None or a.source in e["source"] or a.source in e["path"])]
+    if not entries: ap.error(f"no passed entry of {repo} matches --source {a.source!r}")
+    log = open(a.out, "w") if a.out else None
+    try:
+        for e in entries:
+            line = json.dumps(dry_match(e, gitdir))
+            print(line, flush=True)
+            if log: log.write(line + "\n"); log.flush()
+    finally:
+        if log: log.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
