@@ -1996,9 +1996,10 @@ def test_evokernel_binding_refuses_values_the_model_computes_and_calls_missing_i
     assert {"y_raw", "q", "k"} <= set(computed) and "x" not in computed
     with pytest.raises(evokernel.EvoKernelUnbound, match=r"q, k name values the reference Model computes"):
         evokernel.bind_call(model, Model, (x,), (4, 6, 0.2), [("at::Tensor", "q"), ("at::Tensor", "k")], {}, computed)
-    # x and la name the forward's input and an attribute, but the forward reads fc.weight, which the call leaves out
-    with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads fc\.weight, which op.cpp takes no parameter for.*op.cpp's x "):
-        evokernel.bind_call(model, Model, (x,), (4, 6, 0.2), [("at::Tensor", "x"), ("double", "la")], {}, computed)
+    # x and la name the forward's input and an attribute, but the forward reads fc.weight, which the call leaves out:
+    # fc is one module called once on x, so x is its output (module_prefix; the refusals are in the test after this)
+    got = evokernel.bind_call(model, Model, (x,), (4, 6, 0.2), [("at::Tensor", "x"), ("double", "la")], {}, computed)
+    assert got[0].shape == (2, 6, 3, 3) and torch.equal(got[0], model.fc(x)) and got[1] == 0.2
     # with fc's weight in the call it is bound: ln's weight and bias (ones and zeros as initialised) may be left out,
     # conv's is not read by this forward; `weight` is no synonym of the constructor's gamma
     got = evokernel.bind_call(model, Model, (x,), (4, 6, 0.2),
@@ -2021,6 +2022,72 @@ def test_evokernel_binding_refuses_values_the_model_computes_and_calls_missing_i
     got = evokernel.bind_call(eca, Eca, (x,), (8, 2, 1), [("at::Tensor", "x"), ("at::Tensor", "weight")])
     assert got[1] is eca.conv.weight
 
+
+def test_evokernel_op_input_made_by_one_module_the_call_leaves_out_is_that_modules_output():
+    """A forward that reads the parameters of one module op.cpp takes none of, called once on the forward argument an
+    op parameter is bound to: their ModelNew ran that module first (ResidualAttention's 1x1 convolution `fc`, whose
+    output the op reduces), so the parameter gets the module's output. Refused (EvoKernelUnbound), never guessed: the
+    parameters of two modules (ExternalAttention's mk and mv, one before the op and one after), a module whose output
+    is the forward's result (the op would be handed the answer), a module called twice, a rank op.cpp checks that the
+    output does not have."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    x = torch.randn(2, 4, 3, 3)
+
+    class Residual(torch.nn.Module):
+        def __init__(self, channel=4, num_class=6, la=0.2):
+            super().__init__()
+            self.la = la
+            self.fc = torch.nn.Conv2d(channel, num_class, 1, bias=False)
+
+        def forward(self, x):
+            y = self.fc(x).flatten(2)
+            return y.mean(2) + self.la * y.amax(2)
+    model = Residual()
+    params = [("const at::Tensor&", "x"), ("const at::Tensor&", "la")]
+    got = evokernel.bind_call(model, Residual, (x,), (4, 6, 0.2), params)
+    with torch.no_grad():
+        assert torch.equal(got[0], model.fc(x)) and got[1].item() == pytest.approx(0.2)
+    # the op given that input computes the rest of the forward: a kernel that does not is not rescued
+    y = got[0].flatten(2)
+    assert torch.allclose(y.mean(2) + 0.2 * y.amax(2), model(x))
+    assert not torch.allclose(y.mean(2), model(x))
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads fc\.weight"):   # op.cpp checks x is 3-D: not fc's output
+        evokernel.bind_call(model, Residual, (x,), (4, 6, 0.2), params, ranks={"x": 3})
+
+    class Whole(torch.nn.Module):   # the module is the whole forward: its output is the answer
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Conv2d(4, 6, 1, bias=False)
+
+        def forward(self, x):
+            return self.fc(x)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads fc\.weight"):
+        evokernel.bind_call(Whole(), Whole, (x,), (), [("const at::Tensor&", "x")])
+
+    class External(torch.nn.Module):   # two modules, one on each side of the op: no one module to run first
+        def __init__(self):
+            super().__init__()
+            self.mk = torch.nn.Linear(3, 5, bias=False)
+            self.mv = torch.nn.Linear(5, 3, bias=False)
+
+        def forward(self, q):
+            attn = self.mk(q).softmax(1)
+            return self.mv(attn / attn.sum(2, keepdim=True))
+    q = torch.randn(2, 7, 3)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads mk\.weight, mv\.weight"):
+        evokernel.bind_call(External(), External, (q,), (), [("const at::Tensor&", "x")])
+
+    class Twice(torch.nn.Module):   # the module called twice: which call's output the op got is not said
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Conv2d(4, 4, 1, bias=False)
+
+        def forward(self, x):
+            return self.fc(self.fc(x)).sum((2, 3))
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads fc\.weight"):
+        evokernel.bind_call(Twice(), Twice, (x,), (), [("const at::Tensor&", "x")])
 
 EVO_SCALAR_LOCALS = """
 #include <torch/extension.h>

@@ -256,6 +256,56 @@ def used_state(model, args: tuple) -> set[str] | None:
     return seen
 
 
+def module_prefix(model, args: tuple, out: list, params: list[tuple[str, str]], missing: list[str],
+                  ranks: dict | None = None) -> tuple[int, object] | None:
+    """(index of an op.cpp parameter, the tensor it gets) when the parameters and buffers the forward reads and the
+    call leaves out (`missing`) are all of one submodule of the Model (the deepest that holds them all: ResidualAttention's
+    `fc`, a 1x1 convolution), called once in the forward, on a forward argument that exactly one op parameter is bound
+    to, and none of its own parameters is passed to the op: their ModelNew ran that module in PyTorch first and handed
+    the op its output, so the parameter gets the module's output on these inputs (found by running the reference's
+    forward with a hook on the module). None, and the call stays refused, otherwise: the parameters of more than one
+    module or of the Model itself (the op would have to start further on than one module), the module called more than
+    once or on something other than a forward argument, a rank op.cpp checks that the output does not have, or a module
+    whose output is the forward's result (the op would be handed the answer)."""
+    import torch
+    owner = lambda n: n.rsplit(".", 1)[0] if "." in n else ""
+    paths = [owner(n).split(".") if owner(n) else [] for n in missing]
+    common = []
+    for parts in zip(*paths):
+        if len(set(parts)) != 1: break
+        common.append(parts[0])
+    path = ".".join(common)
+    mods = dict(model.named_modules())
+    if not path or path not in mods: return None
+    module = mods[path]
+    if any(any(v is t for t in module.parameters()) for v in out if torch.is_tensor(v)): return None
+    clones = tuple(a.clone() if torch.is_tensor(a) else a for a in args)
+    calls = []
+    hook = module.register_forward_hook(lambda m, inputs, output: calls.append((inputs, output)))
+    object.__setattr__(model, "_ev_probe", True)   # ModelNew runs its reference Model's forward
+    try:
+        with torch.no_grad():
+            result = model(*clones)
+    except Exception:  # noqa: BLE001 - the reference refuses these inputs: no prefix to take
+        return None
+    finally:
+        hook.remove()
+        object.__setattr__(model, "_ev_probe", False)
+    if len(calls) != 1: return None
+    inputs, output = calls[0]
+    if not torch.is_tensor(output) or len(inputs) != 1: return None
+    at = [j for j, c in enumerate(clones) if c is inputs[0]]
+    if len(at) != 1: return None
+    bound = [i for i, v in enumerate(out) if v is args[at[0]]]
+    if len(bound) != 1: return None
+    if any(torch.is_tensor(r) and r.shape == output.shape and torch.equal(r, output)
+           for r in (result if isinstance(result, (tuple, list)) else (result,))):
+        return None   # the module is the whole forward, or its output the answer: the op would compute nothing
+    want = (ranks or {}).get(params[bound[0]][1])
+    if want is not None and output.dim() != want: return None
+    return bound[0], output.detach()
+
+
 def _constant(t) -> bool:
     "A tensor whose elements are all one value (a norm's ones / zeros as initialised, a counter): a kernel may omit it."
     import torch
@@ -381,7 +431,10 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
         passed = {id(v) for v in out if torch.is_tensor(v)}
         state = dict([*model.named_parameters(), *model.named_buffers()])
         missing = [n for n in state if n in reads and id(state[n]) not in passed and not _constant(state[n])]
-        if missing:
+        fed = module_prefix(model, args, out, params, missing, ranks) if missing else None
+        if fed is not None:   # the op's input is the output of the Model's module that those parameters are of
+            out[fed[0]] = fed[1]
+        elif missing:
             given = [name for (typ, name), v in zip(params, out) if any(v is a for a in args if torch.is_tensor(a))]
             raise EvoKernelUnbound(f"the reference Model's forward reads {', '.join(missing[:6])}"
                                    f"{' ...' if len(missing) > 6 else ''}, which op.cpp takes no parameter for: its "
