@@ -2089,6 +2089,108 @@ def test_evokernel_op_input_made_by_one_module_the_call_leaves_out_is_that_modul
     with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads fc\.weight"):
         evokernel.bind_call(Twice(), Twice, (x,), (), [("const at::Tensor&", "x")])
 
+EVO_PART_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Core(nn.Module):
+    def __init__(self, d_k):
+        super().__init__()
+        self.d_k = d_k
+
+    def forward(self, Q, K, V):
+        return torch.softmax(Q @ K.transpose(-2, -1) / self.d_k ** 0.5, -1) @ V
+
+
+class Model(nn.Module):
+    def __init__(self, d_model, heads):
+        super().__init__()
+        self.heads, self.d_k = heads, d_model // heads
+        self.W_q, self.W_k, self.W_v, self.W_o = (nn.Linear(d_model, d_model) for _ in range(4))
+        self.attention = Core(self.d_k)
+
+    def forward(self, query, key, value):
+        b, s, d = query.shape
+        split = lambda t: t.view(b, -1, self.heads, self.d_k).transpose(1, 2)
+        out = self.attention(split(self.W_q(query)), split(self.W_k(key)), split(self.W_v(value)))
+        return self.W_o(out.transpose(1, 2).reshape(b, s, d))
+
+
+def get_inputs():
+    return [torch.randn(2, 5, 8), torch.randn(2, 5, 8), torch.randn(2, 5, 8)]
+
+
+def get_init_inputs():
+    return [8, 2]
+"""
+
+EVO_PART_OP_CPP = """
+#include <torch/extension.h>
+at::Tensor core_impl(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v) {
+    TORCH_CHECK(q.dim() == 4 && k.dim() == 4 && v.dim() == 4, "[B,H,S,D]");
+    at::Tensor out = at::empty_like(q);
+    EXEC_NPU_CMD(aclnnCoreCustom, q, k, v, out);
+    return out;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("core_custom", &core_impl, "attention core"); }
+"""
+
+
+def test_evokernel_op_that_is_a_submodule_of_the_model_gets_its_inputs_and_is_compared_with_its_output():
+    """An op whose op.cpp tensor parameters are, by name and order, the forward parameters of one nn.Module class of the
+    reference other than Model (MultiHeadAttention's ScaledDotProductAttention.forward(Q, K, V) for q, k, v) is that
+    submodule: their ModelNew ran the projections before it and W_o after it in PyTorch. The reference becomes the
+    submodule's output in the whole forward (part_reference), and the ModelNew runs the whole forward and calls the op in
+    the submodule's place with the inputs it gets there. Not taken: when the Model's forward itself takes those names,
+    when two classes would do, when the parameters are other names; a Model holding two such submodules stops."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    import mkb
+    assert evokernel.op_part(EVO_PART_REFERENCE, EVO_PART_OP_CPP) == "Core"
+    # refused: the Model's forward takes q (the op may be the whole Model), two classes fit, names that differ
+    assert evokernel.op_part(EVO_PART_REFERENCE.replace("query, key, value", "q, k, v"), EVO_PART_OP_CPP) is None
+    twin = EVO_PART_REFERENCE.replace("class Model(", "class Core2(Core):\n    def forward(self, q, k, v):\n"
+                                                      "        return q\n\n\nclass Model(")
+    assert evokernel.op_part(twin, EVO_PART_OP_CPP) is None
+    assert evokernel.op_part(EVO_PART_REFERENCE, EVO_PART_OP_CPP.replace("& v)", "& bias)")) is None
+    reference = evokernel.part_reference(EVO_PART_REFERENCE, "Core")
+    ref, new = {}, {}
+    exec(reference, ref)
+    saved = {k: sys.modules.get(k) for k in ("torch_npu", "custom_ops_lib")}
+    sys.modules.update(mkb._stubs())
+    try:
+        exec(evokernel.model_src(reference, EVO_PART_OP_CPP, part="Core"), new)
+        torch.manual_seed(0)
+        model = ref["Model"](8, 2)
+        torch.manual_seed(0)
+        model_new = new["ModelNew"](8, 2)
+        inputs = ref["get_inputs"]()
+        seen = []
+        hook = model.full.attention.register_forward_pre_hook(lambda m, a: seen.append(a))
+        with torch.no_grad():
+            want = model(*inputs)
+        hook.remove()
+        with pytest.raises(mkb._Captured) as got:
+            model_new(*inputs)
+    finally:
+        for k, v in saved.items():
+            if v is None: sys.modules.pop(k, None)
+            else: sys.modules[k] = v
+    q, k, v = seen[0]
+    assert want.shape == (2, 2, 5, 4) and torch.allclose(want, model.full.attention(q, k, v))
+    assert got.value.name == "core_custom" and len(got.value.args_) == 3
+    assert all(torch.equal(a, b) for a, b in zip(got.value.args_, (q, k, v)))
+    # an op computing the whole Model's output from those inputs would not match the submodule's output
+    assert not torch.allclose(want, torch.softmax(q @ k.transpose(-2, -1), -1) @ v)
+    two = evokernel.part_reference(EVO_PART_REFERENCE.replace("self.attention = Core(self.d_k)",
+                                                              "self.attention = Core(self.d_k)\n        self.other = Core(1)"), "Core")
+    ns = {}
+    exec(two, ns)
+    with pytest.raises(LookupError, match="2 Core submodules"):
+        ns["Model"](8, 2)(*ns["get_inputs"]())
+
 EVO_SCALAR_LOCALS = """
 #include <torch/extension.h>
 #include "pytorch_npu_helper.hpp"

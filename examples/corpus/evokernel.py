@@ -468,9 +468,93 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
     return out
 
 
-def model_src(reference_text: str, op_cpp: str, dtypes: dict | None = None, made: dict | None = None) -> str:
-    "A ModelNew for MultiKernelBench's step: the reference's Model, whose forward calls the extension (bind_call)."
+def op_part(reference_text: str, op_cpp: str) -> str | None:
+    """The class of the reference's submodule that the op is, when the reference says so: the one nn.Module class of the
+    file other than Model whose forward's parameters are op.cpp's tensor parameters, by name and in order (MultiHead
+    Attention's ScaledDotProductAttention.forward(Q, K, V) for op.cpp's q, k, v), while the Model's forward takes none of
+    those names. Their ModelNew ran the rest of the Model in PyTorch (the projections before, W_o after) and the op in
+    that submodule's place. None otherwise."""
+    import ast
+    found = bound_function(op_cpp)
+    try:
+        tree = ast.parse(reference_text)
+    except SyntaxError:
+        return None
+    if not found: return None
+    tensors = [_key(n) for t, n in found[1] if "Tensor" in t]
+    def forward_params(cls):
+        f = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "forward"), None)
+        return None if f is None or f.args.vararg else [_key(a.arg) for a in f.args.args if a.arg != "self"]
+    classes = {c.name: c for c in tree.body if isinstance(c, ast.ClassDef)}
+    if "Model" not in classes or not tensors: return None
+    model_takes = set(forward_params(classes["Model"]) or [])
+    hits = [n for n, c in classes.items() if n != "Model" and forward_params(c) == tensors]
+    return hits[0] if len(hits) == 1 and not model_takes & set(tensors) else None
+
+
+PART_REFERENCE = """
+
+_EvFullModel = Model
+
+
+class Model(torch.nn.Module):
+    "The part of the task's Model the op is (evokernel.op_part): its one {part} submodule, as the Model's forward calls it."
+    def __init__(self, *init):
+        super().__init__()
+        self.full = _EvFullModel(*init)
+
+    def _ev_part(self):
+        parts = [m for m in self.full.modules() if type(m).__name__ == {part!r}]
+        if len(parts) != 1:
+            raise LookupError(f"the Model holds {{len(parts)}} {part} submodules, not one: which one the op is is not said")
+        return parts[0]
+
+    def forward(self, *args):
+        seen = []
+        hook = self._ev_part().register_forward_hook(lambda m, inputs, output: seen.append(output))
+        try:
+            self.full(*args)
+        finally:
+            hook.remove()
+        if len(seen) != 1:
+            raise LookupError(f"the Model's forward called its {part} {{len(seen)}} times, not once")
+        return seen[0]
+"""
+
+
+def part_reference(reference_text: str, part: str) -> str:
+    "The reference whose Model is the task Model's submodule of class `part`, on the inputs the whole forward gives it."
+    return reference_text + PART_REFERENCE.format(part=part)
+
+
+def model_src(reference_text: str, op_cpp: str, dtypes: dict | None = None, made: dict | None = None,
+              part: str | None = None) -> str:
+    """A ModelNew for MultiKernelBench's step: the reference's Model, whose forward calls the extension (bind_call).
+    With `part` (op_part; reference_text then part_reference's), the whole Model runs and the extension is called in
+    place of its submodule of that class, with bind_call's arguments from that submodule and the inputs it gets."""
     fn, params = bound_function(op_cpp)
+    if part:
+        return reference_text + f"""
+
+import custom_ops_lib as _ev_lib
+from evokernel import EvoKernelUnbound as _EvUnbound, bind_call as _ev_bind
+
+
+class ModelNew(Model):
+    def forward(self, *args):
+        if getattr(self, "_ev_probe", False): return super().forward(*args)
+        part = self._ev_part()
+        def call(module, inputs, kwargs):
+            hook.remove()   # bind_call runs the submodule's own forward to see what it reads
+            if kwargs: raise _EvUnbound(f"the Model calls its {part} with keyword arguments")
+            return getattr(_ev_lib, {fn!r})(*_ev_bind(module, type(module), inputs, (), {params!r}, {dtypes or {}!r},
+                                                       [], {made or {}!r}, {checked_ranks(op_cpp)!r}))
+        hook = part.register_forward_pre_hook(call, with_kwargs=True)
+        try:
+            return self.full(*args)
+        finally:
+            hook.remove()
+"""
     return reference_text + f"""
 
 import custom_ops_lib as _ev_lib
@@ -500,8 +584,11 @@ def evokernel_strings(project, op_cpp: str, reference_text: str) -> dict:
     dtypes = {i: sorted({GE_DTYPES[d][0] for d in p.dtypes if d in GE_DTYPES}) for p, i in
               zip(project.op.inputs, layout["inputs"] if layout else []) if i is not None and p.dtypes}
     pick = lambda pre, suf: "\n".join(v for k, v in sorted(src.items()) if k.startswith(pre) and k.endswith(suf))
+    part = op_part(reference_text, op_cpp)   # the op is a submodule of the Model: compared with that submodule
+    reference = part_reference(reference_text, part) if part else reference_text
     return dict(project_json_src="", host_tiling_src=pick("op_host/", ".h"), host_operator_src=pick("op_host/", ".cpp"),
-                kernel_src=pick("op_kernel/", ""), python_bind_src=op_cpp, model_src=model_src(reference_text, op_cpp, dtypes, made))
+                kernel_src=pick("op_kernel/", ""), python_bind_src=op_cpp,
+                model_src=model_src(reference, op_cpp, dtypes, made, part), reference_src=reference)
 
 
 def match_evokernel(entry: dict, gitdir: str, project) -> dict:
@@ -519,8 +606,8 @@ def match_evokernel(entry: dict, gitdir: str, project) -> dict:
     strings = evokernel_strings(project, op_cpp, show(gitdir, commit, ref).decode())
     saved = mkb.MKB_ATOL, mkb.MKB_RTOL
     mkb.MKB_ATOL, mkb.MKB_RTOL = EVOKERNEL_ATOL, EVOKERNEL_RTOL
-    try:
-        out = mkb.match_mkb(dict(entry, reference=ref), strings, show(gitdir, commit, ref).decode(), project)
+    try:   # the task's reference, or its submodule the op is (op_part)
+        out = mkb.match_mkb(dict(entry, reference=ref), strings, strings["reference_src"], project)
     finally:
         mkb.MKB_ATOL, mkb.MKB_RTOL = saved
     if out.get("match") == "mismatch" and "EvoKernelUnbound" in out.get("match_detail", ""):
