@@ -2191,6 +2191,79 @@ def test_evokernel_op_that_is_a_submodule_of_the_model_gets_its_inputs_and_is_co
     with pytest.raises(LookupError, match="2 Core submodules"):
         ns["Model"](8, 2)(*ns["get_inputs"]())
 
+EVO_TAIL_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.conv_h = nn.Conv2d(c, c, 1)
+        self.conv_w = nn.Conv2d(c, c, 1)
+        self.proj = nn.Conv2d(c, c, 1)
+
+    def forward(self, x):
+        identity = x
+        a_h = self.conv_h(x.mean(3, keepdim=True)).sigmoid()
+        a_w = self.conv_w(x.mean(2, keepdim=True)).sigmoid()
+        out = identity * a_w * a_h
+        return out
+
+    def projected(self, x):
+        a_h = self.conv_h(x).sigmoid()
+        return self.proj(x * a_h)
+"""
+
+
+def test_evokernel_op_that_is_the_forwards_tail_takes_the_forwards_locals():
+    """op.cpp parameters named like locals of the reference's forward (CoordAtt's a_w, a_h), when the op is the forward's
+    tail: each assigned once in forward's body, no submodule, parameter, buffer or method of the Model used after the
+    last of them. Their ModelNew computed them in PyTorch and the op the rest; the parameters get the locals' values (a
+    trace of the forward's frame). Refused: a module used after them (the op's output is not the forward's), a local
+    assigned twice, a local that is the forward's result, a rank op.cpp checks that the local lacks."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    ns = {}
+    exec(EVO_TAIL_REFERENCE, ns)
+    Model = ns["Model"]
+    model = Model(3)
+    x = torch.randn(2, 3, 4, 5)
+    assigned = evokernel.forward_locals(EVO_TAIL_REFERENCE)
+    assert assigned["a_h"][0] == 1 and "conv_w" in assigned["a_h"][1] and assigned["a_w"][1] == []
+    computed = evokernel.computed_names(EVO_TAIL_REFERENCE)
+    params = [("const at::Tensor&", "x"), ("const at::Tensor&", "a_w"), ("const at::Tensor&", "a_h")]
+    got = evokernel.bind_call(model, Model, (x,), (3,), params, {}, computed, assigned=assigned)
+    with torch.no_grad():
+        a_h = model.conv_h(x.mean(3, keepdim=True)).sigmoid()
+        a_w = model.conv_w(x.mean(2, keepdim=True)).sigmoid()
+    assert got[0] is x and torch.allclose(got[1], a_w) and torch.allclose(got[2], a_h)
+    assert got[1].shape == (2, 3, 1, 5) and got[2].shape == (2, 3, 4, 1)
+    # without the forward's assignments (the rule not applied) the call is refused, as before
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"a_w, a_h name values the reference Model computes"):
+        evokernel.bind_call(model, Model, (x,), (3,), params, {}, computed)
+    # a module used after the locals: their ModelNew ran it after the op, whose output is not the forward's
+    projected = EVO_TAIL_REFERENCE.replace("out = identity * a_w * a_h", "out = self.proj(identity * a_w * a_h)")
+    exec(projected, ns)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"a_w, a_h name values"):
+        evokernel.bind_call(ns["Model"](3), ns["Model"], (x,), (3,), params, {}, computed,
+                            assigned=evokernel.forward_locals(projected))
+    # a local assigned twice: which of its values the op got is not said
+    twice = EVO_TAIL_REFERENCE.replace("out = identity", "a_h = a_h * 2\n        out = identity")
+    exec(twice, ns)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"a_w, a_h name values"):
+        evokernel.bind_call(ns["Model"](3), ns["Model"], (x,), (3,), params, {}, computed,
+                            assigned=evokernel.forward_locals(twice))
+    # the local is the forward's result: the op would be handed the answer
+    exec(EVO_TAIL_REFERENCE, ns)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"out name values"):
+        evokernel.bind_call(ns["Model"](3), ns["Model"], (x,), (3,), [("const at::Tensor&", "out")], {}, computed,
+                            assigned=assigned)
+    # a rank op.cpp checks that the local does not have
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"a_w, a_h name values"):
+        evokernel.bind_call(model, Model, (x,), (3,), params, {}, computed, ranks={"a_w": 2}, assigned=assigned)
+
 EVO_SCALAR_LOCALS = """
 #include <torch/extension.h>
 #include "pytorch_npu_helper.hpp"

@@ -223,6 +223,78 @@ def computed_names(reference_text: str) -> list[str]:
     return sorted(names - fwd)
 
 
+def forward_locals(reference_text: str) -> dict[str, tuple[int, list[str]]]:
+    """{name: (times the Model's forward assigns it, the `self.<attribute>` names the statements after its last
+    assignment use)} for the names forward assigns in its own body; a name assigned in a loop counts as assigned many
+    times. Statements are forward's top-level ones (an `if` block is one)."""
+    import ast
+    try:
+        tree = ast.parse(reference_text)
+    except SyntaxError:
+        return {}
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Model"), None)
+    fwd = next((f for f in (cls.body if cls else []) if isinstance(f, ast.FunctionDef) and f.name == "forward"), None)
+    if fwd is None: return {}
+    found: dict[str, list] = {}
+    for i, stmt in enumerate(fwd.body):
+        loops = {id(n) for n in ast.walk(stmt) if isinstance(n, (ast.For, ast.While, ast.comprehension))}
+        in_loop = {id(m) for n in ast.walk(stmt) if id(n) in loops for m in ast.walk(n)}
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                got = found.setdefault(n.id, [0, i])
+                got[0] += 99 if id(n) in in_loop else 1
+                got[1] = i
+    after = lambda i: sorted({n.attr for stmt in fwd.body[i + 1:] for n in ast.walk(stmt)
+                              if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"})
+    return {name: (count, after(i)) for name, (count, i) in found.items()}
+
+
+def tail_values(model, model_cls, args: tuple, names: list[str], assigned: dict, ranks: dict | None = None) -> dict | None:
+    """{name: the value the reference's forward assigned to its local of that name} for op.cpp parameters named like
+    forward locals (CoordAtt's a_w, a_h), when the op is the forward's tail: each local assigned once in forward's own
+    body (forward_locals: `assigned`), no submodule, parameter or buffer of the Model used by the statements after it
+    (nothing their ModelNew could have run in PyTorch after the op), a tensor of the rank op.cpp checks, and not the
+    forward's result (the op would be handed the answer). Found by running the forward with a trace that keeps its
+    frame's locals at its return. None when any of that fails: the call stays refused."""
+    import sys as _sys
+    import torch
+    heavy = {n.split(".")[0] for n, _ in [*model.named_parameters(), *model.named_buffers(), *model.named_modules()] if n}
+    heavy |= {n for n in dir(model_cls) if not n.startswith("__") and callable(getattr(model_cls, n, None))}   # its methods
+    if any(assigned.get(name, (0, []))[0] != 1 for name in names): return None
+    last = min((assigned[name][1] for name in names), key=len)   # the statements after the last of them
+    if heavy & set(last): return None
+    code, seen = model_cls.forward.__code__, {}
+    def trace(frame, event, arg):
+        if frame.f_code is code:
+            def local(frame, event, arg):
+                if event == "return": seen.update(frame.f_locals)
+                return local
+            return local
+        return None
+    clones = tuple(a.clone() if torch.is_tensor(a) else a for a in args)
+    object.__setattr__(model, "_ev_probe", True)
+    old = _sys.gettrace()
+    try:
+        _sys.settrace(trace)
+        with torch.no_grad():
+            result = model(*clones)
+    except Exception:  # noqa: BLE001 - the reference refuses these inputs
+        return None
+    finally:
+        _sys.settrace(old)
+        object.__setattr__(model, "_ev_probe", False)
+    results = result if isinstance(result, (tuple, list)) else (result,)
+    out = {}
+    for name in names:
+        v = seen.get(name)
+        if not torch.is_tensor(v): return None
+        if any(torch.is_tensor(r) and r.shape == v.shape and torch.equal(r, v) for r in results): return None
+        want = (ranks or {}).get(name)
+        if want is not None and v.dim() != want: return None
+        out[name] = v.detach()
+    return out
+
+
 META_PROPERTIES = {"data", "T", "mT", "H", "mH", "real", "imag"}   # properties that hand on the tensor's values
 
 
@@ -318,7 +390,8 @@ def _constant(t) -> bool:
 
 
 def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str, str]], dtypes: dict | None = None,
-              computed: list[str] | tuple = (), made: dict | None = None, ranks: dict | None = None) -> list:
+              computed: list[str] | tuple = (), made: dict | None = None, ranks: dict | None = None,
+              assigned: dict | None = None) -> list:
     """The extension call's arguments for op.cpp's parameters (module docstring); raises EvoKernelUnbound. `dtypes`:
     {parameter index: the torch dtype names its op input takes}; an integer (floating) tensor of a dtype outside them
     goes as the one integer (floating) dtype there, as their ModelNew did (CrossEntropyLoss's int64 target as int32).
@@ -416,6 +489,12 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
             out[i] = h[2]
     inside = {_norm(n) for n in computed}
     inner = [params[i][1] for i in unnamed if _norm(params[i][1]) in inside or _key(params[i][1]) in inside]
+    tails = tail_values(model, model_cls, args, inner, assigned or {}, ranks) if inner else None
+    if tails is not None:   # the op is the forward's tail: those parameters are its locals (tail_values)
+        for i in [i for i in unnamed if params[i][1] in tails]:
+            out[i] = tails[params[i][1]]
+            unnamed.remove(i)
+        inner = []
     if inner:
         raise EvoKernelUnbound("op.cpp parameter(s) " + ", ".join(inner) + " name values the reference Model computes "
                                "in its forward (not an input, parameter, buffer or constructor argument): their ModelNew "
@@ -426,7 +505,7 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
     elif unnamed:
         raise EvoKernelUnbound("op.cpp parameter(s) " + ", ".join(params[i][1] for i in unnamed)
                                + " name no forward argument, parameter or attribute of the reference Model")
-    reads = used_state(model, args)
+    reads = used_state(model, args) if tails is None else None   # a tail: what forward read before it made its locals
     if reads:
         passed = {id(v) for v in out if torch.is_tensor(v)}
         state = dict([*model.named_parameters(), *model.named_buffers()])
@@ -570,7 +649,7 @@ class ModelNew(Model):
         if getattr(self, "_ev_probe", False): return super().forward(*args)   # bind_call's look at what it reads
         return getattr(_ev_lib, {fn!r})(*_ev_bind(self, Model, args, self._ev_init, {params!r}, {dtypes or {}!r},
                                                    {computed_names(reference_text)!r}, {made or {}!r},
-                                                   {checked_ranks(op_cpp)!r}))
+                                                   {checked_ranks(op_cpp)!r}, {forward_locals(reference_text)!r}))
 """
 
 
