@@ -2264,6 +2264,34 @@ def test_evokernel_op_that_is_the_forwards_tail_takes_the_forwards_locals():
     with pytest.raises(evokernel.EvoKernelUnbound, match=r"a_w, a_h name values"):
         evokernel.bind_call(model, Model, (x,), (3,), params, {}, computed, ranks={"a_w": 2}, assigned=assigned)
 
+def test_evokernel_parameter_op_cpp_requires_of_anothers_sizes_is_broadcast_to_them():
+    """op.cpp's `TORCH_CHECK(x.sizes() == a_w.sizes())` (CoordAtt): a bound tensor that broadcasts to the other's shape is
+    expanded to it (the elements the reference's broadcasting uses, as their ModelNew passed them); one that does not
+    broadcast is left as it is (the run then says the shapes differ), never reshaped to fit."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    code = "at::Tensor f(const at::Tensor& x, const at::Tensor& a_w) { TORCH_CHECK(x.sizes() == a_w.sizes(), \"s\"); }"
+    assert evokernel.same_sizes(code) == [("x", "a_w")]
+
+    class Gate(torch.nn.Module):
+        def __init__(self, w):
+            super().__init__()
+            self.a_w = torch.nn.Parameter(torch.randn(*w))
+
+        def forward(self, x):
+            return x * self.a_w
+    x = torch.randn(2, 3, 4, 5)
+    gate = Gate((2, 3, 1, 5))
+    params = [("const at::Tensor&", "x"), ("const at::Tensor&", "a_w")]
+    got = evokernel.bind_call(gate, Gate, (x,), ((2, 3, 1, 5),), params, alike=[("x", "a_w")])
+    assert got[1].shape == x.shape and got[1].is_contiguous() and torch.equal(x * got[1], gate(x))
+    assert evokernel.bind_call(gate, Gate, (x,), ((2, 3, 1, 5),), params)[1].shape == (2, 3, 1, 5)   # no check: as it is
+    odd = Gate((3, 4, 5, 1))   # does not broadcast to x's shape: left as it is
+    got = evokernel.bind_call(odd, Gate, (torch.randn(2, 3, 4, 5)[:, :, :, :1],), ((3, 4, 5, 1),), params,
+                              alike=[("x", "a_w")])
+    assert got[1].shape == (3, 4, 5, 1)
+
 EVO_SCALAR_LOCALS = """
 #include <torch/extension.h>
 #include "pytorch_npu_helper.hpp"

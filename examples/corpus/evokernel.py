@@ -192,6 +192,12 @@ def checked_ranks(op_cpp: str) -> dict[str, int]:
     return {n: r.pop() for n, r in found.items() if len(r) == 1}
 
 
+def same_sizes(op_cpp: str) -> list[tuple[str, str]]:
+    "The pairs of parameters op.cpp's checks require to have the same sizes (`TORCH_CHECK(x.sizes() == a_w.sizes(), ...)`)."
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", op_cpp, flags=re.S)
+    return sorted(set(re.findall(r"\b(\w+)\s*\.\s*sizes\s*\(\s*\)\s*==\s*(\w+)\s*\.\s*sizes\s*\(\s*\)", code)))
+
+
 def _norm(name: str) -> str:
     "A name for matching: lower case, without underscores or a trailing `_opt`."
     return re.sub(r"_?opt(?:ional)?$", "", name.lower()).replace("_", "")
@@ -391,7 +397,7 @@ def _constant(t) -> bool:
 
 def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str, str]], dtypes: dict | None = None,
               computed: list[str] | tuple = (), made: dict | None = None, ranks: dict | None = None,
-              assigned: dict | None = None) -> list:
+              assigned: dict | None = None, alike: list | tuple = ()) -> list:
     """The extension call's arguments for op.cpp's parameters (module docstring); raises EvoKernelUnbound. `dtypes`:
     {parameter index: the torch dtype names its op input takes}; an integer (floating) tensor of a dtype outside them
     goes as the one integer (floating) dtype there, as their ModelNew did (CrossEntropyLoss's int64 target as int32).
@@ -544,6 +550,18 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
             kind = [d for d in allowed if getattr(torch, d, None) is not None and getattr(torch, d).is_floating_point
                     == out[i].dtype.is_floating_point and d != "bool"]
             if len(set(kind)) == 1 and out[i].dtype != torch.bool: out[i] = out[i].to(getattr(torch, kind[0]))
+    for a, b in alike:   # op.cpp requires a.sizes() == b.sizes(): a tensor that broadcasts to the other is expanded to it,
+        if a not in names or b not in names: continue   # as their ModelNew did (CoordAtt's a_w [N,C,1,W] to x's shape)
+        ia, ib = names.index(a), names.index(b)
+        if not (torch.is_tensor(out[ia]) and torch.is_tensor(out[ib])) or out[ia].shape == out[ib].shape: continue
+        for small, big in ((ia, ib), (ib, ia)):
+            try:
+                fits = torch.broadcast_shapes(out[small].shape, out[big].shape) == out[big].shape
+            except RuntimeError:
+                fits = False
+            if fits:
+                out[small] = out[small].expand_as(out[big]).contiguous()
+                break
     return out
 
 
@@ -627,7 +645,8 @@ class ModelNew(Model):
             hook.remove()   # bind_call runs the submodule's own forward to see what it reads
             if kwargs: raise _EvUnbound(f"the Model calls its {part} with keyword arguments")
             return getattr(_ev_lib, {fn!r})(*_ev_bind(module, type(module), inputs, (), {params!r}, {dtypes or {}!r},
-                                                       [], {made or {}!r}, {checked_ranks(op_cpp)!r}))
+                                                       [], {made or {}!r}, {checked_ranks(op_cpp)!r}, None,
+                                                       {same_sizes(op_cpp)!r}))
         hook = part.register_forward_pre_hook(call, with_kwargs=True)
         try:
             return self.full(*args)
@@ -649,7 +668,8 @@ class ModelNew(Model):
         if getattr(self, "_ev_probe", False): return super().forward(*args)   # bind_call's look at what it reads
         return getattr(_ev_lib, {fn!r})(*_ev_bind(self, Model, args, self._ev_init, {params!r}, {dtypes or {}!r},
                                                    {computed_names(reference_text)!r}, {made or {}!r},
-                                                   {checked_ranks(op_cpp)!r}, {forward_locals(reference_text)!r}))
+                                                   {checked_ranks(op_cpp)!r}, {forward_locals(reference_text)!r},
+                                                   {same_sizes(op_cpp)!r}))
 """
 
 
