@@ -2292,6 +2292,58 @@ def test_evokernel_parameter_op_cpp_requires_of_anothers_sizes_is_broadcast_to_t
                               alike=[("x", "a_w")])
     assert got[1].shape == (3, 4, 5, 1)
 
+def test_evokernel_op_parameters_named_like_submodules_are_their_outputs_when_the_op_is_the_tail():
+    """CBAMBlock's op.cpp takes x, ca, sa: the outputs of the Model's submodules ca and sa, which their ModelNew ran in
+    PyTorch (`out = x * self.ca(x); out = out * self.sa(out); return out + x`). Bound to those outputs (module_outputs)
+    when each such submodule is called once, none other after the last of them, and the Model has no parameter of its
+    own. Refused: a submodule called after them (a projection of the op's output), one called twice, a parameter of
+    the Model's own, an output that is the forward's result."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+
+    class Block(torch.nn.Module):
+        def __init__(self, c=4, after=False, twice=False, own=False):
+            super().__init__()
+            self.ca = torch.nn.Sequential(torch.nn.AdaptiveAvgPool2d(1), torch.nn.Conv2d(c, c, 1), torch.nn.Sigmoid())
+            self.sa = torch.nn.Sequential(torch.nn.Conv2d(c, 1, 3, padding=1), torch.nn.Sigmoid())
+            self.proj = torch.nn.Conv2d(c, c, 1) if after else None
+            self.scale = torch.nn.Parameter(torch.randn(c, 1, 1)) if own else None
+            self.twice = twice
+
+        def forward(self, x):
+            out = x * self.ca(x)
+            out = out * self.sa(out)
+            if self.twice: out = out * self.sa(out)
+            if self.proj is not None: out = self.proj(out)
+            if self.scale is not None: out = out * self.scale
+            return out + x
+    x = torch.randn(2, 4, 5, 6)
+    params = [("const at::Tensor&", "x"), ("const at::Tensor&", "ca"), ("const at::Tensor&", "sa")]
+    block = Block()
+    got = evokernel.bind_call(block, Block, (x,), (), params)
+    with torch.no_grad():
+        ca = block.ca(x)
+        sa = block.sa(x * ca)
+        assert got[0] is x and torch.equal(got[1], ca) and torch.equal(got[2], sa)
+        assert got[1].shape == (2, 4, 1, 1) and got[2].shape == (2, 1, 5, 6)
+        assert torch.allclose(x * got[1] * got[2] + x, block(x))
+    for kind in ("after", "twice", "own"):
+        with pytest.raises(evokernel.EvoKernelUnbound, match=r"ca, sa name no forward argument"):
+            evokernel.bind_call(Block(**{kind: True}), Block, (x,), (), params)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"ca, sa name no forward argument"):   # rank op.cpp checks
+        evokernel.bind_call(block, Block, (x,), (), params, ranks={"ca": 2})
+
+    class Last(torch.nn.Module):   # the submodule's output is the forward's result
+        def __init__(self):
+            super().__init__()
+            self.sa = torch.nn.Conv2d(4, 4, 1)
+
+        def forward(self, x):
+            return self.sa(x)
+    with pytest.raises(evokernel.EvoKernelUnbound):
+        evokernel.bind_call(Last(), Last, (x,), (), [("const at::Tensor&", "x"), ("const at::Tensor&", "sa")])
+
 EVO_SCALAR_LOCALS = """
 #include <torch/extension.h>
 #include "pytorch_npu_helper.hpp"

@@ -255,6 +255,42 @@ def forward_locals(reference_text: str) -> dict[str, tuple[int, list[str]]]:
     return {name: (count, after(i)) for name, (count, i) in found.items()}
 
 
+def module_outputs(model, args: tuple, names: list[str], ranks: dict | None = None) -> dict | None:
+    """{name: the output of the Model's direct submodule of that name} for op.cpp parameters named like the Model's
+    submodules (CBAMBlock's ca, sa: `out = x * self.ca(x); out = out * self.sa(out)`), when the op is the forward's
+    tail: each of those submodules called once, no other submodule called after the last of them, the Model holding no
+    parameter or buffer of its own (one the forward might read after them), each output of the rank op.cpp checks and
+    not the forward's result. Found by running the forward with a hook on each submodule. None otherwise."""
+    import torch
+    children = dict(model.named_children())
+    if not names or any(n not in children for n in names): return None
+    if any(not _constant(t) for t in [*model.parameters(recurse=False), *model.buffers(recurse=False)]): return None
+    calls = []
+    hooks = [m.register_forward_hook(lambda m, inputs, output, n=n: calls.append((n, output))) for n, m in children.items()]
+    clones = tuple(a.clone() if torch.is_tensor(a) else a for a in args)
+    object.__setattr__(model, "_ev_probe", True)
+    try:
+        with torch.no_grad():
+            result = model(*clones)
+    except Exception:  # noqa: BLE001 - the reference refuses these inputs
+        return None
+    finally:
+        for h in hooks: h.remove()
+        object.__setattr__(model, "_ev_probe", False)
+    order = [n for n, _ in calls]
+    if any(order.count(n) != 1 for n in names): return None
+    if max(order.index(n) for n in names) != len(order) - 1: return None   # a submodule ran after them: not the tail
+    results = result if isinstance(result, (tuple, list)) else (result,)
+    out = {}
+    for n, v in calls:
+        if n not in names: continue
+        if not torch.is_tensor(v): return None
+        if any(torch.is_tensor(r) and r.shape == v.shape and torch.equal(r, v) for r in results): return None
+        if (ranks or {}).get(n) is not None and v.dim() != ranks[n]: return None
+        out[n] = v.detach()
+    return out
+
+
 def tail_values(model, model_cls, args: tuple, names: list[str], assigned: dict, ranks: dict | None = None) -> dict | None:
     """{name: the value the reference's forward assigned to its local of that name} for op.cpp parameters named like
     forward locals (CoordAtt's a_w, a_h), when the op is the forward's tail: each local assigned once in forward's own
@@ -501,6 +537,13 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
             out[i] = tails[params[i][1]]
             unnamed.remove(i)
         inner = []
+    named_modules = [params[i][1] for i in unnamed if params[i][1] in dict(model.named_children())]
+    outputs = module_outputs(model, args, named_modules, ranks) if named_modules and not inner else None
+    if outputs is not None:   # the op is the forward's tail: those parameters are its submodules' outputs
+        for i in [i for i in unnamed if params[i][1] in outputs]:
+            out[i] = outputs[params[i][1]]
+            unnamed.remove(i)
+        tails = outputs
     if inner:
         raise EvoKernelUnbound("op.cpp parameter(s) " + ", ".join(inner) + " name values the reference Model computes "
                                "in its forward (not an input, parameter, buffer or constructor argument): their ModelNew "
