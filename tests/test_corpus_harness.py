@@ -2344,6 +2344,46 @@ def test_evokernel_op_parameters_named_like_submodules_are_their_outputs_when_th
     with pytest.raises(evokernel.EvoKernelUnbound):
         evokernel.bind_call(Last(), Last, (x,), (), [("const at::Tensor&", "x"), ("const at::Tensor&", "sa")])
 
+def test_evokernel_dry_mode_derives_the_call_without_building_or_running(tmp_path):
+    """`evokernel.py --dry` (dry_match): an EvoKernel entry's match step up to the op's run, nothing built: the op's
+    inputs, attributes and outputs as the run would get them (a stand-in for run_project that stops there and is put
+    back after); a call op.cpp's names do not give is the step's own no-reference."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    from ascendcraft import opproject
+    example = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
+    root = f"{corpus.EVOKERNEL_ROOT}/ops-kernelbench-910b/ScaleAddCustom"
+    refs = f"{corpus.EVOKERNEL_ROOT}/pytorch-references/KernelBench"
+    op_cpp = ("#include <torch/extension.h>\n"
+              "at::Tensor scale_add_impl(const at::Tensor& x, const at::Tensor& y, double alpha) {\n"
+              "    at::Tensor z = at::empty_like(x);\n    EXEC_NPU_CMD(aclnnScaleAddCustom, x, y, alpha, z);\n"
+              "    return z;\n}\n"
+              'PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("scale_add_custom", &scale_add_impl, "doc"); }\n')
+    reference = ("import torch\nimport torch.nn as nn\n\nclass Model(nn.Module):\n    def __init__(self, alpha):\n"
+                 "        super().__init__()\n        self.alpha = alpha\n\n    def forward(self, x, y):\n"
+                 "        return x * self.alpha + y\n\ndef get_inputs():\n"
+                 "    return [torch.randn(4, 8), torch.randn(4, 8)]\n\ndef get_init_inputs():\n    return [0.5]\n")
+    files = {f"{root}/{p.relative_to(example).as_posix()}": p.read_text()
+             for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
+    files.update({f"{root}/CppExtension/csrc/op.cpp": op_cpp,
+                  f"{refs}/dataset.json": '{"layout": "by_level", "ops": {"1_Scale_add": {"level": "level1", '
+                                          '"pascal_name": "ScaleAdd"}}}',
+                  f"{refs}/level1/1_Scale_add.py": reference})
+    gitdir, commit = git_repo(tmp_path / "evo", files)
+    entry = {"source": "EvoKernel", "repo": "KernelHive/ascendc-skill", "commit": commit, "path": root,
+             "kind": "op-project", "hardware": "passed"}
+    before = opproject.run_project
+    got = evokernel.dry_match(entry, gitdir)
+    assert opproject.run_project is before
+    assert got["match"] == "dry-call", got
+    assert got["inputs"] == {"x": [[4, 8], "float32"], "y": [[4, 8], "float32"]}
+    assert got["attrs"] == {"alpha": 0.5} and got["outputs"] == {"z": [[4, 8], "float32"]}
+    files[f"{root}/CppExtension/csrc/op.cpp"] = op_cpp.replace("double alpha", "double row_scale").replace(", alpha,", ", row_scale,")
+    gitdir, commit = git_repo(tmp_path / "evo2", files)
+    got = evokernel.dry_match({**entry, "commit": commit}, gitdir)
+    assert got["match"] == "no-reference" and "row_scale" in got["match_detail"]
+
 EVO_SCALAR_LOCALS = """
 #include <torch/extension.h>
 #include "pytorch_npu_helper.hpp"
