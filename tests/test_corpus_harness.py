@@ -2384,6 +2384,35 @@ def test_evokernel_dry_mode_derives_the_call_without_building_or_running(tmp_pat
     got = evokernel.dry_match({**entry, "commit": commit}, gitdir)
     assert got["match"] == "no-reference" and "row_scale" in got["match_detail"]
 
+def test_evokernel_numbered_weights_are_the_models_weights_in_their_order():
+    """SEAttention's op.cpp takes x, w1, w2: the weights of its fc = Sequential(Linear, ReLU, Linear, Sigmoid), fc.0 and
+    fc.2, which no name spells. op.cpp parameters w1..wn (b1..bn) are the Model's n weights (biases) in the order it
+    registers them, when op.cpp numbers exactly as many as the Model has, from 1; otherwise they stay unnamed."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+
+    class SE(torch.nn.Module):
+        def __init__(self, c=8, r=2, extra=False):
+            super().__init__()
+            self.fc = torch.nn.Sequential(torch.nn.Linear(c, c // r, bias=False), torch.nn.ReLU(),
+                                          torch.nn.Linear(c // r, c, bias=False), torch.nn.Sigmoid())
+            self.out = torch.nn.Linear(c, c, bias=False) if extra else None
+
+        def forward(self, x):
+            y = self.fc(x.mean((2, 3)))[..., None, None] * x
+            return y if self.out is None else self.out(y.transpose(1, 3)).transpose(1, 3)
+    x = torch.randn(2, 8, 3, 3)
+    se = SE()
+    params = [("const at::Tensor&", "x"), ("const at::Tensor&", "w1"), ("const at::Tensor&", "w2")]
+    got = evokernel.bind_call(se, SE, (x,), (), params)
+    assert got[0] is x and got[1] is se.fc[0].weight and got[2] is se.fc[2].weight
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"w1, w2 name no"):   # three weights, two numbered
+        evokernel.bind_call(SE(extra=True), SE, (x,), (), params)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"w2, w3 name no"):   # not numbered from 1
+        evokernel.bind_call(se, SE, (x,), (), [("const at::Tensor&", "x"), ("const at::Tensor&", "w2"),
+                                                ("const at::Tensor&", "w3")])
+
 EVO_SCALAR_LOCALS = """
 #include <torch/extension.h>
 #include "pytorch_npu_helper.hpp"

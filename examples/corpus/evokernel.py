@@ -500,6 +500,14 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
             abbrev = lambda a, b: len(a) == len(b) and all(y.startswith(x) or y == SYNONYMS.get(x) for x, y in zip(a, b))
             got = [v for v in {id(v[2]): v for v in table.values()}.values() if v[0] != "fwd" and abbrev(parts, words(v[1]))]
             if len(got) == 1: return got
+        numbered = re.fullmatch(r"(w|b|weight|bias)_?(\d+)", name.lower())
+        if numbered:   # w1, w2 (b1, b2): the Model's weights (biases) in the order it registers them, when op.cpp numbers
+            # as many as it has, from 1 (SEAttention's fc = Sequential(Linear, ReLU, Linear, Sigmoid): fc.0 and fc.2)
+            kind = _key(numbered.group(1))
+            vals = [v for v in weak.get(kind, []) if v[0] == "state"]
+            same = sorted(int(m.group(2)) for m in (re.fullmatch(r"(w|b|weight|bias)_?(\d+)", n.lower()) for t, n in params)
+                          if m and _key(m.group(1)) == kind)
+            if vals and same == list(range(1, len(vals) + 1)): return [vals[int(numbered.group(2)) - 1]]
         if len(parts) > 1 and re.fullmatch(r"[1-5]d", parts[-1]):   # scale_1d: the value at another rank (bind_call's ranks)
             return candidates("_".join(parts[:-1]))
         k = _key(name)
