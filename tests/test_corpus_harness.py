@@ -2294,7 +2294,8 @@ def test_evokernel_parameter_op_cpp_requires_of_anothers_sizes_is_broadcast_to_t
 
 def test_evokernel_op_parameters_named_like_submodules_are_their_outputs_when_the_op_is_the_tail():
     """CBAMBlock's op.cpp takes x, ca, sa: the outputs of the Model's submodules ca and sa, which their ModelNew ran in
-    PyTorch (`out = x * self.ca(x); out = out * self.sa(out); return out + x`). Bound to those outputs (module_outputs)
+    PyTorch (`out = x * self.ca(x); out = out * self.sa(out); return out + x`); BAM's channel_map names channel_attn
+    (child_named: a head that starts exactly one submodule's name). Bound to those outputs (module_outputs)
     when each such submodule is called once, none other after the last of them, and the Model has no parameter of its
     own. Refused: a submodule called after them (a projection of the op's output), one called twice, a parameter of
     the Model's own, an output that is the forward's result."""
@@ -2333,6 +2334,11 @@ def test_evokernel_op_parameters_named_like_submodules_are_their_outputs_when_th
             evokernel.bind_call(Block(**{kind: True}), Block, (x,), (), params)
     with pytest.raises(evokernel.EvoKernelUnbound, match=r"ca, sa name no forward argument"):   # rank op.cpp checks
         evokernel.bind_call(block, Block, (x,), (), params, ranks={"ca": 2})
+    # a head that starts one submodule's name (BAM's channel_map of channel_attn); one that starts two names neither
+    assert evokernel.child_named("channel_map", ["channel_attn", "spatial_attn"]) == "channel_attn"
+    assert evokernel.child_named("ca", ["ca", "sa"]) == "ca"
+    assert evokernel.child_named("conv_out", ["conv1", "conv2"]) is None
+    assert evokernel.child_named("map", ["mapper"]) is None and evokernel.child_named("ch_map", ["channel"]) is None
 
     class Last(torch.nn.Module):   # the submodule's output is the forward's result
         def __init__(self):

@@ -255,15 +255,16 @@ def forward_locals(reference_text: str) -> dict[str, tuple[int, list[str]]]:
     return {name: (count, after(i)) for name, (count, i) in found.items()}
 
 
-def module_outputs(model, args: tuple, names: list[str], ranks: dict | None = None) -> dict | None:
-    """{name: the output of the Model's direct submodule of that name} for op.cpp parameters named like the Model's
-    submodules (CBAMBlock's ca, sa: `out = x * self.ca(x); out = out * self.sa(out)`), when the op is the forward's
+def module_outputs(model, args: tuple, names: dict[str, str], ranks: dict | None = None) -> dict | None:
+    """{parameter: the output of the Model's direct submodule `names[parameter]`} for op.cpp parameters named like the
+    Model's submodules (child_named: CBAMBlock's ca, sa: `out = x * self.ca(x); out = out * self.sa(out)`; BAM's
+    channel_map, spatial_map of channel_attn, spatial_attn), when the op is the forward's
     tail: each of those submodules called once, no other submodule called after the last of them, the Model holding no
     parameter or buffer of its own (one the forward might read after them), each output of the rank op.cpp checks and
     not the forward's result. Found by running the forward with a hook on each submodule. None otherwise."""
     import torch
     children = dict(model.named_children())
-    if not names or any(n not in children for n in names): return None
+    if not names or any(c not in children for c in names.values()) or len(set(names.values())) != len(names): return None
     if any(not _constant(t) for t in [*model.parameters(recurse=False), *model.buffers(recurse=False)]): return None
     calls = []
     hooks = [m.register_forward_hook(lambda m, inputs, output, n=n: calls.append((n, output))) for n, m in children.items()]
@@ -278,17 +279,26 @@ def module_outputs(model, args: tuple, names: list[str], ranks: dict | None = No
         for h in hooks: h.remove()
         object.__setattr__(model, "_ev_probe", False)
     order = [n for n, _ in calls]
-    if any(order.count(n) != 1 for n in names): return None
-    if max(order.index(n) for n in names) != len(order) - 1: return None   # a submodule ran after them: not the tail
+    if any(order.count(c) != 1 for c in names.values()): return None
+    if max(order.index(c) for c in names.values()) != len(order) - 1: return None   # a submodule ran after them
     results = result if isinstance(result, (tuple, list)) else (result,)
     out = {}
-    for n, v in calls:
-        if n not in names: continue
+    for p, c in names.items():
+        v = dict(calls)[c]
         if not torch.is_tensor(v): return None
         if any(torch.is_tensor(r) and r.shape == v.shape and torch.equal(r, v) for r in results): return None
-        if (ranks or {}).get(n) is not None and v.dim() != ranks[n]: return None
-        out[n] = v.detach()
+        if (ranks or {}).get(p) is not None and v.dim() != ranks[p]: return None
+        out[p] = v.detach()
     return out
+
+
+def child_named(name: str, children: list[str]) -> str | None:
+    """The Model's direct submodule an op.cpp parameter names: its own name (ca), else a head of three letters or more
+    before an underscore that starts the name of exactly one submodule (channel_map: channel_attn); None otherwise."""
+    if name in children: return name
+    head = name.split("_")[0]
+    hits = [c for c in children if "_" in name and len(head) >= 3 and c.startswith(head)]
+    return hits[0] if len(hits) == 1 else None
 
 
 def tail_values(model, model_cls, args: tuple, names: list[str], assigned: dict, ranks: dict | None = None) -> dict | None:
@@ -545,7 +555,9 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
             out[i] = tails[params[i][1]]
             unnamed.remove(i)
         inner = []
-    named_modules = [params[i][1] for i in unnamed if params[i][1] in dict(model.named_children())]
+    children = [n for n, _ in model.named_children()]
+    named_modules = {params[i][1]: child_named(params[i][1], children) for i in unnamed}
+    named_modules = {p: c for p, c in named_modules.items() if c is not None}
     outputs = module_outputs(model, args, named_modules, ranks) if named_modules and not inner else None
     if outputs is not None:   # the op is the forward's tail: those parameters are its submodules' outputs
         for i in [i for i in unnamed if params[i][1] in outputs]:
