@@ -558,6 +558,8 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
     children = [n for n, _ in model.named_children()]
     named_modules = {params[i][1]: child_named(params[i][1], children) for i in unnamed}
     named_modules = {p: c for p, c in named_modules.items() if c is not None}
+    if len(unnamed) == len([n for n in fwd[:len(args)] if n not in used]):
+        named_modules = {}   # the forward arguments left take them, in order (the older rule keeps its place)
     outputs = module_outputs(model, args, named_modules, ranks) if named_modules and not inner else None
     if outputs is not None:   # the op is the forward's tail: those parameters are its submodules' outputs
         for i in [i for i in unnamed if params[i][1] in outputs]:
