@@ -13,8 +13,12 @@ dotted name with `_`, or its last part when only one has it), an argument of the
 attribute; names compared in lower case without underscores, a trailing `_opt` dropped, w = weight, b = bias,
 self / input = x, a norm's gamma / beta / mean / var = weight / bias / running_mean / running_var; failing that, the one value whose name the parameter's starts (conv_bias = conv_transpose.bias,
 scaling = scaling_factor). Parameters left unnamed take the forward arguments left, in order, when as many are left. A
-parameter that names nothing (a tensor ModelNew computed in PyTorch: BAM's channel_map) leaves the op without a
-reference (no-reference), not a mismatch. Tolerance: atol = rtol = 1e-2 (KernelBench's check, which EvoKernel's tasks
+parameter that names nothing leaves the op without a reference (no-reference), not a mismatch, unless the reference
+says which PyTorch step their ModelNew ran before the op: the output of the one module the call leaves out
+(module_prefix: ResidualAttention's 1x1 convolution), the submodule the op is (op_part: MultiHeadAttention's
+ScaledDotProductAttention), the forward's locals or its submodules' outputs when the op is the forward's tail
+(tail_values, module_outputs: CoordAtt's a_w, a_h; CBAMBlock's ca, sa). `python evokernel.py --dry ...` derives every
+call without building (dry_match). Tolerance: atol = rtol = 1e-2 (KernelBench's check, which EvoKernel's tasks
 come from; the export does not record theirs).
 """
 import argparse
