@@ -2002,9 +2002,10 @@ def test_evokernel_binding_refuses_values_the_model_computes_and_calls_missing_i
     assert {"y_raw", "q", "k"} <= set(computed) and "x" not in computed
     with pytest.raises(evokernel.EvoKernelUnbound, match=r"q, k name values the reference Model computes"):
         evokernel.bind_call(model, Model, (x,), (4, 6, 0.2), [("at::Tensor", "q"), ("at::Tensor", "k")], {}, computed)
-    # x and la name the forward's input and an attribute, but the forward reads fc.weight, which the call leaves out
-    with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads fc\.weight, which op.cpp takes no parameter for.*op.cpp's x "):
-        evokernel.bind_call(model, Model, (x,), (4, 6, 0.2), [("at::Tensor", "x"), ("double", "la")], {}, computed)
+    # x and la name the forward's input and an attribute, but the forward reads fc.weight, which the call leaves out:
+    # fc is one module called once on x, so x is its output (module_prefix; the refusals are in the test after this)
+    got = evokernel.bind_call(model, Model, (x,), (4, 6, 0.2), [("at::Tensor", "x"), ("double", "la")], {}, computed)
+    assert got[0].shape == (2, 6, 3, 3) and torch.equal(got[0], model.fc(x)) and got[1] == 0.2
     # with fc's weight in the call it is bound: ln's weight and bias (ones and zeros as initialised) may be left out,
     # conv's is not read by this forward; `weight` is no synonym of the constructor's gamma
     got = evokernel.bind_call(model, Model, (x,), (4, 6, 0.2),
@@ -2027,6 +2028,402 @@ def test_evokernel_binding_refuses_values_the_model_computes_and_calls_missing_i
     got = evokernel.bind_call(eca, Eca, (x,), (8, 2, 1), [("at::Tensor", "x"), ("at::Tensor", "weight")])
     assert got[1] is eca.conv.weight
 
+
+def test_evokernel_op_input_made_by_one_module_the_call_leaves_out_is_that_modules_output():
+    """A forward that reads the parameters of one module op.cpp takes none of, called once on the forward argument an
+    op parameter is bound to: their ModelNew ran that module first (ResidualAttention's 1x1 convolution `fc`, whose
+    output the op reduces), so the parameter gets the module's output. Refused (EvoKernelUnbound), never guessed: the
+    parameters of two modules (ExternalAttention's mk and mv, one before the op and one after), a module whose output
+    is the forward's result (the op would be handed the answer), a module called twice, a rank op.cpp checks that the
+    output does not have."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    x = torch.randn(2, 4, 3, 3)
+
+    class Residual(torch.nn.Module):
+        def __init__(self, channel=4, num_class=6, la=0.2):
+            super().__init__()
+            self.la = la
+            self.fc = torch.nn.Conv2d(channel, num_class, 1, bias=False)
+
+        def forward(self, x):
+            y = self.fc(x).flatten(2)
+            return y.mean(2) + self.la * y.amax(2)
+    model = Residual()
+    params = [("const at::Tensor&", "x"), ("const at::Tensor&", "la")]
+    got = evokernel.bind_call(model, Residual, (x,), (4, 6, 0.2), params)
+    with torch.no_grad():
+        assert torch.equal(got[0], model.fc(x)) and got[1].item() == pytest.approx(0.2)
+    # the op given that input computes the rest of the forward: a kernel that does not is not rescued
+    y = got[0].flatten(2)
+    assert torch.allclose(y.mean(2) + 0.2 * y.amax(2), model(x))
+    assert not torch.allclose(y.mean(2), model(x))
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads fc\.weight"):   # op.cpp checks x is 3-D: not fc's output
+        evokernel.bind_call(model, Residual, (x,), (4, 6, 0.2), params, ranks={"x": 3})
+
+    class Whole(torch.nn.Module):   # the module is the whole forward: its output is the answer
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Conv2d(4, 6, 1, bias=False)
+
+        def forward(self, x):
+            return self.fc(x)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads fc\.weight"):
+        evokernel.bind_call(Whole(), Whole, (x,), (), [("const at::Tensor&", "x")])
+
+    class External(torch.nn.Module):   # two modules, one on each side of the op: no one module to run first
+        def __init__(self):
+            super().__init__()
+            self.mk = torch.nn.Linear(3, 5, bias=False)
+            self.mv = torch.nn.Linear(5, 3, bias=False)
+
+        def forward(self, q):
+            attn = self.mk(q).softmax(1)
+            return self.mv(attn / attn.sum(2, keepdim=True))
+    q = torch.randn(2, 7, 3)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads mk\.weight, mv\.weight"):
+        evokernel.bind_call(External(), External, (q,), (), [("const at::Tensor&", "x")])
+
+    class Twice(torch.nn.Module):   # the module called twice: which call's output the op got is not said
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Conv2d(4, 4, 1, bias=False)
+
+        def forward(self, x):
+            return self.fc(self.fc(x)).sum((2, 3))
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"reads fc\.weight"):
+        evokernel.bind_call(Twice(), Twice, (x,), (), [("const at::Tensor&", "x")])
+
+EVO_PART_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Core(nn.Module):
+    def __init__(self, d_k):
+        super().__init__()
+        self.d_k = d_k
+
+    def forward(self, Q, K, V):
+        return torch.softmax(Q @ K.transpose(-2, -1) / self.d_k ** 0.5, -1) @ V
+
+
+class Model(nn.Module):
+    def __init__(self, d_model, heads):
+        super().__init__()
+        self.heads, self.d_k = heads, d_model // heads
+        self.W_q, self.W_k, self.W_v, self.W_o = (nn.Linear(d_model, d_model) for _ in range(4))
+        self.attention = Core(self.d_k)
+
+    def forward(self, query, key, value):
+        b, s, d = query.shape
+        split = lambda t: t.view(b, -1, self.heads, self.d_k).transpose(1, 2)
+        out = self.attention(split(self.W_q(query)), split(self.W_k(key)), split(self.W_v(value)))
+        return self.W_o(out.transpose(1, 2).reshape(b, s, d))
+
+
+def get_inputs():
+    return [torch.randn(2, 5, 8), torch.randn(2, 5, 8), torch.randn(2, 5, 8)]
+
+
+def get_init_inputs():
+    return [8, 2]
+"""
+
+EVO_PART_OP_CPP = """
+#include <torch/extension.h>
+at::Tensor core_impl(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v) {
+    TORCH_CHECK(q.dim() == 4 && k.dim() == 4 && v.dim() == 4, "[B,H,S,D]");
+    at::Tensor out = at::empty_like(q);
+    EXEC_NPU_CMD(aclnnCoreCustom, q, k, v, out);
+    return out;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("core_custom", &core_impl, "attention core"); }
+"""
+
+
+def test_evokernel_op_that_is_a_submodule_of_the_model_gets_its_inputs_and_is_compared_with_its_output():
+    """An op whose op.cpp tensor parameters are, by name and order, the forward parameters of one nn.Module class of the
+    reference other than Model (MultiHeadAttention's ScaledDotProductAttention.forward(Q, K, V) for q, k, v) is that
+    submodule: their ModelNew ran the projections before it and W_o after it in PyTorch. The reference becomes the
+    submodule's output in the whole forward (part_reference), and the ModelNew runs the whole forward and calls the op in
+    the submodule's place with the inputs it gets there. Not taken: when the Model's forward itself takes those names,
+    when two classes would do, when the parameters are other names; a Model holding two such submodules stops."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    import mkb
+    assert evokernel.op_part(EVO_PART_REFERENCE, EVO_PART_OP_CPP) == "Core"
+    # refused: the Model's forward takes q (the op may be the whole Model), two classes fit, names that differ
+    assert evokernel.op_part(EVO_PART_REFERENCE.replace("query, key, value", "q, k, v"), EVO_PART_OP_CPP) is None
+    twin = EVO_PART_REFERENCE.replace("class Model(", "class Core2(Core):\n    def forward(self, q, k, v):\n"
+                                                      "        return q\n\n\nclass Model(")
+    assert evokernel.op_part(twin, EVO_PART_OP_CPP) is None
+    assert evokernel.op_part(EVO_PART_REFERENCE, EVO_PART_OP_CPP.replace("& v)", "& bias)")) is None
+    reference = evokernel.part_reference(EVO_PART_REFERENCE, "Core")
+    ref, new = {}, {}
+    exec(reference, ref)
+    saved = {k: sys.modules.get(k) for k in ("torch_npu", "custom_ops_lib")}
+    sys.modules.update(mkb._stubs())
+    try:
+        exec(evokernel.model_src(reference, EVO_PART_OP_CPP, part="Core"), new)
+        torch.manual_seed(0)
+        model = ref["Model"](8, 2)
+        torch.manual_seed(0)
+        model_new = new["ModelNew"](8, 2)
+        inputs = ref["get_inputs"]()
+        seen = []
+        hook = model.full.attention.register_forward_pre_hook(lambda m, a: seen.append(a))
+        with torch.no_grad():
+            want = model(*inputs)
+        hook.remove()
+        with pytest.raises(mkb._Captured) as got:
+            model_new(*inputs)
+    finally:
+        for k, v in saved.items():
+            if v is None: sys.modules.pop(k, None)
+            else: sys.modules[k] = v
+    q, k, v = seen[0]
+    assert want.shape == (2, 2, 5, 4) and torch.allclose(want, model.full.attention(q, k, v))
+    assert got.value.name == "core_custom" and len(got.value.args_) == 3
+    assert all(torch.equal(a, b) for a, b in zip(got.value.args_, (q, k, v)))
+    # an op computing the whole Model's output from those inputs would not match the submodule's output
+    assert not torch.allclose(want, torch.softmax(q @ k.transpose(-2, -1), -1) @ v)
+    two = evokernel.part_reference(EVO_PART_REFERENCE.replace("self.attention = Core(self.d_k)",
+                                                              "self.attention = Core(self.d_k)\n        self.other = Core(1)"), "Core")
+    ns = {}
+    exec(two, ns)
+    with pytest.raises(LookupError, match="2 Core submodules"):
+        ns["Model"](8, 2)(*ns["get_inputs"]())
+
+EVO_TAIL_REFERENCE = """
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.conv_h = nn.Conv2d(c, c, 1)
+        self.conv_w = nn.Conv2d(c, c, 1)
+        self.proj = nn.Conv2d(c, c, 1)
+
+    def forward(self, x):
+        identity = x
+        a_h = self.conv_h(x.mean(3, keepdim=True)).sigmoid()
+        a_w = self.conv_w(x.mean(2, keepdim=True)).sigmoid()
+        out = identity * a_w * a_h
+        return out
+
+    def projected(self, x):
+        a_h = self.conv_h(x).sigmoid()
+        return self.proj(x * a_h)
+"""
+
+
+def test_evokernel_op_that_is_the_forwards_tail_takes_the_forwards_locals():
+    """op.cpp parameters named like locals of the reference's forward (CoordAtt's a_w, a_h), when the op is the forward's
+    tail: each assigned once in forward's body, no submodule, parameter, buffer or method of the Model used after the
+    last of them. Their ModelNew computed them in PyTorch and the op the rest; the parameters get the locals' values (a
+    trace of the forward's frame). Refused: a module used after them (the op's output is not the forward's), a local
+    assigned twice, a local that is the forward's result, a rank op.cpp checks that the local lacks."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    ns = {}
+    exec(EVO_TAIL_REFERENCE, ns)
+    Model = ns["Model"]
+    model = Model(3)
+    x = torch.randn(2, 3, 4, 5)
+    assigned = evokernel.forward_locals(EVO_TAIL_REFERENCE)
+    assert assigned["a_h"][0] == 1 and "conv_w" in assigned["a_h"][1] and assigned["a_w"][1] == []
+    computed = evokernel.computed_names(EVO_TAIL_REFERENCE)
+    params = [("const at::Tensor&", "x"), ("const at::Tensor&", "a_w"), ("const at::Tensor&", "a_h")]
+    got = evokernel.bind_call(model, Model, (x,), (3,), params, {}, computed, assigned=assigned)
+    with torch.no_grad():
+        a_h = model.conv_h(x.mean(3, keepdim=True)).sigmoid()
+        a_w = model.conv_w(x.mean(2, keepdim=True)).sigmoid()
+    assert got[0] is x and torch.allclose(got[1], a_w) and torch.allclose(got[2], a_h)
+    assert got[1].shape == (2, 3, 1, 5) and got[2].shape == (2, 3, 4, 1)
+    # without the forward's assignments (the rule not applied) the call is refused, as before
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"a_w, a_h name values the reference Model computes"):
+        evokernel.bind_call(model, Model, (x,), (3,), params, {}, computed)
+    # a module used after the locals: their ModelNew ran it after the op, whose output is not the forward's
+    projected = EVO_TAIL_REFERENCE.replace("out = identity * a_w * a_h", "out = self.proj(identity * a_w * a_h)")
+    exec(projected, ns)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"a_w, a_h name values"):
+        evokernel.bind_call(ns["Model"](3), ns["Model"], (x,), (3,), params, {}, computed,
+                            assigned=evokernel.forward_locals(projected))
+    # a local assigned twice: which of its values the op got is not said
+    twice = EVO_TAIL_REFERENCE.replace("out = identity", "a_h = a_h * 2\n        out = identity")
+    exec(twice, ns)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"a_w, a_h name values"):
+        evokernel.bind_call(ns["Model"](3), ns["Model"], (x,), (3,), params, {}, computed,
+                            assigned=evokernel.forward_locals(twice))
+    # the local is the forward's result: the op would be handed the answer
+    exec(EVO_TAIL_REFERENCE, ns)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"out name values"):
+        evokernel.bind_call(ns["Model"](3), ns["Model"], (x,), (3,), [("const at::Tensor&", "out")], {}, computed,
+                            assigned=assigned)
+    # a rank op.cpp checks that the local does not have
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"a_w, a_h name values"):
+        evokernel.bind_call(model, Model, (x,), (3,), params, {}, computed, ranks={"a_w": 2}, assigned=assigned)
+
+def test_evokernel_parameter_op_cpp_requires_of_anothers_sizes_is_broadcast_to_them():
+    """op.cpp's `TORCH_CHECK(x.sizes() == a_w.sizes())` (CoordAtt): a bound tensor that broadcasts to the other's shape is
+    expanded to it (the elements the reference's broadcasting uses, as their ModelNew passed them); one that does not
+    broadcast is left as it is (the run then says the shapes differ), never reshaped to fit."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    code = "at::Tensor f(const at::Tensor& x, const at::Tensor& a_w) { TORCH_CHECK(x.sizes() == a_w.sizes(), \"s\"); }"
+    assert evokernel.same_sizes(code) == [("x", "a_w")]
+
+    class Gate(torch.nn.Module):
+        def __init__(self, w):
+            super().__init__()
+            self.a_w = torch.nn.Parameter(torch.randn(*w))
+
+        def forward(self, x):
+            return x * self.a_w
+    x = torch.randn(2, 3, 4, 5)
+    gate = Gate((2, 3, 1, 5))
+    params = [("const at::Tensor&", "x"), ("const at::Tensor&", "a_w")]
+    got = evokernel.bind_call(gate, Gate, (x,), ((2, 3, 1, 5),), params, alike=[("x", "a_w")])
+    assert got[1].shape == x.shape and got[1].is_contiguous() and torch.equal(x * got[1], gate(x))
+    assert evokernel.bind_call(gate, Gate, (x,), ((2, 3, 1, 5),), params)[1].shape == (2, 3, 1, 5)   # no check: as it is
+    odd = Gate((3, 4, 5, 1))   # does not broadcast to x's shape: left as it is
+    got = evokernel.bind_call(odd, Gate, (torch.randn(2, 3, 4, 5)[:, :, :, :1],), ((3, 4, 5, 1),), params,
+                              alike=[("x", "a_w")])
+    assert got[1].shape == (3, 4, 5, 1)
+
+def test_evokernel_op_parameters_named_like_submodules_are_their_outputs_when_the_op_is_the_tail():
+    """CBAMBlock's op.cpp takes x, ca, sa: the outputs of the Model's submodules ca and sa, which their ModelNew ran in
+    PyTorch (`out = x * self.ca(x); out = out * self.sa(out); return out + x`); BAM's channel_map names channel_attn
+    (child_named: a head that starts exactly one submodule's name). Bound to those outputs (module_outputs)
+    when each such submodule is called once, none other after the last of them, and the Model has no parameter of its
+    own. Refused: a submodule called after them (a projection of the op's output), one called twice, a parameter of
+    the Model's own, an output that is the forward's result."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+
+    class Block(torch.nn.Module):
+        def __init__(self, c=4, after=False, twice=False, own=False):
+            super().__init__()
+            self.ca = torch.nn.Sequential(torch.nn.AdaptiveAvgPool2d(1), torch.nn.Conv2d(c, c, 1), torch.nn.Sigmoid())
+            self.sa = torch.nn.Sequential(torch.nn.Conv2d(c, 1, 3, padding=1), torch.nn.Sigmoid())
+            self.proj = torch.nn.Conv2d(c, c, 1) if after else None
+            self.scale = torch.nn.Parameter(torch.randn(c, 1, 1)) if own else None
+            self.twice = twice
+
+        def forward(self, x):
+            out = x * self.ca(x)
+            out = out * self.sa(out)
+            if self.twice: out = out * self.sa(out)
+            if self.proj is not None: out = self.proj(out)
+            if self.scale is not None: out = out * self.scale
+            return out + x
+    x = torch.randn(2, 4, 5, 6)
+    params = [("const at::Tensor&", "x"), ("const at::Tensor&", "ca"), ("const at::Tensor&", "sa")]
+    block = Block()
+    got = evokernel.bind_call(block, Block, (x,), (), params)
+    with torch.no_grad():
+        ca = block.ca(x)
+        sa = block.sa(x * ca)
+        assert got[0] is x and torch.equal(got[1], ca) and torch.equal(got[2], sa)
+        assert got[1].shape == (2, 4, 1, 1) and got[2].shape == (2, 1, 5, 6)
+        assert torch.allclose(x * got[1] * got[2] + x, block(x))
+    for kind in ("after", "twice", "own"):
+        with pytest.raises(evokernel.EvoKernelUnbound, match=r"ca, sa name no forward argument"):
+            evokernel.bind_call(Block(**{kind: True}), Block, (x,), (), params)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"ca, sa name no forward argument"):   # rank op.cpp checks
+        evokernel.bind_call(block, Block, (x,), (), params, ranks={"ca": 2})
+    # a head that starts one submodule's name (BAM's channel_map of channel_attn); one that starts two names neither
+    assert evokernel.child_named("channel_map", ["channel_attn", "spatial_attn"]) == "channel_attn"
+    assert evokernel.child_named("ca", ["ca", "sa"]) == "ca"
+    assert evokernel.child_named("conv_out", ["conv1", "conv2"]) is None
+    assert evokernel.child_named("map", ["mapper"]) is None and evokernel.child_named("ch_map", ["channel"]) is None
+
+    class Last(torch.nn.Module):   # the submodule's output is the forward's result
+        def __init__(self):
+            super().__init__()
+            self.sa = torch.nn.Conv2d(4, 4, 1)
+
+        def forward(self, x):
+            return self.sa(x)
+    with pytest.raises(evokernel.EvoKernelUnbound):
+        evokernel.bind_call(Last(), Last, (x,), (), [("const at::Tensor&", "x"), ("const at::Tensor&", "sa")])
+
+def test_evokernel_dry_mode_derives_the_call_without_building_or_running(tmp_path):
+    """`evokernel.py --dry` (dry_match): an EvoKernel entry's match step up to the op's run, nothing built: the op's
+    inputs, attributes and outputs as the run would get them (a stand-in for run_project that stops there and is put
+    back after); a call op.cpp's names do not give is the step's own no-reference."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    from ascendcraft import opproject
+    example = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
+    root = f"{corpus.EVOKERNEL_ROOT}/ops-kernelbench-910b/ScaleAddCustom"
+    refs = f"{corpus.EVOKERNEL_ROOT}/pytorch-references/KernelBench"
+    op_cpp = ("#include <torch/extension.h>\n"
+              "at::Tensor scale_add_impl(const at::Tensor& x, const at::Tensor& y, double alpha) {\n"
+              "    at::Tensor z = at::empty_like(x);\n    EXEC_NPU_CMD(aclnnScaleAddCustom, x, y, alpha, z);\n"
+              "    return z;\n}\n"
+              'PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("scale_add_custom", &scale_add_impl, "doc"); }\n')
+    reference = ("import torch\nimport torch.nn as nn\n\nclass Model(nn.Module):\n    def __init__(self, alpha):\n"
+                 "        super().__init__()\n        self.alpha = alpha\n\n    def forward(self, x, y):\n"
+                 "        return x * self.alpha + y\n\ndef get_inputs():\n"
+                 "    return [torch.randn(4, 8), torch.randn(4, 8)]\n\ndef get_init_inputs():\n    return [0.5]\n")
+    files = {f"{root}/{p.relative_to(example).as_posix()}": p.read_text()
+             for p in example.rglob("*") if p.is_file() and p.parts[-2] in ("op_host", "op_kernel")}
+    files.update({f"{root}/CppExtension/csrc/op.cpp": op_cpp,
+                  f"{refs}/dataset.json": '{"layout": "by_level", "ops": {"1_Scale_add": {"level": "level1", '
+                                          '"pascal_name": "ScaleAdd"}}}',
+                  f"{refs}/level1/1_Scale_add.py": reference})
+    gitdir, commit = git_repo(tmp_path / "evo", files)
+    entry = {"source": "EvoKernel", "repo": "KernelHive/ascendc-skill", "commit": commit, "path": root,
+             "kind": "op-project", "hardware": "passed"}
+    before = opproject.run_project
+    got = evokernel.dry_match(entry, gitdir)
+    assert opproject.run_project is before
+    assert got["match"] == "dry-call", got
+    assert got["inputs"] == {"x": [[4, 8], "float32"], "y": [[4, 8], "float32"]}
+    assert got["attrs"] == {"alpha": 0.5} and got["outputs"] == {"z": [[4, 8], "float32"]}
+    files[f"{root}/CppExtension/csrc/op.cpp"] = op_cpp.replace("double alpha", "double row_scale").replace(", alpha,", ", row_scale,")
+    gitdir, commit = git_repo(tmp_path / "evo2", files)
+    got = evokernel.dry_match({**entry, "commit": commit}, gitdir)
+    assert got["match"] == "no-reference" and "row_scale" in got["match_detail"]
+
+def test_evokernel_numbered_weights_are_the_models_weights_in_their_order():
+    """SEAttention's op.cpp takes x, w1, w2: the weights of its fc = Sequential(Linear, ReLU, Linear, Sigmoid), fc.0 and
+    fc.2, which no name spells. op.cpp parameters w1..wn (b1..bn) are the Model's n weights (biases) in the order it
+    registers them, when op.cpp numbers exactly as many as the Model has, from 1; otherwise they stay unnamed."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+
+    class SE(torch.nn.Module):
+        def __init__(self, c=8, r=2, extra=False):
+            super().__init__()
+            self.fc = torch.nn.Sequential(torch.nn.Linear(c, c // r, bias=False), torch.nn.ReLU(),
+                                          torch.nn.Linear(c // r, c, bias=False), torch.nn.Sigmoid())
+            self.out = torch.nn.Linear(c, c, bias=False) if extra else None
+
+        def forward(self, x):
+            y = self.fc(x.mean((2, 3)))[..., None, None] * x
+            return y if self.out is None else self.out(y.transpose(1, 3)).transpose(1, 3)
+    x = torch.randn(2, 8, 3, 3)
+    se = SE()
+    params = [("const at::Tensor&", "x"), ("const at::Tensor&", "w1"), ("const at::Tensor&", "w2")]
+    got = evokernel.bind_call(se, SE, (x,), (), params)
+    assert got[0] is x and got[1] is se.fc[0].weight and got[2] is se.fc[2].weight
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"w1, w2 name no"):   # three weights, two numbered
+        evokernel.bind_call(SE(extra=True), SE, (x,), (), params)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"w2, w3 name no"):   # not numbered from 1
+        evokernel.bind_call(se, SE, (x,), (), [("const at::Tensor&", "x"), ("const at::Tensor&", "w2"),
+                                                ("const at::Tensor&", "w3")])
 
 EVO_SCALAR_LOCALS = """
 #include <torch/extension.h>

@@ -13,14 +13,23 @@ dotted name with `_`, or its last part when only one has it), an argument of the
 attribute; names compared in lower case without underscores, a trailing `_opt` dropped, w = weight, b = bias,
 self / input = x, a norm's gamma / beta / mean / var = weight / bias / running_mean / running_var; failing that, the one value whose name the parameter's starts (conv_bias = conv_transpose.bias,
 scaling = scaling_factor). Parameters left unnamed take the forward arguments left, in order, when as many are left. A
-parameter that names nothing (a tensor ModelNew computed in PyTorch: BAM's channel_map) leaves the op without a
-reference (no-reference), not a mismatch. Tolerance: atol = rtol = 1e-2 (KernelBench's check, which EvoKernel's tasks
+parameter that names nothing leaves the op without a reference (no-reference), not a mismatch, unless the reference
+says which PyTorch step their ModelNew ran before the op: the output of the one module the call leaves out
+(module_prefix: ResidualAttention's 1x1 convolution), the submodule the op is (op_part: MultiHeadAttention's
+ScaledDotProductAttention), the forward's locals or its submodules' outputs when the op is the forward's tail
+(tail_values, module_outputs: CoordAtt's a_w, a_h; CBAMBlock's ca, sa). `python evokernel.py --dry ...` derives every
+call without building (dry_match). Tolerance: atol = rtol = 1e-2 (KernelBench's check, which EvoKernel's tasks
 come from; the export does not record theirs).
 """
+import argparse
 import inspect
 import json
 import posixpath
 import re
+import sys
+import tempfile
+import time
+from pathlib import Path
 
 EVOKERNEL_ATOL = EVOKERNEL_RTOL = 1e-2
 SUITES = {"ops-kernelbench-910b": "KernelBench", "ops-attention-910b": "Attention", "ops-mhc-910b": "MHC"}
@@ -187,6 +196,12 @@ def checked_ranks(op_cpp: str) -> dict[str, int]:
     return {n: r.pop() for n, r in found.items() if len(r) == 1}
 
 
+def same_sizes(op_cpp: str) -> list[tuple[str, str]]:
+    "The pairs of parameters op.cpp's checks require to have the same sizes (`TORCH_CHECK(x.sizes() == a_w.sizes(), ...)`)."
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", op_cpp, flags=re.S)
+    return sorted(set(re.findall(r"\b(\w+)\s*\.\s*sizes\s*\(\s*\)\s*==\s*(\w+)\s*\.\s*sizes\s*\(\s*\)", code)))
+
+
 def _norm(name: str) -> str:
     "A name for matching: lower case, without underscores or a trailing `_opt`."
     return re.sub(r"_?opt(?:ional)?$", "", name.lower()).replace("_", "")
@@ -216,6 +231,124 @@ def computed_names(reference_text: str) -> list[str]:
         else: names |= own
         names |= {n.id for n in ast.walk(f) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return sorted(names - fwd)
+
+
+def forward_locals(reference_text: str) -> dict[str, tuple[int, list[str]]]:
+    """{name: (times the Model's forward assigns it, the `self.<attribute>` names the statements after its last
+    assignment use)} for the names forward assigns in its own body; a name assigned in a loop counts as assigned many
+    times. Statements are forward's top-level ones (an `if` block is one)."""
+    import ast
+    try:
+        tree = ast.parse(reference_text)
+    except SyntaxError:
+        return {}
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Model"), None)
+    fwd = next((f for f in (cls.body if cls else []) if isinstance(f, ast.FunctionDef) and f.name == "forward"), None)
+    if fwd is None: return {}
+    found: dict[str, list] = {}
+    for i, stmt in enumerate(fwd.body):
+        loops = {id(n) for n in ast.walk(stmt) if isinstance(n, (ast.For, ast.While, ast.comprehension))}
+        in_loop = {id(m) for n in ast.walk(stmt) if id(n) in loops for m in ast.walk(n)}
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                got = found.setdefault(n.id, [0, i])
+                got[0] += 99 if id(n) in in_loop else 1
+                got[1] = i
+    after = lambda i: sorted({n.attr for stmt in fwd.body[i + 1:] for n in ast.walk(stmt)
+                              if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"})
+    return {name: (count, after(i)) for name, (count, i) in found.items()}
+
+
+def module_outputs(model, args: tuple, names: dict[str, str], ranks: dict | None = None) -> dict | None:
+    """{parameter: the output of the Model's direct submodule `names[parameter]`} for op.cpp parameters named like the
+    Model's submodules (child_named: CBAMBlock's ca, sa: `out = x * self.ca(x); out = out * self.sa(out)`; BAM's
+    channel_map, spatial_map of channel_attn, spatial_attn), when the op is the forward's
+    tail: each of those submodules called once, no other submodule called after the last of them, the Model holding no
+    parameter or buffer of its own (one the forward might read after them), each output of the rank op.cpp checks and
+    not the forward's result. Found by running the forward with a hook on each submodule. None otherwise."""
+    import torch
+    children = dict(model.named_children())
+    if not names or any(c not in children for c in names.values()) or len(set(names.values())) != len(names): return None
+    if any(not _constant(t) for t in [*model.parameters(recurse=False), *model.buffers(recurse=False)]): return None
+    calls = []
+    hooks = [m.register_forward_hook(lambda m, inputs, output, n=n: calls.append((n, output))) for n, m in children.items()]
+    clones = tuple(a.clone() if torch.is_tensor(a) else a for a in args)
+    object.__setattr__(model, "_ev_probe", True)
+    try:
+        with torch.no_grad():
+            result = model(*clones)
+    except Exception:  # noqa: BLE001 - the reference refuses these inputs
+        return None
+    finally:
+        for h in hooks: h.remove()
+        object.__setattr__(model, "_ev_probe", False)
+    order = [n for n, _ in calls]
+    if any(order.count(c) != 1 for c in names.values()): return None
+    if max(order.index(c) for c in names.values()) != len(order) - 1: return None   # a submodule ran after them
+    results = result if isinstance(result, (tuple, list)) else (result,)
+    out = {}
+    for p, c in names.items():
+        v = dict(calls)[c]
+        if not torch.is_tensor(v): return None
+        if any(torch.is_tensor(r) and r.shape == v.shape and torch.equal(r, v) for r in results): return None
+        if (ranks or {}).get(p) is not None and v.dim() != ranks[p]: return None
+        out[p] = v.detach()
+    return out
+
+
+def child_named(name: str, children: list[str]) -> str | None:
+    """The Model's direct submodule an op.cpp parameter names: its own name (ca), else a head of three letters or more
+    before an underscore that starts the name of exactly one submodule (channel_map: channel_attn); None otherwise."""
+    if name in children: return name
+    head = name.split("_")[0]
+    hits = [c for c in children if "_" in name and len(head) >= 3 and c.startswith(head)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def tail_values(model, model_cls, args: tuple, names: list[str], assigned: dict, ranks: dict | None = None) -> dict | None:
+    """{name: the value the reference's forward assigned to its local of that name} for op.cpp parameters named like
+    forward locals (CoordAtt's a_w, a_h), when the op is the forward's tail: each local assigned once in forward's own
+    body (forward_locals: `assigned`), no submodule, parameter or buffer of the Model used by the statements after it
+    (nothing their ModelNew could have run in PyTorch after the op), a tensor of the rank op.cpp checks, and not the
+    forward's result (the op would be handed the answer). Found by running the forward with a trace that keeps its
+    frame's locals at its return. None when any of that fails: the call stays refused."""
+    import sys as _sys
+    import torch
+    heavy = {n.split(".")[0] for n, _ in [*model.named_parameters(), *model.named_buffers(), *model.named_modules()] if n}
+    heavy |= {n for n in dir(model_cls) if not n.startswith("__") and callable(getattr(model_cls, n, None))}   # its methods
+    if any(assigned.get(name, (0, []))[0] != 1 for name in names): return None
+    last = min((assigned[name][1] for name in names), key=len)   # the statements after the last of them
+    if heavy & set(last): return None
+    code, seen = model_cls.forward.__code__, {}
+    def trace(frame, event, arg):
+        if frame.f_code is code:
+            def local(frame, event, arg):
+                if event == "return": seen.update(frame.f_locals)
+                return local
+            return local
+        return None
+    clones = tuple(a.clone() if torch.is_tensor(a) else a for a in args)
+    object.__setattr__(model, "_ev_probe", True)
+    old = _sys.gettrace()
+    try:
+        _sys.settrace(trace)
+        with torch.no_grad():
+            result = model(*clones)
+    except Exception:  # noqa: BLE001 - the reference refuses these inputs
+        return None
+    finally:
+        _sys.settrace(old)
+        object.__setattr__(model, "_ev_probe", False)
+    results = result if isinstance(result, (tuple, list)) else (result,)
+    out = {}
+    for name in names:
+        v = seen.get(name)
+        if not torch.is_tensor(v): return None
+        if any(torch.is_tensor(r) and r.shape == v.shape and torch.equal(r, v) for r in results): return None
+        want = (ranks or {}).get(name)
+        if want is not None and v.dim() != want: return None
+        out[name] = v.detach()
+    return out
 
 
 META_PROPERTIES = {"data", "T", "mT", "H", "mH", "real", "imag"}   # properties that hand on the tensor's values
@@ -251,6 +384,56 @@ def used_state(model, args: tuple) -> set[str] | None:
     return seen
 
 
+def module_prefix(model, args: tuple, out: list, params: list[tuple[str, str]], missing: list[str],
+                  ranks: dict | None = None) -> tuple[int, object] | None:
+    """(index of an op.cpp parameter, the tensor it gets) when the parameters and buffers the forward reads and the
+    call leaves out (`missing`) are all of one submodule of the Model (the deepest that holds them all: ResidualAttention's
+    `fc`, a 1x1 convolution), called once in the forward, on a forward argument that exactly one op parameter is bound
+    to, and none of its own parameters is passed to the op: their ModelNew ran that module in PyTorch first and handed
+    the op its output, so the parameter gets the module's output on these inputs (found by running the reference's
+    forward with a hook on the module). None, and the call stays refused, otherwise: the parameters of more than one
+    module or of the Model itself (the op would have to start further on than one module), the module called more than
+    once or on something other than a forward argument, a rank op.cpp checks that the output does not have, or a module
+    whose output is the forward's result (the op would be handed the answer)."""
+    import torch
+    owner = lambda n: n.rsplit(".", 1)[0] if "." in n else ""
+    paths = [owner(n).split(".") if owner(n) else [] for n in missing]
+    common = []
+    for parts in zip(*paths):
+        if len(set(parts)) != 1: break
+        common.append(parts[0])
+    path = ".".join(common)
+    mods = dict(model.named_modules())
+    if not path or path not in mods: return None
+    module = mods[path]
+    if any(any(v is t for t in module.parameters()) for v in out if torch.is_tensor(v)): return None
+    clones = tuple(a.clone() if torch.is_tensor(a) else a for a in args)
+    calls = []
+    hook = module.register_forward_hook(lambda m, inputs, output: calls.append((inputs, output)))
+    object.__setattr__(model, "_ev_probe", True)   # ModelNew runs its reference Model's forward
+    try:
+        with torch.no_grad():
+            result = model(*clones)
+    except Exception:  # noqa: BLE001 - the reference refuses these inputs: no prefix to take
+        return None
+    finally:
+        hook.remove()
+        object.__setattr__(model, "_ev_probe", False)
+    if len(calls) != 1: return None
+    inputs, output = calls[0]
+    if not torch.is_tensor(output) or len(inputs) != 1: return None
+    at = [j for j, c in enumerate(clones) if c is inputs[0]]
+    if len(at) != 1: return None
+    bound = [i for i, v in enumerate(out) if v is args[at[0]]]
+    if len(bound) != 1: return None
+    if any(torch.is_tensor(r) and r.shape == output.shape and torch.equal(r, output)
+           for r in (result if isinstance(result, (tuple, list)) else (result,))):
+        return None   # the module is the whole forward, or its output the answer: the op would compute nothing
+    want = (ranks or {}).get(params[bound[0]][1])
+    if want is not None and output.dim() != want: return None
+    return bound[0], output.detach()
+
+
 def _constant(t) -> bool:
     "A tensor whose elements are all one value (a norm's ones / zeros as initialised, a counter): a kernel may omit it."
     import torch
@@ -263,7 +446,8 @@ def _constant(t) -> bool:
 
 
 def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str, str]], dtypes: dict | None = None,
-              computed: list[str] | tuple = (), made: dict | None = None, ranks: dict | None = None) -> list:
+              computed: list[str] | tuple = (), made: dict | None = None, ranks: dict | None = None,
+              assigned: dict | None = None, alike: list | tuple = ()) -> list:
     """The extension call's arguments for op.cpp's parameters (module docstring); raises EvoKernelUnbound. `dtypes`:
     {parameter index: the torch dtype names its op input takes}; an integer (floating) tensor of a dtype outside them
     goes as the one integer (floating) dtype there, as their ModelNew did (CrossEntropyLoss's int64 target as int32).
@@ -330,6 +514,14 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
             abbrev = lambda a, b: len(a) == len(b) and all(y.startswith(x) or y == SYNONYMS.get(x) for x, y in zip(a, b))
             got = [v for v in {id(v[2]): v for v in table.values()}.values() if v[0] != "fwd" and abbrev(parts, words(v[1]))]
             if len(got) == 1: return got
+        numbered = re.fullmatch(r"(w|b|weight|bias)_?(\d+)", name.lower())
+        if numbered:   # w1, w2 (b1, b2): the Model's weights (biases) in the order it registers them, when op.cpp numbers
+            # as many as it has, from 1 (SEAttention's fc = Sequential(Linear, ReLU, Linear, Sigmoid): fc.0 and fc.2)
+            kind = _key(numbered.group(1))
+            vals = [v for v in weak.get(kind, []) if v[0] == "state"]
+            same = sorted(int(m.group(2)) for m in (re.fullmatch(r"(w|b|weight|bias)_?(\d+)", n.lower()) for t, n in params)
+                          if m and _key(m.group(1)) == kind)
+            if vals and same == list(range(1, len(vals) + 1)): return [vals[int(numbered.group(2)) - 1]]
         if len(parts) > 1 and re.fullmatch(r"[1-5]d", parts[-1]):   # scale_1d: the value at another rank (bind_call's ranks)
             return candidates("_".join(parts[:-1]))
         k = _key(name)
@@ -361,6 +553,23 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
             out[i] = h[2]
     inside = {_norm(n) for n in computed}
     inner = [params[i][1] for i in unnamed if _norm(params[i][1]) in inside or _key(params[i][1]) in inside]
+    tails = tail_values(model, model_cls, args, inner, assigned or {}, ranks) if inner else None
+    if tails is not None:   # the op is the forward's tail: those parameters are its locals (tail_values)
+        for i in [i for i in unnamed if params[i][1] in tails]:
+            out[i] = tails[params[i][1]]
+            unnamed.remove(i)
+        inner = []
+    children = [n for n, _ in model.named_children()]
+    named_modules = {params[i][1]: child_named(params[i][1], children) for i in unnamed}
+    named_modules = {p: c for p, c in named_modules.items() if c is not None}
+    if len(unnamed) == len([n for n in fwd[:len(args)] if n not in used]):
+        named_modules = {}   # the forward arguments left take them, in order (the older rule keeps its place)
+    outputs = module_outputs(model, args, named_modules, ranks) if named_modules and not inner else None
+    if outputs is not None:   # the op is the forward's tail: those parameters are its submodules' outputs
+        for i in [i for i in unnamed if params[i][1] in outputs]:
+            out[i] = outputs[params[i][1]]
+            unnamed.remove(i)
+        tails = outputs
     if inner:
         raise EvoKernelUnbound("op.cpp parameter(s) " + ", ".join(inner) + " name values the reference Model computes "
                                "in its forward (not an input, parameter, buffer or constructor argument): their ModelNew "
@@ -371,12 +580,15 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
     elif unnamed:
         raise EvoKernelUnbound("op.cpp parameter(s) " + ", ".join(params[i][1] for i in unnamed)
                                + " name no forward argument, parameter or attribute of the reference Model")
-    reads = used_state(model, args)
+    reads = used_state(model, args) if tails is None else None   # a tail: what forward read before it made its locals
     if reads:
         passed = {id(v) for v in out if torch.is_tensor(v)}
         state = dict([*model.named_parameters(), *model.named_buffers()])
         missing = [n for n in state if n in reads and id(state[n]) not in passed and not _constant(state[n])]
-        if missing:
+        fed = module_prefix(model, args, out, params, missing, ranks) if missing else None
+        if fed is not None:   # the op's input is the output of the Model's module that those parameters are of
+            out[fed[0]] = fed[1]
+        elif missing:
             given = [name for (typ, name), v in zip(params, out) if any(v is a for a in args if torch.is_tensor(a))]
             raise EvoKernelUnbound(f"the reference Model's forward reads {', '.join(missing[:6])}"
                                    f"{' ...' if len(missing) > 6 else ''}, which op.cpp takes no parameter for: its "
@@ -407,12 +619,109 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
             kind = [d for d in allowed if getattr(torch, d, None) is not None and getattr(torch, d).is_floating_point
                     == out[i].dtype.is_floating_point and d != "bool"]
             if len(set(kind)) == 1 and out[i].dtype != torch.bool: out[i] = out[i].to(getattr(torch, kind[0]))
+    for a, b in alike:   # op.cpp requires a.sizes() == b.sizes(): a tensor that broadcasts to the other is expanded to it,
+        if a not in names or b not in names: continue   # as their ModelNew did (CoordAtt's a_w [N,C,1,W] to x's shape)
+        ia, ib = names.index(a), names.index(b)
+        if not (torch.is_tensor(out[ia]) and torch.is_tensor(out[ib])) or out[ia].shape == out[ib].shape: continue
+        for small, big in ((ia, ib), (ib, ia)):
+            try:
+                fits = torch.broadcast_shapes(out[small].shape, out[big].shape) == out[big].shape
+            except RuntimeError:
+                fits = False
+            if fits:
+                out[small] = out[small].expand_as(out[big]).contiguous()
+                break
     return out
 
 
-def model_src(reference_text: str, op_cpp: str, dtypes: dict | None = None, made: dict | None = None) -> str:
-    "A ModelNew for MultiKernelBench's step: the reference's Model, whose forward calls the extension (bind_call)."
+def op_part(reference_text: str, op_cpp: str) -> str | None:
+    """The class of the reference's submodule that the op is, when the reference says so: the one nn.Module class of the
+    file other than Model whose forward's parameters are op.cpp's tensor parameters, by name and in order (MultiHead
+    Attention's ScaledDotProductAttention.forward(Q, K, V) for op.cpp's q, k, v), while the Model's forward takes none of
+    those names. Their ModelNew ran the rest of the Model in PyTorch (the projections before, W_o after) and the op in
+    that submodule's place. None otherwise."""
+    import ast
+    found = bound_function(op_cpp)
+    try:
+        tree = ast.parse(reference_text)
+    except SyntaxError:
+        return None
+    if not found: return None
+    tensors = [_key(n) for t, n in found[1] if "Tensor" in t]
+    def forward_params(cls):
+        f = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "forward"), None)
+        return None if f is None or f.args.vararg else [_key(a.arg) for a in f.args.args if a.arg != "self"]
+    classes = {c.name: c for c in tree.body if isinstance(c, ast.ClassDef)}
+    if "Model" not in classes or not tensors: return None
+    model_takes = set(forward_params(classes["Model"]) or [])
+    hits = [n for n, c in classes.items() if n != "Model" and forward_params(c) == tensors]
+    return hits[0] if len(hits) == 1 and not model_takes & set(tensors) else None
+
+
+PART_REFERENCE = """
+
+_EvFullModel = Model
+
+
+class Model(torch.nn.Module):
+    "The part of the task's Model the op is (evokernel.op_part): its one {part} submodule, as the Model's forward calls it."
+    def __init__(self, *init):
+        super().__init__()
+        self.full = _EvFullModel(*init)
+
+    def _ev_part(self):
+        parts = [m for m in self.full.modules() if type(m).__name__ == {part!r}]
+        if len(parts) != 1:
+            raise LookupError(f"the Model holds {{len(parts)}} {part} submodules, not one: which one the op is is not said")
+        return parts[0]
+
+    def forward(self, *args):
+        seen = []
+        hook = self._ev_part().register_forward_hook(lambda m, inputs, output: seen.append(output))
+        try:
+            self.full(*args)
+        finally:
+            hook.remove()
+        if len(seen) != 1:
+            raise LookupError(f"the Model's forward called its {part} {{len(seen)}} times, not once")
+        return seen[0]
+"""
+
+
+def part_reference(reference_text: str, part: str) -> str:
+    "The reference whose Model is the task Model's submodule of class `part`, on the inputs the whole forward gives it."
+    return reference_text + PART_REFERENCE.format(part=part)
+
+
+def model_src(reference_text: str, op_cpp: str, dtypes: dict | None = None, made: dict | None = None,
+              part: str | None = None) -> str:
+    """A ModelNew for MultiKernelBench's step: the reference's Model, whose forward calls the extension (bind_call).
+    With `part` (op_part; reference_text then part_reference's), the whole Model runs and the extension is called in
+    place of its submodule of that class, with bind_call's arguments from that submodule and the inputs it gets."""
     fn, params = bound_function(op_cpp)
+    if part:
+        return reference_text + f"""
+
+import custom_ops_lib as _ev_lib
+from evokernel import EvoKernelUnbound as _EvUnbound, bind_call as _ev_bind
+
+
+class ModelNew(Model):
+    def forward(self, *args):
+        if getattr(self, "_ev_probe", False): return super().forward(*args)
+        part = self._ev_part()
+        def call(module, inputs, kwargs):
+            hook.remove()   # bind_call runs the submodule's own forward to see what it reads
+            if kwargs: raise _EvUnbound(f"the Model calls its {part} with keyword arguments")
+            return getattr(_ev_lib, {fn!r})(*_ev_bind(module, type(module), inputs, (), {params!r}, {dtypes or {}!r},
+                                                       [], {made or {}!r}, {checked_ranks(op_cpp)!r}, None,
+                                                       {same_sizes(op_cpp)!r}))
+        hook = part.register_forward_pre_hook(call, with_kwargs=True)
+        try:
+            return self.full(*args)
+        finally:
+            hook.remove()
+"""
     return reference_text + f"""
 
 import custom_ops_lib as _ev_lib
@@ -428,7 +737,8 @@ class ModelNew(Model):
         if getattr(self, "_ev_probe", False): return super().forward(*args)   # bind_call's look at what it reads
         return getattr(_ev_lib, {fn!r})(*_ev_bind(self, Model, args, self._ev_init, {params!r}, {dtypes or {}!r},
                                                    {computed_names(reference_text)!r}, {made or {}!r},
-                                                   {checked_ranks(op_cpp)!r}))
+                                                   {checked_ranks(op_cpp)!r}, {forward_locals(reference_text)!r},
+                                                   {same_sizes(op_cpp)!r}))
 """
 
 
@@ -442,8 +752,11 @@ def evokernel_strings(project, op_cpp: str, reference_text: str) -> dict:
     dtypes = {i: sorted({GE_DTYPES[d][0] for d in p.dtypes if d in GE_DTYPES}) for p, i in
               zip(project.op.inputs, layout["inputs"] if layout else []) if i is not None and p.dtypes}
     pick = lambda pre, suf: "\n".join(v for k, v in sorted(src.items()) if k.startswith(pre) and k.endswith(suf))
+    part = op_part(reference_text, op_cpp)   # the op is a submodule of the Model: compared with that submodule
+    reference = part_reference(reference_text, part) if part else reference_text
     return dict(project_json_src="", host_tiling_src=pick("op_host/", ".h"), host_operator_src=pick("op_host/", ".cpp"),
-                kernel_src=pick("op_kernel/", ""), python_bind_src=op_cpp, model_src=model_src(reference_text, op_cpp, dtypes, made))
+                kernel_src=pick("op_kernel/", ""), python_bind_src=op_cpp,
+                model_src=model_src(reference, op_cpp, dtypes, made, part), reference_src=reference)
 
 
 def match_evokernel(entry: dict, gitdir: str, project) -> dict:
@@ -461,11 +774,89 @@ def match_evokernel(entry: dict, gitdir: str, project) -> dict:
     strings = evokernel_strings(project, op_cpp, show(gitdir, commit, ref).decode())
     saved = mkb.MKB_ATOL, mkb.MKB_RTOL
     mkb.MKB_ATOL, mkb.MKB_RTOL = EVOKERNEL_ATOL, EVOKERNEL_RTOL
-    try:
-        out = mkb.match_mkb(dict(entry, reference=ref), strings, show(gitdir, commit, ref).decode(), project)
+    try:   # the task's reference, or its submodule the op is (op_part)
+        out = mkb.match_mkb(dict(entry, reference=ref), strings, strings["reference_src"], project)
     finally:
         mkb.MKB_ATOL, mkb.MKB_RTOL = saved
     if out.get("match") == "mismatch" and "EvoKernelUnbound" in out.get("match_detail", ""):
         out["match"] = "no-reference"   # the call needs tensors its ModelNew made in PyTorch: no call to compare
     out["match_detail"] = f"{out.get('match_detail', '')} [{posixpath.basename(ref)}; atol=rtol=1e-2]"[:400]
     return out
+
+
+class DryStop(BaseException):
+    """Raised by dry_match's stand-in for run_project: the op's inputs, attributes and outputs as the harness would have
+    run them (a BaseException, so that the match step's own `except Exception` does not take it for a run error)."""
+    def __init__(self, inputs: dict, attrs: dict, outputs: dict):
+        super().__init__("dry run: the op is not run")
+        self.inputs, self.attrs, self.outputs = inputs, attrs, outputs
+
+
+def _described(v):
+    "A tensor as [shape, dtype]; anything else as it is (for the dry pass's JSON)."
+    if hasattr(v, "shape") and hasattr(v, "dtype"): return [list(v.shape), str(v.dtype).replace("torch.", "")]
+    if isinstance(v, tuple) and len(v) == 2: return [list(v[0]), str(v[1])]   # an output spec: (shape, dtype)
+    return v if isinstance(v, (int, float, bool, str, type(None))) else repr(v)
+
+
+def dry_match(entry: dict, gitdir: str) -> dict:
+    """The EvoKernel step (match_evokernel) up to the op's run, nothing built: the project is read (load_project), the
+    reference run, the call derived and bound, the batch cut or the own-shape and budget decisions taken, and
+    run_project replaced by a stand-in that stops there. Returns the step's verdict when it is reached before the run
+    (no-reference, tiling-fixed, too-large), else match="dry-call" with the op's inputs, attributes and outputs
+    ({name: [shape, dtype]}) as the run would get them."""
+    from ascendcraft import opproject
+    from corpus import materialise
+    t0 = time.time()
+    out = dict(path=entry["path"])
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            project = opproject.load_project(materialise(entry, gitdir, Path(tmp)))
+        except Exception as e:  # noqa: BLE001 - reported, as the corpus reports a load failure
+            return dict(out, match="load-error", match_detail=f"{type(e).__name__}: {e}"[:300], seconds=round(time.time() - t0, 1))
+        def stop(project, inputs, *, attrs=None, outputs=None, settings=None):
+            raise DryStop(inputs, attrs or {}, outputs or {})
+        saved = opproject.run_project
+        opproject.run_project = stop
+        try:
+            out.update(match_evokernel(entry, gitdir, project))
+        except DryStop as s:
+            out.update(match="dry-call", inputs={k: _described(v) for k, v in s.inputs.items()},
+                       attrs={k: _described(v) for k, v in s.attrs.items()},
+                       outputs={k: _described(v) for k, v in s.outputs.items()})
+        except Exception as e:  # noqa: BLE001 - the reference / derived call, as _try_entry reports it
+            out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:300])
+        finally:
+            opproject.run_project = saved
+    return dict(out, seconds=round(time.time() - t0, 1))
+
+
+def main(argv=None) -> int:
+    """`python evokernel.py --dry --git KernelHive/ascendc-skill=<git dir> [--source TEXT] [--out FILE]`: the dry pass
+    (dry_match) over the manifest's EvoKernel entries that passed on their 910B, one JSON line per entry."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from corpus import MANIFEST
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--dry", action="store_true", required=True,
+                    help="derive and bind each call without building or running anything (the only mode)")
+    ap.add_argument("--git", required=True, metavar="KernelHive/ascendc-skill=GITDIR")
+    ap.add_argument("--source", default=None, help="only entries whose source or path contains this text")
+    ap.add_argument("--out", type=Path, default=None, help="also write the JSON lines here")
+    a = ap.parse_args(argv)
+    repo, gitdir = a.git.split("=", 1)
+    entries = [e for e in json.loads(MANIFEST.read_text()) if e["repo"] == repo and e.get("hardware") == "passed"
+               and (a.source is None or a.source in e["source"] or a.source in e["path"])]
+    if not entries: ap.error(f"no passed entry of {repo} matches --source {a.source!r}")
+    log = open(a.out, "w") if a.out else None
+    try:
+        for e in entries:
+            line = json.dumps(dry_match(e, gitdir))
+            print(line, flush=True)
+            if log: log.write(line + "\n"); log.flush()
+    finally:
+        if log: log.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

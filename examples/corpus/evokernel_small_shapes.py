@@ -138,8 +138,8 @@ def run_entry(op: str, git: str, commit: str, root: Path, own_shape: bool) -> di
     saved = mkb.MKB_ATOL, mkb.MKB_RTOL
     mkb.MKB_ATOL, mkb.MKB_RTOL = evokernel.EVOKERNEL_ATOL, evokernel.EVOKERNEL_RTOL
     try:   # no batch cut (limit: any size): the run is at exactly the shape set above
-        out = mkb.match_mkb(dict(path=f"{FOLDER}/{op}Custom", commit=commit, reference=ref_path), strings, reference,
-                            project, limit=1 << 62)
+        out = mkb.match_mkb(dict(path=f"{FOLDER}/{op}Custom", commit=commit, reference=ref_path), strings,
+                            strings["reference_src"], project, limit=1 << 62)
     except Exception as e:  # noqa: BLE001 - the build, or the reference itself
         out = dict(match="run-error", match_detail=f"{type(e).__name__}: {e}"[:300])
     finally:
