@@ -19,11 +19,14 @@ namespace {
 thread_local Core* t_core = nullptr;
 }
 namespace {
-const Clock kNoRace[kRacePipes] = {};   // the race words of a run without a race check: every scalar read settled
+// the race words of a run without a race check (newest_writes' five, scalar_known's four, scalar_epoch's one): every
+// scalar access settled, the epoch never moves
+const Clock kNoRace[5] = {};
 const uint8_t kNoUb[2] = {};            // [&kNoUb[1], &kNoUb[0]]: an empty UB range (no inlined UB reads)
 }  // namespace
 // runtime.h: GlobalTensor::GetValue's and LocalTensor::GetValue's inlined fast paths (no range, no UB before a block)
-__thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace};
+__thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace,
+                                       nullptr, nullptr, nullptr, 0, 0, kNoRace, {}};
 namespace {
 // GlobalTensor::SetValue's fast path (gm_write): the GM buffer this block's last scalar write went to, and its byte
 // bitmap of API writes (ApiWrites::byte_bits). Reset whenever a block starts or ends on this thread.
@@ -39,9 +42,10 @@ void scalar_reads_flush() {
     ScalarReads& r = t_scalar_reads;
     uint64_t count = 0, bytes = 0;
     for (uint64_t size = 1; size <= 8; ++size) {
-        count += r.reads[size - 1];
-        bytes += r.reads[size - 1] * size;
+        count += r.reads[size - 1] + r.writes[size - 1];
+        bytes += (r.reads[size - 1] + r.writes[size - 1]) * size;
         r.reads[size - 1] = 0;
+        r.writes[size - 1] = 0;
     }
     if (t_core && count) {
         t_core->work_count[static_cast<uint8_t>(TPipe_::S)] += count;
@@ -55,6 +59,8 @@ void set_current_core(Core* c) {
     t_scalar_writes = ScalarWrites{};
     ScalarReads& r = t_scalar_reads;
     for (int i = 0; i < ScalarReads::kSpans; ++i) { r.lo[i] = nullptr; r.room[i] = 0; }
+    r.set_lo = r.set_hi = nullptr;   // no inlined UB writes until local_write records a range
+    r.set_file = nullptr;
     static thread_local uint32_t scratch_line;
     static thread_local uint16_t scratch_op;
     Status* s = g_launch ? g_launch->status : nullptr;
@@ -65,10 +71,11 @@ void set_current_core(Core* c) {
         r.ub_end = c->ub + g_launch->ub_bytes;
         r.newest = c->race ? c->race->newest_writes() : kNoRace;
         r.known = c->race ? c->race->scalar_known() : kNoRace;
-    } else {   // no inlined UB reads: an empty range
+        r.epoch = c->race ? c->race->scalar_epoch() : kNoRace;
+    } else {   // no inlined UB reads or writes: an empty range
         r.ub = &kNoUb[1];
         r.ub_end = &kNoUb[0];
-        r.newest = r.known = kNoRace;
+        r.newest = r.known = r.epoch = kNoRace;
     }
 }
 
@@ -1989,6 +1996,26 @@ void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc
     c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
     copy_scalar(out, t.addr + index * size, size);
 }
+// LocalTensor::SetValue's inlined write (local_set, runtime.h) takes a write inside t_scalar_reads' set range: bytes
+// that writes of one place recorded (race check settled, or none) and marked written while the race check's scalar
+// epoch stayed the same. A write recorded here joins the range when it is of that place and epoch and touches or
+// overlaps it; otherwise the range becomes this write's bytes. A write the race check had to check (a RaceScope: it
+// moves the epoch) leaves the range stale, and a range of bytes past this block's UB is never kept.
+static void keep_set_range(const Core& c, const uint8_t* at, uint32_t size, const SrcLoc& loc) {
+    ScalarReads& r = t_scalar_reads;
+    if (at < c.ub || at + size > c.ub + c.written_bytes) return;
+    const uint32_t epoch = *r.epoch;
+    if (r.set_file == loc.file && r.set_line == loc.line && r.set_epoch == epoch && at <= r.set_hi && at + size >= r.set_lo) {
+        r.set_lo = std::min<const uint8_t*>(r.set_lo, at);
+        r.set_hi = std::max<const uint8_t*>(r.set_hi, at + size);
+        return;
+    }
+    r.set_lo = at;
+    r.set_hi = at + size;
+    r.set_file = loc.file;
+    r.set_line = loc.line;
+    r.set_epoch = epoch;
+}
 void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, SrcLoc loc) {
     enter_inline(Op::SetValue, loc);
     Core& c = core();
@@ -1997,9 +2024,9 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
     // would record it; otherwise the RaceScope (which does nothing where the check is off)
     RaceChecker* race = c.race.get();
     uint8_t* at = t.addr + index * size;
-    if (!(race && (g_launch->mode != Mode::Trace || g_launch->auto_sync) && at >= race->ub() &&
-          race->scalar_write_settled(static_cast<uint64_t>(at - race->ub()), size, Op::SetValue, loc)))
-        RaceScope(TPipe_::S, Op::SetValue, loc).write(t.addr + index * size, size);
+    const bool settled = race && (g_launch->mode != Mode::Trace || g_launch->auto_sync) && at >= race->ub() &&
+                         race->scalar_write_settled(static_cast<uint64_t>(at - race->ub()), size, Op::SetValue, loc);
+    if (!settled) RaceScope(TPipe_::S, Op::SetValue, loc).write(t.addr + index * size, size);
     if (tracing_now()) {
         record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
         return;
@@ -2008,6 +2035,7 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
     c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
     copy_scalar(t.addr + index * size, in, size);
     mark_written_scalar(c, t, index, size);
+    if (settled || !race) keep_set_range(c, at, size, loc);
 }
 void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
     enter_inline(Op::GetValue, loc);
