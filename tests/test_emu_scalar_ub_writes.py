@@ -19,11 +19,12 @@ KERNEL = r'''
 using namespace AscendC;
 // Three 256-float buffers one after another in UB. `put` writes t and t2 whole (one range of 2 KB), then:
 // mode 1: put of view[200] (past the 192-float view, inside buf); mode 2: put of view[300] (past buf: t2's bytes);
-// mode 3 / 4: a flag S -> V, put of t[0..63] again, (mode 4: a flag S -> V), Adds reading t;
+// mode 3 / 4: a flag S -> V, put of t[0..63] again, (mode 4: a flag S -> V), Adds reading t; mode 14: mode 3 with
+// PipeBarrier<PIPE_ALL> for the flag;
 // mode 5 / 6: Duplicate into o (a V write S does not know complete), SetValue of t[5] at another line (checked by the
 // full race check), a flag V -> S, put of t[5], (mode 6: a flag S -> V), Adds reading t;
 // mode 7 / 8: put of o[100] (outside the range), (mode 8: a flag S -> V), Adds reading o[96..103];
-// mode 9: SetValue of t[5] at another line with nothing pending (recorded without the full check), put of t[5], Adds;
+// mode 9: SetValue of t[5] at another line with nothing pending (recorded without the full check), Adds;
 // modes 10-13: an instruction of another pipe S does not know complete touches t, then put of t[7] (inside the range):
 // 10 Duplicate (a V write), 11 Adds reading t (a V read), 12 DataCopy to y (an MTE3 read), 13 DataCopy from x (MTE2).
 // Then every buffer goes to y (auto-sync off: the flags the kernel writes are all there is).
@@ -54,8 +55,9 @@ extern "C" __global__ __aicore__ void scalar_ub_writes(GM_ADDR x, GM_ADDR y, uin
     for (uint32_t i = 0; i < 256; ++i) put(t2, i, 2.0f);
     if (mode == 1) put(view, 200, 7.0f);
     if (mode == 2) put(view, 300, 7.0f);
-    if (mode == 3 || mode == 4) {
-        flagSV();
+    if (mode == 3 || mode == 4 || mode == 14) {
+        if (mode == 14) PipeBarrier<PIPE_ALL>();
+        else flagSV();
         for (uint32_t i = 0; i < 64; ++i) put(t, i, 3.0f);
         if (mode == 4) flagSV();
         Adds(t, t, 1.0f, 64);                                                                    // EXPECT Adds t
@@ -63,9 +65,11 @@ extern "C" __global__ __aicore__ void scalar_ub_writes(GM_ADDR x, GM_ADDR y, uin
     if (mode == 5 || mode == 6 || mode == 9) {
         if (mode != 9) Duplicate(o, 5.0f, 256);
         t.SetValue(5, 9.0f);                                                                     // EXPECT other place
-        SetFlag<HardEvent::V_S>(vs);
-        WaitFlag<HardEvent::V_S>(vs);
-        put(t, 5, 4.0f);
+        if (mode != 9) {
+            SetFlag<HardEvent::V_S>(vs);
+            WaitFlag<HardEvent::V_S>(vs);
+            put(t, 5, 4.0f);
+        }
         if (mode == 6) flagSV();
         Adds(t, t, 1.0f, 64);                                                                    // EXPECT Adds t (5)
     }
@@ -155,6 +159,13 @@ def test_a_write_after_a_flag_from_the_scalar_pipe_is_recorded_again():
     np.testing.assert_array_equal(r.outputs["y"][:64], np.full(64, 4.0, np.float32))
 
 
+def test_a_write_after_a_barrier_of_all_pipes_is_recorded_again():
+    "The epoch: PipeBarrier<PIPE_ALL> makes the range's writes known complete to every pipe; the writes after it are not."
+    e = _error(_run(14))
+    assert (e.kind, e.line) == ("ub-race", _line("EXPECT Adds t")) and "S_V" in e.hint, e
+    assert e.context.get("other_line") == _line("EXPECT put"), e.context
+
+
 def test_a_write_after_another_places_checked_write_names_its_own_line():
     "The epoch moves when the full race check records a scalar write: the bytes' record then names the other place."
     e = _error(_run(5))
@@ -175,11 +186,11 @@ def test_a_write_outside_the_range_is_recorded():
     assert r.outputs["y"][512 + 100] == 7.0
 
 
-def test_a_write_after_another_places_settled_write_names_its_own_line():
-    "The place: another line's write of the same bytes, with nothing pending, moves the range to that line."
+def test_another_places_write_inside_the_range_is_recorded_as_its_own():
+    "The place: another line's write of bytes inside the range, with nothing pending, is recorded (and named) as its own."
     e = _error(_run(9))
     assert (e.kind, e.line) == ("ub-race", _line("EXPECT Adds t (5)")), e
-    assert e.context.get("other_line") == _line("EXPECT put"), e.context
+    assert e.context.get("other_line") == _line("EXPECT other place"), e.context
 
 
 @pytest.mark.parametrize("mode, hazard, other", [(10, "write-after-write", "V"), (11, "write-after-read", "V"),
