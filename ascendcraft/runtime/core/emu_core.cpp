@@ -19,14 +19,15 @@ namespace {
 thread_local Core* t_core = nullptr;
 }
 namespace {
-// the race words of a run without a race check (newest_writes' five, scalar_known's four, scalar_epoch's one): every
-// scalar access settled, the epoch never moves
+// the race words of a run without a race check (newest_writes' five, scalar_known's four): every scalar access settled;
+// and its scalar epoch, which never moves
 const Clock kNoRace[5] = {};
+const uint64_t kNoEpoch = 0;
 const uint8_t kNoUb[2] = {};            // [&kNoUb[1], &kNoUb[0]]: an empty UB range (no inlined UB reads)
 }  // namespace
 // runtime.h: GlobalTensor::GetValue's and LocalTensor::GetValue's inlined fast paths (no range, no UB before a block)
 __thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace,
-                                       nullptr, nullptr, nullptr, 0, 0, kNoRace, {}};
+                                       nullptr, nullptr, nullptr, 0, 0, &kNoEpoch, {}};
 namespace {
 // GlobalTensor::SetValue's fast path (gm_write): the GM buffer this block's last scalar write went to, and its byte
 // bitmap of API writes (ApiWrites::byte_bits). Reset whenever a block starts or ends on this thread.
@@ -71,11 +72,12 @@ void set_current_core(Core* c) {
         r.ub_end = c->ub + g_launch->ub_bytes;
         r.newest = c->race ? c->race->newest_writes() : kNoRace;
         r.known = c->race ? c->race->scalar_known() : kNoRace;
-        r.epoch = c->race ? c->race->scalar_epoch() : kNoRace;
+        r.epoch = c->race ? c->race->scalar_epoch() : &kNoEpoch;
     } else {   // no inlined UB reads or writes: an empty range
         r.ub = &kNoUb[1];
         r.ub_end = &kNoUb[0];
-        r.newest = r.known = r.epoch = kNoRace;
+        r.newest = r.known = kNoRace;
+        r.epoch = &kNoEpoch;
     }
 }
 
@@ -2004,7 +2006,7 @@ void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc
 static void keep_set_range(const Core& c, const uint8_t* at, uint32_t size, const SrcLoc& loc) {
     ScalarReads& r = t_scalar_reads;
     if (at < c.ub || at + size > c.ub + c.written_bytes) return;
-    const uint32_t epoch = *r.epoch;
+    const uint64_t epoch = *r.epoch;
     if (r.set_file == loc.file && r.set_line == loc.line && r.set_epoch == epoch && at <= r.set_hi && at + size >= r.set_lo) {
         r.set_lo = std::min<const uint8_t*>(r.set_lo, at);
         r.set_hi = std::max<const uint8_t*>(r.set_hi, at + size);

@@ -96,7 +96,7 @@ public:
     // which may name another place). Between two moves, two scalar writes of one place are told apart by no check:
     // every S clock any pipe knows is below both of their clocks, and every one known later is at least the newest. So a
     // write of bytes a write of the same place recorded in the same epoch needs no record of its own.
-    const uint32_t* scalar_epoch() const { return &epoch_; }
+    const uint64_t* scalar_epoch() const { return &epoch_; }
     // A scalar write (SetValue) of UB bytes [lo, lo + size) (offsets into this core's UB) races with V and MTE2 writes
     // and V and MTE3 reads the scalar unit does not know to be complete: when there are none anywhere in UB (its usual
     // state in a scalar loop), it has nothing to check, only its record to make (its clock, site and bytes, as a
@@ -185,7 +185,7 @@ private:
     SiteSlot site_cache_[kSiteSlots];
     std::vector<uint32_t> noted_;
     uint64_t auto_waits_ = 0;
-    uint32_t epoch_ = 0;   // scalar_epoch
+    uint64_t epoch_ = 0;   // scalar_epoch (64 bits: it never comes round to an old range's value)
 };
 
 // One instruction's UB accesses. Construct it after the instruction's operands were validated;

@@ -229,8 +229,8 @@ struct ScalarReads {
     const uint8_t* set_hi;
     const char* set_file;
     int set_line;
-    uint32_t set_epoch;
-    const uint32_t* epoch;
+    uint64_t set_epoch;
+    const uint64_t* epoch;
     uint64_t writes[8];
 };
 extern __thread ScalarReads t_scalar_reads;
