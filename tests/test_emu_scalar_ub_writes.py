@@ -24,7 +24,8 @@ using namespace AscendC;
 // mode 5 / 6: Duplicate into o (a V write S does not know complete), SetValue of t[5] at another line (checked by the
 // full race check), a flag V -> S, put of t[5], (mode 6: a flag S -> V), Adds reading t;
 // mode 7 / 8: put of o[100] (outside the range), (mode 8: a flag S -> V), Adds reading o[96..103];
-// mode 9: SetValue of t[5] at another line with nothing pending (recorded without the full check), Adds;
+// mode 9: SetValue of t[5] at another line with nothing pending (recorded without the full check), Adds; mode 15:
+// the same, then put of t[5] (its range had those bytes), Adds; mode 16: o written by put and another place in turn;
 // modes 10-13: an instruction of another pipe S does not know complete touches t, then put of t[7] (inside the range):
 // 10 Duplicate (a V write), 11 Adds reading t (a V read), 12 DataCopy to y (an MTE3 read), 13 DataCopy from x (MTE2).
 // Then every buffer goes to y (auto-sync off: the flags the kernel writes are all there is).
@@ -62,14 +63,14 @@ extern "C" __global__ __aicore__ void scalar_ub_writes(GM_ADDR x, GM_ADDR y, uin
         if (mode == 4) flagSV();
         Adds(t, t, 1.0f, 64);                                                                    // EXPECT Adds t
     }
-    if (mode == 5 || mode == 6 || mode == 9) {
-        if (mode != 9) Duplicate(o, 5.0f, 256);
+    if (mode == 5 || mode == 6 || mode == 9 || mode == 15) {
+        if (mode == 5 || mode == 6) Duplicate(o, 5.0f, 256);
         t.SetValue(5, 9.0f);                                                                     // EXPECT other place
-        if (mode != 9) {
+        if (mode == 5 || mode == 6) {
             SetFlag<HardEvent::V_S>(vs);
             WaitFlag<HardEvent::V_S>(vs);
-            put(t, 5, 4.0f);
         }
+        if (mode != 9) put(t, 5, 4.0f);
         if (mode == 6) flagSV();
         Adds(t, t, 1.0f, 64);                                                                    // EXPECT Adds t (5)
     }
@@ -77,6 +78,14 @@ extern "C" __global__ __aicore__ void scalar_ub_writes(GM_ADDR x, GM_ADDR y, uin
         put(o, 100, 6.0f);
         if (mode == 8) flagSV();
         Adds(o[96], o[96], 1.0f, 8);                                                             // EXPECT Adds o
+    }
+    if (mode == 16) {   // two places in turn, as a loop unrolled by hand writes: each keeps a range of its own
+        auto put2 = [](const LocalTensor<float> &d, uint32_t i, float v) { d.SetValue(i, v); };
+        for (int r = 0; r < 3; ++r)
+            for (uint32_t i = 0; i < 128; ++i) {
+                put(o, 2 * i, static_cast<float>(r * 1000 + 2 * i));
+                put2(o, 2 * i + 1, static_cast<float>(r * 1000 + 2 * i + 1));
+            }
     }
     if (mode >= 10 && mode <= 13) {
         if (mode == 10) Duplicate(t, 1.0f, 64);
@@ -128,6 +137,14 @@ def test_inlined_writes_compute_the_same_values_and_count_as_the_trace_records_t
     t = trace(b, _args(0), block_dim=2, auto_sync=False)
     assert r.work["S"] == t.work()["S"], (r.work["S"], t.work()["S"])
     assert r.work["S"][0] >= 2 * (4 * 256 + 256), r.work["S"]
+
+
+def test_two_places_in_turn_compute_the_same_values_and_count_as_the_trace_records_them():
+    r = _run(16)
+    assert r.ok, r.diagnostics
+    np.testing.assert_array_equal(r.outputs["y"][512:], np.arange(256, dtype=np.float32) + 2000)
+    t = trace(build({"scalar_ub_writes.cpp": KERNEL.lstrip("\n")}), _args(16), block_dim=2, auto_sync=False)
+    assert r.work["S"] == t.work()["S"], (r.work["S"], t.work()["S"])
 
 
 def test_inlined_writes_without_a_race_check_compute_the_same_values():
@@ -191,6 +208,13 @@ def test_another_places_write_inside_the_range_is_recorded_as_its_own():
     e = _error(_run(9))
     assert (e.kind, e.line) == ("ub-race", _line("EXPECT Adds t (5)")), e
     assert e.context.get("other_line") == _line("EXPECT other place"), e.context
+
+
+def test_a_write_after_another_places_write_of_its_bytes_is_recorded_again():
+    "Another place's write of bytes inside a range takes them out of it: the range's own place writes them again."
+    e = _error(_run(15))
+    assert (e.kind, e.line) == ("ub-race", _line("EXPECT Adds t (5)")), e
+    assert e.context.get("other_line") == _line("EXPECT put"), e.context
 
 
 @pytest.mark.parametrize("mode, hazard, other", [(10, "write-after-write", "V"), (11, "write-after-read", "V"),

@@ -27,7 +27,7 @@ const uint8_t kNoUb[2] = {};            // [&kNoUb[1], &kNoUb[0]]: an empty UB r
 }  // namespace
 // runtime.h: GlobalTensor::GetValue's and LocalTensor::GetValue's inlined fast paths (no range, no UB before a block)
 __thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace,
-                                       nullptr, nullptr, nullptr, 0, 0, &kNoEpoch, {}};
+                                       {}, {}, {}, {}, 0, &kNoEpoch, {}};
 namespace {
 // GlobalTensor::SetValue's fast path (gm_write): the GM buffer this block's last scalar write went to, and its byte
 // bitmap of API writes (ApiWrites::byte_bits). Reset whenever a block starts or ends on this thread.
@@ -60,8 +60,10 @@ void set_current_core(Core* c) {
     t_scalar_writes = ScalarWrites{};
     ScalarReads& r = t_scalar_reads;
     for (int i = 0; i < ScalarReads::kSpans; ++i) { r.lo[i] = nullptr; r.room[i] = 0; }
-    r.set_lo = r.set_hi = nullptr;   // no inlined UB writes until local_write records a range
-    r.set_file = nullptr;
+    for (int i = 0; i < ScalarReads::kSetPlaces; ++i) {   // no inlined UB writes until local_write records a range
+        r.set_lo[i] = r.set_hi[i] = nullptr;
+        r.set_file[i] = nullptr;
+    }
     static thread_local uint32_t scratch_line;
     static thread_local uint16_t scratch_op;
     Status* s = g_launch ? g_launch->status : nullptr;
@@ -1998,25 +2000,45 @@ void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc
     c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
     copy_scalar(out, t.addr + index * size, size);
 }
-// LocalTensor::SetValue's inlined write (local_set, runtime.h) takes a write inside t_scalar_reads' set range: bytes
-// that writes of one place recorded (race check settled, or none) and marked written while the race check's scalar
-// epoch stayed the same. A write recorded here joins the range when it is of that place and epoch and touches or
-// overlaps it; otherwise the range becomes this write's bytes. A write the race check had to check (a RaceScope: it
-// moves the epoch) leaves the range stale, and a range of bytes past this block's UB is never kept.
+// LocalTensor::SetValue's inlined write (local_set, runtime.h) takes a write inside one of t_scalar_reads' set ranges:
+// bytes that writes of one place recorded (race check settled, or none) and marked written while the race check's
+// scalar epoch stayed the same. A write recorded here joins its place's range when it touches or overlaps it, or
+// becomes its place's range; a place without a range takes the oldest place's slot. When the epoch has moved since the
+// ranges were made (a flag or barrier that observes the S pipe, a write the race check had to check), they are all
+// dropped first. A range of bytes past this block's UB is never kept.
 static void keep_set_range(const Core& c, const uint8_t* at, uint32_t size, const SrcLoc& loc) {
     ScalarReads& r = t_scalar_reads;
     if (at < c.ub || at + size > c.ub + c.written_bytes) return;
     const uint64_t epoch = *r.epoch;
-    if (r.set_file == loc.file && r.set_line == loc.line && r.set_epoch == epoch && at <= r.set_hi && at + size >= r.set_lo) {
-        r.set_lo = std::min<const uint8_t*>(r.set_lo, at);
-        r.set_hi = std::max<const uint8_t*>(r.set_hi, at + size);
+    if (r.set_epoch != epoch) {
+        for (int i = 0; i < ScalarReads::kSetPlaces; ++i) {
+            r.set_lo[i] = r.set_hi[i] = nullptr;
+            r.set_file[i] = nullptr;
+        }
+        r.set_epoch = epoch;
+    }
+    int slot = ScalarReads::kSetPlaces - 1;   // no range of this place: the oldest slot, after the others move down
+    for (int i = 0; i < ScalarReads::kSetPlaces; ++i) {
+        const bool mine = r.set_file[i] == loc.file && r.set_line[i] == loc.line;
+        if (mine && slot == ScalarReads::kSetPlaces - 1) slot = i;
+        // another place's range with these bytes: their record names this place now, so that range goes
+        if (!mine && at < r.set_hi[i] && at + size > r.set_lo[i]) r.set_lo[i] = r.set_hi[i] = nullptr;
+    }
+    if (r.set_file[slot] == loc.file && r.set_line[slot] == loc.line && at <= r.set_hi[slot] && at + size >= r.set_lo[slot]) {
+        r.set_lo[slot] = std::min<const uint8_t*>(r.set_lo[slot], at);
+        r.set_hi[slot] = std::max<const uint8_t*>(r.set_hi[slot], at + size);
         return;
     }
-    r.set_lo = at;
-    r.set_hi = at + size;
-    r.set_file = loc.file;
-    r.set_line = loc.line;
-    r.set_epoch = epoch;
+    for (int i = slot; i > 0; --i) {   // this place's range starts afresh in slot 0, the newest
+        r.set_lo[i] = r.set_lo[i - 1];
+        r.set_hi[i] = r.set_hi[i - 1];
+        r.set_file[i] = r.set_file[i - 1];
+        r.set_line[i] = r.set_line[i - 1];
+    }
+    r.set_lo[0] = at;
+    r.set_hi[0] = at + size;
+    r.set_file[0] = loc.file;
+    r.set_line[0] = loc.line;
 }
 void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, SrcLoc loc) {
     enter_inline(Op::SetValue, loc);
