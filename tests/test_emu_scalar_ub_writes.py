@@ -26,6 +26,7 @@ using namespace AscendC;
 // mode 7 / 8: put of o[100] (outside the range), (mode 8: a flag S -> V), Adds reading o[96..103];
 // mode 9: SetValue of t[5] at another line with nothing pending (recorded without the full check), Adds; mode 15:
 // the same, then put of t[5] (its range had those bytes), Adds; mode 16: o written by put and another place in turn;
+// mode 17: then a third line writes one of put2's elements, put2 writes it again, Adds reads it;
 // modes 10-13: an instruction of another pipe S does not know complete touches t, then put of t[7] (inside the range):
 // 10 Duplicate (a V write), 11 Adds reading t (a V read), 12 DataCopy to y (an MTE3 read), 13 DataCopy from x (MTE2).
 // Then every buffer goes to y (auto-sync off: the flags the kernel writes are all there is).
@@ -79,13 +80,18 @@ extern "C" __global__ __aicore__ void scalar_ub_writes(GM_ADDR x, GM_ADDR y, uin
         if (mode == 8) flagSV();
         Adds(o[96], o[96], 1.0f, 8);                                                             // EXPECT Adds o
     }
-    if (mode == 16) {   // two places in turn, as a loop unrolled by hand writes: each keeps a range of its own
-        auto put2 = [](const LocalTensor<float> &d, uint32_t i, float v) { d.SetValue(i, v); };
+    if (mode == 16 || mode == 17) {   // two places in turn, as an unrolled loop writes: each keeps a range of its own
+        auto put2 = [](const LocalTensor<float> &d, uint32_t i, float v) { d.SetValue(i, v); };   // EXPECT put2
         for (int r = 0; r < 3; ++r)
             for (uint32_t i = 0; i < 128; ++i) {
                 put(o, 2 * i, static_cast<float>(r * 1000 + 2 * i));
                 put2(o, 2 * i + 1, static_cast<float>(r * 1000 + 2 * i + 1));
             }
+        if (mode == 17) {
+            o.SetValue(67, 5.0f);   // one of put2's elements, from a third line
+            put2(o, 67, 6.0f);
+            Adds(o[64], o[64], 1.0f, 8);                                                         // EXPECT Adds o (17)
+        }
     }
     if (mode >= 10 && mode <= 13) {
         if (mode == 10) Duplicate(t, 1.0f, 64);
@@ -145,6 +151,13 @@ def test_two_places_in_turn_compute_the_same_values_and_count_as_the_trace_recor
     np.testing.assert_array_equal(r.outputs["y"][512:], np.arange(256, dtype=np.float32) + 2000)
     t = trace(build({"scalar_ub_writes.cpp": KERNEL.lstrip("\n")}), _args(16), block_dim=2, auto_sync=False)
     assert r.work["S"] == t.work()["S"], (r.work["S"], t.work()["S"])
+
+
+def test_another_places_write_of_a_strided_ranges_element_is_recorded_again():
+    "A range of every other element: another line's write of one of them drops it, and put2's next write is recorded."
+    e = _error(_run(17))
+    assert (e.kind, e.line) == ("ub-race", _line("EXPECT Adds o (17)")), e
+    assert e.context.get("other_line") == _line("EXPECT put2"), e.context
 
 
 def test_inlined_writes_without_a_race_check_compute_the_same_values():

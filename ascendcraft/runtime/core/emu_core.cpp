@@ -27,7 +27,7 @@ const uint8_t kNoUb[2] = {};            // [&kNoUb[1], &kNoUb[0]]: an empty UB r
 }  // namespace
 // runtime.h: GlobalTensor::GetValue's and LocalTensor::GetValue's inlined fast paths (no range, no UB before a block)
 __thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace,
-                                       {}, {}, {}, {}, 0, &kNoEpoch, {}};
+                                       {}, {}, {}, {}, {}, {}, 0, &kNoEpoch, {}};
 namespace {
 // GlobalTensor::SetValue's fast path (gm_write): the GM buffer this block's last scalar write went to, and its byte
 // bitmap of API writes (ApiWrites::byte_bits). Reset whenever a block starts or ends on this thread.
@@ -2000,15 +2000,25 @@ void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc
     c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
     copy_scalar(out, t.addr + index * size, size);
 }
-// LocalTensor::SetValue's inlined write (local_set, runtime.h) takes a write inside one of t_scalar_reads' set ranges:
-// bytes that writes of one place recorded (race check settled, or none) and marked written while the race check's
-// scalar epoch stayed the same. A write recorded here joins its place's range when it touches or overlaps it, or
-// becomes its place's range; a place without a range takes the oldest place's slot. When the epoch has moved since the
-// ranges were made (a flag or barrier that observes the S pipe, a write the race check had to check), they are all
-// dropped first. A range of bytes past this block's UB is never kept.
+// LocalTensor::SetValue's inlined write (local_set, runtime.h) takes a write of an element of one of t_scalar_reads' set
+// ranges: scalars that writes of one place recorded (race check settled, or none) and marked written while the race
+// check's scalar epoch stayed the same, at a stride that is a power of two (the scalar's size when the place writes
+// one element after another; two or four of them when an unrolled loop's lines write every other or every fourth).
+// A write recorded here extends its place's range when it is the range's next element (or, after one element, sets
+// the stride), or starts the place's range afresh; a place without a range takes the oldest place's slot. Another
+// place's write of a range's bytes drops that range (their record names the other place now); a move of the epoch (a
+// flag or barrier that observes the S pipe, a write the race check had to check) drops them all. A range of bytes past
+// this block's UB is never kept.
+static bool set_range_touches(const ScalarReads& r, int i, const uint8_t* at, uint32_t size) {
+    if (r.set_lo[i] == r.set_hi[i] || at + size <= r.set_lo[i] || at >= r.set_hi[i]) return false;
+    if (at < r.set_lo[i]) return true;   // reaches into the first element
+    const uint64_t stride = r.set_step[i] + 1, d = static_cast<uint64_t>(at - r.set_lo[i]), off = d % stride;
+    if (off < r.set_size[i]) return true;   // starts inside an element
+    return off + size > stride && at - off + stride < r.set_hi[i];   // reaches into the next one
+}
 static void keep_set_range(const Core& c, const uint8_t* at, uint32_t size, const SrcLoc& loc) {
     ScalarReads& r = t_scalar_reads;
-    if (at < c.ub || at + size > c.ub + c.written_bytes) return;
+    if (at < c.ub || at + size > c.ub + c.written_bytes || (size & (size - 1)) != 0) return;
     const uint64_t epoch = *r.epoch;
     if (r.set_epoch != epoch) {
         for (int i = 0; i < ScalarReads::kSetPlaces; ++i) {
@@ -2017,26 +2027,37 @@ static void keep_set_range(const Core& c, const uint8_t* at, uint32_t size, cons
         }
         r.set_epoch = epoch;
     }
-    int slot = ScalarReads::kSetPlaces - 1;   // no range of this place: the oldest slot, after the others move down
+    int slot = -1;
     for (int i = 0; i < ScalarReads::kSetPlaces; ++i) {
         const bool mine = r.set_file[i] == loc.file && r.set_line[i] == loc.line;
-        if (mine && slot == ScalarReads::kSetPlaces - 1) slot = i;
-        // another place's range with these bytes: their record names this place now, so that range goes
-        if (!mine && at < r.set_hi[i] && at + size > r.set_lo[i]) r.set_lo[i] = r.set_hi[i] = nullptr;
+        if (mine && slot < 0) slot = i;
+        else if (set_range_touches(r, i, at, size)) r.set_lo[i] = r.set_hi[i] = nullptr;
     }
-    if (r.set_file[slot] == loc.file && r.set_line[slot] == loc.line && at <= r.set_hi[slot] && at + size >= r.set_lo[slot]) {
-        r.set_lo[slot] = std::min<const uint8_t*>(r.set_lo[slot], at);
-        r.set_hi[slot] = std::max<const uint8_t*>(r.set_hi[slot], at + size);
-        return;
+    if (slot >= 0 && r.set_size[slot] == size && r.set_lo[slot] != r.set_hi[slot]) {
+        const uint8_t* lo = r.set_lo[slot];
+        const uint64_t stride = r.set_step[slot] + 1, span = static_cast<uint64_t>(r.set_hi[slot] - lo);
+        const uint64_t d = static_cast<uint64_t>(at - lo);
+        if (at >= lo && d < span && d % stride == 0) return;   // an element of the range already
+        if (at == r.set_hi[slot]) { r.set_hi[slot] += stride; return; }   // the next element
+        if (span == stride && at > lo && (d & (d - 1)) == 0 && d >= size) {   // the second element: the stride
+            r.set_step[slot] = d - 1;
+            r.set_hi[slot] = at + d;
+            return;
+        }
     }
+    if (slot < 0) slot = ScalarReads::kSetPlaces - 1;   // the oldest slot goes
     for (int i = slot; i > 0; --i) {   // this place's range starts afresh in slot 0, the newest
         r.set_lo[i] = r.set_lo[i - 1];
         r.set_hi[i] = r.set_hi[i - 1];
+        r.set_step[i] = r.set_step[i - 1];
+        r.set_size[i] = r.set_size[i - 1];
         r.set_file[i] = r.set_file[i - 1];
         r.set_line[i] = r.set_line[i - 1];
     }
     r.set_lo[0] = at;
     r.set_hi[0] = at + size;
+    r.set_step[0] = size - 1;
+    r.set_size[0] = size;
     r.set_file[0] = loc.file;
     r.set_line[0] = loc.line;
 }

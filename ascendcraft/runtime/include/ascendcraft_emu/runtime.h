@@ -222,13 +222,17 @@ struct ScalarReads {
     const uint32_t* newest;
     const uint32_t* known;
     // LocalTensor::SetValue's inlined write (local_set): for up to four places (set_file[i]:set_line[i]; a loop unrolled
-    // by hand writes from two or four lines in turn), the UB bytes [set_lo[i], set_hi[i]) that scalar writes of that
-    // place recorded with the race check while its word *epoch read set_epoch (RaceChecker::scalar_epoch; a constant
-    // zero without a race check), all marked written (local_write keeps the ranges; none: set_lo == set_hi); and the
-    // S-pipe work of the inlined writes, by size, added to the block's counts with the reads' (scalar_reads_flush).
+    // by hand writes from two or four lines in turn), the scalars of set_size[i] bytes at set_lo[i] + k * stride below
+    // set_hi[i] (stride = set_step[i] + 1, a power of two: the place's own elements when the lines write every other or
+    // every fourth one) that scalar writes of that place recorded with the race check while its word *epoch read
+    // set_epoch (RaceChecker::scalar_epoch; a constant zero without a race check), all marked written (local_write keeps
+    // the ranges; none: set_lo == set_hi); and the S-pipe work of the inlined writes, by size, added to the block's
+    // counts with the reads' (scalar_reads_flush).
     static constexpr int kSetPlaces = 4;
     const uint8_t* set_lo[kSetPlaces];
     const uint8_t* set_hi[kSetPlaces];
+    uint64_t set_step[kSetPlaces];
+    uint32_t set_size[kSetPlaces];
     const char* set_file[kSetPlaces];
     int set_line[kSetPlaces];
     uint64_t set_epoch;
@@ -292,8 +296,8 @@ template <typename T> __attribute__((always_inline)) inline T local_get(const Lo
 // a product: `acc.SetValue(co, acc.GetValue(co) + x * w)`). local_write's checks and records made inline when they are
 // settled: the tensor in this block's UB and the element below GetSize() (as local_get), nothing a scalar write can race
 // with pending (RaceChecker::scalar_write_settled's four comparisons: V and MTE2 writes, V and MTE3 reads all known
-// complete by the S pipe), and the bytes inside the range [set_lo[i], set_hi[i]) that writes of this same place
-// recorded while nothing observed the S pipe's clock (the epoch unchanged). Such a write's race record would be the one already
+// complete by the S pipe), and the scalar one of the range's elements (set_lo[i] + k * stride, below set_hi[i]) that
+// writes of this same place recorded while nothing observed the S pipe's clock (the epoch unchanged). Such a write's race record would be the one already
 // there (same place; a clock no flag, barrier or wait tells apart from a new one: race.h, scalar_epoch) and its bytes
 // are marked written already, so it only writes the value, the status page's place and the S pipe's work. Anything
 // else calls local_write, which checks, records and reports it, and grows or moves the range.
@@ -302,7 +306,9 @@ template <typename T> __attribute__((noinline)) void local_set_checked(const Loc
 }
 template <typename T> __attribute__((always_inline)) inline bool local_set_in_range(const ScalarReads& r, int i, const uint8_t* at,
                                                                                    const SrcLoc& loc) {
-    return loc.line == r.set_line[i] && loc.file == r.set_file[i] && at >= r.set_lo[i] && at + sizeof(T) <= r.set_hi[i];
+    const uint64_t d = static_cast<uint64_t>(at - r.set_lo[i]);
+    return loc.line == r.set_line[i] && loc.file == r.set_file[i] && sizeof(T) == r.set_size[i] &&
+           d < static_cast<uint64_t>(r.set_hi[i] - r.set_lo[i]) && (d & r.set_step[i]) == 0;
 }
 template <typename T> __attribute__((always_inline)) inline void local_set(const Local& t, uint64_t index, T value, SrcLoc loc) {
 #if !defined(__SANITIZE_ADDRESS__)
