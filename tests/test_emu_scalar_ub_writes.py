@@ -26,8 +26,8 @@ using namespace AscendC;
 // mode 7 / 8: put of o[100] (outside the range), (mode 8: a flag S -> V), Adds reading o[96..103];
 // mode 9: SetValue of t[5] at another line with nothing pending (recorded without the full check), Adds; mode 15:
 // the same, then put of t[5] (its range had those bytes), Adds; mode 16: o written by put and another place in turn;
-// mode 17: then a third line writes one of put2's elements, put2 writes it again, Adds reads it; mode 18: then put
-// writes one of put2's elements, Adds reads it; mode 19: one place writes a float every other element, then an int64;
+// mode 17: then a third line writes one of put2's elements, put2 writes it again, Adds reads it; mode 18: then put2
+// writes one of put's elements, Adds reads it; mode 19: one place writes a float every other element, then an int64;
 // modes 10-13: an instruction of another pipe S does not know complete touches t, then put of t[7] (inside the range):
 // 10 Duplicate (a V write), 11 Adds reading t (a V read), 12 DataCopy to y (an MTE3 read), 13 DataCopy from x (MTE2).
 // Then every buffer goes to y (auto-sync off: the flags the kernel writes are all there is).
@@ -94,7 +94,7 @@ extern "C" __global__ __aicore__ void scalar_ub_writes(GM_ADDR x, GM_ADDR y, uin
             Adds(o[64], o[64], 1.0f, 8);                                                         // EXPECT Adds o (17)
         }
         if (mode == 18) {
-            put(o, 67, 6.0f);   // one of put2's elements, from put: not one of put's
+            put2(o, 66, 6.0f);   // one of put's elements, from put2: not one of put2's
             Adds(o[64], o[64], 1.0f, 8);                                                         // EXPECT Adds o (18)
         }
     }
@@ -175,9 +175,9 @@ def test_another_places_write_of_a_strided_ranges_element_is_recorded_again():
     assert e.context.get("other_line") == _line("EXPECT put2"), e.context
 
 
-@pytest.mark.parametrize("mode, mark", [(18, "EXPECT put"), (19, "EXPECT putAny")])
+@pytest.mark.parametrize("mode, mark", [(18, "EXPECT put2"), (19, "EXPECT putAny")])
 def test_a_write_of_bytes_that_are_not_one_of_the_ranges_elements_is_recorded(mode, mark):
-    "The element test: put's every-other range does not hold put2's elements (18), nor an 8-byte write over two (19)."
+    "The element test: put2's every-other range does not hold put's elements (18), nor an 8-byte write over two (19)."
     e = _error(_run(mode))
     assert (e.kind, e.line) == ("ub-race", _line(f"EXPECT Adds o ({mode})")), e
     assert e.context.get("other_line") == _line(mark), e.context
