@@ -28,11 +28,14 @@ Usage:  .venv/bin/python examples/benchmarks/bench_scalar_access.py [--calls N] 
 Before / after a runtime change: run this file with PYTHONPATH at each tree (a frozen copy of the older commit, e.g.
 `git archive <commit> | tar -x -C /tmp/old`); the kernel is built against that tree's runtime. Use --calls 20000000 or
 more for the fast kinds: their whole loop is then tens of milliseconds, well above the run's start-up noise.
+`--cxxflags` builds and runs the kernel with other compiler flags than settings.ini's (`-O2` against the default
+`-O1`, say); the build's wall seconds are printed (0 when the cache held it).
 """
 import argparse
 
 import numpy as np
 
+from ascendcraft.config import load_settings
 from ascendcraft.emu import GM, Scalar, build, run
 
 SCALAR_LOOP = r"""
@@ -92,13 +95,13 @@ KINDS = ["LocalTensor GetValue", "LocalTensor SetValue", "GlobalTensor GetValue"
          "GlobalTensor GetValue out", "GlobalTensor GetValue GEMM", "LocalTensor GetValue dot", "GlobalTensor SetValue rows"]
 
 
-def kernel_seconds(b, mode, calls, blocks, repeats, auto_sync):
+def kernel_seconds(b, mode, calls, blocks, repeats, auto_sync, settings):
     "Least kernel-process CPU time (user + system) of `repeats` runs: the blocks may run in parallel."
     x = np.ones(4096 * blocks, np.float32)
     args = [GM("x", x), GM("w", np.ones(4096, np.float32)), GM("y", None, "out", shape=(4096 * blocks,), dtype=np.float32), Scalar(mode, "uint32"), Scalar(calls, "uint32")]
     best = None
     for _ in range(repeats):
-        r = run(b, args, block_dim=blocks, auto_sync=auto_sync)
+        r = run(b, args, block_dim=blocks, auto_sync=auto_sync, settings=settings)
         assert r.ok, r.diagnostics
         best = r.cpu_seconds if best is None else min(best, r.cpu_seconds)
     return best
@@ -109,16 +112,20 @@ def main():
     ap.add_argument("--calls", type=int, default=4_000_000, help="calls per block")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--kinds", default=",".join(map(str, range(8))), help="the kinds to time, by number (0..7, as listed)")
+    ap.add_argument("--cxxflags", help="the kernel's compiler flags instead of settings.ini's cxxflags")
     opts = ap.parse_args()
-    b = build({"scalar_loop.cpp": SCALAR_LOOP})
+    settings = load_settings()
+    if opts.cxxflags: settings = settings.replace(cxxflags=opts.cxxflags)
+    b = build({"scalar_loop.cpp": SCALAR_LOOP}, settings=settings)
     assert b.ok, b.diagnostics
+    print(f"kernel build ({settings.cxxflags}): {b.seconds:.2f} s wall")
     print(f"{'kind':<24} {'blocks':>6} {'auto_sync':>9} {'ns/call':>8}")
     for mode, kind in enumerate(KINDS):
         if str(mode) not in opts.kinds.split(","): continue
         for blocks in (1, 8):
             for auto_sync in ((True, False) if mode in (0, 1, 6) else (True,)):
-                base = kernel_seconds(b, mode, 0, blocks, opts.repeats, auto_sync)
-                full = kernel_seconds(b, mode, opts.calls, blocks, opts.repeats, auto_sync)
+                base = kernel_seconds(b, mode, 0, blocks, opts.repeats, auto_sync, settings)
+                full = kernel_seconds(b, mode, opts.calls, blocks, opts.repeats, auto_sync, settings)
                 ns = (full - base) / (opts.calls * blocks) * 1e9
                 print(f"{kind:<24} {blocks:>6} {str(auto_sync):>9} {ns:>8.1f}", flush=True)
 

@@ -19,11 +19,15 @@ namespace {
 thread_local Core* t_core = nullptr;
 }
 namespace {
-const Clock kNoRace[kRacePipes] = {};   // the race words of a run without a race check: every scalar read settled
+// the race words of a run without a race check (newest_writes' five, scalar_known's four): every scalar access settled;
+// and its scalar epoch, which never moves
+const Clock kNoRace[5] = {};
+const uint64_t kNoEpoch = 0;
 const uint8_t kNoUb[2] = {};            // [&kNoUb[1], &kNoUb[0]]: an empty UB range (no inlined UB reads)
 }  // namespace
 // runtime.h: GlobalTensor::GetValue's and LocalTensor::GetValue's inlined fast paths (no range, no UB before a block)
-__thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace};
+__thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace,
+                                       {}, {}, {}, {}, {}, {}, 0, &kNoEpoch, {}};
 namespace {
 // GlobalTensor::SetValue's fast path (gm_write): the GM buffer this block's last scalar write went to, and its byte
 // bitmap of API writes (ApiWrites::byte_bits). Reset whenever a block starts or ends on this thread.
@@ -39,9 +43,10 @@ void scalar_reads_flush() {
     ScalarReads& r = t_scalar_reads;
     uint64_t count = 0, bytes = 0;
     for (uint64_t size = 1; size <= 8; ++size) {
-        count += r.reads[size - 1];
-        bytes += r.reads[size - 1] * size;
+        count += r.reads[size - 1] + r.writes[size - 1];
+        bytes += (r.reads[size - 1] + r.writes[size - 1]) * size;
         r.reads[size - 1] = 0;
+        r.writes[size - 1] = 0;
     }
     if (t_core && count) {
         t_core->work_count[static_cast<uint8_t>(TPipe_::S)] += count;
@@ -55,6 +60,10 @@ void set_current_core(Core* c) {
     t_scalar_writes = ScalarWrites{};
     ScalarReads& r = t_scalar_reads;
     for (int i = 0; i < ScalarReads::kSpans; ++i) { r.lo[i] = nullptr; r.room[i] = 0; }
+    for (int i = 0; i < ScalarReads::kSetPlaces; ++i) {   // no inlined UB writes until local_write records a range
+        r.set_lo[i] = r.set_hi[i] = nullptr;
+        r.set_file[i] = nullptr;
+    }
     static thread_local uint32_t scratch_line;
     static thread_local uint16_t scratch_op;
     Status* s = g_launch ? g_launch->status : nullptr;
@@ -65,10 +74,12 @@ void set_current_core(Core* c) {
         r.ub_end = c->ub + g_launch->ub_bytes;
         r.newest = c->race ? c->race->newest_writes() : kNoRace;
         r.known = c->race ? c->race->scalar_known() : kNoRace;
-    } else {   // no inlined UB reads: an empty range
+        r.epoch = c->race ? c->race->scalar_epoch() : &kNoEpoch;
+    } else {   // no inlined UB reads or writes: an empty range
         r.ub = &kNoUb[1];
         r.ub_end = &kNoUb[0];
         r.newest = r.known = kNoRace;
+        r.epoch = &kNoEpoch;
     }
 }
 
@@ -1990,6 +2001,67 @@ void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc
     c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
     copy_scalar(out, t.addr + index * size, size);
 }
+// LocalTensor::SetValue's inlined write (local_set, runtime.h) takes a write of an element of one of t_scalar_reads' set
+// ranges: scalars that writes of one place recorded (race check settled, or none) and marked written while the race
+// check's scalar epoch stayed the same, at a stride that is a power of two (the scalar's size when the place writes
+// one element after another; two or four of them when an unrolled loop's lines write every other or every fourth).
+// A write recorded here extends its place's range when it is the range's next element (or, after one element, sets
+// the stride), or starts the place's range afresh; a place without a range takes the oldest place's slot. Another
+// place's write of a range's bytes drops that range (their record names the other place now); a move of the epoch (a
+// flag or barrier that observes the S pipe, a write the race check had to check) drops them all. A range of bytes past
+// this block's UB is never kept.
+static bool set_range_touches(const ScalarReads& r, int i, const uint8_t* at, uint32_t size) {
+    if (r.set_lo[i] == r.set_hi[i] || at + size <= r.set_lo[i] || at >= r.set_hi[i]) return false;
+    if (at < r.set_lo[i]) return true;   // reaches into the first element
+    const uint64_t stride = r.set_step[i] + 1, d = static_cast<uint64_t>(at - r.set_lo[i]), off = d % stride;
+    if (off < r.set_size[i]) return true;   // starts inside an element
+    return off + size > stride && at - off + stride < r.set_hi[i];   // reaches into the next one
+}
+static void keep_set_range(const Core& c, const uint8_t* at, uint32_t size, const SrcLoc& loc) {
+    ScalarReads& r = t_scalar_reads;
+    if (at < c.ub || at + size > c.ub + c.written_bytes || (size & (size - 1)) != 0) return;
+    const uint64_t epoch = *r.epoch;
+    if (r.set_epoch != epoch) {
+        for (int i = 0; i < ScalarReads::kSetPlaces; ++i) {
+            r.set_lo[i] = r.set_hi[i] = nullptr;
+            r.set_file[i] = nullptr;
+        }
+        r.set_epoch = epoch;
+    }
+    int slot = -1;
+    for (int i = 0; i < ScalarReads::kSetPlaces; ++i) {
+        const bool mine = r.set_file[i] == loc.file && r.set_line[i] == loc.line;
+        if (mine && slot < 0) slot = i;
+        else if (set_range_touches(r, i, at, size)) r.set_lo[i] = r.set_hi[i] = nullptr;
+    }
+    if (slot >= 0 && r.set_size[slot] == size && r.set_lo[slot] != r.set_hi[slot]) {
+        const uint8_t* lo = r.set_lo[slot];
+        const uint64_t stride = r.set_step[slot] + 1, span = static_cast<uint64_t>(r.set_hi[slot] - lo);
+        const uint64_t d = static_cast<uint64_t>(at - lo);
+        if (at >= lo && d < span && d % stride == 0) return;   // an element of the range already
+        if (at == r.set_hi[slot]) { r.set_hi[slot] += stride; return; }   // the next element
+        if (span == stride && at > lo && (d & (d - 1)) == 0 && d >= size) {   // the second element: the stride
+            r.set_step[slot] = d - 1;
+            r.set_hi[slot] = at + d;
+            return;
+        }
+    }
+    if (slot < 0) slot = ScalarReads::kSetPlaces - 1;   // the oldest slot goes
+    for (int i = slot; i > 0; --i) {   // this place's range starts afresh in slot 0, the newest
+        r.set_lo[i] = r.set_lo[i - 1];
+        r.set_hi[i] = r.set_hi[i - 1];
+        r.set_step[i] = r.set_step[i - 1];
+        r.set_size[i] = r.set_size[i - 1];
+        r.set_file[i] = r.set_file[i - 1];
+        r.set_line[i] = r.set_line[i - 1];
+    }
+    r.set_lo[0] = at;
+    r.set_hi[0] = at + size;
+    r.set_step[0] = size - 1;
+    r.set_size[0] = size;
+    r.set_file[0] = loc.file;
+    r.set_line[0] = loc.line;
+}
 void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, SrcLoc loc) {
     enter_inline(Op::SetValue, loc);
     Core& c = core();
@@ -1998,9 +2070,9 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
     // would record it; otherwise the RaceScope (which does nothing where the check is off)
     RaceChecker* race = c.race.get();
     uint8_t* at = t.addr + index * size;
-    if (!(race && (g_launch->mode != Mode::Trace || g_launch->auto_sync) && at >= race->ub() &&
-          race->scalar_write_settled(static_cast<uint64_t>(at - race->ub()), size, Op::SetValue, loc)))
-        RaceScope(TPipe_::S, Op::SetValue, loc).write(t.addr + index * size, size);
+    const bool settled = race && (g_launch->mode != Mode::Trace || g_launch->auto_sync) && at >= race->ub() &&
+                         race->scalar_write_settled(static_cast<uint64_t>(at - race->ub()), size, Op::SetValue, loc);
+    if (!settled) RaceScope(TPipe_::S, Op::SetValue, loc).write(t.addr + index * size, size);
     if (tracing_now()) {
         record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
         return;
@@ -2009,6 +2081,7 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
     c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
     copy_scalar(t.addr + index * size, in, size);
     mark_written_scalar(c, t, index, size);
+    if (settled || !race) keep_set_range(c, at, size, loc);
 }
 void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
     enter_inline(Op::GetValue, loc);

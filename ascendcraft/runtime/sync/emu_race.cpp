@@ -62,6 +62,7 @@ RaceChecker::~RaceChecker() {
 
 void RaceChecker::reset(uint8_t* ub) {
     ub_ = ub;
+    ++epoch_;
     std::memset(pages_, 0, static_cast<size_t>(pages_count_ ? pages_count_ : 1) * sizeof(Page));
     now_ = VClock();
     for (VClock& k : known_) k = VClock();
@@ -116,6 +117,7 @@ void RaceChecker::set_flag(uint8_t src, uint8_t dst, uint16_t event) {
     if (!f) return;
     f->carried = row(src);
     f->carried.c[src] = now_.c[src];  // the flag fires once every earlier instruction of src is complete
+    if (src == kS) ++epoch_;          // the S clock observed (scalar_epoch)
     f->set = true;
 }
 
@@ -128,6 +130,7 @@ void RaceChecker::wait_flag(uint8_t src, uint8_t dst, uint16_t event) {
 
 void RaceChecker::barrier_all() {
     for (VClock& k : known_) k = now_;
+    ++epoch_;   // the S clock observed (scalar_epoch)
 }
 
 // ---- accesses -----------------------------------------------------------------------------------------
@@ -213,6 +216,7 @@ void RaceChecker::access(RaceScope& s, uint64_t lo64, uint64_t hi64, bool write)
     int open[kTracks], count = 0;  // tracks with an access this pipe does not know to be complete
     for (int t = 0; t < kTracks; ++t)
         if (races_with(t, pipe, write) && newest_[t] > s.known_.c[kTrackPipe[t]]) open[count++] = t;
+    if (own == 0) ++epoch_;   // a scalar write recorded here, perhaps of another place than local_set's range (scalar_epoch)
     if (own >= 0) newest_[own] = s.clock_;
     else if (!count) return;
     for (uint32_t page = lo / kPageBytes; page <= (hi - 1) / kPageBytes; ++page) {
@@ -252,6 +256,7 @@ void RaceChecker::auto_sync(RaceScope& s, uint8_t other) {
     if (s.known_.c[other] >= now_.c[other]) return;  // already waited for everything the other pipe issued
     VClock carried = row(other);
     carried.c[other] = now_.c[other];
+    if (other == kS) ++epoch_;   // the S clock observed (scalar_epoch)
     known_[s.pipe_].join(carried);
     s.known_.join(carried);
     ++auto_waits_;

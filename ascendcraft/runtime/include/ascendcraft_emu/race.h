@@ -90,6 +90,13 @@ public:
     // settled when newest[1] <= known[1] and newest[2] <= known[2]. They live as long as the checker.
     const Clock* newest_writes() const { return newest_; }
     const Clock* scalar_known() const { return known_[0].c; }
+    // The scalar epoch, for LocalTensor::SetValue's inlined write (local_set, runtime.h): it moves whenever the S pipe's
+    // clock is observed (a flag PIPE_S sets, a barrier of all pipes, an auto-sync wait for PIPE_S: the only places a
+    // `now` of S is copied into what a pipe knows) and whenever a scalar write is recorded through access() (a RaceScope,
+    // which may name another place). Between two moves, two scalar writes of one place are told apart by no check:
+    // every S clock any pipe knows is below both of their clocks, and every one known later is at least the newest. So a
+    // write of bytes a write of the same place recorded in the same epoch needs no record of its own.
+    const uint64_t* scalar_epoch() const { return &epoch_; }
     // A scalar write (SetValue) of UB bytes [lo, lo + size) (offsets into this core's UB) races with V and MTE2 writes
     // and V and MTE3 reads the scalar unit does not know to be complete: when there are none anywhere in UB (its usual
     // state in a scalar loop), it has nothing to check, only its record to make (its clock, site and bytes, as a
@@ -178,6 +185,7 @@ private:
     SiteSlot site_cache_[kSiteSlots];
     std::vector<uint32_t> noted_;
     uint64_t auto_waits_ = 0;
+    uint64_t epoch_ = 0;   // scalar_epoch (64 bits: it never comes round to an old range's value)
 };
 
 // One instruction's UB accesses. Construct it after the instruction's operands were validated;

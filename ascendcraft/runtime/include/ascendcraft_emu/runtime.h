@@ -221,6 +221,23 @@ struct ScalarReads {
     const uint8_t* ub_end;
     const uint32_t* newest;
     const uint32_t* known;
+    // LocalTensor::SetValue's inlined write (local_set): for up to four places (set_file[i]:set_line[i]; a loop unrolled
+    // by hand writes from two or four lines in turn), the scalars of set_size[i] bytes at set_lo[i] + k * stride below
+    // set_hi[i] (stride = set_step[i] + 1, a power of two: the place's own elements when the lines write every other or
+    // every fourth one) that scalar writes of that place recorded with the race check while its word *epoch read
+    // set_epoch (RaceChecker::scalar_epoch; a constant zero without a race check), all marked written (local_write keeps
+    // the ranges; none: set_lo == set_hi); and the S-pipe work of the inlined writes, by size, added to the block's
+    // counts with the reads' (scalar_reads_flush).
+    static constexpr int kSetPlaces = 4;
+    const uint8_t* set_lo[kSetPlaces];
+    const uint8_t* set_hi[kSetPlaces];
+    uint64_t set_step[kSetPlaces];
+    uint32_t set_size[kSetPlaces];
+    const char* set_file[kSetPlaces];
+    int set_line[kSetPlaces];
+    uint64_t set_epoch;
+    const uint64_t* epoch;
+    uint64_t writes[8];
 };
 extern __thread ScalarReads t_scalar_reads;
 template <typename T> __attribute__((noinline)) T gm_get_checked(const T* p, SrcLoc loc) {
@@ -274,6 +291,45 @@ template <typename T> __attribute__((always_inline)) inline T local_get(const Lo
     }
 #endif
     return local_get_checked<T>(t, index, loc);
+}
+// The fast path of a scalar UB write, inlined into LocalTensor::SetValue (a kernel that accumulates in UB writes it once
+// a product: `acc.SetValue(co, acc.GetValue(co) + x * w)`). local_write's checks and records made inline when they are
+// settled: the tensor in this block's UB and the element below GetSize() (as local_get), nothing a scalar write can race
+// with pending (RaceChecker::scalar_write_settled's four comparisons: V and MTE2 writes, V and MTE3 reads all known
+// complete by the S pipe), and the scalar one of the range's elements (set_lo[i] + k * stride, below set_hi[i]) that
+// writes of this same place recorded while nothing observed the S pipe's clock (the epoch unchanged). Such a write's race record would be the one already
+// there (same place; a clock no flag, barrier or wait tells apart from a new one: race.h, scalar_epoch) and its bytes
+// are marked written already, so it only writes the value, the status page's place and the S pipe's work. Anything
+// else calls local_write, which checks, records and reports it, and grows or moves the range.
+template <typename T> __attribute__((noinline)) void local_set_checked(const Local& t, uint64_t index, T value, SrcLoc loc) {
+    local_write(t, index, sizeof(T), &value, loc);
+}
+template <typename T> __attribute__((always_inline)) inline bool local_set_in_range(const ScalarReads& r, int i, const uint8_t* at,
+                                                                                   const SrcLoc& loc) {
+    const uint64_t d = static_cast<uint64_t>(at - r.set_lo[i]);
+    return loc.line == r.set_line[i] && loc.file == r.set_file[i] && sizeof(T) == r.set_size[i] &&
+           d < static_cast<uint64_t>(r.set_hi[i] - r.set_lo[i]) && (d & r.set_step[i]) == 0;
+}
+template <typename T> __attribute__((always_inline)) inline void local_set(const Local& t, uint64_t index, T value, SrcLoc loc) {
+#if !defined(__SANITIZE_ADDRESS__)
+    if (sizeof(T) <= 8) {
+        ScalarReads& r = t_scalar_reads;
+        uint8_t* at = t.addr + index * sizeof(T);
+        static_assert(ScalarReads::kSetPlaces == 4, "the test below is unrolled for four places");
+        if (__builtin_expect(loc.file == r.file && t.addr >= r.ub && t.addr <= r.ub_end && (index + 1) * sizeof(T) <= t.bytes &&
+                             (local_set_in_range<T>(r, 0, at, loc) || local_set_in_range<T>(r, 1, at, loc) ||
+                              local_set_in_range<T>(r, 2, at, loc) || local_set_in_range<T>(r, 3, at, loc)) &&
+                             *r.epoch == r.set_epoch && r.newest[1] <= r.known[1] && r.newest[2] <= r.known[2] &&
+                             r.newest[3] <= r.known[1] && r.newest[4] <= r.known[3], 1)) {
+            *r.op = static_cast<uint16_t>(Op::SetValue);
+            *r.line = static_cast<uint32_t>(loc.line);
+            ++r.writes[sizeof(T) - 1];
+            std::memcpy(at, static_cast<const void*>(&value), sizeof(T));
+            return;
+        }
+    }
+#endif
+    local_set_checked<T>(t, index, value, loc);
 }
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc);
 void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc);

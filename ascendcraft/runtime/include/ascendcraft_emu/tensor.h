@@ -143,7 +143,7 @@ public:
             ascendcraft::emu::local_write(desc_, index / 2, 1, &byte, loc);
             return;
         }
-        ascendcraft::emu::local_write(desc_, index, sizeof(T), &converted, loc);
+        ascendcraft::emu::local_set<T>(desc_, index, converted, loc);   // runtime.h: inlined unless a check is due
     }
     T& operator()(uint32_t index, SrcLoc loc = {}) const {
         return *static_cast<T*>(ascendcraft::emu::local_ref(desc_, index, sizeof(T), loc));
