@@ -136,10 +136,13 @@ def lerp_scalar(rng, dt):
 
 
 def pow_scalar_and_tensor(rng, dt):
-    # y_i = scalar ^ x_i, the scalar a float32 Scalar() (the base), x the exponents
-    for shapes, base in zip(SHAPES, (2.0, 0.5, 3.0)):
-        xs = [U(rng, s, dt, -2.0, 2.0) for s in shapes]
-        yield (shapes, base), {"scalar": _f32([base]), "x": xs}, {}, {"y": [(base ** t.double(), dt) for t in xs]}
+    # y_i = scalar ^ x_i, the scalar a float32 Scalar() (the base), x the exponents. The definition's first input is the
+    # scalar, float32 in every float column, so run_op calls this once (dt float32): each case names x's dtype itself
+    for xdt in (torch.float16, torch.float32, torch.bfloat16):
+        for shapes, base in zip(SHAPES, (2.0, 0.5, 3.0)):
+            xs = [U(rng, s, xdt, -2.0, 2.0) for s in shapes]
+            yield (f"x {str(xdt).removeprefix('torch.')}", shapes, base), {"scalar": _f32([base]), "x": xs}, {}, \
+                {"y": [(base ** t.double(), xdt) for t in xs]}
 
 
 ROUND = {1: torch.round,                                   # half to even
