@@ -235,18 +235,22 @@ def test_whole_reduce_max_and_min_of_floats_give_the_first_lane_of_the_extreme()
 
 
 def _first_extreme(row, is_max):
-    "The serial scan the hardware order gives: a later lane wins only when strictly greater (smaller); NaN never wins."
+    """The first NaN if the row has one (a NaN wins: the register-form Reduce pages; A2's ForeachNonFiniteCheckAndUnscale
+    relies on it), else the serial scan: a later lane wins only when strictly greater (smaller)."""
+    nans = np.flatnonzero(np.isnan(row))
+    if nans.size: return int(nans[0])
     at = 0
     for k in range(1, len(row)):
         if (row[k] > row[at]) if is_max else (row[k] < row[at]): at = k
     return at
 
 
-def test_whole_reduce_max_and_min_keep_the_serial_choice_with_nans_signed_zeros_and_infinities():
-    "The SSE2 path (no NaN in the row) and the serial one (a NaN anywhere) pick the same lane, bit for bit."
+def test_whole_reduce_max_and_min_choose_the_first_nan_else_the_serial_choice_with_signed_zeros_and_infinities():
+    "The SSE2 path (no NaN in the row) and the NaN one pick the lane `_first_extreme` picks, bit for bit."
     rows = RNG.integers(-2, 3, (16, 64)).astype(np.float32)
-    rows[0, 0] = np.nan                                     # NaN first: kept
-    rows[1, 5] = np.nan                                     # NaN later: skipped
+    rows[0, 0] = np.nan                                     # NaN first: the result
+    rows[1, 5] = np.nan                                     # NaN later: the result too (lane 5)
+    rows[1, 9] = np.nan                                     # ... not this second one
     rows[2, 40] = np.nan                                    # NaN past Min's 37 lanes: only Max sees it
     rows[3] = np.where(RNG.random(64) < 0.5, 0.0, -0.0)     # +0 and -0 only: the first zero, its own sign
     rows[4] = -np.abs(rows[4]) - 1; rows[4, [7, 30]] = [-0.0, 0.0]

@@ -91,11 +91,11 @@ float tree_sum64_f32(const uint8_t* bytes) {
 }
 #endif
 
-// The index of the first maximum (or minimum) of w[0..n) as the serial scan `if (w[k] > w[at]) at = k` finds it: a NaN
-// is never chosen unless it is w[0], and among equal values (+0 and -0 included) the first wins. Without a NaN the
-// extreme value is order-free, so SSE2 finds it four lanes at a time, then the first lane equal to it is the answer;
-// a NaN anywhere takes the serial scan itself. (WholeReduceMax / Min over float rows spent most of their time in the
-// serial scan, a chain of dependent compares.)
+// The index of the first maximum (or minimum) of w[0..n), as `consider` chooses it: the first NaN if there is one (a
+// NaN wins), else the serial scan `if (w[k] > w[at]) at = k`, where among equal values (+0 and -0 included) the first
+// wins. Without a NaN the extreme value is order-free, so SSE2 finds it four lanes at a time, then the first lane equal
+// to it is the answer. (WholeReduceMax / Min over float rows spent most of their time in the serial scan, a chain of
+// dependent compares.)
 uint32_t first_extreme_f32(const float* w, uint32_t n, bool is_max) {
     uint32_t at = 0;
 #if defined(__SSE2__)
@@ -120,6 +120,8 @@ uint32_t first_extreme_f32(const float* w, uint32_t n, bool is_max) {
         }
     }
 #endif
+    for (uint32_t k = 0; k < n; ++k)
+        if (w[k] != w[k]) return k;   // the first NaN
     for (uint32_t k = 1; k < n; ++k)
         if (is_max ? w[k] > w[at] : w[k] < w[at]) at = k;
     return at;
@@ -145,8 +147,13 @@ void note_maxmin(const Best& b, Dt dt) {
     c.maxmin_index = b.index;
     c.maxmin_set = true;
 }
+// A NaN wins: the first NaN met is the result, value and index. The register-form Reduce / ReduceDataBlock pages and
+// asc_reduce_max / asc_reduce_min say so (a NaN in the input writes NaN and the first NaN's index). The A2 ReduceMax /
+// ReduceMin / WholeReduce pages say nothing of NaN, but ops-nn's A2 ForeachNonFiniteCheckAndUnscale finds a NaN only by
+// ReduceMax then ReduceMin and IsNonFinite of the result, and its document (A2 supported) sets foundInf for any NaN.
 void consider(Best& b, bool is_max, double x, uint64_t index) {
-    if (!b.any || (is_max ? x > b.value : x < b.value)) { b.value = x; b.index = index; b.any = true; }
+    if (b.any && b.value != b.value) return;   // a NaN already chosen stays
+    if (!b.any || x != x || (is_max ? x > b.value : x < b.value)) { b.value = x; b.index = index; b.any = true; }
 }
 
 // A WholeReduceMax/Min result in the order ReduceOrder asks for: value and index, index and value, value, index.
