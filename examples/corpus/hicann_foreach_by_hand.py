@@ -6,7 +6,9 @@ is that script's (CANN's precision rule: |got - want| <= rtol * max(1, |want|), 
 1/2048 float). The reference of each op is written from its own document (foreach/<op>/docs/aclnnForeach*.md: the
 formula and its scalar / scalar-list / tensor-list form), in float64 on the same rounded inputs.
 
-    python examples/corpus/hicann_foreach_by_hand.py [--only NAME ...] [--keep DIR] [--git OWNER/NAME=DIR]
+    python examples/corpus/hicann_foreach_by_hand.py [--integer] [--only NAME ...] [--keep DIR] [--git OWNER/NAME=DIR]
+
+--integer runs the integer / bool dtype columns instead (run_integer_columns, exact references; see INT_FOREACH).
 
 Each op runs on three tensor lists of different sizes, every one with a tensor whose bytes are not a multiple of 32
 (SHAPES). The scalar inputs take the dtype column of the op's definition: a "scalar" / "alpha" tensor
@@ -16,6 +18,8 @@ Prints the lines of hicann_ops_by_hand.run_op.
 """
 import math
 import sys
+import time
+import zlib
 from pathlib import Path
 from unittest import mock
 
@@ -25,7 +29,10 @@ import torch
 sys.path.insert(0, str(Path(__file__).parent))
 import hicann_ops_by_hand as by_hand  # noqa: E402
 from hicann_by_hand import run_ops_main  # noqa: E402
-from hicann_ops_by_hand import NN, U  # noqa: E402
+from hicann_by_hand import project  # noqa: E402
+from hicann_ops_by_hand import NN, U, _np_dtype  # noqa: E402
+
+from ascendcraft.opproject import run_project  # noqa: E402
 
 # three tensor lists: several sizes, each list with a tail that is not a multiple of 32 bytes
 SHAPES = (((3, 37, 129), (4103,)), ((7, 9), (100,), (2, 2, 2), (1000,)), ((64, 129), (5,), (33, 17)))
@@ -263,8 +270,251 @@ def run_op(g, name: str) -> list[str]:
     with mock.patch.dict(by_hand.OPS, {name: OPS[name]}):
         return by_hand.run_op(g, name)
 
+# ---------------------------------------------------------------------------------------------------------------------
+# The integer (and bool) dtype columns. run_op above runs the float ones (hicann_ops_by_hand.run_op loops over float
+# dtypes); run_integer_columns runs every other column of the op's definition whose first input is an integer or bool
+# dtype, each input in that column's dtype (the loaded definition's DataType lists: a "scalar" / "alpha" tensor of
+# scalar_tensor_dtype_list is INT32 there, a ScalarList of scalar_dtype_list INT64), and checks exactly.
+#
+# Integer rules. Only foreach_neg's document states one: the result wraps at the output dtype's width, as
+# torch._foreach_neg does (INT8 -128 -> -128, UINT8 1 -> 255); int_neg's "edges" case runs those values. The other
+# documents are silent on overflow, division and rounding of integers, so their cases keep every result inside the
+# dtype's range (where wrap and saturate agree) and the reference is the exact integer result; expm1 of an integer
+# column (its document lists INT16 / INT8 / UINT8 outputs and says nothing of how the float result becomes an integer)
+# is compared with the float result truncated toward zero, the rounding of the A2 Cast's CAST_TRUNC.
+INT_TORCH = {"DT_INT8": torch.int8, "DT_UINT8": torch.uint8, "DT_INT16": torch.int16, "DT_UINT16": torch.uint16,
+             "DT_INT32": torch.int32, "DT_UINT32": torch.uint32, "DT_INT64": torch.int64, "DT_BOOL": torch.bool}
+NEG_EDGES = {torch.int8: (-128, 127, -1, 0, 1), torch.uint8: (0, 1, 255, 128, 127), torch.int16: (-32768, 32767, -1, 0, 1),
+             torch.int32: (-2 ** 31, 2 ** 31 - 1, -1, 0, 1)}
+
+
+def I(rng, shape, dt, lo, hi):
+    "Integers in [lo, hi] of the dtype."
+    return torch.from_numpy(rng.integers(lo, hi + 1, shape)).to(dt)
+
+
+def _range(dt, lo, hi):
+    "[lo, hi] clipped to the dtype's range (uint8: non-negative)."
+    info = torch.iinfo(dt)
+    return max(lo, info.min), min(hi, info.max)
+
+
+def _wrap(t: torch.Tensor, dt) -> torch.Tensor:
+    "An int64 result reduced modulo 2^bits into the dtype (two's complement wrap)."
+    return t.to(torch.int64).to(dt)
+
+
+def int_unary(fn, lo=-50, hi=50):
+    "y_i = fn(x_i) on integers."
+    def cases(rng, col):
+        dt = col["x"]
+        a, b = _range(dt, lo, hi)
+        for shapes in SHAPES:
+            xs = [I(rng, s, dt, a, b) for s in shapes]
+            yield shapes, {"x": xs}, {}, {"y": [(fn(t.to(torch.int64)), dt) for t in xs]}
+    return cases
+
+
+def int_neg(rng, col):
+    dt = col["x"]
+    yield from int_unary(torch.neg, -100, 100)(rng, col)
+    # the document's wrap: every edge value in each tensor of one list
+    xs = [torch.tensor(NEG_EDGES[dt] * (n // 5 + 1), dtype=dt)[:n] for n in (37, 4103, 5)]
+    yield "edges", {"x": xs}, {}, {"y": [(_wrap(-t.to(torch.int64), dt), dt) for t in xs]}
+
+
+def int_expm1(rng, col):
+    dt = col["x"]
+    for shapes in SHAPES:
+        xs = [I(rng, s, dt, *_range(dt, -4, 4)) for s in shapes]
+        yield shapes, {"x": xs}, {}, {"y": [(torch.trunc(torch.expm1(t.double())).to(torch.int64), dt) for t in xs]}
+
+
+def int_binary(fn, lo1=-100, hi1=100, lo2=-100, hi2=100):
+    "y_i = fn(x1_i, x2_i) on integers."
+    def cases(rng, col):
+        dt = col["x1"]
+        for shapes in SHAPES:
+            x1 = [I(rng, s, dt, *_range(dt, lo1, hi1)) for s in shapes]
+            x2 = [I(rng, s, dt, *_range(dt, lo2, hi2)) for s in shapes]
+            ys = [(fn(a.to(torch.int64), b.to(torch.int64)), dt) for a, b in zip(x1, x2)]
+            yield shapes, {"x1": x1, "x2": x2}, {}, {"y": ys}
+    return cases
+
+
+def int_sub_list(rng, col):
+    # y_i = x1_i - alpha * x2_i, alpha a one-element tensor of the column's alpha dtype; uint8 keeps x1 >= alpha * x2
+    dt = col["x1"]
+    for shapes, alpha in zip(SHAPES, (1, 2, -1 if dt != torch.uint8 else 0)):
+        if dt == torch.uint8:
+            x1, x2 = [I(rng, s, dt, 120, 255) for s in shapes], [I(rng, s, dt, 0, 60) for s in shapes]
+        else:
+            x1, x2 = ([I(rng, s, dt, *_range(dt, -40, 40)) for s in shapes] for _ in range(2))
+        ys = [(a.to(torch.int64) - alpha * b.to(torch.int64), dt) for a, b in zip(x1, x2)]
+        yield (shapes, alpha), {"x1": x1, "x2": x2, "alpha": torch.tensor([alpha], dtype=col["alpha"])}, {}, {"y": ys}
+
+
+def int_mul_list(rng, col):
+    lo, hi = (0, 15) if col["x1"] == torch.uint8 else (-11, 11)
+    yield from int_binary(torch.mul, lo, hi, lo, hi)(rng, col)
+
+
+def int_with_scalar(fn, values=(3, -7, 0), lo=-100, hi=100):
+    "y_i = fn(x_i, scalar), the scalar a one-element tensor of the column's scalar dtype (uint8: its absolute value)."
+    def cases(rng, col):
+        dt = col["x"]
+        for shapes, v in zip(SHAPES, values):
+            if dt == torch.uint8: v = abs(v)
+            xs = [I(rng, s, dt, *_range(dt, lo, hi)) for s in shapes]
+            ys = [(fn(t.to(torch.int64), v), dt) for t in xs]
+            yield (shapes, v), {"x": xs, "scalar": torch.tensor([v], dtype=col["scalar"])}, {}, {"y": ys}
+    return cases
+
+
+def int_with_scalar_list(fn, slo=-9, shi=9, lo=-100, hi=100):
+    "y_i = fn(x_i, scalars[i]), the scalars a list of the column's scalar dtype, one per tensor."
+    def cases(rng, col):
+        dt = col["x"]
+        for shapes in SHAPES:
+            xs = [I(rng, s, dt, lo, hi) for s in shapes]
+            sc = torch.from_numpy(rng.integers(slo, shi + 1, len(shapes))).to(col["scalars"])
+            ys = [(fn(t.to(torch.int64), int(v)), dt) for t, v in zip(xs, sc)]
+            yield (shapes, sc.tolist()), {"x": xs, "scalars": sc}, {}, {"y": ys}
+    return cases
+
+
+def int_pow_scalar_and_tensor(rng, col):
+    # y_i = scalar ^ x_i on integers, the exponents x non-negative
+    dt = col["x"]
+    for shapes, base in zip(SHAPES, (2, -3, 5)):
+        xs = [I(rng, s, dt, 0, 9) for s in shapes]
+        yield (shapes, base), {"scalar": torch.tensor([base], dtype=col["scalar"]), "x": xs}, {}, \
+            {"y": [(torch.pow(torch.tensor(base, dtype=torch.int64), t.to(torch.int64)), dt) for t in xs]}
+
+
+def int_addcmul(rng, col):
+    # y_i = x1_i + s_i * x2_i * x3_i on integers; s one value per tensor (a tensor of the column's scalars dtype)
+    dt = col["x1"]
+    for shapes in SHAPES:
+        x1, x2, x3 = ([I(rng, s, dt, -30, 30) for s in shapes] for _ in range(3))
+        s = torch.from_numpy(rng.integers(-5, 6, len(shapes))).to(col["scalars"])
+        ys = [(a.to(torch.int64) + int(k) * b.to(torch.int64) * c.to(torch.int64), dt)
+              for a, b, c, k in zip(x1, x2, x3, s)]
+        yield (shapes, s.tolist()), {"x1": x1, "x2": x2, "x3": x3, "scalars": s}, {}, {"y": ys}
+
+
+def int_round_off_number(rng, col):
+    # an integer rounds to itself in every mode
+    dt = col["x"]
+    for shapes, mode in zip(SHAPES, (1, 4, 2)):
+        xs = [I(rng, s, dt, -1000, 1000) for s in shapes]
+        yield (shapes, mode), {"x": xs, "roundMode": torch.tensor([mode], dtype=col["roundMode"])}, {}, \
+            {"y": [(t.to(torch.int64), dt) for t in xs]}
+
+
+def int_zero_inplace(rng, col):
+    dt = col["x"]
+    for shapes in SHAPES:
+        xs = [I(rng, s, dt, -1000, 1000) for s in shapes]
+        yield shapes, {"x": xs}, {}, {"x": [(torch.zeros(t.shape, dtype=torch.int64), dt) for t in xs]}
+
+
+def int_copy(rng, col):
+    # y_i = x_i over the dtype's whole range (bool: random truth values)
+    dt = col["x"]
+    for shapes in SHAPES:
+        if dt == torch.bool:
+            xs = [torch.from_numpy(rng.random(s) < 0.5) for s in shapes]
+        else:
+            info = torch.iinfo(dt)
+            xs = [torch.from_numpy(rng.integers(info.min, info.max, s, endpoint=True, dtype=np.int64)).to(dt)
+                  for s in shapes]
+        yield shapes, {"x": xs}, {}, {"y": [(t.to(torch.int64), dt) for t in xs]}
+
+
+INT_FOREACH = {
+    "foreach_copy": int_copy,
+    "foreach_expm1": int_expm1,
+    "foreach_neg": int_neg,
+    "foreach_sign": int_unary(torch.sign),
+    "foreach_sub_list": int_sub_list,
+    "foreach_mul_list": int_mul_list,
+    "foreach_maximum_list": int_binary(torch.maximum),
+    "foreach_minimum_list": int_binary(torch.minimum),
+    "foreach_pow_list": int_binary(torch.pow, -6, 6, 0, 7),
+    "foreach_add_scalar": int_with_scalar(lambda t, s: t + s),
+    "foreach_sub_scalar": int_with_scalar(lambda t, s: t - s),
+    "foreach_maximum_scalar": int_with_scalar(torch.clamp_min),
+    "foreach_minimum_scalar": int_with_scalar(torch.clamp_max),
+    "foreach_pow_scalar": int_with_scalar(torch.pow, values=(2, 3, 0), lo=-30, hi=30),
+    "foreach_pow_scalar_and_tensor": int_pow_scalar_and_tensor,
+    "foreach_add_scalar_list": int_with_scalar_list(lambda t, s: t + s),
+    "foreach_sub_scalar_list": int_with_scalar_list(lambda t, s: t - s),
+    "foreach_mul_scalar_list": int_with_scalar_list(lambda t, s: t * s),
+    "foreach_maximum_scalar_list": int_with_scalar_list(torch.clamp_min),
+    "foreach_minimum_scalar_list": int_with_scalar_list(torch.clamp_max),
+    "foreach_pow_scalar_list": int_with_scalar_list(torch.pow, slo=0, shi=4, lo=-20, hi=20),
+    "foreach_addcmul_list": int_addcmul,
+    "foreach_addcmul_scalar_list": int_addcmul,
+    "foreach_round_off_number": int_round_off_number,
+    "foreach_zero_inplace": int_zero_inplace,
+}
+
+
+def _exact(got, w: torch.Tensor, dt) -> tuple[int, int, str]:
+    "(elements that differ, elements, the first difference) of an output against the int64 / bool reference."
+    exp = w.to(dt)   # an int64 reference wraps into the dtype (only foreach_neg's edges leave its range)
+    got = torch.as_tensor(np.asarray(got)).reshape(exp.shape)
+    diff = got.to(torch.int64) != exp.to(torch.int64)
+    if not diff.any(): return 0, w.numel(), ""
+    i = int(diff.reshape(-1).nonzero()[0])
+    return int(diff.sum()), w.numel(), f"at {i}: got {int(got.reshape(-1)[i])}, want {int(exp.reshape(-1)[i])}"
+
+
+def run_integer_columns(g, name: str) -> list[str]:
+    "Each integer / bool column of the op's definition (its first input's dtype) on INT_FOREACH[name]'s cases, exactly."
+    _, path, _ = OPS[name]
+    try:
+        proj, settings = project(NN, path, *g)
+    except AssertionError as e:
+        return [f"{name}: PROJECT DOES NOT BUILD ({str(e).splitlines()[-1][:200]})"]
+    params = [p for p in proj.op.inputs if p.dtypes]
+    lines = []
+    for c, dtname in enumerate(params[0].dtypes):
+        if dtname not in INT_TORCH: continue
+        col = {p.name: INT_TORCH.get(p.dtypes[min(c, len(p.dtypes) - 1)]) for p in params}
+        dt = INT_TORCH[dtname]
+        rng = np.random.default_rng(zlib.crc32(f"{name} {dtname}".encode()))
+        for label, inputs, attrs, want in INT_FOREACH[name](rng, col):
+            tag = f"{name} {str(dt).removeprefix('torch.')} {label}"
+            outs = {k: [(tuple(w.shape), _np_dtype(odt)) for w, odt in v] for k, v in want.items()}
+            t0 = time.time()
+            try:
+                r = run_project(proj, inputs, attrs=attrs, outputs=outs, settings=settings)
+            except Exception as e:  # a harness-side refusal (no column of these dtypes, a wrong input name)
+                lines.append(f"{tag}: ERROR (harness) {type(e).__name__}: {str(e).splitlines()[0][:300]}")
+                continue
+            if not r.run.ok:
+                errs = [d for d in r.run.diagnostics if d.severity == "error"] or r.run.diagnostics
+                lines.append(f"{tag}: ERROR {errs[0].render().splitlines()[0][:300] if errs else r.run}")
+                continue
+            verdicts = []
+            for k, v in want.items():
+                checks = [_exact(got, w, odt) for got, (w, odt) in zip(r.outputs[k], v)]
+                bad, n = sum(x[0] for x in checks), sum(x[1] for x in checks)
+                first = next((x[2] for x in checks if x[2]), "")
+                verdicts.append("match" if bad == 0 else f"MISMATCH {k} ({bad} of {n}, first {first})")
+            lines.append(f"{tag}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: "
+                         + "; ".join(verdicts))
+    return lines or [f"{name}: no integer dtype column"]
+
+
 
 def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--integer" in argv:   # the integer / bool columns of the ops that have them
+        argv.remove("--integer")
+        return run_ops_main(__doc__, {n: OPS[n] for n in INT_FOREACH}, run_integer_columns, argv)
     return run_ops_main(__doc__, OPS, run_op, argv)
 
 
