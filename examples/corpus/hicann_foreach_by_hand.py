@@ -279,9 +279,12 @@ def run_op(g, name: str) -> list[str]:
 # Integer rules. Only foreach_neg's document states one: the result wraps at the output dtype's width, as
 # torch._foreach_neg does (INT8 -128 -> -128, UINT8 1 -> 255); int_neg's "edges" case runs those values. The other
 # documents are silent on overflow, division and rounding of integers, so their cases keep every result inside the
-# dtype's range (where wrap and saturate agree) and the reference is the exact integer result; expm1 of an integer
-# column (its document lists INT16 / INT8 / UINT8 outputs and says nothing of how the float result becomes an integer)
-# is compared with the float result truncated toward zero, the rounding of the A2 Cast's CAST_TRUNC.
+# dtype's range (where wrap and saturate agree) and the reference is the exact integer result; foreach_mul_list adds
+# products over the whole range, whose wrap its kernel's byte packing makes (int_mul_list). expm1 of an integer
+# column: its document lists INT16 / INT8 / UINT8 outputs and says nothing of how the float result becomes an integer;
+# the kernel computes in float (INT16) or half (INT8 / UINT8) and casts back with CAST_RINT
+# (foreach_utils/op_kernel/foreach_implict_output.h:68 and :78), which the A2 Cast documents as round to nearest, ties to
+# even: the reference is torch.round of the float64 expm1 (no input of -4..4 lands near a tie).
 INT_TORCH = {"DT_INT8": torch.int8, "DT_UINT8": torch.uint8, "DT_INT16": torch.int16, "DT_UINT16": torch.uint16,
              "DT_INT32": torch.int32, "DT_UINT32": torch.uint32, "DT_INT64": torch.int64, "DT_BOOL": torch.bool}
 NEG_EDGES = {torch.int8: (-128, 127, -1, 0, 1), torch.uint8: (0, 1, 255, 128, 127), torch.int16: (-32768, 32767, -1, 0, 1),
@@ -327,7 +330,7 @@ def int_expm1(rng, col):
     dt = col["x"]
     for shapes in SHAPES:
         xs = [I(rng, s, dt, *_range(dt, -4, 4)) for s in shapes]
-        yield shapes, {"x": xs}, {}, {"y": [(torch.trunc(torch.expm1(t.double())).to(torch.int64), dt) for t in xs]}
+        yield shapes, {"x": xs}, {}, {"y": [(torch.round(torch.expm1(t.double())).to(torch.int64), dt) for t in xs]}
 
 
 def int_binary(fn, lo1=-100, hi1=100, lo2=-100, hi2=100):
@@ -355,8 +358,17 @@ def int_sub_list(rng, col):
 
 
 def int_mul_list(rng, col):
-    lo, hi = (0, 15) if col["x1"] == torch.uint8 else (-11, 11)
+    dt = col["x1"]
+    lo, hi = (0, 15) if dt == torch.uint8 else (-11, 11)
     yield from int_binary(torch.mul, lo, hi, lo, hi)(rng, col)
+    # products over the dtype's whole range: the INT8 / UINT8 kernel multiplies the bytes packed two to an int16
+    # (foreach_mul_list_small_int.h:185-207), keeping the low byte of each product, so it wraps; the reference wraps
+    info = torch.iinfo(dt)
+    x1, x2 = ([I(rng, s, dt, info.min, info.max) for s in SHAPES[1]] for _ in range(2))
+    yield "overflow", {"x1": x1, "x2": x2}, {}, {"y": [(a.to(torch.int64) * b.to(torch.int64), dt) for a, b in zip(x1, x2)]}
+    # at most 64 elements in all: an INT8 list takes its own kernel (tiling key 17, ForeachMulListTinyScalar)
+    x1, x2 = ([I(rng, s, dt, info.min, info.max) for s in ((5,), (7, 3), (30,))] for _ in range(2))
+    yield "tiny", {"x1": x1, "x2": x2}, {}, {"y": [(a.to(torch.int64) * b.to(torch.int64), dt) for a, b in zip(x1, x2)]}
 
 
 def int_with_scalar(fn, values=(3, -7, 0), lo=-100, hi=100):
@@ -483,10 +495,11 @@ def run_integer_columns(g, name: str) -> list[str]:
     for c, dtname in enumerate(params[0].dtypes):
         if dtname not in INT_TORCH: continue
         col = {p.name: INT_TORCH.get(p.dtypes[min(c, len(p.dtypes) - 1)]) for p in params}
-        dt = INT_TORCH[dtname]
         rng = np.random.default_rng(zlib.crc32(f"{name} {dtname}".encode()))
+        # the column named by its tensors' dtype (foreach_pow_scalar_and_tensor's first input is the INT64 scalar)
+        shown = next((p.dtypes[min(c, len(p.dtypes) - 1)] for p in proj.op.outputs if p.dtypes), dtname)
         for label, inputs, attrs, want in INT_FOREACH[name](rng, col):
-            tag = f"{name} {str(dt).removeprefix('torch.')} {label}"
+            tag = f"{name} {shown.removeprefix('DT_').lower()} {label}"
             outs = {k: [(tuple(w.shape), _np_dtype(odt)) for w, odt in v] for k, v in want.items()}
             t0 = time.time()
             try:
