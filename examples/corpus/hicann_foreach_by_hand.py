@@ -326,11 +326,14 @@ def int_neg(rng, col):
     yield "edges", {"x": xs}, {}, {"y": [(_wrap(-t.to(torch.int64), dt), dt) for t in xs]}
 
 
-def int_expm1(rng, col):
-    dt = col["x"]
-    for shapes in SHAPES:
-        xs = [I(rng, s, dt, *_range(dt, -4, 4)) for s in shapes]
-        yield shapes, {"x": xs}, {}, {"y": [(torch.round(torch.expm1(t.double())).to(torch.int64), dt) for t in xs]}
+def int_rounded(fn):
+    "y_i = fn(x_i) computed in float and rounded half to even (expm1, exp: the kernel's CAST_RINT back to x's dtype)."
+    def cases(rng, col):
+        dt = col["x"]
+        for shapes in SHAPES:
+            xs = [I(rng, s, dt, *_range(dt, -4, 4)) for s in shapes]
+            yield shapes, {"x": xs}, {}, {"y": [(torch.round(fn(t.double())).to(torch.int64), dt) for t in xs]}
+    return cases
 
 
 def int_binary(fn, lo1=-100, hi1=100, lo2=-100, hi2=100):
@@ -345,16 +348,20 @@ def int_binary(fn, lo1=-100, hi1=100, lo2=-100, hi2=100):
     return cases
 
 
-def int_sub_list(rng, col):
-    # y_i = x1_i - alpha * x2_i, alpha a one-element tensor of the column's alpha dtype; uint8 keeps x1 >= alpha * x2
-    dt = col["x1"]
-    for shapes, alpha in zip(SHAPES, (1, 2, -1 if dt != torch.uint8 else 0)):
-        if dt == torch.uint8:
-            x1, x2 = [I(rng, s, dt, 120, 255) for s in shapes], [I(rng, s, dt, 0, 60) for s in shapes]
-        else:
-            x1, x2 = ([I(rng, s, dt, *_range(dt, -40, 40)) for s in shapes] for _ in range(2))
-        ys = [(a.to(torch.int64) - alpha * b.to(torch.int64), dt) for a, b in zip(x1, x2)]
-        yield (shapes, alpha), {"x1": x1, "x2": x2, "alpha": torch.tensor([alpha], dtype=col["alpha"])}, {}, {"y": ys}
+def int_alpha_list(sign):
+    """y_i = x1_i + sign * alpha * x2_i (sub_list: x1 - alpha x2), alpha a one-element tensor of the column's alpha
+    dtype; uint8 keeps the result in 0..255 (x1 in 120..255, x2 in 0..60, alpha 0..2)."""
+    def cases(rng, col):
+        dt = col["x1"]
+        for shapes, alpha in zip(SHAPES, (1, 2, -1 if dt != torch.uint8 else 0)):
+            if dt == torch.uint8:
+                x1, x2 = [I(rng, s, dt, 120, 255 if sign < 0 else 130) for s in shapes], [I(rng, s, dt, 0, 60) for s in shapes]
+            else:
+                x1, x2 = ([I(rng, s, dt, *_range(dt, -40, 40)) for s in shapes] for _ in range(2))
+            ys = [(a.to(torch.int64) + sign * alpha * b.to(torch.int64), dt) for a, b in zip(x1, x2)]
+            yield (shapes, alpha), {"x1": x1, "x2": x2, "alpha": torch.tensor([alpha], dtype=col["alpha"])}, {}, \
+                {"y": ys}
+    return cases
 
 
 def int_mul_list(rng, col):
@@ -404,15 +411,22 @@ def int_pow_scalar_and_tensor(rng, col):
             {"y": [(torch.pow(torch.tensor(base, dtype=torch.int64), t.to(torch.int64)), dt) for t in xs]}
 
 
-def int_addcmul(rng, col):
-    # y_i = x1_i + s_i * x2_i * x3_i on integers; s one value per tensor (a tensor of the column's scalars dtype)
-    dt = col["x1"]
-    for shapes in SHAPES:
-        x1, x2, x3 = ([I(rng, s, dt, -30, 30) for s in shapes] for _ in range(3))
-        s = torch.from_numpy(rng.integers(-5, 6, len(shapes))).to(col["scalars"])
-        ys = [(a.to(torch.int64) + int(k) * b.to(torch.int64) * c.to(torch.int64), dt)
-              for a, b, c, k in zip(x1, x2, x3, s)]
-        yield (shapes, s.tolist()), {"x1": x1, "x2": x2, "x3": x3, "scalars": s}, {}, {"y": ys}
+def int_addcmul(form):
+    """y_i = x1_i + s_i * x2_i * x3_i on integers; s one value per tensor (form "list": a "scalars" tensor of the
+    column's dtype) or one for all (form "scalar": a one-element "scalar" tensor)."""
+    def cases(rng, col):
+        dt = col["x1"]
+        for shapes in SHAPES:
+            x1, x2, x3 = ([I(rng, s, dt, -30, 30) for s in shapes] for _ in range(3))
+            if form == "list":
+                s = torch.from_numpy(rng.integers(-5, 6, len(shapes))).to(col["scalars"])
+                per, extra = [int(k) for k in s], {"scalars": s}
+            else:
+                s = torch.from_numpy(rng.integers(-5, 6, 1)).to(col["scalar"])
+                per, extra = [int(s[0])] * len(shapes), {"scalar": s}
+            ys = [(a.to(torch.int64) + k * b.to(torch.int64) * c.to(torch.int64), dt) for a, b, c, k in zip(x1, x2, x3, per)]
+            yield (shapes, per), {"x1": x1, "x2": x2, "x3": x3, **extra}, {}, {"y": ys}
+    return cases
 
 
 def int_round_off_number(rng, col):
@@ -446,10 +460,10 @@ def int_copy(rng, col):
 
 INT_FOREACH = {
     "foreach_copy": int_copy,
-    "foreach_expm1": int_expm1,
+    "foreach_expm1": int_rounded(torch.expm1),
     "foreach_neg": int_neg,
     "foreach_sign": int_unary(torch.sign),
-    "foreach_sub_list": int_sub_list,
+    "foreach_sub_list": int_alpha_list(-1),
     "foreach_mul_list": int_mul_list,
     "foreach_maximum_list": int_binary(torch.maximum),
     "foreach_minimum_list": int_binary(torch.minimum),
@@ -466,10 +480,15 @@ INT_FOREACH = {
     "foreach_maximum_scalar_list": int_with_scalar_list(torch.clamp_min),
     "foreach_minimum_scalar_list": int_with_scalar_list(torch.clamp_max),
     "foreach_pow_scalar_list": int_with_scalar_list(torch.pow, slo=0, shi=4, lo=-20, hi=20),
-    "foreach_addcmul_list": int_addcmul,
-    "foreach_addcmul_scalar_list": int_addcmul,
+    "foreach_addcmul_list": int_addcmul("list"),
+    "foreach_addcmul_scalar_list": int_addcmul("list"),
     "foreach_round_off_number": int_round_off_number,
     "foreach_zero_inplace": int_zero_inplace,
+    # four of the five foreach ops hicann_ops_by_hand.py runs in their float columns (foreach_norm has no integer x)
+    "foreach_add_list": int_alpha_list(1),
+    "foreach_mul_scalar": int_with_scalar(lambda t, s: t * s, values=(3, -7, 0), lo=-1000, hi=1000),
+    "foreach_exp": int_rounded(torch.exp),
+    "foreach_addcmul_scalar": int_addcmul("scalar"),
 }
 
 
@@ -485,9 +504,8 @@ def _exact(got, w: torch.Tensor, dt) -> tuple[int, int, str]:
 
 def run_integer_columns(g, name: str) -> list[str]:
     "Each integer / bool column of the op's definition (its first input's dtype) on INT_FOREACH[name]'s cases, exactly."
-    _, path, _ = OPS[name]
     try:
-        proj, settings = project(NN, path, *g)
+        proj, settings = project(NN, f"foreach/{name}", *g)
     except AssertionError as e:
         return [f"{name}: PROJECT DOES NOT BUILD ({str(e).splitlines()[-1][:200]})"]
     params = [p for p in proj.op.inputs if p.dtypes]
@@ -527,7 +545,7 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--integer" in argv:   # the integer / bool columns of the ops that have them
         argv.remove("--integer")
-        return run_ops_main(__doc__, {n: OPS[n] for n in INT_FOREACH}, run_integer_columns, argv)
+        return run_ops_main(__doc__, INT_FOREACH, run_integer_columns, argv)
     return run_ops_main(__doc__, OPS, run_op, argv)
 
 
