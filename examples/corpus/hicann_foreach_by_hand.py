@@ -291,7 +291,7 @@ NEG_EDGES = {torch.int8: (-128, 127, -1, 0, 1), torch.uint8: (0, 1, 255, 128, 12
              torch.int32: (-2 ** 31, 2 ** 31 - 1, -1, 0, 1)}
 
 
-def I(rng, shape, dt, lo, hi):
+def _ints(rng, shape, dt, lo, hi):
     "Integers in [lo, hi] of the dtype."
     return torch.from_numpy(rng.integers(lo, hi + 1, shape)).to(dt)
 
@@ -313,7 +313,7 @@ def int_unary(fn, lo=-50, hi=50):
         dt = col["x"]
         a, b = _range(dt, lo, hi)
         for shapes in SHAPES:
-            xs = [I(rng, s, dt, a, b) for s in shapes]
+            xs = [_ints(rng, s, dt, a, b) for s in shapes]
             yield shapes, {"x": xs}, {}, {"y": [(fn(t.to(torch.int64)), dt) for t in xs]}
     return cases
 
@@ -331,7 +331,7 @@ def int_rounded(fn):
     def cases(rng, col):
         dt = col["x"]
         for shapes in SHAPES:
-            xs = [I(rng, s, dt, *_range(dt, -4, 4)) for s in shapes]
+            xs = [_ints(rng, s, dt, *_range(dt, -4, 4)) for s in shapes]
             yield shapes, {"x": xs}, {}, {"y": [(torch.round(fn(t.double())).to(torch.int64), dt) for t in xs]}
     return cases
 
@@ -341,8 +341,8 @@ def int_binary(fn, lo1=-100, hi1=100, lo2=-100, hi2=100):
     def cases(rng, col):
         dt = col["x1"]
         for shapes in SHAPES:
-            x1 = [I(rng, s, dt, *_range(dt, lo1, hi1)) for s in shapes]
-            x2 = [I(rng, s, dt, *_range(dt, lo2, hi2)) for s in shapes]
+            x1 = [_ints(rng, s, dt, *_range(dt, lo1, hi1)) for s in shapes]
+            x2 = [_ints(rng, s, dt, *_range(dt, lo2, hi2)) for s in shapes]
             ys = [(fn(a.to(torch.int64), b.to(torch.int64)), dt) for a, b in zip(x1, x2)]
             yield shapes, {"x1": x1, "x2": x2}, {}, {"y": ys}
     return cases
@@ -355,9 +355,9 @@ def int_alpha_list(sign):
         dt = col["x1"]
         for shapes, alpha in zip(SHAPES, (1, 2, -1 if dt != torch.uint8 else 0)):
             if dt == torch.uint8:
-                x1, x2 = [I(rng, s, dt, 120, 255 if sign < 0 else 130) for s in shapes], [I(rng, s, dt, 0, 60) for s in shapes]
+                x1, x2 = [_ints(rng, s, dt, 120, 255 if sign < 0 else 130) for s in shapes], [_ints(rng, s, dt, 0, 60) for s in shapes]
             else:
-                x1, x2 = ([I(rng, s, dt, *_range(dt, -40, 40)) for s in shapes] for _ in range(2))
+                x1, x2 = ([_ints(rng, s, dt, *_range(dt, -40, 40)) for s in shapes] for _ in range(2))
             ys = [(a.to(torch.int64) + sign * alpha * b.to(torch.int64), dt) for a, b in zip(x1, x2)]
             yield (shapes, alpha), {"x1": x1, "x2": x2, "alpha": torch.tensor([alpha], dtype=col["alpha"])}, {}, \
                 {"y": ys}
@@ -371,10 +371,10 @@ def int_mul_list(rng, col):
     # products over the dtype's whole range: the INT8 / UINT8 kernel multiplies the bytes packed two to an int16
     # (foreach_mul_list_small_int.h:185-207), keeping the low byte of each product, so it wraps; the reference wraps
     info = torch.iinfo(dt)
-    x1, x2 = ([I(rng, s, dt, info.min, info.max) for s in SHAPES[1]] for _ in range(2))
+    x1, x2 = ([_ints(rng, s, dt, info.min, info.max) for s in SHAPES[1]] for _ in range(2))
     yield "overflow", {"x1": x1, "x2": x2}, {}, {"y": [(a.to(torch.int64) * b.to(torch.int64), dt) for a, b in zip(x1, x2)]}
     # at most 64 elements in all: an INT8 list takes its own kernel (tiling key 17, ForeachMulListTinyScalar)
-    x1, x2 = ([I(rng, s, dt, info.min, info.max) for s in ((5,), (7, 3), (30,))] for _ in range(2))
+    x1, x2 = ([_ints(rng, s, dt, info.min, info.max) for s in ((5,), (7, 3), (30,))] for _ in range(2))
     yield "tiny", {"x1": x1, "x2": x2}, {}, {"y": [(a.to(torch.int64) * b.to(torch.int64), dt) for a, b in zip(x1, x2)]}
 
 
@@ -384,7 +384,7 @@ def int_with_scalar(fn, values=(3, -7, 0), lo=-100, hi=100):
         dt = col["x"]
         for shapes, v in zip(SHAPES, values):
             if dt == torch.uint8: v = abs(v)
-            xs = [I(rng, s, dt, *_range(dt, lo, hi)) for s in shapes]
+            xs = [_ints(rng, s, dt, *_range(dt, lo, hi)) for s in shapes]
             ys = [(fn(t.to(torch.int64), v), dt) for t in xs]
             yield (shapes, v), {"x": xs, "scalar": torch.tensor([v], dtype=col["scalar"])}, {}, {"y": ys}
     return cases
@@ -395,7 +395,7 @@ def int_with_scalar_list(fn, slo=-9, shi=9, lo=-100, hi=100):
     def cases(rng, col):
         dt = col["x"]
         for shapes in SHAPES:
-            xs = [I(rng, s, dt, lo, hi) for s in shapes]
+            xs = [_ints(rng, s, dt, lo, hi) for s in shapes]
             sc = torch.from_numpy(rng.integers(slo, shi + 1, len(shapes))).to(col["scalars"])
             ys = [(fn(t.to(torch.int64), int(v)), dt) for t, v in zip(xs, sc)]
             yield (shapes, sc.tolist()), {"x": xs, "scalars": sc}, {}, {"y": ys}
@@ -406,7 +406,7 @@ def int_pow_scalar_and_tensor(rng, col):
     # y_i = scalar ^ x_i on integers, the exponents x non-negative
     dt = col["x"]
     for shapes, base in zip(SHAPES, (2, -3, 5)):
-        xs = [I(rng, s, dt, 0, 9) for s in shapes]
+        xs = [_ints(rng, s, dt, 0, 9) for s in shapes]
         yield (shapes, base), {"scalar": torch.tensor([base], dtype=col["scalar"]), "x": xs}, {}, \
             {"y": [(torch.pow(torch.tensor(base, dtype=torch.int64), t.to(torch.int64)), dt) for t in xs]}
 
@@ -417,7 +417,7 @@ def int_addcmul(form):
     def cases(rng, col):
         dt = col["x1"]
         for shapes in SHAPES:
-            x1, x2, x3 = ([I(rng, s, dt, -30, 30) for s in shapes] for _ in range(3))
+            x1, x2, x3 = ([_ints(rng, s, dt, -30, 30) for s in shapes] for _ in range(3))
             if form == "list":
                 s = torch.from_numpy(rng.integers(-5, 6, len(shapes))).to(col["scalars"])
                 per, extra = [int(k) for k in s], {"scalars": s}
@@ -433,7 +433,7 @@ def int_round_off_number(rng, col):
     # an integer rounds to itself in every mode
     dt = col["x"]
     for shapes, mode in zip(SHAPES, (1, 4, 2)):
-        xs = [I(rng, s, dt, -1000, 1000) for s in shapes]
+        xs = [_ints(rng, s, dt, -1000, 1000) for s in shapes]
         yield (shapes, mode), {"x": xs, "roundMode": torch.tensor([mode], dtype=col["roundMode"])}, {}, \
             {"y": [(t.to(torch.int64), dt) for t in xs]}
 
@@ -441,7 +441,7 @@ def int_round_off_number(rng, col):
 def int_zero_inplace(rng, col):
     dt = col["x"]
     for shapes in SHAPES:
-        xs = [I(rng, s, dt, -1000, 1000) for s in shapes]
+        xs = [_ints(rng, s, dt, -1000, 1000) for s in shapes]
         yield shapes, {"x": xs}, {}, {"x": [(torch.zeros(t.shape, dtype=torch.int64), dt) for t in xs]}
 
 
