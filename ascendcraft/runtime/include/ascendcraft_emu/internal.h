@@ -399,7 +399,7 @@ struct Core {
     std::vector<PipeState> pipes;
     std::vector<Queue> queues;
     int current_pipe = -1;
-    uint64_t queue_ids[64] = {};    // event ids the queues hold, a bit each, per HardEvent (queue_take_id in emu_core.cpp)
+    uint64_t queue_ids[64] = {};    // event ids the queues hold, a bit each, per HardEvent (queue_take_id in emu_queue.cpp)
     uint32_t ub_high = 0;
     uint16_t next_event_key = kQueueEventBase;
     // vector mask register
@@ -582,6 +582,8 @@ struct Geometry {
     }
     uint32_t max_lane(uint32_t r) const;  // highest active lane of repeat r (+1), 0 if none
 };
+// The mask bits of the first n lanes of a repeat (n up to 128): bits[0] lanes 0..63, bits[1] lanes 64..127.
+void lanes_to_bits(uint64_t n, uint64_t* bits);
 Geometry resolve(const Lanes& lanes, uint32_t epr, Op op, const SrcLoc& loc, bool ignoreMask = false);
 void restore_mask_after_level2(const Lanes& lanes);
 // Byte offset of lane `lane` of repeat `r` for an operand with element size `esize`.

@@ -1,0 +1,196 @@
+// AscendCraft CPU emulation runtime: the Unified Buffer's checks: the room InitBuffer left, a LocalTensor's alignment and extent, initialised reads (the written-byte bitmap).
+// Split out of emu_core.cpp; written from the public AscendC documentation, no vendor code.
+#include <algorithm>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdlib>
+#include <cstring>
+#include <cstddef>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ascendcraft_emu/internal.h"
+#include "ascendcraft_emu/cube_internal.h"
+
+namespace ascendcraft { namespace emu {
+
+// ---- UB checks ---------------------------------------------------------------------------------------
+uint32_t ub_in_use() {
+    uint32_t used = 0;
+    for (const PipeState& p : core().pipes) if (p.live) used = std::max(used, p.used);
+    return used;
+}
+
+bool first_report_at(const char* kind, const SrcLoc& loc) {
+    std::lock_guard<std::mutex> lock(g_launch->race_mutex);
+    return g_launch->once_seen.insert(std::string(kind) + "@" + (loc.file ? loc.file : "") + ":" + std::to_string(loc.line)).second;
+}
+
+void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local& a, const Local* b, const Local* tmp,
+                           uint64_t bytes, bool needs_temporaries) {
+    // Tanh, Sigmoid, Log, Log2 and Log10 in place (dst is src, same start): the API reference forbids it and
+    // AscendC's CPU debug check stops, but on A2 each chunk of the source is read (into the temporaries, or by the
+    // first instruction) before dst is written, so kernels that do it run correctly on the NPU. (A2's Log is one Ln
+    // instruction; Log2 and Log10 are Ln then Muls on dst, or for half a Cast to float temporaries, Ln, Muls and a
+    // Cast back, chunk by chunk: all element-wise.) A warning (once per call site); any other overlap, and any other
+    // API, stays an error.
+    // Gelu, FasterGelu and FasterGeluV2: the API reference says dst may reuse src's tensor space (the same tensor, not a
+    // shifted view of it), so in place is no error and no warning there.
+    // Floor, Ceil and Trunc on A2: a float tensor is one Cast with the round mode (CAST_FLOOR / CEIL / TRUNC); a half
+    // one is a Cast of the chunk to float temporaries, that Cast, and a Cast back to dst: element-wise too.
+    const bool in_place_op = op == Op::Tanh || op == Op::Sigmoid || op == Op::Log || op == Op::Log2 || op == Op::Log10 ||
+                             op == Op::Floor || op == Op::Ceil || op == Op::Trunc;
+    const bool in_place_ok = in_place_op && !b && d.addr == a.addr;
+    const bool reuse_allowed = (op == Op::Gelu || op == Op::FasterGelu || op == Op::FasterGeluV2) && !b && d.addr == a.addr;
+    if (reuse_allowed) {
+    } else if (in_place_ok) {
+        if (first_report_at("adv-in-place", loc))
+            Report("adv-in-place", op, loc)
+                .msg("%s with dst the same tensor as src: the API reference does not allow it (AscendC's CPU debug "
+                     "check stops here); on A2 the NPU computes it correctly, and so does the emulator", op_name(op))
+                .hint("write the result to a different buffer to keep to the documented contract").warn();
+    } else if (ub_overlap(d, bytes, a, bytes) || (b && ub_overlap(d, bytes, *b, bytes)))
+        Report("adv-overlap", op, loc).msg("%s: dst and a source overlap; this API does not allow it", op_name(op))
+            .hint("write the result to a different buffer").fail();
+    if (tmp) {
+        check_local(*tmp, op, loc, "sharedTmpBuffer", 32);
+        if (ub_overlap(*tmp, tmp->bytes, d, bytes) || ub_overlap(*tmp, tmp->bytes, a, bytes) ||
+            (b && ub_overlap(*tmp, tmp->bytes, *b, bytes)))
+            Report("adv-overlap", op, loc).msg("%s: sharedTmpBuffer overlaps dst or a source", op_name(op))
+                .hint("give the temporary buffer its own InitBuffer / TBuf").fail();
+    } else if (needs_temporaries) {
+        const uint32_t used = ub_in_use(), top = g_launch->ub_bytes;
+        if (top - std::min(top, used) < 256)
+            Report("adv-tmp-space", op, loc)
+                .msg("%s without a sharedTmpBuffer needs free UB for its temporaries, but InitBuffer allocations use %u of "
+                     "the %u bytes", op_name(op), used, top)
+                .val("ub_used", used).val("ub_bytes", top)
+                .hint("pass a sharedTmpBuffer, or leave UB free (the host-side GetXxxMaxMinTmpSize gives the size)").fail();
+    }
+}
+
+void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uint32_t align) {
+    Core& c = core();
+    if (!t.addr || t.addr < c.ub || t.addr > c.ub + g_launch->ub_bytes) {
+        Report("ub-out-of-range", op, loc)
+            .msg("%s: the %s LocalTensor does not point into this block's UB (it was never allocated, or it belongs to "
+                 "another kernel launch)", op_name(op), role)
+            .val("operand", role)
+            .hint("get LocalTensors from TQue::AllocTensor, TQue::DeQue or TBuf::Get (a LocalTensor::InitBuffer(offset, size) tensor: after its address_.logicPos write names its memory)")
+            .fail();
+    }
+    uint32_t off = ub_offset(t.addr);
+    if (align > 1 && off % align != 0) {
+        Report("ub-misaligned", op, loc)
+            .msg("%s: the %s operand starts at UB offset %u, which is not %u-byte aligned", op_name(op), role, off, align)
+            .val("operand", role).val("ub_offset", off).val("alignment", align)
+            .hint("offset LocalTensors (operator[]) by whole %u-byte blocks (for 32 bytes: 8 floats, 16 halves)", align)
+            .fail();
+    }
+}
+
+// An operand past its LocalTensor's end but inside the buffer the tensor came from (InitBuffer's length rounded up to
+// 32 bytes, as AscendC rounds it): on the NPU an instruction reads and writes UB addresses, not tensors, so this touches
+// no other buffer's data and the kernel runs as the NPU runs it (a slice of the same buffer it overwrites is then wrong
+// in the emulator as on the NPU). The API reference bounds operands by their tensor, and CANN's CPU-debug build stops
+// there: a warning, once per place. NPUKernelBench's Arange answer, which passed on the 910B, casts 8 floats into
+// Get<float>(0) of its 32-byte TBuf. Past the buffer it stays an error.
+void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role) {
+    if (end > t.bytes) {
+        if (end <= t.cap) {
+            if (first_report_at("ub-out-of-range", loc))
+                Report("ub-out-of-range", op, loc)
+                    .msg("%s: the %s operand reaches %llu bytes into its LocalTensor, which holds only %u bytes; inside the "
+                         "buffer the tensor came from, the NPU reads or writes those bytes (CANN's CPU-debug build stops "
+                         "here), and so does the emulator", op_name(op), role, static_cast<unsigned long long>(end), t.bytes)
+                    .val("operand", role).val("bytes_needed", static_cast<int64_t>(end)).val("tensor_bytes", t.bytes)
+                    .val("ub_offset", ub_offset(t.addr))
+                    .hint("lower the count (or repeatTime/strides), or give the tensor its whole length (TBuf::Get<T>(len) "
+                          "takes a length in elements, not an offset)")
+                    .warn();
+            return;
+        }
+        Report("ub-out-of-range", op, loc)
+            .msg("%s: the %s operand reaches %llu bytes into its LocalTensor, which holds only %u bytes", op_name(op), role,
+                 static_cast<unsigned long long>(end), t.bytes)
+            .val("operand", role).val("bytes_needed", static_cast<int64_t>(end)).val("tensor_bytes", t.bytes)
+            .val("ub_offset", ub_offset(t.addr))
+            .hint("lower the count (or repeatTime/strides), or give the tensor a larger buffer in InitBuffer")
+            .fail();
+    }
+}
+
+namespace {
+// The first clear bit of [lo, hi) in a bitmap, or hi.
+uint64_t first_clear_bit(const uint64_t* w, uint64_t lo, uint64_t hi) {
+    for (uint64_t at = lo; at < hi;) {
+        if (at % 64 == 0) {                                                       // whole words set: skip them
+            uint64_t k = at / 64;
+            const uint64_t whole_end = hi / 64;
+            // eight words at a time first (a 32 KB tile's bitmap is 512 words): one AND chain the compiler vectorises
+            while (k + 8 <= whole_end && (w[k] & w[k + 1] & w[k + 2] & w[k + 3] & w[k + 4] & w[k + 5] & w[k + 6] & w[k + 7]) == ~0ull)
+                k += 8;
+            while (k < whole_end && w[k] == ~0ull) ++k;
+            at = k * 64;
+            if (at >= hi) break;
+        }
+        const uint64_t k = at / 64, shift = at % 64;
+        const uint64_t top = std::min<uint64_t>(hi - k * 64, 64);                  // bits of this word in range: [shift, top)
+        const uint64_t in_range = (top == 64 ? ~0ull : (1ull << top) - 1) & ~((1ull << shift) - 1);
+        const uint64_t clear = ~w[k] & in_range;
+        if (clear) return k * 64 + static_cast<uint64_t>(__builtin_ctzll(clear));
+        at = k * 64 + top;
+    }
+    return hi;
+}
+// Set the bits [lo, hi) of a bitmap.
+void set_bits(uint64_t* w, uint64_t lo, uint64_t hi) {
+    while (lo < hi && lo % 64) {
+        const uint64_t top = std::min<uint64_t>(hi - lo / 64 * 64, 64);
+        w[lo / 64] |= (top == 64 ? ~0ull : (1ull << top) - 1) & ~((1ull << (lo % 64)) - 1);
+        lo = lo / 64 * 64 + top;
+    }
+    if (hi - lo >= 64) {
+        std::memset(w + lo / 64, 0xFF, (hi - lo) / 64 * 8);
+        lo += (hi - lo) / 64 * 64;
+    }
+    if (lo < hi) w[lo / 64] |= (1ull << (hi - lo)) - 1;
+}
+}  // namespace
+
+void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role) {
+    if (tracing_now() || len == 0 || g_launch->uninit_reported.load(std::memory_order_relaxed)) return;
+    Core& c = core();
+    uint32_t start = ub_offset(t.addr) + static_cast<uint32_t>(offset);
+    if (start >= c.written_bytes) return;
+    const uint64_t end = start + std::min<uint64_t>(len, c.written_bytes - start);
+    const uint64_t hole = first_clear_bit(c.written.data(), start, end);
+    if (hole == end) return;
+    uint32_t at = static_cast<uint32_t>(hole);
+    if (g_launch->uninit_reported.exchange(true)) return;
+    Report("ub-uninitialised", op, loc)
+        .msg("%s reads UB that nothing has written yet: the %s operand, byte %u of the tensor (UB offset %u)", op_name(op), role,
+             at - ub_offset(t.addr), at)
+        .val("operand", role).val("ub_offset", at)
+        .hint("a hint, not an error: if the output changes with the poison pattern, this read is why")
+        .note();
+}
+
+bool initialised(const Local& t, uint64_t offset, uint64_t len) {
+    if (tracing_now() || len == 0 || g_launch->uninit_reported.load(std::memory_order_relaxed)) return true;
+    Core& c = core();
+    uint32_t start = ub_offset(t.addr) + static_cast<uint32_t>(offset);
+    if (start >= c.written_bytes) return true;
+    const uint64_t end = start + std::min<uint64_t>(len, c.written_bytes - start);
+    return first_clear_bit(c.written.data(), start, end) == end;
+}
+
+void mark_written(const Local& t, uint64_t offset, uint64_t len) {
+    if (tracing_now() || len == 0) return;
+    Core& c = core();
+    uint32_t start = ub_offset(t.addr) + static_cast<uint32_t>(offset);
+    if (start >= c.written_bytes) return;
+    set_bits(c.written.data(), start, start + std::min<uint64_t>(len, c.written_bytes - start));
+}
+
+}}  // namespace ascendcraft::emu

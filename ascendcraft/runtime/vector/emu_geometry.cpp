@@ -1,0 +1,130 @@
+// AscendCraft CPU emulation runtime: the geometry of a vector instruction: the mask, repeats and strides it covers, and the bytes it reads and writes.
+// Split out of emu_core.cpp; written from the public AscendC documentation, no vendor code.
+#include <algorithm>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdlib>
+#include <cstring>
+#include <cstddef>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ascendcraft_emu/internal.h"
+#include "ascendcraft_emu/cube_internal.h"
+
+namespace ascendcraft { namespace emu {
+
+// ---- vector geometry -----------------------------------------------------------------------------------
+uint64_t Geometry::active() const {
+    if (contiguous) return count;
+    uint64_t full = static_cast<uint64_t>(__builtin_popcountll(bits[0])) + static_cast<uint64_t>(__builtin_popcountll(bits[1]));
+    if (last_lanes && repeats) return full * (repeats - 1) + last_lanes;
+    return full * repeats;
+}
+uint32_t Geometry::max_lane(uint32_t r) const {
+    if (last_lanes && r + 1 == repeats) return last_lanes;
+    if (bits[1]) return 128 - static_cast<uint32_t>(__builtin_clzll(bits[1]));
+    if (bits[0]) return 64 - static_cast<uint32_t>(__builtin_clzll(bits[0]));
+    return 0;
+}
+
+static void full_mask(Core& c) {
+    c.counter_mode = false;
+    c.mask_bits[0] = c.mask_bits[1] = ~0ull;
+}
+
+void restore_mask_after_level2(const Lanes& lanes) {
+    if (!lanes.level0) full_mask(core());
+}
+
+void lanes_to_bits(uint64_t n, uint64_t* bits) {
+    bits[0] = n >= 64 ? ~0ull : (n ? (~0ull >> (64 - n)) : 0);
+    bits[1] = n >= 128 ? ~0ull : (n > 64 ? (~0ull >> (128 - n)) : 0);
+}
+
+Geometry resolve(const Lanes& lanes, uint32_t epr, Op op, const SrcLoc& loc, bool ignoreMask) {
+    Geometry g;
+    g.epr = epr;
+    if (!lanes.level0) {
+        if (lanes.negative)
+            Report("vector-count", op, loc).msg("%s was called with a negative element count", op_name(op))
+                .hint("check the tail arithmetic that computes the count").fail();
+        g.contiguous = true;
+        g.count = lanes.count;
+        return g;
+    }
+    Core& c = core();
+    g.contiguous = false;
+    g.level0 = true;
+    if (c.counter_mode && !ignoreMask) {
+        uint64_t total = lanes.setMask ? lanes.mask[0] : c.counter_value;
+        if (lanes.setMask) c.counter_value = total;
+        g.repeats = static_cast<uint32_t>((total + epr - 1) / epr);
+        g.last_lanes = static_cast<uint32_t>(total - static_cast<uint64_t>(g.repeats ? g.repeats - 1 : 0) * epr);
+        if (g.last_lanes == epr) g.last_lanes = 0;
+        lanes_to_bits(epr, g.bits);
+        return g;
+    }
+    g.repeats = lanes.repeats;
+    if (ignoreMask) { lanes_to_bits(epr, g.bits); return g; }
+    if (!lanes.setMask) {
+        g.bits[0] = c.mask_bits[0];
+        g.bits[1] = c.mask_bits[1];
+    } else if (lanes.bitMask) {
+        g.bits[0] = lanes.mask[0];
+        g.bits[1] = epr > 64 && lanes.maskHigh ? *lanes.maskHigh : 0;  // a 32- or 64-bit mask[] has one word
+        if (epr <= 32) g.bits[0] &= 0xffffffffull;
+        if (!g.bits[0] && !g.bits[1])
+            Report("vector-mask", op, loc).msg("%s: the bit mask selects no lane (mask[0] and mask[1] are both 0)", op_name(op))
+                .hint("set at least one bit of the mask").fail();
+    } else {
+        uint64_t n = lanes.mask[0];
+        if (n < 1 || n > epr)
+            Report("vector-mask", op, loc)
+                .msg("%s: mask = %llu lanes, but a repeat of this type has %u lanes (the continuous mask must be 1..%u)",
+                     op_name(op), static_cast<unsigned long long>(n), epr, epr)
+                .val("mask", static_cast<int64_t>(n)).val("lanes_per_repeat", epr)
+                .hint("use mask = min(remaining, %u) for each repeat", epr).fail();
+        lanes_to_bits(n, g.bits);
+    }
+    if (lanes.setMask) { c.mask_bits[0] = g.bits[0]; c.mask_bits[1] = g.bits[1]; }
+    uint64_t valid[2];
+    lanes_to_bits(epr, valid);
+    g.bits[0] &= valid[0];
+    g.bits[1] &= valid[1];
+    return g;
+}
+
+uint64_t operand_extent(const Geometry& g, const Stride& s, uint32_t esize) {
+    if (g.contiguous) return g.count * esize;
+    if (!g.repeats) return 0;
+    uint64_t end = 0;
+    for (uint32_t r = (g.repeats > 1 ? g.repeats - 2 : 0); r < g.repeats; ++r) {
+        uint32_t top = g.max_lane(r);
+        if (!top) continue;
+        // The last active lane is the furthest one unless a block stride of 0 folds blocks together.
+        uint64_t last = lane_offset(g, s, esize, r, top - 1) + esize;
+        if (s.blk == 0) last = lane_offset(g, s, esize, r, 0) + std::min<uint64_t>(32, static_cast<uint64_t>(top) * esize);
+        end = std::max(end, last);
+    }
+    // With repeat stride 0 every repeat overlaps the first one; the last two repeats bound the rest.
+    return end;
+}
+
+void check_operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize, bool read, Op op, const SrcLoc& loc,
+                   const char* role, uint32_t align) {
+    check_local(t, op, loc, role, align);
+    uint64_t end = operand_extent(g, s, esize);
+    check_extent(t, end, op, loc, role);
+    if (!read || tracing_now() || g_launch->uninit_reported.load(std::memory_order_relaxed)) return;
+    if (g.contiguous) { check_initialised(t, 0, end, op, loc, role); return; }
+    each_run(g, s, esize, [&](uint64_t offset, uint64_t bytes) { check_initialised(t, offset, bytes, op, loc, role); });
+}
+
+void mark_operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize) {
+    if (tracing_now()) return;
+    if (g.contiguous) { mark_written(t, 0, g.count * esize); return; }
+    each_run(g, s, esize, [&](uint64_t offset, uint64_t bytes) { mark_written(t, offset, bytes); });
+}
+
+}}  // namespace ascendcraft::emu
