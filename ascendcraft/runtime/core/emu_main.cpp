@@ -1,6 +1,8 @@
 // AscendCraft CPU emulation runtime: the driver. Reads the run spec written by ascendcraft.emu,
 // maps the GM buffers (files shared with the parent, or address reservations in trace mode), calls
 // the host tiling function, runs every block and writes the report, the status page and the trace.
+// Why one file (about 900 lines): it is one program's main, and its parts (the spec, the GM mappings, deferred poison,
+// crash reporting through the status page, the block loop) share the run's state from start to exit.
 #include <cerrno>
 #include <csignal>
 #include <execinfo.h>

@@ -2,6 +2,10 @@
 // the GM -> L1 copies, LoadData (MTE1), Mmad (M) and Fixpipe (FIX), on the documented fractal layouts
 // (see include/ascendcraft_emu/cube.h). Execute mode moves and computes the data; trace mode records the
 // pipe work only.
+// Why one file (about 1,500 lines): every entry point here reads and writes the same model of the cube core's buffers
+// (the regions, the fractal index arithmetic and the checks of its anonymous namespace), and the Mmad, the Matmul API
+// and the sparse product share one product kernel (rows_product), so that they round alike. The sections follow the
+// data's path: GM -> L1 -> L0A / L0B -> L0C -> GM, then the high-level API built on it.
 #include <algorithm>
 #include <functional>
 

@@ -8,6 +8,9 @@
 //   L0A (ZZ): A (m x k) as fractals of 16 x C0, row-major inside and between fractals.
 //   L0B (ZN): B (k x n) as fractals of C0 x 16, column-major inside, row-major between fractals.
 //   L0C (NZ): C (m x n) as fractals of 16 x 16 fp32/int32, row-major inside, column-major between fractals.
+//
+// Why one header (about 900 lines): it is the cube API as kernel_operator.h exposes it, one declaration (or inline
+// wrapper) per documented call, in the order of the data's path; the work is done in runtime/cube/.
 #pragma once
 
 #include "tensor.h"

@@ -3,6 +3,9 @@
 // with half/bfloat16_t/float inputs accumulating in fp32 and int8 in int32, as the cube core does. On the NPU
 // the object on the vector core sends messages to a server on the cube core; here the work runs where it is
 // asked for, in the calling block, and trace mode records it as the cube core's MTE2, M and FIX pipe work.
+// Why one header (about 1,100 lines): the Matmul class template is one type whose members the kernel instantiates
+// with its own MatmulType / MatmulConfig arguments, so it lives in a header whole; the computation is in
+// runtime/cube/emu_cube.cpp (matmul_block), the host tiling in matmul_tiling.h.
 // Written from the public AscendC documentation; no vendor code.
 #pragma once
 

@@ -3,6 +3,8 @@
 // and the subset of gert::TilingContext / InferShapeContext a tiling function needs (shapes, dtypes,
 // attrs, block dim, tiling key, raw tiling data, workspace, platform info). Anything else is a compile
 // error naming the missing member. Written from the public CANN documentation; no vendor code.
+// Why one header (about 1,050 lines): op_host sources include CANN's header of this name and expect everything above
+// from it; splitting it would only make this file a list of includes.
 #pragma once
 #include "ascendcraft_emu/type_macros_push.h"   // kernel_type.h's DT_* / FORMAT_* macros are ge enumerators here
 
