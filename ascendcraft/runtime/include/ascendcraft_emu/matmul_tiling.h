@@ -301,7 +301,8 @@ inline bool better_small(const Score& x, const Score& y) {
     if (std::fabs(x.cycles - y.cycles) < 0.01f * y.cycles) return x.band > y.band;
     return x.perByte > y.perByte;
 }
-inline std::vector<std::pair<int32_t, int32_t>> factor_pairs(int32_t n) {
+// Every mDim x nDim grid of exactly n cores, mDim ascending.
+inline std::vector<std::pair<int32_t, int32_t>> grids_of(int32_t n) {
     std::vector<std::pair<int32_t, int32_t>> pairs;
     for (int32_t i = 1; i <= n; ++i) if (n % i == 0) pairs.emplace_back(i, n / i);
     return pairs;
@@ -654,7 +655,7 @@ inline Plan decide(const Input& in) {
             p.nDim = scores[0].nDim;
         } else if (large) {
             std::vector<Score> scores;
-            for (const auto& f : factor_pairs(in.cores)) scores.push_back(score_large(in, base, f.first, f.second));
+            for (const auto& f : grids_of(in.cores)) scores.push_back(score_large(in, base, f.first, f.second));
             std::sort(scores.begin(), scores.end(), better_large);
             p.mDim = scores[0].mDim; p.nDim = scores[0].nDim;
         } else {
@@ -667,7 +668,7 @@ inline Plan decide(const Input& in) {
             } else {
                 std::vector<Score> scores;
                 for (int32_t used = in.cores; used >= 1; --used)
-                    for (const auto& f : factor_pairs(used)) scores.push_back(score_small(in, base, f.first, f.second));
+                    for (const auto& f : grids_of(used)) scores.push_back(score_small(in, base, f.first, f.second));
                 std::sort(scores.begin(), scores.end(), better_small);
                 p.mDim = scores[0].mDim; p.nDim = scores[0].nDim;
                 base = scores[0].base;
