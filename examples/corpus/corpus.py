@@ -1978,7 +1978,7 @@ def match_asc(entry: dict, gitdir: str, kb) -> dict:
 
 
 # ---- run and match: an asc-devkit example's host program, run with its kernel launches on the emulator ----------
-HOST_LAUNCH_HEADER = HERE / "asc_host_launch.h"
+HOST_LAUNCH_HEADER = HERE / "asc_host_launch.h"   # forwards to runtime/include/asc_host_launch.h
 _HOST_LAUNCH_RE = re.compile(r"\b((?:\w+::)*\w+\s*(?:<(?:[^<>;]|<[^<>;]*>)*>)?)\s*<<<\s*((?:->|[^,<>;]|<[^<>;]*>)+?)\s*,[^;]*?>>>\s*"
                              r"\(([^;]*)\)\s*;")
 
