@@ -2128,6 +2128,10 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                       and f"{folder}/{f}" not in files and "/" not in f]
     except subprocess.CalledProcessError:
         pass
+    from torch_ext_host import binds_pytorch, match_torch_extension   # beside this file
+    if any(binds_pytorch(show(gitdir, commit, f).decode(errors="replace")) for f in files):
+        # a PyTorch extension (pybind11 / TORCH_LIBRARY over torch_npu): its README's test script, with the stand-in
+        return match_torch_extension(entry, gitdir, readme, show, git)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         src = root / "src"

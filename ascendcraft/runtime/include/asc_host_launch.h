@@ -14,11 +14,11 @@
 // of tensors), so the harness places each allocation, the arguments' too, at its host address in the kernel process
 // (the emulated ACL keeps device addresses in a range of their own for that: acl.h's map_pages). A launch while a
 // stream capture is open (aclmdlRICaptureBegin) is kept in the capture and made when the model runs.
-// A PyTorch extension built by AscendCraft's torch_npu stand-in (ascendcraft/runtime/torch_npu_standin, which defines
-// ASCENDCRAFT_HOST_PYTHON and ASCENDCRAFT_EXTENSION_MANIFEST) runs inside the Python process of its test script: there
-// the launch is handed to the stand-in's Python side (torch_npu._ascendcraft.launch) in the same process instead of
-// the harness's pipes, with the same spec and files, and a launch that fails raises a C++ exception (a Python
-// RuntimeError in the script) naming the kernel's error.
+// A PyTorch extension built by AscendCraft's torch_npu stand-in (ascendcraft/runtime/torch_npu_standin: it defines
+// ASCENDCRAFT_HOST_PYTHON and links the extension's ascendcraft_extension_manifest()) runs inside the Python process
+// of its test script: there the launch is handed to the stand-in's Python side (torch_npu._ascendcraft.launch) in the
+// same process instead of the harness's pipes, with the same spec and files, and a launch that fails raises a C++
+// exception (a Python RuntimeError in the script) naming the kernel's error.
 // Written for the corpus harness; no code of CANN's is in it.
 #pragma once
 #ifdef ASCENDCRAFT_HOST_PYTHON
@@ -90,6 +90,9 @@ inline std::string hex(const std::string& s) {
 }
 
 #ifdef ASCENDCRAFT_HOST_PYTHON
+// The extension's manifest (its kernels' sources and entries), a function the stand-in's build writes for each extension.
+extern "C" const char* ascendcraft_extension_manifest();
+
 // The stand-in's Python side, called with the interpreter's lock held (taken here when the caller let it go).
 // `what`: "folder" (where the launch files go) or "launch" (run the launch whose spec is `spec`: "ok" or "fail ...").
 inline std::string ask_python(const char* what, const std::string& spec = "") {
@@ -98,7 +101,7 @@ inline std::string ask_python(const char* what, const std::string& spec = "") {
     PyObject* module = PyImport_ImportModule("torch_npu._ascendcraft");
     PyObject* got = nullptr;
     if (module && std::strcmp(what, "folder") == 0) got = PyObject_CallMethod(module, "launch_folder", nullptr);
-    else if (module) got = PyObject_CallMethod(module, "launch", "ss", spec.c_str(), ASCENDCRAFT_EXTENSION_MANIFEST);
+    else if (module) got = PyObject_CallMethod(module, "launch", "ss", spec.c_str(), ascendcraft_extension_manifest());
     if (got && PyUnicode_Check(got)) {
         answer = PyUnicode_AsUTF8(got);
     } else if (PyErr_Occurred()) {   // the stand-in's own failure (torch_npu not the stand-in, a build error): its text

@@ -9,7 +9,7 @@ it is never installed, and it refuses to load where a real torch_npu is installe
 What it gives: the "npu" device (PyTorch's PrivateUse1 backend renamed), one device npu:0 whose memory is the emulated
 ACL's allocations (_backend.cpp); `Tensor.npu()` / `.cpu()` / `.is_npu`, `torch.npu` (= `torch_npu.npu`: device
 count, current device, synchronize); every other operator on npu tensors runs as on the CPU. Kernel launches of an
-extension built by `python -m torch_npu._ascendcraft build` run on the emulator, with its GM bounds, race and
+extension built by `python -m torch_npu._ascendcraft_build build` run on the emulator, with its GM bounds, race and
 poison checks (_ascendcraft.py). Written for AscendCraft; no torch_npu code.
 """
 import importlib.metadata

@@ -1,7 +1,7 @@
 """AscendCraft's torch_npu stand-in, emulation side: the build of a PyTorch extension that launches AscendC kernels,
 and the run of each of its launches on the CPU emulator. NOT torch_npu (see README.md beside this package).
 
-The build (`build_extension`, or `python -m torch_npu._ascendcraft build SOURCE_DIR` from an example's build folder,
+The build (`build_extension`, or `python -m torch_npu._ascendcraft_build build SOURCE_DIR` in an example's build folder,
 reading its CMakeLists.txt's pybind11_add_module / add_library targets) compiles the extension's own files as
 torch.utils.cpp_extension would (g++, the venv's torch headers and libraries, C++20, -fPIC, -shared), with the
 emulation's headers (kernel_operator.h, acl/acl.h, torch_npu/csrc/core/npu/NPUStream.h) and the launch glue
@@ -156,7 +156,13 @@ def kernel_source(text: str) -> str | None:
     head = re.sub(r'(?m)^[ \t]*#\s*include\s*[<"]([^>"]+)[>"][^\n]*',
                   lambda m: "" if m.group(1).startswith(FRAMEWORK_INCLUDES) else m.group(0), head)
     still_open = code[:cut].count("{") - code[:cut].count("}")
-    return head + " }" * max(still_open, 0) + re.sub(r"[^\n]", "", tail)
+    # a kernel inside a namespace, named at global scope too: the emulator's driver calls the entry by its own name
+    visible = []
+    for start, _, _ in spans:
+        scope = _namespaces_at(code, start)
+        name = re.search(r"(\w+)\s*\(", code[start:]).group(1)
+        if scope and f"using {'::'.join(scope)}::{name};" not in visible: visible.append(f"using {'::'.join(scope)}::{name};")
+    return head + " }" * max(still_open, 0) + "".join(" " + v for v in visible) + re.sub(r"[^\n]", "", tail)
 
 
 def _split_args(text: str) -> list[str]:
@@ -169,17 +175,31 @@ def _split_args(text: str) -> list[str]:
     return [a.strip() for a in out + [text[start:]] if a.strip()]
 
 
+def _namespaces_at(code: str, pos: int) -> list[str]:
+    "The named namespaces open at `pos` of `code` (comments blanked), outermost first."
+    stack = []
+    for m in re.finditer(r"\bnamespace\s+([\w:]+)\s*\{|\{|\}", code[:pos]):
+        if m.group(0) == "}":
+            if stack: stack.pop()
+        else:
+            stack.append(m.group(1))   # None for a brace that opens no named namespace
+    return [n for n in stack if n]
+
+
 def kernel_entry(name: str, host_code: str) -> str:
-    """The emulator's entry for a launched kernel: its template arguments as the host code gives them, an alias
-    (`using DataType = half;`) or an integer constant (`constexpr uint32_t N = 8;`) of the host code replaced by what it
-    names, since the kernel is instantiated outside the host function."""
+    """The emulator's entry for a launched kernel: its name without namespaces (the emulator finds a kernel by its own
+    name; kernel_source makes a namespace's kernels visible at global scope), and its template arguments as the host
+    code gives them, an alias (`using DataType = half;`) or an integer constant (`constexpr uint32_t N = 8;`) of the
+    host code replaced by what it names, since the kernel is instantiated outside the host function."""
     m = re.fullmatch(r"((?:\w+::)*\w+)\s*(?:<(.*)>)?", name, re.S)
-    if not m or m.group(2) is None: return name
+    if not m: return name
+    base = m.group(1).split("::")[-1]
+    if m.group(2) is None: return base
     code = _blank_comments_and_strings(host_code)
     aliases = dict(re.findall(r"\busing\s+(\w+)\s*=\s*([\w:]+)\s*;", code))
     consts = dict(re.findall(r"\bconstexpr\s+(?:const\s+)?[\w:]+\s+(\w+)\s*=\s*(-?\d+)[uUlL]*\s*;", code))
     args = [aliases.get(a, consts.get(a, a)) for a in _split_args(m.group(2))]
-    return f"{m.group(1)}<{', '.join(args)}>"
+    return f"{base}<{', '.join(args)}>"
 
 
 # ---- the build -------------------------------------------------------------------------------------------------------
@@ -223,16 +243,15 @@ def build_extension(sources: list, name: str, out_dir, kind: str = "pybind", inc
     manifest.write_text(json.dumps(dict(name=name, device_sources=device, entries=entries, defines=defines), indent=1))
     settings = _settings()
     flags = [*compile_flags(), *(f"-I{Path(d).resolve()}" for d in include_dirs or []), *(f"-I{f}" for f in {s.parent for s in sources}),
-             f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H", "-DASCENDCRAFT_HOST_PYTHON",
-             f'-DASCENDCRAFT_EXTENSION_MANIFEST="{manifest}"', *defines]
-    from ascendcraft.emu import INCLUDE_DIR
-    for s in sources:
-        obj = work / f"{s.name}.o"
-        made = subprocess.run([settings.cxx, *flags, "-include", str(INCLUDE_DIR / "asc_host_launch.h"), "-c",
-                               str(work / f"{s.name}.cpp"), "-o", str(obj)], capture_output=True, text=True, cwd=work)
-        if made.returncode != 0:
-            raise BuildError(f"{s.name}: {_first_error(made.stderr).replace(str(work) + '/', '')}")
-        objects.append(str(obj))
+             f"-DTORCH_EXTENSION_NAME={name}", "-DTORCH_API_INCLUDE_EXTENSION_H", "-DASCENDCRAFT_HOST_PYTHON", *defines]
+    for s in sources: objects.append(str(_host_object(work / f"{s.name}.cpp", flags)))
+    # where this extension's manifest is: a function of its own (the glue asks it at each launch), so that the host
+    # objects do not depend on the build folder
+    (work / "manifest_path.cpp").write_text(f'extern "C" const char* ascendcraft_extension_manifest() {{ return {json.dumps(str(manifest))}; }}\n')
+    made = subprocess.run([settings.cxx, "-fPIC", "-c", str(work / "manifest_path.cpp"), "-o", str(work / "manifest_path.o")],
+                          capture_output=True, text=True)
+    if made.returncode != 0: raise BuildError(f"manifest_path.cpp: {_first_error(made.stderr)}")
+    objects.append(str(work / "manifest_path.o"))
     made = subprocess.run([settings.cxx, *objects, *link_flags(), "-o", str(target)], capture_output=True, text=True)
     if made.returncode != 0: raise BuildError(f"link: {_first_error(made.stderr)}")
     undefined = subprocess.run(["nm", "-uC", str(target)], capture_output=True, text=True).stdout
@@ -242,6 +261,26 @@ def build_extension(sources: list, name: str, out_dir, kind: str = "pybind", inc
         raise BuildError(f"the host code of {name} calls device code outside a kernel (the emulator runs kernels only "
                          f"in its own process): {device_calls[0]}")
     return target
+
+
+def _host_object(source: Path, flags: list[str]) -> Path:
+    """The object of one host source, cached by its text, the flags, torch's version and the emulation's headers (a
+    translation unit with torch/extension.h takes g++ about 20 CPU-seconds; two extensions of one kernel file share it)."""
+    import torch
+    from ascendcraft.emu import INCLUDE_DIR, runtime_hash
+    settings = _settings()
+    folder = _cache_folder("host", [source.read_text(), *flags, torch.__version__, runtime_hash(), settings.cxx])
+    obj = folder / "host.o"
+    if obj.exists(): return obj
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkstemp(suffix=".o", dir=folder)[1])
+    made = subprocess.run([settings.cxx, *flags, "-include", str(INCLUDE_DIR / "asc_host_launch.h"), "-c", str(source),
+                           "-o", str(tmp)], capture_output=True, text=True, cwd=source.parent)
+    if made.returncode != 0:
+        tmp.unlink()
+        raise BuildError(f"{source.name.removesuffix('.cpp')}: {_first_error(made.stderr).replace(str(source.parent) + '/', '')}")
+    tmp.rename(obj)
+    return obj
 
 
 def cmake_targets(source_dir) -> list[dict]:
@@ -361,7 +400,7 @@ def _launch(spec: str, manifest: dict) -> str:
 
 # ---- command line ------------------------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m torch_npu._ascendcraft",
+    parser = argparse.ArgumentParser(prog="python -m torch_npu._ascendcraft_build",
                                      description="Build a PyTorch extension of AscendC kernels for AscendCraft's emulator "
                                                  "(with the torch_npu stand-in).")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -388,6 +427,3 @@ def main(argv: list[str] | None = None) -> int:
     for b in built: print(f"built {b}")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())
