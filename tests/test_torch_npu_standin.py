@@ -61,6 +61,7 @@ def _run_script(folder: Path, body: str) -> subprocess.CompletedProcess:
     return _python(["script_test.py"], folder)
 
 
+@pytest.mark.slow   # builds the extensions: g++ on torch's headers, minutes on a cold cache
 def test_pybind_extension_passes_its_test(built):
     got = _run_script(built, """
         import fw_pybind
@@ -81,6 +82,7 @@ def test_pybind_extension_passes_its_test(built):
     assert "OK" in got.stderr.splitlines()[-1]
 
 
+@pytest.mark.slow
 def test_torch_library_extension_passes_and_dispatches_npu(built):
     got = _run_script(built, """
         torch.ops.load_library("libfw_library.so")
@@ -103,6 +105,7 @@ def test_torch_library_extension_passes_and_dispatches_npu(built):
     assert "Ran 2 tests" in got.stderr
 
 
+@pytest.mark.slow
 def test_kernel_writing_past_its_output_stops_named(built):
     got = _run_script(built, """
         import fw_pybind
@@ -121,6 +124,7 @@ def test_kernel_writing_past_its_output_stops_named(built):
         assert line.startswith("RAISED") and "gm-out-of-bounds" in line and "'z'" in line, line
 
 
+@pytest.mark.slow
 def test_kernel_writing_nothing_is_an_error_not_a_pass(built):
     got = _run_script(built, """
         import fw_pybind
@@ -137,6 +141,7 @@ def test_kernel_writing_nothing_is_an_error_not_a_pass(built):
     assert "no-output" in got.stderr and "FAILED (errors=1)" in got.stderr, got.stderr
 
 
+@pytest.mark.slow
 def test_cpu_tensor_handed_to_the_kernel_is_refused(built):
     got = _run_script(built, """
         import fw_pybind
@@ -149,6 +154,7 @@ def test_cpu_tensor_handed_to_the_kernel_is_refused(built):
     assert "RAISED argument 'x'" in got.stdout and "points into no npu allocation" in got.stdout, got.stdout + got.stderr
 
 
+@pytest.mark.slow
 def test_assert_rtol_equal_as_torch_npu_uses_it(tmp_path):
     got = _run_script(tmp_path, """
         import numpy as np
