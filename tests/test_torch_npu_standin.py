@@ -225,3 +225,18 @@ def test_host_source_and_kernel_source():
     device = m.kernel_source(text)
     assert "torch/extension.h" not in device and "PYBIND11_MODULE" not in device and "at::Tensor" not in device
     assert "PipeBarrier" in device and "using ns::k;" in device and device.count("\n") == text.count("\n")
+
+
+def test_corpus_finds_the_extension_and_its_script():
+    "corpus.py's hook (examples/corpus/torch_ext_host.py): which examples are PyTorch extensions, which script judges them."
+    sys.path.insert(0, str(REPO / "examples" / "corpus"))
+    try:
+        from torch_ext_host import binds_pytorch, readme_script
+    finally:
+        sys.path.pop(0)
+    assert binds_pytorch('#include <pybind11/pybind11.h>\n') and binds_pytorch('#include "torch_npu/csrc/core/npu/NPUStream.h"\n')
+    assert not binds_pytorch('#include "kernel_operator.h"\n// #include <torch/extension.h> in a comment line\n')
+    assert readme_script("cmake ..;make -j;\npython3 ../add_custom_test.py    # run\n") == "../add_custom_test.py"
+    assert readme_script('msopprof --application="python3 ../torch_library_report_tensor.py" --output="../result"\n') \
+        == "../torch_library_report_tensor.py"
+    assert readme_script("./demo\n") is None
