@@ -125,6 +125,19 @@ def test_kernel_writing_past_its_output_stops_named(built):
 
 
 @pytest.mark.slow
+def test_blocks_writing_each_others_output_race(built):
+    got = _run_script(built, """
+        import fw_pybind
+        try:
+            fw_pybind.add_overlap(torch.rand(1024).npu(), torch.rand(1024).npu())
+            print("NO ERROR")
+        except RuntimeError as e:
+            print("RAISED", str(e).splitlines()[0])
+    """)
+    assert "RAISED" in got.stdout and "gm-overlap" in got.stdout and "'z'" in got.stdout, got.stdout + got.stderr
+
+
+@pytest.mark.slow
 def test_kernel_writing_nothing_is_an_error_not_a_pass(built):
     got = _run_script(built, """
         import fw_pybind

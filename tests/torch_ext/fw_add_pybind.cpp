@@ -11,4 +11,5 @@ PYBIND11_MODULE(fw_pybind, m)
     m.def("add", [](const at::Tensor& x, const at::Tensor& y) { return fw::add(x, y, 0); });
     m.def("add_past_the_end", [](const at::Tensor& x, const at::Tensor& y) { return fw::add(x, y, 1); });
     m.def("add_no_write", [](const at::Tensor& x, const at::Tensor& y) { return fw::add(x, y, 2); });
+    m.def("add_overlap", [](const at::Tensor& x, const at::Tensor& y) { return fw::add(x, y, 3); });
 }
