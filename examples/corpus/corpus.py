@@ -1978,7 +1978,7 @@ def match_asc(entry: dict, gitdir: str, kb) -> dict:
 
 
 # ---- run and match: an asc-devkit example's host program, run with its kernel launches on the emulator ----------
-HOST_LAUNCH_HEADER = HERE / "asc_host_launch.h"
+HOST_LAUNCH_HEADER = HERE / "asc_host_launch.h"   # forwards to runtime/include/asc_host_launch.h
 _HOST_LAUNCH_RE = re.compile(r"\b((?:\w+::)*\w+\s*(?:<(?:[^<>;]|<[^<>;]*>)*>)?)\s*<<<\s*((?:->|[^,<>;]|<[^<>;]*>)+?)\s*,[^;]*?>>>\s*"
                              r"\(([^;]*)\)\s*;")
 
@@ -2128,6 +2128,10 @@ def match_asc_host(entry: dict, gitdir: str, kb, build_kernel) -> dict:
                       and f"{folder}/{f}" not in files and "/" not in f]
     except subprocess.CalledProcessError:
         pass
+    from torch_ext_host import binds_pytorch, match_torch_extension   # beside this file
+    if any(binds_pytorch(show(gitdir, commit, f).decode(errors="replace")) for f in files):
+        # a PyTorch extension (pybind11 / TORCH_LIBRARY over torch_npu): its README's test script, with the stand-in
+        return match_torch_extension(entry, gitdir, readme, show, git)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         src = root / "src"
