@@ -63,7 +63,9 @@ LONG_FIRST = ("test_bench_suite_activation", "test_bench_suite_loss_math", "test
               # the next largest in the seventeenth round's empty-cache run (--durations=0, summed per file), so that none
               # of them is handed out last
               "test_npu", "test_beyond_categories", "test_notebooks", "test_examples_interp", "test_opproject",
-              "test_emu_api_extra", "test_bench_resume")
+              "test_emu_api_extra", "test_bench_resume",
+              # the thirty-third round's PyTorch-extension builds (g++ over torch's headers: minutes on an empty cache)
+              "test_torch_npu_standin")
 
 
 def distributed(config) -> bool:
