@@ -238,6 +238,25 @@ struct ScalarReads {
     uint64_t set_epoch;
     const uint64_t* epoch;
     uint64_t writes[8];
+    // GlobalTensor::SetValue's inlined write (gm_set): up to two ranges of this block's GM writes as the gm-overlap
+    // tracker holds them (OverlapTracker::own_range, while its version reads gm_seen; gm_write fills them in after a
+    // write it checked and recorded: execute mode, a buffer the kernel may write, no atomic accumulation, no cross-core
+    // launch): the range's start, its end in the tracker (an inlined write that continues the range moves it), the
+    // address a write must end below (the next range's start, the buffer's last byte), the buffer's base, its deferred-
+    // poison alias (read at each write: gm_materialise drops it) and its byte bitmap of API writes (null: not watched).
+    // An unused slot: gm_lo 1, gm_hi at a zero (no address lies in it); a thread before its first block: gm_version at
+    // a zero that gm_seen (1) never reads. And the inlined GM writes since the last flush (Core::gm_writes, added by
+    // scalar_reads_flush).
+    static constexpr int kGmSetRanges = 2;
+    uint64_t gm_lo[kGmSetRanges];
+    uint64_t* gm_hi[kGmSetRanges];
+    uint64_t gm_limit[kGmSetRanges];
+    uint64_t gm_base[kGmSetRanges];
+    uint8_t* const* gm_alias[kGmSetRanges];
+    uint8_t* gm_bits[kGmSetRanges];
+    const uint64_t* gm_version;
+    uint64_t gm_seen;
+    uint64_t gm_writes;
 };
 extern __thread ScalarReads t_scalar_reads;
 template <typename T> __attribute__((noinline)) T gm_get_checked(const T* p, SrcLoc loc) {
@@ -332,6 +351,49 @@ template <typename T> __attribute__((always_inline)) inline void local_set(const
     local_set_checked<T>(t, index, value, loc);
 }
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc);
+// The fast path of a scalar GM write, inlined into GlobalTensor::SetValue (a kernel that computes on the scalar unit
+// writes each output element with it). gm_write's checks and records made inline when they are settled: the bytes lie
+// in one of the (up to two) ranges this block's checked writes made in the gm-overlap tracker, or continue it from its
+// end, short of the next range and of the buffer's last byte, with the tracker unchanged since (its version): so the
+// buffer is one the kernel may write, bounds hold, no other block's range is touched (nothing to compare) and the
+// tracker's record is that range's end moved, as OverlapTracker::add would move it; the bytes are marked as an API
+// write in the buffer's byte bitmap (inside one byte of it: the scalar does not cross an 8-byte boundary), the S pipe's
+// work and the write counted, the value written where the buffer's deferred poison puts it. Anything else calls
+// gm_write, which checks, records and reports it and fills the ranges in.
+template <typename T> __attribute__((noinline)) void gm_set_checked(T* p, T value, SrcLoc loc) {
+    gm_write(p, sizeof(T), &value, loc);
+}
+template <typename T> __attribute__((always_inline)) inline bool gm_set_in_range(const ScalarReads& r, int i, uint64_t a) {
+    return a >= r.gm_lo[i] && a <= *r.gm_hi[i] && a + sizeof(T) < r.gm_limit[i];
+}
+template <typename T> __attribute__((always_inline)) inline void gm_set(T* p, T value, SrcLoc loc) {
+#if !defined(__SANITIZE_ADDRESS__)
+    if (sizeof(T) <= 8) {
+        ScalarReads& r = t_scalar_reads;
+        const uint64_t a = reinterpret_cast<uintptr_t>(p);
+        static_assert(ScalarReads::kGmSetRanges == 2, "the test below is unrolled for two ranges");
+        if (__builtin_expect(loc.file == r.file && *r.gm_version == r.gm_seen && (a & 7) + sizeof(T) <= 8, 1)) {
+            const int i = gm_set_in_range<T>(r, 0, a) ? 0 : gm_set_in_range<T>(r, 1, a) ? 1 : -1;
+            if (__builtin_expect(i >= 0, 1)) {
+                if (a + sizeof(T) > *r.gm_hi[i]) *r.gm_hi[i] = a + sizeof(T);   // the range continued
+                const uint64_t off = a - r.gm_base[i];
+                if (uint8_t* bits = r.gm_bits[i]) {   // ApiWrites::mark of these bytes: their bits, in one byte
+                    const uint8_t mask = static_cast<uint8_t>(((1u << sizeof(T)) - 1u) << (off % 8));
+                    if ((bits[off / 8] & mask) != mask) __atomic_fetch_or(&bits[off / 8], mask, __ATOMIC_RELAXED);
+                }
+                *r.op = static_cast<uint16_t>(Op::SetValue);
+                *r.line = static_cast<uint32_t>(loc.line);
+                ++r.writes[sizeof(T) - 1];
+                ++r.gm_writes;
+                uint8_t* alias = *r.gm_alias[i];
+                std::memcpy(alias ? alias + off : reinterpret_cast<uint8_t*>(p), static_cast<const void*>(&value), sizeof(T));
+                return;
+            }
+        }
+    }
+#endif
+    gm_set_checked<T>(p, value, loc);
+}
 void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc);
 
 void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const CopyShape& shape, SrcLoc loc);
