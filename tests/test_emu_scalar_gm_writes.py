@@ -1,4 +1,4 @@
-"""GlobalTensor::SetValue's inlined write keeps every check (thirty-third round, scal).
+"""GlobalTensor::SetValue's inlined write, and GetValue of what it wrote, keep every check (thirty-third round, scal).
 
 A scalar GM write that lies in a range of its block's own writes in the gm-overlap tracker, or continues one from its
 end, short of the next range and of the buffer's last byte, with the tracker unchanged since gm_write found the range,
@@ -9,7 +9,9 @@ scal"): another block's range made after this block's range was found (at the en
 ranges), the tracker cleared at SyncAll, another block's range next to this one, the buffer's end, a write before the
 range's start, a write past its end (a gap), a scalar that crosses an 8-byte boundary (its bytes' API-write bits span
 two bitmap bytes), atomic accumulation switched on, a SetValue from another file than the status page names, and trace
-mode. examples/benchmarks/bench_scalar_access.py times the calls (kinds 3 and 7).
+mode. GlobalTensor::GetValue of bytes inside such a range reads them where the deferred poison's alias keeps them
+(gm_get_checked, out of line); a read just before or past the range gets the poison.
+examples/benchmarks/bench_scalar_access.py times the calls (kinds 3, 4 and 7).
 """
 import numpy as np
 import pytest
@@ -35,6 +37,7 @@ using namespace AscendC;
 // mode 9: block 0 writes y[0..7], then with SetAtomicAdd y[2], y[8], y[9]; block 1 writes y[8], y[9].
 // mode 10: block 0 writes y[0..39], then Tail (tail.h) writes y[40] and crashes.
 // mode 11: as 9 with SetAtomicMax.
+// mode 12: block 0 writes y[4..11] = i, reads them back (their sum to y[0]) and y[3] (to y[13]); mode 13: y[12].
 extern "C" __global__ __aicore__ void gm_set(GM_ADDR x, GM_ADDR y, uint32_t mode)
 {
     GlobalTensor<float> xGm, yGm;
@@ -93,6 +96,14 @@ extern "C" __global__ __aicore__ void gm_set(GM_ADDR x, GM_ADDR y, uint32_t mode
         }
         if (b == 1) { yGm.SetValue(8, 2.0f); yGm.SetValue(9, 2.0f); }
     }
+    if ((mode == 12 || mode == 13) && b == 0) {
+        for (uint32_t i = 4; i < 12; ++i) yGm.SetValue(i, static_cast<float>(i));
+        float sum = 0.0f;
+        for (uint32_t i = 4; i < 12; ++i) sum += yGm.GetValue(i);
+        const float unwritten = yGm.GetValue(mode == 12 ? 3 : 12);   // the poison
+        yGm.SetValue(0, sum);
+        yGm.SetValue(13, unwritten);
+    }
     if (mode == 10 && b == 0) {
         for (uint32_t i = 0; i < 40; ++i) yGm.SetValue(i, 1.0f);
         Tail(yGm, reinterpret_cast<volatile float *>(b == 0 ? nullptr : y));
@@ -142,14 +153,15 @@ def test_inlined_writes_land_where_the_deferred_poison_keeps_them(threads):
     np.testing.assert_array_equal(r.outputs["y"], np.concatenate([X, X + 1]))
 
 
-def test_inlined_writes_count_as_the_trace_records_them():
+@pytest.mark.parametrize("mode", [0, 12])
+def test_inlined_writes_and_reads_count_as_the_trace_records_them(mode):
     "The S pipe's instructions and bytes are the trace's (trace mode itself takes no inlined write)."
     b = _build()
-    r = run(b, _args(0), block_dim=2)
+    r = run(b, _args(mode), block_dim=2)
     assert r.ok, r.diagnostics
-    t = trace(b, _args(0), block_dim=2)
+    t = trace(b, _args(mode), block_dim=2)
     assert r.work["S"] == t.work()["S"], (r.work["S"], t.work()["S"])
-    assert r.work["S"][0] >= 2 * 2 * 32, r.work["S"]
+    assert r.work["S"][0] >= (2 * 2 * 32 if mode == 0 else 8 + 8 + 3), r.work["S"]
 
 
 @pytest.mark.parametrize("mode", [1, 2])
@@ -209,3 +221,14 @@ def test_a_write_from_another_file_names_that_file():
     r = _run(10)
     e = next(d for d in r.errors if d.kind == "crash")
     assert f"last AscendC call was SetValue at tail.h:{_line('EXPECT the last call before the crash (mode 10)', TAIL)}" in e.message, e
+
+
+@pytest.mark.parametrize("mode", [12, 13])
+def test_a_read_of_the_blocks_own_writes_sees_them_and_one_outside_sees_the_poison(mode):
+    "y[4..11] read back inline through the deferred poison's alias; y[3] (before the range) and y[12] (past it): poison."
+    r = _run(mode)
+    assert r.ok, r.diagnostics
+    y = r.outputs["y"]
+    assert y[0] == sum(range(4, 12)), y[:14]
+    np.testing.assert_array_equal(y[4:12], np.arange(4, 12, dtype=np.float32))
+    assert y[13:14].view(np.uint32)[0] == y[40:41].view(np.uint32)[0], y[:14].view(np.uint32)   # y[40]: never written

@@ -30,7 +30,7 @@ const uint64_t kNoGmVersion = 0;        // no tracker yet: gm_seen 1 never match
 // runtime.h: GlobalTensor::GetValue's and LocalTensor::GetValue's inlined fast paths (no range, no UB before a block)
 __thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace,
                                        {}, {}, {}, {}, {}, {}, 0, &kNoEpoch, {},
-                                       {1, 1}, {&kNoGmEnd, &kNoGmEnd}, {}, {}, {}, {}, &kNoGmVersion, 1, 0};
+                                       {1, 1}, {&kNoGmEnd, &kNoGmEnd}, {}, {}, {}, {}, &kNoGmVersion, 1, 0, false};
 namespace {
 // GlobalTensor::SetValue's fast path (gm_write): the GM buffer this block's last scalar write went to, and its byte
 // bitmap of API writes (ApiWrites::byte_bits). Reset whenever a block starts or ends on this thread.
@@ -2214,6 +2214,7 @@ static void keep_gm_set_range(const GmBuffer& b, const void* p, const SrcLoc& lo
         r.gm_version = tracker.version();
         r.gm_seen = *tracker.version();
     }
+    r.gm_read_ok = !g_launch->parallel;
     if (r.gm_hi[0] != hi) {   // slot 0 the newest, the other one kept unless it is this range
         if (r.gm_hi[1] != hi) {
             r.gm_lo[1] = r.gm_lo[0];
