@@ -374,22 +374,22 @@ template <typename T> __attribute__((always_inline)) inline void local_set(const
     local_set_checked<T>(t, index, value, loc);
 }
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc);
-// The fast path of a scalar GM write, inlined into GlobalTensor::SetValue (a kernel that computes on the scalar unit
-// writes each output element with it). gm_write's checks and records made inline when they are settled: the bytes lie
-// in one of the (up to two) ranges this block's checked writes made in the gm-overlap tracker, or continue it from its
-// end, short of the next range and of the buffer's last byte, with the tracker unchanged since (its version): so the
-// buffer is one the kernel may write, bounds hold, no other block's range is touched (nothing to compare) and the
-// tracker's record is that range's end moved, as OverlapTracker::add would move it; the bytes are marked as an API
-// write in the buffer's byte bitmap (inside one byte of it: the scalar does not cross an 8-byte boundary), the S pipe's
-// work and the write counted, the value written where the buffer's deferred poison puts it. Anything else calls
-// gm_write, which checks, records and reports it and fills the ranges in.
-template <typename T> __attribute__((noinline)) void gm_set_checked(T* p, T value, SrcLoc loc) {
-    gm_write(p, sizeof(T), &value, loc);
-}
+// The fast path of a scalar GM write, GlobalTensor::SetValue's (a kernel that computes on the scalar unit writes each
+// output element with it). gm_write's checks and records made here, without a call into the runtime, when they are
+// settled: the bytes lie in one of the (up to two) ranges this block's checked writes made in the gm-overlap tracker, or
+// continue it from its end, short of the next range and of the buffer's last byte, with the tracker unchanged since
+// (its version): so the buffer is one the kernel may write, bounds hold, no other block's range is touched (nothing to
+// compare) and the tracker's record is that range's end moved, as OverlapTracker::add would move it; the bytes are
+// marked as an API write in the buffer's byte bitmap (inside one byte of it: the scalar does not cross an 8-byte
+// boundary), the S pipe's work and the write counted, the value written where the buffer's deferred poison puts it.
+// Anything else calls gm_write, which checks, records and reports it and fills the ranges in. Out of line, not inlined
+// into the kernel, and called as gm_write was (the value's address): at -O1 the inlined test's registers, or another
+// call's form, made a kernel's other loops spill (bench_scalar_access.py kind 2, a loop of GM reads in the same
+// function, kept its counter in memory: 1.1 -> 1.3 ns a read).
 template <typename T> __attribute__((always_inline)) inline bool gm_set_in_range(const ScalarReads& r, int i, uint64_t a) {
     return a >= r.gm_lo[i] && a <= *r.gm_hi[i] && a + sizeof(T) < r.gm_limit[i];
 }
-template <typename T> __attribute__((always_inline)) inline void gm_set(T* p, T value, SrcLoc loc) {
+template <typename T> __attribute__((noinline)) void gm_set(T* p, const T* value, SrcLoc loc) {
 #if !defined(__SANITIZE_ADDRESS__)
     if (sizeof(T) <= 8) {
         ScalarReads& r = t_scalar_reads;
@@ -409,13 +409,13 @@ template <typename T> __attribute__((always_inline)) inline void gm_set(T* p, T 
                 ++r.writes[sizeof(T) - 1];
                 ++r.gm_writes;
                 uint8_t* alias = *r.gm_alias[i];
-                std::memcpy(alias ? alias + off : reinterpret_cast<uint8_t*>(p), static_cast<const void*>(&value), sizeof(T));
+                std::memcpy(alias ? alias + off : reinterpret_cast<uint8_t*>(p), static_cast<const void*>(value), sizeof(T));
                 return;
             }
         }
     }
 #endif
-    gm_set_checked<T>(p, value, loc);
+    gm_write(p, sizeof(T), value, loc);
 }
 void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc);
 
