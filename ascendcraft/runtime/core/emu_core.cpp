@@ -24,7 +24,7 @@ namespace {
 const Clock kNoRace[5] = {};
 const uint64_t kNoEpoch = 0;
 const uint8_t kNoUb[2] = {};            // [&kNoUb[1], &kNoUb[0]]: an empty UB range (no inlined UB reads)
-uint64_t kNoGmEnd = 0;                  // the end of an unused inlined GM write range (gm_lo 1: no address lies in it)
+uint64_t kNoGmEnd = 0;                  // the end of an unused GM write range of gm_set (gm_lo 1: no address lies in it)
 const uint64_t kNoGmVersion = 0;        // no tracker yet: gm_seen 1 never matches it
 }  // namespace
 // runtime.h: GlobalTensor::GetValue's and LocalTensor::GetValue's inlined fast paths (no range, no UB before a block)
@@ -41,7 +41,8 @@ struct ScalarWrites {
 thread_local ScalarWrites t_scalar_writes;
 }  // namespace
 Core* current_core() { return t_core; }
-// GlobalTensor::SetValue's inlined write (gm_set, runtime.h): no range, until gm_write records one.
+// GlobalTensor::SetValue's fast path (gm_set, runtime.h): no range, until gm_write records one, and no tracker (the
+// launch's may be gone when the next block starts on this thread)
 void scalar_writes_forget() {
     ScalarReads& r = t_scalar_reads;
     for (int i = 0; i < ScalarReads::kGmSetRanges; ++i) {
@@ -49,11 +50,13 @@ void scalar_writes_forget() {
         r.gm_hi[i] = &kNoGmEnd;
         r.gm_limit[i] = 0;
     }
+    r.gm_version = &kNoGmVersion;
+    r.gm_seen = 1;
 }
 // The S-pipe work of the reads GlobalTensor::GetValue made inline (runtime.h), added to the running block's counts.
 void scalar_reads_flush() {
     ScalarReads& r = t_scalar_reads;
-    if (t_core) t_core->gm_writes += r.gm_writes;   // GlobalTensor::SetValue's inlined writes (gm_set)
+    if (t_core) t_core->gm_writes += r.gm_writes;   // GlobalTensor::SetValue's fast-path writes (gm_set)
     r.gm_writes = 0;
     uint64_t count = 0, bytes = 0;
     for (uint64_t size = 1; size <= 8; ++size) {
@@ -2194,7 +2197,7 @@ static inline bool gm_write_fast(void* p, uint32_t size, const void* in) {
     return true;
 }
 // After a write gm_write checked and recorded: the range of this block's writes that holds it, for GlobalTensor::
-// SetValue's inlined write (gm_set, runtime.h) in slot 0, the other range kept in slot 1 if the tracker is unchanged
+// SetValue's fast path (gm_set, runtime.h) in slot 0, the other range kept in slot 1 if the tracker is unchanged
 // since it was found. Only where gm_write_fast would take the write too: execute mode, no atomic accumulation, no
 // cross-core launch, a buffer the kernel may write (not an input, not a __gm__ array of its own), and 8-byte aligned
 // (a scalar's bits then lie in one byte of the bitmap when its address does not cross an 8-byte boundary).
@@ -2312,7 +2315,7 @@ void atomic_set(bool add, Dt dt, SrcLoc loc) {
     c.atomic_add = add;
     c.atomic_dt = dt;
     c.atomic_mode = AtomicMode::add;
-    scalar_writes_forget();   // no inlined GM write while atomic accumulation is on (keep_gm_set_range)
+    scalar_writes_forget();   // no fast-path GM write while atomic accumulation is on (keep_gm_set_range)
 }
 
 void dump_tensor(const Local& t, Dt dt, uint32_t desc, uint32_t count, SrcLoc loc) {

@@ -131,7 +131,7 @@ public:
     void clear() { ranges_.clear(); recent_[0] = recent_[1] = ranges_.end(); ++version_; }
     struct Range { uint64_t hi; int block; };
     const std::map<uint64_t, Range>& ranges() const { return ranges_; }
-    // GlobalTensor::SetValue's inlined write (gm_set, runtime.h) continues a range of its block in place: `own_range`
+    // GlobalTensor::SetValue's fast path (gm_set, runtime.h) continues a range of its block in place: `own_range`
     // gives the range of `block` that holds byte `at` (its start, its end to move, and the next range's start, or
     // UINT64_MAX; false: none), and `version` moves whenever a range is made, merged or dropped (not when an end only
     // grows), so that what own_range gave stays true while the version stays the same.
@@ -503,7 +503,7 @@ bool key_build_differs(uint64_t key, uint64_t* built);  // emu_tiling.cpp: a per
 // thread_local: a TLS variable shared across translation units trips UBSan's null checks.
 Core* current_core();
 void set_current_core(Core* c);
-void scalar_writes_forget();   // GlobalTensor::SetValue's inlined write: no range kept (emu_core.cpp)
+void scalar_writes_forget();   // GlobalTensor::SetValue's fast path: no range kept (emu_core.cpp)
 // The S-pipe work of GlobalTensor::GetValue's inlined reads (runtime.h) added to the running block's work counts: called
 // before anything reads them (a block's end, GetSystemCycle) and when a block starts or ends on the thread.
 void scalar_reads_flush();

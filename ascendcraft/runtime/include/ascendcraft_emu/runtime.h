@@ -238,14 +238,14 @@ struct ScalarReads {
     uint64_t set_epoch;
     const uint64_t* epoch;
     uint64_t writes[8];
-    // GlobalTensor::SetValue's inlined write (gm_set): up to two ranges of this block's GM writes as the gm-overlap
-    // tracker holds them (OverlapTracker::own_range, while its version reads gm_seen; gm_write fills them in after a
-    // write it checked and recorded: execute mode, a buffer the kernel may write, no atomic accumulation, no cross-core
-    // launch): the range's start, its end in the tracker (an inlined write that continues the range moves it), the
+    // GlobalTensor::SetValue's fast path (gm_set, no runtime call): up to two ranges of this block's GM writes as the
+    // gm-overlap tracker holds them (OverlapTracker::own_range, while its version reads gm_seen; gm_write fills them in
+    // after a write it checked and recorded: execute mode, a buffer the kernel may write, no atomic accumulation, no
+    // cross-core launch): the range's start, its end in the tracker (a fast-path write that continues the range moves it), the
     // address a write must end below (the next range's start, the buffer's last byte), the buffer's base, its deferred-
     // poison alias (read at each write: gm_materialise drops it) and its byte bitmap of API writes (null: not watched).
-    // An unused slot: gm_lo 1, gm_hi at a zero (no address lies in it); a thread before its first block: gm_version at
-    // a zero that gm_seen (1) never reads. And the inlined GM writes since the last flush (Core::gm_writes, added by
+    // An unused slot: gm_lo 1, gm_hi at a zero (no address lies in it); no block running (scalar_writes_forget):
+    // gm_version at a zero that gm_seen (1) never reads. And the fast path's GM writes since the last flush (Core::gm_writes, added by
     // scalar_reads_flush).
     static constexpr int kGmSetRanges = 2;
     uint64_t gm_lo[kGmSetRanges];
@@ -262,7 +262,7 @@ struct ScalarReads {
 extern __thread ScalarReads t_scalar_reads;
 // The read gm_get does not make inline. First, out of line (a test inside gm_get made a kernel's -O1 loop slower: its
 // GEMM of GM reads went from 1.2 to 2.0 ns a read): a read of bytes this block wrote and recorded (one of GlobalTensor::
-// SetValue's inlined write ranges, gm_set): inside the buffer, every byte an API write (so none needs the deferred
+// SetValue's fast-path ranges, gm_set): inside the buffer, every byte an API write (so none needs the deferred
 // poison), read where the poison's alias keeps them; blocks one at a time (gm_read_ok: in parallel gm_read records an
 // output's reads). No other block can be writing them (its write would be a gm-overlap), so gm_read's poll check has
 // nothing to find there. Anything else: gm_read.
