@@ -1,16 +1,16 @@
-"""GlobalTensor::SetValue's inlined write, and GetValue of what it wrote, keep every check (thirty-third round, scal).
+"""GlobalTensor::SetValue's fast path, and GetValue of what it wrote, keep every check (thirty-third round, scal).
 
 A scalar GM write that lies in a range of its block's own writes in the gm-overlap tracker, or continues one from its
 end, short of the next range and of the buffer's last byte, with the tracker unchanged since gm_write found the range,
-is made inline (gm_set, runtime.h): the range's end moved, the bytes marked as an API write, the work counted, the
+is made without a call into the runtime (gm_set, runtime.h): the range's end moved, the bytes marked as an API write, the work counted, the
 value written where the deferred poison puts it. Each test below makes a write that one condition of that shortcut
-sends to the full check, and fails when the condition is removed (mutation runs: docs/corpus.md, "Thirty-third round,
+sends to the full check, and fails when the condition is removed (mutation runs: docs/speed.md, "Thirty-third round,
 scal"): another block's range made after this block's range was found (at the end of the tracker, and between two
 ranges), the tracker cleared at SyncAll, another block's range next to this one, the buffer's end, a write before the
 range's start, a write past its end (a gap), a scalar that crosses an 8-byte boundary (its bytes' API-write bits span
 two bitmap bytes), atomic accumulation switched on, a SetValue from another file than the status page names, and trace
 mode. GlobalTensor::GetValue of bytes inside such a range reads them where the deferred poison's alias keeps them
-(gm_get_checked, out of line); a read just before or past the range gets the poison.
+(gm_get_checked); a read just before or past the range gets the poison.
 examples/benchmarks/bench_scalar_access.py times the calls (kinds 3, 4 and 7).
 """
 import numpy as np
@@ -25,7 +25,7 @@ KERNEL = r'''
 #include "tail.h"
 using namespace AscendC;
 // Two blocks write y (64 floats) with SetValue; block 0 runs first (the blocks run one at a time, in index order).
-// mode 0: block b writes y[32 b + i] = x[i] + b, i < 32, in order (inlined after the first).
+// mode 0: block b writes y[32 b + i] = x[i] + b, i < 32, in order (the fast path after the first).
 // mode 1: block 0 writes y[0..3], hands over (DataCacheCleanAndInvalid: block 1 writes y[8] and ends), then y[4..9].
 // mode 2: as 1, but block 0 wrote y[16] first (block 1's range is then made between two of block 0's).
 // mode 3: block 0 writes y[0..3], SyncAll, y[4..7]; block 1: SyncAll, y[5].
@@ -146,16 +146,16 @@ def _error(r):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_inlined_writes_land_where_the_deferred_poison_keeps_them(threads):
-    "Every value written inline is in the output: marked as an API write (no poison) and written through the alias."
+def test_fast_path_writes_land_where_the_deferred_poison_keeps_them(threads):
+    "Every value the fast path writes is in the output: marked as an API write (no poison) and written through the alias."
     r = _run(0, threads)
     assert r.ok, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"], np.concatenate([X, X + 1]))
 
 
 @pytest.mark.parametrize("mode", [0, 12])
-def test_inlined_writes_and_reads_count_as_the_trace_records_them(mode):
-    "The S pipe's instructions and bytes are the trace's (trace mode itself takes no inlined write)."
+def test_fast_path_writes_and_reads_count_as_the_trace_records_them(mode):
+    "The S pipe's instructions and bytes are the trace's (trace mode itself takes no fast-path write)."
     b = _build()
     r = run(b, _args(mode), block_dim=2)
     assert r.ok, r.diagnostics
@@ -210,7 +210,8 @@ def test_a_scalar_across_an_8_byte_boundary_is_marked_whole():
 
 @pytest.mark.parametrize("mode", [9, 11])
 def test_writes_under_atomic_accumulation_are_not_recorded(mode):
-    "SetAtomicAdd / Max: a scalar write is not recorded for gm-overlap (gm_write), inline neither: block 1 may write y[8..9]."
+    "SetAtomicAdd / Max: a scalar write is not recorded for gm-overlap (gm_write), by the fast path neither: block 1 may
+    write y[8..9]."
     r = _run(mode)
     assert r.ok, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"][:10], [1] * 8 + [2, 2])
@@ -225,7 +226,7 @@ def test_a_write_from_another_file_names_that_file():
 
 @pytest.mark.parametrize("mode", [12, 13])
 def test_a_read_of_the_blocks_own_writes_sees_them_and_one_outside_sees_the_poison(mode):
-    "y[4..11] read back inline through the deferred poison's alias; y[3] (before the range) and y[12] (past it): poison."
+    "y[4..11] read back without a runtime call, through the deferred poison's alias; y[3] (before the range) and y[12] (past it): poison."
     r = _run(mode)
     assert r.ok, r.diagnostics
     y = r.outputs["y"]
