@@ -210,8 +210,7 @@ def test_a_scalar_across_an_8_byte_boundary_is_marked_whole():
 
 @pytest.mark.parametrize("mode", [9, 11])
 def test_writes_under_atomic_accumulation_are_not_recorded(mode):
-    "SetAtomicAdd / Max: a scalar write is not recorded for gm-overlap (gm_write), by the fast path neither: block 1 may
-    write y[8..9]."
+    "SetAtomicAdd / Max: no scalar write is recorded for gm-overlap, by gm_write or its fast path: block 1 writes y[8..9]."
     r = _run(mode)
     assert r.ok, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"][:10], [1] * 8 + [2, 2])
