@@ -2,15 +2,15 @@
 
 A scalar GM write that lies in a range of its block's own writes in the gm-overlap tracker, or continues one from its
 end, short of the next range and of the buffer's last byte, with the tracker unchanged since gm_write found the range,
-is made without a call into the runtime (gm_set, runtime.h): the range's end moved, the bytes marked as an API write, the work counted, the
-value written where the deferred poison puts it. Each test below makes a write that one condition of that shortcut
-sends to the full check, and fails when the condition is removed (mutation runs: docs/speed.md, "Thirty-third round,
-scal"): another block's range made after this block's range was found (at the end of the tracker, and between two
-ranges), the tracker cleared at SyncAll, another block's range next to this one, the buffer's end, a write before the
-range's start, a write past its end (a gap), a scalar that crosses an 8-byte boundary (its bytes' API-write bits span
-two bitmap bytes), atomic accumulation switched on, a SetValue from another file than the status page names, and trace
-mode. GlobalTensor::GetValue of bytes inside such a range reads them where the deferred poison's alias keeps them
-(gm_get_checked); a read just before or past the range gets the poison.
+is made without a call into the runtime (gm_set, runtime.h): the range's end moved, the bytes marked as an API write,
+the work counted, the value written where the deferred poison puts it. Each test below makes a write that one condition
+of that shortcut sends to the full check, and fails when the condition is removed (mutation runs: docs/speed.md,
+"Thirty-third round, scal"): another block's range made after this block's range was found (at the end of the tracker,
+and between two ranges), the tracker cleared at SyncAll, another block's range next to this one, the buffer's end, a
+write before the range's start, a write past its end (a gap), a scalar that crosses an 8-byte boundary (its bytes'
+API-write bits span two bitmap bytes), atomic accumulation switched on, and a SetValue from another file than the status
+page names; the S pipe's work against the trace. GlobalTensor::GetValue of bytes inside such a range reads them where
+the deferred poison's alias keeps them (gm_get_checked); a read just before or past the range gets the poison.
 examples/benchmarks/bench_scalar_access.py times the calls (kinds 3, 4 and 7).
 """
 import numpy as np
@@ -147,7 +147,7 @@ def _error(r):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_fast_path_writes_land_where_the_deferred_poison_keeps_them(threads):
-    "Every value the fast path writes is in the output: marked as an API write (no poison) and written through the alias."
+    "Every value the fast path writes is in the output: marked as an API write (no poison), written through the alias."
     r = _run(0, threads)
     assert r.ok, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"], np.concatenate([X, X + 1]))
@@ -210,7 +210,7 @@ def test_a_scalar_across_an_8_byte_boundary_is_marked_whole():
 
 @pytest.mark.parametrize("mode", [9, 11])
 def test_writes_under_atomic_accumulation_are_not_recorded(mode):
-    "SetAtomicAdd / Max: no scalar write is recorded for gm-overlap, by gm_write or its fast path: block 1 writes y[8..9]."
+    "SetAtomicAdd / Max: no scalar write is recorded for gm-overlap (gm_write, its fast path): block 1 writes y[8..9]."
     r = _run(mode)
     assert r.ok, r.diagnostics
     np.testing.assert_array_equal(r.outputs["y"][:10], [1] * 8 + [2, 2])
@@ -220,12 +220,13 @@ def test_a_write_from_another_file_names_that_file():
     "The status page names tail.h for the SetValue there: the crash after it names that call as the last one."
     r = _run(10)
     e = next(d for d in r.errors if d.kind == "crash")
-    assert f"last AscendC call was SetValue at tail.h:{_line('EXPECT the last call before the crash (mode 10)', TAIL)}" in e.message, e
+    line = _line("EXPECT the last call before the crash (mode 10)", TAIL)
+    assert f"last AscendC call was SetValue at tail.h:{line}" in e.message, e
 
 
 @pytest.mark.parametrize("mode", [12, 13])
 def test_a_read_of_the_blocks_own_writes_sees_them_and_one_outside_sees_the_poison(mode):
-    "y[4..11] read back without a runtime call, through the deferred poison's alias; y[3] (before the range) and y[12] (past it): poison."
+    "y[4..11] read back without a runtime call, through the poison's alias; y[3] (before the range), y[12] (past): poison."
     r = _run(mode)
     assert r.ok, r.diagnostics
     y = r.outputs["y"]
