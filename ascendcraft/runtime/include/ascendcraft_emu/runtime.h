@@ -262,9 +262,9 @@ struct ScalarReads {
 extern __thread ScalarReads t_scalar_reads;
 // The read gm_get does not make inline. First, out of line (a test inside gm_get made a kernel's -O1 loop slower: its
 // GEMM of GM reads went from 1.2 to 2.0 ns a read): a read of bytes this block wrote and recorded (one of GlobalTensor::
-// SetValue's fast-path ranges, gm_set): inside the buffer, every byte an API write (so none needs the deferred
-// poison), read where the poison's alias keeps them; blocks one at a time (gm_read_ok: in parallel gm_read records an
-// output's reads). No other block can be writing them (its write would be a gm-overlap), so gm_read's poll check has
+// SetValue's fast-path ranges, gm_set) in a buffer with deferred poison: inside the buffer, every byte an API write (so
+// none needs the poison), read where the poison's alias keeps them; blocks one at a time (gm_read_ok: in parallel
+// gm_read records an output's reads). No other block can be writing them (its write would be a gm-overlap), so gm_read's poll check has
 // nothing to find there. Anything else: gm_read.
 template <typename T> __attribute__((noinline)) T gm_get_checked(const T* p, SrcLoc loc) {
 #if !defined(__SANITIZE_ADDRESS__)
@@ -272,13 +272,13 @@ template <typename T> __attribute__((noinline)) T gm_get_checked(const T* p, Src
     if (sizeof(T) <= 8 && loc.file == r.file && r.gm_read_ok && *r.gm_version == r.gm_seen) {
         const uint64_t at = reinterpret_cast<uintptr_t>(p);
         const int i = at >= r.gm_lo[0] && at + sizeof(T) <= *r.gm_hi[0] ? 0 : at >= r.gm_lo[1] && at + sizeof(T) <= *r.gm_hi[1] ? 1 : -1;
-        if (i >= 0) {
+        const uint8_t* alias = i >= 0 ? *r.gm_alias[i] : nullptr;
+        if (alias) {   // (a buffer without it: gm_read gives gm_get a range, for the reads after this one)
             *r.op = static_cast<uint16_t>(Op::GetValue);
             *r.line = static_cast<uint32_t>(loc.line);
             ++r.reads[sizeof(T) - 1];
-            const uint8_t* alias = *r.gm_alias[i];
             T value;
-            std::memcpy(static_cast<void*>(&value), alias ? alias + (at - r.gm_base[i]) : reinterpret_cast<const uint8_t*>(p), sizeof(T));
+            std::memcpy(static_cast<void*>(&value), alias + (at - r.gm_base[i]), sizeof(T));
             return value;
         }
     }
