@@ -383,15 +383,16 @@ void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc);
 // marked as an API write in the buffer's byte bitmap (inside one byte of it: the scalar does not cross an 8-byte
 // boundary), the S pipe's work and the write counted, the value written where the buffer's deferred poison puts it.
 // Anything else calls gm_write, which checks, records and reports it and fills the ranges in. Out of line, not inlined
-// into the kernel, and called as gm_write was (the value's address): at -O1 the inlined test's registers, or another
-// call's form, made a kernel's other loops spill (bench_scalar_access.py kind 2, a loop of GM reads in the same
-// function, kept its counter in memory: 1.1 -> 1.3 ns a read).
+// into the kernel, and called as gm_write was (the same four arguments, `size` being sizeof(T)): at -O1 the inlined
+// test's registers, or another call's form, changed the register allocation of the kernel's other loops
+// (bench_scalar_access.py kind 2, a loop of GM reads in the same function, kept its counter in memory: 1.1 -> 1.3 ns a
+// read; kind 5's GEMM loop, 1.2 -> 1.3).
 template <typename T> __attribute__((always_inline)) inline bool gm_set_in_range(const ScalarReads& r, int i, uint64_t a) {
     return a >= r.gm_lo[i] && a <= *r.gm_hi[i] && a + sizeof(T) < r.gm_limit[i];
 }
-template <typename T> __attribute__((noinline)) void gm_set(T* p, const T* value, SrcLoc loc) {
+template <typename T> __attribute__((noinline)) void gm_set(T* p, uint32_t size, const T* value, SrcLoc loc) {
 #if !defined(__SANITIZE_ADDRESS__)
-    if (sizeof(T) <= 8) {
+    if (sizeof(T) <= 8 && size == sizeof(T)) {
         ScalarReads& r = t_scalar_reads;
         const uint64_t a = reinterpret_cast<uintptr_t>(p);
         static_assert(ScalarReads::kGmSetRanges == 2, "the test below is unrolled for two ranges");
@@ -415,7 +416,7 @@ template <typename T> __attribute__((noinline)) void gm_set(T* p, const T* value
         }
     }
 #endif
-    gm_write(p, sizeof(T), value, loc);
+    gm_write(p, size, value, loc);
 }
 void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc);
 
