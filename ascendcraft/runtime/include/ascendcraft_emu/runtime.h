@@ -78,7 +78,7 @@ struct Local {
     uint8_t* addr = nullptr;  // host address inside the block's UB
     uint32_t bytes = 0;       // bytes the view covers (GetSize() * sizeof(T))
     uint32_t cap = 0;         // bytes from addr to the end of the buffer it came from
-    int16_t queue = -1;       // queue (or TBuf) the buffer belongs to, -1 = none
+    int32_t queue = -1;       // queue (or TBuf) the buffer belongs to (its index in Core::queues), -1 = none
     int16_t slot = -1;        // buffer index inside that queue (kStaticTensorSlot: a LocalTensor(pos, addr, count))
     uint8_t pos = static_cast<uint8_t>(AscendC::TPosition::VECCALC);
 };
