@@ -2227,8 +2227,8 @@ static void keep_gm_set_range(const GmBuffer& b, const void* p, const SrcLoc& lo
             r.gm_alias[1] = r.gm_alias[0];
             r.gm_bits[1] = r.gm_bits[0];
         }
-        r.gm_lo[0] = lo;
-        r.gm_hi[0] = hi;
+        r.gm_lo[0] = std::max<uint64_t>(lo, reinterpret_cast<uintptr_t>(b.base));   // a range may reach into a buffer
+        r.gm_hi[0] = hi;                                                            // mapped just before or after this one
         r.gm_limit[0] = std::min<uint64_t>(next, reinterpret_cast<uintptr_t>(b.base) + b.bytes);
         r.gm_base[0] = reinterpret_cast<uintptr_t>(b.base);
         r.gm_alias[0] = &b.alias;

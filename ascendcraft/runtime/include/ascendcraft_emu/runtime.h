@@ -241,12 +241,12 @@ struct ScalarReads {
     // GlobalTensor::SetValue's fast path (gm_set, no runtime call): up to two ranges of this block's GM writes as the
     // gm-overlap tracker holds them (OverlapTracker::own_range, while its version reads gm_seen; gm_write fills them in
     // after a write it checked and recorded: execute mode, a buffer the kernel may write, no atomic accumulation, no
-    // cross-core launch): the range's start, its end in the tracker (a fast-path write that continues the range moves it), the
-    // address a write must end below (the next range's start, the buffer's last byte), the buffer's base, its deferred-
-    // poison alias (read at each write: gm_materialise drops it) and its byte bitmap of API writes (null: not watched).
-    // An unused slot: gm_lo 1, gm_hi at a zero (no address lies in it); no block running (scalar_writes_forget):
-    // gm_version at a zero that gm_seen (1) never reads. And the fast path's GM writes since the last flush (Core::gm_writes, added by
-    // scalar_reads_flush).
+    // cross-core launch): the range's start (not below the buffer's), its end in the tracker (a fast-path write that
+    // continues the range moves it), the address a write must end below (the next range's start, the buffer's last
+    // byte), the buffer's base, its deferred-poison alias (read at each write: gm_materialise drops it) and its byte
+    // bitmap of API writes (null: not watched). An unused slot: gm_lo 1, gm_hi at a zero (no address lies in it); no
+    // block running (scalar_writes_forget): gm_version at a zero that gm_seen (1) never reads. And the fast path's GM
+    // writes since the last flush (Core::gm_writes, added by scalar_reads_flush).
     static constexpr int kGmSetRanges = 2;
     uint64_t gm_lo[kGmSetRanges];
     uint64_t* gm_hi[kGmSetRanges];
@@ -264,14 +264,17 @@ extern __thread ScalarReads t_scalar_reads;
 // GEMM of GM reads went from 1.2 to 2.0 ns a read): a read of bytes this block wrote and recorded (one of GlobalTensor::
 // SetValue's fast-path ranges, gm_set) in a buffer with deferred poison: inside the buffer, every byte an API write (so
 // none needs the poison), read where the poison's alias keeps them; blocks one at a time (gm_read_ok: in parallel
-// gm_read records an output's reads). No other block can be writing them (its write would be a gm-overlap), so gm_read's poll check has
-// nothing to find there. Anything else: gm_read.
+// gm_read records an output's reads). No other block can be writing them (its write would be a gm-overlap), so
+// gm_read's poll check has nothing to find there. Anything else: gm_read.
 template <typename T> __attribute__((noinline)) T gm_get_checked(const T* p, SrcLoc loc) {
 #if !defined(__SANITIZE_ADDRESS__)
     ScalarReads& r = t_scalar_reads;
     if (sizeof(T) <= 8 && loc.file == r.file && r.gm_read_ok && *r.gm_version == r.gm_seen) {
         const uint64_t at = reinterpret_cast<uintptr_t>(p);
-        const int i = at >= r.gm_lo[0] && at + sizeof(T) <= *r.gm_hi[0] ? 0 : at >= r.gm_lo[1] && at + sizeof(T) <= *r.gm_hi[1] ? 1 : -1;
+        auto inside = [&](int k) {   // the range's bytes that lie in its buffer (gm_lo, gm_limit)
+            return at >= r.gm_lo[k] && at + sizeof(T) <= *r.gm_hi[k] && at + sizeof(T) <= r.gm_limit[k];
+        };
+        const int i = inside(0) ? 0 : inside(1) ? 1 : -1;
         const uint8_t* alias = i >= 0 ? *r.gm_alias[i] : nullptr;
         if (alias) {   // (a buffer without it: gm_read gives gm_get a range, for the reads after this one)
             *r.op = static_cast<uint16_t>(Op::GetValue);
