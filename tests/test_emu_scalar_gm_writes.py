@@ -226,7 +226,7 @@ def test_a_write_from_another_file_names_that_file():
 
 @pytest.mark.parametrize("mode", [12, 13])
 def test_a_read_of_the_blocks_own_writes_sees_them_and_one_outside_sees_the_poison(mode):
-    "y[4..11] read back without a runtime call, through the poison's alias; y[3] (before the range), y[12] (past): poison."
+    "y[4..11] read with no runtime call, through the poison's alias; y[3] (before the range), y[12] (past): poison."
     r = _run(mode)
     assert r.ok, r.diagnostics
     y = r.outputs["y"]
