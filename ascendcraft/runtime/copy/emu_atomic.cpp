@@ -39,6 +39,7 @@ void atomic_set_mode(AtomicMode mode, Dt dt, SrcLoc loc) {
     c.atomic_add = true;
     c.atomic_dt = dt;
     c.atomic_mode = mode;
+    scalar_writes_forget();   // no fast-path GM write while atomic accumulation is on (keep_gm_set_range)
 }
 
 void atomic_set_type(Dt dt, SrcLoc loc) {

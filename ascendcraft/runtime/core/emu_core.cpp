@@ -30,10 +30,13 @@ namespace {
 const Clock kNoRace[5] = {};
 const uint64_t kNoEpoch = 0;
 const uint8_t kNoUb[2] = {};            // [&kNoUb[1], &kNoUb[0]]: an empty UB range (no inlined UB reads)
+uint64_t kNoGmEnd = 0;                  // the end of an unused GM write range of gm_set (gm_lo 1: no address lies in it)
+const uint64_t kNoGmVersion = 0;        // no tracker yet: gm_seen 1 never matches it
 }  // namespace
 // runtime.h: GlobalTensor::GetValue's and LocalTensor::GetValue's inlined fast paths (no range, no UB before a block)
 __thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace,
-                                       {}, {}, {}, {}, {}, {}, 0, &kNoEpoch, {}};
+                                       {}, {}, {}, {}, {}, {}, 0, &kNoEpoch, {},
+                                       {1, 1}, {&kNoGmEnd, &kNoGmEnd}, {}, {}, {}, {}, &kNoGmVersion, 1, 0, false};
 namespace {
 // GlobalTensor::SetValue's fast path (gm_write): the GM buffer this block's last scalar write went to, and its byte
 // bitmap of API writes (ApiWrites::byte_bits). Reset whenever a block starts or ends on this thread.
@@ -44,9 +47,23 @@ struct ScalarWrites {
 thread_local ScalarWrites t_scalar_writes;
 }  // namespace
 Core* current_core() { return t_core; }
+// GlobalTensor::SetValue's fast path (gm_set, runtime.h): no range, until gm_write records one, and no tracker (the
+// launch's may be gone when the next block starts on this thread)
+void scalar_writes_forget() {
+    ScalarReads& r = t_scalar_reads;
+    for (int i = 0; i < ScalarReads::kGmSetRanges; ++i) {
+        r.gm_lo[i] = 1;
+        r.gm_hi[i] = &kNoGmEnd;
+        r.gm_limit[i] = 0;
+    }
+    r.gm_version = &kNoGmVersion;
+    r.gm_seen = 1;
+}
 // The S-pipe work of the reads GlobalTensor::GetValue made inline (runtime.h), added to the running block's counts.
 void scalar_reads_flush() {
     ScalarReads& r = t_scalar_reads;
+    if (t_core) t_core->gm_writes += r.gm_writes;   // GlobalTensor::SetValue's fast-path writes (gm_set)
+    r.gm_writes = 0;
     uint64_t count = 0, bytes = 0;
     for (uint64_t size = 1; size <= 8; ++size) {
         count += r.reads[size - 1] + r.writes[size - 1];
@@ -64,6 +81,7 @@ void set_current_core(Core* c) {
     scalar_reads_flush();   // into the block that ran here until now
     t_core = c;
     t_scalar_writes = ScalarWrites{};
+    scalar_writes_forget();
     ScalarReads& r = t_scalar_reads;
     for (int i = 0; i < ScalarReads::kSpans; ++i) { r.lo[i] = nullptr; r.room[i] = 0; }
     for (int i = 0; i < ScalarReads::kSetPlaces; ++i) {   // no inlined UB writes until local_write records a range
@@ -306,6 +324,7 @@ bool OverlapTracker::add(uint64_t lo, uint64_t hi, int block, Conflict* conflict
         auto last = std::prev(ranges_.end());
         if (lo > last->second.hi || (lo == last->second.hi && last->second.block != block)) {
             remember(ranges_.emplace_hint(ranges_.end(), lo, Range{hi, block}));
+            ++version_;
             return true;
         }
         if (last->second.block == block && lo >= last->first) {  // continues (or lies inside) this block's last range
@@ -340,6 +359,7 @@ bool OverlapTracker::add(uint64_t lo, uint64_t hi, int block, Conflict* conflict
         ++it;
     }
     remember(ranges_.insert_or_assign(new_lo, Range{new_hi, block}).first);
+    ++version_;   // ranges merged into this one are gone, and it may be a new node
     return true;
 }
 
@@ -768,14 +788,57 @@ static inline bool gm_write_fast(void* p, uint32_t size, const void* in) {
     if (b->real) copy_scalar(gm_target(*b, p), in, size);
     return true;
 }
+// After a write gm_write checked and recorded: the range of this block's writes that holds it, for GlobalTensor::
+// SetValue's fast path (gm_set, runtime.h) in slot 0, the other range kept in slot 1 if the tracker is unchanged
+// since it was found. Only where gm_write_fast would take the write too: execute mode, no atomic accumulation, no
+// cross-core launch, a buffer the kernel may write (not an input, not a __gm__ array of its own), and 8-byte aligned
+// (a scalar's bits then lie in one byte of the bitmap when its address does not cross an 8-byte boundary).
+static void keep_gm_set_range(const GmBuffer& b, const void* p, const SrcLoc& loc) {
+    Core& c = *t_core;
+    if (tracing_now() || g_launch->cross || c.atomic_add || !b.real || b.role == Role::In || b.constant ||
+        reinterpret_cast<uintptr_t>(b.base) % 8)
+        return;
+    OverlapTracker& tracker = g_launch->parallel ? g_launch->block_writes[c.idx] : g_launch->overlap;
+    uint64_t lo = 0, next = 0;
+    uint64_t* hi = nullptr;
+    if (!tracker.own_range(reinterpret_cast<uintptr_t>(p), c.idx, &lo, &hi, &next)) return;
+    ScalarReads& r = t_scalar_reads;
+    if (!g_launch->status) r.file = loc.file;   // no status page to keep current: any file's writes take the fast path
+    if (r.gm_version != tracker.version() || r.gm_seen != *tracker.version()) {   // slot 1's range may be gone
+        scalar_writes_forget();
+        r.gm_version = tracker.version();
+        r.gm_seen = *tracker.version();
+    }
+    r.gm_read_ok = !g_launch->parallel;
+    if (r.gm_hi[0] != hi) {   // slot 0 the newest, the other one kept unless it is this range
+        if (r.gm_hi[1] != hi) {
+            r.gm_lo[1] = r.gm_lo[0];
+            r.gm_hi[1] = r.gm_hi[0];
+            r.gm_limit[1] = r.gm_limit[0];
+            r.gm_base[1] = r.gm_base[0];
+            r.gm_alias[1] = r.gm_alias[0];
+            r.gm_bits[1] = r.gm_bits[0];
+        }
+        r.gm_lo[0] = std::max<uint64_t>(lo, reinterpret_cast<uintptr_t>(b.base));   // a range may reach into a buffer
+        r.gm_hi[0] = hi;                                                            // mapped just before or after this one
+        r.gm_limit[0] = std::min<uint64_t>(next, reinterpret_cast<uintptr_t>(b.base) + b.bytes);
+        r.gm_base[0] = reinterpret_cast<uintptr_t>(b.base);
+        r.gm_alias[0] = &b.alias;
+        r.gm_bits[0] = g_launch->api_writes.byte_bits(b);
+    }
+}
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc) {
     enter_inline(Op::SetValue, loc);
-    if (gm_write_fast(p, size, in)) return;
+    if (gm_write_fast(p, size, in)) {
+        keep_gm_set_range(*t_scalar_writes.buffer, p, loc);
+        return;
+    }
     const GmBuffer& b = check_gm(p, size, true, Op::SetValue, loc);
     if (t_scalar_writes.buffer != &b && b.role != Role::In) t_scalar_writes = ScalarWrites{&b, g_launch->api_writes.byte_bits(b)};
     track_gm_write(p, size, Op::SetValue, loc, in);
     record_gm(TPipe_::S, Op::SetValue, Dt::none, 0, loc, size, 1, 1, size, GmPlace{&b, p, size});
     if (b.real && !tracing_now()) std::memcpy(gm_target(b, p), in, size);
+    keep_gm_set_range(b, p, loc);
 }
 void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc) {
     enter(Op::InitGlobalMemory, loc);
@@ -844,6 +907,7 @@ void atomic_set(bool add, Dt dt, SrcLoc loc) {
     c.atomic_add = add;
     c.atomic_dt = dt;
     c.atomic_mode = AtomicMode::add;
+    scalar_writes_forget();   // no fast-path GM write while atomic accumulation is on (keep_gm_set_range)
 }
 
 void dump_tensor(const Local& t, Dt dt, uint32_t desc, uint32_t count, SrcLoc loc) {

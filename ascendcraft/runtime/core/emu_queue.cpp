@@ -405,7 +405,7 @@ static Local slot_tensor(const Queue& q, int queue, int slot) {
     t.addr = (q.region ? cube_base(q.region) : core().ub) + q.base + static_cast<uint64_t>(slot) * q.len;
     t.bytes = q.len;
     t.cap = q.len;
-    t.queue = static_cast<int16_t>(queue);
+    t.queue = queue;
     t.slot = static_cast<int16_t>(slot);
     t.pos = q.src;
     return t;

@@ -128,9 +128,24 @@ public:
     // As add, but another block's bytes that `same(lo, hi)` finds written with the values this write brings are
     // shared, not a conflict (the result does not depend on which block writes last); this block records the rest.
     template <class Same> bool add_shared(uint64_t lo, uint64_t hi, int block, Conflict* conflict, Same same);
-    void clear() { ranges_.clear(); recent_[0] = recent_[1] = ranges_.end(); }
+    void clear() { ranges_.clear(); recent_[0] = recent_[1] = ranges_.end(); ++version_; }
     struct Range { uint64_t hi; int block; };
     const std::map<uint64_t, Range>& ranges() const { return ranges_; }
+    // GlobalTensor::SetValue's fast path (gm_set, runtime.h) continues a range of its block in place: `own_range`
+    // gives the range of `block` that holds byte `at` (its start, its end to move, and the next range's start, or
+    // UINT64_MAX; false: none), and `version` moves whenever a range is made, merged or dropped (not when an end only
+    // grows), so that what own_range gave stays true while the version stays the same.
+    bool own_range(uint64_t at, int block, uint64_t* lo, uint64_t** hi, uint64_t* next) {
+        auto it = ranges_.upper_bound(at);
+        if (it == ranges_.begin()) return false;
+        const auto range = std::prev(it);
+        if (range->second.block != block || at >= range->second.hi) return false;
+        *lo = range->first;
+        *hi = &range->second.hi;
+        *next = it == ranges_.end() ? UINT64_MAX : it->first;
+        return true;
+    }
+    const uint64_t* version() const { return &version_; }
     OverlapTracker() = default;
     // a copy or move starts with no recent range (the iterators point into the other map)
     OverlapTracker(const OverlapTracker& o) : ranges_(o.ranges_) {}
@@ -139,7 +154,7 @@ public:
     OverlapTracker& operator=(OverlapTracker&& o) noexcept { ranges_ = std::move(o.ranges_); forget(); o.forget(); return *this; }
 private:
     using Ranges = std::map<uint64_t, Range>;
-    void forget() { recent_[0] = recent_[1] = ranges_.end(); }
+    void forget() { recent_[0] = recent_[1] = ranges_.end(); ++version_; }
     void remember(Ranges::iterator it) {   // `it` first; the other one kept unless it is none
         if (recent_[0] == it) return;
         if (recent_[0] != ranges_.end()) recent_[1] = recent_[0];
@@ -150,6 +165,7 @@ private:
     // to its row's last one: a write that starts inside one of these and reaches no further range only moves its end,
     // which is what the general path below would make of it too (the ranges never overlap, so none other is touched).
     Ranges::iterator recent_[2] = {ranges_.end(), ranges_.end()};
+    uint64_t version_ = 0;
 };
 
 template <class Same>
@@ -487,6 +503,7 @@ bool key_build_differs(uint64_t key, uint64_t* built);  // emu_tiling.cpp: a per
 // thread_local: a TLS variable shared across translation units trips UBSan's null checks.
 Core* current_core();
 void set_current_core(Core* c);
+void scalar_writes_forget();   // GlobalTensor::SetValue's fast path: no range kept (emu_core.cpp)
 // The S-pipe work of GlobalTensor::GetValue's inlined reads (runtime.h) added to the running block's work counts: called
 // before anything reads them (a block's end, GetSystemCycle) and when a block starts or ends on the thread.
 void scalar_reads_flush();

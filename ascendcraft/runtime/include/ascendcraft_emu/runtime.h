@@ -78,7 +78,7 @@ struct Local {
     uint8_t* addr = nullptr;  // host address inside the block's UB
     uint32_t bytes = 0;       // bytes the view covers (GetSize() * sizeof(T))
     uint32_t cap = 0;         // bytes from addr to the end of the buffer it came from
-    int16_t queue = -1;       // queue (or TBuf) the buffer belongs to, -1 = none
+    int32_t queue = -1;       // queue (or TBuf) the buffer belongs to (its index in Core::queues), -1 = none
     int16_t slot = -1;        // buffer index inside that queue (kStaticTensorSlot: a LocalTensor(pos, addr, count))
     uint8_t pos = static_cast<uint8_t>(AscendC::TPosition::VECCALC);
 };
@@ -238,9 +238,54 @@ struct ScalarReads {
     uint64_t set_epoch;
     const uint64_t* epoch;
     uint64_t writes[8];
+    // GlobalTensor::SetValue's fast path (gm_set, no runtime call): up to two ranges of this block's GM writes as the
+    // gm-overlap tracker holds them (OverlapTracker::own_range, while its version reads gm_seen; gm_write fills them in
+    // after a write it checked and recorded: execute mode, a buffer the kernel may write, no atomic accumulation, no
+    // cross-core launch): the range's start (not below the buffer's), its end in the tracker (a fast-path write that
+    // continues the range moves it), the address a write must end below (the next range's start, the buffer's last
+    // byte), the buffer's base, its deferred-poison alias (read at each write: gm_materialise drops it) and its byte
+    // bitmap of API writes (null: not watched). An unused slot: gm_lo 1, gm_hi at a zero (no address lies in it); no
+    // block running (scalar_writes_forget): gm_version at a zero that gm_seen (1) never reads. And the fast path's GM
+    // writes since the last flush (Core::gm_writes, added by scalar_reads_flush).
+    static constexpr int kGmSetRanges = 2;
+    uint64_t gm_lo[kGmSetRanges];
+    uint64_t* gm_hi[kGmSetRanges];
+    uint64_t gm_limit[kGmSetRanges];
+    uint64_t gm_base[kGmSetRanges];
+    uint8_t* const* gm_alias[kGmSetRanges];
+    uint8_t* gm_bits[kGmSetRanges];
+    const uint64_t* gm_version;
+    uint64_t gm_seen;
+    uint64_t gm_writes;
+    bool gm_read_ok;   // GlobalTensor::GetValue may read inside these ranges inline (gm_get): blocks one at a time
 };
 extern __thread ScalarReads t_scalar_reads;
+// The read gm_get does not make inline. First, out of line (a test inside gm_get made a kernel's -O1 loop slower: its
+// GEMM of GM reads went from 1.2 to 2.0 ns a read): a read of bytes this block wrote and recorded (one of GlobalTensor::
+// SetValue's fast-path ranges, gm_set) in a buffer with deferred poison: inside the buffer, every byte an API write (so
+// none needs the poison), read where the poison's alias keeps them; blocks one at a time (gm_read_ok: in parallel
+// gm_read records an output's reads). No other block can be writing them (its write would be a gm-overlap), so
+// gm_read's poll check has nothing to find there. Anything else: gm_read.
 template <typename T> __attribute__((noinline)) T gm_get_checked(const T* p, SrcLoc loc) {
+#if !defined(__SANITIZE_ADDRESS__)
+    ScalarReads& r = t_scalar_reads;
+    if (sizeof(T) <= 8 && loc.file == r.file && r.gm_read_ok && *r.gm_version == r.gm_seen) {
+        const uint64_t at = reinterpret_cast<uintptr_t>(p);
+        auto inside = [&](int k) {   // the range's bytes that lie in its buffer (gm_lo, gm_limit)
+            return at >= r.gm_lo[k] && at + sizeof(T) <= *r.gm_hi[k] && at + sizeof(T) <= r.gm_limit[k];
+        };
+        const int i = inside(0) ? 0 : inside(1) ? 1 : -1;
+        const uint8_t* alias = i >= 0 ? *r.gm_alias[i] : nullptr;
+        if (alias) {   // (a buffer without it: gm_read gives gm_get a range, for the reads after this one)
+            *r.op = static_cast<uint16_t>(Op::GetValue);
+            *r.line = static_cast<uint32_t>(loc.line);
+            ++r.reads[sizeof(T) - 1];
+            T value;
+            std::memcpy(static_cast<void*>(&value), alias + (at - r.gm_base[i]), sizeof(T));
+            return value;
+        }
+    }
+#endif
     T value{};
     gm_read(p, sizeof(T), &value, loc);
     return value;
@@ -332,6 +377,50 @@ template <typename T> __attribute__((always_inline)) inline void local_set(const
     local_set_checked<T>(t, index, value, loc);
 }
 void gm_write(void* p, uint32_t size, const void* in, SrcLoc loc);
+// The fast path of a scalar GM write, GlobalTensor::SetValue's (a kernel that computes on the scalar unit writes each
+// output element with it). gm_write's checks and records made here, without a call into the runtime, when they are
+// settled: the bytes lie in one of the (up to two) ranges this block's checked writes made in the gm-overlap tracker, or
+// continue it from its end, short of the next range and of the buffer's last byte, with the tracker unchanged since
+// (its version): so the buffer is one the kernel may write, bounds hold, no other block's range is touched (nothing to
+// compare) and the tracker's record is that range's end moved, as OverlapTracker::add would move it; the bytes are
+// marked as an API write in the buffer's byte bitmap (inside one byte of it: the scalar does not cross an 8-byte
+// boundary), the S pipe's work and the write counted, the value written where the buffer's deferred poison puts it.
+// Anything else calls gm_write, which checks, records and reports it and fills the ranges in. Out of line, not inlined
+// into the kernel, and called as gm_write was (the same four arguments, `size` being sizeof(T)): at -O1 the inlined
+// test's registers, or another call's form, changed the register allocation of the kernel's other loops
+// (bench_scalar_access.py kind 2, a loop of GM reads in the same function, kept its counter in memory: 1.1 -> 1.3 ns a
+// read; kind 5's GEMM loop, 1.2 -> 1.3).
+template <typename T> __attribute__((always_inline)) inline bool gm_set_in_range(const ScalarReads& r, int i, uint64_t a) {
+    return a >= r.gm_lo[i] && a <= *r.gm_hi[i] && a + sizeof(T) < r.gm_limit[i];
+}
+template <typename T> __attribute__((noinline)) void gm_set(T* p, uint32_t size, const T* value, SrcLoc loc) {
+#if !defined(__SANITIZE_ADDRESS__)
+    if (sizeof(T) <= 8 && size == sizeof(T)) {
+        ScalarReads& r = t_scalar_reads;
+        const uint64_t a = reinterpret_cast<uintptr_t>(p);
+        static_assert(ScalarReads::kGmSetRanges == 2, "the test below is unrolled for two ranges");
+        if (__builtin_expect(loc.file == r.file && *r.gm_version == r.gm_seen && (a & 7) + sizeof(T) <= 8, 1)) {
+            const int i = gm_set_in_range<T>(r, 0, a) ? 0 : gm_set_in_range<T>(r, 1, a) ? 1 : -1;
+            if (__builtin_expect(i >= 0, 1)) {
+                if (a + sizeof(T) > *r.gm_hi[i]) *r.gm_hi[i] = a + sizeof(T);   // the range continued
+                const uint64_t off = a - r.gm_base[i];
+                if (uint8_t* bits = r.gm_bits[i]) {   // ApiWrites::mark of these bytes: their bits, in one byte
+                    const uint8_t mask = static_cast<uint8_t>(((1u << sizeof(T)) - 1u) << (off % 8));
+                    if ((bits[off / 8] & mask) != mask) __atomic_fetch_or(&bits[off / 8], mask, __ATOMIC_RELAXED);
+                }
+                *r.op = static_cast<uint16_t>(Op::SetValue);
+                *r.line = static_cast<uint32_t>(loc.line);
+                ++r.writes[sizeof(T) - 1];
+                ++r.gm_writes;
+                uint8_t* alias = *r.gm_alias[i];
+                std::memcpy(alias ? alias + off : reinterpret_cast<uint8_t*>(p), static_cast<const void*>(value), sizeof(T));
+                return;
+            }
+        }
+    }
+#endif
+    gm_write(p, size, value, loc);
+}
 void gm_fill(void* p, uint64_t count, uint32_t size, const void* value, SrcLoc loc);
 
 void data_copy(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, const CopyShape& shape, SrcLoc loc);

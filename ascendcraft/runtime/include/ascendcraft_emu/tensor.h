@@ -72,7 +72,7 @@ public:
         return ascendcraft::emu::gm_get<T>(address_ + offset, loc);   // runtime.h: inlined unless a check is due
     }
     void SetValue(uint64_t offset, T value, SrcLoc loc = {}) const {
-        ascendcraft::emu::gm_write(address_ + offset, sizeof(T), &value, loc);
+        ascendcraft::emu::gm_set<T>(address_ + offset, sizeof(T), &value, loc);   // runtime.h: no runtime call unless a check is due
     }
     GlobalTensor operator[](uint64_t offset) const { GlobalTensor view = *this; view.address_ = address_ + steps_of(offset); return view; }
     // The element at `offset` by reference (AscendC's `__gm__ PrimType& operator()(uint64_t)`): checked as a scalar
