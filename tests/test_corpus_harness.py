@@ -2753,7 +2753,7 @@ import torch.nn.functional as F
 
 class Model(nn.Module):
     def __init__(self, d_model, n_heads):
-        super().__init__()
+        super(Model, self).__init__()   # as EMSA's reference: the name Model is the task's class while it is made
         self.n_heads, self.d_k = n_heads, d_model // n_heads
         self.W_q = nn.Linear(d_model, d_model)
         self.W_k = nn.Linear(d_model, d_model)

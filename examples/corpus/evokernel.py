@@ -862,11 +862,16 @@ _EV_REFERENCE_TEXT = {text!r}
 _EV_OP_CPP = {op_cpp!r}
 
 
-class Model(torch.nn.Module):
+class _EvSpanModel(torch.nn.Module):
     "The task's Model; where the op is a span of its forward's statements (evokernel.forward_span), that span's output."
     def __init__(self, *init):
         super().__init__()
-        self.full = _EvFullModel(*init)
+        space = globals()   # the task's Model as its own code names it while it is made (`super(Model, self)`)
+        space["Model"] = _EvFullModel
+        try:
+            self.full = _EvFullModel(*init)
+        finally:
+            space["Model"] = _EvSpanModel
         object.__setattr__(self, "_ev_init", init)
 
     def _ev_span(self, args):
@@ -877,6 +882,9 @@ class Model(torch.nn.Module):
     def forward(self, *args):
         span = self._ev_span(args)
         return self.full(*args) if span is None else span["reference"]
+
+
+Model = _EvSpanModel
 """
 
 
