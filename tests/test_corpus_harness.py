@@ -2804,9 +2804,10 @@ def test_evokernel_op_that_is_a_span_of_the_forward_gets_its_locals_and_is_compa
     that read the Model's weights after the op (W_o): their ModelNew ran the forward in PyTorch up to the locals, the op,
     then the rest on its output. forward_span finds the span: it starts where the locals exist and op.cpp's own checks
     (its function run on their shapes) accept them, and ends at the one local the statements after it need of it, of the
-    shape op.cpp allocates; the op is compared with that local. Refused: the ordinary binding holds, op.cpp's checks
-    refuse every point, a weight read inside the span (the op would have to stop before the output), a local of the
-    span read after it, an output that is one of the op's inputs."""
+    shape op.cpp allocates (after the last statement reading a weight the op takes); the op is compared with that local.
+    Refused: the ordinary binding holds, op.cpp's checks refuse every point, a weight the op does not take read inside
+    the span, a local of the span read after it, an output that is one of the op's inputs, an output shape found only
+    before the statement reading a weight the op takes."""
     import sys
     import types
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
@@ -2875,3 +2876,15 @@ def test_evokernel_op_that_is_a_span_of_the_forward_gets_its_locals_and_is_compa
     handed = EVO_SPAN_REFERENCE.replace("out = torch.matmul(attn, V)", "out = V.clone()")
     model, cls, bind = setup(handed)
     assert evokernel.forward_span(model, cls, (x,), (16, 4), params, bind, handed, op_cpp, 3) is None
+    # an op that takes the output projection's weights too (ViT's proj_weight, proj_bias) ends after the statement
+    # that reads them; refused where op.cpp allocates the output at the shape before that statement
+    model, cls, bind = setup(EVO_SPAN_REFERENCE)
+    proj_cpp = op_cpp.replace("const at::Tensor& v)", "const at::Tensor& v, const at::Tensor& w_o_weight, "
+                              "const at::Tensor& w_o_bias)").replace("q, k, v, y", "q, k, v, w_o_weight, w_o_bias, y")
+    merged = proj_cpp.replace("at::empty_like(q)", "at::empty({q.size(0), q.size(2), q.size(1) * q.size(3)}, q.options())")
+    proj_params = evokernel.bound_function(merged)[1]
+    span = evokernel.forward_span(model, cls, (x,), (16, 4), proj_params, bind, EVO_SPAN_REFERENCE, merged, 5)
+    assert span is not None and span["call"][3] is model.W_o.weight and span["call"][4] is model.W_o.bias
+    with torch.no_grad():
+        assert torch.allclose(span["reference"], model(x), atol=1e-6)
+    assert evokernel.forward_span(model, cls, (x,), (16, 4), proj_params, bind, EVO_SPAN_REFERENCE, proj_cpp, 5) is None

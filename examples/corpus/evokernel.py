@@ -736,19 +736,20 @@ def stepped_forward(model, model_cls, args: tuple, steps) -> tuple[list, list, o
     """Run the reference's forward one top-level statement at a time (forward_statements' `steps`), in a namespace of
     its module's globals, self and its arguments: ([the forward's locals after each statement], [whether each statement
     read a parameter or buffer of the Model that is not one value throughout: a projection, a convolution], its
-    result). None when a statement does not run so or the result is not the forward's own."""
+    result). A statement's entry in the second list is the set of ids of those tensors it read (empty: it read none).
+    None when a statement does not run so or the result is not the forward's own."""
     import torch
     from torch.overrides import TorchFunctionMode
     from torch.utils._pytree import tree_leaves
     names, stmts = steps
     if len(args) != len(names): return None
     state = {id(t) for t in [*model.parameters(), *model.buffers()] if not _constant(t)}
-    seen = []
+    seen = set()
 
     class Reads(TorchFunctionMode):
         def __torch_function__(self, func, types, a=(), kwargs=None):
             kwargs = kwargs or {}
-            if any(torch.is_tensor(t) and id(t) in state for t in tree_leaves((a, kwargs))): seen.append(True)
+            seen.update(id(t) for t in tree_leaves((a, kwargs)) if torch.is_tensor(t) and id(t) in state)
             return func(*a, **kwargs)
     space = dict(model_cls.forward.__globals__)
     space.update(self=model, **dict(zip(names, (t.clone() if torch.is_tensor(t) else t for t in args))))
@@ -764,7 +765,7 @@ def stepped_forward(model, model_cls, args: tuple, steps) -> tuple[list, list, o
                     exec(compile(ast.Module(body=[st], type_ignores=[]), "<forward>", "exec"), space)
                 local_names |= _stored(st)
                 after.append({n: space[n] for n in local_names if n in space})
-                heavy.append(bool(seen))
+                heavy.append(set(seen))
             want = model(*[t.clone() if torch.is_tensor(t) else t for t in args])
     except Exception:  # noqa: BLE001 - a statement that needs forward's own frame: not stepped
         return None
@@ -783,13 +784,14 @@ def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[
     refuses the call: their ModelNew ran the forward in PyTorch up to those locals, called the op, and ran the rest
     (W_o) on its output. The span starts after the first statement at which all those locals exist and op.cpp's own
     checks accept them (its bound function run on their shapes, pybind_shapes.exec_calls: the rank, head count, block
-    layout their ModelNew handed it), with no statement reading a Model parameter or buffer inside it; it ends at the
-    statement assigning the one local that the statements after it need of the span (nothing else the span made, and
-    none of the op's input locals, is read after it) whose value has the shape and dtype op.cpp allocates for the op's output. Returns {call: the
-    extension call's arguments, reference: that local's value (what the op is compared with), start, end: the span's
-    statement indices, output: the local}; None (the call stays refused) when any of that fails, the op would get a
-    Model parameter or buffer, two places fit with different values, or the op's output would be one of its inputs
-    (the op would be handed the answer). `bind`: bind_call's keyword arguments; `lead`: the op's inputs and attributes
+    layout their ModelNew handed it), with no statement inside it reading a Model parameter or buffer the op does not
+    take; it ends at the statement assigning the one local that the statements after it need of the span (nothing
+    else the span made, and none of the op's input locals, is read after it) whose value has the shape and dtype
+    op.cpp allocates for the op's output, and not before the last statement reading a weight the op takes (ViT's
+    proj). Returns {call: the extension call's arguments, reference: that local's value (what the op is compared
+    with), start, end: the span's statement indices, output: the local}; None (the call stays refused) when any of
+    that fails, a weight the op takes is not read inside the span, two places fit with different values, or the op's
+    output would be one of its inputs (the op would be handed the answer). `bind`: bind_call's keyword arguments; `lead`: the op's inputs and attributes
     before its outputs in the EXEC_NPU_CMD."""
     import torch
     from pybind_shapes import exec_calls
@@ -811,9 +813,9 @@ def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[
     if not named: return None
     start = next((s for s, env in enumerate(after) if all(n in env for n in named.values())), None)
     if start is None: return None
-    stop = next((s for s in range(start + 1, len(stmts)) if heavy[s]), len(stmts) - 1)
     state = {id(t) for t in [*model.parameters(), *model.buffers()] if not _constant(t)}
-    for i in range(start, stop):
+    for i in range(start, len(stmts) - 1):
+        if any(heavy[s] for s in range(start + 1, i + 1)): return None   # past a weight the op does not take
         given = {p: after[i][n] for p, n in named.items()}
         if not all(torch.is_tensor(v) for v in given.values()): return None
         given = {p: v.detach().contiguous() for p, v in given.items()}
@@ -821,7 +823,10 @@ def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[
             call = bind_call(model, model_cls, args, init, params, **bind, given=given)
         except EvoKernelUnbound:
             return None
-        if any(torch.is_tensor(v) and id(v) in state for v in call): return None
+        passed = {id(v) for v in call if torch.is_tensor(v) and id(v) in state}   # weights the op takes (ViT's proj)
+        stop = next((s for s in range(i + 1, len(stmts)) if heavy[s] - passed), len(stmts) - 1)
+        reading = [s for s in range(i + 1, stop) if heavy[s] & passed]
+        if passed and (not reading or set().union(*(heavy[s] for s in reading)) != passed): return None
         made = exec_calls(op_cpp, call)
         if not made: continue
         items = made[-1][1][lead:]
@@ -829,7 +834,7 @@ def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[
         if len(outs) != 1: return None
         _, dtype, shape = outs[0]
         fits = []
-        for j in range(i + 1, stop):
+        for j in range(max(reading, default=i) if passed else i + 1, stop):
             o = _stored(stmts[j])
             if len(o) != 1: continue
             o = next(iter(o))
