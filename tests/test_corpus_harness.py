@@ -2807,7 +2807,8 @@ def test_evokernel_op_that_is_a_span_of_the_forward_gets_its_locals_and_is_compa
     shape op.cpp allocates (after the last statement reading a weight the op takes); the op is compared with that local.
     Refused: the ordinary binding holds, op.cpp's checks refuse every point, a weight the op does not take read inside
     the span, a local of the span read after it, an output that is one of the op's inputs, an output shape found only
-    before the statement reading a weight the op takes."""
+    before the statement reading a weight the op takes. The span may end at the forward's result; a forward argument
+    get_inputs leaves out takes its default; of two locals spelled alike (b, B) the op's parameter names the tensor."""
     import sys
     import types
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
@@ -2888,3 +2889,16 @@ def test_evokernel_op_that_is_a_span_of_the_forward_gets_its_locals_and_is_compa
     with torch.no_grad():
         assert torch.allclose(span["reference"], model(x), atol=1e-6)
     assert evokernel.forward_span(model, cls, (x,), (16, 4), proj_params, bind, EVO_SPAN_REFERENCE, proj_cpp, 5) is None
+    # the op's output may be the forward's result (no weight after it: the last statement), a forward argument
+    # get_inputs leaves out takes its default, and of two locals spelled alike (b, B) a parameter names the tensor
+    tail = (EVO_SPAN_REFERENCE.replace("        out = self.W_o(out)\n", "").replace("def forward(self, x)", "def forward(self, x, mask=None)")
+            .replace("V = self.W_v", "B = self.W_v").replace("torch.matmul(attn, V)", "torch.matmul(attn, B)"))
+    b_cpp = op_cpp.replace("at::empty_like(q)", "at::empty({q.size(0), q.size(2), q.size(1) * q.size(3)}, q.options())")
+    b_cpp = b_cpp.replace("const at::Tensor& v", "const at::Tensor& b").replace("v.dim()", "b.dim()").replace(
+        "q, k, v, y", "q, k, b, y")
+    b_params = evokernel.bound_function(b_cpp)[1]
+    model, cls, bind = setup(tail)
+    span = evokernel.forward_span(model, cls, (x,), (16, 4), b_params, bind, tail, b_cpp, 3)
+    assert span is not None and span["output"] == "_ev_result" and torch.allclose(span["call"][2], v)
+    with torch.no_grad():
+        assert torch.equal(span["reference"], model(x))

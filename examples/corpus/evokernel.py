@@ -742,7 +742,12 @@ def stepped_forward(model, model_cls, args: tuple, steps) -> tuple[list, list, o
     from torch.overrides import TorchFunctionMode
     from torch.utils._pytree import tree_leaves
     names, stmts = steps
-    if len(args) != len(names): return None
+    try:   # the forward's arguments, its defaults for those get_inputs leaves out (CrossformerAttention's mask=None)
+        bound = inspect.signature(model_cls.forward).bind(model, *args)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    values = {n: bound.arguments[n] for n in names}
     state = {id(t) for t in [*model.parameters(), *model.buffers()] if not _constant(t)}
     seen = set()
 
@@ -752,7 +757,7 @@ def stepped_forward(model, model_cls, args: tuple, steps) -> tuple[list, list, o
             seen.update(id(t) for t in tree_leaves((a, kwargs)) if torch.is_tensor(t) and id(t) in state)
             return func(*a, **kwargs)
     space = dict(model_cls.forward.__globals__)
-    space.update(self=model, **dict(zip(names, (t.clone() if torch.is_tensor(t) else t for t in args))))
+    space.update(self=model, **{n: t.clone() if torch.is_tensor(t) else t for n, t in values.items()})
     local_names = set(names)
     after, heavy = [], []
     object.__setattr__(model, "_ev_probe", True)
@@ -787,8 +792,9 @@ def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[
     layout their ModelNew handed it), with no statement inside it reading a Model parameter or buffer the op does not
     take; it ends at the statement assigning the one local that the statements after it need of the span (nothing
     else the span made, and none of the op's input locals, is read after it) whose value has the shape and dtype
-    op.cpp allocates for the op's output, and not before the last statement reading a weight the op takes (ViT's
-    proj). Returns {call: the extension call's arguments, reference: that local's value (what the op is compared
+    op.cpp allocates for the op's output (the forward's result, at its last statement: DAModule's p_out + c_out), and
+    not before the last statement reading a weight the op takes (ViT's proj). Forward arguments get_inputs leaves out
+    take their defaults; of two locals spelled alike (b, B) a parameter names the one holding a tensor. Returns {call: the extension call's arguments, reference: that local's value (what the op is compared
     with), start, end: the span's statement indices, output: the local}; None (the call stays refused) when any of
     that fails, a weight the op takes is not read inside the span, two places fit with different values, or the op's
     output would be one of its inputs (the op would be handed the answer). `bind`: bind_call's keyword arguments; `lead`: the op's inputs and attributes
@@ -809,7 +815,11 @@ def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[
     assigned = set().union(*(_stored(st) for st in stmts)) - {"_ev_result"}
     by_norm = {}
     for n in assigned: by_norm.setdefault(_norm(n), []).append(n)
-    named = {p: by_norm[_norm(p)][0] for t, p in params if "Tensor" in t and len(by_norm.get(_norm(p), [])) == 1}
+    def local(p):   # the one local a parameter names; of two spelled alike (b, B), the one that holds a tensor
+        hits = by_norm.get(_norm(p), [])
+        if len(hits) > 1: hits = [n for n in hits if torch.is_tensor(after[-1].get(n))]
+        return hits[0] if len(hits) == 1 else None
+    named = {p: local(p) for t, p in params if "Tensor" in t and local(p) is not None}
     if not named: return None
     start = next((s for s, env in enumerate(after) if all(n in env for n in named.values())), None)
     if start is None: return None
@@ -824,7 +834,7 @@ def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[
         except EvoKernelUnbound:
             return None
         passed = {id(v) for v in call if torch.is_tensor(v) and id(v) in state}   # weights the op takes (ViT's proj)
-        stop = next((s for s in range(i + 1, len(stmts)) if heavy[s] - passed), len(stmts) - 1)
+        stop = next((s for s in range(i + 1, len(stmts)) if heavy[s] - passed), len(stmts))
         reading = [s for s in range(i + 1, stop) if heavy[s] & passed]
         if passed and (not reading or set().union(*(heavy[s] for s in reading)) != passed): return None
         made = exec_calls(op_cpp, call)
@@ -839,8 +849,9 @@ def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[
             if len(o) != 1: continue
             o = next(iter(o))
             made_in_span = set().union(*(_stored(st) for st in stmts[i + 1:j + 1]))
-            needed = _loaded(stmts[j + 1:])
-            if o not in needed or (needed & (made_in_span | set(named.values()))) - {o}: continue   # the op consumes them
+            needed = _loaded(stmts[j + 1:])   # (none after the last: the op's output is the forward's result)
+            if j < len(stmts) - 1 and (o not in needed or (needed & (made_in_span | set(named.values()))) - {o}):
+                continue   # the op consumes its inputs and what the span made
             v = after[j].get(o)
             if not torch.is_tensor(v) or tuple(v.shape) != tuple(shape) or str(v.dtype).replace("torch.", "") != dtype:
                 continue
