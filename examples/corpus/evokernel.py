@@ -17,7 +17,9 @@ parameter that names nothing leaves the op without a reference (no-reference), n
 says which PyTorch step their ModelNew ran before the op: the output of the one module the call leaves out
 (module_prefix: ResidualAttention's 1x1 convolution), the submodule the op is (op_part: MultiHeadAttention's
 ScaledDotProductAttention), the forward's locals or its submodules' outputs when the op is the forward's tail
-(tail_values, module_outputs: CoordAtt's a_w, a_h; CBAMBlock's ca, sa). `python evokernel.py --dry ...` derives every
+(tail_values, module_outputs: CoordAtt's a_w, a_h; CBAMBlock's ca, sa), or a span of the forward's statements between
+those locals and the one value the rest of the forward needs of it (forward_span: q, k, v before W_o, where op.cpp's own
+checks accept them; the op compared with that value). `python evokernel.py --dry ...` derives every
 call without building (dry_match). Tolerance: atol = rtol = 1e-2 (KernelBench's check, which EvoKernel's tasks
 come from; the export does not record theirs).
 """
