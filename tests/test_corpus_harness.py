@@ -2742,3 +2742,163 @@ def test_evokernel_ranks_checked_in_a_helper_function_count_for_the_argument_pas
     params = evokernel.bound_function(EVO_HELPER_RANKS)[1]
     got = evokernel.bind_call(model, ns["Model"], (x,), (3,), params, {}, [], {}, ranks)
     assert [tuple(t.shape) for t in got] == [(2, 3, 4, 4), (3,), (3,)]
+
+
+EVO_SPAN_REFERENCE = """
+import math
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self, d_model, n_heads):
+        super(Model, self).__init__()   # as EMSA's reference: the name Model is the task's class while it is made
+        self.n_heads, self.d_k = n_heads, d_model // n_heads
+        self.W_q = nn.Linear(d_model, d_model)
+        self.W_k = nn.Linear(d_model, d_model)
+        self.W_v = nn.Linear(d_model, d_model)
+        self.W_o = nn.Linear(d_model, d_model)
+        self.temp = nn.Parameter(torch.rand(1) + 0.5)
+
+    def forward(self, x):
+        \"\"\"Multi-head attention: projections, the attention core, the output projection.\"\"\"
+        b, n, d = x.size()
+        Q = self.W_q(x).view(b, n, self.n_heads, self.d_k).transpose(1, 2)
+        K = self.W_k(x).view(b, n, self.n_heads, self.d_k).transpose(1, 2)
+        V = self.W_v(x).view(b, n, self.n_heads, self.d_k).transpose(1, 2)
+        scores = torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(self.d_k)
+        attn = F.softmax(scores, dim=-1)
+        out = torch.matmul(attn, V)
+        out = out.transpose(1, 2).contiguous().view(b, n, d)
+        out = self.W_o(out)
+        return out
+
+
+def get_inputs():
+    return [torch.randn(2, 6, 16)]
+
+
+def get_init_inputs():
+    return [16, 4]
+"""
+
+EVO_SPAN_OP_CPP = """
+#include <torch/extension.h>
+#include "pytorch_npu_helper.hpp"
+at::Tensor attn_core_impl_npu(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v) {
+    TORCH_CHECK(q.device().type() == c10::DeviceType::PrivateUse1, "q must be on NPU");
+    TORCH_CHECK(q.dim() == RANK && k.dim() == RANK && v.dim() == RANK, "q, k, v: [B,H,N,D]");
+    TORCH_CHECK(q.is_contiguous(), "contiguous");
+    at::Tensor y = at::empty_like(q);
+    EXEC_NPU_CMD(aclnnAttnCoreCustom, q, k, v, y);
+    return y;
+}
+TORCH_LIBRARY_IMPL(myops, PrivateUse1, m) { m.impl("attn_core_custom", &attn_core_impl_npu); }
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("attn_core_custom", &attn_core_impl_npu, "attention core"); }
+"""
+
+
+def test_evokernel_op_that_is_a_span_of_the_forward_gets_its_locals_and_is_compared_with_the_spans_output():
+    """op.cpp parameters named like forward locals (q, k, v of `Q = self.W_q(x).view(...).transpose(1, 2)`) with statements
+    that read the Model's weights after the op (W_o): their ModelNew ran the forward in PyTorch up to the locals, the op,
+    then the rest on its output. forward_span finds the span: it starts where the locals exist and op.cpp's own checks
+    (its function run on their shapes) accept them, and ends at the one local the statements after it need of it, of the
+    shape op.cpp allocates (after the last statement reading a weight the op takes); the op is compared with that local.
+    Refused: the ordinary binding holds, op.cpp's checks refuse every point, a weight the op does not take read inside
+    the span, a local of the span read after it, an output that is one of the op's inputs, an output shape found only
+    before the statement reading a weight the op takes. The span may end at the forward's result; a forward argument
+    get_inputs leaves out takes its default; of two locals spelled alike (b, B) the op's parameter names the tensor."""
+    import sys
+    import types
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    op_cpp = EVO_SPAN_OP_CPP.replace("RANK", "4")
+    params = evokernel.bound_function(op_cpp)[1]
+
+    def setup(text):
+        ns = {}
+        exec(text, ns)
+        torch.manual_seed(0)
+        model = ns["Model"](16, 4)
+        bind = dict(dtypes={}, computed=evokernel.computed_names(text), made={}, ranks=evokernel.checked_ranks(op_cpp),
+                    assigned=evokernel.forward_locals(text), alike=[])
+        return model, ns["Model"], bind
+    x = torch.randn(2, 6, 16)
+    model, cls, bind = setup(EVO_SPAN_REFERENCE)
+    assert evokernel.span_candidate(EVO_SPAN_REFERENCE, op_cpp)
+    with pytest.raises(evokernel.EvoKernelUnbound, match=r"q, k, v name values the reference Model computes"):
+        evokernel.bind_call(model, cls, (x,), (16, 4), params, **bind)   # as before this rule
+    span = evokernel.forward_span(model, cls, (x,), (16, 4), params, bind, EVO_SPAN_REFERENCE, op_cpp, 3)
+    assert span is not None and span["output"] == "out"
+    with torch.no_grad():
+        heads = lambda w: w(x).view(2, 6, 4, 4).transpose(1, 2)
+        q, k, v = heads(model.W_q), heads(model.W_k), heads(model.W_v)
+        core = torch.softmax(q @ k.transpose(-2, -1) / 2.0, dim=-1) @ v
+    assert all(torch.allclose(a, b) for a, b in zip(span["call"], (q, k, v)))
+    assert span["reference"].shape == (2, 4, 6, 4) and torch.allclose(span["reference"], core, atol=1e-6)
+    # the strings MultiKernelBench's step runs: the reference returns the span's output, ModelNew calls the op with its
+    # inputs (a stand-in custom_ops_lib computing the core in PyTorch: then the two agree)
+    lib = types.ModuleType("custom_ops_lib")
+    lib.attn_core_custom = lambda q, k, v: torch.softmax(q @ k.transpose(-2, -1) / 2.0, dim=-1) @ v
+    saved = sys.modules.get("custom_ops_lib")
+    sys.modules["custom_ops_lib"] = lib
+    try:
+        reference = evokernel.span_reference(EVO_SPAN_REFERENCE, op_cpp, bind, 3)
+        ns = {}
+        exec(evokernel.model_src(reference, op_cpp, span=bind), ns)
+        torch.manual_seed(0)
+        ref = ns["Model"](16, 4)
+        torch.manual_seed(0)
+        new = ns["ModelNew"](16, 4)
+        with torch.no_grad():
+            assert torch.allclose(ref(x), core, atol=1e-6) and torch.allclose(new(x), core, atol=1e-6)
+    finally:
+        if saved is None: sys.modules.pop("custom_ops_lib")
+        else: sys.modules["custom_ops_lib"] = saved
+    # refused: the ordinary binding holds (an op on the forward's own input)
+    x_cpp = op_cpp.replace("const at::Tensor& q, const at::Tensor& k, const at::Tensor& v", "const at::Tensor& x")
+    x_cpp = x_cpp.replace("q, k, v, y", "x, y").replace("k.dim() == 4 && v.dim() == 4", "true")
+    x_cpp = x_cpp.replace("q.", "x.").replace("empty_like(q)", "empty_like(x)")
+    assert evokernel.forward_span(model, cls, (x,), (16, 4), evokernel.bound_function(x_cpp)[1], bind,
+                                  EVO_SPAN_REFERENCE, x_cpp, 1) is None
+    # refused: op.cpp's checks accept q, k, v at no point of the forward (a rank none of them has)
+    five = EVO_SPAN_OP_CPP.replace("RANK", "5")
+    assert evokernel.forward_span(model, cls, (x,), (16, 4), params, bind, EVO_SPAN_REFERENCE, five, 3) is None
+    # refused: a weight of the Model read inside the span (the op's output would have to be made before it)
+    weighted = EVO_SPAN_REFERENCE.replace("/ math.sqrt(self.d_k)", "* self.temp")
+    model, cls, bind = setup(weighted)
+    assert evokernel.forward_span(model, cls, (x,), (16, 4), params, bind, weighted, op_cpp, 3) is None
+    # refused: the statements after the output read a local the span made (the op's part is not self-contained)
+    leaky = EVO_SPAN_REFERENCE.replace("out = self.W_o(out)", "out = self.W_o(out) + attn.sum()")
+    model, cls, bind = setup(leaky)
+    assert evokernel.forward_span(model, cls, (x,), (16, 4), params, bind, leaky, op_cpp, 3) is None
+    # refused: the only output of the op's shape is one of its inputs (the op would be handed the answer)
+    handed = EVO_SPAN_REFERENCE.replace("out = torch.matmul(attn, V)", "out = V.clone()")
+    model, cls, bind = setup(handed)
+    assert evokernel.forward_span(model, cls, (x,), (16, 4), params, bind, handed, op_cpp, 3) is None
+    # an op that takes the output projection's weights too (ViT's proj_weight, proj_bias) ends after the statement
+    # that reads them; refused where op.cpp allocates the output at the shape before that statement
+    model, cls, bind = setup(EVO_SPAN_REFERENCE)
+    proj_cpp = op_cpp.replace("const at::Tensor& v)", "const at::Tensor& v, const at::Tensor& w_o_weight, "
+                              "const at::Tensor& w_o_bias)").replace("q, k, v, y", "q, k, v, w_o_weight, w_o_bias, y")
+    merged = proj_cpp.replace("at::empty_like(q)", "at::empty({q.size(0), q.size(2), q.size(1) * q.size(3)}, q.options())")
+    proj_params = evokernel.bound_function(merged)[1]
+    span = evokernel.forward_span(model, cls, (x,), (16, 4), proj_params, bind, EVO_SPAN_REFERENCE, merged, 5)
+    assert span is not None and span["call"][3] is model.W_o.weight and span["call"][4] is model.W_o.bias
+    with torch.no_grad():
+        assert torch.allclose(span["reference"], model(x), atol=1e-6)
+    assert evokernel.forward_span(model, cls, (x,), (16, 4), proj_params, bind, EVO_SPAN_REFERENCE, proj_cpp, 5) is None
+    # the op's output may be the forward's result (no weight after it: the last statement), a forward argument
+    # get_inputs leaves out takes its default, and of two locals spelled alike (b, B) a parameter names the tensor
+    tail = (EVO_SPAN_REFERENCE.replace("        out = self.W_o(out)\n", "").replace("def forward(self, x)", "def forward(self, x, mask=None)")
+            .replace("V = self.W_v", "B = self.W_v").replace("torch.matmul(attn, V)", "torch.matmul(attn, B)"))
+    b_cpp = op_cpp.replace("at::empty_like(q)", "at::empty({q.size(0), q.size(2), q.size(1) * q.size(3)}, q.options())")
+    b_cpp = b_cpp.replace("const at::Tensor& v", "const at::Tensor& b").replace("v.dim()", "b.dim()").replace(
+        "q, k, v, y", "q, k, b, y")
+    b_params = evokernel.bound_function(b_cpp)[1]
+    model, cls, bind = setup(tail)
+    span = evokernel.forward_span(model, cls, (x,), (16, 4), b_params, bind, tail, b_cpp, 3)
+    assert span is not None and span["output"] == "_ev_result" and torch.allclose(span["call"][2], v)
+    with torch.no_grad():
+        assert torch.equal(span["reference"], model(x))

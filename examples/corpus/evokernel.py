@@ -17,7 +17,9 @@ parameter that names nothing leaves the op without a reference (no-reference), n
 says which PyTorch step their ModelNew ran before the op: the output of the one module the call leaves out
 (module_prefix: ResidualAttention's 1x1 convolution), the submodule the op is (op_part: MultiHeadAttention's
 ScaledDotProductAttention), the forward's locals or its submodules' outputs when the op is the forward's tail
-(tail_values, module_outputs: CoordAtt's a_w, a_h; CBAMBlock's ca, sa). `python evokernel.py --dry ...` derives every
+(tail_values, module_outputs: CoordAtt's a_w, a_h; CBAMBlock's ca, sa), or a span of the forward's statements between
+those locals and the one value the rest of the forward needs of it (forward_span: q, k, v before W_o, where op.cpp's own
+checks accept them; the op compared with that value). `python evokernel.py --dry ...` derives every
 call without building (dry_match). Tolerance: atol = rtol = 1e-2 (KernelBench's check, which EvoKernel's tasks
 come from; the export does not record theirs).
 """
@@ -447,7 +449,7 @@ def _constant(t) -> bool:
 
 def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str, str]], dtypes: dict | None = None,
               computed: list[str] | tuple = (), made: dict | None = None, ranks: dict | None = None,
-              assigned: dict | None = None, alike: list | tuple = ()) -> list:
+              assigned: dict | None = None, alike: list | tuple = (), given: dict | None = None) -> list:
     """The extension call's arguments for op.cpp's parameters (module docstring); raises EvoKernelUnbound. `dtypes`:
     {parameter index: the torch dtype names its op input takes}; an integer (floating) tensor of a dtype outside them
     goes as the one integer (floating) dtype there, as their ModelNew did (CrossEntropyLoss's int64 target as int32).
@@ -461,7 +463,8 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
     of that scalar's value (of the dtype named, else the options tensor's, else float32). `ranks`: {parameter: the rank
     op.cpp's checks require}: a Model tensor of another rank whose dimensions other than 1 are that many goes without
     its 1s (the same elements in the same order: GatedChannelTransform's (1, C, 1, 1) parameters as [C], as its op.cpp
-    says their ModelNew passed them)."""
+    says their ModelNew passed them). `given`: {parameter name: value} fixed by the caller (forward_span: the forward's
+    locals at the point where the op starts); the forward's reads before that point are then not asked about."""
     import torch
     fwd = [n for n in inspect.signature(model_cls.forward).parameters if n != "self"]
     ini = [n for n in inspect.signature(model_cls.__init__).parameters if n != "self"]
@@ -529,8 +532,12 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
     out, unnamed, used = [None] * len(params), [], set()
     made = made or {}
     pending = {}
+    given = given or {}
     for i, (typ, name) in enumerate(params):
         if name in made: continue   # made below from the scalar it holds
+        if name in given:
+            out[i] = ("given", name, given[name])
+            continue
         c = list({id(v[2]): v for v in candidates(name)}.values())
         if len(c) == 1 and table.get(_norm(name)) is c[0]: out[i] = c[0]
         elif c: pending[i] = c
@@ -554,6 +561,7 @@ def bind_call(model, model_cls, args: tuple, init: tuple, params: list[tuple[str
     inside = {_norm(n) for n in computed}
     inner = [params[i][1] for i in unnamed if _norm(params[i][1]) in inside or _key(params[i][1]) in inside]
     tails = tail_values(model, model_cls, args, inner, assigned or {}, ranks) if inner else None
+    if given: tails = given   # the op starts inside the forward: what the forward read before is the prefix's
     if tails is not None:   # the op is the forward's tail: those parameters are its locals (tail_values)
         for i in [i for i in unnamed if params[i][1] in tails]:
             out[i] = tails[params[i][1]]
@@ -693,12 +701,239 @@ def part_reference(reference_text: str, part: str) -> str:
     return reference_text + PART_REFERENCE.format(part=part)
 
 
+def forward_statements(reference_text: str):
+    """(forward's parameter names, its top-level statements as ast nodes, the last `return` made an assignment to
+    `_ev_result`) of the reference Model's forward; None when forward returns anywhere but at its end, or uses
+    super(), yield or a starred parameter (the statements could not be run one by one as the forward runs them)."""
+    import ast
+    try:
+        tree = ast.parse(reference_text)
+    except SyntaxError:
+        return None
+    cls = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Model"), None)
+    fwd = next((f for f in (cls.body if cls else []) if isinstance(f, ast.FunctionDef) and f.name == "forward"), None)
+    if fwd is None or fwd.args.vararg or fwd.args.kwarg or fwd.args.kwonlyargs or fwd.args.posonlyargs: return None
+    body = [st for st in fwd.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]   # docstrings
+    if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None: return None
+    nodes = [n for st in body for n in ast.walk(st)]
+    if sum(isinstance(n, ast.Return) for n in nodes) != 1: return None
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Global, ast.Nonlocal)) for n in nodes): return None
+    if any(isinstance(n, ast.Name) and n.id == "super" for n in nodes): return None
+    last = ast.Assign(targets=[ast.Name("_ev_result", ast.Store())], value=body[-1].value)
+    body = body[:-1] + [ast.copy_location(last, body[-1])]
+    return [a.arg for a in fwd.args.args if a.arg != "self"], [ast.fix_missing_locations(st) for st in body]
+
+
+def _stored(stmt) -> set[str]:
+    import ast
+    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+
+
+def _loaded(stmts) -> set[str]:
+    import ast
+    return {n.id for st in stmts for n in ast.walk(st) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def stepped_forward(model, model_cls, args: tuple, steps) -> tuple[list, list, object] | None:
+    """Run the reference's forward one top-level statement at a time (forward_statements' `steps`), in a namespace of
+    its module's globals, self and its arguments: ([the forward's locals after each statement], [whether each statement
+    read a parameter or buffer of the Model that is not one value throughout: a projection, a convolution], its
+    result). A statement's entry in the second list is the set of ids of those tensors it read (empty: it read none).
+    None when a statement does not run so or the result is not the forward's own."""
+    import torch
+    from torch.overrides import TorchFunctionMode
+    from torch.utils._pytree import tree_leaves
+    names, stmts = steps
+    try:   # the forward's arguments, its defaults for those get_inputs leaves out (CrossformerAttention's mask=None)
+        bound = inspect.signature(model_cls.forward).bind(model, *args)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    values = {n: bound.arguments[n] for n in names}
+    state = {id(t) for t in [*model.parameters(), *model.buffers()] if not _constant(t)}
+    seen = set()
+
+    class Reads(TorchFunctionMode):
+        def __torch_function__(self, func, types, a=(), kwargs=None):
+            kwargs = kwargs or {}
+            seen.update(id(t) for t in tree_leaves((a, kwargs)) if torch.is_tensor(t) and id(t) in state)
+            return func(*a, **kwargs)
+    space = dict(model_cls.forward.__globals__)
+    space.update(self=model, **{n: t.clone() if torch.is_tensor(t) else t for n, t in values.items()})
+    local_names = set(names)
+    after, heavy = [], []
+    object.__setattr__(model, "_ev_probe", True)
+    try:
+        with torch.no_grad():
+            for st in stmts:
+                seen.clear()
+                import ast
+                with Reads():
+                    exec(compile(ast.Module(body=[st], type_ignores=[]), "<forward>", "exec"), space)
+                local_names |= _stored(st)
+                after.append({n: space[n] for n in local_names if n in space})
+                heavy.append(set(seen))
+            want = model(*[t.clone() if torch.is_tensor(t) else t for t in args])
+    except Exception:  # noqa: BLE001 - a statement that needs forward's own frame: not stepped
+        return None
+    finally:
+        object.__setattr__(model, "_ev_probe", False)
+    result = space.get("_ev_result")
+    if not (torch.is_tensor(result) and torch.is_tensor(want) and result.shape == want.shape and torch.equal(result, want)):
+        return None
+    return after, heavy, result
+
+
+def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[str, str]], bind: dict,
+                 reference_text: str, op_cpp: str, lead: int) -> dict | None:
+    """The op as a span of the reference forward's statements, when op.cpp's tensor parameters are named like locals
+    the forward assigns (q, k, v of `Q = self.W_q(x).view(...).transpose(1, 2)`) and the ordinary binding (bind_call)
+    refuses the call: their ModelNew ran the forward in PyTorch up to those locals, called the op, and ran the rest
+    (W_o) on its output. The span starts after the first statement at which all those locals exist and op.cpp's own
+    checks accept them (its bound function run on their shapes, pybind_shapes.exec_calls: the rank, head count, block
+    layout their ModelNew handed it), with no statement inside it reading a Model parameter or buffer the op does not
+    take; it ends at the statement assigning the one local that the statements after it need of the span (nothing
+    else the span made, and none of the op's input locals, is read after it) whose value has the shape and dtype
+    op.cpp allocates for the op's output (the forward's result, at its last statement: DAModule's p_out + c_out), and
+    not before the last statement reading a weight the op takes (ViT's proj). Forward arguments get_inputs leaves out
+    take their defaults; of two locals spelled alike (b, B) a parameter names the one holding a tensor. Returns {call: the extension call's arguments, reference: that local's value (what the op is compared
+    with), start, end: the span's statement indices, output: the local}; None (the call stays refused) when any of
+    that fails, a weight the op takes is not read inside the span, two places fit with different values, or the op's
+    output would be one of its inputs (the op would be handed the answer). `bind`: bind_call's keyword arguments; `lead`: the op's inputs and attributes
+    before its outputs in the EXEC_NPU_CMD."""
+    import torch
+    from pybind_shapes import exec_calls
+    try:
+        bind_call(model, model_cls, args, init, params, **bind)
+        return None   # the ordinary binding holds
+    except EvoKernelUnbound:
+        pass
+    steps = forward_statements(reference_text)
+    if steps is None: return None
+    stepped = stepped_forward(model, model_cls, args, steps)
+    if stepped is None: return None
+    after, heavy, _ = stepped
+    stmts = steps[1]
+    assigned = set().union(*(_stored(st) for st in stmts)) - {"_ev_result"}
+    by_norm = {}
+    for n in assigned: by_norm.setdefault(_norm(n), []).append(n)
+    def local(p):   # the one local a parameter names; of two spelled alike (b, B), the one that holds a tensor
+        hits = by_norm.get(_norm(p), [])
+        if len(hits) > 1: hits = [n for n in hits if torch.is_tensor(after[-1].get(n))]
+        return hits[0] if len(hits) == 1 else None
+    named = {p: local(p) for t, p in params if "Tensor" in t and local(p) is not None}
+    if not named: return None
+    start = next((s for s, env in enumerate(after) if all(n in env for n in named.values())), None)
+    if start is None: return None
+    state = {id(t) for t in [*model.parameters(), *model.buffers()] if not _constant(t)}
+    for i in range(start, len(stmts) - 1):
+        if any(heavy[s] for s in range(start + 1, i + 1)): return None   # past a weight the op does not take
+        given = {p: after[i][n] for p, n in named.items()}
+        if not all(torch.is_tensor(v) for v in given.values()): return None
+        given = {p: v.detach().contiguous() for p, v in given.items()}
+        try:
+            call = bind_call(model, model_cls, args, init, params, **bind, given=given)
+        except EvoKernelUnbound:
+            return None
+        passed = {id(v) for v in call if torch.is_tensor(v) and id(v) in state}   # weights the op takes (ViT's proj)
+        stop = next((s for s in range(i + 1, len(stmts)) if heavy[s] - passed), len(stmts))
+        reading = [s for s in range(i + 1, stop) if heavy[s] & passed]
+        if passed and (not reading or set().union(*(heavy[s] for s in reading)) != passed): return None
+        made = exec_calls(op_cpp, call)
+        if not made: continue
+        items = made[-1][1][lead:]
+        outs = [t for t in items if isinstance(t, tuple)]
+        if len(outs) != 1: return None
+        _, dtype, shape = outs[0]
+        fits = []
+        for j in range(max(reading, default=i) if passed else i + 1, stop):
+            o = _stored(stmts[j])
+            if len(o) != 1: continue
+            o = next(iter(o))
+            made_in_span = set().union(*(_stored(st) for st in stmts[i + 1:j + 1]))
+            needed = _loaded(stmts[j + 1:])   # (none after the last: the op's output is the forward's result)
+            if j < len(stmts) - 1 and (o not in needed or (needed & (made_in_span | set(named.values()))) - {o}):
+                continue   # the op consumes its inputs and what the span made
+            v = after[j].get(o)
+            if not torch.is_tensor(v) or tuple(v.shape) != tuple(shape) or str(v.dtype).replace("torch.", "") != dtype:
+                continue
+            if any(torch.is_tensor(a) and a.shape == v.shape and torch.equal(a, v) for a in call): return None
+            fits.append((j, o, v))
+        if not fits or any(not torch.equal(v, fits[-1][2]) for _, _, v in fits): return None
+        j, o, v = fits[-1]
+        return dict(call=call, reference=v.detach(), start=i + 1, end=j, output=o)
+    return None
+
+
+def span_candidate(reference_text: str, op_cpp: str) -> bool:
+    "Whether op.cpp names a tensor parameter like a local the reference forward assigns (forward_span may apply)."
+    steps, found = forward_statements(reference_text), bound_function(op_cpp)
+    if steps is None or not found: return False
+    assigned = {_norm(n) for st in steps[1] for n in _stored(st)} - {_norm(n) for n in steps[0]}
+    return any("Tensor" in t and _norm(p) in assigned for t, p in found[1])
+
+
+SPAN_REFERENCE = """
+
+_EvFullModel = Model
+_EV_REFERENCE_TEXT = {text!r}
+_EV_OP_CPP = {op_cpp!r}
+
+
+class _EvSpanModel(torch.nn.Module):
+    "The task's Model; where the op is a span of its forward's statements (evokernel.forward_span), that span's output."
+    def __init__(self, *init):
+        super().__init__()
+        space = globals()   # the task's Model as its own code names it while it is made (`super(Model, self)`)
+        space["Model"] = _EvFullModel
+        try:
+            self.full = _EvFullModel(*init)
+        finally:
+            space["Model"] = _EvSpanModel
+        object.__setattr__(self, "_ev_init", init)
+
+    def _ev_span(self, args):
+        from evokernel import forward_span
+        return forward_span(self.full, _EvFullModel, args, self._ev_init, {params!r}, {bind!r}, _EV_REFERENCE_TEXT,
+                            _EV_OP_CPP, {lead!r})
+
+    def forward(self, *args):
+        span = self._ev_span(args)
+        return self.full(*args) if span is None else span["reference"]
+
+
+Model = _EvSpanModel
+"""
+
+
+def span_reference(reference_text: str, op_cpp: str, bind: dict, lead: int) -> str:
+    "The reference whose Model returns, where forward_span finds the op inside the forward, the value the op stands for."
+    fn, params = bound_function(op_cpp)
+    return reference_text + SPAN_REFERENCE.format(text=reference_text, op_cpp=op_cpp, params=params, bind=bind, lead=lead)
+
+
 def model_src(reference_text: str, op_cpp: str, dtypes: dict | None = None, made: dict | None = None,
-              part: str | None = None) -> str:
+              part: str | None = None, span: dict | None = None) -> str:
     """A ModelNew for MultiKernelBench's step: the reference's Model, whose forward calls the extension (bind_call).
     With `part` (op_part; reference_text then part_reference's), the whole Model runs and the extension is called in
-    place of its submodule of that class, with bind_call's arguments from that submodule and the inputs it gets."""
+    place of its submodule of that class, with bind_call's arguments from that submodule and the inputs it gets.
+    With `span` (bind_call's keyword arguments; reference_text then span_reference's), the call is forward_span's where
+    it finds the op inside the forward, else bind_call's on the whole Model."""
     fn, params = bound_function(op_cpp)
+    if span is not None:
+        return reference_text + f"""
+
+import custom_ops_lib as _ev_lib
+from evokernel import bind_call as _ev_bind
+
+
+class ModelNew(Model):
+    def forward(self, *args):
+        span = self._ev_span(args)   # their ModelNew: the forward up to the span in PyTorch, then the op
+        call = (_ev_bind(self.full, _EvFullModel, args, self._ev_init, {params!r}, **{span!r}) if span is None
+                else span["call"])
+        return getattr(_ev_lib, {fn!r})(*call)
+"""
     if part:
         return reference_text + f"""
 
@@ -754,9 +989,14 @@ def evokernel_strings(project, op_cpp: str, reference_text: str) -> dict:
     pick = lambda pre, suf: "\n".join(v for k, v in sorted(src.items()) if k.startswith(pre) and k.endswith(suf))
     part = op_part(reference_text, op_cpp)   # the op is a submodule of the Model: compared with that submodule
     reference = part_reference(reference_text, part) if part else reference_text
+    span = None
+    if not part and span_candidate(reference_text, op_cpp):   # the op may be a span of the forward's statements
+        span = dict(dtypes=dtypes, computed=computed_names(reference_text), made=made, ranks=checked_ranks(op_cpp),
+                    assigned=forward_locals(reference_text), alike=same_sizes(op_cpp))
+        reference = span_reference(reference_text, op_cpp, span, len(project.op.inputs) + len(project.op.attrs))
     return dict(project_json_src="", host_tiling_src=pick("op_host/", ".h"), host_operator_src=pick("op_host/", ".cpp"),
                 kernel_src=pick("op_kernel/", ""), python_bind_src=op_cpp,
-                model_src=model_src(reference, op_cpp, dtypes, made, part), reference_src=reference)
+                model_src=model_src(reference, op_cpp, dtypes, made, part, span), reference_src=reference)
 
 
 def match_evokernel(entry: dict, gitdir: str, project) -> dict:

@@ -39,7 +39,12 @@ struct Scalar {
     template <class T> Scalar(T x) : v(static_cast<double>(x)) {}
     template <class T> T to() const { return static_cast<T>(v); }
 };
-struct Device {};
+enum class DeviceType { CPU, PrivateUse1 };
+struct Device {   // the op's tensors are on the NPU (EvoKernel's op.cpp checks device().type() == PrivateUse1)
+    DeviceType type() const { return DeviceType::PrivateUse1; }
+    bool operator==(const Device&) const { return true; }
+    bool operator!=(const Device&) const { return false; }
+};
 struct TensorOptions {
     ScalarType dt = ScalarType::Float;
     TensorOptions dtype(ScalarType d) const { TensorOptions o = *this; o.dt = d; return o; }
@@ -71,6 +76,7 @@ struct Tensor {
     Device device() const { return {}; }
     Tensor to(ScalarType d) const { return Tensor(shape, d); }
     Tensor contiguous() const { return *this; }
+    bool is_contiguous() const { return true; }   // the harness passes its tensors contiguous
     Tensor cpu() const { return *this; }
     Tensor& fill_(Scalar) { return *this; }
     Tensor& zero_() { return *this; }
@@ -106,8 +112,11 @@ struct AscendcraftModule {
     std::string text;
     std::string& doc() { return text; }
     template <class... A> void def(A&&...) {}
+    template <class... A> void impl(A&&...) {}
 };
 #define PYBIND11_MODULE(name, m) void ascendcraft_module_##name(AscendcraftModule& m)
+#define TORCH_LIBRARY_IMPL(ns, key, m) void ascendcraft_library_##ns##_##key(AscendcraftModule& m)
+#define TORCH_LIBRARY(ns, m) void ascendcraft_library_##ns(AscendcraftModule& m)
 """
 
 # torch dtype name -> the stand-in's ScalarType (and back)
