@@ -2,7 +2,7 @@
 // MatmulApiTiling (one core), MultiCoreMatmulTiling (split over SetDim cores) and BatchMatmulTiling fill a
 // TCubeTiling for the kernel's Matmul object. The multi-core split (core counts, single-core shape, and in two of its
 // ways the base block and L1 steps) follows the rule of CANN's GetTiling, restated in our own words below
-// (core_split) after reading asc-devkit's implementation for its behaviour; where that rule leaves the base block to
+// (core_split_detail) after reading asc-devkit's implementation for its behaviour; where that rule leaves the base block to
 // its single-core search, the base block is our own, chosen for the 910B's buffers: it fits L0A/L0B double-buffered
 // and L0C once (fp16: 128 x 256 x 64), and L1 holds two base blocks of A and B. A tiling that cannot fit (a fixed base
 // block larger than L0, or zero-sized shapes) makes GetTiling return -1, as CANN's does. No vendor code.
@@ -63,7 +63,7 @@ constexpr int32_t data_type_bits(DataType t) {
 }
 
 // SetMatmulConfigParams' settings in one struct (the kernel's MatmulConfig choice): the schedule type, the config type
-// and the traverse order steer the split (core_split below); the other two are accepted.
+// and the traverse order steer the split (core_split_detail below); the other two are accepted.
 struct MatmulConfigParams {
     int32_t mmConfigType = 1;
     bool enableL1CacheUB = false;
@@ -105,7 +105,7 @@ struct MatmulOperand {
 //             that fit L0 whole (they use few cores).
 // The block and nbuffer33 ways also decide the base block and the L1 steps; the given and search ways decide the core
 // counts and the single-core shape, and the base block is then our own (MatmulApiTilingBase::compute).
-namespace core_split {
+namespace core_split_detail {
 
 // The cube unit's facts (Ascend 910B): a fractal is 16 x 16, so M and N go in steps of 16, and one fractal row holds
 // 32 bytes along K; GM -> L1 copies run best on rows of 256 bytes; one L0A / L0B half (double-buffered) is 32 KB.
@@ -693,7 +693,7 @@ inline Plan decide(const Input& in) {
     return p;
 }
 
-}  // namespace core_split
+}  // namespace core_split_detail
 
 // What every matmul tiling shares (CANN's abstract MatmulApiTilingBase: host code passes any of the three tilings by a
 // reference to it, cann-ops quant_batch_matmul_v3's InitTilingData): the setters and GetTiling, which each kind
@@ -795,9 +795,9 @@ protected:
         std::fprintf(stderr, "matmul_tiling: GetTiling failed: %s\n", why);
         return false;
     }
-    // The split's inputs (core_split::Input) from the settings.
-    core_split::Input split_input(int32_t cores, int32_t M, int32_t N, int32_t K, int32_t orgM, int32_t orgN) const {
-        core_split::Input in;
+    // The split's inputs (core_split_detail::Input) from the settings.
+    core_split_detail::Input split_input(int32_t cores, int32_t M, int32_t N, int32_t K, int32_t orgM, int32_t orgN) const {
+        core_split_detail::Input in;
         in.cores = cores;
         in.M = M; in.N = N; in.K = K; in.orgM = orgM; in.orgN = orgN;
         in.shapeGiven = m_ > 0 || n_ > 0;
@@ -829,7 +829,7 @@ protected:
         return (alignM_ <= 0 || sM % alignM_ == 0 || sM >= M) && (alignN_ <= 0 || sN % alignN_ == 0 || sN >= N) &&
                inside(std::min(sM, M), rangeM_) && inside(std::min(sN, N), rangeN_);
     }
-    // SetAlignSplit / SetSingleRange: the API reference says the split keeps to them, but CANN's split (core_split)
+    // SetAlignSplit / SetSingleRange: the API reference says the split keeps to them, but CANN's split (core_split_detail)
     // does not read them (only a B in TSCM keeps SetAlignSplit's N). When its split breaks one, the split is this
     // search instead: the fewest products plus loads per core among the splits that keep them (our own choice).
     bool constrained_split(int32_t cores, int32_t M, int32_t N, int32_t K, int32_t& sM, int32_t& sN) const {
@@ -854,8 +854,8 @@ protected:
         constexpr int32_t biasTableColumns = 256;   // the bias table holds 16 fractals of columns
         if (isBias_ && fixN_ > biasTableColumns) return fail("with a bias, a fixed baseN may be at most 256 (the bias table)");
         const int32_t sa = data_type_bytes(a_.type), sb = data_type_bytes(b_.type), c0 = 32 / sa;
-        // the core counts and the single-core shape: CANN's rule (core_split)
-        const core_split::Plan plan = core_split::decide(split_input(cores, M, N, K, orgM, orgN));
+        // the core counts and the single-core shape: CANN's rule (core_split_detail)
+        const core_split_detail::Plan plan = core_split_detail::decide(split_input(cores, M, N, K, orgM, orgN));
         if (plan.error) return fail(plan.error);
         int32_t sM = plan.singleM, sN = plan.singleN, sK = plan.singleK, used = plan.usedCores;
         bool ruleBase = plan.baseDecided;

@@ -1,11 +1,10 @@
 """AscendCraft's stand-in for torch_npu.testing.testcase: TestCase, run_tests and assertRtolEqual as torch_npu documents
 and uses them in its custom-op tests. Written from that behaviour; no torch_npu code.
-
-assertRtolEqual(x, y, prec=1e-4, prec16=1e-3): tensors are compared on the CPU as NumPy arrays of one shape and one
-dtype; an element is off when its absolute error is above the precision (prec16 for float16, prec otherwise) and so
-is its relative error (error / (max(|x|, |y|) + a small floor)); the check fails when more than a `precision`
-fraction of the elements is off in both senses. Booleans must be equal.
 """
+# assertRtolEqual(x, y, prec=1e-4, prec16=1e-3): tensors are compared on the CPU as NumPy arrays of one shape and one
+# dtype; an element is off when its absolute error is above the precision (prec16 for float16, prec otherwise) and so
+# is its relative error (error / (max(|x|, |y|) + a small floor)); the check fails when more than a `precision`
+# fraction of the elements is off in both senses. Booleans must be equal.
 import numbers
 import random
 import sys
