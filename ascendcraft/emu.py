@@ -54,23 +54,24 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR',
            'RUNTIME_UNIT_FOLDERS', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
            'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS',
-           'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'FILE_SCOPE_TYPE_RE', 'CORE_TYPE_MACRO_RE',
-           'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH', 'AIC_SOURCE', 'AIC_OBJECT', 'OWN_COMPLEX64_RE',
-           'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES',
-           'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
+           'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'HOST_LAUNCH_RE', 'FILE_SCOPE_TYPE_RE',
+           'CORE_TYPE_MACRO_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH', 'AIC_SOURCE', 'AIC_OBJECT',
+           'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES',
+           'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
            'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags', 'launch_statements',
            'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
            'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures',
            'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash', 'compiler_version',
            'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
-           'with_prelude', 'pch_rejections', 'Build', 'past_close', 'file_scope_types', 'tiling_struct_usings',
-           'clashing_include_guards', 'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions',
-           'included_sources', 'core_type_split', 'key_var_conditions', 'gm_arrays', 'gm_member_arrays', 'host_inputs',
-           'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
-           'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key', 'CompatRule', 'compat_rules_for',
-           'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
-           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles',
-           'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
+           'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build', 'past_close', 'file_scope_types',
+           'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'other_ops_tiling_headers',
+           'KeyConditions', 'included_sources', 'core_type_split', 'key_var_conditions', 'gm_arrays',
+           'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
+           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key',
+           'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling', 'Workspace',
+           'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation',
+           'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
+           'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -1240,6 +1241,23 @@ def pch_rejections(log: str) -> tuple[str, list[str]]:
         echo = False
         kept.append(line)
     return "\n".join(kept), rejected
+
+# %% ../nbs/10_emu.ipynb #hl7a0c02
+# `kernel<targs><<<blocks, l2ctrl, stream>>>(args);`: the kernel (with its template arguments), the block count, the arguments
+HOST_LAUNCH_RE = re.compile(r"\b((?:\w+::)*\w+\s*(?:<(?:[^<>;]|<[^<>;]*>)*>)?)\s*<<<\s*((?:->|[^,<>;]|<[^<>;]*>)+?)\s*,[^;]*?>>>\s*"
+                            r"\(([^;]*)\)\s*;")
+
+
+def host_launch_calls(text: str, launched: list | None = None) -> str:
+    """`text` with each `<<<...>>>` launch statement a call into the launch glue (asc_host_launch.h),
+    `ascendcraft_host::launch("kernel", blocks, args...);`, on as many lines as the statement had; `launched` (if given)
+    collects the kernels' names as the glue gets them."""
+    def launch(m):
+        name, blocks, args = " ".join(m.group(1).split()), m.group(2), m.group(3).strip()
+        if launched is not None: launched.append(name)
+        return (f'ascendcraft_host::launch("{name}", {blocks}{", " + args if args else ""});'
+                + "\n" * (m.group(0).count("\n") - args.count("\n") - blocks.count("\n")))
+    return HOST_LAUNCH_RE.sub(launch, text)
 
 # %% ../nbs/10_emu.ipynb #794a455c
 @dataclass

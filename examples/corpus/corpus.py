@@ -1979,19 +1979,14 @@ def match_asc(entry: dict, gitdir: str, kb) -> dict:
 
 # ---- run and match: an asc-devkit example's host program, run with its kernel launches on the emulator ----------
 HOST_LAUNCH_HEADER = HERE / "asc_host_launch.h"   # forwards to runtime/include/asc_host_launch.h
-_HOST_LAUNCH_RE = re.compile(r"\b((?:\w+::)*\w+\s*(?:<(?:[^<>;]|<[^<>;]*>)*>)?)\s*<<<\s*((?:->|[^,<>;]|<[^<>;]*>)+?)\s*,[^;]*?>>>\s*"
-                             r"\(([^;]*)\)\s*;")
 
 
 def asc_host_source(text: str) -> str:
     """An asc-devkit example's file as its host program is compiled here (match_asc_host): each `kernel<<<blocks, l2,
     stream>>>(args);` statement becomes `ascendcraft_host::launch("kernel", blocks, args);` (asc_host_launch.h), and the
     CPU-debug launcher's include is dropped. Line numbers are kept."""
-    def launch(m):
-        args = m.group(3).strip()
-        return (f'ascendcraft_host::launch("{" ".join(m.group(1).split())}", {m.group(2)}{", " + args if args else ""});'
-                + "\n" * (m.group(0).count("\n") - args.count("\n") - m.group(2).count("\n")))
-    text = _HOST_LAUNCH_RE.sub(launch, text)
+    from ascendcraft.emu import host_launch_calls
+    text = host_launch_calls(text)
     return re.sub(r'(?m)^([ \t]*#\s*include\s*[<"](?:' + "|".join(map(re.escape, HOST_ONLY_INCLUDES)) + r')[>"])',
                   lambda m: " " * len(m.group(1)), text)
 

@@ -35,9 +35,6 @@ BACKEND_SOURCE = HERE / "_backend.cpp"
 
 # Includes of the framework side, left out of a kernel's device part.
 FRAMEWORK_INCLUDES = ("torch/", "torch_npu/", "pybind11/", "ATen/", "c10/", "Python.h", "graph/", "acl/")
-# `kernel<targs><<<blocks, l2ctrl, stream>>>(args);`: the kernel (with template arguments), the block count, the arguments
-LAUNCH_RE = re.compile(r"\b((?:\w+::)*\w+\s*(?:<(?:[^<>;]|<[^<>;]*>)*>)?)\s*<<<\s*((?:->|[^,<>;]|<[^<>;]*>)+?)\s*,[^;]*?>>>\s*"
-                       r"\(([^;]*)\)\s*;")
 KERNEL_RE = re.compile(r"\b__global__\b[^;{]*?\([^;{]*?\)[^;{(]*(\{|;)")
 
 
@@ -132,14 +129,9 @@ def host_source(text: str) -> tuple[str, list[str]]:
     code = _blank_comments_and_strings(text)
     for start, body, end in reversed(_kernel_spans(code)):
         if body >= 0: text = text[:body] + ";" + re.sub(r"[^\n]", "", text[body:end]) + text[end:]
+    from ascendcraft.emu import host_launch_calls
     launched = []
-
-    def launch(m):
-        name, blocks, args = " ".join(m.group(1).split()), m.group(2), m.group(3).strip()
-        launched.append(name)
-        return (f'ascendcraft_host::launch("{name}", {blocks}{", " + args if args else ""});'
-                + "\n" * (m.group(0).count("\n") - args.count("\n") - blocks.count("\n")))
-    return LAUNCH_RE.sub(launch, text), launched
+    return host_launch_calls(text, launched), launched
 
 
 def kernel_source(text: str) -> str | None:
