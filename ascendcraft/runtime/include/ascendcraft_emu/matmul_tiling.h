@@ -6,6 +6,9 @@
 // its single-core search, the base block is our own, chosen for the 910B's buffers: it fits L0A/L0B double-buffered
 // and L0C once (fp16: 128 x 256 x 64), and L1 holds two base blocks of A and B. A tiling that cannot fit (a fixed base
 // block larger than L0, or zero-sized shapes) makes GetTiling return -1, as CANN's does. No vendor code.
+// Why one header of ~960 lines: host code reaches all of it through the one include CANN gives (tiling/tiling_api.h),
+// and the three tiling classes share one GetTiling, whose multi-core split (core_split_detail, about half the file)
+// has no user apart from them; splitting the split from its only caller would scatter one rule over two files.
 #pragma once
 #include "ascendcraft_emu/type_macros_push.h"   // kernel_type.h's DT_* / FORMAT_* macros are ge enumerators here
 
