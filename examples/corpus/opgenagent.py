@@ -200,6 +200,12 @@ def _flat(value) -> list:
     return [value]
 
 
+def _mapped(value, f):
+    "value with f applied to each tensor in it (lists and tuples followed, as the agent's verification moves inputs)."
+    if isinstance(value, (list, tuple)): return type(value)(_mapped(v, f) for v in value)
+    return f(value) if hasattr(value, "is_floating_point") else value
+
+
 def _nbytes(values) -> int:
     import torch
     return sum(t.numel() * t.element_size() for t in _flat(values) if isinstance(t, torch.Tensor))
@@ -222,18 +228,19 @@ def check_task(task_dir: Path, cases: set[int] | None = None) -> None:
     init = ref.get_init_inputs() if hasattr(ref, "get_init_inputs") else []
     for i, inputs in enumerate(groups):
         if cases is not None and i not in cases: continue
-        row = dict(case=i, shapes=[list(t.shape) for t in inputs if isinstance(t, torch.Tensor)],
-                   dtypes=sorted({str(t.dtype).removeprefix("torch.") for t in inputs if isinstance(t, torch.Tensor)}))
+        tensors = [t for t in _flat(inputs) if isinstance(t, torch.Tensor)]
+        row = dict(case=i, shapes=[list(t.shape) for t in tensors],
+                   dtypes=sorted({str(t.dtype).removeprefix("torch.") for t in tensors}))
         try:
             torch.manual_seed(MKB_SEED)
             model = ref.Model(*init)
-            want = _flat(model(*[t.clone() if isinstance(t, torch.Tensor) else t for t in inputs]))
+            want = _flat(model(*_mapped(list(inputs), lambda t: t.clone())))
             if _nbytes(inputs) + _nbytes(want) > MAX_CASE_BYTES:
                 print("OGA " + json.dumps(dict(row, status="skipped", mkb=False, own=False, detail="over the size limit")), flush=True)
                 continue
             torch.manual_seed(MKB_SEED)
             model_new = new.ModelNew(*init)
-            got = _flat(model_new(*[t.npu() if isinstance(t, torch.Tensor) else t for t in inputs]))
+            got = _flat(model_new(*_mapped(list(inputs), lambda t: t.npu())))
         except Exception as e:  # noqa: BLE001 - whatever stopped the case is its verdict
             print("OGA " + json.dumps(dict(row, status="error", mkb=False, own=False,
                                            detail=f"{type(e).__name__}: {e}"[:300])), flush=True)
