@@ -151,17 +151,22 @@ def match_task(task_dir: Path, cases: list[int] | None = None) -> dict:
 def verdict(rows: list[dict], returncode: int, stderr: str) -> dict:
     "The task's verdict from check_task's rows (one per case)."
     launches = len(re.findall(r"^ascendcraft: .*<<<\d+>>> ran on the emulator", stderr, re.M))
-    ran = [r for r in rows if r["status"] != "skipped"]
+    ran = [r for r in rows if r["status"] not in ("skipped", "no-reference")]
     skipped = [r["case"] for r in rows if r["status"] == "skipped"]
+    refused = [r for r in rows if r["status"] == "no-reference"]
     detail = dict(cases=rows, launches=launches)
     note = f"; skipped cases {skipped} (over {MAX_CASE_BYTES >> 20} MiB of inputs and outputs)" if skipped else ""
+    if refused:
+        note += (f"; no reference for cases {[r['case'] for r in refused]} (their own Model raises: "
+                 f"{refused[0]['detail'].removeprefix('the reference Model raises ')})")
     if not rows:
         tail = [l for l in stderr.splitlines() if l.strip()][-1:] or ["no output"]
         return dict(match="run-error", match_detail=f"check_task stopped (exit {returncode}): {tail[0]}"[:300], **detail)
     errors = [r for r in ran if r["status"] == "error"]
     if errors:
         return dict(match="run-error", match_detail=f"case {errors[0]['case']}: {errors[0]['detail']}"[:300] + note, **detail)
-    if not ran: return dict(match="too-large", match_detail="every case is over the size limit" + note, **detail)
+    if not ran:
+        return dict(match="too-large" if skipped else "no-reference", match_detail="no case run" + note, **detail)
     if not launches: return dict(match="no-reference", match_detail="ModelNew launched no kernel", **detail)
     failed = [r for r in ran if not r["mkb"]]
     own = sum(r["own"] for r in ran)
@@ -212,11 +217,11 @@ def _nbytes(values) -> int:
 
 
 def check_task(task_dir: Path, cases: set[int] | None = None) -> None:
-    "Print one `OGA {json}` line per case: status (pass / fail / error / skipped), mkb, own, detail."
+    "Print one `OGA {json}` line per case: status (pass / fail / error / skipped / no-reference), mkb, own, detail."
     import importlib.util
     import torch
     import torch_npu  # noqa: F401 - the stand-in: the npu device
-    sys.path.insert(0, str(task_dir))
+    sys.path[:0] = [str(task_dir), str(task_dir.parent)]   # the agent runs with archive_tasks/ on PYTHONPATH too
 
     def load(name):
         spec = importlib.util.spec_from_file_location(f"oga_{name}", task_dir / f"{name}.py")
@@ -235,6 +240,11 @@ def check_task(task_dir: Path, cases: set[int] | None = None) -> None:
             torch.manual_seed(MKB_SEED)
             model = ref.Model(*init)
             want = _flat(model(*_mapped(list(inputs), lambda t: t.clone())))
+        except Exception as e:  # noqa: BLE001 - the task's own reference refuses its case: no verdict there
+            print("OGA " + json.dumps(dict(row, status="no-reference", mkb=False, own=False,
+                                           detail=f"the reference Model raises {type(e).__name__}: {e}"[:300])), flush=True)
+            continue
+        try:
             if _nbytes(inputs) + _nbytes(want) > MAX_CASE_BYTES:
                 print("OGA " + json.dumps(dict(row, status="skipped", mkb=False, own=False, detail="over the size limit")), flush=True)
                 continue
