@@ -126,7 +126,7 @@ def test_verdicts_of_the_cases():
     refused = dict(case=4, status="no-reference", mkb=False, own=False,
                    detail="the reference Model raises RuntimeError: index -3 is out of bounds")
     v = opgenagent.verdict([ok, refused], 0, launch)
-    assert v["match"] == "pass" and "no reference for cases [4] (their own Model raises RuntimeError" in v["match_detail"]
+    assert v["match"] == "pass" and "no reference for cases [4] (their own Model raises: RuntimeError" in v["match_detail"]
     assert opgenagent.verdict([refused], 0, "")["match"] == "no-reference"
     assert opgenagent.verdict([ok], 0, "")["match"] == "no-reference"   # a pass without a launch is no pass
     assert opgenagent.verdict([], 1, "Traceback\nImportError: x")["match"] == "run-error"
