@@ -68,6 +68,173 @@ def test_shape_info_keeps_its_dimensions_when_the_kernel_shrinks_the_macro(tmp_p
     assert int(r.outputs["out"][0]) == 24
 
 
+KSPLIT = r'''#include "kernel_operator.h"
+using namespace AscendC;
+// c [16, 32] = a [16, 64] x b [64, 32] in two k steps of 32, as an agent's MatmulKernel splits a k-tile batch held in L1:
+// a and b in L1 as Nz, each step's block of a to L0A and of b to L0B by LoadData 3D from an offset into the batch, b's
+// feature map declared as wide as the whole batch (l1W = `stride`, K when right) though the block reads only its part.
+extern "C" __global__ __aicore__ void ksplit_matmul(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t stride)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    constexpr uint32_t M = 16, N = 32, K = 64, BK = 32, C0 = 16;
+    TPipe pipe;
+    TQue<TPosition::A1, 1> qa1;
+    TQue<TPosition::B1, 1> qb1;
+    TQue<TPosition::A2, 1> qa2;
+    TQue<TPosition::B2, 1> qb2;
+    TQue<TPosition::CO1, 1> qc;
+    pipe.InitBuffer(qa1, 1, M * K * sizeof(half));
+    pipe.InitBuffer(qb1, 1, K * N * sizeof(half));
+    pipe.InitBuffer(qa2, 1, M * BK * sizeof(half));
+    pipe.InitBuffer(qb2, 1, BK * N * sizeof(half));
+    pipe.InitBuffer(qc, 1, M * N * sizeof(float));
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half *)a, M * K);
+    bGm.SetGlobalBuffer((__gm__ half *)b, K * N);
+    cGm.SetGlobalBuffer((__gm__ float *)c, M * N);
+    LocalTensor<half> a1 = qa1.AllocTensor<half>();
+    LocalTensor<half> b1 = qb1.AllocTensor<half>();
+    Nd2NzParams pa;
+    pa.ndNum = 1; pa.nValue = M; pa.dValue = K; pa.srcNdMatrixStride = 0; pa.srcDValue = K;
+    pa.dstNzC0Stride = M; pa.dstNzNStride = 1; pa.dstNzMatrixStride = 0;
+    DataCopy(a1, aGm, pa);
+    Nd2NzParams pb;
+    pb.ndNum = 1; pb.nValue = K; pb.dValue = N; pb.srcNdMatrixStride = 0; pb.srcDValue = N;
+    pb.dstNzC0Stride = K; pb.dstNzNStride = 1; pb.dstNzMatrixStride = 0;
+    DataCopy(b1, bGm, pb);
+    qa1.EnQue(a1);
+    qb1.EnQue(b1);
+    a1 = qa1.DeQue<half>();
+    b1 = qb1.DeQue<half>();
+    LocalTensor<float> c1 = qc.AllocTensor<float>();
+    for (uint32_t i = 0; i < K / BK; ++i) {
+        LocalTensor<half> a2 = qa2.AllocTensor<half>();
+        LoadData3DParamsV2<half> la;
+        la.l1H = 1; la.l1W = M; la.channelSize = BK; la.kExtension = BK; la.mExtension = M;
+        la.strideH = 1; la.strideW = 1; la.filterH = 1; la.filterW = 1; la.dilationFilterH = 1; la.dilationFilterW = 1;
+        LoadData(a2, a1[i * M * BK], la);
+        qa2.EnQue(a2);
+        LocalTensor<half> b2 = qb2.AllocTensor<half>();
+        LoadData3DParamsV2<half> lb;
+        lb.l1H = 1; lb.l1W = stride; lb.channelSize = N; lb.kExtension = N; lb.mExtension = BK;
+        lb.strideH = 1; lb.strideW = 1; lb.filterH = 1; lb.filterW = 1; lb.dilationFilterH = 1; lb.dilationFilterW = 1;
+        LoadData(b2, b1[i * BK * C0], lb);
+        qb2.EnQue(b2);
+        a2 = qa2.DeQue<half>();
+        b2 = qb2.DeQue<half>();
+        MmadParams mp;
+        mp.m = M; mp.n = N; mp.k = BK; mp.cmatrixInitVal = i == 0;
+        Mmad(c1, a2, b2, mp);
+        qa2.FreeTensor(a2);
+        qb2.FreeTensor(b2);
+    }
+    qa1.FreeTensor(a1);
+    qb1.FreeTensor(b1);
+    qc.EnQue(c1);
+    c1 = qc.DeQue<float>();
+    FixpipeParamsV220 fp;
+    fp.nSize = N; fp.mSize = M; fp.srcStride = M; fp.dstStride = N; fp.ndNum = 1; fp.srcNdStride = 0; fp.dstNdStride = 0;
+    Fixpipe(cGm, c1, fp);
+    qc.FreeTensor(c1);
+}
+'''
+
+
+def _ksplit(tmp_path, stride):
+    import numpy as np
+    from ascendcraft.emu import GM, Scalar, build, run
+    src = tmp_path / "ksplit.cpp"
+    src.write_text(KSPLIT)
+    kb = build(src, entry="ksplit_matmul")
+    assert kb.ok, kb.log[-2000:]
+    rng = np.random.default_rng(7)
+    a = rng.integers(-3, 4, (16, 64)).astype(np.float16)
+    b = rng.integers(-3, 4, (64, 32)).astype(np.float16)
+    r = run(kb, [GM("a", a), GM("b", b), GM("c", np.empty((16, 32), np.float32), "out"), Scalar(stride, "uint32_t")],
+            block_dim=1)
+    return r, a.astype(np.float64) @ b.astype(np.float64)
+
+
+def test_load3d_block_of_a_wider_feature_map_reads_only_its_part(tmp_path):
+    """The second step's b block starts 32 rows into b's L1 batch with l1W = 64: its reads end at the buffer's end, though
+    the 64-wide map from that start would not fit; the product is a x b (AscendOpGenAgent matmul_tile.h's
+    LoadNzL1ToZnL0B was stopped as l1-overflow)."""
+    import numpy as np
+    r, want = _ksplit(tmp_path, 64)
+    assert r.ok, [d.render() for d in r.diagnostics]
+    np.testing.assert_array_equal(r.outputs["c"], want)
+
+
+def test_load3d_that_reads_past_its_buffer_still_stops(tmp_path):
+    "With l1W = 80 the block's second channel group lies past b's L1 buffer: l1-overflow, naming the operand."
+    r, _ = _ksplit(tmp_path, 80)
+    assert not r.ok
+    err = next(d for d in r.diagnostics if d.is_error)
+    assert err.kind == "l1-overflow" and "src operand" in err.message, err.render()
+
+
+DUP_ROWS = r'''#include "kernel_operator.h"
+// y = 2 x (+ the writer's GetBlockIdx() when `mark`), rows of 8 floats shared out over `workers` = the launch's blocks
+// while a MIX 1:2 launch has twice as many vector cores: the second half of the AIVs repeats rows the first half writes,
+// as AscendOpGenAgent's avg_pool3_d kernels do (workerCount = blockDim, workerId = GetBlockIdx()).
+extern "C" __global__ __aicore__ void dup_rows(GM_ADDR x, GM_ADDR y, uint32_t rows, uint32_t workers, uint32_t mark)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    if ASCEND_IS_AIV {
+        AscendC::TPipe pipe;
+        AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+        pipe.InitBuffer(buf, 8 * sizeof(float));
+        AscendC::LocalTensor<float> t = buf.Get<float>();
+        AscendC::GlobalTensor<float> xg, yg;
+        xg.SetGlobalBuffer((__gm__ float *)x, rows * 8);
+        yg.SetGlobalBuffer((__gm__ float *)y, rows * 8);
+        for (uint32_t r = AscendC::GetBlockIdx(); r < rows; r += workers) {
+            AscendC::DataCopy(t, xg[r * 8], 8);
+            AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+            AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+            AscendC::Muls(t, t, 2.0f, 8);
+            if (mark) AscendC::Adds(t, t, static_cast<float>(AscendC::GetBlockIdx()), 8);
+            AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+            AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+            AscendC::DataCopy(yg[r * 8], t, 8);
+            AscendC::SetFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);
+            AscendC::WaitFlag<AscendC::HardEvent::MTE3_MTE2>(EVENT_ID0);
+        }
+    }
+}
+'''
+
+
+def _dup_rows(tmp_path, mark):
+    import numpy as np
+    from ascendcraft.emu import GM, Scalar, build, run
+    src = tmp_path / "dup_rows.cpp"
+    src.write_text(DUP_ROWS)
+    kb = build(src, entry="dup_rows")
+    assert kb.ok, kb.log[-2000:]
+    x = np.arange(64, dtype=np.float32).reshape(8, 8)
+    r = run(kb, [GM("x", x), GM("y", np.empty((8, 8), np.float32), "out"), Scalar(8, "uint32_t"), Scalar(2, "uint32_t"),
+                 Scalar(mark, "uint32_t")], block_dim=2)
+    return r, x
+
+
+def test_vector_cores_of_two_groups_writing_the_same_values_is_no_overlap(tmp_path):
+    """AIV 2 (group 1) repeats rows 2, 4, 6 that AIV 0 (group 0) writes, with the same values: whichever lands last the
+    NPU holds them, so it runs and is right, as between the blocks of a vector-only launch."""
+    import numpy as np
+    r, x = _dup_rows(tmp_path, 0)
+    assert r.ok, [d.render() for d in r.diagnostics]
+    np.testing.assert_array_equal(r.outputs["y"], 2 * x)
+
+
+def test_vector_cores_of_two_groups_writing_different_values_still_overlap(tmp_path):
+    r, _ = _dup_rows(tmp_path, 1)
+    assert not r.ok
+    err = next(d for d in r.diagnostics if d.is_error)
+    assert err.kind == "cross-core-overlap" and "'y'" in err.message, err.render()
+
+
 @pytest.mark.slow   # builds the extension: g++ on torch's headers, minutes on a cold cache
 def test_agent_style_extension_builds_and_matches_torch(tmp_path):
     "The kernel file (kernel + `_do` launcher) and pybind11.cpp built by the stand-in, run from Python: y == x * 1.5."
