@@ -258,6 +258,31 @@ def test_agent_style_extension_builds_and_matches_torch(tmp_path):
     assert "oga_scale_custom<<<2>>> ran on the emulator" in ran.stderr
 
 
+def test_npu_dynamic_quant_is_the_documented_per_token_int8_quantisation(tmp_path):
+    "The stand-in's torch_npu.npu_dynamic_quant (a reference op the tasks' Models call): scale = max|row| / 127."
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(STANDIN), str(REPO), os.environ.get("PYTHONPATH", "")]))
+    (tmp_path / "q.py").write_text(textwrap.dedent("""
+        import torch, torch_npu
+        x = torch.tensor([[1.0, -2.0, 0.5, 0.0], [0.0, 0.0, 0.0, 0.0], [3.0, 1.0, -1.0, 2.0]]).npu()
+        y, scale = torch_npu.npu_dynamic_quant(x)
+        assert y.is_npu and y.dtype == torch.int8 and scale.dtype == torch.float32 and scale.shape == (3,)
+        print(y.cpu().tolist(), [round(v * 127, 4) for v in scale.cpu().tolist()])
+        y2, _ = torch_npu.npu_dynamic_quant(x, smooth_scales=torch.tensor([2.0, 1.0, 1.0, 1.0]).npu())
+        print(y2.cpu().tolist()[0])
+        try:
+            torch_npu.npu_dynamic_quant(x, group_index=torch.tensor([1]))
+        except NotImplementedError as e:
+            print("refused:", e)
+    """))
+    ran = subprocess.run([sys.executable, "q.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    lines = ran.stdout.splitlines()
+    # row 0: 1 / (2 / 127) = 63.5 -> 64 (ties to even), -127, 31.75 -> 32, 0; an all-zero row quantises to zeros
+    assert lines[0] == "[[64, -127, 32, 0], [0, 0, 0, 0], [127, 42, -42, 85]] [2.0, 0.0, 3.0]"
+    assert lines[1] == "[127, -127, 32, 0]"          # smoothed row [2, -2, 0.5, 0]: max 2
+    assert lines[2].startswith("refused: torch_npu stand-in: npu_dynamic_quant with group_index")
+
+
 # ---- the corpus harness's verdicts (examples/corpus/opgenagent.py) ------------------------------------------------------
 def test_entries_are_the_task_folders_with_kernels_binding_and_models():
     files = ["archive_tasks/a/kernel/pybind11.cpp", "archive_tasks/a/kernel/a.cpp", "archive_tasks/a/model.py",
