@@ -19,10 +19,12 @@ threshold counting as none; int8 within 1; other integers exact) is reported bes
 A case whose inputs and outputs exceed MAX_CASE_BYTES or whose reference is slower than the emulator can follow is
 left out and named (`skipped`); the verdict is over the cases run.
 """
+import atexit
 import json
 import os
 import posixpath
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -237,6 +239,7 @@ def check_task(task_dir: Path, cases: set[int] | None = None) -> None:
     # the agent works on a task in its workdir's current_task/ (evaluate_ascendc.sh's default task), and some archived
     # ModelNew still import by that name (avg_pool3_d: `from current_task.model import ...`): the name is given too
     alias = Path(tempfile.mkdtemp(prefix="oga-alias-"))
+    atexit.register(shutil.rmtree, alias, True)
     (alias / "current_task").symlink_to(task_dir, target_is_directory=True)
     sys.path.append(str(alias))
 
