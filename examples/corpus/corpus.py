@@ -58,6 +58,10 @@ Sources (kinds):
   gives, the golden call among CATLASS_GOLDEN_ARGS or the golden file); the branch the host takes for the shape is
   the one run, and each is compared under catlass's own CompareData / CompareDataBfloat16 rule. The build and both runs are in
   catlass.py beside this file.
+- wangdengkai/AscendOpGenAgent `archive_tasks/<task>/` (opgen-task): an LLM agent's published tasks, AscendC kernels
+  (kernel/*.cpp, each with its `_do` launcher) bound to PyTorch by kernel/pybind11.cpp, with the task's Model and
+  ModelNew; each kernel file compiled alone, then the extension built by the torch_npu stand-in and, with --match,
+  ModelNew run against Model on the task's own cases under MultiKernelBench's allclose (opgenagent.py beside this file).
 - vllm-project/vllm-ascend `csrc/<group>/<op>/` (op-project): vLLM's Ascend backend, whose csrc/ is its own copy of
   ops-transformer's build; the ops whose OpDef builds them for A2, kernel alone and whole project, with the include
   folders its cmake sets and the op_host sources it compiles. Ops that include the catlass submodule
@@ -67,7 +71,7 @@ Sources (kinds):
 Why one file (3,400 lines): the collectors, the materialiser and `try_entry` share the entry record and the
 per-repository rule tables (SOURCES, COMMON_INCLUDES, BUILD_DEFINES, SUBMODULES), and every source's run-and-match path
 is called from `try_entry`. A source whose run-and-match grew large lives beside it and is dispatched from here
-(catlass.py, evokernel.py, mkb.py, pybind_shapes.py; the runs by hand: hicann_by_hand.py, sgl_by_hand.py,
+(catlass.py, evokernel.py, mkb.py, opgenagent.py, pybind_shapes.py; the runs by hand: hicann_by_hand.py, sgl_by_hand.py,
 transformer_by_hand.py, hicann_elementwise.py). The asc-devkit and NPUKernelBench match paths are the next to move out
 the same way.
 """
@@ -116,6 +120,7 @@ SOURCES = {  # repo -> source group name
     "hicann/catlass": "CATLASS (Huawei's cube template library; A2 examples)",
     "sgl-project/sgl-kernel-npu": "SGLang NPU kernels (ascendc_library kernel files; A2/A3)",   # and SGL_ATTENTIONS_SOURCE
     "vllm-project/vllm-ascend": "vLLM Ascend csrc op projects (A2 ops)",
+    "wangdengkai/AscendOpGenAgent": "AscendOpGenAgent tasks (LLM-made kernels + pybind11 extension)",
 }
 
 
@@ -177,6 +182,9 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         return catlass_entries(gitdir, commit, files, entry)
     if repo == "sgl-project/sgl-kernel-npu":   # SGLang's kernels: ascendc_library kernel files, and the attentions op projects
         return sgl_entries(gitdir, commit, files, entry)
+    if repo == "wangdengkai/AscendOpGenAgent":   # an LLM agent's tasks: kernels, a pybind11 extension, Model / ModelNew
+        from opgenagent import opgen_entries
+        return opgen_entries(files, entry)
     if repo == "Hayden727/cann-ops":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if f.startswith("src/") and "/op_kernel/" in f and f.endswith(".cpp")})
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
@@ -1729,6 +1737,9 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
     if entry["kind"] == "catlass-example":
         from catlass import _try_catlass   # the examples' build and host-code reader, beside this file
         return _try_catlass(entry, gitdir, match)
+    if entry["kind"] == "opgen-task":
+        from opgenagent import try_task   # the tasks' kernels, their extension built by the torch_npu stand-in, ModelNew
+        return try_task(entry, gitdir, match, git, show)
     out = dict(entry)
     settings = load_settings()
     with tempfile.TemporaryDirectory() as tmp:

@@ -8,6 +8,7 @@
 // data's path: GM -> L1 -> L0A / L0B -> L0C -> GM, then the high-level API built on it.
 #include <algorithm>
 #include <functional>
+#include <vector>
 
 #include "ascendcraft_emu/cube_internal.h"
 #include "ascendcraft_emu/cube.h"
@@ -509,6 +510,34 @@ void cube_set_load3d_boundary(uint32_t bytes, SrcLoc loc) {
 //   L0A, enTranspose:   ZZ of the block's transpose (b16 / b32 only)        - A from an A^T held in L1;
 //   L0B (always):       ZN of the block (C0 x 16 fractals: its rows are k)   - B (b16 / b32 only).
 // Only the block's own elements are written; the rest of its last fractals keeps what L0 held.
+// The elements of the feature map a LoadData 3D reads, from its start: up to the last C0 group of the furthest position
+// (channel block, h, w) of the taps its block of rows and columns reaches inside the map (taps in the padding read the
+// pad value). A map declared wider than its buffer (l1W the row stride of a larger L1 tile, the block a part of it) reads
+// only these, as the hardware does; the whole l1H x l1W x C1 map need not lie in the buffer.
+static uint64_t load3d_read_extent(const Load3DSpec& p, uint32_t c0, int64_t wo, int64_t ho) {
+    const uint64_t taps = static_cast<uint64_t>(p.filterH) * p.filterW;
+    std::vector<int64_t> far(taps, -1);   // per tap: the furthest h * l1W + w inside the map over the block's rows
+    for (uint64_t mi = 0; mi < p.mExtension; ++mi) {
+        const uint64_t m = p.mStartPt + mi;
+        const int64_t oh = static_cast<int64_t>(m / wo), ow = static_cast<int64_t>(m % wo);
+        if (oh >= ho) continue;
+        for (uint64_t tap = 0; tap < taps; ++tap) {
+            const int64_t h = oh * p.strideH - p.pad[2] + static_cast<int64_t>(tap / p.filterW) * p.dilationH;
+            const int64_t w = ow * p.strideW - p.pad[0] + static_cast<int64_t>(tap % p.filterW) * p.dilationW;
+            if (h >= 0 && w >= 0 && h < static_cast<int64_t>(p.l1H) && w < static_cast<int64_t>(p.l1W))
+                far[tap] = std::max(far[tap], h * static_cast<int64_t>(p.l1W) + w);
+        }
+    }
+    uint64_t extent = 0;
+    for (uint64_t q = p.kStartPt / c0; q <= (static_cast<uint64_t>(p.kStartPt) + p.kExtension - 1) / c0; ++q) {
+        const uint64_t blk = q / taps, tap = q % taps;
+        if (far[tap] < 0) continue;
+        const uint64_t position = blk * p.l1H * p.l1W + static_cast<uint64_t>(far[tap]);
+        extent = std::max(extent, (position + 1) * c0);
+    }
+    return extent;
+}
+
 void cube_load3d(Dt dt, const Local& dst, const Local& src, const Load3DSpec& spec, SrcLoc loc) {
     enter(Op::LoadData, loc);
     const Core& cr = core();
@@ -563,8 +592,7 @@ void cube_load3d(Dt dt, const Local& dst, const Local& src, const Load3DSpec& sp
     if (toB) dstBytes = ceil_div(p.mExtension, c0) * static_cast<uint64_t>(ceil_div(p.kExtension, 16)) * kFractalBytes;
     else if (p.transpose) dstBytes = ceil_div(p.kExtension, 16) * static_cast<uint64_t>((M + 15) / 16 * 16 / c0) * kFractalBytes;
     else dstBytes = ceil_div(p.mExtension, 16) * static_cast<uint64_t>(ceil_div(p.kExtension, c0)) * kFractalBytes;
-    const uint64_t plane = static_cast<uint64_t>(p.l1H) * p.l1W * c0;   // one C1 block of the feature map, in elements
-    check_cube(src, Op::LoadData, loc, "src", {kRegionL1}, 32, c1 * plane * es);
+    check_cube(src, Op::LoadData, loc, "src", {kRegionL1}, 32, load3d_read_extent(p, c0, wo, ho) * es);
     check_cube(dst, Op::LoadData, loc, "dst", {kRegionL0A, kRegionL0B}, kFractalBytes, dstBytes);
     const uint64_t srcOff = offset_in(src, kRegionL1);
     // SetLoadDataBoundary (bytes, for these v2 forms; 0: none): a source byte at or past the boundary is read from the

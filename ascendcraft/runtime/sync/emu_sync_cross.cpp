@@ -585,10 +585,25 @@ void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const Src
                 .fail();
         });
     }
+    // A write of the values GM already holds there (`src` equal to the bytes the other core wrote): the NPU ends with
+    // those values whichever core writes last, so it is shared, not an overlap, as between the blocks of a launch
+    // without cube cores (track_gm_write). Any byte that differs is checked as before.
+    int same_values = rewrite ? 1 : -1;   // -1: not compared yet (only a write over another core's needs it)
+    auto unchanged = [&] {
+        if (same_values < 0) {
+            same_values = 0;
+            if (src && !atomic) {
+                if (b->alias) gm_materialise(*b);
+                same_values = std::memcmp(gm_source(*b, p), src, bytes) == 0;
+            }
+        }
+        return same_values == 1;
+    };
     bool warned = false;
     st.writes.each(lo, hi, [&](uint64_t a, uint64_t z, const Access& w) {
         if (w.slot == slot || w.known_to(mine) || (atomic && w.atomic) || warned) return;
         if (rewrite && group_aiv(w.slot) && w.op == Op::Matmul) return;
+        if (!w.atomic && unchanged()) return;
         // the two AIVs of a group repeating the same epilogue write the same values: legal, and common in public kernels
         const bool pair = g_launch->mixed && !g_layout.is_aic(slot) && !g_layout.is_aic(w.slot) &&
                           g_layout.group(slot) == g_layout.group(w.slot);

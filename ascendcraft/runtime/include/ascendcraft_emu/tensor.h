@@ -32,28 +32,34 @@ namespace AscendC {
 #define ASCC_ENUM_DATAFORMAT
 enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
 #endif
-constexpr int32_t K_MAX_SHAPE_DIM = 8;
+// K_MAX_SHAPE_DIM is a macro a kernel may define before it includes kernel_operator.h (0 to shrink its ShapeInfo, as
+// AscendC's guide shows); 8 otherwise. The emulator's ShapeInfo keeps 8 slots whatever the kernel says, so that its
+// layout is the one the runtime library was built with; the macro bounds what the kernel's own code reads.
+#ifndef K_MAX_SHAPE_DIM
+#define K_MAX_SHAPE_DIM 8
+#endif
+constexpr int32_t SHAPE_INFO_SLOTS = 8;
 struct ShapeInfo {
     ShapeInfo() {}
     ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const uint8_t inputOriginalShapeDim,
               const uint32_t inputOriginalShape[], const DataFormat inputFormat)
         : shapeDim(inputShapeDim), originalShapeDim(inputOriginalShapeDim), dataFormat(inputFormat) {
-        for (int i = 0; i < shapeDim && i < K_MAX_SHAPE_DIM; ++i) shape[i] = inputShape[i];
-        for (int i = 0; i < originalShapeDim && i < K_MAX_SHAPE_DIM; ++i) originalShape[i] = inputOriginalShape[i];
+        for (int i = 0; i < shapeDim && i < SHAPE_INFO_SLOTS; ++i) shape[i] = inputShape[i];
+        for (int i = 0; i < originalShapeDim && i < SHAPE_INFO_SLOTS; ++i) originalShape[i] = inputOriginalShape[i];
     }
     ShapeInfo(const uint8_t inputShapeDim, const uint32_t inputShape[], const DataFormat inputFormat = DataFormat::ND)
         : shapeDim(inputShapeDim), originalShapeDim(inputShapeDim), dataFormat(inputFormat) {
-        for (int i = 0; i < shapeDim && i < K_MAX_SHAPE_DIM; ++i) shape[i] = originalShape[i] = inputShape[i];
+        for (int i = 0; i < shapeDim && i < SHAPE_INFO_SLOTS; ++i) shape[i] = originalShape[i] = inputShape[i];
     }
     uint8_t shapeDim = 0;
     uint8_t originalShapeDim = 0;
-    uint32_t shape[K_MAX_SHAPE_DIM] = {};
-    uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+    uint32_t shape[SHAPE_INFO_SLOTS] = {};
+    uint32_t originalShape[SHAPE_INFO_SLOTS] = {};
     DataFormat dataFormat = DataFormat::ND;
 };
 inline uint64_t GetShapeSize(const ShapeInfo& shapeInfo) {
     uint64_t n = 1;
-    for (int i = 0; i < shapeInfo.shapeDim && i < K_MAX_SHAPE_DIM; ++i) n *= shapeInfo.shape[i];
+    for (int i = 0; i < shapeInfo.shapeDim && i < SHAPE_INFO_SLOTS; ++i) n *= shapeInfo.shape[i];
     return n;
 }
 // A typed view of global memory. operator[] shifts the start; the recorded size stays the same. An offset into

@@ -65,4 +65,23 @@ def _register():
     return module
 
 
+def npu_dynamic_quant(input, *, smooth_scales=None, group_index=None, dst_type=None):
+    """torch_npu.npu_dynamic_quant as its documentation states it, computed on the CPU (a reference, not an emulated
+    kernel): per-token symmetric int8 quantisation over the last axis, scale = max(|x * smooth_scales|) / 127 in
+    float32, y = round(x / scale) (ties to even) clipped to [-128, 127]; returns (y int8, scale float32 of
+    input.shape[:-1]) on input's device. The grouped (group_index) and non-int8 (dst_type) forms are not here."""
+    if group_index is not None:
+        raise NotImplementedError("torch_npu stand-in: npu_dynamic_quant with group_index (the MoE grouped form) is not "
+                                  "emulated; quantise each group's rows with a call of its own")
+    if dst_type not in (None, torch.int8):
+        raise NotImplementedError(f"torch_npu stand-in: npu_dynamic_quant to {dst_type} is not emulated (int8 only)")
+    x = input.detach().to("cpu", torch.float32)
+    if smooth_scales is not None:
+        x = x * smooth_scales.detach().to("cpu", torch.float32)
+    scale = x.abs().amax(dim=-1) / 127.0
+    safe = torch.where(scale == 0, torch.ones_like(scale), scale)
+    y = torch.clamp(torch.round(x / safe.unsqueeze(-1)), -128, 127).to(torch.int8)
+    return y.to(input.device), scale.to(input.device)
+
+
 npu = _register()
