@@ -683,6 +683,7 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
     for (int64_t t = 0; t < nin + nout; ++t) {{
         const int64_t instances = next();
         if (t < nin) ctx.ir_inputs_.emplace_back(static_cast<uint32_t>(ctx.inputs_.size()), static_cast<uint32_t>(instances));
+        else ctx.ir_outputs_.emplace_back(static_cast<uint32_t>(ctx.outputs_.size()), static_cast<uint32_t>(instances));
         for (int64_t k = 0; k < instances; ++k) {{
             gert::Tensor tensor;
             tensor.desc_.dtype_ = static_cast<ge::DataType>(next());

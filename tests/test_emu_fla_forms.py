@@ -2,10 +2,11 @@
 pins): a value-sequence helper in catlass tla's older style, whose partial specialisations take a `size_t` pack from
 an `int` sequence. CANN's device compiler (clang) deduces that pack by converting the values, g++ does not
 ([temp.deduct.type]); the emulator's build writes the pack with the sequence's type (emu.typed_pack_specialisations).
-The kernel below is our own, in that style; its result is checked against NumPy."""
+And AscendC::Fill included by its official path, adv_api/utils/init_global_memory.h (the GDN backward kernels
+clear a GM state with it). The kernels below are our own, in those styles; their results are checked against NumPy."""
 import numpy as np
 
-from ascendcraft.emu import GM, build, run
+from ascendcraft.emu import GM, Scalar, build, run
 
 SEQUENCE_HEADER = r'''#pragma once
 #include <cstddef>
@@ -92,3 +93,53 @@ def test_the_pack_of_the_sequence_own_type_is_left_alone(tmp_path):
     r = run(b, [GM("x", x), GM("y", np.zeros(64, np.float32), "out")], block_dim=1)
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     assert list(r.outputs["y"][:7]) == [0, 2, 6, 12, 20, 30, 6]
+
+
+FILL_KERNEL = r'''#include "kernel_operator.h"
+#include "adv_api/utils/init_global_memory.h"
+
+// the vector core clears a slice of a GM state with Fill (as the backward kernels clear dh0)
+extern "C" __global__ __aicore__ void clear_slice(GM_ADDR state, uint32_t start, uint32_t count)
+{
+    AscendC::GlobalTensor<float> clearGm;
+    clearGm.SetGlobalBuffer((__gm__ float *)state + start, count);
+    AscendC::Fill(clearGm, static_cast<uint64_t>(count), 0.0f);
+}
+'''
+
+
+def test_fill_under_its_adv_api_utils_header(tmp_path):
+    (tmp_path / "clear_slice.cpp").write_text(FILL_KERNEL)
+    b = build(tmp_path)
+    assert b.ok, "\n".join(d.render() for d in b.diagnostics)
+    state = np.random.default_rng(9).standard_normal(96).astype(np.float32)
+    r = run(b, [GM("state", state, "inout"), Scalar(24, "uint32_t"), Scalar(40, "uint32_t")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    want = state.copy()
+    want[24:64] = 0
+    np.testing.assert_array_equal(r.outputs["state"], want)
+
+
+def test_the_tiling_context_gives_each_output_of_the_definition_its_instances(tmp_path):
+    """TilingContext::GetIrOutputInstanceInfo (chunk_kda_fwd's tiling asks which of its optional outputs are wanted):
+    by the definition's output index, where its tensors start among the outputs and how many there are; past the
+    definition's outputs, none. ForeachScaleCustom (ours) scales only when its output list is seen whole."""
+    import shutil
+    from pathlib import Path
+
+    import torch
+
+    from ascendcraft.opproject import run_project
+    folder = tmp_path / "foreach_scale_custom"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "foreach_scale_custom", folder)
+    host = folder / "op_host" / "foreach_scale_custom.cpp"
+    old = "    tiling.set_alpha(alpha ? *alpha : 1.0f);\n"
+    assert old in host.read_text()
+    host.write_text(host.read_text().replace(old, """    const gert::AnchorInstanceInfo* ys = context->GetIrOutputInstanceInfo(0);
+    const bool whole = ys != nullptr && ys->GetInstanceStart() == 0 && ys->GetInstanceNum() == count
+                       && context->GetIrOutputInstanceInfo(1) == nullptr;
+    tiling.set_alpha(whole ? (alpha ? *alpha : 1.0f) : 0.0f);
+"""))
+    x = [torch.randn(64), torch.randn(2, 64), torch.randn(128)]
+    r = run_project(folder, {"x": x}, attrs={"alpha": 0.5}, reference=lambda x, alpha: [t * alpha for t in x])
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
