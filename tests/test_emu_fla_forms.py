@@ -143,3 +143,32 @@ def test_the_tiling_context_gives_each_output_of_the_definition_its_instances(tm
     x = [torch.randn(64), torch.randn(2, 64), torch.randn(128)]
     r = run_project(folder, {"x": x}, attrs={"alpha": 0.5}, reference=lambda x, alpha: [t * alpha for t in x])
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
+def test_an_op_definition_whose_dtype_lists_name_constants(tmp_path):
+    """flash-linear-attention-npu's definitions write `.DataType({FLOAT, FLOAT16})` with `constexpr ge::DataType FLOAT =
+    ge::DT_FLOAT;` in an unnamed namespace: the lists are read from the compiled definition, and a run of either
+    column takes its own dtypes (ScaleAddCustom, ours, so written)."""
+    import shutil
+    from pathlib import Path
+
+    import torch
+
+    from ascendcraft.opproject import load_project, run_project
+    folder = tmp_path / "scale_add_custom"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom", folder)
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    text = host.read_text()
+    assert text.count("DataType({ge::DT_FLOAT16, ge::DT_FLOAT})") == 3
+    text = text.replace("DataType({ge::DT_FLOAT16, ge::DT_FLOAT})", "DataType({FLOAT16, FLOAT})").replace(
+        "namespace ops {\n", "namespace ops {\nnamespace {\nconstexpr ge::DataType FLOAT = ge::DT_FLOAT;\n"
+                             "constexpr ge::DataType FLOAT16 = ge::DT_FLOAT16;\n}  // namespace\n", 1)
+    host.write_text(text)
+    op = load_project(folder).op
+    assert [p.dtypes for p in op.inputs + op.outputs] == [["DT_FLOAT16", "DT_FLOAT"]] * 3
+    for dt, tol in ((torch.float16, 1e-2), (torch.float32, 1e-5)):
+        x, y = torch.randn(16 * 1024).to(dt), torch.randn(16 * 1024).to(dt)
+        r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, rtol=tol, atol=tol,
+                        reference=lambda x, y, alpha: (x.float() + alpha * y.float()).to(x.dtype))
+        assert r.ok, (dt, r.mismatches, [d.render() for d in r.run.diagnostics])
+        assert r.dtypes["x"] == {torch.float16: "DT_FLOAT16", torch.float32: "DT_FLOAT"}[dt]
