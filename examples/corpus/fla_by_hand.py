@@ -14,6 +14,14 @@ Ops:
   test's prepare_chunk_indices gives them. Tolerances by output dtype: float32 1e-4 / 1e-4, float16 1e-3 / 2e-3,
   bfloat16 2e-2 / 5e-2 (rtol / atol).
 
+- recurrent_gated_delta_rule (fla/ops/ascendc/gdn/recurrent_gdn/recurrent_gated_delta_rule, tests/pta/): decode-time
+  gated delta rule over [T, heads, dim] tokens; actual_seq_lengths starts with the tokens before the first sequence
+  (left alone), then each sequence's length; per sequence and value head, from the state at ssm_state_indices of its
+  first token: S = S * exp(g_t), S += beta_t * (v_t - S k_t) k_t^T, o_t = S (scale * q_t), the state stored back at
+  ssm_state_indices[t] (the key head of a value head: h_v // (NV / NK)). The case of test_accuracy.py's main()
+  (bs 2, 2 tokens each, NK 4, NV 8, dk = dv = 128, with g; its inputs as make_inputs draws them: float32 state),
+  checked by its compare_tensors_by_ratio rule (rtol 0.01, atol 0.004) on out and on the state.
+
 Prints one line per case: the tiling key and block dim the op's TilingFunc chose, the worst error in units of the
 allowed one, and the verdict (match / MISMATCH / ERROR with the emulator's first diagnostic).
 """
@@ -100,7 +108,71 @@ def run_chunk_local_cumsum(g_, name: str):
                f"{time.perf_counter() - t0:.1f} s: {verdict}")
 
 
-OPS = {"chunk_local_cumsum": run_chunk_local_cumsum}
+def gated_delta_rule(q, k, v, state, beta, scale, seq_lengths, state_idx, g):
+    "The recurrence in float64: (out [T, NV, dv], state [slots, NV, dv, dk]); tokens before the first sequence stay 0."
+    T, NK, _ = q.shape
+    NV, dv = v.shape[1], v.shape[2]
+    out, S_all = torch.zeros(T, NV, dv, dtype=torch.float64), state.double().clone()
+    qs, kd, vd, bd = q.double() * scale, k.double(), v.double(), beta.double()
+    start = int(seq_lengths[0])
+    for length in seq_lengths[1:].tolist():
+        for hv in range(NV):
+            hk = hv // (NV // NK)
+            S = S_all[int(state_idx[start]), hv].clone()
+            for t in range(start, start + length):
+                S = S * torch.exp(g[t, hv].double())
+                S = S + torch.outer(bd[t, hv] * (vd[t, hv] - S @ kd[t, hk]), kd[t, hk])
+                out[t, hv] = S @ qs[t, hk]
+                S_all[int(state_idx[t]), hv] = S
+        start += length
+    return out, S_all
+
+
+def run_recurrent_gated_delta_rule(g_, name: str):
+    proj, settings = project(REPO, "fla/ops/ascendc/gdn/recurrent_gdn/recurrent_gated_delta_rule", *g_)
+    # its tiling reads a temporary after its lifetime: RecurrentGatedDeltaRuleTilingProcessor keeps a reference member
+    # bound to BuildProcessorContext()'s result (op_host/recurrent_gated_delta_rule_tiling.cpp, AnalyzeShapes and
+    # CalUbSize), undefined behaviour that crashes here at -O1 (the dead temporary's stack slot reused). Built with
+    # g++'s -fstack-reuse=none, the temporary's storage keeps its values, as the op's own build evidently had them.
+    settings = settings.replace(cxxflags=f"{settings.cxxflags} -fstack-reuse=none")
+    torch.manual_seed(42)
+    rtol, atol = 0.01, 0.004
+    for bs, mtp, nk, nv, dk, dv in ((2, 2, 4, 8, 128, 128),):
+        seq_lengths = torch.cat([torch.tensor([1], dtype=torch.int32), torch.full((bs,), mtp, dtype=torch.int32)])
+        t = int(seq_lengths.sum())
+        state = torch.rand((t, nv, dv, dk), dtype=torch.float32)
+        q = torch.nn.functional.normalize(torch.rand((t, nk, dk), dtype=torch.bfloat16), p=2, dim=-1)
+        k = torch.nn.functional.normalize(torch.rand((t, nk, dk), dtype=torch.bfloat16), p=2, dim=-1)
+        v = torch.rand((t, nv, dv), dtype=torch.bfloat16)
+        beta = torch.rand((t, nv), dtype=torch.bfloat16)
+        gate = -torch.rand((t, nv), dtype=torch.float32)
+        idx = torch.arange(t, dtype=torch.int32)
+        scale = dk ** -0.5
+        want_out, want_state = gated_delta_rule(q, k, v, state, beta, scale, seq_lengths, idx, gate)
+        label = f"{name} bs={bs} mtp={mtp} nk={nk} nv={nv} dk={dk} dv={dv} g"
+        t0 = time.perf_counter()
+        inputs = {"query": q, "key": k, "value": v, "beta": beta, "state": state.clone(), "actual_seq_lengths": seq_lengths,
+                  "ssm_state_indices": idx, "g": gate, "gk": None, "num_accepted_tokens": None}
+        try:
+            r = run_project(proj, inputs, attrs={"scale_value": scale}, settings=settings,
+                            outputs={"out": ((t, nv, dv), "bfloat16"), "state": (tuple(state.shape), "float32")})
+        except Exception as e:
+            yield f"{label}: ERROR {type(e).__name__}: {str(e)[:300]}"
+            continue
+        if not r.run.ok:
+            yield f"{label}: ERROR {r.run.diagnostics[0].render()[:300] if r.run.diagnostics else r.run}"
+            continue
+        got_out = torch.from_numpy(r.outputs["out"].view(np.int16)).view(torch.bfloat16).double()
+        got_out[:int(seq_lengths[0])] = 0      # as the test does: the tokens before the first sequence are not compared
+        got_state = torch.from_numpy(np.asarray(r.outputs["state"], np.float32)).double()
+        worst = max(float(((got - want).abs() / (atol + rtol * want.abs())).max())
+                    for got, want in ((got_out, want_out.to(torch.bfloat16).double()),
+                                      (got_state, want_state.to(torch.bfloat16).double())))
+        yield (f"{label}: key {r.tiling_key}, block_dim {r.block_dim}, worst {worst:.3g} of allowed, "
+               f"{time.perf_counter() - t0:.1f} s: {'match' if worst <= 1 else 'MISMATCH'}")
+
+
+OPS = {"chunk_local_cumsum": run_chunk_local_cumsum, "recurrent_gated_delta_rule": run_recurrent_gated_delta_rule}
 
 
 def run_op(g_, name: str):
