@@ -64,14 +64,14 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash',
            'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
            'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build', 'past_close',
-           'file_scope_types', 'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers',
-           'other_ops_tiling_headers', 'KeyConditions', 'included_sources', 'core_type_split', 'key_var_conditions',
-           'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed',
-           'store_sealed', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build',
-           'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling',
-           'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder',
-           'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
-           'no_output_diagnostic']
+           'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
+           'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'included_sources',
+           'core_type_split', 'key_var_conditions', 'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names',
+           'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
+           'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key', 'CompatRule', 'compat_rules_for',
+           'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
+           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles',
+           'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -1380,6 +1380,21 @@ def file_scope_types(text: str) -> set[str]:
     return set(FILE_SCOPE_TYPE_RE.findall(code))
 
 
+def names_generated_tiling_struct(sources: dict[str, str], reached) -> bool:
+    """Whether the kernel's files (`reached`: the kernel file and what it includes) name a tiling struct that a tiling
+    header of the project declares (BEGIN_TILING_DATA_DEF) while neither including that header nor defining a type of
+    that name themselves. CANN's build gives every kernel of the op its generated tiling header, so such a kernel reads
+    the struct without GET_TILING_DATA (flash-linear-attention-npu chunk_gated_delta_rule_fwd_h's block scheduler:
+    `reinterpret_cast<__gm__ ChunkGatedDeltaRuleFwdHTilingData *>(tiling)`); the driver then includes the header."""
+    declared = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
+    structs = {s for n, t in sources.items() if n.endswith((".h", ".hpp", ".hh")) for s in declared.findall(blank_comments(t))}
+    if not structs: return False
+    kernel = [blank_comments(sources[f]) for f in reached]
+    if any(re.search(r"\b(BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b", k) for k in kernel): return False
+    own = {s for k in kernel for s in FILE_SCOPE_TYPE_RE.findall(k)}
+    return any(re.search(rf"\b{re.escape(s)}\b", k) for s in structs - own for k in kernel)
+
+
 def tiling_struct_usings(headers) -> list[str]:
     """`using optiling::<name>;` for each tiling struct (BEGIN_TILING_DATA_DEF) and registration alias
     (REGISTER_TILING_DATA_CLASS) that the given tiling headers declare inside `namespace optiling { ... }`."""
@@ -1700,7 +1715,8 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     # matmul_all_reduce_add_rms_norm's INVOKE_* macros live in headers of its own and of matmul_all_reduce
     relies_on_generated = through_headers and not any(
         re.search(r"\b(BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b", blank_comments(sources[f])) for f in reached)
-    if "GET_TILING_DATA" in code or (macro_written and through_headers) or relies_on_generated:
+    if "GET_TILING_DATA" in code or (macro_written and through_headers) or relies_on_generated \
+            or names_generated_tiling_struct(sources, reached):
         # the headers the kernel file includes: a quoted name is first looked up beside the kernel (its own
         # op_kernel/x.h, not op_host/x.h of the same name), then anywhere in the project
         here, included = os.path.dirname(entry.file), set()

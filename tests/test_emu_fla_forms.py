@@ -172,3 +172,29 @@ def test_an_op_definition_whose_dtype_lists_name_constants(tmp_path):
                         reference=lambda x, y, alpha: (x.float() + alpha * y.float()).to(x.dtype))
         assert r.ok, (dt, r.mismatches, [d.render() for d in r.run.diagnostics])
         assert r.dtypes["x"] == {torch.float16: "DT_FLOAT16", torch.float32: "DT_FLOAT"}[dt]
+
+
+def test_a_kernel_that_reads_the_generated_tiling_struct_through_a_gm_pointer(tmp_path):
+    """flash-linear-attention-npu chunk_gated_delta_rule_fwd_h's kernel reads its tiling as `__gm__ <Op>TilingData *`
+    from the tiling address, without GET_TILING_DATA and without including the op_host tiling header: CANN's build
+    gives every kernel of the op its generated header, and so does the emulator's driver (ScaleAddCustom, ours, so
+    written; its tiling keys still choose the tile loop)."""
+    import shutil
+    from pathlib import Path
+
+    import torch
+
+    from ascendcraft.opproject import run_project
+    folder = tmp_path / "scale_add_custom"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom", folder)
+    kernel = folder / "op_kernel" / "scale_add_custom.cpp"
+    old = "    GET_TILING_DATA(tilingData, tiling);\n"
+    assert old in kernel.read_text()
+    kernel.write_text(kernel.read_text().replace(old, """    __gm__ ScaleAddTilingData *__restrict td = reinterpret_cast<__gm__ ScaleAddTilingData *__restrict>(tiling);
+    const ScaleAddTilingData tilingData = *td;
+"""))
+    for n in (48 * 512, 8 * 40960):   # tiling keys 1 and 2
+        x, y = torch.randn(n), torch.randn(n)
+        r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, rtol=1e-5, atol=1e-5,
+                        reference=lambda x, y, alpha: x + alpha * y)
+        assert r.ok, (n, r.mismatches, [d.render() for d in r.run.diagnostics])
