@@ -86,3 +86,28 @@ def test_a_cmake_pin_that_is_no_commit_is_a_named_error(tmp_path):
     except RuntimeError as e:
         assert "cmake/third_party/catlass.cmake" in str(e) and "CATLASS_VENDOR_GIT_TAG" in str(e)
     assert corpus.fetched_commit("other/repo", gitdir, commit, "third_party/catlass") is None
+
+
+def test_match_takes_the_verdict_of_every_case_of_the_by_hand_runs(monkeypatch):
+    """`corpus.py run --match` hands an fla entry to fla_by_hand.match_entry: pass when every case's line matches,
+    mismatch when one does not, run-error when one stops (its line kept), nothing for an entry with no run."""
+    import sys
+    from _corpus import CORPUS_DIR
+    if str(CORPUS_DIR) not in sys.path: sys.path.insert(0, str(CORPUS_DIR))
+    import fla_by_hand
+    path = "fla/ops/ascendc/gdn/chunk_gdn_fwd/chunk_local_cumsum"
+    assert fla_by_hand.ENTRIES[path] in fla_by_hand.OPS
+    entry = {"repo": REPO, "path": path}
+    for lines, verdict in ((["a: key 0, worst 0.1 of allowed: match", "b: worst 0.9 of allowed: match"], "pass"),
+                           (["a: match", "b: worst 3 of allowed: MISMATCH"], "mismatch"),
+                           (["a: match", "b: ERROR op_host/x.cpp:3: error[crash]: the kernel crashed"], "run-error")):
+        seen = {}
+        def fake(g_, name, lines=lines):
+            seen["gitdirs"] = g_[0]
+            yield from lines
+        monkeypatch.setitem(fla_by_hand.OPS, fla_by_hand.ENTRIES[path], fake)
+        got = fla_by_hand.match_entry(entry, "/git/fla", {"hicann/catlass": "/git/catlass"})
+        assert got["match"] == verdict, (lines, got)
+        assert seen["gitdirs"] == {"hicann/catlass": "/git/catlass", REPO: "/git/fla"}
+        if verdict != "pass": assert lines[1] in got["match_detail"]
+    assert fla_by_hand.match_entry({"repo": REPO, "path": "fla/ops/ascendc/kda/chunk_kda_fwd"}, "/git/fla") == {}

@@ -67,14 +67,15 @@ Sources (kinds):
   linear-attention kernels (gated delta net, KDA) in a copy of ops-transformer's build; the ops whose OpDef builds them
   for A2, kernel alone and whole project (fla_entries). Its kernels include fla/ops/ascendc/common (kernel_utils/...)
   and catlass, which its build fetches at the commit cmake/third_party/catlass.cmake pins: `--git hicann/catlass=<git dir>`
-  (FETCHED_PINS).
+  (FETCHED_PINS). With --match, chunk_local_cumsum and recurrent_gated_delta_rule run whole on their tests' cases
+  against their formulas (fla_by_hand.py).
 
 Why one file (3,400 lines): the collectors, the materialiser and `try_entry` share the entry record and the
 per-repository rule tables (SOURCES, COMMON_INCLUDES, BUILD_DEFINES, SUBMODULES), and every source's run-and-match path
 is called from `try_entry`. A source whose run-and-match grew large lives beside it and is dispatched from here
 (catlass.py, evokernel.py, mkb.py, pybind_shapes.py; the runs by hand: hicann_by_hand.py, sgl_by_hand.py,
-transformer_by_hand.py, hicann_elementwise.py). The asc-devkit and NPUKernelBench match paths are the next to move out
-the same way.
+transformer_by_hand.py, hicann_elementwise.py, fla_by_hand.py). The asc-devkit and NPUKernelBench match paths are the
+next to move out the same way.
 """
 import argparse
 import contextlib
@@ -1874,6 +1875,12 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                 from evokernel import match_evokernel
                 out.update(match_evokernel(entry, gitdir, project))
             except Exception as e:  # noqa: BLE001 - the reference / derived call: not the kernel's compile
+                out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
+        if match and out.get("project_ok") and entry["repo"] == "flashserve/flash-linear-attention-npu":
+            try:   # the ops' own tests' formulas, the op run whole (fla_by_hand.py)
+                from fla_by_hand import match_entry as match_fla
+                out.update(match_fla(entry, gitdir, GITDIRS))
+            except Exception as e:  # noqa: BLE001 - the harness's own code: not the kernel's compile
                 out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
         if match and out.get("project_ok") and entry["repo"] == "weich97/NPUKernelBench":
             try:

@@ -23,7 +23,8 @@ Ops:
   checked by its compare_tensors_by_ratio rule (rtol 0.01, atol 0.004) on out and on the state.
 
 Prints one line per case: the tiling key and block dim the op's TilingFunc chose, the worst error in units of the
-allowed one, and the verdict (match / MISMATCH / ERROR with the emulator's first diagnostic).
+allowed one, and the verdict (match / MISMATCH / ERROR with the emulator's first diagnostic). `corpus.py run --match`
+calls the same runs for these entries (match_entry).
 """
 import sys
 import time
@@ -173,6 +174,23 @@ def run_recurrent_gated_delta_rule(g_, name: str):
 
 
 OPS = {"chunk_local_cumsum": run_chunk_local_cumsum, "recurrent_gated_delta_rule": run_recurrent_gated_delta_rule}
+
+
+# the entry (its path in the repository) each op runs for, as `corpus.py run --match` asks (match_entry)
+ENTRIES = {"fla/ops/ascendc/gdn/chunk_gdn_fwd/chunk_local_cumsum": "chunk_local_cumsum",
+           "fla/ops/ascendc/gdn/recurrent_gdn/recurrent_gated_delta_rule": "recurrent_gated_delta_rule"}
+
+
+def match_entry(entry: dict, gitdir: str, gitdirs: dict | None = None) -> dict:
+    """The entry's runs (OPS) as corpus results: match "pass" when every case matches, "mismatch" when one does not,
+    "run-error" when one stops (its line says why); {} for an entry with no run here."""
+    name = ENTRIES.get(entry["path"])
+    if name is None: return {}
+    lines = list(run_op(({**(gitdirs or {}), REPO: gitdir}, None), name))
+    bad = [l for l in lines if l.endswith("MISMATCH")]
+    stopped = [l for l in lines if ": ERROR " in l]
+    verdict = "run-error" if stopped else "mismatch" if bad else "pass"
+    return {"match": verdict, "match_detail": "; ".join(stopped or bad or [f"{len(lines)} case(s) match"])[:300]}
 
 
 def run_op(g_, name: str):
