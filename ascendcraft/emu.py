@@ -60,18 +60,18 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
            'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
            'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags', 'launch_statements',
            'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
-           'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures',
-           'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash', 'compiler_version',
-           'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header',
-           'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build', 'past_close', 'file_scope_types',
-           'tiling_struct_usings', 'clashing_include_guards', 'shadowed_tiling_headers', 'other_ops_tiling_headers',
-           'KeyConditions', 'included_sources', 'core_type_split', 'key_var_conditions', 'gm_arrays',
-           'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
-           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key',
-           'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling', 'Workspace',
-           'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation',
-           'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
-           'no_output_diagnostic']
+           'typed_pack_specialisations', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
+           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash',
+           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
+           'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build', 'past_close',
+           'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
+           'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'included_sources',
+           'core_type_split', 'key_var_conditions', 'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names',
+           'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
+           'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key', 'CompatRule', 'compat_rules_for',
+           'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
+           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles',
+           'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -477,6 +477,68 @@ def constexpr_member_defaults(text: str) -> str:
         out += [text[last:start], new]; last = end
     return "".join(out + [text[last:]])
 
+
+# %% ../nbs/10_emu.ipynb #b3d95e10
+_VALUE_SEQUENCE_RE = re.compile(r"\btemplate\s*<\s*(?:typename|class)\s+(?P<type>[A-Za-z_]\w*)\s*,\s*(?P=type)\s*\.\.\.\s*"
+                                r"(?:[A-Za-z_]\w*)?\s*>\s*(?:struct|class)\s+(?P<name>[A-Za-z_]\w*)\b")
+_TYPED_PACK_RE = re.compile(r"^\s*(?P<type>(?!typename\b|class\b)[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*)\s*\.\.\.\s*"
+                            r"(?P<name>[A-Za-z_]\w*)\s*$")
+
+
+def _top_level_spans(code: str, start: int, end: int) -> list[tuple[int, int]]:
+    "(start, end) of each comma-separated item of code[start:end] at its top level."
+    spans, depth, s = [], 0, start
+    for i in range(start, end):
+        c = code[i]
+        if c in "<([": depth += 1
+        elif c in ">)]": depth -= 1
+        elif c == "," and depth == 0:
+            spans.append((s, i)); s = i + 1
+    return spans + [(s, end)]
+
+
+def typed_pack_specialisations(text: str) -> str:
+    """`text` with the pack of a class template's partial specialisation that is matched against a value sequence of
+    another type written with that type. A value-sequence template `template <typename T, T... Vs> struct Seq` (the
+    std::integer_sequence form) matched by `template <typename T, size_t... Ns> struct X<Seq<T, Ns...>, ...>`: for a
+    `Seq<int, ...>` the values are ints while the pack is of size_t. clang (CANN's device compiler) deduces the pack by
+    converting the values; g++ refuses the deduction ([temp.deduct.type]: the value's type differs from the template
+    parameter's), so the specialisation never matches and the primary, often only declared, is used (catlass tla's
+    `MakeIntegerSequenceImpl` before its June 2026 rewrite: "invalid use of incomplete type"). The pack is written
+    `T... Ns` instead, which matches exactly where clang's reading does and gives the same sequence type (the values
+    go back into `Seq<T, ...>`); where T is the pack's own type nothing changes. Same lines. Only a `Seq` declared in
+    the same text, a type parameter declared before the pack, and `Seq<T, Ns...>` written with those two names are
+    rewritten; anything else is left as written."""
+    if "..." not in text or "template" not in text: return text
+    code = blank_comments_and_strings(text)
+    sequences = {m["name"] for m in _VALUE_SEQUENCE_RE.finditer(code)}
+    if not sequences: return text
+    use = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(sequences)))})\s*<\s*(?P<type>[A-Za-z_]\w*)\s*,\s*"
+                     rf"(?P<pack>[A-Za-z_]\w*)\s*\.\.\.\s*>")
+    edits = []
+    for m in re.finditer(r"\btemplate\s*<(?!\s*>)", code):
+        close = _angle_close(code, m.end() - 1)
+        if close < 0: continue
+        spec = re.match(r"\s*(?:struct|class)\s+[A-Za-z_]\w*\s*<", code[close + 1:])
+        if spec is None: continue   # a primary template or a function template
+        args_open = close + spec.end()
+        args_close = _angle_close(code, args_open)
+        if args_close < 0: continue
+        types, packs = {}, {}
+        for i, (s, e) in enumerate(_top_level_spans(code, m.end(), close)):
+            if t := re.match(r"\s*(?:typename|class)\s+(?P<name>[A-Za-z_]\w*)\s*(?:=.*)?$", code[s:e], re.S):
+                types[t["name"]] = i
+            elif p := _TYPED_PACK_RE.match(code[s:e]):
+                packs[p["name"]] = (i, s + p.start("type"), s + p.end("type"), p["type"])
+        for u in use.finditer(code, args_open, args_close):
+            if u["type"] not in types or u["pack"] not in packs: continue
+            index, s, e, written = packs[u["pack"]]
+            if written != u["type"] and types[u["type"]] < index and (s, e, u["type"]) not in edits:
+                edits.append((s, e, u["type"]))
+    out, last = [], 0
+    for start, end, new in sorted(edits):
+        out += [text[last:start], new]; last = end
+    return "".join(out + [text[last:]])
 
 # %% ../nbs/10_emu.ipynb #b08b1127
 @dataclass(frozen=True)
@@ -1318,6 +1380,21 @@ def file_scope_types(text: str) -> set[str]:
     return set(FILE_SCOPE_TYPE_RE.findall(code))
 
 
+def names_generated_tiling_struct(sources: dict[str, str], reached) -> bool:
+    """Whether the kernel's files (`reached`: the kernel file and what it includes) name a tiling struct that a tiling
+    header of the project declares (BEGIN_TILING_DATA_DEF) while neither including that header nor defining a type of
+    that name themselves. CANN's build gives every kernel of the op its generated tiling header, so such a kernel reads
+    the struct without GET_TILING_DATA (flash-linear-attention-npu chunk_gated_delta_rule_fwd_h's block scheduler:
+    `reinterpret_cast<__gm__ ChunkGatedDeltaRuleFwdHTilingData *>(tiling)`); the driver then includes the header."""
+    declared = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
+    structs = {s for n, t in sources.items() if n.endswith((".h", ".hpp", ".hh")) for s in declared.findall(blank_comments(t))}
+    if not structs: return False
+    kernel = [blank_comments(sources[f]) for f in reached]
+    if any(re.search(r"\b(BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b", k) for k in kernel): return False
+    own = {s for k in kernel for s in FILE_SCOPE_TYPE_RE.findall(k)}
+    return any(re.search(rf"\b{re.escape(s)}\b", k) for s in structs - own for k in kernel)
+
+
 def tiling_struct_usings(headers) -> list[str]:
     """`using optiling::<name>;` for each tiling struct (BEGIN_TILING_DATA_DEF) and registration alias
     (REGISTER_TILING_DATA_CLASS) that the given tiling headers declare inside `namespace optiling { ... }`."""
@@ -1638,7 +1715,8 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     # matmul_all_reduce_add_rms_norm's INVOKE_* macros live in headers of its own and of matmul_all_reduce
     relies_on_generated = through_headers and not any(
         re.search(r"\b(BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b", blank_comments(sources[f])) for f in reached)
-    if "GET_TILING_DATA" in code or (macro_written and through_headers) or relies_on_generated:
+    if "GET_TILING_DATA" in code or (macro_written and through_headers) or relies_on_generated \
+            or names_generated_tiling_struct(sources, reached):
         # the headers the kernel file includes: a quoted name is first looked up beside the kernel (its own
         # op_kernel/x.h, not op_host/x.h of the same name), then anywhere in the project
         here, included = os.path.dirname(entry.file), set()
@@ -2194,7 +2272,7 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
     # whose headers declare no such type, accepts): the emulation's own complex64 (its DT_COMPLEX64 type) stays out
     if any(OWN_COMPLEX64_RE.search(blank_comments(t)) for t in seen.values()): flags = [*flags, OWN_COMPLEX64_FLAG]
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the driver declares the kernel type: part of the key
-    compiled = {n: constexpr_member_defaults(member_class_specialisations(core_type_templates(launch_statements(device_spellings(t)))))
+    compiled = {n: typed_pack_specialisations(constexpr_member_defaults(member_class_specialisations(core_type_templates(launch_statements(device_spellings(t))))))
                 for n, t in seen.items()}   # what g++ reads (diagnostics quote `sources`)
     compiled[chosen.file] = entry_linkage(compiled[chosen.file], chosen.name)
     host_files = [f for f, t in seen.items() if f != chosen.file and f.endswith((".cpp", ".cc", ".cxx"))

@@ -129,12 +129,17 @@ def _attr_value(kind: str, text: str):
 
 def _dtype_list(arg: str, code: str, inputs: list, computed: list | None = None) -> list[str]:
     """The ge dtypes of a DataType(...) call: its literals, or those of the `std::vector<ge::DataType>` it names.
-    A list that the definition computes at run time (filled by a loop) takes the first input's dtypes: the kernel
-    then compiles with the same DTYPE_<NAME> as that input, as the public Foreach*Scalar projects have it."""
+    A list that the definition computes at run time (filled by a loop), or writes with names of constants, is noted in
+    `computed` (the definition is then read compiled: registered_definition) and meanwhile takes the first input's
+    dtypes: the kernel then compiles with the same DTYPE_<NAME> as that input, as the public Foreach*Scalar projects
+    have it."""
     found = re.findall(r"DT_\w+", arg)
-    if found or not re.fullmatch(r"\s*\w+\s*", arg): return found
-    decl = re.search(r"(?:std::vector\s*<\s*(?:ge::)?DataType\s*>|auto)\s+" + arg.strip() + r"\s*=?\s*(?:\w+\s*)?[({]([^;]*?)[)}]\s*;", code)
-    found = re.findall(r"DT_\w+", decl.group(1)) if decl else []
+    if found or not re.search(r"[A-Za-z_]", arg): return found
+    # a list of names the file declares as constants (flash-linear-attention-npu's `constexpr ge::DataType FLOAT =
+    # ge::DT_FLOAT;` in an unnamed namespace, then `.DataType({FLOAT, FLOAT16, BF16})`) is read compiled, as computed
+    if re.fullmatch(r"\s*\w+\s*", arg):
+        decl = re.search(r"(?:std::vector\s*<\s*(?:ge::)?DataType\s*>|auto)\s+" + arg.strip() + r"\s*=?\s*(?:\w+\s*)?[({]([^;]*?)[)}]\s*;", code)
+        found = re.findall(r"DT_\w+", decl.group(1)) if decl else []
     if not found and computed is not None: computed.append(arg.strip())
     return found or next((list(p.dtypes) for p in inputs if p.dtypes), [])
 
@@ -683,6 +688,7 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
     for (int64_t t = 0; t < nin + nout; ++t) {{
         const int64_t instances = next();
         if (t < nin) ctx.ir_inputs_.emplace_back(static_cast<uint32_t>(ctx.inputs_.size()), static_cast<uint32_t>(instances));
+        else ctx.ir_outputs_.emplace_back(static_cast<uint32_t>(ctx.outputs_.size()), static_cast<uint32_t>(instances));
         for (int64_t k = 0; k < instances; ++k) {{
             gert::Tensor tensor;
             tensor.desc_.dtype_ = static_cast<ge::DataType>(next());

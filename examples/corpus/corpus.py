@@ -67,13 +67,19 @@ Sources (kinds):
   folders its cmake sets and the op_host sources it compiles. Ops that include the catlass submodule
   (csrc/third_party/catlass) need `--git hicann/catlass=<git dir>`: its headers come from that repository at the
   commit vllm's tree pins (SUBMODULES).
+- flashserve/flash-linear-attention-npu `fla/ops/ascendc/**/<op>/`, `examples/add_example/` (op-project): production
+  linear-attention kernels (gated delta net, KDA) in a copy of ops-transformer's build; the ops whose OpDef builds them
+  for A2, kernel alone and whole project (fla_entries). Its kernels include fla/ops/ascendc/common (kernel_utils/...)
+  and catlass, which its build fetches at the commit cmake/third_party/catlass.cmake pins: `--git hicann/catlass=<git dir>`
+  (FETCHED_PINS). With --match, chunk_local_cumsum and recurrent_gated_delta_rule run whole on their tests' cases
+  against their formulas (fla_by_hand.py).
 
 Why one file (3,400 lines): the collectors, the materialiser and `try_entry` share the entry record and the
 per-repository rule tables (SOURCES, COMMON_INCLUDES, BUILD_DEFINES, SUBMODULES), and every source's run-and-match path
 is called from `try_entry`. A source whose run-and-match grew large lives beside it and is dispatched from here
 (catlass.py, evokernel.py, mkb.py, opgenagent.py, pybind_shapes.py; the runs by hand: hicann_by_hand.py, sgl_by_hand.py,
-transformer_by_hand.py, hicann_elementwise.py). The asc-devkit and NPUKernelBench match paths are the next to move out
-the same way.
+transformer_by_hand.py, hicann_elementwise.py, fla_by_hand.py). The asc-devkit and NPUKernelBench match paths are the
+next to move out the same way.
 """
 import argparse
 import contextlib
@@ -121,6 +127,7 @@ SOURCES = {  # repo -> source group name
     "sgl-project/sgl-kernel-npu": "SGLang NPU kernels (ascendc_library kernel files; A2/A3)",   # and SGL_ATTENTIONS_SOURCE
     "vllm-project/vllm-ascend": "vLLM Ascend csrc op projects (A2 ops)",
     "wangdengkai/AscendOpGenAgent": "AscendOpGenAgent tasks (LLM-made kernels + pybind11 extension)",
+    "flashserve/flash-linear-attention-npu": "flash-linear-attention-npu op projects (GDN / KDA, A2 ops)",
 }
 
 
@@ -170,6 +177,8 @@ def collect(repo: str, gitdir: str) -> list[dict]:
     if repo == "vllm-project/vllm-ascend":   # vLLM's Ascend backend: csrc/ is an ops-transformer-style op tree (its own
         # CMake project, csrc/CMakeLists.txt), the ops its OpDef builds for A2; csrc/scripts/opgen's template is left out
         return hicann_entries(gitdir, commit, [f for f in files if f.startswith("csrc/")], entry)
+    if repo == "flashserve/flash-linear-attention-npu":   # linear-attention op projects in ops-transformer's layout
+        return fla_entries(gitdir, commit, files, entry)
     if repo == "hicann/ops-blas":   # BLAS routines: blas/<op>/arch22/<name>_kernel.cpp, no op_host/op_kernel layout
         return blas_entries(files, entry)
     if repo == "desly-0/flashattention_Ascendc":   # one community kernel (.asc, built for dav-2201 by tools/CMakeLists.txt)
@@ -211,6 +220,15 @@ def hicann_entries(gitdir: str, commit: str, files: list[str], entry) -> list[di
         if r.startswith("experimental/"): e["source"] += ", experimental"
         out.append(e)
     return out
+
+
+def fla_entries(gitdir: str, commit: str, files: list[str], entry) -> list[dict]:
+    """flashserve/flash-linear-attention-npu: its op projects under fla/ops/ascendc/ (gdn/..., kda/...) and the
+    template op examples/add_example, the ones whose OpDef builds them for A2 (hicann_entries). Its
+    examples/fast_kernel_launch_example/csrc/ wraps the same kernels in PyTorch extensions (`#include` of the op's
+    op_kernel .cpp) and is left out: the op projects are the kernels."""
+    return hicann_entries(gitdir, commit, [f for f in files if f.startswith(("fla/ops/ascendc/", "examples/add_example/"))],
+                          entry)
 
 
 # hicann/ops-blas builds one folder per SoC generation of each routine: arch22 for ascend910b* / ascend910_93* (NPU_ARCH
@@ -889,6 +907,8 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
 # InferDataType function nothing defines) and other sources (moe_grouped_matmul_cpu.cpp) are in no target.
 HOST_SOURCES_BUILT = {"vllm-project/vllm-ascend": ("*_def*.cpp", "*_tiling*.cpp", "*fallback*.cpp", "*_infershape*.cpp",
                                                    "*_aicpu*.cpp")}
+# flash-linear-attention-npu's cmake/obj_func.cmake is the same (a copy of ops-transformer's build)
+HOST_SOURCES_BUILT["flashserve/flash-linear-attention-npu"] = HOST_SOURCES_BUILT["vllm-project/vllm-ascend"]
 
 
 def _underscore_renamed_headers(dest: Path) -> None:
@@ -977,7 +997,14 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
 # here); csrc/moe/chunk_fwd_o/op_host/CMakeLists.txt and csrc/mc2/dispatch_ffn_combine/op_host/CMakeLists.txt put its
 # include/ on the ops' path (`#include "catlass/catlass.hpp"`, "tla/tensor.hpp"). The submodule's commit is the gitlink
 # in the repository's tree at the entry's commit, so the manifest entry pins it too.
-SUBMODULES = {("vllm-project/vllm-ascend", "csrc/third_party/catlass"): ("hicann/catlass", ("include",), ("catlass", "tla"))}
+SUBMODULES = {("vllm-project/vllm-ascend", "csrc/third_party/catlass"): ("hicann/catlass", ("include",), ("catlass", "tla")),
+              ("flashserve/flash-linear-attention-npu", "third_party/catlass"): ("hicann/catlass", ("include",), ("catlass", "tla"))}
+# A dependency the repository's CMake fetches (FetchContent) instead of a submodule: (repository, the path SUBMODULES
+# names) -> (the cmake file, the cache variable that holds the commit). flash-linear-attention-npu's
+# cmake/third_party/catlass.cmake populates third_party/catlass from gitcode's cann/catlass at CATLASS_VENDOR_GIT_TAG, and
+# its build copies include/ beside the kernels (cmake/func.cmake, add_ops_src_copy).
+FETCHED_PINS = {("flashserve/flash-linear-attention-npu", "third_party/catlass"):
+                ("cmake/third_party/catlass.cmake", "CATLASS_VENDOR_GIT_TAG")}
 GITDIRS: dict[str, str] = {}   # `run --git OWNER/NAME=GITDIR`, every one given: where a submodule's repository is found
 
 
@@ -986,6 +1013,17 @@ def submodule_commit(gitdir: str, commit: str, path: str) -> str | None:
     line = git(gitdir, "ls-tree", commit, "--", path).strip()
     parts = line.split()
     return parts[2] if len(parts) >= 3 and parts[0] == "160000" and parts[1] == "commit" else None
+
+
+def fetched_commit(repo: str, gitdir: str, commit: str, path: str) -> str | None:
+    """The commit the repository's CMake pins for the dependency it fetches to `path` (FETCHED_PINS: `set(VAR "<sha>"
+    CACHE STRING ...)`), or None when it pins none there. A pin that names no 40-hex commit is an error naming the file."""
+    if (repo, path) not in FETCHED_PINS: return None
+    cmake, var = FETCHED_PINS[repo, path]
+    text = show(gitdir, commit, cmake).decode(errors="replace")
+    m = re.search(r"\bset\s*\(\s*" + re.escape(var) + r'\s+"?([0-9a-fA-F]{40})"?', text)
+    if m is None: raise RuntimeError(f"{repo} {cmake}: no 40-hex commit in set({var} ...); update FETCHED_PINS in corpus.py")
+    return m.group(1)
 
 
 def _submodule_includes(entry: dict, gitdir: str, dest: Path) -> None:
@@ -1001,7 +1039,7 @@ def _submodule_includes(entry: dict, gitdir: str, dest: Path) -> None:
         if repo != entry["repo"]: continue
         names = {n.decode(errors="replace") for t in own for n in include.findall(t)}
         if not any(n.split("/", 1)[0] in firsts for n in names): continue
-        pinned = submodule_commit(gitdir, commit, sub)
+        pinned = submodule_commit(gitdir, commit, sub) or fetched_commit(repo, gitdir, commit, sub)
         if pinned is None: continue
         if sub_repo not in GITDIRS:
             raise RuntimeError(f"the op includes headers of the submodule {sub} ({sub_repo} at {pinned[:10]}): "
@@ -1328,7 +1366,8 @@ def link_candidates(gitdir: str, commit: str, path: str, repo: str | None = None
 # The shared host-source folders a repository's build compiles into every op's tiling target (link_candidates), where
 # they are not ops-nn's common/src and common/src/op_host: vllm-ascend's csrc/common/CMakeLists.txt globs
 # src/tiling_base/*.cpp and src/*.cpp into its common object library (Ops::Transformer::OpTiling::EnsureNotScalar).
-COMMON_SOURCES = {"vllm-project/vllm-ascend": ("csrc/common/src", "csrc/common/src/tiling_base")}
+COMMON_SOURCES = {"vllm-project/vllm-ascend": ("csrc/common/src", "csrc/common/src/tiling_base"),
+                  "flashserve/flash-linear-attention-npu": ("common/src", "common/src/tiling_base")}
 
 
 @functools.lru_cache(maxsize=8)
@@ -1679,6 +1718,10 @@ COMMON_INCLUDES = {
     # on the chunk ops' (moe/chunk_fwd_o/op_host/CMakeLists.txt, COMMON_KERNEL_UTILS_DIR: "kernel_utils/block/...")
     "vllm-project/vllm-ascend": (("csrc/common/include/kernel", "common_kernel"), ("csrc/common/include", "common_include"),
                                  ("csrc/utils/inc", "utils_inc"), ("csrc/moe/common", "moe_common", "csrc/moe")),
+    # flash-linear-attention-npu's cmake/config.cmake sets OPS_ADV_UTILS_KERNEL_INC to fla/ops/ascendc/common (in place of
+    # common/include/kernel), which add_ops_src_copy copies beside the kernels ("kernel_utils/block/..."); common/include
+    # is on the host's path ("tiling_base/...", "err/ops_err.h")
+    "flashserve/flash-linear-attention-npu": (("fla/ops/ascendc/common", "common_kernel"), ("common/include", "common_include")),
     "weich97/NPUKernelBench": (("libs/common_include/cann-ops/src/common/inc", "common_inc"),
                                ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
 }
@@ -1843,6 +1886,12 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                 from evokernel import match_evokernel
                 out.update(match_evokernel(entry, gitdir, project))
             except Exception as e:  # noqa: BLE001 - the reference / derived call: not the kernel's compile
+                out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
+        if match and out.get("project_ok") and entry["repo"] == "flashserve/flash-linear-attention-npu":
+            try:   # the ops' own tests' formulas, the op run whole (fla_by_hand.py)
+                from fla_by_hand import match_entry as match_fla
+                out.update(match_fla(entry, gitdir, GITDIRS))
+            except Exception as e:  # noqa: BLE001 - the harness's own code: not the kernel's compile
                 out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
         if match and out.get("project_ok") and entry["repo"] == "weich97/NPUKernelBench":
             try:

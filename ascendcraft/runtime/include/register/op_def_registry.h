@@ -606,6 +606,12 @@ public:
         return ir_inputs_.empty() ? (ir < inputs_.size() ? &ones_.emplace_back(ir, 1) : nullptr)
                                   : (ir < ir_inputs_.size() ? &ir_inputs_[ir] : nullptr);
     }
+    // by the definition's output index: where its instances start among the outputs and how many (0: an optional output
+    // not given; flash-linear-attention-npu chunk_kda_fwd's tiling asks which of its optional outputs are wanted)
+    const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const {
+        return ir_outputs_.empty() ? (ir < outputs_.size() ? &ones_.emplace_back(ir, 1) : nullptr)
+                                   : (ir < ir_outputs_.size() ? &ir_outputs_[ir] : nullptr);
+    }
     const Tensor* GetOptionalInputTensor(size_t ir) const { return GetDynamicInputTensor(ir, 0); }
     const StorageShape* GetOptionalInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
     const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetDynamicInputDesc(ir, 0); }
@@ -708,7 +714,7 @@ public:
     // set up by the AscendCraft glue
     std::string name_;
     std::vector<Tensor> inputs_, outputs_;   // instances: a tensor list's tensors one after another
-    std::vector<AnchorInstanceInfo> ir_inputs_;
+    std::vector<AnchorInstanceInfo> ir_inputs_, ir_outputs_;
     mutable std::deque<AnchorInstanceInfo> ones_;
     mutable ComputeNodeInfo node_;
     RuntimeAttrs attrs_;
