@@ -64,6 +64,12 @@ Sources (kinds):
   (csrc/third_party/catlass) need `--git hicann/catlass=<git dir>`: its headers come from that repository at the
   commit vllm's tree pins (SUBMODULES).
 
+- hicann/ascend-transformer-boost `src/kernels/{kernels,mixkernels}/**` (kernel-file): ATB, CANN's transformer library
+  (norms, activations, quant, matmul, flash / paged attention, MLA, FFN, reshape_and_cache), the sources its
+  `add_kernel(<name> ascend910b <core> <source> ...)` calls build for A2, each with the headers it reaches from the
+  include folders ATB's build sets; the kernel is the call's name. Sources built only for 310P / 310B / 910 are left
+  out. Those that include catlass need `--git hicann/catlass=<git dir>` (the tag ATB's build clones). atb.py beside this file.
+
 Why one file (3,400 lines): the collectors, the materialiser and `try_entry` share the entry record and the
 per-repository rule tables (SOURCES, COMMON_INCLUDES, BUILD_DEFINES, SUBMODULES), and every source's run-and-match path
 is called from `try_entry`. A source whose run-and-match grew large lives beside it and is dispatched from here
@@ -116,6 +122,7 @@ SOURCES = {  # repo -> source group name
     "hicann/catlass": "CATLASS (Huawei's cube template library; A2 examples)",
     "sgl-project/sgl-kernel-npu": "SGLang NPU kernels (ascendc_library kernel files; A2/A3)",   # and SGL_ATTENTIONS_SOURCE
     "vllm-project/vllm-ascend": "vLLM Ascend csrc op projects (A2 ops)",
+    "hicann/ascend-transformer-boost": "ATB (Ascend Transformer Boost; add_kernel sources built for ascend910b)",
 }
 
 
@@ -177,6 +184,9 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         return catlass_entries(gitdir, commit, files, entry)
     if repo == "sgl-project/sgl-kernel-npu":   # SGLang's kernels: ascendc_library kernel files, and the attentions op projects
         return sgl_entries(gitdir, commit, files, entry)
+    if repo == "hicann/ascend-transformer-boost":   # ATB's kernels: the add_kernel sources built for ascend910b (atb.py)
+        from atb import atb_entries
+        return atb_entries(lambda c, p: show(gitdir, c, p), commit, files, entry)
     if repo == "Hayden727/cann-ops":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if f.startswith("src/") and "/op_kernel/" in f and f.endswith(".cpp")})
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
@@ -282,8 +292,11 @@ def materialise_kernel_file(entry: dict, gitdir: str, dest: Path) -> Path:
     (dest / path).parent.mkdir(parents=True, exist_ok=True)
     (dest / path).write_bytes(show(gitdir, commit, path))
     for root in sorted(_blas_headers(gitdir, commit, path, dest, tuple(entry.get("include", ())),
-                                     (".h", ".hpp", ".inc", ".cpp", ".inl"))):
+                                     (".h", ".hpp", ".inc", ".cpp", ".inl", ".cce"))):
         (dest / root / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+    if entry.get("third_party"):   # ATB's catlass headers, from hicann/catlass at the tag its build clones (atb.py)
+        from atb import third_party_headers
+        third_party_headers(entry, GITDIRS, dest)
     return dest
 
 
@@ -1741,7 +1754,8 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                 chosen = next(filter(None, (asc_entry(show(gitdir, entry["commit"], other).decode(errors="replace"),
                                                       entry.get("defines", ""))
                                             for other in asc_target_siblings(gitdir, entry["commit"], entry["path"]))), None)
-            if entry["kind"] == "kernel-file": chosen = kernel_file_entry(read_sources(folder), entry["path"])
+            if entry["kind"] == "kernel-file":   # the kernel its build names (ATB's add_kernel), else its file's first
+                chosen = entry.get("kernel") or kernel_file_entry(read_sources(folder), entry["path"])
             flags = settings.cxxflags + (f" {entry['defines']}" if entry.get("defines") else "")
             sources, chosen = global_scope_entry(read_sources(folder), chosen)
             kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))

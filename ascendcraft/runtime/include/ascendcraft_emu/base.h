@@ -58,16 +58,18 @@ struct bfloat16_t {
     constexpr bfloat16_t() = default;
     template <typename U, typename = typename std::enable_if<std::is_convertible<U, float>::value &&
                                                              !std::is_same<U, bfloat16_t>::value>::type>
-    bfloat16_t(U v) : bits(from_float(static_cast<float>(v))) {}
-    operator float() const { return to_float(bits); }
-    static bfloat16_t from_bits(uint16_t b) { bfloat16_t r; r.bits = b; return r; }
-    static uint16_t from_float(float f) {
-        uint32_t u; std::memcpy(&u, &f, 4);
+    // constexpr, as the device compiler's built-in bfloat16 is a literal type: a kernel's `static constexpr T T_MIN =
+    // ... -3.38953e+38;` with T = bfloat16_t (ATB group_topk) converts at compile time (__builtin_bit_cast: g++ 11)
+    constexpr bfloat16_t(U v) : bits(from_float(static_cast<float>(v))) {}
+    constexpr operator float() const { return to_float(bits); }
+    static constexpr bfloat16_t from_bits(uint16_t b) { bfloat16_t r; r.bits = b; return r; }
+    static constexpr uint16_t from_float(float f) {
+        const uint32_t u = __builtin_bit_cast(uint32_t, f);
         if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu)) return static_cast<uint16_t>((u >> 16) | 0x40);  // quiet NaN
-        uint32_t rounding = 0x7fffu + ((u >> 16) & 1u);
+        const uint32_t rounding = 0x7fffu + ((u >> 16) & 1u);
         return static_cast<uint16_t>((u + rounding) >> 16);
     }
-    static float to_float(uint16_t b) { uint32_t u = static_cast<uint32_t>(b) << 16; float f; std::memcpy(&f, &u, 4); return f; }
+    static constexpr float to_float(uint16_t b) { return __builtin_bit_cast(float, static_cast<uint32_t>(static_cast<uint32_t>(b) << 16)); }
 };
 // The compiler's own bfloat16 type, which bisheng names __bf16 and kernels compare with (std::is_same_v<T, __bf16>):
 // the same type as bfloat16_t here. g++ 13 and later have __bf16 built in on x86; before that it is an ordinary name.
