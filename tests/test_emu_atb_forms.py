@@ -149,3 +149,103 @@ Symbol table '.symtab' contains 5 entries:
     renamed = dict(aic_renames(readelf))
     assert sorted(renamed) == ["_ZN8gm_to_l1C1Ev", "big_table", "pp_matmul_big"]
     assert renamed["pp_matmul_big"] == "pp_matmul_big__ascendcraft_aic"
+
+
+# ATB laser_attention's first statement, `SetSysWorkspaceForce(workspace);`: the system workspace becomes the given
+# pointer, also after the kernel set another one, and GetSysWorkSpacePtr returns it.
+FORCE_KERNEL = """
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void force_ws(__gm__ uint8_t *flags, __gm__ uint8_t *other, __gm__ uint8_t *workspace)
+{
+    AscendC::GlobalTensor<int32_t> fg;
+    fg.SetGlobalBuffer((__gm__ int32_t *)flags, 8);
+    AscendC::SetSysWorkspace(other);
+    AscendC::SetSysWorkspaceForce(workspace);
+    fg.SetValue(0, AscendC::GetSysWorkSpacePtr() == workspace ? 1 : 0);
+    AscendC::SetSysWorkspaceForce(other);
+    fg.SetValue(1, AscendC::GetSysWorkSpacePtr() == other ? 1 : 0);
+}
+"""
+
+
+def test_set_sys_workspace_force_sets_the_system_workspace():
+    from ascendcraft.emu import Workspace
+    b = build({"k.cpp": FORCE_KERNEL}, "force_ws")
+    assert b.ok, b.diagnostics
+    r = run(b, [GM("flags", np.zeros(8, np.int32), "out"), GM("other", np.zeros(8, np.int32), "inout"),
+                Workspace(1024)], block_dim=1)
+    assert r.ok, r.diagnostics
+    assert r.outputs["flags"][:2].tolist() == [1, 1]
+
+
+# ATB's mixed kernels: an `ffts_addr` argument given to set_ffts_base_addr first thing, and the kernel binary's metadata
+# records in `.ascend.meta.<kernel>` sections, one per core type's pass. Written around this suite's own mixed GEMM +
+# ReLU (emu_kernels/good/cross_mixed.cpp: the cube core hands its tiles to the vector cores through GM).
+ATB_STYLE_ENTRY = """
+#if defined(__DAV_C220_CUBE__)
+static const struct FunLevelMixCoreType matmul_relu_atb_mix_aic_section
+__attribute__ ((used, section (".ascend.meta.matmul_relu_atb_mix_aic"))) = {
+    {{F_TYPE_KTYPE, sizeof(unsigned int)}, K_TYPE_MIX_AIC_MAIN},
+    {{F_TYPE_MIX_TASK_RATION, sizeof(unsigned int)}, 1, 2}
+};
+#endif
+#if defined(__DAV_C220_VEC__)
+static const struct FunLevelMixCoreType matmul_relu_atb_mix_aiv_section
+__attribute__ ((used, section (".ascend.meta.matmul_relu_atb_mix_aiv"))) = {
+    {{F_TYPE_KTYPE, sizeof(unsigned int)}, K_TYPE_MIX_AIC_MAIN},
+    {{F_TYPE_MIX_TASK_RATION, sizeof(unsigned int)}, 1, 2}
+};
+#endif
+extern "C" __global__ __aicore__ void matmul_relu_atb(GM_ADDR ffts_addr, GM_ADDR a, GM_ADDR bt, GM_ADDR y, GM_ADDR ws,
+                                                      uint32_t n, uint32_t k, uint32_t tiles)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    set_ffts_base_addr((uint64_t)ffts_addr);
+    RunMatmulRelu<Bug::None>(a, bt, y, ws, n, k, tiles);
+}
+"""
+
+
+def test_an_atb_style_mixed_kernel_with_ffts_base_and_meta_records_matches_numpy():
+    from pathlib import Path
+
+    from ascendcraft.emu import Scalar
+    fixture = (Path(__file__).parent / "emu_kernels" / "good" / "cross_mixed.cpp").read_text()
+    b = build({"k.cpp": fixture + ATB_STYLE_ENTRY}, "matmul_relu_atb")
+    assert b.ok, b.diagnostics
+    groups, tiles, n, k = 2, 2, 32, 64
+    m = groups * tiles * 16
+    rng = np.random.default_rng(3535)
+    a = rng.standard_normal((m, k)).astype(np.float16)
+    bt = rng.standard_normal((n, k)).astype(np.float16)
+    r = run(b, [GM("ffts", np.zeros(64, np.uint8)), GM("a", a), GM("bt", bt), GM("y", np.empty((m, n), np.float32), "out"),
+                GM("ws", np.empty(groups * 2 * 16 * n, np.float32), "workspace"),
+                Scalar(n, "uint32_t"), Scalar(k, "uint32_t"), Scalar(tiles, "uint32_t")], block_dim=groups)
+    assert r.ok and not r.diagnostics, r.diagnostics
+    np.testing.assert_allclose(r.outputs["y"], np.maximum(a.astype(np.float64) @ bt.astype(np.float64).T, 0),
+                               rtol=1e-5, atol=1e-4)
+
+
+# ATB gmm_deq_swiglu_quant_gmm_deq's L2-cache run configuration, defined by the kernel itself in its cube pass; its
+# field is the devkit's, a uint64_t the kernel may read and write.
+RUN_CFG_KERNEL = """
+#include "kernel_operator.h"
+__gm__ struct OpSystemRunCfg g_opSystemRunCfg{0};
+extern "C" __global__ __aicore__ void run_cfg(__gm__ uint8_t *out)
+{
+    AscendC::GlobalTensor<uint64_t> o;
+    o.SetGlobalBuffer((__gm__ uint64_t *)out, 4);
+    g_opSystemRunCfg.l2Cacheoffset += 40;
+    o.SetValue(0, g_opSystemRunCfg.l2Cacheoffset + 2);
+    o.SetValue(1, sizeof(OpSystemRunCfg));
+    o.SetValue(2, sizeof(FunLevelKType) + sizeof(FunLevelCrossCoreType));
+}
+"""
+
+
+def test_the_run_configuration_struct_a_kernel_defines_has_the_devkits_field():
+    b = build({"k.cpp": RUN_CFG_KERNEL}, "run_cfg")
+    assert b.ok, b.diagnostics
+    r = run(b, [GM("out", np.zeros(4, np.uint64), "inout")], block_dim=1)
+    assert r.ok, r.diagnostics
+    assert r.outputs["out"][:3].tolist() == [42, 8, 8 + 16]

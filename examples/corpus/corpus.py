@@ -269,13 +269,15 @@ def _blas_headers(gitdir: str, commit: str, path: str, dest: Path, include_roots
         for name in include.findall(show(gitdir, commit, f)):
             name = name.decode(errors="replace")
             near = posixpath.normpath(posixpath.join(posixpath.dirname(f), name))
-            found = near if near in listing else next((posixpath.join(r, name) for r in include_roots
-                                                       if posixpath.join(r, name) in listing), None)
-            if not found or found in seen or found == path or not found.endswith(suffixes): continue
+            # the root it was found through (not the first root that is a prefix of its path: ATB's src/kernels and
+            # src/kernels/mixkernels/utils/common/kernel/catlass are both roots of `#include "epilogue/..."`'s file)
+            via = None if near in listing else next((r for r in include_roots if posixpath.join(r, name) in listing), None)
+            found = near if via is None else posixpath.join(via, name)
+            if found not in listing or found in seen or found == path or not found.endswith(suffixes): continue
             if any(f"/{a}/" in f"/{found}" for a in ("arch35", "arch20")): continue
             seen.add(found)
             todo.append(found)
-            if found != near: roots.add(next(r for r in include_roots if found.startswith(r + "/")))
+            if via is not None: roots.add(via)
             out = dest / found
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(show(gitdir, commit, found))

@@ -119,6 +119,37 @@ enum KernelMetaType : uint8_t {
     KERNEL_TYPE_MIX_VECTOR_CORE, KERNEL_TYPE_MAX
 };
 
+// The kernel binary's metadata records (type-length-value: a 16-bit type and length, then the value) that CANN's build
+// writes into an `.ascend.meta.<kernel>` section for the runtime to read: the kernel's core type, its cross-core sync,
+// the AIC:AIV ratio of a mixed kernel. Kernels built outside CANN's op build write them themselves (ATB's
+// gmm_deq_swiglu_quant_gmm_deq: `static const struct FunLevelMixCoreType ..._mix_aic_section __attribute__((used,
+// section(".ascend.meta...."))) = {{{F_TYPE_KTYPE, sizeof(unsigned int)}, K_TYPE_MIX_AIC_MAIN}, {{...}, 1, 1}};`). The
+// emulator's launch takes the core type from the kernel's code, not from these, so they are only declared. (The devkit
+// names the K_TYPE_ enumeration KernelType; here that name is AscendC's alias of the launch kernel types, so the
+// enumeration has no name of its own.)
+enum : unsigned int {
+    K_TYPE_AICORE = 1, K_TYPE_AIC = 2, K_TYPE_AIV = 3, K_TYPE_MIX_AIC_MAIN = 4, K_TYPE_MIX_AIV_MAIN = 5,
+    K_TYPE_AIC_ROLLBACK = 6, K_TYPE_AIV_ROLLBACK = 7, K_TYPE_MAX
+};
+enum FuncMetaType {
+    F_TYPE_KTYPE = 1, F_TYPE_CROSS_CORE_SYNC = 2, F_TYPE_MIX_TASK_RATION = 3, F_TYPE_L0_EXCEPTION_DFX = 4,
+    F_TYPE_L0_EXCEPTION_DFX_ARGSINFO = 5, F_TYPE_L0_EXCEPTION_DFX_IS_TIK = 6, F_TYPE_DETERMINISTIC_INFO = 13,
+    F_TYPE_FUNCTION_ENTRY_INFO = 14, F_TYPE_BLOCK_NUM_INFO = 15, F_TYPE_MAX
+};
+enum CrossCoreSyncType { C_TYPE_USE_SYNC = 1, C_TYPE_MAX };
+struct BaseTlv { unsigned short type; unsigned short len; };
+struct FunMetaKType { BaseTlv head; unsigned int ktype; };
+struct FunMetaCrossCoreType { BaseTlv head; unsigned int usedCrossCoreSync; };
+struct FunMetaMixCoreType { BaseTlv head; unsigned short taskRation0; unsigned short taskRation1; };
+struct FunLevelKType { FunMetaKType ktypeMeta; };
+struct FunLevelCrossCoreType { FunMetaKType ktypeMeta; FunMetaCrossCoreType crossCoreType; };
+struct FunLevelMixCoreType { FunMetaKType ktypeMeta; FunMetaMixCoreType mixCoreType; };
+static_assert(sizeof(FunLevelMixCoreType) == 16, "two TLV records of 8 bytes");
+// The run configuration an op's binary holds in GM for its L2-cache hints (its offset of the cache-bypassing address
+// range). Kernels define the global themselves (ATB's gmm_deq_swiglu_quant_gmm_deq, in its cube pass:
+// `__gm__ struct OpSystemRunCfg g_opSystemRunCfg{0};`); the emulated GM has no L2, so nothing reads it.
+struct OpSystemRunCfg { uint64_t l2Cacheoffset; };
+
 namespace AscendC {
 
 using ascendcraft::emu::SrcLoc;
