@@ -72,9 +72,47 @@ def rms_norm(gitdir: str, rows: int, cols: int, gemma: int = 0, precision: int =
             f"max rel error {err:.2e} ({'ok' if err <= tol else 'MISMATCH'} at {tol:g})")
 
 
+def gelu_tiling(numel: int, dtype) -> tuple[bytes, int, int]:
+    """activation/gelu_forward/tiling/gelu_tiling.cpp (FillTilingParam): GeluForwardTilingData {blockLength, tileNum,
+    tileLength, tailLength, bufferNum} as bytes, the block count (every vector core) and the tiling key (the dtype's
+    enum: 0 float, 1 half, 27 bfloat16)."""
+    ub_bytes, buff_num = 196608, 2                                 # GetUbSize on 910B, GELU_FORWARD_BUFF_NUM
+    size = np.dtype(dtype).itemsize
+    total = 2 * buff_num * (4 if dtype == np.float32 else size + 4)
+    align = 32 // size
+    per = (ub_bytes // total) // align * align
+    buffers = buff_num
+    if (numel + align - 1) // align * align <= per * buff_num * AIV_CORES:
+        buffers, per = 1, per * 2
+    block = ceil_div(ceil_div(numel, AIV_CORES), align) * align
+    tiles, tail = block // per, block % per
+    tiling = np.array([block, tiles, per if tiles else tail, tail, buffers], np.uint32).tobytes()
+    return tiling, AIV_CORES, {np.float32: 0, np.float16: 1}[dtype]
+
+
+def gelu_forward(gitdir: str, per_core: int, dtype) -> str:
+    """activation/gelu_forward/kernel/gelu_forward.cpp: GELU, tanh form (x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3)))),
+    on every vector core; the input is a whole number of blocks (blockLength each), as the host's split reads it."""
+    b = built(gitdir, "src/kernels/kernels/activation/gelu_forward/kernel/gelu_forward.cpp")
+    numel = per_core * AIV_CORES
+    x = np.random.default_rng(numel).uniform(-4, 4, numel).astype(dtype)
+    tiling, cores, key = gelu_tiling(numel, dtype)
+    r = run(b, [GM("x", x), GM("y", np.zeros_like(x), "out"), GM("tiling", np.frombuffer(tiling, np.uint8).copy())],
+            block_dim=cores, tiling_key=key)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    xf = x.astype(np.float64)
+    want = 0.5 * xf * (1 + np.tanh(np.sqrt(2 / np.pi) * (xf + 0.044715 * xf ** 3)))
+    got = r.outputs["y"].astype(np.float64)
+    err = float(np.max(np.abs(got - want) / np.maximum(1.0, np.abs(want))))
+    tol = 2 ** -8 if dtype == np.float16 else 1e-5
+    return (f"gelu_forward {np.dtype(dtype).name} {numel} (key {key}, {cores} cores): max rel error {err:.2e} "
+            f"({'ok' if err <= tol else 'MISMATCH'} at {tol:g})")
+
+
 def main(gitdir: str) -> int:
     lines = [rms_norm(gitdir, 6, 256), rms_norm(gitdir, 45, 1024, gemma=1), rms_norm(gitdir, 3, 128, precision=1),
-             rms_norm(gitdir, 2, 10000)]
+             rms_norm(gitdir, 2, 10000), gelu_forward(gitdir, 64, np.float16), gelu_forward(gitdir, 20000, np.float16),
+             gelu_forward(gitdir, 128, np.float32)]
     print("\n".join(lines))
     return 0 if all("MISMATCH" not in l for l in lines) else 1
 
