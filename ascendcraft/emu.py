@@ -628,7 +628,10 @@ def _macro_entries(sources: dict[str, str]) -> list[Entry]:
 _LOC_RE = re.compile(r"^(?P<file>[^:\s][^:]*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s(?P<rest>.*)$")
 _CONTEXT_RE = re.compile(r"^(?P<file>[^:\s][^:]*?):\s+(?P<rest>(?:In|At) .*:)$")
 _INCLUDED_RE = re.compile(r"^(?:In file included|\s+) from (?P<file>[^:]+):(?P<line>\d+)[:,]$")
-_SEVERITY_RE = re.compile(r"^(?P<sev>fatal error|error|warning|note):\s(?P<msg>.*)$")
+# (g++'s own crash, "internal compiler error: Segmentation fault", is an error of the build at the place g++ was
+# compiling: ATB moe_gate_corr's catlass v1.4.0 passes a function-local `static constexpr` config as a template argument
+# from a member of a partial specialisation, which g++ 12 crashes on)
+_SEVERITY_RE = re.compile(r"^(?P<sev>fatal error|internal compiler error|error|warning|note):\s(?P<msg>.*)$")
 
 
 def _norm(path: str) -> str:
@@ -683,8 +686,9 @@ class _CompilerLog:
             return
         ufile, uline, ucol, origin = self.place(file, line, col)
         warning = sev["sev"] == "warning"
+        message = f"g++ internal compiler error: {sev['msg']}" if sev["sev"] == "internal compiler error" else sev["msg"]
         self.records.append({"kind": "compile-warning" if warning else "compile-error", "severity": "warning" if warning else "error",
-                             "message": sev["msg"], "file": ufile or file, "line": uline if ufile else line,
+                             "message": message, "file": ufile or file, "line": uline if ufile else line,
                              "col": ucol if ufile else col, "origin": origin, "notes": [],
                              "chain": [f"{f}:{l}:{c or 0}: {r}" if l else f"{f}: {r}" for f, l, c, r in self.chain]})
         self.chain = []
@@ -740,6 +744,9 @@ def _symbol_use(sources: dict[str, str], symbol: str) -> tuple[str | None, int |
 def _compile_hint(message: str, notes: list[str] = ()) -> str:
     "A hint for common compile errors of AscendC kernels (from the message and its folded notes)."
     if "on Ascend 910B" in message: return "use a data type the instruction supports on Ascend 910B (A2), or Cast first"
+    if message.startswith("g++ internal compiler error"):
+        return ("g++ itself crashed on this code (a compiler bug, not an error in the kernel); the NPU's compiler is "
+                "another one: rewriting the construct g++ was compiling when it crashed avoids it")
     if rule := api_rule_hint(message): return rule
     declared = candidate_signatures(notes) if "no matching function for call to" in message else ""
     if "deduced conflicting types" in message or any("deduced conflicting types" in n for n in notes):

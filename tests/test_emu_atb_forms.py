@@ -249,3 +249,22 @@ def test_the_run_configuration_struct_a_kernel_defines_has_the_devkits_field():
     r = run(b, [GM("out", np.zeros(4, np.uint64), "inout")], block_dim=1)
     assert r.ok, r.diagnostics
     assert r.outputs["out"][:3].tolist() == [42, 8, 8 + 16]
+
+
+def test_a_gxx_crash_is_an_error_at_the_kernels_line_that_says_it_is_gxxs():
+    "g++'s own crash (ATB moe_gate_corr's catlass v1.4.0 under g++ 12) is reported where the kernel's code led to it."
+    from ascendcraft.emu import parse_compiler_output
+    sources = {"op_kernel/tile.cpp": "#include \"kernel_operator.h\"\n\nvoid tile() {\n    LoadData<float, config>(a, b, p);\n}\n"}
+    log = """In file included from /emu/include/ascendcraft_emu/kernel_api.h:36:
+/emu/include/ascendcraft_emu/cube.h: In instantiation of 'void Tile::operator()()':
+/root/build/src/op_kernel/tile.cpp:4:28:   required from here
+/emu/include/ascendcraft_emu/cube.h:419:13: internal compiler error: Segmentation fault
+  419 | inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<U>& p, SrcLoc loc = {}) {
+      |             ^~~~~~~~
+0x7f0f96de504f ???
+Please submit a full bug report, with preprocessed source (by using -freport-bug).
+"""
+    (d,) = parse_compiler_output(log, sources, root="/root/build/src")
+    assert (d.kind, d.is_error, d.file, d.line) == ("compile-error", True, "op_kernel/tile.cpp", 4)
+    assert d.message == "g++ internal compiler error: Segmentation fault"
+    assert "compiler bug" in d.hint
