@@ -73,8 +73,8 @@ Sources (kinds):
 Why one file (3,400 lines): the collectors, the materialiser and `try_entry` share the entry record and the
 per-repository rule tables (SOURCES, COMMON_INCLUDES, BUILD_DEFINES, SUBMODULES), and every source's run-and-match path
 is called from `try_entry`. A source whose run-and-match grew large lives beside it and is dispatched from here
-(catlass.py, evokernel.py, mkb.py, pybind_shapes.py; the runs by hand: hicann_by_hand.py, sgl_by_hand.py,
-transformer_by_hand.py, hicann_elementwise.py). The asc-devkit and NPUKernelBench match paths are the next to move out
+(atb.py, catlass.py, evokernel.py, mkb.py, pybind_shapes.py; the runs by hand: atb_by_hand.py, hicann_by_hand.py,
+sgl_by_hand.py, transformer_by_hand.py, hicann_elementwise.py). The asc-devkit and NPUKernelBench match paths are the next to move out
 the same way.
 """
 import argparse
