@@ -50,24 +50,24 @@ from .trace import Trace
 from . import cache_trim, sandbox, seal
 
 # %% auto #0
-__all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES', 'CPU_DEBUG_MACROS',
-           'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR', 'INCLUDE_DIR',
-           'RUNTIME_UNIT_FOLDERS', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES', 'RUNTIME_HOT_UNITS',
-           'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS', 'PCH_WARNING_FLAGS',
-           'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'HOST_LAUNCH_RE', 'FILE_SCOPE_TYPE_RE',
-           'CORE_TYPE_MACRO_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH', 'AIC_SOURCE', 'AIC_OBJECT',
-           'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES',
-           'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
-           'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags', 'launch_statements',
-           'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
-           'typed_pack_specialisations', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
-           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash',
-           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
-           'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build', 'past_close',
-           'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
-           'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'included_sources',
-           'core_type_split', 'key_var_conditions', 'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names',
-           'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
+__all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRARY_NAMES',
+           'CPU_DEBUG_MACROS', 'TOPK_FILE_SCOPE_NAMES', 'API_RULE_HINTS', 'UNEMULATED_APIS', 'RUNTIME_DIR',
+           'INCLUDE_DIR', 'RUNTIME_UNIT_FOLDERS', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES',
+           'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS',
+           'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'HOST_LAUNCH_RE',
+           'FILE_SCOPE_TYPE_RE', 'CORE_TYPE_MACRO_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH', 'AIC_SOURCE',
+           'AIC_OBJECT', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES', 'HUGE_GM_ROOT',
+           'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources',
+           'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags',
+           'launch_statements', 'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations',
+           'constexpr_member_defaults', 'typed_pack_specialisations', 'Param', 'Entry', 'parse_param', 'find_entries',
+           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources',
+           'runtime_hash', 'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags',
+           'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build',
+           'past_close', 'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings',
+           'clashing_include_guards', 'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions',
+           'included_sources', 'core_type_split', 'key_var_conditions', 'gm_arrays', 'gm_member_arrays', 'host_inputs',
+           'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
            'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key', 'CompatRule', 'compat_rules_for',
            'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
            'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles',
@@ -75,7 +75,10 @@ __all__ = ['SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'SCALAR_CTYPES', 'C_LIBRAR
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
-SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".inl", ".ipp", ".asc")
+# a translation unit's suffixes: C++ and its AscendC spellings (.asc: bisheng's single-source files; .cce: the CCE
+# sources that ccec and bisheng compile as device C++, ATB's matmul and attention kernels)
+TRANSLATION_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc", ".cce")
+SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc", ".inl", ".ipp", ".asc", ".cce")
 HOST_TILING_FUNCTION = "ascendcraft_tiling"  # extern "C" int ascendcraft_tiling(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*)
 
 # Scalar parameter types the driver can pass, by their spelling in a kernel signature.
@@ -612,7 +615,7 @@ def find_entries(sources: dict[str, str]) -> list[Entry]:
     spelled = "|".join(sorted({m["name"] for t in sources.values() for m in _GLOBAL_MACRO_RE.finditer(blank_comments(t))}))
     marks = re.compile(rf"\b(?:__global__|{spelled})\b" if spelled else r"\b__global__\b")
     for file, text in sources.items():
-        if not file.endswith((".cpp", ".cc", ".cxx", ".asc")): continue
+        if not file.endswith(TRANSLATION_SUFFIXES): continue
         # the conditional directives too: an entry declared once per branch (`#if X` `__global__ __cube__ void k(...)`
         # `#else` `__global__ __aicore__ void k(...)` `#endif` `{`) is found at the declaration right before its body
         code = _COND_RE.sub(lambda d: " " * len(d.group(0)), blank_comments(text))
@@ -672,7 +675,7 @@ def _macro_entries(sources: dict[str, str]) -> list[Entry]:
     entry_of = lambda name, params, file, line: Entry(name, file, line, tuple(
         parse_param(p, i) for i, p in enumerate(p for p in params.split(",") if p.strip() and p.strip() != "void")))
     for file, text in sources.items():
-        if not file.endswith((".cpp", ".cc", ".cxx", ".asc")): continue
+        if not file.endswith(TRANSLATION_SUFFIXES): continue
         found += [entry_of(name, params, file, line) for line, name, params in invoked.get(file, [])]
         code = blank_comments(text)
         for inc in re.finditer(r'(?m)^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', code):
@@ -687,7 +690,10 @@ def _macro_entries(sources: dict[str, str]) -> list[Entry]:
 _LOC_RE = re.compile(r"^(?P<file>[^:\s][^:]*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s(?P<rest>.*)$")
 _CONTEXT_RE = re.compile(r"^(?P<file>[^:\s][^:]*?):\s+(?P<rest>(?:In|At) .*:)$")
 _INCLUDED_RE = re.compile(r"^(?:In file included|\s+) from (?P<file>[^:]+):(?P<line>\d+)[:,]$")
-_SEVERITY_RE = re.compile(r"^(?P<sev>fatal error|error|warning|note):\s(?P<msg>.*)$")
+# (g++'s own crash, "internal compiler error: Segmentation fault", is an error of the build at the place g++ was
+# compiling: ATB moe_gate_corr's catlass v1.4.0 passes a function-local `static constexpr` config as a template argument
+# from a member of a partial specialisation, which g++ 12 crashes on)
+_SEVERITY_RE = re.compile(r"^(?P<sev>fatal error|internal compiler error|error|warning|note):\s(?P<msg>.*)$")
 
 
 def _norm(path: str) -> str:
@@ -742,8 +748,9 @@ class _CompilerLog:
             return
         ufile, uline, ucol, origin = self.place(file, line, col)
         warning = sev["sev"] == "warning"
+        message = f"g++ internal compiler error: {sev['msg']}" if sev["sev"] == "internal compiler error" else sev["msg"]
         self.records.append({"kind": "compile-warning" if warning else "compile-error", "severity": "warning" if warning else "error",
-                             "message": sev["msg"], "file": ufile or file, "line": uline if ufile else line,
+                             "message": message, "file": ufile or file, "line": uline if ufile else line,
                              "col": ucol if ufile else col, "origin": origin, "notes": [],
                              "chain": [f"{f}:{l}:{c or 0}: {r}" if l else f"{f}: {r}" for f, l, c, r in self.chain]})
         self.chain = []
@@ -799,6 +806,9 @@ def _symbol_use(sources: dict[str, str], symbol: str) -> tuple[str | None, int |
 def _compile_hint(message: str, notes: list[str] = ()) -> str:
     "A hint for common compile errors of AscendC kernels (from the message and its folded notes)."
     if "on Ascend 910B" in message: return "use a data type the instruction supports on Ascend 910B (A2), or Cast first"
+    if message.startswith("g++ internal compiler error"):
+        return ("g++ itself crashed on this code (a compiler bug, not an error in the kernel); the NPU's compiler is "
+                "another one: rewriting the construct g++ was compiling when it crashed avoids it")
     if rule := api_rule_hint(message): return rule
     declared = candidate_signatures(notes) if "no matching function for call to" in message else ""
     if "deduced conflicting types" in message or any("deduced conflicting types" in n for n in notes):
@@ -2160,7 +2170,9 @@ AIC_LAUNCH = "ascendcraft_launch_aic"     # the cube half's entry, as its driver
 AIC_SOURCE, AIC_OBJECT = "__ascendcraft_aic.cpp", "__ascendcraft_aic.o"
 _GROUP_RE = re.compile(r"COMDAT group section \[\s*\d+\] `[^']*' \[([^\]]+)\] contains")
 _GROUP_MEMBER_RE = re.compile(r"\s+\[\s*(\d+)\]\s+\S")
-_SYMBOL_RE = re.compile(r"\s*\d+:\s+[0-9a-fA-F]+\s+\d+\s+(\w+)\s+(\w+)\s+\w+\s+(\w+)\s+(\S+)$")
+# (readelf prints a symbol's size in decimal up to 99999 and in hex, 0x..., above: a cube half's entry of 0x23ac3 bytes,
+# ATB's pp_matmul with its eight PpMatmul instances inlined, is a definition to rename as any other)
+_SYMBOL_RE = re.compile(r"\s*\d+:\s+[0-9a-fA-F]+\s+(?:0x[0-9a-fA-F]+|\d+)\s+(\w+)\s+(\w+)\s+\w+\s+(\w+)\s+(\S+)$")
 
 
 def aic_renames(readelf_text: str) -> list[tuple[str, str]]:

@@ -74,12 +74,18 @@ Sources (kinds):
   (FETCHED_PINS). With --match, chunk_local_cumsum and recurrent_gated_delta_rule run whole on their tests' cases
   against their formulas (fla_by_hand.py).
 
+- hicann/ascend-transformer-boost `src/kernels/{kernels,mixkernels}/**` (kernel-file): ATB, CANN's transformer library
+  (norms, activations, quant, matmul, flash / paged attention, MLA, FFN, reshape_and_cache), the sources its
+  `add_kernel(<name> ascend910b <core> <source> ...)` calls build for A2, each with the headers it reaches from the
+  include folders ATB's build sets; the kernel is the call's name. Sources built only for 310P / 310B / 910 are left
+  out. Those that include catlass need `--git hicann/catlass=<git dir>` (the tag ATB's build clones). atb.py beside this file.
+
 Why one file (3,400 lines): the collectors, the materialiser and `try_entry` share the entry record and the
 per-repository rule tables (SOURCES, COMMON_INCLUDES, BUILD_DEFINES, SUBMODULES), and every source's run-and-match path
 is called from `try_entry`. A source whose run-and-match grew large lives beside it and is dispatched from here
-(catlass.py, evokernel.py, mkb.py, opgenagent.py, pybind_shapes.py; the runs by hand: hicann_by_hand.py, sgl_by_hand.py,
-transformer_by_hand.py, hicann_elementwise.py, fla_by_hand.py). The asc-devkit and NPUKernelBench match paths are the
-next to move out the same way.
+(atb.py, catlass.py, evokernel.py, mkb.py, opgenagent.py, pybind_shapes.py; the runs by hand: atb_by_hand.py,
+hicann_by_hand.py, sgl_by_hand.py, transformer_by_hand.py, hicann_elementwise.py, fla_by_hand.py). The asc-devkit and
+NPUKernelBench match paths are the next to move out the same way.
 """
 import argparse
 import contextlib
@@ -128,6 +134,7 @@ SOURCES = {  # repo -> source group name
     "vllm-project/vllm-ascend": "vLLM Ascend csrc op projects (A2 ops)",
     "wangdengkai/AscendOpGenAgent": "AscendOpGenAgent tasks (LLM-made kernels + pybind11 extension)",
     "flashserve/flash-linear-attention-npu": "flash-linear-attention-npu op projects (GDN / KDA, A2 ops)",
+    "hicann/ascend-transformer-boost": "ATB (Ascend Transformer Boost; add_kernel sources built for ascend910b)",
 }
 
 
@@ -194,6 +201,9 @@ def collect(repo: str, gitdir: str) -> list[dict]:
     if repo == "wangdengkai/AscendOpGenAgent":   # an LLM agent's tasks: kernels, a pybind11 extension, Model / ModelNew
         from opgenagent import opgen_entries
         return opgen_entries(files, entry)
+    if repo == "hicann/ascend-transformer-boost":   # ATB's kernels: the add_kernel sources built for ascend910b (atb.py)
+        from atb import atb_entries
+        return atb_entries(lambda c, p: show(gitdir, c, p), commit, files, entry)
     if repo == "Hayden727/cann-ops":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if f.startswith("src/") and "/op_kernel/" in f and f.endswith(".cpp")})
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
@@ -285,13 +295,15 @@ def _blas_headers(gitdir: str, commit: str, path: str, dest: Path, include_roots
         for name in include.findall(show(gitdir, commit, f)):
             name = name.decode(errors="replace")
             near = posixpath.normpath(posixpath.join(posixpath.dirname(f), name))
-            found = near if near in listing else next((posixpath.join(r, name) for r in include_roots
-                                                       if posixpath.join(r, name) in listing), None)
-            if not found or found in seen or found == path or not found.endswith(suffixes): continue
+            # the root it was found through (not the first root that is a prefix of its path: ATB's src/kernels and
+            # src/kernels/mixkernels/utils/common/kernel/catlass are both roots of `#include "epilogue/..."`'s file)
+            via = None if near in listing else next((r for r in include_roots if posixpath.join(r, name) in listing), None)
+            found = near if via is None else posixpath.join(via, name)
+            if found not in listing or found in seen or found == path or not found.endswith(suffixes): continue
             if any(f"/{a}/" in f"/{found}" for a in ("arch35", "arch20")): continue
             seen.add(found)
             todo.append(found)
-            if found != near: roots.add(next(r for r in include_roots if found.startswith(r + "/")))
+            if via is not None: roots.add(via)
             out = dest / found
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(show(gitdir, commit, found))
@@ -308,8 +320,11 @@ def materialise_kernel_file(entry: dict, gitdir: str, dest: Path) -> Path:
     (dest / path).parent.mkdir(parents=True, exist_ok=True)
     (dest / path).write_bytes(show(gitdir, commit, path))
     for root in sorted(_blas_headers(gitdir, commit, path, dest, tuple(entry.get("include", ())),
-                                     (".h", ".hpp", ".inc", ".cpp", ".inl"))):
+                                     (".h", ".hpp", ".inc", ".cpp", ".inl", ".cce"))):
         (dest / root / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+    if entry.get("third_party"):   # ATB's catlass headers, from hicann/catlass at the tag its build clones (atb.py)
+        from atb import third_party_headers
+        third_party_headers(entry, GITDIRS, dest)
     return dest
 
 
@@ -1795,7 +1810,8 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                 chosen = next(filter(None, (asc_entry(show(gitdir, entry["commit"], other).decode(errors="replace"),
                                                       entry.get("defines", ""))
                                             for other in asc_target_siblings(gitdir, entry["commit"], entry["path"]))), None)
-            if entry["kind"] == "kernel-file": chosen = kernel_file_entry(read_sources(folder), entry["path"])
+            if entry["kind"] == "kernel-file":   # the kernel its build names (ATB's add_kernel), else its file's first
+                chosen = entry.get("kernel") or kernel_file_entry(read_sources(folder), entry["path"])
             flags = settings.cxxflags + (f" {entry['defines']}" if entry.get("defines") else "")
             sources, chosen = global_scope_entry(read_sources(folder), chosen)
             kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))

@@ -58,16 +58,18 @@ struct bfloat16_t {
     constexpr bfloat16_t() = default;
     template <typename U, typename = typename std::enable_if<std::is_convertible<U, float>::value &&
                                                              !std::is_same<U, bfloat16_t>::value>::type>
-    bfloat16_t(U v) : bits(from_float(static_cast<float>(v))) {}
-    operator float() const { return to_float(bits); }
-    static bfloat16_t from_bits(uint16_t b) { bfloat16_t r; r.bits = b; return r; }
-    static uint16_t from_float(float f) {
-        uint32_t u; std::memcpy(&u, &f, 4);
+    // constexpr, as the device compiler's built-in bfloat16 is a literal type: a kernel's `static constexpr T T_MIN =
+    // ... -3.38953e+38;` with T = bfloat16_t (ATB group_topk) converts at compile time (__builtin_bit_cast: g++ 11)
+    constexpr bfloat16_t(U v) : bits(from_float(static_cast<float>(v))) {}
+    constexpr operator float() const { return to_float(bits); }
+    static constexpr bfloat16_t from_bits(uint16_t b) { bfloat16_t r; r.bits = b; return r; }
+    static constexpr uint16_t from_float(float f) {
+        const uint32_t u = __builtin_bit_cast(uint32_t, f);
         if ((u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu)) return static_cast<uint16_t>((u >> 16) | 0x40);  // quiet NaN
-        uint32_t rounding = 0x7fffu + ((u >> 16) & 1u);
+        const uint32_t rounding = 0x7fffu + ((u >> 16) & 1u);
         return static_cast<uint16_t>((u + rounding) >> 16);
     }
-    static float to_float(uint16_t b) { uint32_t u = static_cast<uint32_t>(b) << 16; float f; std::memcpy(&f, &u, 4); return f; }
+    static constexpr float to_float(uint16_t b) { return __builtin_bit_cast(float, static_cast<uint32_t>(static_cast<uint32_t>(b) << 16)); }
 };
 // The compiler's own bfloat16 type, which bisheng names __bf16 and kernels compare with (std::is_same_v<T, __bf16>):
 // the same type as bfloat16_t here. g++ 13 and later have __bf16 built in on x86; before that it is an ordinary name.
@@ -116,6 +118,37 @@ enum KernelMetaType : uint8_t {
     KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_AICORE, KERNEL_TYPE_VECTORCORE, KERNEL_TYPE_MIX_AICORE,
     KERNEL_TYPE_MIX_VECTOR_CORE, KERNEL_TYPE_MAX
 };
+
+// The kernel binary's metadata records (type-length-value: a 16-bit type and length, then the value) that CANN's build
+// writes into an `.ascend.meta.<kernel>` section for the runtime to read: the kernel's core type, its cross-core sync,
+// the AIC:AIV ratio of a mixed kernel. Kernels built outside CANN's op build write them themselves (ATB's
+// gmm_deq_swiglu_quant_gmm_deq: `static const struct FunLevelMixCoreType ..._mix_aic_section __attribute__((used,
+// section(".ascend.meta...."))) = {{{F_TYPE_KTYPE, sizeof(unsigned int)}, K_TYPE_MIX_AIC_MAIN}, {{...}, 1, 1}};`). The
+// emulator's launch takes the core type from the kernel's code, not from these, so they are only declared. (The devkit
+// names the K_TYPE_ enumeration KernelType; here that name is AscendC's alias of the launch kernel types, so the
+// enumeration has no name of its own.)
+enum : unsigned int {
+    K_TYPE_AICORE = 1, K_TYPE_AIC = 2, K_TYPE_AIV = 3, K_TYPE_MIX_AIC_MAIN = 4, K_TYPE_MIX_AIV_MAIN = 5,
+    K_TYPE_AIC_ROLLBACK = 6, K_TYPE_AIV_ROLLBACK = 7, K_TYPE_MAX
+};
+enum FuncMetaType {
+    F_TYPE_KTYPE = 1, F_TYPE_CROSS_CORE_SYNC = 2, F_TYPE_MIX_TASK_RATION = 3, F_TYPE_L0_EXCEPTION_DFX = 4,
+    F_TYPE_L0_EXCEPTION_DFX_ARGSINFO = 5, F_TYPE_L0_EXCEPTION_DFX_IS_TIK = 6, F_TYPE_DETERMINISTIC_INFO = 13,
+    F_TYPE_FUNCTION_ENTRY_INFO = 14, F_TYPE_BLOCK_NUM_INFO = 15, F_TYPE_MAX
+};
+enum CrossCoreSyncType { C_TYPE_USE_SYNC = 1, C_TYPE_MAX };
+struct BaseTlv { unsigned short type; unsigned short len; };
+struct FunMetaKType { BaseTlv head; unsigned int ktype; };
+struct FunMetaCrossCoreType { BaseTlv head; unsigned int usedCrossCoreSync; };
+struct FunMetaMixCoreType { BaseTlv head; unsigned short taskRation0; unsigned short taskRation1; };
+struct FunLevelKType { FunMetaKType ktypeMeta; };
+struct FunLevelCrossCoreType { FunMetaKType ktypeMeta; FunMetaCrossCoreType crossCoreType; };
+struct FunLevelMixCoreType { FunMetaKType ktypeMeta; FunMetaMixCoreType mixCoreType; };
+static_assert(sizeof(FunLevelMixCoreType) == 16, "two TLV records of 8 bytes");
+// The run configuration an op's binary holds in GM for its L2-cache hints (its offset of the cache-bypassing address
+// range). Kernels define the global themselves (ATB's gmm_deq_swiglu_quant_gmm_deq, in its cube pass:
+// `__gm__ struct OpSystemRunCfg g_opSystemRunCfg{0};`); the emulated GM has no L2, so nothing reads it.
+struct OpSystemRunCfg { uint64_t l2Cacheoffset; };
 
 namespace AscendC {
 

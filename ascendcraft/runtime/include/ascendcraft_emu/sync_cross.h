@@ -52,6 +52,9 @@ inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config, ascendcraft::emu:
                                      static_cast<int64_t>((config >> 8) & 0xf), loc);
 }
 inline void wait_flag_dev(int64_t flagId, ascendcraft::emu::SrcLoc loc = {}) { ascendcraft::emu::cross_wait_flag(flagId, loc); }
+// set_ffts_base_addr(addr): the raw spelling of SetSyncBaseAddr (ATB's attention kernels pass their ffts_addr argument
+// first thing). As there, the emulation's hand-overs do not go through memory at that address: no effect.
+inline void set_ffts_base_addr(uint64_t addr) { (void)addr; }
 namespace AscendC {
 // SetSyncBaseAddr(config): sets the FFTS base-address register the NPU's cross-core flags use (A2: set_ffts_base_addr).
 // The emulation keeps CrossCoreSetFlag / CrossCoreWaitFlag in the launch itself, not in memory at that address, so the
