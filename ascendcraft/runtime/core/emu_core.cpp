@@ -695,14 +695,23 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
     mark_written_scalar(c, t, index, size);
     if (settled || !race) keep_set_range(c, at, size, loc);
 }
+// operator() hands out a reference: checked as a scalar read (write through SetValue to have it checked as one), its
+// bytes marked written (the caller may write through it). EvoKernel's LinearAttentionCustom keeps its sums this way,
+// three references an element in its inner loops: so local_read's inline checks, the same checks (check_index_fast,
+// count_work, mark_written_scalar; each calls the full check where its fast case does not hold).
 void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
     enter_inline(Op::GetValue, loc);
-    check_index(t, index, size, Op::GetValue, loc);
-    // operator() hands out a reference: checked as a scalar read (write through SetValue to have it checked as one)
-    const RaceChecker* race = core().race.get();
+    Core& c = core();
+    check_index_fast(c, t, index, size, Op::GetValue, loc);
+    const RaceChecker* race = c.race.get();
     if (race && !race->scalar_read_settled()) RaceScope(TPipe_::S, Op::GetValue, loc).read(t.addr + index * size, size);
-    record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
-    mark_written(t, index * size, size);
+    if (tracing_now()) {
+        record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
+        return t.addr + index * size;
+    }
+    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work: record's execute-mode part
+    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+    mark_written_scalar(c, t, index, size);
     return t.addr + index * size;
 }
 
