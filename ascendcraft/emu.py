@@ -347,15 +347,21 @@ def _angle_close(code: str, at: int) -> int:
     return -1
 
 
-def _top_level_count(args: str) -> int:
-    "How many comma-separated items `args` holds at its top level (0 when blank)."
-    if not args.strip(): return 0
-    depth, n = 0, 1
-    for c in args:
+def _top_level_spans(code: str, start: int, end: int) -> list[tuple[int, int]]:
+    "(start, end) of each comma-separated item of code[start:end] at its top level."
+    spans, depth, s = [], 0, start
+    for i in range(start, end):
+        c = code[i]
         if c in "<([": depth += 1
         elif c in ">)]": depth -= 1
-        elif c == "," and depth == 0: n += 1
-    return n
+        elif c == "," and depth == 0:
+            spans.append((s, i)); s = i + 1
+    return spans + [(s, end)]
+
+
+def _top_level_count(args: str) -> int:
+    "How many comma-separated items `args` holds at its top level (0 when blank)."
+    return len(_top_level_spans(args, 0, len(args))) if args.strip() else 0
 
 
 def _enclosing_brace(code: str, at: int) -> int:
@@ -486,18 +492,6 @@ _VALUE_SEQUENCE_RE = re.compile(r"\btemplate\s*<\s*(?:typename|class)\s+(?P<type
                                 r"(?:[A-Za-z_]\w*)?\s*>\s*(?:struct|class)\s+(?P<name>[A-Za-z_]\w*)\b")
 _TYPED_PACK_RE = re.compile(r"^\s*(?P<type>(?!typename\b|class\b)[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*)\s*\.\.\.\s*"
                             r"(?P<name>[A-Za-z_]\w*)\s*$")
-
-
-def _top_level_spans(code: str, start: int, end: int) -> list[tuple[int, int]]:
-    "(start, end) of each comma-separated item of code[start:end] at its top level."
-    spans, depth, s = [], 0, start
-    for i in range(start, end):
-        c = code[i]
-        if c in "<([": depth += 1
-        elif c in ">)]": depth -= 1
-        elif c == "," and depth == 0:
-            spans.append((s, i)); s = i + 1
-    return spans + [(s, end)]
 
 
 def typed_pack_specialisations(text: str) -> str:
@@ -1390,6 +1384,10 @@ def file_scope_types(text: str) -> set[str]:
     return set(FILE_SCOPE_TYPE_RE.findall(code))
 
 
+# a file that itself declares or registers tiling structs (an op_host tiling header, or a kernel that defines its own)
+_TILING_STRUCT_DEF_RE = re.compile(r"\b(?:BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b")
+
+
 def names_generated_tiling_struct(sources: dict[str, str], reached) -> bool:
     """Whether the kernel's files (`reached`: the kernel file and what it includes) name a tiling struct that a tiling
     header of the project declares (BEGIN_TILING_DATA_DEF) while neither including that header nor defining a type of
@@ -1400,7 +1398,7 @@ def names_generated_tiling_struct(sources: dict[str, str], reached) -> bool:
     structs = {s for n, t in sources.items() if n.endswith((".h", ".hpp", ".hh")) for s in declared.findall(blank_comments(t))}
     if not structs: return False
     kernel = [blank_comments(sources[f]) for f in reached]
-    if any(re.search(r"\b(BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b", k) for k in kernel): return False
+    if any(_TILING_STRUCT_DEF_RE.search(k) for k in kernel): return False
     own = {s for k in kernel for s in FILE_SCOPE_TYPE_RE.findall(k)}
     return any(re.search(rf"\b{re.escape(s)}\b", k) for s in structs - own for k in kernel)
 
@@ -1724,7 +1722,7 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     # itself relies on CANN's generated header for the structs, as the driver gives them: hicann ops-transformer
     # matmul_all_reduce_add_rms_norm's INVOKE_* macros live in headers of its own and of matmul_all_reduce
     relies_on_generated = through_headers and not any(
-        re.search(r"\b(BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b", blank_comments(sources[f])) for f in reached)
+        _TILING_STRUCT_DEF_RE.search(blank_comments(sources[f])) for f in reached)
     if "GET_TILING_DATA" in code or (macro_written and through_headers) or relies_on_generated \
             or names_generated_tiling_struct(sources, reached):
         # the headers the kernel file includes: a quoted name is first looked up beside the kernel (its own
@@ -1736,7 +1734,7 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
         # the tiling headers: those that define a tiling struct or register one (cann-ops foreach_custom registers
         # a struct of a shared header under its own op type)
         tiling_headers = {name: text for name, text in sources.items() if name.endswith((".h", ".hpp", ".hh"))
-                          and re.search(r"\b(BEGIN_TILING_DATA_DEF|REGISTER_TILING_DATA_CLASS)\b", blank_comments(text))}
+                          and _TILING_STRUCT_DEF_RE.search(blank_comments(text))}
         for name in shadowed_tiling_headers(tiling_headers, sources) | other_ops_tiling_headers(
                 tiling_headers, sources, op_type, entry.file):
             del tiling_headers[name]

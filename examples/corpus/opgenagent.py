@@ -30,8 +30,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-MKB_SEED = 1024
-MKB_ATOL = MKB_RTOL = 1e-4
+from mkb import MKB_ATOL, MKB_RTOL, MKB_SEED
+from torch_ext_host import standin_dir, standin_env
+
 MAX_CASE_BYTES = 16 << 20   # a case's inputs and its reference's outputs; larger ones take the emulator minutes each
 CASE_TIMEOUT = 1800         # seconds for one task's cases, in the child process
 TASK_ROOT = "archive_tasks"
@@ -79,7 +80,7 @@ def compile_kernels(kernel_dir: Path, settings) -> dict[str, str]:
     "Each kernel file compiled alone for the emulator (its `__global__` kernel the entry): file -> 'ok' or the error."
     from ascendcraft.emu import build, read_sources
     import importlib.util
-    spec = importlib.util.spec_from_file_location("standin_ascendcraft", _standin() / "torch_npu" / "_ascendcraft.py")
+    spec = importlib.util.spec_from_file_location("standin_ascendcraft", standin_dir() / "torch_npu" / "_ascendcraft.py")
     standin = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(standin)
     headers = {k: v for k, v in read_sources(kernel_dir).items() if k.endswith((".h", ".hpp"))}
@@ -96,17 +97,11 @@ def compile_kernels(kernel_dir: Path, settings) -> dict[str, str]:
     return out
 
 
-def _standin() -> Path:
-    import ascendcraft
-    return Path(ascendcraft.__file__).parent / "runtime" / "torch_npu_standin"
-
-
 def _env() -> dict:
-    here = str(Path(__file__).resolve().parent)
+    "The stand-in's environment, with the project and this folder importable (the agent's scripts import both)."
     import ascendcraft
     repo = str(Path(ascendcraft.__file__).resolve().parent.parent)
-    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(_standin()), repo, here,
-                                                                     os.environ.get("PYTHONPATH", "")])))
+    return standin_env(repo, str(Path(__file__).resolve().parent))
 
 
 def build_task(task_dir: Path) -> Path:

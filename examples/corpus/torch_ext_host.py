@@ -6,6 +6,7 @@ test script (`python3 ../add_custom_test.py`; under msopprof, its --application)
 script runs on the emulator with its checks. The verdict is the script's: unittest's OK with at least one launch is a
 pass; a launch that stopped (or wrote nothing) is a run error; a failed assertion is a mismatch. Called by corpus.py's
 match_asc_host for an example whose target includes torch's or pybind11's headers."""
+import os
 import posixpath
 import re
 import subprocess
@@ -16,9 +17,16 @@ from pathlib import Path
 STANDIN_NOTE = "the example's own test script, with AscendCraft's torch_npu stand-in"
 
 
-def _standin() -> Path:
+def standin_dir() -> Path:
+    "The torch_npu stand-in's folder: on PYTHONPATH first, `import torch_npu` takes it."
     import ascendcraft
     return Path(ascendcraft.__file__).parent / "runtime" / "torch_npu_standin"
+
+
+def standin_env(*paths: str) -> dict:
+    "The environment for a build or script under the stand-in: the stand-in, then `paths`, ahead of PYTHONPATH."
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(standin_dir()), *paths,
+                                                                     os.environ.get("PYTHONPATH", "")])))
 
 
 def binds_pytorch(text: str) -> bool:
@@ -39,7 +47,6 @@ def _last(text: str, pattern: str) -> str:
 
 def match_torch_extension(entry: dict, gitdir: str, readme: str, show, git) -> dict:
     "The verdict of an example whose host side is a PyTorch extension (`show` / `git`: corpus.py's readers)."
-    import os
     commit, folder = entry["commit"], posixpath.dirname(entry["path"])
     script = readme_script(readme)
     if script is None: return dict(match="no-reference", match_detail="the README runs no Python test script")
@@ -51,8 +58,7 @@ def match_torch_extension(entry: dict, gitdir: str, readme: str, show, git) -> d
             dest.write_bytes(show(gitdir, commit, f))
         build = src / "build"
         build.mkdir()
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(_standin()), os.environ.get("PYTHONPATH", "")])))
-        made = subprocess.run([sys.executable, "-m", "torch_npu._ascendcraft_build", "build", ".."], cwd=build, env=env,
+        made = subprocess.run([sys.executable, "-m", "torch_npu._ascendcraft_build", "build", ".."], cwd=build, env=standin_env(),
                               capture_output=True, text=True, timeout=3600)
         if made.returncode != 0:
             said = _last(made.stderr, r"^build failed: .*$") or made.stderr.strip()[-200:]
