@@ -55,23 +55,25 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'INCLUDE_DIR', 'RUNTIME_UNIT_FOLDERS', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES',
            'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS',
            'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'HOST_LAUNCH_RE',
-           'FILE_SCOPE_TYPE_RE', 'CORE_TYPE_MACRO_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH', 'AIC_SOURCE',
-           'AIC_OBJECT', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES', 'HUGE_GM_ROOT',
-           'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources',
-           'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage', 'kernel_flags',
-           'launch_statements', 'cpu_debug_branches', 'core_type_templates', 'member_class_specialisations',
-           'constexpr_member_defaults', 'typed_pack_specialisations', 'Param', 'Entry', 'parse_param', 'find_entries',
-           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources',
-           'runtime_hash', 'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags',
-           'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build',
-           'past_close', 'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings',
-           'clashing_include_guards', 'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions',
-           'included_sources', 'core_type_split', 'key_var_conditions', 'gm_arrays', 'gm_member_arrays', 'host_inputs',
-           'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed', 'kernel_object_key', 'host_object',
-           'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key', 'CompatRule', 'compat_rules_for',
-           'compat_admits', 'compat_retry', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
-           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles',
-           'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
+           'FILE_SCOPE_TYPE_RE', 'CORE_TYPE_MACRO_RE', 'CORE_TYPE_TEST_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH',
+           'AIC_SOURCE', 'AIC_OBJECT', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES',
+           'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB',
+           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage',
+           'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
+           'member_class_specialisations', 'constexpr_member_defaults', 'typed_pack_specialisations', 'Param', 'Entry',
+           'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
+           'unknown_name_hint', 'runtime_sources', 'runtime_hash', 'compiler_version', 'angle_include_dirs',
+           'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header', 'with_prelude',
+           'pch_rejections', 'host_launch_calls', 'Build', 'past_close', 'file_scope_types',
+           'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
+           'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'included_sources',
+           'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions', 'gm_arrays',
+           'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
+           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key',
+           'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'core_constant_retry', 'GM', 'Scalar',
+           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
+           'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run',
+           'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -269,14 +271,18 @@ def _closing_brace(code: str, at: int) -> int:
     return len(code)
 
 
-def core_type_templates(text: str) -> str:
+def core_type_templates(text: str, constant_core: bool = False) -> str:
     """`text` with catlass-style member templates chosen by core type rewritten for g++ (same lines): the primary
     `template <int32_t CORE_TYPE = g_coreType> R f(P);` becomes a forwarding template that calls the overload of the
     running core; each in-class `template <> R f<AscendC::AIC>(P) {...}` an overload taking `CoreTag<AscendC::AIC>`
     first; `f<g_coreType>(...)` picks at run time; `constexpr T v = ...g_coreType...;` becomes a `const` chosen at run
     time; `if constexpr (...g_coreType...)` a plain `if` (catlass's TileCastInt4ToInt8: the device compiler's pass for
     one core type discards the other's branch; here both are compiled and the running core takes one). Files without
-    `g_coreType` come back unchanged."""
+    `g_coreType` come back unchanged.
+
+    `constant_core`: the text is for one pass of a kernel built per core type with that pass's core type a constant
+    (`core_type_constants`), as on the device: the constant expressions on `g_coreType` and `if constexpr` stay as
+    written (only the in-class specialisations, which g++ refuses anywhere, are rewritten)."""
     if "g_coreType" not in text: return text
     code = blank_comments(text)
     edits, names = [], []          # (start, end, replacement) on text positions; the primaries' names
@@ -311,12 +317,12 @@ def core_type_templates(text: str) -> str:
             edits.append((m.start(), m.end() - (len(m["empty"]) if m["empty"] else 0), new))
         for m in re.finditer(rf"(?P<name>{_name_re(name)})\s*<\s*g_coreType\s*>", code):
             edits.append((m.start(), m.end(), text[m.start():m.end("name")] + f"<{_CORE_NOW}>"))
-    for m in _CORE_CONSTEXPR_RE.finditer(code):
+    for m in ([] if constant_core else _CORE_CONSTEXPR_RE.finditer(code)):
         expr = text[m.start("expr"):m.end("expr")]
         on = lambda core, e: re.sub(r"\bg_coreType\b", core, e)
         edits.append((m.start(), m.end(), "const    " + text[m.start("decl"):m.end("decl")] + "= (::ascendcraft::emu::"
                       f"kernel_on_aic() ? ({on(_CORE_AIC, expr)}) : ({' '.join(on(_CORE_AIV, expr).split())}));"))
-    for m in re.finditer(r"\bif\s+constexpr\s*\(", code):
+    for m in ([] if constant_core else re.finditer(r"\bif\s+constexpr\s*\(", code)):
         depth, i = 1, m.end()
         while i < len(code) and depth:
             depth += {"(": 1, ")": -1}.get(code[i], 0); i += 1
@@ -1535,6 +1541,44 @@ def core_type_split(sources: dict[str, str], entry: "Entry", kind=None) -> tuple
     return None
 
 
+# the core type as kernels test it in C++ rather than with the preprocessor (`if ASCEND_IS_AIV { ... }`, `constexpr
+# FlagID id = BarrierFlag<MODE, g_coreType>::ID;`): on the device a constant of each pass (the devkit's sys_macros.h)
+CORE_TYPE_TEST_RE = re.compile(r"\bASCEND_IS_(?:NOT_)?AI[CV]\b|\bg_coreType\b")
+
+
+def core_type_tests(sources: dict[str, str], entry: "Entry", kind=None) -> tuple[str, int] | None:
+    """Where a kernel of both core types first tests the core type in C++ (`if ASCEND_IS_AIV`, `ASCEND_IS_NOT_AIC`,
+    `g_coreType`) in what it reaches, as (file, line); None for a kernel of one core type or one that never does.
+
+    CANN's device compiler makes those tests constants of each pass: `g_coreType` is the pass's core type and
+    `ASCEND_IS_AIV` expands to `constexpr(g_coreType == AscendC::AIV)`, so `if ASCEND_IS_AIV { ... }` is an `if
+    constexpr` whose other pass's branch is discarded in a template (flash-linear-attention-npu's
+    chunk_gated_delta_rule_bwd_dhu calls catlass's vector-only `CrossCoreBarrier<0x1>` there; catlass's cube-side
+    `BarrierFlag<0x1, AIC>` static_asserts). The emulator's one build reads the core type when the code runs, as
+    CANN's CPU debug mode does: the same program wherever both passes' code compiles in both. Where it does not, `build`
+    builds such a kernel per core type with these constants (`core_type_constants`)."""
+    from ascendcraft.emu_kind import core_type_defines, kernel_kind
+    if core_type_defines(kind if kind is not None else kernel_kind(sources, entry)): return None
+    for name in included_sources(sources, entry.file):
+        code = blank_comments(sources[name])
+        if m := CORE_TYPE_TEST_RE.search(code):
+            return name, code.count("\n", 0, m.start()) + 1
+    return None
+
+
+def core_type_constants(half: str) -> list[str]:
+    """The lines that make the core type a constant in the `half` ("aic" or "aiv") of a kernel built per core type by
+    its C++ tests (`core_type_tests`), after kernel_operator.h: the device compiler's forms of the devkit's
+    sys_macros.h for a pass of one core type (`ASCEND_IS_AIV` an `if constexpr` condition), in place of the emulation's
+    run-time ones. Each half runs on its own core type only, so every test has the value it has at run time."""
+    core = {"aic": "::AscendC::AIC", "aiv": "::AscendC::AIV"}[half]
+    lines = ["#undef g_coreType", f"#define g_coreType ({core})   // the {half.upper()} pass's core type, a constant"]
+    for name, test in (("AIV", "=="), ("AIC", "=="), ("NOT_AIV", "!="), ("NOT_AIC", "!=")):
+        lines += [f"#undef ASCEND_IS_{name}",
+                  f"#define ASCEND_IS_{name} constexpr(g_coreType {test} ::AscendC::{name[-3:]})"]
+    return lines
+
+
 def _constexpr_key_tests(code: str) -> list[tuple[int, list[str], bool]]:
     """The `if constexpr (...)` conditions of `code` (comments blanked) that call TILING_KEY_IS / TILING_KEY_LIST:
     (line, the keys they name, whether the condition is such calls alone, joined by `||` / `!`)."""
@@ -1686,7 +1730,7 @@ def gm_member_arrays(sources: dict[str, str], files: list[str]) -> list[str]:
 
 def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str], key: int | None = None,
                    conditions: KeyConditions | None = None, kind=None, half: str | None = None,
-                   op_type: str | None = None) -> str:
+                   op_type: str | None = None, core_constants: bool = False) -> str:
     """The generated main TU: kernel_operator.h, the tiling header if the build system would add it, the kernel, the driver.
     `key` (a kernel whose preprocessor conditions test TILING_KEY_VAR, `conditions`): TILING_KEY_VAR is defined as that
     literal before anything is included, and the driver declares the key and the keys the conditions name.
@@ -1695,7 +1739,8 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     a kernel built per core type (`core_type_split`): "aiv", the program's main with the vector pass's macros, which
     hands the launch the cube half's entry (`declare_aic_launch`); "aic", the cube pass's macros and no main, only
     that entry (AIC_LAUNCH, renamed in its object with AIC_SUFFIX). `op_type`: an op project's type (its tiling
-    headers that register only other ops' structs are left out, `other_ops_tiling_headers`)."""
+    headers that register only other ops' structs are left out, `other_ops_tiling_headers`). `core_constants` (with
+    `half`): the half's core type is a constant, as in the device compiler's pass (`core_type_constants`)."""
     kernel = sources[entry.file]
     code = blank_comments(kernel)
     # a generated entry that wraps the kernel file (a tiling-template kernel's, ascendcraft.opproject.tpl_entry_source,
@@ -1714,6 +1759,7 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     # definitions by it (AscendC::SizeOfBits for int4b_t's 4 bits, its kernel_operator.h include, [host, aicore])
     lines.append("#define __CCE__ 1")
     lines.append('#include "kernel_operator.h"')          # build_macros.h, with the build's -D flags and key
+    if half and core_constants: lines += core_type_constants(half)
     # an entry a macro of an included header writes (_macro_entries): its GET_TILING_DATA is in the headers
     macro_written = not re.search(rf"\b{re.escape(entry.name)}\s*\(", code)
     reached = included_sources(sources, entry.file)
@@ -2236,7 +2282,8 @@ OWN_COMPLEX64_FLAG = "-DASCENDCRAFT_KERNEL_COMPLEX64=1"
 
 
 def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
-          settings: Settings | None = None, tiling_key: int | None = None, check_only: bool = False) -> Build:
+          settings: Settings | None = None, tiling_key: int | None = None, check_only: bool = False,
+          core_constants: bool = False) -> Build:
     """Compile a kernel project with g++ against the emulation headers (cached by content). A kernel whose `#if` /
     `#elif` conditions test TILING_KEY_VAR is compiled for one tiling key (`tiling_key`, default 0) with TILING_KEY_VAR
     that literal, as CANN's build compiles one binary per key; `run` compiles it again for the key a launch has
@@ -2250,17 +2297,25 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
 
     A kernel that g++ rejects only by a rule where g++ and CANN's device compiler differ (`COMPAT_RULES`, recognised
     by g++'s exact errors) is compiled once more under the g++ option that adopts the device compiler's reading
-    (`compat_retry`); that build, with a `gxx-compat` note, is the result when it compiles."""
+    (`compat_retry`); that build, with a `gxx-compat` note, is the result when it compiles.
+
+    A mixed kernel that tests the core type in C++ (`if ASCEND_IS_AIV`, `g_coreType`: `core_type_tests`) and fails is
+    built again per core type with each pass's core type a constant, as CANN's device compiler builds it
+    (`core_constant_retry`); `core_constants` builds it so from the start (a build for another tiling key of such a
+    kernel does, through `Build.remake`)."""
     settings = settings or load_settings()
     b = _build_as_written(sources, entry, sanitize=sanitize, settings=settings, tiling_key=tiling_key,
-                          check_only=check_only)
-    return b if b.ok else compat_retry(b, entry, settings, tiling_key=tiling_key)
+                          check_only=check_only, core_constants=core_constants)
+    if b.ok: return b
+    b = compat_retry(b, entry, settings, tiling_key=tiling_key, core_constants=core_constants)
+    return b if b.ok or core_constants else core_constant_retry(b, entry, settings, tiling_key=tiling_key)
 
 
 def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
                       settings: Settings | None = None, tiling_key: int | None = None,
-                      check_only: bool = False) -> Build:
-    "`build` under the settings' own compiler options."
+                      check_only: bool = False, core_constants: bool = False) -> Build:
+    """`build` under the settings' own compiler options. `core_constants`: a mixed kernel that tests the core type in
+    C++ (`core_type_tests`) is built per core type, each half with its core type a constant (`core_type_constants`)."""
     t0 = time.perf_counter()
     settings = settings or load_settings()
     sources = read_sources(sources)
@@ -2282,23 +2337,27 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
     # whose headers declare no such type, accepts): the emulation's own complex64 (its DT_COMPLEX64 type) stays out
     if any(OWN_COMPLEX64_RE.search(blank_comments(t)) for t in seen.values()): flags = [*flags, OWN_COMPLEX64_FLAG]
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the driver declares the kernel type: part of the key
-    compiled = {n: typed_pack_specialisations(constexpr_member_defaults(member_class_specialisations(core_type_templates(launch_statements(device_spellings(t))))))
+    kind = kernel_kind(seen, chosen)
+    # a mixed kernel that chooses code by the core-type macros is built per core type, as CANN does: two halves of one
+    # program, the cube half's definitions renamed (`aic_renames`), each block running its core's half; with
+    # `core_constants`, also one that tests the core type in C++, each half's core type then a constant
+    split = core_type_split(seen, chosen, kind)
+    constant = core_constants and (split := split or core_type_tests(seen, chosen, kind)) is not None
+    compiled = {n: typed_pack_specialisations(constexpr_member_defaults(member_class_specialisations(
+                    core_type_templates(launch_statements(device_spellings(t)), constant_core=constant))))
                 for n, t in seen.items()}   # what g++ reads (diagnostics quote `sources`)
     compiled[chosen.file] = entry_linkage(compiled[chosen.file], chosen.name)
     host_files = [f for f, t in seen.items() if f != chosen.file and f.endswith((".cpp", ".cc", ".cxx"))
                   and re.search(rf"\b{HOST_TILING_FUNCTION}\s*\(", blank_comments(t))]
     conditions = key_var_conditions(seen, chosen.file)   # in what the kernel's translation unit includes
     key_var = (int(tiling_key) if tiling_key is not None else 0) if conditions else None
-    remake = {"entry": entry, "sanitize": sanitize, "settings": settings}
-    kind = kernel_kind(seen, chosen)
-    # a mixed kernel that chooses code by the core-type macros is built per core type, as CANN does: two halves of one
-    # program, the cube half's definitions renamed (`aic_renames`), each block running its core's half
-    split = core_type_split(seen, chosen, kind)
+    remake = {"entry": entry, "sanitize": sanitize, "settings": settings, **({"core_constants": True} if constant else {})}
     # an op project's type, as its build defines it for the kernel's REGISTER_TILING_DATA_CLASS (opproject.build_project)
     op_type = m.group(1) if (m := re.search(r"-DASCENDCRAFT_OP_TYPE=(\w+)", settings.cxxflags)) else None
     driver = _driver_source(chosen, seen, host_files, key_var, conditions, kind, "aiv" if split else None,
-                            op_type)   # in the key
-    aic_driver = _driver_source(chosen, seen, host_files, key_var, conditions, kind, "aic", op_type) if split else ""
+                            op_type, core_constants=constant)   # in the key
+    aic_driver = _driver_source(chosen, seen, host_files, key_var, conditions, kind, "aic", op_type,
+                                core_constants=constant) if split else ""
     # the include folders as the command gives them (`_include_options`) and the rest of the command, but for the paths
     # of the headers' folder and of the runtime library, are in the key: a build whose include-path rules differ (an
     # older or newer tree) gets a key of its own instead of another's cached result
@@ -2558,7 +2617,8 @@ def compat_admits(rules: list[CompatRule], log: str) -> bool:
     return all(allowed and _CHANGES_MEANING_RE.search(l) for l in permissive)
 
 
-def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key: int | None = None) -> Build:
+def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key: int | None = None,
+                 core_constants: bool = False) -> Build:
     """Failed build `b` compiled again under the g++ options of the `COMPAT_RULES` its errors are exactly (none: `b`).
     The second build stands when it compiles and its log shows nothing else the options let through
     (`compat_admits`); it carries a note (kind `gxx-compat`) at the first error of `b` saying which rule it took, and
@@ -2569,7 +2629,7 @@ def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key:
     if not rules or all(r.flag in flags for r in rules): return b
     retry = _build_as_written(b.sources, entry, sanitize=b.sanitize,
                               settings=settings.replace(cxxflags=" ".join([settings.cxxflags, *(r.flag for r in rules)])),
-                              tiling_key=tiling_key, check_only=b.check_only)
+                              tiling_key=tiling_key, check_only=b.check_only, core_constants=core_constants)
     if not retry.ok or not compat_admits(rules, retry.log): return b
     first = b.errors[0] if b.errors else None
     names = ", ".join(f"{r.name} ({r.flag})" for r in rules)
@@ -2577,6 +2637,34 @@ def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key:
                       file=first.file if first else b.entry_file, line=first.line if first else None,
                       col=first.col if first else None, source_line=first.source_line if first else "",
                       severity="note", hint="; ".join(r.why for r in rules))
+    return dataclasses.replace(retry, diagnostics=[note, *retry.diagnostics], seconds=b.seconds + retry.seconds)
+
+
+def core_constant_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key: int | None = None) -> Build:
+    """Failed build `b` of a mixed kernel that tests the core type in C++ (`core_type_tests`) built again per core type
+    with each half's core type a constant, as CANN's device compiler builds it: code only one pass can compile (what the
+    other pass's `if ASCEND_IS_AIV` branch of a template would instantiate) is compiled in that pass only. That second
+    build is the result, compiled or not (its errors are the device compiler's reading), with a note (kind
+    `core-type-pass`) at the kernel's first core-type test that says so and quotes `b`'s first error. `b` stands for a
+    kernel of one core type, one that never tests the core type, and a build stopped by a time or memory limit.
+
+    Only on failure: a kernel whose one build compiles is the same program either way (each block reads its own core
+    type), and keeps its one compile."""
+    if any(d.kind in ("build-timeout", "build-limit") for d in b.diagnostics): return b
+    seen = {n: cpu_debug_branches(t, settings.cpu_debug) for n, t in b.sources.items()}
+    chosen = _choose_entry(seen, entry)
+    if isinstance(chosen, Diagnostic) or (where := core_type_tests(seen, chosen)) is None: return b
+    retry = _build_as_written(b.sources, entry, sanitize=b.sanitize, settings=settings, tiling_key=tiling_key,
+                              check_only=b.check_only, core_constants=True)
+    if not retry.ok: retry = compat_retry(retry, entry, settings, tiling_key=tiling_key, core_constants=True)
+    first = next((d for d in b.diagnostics if d.is_error), None)
+    said = f": {first.file}:{first.line}: {first.message[:300]}" if first else ""
+    note = diagnostic_at(b.sources.get(where[0], ""), where[0], "core-type-pass",
+                         "built again once per core type, each pass's core type a constant (`if ASCEND_IS_AIV` an `if "
+                         f"constexpr`), as CANN's device compiler builds a mixed kernel; the one build that reads the core "
+                         f"type at run time failed{said}", where[1], severity="note",
+                         hint="code that only one core type's pass can compile belongs under `if ASCEND_IS_AIC` / `if "
+                              "ASCEND_IS_AIV` (an `if constexpr` on the device), inside a template")
     return dataclasses.replace(retry, diagnostics=[note, *retry.diagnostics], seconds=b.seconds + retry.seconds)
 
 
