@@ -60,12 +60,12 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB',
            'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage',
            'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
-           'member_class_specialisations', 'constexpr_member_defaults', 'typed_pack_specialisations', 'Param', 'Entry',
-           'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
-           'unknown_name_hint', 'runtime_sources', 'runtime_hash', 'compiler_version', 'angle_include_dirs',
-           'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header', 'with_prelude',
-           'pch_rejections', 'host_launch_calls', 'Build', 'past_close', 'file_scope_types',
-           'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
+           'member_class_specialisations', 'constexpr_member_defaults', 'typed_pack_specialisations',
+           'hoisted_local_constants', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
+           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash',
+           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
+           'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build', 'past_close',
+           'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
            'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'included_sources',
            'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions', 'gm_arrays',
            'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
@@ -540,6 +540,76 @@ def typed_pack_specialisations(text: str) -> str:
                 edits.append((s, e, u["type"]))
     out, last = [], 0
     for start, end, new in sorted(edits):
+        out += [text[last:start], new]; last = end
+    return "".join(out + [text[last:]])
+
+# %% ../nbs/10_emu.ipynb #c7e41a5b
+_LOCAL_CONSTANT_RE = re.compile(
+    r"(?<![\w.:])(?:static\s+constexpr|constexpr\s+static)\s+(?P<type>(?:::\s*)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)"
+    r"\s+(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<init>[^;{}]*|\{[^;{}]*\})\s*;")
+_LITERAL_INIT_RE = re.compile(r"\{?\s*(?:(?:true|false|[-+]?(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*)\s*,?\s*)*\}?")
+_TEMPLATE_TYPE_PARAM_RE = re.compile(r"\b(?:typename|class)\s+([A-Za-z_]\w*)\s*(?=[,=>])")
+
+
+def _enclosing_braces(code: str, pos: int) -> list[int]:
+    "The offsets of the `{` that enclose offset `pos` of `code` (comments and strings blanked), outermost first."
+    stack = []
+    for i in range(pos):
+        if code[i] == "{": stack.append(i)
+        elif code[i] == "}" and stack: stack.pop()
+    return stack
+
+
+def _brace_kind(code: str, at: int) -> str:
+    """What the `{` at `at` opens: "namespace" (a namespace or an `extern "C"` block), "class" (a class, struct, union or
+    enum body) or "code" (a function body or a block in one)."""
+    head = code[max(code.rfind(";", 0, at), code.rfind("{", 0, at), code.rfind("}", 0, at)) + 1:at]
+    head = re.sub(r"^\s*#[^\n]*$", "", head, flags=re.M)      # a preprocessor line before the declaration
+    if re.search(r"\bnamespace\b[\w\s:]*$|\bextern\s*\"C(?:\+\+)?\"\s*$", head): return "namespace"
+    if re.search(r"\b(?:struct|class|union|enum)\b", head) and not re.search(r"\)\s*(?:const\s*)?(?:noexcept\s*)?$", head):
+        return "class"
+    return "code"
+
+
+def hoisted_local_constants(text: str) -> str:
+    """`text` with each function-local `static constexpr` object that the function passes as a template argument moved
+    to namespace scope, just before the function's outermost declaration, under a name of its own; the local becomes a
+    `static constexpr const T &` bound to it (same lines). g++ 12 crashes ("internal compiler error: Segmentation
+    fault", or "in tsubst, at cp/pt.cc:15867") instantiating a member function of a class template that passes such a
+    local to a reference template parameter: catlass v1.4.0's `CopyL1ToL0A<..., float, zN>` and vLLM's hc_pre, with
+    `static constexpr AscendC::IsResetLoad3dConfig config = {false, false}; LoadData<float, config>(...)`, which
+    CANN's compiler (a clang) takes. The namespace-scope object has the same type and value, the template argument the
+    same object for every instantiation (the local was one per instantiation: only its address could tell).
+
+    Only what cannot mean anything else is moved: a type named without template arguments whose first name is no
+    template parameter of the text, an initializer of integer and boolean literals alone (so nothing the function's
+    scope declares), a name that the rest of its block writes as a template argument (`<..., config>`), and a local
+    inside a function body (not a class's static member); anything else is left as written."""
+    if "constexpr" not in text or "static" not in text: return text
+    code = blank_comments_and_strings(text)
+    parameters = set(_TEMPLATE_TYPE_PARAM_RE.findall(code))
+    edits, tag = [], f"{hashlib.sha1(text.encode()).hexdigest()[:8]}"
+    for m in _LOCAL_CONSTANT_RE.finditer(code):
+        kind_type, init = " ".join(m["type"].split()), code[m.start("init"):m.end("init")].strip()
+        if kind_type.lstrip(":").split("::")[0].strip() in parameters | {"auto"}: continue
+        if not _LITERAL_INIT_RE.fullmatch(init): continue
+        braces = _enclosing_braces(code, m.start())
+        kinds = [_brace_kind(code, b) for b in braces]
+        if "code" not in kinds or kinds[-1] != "code": continue      # not in a function body
+        block_end = _closing_brace(code, braces[-1])
+        if not re.search(rf"[<,]\s*{re.escape(m['name'])}\s*[,>]", code[m.end():block_end]): continue
+        # the outermost declaration that is no namespace (the class of an in-class member function, else the function
+        # itself), from its first token past blank and preprocessor lines
+        outer = braces[next(i for i, k in enumerate(kinds) if k != "namespace")]
+        start = max(code.rfind(";", 0, outer), code.rfind("{", 0, outer), code.rfind("}", 0, outer)) + 1
+        start += re.match(r"\s*(?:#[^\n]*\n\s*)*", code[start:outer]).end()
+        line = text.count("\n", 0, m.start()) + 1
+        hoisted = f"ascendcraft_hoisted_{m['name']}_{tag}_{line}"
+        edits.append((start, start, f"static constexpr {kind_type} {hoisted} = {text[m.start('init'):m.end('init')].strip()}; "))
+        edits.append((m.start(), m.end(), f"static constexpr const {text[m.start('type'):m.end('type')]} &{m['name']} = {hoisted};"))
+    out, last = [], 0
+    for start, end, new in sorted(edits):
+        if start < last: continue
         out += [text[last:start], new]; last = end
     return "".join(out + [text[last:]])
 
@@ -2343,8 +2413,8 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
     # `core_constants`, also one that tests the core type in C++, each half's core type then a constant
     split = core_type_split(seen, chosen, kind)
     constant = core_constants and (split := split or core_type_tests(seen, chosen, kind)) is not None
-    compiled = {n: typed_pack_specialisations(constexpr_member_defaults(member_class_specialisations(
-                    core_type_templates(launch_statements(device_spellings(t)), constant_core=constant))))
+    compiled = {n: hoisted_local_constants(typed_pack_specialisations(constexpr_member_defaults(member_class_specialisations(
+                    core_type_templates(launch_statements(device_spellings(t)), constant_core=constant)))))
                 for n, t in seen.items()}   # what g++ reads (diagnostics quote `sources`)
     compiled[chosen.file] = entry_linkage(compiled[chosen.file], chosen.name)
     host_files = [f for f, t in seen.items() if f != chosen.file and f.endswith((".cpp", ".cc", ".cxx"))

@@ -7,9 +7,11 @@ npu's chunk_gated_delta_rule_bwd_dhu on catlass): CANN's device compiler builds 
 so a template only the vector pass can instantiate is never instantiated by the cube pass. The emulator's one build reads
 the core type at run time; where that build fails, the kernel is built again per core type with those constants
 (`emu.core_constant_retry`)."""
+import re
+
 import numpy as np
 
-from ascendcraft.emu import GM, build, core_type_templates, core_type_tests, find_entries, run
+from ascendcraft.emu import GM, Scalar, build, core_type_templates, core_type_tests, find_entries, hoisted_local_constants, run
 
 N = 64   # elements per vector core
 
@@ -177,3 +179,125 @@ def test_a_pass_with_a_constant_core_type_keeps_its_constant_expressions():
     rewritten = core_type_templates(text)
     assert "constexpr int32_t id" not in rewritten and "if constexpr" not in rewritten
     assert rewritten.count("\n") == text.count("\n")
+
+
+# g++ 12 crashes ("internal compiler error: Segmentation fault") on a function-local `static constexpr` object of a
+# class template's member function passed to a reference template parameter: catlass v1.4.0's CopyL1ToL0A<..., float,
+# zN> (`static constexpr AscendC::IsResetLoad3dConfig config = {false, false}; AscendC::LoadData<Element, config>(...)`,
+# ATB's moe_gate_corr) and vLLM's hc_pre. The build moves such a local to namespace scope (`emu.hoisted_local_constants`).
+TILE = """
+#include "kernel_operator.h"
+using namespace AscendC;
+
+namespace tile {
+struct FillConfig {
+    bool negate;
+    int32_t bias;
+};
+
+template <typename T, const FillConfig &CONFIG>
+__aicore__ inline void FillFrom(GlobalTensor<T> &dst, GlobalTensor<T> &src, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; ++i) {
+        T v = src.GetValue(i) + static_cast<T>(CONFIG.bias);
+        dst.SetValue(i, CONFIG.negate ? -v : v);
+    }
+}
+
+template <class ArchTag, class Element>
+struct CopyTile;
+
+template <class ArchTag>
+struct CopyTile<ArchTag, float> {
+    __aicore__ inline void operator()(GlobalTensor<float> &dst, GlobalTensor<float> &src, uint32_t n)
+    {
+        static constexpr FillConfig config = {true, 2};
+        FillFrom<float, config>(dst, src, n);
+    }
+};
+}  // namespace tile
+
+extern "C" __global__ __aicore__ void copy_tile(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, n);
+    yg.SetGlobalBuffer((__gm__ float *)y, n);
+    tile::CopyTile<int, float>{}(yg, xg, n);
+}
+"""
+
+# the catlass form itself, on the emulated LoadData (compiled only: the crash was g++'s front end)
+LOAD3D = """
+#include "kernel_operator.h"
+
+namespace gemm { namespace tile {
+template <class ArchTag, class Element>
+struct CopyL1ToL0Left;
+
+template <class ArchTag>
+struct CopyL1ToL0Left<ArchTag, float> {
+    __aicore__ inline void operator()(AscendC::LocalTensor<float> const &dst, AscendC::LocalTensor<float> const &src,
+                                      uint16_t m, uint16_t k)
+    {
+        constexpr uint8_t PAD_LIST[4] = {0, 0, 0, 0};
+        AscendC::SetFmatrix(1, m, PAD_LIST, AscendC::FmatrixMode::FMATRIX_LEFT);
+        static constexpr AscendC::IsResetLoad3dConfig config = {false, false};
+        AscendC::LoadData3DParamsV2<float> params;
+        params.kExtension = k;
+        params.mExtension = m;
+        params.channelSize = k;
+        AscendC::LoadData<float, config>(dst, src, params);
+    }
+};
+}}  // namespace gemm::tile
+
+extern "C" __global__ __aicore__ void load_left(GM_ADDR x)
+{
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::A1> l1;
+    AscendC::TBuf<AscendC::TPosition::A2> l0a;
+    pipe.InitBuffer(l1, 16 * 16 * sizeof(float));
+    pipe.InitBuffer(l0a, 16 * 16 * sizeof(float));
+    gemm::tile::CopyL1ToL0Left<int, float>{}(l0a.Get<float>(), l1.Get<float>(), 16, 16);
+    (void)x;
+}
+"""
+
+
+def test_a_local_constant_passed_as_a_reference_template_argument_builds_and_keeps_its_value():
+    b = build({"tile.cpp": TILE})
+    assert b.ok, b.diagnostics
+    x = np.linspace(-3, 3, 40, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(40, np.float32), "out"), Scalar(40, "uint32_t")], block_dim=1)
+    assert r.ok, r.diagnostics
+    np.testing.assert_array_equal(r.outputs["y"], -(x + np.float32(2)))
+
+
+def test_catlass_s_load3d_config_local_compiles():
+    b = build({"load.cpp": LOAD3D}, check_only=True)
+    assert b.ok, b.diagnostics
+
+
+def test_only_a_function_local_literal_constant_named_as_a_template_argument_is_moved():
+    moved = hoisted_local_constants(TILE)
+    assert moved.count("\n") == TILE.count("\n")
+    lines = moved.splitlines()
+    at = next(i for i, s in enumerate(TILE.splitlines()) if "static constexpr FillConfig config" in s)
+    hoisted = re.search(r"static constexpr FillConfig (ascendcraft_hoisted_config_\w+) = \{true, 2\}; template <class ArchTag>$",
+                        lines[at - 4])
+    assert hoisted, lines[at - 4]
+    assert lines[at].strip() == f"static constexpr const FillConfig &config = {hoisted[1]};"
+    left_alone = [
+        # a class's static member (not function-local)
+        "template <class A> struct S { static constexpr Cfg config = {true, true}; void f() { g<config>(); } };\n",
+        # an initializer naming something of the function's scope
+        "template <class A> struct S { void f() { static constexpr Cfg config = {A::value, true}; g<config>(); } };\n",
+        # a type that is a template parameter
+        "template <class C> struct S { void f() { static constexpr C config = {true, true}; g<config>(); } };\n",
+        # never a template argument
+        "template <class A> struct S { void f() { static constexpr Cfg config = {true, true}; g(config); } };\n",
+    ]
+    for text in left_alone:
+        assert hoisted_local_constants(text) == text, text
