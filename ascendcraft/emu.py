@@ -551,13 +551,41 @@ _LITERAL_INIT_RE = re.compile(r"\{?\s*(?:(?:true|false|[-+]?(?:0[xX][0-9a-fA-F]+
 _TEMPLATE_TYPE_PARAM_RE = re.compile(r"\b(?:typename|class)\s+([A-Za-z_]\w*)\s*(?=[,=>])")
 
 
-def _enclosing_braces(code: str, pos: int) -> list[int]:
-    "The offsets of the `{` that enclose offset `pos` of `code` (comments and strings blanked), outermost first."
-    stack = []
-    for i in range(pos):
-        if code[i] == "{": stack.append(i)
-        elif code[i] == "}" and stack: stack.pop()
-    return stack
+def _maybe_local_constants(text: str) -> bool:
+    """Whether `text` as written (comments not blanked: cheap) may hold a local constant that hoisted_local_constants
+    moves: a literal one written as a template argument after it, whose innermost braces open a function body. Most
+    files are decided here; the rest are examined again with their comments and strings blanked."""
+    pairs = None
+    for m in _LOCAL_CONSTANT_RE.finditer(text):
+        if not (_LITERAL_INIT_RE.fullmatch(m["init"].strip()) and _as_template_argument(text, m["name"], m.end())):
+            continue
+        pairs = pairs if pairs is not None else _brace_pairs(text)
+        inner = [o for o, c in pairs if o < m.start() < c]
+        if inner and _brace_kind(text, inner[-1]) == "code": return True
+    return False
+
+
+def _as_template_argument(text: str, name: str, start: int, end: int | None = None) -> bool:
+    "Whether `text[start:end]` writes `name` as a template argument: `<name>`, `<..., name, ...>`."
+    end = len(text) if end is None else end
+    at = text.find(name, start, end)
+    while at >= 0:
+        j, k = at - 1, at + len(name)
+        while j >= 0 and text[j].isspace(): j -= 1
+        while k < end and text[k].isspace(): k += 1
+        if j >= 0 and text[j] in "<," and k < end and text[k] in ",>": return True
+        at = text.find(name, at + 1, end)
+    return False
+
+
+def _brace_pairs(code: str) -> list[tuple[int, int]]:
+    "The (open, close) offsets of `code`'s matched braces (comments and strings blanked), by their opening brace."
+    stack, pairs = [], []
+    for m in re.finditer(r"[{}]", code):
+        if m[0] == "{": stack.append(m.start())
+        elif stack: pairs.append((stack.pop(), m.start()))
+    pairs += [(o, len(code)) for o in stack]     # unbalanced: open to the end
+    return sorted(pairs)
 
 
 def _brace_kind(code: str, at: int) -> str:
@@ -585,19 +613,20 @@ def hoisted_local_constants(text: str) -> str:
     template parameter of the text, an initializer of integer and boolean literals alone (so nothing the function's
     scope declares), a name that the rest of its block writes as a template argument (`<..., config>`), and a local
     inside a function body (not a class's static member); anything else is left as written."""
-    if "constexpr" not in text or "static" not in text: return text
+    if "constexpr" not in text or "static" not in text or not _maybe_local_constants(text): return text
     code = blank_comments_and_strings(text)
     parameters = set(_TEMPLATE_TYPE_PARAM_RE.findall(code))
-    edits, tag = [], f"{hashlib.sha1(text.encode()).hexdigest()[:8]}"
+    edits, tag, pairs = [], f"{hashlib.sha1(text.encode()).hexdigest()[:8]}", None
     for m in _LOCAL_CONSTANT_RE.finditer(code):
         kind_type, init = " ".join(m["type"].split()), code[m.start("init"):m.end("init")].strip()
         if kind_type.lstrip(":").split("::")[0].strip() in parameters | {"auto"}: continue
         if not _LITERAL_INIT_RE.fullmatch(init): continue
-        braces = _enclosing_braces(code, m.start())
+        if not _as_template_argument(code, m["name"], m.end()): continue   # never a template argument
+        pairs = pairs if pairs is not None else _brace_pairs(code)
+        braces = [o for o, c in pairs if o < m.start() < c]          # the enclosing ones, outermost first
         kinds = [_brace_kind(code, b) for b in braces]
         if "code" not in kinds or kinds[-1] != "code": continue      # not in a function body
-        block_end = _closing_brace(code, braces[-1])
-        if not re.search(rf"[<,]\s*{re.escape(m['name'])}\s*[,>]", code[m.end():block_end]): continue
+        if not _as_template_argument(code, m["name"], m.end(), _closing_brace(code, braces[-1])): continue
         # the outermost declaration that is no namespace (the class of an in-class member function, else the function
         # itself), from its first token past blank and preprocessor lines
         outer = braces[next(i for i, k in enumerate(kinds) if k != "namespace")]
