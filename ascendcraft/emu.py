@@ -625,7 +625,7 @@ def hoisted_local_constants(text: str) -> str:
         pairs = pairs if pairs is not None else _brace_pairs(code)
         braces = [o for o, c in pairs if o < m.start() < c]          # the enclosing ones, outermost first
         kinds = [_brace_kind(code, b) for b in braces]
-        if "code" not in kinds or kinds[-1] != "code": continue      # not in a function body
+        if not kinds or kinds[-1] != "code": continue                # not in a function body
         if not _as_template_argument(code, m["name"], m.end(), _closing_brace(code, braces[-1])): continue
         # the outermost declaration that is no namespace (the class of an in-class member function, else the function
         # itself), from its first token past blank and preprocessor lines
