@@ -2236,7 +2236,8 @@ OWN_COMPLEX64_FLAG = "-DASCENDCRAFT_KERNEL_COMPLEX64=1"
 
 
 def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
-          settings: Settings | None = None, tiling_key: int | None = None, check_only: bool = False) -> Build:
+          settings: Settings | None = None, tiling_key: int | None = None, check_only: bool = False,
+          kernel_type: str | None = None) -> Build:
     """Compile a kernel project with g++ against the emulation headers (cached by content). A kernel whose `#if` /
     `#elif` conditions test TILING_KEY_VAR is compiled for one tiling key (`tiling_key`, default 0) with TILING_KEY_VAR
     that literal, as CANN's build compiles one binary per key; `run` compiles it again for the key a launch has
@@ -2250,16 +2251,20 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
 
     A kernel that g++ rejects only by a rule where g++ and CANN's device compiler differ (`COMPAT_RULES`, recognised
     by g++'s exact errors) is compiled once more under the g++ option that adopts the device compiler's reading
-    (`compat_retry`); that build, with a `gxx-compat` note, is the result when it compiles."""
+    (`compat_retry`); that build, with a `gxx-compat` note, is the result when it compiles.
+
+    `kernel_type` (a `emu_kind.KERNEL_TYPES` name) is the kernel type the kernel's own build system gives it, where it
+    compiles the file for one core type (ATB's `add_kernel(<name> <soc> cube|vector ...)`); without it the type is the
+    one the code names or CANN's compiler infers (`emu_kind.kernel_kind`)."""
     settings = settings or load_settings()
     b = _build_as_written(sources, entry, sanitize=sanitize, settings=settings, tiling_key=tiling_key,
-                          check_only=check_only)
-    return b if b.ok else compat_retry(b, entry, settings, tiling_key=tiling_key)
+                          check_only=check_only, kernel_type=kernel_type)
+    return b if b.ok else compat_retry(b, entry, settings, tiling_key=tiling_key, kernel_type=kernel_type)
 
 
 def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
                       settings: Settings | None = None, tiling_key: int | None = None,
-                      check_only: bool = False) -> Build:
+                      check_only: bool = False, kernel_type: str | None = None) -> Build:
     "`build` under the settings' own compiler options."
     t0 = time.perf_counter()
     settings = settings or load_settings()
@@ -2289,8 +2294,8 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
                   and re.search(rf"\b{HOST_TILING_FUNCTION}\s*\(", blank_comments(t))]
     conditions = key_var_conditions(seen, chosen.file)   # in what the kernel's translation unit includes
     key_var = (int(tiling_key) if tiling_key is not None else 0) if conditions else None
-    remake = {"entry": entry, "sanitize": sanitize, "settings": settings}
-    kind = kernel_kind(seen, chosen)
+    remake = {"entry": entry, "sanitize": sanitize, "settings": settings, "kernel_type": kernel_type}
+    kind = kernel_kind(seen, chosen, kernel_type)
     # a mixed kernel that chooses code by the core-type macros is built per core type, as CANN does: two halves of one
     # program, the cube half's definitions renamed (`aic_renames`), each block running its core's half
     split = core_type_split(seen, chosen, kind)
@@ -2558,7 +2563,8 @@ def compat_admits(rules: list[CompatRule], log: str) -> bool:
     return all(allowed and _CHANGES_MEANING_RE.search(l) for l in permissive)
 
 
-def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key: int | None = None) -> Build:
+def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key: int | None = None,
+                 kernel_type: str | None = None) -> Build:
     """Failed build `b` compiled again under the g++ options of the `COMPAT_RULES` its errors are exactly (none: `b`).
     The second build stands when it compiles and its log shows nothing else the options let through
     (`compat_admits`); it carries a note (kind `gxx-compat`) at the first error of `b` saying which rule it took, and
@@ -2569,7 +2575,7 @@ def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key:
     if not rules or all(r.flag in flags for r in rules): return b
     retry = _build_as_written(b.sources, entry, sanitize=b.sanitize,
                               settings=settings.replace(cxxflags=" ".join([settings.cxxflags, *(r.flag for r in rules)])),
-                              tiling_key=tiling_key, check_only=b.check_only)
+                              tiling_key=tiling_key, check_only=b.check_only, kernel_type=kernel_type)
     if not retry.ok or not compat_admits(rules, retry.log): return b
     first = b.errors[0] if b.errors else None
     names = ", ".join(f"{r.name} ({r.flag})" for r in rules)

@@ -1814,7 +1814,11 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                 chosen = entry.get("kernel") or kernel_file_entry(read_sources(folder), entry["path"])
             flags = settings.cxxflags + (f" {entry['defines']}" if entry.get("defines") else "")
             sources, chosen = global_scope_entry(read_sources(folder), chosen)
-            kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
+            declared = None
+            if entry["repo"] == "hicann/ascend-transformer-boost":   # the core type its add_kernel compiles it for
+                from atb import kernel_type
+                declared = kernel_type(entry)
+            kb = build(sources, chosen, settings=settings.replace(cxxflags=flags), kernel_type=declared)
             out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **per_core_type(kb))
             if project_build and entry["kind"] == "blas-file": out.update(blas_host_check(entry, gitdir, settings))
             _note(progress, out)
