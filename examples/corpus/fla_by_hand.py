@@ -28,6 +28,10 @@ Ops:
   stand-ins for its torch_npu / ct imports), and the check the op's ATK standard, the double benchmark (each output's
   max / mean relative and rms error against the float64 run at most 5 / 1.5 / 1.5 times the same-precision run's).
 
+- chunk_scaled_dot_kkt (fla/ops/ascendc/gdn/chunk_gdn_fwd/chunk_scaled_dot_kkt, test/test.py, which runs
+  torch_custom/fla_npu/test/test_npu_chunk_scaled_dot_kkt.py): every case of that precision test, fixed length and
+  its varlen splits, with the test file's own inputs, reference and check, executed from the pinned commit.
+
 Prints one line per case: the tiling key and block dim the op's TilingFunc chose, the worst error in units of the
 allowed one, and the verdict (match / MISMATCH / ERROR with the emulator's first diagnostic). `corpus.py run --match`
 calls the same runs for these entries (match_entry).
@@ -194,24 +198,26 @@ DOUBLE_BENCHMARK = {"max relative": 5.0, "mean relative": 1.5, "rms": 1.5}
 SMALL_VALUE = {torch.float16: 2 ** -11, torch.bfloat16: 2 ** -8, torch.float32: 2 ** -14}
 
 
-def test_module(g_, path: str, stand_ins: tuple[str, ...]) -> dict:
-    """The namespace of a Python file of the op's tests at the corpus's pinned commit, executed as it is, with empty
-    stand-in modules for the NPU-side imports it names but whose code the CPU reference does not call (torch_npu, its
-    test harness's `ct`)."""
+def test_module(g_, path: str, stand_ins: dict[str, dict]) -> dict:
+    """The namespace of a Python file of the op's tests at the corpus's pinned commit, executed as it is, with stand-in
+    modules (name -> its attributes, all None) for the NPU-side imports it names but whose code the CPU reference does
+    not call (torch_npu, its test harness's `ct`, fla_npu's op bindings)."""
     entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == REPO and e["path"] == DQKWG)
     gitdir = g_[0].get(REPO) or str(MIRRORS / REPO.replace("/", "+") / "repo")
     text = corpus.show(gitdir, entry["commit"], path).decode()
     saved = {n: sys.modules.get(n) for n in stand_ins}
-    for n in stand_ins: sys.modules[n] = types.ModuleType(n)
-    sys.modules["ct"].single = None
+    for n, attrs in stand_ins.items():
+        sys.modules[n] = types.ModuleType(n)
+        for a in attrs: setattr(sys.modules[n], a, None)
     try:
-        namespace = {"__name__": f"fla_test_{Path(path).stem}"}
-        exec(compile(text, f"{REPO}@{entry['commit'][:7]}:{path}", "exec"), namespace)
+        module = types.ModuleType(f"fla_test_{Path(path).stem}")   # registered: its dataclasses look their module up
+        sys.modules[module.__name__] = module
+        exec(compile(text, f"{REPO}@{entry['commit'][:7]}:{path}", "exec"), module.__dict__)
     finally:
         for n, m in saved.items():
             if m is None: sys.modules.pop(n, None)
             else: sys.modules[n] = m
-    return namespace
+    return module.__dict__
 
 
 def error_metrics(got: torch.Tensor, golden: torch.Tensor, small: float) -> dict:
@@ -243,7 +249,7 @@ def run_chunk_bwd_dqkwg(g_, name: str):
     # WaitFlag are back to back on the same value, so any id in range behaves alike; g++'s -ftrivial-auto-var-init=zero
     # makes the kernel's stack objects start at zero, the id 0. The emulator's builds are otherwise unchanged.
     settings = settings.replace(cxxflags=f"{settings.cxxflags} -ftrivial-auto-var-init=zero")
-    ref = test_module(g_, f"{DQKWG}/tests/chunk_bwd_dqkwg_cpu.py", ("torch_npu", "ct"))
+    ref = test_module(g_, f"{DQKWG}/tests/chunk_bwd_dqkwg_cpu.py", {"torch_npu": (), "ct": ("single",)})
     for case, (B, HV, HK, T, chunk, dt, gt, scale, seqs, K, V) in chunk_bwd_dqkwg_cases():
         torch.manual_seed(0)
         T = seqs[-1] if seqs else T
@@ -289,14 +295,57 @@ def run_chunk_bwd_dqkwg(g_, name: str):
                f"{time.perf_counter() - t0:.1f} s: {'match' if worst <= 1 else 'MISMATCH'}")
 
 
+KKT = "fla/ops/ascendc/gdn/chunk_gdn_fwd/chunk_scaled_dot_kkt"
+
+
+def run_chunk_scaled_dot_kkt(g_, name: str):
+    """chunk_scaled_dot_kkt (A = strictly lower part of (k k^T) * exp(g_i - g_j) * beta_i per chunk; a cube product
+    and vector gating) through its TilingFunc and kernel on every case of its precision test
+    (torch_custom/fla_npu/test/test_npu_chunk_scaled_dot_kkt.py, which its test/test.py runs), fixed length and the
+    varlen splits the test makes, the test's inputs, reference and check (max and mean absolute error, zeros above the
+    diagonal and past a chunk's end), all taken from the test file itself."""
+    proj, settings = project(REPO, KKT, *g_)
+    t = test_module(g_, "torch_custom/fla_npu/test/test_npu_chunk_scaled_dot_kkt.py",
+                    {"fla_npu": (), "fla_npu.ops": (), "fla_npu.ops.ascendc": ("chunk_scaled_dot_kkt",)})
+    for idx, case in enumerate(t["CASES"]):
+        k, g, beta = t["make_inputs"](case, 2026 + idx)   # main()'s seeds: --seed 2026 plus the case's index
+        runs = [("fixed", (None, None))] + list(t["iter_varlen_metadata"](case))
+        for kind, (cu, chunks) in runs:
+            label = (f"{name} B={case.B} Hk={case.Hk} Hv={case.Hv} T={case.T} K={case.K} BT={case.BT} "
+                     f"{NAMES[case.dtype]} {kind}{f' cu={cu}' if cu else ''}")
+            t0 = time.perf_counter()
+            inputs = {"k": k, "g": g, "beta": beta,
+                      "cu_seqlens": torch.tensor(cu, dtype=torch.int64) if cu else None,
+                      "chunk_indices": torch.tensor(chunks, dtype=torch.int64) if cu else None}
+            try:
+                r = run_project(proj, inputs, attrs={"chunk_size": case.BT}, settings=settings,
+                                outputs={"A": ((case.B, case.Hv, case.T, case.BT), "float32")})
+            except Exception as e:   # the tiling refused the case, the kernel did not build: the line says why
+                yield f"{label}: ERROR {type(e).__name__}: {str(e)[:300]}"
+                continue
+            if not r.run.ok:
+                first = next((d for d in r.run.diagnostics if d.severity == "error"), None)
+                yield f"{label}: ERROR {first.render()[:300] if first else r.run}"
+                continue
+            out = torch.from_numpy(np.asarray(r.outputs["A"], np.float32))
+            golden = t["chunk_scaled_dot_kkt_reference"](k, g, beta, case.BT, cu, chunks)
+            diff = (out - golden).abs()
+            max_abs, mean_abs = diff.max().item(), diff.mean().item()
+            max_zero = t["_check_zero_regions"](out, case, cu, chunks)
+            ok = max_abs <= t["MAX_ABS_TOL"] and mean_abs <= t["MEAN_ABS_TOL"] and max_zero <= t["ZERO_TOL"]
+            yield (f"{label}: key {r.tiling_key}, block_dim {r.block_dim}, max_abs {max_abs:.2e} mean_abs "
+                   f"{mean_abs:.2e} max_zero {max_zero:.1e}, {time.perf_counter() - t0:.1f} s: "
+                   f"{'match' if ok else 'MISMATCH'}")
+
+
 OPS = {"chunk_local_cumsum": run_chunk_local_cumsum, "recurrent_gated_delta_rule": run_recurrent_gated_delta_rule,
-       "chunk_bwd_dqkwg": run_chunk_bwd_dqkwg}
+       "chunk_bwd_dqkwg": run_chunk_bwd_dqkwg, "chunk_scaled_dot_kkt": run_chunk_scaled_dot_kkt}
 
 
 # the entry (its path in the repository) each op runs for, as `corpus.py run --match` asks (match_entry)
 ENTRIES = {"fla/ops/ascendc/gdn/chunk_gdn_fwd/chunk_local_cumsum": "chunk_local_cumsum",
            "fla/ops/ascendc/gdn/recurrent_gdn/recurrent_gated_delta_rule": "recurrent_gated_delta_rule",
-           DQKWG: "chunk_bwd_dqkwg"}
+           DQKWG: "chunk_bwd_dqkwg", KKT: "chunk_scaled_dot_kkt"}
 
 
 def match_entry(entry: dict, gitdir: str, gitdirs: dict | None = None) -> dict:
