@@ -2382,7 +2382,7 @@ OWN_COMPLEX64_FLAG = "-DASCENDCRAFT_KERNEL_COMPLEX64=1"
 
 def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
           settings: Settings | None = None, tiling_key: int | None = None, check_only: bool = False,
-          core_constants: bool = False) -> Build:
+          core_constants: bool = False, kernel_type: str | None = None) -> Build:
     """Compile a kernel project with g++ against the emulation headers (cached by content). A kernel whose `#if` /
     `#elif` conditions test TILING_KEY_VAR is compiled for one tiling key (`tiling_key`, default 0) with TILING_KEY_VAR
     that literal, as CANN's build compiles one binary per key; `run` compiles it again for the key a launch has
@@ -2401,20 +2401,26 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
     A mixed kernel that tests the core type in C++ (`if ASCEND_IS_AIV`, `g_coreType`: `core_type_tests`) and fails is
     built again per core type with each pass's core type a constant, as CANN's device compiler builds it
     (`core_constant_retry`); `core_constants` builds it so from the start (a build for another tiling key of such a
-    kernel does, through `Build.remake`)."""
+    kernel does, through `Build.remake`).
+
+    `kernel_type` (a `emu_kind.KERNEL_TYPES` name) is the kernel type the kernel's own build system gives it, where it
+    compiles the file for one core type (ATB's `add_kernel(<name> <soc> cube|vector ...)`); without it the type is the
+    one the code names or CANN's compiler infers (`emu_kind.kernel_kind`)."""
     settings = settings or load_settings()
     b = _build_as_written(sources, entry, sanitize=sanitize, settings=settings, tiling_key=tiling_key,
-                          check_only=check_only, core_constants=core_constants)
+                          check_only=check_only, core_constants=core_constants, kernel_type=kernel_type)
     if b.ok: return b
-    b = compat_retry(b, entry, settings, tiling_key=tiling_key, core_constants=core_constants)
-    return b if b.ok or core_constants else core_constant_retry(b, entry, settings, tiling_key=tiling_key)
+    b = compat_retry(b, entry, settings, tiling_key=tiling_key, core_constants=core_constants, kernel_type=kernel_type)
+    return b if b.ok or core_constants else core_constant_retry(b, entry, settings, tiling_key=tiling_key,
+                                                                kernel_type=kernel_type)
 
 
 def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
                       settings: Settings | None = None, tiling_key: int | None = None,
-                      check_only: bool = False, core_constants: bool = False) -> Build:
+                      check_only: bool = False, core_constants: bool = False, kernel_type: str | None = None) -> Build:
     """`build` under the settings' own compiler options. `core_constants`: a mixed kernel that tests the core type in
-    C++ (`core_type_tests`) is built per core type, each half with its core type a constant (`core_type_constants`)."""
+    C++ (`core_type_tests`) is built per core type, each half with its core type a constant (`core_type_constants`).
+    `kernel_type`: the type the kernel's build system declares (`build`)."""
     t0 = time.perf_counter()
     settings = settings or load_settings()
     sources = read_sources(sources)
@@ -2436,7 +2442,7 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
     # whose headers declare no such type, accepts): the emulation's own complex64 (its DT_COMPLEX64 type) stays out
     if any(OWN_COMPLEX64_RE.search(blank_comments(t)) for t in seen.values()): flags = [*flags, OWN_COMPLEX64_FLAG]
     from ascendcraft.emu_kind import kernel_kind, kind_declaration   # the driver declares the kernel type: part of the key
-    kind = kernel_kind(seen, chosen)
+    kind = kernel_kind(seen, chosen, kernel_type)
     # a mixed kernel that chooses code by the core-type macros is built per core type, as CANN does: two halves of one
     # program, the cube half's definitions renamed (`aic_renames`), each block running its core's half; with
     # `core_constants`, also one that tests the core type in C++, each half's core type then a constant
@@ -2450,7 +2456,8 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
                   and re.search(rf"\b{HOST_TILING_FUNCTION}\s*\(", blank_comments(t))]
     conditions = key_var_conditions(seen, chosen.file)   # in what the kernel's translation unit includes
     key_var = (int(tiling_key) if tiling_key is not None else 0) if conditions else None
-    remake = {"entry": entry, "sanitize": sanitize, "settings": settings, **({"core_constants": True} if constant else {})}
+    remake = {"entry": entry, "sanitize": sanitize, "settings": settings, "kernel_type": kernel_type,
+              **({"core_constants": True} if constant else {})}
     # an op project's type, as its build defines it for the kernel's REGISTER_TILING_DATA_CLASS (opproject.build_project)
     op_type = m.group(1) if (m := re.search(r"-DASCENDCRAFT_OP_TYPE=(\w+)", settings.cxxflags)) else None
     driver = _driver_source(chosen, seen, host_files, key_var, conditions, kind, "aiv" if split else None,
@@ -2717,7 +2724,7 @@ def compat_admits(rules: list[CompatRule], log: str) -> bool:
 
 
 def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key: int | None = None,
-                 core_constants: bool = False) -> Build:
+                 core_constants: bool = False, kernel_type: str | None = None) -> Build:
     """Failed build `b` compiled again under the g++ options of the `COMPAT_RULES` its errors are exactly (none: `b`).
     The second build stands when it compiles and its log shows nothing else the options let through
     (`compat_admits`); it carries a note (kind `gxx-compat`) at the first error of `b` saying which rule it took, and
@@ -2728,7 +2735,8 @@ def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key:
     if not rules or all(r.flag in flags for r in rules): return b
     retry = _build_as_written(b.sources, entry, sanitize=b.sanitize,
                               settings=settings.replace(cxxflags=" ".join([settings.cxxflags, *(r.flag for r in rules)])),
-                              tiling_key=tiling_key, check_only=b.check_only, core_constants=core_constants)
+                              tiling_key=tiling_key, check_only=b.check_only, core_constants=core_constants,
+                              kernel_type=kernel_type)
     if not retry.ok or not compat_admits(rules, retry.log): return b
     first = b.errors[0] if b.errors else None
     names = ", ".join(f"{r.name} ({r.flag})" for r in rules)
@@ -2739,7 +2747,8 @@ def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key:
     return dataclasses.replace(retry, diagnostics=[note, *retry.diagnostics], seconds=b.seconds + retry.seconds)
 
 
-def core_constant_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key: int | None = None) -> Build:
+def core_constant_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key: int | None = None,
+                        kernel_type: str | None = None) -> Build:
     """Failed build `b` of a mixed kernel that tests the core type in C++ (`core_type_tests`) built again per core type
     with each half's core type a constant, as CANN's device compiler builds it: code only one pass can compile (what the
     other pass's `if ASCEND_IS_AIV` branch of a template would instantiate) is compiled in that pass only. That second
@@ -2752,10 +2761,13 @@ def core_constant_retry(b: Build, entry: str | None, settings: Settings, *, tili
     if any(d.kind in ("build-timeout", "build-limit") for d in b.diagnostics): return b
     seen = {n: cpu_debug_branches(t, settings.cpu_debug) for n, t in b.sources.items()}
     chosen = _choose_entry(seen, entry)
-    if isinstance(chosen, Diagnostic) or (where := core_type_tests(seen, chosen)) is None: return b
+    from ascendcraft.emu_kind import kernel_kind
+    if isinstance(chosen, Diagnostic): return b
+    if (where := core_type_tests(seen, chosen, kernel_kind(seen, chosen, kernel_type))) is None: return b
     retry = _build_as_written(b.sources, entry, sanitize=b.sanitize, settings=settings, tiling_key=tiling_key,
-                              check_only=b.check_only, core_constants=True)
-    if not retry.ok: retry = compat_retry(retry, entry, settings, tiling_key=tiling_key, core_constants=True)
+                              check_only=b.check_only, core_constants=True, kernel_type=kernel_type)
+    if not retry.ok: retry = compat_retry(retry, entry, settings, tiling_key=tiling_key, core_constants=True,
+                                          kernel_type=kernel_type)
     first = next((d for d in b.diagnostics if d.is_error), None)
     said = f": {first.file}:{first.line}: {first.message[:300]}" if first else ""
     note = diagnostic_at(b.sources.get(where[0], ""), where[0], "core-type-pass",

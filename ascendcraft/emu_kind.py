@@ -70,11 +70,16 @@ def _type_index(name: str) -> int:
     return KERNEL_TYPES.index(name) if name in KERNEL_TYPES else -1
 
 
-def kernel_kind(sources: dict[str, str], entry: Entry) -> KernelKind:
-    """The kernel type of `entry`: the one its code names (KERNEL_TASK_TYPE_DEFAULT, KERNEL_TASK_TYPE per tiling key, a
-    `__mix__(aic, aiv)` attribute), else the one CANN's compiler infers from the code: cube and vector work -> MIX_AIC_1_2,
+def kernel_kind(sources: dict[str, str], entry: Entry, declared: str | None = None) -> KernelKind:
+    """The kernel type of `entry`: the one its build declares (`declared`, a KERNEL_TYPES name: the core type a build
+    system compiles the file for, as ATB's `add_kernel(<name> <soc> cube ...)` builds it for the cube core alone; the
+    headers it includes may hold vector code it never reaches), else the one its code names (KERNEL_TASK_TYPE_DEFAULT,
+    KERNEL_TASK_TYPE per tiling key, a `__mix__(aic, aiv)` attribute), else the one CANN's compiler infers from the
+    code: cube and vector work -> MIX_AIC_1_2,
     cube work only -> AIC_ONLY (but MIX_AIC_1_2 for the Matmul API without `#define ASCENDC_CUBE_ONLY`: its client code
     is on the vector cores), vector work only -> AIV_ONLY. Other entries in the same file do not count."""
+    if declared is not None and declared not in KERNEL_TYPES:
+        raise ValueError(f"the kernel type declared for {entry.name}, {declared!r}, is none of {', '.join(KERNEL_TYPES)}")
     texts = {name: blank_comments(text) for name, text in sources.items() if name.endswith(_DEVICE_SUFFIXES)}
     texts = {name: t for name, t in texts.items() if name == entry.file or not ("op_host" in name or _HOST_RE.search(t))}
     kernel = texts.get(entry.file, "")
@@ -88,6 +93,9 @@ def kernel_kind(sources: dict[str, str], entry: Entry) -> KernelKind:
     kind = KernelKind(cross=bool(_CROSS_RE.search(code)))
     for key, name in _BY_KEY_RE.findall(code):
         if _type_index(name) >= 0: kind.by_key[int(key)] = _type_index(name)
+    if declared is not None:   # the build's word; what the included headers use does not count
+        kind.default, kind.reason = _type_index(declared), f"declared by the build ({declared})"
+        return kind
     named = _DEFAULT_RE.search(body) or _DEFAULT_RE.search(code)
     mix = _MIX_ATTR_RE.search(kernel[max(0, lo - 300):lo + 1]) if hi else None
     # the device compiler's core attribute on the entry's declaration (`__global__ __aicore__ __vector__ void k(...)`):

@@ -3,11 +3,12 @@
 kernel-file, the kernel the call's name), with ATB's include folders and the call's own, the catlass headers of the tag
 ATB's build clones; how such an entry is materialised and built. Small one-commit repositories; no mirror."""
 import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-from _corpus import git_repo, load_corpus
+from _corpus import CORPUS_DIR, git_repo, load_corpus
 
 corpus = load_corpus("corpus_atb")
 
@@ -160,3 +161,14 @@ def test_catlass_headers_come_from_the_tag_atbs_build_clones_and_a_deeper_root_i
         assert r.outputs["y"].tolist() == [14, 15]   # the tag's header, not the newer HEAD's
     finally:
         del corpus.GITDIRS["hicann/catlass"]
+
+
+def test_an_entrys_add_kernel_core_type_is_the_kernel_type_its_build_declares():
+    # "cube" / "vector": compiled for that core alone, whatever its headers hold; "mix": the type its code gives
+    if str(CORPUS_DIR) not in sys.path: sys.path.insert(0, str(CORPUS_DIR))
+    import atb
+    assert atb.kernel_type({"path": "pp.cce", "core": "cube"}) == "KERNEL_TYPE_AIC_ONLY"
+    assert atb.kernel_type({"path": "norm.cpp", "core": "vector"}) == "KERNEL_TYPE_AIV_ONLY"
+    assert atb.kernel_type({"path": "fa.cce", "core": "mix"}) is None
+    with pytest.raises(ValueError, match=r"pp\.cce: add_kernel core type 'aic'"):
+        atb.kernel_type({"path": "pp.cce", "core": "aic"})

@@ -32,6 +32,10 @@ CMAKE_PATHS = {"OPS_PROJECT_ROOT_DIR": "src/kernels", "CMAKE_CURRENT_LIST_DIR": 
 # a third-party folder an add_kernel call names -> (the repository it is cloned from, as mirrored here; the ref
 # scripts/build.sh clones; the folder of that repository it stands for)
 THIRD_PARTY = {"${OPS_THIRD_PARTY_DIR}/catlass/include": ("hicann/catlass", "v1.4.0", "include")}
+# add_kernel's core type -> the kernel type of the binary: a "cube" or "vector" source is compiled for that core alone
+# (Mind-KernelInfra passes the device compiler the core's arch, dav-c220-cube / dav-c220-vec), whatever the headers it
+# includes hold for the other core; a "mix" one is compiled for both and its type is the code's (None: inferred)
+KERNEL_TYPES = {"cube": "KERNEL_TYPE_AIC_ONLY", "vector": "KERNEL_TYPE_AIV_ONLY", "mix": None}
 
 
 def add_kernel_calls(cmake: str) -> list[dict]:
@@ -46,6 +50,13 @@ def add_kernel_calls(cmake: str) -> list[dict]:
         include = args[args.index("INCLUDE_DIRECTORIES") + 1:] if "INCLUDE_DIRECTORIES" in args else []
         out.append({"name": args[0], "soc": args[1], "core": args[2], "source": args[3], "include": include})
     return out
+
+
+def kernel_type(entry: dict) -> str | None:
+    "The kernel type an entry's add_kernel core type gives its build (emu.build's `kernel_type`; None: the code's own)."
+    if entry.get("core") not in KERNEL_TYPES:
+        raise ValueError(f"{entry['path']}: add_kernel core type {entry.get('core')!r}, expected one of {sorted(KERNEL_TYPES)}")
+    return KERNEL_TYPES[entry["core"]]
 
 
 def include_folder(written: str, folder: str) -> str | None:

@@ -1,13 +1,16 @@
 """Runs of a few ATB kernels (hicann/ascend-transformer-boost, kind kernel-file) against NumPy, with the tiling their host
 code (src/kernels/kernels/<group>/<op>/tiling/*_tiling.cpp) computes written out here in Python: ATB's tiling is a
 struct the kernel reads from a GM pointer at byte offsets, filled by the op's tiling function over Mind-KernelInfra's
-LaunchParam, which the corpus harness does not build.
+LaunchParam, which the corpus harness does not build. The kernels: rms_norm and gelu_forward (vector), and the pp
+matmuls of half and bfloat16 (cube: matmul/tiling/pp_matmul_tiling.cpp's block search and swizzle, the tiling key in
+the struct's tilingKey, which the kernel switches on).
 
     python examples/corpus/atb_by_hand.py <ascend-transformer-boost git dir>
 
 Each kernel is materialised as the corpus does (the file and what it reaches from ATB's include folders) and built with
 the emulator for the tiling key its host code picks; the result is compared with NumPy. Prints one line per run."""
 import json
+import math
 import sys
 import tempfile
 from pathlib import Path
@@ -15,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
+import atb  # noqa: E402
 import corpus  # noqa: E402
 
 from ascendcraft.config import load_settings  # noqa: E402
@@ -27,7 +31,7 @@ AIV_CORES = 40   # an A2's vector cores: PlatformInfo's GetCoreNum(CORE_TYPE_VEC
 def built(gitdir: str, path: str):
     entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == REPO and e["path"] == path)
     folder = corpus.materialise(entry, gitdir, Path(tempfile.mkdtemp(prefix="atb_")))
-    b = build(read_sources(folder), entry["kernel"], settings=load_settings())
+    b = build(read_sources(folder), entry["kernel"], settings=load_settings(), kernel_type=atb.kernel_type(entry))
     assert b.ok, "\n".join(d.render() for d in b.diagnostics)
     return b
 
@@ -109,10 +113,165 @@ def gelu_forward(gitdir: str, per_core: int, dtype) -> str:
             f"({'ok' if err <= tol else 'MISMATCH'} at {tol:g})")
 
 
+AIC_CORES = AIV_CORES // 2   # an A2's cube cores: PlatformInfo's GetCoreNum(CORE_TYPE_CUBE) on 910B (one per two vector cores)
+L0C_BYTES = 131072           # GetL0CSize on 910B
+L2_BYTES = 192 * 1024 * 1024   # GetL2Size on 910B
+L1AB_PINGPONG_BUFFER_LEN = 262144   # common_tiling.h: L1 for A and B, both buffers
+
+
+def round_up(a: int, b: int) -> int:
+    return a if b == 0 else (a + b - 1) // b * b
+
+
+def pp_cost(m: int, k: int, n: int, m0: int, n0: int, batch: int) -> np.float32:
+    """common_tiling.h's CostFunc (float arithmetic, as the host's): the loads per output element of an m0 x n0 block,
+    the A or B side 5x cheaper where one round's share of it is past L2 (l2BandWidth 5, hbmBandWidth 1)."""
+    f = np.float32
+    m_loop, n_loop = ceil_div(m, m0), ceil_div(n, n0)
+    block_dim = min(batch * m_loop * n_loop, AIC_CORES)
+    m_once = m0 if block_dim < n_loop else block_dim // n_loop * m0
+    n_once = AIC_CORES * n0 if block_dim < n_loop else n
+    a_coef = f(5) if m_once * k * 2 > L2_BYTES else f(1)
+    b_coef = f(5) if n_once * k * 2 > L2_BYTES else f(1)
+    return f(1) / (a_coef * f(n0)) + f(1) / (b_coef * f(m0))
+
+
+def pp_matmul_tiling(batch: int, m: int, k: int, n: int, trans_a: bool, trans_b: bool, en_shuffle_k: int = 0) -> dict:
+    """matmul/tiling/pp_matmul_tiling.cpp's PpMatmulTiling for an ND x ND half or bfloat16 matmul (inDtype 2, no bias,
+    MATMUL_DEFAULT), over common_tiling.h's TilingFunc, Swizzl and PpTilingData's SetBaseOp / End / SetTilingKey: the
+    PpMatmulTilingData fields by name, in the struct's order."""
+    f = np.float32
+    t = dict(batch=batch, m=m, k=k, n=n, m0=0, k0=0, n0=0, mLoop=1, kLoop=1, nLoop=1, coreLoop=1, swizzlCount=1,
+             tilingKey=0, blockDim=1, swizzlDirect=0, splitk=0, enShuffleK=0, quantMode=0)
+
+    def set_base_op(m_base: int, n_base: int) -> None:                      # PpTilingData::SetBaseOp
+        t["m0"], t["n0"] = m_base, n_base
+        t["mLoop"], t["nLoop"] = ceil_div(m, m_base), ceil_div(n, n_base)
+        t["coreLoop"] = batch * t["mLoop"] * t["nLoop"]
+        if t["mLoop"] == 1 and trans_b and t["coreLoop"] % AIC_CORES < AIC_CORES // 4 * 3:
+            m_base = round_up(m, 16)
+            t["m0"] = m_base
+            max_n0 = L0C_BYTES // (m_base * 4)
+            x = ceil_div(n, AIC_CORES)
+            n_base = round_up(ceil_div(x, ceil_div(x, max_n0)), 16)
+            if m_base * n_base * 4 < L0C_BYTES and (m_base + n_base) * 256 * 2 < L1AB_PINGPONG_BUFFER_LEN:
+                t["n0"] = n_base
+                t["nLoop"] = ceil_div(n, n_base)
+                t["coreLoop"] = batch * t["nLoop"]
+        t["blockDim"] = min(t["coreLoop"], AIC_CORES)
+
+    # TilingFunc<PRI_FLAG = m >= n>: the primary axis m (else n) is tried from 16 up to its size, the other up to its
+    # size rounded to 16 * 2^ceil(ln(its blocks)); both by doubling up to 512 / inDtype, an m0 x n0 float block in L0C
+    pri = m >= n
+    round_base = int(2 ** math.ceil(math.log(ceil_div(n if pri else m, 16))) * 16)
+    pri_axes, axes = round_up(m if pri else n, 16), round_up(n if pri else m, round_base)
+    axes0_max = f(512) / f(2)
+    cost_min = f(1)
+    p0 = 16
+    while p0 <= pri_axes and p0 <= axes0_max:
+        a0 = 16
+        while a0 <= axes and a0 <= axes0_max:
+            if p0 * a0 * 4 <= L0C_BYTES:
+                m0, n0 = (p0, a0) if pri else (a0, p0)
+                cost = pp_cost(m, k, n, m0, n0, batch)
+                if cost < cost_min:
+                    cost_min = cost
+                    set_base_op(m0, n0)
+            a0 *= 2
+        p0 *= 2
+    # Swizzl: the visiting order's direction (1: along n, "Nz") and count; the direction is the last i's, as the host's
+    m0, n0, mm, kk, nn = f(t["m0"]), f(t["n0"]), f(m), f(k), f(n)
+    mincost, direct, count = mm * kk + kk * nn, 0, 1
+    for i in range(1, t["blockDim"] + 1):
+        c = f((t["blockDim"] + i - 1) // i)
+        if f(i) * n0 + mm < m0 * c + nn:
+            direct, cost = 1, n0 * f(i) + m0 * c
+            if cost <= mincost: mincost, count = cost, i
+        else:
+            direct, cost = 0, m0 * f(i) + n0 * c
+            if cost < mincost: mincost, count = cost, i
+    t["swizzlDirect"], t["swizzlCount"] = direct, count
+    # End: k0 from what is left of L1's A and B buffers, rounded down to 256 (16 under 256), at most a multiple of 512
+    k0_max = int(f(L1AB_PINGPONG_BUFFER_LEN) / (f(t["m0"] + t["n0"]) * f(2)))
+    k0 = k0_max // 16 * 16 if k0_max < 256 else k0_max // 256 * 256
+    t["k0"] = k0 // 512 * 512 if k0 > 512 else k0
+    t["kLoop"] = ceil_div(k, t["k0"])
+    # SetTilingKey, MATMUL_DEFAULT: SwizzleDir TransA TransB Int8 WithBias SplitK, one bit each
+    t["tilingKey"] = (direct << 5) | (int(trans_a) << 4) | (int(trans_b) << 3)
+    t["enShuffleK"] = en_shuffle_k
+    return t
+
+
+def bf16_bits(x: np.ndarray) -> np.ndarray:
+    """float32 values rounded to bfloat16 (to nearest, ties to even), as their uint16 bits."""
+    u = x.astype(np.float32).view(np.uint32)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def bf16_values(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+# the ND x ND pp matmul kernels (add_kernel core type "cube") by input dtype
+PP_MATMUL = {"half": "src/kernels/kernels/matmul/pp_matmul_f16_kernel/op_kernel/pp_matmul.cce",
+             "bfloat16": "src/kernels/kernels/matmul/pp_matmul_bf16_kernel/op_kernel/pp_matmul_bf16.cce"}
+
+
+def pp_matmul(gitdir: str, path: str, m: int, k: int, n: int, trans_a: bool = False, trans_b: bool = False,
+              bf16: bool = False, shuffle_k: int = 0) -> str:
+    """matmul/pp_matmul_f16_kernel (half) or pp_matmul_bf16_kernel (bfloat16), ND x ND: C = A B with A [m, k] ([k, m]
+    transposed), B [k, n] ([n, k] transposed), C [m, n] in the input dtype. Inputs uniform in [-2, 2] and the check as
+    ATB's own tests (tests/apitest/kernelstest/matmul): half, allclose to the float product rounded to half with rtol and
+    atol 1e-3 (test_pp_matmul_f16.py); bfloat16, |got - want| <= 2^-7 (2^-6 from k 2048) * max(1, |want|) and the mean
+    relative error at most 2^-7 (test_pp_matmul_bf16.py). `shuffle_k`: the op's enShuffleK attribute (each core starts
+    its K loop at a different block)."""
+    b = built(gitdir, path)
+    rng = np.random.default_rng(m * 7919 + k * 31 + n)
+    a = rng.uniform(-2, 2, (m, k)).astype(np.float32)
+    w = rng.uniform(-2, 2, (k, n)).astype(np.float32)
+    if bf16:
+        a_in, w_in = bf16_bits(a), bf16_bits(w)
+        a, w = bf16_values(a_in), bf16_values(w_in)
+    else:
+        a_in, w_in = a.astype(np.float16), w.astype(np.float16)
+        a, w = a_in.astype(np.float32), w_in.astype(np.float32)
+    a_gm = np.ascontiguousarray(a_in.T if trans_a else a_in)
+    w_gm = np.ascontiguousarray(w_in.T if trans_b else w_in)
+    t = pp_matmul_tiling(1, m, k, n, trans_a, trans_b, shuffle_k)
+    tiling = np.zeros(256, np.uint8)                                  # GetTilingSize: the struct rounded up to 256 bytes
+    tiling[:72] = np.frombuffer(np.array(list(t.values()), np.uint32).tobytes(), np.uint8)
+    r = run(b, [GM("a", a_gm), GM("b", w_gm), GM("c", np.zeros((m, n), a_gm.dtype), "out"), GM("tiling", tiling)],
+            block_dim=t["blockDim"])
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    want = a.astype(np.float64) @ w.astype(np.float64)
+    shape = (f"{'bfloat16' if bf16 else 'half'} {m} x {k} x {n}{' A^T' if trans_a else ''}{' B^T' if trans_b else ''} "
+             f"(key {t['tilingKey']}, m0 {t['m0']} k0 {t['k0']} n0 {t['n0']}, swizzle {t['swizzlDirect']}/{t['swizzlCount']}, "
+             f"{t['blockDim']} cores{', enShuffleK' if shuffle_k else ''})")
+    if bf16:
+        got = bf16_values(r.outputs["c"])
+        want = bf16_values(bf16_bits(want.astype(np.float32))).astype(np.float64)
+        scale = np.maximum(1.0, np.abs(want))
+        thresh = 2 ** -7 if k < 2048 else 2 ** -6
+        err = float(np.max(np.abs(got - want) / scale))
+        ok = err <= thresh and float(np.mean((got - want) / scale)) <= 2 ** -7
+        return f"pp_matmul_bf16 {shape}: max rel error {err:.2e} ({'ok' if ok else 'MISMATCH'} at {thresh:g})"
+    got = r.outputs["c"].astype(np.float64)
+    want16 = want.astype(np.float32).astype(np.float16).astype(np.float64)
+    ok = bool(np.allclose(got, want16, rtol=1e-3, atol=1e-3))
+    err = float(np.max(np.abs(got - want16) / np.maximum(1.0, np.abs(want16))))
+    return f"pp_matmul {shape}: max rel error {err:.2e} ({'ok' if ok else 'MISMATCH'} at allclose 1e-3)"
+
+
 def main(gitdir: str) -> int:
     lines = [rms_norm(gitdir, 6, 256), rms_norm(gitdir, 45, 1024, gemma=1), rms_norm(gitdir, 3, 128, precision=1),
              rms_norm(gitdir, 2, 10000), gelu_forward(gitdir, 64, np.float16), gelu_forward(gitdir, 20000, np.float16),
              gelu_forward(gitdir, 128, np.float32)]
+    f16, bf16 = PP_MATMUL["half"], PP_MATMUL["bfloat16"]
+    lines += [pp_matmul(gitdir, f16, 100, 200, 300), pp_matmul(gitdir, f16, 37, 1000, 70, trans_b=True),
+              pp_matmul(gitdir, f16, 300, 520, 90, trans_a=True), pp_matmul(gitdir, f16, 70, 300, 50, True, True),
+              pp_matmul(gitdir, f16, 1, 4096, 1024, trans_b=True), pp_matmul(gitdir, f16, 257, 256, 300),
+              pp_matmul(gitdir, f16, 200, 1100, 130, shuffle_k=1),
+              pp_matmul(gitdir, bf16, 129, 1024, 200, bf16=True), pp_matmul(gitdir, bf16, 40, 2100, 1000, trans_b=True, bf16=True)]
     print("\n".join(lines))
     return 0 if all("MISMATCH" not in l for l in lines) else 1
 

@@ -72,20 +72,23 @@ Sources (kinds):
   for A2, kernel alone and whole project (fla_entries). Its kernels include fla/ops/ascendc/common (kernel_utils/...)
   and catlass, which its build fetches at the commit cmake/third_party/catlass.cmake pins: `--git hicann/catlass=<git dir>`
   (FETCHED_PINS). With --match, chunk_local_cumsum and recurrent_gated_delta_rule run whole on their tests' cases
-  against their formulas (fla_by_hand.py).
+  against their formulas, and chunk_bwd_dqkwg against its tests' CPU reference (fla_by_hand.py).
+- SpMM-AscendC/cube-SPMM `BcsrSpmmCustom` (op-project): a community block-sparse SpMM on the cube (hicann_entries);
+  with --match, run whole on the column-condensed inputs its host scripts make, against NumPy (spmm_by_hand.py).
 
 - hicann/ascend-transformer-boost `src/kernels/{kernels,mixkernels}/**` (kernel-file): ATB, CANN's transformer library
   (norms, activations, quant, matmul, flash / paged attention, MLA, FFN, reshape_and_cache), the sources its
   `add_kernel(<name> ascend910b <core> <source> ...)` calls build for A2, each with the headers it reaches from the
   include folders ATB's build sets; the kernel is the call's name. Sources built only for 310P / 310B / 910 are left
-  out. Those that include catlass need `--git hicann/catlass=<git dir>` (the tag ATB's build clones). atb.py beside this file.
+  out. Those that include catlass need `--git hicann/catlass=<git dir>` (the tag ATB's build clones). A "cube" or
+  "vector" call's kernel is built as that core's alone (atb.kernel_type). atb.py beside this file.
 
 Why one file (3,400 lines): the collectors, the materialiser and `try_entry` share the entry record and the
 per-repository rule tables (SOURCES, COMMON_INCLUDES, BUILD_DEFINES, SUBMODULES), and every source's run-and-match path
 is called from `try_entry`. A source whose run-and-match grew large lives beside it and is dispatched from here
 (atb.py, catlass.py, evokernel.py, mkb.py, opgenagent.py, pybind_shapes.py; the runs by hand: atb_by_hand.py,
-hicann_by_hand.py, sgl_by_hand.py, transformer_by_hand.py, hicann_elementwise.py, fla_by_hand.py). The asc-devkit and
-NPUKernelBench match paths are the next to move out the same way.
+hicann_by_hand.py, sgl_by_hand.py, transformer_by_hand.py, hicann_elementwise.py, fla_by_hand.py, spmm_by_hand.py).
+The asc-devkit and NPUKernelBench match paths are the next to move out the same way.
 """
 import argparse
 import contextlib
@@ -135,6 +138,7 @@ SOURCES = {  # repo -> source group name
     "wangdengkai/AscendOpGenAgent": "AscendOpGenAgent tasks (LLM-made kernels + pybind11 extension)",
     "flashserve/flash-linear-attention-npu": "flash-linear-attention-npu op projects (GDN / KDA, A2 ops)",
     "hicann/ascend-transformer-boost": "ATB (Ascend Transformer Boost; add_kernel sources built for ascend910b)",
+    "SpMM-AscendC/cube-SPMM": "cube-SPMM (a community block-sparse SpMM op project, cube only)",
 }
 
 
@@ -204,6 +208,8 @@ def collect(repo: str, gitdir: str) -> list[dict]:
     if repo == "hicann/ascend-transformer-boost":   # ATB's kernels: the add_kernel sources built for ascend910b (atb.py)
         from atb import atb_entries
         return atb_entries(lambda c, p: show(gitdir, c, p), commit, files, entry)
+    if repo == "SpMM-AscendC/cube-SPMM":   # one msopgen op project (BcsrSpmmCustom/op_host, op_kernel) built for A2
+        return hicann_entries(gitdir, commit, files, entry)
     if repo == "Hayden727/cann-ops":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if f.startswith("src/") and "/op_kernel/" in f and f.endswith(".cpp")})
         have_host = {f.split("/op_host/")[0] for f in files if "/op_host/" in f}
@@ -1814,7 +1820,11 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                 chosen = entry.get("kernel") or kernel_file_entry(read_sources(folder), entry["path"])
             flags = settings.cxxflags + (f" {entry['defines']}" if entry.get("defines") else "")
             sources, chosen = global_scope_entry(read_sources(folder), chosen)
-            kb = build(sources, chosen, settings=settings.replace(cxxflags=flags))
+            declared = None
+            if entry["repo"] == "hicann/ascend-transformer-boost":   # the core type its add_kernel compiles it for
+                from atb import kernel_type
+                declared = kernel_type(entry)
+            kb = build(sources, chosen, settings=settings.replace(cxxflags=flags), kernel_type=declared)
             out.update(kernel_ok=kb.ok, kernel_error=first_error(kb), **per_core_type(kb))
             if project_build and entry["kind"] == "blas-file": out.update(blas_host_check(entry, gitdir, settings))
             _note(progress, out)
@@ -1907,6 +1917,12 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
             try:   # the ops' own tests' formulas, the op run whole (fla_by_hand.py)
                 from fla_by_hand import match_entry as match_fla
                 out.update(match_fla(entry, gitdir, GITDIRS))
+            except Exception as e:  # noqa: BLE001 - the harness's own code: not the kernel's compile
+                out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
+        if match and out.get("project_ok") and entry["repo"] == "SpMM-AscendC/cube-SPMM":
+            try:   # the inputs its host scripts make, against NumPy under its verify_result.py (spmm_by_hand.py)
+                from spmm_by_hand import match_entry as match_spmm
+                out.update(match_spmm(entry, gitdir))
             except Exception as e:  # noqa: BLE001 - the harness's own code: not the kernel's compile
                 out.update(match="no-reference", match_detail=f"harness: {type(e).__name__}: {e}"[:200])
         if match and out.get("project_ok") and entry["repo"] == "weich97/NPUKernelBench":

@@ -22,12 +22,26 @@ Ops:
   (bs 2, 2 tokens each, NK 4, NV 8, dk = dv = 128, with g; its inputs as make_inputs draws them: float32 state),
   checked by its compare_tensors_by_ratio rule (rtol 0.01, atol 0.004) on out and on the state.
 
+- chunk_bwd_dqkwg (fla/ops/ascendc/gdn/chunk_gdn_bwd/chunk_bwd_dqkwg, tests/): the GDN backward's dq, dk, dw, dg of
+  each chunk (cube matmuls handed to vector stages through GM). Two cases of its tests/cases.py on pta.py's inputs; the
+  reference is its tests' CPU reference file itself (tests/chunk_bwd_dqkwg_cpu.py at the pinned commit, executed with
+  stand-ins for its torch_npu / ct imports), and the check the op's ATK standard, the double benchmark (each output's
+  max / mean relative and rms error against the float64 run at most 5 / 1.5 / 1.5 times the same-precision run's).
+
+- chunk_scaled_dot_kkt (fla/ops/ascendc/gdn/chunk_gdn_fwd/chunk_scaled_dot_kkt, test/test.py, which runs
+  torch_custom/fla_npu/test/test_npu_chunk_scaled_dot_kkt.py): every case of that precision test, fixed length and
+  its varlen splits, with the test file's own inputs, reference and check, executed from the pinned commit.
+
 Prints one line per case: the tiling key and block dim the op's TilingFunc chose, the worst error in units of the
 allowed one, and the verdict (match / MISMATCH / ERROR with the emulator's first diagnostic). `corpus.py run --match`
 calls the same runs for these entries (match_entry).
 """
+import contextlib
+import io
+import json
 import sys
 import time
+import types
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +49,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
 import corpus  # noqa: E402
-from hicann_by_hand import project, run_ops_main  # noqa: E402
+from hicann_by_hand import MIRRORS, project, run_ops_main  # noqa: E402
 
 from ascendcraft.opproject import run_project  # noqa: E402
 
@@ -173,12 +187,165 @@ def run_recurrent_gated_delta_rule(g_, name: str):
                f"{time.perf_counter() - t0:.1f} s: {'match' if worst <= 1 else 'MISMATCH'}")
 
 
-OPS = {"chunk_local_cumsum": run_chunk_local_cumsum, "recurrent_gated_delta_rule": run_recurrent_gated_delta_rule}
+DQKWG = "fla/ops/ascendc/gdn/chunk_gdn_bwd/chunk_bwd_dqkwg"
+# ATK's "cv_fused_double_benchmark" standard (tests/ATK/aclnn_chunk_bwd_dqkwg.yaml's `standard`), with the thresholds
+# the repository's ATK generators give it (tests/atk/chunk_kda_fwd/gen_chunk_kda_fwd.py, L1_STANDARD): each of the
+# kernel's errors against the float64 benchmark at most this many times the same-precision CPU reference's. As CANN's
+# precision standard has it (cann/cannbot-skills, ops-precision-standard), the relative errors are over the elements
+# whose golden value is outside the small-value domain of the output dtype, where a relative error means nothing
+# (|golden| < 2^-11 half, 2^-8 bfloat16, 2^-14 float); the rms error is over every element.
+DOUBLE_BENCHMARK = {"max relative": 5.0, "mean relative": 1.5, "rms": 1.5}
+SMALL_VALUE = {torch.float16: 2 ** -11, torch.bfloat16: 2 ** -8, torch.float32: 2 ** -14}
+
+
+def test_module(g_, path: str, stand_ins: dict[str, dict]) -> dict:
+    """The namespace of a Python file of the op's tests at the corpus's pinned commit, executed as it is, with stand-in
+    modules (name -> its attributes, all None) for the NPU-side imports it names but whose code the CPU reference does
+    not call (torch_npu, its test harness's `ct`, fla_npu's op bindings)."""
+    entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == REPO and e["path"] == DQKWG)
+    gitdir = g_[0].get(REPO) or str(MIRRORS / REPO.replace("/", "+") / "repo")
+    text = corpus.show(gitdir, entry["commit"], path).decode()
+    saved = {n: sys.modules.get(n) for n in stand_ins}
+    for n, attrs in stand_ins.items():
+        sys.modules[n] = types.ModuleType(n)
+        for a in attrs: setattr(sys.modules[n], a, None)
+    try:
+        module = types.ModuleType(f"fla_test_{Path(path).stem}")   # registered: its dataclasses look their module up
+        sys.modules[module.__name__] = module
+        exec(compile(text, f"{REPO}@{entry['commit'][:7]}:{path}", "exec"), module.__dict__)
+    finally:
+        for n, m in saved.items():
+            if m is None: sys.modules.pop(n, None)
+            else: sys.modules[n] = m
+    return module.__dict__
+
+
+def error_metrics(got: torch.Tensor, golden: torch.Tensor, small: float) -> dict:
+    """Max and mean relative error (|got - golden| / (|golden| + 1e-7)) where |golden| >= `small`, and the root mean
+    square error over all elements, in float64."""
+    got, golden = got.double(), golden.double()
+    rel = ((got - golden).abs() / (golden.abs() + 1e-7))[golden.abs() >= small]
+    return {"max relative": float(rel.max()) if rel.numel() else 0.0, "mean relative": float(rel.mean()) if rel.numel() else 0.0,
+            "rms": float((got - golden).square().mean().sqrt())}
+
+
+def chunk_bwd_dqkwg_cases():
+    """Cases of its tests/cases.py (B, HV, HK, T, chunk_size, dtype, g dtype, scale, cu_seqlens, K, V), as pta.py
+    runs them: case_13 (half, fixed length) and case_25 (bfloat16, varlen, two value heads per key head, V 256)."""
+    yield "case_13", (1, 4, 4, 1024, 64, torch.float16, torch.float16, 0.088, None, 128, 128)
+    yield "case_25", (1, 16, 8, 1024, 64, torch.bfloat16, torch.float32, 0.088, [0, 57, 143, 187, 197, 227], 128, 256)
+
+
+def run_chunk_bwd_dqkwg(g_, name: str):
+    """chunk_bwd_dqkwg (GDN backward: dq, dk, dw, dg of a chunk; cube and vector) through its TilingFunc and kernel, on
+    pta.py's inputs for the case (q, k, w [B, HK, T, K], v, do, dv [B, HV, T, V] normal; g [B, HV, T] negative and
+    decreasing along T; h, dh [B, HV, chunks, K, V] normal; w and g_gamma absent, as pta.py calls the op), against its
+    tests' CPU reference tests/chunk_bwd_dqkwg_cpu.py run as it is: its float64 `benchmark` is the golden, its
+    same-precision run the yardstick of DOUBLE_BENCHMARK."""
+    proj, settings = project(REPO, DQKWG, *g_)
+    # catlass's BlockMmadTla (block_mmad_pingpong_tla.hpp at the pinned 41bf90d, and at its HEAD) fills l0CEventList
+    # only without ENABLE_UNIT_FLAG, yet with it waits and sets MTE1_M on l0CEventList[l0CListId]: a read of an
+    # indeterminate member, which case_25's configuration reaches (SetFlag<MTE1_M>(-666884680) here). Its SetFlag and
+    # WaitFlag are back to back on the same value, so any id in range behaves alike; g++'s -ftrivial-auto-var-init=zero
+    # makes the kernel's stack objects start at zero, the id 0. The emulator's builds are otherwise unchanged.
+    settings = settings.replace(cxxflags=f"{settings.cxxflags} -ftrivial-auto-var-init=zero")
+    ref = test_module(g_, f"{DQKWG}/tests/chunk_bwd_dqkwg_cpu.py", {"torch_npu": (), "ct": ("single",)})
+    for case, (B, HV, HK, T, chunk, dt, gt, scale, seqs, K, V) in chunk_bwd_dqkwg_cases():
+        torch.manual_seed(0)
+        T = seqs[-1] if seqs else T
+        indices = ref["prepare_chunk_indices"](seqs, chunk) if seqs else None
+        nt = len(indices) // 2 if seqs else -(-T // chunk)
+        q, k = torch.randn(B, HK, T, K).to(dt), torch.randn(B, HK, T, K).to(dt)
+        v = torch.randn(B, HV, T, V).to(dt)
+        g = -torch.sort(torch.rand(B * T * HV) * 10, descending=False)[0].reshape((B, HV, T)).to(gt)
+        do, dv, w = torch.randn(B, HV, T, V).to(dt), torch.randn(B, HV, T, V).to(dt), torch.randn(B, HK, T, K).to(dt)
+        h, dh = torch.randn(B, HV, nt, K, V).to(dt), torch.randn(B, HV, nt, K, V).to(dt)
+        label = f"{name} {case} {NAMES[dt]} g {NAMES[gt]} B={B} HV={HV} HK={HK} T={T} K={K} V={V} chunk={chunk} seqs={seqs}"
+        t0 = time.perf_counter()
+        inputs = {"q": q, "k": k, "v": v, "g": g, "h": h, "dox": do, "dh": dh, "dv": dv, "w": None, "g_gamma": None,
+                  "cu_seqlens": torch.tensor(seqs, dtype=torch.int64) if seqs else None,
+                  "chunk_indices": torch.tensor(indices, dtype=torch.int64) if seqs else None}
+        shapes = {"dq": ((B, HK, T, K), NAMES[dt]), "dk": ((B, HK, T, K), NAMES[dt]), "dw": ((B, HV, T, K), NAMES[dt]),
+                  "dg": ((B, HV, T), NAMES[gt])}
+        try:
+            r = run_project(proj, inputs, attrs={"scale": scale, "chunk_size": chunk}, outputs=shapes, settings=settings)
+        except Exception as e:   # the tiling refused the case, the kernel did not build: the line says why
+            yield f"{label}: ERROR {type(e).__name__}: {str(e)[:300]}"
+            continue
+        if not r.run.ok:
+            yield f"{label}: ERROR {r.run.diagnostics[0].render()[:300] if r.run.diagnostics else r.run}"
+            continue
+        # the reference's layout: [B, T, H, ...] (h: [B, chunks, H, K, V]), as pta.py transposes them
+        bt = lambda x: torch.transpose(x, 1, 2)
+        args = [bt(x) for x in (q, k, v, do, h, dh, w, g, dv)]
+        cu = torch.tensor(seqs) if seqs else None
+        with contextlib.redirect_stdout(io.StringIO()):   # its varlen loop prints each sequence's bounds
+            low = [bt(x) for x in ref["chunk_bwd_dqkwg_cpu"](*args, scale, cu, chunk)]
+            gold = [bt(x) for x in ref["chunk_bwd_dqkwg_cpu"](*args, scale, cu, chunk, benchmark=True)]
+        worst, parts = 0.0, []
+        for out, lo, go in zip(("dq", "dk", "dw", "dg"), low, gold):
+            raw = r.outputs[out]
+            got = torch.from_numpy(raw.view(np.int16)).view(torch.bfloat16) if shapes[out][1] == "bfloat16" else torch.from_numpy(raw)
+            small = SMALL_VALUE[gt if out == "dg" else dt]
+            mine, yard = error_metrics(got, go, small), error_metrics(lo, go, small)
+            ratio = max(mine[m] / max(yard[m], 1e-12) / limit for m, limit in DOUBLE_BENCHMARK.items())
+            worst = max(worst, ratio)
+            parts.append(f"{out} {ratio:.2g}")
+        yield (f"{label}: key {r.tiling_key}, block_dim {r.block_dim}, worst {worst:.3g} of allowed ({', '.join(parts)}), "
+               f"{time.perf_counter() - t0:.1f} s: {'match' if worst <= 1 else 'MISMATCH'}")
+
+
+KKT = "fla/ops/ascendc/gdn/chunk_gdn_fwd/chunk_scaled_dot_kkt"
+
+
+def run_chunk_scaled_dot_kkt(g_, name: str):
+    """chunk_scaled_dot_kkt (A = strictly lower part of (k k^T) * exp(g_i - g_j) * beta_i per chunk; a cube product
+    and vector gating) through its TilingFunc and kernel on every case of its precision test
+    (torch_custom/fla_npu/test/test_npu_chunk_scaled_dot_kkt.py, which its test/test.py runs), fixed length and the
+    varlen splits the test makes, the test's inputs, reference and check (max and mean absolute error, zeros above the
+    diagonal and past a chunk's end), all taken from the test file itself."""
+    proj, settings = project(REPO, KKT, *g_)
+    t = test_module(g_, "torch_custom/fla_npu/test/test_npu_chunk_scaled_dot_kkt.py",
+                    {"fla_npu": (), "fla_npu.ops": (), "fla_npu.ops.ascendc": ("chunk_scaled_dot_kkt",)})
+    for idx, case in enumerate(t["CASES"]):
+        k, g, beta = t["make_inputs"](case, 2026 + idx)   # main()'s seeds: --seed 2026 plus the case's index
+        runs = [("fixed", (None, None))] + list(t["iter_varlen_metadata"](case))
+        for kind, (cu, chunks) in runs:
+            label = (f"{name} B={case.B} Hk={case.Hk} Hv={case.Hv} T={case.T} K={case.K} BT={case.BT} "
+                     f"{NAMES[case.dtype]} {kind}{f' cu={cu}' if cu else ''}")
+            t0 = time.perf_counter()
+            inputs = {"k": k, "g": g, "beta": beta,
+                      "cu_seqlens": torch.tensor(cu, dtype=torch.int64) if cu else None,
+                      "chunk_indices": torch.tensor(chunks, dtype=torch.int64) if cu else None}
+            try:
+                r = run_project(proj, inputs, attrs={"chunk_size": case.BT}, settings=settings,
+                                outputs={"A": ((case.B, case.Hv, case.T, case.BT), "float32")})
+            except Exception as e:   # the tiling refused the case, the kernel did not build: the line says why
+                yield f"{label}: ERROR {type(e).__name__}: {str(e)[:300]}"
+                continue
+            if not r.run.ok:
+                first = next((d for d in r.run.diagnostics if d.severity == "error"), None)
+                yield f"{label}: ERROR {first.render()[:300] if first else r.run}"
+                continue
+            out = torch.from_numpy(np.asarray(r.outputs["A"], np.float32))
+            golden = t["chunk_scaled_dot_kkt_reference"](k, g, beta, case.BT, cu, chunks)
+            diff = (out - golden).abs()
+            max_abs, mean_abs = diff.max().item(), diff.mean().item()
+            max_zero = t["_check_zero_regions"](out, case, cu, chunks)
+            ok = max_abs <= t["MAX_ABS_TOL"] and mean_abs <= t["MEAN_ABS_TOL"] and max_zero <= t["ZERO_TOL"]
+            yield (f"{label}: key {r.tiling_key}, block_dim {r.block_dim}, max_abs {max_abs:.2e} mean_abs "
+                   f"{mean_abs:.2e} max_zero {max_zero:.1e}, {time.perf_counter() - t0:.1f} s: "
+                   f"{'match' if ok else 'MISMATCH'}")
+
+
+OPS = {"chunk_local_cumsum": run_chunk_local_cumsum, "recurrent_gated_delta_rule": run_recurrent_gated_delta_rule,
+       "chunk_bwd_dqkwg": run_chunk_bwd_dqkwg, "chunk_scaled_dot_kkt": run_chunk_scaled_dot_kkt}
 
 
 # the entry (its path in the repository) each op runs for, as `corpus.py run --match` asks (match_entry)
 ENTRIES = {"fla/ops/ascendc/gdn/chunk_gdn_fwd/chunk_local_cumsum": "chunk_local_cumsum",
-           "fla/ops/ascendc/gdn/recurrent_gdn/recurrent_gated_delta_rule": "recurrent_gated_delta_rule"}
+           "fla/ops/ascendc/gdn/recurrent_gdn/recurrent_gated_delta_rule": "recurrent_gated_delta_rule",
+           DQKWG: "chunk_bwd_dqkwg", KKT: "chunk_scaled_dot_kkt"}
 
 
 def match_entry(entry: dict, gitdir: str, gitdirs: dict | None = None) -> dict:

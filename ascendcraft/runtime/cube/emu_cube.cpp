@@ -311,7 +311,17 @@ void cube_copy_nd2nz(Dt dt, const Local& dst, const void* gm, const Local* l1src
                          "copy GM -> A1/B1 with Nd2NzParams", loc);
     const uint32_t esize = dt_size(dt), c0 = c0_of(dt);
     if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
-    if (p.nValue > 16384 || p.dValue > 65535 || p.dstNzC0Stride == 0 || p.dstNzNStride == 0)
+    // dstNzC0Stride (documented 1..16384) places each C0 column block after the first: rows of dValue <= C0 elements
+    // are one block, where it is never applied, and kernels that leave it 0 there run on the NPU (SpMM-AscendC's
+    // 16 x 16 half tiles): a warning there, the copy as with any stride; an error where a second block would use it
+    const bool unusedC0Stride = p.dstNzC0Stride == 0 && p.dValue <= c0;
+    if (unusedC0Stride && first_report_at("copy-params", loc))
+        Report("copy-params", Op::DataCopy, loc)
+            .msg("DataCopy Nd2NzParams: dstNzC0Stride = 0, outside its documented range 1..16384; dValue = %u is one C0 "
+                 "block of %u elements, so the stride is never applied and the copy goes on", p.dValue, c0)
+            .hint("set dstNzC0Stride to the destination's rows rounded up to 16 (the distance between C0 column blocks)")
+            .warn();
+    if (p.nValue > 16384 || p.dValue > 65535 || (p.dstNzC0Stride == 0 && !unusedC0Stride) || p.dstNzNStride == 0)
         Report("copy-params", Op::DataCopy, loc)
             .msg("DataCopy Nd2NzParams: nValue = %u, dValue = %u, dstNzC0Stride = %u, dstNzNStride = %u", p.nValue, p.dValue,
                  p.dstNzC0Stride, p.dstNzNStride)
@@ -812,13 +822,25 @@ static void row_product(const double* a, const double* b, uint32_t k, uint32_t n
     }
 }
 
-void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& p, SrcLoc loc,
+void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& spec, SrcLoc loc,
                const Local* bias) {
     enter(Op::Mmad, loc);
+    MmadSpec p = spec;
     if (p.m == 0 || p.n == 0 || p.k == 0 || p.m > 4095 || p.n > 4095 || p.k > 4095)
         Report("mmad-params", Op::Mmad, loc)
             .msg("Mmad with m = %u, n = %u, k = %u; each must be 1..4095", p.m, p.n, p.k)
             .hint("split the matrix product into base blocks (baseM x baseN x baseK)").fail();
+    // a bias tensor in L0C (TPosition::CO1): AscendC's Mmad with a bias takes C's source from the tensor's position,
+    // the bias table (C2) or L0C (CO1: cmatrixSource = false, which initialises nothing), so C starts from 0
+    // (cmatrixInitVal) or from dst's own L0C contents, as without a bias (SpMM-AscendC passes dst itself to accumulate)
+    if (bias && region_of_local(*bias) == kRegionL0C) {
+        if (bias->addr != c.addr)
+            unsupported_call(Op::Mmad, "Mmad with a bias tensor in L0C other than dst is not emulated (L0C as C's "
+                             "source is dst's own contents)", "pass dst itself, or put the bias in the bias table (C2)", loc);
+        bias = nullptr;
+        p.fromBias = false;
+        p.initZero = p.biasFormInitVal;
+    }
     // cmatrixSource = true in the form without a bias tensor: with cmatrixInitVal = false, C starts from the bias table
     // (BT, TPosition::C2), read from its start (the API reference names the buffer and no address; the form passes
     // none); with cmatrixInitVal = true C starts from 0, as the reference says of that flag

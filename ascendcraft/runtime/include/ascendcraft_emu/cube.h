@@ -43,6 +43,8 @@ struct MmadSpec {
     bool kAlign16 = false;    // kDirectionAlign (float): A and B hold K rounded up to 16 in L0, not to 8
     bool int4 = false;        // A and B are int4b_t (aDt = bDt = i8 then): two per byte, the even element in the low half;
                               // a fractal is 16 x 64 of them (C0 = 64), k is even
+    bool biasFormInitVal = false;   // the form with a bias tensor: its cmatrixInitVal, which C follows when the bias is in
+                                    // L0C (cmatrixSource = false then, as without a bias)
 };
 struct FixpipeSpec {
     uint32_t nSize = 0, mSize = 0, srcStride = 0, dstStride = 0;
@@ -528,6 +530,7 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
                                 int4 ? in : ascendcraft::emu::dt_of<S>(), dst.emu(), fm.emu(), filter.emu(), s, loc);
 }
 // With the bias table (C2): C starts from the bias row, broadcast over C's rows, then adds A x B (cmatrixSource = 1).
+// With the bias in L0C (CO1), as AscendC's MmadImpl takes it: cmatrixSource = 0, C as without a bias (cube_mmad).
 template <typename T, typename U, typename S, typename V>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const LocalTensor<V>& bias,
                  const MmadParams& p, SrcLoc loc = {}) {
@@ -538,6 +541,7 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
                                            "(float, float, float) or (int32_t, int8_t, int8_t)", loc);
     ascendcraft::emu::MmadSpec s;
     s.m = p.m; s.n = p.n; s.k = p.k; s.initZero = false; s.fromBias = true; s.kAlign16 = p.kDirectionAlign;
+    s.biasFormInitVal = p.cmatrixInitVal;
     const ascendcraft::emu::Local b = bias.emu();
     ascendcraft::emu::cube_mmad(ascendcraft::emu::dt_of<T>(), ascendcraft::emu::dt_of<U>(), ascendcraft::emu::dt_of<S>(),
                                 dst.emu(), fm.emu(), filter.emu(), s, loc, &b);
