@@ -588,6 +588,12 @@ static inline void check_index_fast(const Core& c, const Local& t, uint64_t inde
     if (!(t.addr && t.addr >= c.ub && t.addr <= c.ub + g_launch->ub_bytes && (index + 1) * size <= t.bytes))
         check_index(t, index, size, op, loc);
 }
+// An inline scalar access's S-pipe work in execute mode: what record (or record_gm) counts there, one instruction of
+// `size` bytes, without the call.
+static inline void count_scalar_work(Core& c, uint32_t size) {
+    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];
+    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+}
 // mark_written of one scalar, inline when its bytes lie in one word of the bitmap (bit i: UB byte i written).
 static inline void mark_written_scalar(Core& c, const Local& t, uint64_t index, uint32_t size) {
     const uint64_t start = static_cast<uint64_t>(t.addr - c.ub) + index * size;
@@ -609,8 +615,7 @@ void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc
         std::memset(out, 0, size);
         return;
     }
-    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work: record's execute-mode part
-    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+    count_scalar_work(c, size);
     copy_scalar(out, t.addr + index * size, size);
 }
 // LocalTensor::SetValue's inlined write (local_set, runtime.h) takes a write of an element of one of t_scalar_reads' set
@@ -689,8 +694,7 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
         record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
         return;
     }
-    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work: record's execute-mode part
-    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+    count_scalar_work(c, size);
     copy_scalar(t.addr + index * size, in, size);
     mark_written_scalar(c, t, index, size);
     if (settled || !race) keep_set_range(c, at, size, loc);
@@ -709,8 +713,7 @@ void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
         record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
         return t.addr + index * size;
     }
-    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work: record's execute-mode part
-    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+    count_scalar_work(c, size);
     mark_written_scalar(c, t, index, size);
     return t.addr + index * size;
 }
@@ -737,8 +740,7 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
     for (int i = 0; i < ScalarReads::kSpans; ++i) {
         const uint64_t d = static_cast<uint64_t>(a - r.lo[i]), len = r.room[i] + 7;
         if (r.room[i] && d < len && size <= len - d) {
-            ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work, as record_gm does in execute mode
-            c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+            count_scalar_work(c, size);
             copy_scalar(out, a, size);
             return;
         }
@@ -792,8 +794,7 @@ static inline bool gm_write_fast(void* p, uint32_t size, const void* in) {
             g_launch->api_writes.mark(*b, off, size);
         }
     }
-    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // record_gm in execute mode
-    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+    count_scalar_work(c, size);
     if (b->real) copy_scalar(gm_target(*b, p), in, size);
     return true;
 }
