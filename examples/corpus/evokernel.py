@@ -1061,7 +1061,7 @@ def span_retries(first: dict, attempt) -> tuple[dict, str]:
     start's mismatch stands. Returns (the verdict, the note for its detail: how many starts were run, which matched)."""
     for k in range(1, SPAN_STARTS):
         got = attempt(k)
-        if got.get("match") == "match":
+        if got.get("match") == "pass":
             return got, f" [span start {k + 1} of the {k + 1} run: the first {k} mismatched]"
         if got.get("match") != "mismatch":
             return first, f" [span: {k} start(s) run, none matched; no start {k + 1}]"
