@@ -1,6 +1,6 @@
 // AscendCraft CPU emulation runtime: the launch and per-block state, global memory (bounds, the cross-block write
 // tracker, poison), scalar access (GetValue / SetValue on GM and UB) and the mask / atomic state.
-// Why these are one file (about 900 lines): the scalar accesses a kernel's loops make billions of times take inlined
+// Why these are one file (about 1,000 lines): the scalar accesses a kernel's loops make billions of times take inlined
 // fast paths (runtime.h) over per-thread state that the block switch (set_current_core), the GM write tracker and
 // the scalar paths' slow sides all keep up to date together (t_scalar_reads, t_scalar_writes); split, that state
 // would have to become a shared header of mutable globals. The other runtime parts that lived here are files of their
