@@ -2902,3 +2902,119 @@ def test_evokernel_op_that_is_a_span_of_the_forward_gets_its_locals_and_is_compa
     assert span is not None and span["output"] == "_ev_result" and torch.allclose(span["call"][2], v)
     with torch.no_grad():
         assert torch.equal(span["reference"], model(x))
+
+
+EVO_LINEAR_REFERENCE = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def __init__(self, d_model, n_heads):
+        super().__init__()
+        self.n_heads, self.d_k = n_heads, d_model // n_heads
+        self.W_q = nn.Linear(d_model, d_model)
+        self.W_k = nn.Linear(d_model, d_model)
+        self.W_v = nn.Linear(d_model, d_model)
+        self.W_o = nn.Linear(d_model, d_model)
+
+    def feature_map(self, x):
+        return F.elu(x) + 1
+
+    def forward(self, x):
+        b, n, d = x.size()
+        Q = self.W_q(x).view(b, n, self.n_heads, self.d_k).transpose(1, 2)
+        K = self.W_k(x).view(b, n, self.n_heads, self.d_k).transpose(1, 2)
+        V = self.W_v(x).view(b, n, self.n_heads, self.d_k).transpose(1, 2)
+        Q = self.feature_map(Q)
+        K = self.feature_map(K)
+        K = K.contiguous()
+        KV = torch.einsum("bhnd,bhne->bhde", K, V)
+        Z = 1.0 / (torch.einsum("bhnd,bhd->bhn", Q, K.sum(dim=2)) + 1e-6)
+        out = torch.einsum("bhnd,bhde,bhn->bhne", Q, KV, Z)
+        out = out.transpose(1, 2).contiguous().view(b, n, d)
+        out = self.W_o(out)
+        return out
+
+
+def get_inputs():
+    return [torch.randn(2, 6, 16)]
+
+
+def get_init_inputs():
+    return [16, 4]
+"""
+
+
+def test_evokernel_span_start_retried_where_an_input_local_changes():
+    """LinearAttention's span rule (thirty-fifth round): the forward rebinds Q and K (the elu + 1 feature map) after the
+    first point at which q, k, v exist, and their ModelNew ran that map in PyTorch, so the op mismatches at the first
+    start. forward_span's `attempt` k takes the (k+1)-th start at which an input local took a new value (after V; after
+    Q's map; after K's map; K.contiguous(), equal values, is none); span_retries runs the op at each later start until
+    one matches: here the third (an op that maps q and k itself, as Cosformer's does its ReLU, matches at the first).
+    An op that matches at no start stays a mismatch (the first start's), with the number of
+    starts run in the note."""
+    import sys
+    import types
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "corpus"))
+    import evokernel
+    op_cpp = EVO_SPAN_OP_CPP.replace("RANK", "4").replace("attn_core", "linear_attn")
+    params = evokernel.bound_function(op_cpp)[1]
+    text = EVO_LINEAR_REFERENCE
+    ns = {}
+    exec(text, ns)
+    torch.manual_seed(0)
+    model, cls = ns["Model"](16, 4), ns["Model"]
+    bind = dict(dtypes={}, computed=evokernel.computed_names(text), made={}, ranks=evokernel.checked_ranks(op_cpp),
+                assigned=evokernel.forward_locals(text), alike=[])
+    x = torch.randn(2, 6, 16)
+    spans = [evokernel.forward_span(model, cls, (x,), (16, 4), params, bind, text, op_cpp, 3, k) for k in range(4)]
+    assert [s and (s["start"], s["output"]) for s in spans] == [(4, "out"), (5, "out"), (6, "out"), None]
+    assert all(torch.equal(s["reference"], spans[0]["reference"]) for s in spans[:3])
+    with torch.no_grad():
+        heads = lambda w: w(x).view(2, 6, 4, 4).transpose(1, 2)
+        fq, fk = (torch.nn.functional.elu(heads(model.W_q)) + 1, torch.nn.functional.elu(heads(model.W_k)) + 1)
+    assert torch.allclose(spans[2]["call"][0], fq) and torch.allclose(spans[2]["call"][1], fk)
+    assert not torch.allclose(spans[1]["call"][1], fk)   # the second start: Q mapped, K not yet
+
+    def linear(q, k, v):   # the kernel's computation: no feature map of its own
+        kv, z = torch.einsum("bhnd,bhne->bhde", k, v), 1.0 / (torch.einsum("bhnd,bhd->bhn", q, k.sum(dim=2)) + 1e-6)
+        return torch.einsum("bhnd,bhde,bhn->bhne", q, kv, z)
+
+    def run_at(lib_fn):
+        def attempt(k):   # the match step at start k, as match_evokernel makes it (a stand-in custom_ops_lib)
+            lib = types.ModuleType("custom_ops_lib")
+            lib.linear_attn_custom = lib_fn
+            saved = sys.modules.get("custom_ops_lib")
+            sys.modules["custom_ops_lib"] = lib
+            try:
+                space = {}
+                exec(evokernel.model_src(evokernel.span_reference(text, op_cpp, bind, 3, k), op_cpp, span=bind), space)
+                torch.manual_seed(0)
+                ref = space["Model"](16, 4)
+                torch.manual_seed(0)
+                new = space["ModelNew"](16, 4)
+                with torch.no_grad():
+                    want = ref(x)
+                    try:
+                        got = new(x)
+                    except evokernel.EvoKernelUnbound:
+                        return dict(match="no-reference", match_detail="EvoKernelUnbound")
+                ok = got.shape == want.shape and torch.allclose(got, want, atol=1e-2, rtol=1e-2)
+                return dict(match="pass" if ok else "mismatch", match_detail=f"start {k}")   # mkb.match_mkb's words
+            finally:
+                if saved is None: sys.modules.pop("custom_ops_lib")
+                else: sys.modules["custom_ops_lib"] = saved
+        return attempt
+    attempt = run_at(linear)
+    first = attempt(0)
+    assert first["match"] == "mismatch"
+    out, note = evokernel.span_retries(first, attempt)
+    assert out == dict(match="pass", match_detail="start 2") and "span start 3 of the 3 run" in note, (out, note)
+    assert run_at(lambda q, k, v: linear(torch.nn.functional.elu(q) + 1, torch.nn.functional.elu(k) + 1, v))(0)["match"] == "pass"
+    # an op that matches at no start (its output scaled by 1.5): the first start's mismatch, three starts run
+    wrong = run_at(lambda q, k, v: 1.5 * linear(q, k, v))
+    first = wrong(0)
+    out, note = evokernel.span_retries(first, wrong)
+    assert out is first and out["match"] == "mismatch" and "3 start(s) run, none matched; no start 4" in note, note

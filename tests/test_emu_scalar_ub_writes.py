@@ -28,6 +28,7 @@ using namespace AscendC;
 // the same, then put of t[5] (its range had those bytes), Adds; mode 16: o written by put and another place in turn;
 // mode 17: then a third line writes one of put2's elements, put2 writes it again, Adds reads it; mode 18: then put2
 // writes one of put's elements, Adds reads it; mode 19: one place writes a float every other element, then an int64;
+// mode 20 / 21: three taps that fill o[0..64) and read it with Muls and Add into t2 (mode 21: with a flag V -> S first);
 // modes 10-13: an instruction of another pipe S does not know complete touches t, then put of t[7] (inside the range):
 // 10 Duplicate (a V write), 11 Adds reading t (a V read), 12 DataCopy to y (an MTE3 read), 13 DataCopy from x (MTE2).
 // Then every buffer goes to y (auto-sync off: the flags the kernel writes are all there is).
@@ -107,6 +108,20 @@ extern "C" __global__ __aicore__ void scalar_ub_writes(GM_ADDR x, GM_ADDR y, uin
             }
         putAny(o.ReinterpretCast<int64_t>(), 4, static_cast<int64_t>(7));   // o[8] (putAny's) and o[9] (the other line's)
         Adds(o[8], o[8], 1.0f, 8);                                                               // EXPECT Adds o (19)
+    }
+    if (mode == 20 || mode == 21) {   // a transposed convolution's taps: fill o[0..64) one element after another, then V
+        for (int tap = 0; tap < 3; ++tap) {   // reads it (Muls, Add into t2); mode 21 waits for V before the next fill
+            for (uint32_t i = 0; i < 64; ++i) {
+                if (mode == 21 && tap > 0 && i == 0) {
+                    SetFlag<HardEvent::V_S>(vs);
+                    WaitFlag<HardEvent::V_S>(vs);
+                }
+                o.SetValue(i, static_cast<float>(tap * 100 + i));                                  // EXPECT tap fill
+            }
+            flagSV();
+            Muls(o, o, 2.0f, 64);
+            Add(t2, t2, o, 64);
+        }
     }
     if (mode >= 10 && mode <= 13) {
         if (mode == 10) Duplicate(t, 1.0f, 64);
@@ -263,3 +278,18 @@ def test_a_write_inside_the_range_with_another_pipe_pending_is_still_a_race(mode
     assert r.ok, r.diagnostics
     w = [d for d in r.diagnostics if d.kind == "ub-race" and d.line == _line("EXPECT put")]
     assert len(w) == 1 and (w[0].context.get("hazard"), w[0].context.get("other_pipe")) == (hazard, other), r.diagnostics
+
+
+def test_the_taps_of_a_transposed_convolution_keep_their_race_checks():
+    """Each tap fills a vector one element after another (after its first write, each is the next element of the place's
+    range: local_write's appends) and V reads it and writes it (Muls in place). Without a flag V -> S the next tap's
+    first write is a race with Muls's write, at the fill's line; with it, t2 holds the three taps' sums, and the S work is the trace's."""
+    e = _error(_run(20))
+    assert (e.kind, e.line) == ("ub-race", _line("EXPECT tap fill")), e
+    assert (e.context.get("hazard"), e.context.get("other_pipe")) == ("write-after-write", "V"), e.context   # Muls's
+    r = _run(21)
+    assert r.ok, r.diagnostics
+    i = np.arange(64, dtype=np.float32)
+    np.testing.assert_array_equal(r.outputs["y"][256:320], 2.0 + sum(2 * (tap * 100 + i) for tap in range(3)))
+    t = trace(build({"scalar_ub_writes.cpp": KERNEL.lstrip("\n")}), _args(21), block_dim=2, auto_sync=False)
+    assert r.work["S"] == t.work()["S"], (r.work["S"], t.work()["S"])

@@ -19,9 +19,16 @@ fixed costs cancel.
                                  patch into UB and multiplies it there; two reads per step, `calls` reads in all)
     GlobalTensor SetValue rows  writes of two output rows of y in turn, an element of each (a convolution that computes
                                  two output rows at once; `calls` writes in all)
+    LocalTensor SetValue tap    a 64-float UB vector filled with SetValue, then scaled and added to an accumulator
+                                 with Muls / Add, over and over (a transposed convolution's tap: each tap gathers its
+                                 weights into UB and the V pipe reads them; `calls` writes in all, the vector calls
+                                 included in the time)
+    LocalTensor SetValue taps4  a 64-float UB vector that DataCopy set, accumulated into with GetValue / SetValue from
+                                 four lines in turn (a transposed convolution's four taps, each its own loop), then
+                                 read by Muls (EvoKernel's ConvTranspose2dMishAddHardtanhScaling; `calls` writes in all)
 
-Each kind runs with the race check on (the default, auto-sync on) and, for the UB kinds, with
-auto-sync off (the race check as written), in one block and in 8 blocks run in parallel.
+Each kind runs with the race check on (the default, auto-sync on) and, for the UB kinds but the taps (which need
+their S_V and V_S waits), with auto-sync off (the race check as written), in one block and in 8 blocks run in parallel.
 
 Usage:  .venv/bin/python examples/benchmarks/bench_scalar_access.py [--calls N] [--repeats R] [--kinds 0,2,...]
 
@@ -44,7 +51,9 @@ using namespace AscendC;
 
 // mode 0: UB GetValue, 1: UB SetValue, 2: GM GetValue of two inputs in turn (x, w: a convolution's loop), 3: GM
 // SetValue, 4: GM GetValue of the output, 5: a GEMM's two dot products (x against two rows of w), 6: a dot product of
-// two halves of t (UB), 7: GM SetValue of two rows of y in turn (y[0, 1024) and y[2048, 3072)); `calls` calls over a 4096-element window.
+// two halves of t (UB), 7: GM SetValue of two rows of y in turn (y[0, 1024) and y[2048, 3072)), 8: 64 UB SetValue, then
+// Muls of them and Add into t[0, 64), in turn (a transposed convolution's taps), 9: DataCopy to 64 floats, four loops of
+// 64 UB read-add-writes of them at four lines, Muls reading them; `calls` calls over a 4096-element window.
 extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR y, uint32_t mode, uint32_t calls)
 {
     TPipe pipe;
@@ -82,6 +91,29 @@ extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR 
         }
         yGm.SetValue(0, acc + acc1);
     }
+    if (mode == 8) {
+        LocalTensor<float> wvec = t[2048];
+        for (uint32_t i = 0; i + 64 <= calls; i += 64) {
+            for (uint32_t co = 0; co < 64; ++co) wvec.SetValue(co, static_cast<float>(co + (i & 7)));
+            Muls(wvec, wvec, 0.5f, 64);
+            Add(t, t, wvec, 64);
+        }
+        PipeBarrier<PIPE_ALL>();
+        yGm.SetValue(0, t.GetValue(0));
+    }
+    if (mode == 9) {
+        LocalTensor<float> v = t[2048];
+        for (uint32_t i = 0; i + 256 <= calls; i += 256) {
+            DataCopy(v, t, 64);
+            for (uint32_t co = 0; co < 64; ++co) v.SetValue(co, v.GetValue(co) + 0.5f);
+            for (uint32_t co = 0; co < 64; ++co) v.SetValue(co, v.GetValue(co) + 0.25f);
+            for (uint32_t co = 0; co < 64; ++co) v.SetValue(co, v.GetValue(co) + 0.125f);
+            for (uint32_t co = 0; co < 64; ++co) v.SetValue(co, v.GetValue(co) + 0.0625f);
+            Muls(t[1024], v, 2.0f, 64);
+        }
+        PipeBarrier<PIPE_ALL>();
+        yGm.SetValue(0, t.GetValue(1024));
+    }
     if (mode == 6) {
         for (uint32_t i = 0; i + 2 <= calls; i += 2) {
             const uint32_t k = (i / 2) & 2047;
@@ -92,7 +124,8 @@ extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR 
 }
 """
 KINDS = ["LocalTensor GetValue", "LocalTensor SetValue", "GlobalTensor GetValue", "GlobalTensor SetValue",
-         "GlobalTensor GetValue out", "GlobalTensor GetValue GEMM", "LocalTensor GetValue dot", "GlobalTensor SetValue rows"]
+         "GlobalTensor GetValue out", "GlobalTensor GetValue GEMM", "LocalTensor GetValue dot", "GlobalTensor SetValue rows",
+         "LocalTensor SetValue tap", "LocalTensor SetValue taps4"]
 
 
 def kernel_seconds(b, mode, calls, blocks, repeats, auto_sync, settings):
@@ -111,7 +144,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=4_000_000, help="calls per block")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--kinds", default=",".join(map(str, range(8))), help="the kinds to time, by number (0..7, as listed)")
+    ap.add_argument("--kinds", default=",".join(map(str, range(len(KINDS)))), help="the kinds to time, by number (0..9, as listed)")
     ap.add_argument("--cxxflags", help="the kernel's compiler flags instead of settings.ini's cxxflags")
     opts = ap.parse_args()
     settings = load_settings()

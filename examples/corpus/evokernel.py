@@ -785,7 +785,7 @@ def stepped_forward(model, model_cls, args: tuple, steps) -> tuple[list, list, o
 
 
 def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[str, str]], bind: dict,
-                 reference_text: str, op_cpp: str, lead: int) -> dict | None:
+                 reference_text: str, op_cpp: str, lead: int, attempt: int = 0) -> dict | None:
     """The op as a span of the reference forward's statements, when op.cpp's tensor parameters are named like locals
     the forward assigns (q, k, v of `Q = self.W_q(x).view(...).transpose(1, 2)`) and the ordinary binding (bind_call)
     refuses the call: their ModelNew ran the forward in PyTorch up to those locals, called the op, and ran the rest
@@ -800,7 +800,14 @@ def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[
     with), start, end: the span's statement indices, output: the local}; None (the call stays refused) when any of
     that fails, a weight the op takes is not read inside the span, two places fit with different values, or the op's
     output would be one of its inputs (the op would be handed the answer). `bind`: bind_call's keyword arguments; `lead`: the op's inputs and attributes
-    before its outputs in the EXEC_NPU_CMD."""
+    before its outputs in the EXEC_NPU_CMD.
+    The start is ambiguous where the forward rebinds an input local after it (LinearAttention's `Q =
+    self.feature_map_fn(Q)`, elu + 1, which their ModelNew ran in PyTorch before the op): any statement after which all
+    the locals exist, one of them has just taken a new value and op.cpp's checks accept them is a start, and each is as
+    sound as the first (a ModelNew that runs the forward up to it, the op and the rest is the task's Model whenever the op
+    matches). `attempt` k takes the (k+1)-th of those starts, in statement order (0: the first, as before); a statement
+    that leaves every input local as it was (the same tensor, or equal values of the same shape) is no new start.
+    None when there are not that many."""
     import torch
     from pybind_shapes import exec_calls
     try:
@@ -826,8 +833,14 @@ def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[
     start = next((s for s, env in enumerate(after) if all(n in env for n in named.values())), None)
     if start is None: return None
     state = {id(t) for t in [*model.parameters(), *model.buffers()] if not _constant(t)}
+    def changed(i):   # whether statement i gave one of the op's input locals a new value
+        old, new = [after[i - 1].get(n) for n in named.values()], [after[i].get(n) for n in named.values()]
+        return any(a is not b and not (torch.is_tensor(a) and torch.is_tensor(b) and a.shape == b.shape and
+                                       a.dtype == b.dtype and torch.equal(a, b)) for a, b in zip(old, new))
+    passed_starts = 0   # the starts before this one that fit (attempt says how many to pass)
     for i in range(start, len(stmts) - 1):
         if any(heavy[s] for s in range(start + 1, i + 1)): return None   # past a weight the op does not take
+        if i > start and not changed(i): continue   # the inputs as at i - 1: no new start (op.cpp's answer is the same)
         given = {p: after[i][n] for p, n in named.items()}
         if not all(torch.is_tensor(v) for v in given.values()): return None
         given = {p: v.detach().contiguous() for p, v in given.items()}
@@ -860,8 +873,11 @@ def forward_span(model, model_cls, args: tuple, init: tuple, params: list[tuple[
             if any(torch.is_tensor(a) and a.shape == v.shape and torch.equal(a, v) for a in call): return None
             fits.append((j, o, v))
         if not fits or any(not torch.equal(v, fits[-1][2]) for _, _, v in fits): return None
+        if passed_starts < attempt:
+            passed_starts += 1
+            continue
         j, o, v = fits[-1]
-        return dict(call=call, reference=v.detach(), start=i + 1, end=j, output=o)
+        return dict(call=call, reference=v.detach(), start=i + 1, end=j, output=o, attempt=attempt)
     return None
 
 
@@ -895,7 +911,7 @@ class _EvSpanModel(torch.nn.Module):
     def _ev_span(self, args):
         from evokernel import forward_span
         return forward_span(self.full, _EvFullModel, args, self._ev_init, {params!r}, {bind!r}, _EV_REFERENCE_TEXT,
-                            _EV_OP_CPP, {lead!r})
+                            _EV_OP_CPP, {lead!r}, {attempt!r})
 
     def forward(self, *args):
         span = self._ev_span(args)
@@ -906,10 +922,12 @@ Model = _EvSpanModel
 """
 
 
-def span_reference(reference_text: str, op_cpp: str, bind: dict, lead: int) -> str:
-    "The reference whose Model returns, where forward_span finds the op inside the forward, the value the op stands for."
+def span_reference(reference_text: str, op_cpp: str, bind: dict, lead: int, attempt: int = 0) -> str:
+    """The reference whose Model returns, where forward_span finds the op inside the forward, the value the op stands for
+    (at forward_span's start `attempt`)."""
     fn, params = bound_function(op_cpp)
-    return reference_text + SPAN_REFERENCE.format(text=reference_text, op_cpp=op_cpp, params=params, bind=bind, lead=lead)
+    return reference_text + SPAN_REFERENCE.format(text=reference_text, op_cpp=op_cpp, params=params, bind=bind, lead=lead,
+                                                  attempt=attempt)
 
 
 def model_src(reference_text: str, op_cpp: str, dtypes: dict | None = None, made: dict | None = None,
@@ -977,8 +995,9 @@ class ModelNew(Model):
 """
 
 
-def evokernel_strings(project, op_cpp: str, reference_text: str) -> dict:
-    "MultiKernelBench's answer strings for an EvoKernel op project (op.cpp as python_bind_src; a derived ModelNew)."
+def evokernel_strings(project, op_cpp: str, reference_text: str, attempt: int = 0) -> dict:
+    """MultiKernelBench's answer strings for an EvoKernel op project (op.cpp as python_bind_src; a derived ModelNew);
+    where the op is a span of the forward, at forward_span's start `attempt`."""
     src = project.sources
     op_cpp, made = scalar_locals(op_cpp)   # op inputs it makes of a scalar parameter: parameters of their own
     from corpus import pybind_layout
@@ -993,7 +1012,7 @@ def evokernel_strings(project, op_cpp: str, reference_text: str) -> dict:
     if not part and span_candidate(reference_text, op_cpp):   # the op may be a span of the forward's statements
         span = dict(dtypes=dtypes, computed=computed_names(reference_text), made=made, ranks=checked_ranks(op_cpp),
                     assigned=forward_locals(reference_text), alike=same_sizes(op_cpp))
-        reference = span_reference(reference_text, op_cpp, span, len(project.op.inputs) + len(project.op.attrs))
+        reference = span_reference(reference_text, op_cpp, span, len(project.op.inputs) + len(project.op.attrs), attempt)
     return dict(project_json_src="", host_tiling_src=pick("op_host/", ".h"), host_operator_src=pick("op_host/", ".cpp"),
                 kernel_src=pick("op_kernel/", ""), python_bind_src=op_cpp,
                 model_src=model_src(reference, op_cpp, dtypes, made, part, span), reference_src=reference)
@@ -1011,17 +1030,42 @@ def match_evokernel(entry: dict, gitdir: str, project) -> dict:
     if ref is None: return dict(match="no-reference", match_detail="no task of that pascal_name in dataset.json")
     op_cpp = show(gitdir, commit, f"{root}/CppExtension/csrc/op.cpp").decode(errors="replace")
     if bound_function(op_cpp) is None: return dict(match="no-reference", match_detail="op.cpp binds no function")
-    strings = evokernel_strings(project, op_cpp, show(gitdir, commit, ref).decode())
-    saved = mkb.MKB_ATOL, mkb.MKB_RTOL
-    mkb.MKB_ATOL, mkb.MKB_RTOL = EVOKERNEL_ATOL, EVOKERNEL_RTOL
-    try:   # the task's reference, or its submodule the op is (op_part)
-        out = mkb.match_mkb(dict(entry, reference=ref), strings, strings["reference_src"], project)
-    finally:
-        mkb.MKB_ATOL, mkb.MKB_RTOL = saved
-    if out.get("match") == "mismatch" and "EvoKernelUnbound" in out.get("match_detail", ""):
-        out["match"] = "no-reference"   # the call needs tensors its ModelNew made in PyTorch: no call to compare
-    out["match_detail"] = f"{out.get('match_detail', '')} [{posixpath.basename(ref)}; atol=rtol=1e-2]"[:400]
+    reference_text = show(gitdir, commit, ref).decode()
+
+    def attempt(k):   # the match step at forward_span's start k (k = 0: the only one where the op is no span)
+        strings = evokernel_strings(project, op_cpp, reference_text, k)
+        saved = mkb.MKB_ATOL, mkb.MKB_RTOL
+        mkb.MKB_ATOL, mkb.MKB_RTOL = EVOKERNEL_ATOL, EVOKERNEL_RTOL
+        try:   # the task's reference, or its submodule the op is (op_part)
+            got = mkb.match_mkb(dict(entry, reference=ref), strings, strings["reference_src"], project)
+        finally:
+            mkb.MKB_ATOL, mkb.MKB_RTOL = saved
+        if got.get("match") == "mismatch" and "EvoKernelUnbound" in got.get("match_detail", ""):
+            got["match"] = "no-reference"   # the call needs tensors its ModelNew made in PyTorch: no call to compare
+        return got
+    out = attempt(0)
+    note = ""
+    if out.get("match") == "mismatch" and not op_part(reference_text, op_cpp) and span_candidate(reference_text, op_cpp):
+        out, note = span_retries(out, attempt)
+    out["match_detail"] = f"{out.get('match_detail', '')}{note} [{posixpath.basename(ref)}; atol=rtol=1e-2]"[:400]
     return out
+
+
+SPAN_STARTS = 4   # the most forward_span starts match_evokernel runs the op at (each is a run of the kernel)
+
+
+def span_retries(first: dict, attempt) -> tuple[dict, str]:
+    """After a mismatch at forward_span's first start: the op run at each later start (attempt(k): the match step at
+    start k), until one matches, there is no start k (forward_span finds none: the step's verdict is no-reference then,
+    and the call is not run), or SPAN_STARTS were run. A match at a later start is the verdict; otherwise the first
+    start's mismatch stands. Returns (the verdict, the note for its detail: how many starts were run, which matched)."""
+    for k in range(1, SPAN_STARTS):
+        got = attempt(k)
+        if got.get("match") == "pass":
+            return got, f" [span start {k + 1} of the {k + 1} run: the first {k} mismatched]"
+        if got.get("match") != "mismatch":
+            return first, f" [span: {k} start(s) run, none matched; no start {k + 1}]"
+    return first, f" [span: {SPAN_STARTS} starts run, none matched]"
 
 
 class DryStop(BaseException):

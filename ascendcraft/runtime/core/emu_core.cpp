@@ -1,6 +1,6 @@
 // AscendCraft CPU emulation runtime: the launch and per-block state, global memory (bounds, the cross-block write
 // tracker, poison), scalar access (GetValue / SetValue on GM and UB) and the mask / atomic state.
-// Why these are one file (about 900 lines): the scalar accesses a kernel's loops make billions of times take inlined
+// Why these are one file (about 1,000 lines): the scalar accesses a kernel's loops make billions of times take inlined
 // fast paths (runtime.h) over per-thread state that the block switch (set_current_core), the GM write tracker and
 // the scalar paths' slow sides all keep up to date together (t_scalar_reads, t_scalar_writes); split, that state
 // would have to become a shared header of mutable globals. The other runtime parts that lived here are files of their
@@ -35,7 +35,7 @@ const uint64_t kNoGmVersion = 0;        // no tracker yet: gm_seen 1 never match
 }  // namespace
 // runtime.h: GlobalTensor::GetValue's and LocalTensor::GetValue's inlined fast paths (no range, no UB before a block)
 __thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace,
-                                       {}, {}, {}, {}, {}, {}, 0, &kNoEpoch, {},
+                                       {}, {}, {}, {}, {}, {}, {}, 0, &kNoEpoch, {},
                                        {1, 1}, {&kNoGmEnd, &kNoGmEnd}, {}, {}, {}, {}, &kNoGmVersion, 1, 0, false};
 namespace {
 // GlobalTensor::SetValue's fast path (gm_write): the GM buffer this block's last scalar write went to, and its byte
@@ -588,6 +588,12 @@ static inline void check_index_fast(const Core& c, const Local& t, uint64_t inde
     if (!(t.addr && t.addr >= c.ub && t.addr <= c.ub + g_launch->ub_bytes && (index + 1) * size <= t.bytes))
         check_index(t, index, size, op, loc);
 }
+// An inline scalar access's S-pipe work in execute mode: what record (or record_gm) counts there, one instruction of
+// `size` bytes, without the call.
+static inline void count_scalar_work(Core& c, uint32_t size) {
+    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];
+    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+}
 // mark_written of one scalar, inline when its bytes lie in one word of the bitmap (bit i: UB byte i written).
 static inline void mark_written_scalar(Core& c, const Local& t, uint64_t index, uint32_t size) {
     const uint64_t start = static_cast<uint64_t>(t.addr - c.ub) + index * size;
@@ -609,8 +615,7 @@ void local_read(const Local& t, uint64_t index, uint32_t size, void* out, SrcLoc
         std::memset(out, 0, size);
         return;
     }
-    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work: record's execute-mode part
-    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+    count_scalar_work(c, size);
     copy_scalar(out, t.addr + index * size, size);
 }
 // LocalTensor::SetValue's inlined write (local_set, runtime.h) takes a write of an element of one of t_scalar_reads' set
@@ -629,7 +634,7 @@ static bool set_range_touches(const ScalarReads& r, int i, const uint8_t* at, ui
     if (off < r.set_size[i]) return true;   // starts inside an element
     return off + size > stride && at - off + stride < r.set_hi[i];   // reaches into the next one
 }
-static void keep_set_range(const Core& c, const uint8_t* at, uint32_t size, const SrcLoc& loc) {
+static void keep_set_range(const Core& c, const uint8_t* at, uint32_t size, const SrcLoc& loc, RaceChecker* race) {
     ScalarReads& r = t_scalar_reads;
     if (at < c.ub || at + size > c.ub + c.written_bytes || (size & (size - 1)) != 0) return;
     const uint64_t epoch = *r.epoch;
@@ -666,6 +671,7 @@ static void keep_set_range(const Core& c, const uint8_t* at, uint32_t size, cons
         r.set_size[i] = r.set_size[i - 1];
         r.set_file[i] = r.set_file[i - 1];
         r.set_line[i] = r.set_line[i - 1];
+        r.set_site[i] = r.set_site[i - 1];
     }
     r.set_lo[0] = at;
     r.set_hi[0] = at + size;
@@ -673,6 +679,30 @@ static void keep_set_range(const Core& c, const uint8_t* at, uint32_t size, cons
     r.set_size[0] = size;
     r.set_file[0] = loc.file;
     r.set_line[0] = loc.line;
+    r.set_site[0] = race ? race->site(Op::SetValue, loc) : 0;   // the settled write's own site: found, not made
+}
+// A settled write that continues its place's range (the range's next element: a loop filling a vector before a vector
+// instruction reads it, EvoKernel's transposed convolutions' taps) in execute mode: local_write's checks and records
+// for it, made with what the range keeps. The epoch unchanged and the place, size and address the range's, so
+// keep_set_range would only extend it (after dropping the other places' ranges that these bytes touch, as here); the
+// race check's settled test and record as scalar_write_settled makes them, with the site index the range keeps instead
+// of a look-up. Anything else (another place, the epoch moved, a write the race check must check) returns false:
+// local_write's general path.
+static bool append_set_range(const Core& c, RaceChecker& race, const uint8_t* at, uint32_t size, const SrcLoc& loc) {
+    ScalarReads& r = t_scalar_reads;
+    if (g_launch->mode == Mode::Trace || r.set_epoch != *r.epoch || at < race.ub() || at < c.ub ||
+        at + size > c.ub + c.written_bytes)
+        return false;
+    for (int i = 0; i < ScalarReads::kSetPlaces; ++i) {
+        if (r.set_file[i] != loc.file || r.set_line[i] != loc.line) continue;   // the place's one slot
+        if (r.set_size[i] != size || r.set_lo[i] == r.set_hi[i] || at != r.set_hi[i]) return false;
+        if (!race.scalar_write_settled(static_cast<uint64_t>(at - race.ub()), size, r.set_site[i])) return false;
+        for (int j = 0; j < ScalarReads::kSetPlaces; ++j)
+            if (j != i && set_range_touches(r, j, at, size)) r.set_lo[j] = r.set_hi[j] = nullptr;
+        r.set_hi[i] += r.set_step[i] + 1;
+        return true;
+    }
+    return false;
 }
 void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, SrcLoc loc) {
     enter_inline(Op::SetValue, loc);
@@ -682,6 +712,12 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
     // would record it; otherwise the RaceScope (which does nothing where the check is off)
     RaceChecker* race = c.race.get();
     uint8_t* at = t.addr + index * size;
+    if (race && append_set_range(c, *race, at, size, loc)) {   // execute mode: as below with `settled`, the range extended
+        count_scalar_work(c, size);
+        copy_scalar(at, in, size);
+        mark_written_scalar(c, t, index, size);
+        return;
+    }
     const bool settled = race && (g_launch->mode != Mode::Trace || g_launch->auto_sync) && at >= race->ub() &&
                          race->scalar_write_settled(static_cast<uint64_t>(at - race->ub()), size, Op::SetValue, loc);
     if (!settled) RaceScope(TPipe_::S, Op::SetValue, loc).write(t.addr + index * size, size);
@@ -689,11 +725,10 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
         record(TPipe_::S, TKind::INSTR, Op::SetValue, Dt::none, 0, loc, size, 1);
         return;
     }
-    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work: record's execute-mode part
-    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+    count_scalar_work(c, size);
     copy_scalar(t.addr + index * size, in, size);
     mark_written_scalar(c, t, index, size);
-    if (settled || !race) keep_set_range(c, at, size, loc);
+    if (settled || !race) keep_set_range(c, at, size, loc, race);
 }
 // operator() hands out a reference: checked as a scalar read (write through SetValue to have it checked as one), its
 // bytes marked written (the caller may write through it). EvoKernel's LinearAttentionCustom keeps its sums this way,
@@ -709,8 +744,7 @@ void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
         record(TPipe_::S, TKind::INSTR, Op::GetValue, Dt::none, 0, loc, size, 1);
         return t.addr + index * size;
     }
-    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work: record's execute-mode part
-    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+    count_scalar_work(c, size);
     mark_written_scalar(c, t, index, size);
     return t.addr + index * size;
 }
@@ -737,8 +771,7 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
     for (int i = 0; i < ScalarReads::kSpans; ++i) {
         const uint64_t d = static_cast<uint64_t>(a - r.lo[i]), len = r.room[i] + 7;
         if (r.room[i] && d < len && size <= len - d) {
-            ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // count_work, as record_gm does in execute mode
-            c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+            count_scalar_work(c, size);
             copy_scalar(out, a, size);
             return;
         }
@@ -792,8 +825,7 @@ static inline bool gm_write_fast(void* p, uint32_t size, const void* in) {
             g_launch->api_writes.mark(*b, off, size);
         }
     }
-    ++c.work_count[static_cast<uint8_t>(TPipe_::S)];   // record_gm in execute mode
-    c.work_bytes[static_cast<uint8_t>(TPipe_::S)] += size;
+    count_scalar_work(c, size);
     if (b->real) copy_scalar(gm_target(*b, p), in, size);
     return true;
 }

@@ -226,16 +226,27 @@ void RaceChecker::access(RaceScope& s, uint64_t lo64, uint64_t hi64, bool write)
     }
 }
 
-bool RaceChecker::scalar_write_settled(uint64_t lo, uint32_t size, Op op, const SrcLoc& loc) {
+bool RaceChecker::scalar_write_open(uint64_t lo, uint32_t size) const {
     const VClock& known = known_[kS];   // row(S): what the scalar unit knows
     for (int t = 0; t < kTracks; ++t)   // access()'s open tracks for an S write: every track but S's own writes
-        if (races_with(t, kS, true) && newest_[t] > known.c[kTrackPipe[t]]) return false;
+        if (races_with(t, kS, true) && newest_[t] > known.c[kTrackPipe[t]]) return true;
     const uint64_t hi = std::min<uint64_t>(lo + size, ub_bytes_);
-    if (lo >= hi || lo / kPageBytes != (hi - 1) / kPageBytes) return false;   // none or two pages: as access() does
+    return lo >= hi || lo / kPageBytes != (hi - 1) / kPageBytes;   // none or two pages: as access() does
+}
+void RaceChecker::record_scalar_write(uint64_t lo, uint32_t size, uint32_t where) {
+    const uint64_t hi = std::min<uint64_t>(lo + size, ub_bytes_);
     const Clock clock = ++now_.c[kS];   // issue()
-    const uint32_t where = site(op, loc);
     newest_[0] = clock;
     record_page(clock, where, static_cast<uint32_t>(lo / kPageBytes), static_cast<uint32_t>(lo), static_cast<uint32_t>(hi), 0);
+}
+bool RaceChecker::scalar_write_settled(uint64_t lo, uint32_t size, Op op, const SrcLoc& loc) {
+    if (scalar_write_open(lo, size)) return false;
+    record_scalar_write(lo, size, site(op, loc));
+    return true;
+}
+bool RaceChecker::scalar_write_settled(uint64_t lo, uint32_t size, uint32_t where) {
+    if (scalar_write_open(lo, size)) return false;
+    record_scalar_write(lo, size, where);
     return true;
 }
 

@@ -545,6 +545,12 @@ void cross_gm_read(const void* p, uint64_t bursts, uint64_t burst_bytes, uint64_
     }
 }
 
+// Whether GM already holds `src`'s bytes at p (an aliased buffer's bytes materialised first, so the comparison reads them).
+static bool holds_values(const GmBuffer& b, const void* p, const void* src, uint64_t bytes) {
+    if (b.alias) gm_materialise(b);
+    return std::memcmp(gm_source(b, p), src, bytes) == 0;
+}
+
 void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const SrcLoc& loc, const void* src) {
     if (!g_cross || !bytes) return;
     const GmBuffer* b = tracked_buffer(p, bytes);
@@ -562,8 +568,7 @@ void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const Src
     // there: no hazard with that AIV. Any other core, and any write that changes a byte, is checked as before.
     bool rewrite = false;
     if (src && !atomic && op == Op::Matmul && g_launch->mixed && !g_layout.is_aic(slot)) {
-        if (b->alias) gm_materialise(*b);   // the comparison reads the bytes there
-        rewrite = std::memcmp(gm_source(*b, p), src, bytes) == 0;
+        rewrite = holds_values(*b, p, src, bytes);
     }
     auto group_aiv = [&](int other) {
         return other != slot && !g_layout.is_aic(other) && g_layout.group(other) == g_layout.group(slot);
@@ -592,10 +597,7 @@ void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const Src
     auto unchanged = [&] {
         if (same_values < 0) {
             same_values = 0;
-            if (src && !atomic) {
-                if (b->alias) gm_materialise(*b);
-                same_values = std::memcmp(gm_source(*b, p), src, bytes) == 0;
-            }
+            if (src && !atomic) same_values = holds_values(*b, p, src, bytes);
         }
         return same_values == 1;
     };

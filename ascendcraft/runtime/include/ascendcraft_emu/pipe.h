@@ -466,7 +466,7 @@ inline void InitSocState() {}
 inline void SetSysWorkspace(GM_ADDR workspace) { detail_ws::sys_workspace() = workspace; }
 // SetSysWorkspaceForce: the system workspace is `workspace` whatever was set before (ATB's laser attention kernels call
 // it first thing with their workspace argument; CANN's kernel wrapper calls it with the launch's workspace).
-inline void SetSysWorkspaceForce(GM_ADDR workspace) { detail_ws::sys_workspace() = workspace; }
+inline void SetSysWorkspaceForce(GM_ADDR workspace) { SetSysWorkspace(workspace); }
 // As in AscendC, every template argument is given: DataCacheCleanAndInvalid<T, CacheLine, DcciDst>(tensor).
 // The emulated GM has no cache, so no byte changes; the GM forms let the other blocks run first when the blocks run one
 // at a time (gm_cache_clean_invalid), so that a block polling another's flag in GM sees it set.

@@ -103,6 +103,9 @@ public:
     // RaceScope's write records them). Makes that record and returns true then; otherwise does nothing and returns false
     // (the caller checks the write with a RaceScope).
     bool scalar_write_settled(uint64_t lo, uint32_t size, Op op, const SrcLoc& loc);
+    // The same for a write whose site index the caller has from an earlier site(op, loc) of this checker (local_write
+    // keeps it with a place's range of writes): no look-up.
+    bool scalar_write_settled(uint64_t lo, uint32_t size, uint32_t site);
 
 private:
     struct Access {
@@ -166,6 +169,8 @@ private:
                   const char* hazard);
     std::string describe(uint32_t offset) const;
     void auto_sync(RaceScope& scope, uint8_t other_pipe);  // the wait the compiler inserts before this instruction
+    bool scalar_write_open(uint64_t lo, uint32_t size) const;   // scalar_write_settled's "something to check"
+    void record_scalar_write(uint64_t lo, uint32_t size, uint32_t site);   // its record, as a RaceScope's write makes it
 
     uint8_t* ub_;
     uint32_t ub_bytes_;

@@ -235,6 +235,7 @@ struct ScalarReads {
     uint32_t set_size[kSetPlaces];
     const char* set_file[kSetPlaces];
     int set_line[kSetPlaces];
+    uint32_t set_site[kSetPlaces];   // the place's race-check site index (RaceChecker::site), for local_write's appends
     uint64_t set_epoch;
     const uint64_t* epoch;
     uint64_t writes[8];
