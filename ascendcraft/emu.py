@@ -1941,7 +1941,11 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     # the kernel type lays out the launch's AIC/AIV cores
     arrays = gm_arrays(sources, [entry.file]) + gm_member_arrays(sources, [entry.file])
     lines += ["int main(int argc, char** argv) {", f"    {kind_declaration(kind)}",
-              *[f"    ascendcraft::emu::declare_gm_array({json.dumps(a)}, &::{a}, sizeof(::{a}));" for a in arrays],
+              # the address as `const void*` whatever the array's qualifiers (cann-ops deep_norm_grad's `static volatile
+              # __gm__ uint32_t g_FixedOutputSync[16]`, a flag word its blocks poll: g++ converts no volatile pointer
+              # implicitly)
+              *[f"    ascendcraft::emu::declare_gm_array({json.dumps(a)}, "
+                f"const_cast<const void*>(static_cast<const volatile void*>(&::{a})), sizeof(::{a}));" for a in arrays],
               *([f"    ascendcraft::emu::declare_aic_launch(&{AIC_LAUNCH}{AIC_SUFFIX});"] if half == "aiv" else []),
               *([f"    ascendcraft::emu::declare_key_build({_key_literal(key)}, ascendcraft_branch_keys, ascendcraft_branch_count, "
                  f"{json.dumps(conditions.file)}, {conditions.line});"] if key is not None else []),

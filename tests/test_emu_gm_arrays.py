@@ -68,3 +68,31 @@ def test_the_arrays_found_are_those_at_namespace_scope_outside_conditional_branc
                "a.h": "#ifndef A_H\n#define A_H\nconstexpr __gm__ int16_t assist[16] = {\n 0};\n#endif\n",
                "b.h": "constexpr __gm__ int other[2] = {0};\n"}
     assert gm_arrays(sources, ["k.cpp"]) == ["N::t", "assist"]
+
+
+# cann-ops deep_norm_grad keeps a flag word its blocks poll in a `static volatile __gm__` array and reads and writes it
+# in scalar code; the driver's declaration of the array did not compile ("invalid conversion from 'volatile void*' to
+# 'const void*'") since the arrays were declared to the runtime (the thirtieth round), so the op no longer built
+FLAG_WORD = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+static volatile __gm__ uint32_t g_doneFlag[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+extern "C" __global__ __aicore__ void flag_word(GM_ADDR x, GM_ADDR y)
+{
+    GlobalTensor<int32_t> xg, yg;
+    xg.SetGlobalBuffer((__gm__ int32_t*)x, 8);
+    yg.SetGlobalBuffer((__gm__ int32_t*)y, 8);
+    g_doneFlag[0]++;
+    for (int i = 0; i < 8; ++i) yg.SetValue(i, xg.GetValue(i) + static_cast<int32_t>(g_doneFlag[0]));
+}
+'''
+
+
+def test_a_volatile_gm_array_is_declared_and_its_scalar_reads_and_writes_run():
+    assert gm_arrays({"k.cpp": FLAG_WORD}, ["k.cpp"]) == ["g_doneFlag"]
+    b = build({"flag_word.cpp": FLAG_WORD}, "flag_word")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.arange(8, dtype=np.int32) * 10
+    r = run(b, [GM("x", x), GM("y", np.zeros(8, np.int32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs["y"], x + 1)
