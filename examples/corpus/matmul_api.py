@@ -32,6 +32,13 @@ def gitdir(repo: str, given: dict) -> str:
     return given.get(repo) or str(MIRRORS / repo.replace("/", "+") / "repo")
 
 
+def known_gitdirs(manifest: list[dict], given: dict) -> dict[str, str]:
+    """Every repository of the manifest (or given) whose git dir is here, given or mirrored: what corpus.GITDIRS holds,
+    so that an op's submodule (corpus.SUBMODULES, vllm-ascend's catlass) is read from its own repository's git dir, as
+    `corpus.py run --git` gives it."""
+    return {r: gitdir(r, given) for r in sorted({e["repo"] for e in manifest} | set(given)) if Path(gitdir(r, given)).exists()}
+
+
 def uses_matmul_api(entry: dict, git: str) -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         corpus.materialise(entry, git, Path(tmp))
@@ -109,11 +116,19 @@ def main(argv=None) -> int:
     if a.entry_seconds < 0: ap.error(f"--entry-seconds {a.entry_seconds:g}: give a wall time in seconds, or 0 for none")
     given = dict(g.split("=", 1) for g in a.git)
     manifest = json.loads(corpus.MANIFEST.read_text())
-    subset = [e for e in manifest if Path(gitdir(e["repo"], given)).exists() and uses_matmul_api(e, gitdir(e["repo"], given))]
-    if a.only: subset = [e for e in subset if re.search(a.only, f"{e['repo']}:{e['path']}")]
+    corpus.GITDIRS.update(known_gitdirs(manifest, given))
+    # --only first: deciding membership materialises each entry (minutes over the whole manifest)
+    chosen = [e for e in manifest if not a.only or re.search(a.only, f"{e['repo']}:{e['path']}")]
+    subset = [e for e in chosen if Path(gitdir(e["repo"], given)).exists() and uses_matmul_api(e, gitdir(e["repo"], given))]
+    print(f"{len(subset)} Matmul-API entries", flush=True)
     t0 = time.time()
     # with --match, NPUKernelBench entries also run against their task's own reference (corpus.match_npukb)
-    done = dict(corpus.run_entries([(e, gitdir(e["repo"], given), a.match, True) for e in subset], a.jobs, a.entry_seconds))
+    done = {}
+    for i, r in corpus.run_entries([(e, gitdir(e["repo"], given), a.match, True) for e in subset], a.jobs, a.entry_seconds):
+        done[i] = r   # one line per entry as it finishes, as corpus.py run prints: a stopped run is readable half-way
+        print(f"{'ok  ' if r.get('kernel_ok') else 'FAIL'} kernel, {('ok  ' if r.get('project_ok') else 'FAIL') if 'project_ok' in r else '–   '}"
+              f" project  {r.get('seconds', 0):6.0f} s  {r['repo']}:{r['path']}"
+              f"{'' if r.get('kernel_ok') else '  ' + corpus.reason(r)}", flush=True)
     results = [done[i] for i in sorted(done)]
     results = [corpus.classify(r) for r in results]
     by = Counter(r["source"] for r in results)

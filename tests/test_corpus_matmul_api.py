@@ -1,0 +1,51 @@
+"""examples/corpus/matmul_api.py, the Matmul-API subset's runner: it tells the corpus harness where every mirrored
+repository is (so an op whose headers come from a submodule repository, vllm-ascend's catlass, is materialised as
+`corpus.py run --git` would), and applies --only before deciding membership (which materialises each entry)."""
+import json
+import sys
+
+from _corpus import CORPUS_DIR
+
+if str(CORPUS_DIR) not in sys.path: sys.path.insert(0, str(CORPUS_DIR))
+import matmul_api  # noqa: E402
+
+
+def _mirror(root, repo):
+    d = root / repo.replace("/", "+") / "repo"
+    d.mkdir(parents=True)
+    return str(d)
+
+
+def test_known_gitdirs_holds_every_mirrored_or_given_repository(tmp_path, monkeypatch):
+    monkeypatch.setattr(matmul_api, "MIRRORS", tmp_path)
+    vllm, catlass = _mirror(tmp_path, "vllm-project/vllm-ascend"), _mirror(tmp_path, "hicann/catlass")
+    given = tmp_path / "elsewhere"
+    given.mkdir()
+    manifest = [{"repo": "vllm-project/vllm-ascend"}, {"repo": "hicann/catlass"}, {"repo": "absent/repo"}]
+    got = matmul_api.known_gitdirs(manifest, {"given/repo": str(given)})
+    # the submodule's repository is there although no entry of the run needs it for itself; an absent one is not
+    assert got == {"vllm-project/vllm-ascend": vllm, "hicann/catlass": catlass, "given/repo": str(given)}
+
+
+def test_only_is_applied_before_membership_and_each_entry_is_printed(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(matmul_api, "MIRRORS", tmp_path)
+    _mirror(tmp_path, "o/r")
+    manifest = tmp_path / "manifest.json"
+    entries = [{"repo": "o/r", "path": p, "source": "src", "kind": "op-project"} for p in ("ops/mm_a", "ops/mm_b", "ops/add")]
+    manifest.write_text(json.dumps(entries))
+    monkeypatch.setattr(matmul_api.corpus, "MANIFEST", manifest)
+    asked = []
+    monkeypatch.setattr(matmul_api, "uses_matmul_api", lambda e, g: asked.append(e["path"]) or True)
+
+    def fake_run(todo, jobs, cap):
+        for i, (e, *_rest) in enumerate(todo):
+            yield i, dict(e, kernel_ok=e["path"].endswith("a"), kernel_error="'Foo' was not declared in this scope",
+                          project_ok=False, seconds=1.0)
+    monkeypatch.setattr(matmul_api.corpus, "run_entries", fake_run)
+    assert matmul_api.main(["--only", "mm_", "--jobs", "1", "--out", str(tmp_path / "out.json")]) == 0
+    assert asked == ["ops/mm_a", "ops/mm_b"]          # ops/add was never materialised
+    out = capsys.readouterr().out
+    assert "2 Matmul-API entries" in out
+    assert "ok   kernel" in out and "o/r:ops/mm_a" in out
+    assert "FAIL kernel" in out and "o/r:ops/mm_b  undeclared Foo" in out
+    assert [r["path"] for r in json.loads((tmp_path / "out.json").read_text())["compile"]] == ["ops/mm_a", "ops/mm_b"]
