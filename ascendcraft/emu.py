@@ -1631,13 +1631,7 @@ def core_type_split(sources: dict[str, str], entry: "Entry", kind=None) -> tuple
     `build` does the same for a kernel this finds: two halves of one program, the cube half's definitions renamed
     (`aic_renames`), and the launch runs each block's half. `kind`: the kernel's `emu_kind.kernel_kind`, where the
     caller has it already."""
-    from ascendcraft.emu_kind import core_type_defines, kernel_kind
-    if core_type_defines(kind if kind is not None else kernel_kind(sources, entry)): return None
-    for name in included_sources(sources, entry.file):
-        code = blank_comments(sources[name])
-        if m := CORE_TYPE_MACRO_RE.search(code):
-            return name, code.count("\n", 0, m.start()) + 1
-    return None
+    return _first_core_type_choice(sources, entry, kind, CORE_TYPE_MACRO_RE)
 
 
 # the core type as kernels test it in C++ rather than with the preprocessor (`if ASCEND_IS_AIV { ... }`, `constexpr
@@ -1656,11 +1650,17 @@ def core_type_tests(sources: dict[str, str], entry: "Entry", kind=None) -> tuple
     `BarrierFlag<0x1, AIC>` static_asserts). The emulator's one build reads the core type when the code runs, as
     CANN's CPU debug mode does: the same program wherever both passes' code compiles in both. Where it does not, `build`
     builds such a kernel per core type with these constants (`core_type_constants`)."""
+    return _first_core_type_choice(sources, entry, kind, CORE_TYPE_TEST_RE)
+
+
+def _first_core_type_choice(sources: dict[str, str], entry: "Entry", kind, pattern: re.Pattern) -> tuple[str, int] | None:
+    """(file, line) of `pattern`'s first match in what a mixed kernel's entry reaches (comments blanked); None for a
+    kernel of one core type (its pass's macros are defined: nothing to choose) or when nothing matches."""
     from ascendcraft.emu_kind import core_type_defines, kernel_kind
     if core_type_defines(kind if kind is not None else kernel_kind(sources, entry)): return None
     for name in included_sources(sources, entry.file):
         code = blank_comments(sources[name])
-        if m := CORE_TYPE_TEST_RE.search(code):
+        if m := pattern.search(code):
             return name, code.count("\n", 0, m.start()) + 1
     return None
 

@@ -1040,7 +1040,7 @@ def test_the_tiling_header_is_found_beside_a_kernel_header_of_the_same_name(monk
     driver = emu._driver_source
     import uuid
     mark = f"\n// changed {uuid.uuid4()}\n"   # a driver this cache has never seen
-    monkeypatch.setattr(emu, "_driver_source", lambda *a: driver(*a) + mark)
+    monkeypatch.setattr(emu, "_driver_source", lambda *a, **k: driver(*a, **k) + mark)
     again = emu.build(sources, "same_custom", settings=settings.replace(cxxflags=f"{settings.cxxflags} -DASCENDCRAFT_OP_TYPE=SameCustom"))
     assert again.ok and not again.cached
 
