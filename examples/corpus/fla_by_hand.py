@@ -49,9 +49,8 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
 import corpus  # noqa: E402
-from hicann_by_hand import MIRRORS, project, run_ops_main  # noqa: E402
+from hicann_by_hand import MIRRORS, project, run_ops_main, run_or_error  # noqa: E402
 
-from ascendcraft.opproject import run_project  # noqa: E402
 
 REPO = "flashserve/flash-linear-attention-npu"
 TOL = {torch.float32: (1e-4, 1e-4), torch.float16: (1e-3, 2e-3), torch.bfloat16: (2e-2, 5e-2)}   # (rtol, atol)
@@ -105,13 +104,10 @@ def run_chunk_local_cumsum(g_, name: str):
         rtol, atol = TOL[out_dt]
         label = f"{name} {NAMES[dt]}->{NAMES[out_dt]} {shape} chunk={chunk} reverse={reverse} scale={scale} seqs={seqs}"
         t0 = time.perf_counter()
-        try:
-            r = run_project(proj, inputs, attrs=attrs, outputs={"out": (shape, NAMES[out_dt])}, settings=settings)
-        except Exception as e:   # the tiling refused the case, the kernel did not build: the line says why
-            yield f"{label}: ERROR {type(e).__name__}: {str(e)[:300]}"
-            continue
-        if not r.run.ok:
-            yield f"{label}: ERROR {r.run.diagnostics[0].render()[:300] if r.run.diagnostics else r.run}"
+        r, failed = run_or_error(label, proj, inputs, attrs=attrs, outputs={"out": (shape, NAMES[out_dt])},
+                                 settings=settings)
+        if failed:
+            yield failed
             continue
         got = r.outputs["out"]
         got = torch.from_numpy(got.view(np.int16)).view(torch.bfloat16) if out_dt == torch.bfloat16 else torch.from_numpy(got)
@@ -168,14 +164,10 @@ def run_recurrent_gated_delta_rule(g_, name: str):
         t0 = time.perf_counter()
         inputs = {"query": q, "key": k, "value": v, "beta": beta, "state": state.clone(), "actual_seq_lengths": seq_lengths,
                   "ssm_state_indices": idx, "g": gate, "gk": None, "num_accepted_tokens": None}
-        try:
-            r = run_project(proj, inputs, attrs={"scale_value": scale}, settings=settings,
-                            outputs={"out": ((t, nv, dv), "bfloat16"), "state": (tuple(state.shape), "float32")})
-        except Exception as e:
-            yield f"{label}: ERROR {type(e).__name__}: {str(e)[:300]}"
-            continue
-        if not r.run.ok:
-            yield f"{label}: ERROR {r.run.diagnostics[0].render()[:300] if r.run.diagnostics else r.run}"
+        r, failed = run_or_error(label, proj, inputs, attrs={"scale_value": scale}, settings=settings,
+                                 outputs={"out": ((t, nv, dv), "bfloat16"), "state": (tuple(state.shape), "float32")})
+        if failed:
+            yield failed
             continue
         got_out = torch.from_numpy(r.outputs["out"].view(np.int16)).view(torch.bfloat16).double()
         got_out[:int(seq_lengths[0])] = 0      # as the test does: the tokens before the first sequence are not compared
@@ -267,13 +259,10 @@ def run_chunk_bwd_dqkwg(g_, name: str):
                   "chunk_indices": torch.tensor(indices, dtype=torch.int64) if seqs else None}
         shapes = {"dq": ((B, HK, T, K), NAMES[dt]), "dk": ((B, HK, T, K), NAMES[dt]), "dw": ((B, HV, T, K), NAMES[dt]),
                   "dg": ((B, HV, T), NAMES[gt])}
-        try:
-            r = run_project(proj, inputs, attrs={"scale": scale, "chunk_size": chunk}, outputs=shapes, settings=settings)
-        except Exception as e:   # the tiling refused the case, the kernel did not build: the line says why
-            yield f"{label}: ERROR {type(e).__name__}: {str(e)[:300]}"
-            continue
-        if not r.run.ok:
-            yield f"{label}: ERROR {r.run.diagnostics[0].render()[:300] if r.run.diagnostics else r.run}"
+        r, failed = run_or_error(label, proj, inputs, attrs={"scale": scale, "chunk_size": chunk}, outputs=shapes,
+                                 settings=settings)
+        if failed:
+            yield failed
             continue
         # the reference's layout: [B, T, H, ...] (h: [B, chunks, H, K, V]), as pta.py transposes them
         bt = lambda x: torch.transpose(x, 1, 2)
@@ -317,15 +306,10 @@ def run_chunk_scaled_dot_kkt(g_, name: str):
             inputs = {"k": k, "g": g, "beta": beta,
                       "cu_seqlens": torch.tensor(cu, dtype=torch.int64) if cu else None,
                       "chunk_indices": torch.tensor(chunks, dtype=torch.int64) if cu else None}
-            try:
-                r = run_project(proj, inputs, attrs={"chunk_size": case.BT}, settings=settings,
-                                outputs={"A": ((case.B, case.Hv, case.T, case.BT), "float32")})
-            except Exception as e:   # the tiling refused the case, the kernel did not build: the line says why
-                yield f"{label}: ERROR {type(e).__name__}: {str(e)[:300]}"
-                continue
-            if not r.run.ok:
-                first = next((d for d in r.run.diagnostics if d.severity == "error"), None)
-                yield f"{label}: ERROR {first.render()[:300] if first else r.run}"
+            r, failed = run_or_error(label, proj, inputs, attrs={"chunk_size": case.BT}, settings=settings,
+                                     outputs={"A": ((case.B, case.Hv, case.T, case.BT), "float32")})
+            if failed:
+                yield failed
                 continue
             out = torch.from_numpy(np.asarray(r.outputs["A"], np.float32))
             golden = t["chunk_scaled_dot_kkt_reference"](k, g, beta, case.BT, cu, chunks)

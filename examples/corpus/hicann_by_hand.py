@@ -189,6 +189,19 @@ RUNS = {
 }
 
 
+def run_or_error(label: str, *args, **kwargs):
+    """`run_project(*args, **kwargs)` for one case of a by-hand script: (the run, None), or (None, the case's ERROR line)
+    when the tiling refused the case, the kernel did not build or the run stopped (its first error, at its line)."""
+    try:
+        r = run_project(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001 - the line says why, whatever it is
+        return None, f"{label}: ERROR {type(e).__name__}: {str(e)[:300]}"
+    if not r.run.ok:
+        first = next((d for d in r.run.diagnostics if d.severity == "error"), None)
+        return None, f"{label}: ERROR {first.render()[:300] if first else r.run}"
+    return r, None
+
+
 def run_ops_main(doc: str, ops, run_op, argv=None) -> int:
     """The command line of the by-hand scripts that run ops by name (hicann_elementwise.py, hicann_ops_by_hand.py):
     `--only NAME` (repeated; default every op of `ops`), `--keep DIR`, `--git OWNER/NAME=GITDIR`. Prints each case's

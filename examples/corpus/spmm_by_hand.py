@@ -26,9 +26,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 import corpus  # noqa: E402
-from hicann_by_hand import project, run_ops_main  # noqa: E402
+from hicann_by_hand import project, run_ops_main, run_or_error  # noqa: E402
 
-from ascendcraft.opproject import run_project  # noqa: E402
 
 REPO = "SpMM-AscendC/cube-SPMM"
 OP = "BcsrSpmmCustom"
@@ -93,15 +92,10 @@ def run_spmm(g_, name: str):
         t0 = time.perf_counter()
         inputs = {"a_shape": np.array([m, k], np.int64), "row_ptr": row_ptr, "col": col, "val": val, "b": b,
                   "core_info": info.ravel()}
-        try:
-            r = run_project(proj, inputs, outputs={"c": ((m, N), "float32")}, settings=settings,
-                            initial={"c": np.zeros((m, N), np.float32)})
-        except Exception as e:   # the tiling refused the case, the kernel did not build: the line says why
-            yield f"{label}: ERROR {type(e).__name__}: {str(e)[:300]}"
-            continue
-        if not r.run.ok:
-            first = next((d for d in r.run.diagnostics if d.severity == "error"), None)
-            yield f"{label}: ERROR {first.render()[:300] if first else r.run}"
+        r, failed = run_or_error(label, proj, inputs, outputs={"c": ((m, N), "float32")}, settings=settings,
+                                 initial={"c": np.zeros((m, N), np.float32)})
+        if failed:
+            yield failed
             continue
         want = a.astype(np.float64) @ b.astype(np.float64)
         bad = float((~np.isclose(r.outputs["c"].astype(np.float64), want, rtol=RTOL, atol=ATOL)).mean())
