@@ -1761,7 +1761,9 @@ def gm_arrays(sources: dict[str, str], files: list[str]) -> list[str]:
     """The qualified names of the `__gm__` arrays that `files` define at namespace scope (hicann ops-math diag_v2's
     `constexpr __gm__ int32_t assistGmB32[4096] = {...}`): the kernel's own constant data, which the NPU keeps in global
     memory and a kernel reads with DataCopy like a launch buffer. The driver declares them to the runtime
-    (declare_gm_array), which checks a GM access against them as against the launch's buffers."""
+    (declare_gm_array), which checks a GM access against them as against the launch's buffers: a const array is read
+    only, a non-const one (cann-ops deep_norm_grad's `static volatile __gm__ uint32_t g_FixedOutputSync[16]`, a flag
+    word its blocks share) is GM the kernel may also write, with an output's bounds and cross-block checks."""
     out = []
     for code in _compiled_includes(sources, files).values():
         for m in _GM_ARRAY_RE.finditer(code):
@@ -1943,9 +1945,11 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
     lines += ["int main(int argc, char** argv) {", f"    {kind_declaration(kind)}",
               # the address as `const void*` whatever the array's qualifiers (cann-ops deep_norm_grad's `static volatile
               # __gm__ uint32_t g_FixedOutputSync[16]`, a flag word its blocks poll: g++ converts no volatile pointer
-              # implicitly)
+              # implicitly); whether the kernel may write it as the compiler sees its element type (a constexpr table
+              # is const, the flag word is not), not read from the declaration's words here
               *[f"    ascendcraft::emu::declare_gm_array({json.dumps(a)}, "
-                f"const_cast<const void*>(static_cast<const volatile void*>(&::{a})), sizeof(::{a}));" for a in arrays],
+                f"const_cast<const void*>(static_cast<const volatile void*>(&::{a})), sizeof(::{a}), "
+                f"!std::is_const<std::remove_all_extents<decltype(::{a})>::type>::value);" for a in arrays],
               *([f"    ascendcraft::emu::declare_aic_launch(&{AIC_LAUNCH}{AIC_SUFFIX});"] if half == "aiv" else []),
               *([f"    ascendcraft::emu::declare_key_build({_key_literal(key)}, ascendcraft_branch_keys, ascendcraft_branch_count, "
                  f"{json.dumps(conditions.file)}, {conditions.line});"] if key is not None else []),

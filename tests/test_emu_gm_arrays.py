@@ -96,3 +96,74 @@ def test_a_volatile_gm_array_is_declared_and_its_scalar_reads_and_writes_run():
     r = run(b, [GM("x", x), GM("y", np.zeros(8, np.int32), "out")], block_dim=1)
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     np.testing.assert_array_equal(r.outputs["y"], x + 1)
+
+
+# A `__gm__` array whose element type is not const is GM the kernel may write through the API too (DataCopy into a
+# GlobalTensor over it, GlobalTensor::SetValue), as the NPU allows: before, every kernel-own array was declared
+# read-only and such a write was reported as out of bounds. Each block here copies its slice of x into its own part of
+# the array, adds 7 to the first element with SetValue, copies the part back out and into y. `OFFSET` chooses the part:
+# `blk * 64` gives each block its own bytes; `0` makes both blocks write the same bytes with different values, which the
+# usual cross-block check reports as for an output. A `const` (not constexpr) table stays read-only.
+SCRATCH = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+namespace scratch_ns {
+__gm__ int32_t g_scratch[2 * 64] = {0};
+static const __gm__ int32_t kReadOnly[64] = {0};
+}  // namespace scratch_ns
+extern "C" __global__ __aicore__ void gm_scratch(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<> a;
+    pipe.InitBuffer(a, 64 * sizeof(int32_t));
+    const int64_t blk = GetBlockIdx();
+    GlobalTensor<int32_t> xg, yg, sg;
+    xg.SetGlobalBuffer((__gm__ int32_t*)x + blk * 64, 64);
+    yg.SetGlobalBuffer((__gm__ int32_t*)y + blk * 64, 64);
+    sg.SetGlobalBuffer((__gm__ int32_t*)(TARGET) + OFFSET, 64);
+    LocalTensor<int32_t> la = a.Get<int32_t>();
+    DataCopy(la, xg, 64);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(sg, la, 64);
+    PipeBarrier<PIPE_ALL>();
+    sg.SetValue(0, sg.GetValue(0) + 7);
+    DataCacheCleanAndInvalid<int32_t, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(sg);
+    Duplicate(la, 0, 64);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(la, sg, 64);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, la, 64);
+}
+'''
+
+
+def _run_scratch(offset: str = "blk * 64", target: str = "scratch_ns::g_scratch"):
+    src = SCRATCH.replace("OFFSET", offset).replace("TARGET", target)
+    b = build({"gm_scratch.cpp": src}, "gm_scratch")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.arange(128, dtype=np.int32) * 3 + 1
+    return run(b, [GM("x", x), GM("y", np.zeros(128, np.int32), "out")], block_dim=2), x
+
+
+def test_a_kernel_writes_its_own_non_const_gm_array_through_a_global_tensor_and_reads_it_back():
+    assert gm_arrays({"k.cpp": SCRATCH}, ["k.cpp"]) == ["scratch_ns::g_scratch", "scratch_ns::kReadOnly"]
+    r, x = _run_scratch()
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    want = x.copy()
+    want[[0, 64]] += 7
+    np.testing.assert_array_equal(r.outputs["y"], want)
+    assert "g_scratch" not in r.outputs and "scratch_ns::g_scratch" not in r.outputs   # no output of the launch
+
+
+def test_two_blocks_writing_the_same_bytes_of_a_gm_array_with_different_values_is_an_overlap():
+    r, _ = _run_scratch(offset="0")
+    errors = [d for d in r.diagnostics if d.is_error]
+    assert not r.ok and errors and errors[0].kind == "gm-overlap", "\n".join(d.render() for d in r.diagnostics)
+    assert "scratch_ns::g_scratch" in errors[0].render()
+
+
+def test_a_write_into_a_const_gm_array_is_still_an_error_that_names_it():
+    r, _ = _run_scratch(target="const_cast<int32_t*>(scratch_ns::kReadOnly)")
+    errors = [d for d in r.diagnostics if d.is_error]
+    assert not r.ok and errors and errors[0].kind == "gm-out-of-bounds", "\n".join(d.render() for d in r.diagnostics)
+    assert "scratch_ns::kReadOnly" in errors[0].render() and "read-only" in errors[0].render()

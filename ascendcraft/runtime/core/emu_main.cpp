@@ -548,7 +548,7 @@ void write_trace_json(const RunSpec& spec, const Launch& launch, bool cooperativ
     ASCENDCRAFT_EMU_RECORD_FIELDS(ASCENDCRAFT_EMU_FIELD_JSON)
 #undef ASCENDCRAFT_EMU_FIELD_JSON
     std::vector<const GmBuffer*> gm;
-    for (const GmBuffer& b : launch.gm.buffers()) if (!b.constant) gm.push_back(&b);   // the launch's tensors
+    for (const GmBuffer& b : launch.gm.buffers()) if (!b.own) gm.push_back(&b);   // the launch's tensors
     std::sort(gm.begin(), gm.end(), [](const GmBuffer* a, const GmBuffer* b) { return a->tensor < b->tensor; });
     std::string tensors;
     for (const GmBuffer* b : gm)
@@ -642,11 +642,11 @@ void check_value_arg(int index, unsigned long size) {
 void declare_aic_launch(LaunchFn aic) { g_aic_fn = aic; }
 
 namespace {
-struct GmArray { std::string name; const void* base; unsigned long bytes; };
+struct GmArray { std::string name; const void* base; unsigned long bytes; bool writable; };
 std::vector<GmArray>& gm_arrays() { static std::vector<GmArray> arrays; return arrays; }
 }  // namespace
-void declare_gm_array(const char* name, const void* base, unsigned long bytes) {
-    gm_arrays().push_back({name ? name : "", base, bytes});
+void declare_gm_array(const char* name, const void* base, unsigned long bytes, bool writable) {
+    gm_arrays().push_back({name ? name : "", base, bytes, writable});
 }
 
 int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn tiling) {
@@ -807,13 +807,17 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         state.gm.add(b);
         if (i < nargs) args[i] = b.base + a.offset;
     }
-    for (const GmArray& a : gm_arrays()) {   // the kernel's own __gm__ arrays: read-only GM of its constant data
+    // the kernel's own __gm__ arrays: read-only GM of its constant data, or (not const) GM it also writes, as an inout
+    // buffer is. Not watched for raw writes (below): it is no output of the launch, and a scalar store is how a kernel
+    // updates such a flag word.
+    for (const GmArray& a : gm_arrays()) {
         GmBuffer b;
         b.name = a.name;
         b.base = static_cast<uint8_t*>(const_cast<void*>(a.base));
         b.bytes = a.bytes;
-        b.role = Role::In;
-        b.constant = true;
+        b.role = a.writable ? Role::InOut : Role::In;
+        b.own = true;
+        b.constant = !a.writable;
         state.gm.add(b);
     }
     if (populate) {
@@ -833,7 +837,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         if (!populate) prepare_gm(inputs, state.poison, prep_threads);
     }
     for (const GmBuffer& b : state.gm.buffers())  // after the poison: an inout buffer's first bytes are remembered
-        if (!trace && b.real && (b.role == Role::Out || b.role == Role::InOut || b.role == Role::Workspace))
+        if (!trace && b.real && !b.own && (b.role == Role::Out || b.role == Role::InOut || b.role == Role::Workspace))
             state.api_writes.watch(b);
     if (!spec.sanitize && spec.memory_mb) {
         uint64_t limit = vm_bytes() + spec.memory_mb * 1024ull * 1024ull;

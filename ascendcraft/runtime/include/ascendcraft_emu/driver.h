@@ -41,8 +41,11 @@ void declare_aic_launch(LaunchFn aic);
 // A `__gm__` array the kernel source defines at namespace scope (hicann ops-math diag_v2's `constexpr __gm__ int32_t
 // assistGmB32[4096] = {...}`) is constant data the NPU keeps in global memory: a kernel reads it with DataCopy as it
 // reads a launch buffer. The driver declares each one (ascendcraft.emu.gm_arrays) before driver_main; every launch
-// then checks a GM access against it as against an input buffer of that name (read-only: a write is out of bounds).
-void declare_gm_array(const char* name, const void* base, unsigned long bytes);
+// then checks a GM access against it as against a buffer of that name. `writable`: the array's element type is not
+// const (cann-ops deep_norm_grad's `static volatile __gm__ uint32_t g_FixedOutputSync[16]`, a flag word its blocks
+// share), so the kernel may write it as it writes an output, under the same bounds and cross-block checks; a const
+// array (a constexpr table) is read-only, and a write into it is out of bounds.
+void declare_gm_array(const char* name, const void* base, unsigned long bytes, bool writable);
 
 // Reads the run spec named by argv[1], maps GM, runs every block, writes the report.
 int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn tiling);

@@ -89,7 +89,8 @@ struct GmBuffer {
     bool real = true;       // false in trace mode: a PROT_NONE reservation, never dereferenced
     int arg = -1;           // kernel argument index (from the parameter count on: a run's GM buffer that is no parameter)
     int tensor = -1;        // index among the pointer arguments (the trace's `tensor` field)
-    bool constant = false;  // a __gm__ array of the kernel's own (declare_gm_array), not a launch argument
+    bool own = false;       // a __gm__ array of the kernel's own (declare_gm_array), not a launch argument
+    bool constant = false;  // such an array whose element type is const: read-only
     // Execute mode, an out buffer whose poison is deferred (emu_main.cpp, "Deferred poison"): while `alias` is set,
     // the kernel's own address range [base, base + bytes) is not mapped, API writes land in `alias` (a second mapping
     // of the same file) and the bytes no API call wrote get the poison at the end. Whatever needs the poison sooner (an
