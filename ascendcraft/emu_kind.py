@@ -29,7 +29,9 @@ _CUBE_RE = re.compile(r"\b(?:Mmad|LoadData|LoadData2D|LoadDataWithTranspose|Fixp
                       r"|\bMatmul(?:Impl)?\s*<|\b(?:TPosition|QuePosition)::(?:A1|A2|B1|B2|C1|C2|CO1|CO2)\b")
 _VECTOR_RE = re.compile(r"\b(?:TPosition|QuePosition)::(?:VECIN|VECOUT|VECCALC)\b|\bTBuf\s*<\s*>")
 _GLOBAL_NAME_RE = re.compile(r"\b__global__\b[^;{]*?\bvoid\s+(?P<name>[A-Za-z_]\w*)\s*\(")
-_DEVICE_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc", ".h", ".hpp", ".hh", ".inc")
+# the files whose code counts: C++ sources and headers, and `.cce` (the device compiler's own suffix: ATB's kernels,
+# whose own text decides their type as a .cpp kernel's does)
+_DEVICE_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc", ".cce", ".h", ".hpp", ".hh", ".inc")
 _HOST_RE = re.compile(r"\b(?:TilingContext|ascendcraft_tiling)\b|\bMultiCoreMatmulTiling\b|\bMatmulApiTiling\b")
 _CROSS_RE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b|\b(?:ffts_cross_core_sync|wait_flag_dev|NotifyEvent|WaitEvent)\b")
 _CORE_TYPED_RE = re.compile(r"=\s*g_coreType\s*>")             # a member template chosen by core type (catlass)
