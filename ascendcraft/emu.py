@@ -58,8 +58,8 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'FILE_SCOPE_TYPE_RE', 'CORE_TYPE_MACRO_RE', 'CORE_TYPE_TEST_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH',
            'AIC_SOURCE', 'AIC_OBJECT', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES',
            'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB',
-           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'entry_linkage',
-           'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
+           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'graph_failed_usings',
+           'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
            'member_class_specialisations', 'constexpr_member_defaults', 'typed_pack_specialisations',
            'hoisted_local_constants', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
            'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash',
@@ -146,6 +146,20 @@ def device_spellings(text: str) -> str:
     for m in _EXEC_SPACE_RE.finditer(code):   # spans found in the comment-blanked text; comments stay as written
         out += [text[last:m.start()], " " * (m.end() - m.start())]; last = m.end()
     return "".join(out + [text[last:]])
+
+
+_GRAPH_FAILED_USING_RE = re.compile(r"\busing\s+(?:::\s*)?ge\s*::\s*(GRAPH_FAILED)\s*;")
+
+
+def graph_failed_usings(text: str) -> str:
+    """`text` with each using-declaration of GE's failure status (`using ge::GRAPH_FAILED;`, cann-ops
+    conv3d_backprop_filter_v2's definition file) naming the function the status's uses become instead (same line). The
+    emulated register/op_def_registry.h defines GRAPH_FAILED as a macro, `graph_failed_at(__FILE__, __LINE__)`, so that
+    a failed tiling is named at its return; in a using-declaration that expansion is no name ("expected ';' before '('
+    token"). With `using ge::graph_failed_at;` the file's bare `return GRAPH_FAILED;` finds the function, as its uses
+    under `using namespace ge` do."""
+    if "GRAPH_FAILED" not in text: return text
+    return _GRAPH_FAILED_USING_RE.sub(lambda m: m[0][:m.start(1) - m.start()] + "graph_failed_at;", text)
 
 
 # Functions of the C library the emulation's headers declare (<cmath>, <cstdlib>, <cstring>, <cstdio>). A kernel entry
@@ -2457,7 +2471,7 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
     split = core_type_split(seen, chosen, kind)
     constant = core_constants and (split := split or core_type_tests(seen, chosen, kind)) is not None
     compiled = {n: hoisted_local_constants(typed_pack_specialisations(constexpr_member_defaults(member_class_specialisations(
-                    core_type_templates(launch_statements(device_spellings(t)), constant_core=constant)))))
+                    core_type_templates(launch_statements(device_spellings(graph_failed_usings(t))), constant_core=constant)))))
                 for n, t in seen.items()}   # what g++ reads (diagnostics quote `sources`)
     compiled[chosen.file] = entry_linkage(compiled[chosen.file], chosen.name)
     host_files = [f for f, t in seen.items() if f != chosen.file and f.endswith((".cpp", ".cc", ".cxx"))

@@ -280,7 +280,8 @@ def host_program(files: dict[str, str], main: str, text: str, tmp: Path, *, sett
     of `files`; a hit is copied out and checked against its seal, and only a clean compile is cached. What the program
     prints is never cached: it runs again each time (`registered_definition`, `infer_output_shapes`)."""
     from . import sandbox, seal
-    from .emu import INCLUDE_DIR, cached_sealed, compiler_version, runtime_hash, store_sealed
+    from .emu import INCLUDE_DIR, cached_sealed, compiler_version, graph_failed_usings, runtime_hash, store_sealed
+    files = {n: graph_failed_usings(t) for n, t in files.items()}   # as emu.build compiles them
     name = main.removeprefix("__ascendcraft_").removesuffix(".cpp")
     command = [settings.cxx, "-std=c++17", "-O0", "-w", "-fmax-errors=5", "-I", str(INCLUDE_DIR),
                *[a for d in include_dirs(files) for a in ("-iquote", d)], main, "-o", f"../{name}"]

@@ -52,3 +52,22 @@ def test_the_innermost_return_is_the_place_and_a_comparison_that_held_is_not(tmp
     assert f"then at op_host/leaky_relu_custom.cpp:{outer}" in d.message
     assert "100 elements are not whole units of 64" in d.hint   # what the function printed
     assert _run(tmp_path / "p", 128).ok
+
+
+def test_a_using_declaration_of_graph_failed_compiles_and_its_returns_are_still_placed(tmp_path):
+    # cann-ops conv3d_backprop_filter_v2's definition file says `using ge::GRAPH_FAILED;` and returns the bare name: the
+    # emulated header's GRAPH_FAILED macro (which notes each place) made that declaration `using ge::graph_failed_at(
+    # __FILE__, __LINE__);`, "expected ';' before '(' token", and the project no longer built
+    shutil.copytree(FOLDER, tmp_path / "p", ignore=shutil.ignore_patterns("__pycache__"))
+    host = tmp_path / "p" / "op_host" / "leaky_relu_custom.cpp"
+    text = host.read_text()
+    old = "    if (total <= 0 || total % unit != 0) return ge::GRAPH_FAILED;\n"
+    assert old in text and "namespace optiling {\n" in text
+    text = text.replace("namespace optiling {\n", "using ge::GRAPH_FAILED;\nnamespace optiling {\n", 1)
+    host.write_text(text.replace(old, "    if (total <= 0 || total % unit != 0) return GRAPH_FAILED;\n"))
+    line = next(k for k, l in enumerate(host.read_text().splitlines(), 1) if "return GRAPH_FAILED;" in l)
+    r = _run(tmp_path / "p", 100)
+    assert not r.run.ok
+    [d] = r.run.diagnostics
+    assert (d.kind, d.file, d.line) == ("host-tiling", "op_host/leaky_relu_custom.cpp", line), d.render()
+    assert _run(tmp_path / "p", 128).ok
