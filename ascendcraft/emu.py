@@ -839,6 +839,14 @@ class _CompilerLog:
         if self.fallback: return self.fallback.file, self.fallback.line, None, origin
         return None, None, None, origin
 
+    def macro_use(self, record: dict, file: str, line: int, col: int | None, note: str):
+        """Fold a note into `record`. An error inside a macro of a header (the emulated `GRAPH_FAILED`, say) that was
+        placed only near the project's code (at the line including the header, or the kernel's entry) moves to the
+        project line that expanded the macro, which g++ names in the note that follows."""
+        record["notes"].append(f"{file}:{line}:{col or 0}: {note}")
+        if record["near"] and note.startswith("in expansion of macro") and (own := self.user_file(file)):
+            record.update(file=own, line=line, col=col, near=False)
+
     def feed(self, text: str):
         "Take one line of compiler output."
         if not text or re.match(r"^\s*\d*\s*\|", text): return                  # source echo and caret lines
@@ -857,7 +865,7 @@ class _CompilerLog:
         if not (sev := _SEVERITY_RE.match(rest)):                                # "required from here", ...
             self.chain.append((file, line, col, rest)); return
         if sev["sev"] == "note":
-            if self.records: self.records[-1]["notes"].append(f"{file}:{line}:{col or 0}: {sev['msg']}")
+            if self.records: self.macro_use(self.records[-1], file, line, col, sev["msg"])
             return
         ufile, uline, ucol, origin = self.place(file, line, col)
         warning = sev["sev"] == "warning"
@@ -865,6 +873,7 @@ class _CompilerLog:
         self.records.append({"kind": "compile-warning" if warning else "compile-error", "severity": "warning" if warning else "error",
                              "message": message, "file": ufile or file, "line": uline if ufile else line,
                              "col": ucol if ufile else col, "origin": origin, "notes": [],
+                             "near": origin is not None and not any(l and self.user_file(f) for f, l, _, _ in self.chain),
                              "chain": [f"{f}:{l}:{c or 0}: {r}" if l else f"{f}: {r}" for f, l, c, r in self.chain]})
         self.chain = []
 
