@@ -1,7 +1,8 @@
 """The corpus collector of hicann/ascend-transformer-boost (ATB; examples/corpus/atb.py): the sources its op folders'
 `add_kernel(<name> <soc> <core type> <source> <class> [INCLUDE_DIRECTORIES ...])` calls build for ascend910b (kind
 kernel-file, the kernel the call's name), with ATB's include folders and the call's own, the catlass headers of the tag
-ATB's build clones; how such an entry is materialised and built. Small one-commit repositories; no mirror."""
+ATB's build clones; how such an entry is materialised and built. Small one-commit repositories; no mirror. And
+atb_by_hand.py's written-out pp matmul tiling: the two tiling-key layouts and the int8 / mix limits."""
 import subprocess
 import sys
 
