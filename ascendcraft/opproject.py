@@ -150,7 +150,7 @@ def parse_op_definition(text: str, file: str) -> OpDefinition | None:
     m = _OPDEF_RE.search(code)
     if not m: return None
     body = code[m.end():]
-    inputs, outputs, attrs, computed = [], [], [], []
+    inputs, outputs, attrs, computed, listed = [], [], [], [], set()
     for p in _PARAM_RE.finditer(body):
         what, name, chain = p.group(1), p.group(2), p.group(3)
         calls = {c.group(1): c.group(2) for c in _CALL_RE.finditer(chain)}
@@ -162,6 +162,7 @@ def parse_op_definition(text: str, file: str) -> OpDefinition | None:
                                "list_float": "ListFloat", "list_bool": "ListBool"}[kind], "")
             attrs.append(OpAttr(name, kind, _attr_value(kind, value), "REQUIRED" in calls.get("AttrType", "")))
             continue
+        if "DataType" not in calls and "DataTypeList" in calls: listed.add(name)
         dtypes = _dtype_list(calls.get("DataType", calls.get("DataTypeList", "")), code, inputs, computed)
         formats = re.findall(r"FORMAT_\w+", calls.get("Format", calls.get("FormatList", "")))
         # a VIRTUAL input (cann-ops rfft1_d's dft) is an optional one to its caller: CANN's aclnn generator names it
@@ -172,8 +173,33 @@ def parse_op_definition(text: str, file: str) -> OpDefinition | None:
             name, option, dtypes, formats, "ValueDepend" in calls, "OutputShapeDependOnCompute" in calls,
             _dtype_list(calls["DataTypeForBinQuery"], code, inputs, computed) if "DataTypeForBinQuery" in calls else [],
             re.findall(r"FORMAT_\w+", calls.get("FormatForBinQuery", ""))))
+    _cross_type_lists(inputs + outputs, listed)
     line = code.count("\n", 0, m.start()) + 1
     return OpDefinition(m.group(1), file, line, inputs, outputs, attrs, computed)
+
+
+def _cross_type_lists(params: list, listed: set) -> None:
+    """DataTypeList(...) gives dtypes a parameter takes with every combination of the others' DataType columns (vLLM
+    Ascend's MoeGroupedMatmul: group_list int64 or int32 with each of x / weight / y's four columns), where DataType
+    gives one dtype per column. The combinations are written out: column t is the DataType lists' column t % C (C of
+    them) with the DataTypeList dtype t // C (for a second such list, t // (C * L1) % L2, ...); in place, on `params`."""
+    crossed = [p for p in params if p.name in listed and len(p.dtypes) > 1]
+    if not crossed: return
+    base = max((len(p.dtypes) for p in params if p not in crossed), default=1)
+    total = base
+    for q in crossed: total *= len(q.dtypes)
+    col = lambda values, c: values[min(c, len(values) - 1)]
+    def index(p, t):   # the entry of p's lists that column t takes
+        if p not in crossed: return t % base
+        step = base
+        for q in crossed[:crossed.index(p)]: step *= len(q.dtypes)
+        return t // step % len(p.dtypes)
+    for p in params:
+        for attr in ("dtypes", "formats", "bin_dtypes", "bin_formats"):
+            values = getattr(p, attr)
+            if len(values) > 1:
+                own = p in crossed and len(values) == len(p.dtypes)
+                setattr(p, attr, [col(values, index(p, t) if own else t % base) for t in range(total)])
 
 # %% ../nbs/18_opproject.ipynb #53d627ff
 # ge enum values the registered definition may print, beyond the emulated subset (named so the error can say which)

@@ -1,7 +1,8 @@
 """The corpus collector of hicann/ascend-transformer-boost (ATB; examples/corpus/atb.py): the sources its op folders'
 `add_kernel(<name> <soc> <core type> <source> <class> [INCLUDE_DIRECTORIES ...])` calls build for ascend910b (kind
 kernel-file, the kernel the call's name), with ATB's include folders and the call's own, the catlass headers of the tag
-ATB's build clones; how such an entry is materialised and built. Small one-commit repositories; no mirror."""
+ATB's build clones; how such an entry is materialised and built. Small one-commit repositories; no mirror. And
+atb_by_hand.py's written-out pp matmul tiling: the two tiling-key layouts and the int8 / mix limits."""
 import subprocess
 import sys
 
@@ -172,3 +173,38 @@ def test_an_entrys_add_kernel_core_type_is_the_kernel_type_its_build_declares():
     assert atb.kernel_type({"path": "fa.cce", "core": "mix"}) is None
     with pytest.raises(ValueError, match=r"pp\.cce: add_kernel core type 'aic'"):
         atb.kernel_type({"path": "pp.cce", "core": "aic"})
+
+
+def _atb_by_hand():
+    if str(CORPUS_DIR) not in sys.path: sys.path.insert(0, str(CORPUS_DIR))
+    import atb_by_hand
+    return atb_by_hand
+
+
+def test_pp_tiling_keys_take_the_layout_each_kernel_switches_on():
+    # SetTilingKey's long layout, SwizzleDir TransA TransB DtypeA[3] DtypeB[3] DtypeC[3] FormatA FormatB FormatC WithBias
+    # (dtype codes int8 0, half 1, bfloat16 2, float 3), for accum / bias / ein_sum and int8 -> bfloat16; the short one,
+    # SwizzleDir TransA TransB Int8 WithBias SplitK, for the rest. The swizzle bit is the shape's, masked off here.
+    h = _atb_by_hand()
+    key = lambda *a, **k: h.pp_matmul_tiling(*a, **k)["tilingKey"]
+    accum = key(1, 100, 200, 300, False, False, mm_type="accum", dtypes=("half", "half", "float"))
+    assert accum & ~(1 << 15) == 0b0_0_0_001_001_011_0_0_0_0   # the accum kernel's `tilingKey >> 10` case 0b000001
+    einsum = key(2, 20, 70, 50, False, True, mm_type="einsum", dtypes=("bfloat16",) * 3, nz_b=True)
+    assert einsum & ~(1 << 15) == 0b0_0_1_010_010_010_0_1_0_0  # ein_sum's `tilingKey >> 2` case ..._bf16_nz, B^T
+    i8 = key(1, 37, 1000, 70, False, True, dtypes=("int8", "int8", "bfloat16"), bias=True, i8_long_key=True)
+    assert i8 & ~(1 << 15) == 0b0_0_1_000_000_010_0_0_0_1
+    assert key(1, 100, 200, 300, True, False, dtypes=("int8", "int8", "half"), bias=True) & 0b011111 == 0b010110
+    assert key(1, 100, 200, 300, True, True) & 0b011111 == 0b011000   # the plain half kernel's, as before
+
+
+def test_pp_tiling_int8_and_mix_limits_follow_the_host_code():
+    h = _atb_by_hand()
+    # int8: inDtype 1 lets the search reach 512, but n0 stays at most 256 (64 x 512 would cost less); k0 in whole 512s
+    # of what is left of L1 beside 6 KiB of scale: (262144 - 6144) / (64 + 256) = 800 -> 512
+    t = h.pp_matmul_tiling(1, 64, 4096, 4096, False, False, dtypes=("int8", "int8", "bfloat16"), i8_long_key=True)
+    assert (t["m0"], t["n0"], t["k0"]) == (64, 256, 512)
+    # the mix tiling keeps the first m0 / n0 the search settles on: no transposed-B narrowing in its SetBaseOp
+    plain = h.pp_matmul_tiling(2, 37, 1000, 70, False, True)
+    mix = h.pp_matmul_tiling(2, 37, 1000, 70, False, True, bias=True, mix=True)
+    assert (plain["m0"], plain["n0"], mix["m0"], mix["n0"]) == (48, 16, 64, 64)
+    assert mix["tilingKey"] & 0b011111 == 0b001010             # pp_matmul_add's case: B^T, with its third input

@@ -10,7 +10,11 @@ their style (never their code).
   block would be placed by it.
 - Mmad's form with a bias whose bias tensor is dst itself in L0C (CO1), cube-SPMM's way to accumulate: AscendC's
   implementation takes a CO1 bias as cmatrixSource = false, so C starts from 0 (cmatrixInitVal) or from what L0C
-  holds, as without a bias."""
+  holds, as without a bias.
+- A LocalTensor never placed (default-constructed) as Mmad's dst and Fixpipe's source (ATB's pp_matmul_with_bias and
+  pp_matmul_ein_sum keep their L0C tensor so), or as Mmad's A and B: its buffer address is 0, which those
+  instructions take in their own memory (L0C, L0A, L0B), so it is that memory from its start; a warning once per call
+  site."""
 import numpy as np
 import pytest
 
@@ -52,6 +56,9 @@ extern "C" __global__ __aicore__ void mm16_bt(__gm__ uint8_t *a, __gm__ uint8_t 
     const uint32_t kTiles = ReadTiling(tiling, 0);
     const uint32_t c0Stride = ReadTiling(tiling, 4);   // 16: A's and B^T's rows; 0: left unset, as some kernels do
     const uint32_t l0cBias = ReadTiling(tiling, 8);    // 1: every Mmad in the form with a bias, the bias dst itself
+    const uint32_t unplaced = ReadTiling(tiling, 12);  // 1: Mmad's dst and Fixpipe's source a LocalTensor never placed,
+                                                       // 2: Mmad's dst alone (Fixpipe reads the TBuf at L0C's start),
+                                                       // 3: Mmad's A and B (the TBufs at L0A's and L0B's start hold them)
     const uint32_t K = 16 * kTiles;
     const uint32_t off = GetBlockIdx() * 16 * K;
     GlobalTensor<half> aGm, bGm, cGm;
@@ -71,6 +78,10 @@ extern "C" __global__ __aicore__ void mm16_bt(__gm__ uint8_t *a, __gm__ uint8_t 
     pipe.InitBuffer(l0c, 16 * 16 * sizeof(float));
     LocalTensor<half> a1 = l1a.Get<half>(), b1 = l1b.Get<half>(), a2 = l0a.Get<half>(), b2 = l0b.Get<half>();
     LocalTensor<float> c1 = l0c.Get<float>();
+    LocalTensor<float> never;                          // default-constructed: buffer address 0
+    LocalTensor<float> cm = unplaced == 1 || unplaced == 2 ? never : c1, cf = unplaced == 1 ? never : c1;
+    LocalTensor<half> neverAB;
+    LocalTensor<half> am = unplaced == 3 ? neverAB : a2, bm = unplaced == 3 ? neverAB : b2;
     Nd2NzParams nz;
     nz.ndNum = 1; nz.nValue = 16; nz.dValue = K; nz.srcNdMatrixStride = 0; nz.srcDValue = K;
     nz.dstNzC0Stride = c0Stride; nz.dstNzNStride = 1; nz.dstNzMatrixStride = 0;
@@ -86,25 +97,25 @@ extern "C" __global__ __aicore__ void mm16_bt(__gm__ uint8_t *a, __gm__ uint8_t 
         MmadParams mp;
         mp.m = 16; mp.n = 16; mp.k = 16; mp.cmatrixInitVal = (kk == 0);
         if (l0cBias) Mmad(c1, a2, b2, c1, mp);
-        else Mmad(c1, a2, b2, mp);
+        else Mmad(cm, am, bm, mp);
         PipeBarrier<PIPE_ALL>();
     }
     FixpipeParamsV220 f;
     f.nSize = 16; f.mSize = 16; f.srcStride = 16; f.dstStride = 16; f.ndNum = 1; f.quantPre = QuantMode_t::F322F16;
-    Fixpipe<half, float, CFG_ROW_MAJOR>(cGm[GetBlockIdx() * 256], c1, f);
+    Fixpipe<half, float, CFG_ROW_MAJOR>(cGm[GetBlockIdx() * 256], cf, f);
 }
 """
 
 SOURCES = {"mm16_bt.cce": KERNEL_CCE, "mm_common.cce": COMMON_CCE}
 
 
-def _run(kernel_type, batches=3, k_tiles=2, c0_stride=16, l0c_bias=0):
+def _run(kernel_type, batches=3, k_tiles=2, c0_stride=16, l0c_bias=0, unplaced=0):
     rng = np.random.default_rng(15)
     a = rng.uniform(-2, 2, (batches, 16, 16 * k_tiles)).astype(np.float16)
     bt = rng.uniform(-2, 2, (batches, 16, 16 * k_tiles)).astype(np.float16)
     b = build(SOURCES, "mm16_bt", kernel_type=kernel_type)
     assert b.ok, "\n".join(d.render() for d in b.diagnostics)
-    tiling = np.frombuffer(np.array([k_tiles, c0_stride, l0c_bias], np.uint32).tobytes(), np.uint8).copy()
+    tiling = np.frombuffer(np.array([k_tiles, c0_stride, l0c_bias, unplaced], np.uint32).tobytes(), np.uint8).copy()
     r = run(b, [GM("a", a), GM("bt", bt), GM("c", np.zeros((batches, 16, 16), np.float16), "out"), GM("tiling", tiling)],
             block_dim=batches)
     want = np.einsum("bmk,bnk->bmn", a.astype(np.float64), bt.astype(np.float64))
@@ -155,3 +166,17 @@ def test_mmad_with_dst_as_its_l0c_bias_starts_from_zero_then_accumulates():
     r, want = _run("KERNEL_TYPE_AIC_ONLY", batches=2, k_tiles=3, l0c_bias=1)
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     np.testing.assert_allclose(r.outputs["c"].astype(np.float64), want, rtol=2e-3, atol=2e-3)
+
+
+@pytest.mark.parametrize("unplaced", [1, 2, 3])
+def test_a_never_placed_tensor_as_mmad_dst_and_fixpipe_source_is_l0c_from_its_start(unplaced):
+    # 2: the product made through the unplaced tensor is read back through the TBuf that starts L0C; 3: A and B are
+    # read through unplaced tensors from L0A's and L0B's start, where LoadData put them
+    r, want = _run("KERNEL_TYPE_AIC_ONLY", batches=2, k_tiles=2, unplaced=unplaced)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    np.testing.assert_allclose(r.outputs["c"].astype(np.float64), want, rtol=2e-3, atol=2e-3)
+    warned = [d for d in r.diagnostics if d.kind == "cube-unplaced-tensor"]
+    sites = ["Fixpipe<half, float, CFG_ROW_MAJOR>(cGm[GetBlockIdx() * 256], cf, f);"] if unplaced == 1 else []
+    # once per call site (the Mmad's, whichever of its operands; the Fixpipe's), not per block or call
+    assert sorted(d.source_line.strip() for d in warned) == sorted(["else Mmad(cm, am, bm, mp);", *sites])
+    assert all(d.severity == "warning" and "never placed" in d.message for d in warned)

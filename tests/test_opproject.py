@@ -635,6 +635,25 @@ def test_a_one_entry_dtype_list_serves_every_column():
         dtype_column(op, {"x": "DT_FLOAT", "weight": "DT_FLOAT16"})
 
 
+def test_a_data_type_list_combines_with_every_column_of_the_others():
+    # vLLM Ascend's MoeGroupedMatmul: x / weight / y DataType columns (bf16, fp16) and group_list DataTypeList({int64,
+    # int32}), which CANN crosses with each column: fp16 with an int32 group list is a combination, as is bf16 with int64
+    from ascendcraft.opproject import dtype_column, dtype_macros, parse_op_definition
+    op = parse_op_definition("""namespace ops { class GroupedCustom : public OpDef { public:
+    explicit GroupedCustom(const char* name) : OpDef(name) {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_BF16, ge::DT_FLOAT16}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+        this->Input("group_list").ParamType(REQUIRED).DataTypeList({ge::DT_INT64, ge::DT_INT32}).FormatList({ge::FORMAT_ND});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_BF16, ge::DT_FLOAT16}).Format({ge::FORMAT_ND, ge::FORMAT_ND});
+    } }; OP_ADD(GroupedCustom); }""", "op_host/grouped_custom.cpp")
+    x, group_list, y = op.inputs + op.outputs
+    assert x.dtypes == y.dtypes == ["DT_BF16", "DT_FLOAT16"] * 2
+    assert group_list.dtypes == ["DT_INT64"] * 2 + ["DT_INT32"] * 2
+    for dt, gl in (("DT_FLOAT16", "DT_INT64"), ("DT_FLOAT16", "DT_INT32"), ("DT_BF16", "DT_INT32")):
+        c = dtype_column(op, {"x": dt, "group_list": gl, "y": dt})
+        assert (x.dtypes[c], group_list.dtypes[c]) == (dt, gl)
+        assert dtype_macros(op, c)["DTYPE_GROUP_LIST"] == {"DT_INT64": "int64_t", "DT_INT32": "int32_t"}[gl]
+
+
 def test_the_op_compiler_dtype_and_format_macros_compare_in_preprocessor_conditions(tmp_path):
     # CANN's op compiler passes -DORIG_DTYPE_<NAME>=<ge dtype> -DFORMAT_<NAME>=FORMAT_<format>, and kernel_type.h makes
     # DT_* / FORMAT_* numbers, so `#if ORIG_DTYPE_X == DT_FLOAT16` picks the column's branch. A tiling header that names

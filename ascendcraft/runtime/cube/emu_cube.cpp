@@ -32,6 +32,29 @@ uint8_t region_of_local(const Local& t) {
     return r;
 }
 
+// A LocalTensor that was never placed (default-constructed: no TBuf / queue buffer, no InitBuffer) has buffer address 0.
+// An instruction whose operand lives in one fixed memory (Mmad's A in L0A, B in L0B, C in L0C; Fixpipe's source in L0C)
+// addresses that memory with it, so the hardware reads and writes from the memory's start; ATB's pp matmul kernels
+// (with_bias, ein_sum) keep their L0C tensor so. The operand becomes that memory from its start, with a warning once
+// per call site; an unplaced tensor anywhere else is still an error (check_cube).
+Local unplaced_at_start(const Local& t, uint8_t region, Op op, const char* role, const SrcLoc& loc) {
+    if (t.addr || t.queue >= 0 || t.slot != -1) return t;
+    const TPosition pos = region == kRegionL0A ? TPosition::A2 : region == kRegionL0B ? TPosition::B2 : TPosition::CO1;
+    if (first_report_at("cube-unplaced-tensor", loc))
+        Report("cube-unplaced-tensor", op, loc)
+            .msg("%s: the %s operand is a LocalTensor that was never placed (buffer address 0); the instruction addresses "
+                 "%s with it, from its start", op_name(op), role, cube_region_name(region))
+            .val("operand", role).hint("allocate it from a TBuf / TQue on TPosition::%s, or give it that place with "
+                                       "InitBuffer(0, size) and address_.logicPos", position_name(static_cast<uint8_t>(pos)))
+            .warn();
+    Local z;
+    z.addr = cube_base(region);
+    z.bytes = z.cap = static_cast<uint32_t>(cube_region_bytes(region));
+    z.pos = static_cast<uint8_t>(pos);
+    z.slot = kStaticTensorSlot;
+    return z;
+}
+
 uint64_t offset_in(const Local& t, uint8_t region) { return static_cast<uint64_t>(t.addr - core().cube_mem[region].data()); }
 
 // The operand must be a tensor of one of the `allowed` cube buffers, start on `align` bytes and hold `bytes`.
@@ -822,9 +845,11 @@ static void row_product(const double* a, const double* b, uint32_t k, uint32_t n
     }
 }
 
-void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& c, const Local& a, const Local& b, const MmadSpec& spec, SrcLoc loc,
+void cube_mmad(Dt cDt, Dt aDt, Dt bDt, const Local& cIn, const Local& aIn, const Local& bIn, const MmadSpec& spec, SrcLoc loc,
                const Local* bias) {
     enter(Op::Mmad, loc);
+    const Local c = unplaced_at_start(cIn, kRegionL0C, Op::Mmad, "dst", loc), a = unplaced_at_start(aIn, kRegionL0A, Op::Mmad, "fm", loc),
+                b = unplaced_at_start(bIn, kRegionL0B, Op::Mmad, "filter", loc);
     MmadSpec p = spec;
     if (p.m == 0 || p.n == 0 || p.k == 0 || p.m > 4095 || p.n > 4095 || p.k > 4095)
         Report("mmad-params", Op::Mmad, loc)
@@ -1069,8 +1094,9 @@ static void cube_fixpipe_gm_nz(Dt dstDt, Dt srcDt, void* gm, const Local& src, c
         }
 }
 
-void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Local& src, const FixpipeSpec& p, SrcLoc loc) {
+void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Local& srcIn, const FixpipeSpec& p, SrcLoc loc) {
     enter(Op::Fixpipe, loc);
+    const Local src = unplaced_at_start(srcIn, kRegionL0C, Op::Fixpipe, "src", loc);
     if (localDst) return cube_fixpipe_l1(dstDt, srcDt, *localDst, src, p, loc);
     if (!gm) unsupported_call(Op::Fixpipe, "Fixpipe into this destination is not emulated", "Fixpipe into a GlobalTensor", loc);
     if (p.mSize == 0 || p.nSize == 0) return;   // a NOP, as documented
