@@ -1607,12 +1607,34 @@ def _statement_ending_at(text: str, line: int) -> str:
     return before[cut + 1:] + " " + lines[line - 1]
 
 
+# the glue's own stops before the tiling function runs: (what it printed, starting with; the hint)
+_GLUE_STOPS = (("registers no tiling function",
+                "register the tiling function in an op_host source the project builds: this->AICore().SetTiling(TilingFunc) "
+                "in the op definition, or IMPL_OP_OPTILING(Op).Tiling(TilingFunc)"),
+               ("the tiling parse function (TilingParse)",
+                "IMPL_OP_OPTILING(Op).TilingParse<CompileInfo>(fn) returned a failure before TilingFunc ran: check what it "
+                "reads of the platform (the emulated one is an A2, 910B2)"))
+
+
+def _glue_stop(project: OpProject, run: Run, detail: str) -> Diagnostic | None:
+    "The `host-tiling` error of a run whose glue stopped before the tiling function ran, in the glue's own words."
+    for line in run.stderr.splitlines():
+        said = line.strip().removeprefix("ascendcraft: ")
+        for words, hint in _GLUE_STOPS:
+            if line.startswith("ascendcraft: ") and words in said and project.op.type in said:
+                return Diagnostic("host-tiling", f"{said}{detail}: the tiling function never ran", file=project.host_file,
+                                  hint=hint)
+    return None
+
+
 def tiling_failure(project: OpProject, run: Run, given: str = "") -> Diagnostic | None:
-    """The `host-tiling` error of a run whose tiling function failed, at the `return ge::GRAPH_FAILED` that did it
-    (None when the run's TilingFunc did not fail: it succeeded, or the glue stopped before it, e.g. no tiling function
-    registered). `given`: the shapes and attributes the tiling function was given."""
+    """The `host-tiling` error of a run whose tiling function failed, at the `return ge::GRAPH_FAILED` that did it, or
+    of a run whose glue stopped before the tiling function ran (no tiling function registered, a failed TilingParse),
+    in the glue's words at the host file. None when there was no such failure. `given`: the shapes and attributes the
+    tiling function was given."""
     failed = f"ascendcraft: the tiling function of {project.op.type} failed"
-    if not any(d.kind == "host-tiling" for d in run.errors) or failed not in run.stderr: return None
+    if not any(d.kind == "host-tiling" for d in run.errors): return None
+    if failed not in run.stderr: return _glue_stop(project, run, f" (for {given})" if given else "")
     said = [l.strip() for l in run.stderr.splitlines() if l.strip()]
     # the tiling function's own messages (printf, std::cout, OP_LOGE): the kernel never started, so all of its output
     printed = [l.strip() for l in (run.stdout + "\n" + run.stderr).splitlines()

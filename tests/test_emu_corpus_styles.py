@@ -119,6 +119,8 @@ def test_without_any_tiling_registration_the_run_names_both_forms(tmp_path):
     r = run_project(folder, {"x": torch.zeros(512), "y": torch.zeros(512)}, outputs={"z": ((512,), "float32")})
     assert [d.kind for d in r.run.errors] == ["host-tiling"]
     assert "registers no tiling function (this->AICore().SetTiling or IMPL_OP_OPTILING(Op).Tiling)" in r.run.stderr
+    [d] = r.run.errors   # said in the glue's words at the host file, not as a bare "ascendcraft_tiling returned 2"
+    assert d.message.startswith("ScaleAddCustom registers no tiling function") and d.file == "op_host/scale_add_custom_def.cpp", d.render()
 
 
 # ---- DT_COMPLEX64: the op definition's dtype, the kernel's complex64 type, complex GM tensors ------------------------
