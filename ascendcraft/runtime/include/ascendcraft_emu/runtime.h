@@ -206,6 +206,7 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc);
 // the S pipe's instructions and bytes by scalar_reads_flush. The value is returned, not written through a pointer, so
 // that it stays in a register (a kernel built at -O1 kept every read's value in memory), and the ranges are tested
 // unrolled (-O1 does not unroll the loop).
+class RaceChecker;
 struct ScalarReads {
     static constexpr int kSpans = 4;
     const uint8_t* lo[kSpans];  // the latest found first; the oldest of four drops out
@@ -259,6 +260,24 @@ struct ScalarReads {
     uint64_t gm_seen;
     uint64_t gm_writes;
     bool gm_read_ok;   // GlobalTensor::GetValue may read inside these ranges inline (gm_get): blocks one at a time
+    // LocalTensor::SetValue's appends without a record (local_set_checked): one place's range (run_end points at its
+    // set_hi) grows by its next element, the write checked as local_write's append is (the epoch unchanged, the race
+    // check settled, below run_limit: the block's UB end and every other place's range), its bytes marked written in
+    // run_written (the block's bitmap), and the race records of the elements [run_from, *run_end) are made later, all
+    // at once and in order, by settle_scalar_run (emu_core.cpp) for run_race: at every entry point of that checker
+    // (race.h, RaceChecker::settle) and before local_write or a block switch. run_race null: no run (run_end at a null
+    // pointer no address equals).
+    RaceChecker* run_race;
+    const uint8_t** run_end;
+    const uint8_t* run_from;
+    const uint8_t* run_limit;
+    uint64_t run_stride;
+    const char* run_file;
+    int run_line;
+    uint32_t run_size;
+    uint32_t run_site;
+    uint64_t* run_written;
+    const uint8_t* run_ub;
 };
 extern __thread ScalarReads t_scalar_reads;
 // The read gm_get does not make inline. First, out of line (a test inside gm_get made a kernel's -O1 loop slower: its
@@ -347,7 +366,31 @@ template <typename T> __attribute__((always_inline)) inline T local_get(const Lo
 // there (same place; a clock no flag, barrier or wait tells apart from a new one: race.h, scalar_epoch) and its bytes
 // are marked written already, so it only writes the value, the status page's place and the S pipe's work. Anything
 // else calls local_write, which checks, records and reports it, and grows or moves the range.
+// Out of line, before local_write: a write that continues the run of appends local_write started (ScalarReads::run_*)
+// is the run's next element, and needs only the value, the written mark, the status page's place and the S pipe's work
+// here; its race record is made with the run's (settle_scalar_run). The tests local_write's append makes: the tensor in
+// this block's UB and the element below GetSize(), the epoch unchanged, nothing the write can race with pending, the
+// place, size and address the run's next, below its limit (the UB's end, the other places' ranges).
 template <typename T> __attribute__((noinline)) void local_set_checked(const Local& t, uint64_t index, T value, SrcLoc loc) {
+#if !defined(__SANITIZE_ADDRESS__)
+    if (sizeof(T) <= 8) {
+        ScalarReads& r = t_scalar_reads;
+        uint8_t* at = t.addr + index * sizeof(T);
+        if (at == *r.run_end && at + sizeof(T) <= r.run_limit && loc.line == r.run_line && loc.file == r.run_file &&
+            sizeof(T) == r.run_size && loc.file == r.file && t.addr >= r.ub && t.addr <= r.ub_end &&
+            (index + 1) * sizeof(T) <= t.bytes && *r.epoch == r.set_epoch && r.newest[1] <= r.known[1] &&
+            r.newest[2] <= r.known[2] && r.newest[3] <= r.known[1] && r.newest[4] <= r.known[3]) {
+            *r.run_end = at + r.run_stride;
+            const uint64_t off = static_cast<uint64_t>(at - r.run_ub);   // aligned to the size (the run's start was)
+            r.run_written[off / 64] |= ((uint64_t{1} << sizeof(T)) - 1) << (off % 64);
+            *r.op = static_cast<uint16_t>(Op::SetValue);
+            *r.line = static_cast<uint32_t>(loc.line);
+            ++r.writes[sizeof(T) - 1];
+            std::memcpy(at, static_cast<const void*>(&value), sizeof(T));
+            return;
+        }
+    }
+#endif
     local_write(t, index, sizeof(T), &value, loc);
 }
 template <typename T> __attribute__((always_inline)) inline bool local_set_in_range(const ScalarReads& r, int i, const uint8_t* at,
