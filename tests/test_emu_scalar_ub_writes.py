@@ -309,7 +309,7 @@ O_BASE = 2048
 @pytest.mark.parametrize("mode, offset, size, other", [(22, 28, 4, "EXPECT run fill"), (23, 0, 16, "EXPECT run fill"),
                                                        (24, 12, 4, "EXPECT other writer")])
 def test_a_run_of_appends_is_recorded_as_its_writes_one_by_one(mode, offset, size, other):
-    """The fill's writes after its second are the next element of the place's range and take local_set_checked's run
+    """The fill's writes after its second are the next element of the place's range and take local_set's run of appends
     (runtime.h): no record when made, their race records made at once when Muls's race check starts
     (RaceChecker::settle). The report must be the one a record per write gives: in o's first 32-byte block the last
     write is element 7 (bytes 28..31, what a read of the block is reported against: mode 22) and elements 0..6 are the

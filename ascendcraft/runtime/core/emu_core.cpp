@@ -707,10 +707,10 @@ static bool append_set_range(const Core& c, RaceChecker& race, const uint8_t* at
     }
     return false;
 }
-// The run of appends (ScalarReads::run_*, local_set_checked in runtime.h) that follows a settled write of a place, in
+// The run of appends (ScalarReads::run_*, local_set in runtime.h) that follows a settled write of a place, in
 // execute mode: the place's range as keep_set_range or append_set_range left it, its next elements written without a
 // record until settle_scalar_run makes their records. None where the range's next element is not aligned to the size
-// (the written mark local_set_checked makes lies in one word then) or lies inside another place's range; its limit is
+// (the written mark local_set makes lies in one word then) or lies inside another place's range; its limit is
 // the block's UB end and the start of the next other place's range, so no appended element touches another range
 // (append_set_range would drop that range).
 static void start_scalar_run(Core& c, RaceChecker& race, uint32_t size, const SrcLoc& loc) {
