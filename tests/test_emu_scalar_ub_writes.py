@@ -29,6 +29,8 @@ using namespace AscendC;
 // mode 17: then a third line writes one of put2's elements, put2 writes it again, Adds reads it; mode 18: then put2
 // writes one of put's elements, Adds reads it; mode 19: one place writes a float every other element, then an int64;
 // mode 20 / 21: three taps that fill o[0..64) and read it with Muls and Add into t2 (mode 21: with a flag V -> S first);
+// mode 22 / 23: o[0..64) filled one element after another, then Muls of o[0..64) (22) or o[0..4) (23) with no flag S -> V;
+// mode 24: mode 22 with another line's write of o[3] after the fill;
 // modes 10-13: an instruction of another pipe S does not know complete touches t, then put of t[7] (inside the range):
 // 10 Duplicate (a V write), 11 Adds reading t (a V read), 12 DataCopy to y (an MTE3 read), 13 DataCopy from x (MTE2).
 // Then every buffer goes to y (auto-sync off: the flags the kernel writes are all there is).
@@ -122,6 +124,11 @@ extern "C" __global__ __aicore__ void scalar_ub_writes(GM_ADDR x, GM_ADDR y, uin
             Muls(o, o, 2.0f, 64);
             Add(t2, t2, o, 64);
         }
+    }
+    if (mode >= 22 && mode <= 24) {   // a run of appends (o[2..64) recorded later, all at once), then V reads it unflagged
+        for (uint32_t i = 0; i < 64; ++i) o.SetValue(i, static_cast<float>(i));                  // EXPECT run fill
+        if (mode == 24) o.SetValue(3, 9.0f);                                                        // EXPECT other writer
+        Muls(o, o, 2.0f, mode == 23 ? 4 : 64);                                                      // EXPECT Muls run
     }
     if (mode >= 10 && mode <= 13) {
         if (mode == 10) Duplicate(t, 1.0f, 64);
@@ -293,3 +300,23 @@ def test_the_taps_of_a_transposed_convolution_keep_their_race_checks():
     np.testing.assert_array_equal(r.outputs["y"][256:320], 2.0 + sum(2 * (tap * 100 + i) for tap in range(3)))
     t = trace(build({"scalar_ub_writes.cpp": KERNEL.lstrip("\n")}), _args(21), block_dim=2, auto_sync=False)
     assert r.work["S"] == t.work()["S"], (r.work["S"], t.work()["S"])
+
+
+# o is the third 1 KB buffer of UB: its element i is UB bytes 2048 + 4 i .. 2048 + 4 i + 3
+O_BASE = 2048
+
+
+@pytest.mark.parametrize("mode, offset, size, other", [(22, 28, 4, "EXPECT run fill"), (23, 0, 16, "EXPECT run fill"),
+                                                       (24, 12, 4, "EXPECT other writer")])
+def test_a_run_of_appends_is_recorded_as_its_writes_one_by_one(mode, offset, size, other):
+    """The fill's writes after its second are the next element of the place's range and take local_set's run of appends
+    (runtime.h): no record when made, their race records made at once when Muls's race check starts
+    (RaceChecker::settle). The report must be the one a record per write gives: in o's first 32-byte block the last
+    write is element 7 (bytes 28..31, what a read of the block is reported against: mode 22) and elements 0..6 are the
+    earlier writes' bytes (a read of elements 0..3 alone is reported against them: mode 23); another line's write of
+    element 3 after the run is the block's last write (mode 24: the run's records come before it)."""
+    e = _error(_run(mode, block_dim=1))
+    assert (e.kind, e.line) == ("ub-race", _line("EXPECT Muls run")), e
+    assert (e.context.get("hazard"), e.context.get("other_pipe")) == ("read-after-write", "S"), e.context
+    assert e.context.get("other_line") == _line(other), e.context
+    assert (e.context.get("ub_offset"), e.context.get("bytes")) == (O_BASE + offset, size), e.context

@@ -26,6 +26,9 @@ fixed costs cancel.
     LocalTensor SetValue taps4  a 64-float UB vector that DataCopy set, accumulated into with GetValue / SetValue from
                                  four lines in turn (a transposed convolution's four taps, each its own loop), then
                                  read by Muls (EvoKernel's ConvTranspose2dMishAddHardtanhScaling; `calls` writes in all)
+    GlobalTensor GEMM out       a GEMM written as EvoKernel's scalar GEMMs are (GemmMultiplyLeakyRelu): per output, a
+                                 128-step dot product of an x row and a w row read with GetValue, the sum in a local
+                                 float, then one SetValue of the output (`calls` reads in all)
 
 Each kind runs with the race check on (the default, auto-sync on) and, for the UB kinds but the taps (which need
 their S_V and V_S waits), with auto-sync off (the race check as written), in one block and in 8 blocks run in parallel.
@@ -53,7 +56,8 @@ using namespace AscendC;
 // SetValue, 4: GM GetValue of the output, 5: a GEMM's two dot products (x against two rows of w), 6: a dot product of
 // two halves of t (UB), 7: GM SetValue of two rows of y in turn (y[0, 1024) and y[2048, 3072)), 8: 64 UB SetValue, then
 // Muls of them and Add into t[0, 64), in turn (a transposed convolution's taps), 9: DataCopy to 64 floats, four loops of
-// 64 UB read-add-writes of them at four lines, Muls reading them; `calls` calls over a 4096-element window.
+// 64 UB read-add-writes of them at four lines, Muls reading them, 10: a GEMM's outputs, each a 128-step dot product of
+// GM reads and one GM write; `calls` calls over a 4096-element window.
 extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR y, uint32_t mode, uint32_t calls)
 {
     TPipe pipe;
@@ -114,6 +118,19 @@ extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR 
         PipeBarrier<PIPE_ALL>();
         yGm.SetValue(0, t.GetValue(1024));
     }
+    if (mode == 10) {   // after the loop above wrote y: GemmMultiplyLeakyRelu's inner loop, K = 128, 32 rows of w
+        for (uint32_t i = 0; i + 256 <= calls; i += 256) {
+            const uint32_t n = i / 256;
+            const uint32_t xBase = (n & 15) * 128, wBase = 2048 + (n & 15) * 128;
+            float sum = 0.0f;
+            for (uint32_t k = 0; k < 128; ++k) {
+                const float xv = xGm.GetValue(xBase + k);
+                const float wv = wGm.GetValue(wBase + k);
+                sum += xv * wv;
+            }
+            yGm.SetValue(n & 4095, sum);
+        }
+    }
     if (mode == 6) {
         for (uint32_t i = 0; i + 2 <= calls; i += 2) {
             const uint32_t k = (i / 2) & 2047;
@@ -125,7 +142,7 @@ extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR 
 """
 KINDS = ["LocalTensor GetValue", "LocalTensor SetValue", "GlobalTensor GetValue", "GlobalTensor SetValue",
          "GlobalTensor GetValue out", "GlobalTensor GetValue GEMM", "LocalTensor GetValue dot", "GlobalTensor SetValue rows",
-         "LocalTensor SetValue tap", "LocalTensor SetValue taps4"]
+         "LocalTensor SetValue tap", "LocalTensor SetValue taps4", "GlobalTensor GEMM out"]
 
 
 def kernel_seconds(b, mode, calls, blocks, repeats, auto_sync, settings):
@@ -144,7 +161,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=4_000_000, help="calls per block")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--kinds", default=",".join(map(str, range(len(KINDS)))), help="the kinds to time, by number (0..9, as listed)")
+    ap.add_argument("--kinds", default=",".join(map(str, range(len(KINDS)))), help="the kinds to time, by number (0..10, as listed)")
     ap.add_argument("--cxxflags", help="the kernel's compiler flags instead of settings.ini's cxxflags")
     opts = ap.parse_args()
     settings = load_settings()

@@ -32,11 +32,13 @@ const uint64_t kNoEpoch = 0;
 const uint8_t kNoUb[2] = {};            // [&kNoUb[1], &kNoUb[0]]: an empty UB range (no inlined UB reads)
 uint64_t kNoGmEnd = 0;                  // the end of an unused GM write range of gm_set (gm_lo 1: no address lies in it)
 const uint64_t kNoGmVersion = 0;        // no tracker yet: gm_seen 1 never matches it
+const uint8_t* kNoRunEnd = nullptr;     // the end of no run of appends (ScalarReads::run_end): no address equals it
 }  // namespace
 // runtime.h: GlobalTensor::GetValue's and LocalTensor::GetValue's inlined fast paths (no range, no UB before a block)
 __thread ScalarReads t_scalar_reads = {{}, {}, {}, nullptr, nullptr, nullptr, &kNoUb[1], &kNoUb[0], kNoRace, kNoRace,
                                        {}, {}, {}, {}, {}, {}, {}, 0, &kNoEpoch, {},
-                                       {1, 1}, {&kNoGmEnd, &kNoGmEnd}, {}, {}, {}, {}, &kNoGmVersion, 1, 0, false};
+                                       {1, 1}, {&kNoGmEnd, &kNoGmEnd}, {}, {}, {}, {}, &kNoGmVersion, 1, 0, false,
+                                       nullptr, &kNoRunEnd, nullptr, nullptr, 0, nullptr, 0, 0, 0, nullptr, nullptr};
 namespace {
 // GlobalTensor::SetValue's fast path (gm_write): the GM buffer this block's last scalar write went to, and its byte
 // bitmap of API writes (ApiWrites::byte_bits). Reset whenever a block starts or ends on this thread.
@@ -79,6 +81,7 @@ void scalar_reads_flush() {
 // A block starts or ends on this thread: its scalar reads start with no range known, and count in its own counters.
 void set_current_core(Core* c) {
     scalar_reads_flush();   // into the block that ran here until now
+    if (RaceChecker* race = t_scalar_reads.run_race) settle_scalar_run(*race);   // its appends' race records too
     t_core = c;
     t_scalar_writes = ScalarWrites{};
     scalar_writes_forget();
@@ -704,6 +707,54 @@ static bool append_set_range(const Core& c, RaceChecker& race, const uint8_t* at
     }
     return false;
 }
+// The run of appends (ScalarReads::run_*, local_set in runtime.h) that follows a settled write of a place, in
+// execute mode: the place's range as keep_set_range or append_set_range left it, its next elements written without a
+// record until settle_scalar_run makes their records. None where the range's next element is not aligned to the size
+// (the written mark local_set makes lies in one word then) or lies inside another place's range; its limit is
+// the block's UB end and the start of the next other place's range, so no appended element touches another range
+// (append_set_range would drop that range).
+static void start_scalar_run(Core& c, RaceChecker& race, uint32_t size, const SrcLoc& loc) {
+    ScalarReads& r = t_scalar_reads;
+    if (g_launch->mode == Mode::Trace || r.set_epoch != *r.epoch || race.ub() != c.ub) return;
+    for (int i = 0; i < ScalarReads::kSetPlaces; ++i) {
+        if (r.set_file[i] != loc.file || r.set_line[i] != loc.line) continue;   // the place's one slot
+        if (r.set_size[i] != size || r.set_lo[i] == r.set_hi[i]) return;
+        const uint8_t* from = r.set_hi[i];
+        if (from < c.ub || static_cast<uint64_t>(from - c.ub) % size != 0) return;
+        const uint8_t* limit = c.ub + c.written_bytes;
+        for (int j = 0; j < ScalarReads::kSetPlaces; ++j) {
+            if (j == i || r.set_lo[j] == r.set_hi[j]) continue;
+            if (r.set_lo[j] >= from) limit = std::min(limit, r.set_lo[j]);
+            else if (r.set_hi[j] > from) return;
+        }
+        r.run_race = &race;
+        r.run_end = &r.set_hi[i];
+        r.run_from = from;
+        r.run_limit = limit;
+        r.run_stride = r.set_step[i] + 1;
+        r.run_file = loc.file;
+        r.run_line = loc.line;
+        r.run_size = size;
+        r.run_site = r.set_site[i];
+        r.run_written = c.written.data();
+        r.run_ub = c.ub;
+        return;
+    }
+}
+// The race records of the run's appends, in the order they were written, as local_write's append would have made each
+// (RaceChecker::record_scalar_run); the run ends. Called for the run's checker before anything reads its state.
+void settle_scalar_run(RaceChecker& race) {
+    ScalarReads& r = t_scalar_reads;
+    if (r.run_race != &race) return;
+    const uint8_t* from = r.run_from;
+    const uint8_t* end = *r.run_end;
+    r.run_race = nullptr;
+    r.run_end = &kNoRunEnd;
+    r.run_from = nullptr;
+    if (end > from)
+        race.record_scalar_run(static_cast<uint64_t>(from - race.ub()), r.run_stride, r.run_size,
+                               static_cast<uint64_t>(end - from) / r.run_stride, r.run_site);
+}
 void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, SrcLoc loc) {
     enter_inline(Op::SetValue, loc);
     Core& c = core();
@@ -711,11 +762,13 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
     // the race check: a write with nothing to check is only recorded (RaceChecker::scalar_write_settled), as a RaceScope
     // would record it; otherwise the RaceScope (which does nothing where the check is off)
     RaceChecker* race = c.race.get();
+    if (race) settle_scalar_run(*race);   // the run of appends before this write, recorded (the ranges may change below)
     uint8_t* at = t.addr + index * size;
     if (race && append_set_range(c, *race, at, size, loc)) {   // execute mode: as below with `settled`, the range extended
         count_scalar_work(c, size);
         copy_scalar(at, in, size);
         mark_written_scalar(c, t, index, size);
+        start_scalar_run(c, *race, size, loc);
         return;
     }
     const bool settled = race && (g_launch->mode != Mode::Trace || g_launch->auto_sync) && at >= race->ub() &&
@@ -729,6 +782,7 @@ void local_write(const Local& t, uint64_t index, uint32_t size, const void* in, 
     copy_scalar(t.addr + index * size, in, size);
     mark_written_scalar(c, t, index, size);
     if (settled || !race) keep_set_range(c, at, size, loc, race);
+    if (settled) start_scalar_run(c, *race, size, loc);
 }
 // operator() hands out a reference: checked as a scalar read (write through SetValue to have it checked as one), its
 // bytes marked written (the caller may write through it). EvoKernel's LinearAttentionCustom keeps its sums this way,

@@ -80,6 +80,7 @@ VClock RaceChecker::row(uint8_t pipe) const {
 }
 
 Clock RaceChecker::issue(uint8_t pipe, VClock* known) {
+    settle();
     *known = row(pipe);
     return ++now_.c[pipe];
 }
@@ -113,6 +114,7 @@ RaceChecker::Flag* RaceChecker::flag(uint8_t src, uint8_t dst, uint16_t event) {
 }
 
 void RaceChecker::set_flag(uint8_t src, uint8_t dst, uint16_t event) {
+    settle();
     Flag* f = flag(src, dst, event);
     if (!f) return;
     f->carried = row(src);
@@ -122,6 +124,7 @@ void RaceChecker::set_flag(uint8_t src, uint8_t dst, uint16_t event) {
 }
 
 void RaceChecker::wait_flag(uint8_t src, uint8_t dst, uint16_t event) {
+    settle();
     Flag* f = flag(src, dst, event);
     if (!f || !f->set) return;
     known_[dst].join(f->carried);
@@ -129,6 +132,7 @@ void RaceChecker::wait_flag(uint8_t src, uint8_t dst, uint16_t event) {
 }
 
 void RaceChecker::barrier_all() {
+    settle();
     for (VClock& k : known_) k = now_;
     ++epoch_;   // the S clock observed (scalar_epoch)
 }
@@ -207,6 +211,7 @@ void RaceChecker::record_page(Clock clock, uint32_t site, uint32_t page, uint32_
 }
 
 void RaceChecker::access(RaceScope& s, uint64_t lo64, uint64_t hi64, bool write) {
+    settle();
     hi64 = std::min<uint64_t>(hi64, ub_bytes_);
     if (lo64 >= hi64) return;
     const uint32_t lo = static_cast<uint32_t>(lo64), hi = static_cast<uint32_t>(hi64);
@@ -240,14 +245,58 @@ void RaceChecker::record_scalar_write(uint64_t lo, uint32_t size, uint32_t where
     record_page(clock, where, static_cast<uint32_t>(lo / kPageBytes), static_cast<uint32_t>(lo), static_cast<uint32_t>(hi), 0);
 }
 bool RaceChecker::scalar_write_settled(uint64_t lo, uint32_t size, Op op, const SrcLoc& loc) {
+    settle();
     if (scalar_write_open(lo, size)) return false;
     record_scalar_write(lo, size, site(op, loc));
     return true;
 }
 bool RaceChecker::scalar_write_settled(uint64_t lo, uint32_t size, uint32_t where) {
+    settle();
     if (scalar_write_open(lo, size)) return false;
     record_scalar_write(lo, size, where);
     return true;
+}
+// Element k's record is record_scalar_write's: clock now + 1 + k, and in its page and 32-byte block of track 0 (S writes)
+// what record_page makes, Track::add of its bytes. Made a block at a time: the elements of one block, j = 1..n, are
+// disjoint and their clocks new and rising, so n adds leave `last` the n-th (its clock and bytes) and `prior` the
+// (n-1)-th's clock over every earlier byte the n-th does not cover; the same as an add of the first n-1 elements' bytes
+// at the (n-1)-th's clock, then the n-th's add. A run whose elements are not each inside one block (not aligned to a
+// size of 1, 2, 4 or 8 bytes, a stride below the size) or reach past UB: one record_scalar_write an element.
+void RaceChecker::record_scalar_run(uint64_t lo, uint64_t stride, uint32_t size, uint64_t count, uint32_t where) {
+    if (!count) return;
+    if (size > 8 || (size & (size - 1)) != 0 || lo % size != 0 || stride < size || stride % size != 0 ||
+        lo + (count - 1) * stride + size > ub_bytes_) {
+        for (uint64_t k = 0; k < count; ++k) record_scalar_write(lo + k * stride, size, where);
+        return;
+    }
+    const Clock base = now_.c[kS];   // element k's clock: base + 1 + k
+    now_.c[kS] = base + static_cast<Clock>(count);
+    newest_[0] = now_.c[kS];
+    const uint32_t bits = (1u << size) - 1u;
+    const uint8_t bit = 1u;   // track 0's bit in Page::detailed
+    uint64_t k = 0;
+    while (k < count) {
+        const uint64_t at = lo + k * stride;
+        const uint32_t block = static_cast<uint32_t>(at / 32), page = block / kPageBlocks;
+        Page& pg = pages_[page];
+        Block* blocks = blocks_ + static_cast<size_t>(page) * kPageBlocks;
+        if (!(pg.detailed & bit)) {   // spread the page's record over its blocks, as record_page does
+            for (uint32_t b = 0; b < kPageBlocks; ++b) blocks[b].track[0] = Track{pg.whole[0], Access{0, 0, 0}};
+            pg.detailed |= bit;
+        }
+        uint32_t before = 0, mask = bits << (at % 32);   // the bytes of the block's elements before its last; its last
+        uint64_t next = k + 1;
+        for (; next < count && (lo + next * stride) / 32 == block; ++next) {
+            before |= mask;
+            mask = bits << ((lo + next * stride) % 32);
+        }
+        Track& t = blocks_[block].track[0];
+        const Clock last = base + static_cast<Clock>(next);   // the clock of element next - 1
+        if (before) t.add(last - 1, where, before);
+        t.add(last, where, mask);
+        pg.newest[0] = last;
+        k = next;
+    }
 }
 
 std::string RaceChecker::describe(uint32_t offset) const {

@@ -508,6 +508,9 @@ void scalar_writes_forget();   // GlobalTensor::SetValue's fast path: no range k
 // The S-pipe work of GlobalTensor::GetValue's inlined reads (runtime.h) added to the running block's work counts: called
 // before anything reads them (a block's end, GetSystemCycle) and when a block starts or ends on the thread.
 void scalar_reads_flush();
+// The race records of LocalTensor::SetValue's run of appends (ScalarReads::run_*, runtime.h) for that run's checker, made
+// now; nothing where the run is another checker's or there is none (emu_core.cpp).
+void settle_scalar_run(RaceChecker& race);
 
 // ---- reports: JSON lines the parent turns into Diagnostics -----------------------------------
 class Report {

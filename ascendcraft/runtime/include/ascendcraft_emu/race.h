@@ -106,6 +106,12 @@ public:
     // The same for a write whose site index the caller has from an earlier site(op, loc) of this checker (local_write
     // keeps it with a place's range of writes): no look-up.
     bool scalar_write_settled(uint64_t lo, uint32_t size, uint32_t site);
+    // The records of `count` settled scalar writes of `size` bytes at lo, lo + stride, ... (offsets into this core's UB),
+    // one after another, each as scalar_write_settled records one (its own clock): LocalTensor::SetValue's run of appends
+    // (settle_scalar_run, emu_core.cpp), whose writes were checked when they were made and recorded here later. Every
+    // entry point that reads this checker's state makes that run's records first (settle), so no check sees the
+    // difference.
+    void record_scalar_run(uint64_t lo, uint64_t stride, uint32_t size, uint64_t count, uint32_t site);
 
 private:
     struct Access {
@@ -171,6 +177,7 @@ private:
     void auto_sync(RaceScope& scope, uint8_t other_pipe);  // the wait the compiler inserts before this instruction
     bool scalar_write_open(uint64_t lo, uint32_t size) const;   // scalar_write_settled's "something to check"
     void record_scalar_write(uint64_t lo, uint32_t size, uint32_t site);   // its record, as a RaceScope's write makes it
+    void settle() { if (t_scalar_reads.run_race == this) settle_scalar_run(*this); }   // the run of appends' records
 
     uint8_t* ub_;
     uint32_t ub_bytes_;

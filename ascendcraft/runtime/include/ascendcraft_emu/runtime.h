@@ -206,6 +206,7 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc);
 // the S pipe's instructions and bytes by scalar_reads_flush. The value is returned, not written through a pointer, so
 // that it stays in a register (a kernel built at -O1 kept every read's value in memory), and the ranges are tested
 // unrolled (-O1 does not unroll the loop).
+class RaceChecker;
 struct ScalarReads {
     static constexpr int kSpans = 4;
     const uint8_t* lo[kSpans];  // the latest found first; the oldest of four drops out
@@ -259,6 +260,24 @@ struct ScalarReads {
     uint64_t gm_seen;
     uint64_t gm_writes;
     bool gm_read_ok;   // GlobalTensor::GetValue may read inside these ranges inline (gm_get): blocks one at a time
+    // LocalTensor::SetValue's appends without a record (local_set, local_set_appends): one place's range (run_end points at its
+    // set_hi) grows by its next element, the write checked as local_write's append is (the epoch unchanged, the race
+    // check settled, below run_limit: the block's UB end and every other place's range), its bytes marked written in
+    // run_written (the block's bitmap), and the race records of the elements [run_from, *run_end) are made later, all
+    // at once and in order, by settle_scalar_run (emu_core.cpp) for run_race: at every entry point of that checker
+    // (race.h, RaceChecker::settle) and before local_write or a block switch. run_race null: no run (run_end at a null
+    // pointer no address equals).
+    RaceChecker* run_race;
+    const uint8_t** run_end;
+    const uint8_t* run_from;
+    const uint8_t* run_limit;
+    uint64_t run_stride;
+    const char* run_file;
+    int run_line;
+    uint32_t run_size;
+    uint32_t run_site;
+    uint64_t* run_written;
+    const uint8_t* run_ub;
 };
 extern __thread ScalarReads t_scalar_reads;
 // The read gm_get does not make inline. First, out of line (a test inside gm_get made a kernel's -O1 loop slower: its
@@ -345,8 +364,9 @@ template <typename T> __attribute__((always_inline)) inline T local_get(const Lo
 // complete by the S pipe), and the scalar one of the range's elements (set_lo[i] + k * stride, below set_hi[i]) that
 // writes of this same place recorded while nothing observed the S pipe's clock (the epoch unchanged). Such a write's race record would be the one already
 // there (same place; a clock no flag, barrier or wait tells apart from a new one: race.h, scalar_epoch) and its bytes
-// are marked written already, so it only writes the value, the status page's place and the S pipe's work. Anything
-// else calls local_write, which checks, records and reports it, and grows or moves the range.
+// are marked written already, so it only writes the value, the status page's place and the S pipe's work. Or the scalar
+// is the next element of the place's run of appends (local_set_appends), whose record is made later. Anything else
+// calls local_write, which checks, records and reports it, and grows or moves the range.
 template <typename T> __attribute__((noinline)) void local_set_checked(const Local& t, uint64_t index, T value, SrcLoc loc) {
     local_write(t, index, sizeof(T), &value, loc);
 }
@@ -356,17 +376,34 @@ template <typename T> __attribute__((always_inline)) inline bool local_set_in_ra
     return loc.line == r.set_line[i] && loc.file == r.set_file[i] && sizeof(T) == r.set_size[i] &&
            d < static_cast<uint64_t>(r.set_hi[i] - r.set_lo[i]) && (d & r.set_step[i]) == 0;
 }
+// A write that continues the run of appends local_write started (ScalarReads::run_*): the place, size and address the
+// run's next element, below its limit (the UB's end, the other places' ranges). With local_set's other tests (the
+// tensor in this block's UB and the element below GetSize(), the epoch unchanged, nothing the write can race with
+// pending) these are the tests local_write's append makes; the write then needs only the value, the written mark, the
+// status page's place and the S pipe's work here, and its race record is made with the run's (settle_scalar_run).
+template <typename T> __attribute__((always_inline)) inline bool local_set_appends(const ScalarReads& r, const uint8_t* at,
+                                                                                  const SrcLoc& loc) {
+    return at == *r.run_end && at + sizeof(T) <= r.run_limit && loc.line == r.run_line && loc.file == r.run_file &&
+           sizeof(T) == r.run_size;
+}
 template <typename T> __attribute__((always_inline)) inline void local_set(const Local& t, uint64_t index, T value, SrcLoc loc) {
 #if !defined(__SANITIZE_ADDRESS__)
     if (sizeof(T) <= 8) {
         ScalarReads& r = t_scalar_reads;
         uint8_t* at = t.addr + index * sizeof(T);
         static_assert(ScalarReads::kSetPlaces == 4, "the test below is unrolled for four places");
+        bool append = false;
         if (__builtin_expect(loc.file == r.file && t.addr >= r.ub && t.addr <= r.ub_end && (index + 1) * sizeof(T) <= t.bytes &&
                              (local_set_in_range<T>(r, 0, at, loc) || local_set_in_range<T>(r, 1, at, loc) ||
-                              local_set_in_range<T>(r, 2, at, loc) || local_set_in_range<T>(r, 3, at, loc)) &&
+                              local_set_in_range<T>(r, 2, at, loc) || local_set_in_range<T>(r, 3, at, loc) ||
+                              (append = local_set_appends<T>(r, at, loc))) &&
                              *r.epoch == r.set_epoch && r.newest[1] <= r.known[1] && r.newest[2] <= r.known[2] &&
                              r.newest[3] <= r.known[1] && r.newest[4] <= r.known[3], 1)) {
+            if (append) {   // the run's next element: the range grows by it, its bytes marked written
+                *r.run_end = at + r.run_stride;
+                const uint64_t off = static_cast<uint64_t>(at - r.run_ub);   // aligned to the size (the run's start was)
+                r.run_written[off / 64] |= ((uint64_t{1} << sizeof(T)) - 1) << (off % 64);
+            }
             *r.op = static_cast<uint16_t>(Op::SetValue);
             *r.line = static_cast<uint32_t>(loc.line);
             ++r.writes[sizeof(T) - 1];
