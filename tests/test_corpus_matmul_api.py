@@ -1,6 +1,7 @@
 """examples/corpus/matmul_api.py, the Matmul-API subset's runner: it tells the corpus harness where every mirrored
 repository is (so an op whose headers come from a submodule repository, vllm-ascend's catlass, is materialised as
-`corpus.py run --git` would), and applies --only before deciding membership (which materialises each entry)."""
+`corpus.py run --git` would), and applies --only before deciding membership (which materialises each entry); each finished entry is a line naming the
+failed step's first error and a record in <out>.jsonl."""
 import json
 import sys
 
@@ -40,12 +41,17 @@ def test_only_is_applied_before_membership_and_each_entry_is_printed(tmp_path, m
     def fake_run(todo, jobs, cap):
         for i, (e, *_rest) in enumerate(todo):
             yield i, dict(e, kernel_ok=e["path"].endswith("a"), kernel_error="'Foo' was not declared in this scope",
-                          project_ok=False, seconds=1.0)
+                          project_ok=False, project_error="tiling.cpp:9: error: 'Bar' has not been declared", seconds=1.0)
     monkeypatch.setattr(matmul_api.corpus, "run_entries", fake_run)
     assert matmul_api.main(["--only", "mm_", "--jobs", "1", "--out", str(tmp_path / "out.json")]) == 0
     assert asked == ["ops/mm_a", "ops/mm_b"]          # ops/add was never materialised
     out = capsys.readouterr().out
     assert "2 Matmul-API entries" in out
-    assert "ok   kernel" in out and "o/r:ops/mm_a" in out
+    # a kernel that compiles in a project that does not: the line names the project's first error, not the kernel's
+    assert "ok   kernel, FAIL project" in out and "o/r:ops/mm_a  project: undeclared Bar" in out
     assert "FAIL kernel" in out and "o/r:ops/mm_b  undeclared Foo" in out
     assert [r["path"] for r in json.loads((tmp_path / "out.json").read_text())["compile"]] == ["ops/mm_a", "ops/mm_b"]
+    # and each result was written, errors and all, to out.jsonl as it finished
+    lines = [json.loads(l) for l in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [(r["path"], r["project_error"]) for r in lines] == [("ops/mm_a", "tiling.cpp:9: error: 'Bar' has not been declared"),
+                                                               ("ops/mm_b", "tiling.cpp:9: error: 'Bar' has not been declared")]

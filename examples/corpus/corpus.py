@@ -1387,8 +1387,13 @@ def link_candidates(gitdir: str, commit: str, path: str, repo: str | None = None
 # The shared host-source folders a repository's build compiles into every op's tiling target (link_candidates), where
 # they are not ops-nn's common/src and common/src/op_host: vllm-ascend's csrc/common/CMakeLists.txt globs
 # src/tiling_base/*.cpp and src/*.cpp into its common object library (Ops::Transformer::OpTiling::EnsureNotScalar).
+# hicann ops-transformer: every op's tiling sources join one ${OPHOST_NAME}_tiling_obj, and cmake/obj_func.cmake's
+# add_mc2_modules_sources adds mc2/common/src/*.cpp and mc2/3rd/ops_legacy/op_tiling/*.cpp to it (the stub
+# RuntimeKb::QueryBank that mc2/3rd/mat_mul_v3's MatmulV3BaseTiling calls).
 COMMON_SOURCES = {"vllm-project/vllm-ascend": ("csrc/common/src", "csrc/common/src/tiling_base"),
-                  "flashserve/flash-linear-attention-npu": ("common/src", "common/src/tiling_base")}
+                  "flashserve/flash-linear-attention-npu": ("common/src", "common/src/tiling_base"),
+                  "hicann/ops-transformer": ("common/src", "common/src/op_host", "mc2/common/src",
+                                             "mc2/3rd/ops_legacy/op_tiling")}
 
 
 @functools.lru_cache(maxsize=8)

@@ -103,6 +103,17 @@ def match(entry: dict, git: str) -> dict:
     return {"path": entry["path"], "ok": bool(r.ok), "detail": "; ".join(errs) or str(r.mismatches)[:200]}
 
 
+def entry_line(r: dict) -> str:
+    """One finished entry: its kernel and project verdicts, seconds, and the first error's class of the step that failed
+    (the kernel's; else the project's)."""
+    project = ("ok  " if r.get("project_ok") else "FAIL") if "project_ok" in r else "–   "
+    why = "" if r.get("kernel_ok") else "  " + corpus.reason(r)
+    if r.get("kernel_ok") and r.get("project_ok") is False:
+        why = "  project: " + corpus.reason({"kernel_error": r.get("project_error") or r.get("error") or "no error text"})
+    return (f"{'ok  ' if r.get('kernel_ok') else 'FAIL'} kernel, {project} project  {r.get('seconds', 0):6.0f} s  "
+            f"{r['repo']}:{r['path']}{why}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
@@ -124,11 +135,14 @@ def main(argv=None) -> int:
     t0 = time.time()
     # with --match, NPUKernelBench entries also run against their task's own reference (corpus.match_npukb)
     done = {}
-    for i, r in corpus.run_entries([(e, gitdir(e["repo"], given), a.match, True) for e in subset], a.jobs, a.entry_seconds):
-        done[i] = r   # one line per entry as it finishes, as corpus.py run prints: a stopped run is readable half-way
-        print(f"{'ok  ' if r.get('kernel_ok') else 'FAIL'} kernel, {('ok  ' if r.get('project_ok') else 'FAIL') if 'project_ok' in r else '–   '}"
-              f" project  {r.get('seconds', 0):6.0f} s  {r['repo']}:{r['path']}"
-              f"{'' if r.get('kernel_ok') else '  ' + corpus.reason(r)}", flush=True)
+    # each result also goes to <out>.jsonl as it finishes (as corpus.py run writes it): a run stopped half-way keeps
+    # its entries' errors, not only their verdict lines
+    with open(a.out.with_suffix(".jsonl"), "w") as log:
+        for i, r in corpus.run_entries([(e, gitdir(e["repo"], given), a.match, True) for e in subset], a.jobs, a.entry_seconds):
+            done[i] = r   # one line per entry as it finishes, as corpus.py run prints: a stopped run is readable half-way
+            log.write(json.dumps(r) + "\n")
+            log.flush()
+            print(entry_line(r), flush=True)
     results = [done[i] for i in sorted(done)]
     results = [corpus.classify(r) for r in results]
     by = Counter(r["source"] for r in results)
