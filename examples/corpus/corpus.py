@@ -3457,7 +3457,19 @@ def run_entries(todo: list[tuple], jobs: int, cap: float, poll: float = 0.2):
                 proc.join()
 
 
+def run_logged(todo: list, jobs: int, entry_seconds: float, jsonl: Path, carried=()):
+    """run_entries, each result also written to `jsonl` as it finishes (after the `carried` ones), one a line: a run
+    stopped half-way keeps its entries' results and errors, not only what it printed."""
+    with open(jsonl, "w") as log:
+        for res in carried: log.write(json.dumps(res) + "\n")
+        for i, res in run_entries(todo, jobs, entry_seconds):
+            log.write(json.dumps(res) + "\n")
+            log.flush()
+            yield i, res
+
+
 # ---- the failure reasons, grouped --------------------------------------------------------------------------------
+
 def reason(res: dict) -> str:
     "A short class for a failed compile: the missing header / name, or the error's text without its particulars."
     text = res.get("kernel_error") or res.get("error") or ""
@@ -3533,13 +3545,7 @@ def main(argv=None) -> int:
     t0 = time.time()
     results = list(carried)
     if a.entry_seconds < 0: ap.error(f"--entry-seconds {a.entry_seconds:g}: give a wall time in seconds, or 0 for none")
-    finished = {}
-    with open(a.out.with_suffix(".jsonl"), "w") as log:
-        for res in carried: log.write(json.dumps(res) + "\n")
-        for i, res in run_entries(todo, a.jobs, a.entry_seconds):  # one line per entry as it finishes: readable half-way
-            finished[i] = res
-            log.write(json.dumps(res) + "\n")
-            log.flush()
+    finished = dict(run_logged(todo, a.jobs, a.entry_seconds, a.out.with_suffix(".jsonl"), carried))
     results += [finished[i] for i in sorted(finished)]   # in the manifest's order, as the run's order may not be
     a.out.write_text(json.dumps(results, indent=1) + "\n")
     print(summary(results))

@@ -135,14 +135,11 @@ def main(argv=None) -> int:
     t0 = time.time()
     # with --match, NPUKernelBench entries also run against their task's own reference (corpus.match_npukb)
     done = {}
-    # each result also goes to <out>.jsonl as it finishes (as corpus.py run writes it): a run stopped half-way keeps
-    # its entries' errors, not only their verdict lines
-    with open(a.out.with_suffix(".jsonl"), "w") as log:
-        for i, r in corpus.run_entries([(e, gitdir(e["repo"], given), a.match, True) for e in subset], a.jobs, a.entry_seconds):
-            done[i] = r   # one line per entry as it finishes, as corpus.py run prints: a stopped run is readable half-way
-            log.write(json.dumps(r) + "\n")
-            log.flush()
-            print(entry_line(r), flush=True)
+    # one line per entry as it finishes, and each result in <out>.jsonl, as corpus.py run writes them
+    for i, r in corpus.run_logged([(e, gitdir(e["repo"], given), a.match, True) for e in subset], a.jobs,
+                                  a.entry_seconds, a.out.with_suffix(".jsonl")):
+        done[i] = r
+        print(entry_line(r), flush=True)
     results = [done[i] for i in sorted(done)]
     results = [corpus.classify(r) for r in results]
     by = Counter(r["source"] for r in results)
