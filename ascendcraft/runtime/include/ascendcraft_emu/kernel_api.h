@@ -44,6 +44,8 @@
 #include "ascendcraft_emu/raw_intrinsics.h"
 #include "ascendcraft_emu/raw_vector.h"
 #include "ascendcraft_emu/raw_vector_arith.h"
+#include "ascendcraft_emu/raw_vector_unary.h"
+#include "ascendcraft_emu/raw_cube.h"
 #include "ascendcraft_emu/pad.h"
 #include "ascendcraft_emu/softmax_grad.h"
 #include "ascendcraft_emu/glu.h"
