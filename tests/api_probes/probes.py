@@ -1576,6 +1576,15 @@ NOT_PROBED.update({n: "raw compiler intrinsic (level-0 vector forms, GatherMask 
 NOT_PROBED["icache_preload"] = ("raw compiler intrinsic (an instruction-cache preload, a no-op here), not a header API: "
                                 "see tests/test_cube_catlass_forms.py")
 
+NOT_PROBED.update({n: "raw compiler intrinsic (the cube core's copies, loads, mad and Fixpipe on L1 / L0A / L0B / L0C addresses, "
+                      "and their registers), not a header API: see tests/test_emu_raw_cube.py"
+                   for n in ("copy_gm_to_cbuf_multi_nd2nz_b8", "copy_gm_to_cbuf_multi_nd2nz_b16", "copy_gm_to_cbuf_multi_nd2nz_b32s",
+                             "copy_gm_to_cbuf", "load_cbuf_to_ca", "load_cbuf_to_cb", "load_cbuf_to_ca_transpose",
+                             "load_cbuf_to_cb_transpose", "mad", "copy_matrix_cc_to_gm", "set_nd_para", "set_padding")})
+NOT_PROBED.update({n: "raw compiler intrinsic (level-0 WholeReduceMax with an Order_t, Exp, half <-> float Cast and Brcb on "
+                      "pointers), not a header API: see tests/test_emu_raw_cube.py"
+                   for n in ("vcmax", "vexp", "vconv_f162f32", "vconv_f322f16", "vbrcb", "Order_t")})
+
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"
 UNEMULATED: dict[str, str] = {

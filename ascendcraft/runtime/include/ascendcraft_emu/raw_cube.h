@@ -30,7 +30,8 @@ namespace ascendcraft { namespace emu {
 Local cube_raw_view(const void* p, AscendC::TPosition pos, const char* api, SrcLoc loc);
 }}  // namespace ascendcraft::emu
 
-namespace AscendC { namespace raw_cube_detail {
+namespace AscendC {
+namespace raw_cube_detail {
 template <typename T> inline LocalTensor<T> at(T* p, TPosition pos, const char* api, SrcLoc loc) {
     return LocalTensor<T>(ascendcraft::emu::cube_raw_view(p, pos, api, loc));
 }
@@ -55,7 +56,8 @@ inline void load2d_transpose(T* dst, T* src, TPosition dstPos, uint16_t indexID,
     LoadDataWithTranspose(at(dst, dstPos, api, loc), at(src, TPosition::A1, api, loc),
                           LoadData2dTransposeParams(indexID, repeat, srcStride, dstGap, dstFracGap, addrMode), loc);
 }
-}}  // namespace AscendC::raw_cube_detail
+}  // namespace raw_cube_detail
+}  // namespace AscendC
 
 // ---- GM -> L1 (MTE2) ------------------------------------------------------------------------------------------------
 #define ASCENDCRAFT_RAW_ND2NZ(raw, BYTES)                                                                              \

@@ -55,8 +55,9 @@ inline void scatter_vnchwconv_b8(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat,
     AscendC::raw_vector_detail::vnchwconv<uint8_t>(dst, src, repeat, dstStride, srcStride, dstHighHalf, srcHighHalf,
                                                    "scatter_vnchwconv_b8", loc);
 }
+// (the value takes its type from dst, so that a literal converts: laser_attention's `vector_dup(buf, 0, ...)` on floats)
 template <typename T>
-inline void vector_dup(T* dst, T value, uint8_t repeat, uint16_t dstBlockStride, uint16_t /*srcBlockStride*/,
+inline void vector_dup(T* dst, typename std::decay<T>::type value, uint8_t repeat, uint16_t dstBlockStride, uint16_t /*srcBlockStride*/,
                        uint8_t dstRepeatStride, uint8_t /*srcRepeatStride*/, ascendcraft::emu::SrcLoc loc = {}) {
     AscendC::Duplicate<T, false>(AscendC::devkit_detail::ub(dst, "vector_dup", loc), value, uint64_t{0}, repeat, dstBlockStride,
                                  dstRepeatStride, loc);
