@@ -164,10 +164,11 @@ def test_trace_records_the_raw_calls_on_the_cube_pipes():
 
 
 # The vector side: x [2, 128] half. vcmax(ONLY_VALUE) the max of each row; vexp of x; vconv_f162f32 x -> float (four
-# repeats of 64), vconv_f322f16 back; vbrcb of the first 16 floats, each filling one 32-byte block.
+# repeats of 64), vconv_f322f16 back; vbrcb of the first 16 floats, each filling one 32-byte block; vcadd (compat.h) of
+# the floats, its sums written from the second element of a UB address (laser_attention's `vcadd(lj + lines, ...)`).
 VEC = """
 #include "kernel_operator.h"
-extern "C" __global__ __aicore__ void raw_vec(GM_ADDR x, GM_ADDR mx, GM_ADDR ex, GM_ADDR xf, GM_ADDR xh, GM_ADDR br) {
+extern "C" __global__ __aicore__ void raw_vec(GM_ADDR x, GM_ADDR mx, GM_ADDR ex, GM_ADDR xf, GM_ADDR xh, GM_ADDR br, GM_ADDR sm) {
     KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
 #ifdef __DAV_C220_VEC__
     __ubuf__ half* in = reinterpret_cast<__ubuf__ half*>((uintptr_t)0);
@@ -176,6 +177,7 @@ extern "C" __global__ __aicore__ void raw_vec(GM_ADDR x, GM_ADDR mx, GM_ADDR ex,
     __ubuf__ float* xfu = reinterpret_cast<__ubuf__ float*>((uintptr_t)4096);
     __ubuf__ half* xhu = reinterpret_cast<__ubuf__ half*>((uintptr_t)8192);
     __ubuf__ float* bru = reinterpret_cast<__ubuf__ float*>((uintptr_t)16384);
+    __ubuf__ float* sumu = reinterpret_cast<__ubuf__ float*>((uintptr_t)20480);
     set_mask_norm();
     set_vector_mask((uint64_t)-1, (uint64_t)-1);
     copy_gm_to_ubuf(in, (__gm__ half*)x, 0, 1, 256 * 2 / 32, 0, 0);
@@ -189,6 +191,9 @@ extern "C" __global__ __aicore__ void raw_vec(GM_ADDR x, GM_ADDR mx, GM_ADDR ex,
     pipe_barrier(PIPE_V);
     vconv_f322f16(xhu, xfu, 4, 1, 1, 4, 8);
     vbrcb((__ubuf__ uint32_t*)bru, (__ubuf__ uint32_t*)xfu, 1, 8, 2);
+    vector_dup(sumu, 0, 1, 1, 1, 8, 8);
+    pipe_barrier(PIPE_V);
+    vcadd(sumu + 1, xfu, 4, 1, 1, 8, false);   // one sum per repeat, from the second element (4 bytes in)
     set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
     wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
     copy_ubuf_to_gm((__gm__ half*)mx, mxu, 0, 1, 1, 0, 0);
@@ -196,6 +201,7 @@ extern "C" __global__ __aicore__ void raw_vec(GM_ADDR x, GM_ADDR mx, GM_ADDR ex,
     copy_ubuf_to_gm((__gm__ float*)xf, xfu, 0, 1, 256 * 4 / 32, 0, 0);
     copy_ubuf_to_gm((__gm__ half*)xh, xhu, 0, 1, 256 * 2 / 32, 0, 0);
     copy_ubuf_to_gm((__gm__ float*)br, bru, 0, 1, 16 * 8 * 4 / 32, 0, 0);
+    copy_ubuf_to_gm((__gm__ float*)sm, sumu, 0, 1, 1, 0, 0);
 #endif
 }
 """
@@ -207,7 +213,7 @@ def test_raw_vector_reduce_exp_conversions_and_broadcast_match_numpy():
     x = (RNG.standard_normal(256) * 2).astype(np.float16)
     r = run(b, [GM("x", x), GM("mx", np.zeros(16, np.float16), "out"), GM("ex", np.zeros(256, np.float16), "out"),
                 GM("xf", np.zeros(256, np.float32), "out"), GM("xh", np.zeros(256, np.float16), "out"),
-                GM("br", np.zeros(128, np.float32), "out")], block_dim=1)
+                GM("br", np.zeros(128, np.float32), "out"), GM("sm", np.zeros(8, np.float32), "out")], block_dim=1)
     assert r.ok, r.diagnostics
     rows = x.reshape(2, 128)
     np.testing.assert_array_equal(r.outputs["mx"][:2], rows.max(axis=1))     # the value alone, one per repeat
@@ -216,3 +222,6 @@ def test_raw_vector_reduce_exp_conversions_and_broadcast_match_numpy():
     np.testing.assert_array_equal(r.outputs["xf"], x.astype(np.float32))
     np.testing.assert_array_equal(r.outputs["xh"], x)
     np.testing.assert_array_equal(r.outputs["br"], np.repeat(x[:16].astype(np.float32), 8))
+    # vcadd on a UB address written as a number, its sums from an element that is not 32-byte aligned
+    np.testing.assert_allclose(r.outputs["sm"][1:5], x.astype(np.float64).reshape(4, 64).sum(axis=1), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(r.outputs["sm"][[0, 5, 6, 7]], 0)

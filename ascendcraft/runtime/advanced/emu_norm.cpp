@@ -226,13 +226,16 @@ void vec_norm(const NormCall& c, SrcLoc loc) {
 }
 
 // A raw UB pointer (LocalTensor::GetPhyAddr()) as a Local reaching to the end of the block's UB.
-static Local raw_ub(const void* p, Op op, SrcLoc loc) {
+static Local raw_ub(const void* p, Op op, SrcLoc loc, const char* role = "src", uint32_t align = 32) {
     Core& c = core();
     const uint8_t* a = static_cast<const uint8_t*>(p);
+    // a UB address written as a number (laser_attention's `(__ubuf__ float*)offset`): that offset of this core's UB, as
+    // ub_raw_view reads it
+    if (reinterpret_cast<uintptr_t>(a) < g_launch->ub_bytes) a = c.ub + reinterpret_cast<uintptr_t>(a);
     Local t;
     t.addr = const_cast<uint8_t*>(a);
     if (a >= c.ub && a < c.ub + g_launch->ub_bytes) t.bytes = t.cap = static_cast<uint32_t>(c.ub + g_launch->ub_bytes - a);
-    check_local(t, op, loc, "src", 32);
+    check_local(t, op, loc, role, align);
     return t;
 }
 
@@ -240,7 +243,8 @@ void vcadd_raw(Dt dt, void* dst, const void* src, uint32_t repeats, uint32_t dst
                uint32_t srcRepStride, SrcLoc loc) {
     const Lanes lanes = mask_lanes(static_cast<uint64_t>(0), repeats, false);  // the lanes of the mask register
     if (dst) {  // one sum per repeat: WholeReduceSum with the mask register
-        reduce_whole(Op::WholeReduceSum, dt, raw_ub(dst, Op::WholeReduceSum, loc), raw_ub(src, Op::WholeReduceSum, loc), lanes,
+        // the sums go to consecutive elements: dst needs the element's alignment only, as WholeReduceSum's
+        reduce_whole(Op::WholeReduceSum, dt, raw_ub(dst, Op::WholeReduceSum, loc, "dst", dt_size(dt)), raw_ub(src, Op::WholeReduceSum, loc), lanes,
                      dstRepStride, srcBlkStride, srcRepStride, 0, loc);
         return;
     }
