@@ -3516,6 +3516,16 @@ def _failure_diagnostic(child: _Child, build: Build, mode: str, gm_names: list[s
                        f"the kernel accessed '{buf}' at byte offset {offset} through a raw pointer, outside the buffer"
                        f"{in_block}{last}",
                        "check the index arithmetic of direct GM pointer accesses", api=api, block=block, buffer=buf)
+        at = st.get("fault_addr", 0)
+        if sig == signal.SIGSEGV and 4096 <= at < 512 * 1024:   # an on-chip address (UB, L1, L0) made from a number
+            return _at(build, file, line, "raw-buffer-pointer",
+                       f"the kernel read or wrote address {at:#x} through a plain pointer{in_block}: an on-chip buffer address "
+                       f"written as a number (`(__ubuf__ float*)offset`), which the NPU's scalar unit follows; the emulator "
+                       f"keeps each core's buffers elsewhere and maps such addresses only where an intrinsic or an API call "
+                       f"takes them{last}",
+                       "read and write UB elements through a LocalTensor (GetValue / SetValue) or a pointer from its "
+                       "GetPhyAddr(); the raw intrinsics (copy_*, v*, load_*, mad) take numbered addresses as they are",
+                       api=api, block=block, signal=name, address=at)
         return _at(build, file, line, "crash", f"the kernel crashed with {name} ({_SIGNAL_TEXT.get(sig, 'signal')}){in_block}{last}",
                    "run with build(..., sanitize=True) to find the bad access; uninitialised pointers and out-of-range "
                    "array indices in kernel code are the usual causes", api=api, block=block, signal=name)

@@ -225,3 +225,23 @@ def test_raw_vector_reduce_exp_conversions_and_broadcast_match_numpy():
     # vcadd on a UB address written as a number, its sums from an element that is not 32-byte aligned
     np.testing.assert_allclose(r.outputs["sm"][1:5], x.astype(np.float64).reshape(4, 64).sum(axis=1), rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(r.outputs["sm"][[0, 5, 6, 7]], 0)
+
+
+def test_a_scalar_write_through_a_numbered_ub_pointer_is_a_named_error():
+    # laser_attention's form_diagmat writes `diag[i] = vec[i]` on __ubuf__ pointers made from numbers: the NPU's scalar
+    # unit follows them, the emulator's UB lives elsewhere, so the run stops with a diagnostic that says so
+    src = """
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void raw_scalar(GM_ADDR y) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    __ubuf__ float* diag = reinterpret_cast<__ubuf__ float*>((uintptr_t)8192);
+    diag[3] = 1.0f;
+    copy_ubuf_to_gm((__gm__ float*)y, diag, 0, 1, 1, 0, 0);
+}
+"""
+    b = build({"k.cpp": src})
+    assert b.ok, b.diagnostics
+    r = run(b, [GM("y", np.zeros(8, np.float32), "out")], block_dim=1)
+    assert not r.ok
+    d = next(d for d in r.diagnostics if d.kind == "raw-buffer-pointer")
+    assert "0x200c" in d.message and "GetValue / SetValue" in d.hint   # 8192 + 3 floats
