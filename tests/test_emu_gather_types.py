@@ -1,7 +1,7 @@
 """Gather's element type is checked when the call runs, not when the kernel compiles: the official A2 Gather checks it
 with a debug assertion only, so CANN's compiler builds an instance of any element type, and a kernel template may
 instantiate one it never calls (hicann ops-math im2col: its bool kernels, stored as int8_t, instantiate Gather<int8_t>
-on a path taken only for the wider types). Running such a Gather is the `unsupported` error at the call."""
+in a branch of their kernel template). Running such a Gather is the `unsupported` error at the call."""
 import numpy as np
 
 from ascendcraft.emu import GM, build, run
