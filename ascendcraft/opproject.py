@@ -406,6 +406,21 @@ def _headers(folder: Path) -> dict[str, str]:
     return out
 
 
+def _cmake_kernel_file_for_a2(folder: Path) -> str | None:
+    """The kernel file (its path under op_kernel/) that the op's CMake build names for A2: `add_kernel_sources(KERNEL_SRC
+    <file> COMPUTE_UNITS ... ascend910b ...)` in the op's CMakeLists.txt or op_kernel/CMakeLists.txt, which overrides the
+    file opFile.value names (hicann ops-math add_mat_mat_elements_plus: add_mat_mat_elements_plus_arch22.cpp for A2, the
+    default add_mat_mat_elements_plus.cpp, on the Ascend 950 headers, for ascend950). None when neither file names one."""
+    for cmake in (folder / "CMakeLists.txt", folder / "op_kernel" / "CMakeLists.txt"):
+        if not cmake.is_file(): continue
+        text = re.sub(r"#[^\n]*", "", cmake.read_text(errors="replace"))
+        for m in re.finditer(r"\badd_kernel_sources\s*\(([^)]*)\)", text):
+            src = re.search(r"\bKERNEL_SRC\s+(\S+)", m.group(1))
+            units = re.search(r"\bCOMPUTE_UNITS\s+((?:[\w]+\s*)+)", m.group(1))
+            if src and units and "ascend910b" in units.group(1).split(): return posixpath.normpath(src.group(1))
+    return None
+
+
 def _kernel_file_for_a2(sources: dict[str, str], host_file: str, op: OpDefinition) -> str:
     """The kernel file (stem) that CANN's build compiles for A2 (ascend910b): the one the definition's A2 configuration
     names with ExtendCfgInfo("opFile.value", ...), else the op's snake_case name."""
@@ -508,6 +523,8 @@ def load_project(folder: Path | str, *, settings: Settings | None = None) -> OpP
     plain = lambda name: name.replace("_", "")
     chosen = [e for e in kernels if e.name == op.kernel_name] or \
         [e for e in kernels if plain(e.name) == plain(op.kernel_name)] or kernels
+    if len(chosen) > 1 and (named := _cmake_kernel_file_for_a2(folder)):   # the file the op's CMake build names for A2
+        chosen = [e for e in chosen if e.file == f"op_kernel/{named}"] or chosen
     if len(chosen) > 1:   # one kernel file per SoC (hicann ops-nn glu.cpp, and glu_apt.cpp for Ascend 950): the A2 one
         chosen = [e for e in chosen if _kernel_file_for_a2(sources, host_file, op) == Path(e.file).stem] or chosen
     if len(chosen) > 1:   # ... and not the Ascend 950 (regbase) one of the same name under op_kernel/arch35/

@@ -132,6 +132,37 @@ def test_a_kernel_file_per_soc_the_a2_one_is_taken(tmp_path):
     assert r.ok and r.tiling_key == _key(0, 1, False)      # the A2 tiling function ran, not the regbase one
 
 
+def test_the_a2_kernel_file_the_ops_cmake_names_is_taken(tmp_path):
+    # hicann ops-math add_mat_mat_elements_plus: op_kernel/<op>.cpp (the file opFile.value names) is the Ascend 950
+    # kernel, and the op's CMakeLists.txt names the A2 one, `add_kernel_sources(KERNEL_SRC <op>_arch22.cpp COMPUTE_UNITS
+    # ascend910b ascend910_93)`; CANN's A2 build compiles that file
+    import shutil
+    shutil.copytree(FOLDER, tmp_path / "p")
+    kernels = tmp_path / "p" / "op_kernel"
+    (kernels / "tpl_scale_custom.cpp").rename(kernels / "tpl_scale_custom_arch22.cpp")
+    (kernels / "tpl_scale_custom.cpp").write_text(      # the Ascend 950 entry: writes nothing on A2
+        '#include "kernel_operator.h"\n'
+        'extern "C" __global__ __aicore__ void tpl_scale_custom(GM_ADDR x, GM_ADDR y, GM_ADDR w, GM_ADDR t) {}\n')
+    assert load_project(tmp_path / "p").kernel_file == "op_kernel/tpl_scale_custom.cpp"   # without the CMake naming
+    (tmp_path / "p" / "CMakeLists.txt").write_text(
+        "# add_kernel_sources(KERNEL_SRC tpl_scale_custom.cpp COMPUTE_UNITS ascend910b)  (a comment: not read)\n"
+        "add_kernel_sources(KERNEL_SRC tpl_scale_custom.cpp COMPUTE_UNITS ascend950)\n"
+        "add_kernel_sources(KERNEL_SRC tpl_scale_custom_arch22.cpp COMPUTE_UNITS ascend910b ascend910_93)\n")
+    project = load_project(tmp_path / "p")
+    assert project.kernel_file == "op_kernel/tpl_scale_custom_arch22.cpp"
+    r = run_project(project, {"x": torch.randn(48 * 64)}, attrs={"scale": 2.0}, reference=lambda x, scale: x * scale)
+    assert r.ok and r.tiling_key == _key(0, 1, False), [d.render() for d in r.run.diagnostics]
+    # ... named by op_kernel/CMakeLists.txt (ops-nn's layout), by a path under op_kernel/
+    (tmp_path / "p" / "CMakeLists.txt").unlink()
+    (kernels / "arch22").mkdir()
+    (kernels / "tpl_scale_custom_arch22.cpp").rename(kernels / "arch22" / "tpl_scale_custom.cpp")
+    (kernels / "arch22" / "tpl_scale_custom.cpp").write_text(
+        (kernels / "arch22" / "tpl_scale_custom.cpp").read_text().replace('#include "tpl_scale_custom_', '#include "../tpl_scale_custom_'))
+    (kernels / "CMakeLists.txt").write_text("add_kernel_sources(\n    KERNEL_SRC arch22/tpl_scale_custom.cpp\n"
+                                            "    COMPUTE_UNITS ascend910b\n)\n")
+    assert load_project(tmp_path / "p").kernel_file == "op_kernel/arch22/tpl_scale_custom.cpp"
+
+
 def test_an_entry_defined_once_per_core_version_branch_the_a2_one_is_taken(tmp_path):
     # hicann ops-nn conv3d_backprop_filter_v2.cpp: `#if __CCE_AICORE__ == 310` an Ascend 950 entry of the op's name with
     # its own template parameters, `#else` the A2 one: the A2 build compiles the second

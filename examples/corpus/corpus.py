@@ -895,8 +895,9 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
     for f in files:
         rel = f[len(path) + 1:]
         # an op's op_graph/ headers (its IR, <op>_proto.h) come along: op_host sources include them by a relative path
-        # (`#include "../op_graph/clipped_swiglu_proto.h"`, hicann ops-nn); its graph-fusion sources do not
-        if kind == "op-project" and not (rel.startswith(("op_host/", "op_kernel/"))
+        # (`#include "../op_graph/clipped_swiglu_proto.h"`, hicann ops-nn); its graph-fusion sources do not; the op's
+        # CMakeLists.txt does, for the A2 kernel file its add_kernel_sources may name (opproject._cmake_kernel_file_for_a2)
+        if kind == "op-project" and not (rel.startswith(("op_host/", "op_kernel/")) or rel == "CMakeLists.txt"
                                          or (rel.startswith("op_graph/") and rel.endswith((".h", ".hpp")))): continue
         if kind == "kernel-dir" and ("/" in rel or rel == "main.cpp" or not rel.endswith((".cpp", ".h"))): continue
         out = dest / rel
