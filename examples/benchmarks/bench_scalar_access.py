@@ -29,9 +29,14 @@ fixed costs cancel.
     GlobalTensor GEMM out       a GEMM written as EvoKernel's scalar GEMMs are (GemmMultiplyLeakyRelu): per output, a
                                  128-step dot product of an x row and a w row read with GetValue, the sum in a local
                                  float, then one SetValue of the output (`calls` reads in all)
+    Vector calls 64             small vector instructions on 64 floats, no scalar access: Add, then Maxs, Mins, Muls,
+                                 Maxs, Mins, Muls, Adds in place, over and over (a transposed convolution's epilogue,
+                                 EvoKernel's ConvTranspose2dBiasAddClampScalingClampDivide; `calls` vector calls in all,
+                                 the cost is the emulator's fixed cost of one call)
 
 Each kind runs with the race check on (the default, auto-sync on) and, for the UB kinds but the taps (which need
-their S_V and V_S waits), with auto-sync off (the race check as written), in one block and in 8 blocks run in parallel.
+their S_V and V_S waits) and for the vector calls, with auto-sync off (the race check as written), in one block and in
+8 blocks run in parallel.
 
 Usage:  .venv/bin/python examples/benchmarks/bench_scalar_access.py [--calls N] [--repeats R] [--kinds 0,2,...]
 
@@ -57,7 +62,8 @@ using namespace AscendC;
 // two halves of t (UB), 7: GM SetValue of two rows of y in turn (y[0, 1024) and y[2048, 3072)), 8: 64 UB SetValue, then
 // Muls of them and Add into t[0, 64), in turn (a transposed convolution's taps), 9: DataCopy to 64 floats, four loops of
 // 64 UB read-add-writes of them at four lines, Muls reading them, 10: a GEMM's outputs, each a 128-step dot product of
-// GM reads and one GM write; `calls` calls over a 4096-element window.
+// GM reads and one GM write, 11: `calls` vector instructions on 64 floats (Add, Maxs, Mins, Muls, ...), no scalar
+// access; `calls` calls over a 4096-element window.
 extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR y, uint32_t mode, uint32_t calls)
 {
     TPipe pipe;
@@ -131,6 +137,21 @@ extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR 
             yGm.SetValue(n & 4095, sum);
         }
     }
+    if (mode == 11) {   // a transposed convolution's epilogue: eight small vector instructions on one 64-float vector
+        LocalTensor<float> v = t[2048], b = t[1024];
+        for (uint32_t i = 0; i + 8 <= calls; i += 8) {
+            Add(v, v, b, 64);
+            Maxs(v, v, 0.0f, 64);
+            Mins(v, v, 1.0f, 64);
+            Muls(v, v, 2.0f, 64);
+            Maxs(v, v, 0.0f, 64);
+            Mins(v, v, 1.0f, 64);
+            Muls(v, v, 0.5f, 64);
+            Adds(v, v, -0.25f, 64);
+        }
+        PipeBarrier<PIPE_ALL>();
+        yGm.SetValue(0, t.GetValue(2048));
+    }
     if (mode == 6) {
         for (uint32_t i = 0; i + 2 <= calls; i += 2) {
             const uint32_t k = (i / 2) & 2047;
@@ -142,7 +163,7 @@ extern "C" __global__ __aicore__ void scalar_loop(GM_ADDR x, GM_ADDR w, GM_ADDR 
 """
 KINDS = ["LocalTensor GetValue", "LocalTensor SetValue", "GlobalTensor GetValue", "GlobalTensor SetValue",
          "GlobalTensor GetValue out", "GlobalTensor GetValue GEMM", "LocalTensor GetValue dot", "GlobalTensor SetValue rows",
-         "LocalTensor SetValue tap", "LocalTensor SetValue taps4", "GlobalTensor GEMM out"]
+         "LocalTensor SetValue tap", "LocalTensor SetValue taps4", "GlobalTensor GEMM out", "Vector calls 64"]
 
 
 def kernel_seconds(b, mode, calls, blocks, repeats, auto_sync, settings):
@@ -161,7 +182,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--calls", type=int, default=4_000_000, help="calls per block")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--kinds", default=",".join(map(str, range(len(KINDS)))), help="the kinds to time, by number (0..10, as listed)")
+    ap.add_argument("--kinds", default=",".join(map(str, range(len(KINDS)))), help="the kinds to time, by number (0..11, as listed)")
     ap.add_argument("--cxxflags", help="the kernel's compiler flags instead of settings.ini's cxxflags")
     opts = ap.parse_args()
     settings = load_settings()
@@ -173,7 +194,7 @@ def main():
     for mode, kind in enumerate(KINDS):
         if str(mode) not in opts.kinds.split(","): continue
         for blocks in (1, 8):
-            for auto_sync in ((True, False) if mode in (0, 1, 6) else (True,)):
+            for auto_sync in ((True, False) if mode in (0, 1, 6, 11) else (True,)):
                 base = kernel_seconds(b, mode, 0, blocks, opts.repeats, auto_sync, settings)
                 full = kernel_seconds(b, mode, opts.calls, blocks, opts.repeats, auto_sync, settings)
                 ns = (full - base) / (opts.calls * blocks) * 1e9

@@ -171,8 +171,9 @@ int pipe_open(void* object, SrcLoc loc) {
 // (EnQue without DeQue) leaves its flag set, and at a Reset the pipe hands the tensor's bytes out again: errors.
 static void check_leaks(int pipe, bool at_end) {
     Core& c = core();
-    for (Queue& q : c.queues) {
-        if (q.pipe != pipe || !q.live || q.is_buf) continue;
+    for (const uint32_t k : c.pipes[pipe].queues) {
+        Queue& q = c.queues[k];
+        if (!q.live || q.is_buf) continue;
         for (size_t i = 0; i < q.slots.size(); ++i) {
             if (q.slots[i].state == SlotState::Free) continue;
             if (at_end && q.slots[i].state == SlotState::Allocated) {
@@ -201,8 +202,7 @@ void pipe_close(int pipe) {
     Core& c = *running;
     if (!c.pipes[pipe].live) return;
     check_leaks(pipe, true);
-    for (Queue& q : c.queues)
-        if (q.pipe == pipe) { queue_give_all(q); q.live = false; }
+    for (const uint32_t k : c.pipes[pipe].queues) { queue_give_all(c.queues[k]); c.queues[k].live = false; }
     pipe_give_aic_ids(c.pipes[pipe]);
     c.pipes[pipe].live = false;
     if (c.current_pipe == pipe) c.current_pipe = -1;
@@ -212,8 +212,7 @@ void pipe_reset(int pipe, SrcLoc loc) {
     Core& c = core();
     enter(Op::InitBuffer, loc);
     check_leaks(pipe, false);
-    for (Queue& q : c.queues)
-        if (q.pipe == pipe) { queue_give_all(q); q.live = false; }
+    for (const uint32_t k : c.pipes[pipe].queues) { queue_give_all(c.queues[k]); c.queues[k].live = false; }
     pipe_give_aic_ids(c.pipes[pipe]);
     c.pipes[pipe].used = 0;
     std::memset(c.pipes[pipe].cube_used, 0, sizeof c.pipes[pipe].cube_used);
@@ -394,6 +393,7 @@ static int queue_make(int pipe, uint8_t srcPos, uint8_t dstPos, int32_t depth, i
             s.free_id = queue_take_id(q, q.free_event, Op::InitBuffer, loc);
         }
     c.queues.push_back(q);
+    p.queues.push_back(static_cast<uint32_t>(c.queues.size() - 1));
     if (!isBuf)
         for (int i = 0; i < num; ++i)  // every buffer starts free: its "free" flag is set
             sync_flag(TKind::SET, q.consumer, q.producer, static_cast<uint16_t>(q.event_base + i), Op::InitBuffer, loc);

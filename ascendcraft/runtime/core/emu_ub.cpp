@@ -69,7 +69,10 @@ void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local
     }
 }
 
-void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uint32_t align) {
+namespace {
+// check_local's reports, out of line: a vector call checks two or three operands, and the reports' frames made each
+// check cost more than its two comparisons
+[[gnu::noinline, gnu::cold]] void local_refused(const Local& t, Op op, const SrcLoc& loc, const char* role, uint32_t align) {
     Core& c = core();
     if (!t.addr || t.addr < c.ub || t.addr > c.ub + g_launch->ub_bytes) {
         Report("ub-out-of-range", op, loc)
@@ -88,6 +91,17 @@ void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uin
             .fail();
     }
 }
+}  // namespace
+
+void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uint32_t align) {
+    const Core& c = core();
+    const bool inside = t.addr && t.addr >= c.ub && t.addr <= c.ub + g_launch->ub_bytes;
+    const uint32_t off = inside ? static_cast<uint32_t>(t.addr - c.ub) : 0;
+    // align is 32 at nearly every call: a mask then, not a division
+    const bool aligned = align <= 1 || ((align & (align - 1)) == 0 ? (off & (align - 1)) == 0 : off % align == 0);
+    if (inside && aligned) return;
+    local_refused(t, op, loc, role, align);
+}
 
 // An operand past its LocalTensor's end but inside the buffer the tensor came from (InitBuffer's length rounded up to
 // 32 bytes, as AscendC rounds it): on the NPU an instruction reads and writes UB addresses, not tensors, so this touches
@@ -95,29 +109,33 @@ void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uin
 // in the emulator as on the NPU). The API reference bounds operands by their tensor, and CANN's CPU-debug build stops
 // there: a warning, once per place. NPUKernelBench's Arange answer, which passed on the 910B, casts 8 floats into
 // Get<float>(0) of its 32-byte TBuf. Past the buffer it stays an error.
-void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role) {
-    if (end > t.bytes) {
-        if (end <= t.cap) {
-            if (first_report_at("ub-out-of-range", loc))
-                Report("ub-out-of-range", op, loc)
-                    .msg("%s: the %s operand reaches %llu bytes into its LocalTensor, which holds only %u bytes; inside the "
-                         "buffer the tensor came from, the NPU reads or writes those bytes (CANN's CPU-debug build stops "
-                         "here), and so does the emulator", op_name(op), role, static_cast<unsigned long long>(end), t.bytes)
-                    .val("operand", role).val("bytes_needed", static_cast<int64_t>(end)).val("tensor_bytes", t.bytes)
-                    .val("ub_offset", ub_offset(t.addr))
-                    .hint("lower the count (or repeatTime/strides), or give the tensor its whole length (TBuf::Get<T>(len) "
-                          "takes a length in elements, not an offset)")
-                    .warn();
-            return;
-        }
-        Report("ub-out-of-range", op, loc)
-            .msg("%s: the %s operand reaches %llu bytes into its LocalTensor, which holds only %u bytes", op_name(op), role,
-                 static_cast<unsigned long long>(end), t.bytes)
-            .val("operand", role).val("bytes_needed", static_cast<int64_t>(end)).val("tensor_bytes", t.bytes)
-            .val("ub_offset", ub_offset(t.addr))
-            .hint("lower the count (or repeatTime/strides), or give the tensor a larger buffer in InitBuffer")
-            .fail();
+namespace {
+[[gnu::noinline, gnu::cold]] void extent_beyond(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role) {
+    if (end <= t.cap) {
+        if (first_report_at("ub-out-of-range", loc))
+            Report("ub-out-of-range", op, loc)
+                .msg("%s: the %s operand reaches %llu bytes into its LocalTensor, which holds only %u bytes; inside the "
+                     "buffer the tensor came from, the NPU reads or writes those bytes (CANN's CPU-debug build stops "
+                     "here), and so does the emulator", op_name(op), role, static_cast<unsigned long long>(end), t.bytes)
+                .val("operand", role).val("bytes_needed", static_cast<int64_t>(end)).val("tensor_bytes", t.bytes)
+                .val("ub_offset", ub_offset(t.addr))
+                .hint("lower the count (or repeatTime/strides), or give the tensor its whole length (TBuf::Get<T>(len) "
+                      "takes a length in elements, not an offset)")
+                .warn();
+        return;
     }
+    Report("ub-out-of-range", op, loc)
+        .msg("%s: the %s operand reaches %llu bytes into its LocalTensor, which holds only %u bytes", op_name(op), role,
+             static_cast<unsigned long long>(end), t.bytes)
+        .val("operand", role).val("bytes_needed", static_cast<int64_t>(end)).val("tensor_bytes", t.bytes)
+        .val("ub_offset", ub_offset(t.addr))
+        .hint("lower the count (or repeatTime/strides), or give the tensor a larger buffer in InitBuffer")
+        .fail();
+}
+}  // namespace
+
+void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role) {
+    if (end > t.bytes) extent_beyond(t, end, op, loc, role);   // the reports out of line, as check_local's
 }
 
 namespace {
@@ -158,15 +176,9 @@ void set_bits(uint64_t* w, uint64_t lo, uint64_t hi) {
 }
 }  // namespace
 
-void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role) {
-    if (tracing_now() || len == 0 || g_launch->uninit_reported.load(std::memory_order_relaxed)) return;
-    Core& c = core();
-    uint32_t start = ub_offset(t.addr) + static_cast<uint32_t>(offset);
-    if (start >= c.written_bytes) return;
-    const uint64_t end = start + std::min<uint64_t>(len, c.written_bytes - start);
-    const uint64_t hole = first_clear_bit(c.written.data(), start, end);
-    if (hole == end) return;
-    uint32_t at = static_cast<uint32_t>(hole);
+// check_initialised's report, out of line as check_local's
+namespace {
+[[gnu::noinline, gnu::cold]] void uninitialised_read(const Local& t, uint32_t at, Op op, const SrcLoc& loc, const char* role) {
     if (g_launch->uninit_reported.exchange(true)) return;
     Report("ub-uninitialised", op, loc)
         .msg("%s reads UB that nothing has written yet: the %s operand, byte %u of the tensor (UB offset %u)", op_name(op), role,
@@ -174,6 +186,17 @@ void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, con
         .val("operand", role).val("ub_offset", at)
         .hint("a hint, not an error: if the output changes with the poison pattern, this read is why")
         .note();
+}
+}  // namespace
+
+void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role) {
+    if (tracing_now() || len == 0 || g_launch->uninit_reported.load(std::memory_order_relaxed)) return;
+    Core& c = core();
+    uint32_t start = ub_offset(t.addr) + static_cast<uint32_t>(offset);
+    if (start >= c.written_bytes) return;
+    const uint64_t end = start + std::min<uint64_t>(len, c.written_bytes - start);
+    const uint64_t hole = first_clear_bit(c.written.data(), start, end);
+    if (hole != end) uninitialised_read(t, static_cast<uint32_t>(hole), op, loc, role);
 }
 
 bool initialised(const Local& t, uint64_t offset, uint64_t len) {

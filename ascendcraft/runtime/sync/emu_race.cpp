@@ -197,17 +197,27 @@ void RaceChecker::record_page(Clock clock, uint32_t site, uint32_t page, uint32_
         for (uint32_t k = 0; k < kPageBlocks; ++k) blocks[k].track[track] = Track{pg.whole[track], Access{0, 0, 0}};
         pg.detailed |= bit;
     }
+    // The first and the last block may be partial (Track::add of their bytes); the blocks between are whole, where
+    // Track::add with every byte's bit set comes to {this access, none}.
     const uint32_t first = lo / 32, last = (hi - 1) / 32;
-    for (uint32_t b = first; b <= last; ++b) {
+    auto edge = [&](uint32_t b) {
         Track& t = blocks_[b].track[track];
-        const uint32_t mask = b != first && b != last ? ~0u : block_mask(b, lo, hi);
-        if (mask == ~0u) {  // a whole block: Track::add with every byte's bit set comes to this
+        const uint32_t mask = block_mask(b, lo, hi);
+        if (mask == ~0u) {
             t.last = Access{clock, site, ~0u};
             t.prior = Access{0, 0, 0};
         } else {
             t.add(clock, site, mask);
         }
+    };
+    edge(first);
+    if (last == first) return;
+    for (uint32_t b = first + 1; b < last; ++b) {
+        Track& t = blocks_[b].track[track];
+        t.last = Access{clock, site, ~0u};
+        t.prior = Access{0, 0, 0};
     }
+    edge(last);
 }
 
 void RaceChecker::access(RaceScope& s, uint64_t lo64, uint64_t hi64, bool write) {
@@ -388,12 +398,6 @@ void RaceScope::begin(TPipe_ pipe, Op op, const SrcLoc& loc) {
     clock_ = checker_->issue(pipe_, &known_);
     site_ = checker_->site(op, loc);
     trace_mark_ = tracing_now() ? c->trace.size() : 0;
-}
-
-void RaceScope::touch(const uint8_t* p, uint64_t bytes, bool write) {
-    if (!checker_ || !bytes || p < checker_->ub()) return;
-    const uint64_t lo = static_cast<uint64_t>(p - checker_->ub());
-    checker_->access(*this, lo, lo + bytes, write);
 }
 
 void RaceScope::operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize, bool write) {

@@ -125,6 +125,11 @@ void apply2(const Geometry& g, const Local& d, const Local& a, const Local& b, c
     // compiler reload them every element instead of vectorising the loop.
     uint8_t* const d0 = d.addr;
     const uint8_t *const a0 = a.addr, *const b0 = b.addr;
+    if (g.contiguous) {   // a level-2 instruction: the one span spans_of would make, without its vector
+        const uint64_t n = g.count;
+        for (uint64_t i = 0; i < n; ++i) st<T>(d0 + i * es, fn(ld<T>(a0 + i * es), ld<T>(b0 + i * es)));
+        return;
+    }
     uint64_t dense_bytes = 0;
     if (full_blocks<T>(g) && !(dense_operand(g, s[0], es, &dense_bytes) && dense_operand(g, s[1], es, &dense_bytes) &&
                                dense_operand(g, s[2], es, &dense_bytes))) {
@@ -150,6 +155,11 @@ void apply1(const Geometry& g, const Local& d, const Local& a, const Stride* s, 
     constexpr uint32_t es = sizeof(T);
     uint8_t* const d0 = d.addr;
     const uint8_t* const a0 = a.addr;
+    if (g.contiguous) {   // a level-2 instruction: the one span spans_of would make, without its vector
+        const uint64_t n = g.count;
+        for (uint64_t i = 0; i < n; ++i) st<T>(d0 + i * es, fn(ld<T>(a0 + i * es)));
+        return;
+    }
     for (const Span& sp : spans_of(g, s, 2, es)) {
         uint8_t* const pd = d0 + sp.off[0];
         const uint8_t* const pa = a0 + sp.off[1];

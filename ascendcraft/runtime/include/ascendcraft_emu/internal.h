@@ -399,6 +399,9 @@ struct PipeState {
     bool aic_mte1 = false;   // holds M_MTE1 event ids 0..2, as AscendC's TPipe does on an AIC (pipe_open)
     bool destroyed = false;  // TPipe::Destroy was called: a copy of the TPipe now is inert (pipe_destroy)
     SrcLoc loc;
+    // the queues InitBuffer made in this pipe (indices into Core::queues, in the order made): a TPipe's end and Reset
+    // visit these, not every queue the block ever made (a kernel that builds a TPipe per call makes thousands)
+    std::vector<uint32_t> queues;
 };
 
 struct Core {

@@ -212,9 +212,16 @@ public:
     explicit operator bool() const { return checker_ != nullptr; }
     void read(const uint8_t* p, uint64_t bytes) { touch(p, bytes, false); }
     void write(const uint8_t* p, uint64_t bytes) { touch(p, bytes, true); }
-    // A vector operand: `g.count` contiguous elements, or the active lanes of a level-0 instruction.
-    void read(const Geometry& g, const Local& t, const Stride& s, uint32_t esize) { operand(g, t, s, esize, false); }
-    void write(const Geometry& g, const Local& t, const Stride& s, uint32_t esize) { operand(g, t, s, esize, true); }
+    // A vector operand: `g.count` contiguous elements, or the active lanes of a level-0 instruction. The contiguous
+    // case (a level-2 call, the common small one) goes to the checker without operand()'s call.
+    void read(const Geometry& g, const Local& t, const Stride& s, uint32_t esize) {
+        if (g.contiguous) touch(t.addr, g.count * esize, false);
+        else operand(g, t, s, esize, false);
+    }
+    void write(const Geometry& g, const Local& t, const Stride& s, uint32_t esize) {
+        if (g.contiguous) touch(t.addr, g.count * esize, true);
+        else operand(g, t, s, esize, true);
+    }
     // Scattered reads (Gather): the caller marks the bytes it reads in notes(t), one 32-bit mask per
     // 32-byte block of t (nullptr when the check is off); read_noted(t) checks them as merged runs.
     uint32_t* notes(const Local& t);
@@ -223,7 +230,11 @@ public:
 private:
     friend class RaceChecker;
     void begin(TPipe_ pipe, Op op, const SrcLoc& loc);
-    void touch(const uint8_t* p, uint64_t bytes, bool write);
+    void touch(const uint8_t* p, uint64_t bytes, bool write) {
+        if (!checker_ || !bytes || p < checker_->ub()) return;
+        const uint64_t lo = static_cast<uint64_t>(p - checker_->ub());
+        checker_->access(*this, lo, lo + bytes, write);
+    }
     void operand(const Geometry& g, const Local& t, const Stride& s, uint32_t esize, bool write);
     // Set by begin() when the check is on; the rest is meaningful only then.
     RaceChecker* checker_ = nullptr;

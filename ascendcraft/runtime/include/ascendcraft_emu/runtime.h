@@ -392,11 +392,15 @@ template <typename T> __attribute__((always_inline)) inline void local_set(const
         ScalarReads& r = t_scalar_reads;
         uint8_t* at = t.addr + index * sizeof(T);
         static_assert(ScalarReads::kSetPlaces == 4, "the test below is unrolled for four places");
+        // The run's next element is tested first: a run of appends is the loop this path is for, and its element is in
+        // none of the four ranges (its own range ends there; start_scalar_run put the run's limit below every other
+        // range above it and opened no run inside one; the ranges change only in local_write, which ends the run
+        // first), so the order decides nothing but how many tests an append makes.
         bool append = false;
         if (__builtin_expect(loc.file == r.file && t.addr >= r.ub && t.addr <= r.ub_end && (index + 1) * sizeof(T) <= t.bytes &&
-                             (local_set_in_range<T>(r, 0, at, loc) || local_set_in_range<T>(r, 1, at, loc) ||
-                              local_set_in_range<T>(r, 2, at, loc) || local_set_in_range<T>(r, 3, at, loc) ||
-                              (append = local_set_appends<T>(r, at, loc))) &&
+                             ((append = local_set_appends<T>(r, at, loc)) ||
+                              local_set_in_range<T>(r, 0, at, loc) || local_set_in_range<T>(r, 1, at, loc) ||
+                              local_set_in_range<T>(r, 2, at, loc) || local_set_in_range<T>(r, 3, at, loc)) &&
                              *r.epoch == r.set_epoch && r.newest[1] <= r.known[1] && r.newest[2] <= r.known[2] &&
                              r.newest[3] <= r.known[1] && r.newest[4] <= r.known[3], 1)) {
             if (append) {   // the run's next element: the range grows by it, its bytes marked written
