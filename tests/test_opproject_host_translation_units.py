@@ -148,3 +148,37 @@ def test_a_compile_error_in_a_unit_of_its_own_names_that_source_and_line(tmp_pat
     assert errors and "undeclaredFactor" in errors[0].message, [d.render() for d in b.diagnostics]
     assert errors[0].file.removesuffix(".inc").removesuffix(".cpp") == "op_host/clash_scale_tiling", errors[0].render()
     assert errors[0].line == line, errors[0].render()
+
+
+NODE_PROGRAM = r"""
+#include <cstdio>
+#include "register/op_def_registry.h"
+int main() {
+    gert::TilingContext ctx;   // one input list of 3; outputs: y (a list of 2), z (optional, absent), w (one tensor)
+    for (int k = 0; k < 3; ++k) { ctx.inputs_.emplace_back(); ctx.outputs_.emplace_back(); }
+    ctx.ir_inputs_ = {{0, 3}};
+    ctx.ir_outputs_ = {{0, 2}, {2, 0}, {2, 1}};
+    const gert::ComputeNodeInfo* node = ctx.GetComputeNodeInfo();
+    std::printf("%zu %zu %zu %zu|", node->GetInputsNum(), node->GetIrInputsNum(), node->GetOutputsNum(),
+                node->GetIrOutputsNum());
+    const gert::AnchorInstanceInfo* z = node->GetOutputInstanceInfo(1);
+    const gert::AnchorInstanceInfo* w = node->GetOutputInstanceInfo(2);
+    std::printf("%zu %zu %zu %zu %d|", z->GetInstanceStart(), z->GetInstanceNum(), w->GetInstanceStart(),
+                w->GetInstanceNum(), node->GetOutputInstanceInfo(3) == nullptr);
+    gert::TilingContext plain;   // no IR layout given: one instance per output
+    plain.outputs_.emplace_back(); plain.outputs_.emplace_back();
+    std::printf("%zu", plain.GetComputeNodeInfo()->GetIrOutputsNum());
+    return 0;
+}
+"""
+
+
+def test_the_compute_node_info_counts_the_definitions_outputs(tmp_path):
+    # ComputeNodeInfo::GetIrOutputsNum / GetOutputInstanceInfo (size_t GetIrOutputsNum() const in CANN's
+    # exe_graph/runtime/compute_node_info.h): ops-transformer mc2's tilings count their IR outputs with it
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    (tmp_path / "t.cpp").write_text(NODE_PROGRAM)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "t.cpp", "-o", "t"], cwd=tmp_path, check=True)
+    out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True).stdout
+    assert out == "3 1 3 3|2 0 2 1 1|2"
