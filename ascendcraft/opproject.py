@@ -1181,17 +1181,16 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
     by_name = {os.path.basename(i) for t in sources.values()
                for i in re.findall(r'#\s*include\s*"([^"]+\.(?:cpp|cc))"', blank_comments(t))}
     # CANN's build compiles each op_host source as a translation unit of its own and links them, so two sources may
-    # each define a file-local helper of one name (ops-nn conv3d_backprop_input_v2: `static inline bool CheckRange` in
-    # two of its tiling sources), which one unit refuses. The definition is compiled through the glue (it #includes it)
-    # when no other source registers (one g++ run, as before); else it and each other registering source
-    # (`_impl_sources`; not one that another source includes by name, compiled there) are units of their own, linked
-    # in the order one unit read them: the registries keep the first tiling function registered.
+    # each define a file-local helper of one name (cann-ops conv3d_backprop_input_v2: `static inline bool CheckRange`
+    # in two tiling sources), which one unit refuses. The definition is compiled through the glue (it #includes it);
+    # each other registering source (`_impl_sources`; not one that another source includes by name, compiled there)
+    # is a unit of its own, linked after the glue in the order one unit read them (the registries keep the first
+    # tiling function registered). (The definition in a unit of its own too cost a third g++ run for ops-nn's usual
+    # definition + tiling pair, for a clash no corpus definition file has: docs/corpus.md, thirty-seventh round.)
     impl = [f for f in _impl_sources(project) if os.path.basename(f) not in by_name]
     host_ref = project.host_file.removesuffix(".cpp") + ".inc" if project.host_file.endswith(".cpp") else project.host_file
     sources[host_ref] = sources.pop(project.host_file)
-    sources[GLUE_FILE] = sources[GLUE_FILE].replace(
-        f'#include "{project.host_file}"', "// (the op_host sources: translation units of their own)" if impl else
-        f'#include "{host_ref}"')
+    sources[GLUE_FILE] = sources[GLUE_FILE].replace(f'#include "{project.host_file}"', f'#include "{host_ref}"')
     hosts = [f for f in sources if f.startswith("op_host/") and f.endswith((".cpp", ".cc")) and f != project.host_file]
     for f in hosts:
         text = sources[f] if os.path.basename(f) in by_name else sources.pop(f)
@@ -1199,7 +1198,7 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
             text = re.sub(rf'(#\s*include\s*"[^"]*){re.escape(posixpath.basename(g))}"',
                           lambda m: m.group(1) + posixpath.basename(g)[:posixpath.basename(g).rindex(".")] + '.inc"', text)
         sources[f[:f.rindex(".")] + ".inc"] = text   # other host sources: compiled through a unit that names them
-    units = [host_ref, *(f[:f.rindex(".")] + ".inc" for f in impl)] if impl else []
+    units = [f[:f.rindex(".")] + ".inc" for f in impl]
     sources.update(_host_units("op", units))
     flags = f"{settings.cxxflags} {macros} -DASCENDCRAFT_OP_TYPE={project.op.type}"
     flags += "".join(f" -iquote {d}" for d in include_dirs(project.sources))   # shared headers named by a sub-path
@@ -1213,7 +1212,7 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
     # template with a static object (REGISTER_TILING_TEMPLATE in DequantSwigluQuant's tiling_base.cpp: nothing calls
     # into that file, so without it the registry lacks the template and the tiling fails with "no valid template"), or
     # when the tiling function calls its code (hicann glu_tiling.cpp calls op_host/arch35/glu_tiling_arch35.cpp)
-    included = {n[:-4] for n in units or [host_ref] if n.endswith(".inc")}
+    included = {n[:-4] for n in [host_ref, *units] if n.endswith(".inc")}
     loose = sorted(f[:-4] for f in sources if f.startswith("op_host/") and f.endswith(".inc") and "/op_api/" not in f
                    and f[:-4] not in included and not re.search(r"\bOP_ADD\s*\(|\bIMPL_OP\w*\s*\(", blank_comments(sources[f])))
     def own_units(files: list[str]) -> dict[str, str]:
