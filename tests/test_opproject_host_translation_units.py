@@ -1,10 +1,10 @@
 """Op_host sources are translation units of their own, as CANN's build compiles and links them. Public projects define
 a file-local helper of one name in two of their sources (cann-ops conv3d_backprop_input_v2: `static inline bool
-CheckRange` in conv3_d_backprop_input_v2.cpp and conv3d_backprop_input.cpp, both registering a tiling function) and anonymous-namespace constants and
-functions of one name; the host glue that #included every registering source into one unit refused them
-("redefinition of ..."). The project here is our own, in that style: the definition, the tiling (IMPL_OP_OPTILING) and the InferShape (IMPL_OP, as
-89 of ops-nn's sources register) in three sources, the last two each with its own `CheckRange`, `kLimit` and
-`BlockCount`."""
+CheckRange` in conv3_d_backprop_input_v2.cpp and conv3d_backprop_input.cpp, both registering a tiling function) and
+anonymous-namespace constants and functions of one name; the host glue that #included every registering source into
+one unit refused them ("redefinition of ..."). The project here is our own, in that style: the definition, the tiling
+(IMPL_OP_OPTILING) and the InferShape (IMPL_OP, as 89 of ops-nn's sources register) in three sources, the last two
+each with its own `CheckRange`, `kLimit` and `BlockCount`."""
 from pathlib import Path
 
 import numpy as np
