@@ -2531,7 +2531,9 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
         # same program, and the same log, as the one command in `Build.command`, which compiles the files in that
         # order (every one, even after an error) and links when all compiled.
         objects = [f"__ascendcraft_host{k}/host.o" for k in range(len(host_files))]
-        pool = ThreadPoolExecutor(1) if host_files else None
+        # two threads: an op project's glue and its other op_host sources are units of their own (opproject.build_project),
+        # which one thread compiled one after another past the kernel's own compile (a third more wall time cold)
+        pool = ThreadPoolExecutor(min(2, len(host_files))) if host_files else None
         hosts = [pool.submit(host_object, f, compiled, [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted,
                                                        "-c", f, "-o", o], tmp=tmp, obj=o, limits=limits,
                              settings=settings, cache=cache,

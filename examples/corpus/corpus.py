@@ -1453,7 +1453,11 @@ def _defines(text: str, symbol: str) -> bool:
     # or a DEFINE_ macro whose first argument names it, at a line's start (cann-ops cube/algorithm/cache_tiling_impl.cc:
     # `DEFINE_REGISTRY_TYPE(CacheTilingFactory, CacheTilingImpl, ...)` writes the function CacheTilingFactory())
     macro = re.search(rf"^[ \t]*DEFINE_\w*\s*\(\s*{re.escape(parts[-1])}\s*[,)]", code, re.M)
-    return bool(macro or re.search(rf"(?<![\w:.>])\b{re.escape(parts[-1])}{body}", code)) and \
+    # (not a `static` function: file-local, it defines nothing another unit links to; cann-ops group_norm_silu_tiling.cpp's
+    # `inline static int64_t Lcm(...)` is not the optiling::Lcm that cube_tiling_runtime.h declares)
+    free = [m for m in re.finditer(rf"(?<![\w:.>])\b{re.escape(parts[-1])}{body}", code)
+            if not re.search(r"\bstatic\b", code[max(code.rfind(c, 0, m.start()) for c in ";{}") + 1:m.start()])]
+    return bool(macro or free) and \
         (len(parts) == 1 or bool(re.search(rf"\bnamespace\s+{re.escape(parts[-2])}\b", code)))
 
 

@@ -502,11 +502,15 @@ public:
     size_t GetInputsNum() const { return inputs_; }
     size_t GetOutputsNum() const { return outputs_; }
     size_t GetIrInputsNum() const { return ir_inputs_; }
+    // the definition's outputs (ops-transformer mc2 matmul_all_reduce's tiling counts its inputs and outputs by these)
+    size_t GetIrOutputsNum() const { return ir_outputs_; }
     // by the definition's input index, as TilingContext::GetIrInputInstanceInfo gives it (ScatterList's tiling)
     const AnchorInstanceInfo* GetInputInstanceInfo(size_t ir) const { return instance_ ? instance_(ir) : nullptr; }
+    // by the definition's output index, as TilingContext::GetIrOutputInstanceInfo gives it
+    const AnchorInstanceInfo* GetOutputInstanceInfo(size_t ir) const { return output_instance_ ? output_instance_(ir) : nullptr; }
     const char* name_ = "";
-    size_t inputs_ = 0, outputs_ = 0, ir_inputs_ = 0;
-    std::function<const AnchorInstanceInfo*(size_t)> instance_;
+    size_t inputs_ = 0, outputs_ = 0, ir_inputs_ = 0, ir_outputs_ = 0;
+    std::function<const AnchorInstanceInfo*(size_t)> instance_, output_instance_;
 };
 
 struct PlatformInfoHandle {
@@ -636,7 +640,9 @@ public:
         node_.inputs_ = inputs_.size();
         node_.outputs_ = outputs_.size();
         node_.ir_inputs_ = ir_inputs_.empty() ? inputs_.size() : ir_inputs_.size();
+        node_.ir_outputs_ = ir_outputs_.empty() ? outputs_.size() : ir_outputs_.size();
         node_.instance_ = [this](size_t ir) { return GetIrInputInstanceInfo(ir); };
+        node_.output_instance_ = [this](size_t ir) { return GetIrOutputInstanceInfo(ir); };
         return &node_;
     }
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < inputs_.size() ? &inputs_[i].desc_ : nullptr; }
