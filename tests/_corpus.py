@@ -17,11 +17,17 @@ def load_corpus(name: str):
     return module
 
 
+def load_beside(name: str):
+    """A module beside corpus.py (catlass.py, asc_run.py, npukb.py, pybind_calls.py, ...), imported as the harness imports
+    it: by its name, with examples/corpus on the path (it imports corpus.py in turn)."""
+    import importlib
+    if str(CORPUS_DIR) not in sys.path: sys.path.insert(0, str(CORPUS_DIR))
+    return importlib.import_module(name)
+
+
 def load_catlass():
     "examples/corpus/catlass.py, the CATLASS examples' build and host-code reader (it imports corpus.py beside it)."
-    if str(CORPUS_DIR) not in sys.path: sys.path.insert(0, str(CORPUS_DIR))
-    import catlass
-    return catlass
+    return load_beside("catlass")
 
 
 def git_repo(root: Path, files: dict) -> tuple[str, str]:

@@ -12,7 +12,7 @@ sys.path.insert(0, str(ROOT / "examples" / "corpus"))
 
 
 def test_launch_statements_become_host_launch_calls():
-    from corpus import asc_host_source
+    from asc_run import asc_host_source
     text = ('#include "cpu_debug_launch.h"\n'
             "int main() {\n"
             "    matmul_custom<<<numBlocks, 0, stream>>>(a, b,\n        c, tiling);\n"
@@ -88,7 +88,7 @@ def test_multicore_tiling_splits_m_on_a_tie(tmp_path):
 def test_script_env_tensorflow_bfloat16_stand_in(tmp_path):
     "Without TensorFlow, an example script gets its bfloat16 NumPy type (ml_dtypes') and nothing else of TensorFlow's."
     import importlib.util
-    from corpus import _script_env
+    from asc_run import _script_env
     if importlib.util.find_spec("tensorflow") is not None:
         pytest.skip("TensorFlow is installed: the scripts use it")
     env = _script_env(tmp_path)
@@ -115,7 +115,7 @@ def test_cmake_option_off_leaves_its_definitions_out():
 
 def test_host_verdict():
     "The host program's own check: its pass line counts, an error log besides is named; a failure line or exit fails."
-    from corpus import _host_verdict
+    from asc_run import _host_verdict
     ok = _host_verdict(0, "[ERROR] [ReduceMax] isSrcInnerPad must be true on this platform\nCompareResult success!\ntest pass!")
     assert ok["match"] == "pass" and "isSrcInnerPad" in ok["match_detail"]
     assert _host_verdict(0, "test pass!")["match_detail"] == "test pass! (the host program's own check)"
@@ -127,7 +127,7 @@ def test_host_verdict():
 
 def test_readme_variables_reach_the_scripts_and_the_program():
     "broadcast's README: `TESTCASE=1`, `python3 ../scripts/gen_data.py --testcase $TESTCASE`, `./demo $TESTCASE`."
-    from corpus import _readme_commands, _readme_demo_args
+    from asc_run import _readme_commands, _readme_demo_args
     readme = ("  ```bash\n  TESTCASE=1                    # 0: one shape  1: another\n  mkdir -p build && cd build;\n"
               "  python3 ../scripts/gen_data.py --testcase $TESTCASE  # data\n  ./demo $TESTCASE              # run\n  ```\n")
     gen, verify = _readme_commands(readme, "")
@@ -139,7 +139,7 @@ def test_readme_variables_reach_the_scripts_and_the_program():
 
 def test_readme_line_of_several_assignments():
     "data_copy's README sets two variables on one line (`SCENARIO_NUM=1 ASC_ARCH=dav-2201`), its gen_data.py takes both."
-    from corpus import _readme_commands
+    from asc_run import _readme_commands
     readme = ("  ```bash\n  SCENARIO_NUM=1 ASC_ARCH=dav-2201\n  COPY_DST=UB\n  mkdir -p build && cd build\n"
               "  python3 ../scripts/gen_data.py -scenarioNum $SCENARIO_NUM -copyDst $COPY_DST -arch $ASC_ARCH\n  ./demo\n  ```\n")
     gen, _ = _readme_commands(readme, "-DCOPY_DST=L1")

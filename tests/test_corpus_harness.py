@@ -8,10 +8,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from _corpus import git_repo, load_corpus
+from _corpus import git_repo, load_beside, load_corpus
 from ascendcraft.opproject import OpAttr, OpDefinition, OpParam
 
 corpus = load_corpus("corpus_harness_map")
+pybind_calls = load_beside("pybind_calls")
+npukb = load_beside("npukb")
+asc_run = load_beside("asc_run")
 
 
 def op(type_, inputs, outputs, attrs=()):
@@ -40,7 +43,7 @@ PYBIND11_MODULE(kernel_gen_ops, m) { m.def("add_layer_norm", &custom_pybind_api,
 
 def test_the_generated_aclnn_call_in_pybind_says_which_argument_is_which_input():
     # the call passes (x1, x2, bias, gamma, beta, epsilon); the definition's inputs are x1, x2, gamma, beta, bias
-    layout = corpus.pybind_layout(ADD_LAYER_NORM, op("AddLayerNorm", ["x1", "x2", "gamma", "beta", "bias"], ["y"], ["epsilon"]), {})
+    layout = pybind_calls.pybind_layout(ADD_LAYER_NORM, op("AddLayerNorm", ["x1", "x2", "gamma", "beta", "bias"], ["y"], ["epsilon"]), {})
     assert layout == {"inputs": [0, 1, 3, 4, 2], "attrs": [5], "results": ["y"]}
 
 
@@ -55,7 +58,7 @@ def test_ref_outputs_and_outputs_the_reference_does_not_return():
     }
     PYBIND11_MODULE(kernel_gen_ops, m) { m.def("inplace_add_rms_norm", &f, ""); }"""
     definition = op("InplaceAddRmsNorm", ["x1", "x2", "gamma"], ["x1", "rstd", "x2"], ["epsilon"])
-    assert corpus.pybind_layout(inplace, definition, {}) == {"inputs": [0, 1, 2], "attrs": [3], "results": ["x1", "rstd", "x2"]}
+    assert pybind_calls.pybind_layout(inplace, definition, {}) == {"inputs": [0, 1, 2], "attrs": [3], "results": ["x1", "rstd", "x2"]}
     # RmsNorm: aclnn<OpType>, outputs y and rstd, and only y returned
     rms = """std::vector<at::Tensor> rms_norm(at::Tensor x, at::Tensor gamma, float epsilon) {
         at::Tensor yOut = at::empty_like(x); at::Tensor rstdOut = at::empty({1});
@@ -64,7 +67,7 @@ def test_ref_outputs_and_outputs_the_reference_does_not_return():
         return result;
     }
     PYBIND11_MODULE(kernel_gen_ops, m) { m.def("rms_norm", &rms_norm, ""); }"""
-    assert corpus.pybind_layout(rms, op("RmsNorm", ["x", "gamma"], ["y", "rstd"], ["epsilon"]), {})["results"] == ["y"]
+    assert pybind_calls.pybind_layout(rms, op("RmsNorm", ["x", "gamma"], ["y", "rstd"], ["epsilon"]), {})["results"] == ["y"]
 
 
 def test_a_hand_written_aclnn_or_a_computed_argument_is_not_read_from_pybind():
@@ -75,14 +78,14 @@ def test_a_hand_written_aclnn_or_a_computed_argument_is_not_read_from_pybind():
     }
     PYBIND11_MODULE(kernel_gen_ops, m) { m.def("mse_loss_grad", &mse_loss_grad, ""); }"""
     definition = op("MseLossGradV2", ["predict", "label", "dout"], ["y"])
-    assert corpus.pybind_layout(mse, definition, {}) is None   # another API: its order is its own
+    assert pybind_calls.pybind_layout(mse, definition, {}) is None   # another API: its order is its own
     # the same call named as the op's generated API but written by the op_host itself: its order is the op_host's
     generated = mse.replace("aclnnMseLossBackward", "aclnnMseLossGradV2")
-    assert corpus.pybind_layout(generated, definition, {})["inputs"] == [0, 1, 2]
+    assert pybind_calls.pybind_layout(generated, definition, {})["inputs"] == [0, 1, 2]
     host = {"op_host/aclnn_mse.cpp": "aclnnStatus aclnnMseLossGradV2GetWorkspaceSize(const aclTensor* a) { return 0; }"}
-    assert corpus.pybind_layout(generated, definition, host) is None
+    assert pybind_calls.pybind_layout(generated, definition, host) is None
     computed = generated.replace("gradOutput, self_input, target_input, out);", "gradOutput, self_input, target_input.abs() + gradOutput, out);")
-    assert corpus.pybind_layout(computed, definition, {}) is None
+    assert pybind_calls.pybind_layout(computed, definition, {}) is None
 
 
 PACKED = """
@@ -105,7 +108,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("conv_custom", &f, ""); }
 
 def test_an_argument_the_extension_reorders_in_cpp_is_reordered_the_same_way_or_not_mapped():
     definition = op("ConvCustom", ["x", "weight_packed", "bias"], ["y"])
-    layout = corpus.pybind_layout(PACKED, definition, {})
+    layout = pybind_calls.pybind_layout(PACKED, definition, {})
     assert layout == {"inputs": [0, 1, 2], "attrs": [], "results": ["y"],
                       "steps": {1: [("permute", [1, 2, 3, 4, 0]), ("contiguous", []), ("view", [81, 16])],
                                 2: [("reshape", [-1])]}}   # bias.view({16}): one dimension (a7820ae)
@@ -115,11 +118,11 @@ def test_an_argument_the_extension_reorders_in_cpp_is_reordered_the_same_way_or_
     assert torch.equal(got, w.permute(1, 2, 3, 4, 0).contiguous().view(81, 16))   # as the extension makes it
     # written in the call's own statement, the same
     inline = PACKED.replace("auto weight_packed = pack_weight(weight);", "auto weight_packed = weight.permute({1,2,3,4,0}).contiguous().view({81, 16});")
-    assert corpus.pybind_layout(inline, definition, {})["steps"] == layout["steps"]
+    assert pybind_calls.pybind_layout(inline, definition, {})["steps"] == layout["steps"]
     # a reordering the harness cannot repeat (an argument that is not a literal): the call is not mapped, and the
     # task has no reference rather than a kernel run on the unpacked weight
     other = PACKED.replace("w.permute({1,2,3,4,0})", "w.permute(order)")
-    assert corpus.pybind_layout(other, definition, {}) is None
+    assert pybind_calls.pybind_layout(other, definition, {}) is None
 
 
 def test_without_pybind_the_inputs_line_up_by_modelnew_parameter_names():
@@ -129,13 +132,13 @@ def test_without_pybind_the_inputs_line_up_by_modelnew_parameter_names():
             return None
     given = [torch.zeros(2), torch.ones(2), torch.full((2,), 2.0)]
     call = [given[2], given[0], given[1]]
-    got, note = corpus.order_by_names(["predict", "label", "dout"], ModelNew().forward, given, call)
+    got, note = pybind_calls.order_by_names(["predict", "label", "dout"], ModelNew().forward, given, call)
     assert [t is g for t, g in zip(got, given)] == [True, True, True] and "dout = argument 0" in note
     # names that do not match, or a tensor ModelNew made itself, leave the call's order alone
-    got, note = corpus.order_by_names(["a", "b", "c"], ModelNew().forward, given, call)
+    got, note = pybind_calls.order_by_names(["a", "b", "c"], ModelNew().forward, given, call)
     assert got == call and note == ""
     made = [given[0] + 1, given[1], given[2]]
-    got, note = corpus.order_by_names(["predict", "label", "dout"], ModelNew().forward, given, made)
+    got, note = pybind_calls.order_by_names(["predict", "label", "dout"], ModelNew().forward, given, made)
     assert [id(t) for t in got] == [id(made[0]), id(made[1]), id(made[2])] and note == ""
 
 
@@ -402,11 +405,11 @@ def test_the_outputs_compared_are_the_ones_the_model_returns():
     definition = op("RmsNorm", ["x", "gamma"], ["y", "rstd"], ["epsilon"])
     y = torch.zeros(4)
     layout = {"inputs": [0, 1], "attrs": [2], "results": ["y"]}
-    results, wants = corpus.compared_outputs(definition, layout, [y], definition.outputs, set())
+    results, wants = pybind_calls.compared_outputs(definition, layout, [y], definition.outputs, set())
     assert [p.name for p in results] == ["y"] and wants[0] is y
     # the Model returns every output although pybind returns fewer: compared in the definition's order
     four = [torch.zeros(1) for _ in range(2)]
-    results, wants = corpus.compared_outputs(definition, layout, four, definition.outputs, set())
+    results, wants = pybind_calls.compared_outputs(definition, layout, four, definition.outputs, set())
     assert [p.name for p in results] == ["y", "rstd"] and len(wants) == 2
 
 
@@ -418,10 +421,10 @@ def test_an_inplace_op_returns_the_input_it_writes_and_a_shorter_model_compares_
 }
 PYBIND11_MODULE(kernel_gen_ops, m) { m.def("custom_pybind_api", &custom_pybind_fun, ""); }"""
     definition = op("Gemm", ["a", "b", "c"], [], ["alpha", "beta"])
-    layout = corpus.pybind_layout(gemm, definition, {})
+    layout = pybind_calls.pybind_layout(gemm, definition, {})
     assert layout == {"inputs": [0, 1, 2], "attrs": [3, 4], "results": ["c"]}
     c = torch.zeros(4)
-    results, wants = corpus.compared_outputs(definition, layout, c, definition.inputs, set())
+    results, wants = pybind_calls.compared_outputs(definition, layout, c, definition.inputs, set())
     assert [p.name for p in results] == ["c"] and wants[0] is c
     # a tensor-list input returned by the parameter it is made from (ScatterList: at::TensorList(varRef))
     scatter = """std::vector<at::Tensor> custom_pybind_api(std::vector<at::Tensor> &varRef, at::Tensor &indice, int64_t axis)
@@ -431,23 +434,23 @@ PYBIND11_MODULE(kernel_gen_ops, m) { m.def("custom_pybind_api", &custom_pybind_f
     return varRef;
 }
 PYBIND11_MODULE(kernel_gen_ops, m) { m.def("scatter_list", &custom_pybind_api, ""); }"""
-    assert corpus.pybind_layout(scatter, op("ScatterList", ["var", "indice"], [], ["axis"]), {})["results"] == ["var"]
+    assert pybind_calls.pybind_layout(scatter, op("ScatterList", ["var", "indice"], [], ["axis"]), {})["results"] == ["var"]
     # an op with outputs does not return a plain input as a result
-    assert corpus.pybind_layout(gemm, op("Gemm", ["a", "b", "c"], ["y"], ["alpha"]), {})["results"] is None
+    assert pybind_calls.pybind_layout(gemm, op("Gemm", ["a", "b", "c"], ["y"], ["alpha"]), {})["results"] is None
     # GeluQuant: pybind returns {y, out_scale}, the Model (static mode) only the quantised y
     quant = op("GeluQuant", ["x", "scale", "offset"], ["y", "out_scale"], ["approximate", "quant_mode"])
     layout = {"inputs": [0, 1, 2], "attrs": [3, 4], "results": ["y", "out_scale"]}
     y = torch.zeros(4)
-    results, wants = corpus.compared_outputs(quant, layout, [y], quant.outputs, set())
+    results, wants = pybind_calls.compared_outputs(quant, layout, [y], quant.outputs, set())
     assert [p.name for p in results] == ["y"] and wants == [y]
 
 
 def test_test_case_columns_read_as_pandas_does_and_sizes_from_dims():
-    rows = corpus._typed([{"id": "0", "present": "False", "dims": "[1]"}, {"id": "1", "present": "True", "dims": "[512, 3]"}])
+    rows = npukb._typed([{"id": "0", "present": "False", "dims": "[1]"}, {"id": "1", "present": "True", "dims": "[512, 3]"}])
     assert [r["present"] for r in rows] == [False, True]   # not the truthy text 'False'
-    assert [corpus._size(r) for r in rows] == [1, 1536]     # Fill names its shape `dims`
-    assert corpus._size({"x_shape": "[4, 4]", "dims": "[100]"}) == 16   # *shape* columns first
-    assert corpus._size({"m": 4}) == 1 << 40
+    assert [npukb._size(r) for r in rows] == [1, 1536]     # Fill names its shape `dims`
+    assert npukb._size({"x_shape": "[4, 4]", "dims": "[100]"}) == 16   # *shape* columns first
+    assert npukb._size({"m": 4}) == 1 << 40
 
 
 def test_a_block_comment_that_lost_its_opener_to_the_sanitiser_gets_it_back():
@@ -470,7 +473,7 @@ def test_a_sanitised_comment_inside_a_macro_definition_keeps_the_macro_whole():
 
 
 def test_integer_random_tensors_are_drawn_as_floats_then_converted_only_inside_the_block():
-    with corpus.integer_random():
+    with npukb.integer_random():
         z = torch.rand(3, 4, dtype=torch.int32)
         n = torch.randn((5,), dtype=torch.int64)
         f = torch.rand(2, dtype=torch.float16)
@@ -487,10 +490,10 @@ def test_integer_random_tensors_are_drawn_as_floats_then_converted_only_inside_t
 def test_without_a_pybind_order_a_model_returning_fewer_results_compares_the_first_outputs():
     definition = op("GroupNormSwishGrad", ["dy", "mean", "rstd", "x", "gamma", "beta"], ["dx", "dgamma", "dbeta"])
     dx = torch.zeros(4)
-    results, wants = corpus.compared_outputs(definition, None, dx, definition.outputs, set())
+    results, wants = pybind_calls.compared_outputs(definition, None, dx, definition.outputs, set())
     assert [p.name for p in results] == ["dx"] and wants[0] is dx
     three = [torch.zeros(1) for _ in range(3)]
-    results, wants = corpus.compared_outputs(definition, None, three, definition.outputs, set())
+    results, wants = pybind_calls.compared_outputs(definition, None, three, definition.outputs, set())
     assert [p.name for p in results] == ["dx", "dgamma", "dbeta"] and len(wants) == 3
 
 
@@ -507,11 +510,11 @@ def test_results_pybind_appends_under_a_bool_argument():
 }
 PYBIND11_MODULE(kernel_gen_ops, m) { m.def("cross_entropy_loss", &cel, ""); }"""
     definition = op("CrossEntropyLoss", ["input", "target"], ["loss", "log_prob", "zloss"], ["return_zloss"])
-    layout = corpus.pybind_layout(cel, definition, {})
+    layout = pybind_calls.pybind_layout(cel, definition, {})
     assert layout["results"] == ["loss", "log_prob"] and layout["results_if"] == [(2, "zloss")]
 
 # ---- an asc-devkit-style example of our own, in a git repository: a kernel over two .asc files of one CMake target,
-# a scalar argument, the README's commands, its own data and check scripts (corpus.match_asc) ------------------------------------------
+# a scalar argument, the README's commands, its own data and check scripts (asc_run.match_asc) ------------------------------------------
 EXAMPLE_MAIN = """#include "acl/acl.h"
 #include "data_utils.h"
 #include "kernel_operator.h"
@@ -652,11 +655,11 @@ def test_what_pybind_builds_from_the_inputs_an_inplace_op_wrote():
 }
 PYBIND11_MODULE(kernel_gen_ops, m) { m.def("foreach_non_finite_check_and_unscale", &wrapper, ""); }"""
     definition = op("ForeachNonFiniteCheckAndUnscale", ["scaled_grads", "found_inf", "in_scale"], [])
-    layout = corpus.pybind_layout(foreach, definition, {})
+    layout = pybind_calls.pybind_layout(foreach, definition, {})
     assert layout["inputs"] == [0, 1, 2] and layout["results"] is None
-    assert corpus.pybind_returned_inputs(foreach, definition, layout) == [("list", "scaled_grads"), ("tensor", "found_inf")]
+    assert pybind_calls.pybind_returned_inputs(foreach, definition, layout) == [("list", "scaled_grads"), ("tensor", "found_inf")]
     # the in-place op's inputs are never lined up with a shorter Model's results by position
-    results, wants = corpus.compared_outputs(definition, layout, [torch.zeros(3), torch.zeros(1)], definition.inputs, set())
+    results, wants = pybind_calls.compared_outputs(definition, layout, [torch.zeros(3), torch.zeros(1)], definition.inputs, set())
     assert len(results) == 3 and len(wants) == 2
 
 
@@ -1023,12 +1026,12 @@ std::vector<at::Tensor> run_it(at::Tensor keys, at::Tensor vals)
 PYBIND11_MODULE(kernel_gen_ops, m) { m.def("accumulate", &run_it, ""); }
 """
     definition = op("Accumulate", ["keys", "vals"], ["first", "sum"])
-    assert corpus.pybind_zeroed_outputs(wrapper, definition) == {"sum"}
+    assert pybind_calls.pybind_zeroed_outputs(wrapper, definition) == {"sum"}
     made = wrapper.replace("at::Tensor firstOut = torch::empty(", "at::Tensor firstOut = at::zeros(").replace("sumOut.zero_();", "")
-    assert corpus.pybind_zeroed_outputs(made, definition) == {"first"}
+    assert pybind_calls.pybind_zeroed_outputs(made, definition) == {"first"}
     filled = wrapper.replace("sumOut.zero_();", "firstOut.fill_(0.0f); sumOut.fill_(2);")
-    assert corpus.pybind_zeroed_outputs(filled, definition) == {"first"}   # a fill with another value is not zeroing
-    assert corpus.pybind_zeroed_outputs(wrapper.replace("sumOut.zero_();", ""), definition) == set()
+    assert pybind_calls.pybind_zeroed_outputs(filled, definition) == {"first"}   # a fill with another value is not zeroing
+    assert pybind_calls.pybind_zeroed_outputs(wrapper.replace("sumOut.zero_();", ""), definition) == set()
 
 
 
@@ -1076,8 +1079,8 @@ def batch_norm_op():
 def test_a_hand_written_aclnn_wrapper_is_followed_by_its_parameter_names():
     definition = batch_norm_op()
     host = {"op_host/aclnn_batch_norm.cpp": BATCH_NORM_WRAPPER}
-    assert corpus.pybind_layout(BATCH_NORM_PYBIND, definition, host) is None   # the wrapper's own order
-    text, wrapped = corpus.follow_wrapper(BATCH_NORM_PYBIND, definition, host)
+    assert pybind_calls.pybind_layout(BATCH_NORM_PYBIND, definition, host) is None   # the wrapper's own order
+    text, wrapped = pybind_calls.follow_wrapper(BATCH_NORM_PYBIND, definition, host)
     assert wrapped["api"] == "aclnnBatchNorm" and wrapped["casts"]
     assert dict((n, a) for a, n in wrapped["pairs"]) == {
         "x": "input", "weight": "weight", "bias": "bias", "running_mean": "runningMean", "running_var": "runningVar",
@@ -1085,16 +1088,16 @@ def test_a_hand_written_aclnn_wrapper_is_followed_by_its_parameter_names():
         "y": "output", "save_mean": "saveMean", "save_rstd": "saveInvstd"}   # the one left of the outputs, by place
     # the bound function's parameters: input 0, weightOptional 1, biasOptional 2, runningMean 3, runningVar 4,
     # training 5, momentum 6, eps 7
-    assert corpus.pybind_layout(text, definition, host) == {"inputs": [0, 1, 2, 3, 4], "attrs": [7, 6, 5],
+    assert pybind_calls.pybind_layout(text, definition, host) == {"inputs": [0, 1, 2, 3, 4], "attrs": [7, 6, 5],
                                                             "results": ["y", "save_mean", "save_rstd"]}
     # without l0op::Cast the wrapper converts nothing
     plain = {"op_host/aclnn_batch_norm.cpp": BATCH_NORM_WRAPPER.replace("l0op::Cast", "Keep")}
-    assert corpus.follow_wrapper(BATCH_NORM_PYBIND, definition, plain)[1]["casts"] is False
+    assert pybind_calls.follow_wrapper(BATCH_NORM_PYBIND, definition, plain)[1]["casts"] is False
     # no wrapper in the op_host, or the generated API (aclnn<OpType>, which the op_host does not write): nothing to follow
-    assert corpus.follow_wrapper(BATCH_NORM_PYBIND, definition, {}) is None
-    assert corpus.follow_wrapper(BATCH_NORM_PYBIND.replace("aclnnBatchNorm", "aclnnBatchNormV3"), definition, host) is None
+    assert pybind_calls.follow_wrapper(BATCH_NORM_PYBIND, definition, {}) is None
+    assert pybind_calls.follow_wrapper(BATCH_NORM_PYBIND.replace("aclnnBatchNorm", "aclnnBatchNormV3"), definition, host) is None
     # ... but an aclnn<OpType> the op_host writes by hand is the one the build links: its parameter names are followed
-    own = corpus.follow_wrapper(BATCH_NORM_PYBIND.replace("aclnnBatchNorm", "aclnnBatchNormV3"), definition,
+    own = pybind_calls.follow_wrapper(BATCH_NORM_PYBIND.replace("aclnnBatchNorm", "aclnnBatchNormV3"), definition,
                                 {"op_host/aclnn_batch_norm.cpp": BATCH_NORM_WRAPPER.replace("aclnnBatchNorm", "aclnnBatchNormV3")})
     assert own is not None and own[1]["api"] == "aclnnBatchNormV3" and own[1]["pairs"] == wrapped["pairs"]
 
@@ -1120,29 +1123,29 @@ def test_a_scalar_of_the_hand_written_wrapper_named_like_an_op_input_is_that_inp
     host = {"op_host/aclnn_top_kv3.h": "ACLNN_API aclnnStatus aclnnTopKV3GetWorkspaceSize(const aclTensor* self, "
             "int64_t k, int64_t dim, bool largest, bool sorted, aclTensor* valuesOut, aclTensor* indicesOut, "
             "uint64_t* workspaceSize, aclOpExecutor** executor);"}
-    assert corpus.pybind_layout(TOPK_PYBIND, definition, host) is None   # the op_host writes aclnnTopKV3 itself
-    text, wrapped = corpus.follow_wrapper(TOPK_PYBIND, definition, host)
+    assert pybind_calls.pybind_layout(TOPK_PYBIND, definition, host) is None   # the op_host writes aclnnTopKV3 itself
+    text, wrapped = pybind_calls.follow_wrapper(TOPK_PYBIND, definition, host)
     assert wrapped["api"] == "aclnnTopKV3" and wrapped["scalars"] == ["k"]
     assert wrapped["pairs"] == [("self", "x"), ("k", "k"), ("sorted", "sorted"), ("dim", "dim"), ("largest", "largest"),
                                 ("valuesOut", "values"), ("indicesOut", "indices")]
     # the call's parameters: self_tensor 0, k 1, dim 2, largest 3, sorted 4
-    assert corpus.pybind_layout(text, definition, {}) == {"inputs": [0, 1], "attrs": [4, 2, 3],
+    assert pybind_calls.pybind_layout(text, definition, {}) == {"inputs": [0, 1], "attrs": [4, 2, 3],
                                                           "results": ["values", "indices"]}
     # the tensor made of k: one element of the one dtype the definition lists
-    k = corpus.scalar_tensor(definition.inputs[1], 3)
+    k = pybind_calls.scalar_tensor(definition.inputs[1], 3)
     assert k.dtype == torch.int32 and k.tolist() == [3]
     loose = OpParam("k", "REQUIRED", ["DT_INT32", "DT_INT64"], ["FORMAT_ND"] * 2)
-    assert corpus.scalar_tensor(loose, 3).dtype == torch.int64 and corpus.scalar_tensor(loose, 0.5).dtype == torch.float32
+    assert pybind_calls.scalar_tensor(loose, 3).dtype == torch.int64 and pybind_calls.scalar_tensor(loose, 0.5).dtype == torch.float32
     # a scalar named like an attribute stays an attribute (BatchNorm's eps = epsilon), and a wrapper whose scalar names
     # no input keeps the old grouping: MaskedSelectV3's wrapper (tensors only) cannot be split, so it is not followed
-    assert "scalars" in wrapped and corpus.follow_wrapper(BATCH_NORM_PYBIND, batch_norm_op(),
+    assert "scalars" in wrapped and pybind_calls.follow_wrapper(BATCH_NORM_PYBIND, batch_norm_op(),
                                                           {"op_host/a.cpp": BATCH_NORM_WRAPPER})[1]["scalars"] == []
     masked = """at::Tensor custom_pybind_api(at::Tensor &input_tensor, at::Tensor &mask) {
         at::Tensor tmp_output = torch::empty({8}, input_tensor.options());
         EXEC_NPU_CMD(aclnnCustomOp, input_tensor, mask, tmp_output);
         return tmp_output; }
     PYBIND11_MODULE(kernel_gen_ops, m) { m.def("custom_pybind_api", &custom_pybind_api, ""); }"""
-    assert corpus.follow_wrapper(masked, op("MaskedSelectV3", ["x", "mask"], ["y"], []),
+    assert pybind_calls.follow_wrapper(masked, op("MaskedSelectV3", ["x", "mask"], ["y"], []),
                                  {"op_host/aclnn_masked_select_v3.h": "aclnnStatus aclnnMaskedSelectV3GetWorkspaceSize("
                                   "const aclTensor* self, const aclTensor* mask, aclTensor* out, uint64_t* workspaceSize, "
                                   "aclOpExecutor** executor);"}) is None
@@ -1162,32 +1165,32 @@ def test_a_wrapper_whose_names_leave_several_parts_unmatched_is_not_followed():
             "const aclTensor* self, const aclTensor* target, int64_t reduction, aclTensor* out, uint64_t* workspaceSize, "
             "aclOpExecutor** executor);"}
     definition = op("MseLossGradV2", ["predict", "label", "dout"], ["y"], ["reduction"])
-    assert corpus.follow_wrapper(mse, definition, host) is None
+    assert pybind_calls.follow_wrapper(mse, definition, host) is None
 
 
 def test_the_wrapper_casts_inputs_to_the_kernels_column_and_views_them_with_their_formats_rank():
     definition = batch_norm_op()
     wrapped = dict(api="aclnnBatchNorm", casts=True, pairs=[])
     half = lambda *shape: torch.rand(*shape, dtype=torch.float16)
-    tensors, note = corpus.wrapper_inputs(definition, [half(2, 64), half(64), half(64), half(64), half(64)], wrapped)
+    tensors, note = pybind_calls.wrapper_inputs(definition, [half(2, 64), half(64), half(64), half(64), half(64)], wrapped)
     assert [tuple(t.shape) for t in tensors] == [(2, 64, 1, 1), (64,), (64,), (64,), (64,)]   # x: NCHW is 4-D
     assert [t.dtype for t in tensors] == [torch.float16] * 3 + [torch.float32] * 2   # the float16 column's statistics
     assert "running_mean to float32" in note and "x viewed" in note
     # tensors a column takes as they are stay as they are; a 3-D x gets one unit dim
     given = [torch.rand(2, 64, 5), torch.rand(64), torch.rand(64), torch.rand(64), torch.rand(64)]
-    tensors, note = corpus.wrapper_inputs(definition, given, wrapped)
+    tensors, note = pybind_calls.wrapper_inputs(definition, given, wrapped)
     assert tuple(tensors[0].shape) == (2, 64, 5, 1) and all(t.dtype == torch.float32 for t in tensors)
     assert "converted" not in note
-    assert corpus._format_rank(definition.outputs[0], (2, 64)) == (2, 64, 1, 1)   # the smallest rank of NCHW, NCDHW
-    assert corpus._format_rank(definition.outputs[3], (2, 64)) == (2, 64)         # ND: as it is
+    assert pybind_calls._format_rank(definition.outputs[0], (2, 64)) == (2, 64, 1, 1)   # the smallest rank of NCHW, NCDHW
+    assert pybind_calls._format_rank(definition.outputs[3], (2, 64)) == (2, 64)         # ND: as it is
     # an int64 tensor (an int array of the call) for an int32 input: the wrapper's tensor of it is int32
     shaped = batch_norm_op()
     shaped.inputs.append(OpParam("normalized_shape", "REQUIRED", ["DT_INT32"] * 3, ["FORMAT_ND"] * 3))
-    tensors, note = corpus.wrapper_inputs(shaped, [half(2, 64), half(64), half(64), half(64), half(64),
+    tensors, note = pybind_calls.wrapper_inputs(shaped, [half(2, 64), half(64), half(64), half(64), half(64),
                                                    torch.tensor([64])], wrapped)
     assert tensors[5].dtype == torch.int32 and tensors[5].tolist() == [64] and "normalized_shape to int32" in note
     # a wrapper that does not cast leaves the dtypes alone
-    tensors, _ = corpus.wrapper_inputs(definition, [half(2, 64), half(64), half(64), half(64), half(64)],
+    tensors, _ = pybind_calls.wrapper_inputs(definition, [half(2, 64), half(64), half(64), half(64), half(64)],
                                        dict(wrapped, casts=False))
     assert all(t.dtype == torch.float16 for t in tensors)
 
@@ -1622,10 +1625,10 @@ def test_another_ops_tiling_header_no_file_of_the_op_includes_is_left_out(tmp_pa
 
 def test_a_validation_that_imports_a_missing_module_names_the_install_that_brings_it():
     "NPUKernelBench's Spence imports SciPy in its reference: without the corpus extra the row says which install fixes it."
-    missing = corpus.validation_problem(ModuleNotFoundError("No module named 'scipy'", name="scipy"))
+    missing = npukb.validation_problem(ModuleNotFoundError("No module named 'scipy'", name="scipy"))
     assert missing.startswith("validation: ModuleNotFoundError: No module named 'scipy'")
     assert "pip install -e '.[corpus]'" in missing
-    other = corpus.validation_problem(FileNotFoundError("validation/test_cases.csv"))
+    other = npukb.validation_problem(FileNotFoundError("validation/test_cases.csv"))
     assert other == "validation: FileNotFoundError: validation/test_cases.csv" and "pip install" not in other
 
 
@@ -1952,7 +1955,7 @@ def test_evokernel_op_is_called_as_its_op_cpp_signature_names_the_reference_mode
     kept = evokernel.bind_call(model, ref_ns["Model"], (labels,), (8, 3, 0.5), [("const at::Tensor", "x")],
                                {0: ["float32", "int32", "int8"]})   # two integer dtypes: which one is not said
     assert kept[0] is labels
-    layout = corpus.pybind_layout(EVO_OP_CPP, op("ScaledLinearCustom", ["x", "w", "bias"], ["y"], ["scale"]), {})
+    layout = pybind_calls.pybind_layout(EVO_OP_CPP, op("ScaledLinearCustom", ["x", "w", "bias"], ["y"], ["scale"]), {})
     assert layout["inputs"] == [0, 1, 2] and layout["attrs"] == [3] and layout["results"] == ["y"]
 
 
@@ -2472,7 +2475,7 @@ def test_evokernel_op_inputs_op_cpp_makes_of_a_scalar_parameter_are_made_as_it_m
     fn, params = evokernel.bound_function(text)
     assert fn == "norm_custom" and [n for t, n in params][-4:] == ["g_t", "eps_t", "c_t", "s_t"]
     assert evokernel.checked_ranks(EVO_SCALAR_LOCALS) == {"alpha": 1}
-    layout = corpus.pybind_layout(text, op("NormCustom", ["x", "alpha", "groups", "eps", "c", "s"], ["y"]), {})
+    layout = pybind_calls.pybind_layout(text, op("NormCustom", ["x", "alpha", "groups", "eps", "c", "s"], ["y"]), {})
     assert layout["inputs"] == [0, 1, 5, 6, 7, 8]
 
     class Norm(torch.nn.Module):
@@ -2654,9 +2657,9 @@ def test_pybind_layout_takes_no_op_input_for_a_parameter_asked_only_its_device()
     of that parameter's elements: EvoKernel's sumw, which op.cpp computes with a helper of its own from the weight and
     moves to x's device, is no call argument (the layout is None: no reference), where it was taken for x. A local made
     of x's elements (x.contiguous()) still is x."""
-    assert corpus.pybind_layout(EVO_HELPER_MADE, op("ConvtCustom", ["x", "sumw", "bias"], ["y"]), {}) is None
+    assert pybind_calls.pybind_layout(EVO_HELPER_MADE, op("ConvtCustom", ["x", "sumw", "bias"], ["y"]), {}) is None
     direct = EVO_HELPER_MADE.replace("xc, sumw, bias, y", "xc, weight, bias, y")
-    assert corpus.pybind_layout(direct, op("ConvtCustom", ["x", "sumw", "bias"], ["y"]), {})["inputs"] == [0, 1, 2]
+    assert pybind_calls.pybind_layout(direct, op("ConvtCustom", ["x", "sumw", "bias"], ["y"]), {})["inputs"] == [0, 1, 2]
 
 
 def test_pybind_layout_gives_an_input_flattened_by_its_local_the_flat_shape():
@@ -2666,15 +2669,15 @@ def test_pybind_layout_gives_an_input_flattened_by_its_local_the_flat_shape():
     text = EVO_HELPER_MADE.replace("at::Tensor xc = x.contiguous();",
                                    "at::Tensor xc = x.contiguous();\n    const int64_t C = bias.size(0);\n"
                                    "    at::Tensor b_flat = bias.view({C}).contiguous();").replace("xc, sumw, bias, y", "xc, weight, b_flat, y")
-    layout = corpus.pybind_layout(text, op("ConvtCustom", ["x", "w", "b"], ["y"]), {})
+    layout = pybind_calls.pybind_layout(text, op("ConvtCustom", ["x", "w", "b"], ["y"]), {})
     assert layout["inputs"] == [0, 1, 2] and layout["steps"] == {2: [("reshape", [-1])]}
     got = torch.randn(4, 1, 1)
     for name, args in layout["steps"][2]: got = getattr(got, name)(*args)
     assert got.shape == (4,)
-    assert corpus.reordering_steps("x.flatten()", "x", "") == [("reshape", [-1])]
-    assert corpus.reordering_steps("x.view({2, 8}).contiguous()", "x", "") == [("reshape", [2, 8])]
-    assert corpus.reordering_steps("x.view({a, b})", "x", "") is None
-    assert corpus.reordering_steps("x.contiguous()", "x", "") is None
+    assert pybind_calls.reordering_steps("x.flatten()", "x", "") == [("reshape", [-1])]
+    assert pybind_calls.reordering_steps("x.view({2, 8}).contiguous()", "x", "") == [("reshape", [2, 8])]
+    assert pybind_calls.reordering_steps("x.view({a, b})", "x", "") is None
+    assert pybind_calls.reordering_steps("x.contiguous()", "x", "") is None
 
 
 def test_pybind_layout_reads_attributes_passed_after_the_outputs():
@@ -2689,10 +2692,10 @@ at::Tensor srm_impl(const at::Tensor& x, const at::Tensor& w, double eps) {
 }
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("srm_custom", &srm_impl, "doc"); }
 """
-    layout = corpus.pybind_layout(text, op("SrmCustom", ["x", "w"], ["y"], ["eps"]), {})
+    layout = pybind_calls.pybind_layout(text, op("SrmCustom", ["x", "w"], ["y"], ["eps"]), {})
     assert layout["inputs"] == [0, 1] and layout["attrs"] == [2] and layout["results"] == ["y"]
     usual = text.replace("x, w, y, eps", "x, w, eps, y")
-    assert corpus.pybind_layout(usual, op("SrmCustom", ["x", "w"], ["y"], ["eps"]), {}) == layout
+    assert pybind_calls.pybind_layout(usual, op("SrmCustom", ["x", "w"], ["y"], ["eps"]), {}) == layout
 
 
 def test_a_failed_runs_first_error_names_its_line_where_it_has_one():

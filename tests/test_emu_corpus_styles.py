@@ -529,16 +529,13 @@ def test_catlass_member_class_specialisation_and_constexpr_loop_constructor_run(
 def test_the_corpus_reads_test_cases_as_npukernelbench_does():
     # its framework reads validation/test_cases.csv with pandas: all-integer columns are ints, numeric ones floats
     # (ForeachAddList's get_inputs makes its alpha tensor from the 'scalars' column: a string there is a TypeError)
-    import importlib.util
-    from pathlib import Path
-    spec = importlib.util.spec_from_file_location("corpus_harness", Path(__file__).resolve().parents[1] / "examples" / "corpus" / "corpus.py")
-    corpus = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(corpus)
-    rows = corpus._typed([{"id": "0", "scalars": "1.0", "shape": "[[1]]", "dtype": "float16"},
+    from _corpus import load_beside
+    npukb = load_beside("npukb")
+    rows = npukb._typed([{"id": "0", "scalars": "1.0", "shape": "[[1]]", "dtype": "float16"},
                           {"id": "1", "scalars": "2", "shape": "[[512, 3]]", "dtype": "float32"}])
     assert rows == [{"id": 0, "scalars": 1.0, "shape": "[[1]]", "dtype": "float16"},
                     {"id": 1, "scalars": 2.0, "shape": "[[512, 3]]", "dtype": "float32"}]
-    assert corpus._size(rows[1]) == 1536
+    assert npukb._size(rows[1]) == 1536
 
 
 SDK_NAMES = r'''#include "kernel_operator_intf.h"

@@ -1000,7 +1000,7 @@ def evokernel_strings(project, op_cpp: str, reference_text: str, attempt: int = 
     where the op is a span of the forward, at forward_span's start `attempt`."""
     src = project.sources
     op_cpp, made = scalar_locals(op_cpp)   # op inputs it makes of a scalar parameter: parameters of their own
-    from corpus import pybind_layout
+    from pybind_calls import pybind_layout
     from ascendcraft.opproject import GE_DTYPES
     layout = pybind_layout(op_cpp, project.op, project.sources)
     dtypes = {i: sorted({GE_DTYPES[d][0] for d in p.dtypes if d in GE_DTYPES}) for p, i in

@@ -8,7 +8,7 @@ An entry belongs to the subset when one of its files includes lib/matmul_intf.h 
 (`Matmul<`, `MatmulImpl<`, `REGIST_MATMUL_OBJ`). Compiling reuses corpus.try_entry (the kernel alone, then the whole
 project with its TilingFunc); --match runs the entries of REFERENCES on the emulator and compares them with PyTorch,
 and runs each NPUKernelBench entry that builds against its task's own validation (Model, smallest test case, precision
-rule: corpus.match_npukb).
+rule: npukb.match_npukb).
 """
 import argparse
 import json
@@ -23,6 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 import corpus  # noqa: E402
+import npukb  # noqa: E402
 
 USES_MATMUL = re.compile(rb"matmul_intf\.h|REGIST_MATMUL_OBJ|Matmul<|MatmulImpl<")
 MIRRORS = Path("/work/.mirror")
@@ -133,7 +134,7 @@ def main(argv=None) -> int:
     subset = [e for e in chosen if Path(gitdir(e["repo"], given)).exists() and uses_matmul_api(e, gitdir(e["repo"], given))]
     print(f"{len(subset)} Matmul-API entries", flush=True)
     t0 = time.time()
-    # with --match, NPUKernelBench entries also run against their task's own reference (corpus.match_npukb)
+    # with --match, NPUKernelBench entries also run against their task's own reference (npukb.match_npukb)
     done = {}
     # one line per entry as it finishes, and each result in <out>.jsonl, as corpus.py run writes them
     for i, r in corpus.run_logged([(e, gitdir(e["repo"], given), a.match, True) for e in subset], a.jobs,

@@ -12,7 +12,7 @@ match_mkb runs the rebuilt op project as MultiKernelBench's correctness step doe
 reference Model and ModelNew are made after seeding torch with MKB's seed, one trial's get_inputs() go to both, and
 the outputs must agree under torch.allclose(atol=1e-4, rtol=1e-4) (compared as float32). ModelNew runs on the CPU with
 torch_npu stood in, and its call into the extension is captured: python_bind_src says which call argument is which op
-input and attribute (corpus.pybind_layout), the reference's result gives the output's shape, the op definition its
+input and attribute (pybind_calls.pybind_layout), the reference's result gives the output's shape, the op definition its
 dtype. Only one of MKB's five trials is run. MKB's inputs are large (up to 8 GiB): a task whose inputs and outputs
 exceed MAX_INPUT_BYTES runs with a smaller batch, the leading dimension of its inputs (shrink_batch; the result's
 detail says so), the reference on the same smaller inputs. An answer written for the task's one shape (its TilingFunc
@@ -339,7 +339,8 @@ def match_mkb(entry: dict, strings: dict, reference_text: str, project, *, budge
     import torch
     from ascendcraft.opproject import GE_DTYPES, run_project
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
-    from corpus import compared_outputs, pybind_layout, run_settings
+    from pybind_calls import compared_outputs, pybind_layout
+    from corpus import run_settings
     if "model_src" not in strings or "python_bind_src" not in strings:
         return dict(match="no-reference", match_detail="the answer has no model_src / python_bind_src")
     saved = {k: sys.modules.get(k) for k in ("torch_npu", "custom_ops_lib")}
