@@ -1285,6 +1285,7 @@ int main(int argc, char** argv) {{
     for (int64_t t = 0; t < nin + nout; ++t) {{
         const int64_t instances = next();
         if (t < nin) ctx.ir_inputs_.emplace_back(static_cast<uint32_t>(ctx.in_.size()), static_cast<uint32_t>(instances));
+        gert::CompileTimeTensorDesc first;   // an output's dtype and format: its first tensor's (GetOutputDesc)
         for (int64_t k = 0; k < instances; ++k) {{
             gert::Tensor tensor;
             tensor.desc_.dtype_ = static_cast<ge::DataType>(next());
@@ -1296,8 +1297,9 @@ int main(int argc, char** argv) {{
             const int64_t words = next();
             for (int64_t w = 0; w < words; ++w) tensor.data_.push_back(static_cast<uint64_t>(next()));
             if (t < nin) {{ ctx.in_.push_back(shape); ctx.in_desc_.push_back(tensor.desc_); ctx.in_tensors_.push_back(tensor); }}
+            if (k == 0) first = tensor.desc_;
         }}
-        if (t >= nin) ctx.out_.emplace_back();
+        if (t >= nin) {{ ctx.out_.emplace_back(); ctx.out_desc_.push_back(first); }}
     }}
     for (int64_t k = 0; k < nattr; ++k) {{
         gert::RuntimeAttrs::Slot slot;
@@ -1355,7 +1357,12 @@ def infer_output_shapes(project: OpProject, tensors: list, attrs: dict, *,
                                    if t is not None and _members(t)})
     except Exception:  # noqa: BLE001  (no combination: the formats of each list's first)
         column = None
-    args = host_arguments(project, list(tensors) + [None] * len(op.outputs), attrs, column=column)
+    # each output described by its column's dtype and format, as the graph engine's node has them (an InferShape
+    # function may read GetOutputDesc: cann-ops conv2d_backprop_filter_v2): an empty tensor of that dtype
+    out_dtypes = {p.name: p.dtypes[min(column or 0, len(p.dtypes) - 1)] for p in op.outputs
+                  if p.dtypes and p.dtypes[min(column or 0, len(p.dtypes) - 1)] in GE_DTYPES}
+    outs = [np.empty(0, np.float32) if p.name in out_dtypes else None for p in op.outputs]
+    args = host_arguments(project, list(tensors) + outs, attrs, column=column, dtypes=out_dtypes)
     with tempfile.TemporaryDirectory(prefix="infer-") as tmp:
         # one source: included; several: each a translation unit of its own, as CANN builds them (two may each define a
         # file-local helper of one name), linked in the order one unit read them

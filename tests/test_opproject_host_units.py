@@ -188,6 +188,28 @@ namespace ops {""", 1).replace("this->AICore().SetTiling", "this->SetInferShape(
     np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)
 
 
+def test_an_infershape_function_reads_its_outputs_dtype_and_format(tmp_path):
+    # cann-ops conv2d_backprop_filter_v2's InferShape folds a depthwise filter's dims by the output's format,
+    # `context->GetOutputDesc(0)->GetOriginFormat()`: the output's dtype and format are its definition column's
+    from ascendcraft.opproject import infer_output_shapes
+    reads = HOST.replace("namespace ops {", r"""static ge::graphStatus Infer(gert::InferShapeContext* context) {
+    const auto* y = context->GetOutputDesc(0);
+    if (y == nullptr || y->GetOriginFormat() != ge::FORMAT_NCHW || y->GetDataType() != ge::DT_FLOAT) return ge::GRAPH_FAILED;
+    const gert::Shape* x = context->GetInputShape(0);
+    gert::Shape* out = context->GetOutputShape(0);
+    out->SetDimNum(1);
+    out->SetDim(0, x->GetDim(0) * x->GetDim(1));   // NCHW: the two leading dims folded, as the depthwise filter's
+    return ge::GRAPH_SUCCESS;
+}
+namespace ops {""", 1).replace("this->AICore().SetTiling", "this->SetInferShape(Infer);\n        this->AICore().SetTiling")
+    reads = reads.replace('this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND})',
+                          'this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_NCHW})', 1)
+    assert "FORMAT_NCHW" in reads and "SetInferShape(Infer)" in reads
+    folder = _project(tmp_path)
+    (folder / "op_host/tpl_scale_custom.cpp").write_text(reads)
+    assert infer_output_shapes(load_project(folder), [torch.randn(4, 128)], {}) == {"y": (512,)}
+
+
 def test_an_op_host_file_has_numeric_limits_from_the_sdk_headers(tmp_path):
     # CANN's gert::Shape header (exe_graph/runtime/shape.h) includes <limits>, so op_host files use std::numeric_limits
     # without including it themselves (NPUKernelBench's FlashAttentionScoreWithLargeHeadDim); here a template's test

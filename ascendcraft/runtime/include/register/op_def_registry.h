@@ -769,6 +769,10 @@ public:
     std::vector<Tensor> in_tensors_;
     std::vector<AnchorInstanceInfo> ir_inputs_;
     Shape* GetOutputShape(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
+    // an output's dtype and format as the definition's column gives them (cann-ops conv2d_backprop_filter_v2's InferShape
+    // folds the depthwise filter's dims by the output's GetOriginFormat)
+    const CompileTimeTensorDesc* GetOutputDesc(size_t i) const { return i < out_desc_.size() ? &out_desc_[i] : nullptr; }
+    std::vector<CompileTimeTensorDesc> out_desc_;
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
     std::vector<Shape> in_, out_;
     RuntimeAttrs attrs_;
