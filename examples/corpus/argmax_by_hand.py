@@ -3,7 +3,10 @@ hand against NumPy: the LAST_DIRECT schedule (tiling key schMode 1: each output 
 elements, one WholeReduce a row under an exact-axis mask), a [rows, axis] half input reduced over its last axis, with
 the tiling written out (the op's TilingFunc needs the host broadcast tiling API, which the emulated host headers lack).
 
-    python examples/corpus/argmax_by_hand.py <hicann/ops-math git dir> [rows] [axis]
+    python examples/corpus/argmax_by_hand.py <hicann/ops-math git dir> [rows] [axis] [schedule] [rowTile]
+
+(schedule: an ARG_SCH_* value of op_kernel/arg_max_with_value_tiling_key.h, 1 LAST_DIRECT by default; 8 LAST_SEG
+reduces each 64-wide chunk, then folds the chunks with vcmpv / vsel, rowTile rows at a time.)
 """
 import json
 import struct
@@ -22,18 +25,19 @@ from ascendcraft.emu import GM, Tiling, Workspace, build, run  # noqa: E402
 from ascendcraft.opproject import dtype_macros, load_project, template_entry, tpl_header, tpl_instances  # noqa: E402
 
 LAST_DIRECT = 1   # ARG_SCH_LAST_DIRECT of op_kernel/arg_max_with_value_tiling_key.h
+SCHEDULES = {1: "LAST_DIRECT", 8: "LAST_SEG"}   # the two run here
 
 
-def tiling_bytes(rows: int, axis: int) -> bytes:
+def tiling_bytes(rows: int, axis: int, schedule: int, row_tile: int) -> bytes:
     """ArgMaxWithValueTilingData (op_kernel/arg_max_with_value_tiling_data.h): 16 uint32 fields; one core takes every
-    row (perCore = rows, bigCores 0: the uniform split)."""
-    fields = dict(tilingMode=LAST_DIRECT, firstDim=rows, axisSize=axis, lastDim=1, outSize=rows, usedCoreNum=1,
-                  perCore=rows, bigCores=0, rowTile=rows, innerTile=0, axisTile=0, apiTmpSize=0, splitAxis=0,
+    row (perCore = rows, bigCores 0: the uniform split), row_tile rows a tile."""
+    fields = dict(tilingMode=schedule, firstDim=rows, axisSize=axis, lastDim=1, outSize=rows, usedCoreNum=1,
+                  perCore=rows, bigCores=0, rowTile=row_tile, innerTile=0, axisTile=0, apiTmpSize=0, splitAxis=0,
                   axisPerCore=0, nlBf=0, nlIPad=0)
     return struct.pack("<16I", *fields.values())
 
 
-def main(gitdir: str, rows: int = 16, axis: int = 37) -> int:
+def main(gitdir: str, rows: int = 16, axis: int = 37, schedule: int = LAST_DIRECT, row_tile: int = 16) -> int:
     failures = 0
     for op, want in (("arg_max_with_value", (np.max, np.argmax)), ("arg_min_with_value", (np.min, np.argmin))):
         entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["path"] == f"experimental/math/{op}")
@@ -43,7 +47,7 @@ def main(gitdir: str, rows: int = 16, axis: int = 37) -> int:
         macros += f" -DASCENDCRAFT_OP_TYPE={project.op.type} -DASCENDCRAFT_TILING_DEFAULT"
         sources = {k: v for k, v in project.sources.items() if not k.startswith("op_host/") or k.endswith(".h")}
         instance = next(i for i in tpl_instances(sources, tpl_header(sources, project.kernel_file), settings=settings)
-                        if i.args == (str(LAST_DIRECT), "false"))
+                        if i.args == (str(schedule), "false"))
         name = f"{project.entry}<{', '.join(instance.args)}>"
         inner = template_entry(project, sources, settings=settings)   # the entry that runs the instance of the launch's key
         t0 = time.time()
@@ -59,7 +63,7 @@ def main(gitdir: str, rows: int = 16, axis: int = 37) -> int:
         t0 = time.time()
         r = run(kb, [GM("x", x), GM("indice", shape=(rows,), dtype=np.int32, role="out"),
                      GM("values", shape=(rows,), dtype=np.float16, role="out"), Workspace(16 * 1024 * 1024),
-                     Tiling(tiling_bytes(rows, axis))], block_dim=1, tiling_key=instance.key)
+                     Tiling(tiling_bytes(rows, axis, schedule, row_tile))], block_dim=1, tiling_key=instance.key)
         print(f"{op}: run ok={r.ok} ({time.time() - t0:.1f} s)")
         if not r.ok:
             print("\n".join(d.render() for d in r.diagnostics[:3]))
@@ -75,4 +79,4 @@ def main(gitdir: str, rows: int = 16, axis: int = 37) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], *(int(a) for a in sys.argv[2:4])))
+    sys.exit(main(sys.argv[1], *(int(a) for a in sys.argv[2:6])))
