@@ -95,16 +95,6 @@ def test_raw_intrinsics_on_ub_addresses_compute_a_complex_product_as_numpy_does(
     np.testing.assert_array_equal(z[N:], a * b)
 
 
-def test_vreducev2_in_counter_mode_stops_with_a_named_error():
-    src = CPLX.replace("set_mask_norm();", "set_mask_count();")
-    b_ = build({"k.cpp": src})
-    assert b_.ok, b_.diagnostics
-    r = run(b_, [GM("x", np.zeros(2 * N, np.float32)), GM("idx", np.zeros(2 * N, np.uint32)),
-                 GM("y", np.zeros(2 * N, np.float32), "out"), GM("z", np.zeros(2 * N, np.float32), "out")], block_dim=1)
-    assert not r.ok
-    assert any("vreducev2 in counter mode" in d.message for d in r.diagnostics if d.is_error), r.diagnostics
-
-
 @pytest.mark.parametrize("kind, groups, ratio", [("KERNEL_TYPE_MIX_AIC_1_2", 3, 2), ("KERNEL_TYPE_AIV_ONLY", 5, 1)])
 def test_raw_block_index_is_the_group_and_the_sub_block_the_vector_core_in_it(kind, groups, ratio):
     b_ = build({"k.cpp": INDICES.replace("KIND", kind)})

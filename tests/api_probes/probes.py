@@ -1584,6 +1584,14 @@ NOT_PROBED.update({n: "raw compiler intrinsic (the cube core's copies, loads, ma
 NOT_PROBED.update({n: "raw compiler intrinsic (level-0 WholeReduceMax with an Order_t, Exp, half <-> float Cast and Brcb on "
                       "pointers), not a header API: see tests/test_emu_raw_cube.py"
                    for n in ("vcmax", "vexp", "vconv_f162f32", "vconv_f322f16", "vbrcb", "Order_t")})
+NOT_PROBED.update({n: "raw compiler intrinsic (level-0 WholeReduceMin with an Order_t, Compare / CompareScalar into a bit mask "
+                      "or the compare-mask register, Select in its three modes, Cast with a rounding suffix, the pad-value "
+                      "and reserved-count registers, on pointers), not a header API: see tests/test_emu_raw_vector_compare.py"
+                   for n in ("vcmin", *(f"{form}_{op}" for form in ("vcmpv", "vcmpvs", "vcmp")
+                                        for op in ("lt", "gt", "eq", "le", "ge", "ne")),
+                             "set_cmpmask", "vsel", "vconv_s322f32", "vconv_bf162f32", "vconv_s162f32", "vconv_s162f16",
+                             "vconv_f322s32r", "vconv_f322s32f", "vconv_f162s32r", "vconv_f322f16r", "vconv_f322bf16r",
+                             "vconv_f322s16r", "set_mov_pad_val", "get_rsvd_cnt")})
 
 # Real AscendC APIs the emulation does not provide (yet): we reject them at compile time, with this reason.
 _NOT_YET = "an AscendC API the CPU emulation does not provide"

@@ -271,4 +271,8 @@ void set_pad_value(uint64_t bits, SrcLoc loc) {
     c.pad_value_set = true;
 }
 
+// Whether this core's pad-value register was written (SetPadValue, or the raw set_mov_pad_val): the raw
+// copy_gm_to_ubuf_align pads with it then, else with its reset value 0 (raw_intrinsics.h).
+bool pad_value_written() { return core().pad_value_set; }
+
 }}  // namespace ascendcraft::emu

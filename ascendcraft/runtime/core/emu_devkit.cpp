@@ -14,6 +14,14 @@ Local ub_raw_view(const void* p, const char* api, SrcLoc loc) {
     // a UB address written as a number (`(__ubuf__ float*)((uintptr_t)76 * 1024)`, hicann ops-blas caxpy): on the NPU a
     // __ubuf__ pointer is the offset in the core's UB; here that offset of this core's UB (no host pointer is that small)
     if (reinterpret_cast<uintptr_t>(q) < top) q = c.ub + reinterpret_cast<uintptr_t>(q);
+    // a UB address kept in 32 bits (hicann ops-math arg_max_with_value: `static_cast<uint32_t>(t.GetPhyAddr())` as
+    // vgather's source address): on the NPU every UB address fits; here GetPhyAddr() is a host address, so a value below
+    // 2^32 whose low 32 bits are those of an address in this core's UB is that address
+    else if (reinterpret_cast<uintptr_t>(q) <= 0xffffffffu) {
+        const uintptr_t base = reinterpret_cast<uintptr_t>(c.ub), low = reinterpret_cast<uintptr_t>(q);
+        const uintptr_t off = (low - (base & 0xffffffffu)) & 0xffffffffu;   // distance past the UB's start, mod 2^32
+        if (off < top) q = c.ub + off;
+    }
     if (q < c.ub || q >= c.ub + top)
         Report("ub-out-of-range", Op::TBufGet, loc)
             .msg("%s: the __ubuf__ pointer is not inside this core's Unified Buffer (%u bytes)", api, top)

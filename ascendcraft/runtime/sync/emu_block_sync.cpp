@@ -270,6 +270,14 @@ void cmp_mask_move(const Local& t, bool to_ub, SrcLoc loc) {
     }
 }
 
+// The compare-mask register as the raw vsel reads it (raw_vector_compare.h): its scalar (mode 1) or the selMask's UB
+// address (mode 2), whichever the kernel's set_cmpmask put there.
+void cmp_mask_read(uint8_t out[16], SrcLoc loc) {
+    enter(Op::Select, loc);
+    std::lock_guard<std::mutex> lock(g_flag_mutex);
+    std::memcpy(out, block_flags().cmp_mask[core().idx].data(), 16);   // all zeros until a Compare or SetCmpMask writes it
+}
+
 void data_sync_barrier(uint8_t kind, SrcLoc loc) {
     (void)kind;
     enter(Op::PipeBarrier, loc);

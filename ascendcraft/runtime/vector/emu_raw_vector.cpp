@@ -32,4 +32,8 @@ void va_pair(uint8_t reg, uint64_t out[16], const char* api, SrcLoc loc) {
     for (int i = 0; i < 8; ++i) { out[i] = c.va_regs[reg][i]; out[8 + i] = c.va_regs[reg + 1][i]; }
 }
 
+// The mask register's element count in counter mode (set_vector_mask(0, count) after set_mask_count): what a raw
+// vreducev2 in counter mode takes from each repeat (raw_vector_arith.h).
+uint64_t mask_counter_value() { return core().counter_value; }
+
 }}  // namespace ascendcraft::emu

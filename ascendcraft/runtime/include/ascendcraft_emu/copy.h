@@ -5,6 +5,7 @@
 
 namespace ascendcraft { namespace emu {
 void set_pad_value(uint64_t bits, SrcLoc loc);  // emu_copy.cpp
+bool pad_value_written();                        // emu_copy.cpp: SetPadValue / set_mov_pad_val was called
 }}  // namespace ascendcraft::emu
 
 namespace AscendC {

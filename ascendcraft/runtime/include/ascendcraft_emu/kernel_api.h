@@ -45,6 +45,7 @@
 #include "ascendcraft_emu/raw_vector.h"
 #include "ascendcraft_emu/raw_vector_arith.h"
 #include "ascendcraft_emu/raw_vector_unary.h"
+#include "ascendcraft_emu/raw_vector_compare.h"
 #include "ascendcraft_emu/raw_cube.h"
 #include "ascendcraft_emu/pad.h"
 #include "ascendcraft_emu/softmax_grad.h"

@@ -3,7 +3,7 @@
 //   copy_gm_to_ubuf_align_b8/b16/b32(ub, gm, sid, nBurst, lenBurst, leftPad, rightPad, srcGap, dstGap) and
 //   copy_ubuf_to_gm_align_b8/b16/b32(gm, ub, ...): DataCopyPad on pointers -- nBurst bursts of lenBurst bytes, the GM
 //   gap in bytes, the UB gap in 32-byte blocks, left / right padding in elements of 1 / 2 / 4 bytes (GM -> UB; the pad
-//   value is the pad register's reset value 0);
+//   value is the pad register's: what set_mov_pad_val / SetPadValue wrote, else its reset value 0);
 //   PRELOAD(len) and icache_preload(len) (instruction-cache preloads: nothing to do here), __BLOCK_LOCAL__ (a variable per core: one per
 //   emulated core thread), and the DEFAULT_DATA_COPY_NBURST / DEFAULT_DATA_COPY_STRIDE constants (1 and 0).
 //   get_ctrl / set_ctrl / sbitset0 / sbitset1: the CTRL register (below); clz: the scalar count of leading zeros.
@@ -38,7 +38,9 @@ inline void gm_to_ub(void* ub, void* gm, uint16_t nBurst, uint32_t lenBurst, uin
                      uint32_t dstGap, const char* api, SrcLoc loc) {
     DataCopyPad(devkit_detail::ub(static_cast<T*>(ub), api, loc), devkit_detail::gm(static_cast<T*>(gm)),
                 DataCopyExtParams(nBurst, lenBurst, srcGap, dstGap, 0),
-                DataCopyPadExtParams<T>(left != 0 || right != 0, left, right, T(0)), loc);
+                // the pads take the pad-value register (set_mov_pad_val, SetPadValue) once written, else its reset value 0
+                DataCopyPadExtParams<T>((left != 0 || right != 0) && !ascendcraft::emu::pad_value_written(), left, right,
+                                        T(0)), loc);
 }
 template <typename T>
 inline void ub_to_gm(void* gm, void* ub, uint16_t nBurst, uint32_t lenBurst, uint8_t left, uint8_t right, uint32_t srcGap,

@@ -84,6 +84,11 @@ inline void copy_ubuf_to_ubuf(T* dst, T* src, uint8_t /*sid*/, uint16_t nBurst, 
     AscendC::DataCopy(AscendC::devkit_detail::ub(dst, "copy_ubuf_to_ubuf", loc), AscendC::devkit_detail::ub(src, "copy_ubuf_to_ubuf", loc),
                       AscendC::DataCopyParams(nBurst, lenBurst, srcGap, dstGap), loc);
 }
+// (the device compiler's own signature takes void pointers: the bytes as they are)
+inline void copy_ubuf_to_ubuf(void* dst, void* src, uint8_t sid, uint16_t nBurst, uint16_t lenBurst, uint16_t srcGap,
+                              uint16_t dstGap, ascendcraft::emu::SrcLoc loc = {}) {
+    copy_ubuf_to_ubuf(static_cast<uint8_t*>(dst), static_cast<uint8_t*>(src), sid, nBurst, lenBurst, srcGap, dstGap, loc);
+}
 // The int4b_t conversions: the int4b_t operand is a void pointer, two elements a byte
 inline void vconv_s42f16(half* dst, void* src, uint8_t repeat, uint16_t dstBlockStride, uint16_t srcBlockStride,
                          uint8_t dstRepeatStride, uint8_t srcRepeatStride, ascendcraft::emu::SrcLoc loc = {}) {

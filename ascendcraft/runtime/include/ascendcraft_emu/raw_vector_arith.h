@@ -5,9 +5,10 @@
 //   under the current mask register; vmla (same arguments): MulAddDst, dst = src0 * src1 + dst;
 //   vmuls / vadds / vmaxs / vmins (dst, src, scalar, repeat, dstBlockStride, srcBlockStride, dstRepeatStride,
 //   srcRepeatStride): level-0 Muls / Adds / Maxs / Mins; vaxpy (same arguments): Axpy, dst = src * scalar + dst;
-//   vreducev2(dst, src0, src1, repeat, src0BlockStride, patternMode, src0RepeatStride, src1RepeatStride): GatherMask in
-//   normal mode (each repeat 256 bytes of src0), with the built-in pattern patternMode (1..7) when src1 is null, else
-//   the pattern tensor src1; the kept count goes to the reserved-count register (GetRsvdCnt);
+//   vreducev2(dst, src0, src1, repeat, src0BlockStride, patternMode, src0RepeatStride, src1RepeatStride): GatherMask,
+//   in normal mode each repeat 256 bytes of src0, in counter mode the mask register's count of elements (reduceMode);
+//   the built-in pattern patternMode (1..7; src1 not read), or with patternMode 0 the pattern tensor src1; the kept
+//   count goes to the reserved-count register (GetRsvdCnt, get_rsvd_cnt);
 //   vgather(dst, offsets, srcAddr, dstRepeatStride, repeat): Gather, dst[i] = the element `offsets[i]` bytes past the
 //   UB address srcAddr, under the current mask register;
 //   set_atomic_add / set_atomic_f32 / set_atomic_f16 / set_atomic_s32: the DMA's atomic add and its element type
@@ -63,30 +64,42 @@ ASCENDCRAFT_RAW_ARITH_SCALAR(vmins, Mins<T, false>)
 ASCENDCRAFT_RAW_ARITH_SCALAR(vaxpy, Axpy<T, T, false>)
 #undef ASCENDCRAFT_RAW_ARITH_SCALAR
 
+namespace ascendcraft { namespace emu {
+uint64_t mask_counter_value();   // emu_raw_vector.cpp: the mask register's count in counter mode
+}}  // namespace ascendcraft::emu
+
 template <typename T>
 inline void vreducev2(T* dst, T* src0, typename AscendC::raw_arith_detail::same<T>::type* src1, uint16_t repeat,
                       uint8_t src0BlockStride, uint8_t patternMode, uint16_t src0RepeatStride, uint8_t src1RepeatStride,
                       ascendcraft::emu::SrcLoc loc = {}) {
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "vreducev2 takes 2-byte or 4-byte elements (uint16_t / uint32_t)");
-    if (ascendcraft::emu::ctrl_read() >> 56 & 1)
-        ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::GatherMask,
-            "vreducev2 in counter mode (the mask register's count of elements a repeat) is not emulated",
-            "call set_mask_norm() before vreducev2, or AscendC::GatherMask(dst, src0, pattern, true, count, params, rsvdCnt)",
-            loc);
+    // counter mode (the mask register's count after set_mask_count): each repeat takes that many elements, as
+    // GatherMask's reduceMode = true; normal mode: each repeat 256 bytes of src0
+    const uint64_t ctrl = ascendcraft::emu::ctrl_read();
+    const bool counter = ctrl >> 56 & 1;
+    const uint32_t count = counter ? static_cast<uint32_t>(ascendcraft::emu::mask_counter_value()) : 0u;
     uint64_t kept = 0;
     const AscendC::GatherMaskParams params(src0BlockStride, repeat, src0RepeatStride, src1RepeatStride);
-    if (src1 == nullptr) {
-        if (patternMode < 1 || patternMode > 7)
+    if (patternMode != 0) {   // a built-in pattern; src1 is not read (the devkit passes a dummy address there)
+        if (patternMode > 7)
             ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::GatherMask,
-                "vreducev2 without a pattern tensor (src1 null) takes a built-in pattern: patternMode 1..7",
-                "pass patternMode 1 (even elements), 2 (odd), 3..6 (one of every four) or 7 (all)", loc);
+                "vreducev2: patternMode is 0 (the pattern tensor src1) or a built-in pattern 1..7",
+                "pass patternMode 1 (even elements), 2 (odd), 3..6 (one of every four), 7 (all), or 0 with a pattern tensor",
+                loc);
         AscendC::GatherMask<T>(AscendC::devkit_detail::ub(dst, "vreducev2", loc), AscendC::devkit_detail::ub(src0, "vreducev2", loc),
-                               patternMode, false, 0u, params, kept, loc);
+                               patternMode, counter, count, params, kept, loc);
     } else {
+        if (src1 == nullptr)
+            ascendcraft::emu::unsupported_call(ascendcraft::emu::Op::GatherMask,
+                "vreducev2 with patternMode 0 reads its pattern from the tensor src1, which is null here",
+                "pass the pattern tensor as src1, or a built-in patternMode 1..7", loc);
         AscendC::GatherMask<T, T>(AscendC::devkit_detail::ub(dst, "vreducev2", loc),
                                   AscendC::devkit_detail::ub(src0, "vreducev2", loc),
-                                  AscendC::devkit_detail::ub(src1, "vreducev2", loc), false, 0u, params, kept, loc);
+                                  AscendC::devkit_detail::ub(src1, "vreducev2", loc), counter, count, params, kept, loc);
     }
+    // the API's GatherMask leaves the mask in normal mode; the instruction keeps the mode it ran in (the devkit's
+    // GatherMask sets normal mode itself after it)
+    ascendcraft::emu::ctrl_write(ctrl, loc);
 }
 
 template <typename T>
