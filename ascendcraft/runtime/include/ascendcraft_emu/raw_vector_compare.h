@@ -125,26 +125,17 @@ inline void vsel(T* dst, T* src0, S* src1, uint8_t repeat, uint8_t dstBlkStride,
         "pass mode 0 (VSEL_CMPMASK_SPR), 1 (VSEL_TENSOR_SCALAR_MODE, src1 the selMask) or 2 (VSEL_TENSOR_TENSOR_MODE)", loc);
 }
 
-#define ASCENDCRAFT_RAW_VCONV2(raw, D, S, MODE)                                                                         \
-    inline void raw(D* dst, S* src, uint8_t repeat, uint16_t dstBlkStride, uint16_t srcBlkStride, uint16_t dstRepStride,  \
-                    uint16_t srcRepStride, ascendcraft::emu::SrcLoc loc = {}) {                                         \
-        AscendC::Cast<D, S, false>(AscendC::devkit_detail::ub(dst, #raw, loc), AscendC::devkit_detail::ub(src, #raw, loc), \
-                                   AscendC::RoundMode::MODE, uint64_t{0}, repeat,                                       \
-                                   AscendC::UnaryRepeatParams(dstBlkStride, srcBlkStride,                              \
-                                                              static_cast<uint8_t>(dstRepStride),                       \
-                                                              static_cast<uint8_t>(srcRepStride)), loc);                \
-    }
-ASCENDCRAFT_RAW_VCONV2(vconv_s322f32, float, int32_t, CAST_NONE)
-ASCENDCRAFT_RAW_VCONV2(vconv_bf162f32, float, bfloat16_t, CAST_NONE)
-ASCENDCRAFT_RAW_VCONV2(vconv_s162f32, float, int16_t, CAST_NONE)
-ASCENDCRAFT_RAW_VCONV2(vconv_s162f16, half, int16_t, CAST_NONE)
-ASCENDCRAFT_RAW_VCONV2(vconv_f322s32r, int32_t, float, CAST_RINT)
-ASCENDCRAFT_RAW_VCONV2(vconv_f322s32f, int32_t, float, CAST_FLOOR)
-ASCENDCRAFT_RAW_VCONV2(vconv_f162s32r, int32_t, half, CAST_RINT)
-ASCENDCRAFT_RAW_VCONV2(vconv_f322f16r, half, float, CAST_RINT)
-ASCENDCRAFT_RAW_VCONV2(vconv_f322bf16r, bfloat16_t, float, CAST_RINT)
-ASCENDCRAFT_RAW_VCONV2(vconv_f322s16r, int16_t, float, CAST_RINT)
-#undef ASCENDCRAFT_RAW_VCONV2
+ASCENDCRAFT_RAW_VCONV(vconv_s322f32, float, int32_t, CAST_NONE)
+ASCENDCRAFT_RAW_VCONV(vconv_bf162f32, float, bfloat16_t, CAST_NONE)
+ASCENDCRAFT_RAW_VCONV(vconv_s162f32, float, int16_t, CAST_NONE)
+ASCENDCRAFT_RAW_VCONV(vconv_s162f16, half, int16_t, CAST_NONE)
+ASCENDCRAFT_RAW_VCONV(vconv_f322s32r, int32_t, float, CAST_RINT)
+ASCENDCRAFT_RAW_VCONV(vconv_f322s32f, int32_t, float, CAST_FLOOR)
+ASCENDCRAFT_RAW_VCONV(vconv_f162s32r, int32_t, half, CAST_RINT)
+ASCENDCRAFT_RAW_VCONV(vconv_f322f16r, half, float, CAST_RINT)
+ASCENDCRAFT_RAW_VCONV(vconv_f322bf16r, bfloat16_t, float, CAST_RINT)
+ASCENDCRAFT_RAW_VCONV(vconv_f322s16r, int16_t, float, CAST_RINT)
+#undef ASCENDCRAFT_RAW_VCONV
 
 inline void set_mov_pad_val(uint64_t bits, ascendcraft::emu::SrcLoc loc = {}) { ascendcraft::emu::set_pad_value(bits, loc); }
 inline int64_t get_rsvd_cnt() { return ascendcraft::emu::gather_mask_rsvd_cnt(); }

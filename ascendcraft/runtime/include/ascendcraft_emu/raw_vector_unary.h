@@ -30,18 +30,18 @@ inline void vexp(T* dst, T* src, uint8_t repeat, uint16_t dstBlkStride, uint16_t
                            repeat, AscendC::UnaryRepeatParams(dstBlkStride, srcBlkStride, static_cast<uint8_t>(dstRepStride),
                                                               static_cast<uint8_t>(srcRepStride)), loc);
 }
-#define ASCENDCRAFT_RAW_VCONV(raw, D, S)                                                                                \
+// the raw conversions: one macro with the rounding mode (raw_vector_compare.h adds the rounding forms and #undefs it)
+#define ASCENDCRAFT_RAW_VCONV(raw, D, S, MODE)                                                                         \
     inline void raw(D* dst, S* src, uint8_t repeat, uint16_t dstBlkStride, uint16_t srcBlkStride, uint16_t dstRepStride,  \
                     uint16_t srcRepStride, ascendcraft::emu::SrcLoc loc = {}) {                                         \
         AscendC::Cast<D, S, false>(AscendC::devkit_detail::ub(dst, #raw, loc), AscendC::devkit_detail::ub(src, #raw, loc), \
-                                   AscendC::RoundMode::CAST_NONE, uint64_t{0}, repeat,                                  \
+                                   AscendC::RoundMode::MODE, uint64_t{0}, repeat,                                       \
                                    AscendC::UnaryRepeatParams(dstBlkStride, srcBlkStride,                              \
                                                               static_cast<uint8_t>(dstRepStride),                       \
                                                               static_cast<uint8_t>(srcRepStride)), loc);                \
     }
-ASCENDCRAFT_RAW_VCONV(vconv_f162f32, float, half)
-ASCENDCRAFT_RAW_VCONV(vconv_f322f16, half, float)
-#undef ASCENDCRAFT_RAW_VCONV
+ASCENDCRAFT_RAW_VCONV(vconv_f162f32, float, half, CAST_NONE)
+ASCENDCRAFT_RAW_VCONV(vconv_f322f16, half, float, CAST_NONE)
 template <typename T>
 inline void vbrcb(T* dst, T* src, uint16_t dstBlkStride, uint16_t dstRepStride, uint8_t repeat,
                   ascendcraft::emu::SrcLoc loc = {}) {
