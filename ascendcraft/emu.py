@@ -59,21 +59,21 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'AIC_SOURCE', 'AIC_OBJECT', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES',
            'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB',
            'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'graph_failed_usings',
-           'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'core_type_templates',
-           'member_class_specialisations', 'constexpr_member_defaults', 'typed_pack_specialisations',
-           'hoisted_local_constants', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
-           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash',
-           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
-           'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build', 'past_close',
-           'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
-           'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'included_sources',
-           'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions', 'gm_arrays',
-           'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
-           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key',
-           'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'core_constant_retry', 'GM', 'Scalar',
-           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run',
-           'trace_key', 'trace', 'no_output_diagnostic']
+           'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'numbered_ub_casts',
+           'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
+           'typed_pack_specialisations', 'hoisted_local_constants', 'Param', 'Entry', 'parse_param', 'find_entries',
+           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources',
+           'runtime_hash', 'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags',
+           'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build',
+           'past_close', 'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings',
+           'clashing_include_guards', 'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions',
+           'included_sources', 'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions',
+           'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed',
+           'store_sealed', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build',
+           'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'core_constant_retry',
+           'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process',
+           'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads',
+           'run', 'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -260,6 +260,82 @@ def cpu_debug_branches(text: str, defined: bool) -> str:
             out.append(line if not skip or not any(s[0] and not s[1] for s in stack) else ""); continue
         out.append("" if skip else line)
     return "\n".join(out)
+
+# %% ../nbs/10_emu.ipynb #c3a7e0ub
+_UB_CAST_RE = re.compile(r"\b(?:reinterpret_cast|static_cast)\s*<(?=[^<>;{}]*\b__ubuf__\b[^<>;{}]*\*\s*>)|"
+                         r"\((?=[^(),<>;{}]*\b__ubuf__\b[^(),<>;{}]*\*\s*\))")
+_NAME_RE = re.compile(r"(?:::\s*)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*|\d[\w.]*")
+_CAST_KEYWORDS_BEFORE = {"return", "case", "throw", "co_return", "co_yield", "else", "do"}
+
+
+def _operand_end(code: str, i: int) -> int | None:
+    """The end of the unary expression a C-style cast applies to, starting at `i` (spaces skipped): a parenthesised
+    expression or a name, number or literal, each with its postfix calls, subscripts and member accesses, and a cast
+    before another operand; None when it starts otherwise (a prefix operator): such a cast is left as it is."""
+    n = len(code)
+    while i < n and code[i] in " \t\n": i += 1
+    def closing(j: int) -> int | None:   # the index past the bracket matching the one at j
+        depth = 0
+        for k in range(j, n):
+            depth += code[k] in "([{"
+            depth -= code[k] in ")]}"
+            if depth == 0: return k + 1
+        return None
+    if i < n and code[i] == "(":
+        end = closing(i)
+        if end is None: return None
+        k = end
+        while k < n and code[k] in " \t": k += 1
+        if k < n and (code[k].isalnum() or code[k] in "_("):   # `(uintptr_t)x`: a cast before its operand
+            if re.fullmatch(r"\(\s*[\w:\s<>,*&]+\)", code[i:end]): return _operand_end(code, k)
+        i = end
+    elif (m := _NAME_RE.match(code, i)):   # a name (qualified) or a number
+        i = m.end()
+    else:
+        return None
+    while True:                           # postfix: calls, subscripts, member accesses
+        k = i
+        while k < n and code[k] in " \t\n": k += 1
+        if k < n and code[k] in "([":
+            if (end := closing(k)) is None: return None
+            i = end
+        elif (m := re.compile(r"(?:\.|->)\s*\w+").match(code, k)):
+            i = m.end()
+        else:
+            return i
+
+
+def numbered_ub_casts(text: str) -> str:
+    """`text` with each cast to a `__ubuf__` pointer made a call of `ascendcraft_ub_cast<T*>(x)` (raw_intrinsics.h;
+    same lines): `reinterpret_cast<__ubuf__ T*>(x)` and `static_cast<...>(x)` by their name, `(__ubuf__ T*)x` by
+    bracketing its operand. On the NPU a `__ubuf__` pointer is an offset in the core's UB that the scalar unit follows
+    (laser_attention: `reinterpret_cast<__ubuf__ float*>((uintptr_t)offset)`, then `p[i] = ...`); the call gives that
+    offset's place in this core's emulated UB, so scalar loads and stores reach the bytes the raw intrinsics see. A
+    cast whose operand starts with a prefix operator, or a parenthesised type that is a declaration's unnamed
+    parameter, is left as it is."""
+    if "__ubuf__" not in text: return text
+    code = re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: '"' + " " * (len(m[0]) - 2) + '"', blank_comments(text))
+    code = re.sub(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", lambda m: re.sub(r"[^\n]", " ", m[0])
+                  if not re.match(r"\s*#\s*define\b", m[0]) else m[0].replace("\\\n", "  "), code)
+    edits = []   # (position, text to put in its place, how many characters it replaces)
+    for m in _UB_CAST_RE.finditer(code):
+        if m[0] != "(":
+            edits.append((m.start(), "ascendcraft_ub_cast<", m.end() - m.start()))
+            continue
+        before = code[:m.start()].rstrip()
+        word = re.search(r"\w+$", before)
+        if before and (before[-1] in ")]" or word and word[0] not in _CAST_KEYWORDS_BEFORE):
+            continue                         # `f(__ubuf__ float*)`: a call's or declaration's parentheses
+        close = code.index(")", m.start())
+        end = _operand_end(code, close + 1)
+        if end is None: continue
+        edits += [(m.start(), "ascendcraft_ub_cast<", 1), (close, ">(", 1), (end, ")", 0)]
+    if not edits: return text
+    out, last = [], 0
+    for pos, new, length in sorted(edits):
+        out += [text[last:pos], new]; last = pos + length
+    return "".join(out + [text[last:]])
+
 
 # %% ../nbs/10_emu.ipynb #f932e8ab
 _CORE_PRIMARY_RE = re.compile(
@@ -2480,7 +2556,8 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
     split = core_type_split(seen, chosen, kind)
     constant = core_constants and (split := split or core_type_tests(seen, chosen, kind)) is not None
     compiled = {n: hoisted_local_constants(typed_pack_specialisations(constexpr_member_defaults(member_class_specialisations(
-                    core_type_templates(launch_statements(device_spellings(graph_failed_usings(t))), constant_core=constant)))))
+                    core_type_templates(launch_statements(device_spellings(graph_failed_usings(numbered_ub_casts(t)))),
+                                        constant_core=constant)))))
                 for n, t in seen.items()}   # what g++ reads (diagnostics quote `sources`)
     compiled[chosen.file] = entry_linkage(compiled[chosen.file], chosen.name)
     host_files = [f for f, t in seen.items() if f != chosen.file and f.endswith((".cpp", ".cc", ".cxx"))
@@ -3519,6 +3596,13 @@ def _failure_diagnostic(child: _Child, build: Build, mode: str, gm_names: list[s
                        f"{in_block}{last}",
                        "check the index arithmetic of direct GM pointer accesses", api=api, block=block, buffer=buf)
         at = st.get("fault_addr", 0)
+        if kind == 4:   # a guard page beside this core's UB (ub_allocate): scalar code through a __ubuf__ pointer
+            offset = st["fault_offset"] - (1 << 64) if st["fault_offset"] >= 1 << 63 else st["fault_offset"]
+            return _at(build, file, line, "ub-out-of-range",
+                       f"the kernel read or wrote UB offset {offset} through a plain `__ubuf__` pointer{in_block}, "
+                       f"outside this core's Unified Buffer{last}",
+                       "check the index and the offset of the `__ubuf__` pointer: the scalar unit reaches only this core's "
+                       "UB, from offset 0 to its size", api=api, block=block, signal=name, offset=offset)
         if sig == signal.SIGSEGV and 4096 <= at < 512 * 1024:   # an on-chip address (UB, L1, L0) made from a number
             return _at(build, file, line, "raw-buffer-pointer",
                        f"the kernel read or wrote address {at:#x} through a plain pointer{in_block}: an on-chip buffer address "

@@ -123,7 +123,7 @@ Core::Core(int index) : idx(index) {
         }
     }
 #endif
-    if (!mem && posix_memalign(&mem, 4096, bytes ? bytes : 32) != 0) {
+    if (!mem && !(mem = ub_allocate(bytes))) {
         fprintf(stderr, "ascendcraft emulator: cannot allocate %u bytes of UB\n", bytes);
         die(4);
     }
@@ -158,8 +158,9 @@ Core::~Core() {
 #if !defined(__SANITIZE_ADDRESS__)
     std::lock_guard<std::mutex> lock(g_launch->race_mutex);
     g_launch->ub_pool.free.push_back(ub);   // the same ub_bytes for every block of the launch
+    g_launch->ub_pool.bytes = g_launch->ub_bytes;
 #else
-    free(ub);
+    ub_release(ub, g_launch->ub_bytes);
 #endif
 }
 

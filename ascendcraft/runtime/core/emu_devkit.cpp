@@ -32,6 +32,20 @@ Local ub_raw_view(const void* p, const char* api, SrcLoc loc) {
     return t;
 }
 
+void* ub_numbered_place(uintptr_t v) {
+    Core* c = current_core();
+    if (!c || !g_launch || !c->ub) return nullptr;
+    const uint32_t top = g_launch->ub_bytes;
+    const uintptr_t base = reinterpret_cast<uintptr_t>(c->ub);
+    if (v >= base && v < base + top) return nullptr;     // a place in this UB already: kept as it is
+    if (v < top) return c->ub + v;                        // an offset, as the NPU's scalar unit takes it
+    if (v <= 0xffffffffu) {                               // a place in this UB kept in 32 bits (see ub_raw_view)
+        const uintptr_t off = (v - (base & 0xffffffffu)) & 0xffffffffu;
+        if (off < top) return c->ub + off;
+    }
+    return nullptr;
+}
+
 // The special register of the last ReduceMax/Min or WholeReduceMax/Min as the raw get_max_min_cnt reads it: the value's
 // bits in the low half (16 bits for half, 32 for float), the index in the high 32 bits.
 uint64_t maxmin_register(SrcLoc loc) {

@@ -410,8 +410,14 @@ void on_fatal_signal(int sig, siginfo_t* info, void* context) {
         s->fault_addr = addr;
         s->fault_kind = 3;
         s->fault_buffer = -1;
+        int64_t ub_at = 0;   // the kernel's scalar code past its core's UB (a guard page of ub_allocate)
+        if (ub_guard_offset(current_core(), g_launch->ub_bytes, addr, &ub_at)) {
+            s->fault_kind = 4;
+            s->fault_offset = static_cast<uint64_t>(ub_at);
+        }
         for (const GmBuffer& b : g_launch->gm.buffers()) {
             uintptr_t lo = reinterpret_cast<uintptr_t>(b.base);
+            if (s->fault_kind == 4) break;
             if (addr >= lo - kPage && addr < lo + page_round(b.bytes) + kPage) {
                 s->fault_buffer = b.arg;
                 s->fault_offset = addr - lo;

@@ -14,6 +14,42 @@
 
 namespace ascendcraft { namespace emu {
 
+// ---- UB memory ---------------------------------------------------------------------------------------
+// Each block's UB is mapped between two inaccessible pages, so that the kernel's scalar code, which reads and writes UB
+// through plain `__ubuf__` pointers (laser_attention's `(diag + shift)[i] = vec[i]`; emu.numbered_ub_casts), stops at
+// the first byte before or past this core's UB with a SIGSEGV that the crash handler names (ub_guard_offset) instead
+// of reading a neighbour's memory. Every block of a process has the same UB size (the launch's ub_bytes).
+static size_t ub_mapped_room(uint32_t bytes) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    return (static_cast<size_t>(bytes ? bytes : 32) + page - 1) / page * page;
+}
+
+uint8_t* ub_allocate(uint32_t bytes) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE)), room = ub_mapped_room(bytes);
+    void* m = mmap(nullptr, room + 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return nullptr;
+    uint8_t* base = static_cast<uint8_t*>(m);
+    if (mprotect(base, page, PROT_NONE) != 0 || mprotect(base + page + room, page, PROT_NONE) != 0) {
+        munmap(m, room + 2 * page);
+        return nullptr;
+    }
+    return base + page;
+}
+
+void ub_release(uint8_t* ub, uint32_t bytes) {
+    if (!ub) return;
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    munmap(ub - page, ub_mapped_room(bytes) + 2 * page);
+}
+
+bool ub_guard_offset(const Core* c, uint32_t bytes, uintptr_t addr, int64_t* offset) {
+    if (!c || !c->ub) return false;
+    const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE)), lo = reinterpret_cast<uintptr_t>(c->ub);
+    if (addr + page < lo || addr >= lo + ub_mapped_room(bytes) + page) return false;
+    *offset = static_cast<int64_t>(addr - lo);
+    return addr < lo || addr >= lo + bytes;
+}
+
 // ---- UB checks ---------------------------------------------------------------------------------------
 uint32_t ub_in_use() {
     uint32_t used = 0;

@@ -62,7 +62,7 @@ struct Status {
     uint32_t line;          // kernel line of the last API call
     uint16_t op;            // last API call
     uint8_t phase;          // 0 setup, 1 running blocks, 2 blocks done, 3 writing results
-    uint8_t fault_kind;     // 0 none, 1 write to an input buffer, 2 inside a GM buffer, 3 elsewhere
+    uint8_t fault_kind;     // 0 none, 1 write to an input buffer, 2 inside a GM buffer, 3 elsewhere, 4 a guard page of the core's UB
     int32_t signal;         // signal caught
     int32_t fault_buffer;   // GM argument index of the fault address, -1 = none
     uint64_t fault_addr;
@@ -303,6 +303,13 @@ enum class RaceMode : uint8_t;  // race.h
 class RaceChecker;              // race.h
 
 // Everything about the current launch (one per process).
+struct Core;
+// A block's UB of `bytes` bytes between two inaccessible guard pages (nullptr when the mapping fails), its release, and
+// whether `addr` (a fault address) lies in a guard page of core c's UB: then *offset is its distance from the UB's start.
+uint8_t* ub_allocate(uint32_t bytes);
+void ub_release(uint8_t* ub, uint32_t bytes);
+bool ub_guard_offset(const Core* c, uint32_t bytes, uintptr_t addr, int64_t* offset);
+
 struct Launch {
     Mode mode = Mode::Execute;
     uint32_t block_dim = 1;
@@ -341,7 +348,8 @@ struct Launch {
     // cleared its UB's pages again (a fifth of a trace's CPU). Each block still fills its UB (zeros or the poison).
     struct UbPool {
         std::vector<void*> free;
-        ~UbPool() { for (void* p : free) std::free(p); }
+        uint32_t bytes = 0;   // their UB size (ub_allocate's)
+        ~UbPool() { for (void* p : free) ub_release(static_cast<uint8_t*>(p), bytes); }
     } ub_pool;
     // Blocks in parallel (spec `threads` > 1): each block's GM writes and its API reads of writable GM, for the
     // cross-block check after the launch (parallel_conflict in emu_main.cpp); each vector entry belongs to one block.
