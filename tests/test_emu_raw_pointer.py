@@ -42,6 +42,17 @@ def test_scalar_access_through_numbered_ub_pointers_meets_the_raw_intrinsics():
     r = run(b, [GM("x", x), GM("y", np.zeros(128, np.float32), "out")], block_dim=2)
     assert r.ok, r.diagnostics
     np.testing.assert_allclose(r.outputs["y"], x * 3 + 1, rtol=1e-6, atol=1e-6)
+    # vadd reads what only the scalar unit wrote: written bytes, not an uninitialised read
+    assert not [d for d in r.diagnostics if d.kind == "ub-uninitialised"], r.diagnostics
+
+
+def test_a_vector_read_of_ub_nothing_wrote_is_still_noted():
+    # the same kernel with the scalar loop writing only the first half of `mid`: vadd's read of the rest is the note
+    b = build({"k.cpp": SCALAR.replace("for (int i = 0; i < n; ++i)", "for (int i = 0; i < n / 2; ++i)")})
+    assert b.ok, b.diagnostics
+    r = run(b, [GM("x", np.ones(128, np.float32)), GM("y", np.zeros(128, np.float32), "out")], block_dim=2)
+    d = next(d for d in r.diagnostics if d.kind == "ub-uninitialised")
+    assert d.line == 18 and "byte 128 of the tensor (UB offset 16512)" in d.message, d.render()
 
 
 # The scalar unit past either end of the core's UB: `top[i]` from 256 bytes below the UB's end (192 KB), or `low[-1]`

@@ -6,7 +6,12 @@ as the mixed kernel its cube / vector sections make.
 
     python examples/corpus/laser_by_hand.py <sgl-kernel-npu git dir> [B N S D AIC]
 
-Prints the build, the run's diagnostics and, when it finishes, the error against NumPy."""
+Prints the build, the run's diagnostics and, when it finishes, the error against NumPy and the verdict: the corpus's
+half tolerance (|got - want| <= max(1, |want|) / 512), as the kernel takes the softmax into its second matmul in half.
+AIC defaults to 1: with two or more cube cores the cube side's rounds come from members its address mapping never sets
+(AddressMappingForwardOnline::set_tiling returns before it writes them unless `ky_` and `blockNumPerCore_`, which
+nothing initialises, happen to be non-zero), so a cube core's round count is whatever its stack held and the cores'
+cross-core flags stop matching (`cross-core-deadlock`): the kernel's own undefined behaviour, not the emulator's."""
 import json
 import struct
 import sys
@@ -36,7 +41,7 @@ def tiling_bytes(b: int, n: int, s: int, d: int, per_group: int, groups: int, sc
     return out
 
 
-def main(gitdir: str, b: int = 1, n: int = 1, s: int = 256, d: int = 128, aic: int = 2) -> None:
+def main(gitdir: str, b: int = 1, n: int = 1, s: int = 256, d: int = 128, aic: int = 1) -> bool:
     entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == "sgl-project/sgl-kernel-npu" and e["path"] == PATH)
     project = load_project(corpus.materialise(entry, gitdir, Path(tempfile.mkdtemp(prefix="laser_"))))
     settings = load_settings()
@@ -48,7 +53,7 @@ def main(gitdir: str, b: int = 1, n: int = 1, s: int = 256, d: int = 128, aic: i
     print(f"build ok={kb.ok} ({time.time() - t0:.0f} s)")
     if not kb.ok:
         print("\n".join(x.render() for x in kb.errors[:3]))
-        return
+        return False
     rng = np.random.default_rng(3)
     q, k, v = (rng.standard_normal((b, n, s, d)).astype(np.float16) for _ in range(3))
     scale = 1.0 / np.sqrt(d)
@@ -70,8 +75,12 @@ def main(gitdir: str, b: int = 1, n: int = 1, s: int = 256, d: int = 128, aic: i
         p = np.exp(sc - sc.max(-1, keepdims=True))
         ref = p / p.sum(-1, keepdims=True) @ v.astype(np.float64)
         err = np.abs(r.outputs["attention_out"] - ref)
-        print(f"attention_out: max abs error {err.max():.3g}, mean {err.mean():.3g} (|ref| max {np.abs(ref).max():.3g})")
+        match = bool((err <= np.maximum(1.0, np.abs(ref)) / 512).all())
+        print(f"attention_out: max abs error {err.max():.3g}, mean {err.mean():.3g} (|ref| max {np.abs(ref).max():.3g}): "
+              f"{'match' if match else 'MISMATCH'}")
+        return match
+    return False
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], *[int(x) for x in sys.argv[2:7]])
+    sys.exit(0 if main(sys.argv[1], *[int(x) for x in sys.argv[2:7]]) else 1)

@@ -231,7 +231,20 @@ void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, con
     uint32_t start = ub_offset(t.addr) + static_cast<uint32_t>(offset);
     if (start >= c.written_bytes) return;
     const uint64_t end = start + std::min<uint64_t>(len, c.written_bytes - start);
-    const uint64_t hole = first_clear_bit(c.written.data(), start, end);
+    uint64_t hole = first_clear_bit(c.written.data(), start, end);
+    // bytes no API call wrote whose aligned 4-byte word no longer holds the poison were written by the kernel's scalar
+    // code through a plain pointer into this UB (a numbered `__ubuf__` pointer, emu.numbered_ub_casts): written, and
+    // recorded as such. By word, not byte: a float the scalar unit wrote may hold the poison's byte in one place.
+    const auto scalar_written = [&](uint64_t at) {
+        const uint64_t word = at & ~uint64_t{3};
+        for (uint64_t b = word; b < word + 4 && b < c.written_bytes; ++b)
+            if (c.ub[b] != g_launch->poison) return true;
+        return false;
+    };
+    while (hole != end && scalar_written(hole)) {
+        set_bits(c.written.data(), hole, hole + 1);
+        hole = first_clear_bit(c.written.data(), hole + 1, end);
+    }
     if (hole != end) uninitialised_read(t, static_cast<uint32_t>(hole), op, loc, role);
 }
 
