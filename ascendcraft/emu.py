@@ -306,8 +306,8 @@ def _operand_end(code: str, i: int) -> int | None:
 
 
 def numbered_ub_casts(text: str) -> str:
-    """`text` with each cast to a `__ubuf__` pointer made a call of `ascendcraft_ub_cast<T*>(x)` (raw_intrinsics.h;
-    same lines): `reinterpret_cast<__ubuf__ T*>(x)` and `static_cast<...>(x)` by their name, `(__ubuf__ T*)x` by
+    """`text` with each cast to a `__ubuf__` pointer made a call of `ascendcraft::emu::ub_cast<T*>(x)`
+    (raw_intrinsics.h; same lines): `reinterpret_cast<__ubuf__ T*>(x)` and `static_cast<...>(x)` by their name, `(__ubuf__ T*)x` by
     bracketing its operand. On the NPU a `__ubuf__` pointer is an offset in the core's UB that the scalar unit follows
     (laser_attention: `reinterpret_cast<__ubuf__ float*>((uintptr_t)offset)`, then `p[i] = ...`); the call gives that
     offset's place in this core's emulated UB, so scalar loads and stores reach the bytes the raw intrinsics see. A
@@ -320,7 +320,7 @@ def numbered_ub_casts(text: str) -> str:
     edits = []   # (position, text to put in its place, how many characters it replaces)
     for m in _UB_CAST_RE.finditer(code):
         if m[0] != "(":
-            edits.append((m.start(), "ascendcraft_ub_cast<", m.end() - m.start()))
+            edits.append((m.start(), "::ascendcraft::emu::ub_cast<", m.end() - m.start()))
             continue
         before = code[:m.start()].rstrip()
         word = re.search(r"\w+$", before)
@@ -329,7 +329,7 @@ def numbered_ub_casts(text: str) -> str:
         close = code.index(")", m.start())
         end = _operand_end(code, close + 1)
         if end is None: continue
-        edits += [(m.start(), "ascendcraft_ub_cast<", 1), (close, ">(", 1), (end, ")", 0)]
+        edits += [(m.start(), "::ascendcraft::emu::ub_cast<", 1), (close, ">(", 1), (end, ")", 0)]
     if not edits: return text
     out, last = [], 0
     for pos, new, length in sorted(edits):

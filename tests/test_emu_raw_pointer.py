@@ -1,7 +1,7 @@
 """Scalar reads and writes through `__ubuf__` pointers made from numbers, as SGLang's laser_attention writes them
 (`reinterpret_cast<__ubuf__ float*>((uintptr_t)offset)`, then `(diag + shift)[i] = vec[i]`): on the NPU the scalar unit
 addresses UB directly; the build turns each cast to a `__ubuf__` pointer into the place of that offset in the core's
-emulated UB (emu.numbered_ub_casts, raw_intrinsics.h ascendcraft_ub_cast), so the scalar code and the raw intrinsics see
+emulated UB (emu.numbered_ub_casts, raw_intrinsics.h ascendcraft::emu::ub_cast), so the scalar code and the raw intrinsics see
 the same bytes. Kernels written here in laser_attention's style."""
 import numpy as np
 
@@ -96,9 +96,9 @@ def test_the_rewrite_maps_each_cast_form_and_leaves_declarations():
            "void f(__ubuf__ float*);\n"
            "n = sizeof(__ubuf__ float*);\n")
     out = numbered_ub_casts(src).splitlines()
-    assert out == ["p = ascendcraft_ub_cast<__ubuf__ float *>((uintptr_t)off);",
-                   "q = ascendcraft_ub_cast<__ubuf__ half*>(t.GetPhyAddr()) + 3;",
-                   "r = ascendcraft_ub_cast<__ubuf__ float*>((uintptr_t)x[2]);",
+    assert out == ["p = ::ascendcraft::emu::ub_cast<__ubuf__ float *>((uintptr_t)off);",
+                   "q = ::ascendcraft::emu::ub_cast<__ubuf__ half*>(t.GetPhyAddr()) + 3;",
+                   "r = ::ascendcraft::emu::ub_cast<__ubuf__ float*>((uintptr_t)x[2]);",
                    "void f(__ubuf__ float*);",
                    "n = sizeof(__ubuf__ float*);"]
 

@@ -32,30 +32,30 @@ inline void copy_data_align64(void* dst, const void* src, uint64_t bytes) { std:
 // the scalar unit reads and writes through it (laser_attention: `(diagmataddr + stepshift)[i] = vecaddr[i]` on pointers
 // made by `reinterpret_cast<__ubuf__ float*>((uintptr_t)offset)`); here each core's UB lives elsewhere, so the build
 // turns every cast to a `__ubuf__` pointer (`reinterpret_cast<__ubuf__ T*>(x)`, `static_cast<...>`, `(__ubuf__ T*)x`;
-// emu.numbered_ub_casts) into ascendcraft_ub_cast<__ubuf__ T*>(x), which gives the place of that offset in this core's
+// emu.numbered_ub_casts) into ascendcraft::emu::ub_cast<__ubuf__ T*>(x), which gives the place of that offset in this core's
 // UB: then scalar loads and stores, pointer arithmetic and the raw intrinsics (which take a place in this core's UB as
 // they take an offset) all see the same bytes. Any other value (a GetPhyAddr(), a pointer already mapped) is kept.
 namespace ascendcraft { namespace emu {
 // The place in this core's UB of a UB address `v` written as a number (an offset below the UB's size, or a 32-bit copy
 // of a place in it, as ub_raw_view reads them); nullptr when `v` is neither or the thread runs no core.
 void* ub_numbered_place(uintptr_t v);
-}}  // namespace ascendcraft::emu
 template <typename P, typename X>
-inline P ascendcraft_ub_cast(X x) {
+inline P ub_cast(X x) {
     static_assert(std::is_pointer<P>::value, "a cast to a __ubuf__ type gives a pointer");
     if constexpr (std::is_same<X, std::nullptr_t>::value) {
         return nullptr;
     } else if constexpr (std::is_pointer<X>::value) {
-        void* place = ascendcraft::emu::ub_numbered_place(reinterpret_cast<uintptr_t>(x));
+        void* place = ub_numbered_place(reinterpret_cast<uintptr_t>(x));
         return place ? reinterpret_cast<P>(place) : reinterpret_cast<P>(const_cast<typename std::remove_cv<
                                                         typename std::remove_pointer<X>::type>::type*>(x));
     } else {
         static_assert(std::is_integral<X>::value || std::is_enum<X>::value,
                       "a cast to a __ubuf__ pointer takes a pointer or an integer address");
-        void* place = ascendcraft::emu::ub_numbered_place(static_cast<uintptr_t>(x));
+        void* place = ub_numbered_place(static_cast<uintptr_t>(x));
         return place ? reinterpret_cast<P>(place) : reinterpret_cast<P>(static_cast<uintptr_t>(x));
     }
 }
+}}  // namespace ascendcraft::emu
 
 namespace AscendC {
 const uint8_t DEFAULT_DATA_COPY_NBURST = 1;
