@@ -43,7 +43,8 @@ def tiling_bytes(b: int, n: int, s: int, d: int, per_group: int, groups: int, sc
 
 def main(gitdir: str, b: int = 1, n: int = 1, s: int = 256, d: int = 128, aic: int = 1) -> bool:
     entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == "sgl-project/sgl-kernel-npu" and e["path"] == PATH)
-    project = load_project(corpus.materialise(entry, gitdir, Path(tempfile.mkdtemp(prefix="laser_"))))
+    with tempfile.TemporaryDirectory(prefix="laser_") as scratch:   # the sources are read in; the folder can go
+        project = load_project(corpus.materialise(entry, gitdir, Path(scratch)))
     settings = load_settings()
     macros = " ".join(f"-D{k}={v}" for k, v in dtype_macros(project.op, 0).items()) + f" -DASCENDCRAFT_OP_TYPE={project.op.type}"
     sources = {k: v for k, v in project.sources.items() if not k.startswith("op_host/") or k.endswith(".h")}
