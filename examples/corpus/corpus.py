@@ -906,6 +906,7 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         if kind == "op-project" and not (rel.startswith(("op_host/", "op_kernel/")) or rel == "CMakeLists.txt"
                                          or (rel.startswith("op_graph/") and rel.endswith((".h", ".hpp")))): continue
         if kind == "kernel-dir" and ("/" in rel or rel == "main.cpp" or not rel.endswith((".cpp", ".h"))): continue
+        if "/.ipynb_checkpoints/" in "/" + rel: continue   # Jupyter's autosaves (KiaraStark's homework): no build source
         out = dest / rel
         out.parent.mkdir(parents=True, exist_ok=True)
         text = show(gitdir, commit, f)
