@@ -123,6 +123,18 @@ def gcd(rng, shape, dtype):
     return {"x1": a, "x2": b}, {}, {"y": np.gcd(a.astype(np.int64), b.astype(np.int64))}
 
 
+def matmul_bias(rng, m, k, n, alpha=None):
+    "c = a @ b + bias (a, b half; bias, c float); with alpha, LeakyReLU of it (the samples' MatmulLeakyRelu)."
+    a, b = uniform(rng, (m, k), -1, 1, np.float16), uniform(rng, (k, n), -1, 1, np.float16)
+    bias = uniform(rng, (n,), -1, 1, np.float32)
+    c = a.astype(np.float64) @ b.astype(np.float64) + bias
+    if alpha is not None: c = np.where(c >= 0, c, c * alpha)
+    return {"a": a, "b": b, "bias": bias}, {}, {"c": c}
+
+
+CHIPARON = "chiparon/ascendC"
+
+
 # name -> (repository, op folder, [(case label, inputs builder)])
 OPS = {
     "FusedAddRmsNorm": ("llrnb666-arch/HPC101-AscendC-FusedRMSNorm", "src/ascendc", [
@@ -159,9 +171,22 @@ OPS = {
     "Pdist (sunkafei)": ("sunkafei/ascend-operator-challenge2", "Pdist", [
         ("float [20, 33] p 2", lambda r: pdist(r, 20, 33, 2.0, np.float32)),
         ("half [9, 64] p 1", lambda r: pdist(r, 9, 64, 1.0, np.float16))]),
+    "MatmulCustomMultiCore (chiparon baseline)": (CHIPARON, "baseline/10_matmul_frameworklaunch/MatmulCustomMultiCore", [
+        ("256 x 128 x 320", lambda r: matmul_bias(r, 256, 128, 320))]),
+    "MatmulCustomMultiCore (chiparon optimi-v1)": (CHIPARON, "optimi-v1/10_matmul_frameworklaunch/MatmulCustomMultiCore", [
+        ("256 x 128 x 320", lambda r: matmul_bias(r, 256, 128, 320))]),
+    "MatmulLeakyReluCustom (chiparon baseline)": (CHIPARON, "baseline/12_matmulleakyrelu_frameworklaunch/MatmulLeakyReluCustom", [
+        ("256 x 128 x 320", lambda r: matmul_bias(r, 256, 128, 320, alpha=0.001))]),
+    "MatmulLeakyReluCustom (chiparon optimi-v1)": (CHIPARON, "optimi-v1/12_matmulleakyrelu_frameworklaunch/MatmulLeakyReluCustom", [
+        ("256 x 128 x 320", lambda r: matmul_bias(r, 256, 128, 320, alpha=0.001))]),
     "Gcd (sunkafei)": ("sunkafei/ascend-operator-challenge-final", "Gcd", [
-        ("int32 [4, 300]", lambda r: gcd(r, (4, 300), np.int32))]),
+        # 1536 elements: 48 cores x 32; a size that leaves a core with nothing (1200: cores 38-47) makes its
+        # GCDKernalFast loop run from 0 to R - L underflowed, writing past y, on the NPU as here (gm-out-of-bounds)
+        ("int32 [4, 384]", lambda r: gcd(r, (4, 384), np.int32))]),
 }
+
+
+OUT_DTYPE = {n: "float32" for n in OPS if n.startswith("Matmul")}   # half a and b, float c
 
 
 def run_op(g_, name: str):
@@ -175,7 +200,7 @@ def run_op(g_, name: str):
         inputs, attrs, want = make(np.random.default_rng(1000 + i))
         # the caller allocates the outputs, as the ops' aclnn test programs do (shape of the reference, a scalar as [1];
         # dtype the first input's, bool for a bool reference): their InferShape is msopgen's copy of the input's shape
-        dtype = str(next(iter(inputs.values())).dtype)
+        dtype = OUT_DTYPE.get(name, str(next(iter(inputs.values())).dtype))
         outputs = {k: (v.shape or (1,), "bool" if v.dtype == np.bool_ else dtype) for k, v in want.items()}
         r, failed = run_or_error(f"{name} {label}", proj, inputs, attrs=attrs, outputs=outputs, settings=settings)
         if failed:
