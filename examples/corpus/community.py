@@ -1,5 +1,5 @@
 """Community AscendC sources the thirty-eighth round added (helper newsrc): course homework, a course project and a
-model port's kernels, none of them tried by an earlier round.
+model port's kernels, contestants' op projects and re-done samples, none of them tried by an earlier round.
 
 - KiaraStark/ascendc-homework: a student's Ascend C course and contest work, msopgen op projects (<Op>/op_host/ +
   op_kernel/): the homework ops, two official FrameworkLaunch samples re-done, and copies of the third contest season's
@@ -22,9 +22,9 @@ import re
 COMMUNITY_SOURCES = {
     "KiaraStark/ascendc-homework": "Ascend C course homework op projects (a student's; no verdict kept)",
     "llrnb666-arch/HPC101-AscendC-FusedRMSNorm": "HPC101 course FusedRMSNorm op project (no verdict kept)",
-    "sunkafei/ascend-operator-challenge": "Ascend C contest op projects (sunkafei's seasons 1-2; no verdict kept)",
-    "sunkafei/ascend-operator-challenge2": "Ascend C contest op projects (sunkafei's seasons 1-2; no verdict kept)",
-    "sunkafei/ascend-operator-challenge-final": "Ascend C contest op projects (sunkafei's seasons 1-2; no verdict kept)",
+    "sunkafei/ascend-operator-challenge": "Ascend C contest op projects (sunkafei's; no verdict kept)",
+    "sunkafei/ascend-operator-challenge2": "Ascend C contest op projects (sunkafei's; no verdict kept)",
+    "sunkafei/ascend-operator-challenge-final": "Ascend C contest op projects (sunkafei's; no verdict kept)",
     "T1z1anXXX/s3-ascend-operator": "Ascend C contest op projects (T1z1anXXX's season 3; no verdict kept)",
     "chiparon/ascendC": "Ascend samples re-done and optimised (chiparon's op projects; no verdict kept)",
     "yjb767868009/ascendc_uniprefill": "UniPrefill token-selection .asc kernels (a model port; no verdict kept)",

@@ -76,6 +76,9 @@ Sources (kinds):
 - SpMM-AscendC/cube-SPMM `BcsrSpmmCustom` (op-project): a community block-sparse SpMM on the cube (hicann_entries);
   with --match, run whole on the column-condensed inputs its host scripts make, against NumPy (spmm_by_hand.py).
 
+- Community sources of the thirty-eighth round (community.py beside this file: COMMUNITY_SOURCES, community_entries):
+  course homework, a course project, re-done samples and contestants' op projects (op-project, grouped by the chip
+  their OpDef names), a model port's .asc kernels (asc-file); community_by_hand.py runs 17 of their ops against NumPy.
 - hicann/ascend-transformer-boost `src/kernels/{kernels,mixkernels}/**` (kernel-file): ATB, CANN's transformer library
   (norms, activations, quant, matmul, flash / paged attention, MLA, FFN, reshape_and_cache), the sources its
   `add_kernel(<name> ascend910b <core> <source> ...)` calls build for A2, each with the headers it reaches from the
