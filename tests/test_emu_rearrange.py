@@ -457,3 +457,55 @@ def test_floor_ceil_trunc_in_place_run_as_on_the_npu_with_a_warning(tmp_path):
                            GM("yh", np.zeros(256, np.float16), "out")], block_dim=1)
     e = [d for d in bad.diagnostics if d.is_error]
     assert e and e[0].kind == "adv-overlap" and "Trunc" in e[0].message
+
+
+# A distance table filled one value at a time: each Sum writes one row's total into the next element of the result
+# (dstTensor at an element offset, as a contest Pdist kernel writes y[j]). A2 writes Sum's results with the reduce
+# instruction, which takes an element-aligned destination; Mean, which then scales with a block-wise op, does not.
+SUM_INTO_ELEMENTS = r'''#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void fill(GM_ADDR x, GM_ADDR y)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, out;
+    pipe.InitBuffer(buf, 5 * 16 * sizeof(float));
+    pipe.InitBuffer(out, 8 * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float *)x, 5 * 16); yg.SetGlobalBuffer((__gm__ float *)y, 8);
+    LocalTensor<float> rows = buf.Get<float>(), totals = out.Get<float>();
+    DataCopy(rows, xg, 5 * 16);
+    Duplicate(totals, 0.0f, 8);
+    PipeBarrier<PIPE_ALL>();
+    for (int r = 0; r < 5; ++r) {
+        Sum(totals[r], rows[r * 16], SumParams{1, 16, 13});   // row r's first 13 values into element r
+        PipeBarrier<PIPE_V>();
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, totals, 8);
+}
+'''
+
+
+def test_sum_writes_its_result_at_an_element_offset(tmp_path):
+    src = tmp_path / "fill.cpp"
+    src.write_text(SUM_INTO_ELEMENTS)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.random.default_rng(3).uniform(-2, 2, 80).astype(np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(8, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    want = x.reshape(5, 16)[:, :13].astype(np.float64).sum(1)
+    np.testing.assert_allclose(r.outputs["y"][:5], want, rtol=1e-6, atol=1e-6)
+    assert not r.outputs["y"][5:].any()
+
+
+def test_mean_into_an_element_offset_still_stops(tmp_path):
+    src = tmp_path / "fill.cpp"
+    src.write_text(SUM_INTO_ELEMENTS.replace("Sum(totals[r], rows[r * 16], SumParams{1, 16, 13});",
+                                             "MeanParams mp; mp.outter = 1; mp.inner = 16; mp.n = 13;\n"
+                                             "        Mean<float>(totals[r], rows[r * 16], mp);"))
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.ones(80, np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(8, np.float32), "out")], block_dim=1)
+    assert not r.ok and any(d.kind == "ub-misaligned" for d in r.diagnostics)

@@ -76,6 +76,9 @@ Sources (kinds):
 - SpMM-AscendC/cube-SPMM `BcsrSpmmCustom` (op-project): a community block-sparse SpMM on the cube (hicann_entries);
   with --match, run whole on the column-condensed inputs its host scripts make, against NumPy (spmm_by_hand.py).
 
+- Community sources of the thirty-eighth round (community.py beside this file: COMMUNITY_SOURCES, community_entries):
+  course homework, a course project, re-done samples and contestants' op projects (op-project, grouped by the chip
+  their OpDef names), a model port's .asc kernels (asc-file); community_by_hand.py runs 17 of their ops against NumPy.
 - hicann/ascend-transformer-boost `src/kernels/{kernels,mixkernels}/**` (kernel-file): ATB, CANN's transformer library
   (norms, activations, quant, matmul, flash / paged attention, MLA, FFN, reshape_and_cache), the sources its
   `add_kernel(<name> ascend910b <core> <source> ...)` calls build for A2, each with the headers it reaches from the
@@ -110,6 +113,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 from mkb import answer_strings, match_mkb, write_project  # noqa: E402 - MultiKernelBench's answer format, beside this file
+from community import COMMUNITY_SOURCES, community_entries  # noqa: E402 - the thirty-eighth round's community sources
 MANIFEST = HERE / "manifest.json"
 KERNEL_ALONE_KINDS = ("kernel-dir", "asc-file", "blas-file", "catlass-example", "kernel-file")   # kinds with no project build
 SOURCES = {  # repo -> source group name
@@ -151,7 +155,7 @@ def collect(repo: str, gitdir: str) -> list[dict]:
     "Manifest entries for one repository at its HEAD."
     commit = git(gitdir, "rev-parse", "HEAD").strip()
     files = git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines()
-    src = SOURCES.get(repo) or COMPETITION_SOURCES.get(repo, repo)
+    src = SOURCES.get(repo) or COMPETITION_SOURCES.get(repo) or COMMUNITY_SOURCES.get(repo, repo)
     entry = lambda path, kind: {"source": src, "repo": repo, "commit": commit, "path": path, "kind": kind}
     if repo == "weich97/NPUKernelBench":
         roots = sorted({f.split("/op_kernel/")[0] for f in files if "/answer/0/op_kernel/" in f and f.endswith(".cpp")})
@@ -191,6 +195,8 @@ def collect(repo: str, gitdir: str) -> list[dict]:
         return [dict(entry("src/flash_attention.asc", "asc-file"), hardware="unverified")]
     if repo in COMPETITION_SOURCES:   # contestants' op projects (msopgen layout), their build outputs left out
         return competition_entries(files, entry)
+    if repo in COMMUNITY_SOURCES:   # course homework, a course project, a model port's .asc kernels (community.py)
+        return community_entries(repo, files, lambda p: show(gitdir, commit, p), entry)
     if repo == "KernelHive/ascendc-skill":   # the EvoKernel dataset's 910B op projects, kept in this skill's references
         return evokernel_entries(gitdir, commit, files, entry)
     if repo == "hicann/catlass":   # the template library's examples its CMake builds for A2 (CATLASS_ARCH 2201)
@@ -903,6 +909,7 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         if kind == "op-project" and not (rel.startswith(("op_host/", "op_kernel/")) or rel == "CMakeLists.txt"
                                          or (rel.startswith("op_graph/") and rel.endswith((".h", ".hpp")))): continue
         if kind == "kernel-dir" and ("/" in rel or rel == "main.cpp" or not rel.endswith((".cpp", ".h"))): continue
+        if "/.ipynb_checkpoints/" in "/" + rel: continue   # Jupyter's autosaves (KiaraStark's homework): no build source
         out = dest / rel
         out.parent.mkdir(parents=True, exist_ok=True)
         text = show(gitdir, commit, f)
@@ -1825,8 +1832,9 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         folder = materialise(entry, gitdir, Path(tmp))
         if entry["kind"] in KERNEL_ALONE_KINDS:
             headers = "\n".join(v for k, v in sorted(read_sources(folder).items()) if k.endswith((".h", ".hpp")))
-            chosen = asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace"), entry.get("defines", ""),
-                               headers) if entry["kind"] in ("asc-file", "blas-file") else None
+            chosen = entry.get("kernel") or asc_entry(show(gitdir, entry["commit"], entry["path"]).decode(errors="replace"),
+                                                      entry.get("defines", ""), headers) \
+                if entry["kind"] in ("asc-file", "blas-file") else None   # "kernel": the collector's pick (community.py)
             if entry["kind"] == "asc-file" and chosen is None:   # a file of a kernel split over several: its target's launch
                 chosen = next(filter(None, (asc_entry(show(gitdir, entry["commit"], other).decode(errors="replace"),
                                                       entry.get("defines", ""))

@@ -1553,6 +1553,9 @@ NOT_PROBED.update({n: "advanced activation API and its host tiling (lib/activati
 NOT_PROBED["TransposeParamsExt"] = ("Transpose's 4-D parameters (TRANSPOSE_NCHW2NHWC / NHWC2NCHW): see "
                                     "tests/test_emu_transpose_ext.py")
 
+NOT_PROBED["GetBroadCastMaxMinTmpSize"] = ("BroadCast's host temporary size (lib/pad/broadcast_tiling.h), host code: see "
+                                           "tests/test_emu_broadcast_tiling.py")
+
 NOT_PROBED.update({n: "advanced filter API and its host tiling (lib/filter DropOut): see tests/test_emu_dropout.py"
                    for n in ("DropOut", "GetDropOutMaxMinTmpSize", "GetDropOutMaxTmpSize", "GetDropOutMinTmpSize")})
 

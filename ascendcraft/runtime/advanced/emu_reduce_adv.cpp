@@ -31,7 +31,10 @@ void vec_row_reduce(Op op, Dt dt, const Local& d, const Local& a, const Local* t
     enter(op, loc);
     const uint32_t es = dt_size(dt);
     check_local(a, op, loc, "srcTensor", 32);
-    check_local(d, op, loc, "dstTensor", 32);
+    // Sum's row results are single elements that A2 writes with the reduce instruction at dstTensor[row] (as
+    // WholeReduceSum writes its dst): an element-aligned dstTensor is its own form (sunkafei's Pdist sums each distance
+    // into y[j]). Mean then scales the results with an elementwise vector op, which needs the 32-byte block.
+    check_local(d, op, loc, "dstTensor", op == Op::Sum ? es : 32);
     if ((static_cast<uint64_t>(inner) * es) % 32 != 0 || n > inner || n == 0)
         Report("bad-argument", op, loc)
             .msg("%s: inner = %u, n = %u: inner is n rounded up to 32 bytes (%u elements here), so that each row starts on a "

@@ -1,0 +1,69 @@
+"""Community AscendC sources the thirty-eighth round added (helper newsrc): course homework, a course project and a
+model port's kernels, contestants' op projects and re-done samples, none of them tried by an earlier round.
+
+- KiaraStark/ascendc-homework: a student's Ascend C course and contest work, msopgen op projects (<Op>/op_host/ +
+  op_kernel/): the homework ops, two official FrameworkLaunch samples re-done, and copies of the third contest season's
+  projects. Each op's OpDef names the chip it was built for; the group says which (910B or 310B).
+- llrnb666-arch/HPC101-AscendC-FusedRMSNorm: a course project, one msopgen op project (src/ascendc/op_host, op_kernel)
+  for the 910B, with a checker that runs it against PyTorch.
+- sunkafei/ascend-operator-challenge, -challenge2, -challenge-final: a contestant's op projects of Ascend C operator
+  contests (2024-2025; msopgen layout), mostly for the 310B; grouped by the chip each OpDef names.
+- T1z1anXXX/s3-ascend-operator: another contestant's op projects of the third season (310B).
+- chiparon/ascendC: a learner's copies of the official FrameworkLaunch samples (baseline/) and their optimised versions
+  (optimi-v1/): matmul (Matmul API), matmul + LeakyReLU, reduce, broadcast; their CAModel dumps and npuchk logs are
+  kept beside them. The kernel-launch folders (13_*) are left out (a main.cpp launcher, not an op project).
+- yjb767868009/ascendc_uniprefill: a model port's token-selection kernels, single-source .asc files (op_kernel/*.asc)
+  bound to PyTorch by op_extension/; each kernel file is compiled alone (kind asc-file).
+
+None keeps a hardware verdict in the repository; the ones that say what they ran on say a 910B.
+"""
+import re
+
+COMMUNITY_SOURCES = {
+    "KiaraStark/ascendc-homework": "Ascend C course homework op projects (a student's; no verdict kept)",
+    "llrnb666-arch/HPC101-AscendC-FusedRMSNorm": "HPC101 course FusedRMSNorm op project (no verdict kept)",
+    "sunkafei/ascend-operator-challenge": "Ascend C contest op projects (sunkafei's; no verdict kept)",
+    "sunkafei/ascend-operator-challenge2": "Ascend C contest op projects (sunkafei's; no verdict kept)",
+    "sunkafei/ascend-operator-challenge-final": "Ascend C contest op projects (sunkafei's; no verdict kept)",
+    "T1z1anXXX/s3-ascend-operator": "Ascend C contest op projects (T1z1anXXX's season 3; no verdict kept)",
+    "chiparon/ascendC": "Ascend samples re-done and optimised (chiparon's op projects; no verdict kept)",
+    "yjb767868009/ascendc_uniprefill": "UniPrefill token-selection .asc kernels (a model port; no verdict kept)",
+}
+BUILT = ("/build_out/", "/build/", "/.ipynb_checkpoints/")   # build outputs and notebook autosaves are no sources
+
+
+def _chip(host_text: bytes) -> str:
+    "The chip an op's OpDef builds it for, as the group names it: 910B when it names ascend910b, else 310B / other."
+    if re.search(rb'AddConfig\(\s*"ascend910b', host_text): return "910B"
+    if re.search(rb'AddConfig\(\s*"ascend310b', host_text): return "310B"
+    return "other chip"
+
+
+def _asc_entry(e: dict, text: bytes) -> dict:
+    """An .asc file whose kernels are launched from elsewhere (a PyTorch extension) and that defines several: the file
+    is compiled whole (every kernel in it), and the first it defines is the one linked (`kernel`, a field the corpus
+    reads for asc-file entries). A file with one kernel, or with its own launch, is left to the corpus's own pick."""
+    names = re.findall(rb"__global__\s+(?:__\w+__\s+)*void\s+(\w+)\s*\(", text)
+    if len(names) > 1 and b"<<<" not in text: return dict(e, kernel=names[0].decode())
+    return e
+
+
+def community_entries(repo: str, files: list[str], read, entry) -> list[dict]:
+    """The entries of one COMMUNITY_SOURCES repository; `read(path)` gives a file's bytes at the pinned commit.
+    Op projects are the folders with both op_host/ and op_kernel/ sources (any depth), each in a group by its chip."""
+    files = [f for f in files if not any(b in "/" + f for b in BUILT)]
+    if repo == "yjb767868009/ascendc_uniprefill":
+        return [_asc_entry(entry(f, "asc-file"), read(f)) for f in sorted(files)
+                if re.fullmatch(r"(?:[\w-]+/)?op_kernel/\w+\.asc", f)]
+    kernels = {f.split("op_kernel/")[0] for f in files if re.search(r"(^|/)op_kernel/[^/]+\.cpp$", f)}
+    hosts = sorted(f for f in files if re.search(r"(^|/)op_host/[^/]+\.cpp$", f) and f.split("op_host/")[0] in kernels)
+    chip = {}
+    for h in hosts:
+        root = h.split("op_host/")[0]
+        found = _chip(read(h))
+        if chip.get(root) in (None, "other chip"): chip[root] = found
+    out = []
+    for root, found in sorted(chip.items()):
+        e = entry(root.rstrip("/"), "op-project")
+        out.append(dict(e, source=f"{e['source']}, built for {found}"))
+    return out
