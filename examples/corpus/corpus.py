@@ -1482,9 +1482,28 @@ def link_sources(entry: dict, gitdir: str, dest: Path, log: str, have: set[str])
         _link_in(f, text, entry, gitdir, dest)
     if added:
         _close_sibling_headers(gitdir, commit, path, dest)
-        if entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, added + _folder_headers(gitdir, commit, added))
+        if entry["repo"] in ROOT_NAMED_HEADERS: _linked_root_named_headers(entry, gitdir, dest, added)
         if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
     return added
+
+
+def _linked_root_named_headers(entry: dict, gitdir: str, dest: Path, added: list[str]) -> None:
+    """The root-named headers (`_root_named_headers`) of the sources `link_sources` brought in and of their folders'
+    headers, and then of every header those bring under SIBLINGS in turn (by a root name, or by a ../ path that
+    `_close_sibling_headers` follows), until none is new. ops-nn fused_quant_mat_mul links quant_batch_matmul_v3's
+    tiling, whose arch20/ header reaches `../../../../transpose_batch_mat_mul/op_host/op_tiling/
+    transpose_batch_mat_mul_tiling.h`, which names `matmul/mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h` from the
+    root: without it that unit did not compile, and the link try holding platform_util.cpp (its
+    PlatformUtil::ParseRuntimePlatformInfo) was passed over."""
+    commit, root = entry["commit"], dest / SIBLINGS
+    listing = set(_tree(gitdir, commit))
+    files, done = list(added) + _folder_headers(gitdir, commit, added), set()
+    while todo := [f for f in files if f not in done]:
+        done.update(todo)
+        _root_named_headers(entry, gitdir, dest, todo)
+        _close_sibling_headers(gitdir, commit, entry["path"], dest)
+        files = sorted(g for p in root.rglob("*") if p.is_file() and p.suffix in (".h", ".hpp")
+                       and (g := p.relative_to(root).as_posix()) in listing)
 
 
 def _folder_headers(gitdir: str, commit: str, files: list[str]) -> list[str]:
