@@ -1502,8 +1502,35 @@ def _linked_root_named_headers(entry: dict, gitdir: str, dest: Path, added: list
         done.update(todo)
         _root_named_headers(entry, gitdir, dest, todo)
         _close_sibling_headers(gitdir, commit, entry["path"], dest)
+        _sibling_kernel_neighbours(gitdir, commit, dest)
         files = sorted(g for p in root.rglob("*") if p.is_file() and p.suffix in (".h", ".hpp")
                        and (g := p.relative_to(root).as_posix()) in listing)
+
+
+def _sibling_kernel_neighbours(gitdir: str, commit: str, dest: Path) -> None:
+    """Another op's kernel header under SIBLINGS (brought by a linked host source) may name a third op's kernel header
+    as `../<op>/<file>`, the kernel build's layout, where every op's op_kernel/ folder sits under the op's name
+    (`_beside_kernel_folders`): ops-nn batch_mat_mul_v3/op_kernel/batch_mat_mul_v3_tiling_data.h names
+    `../mat_mul_v3/mat_mul_v3_tiling_data.h`. Where that path is no file of the repository and the op of that name in
+    the same category has the file in its op_kernel/, that folder's headers go to the folder the path resolves to,
+    and so on for the headers they name the same way."""
+    root, tree = dest / SIBLINGS, set(_tree(gitdir, commit))
+    todo = [p for p in root.rglob("*.h") if p.is_file() and p.parent.name == "op_kernel"]   # at an op_kernel/'s top
+    while todo:
+        p = todo.pop()
+        at = posixpath.dirname(p.relative_to(root).as_posix())
+        for other, rest in re.findall(rb'#\s*include\s*"\.\./(\w+)/([^"]+)"', p.read_bytes()):
+            other, rest = other.decode(), rest.decode()
+            target = posixpath.normpath(posixpath.join(at, "..", other, rest))
+            source = posixpath.join(posixpath.dirname(posixpath.dirname(at)), other, "op_kernel", rest)
+            if target in tree or (root / target).exists() or source not in tree: continue
+            folder = posixpath.dirname(source)
+            for g in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
+                out = root / posixpath.dirname(target) / posixpath.relpath(g, folder)
+                if not g.endswith((".h", ".hpp")) or out.exists(): continue
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(show(gitdir, commit, g))
+                todo.append(out)   # (a copy's folder stands for an op_kernel/ folder in that layout)
 
 
 def _folder_headers(gitdir: str, commit: str, files: list[str]) -> list[str]:
