@@ -1582,6 +1582,51 @@ def test_a_linked_sources_header_naming_the_ops_own_file_or_a_kernel_tiling_key_
     assert (dest / corpus.SIBLINGS / "ascendcraft_corpus_include_root.h").is_file()
 
 
+def test_a_linked_sources_headers_bring_what_they_name_from_the_root_in_turn(tmp_path):
+    """ops-nn fused_quant_mat_mul links quant_batch_matmul_v3's tiling, whose arch20/ header reaches another op's header
+    by a ../ path, and that header names a third op's header from the repository's root: it comes along too (before,
+    only the linked sources and their folders' headers were read for root names, the unit did not compile, and the
+    link try holding PlatformUtil::ParseRuntimePlatformInfo's source was passed over)."""
+    files = {
+        "mm/third/op_host/op_tiling/third_tiling.h": "#pragma once\ninline int Third() { return 6; }\n",
+        "mm/other/op_host/op_tiling/other_tiling.h": '#pragma once\n#include "mm/third/op_host/op_tiling/third_tiling.h"\n',
+        "mm/base_mm/op_host/op_tiling/arch20/base_mm_a2.h":
+            '#pragma once\n#include "../../../../other/op_host/op_tiling/other_tiling.h"\n',
+        "mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp": '#include "arch20/base_mm_a2.h"\nint BaseMm() { return Third(); }\n',
+        "mm/gemm/op_host/gemm_tiling.cpp": "int BaseMm();\nint Gemm() { return BaseMm(); }\n",
+    }
+    gitdir, entry, dest = _gemm_on_base_mm(tmp_path, files)
+    assert corpus.link_sources(entry, gitdir, dest, "undefined reference to `BaseMm()'", set()) == [
+        "mm/base_mm/op_host/op_tiling/base_mm_tiling.cpp"]
+    sib = dest / corpus.SIBLINGS
+    assert (sib / "mm/other/op_host/op_tiling/other_tiling.h").is_file()    # by the ../ path
+    assert (sib / "mm/third/op_host/op_tiling/third_tiling.h").read_text() == files["mm/third/op_host/op_tiling/third_tiling.h"]
+    assert (sib / "ascendcraft_corpus_include_root.h").is_file()
+
+
+def test_a_linked_sources_kernel_header_finds_a_third_ops_kernel_header_in_the_kernel_builds_layout(tmp_path):
+    """ops-nn: quant_batch_matmul_v3's linked tiling reaches batch_mat_mul_v3/op_kernel/batch_mat_mul_v3_tiling_data.h,
+    which names `../mat_mul_v3/mat_mul_v3_tiling_data.h` as the kernel build lays op_kernel/ folders out (under the
+    op's name): no such path in the repository, so mat_mul_v3's op_kernel/ headers go where that name resolves, and
+    what they name the same way follows."""
+    files = {
+        "mm/third/op_kernel/third_tiling_data.h": '#pragma once\n#include "../fourth/fourth.h"\nstruct Third { int a; };\n',
+        "mm/third/op_kernel/third_beside.h": "#pragma once\n",
+        "mm/fourth/op_kernel/fourth.h": "#pragma once\n",
+        "mm/base_mm/op_kernel/base_mm_tiling_data.h": '#pragma once\n#include "../third/third_tiling_data.h"\n',
+        "mm/base_mm/op_host/base_mm_tiling.cpp": '#include "../op_kernel/base_mm_tiling_data.h"\nint BaseMm() { return sizeof(Third); }\n',
+        "mm/gemm/op_host/gemm_tiling.cpp": "int BaseMm();\nint Gemm() { return BaseMm(); }\n",
+    }
+    gitdir, entry, dest = _gemm_on_base_mm(tmp_path, files)
+    assert corpus.link_sources(entry, gitdir, dest, "undefined reference to `BaseMm()'", set()) == [
+        "mm/base_mm/op_host/base_mm_tiling.cpp"]
+    sib = dest / corpus.SIBLINGS
+    assert (sib / "mm/base_mm/op_kernel/base_mm_tiling_data.h").is_file()
+    assert (sib / "mm/base_mm/third/third_tiling_data.h").read_text() == files["mm/third/op_kernel/third_tiling_data.h"]
+    assert (sib / "mm/base_mm/third/third_beside.h").is_file()
+    assert (sib / "mm/base_mm/fourth/fourth.h").is_file()
+
+
 def test_a_dependency_named_by_add_all_modules_sources_is_a_link_candidate(tmp_path):
     """hicann ops-nn matmul/gemm_v2's CMakeLists.txt calls add_all_modules_sources(ACLNNTYPE ... DEPENDENCIES
     mat_mul_v3), the form without HOSTNAME / DIR: mat_mul_v3's op_host sources (MatmulV3BaseTiling's methods, which

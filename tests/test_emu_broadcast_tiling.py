@@ -1,15 +1,12 @@
-"""BroadCast's host temporary size (GetBroadCastMaxMinTmpSize, lib/pad/broadcast_tiling.h), as an op's TilingFunc
-calls it through tiling/tiling_api.h (the FrameworkLaunch broadcast sample's form, which a community copy of it in the
-corpus calls: chiparon/ascendC baseline/7_broadcast_frameworklaunch). The A2 rule: nothing for a copy or a one-element
-fill (a block for int8, plus its two half copies); one block for [1, k] -> [m, k]; for [m, 1] -> [m, k] an 8-row brcb
-group per block (min one group of a block's elements, max every row's), plus the rows laid out at k rounded up to a block
-when k is not whole blocks. A shape it cannot broadcast is an [ERROR] line and leaves the sizes untouched."""
+"""The host side of Broadcast (lib/pad/broadcast_tiling.h, tiling/broadcast/broadcast_tiling.h, tiling/tiling_api.h):
+GetBroadCastMaxMinTmpSize on the emulated Ascend 910B, as an op's TilingFunc calls it (hicann ops-math broadcast_v2).
+The expected sizes are worked out here from the API's A2 rule, case by case, not read back from the emulation."""
 import subprocess
 
 from ascendcraft.emu import INCLUDE_DIR
 
-HOST = r'''#include "tiling/tiling_api.h"
-#include "lib/pad/broadcast_tiling.h"
+HOST = r'''#include "tiling/broadcast/broadcast_tiling.h"
+#include "tiling/tiling_api.h"
 #include <cstdio>
 #include <vector>
 static void show(std::vector<int64_t> src, std::vector<int64_t> dst, uint32_t typeSize) {
@@ -17,33 +14,67 @@ static void show(std::vector<int64_t> src, std::vector<int64_t> dst, uint32_t ty
     uint32_t mx = 7, mn = 7;
     AscendC::GetBroadCastMaxMinTmpSize(platform, ge::Shape(src), ge::Shape(dst), typeSize, false, mx, mn);
     std::printf("%u %u\n", mx, mn);
+    std::fflush(stdout);
 }
 int main() {
-    show({1}, {64}, 4);            // one element fills the result
-    show({1}, {64}, 1);            // int8: two half copies (16 + 64 elements) and a block
-    show({1, 64}, {12, 64}, 2);    // axis 0, 64 halves = 4 blocks
-    show({12, 1}, {12, 64}, 4);    // axis 1, 64 floats = 8 blocks
-    show({12, 1}, {12, 20}, 4);    // axis 1, 20 floats: not whole blocks
-    show({12, 1}, {12, 20}, 1);    // int8 axis 1: computed in half (20 -> 32 halves)
-    show({3, 2}, {3, 5}, 4);       // an axis neither equal nor 1: refused
-    show({1, 20}, {4, 20}, 4);     // axis 0 with a row of 20 floats: refused
+    show({16, 1}, {16, 8}, 4);        // axis 1, k one float block
+    show({1024, 1}, {1024, 16}, 2);   // the API reference's example: half, k one block
+    show({5, 1}, {5, 20}, 2);         // axis 1, k not whole blocks
+    show({3, 1}, {3, 40}, 1);         // int8: widened to two bytes
+    show({1, 32}, {4, 32}, 4);        // axis 0
+    show({8, 8}, {8, 8}, 4);          // nothing to spread
+    show({1}, {64}, 1);               // one element, int8
+    show({1, 30}, {4, 30}, 4);        // axis 0 with k not whole blocks: refused
+    show({2, 1, 1}, {2, 1, 8}, 4);    // three axes: refused
+    show({2, 1}, {4, 8}, 4);          // 2 -> 4 is no broadcast: refused
+    show({4, 1}, {4, 8}, 8);          // 8-byte elements: refused
 }
 '''
 
 
-def test_host_broadcast_tmp_sizes(tmp_path):
+def a2_rule(src, dst, type_size):
+    "The A2 sizes (max, min) in bytes, from the rule of the API's host tiling, written out for each case."
+    def up(v, to):
+        return -(-v // to) * to
+    src_n, dst_n = 1, 1
+    for d in src:
+        src_n *= d
+    for d in dst:
+        dst_n *= d
+    widen = 0
+    if type_size == 1:                      # int8 / uint8 are widened to half first: both tensors, 16-element rounded
+        widen = (up(src_n, 16) + up(dst_n, 16)) * 2
+        type_size = 2
+    if src_n in (dst_n, 1):
+        return (widen + 32, widen + 32) if widen else (0, 0)
+    m, k = dst
+    block = 32 // type_size                 # elements of one 32-byte block
+    if src[1] != 1:                         # [1, k] -> [m, k]
+        return widen + 32, widen + 32
+    lo = block * block * type_size          # the block-broadcast scratch: one block of rows ...
+    hi = up(m, 8) * block * type_size       # ... or every row, rounded up to 8
+    if k % block:                           # the copy scratch of an unaligned k
+        lo += block * up(k, block) * type_size
+        hi += m * up(k, block) * type_size
+    return hi + widen, lo + widen
+
+
+def test_broadcast_tmp_sizes_follow_the_a2_rule(tmp_path):
     (tmp_path / "host.cpp").write_text(HOST)
     subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "host.cpp", "-o", "host"], cwd=tmp_path, check=True)
     out = subprocess.run([str(tmp_path / "host")], capture_output=True, text=True, check=True)
     rows = [tuple(map(int, line.split())) for line in out.stdout.splitlines()]
-    assert rows[0] == (0, 0)
-    assert rows[1] == ((16 + 64) * 2 + 32,) * 2
-    assert rows[2] == (32, 32)
-    # 8 floats a block: min one 8 x 8 group (256 bytes); max 12 rows rounded up to 16, a block each (512 bytes)
-    assert rows[3] == (16 * 8 * 4, 8 * 8 * 4)
-    # and the rows at 24 floats: one block's worth of rows (8) at least, all 12 at most
-    assert rows[4] == (16 * 8 * 4 + 12 * 24 * 4, 8 * 8 * 4 + 8 * 24 * 4)
-    cast = (16 + 240) * 2   # int8 12 x 20: source 12 -> 16 halves, result 240 halves
-    assert rows[5] == (16 * 16 * 2 + 12 * 32 * 2 + cast, 16 * 16 * 2 + 16 * 32 * 2 + cast)
-    assert rows[6] == (7, 7) and rows[7] == (7, 7)     # refused: the sizes are left as they were
-    assert out.stderr.count("[ERROR] GetBroadCastMaxMinTmpSize") == 2
+    good = [([16, 1], [16, 8], 4), ([1024, 1], [1024, 16], 2), ([5, 1], [5, 20], 2), ([3, 1], [3, 40], 1),
+            ([1, 32], [4, 32], 4), ([8, 8], [8, 8], 4), ([1], [64], 1)]
+    assert rows[:len(good)] == [a2_rule(*case) for case in good]
+    # spot values by hand: the reference example (16 x 16 halves at least, 1024 rows of a block at most), and a
+    # [5, 1] -> [5, 20] half whose k needs the copy scratch (16 rows of 32 elements, or 5 of them)
+    assert rows[1] == (1024 * 16 * 2, 16 * 16 * 2)
+    assert rows[2] == (8 * 16 * 2 + 5 * 32 * 2, 16 * 16 * 2 + 16 * 32 * 2)
+    assert rows[3] == (8 * 16 * 2 + 3 * 48 * 2 + (16 + 128) * 2, 16 * 16 * 2 + 16 * 48 * 2 + (16 + 128) * 2)
+    # refused shapes: an error naming the call and the header, the sizes left as they were
+    assert rows[len(good):] == [(7, 7)] * 4
+    err = out.stderr
+    assert err.count("GetBroadCastMaxMinTmpSize (tiling/broadcast/broadcast_tiling.h)") == 4
+    assert "whole number of 32-byte blocks" in err and "1 or 2 axes" in err
+    assert "cannot broadcast" in err and "typeSize must be 1, 2 or 4" in err

@@ -1489,9 +1489,55 @@ def link_sources(entry: dict, gitdir: str, dest: Path, log: str, have: set[str])
         _link_in(f, text, entry, gitdir, dest)
     if added:
         _close_sibling_headers(gitdir, commit, path, dest)
-        if entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, added + _folder_headers(gitdir, commit, added))
+        if entry["repo"] in ROOT_NAMED_HEADERS: _linked_root_named_headers(entry, gitdir, dest, added)
         if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
     return added
+
+
+def _linked_root_named_headers(entry: dict, gitdir: str, dest: Path, added: list[str]) -> None:
+    """The root-named headers (`_root_named_headers`) of the sources `link_sources` brought in and of their folders'
+    headers, and then of every header those bring under SIBLINGS in turn (by a root name, or by a ../ path that
+    `_close_sibling_headers` follows), until none is new. ops-nn fused_quant_mat_mul links quant_batch_matmul_v3's
+    tiling, whose arch20/ header reaches `../../../../transpose_batch_mat_mul/op_host/op_tiling/
+    transpose_batch_mat_mul_tiling.h`, which names `matmul/mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h` from the
+    root: without it that unit did not compile, and the link try holding platform_util.cpp (its
+    PlatformUtil::ParseRuntimePlatformInfo) was passed over."""
+    commit, root = entry["commit"], dest / SIBLINGS
+    listing = set(_tree(gitdir, commit))
+    files, done = list(added) + _folder_headers(gitdir, commit, added), set()
+    while todo := [f for f in files if f not in done]:
+        done.update(todo)
+        _root_named_headers(entry, gitdir, dest, todo)
+        _close_sibling_headers(gitdir, commit, entry["path"], dest)
+        _sibling_kernel_neighbours(gitdir, commit, dest)
+        files = sorted(g for p in root.rglob("*") if p.is_file() and p.suffix in (".h", ".hpp")
+                       and (g := p.relative_to(root).as_posix()) in listing)
+
+
+def _sibling_kernel_neighbours(gitdir: str, commit: str, dest: Path) -> None:
+    """Another op's kernel header under SIBLINGS (brought by a linked host source) may name a third op's kernel header
+    as `../<op>/<file>`, the kernel build's layout, where every op's op_kernel/ folder sits under the op's name
+    (`_beside_kernel_folders`): ops-nn batch_mat_mul_v3/op_kernel/batch_mat_mul_v3_tiling_data.h names
+    `../mat_mul_v3/mat_mul_v3_tiling_data.h`. Where that path is no file of the repository and the op of that name in
+    the same category has the file in its op_kernel/, that folder's headers go to the folder the path resolves to,
+    and so on for the headers they name the same way."""
+    root, tree = dest / SIBLINGS, set(_tree(gitdir, commit))
+    todo = [p for p in root.rglob("*.h") if p.is_file() and p.parent.name == "op_kernel"]   # at an op_kernel/'s top
+    while todo:
+        p = todo.pop()
+        at = posixpath.dirname(p.relative_to(root).as_posix())
+        for other, rest in re.findall(rb'#\s*include\s*"\.\./(\w+)/([^"]+)"', p.read_bytes()):
+            other, rest = other.decode(), rest.decode()
+            target = posixpath.normpath(posixpath.join(at, "..", other, rest))
+            source = posixpath.join(posixpath.dirname(posixpath.dirname(at)), other, "op_kernel", rest)
+            if target in tree or (root / target).exists() or source not in tree: continue
+            folder = posixpath.dirname(source)
+            for g in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
+                out = root / posixpath.dirname(target) / posixpath.relpath(g, folder)
+                if not g.endswith((".h", ".hpp")) or out.exists(): continue
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(show(gitdir, commit, g))
+                todo.append(out)   # (a copy's folder stands for an op_kernel/ folder in that layout)
 
 
 def _folder_headers(gitdir: str, commit: str, files: list[str]) -> list[str]:

@@ -1385,6 +1385,9 @@ NOT_PROBED.update({n: "host tiling API of Select with a bytes mask (tiling/tilin
 NOT_PROBED.update({n: "host tiling API of Pad / UnPad (tiling/tiling_api.h, lib/pad/pad_tiling.h), not kernel code: the "
                       "asc-devkit pad / unpad examples' host code calls it; values in tests/test_emu_pad_tiling.py"
                    for n in ("GetPadMaxMinTmpSize", "PadTilingFunc", "GetUnPadMaxMinTmpSize", "UnPadTilingFunc")})
+NOT_PROBED["GetBroadCastMaxMinTmpSize"] = ("host tiling API of Broadcast (tiling/broadcast/broadcast_tiling.h, "
+                                            "lib/pad/broadcast_tiling.h), not kernel code: hicann ops-math broadcast_v2's "
+                                            "TilingFunc calls it; values in tests/test_emu_broadcast_tiling.py")
 NOT_PROBED.update({f"Get{api}MaxMinTmpSize": "host tiling API of the pattern reductions (tiling/tiling_api.h, "
                       "lib/reduce/reduce_tiling.h), not kernel code: values in tests/test_emu_reduce_pattern.py::test_host_tmp_sizes"
                    for api in ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceAny", "ReduceAll")})
@@ -1552,9 +1555,6 @@ NOT_PROBED.update({n: "advanced activation API and its host tiling (lib/activati
 
 NOT_PROBED["TransposeParamsExt"] = ("Transpose's 4-D parameters (TRANSPOSE_NCHW2NHWC / NHWC2NCHW): see "
                                     "tests/test_emu_transpose_ext.py")
-
-NOT_PROBED["GetBroadCastMaxMinTmpSize"] = ("BroadCast's host temporary size (lib/pad/broadcast_tiling.h), host code: see "
-                                           "tests/test_emu_broadcast_tiling.py")
 
 NOT_PROBED.update({n: "advanced filter API and its host tiling (lib/filter DropOut): see tests/test_emu_dropout.py"
                    for n in ("DropOut", "GetDropOutMaxMinTmpSize", "GetDropOutMaxTmpSize", "GetDropOutMinTmpSize")})

@@ -813,6 +813,16 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         state.gm.add(b);
         if (i < nargs) args[i] = b.base + a.offset;
     }
+    {   // the parameter area get_para_base() gives (emu_param_base.cpp): a word per parameter, then the tiling bytes
+        std::vector<uint64_t> words(nargs, 0);
+        for (size_t i = 0; i < nargs; ++i)
+            if (spec.args[i].kind == "scalar") words[i] = cells[i];
+            else if (spec.args[i].kind != "value") words[i] = reinterpret_cast<uintptr_t>(args[i]);
+        const GmBuffer* tiling = nullptr;
+        for (const GmBuffer& b : state.gm.buffers())
+            if (b.role == Role::Tiling && b.arg >= 0 && static_cast<size_t>(b.arg) < nargs) tiling = &b;
+        set_launch_params(words, tiling ? tiling->base : nullptr, tiling ? tiling->bytes : 0);
+    }
     // the kernel's own __gm__ arrays: read-only GM of its constant data, or (not const) GM it also writes, as an inout
     // buffer is. Not watched for raw writes (below): it is no output of the launch, and a scalar store is how a kernel
     // updates such a flag word.

@@ -201,6 +201,11 @@ namespace ascendcraft { namespace emu { uint64_t maxmin_register(SrcLoc loc); }}
 inline int64_t get_max_min_cnt(::ascendcraft::emu::SrcLoc loc = {}) {
     return static_cast<int64_t>(::ascendcraft::emu::maxmin_register(loc));
 }
+// The device compiler's builtin for the launch's parameter area: an 8-byte word per kernel parameter in the entry's
+// order (addresses, the workspace, the tiling), the tiling bytes right after them. CANN's launch wrappers and some
+// public kernels read their arguments from it (hicann ops-math gcd: `((GM_ADDR*)get_para_base())[i]`, its tiling
+// at `+ 5`).
+inline int64_t get_para_base(::ascendcraft::emu::SrcLoc loc = {}) { return ::ascendcraft::emu::launch_param_base(loc); }
 inline uint64_t get_acc_val() { return ::ascendcraft::emu::acc_value_bits(::ascendcraft::emu::Dt::f32); }
 namespace AscendC {
 inline uint64_t GetAccVal() { return ::ascendcraft::emu::acc_value_bits(::ascendcraft::emu::Dt::f32); }

@@ -363,6 +363,9 @@ struct Launch {
     std::atomic<uint64_t> work_bytes[8] = {};
 };
 extern Launch* g_launch;
+// The launch's parameter area (emu_param_base.cpp): one word per parameter, then the tiling bytes; set by the driver
+// before the blocks run.
+void set_launch_params(const std::vector<uint64_t>& words, const uint8_t* tiling, uint64_t tiling_bytes);
 
 // Parallel launches only: end the run now with a "sequential" record, so that the parent runs the launch again
 // one block at a time and every report, its order and the first error come out exactly as they do there. Called

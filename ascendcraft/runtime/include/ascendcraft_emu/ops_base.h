@@ -54,6 +54,7 @@ inline void Log(int level, const char* op, const char* fmt, ...) {
 }
 // A message with no format arguments may still name none (OP_LOGE(context, "msg")).
 inline void LogPlain(int level, const char* op) { Log(level, op, "%s", ""); }
+inline void Log(int level, const char* op) { LogPlain(level, op); }   // the op argument alone
 
 inline std::string ToString(ge::DataType type) { return ge::TypeUtils::DataTypeToSerialString(type); }
 inline std::string ToString(ge::Format format) { return ge::TypeUtils::FormatToSerialString(format); }
@@ -185,7 +186,9 @@ inline ge::graphStatus InferShape4Broadcast(gert::InferShapeContext* context) {
 #ifndef likely
 #define likely(x) __builtin_expect(!!(x), 1)
 #endif
-#define ASCENDCRAFT_OP_LOG(level, op, ...) ::Ops::Base::Log((level), ::Ops::Base::OpInfoOf(op), __VA_ARGS__)
+// (`__VA_OPT__(,)`: a call with the op argument alone, as CANN's macros take it: ops-nn conv3d_backprop_input_v2's
+// `OP_LOGW("this case may exceed size")` logs that text in the op's place)
+#define ASCENDCRAFT_OP_LOG(level, op, ...) ::Ops::Base::Log((level), ::Ops::Base::OpInfoOf(op) __VA_OPT__(,) __VA_ARGS__)
 #define OP_LOGD(op, ...) ((void)(op))
 #define OP_LOGI(op, ...) ((void)(op))
 #define OP_LOGW(op, ...) ASCENDCRAFT_OP_LOG(2, op, __VA_ARGS__)

@@ -150,6 +150,7 @@ struct PadSpec {
 int64_t block_idx();
 int64_t block_num();
 uint8_t* launch_workspace();   // the launch's Workspace argument (null without one): emu_workspace.cpp
+int64_t launch_param_base(SrcLoc loc);   // get_para_base(): the launch's parameter area (emu_param_base.cpp)
 bool tracing();
 
 int pipe_open(void* object, SrcLoc loc);

@@ -15,6 +15,7 @@
 #include "ascendcraft_emu/math_tiling.h"
 #include "ascendcraft_emu/reduce_pattern_tiling.h"
 #include "ascendcraft_emu/pad_tiling.h"
+#include "ascendcraft_emu/broadcast_tiling.h"   // GetBroadCastMaxMinTmpSize (lib/pad/broadcast_tiling.h)
 #include "ascendcraft_emu/select_tiling.h"
 #include "ascendcraft_emu/sort_tiling.h"
 #include "ascendcraft_emu/transpose_tiling.h"   // GetConfusionTransposeTilingInfo (TRANSPOSE_ND2ND_ONLY)

@@ -1,4 +1,4 @@
 // AscendCraft: CANN's adv_api/pad/broadcast_tiling.h (host side: GetBroadCastMaxMinTmpSize).
 #pragma once
 
-#include "ascendcraft_emu/pad_tiling.h"
+#include "ascendcraft_emu/broadcast_tiling.h"
