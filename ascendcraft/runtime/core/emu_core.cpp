@@ -111,23 +111,68 @@ void set_current_core(Core* c) {
 }
 
 // ---- per-block state -----------------------------------------------------------------------------
-Core::Core(int index) : idx(index) {
-    uint32_t bytes = g_launch->ub_bytes;
-    void* mem = nullptr;
-#if !defined(__SANITIZE_ADDRESS__)  // under ASan every block gets memory of its own (a stale pointer is caught)
-    {
-        std::lock_guard<std::mutex> lock(g_launch->race_mutex);
-        if (!g_launch->ub_pool.free.empty()) {
-            mem = g_launch->ub_pool.free.back();
-            g_launch->ub_pool.free.pop_back();
-        }
-    }
-#endif
-    if (!mem && posix_memalign(&mem, 4096, bytes ? bytes : 32) != 0) {
-        fprintf(stderr, "ascendcraft emulator: cannot allocate %u bytes of UB\n", bytes);
+// Where a block's UB lives in the host's address space. Kernels keep UB addresses in 32 bits (hicann ops-math
+// arg_max_with_value: `static_cast<uint32_t>(t.GetPhyAddr())` as vgather's source address; vsel mode 2's selMask address
+// in the compare-mask register) and also write UB addresses as small numbers (`(__ubuf__ T*)TMP_UB_OFFSET`).
+// ub_raw_view (emu_devkit.cpp) reads a number below ub_bytes as an offset in the UB and another below 2^32 as the low 32
+// bits of a host address in the UB. The two readings must never meet, and the second must not depend on where the
+// host's address-space randomisation put the memory, or a kernel's answer changes from run to run. So every block's
+// UB starts at a host address whose low 32 bits are kUbLow32: a UB address kept in 32 bits is kUbLow32 + its offset,
+// in every run, and never below ub_bytes. (Before, the UB came from posix_memalign in a thread's malloc arena, aligned
+// to 64 MiB: in about one run of 64 its low 32 bits were below 2^26, a kept address fell below ub_bytes, was read as
+// an offset, and arg_max_with_value gathered the poison instead of its chunk indices.)
+namespace {
+constexpr uint64_t kUbLow32 = 0x40000000;        // 1 GiB: above any UB size, and a UB of up to 1 GiB ends below 2^32
+constexpr uint64_t kUbFirstHigh = 0x2000;        // the first slot at 32 TiB: above the heap and a sanitizer's shadow,
+constexpr uint32_t kUbSlots = 0x1000;            // below the device addresses of acl.h (48 TiB); one slot per 4 GiB
+
+uint64_t ub_mapped_bytes(uint32_t bytes) {
+    const uint64_t page = 4096;
+    return (std::max<uint64_t>(bytes, 1) + page - 1) / page * page;
+}
+
+// A block's UB: `bytes` at the first free slot from `next_slot` on (advanced past it), its low 32 bits kUbLow32.
+uint8_t* map_ub(uint32_t bytes, uint32_t& next_slot) {
+    if (bytes > kUbLow32) {
+        fprintf(stderr, "ascendcraft emulator: a UB of %u bytes is larger than the emulator places (%llu bytes)\n", bytes,
+                static_cast<unsigned long long>(kUbLow32));
         die(4);
     }
-    ub = static_cast<uint8_t*>(mem);
+    const uint64_t len = ub_mapped_bytes(bytes);
+    for (uint32_t tries = 0; tries < kUbSlots; ++tries) {   // a slot in use (something else mapped there): the next one
+        const uint64_t slot = next_slot++ % kUbSlots;
+        void* want = reinterpret_cast<void*>(((kUbFirstHigh + slot) << 32) | kUbLow32);
+        void* p = mmap(want, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p == want) return static_cast<uint8_t*>(p);
+        if (p != MAP_FAILED) munmap(p, len);   // a kernel older than MAP_FIXED_NOREPLACE took it as a hint
+    }
+    fprintf(stderr, "ascendcraft emulator: cannot map %u bytes of UB at an address whose low 32 bits are 0x%llx\n", bytes,
+            static_cast<unsigned long long>(kUbLow32));
+    die(4);
+}
+}  // namespace
+
+Launch::UbPool::~UbPool() {
+    for (void* p : free) munmap(p, ub_mapped_bytes(bytes));
+}
+
+Core::Core(int index) : idx(index) {
+    uint32_t bytes = g_launch->ub_bytes;
+    uint8_t* mem = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(g_launch->race_mutex);
+#if !defined(__SANITIZE_ADDRESS__)  // under ASan every block gets memory of its own (a stale pointer is caught)
+        if (!g_launch->ub_pool.free.empty()) {
+            mem = static_cast<uint8_t*>(g_launch->ub_pool.free.back());
+            g_launch->ub_pool.free.pop_back();
+        }
+#endif
+        if (!mem) {
+            g_launch->ub_pool.bytes = bytes;   // the same ub_bytes for every block of the launch
+            mem = map_ub(bytes, g_launch->ub_pool.next_slot);
+        }
+    }
+    ub = mem;
     const bool trace_mode = g_launch->mode == Mode::Trace;
     if (trace_mode) {
         std::memset(ub, 0, bytes);
@@ -159,7 +204,7 @@ Core::~Core() {
     std::lock_guard<std::mutex> lock(g_launch->race_mutex);
     g_launch->ub_pool.free.push_back(ub);   // the same ub_bytes for every block of the launch
 #else
-    free(ub);
+    munmap(ub, ub_mapped_bytes(g_launch->ub_bytes));   // its slot is not mapped again soon: a stale pointer faults
 #endif
 }
 

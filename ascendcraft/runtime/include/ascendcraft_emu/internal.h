@@ -339,9 +339,12 @@ struct Launch {
     // UB memory of finished blocks, reused by the next ones (under race_mutex): a new 192 KB allocation per block
     // came from a thread's malloc arena, which hands freed pages back (MADV_DONTNEED), so every block faulted in and
     // cleared its UB's pages again (a fifth of a trace's CPU). Each block still fills its UB (zeros or the poison).
+    // Each is mapped where the low 32 bits of its address are the same in every run (map_ub, emu_core.cpp).
     struct UbPool {
         std::vector<void*> free;
-        ~UbPool() { for (void* p : free) std::free(p); }
+        uint32_t bytes = 0;       // the size of each (the launch's ub_bytes)
+        uint32_t next_slot = 0;   // map_ub's next address slot
+        ~UbPool();
     } ub_pool;
     // Blocks in parallel (spec `threads` > 1): each block's GM writes and its API reads of writable GM, for the
     // cross-block check after the launch (parallel_conflict in emu_main.cpp); each vector entry belongs to one block.
