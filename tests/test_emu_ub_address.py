@@ -79,3 +79,56 @@ def test_the_gather_from_a_kept_address_matches_numpy_with_a_larger_ub_and_anoth
     assert (r.outputs["kept"].reshape(2, 8)[:, :2] >= 256 * 1024).all()
     np.testing.assert_array_equal(r.outputs["kept"].reshape(2, 8)[:, 1], UB_LOW32 + SRC_AT)
     np.testing.assert_array_equal(r.outputs["y"], want)
+
+
+# vsel mode 2 reads the selMask's UB address from the compare-mask register's first 32 bits; here the kernel puts the
+# low 32 bits of the mask tensor's GetPhyAddr() there (the mask high in the UB, at MASK_AT), not a small number.
+# mx = max(x, y) of 256 floats through vcmpv_gt's bits.
+SEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void ub_kept_sel(GM_ADDR x, GM_ADDR y, GM_ADDR mx) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    LocalTensor<float> xt(TPosition::VECCALC, 0, 256);
+    LocalTensor<float> yt(TPosition::VECCALC, 1024, 256);
+    LocalTensor<float> mt(TPosition::VECCALC, 2048, 256);
+    LocalTensor<uint8_t> mask(TPosition::VECCALC, MASK_AT_, 64);
+    LocalTensor<uint32_t> desc(TPosition::VECCALC, 4096, 8);
+    __ubuf__ float* xu = reinterpret_cast<__ubuf__ float*>(xt.GetPhyAddr());
+    __ubuf__ float* yu = reinterpret_cast<__ubuf__ float*>(yt.GetPhyAddr());
+    __ubuf__ float* mxu = reinterpret_cast<__ubuf__ float*>(mt.GetPhyAddr());
+    copy_gm_to_ubuf(xu, (__gm__ float*)x, 0, 1, 32, 0, 0);
+    copy_gm_to_ubuf(yu, (__gm__ float*)y, 0, 1, 32, 0, 0);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    set_mask_norm();
+    set_vector_mask((uint64_t)-1, (uint64_t)-1);
+    vcmpv_gt(reinterpret_cast<__ubuf__ uint8_t*>(mask.GetPhyAddr()), xu, yu, 4, 1, 1, 1, 8, 8, 8);
+    pipe_barrier(PIPE_V);
+    set_mask_count();
+    set_vector_mask(0, 8);
+    vector_dup(reinterpret_cast<__ubuf__ uint32_t*>(desc.GetPhyAddr()),
+               static_cast<uint32_t>(reinterpret_cast<uint64_t>(mask.GetPhyAddr())), 1, 1, 1, 8, 0);
+    pipe_barrier(PIPE_V);
+    set_cmpmask(reinterpret_cast<__ubuf__ uint32_t*>(desc.GetPhyAddr()));
+    pipe_barrier(PIPE_V);
+    set_vector_mask(0, 256);
+    vsel(mxu, xu, yu, 1, 1, 1, 1, 8, 8, 8, static_cast<uint8_t>(SELMODE::VSEL_TENSOR_TENSOR_MODE));
+    pipe_barrier(PIPE_V);
+    set_mask_norm();
+    set_vector_mask((uint64_t)-1, (uint64_t)-1);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+    copy_ubuf_to_gm((__gm__ float*)mx, mxu, 0, 1, 32, 0, 0);
+}
+""".replace("MASK_AT_", str(150 * 1024))
+
+
+def test_vsel_mode_2_with_the_masks_address_kept_in_32_bits_matches_numpy():
+    b = build({"k.cpp": SEL})
+    assert b.ok, b.diagnostics
+    for poison in (0xA5, 0xFF):
+        x, y = RNG.standard_normal(256).astype(np.float32), RNG.standard_normal(256).astype(np.float32)
+        r = run(b, [GM("x", x), GM("y", y), GM("mx", np.zeros(256, np.float32), "out")], block_dim=1, poison=poison)
+        assert r.ok, r.diagnostics
+        np.testing.assert_array_equal(r.outputs["mx"], np.maximum(x, y))
