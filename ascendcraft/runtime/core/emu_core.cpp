@@ -113,21 +113,25 @@ void set_current_core(Core* c) {
 // ---- per-block state -----------------------------------------------------------------------------
 Core::Core(int index) : idx(index) {
     uint32_t bytes = g_launch->ub_bytes;
-    void* mem = nullptr;
-#if !defined(__SANITIZE_ADDRESS__)  // under ASan every block gets memory of its own (a stale pointer is caught)
+    uint8_t* mem = nullptr;
     {
         std::lock_guard<std::mutex> lock(g_launch->race_mutex);
+#if !defined(__SANITIZE_ADDRESS__)  // under ASan every block gets memory of its own (a stale pointer is caught)
         if (!g_launch->ub_pool.free.empty()) {
-            mem = g_launch->ub_pool.free.back();
+            mem = static_cast<uint8_t*>(g_launch->ub_pool.free.back());
             g_launch->ub_pool.free.pop_back();
         }
-    }
 #endif
-    if (!mem && !(mem = ub_allocate(bytes))) {
+        if (!mem) {
+            g_launch->ub_pool.bytes = bytes;   // the same ub_bytes for every block of the launch
+            mem = ub_allocate(bytes, g_launch->ub_pool.next_slot);
+        }
+    }
+    if (!mem) {
         fprintf(stderr, "ascendcraft emulator: cannot allocate %u bytes of UB\n", bytes);
         die(4);
     }
-    ub = static_cast<uint8_t*>(mem);
+    ub = mem;
     const bool trace_mode = g_launch->mode == Mode::Trace;
     if (trace_mode) {
         std::memset(ub, 0, bytes);
@@ -158,9 +162,8 @@ Core::~Core() {
 #if !defined(__SANITIZE_ADDRESS__)
     std::lock_guard<std::mutex> lock(g_launch->race_mutex);
     g_launch->ub_pool.free.push_back(ub);   // the same ub_bytes for every block of the launch
-    g_launch->ub_pool.bytes = g_launch->ub_bytes;
 #else
-    ub_release(ub, g_launch->ub_bytes);
+    ub_release(ub, g_launch->ub_bytes);   // its slot is not mapped again soon: a stale pointer faults
 #endif
 }
 

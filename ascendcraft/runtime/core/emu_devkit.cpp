@@ -16,7 +16,9 @@ Local ub_raw_view(const void* p, const char* api, SrcLoc loc) {
     if (reinterpret_cast<uintptr_t>(q) < top) q = c.ub + reinterpret_cast<uintptr_t>(q);
     // a UB address kept in 32 bits (hicann ops-math arg_max_with_value: `static_cast<uint32_t>(t.GetPhyAddr())` as
     // vgather's source address): on the NPU every UB address fits; here GetPhyAddr() is a host address, so a value below
-    // 2^32 whose low 32 bits are those of an address in this core's UB is that address
+    // 2^32 whose low 32 bits are those of an address in this core's UB is that address. Every UB starts where the low
+    // 32 bits are 0x40000000 (ub_allocate, emu_ub.cpp), so such a value is never below ub_bytes (never read as an offset)
+    // and is the same in every run
     else if (reinterpret_cast<uintptr_t>(q) <= 0xffffffffu) {
         const uintptr_t base = reinterpret_cast<uintptr_t>(c.ub), low = reinterpret_cast<uintptr_t>(q);
         const uintptr_t off = (low - (base & 0xffffffffu)) & 0xffffffffu;   // distance past the UB's start, mod 2^32

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <cstddef>
 #include <sys/mman.h>
@@ -15,30 +16,67 @@
 namespace ascendcraft { namespace emu {
 
 // ---- UB memory ---------------------------------------------------------------------------------------
-// Each block's UB is mapped between two inaccessible pages, so that the kernel's scalar code, which reads and writes UB
-// through plain `__ubuf__` pointers (laser_attention's `(diag + shift)[i] = vec[i]`; emu.numbered_ub_casts), stops at
-// the first byte before or past this core's UB with a SIGSEGV that the crash handler names (ub_guard_offset) instead
-// of reading a neighbour's memory. Every block of a process has the same UB size (the launch's ub_bytes).
+// Where a block's UB lives in the host's address space, and what lies around it.
+//
+// Kernels keep UB addresses in 32 bits (hicann ops-math arg_max_with_value: `static_cast<uint32_t>(t.GetPhyAddr())` as
+// vgather's source address; vsel mode 2's selMask address in the compare-mask register) and also write UB addresses as
+// small numbers (`(__ubuf__ T*)TMP_UB_OFFSET`). ub_raw_view and ub_numbered_place (emu_devkit.cpp) read a number below
+// ub_bytes as an offset in the UB and another below 2^32 as the low 32 bits of a host address in the UB. The two
+// readings must never meet, and the second must not depend on where the host's address-space randomisation put the
+// memory, or a kernel's answer changes from run to run. So every block's UB starts at a host address whose low 32 bits
+// are kUbLow32: a UB address kept in 32 bits is kUbLow32 + its offset, in every run, and never below ub_bytes. (Before,
+// the UB came from posix_memalign in a thread's malloc arena, aligned to 64 MiB: in about one run of 64 its low 32 bits
+// were below 2^26, a kept address fell below ub_bytes, was read as an offset, and arg_max_with_value gathered the
+// poison instead of its chunk indices.)
+//
+// Each block's UB is also mapped between two inaccessible pages, so that the kernel's scalar code, which reads and
+// writes UB through plain `__ubuf__` pointers (laser_attention's `(diag + shift)[i] = vec[i]`; emu.numbered_ub_casts),
+// stops at the first byte before or past this core's UB with a SIGSEGV that the crash handler names (ub_guard_offset)
+// instead of reading a neighbour's memory. Every block of a process has the same UB size (the launch's ub_bytes).
+namespace {
+constexpr uint64_t kUbLow32 = 0x40000000;   // 1 GiB: above any UB size, and a UB of up to 1 GiB ends below 2^32
+constexpr uint64_t kUbFirstHigh = 0x2000;   // the first slot at 32 TiB: above the heap and a sanitizer's shadow,
+constexpr uint32_t kUbSlots = 0x1000;       // below the device addresses of acl.h (48 TiB); one slot per 4 GiB
+
+size_t page_bytes() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+}  // namespace
+
 static size_t ub_mapped_room(uint32_t bytes) {
-    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const size_t page = page_bytes();
     return (static_cast<size_t>(bytes ? bytes : 32) + page - 1) / page * page;
 }
 
-uint8_t* ub_allocate(uint32_t bytes) {
-    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE)), room = ub_mapped_room(bytes);
-    void* m = mmap(nullptr, room + 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) return nullptr;
-    uint8_t* base = static_cast<uint8_t*>(m);
-    if (mprotect(base, page, PROT_NONE) != 0 || mprotect(base + page + room, page, PROT_NONE) != 0) {
-        munmap(m, room + 2 * page);
+uint8_t* ub_allocate(uint32_t bytes, uint32_t& next_slot) {
+    if (bytes > kUbLow32) {
+        fprintf(stderr, "ascendcraft emulator: a UB of %u bytes is larger than the emulator places (%llu bytes)\n", bytes,
+                static_cast<unsigned long long>(kUbLow32));
         return nullptr;
     }
-    return base + page;
+    const size_t page = page_bytes(), room = ub_mapped_room(bytes), len = room + 2 * page;
+    for (uint32_t tries = 0; tries < kUbSlots; ++tries) {   // a slot in use (something else mapped there): the next one
+        const uint64_t slot = next_slot++ % kUbSlots;
+        uint8_t* ub = reinterpret_cast<uint8_t*>(((kUbFirstHigh + slot) << 32) | kUbLow32);
+        void* want = ub - page;                              // the guard page before it
+        void* m = mmap(want, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (m == MAP_FAILED) continue;
+        if (m != want) {                                     // a kernel older than MAP_FIXED_NOREPLACE took it as a hint
+            munmap(m, len);
+            continue;
+        }
+        if (mprotect(want, page, PROT_NONE) != 0 || mprotect(ub + room, page, PROT_NONE) != 0) {
+            munmap(m, len);
+            return nullptr;
+        }
+        return ub;
+    }
+    fprintf(stderr, "ascendcraft emulator: cannot map %u bytes of UB at an address whose low 32 bits are 0x%llx\n", bytes,
+            static_cast<unsigned long long>(kUbLow32));
+    return nullptr;
 }
 
 void ub_release(uint8_t* ub, uint32_t bytes) {
     if (!ub) return;
-    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const size_t page = page_bytes();
     munmap(ub - page, ub_mapped_room(bytes) + 2 * page);
 }
 

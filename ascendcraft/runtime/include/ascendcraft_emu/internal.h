@@ -304,9 +304,10 @@ class RaceChecker;              // race.h
 
 // Everything about the current launch (one per process).
 struct Core;
-// A block's UB of `bytes` bytes between two inaccessible guard pages (nullptr when the mapping fails), its release, and
+// A block's UB of `bytes` bytes between two inaccessible guard pages, at an address whose low 32 bits are the same in
+// every run (the next free slot from `next_slot` on; nullptr, said on stderr, when none maps), its release, and
 // whether `addr` (a fault address) lies in a guard page of core c's UB: then *offset is its distance from the UB's start.
-uint8_t* ub_allocate(uint32_t bytes);
+uint8_t* ub_allocate(uint32_t bytes, uint32_t& next_slot);
 void ub_release(uint8_t* ub, uint32_t bytes);
 bool ub_guard_offset(const Core* c, uint32_t bytes, uintptr_t addr, int64_t* offset);
 
@@ -346,9 +347,11 @@ struct Launch {
     // UB memory of finished blocks, reused by the next ones (under race_mutex): a new 192 KB allocation per block
     // came from a thread's malloc arena, which hands freed pages back (MADV_DONTNEED), so every block faulted in and
     // cleared its UB's pages again (a fifth of a trace's CPU). Each block still fills its UB (zeros or the poison).
+    // Each is mapped where the low 32 bits of its address are the same in every run (ub_allocate, emu_ub.cpp).
     struct UbPool {
         std::vector<void*> free;
-        uint32_t bytes = 0;   // their UB size (ub_allocate's)
+        uint32_t bytes = 0;       // the size of each (the launch's ub_bytes)
+        uint32_t next_slot = 0;   // ub_allocate's next address slot
         ~UbPool() { for (void* p : free) ub_release(static_cast<uint8_t*>(p), bytes); }
     } ub_pool;
     // Blocks in parallel (spec `threads` > 1): each block's GM writes and its API reads of writable GM, for the
