@@ -1430,6 +1430,11 @@ NOT_PROBED.update({n: "the Matmul API (lib/matmul_intf.h, outside the probe prel
                    for n in ("GetOffsetC", "IterateNBatch", "SetAntiQuantScalar", "SetAntiQuantVector", "SetSparseIndex")})
 NOT_PROBED.update({n: "the Matmul API's constant tiling (lib/matmul_intf.h): see tests/test_matmul_api_host.py"
                    for n in ("GetMMConfig",)})
+# (their kernel, tests/emu_kernels/good/matmul_api_nbatch_read.cpp, compiles against the official headers: api-oracle
+# check.sh, AIV, with GET_TILING_DATA written out as a struct, ACCEPT at asc-devkit 0da921b)
+NOT_PROBED.update({n: "the Matmul API's asynchronous reads (lib/matmul_intf.h, outside the probe prelude): see "
+                      "tests/test_matmul_api_nbatch_read.py"
+                   for n in ("GetBatchTensorC", "GetBatchC", "AsyncGetTensorC")})
 NOT_PROBED.update({n: "the Matmul API's configuration and batch output (lib/matmul_intf.h): see "
                       "tests/test_matmul_api_forms.py::test_to_matmul_config_reads_the_mm_cfg_at_compile_time_and_set_n_batch_out_num_is_accepted"
                    for n in ("ToMatmulConfig", "SetNBatchOutNum")})

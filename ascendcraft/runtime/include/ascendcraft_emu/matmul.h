@@ -159,6 +159,8 @@ struct MatmulFuncParams {
     ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
     bool enableReuse = true, enableUBReuse = false, isPartialOutput = false, isA2B2Shared = false;
     bool isEnableChannelSplit = false, enableKdimReorderLoad = false;
+    bool enableL1BankConflictOptimise = false, enableRelu = false;
+    DecompressionMode decompMode = DecompressionMode::DECOMP_NONE;
 };
 struct MatmulBiasParams { bool enableSetBias = true; };
 namespace matmul_detail {
@@ -166,9 +168,36 @@ constexpr void apply(::MatmulConfig&) {}
 // (declared first: the shape overload's call on the rest finds it by ordinary lookup; the parameter structs live in the
 // global namespace, so argument-dependent lookup would not)
 template <class P, class... Rest> constexpr void apply(::MatmulConfig& c, const P&, const Rest&... rest);
+template <class... Rest> constexpr void apply(::MatmulConfig& c, const MatmulQuantParams& q, const Rest&... rest);
+template <class... Rest> constexpr void apply(::MatmulConfig& c, const MatmulBatchParams& b, const Rest&... rest);
+template <class... Rest> constexpr void apply(::MatmulConfig& c, const MatmulFuncParams& f, const Rest&... rest);
+template <class... Rest> constexpr void apply(::MatmulConfig& c, const MatmulBiasParams& b, const Rest&... rest);
 template <class... Rest> constexpr void apply(::MatmulConfig& c, const MatmulShapeParams& s, const Rest&... rest) {
     c.singleCoreM = s.singleCoreM; c.singleCoreN = s.singleCoreN; c.singleCoreK = s.singleCoreK;
     c.basicM = s.basicM; c.basicN = s.basicN; c.basicK = s.basicK;
+    apply(c, rest...);
+}
+// Each parameter struct sets its own fields of the MatmulConfig, in any order, as AscendC's GetMMConfig does (a kernel's
+// MatmulBatchParams{true, ...} is what makes the Matmul's isNBatch, MatmulFuncParams' enableRelu its ReLU on the way out).
+template <class... Rest> constexpr void apply(::MatmulConfig& c, const MatmulQuantParams& q, const Rest&... rest) {
+    c.isPerTensor = q.isPerTensor; c.hasAntiQuantOffset = q.hasAntiQuantOffset;
+    apply(c, rest...);
+}
+template <class... Rest> constexpr void apply(::MatmulConfig& c, const MatmulBatchParams& b, const Rest&... rest) {
+    c.isNBatch = b.isNBatch; c.batchMode = b.batchMode; c.isBiasBatch = b.isBiasBatch; c.bmmOutMode = b.bmmOutMode;
+    apply(c, rest...);
+}
+template <class... Rest> constexpr void apply(::MatmulConfig& c, const MatmulFuncParams& f, const Rest&... rest) {
+    c.intrinsicsCheck = f.intrinsicsCheck; c.enVecND2NZ = f.enVecND2NZ; c.enableDoubleCache = f.enableDoubleCache;
+    c.enableL1CacheUB = f.enableL1CacheUB; c.doMTE2Preload = f.doMTE2Preload; c.iterateOrder = f.iterateOrder;
+    c.scheduleType = f.scheduleType; c.enableReuse = f.enableReuse; c.enableUBReuse = f.enableUBReuse;
+    c.isPartialOutput = f.isPartialOutput; c.isA2B2Shared = f.isA2B2Shared; c.isEnableChannelSplit = f.isEnableChannelSplit;
+    c.enableKdimReorderLoad = f.enableKdimReorderLoad; c.enableL1BankConflictOptimise = f.enableL1BankConflictOptimise;
+    c.enableRelu = f.enableRelu; c.decompMode = f.decompMode;
+    apply(c, rest...);
+}
+template <class... Rest> constexpr void apply(::MatmulConfig& c, const MatmulBiasParams& b, const Rest&... rest) {
+    c.enableSetBias = b.enableSetBias;
     apply(c, rest...);
 }
 template <class P, class... Rest> constexpr void apply(::MatmulConfig& c, const P&, const Rest&... rest) { apply(c, rest...); }
@@ -759,8 +788,7 @@ public:
     // batchLoop IterateBatch computations, one after another, into the workspace SetWorkspace gave (the API reference's
     // IterateNBatch): step s takes A's batches s x batchA .. and B's s x batchB .. (in the layout's order, or
     // matrixStrideA / B apart) and writes its max(batchA, batchB) C matrices after those of the steps before it, in C's
-    // layout. The synchronous form and IterateNBatch<false> followed by WaitIterateBatch; GetBatchTensorC (the
-    // asynchronous step-by-step read) is not emulated.
+    // layout. The synchronous form; IterateNBatch<false> followed by WaitIterateBatch, or by GetBatchTensorC per step.
     template <bool sync = true, bool waitIterateBatch = false>
     void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
                        const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
@@ -768,6 +796,8 @@ public:
         if (!workspace_)
             ascendcraft::emu::matmul_misuse("Matmul::IterateNBatch writes C to the workspace, and none was given",
                                             "call mm.SetWorkspace(workspaceGm) before IterateNBatch", loc);
+        nBatchAsync_ = !sync;   // GetBatchTensorC reads the steps back, from the first, after an asynchronous one
+        nBatchRead_ = 0;
         GlobalTensor<C> ws;
         ws.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(workspace_), workspaceBytes_ / sizeof(C));
         for (uint32_t step = 0; step < batchLoop; ++step) {
@@ -776,6 +806,59 @@ public:
                                                  matrixStrideC, false, 0, loc);
         }
         nBatchStep_ = 0;
+    }
+    // IterateNBatch<false>'s C read back one step at a time (the API reference's GetBatchTensorC; GetBatchC is its older
+    // name): each call gives the next step's max(batchA, batchB) matrices of singleCoreM x singleCoreN elements, where
+    // they follow one another in the workspace, as a GlobalTensor over them. As in AscendC, only after an asynchronous
+    // IterateNBatch (sync = false) of a Matmul whose MatmulConfig has isNBatch.
+    template <bool sync = true>
+    GlobalTensor<C> GetBatchTensorC(uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false, SrcLoc loc = {}) {
+        (void)enSequentialWrite;
+        const uint64_t count = batch_slice(batchA, batchB, "GetBatchTensorC", loc);
+        GlobalTensor<C> out;
+        out.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(workspace_ + nBatchRead_), count);
+        nBatchRead_ += count * sizeof(C);
+        return out;
+    }
+    // ... and the LocalTensor form: the step's matrices copied into UB, one after another. Emulated where C's batches
+    // follow one another whole (the NORMAL layout, or BSNGD with N x G = 1) with rows of whole 32-byte blocks
+    // (singleCoreN x sizeof(C)); AscendC pads other rows (ND_ALIGN) and gathers other layouts, named errors here.
+    template <bool sync = true>
+    void GetBatchTensorC(const LocalTensor<C>& ub, uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false,
+                         SrcLoc loc = {}) {
+        const bool whole = C_TYPE::layout == LayoutMode::NORMAL || C_TYPE::layout == LayoutMode::NONE ||
+                           (C_TYPE::layout == LayoutMode::BSNGD &&
+                            static_cast<int64_t>(tiling_.CLayoutInfoN ? tiling_.CLayoutInfoN : 1) *
+                            (tiling_.CLayoutInfoG ? tiling_.CLayoutInfoG : 1) == 1);
+        if (!whole)
+            ascendcraft::emu::matmul_misuse("Matmul::GetBatchTensorC into a LocalTensor with C's batches interleaved (an "
+                                            "SBNGD / BNGS1S2 layout, or BSNGD with N x G > 1) is not emulated yet",
+                                            "read the step from GM: GetBatchTensorC(batchA, batchB)", loc);
+        if (static_cast<uint64_t>(tiling_.singleCoreN) * sizeof(C) % 32 != 0)
+            ascendcraft::emu::matmul_misuse("Matmul::GetBatchTensorC into a LocalTensor with rows of singleCoreN elements "
+                                            "that are not whole 32-byte blocks is not emulated yet (AscendC pads them, ND_ALIGN)",
+                                            "read the step from GM: GetBatchTensorC(batchA, batchB)", loc);
+        GlobalTensor<C> step = GetBatchTensorC<sync>(batchA, batchB, enSequentialWrite, loc);
+        DataCopy(ub, step, static_cast<uint32_t>(step.GetSize()));
+    }
+    template <bool sync = true>
+    GlobalTensor<C> GetBatchC(uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false, SrcLoc loc = {}) {
+        return GetBatchTensorC<sync>(batchA, batchB, enSequentialWrite, loc);
+    }
+    template <bool sync = true>
+    void GetBatchC(const LocalTensor<C>& ub, uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false,
+                   SrcLoc loc = {}) {
+        GetBatchTensorC<sync>(ub, batchA, batchB, enSequentialWrite, loc);
+    }
+    // The asynchronous GetTensorC into UB under its older name (the API reference: GetTensorC<false> covers it): the
+    // next block of C after Iterate<false>().
+    void AsyncGetTensorC(const LocalTensor<C>& ub, SrcLoc loc = {}) {
+        if (!async_)
+            ascendcraft::emu::matmul_misuse("Matmul::AsyncGetTensorC without an asynchronous Iterate<false>() before it "
+                                            "(AscendC asserts the asynchronous mode)",
+                                            "call mm.template Iterate<false>() first, or use GetTensorC(ub) inside "
+                                            "`while (mm.Iterate()) { ... }`", loc);
+        GetTensorC<false>(ub, 0, false, 0, 0, 0, 0, loc);
     }
     // The next block of C into the user's L0C tensor (the API reference's "user-managed CO1" Iterate): the block as the
     // cube leaves it in L0C, NZ (16-column groups of the block's rows rounded up to 16), float or int32_t, not
@@ -844,6 +927,33 @@ public:
     void End() { iterating_ = false; block_ = false; }
 
 private:
+    // How many elements of C the next GetBatchTensorC step holds (max(batchA, batchB) x singleCoreM x singleCoreN), after
+    // the checks AscendC asserts: isNBatch, an asynchronous IterateNBatch before it, and (here) a step it wrote.
+    uint64_t batch_slice(uint32_t batchA, uint32_t batchB, const char* api, const SrcLoc& loc) {
+        static thread_local std::string said;
+        if (!config().isNBatch) {
+            said = std::string("Matmul::") + api + " of a Matmul whose MatmulConfig does not set isNBatch (AscendC returns "
+                   "nothing then)";
+            ascendcraft::emu::matmul_misuse(said.c_str(), "make the MatmulConfig with isNBatch = true (GetMMConfig with "
+                                            "MatmulBatchParams{true, ...}) and read IterateNBatch's steps", loc);
+        }
+        if (!nBatchAsync_) {
+            said = std::string("Matmul::") + api + " without an asynchronous IterateNBatch<false> before it (AscendC "
+                   "supports only the asynchronous mode)";
+            ascendcraft::emu::matmul_misuse(said.c_str(), "call mm.template IterateNBatch<false>(...) first; after the "
+                                            "synchronous form C is in the workspace already", loc);
+        }
+        const uint64_t count = static_cast<uint64_t>(batchA > batchB ? batchA : batchB) * tiling_.singleCoreM *
+                               tiling_.singleCoreN;
+        if (workspaceBytes_ && nBatchRead_ + count * sizeof(C) > workspaceBytes_) {
+            said = std::string("Matmul::") + api + " past the end of the workspace IterateNBatch wrote (" +
+                   std::to_string(nBatchRead_ / sizeof(C)) + " of " + std::to_string(workspaceBytes_ / sizeof(C)) +
+                   " elements read, this step takes " + std::to_string(count) + ")";
+            ascendcraft::emu::matmul_misuse(said.c_str(), "call it once per IterateNBatch step, with that step's batchA "
+                                            "and batchB", loc);
+        }
+        return count;
+    }
     // The MatmulConfig behind MM_CFG (itself, or the one a constant tiling carries).
     static constexpr MatmulConfig config() {
         if constexpr (std::is_same<std::decay_t<decltype(MM_CFG)>, MatmulApiStaticTiling>::value) return MM_CFG.cfg;
@@ -1045,6 +1155,8 @@ private:
     bool cbA1Ready_ = false;
     int32_t batchA_ = 0, batchB_ = 0, nBatchOutNum_ = 0;
     uint32_t nBatchStep_ = 0;   // the IterateNBatch step an IterateBatch computes (0 outside IterateNBatch)
+    bool nBatchAsync_ = false;  // the last IterateNBatch was asynchronous: GetBatchTensorC reads its steps
+    uint64_t nBatchRead_ = 0;   // ... the bytes of the workspace read so far
     uint8_t* workspace_ = nullptr;
     uint64_t workspaceBytes_ = 0, cOffset_ = 0;
     bool inited_ = false, iterating_ = false, block_ = false, hasBias_ = false, aTrans_ = false, bTrans_ = false;
