@@ -1542,6 +1542,9 @@ NOT_PROBED.update({n: "raw compiler intrinsic (level-0 half <-> int4b_t conversi
                       "not a header API: see tests/test_emu_vconv_int4.py"
                    for n in ("vconv_s42f16", "vconv_f162s4", "vconv_f162s4r", "vconv_f162s4f", "vconv_f162s4c",
                              "vconv_f162s4a", "vconv_f162s4z")})
+NOT_PROBED["get_para_base"] = ("raw compiler intrinsic (the launch's kernel-parameter area, a word per parameter), not a "
+                               "header API: hicann ops-math gcd reads its arguments and tiling through it; see "
+                               "tests/test_emu_para_base.py")
 NOT_PROBED["set_atomic_none"] = ("raw compiler intrinsic (the DMA's atomic mode off), not a header API: see "
                                  "tests/test_matmul_corpus_forms.py")
 NOT_PROBED["convert_from_bytes"] = ("the device compiler's builtin (a constexpr struct from its bytes; CANN's generated tiling "
