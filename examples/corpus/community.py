@@ -16,6 +16,17 @@ model port's kernels, contestants' op projects and re-done samples, none of them
   bound to PyTorch by op_extension/; each kernel file is compiled alone (kind asc-file).
 
 None keeps a hardware verdict in the repository; the ones that say what they ran on say a 910B.
+
+Added by the thirty-ninth round (helper src), the same op-project rule unless said:
+- linnlh/ascendc-perf-s2: a contestant's op projects of the second season's performance contest (910B).
+- HWXROS/AscendcS7: a contestant's op projects of the seventh season (910B).
+- EliwiiKeeya/my_operators_ascendc: a learner's msopgen projects (add, matmul on the Matmul API, matmul + LeakyReLU).
+- Golden-Irises/AscendC: a learner's op projects (vector add, average pooling, convolution-like Caffe ops, a cube MatMad).
+- JeffDing/AscendC_Code: the Sinh sample done as a FrameworkLaunch project, whole and split into segments.
+- Lulili520/ascendc-optim-agent: an LLM agent (Claude Code) that rewrites single-source .asc kernels for speed, each
+  op built for dav-2201 (its CMakeLists) and profiled with msprof on the NPU, round by round: every distinct
+  `*_kernel.asc` (the ops' own and each round's snapshot under log/) is an asc-file entry with the tiling header beside
+  it; `hardware: ran` (its logs keep the NPU's timings of each; the precision check's verdict is not kept per round).
 """
 import re
 
@@ -28,6 +39,12 @@ COMMUNITY_SOURCES = {
     "T1z1anXXX/s3-ascend-operator": "Ascend C contest op projects (T1z1anXXX's season 3; no verdict kept)",
     "chiparon/ascendC": "Ascend samples re-done and optimised (chiparon's op projects; no verdict kept)",
     "yjb767868009/ascendc_uniprefill": "UniPrefill token-selection .asc kernels (a model port; no verdict kept)",
+    "linnlh/ascendc-perf-s2": "Ascend C contest op projects (linnlh's season-2 performance contest; no verdict kept)",
+    "HWXROS/AscendcS7": "Ascend C contest op projects (HWXROS's season 7; no verdict kept)",
+    "EliwiiKeeya/my_operators_ascendc": "a learner's msopgen op projects (EliwiiKeeya's; no verdict kept)",
+    "Golden-Irises/AscendC": "a learner's op projects (Golden-Irises'; no verdict kept)",
+    "JeffDing/AscendC_Code": "the Sinh sample as FrameworkLaunch projects (JeffDing's; no verdict kept)",
+    "Lulili520/ascendc-optim-agent": "ascendc-optim-agent (LLM-rewritten .asc kernels, profiled on their NPU)",
 }
 BUILT = ("/build_out/", "/build/", "/.ipynb_checkpoints/")   # build outputs and notebook autosaves are no sources
 
@@ -48,10 +65,26 @@ def _asc_entry(e: dict, text: bytes) -> dict:
     return e
 
 
+def _optim_agent_entries(files: list[str], read, entry) -> list[dict]:
+    """ascendc-optim-agent's kernels: each `<Op>_kernel.asc` (the op's, and each optimisation round's copy under log/),
+    one entry per distinct text (a round that left the kernel as it was is the same kernel). Backups (.bak) and
+    notebook autosaves are no sources."""
+    out, seen = [], set()
+    for f in sorted(files):
+        if not re.search(r"(^|/)\w+_kernel\.asc$", f): continue
+        text = read(f)
+        if text in seen: continue
+        seen.add(text)
+        out.append(dict(entry(f, "asc-file"), hardware="ran"))
+    return out
+
+
 def community_entries(repo: str, files: list[str], read, entry) -> list[dict]:
     """The entries of one COMMUNITY_SOURCES repository; `read(path)` gives a file's bytes at the pinned commit.
     Op projects are the folders with both op_host/ and op_kernel/ sources (any depth), each in a group by its chip."""
     files = [f for f in files if not any(b in "/" + f for b in BUILT)]
+    if repo == "Lulili520/ascendc-optim-agent":
+        return _optim_agent_entries(files, read, entry)
     if repo == "yjb767868009/ascendc_uniprefill":
         return [_asc_entry(entry(f, "asc-file"), read(f)) for f in sorted(files)
                 if re.fullmatch(r"(?:[\w-]+/)?op_kernel/\w+\.asc", f)]
