@@ -275,6 +275,10 @@ for t in ["half", "float", "int32_t", "int16_t", "uint8_t"]:
 P("Compare.int32.eq", "Compare(b0, i1, i2, CMPMODE::EQ, 256);")
 P("Compare.dst.half", "Compare(h0, h1, h2, CMPMODE::LT, 256);", "dtype")
 P("Compare.dst.uint16", "Compare(w0, h1, h2, CMPMODE::LT, 256);", "dtype")
+# a float tensor kept as a mask's bytes (linnlh/ascendc-perf-s2 BallQuery): official accepts; CPU debug asserts uint8_t
+P("Compare.dst.float", "Compare(f0, f1, f2, CMPMODE::LT, 256);", "dtype")
+P("CompareScalar.dst.float.l0", "CompareScalar(f0, f1, fs, CMPMODE::GE, 64, 1, urp);", "dtype")
+P("CompareScalar.dst.int32", "CompareScalar(i0, f1, fs, CMPMODE::GE, 256);", "dtype")
 P("Compare.l0.mask", "Compare(b0, h1, h2, CMPMODE::GT, mask, 2, brp);")
 P("Compare.l0.mask2", "Compare(b0, f1, f2, CMPMODE::NE, mask2, 2, brp);")
 P("Compare.no_dst.l0", "Compare(h1, h2, CMPMODE::LT, mask, brp);")
@@ -1340,7 +1344,8 @@ RUN_TIME: dict[str, str] = {
        for d, s in (("half", "float"), ("int32_t", "int32_t"), ("int16_t", "int16_t"))},
     "Cast.int32_t.to.half.CAST_NONE": "unsupported",
     **{f"{op}.l2.{t}": "unsupported" for op in ("Compare", "CompareScalar") for t in ("int16_t", "uint8_t")},
-    "Compare.dst.half": "unsupported", "Compare.dst.uint16": "unsupported",
+    "Compare.dst.half": "unsupported", "Compare.dst.uint16": "unsupported", "Compare.dst.float": "unsupported",
+    "CompareScalar.dst.float.l0": "unsupported", "CompareScalar.dst.int32": "unsupported",
     "Select.mask.half": "unsupported",   # an int8_t mask runs: the NPU reads its bits (a warning)
     "Gather.l2.uint8_t": "unsupported", "Brcb.uint8_t": "unsupported", "Copy.uint8_t": "unsupported",
     "GatherMask.builtin.uint8_t": "unsupported", "GatherMask.tensor.wrong_width": "unsupported",

@@ -518,7 +518,10 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
 // ---- Compare / CompareScalar: a bit mask, bit i = (src0[i] op src1[i]) ----------------------------------
 #define ASCENDCRAFT_EMU_CMP_CHECK(API, T, U)                                                                   \
     ASCENDCRAFT_EMU_TYPES_CHECK(API, "half, float and int32_t sources", T, half, float, int32_t, int16_t, uint8_t); \
-    static_assert(ascendcraft::emu::OneOf<U, uint8_t, int8_t, half, uint16_t>::value,                          \
+    /* the official headers take any result type (the NPU build writes the mask's bytes through it; CPU debug */ \
+    /* asserts uint8_t when the kernel runs): the other element types compile here and stop when they run    */ \
+    static_assert(ascendcraft::emu::OneOf<U, uint8_t, int8_t, half, uint16_t, float, int16_t, int32_t,          \
+                                          uint32_t>::value,                                                    \
                   #API ": the result tensor must be uint8_t (a bit mask)");                                     \
     ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(API, "half, float and int32_t sources", T, half, float, int32_t);      \
     if (!ascendcraft::emu::OneOf<U, uint8_t, int8_t>::value)                                                   \
