@@ -12,6 +12,18 @@
 #include "pipe.h"
 #include "vector.h"
 
+// abs() of a float (or of a 64-bit integer) in kernel code: the device compiler's scalar abs takes the value as it is
+// (the devkit's own AscendC::Std::abs<float> returns ::abs(value)), while the host C library's one global abs takes an
+// int, which truncates: abs(-0.25f) would be 0 (HWXROS/AscendcS7 PdistGrad skips every pair whose |grad| < 1e-12 that
+// way). A template, so that a kernel's own #include <math.h> (libstdc++'s `using std::abs`, the same overloads) adds
+// no clash; other types (int, half) keep the C library's abs as before.
+template <typename T, typename std::enable_if<std::is_same<T, float>::value || std::is_same<T, long>::value ||
+                                              std::is_same<T, long long>::value, int>::type = 0>
+inline T abs(T value) {
+    if constexpr (std::is_same<T, float>::value) return std::fabs(value);
+    else return value < 0 ? -value : value;
+}
+
 namespace AscendC {
 
 // All 64 bits of one half of the 128-bit vector mask.
