@@ -39,3 +39,15 @@ def test_asc_file_with_several_kernels_links_the_first():
     assert "kernel" not in by_path["op_kernel/one.asc"]          # one kernel: the corpus's own pick
     assert by_path["op_kernel/two.asc"]["kernel"] == "first_k"
     assert "kernel" not in by_path["x/op_kernel/three.asc"]      # its own launch names the kernel
+
+
+def test_optim_agent_kernels_once_each_without_backups():
+    "ascendc-optim-agent: each distinct *_kernel.asc (the op's and its rounds' copies), no .bak or notebook autosave."
+    base, changed = b"__global__ __aicore__ void Op_kernel(GM_ADDR x) {}", b"__global__ __aicore__ void Op_kernel(GM_ADDR y) {}"
+    texts = {"Op/op_kernel/Op_kernel.asc": base, "log/Op/round_000/op_kernel/Op_kernel.asc": base,
+             "log/Op/round_001/code_snapshot/Op_kernel.asc": changed, "Op/op_kernel/Op_kernel.asc.bak": changed,
+             "log/Op/round_001/code_snapshot/.ipynb_checkpoints/Op_kernel-checkpoint.asc": changed,
+             "Op/op_host/Op.asc": b"int main() {}"}
+    got = community_entries("Lulili520/ascendc-optim-agent", sorted(texts), lambda p: texts[p], entry)
+    assert [e["path"] for e in got] == ["Op/op_kernel/Op_kernel.asc", "log/Op/round_001/code_snapshot/Op_kernel.asc"]
+    assert {(e["kind"], e["hardware"]) for e in got} == {("asc-file", "ran")}
