@@ -92,6 +92,37 @@ def addr_case(name: str, m: int, n: int) -> dict:
                 tiling=lambda work: addr_tiling(work, m, n))
 
 
+def erfc_tiling(n: int):
+    "op_host/Erfc.asc: blocks of 2048 elements per core at most 48 cores, each core's share a multiple of 512."
+    cores = max(min((n + 2047) // 2048, VECTOR_CORES), 1)
+    per = ((n + cores - 1) // cores + 511) // 512 * 512
+    blocks = max(min((n + per - 1) // per, cores), 1)
+    ub = min(5776, per) // 16 * 16
+    return blocks, _pack([("u64", n), ("u32", blocks), ("u32", per), ("u32", min(n - per * (blocks - 1), per)),
+                          ("u32", ub), ("u32", ub * 12 * 2)])
+
+
+def mere_mare(got: np.ndarray, want: np.ndarray) -> tuple[bool, str]:
+    """The agent's precision rule (.claude/skills/precision-verify/scripts/verify_result.py, restated): mean relative
+    error under 2^-10 (half) and the largest under ten times that, relative to |golden| + 1e-7."""
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    rel = np.abs(g - w) / (np.abs(w) + 1e-7)
+    mere, mare = float(rel.mean()), float(rel.max())
+    return mere < 2 ** -10 and mare < 10 * 2 ** -10, f"MERE {mere:.3g}, MARE {mare:.3g} (limits {2 ** -10:.3g}, {10 * 2 ** -10:.3g})"
+
+
+def erfc_case(n: int) -> dict:
+    """Erfc keeps no scripts in the repository: inputs in [-3, 3] (erfc above 3 falls under half's smallest numbers),
+    the float64 erfc as the golden rounded to half, and the agent's own MERE / MARE rule."""
+    import math
+
+    def make(rng):
+        x = rng.uniform(-3, 3, n).astype(np.float16)
+        return [x], [np.vectorize(math.erfc)(x.astype(np.float64)).astype(np.float16)]
+    return dict(label=f"half [{n}]", numpy=make, check=mere_mare, outputs=[("y", n * 2)],
+                tiling=lambda work: erfc_tiling(n))
+
+
 def cummin_cases(idx_bytes: int):
     """Cummin's own gen_data.py takes B T F dim; the argmin output is int64 in the op's first version (its host allocates
     8 bytes an index), int32 from round 1. The verify_result.py of every version reads int32 indices, so the first
@@ -122,13 +153,33 @@ CASES = {
              outputs=[("output/output.bin", n * 4)], verify=["output/output.bin", "output/golden.bin"],
              tiling=lambda work, n=n: complex_tiling(n)) for n in (8192, 100000)],
     "operaters/Addr/op_kernel/Addr_kernel.asc": [addr_case("case1", 512, 1024)],
+    "Erfc/op_kernel/Erfc_kernel.asc": [erfc_case(8192), erfc_case(100000)],
+    "log/Erfc/round_004/code_snapshot/Erfc_kernel.asc": [erfc_case(8192), erfc_case(100000)],
     "Cummin/op_kernel/Cummin_kernel.asc": cummin_cases(8),
     **{f"log/Cummin/round_00{k}/op_kernel/Cummin_kernel.asc": cummin_cases(4) for k in (1, 2, 3, 5)},
 }
 
 
+def run_numpy_case(kb, case: dict) -> str:
+    "A case with inputs and golden made here (`numpy`) and its own check, for a kernel whose op keeps no scripts."
+    from ascendcraft.emu import GM, run
+    inputs, golden = case["numpy"](np.random.default_rng(3000))
+    blocks, tiling = case["tiling"](None)
+    names = [p.name for p in kb.params]
+    args = [GM(names[i], x) for i, x in enumerate(inputs)]
+    args += [GM(names[len(inputs) + i], np.zeros(size, np.uint8), "out") for i, (_, size) in enumerate(case["outputs"])]
+    r = run(kb, args + [GM(names[-1], tiling)], block_dim=blocks)
+    if not r.ok:
+        first = next((d for d in r.diagnostics if d.is_error), None)
+        return f"ERROR {first.render()[:300] if first else r}"
+    verdicts = [case["check"](r.outputs[names[len(inputs) + i]].view(g.dtype), g) for i, g in enumerate(golden)]
+    ok = all(v[0] for v in verdicts)
+    return f"block_dim {blocks}: {'match' if ok else 'MISMATCH'} ({'; '.join(v[1] for v in verdicts)})"
+
+
 def run_case(entry: dict, gitdir: str, kb, case: dict) -> str:
     from ascendcraft.emu import GM, run
+    if "numpy" in case: return run_numpy_case(kb, case)
     folder = posixpath.dirname(posixpath.dirname(entry["path"]))   # operaters/<Op>
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
