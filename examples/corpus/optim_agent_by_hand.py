@@ -4,8 +4,9 @@ op's host program (`op_host/<Op>.asc`) launches it on the NPU, then its `scripts
 
 Only the host program's tiling and launch are restated here, per op (`TILINGS`: the tiling struct's fields in order, the
 block count, the launch's arguments); the kernel, the data and the verdict are the repository's, read at the manifest's
-commit and never copied. The host programs ask ACL for the vector core count (ACL_DEV_ATTR_VECTOR_CORE_NUM): 48 on
-the 910B (A2), the count used here.
+commit and never copied. Erfc keeps no scripts: its cases make their data and golden here and use the agent's own
+precision rule (`erfc_case`, `mere_mare`). The host programs ask ACL for the vector core count
+(ACL_DEV_ATTR_VECTOR_CORE_NUM): 48 on the 910B (A2), the count used here.
 
     python examples/corpus/optim_agent_by_hand.py [--only PATH] [--git Lulili520/ascendc-optim-agent=GITDIR]
 """
