@@ -262,8 +262,10 @@ def cpu_debug_branches(text: str, defined: bool) -> str:
     return "\n".join(out)
 
 # %% ../nbs/10_emu.ipynb #c3a7e0ub
-_UB_CAST_RE = re.compile(r"\b(?:reinterpret_cast|static_cast)\s*<(?=[^<>;{}]*\b__ubuf__\b[^<>;{}]*\*\s*>)|"
-                         r"\((?=[^(),<>;{}]*\b__ubuf__\b[^(),<>;{}]*\*\s*\))")
+# the type may hold one level of template arguments (`reinterpret_cast<__ubuf__ Kv<K, V>*>`, `(__ubuf__ Kv<K, V>*)p`)
+_UB_TYPE_PART = r"(?:[^<>;{}()]|<[^<>;{}()]*>)*"
+_UB_CAST_RE = re.compile(rf"\b(?:reinterpret_cast|static_cast)\s*<(?={_UB_TYPE_PART}\b__ubuf__\b{_UB_TYPE_PART}\*\s*>)|"
+                         r"\((?=(?:[^(),<>;{}]|<[^<>;{}()]*>)*\b__ubuf__\b(?:[^(),<>;{}]|<[^<>;{}()]*>)*\*\s*\))")
 _NAME_RE = re.compile(r"(?:::\s*)?[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*|\d[\w.]*")
 _CAST_KEYWORDS_BEFORE = {"return", "case", "throw", "co_return", "co_yield", "else", "do"}
 
@@ -271,7 +273,8 @@ _CAST_KEYWORDS_BEFORE = {"return", "case", "throw", "co_return", "co_yield", "el
 def _operand_end(code: str, i: int) -> int | None:
     """The end of the unary expression a C-style cast applies to, starting at `i` (spaces skipped): a parenthesised
     expression or a name, number or literal, each with its postfix calls, subscripts and member accesses, and a cast
-    before another operand; None when it starts otherwise (a prefix operator): such a cast is left as it is."""
+    before another operand, or a prefix operator (`&`, `*`, `-`, `+`, `~`, `!`, `++`, `--`) before any of these
+    (`(__ubuf__ Msg*)&(client->buffer)`); None when it starts otherwise."""
     n = len(code)
     while i < n and code[i] in " \t\n": i += 1
     def closing(j: int) -> int | None:   # the index past the bracket matching the one at j
@@ -291,6 +294,10 @@ def _operand_end(code: str, i: int) -> int | None:
         i = end
     elif (m := _NAME_RE.match(code, i)):   # a name (qualified) or a number
         i = m.end()
+    elif code.startswith(("++", "--"), i):
+        return _operand_end(code, i + 2)
+    elif i < n and code[i] in "&*-+~!" and not code.startswith("&&", i):
+        return _operand_end(code, i + 1)   # a prefix operator binds tighter than the cast: the cast takes all of it
     else:
         return None
     while True:                           # postfix: calls, subscripts, member accesses
@@ -311,8 +318,8 @@ def numbered_ub_casts(text: str) -> str:
     bracketing its operand. On the NPU a `__ubuf__` pointer is an offset in the core's UB that the scalar unit follows
     (laser_attention: `reinterpret_cast<__ubuf__ float*>((uintptr_t)offset)`, then `p[i] = ...`); the call gives that
     offset's place in this core's emulated UB, so scalar loads and stores reach the bytes the raw intrinsics see. A
-    cast whose operand starts with a prefix operator, or a parenthesised type that is a declaration's unnamed
-    parameter, is left as it is."""
+    parenthesised type that is a declaration's unnamed parameter is left as it is, and so is a cast whose type comes
+    out of a macro (`(UB_PTR(float))x`): the text does not show `__ubuf__` there."""
     if "__ubuf__" not in text: return text
     code = re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: '"' + " " * (len(m[0]) - 2) + '"', blank_comments(text))
     code = re.sub(r"(?m)^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", lambda m: re.sub(r"[^\n]", " ", m[0])
@@ -3606,11 +3613,14 @@ def _failure_diagnostic(child: _Child, build: Build, mode: str, gm_names: list[s
         if sig == signal.SIGSEGV and 4096 <= at < 512 * 1024:   # an on-chip address (UB, L1, L0) made from a number
             return _at(build, file, line, "raw-buffer-pointer",
                        f"the kernel read or wrote address {at:#x} through a plain pointer{in_block}: an on-chip buffer address "
-                       f"written as a number (`(__ubuf__ float*)offset`), which the NPU's scalar unit follows; the emulator "
-                       f"keeps each core's buffers elsewhere and maps such addresses only where an intrinsic or an API call "
-                       f"takes them{last}",
-                       "read and write UB elements through a LocalTensor (GetValue / SetValue) or a pointer from its "
-                       "GetPhyAddr(); the raw intrinsics (copy_*, v*, load_*, mad) take numbered addresses as they are",
+                       f"written as a number. A cast to a `__ubuf__` pointer is mapped to this core's UB "
+                       f"(emu.numbered_ub_casts); this pointer was not: an L1 / L0 pointer (`__cbuf__`, `__ca__`, `__cb__`, "
+                       f"`__cc__`), or a UB cast whose type comes out of a macro. The NPU's scalar unit reads and writes UB "
+                       f"and GM only (the API reference: LocalTensor GetValue / SetValue take VECIN / VECCALC / VECOUT "
+                       f"tensors only), so a scalar access to L1 or L0 is none the chip makes either{last}",
+                       "move L1 / L0 data with the raw intrinsics (copy_*, load_*, mad) or DataCopy / LoadData; reach UB "
+                       "elements through a `__ubuf__` pointer cast in the kernel's own text or a LocalTensor's GetValue / "
+                       "SetValue",
                        api=api, block=block, signal=name, address=at)
         return _at(build, file, line, "crash", f"the kernel crashed with {name} ({_SIGNAL_TEXT.get(sig, 'signal')}){in_block}{last}",
                    "run with build(..., sanitize=True) to find the bad access; uninitialised pointers and out-of-range "

@@ -1,8 +1,9 @@
 """Static Tensor programming (the asc-devkit single-source examples): LocalMemAllocator<Hardware::UB> hands out
 LocalTensors one after the other from UB address 0, and LocalTensor(TPosition, addr, tileSize) places one by hand.
 Checked against NumPy, against the addresses AscendC documents (GetCurAddr moves by the tensor's bytes), and with the
-documented misuses (a length that is not whole 32-byte blocks, a tensor past the end of its memory) stopping at the
-call."""
+documented misuses (a tensor past the end of its memory) stopping at the call; a length that is not whole 32-byte
+blocks moves the allocator to an unaligned address, and the first instruction there stops (tests/
+test_emu_static_tensor_align.py has the rule)."""
 import numpy as np
 import pytest
 
@@ -68,8 +69,22 @@ def test_allocator_tensors_compute_as_numpy_and_sit_where_ascendc_puts_them(kern
     assert r.outputs["addrs"].tolist() == [0, 1024, 2048, 2144, 256, 48, 2144, 9]   # 9 = TPosition::VECIN
 
 
+def test_an_allocator_moved_off_the_32_byte_grid_stops_at_the_first_instruction_there(tmp_path):
+    "48 halves are 96 bytes; 40 are 80, so zl lands at 2048 + 80 = 2128: made with a note, refused by Add (the NPU's rule)."
+    src = tmp_path / "odd.cpp"
+    src.write_text(KERNEL.replace("ub.Alloc<half>(48)", "ub.Alloc<half>(40)"))
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.ones(256, np.float32)
+    r = run(b, _args(x, x), block_dim=1)
+    e = [d for d in r.diagnostics if d.is_error]
+    assert e and e[0].kind == "ub-misaligned" and "UB offset 2128" in e[0].message, [d.render() for d in r.diagnostics]
+    assert "AscendC::Add(zl, xl, yl, n)" in e[0].source_line
+    notes = [d.source_line for d in r.diagnostics if d.kind == "ub-misaligned" and not d.is_error]
+    assert any("ub.Alloc<half>(40)" in n for n in notes) and any("zl(AscendC::TPosition::VECOUT" in n for n in notes)
+
+
 @pytest.mark.parametrize("edit, kind, words, line", [
-    ("ub.Alloc<half>(48)", "ub-misaligned", "a whole number of 32-byte blocks", "ub.Alloc<half>(40)"),
     ("zl(AscendC::TPosition::VECOUT, a3, n)", "ub-out-of-range", "past the 196608 bytes of UB on Ascend 910B",
      "zl(AscendC::TPosition::VECOUT, 196608 - 512, n)"),
     ("ub.Alloc<float, n>()", "ub-out-of-range", "past the 196608 bytes of UB on Ascend 910B", "ub.Alloc<float, 50000>()"),

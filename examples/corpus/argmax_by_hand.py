@@ -6,7 +6,9 @@ the tiling written out (the op's TilingFunc needs the host broadcast tiling API,
     python examples/corpus/argmax_by_hand.py <hicann/ops-math git dir> [rows] [axis] [schedule] [rowTile] [column] [repeat]
 
 (schedule: an ARG_SCH_* value of op_kernel/arg_max_with_value_tiling_key.h, 1 LAST_DIRECT by default; 8 LAST_SEG
-reduces each 64-wide chunk, then folds the chunks with vcmpv / vsel, rowTile rows at a time; column: the OpDef's
+reduces each 64-wide chunk, then folds the chunks with vcmpv / vsel, rowTile rows at a time; 16 LAST_LONG and 17
+LAST_LONG_PACKED (float or int16 only) take one row of a long axis per core, rows cores, as the op's TilingFunc gives
+them (perCore 1, usedCoreNum rows): the path whose 40-byte static tensor the thirty-eighth round stopped on; column: the OpDef's
 dtype column, 0 half, 2 float, 3 int16_t; repeat: run each built kernel that many times, each run a new kernel process,
 and count the runs that differ: a result that changes from run to run is the emulator's fault.)
 """
@@ -27,14 +29,16 @@ from ascendcraft.emu import GM, Tiling, Workspace, build, run  # noqa: E402
 from ascendcraft.opproject import dtype_macros, load_project, template_entry, tpl_header, tpl_instances  # noqa: E402
 
 LAST_DIRECT = 1   # ARG_SCH_LAST_DIRECT of op_kernel/arg_max_with_value_tiling_key.h
-SCHEDULES = {1: "LAST_DIRECT", 8: "LAST_SEG"}   # the two run here
+SCHEDULES = {1: "LAST_DIRECT", 8: "LAST_SEG", 16: "LAST_LONG", 17: "LAST_LONG_PACKED"}   # the ones run here
+ONE_ROW_PER_CORE = (16, 17)   # ARG_SCH_LAST_LONG[_PACKED]: the TilingFunc's oneLongRowPerCore split
 
 
 def tiling_bytes(rows: int, axis: int, schedule: int, row_tile: int) -> bytes:
     """ArgMaxWithValueTilingData (op_kernel/arg_max_with_value_tiling_data.h): 16 uint32 fields; one core takes every
-    row (perCore = rows, bigCores 0: the uniform split), row_tile rows a tile."""
-    fields = dict(tilingMode=schedule, firstDim=rows, axisSize=axis, lastDim=1, outSize=rows, usedCoreNum=1,
-                  perCore=rows, bigCores=0, rowTile=row_tile, innerTile=0, axisTile=0, apiTmpSize=0, splitAxis=0,
+    row (perCore = rows, bigCores 0: the uniform split), row_tile rows a tile, or one row a core (ONE_ROW_PER_CORE)."""
+    per_core, used = (1, rows) if schedule in ONE_ROW_PER_CORE else (rows, 1)
+    fields = dict(tilingMode=schedule, firstDim=rows, axisSize=axis, lastDim=1, outSize=rows, usedCoreNum=used,
+                  perCore=per_core, bigCores=0, rowTile=row_tile, innerTile=0, axisTile=0, apiTmpSize=0, splitAxis=0,
                   axisPerCore=0, nlBf=0, nlIPad=0)
     return struct.pack("<16I", *fields.values())
 
@@ -78,7 +82,8 @@ def main(gitdir: str, rows: int = 16, axis: int = 37, schedule: int = LAST_DIREC
             t0 = time.time()
             r = run(kb, [GM("x", x), GM("indice", shape=(rows,), dtype=np.int32, role="out"),
                          GM("values", shape=(rows,), dtype=np_type, role="out"), Workspace(16 * 1024 * 1024),
-                         Tiling(tiling_bytes(rows, axis, schedule, row_tile))], block_dim=1, tiling_key=instance.key)
+                         Tiling(tiling_bytes(rows, axis, schedule, row_tile))],
+                    block_dim=rows if schedule in ONE_ROW_PER_CORE else 1, tiling_key=instance.key)
             if repeat == 1:
                 print(f"{op}: run ok={r.ok} ({time.time() - t0:.1f} s)")
             if not r.ok:

@@ -10,7 +10,7 @@
 //   the built-in pattern patternMode (1..7; src1 not read), or with patternMode 0 the pattern tensor src1; the kept
 //   count goes to the reserved-count register (GetRsvdCnt, get_rsvd_cnt);
 //   vgather(dst, offsets, srcAddr, dstRepeatStride, repeat): Gather, dst[i] = the element `offsets[i]` bytes past the
-//   UB address srcAddr, under the current mask register;
+//   UB address srcAddr (srcBaseAddr: aligned to the element, not to 32 bytes), under the current mask register;
 //   set_atomic_add / set_atomic_f32 / set_atomic_f16 / set_atomic_s32: the DMA's atomic add and its element type
 //   (SetAtomicAdd<T>; set_atomic_none is in raw_intrinsics.h);
 //   copy_gm_to_ubuf / copy_ubuf_to_gm: DataCopy in 32-byte blocks (below);
@@ -109,7 +109,15 @@ inline void vgather(T* dst, uint32_t* offsets, uint64_t srcAddr, uint16_t dstRep
     const auto d = AscendC::devkit_detail::ub(dst, "vgather", loc);
     const auto s = AscendC::devkit_detail::ub(reinterpret_cast<T*>(static_cast<uintptr_t>(srcAddr)), "vgather", loc);
     const auto o = AscendC::devkit_detail::ub(offsets, "vgather", loc);
-    ascendcraft::emu::vec_gather(ascendcraft::emu::dt_of<T>(), d.emu(), s.emu(), o.emu(), 0,
+    // srcAddr is Gather's srcBaseAddr, not a LocalTensor: the API reference asks it to be aligned to the element only
+    // (ops-math arg_max_with_value gathers from chunkValue + 4 bytes). So the source is the 32-byte block it falls in
+    // (every UB starts on a page) with the rest as the base, which Gather checks against the element width.
+    ascendcraft::emu::Local src = s.emu();
+    const uint32_t base = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(src.addr) % 32);
+    src.addr -= base;
+    src.bytes += base;
+    src.cap += base;
+    ascendcraft::emu::vec_gather(ascendcraft::emu::dt_of<T>(), d.emu(), src, o.emu(), base,
                                  ascendcraft::emu::mask_lanes(uint64_t{0}, repeat, false), dstRepeatStride, loc);
 }
 

@@ -6,8 +6,9 @@
 
 namespace ascendcraft { namespace emu {
 // The view of `bytes` bytes at byte address `addr` of the memory that TPosition `pos` lives in (UB, L1, L0A, L0B, L0C,
-// the bias table), with AscendC's checks: a count > 0, a length that is a multiple of 32 bytes, and an end inside that
-// memory. `api` names the call in the error.
+// the bias table), with AscendC's checks: a count > 0 and an end inside that memory (errors); an address or a length
+// that is not whole 32-byte blocks is a warning (the NPU does not check either; the instructions check their operands).
+// `api` names the call in the report.
 Local local_at(uint8_t pos, uint64_t addr, uint64_t count, uint32_t elem_bits, const char* api, SrcLoc loc);
 }}  // namespace ascendcraft::emu
 
