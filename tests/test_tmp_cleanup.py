@@ -52,3 +52,25 @@ def test_a_failing_session_keeps_the_failures_folder_only(tmp_path, args):
     run, temproot = inner_session(tmp_path, True, *args)
     assert run.returncode == 1 and "1 failed, 1 passed" in run.stdout, run.stdout + run.stderr
     assert left_files(temproot) == ["read-me"]                         # the passing test's file is gone
+
+
+def test_a_scan_killed_midway_leaves_its_folder_to_the_next_sweep(tmp_path):
+    """The honesty scan's `g++ -E` runs in a scratch folder held by its process (emu.ScratchFolder): when a task past its
+    timeout is killed mid-scan, the next scratch folder made on the machine removes it (a temporary folder stayed in
+    /tmp for good: the ascendcraft-scan-* folders)."""
+    from ascendcraft.emu import ScratchFolder, _scratch_root
+    if _scratch_root() is None: pytest.skip("no writable /dev/shm: scratch folders are temporary folders here")
+    child = ("import os, sys\n"
+             "import ascendcraft.honesty as honesty, ascendcraft.sandbox as sandbox\n"
+             "def killed(argv, scratch, **kwargs):\n"
+             "    print(scratch, flush=True)\n"
+             "    os._exit(9)\n"
+             "sandbox.run = killed\n"
+             "honesty.preprocess({'k.cpp': 'int x;\\n'})\n")
+    run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 9, run.stdout + run.stderr
+    folder = Path(run.stdout.strip())
+    assert folder.name.startswith("ascendcraft-scan-") and (folder / "src" / "k.cpp").is_file()   # left by the kill
+    probe = ScratchFolder("probe")
+    try: assert not folder.exists() and not folder.with_name(folder.name + ".held").exists()
+    finally: probe.close()
