@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import shlex
-import tempfile
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,7 +133,7 @@ def preprocess(sources: dict[str, str], settings: Settings | None = None,
     """`{translation unit: (folder it ran in, g++ -E output)}` (run in the sandbox), and a Diagnostic per unit that does
     not preprocess. A unit this process preprocessed before with the same project files, flags, compiler and runtime
     headers is taken from then (the honesty scan and the size checks of a task read the same project)."""
-    from ascendcraft.emu import INCLUDE_DIR
+    from ascendcraft.emu import INCLUDE_DIR, ScratchFolder
     settings = settings or load_settings()
     outputs, problems = {}, []
     flags = _flags(settings, sources)
@@ -142,7 +142,10 @@ def preprocess(sources: dict[str, str], settings: Settings | None = None,
     for name in names:
         if (kept := _units_seen.get(keys[name])) is not None: outputs[name] = kept
     if all(name in outputs for name in names): return outputs, problems
-    with tempfile.TemporaryDirectory(prefix="ascendcraft-scan-") as d:
+    # a scratch folder held by this process's lock (in /dev/shm where there is one): a process killed mid-scan (a task
+    # past its timeout) leaves it to the next scratch folder's sweep, where a temporary folder would stay for good
+    with closing(ScratchFolder("scan")) as held:
+        d = held.path
         root = Path(d) / "src"
         for name, text in sources.items():
             (root / name).parent.mkdir(parents=True, exist_ok=True)

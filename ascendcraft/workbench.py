@@ -1824,13 +1824,18 @@ def launch_workbench(task: str = "softmax",              # task id or task file 
         raise AscendCraftError(Diagnostic("port-in-use", f"port {port} on {ip} is already in use", file="<workbench>",
                                           hint="pass another port (0 picks a free one)"), "workbench")
     folder = Path(tempfile.mkdtemp(prefix="ascendcraft-workbench-"))
-    path = workbench_page(task, settings, folder, Path(page), workdir=Path(workdir).resolve() if workdir else Path.cwd())
     log = folder / "voila.log"
-    command = [sys.executable, "-m", "voila", str(path), f"--port={port}", f"--Voila.ip={ip}", "--theme=light",
-               "--show_tracebacks=True", *[f"--VoilaConfiguration.extension_denylist={x}" for x in VOILA_SKIP],
-               *([] if open_browser else ["--no-browser"]), *voila_args]
-    with open(log, "w") as out:
-        process = subprocess.Popen(command, cwd=folder, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        path = workbench_page(task, settings, folder, Path(page), workdir=Path(workdir).resolve() if workdir else Path.cwd())
+        command = [sys.executable, "-m", "voila", str(path), f"--port={port}", f"--Voila.ip={ip}", "--theme=light",
+                   "--show_tracebacks=True", *[f"--VoilaConfiguration.extension_denylist={x}" for x in VOILA_SKIP],
+                   *([] if open_browser else ["--no-browser"]), *voila_args]
+        with open(log, "w") as out:
+            process = subprocess.Popen(command, cwd=folder, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    except BaseException:                                  # no server started: nobody's stop() will remove the folder
+        import shutil
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     server = WorkbenchServer(process, ip, port, folder, log)
     if not block: return server
     server.ready()

@@ -68,7 +68,10 @@ class LocalCluster:
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.procs: dict[str, subprocess.Popen] = {}
-        self.env = {**os.environ, **ENV, "PYTHONPATH": os.pathsep.join(filter(None, [NODE_SITE, str(ROOT), os.environ.get("PYTHONPATH")]))}
+        # TMPDIR: the nodes' temporary files (a Ray task's ascendcraft-ray-* scratch folder, which a task that Ray kills
+        # never removes) go in the cluster's temp folder, which `stop` removes, not in /tmp
+        self.env = {**os.environ, **ENV, "TMPDIR": str(self.temp),
+                    "PYTHONPATH": os.pathsep.join(filter(None, [NODE_SITE, str(ROOT), os.environ.get("PYTHONPATH")]))}
 
     def _start(self, name: str, *args: str) -> subprocess.Popen:
         log = open(self.temp / f"{name}.log", "wb")

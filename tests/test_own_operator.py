@@ -409,11 +409,13 @@ def test_the_workbench_server_gets_the_task_file_as_an_absolute_path(task_file, 
 
     class Stop(Exception): pass
 
-    def page(task, *args, **kwargs):
-        seen["task"] = task
+    def page(task, settings, folder, *args, **kwargs):
+        seen["task"], seen["folder"] = task, folder
+        assert folder.is_dir()
         raise Stop
     monkeypatch.setattr(wb, "workbench_page", page)
     monkeypatch.chdir(task_file.parent)
     with pytest.raises(Stop):
         wb.launch_workbench(task_file.name, port=0, block=False)
     assert seen["task"] == str(task_file.resolve())
+    assert not seen["folder"].exists()            # a launch that fails removes its /tmp/ascendcraft-workbench-* folder

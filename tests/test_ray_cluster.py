@@ -133,6 +133,7 @@ def staged_task_processes() -> list[int]:
 def test_killed_driver_resumes_without_redoing_finished_tasks(cluster, tmp_path):
     c, executor = cluster
     tasks, out = ["relu", "softsign", "sgd"], tmp_path / "killed"
+    started = time.time()
     env = {**os.environ, "ASCENDCRAFT_TRIALS": "1", "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     proc = subprocess.Popen([sys.executable, "-m", "ascendcraft.cli", "bench", "--ray", c.address, "--no-timing", "--size", "small", "--quiet",
                              "--out", str(out), "--kernels", str(KERNELS), *[a for t in tasks for a in ("--task", t)]],
@@ -152,6 +153,8 @@ def test_killed_driver_resumes_without_redoing_finished_tasks(cluster, tmp_path)
         time.sleep(0.5)
     time.sleep(1.0)
     assert set(out.glob("*/*/result.json")) == set(finished)                # nobody writes after the kill
+    # the killed tasks' scratch folders are in the cluster's temp folder (removed with the cluster), none in /tmp
+    assert not [p for p in Path("/tmp").glob("ascendcraft-ray-*") if p.stat().st_mtime >= started - 1]
 
     resumed = run_bench(tasks, kernels=KERNELS, out=out, timing=False, settings=SETTINGS, progress=False, executor=executor)
     assert [r.status for r in resumed.results] == ["ok"] * len(tasks)
