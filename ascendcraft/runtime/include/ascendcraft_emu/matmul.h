@@ -3,7 +3,7 @@
 // with half/bfloat16_t/float inputs accumulating in fp32 and int8 in int32, as the cube core does. On the NPU
 // the object on the vector core sends messages to a server on the cube core; here the work runs where it is
 // asked for, in the calling block, and trace mode records it as the cube core's MTE2, M and FIX pipe work.
-// Why one header (about 1,100 lines): the Matmul class template is one type whose members the kernel instantiates
+// Why one header (about 1,260 lines): the Matmul class template is one type whose members the kernel instantiates
 // with its own MatmulType / MatmulConfig arguments, so it lives in a header whole; the computation is in
 // runtime/cube/emu_cube.cpp (matmul_block), the host tiling in matmul_tiling.h.
 // Written from the public AscendC documentation; no vendor code.
@@ -738,13 +738,52 @@ public:
         ascendcraft::emu::matmul_misuse("Matmul::SetQuantVector from a LocalTensor is not emulated yet",
                                         "pass the per-channel scales as a GlobalTensor<uint64_t>", loc);
     }
+    // The anti-quantisation of an int8 B on its way into L1 (A half, B int8): the API reference lists it for the Atlas
+    // inference series' AI Core only, not for Atlas A2 / A3 or Ascend 950. CANN's A2 Matmul on the cube core
+    // (ASCENDC_CUBE_ONLY) compiles the call and asserts at run time ("not support set anti-quant mode"): here the call
+    // stops at its line with that rule. The vector core's Matmul (the mixed form's client) has no such member: a
+    // compile error that says so.
+    template <class T> struct anti_quant_not_on_a2 : std::false_type {};
+#ifdef ASCENDC_CUBE_ONLY
     template <class T> void SetAntiQuantScalar(const T, const T, SrcLoc loc = {}) {
-        ascendcraft::emu::matmul_misuse("Matmul::SetAntiQuantScalar (int8 weights dequantised on the way in) is not emulated yet",
+        ascendcraft::emu::matmul_misuse("Matmul::SetAntiQuantScalar: the Matmul's anti-quantisation of an int8 B is not "
+                                        "supported on Atlas A2 (the API reference: Atlas inference series AI Core only)",
                                         "dequantise B with Cast/Muls in the vector unit before the Matmul", loc);
     }
     template <class T> void SetAntiQuantVector(const LocalTensor<T>&, const LocalTensor<T>&, SrcLoc loc = {}) {
-        ascendcraft::emu::matmul_misuse("Matmul::SetAntiQuantVector (int8 weights dequantised on the way in) is not emulated yet",
+        ascendcraft::emu::matmul_misuse("Matmul::SetAntiQuantVector: the Matmul's anti-quantisation of an int8 B is not "
+                                        "supported on Atlas A2 (the API reference: Atlas inference series AI Core only)",
                                         "dequantise B with Cast/Muls in the vector unit before the Matmul", loc);
+    }
+#else
+    template <class T> void SetAntiQuantScalar(const T, const T) {
+        static_assert(anti_quant_not_on_a2<T>::value,
+                      "Matmul::SetAntiQuantScalar: the vector core's Matmul (the mixed form's client) has no such member "
+                      "on Atlas A2, whose Matmul does not support the anti-quantisation of an int8 B (the API reference: "
+                      "Atlas inference series AI Core only); dequantise B with Cast/Muls in the vector unit");
+    }
+    template <class T> void SetAntiQuantVector(const LocalTensor<T>&, const LocalTensor<T>&) {
+        static_assert(anti_quant_not_on_a2<T>::value,
+                      "Matmul::SetAntiQuantVector: the vector core's Matmul (the mixed form's client) has no such member "
+                      "on Atlas A2, whose Matmul does not support the anti-quantisation of an int8 B (the API reference: "
+                      "Atlas inference series AI Core only); dequantise B with Cast/Muls in the vector unit");
+    }
+#endif
+    // The MX Matmul's scale matrices of A and B (fp8_e8m0_t, MatmulTypeWithScale): Ascend 950 only (the API reference:
+    // not on Atlas A2 / A3; CANN's headers declare them only for that chip's build, so an A2 kernel that calls them
+    // does not compile). Declared here so that the compile error says so, rather than "no member named".
+    template <class T> struct mx_scale_is_950_only : std::false_type {};
+    template <class Tensor> void SetTensorScaleA(const Tensor&, bool = false) {
+        static_assert(mx_scale_is_950_only<Tensor>::value,
+                      "Matmul::SetTensorScaleA (the MX Matmul's scale of A) is Ascend 950 only: the API reference does "
+                      "not support it on Atlas A2 / A3 (Ascend 910B / 910C); an A2 Matmul takes half, bfloat16_t, float, "
+                      "int8_t or int4b_t without scales");
+    }
+    template <class Tensor> void SetTensorScaleB(const Tensor&, bool = true) {
+        static_assert(mx_scale_is_950_only<Tensor>::value,
+                      "Matmul::SetTensorScaleB (the MX Matmul's scale of B) is Ascend 950 only: the API reference does "
+                      "not support it on Atlas A2 / A3 (Ascend 910B / 910C); an A2 Matmul takes half, bfloat16_t, float, "
+                      "int8_t or int4b_t without scales");
     }
     // The index matrix of a 4:2 sparse B (B's MatmulType a SparseMatmulType): for each row of B^T, four 2-bit indices a
     // byte, in NZ (the API reference: uint2 packed into uint8, NZ only); B itself is B^T densified, N x K / 2.

@@ -6,7 +6,7 @@
 // its single-core search, the base block is our own, chosen for the 910B's buffers: it fits L0A/L0B double-buffered
 // and L0C once (fp16: 128 x 256 x 64), and L1 holds two base blocks of A and B. A tiling that cannot fit (a fixed base
 // block larger than L0, or zero-sized shapes) makes GetTiling return -1, as CANN's does. No vendor code.
-// Why one header of ~960 lines: host code reaches all of it through the one include CANN gives (tiling/tiling_api.h),
+// Why one header of ~1,060 lines: host code reaches all of it through the one include CANN gives (tiling/tiling_api.h),
 // and the three tiling classes share one GetTiling, whose multi-core split (core_split_detail, about half the file)
 // has no user apart from them; splitting the split from its only caller would scatter one rule over two files.
 #pragma once
@@ -707,7 +707,7 @@ public:
     explicit MatmulApiTilingBase(const platform_ascendc::PlatformAscendC& p) { take(p); }
     explicit MatmulApiTilingBase(const platform_ascendc::PlatformAscendC* p) { if (p) take(*p); }
     explicit MatmulApiTilingBase(const PlatformInfo& p) : soc_(p.socVersion) {
-        if (p.l1Size) l1_ = static_cast<int64_t>(p.l1Size);
+        if (p.l1Size) l1_ = platformL1_ = static_cast<int64_t>(p.l1Size);
         if (p.l0ASize) l0a_ = static_cast<int64_t>(p.l0ASize);
         if (p.l0BSize) l0b_ = static_cast<int64_t>(p.l0BSize);
         if (p.l0CSize) l0c_ = static_cast<int64_t>(p.l0CSize);
@@ -749,7 +749,7 @@ public:
         alignM_ = alignM; alignN_ = alignN;
         return 0;
     }
-    int32_t SetDequantType(DequantType) { return 0; }
+    int32_t SetDequantType(DequantType t) { dequant_ = t; return 0; }
     int32_t SetMatmulConfigParams(int32_t configType = 0, bool = false, ScheduleType schedule = ScheduleType::INNER_PRODUCT,
                                   MatrixTraverse t = MatrixTraverse::NOSET, bool = false) {
         mmConfigType_ = configType; schedule_ = schedule; traverse_ = t;
@@ -785,9 +785,49 @@ public:
     virtual int64_t GetTiling(optiling::TCubeTiling& tiling) = 0;
 
 protected:
+    // EnableL1BankConflictOptimise (MatmulApiTiling and MultiCoreMatmulTiling): whether the tiling GetTiling gave last
+    // lets the kernel's Matmul place A's and B's L1 buffers in the two halves of L1 (MatmulConfig's
+    // enableL1BankConflictOptimise). As the API reference's rule has it: only for the MDL configuration
+    // (SetMatmulConfigParams' type 1, the default), with A, B (and the bias) coming from GM, and when what goes into
+    // each half fits it -- each operand's stepM x stepKa (stepN x stepKb) base blocks, their rows and columns rounded up
+    // as L1 stores them, into the upper half, and once more into the lower half when depthA1 / (stepM x stepKa) is even
+    // (double-buffered); the bias row (baseN x 4 bytes) into the upper half, the per-channel quantisation scales
+    // (SetDequantType(TENSOR): baseN x 8 bytes) into the lower. False before any GetTiling (no tiling to judge; our
+    // own answer, CANN's reads a zeroed tiling then). The reason for false goes to stderr, as CANN logs it.
+    bool l1_bank_conflict_ok() const {
+        auto refuse = [](const char* why) {
+            std::fprintf(stderr, "matmul_tiling: EnableL1BankConflictOptimise: %s\n", why);
+            return false;
+        };
+        if (!tiled_) return refuse("before GetTiling: there is no tiling to check yet");
+        if (mmConfigType_ != 1) return refuse("the L1 bank-conflict layout is for MDL only");
+        if (a_.pos != TPosition::GM || b_.pos != TPosition::GM || (isBias_ && bias_.pos != TPosition::GM))
+            return refuse("the L1 bank-conflict layout needs A, B and the bias in GM");
+        const int64_t half = platformL1_ / 2;
+        int64_t upper = 0, lower = half;
+        auto place = [&](int64_t bytes, int32_t depth, int32_t step) {
+            if (step <= 0) return;
+            upper += bytes * step;
+            if ((depth / step - 1) % 2 != 0) lower += bytes * step;   // double-buffered
+        };
+        const bool aFloat = a_.type == DataType::DT_FLOAT, bFloat = b_.type == DataType::DT_FLOAT;
+        const bool a8 = data_type_bits(a_.type) <= 8, b8 = data_type_bits(b_.type) <= 8;
+        const int32_t c0a = 256 / data_type_bits(a_.type), c0b = 256 / data_type_bits(b_.type);
+        const int32_t aRows = aFloat ? up(last_.baseM, 16) : (a8 && a_.trans ? up(last_.baseM, c0a) : last_.baseM);
+        const int32_t aCols = aFloat && a_.trans ? up(last_.baseK, 16) : (aFloat || a8 ? up(last_.baseK, c0a) : last_.baseK);
+        const int32_t bRows = bFloat && !b_.trans ? up(last_.baseK, 16) : (b8 ? up(last_.baseK, c0b) : last_.baseK);
+        const int32_t bCols = bFloat || (b8 && !b_.trans) ? up(last_.baseN, c0b) : last_.baseN;
+        place(static_cast<int64_t>(aRows) * aCols * data_type_bits(a_.type) / 8, last_.depthA1, last_.stepKa * last_.stepM);
+        place(static_cast<int64_t>(bRows) * bCols * data_type_bits(b_.type) / 8, last_.depthB1, last_.stepKb * last_.stepN);
+        if (isBias_) upper += static_cast<int64_t>(last_.baseN) * 4;
+        if (dequant_ == DequantType::TENSOR) lower += static_cast<int64_t>(last_.baseN) * 8;
+        if (upper > half || lower > platformL1_)
+            return refuse("A's and B's L1 buffers do not fit the upper / lower half of L1");
+        return true;
+    }
     void take(const platform_ascendc::PlatformAscendC& p) {
         uint64_t v = 0;
-        p.GetCoreMemSize(platform_ascendc::CoreMemType::L1, v); if (v) l1_ = static_cast<int64_t>(v);
+        p.GetCoreMemSize(platform_ascendc::CoreMemType::L1, v); if (v) l1_ = platformL1_ = static_cast<int64_t>(v);
         p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_A, v); if (v) l0a_ = static_cast<int64_t>(v);
         p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_B, v); if (v) l0b_ = static_cast<int64_t>(v);
         p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_C, v); if (v) l0c_ = static_cast<int64_t>(v);
@@ -910,6 +950,8 @@ protected:
         t.ALayoutInfoB = al_[0]; t.ALayoutInfoS = al_[1]; t.ALayoutInfoN = al_[2]; t.ALayoutInfoG = al_[3]; t.ALayoutInfoD = al_[4];
         t.BLayoutInfoB = bl_[0]; t.BLayoutInfoS = bl_[1]; t.BLayoutInfoN = bl_[2]; t.BLayoutInfoG = bl_[3]; t.BLayoutInfoD = bl_[4];
         t.CLayoutInfoB = cl_[0]; t.CLayoutInfoS1 = cl_[1]; t.CLayoutInfoN = cl_[2]; t.CLayoutInfoG = cl_[3]; t.CLayoutInfoS2 = cl_[4];
+        last_ = t;
+        tiled_ = true;
         return true;
     }
 
@@ -919,12 +961,15 @@ protected:
     int32_t baseM_ = 0, baseN_ = 0, baseK_ = 0, mDim_ = 1, nDim_ = 1, usedCores_ = 1, batch_ = 0;
     int32_t al_[5] = {}, bl_[5] = {}, cl_[5] = {};
     int32_t alignM_ = -1, alignN_ = -1, rangeM_[2] = {-1, -1}, rangeN_[2] = {-1, -1};
-    bool isBias_ = false, scaled_ = false, sparse_ = false, splitK_ = false;
+    bool isBias_ = false, scaled_ = false, sparse_ = false, splitK_ = false, tiled_ = false;
+    optiling::TCubeTiling last_;   // what GetTiling gave last (EnableL1BankConflictOptimise judges it)
+    DequantType dequant_ = DequantType::SCALAR;
     MatrixTraverse traverse_ = MatrixTraverse::NOSET;
     ScheduleType schedule_ = ScheduleType::INNER_PRODUCT;
     int32_t mmConfigType_ = 1;
     platform_ascendc::SocVersion soc_ = platform_ascendc::SocVersion::ASCEND910B;
     int64_t l1_ = 512 * 1024, l0a_ = 64 * 1024, l0b_ = 64 * 1024, l0c_ = 128 * 1024;
+    int64_t platformL1_ = 512 * 1024;   // the platform's L1 (SetBufferSpace does not change it)
 };
 
 // The single-core tiling.
@@ -932,6 +977,7 @@ class MatmulApiTiling : public MatmulApiTilingBase {
 public:
     using MatmulApiTilingBase::MatmulApiTilingBase;
     int64_t GetTiling(optiling::TCubeTiling& tiling) override { return compute(tiling, 1) ? 0 : -1; }
+    bool EnableL1BankConflictOptimise() { return l1_bank_conflict_ok(); }
 };
 
 // SetDim(n): the shape is split over n cores (the vector cores of a mixed launch, or the cube cores).
@@ -944,6 +990,8 @@ public:
     int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim) const { dim = usedCores_; mDim = mDim_; nDim = nDim_; return 0; }
     // Split K over the cores too (the search way's K counts; singleCoreK is then a share of K).
     void EnableMultiCoreSplitK(bool flag) { splitK_ = flag; }
+    void SetSplitK(bool flag) { EnableMultiCoreSplitK(flag); }   // the same switch under its older name
+    bool EnableL1BankConflictOptimise() { return l1_bank_conflict_ok(); }
 
 private:
     bool compute(optiling::TCubeTiling& t, int32_t cores) {
@@ -959,7 +1007,58 @@ class BatchMatmulTiling : public MatmulApiTilingBase {
 public:
     using MatmulApiTilingBase::MatmulApiTilingBase;
     int64_t GetTiling(optiling::TCubeTiling& t) override { return compute(t, 1) ? 0 : -1; }
+    // The cores of the last tiling (usedCoreNum), M and N over singleCoreM / singleCoreN, and the batch axes' split:
+    // a BatchMatmulTiling's batch counts are not settable from outside (CANN keeps SetBatch / SetSingleBatch private,
+    // zero), so batchCoreM / batchCoreN are 0, as CANN's division of zero by zero gives.
+    int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim, int32_t& batchCoreM, int32_t& batchCoreN) const {
+        dim = last_.usedCoreNum;
+        mDim = last_.singleCoreM ? ceil_div(last_.M, last_.singleCoreM) : 0;
+        nDim = last_.singleCoreN ? ceil_div(last_.N, last_.singleCoreN) : 0;
+        batchCoreM = batchCoreN = 0;
+        return 0;
+    }
 };
+
+// After GetTiling: how much of L1, L0C and UB the tiling uses (its shareL1Size, shareL0CSize, and the larger of
+// shareUbSize and twice transLength, the UB an ND-to-NZ conversion takes), each the larger of that and what `bufSize`
+// holds already, so that one SysTilingTempBufSize collects the largest of several Matmuls. Always 0 (success).
+struct SysTilingTempBufSize {
+    int32_t ubSize = 0;
+    int32_t l1Size = 0;
+    int32_t l0cSize = 0;
+};
+}  // namespace matmul_tiling
+
+namespace matmul_tiling_detail {
+inline int32_t take_tmp_buf_size(const optiling::TCubeTiling& t, matmul_tiling::SysTilingTempBufSize& s) {
+    s.l1Size = std::max(s.l1Size, t.shareL1Size);
+    s.l0cSize = std::max(s.l0cSize, t.shareL0CSize);
+    s.ubSize = std::max(s.ubSize, std::max(t.shareUbSize, 2 * t.transLength));
+    return 0;
+}
+}  // namespace matmul_tiling_detail
+// The six names CANN declares (extern "C", global): the single-core, multi-core and batch tilings', each for the host's
+// optiling::TCubeTiling and (V2) the kernel's AscendC::tiling::TCubeTiling, one struct here.
+inline int32_t MatmulGetTmpBufSize(optiling::TCubeTiling& t, matmul_tiling::SysTilingTempBufSize& s) {
+    return matmul_tiling_detail::take_tmp_buf_size(t, s);
+}
+inline int32_t MatmulGetTmpBufSizeV2(AscendC::tiling::TCubeTiling& t, matmul_tiling::SysTilingTempBufSize& s) {
+    return matmul_tiling_detail::take_tmp_buf_size(t, s);
+}
+inline int32_t MultiCoreMatmulGetTmpBufSize(optiling::TCubeTiling& t, matmul_tiling::SysTilingTempBufSize& s) {
+    return matmul_tiling_detail::take_tmp_buf_size(t, s);
+}
+inline int32_t MultiCoreMatmulGetTmpBufSizeV2(AscendC::tiling::TCubeTiling& t, matmul_tiling::SysTilingTempBufSize& s) {
+    return matmul_tiling_detail::take_tmp_buf_size(t, s);
+}
+inline int32_t BatchMatmulGetTmpBufSize(optiling::TCubeTiling& t, matmul_tiling::SysTilingTempBufSize& s) {
+    return matmul_tiling_detail::take_tmp_buf_size(t, s);
+}
+inline int32_t BatchMatmulGetTmpBufSizeV2(AscendC::tiling::TCubeTiling& t, matmul_tiling::SysTilingTempBufSize& s) {
+    return matmul_tiling_detail::take_tmp_buf_size(t, s);
+}
+
+namespace matmul_tiling {
 
 using MultiCoreMatmulTilingBase = MultiCoreMatmulTiling;
 
