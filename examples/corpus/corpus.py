@@ -1017,10 +1017,26 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
             and not any(f[0].startswith(r + "/") for r, _ in roots)   # once, not again from a root inside another
         if f not in needed and not registers: continue
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(text)
+        out.write_bytes(_emulated_header(entry["repo"], f[1]) or text)
     for root, into in roots:
         # a header at the folder's top makes it an include directory of the emulator's build (-iquote)
         if (dest / into).is_dir(): (dest / into / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+
+
+# A repository's shared header that stands for CANN's installed layout rather than for the repository's own code, and the
+# emulated host's header that takes its place in the entry's copy. hicann ops-nn's legacy_common_manager.h is the loader
+# of CANN's closed libophost_comm_legacy.so (found by dladdr beside libophost_nn.so); the emulated host links op_host
+# code into the kernel program, where no such file is, and stands in for the library's functions itself
+# (ascendcraft_emu/ophost_legacy.h: the op-cache preparation the matmul TilingParse functions call; GenTiling as an error
+# naming it). The adapters that call the loader (common/src/op_host/*.cpp) are built from the repository unchanged.
+EMULATED_HEADERS = {("hicann/ops-nn", "common/inc/legacy_common_manager.h"): "ascendcraft_emu/ophost_legacy.h"}
+
+
+def _emulated_header(repo: str, path: str) -> bytes | None:
+    "The forwarder that replaces the repository's header `path` in the entry's copy (EMULATED_HEADERS), or None."
+    if (repo, path) not in EMULATED_HEADERS: return None
+    return (f'// ascendcraft corpus: {path} of {repo} is the loader of CANN\'s installed legacy library; the emulated host '
+            f'stands in for both\n#include "{EMULATED_HEADERS[repo, path]}"\n').encode()
 
 
 # A repository's git submodules whose headers its ops include: (repository, the submodule's path in its tree) -> (the
