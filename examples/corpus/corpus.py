@@ -1510,6 +1510,35 @@ def link_sources(entry: dict, gitdir: str, dest: Path, log: str, have: set[str])
     return added
 
 
+# A bound on link_until_settled's rounds that only a runaway would reach: each round brings at least one new source of
+# the build target, so the rounds end by themselves when its candidates run out (ops-nn fused_quant_mat_mul needed more
+# than the five rounds the harness allowed before).
+LINK_ROUNDS_MAX = 40
+
+
+def link_until_settled(entry: dict, gitdir: str, dest: Path, build, rebuild, have: set[str]):
+    """A host build's link rounds until they settle: while the link misses symbols, bring the build target's sources that
+    define them (`link_sources`) and build again. A source brought in a round can miss symbols of its own, which only
+    the next link names (ops-nn fused_quant_mat_mul: quant_batch_matmul_v3's tiling, then transpose_batch_mat_mul's,
+    then pp_matmul's ...), so the rounds go on until a round brings nothing new; a build that then fails for another
+    reason than a missing symbol stops them with that error. `build`: the first build; `rebuild()`: the next one;
+    `have`: the sources brought (updated). Returns (the last build, "" or the sentence naming what the link still
+    misses and why the rounds stopped)."""
+    rounds = 0
+    while not build.ok and entry["kind"] == "op-project" and rounds < LINK_ROUNDS_MAX:
+        if not link_sources(entry, gitdir, dest, build.log, have): break
+        rounds += 1
+        again = rebuild()
+        if not again.ok and "undefined reference" not in again.log: break   # the first error stands
+        build = again
+    missing = sorted(_undefined(build.log)) if not build.ok else []
+    if not missing: return build, ""
+    why = (f"the bound of {LINK_ROUNDS_MAX} link rounds reached" if rounds >= LINK_ROUNDS_MAX
+           else "defined by no host source of the op's build target")
+    shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
+    return build, f"after {rounds} link round{'s' * (rounds != 1)}, still undefined ({why}): {shown}"
+
+
 def _linked_root_named_headers(entry: dict, gitdir: str, dest: Path, added: list[str]) -> None:
     """The root-named headers (`_root_named_headers`) of the sources `link_sources` brought in and of their folders'
     headers, and then of every header those bring under SIBLINGS in turn (by a root name, or by a ../ path that
@@ -1976,13 +2005,10 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                 if entry["repo"] in BUILD_DEFINES else settings
             pb = build_project(project, 0, settings=host)
             linked: set[str] = set()
-            for _ in range(5):   # a link that misses symbols of the build target's other host sources: those sources too (and theirs)
-                if pb.ok or entry["kind"] != "op-project" or not link_sources(entry, gitdir, folder, pb.log, linked): break
-                again = build_project(load_project(folder), 0, settings=host)
-                if not again.ok and "undefined reference" not in again.log: break   # the first error stands
-                pb = again
+            pb, still = link_until_settled(entry, gitdir, folder, pb, lambda: build_project(load_project(folder), 0, settings=host),
+                                           linked)
             if linked: out.update(linked=sorted(linked))
-            out.update(project_ok=pb.ok, project_error=first_error(pb))
+            out.update(project_ok=pb.ok, project_error=first_error(pb) + (f"; {still}" if still else ""))
         except Exception as e:  # noqa: BLE001
             out.update(project_ok=False, project_error=str(e)[:200])
         _note(progress, out)

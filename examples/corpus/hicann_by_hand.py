@@ -55,10 +55,10 @@ def project(repo: str, path: str, gitdirs: dict, keep: Path | None):
     s = load_settings()
     settings = s.replace(cxxflags=f"{s.cxxflags} {corpus.BUILD_DEFINES[repo]}") if repo in corpus.BUILD_DEFINES else s
     b, linked = build_project(load_project(folder), 0, settings=settings), set()
-    for _ in range(5):   # the host sources of the op's build target that define what the link misses
-        if b.ok or not corpus.link_sources(entry, gitdir, folder, b.log, linked): break
-        b = build_project(load_project(folder), 0, settings=settings)
-    assert b.ok, f"{path}: the project does not build:\n" + "\n".join(d.render() for d in b.diagnostics)
+    # the host sources of the op's build target that define what the link misses, until none is new
+    b, still = corpus.link_until_settled(entry, gitdir, folder, b, lambda: build_project(load_project(folder), 0, settings=settings),
+                                         linked)
+    assert b.ok, f"{path}: the project does not build ({still}):\n" + "\n".join(d.render() for d in b.diagnostics)
     _FOLDERS[(repo, path)] = (load_project(folder), settings)
     return _FOLDERS[(repo, path)]
 
