@@ -49,3 +49,23 @@ def test_what_no_source_defines_is_named_with_the_rounds_it_took(tmp_path):
     assert "after 2 link rounds, still undefined (defined by no host source of the op's build target): " \
            "Ops::Demo::Missing()" in error, error
     assert res["linked"] == ["ops/common/op_host/step1.cpp", "ops/common/op_host/step2.cpp"]
+
+
+def test_the_link_candidates_follow_the_dependencies_of_dependencies(tmp_path):
+    # ops-nn's build resolves DEPENDENCIES recursively (scripts/util/dependency_parser.py): the op names `middle`,
+    # `middle` names `far`, and the op's tiling reaches a function of far's op_host through middle's
+    cmake = "add_modules_sources(HOSTNAME ${OPHOST_NAME} MODE PRIVATE DIR ${CMAKE_CURRENT_SOURCE_DIR} OPTYPE %s %s)\n"
+    files = {
+        "ops/a/op_host/CMakeLists.txt": cmake % ("a", "DEPENDENCIES middle"),
+        "ops/a/op_host/a_tiling.cpp": "int Middle();\nint A() { return Middle(); }\n",
+        "ops/middle/op_host/CMakeLists.txt": cmake % ("middle", "DEPENDENCIES far"),
+        "ops/middle/op_host/middle_tiling.cpp": "int Far();\nint Middle() { return Far(); }\n",
+        "ops/far/op_host/CMakeLists.txt": cmake % ("far", "DEPENDENCIES a"),   # a cycle back to the op: not followed
+        "ops/far/op_host/far_tiling.cpp": "int Far() { return 2; }\n",
+        "ops/other/op_host/other_tiling.cpp": "int Far() { return 3; }\n",
+    }
+    gitdir, commit = git_repo(tmp_path / "repo", files)
+    assert corpus.dependencies(gitdir, commit, "ops/a") == ("ops/middle",)
+    assert corpus.dependency_closure(gitdir, commit, "ops/a") == ("ops/middle", "ops/far")
+    assert corpus.link_candidates(gitdir, commit, "ops/a", "hicann/ops-nn") == [
+        "ops/middle/op_host/middle_tiling.cpp", "ops/far/op_host/far_tiling.cpp"]

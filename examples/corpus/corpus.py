@@ -1388,6 +1388,20 @@ def dependencies(gitdir: str, commit: str, path: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def dependency_closure(gitdir: str, commit: str, path: str) -> tuple[str, ...]:
+    """The op's DEPENDENCIES (`dependencies`), theirs, and so on, nearest first: ops-nn's build resolves them so
+    (scripts/util/dependency_parser.py, `find_all_dependency`, recursive), and a dependency's host sources call their
+    own dependencies' (fused_quant_mat_mul names quant_batch_matmul_v3, whose tiling calls transpose_batch_mat_mul's
+    pp_matmul and einsum tilings; quant_batch_matmul_v3 names transpose_batch_mat_mul, fused_quant_mat_mul does not)."""
+    found, todo = [], [path]
+    while todo:
+        for d in dependencies(gitdir, commit, todo.pop(0)):
+            if d != path and d not in found:
+                found.append(d)
+                todo.append(d)
+    return tuple(found)
+
+
 def link_candidates(gitdir: str, commit: str, path: str, repo: str | None = None) -> list[str]:
     """The host sources built into the same target as the op's own in its repository's build (hicann ops-nn: every
     op_host folder's sources join one library; an op's op_host/CMakeLists.txt names the ops it needs as
@@ -1395,7 +1409,7 @@ def link_candidates(gitdir: str, commit: str, path: str, repo: str | None = None
     conv/common/op_host/op_tiling/conv_platform_util.cpp): the .cpp files of those folders, without aclnn / l0op code
     (op_api/), unit tests and another op's definition (OP_ADD)."""
     tree = _tree(gitdir, commit)
-    folders = [f"{path.split('/')[0]}/common/op_host/"] + [d + "/op_host/" for d in dependencies(gitdir, commit, path)]
+    folders = [f"{path.split('/')[0]}/common/op_host/"] + [d + "/op_host/" for d in dependency_closure(gitdir, commit, path)]
     # ... and the repository's common/src/*.cpp and common/src/op_host/*.cpp, which ops-nn's build adds to every op's
     # tiling target when it builds against an installed CANN (cmake/func.cmake, COMMON_SRC, with NN_ENABLE_DLOPEN_LEGACY:
     # BUILD_DEFINES): the adapters Ops::NN::GenTiling / QueryBank / TilingPrepareForOpCache over CANN's legacy library
