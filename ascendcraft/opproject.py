@@ -779,11 +779,20 @@ extern "C" int ascendcraft_tiling(const int64_t* a, int n, void* tiling, uint64_
         gert::TilingParseContext parseCtx;
         parseCtx.platform_ = ctx.platform_;
         ge::graphStatus status = ge::GRAPH_SUCCESS;
-        compileInfo = (*parse)(&parseCtx, &status);
+        try {{ compileInfo = (*parse)(&parseCtx, &status); }}
+        catch (const std::exception& e) {{   // the emulated host's refusals (a context misuse, a closed library's call)
+            std::fprintf(stderr, "ascendcraft: the tiling parse function (TilingParse) of {project.op.type} threw: %s\\n", e.what());
+            return 3;
+        }}
         if (status != ge::GRAPH_SUCCESS) {{ std::fprintf(stderr, "ascendcraft: the tiling parse function (TilingParse) of {project.op.type} failed\\n"); return 3; }}
         ctx.compile_info_ = compileInfo.get();
     }}
-    const ge::graphStatus tiled = fn(&ctx);
+    ge::graphStatus tiled = ge::GRAPH_SUCCESS;
+    try {{ tiled = fn(&ctx); }}
+    catch (const std::exception& e) {{
+        std::fprintf(stderr, "ascendcraft: the tiling function of {project.op.type} threw: %s\\n", e.what());
+        return 3;
+    }}
     ::ascendcraft::tiling_bind_detail::flush_all();   // tiling objects still bound by SetDataPtr write their fields into the buffer
     if (tiled != ge::GRAPH_SUCCESS) {{
         std::fprintf(stderr, "ascendcraft: the tiling function of {project.op.type} failed\\n");
@@ -1654,7 +1663,10 @@ def _statement_ending_at(text: str, line: int) -> str:
 
 
 # the glue's own stops before the tiling function runs: (what it printed, starting with; the hint)
-_GLUE_STOPS = (("registers no tiling function",
+_GLUE_STOPS = (("threw:",
+                "the emulated host refused a call of the op's host code (the message names it): a context getter used "
+                "against its documented contract, or a function of CANN's closed libraries the emulation cannot know"),
+               ("registers no tiling function",
                 "register the tiling function in an op_host source the project builds: this->AICore().SetTiling(TilingFunc) "
                 "in the op definition, or IMPL_OP_OPTILING(Op).Tiling(TilingFunc)"),
                ("the tiling parse function (TilingParse)",
@@ -1668,8 +1680,8 @@ def _glue_stop(project: OpProject, run: Run, detail: str) -> Diagnostic | None:
         said = line.strip().removeprefix("ascendcraft: ")
         for words, hint in _GLUE_STOPS:
             if line.startswith("ascendcraft: ") and words in said and project.op.type in said:
-                return Diagnostic("host-tiling", f"{said}{detail}: the tiling function never ran", file=project.host_file,
-                                  hint=hint)
+                ran = "" if words == "threw:" else ": the tiling function never ran"   # (a throw stopped it part way)
+                return Diagnostic("host-tiling", f"{said}{detail}{ran}", file=project.host_file, hint=hint)
     return None
 
 

@@ -1017,10 +1017,26 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
             and not any(f[0].startswith(r + "/") for r, _ in roots)   # once, not again from a root inside another
         if f not in needed and not registers: continue
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(text)
+        out.write_bytes(_emulated_header(entry["repo"], f[1]) or text)
     for root, into in roots:
         # a header at the folder's top makes it an include directory of the emulator's build (-iquote)
         if (dest / into).is_dir(): (dest / into / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+
+
+# A repository's shared header that stands for CANN's installed layout rather than for the repository's own code, and the
+# emulated host's header that takes its place in the entry's copy. hicann ops-nn's legacy_common_manager.h is the loader
+# of CANN's closed libophost_comm_legacy.so (found by dladdr beside libophost_nn.so); the emulated host links op_host
+# code into the kernel program, where no such file is, and stands in for the library's functions itself
+# (ascendcraft_emu/ophost_legacy.h: the op-cache preparation the matmul TilingParse functions call; GenTiling as an error
+# naming it). The adapters that call the loader (common/src/op_host/*.cpp) are built from the repository unchanged.
+EMULATED_HEADERS = {("hicann/ops-nn", "common/inc/legacy_common_manager.h"): "ascendcraft_emu/ophost_legacy.h"}
+
+
+def _emulated_header(repo: str, path: str) -> bytes | None:
+    "The forwarder that replaces the repository's header `path` in the entry's copy (EMULATED_HEADERS), or None."
+    if (repo, path) not in EMULATED_HEADERS: return None
+    return (f'// ascendcraft corpus: {path} of {repo} is the loader of CANN\'s installed legacy library; the emulated host '
+            f'stands in for both\n#include "{EMULATED_HEADERS[repo, path]}"\n').encode()
 
 
 # A repository's git submodules whose headers its ops include: (repository, the submodule's path in its tree) -> (the
@@ -1372,6 +1388,20 @@ def dependencies(gitdir: str, commit: str, path: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def dependency_closure(gitdir: str, commit: str, path: str) -> tuple[str, ...]:
+    """The op's DEPENDENCIES (`dependencies`), theirs, and so on, nearest first: ops-nn's build resolves them so
+    (scripts/util/dependency_parser.py, `find_all_dependency`, recursive), and a dependency's host sources call their
+    own dependencies' (fused_quant_mat_mul names quant_batch_matmul_v3, whose tiling calls transpose_batch_mat_mul's
+    pp_matmul and einsum tilings; quant_batch_matmul_v3 names transpose_batch_mat_mul, fused_quant_mat_mul does not)."""
+    found, todo = [], [path]
+    while todo:
+        for d in dependencies(gitdir, commit, todo.pop(0)):
+            if d != path and d not in found:
+                found.append(d)
+                todo.append(d)
+    return tuple(found)
+
+
 def link_candidates(gitdir: str, commit: str, path: str, repo: str | None = None) -> list[str]:
     """The host sources built into the same target as the op's own in its repository's build (hicann ops-nn: every
     op_host folder's sources join one library; an op's op_host/CMakeLists.txt names the ops it needs as
@@ -1379,7 +1409,7 @@ def link_candidates(gitdir: str, commit: str, path: str, repo: str | None = None
     conv/common/op_host/op_tiling/conv_platform_util.cpp): the .cpp files of those folders, without aclnn / l0op code
     (op_api/), unit tests and another op's definition (OP_ADD)."""
     tree = _tree(gitdir, commit)
-    folders = [f"{path.split('/')[0]}/common/op_host/"] + [d + "/op_host/" for d in dependencies(gitdir, commit, path)]
+    folders = [f"{path.split('/')[0]}/common/op_host/"] + [d + "/op_host/" for d in dependency_closure(gitdir, commit, path)]
     # ... and the repository's common/src/*.cpp and common/src/op_host/*.cpp, which ops-nn's build adds to every op's
     # tiling target when it builds against an installed CANN (cmake/func.cmake, COMMON_SRC, with NN_ENABLE_DLOPEN_LEGACY:
     # BUILD_DEFINES): the adapters Ops::NN::GenTiling / QueryBank / TilingPrepareForOpCache over CANN's legacy library
@@ -1492,6 +1522,35 @@ def link_sources(entry: dict, gitdir: str, dest: Path, log: str, have: set[str])
         if entry["repo"] in ROOT_NAMED_HEADERS: _linked_root_named_headers(entry, gitdir, dest, added)
         if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
     return added
+
+
+# A bound on link_until_settled's rounds that only a runaway would reach: each round brings at least one new source of
+# the build target, so the rounds end by themselves when its candidates run out (ops-nn fused_quant_mat_mul needed more
+# than the five rounds the harness allowed before).
+LINK_ROUNDS_MAX = 40
+
+
+def link_until_settled(entry: dict, gitdir: str, dest: Path, build, rebuild, have: set[str]):
+    """A host build's link rounds until they settle: while the link misses symbols, bring the build target's sources that
+    define them (`link_sources`) and build again. A source brought in a round can miss symbols of its own, which only
+    the next link names (ops-nn fused_quant_mat_mul: quant_batch_matmul_v3's tiling, then transpose_batch_mat_mul's,
+    then pp_matmul's ...), so the rounds go on until a round brings nothing new; a build that then fails for another
+    reason than a missing symbol stops them with that error. `build`: the first build; `rebuild()`: the next one;
+    `have`: the sources brought (updated). Returns (the last build, "" or the sentence naming what the link still
+    misses and why the rounds stopped)."""
+    rounds = 0
+    while not build.ok and entry["kind"] == "op-project" and rounds < LINK_ROUNDS_MAX:
+        if not link_sources(entry, gitdir, dest, build.log, have): break
+        rounds += 1
+        again = rebuild()
+        if not again.ok and "undefined reference" not in again.log: break   # the first error stands
+        build = again
+    missing = sorted(_undefined(build.log)) if not build.ok else []
+    if not missing: return build, ""
+    why = (f"the bound of {LINK_ROUNDS_MAX} link rounds reached" if rounds >= LINK_ROUNDS_MAX
+           else "defined by no host source of the op's build target")
+    shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
+    return build, f"after {rounds} link round{'s' * (rounds != 1)}, still undefined ({why}): {shown}"
 
 
 def _linked_root_named_headers(entry: dict, gitdir: str, dest: Path, added: list[str]) -> None:
@@ -1960,13 +2019,10 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                 if entry["repo"] in BUILD_DEFINES else settings
             pb = build_project(project, 0, settings=host)
             linked: set[str] = set()
-            for _ in range(5):   # a link that misses symbols of the build target's other host sources: those sources too (and theirs)
-                if pb.ok or entry["kind"] != "op-project" or not link_sources(entry, gitdir, folder, pb.log, linked): break
-                again = build_project(load_project(folder), 0, settings=host)
-                if not again.ok and "undefined reference" not in again.log: break   # the first error stands
-                pb = again
+            pb, still = link_until_settled(entry, gitdir, folder, pb, lambda: build_project(load_project(folder), 0, settings=host),
+                                           linked)
             if linked: out.update(linked=sorted(linked))
-            out.update(project_ok=pb.ok, project_error=first_error(pb))
+            out.update(project_ok=pb.ok, project_error=first_error(pb) + (f"; {still}" if still else ""))
         except Exception as e:  # noqa: BLE001
             out.update(project_ok=False, project_error=str(e)[:200])
         _note(progress, out)

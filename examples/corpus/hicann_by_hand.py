@@ -3,8 +3,9 @@ the MatMulV3 / BatchMatMulV3 projects of CANN's ops repository (Hayden727/cann-o
 hicann ops-nn's matmul/), mixed AIC/AIV kernels whose vector half (the ND -> NZ conversion of an unaligned operand,
 under `__DAV_C220_VEC__`) is compiled in a pass of its own; each at the corpus's pinned commit (manifest.json), run from
 the mirror, nothing copied; and hicann ops-nn's own MatMulV3 / BatchMatMulV3 / TransposeBatchMatMul projects (their A2
-tiling links the Ascend 950 sources too; ops-nn MatMulV3's TilingParse needs CANN's closed libophost_comm_legacy.so,
-TilingPrepareForOpCache, and stops there: docs/corpus.md, thirtieth round, mm31).
+tiling links the Ascend 950 sources too; their TilingParse calls TilingPrepareForOpCache of CANN's closed
+libophost_comm_legacy.so, which the emulated host stands in for: ascendcraft_emu/ophost_legacy.h, docs/corpus.md,
+thirty-ninth round, opcache).
 
     python examples/corpus/hicann_by_hand.py [--git Hayden727/cann-ops=DIR] [--only mat_mul_v3] [--keep DIR]
     (--only: mat_mul_v3, batch_mat_mul_v3, ops-nn/mat_mul_v3, ops-nn/batch_mat_mul_v3, ops-nn/transpose_batch_mat_mul)
@@ -55,10 +56,10 @@ def project(repo: str, path: str, gitdirs: dict, keep: Path | None):
     s = load_settings()
     settings = s.replace(cxxflags=f"{s.cxxflags} {corpus.BUILD_DEFINES[repo]}") if repo in corpus.BUILD_DEFINES else s
     b, linked = build_project(load_project(folder), 0, settings=settings), set()
-    for _ in range(5):   # the host sources of the op's build target that define what the link misses
-        if b.ok or not corpus.link_sources(entry, gitdir, folder, b.log, linked): break
-        b = build_project(load_project(folder), 0, settings=settings)
-    assert b.ok, f"{path}: the project does not build:\n" + "\n".join(d.render() for d in b.diagnostics)
+    # the host sources of the op's build target that define what the link misses, until none is new
+    b, still = corpus.link_until_settled(entry, gitdir, folder, b, lambda: build_project(load_project(folder), 0, settings=settings),
+                                         linked)
+    assert b.ok, f"{path}: the project does not build ({still}):\n" + "\n".join(d.render() for d in b.diagnostics)
     _FOLDERS[(repo, path)] = (load_project(folder), settings)
     return _FOLDERS[(repo, path)]
 
@@ -173,6 +174,13 @@ RUNS = {
         lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (96, 200, 160), ta=True, tb=True, bias=True, seed=3),
         lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (64, 8192, 64), "bfloat16", seed=4),  # long K
         lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (130, 96, 72), "bfloat16", tb=True, bias=True, seed=9),
+        # (thirty-ninth round) x1^T alone, unaligned; x2^T without bias at M > 128; M = 1 in bf16; and the A2 tiling's
+        # IncreShape path (M <= 128, K 256-byte aligned, x2^T, no bias), whose tiling comes from CANN's closed GenTiling:
+        # an ERROR naming it (ascendcraft_emu/ophost_legacy.h)
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (48, 100, 33), ta=True, seed=14),
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (200, 256, 96), tb=True, seed=15),
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (1, 64, 1000), "bfloat16", seed=16),
+        lambda g: matmul_op(g, OPS_NN, "matmul/mat_mul_v3", (64, 256, 128), tb=True, seed=17),
     ],
     "ops-nn/transpose_batch_mat_mul": [
         lambda g: transpose_batch_matmul_op(g, "matmul/transpose_batch_mat_mul", (4, 64, 128, 256), seed=10),
@@ -185,6 +193,8 @@ RUNS = {
         lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (4, 64, 128, 256), tb=True, seed=6),
         lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (64, 32, 64, 48), seed=7),   # many small
         lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (2, 128, 256, 96), "bfloat16", ta=True, seed=8),
+        lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (2, 48, 80, 33), bias=True, seed=18),   # (39th round)
+        lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (5, 17, 40, 24), "bfloat16", tb=True, seed=19),
     ],
 }
 
