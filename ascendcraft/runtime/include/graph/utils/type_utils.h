@@ -3,7 +3,12 @@
 #pragma once
 #include "ascendcraft_emu/type_macros_push.h"   // kernel_type.h's DT_* / FORMAT_* macros are ge enumerators here
 
+// The public metadef header brings these standard containers along, and op_host code relies on them
+// (ops-transformer prompt_flash_attention_tiling.cpp names std::unordered_set with no include of its own).
+#include <map>
+#include <set>
 #include <string>
+#include <unordered_set>
 
 #include "register/op_def_registry.h"
 
