@@ -316,6 +316,31 @@ def test_a_value_list_name_nothing_defines_is_left_out_as_canns_build_does():
         tpl_instances({"op_kernel/k.h": "ASCENDC_TPL_ARGS_DECL(K, ASCENDC_TPL_BOOL_DECL(flag, 0, 1));\n"}, "op_kernel/k.h")
 
 
+def test_the_selections_are_read_with_the_binarys_macros_as_the_a2_kernel_build_reads_them():
+    # hicann ops-nn batch_mat_mul_v3: selections under `#if defined(FORMAT_X2) && FORMAT_X2 != FORMAT_FRACTAL_NZ`, `#if
+    # ORIG_DTYPE_X1 == DT_FLOAT` and `__CCE_AICORE__`; read without the binary's macros, an ND x2's instances were missing
+    # and its tiling key "selected no instance"
+    sel = "ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(mode, ASCENDC_TPL_UI_LIST, {}))"
+    sources = {"op_kernel/m_tiling_key.h":
+               "ASCENDC_TPL_ARGS_DECL(M, ASCENDC_TPL_UINT_DECL(mode, 4, ASCENDC_TPL_UI_LIST, 0, 1, 2, 3, 4));\n"
+               f"ASCENDC_TPL_SEL({sel.format(0)},\n"
+               "#if defined(FORMAT_X2) && FORMAT_X2 != FORMAT_FRACTAL_NZ\n"
+               f"    {sel.format(1)},\n"
+               "#if ORIG_DTYPE_X1 == DT_FLOAT\n"
+               f"    {sel.format(2)},\n"
+               "#endif\n#endif\n"
+               "#if defined(__CCE_AICORE__) && __CCE_AICORE__ < 220\n"
+               f"    {sel.format(3)},\n"
+               "#elif defined(__CCE_AICORE__) && __CCE_AICORE__ == 220\n"
+               f"    {sel.format(4)},\n"
+               "#endif\n);\n"}
+    keys = lambda **macros: sorted(i.key for i in tpl_instances(sources, "op_kernel/m_tiling_key.h", macros=macros))
+    assert keys(FORMAT_X2="FORMAT_ND", ORIG_DTYPE_X1="1") == [0, 1, 4]          # float16: not the float selection
+    assert keys(FORMAT_X2="FORMAT_ND", ORIG_DTYPE_X1="0") == [0, 1, 2, 4]       # DT_FLOAT is 0
+    assert keys(FORMAT_X2="FORMAT_FRACTAL_NZ", ORIG_DTYPE_X1="0") == [0, 4]
+    assert keys() == [0, 4]                                                      # no FORMAT_X2 defined: as the #if says
+
+
 def test_an_ops_nn_style_template_kernel_with_its_struct_from_the_host_header_runs(tmp_path):
     # hicann ops-nn clipped_swiglu(_grad): the key header declares its lists in a namespace of the op and selects a value
     # nothing defines (left out); the kernel names a struct only the op_host tiling header defines

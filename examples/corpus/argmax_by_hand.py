@@ -62,10 +62,12 @@ def main(gitdir: str, rows: int = 16, axis: int = 37, schedule: int = LAST_DIREC
         macros = " ".join(f"-D{k}={v}" for k, v in dtypes.items())
         macros += f" -DASCENDCRAFT_OP_TYPE={project.op.type} -DASCENDCRAFT_TILING_DEFAULT"
         sources = {k: v for k, v in project.sources.items() if not k.startswith("op_host/") or k.endswith(".h")}
-        instance = next(i for i in tpl_instances(sources, tpl_header(sources, project.kernel_file), settings=settings)
+        instance = next(i for i in tpl_instances(sources, tpl_header(sources, project.kernel_file), settings=settings,
+                                                 macros=dtypes)
                         if i.args == (str(schedule), "false"))
         name = f"{project.entry}<{', '.join(instance.args)}>"
-        inner = template_entry(project, sources, settings=settings)   # the entry that runs the instance of the launch's key
+        # the entry that runs the instance of the launch's key
+        inner = template_entry(project, sources, settings=settings, macros=dtypes)
         t0 = time.time()
         kb = build(sources, inner, settings=settings.replace(cxxflags=f"{settings.cxxflags} {macros}"),
                    tiling_key=instance.key)

@@ -1986,7 +1986,8 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
                 out.update(kernel_ok=kb.ok, kernel_error=first_error(kb) or out["error"])
             return out
         try:
-            macros = " ".join(f"-D{k}={v}" for k, v in dtype_macros(project.op, 0).items())
+            dtypes = dtype_macros(project.op, 0)
+            macros = " ".join(f"-D{k}={v}" for k, v in dtypes.items())
         except Exception as e:  # noqa: BLE001 - a dtype outside the emulated subset
             out.update(kernel_ok=False, project_ok=False, error=f"dtype: {e}"[:300])
             return out
@@ -2002,7 +2003,7 @@ def _try_entry(entry: dict, gitdir: str, match: bool, project_build: bool = True
         tiling = {k: v for k, v in kernel_sources.items() if k.endswith(".h") and "BEGIN_TILING_DATA_DEF" in v}
         for name in shadowed_tiling_headers(tiling, project.sources): del kernel_sources[name]
         try:   # a tiling-template kernel (ASCENDC_TPL_SEL): entered through the instance of the launch's key
-            inner = template_entry(project, kernel_sources, settings=settings)
+            inner = template_entry(project, kernel_sources, settings=settings, macros=dtypes)
         except Exception as e:  # noqa: BLE001 - the corpus reports every failure, whatever it is
             out.update(kernel_ok=False, kernel_error=f"template: {e}"[:200], **({"project_ok": False} if project_build else {}))
             return out
