@@ -189,27 +189,34 @@ OPS = {
 OUT_DTYPE = {n: "float32" for n in OPS if n.startswith("Matmul")}   # half a and b, float c
 
 
-def run_op(g_, name: str):
-    repo, path, cases = OPS[name]
+def run_cases(g_, name: str, ops: dict, *, seed: int, out_dtype: dict[str, str], check, unchecked=()):
+    """Each case of `ops[name]` (label, make(rng) -> inputs, attrs, reference outputs) run whole through the project's
+    own TilingFunc, one line a case; `check(got, want)` -> (ok, text); the outputs in `unchecked` are not compared.
+    src_by_hand.py runs its ops through this too."""
+    repo, path, cases = ops[name]
     try:
         proj, settings = project(repo, path, *g_)
     except Exception as e:  # noqa: BLE001 - the line says why
         yield f"{name}: ERROR the project does not build: {str(e)[:300]}"
         return
     for i, (label, make) in enumerate(cases):
-        inputs, attrs, want = make(np.random.default_rng(1000 + i))
+        inputs, attrs, want = make(np.random.default_rng(seed + i))
         # the caller allocates the outputs, as the ops' aclnn test programs do (shape of the reference, a scalar as [1];
         # dtype the first input's, bool for a bool reference): their InferShape is msopgen's copy of the input's shape
-        dtype = OUT_DTYPE.get(name, str(next(iter(inputs.values())).dtype))
+        dtype = out_dtype.get(name, str(next(iter(inputs.values())).dtype))
         outputs = {k: (v.shape or (1,), "bool" if v.dtype == np.bool_ else dtype) for k, v in want.items()}
         r, failed = run_or_error(f"{name} {label}", proj, inputs, attrs=attrs, outputs=outputs, settings=settings)
         if failed:
             yield failed
             continue
-        verdicts = {k: close(r.outputs[k], v) for k, v in want.items()}
+        verdicts = {k: check(r.outputs[k], v) for k, v in want.items() if k not in unchecked}
         ok = all(v[0] for v in verdicts.values())
         yield (f"{name} {label}: key {r.tiling_key}, block_dim {r.block_dim}, "
                + "; ".join(f"{k} {v[1]}" for k, v in verdicts.items()) + f": {'match' if ok else 'MISMATCH'}")
+
+
+def run_op(g_, name: str):
+    yield from run_cases(g_, name, OPS, seed=1000, out_dtype=OUT_DTYPE, check=close)
 
 
 if __name__ == "__main__":

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from community_by_hand import close, uniform  # noqa: E402
-from hicann_by_hand import project, run_ops_main, run_or_error  # noqa: E402
+from community_by_hand import close, run_cases, uniform  # noqa: E402
+from hicann_by_hand import run_ops_main  # noqa: E402
 
 LINNLH, HWXROS, ELIWII = "linnlh/ascendc-perf-s2", "HWXROS/AscendcS7", "EliwiiKeeya/my_operators_ascendc"
 JEFF, GOLDEN = "JeffDing/AscendC_Code", "Golden-Irises/AscendC"
@@ -199,25 +199,9 @@ def check(name: str, got: np.ndarray, want: np.ndarray) -> tuple[bool, str]:
 
 
 def run_op(g_, name: str):
-    repo, path, cases = OPS[name]
-    try:
-        proj, settings = project(repo, path, *g_)
-    except Exception as e:  # noqa: BLE001 - the line says why
-        yield f"{name}: ERROR the project does not build: {str(e)[:300]}"
-        return
-    for i, (label, make) in enumerate(cases):
-        inputs, attrs, want = make(np.random.default_rng(2000 + i))
-        # the caller allocates the outputs with the reference's shapes (their InferShape is msopgen's copy of the input's)
-        dtype = OUT_DTYPE.get(name, str(next(iter(inputs.values())).dtype))
-        outputs = {k: (v.shape or (1,), "bool" if v.dtype == np.bool_ else dtype) for k, v in want.items()}
-        r, failed = run_or_error(f"{name} {label}", proj, inputs, attrs=attrs, outputs=outputs, settings=settings)
-        if failed:
-            yield failed
-            continue
-        verdicts = {k: check(name, r.outputs[k], v) for k, v in want.items() if k not in UNCHECKED.get(name, ())}
-        ok = all(v[0] for v in verdicts.values())
-        yield (f"{name} {label}: key {r.tiling_key}, block_dim {r.block_dim}, "
-               + "; ".join(f"{k} {v[1]}" for k, v in verdicts.items()) + f": {'match' if ok else 'MISMATCH'}")
+    # the caller allocates the outputs with the reference's shapes (their InferShape is msopgen's copy of the input's)
+    yield from run_cases(g_, name, OPS, seed=2000, out_dtype=OUT_DTYPE, check=lambda got, want: check(name, got, want),
+                         unchecked=UNCHECKED.get(name, ()))
 
 
 if __name__ == "__main__":
