@@ -341,6 +341,18 @@ def test_the_selections_are_read_with_the_binarys_macros_as_the_a2_kernel_build_
     assert keys() == [0, 4]                                                      # no FORMAT_X2 defined: as the #if says
 
 
+def test_a_header_the_kernel_view_cannot_read_is_read_as_the_host_reads_it():
+    # hicann ops-nn quant_batch_matmul_v3's int8-output column: its kernel-side selections do not compile with the
+    # emulated template_argument.h; the host-side list (the header's `#else`) is what the run had before
+    sel = "ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(mode, ASCENDC_TPL_UI_LIST, {}))"
+    sources = {"op_kernel/q_tiling_key.h":
+               "ASCENDC_TPL_ARGS_DECL(Q, ASCENDC_TPL_UINT_DECL(mode, 4, ASCENDC_TPL_UI_LIST, 0, 1, 2));\n"
+               "ASCENDC_TPL_SEL(\n#if defined(__CCE_AICORE__)\n"
+               f"    {sel.format(0)}, ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(mode, 1) 2)\n"
+               f"#else\n    {sel.format(1)}, {sel.format(2)}\n#endif\n);\n"}
+    assert sorted(i.key for i in tpl_instances(sources, "op_kernel/q_tiling_key.h", macros={})) == [1, 2]
+
+
 def test_an_ops_nn_style_template_kernel_with_its_struct_from_the_host_header_runs(tmp_path):
     # hicann ops-nn clipped_swiglu(_grad): the key header declares its lists in a namespace of the op and selects a value
     # nothing defines (left out); the kernel names a struct only the op_host tiling header defines
