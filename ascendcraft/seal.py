@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import json
 import os
+import threading
 from pathlib import Path
 
 from .diagnostics import AscendCraftError, Diagnostic
@@ -56,13 +57,19 @@ def _key(cache: Path) -> bytes:
     except OSError as e:
         raise cache_error(f.parent, e) from None
     private_dir(f.parent)
+    # written whole under a name of its own, then linked to its name: a reader never sees a key half-written, and a
+    # process killed meanwhile leaves a stray temporary file, never an empty key that every later seal refuses
+    tmp = f.with_name(f"{f.name}.{os.getpid()}-{threading.get_ident()}.new")
     try:
-        fd = os.open(f, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as out: out.write(os.urandom(32))
+        os.link(tmp, f)
     except FileExistsError:
         pass                                   # another process made it first
     except OSError as e:
         raise cache_error(f.parent, e) from None
+    finally:
+        tmp.unlink(missing_ok=True)
     data = f.read_bytes()
     if len(data) != 32:
         raise AscendCraftError(Diagnostic("cache-dir", f"the seal key {f} is damaged ({len(data)} bytes, not 32)",
