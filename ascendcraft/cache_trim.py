@@ -32,10 +32,12 @@ class CacheEntry:
     used: float                # the folder's modification time: when it was made or last used
 
 
-def mark_used(folder: Path) -> None:
-    "Record that `folder` (a cache entry) was just used, so a trim keeps it longest."
+def mark_used(folder: Path) -> bool:
+    """Record that `folder` (a cache entry) was just used, so a trim keeps it longest. False when it is not there
+    (trimmed meanwhile, or not ours to touch): the caller treats the entry as missing and makes it again."""
     try: os.utime(folder)
-    except OSError: pass       # gone meanwhile, or not ours to touch: the entry is rebuilt when needed
+    except OSError: return False
+    return True
 
 
 def _folder_bytes(folder: Path) -> int:
@@ -76,16 +78,28 @@ def trim(emu_dir: Path, limit_bytes: int, now: float | None = None, grace: float
     removed = []
     for e in entries:
         if total <= limit_bytes * TRIM_TO: break
-        if now - e.used < grace: continue
+        if now - e.used < grace or _used_within(e.path, grace): continue   # (again: the listing took a while)
         try:
             trash = Path(tempfile.mkdtemp(prefix="trash-", dir=emu_dir))
             os.replace(e.path, trash / "entry")      # readers see all of it or none
         except OSError:
             continue
+        if _used_within(trash / "entry", grace):     # marked used as it moved (the mark follows the folder): back
+            try: os.replace(trash / "entry", e.path)
+            except OSError: pass                     # made again meanwhile: that copy stays, this one goes
+            else:
+                os.rmdir(trash)
+                continue
         shutil.rmtree(trash, ignore_errors=True)
         total -= e.nbytes
         removed.append(e)
     return removed
+
+
+def _used_within(folder: Path, seconds: float) -> bool:
+    "Whether `folder` was marked used (or made) within the last `seconds`, read now (False when it is gone)."
+    try: return time.time() - folder.stat().st_mtime < seconds
+    except OSError: return False
 
 
 def maybe_trim(emu_dir: Path, limit_mb: int, interval: float = TRIM_INTERVAL) -> list[CacheEntry]:

@@ -1290,8 +1290,7 @@ def runtime_library(settings: Settings | None = None, sanitize: bool = False, pr
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / f"runtime-{key}{'-san' if sanitize else ''}-sealed"
     lib = folder / "libascendcraft_emu.a"
-    if seal.file_sealed(lib, cache, key):
-        cache_trim.mark_used(folder)
+    if seal.file_sealed(lib, cache, key) and cache_trim.mark_used(folder):   # (not trimmed since: else made again)
         return lib
     with _FileLock(folder.with_suffix(".lock")):
         if seal.file_sealed(lib, cache, key): return lib
@@ -1421,8 +1420,7 @@ def precompiled_header(settings: Settings | None = None, flags=None, progress=No
     folder = cache / "emu" / f"pch-{key}-sealed"
     prelude, gch, failed = folder / PCH_PRELUDE, folder / (PCH_PRELUDE + ".gch"), folder / "failed.log"
     if any(c in str(folder) for c in '"\\\n'): return None       # not spellable in an #include line
-    if _pch_sealed(folder, cache, key, text):
-        cache_trim.mark_used(folder)
+    if _pch_sealed(folder, cache, key, text) and cache_trim.mark_used(folder):
         return prelude
     if failed.exists(): return None
     with _FileLock(folder.with_suffix(".lock")):
@@ -2591,8 +2589,8 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
                       *(["<runtime library>", *link_rest] if link_rest else [])], settings.cxx, sanitize)
     cache = seal.private_dir(settings.cache_path)
     folder = cache / "emu" / "builds" / key[:2] / key
-    if (hit := _load_build(folder, sources, cache)) is not None:
-        cache_trim.mark_used(folder)              # least recently used builds leave the cache first (`build_cache_mb`)
+    # least recently used builds leave the cache first (`build_cache_mb`); one trimmed since it was read is a miss
+    if (hit := _load_build(folder, sources, cache)) is not None and cache_trim.mark_used(folder):
         hit.seconds = time.perf_counter() - t0
         hit.tiling_key_var, hit.remake, hit.per_core_type = key_var, remake, split
         return hit
@@ -3321,6 +3319,7 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
     back as (name, path, dtype, shape)."""
     if not build.ok:
         raise AscendCraftError(build.errors or build.diagnostics, stage="build")
+    if build.folder is not None: cache_trim.mark_used(build.folder)   # in use: a trim of the cache keeps it
     if build.binary is None or not Path(build.binary).exists():
         raise AscendCraftError(Diagnostic("run-args", f"the binary of {build.entry} is gone (was the cache cleared?)",
                                           file=build.entry_file, hint="build the kernel again"), stage="run")

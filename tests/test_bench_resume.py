@@ -54,7 +54,7 @@ def test_killed_run_resumes_and_matches_an_uninterrupted_run(tmp_path):
     proc.send_signal(signal.SIGKILL)          # really kill the harness, mid-run
     proc.wait()
     finished = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in killed.glob("*/*/result.json")}
-    assert 1 <= len(finished) < len(TASKS)
+    assert 1 <= len(finished) < len(TASKS), sorted(str(p) for p in finished)
     time.sleep(1.0)
     assert not task_processes(killed), "a task process outlived the killed harness"
     assert len(list(killed.glob("*/*/result.json"))) == len(finished)   # nobody writes after the kill
@@ -62,7 +62,8 @@ def test_killed_run_resumes_and_matches_an_uninterrupted_run(tmp_path):
     settings = load_settings().replace(trials=1)
     resumed = run_bench(TASKS, kernels=ROOT / "examples", out=killed, jobs=1, timing=False, settings=settings,
                         progress=False, size="auto")     # the CLI's default size
-    assert len(resumed.results) == len(TASKS) and all(r.status == "ok" for r in resumed.results)
+    assert len(resumed.results) == len(TASKS)
+    assert all(r.status == "ok" for r in resumed.results), [(r.task, r.status, r.detail, r.message[:800]) for r in resumed.results]
     for path, (mtime, data) in finished.items():
         assert path.stat().st_mtime_ns == mtime and path.read_bytes() == data, f"{path} was redone"
 
