@@ -27,6 +27,17 @@ Added by the thirty-ninth round (helper src), the same op-project rule unless sa
   op built for dav-2201 (its CMakeLists) and profiled with msprof on the NPU, round by round: every distinct
   `*_kernel.asc` (the ops' own and each round's snapshot under log/) is an asc-file entry with the tiling header beside
   it; `hardware: ran` (its logs keep the NPU's timings of each; the precision check's verdict is not kept per round).
+
+Added by the fortieth round (helper newsrc), the same op-project rule unless said:
+- RWKV-Vibe/rwkv_Ascend: a model port (RWKV on Ascend, built with Huawei): cann-ops-rwkv's wkv4 / wkv4grad / wkv6 /
+  wkv7 / wkv7grad op projects and mindspore_rwkv's wkv7 (the same kernel, another host), all built for the 910B; its
+  CANN build outputs (cann-ops-rwkv/build/) and the transformers-ascend copy (no AscendC) are no sources.
+- uniartisan/wkv6_Ascend: an RWKV-6 vector kernel in the kernel-launch form (`rwkv6_vector`, scalar arguments, run on
+  a 910B by its main_npu.cpp); npu/rwkv6_vector.cpp is a link to cpu/rwkv6_vector.cpp, the one asc-file entry.
+- saltyfish88/ascend-c, KaranocaVe/AscendC-CI: learners' op projects (ArgMaxWithValue, Asinh, Sinh; a PdistGrad a CI
+  workflow builds), grouped by chip.
+- wilburx813/ascend_op, g1050/ascend_c_op, wybxw/Ascend_ops_Base_S6, Ryedii/lab5: contestants' and a course's op
+  projects, every one built for the 310B (kept in their chip's group: no A2 claim).
 """
 import re
 
@@ -45,6 +56,14 @@ COMMUNITY_SOURCES = {
     "Golden-Irises/AscendC": "a learner's op projects (Golden-Irises'; no verdict kept)",
     "JeffDing/AscendC_Code": "the Sinh sample as FrameworkLaunch projects (JeffDing's; no verdict kept)",
     "Lulili520/ascendc-optim-agent": "ascendc-optim-agent (LLM-rewritten .asc kernels, profiled on their NPU)",
+    "RWKV-Vibe/rwkv_Ascend": "RWKV on Ascend: the wkv op projects of a model port (no verdict kept)",
+    "uniartisan/wkv6_Ascend": "an RWKV-6 kernel-launch kernel (run on a 910B by its own main; no verdict kept)",
+    "saltyfish88/ascend-c": "a learner's op projects (saltyfish88's; no verdict kept)",
+    "KaranocaVe/AscendC-CI": "a PdistGrad op project a CI workflow builds (KaranocaVe's; no verdict kept)",
+    "wilburx813/ascend_op": "Ascend C contest op projects (wilburx813's; no verdict kept)",
+    "g1050/ascend_c_op": "Ascend C contest op projects (g1050's; no verdict kept)",
+    "wybxw/Ascend_ops_Base_S6": "Ascend C contest op projects (wybxw's season 6; no verdict kept)",
+    "Ryedii/lab5": "a course lab's op projects (Ryedii's; no verdict kept)",
 }
 BUILT = ("/build_out/", "/build/", "/.ipynb_checkpoints/")   # build outputs and notebook autosaves are no sources
 
@@ -85,6 +104,10 @@ def community_entries(repo: str, files: list[str], read, entry) -> list[dict]:
     files = [f for f in files if not any(b in "/" + f for b in BUILT)]
     if repo == "Lulili520/ascendc-optim-agent":
         return _optim_agent_entries(files, read, entry)
+    if repo == "uniartisan/wkv6_Ascend":   # one kernel file (npu/ links to it), launched by its own main
+        return [entry("cpu/rwkv6_vector.cpp", "asc-file")]
+    if repo == "RWKV-Vibe/rwkv_Ascend":   # the op projects; transformers-ascend/ is a Transformers copy, no AscendC
+        files = [f for f in files if not f.startswith("transformers-ascend/")]
     if repo == "yjb767868009/ascendc_uniprefill":
         return [_asc_entry(entry(f, "asc-file"), read(f)) for f in sorted(files)
                 if re.fullmatch(r"(?:[\w-]+/)?op_kernel/\w+\.asc", f)]

@@ -814,6 +814,15 @@ P("GetSubBlockIdxImpl", "int64_t i = GetSubBlockIdxImpl();")
 P("ICachePreLoad", "AscendC::ICachePreLoad(2);")
 P("ICachePreLoad.argc", "AscendC::ICachePreLoad();", "argc")
 P("GetICachePreloadStatus", "int64_t s = AscendC::GetICachePreloadStatus();")
+# a data-cache hint (a contest ArgMin preloads its input viewed as uint64_t): int16_t / int64_t offsets are A2's
+P("DataCachePreload", "{ GlobalTensor<uint64_t> gq; gq.SetGlobalBuffer((__gm__ uint64_t*)x, 64); "
+  "DataCachePreload(gq, (int64_t)0); }")
+P("DataCachePreload.int16", "{ GlobalTensor<uint64_t> gq; gq.SetGlobalBuffer((__gm__ uint64_t*)x, 64); "
+  "DataCachePreload(gq, (int16_t)64); }")
+P("DataCachePreload.int32", "{ GlobalTensor<uint64_t> gq; gq.SetGlobalBuffer((__gm__ uint64_t*)x, 64); "
+  "DataCachePreload(gq, (int32_t)0); }", "dtype")
+P("DataCachePreload.src_float", "DataCachePreload(gf, (int64_t)0);", "template")
+P("DataCachePreload.argc", "{ GlobalTensor<uint64_t> gq; DataCachePreload(gq); }", "argc")
 P("OOMCheckAddrRange", "AscendC::OOMCheckAddrRange((__gm__ uint8_t*)x, 64);")
 P("OOMCheckAddrRange.argc", "AscendC::OOMCheckAddrRange((__gm__ uint8_t*)x);", "argc")
 P("SizeOfBits", "static_assert(AscendC::SizeOfBits<int4b_t>::value == 4 && SizeOfBits<half>::value == 16, \"bits\");")
@@ -1351,6 +1360,7 @@ RUN_TIME: dict[str, str] = {
     **{f"{op}.l2.{t}": "unsupported" for op in ("Compare", "CompareScalar") for t in ("int16_t", "uint8_t")},
     "Compare.dst.half": "unsupported", "Compare.dst.uint16": "unsupported", "Compare.dst.float": "unsupported",
     "CompareScalar.dst.float.l0": "unsupported", "CompareScalar.dst.int32": "unsupported",
+    "DataCachePreload.int32": "unsupported",
     "Select.mask.half": "unsupported",   # an int8_t mask runs: the NPU reads its bits (a warning)
     "Gather.l2.uint8_t": "unsupported", "Brcb.uint8_t": "unsupported", "Copy.uint8_t": "unsupported",
     "GatherMask.builtin.uint8_t": "unsupported", "GatherMask.tensor.wrong_width": "unsupported",

@@ -79,6 +79,13 @@ using __bf16 = bfloat16_t;
 static_assert(sizeof(bfloat16_t) == 2, "bfloat16_t must be 16 bits");
 // The device compiler's spellings of the IEEE types.
 using float16_t = half;
+// bisheng is a clang: clang takes `__fp16` on every target as a storage-only half (its `half` is the same built-in type,
+// values promote to float in arithmetic); a model port's kernel keeps a scale in one (`__fp16 scale; ...
+// Muls(halfTensor, halfTensor, scale, n)`, RWKV-Vibe's wkv6). g++ on x86 has no such name; on ARM it is g++'s own
+// type, not this half, and is left alone.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__aarch64__) && !defined(__arm__)
+using __fp16 = half;
+#endif
 using float32_t = float;
 
 namespace ascendcraft { namespace emu {

@@ -485,6 +485,13 @@ inline void ICachePreLoad(const int64_t preFetchLen) { (void)preFetchLen; }
 // against the launch's buffers, so the declaration adds nothing here.
 template <typename T> inline void OOMCheckAddrRange(__gm__ T* gmAddr, const uint64_t gmSize) { (void)gmAddr; (void)gmSize; }
 inline int64_t GetICachePreloadStatus() { return 0; }
+// Loads the data-cache line at `cacheOffset` bytes into `src` ahead of the scalar reads (a contest ArgMin preloads its
+// input, viewed as uint64_t): timing only, no byte changes. The official template takes any offset type and reports
+// the ones A2 lacks (int16_t and int64_t are A2's) when the call runs; so does the emulator.
+template <typename T> inline void DataCachePreload(const GlobalTensor<uint64_t>& src, const T cacheOffset, SrcLoc loc = {}) {
+    (void)src; (void)cacheOffset;
+    ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(DataCachePreload, "an int16_t or int64_t cacheOffset", T, int16_t, int64_t);
+}
 // A compiler barrier (A2's KFC header: an empty asm statement, no instruction): the scalar code's memory accesses are
 // not moved across it; the emulation runs them in program order already (hicann ops-math reduce_prod_v2, after SyncAll).
 inline void Barrier() {}

@@ -63,7 +63,7 @@ struct OneOf<T, U, Ts...> : std::integral_constant<bool, std::is_same<T, U>::val
     X(Log10) X(GetReduceMaxMinCount) X(Copy) X(PairReduceSum) X(SetDeqScale) X(GatherMask) X(BroadCast) X(TransDataTo5HD) X(Sum) X(Mean) X(Sort32) X(MrgSort) X(Sort) X(SelectWithBytesMask) X(Fill) X(SetAtomicMax) X(SetAtomicMin) X(SetAtomicType) X(Pad) X(UnPad) X(SoftmaxGrad) \
     X(SwiGLU) X(GeGLU) X(AscendQuant) X(AscendDequant) X(AscendAntiQuant) X(CumSum) X(WelfordUpdate) X(WelfordFinalize) X(Normalize) X(DeepNorm) X(LayerNormGrad) X(LayerNormGradBeta) X(TopK) \
     X(Asinh) X(Acosh) X(Atanh) X(ClampMax) X(ClampMin) X(ReduceMean) X(ReduceProd) X(ReduceAny) X(ReduceAll) X(Fmod) X(Xor) X(LogSoftMax) X(AdjustSoftMaxRes) X(DropOut) \
-    X(LoadDataWithSparse) X(MmadWithSparse) X(SoftmaxFlashV3) X(TransData) X(ReGlu)
+    X(LoadDataWithSparse) X(MmadWithSparse) X(SoftmaxFlashV3) X(TransData) X(ReGlu) X(DataCachePreload)
 
 enum class Op : uint16_t {
 #define ASCENDCRAFT_EMU_ENUM(name) name,
