@@ -19,7 +19,7 @@
 // candidates wait until the phase ends (the barrier opens, or the blocks end), and a phase in which any block hands over
 // through GM (gm_handover_seen: a DataCacheCleanAndInvalid of GM, or a poll gm_poll_check finds) is taken as ordered by
 // the kernel's GM flags: its candidates are dropped. What is left is reported as a warning, once per launch per (writer,
-// reader, tensor), at most kMaxReports a launch: kernels with this race pass on the NPU when the timing favours them
+// reader, tensor), at most kMaxReports a read line: kernels with this race pass on the NPU when the timing favours them
 // (GroupNormV2 was published as passing), so the run goes on. Execute mode only: it is about the values a block reads
 // (a trace has none). Blocks in parallel never get here: a read of bytes another block writes makes the launch run
 // again one block at a time (parallel_conflict, emu_main.cpp).
@@ -32,7 +32,7 @@
 namespace ascendcraft { namespace emu {
 
 namespace {
-constexpr uint32_t kMaxReports = 16;       // gm-read-race warnings a launch at most (GroupNormV2: 32 x 31 pairs)
+constexpr uint32_t kMaxReports = 8;        // gm-read-race warnings a launch gives at most per read line (GroupNormV2: 32 x 31 pairs)
 constexpr size_t kMaxPending = 64;         // candidates a block keeps in one phase (distinct writer, tensor, line)
 
 bool checked_launch() {
@@ -142,8 +142,9 @@ void gm_read_races_report() {
         uint32_t n = 0;
         {
             std::lock_guard<std::mutex> lock(g_launch->race_mutex);
-            if (g_launch->gm_read_race_reports >= kMaxReports || !g_launch->once_seen.insert(key).second) continue;
-            n = ++g_launch->gm_read_race_reports;
+            uint32_t& given = g_launch->gm_read_race_reports[{r.file, r.line}];
+            if (given >= kMaxReports || !g_launch->once_seen.insert(key).second) continue;
+            n = ++given;
         }
         const int64_t off = static_cast<int64_t>(r.lo - reinterpret_cast<uintptr_t>(r.buffer->base));
         const int64_t last = off + static_cast<int64_t>(r.hi - r.lo) - 1;
@@ -154,7 +155,7 @@ void gm_read_races_report() {
                  "bytes depending on timing; here block %d's write came first (the emulator runs the blocks in index "
                  "order)%s",
                  r.reader, static_cast<long long>(off), static_cast<long long>(last), r.buffer->name.c_str(), r.writer,
-                 r.writer, n == kMaxReports ? " (further gm-read-race reports of this launch are left out)" : "")
+                 r.writer, n == kMaxReports ? " (further gm-read-race reports of this line are left out)" : "")
             .val("writer_block", r.writer).val("reader_block", r.reader).val("buffer", r.buffer->name.c_str())
             .val("offset", off).val("bytes", static_cast<int64_t>(r.hi - r.lo))
             .hint("add a SyncAll between the write and the read, or give the two a separate workspace (one block's "

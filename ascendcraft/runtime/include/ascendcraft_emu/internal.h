@@ -344,7 +344,7 @@ struct Launch {
     std::set<std::string> once_seen;  // warnings given once per call site (first_report_at, under race_mutex)
     // gm-read-race (sync/emu_gm_read_race.cpp), blocks one at a time: this SyncAll phase's reads of GM bytes another
     // block wrote with nothing ordering them, reported when the phase ends unless a block hands over through GM in it
-    // (gm_handover); the warnings given so far (capped). Under race_mutex.
+    // (gm_handover); the warnings given so far per read line (capped). Under race_mutex.
     struct GmReadRace {
         int writer, reader;
         const GmBuffer* buffer;
@@ -355,7 +355,7 @@ struct Launch {
     };
     std::vector<GmReadRace> read_races;
     bool gm_handover = false;
-    uint32_t gm_read_race_reports = 0;
+    std::map<std::pair<const char*, int>, uint32_t> gm_read_race_reports;
     uint32_t race_warnings = 0;
     std::vector<std::unique_ptr<RaceChecker>> race_pool;  // checkers of finished blocks, reused (under race_mutex)
     // UB memory of finished blocks, reused by the next ones (under race_mutex): a new 192 KB allocation per block
