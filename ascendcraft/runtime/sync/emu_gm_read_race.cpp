@@ -33,7 +33,7 @@ namespace ascendcraft { namespace emu {
 
 namespace {
 constexpr uint32_t kMaxReports = 8;        // gm-read-race warnings a launch gives at most per read line (GroupNormV2: 32 x 31 pairs)
-constexpr size_t kMaxPending = 64;         // candidates a block keeps in one phase (distinct writer, tensor, line)
+constexpr size_t kMaxPending = 64;         // candidates a phase keeps (distinct writer, reader, tensor, line)
 
 bool checked_launch() {
     return g_launch->block_dim > 1 && !g_launch->parallel && !g_launch->cross && g_launch->mode != Mode::Trace;
