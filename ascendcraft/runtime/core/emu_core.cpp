@@ -243,6 +243,7 @@ static void gm_poll_check(const void* p, uint64_t bytes) {
     }
     if (++c.poll_repeats < kPollRepeats) return;
     c.poll_repeats = 0;
+    gm_handover_seen();   // a GM flag hand-over of the kernel's own (sync/emu_gm_read_race.cpp)
     // blocks on threads of their own may wait for a block no thread has started: one at a time, with hand-overs
     if (g_launch->parallel) require_sequential("a block polls GM for other blocks' writes");
     gm_cache_clean_invalid();
@@ -814,10 +815,19 @@ void* local_ref(const Local& t, uint64_t index, uint32_t size, SrcLoc loc) {
 // block (t_scalar_reads, reset by set_current_core), and a read inside one costs the bounds test, the work count and
 // the copy: the same checks, made once. GlobalTensor::GetValue makes that test inline (gm_get, runtime.h); the loop
 // below is the same test for the other callers.
-static bool plain_read(const GmBuffer& b, const void* p, uint32_t size) {
+// With the blocks one at a time, an output's span is the part of the buffer around the read that holds no other block's
+// write of this phase (gm_read_plain_span): a read there has no gm-read-race to find. Other blocks write only while this
+// block waits: SyncAll clears their ranges, and DataCacheCleanAndInvalid's hand-over forgets the spans
+// (scalar_read_spans_forget).
+static bool plain_read(const GmBuffer& b, const void* p, uint32_t size, uint64_t* lo, uint64_t* hi) {
     const uint8_t* a = static_cast<const uint8_t*>(p);
     const bool tracked = (b.role == Role::Out || b.role == Role::InOut || b.role == Role::Workspace) && g_launch->parallel;
-    return !tracing_now() && !g_launch->cross && b.real && !b.alias && !tracked && a >= b.base && a + size <= b.base + b.bytes;
+    return !tracing_now() && !g_launch->cross && b.real && !b.alias && !tracked && a >= b.base && a + size <= b.base + b.bytes &&
+           gm_read_plain_span(b, p, lo, hi) && reinterpret_cast<uintptr_t>(a) + size <= *hi;
+}
+void scalar_read_spans_forget() {
+    ScalarReads& r = t_scalar_reads;
+    for (int i = 0; i < ScalarReads::kSpans; ++i) { r.lo[i] = nullptr; r.room[i] = 0; }
 }
 
 void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
@@ -838,11 +848,12 @@ void gm_read(const void* p, uint32_t size, void* out, SrcLoc loc) {
     record_gm(TPipe_::S, Op::GetValue, Dt::none, 0, loc, size, 1, 1, size, GmPlace{&b, p, size});
     if (b.real) std::memcpy(out, gm_source(b, p), size);
     else std::memset(out, 0, size);
-    if (plain_read(b, p, size) && b.bytes >= 8) {   // the latest found first; the oldest of four drops out
+    uint64_t span_lo = 0, span_hi = 0;
+    if (plain_read(b, p, size, &span_lo, &span_hi) && span_hi - span_lo >= 8) {   // the latest found first; the oldest of four drops out
         std::memmove(r.lo + 1, r.lo, sizeof(r.lo[0]) * (ScalarReads::kSpans - 1));
         std::memmove(r.room + 1, r.room, sizeof(r.room[0]) * (ScalarReads::kSpans - 1));
-        r.lo[0] = b.base;
-        r.room[0] = b.bytes - 7;
+        r.lo[0] = reinterpret_cast<const uint8_t*>(span_lo);
+        r.room[0] = span_hi - span_lo - 7;
     }
 }
 void* gm_ref(void* p, uint32_t size, SrcLoc loc) {

@@ -883,6 +883,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
         if (parallel_conflict(state)) require_sequential("blocks share GM bytes");
     } else {
         scheduler.run();
+        gm_read_races_report();   // the last phase's unordered GM reads (sync/emu_gm_read_race.cpp)
     }
     state.status->phase = 2;
     state.status->block = -1;

@@ -128,6 +128,7 @@ void Scheduler::run() {
                 }
                 for (int b = 0; b < blocks_; ++b)
                     if (state_[b] == kWaiting) state_[b] = kReady;
+                gm_read_races_report();   // the phase's unordered GM reads, before its writes are forgotten
                 g_launch->overlap.clear();
                 ++g_launch->sync_epoch;
                 continue;

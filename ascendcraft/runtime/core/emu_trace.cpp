@@ -63,8 +63,11 @@ void record(TPipe_ pipe, TKind kind, Op op, Dt dt, uint8_t flags, const SrcLoc& 
 
 void record_gm(TPipe_ pipe, Op op, Dt dt, uint8_t flags, const SrcLoc& loc, uint64_t bytes, uint64_t elems, uint32_t bursts,
                uint32_t burst_bytes, const GmPlace& at) {
-    if (g_launch->cross && op != Op::Matmul && (pipe == TPipe_::MTE2 || (pipe == TPipe_::S && op == Op::GetValue)))
-        cross_gm_read(at.address, bursts, burst_bytes, bursts > 1 ? at.stride : burst_bytes, op, loc);  // emu_sync_cross.cpp
+    if (pipe == TPipe_::MTE2 || (pipe == TPipe_::S && op == Op::GetValue)) {   // a GM read: another core's writes?
+        const uint64_t stride = bursts > 1 ? at.stride : burst_bytes;
+        if (!g_launch->cross) block_gm_read(at.address, bursts, burst_bytes, stride, op, loc);   // emu_gm_read_race.cpp
+        else if (op != Op::Matmul) cross_gm_read(at.address, bursts, burst_bytes, stride, op, loc);  // emu_sync_cross.cpp
+    }
     if (!tracing_now()) {
         count_work(pipe, bytes);
         return;

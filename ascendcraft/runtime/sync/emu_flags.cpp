@@ -144,6 +144,7 @@ void sync_all(SrcLoc loc) {
     if (RaceChecker* race = core().race.get()) race->barrier_all();  // every pipe of the core drains first
     if (g_launch->cross) return cross_sync_all(loc);                 // among the cores of one type (emu_sync_cross.cpp)
     g_launch->scheduler->arrive(core().idx, loc);
+    scalar_read_spans_forget();   // lower blocks may have written this phase's GM before this one goes on
 }
 
 // The emulated GM has no data cache: a clean-and-invalidate changes no byte. What it is for, seeing another block's GM
@@ -151,8 +152,11 @@ void sync_all(SrcLoc loc) {
 // example), needs those blocks to run: one block at a time, this block hands over to them (parallel blocks already
 // run at once; cross-core launches have their own scheduler).
 void gm_cache_clean_invalid() {
-    if (!g_launch || g_launch->parallel || g_launch->cross || !g_launch->scheduler || g_launch->block_dim < 2) return;
+    if (!g_launch) return;
+    gm_handover_seen();   // the block synchronises through GM in this phase (emu_gm_read_race.cpp)
+    if (g_launch->parallel || g_launch->cross || !g_launch->scheduler || g_launch->block_dim < 2) return;
     g_launch->scheduler->yield(core().idx);
+    scalar_read_spans_forget();   // the other blocks wrote GM meanwhile: GetValue's spans may hold their bytes now
 }
 
 

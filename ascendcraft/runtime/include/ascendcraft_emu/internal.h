@@ -342,6 +342,20 @@ struct Launch {
     std::mutex race_mutex;            // warning mode: the pairs of sites already reported, and how many
     std::set<std::string> race_seen;
     std::set<std::string> once_seen;  // warnings given once per call site (first_report_at, under race_mutex)
+    // gm-read-race (sync/emu_gm_read_race.cpp), blocks one at a time: this SyncAll phase's reads of GM bytes another
+    // block wrote with nothing ordering them, reported when the phase ends unless a block hands over through GM in it
+    // (gm_handover); the warnings given so far per read line (capped). Under race_mutex.
+    struct GmReadRace {
+        int writer, reader;
+        const GmBuffer* buffer;
+        uint64_t lo, hi;   // the bytes read (addresses), merged over the reader's reads at one line
+        const char* file;
+        int line;
+        Op op;
+    };
+    std::vector<GmReadRace> read_races;
+    bool gm_handover = false;
+    std::map<std::pair<const char*, int>, uint32_t> gm_read_race_reports;
     uint32_t race_warnings = 0;
     std::vector<std::unique_ptr<RaceChecker>> race_pool;  // checkers of finished blocks, reused (under race_mutex)
     // UB memory of finished blocks, reused by the next ones (under race_mutex): a new 192 KB allocation per block
@@ -507,6 +521,15 @@ std::string cross_layout_json();
 int64_t cross_block_idx(int slot);
 void cross_sync_all(SrcLoc loc);
 void cross_gm_read(const void* p, uint64_t bursts, uint64_t burst_bytes, uint64_t stride, Op op, const SrcLoc& loc);
+// sync/emu_gm_read_race.cpp, launches whose blocks run one at a time: a GM read of bytes another block wrote since the
+// last SyncAll, unordered (`gm-read-race`); the span of `b` around `p` (false: none) that holds no other block's write
+// of this phase, which GetValue may then read without the check; a GM hand-over of the kernel's own (the phase's reads
+// are taken as ordered by its GM flags); the end of a phase (the barrier opens, the blocks end): the reads left are
+// reported.
+void block_gm_read(const void* p, uint64_t bursts, uint64_t burst_bytes, uint64_t stride, Op op, const SrcLoc& loc);
+bool gm_read_plain_span(const GmBuffer& b, const void* p, uint64_t* lo, uint64_t* hi);
+void gm_handover_seen();
+void gm_read_races_report();
 // SetAtomicMax/Min: dst = max/min(dst, src) elementwise in dt (emu_atomic.cpp)
 void atomic_extreme(bool max, Dt dt, uint8_t* dst, const uint8_t* src, uint64_t bytes);
 // `src`: the bytes the write brings, when the caller has them (a Matmul's C that leaves GM as it was: emu_sync_cross.cpp)
@@ -522,6 +545,7 @@ bool key_build_differs(uint64_t key, uint64_t* built);  // emu_tiling.cpp: a per
 Core* current_core();
 void set_current_core(Core* c);
 void scalar_writes_forget();   // GlobalTensor::SetValue's fast path: no range kept (emu_core.cpp)
+void scalar_read_spans_forget();   // GlobalTensor::GetValue's fast path: no span kept (emu_core.cpp)
 // The S-pipe work of GlobalTensor::GetValue's inlined reads (runtime.h) added to the running block's work counts: called
 // before anything reads them (a block's end, GetSystemCycle) and when a block starts or ends on the thread.
 void scalar_reads_flush();
