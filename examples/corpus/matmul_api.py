@@ -11,6 +11,7 @@ and runs each NPUKernelBench entry that builds against its task's own validation
 rule: npukb.match_npukb).
 """
 import argparse
+import hashlib
 import json
 import re
 import sys
@@ -44,6 +45,25 @@ def uses_matmul_api(entry: dict, git: str) -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         corpus.materialise(entry, git, Path(tmp))
         return any(USES_MATMUL.search(p.read_bytes()) for p in Path(tmp).rglob("*") if p.is_file())
+
+
+def choose(chosen: list[dict], given: dict, cache: Path | None) -> list[dict]:
+    """The entries of chosen that use the Matmul API and whose git dir is here. Deciding materialises each entry (about
+    14 minutes over the whole manifest), so with a cache file the choice is read from it when it was made for the same
+    entries (their repository, commit and path) and the same git dirs here, and made and written there otherwise."""
+    here = sorted({e["repo"] for e in chosen if Path(gitdir(e["repo"], given)).exists()})
+    key = hashlib.sha256(json.dumps([[[e["repo"], e["commit"], e["path"]] for e in chosen], here]).encode()).hexdigest()
+    if cache and cache.exists():
+        saved = json.loads(cache.read_text())
+        if saved.get("chosen_from") == key:
+            picked = {tuple(k) for k in saved["entries"]}
+            return [e for e in chosen if (e["repo"], e["commit"], e["path"]) in picked]
+        print(f"{cache}: made for other entries than these; choosing again", flush=True)
+    subset = [e for e in chosen if Path(gitdir(e["repo"], given)).exists() and uses_matmul_api(e, gitdir(e["repo"], given))]
+    if cache:
+        cache.write_text(json.dumps({"chosen_from": key,
+                                     "entries": [[e["repo"], e["commit"], e["path"]] for e in subset]}, indent=0) + "\n")
+    return subset
 
 
 # ---- references: inputs and the PyTorch result, for entries whose op a few lines of torch describe ----------------
@@ -123,6 +143,9 @@ def main(argv=None) -> int:
                     help=f"wall-time cap of one entry (default {corpus.ENTRY_SECONDS:g}; 0: none), as corpus.py run's")
     ap.add_argument("--match", action="store_true", help="also run the entries that have a reference here")
     ap.add_argument("--only", metavar="REGEX", help="only the entries whose repository:path matches (e.g. GMM/)")
+    ap.add_argument("--subset", type=Path, metavar="FILE",
+                    help="the chosen entries, read from FILE when it was written for this manifest and --only, "
+                         "else chosen (minutes) and written there")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "matmul_api_results.json")
     a = ap.parse_args(argv)
     if a.entry_seconds < 0: ap.error(f"--entry-seconds {a.entry_seconds:g}: give a wall time in seconds, or 0 for none")
@@ -131,7 +154,7 @@ def main(argv=None) -> int:
     corpus.GITDIRS.update(known_gitdirs(manifest, given))
     # --only first: deciding membership materialises each entry (minutes over the whole manifest)
     chosen = [e for e in manifest if not a.only or re.search(a.only, f"{e['repo']}:{e['path']}")]
-    subset = [e for e in chosen if Path(gitdir(e["repo"], given)).exists() and uses_matmul_api(e, gitdir(e["repo"], given))]
+    subset = choose(chosen, given, a.subset)
     print(f"{len(subset)} Matmul-API entries", flush=True)
     t0 = time.time()
     # with --match, NPUKernelBench entries also run against their task's own reference (npukb.match_npukb)
