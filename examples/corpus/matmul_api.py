@@ -104,11 +104,24 @@ def _cann_matmul_api_constant(rng):
     return {"a": a, "b": b, "bias": bias}, {}, lambda a, b, bias: a.float() @ b.float() + bias, 1e-5, 1e-3
 
 
+def _cann_inplace_fused_matmul_softmax_grad(rng):
+    # its example's gen_data.py: softmax's backward through gradOutput @ values^T, written over softmaxOutput (the op has
+    # no outputs: the inputs are read back, the other two unchanged); its verify_result.py's tolerance, 4e-4
+    import torch
+    s, g, v = (torch.from_numpy(rng.standard_normal(shape).astype(np.float32)) for shape in ((12, 20000), (12, 128), (20000, 128)))
+
+    def ref(softmaxOutput, gradOutput, values):
+        grad = gradOutput @ values.T
+        return (grad - (softmaxOutput * grad).sum(-1, keepdim=True)) * softmaxOutput, gradOutput, values
+    return {"softmaxOutput": s, "gradOutput": g, "values": v}, {}, ref, 4e-4, 4e-4
+
+
 REFERENCES = {
     ("wzzll123/MultiKernelBench", "prompts/ascendc_new_model_matmul_add.py"): _mkb_matmul_add,
     ("Hayden727/cann-ops", "src/math/matmul_leakyrelu"): _cann_matmul_leakyrelu,
     ("Hayden727/cann-ops", "src/matmul/complex_mat_mul"): _cann_complex_mat_mul,
     ("Hayden727/cann-ops", "src/math/matmul_api_constant"): _cann_matmul_api_constant,
+    ("Hayden727/cann-ops", "src/math/inplace_fused_matmul_softmax_grad"): _cann_inplace_fused_matmul_softmax_grad,
 }
 
 
