@@ -52,17 +52,18 @@ def choose(chosen: list[dict], given: dict, cache: Path | None) -> list[dict]:
     14 minutes over the whole manifest), so with a cache file the choice is read from it when it was made for the same
     entries (their repository, commit and path) and the same git dirs here, and made and written there otherwise."""
     here = sorted({e["repo"] for e in chosen if Path(gitdir(e["repo"], given)).exists()})
-    key = hashlib.sha256(json.dumps([[[e["repo"], e["commit"], e["path"]] for e in chosen], here]).encode()).hexdigest()
+    ident = lambda e: [e["repo"], e.get("commit"), e["path"]]
+    key = hashlib.sha256(json.dumps([[ident(e) for e in chosen], here]).encode()).hexdigest()
     if cache and cache.exists():
         saved = json.loads(cache.read_text())
         if saved.get("chosen_from") == key:
             picked = {tuple(k) for k in saved["entries"]}
-            return [e for e in chosen if (e["repo"], e["commit"], e["path"]) in picked]
+            return [e for e in chosen if tuple(ident(e)) in picked]
         print(f"{cache}: made for other entries than these; choosing again", flush=True)
     subset = [e for e in chosen if Path(gitdir(e["repo"], given)).exists() and uses_matmul_api(e, gitdir(e["repo"], given))]
     if cache:
         cache.write_text(json.dumps({"chosen_from": key,
-                                     "entries": [[e["repo"], e["commit"], e["path"]] for e in subset]}, indent=0) + "\n")
+                                     "entries": [ident(e) for e in subset]}, indent=0) + "\n")
     return subset
 
 
@@ -116,12 +117,32 @@ def _cann_inplace_fused_matmul_softmax_grad(rng):
     return {"softmaxOutput": s, "gradOutput": g, "values": v}, {}, ref, 4e-4, 4e-4
 
 
+def _cann_flash_attention_score_with_large_head_dim(rng):
+    # its example (one head of dim 576: head_num 1, as its main.cpp passes it; inputs uniform in [1, 10), scale 0.0625),
+    # with S1 = 128 queries and S2 = 1,152 keys instead of 2,048 each (its TilingFunc takes only S2 > 1,024);
+    # softmax_max / softmax_sum are the scaled scores' row max and the row sum of exp(score - max), each repeated over
+    # the last axis's 8 lanes (InferShape: B x 1 x S1 x 8); its verify_result.py's tolerance for attention_out, 1e-3
+    import torch
+    q, k, v = (torch.from_numpy(rng.uniform(1, 10, (1, s, 576)).astype(np.float16)) for s in (128, 1152, 1152))
+
+    def ref(query, key, value, scale_value, head_num):
+        scores = (query.float() @ key.float().transpose(1, 2)) * scale_value
+        top = scores.amax(-1, keepdim=True)
+        e = torch.exp(scores - top)
+        total = e.sum(-1, keepdim=True)
+        lanes = lambda t: t.unsqueeze(1).expand(-1, -1, -1, 8).contiguous()
+        return lanes(top), lanes(total), ((e / total) @ value.float()).half()
+    return {"query": q, "key": k, "value": v}, {"scale_value": 0.0625, "head_num": 1}, ref, 1e-3, 1e-3
+
+
 REFERENCES = {
     ("wzzll123/MultiKernelBench", "prompts/ascendc_new_model_matmul_add.py"): _mkb_matmul_add,
     ("Hayden727/cann-ops", "src/math/matmul_leakyrelu"): _cann_matmul_leakyrelu,
     ("Hayden727/cann-ops", "src/matmul/complex_mat_mul"): _cann_complex_mat_mul,
     ("Hayden727/cann-ops", "src/math/matmul_api_constant"): _cann_matmul_api_constant,
     ("Hayden727/cann-ops", "src/math/inplace_fused_matmul_softmax_grad"): _cann_inplace_fused_matmul_softmax_grad,
+    ("Hayden727/cann-ops", "src/math/flash_attention_score_with_large_head_dim"):
+        _cann_flash_attention_score_with_large_head_dim,
 }
 
 
