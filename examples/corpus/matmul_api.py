@@ -135,6 +135,33 @@ def _cann_flash_attention_score_with_large_head_dim(rng):
     return {"query": q, "key": k, "value": v}, {"scale_value": 0.0625, "head_num": 1}, ref, 1e-3, 1e-3
 
 
+def _cann_dynamic_rnn(rng):
+    # its tests/st case (batch 16, input 16, hidden 16, float16, time-major, no sequence lengths, peepholes or mask) over
+    # 3 time steps instead of 1, so that each step reads the one before; an LSTM cell as its calc_expect_func describes
+    # it: gates = [x_t, h] @ w + b split in gate_order, f's forget_bias, c = f c + i j, h = o tanh(c)
+    import torch
+    t, batch, size, hidden = 3, 16, 16, 16
+    u = lambda *shape: torch.from_numpy(rng.uniform(-1, 1, shape).astype(np.float16))
+    inputs = {"x": u(t, batch, size), "w": u(size + hidden, 4 * hidden), "b": u(4 * hidden),
+              "init_h": u(1, batch, hidden), "init_c": u(1, batch, hidden)}
+    attrs = {"gate_order": "ijfo", "forget_bias": 0.0, "cell_clip": -1.0, "direction": "UNIDIRECTIONAL",
+             "time_major": True}
+
+    def ref(x, w, b, init_h, init_c, gate_order, forget_bias, **_):
+        h, c = init_h[0].float(), init_c[0].float()
+        steps = {k: [] for k in ("output_h", "output_c", "i", "j", "f", "o", "tanhc")}
+        for step in range(x.shape[0]):
+            gates = torch.cat([x[step].float(), h], 1) @ w.float() + b.float()
+            i, j, f, o = gates.chunk(4, 1) if gate_order == "ijfo" else [gates.chunk(4, 1)[k] for k in (0, 2, 1, 3)]
+            i, j, f, o = torch.sigmoid(i), torch.tanh(j), torch.sigmoid(f + forget_bias), torch.sigmoid(o)
+            c = f * c + i * j
+            h = o * torch.tanh(c)
+            for k, v in zip(steps, (h, c, i, j, f, o, torch.tanh(c))): steps[k].append(v)
+        out = {k: torch.stack(v).half() for k, v in steps.items()}
+        return {"y": out["output_h"], **out}
+    return inputs, attrs, ref, 1e-3, 1e-3
+
+
 REFERENCES = {
     ("wzzll123/MultiKernelBench", "prompts/ascendc_new_model_matmul_add.py"): _mkb_matmul_add,
     ("Hayden727/cann-ops", "src/math/matmul_leakyrelu"): _cann_matmul_leakyrelu,
@@ -143,6 +170,7 @@ REFERENCES = {
     ("Hayden727/cann-ops", "src/math/inplace_fused_matmul_softmax_grad"): _cann_inplace_fused_matmul_softmax_grad,
     ("Hayden727/cann-ops", "src/math/flash_attention_score_with_large_head_dim"):
         _cann_flash_attention_score_with_large_head_dim,
+    ("Hayden727/cann-ops", "src/rnn/dynamic_rnn"): _cann_dynamic_rnn,
 }
 
 
