@@ -135,10 +135,26 @@ def _cann_flash_attention_score_with_large_head_dim(rng):
     return {"query": q, "key": k, "value": v}, {"scale_value": 0.0625, "head_num": 1}, ref, 1e-3, 1e-3
 
 
+def _lstm(x, w_in, w_hidden, b, h, c, gate_order, forget_bias):
+    """The LSTM cell over x's time steps as cann-ops' DynamicRNN st cases describe it: gates = x_t @ w_in + h @ w_hidden
+    + b, split in gate_order (ijfo or ifjo), f shifted by forget_bias; c = f c + i j, h = o tanh(c). Each output (y =
+    output_h, output_c, i, j, f, o, tanhc) stacked over the steps, in float16."""
+    import torch
+    steps = {k: [] for k in ("output_h", "output_c", "i", "j", "f", "o", "tanhc")}
+    for step in range(x.shape[0]):
+        gates = x[step].float() @ w_in.float() + h @ w_hidden.float() + (0 if b is None else b.float())
+        i, j, f, o = gates.chunk(4, 1) if gate_order == "ijfo" else [gates.chunk(4, 1)[k] for k in (0, 2, 1, 3)]
+        i, j, f, o = torch.sigmoid(i), torch.tanh(j), torch.sigmoid(f + forget_bias), torch.sigmoid(o)
+        c = f * c + i * j
+        h = o * torch.tanh(c)
+        for k, v in zip(steps, (h, c, i, j, f, o, torch.tanh(c))): steps[k].append(v)
+    out = {k: torch.stack(v).half() for k, v in steps.items()}
+    return {"y": out["output_h"], **out}
+
+
 def _cann_dynamic_rnn(rng):
     # its tests/st case (batch 16, input 16, hidden 16, float16, time-major, no sequence lengths, peepholes or mask) over
-    # 3 time steps instead of 1, so that each step reads the one before; an LSTM cell as its calc_expect_func describes
-    # it: gates = [x_t, h] @ w + b split in gate_order, f's forget_bias, c = f c + i j, h = o tanh(c)
+    # 3 time steps instead of 1, so that each step reads the one before; w is [w_in; w_hidden] stacked
     import torch
     t, batch, size, hidden = 3, 16, 16, 16
     u = lambda *shape: torch.from_numpy(rng.uniform(-1, 1, shape).astype(np.float16))
@@ -148,17 +164,22 @@ def _cann_dynamic_rnn(rng):
              "time_major": True}
 
     def ref(x, w, b, init_h, init_c, gate_order, forget_bias, **_):
-        h, c = init_h[0].float(), init_c[0].float()
-        steps = {k: [] for k in ("output_h", "output_c", "i", "j", "f", "o", "tanhc")}
-        for step in range(x.shape[0]):
-            gates = torch.cat([x[step].float(), h], 1) @ w.float() + b.float()
-            i, j, f, o = gates.chunk(4, 1) if gate_order == "ijfo" else [gates.chunk(4, 1)[k] for k in (0, 2, 1, 3)]
-            i, j, f, o = torch.sigmoid(i), torch.tanh(j), torch.sigmoid(f + forget_bias), torch.sigmoid(o)
-            c = f * c + i * j
-            h = o * torch.tanh(c)
-            for k, v in zip(steps, (h, c, i, j, f, o, torch.tanh(c))): steps[k].append(v)
-        out = {k: torch.stack(v).half() for k, v in steps.items()}
-        return {"y": out["output_h"], **out}
+        return _lstm(x, w[:size], w[size:], b, init_h[0].float(), init_c[0].float(), gate_order, forget_bias)
+    return inputs, attrs, ref, 1e-3, 1e-3
+
+
+def _cann_dynamic_rnnv2(rng):
+    # its tests/st case (x, weight_input and weight_hidden only: no bias, zero initial h and c; batch 16, input 16,
+    # hidden 16, float16, gate_order ijfo) over 3 time steps instead of 1
+    import torch
+    t, batch, size, hidden = 3, 16, 16, 16
+    u = lambda *shape: torch.from_numpy(rng.uniform(-1, 1, shape).astype(np.float16))
+    inputs = {"x": u(t, batch, size), "weight_input": u(size, 4 * hidden), "weight_hidden": u(hidden, 4 * hidden)}
+    attrs = {"gate_order": "ijfo", "time_major": True, "activation": "tanh", "recurrent_activation": "sigmoid"}
+
+    def ref(x, weight_input, weight_hidden, gate_order, **_):
+        zero = torch.zeros(batch, hidden)
+        return _lstm(x, weight_input, weight_hidden, None, zero, zero, gate_order, 0.0)
     return inputs, attrs, ref, 1e-3, 1e-3
 
 
@@ -171,6 +192,7 @@ REFERENCES = {
     ("Hayden727/cann-ops", "src/math/flash_attention_score_with_large_head_dim"):
         _cann_flash_attention_score_with_large_head_dim,
     ("Hayden727/cann-ops", "src/rnn/dynamic_rnn"): _cann_dynamic_rnn,
+    ("Hayden727/cann-ops", "src/rnn/dynamic_rnnv2"): _cann_dynamic_rnnv2,
 }
 
 
