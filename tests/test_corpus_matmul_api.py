@@ -55,3 +55,24 @@ def test_only_is_applied_before_membership_and_each_entry_is_printed(tmp_path, m
     lines = [json.loads(l) for l in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert [(r["path"], r["project_error"]) for r in lines] == [("ops/mm_a", "tiling.cpp:9: error: 'Bar' has not been declared"),
                                                                ("ops/mm_b", "tiling.cpp:9: error: 'Bar' has not been declared")]
+
+
+def test_subset_file_keeps_the_choice_for_the_same_entries_only(tmp_path, monkeypatch):
+    "--subset FILE: the second run over the same entries reads the choice; other entries (or mirrors) choose again."
+    monkeypatch.setattr(matmul_api, "MIRRORS", tmp_path)
+    _mirror(tmp_path, "o/r")
+    entries = [{"repo": "o/r", "commit": "c1", "path": p} for p in ("ops/mm_a", "ops/add", "ops/mm_b")]
+    asked = []
+    monkeypatch.setattr(matmul_api, "uses_matmul_api", lambda e, g: asked.append(e["path"]) or "mm_" in e["path"])
+    cache = tmp_path / "subset.json"
+    first = matmul_api.choose(entries, {}, cache)
+    assert [e["path"] for e in first] == ["ops/mm_a", "ops/mm_b"] and len(asked) == 3
+    again = matmul_api.choose(entries, {}, cache)
+    assert again == first and len(asked) == 3                   # read from the file: nothing materialised
+    moved = [dict(e, commit="c2") for e in entries]             # the same paths at another commit: chosen again
+    assert [e["commit"] for e in matmul_api.choose(moved, {}, cache)] == ["c2", "c2"] and len(asked) == 6
+    _mirror(tmp_path, "o/other")                                 # a mirror more is no reason to choose again...
+    matmul_api.choose(moved, {}, cache)
+    assert len(asked) == 6
+    more = moved + [{"repo": "o/other", "commit": "c3", "path": "ops/mm_c"}]   # ...but an entry in it is
+    assert [e["path"] for e in matmul_api.choose(more, {}, cache)] == ["ops/mm_a", "ops/mm_b", "ops/mm_c"]

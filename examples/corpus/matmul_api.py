@@ -11,6 +11,7 @@ and runs each NPUKernelBench entry that builds against its task's own validation
 rule: npukb.match_npukb).
 """
 import argparse
+import hashlib
 import json
 import re
 import sys
@@ -44,6 +45,26 @@ def uses_matmul_api(entry: dict, git: str) -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         corpus.materialise(entry, git, Path(tmp))
         return any(USES_MATMUL.search(p.read_bytes()) for p in Path(tmp).rglob("*") if p.is_file())
+
+
+def choose(chosen: list[dict], given: dict, cache: Path | None) -> list[dict]:
+    """The entries of chosen that use the Matmul API and whose git dir is here. Deciding materialises each entry (about
+    14 minutes over the whole manifest), so with a cache file the choice is read from it when it was made for the same
+    entries (their repository, commit and path) and the same git dirs here, and made and written there otherwise."""
+    here = sorted({e["repo"] for e in chosen if Path(gitdir(e["repo"], given)).exists()})
+    ident = lambda e: [e["repo"], e.get("commit"), e["path"]]
+    key = hashlib.sha256(json.dumps([[ident(e) for e in chosen], here]).encode()).hexdigest()
+    if cache and cache.exists():
+        saved = json.loads(cache.read_text())
+        if saved.get("chosen_from") == key:
+            picked = {tuple(k) for k in saved["entries"]}
+            return [e for e in chosen if tuple(ident(e)) in picked]
+        print(f"{cache}: made for other entries than these; choosing again", flush=True)
+    subset = [e for e in chosen if Path(gitdir(e["repo"], given)).exists() and uses_matmul_api(e, gitdir(e["repo"], given))]
+    if cache:
+        cache.write_text(json.dumps({"chosen_from": key,
+                                     "entries": [ident(e) for e in subset]}, indent=0) + "\n")
+    return subset
 
 
 # ---- references: inputs and the PyTorch result, for entries whose op a few lines of torch describe ----------------
@@ -84,11 +105,94 @@ def _cann_matmul_api_constant(rng):
     return {"a": a, "b": b, "bias": bias}, {}, lambda a, b, bias: a.float() @ b.float() + bias, 1e-5, 1e-3
 
 
+def _cann_inplace_fused_matmul_softmax_grad(rng):
+    # its example's gen_data.py: softmax's backward through gradOutput @ values^T, written over softmaxOutput (the op has
+    # no outputs: the inputs are read back, the other two unchanged); its verify_result.py's tolerance, 4e-4
+    import torch
+    s, g, v = (torch.from_numpy(rng.standard_normal(shape).astype(np.float32)) for shape in ((12, 20000), (12, 128), (20000, 128)))
+
+    def ref(softmaxOutput, gradOutput, values):
+        grad = gradOutput @ values.T
+        return (grad - (softmaxOutput * grad).sum(-1, keepdim=True)) * softmaxOutput, gradOutput, values
+    return {"softmaxOutput": s, "gradOutput": g, "values": v}, {}, ref, 4e-4, 4e-4
+
+
+def _cann_flash_attention_score_with_large_head_dim(rng):
+    # its example (one head of dim 576: head_num 1, as its main.cpp passes it; inputs uniform in [1, 10), scale 0.0625),
+    # with S1 = 128 queries and S2 = 1,152 keys instead of 2,048 each (its TilingFunc takes only S2 > 1,024);
+    # softmax_max / softmax_sum are the scaled scores' row max and the row sum of exp(score - max), each repeated over
+    # the last axis's 8 lanes (InferShape: B x 1 x S1 x 8); its verify_result.py's tolerance for attention_out, 1e-3
+    import torch
+    q, k, v = (torch.from_numpy(rng.uniform(1, 10, (1, s, 576)).astype(np.float16)) for s in (128, 1152, 1152))
+
+    def ref(query, key, value, scale_value, head_num):
+        scores = (query.float() @ key.float().transpose(1, 2)) * scale_value
+        top = scores.amax(-1, keepdim=True)
+        e = torch.exp(scores - top)
+        total = e.sum(-1, keepdim=True)
+        lanes = lambda t: t.unsqueeze(1).expand(-1, -1, -1, 8).contiguous()
+        return lanes(top), lanes(total), ((e / total) @ value.float()).half()
+    return {"query": q, "key": k, "value": v}, {"scale_value": 0.0625, "head_num": 1}, ref, 1e-3, 1e-3
+
+
+def _lstm(x, w_in, w_hidden, b, h, c, gate_order, forget_bias):
+    """The LSTM cell over x's time steps as cann-ops' DynamicRNN st cases describe it: gates = x_t @ w_in + h @ w_hidden
+    + b, split in gate_order (ijfo or ifjo), f shifted by forget_bias; c = f c + i j, h = o tanh(c). Each output (y =
+    output_h, output_c, i, j, f, o, tanhc) stacked over the steps, in float16."""
+    import torch
+    steps = {k: [] for k in ("output_h", "output_c", "i", "j", "f", "o", "tanhc")}
+    for step in range(x.shape[0]):
+        gates = x[step].float() @ w_in.float() + h @ w_hidden.float() + (0 if b is None else b.float())
+        i, j, f, o = gates.chunk(4, 1) if gate_order == "ijfo" else [gates.chunk(4, 1)[k] for k in (0, 2, 1, 3)]
+        i, j, f, o = torch.sigmoid(i), torch.tanh(j), torch.sigmoid(f + forget_bias), torch.sigmoid(o)
+        c = f * c + i * j
+        h = o * torch.tanh(c)
+        for k, v in zip(steps, (h, c, i, j, f, o, torch.tanh(c))): steps[k].append(v)
+    out = {k: torch.stack(v).half() for k, v in steps.items()}
+    return {"y": out["output_h"], **out}
+
+
+def _cann_dynamic_rnn(rng):
+    # its tests/st case (batch 16, input 16, hidden 16, float16, time-major, no sequence lengths, peepholes or mask) over
+    # 3 time steps instead of 1, so that each step reads the one before; w is [w_in; w_hidden] stacked
+    import torch
+    t, batch, size, hidden = 3, 16, 16, 16
+    u = lambda *shape: torch.from_numpy(rng.uniform(-1, 1, shape).astype(np.float16))
+    inputs = {"x": u(t, batch, size), "w": u(size + hidden, 4 * hidden), "b": u(4 * hidden),
+              "init_h": u(1, batch, hidden), "init_c": u(1, batch, hidden)}
+    attrs = {"gate_order": "ijfo", "forget_bias": 0.0, "cell_clip": -1.0, "direction": "UNIDIRECTIONAL",
+             "time_major": True}
+
+    def ref(x, w, b, init_h, init_c, gate_order, forget_bias, **_):
+        return _lstm(x, w[:size], w[size:], b, init_h[0].float(), init_c[0].float(), gate_order, forget_bias)
+    return inputs, attrs, ref, 1e-3, 1e-3
+
+
+def _cann_dynamic_rnnv2(rng):
+    # its tests/st case (x, weight_input and weight_hidden only: no bias, zero initial h and c; batch 16, input 16,
+    # hidden 16, float16, gate_order ijfo) over 3 time steps instead of 1
+    import torch
+    t, batch, size, hidden = 3, 16, 16, 16
+    u = lambda *shape: torch.from_numpy(rng.uniform(-1, 1, shape).astype(np.float16))
+    inputs = {"x": u(t, batch, size), "weight_input": u(size, 4 * hidden), "weight_hidden": u(hidden, 4 * hidden)}
+    attrs = {"gate_order": "ijfo", "time_major": True, "activation": "tanh", "recurrent_activation": "sigmoid"}
+
+    def ref(x, weight_input, weight_hidden, gate_order, **_):
+        zero = torch.zeros(batch, hidden)
+        return _lstm(x, weight_input, weight_hidden, None, zero, zero, gate_order, 0.0)
+    return inputs, attrs, ref, 1e-3, 1e-3
+
+
 REFERENCES = {
     ("wzzll123/MultiKernelBench", "prompts/ascendc_new_model_matmul_add.py"): _mkb_matmul_add,
     ("Hayden727/cann-ops", "src/math/matmul_leakyrelu"): _cann_matmul_leakyrelu,
     ("Hayden727/cann-ops", "src/matmul/complex_mat_mul"): _cann_complex_mat_mul,
     ("Hayden727/cann-ops", "src/math/matmul_api_constant"): _cann_matmul_api_constant,
+    ("Hayden727/cann-ops", "src/math/inplace_fused_matmul_softmax_grad"): _cann_inplace_fused_matmul_softmax_grad,
+    ("Hayden727/cann-ops", "src/math/flash_attention_score_with_large_head_dim"):
+        _cann_flash_attention_score_with_large_head_dim,
+    ("Hayden727/cann-ops", "src/rnn/dynamic_rnn"): _cann_dynamic_rnn,
+    ("Hayden727/cann-ops", "src/rnn/dynamic_rnnv2"): _cann_dynamic_rnnv2,
 }
 
 
@@ -123,6 +227,9 @@ def main(argv=None) -> int:
                     help=f"wall-time cap of one entry (default {corpus.ENTRY_SECONDS:g}; 0: none), as corpus.py run's")
     ap.add_argument("--match", action="store_true", help="also run the entries that have a reference here")
     ap.add_argument("--only", metavar="REGEX", help="only the entries whose repository:path matches (e.g. GMM/)")
+    ap.add_argument("--subset", type=Path, metavar="FILE",
+                    help="the chosen entries, read from FILE when it was written for this manifest and --only, "
+                         "else chosen (minutes) and written there")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "matmul_api_results.json")
     a = ap.parse_args(argv)
     if a.entry_seconds < 0: ap.error(f"--entry-seconds {a.entry_seconds:g}: give a wall time in seconds, or 0 for none")
@@ -131,7 +238,7 @@ def main(argv=None) -> int:
     corpus.GITDIRS.update(known_gitdirs(manifest, given))
     # --only first: deciding membership materialises each entry (minutes over the whole manifest)
     chosen = [e for e in manifest if not a.only or re.search(a.only, f"{e['repo']}:{e['path']}")]
-    subset = [e for e in chosen if Path(gitdir(e["repo"], given)).exists() and uses_matmul_api(e, gitdir(e["repo"], given))]
+    subset = choose(chosen, given, a.subset)
     print(f"{len(subset)} Matmul-API entries", flush=True)
     t0 = time.time()
     # with --match, NPUKernelBench entries also run against their task's own reference (npukb.match_npukb)

@@ -719,11 +719,48 @@ public:
     // The wait for an asynchronous GetTensorC's copy into UB before vector code reads it (AscendC: an MTE2 -> V flag).
     // The emulation copies the block at the call, so there is nothing left to wait for.
     void WaitGetTensorC() {}
+    // The whole single-core C into a LocalTensor. The API reference takes a TSCM or VECIN tensor (and advises Iterate for
+    // VECIN). On Atlas A2 the vector core's Matmul (the mixed form's client) has the cube core write C as IterateAll(gm)
+    // writes it, into the GM behind the tensor, and copies the tensor's elements from there once C is complete; its
+    // asserts ask for the synchronous form and enAtomic 0, the only form that fills the tensor. Here each block goes
+    // straight to its place in the tensor: row i of C at i x N elements (C's N the row stride, as into GM). A C in L1
+    // (TSCM) or in NZ, and the cube core's own Matmul (ASCENDC_CUBE_ONLY: no UB there), are named errors.
     template <bool sync = true>
     void IterateAll(const LocalTensor<C>& ub, uint8_t enAtomic = 0, SrcLoc loc = {}) {
+#ifdef ASCENDC_CUBE_ONLY
         (void)ub; (void)enAtomic;
-        ascendcraft::emu::matmul_misuse("Matmul::IterateAll into a LocalTensor is not emulated yet",
-                                        "use `while (mm.Iterate()) { mm.GetTensorC(ubTensor); ... }`, or IterateAll into GM", loc);
+        ascendcraft::emu::matmul_misuse("Matmul::IterateAll into a LocalTensor on the cube core's Matmul (ASCENDC_CUBE_ONLY: "
+                                        "C in L1 or L0C) is not emulated yet",
+                                        "IterateAll into GM, or Iterate with your own CO1 tensor (mm.Iterate(false, co1))", loc);
+#else
+        constexpr bool inUb = C_TYPE::pos == TPosition::VECIN || C_TYPE::pos == TPosition::VECCALC ||
+                              C_TYPE::pos == TPosition::VECOUT;
+        if constexpr (!inUb)
+            ascendcraft::emu::matmul_misuse("Matmul::IterateAll into a LocalTensor whose C_TYPE is not in UB (TSCM: C in "
+                                            "L1) is not emulated yet", "make C_TYPE's position TPosition::VECIN", loc);
+        if constexpr (C_TYPE::format == CubeFormat::NZ)
+            ascendcraft::emu::matmul_misuse("Matmul::IterateAll into a LocalTensor with C in CubeFormat::NZ is not emulated "
+                                            "yet", "use CubeFormat::ND for C", loc);
+        if constexpr (!sync)
+            ascendcraft::emu::matmul_misuse("Matmul::IterateAll<false> into a LocalTensor: AscendC's Matmul copies C into "
+                                            "the tensor only in the synchronous form (its client asserts sync == true)",
+                                            "call mm.IterateAll(ubTensor) (sync = true)", loc);
+        if (enAtomic != 0)
+            ascendcraft::emu::matmul_misuse("Matmul::IterateAll into a LocalTensor with enAtomic: AscendC's client asserts "
+                                            "enAtomic == 0 there (atomic accumulation is for C in GM)",
+                                            "pass enAtomic 0, or IterateAll into GM with enAtomic 1", loc);
+        start(loc);
+        while (next()) {
+            ascendcraft::emu::MatmulCall call = block_call(false);
+            call.ub = &ub.emu();
+            call.c = nullptr;
+            constexpr int kAlignC = static_cast<int>(32 / sizeof(C));
+            call.ldc = C_TYPE::format == CubeFormat::ND_ALIGN ? (orgKc_ + kAlignC - 1) / kAlignC * kAlignC : orgKc_;
+            call.packed = false;   // at the block's place in C (row0, col0)
+            run_block(call, loc);
+        }
+        iterating_ = false;
+#endif
     }
     void WaitIterateAll() {}
     template <class T> void SetLocalWorkspace(const LocalTensor<T>&) {}
