@@ -284,6 +284,10 @@ RUNS = {
         lambda g: quant_batch_matmul_op(g, (48, 96, 80), "int8", per_channel=False, bias=True, offset=3, seed=23),
         lambda g: quant_batch_matmul_op(g, (96, 256, 160), "bfloat16", seed=24),
         lambda g: quant_batch_matmul_op(g, (64, 128, 256), "bfloat16", pertoken=True, tb=True, seed=25),
+        # the A2 tiling's basic-block path, the one that needs no TBE tiling (GenTiling, closed; every case above takes
+        # it): M <= 16, 13000 <= K <= 18944, N >= 1500, int8 -> fp16 / bf16 (CheckInBasicBenefitsRange)
+        lambda g: quant_batch_matmul_op(g, (16, 13056, 1536), "float16", seed=30),
+        lambda g: quant_batch_matmul_op(g, (16, 13056, 1536), "bfloat16", seed=31),
     ],
     # (fortieth round) y = alpha * (a @ b) + beta * c in the A2 columns: c and y float32, or the inputs' dtype
     "ops-nn/gemm_v3": [
