@@ -1088,7 +1088,7 @@ def tpl_instances(sources: dict[str, str], header: str, *, settings: Settings | 
         return _TPL_CACHE[digest]
 
     # the kernel build's view; a header that does not compile under it (a branch of a dtype column the emulated
-    # template_argument.h cannot read: ops-nn quant_batch_matmul_v3's int8 output) is read as the host reads it
+    # template_argument.h cannot read) is read as the host reads it
     state, text = listing({"__CCE_AICORE__": "220", **(macros or {})})
     if state != "ok" and listing(None)[0] == "ok": state, text = listing(None)
     if state != "ok":

@@ -342,8 +342,9 @@ def test_the_selections_are_read_with_the_binarys_macros_as_the_a2_kernel_build_
 
 
 def test_a_header_the_kernel_view_cannot_read_is_read_as_the_host_reads_it():
-    # hicann ops-nn quant_batch_matmul_v3's int8-output column: its kernel-side selections do not compile with the
-    # emulated template_argument.h; the host-side list (the header's `#else`) is what the run had before
+    # a header whose kernel-side selections do not compile (here a missing comma) is read as the host reads it (the
+    # header's `#else`); ops-nn quant_batch_matmul_v3's int8-output column was such a header until empty selection
+    # arguments were read as CANN's build reads them (the test above)
     sel = "ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(mode, ASCENDC_TPL_UI_LIST, {}))"
     sources = {"op_kernel/q_tiling_key.h":
                "ASCENDC_TPL_ARGS_DECL(Q, ASCENDC_TPL_UINT_DECL(mode, 4, ASCENDC_TPL_UI_LIST, 0, 1, 2));\n"
@@ -351,6 +352,33 @@ def test_a_header_the_kernel_view_cannot_read_is_read_as_the_host_reads_it():
                f"    {sel.format(0)}, ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(mode, 1) 2)\n"
                f"#else\n    {sel.format(1)}, {sel.format(2)}\n#endif\n);\n"}
     assert sorted(i.key for i in tpl_instances(sources, "op_kernel/q_tiling_key.h", macros={})) == [1, 2]
+
+
+def test_an_empty_argument_of_a_selection_adds_no_parameter_as_canns_text_reading_takes_it():
+    # hicann ops-nn quant_batch_matmul_v3's A2 kernel-side selections: `ASCENDC_TPL_ARGS_SEL(SET_..._NONE(...), )` with a
+    # macro whose expansion ends in its own comma, so the selection has two empty arguments; CANN's build reads the
+    # selections as text, where they add nothing. Before, `std::vector<Param>{a, b, , }` did not compile and the kernel
+    # view of the header was given up for the host's (8 int8-output instances of the kernel build listed as 29)
+    sources = {"op_kernel/e_tiling_key.h":
+               "#define E_TRANS_NONE(t, k) ASCENDC_TPL_UINT_SEL(TRANS, ASCENDC_TPL_UI_LIST, t), \\\n"
+               "    ASCENDC_TPL_UINT_SEL(KIND, ASCENDC_TPL_UI_LIST, k),\n"
+               "ASCENDC_TPL_ARGS_DECL(E, ASCENDC_TPL_UINT_DECL(TRANS, ASCENDC_TPL_2_BW, ASCENDC_TPL_UI_LIST, 0, 1, 2, 3),\n"
+               "    ASCENDC_TPL_UINT_DECL(KIND, ASCENDC_TPL_2_BW, ASCENDC_TPL_UI_LIST, 0, 1, 2), );\n"
+               "ASCENDC_TPL_SEL(\n#if defined(__CCE_AICORE__)\n"
+               "#if ORIG_DTYPE_Y == DT_INT8\n"
+               "    ASCENDC_TPL_ARGS_SEL(E_TRANS_NONE(1, 0), ),\n"                # two empty arguments at the end
+               "    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(TRANS, ASCENDC_TPL_UI_LIST, 2), ,\n"   # one in the middle
+               "                         ASCENDC_TPL_UINT_SEL(KIND, ASCENDC_TPL_UI_LIST, 1, 2)),\n"
+               "#endif\n"
+               "    ASCENDC_TPL_ARGS_SEL(E_TRANS_NONE(0, 2)),\n"
+               "#else\n"
+               "    ASCENDC_TPL_ARGS_SEL(E_TRANS_NONE(3, 0)),\n"
+               "#endif\n);\n"}
+    keys = lambda **macros: sorted(i.key for i in tpl_instances(sources, "op_kernel/e_tiling_key.h", macros=macros))
+    # TRANS is the index in bits 0-1, KIND in bits 2-3: (1, 0) -> 1, (2, 1) -> 6, (2, 2) -> 10, (0, 2) -> 8
+    assert keys(ORIG_DTYPE_Y="2") == [1, 6, 8, 10]      # DT_INT8 is 2: the kernel view, empty arguments and all
+    assert keys(ORIG_DTYPE_Y="1") == [8]                # float16: only the selection outside the int8 branch
+    # (before: the kernel view did not compile, and both read as the host's `#else`: [3])
 
 
 def test_an_ops_nn_style_template_kernel_with_its_struct_from_the_host_header_runs(tmp_path):

@@ -1271,8 +1271,15 @@ def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> N
             if target.startswith("..") or target.startswith(path + "/") or "/tests/" in f"/{target}" \
                     or (root / target).exists() or folder in folders: continue
             # a path down from the header's folder is found beside it first, as in the repository's tree (vllm-ascend
-            # k2q_csr_common/op_host/k2q_csr_tiling_common.h: `#include "arch35/k2q_csr_tiling_arch35.h"`)
-            if not name.startswith(b"../") and target not in set(_tree(gitdir, commit)): continue
+            # k2q_csr_common/op_host/k2q_csr_tiling_common.h: `#include "arch35/k2q_csr_tiling_arch35.h"`); else a path
+            # from the repository's root, which SIBLINGS (on the include path) resolves as the root include folder of
+            # the repository's build does (ops-nn transpose_batch_mat_mul_tiling.h:
+            # `#include "matmul/mat_mul_v3/op_host/op_tiling/matmul_v3_tiling.h"`)
+            if not name.startswith(b"../") and target not in set(_tree(gitdir, commit)):
+                target = posixpath.normpath(name.decode())
+                folder = posixpath.dirname(target)
+                if target not in set(_tree(gitdir, commit)) or target.startswith(path + "/") or "/tests/" in f"/{target}" \
+                        or (root / target).exists() or folder in folders: continue
             folders.add(folder)
             for g in git(gitdir, "ls-tree", "--name-only", commit, "--", folder + "/").splitlines():
                 out = root / g

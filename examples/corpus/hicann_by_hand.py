@@ -8,7 +8,8 @@ libophost_comm_legacy.so, which the emulated host stands in for: ascendcraft_emu
 thirty-ninth round, opcache).
 
     python examples/corpus/hicann_by_hand.py [--git Hayden727/cann-ops=DIR] [--only mat_mul_v3] [--keep DIR]
-    (--only: mat_mul_v3, batch_mat_mul_v3, ops-nn/mat_mul_v3, ops-nn/batch_mat_mul_v3, ops-nn/transpose_batch_mat_mul)
+    (--only: mat_mul_v3, batch_mat_mul_v3, ops-nn/mat_mul_v3, ops-nn/batch_mat_mul_v3, ops-nn/transpose_batch_mat_mul,
+    ops-nn/quant_batch_matmul_v3, ops-nn/gemm_v3)
 
 Each project is materialised as `corpus.py run` does it (the op's folder and what its build reaches; the host sources
 of the same build target the link misses, `corpus.link_sources`), then `ascendcraft.opproject.run_project` runs its
@@ -148,6 +149,92 @@ def transpose_batch_matmul_op(g, path: str, shape: tuple, dtype: str = "float16"
     return line(name, r, ok, err, worst, f", {time.time() - t0:.0f} s")
 
 
+def deq_words(scale: np.ndarray, offset: float | None = None) -> np.ndarray:
+    """The uint64 quantisation words of float32 scales, as ops-nn's aclnnTransQuantParam makes them
+    (quant/trans_quant_param/op_host/op_api/quant_util.cpp): bits 31:0 the float's bits, bit 46 set; an offset rounded
+    to an int9 in bits 45:37."""
+    words = scale.astype(np.float32).view(np.uint32).astype(np.uint64) | np.uint64(1 << 46)
+    if offset is not None:
+        words |= np.uint64((int(np.clip(np.round(offset), -256, 255)) & 0x1FF) << 37)
+    return words
+
+
+def quant_batch_matmul_op(g, shape: tuple, out: str = "float16", per_channel: bool = True, bias: bool = False,
+                          tb: bool = False, pertoken: bool = False, offset: float | None = None, seed: int = 1) -> str:
+    """ops-nn's QuantBatchMatmulV3 on A2 (README: out = (x1 @ x2 + bias) * scale + offset; with pertoken_scale,
+    x1 @ x2 * scale * pertoken): x1 int8 (M, K), x2 int8 (K, N) (or (N, K) with transpose_x2), scale (N,) per channel or
+    (1,) per tensor. fp16 / int8 out: scale the uint64 words of aclnnTransQuantParam (`deq_words`), bias int32, which the
+    Fixpipe applies keeping the float's (1, 8, 10) bits; bf16 out: a bfloat16 scale (a float32 one with pertoken),
+    applied in the vector unit. The reference is exact integer products in int64, then the documented formula in
+    float64; it matches when fp16 / bf16 are within one ulp plus the float32 product's rounding, int8 within 1."""
+    proj, settings = project(OPS_NN, "matmul/quant_batch_matmul_v3", *g)
+    m, k, n = shape
+    rng = np.random.default_rng(seed)
+    x1 = rng.integers(-128, 128, (m, k), dtype=np.int8)
+    x2 = rng.integers(-128, 128, (n, k) if tb else (k, n), dtype=np.int8)
+    acc = x1.astype(np.int64) @ (x2.T if tb else x2).astype(np.int64)
+    bt = rng.integers(-5000, 5000, (n,), dtype=np.int32) if bias else None
+    if bias: acc = acc + bt
+    # scales that bring |acc| (up to about 128 * 128 * K / 4 for random values) to the order of 10
+    s = (rng.uniform(0.5, 1.5, (n if per_channel else 1,)) * 10.0 / (128.0 * 128.0 * np.sqrt(k) / 3)).astype(np.float32)
+    pt = rng.uniform(0.5, 1.5, (m,)).astype(np.float32) if pertoken else None
+    if out == "bfloat16":
+        scale_t = torch.from_numpy(s) if pertoken else torch.from_numpy(s).to(torch.bfloat16)
+        sv = scale_t.double().numpy()
+        want = acc * sv * (pt[:, None] if pertoken else 1.0)
+        mag = np.abs(want)
+    else:
+        scale_t = deq_words(s, offset)
+        sv = (s.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32).astype(np.float64)   # the Fixpipe's M1
+        want, mag = acc * sv, np.abs(acc * sv)
+    inputs = {"x1": x1, "x2": x2, "scale": scale_t, "offset": None, "bias": bt,
+              "pertoken_scale": pt}
+    ge_out = {"float16": 1, "int8": 2, "bfloat16": 27}[out]
+    t0 = time.time()
+    r = run_project(proj, inputs, attrs={"dtype": ge_out, "transpose_x1": False, "transpose_x2": tb, "group_size": 0},
+                    outputs={"y": ((m, n), out if out == "bfloat16" else np.dtype(out))}, settings=settings)
+    if not r.run.ok:
+        ok, err, worst = False, 0, 0
+    elif out == "int8":
+        q = np.clip(np.round(want), -256, 255) + (np.clip(np.round(offset), -256, 255) if offset is not None else 0)
+        want = np.clip(q, -128, 127)
+        got = np.asarray(r.outputs["y"], np.float64)
+        err = float(np.abs(got - want).max()); worst = err          # allowed: 1 (the float32 product's rounding at .5)
+        ok = err <= 1
+    else:
+        # one ulp of the output and two float32 roundings (the product, and pertoken's): 2 * 2^-24 of the magnitude
+        ok, err, worst = compare(r.outputs["y"], want, mag, out, 2)
+    name = (f"ops-nn quant_batch_matmul_v3 int8 -> {out} {m}x{k}x{n}{' x2^T' if tb else ''} "
+            f"{'per-channel' if per_channel else 'per-tensor'} scale{' +bias int32' if bias else ''}"
+            f"{' +pertoken' if pertoken else ''}{f' offset {offset:g}' if offset is not None else ''}")
+    return line(name, r, ok, err, worst, f", {time.time() - t0:.0f} s")
+
+
+def gemm_v3_op(g, shape: tuple, dtype: str = "float16", c_dtype: str = "float32", alpha: float = 1.0, beta: float = 1.0,
+               ta: bool = False, tb: bool = False, seed: int = 1) -> str:
+    """ops-nn's GemmV3 on A2 (README: y = alpha * (a @ b) + beta * c): a (M, K) (or (K, M) with transpose_a), b (K, N)
+    (or (N, K)), c (M, N) of the definition's column for the inputs' dtype (float32 with y float32, or the inputs'
+    dtype for y), enable_hf32 false. Matches within one ulp of y plus the float32 accumulation's bound and the three
+    float32 roundings of the scaling and the sum."""
+    proj, settings = project(OPS_NN, "matmul/gemm_v3", *g)
+    m, k, n = shape
+    rng = np.random.default_rng(seed)
+    a_t, a = tensor(rng, (k, m) if ta else (m, k), dtype)
+    b_t, b = tensor(rng, (n, k) if tb else (k, n), dtype)
+    c_t, c = tensor(rng, (m, n), c_dtype)
+    prod, mag, kk = matmul(a, b, ta, tb)
+    want = alpha * prod + beta * c
+    mag = abs(alpha) * mag + abs(beta) * np.abs(c)
+    t0 = time.time()
+    r = run_project(proj, {"a": a_t, "b": b_t, "c": c_t},
+                    attrs={"alpha": alpha, "beta": beta, "transpose_a": ta, "transpose_b": tb, "enable_hf32": False},
+                    outputs={"y": ((m, n), c_dtype if c_dtype == "bfloat16" else np.dtype(c_dtype))}, settings=settings)
+    ok, err, worst = compare(r.outputs.get("y"), want, mag, c_dtype, kk + 3) if r.run.ok else (False, 0, 0)
+    name = (f"ops-nn gemm_v3 {dtype} c {c_dtype} {m}x{k}x{n}{' a^T' if ta else ''}{' b^T' if tb else ''} "
+            f"alpha {alpha:g} beta {beta:g}")
+    return line(name, r, ok, err, worst, f", {time.time() - t0:.0f} s")
+
+
 CANN_OPS = "Hayden727/cann-ops"
 OPS_NN = "hicann/ops-nn"
 
@@ -187,6 +274,27 @@ RUNS = {
         lambda g: transpose_batch_matmul_op(g, "matmul/transpose_batch_mat_mul", (3, 32, 512, 128), perm_x1=(1, 0, 2), seed=11),
         lambda g: transpose_batch_matmul_op(g, "matmul/transpose_batch_mat_mul", (2, 100, 72, 200), seed=12),   # unaligned
         lambda g: transpose_batch_matmul_op(g, "matmul/transpose_batch_mat_mul", (4, 64, 128, 256), "bfloat16", seed=13),
+    ],
+    # (fortieth round) int8 x int8 with the A2 columns' scales: uint64 words (fp16 / int8 out, the Fixpipe's
+    # quantisation) or bfloat16 / float32 (bf16 out, the vector unit's)
+    "ops-nn/quant_batch_matmul_v3": [
+        lambda g: quant_batch_matmul_op(g, (128, 256, 192), "float16", seed=20),
+        lambda g: quant_batch_matmul_op(g, (100, 200, 72), "float16", per_channel=False, bias=True, tb=True, seed=21),
+        lambda g: quant_batch_matmul_op(g, (64, 512, 128), "int8", seed=22),
+        lambda g: quant_batch_matmul_op(g, (48, 96, 80), "int8", per_channel=False, bias=True, offset=3, seed=23),
+        lambda g: quant_batch_matmul_op(g, (96, 256, 160), "bfloat16", seed=24),
+        lambda g: quant_batch_matmul_op(g, (64, 128, 256), "bfloat16", pertoken=True, tb=True, seed=25),
+        # the A2 tiling's basic-block path, the one that needs no TBE tiling (GenTiling, closed; every case above takes
+        # it): M <= 16, 13000 <= K <= 18944, N >= 1500, int8 -> fp16 / bf16 (CheckInBasicBenefitsRange)
+        lambda g: quant_batch_matmul_op(g, (16, 13056, 1536), "float16", seed=30),
+        lambda g: quant_batch_matmul_op(g, (16, 13056, 1536), "bfloat16", seed=31),
+    ],
+    # (fortieth round) y = alpha * (a @ b) + beta * c in the A2 columns: c and y float32, or the inputs' dtype
+    "ops-nn/gemm_v3": [
+        lambda g: gemm_v3_op(g, (128, 256, 96), "float16", "float32", alpha=1.5, beta=0.5, seed=26),
+        lambda g: gemm_v3_op(g, (100, 200, 72), "bfloat16", "float32", seed=27),                      # unaligned
+        lambda g: gemm_v3_op(g, (64, 128, 256), "float16", "float16", alpha=0.5, beta=2.0, tb=True, seed=28),
+        lambda g: gemm_v3_op(g, (96, 64, 130), "bfloat16", "bfloat16", ta=True, seed=29),
     ],
     "ops-nn/batch_mat_mul_v3": [
         lambda g: matmul_op(g, OPS_NN, "matmul/batch_mat_mul_v3", (3, 100, 72, 200), seed=5),     # unaligned

@@ -201,6 +201,20 @@ inline uint64_t encode_values(const Decl& decl, std::initializer_list<KeyValue> 
     for (const KeyValue& v : values) args.push_back(v.bits);
     return encode(decl, args);
 }
+// One argument of ASCENDC_TPL_ARGS_SEL: a parameter's selection, or nothing for an empty argument. CANN's build reads
+// the selections as text (its template_argument.h's ASCENDC_TPL_PRE pass marks each list, and its build scripts read
+// the marked text), where an empty argument adds nothing: ops-nn quant_batch_matmul_v3's A2 kernel-side selections
+// write `ASCENDC_TPL_ARGS_SEL(SET_CUBE_ONLY_ATTR_NONE(...), )` with a macro whose expansion ends in its own comma.
+struct SelItem {
+    std::vector<Param> param;   // one parameter, or none (an empty argument)
+    SelItem() = default;
+    SelItem(Param p) : param{std::move(p)} {}
+};
+inline std::vector<Param> args_sel(std::initializer_list<SelItem> items) {
+    std::vector<Param> out;
+    for (const SelItem& i : items) out.insert(out.end(), i.param.begin(), i.param.end());
+    return out;
+}
 }}  // namespace ascendcraft::tpl
 
 #define ASCENDC_TPL_DTYPE_DECL(x, ...) ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::DTYPE, 8, {__VA_ARGS__}, true)
@@ -228,7 +242,83 @@ inline uint64_t encode_values(const Decl& decl, std::initializer_list<KeyValue> 
     ::ascendcraft::tpl::Param("deterministic", ::ascendcraft::tpl::DETERMINISTIC, 1, {__VA_ARGS__}, false)
 #define ASCENDC_TPL_SHARED_KERNEL_TYPE_SEL(x, ...) \
     ::ascendcraft::tpl::Param(#x, ::ascendcraft::tpl::SHARED_KERNEL_TYPE, 8, {__VA_ARGS__}, false)
-#define ASCENDC_TPL_ARGS_SEL(...) std::vector<::ascendcraft::tpl::Param> { __VA_ARGS__ }
+// ASCENDC_TPL_ARGS_SEL's arguments, each made a SelItem (an empty one too): at most 64 (more: a compile error at
+// ASCENDCRAFT_TPL_EACH_ in the header's selection)
+#define ASCENDCRAFT_TPL_CAT_(a, b) a##b
+#define ASCENDCRAFT_TPL_CAT(a, b) ASCENDCRAFT_TPL_CAT_(a, b)
+#define ASCENDCRAFT_TPL_COUNT_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, _18, _19, \
+    _20, _21, _22, _23, _24, _25, _26, _27, _28, _29, _30, _31, _32, _33, _34, _35, _36, _37, _38, _39, _40, _41, _42, \
+    _43, _44, _45, _46, _47, _48, _49, _50, _51, _52, _53, _54, _55, _56, _57, _58, _59, _60, _61, _62, _63, _64, n, \
+    ...) n
+#define ASCENDCRAFT_TPL_COUNT(...) ASCENDCRAFT_TPL_COUNT_(__VA_ARGS__, 64, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, \
+    53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, \
+    24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, )
+#define ASCENDCRAFT_TPL_EACH(...) ASCENDCRAFT_TPL_CAT(ASCENDCRAFT_TPL_EACH_, ASCENDCRAFT_TPL_COUNT(__VA_ARGS__))(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_1(a) ::ascendcraft::tpl::SelItem(a)
+#define ASCENDCRAFT_TPL_EACH_2(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_1(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_3(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_2(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_4(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_3(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_5(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_4(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_6(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_5(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_7(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_6(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_8(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_7(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_9(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_8(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_10(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_9(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_11(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_10(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_12(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_11(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_13(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_12(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_14(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_13(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_15(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_14(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_16(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_15(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_17(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_16(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_18(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_17(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_19(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_18(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_20(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_19(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_21(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_20(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_22(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_21(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_23(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_22(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_24(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_23(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_25(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_24(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_26(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_25(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_27(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_26(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_28(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_27(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_29(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_28(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_30(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_29(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_31(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_30(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_32(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_31(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_33(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_32(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_34(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_33(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_35(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_34(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_36(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_35(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_37(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_36(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_38(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_37(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_39(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_38(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_40(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_39(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_41(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_40(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_42(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_41(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_43(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_42(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_44(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_43(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_45(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_44(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_46(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_45(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_47(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_46(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_48(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_47(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_49(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_48(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_50(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_49(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_51(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_50(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_52(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_51(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_53(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_52(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_54(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_53(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_55(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_54(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_56(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_55(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_57(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_56(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_58(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_57(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_59(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_58(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_60(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_59(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_61(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_60(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_62(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_61(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_63(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_62(__VA_ARGS__)
+#define ASCENDCRAFT_TPL_EACH_64(a, ...) ::ascendcraft::tpl::SelItem(a), ASCENDCRAFT_TPL_EACH_63(__VA_ARGS__)
+#define ASCENDC_TPL_ARGS_SEL(...) ::ascendcraft::tpl::args_sel({ ASCENDCRAFT_TPL_EACH(__VA_ARGS__) })
 // The selection is read by ascendcraft.opproject's enumeration program only (ASCENDCRAFT_TPL_LIST); in an op's host
 // sources it declares nothing, as in CANN's host build (its template_argument.h keeps it only under ASCENDC_DEBUG).
 #if defined(ASCENDCRAFT_TPL_LIST)
