@@ -89,8 +89,9 @@ template <typename R, typename... A> struct Unknowable<R (*)(A...)> {
         throw std::runtime_error(
             "ascendcraft: Ops::NN::GenTiling (LegacyGenTbeMatmulTiling of CANN's closed libophost_comm_legacy.so, the "
             "TBE cube tiling) is not emulated: its algorithm is not public, and its caller uses the tiling it fills "
-            "(ops-nn mat_mul_v3's GetV2Tiling, the A2 tiling's IncreShape path: fp16 / bf16 ND, x2 transposed, no bias). "
-            "Run the op with a shape or layout outside that path");
+            "(in ops-nn, e.g. mat_mul_v3's GetV2Tiling on the A2 IncreShape path: fp16 / bf16 ND, x2 transposed, no "
+            "bias; quant_batch_matmul_v3's A2 tiling outside its basic-block range). Run the op with a shape or layout "
+            "its own tiling covers without the TBE tiling");
     }
 };
 
