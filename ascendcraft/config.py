@@ -26,7 +26,7 @@ class Settings:
     soc: str = "Ascend910B2"            # chip profile name (ascendcraft/socs/<soc>.toml)
     cache_dir: str = "~/.cache/ascendcraft"  # builds, LLM replies, benchmark results
     cxx: str = "g++"                    # C++ compiler for the CPU emulation
-    cxxflags: str = "-std=c++17 -O1 -g -fno-var-tracking-assignments" # its flags (see settings.ini)
+    cxxflags: str = "-std=c++17 -O1 -fcaller-saves -g -fno-var-tracking-assignments" # its flags (see settings.ini)
     build_timeout: float = 600.0        # seconds for one emulator build (ops-transformer incre_flash_attention: 3+ min of g++)
     run_timeout: float = 120.0          # seconds for one emulated kernel run
     run_memory_mb: int = 8192           # address-space limit of one emulated run
