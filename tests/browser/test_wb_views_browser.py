@@ -67,9 +67,14 @@ def act(page, label: str, click, outcome: str = "done"):
 
 def search(page, scope: str, text: str, close: bool = True):
     "Find `text` with the CodeMirror search box of the editor or diff under `scope` (the match is selected and shown)."
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     box = page.locator(scope)
     if box.locator(".ac-diff-search").count():
-        box.locator(".ac-diff-search").click()
+        try:
+            box.locator(".ac-diff-search").click()
+        except PlaywrightTimeout as e:   # say what the page showed instead, so a failure under load can be traced
+            raise AssertionError(f"the search button of {scope} could not be clicked; the page showed: "
+                                 f"{page_state(page)}") from e
     else:
         box.locator(".cm-content").first.click()
         page.keyboard.press("Control+f")
@@ -82,6 +87,23 @@ def search(page, scope: str, text: str, close: bool = True):
         field.press("Escape")
         # the closed panel hands the focus back to its editor: keys typed before that (insert_text) would go nowhere
         expect(box.locator(".cm-editor.cm-focused")).to_have_count(1)
+
+
+def page_state(page) -> dict:
+    "What the workbench page shows now: the action message, the pass in the detail panes, the tab, the diff's note."
+    return page.evaluate("""() => {
+        const text = sel => { const e = document.querySelector(sel); return e ? e.textContent.trim() : null; };
+        const message = document.querySelector('.ac-progress-message');
+        const diff = document.querySelector('.ac-diffview[data-name="pass-diff"]');
+        return {message: text('.ac-progress-message'), state: message && message.dataset.state,
+                detail: text('.ac-detail-title'),
+                tabs: [...document.querySelectorAll('[role="tab"][aria-selected="true"]')].map(t => t.textContent.trim()),
+                diff_pane: (() => { const pane = document.querySelector('.ac-pass-diff-pane');   // controls and note
+                                    return pane ? [...pane.children].filter(c => !c.classList.contains('ac-diffview'))
+                                                    .map(c => c.textContent.trim()).join(' | ').slice(0, 300) : null; })(),
+                diff_shown: !!diff && diff.offsetParent !== null,
+                diff_size: diff ? [diff.clientWidth, diff.clientHeight] : null};
+    }""")
 
 
 def gutter_number(page, scope: str, text: str) -> list[str]:
