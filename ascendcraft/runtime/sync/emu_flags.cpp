@@ -54,17 +54,32 @@ static void check_event(uint8_t event, int32_t id, Op op, const SrcLoc& loc) {
             .val("event_id", id).hint("use EVENT_ID0..EVENT_ID7, or an id from GetTPipePtr()->FetchEventID<...>()").fail();
 }
 
+// A flag counts its SetFlags: each WaitFlag takes one, and waits (here: an error) when none is left. The API reference
+// calls a second SetFlag of the same event and id before its WaitFlag undefined behaviour and shows the one outcome it
+// names, a core hung by a PipeBarrier<PIPE_ALL> between the two sets and their waits; CANN's own operators set twice and
+// wait twice without a barrier between (ops-nn add_rms_norm's float32 path), and pass on the NPU. So a second set is a
+// warning, the barrier over a doubly set flag an error, and a flag still set when the kernel ends an error
+// (finish_block), as before.
 void flag_set(uint8_t event, int32_t id, SrcLoc loc) {
     enter(Op::SetFlag, loc);
     check_event(event, id, Op::SetFlag, loc);
     Core& c = core();
-    if (c.flag_set[event][id])
-        Report("event-unmatched", Op::SetFlag, loc)
-            .msg("SetFlag<HardEvent::%s>(%d) while the same flag is still set (line %d set it and no WaitFlag came between)",
+    uint8_t& pending = c.flag_set[event][id];
+    if (pending == 255)
+        Report("event-set-twice", Op::SetFlag, loc)
+            .msg("SetFlag<HardEvent::%s>(%d) set 255 times with no WaitFlag between", event_name(event), id)
+            .val("event", event_name(event)).val("event_id", id)
+            .hint("pair every SetFlag with a WaitFlag of the same event and id").fail();
+    if (pending > 0 && first_report_at("event-set-twice", loc))
+        Report("event-set-twice", Op::SetFlag, loc)
+            .msg("SetFlag<HardEvent::%s>(%d) while the same flag is still set (line %d set it and no WaitFlag came between): "
+                 "the API reference calls this undefined behaviour; the emulator counts the sets, so each later WaitFlag "
+                 "takes one (kernels that pass on the NPU rely on it), and a PipeBarrier<PIPE_ALL> before the waits is an "
+                 "error (it hangs the core)",
                  event_name(event), id, c.flag_loc[event][id].line)
             .val("event", event_name(event)).val("event_id", id)
-            .hint("pair every SetFlag with a WaitFlag of the same event and id before setting it again").fail();
-    c.flag_set[event][id] = 1;
+            .hint("wait for the flag before setting it again, or give the second set an event id of its own").warn();
+    ++pending;
     c.flag_loc[event][id] = loc;
     uint8_t src, dst;
     event_pipes(event, &src, &dst);
@@ -85,7 +100,7 @@ void flag_wait(uint8_t event, int32_t id, SrcLoc loc) {
             .val("event", event_name(event)).val("event_id", id)
             .hint("call SetFlag<HardEvent::%s>(%d) before this WaitFlag", event_name(event), id).fail();
     }
-    c.flag_set[event][id] = 0;
+    --c.flag_set[event][id];
     uint8_t src, dst;
     event_pipes(event, &src, &dst);
     sync_flag(TKind::WAIT, src, dst, static_cast<uint16_t>(id), Op::WaitFlag, loc);
@@ -126,6 +141,18 @@ void pipe_barrier(uint8_t pipe, SrcLoc loc) {
         Report("pipe-barrier", Op::PipeBarrier, loc)
             .msg("PipeBarrier<PIPE_S>: the scalar pipe is ordered by itself and a barrier on it is a hardware error")
             .hint("remove it; use PipeBarrier<PIPE_V>, <PIPE_MTE2>, <PIPE_MTE3> or <PIPE_ALL>").fail();
+    if (pipe == PIPE_ALL) {
+        const Core& c = core();
+        for (int e = 0; e < 64; ++e)
+            for (int id = 0; id < 8; ++id)
+                if (c.flag_set[e][id] > 1)
+                    Report("event-set-twice", Op::PipeBarrier, loc)
+                        .msg("PipeBarrier<PIPE_ALL> while SetFlag<HardEvent::%s>(%d) is set %d times with no WaitFlag "
+                             "between (last set at line %d): the API reference says this barrier hangs the core",
+                             event_name(static_cast<uint8_t>(e)), id, c.flag_set[e][id], c.flag_loc[e][id].line)
+                        .val("event", event_name(static_cast<uint8_t>(e))).val("event_id", id)
+                        .hint("wait for the flag before setting it again, or move the barrier after the WaitFlags").fail();
+    }
     record(static_cast<TPipe_>(trace_pipe_of(pipe)), TKind::BARRIER, Op::PipeBarrier, Dt::none, 0, loc);
     if (pipe == PIPE_ALL)
         if (RaceChecker* race = core().race.get()) race->barrier_all();

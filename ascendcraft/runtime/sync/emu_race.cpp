@@ -117,10 +117,15 @@ void RaceChecker::set_flag(uint8_t src, uint8_t dst, uint16_t event) {
     settle();
     Flag* f = flag(src, dst, event);
     if (!f) return;
-    f->carried = row(src);
-    f->carried.c[src] = now_.c[src];  // the flag fires once every earlier instruction of src is complete
+    VClock carried = row(src);
+    carried.c[src] = now_.c[src];     // the flag fires once every earlier instruction of src is complete
     if (src == kS) ++epoch_;          // the S clock observed (scalar_epoch)
-    f->set = true;
+    if (f->set && event < 8) {        // a user flag set again before its wait: the next wait takes the first set's clock
+        f->later.push_back(carried);  // (a queue buffer's flags keep the newest set, as the queues set them)
+    } else {
+        f->carried = carried;
+        f->set = true;
+    }
 }
 
 void RaceChecker::wait_flag(uint8_t src, uint8_t dst, uint16_t event) {
@@ -128,7 +133,12 @@ void RaceChecker::wait_flag(uint8_t src, uint8_t dst, uint16_t event) {
     Flag* f = flag(src, dst, event);
     if (!f || !f->set) return;
     known_[dst].join(f->carried);
-    f->set = false;  // WaitFlag clears the flag
+    if (f->later.empty()) {
+        f->set = false;  // WaitFlag clears the flag
+    } else {             // it takes the oldest set; the next one is pending
+        f->carried = f->later.front();
+        f->later.erase(f->later.begin());
+    }
 }
 
 void RaceChecker::barrier_all() {

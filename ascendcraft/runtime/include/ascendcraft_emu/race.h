@@ -144,9 +144,12 @@ private:
         uint8_t detailed;
     };
     // What a set flag carries (user flags by (src, dst, id), a queue buffer's two flags by event key and direction).
+    // A flag counts its sets (emu_flags.cpp): each WaitFlag takes the oldest set's clock. `later` holds the sets made
+    // while one was pending (rare: the API reference calls it undefined behaviour, yet kernels that pass do it).
     struct Flag {
         VClock carried;
         bool set = false;
+        std::vector<VClock> later;
     };
     struct Site {
         Op op;
