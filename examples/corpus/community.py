@@ -64,14 +64,16 @@ COMMUNITY_SOURCES = {
     "g1050/ascend_c_op": "Ascend C contest op projects (g1050's; no verdict kept)",
     "wybxw/Ascend_ops_Base_S6": "Ascend C contest op projects (wybxw's season 6; no verdict kept)",
     "Ryedii/lab5": "a course lab's op projects (Ryedii's; no verdict kept)",
+    "mindspore-ai/ms_custom_ops": "MindSpore's custom AscendC ops (aclnn op projects; tests/st run them on the NPU)",
 }
 BUILT = ("/build_out/", "/build/", "/.ipynb_checkpoints/")   # build outputs and notebook autosaves are no sources
 
 
 def _chip(host_text: bytes) -> str:
-    "The chip an op's OpDef builds it for, as the group names it: 910B when it names ascend910b, else 310B / other."
+    "The chip an op's OpDef builds it for, as the group names it: 910B when it names ascend910b, else 310B / 310P / other."
     if re.search(rb'AddConfig\(\s*"ascend910b', host_text): return "910B"
     if re.search(rb'AddConfig\(\s*"ascend310b', host_text): return "310B"
+    if re.search(rb'AddConfig\(\s*"ascend310p', host_text): return "310P"
     return "other chip"
 
 
