@@ -150,3 +150,42 @@ def test_the_tiling_reads_the_value_and_its_log_error_says_why_it_failed(project
     printed = r.run.errors[0].hint      # what the tiling function printed comes with the error
     assert "[ERROR]" in printed and "TilingFunc: rows 6..9 are outside the cache's 8 rows" in printed
     assert "start row" not in printed   # ASC_CPU_LOG_INFO is dropped, as at CANN's default log level
+
+
+# The ATB-style shared kernel headers ms_custom_ops's unpad_fa_npd builds on name the SDK's internal headers by the
+# folders CANN's kernel include path has had them in (impl/, tikcfw/), and its entry reads the FFTS base register
+# with the device compiler's get_ffts_base_addr() to hand it to set_ffts_base_addr.
+OLD_PATHS_KERNEL = r'''#include "tikcfw/kernel_operator.h"
+#include "impl/kernel_macros.h"
+#include "impl/kernel_event.h"
+
+extern "C" __global__ __aicore__ void double_rows(GM_ADDR x, GM_ADDR y)
+{
+    int64_t ffts = get_ffts_base_addr();
+    set_ffts_base_addr(ffts);
+    AscendC::GlobalTensor<float> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ float *)x, 128);
+    yGm.SetGlobalBuffer((__gm__ float *)y, 128);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::QuePosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 128 * sizeof(float));
+    AscendC::LocalTensor<float> t = buf.Get<float>();
+    AscendC::DataCopy(t, xGm, 128);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Add(t, t, t, 128);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yGm, t, 128);
+}
+'''
+
+
+def test_the_sdk_headers_under_their_old_folders_and_the_ffts_register_read(tmp_path):
+    from ascendcraft.emu import GM, build, run
+    src = tmp_path / "double_rows.cpp"
+    src.write_text(OLD_PATHS_KERNEL)
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    x = np.linspace(-3, 3, 128).astype(np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(128, np.float32), "out")], block_dim=1)
+    assert r.ok, [d.render() for d in r.diagnostics]
+    np.testing.assert_array_equal(r.outputs["y"], 2 * x)
