@@ -38,6 +38,11 @@ Added by the fortieth round (helper newsrc), the same op-project rule unless sai
   workflow builds), grouped by chip.
 - wilburx813/ascend_op, g1050/ascend_c_op, wybxw/Ascend_ops_Base_S6, Ryedii/lab5: contestants' and a course's op
   projects, every one built for the 310B (kept in their chip's group: no A2 claim).
+
+Added by the forty-first round (helper newsrc), the same op-project rule:
+- mindspore-ai/ms_custom_ops: MindSpore's custom-op package, the aclnn op projects of ops/ascendc/aclnn_src (run on the
+  NPU by its tests/st through ms_glue/): two built for the 910B, three for the 310P (a group of their own). Their
+  kernels' shared folder op_kernel_common is corpus.py's COMMON_INCLUDES entry.
 """
 import re
 
