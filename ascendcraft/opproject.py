@@ -1533,7 +1533,8 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
                 outputs: dict | None = None, reference: Callable | None = None, tiling_key: int | None = None,
                 rtol: float = 1e-4, atol: float = 1e-4, settings: Settings | None = None,
                 raw_gm_writes: str = "warning", gm_padding: str = "torch_npu",
-                infer_shapes: bool | None = None, initial: dict | None = None) -> ProjectRun:
+                infer_shapes: bool | None = None, initial: dict | None = None,
+                written_inputs: tuple = ()) -> ProjectRun:
     """Run the op's TilingFunc on the emulated context, then its kernel on `inputs` (by input name, or in order).
     `outputs` gives {name: (shape, dtype)}; without it the reference's results give them. `reference(**inputs, **attrs)`
     returns the expected output (or a tuple / dict of them), compared with `rtol` / `atol`. A tensor-list
@@ -1548,7 +1549,9 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     definition's dtype column their dtypes, as CANN's graph engine allocates them (`infer_shapes=True`: from InferShape
     even with a reference, whose results are then compared with them; False: never). `initial` gives {output name:
     array} the contents an output's buffer starts with (a caller that zeroes it before the launch, as a pybind wrapper's
-    `out.zero_()` for a kernel that accumulates into it with SetAtomicAdd); other outputs start as the poison."""
+    `out.zero_()` for a kernel that accumulates into it with SetAtomicAdd); other outputs start as the poison.
+    `written_inputs` names inputs the kernel updates in place besides its outputs (MindSpore's `rw_write` arguments:
+    ms_custom_ops reshape_and_cache_npd's KV caches): their writes are no `gm-write-input` error."""
     project = project if isinstance(project, OpProject) else load_project(project)
     op, attrs = project.op, dict(attrs or {})
     if isinstance(inputs, (list, tuple)): inputs = {p.name: t for p, t in zip(op.inputs, inputs)}
@@ -1585,7 +1588,11 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
         outputs = {k: [(t.shape, t.dtype) for t in v] if k in dynamic else (v.shape, v.dtype) for k, v in expected.items()}
     arrays = {k: [_numpy(t) for t in v] if k in dynamic else _numpy(v) for k, v in inputs.items()}
     out_specs = {p.name: outputs[p.name] for p in op.outputs if p.name not in aliases}
-    inout = set(aliases.values()) | ({p.name for p in op.inputs} if inplace else set())
+    unknown = [n for n in written_inputs if n not in inputs]
+    if unknown:
+        raise _project_error("op-inputs", f"written_inputs names {', '.join(unknown)}, not given inputs of {op.type}", op.file,
+                             f"name inputs among {', '.join(inputs)}")
+    inout = set(aliases.values()) | set(written_inputs) | ({p.name for p in op.inputs} if inplace else set())
     dtypes = {k: _ge_of(_members(v)[0]) for k, v in inputs.items()}
     for name, spec in out_specs.items():
         shape, dt = spec[0] if name in dynamic else spec

@@ -38,6 +38,11 @@ Added by the fortieth round (helper newsrc), the same op-project rule unless sai
   workflow builds), grouped by chip.
 - wilburx813/ascend_op, g1050/ascend_c_op, wybxw/Ascend_ops_Base_S6, Ryedii/lab5: contestants' and a course's op
   projects, every one built for the 310B (kept in their chip's group: no A2 claim).
+
+Added by the forty-first round (helper newsrc), the same op-project rule:
+- mindspore-ai/ms_custom_ops: MindSpore's custom-op package, the aclnn op projects of ops/ascendc/aclnn_src (run on the
+  NPU by its tests/st through ms_glue/): two built for the 910B, three for the 310P (a group of their own). Their
+  kernels' shared folder op_kernel_common is corpus.py's COMMON_INCLUDES entry.
 """
 import re
 
@@ -64,14 +69,16 @@ COMMUNITY_SOURCES = {
     "g1050/ascend_c_op": "Ascend C contest op projects (g1050's; no verdict kept)",
     "wybxw/Ascend_ops_Base_S6": "Ascend C contest op projects (wybxw's season 6; no verdict kept)",
     "Ryedii/lab5": "a course lab's op projects (Ryedii's; no verdict kept)",
+    "mindspore-ai/ms_custom_ops": "MindSpore's custom AscendC ops (aclnn op projects; tests/st run them on the NPU)",
 }
 BUILT = ("/build_out/", "/build/", "/.ipynb_checkpoints/")   # build outputs and notebook autosaves are no sources
 
 
 def _chip(host_text: bytes) -> str:
-    "The chip an op's OpDef builds it for, as the group names it: 910B when it names ascend910b, else 310B / other."
+    "The chip an op's OpDef builds it for, as the group names it: 910B when it names ascend910b, else 310B / 310P / other."
     if re.search(rb'AddConfig\(\s*"ascend910b', host_text): return "910B"
     if re.search(rb'AddConfig\(\s*"ascend310b', host_text): return "310B"
+    if re.search(rb'AddConfig\(\s*"ascend310p', host_text): return "310P"
     return "other chip"
 
 

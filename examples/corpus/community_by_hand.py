@@ -189,10 +189,11 @@ OPS = {
 OUT_DTYPE = {n: "float32" for n in OPS if n.startswith("Matmul")}   # half a and b, float c
 
 
-def run_cases(g_, name: str, ops: dict, *, seed: int, out_dtype: dict[str, str], check, unchecked=()):
+def run_cases(g_, name: str, ops: dict, *, seed: int, out_dtype: dict[str, str], check, unchecked=(),
+              written_inputs=()):
     """Each case of `ops[name]` (label, make(rng) -> inputs, attrs, reference outputs) run whole through the project's
     own TilingFunc, one line a case; `check(got, want)` -> (ok, text); the outputs in `unchecked` are not compared.
-    src_by_hand.py runs its ops through this too."""
+    src_by_hand.py runs its ops through this too. `written_inputs`: inputs the kernel updates in place (run_project)."""
     repo, path, cases = ops[name]
     try:
         proj, settings = project(repo, path, *g_)
@@ -205,7 +206,8 @@ def run_cases(g_, name: str, ops: dict, *, seed: int, out_dtype: dict[str, str],
         # dtype the first input's, bool for a bool reference): their InferShape is msopgen's copy of the input's shape
         dtype = out_dtype.get(name, str(next(iter(inputs.values())).dtype))
         outputs = {k: (v.shape or (1,), "bool" if v.dtype == np.bool_ else dtype) for k, v in want.items()}
-        r, failed = run_or_error(f"{name} {label}", proj, inputs, attrs=attrs, outputs=outputs, settings=settings)
+        r, failed = run_or_error(f"{name} {label}", proj, inputs, attrs=attrs, outputs=outputs, settings=settings,
+                                 written_inputs=written_inputs)
         if failed:
             yield failed
             continue

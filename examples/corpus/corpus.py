@@ -971,7 +971,8 @@ def _common_includes(entry: dict, gitdir: str, dest: Path) -> None:
     common = {}   # (root, repository path): (where it goes, text); a file under two roots goes to both places
     for root, into in roots:
         for f in git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", root + "/").splitlines():
-            if f.endswith((".h", ".hpp")): common[root, f] = (dest / into / f[len(root) + 1:], show(gitdir, commit, f))
+            # (ms_custom_ops' shared kernel sources are also .cce files and .inc fragments: asd/unpad_fa/*.cce)
+            if f.endswith((".h", ".hpp", ".cce", ".inc")): common[root, f] = (dest / into / f[len(root) + 1:], show(gitdir, commit, f))
     # only the shared headers the op's sources include (directly or through each other): the emulator's build puts
     # every folder above a project header on the include path, and a folder deep in the tree (op_tiling/cube/)
     # would then shadow an SDK header of the same relative name (cube/platform/platform_info.h)
@@ -1877,6 +1878,8 @@ COMMON_INCLUDES = {
     "flashserve/flash-linear-attention-npu": (("fla/ops/ascendc/common", "common_kernel"), ("common/include", "common_include")),
     "weich97/NPUKernelBench": (("libs/common_include/cann-ops/src/common/inc", "common_inc"),
                                ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
+    # ms_custom_ops builds its aclnn ops with op_kernel_common on the kernels' path (`#include "asd/unpad_fa/...cce"`)
+    "mindspore-ai/ms_custom_ops": (("ops/ascendc/aclnn_src/op_kernel_common", "op_kernel_common"),),
 }
 
 

@@ -55,6 +55,10 @@ inline void wait_flag_dev(int64_t flagId, ascendcraft::emu::SrcLoc loc = {}) { a
 // set_ffts_base_addr(addr): the raw spelling of SetSyncBaseAddr (ATB's attention kernels pass their ffts_addr argument
 // first thing). As there, the emulation's hand-overs do not go through memory at that address: no effect.
 inline void set_ffts_base_addr(uint64_t addr) { (void)addr; }
+// get_ffts_base_addr(): the device compiler's read of that register (the C API's asc_get_ffts_base_addr wraps it): a
+// kernel launched without an ffts argument takes it here and hands it to set_ffts_base_addr / SetSyncBaseAddr
+// (MindSpore's ms_custom_ops unpad_fa_npd). No memory stands behind it in the emulation: 0, which those take and ignore.
+inline int64_t get_ffts_base_addr() { return 0; }
 namespace AscendC {
 // SetSyncBaseAddr(config): sets the FFTS base-address register the NPU's cross-core flags use (A2: set_ffts_base_addr).
 // The emulation keeps CrossCoreSetFlag / CrossCoreWaitFlag in the launch itself, not in memory at that address, so the

@@ -836,6 +836,9 @@ namespace ops {
 
 // VIRTUAL: an input its caller may leave out, as OPTIONAL (cann-ops rfft1_d's dft: the aclnn form passes it)
 enum Option { REQUIRED = 0, OPTIONAL = 1, DYNAMIC = 2, VIRTUAL = 3 };
+// ValueDepend's second argument (the OpParamDef API reference, ValueDepend): ALL, the values serve every host function
+// (as the one-argument form), TILING, the tiling function only (tiling sinking); either way the tiling function gets them
+enum class DependScope : uint32_t { ALL = 0, TILING = 1 };
 enum class AttrDataType { ATTR_DT_BOOL, ATTR_DT_FLOAT, ATTR_DT_INT, ATTR_DT_STR, ATTR_DT_LIST_INT, ATTR_DT_LIST_FLOAT,
                           ATTR_DT_LIST_BOOL };
 
@@ -889,6 +892,7 @@ public:
     std::vector<ge::DataType> bin_dtypes_;
     std::vector<ge::Format> bin_formats_;
     OpParamDef& ValueDepend(Option o) { (void)o; return *this; }
+    OpParamDef& ValueDepend(Option o, DependScope scope) { (void)o; (void)scope; return *this; }
     OpParamDef& AutoContiguous() { return *this; }
     OpParamDef& IgnoreContiguous() { return *this; }
     OpParamDef& Version(uint32_t version) { version_ = version; return *this; }   // the op version that added it
