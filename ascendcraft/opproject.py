@@ -1231,7 +1231,7 @@ def _host_units(prefix: str, files: list[str]) -> dict[str, str]:
 def build_project(project: OpProject, column: int = 0, *, settings: Settings | None = None,
                   lists: dict[str, list[tuple]] | None = None, aliases: dict[str, str] | None = None,
                   absent: set[str] | frozenset = frozenset(), tiling_key: int | None = None,
-                  tiling_only: int | None = None) -> Build:
+                  tiling_only: int | None = None, cached_only: bool = False) -> Build | None:
     """Compile op_kernel with the tiling struct, GET_TILING_DATA and the DTYPE_<NAME> macros of one dtype combination, and
     op_host's tiling function with the emulated context. `lists` ({tensor-list parameter: its tensors' shapes}) builds
     the launch entry that writes the lists' GM descriptors; `aliases` ({output: input}) and `absent` (optional inputs
@@ -1240,7 +1240,9 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
     tiling key (`#if TILING_KEY_VAR == K`, or a tiling-template kernel of more than TPL_ONE_BUILD_MAX instances) is
     compiled for `tiling_key` (default 0; `emu.build`). `tiling_only` (the launch's parameter count) builds the host
     side with an empty kernel of that many parameters instead of op_kernel (`tiling_entry_source`, for `tiling_first`):
-    the same host objects, compile flags and link tries as the kernel's build, so that build finds them cached."""
+    the same host objects, compile flags and link tries as the kernel's build, so that build finds them cached.
+    `cached_only` compiles nothing: the build when its first try is in the cache, ok (the build this call would then
+    return), else None (`emu.build(cached_only=)`)."""
     settings = settings or load_settings()
     dtypes = dtype_macros(project.op, column)
     macros = " ".join(f"-D{k}={v}" for k, v in dtypes.items())
@@ -1292,6 +1294,9 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
         return _host_units("host", [f + ".inc" for f in files])
     registering = [f for f in loose if "arch35" not in Path(f).parts
                    and re.search(r"\bREGISTER_\w*TILING_TEMPLATE\w*\s*\(", blank_comments(sources[f + ".inc"]))]
+    if cached_only:   # the first try, which is the build when it is ok
+        return build({**sources, **own_units(registering)} if registering else sources, entry, settings=settings,
+                     tiling_key=tiling_key, cached_only=True)
     if registering:
         with_templates = build({**sources, **own_units(registering)}, entry, settings=settings, tiling_key=tiling_key)
         if with_templates.ok: return with_templates
@@ -1596,8 +1601,9 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     even with a reference, whose results are then compared with them; False: never). `initial` gives {output name:
     array} the contents an output's buffer starts with (a caller that zeroes it before the launch, as a pybind wrapper's
     `out.zero_()` for a kernel that accumulates into it with SetAtomicAdd); other outputs start as the poison. The
-    tiling function runs first, with the host side built alone (`tiling_first`): a tiling that refuses the inputs is
-    said before any kernel build, and a kernel compiled per tiling key is built for the key the tiling chose."""
+    tiling function runs first, with the host side built alone (`tiling_first`), unless the cache holds the kernel's
+    build: a tiling that refuses the inputs is said before any kernel build, and a kernel compiled per tiling key is
+    built for the key the tiling chose."""
     project = project if isinstance(project, OpProject) else load_project(project)
     op, attrs = project.op, dict(attrs or {})
     if isinstance(inputs, (list, tuple)): inputs = {p.name: t for p, t in zip(op.inputs, inputs)}
@@ -1675,12 +1681,15 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     given = ", ".join([f"{p.name} {dtypes.get(p.name, '')} {_shapes_of(arrays[p.name])}" for p in op.inputs if p.name in arrays]
                       + [f"{k}={v!r}" for k, v in attrs.items()])
     launch = dict(host_args=host, settings=settings, raw_gm_writes=raw_gm_writes, gm_padding=gm_padding)
-    # the tiling first, on the host side alone: a tiling that refuses the inputs ends the run before any kernel build,
-    # and a kernel compiled per tiling key is compiled for the key the tiling chose
-    r = tiling_first(project, column, gm_args + [Workspace(), Tiling()], given, tiling_key=tiling_key, **launch)
+    kernel = dict(settings=settings, lists=lists or None, aliases=aliases, absent=absent)
+    # a kernel the cache holds runs the tiling itself, as before; else the tiling first, on the host side alone: a
+    # tiling that refuses the inputs ends the run before any kernel build, and a kernel compiled per tiling key is
+    # compiled for the key the tiling chose
+    b = build_project(project, column, tiling_key=tiling_key, cached_only=True, **kernel)
+    r = tiling_first(project, column, gm_args + [Workspace(), Tiling()], given, tiling_key=tiling_key, **launch) \
+        if b is None else None
     if not isinstance(r, Run):
-        b = build_project(project, column, settings=settings, lists=lists or None, aliases=aliases, absent=absent,
-                          tiling_key=r if r is not None else tiling_key)
+        b = b or build_project(project, column, tiling_key=r if r is not None else tiling_key, **kernel)
         if not b.ok: raise AscendCraftError(b.errors, stage="build")
         pointers = [p for p in b.params if p.is_pointer]
         if len(pointers) != len(gm_args) + 2 or len(b.params) != len(pointers):
