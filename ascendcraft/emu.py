@@ -2494,7 +2494,7 @@ OWN_COMPLEX64_FLAG = "-DASCENDCRAFT_KERNEL_COMPLEX64=1"
 
 def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
           settings: Settings | None = None, tiling_key: int | None = None, check_only: bool = False,
-          core_constants: bool = False, kernel_type: str | None = None) -> Build:
+          core_constants: bool = False, kernel_type: str | None = None, cached_only: bool = False) -> Build | None:
     """Compile a kernel project with g++ against the emulation headers (cached by content). A kernel whose `#if` /
     `#elif` conditions test TILING_KEY_VAR is compiled for one tiling key (`tiling_key`, default 0) with TILING_KEY_VAR
     that literal, as CANN's build compiles one binary per key; `run` compiles it again for the key a launch has
@@ -2517,10 +2517,15 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
 
     `kernel_type` (a `emu_kind.KERNEL_TYPES` name) is the kernel type the kernel's own build system gives it, where it
     compiles the file for one core type (ATB's `add_kernel(<name> <soc> cube|vector ...)`); without it the type is the
-    one the code names or CANN's compiler infers (`emu_kind.kernel_kind`)."""
+    one the code names or CANN's compiler infers (`emu_kind.kernel_kind`).
+
+    `cached_only` compiles nothing: the build when the cache holds it, compiled as written and ok, else None (a caller
+    that chooses its next step by whether the build is there: opproject.run_project)."""
     settings = settings or load_settings()
     b = _build_as_written(sources, entry, sanitize=sanitize, settings=settings, tiling_key=tiling_key,
-                          check_only=check_only, core_constants=core_constants, kernel_type=kernel_type)
+                          check_only=check_only, core_constants=core_constants, kernel_type=kernel_type,
+                          cached_only=cached_only)
+    if cached_only: return b if b is not None and b.ok else None
     if b.ok: return b
     b = compat_retry(b, entry, settings, tiling_key=tiling_key, core_constants=core_constants, kernel_type=kernel_type)
     return b if b.ok or core_constants else core_constant_retry(b, entry, settings, tiling_key=tiling_key,
@@ -2529,8 +2534,9 @@ def build(sources: dict[str, str] | Path | str, entry: str | None = None, *, san
 
 def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = None, *, sanitize: bool = False,
                       settings: Settings | None = None, tiling_key: int | None = None,
-                      check_only: bool = False, core_constants: bool = False, kernel_type: str | None = None) -> Build:
-    """`build` under the settings' own compiler options. `core_constants`: a mixed kernel that tests the core type in
+                      check_only: bool = False, core_constants: bool = False, kernel_type: str | None = None,
+                      cached_only: bool = False) -> Build | None:
+    """`build` under the settings' own compiler options (`cached_only`: the cached build or None, `build`). `core_constants`: a mixed kernel that tests the core type in
     C++ (`core_type_tests`) is built per core type, each half with its core type a constant (`core_type_constants`).
     `kernel_type`: the type the kernel's build system declares (`build`)."""
     t0 = time.perf_counter()
@@ -2594,6 +2600,7 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
         hit.seconds = time.perf_counter() - t0
         hit.tiling_key_var, hit.remake, hit.per_core_type = key_var, remake, split
         return hit
+    if cached_only: return None
     lib = None if check_only else runtime_library(settings, sanitize)
     # What g++ compiles: the driver with its first line, `#include "kernel_operator.h"`, swapped for the precompiled
     # header's prelude, on the same line. The output is the same (g++ reads the header's text when the .gch does not
