@@ -81,7 +81,10 @@ def fatrelu_mul(rng, dt):
         x = U(rng, shape, dt)
         t = torch.tensor([th]).to(dt)
         a, b = halves(x.double())
-        a = torch.where(a >= t.double(), a, torch.zeros_like(a))
+        # x1 kept where x1 > threshold: the op's own system test's reference is torch.threshold(x1, threshold, 0)
+        # (tests/st/aclnnFatreluMul/executor_aclnnFatreluMul.py), as the kernel's CMPMODE::GT; the documents' formula
+        # writes x >= threshold, which differs only at x1 == threshold
+        a = torch.threshold(a, float(t.double()), 0.0)
         yield (shape, th), {"input": x, "threshold": t}, {}, {"output": (a * b, dt)}
 
 
@@ -235,8 +238,12 @@ def circular_pad(rng, dt):
 
 
 def concat_dv2(rng, dt):
-    # the document: concat_dim 0 only; the others' shapes equal
-    for shapes, dim in ((((16, 16), (32, 16)), 0), (((3, 5, 64), (7, 5, 64), (1, 5, 64)), 0), (((4, 9), (11, 9)), 0)):
+    # the document: concat_dim 0 only; the others' shapes equal. aclnnCat launches ConcatDV2 only when every tensor's
+    # last dim is a whole number of 32-byte blocks (ops-math conversion/concat_d/op_api/concat_d.cpp,
+    # IsSupportConcatDV2; the kernel copies whole blocks), and for 33 to 2048 tensors: the last case is such a list
+    # at irregular row counts
+    many = tuple((1 + i % 7, 2, 16) for i in range(33))
+    for shapes, dim in ((((16, 16), (32, 16)), 0), (((3, 5, 64), (7, 5, 64), (1, 5, 64)), 0), (many, 0)):
         xs = [U(rng, s, dt) for s in shapes]
         yield (shapes, dim), {"x": xs}, {"concat_dim": dim}, {"y": (torch.cat([t.double() for t in xs], dim), dt)}
 
@@ -342,15 +349,24 @@ def rms_norm(rng, dt):
             {"y": (x.double() * r * g.double(), dt), "rstd": (r, torch.float32)}
 
 
+def _add_rms_y(xr, r, g, dt):
+    """AddRmsNorm's y on A2 as the op's own golden computes it (ops-nn norm/add_rms_norm/tests/assets/golden.py,
+    add_rms_golden_v1, taken for Ascend910B / Ascend910_93): x / Rms(x) rounded to the input dtype before the gamma
+    product for bfloat16 and float16 (bfloat16: that product in float32, then rounded; float16: in half), unrounded
+    for float32. add_rms_norm_cast's y1 is this y cast to float32 (the golden's `_post_action` 'cast')."""
+    t = xr * r
+    return t if dt == torch.float32 else t.to(dt).double() * g.double()
+
+
 def add_rms_norm(rng, dt):
-    # x = x1 + x2 (an output too); y = x / Rms(x) * gamma
+    # x = x1 + x2 (an output too); y = x / Rms(x) * gamma, the normalised x rounded as the op's golden rounds it
     for shape in ((3, 37, 129), (5, 8192), (64, 128), (2, 17000)):
         x1, x2, g = U(rng, shape, dt), U(rng, shape, dt), U(rng, shape[-1:], dt, 0.5, 1.5)
         x = x1.double() + x2.double()
         xr = x.to(dt).double()      # the sum as the kernel keeps it before the norm (the output x is that value)
         r = _rms(xr, (-1,))
         yield shape, {"x1": x1, "x2": x2, "gamma": g}, {"epsilon": 1e-6}, \
-            {"y": (xr * r * g.double(), dt), "rstd": (r, torch.float32), "x": (x, dt)}
+            {"y": (_add_rms_y(xr, r, g, dt), dt), "rstd": (r, torch.float32), "x": (x, dt)}
 
 
 def inplace_add_rms_norm(rng, dt):
@@ -360,18 +376,19 @@ def inplace_add_rms_norm(rng, dt):
         xr = (x1.double() + x2.double()).to(dt).double()
         r = _rms(xr, (-1,))
         yield shape, {"x1": x1, "x2": x2, "gamma": g}, {"epsilon": 1e-6}, \
-            {"x1": (xr * r * g.double(), dt), "rstd": (r, torch.float32), "x2": (xr, dt)}
+            {"x1": (_add_rms_y(xr, r, g, dt), dt), "rstd": (r, torch.float32), "x2": (xr, dt)}
 
 
 def add_rms_norm_cast(rng, dt):
-    # AddRmsNorm whose y is given twice: y1 in float32, y2 in the input dtype
+    # AddRmsNorm whose y is given twice: y2 in the input dtype, y1 that y2 in float32
     for shape in ((3, 37, 129), (5, 8192), (64, 128)):
         x1, x2, g = U(rng, shape, dt), U(rng, shape, dt), U(rng, shape[-1:], dt, 0.5, 1.5)
         xr = (x1.double() + x2.double()).to(dt).double()
         r = _rms(xr, (-1,))
-        y = xr * r * g.double()
+        y = _add_rms_y(xr, r, g, dt)
+        # y1 is y2 cast to float32 (the op's golden: y_fp32 = y.type(torch.float32), y already in the input dtype)
         yield shape, {"x1": x1, "x2": x2, "gamma": g}, {"epsilon": 1e-6}, \
-            {"y1": (y, torch.float32), "y2": (y, dt), "rstd": (r, torch.float32), "x": (xr, dt)}
+            {"y1": (y.to(dt).double(), torch.float32), "y2": (y, dt), "rstd": (r, torch.float32), "x": (xr, dt)}
 
 
 def gemma_rms_norm(rng, dt):
@@ -494,9 +511,12 @@ def modulate(rng, dt):
         shp = (bb, 1, dd) if sshape == "b1d" else (bb, dd)
         sc = U(rng, shp, dt, -0.5, 0.5) if which in ("both", "scale") else None
         sh = U(rng, shp, dt) if which in ("both", "shift") else None
-        y = x.double()
-        if sc is not None: y = y * (1 + sc.double().reshape(bb, 1, dd))
-        if sh is not None: y = y + sh.double().reshape(bb, 1, dd)
+        # the op's own system test's reference (tests/st/aclnnModulate/executor_aclnnModulate.py): `self * (1 +
+        # scale) + shift` in PyTorch on the tensors as given, each step rounded to their dtype (as the float16 kernel)
+        y = x
+        if sc is not None: y = y * (1 + sc.reshape(bb, 1, dd))
+        if sh is not None: y = y + sh.reshape(bb, 1, dd)
+        y = y.double()
         yield ((bb, ll, dd), sshape, which), {"x": x, "scale": sc, "shift": sh}, {}, {"y": (y, dt)}
 
 
