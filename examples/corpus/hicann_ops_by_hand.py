@@ -355,7 +355,7 @@ def _add_rms_y(xr, r, g, dt):
     product for bfloat16 and float16 (bfloat16: that product in float32, then rounded; float16: in half), unrounded
     for float32. add_rms_norm_cast's y1 is this y cast to float32 (the golden's `_post_action` 'cast')."""
     t = xr * r
-    return t if dt == torch.float32 else t.to(dt).double() * g.double()
+    return (t if dt == torch.float32 else t.to(dt).double()) * g.double()
 
 
 def add_rms_norm(rng, dt):
