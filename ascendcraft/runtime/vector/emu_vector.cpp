@@ -1205,7 +1205,11 @@ void vec_adv(Op op, Dt dt, const Local& d, const Local& a, const Local* tmp, uin
     Stride s;
     check_operand(g, a, s, es, true, op, loc, "src");
     check_operand(g, d, s, es, false, op, loc, "dst");
-    check_adv_elementwise(op, loc, d, a, nullptr, tmp, bytes, true);
+    // A2's float Floor is one Cast with CAST_FLOOR (the devkit's float overload of the count form pops no stack buffer,
+    // so it needs no free UB); its half Floor, and Ceil, Round and Trunc of either type, split the work by the
+    // temporary space they pop.
+    const bool needs_temporaries = !(op == Op::Floor && dt == Dt::f32);
+    check_adv_elementwise(op, loc, d, a, nullptr, tmp, bytes, needs_temporaries);
     if (RaceScope race{TPipe_::V, op, loc}) {  // the temporaries in sharedTmpBuffer are not tracked
         race.read(a.addr, bytes);
         race.write(d.addr, bytes);
