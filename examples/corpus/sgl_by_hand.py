@@ -380,6 +380,94 @@ def assign_cache_op(gitdir: str) -> str:
     return f"assign_cache_op int32 ({batch} rows of {length}, {len(src)} values, {cores} cores): {'exact' if ok else 'MISMATCH'}"
 
 
+def _bf16(x: np.ndarray) -> np.ndarray:
+    "float values rounded to bfloat16, as their 16 bits (the kernel's GM layout)."
+    import torch
+    return torch.from_numpy(np.ascontiguousarray(x, np.float32)).to(torch.bfloat16).view(torch.int16).numpy().view(np.uint16)
+
+
+def _from_bf16(bits: np.ndarray) -> np.ndarray:
+    import torch
+    return torch.from_numpy(np.ascontiguousarray(bits).view(np.int16)).view(torch.bfloat16).double().numpy()
+
+
+def recurrent_gated_delta_rule(gitdir: str, b: int = 2, mtp: int = 1, nk: int = 8, nv: int = 16, dk: int = 128,
+                               dv: int = 128, slots: int = 65, seed: int = 5) -> str:
+    """op_host/recurrent_gated_delta_rule.cpp (decode-time gated delta net, vector; bf16 q / k / v packed in one
+    mix_qkv row per token, a bf16 state of nv heads of dv x dk per slot) as tests/python/sgl_kernel_npu/
+    test_recurrent_gated_delta_rule.py calls it: g and beta given, scale dk^-1/2, num_accepted_tokens random in
+    1..mtp; with mtp > 1 the intermediate state (slots x mtp) is the state read and written and the recurrent state
+    is read where a sequence starts at its slot's first step. The reference is the test's recurrence in float64
+    (q and k L2-normalised per head; per token S = exp(g) S; S += sigmoid(beta) (v - S k) k^T; o = S (scale q)); its
+    compare rule: out and state within rtol = atol = 2^-8. The binding computes vStep and the UB bytes left from the
+    UB size (its formulas written out below) and passes the state pointer twice (read and written in place); here
+    the written one is a second buffer holding the same values, which is the same for this kernel: each (batch,
+    head) reads its starting state before writing its own slots, and no two batches share a slot."""
+    b_ = built(gitdir, "csrc/recurrent_gated_delta_rule/op_kernel/recurrent_gated_delta_rule_kernel.cpp",
+               "recurrent_gated_delta_rule")
+    rng = np.random.default_rng(seed)
+    s, t = mtp, b * mtp
+    q = rng.random((b, s, nk, dk)); k = rng.random((b, s, nk, dk)); v = rng.random((b, s, nv, dv))
+    mix = _bf16(np.concatenate([q.reshape(b, s, -1), k.reshape(b, s, -1), v.reshape(b, s, -1)], axis=-1))
+    recurrent = _bf16(rng.random((slots, nv, dv, dk)))
+    inter = _bf16(rng.random((slots, s, nv, dv, dk))) if mtp > 1 else None
+    g = (-rng.random((b, s, nv))).astype(np.float32)
+    beta = _bf16(rng.random((b, s, nv)))
+    cache = rng.permutation(slots)[:b].astype(np.int32)
+    ssm_idx = (cache[:, None] * s + np.arange(s, dtype=np.int32)).astype(np.int32)
+    accepted = rng.integers(1, mtp + 1, b).astype(np.int32)
+    seqlens = np.full(b, s, np.int32)
+    scale = dk ** -0.5
+    # the binding's UB arithmetic (MAX_MTP 8, 16-element alignment)
+    align = lambda x: (x + 15) // 16 * 16
+    a_nv, a_dv, a_dk = align(nv), align(dv), align(dk)
+    used = 8 * (4 * a_dk + 2 * a_dv) + 128 + 8 * (4 * a_nv + 2 * a_nv)
+    rest = UB_BYTES - used
+    used += 8 * (8 * a_dk + 4 * a_dv + 4 * a_nv)
+    coeff = (2 + 2) * a_dk + 4 + (4 + 4) * a_dk + 4 + 4
+    v_step = (UB_BYTES - used) // coeff // 8 * 8
+    times = -(-dv // v_step)
+    v_step = (-(-dv // times) + 7) // 8 * 8
+    rest -= ((2 + 2) * a_dk + 4) * v_step
+    state_in = inter.reshape(-1, nv, dv, dk) if mtp > 1 else recurrent
+    dummy = np.zeros(8, np.int32)
+    args = [GM("mix_qkv", mix), GM("beta", beta), GM("init_state", state_in.copy()), GM("actual_seq_lengths", seqlens),
+            GM("ssm_state_indices", ssm_idx), GM("recurrent_state", recurrent if mtp > 1 else dummy),
+            GM("cache_indices", cache if mtp > 1 else dummy), GM("g", g), GM("gk", dummy), GM("num_accepted_tokens", accepted),
+            GM("out", shape=(b, s, nv, dv), dtype=np.uint16, role="out"), GM("state_out", state_in.copy(), "inout"),
+            Scalar(b, "uint32_t"), Scalar(s, "uint32_t"), Scalar(nk, "uint32_t"), Scalar(dk, "uint32_t"),
+            Scalar(nv, "uint32_t"), Scalar(dv, "uint32_t"), Scalar(mtp > 1, "bool"), Scalar(True, "bool"),
+            Scalar(True, "bool"), Scalar(v_step, "uint32_t"), Scalar(rest, "uint32_t"), Scalar(scale, "float")]
+    r = run(b_, args, block_dim=AIV_CORES)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    # the reference: the test's golden recurrence, in float64 from the bf16 inputs
+    x = _from_bf16(mix).reshape(t, -1)
+    qr, kr, vr = x[:, :nk * dk].reshape(t, nk, dk), x[:, nk * dk:2 * nk * dk].reshape(t, nk, dk), x[:, 2 * nk * dk:].reshape(t, nv, dv)
+    qr = qr / np.linalg.norm(qr, axis=-1, keepdims=True) * scale
+    kr = kr / np.linalg.norm(kr, axis=-1, keepdims=True)
+    state = _from_bf16(state_in).copy()
+    if mtp > 1:
+        state.reshape(slots, s, nv, dv, dk)[cache, 0] = _from_bf16(recurrent)[cache]
+    alpha, bet = np.exp(g.astype(np.float64)).reshape(t, nv), 1 / (1 + np.exp(-_from_bf16(beta).reshape(t, nv)))
+    o = np.zeros((t, nv, dv))
+    flat_idx = ssm_idx.reshape(-1)
+    for i in range(b):
+        start = state[flat_idx[i * s + accepted[i] - 1]].copy()
+        for h in range(nv):
+            st, kv = start[h], h // (nv // nk)
+            for tok in range(i * s, i * s + s):
+                st = st * alpha[tok, h]
+                st = st + np.outer((vr[tok, h] - st @ kr[tok, kv]) * bet[tok, h], kr[tok, kv])
+                state[flat_idx[tok], h] = st
+                o[tok, h] = st @ qr[tok, kv]
+    eps = 2.0 ** -8
+    got_o, got_s = _from_bf16(r.outputs["out"]).reshape(t, nv, dv), _from_bf16(r.outputs["state_out"])
+    worst = max(float(np.max(np.abs(got_o - o) / (eps + eps * np.abs(o)))),
+                float(np.max(np.abs(got_s - state) / (eps + eps * np.abs(state)))))
+    return (f"recurrent_gated_delta_rule (b {b}, mtp {mtp}, nk {nk}, nv {nv}, dk {dk}, dv {dv}, {slots} slots, vStep "
+            f"{v_step}): out and state worst {worst:.2f} of the test's allowed error ({'ok' if worst <= 1 else 'MISMATCH'})")
+
+
 # The runs of each kernel-file entry, by its path: what `corpus.py run --match` calls for this source (match_entry).
 RUNNERS = {
     "csrc/apply_token_bitmask/op_kernel/apply_token_bitmask.cpp":
@@ -393,6 +481,9 @@ RUNNERS = {
     "csrc/lora/op_kernel/sgemmv_shrink_kernel.cpp": (sgemmv_shrink,),
     "csrc/cache_location_assign/op_kernel/cache_loc_assign_kernel.cpp": (cache_loc_assign,),
     "csrc/assign_cache_op/op_kernel/assign_cache_op.cpp": (assign_cache_op,),
+    # the test's first case at its shape; an mtp 2 case at a smaller shape than its second (64 x 2 of 65 slots)
+    "csrc/recurrent_gated_delta_rule/op_kernel/recurrent_gated_delta_rule_kernel.cpp":
+        (recurrent_gated_delta_rule, lambda g: recurrent_gated_delta_rule(g, b=4, mtp=2, nk=2, nv=4, slots=9, seed=6)),
 }
 
 
@@ -412,8 +503,10 @@ def match_entry(entry: dict, gitdir: str) -> dict:
 
 
 def main(argv=None) -> int:
-    gitdir = (argv or sys.argv[1:])[0]
-    for runs in RUNNERS.values():
+    "python sgl_by_hand.py GITDIR [PATH_SUBSTRING]: every run, or those of the entries whose path contains the text."
+    gitdir, *only = argv or sys.argv[1:]
+    for path, runs in RUNNERS.items():
+        if only and only[0] not in path: continue
         for fn in runs: print(fn(gitdir), flush=True)
     return 0
 
