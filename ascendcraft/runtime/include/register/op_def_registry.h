@@ -798,6 +798,10 @@ public:
     }
     ge::DataType GetOutputDataType(size_t i) const { return i < out_.size() ? out_[i] : ge::DT_UNDEFINED; }
     std::vector<ge::DataType> in_, out_;
+    // the op's attributes, as every gert context gives them (ops-transformer flash_attention_score's InferDataType reads
+    // its outDtype attribute for the float8 inputs)
+    const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+    RuntimeAttrs attrs_;
 };
 
 class InferShapeRangeContext;
