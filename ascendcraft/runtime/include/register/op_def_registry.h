@@ -788,6 +788,8 @@ public:
     // the emulation runs no InferDataType function, and a context filled by hand holds one dtype per IR input, in order,
     // so the IR index is the place, as for InferShapeContext::GetOptionalInputShape; DT_UNDEFINED past the last
     ge::DataType GetOptionalInputDataType(size_t ir) const { return GetInputDataType(ir); }
+    // a required input's dtype by its IR index, placed the same way (ops-transformer mla_prolog's InferDataType)
+    ge::DataType GetRequiredInputDataType(size_t ir) const { return GetInputDataType(ir); }
     // a dynamic input's k-th tensor: the tensors of one dynamic input have its one dtype (the definition's column), so
     // the IR input's (moe_grouped_matmul's InferDataType: `GetDynamicInputDataType(X_INDEX, 0)`)
     ge::DataType GetDynamicInputDataType(size_t ir, size_t k) const { (void)k; return GetInputDataType(ir); }
