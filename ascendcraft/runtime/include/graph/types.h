@@ -2,3 +2,4 @@
 // op-definition API (register/op_def_registry.h).
 #pragma once
 #include "register/op_def_registry.h"
+#include "graph/utils/type_utils.h"   // ge::GetFormatName

@@ -107,6 +107,10 @@ enum Format : int32_t {   // ge::Format's values (ascendcraft.opproject.FORMATS)
     FORMAT_ND_RNN_BIAS = 43, FORMAT_FRACTAL_ZN_RNN = 44, FORMAT_NYUV = 45, FORMAT_NYUV_A = 46, FORMAT_NCL = 47,
     FORMAT_RESERVED = 40, FORMAT_ALL = 41, FORMAT_NULL = 42, FORMAT_MAX = 0xff
 };
+// GE's GetSizeByDataType gives a sub-byte type's size as this offset plus its bits; op hosts reject such a size
+// (ops-transformer flash_attention_score_grad's tilings: `size >= ge::kDataTypeSizeBitOffset`). The emulated
+// GetSizeByDataType below gives those types no size (-1) instead; GetSizeInBytes packs them.
+constexpr int32_t kDataTypeSizeBitOffset = 1000;
 inline int GetSizeByDataType(DataType dt) {
     switch (dt) {
     case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
@@ -764,8 +768,21 @@ public:
         if (ir_inputs_.empty()) return k == 0 ? GetInputDesc(ir) : nullptr;
         return ir < ir_inputs_.size() && k < ir_inputs_[ir].num_ ? GetInputDesc(ir_inputs_[ir].start_ + k) : nullptr;
     }
+    // an optional input's description by its IR index, placed as GetOptionalInputTensor places its tensor
+    // (ops-transformer grouped_matmul's InferShape checks group_list's dtype); nullptr when it is absent
+    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const {
+        if (ir_inputs_.empty()) return GetInputDesc(ir);
+        return ir < ir_inputs_.size() && ir_inputs_[ir].num_ > 0 ? GetInputDesc(ir_inputs_[ir].start_) : nullptr;
+    }
     // a value-dependent input's values (nullptr for the others), as the tiling context has them
     const Tensor* GetInputTensor(size_t i) const { return i < in_tensors_.size() ? &in_tensors_[i] : nullptr; }
+    // an optional value-dependent input's values by its IR index: its one instance after the dynamic inputs' ones when
+    // the context has the IR layout (ops-transformer grouped_matmul's InferShape reads group_list's after the x and
+    // weight lists); nullptr when it is absent or not value-dependent
+    const Tensor* GetOptionalInputTensor(size_t ir) const {
+        if (ir_inputs_.empty()) return GetInputTensor(ir);
+        return ir < ir_inputs_.size() && ir_inputs_[ir].num_ > 0 ? GetInputTensor(ir_inputs_[ir].start_) : nullptr;
+    }
     std::vector<Tensor> in_tensors_;
     std::vector<AnchorInstanceInfo> ir_inputs_;
     Shape* GetOutputShape(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
@@ -788,6 +805,8 @@ public:
     // the emulation runs no InferDataType function, and a context filled by hand holds one dtype per IR input, in order,
     // so the IR index is the place, as for InferShapeContext::GetOptionalInputShape; DT_UNDEFINED past the last
     ge::DataType GetOptionalInputDataType(size_t ir) const { return GetInputDataType(ir); }
+    // a required input's dtype by its IR index, placed the same way (ops-transformer mla_prolog's InferDataType)
+    ge::DataType GetRequiredInputDataType(size_t ir) const { return GetInputDataType(ir); }
     // a dynamic input's k-th tensor: the tensors of one dynamic input have its one dtype (the definition's column), so
     // the IR input's (moe_grouped_matmul's InferDataType: `GetDynamicInputDataType(X_INDEX, 0)`)
     ge::DataType GetDynamicInputDataType(size_t ir, size_t k) const { (void)k; return GetInputDataType(ir); }
@@ -798,6 +817,14 @@ public:
     }
     ge::DataType GetOutputDataType(size_t i) const { return i < out_.size() ? out_[i] : ge::DT_UNDEFINED; }
     std::vector<ge::DataType> in_, out_;
+    // the op's attributes, as every gert context gives them (ops-transformer flash_attention_score's InferDataType reads
+    // its outDtype attribute for the float8 inputs)
+    const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+    RuntimeAttrs attrs_;
+    // the node's outputs, a dynamic output's instances each (ops-transformer grouped_matmul's InferDataType sets the
+    // dtype of each of its y outputs); set by whoever fills the context, as its inputs' dtypes are
+    size_t GetComputeNodeOutputNum() const { return node_outputs_; }
+    size_t node_outputs_ = 0;
 };
 
 class InferShapeRangeContext;
@@ -965,9 +992,13 @@ public:
     TilingKernelFunc tiling_ = nullptr;
 };
 
+// the communication groups of an MC2 op, one name or a list (ops-transformer moe_distribute_combine's
+// `HcclGroup({"group_ep", "group_tp"})`): recorded; the emulation runs one card, so no group is set up
 class OpMC2Def {
 public:
-    OpMC2Def& HcclGroup(const char*) { return *this; }
+    OpMC2Def& HcclGroup(const char* group) { groups_.assign(1, group); return *this; }
+    OpMC2Def& HcclGroup(std::vector<const char*> groups) { groups_ = std::move(groups); return *this; }
+    std::vector<const char*> groups_;
 };
 
 class OpDef {
