@@ -57,10 +57,10 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'HOST_LAUNCH_RE',
            'FILE_SCOPE_TYPE_RE', 'CORE_TYPE_MACRO_RE', 'CORE_TYPE_TEST_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH',
            'AIC_SOURCE', 'AIC_OBJECT', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES',
-           'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB',
-           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'graph_failed_usings',
-           'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'numbered_ub_casts',
-           'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
+           'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'UB_OVERRUN_MODES', 'GM_PADDING_MODES', 'TRACE_FILES',
+           'TRACE_KEEP_MB', 'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings',
+           'graph_failed_usings', 'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches',
+           'numbered_ub_casts', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
            'typed_pack_specialisations', 'hoisted_local_constants', 'Param', 'Entry', 'parse_param', 'find_entries',
            'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources',
            'runtime_hash', 'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags',
@@ -3245,6 +3245,7 @@ def _scalar_text(value, ctype: str) -> str:
 
 RACE_MODES = ("error", "warning", "off")  # how `run` reports `ub-race`
 RAW_GM_WRITE_MODES = ("error", "warning")  # how `run` reports `gm-raw-write` (a raw __gm__ store the trace cannot see)
+UB_OVERRUN_MODES = ("error", "warning")  # how `run` treats an operand past its buffer but inside UB (`ub-out-of-range`)
 GM_PADDING_MODES = ("strict", "torch_npu")  # how large `run` makes each GM buffer's allocation (gm_allocation)
 
 
@@ -3316,6 +3317,7 @@ def _write_input(path: Path, array: np.ndarray, threads: int = 1, files: GmFiles
 
 def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, host_args, poison: int, ub_bytes: int,
              cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None, raw_gm_writes: str = "error",
+             ub_overrun: str = "error",
              tiling_key: int | None = None, threads: int = 1, files: GmFiles | None = None,
              inputs: SharedInputs | None = None, deferred: list | None = None, stage: Path | None = None,
              gm_padding: str = "strict", gm_extra: list | None = None) -> list[tuple]:
@@ -3341,13 +3343,15 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
     if races not in RACE_MODES: raise _run_args_error(f"races must be one of {RACE_MODES}, not {races!r}", build)
     if raw_gm_writes not in RAW_GM_WRITE_MODES:
         raise _run_args_error(f"raw_gm_writes must be one of {RAW_GM_WRITE_MODES}, not {raw_gm_writes!r}", build)
+    if ub_overrun not in UB_OVERRUN_MODES:
+        raise _run_args_error(f"ub_overrun must be one of {UB_OVERRUN_MODES}, not {ub_overrun!r}", build)
     if tiling_key is not None and not 0 <= int(tiling_key) < 1 << 64:
         raise _run_args_error(f"tiling_key must be an unsigned 64-bit value, not {tiling_key}", build)
     if gm_padding not in GM_PADDING_MODES:
         raise _run_args_error(f"gm_padding must be one of {GM_PADDING_MODES}, not {gm_padding!r}", build)
     lines = [f"mode {mode}", f"block_dim {int(block_dim or 0)}", f"cores {int(cores)}", f"ub_bytes {int(ub_bytes)}",
              f"poison {int(poison)}", f"memory_mb {int(settings.run_memory_mb)}", f"sanitize {int(build.sanitize)}",
-             f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace", f"raw_gm_writes {raw_gm_writes}",
+             f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace", f"raw_gm_writes {raw_gm_writes}", f"ub_overrun {ub_overrun}",
              f"trace_cap {(int(settings.file_limit_mb) << 20) if mode == 'trace' else 0}", f"threads {int(threads)}"]
     if tiling_key is not None: lines.append(f"tiling_key {int(tiling_key)}")
     if host_args is not None:
@@ -3992,10 +3996,14 @@ def _launch(build: Build, args: list, run_dir: Path, settings: Settings, **prepa
 def run(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None, poison: int = 0xA5,
         ub_bytes: int = 196608, cores: int = 48, races: str = "error", auto_sync: bool | None = None,
         tiling_key: int | None = None, settings: Settings | None = None, inputs: SharedInputs | None = None,
-        raw_gm_writes: str = "error", gm_padding: str = "strict", gm_extra: list | None = None) -> Run:
+        raw_gm_writes: str = "error", gm_padding: str = "strict", gm_extra: list | None = None, ub_overrun: str = "error") -> Run:
     """Run a built kernel on the CPU emulation (every block, all rules checked) in a child process (`inputs`: the
     `SharedInputs` that hold some of the `in` arrays: their files are linked into the run, not copied;
     `raw_gm_writes="warning"`: a raw `__gm__` store is reported and the run goes on, as for CANN kernels;
+    `ub_overrun="warning"`: an operand that runs past the UB buffer its LocalTensor came from, but stays inside the
+    core's UB, is reported once per place (the buffer, the bytes, the buffer they land in) and carried out on the
+    emulated UB as the NPU does it (TPipe lays UB out as AscendC does, so it reaches the same neighbour), as for CANN
+    kernels; the default, "error", stops there, and past the end of UB is an error either way;
     `gm_padding="torch_npu"`: each GM tensor gets the allocation torch_npu's caching allocator gives it (gm_allocation),
     so reads and writes a little past its end stay inside its block, and a write there is a `gm-padding-write`
     warning; the default, "strict", gives each tensor its own bytes; `gm_extra`: GM buffers that are no parameter, each
@@ -4010,12 +4018,12 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     try:
         outputs, child, files = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,
                                  poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync, raw_gm_writes=raw_gm_writes,
-                                 tiling_key=tiling_key, inputs=inputs, gm_padding=gm_padding, gm_extra=gm_extra)
+                                 ub_overrun=ub_overrun, tiling_key=tiling_key, inputs=inputs, gm_padding=gm_padding, gm_extra=gm_extra)
         if (key := _rekey(child, build)) is not None:   # the host tiling chose a key this binary was not compiled for
             return run(build_for_key(build, key), args, block_dim=block_dim, host_args=host_args, poison=poison,
                        ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync, tiling_key=tiling_key,
                        settings=settings, inputs=inputs, raw_gm_writes=raw_gm_writes, gm_padding=gm_padding,
-                       gm_extra=gm_extra)
+                       gm_extra=gm_extra, ub_overrun=ub_overrun)
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")
         launched = next((r["block_dim"] for r in child.records if r.get("type") == "tiling"), block_dim) or 0

@@ -196,7 +196,7 @@ void data_copy_pad(Dt dt, const Local* ubDst, const Local* ubSrc, void* gm, cons
         const uint64_t ubSpan = (count - 1) * (row + dstStride) + row;
         check_local(*ubDst, Op::DataCopyPad, loc, "dst", 32);
         check_extent(*ubDst, (count - 1) * (row + dstStride) + left + len, Op::DataCopyPad, loc, "dst");
-        if (ubSpan > ubDst->cap)
+        if (ubSpan > ubDst->cap && !ub_overrun(*ubDst, ubSpan, Op::DataCopyPad, loc, "dst"))
             Report("ub-out-of-range", Op::DataCopyPad, loc)
                 .msg("DataCopyPad: with padding to 32 bytes the bursts fill %llu bytes of UB, past the end of the %u-byte buffer",
                      static_cast<unsigned long long>(ubSpan), ubDst->cap)

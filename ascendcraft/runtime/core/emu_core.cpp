@@ -583,7 +583,7 @@ static void check_index(const Local& t, uint64_t index, uint32_t size, Op op, co
                 .warn();
         return;
     }
-    if ((index + 1) * size > t.bytes)
+    if ((index + 1) * size > t.bytes && !ub_overrun(t, (index + 1) * size, op, loc, "tensor"))
         Report("ub-out-of-range", op, loc)
             .msg("%s(%llu) on a LocalTensor of %u elements", op_name(op), static_cast<unsigned long long>(index), t.bytes / size)
             .val("index", static_cast<int64_t>(index)).val("size", t.bytes / size)

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <cstddef>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -183,6 +184,60 @@ void check_local(const Local& t, Op op, const SrcLoc& loc, const char* role, uin
 // in the emulator as on the NPU). The API reference bounds operands by their tensor, and CANN's CPU-debug build stops
 // there: a warning, once per place. NPUKernelBench's Arange answer, which passed on the 910B, casts 8 floats into
 // Get<float>(0) of its 32-byte TBuf. Past the buffer it stays an error.
+// Past the buffer, inside UB (run option ub_overrun "warning", run_project's default for CANN's kernels): TPipe lays
+// UB out as AscendC's does (kernel_tpipe_impl.h's InitBuffer: one cursor per physical memory, starting at UB offset 0
+// after TPipe's ResetPool, every buffer of every InitBuffer call in call order, each length rounded up to 32 bytes,
+// VECIN, VECOUT and VECCALC queues and TBufs alike from the same cursor; queue_make here), so the bytes past a buffer
+// are the next InitBuffer's, as on the chip. The NPU's vector unit and MTE address UB, not tensors: a kernel that
+// spills into a neighbour whose bytes it does not need (or rewrites later) passed on the 910B. The access is carried
+// out on the emulated UB (a write changes the neighbour, a read gets its bytes; unwritten bytes there are a
+// ub-uninitialised note as anywhere), the race checker sees the UB addresses it touches. Past UB's end: an error.
+namespace {
+// The buffer that holds UB offset `at`: "buffer i of n that InitBuffer at file:line made (UB a..b)", or a phrase for
+// UB no live buffer holds. The latest queue first: a later TPipe's or TBufPool's buffer is what lives there now.
+std::string ub_owner(uint32_t at) {
+    const Core& c = core();
+    char text[512];
+    for (size_t k = c.queues.size(); k-- > 0;) {
+        const Queue& q = c.queues[k];
+        const uint64_t n = q.slots.size();
+        if (!q.live || q.region || q.beyond_ub || q.len == 0 || at < q.base || at >= q.base + q.len * n) continue;
+        const uint32_t i = (at - q.base) / q.len, lo = q.base + i * q.len;
+        const char* f = q.init_loc.file ? q.init_loc.file : "?";
+        const char* slash = std::strrchr(f, '/');
+        snprintf(text, sizeof text, "%s %u of %llu that InitBuffer at %s:%d made (UB %u..%u)", q.is_buf ? "the TBuf, buffer" : "buffer",
+                 i, static_cast<unsigned long long>(n), slash ? slash + 1 : f, q.init_loc.line, lo, lo + q.len);
+        return text;
+    }
+    return "UB no live InitBuffer buffer holds";
+}
+}  // namespace
+
+bool ub_overrun(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role) {
+    if (!g_launch->ub_overrun_warn) return false;
+    const Core& c = core();
+    if (!t.addr || t.addr < c.ub || t.addr > c.ub + g_launch->ub_bytes) return false;
+    const uint64_t off = ub_offset(t.addr);
+    if (off + end > g_launch->ub_bytes) return false;   // past the end of UB: the caller's error
+    if (!first_report_at("ub-overrun", loc)) return true;
+    const uint64_t lo = off + t.cap, hi = off + end;    // the bytes past the buffer
+    std::string first = ub_owner(static_cast<uint32_t>(lo)), last = ub_owner(static_cast<uint32_t>(hi - 1));
+    std::string lands = first == last ? first : first + " through " + last;
+    Report("ub-out-of-range", op, loc)
+        .msg("%s: the %s operand reaches %llu bytes into its LocalTensor (UB %llu..%llu), past the %u bytes left in the "
+             "buffer it came from; UB %llu..%llu is %s. The NPU reads or writes those UB bytes, and so does the emulator "
+             "(run option ub_overrun=\"warning\")", op_name(op), role, static_cast<unsigned long long>(end),
+             static_cast<unsigned long long>(off), static_cast<unsigned long long>(hi), t.cap,
+             static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi), lands.c_str())
+        .val("operand", role).val("bytes_needed", static_cast<int64_t>(end)).val("tensor_bytes", t.bytes)
+        .val("ub_offset", static_cast<int64_t>(off)).val("overrun_lo", static_cast<int64_t>(lo))
+        .val("overrun_hi", static_cast<int64_t>(hi)).val("lands_in", lands.c_str())
+        .hint("the result is right only if the bytes there are not needed (or are written again later); lower the count "
+              "or give the tensor a buffer large enough in InitBuffer")
+        .warn();
+    return true;
+}
+
 namespace {
 [[gnu::noinline, gnu::cold]] void extent_beyond(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role) {
     if (end <= t.cap) {
@@ -198,6 +253,7 @@ namespace {
                 .warn();
         return;
     }
+    if (ub_overrun(t, end, op, loc, role)) return;
     Report("ub-out-of-range", op, loc)
         .msg("%s: the %s operand reaches %llu bytes into its LocalTensor, which holds only %u bytes", op_name(op), role,
              static_cast<unsigned long long>(end), t.bytes)

@@ -339,6 +339,7 @@ struct Launch {
     uint32_t sync_epoch = 0;
     RaceMode races{};                 // ub-race: error (default), warning or off
     bool auto_sync = false;           // the compiler's automatic pipe synchronisation (race.h)
+    bool ub_overrun_warn = false;     // run option ub_overrun "warning": an operand past its buffer, inside UB (ub_overrun)
     std::mutex race_mutex;            // warning mode: the pairs of sites already reported, and how many
     std::set<std::string> race_seen;
     std::set<std::string> once_seen;  // warnings given once per call site (first_report_at, under race_mutex)
@@ -616,6 +617,11 @@ bool first_report_at(const char* kind, const SrcLoc& loc);  // true the first ti
 void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local& a, const Local* b, const Local* tmp,
                            uint64_t bytes, bool needs_temporaries);
 void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role);
+// Run option ub_overrun "warning": an access of `end` bytes from t's start that runs past the buffer t came from but
+// stays inside this block's UB is reported once per place (a warning naming the buffer, the bytes and the buffer they
+// land in) and true is returned: the caller carries it out on the UB. False (the default "error", or past UB's end):
+// the caller reports its error.
+bool ub_overrun(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role);
 void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role);
 // Whether check_initialised(t, offset, len, ...) would pass silently (every byte written, or the check is off): a loop
 // that checks lane by lane inside a range this clears may skip its per-lane checks, with the same verdicts.
