@@ -106,6 +106,31 @@ def test_an_unknown_mode_is_refused():
         run(build({"over.cpp": KERNEL}), _args(np.zeros(8, np.float32)), block_dim=1, ub_overrun="off")
 
 
+RACE = r"""#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void race(GM_ADDR x, GM_ADDR y) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b;
+    pipe.InitBuffer(a, 8 * sizeof(float));
+    pipe.InitBuffer(b, 8 * sizeof(float));
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x);
+    yg.SetGlobalBuffer((__gm__ float*)y);
+    LocalTensor<float> la = a.Get<float>(), lb = b.Get<float>();
+    DataCopy(lb, xg, 8);                      // MTE2 writes b
+    Duplicate(la, 1.0f, 16);                  // RACE: the vector unit writes b's bytes too, nothing orders the two
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, lb, 8);
+}
+"""
+
+
+def test_the_race_check_sees_the_neighbours_bytes():
+    r = run(build({"race.cpp": RACE}), [GM("x", np.ones(8, np.float32)), GM("y", np.zeros(8, np.float32), "out")],
+            block_dim=1, ub_overrun="warning", auto_sync=False)   # the compiler's automatic sync off: the kernel's own
+    assert [d.line for d in r.errors if d.kind == "ub-race"][:1] == [_line(RACE, "RACE")]
+
+
 TILING_H = r"""#pragma once
 #include "register/tilingdata_base.h"
 namespace optiling {
