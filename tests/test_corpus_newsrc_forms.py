@@ -152,3 +152,16 @@ def test_an_op_in_cann_ops_adv_layout_is_collected_copied_and_runs(tmp_path):
     assert not (dest / "op_kernel" / "scale_rows_case.py").exists() and not any(dest.rglob("unused.h"))
     assert any(dest.rglob("tile_size.h"))
     run(dest)
+
+
+def test_a_challenge_op_without_its_unit_test_folders(tmp_path):
+    """ghhufue/cann-operator-challenge-august: the op's tests/ut has op_host/ and op_kernel/ folders of unit tests (each
+    with .cpp sources), which the op-project rule would take for a project of their own; they are left out."""
+    repo = "ghhufue/cann-operator-challenge-august"
+    op = "Problem_template/code"
+    gitdir, _ = git_repo(tmp_path / "repo", {
+        f"{op}/op_host/scale_rows_def.cpp": '#include "register/op_def_registry.h"\n' + OPDEF % "",
+        f"{op}/op_kernel/scale_rows.cpp": KERNEL % "constexpr uint32_t TILE = 64;",
+        f"{op}/tests/ut/op_host/test_scale_rows_tiling.cpp": "// a unit test\n",
+        f"{op}/tests/ut/op_kernel/test_scale_rows.cpp": "// a unit test\n"})
+    assert [(e["path"], e["source"].rsplit(", ", 1)[-1]) for e in corpus.collect(repo, gitdir)] == [(op, "built for 910B")]

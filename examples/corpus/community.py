@@ -54,6 +54,11 @@ Added by the forty-second round (helper newsrc), two collector forms:
   in ophost/ (OpDef, tiling, aclnn code), built with src/utils/inc and src/utils/inc/kernel on the path (corpus.py's
   COMMON_INCLUDES). Such entries carry `layout: "ophost"`; `materialise_ophost` copies them into the emulator's
   op-project form (ophost/ -> op_host/, the top's sources -> op_kernel/).
+- ghhufue/cann-operator-challenge-august: a contestant's op of a CANN operator challenge (problem 290,
+  ChunkGatedDeltaRuleFwdH, a mixed cube + vector op in ops-transformer's op layout, built for the 910B), which its
+  commits say was validated on a real NPU (examples/README.md: ACLNN runs against its golden generator), and the
+  challenge's official reference op beside it (ref/chunk_gated_delta_rule, an ops-transformer op for the 910B and the
+  950). Their tests/ut folders (op_host/ and op_kernel/ unit tests) are no op project.
 """
 import re
 
@@ -83,6 +88,7 @@ COMMUNITY_SOURCES = {
     "mindspore-ai/ms_custom_ops": "MindSpore's custom AscendC ops (aclnn op projects; tests/st run them on the NPU)",
     "TJ12342/ascend_c_parctice": "a Pdist op project at the repository's root (TJ12342's; its cases keep NPU outputs)",
     "yueliang13/cann-ops-adv-vllm": "sparse paged attention ops on cann-ops-adv's layout (profiled on the NPU)",
+    "ghhufue/cann-operator-challenge-august": "a CANN operator challenge op and its reference (validated on their NPU)",
 }
 BUILT = ("/build_out/", "/build/", "/.ipynb_checkpoints/")   # build outputs and notebook autosaves are no sources
 
@@ -160,6 +166,8 @@ def community_entries(repo: str, files: list[str], read, entry) -> list[dict]:
     if repo == "yjb767868009/ascendc_uniprefill":
         return [_asc_entry(entry(f, "asc-file"), read(f)) for f in sorted(files)
                 if re.fullmatch(r"(?:[\w-]+/)?op_kernel/\w+\.asc", f)]
+    if repo == "ghhufue/cann-operator-challenge-august":   # the ops' unit tests have op_host/ and op_kernel/ folders too
+        files = [f for f in files if "/tests/" not in "/" + f]
     if repo == "yueliang13/cann-ops-adv-vllm":   # cann-ops-adv's layout; external/ is a torch_npu copy, no op
         return _ophost_entries([f for f in files if f.startswith("src/")], read, entry)
     kernels = {f.split("op_kernel/")[0] for f in files if re.search(r"(^|/)op_kernel/[^/]+\.cpp$", f)}
