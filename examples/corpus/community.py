@@ -43,6 +43,22 @@ Added by the forty-first round (helper newsrc), the same op-project rule:
 - mindspore-ai/ms_custom_ops: MindSpore's custom-op package, the aclnn op projects of ops/ascendc/aclnn_src (run on the
   NPU by its tests/st through ms_glue/): two built for the 910B, three for the 310P (a group of their own). Their
   kernels' shared folder op_kernel_common is corpus.py's COMMON_INCLUDES entry.
+
+Added by the forty-second round (helper newsrc), two collector forms:
+- TJ12342/ascend_c_parctice: one Pdist op project for the 910B at the repository's root (op_host/, op_kernel/ at the
+  top, five cases of gen_data / verify_result under case/). Its entry's path is "" (the root); corpus.materialise
+  copies the root's op_host/, op_kernel/ and CMakeLists.txt, and no sibling-folder rule applies (there is no folder
+  above it).
+- yueliang13/cann-ops-adv-vllm: a vLLM sparse-attention project on cann-ops-adv's layout: each op is a folder
+  src/transformer/<op>/ with its kernel sources at the top (<op>.cpp and the headers beside it) and its host sources
+  in ophost/ (OpDef, tiling, aclnn code), built with src/utils/inc and src/utils/inc/kernel on the path (corpus.py's
+  COMMON_INCLUDES). Such entries carry `layout: "ophost"`; `materialise_ophost` copies them into the emulator's
+  op-project form (ophost/ -> op_host/, the top's sources -> op_kernel/).
+- ghhufue/cann-operator-challenge-august: a contestant's op of a CANN operator challenge (problem 290,
+  ChunkGatedDeltaRuleFwdH, a mixed cube + vector op in ops-transformer's op layout, built for the 910B), which its
+  commits say was validated on a real NPU (examples/README.md: ACLNN runs against its golden generator), and the
+  challenge's official reference op beside it (ref/chunk_gated_delta_rule, an ops-transformer op for the 910B and the
+  950). Their tests/ut folders (op_host/ and op_kernel/ unit tests) are no op project.
 """
 import re
 
@@ -70,6 +86,9 @@ COMMUNITY_SOURCES = {
     "wybxw/Ascend_ops_Base_S6": "Ascend C contest op projects (wybxw's season 6; no verdict kept)",
     "Ryedii/lab5": "a course lab's op projects (Ryedii's; no verdict kept)",
     "mindspore-ai/ms_custom_ops": "MindSpore's custom AscendC ops (aclnn op projects; tests/st run them on the NPU)",
+    "TJ12342/ascend_c_parctice": "a Pdist op project at the repository's root (TJ12342's; its cases keep NPU outputs)",
+    "yueliang13/cann-ops-adv-vllm": "sparse paged attention ops on cann-ops-adv's layout (profiled on the NPU)",
+    "ghhufue/cann-operator-challenge-august": "a CANN operator challenge op and its reference (validated on their NPU)",
 }
 BUILT = ("/build_out/", "/build/", "/.ipynb_checkpoints/")   # build outputs and notebook autosaves are no sources
 
@@ -105,6 +124,35 @@ def _optim_agent_entries(files: list[str], read, entry) -> list[dict]:
     return out
 
 
+def _ophost_entries(files: list[str], read, entry) -> list[dict]:
+    """cann-ops-adv's layout: an op folder with its host sources in ophost/ and its kernel `<op>.cpp` at the folder's
+    top (src/transformer/<op>/<op>.cpp); one op-project entry per folder (`layout: "ophost"`), grouped by chip."""
+    out = []
+    for root in sorted({f.split("/ophost/")[0] for f in files if re.search(r"/ophost/[^/]+\.(?:cpp|cc)$", f)}):
+        if f"{root}/{root.rsplit('/', 1)[-1]}.cpp" not in files: continue
+        found = "other chip"
+        for h in sorted(f for f in files if re.fullmatch(re.escape(root) + r"/ophost/[^/]+\.(?:cpp|cc)", f)):
+            found = _chip(read(h))
+            if found != "other chip": break
+        e = dict(entry(root, "op-project"), layout="ophost")
+        out.append(dict(e, source=f"{e['source']}, built for {found}"))
+    return out
+
+
+def materialise_ophost(path: str, files: list[str], read, dest) -> None:
+    """An op of cann-ops-adv's layout in the emulator's op-project form: `<path>/ophost/**` to op_host/, the sources at
+    the op folder's top (`<path>/*.cpp`, `*.h`) to op_kernel/; its tests, evaluation scripts and other folders stay
+    out. `files`: the repository's files; `read(f)`: a file's bytes."""
+    for f in files:
+        if not f.startswith(path + "/"): continue
+        rel = f[len(path) + 1:]
+        if rel.startswith("ophost/") and rel.endswith((".cpp", ".cc", ".h", ".hpp")): out = dest / "op_host" / rel[len("ophost/"):]
+        elif "/" not in rel and rel.endswith((".cpp", ".h", ".hpp")): out = dest / "op_kernel" / rel
+        else: continue
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(read(f))
+
+
 def community_entries(repo: str, files: list[str], read, entry) -> list[dict]:
     """The entries of one COMMUNITY_SOURCES repository; `read(path)` gives a file's bytes at the pinned commit.
     Op projects are the folders with both op_host/ and op_kernel/ sources (any depth), each in a group by its chip."""
@@ -118,6 +166,10 @@ def community_entries(repo: str, files: list[str], read, entry) -> list[dict]:
     if repo == "yjb767868009/ascendc_uniprefill":
         return [_asc_entry(entry(f, "asc-file"), read(f)) for f in sorted(files)
                 if re.fullmatch(r"(?:[\w-]+/)?op_kernel/\w+\.asc", f)]
+    if repo == "ghhufue/cann-operator-challenge-august":   # the ops' unit tests have op_host/ and op_kernel/ folders too
+        files = [f for f in files if "/tests/" not in "/" + f]
+    if repo == "yueliang13/cann-ops-adv-vllm":   # cann-ops-adv's layout; external/ is a torch_npu copy, no op
+        return _ophost_entries([f for f in files if f.startswith("src/")], read, entry)
     kernels = {f.split("op_kernel/")[0] for f in files if re.search(r"(^|/)op_kernel/[^/]+\.cpp$", f)}
     hosts = sorted(f for f in files if re.search(r"(^|/)op_host/[^/]+\.cpp$", f) and f.split("op_host/")[0] in kernels)
     chip = {}

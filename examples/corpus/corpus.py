@@ -900,9 +900,18 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
             if f.endswith((".h", ".hpp")) and posixpath.basename(f) not in HOST_ONLY_INCLUDES:
                 (dest / posixpath.basename(f)).write_bytes(show(gitdir, commit, f))
         return dest
-    files = git(gitdir, "ls-tree", "-r", "--name-only", commit, "--", path + "/").splitlines()
+    if kind == "op-project" and entry.get("layout") == "ophost":   # cann-ops-adv's layout (community.py)
+        from community import materialise_ophost
+        materialise_ophost(path, git(gitdir, "ls-tree", "-r", "--name-only", commit).splitlines(),
+                           lambda f: show(gitdir, commit, f), dest)
+        if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
+        _underscore_renamed_headers(dest)
+        return dest
+    # an op project at the repository's root has the path "" (TJ12342/ascend_c_parctice): its files are the tree's
+    prefix = path + "/" if path else ""
+    files = git(gitdir, "ls-tree", "-r", "--name-only", commit, *(["--", prefix] if prefix else [])).splitlines()
     for f in files:
-        rel = f[len(path) + 1:]
+        rel = f[len(prefix):]
         # an op's op_graph/ headers (its IR, <op>_proto.h) come along: op_host sources include them by a relative path
         # (`#include "../op_graph/clipped_swiglu_proto.h"`, hicann ops-nn); its graph-fusion sources do not; the op's
         # CMakeLists.txt does, for the A2 kernel file its add_kernel_sources may name (opproject._cmake_kernel_file_for_a2)
@@ -918,18 +927,18 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
         import fnmatch
         for p in [p for p in (dest / "op_host").glob("*") if p.is_file() and p.suffix in (".cpp", ".cc")]:
             if not any(fnmatch.fnmatchcase(p.name, pat) for pat in HOST_SOURCES_BUILT[entry["repo"]]): p.unlink()
-    if kind == "op-project":
+    if kind == "op-project" and path:   # (the folder rules: a project at the root has no folder above it)
         _sibling_headers(entry, gitdir, dest, files)
         dependency_tiling(entry, gitdir, dest, files)
-    if kind == "op-project" and entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, files)
-    if kind == "op-project":
+    if kind == "op-project" and path and entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, files)
+    if kind == "op-project" and path:
         _close_sibling_headers(gitdir, commit, path, dest)
         _kernel_relative_includes(gitdir, commit, path, dest)
     if entry["repo"] in COMMON_INCLUDES: _common_includes(entry, gitdir, dest)
     if kind == "op-project" and any(r == entry["repo"] for r, _ in SUBMODULES): _submodule_includes(entry, gitdir, dest)
-    if kind == "op-project":   # foreach_abs -> ForeachAbs
+    if kind == "op-project" and path:   # foreach_abs -> ForeachAbs
         _drop_unreached_sibling_tiling(dest, "".join(w[:1].upper() + w[1:] for w in path.rsplit("/", 1)[-1].split("_")))
-        _underscore_renamed_headers(dest)
+    if kind == "op-project": _underscore_renamed_headers(dest)
     return dest
 
 
@@ -1517,7 +1526,8 @@ def link_sources(entry: dict, gitdir: str, dest: Path, log: str, have: set[str])
     repository paths already brought in (updated). Returns the newly brought ones."""
     commit, path = entry["commit"], entry["path"]
     wanted, added = _undefined(log), []
-    if not wanted: return added
+    # (a project at the repository's root, or in cann-ops-adv's layout, has no build target's folders to look in)
+    if not wanted or not path or entry.get("layout"): return added
     for f in link_candidates(gitdir, commit, path, entry["repo"]):
         if f in have or (dest / SIBLINGS / (f + ".inc")).exists(): continue
         text = show(gitdir, commit, f).decode(errors="replace")
@@ -1880,6 +1890,10 @@ COMMON_INCLUDES = {
                                ("libs/common_include/cann-ops/src/common/op_host/op_tiling", "common_op_tiling")),
     # ms_custom_ops builds its aclnn ops with op_kernel_common on the kernels' path (`#include "asd/unpad_fa/...cce"`)
     "mindspore-ai/ms_custom_ops": (("ops/ascendc/aclnn_src/op_kernel_common", "op_kernel_common"),),
+    # cann-ops-adv's layout (yueliang13/cann-ops-adv-vllm): src/utils/CMakeLists.txt's ops_utils_tiling_headers puts
+    # src/utils/inc on the host targets' path; cmake/func.cmake's add_ops_src_copy copies OPS_ADV_UTILS_KERNEL_INC
+    # (src/utils/inc/kernel, cmake/config.cmake) beside the kernels (ascendc/common)
+    "yueliang13/cann-ops-adv-vllm": (("src/utils/inc", "utils_inc"), ("src/utils/inc/kernel", "utils_kernel")),
 }
 
 

@@ -48,7 +48,8 @@ def project(repo: str, path: str, gitdirs: dict, keep: Path | None):
     if (repo, path) in _FOLDERS: return _FOLDERS[(repo, path)]
     entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == repo and e["path"] == path)
     gitdir = gitdirs.get(repo) or str(MIRRORS / repo.replace("/", "+") / "repo")
-    folder = (keep / path.replace("/", "_")) if keep else Path(tempfile.mkdtemp(prefix="hicann_"))
+    # (an op project at its repository's root has the path "": its kept folder is named by the repository)
+    folder = (keep / (path or repo).replace("/", "_")) if keep else Path(tempfile.mkdtemp(prefix="hicann_"))
     # a kept folder from an earlier run starts afresh: materialising over it would link the sources the link missed a
     # second time (op_host/ascendcraft_linked_N.cpp beside the first one: "multiple definition"); the builds are cached
     if keep and folder.exists(): shutil.rmtree(folder)

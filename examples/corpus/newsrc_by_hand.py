@@ -3,11 +3,14 @@ TilingFunc and then their kernel, against NumPy references of the ops' documente
 rule (each element within 1e-3 (half) / 1e-4 (float) absolute or relative; integer and boolean outputs equal). The
 references are community_by_hand.py's and src_by_hand.py's where the op is the same; the new ones are written here.
 
-Built for A2 (910B): KaranocaVe's PdistGrad. Built for the 310B only (no A2 claim; the same AscendC API): wilburx813's
+Built for A2 (910B): KaranocaVe's PdistGrad; TJ12342's Pdist (the forty-second round: an op project at its
+repository's root), on the inputs its five cases keep (case/case<k>/input/input_x.bin, which its gen_data.py drew:
+shapes, ranges and p as there) against NumPy's pdist of them. Built for the 310B only (no A2 claim; the same AscendC API): wilburx813's
 contest ops, g1050's Addcmul and LessEqual, Ryedii's course lab, saltyfish88's Sinh.
 
     python examples/corpus/newsrc_by_hand.py [--only NAME] [--keep DIR] [--git OWNER/NAME=DIR]
 """
+import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +19,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from community_by_hand import (asinh, asinh_grad, close, div, is_close, log_sum_exp, run_cases, softmax,  # noqa: E402
                                uniform)
-from hicann_by_hand import run_ops_main  # noqa: E402
+from hicann_by_hand import MIRRORS, run_ops_main  # noqa: E402
 from src_by_hand import pdist_grad, sinh  # noqa: E402
 
 WILBUR, G1050, RYEDII = "wilburx813/ascend_op", "g1050/ascend_c_op", "Ryedii/lab5"
@@ -58,6 +61,21 @@ def karanoca_pdist_grad(rng, n, m, p):
     return ({"grad": ins["grad"], "input": ins["input"], "pdist": ins["pdist_output"]}, attrs, {"out": out["result"]})
 
 
+TJ = "TJ12342/ascend_c_parctice"
+
+
+def tj_case(k: int, shape: tuple, dtype, p: float):
+    """TJ12342's Pdist case k: the input its case folder keeps (drawn by its gen_data.py), the reference NumPy's pdist of
+    it in float64 (torch.nn.functional.pdist, the case's golden)."""
+    def make(_rng):
+        raw = subprocess.run(["git", "--git-dir", str(MIRRORS / TJ.replace("/", "+") / "repo"), "show",
+                              f"HEAD:case/case{k}/input/input_x.bin"], capture_output=True, check=True).stdout
+        x = np.frombuffer(raw, dtype).reshape(shape).astype(np.float64)
+        i, j = np.triu_indices(shape[0], 1)
+        return {"x": x.astype(dtype)}, {"p": p}, {"y": np.sum(np.abs(x[i] - x[j]) ** p, -1) ** (1 / p)}
+    return make
+
+
 def named(case, **renames):
     "A reference case with its outputs renamed: `new=old` (the same op, another project's output name)."
     ins, attrs, outs = case
@@ -68,6 +86,12 @@ OPS = {
     "PdistGrad (KaranocaVe)": ("KaranocaVe/AscendC-CI", "demo/pdist_grad", [
         ("float [8, 16] p 2", lambda r: karanoca_pdist_grad(r, 8, 16, 2.0)),
         ("float [6, 40] p 2", lambda r: karanoca_pdist_grad(r, 6, 40, 2.0))]),
+    "Pdist (TJ12342)": (TJ, "", [
+        ("case1 half [16, 2] p 2", tj_case(1, (16, 2), np.float16, 2.0)),
+        ("case2 float [64, 64] p 3", tj_case(2, (64, 64), np.float32, 3.0)),
+        ("case3 float [224, 224] p 4", tj_case(3, (224, 224), np.float32, 4.0)),
+        ("case4 half [63, 69] p 5", tj_case(4, (63, 69), np.float16, 5.0)),
+        ("case5 float [63, 73] p 5", tj_case(5, (63, 73), np.float32, 5.0))]),
     "LogSumExp (wilburx813)": (WILBUR, "LogSumExp", [
         # the last dim only (its kernel: "TODO: dim = -1 by default"); another dim copies past its tile (ub-out-of-range)
         ("float [5, 64] dim -1", lambda r: log_sum_exp(r, (5, 64), (-1,), False, np.float32)),

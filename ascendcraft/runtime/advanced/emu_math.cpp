@@ -65,6 +65,18 @@ void vec_math(Op op, Dt dt, const Local& d, const Local& a, const Local* b, Scal
     const bool needs_temporaries = op != Op::Silu && op != Op::Swish && op != Op::Sign && op != Op::Log &&
                                    op != Op::ClampMax && op != Op::ClampMin &&
                                    op != Op::Log10 && !(op == Op::Log2 && dt == Dt::f32);
+    // Power with dst the same tensor as the base, Power(x, x, y): A2's float implementation (its CommonPowerF, chunk by
+    // chunk) first writes exp(y * ln|x|) into dst, then reads the base again for the sign mask (a negative base to an
+    // odd integer power) and the NaN mask (a negative base to a non-integer power). In place those read |x|^y, which
+    // is never negative, so the result is |x|^y: no sign and no NaN. (A contest Pdist kernel relies on it: Sub, then
+    // Power in place for |x_i - x_j|^p; its NPU outputs match torch's pdist.) Half goes through float temporaries
+    // (Cast in, the float computation, Cast back to dst), so in place it is the ordinary result. The exponent tensor as
+    // dst (Power(x, s, x): the first step reads it after the write) and int32 in place stay adv-overlap errors, as do
+    // other overlaps (check_adv_elementwise).
+    const bool power_in_place = op == Op::Power && !b && d.addr == a.addr;
+    if (power_in_place && (scalar_first || (dt != Dt::f16 && dt != Dt::f32)))
+        Report("adv-overlap", op, loc).msg("Power: dst and a source overlap; this API does not allow it")
+            .hint("write the result to a different buffer").fail();
     check_adv_elementwise(op, loc, d, a, b, tmp, bytes, needs_temporaries);
     if (RaceScope race{TPipe_::V, op, loc}) {  // the temporaries in sharedTmpBuffer are not tracked
         race.read(a.addr, bytes);
@@ -102,6 +114,7 @@ void vec_math(Op op, Dt dt, const Local& d, const Local& a, const Local* b, Scal
         const double x = load_d(dt, a.addr + i * es);
         const double y = b ? load_d(dt, b->addr + i * es) : scalar;
         double r = scalar_first ? math_value(op, y, x) : math_value(op, x, y);
+        if (power_in_place && dt == Dt::f32) r = std::pow(std::fabs(x), y);   // A2's float Power in place (above)
         uint8_t* p = d.addr + i * es;
         if (dt == Dt::f16) { half h = static_cast<half>(static_cast<float>(r)); std::memcpy(p, &h, 2); }
         else if (dt == Dt::f32) { float f = static_cast<float>(r); std::memcpy(p, &f, 4); }

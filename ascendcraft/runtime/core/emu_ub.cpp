@@ -113,8 +113,10 @@ void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local
     // shifted view of it), so in place is no error and no warning there.
     // Floor, Ceil and Trunc on A2: a float tensor is one Cast with the round mode (CAST_FLOOR / CEIL / TRUNC); a half
     // one is a Cast of the chunk to float temporaries, that Cast, and a Cast back to dst: element-wise too.
+    // Power with dst the base tensor (half / float; vec_math keeps the other in-place forms errors): element-wise too,
+    // but A2's float form then returns |x|^y (vec_math says why), which the message names.
     const bool in_place_op = op == Op::Tanh || op == Op::Sigmoid || op == Op::Log || op == Op::Log2 || op == Op::Log10 ||
-                             op == Op::Floor || op == Op::Ceil || op == Op::Trunc;
+                             op == Op::Floor || op == Op::Ceil || op == Op::Trunc || op == Op::Power;
     const bool in_place_ok = in_place_op && !b && d.addr == a.addr;
     const bool reuse_allowed = (op == Op::Gelu || op == Op::FasterGelu || op == Op::FasterGeluV2) && !b && d.addr == a.addr;
     if (reuse_allowed) {
@@ -122,7 +124,10 @@ void check_adv_elementwise(Op op, const SrcLoc& loc, const Local& d, const Local
         if (first_report_at("adv-in-place", loc))
             Report("adv-in-place", op, loc)
                 .msg("%s with dst the same tensor as src: the API reference does not allow it (AscendC's CPU debug "
-                     "check stops here); on A2 the NPU computes it correctly, and so does the emulator", op_name(op))
+                     "check stops here); %s", op_name(op),
+                     op == Op::Power ? "on A2 the float form returns |x|^y there (no sign, no NaN for a negative base), "
+                                       "and so does the emulator"
+                                     : "on A2 the NPU computes it correctly, and so does the emulator")
                 .hint("write the result to a different buffer to keep to the documented contract").warn();
     } else if (ub_overlap(d, bytes, a, bytes) || (b && ub_overlap(d, bytes, *b, bytes)))
         Report("adv-overlap", op, loc).msg("%s: dst and a source overlap; this API does not allow it", op_name(op))

@@ -606,9 +606,17 @@ public:
         };
         name_of_ = [](const ExtendedKernelContext* c) { return static_cast<const TilingContext*>(c)->name_.c_str(); };
     }
-    const StorageShape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i].shape_ : nullptr; }
+    // CANN's tiling context holds the inputs and then the outputs' shapes in one list (GetOutputShape(i) reads entry
+    // inputs + i), so an input index past the inputs reads an output's shape: yueliang13/cann-ops-adv-vllm's
+    // select_position and compute_cent tilings take the output's last dimension as GetInputTensor(<number of
+    // inputs>)->GetStorageShape(). The same here; only the shape is CANN's there (the rest of its Tensor is not).
+    const StorageShape* GetInputShape(size_t i) const {
+        return i < inputs_.size() ? &inputs_[i].shape_ : GetOutputShape(i - inputs_.size());
+    }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
-    const Tensor* GetInputTensor(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+    const Tensor* GetInputTensor(size_t i) const {
+        return i < inputs_.size() ? &inputs_[i] : (i - inputs_.size() < outputs_.size() ? &outputs_[i - inputs_.size()] : nullptr);
+    }
     // By the definition's input index (IR index): an optional input (nullptr when absent), an instance of a list
     const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const {
         return ir_inputs_.empty() ? (ir < inputs_.size() ? &ones_.emplace_back(ir, 1) : nullptr)
