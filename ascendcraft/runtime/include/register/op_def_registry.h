@@ -432,9 +432,13 @@ public:
 class RuntimeAttrs {
 public:
     // a list attribute's pointer is its vector (GetAttrPointer<gert::ContinuousVector>(i), as most op hosts read a list);
-    // a string's, its characters; any other's, its value
+    // a string's, its characters; any other's, its value. GE hands the address of the attribute's bytes whatever T is,
+    // so a scalar read as char is its first byte, the low one of a little-endian integer (ops-transformer
+    // rotary_position_embedding_grad's tiling reads its int `mode` as `*GetAttrPointer<char>(0)`)
     template <typename T> const T* GetAttrPointer(size_t i) const {
-        if constexpr (std::is_same_v<T, char>) return GetStr(i);
+        if constexpr (std::is_same_v<T, char>)
+            return i < slots_.size() && !slots_[i].is_str && !slots_[i].is_list
+                       ? reinterpret_cast<const char*>(slots_[i].bytes) : GetStr(i);
         if constexpr (std::is_base_of_v<ContinuousVector, T>) return static_cast<const T*>(List(i));
         return i < slots_.size() ? reinterpret_cast<const T*>(slots_[i].bytes) : nullptr;
     }
