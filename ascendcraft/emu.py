@@ -56,7 +56,7 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS',
            'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'HOST_LAUNCH_RE',
            'FILE_SCOPE_TYPE_RE', 'CORE_TYPE_MACRO_RE', 'CORE_TYPE_TEST_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH',
-           'AIC_SOURCE', 'AIC_OBJECT', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES',
+           'AIC_SOURCE', 'AIC_OBJECT', 'AIC_RENAMES', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES',
            'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'UB_OVERRUN_MODES', 'GM_PADDING_MODES', 'TRACE_FILES',
            'TRACE_KEEP_MB', 'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings',
            'graph_failed_usings', 'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches',
@@ -2423,6 +2423,7 @@ def kernel_host_duplicates(nm_output: str, kernel_object: str) -> list[str]:
 AIC_SUFFIX = "__ascendcraft_aic"          # the cube half's own definitions (a kernel built per core type)
 AIC_LAUNCH = "ascendcraft_launch_aic"     # the cube half's entry, as its driver defines it
 AIC_SOURCE, AIC_OBJECT = "__ascendcraft_aic.cpp", "__ascendcraft_aic.o"
+AIC_RENAMES = "<aic-renames-1>"   # in the cached cube half's key: bump when `aic_renames` / `_aic_half_object` change
 _GROUP_RE = re.compile(r"COMDAT group section \[\s*\d+\] `[^']*' \[([^\]]+)\] contains")
 _GROUP_MEMBER_RE = re.compile(r"\s+\[\s*(\d+)\]\s+\S")
 # (readelf prints a symbol's size in decimal up to 99999 and in hex, 0x..., above: a cube half's entry of 0x23ac3 bytes,
@@ -2630,11 +2631,18 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
                  for f, o in zip(host_files, objects)]
 
         # the kernel's object (a build with host files) is cached by content, as a host file's is (`kernel_object_key`):
-        # an op project whose tiling function changed compiles its host file again, not its kernel
-        kernel_key = None if check_only or not host_files or split else kernel_object_key(
+        # an op project whose tiling function changed compiles its host file again, not its kernel. A kernel built per
+        # core type (`split`) caches each half's object, the cube half's after its renames: an op project's link tries
+        # (`opproject.build_project`: registering, tiling and A2 sources) are builds of their own that differ only in
+        # host units, and each compiled both halves of a heavy cube kernel again (ops-nn mat_mul_v3: 4 minutes a half)
+        kernel_key = None if check_only or not host_files else kernel_object_key(
             [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted, KERNEL_MAIN, "-c", "-o", "__ascendcraft_main.o"],
             compiled, driver, settings.cxx)
         kernel_folder = cache / "emu" / "hosts" / kernel_key[:2] / kernel_key if kernel_key else None   # trimmed with them
+        aic_key = None if check_only or not host_files or not split else kernel_object_key(
+            [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted, AIC_SOURCE, "-c", "-o", AIC_OBJECT,
+             AIC_RENAMES], compiled, aic_driver, settings.cxx)
+        aic_folder = cache / "emu" / "hosts" / aic_key[:2] / aic_key if aic_key else None
         kernel_obj = src / "__ascendcraft_main.o"
 
         def compile_with(main):
@@ -2667,7 +2675,15 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
 
         def compile_aic(with_pch: bool):
             """The cube half of a kernel built per core type (`split`): the driver with the cube pass's macros, compiled
-            as the vector half is, its object's definitions then renamed (`_aic_half_object`)."""
+            as the vector half is, its object's definitions then renamed (`_aic_half_object`); in a build with host
+            files, cached by content as the vector half's object is (`aic_key`)."""
+            if aic_key and (info := cached_sealed(aic_folder, AIC_OBJECT, "kernel.json", src / AIC_OBJECT, cache,
+                                                  aic_key)) is not None:
+                try:
+                    log = _reroot(_reroot(info["log"], info["root"], str(src)), info["include"], str(INCLUDE_DIR))
+                    return sandbox.Finished(0, log, "", False, 0.0, True), log
+                except (KeyError, TypeError):
+                    pass
             (src / AIC_SOURCE).write_text(with_prelude(aic_driver, prelude) if with_pch else aic_driver)
             done = sandbox.run([settings.cxx, *compile_flags, *(PCH_WARNING_FLAGS if with_pch else ()), "-I",
                                 str(INCLUDE_DIR), *quoted, AIC_SOURCE,
@@ -2677,7 +2693,11 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
             log = pch_rejections(done.stdout + done.stderr)[0] if with_pch else done.stdout + done.stderr
             if check_only or done.returncode != 0 or done.timed_out or sandbox.setup_failure(done): return done, log
             renamed = _aic_half_object(src, tmp, "__ascendcraft_aic_raw.o", limits, settings)
-            return (done, log) if renamed.returncode == 0 else (renamed, log + renamed.stdout + renamed.stderr)
+            if renamed.returncode != 0: return renamed, log + renamed.stdout + renamed.stderr
+            if aic_key and not done.timed_out and (src / AIC_OBJECT).is_file():
+                store_sealed(aic_folder, AIC_OBJECT, "kernel.json", src / AIC_OBJECT,
+                             {"log": log, "root": str(src), "include": str(INCLUDE_DIR)}, cache, aic_key)
+            return done, log
 
         # the cube half compiles meanwhile on a thread of its own, as the host files do (the halves of a flash
         # attention kernel take minutes each)
@@ -2708,8 +2728,8 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
                 return Build(False, [limit], log, command, time.perf_counter() - t0, False, None, chosen.name,
                              list(chosen.params), sources, chosen.file, sanitize, None, per_core_type=split)
         returncode = next((d.returncode for d, _ in steps if d.returncode != 0), 0)
-        for o in ("__ascendcraft_main.o", "__ascendcraft_main.o.seal", AIC_OBJECT, "__ascendcraft_aic_raw.o",
-                  "__ascendcraft_aic.syms"):   # the objects are not kept with the build
+        for o in ("__ascendcraft_main.o", "__ascendcraft_main.o.seal", AIC_OBJECT, AIC_OBJECT + ".seal",
+                  "__ascendcraft_aic_raw.o", "__ascendcraft_aic.syms"):   # the objects are not kept with the build
             (src / o).unlink(missing_ok=True)
         for o in objects: shutil.rmtree(src / Path(o).parent, ignore_errors=True)
         diags = parse_compiler_output(log, sources, root=str(src), fallback=chosen)
