@@ -57,23 +57,24 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'HOST_LAUNCH_RE',
            'FILE_SCOPE_TYPE_RE', 'CORE_TYPE_MACRO_RE', 'CORE_TYPE_TEST_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH',
            'AIC_SOURCE', 'AIC_OBJECT', 'AIC_RENAMES', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES',
-           'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'UB_OVERRUN_MODES', 'GM_PADDING_MODES', 'TRACE_FILES',
-           'TRACE_KEEP_MB', 'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings',
-           'graph_failed_usings', 'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches',
-           'numbered_ub_casts', 'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
-           'typed_pack_specialisations', 'hoisted_local_constants', 'Param', 'Entry', 'parse_param', 'find_entries',
-           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources',
-           'runtime_hash', 'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags',
-           'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build',
-           'past_close', 'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings',
-           'clashing_include_guards', 'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions',
-           'included_sources', 'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions',
-           'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed',
-           'store_sealed', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build',
-           'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'core_constant_retry',
-           'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process',
-           'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads',
-           'run', 'trace_key', 'trace', 'no_output_diagnostic']
+           'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'UB_OVERRUN_MODES', 'VECTOR_MASK_MODES',
+           'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
+           'blank_comments_and_strings', 'device_spellings', 'graph_failed_usings', 'entry_linkage', 'kernel_flags',
+           'launch_statements', 'cpu_debug_branches', 'numbered_ub_casts', 'core_type_templates',
+           'member_class_specialisations', 'constexpr_member_defaults', 'typed_pack_specialisations',
+           'hoisted_local_constants', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
+           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash',
+           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
+           'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build', 'past_close',
+           'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
+           'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'included_sources',
+           'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions', 'gm_arrays',
+           'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
+           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key',
+           'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'core_constant_retry', 'GM', 'Scalar',
+           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
+           'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run',
+           'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -3266,6 +3267,7 @@ def _scalar_text(value, ctype: str) -> str:
 RACE_MODES = ("error", "warning", "off")  # how `run` reports `ub-race`
 RAW_GM_WRITE_MODES = ("error", "warning")  # how `run` reports `gm-raw-write` (a raw __gm__ store the trace cannot see)
 UB_OVERRUN_MODES = ("error", "warning")  # how `run` treats an operand past its buffer but inside UB (`ub-out-of-range`)
+VECTOR_MASK_MODES = ("error", "warning")  # how `run` treats a mask outside its documented range (`vector-mask`)
 GM_PADDING_MODES = ("strict", "torch_npu")  # how large `run` makes each GM buffer's allocation (gm_allocation)
 
 
@@ -3337,7 +3339,7 @@ def _write_input(path: Path, array: np.ndarray, threads: int = 1, files: GmFiles
 
 def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, host_args, poison: int, ub_bytes: int,
              cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None, raw_gm_writes: str = "error",
-             ub_overrun: str = "error",
+             ub_overrun: str = "error", vector_mask: str = "error",
              tiling_key: int | None = None, threads: int = 1, files: GmFiles | None = None,
              inputs: SharedInputs | None = None, deferred: list | None = None, stage: Path | None = None,
              gm_padding: str = "strict", gm_extra: list | None = None) -> list[tuple]:
@@ -3365,6 +3367,8 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
         raise _run_args_error(f"raw_gm_writes must be one of {RAW_GM_WRITE_MODES}, not {raw_gm_writes!r}", build)
     if ub_overrun not in UB_OVERRUN_MODES:
         raise _run_args_error(f"ub_overrun must be one of {UB_OVERRUN_MODES}, not {ub_overrun!r}", build)
+    if vector_mask not in VECTOR_MASK_MODES:
+        raise _run_args_error(f"vector_mask must be one of {VECTOR_MASK_MODES}, not {vector_mask!r}", build)
     if tiling_key is not None and not 0 <= int(tiling_key) < 1 << 64:
         raise _run_args_error(f"tiling_key must be an unsigned 64-bit value, not {tiling_key}", build)
     if gm_padding not in GM_PADDING_MODES:
@@ -3372,6 +3376,7 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
     lines = [f"mode {mode}", f"block_dim {int(block_dim or 0)}", f"cores {int(cores)}", f"ub_bytes {int(ub_bytes)}",
              f"poison {int(poison)}", f"memory_mb {int(settings.run_memory_mb)}", f"sanitize {int(build.sanitize)}",
              f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace", f"raw_gm_writes {raw_gm_writes}", f"ub_overrun {ub_overrun}",
+             f"vector_mask {vector_mask}",
              f"trace_cap {(int(settings.file_limit_mb) << 20) if mode == 'trace' else 0}", f"threads {int(threads)}"]
     if tiling_key is not None: lines.append(f"tiling_key {int(tiling_key)}")
     if host_args is not None:
@@ -4016,7 +4021,8 @@ def _launch(build: Build, args: list, run_dir: Path, settings: Settings, **prepa
 def run(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None, poison: int = 0xA5,
         ub_bytes: int = 196608, cores: int = 48, races: str = "error", auto_sync: bool | None = None,
         tiling_key: int | None = None, settings: Settings | None = None, inputs: SharedInputs | None = None,
-        raw_gm_writes: str = "error", gm_padding: str = "strict", gm_extra: list | None = None, ub_overrun: str = "error") -> Run:
+        raw_gm_writes: str = "error", gm_padding: str = "strict", gm_extra: list | None = None, ub_overrun: str = "error",
+        vector_mask: str = "error") -> Run:
     """Run a built kernel on the CPU emulation (every block, all rules checked) in a child process (`inputs`: the
     `SharedInputs` that hold some of the `in` arrays: their files are linked into the run, not copied;
     `raw_gm_writes="warning"`: a raw `__gm__` store is reported and the run goes on, as for CANN kernels;
@@ -4024,6 +4030,9 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     core's UB, is reported once per place (the buffer, the bytes, the buffer they land in) and carried out on the
     emulated UB as the NPU does it (TPipe lays UB out as AscendC does, so it reaches the same neighbour), as for CANN
     kernels; the default, "error", stops there, and past the end of UB is an error either way;
+    `vector_mask="warning"`: a mask outside its documented range (a continuous mask of 0 or past the lanes of a
+    repeat, a bit mask of zeros) is reported once per place and run with the lanes A2's mask registers then select
+    (none for 0 and zeros, all for a count past them), as for CANN kernels; the default, "error", stops there;
     `gm_padding="torch_npu"`: each GM tensor gets the allocation torch_npu's caching allocator gives it (gm_allocation),
     so reads and writes a little past its end stay inside its block, and a write there is a `gm-padding-write`
     warning; the default, "strict", gives each tensor its own bytes; `gm_extra`: GM buffers that are no parameter, each
@@ -4038,12 +4047,13 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     try:
         outputs, child, files = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,
                                  poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync, raw_gm_writes=raw_gm_writes,
-                                 ub_overrun=ub_overrun, tiling_key=tiling_key, inputs=inputs, gm_padding=gm_padding, gm_extra=gm_extra)
+                                 ub_overrun=ub_overrun, vector_mask=vector_mask, tiling_key=tiling_key, inputs=inputs, gm_padding=gm_padding,
+                                 gm_extra=gm_extra)
         if (key := _rekey(child, build)) is not None:   # the host tiling chose a key this binary was not compiled for
             return run(build_for_key(build, key), args, block_dim=block_dim, host_args=host_args, poison=poison,
                        ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync, tiling_key=tiling_key,
                        settings=settings, inputs=inputs, raw_gm_writes=raw_gm_writes, gm_padding=gm_padding,
-                       gm_extra=gm_extra, ub_overrun=ub_overrun)
+                       gm_extra=gm_extra, ub_overrun=ub_overrun, vector_mask=vector_mask)
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")
         launched = next((r["block_dim"] for r in child.records if r.get("type") == "tiling"), block_dim) or 0

@@ -1564,7 +1564,8 @@ def _inferred_outputs(project: OpProject, inputs: dict, attrs: dict, settings: S
 
 def tiling_first(project: OpProject, column: int, args: list, given: str = "", *, host_args: list[int],
                  tiling_key: int | None = None, settings: Settings | None = None, raw_gm_writes: str = "warning",
-                 gm_padding: str = "torch_npu", ub_overrun: str = "warning") -> Run | int | None:
+                 gm_padding: str = "torch_npu", ub_overrun: str = "warning",
+                 vector_mask: str = "warning") -> Run | int | None:
     """Run the op's tiling function on a launch (`args`: its GM buffers, workspace and tiling; `host_args`) before the
     kernel is built, as CANN's runtime tiles before it launches: the program of the project's host side and an empty
     kernel (`build_project(tiling_only=)`, whose host objects the kernel's build then reuses). Returns that run when
@@ -1575,7 +1576,7 @@ def tiling_first(project: OpProject, column: int, args: list, given: str = "", *
     tiling = build_project(project, column, settings=settings, tiling_only=len(args))
     if not tiling.ok: return None
     r = run(tiling, args, host_args=host_args, tiling_key=tiling_key, settings=settings, raw_gm_writes=raw_gm_writes,
-            gm_padding=gm_padding, ub_overrun=ub_overrun)
+            gm_padding=gm_padding, ub_overrun=ub_overrun, vector_mask=vector_mask)
     if tiling_failure(project, r, given) is not None: return r
     # the empty kernel wrote nothing (its `no-output` error): no other error says the tiling took the launch
     return r.tiling_key if all(d.kind == "no-output" for d in r.errors) else None
@@ -1585,6 +1586,7 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
                 outputs: dict | None = None, reference: Callable | None = None, tiling_key: int | None = None,
                 rtol: float = 1e-4, atol: float = 1e-4, settings: Settings | None = None,
                 raw_gm_writes: str = "warning", gm_padding: str = "torch_npu", ub_overrun: str = "warning",
+                vector_mask: str = "warning",
                 infer_shapes: bool | None = None, initial: dict | None = None,
                 written_inputs: tuple = ()) -> ProjectRun:
     """Run the op's TilingFunc on the emulated context, then its kernel on `inputs` (by input name, or in order).
@@ -1600,7 +1602,9 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     past the UB buffer its LocalTensor came from but stays inside UB is what some of CANN's kernels do on the 910B
     (the bytes they spill into are not needed, or are written again): by default a once-per-place `ub-out-of-range`
     warning and the access carried out on the emulated UB, which TPipe lays out as AscendC does (`ub_overrun=
-    "warning"`; "error" stops there, as the judge has it for generated kernels). Without `outputs` and without a reference, the op's
+    "warning"`; "error" stops there, as the judge has it for generated kernels). Likewise a vector mask outside its
+    documented range (a continuous mask of 0, which some kernels pass for an empty tail) runs with the lanes A2's
+    mask registers then select, with a once-per-place `vector-mask` warning (`vector_mask="warning"`). Without `outputs` and without a reference, the op's
     InferShape function (OpDef::SetInferShape, IMPL_OP_INFERSHAPE(Op).InferShape) gives the output shapes and the
     definition's dtype column their dtypes, as CANN's graph engine allocates them (`infer_shapes=True`: from InferShape
     even with a reference, whose results are then compared with them; False: never). `initial` gives {output name:
@@ -1692,7 +1696,7 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     given = ", ".join([f"{p.name} {dtypes.get(p.name, '')} {_shapes_of(arrays[p.name])}" for p in op.inputs if p.name in arrays]
                       + [f"{k}={v!r}" for k, v in attrs.items()])
     launch = dict(host_args=host, settings=settings, raw_gm_writes=raw_gm_writes, gm_padding=gm_padding,
-                  ub_overrun=ub_overrun)
+                  ub_overrun=ub_overrun, vector_mask=vector_mask)
     kernel = dict(settings=settings, lists=lists or None, aliases=aliases, absent=absent)
     # a kernel the cache holds runs the tiling itself, as before; else the tiling first, on the host side alone: a
     # tiling that refuses the inputs ends the run before any kernel build, and a kernel compiled per tiling key is

@@ -340,6 +340,7 @@ struct Launch {
     RaceMode races{};                 // ub-race: error (default), warning or off
     bool auto_sync = false;           // the compiler's automatic pipe synchronisation (race.h)
     bool ub_overrun_warn = false;     // run option ub_overrun "warning": an operand past its buffer, inside UB (ub_overrun)
+    bool vector_mask_warn = false;    // run option vector_mask "warning": a mask outside its documented range (mask_outside)
     std::mutex race_mutex;            // warning mode: the pairs of sites already reported, and how many
     std::set<std::string> race_seen;
     std::set<std::string> once_seen;  // warnings given once per call site (first_report_at, under race_mutex)
@@ -622,6 +623,10 @@ void check_extent(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const 
 // land in) and true is returned: the caller carries it out on the UB. False (the default "error", or past UB's end):
 // the caller reports its error.
 bool ub_overrun(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const char* role);
+// Run option vector_mask "warning": a mask outside its documented range (`what`) is reported once per place, naming
+// the lanes A2's mask registers then select (`selects`), and true is returned: the caller runs the instruction with
+// those lanes. False (the default "error"): the caller reports its error.
+bool mask_outside_range(Op op, const SrcLoc& loc, const char* what, const char* selects);
 void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role);
 // Whether check_initialised(t, offset, len, ...) would pass silently (every byte written, or the check is off): a loop
 // that checks lane by lane inside a range this clears may skip its per-lane checks, with the same verdicts.
