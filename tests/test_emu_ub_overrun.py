@@ -13,6 +13,8 @@ import pytest
 from ascendcraft.emu import GM, build, run
 from ascendcraft.opproject import load_project, run_project
 
+from _opprojects import unary_float_project
+
 KERNEL = r"""#include "kernel_operator.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void over(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR w) {
@@ -131,43 +133,6 @@ def test_the_race_check_sees_the_neighbours_bytes():
     assert [d.line for d in r.errors if d.kind == "ub-race"][:1] == [_line(RACE, "RACE")]
 
 
-TILING_H = r"""#pragma once
-#include "register/tilingdata_base.h"
-namespace optiling {
-BEGIN_TILING_DATA_DEF(SpillTilingData)
-TILING_DATA_FIELD_DEF(uint32_t, n);
-END_TILING_DATA_DEF;
-REGISTER_TILING_DATA_CLASS(SpillCustom, SpillTilingData)
-}  // namespace optiling
-"""
-
-HOST = r"""#include "spill_custom_tiling.h"
-namespace optiling {
-static ge::graphStatus TilingFunc(gert::TilingContext* context) {
-    SpillTilingData tiling;
-    tiling.set_n(static_cast<uint32_t>(context->GetInputShape(0)->GetShape().GetDim(0)));
-    context->SetBlockDim(1);
-    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
-    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
-    context->GetWorkspaceSizes(1)[0] = 0;
-    return ge::GRAPH_SUCCESS;
-}
-}  // namespace optiling
-namespace ops {
-class SpillCustom : public OpDef {
-public:
-    explicit SpillCustom(const char* name) : OpDef(name)
-    {
-        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->AICore().SetTiling(optiling::TilingFunc);
-        this->AICore().AddConfig("ascend910b");
-    }
-};
-OP_ADD(SpillCustom);
-}  // namespace ops
-"""
-
 # the scratch buffer is sized for 8 floats, the Muls into it counts n (16): it spills into `out`, which the Adds
 # then writes again whole, so the result is right on the NPU
 PROJECT_KERNEL = r"""#include "kernel_operator.h"
@@ -196,11 +161,7 @@ extern "C" __global__ __aicore__ void spill_custom(GM_ADDR x, GM_ADDR y, GM_ADDR
 
 
 def test_run_project_carries_an_overrun_out_by_default(tmp_path: Path):
-    files = {"op_host/spill_custom.cpp": HOST, "op_host/spill_custom_tiling.h": TILING_H,
-             "op_kernel/spill_custom.cpp": PROJECT_KERNEL}
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    unary_float_project(tmp_path, "SpillCustom", PROJECT_KERNEL)
     x = np.arange(16, dtype=np.float32)
     project = load_project(tmp_path)
     r = run_project(project, {"x": x}, outputs={"y": ((16,), np.float32)})

@@ -13,6 +13,8 @@ import pytest
 from ascendcraft.emu import GM, build, run
 from ascendcraft.opproject import load_project, run_project
 
+from _opprojects import unary_float_project
+
 KERNEL = r"""#include "kernel_operator.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void masks(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR w, GM_ADDR v) {
@@ -92,43 +94,6 @@ def test_an_unknown_mode_is_refused():
         run(build({"masks.cpp": KERNEL}), _args(X), block_dim=1, vector_mask="off")
 
 
-TILING_H = r"""#pragma once
-#include "register/tilingdata_base.h"
-namespace optiling {
-BEGIN_TILING_DATA_DEF(TailTilingData)
-TILING_DATA_FIELD_DEF(uint32_t, n);
-END_TILING_DATA_DEF;
-REGISTER_TILING_DATA_CLASS(TailCustom, TailTilingData)
-}  // namespace optiling
-"""
-
-HOST = r"""#include "tail_custom_tiling.h"
-namespace optiling {
-static ge::graphStatus TilingFunc(gert::TilingContext* context) {
-    TailTilingData tiling;
-    tiling.set_n(static_cast<uint32_t>(context->GetInputShape(0)->GetShape().GetDim(0)));
-    context->SetBlockDim(1);
-    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
-    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
-    context->GetWorkspaceSizes(1)[0] = 0;
-    return ge::GRAPH_SUCCESS;
-}
-}  // namespace optiling
-namespace ops {
-class TailCustom : public OpDef {
-public:
-    explicit TailCustom(const char* name) : OpDef(name)
-    {
-        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
-        this->AICore().SetTiling(optiling::TilingFunc);
-        this->AICore().AddConfig("ascend910b");
-    }
-};
-OP_ADD(TailCustom);
-}  // namespace ops
-"""
-
 # whole repeats of 64 floats, then the tail's Adds with mask n % 64, which is 0 when n is a multiple of 64
 PROJECT_KERNEL = r"""#include "kernel_operator.h"
 using namespace AscendC;
@@ -155,11 +120,7 @@ extern "C" __global__ __aicore__ void tail_custom(GM_ADDR x, GM_ADDR y, GM_ADDR 
 
 
 def test_run_project_runs_an_empty_tail_as_a2_does_by_default(tmp_path: Path):
-    files = {"op_host/tail_custom.cpp": HOST, "op_host/tail_custom_tiling.h": TILING_H,
-             "op_kernel/tail_custom.cpp": PROJECT_KERNEL}
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    unary_float_project(tmp_path, "TailCustom", PROJECT_KERNEL)
     x = np.arange(128, dtype=np.float32)
     project = load_project(tmp_path)
     r = run_project(project, {"x": x}, outputs={"y": ((128,), np.float32)})
