@@ -349,14 +349,26 @@ def test_fixpipe_to_gm_under_set_atomic_add_accumulates(entry, out, tmp_path):
     a, bm = rng.standard_normal((m, k)).astype(np.float16), rng.standard_normal((k, n)).astype(np.float16)
     b_in = np.ascontiguousarray(bm.T) if entry == "gemm_f16_bt_f32" else bm
     from ascendcraft.emu import Scalar
-    b = build(tmp_path / "gemm.cpp", entry=entry)
-    assert b.ok, "\n".join(d.render() for d in b.errors)
-    r = run(b, [GM("a", a), GM("b", b_in), GM("c", np.zeros((m, n), out), "out"), Scalar(m, "uint32_t"),
-                Scalar(n, "uint32_t"), Scalar(k, "uint32_t")], block_dim=1)
-    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
-    once = (a.astype(np.float32) @ bm.astype(np.float32)).astype(out)   # what one Fixpipe writes
-    # was: the second Fixpipe overwrote (C = A @ B once; catlass's single-core split-K kept only its last K slice)
-    np.testing.assert_allclose(r.outputs["c"].astype(np.float64), 2 * once.astype(np.float64), rtol=1e-6, atol=1e-6)
+
+    def c_of(path):
+        b = build(path, entry=entry)
+        assert b.ok, "\n".join(d.render() for d in b.errors)
+        r = run(b, [GM("a", a), GM("b", b_in), GM("c", np.zeros((m, n), out), "out"), Scalar(m, "uint32_t"),
+                    Scalar(n, "uint32_t"), Scalar(k, "uint32_t")], block_dim=1)
+        assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+        return r.outputs["c"]
+
+    once = c_of(GEMM)                      # what one Fixpipe writes: C = A @ B in the output dtype
+    exact = a.astype(np.float64) @ bm.astype(np.float64)
+    scale = np.abs(a.astype(np.float64)) @ np.abs(bm.astype(np.float64))
+    # the float32 accumulation's bound, and the output dtype's rounding (one ulp at the result)
+    allowed = k * 2.0 ** -24 * scale + np.abs(exact) * float(np.finfo(out).eps)
+    assert np.all(np.abs(once.astype(np.float64) - exact) <= allowed)
+    twice = c_of(tmp_path / "gemm.cpp")
+    # the second write adds to the first, exactly: x + x = 2x in the output dtype (was: the second Fixpipe overwrote,
+    # C = A @ B once; catlass's single-core split-K kept only its last K slice). Compared with the emulator's own one
+    # Fixpipe, not with numpy's float32 matmul, whose BLAS sums in an order of its own
+    np.testing.assert_array_equal(twice, (2 * once.astype(np.float64)).astype(out))
 
 
 def test_a_batched_catlass_gemm_passes_its_batch_count():
