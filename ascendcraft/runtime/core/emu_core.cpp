@@ -983,15 +983,9 @@ void mask_set(Dt dt, bool counterTemplate, uint64_t hi, uint64_t lo, bool lenFor
     }
     if (lenForm) {
         uint32_t epr = 256 / dt_size(dt);
-        bool as_a2 = false;   // run option vector_mask "warning" (mask_outside_range)
-        if ((lo < 1 || lo > epr) && lo <= INT32_MAX) {
-            char what[160];
-            snprintf(what, sizeof what, "SetVectorMask<%s>(%llu), outside a repeat's 1..%u lanes", dt_name(dt),
-                     static_cast<unsigned long long>(lo), epr);
-            as_a2 = mask_outside_range(Op::SetVectorMask, loc, what, lo ? "every lane of a repeat" : "no lane");
-            if (as_a2) lo = std::min<uint64_t>(lo, epr);
-        }
-        if ((lo < 1 || lo > epr) && !as_a2)
+        char form[48];
+        snprintf(form, sizeof form, "SetVectorMask<%s>", dt_name(dt));
+        if (!continuous_mask_as_a2(lo, epr, Op::SetVectorMask, loc, form))
             Report("vector-mask", Op::SetVectorMask, loc)
                 .msg("SetVectorMask<%s>(%llu): a repeat of %s has %u lanes", dt_name(dt), static_cast<unsigned long long>(lo),
                      dt_name(dt), epr)

@@ -61,6 +61,19 @@ bool mask_outside_range(Op op, const SrcLoc& loc, const char* what, const char* 
     return true;
 }
 
+// A continuous mask `n` outside 1..epr under vector_mask "warning": warned (mask_outside_range) and `n` set to the lanes
+// A2 then writes (0 stays 0: none; past the lanes: all of them); true when in range or so handled, false for the
+// caller's error. `form` names the call's mask ("mask", "SetVectorMask<half>").
+bool continuous_mask_as_a2(uint64_t& n, uint32_t epr, Op op, const SrcLoc& loc, const char* form) {
+    if (n >= 1 && n <= epr) return true;
+    if (n > INT32_MAX) return false;   // the API's int32 length is then negative: no rule to follow
+    char what[160];
+    snprintf(what, sizeof what, "%s = %llu lanes, outside a repeat's 1..%u", form, static_cast<unsigned long long>(n), epr);
+    if (!mask_outside_range(op, loc, what, n ? "every lane of a repeat" : "no lane")) return false;
+    n = std::min<uint64_t>(n, epr);
+    return true;
+}
+
 Geometry resolve(const Lanes& lanes, uint32_t epr, Op op, const SrcLoc& loc, bool ignoreMask) {
     Geometry g;
     g.epr = epr;
@@ -98,15 +111,7 @@ Geometry resolve(const Lanes& lanes, uint32_t epr, Op op, const SrcLoc& loc, boo
                 .hint("set at least one bit of the mask").fail();
     } else {
         uint64_t n = lanes.mask[0];
-        bool as_a2 = false;   // run option vector_mask "warning": the lanes A2's mask registers then select
-        if ((n < 1 || n > epr) && n <= INT32_MAX) {
-            char what[160];
-            snprintf(what, sizeof what, "mask = %llu lanes, outside the continuous mask's 1..%u",
-                     static_cast<unsigned long long>(n), epr);
-            as_a2 = mask_outside_range(op, loc, what, n ? "every lane of a repeat" : "no lane");
-            if (as_a2) n = std::min<uint64_t>(n, epr);
-        }
-        if ((n < 1 || n > epr) && !as_a2)
+        if (!continuous_mask_as_a2(n, epr, op, loc, "mask"))
             Report("vector-mask", op, loc)
                 .msg("%s: mask = %llu lanes, but a repeat of this type has %u lanes (the continuous mask must be 1..%u)",
                      op_name(op), static_cast<unsigned long long>(n), epr, epr)

@@ -627,6 +627,9 @@ bool ub_overrun(const Local& t, uint64_t end, Op op, const SrcLoc& loc, const ch
 // the lanes A2's mask registers then select (`selects`), and true is returned: the caller runs the instruction with
 // those lanes. False (the default "error"): the caller reports its error.
 bool mask_outside_range(Op op, const SrcLoc& loc, const char* what, const char* selects);
+// A continuous mask `n` (`form`: "mask", "SetVectorMask<half>") outside a repeat's 1..epr lanes under that option: warned and
+// set to the lanes A2 writes (none for 0, all past them); true when in range or so handled, false: the caller's error.
+bool continuous_mask_as_a2(uint64_t& n, uint32_t epr, Op op, const SrcLoc& loc, const char* form);
 void check_initialised(const Local& t, uint64_t offset, uint64_t len, Op op, const SrcLoc& loc, const char* role);
 // Whether check_initialised(t, offset, len, ...) would pass silently (every byte written, or the check is off): a loop
 // that checks lane by lane inside a range this clears may skip its per-lane checks, with the same verdicts.
