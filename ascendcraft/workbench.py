@@ -718,6 +718,7 @@ class Workbench(W.VBox):
         self._redraw = threading.RLock()
         self._updating = False                     # True while the view itself sets a dropdown
         self._runtime_ready = False                # the emulator runtime was built (or found) by an action
+        self._picked: int | None = None            # the pass the user picked while the running action ran (kept)
         self._save_timer: threading.Timer | None = None
         self._build(height)
         self._build_state_controls()
@@ -737,6 +738,7 @@ class Workbench(W.VBox):
     def _act(self, label: str, action: Callable[[], object], checks: str = "steps", *, undo: bool = True,
              compiles: bool = True, produced: Callable[[], str] | None = None) -> bool:
         "Run `action` through the runner: runtime built first, undo checkpoint, LLM turns kept, a truthful outcome."
+        if not self.runner.busy: self._picked = None     # a new action follows its run until the user picks a pass
         def body():
             if compiles and not self._runtime_ready:
                 prepare_runtime(self.session.settings, self.runner.report)
@@ -895,7 +897,8 @@ class Workbench(W.VBox):
         self.compare_diff.layout.display = None
 
     def select(self, k: int):
-        "Show step k in the diff, files, edit and compiler panes."
+        "Show step k in the diff, files, edit and compiler panes (picked while an action runs: the run no longer moves it)."
+        if self.runner.busy: self._picked = k
         self.selected = k
         self.refresh()
 
@@ -1383,7 +1386,7 @@ def _follow(self: Workbench, session: Session, what: str):
         failing = [s.index for s in session.steps if s.status in ("compile error", "failed")]
         if failing:
             self.selected = failing[0]
-        elif what.startswith(_RUN_EVENTS):
+        elif what.startswith(_RUN_EVENTS) and self._picked is None:
             ran = [s.index for s in session.steps if s.status == "ok"]
             if ran: self.selected = ran[-1]
     self.refresh()

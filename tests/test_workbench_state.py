@@ -177,3 +177,31 @@ def test_the_first_runtime_build_shows_what_it_does(monkeypatch, folder):
     assert heard[:2] == [("building the emulator runtime (once per machine): 9 files in parallel, expected about 30 s", 0.02),
                          ("api.cpp compiled (3/9, 4.0 s)", round(3 / 9 * 0.95, 3))]
     assert "step: done" in wb.runner.message.value
+
+
+def test_a_pass_picked_while_the_session_is_restored_stays_picked(monkeypatch, folder):
+    "The restore follows its run only until the user picks a pass; the pick then shows that pass's diff when it ends."
+    wb = open_workbench(TASK, llm=None, background=False, folder=folder, run=True)
+    wb.select(1)
+    wb._save()                                                            # saved: every pass ran, pass 1 shown
+    again = Workbench(Session(TASK), folder=folder)                       # actions in the background
+    s, entered, release = again.session, threading.Event(), threading.Event()
+    pipeline = type(s.pipeline)
+    run_step = pipeline.run_step
+
+    def held(self, k):                                                    # the restore waits at pass 2 ...
+        if k == 2: entered.set(); release.wait(30)
+        return run_step(self, k)
+    monkeypatch.setattr(pipeline, "run_step", held)                       # (the restore makes its own pipeline)
+    assert again.reopen() and entered.wait(600)                           # (a cold cache builds the runtime first)
+    again.select(3)                                                       # ... while the user picks pass 3
+    assert again.diff_pane.view.layout.display == "none"                  # no snapshot yet: the note says so
+    release.set()
+    assert again.wait(120)
+    assert "restore the saved session: done" in again.runner.message.value
+    assert [st.status for st in s.steps] == ["ok"] * 5
+    assert again.selected == 3 and "3 · compute" in again.detail_title.value   # not moved to the last pass run
+    assert again.diff_pane.view.layout.display is None                    # its diff is shown
+    assert again.diff_pane.file.value == KERNEL
+    again.run_all()                                                       # the next action follows its run again
+    assert again.wait(120) and again.selected == 4
