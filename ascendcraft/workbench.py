@@ -738,7 +738,6 @@ class Workbench(W.VBox):
     def _act(self, label: str, action: Callable[[], object], checks: str = "steps", *, undo: bool = True,
              compiles: bool = True, produced: Callable[[], str] | None = None) -> bool:
         "Run `action` through the runner: runtime built first, undo checkpoint, LLM turns kept, a truthful outcome."
-        if not self.runner.busy: self._picked = None     # a new action follows its run until the user picks a pass
         def body():
             if compiles and not self._runtime_ready:
                 prepare_runtime(self.session.settings, self.runner.report)
@@ -1181,8 +1180,9 @@ def _produced(self: Workbench, variants_before: int) -> str:
 
 @patch
 def _after_action(self: Workbench):
-    "After every action: redraw, then save the work."
+    "After every action: redraw, then save the work; the next action follows its run again until the user picks a pass."
     self.refresh()
+    self._picked = None
     self._save()
 
 
