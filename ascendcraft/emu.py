@@ -4032,7 +4032,10 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     kernels; the default, "error", stops there, and past the end of UB is an error either way;
     `vector_mask="warning"`: a mask outside its documented range (a continuous mask of 0 or past the lanes of a
     repeat, a bit mask of zeros) is reported once per place and run with the lanes A2's mask registers then select
-    (none for 0 and zeros, all for a count past them), as for CANN kernels; the default, "error", stops there;
+    (none for 0 and zeros, all for a count past them), as for CANN kernels; likewise a mask-side element type the
+    reference does not list for A2, which AscendC checks only in debug builds (And / Or's count form on uint8_t, half,
+    float, bfloat16_t: int16_t lanes, as the NPU build runs them; a Compare result tensor that is not uint8_t: the
+    mask's bytes written through it); the default, "error", stops there;
     `gm_padding="torch_npu"`: each GM tensor gets the allocation torch_npu's caching allocator gives it (gm_allocation),
     so reads and writes a little past its end stay inside its block, and a write there is a `gm-padding-write`
     warning; the default, "strict", gives each tensor its own bytes; `gm_extra`: GM buffers that are no parameter, each

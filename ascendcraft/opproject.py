@@ -1604,7 +1604,9 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     warning and the access carried out on the emulated UB, which TPipe lays out as AscendC does (`ub_overrun=
     "warning"`; "error" stops there, as the judge has it for generated kernels). Likewise a vector mask outside its
     documented range (a continuous mask of 0, which some kernels pass for an empty tail) runs with the lanes A2's
-    mask registers then select, with a once-per-place `vector-mask` warning (`vector_mask="warning"`). Without `outputs` and without a reference, the op's
+    mask registers then select, with a once-per-place `vector-mask` warning (`vector_mask="warning"`), and so does a
+    mask-side element type outside the documented ones (And / Or's count form on uint8_t or float, a Compare result
+    tensor that is not uint8_t), as AscendC's NPU build runs it. Without `outputs` and without a reference, the op's
     InferShape function (OpDef::SetInferShape, IMPL_OP_INFERSHAPE(Op).InferShape) gives the output shapes and the
     definition's dtype column their dtypes, as CANN's graph engine allocates them (`infer_shapes=True`: from InferShape
     even with a reference, whose results are then compared with them; False: never). `initial` gives {output name:

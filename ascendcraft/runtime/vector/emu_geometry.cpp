@@ -61,6 +61,32 @@ bool mask_outside_range(Op op, const SrcLoc& loc, const char* what, const char* 
     return true;
 }
 
+// A mask-side element type the API reference does not list for A2, which AscendC checks only in its CPU-debug build: the
+// NPU build hands the tensor's address to the instruction whatever its type (runtime.h: mask_type_as_a2). Under run
+// option vector_mask "warning" a `vector-mask` warning once per place, `a2` saying what the chip then does; otherwise
+// the `unsupported` error as before.
+void mask_type_as_a2(Op op, Dt dt, const char* supported, const char* a2, SrcLoc loc) {
+    if (!g_launch->vector_mask_warn) unsupported_type(op, dt, supported, loc);
+    if (first_report_at("vector-mask", loc))
+        Report("vector-mask", op, loc)
+            .msg("%s on %s, a type the API reference does not list for A2 (it takes %s); AscendC's NPU build %s, and the "
+                 "emulator runs it so (run option vector_mask=\"warning\")", op_name(op), dt_name(dt), supported, a2)
+            .val("dtype", dt_name(dt))
+            .hint("use the documented type: ReinterpretCast the tensor to it")
+            .warn();
+}
+
+// And / Or's count form on a type A2 does not list (runtime.h): the devkit's A2 code (read for behaviour) sets counter
+// mode with `count` and runs the int16_t instruction on the reinterpreted addresses, whatever the element type; the API
+// reference documents that for int32_t / uint32_t ("count twice the elements"). Callers then run it on int16_t lanes.
+void bitwise_count_as_int16(Op op, Dt dt, int64_t count, const char* supported, SrcLoc loc) {
+    if (dt == Dt::i32 || dt == Dt::u32) return;
+    char a2[160];
+    snprintf(a2, sizeof a2, "runs the int16_t instruction with count = %lld as its counter-mode mask: %lld int16_t lanes "
+             "(%lld bytes)", static_cast<long long>(count), static_cast<long long>(count), static_cast<long long>(2 * count));
+    mask_type_as_a2(op, dt, supported, a2, loc);
+}
+
 // A continuous mask `n` outside 1..epr under vector_mask "warning": warned (mask_outside_range) and `n` set to the lanes
 // A2 then writes (0 stays 0: none; past the lanes: all of them); true when in range or so handled, false for the
 // caller's error. `form` names the call's mask ("mask", "SetVectorMask<half>").

@@ -524,6 +524,16 @@ void atomic_set_type(Dt dt, SrcLoc loc);   // SetAtomicType: the element type of
 // A call the official headers accept at compile time that cannot run on A2 (or in the emulation): an
 // `unsupported` error at the call, and the run stops. `supported` lists the element types the instruction takes.
 [[noreturn]] void unsupported_type(Op op, Dt dt, const char* supported, SrcLoc loc);
+// And / Or with a count on an element type other than int16_t / uint16_t (AscendC's A2 code hands every type to the
+// int16_t instruction with the count as its counter-mode mask, so `count` int16_t lanes, 2 * count bytes, are combined):
+// int32_t / uint32_t are documented so (the API reference: pass twice the element count), silent; any other type
+// (uint8_t, int8_t, half, float, bfloat16_t) is outside the documented types: under run option vector_mask "warning" a
+// `vector-mask` warning once per place, run as A2 runs it; otherwise `unsupported` (`supported` lists the types).
+void bitwise_count_as_int16(Op op, Dt dt, int64_t count, const char* supported, SrcLoc loc);
+// A mask-side element type outside the documented ones (a Compare / CompareScalar result tensor that is not uint8_t):
+// AscendC's NPU build writes the mask's bytes through it (its type check is CPU-debug only). Under vector_mask "warning"
+// a `vector-mask` warning once per place and the call runs so; otherwise `unsupported`. `a2`: what the chip does.
+void mask_type_as_a2(Op op, Dt dt, const char* supported, const char* a2, SrcLoc loc);
 // Select with an int8_t selMask: the documented mask types are unsigned, but the NPU reads the mask's bits whatever
 // their type (a warning, once per call site).
 void signed_select_mask(SrcLoc loc);

@@ -20,19 +20,35 @@ inline void unary_strides(const UnaryRepeatParams& p, Stride* s) {
 // Element types the official headers accept at compile time but A2 does not support: AscendC checks them when
 // the call runs, and so does the emulator (`unsupported` at the call). Other element types fail to compile.
 // `level0<T>`: whether the level-0 (mask) forms compile for T; AscendC checks those at compile time.
+// `count_as_int16<T>`: the count form's check; true when the call runs on int16_t lanes instead (And / Or below).
 template <ascendcraft::emu::Op op> struct RunTimeTypes {
     template <typename T> static void check(const SrcLoc&) {}
+    template <typename T> static bool count_as_int16(int64_t, const SrcLoc&) { return false; }
     template <typename T> static constexpr bool level0 = true;
 };
 template <> struct RunTimeTypes<ascendcraft::emu::Op::And> {
     template <typename T> static void check(const SrcLoc& loc) {
         ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(And, "int16_t and uint16_t", T, int16_t, uint16_t);
     }
+    // A2's count form runs any type as int16_t lanes (runtime.h, bitwise_count_as_int16).
+    template <typename T> static bool count_as_int16(int64_t count, const SrcLoc& loc) {
+        if (ascendcraft::emu::OneOf<T, int16_t, uint16_t>::value) return false;
+        ascendcraft::emu::bitwise_count_as_int16(ascendcraft::emu::Op::And, ascendcraft::emu::dt_of<T>(), count,
+                                                 "int16_t and uint16_t (int32_t and uint32_t with the count doubled)", loc);
+        return true;
+    }
     template <typename T> static constexpr bool level0 = ascendcraft::emu::OneOf<T, int16_t, uint16_t>::value;
 };
 template <> struct RunTimeTypes<ascendcraft::emu::Op::Or> {
     template <typename T> static void check(const SrcLoc& loc) {
         ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(Or, "int16_t and uint16_t", T, int16_t, uint16_t);
+    }
+    // A2's count form runs any type as int16_t lanes (runtime.h, bitwise_count_as_int16).
+    template <typename T> static bool count_as_int16(int64_t count, const SrcLoc& loc) {
+        if (ascendcraft::emu::OneOf<T, int16_t, uint16_t>::value) return false;
+        ascendcraft::emu::bitwise_count_as_int16(ascendcraft::emu::Op::Or, ascendcraft::emu::dt_of<T>(), count,
+                                                 "int16_t and uint16_t (int32_t and uint32_t with the count doubled)", loc);
+        return true;
     }
     template <typename T> static constexpr bool level0 = ascendcraft::emu::OneOf<T, int16_t, uint16_t>::value;
 };
@@ -45,8 +61,16 @@ template <> struct RunTimeTypes<ascendcraft::emu::Op::Or> {
     inline void API(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,             \
                     const int32_t& count, SrcLoc loc = {}) {                                                      \
         ASCENDCRAFT_EMU_TYPES_CHECK(API, TEXT, T, __VA_ARGS__);                                                    \
-        vec_detail::RunTimeTypes<ascendcraft::emu::Op::API>::template check<T>(loc);                              \
         ascendcraft::emu::Stride s[3];                                                                            \
+        if (vec_detail::RunTimeTypes<ascendcraft::emu::Op::API>::template count_as_int16<T>(count, loc)) {        \
+            ascendcraft::emu::vec_binary(ascendcraft::emu::Op::API, ascendcraft::emu::Dt::i16,                    \
+                                         dst.template ReinterpretCast<int16_t>().emu(),                           \
+                                         src0.template ReinterpretCast<int16_t>().emu(),                          \
+                                         src1.template ReinterpretCast<int16_t>().emu(),                          \
+                                         ascendcraft::emu::count_lanes(count), s, loc);                           \
+            return;                                                                                               \
+        }                                                                                                         \
+        vec_detail::RunTimeTypes<ascendcraft::emu::Op::API>::template check<T>(loc);                              \
         ascendcraft::emu::vec_binary(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<T>(), dst.emu(), src0.emu(), \
                                      src1.emu(), ascendcraft::emu::count_lanes(count), s, loc); \
     }                                                                                                             \
@@ -82,9 +106,10 @@ ASCENDCRAFT_EMU_BINARY(Mul, "half, int16_t, int32_t and float", half, int16_t, i
 ASCENDCRAFT_EMU_BINARY(Div, "half and float", half, float)
 ASCENDCRAFT_EMU_BINARY(Max, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
 ASCENDCRAFT_EMU_BINARY(Min, "half, int16_t, int32_t and float", half, int16_t, int32_t, float)
-// And / Or: int16_t and uint16_t on A2; half, float, int32_t, uint8_t and bfloat16_t compile (checked when they run).
-ASCENDCRAFT_EMU_BINARY(And, "int16_t and uint16_t", int16_t, uint16_t, half, float, int32_t, uint8_t, bfloat16_t)
-ASCENDCRAFT_EMU_BINARY(Or, "int16_t and uint16_t", int16_t, uint16_t, half, float, int32_t, uint8_t, bfloat16_t)
+// And / Or: int16_t and uint16_t on A2; other types compile (AscendC checks them only in its debug builds): the count
+// form runs them as A2 does, on int16_t lanes (int32_t / uint32_t as documented, the rest under vector_mask "warning").
+ASCENDCRAFT_EMU_BINARY(And, "int16_t and uint16_t", int16_t, uint16_t, half, float, int32_t, uint32_t, int8_t, uint8_t, bfloat16_t)
+ASCENDCRAFT_EMU_BINARY(Or, "int16_t and uint16_t", int16_t, uint16_t, half, float, int32_t, uint32_t, int8_t, uint8_t, bfloat16_t)
 ASCENDCRAFT_EMU_BINARY(AddRelu, "half, int16_t and float", half, int16_t, float)     // dst = max(src0 + src1, 0)
 ASCENDCRAFT_EMU_BINARY(SubRelu, "half, int16_t and float", half, int16_t, float)     // dst = max(src0 - src1, 0)
 ASCENDCRAFT_EMU_BINARY(FusedMulAdd, "half and float", half, float)                    // dst = src0 * dst + src1
@@ -519,14 +544,16 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
 #define ASCENDCRAFT_EMU_CMP_CHECK(API, T, U)                                                                   \
     ASCENDCRAFT_EMU_TYPES_CHECK(API, "half, float and int32_t sources", T, half, float, int32_t, int16_t, uint8_t); \
     /* the official headers take any result type (the NPU build writes the mask's bytes through it; CPU debug */ \
-    /* asserts uint8_t when the kernel runs): the other element types compile here and stop when they run    */ \
+    /* asserts uint8_t when the kernel runs): the other element types compile here and stop when they run,    */ \
+    /* or, under run option vector_mask "warning", run so with a warning (mask_type_as_a2)                     */ \
     static_assert(ascendcraft::emu::OneOf<U, uint8_t, int8_t, half, uint16_t, float, int16_t, int32_t,          \
                                           uint32_t>::value,                                                    \
                   #API ": the result tensor must be uint8_t (a bit mask)");                                     \
     ASCENDCRAFT_EMU_RUNTIME_TYPES_CHECK(API, "half, float and int32_t sources", T, half, float, int32_t);      \
     if (!ascendcraft::emu::OneOf<U, uint8_t, int8_t>::value)                                                   \
-        ascendcraft::emu::unsupported_type(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<U>(),             \
-                                           "a uint8_t result tensor (a bit mask)", loc)
+        ascendcraft::emu::mask_type_as_a2(ascendcraft::emu::Op::API, ascendcraft::emu::dt_of<U>(),              \
+                                          "a uint8_t result tensor (a bit mask)",                               \
+                                          "writes the mask's bytes through the tensor's address", loc)
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, uint32_t count,
                     SrcLoc loc = {}) {

@@ -611,12 +611,12 @@ public:
         name_of_ = [](const ExtendedKernelContext* c) { return static_cast<const TilingContext*>(c)->name_.c_str(); };
     }
     // CANN's tiling context holds the inputs and then the outputs' shapes in one list (GetOutputShape(i) reads entry
-    // inputs + i), so an input index past the inputs reads an output's shape: yueliang13/cann-ops-adv-vllm's
-    // select_position and compute_cent tilings take the output's last dimension as GetInputTensor(<number of
-    // inputs>)->GetStorageShape(). The same here; only the shape is CANN's there (the rest of its Tensor is not).
-    const StorageShape* GetInputShape(size_t i) const {
-        return i < inputs_.size() ? &inputs_[i].shape_ : GetOutputShape(i - inputs_.size());
-    }
+    // inputs + i), and GetInputTensor reads it unchecked, so an input index past the inputs reads an output's shape:
+    // yueliang13/cann-ops-adv-vllm's select_position and compute_cent tilings take the output's last dimension as
+    // GetInputTensor(<number of inputs>)->GetStorageShape(). The same here; only the shape is CANN's there (the rest of
+    // its Tensor is not). GetInputShape checks its index against the input count and gives nullptr past it, as CANN's
+    // does (linnlh's BallQuery tells its absent optional inputs so).
+    const StorageShape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i].shape_ : nullptr; }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
     const Tensor* GetInputTensor(size_t i) const {
         return i < inputs_.size() ? &inputs_[i] : (i - inputs_.size() < outputs_.size() ? &outputs_[i - inputs_.size()] : nullptr);
