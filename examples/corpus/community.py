@@ -69,6 +69,10 @@ Added by the forty-third round (helper newsrc):
   HelloWorldSample): each kernel source (a `.cpp` defining a `__global__` function; the host's main.cpp, the host
   tiling `*_tiling.cpp` and the pybind11 glue are not kernels) is a kernel-file entry, one per distinct text (the
   CppExtensions folders repeat the kernels of their neighbours).
+- Mr-Xiao2021/ascend_op_learning: another copy of the official samples, "based on 8.0.RC3" (its first commit, April
+  2025; the samples' tree of autumn 2024): the same rules. Its operator/ tree adds AddN, Broadcast, Reduce, the
+  FrameworkLaunchLite AddCustom and an asynchronous Matmul + LeakyRelu launch; many of its files are the March copy's
+  unchanged (the corpus keeps both: each is a public copy, and the docs say which are the same text).
 """
 import re
 
@@ -100,7 +104,10 @@ COMMUNITY_SOURCES = {
     "yueliang13/cann-ops-adv-vllm": "sparse paged attention ops on cann-ops-adv's layout (profiled on the NPU)",
     "ghhufue/cann-operator-challenge-august": "a CANN operator challenge op and its reference (validated on their NPU)",
     "tjulitianyi1997/AscendProjects": "Ascend samples of March 2024 (a copy of the official operator/ tree; no verdict kept)",
+    "Mr-Xiao2021/ascend_op_learning": "Ascend samples of CANN 8.0.RC3 (a copy of the official operator/ tree; no verdict kept)",
 }
+# copies of the official Ascend/samples repository with its operator/ tree (op projects and kernel-launch samples)
+OFFICIAL_SAMPLE_COPIES = ("tjulitianyi1997/AscendProjects", "Mr-Xiao2021/ascend_op_learning")
 BUILT = ("/build_out/", "/build/", "/.ipynb_checkpoints/")   # build outputs and notebook autosaves are no sources
 
 
@@ -198,7 +205,7 @@ def community_entries(repo: str, files: list[str], read, entry) -> list[dict]:
     if repo == "yueliang13/cann-ops-adv-vllm":   # cann-ops-adv's layout; external/ is a torch_npu copy, no op
         return _ophost_entries([f for f in files if f.startswith("src/")], read, entry)
     launched = []
-    if repo == "tjulitianyi1997/AscendProjects":   # the samples' kernel-launch kernels, besides their op projects
+    if repo in OFFICIAL_SAMPLE_COPIES:   # the samples' kernel-launch kernels, besides their op projects
         launched = _launch_sample_kernels(files, read, entry)
     kernels = {f.split("op_kernel/")[0] for f in files if re.search(r"(^|/)op_kernel/[^/]+\.cpp$", f)}
     hosts = sorted(f for f in files if re.search(r"(^|/)op_host/[^/]+\.cpp$", f) and f.split("op_host/")[0] in kernels)
