@@ -59,6 +59,20 @@ Added by the forty-second round (helper newsrc), two collector forms:
   commits say was validated on a real NPU (examples/README.md: ACLNN runs against its golden generator), and the
   challenge's official reference op beside it (ref/chunk_gated_delta_rule, an ops-transformer op for the 910B and the
   950). Their tests/ut folders (op_host/ and op_kernel/ unit tests) are no op project.
+
+Added by the forty-third round (helper newsrc):
+- tjulitianyi1997/AscendProjects: a copy of the official Ascend/samples repository of March 2024 (the mirror the
+  corpus had of Ascend/samples is of June 2023, before its operator/ tree): operator/<Op>Sample/FrameworkLaunch/<Op>/
+  (msopgen op projects: Add, Addcdiv, LayerNorm, LeakyRelu, the Matmul API single- and multi-core, Matmul + LeakyRelu,
+  MoeSoftMaxTopk, PreLayerNorm, Sub), the older cplusplus/.../6_ascendc_custom_op op projects (the op-project rule,
+  grouped by chip), and the kernel-launch samples (operator/*/KernelLaunch/**, cplusplus/.../kernel_invocation/*,
+  HelloWorldSample): each kernel source (a `.cpp` defining a `__global__` function; the host's main.cpp, the host
+  tiling `*_tiling.cpp` and the pybind11 glue are not kernels) is a kernel-file entry, one per distinct text (the
+  CppExtensions folders repeat the kernels of their neighbours).
+- Mr-Xiao2021/ascend_op_learning: another copy of the official samples, "based on 8.0.RC3" (its first commit, April
+  2025; the samples' tree of autumn 2024): the same rules. Its operator/ tree adds AddN, Broadcast, Reduce, the
+  FrameworkLaunchLite AddCustom and an asynchronous Matmul + LeakyRelu launch; many of its files are the March copy's
+  unchanged (the corpus keeps both: each is a public copy, and the docs say which are the same text).
 """
 import re
 
@@ -89,7 +103,11 @@ COMMUNITY_SOURCES = {
     "TJ12342/ascend_c_parctice": "a Pdist op project at the repository's root (TJ12342's; its cases keep NPU outputs)",
     "yueliang13/cann-ops-adv-vllm": "sparse paged attention ops on cann-ops-adv's layout (profiled on the NPU)",
     "ghhufue/cann-operator-challenge-august": "a CANN operator challenge op and its reference (validated on their NPU)",
+    "tjulitianyi1997/AscendProjects": "Ascend samples of March 2024 (a copy of the official operator/ tree; no verdict kept)",
+    "Mr-Xiao2021/ascend_op_learning": "Ascend samples of CANN 8.0.RC3 (a copy of the official operator/ tree; no verdict kept)",
 }
+# copies of the official Ascend/samples repository with its operator/ tree (op projects and kernel-launch samples)
+OFFICIAL_SAMPLE_COPIES = ("tjulitianyi1997/AscendProjects", "Mr-Xiao2021/ascend_op_learning")
 BUILT = ("/build_out/", "/build/", "/.ipynb_checkpoints/")   # build outputs and notebook autosaves are no sources
 
 
@@ -153,6 +171,22 @@ def materialise_ophost(path: str, files: list[str], read, dest) -> None:
         out.write_bytes(read(f))
 
 
+def _launch_sample_kernels(files: list[str], read, entry) -> list[dict]:
+    """The kernel-launch samples' kernels (the official samples' KernelLaunch/ and kernel_invocation/ folders, and the
+    HelloWorld sample): every `.cpp` there that defines a `__global__` function, as a kernel-file entry (the kernel with
+    the headers it includes), one per distinct text; main.cpp (which only declares the kernel, for its CPU debug
+    build), the host tilings and the pybind11 glue define none."""
+    out, seen = [], set()
+    for f in sorted(files):
+        if not (f.endswith(".cpp") and re.search(r"(^|/)(KernelLaunch|kernel_invocation|HelloWorldSample)/", f)): continue
+        text = read(f)
+        if text in seen or not re.search(rb"\b__global__\s+(?:__\w+__\s+)*void\s+\w+\s*\([^;{]*\)\s*\{", text): continue
+        seen.add(text)
+        e = entry(f, "kernel-file")
+        out.append(dict(e, source=f"{e['source']}, kernel launch"))
+    return out
+
+
 def community_entries(repo: str, files: list[str], read, entry) -> list[dict]:
     """The entries of one COMMUNITY_SOURCES repository; `read(path)` gives a file's bytes at the pinned commit.
     Op projects are the folders with both op_host/ and op_kernel/ sources (any depth), each in a group by its chip."""
@@ -170,6 +204,9 @@ def community_entries(repo: str, files: list[str], read, entry) -> list[dict]:
         files = [f for f in files if "/tests/" not in "/" + f]
     if repo == "yueliang13/cann-ops-adv-vllm":   # cann-ops-adv's layout; external/ is a torch_npu copy, no op
         return _ophost_entries([f for f in files if f.startswith("src/")], read, entry)
+    launched = []
+    if repo in OFFICIAL_SAMPLE_COPIES:   # the samples' kernel-launch kernels, besides their op projects
+        launched = _launch_sample_kernels(files, read, entry)
     kernels = {f.split("op_kernel/")[0] for f in files if re.search(r"(^|/)op_kernel/[^/]+\.cpp$", f)}
     hosts = sorted(f for f in files if re.search(r"(^|/)op_host/[^/]+\.cpp$", f) and f.split("op_host/")[0] in kernels)
     chip = {}
@@ -181,4 +218,4 @@ def community_entries(repo: str, files: list[str], read, entry) -> list[dict]:
     for root, found in sorted(chip.items()):
         e = entry(root.rstrip("/"), "op-project")
         out.append(dict(e, source=f"{e['source']}, built for {found}"))
-    return out
+    return out + launched

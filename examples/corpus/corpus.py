@@ -1384,24 +1384,42 @@ def _tree(gitdir: str, commit: str) -> tuple[str, ...]:
 def dependencies(gitdir: str, commit: str, path: str) -> tuple[str, ...]:
     """The repository folders of the ops that the op's op_host/CMakeLists.txt (or its own CMakeLists.txt, where the op
     keeps its build file at its root) names as `add_modules_sources(... DEPENDENCIES a b)` (hicann ops-nn foreach_copy:
-    foreach_utils), each found in the op's category first, else anywhere in the repository."""
+    foreach_utils), each found in the op's category first, else anywhere in the repository; and the folders it names
+    as `set(<op>_depends a/b c/d ...)` (hicann ops-transformer mla_prolog_v2: attention/mla_prolog), by their path."""
     tree = _tree(gitdir, commit)
-    present, deps = set(tree), []
+    present, deps, folders = set(tree), [], []
     # the call is in op_host/CMakeLists.txt, or in the op's own CMakeLists.txt for an op whose build file sits at its
     # root with DIR the op's folder (ops-nn rnn/dynamic_rnn, which dynamic_rnnv2 names)
     for cmake in (path + "/op_host/CMakeLists.txt", path + "/CMakeLists.txt"):
         if cmake not in present: continue
+        text = show(gitdir, commit, cmake).decode(errors="replace")
         # (or add_all_modules_sources, the form without HOSTNAME / DIR: ops-nn matmul/gemm_v2 names mat_mul_v3 so)
-        for args in re.findall(r"\badd_(?:all_)?modules_sources\s*\(([^)]*)\)", show(gitdir, commit, cmake).decode(errors="replace")):
+        for args in re.findall(r"\badd_(?:all_)?modules_sources\s*\(([^)]*)\)", text):
             m = re.search(r"\bDEPENDENCIES\b((?:\s+[\w.-]+)+)", args)
             for d in (m.group(1).split() if m else []):
                 if re.fullmatch(r"[A-Z_]+", d): break   # the next keyword of the call
                 deps.append(d)
+        # ops-transformer's form: `set(<op>_depends attention/mla_prolog attention/common CACHE INTERNAL "...")` (or
+        # `... PARENT_SCOPE)`), folders by their path from the top of the build (cmake/func.cmake's
+        # op_add_depend_directory adds them to the build, add_ops_src_copy copies their sources beside the op's)
+        name = re.escape(path.rsplit("/", 1)[-1])
+        for args in re.findall(rf"\bset\s*\(\s*{name}_depends\b([^)]*)\)", text):
+            for d in args.split():
+                if d in ("CACHE", "PARENT_SCOPE") or d.startswith('"'): break   # the value ends at set()'s keywords
+                if "$" in d: continue   # a variable: not a folder to read here
+                folders.append(d.strip("/"))
     category, found = path.split("/")[0], []
     for d in dict.fromkeys(deps):   # the named op's folder (one with an op_host/ folder of that op's name)
         homes = sorted({m.group(1) for f in tree if (m := re.match(rf"((?:[^/]+/)*{re.escape(d)})/op_host/[^/]", f))},
                        key=lambda h: (not h.startswith(category + "/"), h.count("/"), h))
         if homes and homes[0] != path and homes[0] not in found: found.append(homes[0])
+    # a `_depends` folder is a path from the top of the op's build tree: the repository's root, or a folder above the
+    # op (vllm-ascend's csrc/), the nearest that has it
+    parts = path.split("/")
+    tops = ["/".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)] + [""]
+    for d in dict.fromkeys(folders):
+        home = next((h for h in (f"{t}/{d}" if t else d for t in tops) if any(f.startswith(h + "/") for f in tree)), None)
+        if home and home != path and home not in found: found.append(home)
     return tuple(found)
 
 

@@ -8,6 +8,11 @@ repository's root), on the inputs its five cases keep (case/case<k>/input/input_
 shapes, ranges and p as there) against NumPy's pdist of them. Built for the 310B only (no A2 claim; the same AscendC API): wilburx813's
 contest ops, g1050's Addcmul and LessEqual, Ryedii's course lab, saltyfish88's Sinh.
 
+The forty-third round: the official samples' FrameworkLaunch op projects, from the two copies of Ascend/samples in the
+corpus (community.OFFICIAL_SAMPLE_COPIES: tjulitianyi1997's of March 2024, Mr-Xiao2021's of CANN 8.0.RC3), on the
+shapes of each sample's own AclNNInvocation gen_data.py (smaller where that shape is only large) and against NumPy
+restatements of what those scripts compute, in float64; "(samples 2024-03)" and "(samples 8.0.RC3)" in the names.
+
     python examples/corpus/newsrc_by_hand.py [--only NAME] [--keep DIR] [--git OWNER/NAME=DIR]
 """
 import subprocess
@@ -17,10 +22,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from community_by_hand import (asinh, asinh_grad, close, div, is_close, log_sum_exp, run_cases, softmax,  # noqa: E402
-                               uniform)
-from hicann_by_hand import MIRRORS, run_ops_main  # noqa: E402
-from src_by_hand import pdist_grad, sinh  # noqa: E402
+from community_by_hand import (asinh, asinh_grad, close, div, is_close, layer_norm, log_sum_exp,  # noqa: E402
+                               matmul_bias, run_cases, softmax, uniform)
+from hicann_by_hand import MIRRORS, project, run_ops_main, run_or_error  # noqa: E402
+from src_by_hand import add, pdist_grad, sinh  # noqa: E402
 
 WILBUR, G1050, RYEDII = "wilburx813/ascend_op", "g1050/ascend_c_op", "Ryedii/lab5"
 
@@ -74,6 +79,94 @@ def tj_case(k: int, shape: tuple, dtype, p: float):
         i, j = np.triu_indices(shape[0], 1)
         return {"x": x.astype(dtype)}, {"p": p}, {"y": np.sum(np.abs(x[i] - x[j]) ** p, -1) ** (1 / p)}
     return make
+
+
+def sub(rng, shape, dtype):
+    "z = x - y, rounded to the type (the samples' SubCustom)."
+    x, y = uniform(rng, shape, -4, 4, dtype), uniform(rng, shape, -4, 4, dtype)
+    return {"x": x, "y": y}, {}, {"z": (x.astype(np.float64) - y).astype(dtype)}
+
+
+def leaky_relu(rng, shape, slope):
+    x = uniform(rng, shape, -100, 100, np.float32)
+    xd = x.astype(np.float64)
+    return {"x": x}, {"negative_slope": slope}, {"y": np.where(xd > 0, xd, xd * slope)}
+
+
+def addcdiv(rng, shape, value):
+    "out = x + y / z * value (the contrib AddcdivCustom: half, value an attribute); y, z away from 0."
+    x, y, z = (uniform(rng, shape, 1, 100, np.float16) for _ in range(3))
+    return {"x": x, "y": y, "z": z}, {"value": value}, {"out": x.astype(np.float64) + y.astype(np.float64) / z * value}
+
+
+def clip_by_value(rng, shape, dtype):
+    x = uniform(rng, shape, 1, 10, dtype)
+    lo, hi = uniform(rng, (1,), 1, 3, dtype), uniform(rng, (1,), 4, 10, dtype)
+    return {"x": x, "clip_value_min": lo, "clip_value_max": hi}, {}, {"y": np.clip(x.astype(np.float64), lo[0], hi[0])}
+
+
+FAST_GELU_A = 1.702
+
+
+def fast_gelu(rng, shape, dtype):
+    "x * sigmoid(1.702 x): the samples' FastGelu (its gen_data's x * exp(0.851 (x - |x|)) / (1 + exp(-1.702 |x|)))."
+    x = uniform(rng, shape, -10, 10, dtype)
+    xd = x.astype(np.float64)
+    return {"x": x}, {}, {"y": xd / (1 + np.exp(-FAST_GELU_A * xd))}
+
+
+def fast_gelu_grad(rng, shape, dtype):
+    "dy times the derivative of x * sigmoid(a x): s + a x s (1 - s), s = sigmoid(a x) (its gen_data's closed form)."
+    dy, x = uniform(rng, shape, -10, 10, dtype), uniform(rng, shape, -10, 10, dtype)
+    xd = x.astype(np.float64)
+    sg = 1 / (1 + np.exp(-FAST_GELU_A * xd))
+    return {"dy": dy, "x": x}, {}, {"z": dy.astype(np.float64) * (sg + FAST_GELU_A * xd * sg * (1 - sg))}
+
+
+def mse_loss(rng, shape, dtype):
+    p, l = uniform(rng, shape, -10, 10, dtype), uniform(rng, shape, -10, 10, dtype)
+    return {"predict": p, "label": l}, {"reduction": "mean"}, {"y": np.array(np.mean((p.astype(np.float64) - l) ** 2))}
+
+
+def mse_loss_grad(rng, shape, dtype):
+    p, l, d = (uniform(rng, shape, -10, 10, dtype) for _ in range(3))
+    return ({"predict": p, "label": l, "dout": d}, {"reduction": "mean"},
+            {"y": 2.0 / p.size * (p.astype(np.float64) - l) * d})
+
+
+def instance_norm(rng, shape, eps):
+    "The contrib InstanceNorm with data_format ND: over the axes from 2 on, gamma and beta of x's shape; mean, variance kept."
+    x, g, b = (uniform(rng, shape, -10, 10, np.float32) for _ in range(3))
+    xd = x.astype(np.float64)
+    axes = tuple(range(2, len(shape)))
+    mean, var = xd.mean(axes, keepdims=True), xd.var(axes, keepdims=True)
+    return ({"x": x, "gamma": g, "beta": b}, {"data_format": "ND", "epsilon": eps},
+            {"y": g * (xd - mean) / np.sqrt(var + eps) + b, "mean": mean, "variance": var})
+
+
+def lp_norm_all(rng, shape, p):
+    "The contrib LpNormV2 over every axis (axes [], keepdim false): (sum |x|^p)^(1/p), in half."
+    x = uniform(rng, shape, 1, 10, np.float16)
+    return ({"x": x}, {"p": p, "axes": [], "keepdim": False, "epsilon": 1e-12},
+            {"y": np.array(np.sum(np.abs(x.astype(np.float64)) ** p) ** (1 / p))})
+
+
+def moe_softmax_topk(rng, rows, cols, k):
+    "The top k of each row's softmax, largest first, and their indices."
+    x = rng.standard_normal((rows, cols)).astype(np.float32)
+    e = np.exp(x.astype(np.float64) - x.max(-1, keepdims=True))
+    sm = e / e.sum(-1, keepdims=True)
+    idx = np.argsort(-sm, -1, kind="stable")[:, :k]
+    return {"x": x}, {"k": k}, {"y": np.take_along_axis(sm, idx, -1), "indices": idx.astype(np.int32)}
+
+
+def pre_layer_norm(rng, shape, eps):
+    "LayerNorm over the last axis of x + y (the samples' PreLayerNorm)."
+    x, y = rng.standard_normal(shape).astype(np.float32), rng.standard_normal(shape).astype(np.float32)
+    g, b = rng.standard_normal(shape[-1]).astype(np.float32), rng.standard_normal(shape[-1]).astype(np.float32)
+    a = x.astype(np.float64) + y
+    mean, var = a.mean(-1, keepdims=True), a.var(-1, keepdims=True)
+    return {"x": x, "y": y, "gamma": g, "beta": b}, {"epsilon": eps}, {"res_out": (a - mean) / np.sqrt(var + eps) * g + b}
 
 
 def named(case, **renames):
@@ -132,8 +225,102 @@ OPS = {
     # wybxw's Expand is left out: its kernel asks for a fixed 240 KB of UB (UB_BYTES, the 310B's), more than A2's 192 KB
 }
 
+MARCH, RC3 = "tjulitianyi1997/AscendProjects", "Mr-Xiao2021/ascend_op_learning"
+M24, R3 = " (samples 2024-03)", " (samples 8.0.RC3)"
+FW = "operator/{}Sample/FrameworkLaunch/{}"
+SAMPLES = {
+    "AddCustom" + M24: (MARCH, FW.format("AddCustom", "AddCustom"), [
+        ("half [8, 2048]", lambda r: add(r, (8, 2048), np.float16))]),
+    "AddCustom" + R3: (RC3, FW.format("AddCustom", "AddCustom"), [
+        ("half [8, 2048]", lambda r: add(r, (8, 2048), np.float16))]),
+    "AddCustom FrameworkLaunchLite" + R3: (RC3, "operator/AddCustomSample/FrameworkLaunchLite/AddCustom", [
+        ("half [8, 2048]", lambda r: add(r, (8, 2048), np.float16))]),
+    "AddCustom unaligned" + R3: (RC3, "operator_contrib/UnalignAddCustomSample/FrameworkLaunch/AddCustom", [
+        ("half [7, 2045]", lambda r: add(r, (7, 2045), np.float16)),
+        ("float [3, 1001]", lambda r: add(r, (3, 1001), np.float32))]),
+    "SubCustom" + R3: (RC3, FW.format("SubCustom", "SubCustom"), [
+        ("half [8, 2048]", lambda r: sub(r, (8, 2048), np.float16))]),
+    "LeakyReluCustom" + M24: (MARCH, FW.format("LeakyReluCustom", "LeakyReluCustom"), [
+        ("float [8, 200, 1024] slope 0.01", lambda r: leaky_relu(r, (8, 200, 1024), 0.01))]),
+    "LeakyReluCustom" + R3: (RC3, FW.format("LeakyReluCustom", "LeakyReluCustom"), [
+        ("float [8, 200, 1024] slope 0", lambda r: leaky_relu(r, (8, 200, 1024), 0.0))]),
+    "MatmulCustomMultiCore" + M24: (MARCH, FW.format("MatMulCustom", "MatmulCustomMultiCore"), [
+        ("[1024, 256] x [256, 640] + bias", lambda r: matmul_bias(r, 1024, 256, 640))]),
+    "MatmulCustomSingleCore" + M24: (MARCH, FW.format("MatMulCustom", "MatmulCustomSingleCore"), [
+        ("[512, 512] x [512, 1024] + bias", lambda r: matmul_bias(r, 512, 512, 1024))]),
+    "MatmulCustomMultiCore" + R3: (RC3, FW.format("MatmulCustom", "MatmulCustomMultiCore"), [
+        ("[1024, 256] x [256, 640] + bias", lambda r: matmul_bias(r, 1024, 256, 640))]),
+    "MatmulLeakyReluCustom" + R3: (RC3, FW.format("MatmulLeakyReluCustom", "MatmulLeakyReluCustom"), [
+        ("[1024, 256] x [256, 640] + bias, alpha 0.001", lambda r: matmul_bias(r, 1024, 256, 640, alpha=0.001))]),
+    "AddcdivCustom" + R3: (RC3, "operator_contrib/AddcdivCustomSample/FrameworkLaunch/AddcdivCustom", [
+        ("half [1, 96 * 2048] value 1", lambda r: addcdiv(r, (1, 96 * 2048), 1.0))]),
+    "Addcmul" + R3: (RC3, "operator_contrib/AddcmulSample/FrameworkLaunch/Addcmul", [
+        ("half [133, 4095]", lambda r: addcmul(r, (133, 4095), np.float16)),
+        ("float [4, 1024]", lambda r: addcmul(r, (4, 1024), np.float32))]),
+    "ClipByValue" + R3: (RC3, "operator_contrib/ClipByValueSample/FrameworkLaunch/ClipByValue", [
+        ("half [7, 2045]", lambda r: clip_by_value(r, (7, 2045), np.float16))]),
+    "FastGelu" + R3: (RC3, "operator_contrib/FastGeluSample/FrameworkLaunch/FastGelu", [
+        ("half [1024]", lambda r: fast_gelu(r, (1024,), np.float16)),
+        ("float [4, 999]", lambda r: fast_gelu(r, (4, 999), np.float32))]),
+    "FastGeluGrad" + R3: (RC3, "operator_contrib/FastGeluGradSample/FrameworkLaunch/FastGeluGrad", [
+        ("half [1024]", lambda r: fast_gelu_grad(r, (1024,), np.float16)),
+        ("float [4, 999]", lambda r: fast_gelu_grad(r, (4, 999), np.float32))]),
+    "GreaterEqual" + R3: (RC3, "operator_contrib/GreaterEqualSample/FrameworkLaunch/GreaterEqual", [
+        ("half [1024]", lambda r: compare(r, (1024,), np.float16, np.greater_equal)),
+        ("int32 [3, 333]", lambda r: compare(r, (3, 333), np.int32, np.greater_equal))]),
+    "LessEqual" + R3: (RC3, "operator_contrib/LessEqualSample/FrameworkLaunch/LessEqual", [
+        ("float [1024, 1024]", lambda r: compare(r, (1024, 1024), np.float32, np.less_equal))]),
+    "MseLoss" + R3: (RC3, "operator_contrib/MseLossSample/FrameworkLaunch/MseLoss", [
+        ("float [1024, 1024] mean", lambda r: mse_loss(r, (1024, 1024), np.float32))]),
+    "MseLossGrad" + R3: (RC3, "operator_contrib/MseLossGradSample/FrameworkLaunch/MseLossGrad", [
+        ("float [1024, 1024] mean", lambda r: mse_loss_grad(r, (1024, 1024), np.float32))]),
+    "InstanceNorm" + R3: (RC3, "operator_contrib/InstanceNormSample/FrameworkLaunch/InstanceNorm", [
+        ("float [8, 3, 1024] ND eps 0", lambda r: instance_norm(r, (8, 3, 1024), 0.0))]),
+    "LpNormV2Custom" + R3: (RC3, "operator_contrib/LpNormV2CustomSample/FrameworkLaunch/LpNormV2Custom", [
+        ("half [3, 4, 1024] p 3, all axes", lambda r: lp_norm_all(r, (3, 4, 1024), 3.0))]),
+    "LayerNormCustom" + R3: (RC3, "operator_contrib/LayerNormCustomSample/FrameworkLaunch/LayerNormCustom", [
+        ("float [256, 1024] eps 1e-5", lambda r: layer_norm(r, 256, 1024))]),
+    "MoeSoftMaxTopkCustom" + R3: (RC3, "operator_contrib/MoeSoftMaxTopkCustomSample/FrameworkLaunch/MoeSoftMaxTopkCustom", [
+        ("float [1024, 16] k 4", lambda r: moe_softmax_topk(r, 1024, 16, 4)),
+        ("float [2048, 32] k 6", lambda r: moe_softmax_topk(r, 2048, 32, 6))]),
+    "PreLayerNormCustom" + R3: (RC3, "operator_contrib/PreLayerNormCustomSample/FrameworkLaunch/PreLayerNormCustom", [
+        ("float [48, 4, 2048] eps 1e-5", lambda r: pre_layer_norm(r, (48, 4, 2048), 1e-5))]),
+}
+OPS.update(SAMPLES)
+
+
+# the samples' matmuls take half a and b and give float c
+SAMPLE_OUT_DTYPE = {n: "float32" for n in SAMPLES if n.startswith("Matmul")}
+
+
+def run_sample(g_, name: str):
+    """A sample's cases, as run_cases runs them, but each output allocated in its reference's type where that is an
+    integer or bool (MoeSoftMaxTopk's int32 indices beside its float values), else the op's (SAMPLE_OUT_DTYPE, or the
+    first input's)."""
+    repo, path, cases = SAMPLES[name]
+    try:
+        proj, settings = project(repo, path, *g_)
+    except Exception as e:  # noqa: BLE001 - the line says why
+        yield f"{name}: ERROR the project does not build: {str(e)[:300]}"
+        return
+    for i, (label, make) in enumerate(cases):
+        inputs, attrs, want = make(np.random.default_rng(4300 + i))
+        dtype = SAMPLE_OUT_DTYPE.get(name, str(next(iter(inputs.values())).dtype))
+        outputs = {k: (v.shape or (1,), str(v.dtype) if v.dtype.kind in "biu" else dtype) for k, v in want.items()}
+        r, failed = run_or_error(f"{name} {label}", proj, inputs, attrs=attrs, outputs=outputs, settings=settings)
+        if failed:
+            yield failed
+            continue
+        verdicts = {k: close(r.outputs[k], v) for k, v in want.items()}
+        ok = all(v[0] for v in verdicts.values())
+        yield (f"{name} {label}: key {r.tiling_key}, block_dim {r.block_dim}, "
+               + "; ".join(f"{k} {v[1]}" for k, v in verdicts.items()) + f": {'match' if ok else 'MISMATCH'}")
+
 
 def run_op(g_, name: str):
+    if name in SAMPLES:
+        yield from run_sample(g_, name)
+        return
     # the caller allocates the outputs with the reference's shapes, a bool reference as bool
     yield from run_cases(g_, name, OPS, seed=4200, out_dtype={}, check=close)
 

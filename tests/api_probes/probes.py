@@ -1623,6 +1623,9 @@ NOT_PROBED.update({n: "raw compiler intrinsic (level-0 vector forms, GatherMask 
                    for n in ("vreducev2", "vgather", "copy_gm_to_ubuf", "copy_ubuf_to_gm", "set_atomic_add", "set_atomic_f16",
                              "set_atomic_f32", "set_atomic_s32", "get_subblockid", "get_subblockdim")})
 
+NOT_PROBED["get_imm"] = ("raw compiler intrinsic (an immediate load: the value itself), not a header API: see "
+                         "tests/test_emu_get_imm.py")
+
 NOT_PROBED["icache_preload"] = ("raw compiler intrinsic (an instruction-cache preload, a no-op here), not a header API: "
                                 "see tests/test_cube_catlass_forms.py")
 

@@ -28,6 +28,12 @@ inline void icache_preload(int64_t len) { (void)len; }
 // call it too (ops-transformer's attention kernels copy a tiling array with it). Here: `bytes` bytes, as given.
 inline void copy_data_align64(void* dst, const void* src, uint64_t bytes) { std::memcpy(dst, src, bytes); }
 
+// get_imm(imm): the device compiler's immediate load: the value itself, as a 64-bit scalar (the devkit's GetImm and its
+// physical-buffer-address helper return what it gives). The official kernel-launch samples of 2023 (Add_tile, LeakyReLU)
+// read their tiling struct through UB with it: `(__ubuf__ uint8_t*)get_imm(0)` is the UB at offset 0, which the
+// __ubuf__ cast (ub_cast below) maps onto this core's UB; copy_gm_to_ubuf then fills it and the scalar code reads it.
+inline int64_t get_imm(uint64_t imm) { return static_cast<int64_t>(imm); }
+
 // A UB address the kernel's scalar code follows. On the NPU a `__ubuf__ T*` is an offset in the core's Unified Buffer and
 // the scalar unit reads and writes through it (laser_attention: `(diagmataddr + stepshift)[i] = vecaddr[i]` on pointers
 // made by `reinterpret_cast<__ubuf__ float*>((uintptr_t)offset)`); here each core's UB lives elsewhere, so the build

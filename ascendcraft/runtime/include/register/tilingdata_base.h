@@ -76,13 +76,15 @@ inline void drop_view(const void* object) {   // the object's destructor (and so
 #define BEGIN_TILING_DATA_DEF(name) \
     struct alignas(8) name {        \
         ~name() { ::ascendcraft::tiling_bind_detail::release(this); ::ascendcraft::tiling_bind_detail::drop_view(this); }
-#define TILING_DATA_FIELD_DEF(type, field)            \
-    type field = type();                              \
-    void set_##field(type value) { field = value; }   \
+// (the setters' parameter has a name no field takes: a field called `value`, as the samples' AddcdivCustom has, would
+// otherwise be hidden by it in `set_value`, which then assigned the parameter to itself and left the field 0)
+#define TILING_DATA_FIELD_DEF(type, field)                                        \
+    type field = type();                                                          \
+    void set_##field(type ascendcraft_set_to) { field = ascendcraft_set_to; }     \
     type get_##field() const { return field; }
-#define TILING_DATA_FIELD_DEF_ARR(type, count, field)                                    \
-    type field[count] = {};                                                              \
-    void set_##field(const type* value) { std::memcpy(field, value, sizeof(field)); }   \
+#define TILING_DATA_FIELD_DEF_ARR(type, count, field)                                                        \
+    type field[count] = {};                                                                                  \
+    void set_##field(const type* ascendcraft_set_to) { std::memcpy(field, ascendcraft_set_to, sizeof(field)); } \
     type* get_##field() { return field; }   /* host code keeps and writes through it */   \
     const type* get_##field() const { return field; }
 #define TILING_DATA_FIELD_DEF_STRUCT(type, field) type field = type();
