@@ -1497,14 +1497,16 @@ def _numpy(t) -> np.ndarray:
 
 
 def _launchable(project: OpProject, inputs: dict) -> None:
-    "Refuse, naming the parameter, what the emulated launch cannot pass to the kernel (empty lists)."
+    """Refuse, naming the parameter, what the emulated launch cannot pass to the kernel (a bare tensor for a list). An
+    empty list is a list of no tensors, as aclnn hands over an unused tensor-list input (GroupedMatmul's scale, offset,
+    ...): the tiling context has no instance of it and the kernel gets a list descriptor of no tensors."""
     op = project.op
     for p in op.inputs:
         if inputs.get(p.name) is None: continue   # an absent optional input: a null GM address, as CANN passes it
         value = inputs[p.name]
-        if p.option == "DYNAMIC" and not (isinstance(value, (list, tuple)) and value):
+        if p.option == "DYNAMIC" and not isinstance(value, (list, tuple)):
             raise _project_error("op-inputs", f"{op.type}: '{p.name}' is a tensor list (ParamType(DYNAMIC)); pass a "
-                                 "non-empty list of tensors", op.file, f"inputs['{p.name}'] = [t1, t2, ...]")
+                                 "list of tensors (empty: none)", op.file, f"inputs['{p.name}'] = [t1, t2, ...]")
 
 
 def _apply_computed_shapes(result: "ProjectRun", shaped: list, words) -> None:
@@ -1546,7 +1548,7 @@ def _inferred_outputs(project: OpProject, inputs: dict, attrs: dict, settings: S
     op = project.op
     shapes = infer_output_shapes(project, [inputs.get(p.name) for p in op.inputs], attrs, settings=settings)
     if shapes is None: return None
-    column = dtype_column(op, {k: _ge_of(_members(v)[0]) for k, v in inputs.items()})
+    column = dtype_column(op, {k: _ge_of(_members(v)[0]) for k, v in inputs.items() if _members(v)})
     out = {}
     for p in op.outputs:
         if p.name in inputs: continue   # a ref output: its input's memory
@@ -1656,7 +1658,7 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
         raise _project_error("op-inputs", f"written_inputs names {', '.join(unknown)}, not given inputs of {op.type}", op.file,
                              f"name inputs among {', '.join(inputs)}")
     inout = set(aliases.values()) | set(written_inputs) | ({p.name for p in op.inputs} if inplace else set())
-    dtypes = {k: _ge_of(_members(v)[0]) for k, v in inputs.items()}
+    dtypes = {k: _ge_of(_members(v)[0]) for k, v in inputs.items() if _members(v)}   # (an empty list: no dtype)
     for name, spec in out_specs.items():
         shape, dt = spec[0] if name in dynamic else spec
         dtypes[name] = _ge_of(np.empty(0, dt)) if str(dt) != "bfloat16" else "DT_BF16"
