@@ -152,7 +152,14 @@ def parse_op_definition(text: str, file: str) -> OpDefinition | None:
     if not m: return None
     body = code[m.end():]
     inputs, outputs, attrs, computed, listed = [], [], [], [], set()
-    for p in _PARAM_RE.finditer(body):
+    params = list(_PARAM_RE.finditer(body))
+    config = re.search(r'AddConfig\s*\(\s*"ascend910b"\s*,\s*(\w+)\s*\)', body)
+    if config and not any(p.group(1) != "Attr" for p in params):
+        # inputs and outputs declared only on the configuration added for A2 (ops-transformer FlashAttentionScore:
+        # aicore_config.Input("query")..., AddConfig("ascend910b", aicore_config)) are the op's there
+        on_config = _PARAM_RE.pattern.replace(r"this\s*->", re.escape(config.group(1)) + r"\s*\.", 1)
+        params += list(re.finditer(on_config, body))
+    for p in params:
         what, name, chain = p.group(1), p.group(2), p.group(3)
         calls = {c.group(1): c.group(2) for c in _CALL_RE.finditer(chain)}
         if what == "Attr":

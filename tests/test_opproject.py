@@ -235,6 +235,28 @@ def test_tensor_list_inputs_and_outputs_run_end_to_end():
     assert [o.shape for o in r.outputs["y"]] == [(64,), (2, 64), (3, 1, 64)]
 
 
+def test_parameters_declared_on_the_a2_configuration_are_the_ops(tmp_path):
+    # ops-transformer's FlashAttentionScore declares its inputs and outputs only on an OpAICoreConfig that it adds for
+    # ascend910b (aicore_config.Input("query")..., this->AICore().AddConfig("ascend910b", aicore_config)); an op's
+    # parameters there are the op's on A2. Another SoC's configuration (config_310p) is not read
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    text = host.read_text()
+    for name in ('Input("x")', 'Input("y")', 'Output("z")'):
+        text = text.replace(f"this->{name}", f"config.{name}")
+    text = text.replace('        config.Input("x")', '        OpAICoreConfig config, config_310p;\n'
+                        '        config_310p.Input("w").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});\n'
+                        '        config.Input("x")')
+    text = text.replace('this->AICore().AddConfig("ascend910b");',
+                        'this->AICore().AddConfig("ascend910b", config);\n        this->AICore().AddConfig("ascend310p", config_310p);')
+    host.write_text(text)
+    project = load_project(folder)
+    assert [p.name for p in project.op.inputs] == ["x", "y"] and [p.name for p in project.op.outputs] == ["z"]
+    assert project.op.inputs[0].dtypes == ["DT_FLOAT16", "DT_FLOAT"] and [a.name for a in project.op.attrs] == ["alpha"]
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
 def test_an_empty_tensor_list_input_is_a_list_of_no_tensors(tmp_path):
     # ops-transformer's GroupedMatmul declares its quantisation inputs (scale, offset, ...) ParamType(DYNAMIC), not
     # OPTIONAL; aclnnGroupedMatmul hands an unused one over as an empty tensor list: the tiling context has no instance
