@@ -152,7 +152,14 @@ def parse_op_definition(text: str, file: str) -> OpDefinition | None:
     if not m: return None
     body = code[m.end():]
     inputs, outputs, attrs, computed, listed = [], [], [], [], set()
-    for p in _PARAM_RE.finditer(body):
+    params = list(_PARAM_RE.finditer(body))
+    config = re.search(r'AddConfig\s*\(\s*"ascend910b"\s*,\s*(\w+)\s*\)', body)
+    if config and not any(p.group(1) != "Attr" for p in params):
+        # inputs and outputs declared only on the configuration added for A2 (ops-transformer FlashAttentionScore:
+        # aicore_config.Input("query")..., AddConfig("ascend910b", aicore_config)) are the op's there
+        on_config = _PARAM_RE.pattern.replace(r"this\s*->", re.escape(config.group(1)) + r"\s*\.", 1)
+        params += list(re.finditer(on_config, body))
+    for p in params:
         what, name, chain = p.group(1), p.group(2), p.group(3)
         calls = {c.group(1): c.group(2) for c in _CALL_RE.finditer(chain)}
         if what == "Attr":
@@ -1497,14 +1504,16 @@ def _numpy(t) -> np.ndarray:
 
 
 def _launchable(project: OpProject, inputs: dict) -> None:
-    "Refuse, naming the parameter, what the emulated launch cannot pass to the kernel (empty lists)."
+    """Refuse, naming the parameter, what the emulated launch cannot pass to the kernel (a bare tensor for a list). An
+    empty list is a list of no tensors, as aclnn hands over an unused tensor-list input (GroupedMatmul's scale, offset,
+    ...): the tiling context has no instance of it and the kernel gets a list descriptor of no tensors."""
     op = project.op
     for p in op.inputs:
         if inputs.get(p.name) is None: continue   # an absent optional input: a null GM address, as CANN passes it
         value = inputs[p.name]
-        if p.option == "DYNAMIC" and not (isinstance(value, (list, tuple)) and value):
+        if p.option == "DYNAMIC" and not isinstance(value, (list, tuple)):
             raise _project_error("op-inputs", f"{op.type}: '{p.name}' is a tensor list (ParamType(DYNAMIC)); pass a "
-                                 "non-empty list of tensors", op.file, f"inputs['{p.name}'] = [t1, t2, ...]")
+                                 "list of tensors (empty: none)", op.file, f"inputs['{p.name}'] = [t1, t2, ...]")
 
 
 def _apply_computed_shapes(result: "ProjectRun", shaped: list, words) -> None:
@@ -1546,7 +1555,7 @@ def _inferred_outputs(project: OpProject, inputs: dict, attrs: dict, settings: S
     op = project.op
     shapes = infer_output_shapes(project, [inputs.get(p.name) for p in op.inputs], attrs, settings=settings)
     if shapes is None: return None
-    column = dtype_column(op, {k: _ge_of(_members(v)[0]) for k, v in inputs.items()})
+    column = dtype_column(op, {k: _ge_of(_members(v)[0]) for k, v in inputs.items() if _members(v)})
     out = {}
     for p in op.outputs:
         if p.name in inputs: continue   # a ref output: its input's memory
@@ -1658,7 +1667,7 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
         raise _project_error("op-inputs", f"written_inputs names {', '.join(unknown)}, not given inputs of {op.type}", op.file,
                              f"name inputs among {', '.join(inputs)}")
     inout = set(aliases.values()) | set(written_inputs) | ({p.name for p in op.inputs} if inplace else set())
-    dtypes = {k: _ge_of(_members(v)[0]) for k, v in inputs.items()}
+    dtypes = {k: _ge_of(_members(v)[0]) for k, v in inputs.items() if _members(v)}   # (an empty list: no dtype)
     for name, spec in out_specs.items():
         shape, dt = spec[0] if name in dynamic else spec
         dtypes[name] = _ge_of(np.empty(0, dt)) if str(dt) != "bfloat16" else "DT_BF16"

@@ -322,3 +322,52 @@ def test_softmax_flashv2_tiling_made_on_the_device_gives_the_block_shape_and_a_r
     st = r.outputs["st"].reshape(2, M2, 8)
     np.testing.assert_allclose(st[0][:, 0], np.exp(x - mx).sum(1), rtol=1e-5)
     np.testing.assert_allclose(st[1][:, 0], mx[:, 0], rtol=1e-6)
+
+
+FLASHV2_SHAPE_INFO = """#include "kernel_operator.h"
+using namespace AscendC;
+// ops-transformer FlashAttentionScore's style: a zeroed SoftMaxTiling and no SoftMaxShapeInfo; the block's [M, K]
+// shape (K padded to 32 bytes, the original K shorter) set on the source with SetShapeInfo
+extern "C" __global__ __aicore__ void flashv2_shape(GM_ADDR x, GM_ADDR y, GM_ADDR st)
+{
+    constexpr uint32_t M = 6, N = 64, K = 40, B = 8;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, yb, sb, eb, tb;
+    pipe.InitBuffer(xb, M * N * 4);
+    pipe.InitBuffer(sb, 2 * M * B * 4);
+    pipe.InitBuffer(eb, M * B * 4);
+    pipe.InitBuffer(tb, 4096);
+    GlobalTensor<float> xg, yg, sg;
+    xg.SetGlobalBuffer((__gm__ float *)x, M * N);
+    yg.SetGlobalBuffer((__gm__ float *)y, M * N);
+    sg.SetGlobalBuffer((__gm__ float *)st, 2 * M * B);
+    LocalTensor<float> xl = xb.Get<float>(), sl = sb.Get<float>(), em = eb.Get<float>();
+    LocalTensor<uint8_t> tmp = tb.Get<uint8_t>();
+    DataCopy(xl, xg, M * N);
+    uint32_t shape[] = {M, N}, ori[] = {M, K}, stat[] = {M, B};
+    xl.SetShapeInfo(ShapeInfo(2, shape, 2, ori, DataFormat::ND));
+    sl.SetShapeInfo(ShapeInfo(2, stat, DataFormat::ND));
+    SoftMaxTiling none;
+    SoftmaxFlashV2<float, false, true, false>(xl, sl, sl[M * B], xl, em, sl, sl[M * B], tmp, none);
+    DataCopy(yg, xl, M * N);
+    DataCopy(sg, sl, 2 * M * B);
+}
+"""
+
+
+def test_softmax_flashv2_without_tiling_or_shape_info_takes_the_sources_shape_info():
+    # the API reads the source's ShapeInfo when no SoftMaxShapeInfo is given and makes its tiling again on the device
+    # when the one passed does not fit it (isCheckTiling, the default configuration); the original K leaves the padding out
+    M2, N2, K2 = 6, 64, 40
+    x = np.random.default_rng(11).uniform(-3, 3, (M2, N2)).astype(np.float32)
+    b = build({"k.cpp": FLASHV2_SHAPE_INFO})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    r = run(b, [GM("x", x), GM("y", np.zeros(M2 * N2, np.float32), "out"), GM("st", np.zeros(2 * M2 * 8, np.float32), "out")],
+            block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    v = x[:, :K2]
+    mx = v.max(1, keepdims=True)
+    np.testing.assert_allclose(r.outputs["y"].reshape(M2, N2)[:, :K2], np.exp(v - mx), rtol=1e-5, atol=1e-6)
+    st = r.outputs["st"].reshape(2, M2, 8)
+    np.testing.assert_allclose(st[0], np.repeat(np.exp(v - mx).sum(1, keepdims=True), 8, 1), rtol=1e-5)
+    np.testing.assert_allclose(st[1], np.repeat(mx, 8, 1), rtol=1e-6)

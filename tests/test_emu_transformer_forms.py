@@ -219,3 +219,25 @@ def test_the_reduce_templates_host_names_compile_and_its_tiling_is_a_named_failu
     out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True)
     assert out.stdout.split() == [str(192 * 1024), str(16 * 1024), "1", "1", "0", "2", "1"]
     assert "Tiling4ReduceOp" in out.stderr and "not emulated" in out.stderr
+
+
+def test_iterate_batch_broadcasts_each_b_over_consecutive_a_batches():
+    # batchA = 4, batchB = 2 in the NORMAL layout: C[i] = A[i] x B[i / (4 / 2)], as the Matmul API's batch offsets give
+    # it (B's batch index is the product's over batchNum / batchB); FlashAttentionScore's grouped-query bmm1 (A: the
+    # N2 x G query heads, B: the N2 key heads) relies on it: query heads 0 and 1 share key head 0
+    src = BATCH.read_text().replace(SYNC_BATCH, "    mm.IterateBatch(cGm, td.batch, td.batch / 2, false);\n").replace(
+        "bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(b), td.cube.Kb * td.cube.N);",
+        "bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half *>(b), td.batch / 2 * td.cube.Kb * td.cube.N);")
+    b = build({"batch_gqa.cpp": src})
+    assert b.ok, b.log[-3000:]
+    rng = np.random.default_rng(9)
+    batch, m, n, k = 4, 32, 48, 64
+    a = rng.standard_normal((batch, m, k)).astype(np.float16)
+    bm = rng.standard_normal((batch // 2, k, n)).astype(np.float16)
+    tiling = tcube_tiling(usedCoreNum=1, M=m, N=n, Ka=k, Kb=k, singleCoreM=m, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=32, baseK=32, stepM=1, stepN=1, BatchNum=batch) + np.uint32(batch).tobytes()
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.empty((batch, m, n), np.float32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    ref = a.astype(np.float64) @ np.repeat(bm.astype(np.float64), 2, axis=0)
+    np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)

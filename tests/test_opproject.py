@@ -235,6 +235,51 @@ def test_tensor_list_inputs_and_outputs_run_end_to_end():
     assert [o.shape for o in r.outputs["y"]] == [(64,), (2, 64), (3, 1, 64)]
 
 
+def test_parameters_declared_on_the_a2_configuration_are_the_ops(tmp_path):
+    # ops-transformer's FlashAttentionScore declares its inputs and outputs only on an OpAICoreConfig that it adds for
+    # ascend910b (aicore_config.Input("query")..., this->AICore().AddConfig("ascend910b", aicore_config)); an op's
+    # parameters there are the op's on A2. Another SoC's configuration (config_310p) is not read
+    folder = copy_project(tmp_path, "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    text = host.read_text()
+    for name in ('Input("x")', 'Input("y")', 'Output("z")'):
+        text = text.replace(f"this->{name}", f"config.{name}")
+    text = text.replace('        config.Input("x")', '        OpAICoreConfig config, config_310p;\n'
+                        '        config_310p.Input("w").ParamType(REQUIRED).DataType({ge::DT_FLOAT16}).Format({ge::FORMAT_ND});\n'
+                        '        config.Input("x")')
+    text = text.replace('this->AICore().AddConfig("ascend910b");',
+                        'this->AICore().AddConfig("ascend910b", config);\n        this->AICore().AddConfig("ascend310p", config_310p);')
+    host.write_text(text)
+    project = load_project(folder)
+    assert [p.name for p in project.op.inputs] == ["x", "y"] and [p.name for p in project.op.outputs] == ["z"]
+    assert project.op.inputs[0].dtypes == ["DT_FLOAT16", "DT_FLOAT"] and [a.name for a in project.op.attrs] == ["alpha"]
+    x, y = torch.randn(4096), torch.randn(4096)
+    r = run_project(folder, {"x": x, "y": y}, attrs={"alpha": 0.5}, reference=lambda x, y, alpha: x + alpha * y)
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+def test_an_empty_tensor_list_input_is_a_list_of_no_tensors(tmp_path):
+    # ops-transformer's GroupedMatmul declares its quantisation inputs (scale, offset, ...) ParamType(DYNAMIC), not
+    # OPTIONAL; aclnnGroupedMatmul hands an unused one over as an empty tensor list: the tiling context has no instance
+    # of it (GetDynamicInputTensor(i, 0) is nullptr, the instance count 0) and the kernel gets a list of no tensors
+    folder = copy_project(tmp_path, "foreach_scale_custom")
+    host = folder / "op_host" / "foreach_scale_custom.cpp"
+    host.write_text(host.read_text().replace(
+        '        this->Output("y")',
+        '        this->Input("scale").ParamType(DYNAMIC).DataType({ge::DT_FLOAT, ge::DT_FLOAT}).Format({ge::FORMAT_ND, ge::FORMAT_ND});\n'
+        '        this->Output("y")').replace(
+        "    if (count == 0 || list == nullptr",
+        "    const gert::AnchorInstanceInfo* scales = context->GetIrInputInstanceInfo(1);\n"
+        "    if (context->GetDynamicInputTensor(1, 0) != nullptr || scales == nullptr || scales->GetInstanceNum() != 0) return ge::GRAPH_FAILED;\n"
+        "    if (count == 0 || list == nullptr"))
+    kernel = folder / "op_kernel" / "foreach_scale_custom.cpp"
+    kernel.write_text(kernel.read_text().replace("foreach_scale_custom(GM_ADDR x, GM_ADDR y,",
+                                                 "foreach_scale_custom(GM_ADDR x, GM_ADDR scale, GM_ADDR y,"))
+    x = [torch.randn(64), torch.randn(128)]
+    r = run_project(folder, {"x": x, "scale": []}, attrs={"alpha": 0.5}, reference=lambda x, scale, alpha: [t * alpha for t in x])
+    assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+    with pytest.raises(AscendCraftError, match="tensor list"):   # a list is still a list: not a bare tensor
+        run_project(folder, {"x": x, "scale": torch.ones(1)}, attrs={"alpha": 0.5})
+
 def test_sdk_headers_that_shared_tiling_frameworks_include(tmp_path):
     # cann-ops' src/common/inc/tiling/tiling_base.h and log/inner/dfx_base.h include SDK headers
     # (exe_graph/runtime/*_context.h, base/alog_pub.h, base/err_msg.h, securec.h) and use the node info

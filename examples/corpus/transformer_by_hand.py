@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
-from hicann_by_hand import project, tensor  # noqa: E402
+from hicann_by_hand import compare, project, tensor  # noqa: E402
 
 from ascendcraft.opproject import run_project  # noqa: E402
 
@@ -160,6 +160,241 @@ def rope_grad(g, shape: tuple, cos_shape: tuple, dtype: str, mode: int, seed: in
             + ", ".join(f"{k} {v:.2f}" for k, v in worst.items()) + f" {'match' if ok else 'MISMATCH'}")
 
 
+def attention_reference(q, k, v, scale: float, masked=None):
+    """softmax(scale * Q K^T, masked positions out) V in float64, on BNSD arrays (key / value with N / Nkv heads each
+    shared by N / Nkv query heads in a row: GQA). `masked` (broadcast to [B, N, Sq, Skv]) is True where the op's
+    attention mask says 1: the position takes no part. Returns the output, sum_j p_j |v_j| / sum_j p_j (the magnitude
+    the kernel's rounding of the probabilities acts on), and the rows' max and sum of exp(score - max)."""
+    g = q.shape[1] // k.shape[1]
+    k, v = np.repeat(k, g, axis=1), np.repeat(v, g, axis=1)
+    s = scale * np.einsum("bnqd,bnkd->bnqk", q, k)
+    if masked is not None: s = np.where(np.broadcast_to(masked, s.shape), -np.inf, s)
+    mx = s.max(axis=-1, keepdims=True)
+    p = np.exp(s - mx)
+    total = p.sum(axis=-1, keepdims=True)
+    return p @ v / total, p @ np.abs(v) / total, mx[..., 0], total[..., 0]
+
+
+def attention_check(got, want, mag, dtype: str) -> tuple[bool, float]:
+    """An attention output matches within two ulp of its dtype at the result plus one rounding of the dtype's
+    precision at sum p|v| / sum p: the kernel computes the scores and the softmax in float32 and rounds the
+    probabilities to the inputs' dtype before the second matmul (each probability within half an ulp of that dtype)."""
+    got = _bf(got, dtype).reshape(want.shape)
+    mant = {"float16": 10, "bfloat16": 7, "float32": 23}[dtype]
+    allowed = 2 * np.exp2(np.floor(np.log2(np.maximum(np.abs(want), 2.0 ** -14))) - mant) + np.exp2(-mant) * mag
+    err = np.abs(got - want)
+    return bool(np.all(err <= allowed)) and bool(np.isfinite(got).all()), float(np.max(err / allowed))
+
+
+def _layout(x, layout: str):
+    "A BNSD array in the op's layout (BSND, or BSH: N and D merged)."
+    if layout == "BNSD": return x
+    x = x.transpose(0, 2, 1, 3)
+    return x if layout == "BSND" else x.reshape(x.shape[0], x.shape[1], -1)
+
+
+def _err(r) -> str:
+    return '; '.join(d.render().splitlines()[0] for d in r.run.diagnostics if d.severity == 'error')[:400]
+
+
+FA = "attention/flash_attention_score"
+# FlashAttentionScore's OpDef (op_host/flash_attention_score_def.cpp) declares no attribute at the pinned commit; its
+# TilingFunc reads them by position, as the op's l0 API hands them over (op_host/op_api/flash_attention_score.cpp,
+# OP_ATTR(...)): these names and kinds, in that order
+FA_ATTRS = [("scale_value", "float"), ("keep_prob", "float"), ("pre_tockens", "int"), ("next_tockens", "int"),
+            ("head_num", "int"), ("input_layout", "str"), ("inner_precise", "int"), ("sparse_mode", "int"),
+            ("pse_type", "int"), ("seed", "int"), ("offset", "int"), ("out_dtype", "int"), ("softmax_out_layout", "str")]
+
+
+def flash_attention_score(g, b: int, n: int, nkv: int, sq: int, skv: int, d: int, layout: str, dtype: str,
+                          causal: bool, seed: int) -> str:
+    """FlashAttentionScore forward (docs/aclnnFlashAttentionScore.md: attention_out = Dropout(Softmax(Mask(scale *
+    (pse + Q K^T), atten_mask)), keep_prob) V; here no pse, keep_prob 1, so no dropout). `causal`: the whole [Sq, Skv]
+    mask (1 = left out) with sparse_mode 0 and next_tokens 0, which the document asks to agree with it. The op's
+    attributes as its l0 API passes them (FA_ATTRS; pse_type 1, as aclnnFlashAttentionScore gives it). softmax_max and
+    softmax_sum ([B, N, Sq, 8], "for the backward") are compared too, as the rows' max of the scaled, masked scores and
+    their sum of exp(score - max), within 2^-20 of their magnitude (float32, computed from float32 scores)."""
+    import dataclasses
+    from ascendcraft.opproject import OpAttr
+    proj, settings = project(REPO, FA, *g)
+    if not proj.op.attrs:
+        proj = dataclasses.replace(proj, op=dataclasses.replace(proj.op, attrs=[OpAttr(a, kind) for a, kind in FA_ATTRS]))
+    rng = np.random.default_rng(seed)
+    q, qv = tensor(rng, (b, n, sq, d), dtype)
+    k, kv = tensor(rng, (b, nkv, skv, d), dtype)
+    v, vv = tensor(rng, (b, nkv, skv, d), dtype)
+    scale = 1 / np.sqrt(d)
+    lay = lambda t: torch.from_numpy(np.ascontiguousarray(_layout(t.numpy() if t.dtype != torch.bfloat16 else t.view(torch.int16).numpy(), layout))).view(t.dtype) if layout != "BNSD" else t
+    mask = np.triu(np.ones((sq, skv), bool), 1)
+    inputs = {"query": lay(q), "key": lay(k), "value": lay(v)}
+    if causal: inputs["atten_mask"] = torch.from_numpy(mask.astype(np.uint8))
+    attrs = {"scale_value": float(scale), "keep_prob": 1.0, "pre_tockens": 2147483647,
+             "next_tockens": 0 if causal else 2147483647, "head_num": n, "input_layout": layout, "inner_precise": 0,
+             "sparse_mode": 0, "pse_type": 1, "seed": 0, "offset": 0, "out_dtype": 0, "softmax_out_layout": ""}
+    want, mag, mx, total = attention_reference(qv, kv, vv, scale, mask if causal else None)
+    t0 = time.time()
+    odt = dtype if dtype == "bfloat16" else np.dtype(dtype)
+    out_shape = tuple(lay(q).shape)
+    r = run_project(proj, inputs, attrs=attrs, settings=settings,
+                    outputs={"softmax_max": ((b, n, sq, 8), np.float32), "softmax_sum": ((b, n, sq, 8), np.float32),
+                             "softmax_out": ((1,), odt), "attention_out": (out_shape, odt)})
+    name = f"flash_attention_score {dtype} {layout} B{b} N{n}/{nkv} Sq{sq} Skv{skv} D{d}{' causal' if causal else ''}"
+    if not r.run.ok: return f"{name}: ERROR ({_err(r)})"
+    got = np.asarray(r.outputs["attention_out"])   # (bfloat16: its raw bits, which attention_check reads)
+    ok, worst = attention_check(got, _layout(want, layout), _layout(mag, layout), dtype)
+    side = []
+    for out, ref in (("softmax_max", mx), ("softmax_sum", total)):
+        g8 = np.asarray(r.outputs[out], np.float64)
+        e = float(np.max(np.abs(g8 - ref[..., None]) / (2.0 ** -20 * np.maximum(np.abs(ref[..., None]), 1.0))))
+        side.append(f"{out} {e:.2f}")
+        ok &= e <= 1.0
+    return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: worst of allowed "
+            f"attention_out {worst:.2f}, {', '.join(side)} {'match' if ok else 'MISMATCH'}")
+
+
+PFA = "attention/prompt_flash_attention"
+
+
+def prompt_flash_attention(g, b: int, n: int, nkv: int, sq: int, skv: int, d: int, layout: str, dtype: str,
+                           mask: str, seed: int) -> str:
+    """PromptFlashAttention (docs/aclnnPromptFlashAttentionV3.md: Attention(Q, K, V) = Softmax(scale * Q K^T) V, an
+    attention mask's 1 taking a position out). `mask`: "none" (sparse_mode 0, no mask), "full" (sparse_mode 0 with the
+    whole [Sq, Skv] causal mask, next_tokens 0 as the document asks the mask and the tokens to agree) or "rightdown"
+    (sparse_mode 3: the document's optimised 2048 x 2048 mask, the causal triangle anchored at the bottom right)."""
+    proj, settings = project(REPO, PFA, *g)
+    rng = np.random.default_rng(seed)
+    q, qv = tensor(rng, (b, n, sq, d), dtype)
+    k, kv = tensor(rng, (b, nkv, skv, d), dtype)
+    v, vv = tensor(rng, (b, nkv, skv, d), dtype)
+    scale = 1 / np.sqrt(d)
+    lay = lambda t: torch.from_numpy(np.ascontiguousarray(_layout(t.numpy() if t.dtype != torch.bfloat16 else t.view(torch.int16).numpy(), layout))).view(t.dtype) if layout != "BNSD" else t
+    causal = np.triu(np.ones((sq, skv), bool), 1 + (skv - sq if mask == "rightdown" else 0))
+    inputs = {"query": lay(q), "key": lay(k), "value": lay(v)}
+    attrs = {"num_heads": n, "scale_value": float(scale), "input_layout": layout, "num_key_value_heads": nkv,
+             "pre_tokens": 2147483647, "next_tokens": 2147483647 if mask == "none" else 0,
+             "sparse_mode": 3 if mask == "rightdown" else 0}
+    if mask == "full": inputs["atten_mask"] = torch.from_numpy(causal.astype(np.uint8))
+    if mask == "rightdown": inputs["atten_mask"] = torch.from_numpy(np.triu(np.ones((2048, 2048), np.uint8), 1))
+    want, mag, _, _ = attention_reference(qv, kv, vv, scale, causal if mask != "none" else None)
+    t0 = time.time()
+    odt = dtype if dtype == "bfloat16" else np.dtype(dtype)
+    r = run_project(proj, inputs, attrs=attrs, outputs={"attention_out": (tuple(lay(q).shape), odt)}, settings=settings)
+    name = f"prompt_flash_attention {dtype} {layout} B{b} N{n}/{nkv} Sq{sq} Skv{skv} D{d} mask {mask}"
+    if not r.run.ok: return f"{name}: ERROR ({_err(r)})"
+    got = np.asarray(r.outputs["attention_out"])   # (bfloat16: its raw bits, which attention_check reads)
+    ok, worst = attention_check(got, _layout(want, layout), _layout(mag, layout), dtype)
+    return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: worst {worst:.2f} of "
+            f"allowed {'match' if ok else 'MISMATCH'}")
+
+
+IFA = "attention/incre_flash_attention"
+
+
+def incre_flash_attention(g, b: int, n: int, nkv: int, skv: int, d: int, layout: str, dtype: str, mask: bool,
+                          lengths: list | None, seed: int) -> str:
+    """IncreFlashAttention (docs/aclnnIncreFlashAttentionV4.md: one query token, Softmax(scale * Q K^T) V over the KV
+    cache; key and value are tensor lists of one tensor). `mask`: a random (B, 1, 1, Skv) mask of the document's shapes
+    (1 = left out; never a whole row); `lengths`: actual_seq_lengths, the KV length of each batch (the rest ignored)."""
+    proj, settings = project(REPO, IFA, *g)
+    rng = np.random.default_rng(seed)
+    q, qv = tensor(rng, (b, n, 1, d), dtype)
+    k, kv = tensor(rng, (b, nkv, skv, d), dtype)
+    v, vv = tensor(rng, (b, nkv, skv, d), dtype)
+    scale = 1 / np.sqrt(d)
+    lay = lambda t: torch.from_numpy(np.ascontiguousarray(_layout(t.numpy() if t.dtype != torch.bfloat16 else t.view(torch.int16).numpy(), layout))).view(t.dtype) if layout != "BNSD" else t
+    given = rng.random((b, 1, 1, skv)) < 0.3       # the mask input (1: left out), never the first position
+    given[..., 0] = False
+    masked = given if mask else np.zeros_like(given)
+    if lengths is not None:                         # past a batch's actual length: not part of its cache
+        masked = masked | (np.arange(skv)[None, None, None, :] >= np.array(lengths)[:, None, None, None])
+    inputs = {"query": lay(q), "key": [lay(k)], "value": [lay(v)]}
+    if mask: inputs["atten_mask"] = torch.from_numpy(given.astype(np.uint8))
+    if lengths is not None: inputs["actual_seq_lengths"] = torch.tensor(lengths, dtype=torch.int64)
+    attrs = {"num_heads": n, "scale_value": float(scale), "input_layout": layout, "num_key_value_heads": nkv}
+    want, mag, _, _ = attention_reference(qv, kv, vv, scale, masked)
+    t0 = time.time()
+    odt = dtype if dtype == "bfloat16" else np.dtype(dtype)
+    r = run_project(proj, inputs, attrs=attrs, outputs={"attention_out": (tuple(lay(q).shape), odt)}, settings=settings)
+    name = (f"incre_flash_attention {dtype} {layout} B{b} N{n}/{nkv} Skv{skv} D{d}{' mask' if mask else ''}"
+            f"{f' actual_seq_lengths {lengths}' if lengths else ''}")
+    if not r.run.ok: return f"{name}: ERROR ({_err(r)})"
+    got = np.asarray(r.outputs["attention_out"])   # (bfloat16: its raw bits, which attention_check reads)
+    ok, worst = attention_check(got, _layout(want, layout), _layout(mag, layout), dtype)
+    return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: worst {worst:.2f} of "
+            f"allowed {'match' if ok else 'MISMATCH'}")
+
+
+GMM = "gmm/grouped_matmul"
+
+
+def grouped_matmul(g, m: int, k: int, n: int, groups: list, list_type: int, dtype: str, bias: bool, seed: int) -> str:
+    """GroupedMatmul, the non-quantised case of its README (gmm/grouped_matmul/README.md: y_i = x_i x weight_i + bias_i),
+    group_type 0 (the m axis split) with single tensors (split_item 3: x [M, K], weight [g, K, N], y [M, N]). `groups`
+    are the rows of each group; group_list gives them as the README's group_list_type says: 0 cumulative ends, 1
+    counts. Rows past the groups' sum are not the op's (the README: the sum is at most M) and are not compared. Float64
+    reference from the rounded inputs; a row matches within one ulp of the output dtype plus the float32
+    accumulation's K * 2^-24 * sum|x * w| (hicann_by_hand.compare); the bias (float16 for float16, float32 for
+    bfloat16 and float32, as the README's table has it) is added to the float32 accumulator."""
+    proj, settings = project(REPO, GMM, *g)
+    rng = np.random.default_rng(seed)
+    x, xv = tensor(rng, (m, k), dtype)
+    w, wv = tensor(rng, (len(groups), k, n), dtype)
+    bdt = "float16" if dtype == "float16" else "float32"
+    b, bv = tensor(rng, (len(groups), n), bdt) if bias else (None, np.zeros((len(groups), n)))
+    ends = np.cumsum(groups)
+    glist = torch.tensor(ends if list_type == 0 else groups, dtype=torch.int64)
+    want, mag = np.zeros((m, n)), np.zeros((m, n))
+    for i, (lo, hi) in enumerate(zip(np.concatenate([[0], ends[:-1]]), ends)):
+        want[lo:hi] = xv[lo:hi] @ wv[i] + bv[i]
+        mag[lo:hi] = np.abs(xv[lo:hi]) @ np.abs(wv[i]) + np.abs(bv[i])
+    t0 = time.time()
+    odt = dtype if dtype == "bfloat16" else np.dtype(dtype)
+    # the quantisation lists are empty tensor lists, as aclnnGroupedMatmul hands over an absent list (DYNAMIC inputs)
+    r = run_project(proj, {"x": [x], "weight": [w], "bias": [b] if bias else [], "scale": [], "offset": [],
+                           "antiquant_scale": [], "antiquant_offset": [], "group_list": glist},
+                    attrs={"split_item": 3, "group_type": 0, "group_list_type": list_type},
+                    outputs={"y": [((m, n), odt)]}, settings=settings)
+    name = (f"grouped_matmul {dtype} x[{m}, {k}] weight[{len(groups)}, {k}, {n}] groups {groups} "
+            f"group_list_type {list_type}{' bias' if bias else ''}")
+    if not r.run.ok:
+        return f"{name}: ERROR ({'; '.join(d.render().splitlines()[0] for d in r.run.diagnostics if d.severity == 'error')[:400]})"
+    rows = int(ends[-1])
+    got = np.asarray(r.outputs["y"][0])
+    ok, err, worst = compare(got[:rows], want[:rows], mag[:rows], dtype, k)
+    return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: max abs error {err:.3g} "
+            f"({worst:.2f} of allowed) {'match' if ok else 'MISMATCH'}")
+
+
+GMM_ADD = "gmm/grouped_matmul_add"
+
+
+def grouped_matmul_add(g, k_groups: list, m: int, n: int, dtype: str, seed: int) -> str:
+    """GroupedMatmulAdd (gmm/grouped_matmul_add/README.md: y_i = x_i x weight_i + y_i, the K axis grouped, y updated in
+    place), as its example calls it: transpose_x true (x stored [K, M]), weight [K, N], group_type 2, group_list the
+    cumulative K ends; y [g * M, N] float32. Float64 reference from the rounded inputs; a match is within one float32
+    ulp plus the accumulation's K_i * 2^-24 * (|x_i|^T |w_i| + |y_i|) (hicann_by_hand.compare)."""
+    proj, settings = project(REPO, GMM_ADD, *g)
+    rng = np.random.default_rng(seed)
+    k = int(sum(k_groups))
+    x, xv = tensor(rng, (k, m), dtype)
+    w, wv = tensor(rng, (k, n), dtype)
+    y, yv = tensor(rng, (len(k_groups) * m, n), "float32")
+    ends = np.cumsum(k_groups)
+    want, mag = yv.copy(), np.abs(yv).copy()
+    for i, (lo, hi) in enumerate(zip(np.concatenate([[0], ends[:-1]]), ends)):
+        want[i * m:(i + 1) * m] += xv[lo:hi].T @ wv[lo:hi]
+        mag[i * m:(i + 1) * m] += np.abs(xv[lo:hi]).T @ np.abs(wv[lo:hi])
+    t0 = time.time()
+    r = run_project(proj, {"x": x, "weight": w, "group_list": torch.tensor(ends, dtype=torch.int64), "y": y},
+                    attrs={"transpose_x": True, "transpose_weight": False, "group_type": 2}, settings=settings,
+                    outputs={"y": ((len(k_groups) * m, n), np.float32)})
+    name = f"grouped_matmul_add {dtype} x[{k}, {m}] weight[{k}, {n}] K groups {k_groups}"
+    if not r.run.ok: return f"{name}: ERROR ({_err(r)})"
+    ok, err, worst = compare(np.asarray(r.outputs["y"]), want, mag, "float32", max(k_groups))
+    return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: max abs error {err:.3g} "
+            f"({worst:.2f} of allowed) {'match' if ok else 'MISMATCH'}")
+
+
 RUNS = [
     ("rope", lambda g: rope(g, (2, 8, 4, 64), (1, 8, 1, 64), "float16", 0, 1)),  # BSND, cos per position
     ("rope", lambda g: rope(g, (2, 4, 16, 128), (2, 1, 16, 128), "float32", 0, 2)),  # BNSD, cos per (batch, position)
@@ -177,6 +412,26 @@ RUNS = [
     ("rope_grad", lambda g: rope_grad(g, (2, 8, 4, 64), (1, 8, 1, 64), "float16", 1, 13)),     # interleave
     ("rope_grad", lambda g: rope_grad(g, (2, 4, 8, 32), (1, 1, 8, 32), "float32", 1, 14)),     # interleave, 11SD
     ("rope_grad", lambda g: rope_grad(g, (6, 2, 3, 48), (6, 1, 1, 48), "bfloat16", 1, 15)),    # interleave, S11D
+    # GroupedMatmul, m split: cumulative group_list with a bias; counts with an empty group; float32
+    ("gmm", lambda g: grouped_matmul(g, 40, 64, 48, [10, 15, 15], 0, "float16", True, 16)),
+    ("gmm", lambda g: grouped_matmul(g, 32, 96, 32, [7, 0, 20], 1, "bfloat16", False, 17)),
+    ("gmm", lambda g: grouped_matmul(g, 24, 32, 64, [16, 8], 1, "float32", True, 18)),
+    # GroupedMatmulAdd: K split in groups, y accumulated in place
+    ("gmm_add", lambda g: grouped_matmul_add(g, [32, 64], 32, 48, "float16", 28)),
+    ("gmm_add", lambda g: grouped_matmul_add(g, [16, 0, 48], 16, 32, "bfloat16", 29)),
+    # FlashAttentionScore forward: no mask; the causal mask; GQA in BSND
+    ("fa", lambda g: flash_attention_score(g, 1, 2, 2, 32, 32, 64, "BNSD", "float16", False, 25)),
+    ("fa", lambda g: flash_attention_score(g, 1, 2, 2, 48, 48, 64, "BNSD", "float16", True, 26)),
+    ("fa", lambda g: flash_attention_score(g, 2, 4, 2, 24, 40, 64, "BSND", "float16", False, 27)),
+    ("fa", lambda g: flash_attention_score(g, 1, 4, 1, 40, 40, 64, "BSH", "bfloat16", True, 31)),   # MQA, causal
+    # PromptFlashAttention: no mask; the whole causal mask; GQA with the right-down causal mask (sparse_mode 3)
+    ("pfa", lambda g: prompt_flash_attention(g, 1, 2, 2, 32, 32, 64, "BNSD", "float16", "none", 19)),
+    ("pfa", lambda g: prompt_flash_attention(g, 1, 2, 2, 48, 48, 64, "BNSD", "float16", "full", 20)),
+    ("pfa", lambda g: prompt_flash_attention(g, 2, 4, 2, 16, 40, 32, "BSH", "float16", "rightdown", 21)),
+    # IncreFlashAttention: one query token; GQA with a mask; actual_seq_lengths
+    ("ifa", lambda g: incre_flash_attention(g, 2, 4, 4, 64, 64, "BNSD", "float16", False, None, 22)),
+    ("ifa", lambda g: incre_flash_attention(g, 2, 8, 2, 100, 64, "BNSD", "float16", True, None, 23)),
+    ("ifa", lambda g: incre_flash_attention(g, 2, 4, 4, 80, 64, "BSH", "float16", False, [37, 80], 24)),
 ]
 
 
@@ -185,7 +440,7 @@ def main(argv=None) -> int:
     ap.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
     ap.add_argument("--keep", type=Path, default=None, help="materialise the project here (kept after the run)")
     ap.add_argument("--op", action="append", choices=sorted({op for op, _ in RUNS}),
-                    help="only this op's cases (repeat for several): rope, apply_rope, rope_grad; default all")
+                    help="only this op's cases (repeat for several): rope, apply_rope, rope_grad, gmm, gmm_add, fa, pfa, ifa; default all")
     a = ap.parse_args(argv)
     g = (dict(x.split("=", 1) for x in a.git), a.keep)
     bad = 0

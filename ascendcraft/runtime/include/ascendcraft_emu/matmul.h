@@ -561,8 +561,25 @@ public:
         while (next()) emit(gm.address_, enAtomic != 0, false, loc);
         iterating_ = false;
     }
-    // max(batchA, batchB) products C[i] = A[i % batchA] x B[i % batchB] (+ bias), one after another (batches in the NORMAL
-    // layout: matrix after matrix, `matrixStride*` elements apart, or the whole matrix when 0).
+    // The batch of an operand with `count` of the product's `batches` batches that product i reads (IterateBatch):
+    // (b, n, g) its own layout info, (ob, on, og) the other operand's.
+    template <bool laid>
+    static uint32_t shared_batch(uint32_t i, uint32_t count, uint32_t batches, int b, int n, int g, int ob, int on, int og) {
+        if (count >= batches) return i;
+        if constexpr (!laid) {
+            return i / (batches / count);
+        } else {
+            if (g == 1 && og > 1) return i / static_cast<uint32_t>(og);
+            if (n == 1 && on > 1) return i % static_cast<uint32_t>(og > 0 ? og : 1) + i / static_cast<uint32_t>((og > 0 ? og : 1) * on);
+            if (b == 1 && ob > 1) return i % static_cast<uint32_t>((og > 0 ? og : 1) * (on > 0 ? on : 1));
+            return i % count;
+        }
+    }
+    // max(batchA, batchB) products C[i] = A[ia] x B[ib] (+ bias), one after another (batches in the NORMAL layout: matrix
+    // after matrix, `matrixStride*` elements apart, or the whole matrix when 0). The operand with fewer batches is shared
+    // as the API's batch offsets share it: in the NORMAL layout by consecutive products (ib = i / (batches / batchB):
+    // grouped-query attention's N2 x G query heads over N2 key heads); in BSNGD / SBNGD by the axis its layout info has
+    // as 1 where the other's has more (G: i / G; N: i % G + i / (G * N); B: i % (G * N)).
     template <bool sync = true, bool waitIterateBatch = false>
     void IterateBatch(const GlobalTensor<C>& gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
@@ -606,7 +623,12 @@ public:
         constexpr bool cLaid = C_TYPE::layout == LayoutMode::BSNGD || C_TYPE::layout == LayoutMode::SBNGD;
         for (uint32_t i = 0; i < batches; ++i) {
             // (IterateNBatch's step `nBatchStep_` takes the batches after those of the steps before it)
-            const uint32_t ia = nBatchStep_ * batchA + i % batchA, ib = nBatchStep_ * batchB + i % batchB;
+            const uint32_t ia = nBatchStep_ * batchA + shared_batch<aLaid>(i, batchA, batches, tiling_.ALayoutInfoB, tiling_.ALayoutInfoN,
+                                                                          tiling_.ALayoutInfoG, tiling_.BLayoutInfoB,
+                                                                          tiling_.BLayoutInfoN, tiling_.BLayoutInfoG);
+            const uint32_t ib = nBatchStep_ * batchB + shared_batch<bLaid>(i, batchB, batches, tiling_.BLayoutInfoB, tiling_.BLayoutInfoN,
+                                                                          tiling_.BLayoutInfoG, tiling_.ALayoutInfoB,
+                                                                          tiling_.ALayoutInfoN, tiling_.ALayoutInfoG);
             const uint32_t ic = nBatchStep_ * batches + i;
             uint64_t ld = 0, offA = ia * sa, offB = ib * sb, offC = ic * sc;
             if constexpr (aLaid) {

@@ -339,6 +339,18 @@ inline void flash_call(ascendcraft::emu::Op op, bool update, bool brc, const Loc
     if (reduceMax) c.reduce_max = &reduceMax->emu();
     if (tmp) c.tmp = &tmp->emu();
     detail_norm::softmax_shape(c, tiling, info, cfg, sizeof(U));
+    // no SoftMaxShapeInfo: the source's ShapeInfo (SetShapeInfo) gives [M, K] (the leading axes' product, the last) and
+    // the original K, and with isCheckTiling (the default configuration) a tiling that does not fit it is made again on
+    // the device, as the API does (ops-transformer FlashAttentionScore passes a zeroed SoftMaxTiling, the shape set)
+    const ShapeInfo si = src.GetShapeInfo();
+    if ((!info.srcM || !info.srcK) && si.shapeDim >= 1) {
+        if (cfg.isCheckTiling) {
+            c.rows = 1;
+            for (int i = 0; i + 1 < si.shapeDim; ++i) c.rows *= si.shape[i];
+            c.row_stride = si.shape[si.shapeDim - 1];
+        }
+        c.cols = si.originalShapeDim >= 1 ? si.originalShape[si.originalShapeDim - 1] : c.row_stride;
+    }
     if (!brc) c.stat_stride = 1;
     ascendcraft::emu::vec_norm(c, loc);
 }
