@@ -697,6 +697,20 @@ def _brace_kind(code: str, at: int) -> str:
     return "code"
 
 
+_CONDITIONAL_RE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.M)
+
+
+def _conditional_between(code: str, start: int, end: int) -> bool:
+    """Whether `code[end]` is under a preprocessor condition that `code[start]` is not: an `#if` / `#ifdef` / `#ifndef`
+    between them still open at `end`, or an `#elif` / `#else` / `#endif` between them of a block opened before `start`."""
+    depth = 0
+    for m in _CONDITIONAL_RE.finditer(code, start, end):
+        if m[1].startswith("if"): depth += 1
+        elif depth == 0: return True
+        elif m[1] == "endif": depth -= 1
+    return depth > 0
+
+
 def hoisted_local_constants(text: str) -> str:
     """`text` with each function-local `static constexpr` object that the function passes as a template argument moved
     to namespace scope, just before the function's outermost declaration, under a name of its own; the local becomes a
@@ -710,7 +724,9 @@ def hoisted_local_constants(text: str) -> str:
     Only what cannot mean anything else is moved: a type named without template arguments whose first name is no
     template parameter of the text, an initializer of integer and boolean literals alone (so nothing the function's
     scope declares), a name that the rest of its block writes as a template argument (`<..., config>`), and a local
-    inside a function body (not a class's static member); anything else is left as written."""
+    inside a function body (not a class's static member) under the same preprocessor conditions as the function (a
+    local inside an `#if` block of the body stays: moved out, it would be compiled where the block is not, as
+    asc-devkit's select example's 3510-only `BinaryConfig`); anything else is left as written."""
     if "constexpr" not in text or "static" not in text or not _maybe_local_constants(text): return text
     code = blank_comments_and_strings(text)
     parameters = set(_TEMPLATE_TYPE_PARAM_RE.findall(code))
@@ -730,6 +746,7 @@ def hoisted_local_constants(text: str) -> str:
         outer = braces[next(i for i, k in enumerate(kinds) if k != "namespace")]
         start = max(code.rfind(";", 0, outer), code.rfind("{", 0, outer), code.rfind("}", 0, outer)) + 1
         start += re.match(r"\s*(?:#[^\n]*\n\s*)*", code[start:outer]).end()
+        if _conditional_between(code, start, m.start()): continue    # inside an #if block the function is not
         line = text.count("\n", 0, m.start()) + 1
         hoisted = f"ascendcraft_hoisted_{m['name']}_{tag}_{line}"
         edits.append((start, start, f"static constexpr {kind_type} {hoisted} = {text[m.start('init'):m.end('init')].strip()}; "))

@@ -301,3 +301,42 @@ def test_only_a_function_local_literal_constant_named_as_a_template_argument_is_
     ]
     for text in left_alone:
         assert hoisted_local_constants(text) == text, text
+
+
+# A local under an `#if` of the function body that is off for this build (asc-devkit's select example: a
+# `static constexpr AscendC::BinaryConfig config = {1};` passed as `Select<..., config>` only where __NPU_ARCH__ is
+# 3510). Moved out of its block it was compiled for A2 too, where its type does not exist.
+ARCH_ONLY = """
+#include "kernel_operator.h"
+using namespace AscendC;
+
+template <typename T, const int &SCALE>
+__aicore__ inline T Scaled(T v) { return v * SCALE; }
+
+template <typename T>
+__global__ __aicore__ void scale_by(GM_ADDR x, GM_ADDR y)
+{
+    GlobalTensor<T> xg, yg;
+    xg.SetGlobalBuffer((__gm__ T *)x, 8);
+    yg.SetGlobalBuffer((__gm__ T *)y, 8);
+#if defined(__NPU_ARCH__) && (__NPU_ARCH__ == 3510)
+    static constexpr AscendC::ConfigOnlyOnAnotherChip config = {1};
+    for (int i = 0; i < 8; ++i) yg.SetValue(i, Scaled<T, config>(xg.GetValue(i)));
+#else
+    static constexpr int twice = 2;
+    for (int i = 0; i < 8; ++i) yg.SetValue(i, Scaled<T, twice>(xg.GetValue(i)));
+#endif
+}
+"""
+
+
+def test_a_local_constant_under_an_if_of_the_body_stays_in_its_block():
+    moved = hoisted_local_constants(ARCH_ONLY)
+    assert "ConfigOnlyOnAnotherChip ascendcraft_hoisted" not in moved
+    assert "static constexpr AscendC::ConfigOnlyOnAnotherChip config = {1};" in moved
+    b = build({"scale.cpp": ARCH_ONLY}, "scale_by<float>")
+    assert b.ok, b.diagnostics
+    x = np.arange(8, dtype=np.float32)
+    r = run(b, [GM("x", x), GM("y", np.zeros(8, np.float32), "out")], block_dim=1)
+    assert r.ok, r.diagnostics
+    np.testing.assert_array_equal(r.outputs["y"], 2 * x)
