@@ -70,11 +70,11 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'included_sources',
            'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions', 'gm_arrays',
            'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
-           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key',
-           'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'core_constant_retry', 'GM', 'Scalar',
-           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run',
-           'trace_key', 'trace', 'no_output_diagnostic']
+           'code_flags', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build',
+           'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'core_constant_retry',
+           'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process',
+           'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads',
+           'run', 'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -2333,22 +2333,35 @@ def store_sealed(folder: Path, name: str, meta: str, out: Path, info: dict, cach
         pass
 
 
-_KERNEL_OBJECT_FORMAT = "emu-kernel-object-1"   # bump when the kernel object's folder, its compile command or its key changes
+_KERNEL_OBJECT_FORMAT = "emu-kernel-object-2"   # bump when the kernel object's folder, its compile command or its key changes
+_INCLUDE_OPTIONS = ("-I", "-iquote", "-isystem", "-idirafter")
 
 
-def kernel_object_key(command: list[str], compiled: dict[str, str], driver: str, cxx: str) -> str:
-    """The content key of the object of a kernel's translation unit, compiled on its own (a build with host files):
-    its compile command (but the headers' folder), the compiler's version, the runtime headers, the driver (which
-    includes the kernel's file, the tiling structs and the kernel type) and every project file it may read
-    (`host_inputs` from the driver; every file when a name is made by a macro). The host files' text is not in it:
-    an op project whose tiling function changes, and nothing the kernel includes, keeps its kernel's object."""
-    files = {**compiled, KERNEL_MAIN: driver}
-    inputs = host_inputs(files, KERNEL_MAIN)
+def code_flags(command: list[str]) -> list[str]:
+    """The options of a compile command that change its code: all but the include folders (`-I`, `-iquote`, `-isystem`,
+    `-idirafter` and the folder each names), whose effect is in the preprocessed text."""
+    out, skip = [], False
+    for a in command:
+        if skip: skip = False
+        elif a in _INCLUDE_OPTIONS: skip = True
+        elif not a.startswith(_INCLUDE_OPTIONS): out.append(a)
+    return out
+
+
+def kernel_object_key(command: list[str], preprocessed: bytes, cxx: str, *extra: str) -> str:
+    """The content key of the object of a kernel's translation unit compiled on its own (a build with host files: the
+    one-piece kernel, or a half of one built per core type) by `command`: what it compiles, the driver preprocessed
+    (`_run_preprocessor`: every line g++ reads, with the scratch and headers' folders made fixed names), the options
+    that change code (`code_flags`: defines, -O, -g, ...), the compiler's version, the runtime headers and `extra` (the
+    cube half's renames, AIC_RENAMES). Not the include folders, whose effect is in the text: an op project's link
+    round that brings repository sources adds folders to every unit's `-iquote` list and keeps the kernel's objects
+    (ops-nn mat_mul_v3: both halves, four minutes each at load 10, compiled again per round); a change to a header the
+    kernel reads changes the text. The host files' text is not in it either: an op project whose tiling function
+    changes, and nothing the kernel includes, keeps its kernel's object."""
     h = hashlib.sha256()
-    for part in (_KERNEL_OBJECT_FORMAT, compiler_version(cxx), runtime_hash(), *(a for a in command if a != str(INCLUDE_DIR))):
+    for part in (_KERNEL_OBJECT_FORMAT, compiler_version(cxx), runtime_hash(), *code_flags(command), *extra):
         h.update(part.encode()); h.update(b"\0")
-    for name in sorted(files) if inputs is None else inputs:
-        h.update(name.encode()); h.update(b"\0"); h.update(files[name].encode()); h.update(b"\0")
+    h.update(preprocessed)
     return h.hexdigest()
 
 
@@ -2636,14 +2649,18 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
         # core type (`split`) caches each half's object, the cube half's after its renames: an op project's link tries
         # (`opproject.build_project`: registering, tiling and A2 sources) are builds of their own that differ only in
         # host units, and each compiled both halves of a heavy cube kernel again (ops-nn mat_mul_v3: 4 minutes a half)
-        kernel_key = None if check_only or not host_files else kernel_object_key(
-            [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted, KERNEL_MAIN, "-c", "-o", "__ascendcraft_main.o"],
-            compiled, driver, settings.cxx)
-        kernel_folder = cache / "emu" / "hosts" / kernel_key[:2] / kernel_key if kernel_key else None   # trimmed with them
-        aic_key = None if check_only or not host_files or not split else kernel_object_key(
-            [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted, AIC_SOURCE, "-c", "-o", AIC_OBJECT,
-             AIC_RENAMES], compiled, aic_driver, settings.cxx)
-        aic_folder = cache / "emu" / "hosts" / aic_key[:2] / aic_key if aic_key else None
+        # the objects are keyed by what they compile (`kernel_object_key`: the driver preprocessed, not the include
+        # folders), so a link round that only adds folders keeps them
+        def object_key(file: str, text: str, obj: str, *extra: str) -> str | None:
+            "The key of the object of driver `text` compiled as `file` (None: no host files, or it does not preprocess)"
+            if check_only or not host_files: return None
+            command = [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted, file, "-c", "-o", obj]
+            (src / file).write_text(text)
+            preprocessed = _run_preprocessor(command, tmp=tmp, obj=obj, limits=limits, settings=settings)
+            return None if preprocessed is None else kernel_object_key(command, preprocessed, settings.cxx, *extra)
+        entry_of = lambda key: cache / "emu" / "hosts" / key[:2] / key if key else None   # trimmed with the host objects
+        kernel_key = object_key(KERNEL_MAIN, driver, "__ascendcraft_main.o")
+        kernel_folder = entry_of(kernel_key)
         kernel_obj = src / "__ascendcraft_main.o"
 
         def compile_with(main):
@@ -2678,6 +2695,8 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
             """The cube half of a kernel built per core type (`split`): the driver with the cube pass's macros, compiled
             as the vector half is, its object's definitions then renamed (`_aic_half_object`); in a build with host
             files, cached by content as the vector half's object is (`aic_key`)."""
+            aic_key = object_key(AIC_SOURCE, aic_driver, AIC_OBJECT, AIC_RENAMES)
+            aic_folder = entry_of(aic_key)
             if aic_key and (info := cached_sealed(aic_folder, AIC_OBJECT, "kernel.json", src / AIC_OBJECT, cache,
                                                   aic_key)) is not None:
                 try:
