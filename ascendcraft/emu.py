@@ -71,10 +71,10 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions', 'gm_arrays',
            'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
            'code_flags', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build',
-           'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'core_constant_retry',
-           'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process',
-           'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads',
-           'run', 'trace_key', 'trace', 'no_output_diagnostic']
+           'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'misses_outside_kernel',
+           'core_constant_retry', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
+           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles',
+           'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -1559,6 +1559,8 @@ class Build:
     check_only: bool = False          # checked by g++'s front end only (`-fsyntax-only`, no link): ok, but no binary
     per_core_type: tuple[str, int] | None = None   # (file, line) of the first choice by the core-type macros of a mixed
                                       # kernel built once per core type (`core_type_split`), else None
+    kernel_undefined: tuple[str, ...] | None = None   # of a failed link of the kernel's own objects (a build with host
+                                      # files, or per core type): the symbols they leave undefined (`nm -uC`), else None
 
     @property
     def errors(self) -> list[Diagnostic]: return [d for d in self.diagnostics if d.is_error]
@@ -2159,7 +2161,8 @@ def _build_key(sources, entry, cmd_flags, cxx, sanitize) -> str:
 def _save_build(folder: Path, b: Build, root: str, entry: Entry, cache: Path, key: str):
     "Store what a later cache hit needs: the compiler log (re-parsed on load), the command, the entry; all sealed."
     info = {"ok": b.ok, "log": b.log, "command": b.command, "root": root, "entry": asdict(entry), "sanitize": b.sanitize,
-            "include": str(INCLUDE_DIR), "key": key, "pch": b.pch, "check_only": b.check_only}
+            "include": str(INCLUDE_DIR), "key": key, "pch": b.pch, "check_only": b.check_only,
+            "kernel_undefined": b.kernel_undefined}
     (folder / "build.json").write_text(json.dumps(seal.sign(info, cache), indent=1))
     if b.ok and not b.check_only: seal.seal_file(folder / "kernel.bin", cache, key)
 
@@ -2189,7 +2192,7 @@ def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | N
     check_only = bool(info.get("check_only"))
     return Build(info["ok"], diags, log, command, 0.0, True, binary if info["ok"] and not check_only else None, entry.name,
                  list(entry.params), sources, entry.file, info["sanitize"], folder, pch=bool(info.get("pch")),
-                 check_only=check_only)
+                 check_only=check_only, kernel_undefined=None if (u := info.get("kernel_undefined")) is None else tuple(u))
 
 
 # The host tiling file of a project is compiled to an object of its own, cached by content (`host_object`), and linked
@@ -2490,6 +2493,9 @@ def _aic_half_object(src: Path, tmp: Path, raw: str, limits, settings) -> "sandb
                        limits=limits, settings=settings)
 
 
+_NM_UNDEFINED_RE = re.compile(r"^\s+U (.+)$", re.M)   # a symbol an object needs and does not define (`nm -u`)
+
+
 def _keep_kernel_copies(src: Path, tmp: Path, objects: list[str], limits, settings) -> None:
     """Before the link of a kernel with host objects: the kernel object's definitions that a host object defines too
     become local to it (`kernel_host_duplicates`); two host objects defining one symbol stay the link's error."""
@@ -2722,6 +2728,7 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
         # the cube half compiles meanwhile on a thread of its own, as the host files do (the halves of a flash
         # attention kernel take minutes each)
         aic_pool = ThreadPoolExecutor(1) if split else None
+        kernel_undefined = None
         aic = aic_pool.submit(compile_aic, bool(main) and prelude.exists()) if aic_pool else None
         try:
             command, done, log, pch = compile_with(main)
@@ -2737,6 +2744,10 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
                                 *objects, *link_flags], scratch=tmp, cwd=src, limits=limits, settings=settings,
                                readable=[lib])
             steps.append((done, done.stdout + done.stderr))
+            if done.returncode != 0 and not done.timed_out:   # what the kernel's own objects need (`core_constant_retry`)
+                listed = sandbox.run(["nm", "-uC", "__ascendcraft_main.o", *([AIC_OBJECT] if split else [])],
+                                     scratch=tmp, cwd=src, limits=limits, settings=settings)
+                if listed.returncode == 0: kernel_undefined = tuple(sorted(set(_NM_UNDEFINED_RE.findall(listed.stdout))))
         log = "".join(l for _, l in steps)
         for done, _ in steps:
             if problem := sandbox.setup_failure(done):   # the sandbox, not the kernel: never cached
@@ -2759,7 +2770,8 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
                                     file=chosen.file, hint="see Build.log for the full compiler output"))
         result = Build(ok, diags, log, command, 0.0, False, folder / "kernel.bin" if ok and not check_only else None,
                        chosen.name, list(chosen.params), sources, chosen.file, sanitize, folder, tiling_key_var=key_var,
-                       remake=remake, pch=pch, check_only=check_only, per_core_type=split)
+                       remake=remake, pch=pch, check_only=check_only, per_core_type=split,
+                       kernel_undefined=kernel_undefined)
         _save_build(tmp, result, str(src), chosen, cache, key)
         _publish(tmp, folder, cache, key)
         cache_trim.maybe_trim(cache / "emu", settings.build_cache_mb)
@@ -2909,6 +2921,25 @@ def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key:
     return dataclasses.replace(retry, diagnostics=[note, *retry.diagnostics], seconds=b.seconds + retry.seconds)
 
 
+_LINK_MISS_RE = re.compile(r"undefined reference to [`'‘](.+?)['’]$")
+
+
+def misses_outside_kernel(b: Build) -> bool:
+    """Whether failed build `b` failed at its link alone, missing only symbols that none of the kernel's own objects
+    needs (`Build.kernel_undefined`, from `nm -uC` of its objects: the host units need them). No build of the kernel
+    can supply those, so `core_constant_retry` does not try one (an op project's link try that lacks a repository's
+    host source, ops-nn mat_mul_v3: both halves compiled again for four to six minutes each at load 10, per try).
+    False when the objects' needs are not known (a kernel alone in one piece links in its compile) or an error is of
+    another kind (a compile error, a multiple definition)."""
+    if b.kernel_undefined is None: return False
+    missed = set()
+    for line in b.log.splitlines():
+        if "error:" not in line or re.match(r"collect2: error: ld returned \d+ exit status$", line.strip()): continue
+        if not (m := _LINK_MISS_RE.search(line.strip())): return False
+        missed.add(m.group(1))
+    return bool(missed) and not missed & set(b.kernel_undefined)
+
+
 def core_constant_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key: int | None = None,
                         kernel_type: str | None = None) -> Build:
     """Failed build `b` of a mixed kernel that tests the core type in C++ (`core_type_tests`) built again per core type
@@ -2919,8 +2950,11 @@ def core_constant_retry(b: Build, entry: str | None, settings: Settings, *, tili
     kernel of one core type, one that never tests the core type, and a build stopped by a time or memory limit.
 
     Only on failure: a kernel whose one build compiles is the same program either way (each block reads its own core
-    type), and keeps its one compile."""
+    type), and keeps its one compile. Not when the link alone failed, for symbols only host units need
+    (`misses_outside_kernel`): a kernel's own call to a function of one pass's code, in a branch the other pass's
+    constant drops, is a symbol its object needs, and is built again."""
     if any(d.kind in ("build-timeout", "build-limit") for d in b.diagnostics): return b
+    if misses_outside_kernel(b): return b
     seen = {n: cpu_debug_branches(t, settings.cpu_debug) for n, t in b.sources.items()}
     chosen = _choose_entry(seen, entry)
     from ascendcraft.emu_kind import kernel_kind
