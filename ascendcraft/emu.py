@@ -70,11 +70,11 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'included_sources',
            'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions', 'gm_arrays',
            'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
-           'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build', 'build_for_key',
-           'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'core_constant_retry', 'GM', 'Scalar',
-           'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root', 'dies_with_this_process', 'sweep_orphans',
-           'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run',
-           'trace_key', 'trace', 'no_output_diagnostic']
+           'code_flags', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build',
+           'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'misses_outside_kernel',
+           'core_constant_retry', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
+           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles',
+           'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -1576,6 +1576,8 @@ class Build:
     check_only: bool = False          # checked by g++'s front end only (`-fsyntax-only`, no link): ok, but no binary
     per_core_type: tuple[str, int] | None = None   # (file, line) of the first choice by the core-type macros of a mixed
                                       # kernel built once per core type (`core_type_split`), else None
+    kernel_undefined: tuple[str, ...] | None = None   # of a failed link of the kernel's own objects (a build with host
+                                      # files, or per core type): the symbols they leave undefined (`nm -uC`), else None
 
     @property
     def errors(self) -> list[Diagnostic]: return [d for d in self.diagnostics if d.is_error]
@@ -2176,7 +2178,8 @@ def _build_key(sources, entry, cmd_flags, cxx, sanitize) -> str:
 def _save_build(folder: Path, b: Build, root: str, entry: Entry, cache: Path, key: str):
     "Store what a later cache hit needs: the compiler log (re-parsed on load), the command, the entry; all sealed."
     info = {"ok": b.ok, "log": b.log, "command": b.command, "root": root, "entry": asdict(entry), "sanitize": b.sanitize,
-            "include": str(INCLUDE_DIR), "key": key, "pch": b.pch, "check_only": b.check_only}
+            "include": str(INCLUDE_DIR), "key": key, "pch": b.pch, "check_only": b.check_only,
+            "kernel_undefined": b.kernel_undefined}
     (folder / "build.json").write_text(json.dumps(seal.sign(info, cache), indent=1))
     if b.ok and not b.check_only: seal.seal_file(folder / "kernel.bin", cache, key)
 
@@ -2206,7 +2209,7 @@ def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | N
     check_only = bool(info.get("check_only"))
     return Build(info["ok"], diags, log, command, 0.0, True, binary if info["ok"] and not check_only else None, entry.name,
                  list(entry.params), sources, entry.file, info["sanitize"], folder, pch=bool(info.get("pch")),
-                 check_only=check_only)
+                 check_only=check_only, kernel_undefined=None if (u := info.get("kernel_undefined")) is None else tuple(u))
 
 
 # The host tiling file of a project is compiled to an object of its own, cached by content (`host_object`), and linked
@@ -2350,22 +2353,35 @@ def store_sealed(folder: Path, name: str, meta: str, out: Path, info: dict, cach
         pass
 
 
-_KERNEL_OBJECT_FORMAT = "emu-kernel-object-1"   # bump when the kernel object's folder, its compile command or its key changes
+_KERNEL_OBJECT_FORMAT = "emu-kernel-object-2"   # bump when the kernel object's folder, its compile command or its key changes
+_INCLUDE_OPTIONS = ("-I", "-iquote", "-isystem", "-idirafter")
 
 
-def kernel_object_key(command: list[str], compiled: dict[str, str], driver: str, cxx: str) -> str:
-    """The content key of the object of a kernel's translation unit, compiled on its own (a build with host files):
-    its compile command (but the headers' folder), the compiler's version, the runtime headers, the driver (which
-    includes the kernel's file, the tiling structs and the kernel type) and every project file it may read
-    (`host_inputs` from the driver; every file when a name is made by a macro). The host files' text is not in it:
-    an op project whose tiling function changes, and nothing the kernel includes, keeps its kernel's object."""
-    files = {**compiled, KERNEL_MAIN: driver}
-    inputs = host_inputs(files, KERNEL_MAIN)
+def code_flags(command: list[str]) -> list[str]:
+    """The options of a compile command that change its code: all but the include folders (`-I`, `-iquote`, `-isystem`,
+    `-idirafter` and the folder each names), whose effect is in the preprocessed text."""
+    out, skip = [], False
+    for a in command:
+        if skip: skip = False
+        elif a in _INCLUDE_OPTIONS: skip = True
+        elif not a.startswith(_INCLUDE_OPTIONS): out.append(a)
+    return out
+
+
+def kernel_object_key(command: list[str], preprocessed: bytes, cxx: str, *extra: str) -> str:
+    """The content key of the object of a kernel's translation unit compiled on its own (a build with host files: the
+    one-piece kernel, or a half of one built per core type) by `command`: what it compiles, the driver preprocessed
+    (`_run_preprocessor`: every line g++ reads, with the scratch and headers' folders made fixed names), the options
+    that change code (`code_flags`: defines, -O, -g, ...), the compiler's version, the runtime headers and `extra` (the
+    cube half's renames, AIC_RENAMES). Not the include folders, whose effect is in the text: an op project's link
+    round that brings repository sources adds folders to every unit's `-iquote` list and keeps the kernel's objects
+    (ops-nn mat_mul_v3: both halves, four minutes each at load 10, compiled again per round); a change to a header the
+    kernel reads changes the text. The host files' text is not in it either: an op project whose tiling function
+    changes, and nothing the kernel includes, keeps its kernel's object."""
     h = hashlib.sha256()
-    for part in (_KERNEL_OBJECT_FORMAT, compiler_version(cxx), runtime_hash(), *(a for a in command if a != str(INCLUDE_DIR))):
+    for part in (_KERNEL_OBJECT_FORMAT, compiler_version(cxx), runtime_hash(), *code_flags(command), *extra):
         h.update(part.encode()); h.update(b"\0")
-    for name in sorted(files) if inputs is None else inputs:
-        h.update(name.encode()); h.update(b"\0"); h.update(files[name].encode()); h.update(b"\0")
+    h.update(preprocessed)
     return h.hexdigest()
 
 
@@ -2492,6 +2508,9 @@ def _aic_half_object(src: Path, tmp: Path, raw: str, limits, settings) -> "sandb
     (src / "__ascendcraft_aic.syms").write_text("".join(f"{a} {b}\n" for a, b in aic_renames(listed.stdout)))
     return sandbox.run(["objcopy", "--redefine-syms=__ascendcraft_aic.syms", raw, AIC_OBJECT], scratch=tmp, cwd=src,
                        limits=limits, settings=settings)
+
+
+_NM_UNDEFINED_RE = re.compile(r"^\s+U (.+)$", re.M)   # a symbol an object needs and does not define (`nm -u`)
 
 
 def _keep_kernel_copies(src: Path, tmp: Path, objects: list[str], limits, settings) -> None:
@@ -2653,14 +2672,18 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
         # core type (`split`) caches each half's object, the cube half's after its renames: an op project's link tries
         # (`opproject.build_project`: registering, tiling and A2 sources) are builds of their own that differ only in
         # host units, and each compiled both halves of a heavy cube kernel again (ops-nn mat_mul_v3: 4 minutes a half)
-        kernel_key = None if check_only or not host_files else kernel_object_key(
-            [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted, KERNEL_MAIN, "-c", "-o", "__ascendcraft_main.o"],
-            compiled, driver, settings.cxx)
-        kernel_folder = cache / "emu" / "hosts" / kernel_key[:2] / kernel_key if kernel_key else None   # trimmed with them
-        aic_key = None if check_only or not host_files or not split else kernel_object_key(
-            [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted, AIC_SOURCE, "-c", "-o", AIC_OBJECT,
-             AIC_RENAMES], compiled, aic_driver, settings.cxx)
-        aic_folder = cache / "emu" / "hosts" / aic_key[:2] / aic_key if aic_key else None
+        # the objects are keyed by what they compile (`kernel_object_key`: the driver preprocessed, not the include
+        # folders), so a link round that only adds folders keeps them
+        def object_key(file: str, text: str, obj: str, *extra: str) -> str | None:
+            "The key of the object of driver `text` compiled as `file` (None: no host files, or it does not preprocess)"
+            if check_only or not host_files: return None
+            command = [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted, file, "-c", "-o", obj]
+            (src / file).write_text(text)
+            preprocessed = _run_preprocessor(command, tmp=tmp, obj=obj, limits=limits, settings=settings)
+            return None if preprocessed is None else kernel_object_key(command, preprocessed, settings.cxx, *extra)
+        entry_of = lambda key: cache / "emu" / "hosts" / key[:2] / key if key else None   # trimmed with the host objects
+        kernel_key = object_key(KERNEL_MAIN, driver, "__ascendcraft_main.o")
+        kernel_folder = entry_of(kernel_key)
         kernel_obj = src / "__ascendcraft_main.o"
 
         def compile_with(main):
@@ -2695,6 +2718,8 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
             """The cube half of a kernel built per core type (`split`): the driver with the cube pass's macros, compiled
             as the vector half is, its object's definitions then renamed (`_aic_half_object`); in a build with host
             files, cached by content as the vector half's object is (`aic_key`)."""
+            aic_key = object_key(AIC_SOURCE, aic_driver, AIC_OBJECT, AIC_RENAMES)
+            aic_folder = entry_of(aic_key)
             if aic_key and (info := cached_sealed(aic_folder, AIC_OBJECT, "kernel.json", src / AIC_OBJECT, cache,
                                                   aic_key)) is not None:
                 try:
@@ -2720,6 +2745,7 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
         # the cube half compiles meanwhile on a thread of its own, as the host files do (the halves of a flash
         # attention kernel take minutes each)
         aic_pool = ThreadPoolExecutor(1) if split else None
+        kernel_undefined = None
         aic = aic_pool.submit(compile_aic, bool(main) and prelude.exists()) if aic_pool else None
         try:
             command, done, log, pch = compile_with(main)
@@ -2735,6 +2761,10 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
                                 *objects, *link_flags], scratch=tmp, cwd=src, limits=limits, settings=settings,
                                readable=[lib])
             steps.append((done, done.stdout + done.stderr))
+            if done.returncode != 0 and not done.timed_out:   # what the kernel's own objects need (`core_constant_retry`)
+                listed = sandbox.run(["nm", "-uC", "__ascendcraft_main.o", *([AIC_OBJECT] if split else [])],
+                                     scratch=tmp, cwd=src, limits=limits, settings=settings)
+                if listed.returncode == 0: kernel_undefined = tuple(sorted(set(_NM_UNDEFINED_RE.findall(listed.stdout))))
         log = "".join(l for _, l in steps)
         for done, _ in steps:
             if problem := sandbox.setup_failure(done):   # the sandbox, not the kernel: never cached
@@ -2757,7 +2787,8 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
                                     file=chosen.file, hint="see Build.log for the full compiler output"))
         result = Build(ok, diags, log, command, 0.0, False, folder / "kernel.bin" if ok and not check_only else None,
                        chosen.name, list(chosen.params), sources, chosen.file, sanitize, folder, tiling_key_var=key_var,
-                       remake=remake, pch=pch, check_only=check_only, per_core_type=split)
+                       remake=remake, pch=pch, check_only=check_only, per_core_type=split,
+                       kernel_undefined=kernel_undefined)
         _save_build(tmp, result, str(src), chosen, cache, key)
         _publish(tmp, folder, cache, key)
         cache_trim.maybe_trim(cache / "emu", settings.build_cache_mb)
@@ -2907,6 +2938,25 @@ def compat_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key:
     return dataclasses.replace(retry, diagnostics=[note, *retry.diagnostics], seconds=b.seconds + retry.seconds)
 
 
+_LINK_MISS_RE = re.compile(r"undefined reference to [`'‘](.+?)['’]$")
+
+
+def misses_outside_kernel(b: Build) -> bool:
+    """Whether failed build `b` failed at its link alone, missing only symbols that none of the kernel's own objects
+    needs (`Build.kernel_undefined`, from `nm -uC` of its objects: the host units need them). No build of the kernel
+    can supply those, so `core_constant_retry` does not try one (an op project's link try that lacks a repository's
+    host source, ops-nn mat_mul_v3: both halves compiled again for four to six minutes each at load 10, per try).
+    False when the objects' needs are not known (a kernel alone in one piece links in its compile) or an error is of
+    another kind (a compile error, a multiple definition)."""
+    if b.kernel_undefined is None: return False
+    missed = set()
+    for line in b.log.splitlines():
+        if "error:" not in line or re.match(r"collect2: error: ld returned \d+ exit status$", line.strip()): continue
+        if not (m := _LINK_MISS_RE.search(line.strip())): return False
+        missed.add(m.group(1))
+    return bool(missed) and not missed & set(b.kernel_undefined)
+
+
 def core_constant_retry(b: Build, entry: str | None, settings: Settings, *, tiling_key: int | None = None,
                         kernel_type: str | None = None) -> Build:
     """Failed build `b` of a mixed kernel that tests the core type in C++ (`core_type_tests`) built again per core type
@@ -2917,8 +2967,11 @@ def core_constant_retry(b: Build, entry: str | None, settings: Settings, *, tili
     kernel of one core type, one that never tests the core type, and a build stopped by a time or memory limit.
 
     Only on failure: a kernel whose one build compiles is the same program either way (each block reads its own core
-    type), and keeps its one compile."""
+    type), and keeps its one compile. Not when the link alone failed, for symbols only host units need
+    (`misses_outside_kernel`): a kernel's own call to a function of one pass's code, in a branch the other pass's
+    constant drops, is a symbol its object needs, and is built again."""
     if any(d.kind in ("build-timeout", "build-limit") for d in b.diagnostics): return b
+    if misses_outside_kernel(b): return b
     seen = {n: cpu_debug_branches(t, settings.cpu_debug) for n, t in b.sources.items()}
     chosen = _choose_entry(seen, entry)
     from ascendcraft.emu_kind import kernel_kind

@@ -146,7 +146,7 @@ def test_a_kernel_whose_host_file_changes_keeps_its_object(host_compiles, monkey
     s = load_settings()
     s = s.replace(cxxflags=s.cxxflags + " -Wall")
     tag = str(uuid.uuid4())
-    probe = f"    int unused_in_kernel = 3;  // {tag}\n"
+    probe = f'    int unused_in_kernel = 3; (void)"{tag}";\n'   # the tag in code: the object's key is the preprocessed text
     kernel_of = lambda sources: {**sources, KERNEL: sources[KERNEL].replace("    op.Process();", probe + "    op.Process();")}
     first, second = (build(kernel_of(project(host_body=body)), settings=s) for body in ("", "    int host_change = 1;\n"))
     assert first.ok and second.ok and first.binary != second.binary and not (first.cached or second.cached)
@@ -160,6 +160,8 @@ def test_a_kernel_whose_host_file_changes_keeps_its_object(host_compiles, monkey
     sources = kernel_of(project())
     header = "op_host/add_custom_tiling.h"                    # the tiling struct: the kernel includes it
     add(build({**sources, header: sources[header] + "\n// changed\n"}, settings=s), 8)
+    assert len(kernel_compiles) == 1                          # a comment: the kernel's preprocessed text is the same
+    add(build({**sources, header: sources[header] + "\nconstexpr int kChangedInHeader = 1;\n"}, settings=s), 8)
     assert len(kernel_compiles) == 2
     add(build(sources, settings=s.replace(cxxflags=s.cxxflags + " -DKERNEL_PROBE=1")), 8)
     assert len(kernel_compiles) == 3

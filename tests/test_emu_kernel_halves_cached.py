@@ -1,9 +1,10 @@
 """A mixed kernel that chooses its cube and vector code by the core-type macros is built per core type, two halves
-(`emu.core_type_split`); in a build with host files (an op project) each half's object is cached by content, as a
-kernel object built once is (`emu.kernel_object_key`): an op project's link tries and tiling changes are builds that
-differ only in host units, and each compiled both halves of a heavy cube kernel again (ops-nn mat_mul_v3, about four
-minutes a half at load 10). The objects taken from the cache make the same program: each core still runs its own
-half's code, and a change to the kernel compiles both halves again."""
+(`emu.core_type_split`); in a build with host files (an op project) each half's object is cached by what it compiles,
+as a kernel object built once is (`emu.kernel_object_key`: the driver preprocessed, and the options that change code):
+an op project's link tries, link rounds and tiling changes are builds that differ only in host units and include
+folders, and each compiled both halves of a heavy cube kernel again (ops-nn mat_mul_v3, about four minutes a half at
+load 10). The objects taken from the cache make the same program: each core still runs its own half's code, and a
+change to what a half compiles compiles it again."""
 import uuid
 
 import numpy as np
@@ -60,9 +61,16 @@ extern "C" int ascendcraft_tiling(const int64_t* args, int nargs, void* tiling, 
 """
 
 
+def tagged(kernel: str) -> str:
+    "`kernel` with a constant of its own after its first line (kernel_operator.h), in every half's code"
+    first, rest = kernel.split("\n", 1)
+    return f'{first}\n[[maybe_unused]] static const char kTestTag[] = "{uuid.uuid4()}";\n{rest}'
+
+
 def project(cube_id: int = 7, scale: int = 1) -> dict[str, str]:
-    "The kernel and its host tiling, each with a unique comment (so the machine's cache has never seen either)."
-    return {KERNEL: f"// {uuid.uuid4()}\n" + KERNEL_TEXT.replace("CUBE_ID", str(cube_id)),
+    """The kernel and its host tiling, each unique (so the machine's cache has never seen either): the kernel by a
+    constant of its code, since its objects are keyed by its preprocessed text, which has no comments."""
+    return {KERNEL: tagged(KERNEL_TEXT.replace("CUBE_ID", str(cube_id))),
             HOST: f"// {uuid.uuid4()}\n" + HOST_TEXT.replace("OFFSET_SCALE", str(scale))}
 
 
@@ -97,10 +105,77 @@ def test_a_host_change_keeps_both_halves_objects(half_compiles):
     assert ids(second, 10) == [27, 29, 29] * 3             # the new tiling, each core its own half's code
 
 
-def test_a_kernel_change_compiles_both_halves_again(half_compiles):
+def test_a_kernel_change_compiles_the_half_it_changes(half_compiles):
     sources = project(cube_id=7)
     assert ids(build(sources), 0) == [7, 9, 9] * 3
-    # the cube pass's code changes: both halves have a new key (the kernel's file is in each half's inputs)
+    # the cube pass's code changes: the cube half's text changes, the vector half's does not (the line is in a branch
+    # on __DAV_CUBE__, which the vector pass's preprocessing leaves out), so only the cube half is compiled again
     changed = {**sources, KERNEL: sources[KERNEL].replace("return 7;", "return 4;")}
     assert ids(build(changed), 0) == [4, 9, 9] * 3
-    assert sorted(half_compiles) == [AIC_SOURCE, AIC_SOURCE, KERNEL_MAIN, KERNEL_MAIN]
+    assert sorted(half_compiles) == [AIC_SOURCE, AIC_SOURCE, KERNEL_MAIN]
+    # code both passes compile changes: both halves again
+    both = {**changed, KERNEL: changed[KERNEL].replace("Pass::Id() + t.GetValue(0)", "Pass::Id() + 2 * t.GetValue(0)")}
+    assert ids(build(both), 3) == [10, 15, 15] * 3
+    assert sorted(half_compiles) == [AIC_SOURCE, AIC_SOURCE, AIC_SOURCE, KERNEL_MAIN, KERNEL_MAIN]
+
+
+HEADER = "op_kernel/inc/pass_ids.h"
+
+
+def with_header(sources: dict[str, str], vec_id: int = 9) -> dict[str, str]:
+    "The kernel with its vector pass's id taken from a header of its own folder (`op_kernel/inc`, on `-iquote`)."
+    kernel = sources[KERNEL].replace('#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "pass_ids.h"')
+    return {**sources, KERNEL: kernel.replace("return 9;", "return VEC_ID;"),
+            HEADER: f"// {uuid.uuid4()}\n#pragma once\n#define VEC_ID {vec_id}\n"}
+
+
+def test_a_round_that_adds_include_folders_keeps_both_halves(half_compiles):
+    """A link round brings repository sources in folders of their own into the project (corpus.link_until_settled):
+    every unit's `-iquote` list grows, and what each half compiles does not change, so neither is compiled again (the
+    objects are keyed by the preprocessed driver, `emu.kernel_object_key`); a change to a header the kernel includes
+    changes the text of the half that reads it, and compiles that half again."""
+    sources = with_header(project())
+    first = build(sources)
+    assert first.ok and first.per_core_type, first.diagnostics
+    assert sorted(half_compiles) == [AIC_SOURCE, KERNEL_MAIN]
+    assert ids(first, 0) == [7, 9, 9] * 3
+    more = {**sources, "op_host/common/inc/shapes.h": "#pragma once\nconstexpr int kUnusedShape = 3;\n",
+            "op_kernel/common/arch/unused.h": "#pragma once\n"}
+    second = build(more)
+    assert second.ok and not second.cached and "op_host/common/inc" in second.command, second.diagnostics
+    assert len(half_compiles) == 2                          # the folders alone: neither half again
+    assert ids(second, 0) == [7, 9, 9] * 3
+    third = build({**more, HEADER: more[HEADER].replace("VEC_ID 9", "VEC_ID 5")})
+    assert third.ok, third.diagnostics
+    assert sorted(half_compiles) == [AIC_SOURCE, KERNEL_MAIN, KERNEL_MAIN]   # VEC_ID is in the vector half's code only
+    assert ids(third, 0) == [7, 5, 5] * 3
+
+
+ONE_PIECE = """#include "kernel_operator.h"
+#include "pass_ids.h"
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void pass_ids(GM_ADDR ids, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GlobalTensor<int32_t> out, t;
+    out.SetGlobalBuffer((__gm__ int32_t *)ids);
+    t.SetGlobalBuffer((__gm__ int32_t *)tiling);
+    out.SetValue(GetBlockIdx(), VEC_ID + t.GetValue(0));
+}
+"""
+
+
+def test_a_round_that_adds_include_folders_keeps_the_one_piece_kernel(half_compiles):
+    "The same for a kernel built in one piece with its host tiling: its object is kept across a round's new folders."
+    sources = {**project(), KERNEL: tagged(ONE_PIECE),
+               HEADER: f"// {uuid.uuid4()}\n#pragma once\n#define VEC_ID 9\n"}
+    first = build(sources)
+    assert first.ok and not first.per_core_type, first.diagnostics
+    assert half_compiles == [KERNEL_MAIN]
+    second = build({**sources, "op_host/common/inc/shapes.h": "#pragma once\n"})
+    assert second.ok and not second.cached, second.diagnostics
+    assert half_compiles == [KERNEL_MAIN]
+    r = run(second, [GM("ids", np.full(3, -5, np.int32), "out"), Workspace(), Tiling()], host_args=[10])
+    assert r.ok and r.outputs["ids"].tolist() == [19, 19, 19], r.diagnostics
+    third = build({**sources, HEADER: sources[HEADER].replace("VEC_ID 9", "VEC_ID 4")})
+    assert third.ok and half_compiles == [KERNEL_MAIN, KERNEL_MAIN], third.diagnostics

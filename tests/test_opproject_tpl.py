@@ -542,3 +542,35 @@ def test_two_plain_entries_of_the_same_name_are_still_several(tmp_path):
     kernel.write_text(text[:at] + PLAIN_ENTRY + other)
     with pytest.raises(AscendCraftError, match="several kernel entries"):
         load_project(tmp_path / "p")
+
+
+def test_a_run_builds_its_keys_instance_alone_and_the_verdict_builds_every_one(tmp_path, capsys):
+    """A run knows its key from the tiling (`tiling_first`): a tiling-template kernel is compiled for that key's instance
+    alone (`build_project(one_key=True)`), as CANN's build compiles one kernel a key, and the run says so; a build
+    without a key (the kernel's verdict) compiles every instance and reports one that does not compile."""
+    import shutil
+    import uuid
+    from ascendcraft.opproject import op_command
+    shutil.copytree(FOLDER, tmp_path / "p")
+    kernel = tmp_path / "p" / "op_kernel" / "tpl_scale_custom.cpp"
+    text = kernel.read_text()
+    register = "    REGISTER_TILING_DEFAULT(TplScaleCustomTilingData);\n"
+    assert text.count(register) == 1
+    # the instances of four tiles hold a construct that does not compile; the case's tiling chooses one tile
+    kernel.write_text(f"// {uuid.uuid4()}\n" + text.replace(
+        register, register + '    static_assert(TILES == 1, "an instance of four tiles: not built for a one-tile run");\n'))
+    project = load_project(tmp_path / "p")
+    r = run_project(project, {"x": torch.randn(48 * 64)}, attrs={"scale": 2.0}, reference=lambda x, scale: x * scale)
+    assert r.ok, [d.render() for d in r.run.diagnostics]
+    assert r.tiling_key == r.built_key == _key(0, 1, False)
+    assert f"tiling_key={_key(0, 1, False)}, built for key {_key(0, 1, False)} alone" in repr(r)
+    verdict = build_project(project, 0)               # no key: every instance, the four-tile ones among them
+    assert not verdict.ok
+    assert [d for d in verdict.errors if "an instance of four tiles" in d.message], verdict.diagnostics
+    # `ascendcraft op` says which key's code it built
+    (tmp_path / "p" / "ascendcraft_case.py").write_text(
+        "import torch\n\ndef reference(x, scale, square):\n    return x * scale\n\n"
+        "def cases():\n    yield dict(name='one tile', inputs={'x': torch.randn(48 * 64)}, attrs={'scale': 1.5, 'square': False})\n")
+    class Args: folder = tmp_path / "p"
+    assert op_command(Args) == 0
+    assert f"tiling key {_key(0, 1, False)} (its code alone built)" in capsys.readouterr().out
