@@ -1490,3 +1490,20 @@ def test_an_input_the_tiling_registration_declares_data_dependent_gives_the_tili
     r = run_project(project, {"x": x, "y": y, "scale": torch.tensor([3.0] * 8)}, attrs={"alpha": 0.5},
                     reference=lambda x, y, scale, alpha: x + alpha * 3.0 * y, atol=1e-5, rtol=1e-5)
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
+
+
+def test_the_emulated_ge_format_enum_and_the_python_table_agree(tmp_path):
+    # ops-nn weight_quant_batch_matmul_v2's op host names ge::FORMAT_FRACTAL_NZ_C0_2 (52 in CANN's format table, as
+    # asc-devkit's cmake/asc/fwk_modules/util/insert_simplified_keys.py lists the values): every name the Python table
+    # knows is an enumerator of the emulated ge::Format with the same value
+    import subprocess
+    from ascendcraft.emu import INCLUDE_DIR
+    from ascendcraft.opproject import FORMATS
+    assert FORMATS["FORMAT_FRACTAL_NZ_C0_2"] == 52 and FORMATS["FORMAT_FRACTAL_NZ_C0_8"] == 54
+    main = ('#include "register/op_def_registry.h"\n#include <cstdio>\nint main() {\n'
+            + "".join(f'    std::printf("%d\\n", (int)ge::{name});\n' for name in FORMATS) + "}\n")
+    (tmp_path / "f.cpp").write_text(main)
+    subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), str(tmp_path / "f.cpp"), "-o", str(tmp_path / "f")],
+                   check=True, capture_output=True, text=True)
+    out = subprocess.run([str(tmp_path / "f")], capture_output=True, text=True, check=True).stdout.split()
+    assert [int(v) for v in out] == list(FORMATS.values())
