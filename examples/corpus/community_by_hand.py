@@ -189,11 +189,17 @@ OPS = {
 OUT_DTYPE = {n: "float32" for n in OPS if n.startswith("Matmul")}   # half a and b, float c
 
 
+def bool_or(reference: np.ndarray, dtype: str) -> str:
+    "An output's dtype: bool for a bool reference, else the op's `dtype`."
+    return "bool" if reference.dtype == np.bool_ else dtype
+
+
 def run_cases(g_, name: str, ops: dict, *, seed: int, out_dtype: dict[str, str], check, unchecked=(),
-              written_inputs=()):
+              written_inputs=(), output_dtype=bool_or):
     """Each case of `ops[name]` (label, make(rng) -> inputs, attrs, reference outputs) run whole through the project's
     own TilingFunc, one line a case; `check(got, want)` -> (ok, text); the outputs in `unchecked` are not compared.
-    src_by_hand.py runs its ops through this too. `written_inputs`: inputs the kernel updates in place (run_project)."""
+    src_by_hand.py and newsrc_by_hand.py run their ops through this too. `written_inputs`: inputs the kernel updates in
+    place (run_project). `output_dtype(reference, dtype)`: the type an output is allocated in, `dtype` the op's."""
     repo, path, cases = ops[name]
     try:
         proj, settings = project(repo, path, *g_)
@@ -205,7 +211,7 @@ def run_cases(g_, name: str, ops: dict, *, seed: int, out_dtype: dict[str, str],
         # the caller allocates the outputs, as the ops' aclnn test programs do (shape of the reference, a scalar as [1];
         # dtype the first input's, bool for a bool reference): their InferShape is msopgen's copy of the input's shape
         dtype = out_dtype.get(name, str(next(iter(inputs.values())).dtype))
-        outputs = {k: (v.shape or (1,), "bool" if v.dtype == np.bool_ else dtype) for k, v in want.items()}
+        outputs = {k: (v.shape or (1,), output_dtype(v, dtype)) for k, v in want.items()}
         r, failed = run_or_error(f"{name} {label}", proj, inputs, attrs=attrs, outputs=outputs, settings=settings,
                                  written_inputs=written_inputs)
         if failed:

@@ -293,28 +293,15 @@ OPS.update(SAMPLES)
 SAMPLE_OUT_DTYPE = {n: "float32" for n in SAMPLES if n.startswith("Matmul")}
 
 
+def reference_integers(reference: np.ndarray, dtype: str) -> str:
+    "An output allocated in its reference's type where that is an integer or bool (MoeSoftMaxTopk's int32 indices beside its float values), else the op's."
+    return str(reference.dtype) if reference.dtype.kind in "biu" else dtype
+
+
 def run_sample(g_, name: str):
-    """A sample's cases, as run_cases runs them, but each output allocated in its reference's type where that is an
-    integer or bool (MoeSoftMaxTopk's int32 indices beside its float values), else the op's (SAMPLE_OUT_DTYPE, or the
-    first input's)."""
-    repo, path, cases = SAMPLES[name]
-    try:
-        proj, settings = project(repo, path, *g_)
-    except Exception as e:  # noqa: BLE001 - the line says why
-        yield f"{name}: ERROR the project does not build: {str(e)[:300]}"
-        return
-    for i, (label, make) in enumerate(cases):
-        inputs, attrs, want = make(np.random.default_rng(4300 + i))
-        dtype = SAMPLE_OUT_DTYPE.get(name, str(next(iter(inputs.values())).dtype))
-        outputs = {k: (v.shape or (1,), str(v.dtype) if v.dtype.kind in "biu" else dtype) for k, v in want.items()}
-        r, failed = run_or_error(f"{name} {label}", proj, inputs, attrs=attrs, outputs=outputs, settings=settings)
-        if failed:
-            yield failed
-            continue
-        verdicts = {k: close(r.outputs[k], v) for k, v in want.items()}
-        ok = all(v[0] for v in verdicts.values())
-        yield (f"{name} {label}: key {r.tiling_key}, block_dim {r.block_dim}, "
-               + "; ".join(f"{k} {v[1]}" for k, v in verdicts.items()) + f": {'match' if ok else 'MISMATCH'}")
+    "A sample's cases through run_cases, each output in its reference's integer type where it has one, else the op's (SAMPLE_OUT_DTYPE, or the first input's)."
+    yield from run_cases(g_, name, SAMPLES, seed=4300, out_dtype=SAMPLE_OUT_DTYPE, check=close,
+                         output_dtype=reference_integers)
 
 
 def run_op(g_, name: str):
