@@ -255,6 +255,20 @@ def flash_attention_score(g, b: int, n: int, nkv: int, sq: int, skv: int, d: int
 PFA = "attention/prompt_flash_attention"
 
 
+def run_attention_out(name: str, proj, inputs: dict, attrs: dict, shape: tuple, want, mag, layout: str, dtype: str,
+                      settings) -> str:
+    """Run an attention op project whose one output is `attention_out` (of `shape`, in `dtype`) and compare it with the
+    reference `want` (BNSD; `mag` its magnitude for the rule) laid out as `layout`: the case's line."""
+    t0 = time.time()
+    odt = dtype if dtype == "bfloat16" else np.dtype(dtype)
+    r = run_project(proj, inputs, attrs=attrs, outputs={"attention_out": (shape, odt)}, settings=settings)
+    if not r.run.ok: return f"{name}: ERROR ({_err(r)})"
+    got = np.asarray(r.outputs["attention_out"])   # (bfloat16: its raw bits, which attention_check reads)
+    ok, worst = attention_check(got, _layout(want, layout), _layout(mag, layout), dtype)
+    return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: worst {worst:.2f} of "
+            f"allowed {'match' if ok else 'MISMATCH'}")
+
+
 def prompt_flash_attention(g, b: int, n: int, nkv: int, sq: int, skv: int, d: int, layout: str, dtype: str,
                            mask: str, seed: int) -> str:
     """PromptFlashAttention (docs/aclnnPromptFlashAttentionV3.md: Attention(Q, K, V) = Softmax(scale * Q K^T) V, an
@@ -276,15 +290,8 @@ def prompt_flash_attention(g, b: int, n: int, nkv: int, sq: int, skv: int, d: in
     if mask == "full": inputs["atten_mask"] = torch.from_numpy(causal.astype(np.uint8))
     if mask == "rightdown": inputs["atten_mask"] = torch.from_numpy(np.triu(np.ones((2048, 2048), np.uint8), 1))
     want, mag, _, _ = attention_reference(qv, kv, vv, scale, causal if mask != "none" else None)
-    t0 = time.time()
-    odt = dtype if dtype == "bfloat16" else np.dtype(dtype)
-    r = run_project(proj, inputs, attrs=attrs, outputs={"attention_out": (tuple(lay(q).shape), odt)}, settings=settings)
     name = f"prompt_flash_attention {dtype} {layout} B{b} N{n}/{nkv} Sq{sq} Skv{skv} D{d} mask {mask}"
-    if not r.run.ok: return f"{name}: ERROR ({_err(r)})"
-    got = np.asarray(r.outputs["attention_out"])   # (bfloat16: its raw bits, which attention_check reads)
-    ok, worst = attention_check(got, _layout(want, layout), _layout(mag, layout), dtype)
-    return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: worst {worst:.2f} of "
-            f"allowed {'match' if ok else 'MISMATCH'}")
+    return run_attention_out(name, proj, inputs, attrs, tuple(lay(q).shape), want, mag, layout, dtype, settings)
 
 
 IFA = "attention/incre_flash_attention"
@@ -312,16 +319,9 @@ def incre_flash_attention(g, b: int, n: int, nkv: int, skv: int, d: int, layout:
     if lengths is not None: inputs["actual_seq_lengths"] = torch.tensor(lengths, dtype=torch.int64)
     attrs = {"num_heads": n, "scale_value": float(scale), "input_layout": layout, "num_key_value_heads": nkv}
     want, mag, _, _ = attention_reference(qv, kv, vv, scale, masked)
-    t0 = time.time()
-    odt = dtype if dtype == "bfloat16" else np.dtype(dtype)
-    r = run_project(proj, inputs, attrs=attrs, outputs={"attention_out": (tuple(lay(q).shape), odt)}, settings=settings)
     name = (f"incre_flash_attention {dtype} {layout} B{b} N{n}/{nkv} Skv{skv} D{d}{' mask' if mask else ''}"
             f"{f' actual_seq_lengths {lengths}' if lengths else ''}")
-    if not r.run.ok: return f"{name}: ERROR ({_err(r)})"
-    got = np.asarray(r.outputs["attention_out"])   # (bfloat16: its raw bits, which attention_check reads)
-    ok, worst = attention_check(got, _layout(want, layout), _layout(mag, layout), dtype)
-    return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: worst {worst:.2f} of "
-            f"allowed {'match' if ok else 'MISMATCH'}")
+    return run_attention_out(name, proj, inputs, attrs, tuple(lay(q).shape), want, mag, layout, dtype, settings)
 
 
 GMM = "gmm/grouped_matmul"
