@@ -200,10 +200,14 @@ def test_diffs_are_read_only_cpp_code_with_file_lines_hand_edits_and_search(chro
         expect(diff.locator(".cm-collapsedLines")).to_have_count(0)
         page.locator(".ac-pass-diff-pane").get_by_text("changes", exact=True).click()
         expect(diff.locator(".cm-collapsedLines").first).to_be_visible()
-        page.locator(".ac-pass-diff-pane").get_by_text("unified", exact=True).click()
 
-        # search: the match is highlighted and shown
+        # search: the match is highlighted and shown; the open search outlives a switch of layout (the views are rebuilt)
         search(page, DIFF, "Exp(workLocal, workLocal, tile)", close=False)
+        page.locator(".ac-pass-diff-pane").get_by_text("unified", exact=True).click()
+        expect(page.locator(f'{DIFF}[data-layout="unified"]')).to_have_count(1)
+        field = diff.locator('.cm-search input[name="search"]')
+        expect(field).to_have_value("Exp(workLocal, workLocal, tile)")
+        field.press("Enter")
         expect(diff.locator(".cm-searchMatch").first).to_be_visible()
         assert gutter_number(page, DIFF, "Exp(workLocal, workLocal, tile)") == [
             str(line_of(compute, "Exp(workLocal, workLocal, tile)"))]

@@ -22,7 +22,7 @@ import { EditorView, basicSetup } from "codemirror";
 import { Compartment, EditorState, RangeSetBuilder, StateEffect, StateField } from "@codemirror/state";
 import { Decoration } from "@codemirror/view";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
-import { openSearchPanel } from "@codemirror/search";
+import { getSearchQuery, openSearchPanel, searchPanelOpen, setSearchQuery } from "@codemirror/search";
 import { MergeView, unifiedMergeView, uncollapseUnchanged } from "@codemirror/merge";
 import { cpp } from "@codemirror/lang-cpp";
 import { python } from "@codemirror/lang-python";
@@ -254,7 +254,24 @@ function renderDiff({ model, el }) {
   };
   const collapse = () => (model.get("collapse") ? { margin: model.get("margin") || 3, minSize: 4 } : undefined);
 
+  // A rebuild (a new layout, collapse, file) replaces the views: an open search panel is carried over to the new
+  // view with its query, and keeps the keyboard focus it had, so a search is not lost by switching the layout.
+  const openSearch = () => {
+    for (const view of Object.values(views)) {
+      if (searchPanelOpen(view.state)) return { query: getSearchQuery(view.state), focused: el.contains(document.activeElement) };
+    }
+    return null;
+  };
+  const reopenSearch = (carried) => {
+    const view = views.b || views.a;
+    if (!carried || !view) return;
+    openSearchPanel(view);   // adds the search state to a new view (basicSetup has only the keys) and focuses its field
+    view.dispatch({ effects: setSearchQuery.of(carried.query) });
+    if (!carried.focused && el.contains(document.activeElement)) document.activeElement.blur();
+  };
+
   const build = () => {
+    const carried = openSearch();
     destroy();
     body.textContent = "";
     const layout = layoutFor();
@@ -290,6 +307,7 @@ function renderDiff({ model, el }) {
       destroy = () => view.destroy();
     }
     applyLines();
+    reopenSearch(carried);
   };
   const applyLines = () => {
     for (const side of ["a", "b"]) {
