@@ -58,7 +58,7 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'FILE_SCOPE_TYPE_RE', 'CORE_TYPE_MACRO_RE', 'CORE_TYPE_TEST_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH',
            'AIC_SOURCE', 'AIC_OBJECT', 'AIC_RENAMES', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES',
            'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'UB_OVERRUN_MODES', 'VECTOR_MASK_MODES',
-           'GM_PADDING_MODES', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
+           'GM_PADDING_MODES', 'JUDGE', 'CHIP', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
            'blank_comments_and_strings', 'device_spellings', 'graph_failed_usings', 'entry_linkage', 'kernel_flags',
            'launch_statements', 'cpu_debug_branches', 'numbered_ub_casts', 'core_type_templates',
            'member_class_specialisations', 'constexpr_member_defaults', 'typed_pack_specialisations',
@@ -73,8 +73,8 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'code_flags', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build',
            'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'misses_outside_kernel',
            'core_constant_retry', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
-           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'gm_allocation', 'raw_gm_stores', 'GmFiles',
-           'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
+           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'RunRules', 'gm_allocation', 'raw_gm_stores',
+           'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -3341,6 +3341,49 @@ VECTOR_MASK_MODES = ("error", "warning")  # how `run` treats a mask outside its 
 GM_PADDING_MODES = ("strict", "torch_npu")  # how large `run` makes each GM buffer's allocation (gm_allocation)
 
 
+@dataclass(frozen=True)
+class RunRules:
+    """How a run meets what is valid AscendC, and runs on the 910B, but is refused in a generated kernel. Each rule is
+    "error" (the run stops there with the diagnostic: the judge's rule for generated kernels) or "warning" (reported
+    once per place and carried out as the NPU does it: CANN's and the community's kernels rely on it):
+    - `raw_gm_writes`: a raw `__gm__` store (the NPU's scalar unit makes it; the trace and the cost model never see it);
+    - `ub_overrun`: an operand, copy or GetValue/SetValue past the UB buffer its LocalTensor came from but inside the
+      core's UB, carried out on the emulated UB, which TPipe lays out as AscendC does, so it reaches the same neighbour
+      (past the end of UB is an error either way);
+    - `vector_mask`: a mask outside its documented range (a continuous mask of 0 or past a repeat's lanes, a bit mask of
+      zeros), run with the lanes A2's mask registers then select (none for 0 and zeros, all for a count past them), and
+      a mask-side element type the reference does not list for A2, which AscendC checks only in debug builds (And /
+      Or's count form on uint8_t, half, float, bfloat16_t: int16_t lanes, as the NPU build runs them; a Compare result
+      tensor that is not uint8_t: the mask's bytes written through it);
+    - `gm_padding`: "strict" gives each GM tensor its own bytes; "torch_npu" the block torch_npu's caching allocator
+      gives it (gm_allocation), so a read or write a little past its end stays inside it (a write there is a
+      `gm-padding-write` warning), as when the op is called from PyTorch.
+    Two named sets: `JUDGE` (every rule an error, strict allocations: `run`'s default) and `CHIP` (as the 910B runs
+    CANN's kernels called from torch_npu: `opproject.run_project`'s default). `replace(CHIP, ub_overrun="error")` makes
+    one rule strict."""
+    raw_gm_writes: str = "error"
+    ub_overrun: str = "error"
+    vector_mask: str = "error"
+    gm_padding: str = "strict"
+
+    def __post_init__(self):
+        for name, modes in (("raw_gm_writes", RAW_GM_WRITE_MODES), ("ub_overrun", UB_OVERRUN_MODES),
+                            ("vector_mask", VECTOR_MASK_MODES), ("gm_padding", GM_PADDING_MODES)):
+            if getattr(self, name) not in modes:
+                raise ValueError(f"RunRules: {name} must be one of {modes}, not {getattr(self, name)!r} "
+                                 f"(JUDGE and CHIP are the two named sets; replace(CHIP, {name}=...) changes one rule)")
+
+    @property
+    def name(self) -> str:
+        "'judge', 'chip', or the rules themselves when they are neither."
+        return next((n for n, r in (("judge", JUDGE), ("chip", CHIP)) if r == self), None) or \
+            ", ".join(f"{k} {v}" for k, v in asdict(self).items())
+
+
+JUDGE = RunRules()
+CHIP = RunRules(raw_gm_writes="warning", ub_overrun="warning", vector_mask="warning", gm_padding="torch_npu")
+
+
 def gm_allocation(nbytes: int, gm_padding: str = "strict") -> int:
     """The bytes a GM tensor of `nbytes` is given. "strict": exactly its bytes (a read may still reach aclrtMalloc's
     padding, the size rounded up to 32 bytes plus 32, as the runtime allows; a write past the end is an error).
@@ -3408,11 +3451,10 @@ def _write_input(path: Path, array: np.ndarray, threads: int = 1, files: GmFiles
 
 
 def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, host_args, poison: int, ub_bytes: int,
-             cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None, raw_gm_writes: str = "error",
-             ub_overrun: str = "error", vector_mask: str = "error",
+             cores: int, settings: Settings, races: str = "error", auto_sync: bool | None = None, rules: RunRules = JUDGE,
              tiling_key: int | None = None, threads: int = 1, files: GmFiles | None = None,
              inputs: SharedInputs | None = None, deferred: list | None = None, stage: Path | None = None,
-             gm_padding: str = "strict", gm_extra: list | None = None) -> list[tuple]:
+             gm_extra: list | None = None) -> list[tuple]:
     """Write the run spec and the GM files (`files`: ones kept from earlier runs, moved in and written over; `inputs`:
     an input set whose `in` files are linked, not written; `deferred`: a list that gets (file in `stage`, its name in
     the run folder, array) for each input file to write while the kernel process starts, the spec saying
@@ -3433,20 +3475,12 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
         raise _run_args_error(f"host_args were given, but no project file defines {HOST_TILING_FUNCTION}()", build)
     if not 0 <= poison <= 255: raise _run_args_error(f"poison must be a byte value (0..255), not {poison}", build)
     if races not in RACE_MODES: raise _run_args_error(f"races must be one of {RACE_MODES}, not {races!r}", build)
-    if raw_gm_writes not in RAW_GM_WRITE_MODES:
-        raise _run_args_error(f"raw_gm_writes must be one of {RAW_GM_WRITE_MODES}, not {raw_gm_writes!r}", build)
-    if ub_overrun not in UB_OVERRUN_MODES:
-        raise _run_args_error(f"ub_overrun must be one of {UB_OVERRUN_MODES}, not {ub_overrun!r}", build)
-    if vector_mask not in VECTOR_MASK_MODES:
-        raise _run_args_error(f"vector_mask must be one of {VECTOR_MASK_MODES}, not {vector_mask!r}", build)
     if tiling_key is not None and not 0 <= int(tiling_key) < 1 << 64:
         raise _run_args_error(f"tiling_key must be an unsigned 64-bit value, not {tiling_key}", build)
-    if gm_padding not in GM_PADDING_MODES:
-        raise _run_args_error(f"gm_padding must be one of {GM_PADDING_MODES}, not {gm_padding!r}", build)
     lines = [f"mode {mode}", f"block_dim {int(block_dim or 0)}", f"cores {int(cores)}", f"ub_bytes {int(ub_bytes)}",
              f"poison {int(poison)}", f"memory_mb {int(settings.run_memory_mb)}", f"sanitize {int(build.sanitize)}",
-             f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace", f"raw_gm_writes {raw_gm_writes}", f"ub_overrun {ub_overrun}",
-             f"vector_mask {vector_mask}",
+             f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace", f"raw_gm_writes {rules.raw_gm_writes}",
+             f"ub_overrun {rules.ub_overrun}", f"vector_mask {rules.vector_mask}",
              f"trace_cap {(int(settings.file_limit_mb) << 20) if mode == 'trace' else 0}", f"threads {int(threads)}"]
     if tiling_key is not None: lines.append(f"tiling_key {int(tiling_key)}")
     if host_args is not None:
@@ -3455,7 +3489,7 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
 
     def gm_file(a: GM, path: str) -> int:
         "Write (or size) the file of GM buffer `a`; return its allocation's bytes."
-        alloc = gm_allocation(a.nbytes, gm_padding)   # the tensor's bytes, then the allocation's padding (poison)
+        alloc = gm_allocation(a.nbytes, rules.gm_padding)   # the tensor's bytes, then the allocation's padding (poison)
         if not trace_mode:
             if a.role in ("in", "inout") and a.array is None:
                 raise _run_args_error(f"GM '{a.name}' has role '{a.role}' but no data", build)
@@ -4091,24 +4125,12 @@ def _launch(build: Build, args: list, run_dir: Path, settings: Settings, **prepa
 def run(build: Build, args: list, *, block_dim: int | None = None, host_args: list[int] | None = None, poison: int = 0xA5,
         ub_bytes: int = 196608, cores: int = 48, races: str = "error", auto_sync: bool | None = None,
         tiling_key: int | None = None, settings: Settings | None = None, inputs: SharedInputs | None = None,
-        raw_gm_writes: str = "error", gm_padding: str = "strict", gm_extra: list | None = None, ub_overrun: str = "error",
-        vector_mask: str = "error") -> Run:
+        rules: RunRules = JUDGE, gm_extra: list | None = None) -> Run:
     """Run a built kernel on the CPU emulation (every block, all rules checked) in a child process (`inputs`: the
     `SharedInputs` that hold some of the `in` arrays: their files are linked into the run, not copied;
-    `raw_gm_writes="warning"`: a raw `__gm__` store is reported and the run goes on, as for CANN kernels;
-    `ub_overrun="warning"`: an operand that runs past the UB buffer its LocalTensor came from, but stays inside the
-    core's UB, is reported once per place (the buffer, the bytes, the buffer they land in) and carried out on the
-    emulated UB as the NPU does it (TPipe lays UB out as AscendC does, so it reaches the same neighbour), as for CANN
-    kernels; the default, "error", stops there, and past the end of UB is an error either way;
-    `vector_mask="warning"`: a mask outside its documented range (a continuous mask of 0 or past the lanes of a
-    repeat, a bit mask of zeros) is reported once per place and run with the lanes A2's mask registers then select
-    (none for 0 and zeros, all for a count past them), as for CANN kernels; likewise a mask-side element type the
-    reference does not list for A2, which AscendC checks only in debug builds (And / Or's count form on uint8_t, half,
-    float, bfloat16_t: int16_t lanes, as the NPU build runs them; a Compare result tensor that is not uint8_t: the
-    mask's bytes written through it); the default, "error", stops there;
-    `gm_padding="torch_npu"`: each GM tensor gets the allocation torch_npu's caching allocator gives it (gm_allocation),
-    so reads and writes a little past its end stay inside its block, and a write there is a `gm-padding-write`
-    warning; the default, "strict", gives each tensor its own bytes; `gm_extra`: GM buffers that are no parameter, each
+    `rules`: what the run does with valid AscendC the judge refuses in generated kernels (RunRules: raw GM stores,
+    operands past their UB buffer, masks outside their documented range, GM allocations): `JUDGE` by default, every
+    such place an error; `CHIP` runs them as the 910B runs CANN's kernels; `gm_extra`: GM buffers that are no parameter, each
     `GM(..., address=...)` at that address in the kernel process, which the kernel reaches through addresses stored in
     GM, as a host program's device allocations: checked as any buffer, their outputs in Run.outputs by name)."""
     settings = settings or load_settings()
@@ -4119,14 +4141,12 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
     run_dir, files, mapped = scratch.path, None, {}
     try:
         outputs, child, files = _launch(build, args, run_dir, settings, mode="execute", block_dim=block_dim, host_args=host_args,
-                                 poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync, raw_gm_writes=raw_gm_writes,
-                                 ub_overrun=ub_overrun, vector_mask=vector_mask, tiling_key=tiling_key, inputs=inputs, gm_padding=gm_padding,
-                                 gm_extra=gm_extra)
+                                 poison=poison, ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync,
+                                 tiling_key=tiling_key, inputs=inputs, gm_extra=gm_extra, rules=rules)
         if (key := _rekey(child, build)) is not None:   # the host tiling chose a key this binary was not compiled for
             return run(build_for_key(build, key), args, block_dim=block_dim, host_args=host_args, poison=poison,
                        ub_bytes=ub_bytes, cores=cores, races=races, auto_sync=auto_sync, tiling_key=tiling_key,
-                       settings=settings, inputs=inputs, raw_gm_writes=raw_gm_writes, gm_padding=gm_padding,
-                       gm_extra=gm_extra, ub_overrun=ub_overrun, vector_mask=vector_mask)
+                       settings=settings, inputs=inputs, rules=rules, gm_extra=gm_extra)
         diags, ok = _collect(child, build, "execute", _arg_names(build, args), settings)
         blocks = sorted((r["block"], r["ub_used"]) for r in child.records if r.get("type") == "block")
         launched = next((r["block_dim"] for r in child.records if r.get("type") == "tiling"), block_dim) or 0
@@ -4139,7 +4159,7 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
             if data is None: continue
             mapped[path] = data
             count = int(np.prod(shape, dtype=np.int64)) if shape is not None else data.size
-            if gm_padding != "strict" and shape is not None and data.size > count and started:   # the allocation's padding
+            if rules.gm_padding != "strict" and shape is not None and data.size > count and started:   # the allocation's padding
                 pad = data[count:].view(np.uint8)
                 if (bad := np.flatnonzero(pad != poison)).size:   # whole elements (bytes equal to the poison look unwritten)
                     size = np.dtype(dtype).itemsize
@@ -4149,7 +4169,7 @@ def run(build: Build, args: list, *, block_dim: int | None = None, host_args: li
             result[name] = data.reshape(shape) if shape is not None and data.size == count else data
         for name, nbytes, lo, hi, alloc in padding_writes:
             diags.append(Diagnostic("gm-padding-write", f"the kernel wrote past the end of '{name}' ({nbytes} bytes): bytes "
-                                    f"{nbytes + lo}..{nbytes + hi} of its {alloc}-byte allocation ({gm_padding}'s padding), "
+                                    f"{nbytes + lo}..{nbytes + hi} of its {alloc}-byte allocation ({rules.gm_padding}'s padding), "
                                     "which the NPU tolerates but which holds none of the tensor",
                                     file=build.entry_file or "<run>", severity="warning",
                                     hint="bound the last tile's write by the tensor's length (DataCopyPad, or a smaller count)"))

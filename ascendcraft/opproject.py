@@ -28,8 +28,8 @@ import numpy as np
 
 from .config import Settings, load_settings
 from .diagnostics import AscendCraftError, Diagnostic, diagnostic_at
-from .emu import (GM, Build, Entry, Run, Tiling, Workspace, blank_comments, build, cpu_debug_branches,
-    find_entries, read_sources, run)
+from .emu import (CHIP, GM, Build, Entry, Run, RunRules, Tiling, Workspace, blank_comments, build,
+    cpu_debug_branches, find_entries, read_sources, run)
 from .soc import load_soc
 
 # %% auto #0
@@ -1584,9 +1584,8 @@ def _inferred_outputs(project: OpProject, inputs: dict, attrs: dict, settings: S
 
 
 def tiling_first(project: OpProject, column: int, args: list, given: str = "", *, host_args: list[int],
-                 tiling_key: int | None = None, settings: Settings | None = None, raw_gm_writes: str = "warning",
-                 gm_padding: str = "torch_npu", ub_overrun: str = "warning",
-                 vector_mask: str = "warning") -> Run | int | None:
+                 tiling_key: int | None = None, settings: Settings | None = None,
+                 rules: RunRules = CHIP) -> Run | int | None:
     """Run the op's tiling function on a launch (`args`: its GM buffers, workspace and tiling; `host_args`) before the
     kernel is built, as CANN's runtime tiles before it launches: the program of the project's host side and an empty
     kernel (`build_project(tiling_only=)`, whose host objects the kernel's build then reuses). Returns that run when
@@ -1596,8 +1595,7 @@ def tiling_first(project: OpProject, column: int, args: list, given: str = "", *
     the run ended some other way (the kernel's build and run then say why, as without this step)."""
     tiling = build_project(project, column, settings=settings, tiling_only=len(args))
     if not tiling.ok: return None
-    r = run(tiling, args, host_args=host_args, tiling_key=tiling_key, settings=settings, raw_gm_writes=raw_gm_writes,
-            gm_padding=gm_padding, ub_overrun=ub_overrun, vector_mask=vector_mask)
+    r = run(tiling, args, host_args=host_args, tiling_key=tiling_key, settings=settings, rules=rules)
     if tiling_failure(project, r, given) is not None: return r
     # the empty kernel wrote nothing (its `no-output` error): no other error says the tiling took the launch
     return r.tiling_key if all(d.kind == "no-output" for d in r.errors) else None
@@ -1606,28 +1604,22 @@ def tiling_first(project: OpProject, column: int, args: list, given: str = "", *
 def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: dict | None = None,
                 outputs: dict | None = None, reference: Callable | None = None, tiling_key: int | None = None,
                 rtol: float = 1e-4, atol: float = 1e-4, settings: Settings | None = None,
-                raw_gm_writes: str = "warning", gm_padding: str = "torch_npu", ub_overrun: str = "warning",
-                vector_mask: str = "warning",
-                infer_shapes: bool | None = None, initial: dict | None = None,
+                rules: RunRules = CHIP, infer_shapes: bool | None = None, initial: dict | None = None,
                 written_inputs: tuple = ()) -> ProjectRun:
     """Run the op's TilingFunc on the emulated context, then its kernel on `inputs` (by input name, or in order).
     `outputs` gives {name: (shape, dtype)}; without it the reference's results give them. `reference(**inputs, **attrs)`
     returns the expected output (or a tuple / dict of them), compared with `rtol` / `atol`. A tensor-list
-    (DYNAMIC) parameter takes a list of tensors, and its `outputs` entry a list of (shape, dtype). A raw `__gm__` store
-    is valid AscendC and CANN's kernels make them, so by default it is a `gm-raw-write` warning (`raw_gm_writes="error"`
-    makes it an error, as the judge has it for generated kernels: the trace and the cost model never see such writes).
-    Each tensor gets the device memory torch_npu gives it (`gm_padding="torch_npu"`, emu.gm_allocation: its bytes plus
-    32, rounded up to 512), as when the op is called from PyTorch: a kernel that reads or writes a little past a
-    tensor's end stays inside its allocation, as on the NPU (a write there is a `gm-padding-write` warning);
-    `gm_padding="strict"` gives each tensor its own bytes only. A vector operand, copy or GetValue/SetValue that runs
-    past the UB buffer its LocalTensor came from but stays inside UB is what some of CANN's kernels do on the 910B
-    (the bytes they spill into are not needed, or are written again): by default a once-per-place `ub-out-of-range`
-    warning and the access carried out on the emulated UB, which TPipe lays out as AscendC does (`ub_overrun=
-    "warning"`; "error" stops there, as the judge has it for generated kernels). Likewise a vector mask outside its
-    documented range (a continuous mask of 0, which some kernels pass for an empty tail) runs with the lanes A2's
-    mask registers then select, with a once-per-place `vector-mask` warning (`vector_mask="warning"`), and so does a
-    mask-side element type outside the documented ones (And / Or's count form on uint8_t or float, a Compare result
-    tensor that is not uint8_t), as AscendC's NPU build runs it. Without `outputs` and without a reference, the op's
+    (DYNAMIC) parameter takes a list of tensors, and its `outputs` entry a list of (shape, dtype). `rules` (emu.RunRules)
+    says what the run does with valid AscendC that the judge refuses in generated kernels; the default, `CHIP`, runs it
+    as the 910B runs CANN's kernels called from torch_npu: a raw `__gm__` store is a `gm-raw-write` warning; each tensor
+    gets the device memory torch_npu gives it (emu.gm_allocation: its bytes plus 32, rounded up to 512), so a kernel
+    that reads or writes a little past a tensor's end stays inside its allocation (a write there is a
+    `gm-padding-write` warning); an operand past the UB buffer its LocalTensor came from, inside UB (the bytes some of
+    CANN's kernels spill into are not needed, or are written again), is a once-per-place `ub-out-of-range` warning and
+    carried out on the emulated UB; a vector mask outside its documented range (a continuous mask of 0 for an empty
+    tail) or a mask-side element type outside the documented ones runs with what A2's mask registers then select, a
+    once-per-place `vector-mask` warning. `rules=JUDGE` makes each of these an error and each tensor its own bytes, as
+    the judge has it; `replace(CHIP, ub_overrun="error")` one of them. Without `outputs` and without a reference, the op's
     InferShape function (OpDef::SetInferShape, IMPL_OP_INFERSHAPE(Op).InferShape) gives the output shapes and the
     definition's dtype column their dtypes, as CANN's graph engine allocates them (`infer_shapes=True`: from InferShape
     even with a reference, whose results are then compared with them; False: never). `initial` gives {output name:
@@ -1718,8 +1710,7 @@ def run_project(project: OpProject | Path | str, inputs: dict | list, *, attrs: 
     if shaped: gm_args.append(GM(SHAPE_OUT, None, "out", shape=(9 * len(shaped),), dtype=np.uint64))
     given = ", ".join([f"{p.name} {dtypes.get(p.name, '')} {_shapes_of(arrays[p.name])}" for p in op.inputs if p.name in arrays]
                       + [f"{k}={v!r}" for k, v in attrs.items()])
-    launch = dict(host_args=host, settings=settings, raw_gm_writes=raw_gm_writes, gm_padding=gm_padding,
-                  ub_overrun=ub_overrun, vector_mask=vector_mask)
+    launch = dict(host_args=host, settings=settings, rules=rules)
     kernel = dict(settings=settings, lists=lists or None, aliases=aliases, absent=absent)
     # a kernel the cache holds runs the tiling itself, as before; else the tiling first, on the host side alone: a
     # tiling that refuses the inputs ends the run before any kernel build, and a kernel compiled per tiling key is

@@ -3,7 +3,7 @@ read for behaviour) sets counter mode with `count` and runs the int16_t instruct
 whatever T is, so `count` int16_t lanes (2 * count bytes) are combined. The API reference documents this for int32_t /
 uint32_t on A2 ("count twice the element count"); those run silently. Any other type (uint8_t masks, as
 cann-ops-adv-vllm's SelectPosition ORs the bit masks CompareScalar wrote) is outside the documented types: under run
-option vector_mask="warning" (run_project's default, for CANN's kernels) a `vector-mask` warning once per place, run as
+rules RunRules(vector_mask="warning") (in CHIP, run_project's default, for CANN's kernels) a `vector-mask` warning once per place, run as
 A2 runs it; under "error" (emu.run's default, the judge's) it stays `unsupported`.
 
 The same holds for a Compare / CompareScalar result tensor that is not uint8_t: the NPU build writes the mask's bytes
@@ -11,7 +11,7 @@ through the tensor's address (its dst type check is CPU-debug only). linnlh's Ba
 LocalTensor<float> buffers, ANDs them (And's count form on float) and reads the bits as a uint64_t."""
 import numpy as np
 
-from ascendcraft.emu import GM, build, run
+from ascendcraft.emu import GM, RunRules, build, run
 
 KERNEL = r"""#include "kernel_operator.h"
 using namespace AscendC;
@@ -69,7 +69,7 @@ def _args():
 
 
 def test_int32_runs_on_int16_lanes_as_documented_and_uint8_as_a2_runs_it_under_the_warning():
-    r = run(build({"bits.cpp": KERNEL}), _args(), block_dim=1, vector_mask="warning")
+    r = run(build({"bits.cpp": KERNEL}), _args(), block_dim=1, rules=RunRules(vector_mask="warning"))
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     np.testing.assert_array_equal(r.outputs["y"], A | B)
     np.testing.assert_array_equal(r.outputs["z"], np.concatenate([(A & B)[:32], np.full(32, 7, np.int32)]))
@@ -126,7 +126,7 @@ X = RNG.uniform(0, 1, 64).astype(np.float32)
 
 def test_a_compare_mask_through_a_float_tensor_runs_as_on_the_npu_under_the_warning():
     r = run(build({"masks.cpp": MASKS}), [GM("x", X), GM("y", np.zeros(4, np.uint64), "out")], block_dim=1,
-            vector_mask="warning")
+            rules=RunRules(vector_mask="warning"))
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     inside = (X >= 0.25) & (X < 0.75)
     assert int(r.outputs["y"][0]) == sum(1 << i for i in range(64) if inside[i])

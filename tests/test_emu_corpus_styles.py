@@ -3,7 +3,7 @@ compiler's `[aicore]` execution-space attribute (catlass-style kernels), `GetTPi
 vector `Copy`. Kernels written here in those styles; each test fails without its construct."""
 import numpy as np
 
-from ascendcraft.emu import GM, Scalar, build, op_names, run, trace
+from ascendcraft.emu import GM, RunRules, Scalar, build, op_names, run, trace
 
 CATLASS = r'''#include "kernel_operator.h"
 
@@ -665,7 +665,7 @@ def test_global_tensor_call_operator_reads_and_writes_the_element():
     assert b.ok, b.diagnostics
     x = np.arange(1, 11, dtype=np.float32)
     args = lambda: [GM("x", x), GM("y", np.full(10, -1, np.float32), "out"), Scalar(10, "int32_t")]
-    r = run(b, args(), block_dim=1, raw_gm_writes="warning")
+    r = run(b, args(), block_dim=1, rules=RunRules(raw_gm_writes="warning"))
     assert r.ok, r.diagnostics
     want = np.cumsum(x) * 2
     want[-1] += 100

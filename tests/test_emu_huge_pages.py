@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ascendcraft.config import load_settings
-from ascendcraft.emu import GM, HUGE_GM_ROOT, Scalar, SharedInputs, build, gm_root, run
+from ascendcraft.emu import GM, HUGE_GM_ROOT, RunRules, Scalar, SharedInputs, build, gm_root, run
 
 ADD_ONE = (Path(__file__).parent / "emu_kernels" / "misc" / "add_one.cpp").read_text()
 TILE, BLOCKS = 8192, 130              # 130 tiles of 32 KiB: 4.06 MiB, not a whole number of 2 MiB pages
@@ -60,6 +60,6 @@ def test_a_read_past_the_end_of_a_large_buffer_still_faults(mode):
     assert b.ok, b.diagnostics
     n = 1 << 20                                      # 4 MiB: ends on a page boundary, the next page is the guard
     r = run(b, [GM("x", np.ones(n, np.float32)), GM("y", None, "out", shape=(1,), dtype=np.float32), Scalar(n)],
-            block_dim=1, settings=SETTINGS[mode], raw_gm_writes="warning")
+            block_dim=1, settings=SETTINGS[mode], rules=RunRules(raw_gm_writes="warning"))
     assert not r.ok and [d.kind for d in r.errors] == ["gm-out-of-bounds"], r.diagnostics
     assert "byte offset 4194304" in r.errors[0].message

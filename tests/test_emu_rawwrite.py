@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascendcraft.emu import GM, Scalar, build, run
+from ascendcraft.emu import GM, RunRules, Scalar, build, run
 
 MISC = Path(__file__).parent / "emu_kernels" / "misc"
 
@@ -97,11 +97,11 @@ def test_raw_bytes_are_found_around_whole_chunk_writes():
 
 
 def test_raw_gm_writes_warning_keeps_the_run_and_its_output():
-    "CANN's kernels may store to GM through a raw pointer (the NPU's scalar unit does it): with raw_gm_writes='warning' "
+    "CANN's kernels may store to GM through a raw pointer (the NPU's scalar unit does it): with RunRules(raw_gm_writes='warning') "
     "the run goes on, the output is what the kernel stored, and the report is a warning naming the buffer and offset."
     x = np.arange(1, 513, dtype=np.float32)
     b = build(MISC / "raw_write_output.cpp")
-    r = run(b, [GM("x", x), GM("y", np.empty_like(x), "out"), Scalar(512)], block_dim=4, raw_gm_writes="warning")
+    r = run(b, [GM("x", x), GM("y", np.empty_like(x), "out"), Scalar(512)], block_dim=4, rules=RunRules(raw_gm_writes="warning"))
     assert r.ok, [d.render() for d in r.diagnostics]
     np.testing.assert_array_equal(r.outputs["y"], 2 * x)
     [d] = [d for d in r.diagnostics if d.kind == "gm-raw-write"]
@@ -109,10 +109,19 @@ def test_raw_gm_writes_warning_keeps_the_run_and_its_output():
     assert "modelled time leaves them out" in d.message
 
 
-def test_raw_gm_writes_takes_only_its_two_modes():
+def test_the_run_rules_take_only_their_modes_and_name_their_two_sets():
+    from dataclasses import replace
+
     import pytest
-    from ascendcraft.diagnostics import AscendCraftError
+    from ascendcraft.emu import CHIP, JUDGE
+    with pytest.raises(ValueError, match=r"raw_gm_writes must be one of \('error', 'warning'\), not 'off'"):
+        RunRules(raw_gm_writes="off")
+    with pytest.raises(ValueError, match="replace\\(CHIP, gm_padding=...\\)"):   # the message says how to change one rule
+        replace(CHIP, gm_padding="cuda")
+    assert JUDGE == RunRules() and JUDGE.name == "judge" and CHIP.name == "chip"
+    assert replace(CHIP, ub_overrun="error").name == ("raw_gm_writes warning, ub_overrun error, vector_mask warning, "
+                                                      "gm_padding torch_npu")
+    # run's default is the judge's rules: the raw store that is a warning above stops the run
     x = np.arange(1, 65, dtype=np.float32)
-    b = build(MISC / "raw_write_output.cpp")
-    with pytest.raises(AscendCraftError, match="raw_gm_writes must be one of"):
-        run(b, [GM("x", x), GM("y", np.empty_like(x), "out"), Scalar(64)], block_dim=1, raw_gm_writes="off")
+    r = run(build(MISC / "raw_write_output.cpp"), [GM("x", x), GM("y", np.empty_like(x), "out"), Scalar(64)], block_dim=1)
+    assert not r.ok and any(d.kind == "gm-raw-write" and d.severity == "error" for d in r.diagnostics)

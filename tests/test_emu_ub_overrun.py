@@ -5,12 +5,13 @@ writes the neighbour's bytes, and these kernels passed on the 910B. The run opti
 does: "error" (emu.run's default, the judge's) stops there; "warning" (run_project's default, for CANN's kernels)
 reports it once per place with the buffer it lands in and carries the access out on the emulated UB, whose layout is
 AscendC's (InitBuffer order from offset 0, each buffer rounded up to 32 bytes). Past the end of UB stays an error."""
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ascendcraft.emu import GM, build, run
+from ascendcraft.emu import CHIP, GM, RunRules, build, run
 from ascendcraft.opproject import load_project, run_project
 
 from _opprojects import unary_float_project
@@ -82,7 +83,7 @@ def test_past_its_buffer_is_an_error_at_its_place_by_default():
 
 def test_warning_carries_the_access_out_on_the_neighbour():
     x = np.arange(8, dtype=np.float32)
-    r = run(build({"over.cpp": KERNEL}), _args(x), block_dim=1, ub_overrun="warning")
+    r = run(build({"over.cpp": KERNEL}), _args(x), block_dim=1, rules=RunRules(ub_overrun="warning"))
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     z = np.concatenate([2 * x, np.full(8, 14, np.float32)])    # the read got b's 7s
     np.testing.assert_array_equal(r.outputs["z"], z)
@@ -98,14 +99,14 @@ def test_warning_carries_the_access_out_on_the_neighbour():
 
 
 def test_past_the_end_of_ub_stays_an_error():
-    r = run(build({"top.cpp": TOP}), [GM("y", np.zeros(8, np.float32), "out")], block_dim=1, ub_overrun="warning")
+    r = run(build({"top.cpp": TOP}), [GM("y", np.zeros(8, np.float32), "out")], block_dim=1, rules=RunRules(ub_overrun="warning"))
     assert not r.ok
     assert [d.line for d in r.errors if d.kind == "ub-out-of-range"][:1] == [_line(TOP, "PAST")]
 
 
 def test_an_unknown_mode_is_refused():
     with pytest.raises(Exception, match="ub_overrun must be one of"):
-        run(build({"over.cpp": KERNEL}), _args(np.zeros(8, np.float32)), block_dim=1, ub_overrun="off")
+        RunRules(ub_overrun="off")
 
 
 RACE = r"""#include "kernel_operator.h"
@@ -129,7 +130,7 @@ extern "C" __global__ __aicore__ void race(GM_ADDR x, GM_ADDR y) {
 
 def test_the_race_check_sees_the_neighbours_bytes():
     r = run(build({"race.cpp": RACE}), [GM("x", np.ones(8, np.float32)), GM("y", np.zeros(8, np.float32), "out")],
-            block_dim=1, ub_overrun="warning", auto_sync=False)   # the compiler's automatic sync off: the kernel's own
+            block_dim=1, rules=RunRules(ub_overrun="warning"), auto_sync=False)   # the compiler's automatic sync off: the kernel's own
     assert [d.line for d in r.errors if d.kind == "ub-race"][:1] == [_line(RACE, "RACE")]
 
 
@@ -168,5 +169,5 @@ def test_run_project_carries_an_overrun_out_by_default(tmp_path: Path):
     assert r.run.ok, [d.render() for d in r.run.diagnostics]
     np.testing.assert_array_equal(r.outputs["y"], x + 1)
     assert [d.severity for d in r.run.diagnostics if d.kind == "ub-out-of-range"] == ["warning"]
-    strict = run_project(project, {"x": x}, outputs={"y": ((16,), np.float32)}, ub_overrun="error")
+    strict = run_project(project, {"x": x}, outputs={"y": ((16,), np.float32)}, rules=replace(CHIP, ub_overrun="error"))
     assert not strict.run.ok and [d.kind for d in strict.run.errors][:1] == ["ub-out-of-range"]

@@ -5,12 +5,13 @@ sets none, a count past the lanes sets all. ops-transformer's rotary_position_em
 an empty tail and passed on the 910B. The run option `vector_mask` says what the emulator does: "error" (emu.run's
 default, the judge's) stops there; "warning" (run_project's default, for CANN's kernels) reports it once per place and
 runs the instruction with the lanes A2's registers then select."""
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ascendcraft.emu import GM, build, run
+from ascendcraft.emu import CHIP, GM, RunRules, build, run
 from ascendcraft.opproject import load_project, run_project
 
 from _opprojects import unary_float_project
@@ -77,7 +78,7 @@ def test_a_mask_outside_its_range_is_an_error_at_its_place_by_default():
 
 
 def test_warning_runs_the_lanes_a2s_mask_registers_select():
-    r = run(build({"masks.cpp": KERNEL}), _args(X), block_dim=1, vector_mask="warning")
+    r = run(build({"masks.cpp": KERNEL}), _args(X), block_dim=1, rules=RunRules(vector_mask="warning"))
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     np.testing.assert_array_equal(r.outputs["y"], np.full(64, 5, np.float32))   # mask 0: nothing written
     np.testing.assert_array_equal(r.outputs["z"], X + 1)                        # mask 100: all 64 lanes
@@ -91,7 +92,7 @@ def test_warning_runs_the_lanes_a2s_mask_registers_select():
 
 def test_an_unknown_mode_is_refused():
     with pytest.raises(Exception, match="vector_mask must be one of"):
-        run(build({"masks.cpp": KERNEL}), _args(X), block_dim=1, vector_mask="off")
+        RunRules(vector_mask="off")
 
 
 # whole repeats of 64 floats, then the tail's Adds with mask n % 64, which is 0 when n is a multiple of 64
@@ -127,5 +128,5 @@ def test_run_project_runs_an_empty_tail_as_a2_does_by_default(tmp_path: Path):
     assert r.run.ok, [d.render() for d in r.run.diagnostics]
     np.testing.assert_array_equal(r.outputs["y"], x + 1)
     assert [d.severity for d in r.run.diagnostics if d.kind == "vector-mask"] == ["warning"]
-    strict = run_project(project, {"x": x}, outputs={"y": ((128,), np.float32)}, vector_mask="error")
+    strict = run_project(project, {"x": x}, outputs={"y": ((128,), np.float32)}, rules=replace(CHIP, vector_mask="error"))
     assert not strict.run.ok and [d.kind for d in strict.run.errors][:1] == ["vector-mask"]

@@ -2,6 +2,7 @@
 from their folders (TilingFunc on the emulated gert::TilingContext, the kernel with its DTYPE_<NAME> macros, the
 PyTorch reference), through the Python API and the CLI; what lies outside the emulated subset is an error naming it."""
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ import torch
 from ascendcraft.cli import main
 from ascendcraft.config import load_settings
 from ascendcraft.diagnostics import AscendCraftError
+from ascendcraft.emu import CHIP
 from ascendcraft.opproject import load_project, run_cases, run_project
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "opprojects"
@@ -1286,7 +1288,7 @@ def test_outputs_compare_complex_values_as_real_and_imaginary_pairs():
 
 def test_a_raw_gm_store_is_a_warning_for_an_op_project_and_an_error_when_asked(tmp_path):
     "A CANN kernel that stores its output through the raw __gm__ pointer (valid on the NPU) runs and matches; the "
-    "judge's setting, raw_gm_writes='error', stops it with the gm-raw-write error naming the buffer."
+    "judge's rule, replace(CHIP, raw_gm_writes='error'), stops it with the gm-raw-write error naming the buffer."
     dst = copy_project(tmp_path, "leaky_relu_custom")
     kernel = next((dst / "op_kernel").glob("*.cpp"))
     src = kernel.read_text()
@@ -1299,7 +1301,7 @@ def test_a_raw_gm_store_is_a_warning_for_an_op_project_and_an_error_when_asked(t
     r = run_project(dst, {"x": x}, attrs={"negative_slope": 0.2}, reference=ref, atol=1e-6, rtol=1e-6)
     assert r.ok, (r.mismatches, [d.render() for d in r.run.diagnostics])
     assert [d.kind for d in r.run.diagnostics if not d.is_error] == ["gm-raw-write"]
-    strict = run_project(dst, {"x": x}, attrs={"negative_slope": 0.2}, reference=ref, raw_gm_writes="error")
+    strict = run_project(dst, {"x": x}, attrs={"negative_slope": 0.2}, reference=ref, rules=replace(CHIP, raw_gm_writes="error"))
     assert [d.kind for d in strict.run.errors] == ["gm-raw-write"] and strict.run.errors[0].context["buffer"] == "y"
 
 

@@ -21,7 +21,7 @@ kernels are) runs at the task's own shape instead. What a run may hold is a memo
 (memory_budget: bench's, its RAM less a quarter, or the verify_memory_mb setting), against the run's peak estimated on
 meta tensors (run_memory); a task is not run, outside the run / match columns, when even its smaller batch is over it
 (too-large) or when it is fixed to its own shape and that is over it (tiling-fixed). The op project runs with
-torch_npu's device allocation (run_project's gm_padding="torch_npu"), as MKB's extension calls it from PyTorch; the run
+torch_npu's device allocation (run_project's rules, CHIP: gm_padding "torch_npu"), as MKB's extension calls it from PyTorch; the run
 limit (corpus.run_settings, stretched by the load) grows with the run's GM bytes as every emulated run's does
 (sandbox.run_seconds: run_timeout per GiB), and a run stopped at it counts as `timeout`, apart from the runs.
 """

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import corpus  # noqa: E402
 
 from ascendcraft.config import load_settings  # noqa: E402
-from ascendcraft.emu import GM, Scalar, Workspace, build, read_sources, run  # noqa: E402
+from ascendcraft.emu import GM, RunRules, Scalar, Workspace, build, read_sources, run  # noqa: E402
 
 REPO = "sgl-project/sgl-kernel-npu"
 AIV_CORES = 40   # an A2/A3's vector cores (GetCoreNumAiv)
@@ -326,7 +326,7 @@ def cache_loc_assign(gitdir: str) -> str:
     """op_host/cache_loc_assign.cpp (mode 0, the KV-cache slot table): token_pool[req[i], start[i]:end[i]] = the next
     end[i] - start[i] entries of out_cache_loc, rows spread over the 40 vector cores (int64 request indices: key 2). The
     kernel reads batch x MAX_STEP (16) entries of out_cache_loc whatever its length (here 45 of 96): past the tensor's
-    end, inside the block torch_npu's allocator gives it, so the run uses that allocation (gm_padding="torch_npu"); with
+    end, inside the block torch_npu's allocator gives it, so the run uses that allocation (RunRules(gm_padding="torch_npu")); with
     each tensor's own bytes only ("strict") it stops there with gm-out-of-bounds."""
     b = built(gitdir, "csrc/cache_location_assign/op_kernel/cache_loc_assign_kernel.cpp", "cache_loc_assign")
     pool, row, vcore = 8, 64, AIV_CORES
@@ -344,7 +344,7 @@ def cache_loc_assign(gitdir: str) -> str:
             GM("end_offset", end), GM("out_cache_loc", loc), GM("tiling", tiling.view(np.uint8)), Scalar(0, "uint32_t")]
     strict = run(b, args, block_dim=vcore)
     over = next((d for d in strict.diagnostics if d.kind == "gm-out-of-bounds"), None)
-    r = run(b, args, block_dim=vcore, gm_padding="torch_npu")
+    r = run(b, args, block_dim=vcore, rules=RunRules(gm_padding="torch_npu"))
     assert r.ok, "\n".join(d.render() for d in r.diagnostics)
     want, k = tp.copy(), 0
     for i in range(batch):

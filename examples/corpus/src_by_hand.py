@@ -134,7 +134,7 @@ OPS = {
     "BallQuery (linnlh)": (LINNLH, "BallQuery", [
         # float: its float path keeps the CompareScalar masks in float tensors (And on them, then the bits read as a
         # uint64): the official headers compile it and their CPU-debug build asserts uint8_t when it runs; the NPU build
-        # writes the bits into the float buffer, as the emulator does under vector_mask="warning" (run_project's
+        # writes the bits into the float buffer, as the emulator does under RunRules(vector_mask="warning") (run_project's
         # default) since the forty-third round. Its centres per block are xyzNum / blocks (ball_query.cpp:520), the
         # points' count, not the centres': with fewer centres than points the blocks' centre ranges overlap and two
         # blocks write one centre's indices with different values (gm-overlap at ball_query.cpp:631) -- the kernel's

@@ -1355,7 +1355,7 @@ RUN_TIME: dict[str, str] = {
     "pattern.cross_core": "cross-flag-mode", "Cube.CrossCoreSetFlag": "cross-flag-mode",
     **{f"Cube.{p}": "cross-flag-mode" for p in ("NotifyEvent", "WaitEvent.pipe", "GetffstMsg", "ffts_cross_core_sync")},
     # And / Or's count form: int32_t runs on int16_t lanes, as the reference documents for A2 (count doubled); the other
-    # types run so only under vector_mask="warning" (tests/test_emu_bitwise_count_types.py)
+    # types run so only under RunRules(vector_mask="warning") (tests/test_emu_bitwise_count_types.py)
     **{f"{op}.l2.{t}": "unsupported" for op in ("And", "Or") for t in ("half", "float", "uint8_t", "bfloat16_t")},
     **{f"{op}.l2.{d}.{s}": "unsupported" for op in ("Axpy", "MulAddDst")
        for d, s in (("half", "float"), ("int32_t", "int32_t"), ("int16_t", "int16_t"))},
