@@ -15,8 +15,10 @@ restatements of what those scripts compute, in float64; "(samples 2024-03)" and 
 
     python examples/corpus/newsrc_by_hand.py [--only NAME] [--keep DIR] [--git OWNER/NAME=DIR]
 """
+import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +26,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from community_by_hand import (asinh, asinh_grad, close, div, is_close, layer_norm, log_sum_exp,  # noqa: E402
                                matmul_bias, run_cases, softmax, uniform)
+import corpus  # noqa: E402
 from hicann_by_hand import MIRRORS, project, run_ops_main, run_or_error  # noqa: E402
+
+from ascendcraft.emu import GM, Workspace, build, read_sources, run  # noqa: E402
 from src_by_hand import add, pdist_grad, sinh  # noqa: E402
 
 WILBUR, G1050, RYEDII = "wilburx813/ascend_op", "g1050/ascend_c_op", "Ryedii/lab5"
@@ -304,7 +309,167 @@ def run_sample(g_, name: str):
                          output_dtype=reference_integers)
 
 
+# The kernel-launch samples (forty-fourth round): each sample's kernel source (the manifest's kind kernel-file entry)
+# built alone and run with the arguments its main.cpp passes (ICPU_RUN_KF / the `_do` launch: block count, buffers,
+# the tiling its gen_data.py or host code writes), on its gen_data.py's shape and data ranges, against a NumPy
+# restatement of that script's golden (in the script's own dtype steps). Checked by the sample's own
+# verify_result.py restated (`loss`: an element fails when it is off by more than `loss` absolutely and relatively,
+# the run fails when more than size x loss elements fail both ways; `isclose`: np.isclose(rtol, atol), the run fails
+# when more than error_tol of the elements are not close), or by community_by_hand's rule where the sample's folder
+# has no verify_result.py; community_by_hand's rule is printed beside it either way.
+
+def samples_loss(loss: float, minimum: float = 10e-10):
+    "The 2024 samples' verify_result.py: the element-wise absolute and relative tests in the output's dtype."
+    def check(got, want):
+        g, w = got.reshape(-1), want.reshape(-1).astype(got.dtype)
+        if g.dtype.kind in "biu":
+            g, w = g.astype(np.int64), w.astype(np.int64)
+        diff = np.abs(g - w)
+        atol_ok = np.less_equal(diff, loss)
+        rtol_ok = np.less_equal(diff / np.add(np.maximum(np.abs(g), np.abs(w)), minimum), loss)
+        bad = (not rtol_ok.all() and not atol_ok.all() and (~rtol_ok).sum() > g.size * loss
+               and (~atol_ok).sum() > g.size * loss)
+        return not bad, f"loss {loss}: {int((~atol_ok & ~rtol_ok).sum())} of {g.size} outside both"
+    return check
+
+
+def samples_isclose(rtol: float, atol: float, error_tol: float):
+    "The 8.0.RC3 samples' verify_result.py: np.isclose in the output's dtype, at most error_tol of the elements not."
+    def check(got, want):
+        g, w = got.reshape(-1), want.reshape(-1).astype(got.dtype)
+        bad = int((~np.isclose(g, w, rtol=rtol, atol=atol, equal_nan=True)).sum())
+        return bad / g.size <= error_tol, f"isclose {rtol}/{atol}: {bad} of {g.size} not close (error_tol {error_tol})"
+    return check
+
+
+def ours(got, want):
+    "community_by_hand's rule, on the golden in float64"
+    return close(got, want.astype(np.float64) if want.dtype.kind == "f" else want)
+
+
+def kl_add(lo, hi):
+    def make(rng):
+        x, y = (rng.uniform(lo, hi, [8, 2048]).astype(np.float16) for _ in range(2))
+        return [GM("x", x), GM("y", y), GM("z", np.zeros_like(x), "out")], {"z": (x + y).astype(np.float16)}
+    return make
+
+
+def kl_add_tile(rng):
+    "kernel_invocation/Add_tile/add_custom.py: total 8 blocks x 128 x 8 tiles x 2 buffers, tiling (total, tile_num)"
+    n = 8 * 128 * 8 * 2
+    x, y = (rng.uniform(-100, 100, [n]).astype(np.float16) for _ in range(2))
+    return ([GM("x", x), GM("y", y), GM("z", np.zeros_like(x), "out"), Workspace(4096),
+             GM("tiling", np.array([n, 8], np.uint32))], {"z": (x + y).astype(np.float16)})
+
+
+def kl_leakyrelu_tile(rng):
+    "kernel_invocation/LeakyReLU/leakyrelu_custom.py: tiling (total, tile_num 8, scalar 0.1 as float32), half x"
+    scalar = np.array(0.1, np.float32)
+    tiling = np.array([8 * 200 * 1024, 8], np.uint32).tobytes() + scalar.tobytes()
+    x = rng.uniform(-100, 100, [8, 200, 1024]).astype(np.float16)
+    return ([GM("x", x), GM("y", np.zeros_like(x), "out"), Workspace(4096), GM("tiling", np.frombuffer(tiling, np.uint8))],
+            {"y": np.where(x > 0, x, x * scalar).astype(np.float16)})
+
+
+def kl_add_tiling_value(workspace: bool):
+    "AddKernelInvocationTilingNeo: gen_data.py's tiling [16384, 8] passed by value (after a workspace in the 2024 copy)"
+    def make(rng):
+        x, y = (rng.uniform(1, 100, [8, 2048]).astype(np.float16) for _ in range(2))
+        t = np.array([16384, 8], np.uint32).tobytes()
+        return ([GM("x", x), GM("y", y), GM("z", np.zeros_like(x), "out"), *([Workspace(4096)] if workspace else []), t],
+                {"z": (x + y).astype(np.float16)})
+    return make
+
+
+def kl_addcdiv(rng):
+    x, y, z = (rng.uniform(1, 100, [8, 2048]).astype(np.float16) for _ in range(3))
+    return ([GM("x", x), GM("y", y), GM("z", z), GM("out", np.zeros_like(x), "out")],
+            {"out": (x + (y / z) * 1.0).astype(np.float16)})
+
+
+def kl_leaky_relu(rng):
+    "LeakyReluKernelInvocation: float x in [-100, 100], negative_slope 0 (the kernel's NEGATIVESLOPE)"
+    x = rng.uniform(-100, 100, [8, 200, 1024]).astype(np.float32)
+    return [GM("x", x), GM("y", np.zeros_like(x), "out")], {"y": np.where(x > 0, x, x * np.float32(0)).astype(np.float32)}
+
+
+def kl_hello(rng):
+    return [], {}
+
+
+KI = "cplusplus/level1_single_api/4_op_dev/6_ascendc_custom_op/kernel_invocation/"
+KLS = "operator/{}Sample/KernelLaunch/{}"
+# name: (repo, path, kernel, block_dim, make(rng) -> (args, golden), the sample's rule (None: none in its folder))
+KERNEL_LAUNCH = {
+    "Add kernel_invocation" + M24: (MARCH, KI + "Add/add_custom.cpp", "add_custom", 8, kl_add(-100, 100), None),
+    "Add kernel_invocation" + R3: (RC3, KI + "Add/add_custom.cpp", "add_custom", 8, kl_add(-100, 100), None),
+    "Add_tile kernel_invocation" + M24: (MARCH, KI + "Add_tile/add_custom.cpp", "add_custom", 8, kl_add_tile, None),
+    "Add_tile kernel_invocation" + R3: (RC3, KI + "Add_tile/add_custom.cpp", "add_custom", 8, kl_add_tile, None),
+    "LeakyReLU kernel_invocation" + M24: (MARCH, KI + "LeakyReLU/leakyrelu_custom.cpp", "leakyrelu_custom", 8,
+                                          kl_leakyrelu_tile, None),
+    "LeakyReLU kernel_invocation" + R3: (RC3, KI + "LeakyReLU/leakyrelu_custom.cpp", "leakyrelu_custom", 8,
+                                         kl_leakyrelu_tile, None),
+    "AddKernelInvocation" + M24: (MARCH, KLS.format("AddCustom", "AddKernelInvocation/add_custom.cpp"), "add_custom", 8,
+                                  kl_add(1, 100), samples_loss(1e-3)),
+    "AddKernelInvocationNeo" + R3: (RC3, KLS.format("AddCustom", "AddKernelInvocationNeo/add_custom.cpp"), "add_custom",
+                                    8, kl_add(1, 100), samples_isclose(1e-3, 1e-5, 1e-3)),
+    "AddKernelInvocationTilingNeo" + M24: (MARCH, KLS.format("AddCustom", "AddKernelInvocationTilingNeo/add_custom.cpp"),
+                                           "add_custom", 8, kl_add_tiling_value(True), samples_loss(1e-3)),
+    "AddKernelInvocationTilingNeo" + R3: (RC3, KLS.format("AddCustom", "AddKernelInvocationTilingNeo/add_custom.cpp"),
+                                          "add_custom", 8, kl_add_tiling_value(False), samples_isclose(1e-3, 1e-5, 1e-3)),
+    "AddcdivKernelInvocation" + M24: (MARCH, KLS.format("AddcdivCustom", "AddcdivKernelInvocation/addcdiv_custom.cpp"),
+                                      "addcdiv_custom", 8, kl_addcdiv, samples_loss(1e-3)),
+    "AddcdivKernelInvocation" + R3: (RC3, "operator_contrib/AddcdivCustomSample/KernelLaunch/AddcdivKernelInvocation/"
+                                     "addcdiv_custom.cpp", "addcdiv_custom", 8, kl_addcdiv, samples_loss(1e-3)),
+    "LeakyReluKernelInvocation" + M24: (MARCH, KLS.format("LeakyReluCustom", "LeakyReluKernelInvocation/leakyrelu.cpp"),
+                                        "leaky_relu_custom", 8, kl_leaky_relu, samples_loss(1e-4)),
+    "HelloWorld" + M24: (MARCH, "operator/HelloWorldSample/hello_world.cpp", "hello_world", 8, kl_hello, None),
+    "HelloWorld" + R3: (RC3, "operator/HelloWorldSample/hello_world.cpp", "hello_world", 8, kl_hello, None),
+}
+OPS.update(KERNEL_LAUNCH)
+
+
+def kernel_file(repo: str, path: str, kernel: str, gitdirs: dict, keep):
+    "A kernel-file entry materialised as the corpus does it and built alone for `kernel`."
+    entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == repo and e["path"] == path)
+    gitdir = gitdirs.get(repo) or str(MIRRORS / repo.replace("/", "+") / "repo")
+    dest = (keep / path.replace("/", "_")) if keep else Path(tempfile.mkdtemp(prefix="newsrc_kl_"))
+    folder = corpus.materialise(entry, gitdir, dest)
+    return build(read_sources(folder), kernel)
+
+
+def run_kernel_launch(g_, name: str):
+    repo, path, kernel, block_dim, make, rule = KERNEL_LAUNCH[name]
+    b = kernel_file(repo, path, kernel, *g_)
+    if not b.ok:
+        yield f"{name}: ERROR the kernel does not build: {' | '.join(d.render() for d in b.errors)[:400]}"
+        return
+    args, golden = make(np.random.default_rng(4400))
+    r = run(b, args, block_dim=block_dim)
+    if not r.ok:
+        yield f"{name}: ERROR {' | '.join(d.render() for d in r.diagnostics if d.is_error)[:600]}"
+        return
+    if not golden:   # HelloWorld: the kernel's printf lines, one per block
+        lines = [l for l in r.stdout.split("\n") if l.strip()]
+        yield f"{name}: ran, {len(lines)} printed line(s): {lines[:1]} (no output to compare: match by its printout)"
+        return
+    parts, ok = [], True
+    for k, want in golden.items():
+        mine, text = ours(r.outputs[k], want)
+        if rule is not None:
+            theirs, ttext = rule(r.outputs[k], want)
+            ok &= theirs
+            parts.append(f"{k}: the sample's rule {'passes' if theirs else 'FAILS'} ({ttext}); ours: {text}")
+        else:
+            ok &= mine
+            parts.append(f"{k}: no rule in the sample's folder; ours {'passes' if mine else 'FAILS'}: {text}")
+    yield f"{name} (block_dim {block_dim}): {'match' if ok else 'MISMATCH'}; " + "; ".join(parts)
+
+
 def run_op(g_, name: str):
+    if name in KERNEL_LAUNCH:
+        yield from run_kernel_launch(g_, name)
+        return
     if name in SAMPLES:
         yield from run_sample(g_, name)
         return
