@@ -29,7 +29,7 @@ from community_by_hand import (asinh, asinh_grad, close, div, is_close, layer_no
 import corpus  # noqa: E402
 from hicann_by_hand import MIRRORS, project, run_ops_main, run_or_error  # noqa: E402
 
-from ascendcraft.emu import GM, Workspace, build, read_sources, run  # noqa: E402
+from ascendcraft.emu import GM, Scalar, Workspace, build, read_sources, run  # noqa: E402
 from src_by_hand import add, pdist_grad, sinh  # noqa: E402
 
 WILBUR, G1050, RYEDII = "wilburx813/ascend_op", "g1050/ascend_c_op", "Ryedii/lab5"
@@ -342,6 +342,12 @@ def samples_isclose(rtol: float, atol: float, error_tol: float):
     return check
 
 
+def samples_equal(got, want):
+    "GreaterEqual / LessEqual's verify_result.py: every element of the bool output equal to the golden's."
+    bad = int((got.reshape(-1).astype(bool) != want.reshape(-1).astype(bool)).sum())
+    return bad == 0, f"equal: {bad} of {got.size} differ"
+
+
 def ours(got, want):
     "community_by_hand's rule, on the golden in float64"
     return close(got, want.astype(np.float64) if want.dtype.kind == "f" else want)
@@ -397,6 +403,84 @@ def kl_hello(rng):
     return [], {}
 
 
+def kl_add_length(rng):
+    "CppExtensions: add_custom(x, y, z, totalLength) as pybind11.cpp launches it (8 blocks); add_custom_test.py's [8, 2048]"
+    x, y = (rng.uniform(0, 1, [8, 2048]).astype(np.float16) for _ in range(2))
+    return [GM("x", x), GM("y", y), GM("z", np.zeros_like(x), "out"), Scalar(x.size, "uint32_t")], {"z": x + y}
+
+
+def host_tiling(folder: Path, header: str, call: str, struct: str) -> bytes:
+    """The bytes of `struct` as the sample's own host tiling code in `header` fills it (`call`, with `t` the struct),
+    compiled with g++ and run: the samples' split tilings are plain C++ in a header main.cpp includes."""
+    src = folder / "newsrc_host_tiling.cpp"
+    src.write_text(f'#include "{header}"\n#include <cstdio>\n'
+                   f"int main() {{ {struct} t{{}}; {call}; fwrite(&t, sizeof t, 1, stdout); return 0; }}\n")
+    exe = folder / "newsrc_host_tiling"
+    subprocess.run(["g++", "-std=c++17", "-I", str(folder), str(src), "-o", str(exe)], check=True, capture_output=True)
+    return subprocess.run([str(exe)], check=True, capture_output=True).stdout
+
+
+def kl_compare(header: str, ctype: str, np_dtype, n: int, op):
+    """GreaterEqual / LessEqual KernelLaunch: main.cpp's `using T`, its length, one block, gen_splitTiling<T>(bytes, 1)
+    passed by value; gen_data.py's data (torch.randn for a float type, randint for an integer one)."""
+    def make(rng, folder):
+        if np.dtype(np_dtype).kind == "f":
+            x1, x2 = (rng.standard_normal(n).astype(np_dtype) for _ in range(2))
+        else:
+            x1, x2 = (rng.integers(-7, 7, n).astype(np_dtype) for _ in range(2))
+        t = host_tiling(folder, header, f"gen_splitTiling<{ctype}>({n * np.dtype(np_dtype).itemsize}, 1, &t)",
+                        "SplitTilingData")
+        return ([GM("x1", x1), GM("x2", x2), GM("y", np.zeros(n, np.int8), "out"), Workspace(4096), t],
+                {"y": op(x1, x2).astype(np.int8)})
+    return make
+
+
+def kl_moe(rows, cols, k):
+    "MoeSoftMaxTopk KernelLaunch: main.cpp's case (x_shape, y_shape, k), 48 blocks, k passed as a scalar"
+    def make(rng):
+        ins, _, outs = moe_softmax_topk(rng, rows, cols, k)
+        return ([GM("x", ins["x"]), GM("y", np.zeros((rows, k), np.float32), "out"),
+                 GM("indices", np.zeros((rows, k), np.int32), "out"), Scalar(k, "uint32_t")],
+                {"y": outs["y"].astype(np.float32), "indices": outs["indices"]})
+    return make
+
+
+def kl_layer_norm(rows, cols):
+    "LayerNorm KernelLaunch: main.cpp's [16384, 1024] float, 48 blocks; gen_data.py's randn x, gamma, beta, eps 1e-5"
+    def make(rng):
+        x = rng.standard_normal((rows, cols)).astype(np.float32)
+        g, b = rng.standard_normal(cols).astype(np.float32), rng.standard_normal(cols).astype(np.float32)
+        xd = x.astype(np.float64)
+        mean, var = xd.mean(-1, keepdims=True), xd.var(-1, keepdims=True)
+        want = ((xd - mean) / np.sqrt(var + 1e-5) * g + b).astype(np.float32)
+        return [GM("x", x), GM("gamma", g), GM("beta", b), GM("z", np.zeros_like(x), "out")], {"z": want}
+    return make
+
+
+def kl_scatter_sub(rng):
+    """ScatterSub KernelLaunch: gen_data.py's int8 var and updates [3, 4, 24, 24] in [-10, 10), int32 indices [3] in
+    [0, 3) (repeats allowed); TensorFlow's ScatterSub: var[indices[i]] -= updates[i], in place (the kernel's var)"""
+    var = rng.uniform(-10, 10, [3, 4, 24, 24]).astype(np.int8)
+    idx = rng.uniform(0, 3, [3]).astype(np.int32)
+    upd = rng.uniform(-10, 10, [3, 4, 24, 24]).astype(np.int8)
+    want = var.astype(np.int64)
+    for i, j in enumerate(idx):
+        want[j] -= upd[i]
+    return [GM("var", var, "inout"), GM("indices", idx), GM("updates", upd)], {"var": want.astype(np.int8)}
+
+
+ADDN_X, ADDN_Y = 0x100000000, 0x100010000   # where the host's two allocations sit (page-aligned, apart)
+
+
+def kl_addn(rng):
+    """AddN KernelLaunch: main.cpp's ListTensorDesc of x and y ([8, 2048] half each; ptrOffset, two TensorDesc of dim 2,
+    index, shape, then the two data addresses), 8 blocks; gen_data.py's uniform(1, 100)"""
+    x, y = (rng.uniform(1, 100, [8, 2048]).astype(np.float16) for _ in range(2))
+    desc = np.array([(1 + 3 * 2) * 8, 2 | (0 << 32), 8, 2048, 2 | (1 << 32), 8, 2048, ADDN_X, ADDN_Y], np.uint64)
+    return ([GM("srcList", desc), GM("z", np.zeros_like(x), "out")], {"z": (x + y).astype(np.float16)},
+            [GM("x", x, "in", address=ADDN_X), GM("y", y, "in", address=ADDN_Y)])
+
+
 KI = "cplusplus/level1_single_api/4_op_dev/6_ascendc_custom_op/kernel_invocation/"
 KLS = "operator/{}Sample/KernelLaunch/{}"
 # name: (repo, path, kernel, block_dim, make(rng) -> (args, golden), the sample's rule (None: none in its folder))
@@ -425,30 +509,67 @@ KERNEL_LAUNCH = {
                                         "leaky_relu_custom", 8, kl_leaky_relu, samples_loss(1e-4)),
     "HelloWorld" + M24: (MARCH, "operator/HelloWorldSample/hello_world.cpp", "hello_world", 8, kl_hello, None),
     "HelloWorld" + R3: (RC3, "operator/HelloWorldSample/hello_world.cpp", "hello_world", 8, kl_hello, None),
+    "CppExtensions add_custom" + M24: (MARCH, KLS.format("AddCustom", "CppExtensions/add_custom.cpp"), "add_custom", 8,
+                                       kl_add_length, None),
+    "CppExtensions add_custom" + R3: (RC3, KLS.format("AddCustom", "CppExtensions/add_custom.cpp"), "add_custom", 8,
+                                      kl_add_length, None),
+    "GreaterEqualKernelInvocation" + R3: (RC3, "operator_contrib/GreaterEqualSample/KernelLaunch/"
+                                          "GreaterEqualKernelInvocation/greater_equal.cpp", "greater_equal", 1,
+                                          kl_compare("greater_equal_tiling.h", "uint16_t", np.float16, 1024,
+                                                     np.greater_equal), samples_equal),
+    "LessEqualKernelInvocation" + R3: (RC3, "operator_contrib/LessEqualSample/KernelLaunch/LessEqualKernelInvocation/"
+                                       "less_equal.cpp", "less_equal", 1,
+                                       kl_compare("less_equal_tiling.h", "int8_t", np.int8, 16, np.less_equal),
+                                       samples_equal),
+    "MoeSoftMaxTopk KernelLaunch case1" + M24: (MARCH, KLS.format("MoeSoftMaxTopkCustom", "moe_soft_max_topk.cpp"),
+                                                "moe_soft_max_topk", 48, kl_moe(1024, 16, 4), samples_loss(1e-4)),
+    "MoeSoftMaxTopk KernelLaunch case2" + M24: (MARCH, KLS.format("MoeSoftMaxTopkCustom", "moe_soft_max_topk.cpp"),
+                                                "moe_soft_max_topk", 48, kl_moe(2048, 32, 6), samples_loss(1e-4)),
+    "MoeSoftMaxTopk KernelLaunch case1" + R3: (RC3, "operator_contrib/MoeSoftMaxTopkCustomSample/KernelLaunch/"
+                                               "MoeSoftMaxTopkKernelInvocation/moe_soft_max_topk.cpp", "moe_soft_max_topk",
+                                               48, kl_moe(1024, 16, 4), samples_loss(1e-4)),
+    "MoeSoftMaxTopk KernelLaunch case2" + R3: (RC3, "operator_contrib/MoeSoftMaxTopkCustomSample/KernelLaunch/"
+                                               "MoeSoftMaxTopkKernelInvocation/moe_soft_max_topk.cpp", "moe_soft_max_topk",
+                                               48, kl_moe(2048, 32, 6), samples_loss(1e-4)),
+    "ScatterSubKernelInvocation" + R3: (RC3, "operator_contrib/ScatterSubSample/KernelLaunch/ScatterSubKernelInvocation/"
+                                        "scatter_sub.cpp", "scatter_sub", 1, kl_scatter_sub, samples_loss(1e-3)),
+    "AddN KernelLaunch" + R3: (RC3, "operator/AddNCustomSample/KernelLaunch/addn_custom.cpp", "addn_custom", 8, kl_addn,
+                               samples_isclose(1e-3, 1e-5, 1e-3)),
+    "LayerNorm KernelLaunch" + M24: (MARCH, KLS.format("LayerNormCustom", "layer_norm_custom.cpp"), "layer_norm_custom",
+                                     48, kl_layer_norm(16384, 1024), samples_loss(1e-4)),
+    "LayerNormKernelInvocation" + R3: (RC3, "operator_contrib/LayerNormCustomSample/KernelLaunch/"
+                                       "LayerNormKernelInvocation/layer_norm_custom.cpp", "layer_norm_custom", 48,
+                                       kl_layer_norm(16384, 1024), samples_loss(1e-4)),
 }
 OPS.update(KERNEL_LAUNCH)
 
 
 def kernel_file(repo: str, path: str, kernel: str, gitdirs: dict, keep):
-    "A kernel-file entry materialised as the corpus does it and built alone for `kernel`."
+    "A kernel-file entry materialised as the corpus does it and built alone for `kernel`: the build and the folder."
     entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == repo and e["path"] == path)
     gitdir = gitdirs.get(repo) or str(MIRRORS / repo.replace("/", "+") / "repo")
     dest = (keep / path.replace("/", "_")) if keep else Path(tempfile.mkdtemp(prefix="newsrc_kl_"))
     folder = corpus.materialise(entry, gitdir, dest)
-    return build(read_sources(folder), kernel)
+    return build(read_sources(folder), kernel), folder
 
 
 def run_kernel_launch(g_, name: str):
     repo, path, kernel, block_dim, make, rule = KERNEL_LAUNCH[name]
-    b = kernel_file(repo, path, kernel, *g_)
+    b, folder = kernel_file(repo, path, kernel, *g_)
     if not b.ok:
         yield f"{name}: ERROR the kernel does not build: {' | '.join(d.render() for d in b.errors)[:400]}"
         return
-    args, golden = make(np.random.default_rng(4400))
-    r = run(b, args, block_dim=block_dim)
+    rng = np.random.default_rng(4400)
+    # make(rng) or make(rng, folder) (a host tiling compiled from the sample's header); (args, golden[, gm_extra])
+    made = make(rng, folder / Path(path).parent) if make.__code__.co_argcount == 2 else make(rng)
+    args, golden, extra = (*made, None) if len(made) == 2 else made
+    # as run_project runs an op project's kernel (a raw __gm__ store and an operand past its UB buffer inside the UB
+    # are CANN's and reported as warnings; the output is compared either way)
+    r = run(b, args, block_dim=block_dim, gm_extra=extra, raw_gm_writes="warning", ub_overrun="warning")
     if not r.ok:
         yield f"{name}: ERROR {' | '.join(d.render() for d in r.diagnostics if d.is_error)[:600]}"
         return
+    warned = sorted({d.kind for d in r.diagnostics if d.severity == "warning"})
     if not golden:   # HelloWorld: the kernel's printf lines, one per block
         lines = [l for l in r.stdout.split("\n") if l.strip()]
         yield f"{name}: ran, {len(lines)} printed line(s): {lines[:1]} (no output to compare: match by its printout)"
@@ -463,7 +584,8 @@ def run_kernel_launch(g_, name: str):
         else:
             ok &= mine
             parts.append(f"{k}: no rule in the sample's folder; ours {'passes' if mine else 'FAILS'}: {text}")
-    yield f"{name} (block_dim {block_dim}): {'match' if ok else 'MISMATCH'}; " + "; ".join(parts)
+    yield (f"{name} (block_dim {block_dim}): {'match' if ok else 'MISMATCH'}; " + "; ".join(parts)
+           + (f" (warnings: {', '.join(warned)})" if warned else ""))
 
 
 def run_op(g_, name: str):
