@@ -348,6 +348,12 @@ def samples_equal(got, want):
     return bad == 0, f"equal: {bad} of {got.size} differ"
 
 
+def samples_equal_values(got, want):
+    "The AclNNInvocationNaive main.cpp's std::equal of the half results with its golden values."
+    bad = int((got.reshape(-1) != want.reshape(-1).astype(got.dtype)).sum())
+    return bad == 0, f"std::equal: {bad} of {want.size} differ"
+
+
 def ours(got, want):
     "community_by_hand's rule, on the golden in float64"
     return close(got, want.astype(np.float64) if want.dtype.kind == "f" else want)
@@ -544,6 +550,109 @@ KERNEL_LAUNCH = {
 OPS.update(KERNEL_LAUNCH)
 
 
+# The seven 8.0.RC3 op projects that built without a run in the forty-third round, each on its own AclNNInvocation
+# script's case (gen_data.py, or the values main.cpp fills in where the sample has no script) against a NumPy
+# restatement of its golden, checked by its own verify_result.py's rule (or main.cpp's comparison) restated:
+# make(rng) -> (inputs, attrs, golden outputs, the outputs to allocate, inputs written in place), rule.
+
+def scatter_max(rng):
+    "gen_data.py: half var [256] in [-10, 10), int32 indices [5] in [0, 200), half updates [5]; tf.scatter_max, in place"
+    var = rng.uniform(-10, 10, [256]).astype(np.float16)
+    idx = rng.uniform(0, 200, [5]).astype(np.int32)
+    upd = rng.uniform(-10, 10, [5]).astype(np.float16)
+    want = var.copy()
+    for i, j in enumerate(idx):
+        want[j] = max(want[j], upd[i])
+    return {"var": var, "indices": idx, "updates": upd}, {}, {"var": want}, {}, ("var",)
+
+
+def scatter_sub_project(rng):
+    args, golden = kl_scatter_sub(rng)
+    return ({"var": args[0].array, "indices": args[1].array, "updates": args[2].array}, {}, golden, {}, ("var",))
+
+
+def cross_int8(rng):
+    """gen_data.py: int8 x1 [4, 3, 6, 5, 7, 8, 3], x2 [1, 3, 1, 1, 1, 1, 1] (its uniform(-1e9, 1e9) cast to int8: any
+    int8; drawn so here), torch.cross with no dim: the first axis of size 3 (axis 1), x2 broadcast; int8 wraps"""
+    x1 = rng.integers(-128, 128, [4, 3, 6, 5, 7, 8, 3]).astype(np.int8)
+    x2 = rng.integers(-128, 128, [1, 3, 1, 1, 1, 1, 1]).astype(np.int8)
+    a, b = x1.astype(np.int64), np.broadcast_to(x2, x1.shape).astype(np.int64)
+    y = np.stack([a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1], a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2],
+                  a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]], axis=1)
+    y = ((y + 128) % 256 - 128).astype(np.int8)
+    return {"x1": x1, "x2": x2}, {}, {"y": y}, {"y": (y.shape, "int8")}, ()
+
+
+def spence_half(rng):
+    "gen_data.py: half x [4095] in [0, 10); tf.math.special.spence in float32 (Cephes'; scipy's is the same), to half"
+    from scipy.special import spence
+    x = rng.uniform(0.0, 10.0, [4095]).astype(np.float16)
+    y = spence(x.astype(np.float32)).astype(np.float32).astype(np.float16)
+    return {"x": x}, {}, {"y": y}, {"y": (y.shape, "float16")}, ()
+
+
+def addn_project(rng):
+    "gen_data.py: two half [8, 2048] in [1, 100) as the dynamic input srcList; their sum in half"
+    x, y = (rng.uniform(1, 100, [8, 2048]).astype(np.float16) for _ in range(2))
+    return {"srcList": [x, y]}, {}, {"dst": (x + y).astype(np.float16)}, {"dst": ((8, 2048), "float16")}, ()
+
+
+def broadcast_project(rng):
+    "AclNNInvocationNaive/main.cpp: x [16, 1] = 0..15 half, axis 1, num 3, dim 16, bufferMode 1; y [16, 3], y[i] = i // 3"
+    x = np.arange(16, dtype=np.float16).reshape(16, 1)
+    attrs = {"bufferMode": 1, "dim": 16, "isReuseSource": 0, "axis": 1, "num": 3}
+    return {"x": x}, attrs, {"y": np.repeat(x, 3, axis=1)}, {"y": ((16, 3), "float16")}, ()
+
+
+def reduce_project(rng):
+    "AclNNInvocationNaive/main.cpp: x = 4096 ones in half, z [32]; z[0] is the sum, 4096 (main.cpp compares z[0] alone)"
+    x = np.ones(4096, np.float16)
+    return {"x": x}, {}, {"z": np.array([4096.0], np.float16)}, {"z": ((32,), "float16")}, ()
+
+
+CONTRIB = "operator_contrib/{0}Sample/FrameworkLaunch/{0}"
+RC3_MORE = {
+    "ScatterMax" + R3: (RC3, CONTRIB.format("ScatterMax"), "half var [256], 5 updates", scatter_max, samples_loss(1e-3)),
+    "ScatterSub" + R3: (RC3, CONTRIB.format("ScatterSub"), "int8 var [3, 4, 24, 24], 3 indices", scatter_sub_project,
+                        samples_loss(1e-3)),
+    "Cross" + R3: (RC3, CONTRIB.format("Cross"), "int8 [4, 3, 6, 5, 7, 8, 3] x [1, 3, 1, 1, 1, 1, 1]", cross_int8,
+                   samples_loss(1e-3)),
+    "Spence" + R3: (RC3, CONTRIB.format("Spence"), "half [4095] in [0, 10)", spence_half, samples_loss(1e-3)),
+    "AddNCustom" + R3: (RC3, "operator/AddNCustomSample/FrameworkLaunch/AddNCustom", "half 2 x [8, 2048]", addn_project,
+                        samples_isclose(1e-3, 1e-5, 1e-3)),
+    "BroadcastCustom" + R3: (RC3, "operator/BroadcastCustomSample/FrameworkLaunch/BroadcastCustom",
+                             "half [16, 1] -> [16, 3]", broadcast_project, samples_equal_values),
+    "ReduceCustom" + R3: (RC3, "operator/ReduceSample/FrameworkLaunch/ReduceCustom", "half [4096] ones",
+                          reduce_project, samples_equal_values),
+}
+OPS.update(RC3_MORE)
+
+
+def run_rc3_more(g_, name: str):
+    repo, path, label, make, rule = RC3_MORE[name]
+    try:
+        proj, settings = project(repo, path, *g_)
+    except Exception as e:  # noqa: BLE001 - the line says why
+        yield f"{name}: ERROR the project does not build: {str(e)[:300]}"
+        return
+    inputs, attrs, golden, outputs, written = make(np.random.default_rng(4410))
+    r, failed = run_or_error(f"{name} {label}", proj, inputs, attrs=attrs, outputs=outputs, settings=settings,
+                             written_inputs=written)
+    if failed:
+        yield failed
+        return
+    parts, ok = [], True
+    for k, want in golden.items():
+        got = r.outputs.get(k) if k in r.outputs else r.run.outputs[k]
+        got = got.reshape(-1)[:want.size].reshape(want.shape)    # Reduce: z[0] alone, as its main.cpp compares
+        theirs, ttext = rule(got, want)
+        _, text = ours(got, want)
+        ok &= theirs
+        parts.append(f"{k}: the sample's rule {'passes' if theirs else 'FAILS'} ({ttext}); ours: {text}")
+    yield (f"{name} {label}: key {r.tiling_key}, block_dim {r.block_dim}: {'match' if ok else 'MISMATCH'}; "
+           + "; ".join(parts))
+
+
 def kernel_file(repo: str, path: str, kernel: str, gitdirs: dict, keep):
     "A kernel-file entry materialised as the corpus does it and built alone for `kernel`: the build and the folder."
     entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == repo and e["path"] == path)
@@ -589,6 +698,9 @@ def run_kernel_launch(g_, name: str):
 
 
 def run_op(g_, name: str):
+    if name in RC3_MORE:
+        yield from run_rc3_more(g_, name)
+        return
     if name in KERNEL_LAUNCH:
         yield from run_kernel_launch(g_, name)
         return
