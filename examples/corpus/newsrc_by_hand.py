@@ -487,6 +487,63 @@ def kl_addn(rng):
             [GM("x", x, "in", address=ADDN_X), GM("y", y, "in", address=ADDN_Y)])
 
 
+def matmul_tiling_bytes(folder: Path, tiling_cpp: str, call: str, g_) -> bytes:
+    """The TCubeTiling bytes the sample's own host tiling source (`tiling_cpp`, beside the kernel: GenerateTiling with
+    the matmul_tiling API) writes, compiled against the emulated CANN host headers (opproject.host_program) and run;
+    `call` is its GenerateTiling call as main.cpp / pybind11.cpp makes it (the 8.0.RC3 ones take the SoC name)."""
+    from ascendcraft.config import load_settings
+    from ascendcraft.opproject import host_program
+    text = (folder / tiling_cpp).read_text()
+    decl = "const char *socVersion" if '"' in call else ""
+    main = ('#include <cstdio>\n#include <cstdint>\n#include "tiling/tiling_api.h"\n'
+            f"extern uint8_t *GenerateTiling({decl});\n"
+            "int main() { optiling::TCubeTiling t; uint32_t n = t.GetDataSize(); "
+            f"fwrite({call}, 1, n, stdout); return 0; }}\n")
+    tmp = Path(tempfile.mkdtemp(prefix="newsrc_kl_"))
+    done, exe = host_program({tiling_cpp: text}, "__ascendcraft_newsrc_mm_tiling.cpp", main, tmp,
+                             settings=load_settings(), units=[tiling_cpp])
+    if done.returncode != 0: raise RuntimeError(f"the host tiling does not compile: {done.stderr[:300]}")
+    return subprocess.run([str(exe)], check=True, capture_output=True).stdout
+
+
+def kl_matmul(m: int, k: int, n: int, *, tiling_cpp: str | None, call: str = "GenerateTiling()", bias: bool = False,
+              alpha: float | None = None, dist: str = "randint"):
+    """The matmul kernel-launch samples: gen_data.py's randint(1, 10) half a [m, k] and b [k, n] (a CppExtensions test's
+    torch.rand / randn as `dist` says), float32 bias randint(1, 10) [n] / randn, c = a @ b (+ bias) in float32,
+    LeakyReLU(alpha) after it where the sample has one; the tiling from the sample's own GenerateTiling; a 16 MiB
+    workspace (the platform's GetLibApiWorkSpaceSize on A2); no tiling argument for the 2023 32 x 32 kernel."""
+    def make(rng, folder):
+        draw = {"randint": lambda shape: rng.integers(1, 10, shape), "rand": lambda shape: rng.uniform(0, 1, shape),
+                "randn": rng.standard_normal}[dist]
+        a, b = draw([m, k]).astype(np.float16), draw([k, n]).astype(np.float16)
+        c = a.astype(np.float32) @ b.astype(np.float32)
+        args = [GM("a", a), GM("b", b)]
+        if bias:
+            bv = (rng.integers(1, 10, [n]) if dist == "randint" else rng.standard_normal(n)).astype(np.float32)
+            c = c + bv
+            args.append(GM("bias", bv))
+        if alpha is not None:
+            c = np.where(c >= 0, c, c * np.float32(alpha))
+        args.append(GM("c", np.zeros((m, n), np.float32), "out"))
+        if tiling_cpp:
+            t = matmul_tiling_bytes(folder, tiling_cpp, call, None)
+            args += [Workspace(16 * 1024 * 1024), GM("tiling", np.frombuffer(t, np.uint8))]
+        return args, {"c": c.astype(np.float32)}
+    return make
+
+
+def kl_pre_layer_norm(case: int | None):
+    """PreLayerNorm KernelLaunch: main.cpp's case1 [4980, 4, 2048] (eps 1e-5), 48 blocks, caseNum 1 passed where the
+    kernel takes it (the 8.0.RC3 one; `case` None: the 2024 kernel, whose shape is its constants); gen_data.py's randn x,
+    y, gamma, beta; LayerNorm of x + y over the last axis"""
+    def make(rng):
+        ins, _, outs = pre_layer_norm(rng, (4980, 4, 2048), 1e-5)
+        args = [GM("x", ins["x"]), GM("y", ins["y"]), GM("gamma", ins["gamma"]), GM("beta", ins["beta"]),
+                GM("z", np.zeros_like(ins["x"]), "out")]
+        return args + ([Scalar(case, "uint32_t")] if case else []), {"z": outs["res_out"].astype(np.float32)}
+    return make
+
+
 KI = "cplusplus/level1_single_api/4_op_dev/6_ascendc_custom_op/kernel_invocation/"
 KLS = "operator/{}Sample/KernelLaunch/{}"
 # name: (repo, path, kernel, block_dim, make(rng) -> (args, golden), the sample's rule (None: none in its folder))
@@ -546,6 +603,39 @@ KERNEL_LAUNCH = {
     "LayerNormKernelInvocation" + R3: (RC3, "operator_contrib/LayerNormCustomSample/KernelLaunch/"
                                        "LayerNormKernelInvocation/layer_norm_custom.cpp", "layer_norm_custom", 48,
                                        kl_layer_norm(16384, 1024), samples_loss(1e-4)),
+    "MatMul kernel_invocation" + R3: (RC3, KI + "MatMul/matmul_custom.cpp", "matmul_custom", 1,
+                                      kl_matmul(32, 32, 32, tiling_cpp=None), None),
+    "MatMulInvocationNeo" + M24: (MARCH, KLS.format("MatMulCustom", "MatMulInvocationNeo/matmul_custom.cpp"),
+                                  "matmul_custom", 1,
+                                  kl_matmul(512, 512, 1024, tiling_cpp="matmul_custom_tiling.cpp"), samples_loss(1e-3)),
+    "MatmulInvocationNeo" + R3: (RC3, KLS.format("MatmulCustom", "MatmulInvocationNeo/matmul_custom.cpp"),
+                                 "matmul_custom", 1,
+                                 kl_matmul(512, 512, 1024, tiling_cpp="matmul_custom_tiling.cpp",
+                                           call='GenerateTiling("Ascend910B1")'), samples_isclose(1e-6, 1e-9, 1e-4)),
+    "MatMulLeakyRelu CppExtensions" + M24: (MARCH, KLS.format("MatMulLeakyReluCustom", "CppExtensions/"
+                                            "matmul_leakyrelu_custom.cpp"), "matmul_leakyrelu_custom", 1,
+                                            kl_matmul(1024, 256, 640, tiling_cpp="matmul_leakyrelu_custom_tiling.cpp",
+                                                      bias=True, alpha=0.001, dist="randn"), None),
+    "MatmulLeakyRelu CppExtensions" + R3: (RC3, KLS.format("MatmulLeakyReluCustom", "CppExtensions/"
+                                           "matmul_leakyrelu_custom.cpp"), "matmul_leakyrelu_custom", 1,
+                                           kl_matmul(1024, 256, 640, tiling_cpp="matmul_leakyrelu_custom_tiling.cpp",
+                                                     bias=True, alpha=0.001, dist="rand"), None),
+    "MatmulLeakyReluInvocation" + R3: (RC3, KLS.format("MatmulLeakyReluCustom", "MatmulLeakyReluInvocation/"
+                                       "matmul_leakyrelu_custom.cpp"), "matmul_leakyrelu_custom", 1,
+                                       kl_matmul(1024, 256, 640, tiling_cpp="matmul_leakyrelu_custom_tiling.cpp",
+                                                 call='GenerateTiling("Ascend910B1")', bias=True, alpha=0.001),
+                                       samples_isclose(1e-6, 1e-9, 1e-4)),
+    "MatmulLeakyReluInvocationAsync" + R3: (RC3, KLS.format("MatmulLeakyReluCustom", "MatmulLeakyReluInvocationAsync/"
+                                            "matmul_leakyrelu_custom.cpp"), "matmul_leakyrelu_custom", 1,
+                                            kl_matmul(1024, 256, 640, tiling_cpp="matmul_leakyrelu_custom_tiling.cpp",
+                                                      call='GenerateTiling("Ascend910B1")', bias=True, alpha=0.001),
+                                            samples_isclose(1e-6, 1e-9, 1e-4)),
+    "PreLayerNorm KernelLaunch case1" + M24: (MARCH, KLS.format("PreLayerNorm", "PreLayerNormInvocation/"
+                                              "pre_layer_norm_custom.cpp"), "pre_layer_norm_custom", 48,
+                                              kl_pre_layer_norm(None), samples_loss(1e-4)),
+    "PreLayerNorm KernelLaunch case1" + R3: (RC3, "operator_contrib/PreLayerNormCustomSample/KernelLaunch/"
+                                             "PreLayerNormKernelInvocation/pre_layer_norm_custom.cpp",
+                                             "pre_layer_norm_custom", 48, kl_pre_layer_norm(1), samples_loss(1e-4)),
 }
 OPS.update(KERNEL_LAUNCH)
 
@@ -670,7 +760,20 @@ def run_kernel_launch(g_, name: str):
         return
     rng = np.random.default_rng(4400)
     # make(rng) or make(rng, folder) (a host tiling compiled from the sample's header); (args, golden[, gm_extra])
-    made = make(rng, folder / Path(path).parent) if make.__code__.co_argcount == 2 else make(rng)
+    here = folder / Path(path).parent
+    if make.__code__.co_argcount == 2:   # its host tiling source beside it too (not part of the kernel's materialising)
+        entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == repo and e["path"] == path)
+        gitdir = g_[0].get(repo) or str(MIRRORS / repo.replace("/", "+") / "repo")
+        names = subprocess.run(["git", "--git-dir", gitdir, "ls-tree", "--name-only", entry["commit"], f"{Path(path).parent}/"],
+                               check=True, capture_output=True, text=True).stdout.split()
+        for f in names:
+            if f.endswith("_tiling.cpp") and not (folder / f).exists():
+                (folder / f).write_bytes(corpus.show(gitdir, entry["commit"], f))
+    try:
+        made = make(rng, here) if make.__code__.co_argcount == 2 else make(rng)
+    except (RuntimeError, subprocess.CalledProcessError) as e:
+        yield f"{name}: ERROR its host tiling: {str(e)[:300]}"
+        return
     args, golden, extra = (*made, None) if len(made) == 2 else made
     # as run_project runs an op project's kernel (a raw __gm__ store and an operand past its UB buffer inside the UB
     # are CANN's and reported as warnings; the output is compared either way)
