@@ -13,6 +13,12 @@ corpus (community.OFFICIAL_SAMPLE_COPIES: tjulitianyi1997's of March 2024, Mr-Xi
 shapes of each sample's own AclNNInvocation gen_data.py (smaller where that shape is only large) and against NumPy
 restatements of what those scripts compute, in float64; "(samples 2024-03)" and "(samples 8.0.RC3)" in the names.
 
+The forty-fourth round: the two copies' kernel-launch kernels (KERNEL_LAUNCH: each kernel file built alone and run
+with the arguments its main.cpp / pybind11.cpp passes, the tiling its gen_data.py or its own host code writes; the
+matmuls' TCubeTiling from the sample's GenerateTiling compiled against the emulated host headers), and the seven RC3 op
+projects the forty-third round built but did not run (RC3_MORE); both under the sample's own verify_result.py (or
+main.cpp's comparison) restated, community_by_hand's rule printed beside it.
+
     python examples/corpus/newsrc_by_hand.py [--only NAME] [--keep DIR] [--git OWNER/NAME=DIR]
 """
 import json
