@@ -512,8 +512,24 @@ def matmul_tiling_bytes(folder: Path, tiling_cpp: str, call: str, g_) -> bytes:
     return subprocess.run([str(exe)], check=True, capture_output=True).stdout
 
 
+def tiling_program_bytes(folder: Path, program: str, nbytes: int) -> bytes:
+    """The first `nbytes` of the input/tiling.bin that the sample's own tiling program (`program`, a main() with the
+    matmul_tiling API, run by run.sh before the kernel) writes, compiled against the emulated CANN host headers and run
+    in a scratch folder; its `#include "tiling_api.h"` is found as its CMake finds it, through include/tiling/ (a
+    one-line header standing in for that include folder)."""
+    from ascendcraft.config import load_settings
+    from ascendcraft.opproject import host_program
+    tmp = Path(tempfile.mkdtemp(prefix="newsrc_kl_"))
+    done, exe = host_program({"tiling_api.h": "#include <tiling/tiling_api.h>\n"}, "__ascendcraft_newsrc_tiling_main.cpp",
+                             (folder / program).read_text(), tmp, settings=load_settings())
+    if done.returncode != 0: raise RuntimeError(f"the tiling program does not compile: {done.stderr[:300]}")
+    (tmp / "run" / "input").mkdir(parents=True)
+    subprocess.run([str(exe)], cwd=tmp / "run", check=True, capture_output=True)
+    return (tmp / "run" / "input" / "tiling.bin").read_bytes()[:nbytes]
+
+
 def kl_matmul(m: int, k: int, n: int, *, tiling_cpp: str | None, call: str = "GenerateTiling()", bias: bool = False,
-              alpha: float | None = None, dist: str = "randint"):
+              alpha: float | None = None, dist: str = "randint", tiling_program: tuple[str, int] | None = None):
     """The matmul kernel-launch samples: gen_data.py's randint(1, 10) half a [m, k] and b [k, n] (a CppExtensions test's
     torch.rand / randn as `dist` says), float32 bias randint(1, 10) [n] / randn, c = a @ b (+ bias) in float32,
     LeakyReLU(alpha) after it where the sample has one; the tiling from the sample's own GenerateTiling; a 16 MiB
@@ -534,6 +550,8 @@ def kl_matmul(m: int, k: int, n: int, *, tiling_cpp: str | None, call: str = "Ge
         if tiling_cpp:
             t = matmul_tiling_bytes(folder, tiling_cpp, call, None)
             args += [Workspace(16 * 1024 * 1024), GM("tiling", np.frombuffer(t, np.uint8))]
+        elif tiling_program:   # main.cpp reads that many bytes of the program's file and passes them, no workspace
+            args.append(GM("tiling", np.frombuffer(tiling_program_bytes(folder, *tiling_program), np.uint8)))
         return args, {"c": c.astype(np.float32)}
     return make
 
@@ -611,6 +629,9 @@ KERNEL_LAUNCH = {
                                        kl_layer_norm(16384, 1024), samples_loss(1e-4)),
     "MatMul kernel_invocation" + R3: (RC3, KI + "MatMul/matmul_custom.cpp", "matmul_custom", 1,
                                       kl_matmul(32, 32, 32, tiling_cpp=None), None),
+    "MatMulInvocation" + M24: (MARCH, KLS.format("MatMulCustom", "MatMulInvocation/matmul_custom.cpp"), "matmul_custom", 1,
+                               kl_matmul(512, 512, 1024, tiling_cpp=None,
+                                         tiling_program=("custom_tiling/main.cpp", 48 * 4)), None),
     "MatMulInvocationNeo" + M24: (MARCH, KLS.format("MatMulCustom", "MatMulInvocationNeo/matmul_custom.cpp"),
                                   "matmul_custom", 1,
                                   kl_matmul(512, 512, 1024, tiling_cpp="matmul_custom_tiling.cpp"), samples_loss(1e-3)),
@@ -770,10 +791,11 @@ def run_kernel_launch(g_, name: str):
     if make.__code__.co_argcount == 2:   # its host tiling source beside it too (not part of the kernel's materialising)
         entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == repo and e["path"] == path)
         gitdir = g_[0].get(repo) or str(MIRRORS / repo.replace("/", "+") / "repo")
-        names = subprocess.run(["git", "--git-dir", gitdir, "ls-tree", "--name-only", entry["commit"], f"{Path(path).parent}/"],
-                               check=True, capture_output=True, text=True).stdout.split()
+        names = subprocess.run(["git", "--git-dir", gitdir, "ls-tree", "-r", "--name-only", entry["commit"],
+                                f"{Path(path).parent}/"], check=True, capture_output=True, text=True).stdout.split()
         for f in names:
-            if f.endswith("_tiling.cpp") and not (folder / f).exists():
+            if (f.endswith("_tiling.cpp") or "/custom_tiling/" in f) and not (folder / f).exists():
+                (folder / f).parent.mkdir(parents=True, exist_ok=True)
                 (folder / f).write_bytes(corpus.show(gitdir, entry["commit"], f))
     try:
         made = make(rng, here) if make.__code__.co_argcount == 2 else make(rng)
