@@ -190,7 +190,9 @@ def kernel_flags(settings: Settings, sanitize: bool = False) -> list[str]:
             *(SANITIZE_FLAGS if sanitize else ())]
 
 
-_LAUNCH_RE = re.compile(r"(?<=[\w>)\]])\s*<<<")
+# `<<<`, or `<< <` as a formatter spaces it (the 8.0.RC3 samples' GreaterEqual / LessEqual: `k << <b, l2, s >> > (...)`);
+# no other C++ has `<<` followed by `<`
+_LAUNCH_RE = re.compile(r"(?<=[\w>)\]])\s*<<\s*<")
 
 
 def launch_statements(text: str) -> str:
@@ -200,7 +202,7 @@ def launch_statements(text: str) -> str:
     the ACL runtime (`aclrtSynchronizeStream(stream)` after the launch: a 2024 Ascend C contest's kernels, which CANN's
     build of their op projects compiled) gets its declarations: its `#include "kernel_operator.h"` line includes
     ascendcraft_emu/kernel_host_acl.h instead, which brings kernel_operator.h and acl/acl.h (same line)."""
-    if "<<<" not in text: return text
+    if not re.search(r"<<\s*<", text): return text
     code = blank_comments_and_strings(text)
     spans = []
     for m in _LAUNCH_RE.finditer(code):
@@ -1536,8 +1538,8 @@ def pch_rejections(log: str) -> tuple[str, list[str]]:
     return "\n".join(kept), rejected
 
 # %% ../nbs/10_emu.ipynb #hl7a0c02
-# `kernel<targs><<<blocks, l2ctrl, stream>>>(args);`: the kernel (with its template arguments), the block count, the arguments
-HOST_LAUNCH_RE = re.compile(r"\b((?:\w+::)*\w+\s*(?:<(?:[^<>;]|<[^<>;]*>)*>)?)\s*<<<\s*((?:->|[^,<>;]|<[^<>;]*>)+?)\s*,[^;]*?>>>\s*"
+# `kernel<targs><<<blocks, l2ctrl, stream>>>(args);` (or spaced, `<< <...>> >`): the kernel (with its template arguments), the block count, the arguments
+HOST_LAUNCH_RE = re.compile(r"\b((?:\w+::)*\w+\s*(?:<(?:[^<>;]|<[^<>;]*>)*>)?)\s*<<\s*<\s*((?:->|[^,<>;]|<[^<>;]*>)+?)\s*,[^;]*?>>\s*>\s*"
                             r"\(([^;]*)\)\s*;")
 
 

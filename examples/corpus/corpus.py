@@ -554,7 +554,7 @@ def asc_kernel_source(text: str) -> str:
     Lines are kept in place (blanked, not removed), so that diagnostics point at the file's own line numbers."""
     # a launch in a host helper before main() (`kernel<T, N><<<blocks, 0, stream>>>(x, y);`) is no C++ for g++: the
     # statement becomes `(void)0;`, keeping its line breaks (build() is told the kernel to run)
-    text = re.sub(r"\b\w+\s*(?:<(?:[^<>;]|<[^<>;]*>)*>)?\s*<<<[^;]*?>>>\s*\([^;]*\)\s*;",
+    text = re.sub(r"\b\w+\s*(?:<(?:[^<>;]|<[^<>;]*>)*>)?\s*<<\s*<[^;]*?>>\s*>\s*\([^;]*\)\s*;",
                   lambda m: "(void)0;" + "\n" * m.group(0).count("\n"), text)
     lines = text.split("\n")
     main_at = next((i for i, l in enumerate(lines) if re.match(r"\s*(?:int|int32_t)\s+main\s*\(", l)), len(lines))
@@ -829,7 +829,7 @@ def asc_entry(text: str, defines: str = "", headers: str = "") -> str | None:
     the text of the example's own headers, whose constants count after the file's. None when the file launches nothing."""
     code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
     main = re.search(r"(?m)^\s*(?:int|int32_t)\s+main\s*\(", code)
-    pattern = r"\b((?:\w+::)*\w+)\s*(?:<((?:[^<>;]|<[^<>;]*>)*)>)?\s*<<<"
+    pattern = r"\b((?:\w+::)*\w+)\s*(?:<((?:[^<>;]|<[^<>;]*>)*)>)?\s*<<\s*<"   # `<<<`, or spaced `<< <`
     launch = (re.search(pattern, code[main.start():]) if main else None)
     start = main.start() if launch else 0
     launch = launch or re.search(pattern, code)
