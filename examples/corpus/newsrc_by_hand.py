@@ -35,7 +35,7 @@ from community_by_hand import (asinh, asinh_grad, close, div, is_close, layer_no
 import corpus  # noqa: E402
 from hicann_by_hand import MIRRORS, project, run_ops_main, run_or_error  # noqa: E402
 
-from ascendcraft.emu import GM, Scalar, Workspace, build, read_sources, run  # noqa: E402
+from ascendcraft.emu import GM, RunRules, Scalar, Workspace, build, read_sources, run  # noqa: E402
 from src_by_hand import add, pdist_grad, sinh  # noqa: E402
 
 WILBUR, G1050, RYEDII = "wilburx813/ascend_op", "g1050/ascend_c_op", "Ryedii/lab5"
@@ -805,7 +805,7 @@ def run_kernel_launch(g_, name: str):
     args, golden, extra = (*made, None) if len(made) == 2 else made
     # as run_project runs an op project's kernel (a raw __gm__ store and an operand past its UB buffer inside the UB
     # are CANN's and reported as warnings; the output is compared either way)
-    r = run(b, args, block_dim=block_dim, gm_extra=extra, raw_gm_writes="warning", ub_overrun="warning")
+    r = run(b, args, block_dim=block_dim, gm_extra=extra, rules=RunRules(raw_gm_writes="warning", ub_overrun="warning"))
     if not r.ok:
         yield f"{name}: ERROR {' | '.join(d.render() for d in r.diagnostics if d.is_error)[:600]}"
         return
