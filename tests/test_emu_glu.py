@@ -130,3 +130,46 @@ def test_host_tmp_sizes(tmp_path):
     subprocess.run(["g++", "-std=c++17", "-I", str(INCLUDE_DIR), "host.cpp", "-o", "host"], cwd=tmp_path, check=True)
     got = list(map(int, subprocess.run([str(tmp_path / "host")], capture_output=True, text=True, check=True).stdout.split()))
     assert got == [6 * 2048, 6 * 256, 4 * 2048, 4 * 256, 0, 0, 4, 0]
+
+
+def test_swiglu_with_a_calcount_takes_two_halves_of_one_buffer(tmp_path):
+    # hicann ops-transformer grouped_matmul_swiglu_quant: SwiGLU(dst, c[len / 2], c, beta, len / 2), the gate and the
+    # value halves of one row, so the two sources hold different numbers of elements to the buffer's end. With a
+    # calCount the API checks the count against each operand (not their sizes against each other); without one the
+    # sources must be the same size, as before.
+    src = tmp_path / "halves.cpp"
+    src.write_text(r'''#include "kernel_operator.h"
+#include "lib/activation/swiglu.h"
+using namespace AscendC;
+constexpr uint32_t H = 64;
+extern "C" __global__ __aicore__ void halves(GM_ADDR c, GM_ADDR s)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf, out;
+    pipe.InitBuffer(buf, 2 * H * sizeof(float));
+    pipe.InitBuffer(out, H * sizeof(float));
+    GlobalTensor<float> cg, sg;
+    cg.SetGlobalBuffer((__gm__ float *)c, 2 * H);
+    sg.SetGlobalBuffer((__gm__ float *)s, H);
+    LocalTensor<float> row = buf.Get<float>(), dst = out.Get<float>();
+    DataCopy(row, cg, 2 * H);
+    PipeBarrier<PIPE_ALL>();
+    SwiGLU<float, false>(dst, row[H], row, 1.0f, H);   // dst = second half * swish(first half)
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(sg, dst, H);
+}
+''')
+    b = build(src)
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    rng = np.random.default_rng(5)
+    c = rng.standard_normal(128).astype(np.float32)
+    r = run(b, [GM("c", c), GM("s", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    c64 = c.astype(np.float64)
+    np.testing.assert_allclose(r.outputs["s"], swiglu(c64[64:], c64[:64], 1.0), rtol=2e-6, atol=2e-6)
+    # without a calCount the sizes must agree: the same call with the whole buffer's halves of unequal length stops
+    src.write_text(src.read_text().replace("SwiGLU<float, false>(dst, row[H], row, 1.0f, H);",
+                                           "SwiGLU<float, false>(dst, row[H], row, 1.0f);"))
+    b = build(src)
+    r = run(b, [GM("c", c), GM("s", np.zeros(64, np.float32), "out")], block_dim=1)
+    assert not r.ok and r.diagnostics[0].kind == "adv-size", r.diagnostics[0].render()

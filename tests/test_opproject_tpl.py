@@ -574,3 +574,64 @@ def test_a_run_builds_its_keys_instance_alone_and_the_verdict_builds_every_one(t
     class Args: folder = tmp_path / "p"
     assert op_command(Args) == 0
     assert f"tiling key {_key(0, 1, False)} (its code alone built)" in capsys.readouterr().out
+
+
+def test_the_selections_are_read_after_what_the_kernel_includes_and_defines_before_the_key_header(tmp_path):
+    # hicann ops-transformer grouped_matmul: its key header selects under GMM_FLOAT / GMM_QUANT_* macros that
+    # grouped_matmul_utils.h defines from ORIG_DTYPE_X, which the kernel includes before the key header. CANN's build
+    # reads the selections in the kernel's own translation unit, so those macros hold there; the header alone has none.
+    import shutil
+    from ascendcraft.opproject import dtype_macros, template_entry, TPL_FILE
+    shutil.copytree(FOLDER, tmp_path / "p")
+    p = tmp_path / "p"
+    (p / "op_kernel/tpl_scale_custom_utils.h").write_text(
+        "#ifndef TPL_SCALE_CUSTOM_UTILS_H\n#define TPL_SCALE_CUSTOM_UTILS_H\n#include \"kernel_operator.h\"\n"
+        "#if defined(ORIG_DTYPE_X) && ORIG_DTYPE_X == DT_FLOAT\n#define TPL_SCALE_FLOAT\n"
+        "#elif defined(ORIG_DTYPE_X) && ORIG_DTYPE_X == DT_FLOAT16\n#define TPL_SCALE_HALF\n#endif\n#endif\n")
+    kernel = p / "op_kernel/tpl_scale_custom.cpp"
+    old = '#include "tpl_scale_custom_tiling_key.h"\n'
+    kernel.write_text(kernel.read_text().replace(old, '#include "tpl_scale_custom_utils.h"\n#if defined(TPL_SCALE_FLOAT)\n'
+                                                      "#define TPL_SCALE_SQUARES 0, 1\n#endif\n" + old, 1))
+    key = p / "op_kernel/tpl_scale_custom_tiling_key.h"
+    text = key.read_text()
+    sel = text[text.index("ASCENDC_TPL_SEL("):text.index("#endif", text.index("ASCENDC_TPL_SEL("))]
+    float_sel = ("ASCENDC_TPL_SEL(\n    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(D_T, C_DT_FLOAT),\n"
+                 "        ASCENDC_TPL_UINT_SEL(TILES, ASCENDC_TPL_UI_LIST, TPL_SCALE_TILES_1, TPL_SCALE_TILES_4),\n"
+                 "        ASCENDC_TPL_BOOL_SEL(SQUARE, TPL_SCALE_SQUARES)));\n")
+    half_sel = ("ASCENDC_TPL_SEL(\n    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(D_T, C_DT_FLOAT16),\n"
+                "        ASCENDC_TPL_UINT_SEL(TILES, ASCENDC_TPL_UI_LIST, TPL_SCALE_TILES_4),\n"
+                "        ASCENDC_TPL_BOOL_SEL(SQUARE, 0)));\n")
+    key.write_text(text.replace(sel, f"#if defined(TPL_SCALE_FLOAT)\n{float_sel}#elif defined(TPL_SCALE_HALF)\n{half_sel}"
+                                     "#endif\n", 1))
+    project = load_project(p)
+    header = tpl_header(project.sources, project.kernel_file)
+    keys = lambda column, **kw: sorted(i.key for i in tpl_instances(
+        project.sources, header, macros=dtype_macros(project.op, column), **kw))
+    # the header alone (as before): no selection under the binary's macros, nor the host's
+    with pytest.raises(AscendCraftError, match="no ASCENDC_TPL_ARGS_DECL with an ASCENDC_TPL_SEL"):
+        keys(0)
+    # in the kernel's unit: each dtype column's own selection, with the kernel's own TPL_SCALE_SQUARES
+    assert keys(0, kernel_file=project.kernel_file) == sorted(_key(0, t, s) for t in (1, 4) for s in (False, True))
+    assert keys(1, kernel_file=project.kernel_file) == [_key(1, 4, False)]
+    sources = dict(project.sources)
+    assert template_entry(project, sources, macros=dtype_macros(project.op, 1)) and f"case {_key(1, 4, False)}ull" \
+        in sources[TPL_FILE]
+    # and each run picks its key's instance (the float and float16 columns)
+    results = run_cases(p)
+    for name, r in results:
+        assert r.ok, (name, r.mismatches, [d.render() for d in r.run.diagnostics])
+    assert [r.tiling_key for _, r in results] == [_key(0, 1, False), _key(0, 4, True), _key(1, 4, False)]
+
+
+def test_a_key_header_the_kernel_includes_first_is_read_as_before():
+    # nothing precedes the header in the kernel's unit: the listing is the header's alone
+    from ascendcraft.opproject import tpl_include_chain, tpl_prefix_macros
+    from ascendcraft.config import load_settings
+    project = load_project(FOLDER)
+    header = tpl_header(project.sources, project.kernel_file)
+    assert tpl_include_chain(project.sources, project.kernel_file, header) == [(project.kernel_file, 4)]
+    sources = {"op_kernel/k.cpp": '// the key header first\n#include "k_tiling_key.h"\n#include "kernel_operator.h"\n',
+               "op_kernel/k_tiling_key.h": project.sources[header]}
+    assert tpl_prefix_macros(sources, "op_kernel/k.cpp", "op_kernel/k_tiling_key.h", {}, settings=load_settings()) is None
+    assert {i.key for i in tpl_instances(sources, "op_kernel/k_tiling_key.h", kernel_file="op_kernel/k.cpp")} == \
+        {i.key for i in tpl_instances(project.sources, header)}

@@ -365,6 +365,54 @@ def grouped_matmul(g, m: int, k: int, n: int, groups: list, list_type: int, dtyp
             f"({worst:.2f} of allowed) {'match' if ok else 'MISMATCH'}")
 
 
+GMM_SWIGLU = "gmm/grouped_matmul_swiglu_quant"
+
+
+def grouped_matmul_swiglu_quant(g, m: int, k: int, n: int, groups: list, scale_dtype: str, seed: int) -> str:
+    """GroupedMatmulSwigluQuant (gmm/grouped_matmul_swiglu_quant/README.md, its formula): per group i (group_list the
+    cumulative token ends), C_i = (X_i . W_i) * x_scale_i * w_scale_i (int8 x, int8 weight, the int32 product scaled per
+    token and per channel), C_act, gate = split(C_i) (the first and the second N/2 columns), S_i = Swish(C_act) * gate,
+    Swish(x) = x / (1 + e^-x); symmetric quantisation per row: Q_scale = max|S| / 127, Q = round(S / Q_scale) (int8).
+    The weight is given in the FRACTAL_NZ layout its A2 columns declare (storage [E, N/32, K/16, 16, 32]); weight_scale
+    in `scale_dtype` (float32 / bfloat16, the definition's columns 0 and 1). Rows past the groups' sum are not the op's
+    (the README: not written) and are not compared. Float64 reference from the exact integer product; a match is
+    Q_scale within 2^-18 relative and each Q within 1 of the reference (S / Q_scale is rounded to an integer in float32
+    arithmetic: a value within a few ulp of a half-integer may round either way)."""
+    proj, settings = project(REPO, GMM_SWIGLU, *g)
+    rng = np.random.default_rng(seed)
+    e = len(groups)
+    xv = rng.integers(-128, 128, (m, k)).astype(np.int64)
+    wv = rng.integers(-128, 128, (e, k, n)).astype(np.int64)
+    ws = torch.from_numpy(rng.uniform(0.001, 0.01, (e, n)).astype(np.float32)).to(getattr(torch, scale_dtype))
+    xs = torch.from_numpy(rng.uniform(0.001, 0.01, m).astype(np.float32))
+    wsv, xsv = ws.double().numpy(), xs.double().numpy()
+    nz = torch.from_numpy(wv.astype(np.int8)).reshape(e, k // 16, 16, n // 32, 32).permute(0, 3, 1, 2, 4).contiguous()
+    ends = np.cumsum(groups)
+    rows = int(ends[-1])
+    q_want, s_want = np.zeros((m, n // 2)), np.zeros(m)
+    for i, (lo, hi) in enumerate(zip(np.concatenate([[0], ends[:-1]]), ends)):
+        c = (xv[lo:hi] @ wv[i]).astype(np.float64) * xsv[lo:hi, None] * wsv[i][None, :]
+        act, gate = c[:, :n // 2], c[:, n // 2:]
+        sw = act / (1 + np.exp(-act)) * gate
+        s_want[lo:hi] = np.abs(sw).max(axis=1) / 127
+        q_want[lo:hi] = np.round(sw / s_want[lo:hi, None])
+    t0 = time.time()
+    r = run_project(proj, {"x": torch.from_numpy(xv.astype(np.int8)), "weight": nz, "weight_scale": ws, "x_scale": xs,
+                           "group_list": torch.tensor(ends, dtype=torch.int64)},
+                    attrs={"is_enable_weight_assistance_matrix": False, "dequant_mode": 0},
+                    outputs={"y": ((m, n // 2), np.int8), "y_scale": ((m,), np.float32)}, settings=settings)
+    name = f"grouped_matmul_swiglu_quant x[{m}, {k}] weight[{e}, {k}, {n}] NZ groups {groups} weight_scale {scale_dtype}"
+    if not r.run.ok: return f"{name}: ERROR ({_err(r)})"
+    q = np.asarray(r.outputs["y"])[:rows].astype(np.int64)
+    sc = np.asarray(r.outputs["y_scale"])[:rows].astype(np.float64)
+    s_rel = float(np.max(np.abs(sc - s_want[:rows]) / s_want[:rows])) if rows else 0.0
+    q_err = int(np.max(np.abs(q - q_want[:rows]))) if rows else 0
+    off = int(np.count_nonzero(q != q_want[:rows]))
+    ok = s_rel <= 2.0 ** -18 and q_err <= 1
+    return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: y_scale max rel error "
+            f"{s_rel:.3g}, y max error {q_err} ({off} of {q.size} off by one) {'match' if ok else 'MISMATCH'}")
+
+
 GMM_ADD = "gmm/grouped_matmul_add"
 
 
@@ -416,6 +464,9 @@ RUNS = [
     ("gmm", lambda g: grouped_matmul(g, 40, 64, 48, [10, 15, 15], 0, "float16", True, 16)),
     ("gmm", lambda g: grouped_matmul(g, 32, 96, 32, [7, 0, 20], 1, "bfloat16", False, 17)),
     ("gmm", lambda g: grouped_matmul(g, 24, 32, 64, [16, 8], 1, "float32", True, 18)),
+    # GroupedMatmulSwigluQuant: int8, NZ weight; float32 weight_scale with an empty group; bfloat16 weight_scale
+    ("gmm_swiglu_quant", lambda g: grouped_matmul_swiglu_quant(g, 24, 64, 128, [8, 0, 12], "float32", 32)),
+    ("gmm_swiglu_quant", lambda g: grouped_matmul_swiglu_quant(g, 32, 128, 256, [16, 16], "bfloat16", 33)),
     # GroupedMatmulAdd: K split in groups, y accumulated in place
     ("gmm_add", lambda g: grouped_matmul_add(g, [32, 64], 32, 48, "float16", 28)),
     ("gmm_add", lambda g: grouped_matmul_add(g, [16, 0, 48], 16, 32, "bfloat16", 29)),

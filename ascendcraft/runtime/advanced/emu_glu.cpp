@@ -24,13 +24,13 @@ uint32_t glu_min_tmp(Op op, Dt dt) { return dt == Dt::f32 || op == Op::ReGlu ? 0
 }  // namespace glu_impl
 
 void adv_glu(Op op, Dt dt, const Local& dst, const Local& src0, const Local& src1, const Local* tmp, double beta,
-             uint64_t count, SrcLoc loc) {
+             uint64_t count, SrcLoc loc, bool same_size) {
     enter(op, loc);
     const uint32_t es = dt_size(dt);
     const uint64_t bytes = count * es;
     const char* name = op_name(op);
     const char* host = op == Op::SwiGLU ? "GetSwiGLUMaxMinTmpSize" : op == Op::ReGlu ? "GetReGluMaxMinTmpSize" : "GetGeGLUMaxMinTmpSize";
-    if (src0.bytes != src1.bytes)
+    if (same_size && src0.bytes != src1.bytes)
         Report("adv-size", op, loc)
             .msg("%s: srcTensor0 holds %u elements and srcTensor1 %u; the API needs the two sources the same size", name,
                  src0.bytes / es, src1.bytes / es)

@@ -158,7 +158,7 @@ void pipe_barrier(uint8_t pipe, SrcLoc loc) {
         if (RaceChecker* race = core().race.get()) race->barrier_all();
 }
 
-void sync_all(SrcLoc loc) {
+void sync_all(SrcLoc loc, bool all_cores) {
     enter(Op::SyncAll, loc);
     if (!g_launch->mixed && g_launch->block_dim > g_launch->cores)
         Report("syncall-cores", Op::SyncAll, loc)
@@ -169,7 +169,8 @@ void sync_all(SrcLoc loc) {
             .hint("launch at most %u blocks when the kernel synchronises across cores", g_launch->cores).fail();
     record(TPipe_::ALL, TKind::SYNC_ALL, Op::SyncAll, Dt::none, 0, loc);
     if (RaceChecker* race = core().race.get()) race->barrier_all();  // every pipe of the core drains first
-    if (g_launch->cross) return cross_sync_all(loc);                 // among the cores of one type (emu_sync_cross.cpp)
+    // among the cores of one type, or (SyncAll<false>) all of them (emu_sync_cross.cpp)
+    if (g_launch->cross) return cross_sync_all(loc, all_cores);
     g_launch->scheduler->arrive(core().idx, loc);
     scalar_read_spans_forget();   // lower blocks may have written this phase's GM before this one goes on
 }

@@ -246,9 +246,9 @@ struct CrossState {
     std::vector<CoreClock> clocks;                       // per slot
     std::vector<std::array<Counter, kFlagIds>> flags;  // per slot
     std::map<std::pair<int, int>, Party> parties;    // (party key, id)
-    // SyncAll among the cores of one type
-    uint32_t barrier_arrived[2] = {0, 0}, barrier_gen[2] = {0, 0};
-    CoreClock barrier_acc[2], barrier_done[2];
+    // SyncAll among the cores of one type (0 AIC, 1 AIV), and SyncAll<false> among all of them (2)
+    uint32_t barrier_arrived[3] = {0, 0, 0}, barrier_gen[3] = {0, 0, 0};
+    CoreClock barrier_acc[3], barrier_done[3];
     RangeMap writes;
     bool pair_warned = false;     // the AIV pair's duplicated writes: one warning a launch
     // a flag id the hardware SyncAll also uses (11..14), and the hardware SyncAll: one warning a launch when both
@@ -325,7 +325,7 @@ void cross_run(uint32_t slots, void (*body)(int)) {
     state.clocks.assign(slots, CoreClock(slots, 0));
     state.flags.resize(slots);
     state.reads.resize(slots);
-    for (int t = 0; t < 2; ++t) state.barrier_acc[t] = state.barrier_done[t] = CoreClock(slots, 0);
+    for (int t = 0; t < 3; ++t) state.barrier_acc[t] = state.barrier_done[t] = CoreClock(slots, 0);
     g_cross = &state;
     scheduler.run();
     // a flag set and never waited for stays set on the hardware and releases a wait of the next kernel
@@ -490,13 +490,16 @@ void cross_wait_flag(int64_t id, SrcLoc loc) {
     record(TPipe_::S, TKind::INSTR, Op::CrossCoreWaitFlag, Dt::none, 0, loc, 0, 0, static_cast<uint32_t>(id));
 }
 
-// SyncAll in a cross-core launch: a barrier among the cores of the caller's type.
-void cross_sync_all(SrcLoc loc) {
+// SyncAll in a cross-core launch: a barrier among the cores of the caller's type; with `all_cores` (SyncAll<false>, a
+// fused kernel's: the API reference's "each core type's barrier, then the two types' with each other"), among all the
+// launch's cores, so an AIV's reads after it follow every AIC's writes before it.
+void cross_sync_all(SrcLoc loc, bool all_cores) {
     check_syncall_clash(Op::SyncAll, -1, loc, true);
     CrossState& st = *g_cross;
     const int slot = my_slot();
-    const int t = g_layout.is_aic(slot) ? 0 : 1;
-    const uint32_t n = static_cast<uint32_t>(g_layout.groups * (t == 0 ? g_layout.aic : g_layout.aiv));
+    const int t = all_cores ? 2 : g_layout.is_aic(slot) ? 0 : 1;
+    const uint32_t n = static_cast<uint32_t>(all_cores ? g_layout.slots()
+                                                       : g_layout.groups * (t == 0 ? g_layout.aic : g_layout.aiv));
     CoreClock& mine = st.clocks[slot];
     ++mine[slot];
     merge(st.barrier_acc[t], mine);

@@ -11,8 +11,10 @@
 
 namespace ascendcraft { namespace emu {
 // op: Op::SwiGLU, Op::GeGLU or Op::ReGlu; beta is SwiGLU's scalarValue; tmp nullptr: the framework allocates.
+// `same_size`: the two sources must hold the same number of elements (all but SwiGLU's calCount forms, whose check is
+// the calCount within each operand: a kernel's two halves of one buffer, ops-transformer grouped_matmul_swiglu_quant).
 void adv_glu(Op op, Dt dt, const Local& dst, const Local& src0, const Local& src1, const Local* tmp, double beta,
-             uint64_t count, SrcLoc loc);
+             uint64_t count, SrcLoc loc, bool same_size = true);
 }}  // namespace ascendcraft::emu
 
 namespace AscendC {
@@ -23,7 +25,7 @@ inline void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, 
                    SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_GLU_CHECK(SwiGLU);
     ascendcraft::emu::adv_glu(ascendcraft::emu::Op::SwiGLU, ascendcraft::emu::dt_of<T>(), dstTensor.emu(), srcTensor0.emu(),
-                              srcTensor1.emu(), &sharedTmpBuffer.emu(), scalarValue, calCount, loc);
+                              srcTensor1.emu(), &sharedTmpBuffer.emu(), scalarValue, calCount, loc, false);
 }
 template <typename T, bool isReuseSource = false>
 inline void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,
@@ -37,7 +39,7 @@ inline void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, 
                    const float& scalarValue, const uint32_t calCount, SrcLoc loc = {}) {
     ASCENDCRAFT_EMU_GLU_CHECK(SwiGLU);
     ascendcraft::emu::adv_glu(ascendcraft::emu::Op::SwiGLU, ascendcraft::emu::dt_of<T>(), dstTensor.emu(), srcTensor0.emu(),
-                              srcTensor1.emu(), nullptr, scalarValue, calCount, loc);
+                              srcTensor1.emu(), nullptr, scalarValue, calCount, loc, false);
 }
 template <typename T, bool isReuseSource = false>
 inline void SwiGLU(LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0, const LocalTensor<T>& srcTensor1,

@@ -521,7 +521,7 @@ void cross_run(uint32_t slots, void (*body)(int));
 void cross_begin_core(int slot);
 std::string cross_layout_json();
 int64_t cross_block_idx(int slot);
-void cross_sync_all(SrcLoc loc);
+void cross_sync_all(SrcLoc loc, bool all_cores);
 void cross_gm_read(const void* p, uint64_t bursts, uint64_t burst_bytes, uint64_t stride, Op op, const SrcLoc& loc);
 // sync/emu_gm_read_race.cpp, launches whose blocks run one at a time: a GM read of bytes another block wrote since the
 // last SyncAll, unordered (`gm-read-race`); the span of `b` around `p` (false: none) that holds no other block's write

@@ -450,7 +450,9 @@ inline int64_t GetTaskRation() { return ascendcraft::emu::cross_task_ration(); }
 inline int64_t GetTaskRatio() { return ascendcraft::emu::cross_task_ration(); }
 inline constexpr int64_t GetDataBlockSizeInBytes() { return ONE_BLK_SIZE; }
 
-template <bool isAIVOnly = true> inline void SyncAll(SrcLoc loc = {}) { ascendcraft::emu::sync_all(loc); }
+// SyncAll<false>() (a fused kernel's): first each core type's barrier, then the AIC and AIV cores' with each other, so
+// one barrier among all the launch's cores; SyncAll<true>() (the default): among the vector cores (the caller's type)
+template <bool isAIVOnly = true> inline void SyncAll(SrcLoc loc = {}) { ascendcraft::emu::sync_all(loc, !isAIVOnly); }
 template <bool isAIVOnly = true>
 inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0,
                     SrcLoc loc = {}) {

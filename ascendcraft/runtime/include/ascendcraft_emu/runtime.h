@@ -180,7 +180,7 @@ int32_t event_alloc(uint8_t event, SrcLoc loc);
 int32_t event_fetch(uint8_t event, SrcLoc loc);
 void event_release(uint8_t event, int32_t id, SrcLoc loc);
 void pipe_barrier(uint8_t pipe, SrcLoc loc);
-void sync_all(SrcLoc loc);
+void sync_all(SrcLoc loc, bool all_cores = false);
 // DataCacheCleanAndInvalid of GM: with the blocks run one at a time, the other unfinished blocks run first
 // (Scheduler::yield), so that a block polling GM for another block's write sees it
 void gm_cache_clean_invalid();

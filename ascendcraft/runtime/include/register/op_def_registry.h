@@ -684,6 +684,13 @@ public:
     ge::graphStatus SetDynUBufSize(uint32_t bytes) { dyn_ubuf_size_ = bytes; return ge::GRAPH_SUCCESS; }
     uint32_t GetDynUBufSize() const { return dyn_ubuf_size_; }
     ge::graphStatus SetLocalMemorySize(uint32_t bytes) { return SetDynUBufSize(bytes); }
+    // The AI CPU blocks a fused op's launch may use beside its AI cores (SetAicpuNumBlocks; SetAicpuBlockDim is its older
+    // name): hicann ops-transformer's MC2 MoE tilings set it for their HCCL part. The emulation runs no AI CPU part, so it
+    // is kept for the getters only
+    ge::graphStatus SetAicpuNumBlocks(uint32_t n) { aicpu_blocks_ = n; return ge::GRAPH_SUCCESS; }
+    uint32_t GetAicpuNumBlocks() const { return aicpu_blocks_; }
+    ge::graphStatus SetAicpuBlockDim(uint32_t n) { return SetAicpuNumBlocks(n); }
+    uint32_t GetAicpuBlockDim() const { return GetAicpuNumBlocks(); }
     uint32_t GetLocalMemorySize() const { return GetDynUBufSize(); }
     // Deterministic computing (aclrtCtxSetSysParamOpt ACL_OPT_DETERMINISTIC): off unless the run asks for it, as in CANN
     int32_t GetDeterministic() const { return deterministic_; }
@@ -745,7 +752,7 @@ public:
     TilingData raw_;
     std::vector<size_t> workspaces_;
     PlatformInfoHandle platform_;
-    uint32_t block_dim_ = 0, schedule_mode_ = 0, dyn_ubuf_size_ = 0;
+    uint32_t block_dim_ = 0, schedule_mode_ = 0, dyn_ubuf_size_ = 0, aicpu_blocks_ = 0;
     int32_t deterministic_ = 0, deterministic_level_ = 0;
     uint64_t key_ = 0;
     bool key_set_ = false, need_atomic_ = false;
