@@ -1278,6 +1278,14 @@ def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> N
         for name in re.findall(rb'#\s*include\s*"([^"]+)"', f.read_bytes()):
             target = posixpath.normpath(posixpath.join(at, name.decode()))
             folder = posixpath.dirname(target)
+            # the op's own file, named from another op's header by a path through the op's folder name (ops-transformer
+            # attention/common/op_host/arch32/fia_tiling_nonquant_mla.h: `#include "../../../fused_infer_attention_score/
+            # op_host/fused_infer_attention_score_tiling.h"`): a header at its place under SIBLINGS includes it
+            if target.startswith(path + "/") and not (root / target).exists() and (dest / target[len(path) + 1:]).is_file():
+                (root / target).parent.mkdir(parents=True, exist_ok=True)
+                (root / target).write_text(f'#include "{"../" * (target.count("/") + 1)}{target[len(path) + 1:]}"'
+                                           "   // the op's own file (ascendcraft corpus)\n")
+                continue
             if target.startswith("..") or target.startswith(path + "/") or "/tests/" in f"/{target}" \
                     or (root / target).exists() or folder in folders: continue
             # a path down from the header's folder is found beside it first, as in the repository's tree (vllm-ascend
