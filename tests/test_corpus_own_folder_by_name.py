@@ -30,3 +30,23 @@ def test_an_op_host_source_finds_its_own_file_named_through_its_folders_name(tmp
     done = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", *(a for d in folders for a in ("-iquote", d)),
                            "op_host/one_op_tiling.cpp"], cwd=dest, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_another_ops_header_finds_the_ops_own_file_named_through_its_folders_name(tmp_path):
+    # ops-transformer attention/common/op_host/arch32/fia_tiling_nonquant_mla.h, which fused_infer_attention_score's
+    # op_host reaches: `#include "../../../fused_infer_attention_score/op_host/fused_infer_attention_score_tiling.h"`
+    files = {**FILES,
+             "attention/one_op/op_host/one_op_tiling.cpp": '#include "../../common/op_host/arch/shared.h"\n'
+                                                           "int Tiling() { return Shared(); }\n",
+             "attention/one_op/op_host/one_op_tiling.h": "#pragma once\nstruct OneOpHost { int n = 4; };\n",
+             "attention/common/op_host/arch/shared.h":
+                 '#pragma once\n#include "../../../one_op/op_host/one_op_tiling.h"\n'
+                 "inline int Shared() { return OneOpHost{}.n; }\n"}
+    gitdir, commit = git_repo(tmp_path / "repo", files)
+    entry = {"source": "s", "repo": "hicann/ops-transformer", "commit": commit, "path": "attention/one_op",
+             "kind": "op-project"}
+    dest = corpus.materialise(entry, gitdir, tmp_path / "copy")
+    folders = sorted({str(p.parent.relative_to(dest)) for p in dest.rglob("*.h")} - {"."})
+    done = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", *(a for d in folders for a in ("-iquote", d)),
+                           "op_host/one_op_tiling.cpp"], cwd=dest, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
