@@ -1541,6 +1541,7 @@ def _defines(text: str, symbol: str) -> bool:
         cls = re.sub(r"<.*", "", m.group(1)).split("::")[-1]
         return bool(re.search(rf"\b{re.escape(cls)}\s*::\s*~?\w+\s*\([^;{{}}]*\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{{", code))
     name = re.sub(r"\(.*", "", symbol)   # the qualified name, without the parameter list
+    name = re.sub(r"\[abi:\w+\]", "", name)   # and without g++'s ABI tag (`f[abi:cxx11]`: a function returning std::string)
     if "<" in name or "operator" in name: return False
     parts = name.split("::")
     body = r"\s*\([^;{}]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{"
