@@ -982,7 +982,8 @@ class _CompilerLog:
 
     def compile_diagnostics(self) -> list[Diagnostic]:
         return [diagnostic_at(self.sources.get(r["file"], ""), r["file"], r["kind"], r["message"], r["line"], r["col"],
-                              severity=r["severity"], hint=_compile_hint(r["message"], r["notes"]),
+                              severity=r["severity"],
+                              hint=_leaving_path_hint(r["file"], r["message"]) or _compile_hint(r["message"], r["notes"]),
                               **{k: r[k] for k in ("origin", "chain", "notes") if r[k]})
                 for r in self.records]
 
@@ -1026,6 +1027,22 @@ def _symbol_use(sources: dict[str, str], symbol: str) -> tuple[str | None, int |
                     continue
                 return file, i
     return fallback
+
+
+def _leaving_path_hint(file: str, message: str) -> str:
+    """The hint of a quoted include that g++ did not find by a path out of the project folder (`#include
+    "../../other_op/op_host/x.h"` from op_host/): the folder it names beside the project's, which is not there (an op
+    project finds its own folder and its siblings' as the repository lays them out: opproject._outside_files)."""
+    m = re.fullmatch(r"(?P<name>[^:]+): No such file or directory", message)
+    path = os.path.normpath(os.path.join(os.path.dirname(file or ""), m["name"])) if m else ""
+    if not path.startswith("../"): return ""
+    parts = path.split("/")
+    up = next(i for i, part in enumerate(parts) if part != "..")
+    folder = "/".join(parts[:up + 1])
+    return (f"the path climbs out of the project folder to {folder}, a folder beside the project's folder"
+            f"{' (' + str(up) + ' levels up)' if up > 1 else ''}, which is not there: CANN's build finds it in the "
+            f"repository, where an op's folder sits beside its sibling ops' (<category>/<op>/op_host); put the folder "
+            f"{parts[up]!r} there, as the repository has it")
 
 
 def _compile_hint(message: str, notes: list[str] = ()) -> str:

@@ -33,7 +33,7 @@ from .emu import (CHIP, GM, Build, Entry, Run, RunRules, Tiling, Workspace, blan
 from .soc import load_soc
 
 # %% auto #0
-__all__ = ['GE_DTYPES', 'FORMATS', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_FILE', 'SHAPE_OUT', 'TPL_ENTRY', 'TPL_FILE',
+__all__ = ['GE_DTYPES', 'FORMATS', 'OUTSIDE', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_FILE', 'SHAPE_OUT', 'TPL_ENTRY', 'TPL_FILE',
            'TPL_ONE_BUILD_MAX', 'TILING_ONLY_ENTRY', 'TILING_ONLY_FILE', 'CASE_FILE', 'OpParam', 'OpAttr',
            'OpDefinition', 'parse_op_definition', 'include_dirs', 'registered_definition', 'host_program', 'OpProject',
            'uses_tiling_default', 'load_project', 'dtype_column', 'binary_column', 'dtype_macros', 'glue_source',
@@ -414,6 +414,56 @@ def _headers(folder: Path) -> dict[str, str]:
             if target in every and target not in seen:
                 seen.add(target); todo.append(target)
                 if not target.startswith(("op_host/", "op_kernel/")): out[target] = every[target]
+    return {**out, **_outside_files(folder, {k: every[k] for k in seen})}
+
+
+OUTSIDE = "zz_ascendcraft_outside"   # the files a project names by a path out of its folder (sorts after op_host/, op_kernel/)
+_QUOTED_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def _outside_files(folder: Path, files: dict[str, str]) -> dict[str, str]:
+    """The files that the project's files (`files`, by their names in the project) include by a quoted path that climbs
+    out of the project folder, found as CANN's build finds them: from the includer's place on disk, where an op's folder
+    sits beside its siblings' (ops-transformer attention/<op>/: `#include "../../prompt_flash_attention/op_host/
+    prompt_flash_attention_tiling.h"`). A file of a folder beside the project's comes along, with the files it includes
+    by a path from its own folder in turn; a path back into the project folder through its own name (`#include
+    "../../incre_flash_attention/op_kernel/incre_flash_attention_tiling.h"` from incre_flash_attention/op_host/) is the
+    project's own file. They are laid out under OUTSIDE as the tree has them around the project folder, and a header in
+    OUTSIDE/<the project folder's place>/<the includer's folder> puts that folder on the build's include path, from
+    which g++ resolves the same path (a quoted include is looked for beside the includer, then in each -iquote folder);
+    the project's own file by a header at its place there that includes it (one file, so `#pragma once` holds). A path
+    to no file is left to g++, whose error names the includer's line (emu's hint names the missing folder)."""
+    root = os.path.abspath(folder)
+    brought, own = {}, {}                        # {disk path: text}, {disk path: its name in the project}
+    includers, tops = set(), {root}              # the project's folders that name such paths; the folders they climb to
+    todo = [(os.path.join(root, f), f, t) for f, t in files.items()]
+    while todo:
+        at, name, text = todo.pop()
+        for inc in _QUOTED_INCLUDE_RE.findall(blank_comments(text)):
+            climbs = posixpath.normpath(posixpath.join(posixpath.dirname(name), inc)) if name is not None else ""
+            if name is not None and not climbs.startswith("../"): continue   # inside the project: its include path
+            target = os.path.normpath(os.path.join(os.path.dirname(at), inc))
+            if target.startswith(root + os.sep):         # the project's own file, named through its folder's name
+                rel = Path(target).relative_to(root).as_posix()
+                if rel not in files and not os.path.isfile(target): continue
+                own[target] = rel
+            elif target not in brought:
+                if not os.path.isfile(target): continue
+                try: brought[target] = Path(target).read_text(errors="replace")
+                except OSError: continue
+                todo.append((target, None, brought[target]))
+            if name is not None:
+                includers.add(os.path.dirname(at))
+                up = len(re.match(r"(?:\.\./)*", climbs).group()) // 3      # how many folders above the project's
+                tops.add(str(Path(root).parents[min(up, len(Path(root).parents)) - 1]))
+    if not brought and not own: return {}
+    top = os.path.commonpath([*tops, *brought])
+    place = lambda p: f"{OUTSIDE}/{Path(p).relative_to(top).as_posix()}"
+    out = {place(p): t for p, t in brought.items()}
+    for p, rel in own.items():
+        name = place(p)
+        out.setdefault(name, f'#include "{"../" * name.count("/")}{rel}"   // the project\'s own file (ascendcraft)\n')
+    for d in includers: out[place(os.path.join(d, "ascendcraft_outside_root.h"))] = "#pragma once\n"
     return out
 
 

@@ -17,3 +17,11 @@ def test_a_static_function_defines_no_symbol_for_the_link():
                            "optiling::Lcm(long, long)")
     assert corpus._defines("namespace optiling {\nstatic int Gcd(int a, int b) { return a; }\n"
                            "int64_t Lcm(int64_t a, int64_t b) { return a * b / Gcd(a, b); }\n}\n", "optiling::Lcm(long, long)")
+
+
+def test_a_function_returning_std_string_is_found_under_its_abi_tag():
+    # ops-transformer fused_infer_attention_score's link misses `optiling::LayoutToSerialString[abi:cxx11](optiling::
+    # FiaLayout)` (g++ tags a function returning std::string); attention/common/op_host/fia_tiling_info.cpp defines it
+    text = "namespace optiling {\nstd::string LayoutToSerialString(FiaLayout layout)\n{\n    return \"BSH\";\n}\n}\n"
+    assert corpus._defines(text, "optiling::LayoutToSerialString[abi:cxx11](optiling::FiaLayout)")
+    assert not corpus._defines(text, "optiling::AxisToSerialString[abi:cxx11](optiling::FiaAxis)")

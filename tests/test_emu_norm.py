@@ -371,3 +371,24 @@ def test_softmax_flashv2_without_tiling_or_shape_info_takes_the_sources_shape_in
     st = r.outputs["st"].reshape(2, M2, 8)
     np.testing.assert_allclose(st[0], np.repeat(np.exp(v - mx).sum(1, keepdims=True), 8, 1), rtol=1e-5)
     np.testing.assert_allclose(st[1], np.repeat(mx, 8, 1), rtol=1e-6)
+
+
+def test_softmax_flashv2_without_update_takes_an_unallocated_exp_max():
+    # ops-transformer prompt_flash_attention's first block (prompt_flash_attention_s1s2_bns1_x910_base.h): isUpdate false
+    # and a default-constructed LocalTensor for expMaxTensor, which only the update writes (AscendC reads neither it nor
+    # inSum / inMax then)
+    src = FLASHV2_SHAPE_INFO.replace("    SoftMaxTiling none;\n", "    SoftMaxTiling none;\n    LocalTensor<float> null;\n") \
+        .replace("(xl, sl, sl[M * B], xl, em, sl, sl[M * B], tmp, none)", "(xl, sl, sl[M * B], xl, null, sl, sl[M * B], tmp, none)")
+    assert "xl, null, sl" in src
+    M2, N2, K2 = 6, 64, 40
+    x = np.random.default_rng(12).uniform(-3, 3, (M2, N2)).astype(np.float32)
+    b = build({"k.cpp": src})
+    assert b.ok, "\n".join(d.render() for d in b.errors)
+    r = run(b, [GM("x", x), GM("y", np.zeros(M2 * N2, np.float32), "out"), GM("st", np.zeros(2 * M2 * 8, np.float32), "out")],
+            block_dim=1)
+    assert r.ok, "\n".join(d.render() for d in r.diagnostics)
+    v = x[:, :K2]
+    mx = v.max(1, keepdims=True)
+    np.testing.assert_allclose(r.outputs["y"].reshape(M2, N2)[:, :K2], np.exp(v - mx), rtol=1e-5, atol=1e-6)
+    st = r.outputs["st"].reshape(2, M2, 8)
+    np.testing.assert_allclose(st[0], np.repeat(np.exp(v - mx).sum(1, keepdims=True), 8, 1), rtol=1e-5)

@@ -154,3 +154,27 @@ def test_a_matmul_kernel_without_cube_only_is_mix_and_both_aivs_compute_their_ha
     np.testing.assert_allclose(rc.outputs["c"][: m // 2], (a.astype(np.float64) @ bm.astype(np.float64))[: m // 2],
                                rtol=1e-5, atol=1e-4)
     assert not np.allclose(rc.outputs["c"][m // 2:], (a.astype(np.float64) @ bm.astype(np.float64))[m // 2:])
+
+
+def test_an_aiv_client_registered_with_a_null_tiling_computes_with_the_servers_tiling():
+    # ops-transformer incre_flash_attention: its kernel gives REGIST_MATMUL_OBJ the TCubeTiling only in the cube core's
+    # pass (`#ifdef __DAV_C220_CUBE__`) and a typed nullptr in the vector core's; AscendC's client keeps the null pointer
+    # and the server on the AIC does the work with its own tiling, so both AIVs compute their half with it
+    from ascendcraft.emu import Tiling
+    from test_emu_cube import tcube_tiling
+    src = MIX_HALVES.replace("    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);",
+                             "#ifdef __DAV_C220_CUBE__\n    const TCubeTiling* mmTiling = &t;\n#else\n"
+                             "    const TCubeTiling* mmTiling = nullptr;\n#endif\n"
+                             "    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, mmTiling);")
+    assert "mmTiling = nullptr" in src
+    m, n, k = 64, 48, 32
+    rng = np.random.default_rng(11)
+    a, bm = rng.standard_normal((m, k)).astype(np.float16), rng.standard_normal((k, n)).astype(np.float16)
+    tiling = tcube_tiling(usedCoreNum=2, M=m, N=n, Ka=k, Kb=k, singleCoreM=m // 2, singleCoreN=n, singleCoreK=k, baseM=32,
+                          baseN=48, baseK=32, depthA1=2, depthB1=2, stepM=1, stepN=1, dbL0A=2, dbL0B=2, dbL0C=1)
+    b = build({"mix_null.cpp": src})
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    r = run(b, [GM("a", a), GM("b", bm), GM("c", np.zeros((m, n), np.float32), "out"),
+                GM("workspace", np.zeros(16, np.uint8), "workspace"), Tiling(tiling)], block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"], a.astype(np.float64) @ bm.astype(np.float64), rtol=1e-5, atol=1e-4)

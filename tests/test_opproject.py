@@ -1509,3 +1509,40 @@ def test_the_emulated_ge_format_enum_and_the_python_table_agree(tmp_path):
                    check=True, capture_output=True, text=True)
     out = subprocess.run([str(tmp_path / "f")], capture_output=True, text=True, check=True).stdout.split()
     assert [int(v) for v in out] == list(FORMATS.values())
+
+
+def _sibling_op_projects(tmp_path, sibling: bool) -> Path:
+    """scale_add_custom in a category folder, as ops-transformer lays out attention/<op>/, its host source naming its
+    own tiling header through its folder's name (`../../scale_add_custom/op_host/...`) and a sibling op's header by a
+    path out of its folder (`../../alpha_factor/op_host/alpha_factor.h`, which includes a header beside it); the sibling
+    folder is there when `sibling`."""
+    folder = copy_project(tmp_path / "category", "scale_add_custom")
+    host = folder / "op_host" / "scale_add_custom.cpp"
+    text = host.read_text()
+    assert text.count('#include "scale_add_custom_tiling.h"\n') == 1
+    host.write_text(text.replace('#include "scale_add_custom_tiling.h"\n',
+                                 '#include "../../scale_add_custom/op_host/scale_add_custom_tiling.h"\n'
+                                 '#include "../../alpha_factor/op_host/alpha_factor.h"\n')
+                    .replace("tiling.set_alpha(alpha ? *alpha : 1.0f);", "tiling.set_alpha((alpha ? *alpha : 1.0f) * AlphaFactor());"))
+    if sibling:
+        other = tmp_path / "category" / "alpha_factor" / "op_host"
+        other.mkdir(parents=True)
+        (other / "alpha_factor.h").write_text('#pragma once\n#include "alpha_factor_value.h"\n'
+                                              "inline float AlphaFactor() { return ALPHA_FACTOR; }\n")
+        (other / "alpha_factor_value.h").write_text("#pragma once\n#define ALPHA_FACTOR 2.0f\n")
+    return folder
+
+
+def test_a_path_out_of_the_project_folder_reaches_its_own_folder_and_a_sibling_ops(tmp_path):
+    # ops-transformer incre_flash_attention's op_host: `#include "../../incre_flash_attention/op_kernel/
+    # incre_flash_attention_tiling.h"` (its own folder, by name) and `../../prompt_flash_attention/op_host/...` (a
+    # sibling op's): CANN's build finds both in the repository, where the op's folder sits beside its siblings'
+    runs_like_scale_add(_sibling_op_projects(tmp_path, sibling=True), factor=2)
+
+
+def test_a_missing_sibling_op_folder_is_an_error_at_the_include_naming_the_folder(tmp_path):
+    with pytest.raises(AscendCraftError) as e:
+        runs_like_scale_add(_sibling_op_projects(tmp_path, sibling=False), factor=2)
+    text = str(e.value)
+    assert "op_host/scale_add_custom" in text and ":4:" in text, text    # the including line
+    assert "../alpha_factor" in text and "beside the project's folder" in text, text

@@ -1278,6 +1278,14 @@ def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> N
         for name in re.findall(rb'#\s*include\s*"([^"]+)"', f.read_bytes()):
             target = posixpath.normpath(posixpath.join(at, name.decode()))
             folder = posixpath.dirname(target)
+            # the op's own file, named from another op's header by a path through the op's folder name (ops-transformer
+            # attention/common/op_host/arch32/fia_tiling_nonquant_mla.h: `#include "../../../fused_infer_attention_score/
+            # op_host/fused_infer_attention_score_tiling.h"`): a header at its place under SIBLINGS includes it
+            if target.startswith(path + "/") and not (root / target).exists() and (dest / target[len(path) + 1:]).is_file():
+                (root / target).parent.mkdir(parents=True, exist_ok=True)
+                (root / target).write_text(f'#include "{"../" * (target.count("/") + 1)}{target[len(path) + 1:]}"'
+                                           "   // the op's own file (ascendcraft corpus)\n")
+                continue
             if target.startswith("..") or target.startswith(path + "/") or "/tests/" in f"/{target}" \
                     or (root / target).exists() or folder in folders: continue
             # a path down from the header's folder is found beside it first, as in the repository's tree (vllm-ascend
@@ -1328,20 +1336,17 @@ def _kernel_relative_includes(gitdir: str, commit: str, path: str, dest: Path) -
             target = posixpath.normpath(posixpath.join(posixpath.dirname(at), name))
             if target not in present or "/tests/" in f"/{target}": continue
             own = target.startswith(path + "/")
-            if at in hosted and not (own and target.split("/")[len(path.split("/"))] not in ("op_host", "op_kernel")): continue
+            leaves = at.startswith(path + "/") and posixpath.normpath(
+                posixpath.join(posixpath.dirname(at[len(path) + 1:]), name)).startswith("..")
+            if at in hosted and not (own and target.split("/")[len(path.split("/"))] not in ("op_host", "op_kernel")):
+                # an op_host file naming the op's own op_host / op_kernel file by a path out of its folder and back in
+                # (ops-transformer incre_flash_attention_tiling_impl.h: `#include
+                # "../../incre_flash_attention/op_kernel/incre_flash_attention_tiling.h"`): the forward below, the file
+                # itself being in the copy already (and read as the op's file, not as the host's)
+                if own and leaves: _forward_leaving_path(dest, path, at, target, own)
+                continue
             if at in hosted: hosted.add(target)
-            if at.startswith(path + "/") and posixpath.normpath(posixpath.join(posixpath.dirname(at[len(path) + 1:]), name)).startswith(".."):
-                # the path leaves the op's copy: g++ finds it from an include directory at the includer's depth, and
-                # an op's own file named this way (ops-transformer mc2/3rd/mat_mul_v3's batch_mat_mul_nd2nz.h:
-                # `#include "../../mat_mul_v3/op_kernel/mat_mul_nd2nz_util.h"`) by a header there that includes it
-                marker = dest / SIBLINGS / posixpath.dirname(at) / "ascendcraft_corpus_include_root.h"
-                marker.parent.mkdir(parents=True, exist_ok=True)
-                marker.write_text("#pragma once\n")
-                forward = dest / SIBLINGS / target
-                if own and not forward.exists():
-                    forward.parent.mkdir(parents=True, exist_ok=True)
-                    up = "../" * (target.count("/") + 1)
-                    forward.write_text(f'#include "{up}{target[len(path) + 1:]}"   // the op\'s own file (ascendcraft corpus)\n')
+            if leaves: _forward_leaving_path(dest, path, at, target, own)
             if target in seen: continue
             seen.add(target)
             out = dest / target[len(path) + 1:] if own else dest / SIBLINGS / target
@@ -1349,6 +1354,21 @@ def _kernel_relative_includes(gitdir: str, commit: str, path: str, dest: Path) -
                 out.parent.mkdir(parents=True, exist_ok=True)
                 out.write_bytes(show(gitdir, commit, target))
             todo.append((target, out))
+
+
+def _forward_leaving_path(dest: Path, path: str, at: str, target: str, own: bool) -> None:
+    """An include of `target` from the op's file `at` by a path that leaves the op's copy: g++ finds it from an include
+    directory at the includer's depth (a marker header at SIBLINGS/<at's folder>), and an op's own file named this way
+    (ops-transformer mc2/3rd/mat_mul_v3's batch_mat_mul_nd2nz.h: `#include "../../mat_mul_v3/op_kernel/mat_mul_nd2nz_util.h"`)
+    by a header there that includes it."""
+    marker = dest / SIBLINGS / posixpath.dirname(at) / "ascendcraft_corpus_include_root.h"
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text("#pragma once\n")
+    forward = dest / SIBLINGS / target
+    if own and not forward.exists():
+        forward.parent.mkdir(parents=True, exist_ok=True)
+        up = "../" * (target.count("/") + 1)
+        forward.write_text(f'#include "{up}{target[len(path) + 1:]}"   // the op\'s own file (ascendcraft corpus)\n')
 
 
 def _own_by_root_path(gitdir: str, commit: str, path: str, dest: Path, files: list[str]) -> None:
@@ -1521,6 +1541,7 @@ def _defines(text: str, symbol: str) -> bool:
         cls = re.sub(r"<.*", "", m.group(1)).split("::")[-1]
         return bool(re.search(rf"\b{re.escape(cls)}\s*::\s*~?\w+\s*\([^;{{}}]*\)\s*(?:const\s*)?(?:noexcept\s*)?(?:override\s*)?\{{", code))
     name = re.sub(r"\(.*", "", symbol)   # the qualified name, without the parameter list
+    name = re.sub(r"\[abi:\w+\]", "", name)   # and without g++'s ABI tag (`f[abi:cxx11]`: a function returning std::string)
     if "<" in name or "operator" in name: return False
     parts = name.split("::")
     body = r"\s*\([^;{}]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{"

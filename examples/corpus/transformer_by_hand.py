@@ -15,7 +15,10 @@ computes in float32).
     python examples/corpus/transformer_by_hand.py [--git hicann/ops-transformer=DIR] [--keep DIR] [--op rope_grad]
 """
 import argparse
+import json
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -23,9 +26,11 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
-from hicann_by_hand import compare, project, tensor  # noqa: E402
+import corpus  # noqa: E402
+from hicann_by_hand import MIRRORS, compare, project, tensor  # noqa: E402
 
-from ascendcraft.opproject import run_project  # noqa: E402
+from ascendcraft.config import load_settings  # noqa: E402
+from ascendcraft.opproject import build_project, load_project, run_project  # noqa: E402
 
 REPO = "hicann/ops-transformer"
 ROPE = "posembedding/rotary_position_embedding"
@@ -256,12 +261,14 @@ PFA = "attention/prompt_flash_attention"
 
 
 def run_attention_out(name: str, proj, inputs: dict, attrs: dict, shape: tuple, want, mag, layout: str, dtype: str,
-                      settings) -> str:
-    """Run an attention op project whose one output is `attention_out` (of `shape`, in `dtype`) and compare it with the
-    reference `want` (BNSD; `mag` its magnitude for the rule) laid out as `layout`: the case's line."""
+                      settings, extra_outputs: dict | None = None) -> str:
+    """Run an attention op project whose output `attention_out` (of `shape`, in `dtype`; `extra_outputs` the others,
+    not compared) is compared with the reference `want` (BNSD; `mag` its magnitude for the rule) laid out as `layout`:
+    the case's line."""
     t0 = time.time()
     odt = dtype if dtype == "bfloat16" else np.dtype(dtype)
-    r = run_project(proj, inputs, attrs=attrs, outputs={"attention_out": (shape, odt)}, settings=settings)
+    r = run_project(proj, inputs, attrs=attrs, outputs={"attention_out": (shape, odt), **(extra_outputs or {})},
+                    settings=settings)
     if not r.run.ok: return f"{name}: ERROR ({_err(r)})"
     got = np.asarray(r.outputs["attention_out"])   # (bfloat16: its raw bits, which attention_check reads)
     ok, worst = attention_check(got, _layout(want, layout), _layout(mag, layout), dtype)
@@ -292,6 +299,58 @@ def prompt_flash_attention(g, b: int, n: int, nkv: int, sq: int, skv: int, d: in
     want, mag, _, _ = attention_reference(qv, kv, vv, scale, causal if mask != "none" else None)
     name = f"prompt_flash_attention {dtype} {layout} B{b} N{n}/{nkv} Sq{sq} Skv{skv} D{d} mask {mask}"
     return run_attention_out(name, proj, inputs, attrs, tuple(lay(q).shape), want, mag, layout, dtype, settings)
+
+
+FIA = "attention/fused_infer_attention_score"
+_HOST_LINKED: dict = {}
+
+
+def project_host_linked(repo: str, path: str, gitdirs: dict, keep: Path | None):
+    """The op project at the corpus's pinned commit, materialised as `corpus.py run` does, its link rounds run on the
+    host side alone (`build_project(tiling_only=)`: the tiling program with an empty kernel) instead of the whole
+    kernel: fused_infer_attention_score's tiling-template kernel compiles every instance in a project build (past the
+    600 s build timeout), where a run builds the instance of the key its tiling chose (`run_project`)."""
+    if (repo, path) in _HOST_LINKED: return _HOST_LINKED[(repo, path)]
+    entry = next(e for e in json.loads(corpus.MANIFEST.read_text()) if e["repo"] == repo and e["path"] == path)
+    gitdir = gitdirs.get(repo) or str(MIRRORS / repo.replace("/", "+") / "repo")
+    folder = (keep / path.replace("/", "_")) if keep else Path(tempfile.mkdtemp(prefix="fia_"))
+    if keep and folder.exists(): shutil.rmtree(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    corpus.materialise(entry, gitdir, folder)
+    s = load_settings()
+    settings = s.replace(cxxflags=f"{s.cxxflags} {corpus.BUILD_DEFINES[repo]}") if repo in corpus.BUILD_DEFINES else s
+    op = load_project(folder).op
+    host = lambda: build_project(load_project(folder), 0, settings=settings,
+                                 tiling_only=len(op.inputs) + len(op.outputs) + 2)
+    b, still = corpus.link_until_settled(entry, gitdir, folder, host(), host, set())
+    assert b.ok, f"{path}: the host side does not build ({still}):\n" + "\n".join(d.render() for d in b.diagnostics)
+    _HOST_LINKED[(repo, path)] = (load_project(folder), settings)
+    return _HOST_LINKED[(repo, path)]
+
+
+def fused_infer_attention_score(g, b: int, n: int, nkv: int, sq: int, skv: int, d: int, layout: str, dtype: str,
+                                mask: str, seed: int) -> str:
+    """FusedInferAttentionScore (docs/aclnnFusedInferAttentionScoreV4.md: Attention(Q, K, V) = Softmax(scale * Q K^T) V,
+    the prefill (PromptFlashAttention) and decode (IncreFlashAttention) cases in one op; key and value are tensor lists
+    of one tensor; softmax_lse_flag false, so softmax_lse is the {1} tensor the document names). `mask`: "none", or
+    "rightdown" (sparse_mode 3: the document's 2048 x 2048 mask, the causal triangle anchored at the bottom right)."""
+    proj, settings = project_host_linked(REPO, FIA, *g)
+    rng = np.random.default_rng(seed)
+    q, qv = tensor(rng, (b, n, sq, d), dtype)
+    k, kv = tensor(rng, (b, nkv, skv, d), dtype)
+    v, vv = tensor(rng, (b, nkv, skv, d), dtype)
+    scale = 1 / np.sqrt(d)
+    lay = lambda t: torch.from_numpy(np.ascontiguousarray(_layout(t.numpy() if t.dtype != torch.bfloat16 else t.view(torch.int16).numpy(), layout))).view(t.dtype) if layout != "BNSD" else t
+    causal = np.triu(np.ones((sq, skv), bool), 1 + skv - sq)
+    inputs = {"query": lay(q), "key": [lay(k)], "value": [lay(v)]}
+    attrs = {"num_heads": n, "scale": float(scale), "input_layout": layout, "num_key_value_heads": nkv,
+             "pre_tokens": 2147483647, "next_tokens": 2147483647 if mask == "none" else 0,
+             "sparse_mode": 3 if mask == "rightdown" else 0}
+    if mask == "rightdown": inputs["atten_mask"] = torch.from_numpy(np.triu(np.ones((2048, 2048), np.uint8), 1))
+    want, mag, _, _ = attention_reference(qv, kv, vv, scale, causal if mask != "none" else None)
+    name = f"fused_infer_attention_score {dtype} {layout} B{b} N{n}/{nkv} Sq{sq} Skv{skv} D{d} mask {mask}"
+    return run_attention_out(name, proj, inputs, attrs, tuple(lay(q).shape), want, mag, layout, dtype, settings,
+                             extra_outputs={"softmax_lse": ((1,), np.float32)})
 
 
 IFA = "attention/incre_flash_attention"
@@ -483,6 +542,9 @@ RUNS = [
     ("ifa", lambda g: incre_flash_attention(g, 2, 4, 4, 64, 64, "BNSD", "float16", False, None, 22)),
     ("ifa", lambda g: incre_flash_attention(g, 2, 8, 2, 100, 64, "BNSD", "float16", True, None, 23)),
     ("ifa", lambda g: incre_flash_attention(g, 2, 4, 4, 80, 64, "BSH", "float16", False, [37, 80], 24)),
+    # FusedInferAttentionScore (prefill): no mask; GQA with the right-down causal mask (sparse_mode 3)
+    ("fia", lambda g: fused_infer_attention_score(g, 1, 2, 2, 32, 32, 64, "BNSD", "float16", "none", 32)),
+    ("fia", lambda g: fused_infer_attention_score(g, 2, 4, 2, 16, 40, 32, "BSH", "float16", "rightdown", 33)),
 ]
 
 
@@ -491,7 +553,7 @@ def main(argv=None) -> int:
     ap.add_argument("--git", action="append", default=[], metavar="OWNER/NAME=GITDIR")
     ap.add_argument("--keep", type=Path, default=None, help="materialise the project here (kept after the run)")
     ap.add_argument("--op", action="append", choices=sorted({op for op, _ in RUNS}),
-                    help="only this op's cases (repeat for several): rope, apply_rope, rope_grad, gmm, gmm_add, fa, pfa, ifa; default all")
+                    help="only this op's cases (repeat for several): rope, apply_rope, rope_grad, gmm, gmm_add, fa, pfa, ifa, fia; default all")
     a = ap.parse_args(argv)
     g = (dict(x.split("=", 1) for x in a.git), a.keep)
     bad = 0

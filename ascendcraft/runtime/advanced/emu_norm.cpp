@@ -49,7 +49,11 @@ void norm_shape_error(Op op, const char* what, const char* hint, SrcLoc loc) {
     Report("norm-shape", op, loc).msg("%s: %s", op_name(op), what).hint("%s", hint).fail();
 }
 
-void vec_norm(const NormCall& c, SrcLoc loc) {
+void vec_norm(const NormCall& call, SrcLoc loc) {
+    NormCall c = call;
+    // SoftmaxFlash / SoftmaxFlashV2 without the update neither read nor write expMax, inSum and inMax (ops-transformer
+    // prompt_flash_attention's first block passes a default-constructed LocalTensor for expMax): not operands then
+    if ((c.op == Op::SoftmaxFlash || c.op == Op::SoftmaxFlashV2) && !c.update) c.exp_max = c.in_sum = c.in_max = nullptr;
     const Op op = c.op;
     enter(op, loc);
     const uint32_t es = dt_size(c.dt);

@@ -256,6 +256,8 @@ struct CrossState {
     int reserved_id = -1;
     bool syncall_warned = false;
     std::vector<RangeMap> reads;  // per slot
+    // the tilings each group's AIC handed REGIST_MATMUL_OBJ, by the Matmul object's place in its list (matmul_server)
+    std::map<std::pair<int, int>, std::vector<uint8_t>> server_tilings;
 };
 CrossState* g_cross = nullptr;
 
@@ -638,5 +640,20 @@ void cross_gm_write(const void* p, uint64_t bytes, bool atomic, Op op, const Src
 bool cross_active() { return g_cross != nullptr; }
 bool kernel_declared() { return t_role.set; }
 void matmul_server() { throw CoreExit{}; }
+// The AIC of a mixed launch keeps the tilings its REGIST_MATMUL_OBJ names: its server inits the Matmul objects with
+// them, and an AIV client registered with a null tiling (AscendC's client stores it and leaves the work to the server:
+// ops-transformer incre_flash_attention passes nullptr outside __DAV_C220_CUBE__) computes in place with its group's.
+void matmul_server_tiling_put(int index, const void* tiling, size_t size) {
+    if (!g_cross || !tiling) return;
+    const uint8_t* b = static_cast<const uint8_t*>(tiling);
+    g_cross->server_tilings[{g_layout.group(my_slot()), index}].assign(b, b + size);
+}
+bool matmul_server_tiling_get(int index, void* out, size_t size) {
+    if (!g_cross || !g_launch || !g_launch->mixed || my_aic()) return false;
+    auto it = g_cross->server_tilings.find({g_layout.group(my_slot()), index});
+    if (it == g_cross->server_tilings.end() || it->second.size() != size) return false;
+    std::memcpy(out, it->second.data(), size);
+    return true;
+}
 
 }}  // namespace ascendcraft::emu

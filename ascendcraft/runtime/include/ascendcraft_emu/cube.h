@@ -892,6 +892,8 @@ int kernel_type_declared(int type);   // KERNEL_TASK_TYPE_DEFAULT: kernel_type_s
 bool kernel_on_aic();
 bool kernel_mixed_aic();          // the AIC of a mixed launch
 [[noreturn]] void matmul_server();  // REGIST_MATMUL_OBJ on that AIC: it serves the AIVs' Matmul calls, its own code ends
+void matmul_server_tiling_put(int index, const void* tiling, size_t size);  // that AIC's tiling of its index-th object
+bool matmul_server_tiling_get(int index, void* out, size_t size);   // an AIV of a mixed launch: its group AIC's, if any
 }}  // namespace ascendcraft::emu
 #ifndef ASCEND_IS_AIV
 #define ASCEND_IS_AIV (!::ascendcraft::emu::kernel_on_aic())

@@ -502,11 +502,18 @@ public:
             Init(&t);
         }
     }
-    // REGIST_MATMUL_OBJ with (TCubeTiling*)nullptr: AscendC's Init takes the constant tiling of MM_CFG then.
-    void emuInitNullTiling(TPipe* pipe, SrcLoc loc = {}) {
+    // REGIST_MATMUL_OBJ with (TCubeTiling*)nullptr: AscendC's Init takes the constant tiling of MM_CFG then. On an AIV of
+    // a mixed launch (the client, `index`-th object of its REGIST_MATMUL_OBJ) the cube core's server does the work with
+    // the tiling its own REGIST_MATMUL_OBJ named, which this object, computing in place, takes (matmul_server_tiling_get).
+    void emuInitNullTiling(TPipe* pipe, int index = -1, SrcLoc loc = {}) {
         using Cfg = std::decay_t<decltype(MM_CFG)>;
         if constexpr (std::is_same<Cfg, MatmulApiStaticTiling>::value) {
             if (MM_CFG.baseM > 0 && MM_CFG.singleCoreM > 0) { emuInitStatic(); return; }
+        }
+        TCubeTiling server;
+        if (index >= 0 && ascendcraft::emu::matmul_server_tiling_get(index, &server, sizeof server)) {
+            Init(&server, pipe, loc);
+            return;
         }
         Init(nullptr, pipe, loc);   // no constant tiling to stand in: the null-tiling misuse
     }
@@ -1276,6 +1283,7 @@ using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATM
 // REGIST_MATMUL_OBJ(&pipe, workspace, mm1, &tiling1, mm2, &tiling2, ...): Init each Matmul with its tiling
 // (a null tiling leaves the object for a later Init).
 namespace matmul_detail {
+inline int& regist_index() { static thread_local int index = 0; return index; }   // the next object's place in the list
 inline void regist(TPipe*) {}
 // (declared first: each form passes the rest of the list to whichever form fits it)
 template <class MM, class V, class... Rest,
@@ -1284,8 +1292,9 @@ void regist(TPipe* pipe, MM& mm, V* tiling, Rest&&... rest);
 // A typed null tiling (`(TCubeTiling*)nullptr`, as the constant-tiling examples write it) is AscendC's way of saying
 // "the Matmul's MM_CFG holds the tiling": Init runs with it; without a constant tiling that is a misuse at Init.
 template <class MM, class... Rest> inline void regist(TPipe* pipe, MM& mm, const TCubeTiling* tiling, Rest&&... rest) {
+    const int index = regist_index()++;
     if (tiling) mm.Init(tiling, pipe);
-    else mm.emuInitNullTiling(pipe);
+    else mm.emuInitNullTiling(pipe, index);
     regist(pipe, rest...);
 }
 // AscendC deduces the tiling's type from the argument (GetCurTiling(T* t, ...)), which a bare nullptr does not have.
@@ -1295,7 +1304,7 @@ template <class MM, class... Rest> inline void regist(TPipe*, MM&, std::nullptr_
                   "REGIST_MATMUL_OBJ: a bare nullptr has no tiling type (AscendC: no matching function for call to "
                   "'GetCurTiling(std::nullptr_t&)'); write (TCubeTiling*)nullptr for a constant tiling in MM_CFG");
 }
-template <class MM> inline void regist(TPipe*, MM& mm) { mm.emuInitStatic(); }
+template <class MM> inline void regist(TPipe*, MM& mm) { ++regist_index(); mm.emuInitStatic(); }
 // The tiling as an untyped pointer (`(void*)&tiling`, cann-ops rfft1_d): in the mixed form the AIVs hand the address to
 // the cube core's server, which reads a TCubeTiling there, so CANN accepts it; the cube-only form passes it to
 // Matmul::Init (const TCubeTiling*), which C++ does not convert a void* to.
@@ -1312,17 +1321,40 @@ void regist(TPipe* pipe, MM& mm, V* tiling, Rest&&... rest) {
     regist(pipe, mm, static_cast<const TCubeTiling*>(tiling), rest...);
 #endif
 }
+// The server's side: the tilings the AIC's REGIST_MATMUL_OBJ names, kept by each object's place in the list for the
+// AIV clients registered with a null tiling (emuInitNullTiling). The same forms as `regist`.
+inline void serve(int) {}
+template <class MM> inline void serve(int, MM&) {}
+template <class MM, class... Rest> inline void serve(int index, MM&, const TCubeTiling* tiling, Rest&&... rest) {
+    ascendcraft::emu::matmul_server_tiling_put(index, tiling, sizeof(TCubeTiling));
+    serve(index + 1, rest...);
+}
+template <class MM, class V, class... Rest,
+          typename std::enable_if<std::is_same<typename std::remove_cv<V>::type, void>::value, int>::type = 0>
+inline void serve(int index, MM& mm, V* tiling, Rest&&... rest) { serve(index, mm, static_cast<const TCubeTiling*>(tiling), rest...); }
+template <class MM, class... Rest> inline void serve(int index, MM&, std::nullptr_t, Rest&&... rest) { serve(index + 1, rest...); }
 }  // namespace matmul_detail
 // In a mixed launch the AIC that reaches it becomes the server of its AIVs' Matmul calls (which the emulation runs in
-// place on the AIVs), unless ASCENDC_CUBE_ONLY says the Matmul runs on the cube core itself.
+// place on the AIVs, with the tilings it names: `serve`), unless ASCENDC_CUBE_ONLY says the Matmul runs on the cube
+// core itself.
 #ifdef ASCENDC_CUBE_ONLY
-#define ASCENDCRAFT_MATMUL_SERVER() ((void)0)
+#define ASCENDCRAFT_MATMUL_SERVER(...) ((void)0)
 #else
-#define ASCENDCRAFT_MATMUL_SERVER() \
-    do { if (::ascendcraft::emu::kernel_mixed_aic()) ::ascendcraft::emu::matmul_server(); } while (0)
+#define ASCENDCRAFT_MATMUL_SERVER(...)                                          \
+    do {                                                                        \
+        if (::ascendcraft::emu::kernel_mixed_aic()) {                           \
+            ::AscendC::matmul_detail::serve(0, __VA_ARGS__);                    \
+            ::ascendcraft::emu::matmul_server();                                \
+        }                                                                       \
+    } while (0)
 #endif
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
-    do { (void)(workspace); ASCENDCRAFT_MATMUL_SERVER(); ::AscendC::matmul_detail::regist((tpipe), __VA_ARGS__); } while (0)
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                             \
+    do {                                                                                                     \
+        (void)(workspace);                                                                                   \
+        ASCENDCRAFT_MATMUL_SERVER(__VA_ARGS__);                                                              \
+        ::AscendC::matmul_detail::regist_index() = 0;                                                        \
+        ::AscendC::matmul_detail::regist((tpipe), __VA_ARGS__);                                              \
+    } while (0)
 #define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
 #define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
 
