@@ -2051,8 +2051,12 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
         lines += ["static const uint64_t ascendcraft_branch_keys[] = {", *named, "    0};   // (not a key: the list's end)",
                   "static const int ascendcraft_branch_count = "
                   f"{'static_cast<int>(sizeof ascendcraft_branch_keys / sizeof ascendcraft_branch_keys[0]) - 1' if conditions.complete else '0'};", ""]
-    if host_files and half != "aic":
-        lines.append(f'extern "C" int {HOST_TILING_FUNCTION}(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*);')
+    # the vector half of a kernel built per core type declares the host tiling function weak, with host files or not
+    # (without, its address is null: no host tiling), so that the kernel alone and its op project compile one text,
+    # one object (`kernel_object_key`); a one-piece kernel declares it where the build has host files
+    if (host_files and half != "aic") or half == "aiv":
+        weak = " __attribute__((weak))" if half == "aiv" else ""
+        lines.append(f'extern "C" int {HOST_TILING_FUNCTION}(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*){weak};')
     args = []
     for i, p in enumerate(entry.params):
         t = " ".join(w for w in p.ctype.split() if w not in ("const", "volatile"))
@@ -2078,7 +2082,7 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
               *([f"    ascendcraft::emu::declare_key_build({_key_literal(key)}, ascendcraft_branch_keys, ascendcraft_branch_count, "
                  f"{json.dumps(conditions.file)}, {conditions.line});"] if key is not None else []),
               f"    return ascendcraft::emu::driver_main(argc, argv, &ascendcraft_launch, {len(entry.params)}, "
-              f"{'&' + HOST_TILING_FUNCTION if host_files else 'nullptr'});", "}", ""]
+              f"{'&' + HOST_TILING_FUNCTION if host_files or half == 'aiv' else 'nullptr'});", "}", ""]
     return "\n".join(lines)
 
 
@@ -2353,18 +2357,20 @@ def store_sealed(folder: Path, name: str, meta: str, out: Path, info: dict, cach
         pass
 
 
-_KERNEL_OBJECT_FORMAT = "emu-kernel-object-2"   # bump when the kernel object's folder, its compile command or its key changes
+_KERNEL_OBJECT_FORMAT = "emu-kernel-object-3"   # bump when the kernel object's folder, its compile command or its key changes
 _INCLUDE_OPTIONS = ("-I", "-iquote", "-isystem", "-idirafter")
 
 
 def code_flags(command: list[str]) -> list[str]:
     """The options of a compile command that change its code: all but the include folders (`-I`, `-iquote`, `-isystem`,
-    `-idirafter` and the folder each names), whose effect is in the preprocessed text."""
+    `-idirafter` and the folder each names) and the macro definitions (`-D`, `-U`), whose effect is all in the
+    preprocessed text. (The corpus's kernel-alone check and its project build of an ops-nn op differ by a define of
+    the repository's host build, -DNN_ENABLE_DLOPEN_LEGACY, which no kernel reads: the same halves, one key.)"""
     out, skip = [], False
     for a in command:
         if skip: skip = False
-        elif a in _INCLUDE_OPTIONS: skip = True
-        elif not a.startswith(_INCLUDE_OPTIONS): out.append(a)
+        elif a in (*_INCLUDE_OPTIONS, "-D", "-U"): skip = True
+        elif not a.startswith((*_INCLUDE_OPTIONS, "-D", "-U")): out.append(a)
     return out
 
 
@@ -2675,8 +2681,10 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
         # the objects are keyed by what they compile (`kernel_object_key`: the driver preprocessed, not the include
         # folders), so a link round that only adds folders keeps them
         def object_key(file: str, text: str, obj: str, *extra: str) -> str | None:
-            "The key of the object of driver `text` compiled as `file` (None: no host files, or it does not preprocess)"
-            if check_only or not host_files: return None
+            """The key of the object of driver `text` compiled as `file` (None: a one-piece kernel without host files,
+            a check, or it does not preprocess). A kernel built per core type keys its halves without host files too:
+            the corpus's kernel-alone check compiles the halves that its project build then links"""
+            if check_only or not (host_files or split): return None
             command = [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted, file, "-c", "-o", obj]
             (src / file).write_text(text)
             preprocessed = _run_preprocessor(command, tmp=tmp, obj=obj, limits=limits, settings=settings)

@@ -1058,13 +1058,17 @@ def tpl_instances(sources: dict[str, str], header: str, *, settings: Settings | 
     (ops-nn batch_mat_mul_v3's MultiBatchOut instances) is listed when the binary's definition makes it so. A header
     that does not compile under those macros is read with none, as the host reads it."""
     from . import sandbox
-    from .emu import INCLUDE_DIR
+    from .emu import INCLUDE_DIR, included_sources
     settings = settings or load_settings()
     headers = {k: v for k, v in sources.items() if k.endswith((".h", ".hpp", ".hh"))}
 
     def listing(kernel_macros: dict[str, str] | None) -> tuple[str, str]:
         "('ok', the program's lines) or ('error', why); None: the header read with no kernel macros (the host's view)"
-        key = (header, sorted(headers.items()), settings.cxx, sorted((kernel_macros or {}).items()), kernel_macros is None)
+        # keyed by the headers the template header reaches (`included_sources`: any project file an include may name),
+        # not every header: a corpus link round that brings another op's sources (new headers the template header never
+        # includes) lists the instances from the memo, not by another -O0 compile (ops-nn mat_mul_v3: 1-2 min a round)
+        key = (header, [(n, headers[n]) for n in included_sources(headers, header)], settings.cxx,
+               sorted((kernel_macros or {}).items()), kernel_macros is None)
         digest = hashlib.sha256(repr(key).encode()).hexdigest()
         if digest in _TPL_CACHE: return _TPL_CACHE[digest]
         with tempfile.TemporaryDirectory(prefix="tpl-") as tmp:
