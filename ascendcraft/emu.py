@@ -104,28 +104,21 @@ def read_sources(sources: dict[str, str] | Path | str) -> dict[str, str]:
             if p.is_file() and p.suffix in SOURCE_SUFFIXES}
 
 
-@lru_cache(maxsize=128)      # a build asks for the same files' text several times (entry, kernel kind, key conditions)
+# a line comment, a block comment (to the text's end when unclosed), or a string / character literal (to its closing
+# quote or the line's end; a backslash escapes the next character), which is kept whole so that `//` or `/*` in it
+# starts no comment
+_COMMENT_OR_LITERAL_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*["\n]?|\'(?:\\.|[^\'\\\n])*[\'\n]?', re.S)
+
+
+# A build asks for the same files' text many times (entry, kernel kind, key conditions, tiling headers, include
+# guards): an op project of the corpus holds thousands of files (ops-nn gemm_v3's link rounds: about 3,000), which a
+# cache of 128 texts evicted on every pass over them: 24,477 calls, 700 of a 1,363-s project verdict (cProfile, load
+# 12-14). The cache holds a project's files; one regular-expression pass replaces the loop over characters.
+@lru_cache(maxsize=16384)
 def blank_comments(text: str) -> str:
     "`text` with comments replaced by spaces (newlines kept, so line and column numbers still match)."
-    out, i, n = [], 0, len(text)
-    while i < n:
-        two = text[i:i + 2]
-        if two == "//":
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i)); i = j
-        elif two == "/*":
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:j])); i = j
-        elif text[i] in "\"'":
-            quote, j = text[i], i + 1
-            while j < n and text[j] != quote and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1]); i = j + 1
-        else:
-            out.append(text[i]); i += 1
-    return "".join(out)
+    return _COMMENT_OR_LITERAL_RE.sub(lambda m: m[0] if m[0][0] in "\"'" else " " * len(m[0]) if m[0][1] == "/"
+                                      else re.sub(r"[^\n]", " ", m[0]), text)
 
 
 def blank_comments_and_strings(text: str) -> str:
@@ -2070,8 +2063,12 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
         lines += ["static const uint64_t ascendcraft_branch_keys[] = {", *named, "    0};   // (not a key: the list's end)",
                   "static const int ascendcraft_branch_count = "
                   f"{'static_cast<int>(sizeof ascendcraft_branch_keys / sizeof ascendcraft_branch_keys[0]) - 1' if conditions.complete else '0'};", ""]
-    if host_files and half != "aic":
-        lines.append(f'extern "C" int {HOST_TILING_FUNCTION}(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*);')
+    # the vector half of a kernel built per core type declares the host tiling function weak, with host files or not
+    # (without, its address is null: no host tiling), so that the kernel alone and its op project compile one text,
+    # one object (`kernel_object_key`); a one-piece kernel declares it where the build has host files
+    if (host_files and half != "aic") or half == "aiv":
+        weak = " __attribute__((weak))" if half == "aiv" else ""
+        lines.append(f'extern "C" int {HOST_TILING_FUNCTION}(const int64_t*, int, void*, uint64_t, uint32_t*, uint64_t*){weak};')
     args = []
     for i, p in enumerate(entry.params):
         t = " ".join(w for w in p.ctype.split() if w not in ("const", "volatile"))
@@ -2097,7 +2094,7 @@ def _driver_source(entry: Entry, sources: dict[str, str], host_files: list[str],
               *([f"    ascendcraft::emu::declare_key_build({_key_literal(key)}, ascendcraft_branch_keys, ascendcraft_branch_count, "
                  f"{json.dumps(conditions.file)}, {conditions.line});"] if key is not None else []),
               f"    return ascendcraft::emu::driver_main(argc, argv, &ascendcraft_launch, {len(entry.params)}, "
-              f"{'&' + HOST_TILING_FUNCTION if host_files else 'nullptr'});", "}", ""]
+              f"{'&' + HOST_TILING_FUNCTION if host_files or half == 'aiv' else 'nullptr'});", "}", ""]
     return "\n".join(lines)
 
 
@@ -2372,18 +2369,20 @@ def store_sealed(folder: Path, name: str, meta: str, out: Path, info: dict, cach
         pass
 
 
-_KERNEL_OBJECT_FORMAT = "emu-kernel-object-2"   # bump when the kernel object's folder, its compile command or its key changes
+_KERNEL_OBJECT_FORMAT = "emu-kernel-object-3"   # bump when the kernel object's folder, its compile command or its key changes
 _INCLUDE_OPTIONS = ("-I", "-iquote", "-isystem", "-idirafter")
 
 
 def code_flags(command: list[str]) -> list[str]:
     """The options of a compile command that change its code: all but the include folders (`-I`, `-iquote`, `-isystem`,
-    `-idirafter` and the folder each names), whose effect is in the preprocessed text."""
+    `-idirafter` and the folder each names) and the macro definitions (`-D`, `-U`), whose effect is all in the
+    preprocessed text. (The corpus's kernel-alone check and its project build of an ops-nn op differ by a define of
+    the repository's host build, -DNN_ENABLE_DLOPEN_LEGACY, which no kernel reads: the same halves, one key.)"""
     out, skip = [], False
     for a in command:
         if skip: skip = False
-        elif a in _INCLUDE_OPTIONS: skip = True
-        elif not a.startswith(_INCLUDE_OPTIONS): out.append(a)
+        elif a in (*_INCLUDE_OPTIONS, "-D", "-U"): skip = True
+        elif not a.startswith((*_INCLUDE_OPTIONS, "-D", "-U")): out.append(a)
     return out
 
 
@@ -2694,8 +2693,10 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
         # the objects are keyed by what they compile (`kernel_object_key`: the driver preprocessed, not the include
         # folders), so a link round that only adds folders keeps them
         def object_key(file: str, text: str, obj: str, *extra: str) -> str | None:
-            "The key of the object of driver `text` compiled as `file` (None: no host files, or it does not preprocess)"
-            if check_only or not host_files: return None
+            """The key of the object of driver `text` compiled as `file` (None: a one-piece kernel without host files,
+            a check, or it does not preprocess). A kernel built per core type keys its halves without host files too:
+            the corpus's kernel-alone check compiles the halves that its project build then links"""
+            if check_only or not (host_files or split): return None
             command = [settings.cxx, *compile_flags, "-I", str(INCLUDE_DIR), *quoted, file, "-c", "-o", obj]
             (src / file).write_text(text)
             preprocessed = _run_preprocessor(command, tmp=tmp, obj=obj, limits=limits, settings=settings)

@@ -1195,15 +1195,19 @@ def tpl_instances(sources: dict[str, str], header: str, *, settings: Settings | 
     kernel's own unit: the macros its earlier includes and #defines make (`tpl_prefix_macros`) stand before the header
     (the header alone when they do not compile)."""
     from . import sandbox
-    from .emu import INCLUDE_DIR
+    from .emu import INCLUDE_DIR, included_sources
     settings = settings or load_settings()
     headers = {k: v for k, v in sources.items() if k.endswith((".h", ".hpp", ".hh"))}
 
     def listing(kernel_macros: dict[str, str] | None, prefix: str = "") -> tuple[str, str]:
         """('ok', the program's lines) or ('error', why); None: the header read with no kernel macros (the host's view);
         `prefix`: the macro lines of what precedes the header in the kernel's unit"""
-        key = (header, sorted(headers.items()), settings.cxx, sorted((kernel_macros or {}).items()), kernel_macros is None,
-               prefix)
+        # keyed by the headers the template header reaches (`included_sources`: any project file an include may name),
+        # not every header: a corpus link round that brings another op's sources (new headers the template header never
+        # includes) lists the instances from the memo, not by another -O0 compile (ops-nn mat_mul_v3: 1-2 min a round);
+        # the prefix is macro lines only, so its text keys what the kernel's earlier includes add
+        key = (header, [(n, headers[n]) for n in included_sources(headers, header)], settings.cxx,
+               sorted((kernel_macros or {}).items()), kernel_macros is None, prefix)
         digest = hashlib.sha256(repr(key).encode()).hexdigest()
         if digest in _TPL_CACHE: return _TPL_CACHE[digest]
         with tempfile.TemporaryDirectory(prefix="tpl-") as tmp:
