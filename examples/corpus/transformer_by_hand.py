@@ -198,6 +198,18 @@ def _layout(x, layout: str):
     return x if layout == "BSND" else x.reshape(x.shape[0], x.shape[1], -1)
 
 
+def in_layout(t, layout: str):
+    "A BNSD tensor in the op's layout (a bfloat16 one moved through its bits)."
+    if layout == "BNSD": return t
+    bits = t.view(torch.int16).numpy() if t.dtype == torch.bfloat16 else t.numpy()
+    return torch.from_numpy(np.ascontiguousarray(_layout(bits, layout))).view(t.dtype)
+
+
+def qkv(rng, b: int, n: int, nkv: int, sq: int, skv: int, d: int, dtype: str):
+    "Query (B, N, Sq, D), key and value (B, Nkv, Skv, D), in BNSD, drawn in that order: each (the op's tensor, its values)."
+    return tensor(rng, (b, n, sq, d), dtype), tensor(rng, (b, nkv, skv, d), dtype), tensor(rng, (b, nkv, skv, d), dtype)
+
+
 def _err(r) -> str:
     return '; '.join(d.render().splitlines()[0] for d in r.run.diagnostics if d.severity == 'error')[:400]
 
@@ -225,11 +237,9 @@ def flash_attention_score(g, b: int, n: int, nkv: int, sq: int, skv: int, d: int
     if not proj.op.attrs:
         proj = dataclasses.replace(proj, op=dataclasses.replace(proj.op, attrs=[OpAttr(a, kind) for a, kind in FA_ATTRS]))
     rng = np.random.default_rng(seed)
-    q, qv = tensor(rng, (b, n, sq, d), dtype)
-    k, kv = tensor(rng, (b, nkv, skv, d), dtype)
-    v, vv = tensor(rng, (b, nkv, skv, d), dtype)
+    (q, qv), (k, kv), (v, vv) = qkv(rng, b, n, nkv, sq, skv, d, dtype)
     scale = 1 / np.sqrt(d)
-    lay = lambda t: torch.from_numpy(np.ascontiguousarray(_layout(t.numpy() if t.dtype != torch.bfloat16 else t.view(torch.int16).numpy(), layout))).view(t.dtype) if layout != "BNSD" else t
+    lay = lambda t: in_layout(t, layout)
     mask = np.triu(np.ones((sq, skv), bool), 1)
     inputs = {"query": lay(q), "key": lay(k), "value": lay(v)}
     if causal: inputs["atten_mask"] = torch.from_numpy(mask.astype(np.uint8))
@@ -284,11 +294,9 @@ def prompt_flash_attention(g, b: int, n: int, nkv: int, sq: int, skv: int, d: in
     (sparse_mode 3: the document's optimised 2048 x 2048 mask, the causal triangle anchored at the bottom right)."""
     proj, settings = project(REPO, PFA, *g)
     rng = np.random.default_rng(seed)
-    q, qv = tensor(rng, (b, n, sq, d), dtype)
-    k, kv = tensor(rng, (b, nkv, skv, d), dtype)
-    v, vv = tensor(rng, (b, nkv, skv, d), dtype)
+    (q, qv), (k, kv), (v, vv) = qkv(rng, b, n, nkv, sq, skv, d, dtype)
     scale = 1 / np.sqrt(d)
-    lay = lambda t: torch.from_numpy(np.ascontiguousarray(_layout(t.numpy() if t.dtype != torch.bfloat16 else t.view(torch.int16).numpy(), layout))).view(t.dtype) if layout != "BNSD" else t
+    lay = lambda t: in_layout(t, layout)
     causal = np.triu(np.ones((sq, skv), bool), 1 + (skv - sq if mask == "rightdown" else 0))
     inputs = {"query": lay(q), "key": lay(k), "value": lay(v)}
     attrs = {"num_heads": n, "scale_value": float(scale), "input_layout": layout, "num_key_value_heads": nkv,
@@ -336,11 +344,9 @@ def fused_infer_attention_score(g, b: int, n: int, nkv: int, sq: int, skv: int, 
     "rightdown" (sparse_mode 3: the document's 2048 x 2048 mask, the causal triangle anchored at the bottom right)."""
     proj, settings = project_host_linked(REPO, FIA, *g)
     rng = np.random.default_rng(seed)
-    q, qv = tensor(rng, (b, n, sq, d), dtype)
-    k, kv = tensor(rng, (b, nkv, skv, d), dtype)
-    v, vv = tensor(rng, (b, nkv, skv, d), dtype)
+    (q, qv), (k, kv), (v, vv) = qkv(rng, b, n, nkv, sq, skv, d, dtype)
     scale = 1 / np.sqrt(d)
-    lay = lambda t: torch.from_numpy(np.ascontiguousarray(_layout(t.numpy() if t.dtype != torch.bfloat16 else t.view(torch.int16).numpy(), layout))).view(t.dtype) if layout != "BNSD" else t
+    lay = lambda t: in_layout(t, layout)
     causal = np.triu(np.ones((sq, skv), bool), 1 + skv - sq)
     inputs = {"query": lay(q), "key": [lay(k)], "value": [lay(v)]}
     attrs = {"num_heads": n, "scale": float(scale), "input_layout": layout, "num_key_value_heads": nkv,
@@ -363,11 +369,9 @@ def incre_flash_attention(g, b: int, n: int, nkv: int, skv: int, d: int, layout:
     (1 = left out; never a whole row); `lengths`: actual_seq_lengths, the KV length of each batch (the rest ignored)."""
     proj, settings = project(REPO, IFA, *g)
     rng = np.random.default_rng(seed)
-    q, qv = tensor(rng, (b, n, 1, d), dtype)
-    k, kv = tensor(rng, (b, nkv, skv, d), dtype)
-    v, vv = tensor(rng, (b, nkv, skv, d), dtype)
+    (q, qv), (k, kv), (v, vv) = qkv(rng, b, n, nkv, 1, skv, d, dtype)
     scale = 1 / np.sqrt(d)
-    lay = lambda t: torch.from_numpy(np.ascontiguousarray(_layout(t.numpy() if t.dtype != torch.bfloat16 else t.view(torch.int16).numpy(), layout))).view(t.dtype) if layout != "BNSD" else t
+    lay = lambda t: in_layout(t, layout)
     given = rng.random((b, 1, 1, skv)) < 0.3       # the mask input (1: left out), never the first position
     given[..., 0] = False
     masked = given if mask else np.zeros_like(given)
