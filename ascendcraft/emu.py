@@ -2390,7 +2390,7 @@ def kernel_object_key(command: list[str], preprocessed: bytes, cxx: str, *extra:
     """The content key of the object of a kernel's translation unit compiled on its own (a build with host files: the
     one-piece kernel, or a half of one built per core type) by `command`: what it compiles, the driver preprocessed
     (`_run_preprocessor`: every line g++ reads, with the scratch and headers' folders made fixed names), the options
-    that change code (`code_flags`: defines, -O, -g, ...), the compiler's version, the runtime headers and `extra` (the
+    that change code (`code_flags`: -O, -g, ...; a define's effect is in the text), the compiler's version, the runtime headers and `extra` (the
     cube half's renames, AIC_RENAMES). Not the include folders, whose effect is in the text: an op project's link
     round that brings repository sources adds folders to every unit's `-iquote` list and keeps the kernel's objects
     (ops-nn mat_mul_v3: both halves, four minutes each at load 10, compiled again per round); a change to a header the

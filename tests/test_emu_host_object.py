@@ -163,8 +163,15 @@ def test_a_kernel_whose_host_file_changes_keeps_its_object(host_compiles, monkey
     assert len(kernel_compiles) == 1                          # a comment: the kernel's preprocessed text is the same
     add(build({**sources, header: sources[header] + "\nconstexpr int kChangedInHeader = 1;\n"}, settings=s), 8)
     assert len(kernel_compiles) == 2
+    # a define is in the key through the text it changes (emu.code_flags leaves -D / -U out): one no file reads keeps
+    # the object, one the kernel reads compiles it again; so does an option that changes code
     add(build(sources, settings=s.replace(cxxflags=s.cxxflags + " -DKERNEL_PROBE=1")), 8)
+    assert len(kernel_compiles) == 2
+    probed = {**sources, header: sources[header] + "\n#ifdef KERNEL_PROBE\nconstexpr int kProbe = KERNEL_PROBE;\n#endif\n"}
+    add(build(probed, settings=s.replace(cxxflags=s.cxxflags + " -DKERNEL_PROBE=1")), 8)
     assert len(kernel_compiles) == 3
+    add(build(sources, settings=s.replace(cxxflags=s.cxxflags + " -fno-inline")), 8)
+    assert len(kernel_compiles) == 4
 
 
 def test_a_host_link_error_is_placed_at_its_call():

@@ -99,14 +99,15 @@ def runs_like_scale_add(project, factor: float = 1.0):
 def test_a_host_api_outside_the_subset_is_a_compile_error_naming_it(tmp_path):
     folder = copy_project(tmp_path, "scale_add_custom")
     host = folder / "op_host" / "scale_add_custom.cpp"
-    # SetAicpuBlockDim (the AI CPU part's block count, in the official tiling documents) is outside the emulated
-    # subset; SetNeedAtomic, this test's call until the twenty-seventh round, is emulated since then
+    # SetTilingCond (TilingContext's tiling condition, in CANN's basic data API pages) is outside the emulated subset;
+    # SetNeedAtomic and SetAicpuBlockDim, this test's calls until the twenty-seventh and forty-fourth rounds, are
+    # emulated since then
     host.write_text(host.read_text().replace("    context->SetBlockDim(blocks);",
-                                             "    context->SetBlockDim(blocks);\n    context->SetAicpuBlockDim(2);"))
+                                             "    context->SetBlockDim(blocks);\n    context->SetTilingCond(2);"))
     with pytest.raises(AscendCraftError) as e:
         run_project(folder, {"x": torch.zeros(512), "y": torch.zeros(512)}, outputs={"z": ((512,), "float32")})
     text = str(e.value)
-    assert "SetAicpuBlockDim" in text and "scale_add_custom" in text
+    assert "SetTilingCond" in text and "scale_add_custom" in text
 
 
 def test_a_failing_tiling_function_and_bad_attributes_are_errors(tmp_path):

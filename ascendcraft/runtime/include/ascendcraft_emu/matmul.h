@@ -1325,12 +1325,17 @@ void regist(TPipe* pipe, MM& mm, V* tiling, Rest&&... rest) {
 // AIV clients registered with a null tiling (emuInitNullTiling). The same forms as `regist`.
 inline void serve(int) {}
 template <class MM> inline void serve(int, MM&) {}
+// (declared first, as `regist`'s: the typed form passes the rest of the list on to an untyped or null tiling's form)
+template <class MM, class V, class... Rest,
+          typename std::enable_if<std::is_same<typename std::remove_cv<V>::type, void>::value, int>::type = 0>
+void serve(int index, MM& mm, V* tiling, Rest&&... rest);
+template <class MM, class... Rest> void serve(int index, MM&, std::nullptr_t, Rest&&... rest);
 template <class MM, class... Rest> inline void serve(int index, MM&, const TCubeTiling* tiling, Rest&&... rest) {
     ascendcraft::emu::matmul_server_tiling_put(index, tiling, sizeof(TCubeTiling));
     serve(index + 1, rest...);
 }
 template <class MM, class V, class... Rest,
-          typename std::enable_if<std::is_same<typename std::remove_cv<V>::type, void>::value, int>::type = 0>
+          typename std::enable_if<std::is_same<typename std::remove_cv<V>::type, void>::value, int>::type>
 inline void serve(int index, MM& mm, V* tiling, Rest&&... rest) { serve(index, mm, static_cast<const TCubeTiling*>(tiling), rest...); }
 template <class MM, class... Rest> inline void serve(int index, MM&, std::nullptr_t, Rest&&... rest) { serve(index + 1, rest...); }
 }  // namespace matmul_detail
