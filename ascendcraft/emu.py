@@ -55,26 +55,27 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'INCLUDE_DIR', 'RUNTIME_UNIT_FOLDERS', 'SANITIZE_FLAGS', 'RUNTIME_FLAGS', 'RUNTIME_COLD_SOURCES',
            'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS',
            'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'HOST_LAUNCH_RE',
-           'FILE_SCOPE_TYPE_RE', 'CORE_TYPE_MACRO_RE', 'CORE_TYPE_TEST_RE', 'KERNEL_MAIN', 'AIC_SUFFIX', 'AIC_LAUNCH',
-           'AIC_SOURCE', 'AIC_OBJECT', 'AIC_RENAMES', 'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES',
-           'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES', 'UB_OVERRUN_MODES', 'VECTOR_MASK_MODES',
-           'GM_PADDING_MODES', 'JUDGE', 'CHIP', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
-           'blank_comments_and_strings', 'device_spellings', 'graph_failed_usings', 'entry_linkage', 'kernel_flags',
-           'launch_statements', 'cpu_debug_branches', 'numbered_ub_casts', 'core_type_templates',
-           'member_class_specialisations', 'constexpr_member_defaults', 'typed_pack_specialisations',
-           'hoisted_local_constants', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
-           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash',
-           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
-           'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build', 'past_close',
-           'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
-           'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'included_sources',
-           'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions', 'gm_arrays',
-           'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed', 'store_sealed',
-           'code_flags', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames', 'build',
-           'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry', 'misses_outside_kernel',
-           'core_constant_retry', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names', 'gm_root',
-           'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'RunRules', 'gm_allocation', 'raw_gm_stores',
-           'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace', 'no_output_diagnostic']
+           'FILE_SCOPE_TYPE_RE', 'INCLUDE_LINE_RE', 'CORE_TYPE_MACRO_RE', 'CORE_TYPE_TEST_RE', 'KERNEL_MAIN',
+           'AIC_SUFFIX', 'AIC_LAUNCH', 'AIC_SOURCE', 'AIC_OBJECT', 'AIC_RENAMES', 'OWN_COMPLEX64_RE',
+           'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES',
+           'UB_OVERRUN_MODES', 'VECTOR_MASK_MODES', 'GM_PADDING_MODES', 'JUDGE', 'CHIP', 'TRACE_FILES', 'TRACE_KEEP_MB',
+           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'graph_failed_usings',
+           'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'numbered_ub_casts',
+           'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
+           'typed_pack_specialisations', 'hoisted_local_constants', 'Param', 'Entry', 'parse_param', 'find_entries',
+           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources',
+           'runtime_hash', 'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags',
+           'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build',
+           'past_close', 'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings',
+           'clashing_include_guards', 'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions',
+           'resolve_include', 'included_sources', 'core_type_split', 'core_type_tests', 'core_type_constants',
+           'key_var_conditions', 'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed',
+           'cached_sealed', 'store_sealed', 'code_flags', 'kernel_object_key', 'host_object', 'kernel_host_duplicates',
+           'aic_renames', 'build', 'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry',
+           'misses_outside_kernel', 'core_constant_retry', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
+           'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'RunRules', 'gm_allocation',
+           'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
+           'no_output_diagnostic']
 
 # %% ../nbs/10_emu.ipynb #cd5eaa43
 # .inl / .ipp: a class's member definitions kept apart and #included by its header (hicann ops-nn ada_layer_norm_grad)
@@ -1733,23 +1734,37 @@ _KEY_OPERAND = r"(0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*|[A-Za-z_]\w*)"
 _KEY_EQ_RE = re.compile(rf"\bTILING_KEY_VAR\s*==\s*\(?\s*{_KEY_OPERAND}\s*\)?|\(?\s*{_KEY_OPERAND}\s*\)?\s*==\s*TILING_KEY_VAR\b")
 
 
+# an `#include "name"` / `#include <name>` line (comments blanked first): its name
+INCLUDE_LINE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+
+
+def resolve_include(sources: dict[str, str], including_file: str, name: str) -> list[str]:
+    """The project files (`sources`' names) that `#include "name"` (or `<name>`) in `including_file` may read, by the
+    one rule every reader of a project's includes takes: the name from the including file's folder when that file is
+    there (`../` steps climb from it); else every project file of that name or sub-path (sorted: an include folder of
+    the build may hold any of them, so a reader takes them all, more than g++ reads, never fewer); else, for a name
+    that climbs out with `../`, every project file ending in the rest of it (the build finds those from an include
+    folder, as hicann ops-transformer's matmul_reduce_scatter reaches `../../common/inc/kernel/mc2_tiling_struct.h`,
+    which a corpus copy keeps at its repository path). [] when none is (a header of the SDK or the system)."""
+    local = os.path.normpath(os.path.join(os.path.dirname(including_file), name))
+    if local in sources: return [local]
+    found = sorted(n for n in sources if n == name or n.endswith("/" + name))
+    tail = re.sub(r"^(?:\.\./)+", "", os.path.normpath(name))
+    if not found and tail != os.path.normpath(name):
+        found = sorted(n for n in sources if n == tail or n.endswith("/" + tail))
+    return found
+
+
 def included_sources(sources: dict[str, str], file: str) -> list[str]:
-    """`file` and the project files it includes, directly or through others (a quoted name beside the including file
-    first, else any project file of that name or sub-path, else, for a name that climbs out with `../`, any project
-    file ending in the rest of it: the build finds those from an include folder, as hicann ops-transformer's
-    matmul_reduce_scatter reaches `../../common/inc/kernel/mc2_tiling_struct.h`), in the order they are reached."""
+    """`file` and the project files it includes, directly or through others (each include as `resolve_include` finds
+    it), in the order they are reached."""
     seen, todo = [], [file]
     while todo:
         f = todo.pop(0)
         if f in seen or f not in sources: continue
         seen.append(f)
-        for inc in re.findall(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', blank_comments(sources[f]), re.M):
-            local = os.path.normpath(os.path.join(os.path.dirname(f), inc))
-            found = [local] if local in sources else sorted(n for n in sources if n == inc or n.endswith("/" + inc))
-            tail = re.sub(r"^(?:\.\./)+", "", os.path.normpath(inc))
-            if not found and tail != os.path.normpath(inc):
-                found = sorted(n for n in sources if n == tail or n.endswith("/" + tail))
-            todo += found
+        for inc in INCLUDE_LINE_RE.findall(blank_comments(sources[f])):
+            todo += resolve_include(sources, f, inc)
     return seen
 
 

@@ -407,7 +407,7 @@ def _headers(folder: Path) -> dict[str, str]:
     seen = set(todo)
     while todo:
         f = todo.pop()
-        for name in re.findall(r'^\s*#\s*include\s*"([^"]+)"', blank_comments(every[f]), re.M):
+        for name in _QUOTED_INCLUDE_RE.findall(blank_comments(every[f])):
             target = posixpath.normpath(posixpath.join(posixpath.dirname(f), name))
             if target not in every:
                 target = next((t for d in quoted if (t := posixpath.normpath(posixpath.join(d, name))) in every), target)
@@ -1074,6 +1074,7 @@ def tpl_header(sources: dict[str, str], kernel_file: str) -> str | None:
     """The header that declares the kernel's template parameters (`ASCENDC_TPL_ARGS_DECL`): the first one the kernel file
     includes (directly or through its headers; not in a branch an A2 build leaves out, `#if __CCE_AICORE__ == 310`),
     else the only one of the project; None for a kernel without templates."""
+    from .emu import INCLUDE_LINE_RE, resolve_include
     decl = [n for n, t in sources.items() if n.endswith((".h", ".hpp", ".hh")) and _TPL_DECL_RE.search(blank_comments(t))]
     if not decl: return None
     seen, todo = set(), [kernel_file]
@@ -1083,34 +1084,29 @@ def tpl_header(sources: dict[str, str], kernel_file: str) -> str | None:
         seen.add(f)
         if f in decl: return f
         code = blank_comments(sources[f])
-        for m in re.finditer(r'#\s*include\s*[<"]([^>"]+)[>"]', code):
-            if not _a2_compiles(sources[f], code.count("\n", 0, m.start()) + 1): continue
-            inc = m.group(1)
-            local = os.path.normpath(os.path.join(os.path.dirname(f), inc))
-            todo += [local] if local in sources else sorted(n for n in sources if n == inc or n.endswith("/" + inc))
+        for m in INCLUDE_LINE_RE.finditer(code):
+            if _a2_compiles(sources[f], code.count("\n", 0, m.start()) + 1): todo += resolve_include(sources, f, m.group(1))
     return decl[0] if len(decl) == 1 else None
 
 
 _TPL_CACHE: dict[str, tuple] = {}
-_INCLUDE_RE = re.compile(r'#\s*include\s*[<"]([^>"]+)[>"]')
 _DEFINE_RE = re.compile(r"#define (\w+)(.*)")
 
 
 def tpl_include_chain(sources: dict[str, str], kernel_file: str, header: str) -> list[tuple[str, int]] | None:
     """How the kernel's translation unit reaches its tiling-template header: [(file, line of its include that leads on)]
     from the kernel file to the header's includer, the first include (in the file's order, not in a branch an A2 build
-    leaves out) that reaches it; None when the kernel does not reach it."""
+    leaves out; each as `emu.resolve_include` finds it) that reaches it; None when the kernel does not reach it."""
+    from .emu import INCLUDE_LINE_RE, resolve_include
     def reach(f: str, seen: set) -> list[tuple[str, int]] | None:
         if f == header: return []
         if f in seen or f not in sources: return None
         seen.add(f)
         code = blank_comments(sources[f])
-        for m in _INCLUDE_RE.finditer(code):
+        for m in INCLUDE_LINE_RE.finditer(code):
             line = code.count("\n", 0, m.start()) + 1
             if not _a2_compiles(sources[f], line): continue
-            inc = m.group(1)
-            local = os.path.normpath(os.path.join(os.path.dirname(f), inc))
-            for target in [local] if local in sources else sorted(n for n in sources if n == inc or n.endswith("/" + inc)):
+            for target in resolve_include(sources, f, m.group(1)):
                 if (rest := reach(target, seen)) is not None: return [(f, line), *rest]
         return None
     return reach(kernel_file, set())

@@ -635,3 +635,32 @@ def test_a_key_header_the_kernel_includes_first_is_read_as_before():
     assert tpl_prefix_macros(sources, "op_kernel/k.cpp", "op_kernel/k_tiling_key.h", {}, settings=load_settings()) is None
     assert {i.key for i in tpl_instances(sources, "op_kernel/k_tiling_key.h", kernel_file="op_kernel/k.cpp")} == \
         {i.key for i in tpl_instances(project.sources, header)}
+
+
+def test_a_key_header_reached_by_a_path_that_climbs_out_is_read_after_what_the_kernel_defines():
+    # hicann ops-transformer's kernels name shared headers by a path out of the op's folder (matmul_reduce_scatter:
+    # `../../common/inc/kernel/mc2_tiling_struct.h`), which the build finds from an include folder and the corpus copy
+    # keeps at its repository path. A key header reached so is the kernel's (not the Ascend 950 one beside it), and its
+    # selections are read after the macros the kernel defines before it (grouped_matmul's GMM_FLOAT style), as for a
+    # key header beside the kernel. Before, the tiling-template readers took only a name beside the includer or a
+    # project file of that sub-path (not the `../` climb `emu.included_sources` takes): no header was chosen between
+    # the two, the chain was not found, and the float16 instance under the kernel's macro was listed too.
+    from ascendcraft.opproject import tpl_include_chain
+    project = load_project(FOLDER)
+    text = project.sources[tpl_header(project.sources, project.kernel_file)]
+    start = text.index("ASCENDC_TPL_SEL(")
+    sel = text[start:text.index("#endif", start)]
+    float_sel = ("ASCENDC_TPL_SEL(\n    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(D_T, C_DT_FLOAT),\n"
+                 "        ASCENDC_TPL_UINT_SEL(TILES, ASCENDC_TPL_UI_LIST, TPL_SCALE_TILES_1, TPL_SCALE_TILES_4),\n"
+                 "        ASCENDC_TPL_BOOL_SEL(SQUARE, 0, 1)));\n")
+    key = text.replace(sel, f"#if defined(TPL_SCALE_FLOAT_ONLY)\n{float_sel}#else\n{sel}#endif\n", 1)
+    shared = "repo/common/inc/kernel/tpl_scale_tiling_key.h"
+    sources = {"op_kernel/k.cpp": '#include "kernel_operator.h"\n#define TPL_SCALE_FLOAT_ONLY\n'
+                                  '#include "../../common/inc/kernel/tpl_scale_tiling_key.h"\n',
+               shared: key, "op_kernel/arch35/k_tiling_key.h": text}
+    assert tpl_header(sources, "op_kernel/k.cpp") == shared
+    assert tpl_include_chain(sources, "op_kernel/k.cpp", shared) == [("op_kernel/k.cpp", 3)]
+    assert sorted(i.key for i in tpl_instances(sources, shared, kernel_file="op_kernel/k.cpp")) == \
+        sorted(_key(0, t, s) for t in (1, 4) for s in (False, True))
+    # the header alone (no kernel unit) still has both dtypes' selections
+    assert len(tpl_instances(sources, shared)) == 5
