@@ -1130,20 +1130,25 @@ def tpl_prefix_macros(sources: dict[str, str], kernel_file: str, header: str, ma
     preceding part does not preprocess. CANN's build reads the selections out of the kernel's own translation unit, so
     a selection under a macro the kernel defines before including the header (hicann ops-transformer grouped_matmul's
     `GMM_FLOAT`, which grouped_matmul_utils.h defines from ORIG_DTYPE_X / _WEIGHT / _Y) is there. The part is
-    preprocessed (`-E -dM`) with the listing's macros and the emulated SDK; include guards of the project's headers are
-    left out, so that a header the template header includes again is read there."""
+    preprocessed (`-E -dM`) with the listing's macros and the emulated SDK; include guards of the project's headers it
+    reads are left out, so that a header the template header includes again is read there. Memoised in the process by
+    the texts of the files it reads (not every file of the project) and the macros."""
     from . import sandbox
-    from .emu import INCLUDE_DIR, angle_include_dirs
+    from .emu import INCLUDE_DIR, angle_include_dirs, host_inputs
     chain = tpl_include_chain(sources, kernel_file, header) if kernel_file in sources else None
     if not chain: return None
     cut = {f: _cut_before(sources[f], line) for f, line in chain}
     if not any(re.search(r"(?m)^\s*#", blank_comments(t)) for t in cut.values()): return None
-    key = (header, sorted(sources.items()), kernel_file, settings.cxx, sorted(macros.items()))
+    files = {**sources, **cut}
+    # the memo's key: the files g++ may read before the header (the chain's files cut there, and what those parts
+    # include, by name: `emu.host_inputs`; every file when a name is made by a macro), not every file of the project
+    reads = host_inputs(files, kernel_file)
+    reads = sorted(files) if reads is None else reads
+    key = (header, [(n, files[n]) for n in reads], kernel_file, settings.cxx, sorted(macros.items()))
     digest = "prefix-" + hashlib.sha256(repr(key).encode()).hexdigest()
     if digest in _TPL_CACHE: return _TPL_CACHE[digest]
-    files = {**sources, **cut}
-    guards = {g for t in sources.values() for g in re.findall(r"(?m)^\s*#\s*ifndef\s+(\w+)\s*\n\s*#\s*define\s+\1\b",
-                                                              blank_comments(t))}
+    guards = {g for n in reads for g in re.findall(r"(?m)^\s*#\s*ifndef\s+(\w+)\s*\n\s*#\s*define\s+\1\b",
+                                                   blank_comments(sources[n]))}
     dumps = []
     with tempfile.TemporaryDirectory(prefix="tplpre-") as tmp:
         src = Path(tmp) / "src"

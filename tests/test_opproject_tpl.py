@@ -664,3 +664,46 @@ def test_a_key_header_reached_by_a_path_that_climbs_out_is_read_after_what_the_k
         sorted(_key(0, t, s) for t in (1, 4) for s in (False, True))
     # the header alone (no kernel unit) still has both dtypes' selections
     assert len(tpl_instances(sources, shared)) == 5
+
+
+def test_the_prefix_macros_memo_is_keyed_by_the_files_the_kernels_unit_reads_before_the_key_header(monkeypatch):
+    # `tpl_prefix_macros` preprocesses what precedes the key header in the kernel's unit (two g++ -E -dM runs); its
+    # memo was keyed by every source of the project, so a link round that brings other ops' files, or a change to a
+    # file the unit never reads, ran them again. Now: the texts of the files g++ may read there (the kernel file cut at
+    # the key header's include, and what that part includes) and the macros given.
+    import uuid
+    from ascendcraft import opproject, sandbox
+    from ascendcraft.config import load_settings
+    runs, real = [], sandbox.run
+    def recording(argv, **kw):
+        if "__ascendcraft_tpl_prefix.cpp" in argv: runs.append(argv)
+        return real(argv, **kw)
+    monkeypatch.setattr(sandbox, "run", recording)
+    settings = load_settings()
+    project = load_project(FOLDER)
+    key_h = "op_kernel/k_tiling_key.h"
+    sources = {"op_kernel/k.cpp": f'// {uuid.uuid4()}\n#include "kernel_operator.h"\n#include "k_utils.h"\n'
+                                  '#define K_TILES 4\n#include "k_tiling_key.h"\n#include "k_after.h"\n'
+                                  "// after the key header: not read before it\n",
+               "op_kernel/k_utils.h": "#pragma once\n#define K_FLOAT 1\n",
+               "op_kernel/k_after.h": "#pragma once\n#define K_AFTER 1\n",
+               key_h: project.sources[tpl_header(project.sources, project.kernel_file)],
+               "op_kernel/other.h": "#pragma once\n#define OTHER 1\n"}
+    prefix = lambda s, macros={}: opproject.tpl_prefix_macros(s, "op_kernel/k.cpp", key_h, macros, settings=settings)
+    first = prefix(sources)
+    assert "#define K_FLOAT 1" in first and "#define K_TILES 4" in first and "K_AFTER" not in first
+    assert len(runs) == 2
+    # files the unit does not read before the key header: the memo's (another op's files, a header it includes after
+    # the key header, the kernel's text after that include)
+    unread = {**sources, "op_kernel/other.h": "#pragma once\n#define OTHER 2\n",
+              "siblings/other_op/op_kernel/other_op.h": "#pragma once\n#define SIBLING 1\n",
+              "op_kernel/k_after.h": "#pragma once\n#define K_AFTER 2\n",
+              "op_kernel/k.cpp": sources["op_kernel/k.cpp"] + "// one more line after\n"}
+    assert prefix(unread) == first and len(runs) == 2
+    # a header the unit reads before the key header (not on the include chain to it), the kernel's own part, the
+    # macros given: read again
+    assert "#define K_FLOAT 2" in prefix({**sources, "op_kernel/k_utils.h": "#pragma once\n#define K_FLOAT 2\n"})
+    assert len(runs) == 4
+    assert "#define K_TILES 1" in prefix({**sources, "op_kernel/k.cpp": sources["op_kernel/k.cpp"].replace(
+        "#define K_TILES 4", "#define K_TILES 1")}) and len(runs) == 6
+    assert prefix(sources, {"ORIG_DTYPE_X": "DT_FLOAT"}) == first and len(runs) == 8
