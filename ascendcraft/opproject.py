@@ -1137,7 +1137,8 @@ def tpl_prefix_macros(sources: dict[str, str], kernel_file: str, header: str, ma
     from .emu import INCLUDE_DIR, angle_include_dirs, host_inputs
     chain = tpl_include_chain(sources, kernel_file, header) if kernel_file in sources else None
     if not chain: return None
-    cut = {f: _cut_before(sources[f], line) for f, line in chain}
+    # each file on the way up to and with its include of the next (itself cut), the header's includer up to its include
+    cut = {f: _cut_before(sources[f], line + (k < len(chain) - 1)) for k, (f, line) in enumerate(chain)}
     if not any(re.search(r"(?m)^\s*#", blank_comments(t)) for t in cut.values()): return None
     files = {**sources, **cut}
     # the memo's key: the files g++ may read before the header (the chain's files cut there, and what those parts

@@ -707,3 +707,20 @@ def test_the_prefix_macros_memo_is_keyed_by_the_files_the_kernels_unit_reads_bef
     assert "#define K_TILES 1" in prefix({**sources, "op_kernel/k.cpp": sources["op_kernel/k.cpp"].replace(
         "#define K_TILES 4", "#define K_TILES 1")}) and len(runs) == 6
     assert prefix(sources, {"ORIG_DTYPE_X": "DT_FLOAT"}) == first and len(runs) == 8
+
+
+def test_the_macros_a_header_on_the_way_to_the_key_header_defines_before_it_are_read():
+    # the kernel includes a header that defines a macro and then includes the key header (a chain of two). Before,
+    # each file of the chain was cut before its include of the next, so the kernel's part no longer included the
+    # header on the way and that header's macro was missing from the prefix.
+    import uuid
+    from ascendcraft.config import load_settings
+    from ascendcraft.opproject import tpl_include_chain, tpl_prefix_macros
+    project = load_project(FOLDER)
+    key_h = "op_kernel/k_tiling_key.h"
+    sources = {"op_kernel/k.cpp": f'// {uuid.uuid4()}\n#include "kernel_operator.h"\n#define K_OWN 1\n#include "k_mid.h"\n',
+               "op_kernel/k_mid.h": '#pragma once\n#define K_MID 1\n#include "k_tiling_key.h"\n#define K_MID_AFTER 1\n',
+               key_h: project.sources[tpl_header(project.sources, project.kernel_file)]}
+    assert tpl_include_chain(sources, "op_kernel/k.cpp", key_h) == [("op_kernel/k.cpp", 4), ("op_kernel/k_mid.h", 3)]
+    prefix = tpl_prefix_macros(sources, "op_kernel/k.cpp", key_h, {}, settings=load_settings())
+    assert "#define K_OWN 1" in prefix and "#define K_MID 1" in prefix and "K_MID_AFTER" not in prefix
