@@ -3408,12 +3408,6 @@ class RunRules:
                 raise ValueError(f"RunRules: {name} must be one of {modes}, not {getattr(self, name)!r} "
                                  f"(JUDGE and CHIP are the two named sets; replace(CHIP, {name}=...) changes one rule)")
 
-    @property
-    def name(self) -> str:
-        "'judge', 'chip', or the rules themselves when they are neither."
-        return next((n for n, r in (("judge", JUDGE), ("chip", CHIP)) if r == self), None) or \
-            ", ".join(f"{k} {v}" for k, v in asdict(self).items())
-
 
 JUDGE = RunRules()
 CHIP = RunRules(raw_gm_writes="warning", ub_overrun="warning", vector_mask="warning", gm_padding="torch_npu")

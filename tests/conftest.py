@@ -116,3 +116,24 @@ def pytest_sessionfinish(session):
     from _bench_suite import stop_head_start
     stop_head_start(proc)
 
+
+
+def record_sandbox_runs(monkeypatch, pick) -> list:
+    """The sandboxed runs (`ascendcraft.sandbox.run`: g++ compiles, links, preprocessing) for which `pick(argv)` gives
+    something other than None, that something recorded as they happen; the runs themselves go ahead."""
+    from ascendcraft import sandbox
+    seen, real = [], sandbox.run
+    def recording(argv, **kw):
+        if (got := pick(argv)) is not None: seen.append(got)
+        return real(argv, **kw)
+    monkeypatch.setattr(sandbox, "run", recording)
+    return seen
+
+
+@pytest.fixture
+def kernel_unit_compiles(monkeypatch) -> list:
+    """The g++ runs that compile the kernel's translation unit, as they happen: `emu.AIC_SOURCE` for the cube half of a
+    kernel built per core type, `emu.KERNEL_MAIN` for its vector half or for the kernel in one piece."""
+    from ascendcraft.emu import AIC_SOURCE, KERNEL_MAIN
+    return record_sandbox_runs(monkeypatch, lambda argv: None if "-c" not in argv else
+                               AIC_SOURCE if AIC_SOURCE in argv else KERNEL_MAIN if KERNEL_MAIN in argv else None)

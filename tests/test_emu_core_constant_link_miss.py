@@ -9,7 +9,6 @@ import uuid
 
 import numpy as np
 
-from ascendcraft import sandbox
 from ascendcraft.emu import AIC_SOURCE, GM, KERNEL_MAIN, Tiling, Workspace, build, run
 
 KERNEL = "op_kernel/split_ids.cpp"
@@ -68,19 +67,8 @@ def project(kernel: str, helper: str = "", offset: str = "static_cast<int32_t>(a
             HOST: f"// {uuid.uuid4()}\n" + HOST_TEXT.replace("HELPER", helper).replace("OFFSET", offset)}
 
 
-def recording(monkeypatch) -> list[str]:
-    "The sandboxed g++ runs that compile the kernel's translation unit (a half, or the one piece), as they happen."
-    seen, real = [], sandbox.run
-    def record(argv, **kw):
-        if "-c" in argv and (KERNEL_MAIN in argv or AIC_SOURCE in argv):
-            seen.append(AIC_SOURCE if AIC_SOURCE in argv else KERNEL_MAIN)
-        return real(argv, **kw)
-    monkeypatch.setattr(sandbox, "run", record)
-    return seen
-
-
-def test_a_link_that_misses_a_host_units_symbol_is_not_built_per_core_type(monkeypatch):
-    compiles = recording(monkeypatch)
+def test_a_link_that_misses_a_host_units_symbol_is_not_built_per_core_type(kernel_unit_compiles):
+    compiles = kernel_unit_compiles
     b = build(project(ONE_BUILD, helper="int32_t MissingTilingHelper(int32_t);",
                       offset="MissingTilingHelper(static_cast<int32_t>(args[0]))"))
     assert not b.ok and b.per_core_type is None
@@ -90,8 +78,8 @@ def test_a_link_that_misses_a_host_units_symbol_is_not_built_per_core_type(monke
     assert b.kernel_undefined is not None and not [s for s in b.kernel_undefined if "MissingTilingHelper" in s]
 
 
-def test_a_kernels_own_call_in_a_branch_the_constant_drops_is_built_per_core_type(monkeypatch):
-    compiles = recording(monkeypatch)
+def test_a_kernels_own_call_in_a_branch_the_constant_drops_is_built_per_core_type(kernel_unit_compiles):
+    compiles = kernel_unit_compiles
     b = build(project(CUBE_ONLY))
     assert b.ok, b.diagnostics
     notes = [d for d in b.diagnostics if d.kind == "core-type-pass"]

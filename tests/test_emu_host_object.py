@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ascendcraft import sandbox
 from ascendcraft.config import load_settings
 from ascendcraft.emu import GM, Tiling, Workspace, build, host_inputs, macro_names, parse_compiler_output, read_sources, run
+
+from conftest import record_sandbox_runs
 
 HERE = Path(__file__).parent / "emu_kernels"
 HOST = "op_host/add_custom_emu_tiling.cpp"
@@ -38,12 +39,7 @@ def variant(sources: dict[str, str], tag: str) -> dict[str, str]:
 
 def record_host_runs(monkeypatch, option: str) -> list:
     "The sandboxed g++ runs on the host file with `option` (-c: compiles, -E: preprocessing), recorded as they happen."
-    seen, real = [], sandbox.run
-    def recording(argv, **kw):
-        if option in argv and HOST in argv: seen.append(list(argv))
-        return real(argv, **kw)
-    monkeypatch.setattr(sandbox, "run", recording)
-    return seen
+    return record_sandbox_runs(monkeypatch, lambda argv: list(argv) if option in argv and HOST in argv else None)
 
 
 @pytest.fixture
@@ -138,11 +134,8 @@ def test_a_kernel_whose_host_file_changes_keeps_its_object(host_compiles, monkey
     # the kernel's translation unit is cached by content too (`emu.kernel_object_key`): an op project whose tiling
     # function changes compiles its host file again and not its kernel; a change to a file the kernel includes, or to
     # its flags, compiles it again; a warning of the kernel's is said again from the cache
-    kernel_compiles, real = [], sandbox.run
-    def recording(argv, **kw):
-        if "-c" in argv and "__ascendcraft_main.cpp" in argv: kernel_compiles.append(list(argv))
-        return real(argv, **kw)
-    monkeypatch.setattr(sandbox, "run", recording)
+    kernel_compiles = record_sandbox_runs(
+        monkeypatch, lambda argv: list(argv) if "-c" in argv and "__ascendcraft_main.cpp" in argv else None)
     s = load_settings()
     s = s.replace(cxxflags=s.cxxflags + " -Wall")
     tag = str(uuid.uuid4())

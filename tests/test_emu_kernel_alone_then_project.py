@@ -9,12 +9,10 @@ the project's first try took 4:43 at load 11 for halves the kernel alone had com
 import uuid
 from pathlib import Path
 
-import pytest
-
-from ascendcraft import sandbox
 from ascendcraft.emu import AIC_SOURCE, KERNEL_MAIN
 
 from _corpus import git_repo, load_corpus
+from conftest import record_sandbox_runs
 
 corpus = load_corpus("corpus_alone_then_project")
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "tpl_scale_custom"
@@ -38,25 +36,13 @@ def mixed_project() -> dict[str, str]:
     return {f"ops/tpl_scale_custom/{name}": (kernel if name == KERNEL else text) for name, text in files.items()}
 
 
-@pytest.fixture
-def half_compiles(monkeypatch):
-    "The sandboxed g++ runs that compile a half of the kernel (its driver's file), recorded as they happen."
-    seen, real = [], sandbox.run
-    def recording(argv, **kw):
-        if "-c" in argv and (KERNEL_MAIN in argv or AIC_SOURCE in argv):
-            seen.append(AIC_SOURCE if AIC_SOURCE in argv else KERNEL_MAIN)
-        return real(argv, **kw)
-    monkeypatch.setattr(sandbox, "run", recording)
-    return seen
-
-
-def test_the_project_build_takes_the_halves_the_kernel_alone_compiled(tmp_path, half_compiles):
+def test_the_project_build_takes_the_halves_the_kernel_alone_compiled(tmp_path, kernel_unit_compiles):
     gitdir, commit = git_repo(tmp_path / "repo", mixed_project())
     entry = {"source": "s", "repo": "me/ops", "commit": commit, "path": "ops/tpl_scale_custom", "kind": "op-project"}
     res = corpus.try_entry((entry, gitdir, False, True))
     assert res["kernel_ok"] and res["project_ok"], res
     assert res.get("per_core_type"), res            # the halves, not one piece
-    assert sorted(half_compiles) == [AIC_SOURCE, KERNEL_MAIN], half_compiles   # each half once, for both verdicts
+    assert sorted(kernel_unit_compiles) == [AIC_SOURCE, KERNEL_MAIN], kernel_unit_compiles   # each half once, for both verdicts
 
 
 def test_a_define_is_keyed_by_its_effect_on_the_text():
@@ -75,11 +61,7 @@ def test_a_link_round_that_brings_other_headers_lists_the_instances_from_the_mem
     header): with headers the template header does not include added, the listing is the memo's, no compile; a change
     to a header it includes lists them again, and the new selection shows."""
     from ascendcraft import opproject
-    seen, real = [], sandbox.run
-    def recording(argv, **kw):
-        if "__ascendcraft_tpl.cpp" in argv: seen.append(argv)
-        return real(argv, **kw)
-    monkeypatch.setattr(sandbox, "run", recording)
+    seen = record_sandbox_runs(monkeypatch, lambda argv: argv if "__ascendcraft_tpl.cpp" in argv else None)
     files = {k.split("/", 2)[2]: v for k, v in mixed_project().items()}
     key_h = "op_kernel/tpl_scale_custom_tiling_key.h"
     files[key_h] = f"// {uuid.uuid4()}\n" + files[key_h]             # new to the process's memo

@@ -8,9 +8,7 @@ change to what a half compiles compiles it again."""
 import uuid
 
 import numpy as np
-import pytest
 
-from ascendcraft import sandbox
 from ascendcraft.emu import AIC_SOURCE, GM, KERNEL_MAIN, Tiling, Workspace, build, run
 
 KERNEL = "op_kernel/pass_ids.cpp"
@@ -74,49 +72,37 @@ def project(cube_id: int = 7, scale: int = 1) -> dict[str, str]:
             HOST: f"// {uuid.uuid4()}\n" + HOST_TEXT.replace("OFFSET_SCALE", str(scale))}
 
 
-@pytest.fixture
-def half_compiles(monkeypatch):
-    "The sandboxed g++ runs that compile a half of the kernel (its driver's file), recorded as they happen."
-    seen, real = [], sandbox.run
-    def recording(argv, **kw):
-        if "-c" in argv and (KERNEL_MAIN in argv or AIC_SOURCE in argv):
-            seen.append(AIC_SOURCE if AIC_SOURCE in argv else KERNEL_MAIN)
-        return real(argv, **kw)
-    monkeypatch.setattr(sandbox, "run", recording)
-    return seen
-
-
 def ids(b, offset: int) -> list[int]:
     r = run(b, [GM("ids", np.full(9, -5, np.int32), "out"), Workspace(), Tiling()], host_args=[offset])
     assert r.ok, "\n".join(map(str, r.diagnostics))
     return r.outputs["ids"].tolist()
 
 
-def test_a_host_change_keeps_both_halves_objects(half_compiles):
+def test_a_host_change_keeps_both_halves_objects(kernel_unit_compiles):
     sources = project()
     first = build(sources)
     assert first.ok and first.per_core_type, first.diagnostics
-    assert sorted(half_compiles) == [AIC_SOURCE, KERNEL_MAIN]
+    assert sorted(kernel_unit_compiles) == [AIC_SOURCE, KERNEL_MAIN]
     assert ids(first, 10) == [17, 19, 19] * 3              # the AIC of each group, then its two AIVs
     # the tiling function changes (another build, another binary): neither half is compiled again
     second = build({**sources, HOST: sources[HOST].replace("* 1;", "* 2;")})
     assert second.ok and second.binary != first.binary and not second.cached, second.diagnostics
-    assert len(half_compiles) == 2
+    assert len(kernel_unit_compiles) == 2
     assert ids(second, 10) == [27, 29, 29] * 3             # the new tiling, each core its own half's code
 
 
-def test_a_kernel_change_compiles_the_half_it_changes(half_compiles):
+def test_a_kernel_change_compiles_the_half_it_changes(kernel_unit_compiles):
     sources = project(cube_id=7)
     assert ids(build(sources), 0) == [7, 9, 9] * 3
     # the cube pass's code changes: the cube half's text changes, the vector half's does not (the line is in a branch
     # on __DAV_CUBE__, which the vector pass's preprocessing leaves out), so only the cube half is compiled again
     changed = {**sources, KERNEL: sources[KERNEL].replace("return 7;", "return 4;")}
     assert ids(build(changed), 0) == [4, 9, 9] * 3
-    assert sorted(half_compiles) == [AIC_SOURCE, AIC_SOURCE, KERNEL_MAIN]
+    assert sorted(kernel_unit_compiles) == [AIC_SOURCE, AIC_SOURCE, KERNEL_MAIN]
     # code both passes compile changes: both halves again
     both = {**changed, KERNEL: changed[KERNEL].replace("Pass::Id() + t.GetValue(0)", "Pass::Id() + 2 * t.GetValue(0)")}
     assert ids(build(both), 3) == [10, 15, 15] * 3
-    assert sorted(half_compiles) == [AIC_SOURCE, AIC_SOURCE, AIC_SOURCE, KERNEL_MAIN, KERNEL_MAIN]
+    assert sorted(kernel_unit_compiles) == [AIC_SOURCE, AIC_SOURCE, AIC_SOURCE, KERNEL_MAIN, KERNEL_MAIN]
 
 
 HEADER = "op_kernel/inc/pass_ids.h"
@@ -129,7 +115,7 @@ def with_header(sources: dict[str, str], vec_id: int = 9) -> dict[str, str]:
             HEADER: f"// {uuid.uuid4()}\n#pragma once\n#define VEC_ID {vec_id}\n"}
 
 
-def test_a_round_that_adds_include_folders_keeps_both_halves(half_compiles):
+def test_a_round_that_adds_include_folders_keeps_both_halves(kernel_unit_compiles):
     """A link round brings repository sources in folders of their own into the project (corpus.link_until_settled):
     every unit's `-iquote` list grows, and what each half compiles does not change, so neither is compiled again (the
     objects are keyed by the preprocessed driver, `emu.kernel_object_key`); a change to a header the kernel includes
@@ -137,17 +123,17 @@ def test_a_round_that_adds_include_folders_keeps_both_halves(half_compiles):
     sources = with_header(project())
     first = build(sources)
     assert first.ok and first.per_core_type, first.diagnostics
-    assert sorted(half_compiles) == [AIC_SOURCE, KERNEL_MAIN]
+    assert sorted(kernel_unit_compiles) == [AIC_SOURCE, KERNEL_MAIN]
     assert ids(first, 0) == [7, 9, 9] * 3
     more = {**sources, "op_host/common/inc/shapes.h": "#pragma once\nconstexpr int kUnusedShape = 3;\n",
             "op_kernel/common/arch/unused.h": "#pragma once\n"}
     second = build(more)
     assert second.ok and not second.cached and "op_host/common/inc" in second.command, second.diagnostics
-    assert len(half_compiles) == 2                          # the folders alone: neither half again
+    assert len(kernel_unit_compiles) == 2                          # the folders alone: neither half again
     assert ids(second, 0) == [7, 9, 9] * 3
     third = build({**more, HEADER: more[HEADER].replace("VEC_ID 9", "VEC_ID 5")})
     assert third.ok, third.diagnostics
-    assert sorted(half_compiles) == [AIC_SOURCE, KERNEL_MAIN, KERNEL_MAIN]   # VEC_ID is in the vector half's code only
+    assert sorted(kernel_unit_compiles) == [AIC_SOURCE, KERNEL_MAIN, KERNEL_MAIN]   # VEC_ID is in the vector half's code only
     assert ids(third, 0) == [7, 5, 5] * 3
 
 
@@ -165,17 +151,17 @@ extern "C" __global__ __aicore__ void pass_ids(GM_ADDR ids, GM_ADDR workspace, G
 """
 
 
-def test_a_round_that_adds_include_folders_keeps_the_one_piece_kernel(half_compiles):
+def test_a_round_that_adds_include_folders_keeps_the_one_piece_kernel(kernel_unit_compiles):
     "The same for a kernel built in one piece with its host tiling: its object is kept across a round's new folders."
     sources = {**project(), KERNEL: tagged(ONE_PIECE),
                HEADER: f"// {uuid.uuid4()}\n#pragma once\n#define VEC_ID 9\n"}
     first = build(sources)
     assert first.ok and not first.per_core_type, first.diagnostics
-    assert half_compiles == [KERNEL_MAIN]
+    assert kernel_unit_compiles == [KERNEL_MAIN]
     second = build({**sources, "op_host/common/inc/shapes.h": "#pragma once\n"})
     assert second.ok and not second.cached, second.diagnostics
-    assert half_compiles == [KERNEL_MAIN]
+    assert kernel_unit_compiles == [KERNEL_MAIN]
     r = run(second, [GM("ids", np.full(3, -5, np.int32), "out"), Workspace(), Tiling()], host_args=[10])
     assert r.ok and r.outputs["ids"].tolist() == [19, 19, 19], r.diagnostics
     third = build({**sources, HEADER: sources[HEADER].replace("VEC_ID 9", "VEC_ID 4")})
-    assert third.ok and half_compiles == [KERNEL_MAIN, KERNEL_MAIN], third.diagnostics
+    assert third.ok and kernel_unit_compiles == [KERNEL_MAIN, KERNEL_MAIN], third.diagnostics

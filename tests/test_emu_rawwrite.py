@@ -109,7 +109,7 @@ def test_raw_gm_writes_warning_keeps_the_run_and_its_output():
     assert "modelled time leaves them out" in d.message
 
 
-def test_the_run_rules_take_only_their_modes_and_name_their_two_sets():
+def test_the_run_rules_take_only_their_modes():
     from dataclasses import replace
 
     import pytest
@@ -118,9 +118,7 @@ def test_the_run_rules_take_only_their_modes_and_name_their_two_sets():
         RunRules(raw_gm_writes="off")
     with pytest.raises(ValueError, match="replace\\(CHIP, gm_padding=...\\)"):   # the message says how to change one rule
         replace(CHIP, gm_padding="cuda")
-    assert JUDGE == RunRules() and JUDGE.name == "judge" and CHIP.name == "chip"
-    assert replace(CHIP, ub_overrun="error").name == ("raw_gm_writes warning, ub_overrun error, vector_mask warning, "
-                                                      "gm_padding torch_npu")
+    assert JUDGE == RunRules()
     # run's default is the judge's rules: the raw store that is a warning above stops the run
     x = np.arange(1, 65, dtype=np.float32)
     r = run(build(MISC / "raw_write_output.cpp"), [GM("x", x), GM("y", np.empty_like(x), "out"), Scalar(64)], block_dim=1)
