@@ -708,7 +708,11 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     int64_t host_workspace = -1;
     if (spec.has_host_args) {
         if (!tiling) setup_error("host_args were given but the project defines no ascendcraft_tiling function");
-        host_tiling.assign(tiling_capacity, state.poison);
+        // zeros, not the poison: CANN's runtime gives a tiling function a value-initialised buffer (metadef's
+        // gert::TilingData::CreateCap), and production tilings read fields of GetTilingData<T>() that their path
+        // never writes (FusedInferAttentionScore's PFA adapter sizes its workspace from spmTmpSize, which its CVDIFF
+        // path leaves as it found it: 0 on CANN, the poison's 0xA5A5A5A5 here gave a 267 GB workspace)
+        host_tiling.assign(tiling_capacity, 0);
         uint32_t bd = 0;
         uint64_t ws = 0;
         state.status->phase = 0;
