@@ -38,3 +38,16 @@ def test_the_host_key_leaves_out_include_folders_and_keeps_the_rest():
     assert key(base) != key([a.replace("X=1", "Y=1") for a in base])
     assert key(base) != key([a.replace("-O1", "-O2") for a in base])
     assert key(base) != key(base, b"int y;")
+
+
+def test_a_host_unit_is_named_by_its_source_not_its_place():
+    # build_project's tries and the link rounds give lists in which a source moves (another brought before it): its
+    # unit keeps its name and text, so its compile command and preprocessed text, and so its object's key
+    from ascendcraft.opproject import _host_units
+    first = _host_units("host", ["op_host/a_tiling.cpp.inc", "op_host/b.cpp.inc"])
+    later = _host_units("host", ["linked/op_host/a_tiling.cpp.inc", "op_host/a_tiling.cpp.inc", "op_host/b.cpp.inc"])
+    assert set(first.items()) <= set(later.items())
+    # two sources of one base name in other folders: two units; the list's order is the link order
+    assert len(later) == 3 and [t.rsplit('"', 2)[-2] for t in later.values()] == [
+        "linked/op_host/a_tiling.cpp.inc", "op_host/a_tiling.cpp.inc", "op_host/b.cpp.inc"]
+    assert all(n.startswith("__ascendcraft_host_") and n.endswith(".cpp") for n in later)
