@@ -2246,7 +2246,7 @@ def _load_build(folder: Path, sources: dict[str, str], cache: Path) -> Build | N
 # The host tiling file of a project is compiled to an object of its own, cached by content (`host_object`), and linked
 # with each build's kernel object: the four snapshots of a pipeline, a project's per-key builds and every edit of a
 # kernel in a session share one host file, which was compiled again with each (a quarter of a kernel build's CPU).
-_HOST_FORMAT = "emu-host-2"     # bump when the host object's folder, its compile command or its key changes
+_HOST_FORMAT = "emu-host-3"     # bump when the host object's folder, its compile command or its key changes
 _DIRECTIVE_RE = re.compile(r"^[ \t]*(?:/\*.*?\*/[ \t]*)*(?:#|%:|\?\?=)[ \t]*(?:/\*.*?\*/[ \t]*)*"
                            r"(?:include_next|include|import|embed)\b[ \t]*(?:/\*.*?\*/[ \t]*)*(?P<rest>.*)$", re.M)
 _HAS_INCLUDE_RE = re.compile(r"\b__has_(?:include_next|include|embed)\b\s*\(\s*(?P<rest>[^\n]*)")
@@ -2334,19 +2334,30 @@ def _run_preprocessor(command: list[str], *, tmp: Path, obj: str, limits, settin
     return text
 
 
-def _host_key(command: list[str], compiled: dict[str, str], inputs: list[str] | None, cxx: str, preprocessed: bytes) -> str:
-    """The content key of a host file's object: its compile command (but the headers' folder, the object's name and the
-    values of its -D macros), the compiler's version, the runtime headers, every project file it may read (`inputs`,
-    its `host_inputs`; all of them when that is None) and what preprocessing makes of it (`host_preprocessed`: where
-    the -D values take effect)."""
+def _host_key(command: list[str], cxx: str, preprocessed: bytes) -> str:
+    """The content key of a host file's object: its compile command but the include folders (`-I`, `-iquote`, ...
+    and the folder each names), the object's name and the values of its -D macros (their names stay: a log can name
+    one), the compiler's version, the runtime headers and what preprocessing makes of it (`host_preprocessed`: every
+    line g++ reads, from whichever folder, with the -D values in effect). Neither the include folders nor the project's
+    other files: their whole effect is in that text. An op project's link round (`corpus.link_until_settled`) brings
+    repository sources, which add folders to every unit's `-iquote` list and headers that share a name with one a
+    unit includes (its `host_inputs` grow), and each round compiled the units the rounds before it had brought again
+    (ops-nn quant_batch_matmul_v4: up to seven a round, 12-50 s each at load 13-17)."""
     h = hashlib.sha256()
-    for part in (_HOST_FORMAT, compiler_version(cxx), runtime_hash(),
-                 *macro_names(a for a in command[:-2] if a != str(INCLUDE_DIR))):
+    for part in (_HOST_FORMAT, compiler_version(cxx), runtime_hash(), *macro_names(_without_include_folders(command[:-2]))):
         h.update(part.encode()); h.update(b"\0")
-    for name in sorted(compiled) if inputs is None else inputs:
-        h.update(name.encode()); h.update(b"\0"); h.update(compiled[name].encode()); h.update(b"\0")
     h.update(preprocessed)
     return h.hexdigest()
+
+
+def _without_include_folders(command: list[str]) -> list[str]:
+    "`command` without its include options (`-I`, `-iquote`, `-isystem`, `-idirafter`) and the folder each names."
+    out, skip = [], False
+    for a in command:
+        if skip: skip = False
+        elif a in _INCLUDE_OPTIONS: skip = True
+        elif not a.startswith(_INCLUDE_OPTIONS): out.append(a)
+    return out
 
 
 def cached_sealed(folder: Path, name: str, meta: str, out: Path, cache: Path, key: str) -> dict | None:
@@ -2436,7 +2447,7 @@ def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp:
     inputs = host_inputs(compiled, file)
     preprocessed = host_preprocessed(file, command, tmp=tmp, obj=obj, limits=limits, settings=settings, compiled=compiled,
                                      inputs=inputs)
-    key = None if preprocessed is None else _host_key(command, compiled, inputs, settings.cxx, preprocessed)
+    key = None if preprocessed is None else _host_key(command, settings.cxx, preprocessed)
     folder = cache / "emu" / "hosts" / key[:2] / key if key else None
     if key and (info := cached_sealed(folder, "host.o", "host.json", out, cache, key)) is not None:
         try:
