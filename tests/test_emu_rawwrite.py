@@ -120,7 +120,7 @@ def test_the_run_rules_take_only_their_modes_and_name_their_two_sets():
         replace(CHIP, gm_padding="cuda")
     assert JUDGE == RunRules() and JUDGE.name == "judge" and CHIP.name == "chip"
     assert replace(CHIP, ub_overrun="error").name == ("raw_gm_writes warning, ub_overrun error, vector_mask warning, "
-                                                      "gm_padding torch_npu")
+                                                      "gm_padding torch_npu, extra_deque warning")
     # run's default is the judge's rules: the raw store that is a warning above stops the run
     x = np.arange(1, 65, dtype=np.float32)
     r = run(build(MISC / "raw_write_output.cpp"), [GM("x", x), GM("y", np.empty_like(x), "out"), Scalar(64)], block_dim=1)
