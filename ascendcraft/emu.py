@@ -58,20 +58,21 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'FILE_SCOPE_TYPE_RE', 'INCLUDE_LINE_RE', 'CORE_TYPE_MACRO_RE', 'CORE_TYPE_TEST_RE', 'KERNEL_MAIN',
            'AIC_SUFFIX', 'AIC_LAUNCH', 'AIC_SOURCE', 'AIC_OBJECT', 'AIC_RENAMES', 'OWN_COMPLEX64_RE',
            'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES',
-           'UB_OVERRUN_MODES', 'VECTOR_MASK_MODES', 'GM_PADDING_MODES', 'JUDGE', 'CHIP', 'TRACE_FILES', 'TRACE_KEEP_MB',
-           'read_sources', 'blank_comments', 'blank_comments_and_strings', 'device_spellings', 'graph_failed_usings',
-           'entry_linkage', 'kernel_flags', 'launch_statements', 'cpu_debug_branches', 'numbered_ub_casts',
-           'core_type_templates', 'member_class_specialisations', 'constexpr_member_defaults',
-           'typed_pack_specialisations', 'hoisted_local_constants', 'Param', 'Entry', 'parse_param', 'find_entries',
-           'parse_compiler_output', 'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources',
-           'runtime_hash', 'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags',
-           'pch_applies', 'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build',
-           'past_close', 'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings',
-           'clashing_include_guards', 'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions',
-           'resolve_include', 'included_sources', 'core_type_split', 'core_type_tests', 'core_type_constants',
-           'key_var_conditions', 'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed',
-           'cached_sealed', 'store_sealed', 'code_flags', 'kernel_object_key', 'host_object', 'kernel_host_duplicates',
-           'aic_renames', 'build', 'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry',
+           'UB_OVERRUN_MODES', 'VECTOR_MASK_MODES', 'GM_PADDING_MODES', 'EXTRA_DEQUE_MODES', 'JUDGE', 'CHIP',
+           'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments', 'blank_comments_and_strings',
+           'device_spellings', 'graph_failed_usings', 'entry_linkage', 'kernel_flags', 'launch_statements',
+           'cpu_debug_branches', 'numbered_ub_casts', 'core_type_templates', 'member_class_specialisations',
+           'constexpr_member_defaults', 'typed_pack_specialisations', 'hoisted_local_constants', 'Param', 'Entry',
+           'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
+           'unknown_name_hint', 'runtime_sources', 'runtime_hash', 'compiler_version', 'angle_include_dirs',
+           'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header', 'with_prelude',
+           'pch_rejections', 'host_launch_calls', 'Build', 'past_close', 'file_scope_types',
+           'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
+           'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'resolve_include',
+           'included_sources', 'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions',
+           'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed',
+           'store_sealed', 'code_flags', 'kernel_object_key', 'host_object', 'kernel_host_duplicates', 'aic_renames',
+           'build', 'build_for_key', 'CompatRule', 'compat_rules_for', 'compat_admits', 'compat_retry',
            'misses_outside_kernel', 'core_constant_retry', 'GM', 'Scalar', 'Tiling', 'Workspace', 'Run', 'op_names',
            'gm_root', 'dies_with_this_process', 'sweep_orphans', 'ScratchFolder', 'RunRules', 'gm_allocation',
            'raw_gm_stores', 'GmFiles', 'SharedInputs', 'emu_threads', 'run', 'trace_key', 'trace',
@@ -3385,6 +3386,7 @@ RAW_GM_WRITE_MODES = ("error", "warning")  # how `run` reports `gm-raw-write` (a
 UB_OVERRUN_MODES = ("error", "warning")  # how `run` treats an operand past its buffer but inside UB (`ub-out-of-range`)
 VECTOR_MASK_MODES = ("error", "warning")  # how `run` treats a mask outside its documented range (`vector-mask`)
 GM_PADDING_MODES = ("strict", "torch_npu")  # how large `run` makes each GM buffer's allocation (gm_allocation)
+EXTRA_DEQUE_MODES = ("error", "warning")  # how `run` treats a DeQue past the EnQues of a depth-1 queue (`queue-empty`)
 
 
 @dataclass(frozen=True)
@@ -3401,6 +3403,10 @@ class RunRules:
       a mask-side element type the reference does not list for A2, which AscendC checks only in debug builds (And /
       Or's count form on uint8_t, half, float, bfloat16_t: int16_t lanes, as the NPU build runs them; a Compare result
       tensor that is not uint8_t: the mask's bytes written through it);
+    - `extra_deque`: a DeQue on a depth-1 queue whose EnQues were all DeQueued, while the buffer of its last EnQue is
+      still in the kernel's hands: the NPU's TQueBind hands that buffer out again at once, with no event to wait on, and
+      counts one tensor fewer (its count is checked only in CANN's CPU-debug build). A queue never EnQueued, a buffer
+      freed since, and a queue deeper than 1 stay errors;
     - `gm_padding`: "strict" gives each GM tensor its own bytes; "torch_npu" the block torch_npu's caching allocator
       gives it (gm_allocation), so a read or write a little past its end stays inside it (a write there is a
       `gm-padding-write` warning), as when the op is called from PyTorch.
@@ -3411,17 +3417,20 @@ class RunRules:
     ub_overrun: str = "error"
     vector_mask: str = "error"
     gm_padding: str = "strict"
+    extra_deque: str = "error"
 
     def __post_init__(self):
         for name, modes in (("raw_gm_writes", RAW_GM_WRITE_MODES), ("ub_overrun", UB_OVERRUN_MODES),
-                            ("vector_mask", VECTOR_MASK_MODES), ("gm_padding", GM_PADDING_MODES)):
+                            ("vector_mask", VECTOR_MASK_MODES), ("gm_padding", GM_PADDING_MODES),
+                            ("extra_deque", EXTRA_DEQUE_MODES)):
             if getattr(self, name) not in modes:
                 raise ValueError(f"RunRules: {name} must be one of {modes}, not {getattr(self, name)!r} "
                                  f"(JUDGE and CHIP are the two named sets; replace(CHIP, {name}=...) changes one rule)")
 
 
 JUDGE = RunRules()
-CHIP = RunRules(raw_gm_writes="warning", ub_overrun="warning", vector_mask="warning", gm_padding="torch_npu")
+CHIP = RunRules(raw_gm_writes="warning", ub_overrun="warning", vector_mask="warning", gm_padding="torch_npu",
+                extra_deque="warning")
 
 
 def gm_allocation(nbytes: int, gm_padding: str = "strict") -> int:
@@ -3520,7 +3529,7 @@ def _prepare(build: Build, args: list, run_dir: Path, *, mode: str, block_dim, h
     lines = [f"mode {mode}", f"block_dim {int(block_dim or 0)}", f"cores {int(cores)}", f"ub_bytes {int(ub_bytes)}",
              f"poison {int(poison)}", f"memory_mb {int(settings.run_memory_mb)}", f"sanitize {int(build.sanitize)}",
              f"races {races}", f"auto_sync {int(settings.auto_sync if auto_sync is None else auto_sync)}", "report report.jsonl", "status status.bin", "trace trace", f"raw_gm_writes {rules.raw_gm_writes}",
-             f"ub_overrun {rules.ub_overrun}", f"vector_mask {rules.vector_mask}",
+             f"ub_overrun {rules.ub_overrun}", f"vector_mask {rules.vector_mask}", f"extra_deque {rules.extra_deque}",
              f"trace_cap {(int(settings.file_limit_mb) << 20) if mode == 'trace' else 0}", f"threads {int(threads)}"]
     if tiling_key is not None: lines.append(f"tiling_key {int(tiling_key)}")
     if host_args is not None:

@@ -148,20 +148,24 @@ def _dtype_list(arg: str, code: str, inputs: list, computed: list | None = None)
 
 
 def parse_op_definition(text: str, file: str) -> OpDefinition | None:
-    "The operator definition in one op_host source, or None when it has none."
+    """The operator definition in one op_host source, or None when it has none. As CANN's build for A2 (ascend910b)
+    reads it: the op's own inputs and outputs, with those of the OpAICoreConfig it adds for ascend910b merged in by
+    name (`_merge_config_param`)."""
     code = blank_comments(text)
     m = _OPDEF_RE.search(code)
     if not m: return None
     body = code[m.end():]
     inputs, outputs, attrs, computed, listed = [], [], [], [], set()
     params = list(_PARAM_RE.finditer(body))
-    config = re.search(r'AddConfig\s*\(\s*"ascend910b"\s*,\s*(\w+)\s*\)', body)
-    if config and not any(p.group(1) != "Attr" for p in params):
-        # inputs and outputs declared only on the configuration added for A2 (ops-transformer FlashAttentionScore:
-        # aicore_config.Input("query")..., AddConfig("ascend910b", aicore_config)) are the op's there
-        on_config = _PARAM_RE.pattern.replace(r"this\s*->", re.escape(config.group(1)) + r"\s*\.", 1)
-        params += list(re.finditer(on_config, body))
-    for p in params:
+    # the configuration the A2 build takes: the last AddConfig("ascend910b", cfg), with the Input / Output declared on
+    # cfg before that call (AddConfig keeps a copy of the configuration as it is then)
+    config = None
+    for config in re.finditer(r'AddConfig\s*\(\s*"ascend910b"\s*,\s*(\w+)\s*\)', body): pass
+    on_config = []
+    if config:
+        pattern = _PARAM_RE.pattern.replace(r"this\s*->", r"\b" + re.escape(config.group(1)) + r"\s*\.", 1)
+        on_config = [p for p in re.finditer(pattern, body[:config.start()]) if p.group(1) != "Attr"]
+    for p in params + on_config:
         what, name, chain = p.group(1), p.group(2), p.group(3)
         calls = {c.group(1): c.group(2) for c in _CALL_RE.finditer(chain)}
         if what == "Attr":
@@ -172,20 +176,44 @@ def parse_op_definition(text: str, file: str) -> OpDefinition | None:
                                "list_float": "ListFloat", "list_bool": "ListBool"}[kind], "")
             attrs.append(OpAttr(name, kind, _attr_value(kind, value), "REQUIRED" in calls.get("AttrType", "")))
             continue
-        if "DataType" not in calls and "DataTypeList" in calls: listed.add(name)
+        if "DataType" in calls: listed.discard(name)
+        elif "DataTypeList" in calls: listed.add(name)
         dtypes = _dtype_list(calls.get("DataType", calls.get("DataTypeList", "")), code, inputs, computed)
         formats = re.findall(r"FORMAT_\w+", calls.get("Format", calls.get("FormatList", "")))
         # a VIRTUAL input (cann-ops rfft1_d's dft) is an optional one to its caller: CANN's aclnn generator names it
         # <name>Optional and the kernel gets a null address when it is not given
         option = next((o for o, names in (("OPTIONAL", ("OPTIONAL", "VIRTUAL")), ("DYNAMIC", ("DYNAMIC",)))
                        if any(w in calls.get("ParamType", "") for w in names)), "REQUIRED")
-        (inputs if what == "Input" else outputs).append(OpParam(
+        param = OpParam(
             name, option, dtypes, formats, "ValueDepend" in calls, "OutputShapeDependOnCompute" in calls,
             _dtype_list(calls["DataTypeForBinQuery"], code, inputs, computed) if "DataTypeForBinQuery" in calls else [],
-            re.findall(r"FORMAT_\w+", calls.get("FormatForBinQuery", ""))))
+            re.findall(r"FORMAT_\w+", calls.get("FormatForBinQuery", "")))
+        side = inputs if what == "Input" else outputs
+        if p in on_config: _merge_config_param(side, param, calls)
+        else: side.append(param)
     _cross_type_lists(inputs + outputs, listed)
     line = code.count("\n", 0, m.start()) + 1
     return OpDefinition(m.group(1), file, line, inputs, outputs, attrs, computed)
+
+
+def _merge_config_param(params: list, param: OpParam, calls: dict) -> None:
+    """Merge an input or output that an ascend910b OpAICoreConfig declares into the op's of the same side, as CANN's
+    OpDef does for each SoC's configuration (facts read in CANN's metadef op_def.cpp, not code: for each parameter of
+    the configuration, the op's parameter of the same name takes the configuration's ParamType, and its dtypes, formats,
+    ValueDepend and bin-query lists where the configuration sets them; one the op does not declare is added after the
+    op's). hicann ops-nn dynamic_block_quant: the op's lists are Ascend 950's (12 columns, DT_HIFLOAT8 first), its
+    ascend910b configuration's are A2's (x float16 / bfloat16, y int8); `params` changes in place."""
+    own = next((q for q in params if q.name == param.name), None)
+    if own is None:
+        params.append(param)
+        return
+    own.option = param.option
+    if "DataType" in calls or "DataTypeList" in calls: own.dtypes = param.dtypes
+    if "Format" in calls or "FormatList" in calls: own.formats = param.formats
+    if "ValueDepend" in calls: own.value_depend = True
+    if "OutputShapeDependOnCompute" in calls: own.shape_depends = True
+    if "DataTypeForBinQuery" in calls: own.bin_dtypes = param.bin_dtypes
+    if "FormatForBinQuery" in calls: own.bin_formats = param.bin_formats
 
 
 def _cross_type_lists(params: list, listed: set) -> None:

@@ -475,8 +475,12 @@ def grouped_matmul_swiglu_quant(g, m: int, k: int, n: int, groups: list, scale_d
     q_err = int(np.max(np.abs(q - q_want[:rows]))) if rows else 0
     off = int(np.count_nonzero(q != q_want[:rows]))
     ok = s_rel <= 2.0 ** -18 and q_err <= 1
+    # the run's warnings, by place (its Quant() DeQues quantScaleOutQueue once per row after one EnQue: run_project's
+    # CHIP rules carry that out as the NPU's depth-1 queue does, RunRules.extra_deque, and say where)
+    warned = sorted({f"{d.kind} at {Path(d.file or '?').name}:{d.line}" for d in r.run.diagnostics if d.severity == "warning"})
     return (f"{name}: key {r.tiling_key}, block_dim {r.block_dim}, {time.time() - t0:.0f} s: y_scale max rel error "
-            f"{s_rel:.3g}, y max error {q_err} ({off} of {q.size} off by one) {'match' if ok else 'MISMATCH'}")
+            f"{s_rel:.3g}, y max error {q_err} ({off} of {q.size} off by one) {'match' if ok else 'MISMATCH'}"
+            + (f"; warnings: {', '.join(warned)}" if warned else ""))
 
 
 GMM_ADD = "gmm/grouped_matmul_add"

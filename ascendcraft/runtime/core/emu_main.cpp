@@ -66,6 +66,7 @@ struct RunSpec {
     bool raw_writes_warn = false;  // a raw __gm__ store is a warning (user and CANN kernels), not an error (the judge)
     bool ub_overrun_warn = false;  // an operand past its buffer but inside UB is a warning (CANN kernels), not an error
     bool vector_mask_warn = false;  // a mask outside its documented range is a warning, run as A2 runs it (CANN kernels)
+    bool extra_deque_warn = false;  // a DeQue past the EnQues of a depth-1 queue returns its last buffer, as the NPU does
     std::string report, status, trace_dir;
     bool has_host_args = false;
     std::vector<int64_t> host_args;
@@ -128,6 +129,7 @@ RunSpec parse_spec(const char* path) {
         else if (key == "raw_gm_writes") { std::string w; words >> w; spec.raw_writes_warn = w == "warning"; }
         else if (key == "ub_overrun") { std::string w; words >> w; spec.ub_overrun_warn = w == "warning"; }
         else if (key == "vector_mask") { std::string w; words >> w; spec.vector_mask_warn = w == "warning"; }
+        else if (key == "extra_deque") { std::string w; words >> w; spec.extra_deque_warn = w == "warning"; }
         else if (key == "report") words >> spec.report;
         else if (key == "status") words >> spec.status;
         else if (key == "trace") words >> spec.trace_dir;
@@ -695,6 +697,7 @@ int driver_main(int argc, char** argv, LaunchFn launch, int nparams, TilingFn ti
     state.auto_sync = spec.auto_sync;
     state.ub_overrun_warn = spec.ub_overrun_warn;
     state.vector_mask_warn = spec.vector_mask_warn;
+    state.extra_deque_warn = spec.extra_deque_warn;
     if (static_cast<int>(spec.args.size()) != nparams)
         setup_error(fmt("the kernel has %d parameters but the run passed %zu arguments", nparams, spec.args.size()));
 

@@ -341,6 +341,7 @@ struct Launch {
     bool auto_sync = false;           // the compiler's automatic pipe synchronisation (race.h)
     bool ub_overrun_warn = false;     // run option ub_overrun "warning": an operand past its buffer, inside UB (ub_overrun)
     bool vector_mask_warn = false;    // run option vector_mask "warning": a mask outside its documented range (mask_outside)
+    bool extra_deque_warn = false;    // run option extra_deque "warning": a DeQue past the EnQues of a depth-1 queue (queue_deque)
     std::mutex race_mutex;            // warning mode: the pairs of sites already reported, and how many
     std::set<std::string> race_seen;
     std::set<std::string> once_seen;  // warnings given once per call site (first_report_at, under race_mutex)
@@ -419,6 +420,8 @@ struct Queue {
     std::vector<int> fifo;
     SrcLoc init_loc;
     uint32_t beyond_ub = 0;  // > 0: InitBuffer placed these buffers past the end of UB (the UB offset it asked at)
+    int last_enque = -1;     // the buffer of the latest EnQue (a depth-1 TQueBind keeps it as its one entry), -1: none yet
+    uint32_t overdrawn = 0;  // DeQues past the EnQues (run option extra_deque "warning"): the NPU's count is this much lower
 };
 struct PipeState {
     void* object = nullptr;
