@@ -15,6 +15,7 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 import pytest
 from _apt import apt_install
+from _sandbox_record import record_sandbox_runs
 
 HEAD_START_FILES = "test_bench_suite_*.py"  # the benchmark suite's parts: their run gets a head start (tests/_bench_suite.py)
 HEAD_START = pytest.StashKey()              # the background process of that run, in the session's config
@@ -116,18 +117,6 @@ def pytest_sessionfinish(session):
     from _bench_suite import stop_head_start
     stop_head_start(proc)
 
-
-
-def record_sandbox_runs(monkeypatch, pick) -> list:
-    """The sandboxed runs (`ascendcraft.sandbox.run`: g++ compiles, links, preprocessing) for which `pick(argv)` gives
-    something other than None, that something recorded as they happen; the runs themselves go ahead."""
-    from ascendcraft import sandbox
-    seen, real = [], sandbox.run
-    def recording(argv, **kw):
-        if (got := pick(argv)) is not None: seen.append(got)
-        return real(argv, **kw)
-    monkeypatch.setattr(sandbox, "run", recording)
-    return seen
 
 
 @pytest.fixture

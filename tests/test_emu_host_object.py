@@ -13,7 +13,7 @@ import pytest
 from ascendcraft.config import load_settings
 from ascendcraft.emu import GM, Tiling, Workspace, build, host_inputs, macro_names, parse_compiler_output, read_sources, run
 
-from conftest import record_sandbox_runs
+from _sandbox_record import record_sandbox_runs
 
 HERE = Path(__file__).parent / "emu_kernels"
 HOST = "op_host/add_custom_emu_tiling.cpp"

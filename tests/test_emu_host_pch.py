@@ -72,17 +72,23 @@ def test_an_op_projects_glue_reads_it_with_the_same_log_and_outputs(monkeypatch)
         if GLUE_FILE in argv and "-c" in argv: glue_runs.append((list(argv), done.stdout + done.stderr))
         return done
     monkeypatch.setattr(sandbox, "run", recording)
-    project = load_project(OPPROJECTS / "rms_scale_custom")
-    stamp = f"\n// test_emu_host_pch {time.time_ns()}\n"       # a host file the cache has not seen: compiled now
-    project = dataclasses.replace(project, sources={n: t + (stamp if n.startswith("op_host/") else "")
-                                                    for n, t in project.sources.items()})
+    base = load_project(OPPROJECTS / "rms_scale_custom")
+
+    def unseen(project):
+        """The project with a host file the cache has not seen, so its glue is compiled now. A string, not a comment:
+        a host unit's object is keyed by its preprocessed text (no comments) and not by its include folders, so the
+        plain build below, which differs only in a folder, needs its own stamp to compile rather than reuse."""
+        stamp = f'\n[[maybe_unused]] static const char host_pch_test_stamp[] = "{time.time_ns()}";\n'
+        return dataclasses.replace(project, sources={n: t + (stamp if n.startswith("op_host/") and n.endswith(".cpp") else "")
+                                                     for n, t in project.sources.items()})
     s = load_settings()
+    project = unseen(base)
     fast = build_project(project, settings=s)
     assert fast.ok and len(glue_runs) == 1, fast.log[-2000:]
     argv, raw = glue_runs[0]
     assert "-Winvalid-pch" in argv and "-DASCENDCRAFT_OP_TYPE=RmsScaleCustom" in argv
     assert "invalid-pch" not in raw and raw == "", raw[:2000]                 # read, not refused
-    plain = build_project(project, settings=s.replace(cxxflags=s.cxxflags + PLAIN))
+    plain = build_project(unseen(base), settings=s.replace(cxxflags=s.cxxflags + PLAIN))
     assert plain.ok and len(glue_runs) == 2 and "-Winvalid-pch" not in glue_runs[1][0]
     assert fast.log == plain.log
     x = torch.randn(6, 1024, generator=torch.Generator().manual_seed(3))

@@ -12,7 +12,7 @@ from pathlib import Path
 from ascendcraft.emu import AIC_SOURCE, KERNEL_MAIN
 
 from _corpus import git_repo, load_corpus
-from conftest import record_sandbox_runs
+from _sandbox_record import record_sandbox_runs
 
 corpus = load_corpus("corpus_alone_then_project")
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "tpl_scale_custom"
