@@ -2,7 +2,11 @@
 which input, attribute and output of the op definition, read from the task's validation/pybind.cpp (the generated aclnn
 API's order) or, where that file calls another API, from ModelNew's parameter names. Fast: no build, no run."""
 import json
+import multiprocessing
+import os
 import re
+import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -1827,6 +1831,39 @@ def test_an_entry_past_its_wall_cap_is_stopped_with_what_it_started_and_says_whe
     table = corpus.summary([dict(r, source="s") for r in done.values()])
     assert "wall-cap (the entry's run against its reference was stopped at --entry-seconds" in table and "hang_in_run" in table
     assert not corpus.passed(run, match=True, project_build=True)   # --rerun-failed runs it again
+
+
+def _driver(tmp: str) -> None:
+    "A corpus driver (forked by the test below) running one entry that never ends, with no wall cap."
+    corpus.try_entry = _entry_that_says_its_pid
+    for _ in corpus.run_entries([({"name": "forever", "kind": "asc-file", "pids": tmp}, "g", False, False)], jobs=1, cap=0):
+        pass
+
+
+def _entry_that_says_its_pid(args, progress=None):
+    import os as _os
+    import time as _time
+    from pathlib import Path as _Path
+    (_Path(args[0]["pids"]) / "entry").write_text(str(_os.getpid()))
+    _time.sleep(120)
+
+
+def test_an_entry_dies_with_its_driver_killed_by_a_signal_it_cannot_catch(tmp_path):
+    # the entry runs in a session of its own (so a cap can kill its group); a driver killed outright runs no `finally`
+    driver = multiprocessing.get_context("fork").Process(target=_driver, args=(str(tmp_path),))
+    driver.start()
+    pid_file = tmp_path / "entry"
+    deadline = time.monotonic() + 60
+    while not pid_file.exists() and time.monotonic() < deadline: time.sleep(0.05)
+    entry = int(pid_file.read_text())
+    assert _alive(entry)
+    os.kill(driver.pid, signal.SIGKILL)
+    driver.join()
+    deadline = time.monotonic() + 10
+    while _alive(entry) and time.monotonic() < deadline: time.sleep(0.05)
+    outlived = _alive(entry)
+    if outlived: os.kill(entry, signal.SIGKILL)
+    assert not outlived, "the entry's process outlived its driver"
 
 
 def test_no_wall_cap_lets_an_entry_finish(monkeypatch):

@@ -2269,9 +2269,14 @@ def summary(results: list[dict]) -> str:
 ENTRY_SECONDS = 1800.0   # `run --entry-seconds`: one entry's wall time, builds and run together (0: no cap)
 
 
-def _entry_process(args: tuple, folder: str) -> None:
-    "A forked entry process: its own process group (so a cap kills what it started), the result to `folder`/result.json."
+def _entry_process(args: tuple, folder: str, with_driver=None) -> None:
+    """A forked entry process: its own process group (so a cap kills what it started), the result to
+    `folder`/result.json. Its own session puts it out of reach of the driver's terminal, so it dies with the driver
+    (`with_driver`, `emu.dies_with_this_process` made in the driver): a driver stopped by a signal its `finally` never
+    sees left the entry building for as long as the entry took (forty-fifth round, heavy). Its builds and runs die with
+    it (the sandbox's --die-with-parent)."""
     os.setsid()
+    if with_driver is not None: with_driver()
     out = try_entry(args, progress=Path(folder) / "progress.json")
     tmp = Path(folder) / "result.tmp"
     tmp.write_text(json.dumps(out))
@@ -2297,8 +2302,9 @@ def capped_result(entry: dict, progress: dict | None, seconds: float, cap: float
 def run_entries(todo: list[tuple], jobs: int, cap: float, poll: float = 0.2):
     """Yield (index in `todo`, result) for each entry as it finishes: `jobs` entry processes at a time, each forked for
     its entry and killed with everything it started when it runs past `cap` seconds of wall time (0: no cap)."""
+    from ascendcraft.emu import dies_with_this_process
     fork = multiprocessing.get_context("fork")
-    pending, running = list(enumerate(todo)), {}
+    pending, running, with_driver = list(enumerate(todo)), {}, dies_with_this_process()
     with tempfile.TemporaryDirectory(prefix="corpus-entries-") as root:
         try:
             while pending or running:
@@ -2306,7 +2312,7 @@ def run_entries(todo: list[tuple], jobs: int, cap: float, poll: float = 0.2):
                     i, args = pending.pop(0)
                     folder = Path(root) / str(i)
                     folder.mkdir()
-                    proc = fork.Process(target=_entry_process, args=(args, str(folder)), daemon=True)
+                    proc = fork.Process(target=_entry_process, args=(args, str(folder), with_driver), daemon=True)
                     proc.start()
                     running[i] = (proc, folder, time.monotonic(), args)
                 time.sleep(poll)
