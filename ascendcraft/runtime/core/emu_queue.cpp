@@ -474,10 +474,12 @@ bool queue_enque(int queue, const Local& t, SrcLoc loc) {
 // quantScaleOutQueue once per row after one EnQue. Under "warning" (CHIP) the emulator does the same with a warning once
 // per place; the buffer must still be in the kernel's hands: a queue never EnQueued (the NPU reads an unset entry), a
 // buffer freed since (it hands out a freed buffer) and a deeper queue (its ring's stale entry) stay errors.
+static bool holds_last_enque(const Queue& q) {
+    return q.depth == 1 && q.last_enque >= 0 && q.slots[static_cast<size_t>(q.last_enque)].state == SlotState::Allocated;
+}
+
 static bool extra_deque(Queue& q, const SrcLoc& loc) {
-    if (!g_launch->extra_deque_warn || q.depth != 1 || q.last_enque < 0) return false;
-    const Slot& s = q.slots[static_cast<size_t>(q.last_enque)];
-    if (s.state != SlotState::Allocated) return false;
+    if (!g_launch->extra_deque_warn || !holds_last_enque(q)) return false;
     ++q.overdrawn;
     if (first_report_at("queue-extra-deque", loc))
         Report("queue-empty", Op::DeQue, loc)
@@ -495,8 +497,7 @@ Local queue_deque(int queue, SrcLoc loc) {
     enter(Op::DeQue, loc);
     Queue& q = queue_of(queue, Op::DeQue, loc);
     if (q.fifo.empty() && extra_deque(q, loc)) return slot_tensor(q, queue, q.last_enque);
-    if (q.fifo.empty() && q.depth == 1 && q.last_enque >= 0 &&
-        q.slots[static_cast<size_t>(q.last_enque)].state == SlotState::Allocated)
+    if (q.fifo.empty() && holds_last_enque(q))
         Report("queue-empty", Op::DeQue, loc)
             .msg("DeQue on an empty %s queue of depth 1 (each EnQue was DeQueued already); the NPU's depth-1 queue hands "
                  "out the buffer of its last EnQue again, which AscendC's CPU-debug build and the judge refuse",
