@@ -37,10 +37,11 @@ __all__ = ['GE_DTYPES', 'FORMATS', 'OUTSIDE', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_F
            'TPL_ONE_BUILD_MAX', 'TILING_ONLY_ENTRY', 'TILING_ONLY_FILE', 'CASE_FILE', 'OpParam', 'OpAttr',
            'OpDefinition', 'parse_op_definition', 'include_dirs', 'registered_definition', 'host_program', 'OpProject',
            'uses_tiling_default', 'load_project', 'dtype_column', 'binary_column', 'dtype_macros', 'glue_source',
-           'host_arguments', 'TplInstance', 'tpl_header', 'tpl_include_chain', 'tpl_prefix_macros', 'tpl_instances',
-           'tpl_entry_source', 'tpl_build_key', 'template_entry', 'link_misses', 'furthest_link', 'tiling_entry_source',
-           'build_project', 'infer_output_shapes', 'ProjectRun', 'output_mismatch', 'tiling_first', 'run_project',
-           'tiling_failure', 'load_cases', 'run_cases', 'op_arguments', 'op_command']
+           'host_arguments', 'TplInstance', 'tpl_headers', 'tpl_header', 'tpl_include_chain', 'tpl_prefix_macros',
+           'tpl_instances', 'tpl_entry_source', 'tpl_build_key', 'tpl_unit_instances', 'template_entry', 'link_misses',
+           'furthest_link', 'tiling_entry_source', 'build_project', 'infer_output_shapes', 'ProjectRun',
+           'output_mismatch', 'tiling_first', 'run_project', 'tiling_failure', 'load_cases', 'run_cases',
+           'op_arguments', 'op_command']
 
 # %% ../nbs/18_opproject.ipynb #936828c9
 # ge::DataType names of the op definition -> (numpy dtype name, C++ type of the DTYPE_<NAME> macro, ge enum value)
@@ -1098,23 +1099,31 @@ class TplInstance:
     args: tuple[str, ...]
 
 
-def tpl_header(sources: dict[str, str], kernel_file: str) -> str | None:
-    """The header that declares the kernel's template parameters (`ASCENDC_TPL_ARGS_DECL`): the first one the kernel file
-    includes (directly or through its headers; not in a branch an A2 build leaves out, `#if __CCE_AICORE__ == 310`),
-    else the only one of the project; None for a kernel without templates."""
+def tpl_headers(sources: dict[str, str], kernel_file: str) -> list[str]:
+    """The headers that declare template parameters (`ASCENDC_TPL_ARGS_DECL`) which the kernel file includes, directly
+    or through its headers (not in a branch an A2 build leaves out, `#if __CCE_AICORE__ == 310`), nearest first (by
+    include depth, each file's includes in its order); else the only one of the project; [] for a kernel without
+    templates. More than one when the kernel includes another op's kernel (hicann ops-transformer
+    fused_infer_attention_score includes incre_flash_attention.cpp and prompt_flash_attention.cpp, each of which
+    includes its own template header): which of them the kernel's unit keeps is `tpl_unit_instances`' question."""
     from .emu import INCLUDE_LINE_RE, resolve_include
     decl = [n for n, t in sources.items() if n.endswith((".h", ".hpp", ".hh")) and _TPL_DECL_RE.search(blank_comments(t))]
-    if not decl: return None
-    seen, todo = set(), [kernel_file]
+    if not decl: return []
+    found, seen, todo = [], set(), [kernel_file]
     while todo:
         f = todo.pop(0)
         if f in seen or f not in sources: continue
         seen.add(f)
-        if f in decl: return f
+        if f in decl: found.append(f)
         code = blank_comments(sources[f])
         for m in INCLUDE_LINE_RE.finditer(code):
             if _a2_compiles(sources[f], code.count("\n", 0, m.start()) + 1): todo += resolve_include(sources, f, m.group(1))
-    return decl[0] if len(decl) == 1 else None
+    return found or (decl if len(decl) == 1 else [])
+
+
+def tpl_header(sources: dict[str, str], kernel_file: str) -> str | None:
+    "The nearest of `tpl_headers` (None for a kernel without templates)."
+    return next(iter(tpl_headers(sources, kernel_file)), None)
 
 
 _TPL_CACHE: dict[str, tuple] = {}
@@ -1209,7 +1218,8 @@ def tpl_prefix_macros(sources: dict[str, str], kernel_file: str, header: str, ma
 
 
 def tpl_instances(sources: dict[str, str], header: str, *, settings: Settings | None = None,
-                  macros: dict[str, str] | None = None, kernel_file: str | None = None) -> list[TplInstance]:
+                  macros: dict[str, str] | None = None, kernel_file: str | None = None,
+                  kept_only: bool = False) -> list[TplInstance] | None:
     """Every kernel instance that the header's `ASCENDC_TPL_SEL` selects, with its tiling key: the header is compiled on
     the host (the emulated `template_argument.h` builds the declaration and selection lists there) and a generated
     program lists each combination of the selected values in the declaration's order, as CANN's build does to compile
@@ -1223,7 +1233,8 @@ def tpl_instances(sources: dict[str, str], header: str, *, settings: Settings | 
     that does not compile under those macros is read with none, as the host reads it. With `kernel_file`, what
     precedes the header in the kernel's translation unit is read first, as CANN's build reads the selections in the
     kernel's own unit: the macros its earlier includes and #defines make (`tpl_prefix_macros`) stand before the header
-    (the header alone when they do not compile)."""
+    (the header alone when they do not compile). `kept_only`: None, not an error, when the header read so declares
+    nothing (its declaration under a macro the kernel's unit sets otherwise)."""
     from . import sandbox
     from .emu import INCLUDE_DIR, included_sources
     settings = settings or load_settings()
@@ -1282,6 +1293,7 @@ def tpl_instances(sources: dict[str, str], header: str, *, settings: Settings | 
                              "ASCENDC_TPL_ARGS_DECL / ASCENDC_TPL_SEL are compiled on the host with the emulated "
                              "template_argument.h; the error names what lies outside it")
     if text.startswith("N"):
+        if kept_only: return None
         raise _project_error("op-template", f"{header} has no ASCENDC_TPL_ARGS_DECL with an ASCENDC_TPL_SEL", header,
                              "the kernel's template instances are the combinations that ASCENDC_TPL_SEL selects")
     kinds, missing, out, keys = [], [], [], set()
@@ -1347,6 +1359,21 @@ def tpl_build_key(sources: dict[str, str]) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def tpl_unit_instances(sources: dict[str, str], kernel_file: str, *, settings: Settings | None = None,
+                       macros: dict[str, str] | None = None) -> list[TplInstance] | None:
+    """The kernel's template instances, from the first of `tpl_headers` whose declaration the kernel's own unit keeps
+    (read after what precedes it there, `tpl_instances(kernel_file=)`); None for a kernel without templates. A header
+    whose declaration sits under a macro the kernel sets before including it is passed over, as the compiler passes
+    over its text: fused_infer_attention_score defines FIA_ENABLE_MLA, then includes incre_flash_attention.cpp, whose
+    template header declares IncreFlashAttention's parameters under `#ifndef FIA_ENABLE_MLA`; the kernel's own
+    declaration comes in later, through fused_infer_attention_score_v3.cpp. When none is kept, the nearest one's error."""
+    headers = tpl_headers(sources, kernel_file)
+    for header in headers:
+        got = tpl_instances(sources, header, settings=settings, macros=macros, kernel_file=kernel_file, kept_only=True)
+        if got is not None: return got
+    return tpl_instances(sources, headers[0], settings=settings, macros=macros, kernel_file=kernel_file) if headers else None
+
+
 def template_entry(project: OpProject, sources: dict[str, str], *, settings: Settings | None = None,
                    macros: dict[str, str] | None = None, one_key: bool = False) -> str | None:
     """For a kernel entry templated on tiling-template parameters (`template <typename D_T_X> __global__ __aicore__ void
@@ -1362,10 +1389,9 @@ def template_entry(project: OpProject, sources: dict[str, str], *, settings: Set
     # (a template entry beside a plain one of the same name, hicann ops-math roll: the template, as load_project chose)
     entry = next((e for e in entries if e.template), entries[0] if entries else None)
     if entry is None or not entry.template: return None
-    header = tpl_header(sources, project.kernel_file)
-    if header is None: return None
-    sources[TPL_FILE] = tpl_entry_source(entry, tpl_instances(sources, header, settings=settings, macros=macros,
-                                                              kernel_file=project.kernel_file), one_key=one_key)
+    instances = tpl_unit_instances(sources, project.kernel_file, settings=settings, macros=macros)
+    if instances is None: return None
+    sources[TPL_FILE] = tpl_entry_source(entry, instances, one_key=one_key)
     return TPL_ENTRY
 
 # %% ../nbs/18_opproject.ipynb #aa209303

@@ -724,3 +724,35 @@ def test_the_macros_a_header_on_the_way_to_the_key_header_defines_before_it_are_
     assert tpl_include_chain(sources, "op_kernel/k.cpp", key_h) == [("op_kernel/k.cpp", 4), ("op_kernel/k_mid.h", 3)]
     prefix = tpl_prefix_macros(sources, "op_kernel/k.cpp", key_h, {}, settings=load_settings())
     assert "#define K_OWN 1" in prefix and "#define K_MID 1" in prefix and "K_MID_AFTER" not in prefix
+
+
+def test_a_key_header_the_kernel_unit_leaves_out_is_passed_over_for_the_one_it_keeps():
+    # hicann ops-transformer fused_infer_attention_score: the kernel defines FIA_ENABLE_MLA, then includes another op's
+    # kernel file (`../../incre_flash_attention/op_kernel/incre_flash_attention.cpp`) whose key header declares that
+    # op's parameters under `#ifndef FIA_ENABLE_MLA`; its own key header comes later, through a file of its own. The
+    # nearer header declares nothing in this unit: the instances are the kernel's own header's
+    from ascendcraft.opproject import tpl_headers, tpl_unit_instances
+    other = ("#ifndef MINE_ON\n"
+             "ASCENDC_TPL_ARGS_DECL(Other, ASCENDC_TPL_UINT_DECL(mode, 8, ASCENDC_TPL_UI_LIST, 5, 6));\n"
+             "ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(mode, ASCENDC_TPL_UI_LIST, 5, 6)));\n#endif\n")
+    mine = ("ASCENDC_TPL_ARGS_DECL(Mine, ASCENDC_TPL_BOOL_DECL(flag, 0, 1));\n"
+            "ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_BOOL_SEL(flag, 1)));\n")
+    sources = {
+        "mine/op_kernel/mine.cpp": '#include "kernel_operator.h"\n#define MINE_ON\n'
+                                   '#include "../../other/op_kernel/other.cpp"\n#include "mine_v2.cpp"\n',
+        "other/op_kernel/other.cpp": '#include "other_tiling_key.h"\n',
+        "other/op_kernel/other_tiling_key.h": other,
+        "mine/op_kernel/mine_v2.cpp": '#include "mine_tiling_key.h"\n',
+        "mine/op_kernel/mine_tiling_key.h": mine}
+    kernel = "mine/op_kernel/mine.cpp"
+    assert tpl_headers(sources, kernel) == ["other/op_kernel/other_tiling_key.h", "mine/op_kernel/mine_tiling_key.h"]
+    got = tpl_unit_instances(sources, kernel)
+    assert [(i.key, i.args) for i in got] == [(1, ("true",))]
+    # without the kernel's define the nearer header is kept, as the compiler keeps it
+    sources[kernel] = sources[kernel].replace("#define MINE_ON\n", "")
+    assert sorted(i.args for i in tpl_unit_instances(sources, kernel)) == [("5",), ("6",)]
+    # a kernel whose every key header is left out: the nearest one's error, named
+    sources[kernel] = sources[kernel].replace('#include "mine_v2.cpp"', '#define MINE_ON')
+    sources[kernel] = '#define MINE_ON\n' + sources[kernel]
+    with pytest.raises(AscendCraftError, match="other_tiling_key.h has no ASCENDC_TPL_ARGS_DECL"):
+        tpl_unit_instances(sources, kernel)
