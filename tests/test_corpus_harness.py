@@ -1483,6 +1483,26 @@ def test_the_sources_every_op_adds_to_the_shared_optiling_target_are_link_candid
         "src/mm/mm_v3/op_host/mm_v3_tiling.cpp", "src/mm/mm_v3/op_host/mm_v3_base_tiling.cpp"]
 
 
+def test_the_shared_optiling_target_is_read_from_only_the_build_files_that_name_it(tmp_path, monkeypatch):
+    """optiling_sources reads (git show) only the CMakeLists.txt that name both `target_sources` and `optiling`, found by
+    one search of the commit: hicann ops-nn has 4,292 build files and none names the target, and reading each cost about
+    90 s of the first link round. The result is the same: a file that names them only in a comment is read and gives
+    nothing, and a build file that names neither is not read at all."""
+    files = {
+        "src/mm/mm_v3/CMakeLists.txt": "target_sources(optiling PRIVATE\n    op_host/mm_v3_tiling.cpp\n)\n",
+        "src/mm/mm_v3/op_host/mm_v3_tiling.cpp": "int MmV3() { return 1; }\n",
+        "src/mm/old/CMakeLists.txt": "# target_sources(optiling PRIVATE op_host/old_tiling.cpp)\nadd_subdirectory(x)\n",
+        "src/mm/old/op_host/old_tiling.cpp": "int Old() { return 2; }\n",
+        "CMakeLists.txt": "project(ops)\nadd_subdirectory(src)\n",
+        **{f"src/ops/op{k}/CMakeLists.txt": f"add_modules_sources(OPTYPE op{k} ACLNNTYPE aclnn)\n" for k in range(5)},
+    }
+    gitdir, commit = git_repo(tmp_path, files)
+    read, show = [], corpus.show
+    monkeypatch.setattr(corpus, "show", lambda g, c, p: read.append(p) or show(g, c, p))
+    assert corpus.optiling_sources(gitdir, commit) == ("src/mm/mm_v3/op_host/mm_v3_tiling.cpp",)
+    assert sorted(p for p in read if p.endswith("CMakeLists.txt")) == ["src/mm/mm_v3/CMakeLists.txt", "src/mm/old/CMakeLists.txt"]
+
+
 def test_a_dependency_whose_build_file_sits_at_the_ops_root_is_a_link_candidate(tmp_path):
     """hicann ops-nn rnn/dynamic_rnnv2 names DEPENDENCIES dynamic_rnn, whose add_modules_sources call is in
     rnn/dynamic_rnn/CMakeLists.txt (DIR the op's folder), not in an op_host/CMakeLists.txt: its op_host sources

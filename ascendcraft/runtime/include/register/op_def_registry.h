@@ -671,6 +671,10 @@ public:
     const char* GetNodeType() const { return name_.c_str(); }
     ge::graphStatus SetBlockDim(uint32_t n) { block_dim_ = n; return ge::GRAPH_SUCCESS; }
     uint32_t GetBlockDim() const { return block_dim_; }
+    // The launch's block count under its newer name (metadef's SetSimdNumBlocks, which SetBlockDim now forwards to: one
+    // value under both names); hicann ops-nn's arch35 quant_batch_matmul_v4 tiling, which the A2 build compiles, sets it
+    ge::graphStatus SetSimdNumBlocks(uint32_t n) { return SetBlockDim(n); }
+    uint32_t GetSimdNumBlocks() const { return GetBlockDim(); }
     ge::graphStatus SetTilingKey(uint64_t k) { key_ = k; key_set_ = true; return ge::GRAPH_SUCCESS; }
     uint64_t GetTilingKey() const { return key_; }
     ge::graphStatus SetScheduleMode(uint32_t m) { schedule_mode_ = m; return ge::GRAPH_SUCCESS; }
