@@ -126,3 +126,12 @@ def test_the_templates_tiling_compiles_and_stops_when_run(tmp_path):
     assert cc.returncode == 0, cc.stderr[-3000:]
     r = subprocess.run([str(exe)], capture_output=True, text=True)
     assert r.returncode == 3 and "ElewiseBaseTiling::DoTiling" in r.stdout and "not emulated" in r.stdout
+
+
+def test_the_hosts_half_and_bfloat16_are_opbases_two_byte_structs(tmp_path):
+    # an op_host source names the kernel's element types in Ops::Base (a DAG instantiated over `half` in an Ascend 950
+    # tiling source), as opbase's vec.h gives them outside a device compile
+    r = _host(tmp_path, '#include "atvoss/util/vec.h"\nnamespace Ops { namespace Base {\n'
+              'static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2, "two bytes");\n}}\nint main() { return 0; }\n',
+              "half")
+    assert r.returncode == 0, r.stderr[-3000:]
