@@ -612,8 +612,10 @@ def rms_norm_quant(rng, dt):
 
 
 def apply_adam_w_v2(rng, dt):
-    # the document's AdamW (README.md / docs/aclnnApplyAdamWV2.md), in place on var, m and v; step t > 0 (one element,
-    # float32 or int64: the two A2 column families), amsgrad false (max_grad_norm not given):
+    # the document's AdamW (README.md / docs/aclnnApplyAdamWV2.md), in place on var, m and v; amsgrad false
+    # (max_grad_norm not given); step one element, float32 or int64 (the two A2 column families). t is step + 1: the
+    # document calls `step` t, but the op's own system test (tests/st/aclnnApplyAdamWV2/executor_aclnnApplyAdamWV2.py:
+    # "the interface adds 1 to step inside") and both kernels (the A2 one and arch35's DAG, OpStepAddOne) use step + 1:
     #   g = -grad if maximize; m = beta1 m + (1 - beta1) g; v = beta2 v + (1 - beta2) g^2
     #   var = var - lr * m / (1 - beta1^t) / (sqrt(v / (1 - beta2^t)) + eps) - lr * weight_decay * var (the input var)
     for shape, step, maximize, lr, wd in (((3, 37, 129), torch.tensor([3.0]), False, 0.01, 0.01),
@@ -622,12 +624,12 @@ def apply_adam_w_v2(rng, dt):
         b1, b2, eps = 0.9, 0.999, 1e-8
         var, m, grad = U(rng, shape, dt), U(rng, shape, dt, -1.0, 1.0), U(rng, shape, dt)
         v = U(rng, shape, dt, 0.0, 1.0)   # the document: v is not negative
-        t = float(step[0])
+        t = float(step[0]) + 1
         g = -grad.double() if maximize else grad.double()
         m2 = b1 * m.double() + (1 - b1) * g
         v2 = b2 * v.double() + (1 - b2) * g * g
         var2 = var.double() - lr * (m2 / (1 - b1 ** t)) / (torch.sqrt(v2 / (1 - b2 ** t)) + eps) - lr * wd * var.double()
-        yield (shape, f"step {step.dtype} {t:g}"), \
+        yield (shape, f"step {step.dtype} {t - 1:g}"), \
             {"var": var, "m": m, "v": v, "grad": grad, "step": step, "max_grad_norm": None}, \
             {"lr": lr, "beta1": b1, "beta2": b2, "weight_decay": wd, "eps": eps, "amsgrad": False, "maximize": maximize}, \
             {"var": (var2, dt), "m": (m2, dt), "v": (v2, dt)}
