@@ -255,7 +255,7 @@ int main() {{
     for (::ops::OpDef* op : ::ops::OpRegistry::get().ops) {{
         std::printf("O\t%s\n", op->type_.c_str());
         for (int out = 0; out < 2; ++out)
-            for (const auto& p : out ? op->outputs_ : op->inputs_) {{
+            for (const auto& p : op->a2_params(out)) {{   // merged with its ascend910b configuration
                 std::printf("P\t%d\t%s\t%d\t", out, p.name_.c_str(), static_cast<int>(p.option_));
                 for (auto d : p.dtypes_) std::printf("%d,", static_cast<int>(d));
                 std::printf("\t");

@@ -83,7 +83,6 @@ int main() {
 '''
 
 RUN_THE_TEMPLATE = {
-    "its tiling": "Ops::Base::ElewiseBaseTiling base(static_cast<gert::TilingContext*>(nullptr));",
     "a DAG's operation": "Ops::Base::Bind<int> node; (void)node;",
 }
 
@@ -109,3 +108,30 @@ def test_running_the_template_does_not_compile(tmp_path, what):
     r = _host(tmp_path, body, "run")
     assert r.returncode != 0
     assert "incomplete type" in r.stderr and "run.cpp:" in r.stderr
+
+
+def test_the_templates_tiling_compiles_and_stops_when_run(tmp_path):
+    # an Ascend 950 tiling source links beside the A2 one, as CANN's build links every op_host source (apply_adam_w_v2's
+    # A2 TilingFunc calls its Ascend 950 RunTiling on a branch A2 does not take); reaching DoTiling is an error naming it
+    from ascendcraft.config import load_settings
+    from ascendcraft.emu import INCLUDE_DIR
+    body = "#include <cstdio>\n" + HOST_NAMES.replace("    (void)t;\n", """    (void)t;
+    Ops::Base::ElewiseBaseTiling base(static_cast<gert::TilingContext*>(nullptr));
+    try { (void)base.DoTiling<int>(data); } catch (const std::exception& e) { std::puts(e.what()); return 3; }
+""")
+    src, exe = tmp_path / "tiling.cpp", tmp_path / "tiling"
+    src.write_text(body)
+    cc = subprocess.run([load_settings().cxx, "-std=c++17", "-DUSE=0", "-I", str(INCLUDE_DIR), str(src), "-o", str(exe)],
+                        capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr[-3000:]
+    r = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert r.returncode == 3 and "ElewiseBaseTiling::DoTiling" in r.stdout and "not emulated" in r.stdout
+
+
+def test_the_hosts_half_and_bfloat16_are_opbases_two_byte_structs(tmp_path):
+    # an op_host source names the kernel's element types in Ops::Base (a DAG instantiated over `half` in an Ascend 950
+    # tiling source), as opbase's vec.h gives them outside a device compile
+    r = _host(tmp_path, '#include "atvoss/util/vec.h"\nnamespace Ops { namespace Base {\n'
+              'static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2, "two bytes");\n}}\nint main() { return 0; }\n',
+              "half")
+    assert r.returncode == 0, r.stderr[-3000:]

@@ -89,3 +89,58 @@ OP_ADD(OnlyConfig);
     assert [(p.name, p.dtypes) for p in op.inputs] == [("q", ["DT_FLOAT16", "DT_BF16"])]
     assert [(p.name, p.dtypes) for p in op.outputs] == [("o", ["DT_FLOAT16", "DT_BF16"])]
     assert [a.name for a in op.attrs] == ["scale"]
+
+
+# The compiled reading (`registered_definition`: for definitions whose lists are computed or named by variable) takes
+# the ascend910b configuration as the text reading does: a definition of our own whose lists a function computes.
+COMPUTED = r"""#include "register/op_def_registry.h"
+namespace ops {
+static std::vector<ge::DataType> Repeat(ge::DataType d, size_t n) { return std::vector<ge::DataType>(n, d); }
+static std::vector<ge::Format> Nd(size_t n) { return std::vector<ge::Format>(n, ge::FORMAT_ND); }
+class GroupScale : public OpDef {
+public:
+    explicit GroupScale(const char* name) : OpDef(name)
+    {
+        std::vector<ge::DataType> x950 = Repeat(ge::DT_FLOAT16, 3);
+        x950.push_back(ge::DT_BF16);
+        this->Input("x").ParamType(REQUIRED).DataType(x950).Format(Nd(4));
+        this->Input("offset").ParamType(REQUIRED).DataType(Repeat(ge::DT_FLOAT, 4)).Format(Nd(4));
+        this->Output("y").ParamType(REQUIRED).DataType(Repeat(ge::DT_HIFLOAT8, 4)).Format(Nd(4));
+        this->Attr("group").AttrType(OPTIONAL).Int(32);
+
+        OpAICoreConfig a2;
+        a2.Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_BF16});
+        a2.Input("offset").ParamType(OPTIONAL).DataType(Repeat(ge::DT_FLOAT, 2)).Format(Nd(2));
+        a2.Input("bias").ParamType(OPTIONAL).DataType(Repeat(ge::DT_FLOAT, 2)).Format(Nd(2));
+        a2.Output("y").ParamType(REQUIRED).DataType(Repeat(ge::DT_INT8, 2)).FormatForBinQuery(Nd(2));
+        this->AICore().AddConfig("ascend910b", a2);
+        a2.Output("y").ParamType(REQUIRED).DataType(Repeat(ge::DT_INT4, 2));   // after the call: another SoC's
+        this->AICore().AddConfig("ascend310p", a2);
+    }
+};
+OP_ADD(GroupScale);
+}  // namespace ops
+"""
+
+
+def _fields(op):
+    return ([(p.name, p.option, p.dtypes, p.formats, p.bin_dtypes, p.bin_formats) for p in op.inputs],
+            [(p.name, p.option, p.dtypes, p.formats, p.bin_dtypes, p.bin_formats) for p in op.outputs])
+
+
+def test_the_compiled_reading_merges_the_ascend910b_configuration():
+    from ascendcraft.opproject import registered_definition
+    op = registered_definition({"op_host/group_scale_def.cpp": COMPUTED}, "op_host/group_scale_def.cpp")
+    ins, outs = _fields(op)
+    assert ins == [("x", "REQUIRED", ["DT_FLOAT16", "DT_BF16"], ["FORMAT_ND"] * 4, [], []),   # the op's formats stay
+                   ("offset", "OPTIONAL", ["DT_FLOAT", "DT_FLOAT"], ["FORMAT_ND"] * 2, [], []),
+                   ("bias", "OPTIONAL", ["DT_FLOAT", "DT_FLOAT"], ["FORMAT_ND"] * 2, [], [])]
+    assert outs == [("y", "REQUIRED", ["DT_INT8", "DT_INT8"], ["FORMAT_ND"] * 4, [], ["FORMAT_ND"] * 2)]
+
+
+def test_the_compiled_and_text_readings_agree_on_the_a2_configuration():
+    "Where the text can be read (BOTH, and the configuration-only form), both readings give the same lists."
+    from ascendcraft.opproject import registered_definition
+    for text, file in ((BOTH, "op_host/block_scale_def.cpp"),):
+        compiled = registered_definition({file: text}, file)
+        assert _fields(compiled) == _fields(parse_op_definition(text, file))

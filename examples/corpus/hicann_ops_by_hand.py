@@ -611,6 +611,49 @@ def rms_norm_quant(rng, dt):
             {"epsilon": eps, "high_precision_mode": False, "gemma_mode": False, "dst_type": 2}, {"y": (y, torch.int8)}
 
 
+def apply_adam_w_v2(rng, dt):
+    # the document's AdamW (README.md / docs/aclnnApplyAdamWV2.md), in place on var, m and v; amsgrad false
+    # (max_grad_norm not given); step one element, float32 or int64 (the two A2 column families). t is step + 1: the
+    # document calls `step` t, but the op's own system test (tests/st/aclnnApplyAdamWV2/executor_aclnnApplyAdamWV2.py:
+    # "the interface adds 1 to step inside") and both kernels (the A2 one and arch35's DAG, OpStepAddOne) use step + 1:
+    #   g = -grad if maximize; m = beta1 m + (1 - beta1) g; v = beta2 v + (1 - beta2) g^2
+    #   var = var - lr * m / (1 - beta1^t) / (sqrt(v / (1 - beta2^t)) + eps) - lr * weight_decay * var (the input var)
+    for shape, step, maximize, lr, wd in (((3, 37, 129), torch.tensor([3.0]), False, 0.01, 0.01),
+                                          ((4103,), torch.tensor([7], dtype=torch.int64), True, 0.05, 0.1),
+                                          ((64, 128), torch.tensor([1], dtype=torch.int64), False, 0.001, 0.0)):
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        var, m, grad = U(rng, shape, dt), U(rng, shape, dt, -1.0, 1.0), U(rng, shape, dt)
+        v = U(rng, shape, dt, 0.0, 1.0)   # the document: v is not negative
+        t = float(step[0]) + 1
+        g = -grad.double() if maximize else grad.double()
+        m2 = b1 * m.double() + (1 - b1) * g
+        v2 = b2 * v.double() + (1 - b2) * g * g
+        var2 = var.double() - lr * (m2 / (1 - b1 ** t)) / (torch.sqrt(v2 / (1 - b2 ** t)) + eps) - lr * wd * var.double()
+        yield (shape, f"step {step.dtype} {t - 1:g}"), \
+            {"var": var, "m": m, "v": v, "grad": grad, "step": step, "max_grad_norm": None}, \
+            {"lr": lr, "beta1": b1, "beta2": b2, "weight_decay": wd, "eps": eps, "amsgrad": False, "maximize": maximize}, \
+            {"var": (var2, dt), "m": (m2, dt), "v": (v2, dt)}
+
+
+def dynamic_block_quant(rng, dt):
+    # the document (README.md, docs/aclnnDynamicBlockQuant.md) on A2: x 2-D, row_block_size 1, col_block_size 128,
+    # dst_type 2 (int8), round_mode rint; per block: scale = max|x| / 127 (min_scale 0: 1/min_scale is no bound; 0.001
+    # is below every block's max / 127 here, so either reading of the documents' min(...) leaves the scale as is),
+    # y = rint(x / scale); scale's shape [M, ceil(N / 128)]
+    for shape, min_scale in (((37, 256), 0.0), ((5, 200), 0.0), ((16, 1000), 0.001)):
+        x = U(rng, shape, dt)
+        xd = x.double()
+        cols = -(-shape[1] // 128)
+        pad = torch.nn.functional.pad(xd.abs(), (0, cols * 128 - shape[1]))
+        scale = pad.reshape(shape[0], cols, 128).amax(-1) / 127
+        assert min_scale == 0 or bool((scale > min_scale).all())
+        per = scale.repeat_interleave(128, dim=1)[:, :shape[1]]
+        y = torch.round(xd / per).clamp(-128, 127).to(torch.int8)
+        yield (shape, min_scale), {"x": x}, \
+            {"min_scale": min_scale, "round_mode": "rint", "dst_type": 2, "row_block_size": 1, "col_block_size": 128}, \
+            {"y": (y, torch.int8), "scale": (scale, torch.float32)}
+
+
 OPS = {
     "squared_relu": (NN, "activation/squared_relu", squared_relu),
     "heaviside": (NN, "activation/heaviside", heaviside),
@@ -664,6 +707,8 @@ OPS = {
     "foreach_exp": (NN, "foreach/foreach_exp", foreach_exp),
     "foreach_addcmul_scalar": (NN, "foreach/foreach_addcmul_scalar", foreach_addcmul_scalar),
     "rms_norm_quant": (NN, "norm/rms_norm_quant", rms_norm_quant),
+    "apply_adam_w_v2": (NN, "optim/apply_adam_w_v2", apply_adam_w_v2),
+    "dynamic_block_quant": (NN, "quant/dynamic_block_quant", dynamic_block_quant),
 }
 
 

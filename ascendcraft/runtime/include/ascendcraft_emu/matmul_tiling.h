@@ -711,10 +711,12 @@ public:
         if (p.l0ASize) l0a_ = static_cast<int64_t>(p.l0ASize);
         if (p.l0BSize) l0b_ = static_cast<int64_t>(p.l0BSize);
         if (p.l0CSize) l0c_ = static_cast<int64_t>(p.l0CSize);
+        if (p.ubSize) ub_ = static_cast<int64_t>(p.ubSize);
+        bt_ = bias_table_bytes(soc_);
     }
     virtual ~MatmulApiTilingBase() = default;
 
-    int32_t SetAType(TPosition pos, CubeFormat format, DataType type, bool isTrans = false) { a_ = {pos, format, type, isTrans}; return 0; }
+    int32_t SetAType(TPosition pos, CubeFormat format, DataType type, bool isTrans = false) { a_ = {pos, format, type, isTrans}; aSet_ = true; return 0; }
     int32_t SetBType(TPosition pos, CubeFormat format, DataType type, bool isTrans = false) { b_ = {pos, format, type, isTrans}; return 0; }
     int32_t SetCType(TPosition pos, CubeFormat format, DataType type) { c_ = {pos, format, type, false}; return 0; }
     int32_t SetBiasType(TPosition pos, CubeFormat format, DataType type) { bias_ = {pos, format, type, false}; return 0; }
@@ -730,13 +732,29 @@ public:
         rangeM_[0] = minM; rangeM_[1] = maxM; rangeN_[0] = minN; rangeN_[1] = maxN;
         return 0;
     }
-    int32_t SetFixSplit(int32_t baseM = -1, int32_t baseN = -1, int32_t baseK = -1) { fixM_ = baseM; fixN_ = baseN; fixK_ = baseK; return 0; }
+    // CANN's rules (the SetFixSplit page's return codes; its implementation read for which values): -1 leaves a part as
+    // it was (an earlier fixed part stays); 0 anywhere refuses the call and changes nothing; baseM and baseN must be
+    // multiples of 16 and baseK of 32 bytes of A's type as set so far (CANN's A is float until SetAType), each checked in
+    // turn, M, N then K, so a part before a refused one is kept. The page's "baseK: only -1" is not enforced by CANN.
+    int32_t SetFixSplit(int32_t baseM = -1, int32_t baseN = -1, int32_t baseK = -1) {
+        if (baseM == 0 || baseN == 0 || baseK == 0) return -1;
+        if (baseM != -1) { if (baseM % core_split_detail::kFractal != 0) return -1; fixM_ = baseM; }
+        if (baseN != -1) { if (baseN % core_split_detail::kFractal != 0) return -1; fixN_ = baseN; }
+        const int32_t k0 = 32 / data_type_bits(aSet_ ? a_.type : DataType::DT_FLOAT) * 8;   // a 64-bit A: 0, refused
+        if (baseK != -1) { if (k0 == 0 || baseK % k0 != 0) return -1; fixK_ = baseK; }
+        return 0;
+    }
     int32_t SetBias(bool isBias = false) { isBias_ = isBias; return 0; }
     int32_t EnableBias(bool isBias = false) { return SetBias(isBias); }
+    // CANN's rules: a size below -1 or above what the tiling has now (the platform's, or less after an earlier call)
+    // refuses the call and changes nothing; -1 keeps a size; any other (0 too) replaces it, L1, L0C and UB rounded down
+    // to 32 bytes, the bias table's as given.
     int32_t SetBufferSpace(int32_t l1 = -1, int32_t l0c = -1, int32_t ub = -1, int32_t bt = -1) {
-        if (l1 > 0) l1_ = l1;
-        if (l0c > 0) l0c_ = l0c;
-        (void)ub; (void)bt;
+        if (l1 < -1 || l1 > l1_ || l0c < -1 || l0c > l0c_ || ub < -1 || ub > ub_ || bt < -1 || bt > bt_) return -1;
+        if (l1 != -1) l1_ = l1 - l1 % kBufferAlign;
+        if (l0c != -1) l0c_ = l0c - l0c % kBufferAlign;
+        if (ub != -1) ub_ = ub - ub % kBufferAlign;
+        if (bt != -1) bt_ = bt;
         return 0;
     }
     int32_t SetTraverse(MatrixTraverse t) { traverse_ = t; return 0; }
@@ -827,6 +845,8 @@ protected:
     }
     void take(const platform_ascendc::PlatformAscendC& p) {
         uint64_t v = 0;
+        bt_ = bias_table_bytes(p.GetSocVersion());
+        p.GetCoreMemSize(platform_ascendc::CoreMemType::UB, v); if (v) ub_ = static_cast<int64_t>(v);
         p.GetCoreMemSize(platform_ascendc::CoreMemType::L1, v); if (v) l1_ = platformL1_ = static_cast<int64_t>(v);
         p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_A, v); if (v) l0a_ = static_cast<int64_t>(v);
         p.GetCoreMemSize(platform_ascendc::CoreMemType::L0_B, v); if (v) l0b_ = static_cast<int64_t>(v);
@@ -834,6 +854,26 @@ protected:
     }
     static int32_t up(int64_t x, int64_t a) { return static_cast<int32_t>((x + a - 1) / a * a); }
     static int32_t ceil_div(int64_t x, int64_t a) { return static_cast<int32_t>((x + a - 1) / a); }
+    // The checks CANN's GetTiling makes on SetFixSplit's parts before it tiles (each against the sizes SetBufferSpace
+    // left): baseM x baseK of A within L0A, baseK x baseN of B within L0B, baseM x baseN floats within L0C; and with no
+    // baseK, a 32-byte column of each fixed side within L0A / L0B and, for one fixed side alone, 16 columns of it
+    // within L0C.
+    const char* fixed_base_refused() const {
+        const int64_t m = fixM_ > 0 ? fixM_ : -1, n = fixN_ > 0 ? fixN_ : -1, k = fixK_ > 0 ? fixK_ : -1;
+        if (m > 0 && k > 0 && m * k * data_type_bits(a_.type) / 8 > l0a_) return "SetFixSplit's baseM x baseK of A exceeds L0A";
+        if (k > 0 && n > 0 && k * n * data_type_bits(b_.type) / 8 > l0b_) return "SetFixSplit's baseK x baseN of B exceeds L0B";
+        if (m > 0 && n > 0 && m * n * 4 > l0c_) return "SetFixSplit's baseM x baseN x 4 bytes exceeds L0C";
+        if (m > 0 && (m * 32 > l0a_ || (n <= 0 && m * core_split_detail::kFractal * 4 > l0c_)))
+            return "SetFixSplit's baseM leaves no baseK that fits L0A / L0C";
+        if (n > 0 && (n * 32 > l0b_ || (m <= 0 && n * core_split_detail::kFractal * 4 > l0c_)))
+            return "SetFixSplit's baseN leaves no baseK that fits L0B / L0C";
+        return nullptr;
+    }
+    // The bias table's bytes a tiling may use: Ascend 910B's and 310B's 1 KB, none elsewhere (CANN's pool).
+    static int64_t bias_table_bytes(platform_ascendc::SocVersion soc) {
+        return soc == platform_ascendc::SocVersion::ASCEND910B || soc == platform_ascendc::SocVersion::ASCEND310B ? 1024 : 0;
+    }
+    static constexpr int64_t kBufferAlign = 32;   // SetBufferSpace rounds L1 / L0C / UB down to this
     bool fail(const char* why) const {
         std::fprintf(stderr, "matmul_tiling: GetTiling failed: %s\n", why);
         return false;
@@ -893,6 +933,8 @@ protected:
         const int32_t orgKa = orgKa_ > 0 ? orgKa_ : k_, orgKb = orgKb_ > 0 ? orgKb_ : k_;
         const int32_t M = m_ > 0 ? m_ : orgM, N = n_ > 0 ? n_ : orgN, K = k_ > 0 ? k_ : orgKa;
         if (M <= 0 || N <= 0 || K <= 0) return fail("SetShape / SetOrgShape give no positive M, N and K");
+        if (m_ == 0 || n_ == 0 || k_ == 0) return fail("SetShape gave a zero M, N or K (CANN's singleM / N / K)");
+        if (const char* why = fixed_base_refused()) return fail(why);
         if (scaled_) return fail("SetScaleAType / SetScaleBType: mx (fp8 / fp4) matmuls with scales are not on Ascend 910B");
         constexpr int32_t biasTableColumns = 256;   // the bias table holds 16 fractals of columns
         if (isBias_ && fixN_ > biasTableColumns) return fail("with a bias, a fixed baseN may be at most 256 (the bias table)");
@@ -961,6 +1003,7 @@ protected:
     int32_t baseM_ = 0, baseN_ = 0, baseK_ = 0, mDim_ = 1, nDim_ = 1, usedCores_ = 1, batch_ = 0;
     int32_t al_[5] = {}, bl_[5] = {}, cl_[5] = {};
     int32_t alignM_ = -1, alignN_ = -1, rangeM_[2] = {-1, -1}, rangeN_[2] = {-1, -1};
+    bool aSet_ = false;   // SetAType called (SetFixSplit's baseK unit is float's before)
     bool isBias_ = false, scaled_ = false, sparse_ = false, splitK_ = false, tiled_ = false;
     optiling::TCubeTiling last_;   // what GetTiling gave last (EnableL1BankConflictOptimise judges it)
     DequantType dequant_ = DequantType::SCALAR;
@@ -969,6 +1012,7 @@ protected:
     int32_t mmConfigType_ = 1;
     platform_ascendc::SocVersion soc_ = platform_ascendc::SocVersion::ASCEND910B;
     int64_t l1_ = 512 * 1024, l0a_ = 64 * 1024, l0b_ = 64 * 1024, l0c_ = 128 * 1024;
+    int64_t ub_ = 192 * 1024 - 256, bt_ = 1024;   // SetBufferSpace's limits (the tiling does not use them)
     int64_t platformL1_ = 512 * 1024;   // the platform's L1 (SetBufferSpace does not change it)
 };
 

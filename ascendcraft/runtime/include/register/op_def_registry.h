@@ -932,15 +932,15 @@ class OpParamDef {
 public:
     explicit OpParamDef(const char* name) : name_(name) {}
     OpParamDef& ParamType(Option o) { option_ = o; return *this; }
-    OpParamDef& DataType(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
-    OpParamDef& DataTypeList(std::vector<ge::DataType> t) { dtypes_ = std::move(t); return *this; }
-    OpParamDef& Format(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
-    OpParamDef& FormatList(std::vector<ge::Format> f) { formats_ = std::move(f); return *this; }
+    OpParamDef& DataType(std::vector<ge::DataType> t) { dtypes_ = std::move(t); set_ |= kSetDtypes; return *this; }
+    OpParamDef& DataTypeList(std::vector<ge::DataType> t) { dtypes_ = std::move(t); set_ |= kSetDtypes; return *this; }
+    OpParamDef& Format(std::vector<ge::Format> f) { formats_ = std::move(f); set_ |= kSetFormats; return *this; }
+    OpParamDef& FormatList(std::vector<ge::Format> f) { formats_ = std::move(f); set_ |= kSetFormats; return *this; }
     OpParamDef& UnknownShapeFormat(std::vector<ge::Format> f) { (void)f; return *this; }
     // the dtypes / formats CANN's runtime looks a column's kernel binary up by, one per column (DataType's / Format's
     // count): a column whose entry differs runs the binary built for the column that has these dtypes / formats
-    OpParamDef& DataTypeForBinQuery(std::vector<ge::DataType> t) { bin_dtypes_ = std::move(t); return *this; }
-    OpParamDef& FormatForBinQuery(std::vector<ge::Format> f) { bin_formats_ = std::move(f); return *this; }
+    OpParamDef& DataTypeForBinQuery(std::vector<ge::DataType> t) { bin_dtypes_ = std::move(t); set_ |= kSetBinDtypes; return *this; }
+    OpParamDef& FormatForBinQuery(std::vector<ge::Format> f) { bin_formats_ = std::move(f); set_ |= kSetBinFormats; return *this; }
     std::vector<ge::DataType> bin_dtypes_;
     std::vector<ge::Format> bin_formats_;
     OpParamDef& ValueDepend(Option o) { (void)o; return *this; }
@@ -960,6 +960,9 @@ public:
     // the output's shape is known only once the kernel ran (MaskedSelectV3's y): the caller gives the buffer
     OpParamDef& OutputShapeDependOnCompute() { shape_depends_on_compute_ = true; return *this; }
     bool shape_depends_on_compute_ = false;
+    // which lists a call set (an OpAICoreConfig's parameter replaces only those of the op's: OpDef::a2_params)
+    static constexpr unsigned kSetDtypes = 1, kSetFormats = 2, kSetBinDtypes = 4, kSetBinFormats = 8;
+    unsigned set_ = 0;
     std::string name_;
     Option option_ = REQUIRED;
     std::vector<ge::DataType> dtypes_;
@@ -1001,9 +1004,9 @@ public:
     OpAICoreConfig& NeedCheckSupportFlag(bool) { return *this; }
     OpAICoreConfig& PrecisionReduceFlag(bool) { return *this; }
     OpAICoreConfig& ExtendCfgInfo(const char*, const char*) { return *this; }
-    OpParamDef& Input(const char* name) { params_.emplace_back(name); return params_.back(); }
-    OpParamDef& Output(const char* name) { params_.emplace_back(name); return params_.back(); }
-    std::vector<OpParamDef> params_;
+    OpParamDef& Input(const char* name) { inputs_.emplace_back(name); return inputs_.back(); }
+    OpParamDef& Output(const char* name) { outputs_.emplace_back(name); return outputs_.back(); }
+    std::vector<OpParamDef> inputs_, outputs_;
 };
 
 class OpAICoreDef {
@@ -1013,8 +1016,15 @@ public:
     template <typename F> OpAICoreDef& SetCheckSupport(F) { return *this; }
     template <typename F> OpAICoreDef& SetOpSelectFormat(F) { return *this; }
     OpAICoreDef& AddConfig(const char* soc) { (void)soc; return *this; }
-    OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig& cfg) { (void)soc; (void)cfg; return *this; }
+    // the configuration for ascend910b (the A2 build's) is kept as it is at the call, a later call replacing it (CANN's
+    // AddConfig keeps a copy); other SoCs' are not built here
+    OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig& cfg) {
+        if (std::string(soc) == "ascend910b") { a2_ = cfg; has_a2_ = true; }
+        return *this;
+    }
     TilingKernelFunc tiling_ = nullptr;
+    OpAICoreConfig a2_;
+    bool has_a2_ = false;
 };
 
 // the communication groups of an MC2 op, one name or a list (ops-transformer moe_distribute_combine's
@@ -1038,6 +1048,26 @@ public:
     template <typename F> OpDef& SetInferShapeRange(F) { return *this; }
     OpAICoreDef& AICore() { return aicore_; }
     OpMC2Def& MC2() { return mc2_; }
+    // The inputs (out false) or outputs as CANN's A2 build takes them: the op's, each merged by name with the
+    // parameter of its ascend910b configuration (AddConfig) -- the configuration's ParamType, and its dtypes, formats and
+    // bin-query lists where it sets them; one only the configuration declares comes after the op's (as CANN's OpDef
+    // merges a SoC's configuration; ascendcraft.opproject's parse_op_definition reads the text the same way).
+    std::vector<OpParamDef> a2_params(bool out) const {
+        std::vector<OpParamDef> params = out ? outputs_ : inputs_;
+        if (!aicore_.has_a2_) return params;
+        for (const OpParamDef& c : out ? aicore_.a2_.outputs_ : aicore_.a2_.inputs_) {
+            OpParamDef* own = nullptr;
+            for (OpParamDef& p : params) if (p.name_ == c.name_) { own = &p; break; }
+            if (!own) { params.push_back(c); continue; }
+            own->option_ = c.option_;
+            if (c.set_ & OpParamDef::kSetDtypes) own->dtypes_ = c.dtypes_;
+            if (c.set_ & OpParamDef::kSetFormats) own->formats_ = c.formats_;
+            if (c.set_ & OpParamDef::kSetBinDtypes) own->bin_dtypes_ = c.bin_dtypes_;
+            if (c.set_ & OpParamDef::kSetBinFormats) own->bin_formats_ = c.bin_formats_;
+            if (c.shape_depends_on_compute_) own->shape_depends_on_compute_ = true;
+        }
+        return params;
+    }
     std::string type_;
     std::vector<OpParamDef> inputs_, outputs_;
     std::vector<OpAttrDef> attrs_;

@@ -3,14 +3,15 @@
 // apply_adam_w_v2's A2 tiling header includes its Ascend 950 one (`ElewiseBaseTiling&` parameters), so an A2 build
 // of the op reads this header.
 //
-// The template's tiling is NOT emulated: `ElewiseBaseTiling` is declared and not defined, so code that constructs one
-// or calls its DoTiling (the Ascend 950 tiling functions) does not compile and g++ names the place; the A2 paths only
-// name it. The compile info and tiling-data structs are given with opbase's field names and order (source
+// The template's tiling is NOT emulated: `ElewiseBaseTiling` compiles, and its DoTiling (what the Ascend 950 tiling
+// functions call) stops the run with an error naming it, so an op_host source of Ascend 950 links beside the A2 one as
+// in CANN's build; the DAG's operations (declared only) still stop the build where they are written. The compile info and tiling-data structs are given with opbase's field names and order (source
 // compatibility; no vendor code).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <vector>
 
 #include "register/tilingdata_base.h"
@@ -58,6 +59,20 @@ struct ElewiseTilingData {
     int64_t elemNum;
 };
 
-class ElewiseBaseTiling;   // the template's tiling (not emulated: declared only)
+// The template's tiling, not emulated: an Ascend 950 tiling source that runs it compiles and links (CANN's build links
+// every op_host source, and an A2 TilingFunc may call the Ascend 950 one on a branch A2 never takes: apply_adam_w_v2's
+// `compileInfo->isRegbase`), and a run that reaches DoTiling stops there with an error naming it (no silent no-op).
+class ElewiseBaseTiling {
+public:
+    explicit ElewiseBaseTiling(gert::TilingContext* context) : context_(context) {}
+    template <typename Dag, typename... A> ge::graphStatus DoTiling(A&&...) {
+        throw std::runtime_error(
+            "ascendcraft: Ops::Base::ElewiseBaseTiling::DoTiling (opbase's element-wise template host tiling, "
+            "op_common/atvoss/elewise) is not emulated: it tiles for Ascend 950's register-based vector unit; an A2 "
+            "TilingFunc does not reach it");
+    }
+private:
+    gert::TilingContext* context_;
+};
 
 }}  // namespace Ops::Base

@@ -6,6 +6,17 @@
 
 #include "op_common/atvoss/util/dag.h"
 
+// On the host (an op_host source: no __NPU_ARCH__, or ASCENDCRAFT_OP_HOST), opbase's header stands the kernel's element
+// types in by two-byte structs of these names in Ops::Base, so an Ascend 950 tiling source that instantiates a DAG over
+// `half` (apply_adam_w_v2_tiling_arch35.cpp: `ApplyAdamWV2DAG<half, half, float, float>`) compiles on the host as on CANN.
+#if !defined(__NPU_ARCH__) || defined(ASCENDCRAFT_OP_HOST)
+#include <cstdint>
+namespace Ops { namespace Base {
+struct half { uint16_t value; };
+struct bfloat16_t { uint16_t value; };
+}}  // namespace Ops::Base
+#endif
+
 namespace Ops { namespace Base { namespace Vec {
 
 // One argument: the element type.
