@@ -1,0 +1,136 @@
+"""examples/corpus/cannops_by_hand.py: a cann-ops op run on its own example's data and judged by its own script. The
+example (gen_data.py, main.cpp, verify_result.py, run.sh) is one written here in the repository's style around the
+project's own ScaleAddCustom (examples/opprojects/scale_add_custom): z = x + alpha * y."""
+from pathlib import Path
+
+import pytest
+
+from _corpus import git_repo, load_beside
+
+PROJECT = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
+OP = "src/math/scale_add_custom"
+
+GEN_DATA = '''import os
+import numpy as np
+
+def gen_golden_data_simple():
+    x = np.random.uniform(-2, 2, [4, 96]).astype(np.float32)
+    y = np.random.uniform(-2, 2, [4, 96]).astype(np.float32)
+    golden = (x + ALPHA * y).astype(np.float32)
+    os.system("mkdir -p input")
+    os.system("mkdir -p output")
+    x.tofile("./input/input_x.bin")
+    y.tofile("./input/input_y.bin")
+    golden.tofile("./output/golden.bin")
+
+if __name__ == "__main__":
+    gen_golden_data_simple()
+'''
+
+MAIN_CPP = '''#include "acl/acl.h"
+#include "aclnn_scale_add_custom.h"
+#define INDEX_ZERO 0
+
+int main(int argc, char **argv)
+{
+    // the shapes, and the attribute
+    std::vector<int64_t> inputXShape = {4, 96};
+    std::vector<int64_t> inputYShape = {inputXShape[INDEX_ZERO], 96};
+    std::vector<int64_t> outputZShape = {4, 96};
+    float alpha = 0.5f;
+    size_t n = inputXShape[0] * inputXShape[1];
+    std::vector<float> inputXHostData(n);
+    std::vector<float> inputYHostData(n);
+    std::vector<float> outputZHostData(n);
+    void ** input1=(void **)(&inputXHostData);
+    void ** input2=(void **)(&inputYHostData);
+    ReadFile("../input/input_x.bin", fileSize, *input1, n * sizeof(float));
+    ReadFile("../input/input_y.bin", fileSize, *input2, n * sizeof(float));
+    ret = CreateAclTensor(inputXHostData, inputXShape, &inputXDeviceAddr, aclDataType::ACL_FLOAT, &inputX);
+    ret = CreateAclTensor(inputYHostData, inputYShape, &inputYDeviceAddr, aclDataType::ACL_FLOAT, &inputY);
+    ret = CreateAclTensor(outputZHostData, outputZShape, &outputZDeviceAddr, aclDataType::ACL_FLOAT, &outputZ);
+    ret = aclnnScaleAddCustomGetWorkspaceSize(inputX, inputY, alpha, outputZ, &workspaceSize, &executor);
+    ret = aclnnScaleAddCustom(workspaceAddr, workspaceSize, executor, stream);
+    std::vector<float> resultData(n, 0);
+    ret = aclrtMemcpy(resultData.data(), resultData.size() * sizeof(resultData[0]), outputZDeviceAddr,
+                      n * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST);
+    void ** output1=(void **)(&resultData);
+    WriteFile("../output/output_z.bin", *output1, n * sizeof(float));
+    return 0;
+}
+'''
+
+VERIFY = '''import sys
+import numpy as np
+
+LOSS = 1e-4
+
+def verify_result(real_result, golden):
+    real = np.fromfile(real_result, dtype=np.float32)
+    gold = np.fromfile(golden, dtype=np.float32)
+    if real.shape != gold.shape or not np.allclose(real, gold, rtol=LOSS, atol=LOSS):
+        print("[ERROR] result error")
+        return False
+    print("test pass")
+    return True
+
+if __name__ == '__main__':
+    verify_result(sys.argv[1], sys.argv[2])
+'''
+
+RUN_SH = '''python3 gen_data.py
+ret=`python3 verify_result.py output/output_z.bin output/golden.bin`
+echo $ret
+'''
+
+
+@pytest.fixture(scope="module")
+def cbh():
+    return load_beside("cannops_by_hand")
+
+
+def example(root: Path, alpha: str = "0.5", main: str = MAIN_CPP):
+    ex = f"{OP}/examples/AclNNInvocationNaive"
+    return git_repo(root, {f"{ex}/gen_data.py": GEN_DATA.replace("ALPHA", alpha), f"{ex}/main.cpp": main,
+                           f"{ex}/verify_result.py": VERIFY, f"{ex}/run.sh": RUN_SH})
+
+
+def test_main_cpp_gives_the_tensors_files_attribute_and_output_file(cbh):
+    plan = cbh.parse_main(MAIN_CPP)
+    assert plan.api == "aclnnScaleAddCustom" and plan.args == ["inputX", "inputY", "alpha", "outputZ"]
+    x, y, z = (plan.tensors[n] for n in ("inputX", "inputY", "outputZ"))
+    assert (x.shape, x.dtype, x.file) == ((4, 96), "float32", "../input/input_x.bin")
+    assert (y.shape, y.file) == ((4, 96), "../input/input_y.bin")     # a shape of an earlier shape's element
+    assert z.file is None and plan.writes == {"outputZ": "../output/output_z.bin"}
+    assert plan.values["alpha"] == 0.5
+    assert cbh.tolerance(VERIFY) == "LOSS=1e-4"
+    assert cbh.verify_commands(RUN_SH) == [["output/output_z.bin", "output/golden.bin"]]
+
+
+def project_of(path):
+    from ascendcraft.config import load_settings
+    from ascendcraft.opproject import load_project
+    return load_project(PROJECT), load_settings()
+
+
+def test_an_op_on_its_own_data_matches_by_its_own_script(cbh, tmp_path):
+    gitdir, commit = example(tmp_path / "repo")
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.startswith("scale_add_custom: key ") and line.endswith(": match"), line
+    assert "tolerance LOSS=1e-4" in line and "worst abs error" in line
+    assert (tmp_path / "work" / "example" / "output" / "output_z.bin").stat().st_size == 4 * 96 * 4
+
+
+def test_a_golden_answer_the_kernel_does_not_give_is_a_mismatch(cbh, tmp_path):
+    # the authors' golden with another alpha than main.cpp passes: their script refuses our (right) output
+    gitdir, commit = example(tmp_path / "repo", alpha="0.75")
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.endswith(": MISMATCH"), line
+    assert float(line.split("worst abs error ")[1].split(":")[0]) > 0.01
+
+
+def test_a_call_that_does_not_fit_the_definition_is_no_reference(cbh, tmp_path):
+    main = MAIN_CPP.replace("(inputX, inputY, alpha, outputZ,", "(inputX, inputY, outputZ,")
+    gitdir, commit = example(tmp_path / "repo", main=main)
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.startswith("scale_add_custom: NO REFERENCE (main.cpp's aclnnScaleAddCustom call passes 3 arguments"), line
