@@ -134,3 +134,35 @@ def test_a_call_that_does_not_fit_the_definition_is_no_reference(cbh, tmp_path):
     gitdir, commit = example(tmp_path / "repo", main=main)
     line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
     assert line.startswith("scale_add_custom: NO REFERENCE (main.cpp's aclnnScaleAddCustom call passes 3 arguments"), line
+
+
+VERIFY_LOGGING = '''import sys
+import logging
+import numpy as np
+
+LOSS = 1e-4
+logging.basicConfig(level=logging.DEBUG, format='%(asctime)s - %(levelname)s - %(message)s')
+
+def verify_result(real_result, golden):
+    real = np.fromfile(real_result, dtype=np.float32)
+    gold = np.fromfile(golden, dtype=np.float32)
+    if real.shape != gold.shape or not np.allclose(real, gold, rtol=LOSS, atol=LOSS):
+        logging.error("compare failed")
+        sys.exit(1)
+    logging.info("test pass")
+    sys.exit(0)
+
+if __name__ == '__main__':
+    verify_result(sys.argv[1], sys.argv[2])
+'''
+
+
+@pytest.mark.parametrize("alpha, verdict", [("0.5", ": match"), ("0.75", ": MISMATCH")])
+def test_a_script_that_judges_through_logging_and_its_exit_status(cbh, tmp_path, alpha, verdict):
+    # (cann-ops add_custom's style: "test pass" on stderr through logging, a refusal as exit status 1)
+    ex = f"{OP}/examples/AclNNInvocationNaive"
+    gitdir, commit = git_repo(tmp_path / "repo", {f"{ex}/gen_data.py": GEN_DATA.replace("ALPHA", alpha),
+                                                  f"{ex}/main.cpp": MAIN_CPP, f"{ex}/verify_result.py": VERIFY_LOGGING,
+                                                  f"{ex}/run.sh": RUN_SH})
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.endswith(verdict), line
