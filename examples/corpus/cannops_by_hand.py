@@ -80,6 +80,7 @@ class MainPlan:
     lists: dict[str, list[str]] = field(default_factory=dict)   # aclTensorList -> its tensors
     values: dict[str, object] = field(default_factory=dict)     # a scalar / array argument -> its value
     writes: dict[str, str] = field(default_factory=dict)        # tensor -> the file its result is written to
+    scalars: dict[str, str] = field(default_factory=dict)       # an aclScalar -> its dtype (its value in `values`)
 
 
 def strip_comments(text: str) -> str:
@@ -125,7 +126,7 @@ def c_value(expr: str, env: dict):
     e = e.replace("&&", " and ").replace("||", " or ").replace("!", " not ").replace(" not =", "!=")
     e = re.sub(r"(?<![/])/(?![/])", "//", e) if not re.search(r"\d\.\d|\de", e) else e
     try:
-        return eval(e, {"__builtins__": {}}, env)  # noqa: S307 - main.cpp's own arithmetic on its own constants
+        return eval(e, {"__builtins__": {}, "aclFloatToFloat16": float, "aclFloat16ToFloat": float}, env)  # noqa: S307 - main.cpp's own arithmetic on its own constants
     except Exception:  # noqa: BLE001
         return None
 
@@ -167,12 +168,17 @@ def parse_main(text: str) -> MainPlan:
     if len(args) < 2 or "workspace" not in args[-2].lower():
         raise NoReference(f"main.cpp's {api.group(1)}GetWorkspaceSize call ends otherwise than &workspaceSize, &executor")
     plan = MainPlan(api.group(1), [a.strip() for a in args[:-2]])
+    # aclDataType variables (aclDataType valueType = aclDataType::ACL_INT32), and the names declared aclTensor *
+    dtype_vars = dict(re.findall(r"aclDataType\s+(\w+)\s*=\s*(?:aclDataType::)?(ACL_\w+)", t))
+    acl_dtype = lambda x: ACL_DTYPES.get(dtype_vars.get(x.strip(), x.split("::")[-1].strip()))
+    tensor_names = set(re.findall(r"aclTensor\s*\*\s*(\w+)", t))
     for m in re.finditer(r"\bCreateAclTensor\w*\s*\(", t):
         a = split_args(call_args(t, m.end() - 1)[0])
-        dt = next((x for x in a if "ACL_" in x), None)
+        dt = next((x for x in a if "ACL_" in x or x.strip() in dtype_vars), None)
         refs = [x.lstrip("&").strip() for x in a if x.startswith("&")]
         if dt is None or len(refs) < 2 or len(a) < 3: continue
-        dtype = ACL_DTYPES.get(dt.split("::")[-1].strip())
+        if refs[0] in tensor_names and refs[-1] not in tensor_names: refs = refs[::-1]   # (&tensor, &deviceAddr)
+        dtype = acl_dtype(dt)
         if dtype is None: raise NoReference(f"main.cpp: aclDataType {dt} has no numpy dtype here")
         shape = env.get(a[1].strip()) if not a[1].strip().startswith("{") else \
             [c_value(x, env) for x in split_args(a[1].strip()[1:-1])]
@@ -181,7 +187,9 @@ def parse_main(text: str) -> MainPlan:
         plan.tensors[refs[-1]] = Tensor(refs[-1], a[0].strip(), tuple(int(s) for s in shape), dtype, refs[0])
     for m in re.finditer(r"\bReadFile\s*\(", t):
         a = split_args(call_args(t, m.end() - 1)[0])
-        path, host = c_value(a[0], env), host_of(a[2]) if len(a) > 2 else None
+        hosts = {x.host for x in plan.tensors.values()}
+        # the buffer: ReadFile(path, fileSize, *input1, bytes) or ReadFile(path, hostData.data(), bytes)
+        path, host = c_value(a[0], env), next((host_of(x) for x in a[1:] if host_of(x) in hosts), None)
         for tensor in plan.tensors.values():
             if tensor.host == host and isinstance(path, str): tensor.file = path
     for tensor in plan.tensors.values():
@@ -200,6 +208,7 @@ def parse_main(text: str) -> MainPlan:
         v = env.get(src)
         if v is None and src in vectors: v = [c_value(x, env) for x in split_args(vectors[src][2])]
         plan.values[m.group(1)] = v
+        if m.group(2) == "Scalar" and len(a) > 1: plan.scalars[m.group(1)] = acl_dtype(a[1])
     for name in plan.args:
         if name not in plan.tensors and name not in plan.lists and name not in plan.values:
             plan.values[name] = c_value(name, env) if name not in env else env[name]
@@ -262,6 +271,13 @@ def bind(plan: MainPlan, op, arrays: dict) -> tuple[dict, dict, dict]:
             if v is not None: attrs[p.name] = v
             continue
         members = plan.lists.get(arg, [arg] if arg in plan.tensors else [])
+        if role == "in" and arg in plan.scalars:
+            # an aclScalar for an input (the definition's scalar input): a one-element tensor of its dtype and value
+            v, dt = plan.values.get(arg), plan.scalars[arg]
+            if v is None or dt is None: raise NoReference(f"input {p.name}: the aclScalar {arg}'s value or dtype")
+            import torch
+            inputs[p.name] = torch.tensor([float(v)], dtype=torch.bfloat16) if dt == "bfloat16" else np.array([v], dt)
+            continue
         if not members:
             if arg in ("nullptr", "NULL"): inputs[p.name] = None; continue
             raise NoReference(f"{role}put {p.name}: {arg} is no tensor main.cpp makes")
