@@ -166,3 +166,30 @@ def test_a_script_that_judges_through_logging_and_its_exit_status(cbh, tmp_path,
                                                   f"{ex}/run.sh": RUN_SH})
     line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
     assert line.endswith(verdict), line
+
+
+def test_main_cpp_other_forms_tensor_first_a_dtype_variable_and_a_scalar_input(cbh):
+    # CreateAclTensor(host, shape, dtype, &tensor, &deviceAddr), ReadFile(path, host.data(), bytes), and an aclScalar
+    # passed where the definition has a (scalar) input
+    main = '''int main() {
+    std::vector<int64_t> xShape = {8, 16};
+    aclTensor *x = nullptr;
+    aclTensor *y = nullptr;
+    aclScalar *value = nullptr;
+    aclDataType valueType = aclDataType::ACL_FLOAT16;
+    std::vector<int32_t> xHostData(128);
+    std::vector<int32_t> yHostData(128);
+    CHECK_RET(ReadFile("../input/input_x.bin", xHostData.data(), 512), return FAILED);
+    ret = CreateAclTensor(xHostData, xShape, ACL_INT32, &x, &xDeviceAddr);
+    ret = CreateAclTensor(yHostData, xShape, valueType, &y, &yDeviceAddr);
+    aclFloat16 scalarValue = aclFloatToFloat16(1.5f);
+    value = aclCreateScalar(&scalarValue, valueType);
+    ret = aclnnThingGetWorkspaceSize(x, value, y, &workspaceSize, &executor);
+    ret = aclrtMemcpy(yHostData.data(), 256, yDeviceAddr, 256, ACL_MEMCPY_DEVICE_TO_HOST);
+    CHECK_RET(WriteFile("../output/output_y.bin", yHostData.data(), 256), return FAILED);
+}'''
+    plan = cbh.parse_main(main)
+    assert set(plan.tensors) == {"x", "y"} and plan.tensors["x"].addr == "xDeviceAddr"
+    assert (plan.tensors["x"].dtype, plan.tensors["x"].file) == ("int32", "../input/input_x.bin")
+    assert plan.tensors["y"].dtype == "float16" and plan.writes == {"y": "../output/output_y.bin"}
+    assert plan.values["value"] == 1.5 and plan.scalars == {"value": "float16"}
