@@ -45,6 +45,10 @@ GEN_SECONDS = 300          # gen_data.py's and verify_result.py's timeout
 MAX_INPUT_BYTES = 64 << 20
 
 # aclDataType -> numpy dtype name ("bfloat16": the raw bits as uint16, torch gives the values)
+# aclDataType's numbers (the same as ge::DataType's: an attribute of a dtype, Cast's dst_type, takes them)
+ACL_NUMBERS = {"ACL_FLOAT": 0, "ACL_FLOAT16": 1, "ACL_INT8": 2, "ACL_INT32": 3, "ACL_UINT8": 4, "ACL_INT16": 6,
+               "ACL_UINT16": 7, "ACL_UINT32": 8, "ACL_INT64": 9, "ACL_UINT64": 10, "ACL_DOUBLE": 11, "ACL_BOOL": 12,
+               "ACL_COMPLEX64": 16, "ACL_COMPLEX128": 17, "ACL_BF16": 27}
 ACL_DTYPES = {"ACL_FLOAT": "float32", "ACL_FLOAT16": "float16", "ACL_BF16": "bfloat16", "ACL_DOUBLE": "float64",
               "ACL_INT8": "int8", "ACL_INT16": "int16", "ACL_INT32": "int32", "ACL_INT64": "int64",
               "ACL_UINT8": "uint8", "ACL_UINT16": "uint16", "ACL_UINT32": "uint32", "ACL_UINT64": "uint64",
@@ -211,6 +215,9 @@ def parse_main(text: str) -> MainPlan:
         if m.group(2) == "Scalar" and len(a) > 1: plan.scalars[m.group(1)] = acl_dtype(a[1])
     for name in plan.args:
         if name not in plan.tensors and name not in plan.lists and name not in plan.values:
+            if name in dtype_vars or name.split("::")[-1] in ACL_NUMBERS:   # an aclDataType: its number
+                plan.values[name] = ACL_NUMBERS.get(dtype_vars.get(name, name.split("::")[-1]))
+                continue
             plan.values[name] = c_value(name, env) if name not in env else env[name]
     # outputs: WriteFile(path, buf) of the vector that aclrtMemcpy(vec.data(), ..., DEVICE_ADDR, ..., DEVICE_TO_HOST) filled
     filled = {}
@@ -263,7 +270,7 @@ def bind(plan: MainPlan, op, arrays: dict) -> tuple[dict, dict, dict]:
     if len(plan.args) != len(params):
         raise NoReference(f"main.cpp's {plan.api} call passes {len(plan.args)} arguments, the definition has "
                           f"{len(op.inputs)} inputs, {len(op.attrs)} attributes, {len(op.outputs)} outputs")
-    inputs, attrs, outputs, names = {}, {}, {}, {}
+    inputs, attrs, outputs, names, initial = {}, {}, {}, {}, {}
     for (role, p), arg in zip(params, plan.args):
         if role == "attr":
             v = plan.values.get(arg)
@@ -289,8 +296,14 @@ def bind(plan: MainPlan, op, arrays: dict) -> tuple[dict, dict, dict]:
             specs = [(plan.tensors[m].shape, plan.tensors[m].dtype if plan.tensors[m].dtype == "bfloat16"
                       else np.dtype(plan.tensors[m].dtype)) for m in members]
             outputs[p.name] = specs if is_list else specs[0]
+            # an output whose host vector main.cpp filled (from a file, or literal values) starts with them on the
+            # device (CreateAclTensor copies it there); one made of its size alone starts as the emulator's poison,
+            # so that an element the kernel leaves unwritten shows (on the NPU: zeros)
+            t = plan.tensors[members[0]]
+            if not is_list and (t.file is not None or t.values is not None):
+                initial[p.name] = arrays[members[0]]
         names[p.name] = members
-    return inputs, attrs, outputs, names
+    return inputs, attrs, outputs, names, initial
 
 
 def verify_commands(run_sh: str) -> list[list[str]]:
@@ -312,7 +325,8 @@ def worst_error(ours: Path, golden: Path, dtype: str) -> str:
     raw = np.fromfile(ours, np.uint16 if dtype == "bfloat16" else np.dtype(dtype))
     got = torch.from_numpy(raw.view(np.int16)).view(torch.bfloat16).double().numpy() if dtype == "bfloat16" else raw
     size = golden.stat().st_size
-    gdt = {got.size * raw.itemsize: raw.dtype, got.size * 4: np.float32, got.size * 8: np.float64}.get(size)
+    # (our own dtype first: an int32 output's golden of the same size is int32, not float32)
+    gdt = {got.size * 8: np.float64, got.size * 4: np.float32, got.size * raw.itemsize: raw.dtype}.get(size)
     if gdt is None or got.size == 0: return f"golden {size} bytes, ours {ours.stat().st_size}"
     want = np.fromfile(golden, gdt)
     if dtype == "bfloat16" and gdt == raw.dtype:
@@ -332,7 +346,7 @@ def show(gitdir: str, commit: str, path: str) -> str | None:
     return r.stdout.decode("utf-8", "replace") if r.returncode == 0 else None
 
 
-def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of) -> str:
+def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of, soc: str | None = None) -> str:
     """One op: its example's gen_data.py, main.cpp's tensors, the emulated run, verify_result.py. The line."""
     name = op_path.rsplit("/", 1)[-1]
     files = {f: show(gitdir, commit, f"{op_path}/{EXAMPLE}/{f}") for f in ("gen_data.py", "main.cpp", "verify_result.py", "run.sh")}
@@ -356,17 +370,18 @@ def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of) 
         return f"{name}: NO REFERENCE (gen_data.py failed: {last[:160]})"
     try:
         proj, settings = project_of(op_path)
+        if soc: settings = settings.replace(soc=soc)   # another chip profile (--soc: a 40-AIV 910B3 for an op written for it)
     except AssertionError as e:
         return f"{name}: PROJECT DOES NOT BUILD ({str(e).splitlines()[0][:200]})"
     from ascendcraft.opproject import run_project
     try:
         arrays = arrays_for(plan, ex)
-        inputs, attrs, outputs, names = bind(plan, proj.op, arrays)
+        inputs, attrs, outputs, names, initial = bind(plan, proj.op, arrays)
     except NoReference as e:
         return f"{name}: NO REFERENCE ({e})"
     t0 = time.time()
     try:
-        r = run_project(proj, inputs, attrs=attrs, outputs=outputs, settings=settings)
+        r = run_project(proj, inputs, attrs=attrs, outputs=outputs, settings=settings, initial=initial or None)
     except Exception as e:  # noqa: BLE001 - the line says why, whatever it is
         return f"{name}: ERROR {type(e).__name__}: {str(e).splitlines()[0][:240] if str(e) else ''}"
     if not r.run.ok:
@@ -430,6 +445,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=None, help="only the ops whose path matches this regex")
     ap.add_argument("--limit", type=int, default=None, help="at most N ops")
     ap.add_argument("--keep", type=Path, default=None, help="materialise the projects and examples here (kept)")
+    ap.add_argument("--soc", default=None, help="the chip profile (default: the settings', a 48-AIV 910B2)")
     a = ap.parse_args(argv)
     from hicann_by_hand import project
     gitdirs = dict(x.split("=", 1) for x in a.git)
@@ -446,7 +462,7 @@ def main(argv=None) -> int:
             work.mkdir(parents=True, exist_ok=True)
             keep = a.keep / "projects" if a.keep else Path(tmp) / "projects"   # (removed with the folder)
             try:
-                text = run_example(p, gitdir, commit, work, lambda path: project(REPO, path, gitdirs, keep))
+                text = run_example(p, gitdir, commit, work, lambda path: project(REPO, path, gitdirs, keep), a.soc)
             except subprocess.TimeoutExpired as e:
                 text = f"{p.rsplit('/', 1)[-1]}: NO REFERENCE ({Path(str(e.cmd[-1])).name} ran past {GEN_SECONDS} s)"
         bad += not text.endswith(": match")
