@@ -193,3 +193,23 @@ def test_main_cpp_other_forms_tensor_first_a_dtype_variable_and_a_scalar_input(c
     assert (plan.tensors["x"].dtype, plan.tensors["x"].file) == ("int32", "../input/input_x.bin")
     assert plan.tensors["y"].dtype == "float16" and plan.writes == {"y": "../output/output_y.bin"}
     assert plan.values["value"] == 1.5 and plan.scalars == {"value": "float16"}
+
+
+def test_a_ref_output_is_one_argument_and_an_int_array_of_a_c_array(cbh):
+    # Eye-like: input y and output y (a ref output) are the call's one tensor argument; an aclIntArray of a C array
+    from types import SimpleNamespace as NS
+    main = '''int main() {
+    std::vector<int64_t> yShape = {2, 3};
+    std::vector<float> yHostData(6, 0);
+    int64_t dims[2] = {2, 3};
+    aclIntArray *shape = aclCreateIntArray(&(dims[0]), 2);
+    ret = CreateAclTensor(yHostData, yShape, &yDeviceAddr, aclDataType::ACL_FLOAT, &y);
+    ret = aclnnThingGetWorkspaceSize(y, shape, 0, &workspaceSize, &executor);
+}'''
+    plan = cbh.parse_main(main)
+    assert plan.values["shape"] == [2, 3]
+    op = NS(inputs=[NS(name="y")], attrs=[NS(name="shape", kind="list_int"), NS(name="k", kind="int")],
+            outputs=[NS(name="y")])
+    import numpy as np
+    inputs, attrs, outputs, names, initial = cbh.bind(plan, op, {"y": np.zeros((2, 3), np.float32)})
+    assert list(inputs) == ["y"] and attrs == {"shape": [2, 3], "k": 0} and outputs == {} and names == {"y": ["y"]}

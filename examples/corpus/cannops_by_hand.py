@@ -146,6 +146,10 @@ def parse_main(text: str) -> MainPlan:
         name, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         v = c_value(value, env)
         if v is not None: env[name] = v
+    # C arrays of constants: int64_t sizeValue[2] = {4, 4}
+    for m in re.finditer(r"(?:u?int\d+_t|int|float|double|bool)\s+(\w+)\s*\[\s*\w*\s*\]\s*=\s*\{([^}]*)\}", t):
+        vals = [c_value(a, env) for a in split_args(m.group(2))]
+        if vals and all(v is not None for v in vals): env[m.group(1)] = vals
     # vectors: std::vector<T> NAME = {...} / NAME{...} / NAME(size) / NAME(size, fill)
     vectors: dict[str, tuple[str, str, str]] = {}
     for m in re.finditer(r"std::vector<\s*([\w:\s*]+?)\s*>\s+(\w+)\s*(=\s*\{|\{|\()", t):
@@ -208,7 +212,7 @@ def parse_main(text: str) -> MainPlan:
     # aclScalar / arrays of attributes
     for m in re.finditer(r"(\w+)\s*=\s*aclCreate(Scalar|IntArray|FloatArray|BoolArray)\s*\(", t):
         a = split_args(call_args(t, m.end() - 1)[0])
-        src = a[0].lstrip("&").replace(".data()", "").strip()
+        src = re.sub(r"[&()\s]|\[0\]|\.data\(\)", "", a[0])   # v.data(), &v, &(v[0])
         v = env.get(src)
         if v is None and src in vectors: v = [c_value(x, env) for x in split_args(vectors[src][2])]
         plan.values[m.group(1)] = v
@@ -266,7 +270,10 @@ def arrays_for(plan: MainPlan, folder: Path) -> dict[str, object]:
 def bind(plan: MainPlan, op, arrays: dict) -> tuple[dict, dict, dict]:
     """The aclnn call's arguments as the definition's inputs, attributes and outputs (CANN's aclnn generator's order):
     (inputs, attrs, outputs={name: (shape, dtype)}), and which tensor each output is (for the files)."""
-    params = [("in", p) for p in op.inputs] + [("attr", a) for a in op.attrs] + [("out", p) for p in op.outputs]
+    # (an output named like an input is a ref output: the aclnn call takes it once, as the input; Eye's y)
+    ins = {p.name for p in op.inputs}
+    params = [("in", p) for p in op.inputs] + [("attr", a) for a in op.attrs] + \
+        [("out", p) for p in op.outputs if p.name not in ins]
     if len(plan.args) != len(params):
         raise NoReference(f"main.cpp's {plan.api} call passes {len(plan.args)} arguments, the definition has "
                           f"{len(op.inputs)} inputs, {len(op.attrs)} attributes, {len(op.outputs)} outputs")
