@@ -333,7 +333,8 @@ def worst_error(ours: Path, golden: Path, dtype: str) -> str:
     got = torch.from_numpy(raw.view(np.int16)).view(torch.bfloat16).double().numpy() if dtype == "bfloat16" else raw
     size = golden.stat().st_size
     # (our own dtype first: an int32 output's golden of the same size is int32, not float32)
-    gdt = {got.size * 8: np.float64, got.size * 4: np.float32, got.size * raw.itemsize: raw.dtype}.get(size)
+    wide = (np.int64, np.int32) if raw.dtype.kind in "iub" else (np.float64, np.float32)
+    gdt = {got.size * 8: wide[0], got.size * 4: wide[1], got.size * raw.itemsize: raw.dtype}.get(size)
     if gdt is None or got.size == 0: return f"golden {size} bytes, ours {ours.stat().st_size}"
     want = np.fromfile(golden, gdt)
     if dtype == "bfloat16" and gdt == raw.dtype:
