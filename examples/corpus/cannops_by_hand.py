@@ -292,6 +292,9 @@ def bind(plan: MainPlan, op, arrays: dict) -> tuple[dict, dict, dict]:
             import torch
             inputs[p.name] = torch.tensor([float(v)], dtype=torch.bfloat16) if dt == "bfloat16" else np.array([v], dt)
             continue
+        if role == "in" and isinstance(plan.values.get(arg), list) and all(isinstance(v, int) for v in plan.values[arg]):
+            inputs[p.name] = np.array(plan.values[arg], np.int64)   # an aclIntArray for an input: an int64 tensor
+            continue
         if not members:
             if arg in ("nullptr", "NULL"): inputs[p.name] = None; continue
             raise NoReference(f"{role}put {p.name}: {arg} is no tensor main.cpp makes")
