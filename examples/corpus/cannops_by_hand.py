@@ -162,7 +162,9 @@ def parse_main(text: str) -> MainPlan:
             if kind == "init" and "aclTensor" not in typ:
                 vals = [c_value(a, env) for a in split_args(body)]
                 if vals and all(v is not None for v in vals): env[name] = vals
-    aliases = {m.group(1): m.group(2) for m in re.finditer(r"void\s*\*\*?\s*(\w+)\s*=\s*\(\s*void\s*\*\*?\s*\)\s*\(?\s*&?\s*(\w+)", t)}
+    # void ** input1 = (void **)(&hostData); void* output1 = &resultData[0];
+    aliases = {m.group(1): m.group(2) for m in re.finditer(
+        r"void\s*\*\*?\s*(\w+)\s*=\s*(?:\(\s*void\s*\*\*?\s*\)\s*)?\(?\s*&?\s*(\w+)", t)}
 
     def host_of(buf: str) -> str | None:
         ids = re.findall(r"[A-Za-z_]\w*", buf.replace(".data()", ""))
@@ -416,7 +418,12 @@ def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of, 
                 a = r.outputs[owner]
                 np.asarray(a[names[owner].index(m)] if isinstance(a, list) else a).tofile(ex / example_file(path)); written += 1
     verdicts, worst = [], []
+    written_files = {Path(example_file(p)): m for m, p in plan.writes.items()}
     for cmd in verify_commands(files["run.sh"]):
+        # the file of ours it reads: one main.cpp writes (the other is the golden one)
+        if not any(Path(c) in written_files and (ex / c).exists() for c in cmd):
+            return (f"{name}: NO REFERENCE (verify_result.py reads {' '.join(cmd)}: main.cpp's writing of it not followed"
+                    f" here) key {r.tiling_key}")
         v = subprocess.run([sys.executable, "verify_result.py", *cmd], cwd=ex, capture_output=True, text=True,
                            timeout=GEN_SECONDS)
         # (run.sh compares the printed text with "test pass"; some scripts say it through logging, on stderr, and
@@ -424,9 +431,9 @@ def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of, 
         lines = [l.strip() for l in (v.stdout + "\n" + v.stderr).splitlines() if l.strip()]
         verdicts.append(v.returncode == 0 and any(l.endswith("test pass") for l in lines)
                         and not any("error" in l.lower() for l in lines))
-        ours = next((c for c in cmd if "golden" not in c), None)
+        ours = next((c for c in cmd if Path(c) in written_files), None)
         gold = next((c for c in cmd if c != ours), None)
-        tensor = next((plan.tensors[m] for m, p in plan.writes.items() if ours and Path(example_file(p)) == Path(ours)), None)
+        tensor = plan.tensors[written_files[Path(ours)]]
         if ours and gold and tensor: worst.append(worst_error(ex / ours, ex / gold, tensor.dtype))
     if not verdicts: return f"{name}: NO REFERENCE (run.sh runs no verify_result.py)"
     verdict = "match" if all(verdicts) else "MISMATCH"
