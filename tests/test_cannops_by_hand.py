@@ -213,3 +213,11 @@ def test_a_ref_output_is_one_argument_and_an_int_array_of_a_c_array(cbh):
     import numpy as np
     inputs, attrs, outputs, names, initial = cbh.bind(plan, op, {"y": np.zeros((2, 3), np.float32)})
     assert list(inputs) == ["y"] and attrs == {"shape": [2, 3], "k": 0} and outputs == {} and names == {"y": ["y"]}
+
+
+def test_an_output_file_main_cpp_writes_in_a_way_not_followed_is_no_reference(cbh, tmp_path):
+    # (before: the verify script read a file nobody wrote, and the op was a MISMATCH)
+    main = MAIN_CPP.replace('WriteFile("../output/output_z.bin", *output1', 'WriteFile(outputPath, *output1')
+    gitdir, commit = example(tmp_path / "repo", main=main)
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert "NO REFERENCE (verify_result.py reads output/output_z.bin output/golden.bin: main.cpp's writing" in line, line
