@@ -1,0 +1,223 @@
+"""examples/corpus/cannops_by_hand.py: a cann-ops op run on its own example's data and judged by its own script. The
+example (gen_data.py, main.cpp, verify_result.py, run.sh) is one written here in the repository's style around the
+project's own ScaleAddCustom (examples/opprojects/scale_add_custom): z = x + alpha * y."""
+from pathlib import Path
+
+import pytest
+
+from _corpus import git_repo, load_beside
+
+PROJECT = Path(__file__).resolve().parents[1] / "examples" / "opprojects" / "scale_add_custom"
+OP = "src/math/scale_add_custom"
+
+GEN_DATA = '''import os
+import numpy as np
+
+def gen_golden_data_simple():
+    x = np.random.uniform(-2, 2, [4, 96]).astype(np.float32)
+    y = np.random.uniform(-2, 2, [4, 96]).astype(np.float32)
+    golden = (x + ALPHA * y).astype(np.float32)
+    os.system("mkdir -p input")
+    os.system("mkdir -p output")
+    x.tofile("./input/input_x.bin")
+    y.tofile("./input/input_y.bin")
+    golden.tofile("./output/golden.bin")
+
+if __name__ == "__main__":
+    gen_golden_data_simple()
+'''
+
+MAIN_CPP = '''#include "acl/acl.h"
+#include "aclnn_scale_add_custom.h"
+#define INDEX_ZERO 0
+
+int main(int argc, char **argv)
+{
+    // the shapes, and the attribute
+    std::vector<int64_t> inputXShape = {4, 96};
+    std::vector<int64_t> inputYShape = {inputXShape[INDEX_ZERO], 96};
+    std::vector<int64_t> outputZShape = {4, 96};
+    float alpha = 0.5f;
+    size_t n = inputXShape[0] * inputXShape[1];
+    std::vector<float> inputXHostData(n);
+    std::vector<float> inputYHostData(n);
+    std::vector<float> outputZHostData(n);
+    void ** input1=(void **)(&inputXHostData);
+    void ** input2=(void **)(&inputYHostData);
+    ReadFile("../input/input_x.bin", fileSize, *input1, n * sizeof(float));
+    ReadFile("../input/input_y.bin", fileSize, *input2, n * sizeof(float));
+    ret = CreateAclTensor(inputXHostData, inputXShape, &inputXDeviceAddr, aclDataType::ACL_FLOAT, &inputX);
+    ret = CreateAclTensor(inputYHostData, inputYShape, &inputYDeviceAddr, aclDataType::ACL_FLOAT, &inputY);
+    ret = CreateAclTensor(outputZHostData, outputZShape, &outputZDeviceAddr, aclDataType::ACL_FLOAT, &outputZ);
+    ret = aclnnScaleAddCustomGetWorkspaceSize(inputX, inputY, alpha, outputZ, &workspaceSize, &executor);
+    ret = aclnnScaleAddCustom(workspaceAddr, workspaceSize, executor, stream);
+    std::vector<float> resultData(n, 0);
+    ret = aclrtMemcpy(resultData.data(), resultData.size() * sizeof(resultData[0]), outputZDeviceAddr,
+                      n * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST);
+    void ** output1=(void **)(&resultData);
+    WriteFile("../output/output_z.bin", *output1, n * sizeof(float));
+    return 0;
+}
+'''
+
+VERIFY = '''import sys
+import numpy as np
+
+LOSS = 1e-4
+
+def verify_result(real_result, golden):
+    real = np.fromfile(real_result, dtype=np.float32)
+    gold = np.fromfile(golden, dtype=np.float32)
+    if real.shape != gold.shape or not np.allclose(real, gold, rtol=LOSS, atol=LOSS):
+        print("[ERROR] result error")
+        return False
+    print("test pass")
+    return True
+
+if __name__ == '__main__':
+    verify_result(sys.argv[1], sys.argv[2])
+'''
+
+RUN_SH = '''python3 gen_data.py
+ret=`python3 verify_result.py output/output_z.bin output/golden.bin`
+echo $ret
+'''
+
+
+@pytest.fixture(scope="module")
+def cbh():
+    return load_beside("cannops_by_hand")
+
+
+def example(root: Path, alpha: str = "0.5", main: str = MAIN_CPP):
+    ex = f"{OP}/examples/AclNNInvocationNaive"
+    return git_repo(root, {f"{ex}/gen_data.py": GEN_DATA.replace("ALPHA", alpha), f"{ex}/main.cpp": main,
+                           f"{ex}/verify_result.py": VERIFY, f"{ex}/run.sh": RUN_SH})
+
+
+def test_main_cpp_gives_the_tensors_files_attribute_and_output_file(cbh):
+    plan = cbh.parse_main(MAIN_CPP)
+    assert plan.api == "aclnnScaleAddCustom" and plan.args == ["inputX", "inputY", "alpha", "outputZ"]
+    x, y, z = (plan.tensors[n] for n in ("inputX", "inputY", "outputZ"))
+    assert (x.shape, x.dtype, x.file) == ((4, 96), "float32", "../input/input_x.bin")
+    assert (y.shape, y.file) == ((4, 96), "../input/input_y.bin")     # a shape of an earlier shape's element
+    assert z.file is None and plan.writes == {"outputZ": "../output/output_z.bin"}
+    assert plan.values["alpha"] == 0.5
+    assert cbh.tolerance(VERIFY) == "LOSS=1e-4"
+    assert cbh.verify_commands(RUN_SH) == [["output/output_z.bin", "output/golden.bin"]]
+
+
+def project_of(path):
+    from ascendcraft.config import load_settings
+    from ascendcraft.opproject import load_project
+    return load_project(PROJECT), load_settings()
+
+
+def test_an_op_on_its_own_data_matches_by_its_own_script(cbh, tmp_path):
+    gitdir, commit = example(tmp_path / "repo")
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.startswith("scale_add_custom: key ") and line.endswith(": match"), line
+    assert "tolerance LOSS=1e-4" in line and "worst abs error" in line
+    assert (tmp_path / "work" / "example" / "output" / "output_z.bin").stat().st_size == 4 * 96 * 4
+
+
+def test_a_golden_answer_the_kernel_does_not_give_is_a_mismatch(cbh, tmp_path):
+    # the authors' golden with another alpha than main.cpp passes: their script refuses our (right) output
+    gitdir, commit = example(tmp_path / "repo", alpha="0.75")
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.endswith(": MISMATCH"), line
+    assert float(line.split("worst abs error ")[1].split(":")[0]) > 0.01
+
+
+def test_a_call_that_does_not_fit_the_definition_is_no_reference(cbh, tmp_path):
+    main = MAIN_CPP.replace("(inputX, inputY, alpha, outputZ,", "(inputX, inputY, outputZ,")
+    gitdir, commit = example(tmp_path / "repo", main=main)
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.startswith("scale_add_custom: NO REFERENCE (main.cpp's aclnnScaleAddCustom call passes 3 arguments"), line
+
+
+VERIFY_LOGGING = '''import sys
+import logging
+import numpy as np
+
+LOSS = 1e-4
+logging.basicConfig(level=logging.DEBUG, format='%(asctime)s - %(levelname)s - %(message)s')
+
+def verify_result(real_result, golden):
+    real = np.fromfile(real_result, dtype=np.float32)
+    gold = np.fromfile(golden, dtype=np.float32)
+    if real.shape != gold.shape or not np.allclose(real, gold, rtol=LOSS, atol=LOSS):
+        logging.error("compare failed")
+        sys.exit(1)
+    logging.info("test pass")
+    sys.exit(0)
+
+if __name__ == '__main__':
+    verify_result(sys.argv[1], sys.argv[2])
+'''
+
+
+@pytest.mark.parametrize("alpha, verdict", [("0.5", ": match"), ("0.75", ": MISMATCH")])
+def test_a_script_that_judges_through_logging_and_its_exit_status(cbh, tmp_path, alpha, verdict):
+    # (cann-ops add_custom's style: "test pass" on stderr through logging, a refusal as exit status 1)
+    ex = f"{OP}/examples/AclNNInvocationNaive"
+    gitdir, commit = git_repo(tmp_path / "repo", {f"{ex}/gen_data.py": GEN_DATA.replace("ALPHA", alpha),
+                                                  f"{ex}/main.cpp": MAIN_CPP, f"{ex}/verify_result.py": VERIFY_LOGGING,
+                                                  f"{ex}/run.sh": RUN_SH})
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.endswith(verdict), line
+
+
+def test_main_cpp_other_forms_tensor_first_a_dtype_variable_and_a_scalar_input(cbh):
+    # CreateAclTensor(host, shape, dtype, &tensor, &deviceAddr), ReadFile(path, host.data(), bytes), and an aclScalar
+    # passed where the definition has a (scalar) input
+    main = '''int main() {
+    std::vector<int64_t> xShape = {8, 16};
+    aclTensor *x = nullptr;
+    aclTensor *y = nullptr;
+    aclScalar *value = nullptr;
+    aclDataType valueType = aclDataType::ACL_FLOAT16;
+    std::vector<int32_t> xHostData(128);
+    std::vector<int32_t> yHostData(128);
+    CHECK_RET(ReadFile("../input/input_x.bin", xHostData.data(), 512), return FAILED);
+    ret = CreateAclTensor(xHostData, xShape, ACL_INT32, &x, &xDeviceAddr);
+    ret = CreateAclTensor(yHostData, xShape, valueType, &y, &yDeviceAddr);
+    aclFloat16 scalarValue = aclFloatToFloat16(1.5f);
+    value = aclCreateScalar(&scalarValue, valueType);
+    ret = aclnnThingGetWorkspaceSize(x, value, y, &workspaceSize, &executor);
+    ret = aclrtMemcpy(yHostData.data(), 256, yDeviceAddr, 256, ACL_MEMCPY_DEVICE_TO_HOST);
+    CHECK_RET(WriteFile("../output/output_y.bin", yHostData.data(), 256), return FAILED);
+}'''
+    plan = cbh.parse_main(main)
+    assert set(plan.tensors) == {"x", "y"} and plan.tensors["x"].addr == "xDeviceAddr"
+    assert (plan.tensors["x"].dtype, plan.tensors["x"].file) == ("int32", "../input/input_x.bin")
+    assert plan.tensors["y"].dtype == "float16" and plan.writes == {"y": "../output/output_y.bin"}
+    assert plan.values["value"] == 1.5 and plan.scalars == {"value": "float16"}
+
+
+def test_a_ref_output_is_one_argument_and_an_int_array_of_a_c_array(cbh):
+    # Eye-like: input y and output y (a ref output) are the call's one tensor argument; an aclIntArray of a C array
+    from types import SimpleNamespace as NS
+    main = '''int main() {
+    std::vector<int64_t> yShape = {2, 3};
+    std::vector<float> yHostData(6, 0);
+    int64_t dims[2] = {2, 3};
+    aclIntArray *shape = aclCreateIntArray(&(dims[0]), 2);
+    ret = CreateAclTensor(yHostData, yShape, &yDeviceAddr, aclDataType::ACL_FLOAT, &y);
+    ret = aclnnThingGetWorkspaceSize(y, shape, 0, &workspaceSize, &executor);
+}'''
+    plan = cbh.parse_main(main)
+    assert plan.values["shape"] == [2, 3]
+    op = NS(inputs=[NS(name="y")], attrs=[NS(name="shape", kind="list_int"), NS(name="k", kind="int")],
+            outputs=[NS(name="y")])
+    import numpy as np
+    inputs, attrs, outputs, names, initial = cbh.bind(plan, op, {"y": np.zeros((2, 3), np.float32)})
+    assert list(inputs) == ["y"] and attrs == {"shape": [2, 3], "k": 0} and outputs == {} and names == {"y": ["y"]}
+
+
+def test_an_output_file_main_cpp_writes_in_a_way_not_followed_is_no_reference(cbh, tmp_path):
+    # (before: the verify script read a file nobody wrote, and the op was a MISMATCH)
+    main = MAIN_CPP.replace('WriteFile("../output/output_z.bin", *output1', 'WriteFile(outputPath, *output1')
+    gitdir, commit = example(tmp_path / "repo", main=main)
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert "NO REFERENCE (verify_result.py reads output/output_z.bin output/golden.bin: main.cpp's writing" in line, line
