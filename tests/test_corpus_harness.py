@@ -3103,3 +3103,32 @@ def test_evokernel_span_start_retried_where_an_input_local_changes():
     first = wrong(0)
     out, note = evokernel.span_retries(first, wrong)
     assert out is first and out["match"] == "mismatch" and "3 start(s) run, none matched; no start 4" in note, note
+
+
+def test_a_shared_tiling_source_named_under_a_root_folder_variable_is_a_link_candidate(tmp_path):
+    """cann-ops: the root CMakeLists.txt sets `OP_COMMON_DIR` to `${CMAKE_CURRENT_SOURCE_DIR}/src/common`, and every foreach
+    op adds `${OP_COMMON_DIR}/src/foreach/op_tiling/foreach_tiling_func.cpp` (their tiling functions, one
+    IMPL_OP_OPTILING each) to the shared optiling target; the root file adds `${CMAKE_CURRENT_SOURCE_DIR}/src/common/src/
+    fallback_comm.cpp`. Both are candidates, and an op whose own op_host registers no tiling function is given the shared
+    source that registers its type, as CANN's build links it. A variable no root `set` gives stays unread."""
+    files = {
+        "CMakeLists.txt": "set(OP_COMMON_DIR ${CMAKE_CURRENT_SOURCE_DIR}/src/common)\n"
+            "target_sources(optiling PRIVATE\n    ${CMAKE_CURRENT_SOURCE_DIR}/src/common/src/fallback.cpp\n)\n",
+        "src/common/src/fallback.cpp": "int Fallback() { return 1; }\n",
+        "src/common/src/each/op_tiling/each_tiling_func.cpp":
+            "namespace optiling {\nint Tile() { return 2; }\nIMPL_OP_OPTILING(EachAbs)\n}\n",
+        "src/common/src/each/op_tiling/other.cpp": "int Other() { return 3; }\n",
+        "src/each/each_abs/CMakeLists.txt": "target_sources(optiling PRIVATE\n"
+            "    ${OP_COMMON_DIR}/src/each/op_tiling/each_tiling_func.cpp\n    ${NOT_SET}/src/each/op_tiling/other.cpp\n)\n",
+        "src/each/each_abs/op_host/each_abs.cpp": "namespace ops {\nOP_ADD(EachAbs);\n}\n",
+        "src/each/each_abs/op_kernel/each_abs.cpp": "// the kernel\n",
+    }
+    gitdir, commit = git_repo(tmp_path / "repo", files)
+    assert corpus.optiling_sources(gitdir, commit) == (
+        "src/common/src/fallback.cpp", "src/common/src/each/op_tiling/each_tiling_func.cpp")
+    assert corpus.link_candidates(gitdir, commit, "src/each/each_abs", "Hayden727/cann-ops") == [
+        "src/common/src/fallback.cpp", "src/common/src/each/op_tiling/each_tiling_func.cpp"]
+    entry = {"source": "s", "repo": "Hayden727/cann-ops", "commit": commit, "path": "src/each/each_abs", "kind": "op-project"}
+    dest = tmp_path / "dest"
+    (dest / "op_host").mkdir(parents=True)
+    assert corpus.dependency_tiling(entry, gitdir, dest, sorted(files)) == ["src/common/src/each/op_tiling/each_tiling_func.cpp"]

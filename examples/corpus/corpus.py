@@ -1497,10 +1497,18 @@ def optiling_sources(gitdir: str, commit: str) -> tuple[str, ...]:
     """The host sources every CMakeLists.txt of the repository adds to the `optiling` target with
     `target_sources(optiling [PRIVATE|PUBLIC] ...)`: paths relative to that file's folder, and `${VAR}` of a
     `file(GLOB[_RECURSE] VAR patterns...)` in the same file (cann-ops conv2d_backprop_filter_v3:
-    `"../../common/op_host/op_tiling/*.cc"`, `../conv2d_transpose_v2/op_host/base/context_maker/kernel_run_context_maker.cc`)."""
+    `"../../common/op_host/op_tiling/*.cc"`, `../conv2d_transpose_v2/op_host/base/context_maker/kernel_run_context_maker.cc`),
+    and a path under `${CMAKE_CURRENT_SOURCE_DIR}` or under a folder variable the root CMakeLists.txt sets, which every
+    folder's file sees (cann-ops: `set(OP_COMMON_DIR ${CMAKE_CURRENT_SOURCE_DIR}/src/common)`, and every foreach op's
+    `${OP_COMMON_DIR}/src/foreach/op_tiling/foreach_tiling_func.cpp`, which holds their tiling functions)."""
     import fnmatch
     tree = _tree(gitdir, commit)
     present, out = set(tree), []
+    # the root file's `set(VAR ${CMAKE_CURRENT_SOURCE_DIR}/folder)`: VAR's folder, from the repository's root ("/")
+    top = re.sub(r"#[^\n]*", "", show(gitdir, commit, "CMakeLists.txt").decode(errors="replace")) \
+        if "CMakeLists.txt" in present else ""
+    folders = {var: "/" + rest.strip("/") for var, rest in
+               re.findall(r"\bset\s*\(\s*(\w+)\s+\$\{CMAKE_CURRENT_SOURCE_DIR\}(/[^\s)$]*)?\s*\)", top)}
     for cm in (f for f in tree if posixpath.basename(f) == "CMakeLists.txt"):
         text = re.sub(r"#[^\n]*", "", show(gitdir, commit, cm).decode(errors="replace"))
         if "target_sources" not in text or "optiling" not in text: continue
@@ -1519,8 +1527,11 @@ def optiling_sources(gitdir: str, commit: str) -> tuple[str, ...]:
                         folder, name = posixpath.dirname(full), posixpath.basename(full)
                         out += [f for f in tree if fnmatch.fnmatchcase(posixpath.basename(f), name) and (
                             posixpath.dirname(f) == folder or (kind == "GLOB_RECURSE" and f.startswith(folder + "/")))]
-                elif "$" not in item:
-                    f = posixpath.normpath(posixpath.join(here, item))
+                    continue
+                item = re.sub(r"\$\{(\w+)\}", lambda m: "/" + here if m.group(1) == "CMAKE_CURRENT_SOURCE_DIR"
+                              else folders.get(m.group(1), m.group(0)), item)
+                if "$" not in item:
+                    f = posixpath.normpath(posixpath.join("/" + here, item)).lstrip("/")
                     if f in present: out.append(f)
     return tuple(f for f in dict.fromkeys(out) if f.endswith((".cpp", ".cc")))
 
