@@ -3132,3 +3132,28 @@ def test_a_shared_tiling_source_named_under_a_root_folder_variable_is_a_link_can
     dest = tmp_path / "dest"
     (dest / "op_host").mkdir(parents=True)
     assert corpus.dependency_tiling(entry, gitdir, dest, sorted(files)) == ["src/common/src/each/op_tiling/each_tiling_func.cpp"]
+
+
+def test_an_op_defined_by_a_repository_macro_is_given_the_shared_tiling_source_of_its_folders_type(tmp_path):
+    """cann-ops foreach_abs: its op_host holds only `FOREACH_OPDEF(HOST_CONFIG, UNARY, Abs, ...)`, a macro of the
+    repository's whose OP_ADD pastes the type ForeachAbs, and no tiling function; the shared source that registers
+    IMPL_OP_OPTILING(ForeachAbs) (under `${OP_COMMON_DIR}`) is its tiling, found by the type its folder names. A
+    shared source that registers only other types is not brought."""
+    files = {
+        "CMakeLists.txt": "set(OP_COMMON_DIR ${CMAKE_CURRENT_SOURCE_DIR}/src/common)\n",
+        "src/common/inc/each_proto.h": "#define EACH_OPDEF(NAME) OP_ADD(Each##NAME);\n",
+        "src/common/src/each/each_tiling_func.cpp": "namespace optiling {\nIMPL_OP_OPTILING(EachAbs)\n}\n",
+        "src/common/src/each/each_other_func.cpp": "namespace optiling {\nIMPL_OP_OPTILING(EachNeg)\n}\n",
+        "src/each/each_abs/CMakeLists.txt": "target_sources(optiling PRIVATE\n"
+            "    ${OP_COMMON_DIR}/src/each/each_tiling_func.cpp\n    ${OP_COMMON_DIR}/src/each/each_other_func.cpp\n)\n",
+        "src/each/each_abs/op_host/each_abs.cpp": '#include "each_proto.h"\nnamespace ops {\nEACH_OPDEF(Abs)\n}\n',
+        "src/each/each_abs/op_kernel/each_abs.cpp": "// the kernel\n",
+        # an example op of the same type, built on its own (foreach_v2_example/foreach_norm): its copy is not the tiling
+        "src/common/example/each_abs/CMakeLists.txt": "target_sources(optiling PRIVATE op_host/each_abs_tiling.cpp)\n",
+        "src/common/example/each_abs/op_host/each_abs_tiling.cpp": "namespace optiling {\nIMPL_OP_OPTILING(EachAbs)\n}\n",
+    }
+    gitdir, commit = git_repo(tmp_path / "repo", files)
+    entry = {"source": "s", "repo": "Hayden727/cann-ops", "commit": commit, "path": "src/each/each_abs", "kind": "op-project"}
+    dest = tmp_path / "dest"
+    (dest / "op_host").mkdir(parents=True)
+    assert corpus.dependency_tiling(entry, gitdir, dest, sorted(files)) == ["src/common/src/each/each_tiling_func.cpp"]

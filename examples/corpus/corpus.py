@@ -1736,13 +1736,20 @@ def dependency_tiling(entry: dict, gitdir: str, dest: Path, files: list[str]) ->
     _dependency_headers(entry, gitdir, dest, own)
     if any(re.search(r"\bIMPL_OP_OPTILING\s*\(|\.SetTiling\s*\(|\bIMPL_OP\s*\(", t) for t in own): return []
     types = {m for t in own for m in re.findall(r"\bOP_ADD\s*\(\s*(\w+)", t)}
+    if not types and own:   # a definition a repository's macro writes (cann-ops foreach_abs: `FOREACH_OPDEF(HOST_CONFIG,
+        # UNARY, Abs, ...)`, whose OP_ADD pastes ForeachAbs): the type its folder names, as CANN's op folders name theirs
+        types = {"".join(w[:1].upper() + w[1:] for w in path.rsplit("/", 1)[-1].split("_"))}
     if not types: return []
-    added = []
-    for f in link_candidates(gitdir, commit, path, entry["repo"]):
-        text = show(gitdir, commit, f).decode(errors="replace")
-        if any(re.search(rf"\bIMPL_OP_OPTILING\s*\(\s*{t}\s*\)", blank_comments(text)) for t in types):
-            _link_in(f, text, entry, gitdir, dest)
-            added.append(f)
+    added, texts = [], {f: show(gitdir, commit, f).decode(errors="replace")
+                        for f in link_candidates(gitdir, commit, path, entry["repo"])}
+    found = [f for f, text in texts.items()
+             if any(re.search(rf"\bIMPL_OP_OPTILING\s*\(\s*{t}\s*\)", blank_comments(text)) for t in types)]
+    # a shared source (no op's op_host/) before another op folder's copy of the registration: cann-ops'
+    # src/common/foreach_v2_example/foreach_norm (an example built on its own, in no folder the root build scans) registers
+    # ForeachNorm too, where src/foreach/foreach_norm is tiled by the shared foreach_reduce_tiling_func.cpp
+    for f in [f for f in found if "/op_host/" not in f] or found:
+        _link_in(f, texts[f], entry, gitdir, dest)
+        added.append(f)
     if not added and entry["repo"] in SHARED_TILING_TARGET: added = _shared_target_tiling(entry, gitdir, dest, types)
     return added
 
