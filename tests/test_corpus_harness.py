@@ -3123,3 +3123,57 @@ def test_evokernel_span_start_retried_where_an_input_local_changes():
     first = wrong(0)
     out, note = evokernel.span_retries(first, wrong)
     assert out is first and out["match"] == "mismatch" and "3 start(s) run, none matched; no start 4" in note, note
+
+
+def test_a_shared_tiling_source_named_under_a_root_folder_variable_is_a_link_candidate(tmp_path):
+    """cann-ops: the root CMakeLists.txt sets `OP_COMMON_DIR` to `${CMAKE_CURRENT_SOURCE_DIR}/src/common`, and every foreach
+    op adds `${OP_COMMON_DIR}/src/foreach/op_tiling/foreach_tiling_func.cpp` (their tiling functions, one
+    IMPL_OP_OPTILING each) to the shared optiling target; the root file adds `${CMAKE_CURRENT_SOURCE_DIR}/src/common/src/
+    fallback_comm.cpp`. Both are candidates, and an op whose own op_host registers no tiling function is given the shared
+    source that registers its type, as CANN's build links it. A variable no root `set` gives stays unread."""
+    files = {
+        "CMakeLists.txt": "set(OP_COMMON_DIR ${CMAKE_CURRENT_SOURCE_DIR}/src/common)\n"
+            "target_sources(optiling PRIVATE\n    ${CMAKE_CURRENT_SOURCE_DIR}/src/common/src/fallback.cpp\n)\n",
+        "src/common/src/fallback.cpp": "int Fallback() { return 1; }\n",
+        "src/common/src/each/op_tiling/each_tiling_func.cpp":
+            "namespace optiling {\nint Tile() { return 2; }\nIMPL_OP_OPTILING(EachAbs)\n}\n",
+        "src/common/src/each/op_tiling/other.cpp": "int Other() { return 3; }\n",
+        "src/each/each_abs/CMakeLists.txt": "target_sources(optiling PRIVATE\n"
+            "    ${OP_COMMON_DIR}/src/each/op_tiling/each_tiling_func.cpp\n    ${NOT_SET}/src/each/op_tiling/other.cpp\n)\n",
+        "src/each/each_abs/op_host/each_abs.cpp": "namespace ops {\nOP_ADD(EachAbs);\n}\n",
+        "src/each/each_abs/op_kernel/each_abs.cpp": "// the kernel\n",
+    }
+    gitdir, commit = git_repo(tmp_path / "repo", files)
+    assert corpus.optiling_sources(gitdir, commit) == (
+        "src/common/src/fallback.cpp", "src/common/src/each/op_tiling/each_tiling_func.cpp")
+    assert corpus.link_candidates(gitdir, commit, "src/each/each_abs", "Hayden727/cann-ops") == [
+        "src/common/src/fallback.cpp", "src/common/src/each/op_tiling/each_tiling_func.cpp"]
+    entry = {"source": "s", "repo": "Hayden727/cann-ops", "commit": commit, "path": "src/each/each_abs", "kind": "op-project"}
+    dest = tmp_path / "dest"
+    (dest / "op_host").mkdir(parents=True)
+    assert corpus.dependency_tiling(entry, gitdir, dest, sorted(files)) == ["src/common/src/each/op_tiling/each_tiling_func.cpp"]
+
+
+def test_an_op_defined_by_a_repository_macro_is_given_the_shared_tiling_source_of_its_folders_type(tmp_path):
+    """cann-ops foreach_abs: its op_host holds only `FOREACH_OPDEF(HOST_CONFIG, UNARY, Abs, ...)`, a macro of the
+    repository's whose OP_ADD pastes the type ForeachAbs, and no tiling function; the shared source that registers
+    IMPL_OP_OPTILING(ForeachAbs) (under `${OP_COMMON_DIR}`) is its tiling, found by the type its folder names. A
+    shared source that registers only other types is not brought."""
+    files = {
+        "CMakeLists.txt": "set(OP_COMMON_DIR ${CMAKE_CURRENT_SOURCE_DIR}/src/common)\n",
+        "src/common/inc/each_proto.h": "#define EACH_OPDEF(NAME) OP_ADD(Each##NAME);\n",
+        "src/common/src/each/each_tiling_func.cpp": "namespace optiling {\nIMPL_OP_OPTILING(EachAbs)\n}\n",
+        "src/common/src/each/each_other_func.cpp": "namespace optiling {\nIMPL_OP_OPTILING(EachNeg)\n}\n",
+        "src/each/each_abs/CMakeLists.txt": "target_sources(optiling PRIVATE\n"
+            "    ${OP_COMMON_DIR}/src/each/each_tiling_func.cpp\n    ${OP_COMMON_DIR}/src/each/each_other_func.cpp\n)\n",
+        "src/each/each_abs/op_host/each_abs.cpp": '#include "each_proto.h"\nnamespace ops {\nEACH_OPDEF(Abs)\n}\n',
+        "src/each/each_abs/op_kernel/each_abs.cpp": "// the kernel\n",
+        # an example op of the same type, built on its own (foreach_v2_example/foreach_norm): its copy is not the tiling
+        "src/common/example/each_abs/CMakeLists.txt": "target_sources(optiling PRIVATE op_host/each_abs_tiling.cpp)\n",
+        "src/common/example/each_abs/op_host/each_abs_tiling.cpp": "namespace optiling {\nIMPL_OP_OPTILING(EachAbs)\n}\n",
+    }
+    gitdir, commit = git_repo(tmp_path / "repo", files)
+    entry = {"source": "s", "repo": "Hayden727/cann-ops", "commit": commit, "path": "src/each/each_abs", "kind": "op-project"}
+    dest = tmp_path / "dest"
+    (dest / "op_host").mkdir(parents=True)
+    assert corpus.dependency_tiling(entry, gitdir, dest, sorted(files)) == ["src/common/src/each/each_tiling_func.cpp"]

@@ -1497,7 +1497,10 @@ def optiling_sources(gitdir: str, commit: str) -> tuple[str, ...]:
     """The host sources every CMakeLists.txt of the repository adds to the `optiling` target with
     `target_sources(optiling [PRIVATE|PUBLIC] ...)`: paths relative to that file's folder, and `${VAR}` of a
     `file(GLOB[_RECURSE] VAR patterns...)` in the same file (cann-ops conv2d_backprop_filter_v3:
-    `"../../common/op_host/op_tiling/*.cc"`, `../conv2d_transpose_v2/op_host/base/context_maker/kernel_run_context_maker.cc`)."""
+    `"../../common/op_host/op_tiling/*.cc"`, `../conv2d_transpose_v2/op_host/base/context_maker/kernel_run_context_maker.cc`),
+    and a path under `${CMAKE_CURRENT_SOURCE_DIR}` or under a folder variable the root CMakeLists.txt sets, which every
+    folder's file sees (cann-ops: `set(OP_COMMON_DIR ${CMAKE_CURRENT_SOURCE_DIR}/src/common)`, and every foreach op's
+    `${OP_COMMON_DIR}/src/foreach/op_tiling/foreach_tiling_func.cpp`, which holds their tiling functions)."""
     import fnmatch
     tree = _tree(gitdir, commit)
     present, out = set(tree), []
@@ -1507,6 +1510,11 @@ def optiling_sources(gitdir: str, commit: str) -> tuple[str, ...]:
                            "-e", "optiling", commit, "--", "*CMakeLists.txt"], capture_output=True, text=True)
     if grep.returncode not in (0, 1): raise subprocess.CalledProcessError(grep.returncode, grep.args, grep.stdout, grep.stderr)
     naming = {line.split(":", 1)[1] for line in grep.stdout.splitlines()}
+    # the root file's `set(VAR ${CMAKE_CURRENT_SOURCE_DIR}/folder)`: VAR's folder, from the repository's root ("/")
+    top = re.sub(r"#[^\n]*", "", show(gitdir, commit, "CMakeLists.txt").decode(errors="replace")) \
+        if "CMakeLists.txt" in present else ""
+    folders = {var: "/" + rest.strip("/") for var, rest in
+               re.findall(r"\bset\s*\(\s*(\w+)\s+\$\{CMAKE_CURRENT_SOURCE_DIR\}(/[^\s)$]*)?\s*\)", top)}
     for cm in (f for f in tree if posixpath.basename(f) == "CMakeLists.txt" and f in naming):
         text = re.sub(r"#[^\n]*", "", show(gitdir, commit, cm).decode(errors="replace"))
         if "target_sources" not in text or "optiling" not in text: continue
@@ -1525,8 +1533,11 @@ def optiling_sources(gitdir: str, commit: str) -> tuple[str, ...]:
                         folder, name = posixpath.dirname(full), posixpath.basename(full)
                         out += [f for f in tree if fnmatch.fnmatchcase(posixpath.basename(f), name) and (
                             posixpath.dirname(f) == folder or (kind == "GLOB_RECURSE" and f.startswith(folder + "/")))]
-                elif "$" not in item:
-                    f = posixpath.normpath(posixpath.join(here, item))
+                    continue
+                item = re.sub(r"\$\{(\w+)\}", lambda m: "/" + here if m.group(1) == "CMAKE_CURRENT_SOURCE_DIR"
+                              else folders.get(m.group(1), m.group(0)), item)
+                if "$" not in item:
+                    f = posixpath.normpath(posixpath.join("/" + here, item)).lstrip("/")
                     if f in present: out.append(f)
     return tuple(f for f in dict.fromkeys(out) if f.endswith((".cpp", ".cc")))
 
@@ -1731,13 +1742,20 @@ def dependency_tiling(entry: dict, gitdir: str, dest: Path, files: list[str]) ->
     _dependency_headers(entry, gitdir, dest, own)
     if any(re.search(r"\bIMPL_OP_OPTILING\s*\(|\.SetTiling\s*\(|\bIMPL_OP\s*\(", t) for t in own): return []
     types = {m for t in own for m in re.findall(r"\bOP_ADD\s*\(\s*(\w+)", t)}
+    if not types and own:   # a definition a repository's macro writes (cann-ops foreach_abs: `FOREACH_OPDEF(HOST_CONFIG,
+        # UNARY, Abs, ...)`, whose OP_ADD pastes ForeachAbs): the type its folder names, as CANN's op folders name theirs
+        types = {"".join(w[:1].upper() + w[1:] for w in path.rsplit("/", 1)[-1].split("_"))}
     if not types: return []
-    added = []
-    for f in link_candidates(gitdir, commit, path, entry["repo"]):
-        text = show(gitdir, commit, f).decode(errors="replace")
-        if any(re.search(rf"\bIMPL_OP_OPTILING\s*\(\s*{t}\s*\)", blank_comments(text)) for t in types):
-            _link_in(f, text, entry, gitdir, dest)
-            added.append(f)
+    added, texts = [], {f: show(gitdir, commit, f).decode(errors="replace")
+                        for f in link_candidates(gitdir, commit, path, entry["repo"])}
+    found = [f for f, text in texts.items()
+             if any(re.search(rf"\bIMPL_OP_OPTILING\s*\(\s*{t}\s*\)", blank_comments(text)) for t in types)]
+    # a shared source (no op's op_host/) before another op folder's copy of the registration: cann-ops'
+    # src/common/foreach_v2_example/foreach_norm (an example built on its own, in no folder the root build scans) registers
+    # ForeachNorm too, where src/foreach/foreach_norm is tiled by the shared foreach_reduce_tiling_func.cpp
+    for f in [f for f in found if "/op_host/" not in f] or found:
+        _link_in(f, texts[f], entry, gitdir, dest)
+        added.append(f)
     if not added and entry["repo"] in SHARED_TILING_TARGET: added = _shared_target_tiling(entry, gitdir, dest, types)
     return added
 

@@ -388,6 +388,9 @@ public:
     // the tensor's origin and storage formats, its description's (ops-cv grid_sampler2_d_grad's tiling:
     // `context->GetInputTensor(0)->GetFormat().GetStorageFormat()`)
     StorageFormat GetFormat() const { return desc_.GetFormat(); }
+    // each of the two by itself (cann-ops grid_sample's tiling: `shape_tensor->GetOriginFormat()`)
+    ge::Format GetOriginFormat() const { return desc_.GetOriginFormat(); }
+    ge::Format GetStorageFormat() const { return desc_.GetStorageFormat(); }
     // The values of a value-dependent input (ValueDepend in the definition: Fill's dims, StridedSliceAssignV2's begin /
     // end / strides), which the glue copies in; nullptr for any other input, as the tiling function has no data then.
     template <typename T = void> const T* GetData() const {
