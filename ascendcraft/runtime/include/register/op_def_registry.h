@@ -113,6 +113,9 @@ enum Format : int32_t {   // ge::Format's values (ascendcraft.opproject.FORMATS)
 // (ops-transformer flash_attention_score_grad's tilings: `size >= ge::kDataTypeSizeBitOffset`). The emulated
 // GetSizeByDataType below gives those types no size (-1) instead; GetSizeInBytes packs them.
 constexpr int32_t kDataTypeSizeBitOffset = 1000;
+// GE's graph/types.h: the one dim of an unknown-rank shape, {-2} (cann-ops moe_init_routing_v2's InferShape compares a
+// dim with it, reaching it through this header alone)
+constexpr int64_t UNKNOWN_DIM_NUM = -2;
 inline int GetSizeByDataType(DataType dt) {
     switch (dt) {
     case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
@@ -1164,6 +1167,9 @@ private:
 #define IMPL_OP_INFERSHAPE(op_type) IMPL_OP(op_type)
 #define IMPL_OP_DEFAULT(op_type) IMPL_OP(op_type)
 #include "ascendcraft_emu/type_macros_pop.h"
+// ge::Tensor (graph/tensor.h), which CANN's op-definition headers bring in with ge::Operator: cann-ops lin_space's
+// op_host names `Tensor` in namespace ge with only this header included
+#include "graph/tensor.h"
 
 // every later GRAPH_FAILED (ge::GRAPH_FAILED, or GRAPH_FAILED under `using namespace ge`) notes its place (above)
 #define GRAPH_FAILED graph_failed_at(__FILE__, __LINE__)
