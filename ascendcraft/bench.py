@@ -1638,6 +1638,10 @@ def _harness_result(job: _Job, status: str, detail: str, message: str) -> TaskRe
     "A result the harness writes for a task process that could not (timeout, death)."
     result = _new_result(job.spec)
     result.status, result.detail, result.message, result.log = status, detail, message, "task.log"
+    try:            # the inputs it is about, as a task's own result records them: it reads back as itself (the summary,
+        result.hashes = _judged_hashes(job.spec)      # `ascendcraft table`), and goes stale when the DSL is edited
+    except OSError:
+        pass        # the DSL is gone since: the result reads back as stale and a resumed run does the task again
     result.compiled = _compiled_from_pipeline(job.folder)
     result.stage_seconds = {"total": round(time.monotonic() - job.started, 4)}
     write_result(job.folder, result, job.spec.load_settings().cache_path)

@@ -155,7 +155,13 @@ class ForkServer:
         word, _, rest = line.partition(" ")
         if word == "ready": self.state = "ready"
         elif word == "unsafe": self.state, self.problem = "unsafe", rest
-        elif word == "started": self._started.append(int(rest))
+        elif word == "started":
+            pid = int(rest)
+            # The kernel hands out pids again (pid_max, 32768 here, wraps within a long run), and a kept server forks
+            # for many batches: an exit recorded for an earlier child with this pid is not this child's. Its own exit
+            # can only come after this line, the server reaping a child before forking the next one to get its pid.
+            self._exits.pop(pid, None)
+            self._started.append(pid)
         elif word == "exit":
             pid, code, cpu = rest.split()
             pid, code, cpu = int(pid), int(code), float(cpu)
@@ -196,6 +202,10 @@ class ForkServer:
             self.state = "dead"; return None
         while not self._started and self.state == "ready": self.pump(0.2)
         if not self._started: return None
+        return self._adopt()
+
+    def _adopt(self) -> Forked:
+        "The handle of the child the server said it started first (ended already if its exit came in the same read)."
         child = Forked(self, self._started.pop(0))
         child.returncode, child.cpu_seconds = self._exits.get(child.pid, (None, None))
         self.children[child.pid] = child
