@@ -1130,10 +1130,17 @@ def task_file_result(result: TaskResult, diagnostics: list, folder: Path | None 
 
 # %% ../nbs/32_bench.ipynb #f1c35f55
 def _new_result(spec: TaskSpec) -> TaskResult:
-    "A result for `spec` with everything but the outcome filled in."
-    return TaskResult(spec.task, spec.category, "ok", source=spec.source, size=spec.size, fingerprint=spec.fingerprint,
-                      limits=spec.limits, inputs={"dsl": spec.dsl_file, "task_file": spec.task_file, "edits": spec.edits_dir},
-                      versions={"ascendcraft": ascendcraft.__version__, "runtime": emu.runtime_hash()[:16]})
+    """A result for `spec` with everything but the outcome filled in, the hashes of its inputs included: a result the
+    harness writes itself (a timeout, a task process that ended without one, a Ray task lost) reads back as itself in
+    the summary and `ascendcraft table`, not as one refused for a changed DSL, and goes stale when the DSL is edited."""
+    result = TaskResult(spec.task, spec.category, "ok", source=spec.source, size=spec.size, fingerprint=spec.fingerprint,
+                        limits=spec.limits, inputs={"dsl": spec.dsl_file, "task_file": spec.task_file, "edits": spec.edits_dir},
+                        versions={"ascendcraft": ascendcraft.__version__, "runtime": emu.runtime_hash()[:16]})
+    try:
+        result.hashes = _judged_hashes(spec)
+    except OSError:
+        pass        # an input is gone since: the result reads back as stale, and a resumed run does the task again
+    return result
 
 
 def write_result(folder: Path, result: TaskResult, cache: Path | None = None) -> Path:
@@ -1638,10 +1645,6 @@ def _harness_result(job: _Job, status: str, detail: str, message: str) -> TaskRe
     "A result the harness writes for a task process that could not (timeout, death)."
     result = _new_result(job.spec)
     result.status, result.detail, result.message, result.log = status, detail, message, "task.log"
-    try:            # the inputs it is about, as a task's own result records them: it reads back as itself (the summary,
-        result.hashes = _judged_hashes(job.spec)      # `ascendcraft table`), and goes stale when the DSL is edited
-    except OSError:
-        pass        # the DSL is gone since: the result reads back as stale and a resumed run does the task again
     result.compiled = _compiled_from_pipeline(job.folder)
     result.stage_seconds = {"total": round(time.monotonic() - job.started, 4)}
     write_result(job.folder, result, job.spec.load_settings().cache_path)

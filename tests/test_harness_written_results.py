@@ -40,3 +40,14 @@ def test_a_harness_result_goes_stale_when_its_dsl_changes(tmp_path):
     (Path(job.spec.folder) / RESULT_FILE).write_text(json.dumps(data))
     back = read_result(Path(job.spec.folder) / RESULT_FILE)
     assert back.status == "harness-error" and back.detail == "refused-result"
+
+
+def test_a_ray_task_given_up_reads_back_with_its_own_reason(tmp_path):
+    "The Ray driver writes a result for a task it gave up on: the summary shows that reason, not a refusal."
+    from ascendcraft.bench import write_result
+    from ascendcraft.executor import _lost_result
+    job = _job(tmp_path)
+    lost = _lost_result(job.spec, RuntimeError("the node died"))
+    write_result(Path(job.spec.folder), lost)
+    back = read_result(Path(job.spec.folder) / RESULT_FILE)
+    assert (back.status, back.detail) == ("harness-error", "ray") and "the node died" in back.message, back.message
