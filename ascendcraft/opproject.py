@@ -1552,10 +1552,18 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
     # into another target (opapi: cann-ops conv2d_transpose_v2's CMakeLists.txt) and the emulated headers do not
     # compile: cann-ops conv3dv2's aclnn_convolution.cpp kept out conv3d_base_tiling.cpp, which the link misses
     tiling = [f for f in a2 if not re.search(r'#include\s*[<"](?:opdev/|aclnn)', sources[f + ".inc"])]
-    tries = [b]
-    for units in [u for k, u in enumerate((tiling, a2, loose)) if u and u not in (tiling, a2, loose)[k + 1:]]:
+    # but before those, the tiling sources CANN's A2 build compiles (`_a2_host_source`: op_tiling/arch35/ too): ops-nn
+    # quant_batch_matmul_v4's A2 registry links its Ascend 950 templates' classes from there, so the tries without them
+    # could not link and each link round paid them again. A try that linked (every unit compiled) and missed symbols
+    # makes a later try of a subset of its units pointless (those define no more): it is skipped.
+    cann = [f for f in loose if _a2_host_source(f) and not re.search(r'#include\s*[<"](?:opdev/|aclnn)', sources[f + ".inc"])]
+    tries, linked = [b], []
+    chain = (cann, tiling, a2, loose)
+    for units in [u for k, u in enumerate(chain) if u and u not in chain[:k]]:
+        if any(set(units) <= set(done) for done in linked): continue
         tries.append(build({**sources, **own_units(units)}, entry, settings=settings, tiling_key=tiling_key))
         if tries[-1].ok: return tries[-1]
+        if "undefined reference" in tries[-1].log: linked.append(units)
     return furthest_link(tries)
 
 # %% ../nbs/18_opproject.ipynb #9c4f2e81

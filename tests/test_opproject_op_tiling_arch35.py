@@ -93,13 +93,7 @@ def test_op_tiling_arch35_is_an_a2_source_and_op_host_arch35_is_not():
 
 def test_the_op_tiling_arch35_sources_are_in_the_tiling_try_and_the_project_runs(tmp_path, monkeypatch):
     folder = _project(tmp_path)
-    builds = []
-    real = opproject.build
-    def counted(sources, *a, **k):
-        b = real(sources, *a, **k)
-        builds.append((sorted(s for s in sources if s.startswith("__ascendcraft_host")), b.ok))
-        return b
-    monkeypatch.setattr(opproject, "build", counted)
+    builds = _counted_build(monkeypatch)
     b = build_project(load_project(folder), 0)
     assert b.ok, b.log[-2000:]
     # the registering try misses the templates' members; the tiling try, with op_tiling/ and op_tiling/arch35/ and
@@ -109,9 +103,64 @@ def test_the_op_tiling_arch35_sources_are_in_the_tiling_try_and_the_project_runs
     units = builds[-1][0]
     assert any("regbase_tiling" in u for u in units) and any("split_tiling" in u for u in units), units
     assert not any("tiling_arch35" in u for u in units), units
-    monkeypatch.setattr(opproject, "build", real)
+    monkeypatch.undo()
     x = torch.randn(8 * 64 * 3)
     r = run_project(load_project(folder), {"x": x}, outputs={"y": (tuple(x.shape), np.float32)})
     assert r.run.ok, [d.render() for d in r.run.diagnostics]
     assert (r.tiling_key, r.block_dim) == (1, 8)   # the Ascend 950 template asked first refused, the A2 one tiled
     np.testing.assert_allclose(r.outputs["y"], x.numpy() * 2, rtol=1e-6)
+
+
+# ops-nn's layout: the definition names no tiling; the registry source registers the templates and the tiling function
+# (IMPL_OP_OPTILING), so it is compiled as a unit of its own from the first try, and the other sources come in the
+# tries after a link that misses their symbols
+DEF_ONLY = HOST.replace("static ge::graphStatus TilingFunc(gert::TilingContext* context) { return RunTemplates(context); }\n", "") \
+               .replace("        this->AICore().SetTiling(optiling::TilingFunc);\n", "")
+
+IMPL_REGISTRY_CPP = REGISTRY_CPP.replace("}  // namespace optiling", """static ge::graphStatus TplTilingFunc(gert::TilingContext* context) { return RunTemplates(context); }
+IMPL_OP_OPTILING(TplScaleCustom).Tiling(TplTilingFunc);
+}  // namespace optiling""")
+
+
+def _counted_build(monkeypatch):
+    builds = []
+    real = opproject.build
+    def counted(sources, *a, **k):
+        b = real(sources, *a, **k)
+        builds.append((sorted(s for s in sources if s.startswith("__ascendcraft_host")), b.ok))
+        return b
+    monkeypatch.setattr(opproject, "build", counted)
+    return builds
+
+
+def test_the_tiling_try_after_a_failed_link_takes_op_tiling_arch35(tmp_path, monkeypatch):
+    folder = _project(tmp_path)
+    assert "SetTiling" not in DEF_ONLY and "IMPL_OP_OPTILING" in IMPL_REGISTRY_CPP
+    (folder / "op_host/tpl_scale_custom.cpp").write_text(DEF_ONLY)
+    (folder / "op_host/op_tiling/tpl_scale_registry.cpp").write_text(IMPL_REGISTRY_CPP)
+    builds = _counted_build(monkeypatch)
+    b = build_project(load_project(folder), 0)
+    assert b.ok, b.log[-2000:]
+    # the first try (the registry alone) misses both templates' members; the next, op_tiling/ with op_tiling/arch35/
+    # and without op_host/arch35/, links. Before: op_tiling/ alone, then every source (op_host/arch35/'s too, which
+    # does not compile): no try linked
+    assert [ok for _, ok in builds] == [False, True], builds
+    assert [u for u, _ in builds][0] == []
+    units = builds[-1][0]
+    assert any("regbase_tiling" in u for u in units) and any("split_tiling" in u for u in units), units
+    assert not any("tiling_arch35" in u for u in units), units
+
+
+def test_an_op_tiling_arch35_source_that_does_not_compile_leaves_the_a2_tries(tmp_path, monkeypatch):
+    # an Ascend 950 source under op_tiling/arch35/ the emulated headers do not compile, and the link does not need:
+    # the try with it fails to compile, and the A2 sources' try after it links (as before)
+    folder = _project(tmp_path)
+    (folder / "op_host/tpl_scale_custom.cpp").write_text(DEF_ONLY)
+    (folder / "op_host/op_tiling/tpl_scale_registry.cpp").write_text(
+        IMPL_REGISTRY_CPP.replace('REGISTER_TILING_TEMPLATE("TplScaleCustom", RegBaseTiling, 0);\n', ""))
+    (folder / "op_host/op_tiling/arch35/tpl_scale_regbase_tiling.cpp").write_text("#error not compiled by the emulated headers\n")
+    builds = _counted_build(monkeypatch)
+    b = build_project(load_project(folder), 0)
+    assert b.ok, b.log[-2000:]
+    assert [ok for _, ok in builds] == [False, False, True], builds
+    assert any("regbase_tiling" in u for u in builds[1][0]) and not any("regbase_tiling" in u for u in builds[2][0])
