@@ -1449,6 +1449,17 @@ def _host_units(prefix: str, files: list[str]) -> dict[str, str]:
         f'#include "{f}"\n') for f in files}
 
 
+def _a2_host_source(f: str) -> bool:
+    """Whether CANN's A2 build compiles op_host source `f` (a project path) into the op's tiling library. ops-nn's
+    `add_tiling_sources` (cmake/func.cmake) takes op_host's own `*_tiling*.cpp`, those of the SoC's TILING_DIR
+    (op_host/arch35/ is Ascend 950's, not A2's) and every source under op_host/op_tiling/, recursively, for every SoC:
+    op_tiling/arch35/ is in the A2 library too (ops-nn quant_batch_matmul_v4's registry links its Ascend 950
+    templates' classes from there and picks among them by SoC at run time). So an arch35 folder leaves a source out
+    only where it is not under op_tiling/."""
+    parts = Path(f).parts
+    return "arch35" not in parts or "op_tiling" in parts[:parts.index("arch35")]
+
+
 def build_project(project: OpProject, column: int = 0, *, settings: Settings | None = None,
                   lists: dict[str, list[tuple]] | None = None, aliases: dict[str, str] | None = None,
                   absent: set[str] | frozenset = frozenset(), tiling_key: int | None = None,
@@ -1516,7 +1527,7 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
                    and f[:-4] not in included and not re.search(r"\bOP_ADD\s*\(|\bIMPL_OP\w*\s*\(", blank_comments(sources[f])))
     def own_units(files: list[str]) -> dict[str, str]:
         return _host_units("host", [f + ".inc" for f in files])
-    registering = [f for f in loose if "arch35" not in Path(f).parts
+    registering = [f for f in loose if _a2_host_source(f)
                    and re.search(r"\bREGISTER_\w*TILING_TEMPLATE\w*\s*\(", blank_comments(sources[f + ".inc"]))]
     if cached_only:   # the first try, which is the build when it is ok
         return build({**sources, **own_units(registering)} if registering else sources, entry, settings=settings,
@@ -1526,7 +1537,7 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
         if with_templates.ok: return with_templates
         # the templates' base class in a source of its own (BatchNormV3's batch_norm_v3_tiling_base.cpp): with the
         # other tiling sources too, but not the aclnn / l0op API code (opdev, aclnn_kernels headers: no device launch)
-        tiling_units = [f for f in loose if "arch35" not in Path(f).parts
+        tiling_units = [f for f in loose if _a2_host_source(f)
                         and not re.search(r'#include\s*[<"](?:opdev/|aclnn)', sources[f + ".inc"])]
         if "undefined reference" in with_templates.log and len(tiling_units) > len(registering):
             with_templates = build({**sources, **own_units(tiling_units)}, entry, settings=settings, tiling_key=tiling_key)
@@ -1541,10 +1552,18 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
     # into another target (opapi: cann-ops conv2d_transpose_v2's CMakeLists.txt) and the emulated headers do not
     # compile: cann-ops conv3dv2's aclnn_convolution.cpp kept out conv3d_base_tiling.cpp, which the link misses
     tiling = [f for f in a2 if not re.search(r'#include\s*[<"](?:opdev/|aclnn)', sources[f + ".inc"])]
-    tries = [b]
-    for units in [u for k, u in enumerate((tiling, a2, loose)) if u and u not in (tiling, a2, loose)[k + 1:]]:
+    # but before those, the tiling sources CANN's A2 build compiles (`_a2_host_source`: op_tiling/arch35/ too): ops-nn
+    # quant_batch_matmul_v4's A2 registry links its Ascend 950 templates' classes from there, so the tries without them
+    # could not link and each link round paid them again. A try that linked (every unit compiled) and missed symbols
+    # makes a later try of a subset of its units pointless (those define no more): it is skipped.
+    cann = [f for f in loose if _a2_host_source(f) and not re.search(r'#include\s*[<"](?:opdev/|aclnn)', sources[f + ".inc"])]
+    tries, linked = [b], []
+    chain = (cann, tiling, a2, loose)
+    for units in [u for k, u in enumerate(chain) if u and u not in chain[:k]]:
+        if any(set(units) <= set(done) for done in linked): continue
         tries.append(build({**sources, **own_units(units)}, entry, settings=settings, tiling_key=tiling_key))
         if tries[-1].ok: return tries[-1]
+        if "undefined reference" in tries[-1].log: linked.append(units)
     return furthest_link(tries)
 
 # %% ../nbs/18_opproject.ipynb #9c4f2e81
