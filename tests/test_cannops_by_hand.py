@@ -221,3 +221,31 @@ def test_an_output_file_main_cpp_writes_in_a_way_not_followed_is_no_reference(cb
     gitdir, commit = example(tmp_path / "repo", main=main)
     line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
     assert "NO REFERENCE (verify_result.py reads output/output_z.bin output/golden.bin: main.cpp's writing" in line, line
+
+
+def test_a_tensor_made_by_a_helper_named_for_its_format(cbh):
+    # (cann-ops' image examples make their tensors with a helper of their own naming, CreateAclNchTensor /
+    # CreateAclNclTensor, the same arguments as CreateAclTensor; before, none was read and the call's tensors were none)
+    main = '''int CreateAclNchTensor(const std::vector<T> &hostData, const std::vector<int64_t> &shape, void **deviceAddr,
+    aclDataType dataType, aclTensor **tensor) { return 0; }
+int main() {
+    std::vector<int64_t> selfShape = {1, 1, 4, 2};
+    std::vector<int64_t> outShape = {1, 1, 8, 4};
+    std::vector<float> selfHostData = {0, 1, 2, 3, 4, 5, 6, 7};
+    std::vector<float> outHostData(32, 0);
+    ret = CreateAclNchTensor(selfHostData, selfShape, &selfDeviceAddr, aclDataType::ACL_FLOAT, &self);
+    ret = CreateAclNclTensor(outHostData, outShape, &outDeviceAddr, aclDataType::ACL_FLOAT, &out);
+    ret = aclnnThingGetWorkspaceSize(self, out, &workspaceSize, &executor);
+    std::vector<float> resultData(32, 0);
+    ret = aclrtMemcpy(resultData.data(),
+        resultData.size() * sizeof(resultData[0]),
+        outDeviceAddr,
+        32 * sizeof(resultData[0]),
+        ACL_MEMCPY_DEVICE_TO_HOST);
+    void ** output_out=(void **)(&resultData);
+    WriteFile("../output/output_out.bin", *output_out, 32 * sizeof(resultData[0]));
+}'''
+    plan = cbh.parse_main(main)
+    assert set(plan.tensors) == {"self", "out"}
+    assert plan.tensors["self"].shape == (1, 1, 4, 2) and plan.tensors["self"].values == [0, 1, 2, 3, 4, 5, 6, 7]
+    assert plan.tensors["out"].shape == (1, 1, 8, 4) and plan.writes == {"out": "../output/output_out.bin"}

@@ -182,7 +182,7 @@ def parse_main(text: str) -> MainPlan:
     dtype_vars = dict(re.findall(r"aclDataType\s+(\w+)\s*=\s*(?:aclDataType::)?(ACL_\w+)", t))
     acl_dtype = lambda x: ACL_DTYPES.get(dtype_vars.get(x.strip(), x.split("::")[-1].strip()))
     tensor_names = set(re.findall(r"aclTensor\s*\*\s*(\w+)", t))
-    for m in re.finditer(r"\bCreateAclTensor\w*\s*\(", t):
+    for m in re.finditer(r"\bCreateAcl\w*Tensor\w*\s*\(", t):   # (and CreateAclNchTensor, CreateAclNclTensor: image)
         a = split_args(call_args(t, m.end() - 1)[0])
         dt = next((x for x in a if "ACL_" in x or x.strip() in dtype_vars), None)
         refs = [x.lstrip("&").strip() for x in a if x.startswith("&")]
