@@ -249,3 +249,26 @@ int main() {
     assert set(plan.tensors) == {"self", "out"}
     assert plan.tensors["self"].shape == (1, 1, 4, 2) and plan.tensors["self"].values == [0, 1, 2, 3, 4, 5, 6, 7]
     assert plan.tensors["out"].shape == (1, 1, 8, 4) and plan.writes == {"out": "../output/output_out.bin"}
+
+
+def test_a_tensor_copied_out_twice_keeps_its_first_file(cbh):
+    # (cann-ops fake_quant_affine_cachemask's main.cpp copies `out`'s device address into two host vectors and writes
+    # them to output_out.bin and output_mask.bin; run.sh verifies output_out.bin. Before, the later file replaced the
+    # first and the verified file was never written: NO REFERENCE)
+    main = '''int main() {
+    std::vector<int64_t> shape = {4, 8};
+    std::vector<float> xHostData(32, 0);
+    std::vector<float> outHostData(32, 0);
+    ret = CreateAclTensor(xHostData, shape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x);
+    ret = CreateAclTensor(outHostData, shape, &outDeviceAddr, aclDataType::ACL_FLOAT, &out);
+    ret = aclnnThingGetWorkspaceSize(x, out, &workspaceSize, &executor);
+    std::vector<float> resultOutData(32, 0);
+    std::vector<float> resultMaskData(32, 0);
+    ret = aclrtMemcpy(resultOutData.data(), 128, outDeviceAddr, 128, ACL_MEMCPY_DEVICE_TO_HOST);
+    ret = aclrtMemcpy(resultMaskData.data(), 128, outDeviceAddr, 128, ACL_MEMCPY_DEVICE_TO_HOST);
+    void ** output_out = (void **)(&resultOutData);
+    WriteFile("../output/output_out.bin", *output_out, 128);
+    void ** output_mask = (void **)(&resultMaskData);
+    WriteFile("../output/output_mask.bin", *output_mask, 32);
+}'''
+    assert cbh.parse_main(main).writes == {"out": "../output/output_out.bin"}

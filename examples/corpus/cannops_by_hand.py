@@ -236,7 +236,7 @@ def parse_main(text: str) -> MainPlan:
         a = split_args(call_args(t, m.end() - 1)[0])
         path, host = c_value(a[0], env), host_of(a[1]) if len(a) > 1 else None
         addr = filled.get(host)
-        if isinstance(path, str) and addr in by_addr: plan.writes[by_addr[addr]] = path
+        if isinstance(path, str) and addr in by_addr: plan.writes.setdefault(by_addr[addr], path)   # (the first file of a tensor copied out twice)
     return plan
 
 
