@@ -272,3 +272,35 @@ def test_a_tensor_copied_out_twice_keeps_its_first_file(cbh):
     WriteFile("../output/output_mask.bin", *output_mask, 32);
 }'''
     assert cbh.parse_main(main).writes == {"out": "../output/output_out.bin"}
+
+
+def test_a_scalar_list_of_acl_scalars_is_a_one_dimensional_input(cbh):
+    # (cann-ops foreach_add_scalar_list / foreach_div_scalar_list: aclCreateScalarList of a vector of aclScalars for
+    # the definition's ScalarList input `scalars`; before, NO REFERENCE: "scalarlist is no tensor main.cpp makes")
+    from types import SimpleNamespace as NS
+    import numpy as np
+    main = '''int main() {
+    std::vector<int64_t> xShape = {2, 8};
+    std::vector<float> xHostData(16, 1);
+    std::vector<float> yHostData(16, 0);
+    ret = CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x);
+    ret = CreateAclTensor(yHostData, xShape, &yDeviceAddr, aclDataType::ACL_FLOAT, &y);
+    std::vector<aclTensor*> tempInput{x};
+    aclTensorList* tensorListInput = aclCreateTensorList(tempInput.data(), tempInput.size());
+    std::vector<aclTensor*> tempOutput{y};
+    aclTensorList* tensorListOutput = aclCreateTensorList(tempOutput.data(), tempOutput.size());
+    float alpha1Value = 1.5f;
+    float alpha2Value = 2.5f;
+    aclScalar* alpha1 = aclCreateScalar(&alpha1Value, aclDataType::ACL_FLOAT);
+    aclScalar* alpha2 = aclCreateScalar(&alpha2Value, aclDataType::ACL_FLOAT);
+    std::vector<aclScalar*> tempscalar{alpha1, alpha2};
+    aclScalarList* scalarlist = aclCreateScalarList(tempscalar.data(), tempscalar.size());
+    ret = aclnnThingGetWorkspaceSize(tensorListInput, scalarlist, tensorListOutput, &workspaceSize, &executor);
+}'''
+    plan = cbh.parse_main(main)
+    assert plan.values["scalarlist"] == [1.5, 2.5] and plan.scalars["scalarlist"] == "float32"
+    op = NS(inputs=[NS(name="x"), NS(name="scalars")], attrs=[], outputs=[NS(name="y")])
+    inputs, attrs, outputs, names, initial = cbh.bind(plan, op, {"x": np.ones((2, 8), np.float32),
+                                                                 "y": np.zeros((2, 8), np.float32)})
+    assert inputs["scalars"].shape == (2,) and inputs["scalars"].dtype == np.float32
+    assert inputs["scalars"].tolist() == [1.5, 2.5] and len(inputs["x"]) == 1 and list(outputs) == ["y"]

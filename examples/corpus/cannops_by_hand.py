@@ -219,6 +219,11 @@ def parse_main(text: str) -> MainPlan:
         if v is None and src in vectors: v = [c_value(x, env) for x in split_args(vectors[src][2])]
         plan.values[m.group(1)] = v
         if m.group(2) == "Scalar" and len(a) > 1: plan.scalars[m.group(1)] = acl_dtype(a[1])
+    # an aclScalarList of aclScalars (foreach's scalar lists): aclCreateScalarList(v.data(), n), std::vector<aclScalar*> v{a, b}
+    for m in re.finditer(r"(\w+)\s*=\s*aclCreateScalarList\s*\(\s*(\w+)", t):
+        members = [x.strip() for x in split_args(vectors.get(m.group(2), ("", "", ""))[2])]
+        if members and all(x in plan.scalars and plan.values.get(x) is not None for x in members):
+            plan.values[m.group(1)] = [plan.values[x] for x in members]; plan.scalars[m.group(1)] = plan.scalars[members[0]]
     for name in plan.args:
         if name not in plan.tensors and name not in plan.lists and name not in plan.values:
             if name in dtype_vars or name.split("::")[-1] in ACL_NUMBERS:   # an aclDataType: its number
@@ -292,7 +297,8 @@ def bind(plan: MainPlan, op, arrays: dict) -> tuple[dict, dict, dict]:
             v, dt = plan.values.get(arg), plan.scalars[arg]
             if v is None or dt is None: raise NoReference(f"input {p.name}: the aclScalar {arg}'s value or dtype")
             import torch
-            inputs[p.name] = torch.tensor([float(v)], dtype=torch.bfloat16) if dt == "bfloat16" else np.array([v], dt)
+            v = v if isinstance(v, list) else [v]   # (an aclScalarList: a one-dimensional tensor of its values)
+            inputs[p.name] = torch.tensor([float(x) for x in v], dtype=torch.bfloat16) if dt == "bfloat16" else np.array(v, dt)
             continue
         if role == "in" and isinstance(plan.values.get(arg), list) and all(isinstance(v, int) for v in plan.values[arg]):
             inputs[p.name] = np.array(plan.values[arg], np.int64)   # an aclIntArray for an input: an int64 tensor
