@@ -304,3 +304,28 @@ def test_a_scalar_list_of_acl_scalars_is_a_one_dimensional_input(cbh):
                                                                  "y": np.zeros((2, 8), np.float32)})
     assert inputs["scalars"].shape == (2,) and inputs["scalars"].dtype == np.float32
     assert inputs["scalars"].tolist() == [1.5, 2.5] and len(inputs["x"]) == 1 and list(outputs) == ["y"]
+
+
+def test_an_int_array_input_takes_the_definitions_int32(cbh):
+    # (cann-ops upsample_linear1d: aclCreateIntArray for the definition's `size` input, whose DataType list is int32
+    # alone; before, an int64 tensor, and the run stopped with "no dtype combination ... size=DT_INT64")
+    from types import SimpleNamespace as NS
+    import numpy as np
+    main = '''int main() {
+    std::vector<int64_t> xShape = {1, 1, 4};
+    std::vector<int64_t> yShape = {1, 1, 8};
+    std::vector<float> xHostData(4, 1);
+    std::vector<float> yHostData(8, 0);
+    std::vector<int64_t> outArraySize = {8};
+    ret = CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x);
+    ret = CreateAclTensor(yHostData, yShape, &yDeviceAddr, aclDataType::ACL_FLOAT, &y);
+    const aclIntArray *outputSize = aclCreateIntArray(outArraySize.data(), outArraySize.size());
+    ret = aclnnThingGetWorkspaceSize(x, outputSize, false, y, &workspaceSize, &executor);
+}'''
+    plan = cbh.parse_main(main)
+    arrays = {"x": np.ones((1, 1, 4), np.float32), "y": np.zeros((1, 1, 8), np.float32)}
+    for dtypes, want in ((["DT_INT32", "DT_INT32"], np.int32), (["DT_INT32", "DT_INT64"], np.int64), ([], np.int64)):
+        op = NS(inputs=[NS(name="x", dtypes=["DT_FLOAT"]), NS(name="size", dtypes=dtypes)],
+                attrs=[NS(name="align_corners", kind="bool")], outputs=[NS(name="y")])
+        inputs, attrs, *_ = cbh.bind(plan, op, arrays)
+        assert inputs["size"].dtype == want and inputs["size"].tolist() == [8] and attrs == {"align_corners": False}

@@ -301,7 +301,9 @@ def bind(plan: MainPlan, op, arrays: dict) -> tuple[dict, dict, dict]:
             inputs[p.name] = torch.tensor([float(x) for x in v], dtype=torch.bfloat16) if dt == "bfloat16" else np.array(v, dt)
             continue
         if role == "in" and isinstance(plan.values.get(arg), list) and all(isinstance(v, int) for v in plan.values[arg]):
-            inputs[p.name] = np.array(plan.values[arg], np.int64)   # an aclIntArray for an input: an int64 tensor
+            # an aclIntArray for an input: an int64 tensor (int32 where the definition's DataType list has int32 alone)
+            int32 = bool(getattr(p, "dtypes", None)) and set(p.dtypes) == {"DT_INT32"}
+            inputs[p.name] = np.array(plan.values[arg], np.int32 if int32 else np.int64)
             continue
         if not members:
             if arg in ("nullptr", "NULL"): inputs[p.name] = None; continue
