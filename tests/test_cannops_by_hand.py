@@ -329,3 +329,29 @@ def test_an_int_array_input_takes_the_definitions_int32(cbh):
                 attrs=[NS(name="align_corners", kind="bool")], outputs=[NS(name="y")])
         inputs, attrs, *_ = cbh.bind(plan, op, arrays)
         assert inputs["size"].dtype == want and inputs["size"].tolist() == [8] and attrs == {"align_corners": False}
+
+
+def test_a_tensor_left_nullptr_is_an_absent_optional_input(cbh):
+    # (cann-ops scatter_list's main.cpp declares `aclTensor* mask = nullptr;`, never makes it, and passes it for the
+    # optional input mask; before, NO REFERENCE: "mask is no tensor main.cpp makes")
+    from types import SimpleNamespace as NS
+    import numpy as np
+    main = '''int main() {
+    std::vector<int64_t> xShape = {2, 8};
+    std::vector<float> xHostData(16, 1);
+    std::vector<float> yHostData(16, 0);
+    aclTensor* x = nullptr;
+    aclTensor* mask = nullptr;
+    aclTensor* y = nullptr;
+    ret = CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x);
+    ret = CreateAclTensor(yHostData, xShape, &yDeviceAddr, aclDataType::ACL_FLOAT, &y);
+    ret = aclnnThingGetWorkspaceSize(x, mask, y, &workspaceSize, &executor);
+    aclDestroyTensor(mask);
+}'''
+    plan = cbh.parse_main(main)
+    assert plan.args == ["x", "nullptr", "y"]
+    op = NS(inputs=[NS(name="x"), NS(name="mask")], attrs=[], outputs=[NS(name="y")])
+    inputs, *_ = cbh.bind(plan, op, {"x": np.ones((2, 8), np.float32), "y": np.zeros((2, 8), np.float32)})
+    assert inputs["mask"] is None and inputs["x"].shape == (2, 8)
+    # one assigned later (mask = something) is not
+    assert cbh.parse_main(main.replace("    ret = aclnnThing", "    mask = MakeMask();\n    ret = aclnnThing")).args == ["x", "mask", "y"]

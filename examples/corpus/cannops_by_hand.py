@@ -242,6 +242,9 @@ def parse_main(text: str) -> MainPlan:
         path, host = c_value(a[0], env), host_of(a[1]) if len(a) > 1 else None
         addr = filled.get(host)
         if isinstance(path, str) and addr in by_addr: plan.writes.setdefault(by_addr[addr], path)   # (the first file of a tensor copied out twice)
+    # an aclTensor * declared nullptr and never made or assigned is passed as nullptr (an optional input left out)
+    plan.args = ["nullptr" if a in tensor_names and a not in plan.tensors and re.search(rf"aclTensor\s*\*\s*{a}\s*=\s*nullptr\s*;", t)
+                 and len(re.findall(rf"(?<![\w&*]){a}\s*=(?!=)", t)) == 1 else a for a in plan.args]
     return plan
 
 
