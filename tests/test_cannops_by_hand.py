@@ -355,3 +355,21 @@ def test_a_tensor_left_nullptr_is_an_absent_optional_input(cbh):
     assert inputs["mask"] is None and inputs["x"].shape == (2, 8)
     # one assigned later (mask = something) is not
     assert cbh.parse_main(main.replace("    ret = aclnnThing", "    mask = MakeMask();\n    ret = aclnnThing")).args == ["x", "mask", "y"]
+
+
+def test_a_vector_whose_elements_main_cpp_sets_one_by_one(cbh):
+    # (cann-ops fake_quant_affine_cachemask: `std::vector<float> scaleHostData(1); scaleHostData[0] = 0.1;`; before,
+    # the tensor was read as made of its size alone, zeros, and the op ran with scale 0: a MISMATCH of the reading)
+    main = '''int main() {
+    std::vector<int64_t> scaleShape = {1};
+    std::vector<int64_t> zpShape = {2};
+    std::vector<float> scaleHostData(1);
+    std::vector<int32_t> zeroPointHostData(2);
+    scaleHostData[0] = 0.1;
+    zeroPointHostData[1] = 25;
+    ret = CreateAclTensor(scaleHostData, scaleShape, &scaleDeviceAddr, aclDataType::ACL_FLOAT, &scale);
+    ret = CreateAclTensor(zeroPointHostData, zpShape, &zeroPointDeviceAddr, aclDataType::ACL_INT32, &zeroPoint);
+    ret = aclnnThingGetWorkspaceSize(scale, zeroPoint, &workspaceSize, &executor);
+}'''
+    plan = cbh.parse_main(main)
+    assert plan.tensors["scale"].values == [0.1] and plan.tensors["zeroPoint"].values == [0, 25]

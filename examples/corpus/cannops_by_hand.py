@@ -210,6 +210,11 @@ def parse_main(text: str) -> MainPlan:
         typ, kind, body = vectors.get(tensor.host, ("", "size", ""))
         if tensor.file is None and kind == "init":
             tensor.values = [c_value(x, env) for x in split_args(body)]
+        # a vector made of its size alone whose elements main.cpp sets one by one (scaleHostData[0] = 0.1;)
+        sets = re.findall(rf"(?<![\w.]){re.escape(tensor.host)}\s*\[\s*(\d+)\s*\]\s*=(?!=)\s*([^;]+);", t)
+        if tensor.file is None and kind == "size" and sets:
+            tensor.values = [0] * int(np.prod(tensor.shape))
+            for i, v in sets: tensor.values[int(i)] = c_value(v, env) if int(i) < len(tensor.values) else None
     # tensor lists: aclCreateTensorList(V.data(), n) with std::vector<aclTensor*> V{a, b}, or an array aclTensor* V[] = {...}
     arrays = {m.group(1): split_args(m.group(2)) for m in re.finditer(r"aclTensor\s*\*\s*(\w+)\s*\[\s*\w*\s*\]\s*=\s*\{([^}]*)\}", t)}
     arrays |= {n: split_args(body) for n, (typ, kind, body) in vectors.items() if "aclTensor" in typ}
