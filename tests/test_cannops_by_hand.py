@@ -221,3 +221,155 @@ def test_an_output_file_main_cpp_writes_in_a_way_not_followed_is_no_reference(cb
     gitdir, commit = example(tmp_path / "repo", main=main)
     line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
     assert "NO REFERENCE (verify_result.py reads output/output_z.bin output/golden.bin: main.cpp's writing" in line, line
+
+
+def test_a_tensor_made_by_a_helper_named_for_its_format(cbh):
+    # (cann-ops' image examples make their tensors with a helper of their own naming, CreateAclNchTensor /
+    # CreateAclNclTensor, the same arguments as CreateAclTensor; before, none was read and the call's tensors were none)
+    main = '''int CreateAclNchTensor(const std::vector<T> &hostData, const std::vector<int64_t> &shape, void **deviceAddr,
+    aclDataType dataType, aclTensor **tensor) { return 0; }
+int main() {
+    std::vector<int64_t> selfShape = {1, 1, 4, 2};
+    std::vector<int64_t> outShape = {1, 1, 8, 4};
+    std::vector<float> selfHostData = {0, 1, 2, 3, 4, 5, 6, 7};
+    std::vector<float> outHostData(32, 0);
+    ret = CreateAclNchTensor(selfHostData, selfShape, &selfDeviceAddr, aclDataType::ACL_FLOAT, &self);
+    ret = CreateAclNclTensor(outHostData, outShape, &outDeviceAddr, aclDataType::ACL_FLOAT, &out);
+    ret = aclnnThingGetWorkspaceSize(self, out, &workspaceSize, &executor);
+    std::vector<float> resultData(32, 0);
+    ret = aclrtMemcpy(resultData.data(),
+        resultData.size() * sizeof(resultData[0]),
+        outDeviceAddr,
+        32 * sizeof(resultData[0]),
+        ACL_MEMCPY_DEVICE_TO_HOST);
+    void ** output_out=(void **)(&resultData);
+    WriteFile("../output/output_out.bin", *output_out, 32 * sizeof(resultData[0]));
+}'''
+    plan = cbh.parse_main(main)
+    assert set(plan.tensors) == {"self", "out"}
+    assert plan.tensors["self"].shape == (1, 1, 4, 2) and plan.tensors["self"].values == [0, 1, 2, 3, 4, 5, 6, 7]
+    assert plan.tensors["out"].shape == (1, 1, 8, 4) and plan.writes == {"out": "../output/output_out.bin"}
+
+
+def test_a_tensor_copied_out_twice_keeps_its_first_file(cbh):
+    # (cann-ops fake_quant_affine_cachemask's main.cpp copies `out`'s device address into two host vectors and writes
+    # them to output_out.bin and output_mask.bin; run.sh verifies output_out.bin. Before, the later file replaced the
+    # first and the verified file was never written: NO REFERENCE)
+    main = '''int main() {
+    std::vector<int64_t> shape = {4, 8};
+    std::vector<float> xHostData(32, 0);
+    std::vector<float> outHostData(32, 0);
+    ret = CreateAclTensor(xHostData, shape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x);
+    ret = CreateAclTensor(outHostData, shape, &outDeviceAddr, aclDataType::ACL_FLOAT, &out);
+    ret = aclnnThingGetWorkspaceSize(x, out, &workspaceSize, &executor);
+    std::vector<float> resultOutData(32, 0);
+    std::vector<float> resultMaskData(32, 0);
+    ret = aclrtMemcpy(resultOutData.data(), 128, outDeviceAddr, 128, ACL_MEMCPY_DEVICE_TO_HOST);
+    ret = aclrtMemcpy(resultMaskData.data(), 128, outDeviceAddr, 128, ACL_MEMCPY_DEVICE_TO_HOST);
+    void ** output_out = (void **)(&resultOutData);
+    WriteFile("../output/output_out.bin", *output_out, 128);
+    void ** output_mask = (void **)(&resultMaskData);
+    WriteFile("../output/output_mask.bin", *output_mask, 32);
+}'''
+    assert cbh.parse_main(main).writes == {"out": "../output/output_out.bin"}
+
+
+def test_a_scalar_list_of_acl_scalars_is_a_one_dimensional_input(cbh):
+    # (cann-ops foreach_add_scalar_list / foreach_div_scalar_list: aclCreateScalarList of a vector of aclScalars for
+    # the definition's ScalarList input `scalars`; before, NO REFERENCE: "scalarlist is no tensor main.cpp makes")
+    from types import SimpleNamespace as NS
+    import numpy as np
+    main = '''int main() {
+    std::vector<int64_t> xShape = {2, 8};
+    std::vector<float> xHostData(16, 1);
+    std::vector<float> yHostData(16, 0);
+    ret = CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x);
+    ret = CreateAclTensor(yHostData, xShape, &yDeviceAddr, aclDataType::ACL_FLOAT, &y);
+    std::vector<aclTensor*> tempInput{x};
+    aclTensorList* tensorListInput = aclCreateTensorList(tempInput.data(), tempInput.size());
+    std::vector<aclTensor*> tempOutput{y};
+    aclTensorList* tensorListOutput = aclCreateTensorList(tempOutput.data(), tempOutput.size());
+    float alpha1Value = 1.5f;
+    float alpha2Value = 2.5f;
+    aclScalar* alpha1 = aclCreateScalar(&alpha1Value, aclDataType::ACL_FLOAT);
+    aclScalar* alpha2 = aclCreateScalar(&alpha2Value, aclDataType::ACL_FLOAT);
+    std::vector<aclScalar*> tempscalar{alpha1, alpha2};
+    aclScalarList* scalarlist = aclCreateScalarList(tempscalar.data(), tempscalar.size());
+    ret = aclnnThingGetWorkspaceSize(tensorListInput, scalarlist, tensorListOutput, &workspaceSize, &executor);
+}'''
+    plan = cbh.parse_main(main)
+    assert plan.values["scalarlist"] == [1.5, 2.5] and plan.scalars["scalarlist"] == "float32"
+    op = NS(inputs=[NS(name="x"), NS(name="scalars")], attrs=[], outputs=[NS(name="y")])
+    inputs, attrs, outputs, names, initial = cbh.bind(plan, op, {"x": np.ones((2, 8), np.float32),
+                                                                 "y": np.zeros((2, 8), np.float32)})
+    assert inputs["scalars"].shape == (2,) and inputs["scalars"].dtype == np.float32
+    assert inputs["scalars"].tolist() == [1.5, 2.5] and len(inputs["x"]) == 1 and list(outputs) == ["y"]
+
+
+def test_an_int_array_input_takes_the_definitions_int32(cbh):
+    # (cann-ops upsample_linear1d: aclCreateIntArray for the definition's `size` input, whose DataType list is int32
+    # alone; before, an int64 tensor, and the run stopped with "no dtype combination ... size=DT_INT64")
+    from types import SimpleNamespace as NS
+    import numpy as np
+    main = '''int main() {
+    std::vector<int64_t> xShape = {1, 1, 4};
+    std::vector<int64_t> yShape = {1, 1, 8};
+    std::vector<float> xHostData(4, 1);
+    std::vector<float> yHostData(8, 0);
+    std::vector<int64_t> outArraySize = {8};
+    ret = CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x);
+    ret = CreateAclTensor(yHostData, yShape, &yDeviceAddr, aclDataType::ACL_FLOAT, &y);
+    const aclIntArray *outputSize = aclCreateIntArray(outArraySize.data(), outArraySize.size());
+    ret = aclnnThingGetWorkspaceSize(x, outputSize, false, y, &workspaceSize, &executor);
+}'''
+    plan = cbh.parse_main(main)
+    arrays = {"x": np.ones((1, 1, 4), np.float32), "y": np.zeros((1, 1, 8), np.float32)}
+    for dtypes, want in ((["DT_INT32", "DT_INT32"], np.int32), (["DT_INT32", "DT_INT64"], np.int64), ([], np.int64)):
+        op = NS(inputs=[NS(name="x", dtypes=["DT_FLOAT"]), NS(name="size", dtypes=dtypes)],
+                attrs=[NS(name="align_corners", kind="bool")], outputs=[NS(name="y")])
+        inputs, attrs, *_ = cbh.bind(plan, op, arrays)
+        assert inputs["size"].dtype == want and inputs["size"].tolist() == [8] and attrs == {"align_corners": False}
+
+
+def test_a_tensor_left_nullptr_is_an_absent_optional_input(cbh):
+    # (cann-ops scatter_list's main.cpp declares `aclTensor* mask = nullptr;`, never makes it, and passes it for the
+    # optional input mask; before, NO REFERENCE: "mask is no tensor main.cpp makes")
+    from types import SimpleNamespace as NS
+    import numpy as np
+    main = '''int main() {
+    std::vector<int64_t> xShape = {2, 8};
+    std::vector<float> xHostData(16, 1);
+    std::vector<float> yHostData(16, 0);
+    aclTensor* x = nullptr;
+    aclTensor* mask = nullptr;
+    aclTensor* y = nullptr;
+    ret = CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x);
+    ret = CreateAclTensor(yHostData, xShape, &yDeviceAddr, aclDataType::ACL_FLOAT, &y);
+    ret = aclnnThingGetWorkspaceSize(x, mask, y, &workspaceSize, &executor);
+    aclDestroyTensor(mask);
+}'''
+    plan = cbh.parse_main(main)
+    assert plan.args == ["x", "nullptr", "y"]
+    op = NS(inputs=[NS(name="x"), NS(name="mask")], attrs=[], outputs=[NS(name="y")])
+    inputs, *_ = cbh.bind(plan, op, {"x": np.ones((2, 8), np.float32), "y": np.zeros((2, 8), np.float32)})
+    assert inputs["mask"] is None and inputs["x"].shape == (2, 8)
+    # one assigned later (mask = something) is not
+    assert cbh.parse_main(main.replace("    ret = aclnnThing", "    mask = MakeMask();\n    ret = aclnnThing")).args == ["x", "mask", "y"]
+
+
+def test_a_vector_whose_elements_main_cpp_sets_one_by_one(cbh):
+    # (cann-ops fake_quant_affine_cachemask: `std::vector<float> scaleHostData(1); scaleHostData[0] = 0.1;`; before,
+    # the tensor was read as made of its size alone, zeros, and the op ran with scale 0: a MISMATCH of the reading)
+    main = '''int main() {
+    std::vector<int64_t> scaleShape = {1};
+    std::vector<int64_t> zpShape = {2};
+    std::vector<float> scaleHostData(1);
+    std::vector<int32_t> zeroPointHostData(2);
+    scaleHostData[0] = 0.1;
+    zeroPointHostData[1] = 25;
+    ret = CreateAclTensor(scaleHostData, scaleShape, &scaleDeviceAddr, aclDataType::ACL_FLOAT, &scale);
+    ret = CreateAclTensor(zeroPointHostData, zpShape, &zeroPointDeviceAddr, aclDataType::ACL_INT32, &zeroPoint);
+    ret = aclnnThingGetWorkspaceSize(scale, zeroPoint, &workspaceSize, &executor);
+}'''
+    plan = cbh.parse_main(main)
+    assert plan.tensors["scale"].values == [0.1] and plan.tensors["zeroPoint"].values == [0, 25]

@@ -56,7 +56,11 @@ ACL_DTYPES = {"ACL_FLOAT": "float32", "ACL_FLOAT16": "float16", "ACL_BF16": "bfl
 
 # Per op: what main.cpp computes and `parse_main` does not follow ({"attrs": {...}, "shapes": {tensor: shape}}), each
 # with the line of main.cpp it stands for.
-OVERRIDES: dict[str, dict] = {}
+OVERRIDES: dict[str, dict] = {
+    # the op's own aclnn (op_host/aclnn_adaptive_avg_pool3d.cpp:180, l0op::Transpose with perm {0, 2, 3, 4, 1}) gives the
+    # kernel NDHWC; main.cpp's NCDHW (2, 1, 2, 2, 4) with C = 1 is the same bytes as NDHWC (2, 2, 2, 4, 1)
+    "adaptive_avg_pool3d": {"shapes": {"input": (2, 2, 2, 4, 1), "out": (2, 2, 2, 2, 1)}},
+}
 
 
 class NoReference(Exception):
@@ -182,7 +186,7 @@ def parse_main(text: str) -> MainPlan:
     dtype_vars = dict(re.findall(r"aclDataType\s+(\w+)\s*=\s*(?:aclDataType::)?(ACL_\w+)", t))
     acl_dtype = lambda x: ACL_DTYPES.get(dtype_vars.get(x.strip(), x.split("::")[-1].strip()))
     tensor_names = set(re.findall(r"aclTensor\s*\*\s*(\w+)", t))
-    for m in re.finditer(r"\bCreateAclTensor\w*\s*\(", t):
+    for m in re.finditer(r"\bCreateAcl\w*Tensor\w*\s*\(", t):   # (and CreateAclNchTensor, CreateAclNclTensor: image)
         a = split_args(call_args(t, m.end() - 1)[0])
         dt = next((x for x in a if "ACL_" in x or x.strip() in dtype_vars), None)
         refs = [x.lstrip("&").strip() for x in a if x.startswith("&")]
@@ -206,6 +210,11 @@ def parse_main(text: str) -> MainPlan:
         typ, kind, body = vectors.get(tensor.host, ("", "size", ""))
         if tensor.file is None and kind == "init":
             tensor.values = [c_value(x, env) for x in split_args(body)]
+        # a vector made of its size alone whose elements main.cpp sets one by one (scaleHostData[0] = 0.1;)
+        sets = re.findall(rf"(?<![\w.]){re.escape(tensor.host)}\s*\[\s*(\d+)\s*\]\s*=(?!=)\s*([^;]+);", t)
+        if tensor.file is None and kind == "size" and sets:
+            tensor.values = [0] * int(np.prod(tensor.shape))
+            for i, v in sets: tensor.values[int(i)] = c_value(v, env) if int(i) < len(tensor.values) else None
     # tensor lists: aclCreateTensorList(V.data(), n) with std::vector<aclTensor*> V{a, b}, or an array aclTensor* V[] = {...}
     arrays = {m.group(1): split_args(m.group(2)) for m in re.finditer(r"aclTensor\s*\*\s*(\w+)\s*\[\s*\w*\s*\]\s*=\s*\{([^}]*)\}", t)}
     arrays |= {n: split_args(body) for n, (typ, kind, body) in vectors.items() if "aclTensor" in typ}
@@ -219,6 +228,11 @@ def parse_main(text: str) -> MainPlan:
         if v is None and src in vectors: v = [c_value(x, env) for x in split_args(vectors[src][2])]
         plan.values[m.group(1)] = v
         if m.group(2) == "Scalar" and len(a) > 1: plan.scalars[m.group(1)] = acl_dtype(a[1])
+    # an aclScalarList of aclScalars (foreach's scalar lists): aclCreateScalarList(v.data(), n), std::vector<aclScalar*> v{a, b}
+    for m in re.finditer(r"(\w+)\s*=\s*aclCreateScalarList\s*\(\s*(\w+)", t):
+        members = [x.strip() for x in split_args(vectors.get(m.group(2), ("", "", ""))[2])]
+        if members and all(x in plan.scalars and plan.values.get(x) is not None for x in members):
+            plan.values[m.group(1)] = [plan.values[x] for x in members]; plan.scalars[m.group(1)] = plan.scalars[members[0]]
     for name in plan.args:
         if name not in plan.tensors and name not in plan.lists and name not in plan.values:
             if name in dtype_vars or name.split("::")[-1] in ACL_NUMBERS:   # an aclDataType: its number
@@ -236,7 +250,10 @@ def parse_main(text: str) -> MainPlan:
         a = split_args(call_args(t, m.end() - 1)[0])
         path, host = c_value(a[0], env), host_of(a[1]) if len(a) > 1 else None
         addr = filled.get(host)
-        if isinstance(path, str) and addr in by_addr: plan.writes[by_addr[addr]] = path
+        if isinstance(path, str) and addr in by_addr: plan.writes.setdefault(by_addr[addr], path)   # (the first file of a tensor copied out twice)
+    # an aclTensor * declared nullptr and never made or assigned is passed as nullptr (an optional input left out)
+    plan.args = ["nullptr" if a in tensor_names and a not in plan.tensors and re.search(rf"aclTensor\s*\*\s*{a}\s*=\s*nullptr\s*;", t)
+                 and len(re.findall(rf"(?<![\w&*]){a}\s*=(?!=)", t)) == 1 else a for a in plan.args]
     return plan
 
 
@@ -292,10 +309,13 @@ def bind(plan: MainPlan, op, arrays: dict) -> tuple[dict, dict, dict]:
             v, dt = plan.values.get(arg), plan.scalars[arg]
             if v is None or dt is None: raise NoReference(f"input {p.name}: the aclScalar {arg}'s value or dtype")
             import torch
-            inputs[p.name] = torch.tensor([float(v)], dtype=torch.bfloat16) if dt == "bfloat16" else np.array([v], dt)
+            v = v if isinstance(v, list) else [v]   # (an aclScalarList: a one-dimensional tensor of its values)
+            inputs[p.name] = torch.tensor([float(x) for x in v], dtype=torch.bfloat16) if dt == "bfloat16" else np.array(v, dt)
             continue
         if role == "in" and isinstance(plan.values.get(arg), list) and all(isinstance(v, int) for v in plan.values[arg]):
-            inputs[p.name] = np.array(plan.values[arg], np.int64)   # an aclIntArray for an input: an int64 tensor
+            # an aclIntArray for an input: an int64 tensor (int32 where the definition's DataType list has int32 alone)
+            int32 = bool(getattr(p, "dtypes", None)) and set(p.dtypes) == {"DT_INT32"}
+            inputs[p.name] = np.array(plan.values[arg], np.int32 if int32 else np.int64)
             continue
         if not members:
             if arg in ("nullptr", "NULL"): inputs[p.name] = None; continue
