@@ -221,3 +221,15 @@ def test_an_output_file_main_cpp_writes_in_a_way_not_followed_is_no_reference(cb
     gitdir, commit = example(tmp_path / "repo", main=main)
     line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
     assert "NO REFERENCE (verify_result.py reads output/output_z.bin output/golden.bin: main.cpp's writing" in line, line
+
+
+def test_comment_marks_inside_strings_and_quotes_inside_comments_are_read_as_written(cbh):
+    # a "//" or "/*" inside a string path is no comment; an apostrophe inside a comment opens no string
+    main = MAIN_CPP.replace('"../input/input_x.bin"', '"../input//input_x.bin"') \
+        .replace('"../output/output_z.bin"', '"../output/*output_z*/.bin"') \
+        .replace("// the shapes, and the attribute", "// the op's shapes, and its attribute /* (x's and y's) */")
+    plan = cbh.parse_main(main)
+    assert plan.args == ["inputX", "inputY", "alpha", "outputZ"] and plan.values["alpha"] == 0.5
+    assert plan.tensors["inputX"].file == "../input//input_x.bin"
+    assert plan.tensors["inputY"].file == "../input/input_y.bin"
+    assert plan.writes == {"outputZ": "../output/*output_z*/.bin"}

@@ -87,11 +87,6 @@ class MainPlan:
     scalars: dict[str, str] = field(default_factory=dict)       # an aclScalar -> its dtype (its value in `values`)
 
 
-def strip_comments(text: str) -> str:
-    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
-    return re.sub(r"//[^\n]*", "", text)
-
-
 def split_args(s: str) -> list[str]:
     "Top-level comma-separated arguments of a call's text."
     out, depth, cur = [], 0, ""
@@ -137,7 +132,9 @@ def c_value(expr: str, env: dict):
 
 def parse_main(text: str) -> MainPlan:
     "What main.cpp makes, reads, passes and writes (see the module's docstring); NoReference when it is not readable."
-    t = strip_comments(text)
+    # (comments blanked as the emulator blanks them: string literals read whole, so that a "//" in a path stays)
+    from ascendcraft.emu import blank_comments
+    t = blank_comments(text)
     env: dict = {}
     # #define and scalar constants, in order (later ones may use earlier ones)
     for m in re.finditer(r"^\s*#define\s+(\w+)\s+([^\n]+)$|(?:^|[;{}\n])\s*(?:static\s+)?(?:const(?:expr)?\s+)?"
