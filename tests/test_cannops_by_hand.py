@@ -233,3 +233,11 @@ def test_comment_marks_inside_strings_and_quotes_inside_comments_are_read_as_wri
     assert plan.tensors["inputX"].file == "../input//input_x.bin"
     assert plan.tensors["inputY"].file == "../input/input_y.bin"
     assert plan.writes == {"outputZ": "../output/*output_z*/.bin"}
+
+
+def test_an_op_whose_own_l2_api_sends_the_example_elsewhere_is_no_reference(cbh, tmp_path, monkeypatch):
+    # (cann-ops pows: its aclnnPowTensorScalar runs the Pows kernel for six exponents only, CANN's Pow for 4.1)
+    monkeypatch.setitem(cbh.NOT_THIS_KERNEL, "scale_add_custom", "the L2 API calls another op for alpha 0.5")
+    gitdir, commit = example(tmp_path / "repo")
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line == "scale_add_custom: NO REFERENCE (the L2 API calls another op for alpha 0.5)", line
