@@ -373,3 +373,66 @@ def test_a_vector_whose_elements_main_cpp_sets_one_by_one(cbh):
 }'''
     plan = cbh.parse_main(main)
     assert plan.tensors["scale"].values == [0.1] and plan.tensors["zeroPoint"].values == [0, 25]
+
+def test_comment_marks_inside_strings_and_quotes_inside_comments_are_read_as_written(cbh):
+    # a "//" or "/*" inside a string path is no comment; an apostrophe inside a comment opens no string
+    main = MAIN_CPP.replace('"../input/input_x.bin"', '"../input//input_x.bin"') \
+        .replace('"../output/output_z.bin"', '"../output/*output_z*/.bin"') \
+        .replace("// the shapes, and the attribute", "// the op's shapes, and its attribute /* (x's and y's) */")
+    plan = cbh.parse_main(main)
+    assert plan.args == ["inputX", "inputY", "alpha", "outputZ"] and plan.values["alpha"] == 0.5
+    assert plan.tensors["inputX"].file == "../input//input_x.bin"
+    assert plan.tensors["inputY"].file == "../input/input_y.bin"
+    assert plan.writes == {"outputZ": "../output/*output_z*/.bin"}
+
+
+def test_an_op_whose_own_l2_api_sends_the_example_elsewhere_is_no_reference(cbh, tmp_path, monkeypatch):
+    # (cann-ops pows: its aclnnPowTensorScalar runs the Pows kernel for six exponents only, CANN's Pow for 4.1)
+    monkeypatch.setitem(cbh.NOT_THIS_KERNEL, "scale_add_custom", "the L2 API calls another op for alpha 0.5")
+    gitdir, commit = example(tmp_path / "repo")
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line == "scale_add_custom: NO REFERENCE (the L2 API calls another op for alpha 0.5)", line
+
+
+BLAS_MAIN = '''int main() {
+    int32_t n = 6;
+    std::vector<int64_t> xShape = {n};
+    std::vector<int64_t> yShape = {1};
+    size_t xSize = xShape[0];
+    size_t ySize = yShape[0];
+    std::vector<float> xHostData(xSize);
+    std::vector<float> yHostData(ySize);
+    std::vector<int64_t> lensHostData(xSize);
+    ReadFile("../input/input_x.bin", fileSize, xHostData.data(), xSize * sizeof(float));
+    ReadFile("../input/input_y.bin", fileSize, yHostData.data(), ySize * sizeof(float));
+    ret = CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x);
+    ret = CreateAclTensor(yHostData, xShape, &yDeviceAddr, aclDataType::ACL_FLOAT, &y);
+    lens = aclCreateIntArray(lensHostData.data(), xSize);
+    ret = aclnnThingGetWorkspaceSize(x, n, y, &workspaceSize, &executor);
+    std::vector<float> resultData(ySize, 0);
+    ret = aclrtMemcpy(resultData.data(), 4, yDeviceAddr, 4, ACL_MEMCPY_DEVICE_TO_HOST);
+    WriteFile("../output/output_y.bin", resultData.data(), ySize * sizeof(float));
+}'''
+
+
+def test_a_blas_style_main_cpp_writes_the_bytes_it_names_and_its_short_output_vector_is_poison(cbh, tmp_path):
+    # (cann-ops scasum / scnrm2: y is made with x's shape from a one-value host vector, and one float is written back;
+    # a constant of a shape's element, `size_t ySize = yShape[0]`, is known once the shapes are)
+    from types import SimpleNamespace as NS
+    import numpy as np
+    plan = cbh.parse_main(BLAS_MAIN)
+    assert plan.write_bytes == {"y": 4} and plan.writes == {"y": "../output/output_y.bin"}
+    assert plan.values["lens"] == [None]      # an int array of a vector made of its size: its values unknown here
+    (tmp_path / "input").mkdir()
+    np.arange(6, dtype=np.float32).tofile(tmp_path / "input" / "input_x.bin")
+    np.ones(1, np.float32).tofile(tmp_path / "input" / "input_y.bin")
+    arrays = cbh.arrays_for(plan, tmp_path)
+    assert plan.tensors["y"].host_count == 1 and arrays["y"].shape == (6,)
+    op = NS(inputs=[NS(name="x")], attrs=[NS(name="n", kind="int")], outputs=[NS(name="y")])
+    inputs, attrs, outputs, names, initial = cbh.bind(plan, op, arrays)
+    assert outputs == {"y": ((6,), np.dtype("float32"))} and initial == {} and attrs == {"n": 6}
+    # as an input, the short vector's tensor is no reference (host memory past the vector)
+    op_in = NS(inputs=[NS(name="x"), NS(name="y")], attrs=[], outputs=[])
+    plan.args = ["x", "y"]
+    with pytest.raises(cbh.NoReference, match="input y: ../input/input_y.bin holds 1 float32 values, y has 6"):
+        cbh.bind(plan, op_in, arrays)

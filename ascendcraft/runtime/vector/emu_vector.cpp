@@ -1178,6 +1178,16 @@ float adv_value(Op op, float x) {
     default: return x;
     }
 }
+
+// A2's Sigmoid computes in T, one vector instruction a step (Muls by -1, Exp, Adds 1, then a Div of ones by it), so a
+// half Sigmoid is rounded to half after each step, not once at the end (cann-ops mul_sigmoid's float16 golden is those
+// steps; one rounding differs from it by an ulp in a quarter of the elements). A float Sigmoid is adv_value's float
+// arithmetic, which already rounds each step to float.
+float sigmoid_in_half(float x) {
+    const float e = static_cast<float>(static_cast<half>(std::exp(-x)));   // -x is exact; Exp rounds to half
+    const float d = static_cast<float>(static_cast<half>(e + 1.0f));       // Adds rounds to half
+    return 1.0f / d;                                                        // Div: rounded to half by the store
+}
 }  // namespace
 
 void set_deq_scale(float scale, SrcLoc loc) {
@@ -1218,7 +1228,7 @@ void vec_adv(Op op, Dt dt, const Local& d, const Local& a, const Local* tmp, uin
     if (tracing_now()) return;
     for (uint64_t i = 0; i < count; ++i) {
         float x = static_cast<float>(load_d(dt, a.addr + i * es));
-        float y = adv_value(op, x);
+        float y = op == Op::Sigmoid && dt == Dt::f16 ? sigmoid_in_half(x) : adv_value(op, x);
         if (dt == Dt::f16) st<half>(d.addr + i * es, y);
         else st<float>(d.addr + i * es, y);
     }

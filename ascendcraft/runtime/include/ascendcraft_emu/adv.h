@@ -1,6 +1,7 @@
 // AscendCraft CPU emulation: advanced (high-level) math APIs: Tanh, Sigmoid, Erf, Sin, Cos, Trunc
 // (with the whole-tensor forms) and Floor, Ceil, Round (count forms only, as documented for A2). The
-// emulation computes each element in float with libm and rounds to T; it checks the documented rules
+// emulation computes each element in float with libm and rounds to T (a half Sigmoid after each of its four steps,
+// as A2 computes it: vector/emu_vector.cpp); it checks the documented rules
 // (no overlap of dst, src and the temporary buffer; the framework-allocated form needs free UB).
 #pragma once
 
