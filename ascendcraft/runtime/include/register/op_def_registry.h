@@ -116,6 +116,9 @@ constexpr int32_t kDataTypeSizeBitOffset = 1000;
 // GE's graph/types.h: the one dim of an unknown-rank shape, {-2} (cann-ops moe_init_routing_v2's InferShape compares a
 // dim with it, reaching it through this header alone)
 constexpr int64_t UNKNOWN_DIM_NUM = -2;
+// and an unknown dim, -1 (cann-ops grid_sample's InferShape: `GetDim(0U) != ge::UNKNOWN_DIM`); ops-base's shape helpers
+// (ascendcraft_emu/ops_base.h) name this one constant too
+constexpr int64_t UNKNOWN_DIM = -1;
 inline int GetSizeByDataType(DataType dt) {
     switch (dt) {
     case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
