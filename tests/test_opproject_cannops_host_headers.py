@@ -79,3 +79,42 @@ def test_the_op_api_log_header_logs_an_ops_error_to_stderr(tmp_path):
     assert run.stdout.split() == ["1", "1"]
     assert "MsdaGrad" in run.stderr and "numHeads must be at most 16" in run.stderr   # the error, once
     assert run.stderr.count("numHeads") == 1 and "heads 8" not in run.stderr          # debug lines are off
+
+
+SHAPE_RANGE = r"""
+#include <cstdio>
+#include "register/op_def_registry.h"
+// an InferShapeRange function in grid_sample's style: y's range takes N from x and the rest from grid
+static ge::graphStatus InferRange(gert::InferShapeRangeContext* context) {
+    const gert::Range<gert::Shape>* x = context->GetInputShapeRange(0);
+    const gert::Range<gert::Shape>* grid = context->GetInputShapeRange(1);
+    gert::Range<gert::Shape>* y = context->GetOutputShapeRange(0);
+    if (x == nullptr || grid == nullptr || y == nullptr || context->GetInputShapeRange(2) != nullptr) return ge::GRAPH_FAILED;
+    y->GetMin()->SetDimNum(2);
+    y->GetMax()->SetDimNum(2);
+    y->GetMin()->SetDim(0, x->GetMin()->GetDim(0));
+    y->GetMax()->SetDim(0, x->GetMax()->GetDim(0));
+    y->GetMin()->SetDim(1, grid->GetMin()->GetDim(1));
+    y->GetMax()->SetDim(1, grid->GetMax()->GetDim(1));
+    return ge::GRAPH_SUCCESS;
+}
+IMPL_OP_INFERSHAPE(RangeProbe).InferShapeRange(InferRange);
+int main() {
+    gert::Shape xMin({1, 3}), xMax({8, 3}), gMin({1, 2}), gMax({8, 16}), yMin, yMax;
+    gert::InferShapeRangeContext context;
+    context.name_ = "RangeProbe";
+    context.in_ = {gert::Range<gert::Shape>(&xMin, &xMax), gert::Range<gert::Shape>(&gMin, &gMax)};
+    context.out_ = {gert::Range<gert::Shape>(&yMin, &yMax)};
+    const bool ok = InferRange(&context) == ge::GRAPH_SUCCESS;
+    gert::Range<gert::Shape> same(&xMin);
+    std::printf("%d %s %lld %lld %lld %lld %d\n", ok, context.GetNodeName(), (long long)yMin.GetDim(0),
+                (long long)yMax.GetDim(0), (long long)yMin.GetDim(1), (long long)yMax.GetDim(1),
+                same.GetMin() == same.GetMax());
+}
+"""
+
+
+def test_an_infer_shape_range_function_reads_and_sets_shape_ranges(tmp_path):
+    """grid_sample registers an InferShapeRange function (the graph's range inference; the emulated host never calls
+    it), which must compile: gert::Range<Shape>'s bounds and the context's input and output ranges."""
+    assert _run(tmp_path, SHAPE_RANGE).stdout.split() == ["1", "RangeProbe", "1", "8", "2", "16", "1"]
