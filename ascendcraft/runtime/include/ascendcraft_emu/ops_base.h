@@ -115,7 +115,7 @@ template <typename T> uint32_t GetWorkspaceSize(const T* context) {
 template <typename T> bool IsRegbaseSocVersion(const T*) { return false; }
 
 // ---- shapes --------------------------------------------------------------------------------------------------------
-constexpr int64_t UNKNOWN_DIM = -1;
+using ge::UNKNOWN_DIM;   // GE's -1 (register/op_def_registry.h), one name under `using namespace ge` and Ops::Base both
 constexpr int64_t UNKNOWN_RANK_DIM = -2;
 inline void SetUnknownRank(gert::Shape& shape) { shape.SetDimNum(0); shape.AppendDim(UNKNOWN_RANK_DIM); }
 inline bool IsUnknownRank(const gert::Shape& shape) { return shape.GetDimNum() == 1 && shape.GetDim(0) == UNKNOWN_RANK_DIM; }

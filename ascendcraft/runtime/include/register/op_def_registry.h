@@ -116,6 +116,9 @@ constexpr int32_t kDataTypeSizeBitOffset = 1000;
 // GE's graph/types.h: the one dim of an unknown-rank shape, {-2} (cann-ops moe_init_routing_v2's InferShape compares a
 // dim with it, reaching it through this header alone)
 constexpr int64_t UNKNOWN_DIM_NUM = -2;
+// and an unknown dim, -1 (cann-ops grid_sample's InferShape: `GetDim(0U) != ge::UNKNOWN_DIM`); ops-base's shape helpers
+// (ascendcraft_emu/ops_base.h) name this one constant too
+constexpr int64_t UNKNOWN_DIM = -1;
 inline int GetSizeByDataType(DataType dt) {
     switch (dt) {
     case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
@@ -858,7 +861,48 @@ public:
     size_t node_outputs_ = 0;
 };
 
-class InferShapeRangeContext;
+// GE's range of a value (exe_graph/runtime/range.h): a lower and an upper bound, each a pointer to a value held
+// elsewhere (a dynamic-shape input's shape range: Range<Shape>).
+template <typename T> class Range {
+public:
+    Range() = default;
+    Range(T* min, T* max) : min_(min), max_(max) {}
+    explicit Range(T* same) : min_(same), max_(same) {}
+    bool operator==(const Range& other) const { return min_ == other.min_ && max_ == other.max_; }
+    void SetMin(T* min) { min_ = min; }
+    void SetMax(T* max) { max_ = max; }
+    const T* GetMin() const { return min_; }
+    const T* GetMax() const { return max_; }
+    T* GetMin() { return min_; }
+    T* GetMax() { return max_; }
+private:
+    T* min_ = nullptr;
+    T* max_ = nullptr;
+};
+// The context of an InferShapeRange function, the graph's shape-range inference for dynamic-shape inputs (cann-ops
+// grid_sample: IMPL_OP_INFERSHAPE(GridSample)...InferShapeRange(fn)). The emulated host runs with known shapes and never
+// calls it; the function compiles against this context, whose ranges are set by whoever fills it.
+class InferShapeRangeContext : public ExtendedKernelContext {
+public:
+    InferShapeRangeContext() {
+        count_ = [](const ExtendedKernelContext* c, bool o) {
+            auto* t = static_cast<const InferShapeRangeContext*>(c);
+            return o ? t->out_.size() : t->in_.size();
+        };
+        name_of_ = [](const ExtendedKernelContext* c) { return static_cast<const InferShapeRangeContext*>(c)->name_.c_str(); };
+    }
+    const char* GetNodeName() const { return name_.c_str(); }
+    const char* GetNodeType() const { return name_.c_str(); }
+    const Range<Shape>* GetInputShapeRange(size_t i) const { return i < in_.size() ? &in_[i] : nullptr; }
+    const Range<Shape>* GetOptionalInputShapeRange(size_t ir) const { return GetInputShapeRange(ir); }
+    const Range<Shape>* GetRequiredInputShapeRange(size_t ir) const { return GetInputShapeRange(ir); }
+    const Range<Shape>* GetDynamicInputShapeRange(size_t ir, size_t k) const { return k == 0 ? GetInputShapeRange(ir) : nullptr; }
+    Range<Shape>* GetOutputShapeRange(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
+    const RuntimeAttrs* GetAttrs() const { return &attrs_; }
+    std::string name_;
+    std::vector<Range<Shape>> in_, out_;
+    RuntimeAttrs attrs_;
+};
 class TilingParseContext;
 
 // The context of a TilingParse (TilingPrepare) function: the glue runs the one registered with
