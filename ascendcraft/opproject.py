@@ -1552,17 +1552,28 @@ def _build_project_tries(project: OpProject, column: int = 0, *, settings: Setti
 _TILING_READ_RE = re.compile(r"\bGET_TILING_DATA\w*\s*\(")
 
 
-def _tiling_read_at(sources: dict[str, str], kernel_file: str) -> tuple[str, int, int, int] | None:
+def _tiling_read_at(sources: dict[str, str], kernel_file: str, entry: str = "") -> tuple[str, int, int, int] | None:
     """Where the kernel file, or a project file it includes, first reads its tiling data (`_TILING_READ_RE`, not the
-    macro's own #define): (file, line, column (1-based), the macro name's length); None when it reads none."""
-    from .emu import included_sources
+    macro's own #define), else where the body of the kernel's `entry` first names its tiling parameter (the last: a
+    kernel that reads the bytes itself, NPUKernelBench ComplexMatDot's `reinterpret_cast<__gm__ uint8_t *>(tilingGm)`):
+    (file, line, column (1-based), the name's length); None when it reads none."""
+    from .emu import find_entries, included_sources, past_close
     for f in included_sources(sources, kernel_file):
         code = blank_comments(sources[f])
         for m in _TILING_READ_RE.finditer(code):
             start = code.rfind("\n", 0, m.start()) + 1
             if re.search(r"#\s*define\s+$", code[start:m.start()]): continue
             return f, code.count("\n", 0, m.start()) + 1, m.start() - start + 1, len(m.group().rstrip("( \t"))
-    return None
+    e = next((e for e in find_entries({kernel_file: sources[kernel_file]}) if e.name == entry and e.params), None)
+    if e is None: return None
+    code = blank_comments(sources[kernel_file])
+    at = re.compile(rf"\b{re.escape(entry)}\s*\(").search(code, sum(len(l) + 1 for l in code.split("\n")[:e.line - 1]))
+    brace = code.find("{", past_close(code, at.end(), "()")) if at else -1
+    use = re.compile(rf"\b{re.escape(e.params[-1].name)}\b").search(code, brace, past_close(code, brace + 1, "{}")) \
+        if brace >= 0 else None
+    if use is None: return None
+    start = code.rfind("\n", 0, use.start()) + 1
+    return kernel_file, code.count("\n", 0, use.start()) + 1, use.start() - start + 1, len(use.group())
 
 
 def _registers_tiling(texts: dict[str, str], op_type: str) -> bool:
@@ -1591,7 +1602,7 @@ def missing_tiling(project: OpProject, b: Build) -> Diagnostic | None:
     project built so had lost its tiling source (cann-ops' foreach ops before the forty-sixth round's fix), so it is an
     error of the project's build, not a build with no tiling. None when the kernel reads no tiling or it is registered."""
     if not b.ok or b.check_only: return None
-    read = _tiling_read_at(project.sources, project.kernel_file)
+    read = _tiling_read_at(project.sources, project.kernel_file, project.entry)
     if read is None: return None
     from .emu import included_sources
     units = [f for f in b.sources if f == GLUE_FILE or (f.startswith("__ascendcraft_") and f.endswith(".cpp"))]

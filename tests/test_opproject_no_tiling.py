@@ -55,3 +55,18 @@ def test_a_tiling_registered_apart_or_by_a_macro_builds(tmp_path):
     infer = "\nnamespace ops {\nIMPL_OP_INFERSHAPE(ScaleAddCustom).InferShape(ge::InferShape);\n}\n"
     b = build_project(load_project(_copy(tmp_path / "i", lambda t: t + infer)))
     assert [d.kind for d in b.errors][:1] == ["no-tiling"], [d.render() for d in b.errors]
+
+
+def test_a_kernel_reads_its_tiling_by_the_macros_or_by_its_tiling_parameter():
+    from ascendcraft.opproject import _tiling_read_at
+    head = '#include "kernel_operator.h"\n'
+    raw = (head + 'extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR workspace, GM_ADDR tilingGm)\n{\n'
+           '    auto t = reinterpret_cast<__gm__ uint8_t *>(tilingGm);\n}\n')
+    assert _tiling_read_at({"op_kernel/k.cpp": raw}, "op_kernel/k.cpp", "k") == ("op_kernel/k.cpp", 4, 49, 8)
+    # the read in a header the kernel includes, in a macro's body (the name a #define defines is no read)
+    hdr = '#define GET_TILING_DATA_LOCAL(a, b) GET_TILING_DATA(a, b)\n    GET_TILING_DATA_WITH_STRUCT(T, t, tiling);\n'
+    kern = '#include "k.h"\nextern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling) {}\n'
+    assert _tiling_read_at({"op_kernel/k.cpp": kern, "op_kernel/k.h": hdr}, "op_kernel/k.cpp", "k")[:3] == \
+        ("op_kernel/k.h", 1, 37)
+    none = head + 'extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)\n{\n}\n'
+    assert _tiling_read_at({"op_kernel/k.cpp": none}, "op_kernel/k.cpp", "k") is None
