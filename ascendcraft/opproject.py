@@ -39,8 +39,8 @@ __all__ = ['GE_DTYPES', 'FORMATS', 'OUTSIDE', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_F
            'uses_tiling_default', 'load_project', 'dtype_column', 'binary_column', 'dtype_macros', 'glue_source',
            'host_arguments', 'TplInstance', 'tpl_headers', 'tpl_header', 'tpl_include_chain', 'tpl_prefix_macros',
            'tpl_instances', 'tpl_entry_source', 'tpl_build_key', 'tpl_unit_instances', 'template_entry', 'link_misses',
-           'furthest_link', 'tiling_entry_source', 'build_project', 'infer_output_shapes', 'ProjectRun',
-           'output_mismatch', 'tiling_first', 'run_project', 'tiling_failure', 'load_cases', 'run_cases',
+           'furthest_link', 'tiling_entry_source', 'missing_tiling', 'build_project', 'infer_output_shapes',
+           'ProjectRun', 'output_mismatch', 'tiling_first', 'run_project', 'tiling_failure', 'load_cases', 'run_cases',
            'op_arguments', 'op_command']
 
 # %% ../nbs/18_opproject.ipynb #936828c9
@@ -1460,7 +1460,7 @@ def _a2_host_source(f: str) -> bool:
     return "arch35" not in parts or "op_tiling" in parts[:parts.index("arch35")]
 
 
-def build_project(project: OpProject, column: int = 0, *, settings: Settings | None = None,
+def _build_project_tries(project: OpProject, column: int = 0, *, settings: Settings | None = None,
                   lists: dict[str, list[tuple]] | None = None, aliases: dict[str, str] | None = None,
                   absent: set[str] | frozenset = frozenset(), tiling_key: int | None = None,
                   tiling_only: int | None = None, cached_only: bool = False, one_key: bool = False) -> Build | None:
@@ -1565,6 +1565,90 @@ def build_project(project: OpProject, column: int = 0, *, settings: Settings | N
         if tries[-1].ok: return tries[-1]
         if "undefined reference" in tries[-1].log: linked.append(units)
     return furthest_link(tries)
+
+
+# a kernel's read of its tiling data: GET_TILING_DATA and its forms (_WITH_STRUCT, _PTR_WITH_STRUCT, _MEMBER)
+_TILING_READ_RE = re.compile(r"\bGET_TILING_DATA\w*\s*\(")
+
+
+def _tiling_read_at(sources: dict[str, str], kernel_file: str, entry: str = "") -> tuple[str, int, int, int] | None:
+    """Where the kernel file, or a project file it includes, first reads its tiling data (`_TILING_READ_RE`, not the
+    macro's own #define), else where the body of the kernel's `entry` first names its tiling parameter (the last: a
+    kernel that reads the bytes itself, NPUKernelBench ComplexMatDot's `reinterpret_cast<__gm__ uint8_t *>(tilingGm)`):
+    (file, line, column (1-based), the name's length); None when it reads none."""
+    from .emu import find_entries, included_sources, past_close
+    for f in included_sources(sources, kernel_file):
+        code = blank_comments(sources[f])
+        for m in _TILING_READ_RE.finditer(code):
+            start = code.rfind("\n", 0, m.start()) + 1
+            if re.search(r"#\s*define\s+$", code[start:m.start()]): continue
+            return f, code.count("\n", 0, m.start()) + 1, m.start() - start + 1, len(m.group().rstrip("( \t"))
+    e = next((e for e in find_entries({kernel_file: sources[kernel_file]}) if e.name == entry and e.params), None)
+    if e is None: return None
+    code = blank_comments(sources[kernel_file])
+    at = re.compile(rf"\b{re.escape(entry)}\s*\(").search(code, sum(len(l) + 1 for l in code.split("\n")[:e.line - 1]))
+    brace = code.find("{", past_close(code, at.end(), "()")) if at else -1
+    use = re.compile(rf"\b{re.escape(e.params[-1].name)}\b").search(code, brace, past_close(code, brace + 1, "{}")) \
+        if brace >= 0 else None
+    if use is None: return None
+    start = code.rfind("\n", 0, use.start()) + 1
+    return kernel_file, code.count("\n", 0, use.start()) + 1, use.start() - start + 1, len(use.group())
+
+
+def _registers_tiling(texts: dict[str, str], op_type: str) -> bool:
+    """Whether host texts register a tiling function for `op_type`, in the ways the glue looks one up: an OpDef of that
+    type that calls `SetTiling(...)` (in the file of its `class <type>` or `OP_ADD(<type>)`), or `IMPL_OP_OPTILING(<type>)` /
+    `IMPL_OP(<type>)` / `IMPL_OP_DEFAULT(<type>)` whose chain calls `.Tiling(...)`. A macro whose body calls either
+    (a registration its type pasted in, which text cannot resolve) is taken as registering."""
+    t = re.escape(op_type)
+    for text in texts.values():
+        code = blank_comments(text)
+        for m in re.finditer(rf"\bIMPL_OP(?:_OPTILING|_DEFAULT)?\s*\(\s*{t}\s*\)", code):
+            end = code.find(";", m.end())
+            if re.search(r"\.\s*Tiling\s*[(<]", code[m.end():end if end >= 0 else len(code)]): return True
+        if re.search(rf"\bclass\s+{t}\b|\bOP_ADD\s*\(\s*{t}\b", code) and re.search(r"\bSetTiling\s*\(", code): return True
+        for d in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", code, re.M):
+            if re.search(r"\bSetTiling\s*\(|\.\s*Tiling\s*\(", d.group()): return True
+    return False
+
+
+def missing_tiling(project: OpProject, b: Build) -> Diagnostic | None:
+    """A `no-tiling` error when an ok build's program registers no tiling function for the op's type while its kernel
+    reads tiling data (`_tiling_read_at`): the host texts the build compiled (the glue, each op_host unit and what they
+    include, and every header) are read with `_registers_tiling`. Such a project builds with CANN's build too (its
+    package loads with metadef's warning `[MissOpImplementation] op [<type>] has no tiling`), but it never runs: GE's
+    tiling lookup (`FindImplFuncs`) finds no tiling function, nor the default one, and fails the launch. A corpus
+    project built so had lost its tiling source (cann-ops' foreach ops before the forty-sixth round's fix), so it is an
+    error of the project's build, not a build with no tiling. None when the kernel reads no tiling or it is registered."""
+    if not b.ok or b.check_only: return None
+    read = _tiling_read_at(project.sources, project.kernel_file, project.entry)
+    if read is None: return None
+    from .emu import included_sources
+    units = [f for f in b.sources if f == GLUE_FILE or (f.startswith("__ascendcraft_") and f.endswith(".cpp"))]
+    compiled = {g for f in units for g in included_sources(b.sources, f)}
+    texts = {f: t for f, t in b.sources.items() if f in compiled or f.endswith((".h", ".hpp", ".hh"))}
+    if _registers_tiling(texts, project.op.type): return None
+    # the op's host sources by their own names (the build compiles op_host/x.cpp as op_host/x.inc), and linked ones
+    hosts = sorted({f for f in project.sources if f.endswith((".cpp", ".cc")) and f[:f.rindex(".")] + ".inc" in compiled}
+                   | {f.removesuffix(".inc") for f in compiled if f.endswith((".cpp.inc", ".cc.inc"))})
+    file, line, col, width = read
+    return diagnostic_at(project.sources[file], file, "no-tiling",
+                         f"{project.op.type}'s kernel reads its tiling data here, but its host build registers no tiling "
+                         f"function for {project.op.type} (host sources compiled: {', '.join(hosts) or 'none'})", line,
+                         col, col + width, hint=f"CANN fails such an op at launch (no tiling function for {project.op.type} in its "
+                         f"tiling lookup): register one with `this->AICore().SetTiling(fn)` in the OpDef or "
+                         f"`IMPL_OP_OPTILING({project.op.type}).Tiling(fn)`, or give the build the host source that "
+                         "does (a shared source outside the op's folder, as its CMakeLists.txt names it)")
+
+
+def build_project(project: OpProject, column: int = 0, **kwargs) -> Build | None:
+    """`_build_project_tries`' build (its arguments and what it compiles: see there), made an error (`missing_tiling`)
+    when its program registers no tiling function for an op whose kernel reads tiling data, rather than a build that
+    looks whole and can never run."""
+    b = _build_project_tries(project, column, **kwargs)
+    if b is None or (d := missing_tiling(project, b)) is None: return b
+    from dataclasses import replace
+    return replace(b, ok=False, diagnostics=[d, *b.diagnostics])
 
 # %% ../nbs/18_opproject.ipynb #9c4f2e81
 _INFER_SOURCE = r'''// Generated by ascendcraft.opproject: runs {op}'s InferShape function (the OpDef's SetInferShape, or
