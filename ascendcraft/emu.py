@@ -56,18 +56,18 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'RUNTIME_HOT_UNITS', 'RUNTIME_CPU_SECONDS', 'PCH_PRELUDE', 'PCH_PRELUDE_TEXT', 'KERNEL_COMPILE_FLAGS',
            'PCH_WARNING_FLAGS', 'CHECK_ONLY_FLAGS', 'OP_HOST_HEADER', 'PCH_KEEP_SECONDS', 'HOST_LAUNCH_RE',
            'FILE_SCOPE_TYPE_RE', 'INCLUDE_LINE_RE', 'CORE_TYPE_MACRO_RE', 'CORE_TYPE_TEST_RE', 'KERNEL_MAIN',
-           'AIC_SUFFIX', 'AIC_LAUNCH', 'AIC_SOURCE', 'AIC_OBJECT', 'AIC_RENAMES', 'OWN_COMPLEX64_RE',
-           'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES', 'RAW_GM_WRITE_MODES',
-           'UB_OVERRUN_MODES', 'VECTOR_MASK_MODES', 'GM_PADDING_MODES', 'EXTRA_DEQUE_MODES', 'JUDGE', 'CHIP',
-           'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments', 'blank_comments_and_strings',
-           'device_spellings', 'graph_failed_usings', 'entry_linkage', 'kernel_flags', 'launch_statements',
-           'cpu_debug_branches', 'numbered_ub_casts', 'core_type_templates', 'member_class_specialisations',
-           'constexpr_member_defaults', 'typed_pack_specialisations', 'hoisted_local_constants', 'Param', 'Entry',
-           'parse_param', 'find_entries', 'parse_compiler_output', 'candidate_signatures', 'api_rule_hint',
-           'unknown_name_hint', 'runtime_sources', 'runtime_hash', 'compiler_version', 'angle_include_dirs',
-           'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies', 'precompiled_header', 'with_prelude',
-           'pch_rejections', 'host_launch_calls', 'Build', 'past_close', 'file_scope_types',
-           'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
+           'AIC_SUFFIX', 'AIC_LAUNCH', 'AIC_SOURCE', 'AIC_OBJECT', 'AIC_RENAMES', 'OWN_LIBRARY_MACRO',
+           'OWN_COMPLEX64_RE', 'OWN_COMPLEX64_FLAG', 'COMPAT_RULES', 'ROLES', 'HUGE_GM_ROOT', 'RACE_MODES',
+           'RAW_GM_WRITE_MODES', 'UB_OVERRUN_MODES', 'VECTOR_MASK_MODES', 'GM_PADDING_MODES', 'EXTRA_DEQUE_MODES',
+           'JUDGE', 'CHIP', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
+           'blank_comments_and_strings', 'device_spellings', 'graph_failed_usings', 'entry_linkage', 'kernel_flags',
+           'launch_statements', 'cpu_debug_branches', 'numbered_ub_casts', 'core_type_templates',
+           'member_class_specialisations', 'constexpr_member_defaults', 'typed_pack_specialisations',
+           'hoisted_local_constants', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
+           'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash',
+           'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
+           'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build', 'past_close',
+           'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
            'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'resolve_include',
            'included_sources', 'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions',
            'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed',
@@ -2481,12 +2481,13 @@ def host_object(file: str, compiled: dict[str, str], command: list[str], *, tmp:
 _STRONG_DEFINITIONS = frozenset("TDBRGSC")
 
 
-def kernel_host_duplicates(nm_output: str, kernel_object: str) -> list[str]:
-    """The symbols (mangled) that `kernel_object` and another object both define, strongly, from the output of
-    `nm -g --defined-only <objects>`. CANN builds an op's kernel and its host code as two binaries, so a definition each
-    side compiles (a non-inline variable of an op_host tiling header that the driver includes for its structs and the
-    tiling source includes too: ops-nn fused_linear_cross_entropy_loss_grad's `uint32_t baseM = SIZE_128;`) is a copy
-    of each; linked into one emulation program, the kernel's copy is made local to the kernel's object."""
+def kernel_host_duplicates(nm_output: str, kernel_object: str, among: list[str] | None = None) -> list[str]:
+    """The symbols (mangled) that `kernel_object` and another object (of `among`, when given) both define, strongly,
+    from the output of `nm -g --defined-only <objects>`. CANN builds an op's kernel and its host code as two
+    binaries, so a definition each side compiles (a non-inline variable of an op_host tiling header that the driver
+    includes for its structs and the tiling source includes too: ops-nn fused_linear_cross_entropy_loss_grad's
+    `uint32_t baseM = SIZE_128;`) is a copy of each; linked into one emulation program, the kernel's copy is made local
+    to the kernel's object."""
     defined, current = {}, None
     for line in nm_output.splitlines():
         if line.endswith(":") and " " not in line.strip():
@@ -2495,7 +2496,7 @@ def kernel_host_duplicates(nm_output: str, kernel_object: str) -> list[str]:
         parts = line.split()
         if current and len(parts) >= 2 and parts[-2] in _STRONG_DEFINITIONS:
             defined.setdefault(current, set()).add(parts[-1])
-    others = set().union(*(names for f, names in defined.items() if f != kernel_object))
+    others = set().union(*(names for f, names in defined.items() if f != kernel_object and (among is None or f in among)))
     return sorted(defined.get(kernel_object, set()) & others)
 
 
@@ -2558,15 +2559,26 @@ def _aic_half_object(src: Path, tmp: Path, raw: str, limits, settings) -> "sandb
 _NM_UNDEFINED_RE = re.compile(r"^\s+U (.+)$", re.M)   # a symbol an object needs and does not define (`nm -u`)
 
 
-def _keep_kernel_copies(src: Path, tmp: Path, objects: list[str], limits, settings) -> None:
+# A host file that defines this macro is linked as a library of its own (opproject's glue over an op definition that
+# registers no tiling: CANN links the definition into its opsproto library and the tiling sources into optiling)
+OWN_LIBRARY_MACRO = "ASCENDCRAFT_OWN_LIBRARY"
+_OWN_LIBRARY_RE = re.compile(rf"^[ \t]*#[ \t]*define[ \t]+{OWN_LIBRARY_MACRO}\b", re.M)
+
+
+def _keep_kernel_copies(src: Path, tmp: Path, objects: list[str], limits, settings, own: list[str] = ()) -> None:
     """Before the link of a kernel with host objects: the kernel object's definitions that a host object defines too
-    become local to it (`kernel_host_duplicates`); two host objects defining one symbol stay the link's error."""
+    become local to it (`kernel_host_duplicates`), and so do those of a host object of `own` (a host file linked as a
+    library of its own, `OWN_LIBRARY_MACRO`) that another host object defines too: cann-ops gelu_quant's
+    gelu_quant_tiling_base.h defines a non-inline `GetMod`, which the definition (opsproto) and the tiling (optiling)
+    both include, a copy in each library. Two other host objects defining one symbol stay the link's error (one CANN
+    library would refuse them too)."""
     listed = sandbox.run(["nm", "-g", "--defined-only", "__ascendcraft_main.o", *objects], scratch=tmp, cwd=src,
                          limits=limits, settings=settings)
     if listed.returncode != 0: return   # the link reports what is wrong with the objects
-    if shared := kernel_host_duplicates(listed.stdout, "__ascendcraft_main.o"):
-        sandbox.run(["objcopy", *(f"--localize-symbol={s}" for s in shared), "__ascendcraft_main.o"], scratch=tmp,
-                    cwd=src, limits=limits, settings=settings)
+    for obj, among in [("__ascendcraft_main.o", None), *((o, [p for p in objects if p != o]) for o in own)]:
+        if shared := kernel_host_duplicates(listed.stdout, obj, among):
+            sandbox.run(["objcopy", *(f"--localize-symbol={s}" for s in shared), obj], scratch=tmp,
+                        cwd=src, limits=limits, settings=settings)
 
 
 # A kernel's own global declaration of `complex64` (a type alias, typedef, struct or class of that name at the start
@@ -2803,7 +2815,8 @@ def _build_as_written(sources: dict[str, str] | Path | str, entry: str | None = 
             if pool: pool.shutdown()
             if aic_pool: aic_pool.shutdown()
         if (host_files or split) and not check_only and all(d.returncode == 0 for d, _ in steps):
-            if host_files: _keep_kernel_copies(src, tmp, objects, limits, settings)
+            if host_files: _keep_kernel_copies(src, tmp, objects, limits, settings,
+                                               [o for f, o in zip(host_files, objects) if _OWN_LIBRARY_RE.search(compiled[f])])
             done = sandbox.run([settings.cxx, *compile_flags, "__ascendcraft_main.o", *([AIC_OBJECT] if split else []),
                                 *objects, *link_flags], scratch=tmp, cwd=src, limits=limits, settings=settings,
                                readable=[lib])
