@@ -787,8 +787,9 @@ def _fallback_only(code: str) -> bool:
                               r"|InferShapeRange|InputsDataDependency|TilingInputsDataDependency|PrivateAttr)\s*[<(]", code))
 
 
-def _registers_tiling(code: str) -> bool:
-    "Whether op_host source `code` (comments blanked) registers a tiling function: a source of CANN's optiling library."
+def _optiling_source(code: str) -> bool:
+    """Whether op_host source `code` (comments blanked) registers a tiling function of any op: a source of CANN's optiling
+    library (`missing_tiling`'s `_registers_tiling` asks it of one op's type, in all the host texts of a build)."""
     return bool(re.search(r"\bIMPL_OP_OPTILING\s*\(|\.\s*(?:SetTiling|Tiling|TilingParse)\s*[<(]", code))
 
 
@@ -797,7 +798,7 @@ def glue_source(project: OpProject) -> str:
     A definition that registers no tiling is linked as a library of its own (`emu.OWN_LIBRARY_MACRO`), as CANN links it
     (opsproto, apart from the tiling sources' optiling): a non-inline function of a header both include is a copy of
     each (cann-ops gelu_quant's `GetMod`)."""
-    own = ("" if _registers_tiling(blank_comments(project.sources[project.host_file])) else
+    own = ("" if _optiling_source(blank_comments(project.sources[project.host_file])) else
            f"#define {OWN_LIBRARY_MACRO}   // the definition: a library of its own (opsproto), apart from the tiling's\n")
     names = ", ".join(f'"{p.name}"' for p in project.op.inputs) or '""'
     depends = ", ".join("true" if p.value_depend else "false" for p in project.op.inputs) or "false"
