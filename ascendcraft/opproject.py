@@ -1587,7 +1587,7 @@ def _tiling_read_at(sources: dict[str, str], kernel_file: str, entry: str = "") 
     macro's own #define), else where the body of the kernel's `entry` first names its tiling parameter (the last: a
     kernel that reads the bytes itself, NPUKernelBench ComplexMatDot's `reinterpret_cast<__gm__ uint8_t *>(tilingGm)`):
     (file, line, column (1-based), the name's length); None when it reads none."""
-    from .emu import find_entries, included_sources, past_close
+    from ascendcraft.emu import find_entries, included_sources, past_close
     for f in included_sources(sources, kernel_file):
         code = blank_comments(sources[f])
         for m in _TILING_READ_RE.finditer(code):
@@ -1634,7 +1634,7 @@ def missing_tiling(project: OpProject, b: Build) -> Diagnostic | None:
     if not b.ok or b.check_only: return None
     read = _tiling_read_at(project.sources, project.kernel_file, project.entry)
     if read is None: return None
-    from .emu import included_sources
+    from ascendcraft.emu import included_sources
     units = [f for f in b.sources if f == GLUE_FILE or (f.startswith("__ascendcraft_") and f.endswith(".cpp"))]
     compiled = {g for f in units for g in included_sources(b.sources, f)}
     texts = {f: t for f, t in b.sources.items() if f in compiled or f.endswith((".h", ".hpp", ".hh"))}
