@@ -33,15 +33,15 @@ from .emu import (CHIP, GM, OWN_LIBRARY_MACRO, Build, Entry, Run, RunRules, Tili
 from .soc import load_soc
 
 # %% auto #0
-__all__ = ['GE_DTYPES', 'FORMATS', 'OUTSIDE', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_FILE', 'SHAPE_OUT', 'TPL_ENTRY', 'TPL_FILE',
-           'TPL_ONE_BUILD_MAX', 'TILING_ONLY_ENTRY', 'TILING_ONLY_FILE', 'CASE_FILE', 'OpParam', 'OpAttr',
-           'OpDefinition', 'parse_op_definition', 'include_dirs', 'registered_definition', 'host_program', 'OpProject',
-           'uses_tiling_default', 'load_project', 'dtype_column', 'binary_column', 'dtype_macros', 'glue_source',
-           'host_arguments', 'TplInstance', 'tpl_headers', 'tpl_header', 'tpl_include_chain', 'tpl_prefix_macros',
-           'tpl_instances', 'tpl_entry_source', 'tpl_build_key', 'tpl_unit_instances', 'template_entry', 'link_misses',
-           'furthest_link', 'tiling_entry_source', 'missing_tiling', 'build_project', 'infer_output_shapes',
-           'ProjectRun', 'output_mismatch', 'tiling_first', 'run_project', 'tiling_failure', 'load_cases', 'run_cases',
-           'op_arguments', 'op_command']
+__all__ = ['GE_DTYPES', 'FORMATS', 'HOST_LOG_UNIT', 'HOST_LOG_UNIT_TEXT', 'OUTSIDE', 'GLUE_FILE', 'LIST_ENTRY', 'LIST_FILE',
+           'SHAPE_OUT', 'TPL_ENTRY', 'TPL_FILE', 'TPL_ONE_BUILD_MAX', 'TILING_ONLY_ENTRY', 'TILING_ONLY_FILE',
+           'CASE_FILE', 'OpParam', 'OpAttr', 'OpDefinition', 'parse_op_definition', 'include_dirs',
+           'registered_definition', 'host_program', 'OpProject', 'uses_tiling_default', 'load_project', 'dtype_column',
+           'binary_column', 'dtype_macros', 'glue_source', 'host_arguments', 'TplInstance', 'tpl_headers', 'tpl_header',
+           'tpl_include_chain', 'tpl_prefix_macros', 'tpl_instances', 'tpl_entry_source', 'tpl_build_key',
+           'tpl_unit_instances', 'template_entry', 'link_misses', 'furthest_link', 'tiling_entry_source',
+           'missing_tiling', 'build_project', 'infer_output_shapes', 'ProjectRun', 'output_mismatch', 'tiling_first',
+           'run_project', 'tiling_failure', 'load_cases', 'run_cases', 'op_arguments', 'op_command']
 
 # %% ../nbs/18_opproject.ipynb #936828c9
 # ge::DataType names of the op definition -> (numpy dtype name, C++ type of the DTYPE_<NAME> macro, ge enum value)
@@ -337,6 +337,10 @@ def registered_definition(files: dict[str, str], host_file: str, *, settings: Se
 _PROGRAM_FORMAT = "opproject-program-1"   # bump when a host program's compile command or cache entry changes
 
 
+HOST_LOG_UNIT = "__ascendcraft_dlog.cpp"     # host programs' unit of the emulated device log library (`host_program`)
+HOST_LOG_UNIT_TEXT = '#include "ascendcraft_emu/dlog_library.h"\n'
+
+
 def host_program(files: dict[str, str], main: str, text: str, tmp: Path, *, settings: Settings, units: list[str] = ()):
     """Compile the generated host program `main` (its `text`) with the project files `files` (written under `tmp`/src)
     against the emulated CANN host headers, to `tmp`/<name> (`__ascendcraft_<name>.cpp`); `units`: files of `files`
@@ -349,8 +353,11 @@ def host_program(files: dict[str, str], main: str, text: str, tmp: Path, *, sett
     from .emu import INCLUDE_DIR, cached_sealed, compiler_version, graph_failed_usings, runtime_hash, store_sealed
     files = {n: graph_failed_usings(t) for n, t in files.items()}   # as emu.build compiles them
     name = main.removeprefix("__ascendcraft_").removesuffix(".cpp")
+    # the device log library's weak CheckLogLevel (the runtime library has it; this program links without that): in a
+    # unit of its own, so that a project source defining it itself (as CANN's slog.h declares it) is the one called
+    files = {**files, HOST_LOG_UNIT: HOST_LOG_UNIT_TEXT}
     command = [settings.cxx, "-std=c++17", "-O0", "-w", "-fmax-errors=5", "-I", str(INCLUDE_DIR),
-               *[a for d in include_dirs(files) for a in ("-iquote", d)], main, *units, "-o", f"../{name}"]
+               *[a for d in include_dirs(files) for a in ("-iquote", d)], main, *units, HOST_LOG_UNIT, "-o", f"../{name}"]
     h = hashlib.sha256()
     for part in (_PROGRAM_FORMAT, compiler_version(settings.cxx), runtime_hash(),
                  *(a for a in command if a != str(INCLUDE_DIR)), main, text):
@@ -1267,9 +1274,11 @@ def tpl_instances(sources: dict[str, str], header: str, *, settings: Settings | 
             for name, text in headers.items():
                 (src / name).parent.mkdir(parents=True, exist_ok=True)
                 (src / name).write_text(text)
+            (src / HOST_LOG_UNIT).write_text(HOST_LOG_UNIT_TEXT)   # the device log's CheckLogLevel (`host_program`)
             compile_ = [settings.cxx, "-std=c++17", "-O0", "-w", "-fmax-errors=5", "-I", str(INCLUDE_DIR),
                         *[f"-D{k}={v}" for k, v in (kernel_macros or {}).items()],
-                        *[a for d in include_dirs(headers) for a in ("-iquote", d)], "__ascendcraft_tpl.cpp", "-o", "../tpl"]
+                        *[a for d in include_dirs(headers) for a in ("-iquote", d)], "__ascendcraft_tpl.cpp",
+                        HOST_LOG_UNIT, "-o", "../tpl"]
             kernel_types = "" if kernel_macros is None else '#include "ascendcraft_emu/kernel_type.h"\n'
             unparsed: list[str] = []
             lists = "\n".join(blank_comments(t) for t in headers.values())   # only names inside a value list count

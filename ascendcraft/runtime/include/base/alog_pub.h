@@ -3,6 +3,7 @@
 // Written from the public CANN operator sources' use of it; no vendor code.
 #pragma once
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 
 enum { DLOG_DEBUG = 0, DLOG_INFO = 1, DLOG_WARN = 2, DLOG_ERROR = 3, DLOG_NULL = 4, DLOG_EVENT = 0x10 };
@@ -19,7 +20,12 @@ enum { SLOG = 0, OP = 6, OPP = 29 };   // the module ids the operator headers na
 #endif
 
 inline int AlogCheckDebugLevel(int module, int level) { (void)module; return level >= DLOG_WARN && level != DLOG_NULL ? 1 : 0; }
-inline int CheckLogLevel(int module, int level) { return AlogCheckDebugLevel(module, level); }
+// CheckLogLevel is the device log library's function (CANN's toolchain/slog.h declares it with C linkage, libslog
+// defines it), not the header's: an op may define it itself (cann-ops max_pool3_d_with_argmax_v2's op_host source
+// does), which the declaration makes legal, and its definition is then the one its program calls. The emulated
+// library's definition is weak, in ascendcraft_emu/dlog_library.h, compiled in a unit of its own (the runtime
+// library's core/emu_dlog.cpp; opproject's host programs add it as a unit).
+extern "C" int32_t CheckLogLevel(int32_t moduleId, int32_t logLevel);
 inline void AlogRecord(int module, int type, int level, const char* fmt, ...)
 {
     (void)module; (void)type;
