@@ -54,3 +54,27 @@ def test_the_emulators_brace_readers_find_a_body_past_nested_braces():
     out = core_type_templates(code)
     assert "if constexpr ((N > 1))" in out and "if constexpr ((g_coreType" not in out
     assert len(out.splitlines()) == len(code.splitlines())
+
+
+def test_the_other_brace_readers_skip_nested_bodies():
+    # emu_kind's function body span and bench's namespace-scope statements, both through past_close now
+    from ascendcraft.bench import _scope_statements
+    from ascendcraft.emu_kind import _body_span
+    kernel = "void k() { if (a) { b(); } }\nvoid other() {}\nvoid open() { {"
+    assert _body_span(kernel, "k") == (0, len("void k() { if (a) { b(); } }"))
+    assert _body_span(kernel, "open") == (kernel.index("void open"), len(kernel))     # unbalanced: to the end
+    assert _body_span(kernel, "none") == (0, 0)
+    code = "int a = 1;\nvoid f() { if (x) { y(); } }\nstruct S { int b; };\nnamespace n { int c = 2; }\nvoid g() { { }"
+    assert [t.strip() for _, t in _scope_statements(code)] == ["int a = 1", "struct S { int b; }", "int c = 2"]
+
+
+def test_the_corpus_scripts_brace_readers():
+    corpus = load_beside("corpus")
+    code = "template <typename T> void f(T x) { if (x) { g(); } h(); }\nvoid k() {}\n"
+    assert corpus._enclosing_template(code, code.index("h()")) == ("f", ["T"])
+    assert corpus._enclosing_template(code, code.index("void k")) is None
+    mkb = load_beside("mkb")
+    host = ("static ge::graphStatus TilingFunc(gert::TilingContext* c) { if (c) { } auto s = c->GetInputShape(0); }\n"
+            "class Op : public OpDef { Op() { this->AICore().SetTiling(TilingFunc); } };\n")
+    assert mkb.tiling_reads_shapes(host) is True
+    assert mkb.tiling_reads_shapes(host.replace("auto s = c->GetInputShape(0);", "")) is False
