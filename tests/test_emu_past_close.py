@@ -78,3 +78,14 @@ def test_the_corpus_scripts_brace_readers():
             "class Op : public OpDef { Op() { this->AICore().SetTiling(TilingFunc); } };\n")
     assert mkb.tiling_reads_shapes(host) is True
     assert mkb.tiling_reads_shapes(host.replace("auto s = c->GetInputShape(0);", "")) is False
+
+
+def test_the_corpus_scripts_inner_text_and_function_end_readers():
+    # corpus._balanced (used by evokernel.py and pybind_calls.py) and pybind_calls._function_end, through past_close
+    corpus, pybind_calls = load_beside("corpus"), load_beside("pybind_calls")
+    assert corpus._balanced("f(a(b)c) x", 1) == "a(b)c"
+    assert corpus._balanced("{x{y}} z", 0, "{}") == "x{y}"
+    assert corpus._balanced("f(a(b", 1) == "a(b"                 # never closed: to the end
+    assert pybind_calls._function_end("a { b } } rest") == 8      # the index of the body's own closing brace
+    assert pybind_calls._function_end("a { b") == 5               # never closed: len(body)
+    assert pybind_calls._function_end("}") == 0

@@ -750,12 +750,11 @@ def _constexpr_lambdas(code: str) -> dict[str, tuple[list[str], list[tuple[str |
 
 
 def _balanced(text: str, at: int, brackets: str = "()") -> str:
-    "The text inside the brackets (parentheses by default) that open at text[at]."
-    depth, step = 0, {brackets[0]: 1, brackets[1]: -1}
-    for i in range(at, len(text)):
-        depth += step.get(text[i], 0)
-        if depth == 0: return text[at + 1:i]
-    return text[at + 1:]
+    "The text inside the brackets (parentheses by default) that open at text[at] (to the end when they never close)."
+    from ascendcraft.emu import past_close
+    end = past_close(text, at + 1, brackets)
+    closed = text.count(brackets[0], at, end) == text.count(brackets[1], at, end)
+    return text[at + 1:end - 1] if closed else text[at + 1:]
 
 
 def _split_args(text: str) -> list[str]:
