@@ -1,7 +1,9 @@
 """`emu.past_close`, the one scanner of a bracket pair: the emulator's readers (`core_type_templates`,
 `member_class_specialisations`, `constexpr_member_defaults`, `hoisted_local_constants`, `gm_member_arrays`,
-`file_scope_types`, opproject's `_tiling_read_at`) and examples/corpus/cannops_by_hand.py's `call_args` go through it.
-Before, `emu._closing_brace` and `call_args` were scanners of their own; these tests pin the contract they share."""
+`file_scope_types`, opproject's `_tiling_read_at`, emu_kind's `_body_span`, bench's `_scope_statements`) and the corpus
+scripts' readers (cannops_by_hand's `call_args`, corpus.py's `_balanced` and brace loops, catlass.py, evokernel.py, mkb.py,
+pybind_calls' `_function_end`) go through it. Before, `emu._closing_brace`, `call_args`, corpus.py's `_closing` and those
+loops were scanners of their own; these tests pin the contract they share (each gives what it gave before)."""
 import pytest
 
 from _corpus import load_beside
