@@ -239,7 +239,7 @@ def _place(text: str, pos: int) -> tuple[int, int]:
 # %% ../nbs/32_bench.ipynb #7ec9147f
 def _scope_statements(code: str) -> list[tuple[int, str]]:
     "(offset, text) of every statement at namespace scope; function bodies are skipped, class bodies kept."
-    out, i, n, start, depth = [], 0, len(code), 0, 0
+    out, i, n, start = [], 0, len(code), 0
     while i < n:
         c = code[i]
         if c == "{":
@@ -247,10 +247,7 @@ def _scope_statements(code: str) -> list[tuple[int, str]]:
             if re.search(r"\bnamespace\b[^;{}]*$", head) or re.fullmatch(r'\s*extern\s+"C"\s*', head):
                 start = i + 1                       # namespace / extern "C" block: transparent
             else:
-                j, depth = i + 1, 1                 # skip to the matching brace
-                while j < n and depth:
-                    depth += {"{": 1, "}": -1}.get(code[j], 0)
-                    j += 1
+                j = emu.past_close(code, i + 1, "{}")   # skip to the matching brace
                 keeps_going = re.match(r"\s*(template\s*<[^{]*>\s*)?(class|struct|union|enum)\b", head) or \
                     ("=" in head and "(" not in head.split("=")[0]) or ("(" not in head and head.strip())
                 if not keeps_going:                 # a function body: the statement ends with it

@@ -61,13 +61,13 @@ __all__ = ['TRANSLATION_SUFFIXES', 'SOURCE_SUFFIXES', 'HOST_TILING_FUNCTION', 'S
            'RAW_GM_WRITE_MODES', 'UB_OVERRUN_MODES', 'VECTOR_MASK_MODES', 'GM_PADDING_MODES', 'EXTRA_DEQUE_MODES',
            'JUDGE', 'CHIP', 'TRACE_FILES', 'TRACE_KEEP_MB', 'read_sources', 'blank_comments',
            'blank_comments_and_strings', 'device_spellings', 'graph_failed_usings', 'entry_linkage', 'kernel_flags',
-           'launch_statements', 'cpu_debug_branches', 'numbered_ub_casts', 'core_type_templates',
+           'launch_statements', 'cpu_debug_branches', 'numbered_ub_casts', 'past_close', 'core_type_templates',
            'member_class_specialisations', 'constexpr_member_defaults', 'typed_pack_specialisations',
            'hoisted_local_constants', 'Param', 'Entry', 'parse_param', 'find_entries', 'parse_compiler_output',
            'candidate_signatures', 'api_rule_hint', 'unknown_name_hint', 'runtime_sources', 'runtime_hash',
            'compiler_version', 'angle_include_dirs', 'runtime_units', 'runtime_library', 'pch_flags', 'pch_applies',
-           'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build', 'past_close',
-           'file_scope_types', 'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
+           'precompiled_header', 'with_prelude', 'pch_rejections', 'host_launch_calls', 'Build', 'file_scope_types',
+           'names_generated_tiling_struct', 'tiling_struct_usings', 'clashing_include_guards',
            'shadowed_tiling_headers', 'other_ops_tiling_headers', 'KeyConditions', 'resolve_include',
            'included_sources', 'core_type_split', 'core_type_tests', 'core_type_constants', 'key_var_conditions',
            'gm_arrays', 'gm_member_arrays', 'host_inputs', 'macro_names', 'host_preprocessed', 'cached_sealed',
@@ -355,15 +355,15 @@ def _name_re(name: str) -> str:
     return r"\boperator\s*\(\s*\)" if name.startswith("operator") else rf"\b{re.escape(name)}\b"
 
 
-def _closing_brace(code: str, at: int) -> int:
-    "The index just past the `}` that closes the `{` at `at` (in comment-blanked code; len(code) if unbalanced)."
-    depth = 0
-    for i in range(at, len(code)):
-        if code[i] == "{": depth += 1
-        elif code[i] == "}":
-            depth -= 1
-            if depth == 0: return i + 1
-    return len(code)
+def past_close(code: str, i: int, pair: str) -> int:
+    """The index just past the `pair[1]` that closes a `pair[0]` opened right before `code[i]` (brackets nested inside
+    are skipped); `len(code)` when it is never closed. The emulator's one scanner of a bracket pair (`"{}"`, `"()"`,
+    `"<>"`, `"[]"`); it counts the pair's two characters only, so `code` has its comments and strings blanked."""
+    depth, step = 1, {pair[0]: 1, pair[1]: -1}
+    while i < len(code) and depth:
+        depth += step.get(code[i], 0)
+        i += 1
+    return i
 
 
 def core_type_templates(text: str, constant_core: bool = False) -> str:
@@ -418,9 +418,7 @@ def core_type_templates(text: str, constant_core: bool = False) -> str:
         edits.append((m.start(), m.end(), "const    " + text[m.start("decl"):m.end("decl")] + "= (::ascendcraft::emu::"
                       f"kernel_on_aic() ? ({on(_CORE_AIC, expr)}) : ({' '.join(on(_CORE_AIV, expr).split())}));"))
     for m in ([] if constant_core else re.finditer(r"\bif\s+constexpr\s*\(", code)):
-        depth, i = 1, m.end()
-        while i < len(code) and depth:
-            depth += {"(": 1, ")": -1}.get(code[i], 0); i += 1
+        i = past_close(code, m.end(), "()")
         if re.search(r"\bg_coreType\b", code[m.end():i]):
             edits.append((m.start(), m.end(), "if" + " " * (m.end() - m.start() - 3) + "("))
     out, last = [], 0
@@ -501,7 +499,7 @@ def member_class_specialisations(text: str) -> str:
     for m in _MEMBER_SPEC_RE.finditer(code):
         brace = _enclosing_brace(code, m.start())
         if not _is_class_body(code, brace): continue
-        name, end = m["name"], _closing_brace(code, brace)
+        name, end = m["name"], past_close(code, brace + 1, "{}")
         close = _angle_close(code, m.end() - 1)
         if close < 0: continue
         primaries = [p for p in re.finditer(rf"\btemplate\s*<(?!\s*>)", code[:end])
@@ -573,7 +571,7 @@ def constexpr_member_defaults(text: str) -> str:
         head = code[max(code.rfind(c, 0, brace) for c in ";{}") + 1:brace]
         if not re.search(rf"\b(?:class|struct)\s+{m['name']}\b", head): continue      # a constructor of this class
         seen.add(brace)
-        end = _closing_brace(code, brace)
+        end = past_close(code, brace + 1, "{}")
         for s, e in _class_body_statements(code, brace, end):
             stmt = code[s:e]
             d = _MEMBER_DECL_RE.match(stmt)
@@ -737,7 +735,7 @@ def hoisted_local_constants(text: str) -> str:
         braces = [o for o, c in pairs if o < m.start() < c]          # the enclosing ones, outermost first
         kinds = [_brace_kind(code, b) for b in braces]
         if not kinds or kinds[-1] != "code": continue                # not in a function body
-        if not _as_template_argument(code, m["name"], m.end(), _closing_brace(code, braces[-1])): continue
+        if not _as_template_argument(code, m["name"], m.end(), past_close(code, braces[-1] + 1, "{}")): continue
         # the outermost declaration that is no namespace (the class of an in-class member function, else the function
         # itself), from its first token past blank and preprocessor lines
         outer = braces[next(i for i, k in enumerate(kinds) if k != "namespace")]
@@ -1602,16 +1600,6 @@ class Build:
                 f"{', cached' if self.cached else ''}{', sanitize' if self.sanitize else ''})")
 
 
-def past_close(code: str, i: int, pair: str) -> int:
-    """The index just past the `pair[1]` that closes a `pair[0]` opened right before `code[i]` (brackets nested inside
-    are skipped); `len(code)` when it is never closed."""
-    depth, step = 1, {pair[0]: 1, pair[1]: -1}
-    while i < len(code) and depth:
-        depth += step.get(code[i], 0)
-        i += 1
-    return i
-
-
 # a struct or class definition at a line's start, its name after any alignment specifier or attribute
 # (vllm-ascend moe_grouped_matmul's kernel-side `struct alignas(8) MoeGroupedMatmulTilingData {`)
 FILE_SCOPE_TYPE_RE = re.compile(r"^(?:struct|class)\s+(?:(?:alignas\s*\([^()]*\)|\[\[[^\]]*\]\]|__attribute__\s*\(\([^()]*\)\))\s*)*"
@@ -1960,7 +1948,7 @@ def gm_member_arrays(sources: dict[str, str], files: list[str]) -> list[str]:
             scope = _namespace_scope(code, m.start())
             if scope is None: continue
             params = [p.split("=")[0].split()[-1] for p in m.group(1).split(",") if p.split("=")[0].split()]
-            body = code[m.end() - 1:_closing_brace(code, m.end() - 1)]
+            body = code[m.end() - 1:past_close(code, m.end(), "{}")]
             members = [a.group(1) for a in _GM_ARRAY_RE.finditer(body) if re.search(r"\bstatic\b", a.group(0))]
             if members: owners[m.group(2)] = (scope, list(dict.fromkeys(members)))
             if m.group(3): derived[m.group(2)] = (params, m.group(3).split("::")[-1].strip(), [a.strip() for a in m.group(4).split(",")])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .emu import Entry, blank_comments
+from .emu import Entry, blank_comments, past_close
 
 # %% auto #0
 __all__ = ['KERNEL_TYPES', 'CORE_TYPE_MACROS', 'KernelKind', 'kernel_kind', 'kind_declaration', 'core_type_defines']
@@ -59,13 +59,7 @@ def _body_span(code: str, name: str) -> tuple[int, int]:
     "Where the function `name`'s definition (signature and body) lies in `code` (comments blanked); (0, 0) if not found."
     m = re.search(rf"\bvoid\s+{re.escape(name)}\s*\([^)]*\)\s*\{{", code)
     if not m: return (0, 0)
-    depth = 0
-    for j in range(m.end() - 1, len(code)):
-        if code[j] == "{": depth += 1
-        elif code[j] == "}":
-            depth -= 1
-            if depth == 0: return (m.start(), j + 1)
-    return (m.start(), len(code))
+    return (m.start(), past_close(code, m.end(), "{}"))
 
 
 def _type_index(name: str) -> int:

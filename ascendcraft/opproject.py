@@ -794,18 +794,12 @@ def _fallback_only(code: str) -> bool:
                               r"|InferShapeRange|InputsDataDependency|TilingInputsDataDependency|PrivateAttr)\s*[<(]", code))
 
 
-def _optiling_source(code: str) -> bool:
-    """Whether op_host source `code` (comments blanked) registers a tiling function of any op: a source of CANN's optiling
-    library (`missing_tiling`'s `_registers_tiling` asks it of one op's type, in all the host texts of a build)."""
-    return bool(re.search(r"\bIMPL_OP_OPTILING\s*\(|\.\s*(?:SetTiling|Tiling|TilingParse)\s*[<(]", code))
-
-
 def glue_source(project: OpProject) -> str:
     """The host glue: builds the emulated gert::TilingContext from the run's host arguments and calls the op's TilingFunc.
     A definition that registers no tiling is linked as a library of its own (`emu.OWN_LIBRARY_MACRO`), as CANN links it
     (opsproto, apart from the tiling sources' optiling): a non-inline function of a header both include is a copy of
     each (cann-ops gelu_quant's `GetMod`)."""
-    own = ("" if _optiling_source(blank_comments(project.sources[project.host_file])) else
+    own = ("" if _registers_tiling({project.host_file: project.sources[project.host_file]}) else
            f"#define {OWN_LIBRARY_MACRO}   // the definition: a library of its own (opsproto), apart from the tiling's\n")
     names = ", ".join(f'"{p.name}"' for p in project.op.inputs) or '""'
     depends = ", ".join("true" if p.value_depend else "false" for p in project.op.inputs) or "false"
@@ -1615,20 +1609,32 @@ def _tiling_read_at(sources: dict[str, str], kernel_file: str, entry: str = "") 
     return kernel_file, code.count("\n", 0, use.start()) + 1, use.start() - start + 1, len(use.group())
 
 
-def _registers_tiling(texts: dict[str, str], op_type: str) -> bool:
-    """Whether host texts register a tiling function for `op_type`, in the ways the glue looks one up: an OpDef of that
-    type that calls `SetTiling(...)` (in the file of its `class <type>` or `OP_ADD(<type>)`), or `IMPL_OP_OPTILING(<type>)` /
-    `IMPL_OP(<type>)` / `IMPL_OP_DEFAULT(<type>)` whose chain calls `.Tiling(...)`. A macro whose body calls either
-    (a registration its type pasted in, which text cannot resolve) is taken as registering."""
-    t = re.escape(op_type)
+_TILING_CALL_RE = re.compile(r"\.\s*Tiling\s*[(<]")                  # OpImplRegisterV2::Tiling(fn)
+_SET_TILING_CALL_RE = re.compile(r"(?:\.|->)\s*SetTiling\s*\(")      # OpAICoreDef::SetTiling(fn), a member call
+
+
+def _registers_tiling(texts: dict[str, str], op_type: str | None = None) -> bool:
+    """Whether host texts register a tiling function for `op_type` (for any op when it is None), in the forms metadef
+    gives one (hicann metadef's register/op_impl_registry.h and asc/register/op_def.h) and the glue looks one up:
+    - an OpDef's `this->AICore().SetTiling(fn)` (a member call of OpAICoreDef; a function of another class or a free
+      function named SetTiling is none), in the file of its `class <type>` or `OP_ADD(<type>)`;
+    - `IMPL_OP(<type>)`, `IMPL_OP_OPTILING(<type>)`, `IMPL_OP_INFERSHAPE(<type>)` or `IMPL_OP_DEFAULT(<type>)` whose chain
+      (to its `;`) calls `.Tiling(fn)`: each macro only declares a gert::OpImplRegisterV2 of the type, and `.Tiling` is
+      what registers the function (`.TilingParse<T>(fn)` registers the compile-info parser, no tiling function);
+    - a `#define` whose body calls either (a registration its type pasted in, which text cannot resolve).
+    `missing_tiling` asks it of the op's type over every host text of a build; `glue_source` of any op over the
+    definition's own text (one that registers none is linked as a library of its own)."""
+    arg = re.escape(op_type) if op_type is not None else r"\w*"   # IMPL_OP_DEFAULT() names no type
+    name = re.escape(op_type) if op_type is not None else r"\w+"
+    impl = re.compile(rf"\bIMPL_OP(?:_OPTILING|_INFERSHAPE|_DEFAULT)?\s*\(\s*{arg}\s*\)")
     for text in texts.values():
         code = blank_comments(text)
-        for m in re.finditer(rf"\bIMPL_OP(?:_OPTILING|_DEFAULT)?\s*\(\s*{t}\s*\)", code):
+        for m in impl.finditer(code):
             end = code.find(";", m.end())
-            if re.search(r"\.\s*Tiling\s*[(<]", code[m.end():end if end >= 0 else len(code)]): return True
-        if re.search(rf"\bclass\s+{t}\b|\bOP_ADD\s*\(\s*{t}\b", code) and re.search(r"\bSetTiling\s*\(", code): return True
+            if _TILING_CALL_RE.search(code, m.end(), end if end >= 0 else len(code)): return True
+        if re.search(rf"\bclass\s+{name}\b|\bOP_ADD\s*\(\s*{name}\b", code) and _SET_TILING_CALL_RE.search(code): return True
         for d in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", code, re.M):
-            if re.search(r"\bSetTiling\s*\(|\.\s*Tiling\s*\(", d.group()): return True
+            if _SET_TILING_CALL_RE.search(d.group()) or _TILING_CALL_RE.search(d.group()): return True
     return False
 
 

@@ -119,14 +119,11 @@ def split_args(s: str) -> list[str]:
 
 
 def call_args(text: str, start: int) -> tuple[str, int]:
-    "The text between the parenthesis at `start` and its match, and the position after it."
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] == "(": depth += 1
-        elif text[i] == ")":
-            depth -= 1
-            if depth == 0: return text[start + 1:i], i + 1
-    raise NoReference("main.cpp: an unbalanced call")
+    "The text between the parenthesis at `start` and its match, and the position after it; NoReference when unmatched."
+    from ascendcraft.emu import past_close
+    end = past_close(text, start + 1, "()")
+    if text.count("(", start, end) != text.count(")", start, end): raise NoReference("main.cpp: an unbalanced call")
+    return text[start + 1:end - 1], end
 
 
 _NUM = r"[-+]?(?:0[xX][0-9a-fA-F]+|\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)[fFlLuU]*"

@@ -571,13 +571,12 @@ def _catlass_active(code: str, defines: str) -> str:
 def _catlass_void_branches(code: str, aliases: dict) -> str:
     """`code` with the body of each `if constexpr (!std::is_void_v<X>) {...}` blanked where the host's alias X is void
     (and of `if constexpr (std::is_void_v<X>)` where it is not): the branch the host's compile discards (44's bias)."""
+    from ascendcraft.emu import past_close
     for m in reversed(list(re.finditer(r"\bif\s+constexpr\s*\(\s*(!?)\s*std::is_void_v\s*<\s*(\w+)\s*>\s*\)\s*\{", code))):
         if m.group(2) not in aliases: continue
         void = aliases[m.group(2)] == "void"
         if void == (m.group(1) == ""): continue   # the branch is taken
-        depth, i = 1, m.end()
-        while depth and i < len(code):
-            depth += {"{": 1, "}": -1}.get(code[i], 0); i += 1
+        i = past_close(code, m.end(), "{}")
         code = code[:m.end()] + re.sub(r"[^\n]", " ", code[m.end():i - 1]) + code[i - 1:]
     return code
 
@@ -648,6 +647,7 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "", shape: dict 
     as the host fills it (`golden::FillRandomData(hostX, lo, hi)`); the output is the buffer copied back to a host
     vector; the golden is the example's own golden call (CATLASS_GOLDEN_ARGS), with the layouts its arguments name, and
     the check its CompareData call (rtol by the count it passes). None where the example says more than this reads."""
+    from ascendcraft.emu import past_close
     code = re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
     code = _catlass_active(code, entry_defines)
     call = re.search(r"\b(\w+)::Arguments\s+arguments\s*\{", code)
@@ -673,9 +673,7 @@ def catlass_host_run(main: str, text: str, entry_defines: str = "", shape: dict 
     opening, closing = ("(", ")") if launch else ("{", "}")
     attr = re.search(rf"__attribute__\s*\(\(\s*(aic|aiv)\s*\)\)[^;{{}}]*\b{launch.group(1)}\s*\(", code) if launch else None
     core_type = f"    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_{attr.group(1).upper()}_ONLY);   // the launched kernel's core type\n" if attr else ""
-    depth, i = 1, call.end()
-    while depth and i < len(code):
-        depth += {opening: 1, closing: -1}.get(code[i], 0); i += 1
+    i = past_close(code, call.end(), opening + closing)
     inner = code[call.end():i - 1]
     if not re.match(r"\s*;", code[i:]): return None
     heads = list(re.finditer(r"(?m)^(?:static\s+)?(?:inline\s+)?(?:void|int)\s+\w+\s*\([^;{]*\)\s*\{", code[:call.start()]))

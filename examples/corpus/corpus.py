@@ -576,6 +576,7 @@ def _without_framework_host(text: str) -> str:
     the file's last kernel (its definition's body, or its declaration) are blanked, and the namespaces still open there
     are closed, so the kernel compiles alone as the other examples' kernels do. A file with no kernel keeps only its
     includes. Other files are returned as they are. Line numbers are kept."""
+    from ascendcraft.emu import past_close
     incs = [(m.start(), m.end()) for m in re.finditer(r'(?m)^[ \t]*#\s*include\s*[<"]([^>"]+)[>"][^\n]*', text)
             if m.group(1).startswith(FRAMEWORK_INCLUDES)]
     if not incs and not re.search(r"\baclmdl\w*\s*\(", text): return text
@@ -583,10 +584,7 @@ def _without_framework_host(text: str) -> str:
     cut = max((m.end() for m in re.finditer(r"(?m)^[ \t]*#\s*include[^\n]*", code)), default=0)
     for m in re.finditer(r"\b__global__\b[^;{]*?\([^;{]*?\)\s*(\{|;)", code):
         if m.group(1) == ";": cut = max(cut, m.end()); continue
-        depth, i = 1, m.end()
-        while i < len(code) and depth:
-            depth += {"{": 1, "}": -1}.get(code[i], 0); i += 1
-        cut = max(cut, i)
+        cut = max(cut, past_close(code, m.end(), "{}"))
     open_ns = code[:cut].count("{") - code[:cut].count("}")
     line_end = text.find("\n", cut)
     line_end = len(text) if line_end < 0 else line_end
@@ -737,15 +735,13 @@ def _constexpr_lambdas(code: str) -> dict[str, tuple[list[str], list[tuple[str |
     """The constants of a struct type that an immediately called constexpr lambda makes (`constexpr CaseConfig cfg =
     [=]() constexpr { if constexpr (SCENARIO == 0) { return CaseConfig{1, 1, len}; } else if ... else { ... } }();`):
     name -> (the struct's field names in order, [(condition or None for the final else, the returned values)])."""
+    from ascendcraft.emu import past_close
     out = {}
     for m in re.finditer(r"\bconstexpr\s+(\w+)\s+(\w+)\s*=\s*\[[^\]]*\]\s*\(\s*\)\s*(?:constexpr\s*)?\{", code):
         struct = re.search(rf"\bstruct\s+{m.group(1)}\s*\{{([^{{}}]*)\}}", code)
         if not struct: continue
         fields = re.findall(r"(\w+)\s*(?:=[^;]*)?;", struct.group(1))
-        depth, i = 1, m.end()
-        while i < len(code) and depth:
-            depth += {"{": 1, "}": -1}.get(code[i], 0); i += 1
-        body = code[m.end():i - 1]
+        body = code[m.end():past_close(code, m.end(), "{}") - 1]
         branches = [(cond, _split_args(args)) for cond, args in re.findall(
             r"(?:if\s+constexpr\s*\((.*?)\)\s*|else\s*)\{\s*return\s+(?:\w+\s*)?\{([^{}]*)\}\s*;\s*\}", body, re.S)]
         branches = [(c or None, a) for c, a in branches]
@@ -754,12 +750,11 @@ def _constexpr_lambdas(code: str) -> dict[str, tuple[list[str], list[tuple[str |
 
 
 def _balanced(text: str, at: int, brackets: str = "()") -> str:
-    "The text inside the brackets (parentheses by default) that open at text[at]."
-    depth, step = 0, {brackets[0]: 1, brackets[1]: -1}
-    for i in range(at, len(text)):
-        depth += step.get(text[i], 0)
-        if depth == 0: return text[at + 1:i]
-    return text[at + 1:]
+    "The text inside the brackets (parentheses by default) that open at text[at] (to the end when they never close)."
+    from ascendcraft.emu import past_close
+    end = past_close(text, at + 1, brackets)
+    closed = text.count(brackets[0], at, end) == text.count(brackets[1], at, end)
+    return text[at + 1:end - 1] if closed else text[at + 1:]
 
 
 def _split_args(text: str) -> list[str]:
@@ -774,31 +769,23 @@ def _split_args(text: str) -> list[str]:
 
 def _enclosing_template(code: str, at: int) -> tuple[str, list[str]] | None:
     "(name, template parameter names) of the template function whose body holds position `at`, if any."
+    from ascendcraft.emu import past_close
     best = None
     for m in re.finditer(r"template\s*<([^<>]*)>\s*(?:static\s+|inline\s+)*[\w:<>,\s\*&]+?\b(\w+)\s*\([^;{]*\)\s*\{", code):
         if m.start() > at: break
-        depth, i = 1, m.end()
-        while i < len(code) and depth:
-            depth += {"{": 1, "}": -1}.get(code[i], 0); i += 1
-        if i > at: best = (m.group(2), [p.split()[-1].split("=")[0] for p in _split_args(m.group(1)) if p.split()])
+        if past_close(code, m.end(), "{}") > at:
+            best = (m.group(2), [p.split()[-1].split("=")[0] for p in _split_args(m.group(1)) if p.split()])
     return best
-
-
-def _closing(code: str, at: int, open_: str, close: str) -> int:
-    "The index just past the bracket that closes the one opened before `at` (depth 1 at `at`)."
-    depth, i = 1, at
-    while i < len(code) and depth:
-        depth += {open_: 1, close: -1}.get(code[i], 0); i += 1
-    return i
 
 
 def _lambda_kernel(code: str, name: str, consts: dict[str, str]) -> str | None:
     """What `constexpr auto NAME = []() { if constexpr (C1) { return k1; } else if constexpr (C2) { return k2; } ...
     else { return kn; } }();` returns under the build's constants (a launch through such a lambda picks its kernel at
     compile time: asc-devkit matmul_high_performance); None when there is no such lambda or no branch can be decided."""
+    from ascendcraft.emu import past_close
     m = re.search(rf"\bconstexpr\s+auto\s+{re.escape(name)}\s*=\s*\[[^\]]*\]\s*\(\s*\)\s*\{{", code)
     if not m: return None
-    body = code[m.end():_closing(code, m.end(), "{", "}") - 1]
+    body = code[m.end():past_close(code, m.end(), "{}") - 1]
     pos = 0
     while True:
         branch = re.compile(r"(?:else\s+)?if\s+constexpr\s*\(|else\s*\{").search(body, pos)
@@ -806,12 +793,12 @@ def _lambda_kernel(code: str, name: str, consts: dict[str, str]) -> str | None:
         if branch.group(0).startswith("else") and branch.group(0).endswith("{"):
             cond, start = 1, branch.end()
         else:
-            close = _closing(body, branch.end(), "(", ")")
+            close = past_close(body, branch.end(), "()")
             cond = _eval_int(body[branch.end():close - 1], consts)
             brace = body.find("{", close)
             if cond is None or brace < 0: return None
             start = brace + 1
-        end = _closing(body, start, "{", "}")
+        end = past_close(body, start, "{}")
         if cond:
             ret = re.search(r"\breturn\s+([^;]+);", body[start:end - 1])
             return " ".join(ret.group(1).split()) if ret else None

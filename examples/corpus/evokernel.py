@@ -181,15 +181,13 @@ def checked_ranks(op_cpp: str) -> dict[str, int]:
     """{parameter: rank} that op.cpp's TORCH_CHECKs require (`TORCH_CHECK(alpha.dim() == 1 && ...)`), where one rank is
     required of it; a check made in a helper function counts for the argument passed there
     (`check_1d_param(scale_1d, "scale", 64)` whose body checks `t.dim() == 1`)."""
+    from ascendcraft.emu import past_close
     code = re.sub(r"//[^\n]*|/\*.*?\*/", "", op_cpp, flags=re.S)
     found = {}
     for name, rank in RANK_CHECK.findall(code):
         found.setdefault(name, set()).add(int(rank))
     for m in re.finditer(r"\b(\w+)\s*\(([^()]*)\)\s*\{", code):   # a function: its parameters' checked ranks
-        depth, end = 1, m.end()
-        while depth and end < len(code):
-            depth += {"{": 1, "}": -1}.get(code[end], 0)
-            end += 1
+        end = past_close(code, m.end(), "{}")
         names = [re.findall(r"\w+", p)[-1] if re.findall(r"\w+", p) else "" for p in m.group(2).split(",")]
         ranks = {i: {int(r) for n, r in RANK_CHECK.findall(code[m.end():end]) if n == name} for i, name in enumerate(names)}
         for call in re.finditer(rf"\b{m.group(1)}\s*\(((?:[^()]|\([^()]*\))*)\)\s*;", code):   # its calls, by argument

@@ -466,16 +466,12 @@ def tiling_reads_shapes(host_operator_src: str) -> bool | None:
     """Whether the op's TilingFunc (the function its OpDef hands to SetTiling, TilingFunc when none is named) reads an
     input's shape (GetInputShape, GetInputTensor, GetStorageShape, GetShapeSize, ...); None when it is not found.
     One that reads none computes the same tiling for any input, so it is written for the task's one shape."""
-    from ascendcraft.emu import blank_comments
+    from ascendcraft.emu import blank_comments, past_close
     text = blank_comments(host_operator_src)
     m = re.search(r"\bSetTiling\s*\(\s*(?:\w+::)*(\w+)\s*\)", text)
     name = m.group(1) if m else "TilingFunc"
     for d in re.finditer(rf"\b{re.escape(name)}\s*\([^;{{)]*\)\s*(?:const\s*)?\{{", text):
-        depth, i = 1, d.end()
-        while depth and i < len(text):
-            depth += {"{": 1, "}": -1}.get(text[i], 0)
-            i += 1
-        return bool(SHAPE_READS.search(text[d.end():i]))
+        return bool(SHAPE_READS.search(text[d.end():past_close(text, d.end(), "{}")]))
     return None
 
 

@@ -350,12 +350,10 @@ def pybind_returned_inputs(pybind: str, op, layout: dict) -> list[tuple[str, str
 
 
 def _function_end(body: str) -> int:
-    "Where the function whose body starts at body[0] ends (its closing brace)."
-    depth = 1
-    for i, ch in enumerate(body):
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        if depth == 0: return i
-    return len(body)
+    "Where the function whose body starts at body[0] ends (its closing brace; len(body) when it never closes)."
+    from ascendcraft.emu import past_close
+    end = past_close(body, 0, "{}")
+    return end - 1 if body.count("}", 0, end) > body.count("{", 0, end) else end
 
 
 def _norm(name: str) -> str:
