@@ -436,3 +436,35 @@ def test_a_blas_style_main_cpp_writes_the_bytes_it_names_and_its_short_output_ve
     plan.args = ["x", "y"]
     with pytest.raises(cbh.NoReference, match="input y: ../input/input_y.bin holds 1 float32 values, y has 6"):
         cbh.bind(plan, op_in, arrays)
+
+
+def test_an_override_broadcasts_a_literal_tensor_as_the_ops_aclnn_does(cbh, tmp_path, monkeypatch):
+    # (cann-ops fake_quant_affine_cachemask: its aclnn broadcasts the one-value scale and zeroPoint to (self's dim 0,)
+    # before the kernel, which reads one per row; before, the override's "broadcast" was not read and the kernel read
+    # past the one-value scale for the second row: a MISMATCH, worst error 2.5)
+    import numpy as np
+    main = '''int main() {
+    std::vector<int64_t> selfShape = {2, 5};
+    std::vector<int64_t> scaleShape = {1};
+    std::vector<float> selfHostData(10, 1);
+    std::vector<float> scaleHostData(1);
+    std::vector<int32_t> zeroPointHostData(1);
+    scaleHostData[0] = 0.1;
+    zeroPointHostData[0] = 25;
+    float enabled = 1.0;
+    ret = CreateAclTensor(selfHostData, selfShape, &selfDeviceAddr, aclDataType::ACL_FLOAT, &self);
+    ret = CreateAclTensor(scaleHostData, scaleShape, &scaleDeviceAddr, aclDataType::ACL_FLOAT, &scale);
+    ret = CreateAclTensor(zeroPointHostData, scaleShape, &zeroPointDeviceAddr, aclDataType::ACL_INT32, &zeroPoint);
+    ret = aclnnThingGetWorkspaceSize(self, scale, zeroPoint, enabled, &workspaceSize, &executor);
+}'''
+    monkeypatch.setitem(cbh.OVERRIDES, "thing", {"broadcast": {"scale": (2,), "zeroPoint": (2,)}, "values": {"enabled": 0}})
+    plan = cbh.apply_overrides("thing", cbh.parse_main(main))
+    arrays = cbh.arrays_for(plan, tmp_path)
+    assert arrays["scale"].shape == (2,) and np.allclose(arrays["scale"], [0.1, 0.1]) and arrays["scale"].dtype == np.float32
+    assert arrays["zeroPoint"].tolist() == [25, 25] and arrays["zeroPoint"].dtype == np.int32
+    assert plan.values["enabled"] == 0 and arrays["self"].shape == (2, 5)
+    # a tensor whose values are not known here is no reference, not zeros
+    monkeypatch.setitem(cbh.OVERRIDES, "thing", {"broadcast": {"self": (4, 5)}})
+    plan = cbh.parse_main(main.replace("std::vector<float> selfHostData(10, 1);", "std::vector<float> selfHostData(10);"))
+    with pytest.raises(cbh.NoReference, match="broadcast self: its values unknown here"):
+        cbh.apply_overrides("thing", plan)

@@ -59,12 +59,17 @@ SIZEOF = {"float": 4, "double": 8, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uin
           "int64_t": 8, "uint64_t": 8, "int": 4, "bool": 1, "char": 1, "aclFloat16": 2, "uint16": 2, "half": 2,
           "std::complex<float>": 8, "std::complex<double>": 16}
 
-# Per op: what main.cpp computes and `parse_main` does not follow ({"attrs": {...}, "shapes": {tensor: shape}}), each
-# with the line of main.cpp it stands for.
+# Per op: what main.cpp computes and `parse_main` does not follow ({"values": {argument: value}, "shapes": {tensor:
+# shape}}), or what the op's own aclnn layer does before its kernel ("broadcast": {tensor: shape}, a tensor of literal
+# values broadcast as l0op::BroadcastTo does), each with the line it stands for.
 OVERRIDES: dict[str, dict] = {
     # the op's own aclnn (op_host/aclnn_adaptive_avg_pool3d.cpp:180, l0op::Transpose with perm {0, 2, 3, 4, 1}) gives the
     # kernel NDHWC; main.cpp's NCDHW (2, 1, 2, 2, 4) with C = 1 is the same bytes as NDHWC (2, 2, 2, 4, 1)
     "adaptive_avg_pool3d": {"shapes": {"input": (2, 2, 2, 4, 1), "out": (2, 2, 2, 2, 1)}},
+    # the op's own aclnn (op_host/aclnn_fake_quant_per_tensor_affine_cachemask.cpp:178-187) broadcasts the one-value
+    # scale and zeroPoint to (self's dim 0,) = (2,) with l0op::BroadcastTo, and its l0 (fake_quant_affine_cachemask_l0.cpp,
+    # OP_ATTR(0, quantMin, quantMax)) passes axis 0; main.cpp's fakeQuantEnbled 1.0 only chooses that branch (:173)
+    "fake_quant_affine_cachemask": {"broadcast": {"scale": (2,), "zeroPoint": (2,)}, "values": {"fakeQuantEnbled": 0}},
 }
 
 # Per op: main.cpp calls the project's own hand-written L2 API (op_host/aclnn_*.cpp), which for the example's arguments
@@ -496,6 +501,12 @@ def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of, 
 def apply_overrides(name: str, plan: MainPlan) -> MainPlan:
     o = OVERRIDES.get(name, {})
     for t, shape in o.get("shapes", {}).items(): plan.tensors[t].shape = tuple(shape)
+    # (a tensor of literal values the op's aclnn broadcasts before its kernel: l0op::BroadcastTo)
+    for t, shape in o.get("broadcast", {}).items():
+        x = plan.tensors[t]
+        if x.values is None or any(v is None for v in x.values): raise NoReference(f"broadcast {t}: its values unknown here")
+        x.values = np.broadcast_to(np.array(x.values, dtype=object).reshape(x.shape), shape).reshape(-1).tolist()
+        x.shape = tuple(shape)
     plan.values.update(o.get("values", {}))
     return plan
 
