@@ -468,3 +468,32 @@ def test_an_override_broadcasts_a_literal_tensor_as_the_ops_aclnn_does(cbh, tmp_
     plan = cbh.parse_main(main.replace("std::vector<float> selfHostData(10, 1);", "std::vector<float> selfHostData(10);"))
     with pytest.raises(cbh.NoReference, match="broadcast self: its values unknown here"):
         cbh.apply_overrides("thing", plan)
+
+
+def test_an_override_orders_the_arguments_as_the_ops_l0_launches_them(cbh, monkeypatch):
+    # (cann-ops max_pool3d_grad_with_argmax: its l0 launches OP_INPUT(self, gradOutput, indices) while main.cpp's aclnn
+    # call takes (gradOut, self, indices, ...); before, "args" was not read and x got the gradient, the tiling refused it)
+    from types import SimpleNamespace as NS
+    import numpy as np
+    main = '''int main() {
+    std::vector<int64_t> gShape = {1, 1, 1};
+    std::vector<int64_t> sShape = {1, 2, 2};
+    std::vector<float> gHostData(1, 1);
+    std::vector<float> sHostData(4, 2);
+    std::vector<float> oHostData(4, 0);
+    ret = CreateAclTensor(gHostData, gShape, &gDeviceAddr, aclDataType::ACL_FLOAT, &gradOut);
+    ret = CreateAclTensor(sHostData, sShape, &sDeviceAddr, aclDataType::ACL_FLOAT, &self);
+    ret = CreateAclTensor(oHostData, sShape, &oDeviceAddr, aclDataType::ACL_FLOAT, &gradIn);
+    ret = aclnnThingGetWorkspaceSize(gradOut, self, gradIn, &workspaceSize, &executor);
+}'''
+    monkeypatch.setitem(cbh.OVERRIDES, "thing", {"args": ["self", "gradOut", "gradIn"]})
+    plan = cbh.apply_overrides("thing", cbh.parse_main(main))
+    op = NS(inputs=[NS(name="x"), NS(name="grad")], attrs=[], outputs=[NS(name="y")])
+    arrays = {"gradOut": np.ones((1, 1, 1), np.float32), "self": np.full((1, 2, 2), 2, np.float32),
+              "gradIn": np.zeros((1, 2, 2), np.float32)}
+    inputs, attrs, outputs, names, initial = cbh.bind(plan, op, arrays)
+    assert inputs["x"].shape == (1, 2, 2) and inputs["grad"].shape == (1, 1, 1) and names["y"] == ["gradIn"]
+    # a name that is not one of main.cpp's arguments is refused
+    monkeypatch.setitem(cbh.OVERRIDES, "thing", {"args": ["self", "other", "gradIn"]})
+    with pytest.raises(cbh.NoReference, match="not main.cpp's"):
+        cbh.apply_overrides("thing", cbh.parse_main(main))

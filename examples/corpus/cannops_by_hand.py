@@ -61,7 +61,8 @@ SIZEOF = {"float": 4, "double": 8, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uin
 
 # Per op: what main.cpp computes and `parse_main` does not follow ({"values": {argument: value}, "shapes": {tensor:
 # shape}}), or what the op's own aclnn layer does before its kernel ("broadcast": {tensor: shape}, a tensor of literal
-# values broadcast as l0op::BroadcastTo does), each with the line it stands for.
+# values broadcast as l0op::BroadcastTo does; "args": main.cpp's arguments in the order its l0 launches the kernel with
+# them), each with the line it stands for.
 OVERRIDES: dict[str, dict] = {
     # the op's own aclnn (op_host/aclnn_adaptive_avg_pool3d.cpp:180, l0op::Transpose with perm {0, 2, 3, 4, 1}) gives the
     # kernel NDHWC; main.cpp's NCDHW (2, 1, 2, 2, 4) with C = 1 is the same bytes as NDHWC (2, 2, 2, 4, 1)
@@ -70,12 +71,20 @@ OVERRIDES: dict[str, dict] = {
     # scale and zeroPoint to (self's dim 0,) = (2,) with l0op::BroadcastTo, and its l0 (fake_quant_affine_cachemask_l0.cpp,
     # OP_ATTR(0, quantMin, quantMax)) passes axis 0; main.cpp's fakeQuantEnbled 1.0 only chooses that branch (:173)
     "fake_quant_affine_cachemask": {"broadcast": {"scale": (2,), "zeroPoint": (2,)}, "values": {"fakeQuantEnbled": 0}},
+    # the op's own l0 launches its kernel with OP_INPUT(self, gradOutput, indices) (op_host/max_pool3d_grad_with_argmax_l0.cpp:67,
+    # the definition's x, grad, argmax); main.cpp's aclnnMaxPool3dWithArgmaxBackward takes (gradOut, self, indices, ...)
+    "max_pool3d_grad_with_argmax": {"args": ["self", "gradOut", "indices", "kernelSize", "stride", "padding", "dilation",
+                                             "ceilMode", "gradIn"]},
 }
 
 # Per op: main.cpp calls the project's own hand-written L2 API (op_host/aclnn_*.cpp), which for the example's arguments
 # sends the work to another op than this project's kernel; the line of the L2 source that decides it. Such an op is NO
 # REFERENCE: its example never runs this kernel on the NPU either.
 NOT_THIS_KERNEL: dict[str, str] = {
+    "adaptive_max_pool3d_grad": "main.cpp's self (1, 1, 2, 2, 2) and gradOut (1, 1, 1, 1, 1): every input size divides by "
+                                "its output size (op_host/aclnn_adaptive_max_pool3d_backward.cpp:249), so "
+                                "aclnnAdaptiveMaxPool3dBackward calls l0op::MaxPool3DGradWithArgmax (:268), not this "
+                                "project's AdaptiveMaxPool3DGrad kernel (:279)",
     "pows": "main.cpp's exponent 4.1 is none of 0.5, -0.5, -1, 2, -2, 3 (op_host/aclnn_pow.cpp:199 CheckSupportPows), so "
             "aclnnPowTensorScalar calls CANN's built-in l0op::Pow (aclnn_pow.cpp:269), not this project's Pows kernel",
 }
@@ -507,6 +516,9 @@ def apply_overrides(name: str, plan: MainPlan) -> MainPlan:
         if x.values is None or any(v is None for v in x.values): raise NoReference(f"broadcast {t}: its values unknown here")
         x.values = np.broadcast_to(np.array(x.values, dtype=object).reshape(x.shape), shape).reshape(-1).tolist()
         x.shape = tuple(shape)
+    if "args" in o:   # (a reordering of main.cpp's own arguments, never another argument)
+        if sorted(o["args"]) != sorted(plan.args): raise NoReference(f"the override's args {o['args']} are not main.cpp's {plan.args}")
+        plan.args = list(o["args"])
     plan.values.update(o.get("values", {}))
     return plan
 
