@@ -497,3 +497,41 @@ def test_an_override_orders_the_arguments_as_the_ops_l0_launches_them(cbh, monke
     monkeypatch.setitem(cbh.OVERRIDES, "thing", {"args": ["self", "other", "gradIn"]})
     with pytest.raises(cbh.NoReference, match="not main.cpp's"):
         cbh.apply_overrides("thing", cbh.parse_main(main))
+
+
+def test_attribute_values_main_cpp_reads_from_gen_datas_files(cbh, tmp_path):
+    # (cann-ops motion_compensation: timestampMin and the translation / quaternion arrays are read from gen_data.py's
+    # files into an int64_t and vectors of no tensor, and passed as attributes; before, their values were unknown and
+    # the run stopped: "attribute 'timestamp_min' of MotionCompensation is required and has no value")
+    from types import SimpleNamespace as NS
+    import numpy as np
+    main = '''int main() {
+    const int64_t N = 4;
+    std::vector<float> pointsHost(N);
+    int64_t timestampMin, timestampMax;
+    std::vector<float> transMin(3), transMax(3);
+    std::vector<int64_t> pointsShape = {N};
+    ReadFile("../input/input_points.bin", sizeof(float) * N, pointsHost.data(), sizeof(float) * N);
+    ReadFile("../input/input_timestamp_min.bin", sizeof(int64_t), &timestampMin, sizeof(int64_t));
+    ReadFile("../input/input_translation_min.bin", sizeof(float) * 3, transMin.data(), sizeof(float) * 3);
+    ret = CreateAclTensor(pointsHost, pointsShape, &devPoints, ACL_FLOAT, &aclPoints);
+    ret |= CreateAclTensor(std::vector<float>(N), pointsShape, &devOut, ACL_FLOAT, &aclOut);
+    aclFloatArray *aclTransMin = aclCreateFloatArray(transMin.data(), 3);
+    st = aclnnThingGetWorkspaceSize(aclPoints, timestampMin, aclTransMin, aclOut, &workspaceSize, &executor);
+}'''
+    plan = cbh.parse_main(main)
+    assert plan.tensors["aclPoints"].file == "../input/input_points.bin"
+    (tmp_path / "input").mkdir()
+    np.arange(4, dtype=np.float32).tofile(tmp_path / "input" / "input_points.bin")
+    np.array([1700000000123], np.int64).tofile(tmp_path / "input" / "input_timestamp_min.bin")
+    np.array([0.5, -1.25, 2.0], np.float32).tofile(tmp_path / "input" / "input_translation_min.bin")
+    arrays = cbh.arrays_for(plan, tmp_path)
+    op = NS(inputs=[NS(name="points")], attrs=[NS(name="timestamp_min", kind="int"), NS(name="translation_min", kind="list_float")],
+            outputs=[NS(name="out")])
+    inputs, attrs, outputs, names, initial = cbh.bind(plan, op, arrays)
+    assert attrs == {"timestamp_min": 1700000000123, "translation_min": [0.5, -1.25, 2.0]}
+    assert inputs["points"].tolist() == [0, 1, 2, 3] and names["out"] == ["aclOut"]
+    # a file shorter than what main.cpp reads is no reference
+    np.array([0.5], np.float32).tofile(tmp_path / "input" / "input_translation_min.bin")
+    with pytest.raises(cbh.NoReference, match="input_translation_min.bin holds 1 float32 values, main.cpp reads 3"):
+        cbh.arrays_for(cbh.parse_main(main), tmp_path)

@@ -118,6 +118,7 @@ class MainPlan:
     writes: dict[str, str] = field(default_factory=dict)        # tensor -> the file its result is written to
     scalars: dict[str, str] = field(default_factory=dict)       # an aclScalar -> its dtype (its value in `values`)
     write_bytes: dict[str, int] = field(default_factory=dict)   # tensor -> the bytes WriteFile writes of it
+    from_files: dict[str, tuple] = field(default_factory=dict)  # an argument -> (file, dtype, count, a list?) read into it
 
 
 def split_args(s: str) -> list[str]:
@@ -231,6 +232,7 @@ def parse_main(text: str) -> MainPlan:
         if shape is not None and any(s is None for s in shape): shape = None
         if shape is None: raise NoReference(f"main.cpp: the shape {a[1]} is not a list of constants")
         plan.tensors[refs[-1]] = Tensor(refs[-1], a[0].strip(), tuple(int(s) for s in shape), dtype, refs[0])
+    file_reads: dict[str, tuple] = {}
     for m in re.finditer(r"\bReadFile\s*\(", t):
         a = split_args(call_args(t, m.end() - 1)[0])
         hosts = {x.host for x in plan.tensors.values()}
@@ -238,6 +240,15 @@ def parse_main(text: str) -> MainPlan:
         path, host = c_value(a[0], env), next((host_of(x) for x in a[1:] if host_of(x) in hosts), None)
         for tensor in plan.tensors.values():
             if tensor.host == host and isinstance(path, str): tensor.file = path
+        # a scalar or a vector of no tensor read from a file (ReadFile(path, n, &tMin, sizeof(int64_t)), ReadFile(path,
+        # n, v.data(), sizeof(float) * 3)): an attribute's value, known once gen_data.py has run
+        size = re.fullmatch(r"sizeof\s*\(\s*([\w:]+)\s*\)\s*(?:\*\s*(\w+))?", a[-1].strip()) if len(a) >= 3 else None
+        buf = next((x for x in a[1:-1] if re.fullmatch(r"&\s*\w+|\w+\.data\(\)", x.strip())), None)
+        if host is None and isinstance(path, str) and size and buf and size[1] in SIZEOF:
+            count = c_value(size[2], env) if size[2] else 1
+            dtype = {"float": "float32", "double": "float64", "int": "int32", "bool": "bool"}.get(size[1], size[1].removesuffix("_t"))
+            if isinstance(count, int) and dtype in np.sctypeDict:
+                file_reads[host_of(buf)] = (path, dtype, count, buf.strip().endswith(".data()"))
     for tensor in plan.tensors.values():
         typ, kind, body = vectors.get(tensor.host, ("", "size", ""))
         if tensor.file is None and kind == "init":
@@ -260,6 +271,7 @@ def parse_main(text: str) -> MainPlan:
         if v is None and src in vectors:   # (a vector made of its size alone holds values not known here)
             v = [c_value(x, env) for x in split_args(vectors[src][2])] if vectors[src][1] == "init" else [None]
         plan.values[m.group(1)] = v
+        if src in file_reads: plan.from_files[m.group(1)] = file_reads[src]
         if m.group(2) == "Scalar" and len(a) > 1: plan.scalars[m.group(1)] = acl_dtype(a[1])
     # an aclScalarList of aclScalars (foreach's scalar lists): aclCreateScalarList(v.data(), n), std::vector<aclScalar*> v{a, b}
     for m in re.finditer(r"(\w+)\s*=\s*aclCreateScalarList\s*\(\s*(\w+)", t):
@@ -272,6 +284,7 @@ def parse_main(text: str) -> MainPlan:
                 plan.values[name] = ACL_NUMBERS.get(dtype_vars.get(name, name.split("::")[-1]))
                 continue
             plan.values[name] = c_value(name, env) if name not in env else env[name]
+            if name in file_reads: plan.from_files[name] = file_reads[name]
     # outputs: WriteFile(path, buf) of the vector that aclrtMemcpy(vec.data(), ..., DEVICE_ADDR, ..., DEVICE_TO_HOST) filled
     filled = {}
     for m in re.finditer(r"\baclrtMemcpy\s*\(", t):
@@ -303,6 +316,12 @@ def arrays_for(plan: MainPlan, folder: Path) -> dict[str, object]:
     "Each tensor main.cpp makes, with its file's (or its literal) values; a bfloat16 one as a torch tensor."
     import torch
     out = {}
+    for name, (path, dtype, count, is_list) in plan.from_files.items():   # (the values main.cpp reads from files)
+        f = folder / example_file(path)
+        if not f.exists(): raise NoReference(f"gen_data.py wrote no {path}")
+        vals = np.fromfile(f, dtype=dtype, count=count).tolist()
+        if len(vals) < count: raise NoReference(f"{path} holds {len(vals)} {dtype} values, main.cpp reads {count}")
+        plan.values[name] = vals if is_list else vals[0]
     for t in plan.tensors.values():
         np_dt = np.uint16 if t.dtype == "bfloat16" else np.dtype(t.dtype)
         n = int(np.prod(t.shape)) if t.shape else 1
