@@ -535,3 +535,27 @@ def test_attribute_values_main_cpp_reads_from_gen_datas_files(cbh, tmp_path):
     np.array([0.5], np.float32).tofile(tmp_path / "input" / "input_translation_min.bin")
     with pytest.raises(cbh.NoReference, match="input_translation_min.bin holds 1 float32 values, main.cpp reads 3"):
         cbh.arrays_for(cbh.parse_main(main), tmp_path)
+
+
+def test_an_output_written_through_std_ofstream(cbh):
+    # (cann-ops ge_glu_grad_v2, swi_glu_grad: `std::ofstream outFile("../output/output_out.bin", std::ios::binary);
+    # outFile.write(reinterpret_cast<const char*>(resultData.data()), ...)`; before, no file was known for the output,
+    # and the line was NO REFERENCE: "main.cpp's writing of it not followed")
+    main = '''int main() {
+    std::vector<int64_t> xShape = {2, 2};
+    std::vector<float> xHostData = {-2, -1, 0, 1};
+    std::vector<float> outHostData = {0, 0, 0, 0};
+    ret = CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x);
+    ret = CreateAclTensor(outHostData, xShape, &outDeviceAddr, aclDataType::ACL_FLOAT, &out);
+    ret = aclnnThingGetWorkspaceSize(x, out, &workspaceSize, &executor);
+    std::vector<float> resultData(size, 0);
+    ret = aclrtMemcpy(resultData.data(), resultData.size() * sizeof(resultData[0]), outDeviceAddr,
+                      size * sizeof(resultData[0]), ACL_MEMCPY_DEVICE_TO_HOST);
+    std::ofstream logFile("../output/log.txt");
+    std::ofstream outFile("../output/output_out.bin", std::ios::binary);
+    if (!outFile) { return 1; }
+    outFile.write(reinterpret_cast<const char*>(resultData.data()), 16);
+    outFile.close();
+}'''
+    plan = cbh.parse_main(main)
+    assert plan.writes == {"out": "../output/output_out.bin"} and plan.write_bytes == {"out": 16}

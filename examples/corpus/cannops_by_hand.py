@@ -205,7 +205,7 @@ def parse_main(text: str) -> MainPlan:
 
     def host_of(buf: str) -> str | None:
         ids = re.findall(r"[A-Za-z_]\w*", buf.replace(".data()", ""))
-        ids = [i for i in ids if i not in ("void", "char", "reinterpret_cast", "static_cast", "uint8_t", "data")]
+        ids = [i for i in ids if i not in ("void", "char", "const", "reinterpret_cast", "static_cast", "uint8_t", "data")]
         if not ids: return None
         return aliases.get(ids[0], ids[0])
 
@@ -292,8 +292,12 @@ def parse_main(text: str) -> MainPlan:
         if len(a) >= 5 and "DEVICE_TO_HOST" in a[4]:
             filled[host_of(a[0])] = a[2].strip()
     by_addr = {x.addr: x.name for x in plan.tensors.values()}
-    for m in re.finditer(r"\bWriteFile\s*\(", t):
-        a = split_args(call_args(t, m.end() - 1)[0])
+    # (and the std::ofstream form: std::ofstream f("../output/x.bin", std::ios::binary); f.write((const char*)v.data(), n))
+    streams = {m.group(1): m.group(2) for m in re.finditer(r"std::ofstream\s+(\w+)\s*[({]\s*(\"[^\"]*\")", t)}
+    writes = [split_args(call_args(t, m.end() - 1)[0]) for m in re.finditer(r"\bWriteFile\s*\(", t)]
+    writes += [[streams[m.group(1)], *split_args(call_args(t, m.end() - 1)[0])]
+               for m in re.finditer(r"\b(\w+)\s*\.\s*write\s*\(", t) if m.group(1) in streams]
+    for a in writes:
         path, host = c_value(a[0], env), host_of(a[1]) if len(a) > 1 else None
         addr = filled.get(host)
         if isinstance(path, str) and addr in by_addr and by_addr[addr] not in plan.writes:   # (the first file of a tensor copied out twice)
