@@ -559,3 +559,19 @@ def test_an_output_written_through_std_ofstream(cbh):
 }'''
     plan = cbh.parse_main(main)
     assert plan.writes == {"out": "../output/output_out.bin"} and plan.write_bytes == {"out": 16}
+
+
+def test_an_overrides_data_moves_around_the_kernel(cbh, tmp_path, monkeypatch):
+    # (cann-ops adaptive_avg_pool3d_grad: its aclnn reshapes and transposes gradOutput before the kernel and the kernel's
+    # output back after it; before, "before" / "after" were not read.) Here the inputs are handed over transposed and the
+    # output transposed back: the same answer; without the move back, the file is the transposed answer and the
+    # authors' script refuses it
+    moves = {"before": {"inputX": [("transpose", (1, 0))], "inputY": [("reshape", (4, 96)), ("transpose", (1, 0))]},
+             "shapes": {"outputZ": (96, 4)}}
+    gitdir, commit = example(tmp_path / "repo")
+    monkeypatch.setitem(cbh.OVERRIDES, "scale_add_custom", moves | {"after": {"outputZ": [("transpose", (1, 0))]}})
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.endswith(": match"), line
+    monkeypatch.setitem(cbh.OVERRIDES, "scale_add_custom", moves)
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work2", project_of)
+    assert line.endswith(": MISMATCH"), line

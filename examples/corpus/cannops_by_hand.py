@@ -62,7 +62,8 @@ SIZEOF = {"float": 4, "double": 8, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uin
 # Per op: what main.cpp computes and `parse_main` does not follow ({"values": {argument: value}, "shapes": {tensor:
 # shape}}), or what the op's own aclnn layer does before its kernel ("broadcast": {tensor: shape}, a tensor of literal
 # values broadcast as l0op::BroadcastTo does; "args": main.cpp's arguments in the order its l0 launches the kernel with
-# them), each with the line it stands for.
+# them; "before" / "after": {tensor: [("reshape", shape) | ("transpose", perm), ...]}, the data moves it makes of a
+# tensor before the kernel reads it / of the kernel's output before main.cpp reads it), each with the line it stands for.
 OVERRIDES: dict[str, dict] = {
     # the op's own aclnn (op_host/aclnn_adaptive_avg_pool3d.cpp:180, l0op::Transpose with perm {0, 2, 3, 4, 1}) gives the
     # kernel NDHWC; main.cpp's NCDHW (2, 1, 2, 2, 4) with C = 1 is the same bytes as NDHWC (2, 2, 2, 4, 1)
@@ -73,6 +74,13 @@ OVERRIDES: dict[str, dict] = {
     "fake_quant_affine_cachemask": {"broadcast": {"scale": (2,), "zeroPoint": (2,)}, "values": {"fakeQuantEnbled": 0}},
     # the op's own l0 launches its kernel with OP_INPUT(self, gradOutput, indices) (op_host/max_pool3d_grad_with_argmax_l0.cpp:67,
     # the definition's x, grad, argmax); main.cpp's aclnnMaxPool3dWithArgmaxBackward takes (gradOut, self, indices, ...)
+    # the op's own aclnn (op_host/aclnn_adaptive_avg_pool3d_backward.cpp:258-278) reshapes gradOutput (N, C, D, H, W) to
+    # (N*C, D, H, W) and transposes it (1, 2, 3, 0) for the kernel; its l0 (adaptive_avg_pool3d_backward.cpp, the output
+    # gradOutput's shape with self's D, H, W) gives x_grad (1, 1, 4, 4), transposed back (3, 0, 1, 2) and reshaped to
+    # self's shape (aclnn_adaptive_avg_pool3d_backward.cpp:280-297); main.cpp's shapes (2, 2, 1, 1, 2), (2, 2, 1, 1, 4)
+    "adaptive_avg_pool3d_grad": {"before": {"gradOutput": [("reshape", (4, 1, 1, 2)), ("transpose", (1, 2, 3, 0))]},
+                                 "shapes": {"output": (1, 1, 4, 4)},
+                                 "after": {"output": [("transpose", (3, 0, 1, 2)), ("reshape", (2, 2, 1, 1, 4))]}},
     "max_pool3d_grad_with_argmax": {"args": ["self", "gradOut", "indices", "kernelSize", "stride", "padding", "dilation",
                                              "ceilMode", "gradIn"]},
 }
@@ -476,6 +484,7 @@ def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of, 
     from ascendcraft.opproject import run_project
     try:
         arrays = arrays_for(plan, ex)
+        for t, moves in OVERRIDES.get(name, {}).get("before", {}).items(): arrays[t] = data_moves(arrays[t], moves)
         inputs, attrs, outputs, names, initial = bind(plan, proj.op, arrays)
     except NoReference as e:
         return f"{name}: NO REFERENCE ({e})"
@@ -496,6 +505,7 @@ def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of, 
             path = plan.writes.get(m)
             if path is None: continue
             a = np.asarray(got[k] if isinstance(got, list) else got)
+            if m in OVERRIDES.get(name, {}).get("after", {}): a = data_moves(a, OVERRIDES[name]["after"][m])
             if plan.write_bytes.get(m, a.nbytes) < a.nbytes:   # WriteFile's byte count: the first elements alone
                 a = a.reshape(-1)[:plan.write_bytes[m] // a.itemsize]
             a.tofile(ex / example_file(path)); written += 1
@@ -544,6 +554,13 @@ def apply_overrides(name: str, plan: MainPlan) -> MainPlan:
         plan.args = list(o["args"])
     plan.values.update(o.get("values", {}))
     return plan
+
+
+def data_moves(a, moves: list):
+    "An array after an override's data moves (an op's own aclnn Reshape / Transpose around its kernel)."
+    for kind, arg in moves:
+        a = np.asarray(a).reshape(arg) if kind == "reshape" else np.transpose(np.asarray(a), arg)
+    return np.ascontiguousarray(a)
 
 
 def op_paths(gitdir: str, commit: str) -> list[str]:
