@@ -436,3 +436,142 @@ def test_a_blas_style_main_cpp_writes_the_bytes_it_names_and_its_short_output_ve
     plan.args = ["x", "y"]
     with pytest.raises(cbh.NoReference, match="input y: ../input/input_y.bin holds 1 float32 values, y has 6"):
         cbh.bind(plan, op_in, arrays)
+
+
+def test_an_override_broadcasts_a_literal_tensor_as_the_ops_aclnn_does(cbh, tmp_path, monkeypatch):
+    # (cann-ops fake_quant_affine_cachemask: its aclnn broadcasts the one-value scale and zeroPoint to (self's dim 0,)
+    # before the kernel, which reads one per row; before, the override's "broadcast" was not read and the kernel read
+    # past the one-value scale for the second row: a MISMATCH, worst error 2.5)
+    import numpy as np
+    main = '''int main() {
+    std::vector<int64_t> selfShape = {2, 5};
+    std::vector<int64_t> scaleShape = {1};
+    std::vector<float> selfHostData(10, 1);
+    std::vector<float> scaleHostData(1);
+    std::vector<int32_t> zeroPointHostData(1);
+    scaleHostData[0] = 0.1;
+    zeroPointHostData[0] = 25;
+    float enabled = 1.0;
+    ret = CreateAclTensor(selfHostData, selfShape, &selfDeviceAddr, aclDataType::ACL_FLOAT, &self);
+    ret = CreateAclTensor(scaleHostData, scaleShape, &scaleDeviceAddr, aclDataType::ACL_FLOAT, &scale);
+    ret = CreateAclTensor(zeroPointHostData, scaleShape, &zeroPointDeviceAddr, aclDataType::ACL_INT32, &zeroPoint);
+    ret = aclnnThingGetWorkspaceSize(self, scale, zeroPoint, enabled, &workspaceSize, &executor);
+}'''
+    monkeypatch.setitem(cbh.OVERRIDES, "thing", {"broadcast": {"scale": (2,), "zeroPoint": (2,)}, "values": {"enabled": 0}})
+    plan = cbh.apply_overrides("thing", cbh.parse_main(main))
+    arrays = cbh.arrays_for(plan, tmp_path)
+    assert arrays["scale"].shape == (2,) and np.allclose(arrays["scale"], [0.1, 0.1]) and arrays["scale"].dtype == np.float32
+    assert arrays["zeroPoint"].tolist() == [25, 25] and arrays["zeroPoint"].dtype == np.int32
+    assert plan.values["enabled"] == 0 and arrays["self"].shape == (2, 5)
+    # a tensor whose values are not known here is no reference, not zeros
+    monkeypatch.setitem(cbh.OVERRIDES, "thing", {"broadcast": {"self": (4, 5)}})
+    plan = cbh.parse_main(main.replace("std::vector<float> selfHostData(10, 1);", "std::vector<float> selfHostData(10);"))
+    with pytest.raises(cbh.NoReference, match="broadcast self: its values unknown here"):
+        cbh.apply_overrides("thing", plan)
+
+
+def test_an_override_orders_the_arguments_as_the_ops_l0_launches_them(cbh, monkeypatch):
+    # (cann-ops max_pool3d_grad_with_argmax: its l0 launches OP_INPUT(self, gradOutput, indices) while main.cpp's aclnn
+    # call takes (gradOut, self, indices, ...); before, "args" was not read and x got the gradient, the tiling refused it)
+    from types import SimpleNamespace as NS
+    import numpy as np
+    main = '''int main() {
+    std::vector<int64_t> gShape = {1, 1, 1};
+    std::vector<int64_t> sShape = {1, 2, 2};
+    std::vector<float> gHostData(1, 1);
+    std::vector<float> sHostData(4, 2);
+    std::vector<float> oHostData(4, 0);
+    ret = CreateAclTensor(gHostData, gShape, &gDeviceAddr, aclDataType::ACL_FLOAT, &gradOut);
+    ret = CreateAclTensor(sHostData, sShape, &sDeviceAddr, aclDataType::ACL_FLOAT, &self);
+    ret = CreateAclTensor(oHostData, sShape, &oDeviceAddr, aclDataType::ACL_FLOAT, &gradIn);
+    ret = aclnnThingGetWorkspaceSize(gradOut, self, gradIn, &workspaceSize, &executor);
+}'''
+    monkeypatch.setitem(cbh.OVERRIDES, "thing", {"args": ["self", "gradOut", "gradIn"]})
+    plan = cbh.apply_overrides("thing", cbh.parse_main(main))
+    op = NS(inputs=[NS(name="x"), NS(name="grad")], attrs=[], outputs=[NS(name="y")])
+    arrays = {"gradOut": np.ones((1, 1, 1), np.float32), "self": np.full((1, 2, 2), 2, np.float32),
+              "gradIn": np.zeros((1, 2, 2), np.float32)}
+    inputs, attrs, outputs, names, initial = cbh.bind(plan, op, arrays)
+    assert inputs["x"].shape == (1, 2, 2) and inputs["grad"].shape == (1, 1, 1) and names["y"] == ["gradIn"]
+    # a name that is not one of main.cpp's arguments is refused
+    monkeypatch.setitem(cbh.OVERRIDES, "thing", {"args": ["self", "other", "gradIn"]})
+    with pytest.raises(cbh.NoReference, match="not main.cpp's"):
+        cbh.apply_overrides("thing", cbh.parse_main(main))
+
+
+def test_attribute_values_main_cpp_reads_from_gen_datas_files(cbh, tmp_path):
+    # (cann-ops motion_compensation: timestampMin and the translation / quaternion arrays are read from gen_data.py's
+    # files into an int64_t and vectors of no tensor, and passed as attributes; before, their values were unknown and
+    # the run stopped: "attribute 'timestamp_min' of MotionCompensation is required and has no value")
+    from types import SimpleNamespace as NS
+    import numpy as np
+    main = '''int main() {
+    const int64_t N = 4;
+    std::vector<float> pointsHost(N);
+    int64_t timestampMin, timestampMax;
+    std::vector<float> transMin(3), transMax(3);
+    std::vector<int64_t> pointsShape = {N};
+    ReadFile("../input/input_points.bin", sizeof(float) * N, pointsHost.data(), sizeof(float) * N);
+    ReadFile("../input/input_timestamp_min.bin", sizeof(int64_t), &timestampMin, sizeof(int64_t));
+    ReadFile("../input/input_translation_min.bin", sizeof(float) * 3, transMin.data(), sizeof(float) * 3);
+    ret = CreateAclTensor(pointsHost, pointsShape, &devPoints, ACL_FLOAT, &aclPoints);
+    ret |= CreateAclTensor(std::vector<float>(N), pointsShape, &devOut, ACL_FLOAT, &aclOut);
+    aclFloatArray *aclTransMin = aclCreateFloatArray(transMin.data(), 3);
+    st = aclnnThingGetWorkspaceSize(aclPoints, timestampMin, aclTransMin, aclOut, &workspaceSize, &executor);
+}'''
+    plan = cbh.parse_main(main)
+    assert plan.tensors["aclPoints"].file == "../input/input_points.bin"
+    (tmp_path / "input").mkdir()
+    np.arange(4, dtype=np.float32).tofile(tmp_path / "input" / "input_points.bin")
+    np.array([1700000000123], np.int64).tofile(tmp_path / "input" / "input_timestamp_min.bin")
+    np.array([0.5, -1.25, 2.0], np.float32).tofile(tmp_path / "input" / "input_translation_min.bin")
+    arrays = cbh.arrays_for(plan, tmp_path)
+    op = NS(inputs=[NS(name="points")], attrs=[NS(name="timestamp_min", kind="int"), NS(name="translation_min", kind="list_float")],
+            outputs=[NS(name="out")])
+    inputs, attrs, outputs, names, initial = cbh.bind(plan, op, arrays)
+    assert attrs == {"timestamp_min": 1700000000123, "translation_min": [0.5, -1.25, 2.0]}
+    assert inputs["points"].tolist() == [0, 1, 2, 3] and names["out"] == ["aclOut"]
+    # a file shorter than what main.cpp reads is no reference
+    np.array([0.5], np.float32).tofile(tmp_path / "input" / "input_translation_min.bin")
+    with pytest.raises(cbh.NoReference, match="input_translation_min.bin holds 1 float32 values, main.cpp reads 3"):
+        cbh.arrays_for(cbh.parse_main(main), tmp_path)
+
+
+def test_an_output_written_through_std_ofstream(cbh):
+    # (cann-ops ge_glu_grad_v2, swi_glu_grad: `std::ofstream outFile("../output/output_out.bin", std::ios::binary);
+    # outFile.write(reinterpret_cast<const char*>(resultData.data()), ...)`; before, no file was known for the output,
+    # and the line was NO REFERENCE: "main.cpp's writing of it not followed")
+    main = '''int main() {
+    std::vector<int64_t> xShape = {2, 2};
+    std::vector<float> xHostData = {-2, -1, 0, 1};
+    std::vector<float> outHostData = {0, 0, 0, 0};
+    ret = CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x);
+    ret = CreateAclTensor(outHostData, xShape, &outDeviceAddr, aclDataType::ACL_FLOAT, &out);
+    ret = aclnnThingGetWorkspaceSize(x, out, &workspaceSize, &executor);
+    std::vector<float> resultData(size, 0);
+    ret = aclrtMemcpy(resultData.data(), resultData.size() * sizeof(resultData[0]), outDeviceAddr,
+                      size * sizeof(resultData[0]), ACL_MEMCPY_DEVICE_TO_HOST);
+    std::ofstream logFile("../output/log.txt");
+    std::ofstream outFile("../output/output_out.bin", std::ios::binary);
+    if (!outFile) { return 1; }
+    outFile.write(reinterpret_cast<const char*>(resultData.data()), 16);
+    outFile.close();
+}'''
+    plan = cbh.parse_main(main)
+    assert plan.writes == {"out": "../output/output_out.bin"} and plan.write_bytes == {"out": 16}
+
+
+def test_an_overrides_data_moves_around_the_kernel(cbh, tmp_path, monkeypatch):
+    # (cann-ops adaptive_avg_pool3d_grad: its aclnn reshapes and transposes gradOutput before the kernel and the kernel's
+    # output back after it; before, "before" / "after" were not read.) Here the inputs are handed over transposed and the
+    # output transposed back: the same answer; without the move back, the file is the transposed answer and the
+    # authors' script refuses it
+    moves = {"before": {"inputX": [("transpose", (1, 0))], "inputY": [("reshape", (4, 96)), ("transpose", (1, 0))]},
+             "shapes": {"outputZ": (96, 4)}}
+    gitdir, commit = example(tmp_path / "repo")
+    monkeypatch.setitem(cbh.OVERRIDES, "scale_add_custom", moves | {"after": {"outputZ": [("transpose", (1, 0))]}})
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.endswith(": match"), line
+    monkeypatch.setitem(cbh.OVERRIDES, "scale_add_custom", moves)
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work2", project_of)
+    assert line.endswith(": MISMATCH"), line

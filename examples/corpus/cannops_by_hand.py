@@ -59,18 +59,40 @@ SIZEOF = {"float": 4, "double": 8, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uin
           "int64_t": 8, "uint64_t": 8, "int": 4, "bool": 1, "char": 1, "aclFloat16": 2, "uint16": 2, "half": 2,
           "std::complex<float>": 8, "std::complex<double>": 16}
 
-# Per op: what main.cpp computes and `parse_main` does not follow ({"attrs": {...}, "shapes": {tensor: shape}}), each
-# with the line of main.cpp it stands for.
+# Per op: what main.cpp computes and `parse_main` does not follow ({"values": {argument: value}, "shapes": {tensor:
+# shape}}), or what the op's own aclnn layer does before its kernel ("broadcast": {tensor: shape}, a tensor of literal
+# values broadcast as l0op::BroadcastTo does; "args": main.cpp's arguments in the order its l0 launches the kernel with
+# them; "before" / "after": {tensor: [("reshape", shape) | ("transpose", perm), ...]}, the data moves it makes of a
+# tensor before the kernel reads it / of the kernel's output before main.cpp reads it), each with the line it stands for.
 OVERRIDES: dict[str, dict] = {
     # the op's own aclnn (op_host/aclnn_adaptive_avg_pool3d.cpp:180, l0op::Transpose with perm {0, 2, 3, 4, 1}) gives the
     # kernel NDHWC; main.cpp's NCDHW (2, 1, 2, 2, 4) with C = 1 is the same bytes as NDHWC (2, 2, 2, 4, 1)
     "adaptive_avg_pool3d": {"shapes": {"input": (2, 2, 2, 4, 1), "out": (2, 2, 2, 2, 1)}},
+    # the op's own aclnn (op_host/aclnn_fake_quant_per_tensor_affine_cachemask.cpp:178-187) broadcasts the one-value
+    # scale and zeroPoint to (self's dim 0,) = (2,) with l0op::BroadcastTo, and its l0 (fake_quant_affine_cachemask_l0.cpp,
+    # OP_ATTR(0, quantMin, quantMax)) passes axis 0; main.cpp's fakeQuantEnbled 1.0 only chooses that branch (:173)
+    "fake_quant_affine_cachemask": {"broadcast": {"scale": (2,), "zeroPoint": (2,)}, "values": {"fakeQuantEnbled": 0}},
+    # the op's own l0 launches its kernel with OP_INPUT(self, gradOutput, indices) (op_host/max_pool3d_grad_with_argmax_l0.cpp:67,
+    # the definition's x, grad, argmax); main.cpp's aclnnMaxPool3dWithArgmaxBackward takes (gradOut, self, indices, ...)
+    # the op's own aclnn (op_host/aclnn_adaptive_avg_pool3d_backward.cpp:258-278) reshapes gradOutput (N, C, D, H, W) to
+    # (N*C, D, H, W) and transposes it (1, 2, 3, 0) for the kernel; its l0 (adaptive_avg_pool3d_backward.cpp, the output
+    # gradOutput's shape with self's D, H, W) gives x_grad (1, 1, 4, 4), transposed back (3, 0, 1, 2) and reshaped to
+    # self's shape (aclnn_adaptive_avg_pool3d_backward.cpp:280-297); main.cpp's shapes (2, 2, 1, 1, 2), (2, 2, 1, 1, 4)
+    "adaptive_avg_pool3d_grad": {"before": {"gradOutput": [("reshape", (4, 1, 1, 2)), ("transpose", (1, 2, 3, 0))]},
+                                 "shapes": {"output": (1, 1, 4, 4)},
+                                 "after": {"output": [("transpose", (3, 0, 1, 2)), ("reshape", (2, 2, 1, 1, 4))]}},
+    "max_pool3d_grad_with_argmax": {"args": ["self", "gradOut", "indices", "kernelSize", "stride", "padding", "dilation",
+                                             "ceilMode", "gradIn"]},
 }
 
 # Per op: main.cpp calls the project's own hand-written L2 API (op_host/aclnn_*.cpp), which for the example's arguments
 # sends the work to another op than this project's kernel; the line of the L2 source that decides it. Such an op is NO
 # REFERENCE: its example never runs this kernel on the NPU either.
 NOT_THIS_KERNEL: dict[str, str] = {
+    "adaptive_max_pool3d_grad": "main.cpp's self (1, 1, 2, 2, 2) and gradOut (1, 1, 1, 1, 1): every input size divides by "
+                                "its output size (op_host/aclnn_adaptive_max_pool3d_backward.cpp:249), so "
+                                "aclnnAdaptiveMaxPool3dBackward calls l0op::MaxPool3DGradWithArgmax (:268), not this "
+                                "project's AdaptiveMaxPool3DGrad kernel (:279)",
     "pows": "main.cpp's exponent 4.1 is none of 0.5, -0.5, -1, 2, -2, 3 (op_host/aclnn_pow.cpp:199 CheckSupportPows), so "
             "aclnnPowTensorScalar calls CANN's built-in l0op::Pow (aclnn_pow.cpp:269), not this project's Pows kernel",
 }
@@ -104,6 +126,7 @@ class MainPlan:
     writes: dict[str, str] = field(default_factory=dict)        # tensor -> the file its result is written to
     scalars: dict[str, str] = field(default_factory=dict)       # an aclScalar -> its dtype (its value in `values`)
     write_bytes: dict[str, int] = field(default_factory=dict)   # tensor -> the bytes WriteFile writes of it
+    from_files: dict[str, tuple] = field(default_factory=dict)  # an argument -> (file, dtype, count, a list?) read into it
 
 
 def split_args(s: str) -> list[str]:
@@ -187,7 +210,7 @@ def parse_main(text: str) -> MainPlan:
 
     def host_of(buf: str) -> str | None:
         ids = re.findall(r"[A-Za-z_]\w*", buf.replace(".data()", ""))
-        ids = [i for i in ids if i not in ("void", "char", "reinterpret_cast", "static_cast", "uint8_t", "data")]
+        ids = [i for i in ids if i not in ("void", "char", "const", "reinterpret_cast", "static_cast", "uint8_t", "data")]
         if not ids: return None
         return aliases.get(ids[0], ids[0])
 
@@ -214,6 +237,7 @@ def parse_main(text: str) -> MainPlan:
         if shape is not None and any(s is None for s in shape): shape = None
         if shape is None: raise NoReference(f"main.cpp: the shape {a[1]} is not a list of constants")
         plan.tensors[refs[-1]] = Tensor(refs[-1], a[0].strip(), tuple(int(s) for s in shape), dtype, refs[0])
+    file_reads: dict[str, tuple] = {}
     for m in re.finditer(r"\bReadFile\s*\(", t):
         a = split_args(call_args(t, m.end() - 1)[0])
         hosts = {x.host for x in plan.tensors.values()}
@@ -221,6 +245,15 @@ def parse_main(text: str) -> MainPlan:
         path, host = c_value(a[0], env), next((host_of(x) for x in a[1:] if host_of(x) in hosts), None)
         for tensor in plan.tensors.values():
             if tensor.host == host and isinstance(path, str): tensor.file = path
+        # a scalar or a vector of no tensor read from a file (ReadFile(path, n, &tMin, sizeof(int64_t)), ReadFile(path,
+        # n, v.data(), sizeof(float) * 3)): an attribute's value, known once gen_data.py has run
+        size = re.fullmatch(r"sizeof\s*\(\s*([\w:]+)\s*\)\s*(?:\*\s*(\w+))?", a[-1].strip()) if len(a) >= 3 else None
+        buf = next((x for x in a[1:-1] if re.fullmatch(r"&\s*\w+|\w+\.data\(\)", x.strip())), None)
+        if host is None and isinstance(path, str) and size and buf and size[1] in SIZEOF:
+            count = c_value(size[2], env) if size[2] else 1
+            dtype = {"float": "float32", "double": "float64", "int": "int32", "bool": "bool"}.get(size[1], size[1].removesuffix("_t"))
+            if isinstance(count, int) and dtype in np.sctypeDict:
+                file_reads[host_of(buf)] = (path, dtype, count, buf.strip().endswith(".data()"))
     for tensor in plan.tensors.values():
         typ, kind, body = vectors.get(tensor.host, ("", "size", ""))
         if tensor.file is None and kind == "init":
@@ -243,6 +276,7 @@ def parse_main(text: str) -> MainPlan:
         if v is None and src in vectors:   # (a vector made of its size alone holds values not known here)
             v = [c_value(x, env) for x in split_args(vectors[src][2])] if vectors[src][1] == "init" else [None]
         plan.values[m.group(1)] = v
+        if src in file_reads: plan.from_files[m.group(1)] = file_reads[src]
         if m.group(2) == "Scalar" and len(a) > 1: plan.scalars[m.group(1)] = acl_dtype(a[1])
     # an aclScalarList of aclScalars (foreach's scalar lists): aclCreateScalarList(v.data(), n), std::vector<aclScalar*> v{a, b}
     for m in re.finditer(r"(\w+)\s*=\s*aclCreateScalarList\s*\(\s*(\w+)", t):
@@ -255,6 +289,7 @@ def parse_main(text: str) -> MainPlan:
                 plan.values[name] = ACL_NUMBERS.get(dtype_vars.get(name, name.split("::")[-1]))
                 continue
             plan.values[name] = c_value(name, env) if name not in env else env[name]
+            if name in file_reads: plan.from_files[name] = file_reads[name]
     # outputs: WriteFile(path, buf) of the vector that aclrtMemcpy(vec.data(), ..., DEVICE_ADDR, ..., DEVICE_TO_HOST) filled
     filled = {}
     for m in re.finditer(r"\baclrtMemcpy\s*\(", t):
@@ -262,8 +297,12 @@ def parse_main(text: str) -> MainPlan:
         if len(a) >= 5 and "DEVICE_TO_HOST" in a[4]:
             filled[host_of(a[0])] = a[2].strip()
     by_addr = {x.addr: x.name for x in plan.tensors.values()}
-    for m in re.finditer(r"\bWriteFile\s*\(", t):
-        a = split_args(call_args(t, m.end() - 1)[0])
+    # (and the std::ofstream form: std::ofstream f("../output/x.bin", std::ios::binary); f.write((const char*)v.data(), n))
+    streams = {m.group(1): m.group(2) for m in re.finditer(r"std::ofstream\s+(\w+)\s*[({]\s*(\"[^\"]*\")", t)}
+    writes = [split_args(call_args(t, m.end() - 1)[0]) for m in re.finditer(r"\bWriteFile\s*\(", t)]
+    writes += [[streams[m.group(1)], *split_args(call_args(t, m.end() - 1)[0])]
+               for m in re.finditer(r"\b(\w+)\s*\.\s*write\s*\(", t) if m.group(1) in streams]
+    for a in writes:
         path, host = c_value(a[0], env), host_of(a[1]) if len(a) > 1 else None
         addr = filled.get(host)
         if isinstance(path, str) and addr in by_addr and by_addr[addr] not in plan.writes:   # (the first file of a tensor copied out twice)
@@ -286,6 +325,12 @@ def arrays_for(plan: MainPlan, folder: Path) -> dict[str, object]:
     "Each tensor main.cpp makes, with its file's (or its literal) values; a bfloat16 one as a torch tensor."
     import torch
     out = {}
+    for name, (path, dtype, count, is_list) in plan.from_files.items():   # (the values main.cpp reads from files)
+        f = folder / example_file(path)
+        if not f.exists(): raise NoReference(f"gen_data.py wrote no {path}")
+        vals = np.fromfile(f, dtype=dtype, count=count).tolist()
+        if len(vals) < count: raise NoReference(f"{path} holds {len(vals)} {dtype} values, main.cpp reads {count}")
+        plan.values[name] = vals if is_list else vals[0]
     for t in plan.tensors.values():
         np_dt = np.uint16 if t.dtype == "bfloat16" else np.dtype(t.dtype)
         n = int(np.prod(t.shape)) if t.shape else 1
@@ -436,6 +481,7 @@ def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of, 
     from ascendcraft.opproject import run_project
     try:
         arrays = arrays_for(plan, ex)
+        for t, moves in OVERRIDES.get(name, {}).get("before", {}).items(): arrays[t] = data_moves(arrays[t], moves)
         inputs, attrs, outputs, names, initial = bind(plan, proj.op, arrays)
     except NoReference as e:
         return f"{name}: NO REFERENCE ({e})"
@@ -456,6 +502,7 @@ def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of, 
             path = plan.writes.get(m)
             if path is None: continue
             a = np.asarray(got[k] if isinstance(got, list) else got)
+            if m in OVERRIDES.get(name, {}).get("after", {}): a = data_moves(a, OVERRIDES[name]["after"][m])
             if plan.write_bytes.get(m, a.nbytes) < a.nbytes:   # WriteFile's byte count: the first elements alone
                 a = a.reshape(-1)[:plan.write_bytes[m] // a.itemsize]
             a.tofile(ex / example_file(path)); written += 1
@@ -493,8 +540,24 @@ def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of, 
 def apply_overrides(name: str, plan: MainPlan) -> MainPlan:
     o = OVERRIDES.get(name, {})
     for t, shape in o.get("shapes", {}).items(): plan.tensors[t].shape = tuple(shape)
+    # (a tensor of literal values the op's aclnn broadcasts before its kernel: l0op::BroadcastTo)
+    for t, shape in o.get("broadcast", {}).items():
+        x = plan.tensors[t]
+        if x.values is None or any(v is None for v in x.values): raise NoReference(f"broadcast {t}: its values unknown here")
+        x.values = np.broadcast_to(np.array(x.values, dtype=object).reshape(x.shape), shape).reshape(-1).tolist()
+        x.shape = tuple(shape)
+    if "args" in o:   # (a reordering of main.cpp's own arguments, never another argument)
+        if sorted(o["args"]) != sorted(plan.args): raise NoReference(f"the override's args {o['args']} are not main.cpp's {plan.args}")
+        plan.args = list(o["args"])
     plan.values.update(o.get("values", {}))
     return plan
+
+
+def data_moves(a, moves: list):
+    "An array after an override's data moves (an op's own aclnn Reshape / Transpose around its kernel)."
+    for kind, arg in moves:
+        a = np.asarray(a).reshape(arg) if kind == "reshape" else np.transpose(np.asarray(a), arg)
+    return np.ascontiguousarray(a)
 
 
 def op_paths(gitdir: str, commit: str) -> list[str]:
