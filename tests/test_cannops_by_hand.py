@@ -436,3 +436,37 @@ def test_a_blas_style_main_cpp_writes_the_bytes_it_names_and_its_short_output_ve
     plan.args = ["x", "y"]
     with pytest.raises(cbh.NoReference, match="input y: ../input/input_y.bin holds 1 float32 values, y has 6"):
         cbh.bind(plan, op_in, arrays)
+
+
+VERIFY_DTYPE_FIRST = '''import sys
+import numpy as np
+
+def verify_result(dtype, real_result, golden):
+    acc = 0.0009765625
+    real = np.fromfile(real_result, dtype=dtype)
+    gold = np.fromfile(golden, dtype=dtype)
+    if real.shape != gold.shape or not np.allclose(real, gold, rtol=acc, atol=acc):
+        print("[ERROR] result error")
+        return False
+    print("test pass")
+    return True
+
+if __name__ == '__main__':
+    verify_result(sys.argv[1], sys.argv[2], sys.argv[3])
+'''
+
+
+@pytest.mark.parametrize("alpha, verdict", [("0.5", ": match"), ("0.75", ": MISMATCH")])
+def test_a_verify_command_with_a_quoted_dtype_before_the_two_files(cbh, tmp_path, alpha, verdict):
+    # (cann-ops cross_entropy_loss / mse_loss_grad_v2: run.sh runs `verify_result.py "float16" ours golden`: the shell
+    # passes float16 without its quotes, and the golden file is the third argument, not the dtype word)
+    run_sh = RUN_SH.replace("verify_result.py output", 'verify_result.py "float32" output')
+    assert cbh.verify_commands(run_sh) == [["float32", "output/output_z.bin", "output/golden.bin"]]
+    ex = f"{OP}/examples/AclNNInvocationNaive"
+    gitdir, commit = git_repo(tmp_path / "repo", {f"{ex}/gen_data.py": GEN_DATA.replace("ALPHA", alpha),
+                                                  f"{ex}/main.cpp": MAIN_CPP, f"{ex}/verify_result.py": VERIFY_DTYPE_FIRST,
+                                                  f"{ex}/run.sh": run_sh})
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.endswith(verdict), line
+    worst = float(line.split("worst abs error ")[1].split(":")[0])   # a number: the golden file found
+    assert (worst == 0) if alpha == "0.5" else (worst > 0.01), line

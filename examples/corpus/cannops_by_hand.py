@@ -369,7 +369,9 @@ def bind(plan: MainPlan, op, arrays: dict) -> tuple[dict, dict, dict]:
 
 def verify_commands(run_sh: str) -> list[list[str]]:
     "The verify_result.py commands run.sh runs (their file arguments)."
-    return [m.group(1).split() for m in re.finditer(r"verify_result\.py([^`\n]*)", run_sh)]
+    # (as the shell splits them: `verify_result.py "float16" ours golden` passes float16, not "float16")
+    import shlex
+    return [shlex.split(m.group(1)) for m in re.finditer(r"verify_result\.py([^`\n]*)", run_sh)]
 
 
 def tolerance(verify: str) -> str:
@@ -484,7 +486,8 @@ def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of, 
         verdicts.append(v.returncode == 0 and any(l.endswith("test pass") for l in lines)
                         and not any("error" in l.lower() for l in lines))
         ours = next((c for c in cmd if Path(c) in written_files), None)
-        gold = next((c for c in cmd if c != ours), None)
+        # (the golden file: another argument that is a file, not a dtype word before the two paths)
+        gold = next((c for c in cmd if c != ours and (ex / c).is_file()), None)
         tensor = plan.tensors[written_files[Path(ours)]]
         if ours and gold and tensor: worst.append(worst_error(ex / ours, ex / gold, tensor.dtype))
     if not verdicts: return f"{name}: NO REFERENCE (run.sh runs no verify_result.py)"
