@@ -470,3 +470,15 @@ def test_a_verify_command_with_a_quoted_dtype_before_the_two_files(cbh, tmp_path
     assert line.endswith(verdict), line
     worst = float(line.split("worst abs error ")[1].split(":")[0])   # a number: the golden file found
     assert (worst == 0) if alpha == "0.5" else (worst > 0.01), line
+
+
+def test_an_override_gives_the_kernel_main_cpps_arguments_in_the_l2_apis_order(cbh, tmp_path, monkeypatch):
+    # (cann-ops mse_loss_grad_v2: aclnnMseLossBackward(gradOutput, self, target, reduction, out) launches the kernel
+    # with OP_INPUT(self, target, gradOutput) and reduction 1 as "mean"; here main.cpp passes y before x)
+    main = MAIN_CPP.replace("(inputX, inputY, alpha, outputZ,", "(inputY, inputX, alpha, outputZ,")
+    gitdir, commit = example(tmp_path / "repo", main=main)
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.endswith(": MISMATCH"), line      # bound positionally: x and y swapped
+    monkeypatch.setitem(cbh.OVERRIDES, "scale_add_custom", {"args": ["inputX", "inputY", "alpha", "outputZ"]})
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work2", project_of)
+    assert line.endswith(": match") and "worst abs error 0:" in line, line

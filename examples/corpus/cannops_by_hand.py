@@ -62,6 +62,10 @@ SIZEOF = {"float": 4, "double": 8, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uin
 # Per op: what main.cpp computes and `parse_main` does not follow ({"attrs": {...}, "shapes": {tensor: shape}}), each
 # with the line of main.cpp it stands for.
 OVERRIDES: dict[str, dict] = {
+    # ("args": the kernel's arguments in the definition's order where the op's own L2 API reorders main.cpp's.)
+    # the op's own aclnn (op_host/mse_loss_grad.cpp:39, OP_INPUT(self, target, gradOutput)) passes main.cpp's first
+    # argument third, and its int64 reduction 1 as REDUCTION_STR[1] = "mean" (aclnn_mse_loss_backward.cpp:45, :142)
+    "mse_loss_grad_v2": {"args": ["self", "target", "gradOutput", "reduction", "out"], "values": {"reduction": "mean"}},
     # the op's own aclnn (op_host/aclnn_adaptive_avg_pool3d.cpp:180, l0op::Transpose with perm {0, 2, 3, 4, 1}) gives the
     # kernel NDHWC; main.cpp's NCDHW (2, 1, 2, 2, 4) with C = 1 is the same bytes as NDHWC (2, 2, 2, 4, 1)
     "adaptive_avg_pool3d": {"shapes": {"input": (2, 2, 2, 4, 1), "out": (2, 2, 2, 2, 1)}},
@@ -498,6 +502,7 @@ def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of, 
 
 def apply_overrides(name: str, plan: MainPlan) -> MainPlan:
     o = OVERRIDES.get(name, {})
+    if "args" in o: plan.args = list(o["args"])   # (the op's own L2 API's order of main.cpp's arguments)
     for t, shape in o.get("shapes", {}).items(): plan.tensors[t].shape = tuple(shape)
     plan.values.update(o.get("values", {}))
     return plan
