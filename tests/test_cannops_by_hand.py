@@ -482,3 +482,27 @@ def test_an_override_gives_the_kernel_main_cpps_arguments_in_the_l2_apis_order(c
     monkeypatch.setitem(cbh.OVERRIDES, "scale_add_custom", {"args": ["inputX", "inputY", "alpha", "outputZ"]})
     line = cbh.run_example(OP, gitdir, commit, tmp_path / "work2", project_of)
     assert line.endswith(": match") and "worst abs error 0:" in line, line
+
+
+FILL_MAIN = '''int main() {
+    std::vector<int64_t> xShape = {2, 8};
+    int64_t n = 16;
+    std::vector<short> xHostData(n, 0x3800);
+    std::vector<float> gHostData(n, 2.5f);
+    std::vector<short> yHostData(n, 0);
+    ret = CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT16, &x);
+    ret = CreateAclTensor(gHostData, xShape, &gDeviceAddr, aclDataType::ACL_FLOAT, &g);
+    ret = CreateAclTensor(yHostData, xShape, &yDeviceAddr, aclDataType::ACL_FLOAT16, &y);
+    ret = aclnnThingGetWorkspaceSize(x, g, y, &workspaceSize, &executor);
+}'''
+
+
+def test_a_vector_of_its_size_and_a_fill_value_holds_the_fills_bytes(cbh, tmp_path):
+    # (cann-ops add_rms_norm_dynamic_quant: `std::vector<short> x1HostData(xShapeSize, 0x3800)` for an ACL_FLOAT16
+    # tensor is half 0.5 everywhere, not zeros; a fill of 0 stays a vector of its size alone)
+    import numpy as np
+    plan = cbh.parse_main(FILL_MAIN)
+    arrays = cbh.arrays_for(plan, tmp_path)
+    assert arrays["x"].dtype == np.float16 and arrays["x"].shape == (2, 8) and (arrays["x"] == 0.5).all()
+    assert arrays["g"].dtype == np.float32 and (arrays["g"] == 2.5).all()
+    assert plan.tensors["y"].values is None and (arrays["y"] == 0).all()

@@ -237,6 +237,12 @@ def parse_main(text: str) -> MainPlan:
         if tensor.file is None and kind == "size" and sets:
             tensor.values = [0] * int(np.prod(tensor.shape))
             for i, v in sets: tensor.values[int(i)] = c_value(v, env) if int(i) < len(tensor.values) else None
+        # a vector of its size and one fill value (std::vector<short> x1HostData(n, 0x3800)): CreateAclTensor copies
+        # its bytes, so a fill of another element type is read as the tensor's dtype (0x3800 is half 0.5); a fill of
+        # 0 stays a vector of its size alone (an output of it starts as the poison)
+        size_fill = split_args(body) if kind == "size" else []
+        if tensor.file is None and kind == "size" and not sets and len(size_fill) == 2:
+            tensor.values = filled_values(typ, c_value(size_fill[1], env), tensor)
     # tensor lists: aclCreateTensorList(V.data(), n) with std::vector<aclTensor*> V{a, b}, or an array aclTensor* V[] = {...}
     arrays = {m.group(1): split_args(m.group(2)) for m in re.finditer(r"aclTensor\s*\*\s*(\w+)\s*\[\s*\w*\s*\]\s*=\s*\{([^}]*)\}", t)}
     arrays |= {n: split_args(body) for n, (typ, kind, body) in vectors.items() if "aclTensor" in typ}
@@ -281,6 +287,28 @@ def parse_main(text: str) -> MainPlan:
     plan.args = ["nullptr" if a in tensor_names and a not in plan.tensors and re.search(rf"aclTensor\s*\*\s*{a}\s*=\s*nullptr\s*;", t)
                  and len(re.findall(rf"(?<![\w&*]){a}\s*=(?!=)", t)) == 1 else a for a in plan.args]
     return plan
+
+
+# a host vector's element type -> numpy dtype (the bytes CreateAclTensor copies)
+HOST_NP = {"float": "float32", "double": "float64", "short": "int16", "int16_t": "int16", "uint16_t": "uint16",
+           "int8_t": "int8", "uint8_t": "uint8", "char": "int8", "int": "int32", "int32_t": "int32", "uint32_t": "uint32",
+           "int64_t": "int64", "uint64_t": "uint64", "aclFloat16": "uint16", "bool": "bool"}
+
+
+def filled_values(host_type: str, fill, tensor: Tensor) -> list | None:
+    """The values of a tensor made from `std::vector<host_type> v(size, fill)`: the fill's bytes read as the tensor's
+    dtype (None when the fill is 0 or unknown, or the host element is not the tensor's size)."""
+    import torch
+    if fill is None or fill == 0 or host_type not in HOST_NP: return None
+    n = int(np.prod(tensor.shape)) if tensor.shape else 1
+    host = np.full(n, fill, dtype=HOST_NP[host_type])
+    want = np.dtype(np.uint16 if tensor.dtype == "bfloat16" else tensor.dtype)
+    if host.dtype.kind == "f" and want.kind == "f" and tensor.dtype != "bfloat16": return host.astype(want).tolist()
+    if host.dtype.itemsize != want.itemsize: return None
+    bits = host.view(want)
+    if tensor.dtype == "bfloat16":
+        return torch.from_numpy(bits.view(np.int16).copy()).view(torch.bfloat16).float().tolist()
+    return bits.tolist()
 
 
 def example_file(path: str) -> str:
