@@ -75,6 +75,9 @@ OVERRIDES: dict[str, dict] = {
 # sends the work to another op than this project's kernel; the line of the L2 source that decides it. Such an op is NO
 # REFERENCE: its example never runs this kernel on the NPU either.
 NOT_THIS_KERNEL: dict[str, str] = {
+    "batch_norm_v3": "aclnnBatchNorm with training true and a 3-dimensional input runs CANN's l0op::BNTrainingReduce and "
+                     "BNTrainingUpdate (op_host/aclnn_batch_norm.cpp:363-365, DoBatchNormProc's last branch); nothing in "
+                     "the L2 API calls this project's l0op::BatchNormV3 (batch_norm_l0.cpp:134)",
     "pows": "main.cpp's exponent 4.1 is none of 0.5, -0.5, -1, 2, -2, 3 (op_host/aclnn_pow.cpp:199 CheckSupportPows), so "
             "aclnnPowTensorScalar calls CANN's built-in l0op::Pow (aclnn_pow.cpp:269), not this project's Pows kernel",
 }
