@@ -66,6 +66,12 @@ OVERRIDES: dict[str, dict] = {
     # the op's own aclnn (op_host/mse_loss_grad.cpp:39, OP_INPUT(self, target, gradOutput)) passes main.cpp's first
     # argument third, and its int64 reduction 1 as REDUCTION_STR[1] = "mean" (aclnn_mse_loss_backward.cpp:45, :142)
     "mse_loss_grad_v2": {"args": ["self", "target", "gradOutput", "reduction", "out"], "values": {"reduction": "mean"}},
+    # the op's own aclnn (op_host/aclnn_group_norm_backward.cpp:680-691 on 910B; group_norm_grad_l0.cpp:51-53) calls
+    # GroupNormGrad(dy, mean, rstd, x, gamma) with num_groups, "NCHW" and outputMask's three flags (main.cpp's
+    # {true, true, true}); main.cpp's N, C, HxW only reshape (its tensors are (N, C, HxW) already)
+    "group_norm_grad": {"args": ["gradOut", "mean", "rstd", "input", "gamma", "group", "dataFormat", "dxIsRequire",
+                                 "dgammaIsRequire", "dbetaIsRequire", "gradInput", "gradGammaOut", "gradBetaOut"],
+                        "values": {"dataFormat": "NCHW", "dxIsRequire": True, "dgammaIsRequire": True, "dbetaIsRequire": True}},
     # the op's own aclnn (op_host/aclnn_adaptive_avg_pool3d.cpp:180, l0op::Transpose with perm {0, 2, 3, 4, 1}) gives the
     # kernel NDHWC; main.cpp's NCDHW (2, 1, 2, 2, 4) with C = 1 is the same bytes as NDHWC (2, 2, 2, 4, 1)
     "adaptive_avg_pool3d": {"shapes": {"input": (2, 2, 2, 4, 1), "out": (2, 2, 2, 2, 1)}},
