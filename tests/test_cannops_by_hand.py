@@ -506,3 +506,11 @@ def test_a_vector_of_its_size_and_a_fill_value_holds_the_fills_bytes(cbh, tmp_pa
     assert arrays["x"].dtype == np.float16 and arrays["x"].shape == (2, 8) and (arrays["x"] == 0.5).all()
     assert arrays["g"].dtype == np.float32 and (arrays["g"] == 2.5).all()
     assert plan.tensors["y"].values is None and (arrays["y"] == 0).all()
+
+
+def test_a_string_attribute_of_a_char_pointer_written_against_its_name(cbh):
+    # (cann-ops instance_norm_v3: `const char *dataFormat = "NCHW";` passed as data_format, which had read as absent)
+    main = MAIN_CPP.replace("float alpha = 0.5f;", 'float alpha = 0.5f;\n    const char *fmt = "NCHW";\n    char* other = "ND";') \
+        .replace("(inputX, inputY, alpha, outputZ,", "(inputX, inputY, alpha, fmt, other, outputZ,")
+    plan = cbh.parse_main(main)
+    assert plan.values["fmt"] == "NCHW" and plan.values["other"] == "ND" and plan.values["alpha"] == 0.5

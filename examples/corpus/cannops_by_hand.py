@@ -172,7 +172,7 @@ def parse_main(text: str) -> MainPlan:
     # #define and scalar constants, in order (later ones may use earlier ones)
     scalar_defs = list(re.finditer(r"^\s*#define\s+(\w+)\s+([^\n]+)$|(?:^|[;{}\n])\s*(?:static\s+)?(?:const(?:expr)?\s+)?"
                          r"(?:std::)?(?:u?int\d+_t|int|size_t|float|double|bool|auto|aclFloat16|aclBFloat16|char\s*\*|const\s+char\s*\*|"
-                         r"std::string|string)\s+(\w+)\s*=\s*([^;{}\n]+);", t, re.M))
+                         r"std::string|string)(?:\s+|(?<=\*))(\w+)\s*=\s*([^;{}\n]+);", t, re.M))   # (`const char *dataFormat`)
     for m in scalar_defs:
         name, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         v = c_value(value, env)
