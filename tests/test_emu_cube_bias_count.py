@@ -38,3 +38,23 @@ def test_a_float_bias_copied_to_the_bias_table_by_its_element_count(tmp_path):
     assert r.ok, "\n".join(map(str, r.diagnostics))
     ref = a.astype(np.float64) @ bm.astype(np.float64) + bias.astype(np.float64)
     np.testing.assert_allclose(r.outputs["c"], ref, rtol=1e-5, atol=1e-4)
+
+
+def test_fixpipe_reads_its_last_column_group_for_msize_rows_not_srcstride(tmp_path):
+    # (cann-ops mmad: nSize 16, one 16-column group of L0C, moved with srcStride 64 from a 32-row L0C buffer: the
+    # stride between groups is never used, and the Fixpipe reads 32 rows; it had stopped as an L0C overflow)
+    text = (KERNELS / "cube_gemm.cpp").read_text()
+    old = "p.nSize = N; p.mSize = M; p.srcStride = m1 * 16;"
+    assert old in text
+    src = tmp_path / "cube_gemm_wide_stride.cpp"
+    src.write_text(text.replace(old, "p.nSize = N; p.mSize = M; p.srcStride = m1 * 32;"))
+    b = build(src, entry="gemm_f16")
+    assert b.ok, "\n".join(map(str, b.diagnostics))
+    m, n, k = 32, 16, 64
+    a = RNG.standard_normal((m, k)).astype(np.float16)
+    bm = RNG.standard_normal((k, n)).astype(np.float16)
+    args = [GM("a", a), GM("b", bm), GM("c", np.empty((m, n), np.float16), "out"),
+            Scalar(m, "uint32_t"), Scalar(n, "uint32_t"), Scalar(k, "uint32_t")]
+    r = run(b, args, block_dim=1)
+    assert r.ok, "\n".join(map(str, r.diagnostics))
+    np.testing.assert_allclose(r.outputs["c"].astype(np.float64), a.astype(np.float64) @ bm.astype(np.float64), rtol=2e-2, atol=2e-2)

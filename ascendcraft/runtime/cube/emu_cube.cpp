@@ -1143,7 +1143,10 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
             .msg("Fixpipe with dstStride = %u for nSize = %u: the output rows would overlap", p.dstStride, p.nSize)
             .hint("dstStride is the output row length in elements (N of the output matrix)").fail();
     const uint32_t nB = ceil_div(p.nSize, 16);
-    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, (static_cast<uint64_t>(nB - 1) * p.srcStride * 16 + p.srcStride * 16) * 4);
+    // (the last 16-column group is read for its mSize rows (whole 16-row fractals), not srcStride: cann-ops mmad moves its
+    // one group with srcStride 64 from an L0C buffer of 32 rows)
+    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64,
+               (static_cast<uint64_t>(nB - 1) * p.srcStride * 16 + static_cast<uint64_t>(ceil_div(p.mSize, 16)) * 16 * 16) * 4);
     const FixpipeQuant quant = fixpipe_quant(p, loc);
     const uint32_t os = dt_size(dstDt);
     const uint64_t span = (static_cast<uint64_t>(p.mSize - 1) * p.dstStride + p.nSize) * os;
