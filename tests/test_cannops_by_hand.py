@@ -575,3 +575,79 @@ def test_an_overrides_data_moves_around_the_kernel(cbh, tmp_path, monkeypatch):
     monkeypatch.setitem(cbh.OVERRIDES, "scale_add_custom", moves)
     line = cbh.run_example(OP, gitdir, commit, tmp_path / "work2", project_of)
     assert line.endswith(": MISMATCH"), line
+VERIFY_DTYPE_FIRST = '''import sys
+import numpy as np
+
+def verify_result(dtype, real_result, golden):
+    acc = 0.0009765625
+    real = np.fromfile(real_result, dtype=dtype)
+    gold = np.fromfile(golden, dtype=dtype)
+    if real.shape != gold.shape or not np.allclose(real, gold, rtol=acc, atol=acc):
+        print("[ERROR] result error")
+        return False
+    print("test pass")
+    return True
+
+if __name__ == '__main__':
+    verify_result(sys.argv[1], sys.argv[2], sys.argv[3])
+'''
+
+
+@pytest.mark.parametrize("alpha, verdict", [("0.5", ": match"), ("0.75", ": MISMATCH")])
+def test_a_verify_command_with_a_quoted_dtype_before_the_two_files(cbh, tmp_path, alpha, verdict):
+    # (cann-ops cross_entropy_loss / mse_loss_grad_v2: run.sh runs `verify_result.py "float16" ours golden`: the shell
+    # passes float16 without its quotes, and the golden file is the third argument, not the dtype word)
+    run_sh = RUN_SH.replace("verify_result.py output", 'verify_result.py "float32" output')
+    assert cbh.verify_commands(run_sh) == [["float32", "output/output_z.bin", "output/golden.bin"]]
+    ex = f"{OP}/examples/AclNNInvocationNaive"
+    gitdir, commit = git_repo(tmp_path / "repo", {f"{ex}/gen_data.py": GEN_DATA.replace("ALPHA", alpha),
+                                                  f"{ex}/main.cpp": MAIN_CPP, f"{ex}/verify_result.py": VERIFY_DTYPE_FIRST,
+                                                  f"{ex}/run.sh": run_sh})
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.endswith(verdict), line
+    worst = float(line.split("worst abs error ")[1].split(":")[0])   # a number: the golden file found
+    assert (worst == 0) if alpha == "0.5" else (worst > 0.01), line
+
+
+def test_an_override_gives_the_kernel_main_cpps_arguments_in_the_l2_apis_order(cbh, tmp_path, monkeypatch):
+    # (cann-ops mse_loss_grad_v2: aclnnMseLossBackward(gradOutput, self, target, reduction, out) launches the kernel
+    # with OP_INPUT(self, target, gradOutput) and reduction 1 as "mean"; here main.cpp passes y before x)
+    main = MAIN_CPP.replace("(inputX, inputY, alpha, outputZ,", "(inputY, inputX, alpha, outputZ,")
+    gitdir, commit = example(tmp_path / "repo", main=main)
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work", project_of)
+    assert line.endswith(": MISMATCH"), line      # bound positionally: x and y swapped
+    monkeypatch.setitem(cbh.OVERRIDES, "scale_add_custom", {"args": ["inputX", "inputY", "alpha", "outputZ"]})
+    line = cbh.run_example(OP, gitdir, commit, tmp_path / "work2", project_of)
+    assert line.endswith(": match") and "worst abs error 0:" in line, line
+
+
+FILL_MAIN = '''int main() {
+    std::vector<int64_t> xShape = {2, 8};
+    int64_t n = 16;
+    std::vector<short> xHostData(n, 0x3800);
+    std::vector<float> gHostData(n, 2.5f);
+    std::vector<short> yHostData(n, 0);
+    ret = CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT16, &x);
+    ret = CreateAclTensor(gHostData, xShape, &gDeviceAddr, aclDataType::ACL_FLOAT, &g);
+    ret = CreateAclTensor(yHostData, xShape, &yDeviceAddr, aclDataType::ACL_FLOAT16, &y);
+    ret = aclnnThingGetWorkspaceSize(x, g, y, &workspaceSize, &executor);
+}'''
+
+
+def test_a_vector_of_its_size_and_a_fill_value_holds_the_fills_bytes(cbh, tmp_path):
+    # (cann-ops add_rms_norm_dynamic_quant: `std::vector<short> x1HostData(xShapeSize, 0x3800)` for an ACL_FLOAT16
+    # tensor is half 0.5 everywhere, not zeros; a fill of 0 stays a vector of its size alone)
+    import numpy as np
+    plan = cbh.parse_main(FILL_MAIN)
+    arrays = cbh.arrays_for(plan, tmp_path)
+    assert arrays["x"].dtype == np.float16 and arrays["x"].shape == (2, 8) and (arrays["x"] == 0.5).all()
+    assert arrays["g"].dtype == np.float32 and (arrays["g"] == 2.5).all()
+    assert plan.tensors["y"].values is None and (arrays["y"] == 0).all()
+
+
+def test_a_string_attribute_of_a_char_pointer_written_against_its_name(cbh):
+    # (cann-ops instance_norm_v3: `const char *dataFormat = "NCHW";` passed as data_format, which had read as absent)
+    main = MAIN_CPP.replace("float alpha = 0.5f;", 'float alpha = 0.5f;\n    const char *fmt = "NCHW";\n    char* other = "ND";') \
+        .replace("(inputX, inputY, alpha, outputZ,", "(inputX, inputY, alpha, fmt, other, outputZ,")
+    plan = cbh.parse_main(main)
+    assert plan.values["fmt"] == "NCHW" and plan.values["other"] == "ND" and plan.values["alpha"] == 0.5

@@ -61,10 +61,20 @@ SIZEOF = {"float": 4, "double": 8, "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uin
 
 # Per op: what main.cpp computes and `parse_main` does not follow ({"values": {argument: value}, "shapes": {tensor:
 # shape}}), or what the op's own aclnn layer does before its kernel ("broadcast": {tensor: shape}, a tensor of literal
-# values broadcast as l0op::BroadcastTo does; "args": main.cpp's arguments in the order its l0 launches the kernel with
-# them; "before" / "after": {tensor: [("reshape", shape) | ("transpose", perm), ...]}, the data moves it makes of a
-# tensor before the kernel reads it / of the kernel's output before main.cpp reads it), each with the line it stands for.
+# values broadcast as l0op::BroadcastTo does; "args": main.cpp's arguments in the order its L2 / l0 launches the kernel
+# with them, a name main.cpp does not pass only with its value in "values"; "before" / "after": {tensor: [("reshape",
+# shape) | ("transpose", perm), ...]}, the data moves it makes of a tensor before the kernel reads it / of the kernel's
+# output before main.cpp reads it), each with the line it stands for.
 OVERRIDES: dict[str, dict] = {
+    # the op's own aclnn (op_host/mse_loss_grad.cpp:39, OP_INPUT(self, target, gradOutput)) passes main.cpp's first
+    # argument third, and its int64 reduction 1 as REDUCTION_STR[1] = "mean" (aclnn_mse_loss_backward.cpp:45, :142)
+    "mse_loss_grad_v2": {"args": ["self", "target", "gradOutput", "reduction", "out"], "values": {"reduction": "mean"}},
+    # the op's own aclnn (op_host/aclnn_group_norm_backward.cpp:680-691 on 910B; group_norm_grad_l0.cpp:51-53) calls
+    # GroupNormGrad(dy, mean, rstd, x, gamma) with num_groups, "NCHW" and outputMask's three flags (main.cpp's
+    # {true, true, true}); main.cpp's N, C, HxW only reshape (its tensors are (N, C, HxW) already)
+    "group_norm_grad": {"args": ["gradOut", "mean", "rstd", "input", "gamma", "group", "dataFormat", "dxIsRequire",
+                                 "dgammaIsRequire", "dbetaIsRequire", "gradInput", "gradGammaOut", "gradBetaOut"],
+                        "values": {"dataFormat": "NCHW", "dxIsRequire": True, "dgammaIsRequire": True, "dbetaIsRequire": True}},
     # the op's own aclnn (op_host/aclnn_adaptive_avg_pool3d.cpp:180, l0op::Transpose with perm {0, 2, 3, 4, 1}) gives the
     # kernel NDHWC; main.cpp's NCDHW (2, 1, 2, 2, 4) with C = 1 is the same bytes as NDHWC (2, 2, 2, 4, 1)
     "adaptive_avg_pool3d": {"shapes": {"input": (2, 2, 2, 4, 1), "out": (2, 2, 2, 2, 1)}},
@@ -93,6 +103,9 @@ NOT_THIS_KERNEL: dict[str, str] = {
                                 "its output size (op_host/aclnn_adaptive_max_pool3d_backward.cpp:249), so "
                                 "aclnnAdaptiveMaxPool3dBackward calls l0op::MaxPool3DGradWithArgmax (:268), not this "
                                 "project's AdaptiveMaxPool3DGrad kernel (:279)",
+    "batch_norm_v3": "aclnnBatchNorm with training true and a 3-dimensional input runs CANN's l0op::BNTrainingReduce and "
+                     "BNTrainingUpdate (op_host/aclnn_batch_norm.cpp:363-365, DoBatchNormProc's last branch); nothing in "
+                     "the L2 API calls this project's l0op::BatchNormV3 (batch_norm_l0.cpp:134)",
     "pows": "main.cpp's exponent 4.1 is none of 0.5, -0.5, -1, 2, -2, 3 (op_host/aclnn_pow.cpp:199 CheckSupportPows), so "
             "aclnnPowTensorScalar calls CANN's built-in l0op::Pow (aclnn_pow.cpp:269), not this project's Pows kernel",
 }
@@ -179,7 +192,7 @@ def parse_main(text: str) -> MainPlan:
     # #define and scalar constants, in order (later ones may use earlier ones)
     scalar_defs = list(re.finditer(r"^\s*#define\s+(\w+)\s+([^\n]+)$|(?:^|[;{}\n])\s*(?:static\s+)?(?:const(?:expr)?\s+)?"
                          r"(?:std::)?(?:u?int\d+_t|int|size_t|float|double|bool|auto|aclFloat16|aclBFloat16|char\s*\*|const\s+char\s*\*|"
-                         r"std::string|string)\s+(\w+)\s*=\s*([^;{}\n]+);", t, re.M))
+                         r"std::string|string)(?:\s+|(?<=\*))(\w+)\s*=\s*([^;{}\n]+);", t, re.M))   # (`const char *dataFormat`)
     for m in scalar_defs:
         name, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         v = c_value(value, env)
@@ -263,6 +276,12 @@ def parse_main(text: str) -> MainPlan:
         if tensor.file is None and kind == "size" and sets:
             tensor.values = [0] * int(np.prod(tensor.shape))
             for i, v in sets: tensor.values[int(i)] = c_value(v, env) if int(i) < len(tensor.values) else None
+        # a vector of its size and one fill value (std::vector<short> x1HostData(n, 0x3800)): CreateAclTensor copies
+        # its bytes, so a fill of another element type is read as the tensor's dtype (0x3800 is half 0.5); a fill of
+        # 0 stays a vector of its size alone (an output of it starts as the poison)
+        size_fill = split_args(body) if kind == "size" else []
+        if tensor.file is None and kind == "size" and not sets and len(size_fill) == 2:
+            tensor.values = filled_values(typ, c_value(size_fill[1], env), tensor)
     # tensor lists: aclCreateTensorList(V.data(), n) with std::vector<aclTensor*> V{a, b}, or an array aclTensor* V[] = {...}
     arrays = {m.group(1): split_args(m.group(2)) for m in re.finditer(r"aclTensor\s*\*\s*(\w+)\s*\[\s*\w*\s*\]\s*=\s*\{([^}]*)\}", t)}
     arrays |= {n: split_args(body) for n, (typ, kind, body) in vectors.items() if "aclTensor" in typ}
@@ -313,6 +332,28 @@ def parse_main(text: str) -> MainPlan:
     plan.args = ["nullptr" if a in tensor_names and a not in plan.tensors and re.search(rf"aclTensor\s*\*\s*{a}\s*=\s*nullptr\s*;", t)
                  and len(re.findall(rf"(?<![\w&*]){a}\s*=(?!=)", t)) == 1 else a for a in plan.args]
     return plan
+
+
+# a host vector's element type -> numpy dtype (the bytes CreateAclTensor copies)
+HOST_NP = {"float": "float32", "double": "float64", "short": "int16", "int16_t": "int16", "uint16_t": "uint16",
+           "int8_t": "int8", "uint8_t": "uint8", "char": "int8", "int": "int32", "int32_t": "int32", "uint32_t": "uint32",
+           "int64_t": "int64", "uint64_t": "uint64", "aclFloat16": "uint16", "bool": "bool"}
+
+
+def filled_values(host_type: str, fill, tensor: Tensor) -> list | None:
+    """The values of a tensor made from `std::vector<host_type> v(size, fill)`: the fill's bytes read as the tensor's
+    dtype (None when the fill is 0 or unknown, or the host element is not the tensor's size)."""
+    import torch
+    if fill is None or fill == 0 or host_type not in HOST_NP: return None
+    n = int(np.prod(tensor.shape)) if tensor.shape else 1
+    host = np.full(n, fill, dtype=HOST_NP[host_type])
+    want = np.dtype(np.uint16 if tensor.dtype == "bfloat16" else tensor.dtype)
+    if host.dtype.kind == "f" and want.kind == "f" and tensor.dtype != "bfloat16": return host.astype(want).tolist()
+    if host.dtype.itemsize != want.itemsize: return None
+    bits = host.view(want)
+    if tensor.dtype == "bfloat16":
+        return torch.from_numpy(bits.view(np.int16).copy()).view(torch.bfloat16).float().tolist()
+    return bits.tolist()
 
 
 def example_file(path: str) -> str:
@@ -411,7 +452,9 @@ def bind(plan: MainPlan, op, arrays: dict) -> tuple[dict, dict, dict]:
 
 def verify_commands(run_sh: str) -> list[list[str]]:
     "The verify_result.py commands run.sh runs (their file arguments)."
-    return [m.group(1).split() for m in re.finditer(r"verify_result\.py([^`\n]*)", run_sh)]
+    # (as the shell splits them: `verify_result.py "float16" ours golden` passes float16, not "float16")
+    import shlex
+    return [shlex.split(m.group(1)) for m in re.finditer(r"verify_result\.py([^`\n]*)", run_sh)]
 
 
 def tolerance(verify: str) -> str:
@@ -528,7 +571,8 @@ def run_example(op_path: str, gitdir: str, commit: str, work: Path, project_of, 
         verdicts.append(v.returncode == 0 and any(l.endswith("test pass") for l in lines)
                         and not any("error" in l.lower() for l in lines))
         ours = next((c for c in cmd if Path(c) in written_files), None)
-        gold = next((c for c in cmd if c != ours), None)
+        # (the golden file: another argument that is a file, not a dtype word before the two paths)
+        gold = next((c for c in cmd if c != ours and (ex / c).is_file()), None)
         tensor = plan.tensors[written_files[Path(ours)]]
         if ours and gold and tensor: worst.append(worst_error(ex / ours, ex / gold, tensor.dtype))
     if not verdicts: return f"{name}: NO REFERENCE (run.sh runs no verify_result.py)"
@@ -546,8 +590,9 @@ def apply_overrides(name: str, plan: MainPlan) -> MainPlan:
         if x.values is None or any(v is None for v in x.values): raise NoReference(f"broadcast {t}: its values unknown here")
         x.values = np.broadcast_to(np.array(x.values, dtype=object).reshape(x.shape), shape).reshape(-1).tolist()
         x.shape = tuple(shape)
-    if "args" in o:   # (a reordering of main.cpp's own arguments, never another argument)
-        if sorted(o["args"]) != sorted(plan.args): raise NoReference(f"the override's args {o['args']} are not main.cpp's {plan.args}")
+    if "args" in o:   # (main.cpp's own arguments reordered; a name it does not pass only with its value in "values")
+        other = [a for a in o["args"] if a not in plan.args and a not in o.get("values", {})]
+        if other: raise NoReference(f"the override's args {other} are not main.cpp's {plan.args}, nor given values")
         plan.args = list(o["args"])
     plan.values.update(o.get("values", {}))
     return plan

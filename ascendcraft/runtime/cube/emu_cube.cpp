@@ -209,18 +209,23 @@ void cube_copy_bias(Dt dstDt, Dt srcDt, const Local& dst, const Local& src, cons
             .msg("DataCopy from %s in L1 to %s in the bias table: the bias table takes float (from float or half) or int32_t",
                  dt_name(srcDt), dt_name(dstDt))
             .hint("declare the bias table tensor as float (int32_t for int8 products) and the L1 bias as half or float").fail();
-    if (shape.countForm)
-        unsupported_call(Op::DataCopy, "DataCopy L1 -> bias table with an element count is not emulated yet",
-                         "use the DataCopyParams form (blockCount, blockLen in 64-byte units)", loc);
-    if (shape.blockCount < 1 || shape.blockCount > 4095 || shape.blockLen < 1)
+    // the count form (one element type): one burst of count / (64 / sizeof(T)) 64-byte units, no gaps, as the A2
+    // DataCopy(LocalTensor, LocalTensor, count) sets its DataCopyParams for an L1 -> bias table copy
+    CopyShape given = shape;
+    if (given.countForm) {
+        given.blockCount = 1;
+        given.blockLen = static_cast<uint32_t>(given.count / (64 / dt_size(srcDt)));
+        given.srcStride = given.dstStride = 0;
+    }
+    if (given.blockCount < 1 || given.blockCount > 4095 || given.blockLen < 1)
         Report("copy-params", Op::DataCopy, loc)
-            .msg("DataCopy L1 -> bias table: blockCount = %u, blockLen = %u", shape.blockCount, shape.blockLen)
+            .msg("DataCopy L1 -> bias table: blockCount = %u, blockLen = %u", given.blockCount, given.blockLen)
             .hint("blockCount is 1..4095 bursts and blockLen at least 1 (64-byte units of the L1 data)").fail();
     const uint32_t ss = dt_size(srcDt), ds = dt_size(dstDt);
-    const uint64_t srcBurst = static_cast<uint64_t>(shape.blockLen) * 64, n = srcBurst / ss, dstBurst = n * ds;
-    const uint64_t srcStep = srcBurst + static_cast<uint64_t>(shape.srcStride) * 32;
-    const uint64_t dstStep = dstBurst + static_cast<uint64_t>(shape.dstStride) * 64;
-    const uint64_t count = shape.blockCount;
+    const uint64_t srcBurst = static_cast<uint64_t>(given.blockLen) * 64, n = srcBurst / ss, dstBurst = n * ds;
+    const uint64_t srcStep = srcBurst + static_cast<uint64_t>(given.srcStride) * 32;
+    const uint64_t dstStep = dstBurst + static_cast<uint64_t>(given.dstStride) * 64;
+    const uint64_t count = given.blockCount;
     check_cube(src, Op::DataCopy, loc, "src", {kRegionL1}, 32, (count - 1) * srcStep + srcBurst);
     check_cube(dst, Op::DataCopy, loc, "dst", {kRegionBT}, 64, (count - 1) * dstStep + dstBurst);
     record(TPipe_::MTE1, TKind::INSTR, Op::DataCopy, srcDt, 0, loc, count * srcBurst, count * n, static_cast<uint32_t>(count));
@@ -1138,7 +1143,10 @@ void cube_fixpipe(Dt dstDt, Dt srcDt, void* gm, const Local* localDst, const Loc
             .msg("Fixpipe with dstStride = %u for nSize = %u: the output rows would overlap", p.dstStride, p.nSize)
             .hint("dstStride is the output row length in elements (N of the output matrix)").fail();
     const uint32_t nB = ceil_div(p.nSize, 16);
-    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64, (static_cast<uint64_t>(nB - 1) * p.srcStride * 16 + p.srcStride * 16) * 4);
+    // (the last 16-column group is read for its mSize rows (whole 16-row fractals), not srcStride: cann-ops mmad moves its
+    // one group with srcStride 64 from an L0C buffer of 32 rows)
+    check_cube(src, Op::Fixpipe, loc, "src", {kRegionL0C}, 64,
+               (static_cast<uint64_t>(nB - 1) * p.srcStride * 16 + static_cast<uint64_t>(ceil_div(p.mSize, 16)) * 16 * 16) * 4);
     const FixpipeQuant quant = fixpipe_quant(p, loc);
     const uint32_t os = dt_size(dstDt);
     const uint64_t span = (static_cast<uint64_t>(p.mSize - 1) * p.dstStride + p.nSize) * os;
