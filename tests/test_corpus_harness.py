@@ -3179,3 +3179,39 @@ def test_an_op_defined_by_a_repository_macro_is_given_the_shared_tiling_source_o
     dest = tmp_path / "dest"
     (dest / "op_host").mkdir(parents=True)
     assert corpus.dependency_tiling(entry, gitdir, dest, sorted(files)) == ["src/common/src/each/each_tiling_func.cpp"]
+
+
+def test_a_header_under_another_ops_folder_on_the_cmake_include_path_comes_along_with_that_folder_an_include_folder(tmp_path):
+    # cann-ops conv2d_backprop_input_v2: its CMakeLists.txt puts src/conv/conv3d_backprop_input_v2/op_host on the optiling
+    # target's path, and its tiling header includes "conv3d_backprop_input_v2_tiling.h" from there; conv2d_backprop_filter_v3
+    # names "base/context_maker/kernel_run_context_maker.h" under src/conv/conv2d_transpose_v2/op_host. The kernel build
+    # (which reads the tiling header) failed with "No such file" on both. A header the op has itself is its own.
+    files = {
+        "src/conv/op_b/CMakeLists.txt": (
+            "target_sources(optiling PRIVATE op_host/op_b_tiling.cpp)\n"
+            "target_include_directories(optiling PRIVATE\n  ${CMAKE_CURRENT_SOURCE_DIR}/op_host\n"
+            "  ${CMAKE_SOURCE_DIR}/src/common/inc  # a shared folder: not another op's\n"
+            "  ${CMAKE_SOURCE_DIR}/src/conv/op_a/op_host\n)\n"),
+        "src/conv/op_b/op_host/op_b_tiling.h": ('#include "a_tiling.h"\n#include "base/maker/maker.h"\n'
+                                                '#include "own.h"\n#include "nowhere.h"\n'),
+        "src/conv/op_b/op_host/own.h": "#pragma once  // op_b's\n",
+        "src/conv/op_b/op_host/op_b_tiling.cpp": '#include "op_b_tiling.h"\n',
+        "src/conv/op_b/op_kernel/op_b.cpp": '#include "kernel_operator.h"\n',
+        "src/conv/op_a/op_host/a_tiling.h": "#pragma once\n",
+        "src/conv/op_a/op_host/own.h": "#pragma once  // op_a's\n",
+        "src/conv/op_a/op_host/base/maker/maker.h": '#pragma once\n#include "pool.h"\n',
+        "src/conv/op_a/op_host/base/maker/pool.h": "#pragma once\n",
+        "src/conv/op_a/op_host/unnamed.h": "#pragma once\n",
+    }
+    gitdir, commit = git_repo(tmp_path / "repo", files)
+    dest = tmp_path / "project"
+    dest.mkdir()
+    entry = {"source": "s", "repo": "Hayden727/cann-ops", "commit": commit, "path": "src/conv/op_b", "kind": "op-project"}
+    corpus.materialise(entry, gitdir, dest)
+    folder = dest / corpus.SIBLINGS / "src/conv/op_a/op_host"
+    assert (folder / "ascendcraft_corpus_include_root.h").is_file()   # an include folder of the build
+    for name in ("a_tiling.h", "base/maker/maker.h", "base/maker/pool.h"):
+        assert (folder / name).is_file(), name                       # named, and what the copies name beside them
+    assert not (folder / "own.h").exists()                           # the op's own header is the one it reads
+    assert not (folder / "unnamed.h").exists()                       # nothing the op names
+    assert (dest / "op_host/own.h").read_text() == "#pragma once  // op_b's\n"

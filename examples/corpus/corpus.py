@@ -916,6 +916,7 @@ def materialise(entry: dict, gitdir: str, dest: Path) -> Path:
             if not any(fnmatch.fnmatchcase(p.name, pat) for pat in HOST_SOURCES_BUILT[entry["repo"]]): p.unlink()
     if kind == "op-project" and path:   # (the folder rules: a project at the root has no folder above it)
         _sibling_headers(entry, gitdir, dest, files)
+        _cmake_include_folders(entry, gitdir, dest, files)
         dependency_tiling(entry, gitdir, dest, files)
     if kind == "op-project" and path and entry["repo"] in ROOT_NAMED_HEADERS: _root_named_headers(entry, gitdir, dest, files)
     if kind == "op-project" and path:
@@ -1247,6 +1248,50 @@ def _sibling_headers(entry: dict, gitdir: str, dest: Path, files: list[str]) -> 
         marker = dest / SIBLINGS / folder / "ascendcraft_corpus_include_root.h"
         marker.parent.mkdir(parents=True, exist_ok=True)
         marker.write_text("#pragma once\n")
+
+
+def _cmake_include_folders(entry: dict, gitdir: str, dest: Path, files: list[str]) -> None:
+    """Headers the op names by a path under another op's folder that its CMakeLists.txt puts on a target's include path
+    with `target_include_directories(<target> ... ${CMAKE_SOURCE_DIR}/<folder> ...)`: cann-ops conv2d_backprop_input_v2's
+    optiling target has src/conv/conv3d_backprop_input_v2/op_host (its tiling header includes
+    "conv3d_backprop_input_v2_tiling.h", that op's file), conv2d_backprop_filter_v3's has src/conv/conv2d_transpose_v2/op_host
+    ("base/context_maker/kernel_run_context_maker.h"). An include the compiler finds beside its includer or under the
+    op's own folder is that file, as in CANN's build; one it does not, found at <folder>/<name> in the tree, is copied to
+    SIBLINGS/<folder>/<name>, and a marker header makes SIBLINGS/<folder> an include folder of the emulator's build, so
+    the name resolves there as it does from the CMake path; `_close_sibling_headers` then brings what the copies name beside
+    them. Only another op's folder counts (the repository's shared folders are COMMON_INCLUDES' roots)."""
+    commit, path = entry["commit"], entry["path"]
+    cmake = f"{path}/CMakeLists.txt"
+    if cmake not in files: return
+    text = re.sub(r"#[^\n]*", "", show(gitdir, commit, cmake).decode(errors="replace"))
+    tree = set(_tree(gitdir, commit))
+    roots = {r[0] for r in COMMON_INCLUDES.get(entry["repo"], ())}
+    folders = []
+    for body in re.findall(r"\btarget_include_directories\s*\(\s*\w+([^)]*)\)", text):
+        for folder in re.findall(r"\$\{CMAKE_SOURCE_DIR\}/([^\s)\"]+)", body):
+            folder = posixpath.normpath(folder)
+            # another op's folder: an op_host/ or op_kernel/ folder (or one below it) of a folder that is not the op's
+            parts = folder.split("/")
+            if folder in roots or folder == path or folder.startswith(path + "/") or folder in folders: continue
+            if not any(p in ("op_host", "op_kernel") for p in parts[1:]): continue
+            folders.append(folder)
+    if not folders: return
+    include = re.compile(rb'#\s*include\s*"([^"]+)"')
+    own = [f for f in files if f.endswith((".h", ".hpp", ".cpp", ".cc")) and "/tests/" not in f"/{f[len(path) + 1:]}"]
+    for f in own:
+        for name in include.findall(show(gitdir, commit, f)):
+            name = name.decode(errors="replace")
+            if name.startswith("../") or posixpath.normpath(posixpath.join(posixpath.dirname(f), name)) in tree \
+                    or f"{path}/op_host/{name}" in tree: continue
+            for folder in folders:
+                g = posixpath.normpath(f"{folder}/{name}")
+                if g in tree and g.endswith((".h", ".hpp")):
+                    out = dest / SIBLINGS / g
+                    out.parent.mkdir(parents=True, exist_ok=True)
+                    out.write_bytes(show(gitdir, commit, g))
+                    # the CMake folder itself an include folder (a marker header), for a name with a folder in it
+                    (dest / SIBLINGS / folder / "ascendcraft_corpus_include_root.h").write_text("#pragma once\n")
+                    break
 
 
 def _close_sibling_headers(gitdir: str, commit: str, path: str, dest: Path) -> None:
